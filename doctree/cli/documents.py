@@ -1,0 +1,368 @@
+"""Commands over the document tree: show, read, write, edit, mv, rm, restore, history, diff,
+log, links, search."""
+
+from __future__ import annotations
+
+import click
+
+from doctree.cli import DOC_PATH, State, cli, emit_json, read_input, user_actor
+
+pass_state = click.pass_obj
+
+
+def human_size(n: int) -> str:
+    if n < 1024:
+        return f"{n} B"
+    if n < 1024 * 1024:
+        return f"{n / 1024:.1f} KB"
+    return f"{n / 1024 / 1024:.1f} MB"
+
+
+def render_tree(roots, *, home: bool) -> list[str]:
+    """Tree lines: name, title, version and size of every node, with box-drawing branches."""
+    rows: list[tuple[str, object]] = []
+
+    def walk(node, prefix: str, last: bool, top: bool) -> None:
+        name = node.path if top else node.path.rsplit("/", 1)[-1]
+        branch = "" if top else ("└── " if last else "├── ")
+        rows.append((prefix + branch + name, node))
+        child_prefix = prefix if top else prefix + ("    " if last else "│   ")
+        for i, c in enumerate(node.children):
+            walk(c, child_prefix, i == len(node.children) - 1, False)
+
+    if home:
+        rows.append(("~", None))
+        for i, r in enumerate(roots):
+            walk(r, "", i == len(roots) - 1, False)
+    else:
+        for r in roots:
+            walk(r, "", True, True)
+    width = min(max((len(label) for label, _ in rows), default=0), 60)
+    lines = []
+    for label, node in rows:
+        if node is None:
+            lines.append(label)
+            continue
+        title = node.title if node.title != node.path.rsplit("/", 1)[-1] else ""
+        title = (title[:40] + "…") if len(title) > 41 else title
+        lines.append(
+            f"{label:<{width}}  {title:<41}  v{node.version:<4} {human_size(node.size):>8}"
+        )
+    return lines
+
+
+@cli.command()
+@click.argument("path", default="~", type=DOC_PATH)
+@click.option("--depth", type=click.IntRange(min=0), help="Show at most this many levels below PATH.")
+@click.option("--at", "at", metavar="TIME", help="Show the tree as it was at TIME (ISO 8601).")
+@click.option("--json", "as_json", is_flag=True, help="Print the tree as JSON.")
+@pass_state
+def show(state: State, path: str, depth: int | None, at: str | None, as_json: bool) -> None:
+    """Show the tree at PATH with titles, version numbers and sizes.
+
+    \b
+      doctree show ~/memory
+      doctree show ~/memory --depth 1
+      doctree show ~ --at 2026-11-20T12:00:00Z
+    """
+    from doctree.paths import HOME, normalize_path
+
+    path = normalize_path(path)
+    roots = state.repo.tree(state.agent, path, depth=depth, at=at)
+    if as_json:
+        emit_json([r.to_dict() for r in roots])
+        return
+    if not roots and path == HOME:
+        click.echo(f"~ (empty: agent {state.agent!r} has no documents)")
+        return
+    click.echo("\n".join(render_tree(roots, home=path == HOME)))
+
+
+@cli.command()
+@click.argument("path", type=DOC_PATH)
+@click.option("--version", "version", type=click.IntRange(min=1), help="Read this version number.")
+@click.option("--at", metavar="TIME", help="Read the document as it was at TIME (ISO 8601).")
+@click.option("--json", "as_json", is_flag=True, help="Print the document and metadata as JSON.")
+@pass_state
+def read(state: State, path: str, version: int | None, at: str | None, as_json: bool) -> None:
+    """Print the body of the document at PATH (current, a version, or as of a time)."""
+    doc = state.repo.read(state.agent, path, version=version, at=at)
+    if as_json:
+        data = doc.to_dict()
+        data["children"] = [c.path for c in state.repo.children(state.agent, doc.path)] if (
+            not doc.deleted and version is None and at is None
+        ) else []
+        emit_json(data)
+        return
+    click.echo(doc.body, nl=not doc.body.endswith("\n"))
+
+
+@cli.command()
+@click.argument("path", type=DOC_PATH)
+@click.option("--file", "-f", "file", metavar="FILE", help="Read the body from FILE (default: stdin).")
+@click.option("--title", help="Title (default: the first '# heading', else the last path segment).")
+@click.option("--link", "links", multiple=True, type=DOC_PATH, help="Declare a link (repeatable).")
+@click.option(
+    "--expected-version",
+    type=click.IntRange(min=0),
+    help="Write only if the document is at this version (0: only if it does not exist).",
+)
+@click.option("--sha256", "content_sha256", help="Write only if the current body has this sha256.")
+@click.option("--json", "as_json", is_flag=True, help="Print the written document's metadata as JSON.")
+@pass_state
+def write(
+    state: State,
+    path: str,
+    file: str | None,
+    title: str | None,
+    links: tuple[str, ...],
+    expected_version: int | None,
+    content_sha256: str | None,
+    as_json: bool,
+) -> None:
+    """Create or replace the document at PATH with a body from stdin or --file.
+
+    Missing parents are created empty. Writing the same body again makes no new version.
+
+    \b
+      echo "# Alice\\nPrefers tea." | doctree write ~/memory/people/alice
+      doctree write ~/memory/notes --file notes.md --expected-version 3
+    """
+    body = read_input(file)
+    doc = state.repo.write(
+        state.agent,
+        path,
+        body,
+        title=title,
+        links=list(links) if links else None,
+        expected_version=expected_version,
+        content_sha256=content_sha256,
+        actor=user_actor(),
+    )
+    _report(doc, as_json)
+
+
+def _report(doc, as_json: bool) -> None:
+    if as_json:
+        d = doc.to_dict()
+        d.pop("body", None)
+        emit_json(d)
+    else:
+        click.echo(f"{doc.path}  v{doc.version}  {human_size(doc.size)}  sha256 {doc.content_sha256[:12]}")
+
+
+@cli.command()
+@click.argument("path", type=DOC_PATH)
+@click.argument("old")
+@click.argument("new")
+@click.option("--all", "replace_all", is_flag=True, help="Replace every occurrence, not just one.")
+@click.option("--expected-version", type=click.IntRange(min=1), help="Edit only at this version.")
+@click.option("--sha256", "content_sha256", help="Edit only if the current body has this sha256.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@pass_state
+def edit(
+    state: State,
+    path: str,
+    old: str,
+    new: str,
+    replace_all: bool,
+    expected_version: int | None,
+    content_sha256: str | None,
+    as_json: bool,
+) -> None:
+    """Replace the exact text OLD with NEW in the document at PATH.
+
+    OLD must occur exactly once (or use --all).
+    """
+    doc = state.repo.edit(
+        state.agent, path, old, new, replace_all=replace_all,
+        expected_version=expected_version, content_sha256=content_sha256, actor=user_actor(),
+    )
+    _report(doc, as_json)
+
+
+@cli.command()
+@click.argument("path", type=DOC_PATH)
+@click.argument("new_path", type=DOC_PATH)
+@click.option("--expected-version", type=click.IntRange(min=1), help="Move only at this version.")
+@click.option("--json", "as_json", is_flag=True, help="Print the moved documents as JSON.")
+@pass_state
+def mv(state: State, path: str, new_path: str, expected_version: int | None, as_json: bool) -> None:
+    """Move the document at PATH, with its subtree, to NEW_PATH. Ids and links survive."""
+    docs = state.repo.move(
+        state.agent, path, new_path, expected_version=expected_version, actor=user_actor()
+    )
+    if as_json:
+        emit_json([{"id": d.id, "path": d.path, "version": d.version} for d in docs])
+    else:
+        click.echo(f"moved {len(docs)} document(s) to {docs[0].path}")
+
+
+@cli.command()
+@click.argument("path", type=DOC_PATH)
+@click.option("-r", "--recursive", is_flag=True, help="Also delete every descendant.")
+@click.option("--expected-version", type=click.IntRange(min=1), help="Delete only at this version.")
+@click.option("--json", "as_json", is_flag=True, help="Print the deleted documents as JSON.")
+@pass_state
+def rm(state: State, path: str, recursive: bool, expected_version: int | None, as_json: bool) -> None:
+    """Delete the document at PATH. History stays readable; `restore` brings it back."""
+    docs = state.repo.delete(
+        state.agent, path, recursive=recursive, expected_version=expected_version,
+        actor=user_actor(),
+    )
+    if as_json:
+        emit_json([{"id": d.id, "path": d.path, "version": d.version} for d in docs])
+    else:
+        click.echo(f"deleted {len(docs)} document(s)")
+
+
+@cli.command()
+@click.argument("path", type=DOC_PATH)
+@click.argument("version", type=click.IntRange(min=1))
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@pass_state
+def restore(state: State, path: str, version: int, as_json: bool) -> None:
+    """Restore VERSION of the document at PATH as a new version (undeletes it if deleted)."""
+    _report(state.repo.restore(state.agent, path, version, actor=user_actor()), as_json)
+
+
+def _version_line(v) -> str:
+    extra = f" session {v.session_id}" if v.session_id else ""
+    extra += f" run {v.run_id}" if v.run_id is not None else ""
+    red = " [redacted]" if v.redacted else ""
+    return (
+        f"v{v.version:<4} {v.created_at[:19]}  {v.operation:<9} {v.path}  "
+        f"{human_size(v.size)}  by {v.actor}{extra}{red}"
+    )
+
+
+@cli.command()
+@click.argument("path", type=DOC_PATH)
+@click.option("--json", "as_json", is_flag=True, help="Print the versions as JSON (without bodies).")
+@pass_state
+def history(state: State, path: str, as_json: bool) -> None:
+    """List every version of the document at PATH, oldest first."""
+    versions = state.repo.history(state.agent, path)
+    if as_json:
+        emit_json([{k: v for k, v in x.to_dict().items() if k != "body"} for x in versions])
+        return
+    for v in versions:
+        click.echo(_version_line(v))
+
+
+@cli.command()
+@click.argument("path", required=False, type=DOC_PATH)
+@click.argument("from_version", required=False, type=click.IntRange(min=0))
+@click.argument("to_version", required=False, type=click.IntRange(min=1))
+@click.option("--run", "run_id", type=int, help="Diff every change a memory-agent run made.")
+@pass_state
+def diff(
+    state: State, path: str | None, from_version: int | None, to_version: int | None,
+    run_id: int | None,
+) -> None:
+    """Unified diff of PATH between FROM_VERSION and TO_VERSION.
+
+    Defaults: the previous version against the current one. With --run N, the diff of
+    every document that run changed.
+    """
+    if run_id is not None:
+        if path is not None:
+            raise click.UsageError("give either PATH or --run, not both")
+        click.echo(run_diff(state, run_id), nl=False)
+        return
+    if path is None:
+        raise click.UsageError("give PATH (or --run N)")
+    click.echo(state.repo.diff(state.agent, path, from_version, to_version), nl=False)
+
+
+def run_diff(state: State, run_id: int) -> str:
+    """The combined diff of every document a run changed, from before the run to after it."""
+    from doctree.store import _unified
+
+    versions = state.repo.log(None, run_id=run_id, limit=None)
+    out = []
+    by_doc: dict[int, list] = {}
+    for v in versions:
+        by_doc.setdefault(v.document_id, []).append(v)
+    for doc_versions in by_doc.values():
+        first = min(doc_versions, key=lambda v: v.version)
+        last = max(doc_versions, key=lambda v: v.version)
+        if last.operation == "deleted":
+            out.append(f"deleted {last.path}\n")
+            continue
+        before = state.repo.version(first.document_id, first.version - 1) if first.version > 1 else None
+        out.append(
+            _unified(
+                (before.body or "") if before else "",
+                last.body or "",
+                f"{before.path}@{before.version}" if before else "/dev/null",
+                f"{last.path}@{last.version}",
+            )
+        )
+    return "".join(out)
+
+
+@cli.command()
+@click.argument("path", default="~", type=DOC_PATH)
+@click.option("--run", "run_id", type=int, help="Only versions made by this memory-agent run.")
+@click.option("--session", "session_id", help="Only versions made from this session.")
+@click.option("--since", metavar="TIME", help="Only versions made at or after TIME.")
+@click.option("--limit", type=click.IntRange(min=1), default=50, show_default=True)
+@click.option("--all-agents", is_flag=True, help="Versions of every agent, not just --agent.")
+@click.option("--json", "as_json", is_flag=True, help="Print the versions as JSON (without bodies).")
+@pass_state
+def log(
+    state: State, path: str, run_id: int | None, session_id: str | None, since: str | None,
+    limit: int, all_agents: bool, as_json: bool,
+) -> None:
+    """The change log of the subtree at PATH, newest first."""
+    versions = state.repo.log(
+        None if all_agents else state.agent, path, run_id=run_id, session_id=session_id,
+        since=since, limit=limit,
+    )
+    if as_json:
+        emit_json([{k: v for k, v in x.to_dict().items() if k != "body"} for x in versions])
+        return
+    if not versions:
+        click.echo("no changes")
+    for v in versions:
+        click.echo(_version_line(v))
+
+
+@cli.command()
+@click.argument("path", type=DOC_PATH)
+@click.option("--json", "as_json", is_flag=True, help="Print outgoing and backlinks as JSON.")
+@pass_state
+def links(state: State, path: str, as_json: bool) -> None:
+    """References from the document at PATH (out) and to it (back)."""
+    out = state.repo.links(state.agent, path)
+    back = state.repo.backlinks(state.agent, path)
+    if as_json:
+        emit_json({"out": [r.to_dict() for r in out], "back": [r.to_dict() for r in back]})
+        return
+    click.echo("out:")
+    for r in out:
+        state_note = "" if r.state == "resolved" else f" ({r.state})"
+        click.echo(f"  {r.kind:<6} {r.target_path}{state_note}")
+    click.echo("back:")
+    for r in back:
+        click.echo(f"  {r.kind:<6} {r.source_path}")
+
+
+@cli.command()
+@click.argument("query")
+@click.option("--under", default="~", type=DOC_PATH, show_default=True, help="Only documents at or below this path.")
+@click.option("--limit", type=click.IntRange(min=1), default=10, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the hits as JSON.")
+@pass_state
+def search(state: State, query: str, under: str, limit: int, as_json: bool) -> None:
+    """Full-text search (BM25) over titles, bodies and paths, with snippets."""
+    hits = state.repo.search(state.agent, query, under=under, limit=limit)
+    if as_json:
+        emit_json([h.to_dict() for h in hits])
+        return
+    if not hits:
+        click.echo("no matches")
+    for h in hits:
+        snippet = " ".join(h.snippet.split())
+        click.echo(f"{h.path}  ({h.title})\n    {snippet}")

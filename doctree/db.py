@@ -1,0 +1,122 @@
+"""Opening a database: WAL, busy timeout, and the numbered migrations in `migrations/`."""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+from pathlib import Path
+
+from doctree.errors import SchemaError, UserError
+from doctree.resources import resource_dir
+
+BUSY_TIMEOUT_MS = 30_000
+_MIGRATION = re.compile(r"(\d{3})_[a-z0-9_]+\.sql")
+
+
+def default_db_path() -> Path:
+    """`DOCTREE_DB`, else `doctree.db` under the user's data directory."""
+    if env := os.environ.get("DOCTREE_DB"):
+        return Path(env).expanduser()
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(Path.home(), ".local", "share")
+    return Path(base) / "doctree" / "doctree.db"
+
+
+def migrations() -> list[tuple[int, str, str]]:
+    """(number, name, sql) for every migration file, in order."""
+    out = []
+    for f in sorted(resource_dir("migrations").glob("*.sql")):
+        m = _MIGRATION.fullmatch(f.name)
+        if not m:
+            raise SchemaError(f"migration file {f.name!r}: names must look like 001_name.sql")
+        out.append((int(m.group(1)), f.stem, f.read_text(encoding="utf-8")))
+    numbers = [n for n, _, _ in out]
+    if len(set(numbers)) != len(numbers):
+        raise SchemaError(f"migrations: duplicate numbers in {[name for _, name, _ in out]}")
+    return out
+
+
+def connect(path: str | os.PathLike[str], *, migrate: bool = True) -> sqlite3.Connection:
+    """Open (creating if needed) a doctree database and bring its schema up to date."""
+    path = Path(path)
+    if str(path) != ":memory:":
+        if path.exists() and path.is_dir():
+            raise UserError(f"database {str(path)!r}: is a directory, not a file")
+        path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
+                               check_same_thread=False)
+        conn.row_factory = sqlite3.Row
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = NORMAL")
+        conn.execute("PRAGMA foreign_keys = ON")
+    except sqlite3.DatabaseError as e:
+        raise UserError(f"database {str(path)!r}: cannot be opened as SQLite ({e})") from e
+    if migrate:
+        apply_migrations(conn)
+    return conn
+
+
+def applied_migrations(conn: sqlite3.Connection) -> list[str]:
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS doctree_migrations ("
+        " number INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+    )
+    return [r[0] for r in conn.execute("SELECT name FROM doctree_migrations ORDER BY number")]
+
+
+def apply_migrations(conn: sqlite3.Connection) -> list[str]:
+    """Apply every migration not yet recorded, each in its own transaction. Returns names applied.
+
+    A database that records a migration this code does not know is newer than the code, and
+    is refused rather than guessed at.
+    """
+    known = migrations()
+    known_names = {name for _, name, _ in known}
+    done = set(applied_migrations(conn))
+    unknown = sorted(done - known_names)
+    if unknown:
+        raise SchemaError(
+            f"database schema is newer than this doctree (unknown migrations {unknown}); "
+            "upgrade doctree to open it"
+        )
+    applied = []
+    for number, name, sql in known:
+        if name in done:
+            continue
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            # Another process may have applied it while we waited for the lock.
+            if conn.execute("SELECT 1 FROM doctree_migrations WHERE number = ?", (number,)).fetchone():
+                conn.execute("COMMIT")
+                continue
+            for statement in _statements(sql):
+                conn.execute(statement)
+            conn.execute(
+                "INSERT INTO doctree_migrations (number, name, applied_at) "
+                "VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
+                (number, name),
+            )
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        applied.append(name)
+    return applied
+
+
+def _statements(sql: str) -> list[str]:
+    """Split a migration into statements (sqlite3.complete_statement knows about triggers)."""
+    out, buf = [], ""
+    for line in sql.splitlines(keepends=True):
+        buf += line
+        if sqlite3.complete_statement(buf):
+            if buf.strip():
+                out.append(buf)
+            buf = ""
+    if buf.strip() and not all(
+        ln.strip().startswith("--") or not ln.strip() for ln in buf.splitlines()
+    ):
+        raise SchemaError(f"migration has an unterminated statement: {buf.strip()[:80]!r}")
+    return out

@@ -1,0 +1,51 @@
+"""Exceptions raised by doctree. Each names the bad input and the rule it broke."""
+
+from __future__ import annotations
+
+
+class DoctreeError(Exception):
+    """Base class for every error doctree raises on purpose."""
+
+
+class UserError(DoctreeError):
+    """Bad input from a caller: the CLI prints it on one line and exits 2."""
+
+
+class PathError(UserError):
+    """A path broke one of the path rules."""
+
+    def __init__(self, path: object, rule: str):
+        self.path = path
+        self.rule = rule
+        super().__init__(f"path {path!r}: {rule}")
+
+
+class BodyTooLargeError(UserError):
+    """A body is larger than the configured limit."""
+
+    def __init__(self, path: str, size: int, limit: int):
+        self.path, self.size, self.limit = path, size, limit
+        super().__init__(
+            f"body of {path!r} is {size:,} bytes; the limit is {limit:,} bytes "
+            "(raise it with max_body_bytes / DOCTREE_MAX_BODY_BYTES)"
+        )
+
+
+class NotFoundError(UserError):
+    """No document (or version) where one was expected."""
+
+
+class ConflictError(UserError):
+    """A write's precondition failed: the document changed since the caller read it."""
+
+    def __init__(self, message: str, current_version: int | None = None):
+        self.current_version = current_version
+        super().__init__(message)
+
+
+class EditError(UserError):
+    """An exact-string edit could not be applied."""
+
+
+class SchemaError(DoctreeError):
+    """The database schema cannot be used by this version of doctree."""

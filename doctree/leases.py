@@ -1,0 +1,83 @@
+"""Leases in the database: a named claim that one process holds until release or expiry.
+
+Two processes sharing a database never hold the same lease at once; a crashed holder's
+lease expires and is taken over.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import sqlite3
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from itertools import count
+
+_seq = count(1)
+
+
+def new_holder(kind: str = "process") -> str:
+    """A holder id unique across processes and machines."""
+    return f"{kind}:{socket.gethostname()}:{os.getpid()}:{next(_seq)}"
+
+
+class Leases:
+    """Acquire, renew and release leases stored in the `leases` table."""
+
+    def __init__(self, conn: sqlite3.Connection):
+        self.conn = conn
+
+    def acquire(self, name: str, holder: str, ttl: float) -> bool:
+        """Take the lease if it is free, expired, or already ours. Returns whether we hold it."""
+        t = time.time()
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            row = self.conn.execute(
+                "SELECT holder, expires_at FROM leases WHERE name = ?", (name,)
+            ).fetchone()
+            if row is not None and row[0] != holder and row[1] > t:
+                self.conn.execute("COMMIT")
+                return False
+            self.conn.execute(
+                "INSERT INTO leases (name, holder, acquired_at, expires_at) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT(name) DO UPDATE SET holder = excluded.holder,"
+                " acquired_at = excluded.acquired_at, expires_at = excluded.expires_at",
+                (name, holder, t, t + ttl),
+            )
+            self.conn.execute("COMMIT")
+            return True
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+
+    def renew(self, name: str, holder: str, ttl: float) -> bool:
+        """Extend a lease we hold. False if it was lost (expired and taken over)."""
+        cur = self.conn.execute(
+            "UPDATE leases SET expires_at = ? WHERE name = ? AND holder = ?",
+            (time.time() + ttl, name, holder),
+        )
+        return cur.rowcount == 1
+
+    def release(self, name: str, holder: str) -> None:
+        """Give the lease up (a no-op if someone else holds it now)."""
+        self.conn.execute("DELETE FROM leases WHERE name = ? AND holder = ?", (name, holder))
+
+    def holder(self, name: str) -> str | None:
+        """Who holds the lease now, or None if it is free or expired."""
+        row = self.conn.execute(
+            "SELECT holder FROM leases WHERE name = ? AND expires_at > ?", (name, time.time())
+        ).fetchone()
+        return row[0] if row else None
+
+    @contextmanager
+    def held(self, name: str, ttl: float, holder: str | None = None) -> Iterator[bool]:
+        """`with leases.held(name, ttl) as ok:` — ok is False if another holder has it.
+        The lease is always released on exit, also on failure."""
+        holder = holder or new_holder()
+        ok = self.acquire(name, holder, ttl)
+        try:
+            yield ok
+        finally:
+            if ok:
+                self.release(name, holder)

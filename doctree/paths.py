@@ -1,0 +1,113 @@
+"""Path rules: `~` is the owner's home; segments are slugs.
+
+A valid path is `~` or `~/seg/seg/...`. Segments hold Unicode letters and digits, `-`, `_`
+and `.` (NFC-normalised), are never `.` or `..`, never start with `.`, and there are at most
+20 of them in at most 1,024 bytes.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from doctree.errors import PathError, UserError
+
+HOME = "~"
+MAX_SEGMENTS = 20
+MAX_PATH_BYTES = 1024
+MAX_SEGMENT_BYTES = 255
+MAX_OWNER_LENGTH = 128
+
+_SEGMENT = re.compile(r"[\w][\w.\-]*", re.UNICODE)
+_OWNER = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:@\-]*")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def normalize_path(path: object) -> str:
+    """Validate `path` and return its canonical form; raise PathError naming the rule broken."""
+    if not isinstance(path, str):
+        raise PathError(path, "a path must be a string")
+    if path == "":
+        raise PathError(path, "a path must not be empty; the home is '~'")
+    if "\x00" in path:
+        raise PathError(path, "NUL bytes are not allowed in a path")
+    if _CONTROL.search(path):
+        raise PathError(path, "control characters are not allowed in a path")
+    path = unicodedata.normalize("NFC", path)
+    if len(path.encode("utf-8")) > MAX_PATH_BYTES:
+        raise PathError(path, f"a path may be at most {MAX_PATH_BYTES} bytes")
+    if path.startswith("/"):
+        raise PathError(path, "absolute paths are not allowed; paths start at the home '~'")
+    if path != HOME and not path.startswith(HOME + "/"):
+        raise PathError(path, "a path must start with '~/' (the owner's home)")
+    if path.endswith("/") and path != HOME + "/":
+        path = path.rstrip("/")
+    if path in (HOME, HOME + "/"):
+        return HOME
+    segments = path.split("/")[1:]
+    if len(segments) > MAX_SEGMENTS:
+        raise PathError(path, f"a path may have at most {MAX_SEGMENTS} segments")
+    for seg in segments:
+        if seg == "":
+            raise PathError(path, "empty segments ('//') are not allowed in a path")
+        if seg in (".", ".."):
+            raise PathError(path, f"{seg!r} is not allowed in a path")
+        if seg == "~":
+            raise PathError(path, "'~' may only be the first segment")
+        if len(seg.encode("utf-8")) > MAX_SEGMENT_BYTES:
+            raise PathError(path, f"segment {seg[:40]!r}... is longer than {MAX_SEGMENT_BYTES} bytes")
+        if not _SEGMENT.fullmatch(seg):
+            raise PathError(
+                path,
+                f"segment {seg!r} is not a slug (letters, digits, '-', '_', '.'; "
+                "not starting with '.' or '-')",
+            )
+    return HOME + "/" + "/".join(segments)
+
+
+def validate_owner(owner: object) -> str:
+    """Validate an agent id used as an owner."""
+    if not isinstance(owner, str) or not owner:
+        raise UserError(f"agent id {owner!r}: must be a non-empty string")
+    if len(owner) > MAX_OWNER_LENGTH or not _OWNER.fullmatch(owner):
+        raise UserError(
+            f"agent id {owner!r}: use letters, digits, '-', '_', '.', ':' or '@' "
+            f"(at most {MAX_OWNER_LENGTH} characters, starting with a letter or digit)"
+        )
+    return owner
+
+
+def parent_of(path: str) -> str | None:
+    """The parent path, or None for the home itself."""
+    if path == HOME:
+        return None
+    return path.rsplit("/", 1)[0]
+
+
+def name_of(path: str) -> str:
+    """The last segment of a path."""
+    return path.rsplit("/", 1)[-1]
+
+
+def depth_of(path: str) -> int:
+    """Number of segments below the home: '~' is 0, '~/memory' is 1."""
+    return 0 if path == HOME else path.count("/")
+
+
+def is_under(path: str, prefix: str) -> bool:
+    """True if `path` is `prefix` or lies below it."""
+    return prefix == HOME or path == prefix or path.startswith(prefix + "/")
+
+
+def ancestors(path: str) -> list[str]:
+    """Ancestors from the top down, excluding the home and the path itself."""
+    segs = path.split("/")[1:]
+    return [HOME + "/" + "/".join(segs[:i]) for i in range(1, len(segs))]
+
+
+def slugify(text: str, max_len: int = 80) -> str:
+    """Make a slug segment out of free text ('Alice Smith' -> 'alice-smith')."""
+    text = unicodedata.normalize("NFC", text).strip().lower()
+    text = re.sub(r"[^\w.\-]+", "-", text, flags=re.UNICODE)
+    text = re.sub(r"-{2,}", "-", text).strip("-._")
+    return text[:max_len].rstrip("-._") or "untitled"

@@ -1,0 +1,88 @@
+"""References a body makes: markdown links and `[[...]]` wiki links to `~/...` paths,
+plus the `links:` list of a YAML frontmatter block. Parsed with markdown-it-py, so links
+inside code spans and code blocks are not references."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from doctree.errors import PathError
+from doctree.paths import normalize_path
+
+_WIKI = re.compile(r"\[\[([^\[\]|#]+)(?:#[^\[\]|]*)?(?:\|[^\[\]]*)?\]\]")
+_FRONTMATTER = re.compile(r"\A---[ \t]*\n(.*?\n)---[ \t]*(?:\n|\Z)", re.S)
+
+
+@cache
+def _parser():
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark")
+
+
+def split_frontmatter(body: str) -> tuple[dict, str]:
+    """Split a leading YAML frontmatter block off `body`; ({}, body) when there is none."""
+    m = _FRONTMATTER.match(body)
+    if not m:
+        return {}, body
+    import yaml
+
+    try:
+        data = yaml.safe_load(m.group(1))
+    except yaml.YAMLError:
+        return {}, body
+    if not isinstance(data, dict):
+        return {}, body
+    return data, body[m.end() :]
+
+
+def _clean_target(raw: str) -> str | None:
+    raw = raw.strip()
+    if raw.startswith("<") and raw.endswith(">"):
+        raw = raw[1:-1]
+    raw = raw.split("#", 1)[0].split("?", 1)[0]
+    if raw.endswith(".md"):
+        raw = raw[:-3]
+    if not raw.startswith("~"):
+        return None
+    try:
+        return normalize_path(raw)
+    except PathError:
+        return None
+
+
+def declared_links(body: str) -> list[str]:
+    """Paths listed under `links:` in the body's frontmatter (invalid ones are ignored)."""
+    meta, _ = split_frontmatter(body)
+    links = meta.get("links") or []
+    if isinstance(links, str):
+        links = [links]
+    out = []
+    for item in links if isinstance(links, list) else []:
+        if isinstance(item, str) and (target := _clean_target(item)):
+            out.append(target)
+    return out
+
+
+def body_links(body: str) -> list[str]:
+    """Targets of markdown links and wiki links to `~/...` paths, in order, deduplicated."""
+    if "~" not in body:  # cheap exit: only `~/...` targets count
+        return []
+    _, text = split_frontmatter(body)
+    from urllib.parse import unquote
+
+    found: list[str] = []
+    for block in _parser().parse(text):
+        if block.type != "inline" or not block.children:
+            continue
+        for tok in block.children:
+            if tok.type == "link_open":
+                href = unquote(str(tok.attrs.get("href", "")))
+                if target := _clean_target(href):
+                    found.append(target)
+            elif tok.type == "text" and "[[" in tok.content:
+                for m in _WIKI.finditer(tok.content):
+                    if target := _clean_target(m.group(1)):
+                        found.append(target)
+    return list(dict.fromkeys(found))

@@ -1,0 +1,1232 @@
+"""The versioned document tree.
+
+Every change appends an immutable row to `document_versions`; `documents` holds the current
+state of each document, and `document_references` the references each version makes. All SQL
+for documents lives in this module.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+import os
+import re
+import sqlite3
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from doctree import db as dbmod
+from doctree.errors import (
+    BodyTooLargeError,
+    ConflictError,
+    EditError,
+    NotFoundError,
+    PathError,
+    UserError,
+)
+from doctree.paths import (
+    HOME,
+    ancestors,
+    is_under,
+    name_of,
+    normalize_path,
+    parent_of,
+    validate_owner,
+)
+from doctree.references import body_links, declared_links, split_frontmatter
+
+DEFAULT_MAX_BODY_BYTES = 100_000
+ACTOR_KINDS = ("agent", "memory-agent", "user", "system")
+OPERATIONS = ("created", "modified", "moved", "deleted", "restored", "redacted")
+_HEADING = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.M)
+
+
+def now() -> str:
+    """The current time as stored: ISO 8601, UTC, microseconds (sorts as text)."""
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def parse_time(value: str | datetime) -> str:
+    """Turn a user-given time into the stored form; accepts ISO 8601 dates and datetimes."""
+    if isinstance(value, datetime):
+        dt = value
+    else:
+        text = value.strip()
+        try:
+            dt = datetime.fromisoformat(text.replace("Z", "+00:00"))
+        except ValueError:
+            raise UserError(
+                f"time {value!r}: use ISO 8601, e.g. 2026-11-23 or 2026-11-23T14:05:00Z"
+            ) from None
+        if len(text) == 10:  # a bare date means the end of that day
+            dt = dt.replace(hour=23, minute=59, second=59, microsecond=999999)
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=UTC)
+    return dt.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who made a change: kind is agent, memory-agent, user or system."""
+
+    kind: str
+    id: str
+
+    def __post_init__(self) -> None:
+        if self.kind not in ACTOR_KINDS:
+            raise UserError(f"actor kind {self.kind!r}: must be one of {', '.join(ACTOR_KINDS)}")
+        if not self.id:
+            raise UserError("actor id: must not be empty")
+
+    def __str__(self) -> str:
+        return f"{self.kind}:{self.id}"
+
+
+@dataclass
+class Document:
+    id: int
+    owner: str
+    path: str
+    title: str
+    body: str
+    version: int
+    content_sha256: str
+    size: int
+    created_at: str
+    updated_at: str
+    deleted: bool = False
+    links: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.__dict__.copy()
+
+
+@dataclass
+class Version:
+    id: int
+    document_id: int
+    owner: str
+    version: int
+    operation: str
+    path: str
+    title: str
+    body: str | None
+    content_sha256: str
+    size: int
+    actor_kind: str
+    actor_id: str
+    session_id: str | None
+    run_id: int | None
+    created_at: str
+    redacted: bool = False
+    links: list[str] = field(default_factory=list)
+
+    @property
+    def actor(self) -> str:
+        return f"{self.actor_kind}:{self.actor_id}"
+
+    def to_dict(self) -> dict[str, Any]:
+        d = self.__dict__.copy()
+        d["actor"] = self.actor
+        return d
+
+
+@dataclass
+class Reference:
+    """A reference from one document to a path. `target_id` is None while it dangles."""
+
+    kind: str
+    source_id: int
+    source_path: str
+    target_path: str
+    target_id: int | None
+    state: str  # resolved, dangling, deleted
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.__dict__.copy()
+
+
+@dataclass
+class SearchHit:
+    document_id: int
+    path: str
+    title: str
+    snippet: str
+    score: float
+    version: int
+    updated_at: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.__dict__.copy()
+
+
+@dataclass
+class TreeNode:
+    id: int
+    path: str
+    title: str
+    version: int
+    size: int
+    updated_at: str
+    children: list[TreeNode] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = {k: v for k, v in self.__dict__.items() if k != "children"}
+        d["children"] = [c.to_dict() for c in self.children]
+        return d
+
+    def walk(self) -> Iterator[TreeNode]:
+        yield self
+        for c in self.children:
+            yield from c.walk()
+
+
+def title_for(path: str, body: str) -> str:
+    """A title from frontmatter `title:`, else the first `# heading`, else the path's name."""
+    meta, text = split_frontmatter(body) if body.startswith("---") else ({}, body)
+    if isinstance(meta.get("title"), str) and meta["title"].strip():
+        return meta["title"].strip()
+    m = _HEADING.search(text)
+    if m:
+        return m.group(1)[:200]
+    return name_of(path) if path != HOME else HOME
+
+
+def _range(prefix: str) -> tuple[str, str]:
+    """Bounds such that lo <= path < hi selects exactly the strict descendants of prefix."""
+    base = "~" if prefix == HOME else prefix
+    return base + "/", base + "0"  # '0' is the character after '/'
+
+
+class DocumentsRepository:
+    """The document tree of every owner in one SQLite database.
+
+    Open it with a path (created and migrated as needed) or an open connection. One write is
+    one transaction; `transaction()` groups several writes into one.
+    """
+
+    def __init__(
+        self,
+        db: str | os.PathLike[str] | sqlite3.Connection,
+        *,
+        max_body_bytes: int | None = None,
+    ):
+        if isinstance(db, sqlite3.Connection):
+            self.conn = db
+            self._owns_conn = False
+        else:
+            self.conn = dbmod.connect(db)
+            self._owns_conn = True
+        if max_body_bytes is None:
+            max_body_bytes = int(os.environ.get("DOCTREE_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES))
+        self.max_body_bytes = max_body_bytes
+        self._depth = 0
+
+    @property
+    def path(self) -> Path | None:
+        row = self.conn.execute("PRAGMA database_list").fetchone()
+        return Path(row[2]) if row and row[2] else None
+
+    def close(self) -> None:
+        if self._owns_conn:
+            self.conn.close()
+
+    def __enter__(self) -> DocumentsRepository:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- transactions -------------------------------------------------------------------
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """One write transaction (BEGIN IMMEDIATE); nested calls become savepoints."""
+        if self._depth == 0:
+            self.conn.execute("BEGIN IMMEDIATE")
+        else:
+            self.conn.execute(f"SAVEPOINT sp{self._depth}")
+        self._depth += 1
+        try:
+            yield
+        except BaseException:
+            self._depth -= 1
+            if self._depth == 0:
+                self.conn.execute("ROLLBACK")
+            else:
+                self.conn.execute(f"ROLLBACK TO sp{self._depth}")
+                self.conn.execute(f"RELEASE sp{self._depth}")
+            raise
+        self._depth -= 1
+        if self._depth == 0:
+            self.conn.execute("COMMIT")
+        else:
+            self.conn.execute(f"RELEASE sp{self._depth}")
+
+    # -- rows ----------------------------------------------------------------------------
+
+    def _doc_row(self, owner: str, path: str) -> sqlite3.Row | None:
+        return self.conn.execute(
+            "SELECT * FROM documents WHERE owner = ? AND path = ? AND deleted_at IS NULL",
+            (owner, path),
+        ).fetchone()
+
+    def _links_of(self, doc_id: int, version: int) -> list[str]:
+        row = self.conn.execute(
+            "SELECT links FROM document_versions WHERE document_id = ? AND version = ?",
+            (doc_id, version),
+        ).fetchone()
+        return json.loads(row[0]) if row and row[0] else []
+
+    def _document(self, row: sqlite3.Row, *, with_links: bool = True) -> Document:
+        return Document(
+            id=row["id"],
+            owner=row["owner"],
+            path=row["path"],
+            title=row["title"],
+            body=row["body"],
+            version=row["version"],
+            content_sha256=row["content_sha256"],
+            size=row["size"],
+            created_at=row["created_at"],
+            updated_at=row["updated_at"],
+            deleted=row["deleted_at"] is not None,
+            links=self._links_of(row["id"], row["version"]) if with_links else [],
+        )
+
+    @staticmethod
+    def _version(row: sqlite3.Row) -> Version:
+        return Version(
+            id=row["id"],
+            document_id=row["document_id"],
+            owner=row["owner"],
+            version=row["version"],
+            operation=row["operation"],
+            path=row["path"],
+            title=row["title"],
+            body=row["body"],
+            content_sha256=row["content_sha256"],
+            size=row["size"],
+            actor_kind=row["actor_kind"],
+            actor_id=row["actor_id"],
+            session_id=row["session_id"],
+            run_id=row["run_id"],
+            created_at=row["created_at"],
+            redacted=row["redacted_at"] is not None,
+            links=json.loads(row["links"]) if row["links"] else [],
+        )
+
+    def _require(self, owner: str, path: str) -> sqlite3.Row:
+        row = self._doc_row(owner, path)
+        if row is None:
+            raise NotFoundError(f"document {path!r} not found for agent {owner!r}")
+        return row
+
+    def _check_precondition(
+        self,
+        path: str,
+        row: sqlite3.Row | None,
+        expected_version: int | None,
+        content_sha256: str | None,
+    ) -> None:
+        current = row["version"] if row else None
+        if expected_version is not None:
+            if expected_version == 0 and row is not None:
+                raise ConflictError(
+                    f"conflict on {path!r}: expected it not to exist (expected_version 0), "
+                    f"but it is at version {current}",
+                    current,
+                )
+            if expected_version != 0 and current != expected_version:
+                found = f"it is at version {current}" if row else "it does not exist"
+                raise ConflictError(
+                    f"conflict on {path!r}: expected version {expected_version}, but {found}; "
+                    "read it again and retry",
+                    current,
+                )
+        if content_sha256 is not None:
+            if row is None:
+                raise ConflictError(
+                    f"conflict on {path!r}: expected content sha256 {content_sha256[:12]}..., "
+                    "but it does not exist"
+                )
+            if row["content_sha256"] != content_sha256.lower():
+                raise ConflictError(
+                    f"conflict on {path!r}: content sha256 is {row['content_sha256'][:12]}..., "
+                    f"not {content_sha256[:12]}...; read it again and retry",
+                    current,
+                )
+
+    def _check_body(self, path: str, body: object) -> str:
+        if not isinstance(body, str):
+            raise UserError(f"body of {path!r}: must be text, got {type(body).__name__}")
+        if "\x00" in body:
+            raise UserError(f"body of {path!r}: NUL bytes are not allowed in a body")
+        size = len(body.encode("utf-8"))
+        if size > self.max_body_bytes:
+            raise BodyTooLargeError(path, size, self.max_body_bytes)
+        return body
+
+    def _insert_version(
+        self,
+        *,
+        doc_id: int,
+        owner: str,
+        version: int,
+        operation: str,
+        path: str,
+        title: str,
+        body: str,
+        digest: str,
+        size: int,
+        links: list[str],
+        actor: Actor,
+        session_id: str | None,
+        run_id: int | None,
+        ts: str,
+    ) -> None:
+        self.conn.execute(
+            "INSERT INTO document_versions (document_id, owner, version, operation, path, title,"
+            " body, content_sha256, size, actor_kind, actor_id, session_id, run_id, links,"
+            " created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                doc_id,
+                owner,
+                version,
+                operation,
+                path,
+                title,
+                body,
+                digest,
+                size,
+                actor.kind,
+                actor.id,
+                session_id,
+                run_id,
+                json.dumps(links) if links else None,
+                ts,
+            ),
+        )
+
+    def _insert_references(
+        self, owner: str, doc_id: int, version: int, path: str, body: str, links: list[str]
+    ) -> None:
+        refs: list[tuple[str, str]] = []
+        parent = parent_of(path)
+        if parent and parent != HOME:
+            refs.append(("parent", parent))
+        for target in dict.fromkeys([*links, *declared_links(body)]):
+            refs.append(("link", target))
+        for target in body_links(body):
+            refs.append(("body", target))
+        for kind, target in refs:
+            self.conn.execute(
+                "INSERT INTO document_references (source_id, version, kind, owner, target_path,"
+                " target_id) VALUES (?, ?, ?, ?, ?,"
+                " (SELECT id FROM documents WHERE owner = ? AND path = ? AND deleted_at IS NULL))",
+                (doc_id, version, kind, owner, target, owner, target),
+            )
+
+    def _resolve_references_to(self, owner: str, path: str, doc_id: int) -> None:
+        """A document appeared at `path`: references waiting for that path now point at it."""
+        self.conn.execute(
+            "UPDATE document_references SET target_id = ? WHERE owner = ? AND target_path = ?"
+            " AND (target_id IS NULL OR target_id IN"
+            "  (SELECT id FROM documents WHERE owner = ? AND path = ? AND deleted_at IS NOT NULL))",
+            (doc_id, owner, path, owner, path),
+        )
+
+    def _index(self, doc_id: int, path: str, title: str, body: str, *, new: bool) -> None:
+        if not new:
+            self.conn.execute("DELETE FROM documents_fts WHERE rowid = ?", (doc_id,))
+        self.conn.execute(
+            "INSERT INTO documents_fts (rowid, path, title, body) VALUES (?, ?, ?, ?)",
+            (doc_id, path, title, body),
+        )
+
+    def _create(
+        self,
+        owner: str,
+        path: str,
+        title: str,
+        body: str,
+        links: list[str],
+        actor: Actor,
+        session_id: str | None,
+        run_id: int | None,
+        ts: str,
+        operation: str = "created",
+    ) -> int:
+        parent = parent_of(path)
+        parent_id = None
+        if parent and parent != HOME:
+            parent_id = self._doc_row(owner, parent)["id"]
+        digest, size = sha256(body), len(body.encode("utf-8"))
+        cur = self.conn.execute(
+            "INSERT INTO documents (owner, path, parent_id, title, body, version, content_sha256,"
+            " size, created_at, updated_at) VALUES (?,?,?,?,?,1,?,?,?,?)",
+            (owner, path, parent_id, title, body, digest, size, ts, ts),
+        )
+        doc_id = cur.lastrowid
+        self._insert_version(
+            doc_id=doc_id,
+            owner=owner,
+            version=1,
+            operation=operation,
+            path=path,
+            title=title,
+            body=body,
+            digest=digest,
+            size=size,
+            links=links,
+            actor=actor,
+            session_id=session_id,
+            run_id=run_id,
+            ts=ts,
+        )
+        self._insert_references(owner, doc_id, 1, path, body, links)
+        self._index(doc_id, path, title, body, new=True)
+        self._resolve_references_to(owner, path, doc_id)
+        return doc_id
+
+    def _ensure_ancestors(
+        self, owner: str, path: str, actor: Actor, session_id: str | None, run_id: int | None,
+        ts: str,
+    ) -> None:
+        for anc in ancestors(path):
+            if self._doc_row(owner, anc) is None:
+                self._create(owner, anc, name_of(anc), "", [], actor, session_id, run_id, ts)
+
+    def _new_version(
+        self,
+        row: sqlite3.Row,
+        *,
+        operation: str,
+        path: str,
+        title: str,
+        body: str,
+        links: list[str],
+        actor: Actor,
+        session_id: str | None,
+        run_id: int | None,
+        ts: str,
+        parent_id: int | None = None,
+    ) -> int:
+        doc_id, owner = row["id"], row["owner"]
+        version = row["version"] + 1
+        digest, size = sha256(body), len(body.encode("utf-8"))
+        deleted = operation == "deleted"
+        self.conn.execute(
+            "UPDATE documents SET path = ?, parent_id = ?, title = ?, body = ?, version = ?,"
+            " content_sha256 = ?, size = ?, updated_at = ?, deleted_at = ? WHERE id = ?",
+            (
+                path,
+                parent_id if parent_id is not None else row["parent_id"],
+                title,
+                body,
+                version,
+                digest,
+                size,
+                ts,
+                ts if deleted else None,
+                doc_id,
+            ),
+        )
+        self._insert_version(
+            doc_id=doc_id,
+            owner=owner,
+            version=version,
+            operation=operation,
+            path=path,
+            title=title,
+            body=body,
+            digest=digest,
+            size=size,
+            links=links,
+            actor=actor,
+            session_id=session_id,
+            run_id=run_id,
+            ts=ts,
+        )
+        if deleted:
+            self.conn.execute("DELETE FROM documents_fts WHERE rowid = ?", (doc_id,))
+        else:
+            self._insert_references(owner, doc_id, version, path, body, links)
+            self._index(doc_id, path, title, body, new=False)
+        return version
+
+    @staticmethod
+    def _actor(owner: str, actor: Actor | None) -> Actor:
+        return actor if actor is not None else Actor("agent", owner)
+
+    # -- reads ---------------------------------------------------------------------------
+
+    def get(self, owner: str, path: str) -> Document | None:
+        """The current document at `path`, or None."""
+        row = self._doc_row(validate_owner(owner), normalize_path(path))
+        return self._document(row) if row else None
+
+    def exists(self, owner: str, path: str) -> bool:
+        return self._doc_row(validate_owner(owner), normalize_path(path)) is not None
+
+    def read(
+        self,
+        owner: str,
+        path: str,
+        *,
+        version: int | None = None,
+        at: str | datetime | None = None,
+    ) -> Document:
+        """The document at `path`: current, a given version number, or as it was at a time."""
+        owner, path = validate_owner(owner), normalize_path(path)
+        if version is None and at is None:
+            return self._document(self._require(owner, path))
+        if version is not None:
+            row = self._doc_row(owner, path) or self._last_deleted_row(owner, path)
+            if row is None:
+                raise NotFoundError(f"document {path!r} not found for agent {owner!r}")
+            v = self.version(row["id"], version)
+            return self._document_from_version(v, row["created_at"])
+        at_ts = parse_time(at)
+        vrow = self.conn.execute(
+            "SELECT v.* FROM document_versions v WHERE v.owner = ? AND v.path = ?"
+            " AND v.created_at <= ? ORDER BY v.created_at DESC, v.id DESC LIMIT 1",
+            (owner, path, at_ts),
+        ).fetchone()
+        if vrow is not None:
+            # That version must still be the latest of its document at `at`.
+            latest = self.conn.execute(
+                "SELECT * FROM document_versions WHERE document_id = ? AND created_at <= ?"
+                " ORDER BY version DESC LIMIT 1",
+                (vrow["document_id"], at_ts),
+            ).fetchone()
+            if latest["path"] == path and latest["operation"] != "deleted":
+                created = self.conn.execute(
+                    "SELECT created_at FROM documents WHERE id = ?", (vrow["document_id"],)
+                ).fetchone()[0]
+                return self._document_from_version(self._version(latest), created)
+        raise NotFoundError(f"document {path!r} did not exist at {at_ts} for agent {owner!r}")
+
+    def _document_from_version(self, v: Version, created_at: str) -> Document:
+        if v.body is None:
+            raise NotFoundError(
+                f"version {v.version} of {v.path!r} was redacted; its content is gone"
+            )
+        return Document(
+            id=v.document_id,
+            owner=v.owner,
+            path=v.path,
+            title=v.title,
+            body=v.body,
+            version=v.version,
+            content_sha256=v.content_sha256,
+            size=v.size,
+            created_at=created_at,
+            updated_at=v.created_at,
+            deleted=v.operation == "deleted",
+            links=v.links,
+        )
+
+    def _last_deleted_row(self, owner: str, path: str) -> sqlite3.Row | None:
+        return self.conn.execute(
+            "SELECT * FROM documents WHERE owner = ? AND path = ? AND deleted_at IS NOT NULL"
+            " ORDER BY deleted_at DESC LIMIT 1",
+            (owner, path),
+        ).fetchone()
+
+    def _any_row(self, owner: str, path: str) -> sqlite3.Row:
+        row = self._doc_row(owner, path) or self._last_deleted_row(owner, path)
+        if row is None:
+            raise NotFoundError(f"document {path!r} not found for agent {owner!r}")
+        return row
+
+    def version(self, document_id: int, version: int) -> Version:
+        """One version of a document by id."""
+        row = self.conn.execute(
+            "SELECT * FROM document_versions WHERE document_id = ? AND version = ?",
+            (document_id, version),
+        ).fetchone()
+        if row is None:
+            raise NotFoundError(f"document {document_id} has no version {version}")
+        return self._version(row)
+
+    def read_by_id(self, document_id: int) -> Document:
+        row = self.conn.execute("SELECT * FROM documents WHERE id = ?", (document_id,)).fetchone()
+        if row is None:
+            raise NotFoundError(f"no document with id {document_id}")
+        return self._document(row)
+
+    def history(self, owner: str, path: str) -> list[Version]:
+        """Every version of the document at `path` (or the one last deleted there), oldest first."""
+        row = self._any_row(validate_owner(owner), normalize_path(path))
+        return [
+            self._version(r)
+            for r in self.conn.execute(
+                "SELECT * FROM document_versions WHERE document_id = ? ORDER BY version",
+                (row["id"],),
+            )
+        ]
+
+    def diff(
+        self,
+        owner: str,
+        path: str,
+        from_version: int | None = None,
+        to_version: int | None = None,
+    ) -> str:
+        """Unified diff between two versions (default: the previous and the current one)."""
+        row = self._any_row(validate_owner(owner), normalize_path(path))
+        to_v = to_version if to_version is not None else row["version"]
+        from_v = from_version if from_version is not None else to_v - 1
+        b = self.version(row["id"], to_v)
+        a_body, a_label = "", "/dev/null"
+        if from_v >= 1:
+            a = self.version(row["id"], from_v)
+            a_body, a_label = (a.body or ""), f"{a.path}@{a.version}"
+        return _unified(a_body, b.body or "", a_label, f"{b.path}@{b.version}")
+
+    def log(
+        self,
+        owner: str | None,
+        under: str = HOME,
+        *,
+        run_id: int | None = None,
+        session_id: str | None = None,
+        since: str | datetime | None = None,
+        limit: int | None = 100,
+    ) -> list[Version]:
+        """Versions under a path (newest first): the change log of a subtree, a run or a session."""
+        where, params = [], []
+        if owner is not None:
+            where.append("owner = ?")
+            params.append(validate_owner(owner))
+        under = normalize_path(under)
+        if under != HOME:
+            lo, hi = _range(under)
+            where.append("(path = ? OR (path >= ? AND path < ?))")
+            params += [under, lo, hi]
+        if run_id is not None:
+            where.append("run_id = ?")
+            params.append(run_id)
+        if session_id is not None:
+            where.append("session_id = ?")
+            params.append(session_id)
+        if since is not None:
+            where.append("created_at >= ?")
+            params.append(parse_time(since))
+        sql = "SELECT * FROM document_versions"
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY id DESC"
+        if limit is not None:
+            sql += f" LIMIT {int(limit)}"
+        return [self._version(r) for r in self.conn.execute(sql, params)]
+
+    def children(self, owner: str, path: str) -> list[Document]:
+        """Live children of `path` (for the home: the top-level documents), by path."""
+        owner, path = validate_owner(owner), normalize_path(path)
+        if path == HOME:
+            rows = self.conn.execute(
+                "SELECT * FROM documents WHERE owner = ? AND parent_id IS NULL"
+                " AND deleted_at IS NULL ORDER BY path",
+                (owner,),
+            )
+        else:
+            parent = self._require(owner, path)
+            rows = self.conn.execute(
+                "SELECT * FROM documents WHERE parent_id = ? AND deleted_at IS NULL ORDER BY path",
+                (parent["id"],),
+            )
+        return [self._document(r, with_links=False) for r in rows]
+
+    def documents(self, owner: str, under: str = HOME) -> list[Document]:
+        """Every live document at or below `under`, by path."""
+        owner, under = validate_owner(owner), normalize_path(under)
+        lo, hi = _range(under)
+        rows = self.conn.execute(
+            "SELECT * FROM documents WHERE owner = ? AND deleted_at IS NULL"
+            " AND (path = ? OR (path >= ? AND path < ?)) ORDER BY path",
+            (owner, under, lo, hi),
+        )
+        return [self._document(r, with_links=False) for r in rows]
+
+    def tree(
+        self,
+        owner: str,
+        path: str = HOME,
+        *,
+        depth: int | None = None,
+        at: str | datetime | None = None,
+    ) -> list[TreeNode]:
+        """The tree at or below `path` as nested nodes (now, or as it was at a time).
+
+        For the home the result is the list of top-level nodes; otherwise a one-node list.
+        """
+        owner, path = validate_owner(owner), normalize_path(path)
+        lo, hi = _range(path)
+        if at is None:
+            rows = self.conn.execute(
+                "SELECT id, path, title, version, size, updated_at FROM documents"
+                " WHERE owner = ? AND deleted_at IS NULL AND (path = ? OR (path >= ? AND path < ?))",
+                (owner, path, lo, hi),
+            ).fetchall()
+        else:
+            rows = self.conn.execute(
+                "SELECT v.document_id AS id, v.path, v.title, v.version, v.size,"
+                " v.created_at AS updated_at, v.operation FROM document_versions v"
+                " JOIN (SELECT document_id, MAX(version) AS mv FROM document_versions"
+                "       WHERE owner = ? AND created_at <= ? GROUP BY document_id) m"
+                "   ON m.document_id = v.document_id AND m.mv = v.version"
+                " WHERE v.operation != 'deleted' AND (v.path = ? OR (v.path >= ? AND v.path < ?))",
+                (owner, parse_time(at), path, lo, hi),
+            ).fetchall()
+        if path != HOME and not any(r["path"] == path for r in rows):
+            when = f" at {parse_time(at)}" if at is not None else ""
+            raise NotFoundError(f"document {path!r} not found for agent {owner!r}{when}")
+        base_depth = 0 if path == HOME else path.count("/")
+        nodes: dict[str, TreeNode] = {}
+        for r in sorted(rows, key=lambda r: r["path"]):
+            if depth is not None and r["path"].count("/") - base_depth > depth:
+                continue
+            nodes[r["path"]] = TreeNode(
+                r["id"], r["path"], r["title"], r["version"], r["size"], r["updated_at"]
+            )
+        roots: list[TreeNode] = []
+        for p, node in nodes.items():
+            parent = nodes.get(parent_of(p) or "")
+            if parent is not None and p != path:
+                parent.children.append(node)
+            elif p == path or parent_of(p) == HOME:
+                roots.append(node)
+        return roots
+
+    def links(self, owner: str, path: str) -> list[Reference]:
+        """References the current version of `path` makes (parent, link, body)."""
+        row = self._require(validate_owner(owner), normalize_path(path))
+        return self._references(
+            "r.source_id = ? AND r.version = ?", (row["id"], row["version"])
+        )
+
+    def backlinks(self, owner: str, path: str, *, include_parent: bool = False) -> list[Reference]:
+        """Current documents whose current version references `path`."""
+        owner, path = validate_owner(owner), normalize_path(path)
+        row = self._require(owner, path)
+        kinds = "" if include_parent else " AND r.kind != 'parent'"
+        return self._references(
+            "r.target_id = ? AND s.version = r.version AND s.deleted_at IS NULL" + kinds,
+            (row["id"],),
+        )
+
+    def _references(self, where: str, params: Sequence[Any]) -> list[Reference]:
+        rows = self.conn.execute(
+            "SELECT r.kind, r.source_id, s.path AS source_path, r.target_path, r.target_id,"
+            " t.path AS t_path, t.deleted_at AS t_deleted"
+            " FROM document_references r JOIN documents s ON s.id = r.source_id"
+            " LEFT JOIN documents t ON t.id = r.target_id"
+            f" WHERE {where} ORDER BY s.path, r.kind, r.target_path",
+            params,
+        )
+        out = []
+        for r in rows:
+            if r["target_id"] is None:
+                state, target_path = "dangling", r["target_path"]
+            elif r["t_deleted"] is not None:
+                state, target_path = "deleted", r["target_path"]
+            else:
+                state, target_path = "resolved", r["t_path"]
+            out.append(
+                Reference(r["kind"], r["source_id"], r["source_path"], target_path,
+                          r["target_id"], state)
+            )
+        return out
+
+    def search(
+        self, owner: str, query: str, *, under: str = HOME, limit: int = 10
+    ) -> list[SearchHit]:
+        """Full-text search over current titles, bodies and paths, best (BM25) first."""
+        owner, under = validate_owner(owner), normalize_path(under)
+        match = fts_query(query)
+        if not match:
+            return []
+        params: list[Any] = [match, owner]
+        scope = ""
+        if under != HOME:
+            lo, hi = _range(under)
+            scope = " AND (d.path = ? OR (d.path >= ? AND d.path < ?))"
+            params += [under, lo, hi]
+        params.append(int(limit))
+        rows = self.conn.execute(
+            "SELECT d.id, d.path, d.title, d.version, d.updated_at,"
+            " snippet(documents_fts, 2, '[', ']', ' … ', 16) AS snip,"
+            " bm25(documents_fts, 2.0, 4.0, 1.0) AS score"
+            " FROM documents_fts JOIN documents d ON d.id = documents_fts.rowid"
+            " WHERE documents_fts MATCH ? AND d.owner = ?" + scope + " ORDER BY score LIMIT ?",
+            params,
+        )
+        return [
+            SearchHit(r["id"], r["path"], r["title"], r["snip"], -r["score"], r["version"],
+                      r["updated_at"])
+            for r in rows
+        ]
+
+    def owners(self) -> list[str]:
+        return [r[0] for r in self.conn.execute("SELECT DISTINCT owner FROM documents ORDER BY 1")]
+
+    def total_size(self, owner: str, under: str = HOME) -> int:
+        """Bytes of body in every live document at or below `under`."""
+        owner, under = validate_owner(owner), normalize_path(under)
+        lo, hi = _range(under)
+        return self.conn.execute(
+            "SELECT COALESCE(SUM(size), 0) FROM documents WHERE owner = ? AND deleted_at IS NULL"
+            " AND (path = ? OR (path >= ? AND path < ?))",
+            (owner, under, lo, hi),
+        ).fetchone()[0]
+
+    # -- writes --------------------------------------------------------------------------
+
+    def write(
+        self,
+        owner: str,
+        path: str,
+        body: str,
+        *,
+        title: str | None = None,
+        links: list[str] | None = None,
+        expected_version: int | None = None,
+        content_sha256: str | None = None,
+        actor: Actor | None = None,
+        session_id: str | None = None,
+        run_id: int | None = None,
+    ) -> Document:
+        """Create or replace the document at `path`; missing parents are created empty.
+
+        `expected_version` (0 = must not exist) or `content_sha256` make the write conditional:
+        if the document is not in that state a ConflictError is raised and nothing is written.
+        Writing exactly what is already there makes no new version. `links` declares links
+        (None keeps the ones declared before).
+        """
+        owner, path = validate_owner(owner), normalize_path(path)
+        if path == HOME:
+            raise PathError(path, "the home '~' is not a document; write below it, e.g. '~/notes'")
+        body = self._check_body(path, body)
+        declared = [normalize_path(p) for p in links] if links is not None else None
+        actor = self._actor(owner, actor)
+        with self.transaction():
+            row = self._doc_row(owner, path)
+            self._check_precondition(path, row, expected_version, content_sha256)
+            ts = now()
+            if row is None:
+                new_title = title or title_for(path, body)
+                self._ensure_ancestors(owner, path, actor, session_id, run_id, ts)
+                doc_id = self._create(
+                    owner, path, new_title, body, declared or [], actor, session_id, run_id, ts
+                )
+                row = self.conn.execute("SELECT * FROM documents WHERE id = ?", (doc_id,)).fetchone()
+                return self._document(row)
+            old_links = self._links_of(row["id"], row["version"])
+            new_links = old_links if declared is None else declared
+            if title is not None:
+                new_title = title
+            elif row["title"] != title_for(path, row["body"]):
+                new_title = row["title"]  # a title given explicitly before is kept
+                if _HEADING.search(body) or body.startswith("---"):
+                    new_title = title_for(path, body)
+            else:
+                new_title = title_for(path, body)
+            if body == row["body"] and new_title == row["title"] and new_links == old_links:
+                return self._document(row)
+            self._new_version(
+                row,
+                operation="modified",
+                path=path,
+                title=new_title,
+                body=body,
+                links=new_links,
+                actor=actor,
+                session_id=session_id,
+                run_id=run_id,
+                ts=ts,
+            )
+            return self._document(self._doc_row(owner, path))
+
+    def edit(
+        self,
+        owner: str,
+        path: str,
+        old: str,
+        new: str,
+        *,
+        replace_all: bool = False,
+        expected_version: int | None = None,
+        content_sha256: str | None = None,
+        actor: Actor | None = None,
+        session_id: str | None = None,
+        run_id: int | None = None,
+    ) -> Document:
+        """Replace an exact string in the body. It must occur exactly once unless replace_all."""
+        owner, path = validate_owner(owner), normalize_path(path)
+        if not isinstance(old, str) or old == "":
+            raise EditError(f"edit of {path!r}: the text to replace must not be empty")
+        if not isinstance(new, str):
+            raise EditError(f"edit of {path!r}: the replacement must be text")
+        with self.transaction():
+            row = self._require(owner, path)
+            self._check_precondition(path, row, expected_version, content_sha256)
+            count = row["body"].count(old)
+            if count == 0:
+                raise EditError(f"edit of {path!r}: the text to replace was not found: {old[:80]!r}")
+            if count > 1 and not replace_all:
+                raise EditError(
+                    f"edit of {path!r}: the text to replace occurs {count} times; "
+                    "give more context to make it unique, or replace all"
+                )
+            body = row["body"].replace(old, new) if replace_all else row["body"].replace(old, new, 1)
+            return self.write(
+                owner, path, body, expected_version=row["version"], actor=actor,
+                session_id=session_id, run_id=run_id,
+            )
+
+    def move(
+        self,
+        owner: str,
+        path: str,
+        new_path: str,
+        *,
+        expected_version: int | None = None,
+        actor: Actor | None = None,
+        session_id: str | None = None,
+        run_id: int | None = None,
+    ) -> list[Document]:
+        """Move a document and its subtree. Ids are kept, so references to them survive."""
+        owner, path, new_path = validate_owner(owner), normalize_path(path), normalize_path(new_path)
+        if HOME in (path, new_path):
+            raise PathError(HOME, "the home '~' cannot be moved or replaced")
+        if is_under(new_path, path):
+            raise PathError(new_path, f"cannot move {path!r} into itself")
+        actor = self._actor(owner, actor)
+        with self.transaction():
+            row = self._require(owner, path)
+            self._check_precondition(path, row, expected_version, None)
+            if self._doc_row(owner, new_path) is not None:
+                raise ConflictError(f"cannot move {path!r} to {new_path!r}: it already exists")
+            ts = now()
+            self._ensure_ancestors(owner, new_path, actor, session_id, run_id, ts)
+            lo, hi = _range(path)
+            rows = self.conn.execute(
+                "SELECT * FROM documents WHERE owner = ? AND deleted_at IS NULL"
+                " AND (path = ? OR (path >= ? AND path < ?)) ORDER BY path",
+                (owner, path, lo, hi),
+            ).fetchall()
+            new_parent = parent_of(new_path)
+            new_parent_id = (
+                self._doc_row(owner, new_parent)["id"] if new_parent and new_parent != HOME else None
+            )
+            moved = []
+            for r in rows:
+                target = new_path + r["path"][len(path):]
+                # The top of the move may leave the home level: parent_id None there.
+                self.conn.execute(
+                    "UPDATE documents SET path = ? WHERE id = ?", (target, r["id"])
+                )
+                if r["id"] == row["id"]:
+                    self.conn.execute(
+                        "UPDATE documents SET parent_id = ? WHERE id = ?", (new_parent_id, r["id"])
+                    )
+                fresh = self.conn.execute("SELECT * FROM documents WHERE id = ?", (r["id"],)).fetchone()
+                self._new_version(
+                    fresh,
+                    operation="moved",
+                    path=target,
+                    title=r["title"],
+                    body=r["body"],
+                    links=self._links_of(r["id"], r["version"]),
+                    actor=actor,
+                    session_id=session_id,
+                    run_id=run_id,
+                    ts=ts,
+                )
+                self._resolve_references_to(owner, target, r["id"])
+                moved.append(r["id"])
+            return [self.read_by_id(i) for i in moved]
+
+    def delete(
+        self,
+        owner: str,
+        path: str,
+        *,
+        recursive: bool = False,
+        expected_version: int | None = None,
+        content_sha256: str | None = None,
+        actor: Actor | None = None,
+        session_id: str | None = None,
+        run_id: int | None = None,
+    ) -> list[Document]:
+        """Delete a document (a tombstone version; history stays). Children need recursive."""
+        owner, path = validate_owner(owner), normalize_path(path)
+        if path == HOME:
+            raise PathError(path, "the home '~' cannot be deleted")
+        actor = self._actor(owner, actor)
+        with self.transaction():
+            row = self._require(owner, path)
+            self._check_precondition(path, row, expected_version, content_sha256)
+            lo, hi = _range(path)
+            rows = self.conn.execute(
+                "SELECT * FROM documents WHERE owner = ? AND deleted_at IS NULL"
+                " AND path >= ? AND path < ? ORDER BY path DESC",
+                (owner, lo, hi),
+            ).fetchall()
+            if rows and not recursive:
+                raise UserError(
+                    f"cannot delete {path!r}: it has {len(rows)} descendant(s); "
+                    "delete them first or delete recursively"
+                )
+            ts = now()
+            deleted = []
+            for r in [*rows, row]:
+                self._new_version(
+                    r,
+                    operation="deleted",
+                    path=r["path"],
+                    title=r["title"],
+                    body=r["body"],
+                    links=self._links_of(r["id"], r["version"]),
+                    actor=actor,
+                    session_id=session_id,
+                    run_id=run_id,
+                    ts=ts,
+                )
+                deleted.append(r["id"])
+            return [self.read_by_id(i) for i in deleted]
+
+    def restore(
+        self,
+        owner: str,
+        path: str,
+        version: int,
+        *,
+        actor: Actor | None = None,
+        session_id: str | None = None,
+        run_id: int | None = None,
+    ) -> Document:
+        """Write a new version with the content of an earlier one; undeletes a deleted document.
+
+        `path` names the live document, or else the one most recently deleted at that path.
+        """
+        owner, path = validate_owner(owner), normalize_path(path)
+        actor = self._actor(owner, actor)
+        with self.transaction():
+            row = self._any_row(owner, path)
+            old = self.version(row["id"], version)
+            if old.body is None:
+                raise UserError(f"cannot restore version {version} of {path!r}: it was redacted")
+            if old.operation == "deleted":
+                raise UserError(
+                    f"cannot restore version {version} of {path!r}: it is a deletion; "
+                    "restore the version before it"
+                )
+            ts = now()
+            parent_id = None
+            if row["deleted_at"] is not None:
+                if self._doc_row(owner, path) is not None:
+                    raise ConflictError(
+                        f"cannot restore deleted document {row['id']} at {path!r}: "
+                        "another document lives there now"
+                    )
+                self._ensure_ancestors(owner, path, actor, session_id, run_id, ts)
+                parent = parent_of(path)
+                if parent and parent != HOME:
+                    parent_id = self._doc_row(owner, parent)["id"]
+            self._new_version(
+                row,
+                operation="restored",
+                path=path,
+                title=old.title,
+                body=old.body,
+                links=old.links,
+                actor=actor,
+                session_id=session_id,
+                run_id=run_id,
+                ts=ts,
+                parent_id=parent_id,
+            )
+            self._resolve_references_to(owner, path, row["id"])
+            return self.read_by_id(row["id"])
+
+    def redact(
+        self,
+        owner: str,
+        path: str,
+        version: int,
+        *,
+        actor: Actor | None = None,
+        session_id: str | None = None,
+        run_id: int | None = None,
+    ) -> Version:
+        """Erase the content of one version; the fact of the change and who redacted it stay.
+
+        A `redacted` version is appended to record it. Redacting the current version also
+        empties the current body.
+        """
+        owner, path = validate_owner(owner), normalize_path(path)
+        actor = self._actor(owner, actor)
+        with self.transaction():
+            row = self._any_row(owner, path)
+            target = self.version(row["id"], version)
+            ts = now()
+            self.conn.execute(
+                "UPDATE document_versions SET body = NULL, title = '', redacted_at = ?,"
+                " redacted_by = ? WHERE id = ?",
+                (ts, str(actor), target.id),
+            )
+            self.conn.execute(
+                "DELETE FROM document_references WHERE source_id = ? AND version = ?",
+                (row["id"], version),
+            )
+            current = version == row["version"]
+            body = "" if current else row["body"]
+            title = name_of(row["path"]) if current else row["title"]
+            self._new_version(
+                row,
+                operation="redacted",
+                path=row["path"],
+                title=title,
+                body=body,
+                links=[] if current else self._links_of(row["id"], row["version"]),
+                actor=actor,
+                session_id=session_id,
+                run_id=run_id,
+                ts=ts,
+            )
+            if row["deleted_at"] is not None:
+                # Keep a deleted document deleted; only its content is erased.
+                self.conn.execute(
+                    "UPDATE documents SET deleted_at = ? WHERE id = ?", (row["deleted_at"], row["id"])
+                )
+                self.conn.execute("DELETE FROM documents_fts WHERE rowid = ?", (row["id"],))
+            return self.version(row["id"], row["version"] + 1)
+
+
+def _unified(a: str, b: str, a_label: str, b_label: str) -> str:
+    return "".join(
+        difflib.unified_diff(
+            a.splitlines(keepends=True), b.splitlines(keepends=True), a_label, b_label
+        )
+    )
+
+
+_FTS_TOKEN = re.compile(r"[\w]+", re.UNICODE)
+
+
+def fts_query(text: str) -> str:
+    """Turn free text into an FTS5 query: each word quoted, any word may match (BM25 ranks)."""
+    words = [w for w in _FTS_TOKEN.findall(text or "") if w]
+    return " OR ".join(f'"{w}"' for w in dict.fromkeys(words))
