@@ -1,0 +1,3 @@
+from doctree.cli import main
+
+main()
