@@ -1,0 +1,557 @@
+"""Compaction: condensing a memory subtree that has grown past its budget into one document.
+
+A pass works on a snapshot. It records every live document of the subtree with its version,
+hands their bodies to a condenser (the compaction agent on the Messages API, or an extractive,
+deterministic condenser offline), then in one transaction writes the condensed document
+(`<subtree>/compacted`, re-compacting an earlier one together with the new documents) and
+retires — deletes, leaving tombstones whose history stays readable — only the documents that
+are still at their snapshot version. A document written while the model was thinking is kept.
+The condensed document links to every source it absorbed.
+
+One compaction per owner runs at a time across processes (the lease `compaction:<owner>`);
+the lease is released on failure too. A failure is logged, changes nothing, and the next
+trigger simply tries again.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
+
+from doctree.errors import ConflictError, DoctreeError, UserError
+from doctree.leases import Leases, new_holder
+from doctree.paths import HOME, normalize_path, validate_owner
+from doctree.references import split_frontmatter
+from doctree.store import Actor, Document, DocumentsRepository
+
+log = logging.getLogger("doctree.compaction")
+
+DEFAULT_THRESHOLD = 24_000
+DEFAULT_UNDER = "~/memory"
+CONDENSED_NAME = "compacted"
+CONDENSED_TITLE = "Compacted memory"
+LEASE_TTL = 600.0
+COMPACTION_ACTOR = Actor("system", "compaction")
+AGENT_NAME = "compaction-agent"
+SOURCES_HEADING = "## Sources"
+
+
+class CompactionError(DoctreeError):
+    """A compaction pass could not produce a condensed document; nothing was changed."""
+
+
+# -- policy ------------------------------------------------------------------------------
+
+
+def _parse_thresholds(text: str) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for item in filter(None, (p.strip() for p in text.split(","))):
+        owner, sep, value = item.partition("=")
+        if not sep or not value.strip().isdigit():
+            raise UserError(
+                f"DOCTREE_COMPACTION_THRESHOLDS item {item!r}: use OWNER=BYTES, e.g. main=40000"
+            )
+        out[validate_owner(owner.strip())] = int(value)
+    return out
+
+
+@dataclass
+class CompactionPolicy:
+    """When to compact: a size threshold in bytes (one default, overridable per owner) for
+    the subtree `under`. Environment: DOCTREE_COMPACTION_THRESHOLD (bytes) and
+    DOCTREE_COMPACTION_THRESHOLDS (`owner=bytes,owner=bytes`)."""
+
+    threshold: int = DEFAULT_THRESHOLD
+    thresholds: dict[str, int] = field(default_factory=dict)
+    under: str = DEFAULT_UNDER
+
+    def threshold_for(self, owner: str) -> int:
+        return self.thresholds.get(owner, self.threshold)
+
+    @classmethod
+    def from_env(cls, environ: dict[str, str] | None = None) -> CompactionPolicy:
+        env = os.environ if environ is None else environ
+        threshold = DEFAULT_THRESHOLD
+        if raw := env.get("DOCTREE_COMPACTION_THRESHOLD"):
+            if not raw.strip().isdigit():
+                raise UserError(f"DOCTREE_COMPACTION_THRESHOLD {raw!r}: must be a number of bytes")
+            threshold = int(raw)
+        return cls(threshold, _parse_thresholds(env.get("DOCTREE_COMPACTION_THRESHOLDS", "")))
+
+
+# -- the snapshot and the result ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SourceDocument:
+    """A document as the pass saw it when it started."""
+
+    id: int
+    path: str
+    title: str
+    body: str
+    version: int
+
+    @classmethod
+    def of(cls, doc: Document) -> SourceDocument:
+        return cls(doc.id, doc.path, doc.title, doc.body, doc.version)
+
+
+@dataclass
+class CompactionResult:
+    """What a pass did. status: compacted, skipped (another holder has the lease),
+    below-threshold, nothing (too little to condense) or failed."""
+
+    owner: str
+    under: str
+    status: str
+    backend: str = ""
+    size_before: int = 0
+    size_after: int = 0
+    condensed_path: str | None = None
+    condensed_version: int | None = None
+    retired: list[str] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)
+    error: str | None = None
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.__dict__.copy()
+
+
+# -- condensers ------------------------------------------------------------------------------
+
+
+class Condenser(Protocol):
+    """Turns the snapshot into condensed markdown (without the Sources section)."""
+
+    name: str
+
+    def condense(
+        self, sources: Sequence[SourceDocument], *, previous: SourceDocument | None, under: str
+    ) -> str: ...
+
+
+_BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])")
+_KEY = re.compile(
+    r"\b(decid\w*|decision|prefer\w*|always|never|must|remember|pattern\w*|correct\w*|"
+    r"actually|deadline|due|important|todo|agreed|plan\w*|goal\w*|lives?|works?|moved|"
+    r"likes?|dislikes?|allerg\w*|birthday|\d{4}-\d{2}-\d{2})\b",
+    re.I,
+)
+_NORMAL = re.compile(r"[^\w]+", re.UNICODE)
+
+
+def _normal(line: str) -> str:
+    return _NORMAL.sub(" ", line.lower()).strip()
+
+
+def strip_sources(body: str) -> str:
+    """The body of a condensed document without its Sources section."""
+    head, sep, _ = body.partition("\n" + SOURCES_HEADING + "\n")
+    return head.rstrip() if sep else body.rstrip()
+
+
+def extract_lines(text: str) -> list[tuple[int, str]]:
+    """The lines worth keeping from a markdown text, as (priority, '- line') pairs.
+
+    Priority 1: list items and sentences carrying a fact, decision, preference or date;
+    priority 2: the first sentence of other paragraphs. Headings, code blocks, rules and
+    comments are dropped. Deterministic: the same text always gives the same lines.
+    """
+    if text.startswith("---"):
+        _, text = split_frontmatter(text)
+    out: list[tuple[int, str]] = []
+    paragraph: list[str] = []
+    in_code = False
+
+    def flush() -> None:
+        if not paragraph:
+            return
+        sentences = _SENTENCE.split(" ".join(s.strip() for s in paragraph))
+        for i, s in enumerate(sentences):
+            s = s.strip()
+            if not s:
+                continue
+            if _KEY.search(s):
+                out.append((1, "- " + s))
+            elif i == 0:
+                out.append((2, "- " + s))
+        paragraph.clear()
+
+    for raw in text.splitlines():
+        line = raw.rstrip()
+        stripped = line.strip()
+        if stripped.startswith(("```", "~~~")):
+            flush()
+            in_code = not in_code
+            continue
+        if in_code:
+            continue
+        if not stripped or stripped.startswith(("#", "<!--", "|")) or set(stripped) <= set("-*_= "):
+            flush()
+            continue
+        if _BULLET.match(line):
+            flush()
+            item = _BULLET.sub("", line).strip()
+            if item:
+                out.append((1, "- " + item))
+            continue
+        if stripped.startswith(">"):
+            stripped = stripped.lstrip("> ").strip()
+            if not stripped:
+                continue
+        paragraph.append(stripped)
+    flush()
+    return out
+
+
+def _sections(body: str) -> list[tuple[str, list[str]]]:
+    """Split an earlier condensed body into (heading, lines) sections."""
+    sections: list[tuple[str, list[str]]] = []
+    for line in strip_sources(body).splitlines():
+        if line.startswith("## "):
+            sections.append((line, []))
+        elif sections and line.strip():
+            sections[-1][1].append(line)
+    return sections
+
+
+class ExtractiveCondenser:
+    """The offline condenser: keeps list items, facts, decisions and first sentences, drops
+    duplicates across documents, groups what is kept by source. Deterministic, no model.
+
+    `target_bytes` (optional) drops the lower-priority lines when the result is over it.
+    """
+
+    name = "offline"
+
+    def __init__(self, target_bytes: int | None = None):
+        self.target_bytes = target_bytes
+
+    def condense(
+        self, sources: Sequence[SourceDocument], *, previous: SourceDocument | None, under: str
+    ) -> str:
+        seen: set[str] = set()
+        order: list[str] = []
+        sections: dict[str, list[tuple[int, str]]] = {}
+
+        def add(heading: str, prio: int, line: str) -> None:
+            key = _normal(line)
+            if not key or key in seen:
+                return
+            seen.add(key)
+            if heading not in sections:
+                sections[heading] = []
+                order.append(heading)
+            sections[heading].append((prio, line))
+
+        if previous is not None:
+            for heading, lines in _sections(previous.body):
+                for line in lines:
+                    add(heading, 1, line)
+        for src in sorted(sources, key=lambda s: s.path):
+            heading = f"## {src.title} ([[{src.path}]])"
+            for prio, line in extract_lines(src.body):
+                add(heading, prio, line)
+
+        def render(max_prio: int) -> str:
+            parts = [f"# {CONDENSED_TITLE}: {under}"]
+            for heading in order:
+                lines = [line for p, line in sections[heading] if p <= max_prio]
+                if lines:
+                    parts.append(heading + "\n\n" + "\n".join(lines))
+            return "\n\n".join(parts) + "\n"
+
+        text = render(2)
+        if self.target_bytes is not None and len(text.encode("utf-8")) > self.target_bytes:
+            text = render(1)
+        return text
+
+
+def load_definition(name: str = AGENT_NAME) -> dict[str, Any]:
+    """The frontmatter of `agents/<name>.md` plus `system` (its prompt file's text)."""
+    from doctree.resources import resource_path
+
+    path = resource_path(f"agents/{name}.md")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise UserError(f"agent definition {str(path)!r}: cannot be read ({e.strerror})") from e
+    meta, _ = split_frontmatter(text)
+    if not meta:
+        raise UserError(f"agent definition {str(path)!r}: has no YAML frontmatter")
+    prompt = meta.get("prompt")
+    meta["system"] = resource_path(prompt).read_text(encoding="utf-8") if prompt else ""
+    return meta
+
+
+def format_sources(sources: Sequence[SourceDocument], under: str) -> str:
+    """The user message of the compaction agent: every document of the subtree, in full."""
+    size = sum(len(s.body.encode("utf-8")) for s in sources)
+    parts = [
+        f"Condense the memory subtree {under}: {len(sources)} documents, {size} bytes.",
+        "Here is every current document of it:",
+    ]
+    for s in sources:
+        parts.append(
+            f'<document path="{s.path}" version="{s.version}" title="{s.title}">\n'
+            f"{s.body.strip()}\n</document>"
+        )
+    return "\n\n".join(parts)
+
+
+class AnthropicCondenser:
+    """The compaction agent on the Messages API: one turn, no tools, a dollar limit.
+
+    Its definition is `agents/compaction-agent.md`. The request is refused before it is sent
+    if its estimated cost (input tokens plus `max_tokens` of output) exceeds the definition's
+    `max_budget_usd`; `max_tokens` is lowered first to fit when it can be.
+    """
+
+    name = "anthropic"
+
+    def __init__(self, client: Any = None, definition: dict[str, Any] | None = None):
+        self.definition = definition or load_definition()
+        self._client = client
+        self.last_usage: dict[str, int] = {}
+        self.last_cost_usd = 0.0
+
+    @property
+    def client(self) -> Any:
+        if self._client is None:
+            import anthropic
+
+            key = os.environ.get("ANTHROPIC_API_KEY") or "none"  # a keyless compatible endpoint
+            self._client = anthropic.Anthropic(api_key=key, max_retries=2)
+        return self._client
+
+    def condense(
+        self, sources: Sequence[SourceDocument], *, previous: SourceDocument | None, under: str
+    ) -> str:
+        from doctree.budgets import estimate_cost, estimate_tokens
+
+        d = self.definition
+        model = d.get("model", "claude-haiku-4-5")
+        budget = float(d.get("max_budget_usd", 0.05))
+        docs = list(sources) if previous is None else [previous, *sources]
+        user = format_sources(docs, under)
+        system = d.get("system", "")
+        input_tokens = estimate_tokens(system) + estimate_tokens(user)
+        max_tokens = int(d.get("max_tokens", 4096))
+        while max_tokens > 256 and estimate_cost(model, input_tokens, max_tokens) > budget:
+            max_tokens //= 2
+        cost = estimate_cost(model, input_tokens, max_tokens)
+        if cost > budget:
+            raise CompactionError(
+                f"compaction of {under}: about {input_tokens} input tokens would cost "
+                f"${cost:.3f}, over max_budget_usd {budget} of {d.get('name', AGENT_NAME)}; "
+                "compact a smaller subtree or raise the limit"
+            )
+        response = self.client.messages.create(
+            model=model,
+            max_tokens=max_tokens,
+            system=system,
+            messages=[{"role": "user", "content": user}],
+        )
+        usage = response.usage
+        self.last_usage = {
+            "input_tokens": usage.input_tokens,
+            "output_tokens": usage.output_tokens,
+        }
+        self.last_cost_usd = estimate_cost(model, usage.input_tokens, usage.output_tokens)
+        if response.stop_reason == "max_tokens":
+            raise CompactionError(
+                f"compaction of {under}: the condensed text was cut off at max_tokens "
+                f"{max_tokens}; nothing was changed"
+            )
+        text = "".join(getattr(b, "text", "") for b in response.content).strip()
+        if not text:
+            raise CompactionError(f"compaction of {under}: the model returned no text")
+        if not text.startswith("#"):
+            text = f"# {CONDENSED_TITLE}: {under}\n\n{text}"
+        return text + "\n"
+
+
+def condenser_for(backend: str = "auto", **kwargs: Any) -> Condenser:
+    """`offline`, `anthropic`, or `auto`: anthropic when ANTHROPIC_API_KEY or
+    ANTHROPIC_BASE_URL is set, else offline."""
+    if backend == "auto":
+        has_api = os.environ.get("ANTHROPIC_API_KEY") or os.environ.get("ANTHROPIC_BASE_URL")
+        backend = "anthropic" if has_api else "offline"
+    if backend == "offline":
+        return ExtractiveCondenser(**kwargs)
+    if backend == "anthropic":
+        return AnthropicCondenser(**kwargs)
+    raise UserError(f"compaction backend {backend!r}: must be one of auto, offline, anthropic")
+
+
+# -- the pass --------------------------------------------------------------------------------
+
+
+def condensed_path(under: str) -> str:
+    under = normalize_path(under)
+    return f"{HOME}/{CONDENSED_NAME}" if under == HOME else f"{under}/{CONDENSED_NAME}"
+
+
+def sources_section(
+    sources: Sequence[SourceDocument], previous: SourceDocument | None, path: str
+) -> str:
+    lines = [
+        SOURCES_HEADING,
+        "",
+        f"Condensed from {len(sources)} document{"s" if len(sources) != 1 else ""}; each is retired with its history kept "
+        "(`doctree history PATH`).",
+        "",
+    ]
+    lines += [f"- [[{s.path}]] (version {s.version})" for s in sorted(sources, key=lambda s: s.path)]
+    if previous is not None:
+        lines.append(
+            f"- earlier compactions: version {previous.version} of [[{path}]] and its sources"
+        )
+    return "\n".join(lines) + "\n"
+
+
+class Compactor:
+    """Runs compaction passes over one database.
+
+    `after_handle` is the worker's hook (called after each successful memory-agent run): it
+    compacts the job's source agent when its subtree is over the threshold, and never raises.
+    """
+
+    def __init__(
+        self,
+        repo: DocumentsRepository,
+        *,
+        condenser: Condenser | str = "auto",
+        policy: CompactionPolicy | None = None,
+        lease_ttl: float = LEASE_TTL,
+    ):
+        self.repo = repo
+        self.condenser = condenser_for(condenser) if isinstance(condenser, str) else condenser
+        self.policy = policy or CompactionPolicy.from_env()
+        self.lease_ttl = lease_ttl
+        self.leases = Leases(repo.conn)
+
+    def maybe_compact(self, owner: str, under: str | None = None) -> CompactionResult:
+        """Compact `under` (default: the policy's subtree) if it is over the owner's threshold."""
+        under = normalize_path(under or self.policy.under)
+        size = self.repo.total_size(owner, under)
+        if size <= self.policy.threshold_for(owner):
+            return CompactionResult(owner, under, "below-threshold", size_before=size,
+                                    size_after=size)
+        return self.compact(owner, under)
+
+    def after_handle(self, job: Any) -> None:
+        """The worker hook: `MemoryWorker(..., after_handle=compactor.after_handle)`."""
+        try:
+            self.maybe_compact(job.source_agent)
+        except Exception:  # the hook must never fail the session
+            log.exception("compaction after session %s failed", getattr(job, "session_id", "?"))
+
+    def compact(self, owner: str, under: str | None = None) -> CompactionResult:
+        """One pass over `under` now, whatever its size. Never raises for a failed pass: the
+        result says `failed` with the error, and every document is left as it was."""
+        owner = validate_owner(owner)
+        under = normalize_path(under or self.policy.under)
+        started = time.monotonic()
+        name = f"compaction:{owner}"
+        with self.leases.held(name, self.lease_ttl, new_holder("compaction")) as ok:
+            if not ok:
+                log.info("compaction of %s for %s skipped: %s holds %s", under, owner,
+                         self.leases.holder(name), name)
+                result = CompactionResult(owner, under, "skipped", self.condenser.name)
+            else:
+                try:
+                    result = self._pass(owner, under)
+                except Exception as e:
+                    log.warning("compaction of %s for %s failed, nothing changed: %s", under,
+                                owner, e, exc_info=not isinstance(e, DoctreeError))
+                    size = self.repo.total_size(owner, under)
+                    result = CompactionResult(owner, under, "failed", self.condenser.name,
+                                              size, size, error=f"{type(e).__name__}: {e}")
+        result.seconds = time.monotonic() - started
+        return result
+
+    def snapshot(self, owner: str, under: str) -> tuple[list[SourceDocument], SourceDocument | None]:
+        """Every live document strictly below `under` at its current version; the earlier
+        condensed document separately."""
+        target = condensed_path(under)
+        docs = [SourceDocument.of(d) for d in self.repo.documents(owner, under) if d.path != under]
+        previous = next((d for d in docs if d.path == target), None)
+        return [d for d in docs if d.path != target], previous
+
+    def _pass(self, owner: str, under: str) -> CompactionResult:
+        target = condensed_path(under)
+        size_before = self.repo.total_size(owner, under)
+        snapshot, previous = self.snapshot(owner, under)
+        with_body = [s for s in snapshot if s.body.strip()]
+        if len(with_body) + (previous is not None) < 2:
+            return CompactionResult(owner, under, "nothing", self.condenser.name, size_before,
+                                    size_before)
+        earlier = replace(previous, body=strip_sources(previous.body)) if previous else None
+        condensed = self.condenser.condense(with_body, previous=earlier, under=under)
+        body = condensed.rstrip() + "\n\n" + sources_section(with_body, previous, target)
+        retired: list[str] = []
+        kept: list[str] = []
+        with self.repo.transaction():
+            try:
+                doc = self.repo.write(
+                    owner,
+                    target,
+                    body,
+                    title=CONDENSED_TITLE,
+                    links=sorted({s.path for s in with_body}),
+                    expected_version=previous.version if previous else 0,
+                    actor=COMPACTION_ACTOR,
+                )
+            except ConflictError as e:
+                raise CompactionError(
+                    f"{target} changed while compaction ran; nothing was changed ({e})"
+                ) from e
+            # Deepest first, so a parent goes after its children.
+            for src in sorted(snapshot, key=lambda s: (-s.path.count("/"), s.path)):
+                if self._retire(owner, src):
+                    retired.append(src.path)
+                else:
+                    kept.append(src.path)
+        return CompactionResult(
+            owner, under, "compacted", self.condenser.name, size_before,
+            self.repo.total_size(owner, under), target, doc.version, sorted(retired),
+            sorted(kept),
+        )
+
+    def _retire(self, owner: str, src: SourceDocument) -> bool:
+        """Delete `src` if it is still the same document at its snapshot version."""
+        current = self.repo.get(owner, src.path)
+        if current is None or current.id != src.id or current.version != src.version:
+            return False
+        try:
+            self.repo.delete(owner, src.path, expected_version=src.version, actor=COMPACTION_ACTOR)
+        except UserError:  # a child written during the pass keeps its parent alive
+            return False
+        return True
+
+
+def compact(
+    repo: DocumentsRepository,
+    owner: str,
+    under: str = DEFAULT_UNDER,
+    *,
+    backend: str = "auto",
+) -> CompactionResult:
+    """Compact `under` of `owner` now (see `Compactor.compact`)."""
+    return Compactor(repo, condenser=backend).compact(owner, under)
+
+
+def compaction_hook(
+    repo: DocumentsRepository, *, backend: str = "auto", policy: CompactionPolicy | None = None
+) -> Callable[[Any], None]:
+    """An `after_handle` hook for `MemoryWorker` that compacts past the threshold."""
+    return Compactor(repo, condenser=backend, policy=policy).after_handle
