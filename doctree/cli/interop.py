@@ -1,0 +1,179 @@
+"""Commands for the doors other tools use: mcp, export, import, redact, forget."""
+
+from __future__ import annotations
+
+import click
+
+from doctree.cli import DOC_PATH, State, cli, emit_json, user_actor
+
+pass_state = click.pass_obj
+
+
+@cli.command()
+@click.option(
+    "--under",
+    default="~",
+    type=DOC_PATH,
+    show_default=True,
+    help="Serve only this subtree of the agent's home (e.g. ~/memory).",
+)
+@click.option("--actor-id", help="Id recorded as the actor of changes (default: the agent id).")
+@pass_state
+def mcp(state: State, under: str, actor_id: str | None) -> None:
+    """Serve the tree to an MCP client over stdio (read, write, edit, search, history, diff,
+    backlinks, show).
+
+    \b
+    Claude Code:
+      claude mcp add doctree -- doctree --db ~/doctree.db --agent main mcp
+    """
+    from doctree.mcp_server import serve_stdio
+    from doctree.paths import normalize_path
+    from doctree.store import Actor
+
+    actor = Actor("agent", actor_id or state.agent)
+    serve_stdio(state.repo, state.agent, under=normalize_path(under), actor=actor)
+
+
+@cli.command("export")
+@click.argument("path", type=DOC_PATH)
+@click.argument("directory", type=click.Path(file_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print the written files as JSON.")
+@pass_state
+def export_cmd(state: State, path: str, directory: str, as_json: bool) -> None:
+    """Write the subtree at PATH into DIRECTORY as markdown files with YAML frontmatter.
+
+    Each document becomes NAME.md (frontmatter: id, path, version, title, links, updated,
+    sha256); a document with children also gets a NAME/ folder. `doctree import DIRECTORY`
+    brings it back exactly.
+
+    \b
+      doctree export ~/memory backup/
+    """
+    from doctree.exchange import export_tree
+
+    report = export_tree(state.repo, state.agent, path, directory)
+    if as_json:
+        emit_json({"directory": str(report.directory), "files": [str(f) for f in report.files]})
+    else:
+        click.echo(f"exported {len(report.files)} document(s) to {report.directory}")
+
+
+@cli.command("import")
+@click.argument("directory", type=click.Path(file_okay=False))
+@click.option(
+    "--under",
+    default="~",
+    type=DOC_PATH,
+    show_default=True,
+    help="Put the folder's contents below this path.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print what was imported as JSON.")
+@pass_state
+def import_cmd(state: State, directory: str, under: str, as_json: bool) -> None:
+    """Import a folder of markdown files: a doctree export, an Obsidian vault, or an
+    Anthropic memory directory.
+
+    NAME.md becomes the document NAME and a folder NAME/ its children. Names that are not
+    slugs are slugified ('Alice Smith.md' -> alice-smith). In plain markdown, [[wiki]] links
+    and relative links become references. Symlinks out of the folder are refused; nothing is
+    written unless everything can be. Importing the same folder again changes nothing.
+
+    \b
+      doctree import backup/
+      doctree import ~/vault --under ~/notes
+      doctree import ./memory/memories --under ~/memory
+    """
+    from doctree.exchange import import_tree
+
+    report = import_tree(state.repo, state.agent, directory, under=under, actor=user_actor())
+    if as_json:
+        emit_json(report.to_dict())
+        return
+    click.echo(
+        f"imported {directory}: {len(report.created)} created, {len(report.modified)} modified, "
+        f"{len(report.unchanged)} unchanged, {len(report.skipped)} skipped"
+    )
+    for f, reason in report.skipped:
+        click.echo(f"  skipped {f}: {reason}")
+
+
+@cli.command()
+@click.argument("path", type=DOC_PATH)
+@click.argument("version", type=click.IntRange(min=1))
+@click.option("--json", "as_json", is_flag=True, help="Print the redaction record as JSON.")
+@pass_state
+def redact(state: State, path: str, version: int, as_json: bool) -> None:
+    """Erase the content of VERSION of the document at PATH.
+
+    The fact of the change stays in the history, and a `redacted` version records who
+    erased it. Redacting the current version also empties the document.
+    """
+    v = state.repo.redact(state.agent, path, version, actor=user_actor())
+    if as_json:
+        emit_json({k: x for k, x in v.to_dict().items() if k != "body"})
+    else:
+        click.echo(
+            f"redacted {v.path} version {version}; recorded as version {v.version} by {v.actor}"
+        )
+
+
+@cli.command()
+@click.argument("pattern")
+@click.option(
+    "--under",
+    default="~",
+    type=DOC_PATH,
+    show_default=True,
+    help="Only documents that lived at or below this path.",
+)
+@click.option("--regex", is_flag=True, help="PATTERN is a Python regular expression.")
+@click.option("-i", "--ignore-case", is_flag=True, help="Match regardless of case.")
+@click.option("--dry-run", is_flag=True, help="Report what would be redacted; change nothing.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@pass_state
+def forget(
+    state: State,
+    pattern: str,
+    under: str,
+    regex: bool,
+    ignore_case: bool,
+    dry_run: bool,
+    as_json: bool,
+) -> None:
+    """Redact every version whose content matches PATTERN (plain text unless --regex).
+
+    \b
+      doctree forget "4111 1111 1111 1111" --dry-run
+      doctree forget --regex "sk-[A-Za-z0-9]{20,}" --under ~/memory
+    """
+    from doctree.forget import forget as run_forget
+
+    report = run_forget(
+        state.repo,
+        state.agent,
+        pattern,
+        under=under,
+        regex=regex,
+        ignore_case=ignore_case,
+        dry_run=dry_run,
+        actor=user_actor(),
+    )
+    if as_json:
+        emit_json(report.to_dict())
+        return
+    if not report.hits:
+        click.echo("no versions match")
+        return
+    verb = "would redact" if dry_run else "redacted"
+    for h in report.hits:
+        versions = ", ".join(f"v{n}" for n in h.versions)
+        note = " (deleted)" if h.deleted else ""
+        if h.skipped:
+            click.echo(f"skipped {h.path}{note} {versions}: {h.skipped}")
+        else:
+            click.echo(f"{verb} {h.path}{note} {versions}")
+    total = sum(len(h.versions) for h in report.hits if not h.skipped)
+    click.echo(
+        f"{verb} {total} version(s) in {sum(1 for h in report.hits if not h.skipped)} document(s)"
+    )

@@ -1,0 +1,134 @@
+"""Forget: redact every version whose content matches a pattern, and report what it touched.
+
+Built on the store's public API: `log` finds the documents that ever lived under a path,
+`version` reads each of their versions, `redact` erases one. The fact of each change and who
+redacted it stay in the history.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from doctree.errors import NotFoundError, UserError
+from doctree.paths import HOME, normalize_path
+from doctree.store import Actor, DocumentsRepository, Version
+
+
+@dataclass
+class ForgetHit:
+    """One document with matching versions: what was (or, on a dry run, would be) redacted."""
+
+    document_id: int
+    path: str
+    versions: list[int]
+    deleted: bool
+    skipped: str | None = None  # why it could not be redacted by path
+
+    def to_dict(self) -> dict:
+        return self.__dict__.copy()
+
+
+@dataclass
+class ForgetReport:
+    pattern: str
+    dry_run: bool
+    hits: list[ForgetHit] = field(default_factory=list)
+
+    @property
+    def redacted(self) -> int:
+        return sum(len(h.versions) for h in self.hits if h.skipped is None)
+
+    def to_dict(self) -> dict:
+        return {
+            "pattern": self.pattern,
+            "dry_run": self.dry_run,
+            "redacted_versions": 0 if self.dry_run else self.redacted,
+            "documents": [h.to_dict() for h in self.hits],
+        }
+
+
+def compile_pattern(pattern: str, *, regex: bool = False, ignore_case: bool = False) -> re.Pattern:
+    """A pattern to match version content: plain text unless `regex`."""
+    if not pattern:
+        raise UserError("pattern '': must not be empty (it would match every version)")
+    flags = re.IGNORECASE if ignore_case else 0
+    try:
+        return re.compile(pattern if regex else re.escape(pattern), flags)
+    except re.error as e:
+        raise UserError(f"pattern {pattern!r}: not a valid regular expression ({e})") from None
+
+
+def matching_versions(
+    repo: DocumentsRepository, owner: str, pattern: re.Pattern, *, under: str = HOME
+) -> dict[int, list[Version]]:
+    """Versions (by document id) of documents that ever lived under `under` whose body or
+    title matches `pattern`. Read-only."""
+    under = normalize_path(under)
+    doc_ids = dict.fromkeys(v.document_id for v in repo.log(owner, under, limit=None))
+    found: dict[int, list[Version]] = {}
+    for doc_id in doc_ids:
+        last = repo.read_by_id(doc_id).version
+        for n in range(1, last + 1):
+            v = repo.version(doc_id, n)
+            if v.body is None:
+                continue  # already redacted
+            if pattern.search(v.body) or pattern.search(v.title or ""):
+                found.setdefault(doc_id, []).append(v)
+    return found
+
+
+def forget(
+    repo: DocumentsRepository,
+    owner: str,
+    pattern: str,
+    *,
+    under: str = HOME,
+    regex: bool = False,
+    ignore_case: bool = False,
+    dry_run: bool = False,
+    actor: Actor | None = None,
+) -> ForgetReport:
+    """Redact every version under `under` whose content matches `pattern`; one transaction.
+
+    The current version is redacted first, so the `redacted` versions that follow carry an
+    empty body rather than a copy of the text being forgotten.
+    """
+    compiled = compile_pattern(pattern, regex=regex, ignore_case=ignore_case)
+    report = ForgetReport(pattern, dry_run)
+    found = matching_versions(repo, owner, compiled, under=under)
+    with repo.transaction():
+        for doc_id, versions in found.items():
+            doc = repo.read_by_id(doc_id)
+            hit = ForgetHit(doc_id, doc.path, [v.version for v in versions], doc.deleted)
+            hit.skipped = _why_not_by_path(repo, owner, doc_id, doc.path, doc.deleted)
+            report.hits.append(hit)
+            if dry_run or hit.skipped:
+                continue
+            order = sorted(hit.versions, key=lambda n: (n != doc.version, n))
+            for n in order:
+                repo.redact(owner, doc.path, n, actor=actor)
+    return report
+
+
+def _why_not_by_path(
+    repo: DocumentsRepository, owner: str, doc_id: int, path: str, deleted: bool
+) -> str | None:
+    """`redact` finds a document by path; say why that would reach another document, if so."""
+    live = repo.get(owner, path)
+    if not deleted:
+        return None if live is not None and live.id == doc_id else "not found by its path"
+    if live is not None:
+        return f"deleted, and another document now lives at {path}"
+    deleted_here = {
+        v.document_id
+        for v in repo.log(owner, path, limit=None)
+        if v.path == path and v.operation == "deleted"
+    }
+    if deleted_here != {doc_id}:
+        return f"deleted, and other deleted documents were at {path}"
+    try:
+        repo.history(owner, path)
+    except NotFoundError:
+        return "not found by its path"
+    return None
