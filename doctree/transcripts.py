@@ -1,0 +1,385 @@
+"""Transcripts: a session's history records as one markdown document, and back.
+
+The worker hands the memory agent a transcript; fixture transcripts are the same markdown, so
+a fixture replays through exactly the path a live session takes. The format is documented in
+`docs/transcripts.md`; `parse_transcript(format_transcript(...))` gives back what went in.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from doctree.errors import UserError
+
+#: Record kinds as stored in `session_history.kind`.
+KINDS = ("user", "assistant", "system", "tool_call", "tool_result")
+TEXT_KINDS = ("user", "assistant", "system")
+TOOL_KINDS = ("tool_call", "tool_result")
+#: How each kind is written in a message heading.
+HEADING_KIND = {
+    "user": "user",
+    "assistant": "assistant",
+    "system": "system",
+    "tool_call": "tool call",
+    "tool_result": "tool result",
+}
+_KIND_OF_HEADING = {v: k for k, v in HEADING_KIND.items()} | {k: k for k in KINDS}
+HEADER_FIELDS = ("agent", "session", "started", "ended")
+SEPARATOR = "\u00b7"  # the middle dot in '## user · 2026-11-20T09:00:00Z'
+#: Fence info strings that mark a text message whose content is stored exactly.
+VERBATIM = "verbatim"
+JSON_VERBATIM = "json-verbatim"
+
+_TITLE = re.compile(r"Transcript of session (\S+)")
+_HEADING = re.compile(r"(?P<kind>[a-z_]+(?: [a-z]+)?)\s+" + SEPARATOR + r"\s+(?P<time>\S+)")
+_FIELD = re.compile(r"(?P<key>[a-z_ ]+?):\s*(?P<value>.*)")
+
+
+class TranscriptError(UserError):
+    """A transcript that does not follow the format: names the source, the line and the rule."""
+
+    def __init__(self, source: str, line: int | None, reason: str):
+        self.source, self.line, self.reason = source, line, reason
+        where = f"{source}:{line}" if line is not None else source
+        super().__init__(f"transcript {where}: {reason}")
+
+
+@dataclass(frozen=True)
+class Message:
+    """One record of a session: `content` is a str for text kinds, a dict for tool kinds."""
+
+    kind: str
+    time: str
+    content: str | dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "time": self.time, "content": self.content}
+
+
+@dataclass(frozen=True)
+class Transcript:
+    """A parsed transcript: the source agent, the session and its messages in order."""
+
+    agent: str
+    session_id: str
+    started: str | None = None
+    ended: str | None = None
+    messages: tuple[Message, ...] = field(default_factory=tuple)
+
+    def format(self) -> str:
+        """This transcript as markdown."""
+        return format_transcript(
+            self.messages,
+            agent=self.agent,
+            session_id=self.session_id,
+            started=self.started,
+            ended=self.ended,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "agent": self.agent,
+            "session_id": self.session_id,
+            "started": self.started,
+            "ended": self.ended,
+            "messages": [m.to_dict() for m in self.messages],
+        }
+
+
+def _markdown():
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark")
+
+
+def check_time(value: object, source: str = "<format>", line: int | None = None) -> str:
+    """Return `value` if it is an ISO 8601 time (e.g. 2026-11-20T09:00:00Z), else raise."""
+    if not isinstance(value, str) or not value or any(c.isspace() for c in value):
+        raise TranscriptError(
+            source, line, f"time {value!r}: use ISO 8601 without spaces, e.g. 2026-11-20T09:00:00Z"
+        )
+    try:
+        datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        raise TranscriptError(
+            source, line, f"time {value!r}: use ISO 8601, e.g. 2026-11-20T09:00:00Z"
+        ) from None
+    return value
+
+
+def _check_header_value(name: str, value: object) -> str:
+    if not isinstance(value, str) or not value or any(c.isspace() for c in value):
+        raise TranscriptError(
+            "<format>", None, f"{name} {value!r}: must be a non-empty string without whitespace"
+        )
+    return value
+
+
+def _as_message(m: Any) -> Message:
+    """Accept a Message, a history record (kind/time/content attributes) or a dict."""
+    if isinstance(m, Message):
+        return m
+    if isinstance(m, dict):
+        return Message(m["kind"], m["time"], m["content"])
+    return Message(m.kind, m.time, m.content)
+
+
+def format_transcript(
+    messages: Iterable[Any],
+    *,
+    agent: str,
+    session_id: str,
+    started: str | None = None,
+    ended: str | None = None,
+) -> str:
+    """Format records (Message, history records or dicts with kind/time/content) as markdown.
+
+    `started` and `ended` default to the first and last message times. Text content is
+    written as plain markdown when it reads back identically, otherwise in a `verbatim`
+    fence (or, for text no fence can hold, a `json-verbatim` fence with a JSON string).
+    """
+    msgs = [_as_message(m) for m in messages]
+    _check_header_value("agent", agent)
+    _check_header_value("session", session_id)
+    if started is None and msgs:
+        started = msgs[0].time
+    if ended is None and msgs:
+        ended = msgs[-1].time
+    out = [f"# Transcript of session {session_id}", ""]
+    out.append(f"- agent: {agent}")
+    out.append(f"- session: {session_id}")
+    if started is not None:
+        out.append(f"- started: {check_time(started)}")
+    if ended is not None:
+        out.append(f"- ended: {check_time(ended)}")
+    md = _markdown()
+    for m in msgs:
+        out.append("")
+        out.append(_format_message(m, md))
+    return "\n".join(out) + "\n"
+
+
+def _format_message(m: Message, md: Any) -> str:
+    if m.kind not in KINDS:
+        raise TranscriptError("<format>", None, f"kind {m.kind!r}: must be one of {list(KINDS)}")
+    heading = f"## {HEADING_KIND[m.kind]} {SEPARATOR} {check_time(m.time)}"
+    if m.kind in TOOL_KINDS:
+        if not isinstance(m.content, dict):
+            raise TranscriptError(
+                "<format>", None, f"a {HEADING_KIND[m.kind]} message needs a dict as content"
+            )
+        return f"{heading}\n\n```json\n{json.dumps(m.content, ensure_ascii=False)}\n```"
+    if not isinstance(m.content, str):
+        raise TranscriptError("<format>", None, f"a {m.kind} message needs a str as content")
+    for body in _text_candidates(m.content):
+        section = f"{heading}\n\n{body}" if body else heading
+        if _reads_back(section, m, md):
+            return section
+    raise AssertionError("unreachable: the json-verbatim form always reads back")
+
+
+def _text_candidates(text: str) -> Iterable[str]:
+    yield text
+    ticks = "`" * max(3, _longest_run(text, "`") + 1)
+    yield f"{ticks}{VERBATIM}\n{text}\n{ticks}"
+    yield f"```{JSON_VERBATIM}\n{json.dumps(text, ensure_ascii=True)}\n```"
+
+
+def _longest_run(text: str, char: str) -> int:
+    runs = re.findall(re.escape(char) + "+", text)
+    return max((len(r) for r in runs), default=0)
+
+
+def _reads_back(section: str, m: Message, md: Any) -> bool:
+    """Whether `section`, followed by another message, parses back to exactly `m`.
+
+    The following sentinel message proves the section leaves the parser at the top level
+    (no unclosed fence or HTML block swallowing the next heading).
+    """
+    probe = f"# Transcript of session s\n\n- agent: a\n- session: s\n\n{section}\n\n## user {SEPARATOR} {m.time}\n\nx\n"
+    try:
+        t = parse_transcript(probe, source="<probe>", _md=md)
+    except TranscriptError:
+        return False
+    return len(t.messages) == 2 and t.messages[0] == m and t.messages[1].content == "x"
+
+
+def parse_transcript(text: str, source: str = "<transcript>", *, _md: Any = None) -> Transcript:
+    """Parse a markdown transcript; raise TranscriptError naming the source, line and reason."""
+    if not isinstance(text, str):
+        raise TranscriptError(source, None, "a transcript must be text")
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
+    tokens = (_md or _markdown()).parse(text)
+    top = [t for t in tokens if t.level == 0]
+
+    i = 0
+    # The title: '# Transcript of session <id>'.
+    if not top:
+        raise TranscriptError(source, 1, "empty: expected '# Transcript of session <id>'")
+    first = top[0]
+    line = first.map[0] + 1 if first.map else 1
+    if not (first.type == "heading_open" and first.markup == "#"):
+        raise TranscriptError(
+            source, line, "a transcript must start with '# Transcript of session <id>'"
+        )
+    title = _inline_after(tokens, first)
+    m = _TITLE.fullmatch(title)
+    if not m:
+        raise TranscriptError(
+            source, line, f"title {title!r}: expected 'Transcript of session <id>'"
+        )
+    title_session = m.group(1)
+    i = 2  # heading_open, heading_close (the inline token is at level 1)
+
+    # The header fields: a bullet list of 'key: value'.
+    fields: dict[str, str] = {}
+    if i < len(top) and top[i].type == "bullet_list_open":
+        list_open = top[i]
+        list_line = list_open.map[0] + 1
+        j = tokens.index(list_open) + 1
+        while tokens[j].type != "bullet_list_close" or tokens[j].level != 0:
+            tok = tokens[j]
+            if tok.type == "inline" and tok.level == 3:
+                item_line = tok.map[0] + 1 if tok.map else list_line
+                fm = _FIELD.fullmatch(tok.content.strip())
+                if not fm:
+                    raise TranscriptError(
+                        source, item_line, f"header line {tok.content!r}: expected 'key: value'"
+                    )
+                key, value = fm.group("key"), fm.group("value").strip()
+                if key not in HEADER_FIELDS:
+                    raise TranscriptError(
+                        source,
+                        item_line,
+                        f"unknown header field {key!r}: expected one of {list(HEADER_FIELDS)}",
+                    )
+                if key in fields:
+                    raise TranscriptError(source, item_line, f"header field {key!r} given twice")
+                if key in ("started", "ended"):
+                    check_time(value, source, item_line)
+                fields[key] = value
+            j += 1
+        i += 1
+        while i < len(top) and top[i].type != "bullet_list_close":
+            i += 1
+        i += 1
+    else:
+        list_line = line
+    for key in ("agent", "session"):
+        if not fields.get(key):
+            raise TranscriptError(
+                source, list_line, f"header field '{key}' is missing (a list item '- {key}: ...')"
+            )
+    if fields["session"] != title_session:
+        raise TranscriptError(
+            source,
+            list_line,
+            f"session {fields['session']!r} in the header differs from {title_session!r} "
+            "in the title",
+        )
+
+    # The messages: each an ATX '## <kind> · <time>' heading and the lines up to the next.
+    headings: list[tuple[int, Any]] = []
+    for k in range(i, len(top)):
+        tok = top[k]
+        if tok.type != "heading_open" or tok.markup not in ("#", "##"):
+            if not headings and tok.type not in ("heading_close",):
+                raise TranscriptError(
+                    source,
+                    tok.map[0] + 1 if tok.map else None,
+                    f"text before the first message: expected '## <kind> {SEPARATOR} <time>'",
+                )
+            continue
+        hline = tok.map[0] + 1
+        if tok.markup == "#":
+            raise TranscriptError(source, hline, "a second '# ' title: a transcript has one title")
+        headings.append((k, tok))
+
+    messages: list[Message] = []
+    for n, (k, tok) in enumerate(headings):
+        hline = tok.map[0] + 1
+        heading_text = _inline_after(tokens, tok)
+        hm = _HEADING.fullmatch(heading_text)
+        if not hm or hm.group("kind") not in _KIND_OF_HEADING:
+            raise TranscriptError(
+                source,
+                hline,
+                f"heading {heading_text!r}: expected '<kind> {SEPARATOR} <time>' with kind one "
+                f"of {[HEADING_KIND[x] for x in KINDS]}",
+            )
+        kind = _KIND_OF_HEADING[hm.group("kind")]
+        time = check_time(hm.group("time"), source, hline)
+        end_k = headings[n + 1][0] if n + 1 < len(headings) else len(top)
+        body_tokens = [t for t in top[k + 2 : end_k] if t.type != "heading_close"]
+        start_line = tok.map[1]
+        end_line = headings[n + 1][1].map[0] if n + 1 < len(headings) else len(lines)
+        body_lines = lines[start_line:end_line]
+        content = _section_content(kind, body_tokens, body_lines, source, hline)
+        messages.append(Message(kind, time, content))
+
+    return Transcript(
+        agent=fields["agent"],
+        session_id=fields["session"],
+        started=fields.get("started"),
+        ended=fields.get("ended"),
+        messages=tuple(messages),
+    )
+
+
+def _inline_after(tokens: list[Any], opening: Any) -> str:
+    idx = tokens.index(opening)
+    return tokens[idx + 1].content.strip() if idx + 1 < len(tokens) else ""
+
+
+def _is_blank(line: str) -> bool:
+    return line.strip(" \t") == ""
+
+
+def _section_content(
+    kind: str, body_tokens: list[Any], body_lines: list[str], source: str, hline: int
+) -> str | dict[str, Any]:
+    single_fence = (
+        body_tokens[0] if len(body_tokens) == 1 and body_tokens[0].type == "fence" else None
+    )
+    if kind in TOOL_KINDS:
+        label = HEADING_KIND[kind]
+        if single_fence is None or single_fence.info.strip() != "json":
+            raise TranscriptError(
+                source, hline, f"a {label} message must be one ```json fenced block"
+            )
+        line = single_fence.map[0] + 1
+        try:
+            value = json.loads(single_fence.content)
+        except json.JSONDecodeError as e:
+            raise TranscriptError(
+                source, line + e.lineno, f"{label} content is not valid JSON: {e.msg}"
+            ) from None
+        if not isinstance(value, dict):
+            raise TranscriptError(source, line, f"{label} content must be a JSON object")
+        return value
+    if single_fence is not None and single_fence.info.strip() == VERBATIM:
+        content = single_fence.content
+        return content[:-1] if content.endswith("\n") else content
+    if single_fence is not None and single_fence.info.strip() == JSON_VERBATIM:
+        line = single_fence.map[0] + 1
+        try:
+            value = json.loads(single_fence.content)
+        except json.JSONDecodeError as e:
+            raise TranscriptError(
+                source, line + e.lineno, f"{JSON_VERBATIM} content is not valid JSON: {e.msg}"
+            ) from None
+        if not isinstance(value, str):
+            raise TranscriptError(source, line, f"{JSON_VERBATIM} content must be a JSON string")
+        return value
+    start, end = 0, len(body_lines)
+    while start < end and _is_blank(body_lines[start]):
+        start += 1
+    while end > start and _is_blank(body_lines[end - 1]):
+        end -= 1
+    return "\n".join(body_lines[start:end])
