@@ -42,37 +42,14 @@ TOKENS_PER_WORD = 1.3
 CHARS_PER_TOKEN = 4
 DEFAULT_MODEL = "claude-haiku-4-5"
 
-# US dollars per million tokens (input, output), matched by the longest model-name prefix.
-PRICES_PER_MTOK: dict[str, tuple[float, float]] = {
-    "claude-opus-4-5": (5.0, 25.0),
-    "claude-opus-4": (15.0, 75.0),
-    "claude-sonnet": (3.0, 15.0),
-    "claude-3-7-sonnet": (3.0, 15.0),
-    "claude-3-5-sonnet": (3.0, 15.0),
-    "claude-haiku-4": (1.0, 5.0),
-    "claude-3-5-haiku": (0.8, 4.0),
-    "claude-3-haiku": (0.25, 1.25),
-}
-_FALLBACK_PRICE = (3.0, 15.0)
-
 
 def estimate_tokens(text: str) -> int:
     """An offline token estimate: ~1.3 tokens a word, at least one token per 4 characters."""
     if not text:
         return 0
-    return max(math.ceil(len(text.split()) * TOKENS_PER_WORD), math.ceil(len(text) / CHARS_PER_TOKEN))
-
-
-def price_of(model: str) -> tuple[float, float]:
-    """(input, output) dollars per million tokens for `model` (Sonnet's when unknown)."""
-    best = max((p for p in PRICES_PER_MTOK if model.startswith(p)), key=len, default=None)
-    return PRICES_PER_MTOK[best] if best else _FALLBACK_PRICE
-
-
-def estimate_cost(model: str, input_tokens: int, output_tokens: int) -> float:
-    """Dollars for a request of that many input and output tokens."""
-    pin, pout = price_of(model)
-    return (input_tokens * pin + output_tokens * pout) / 1_000_000
+    return max(
+        math.ceil(len(text.split()) * TOKENS_PER_WORD), math.ceil(len(text) / CHARS_PER_TOKEN)
+    )
 
 
 class TokenCounter(Protocol):
@@ -189,44 +166,30 @@ class ExtractiveSummarizer:
 
 
 class ModelSummarizer:
-    """Summarizes with one Messages API call per compression (the compaction agent's model
-    and prompt)."""
+    """Summarizes with one Messages API call per compression (the compaction agent's model,
+    prompt and dollar limit)."""
 
-    def __init__(self, client: Any = None, definition: dict[str, Any] | None = None):
+    def __init__(self, client: Any = None, definition: Any = None):
         from doctree.compaction import AnthropicCondenser
 
-        self._condenser = AnthropicCondenser(client, definition)
-
-    def _ask(self, instruction: str, text: str, max_tokens: int) -> str:
-        d = self._condenser.definition
-        response = self._condenser.client.messages.create(
-            model=d.get("model", DEFAULT_MODEL),
-            max_tokens=max(64, max_tokens),
-            system=d.get("system", ""),
-            messages=[{"role": "user", "content": f"{instruction}\n\n{text}"}],
-        )
-        out = "".join(getattr(b, "text", "") for b in response.content).strip()
-        if not out:
-            raise RuntimeError("the summarizer model returned no text")
-        return out
+        self.agent = AnthropicCondenser(client, definition)
 
     def summarize(self, summary: str, entries: Sequence[str]) -> str:
         text = f"<summary>\n{summary}\n</summary>\n" + "\n".join(
             f"<entry>\n{e}\n</entry>" for e in entries
         )
-        return self._ask(
+        return self.agent.ask(
             "Merge these entries into the running summary. Keep names, facts, decisions, "
-            "relationships and goals; drop chatter. Reply with the new summary only.",
-            text,
-            estimate_tokens(text),
+            "relationships and goals; drop chatter. Reply with the new summary only.\n\n" + text,
+            what="summary compression",
         )
 
     def shorten(self, summary: str, target_tokens: int) -> str:
-        return self._ask(
+        return self.agent.ask(
             f"Shorten this summary to at most {target_tokens} tokens. Keep names, facts, "
-            "decisions, relationships and goals. Reply with the summary only.",
-            summary,
-            target_tokens,
+            "decisions, relationships and goals. Reply with the summary only.\n\n" + summary,
+            what="summary shortening",
+            max_tokens=max(64, target_tokens),
         )
 
 
@@ -330,14 +293,19 @@ class BudgetManager:
                 log.warning(
                     "agent %s: context still %d tokens over its limit of %d after %d "
                     "compression passes; trimming the oldest part of the summary",
-                    ctx.agent, self.total_tokens(work) - ctx.token_limit, ctx.token_limit,
+                    ctx.agent,
+                    self.total_tokens(work) - ctx.token_limit,
+                    ctx.token_limit,
                     report.passes,
                 )
                 report.trimmed_lines = self.trim_summary(work)
                 if self.is_over_limit(work):
                     log.warning(
                         "agent %s: facts and the last %d entries alone take %d tokens, over "
-                        "the limit of %d", ctx.agent, len(work.buffer), self.total_tokens(work),
+                        "the limit of %d",
+                        ctx.agent,
+                        len(work.buffer),
+                        self.total_tokens(work),
                         ctx.token_limit,
                     )
         report.tokens_after = self.total_tokens(work)
@@ -354,12 +322,17 @@ class BudgetManager:
             try:
                 reports[ctx.agent] = self.fit(ctx)
             except Exception as e:
-                log.warning("agent %s: compression failed, context left as it was: %s",
-                            ctx.agent, e)
+                log.warning(
+                    "agent %s: compression failed, context left as it was: %s", ctx.agent, e
+                )
                 total = self.total_tokens(ctx)
                 reports[ctx.agent] = FitReport(
-                    ctx.agent, ctx.token_limit, total, total,
-                    over_limit=total > ctx.token_limit, error=f"{type(e).__name__}: {e}",
+                    ctx.agent,
+                    ctx.token_limit,
+                    total,
+                    total,
+                    over_limit=total > ctx.token_limit,
+                    error=f"{type(e).__name__}: {e}",
                 )
         return reports
 
@@ -375,6 +348,7 @@ def load_working_context(
 ) -> WorkingContext:
     """An agent's working context from its documents `<root>/summary`, `<root>/facts` (one
     `- fact` a line) and `<root>/buffer` (entries separated by `<!-- entry -->` lines)."""
+
     def body(name: str) -> str:
         doc = repo.get(agent, f"{root}/{name}")
         return doc.body if doc else ""
@@ -391,7 +365,12 @@ def save_working_context(repo: Any, ctx: WorkingContext, root: str = CONTEXT_ROO
     actor = Actor("system", "budgets")
     with repo.transaction():
         repo.write(ctx.agent, f"{root}/summary", ctx.summary, title="Summary", actor=actor)
-        repo.write(ctx.agent, f"{root}/facts", "".join(f"- {f}\n" for f in ctx.facts),
-                   title="Facts", actor=actor)
+        repo.write(
+            ctx.agent,
+            f"{root}/facts",
+            "".join(f"- {f}\n" for f in ctx.facts),
+            title="Facts",
+            actor=actor,
+        )
         buffer = "".join(f"{ENTRY_MARK}\n{e}\n" for e in ctx.buffer)
         repo.write(ctx.agent, f"{root}/buffer", buffer, title="Recent entries", actor=actor)

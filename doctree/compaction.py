@@ -275,23 +275,6 @@ class ExtractiveCondenser:
         return text
 
 
-def load_definition(name: str = AGENT_NAME) -> dict[str, Any]:
-    """The frontmatter of `agents/<name>.md` plus `system` (its prompt file's text)."""
-    from doctree.resources import resource_path
-
-    path = resource_path(f"agents/{name}.md")
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise UserError(f"agent definition {str(path)!r}: cannot be read ({e.strerror})") from e
-    meta, _ = split_frontmatter(text)
-    if not meta:
-        raise UserError(f"agent definition {str(path)!r}: has no YAML frontmatter")
-    prompt = meta.get("prompt")
-    meta["system"] = resource_path(prompt).read_text(encoding="utf-8") if prompt else ""
-    return meta
-
-
 def format_sources(sources: Sequence[SourceDocument], under: str) -> str:
     """The user message of the compaction agent: every document of the subtree, in full."""
     size = sum(len(s.body.encode("utf-8")) for s in sources)
@@ -310,15 +293,20 @@ def format_sources(sources: Sequence[SourceDocument], under: str) -> str:
 class AnthropicCondenser:
     """The compaction agent on the Messages API: one turn, no tools, a dollar limit.
 
-    Its definition is `agents/compaction-agent.md`. The request is refused before it is sent
-    if its estimated cost (input tokens plus `max_tokens` of output) exceeds the definition's
-    `max_budget_usd`; `max_tokens` is lowered first to fit when it can be.
+    Its definition is `agents/compaction-agent.md`. Before the request is sent its cost is
+    estimated (input tokens plus `max_tokens` of output at the definition's prices):
+    `max_tokens` is lowered to fit `max_budget_usd`, and the request is refused when even the
+    input alone would cost more.
     """
 
     name = "anthropic"
 
-    def __init__(self, client: Any = None, definition: dict[str, Any] | None = None):
-        self.definition = definition or load_definition()
+    def __init__(self, client: Any = None, definition: Any = None):
+        if definition is None:
+            from doctree.definitions import load_definition
+
+            definition = load_definition(AGENT_NAME)
+        self.definition = definition
         self._client = client
         self.last_usage: dict[str, int] = {}
         self.last_cost_usd = 0.0
@@ -332,48 +320,49 @@ class AnthropicCondenser:
             self._client = anthropic.Anthropic(api_key=key, max_retries=2)
         return self._client
 
-    def condense(
-        self, sources: Sequence[SourceDocument], *, previous: SourceDocument | None, under: str
-    ) -> str:
-        from doctree.budgets import estimate_cost, estimate_tokens
+    def cost(self, input_tokens: int, output_tokens: int) -> float:
+        return self.definition.pricing.cost(input_tokens, output_tokens, 0, 0)
+
+    def ask(self, user: str, *, what: str, max_tokens: int | None = None) -> str:
+        """One request with the agent's system prompt; returns the text of the answer."""
+        from doctree.budgets import estimate_tokens
 
         d = self.definition
-        model = d.get("model", "claude-haiku-4-5")
-        budget = float(d.get("max_budget_usd", 0.05))
-        docs = list(sources) if previous is None else [previous, *sources]
-        user = format_sources(docs, under)
-        system = d.get("system", "")
+        system = d.system_prompt()
         input_tokens = estimate_tokens(system) + estimate_tokens(user)
-        max_tokens = int(d.get("max_tokens", 4096))
-        while max_tokens > 256 and estimate_cost(model, input_tokens, max_tokens) > budget:
+        max_tokens = min(max_tokens or d.max_response_tokens, d.max_response_tokens)
+        while max_tokens > 256 and self.cost(input_tokens, max_tokens) > d.max_budget_usd:
             max_tokens //= 2
-        cost = estimate_cost(model, input_tokens, max_tokens)
-        if cost > budget:
+        estimate = self.cost(input_tokens, max_tokens)
+        if estimate > d.max_budget_usd:
             raise CompactionError(
-                f"compaction of {under}: about {input_tokens} input tokens would cost "
-                f"${cost:.3f}, over max_budget_usd {budget} of {d.get('name', AGENT_NAME)}; "
-                "compact a smaller subtree or raise the limit"
+                f"{what}: about {input_tokens} input tokens would cost ${estimate:.3f}, over "
+                f"max_budget_usd {d.max_budget_usd} of {d.name}; compact a smaller subtree or "
+                "raise the limit"
             )
         response = self.client.messages.create(
-            model=model,
+            model=d.model,
             max_tokens=max_tokens,
             system=system,
             messages=[{"role": "user", "content": user}],
         )
         usage = response.usage
-        self.last_usage = {
-            "input_tokens": usage.input_tokens,
-            "output_tokens": usage.output_tokens,
-        }
-        self.last_cost_usd = estimate_cost(model, usage.input_tokens, usage.output_tokens)
+        self.last_usage = {"input_tokens": usage.input_tokens, "output_tokens": usage.output_tokens}
+        self.last_cost_usd = self.cost(usage.input_tokens, usage.output_tokens)
         if response.stop_reason == "max_tokens":
             raise CompactionError(
-                f"compaction of {under}: the condensed text was cut off at max_tokens "
-                f"{max_tokens}; nothing was changed"
+                f"{what}: the answer was cut off at max_tokens {max_tokens}; nothing was changed"
             )
         text = "".join(getattr(b, "text", "") for b in response.content).strip()
         if not text:
-            raise CompactionError(f"compaction of {under}: the model returned no text")
+            raise CompactionError(f"{what}: the model returned no text")
+        return text
+
+    def condense(
+        self, sources: Sequence[SourceDocument], *, previous: SourceDocument | None, under: str
+    ) -> str:
+        docs = list(sources) if previous is None else [previous, *sources]
+        text = self.ask(format_sources(docs, under), what=f"compaction of {under}")
         if not text.startswith("#"):
             text = f"# {CONDENSED_TITLE}: {under}\n\n{text}"
         return text + "\n"
@@ -406,11 +395,13 @@ def sources_section(
     lines = [
         SOURCES_HEADING,
         "",
-        f"Condensed from {len(sources)} document{"s" if len(sources) != 1 else ""}; each is retired with its history kept "
+        f"Condensed from {len(sources)} document{'s' if len(sources) != 1 else ''}; each is retired with its history kept "
         "(`doctree history PATH`).",
         "",
     ]
-    lines += [f"- [[{s.path}]] (version {s.version})" for s in sorted(sources, key=lambda s: s.path)]
+    lines += [
+        f"- [[{s.path}]] (version {s.version})" for s in sorted(sources, key=lambda s: s.path)
+    ]
     if previous is not None:
         lines.append(
             f"- earlier compactions: version {previous.version} of [[{path}]] and its sources"
@@ -444,8 +435,9 @@ class Compactor:
         under = normalize_path(under or self.policy.under)
         size = self.repo.total_size(owner, under)
         if size <= self.policy.threshold_for(owner):
-            return CompactionResult(owner, under, "below-threshold", size_before=size,
-                                    size_after=size)
+            return CompactionResult(
+                owner, under, "below-threshold", size_before=size, size_after=size
+            )
         return self.compact(owner, under)
 
     def after_handle(self, job: Any) -> None:
@@ -464,22 +456,41 @@ class Compactor:
         name = f"compaction:{owner}"
         with self.leases.held(name, self.lease_ttl, new_holder("compaction")) as ok:
             if not ok:
-                log.info("compaction of %s for %s skipped: %s holds %s", under, owner,
-                         self.leases.holder(name), name)
+                log.info(
+                    "compaction of %s for %s skipped: %s holds %s",
+                    under,
+                    owner,
+                    self.leases.holder(name),
+                    name,
+                )
                 result = CompactionResult(owner, under, "skipped", self.condenser.name)
             else:
                 try:
                     result = self._pass(owner, under)
                 except Exception as e:
-                    log.warning("compaction of %s for %s failed, nothing changed: %s", under,
-                                owner, e, exc_info=not isinstance(e, DoctreeError))
+                    log.warning(
+                        "compaction of %s for %s failed, nothing changed: %s",
+                        under,
+                        owner,
+                        e,
+                        exc_info=not isinstance(e, DoctreeError),
+                    )
                     size = self.repo.total_size(owner, under)
-                    result = CompactionResult(owner, under, "failed", self.condenser.name,
-                                              size, size, error=f"{type(e).__name__}: {e}")
+                    result = CompactionResult(
+                        owner,
+                        under,
+                        "failed",
+                        self.condenser.name,
+                        size,
+                        size,
+                        error=f"{type(e).__name__}: {e}",
+                    )
         result.seconds = time.monotonic() - started
         return result
 
-    def snapshot(self, owner: str, under: str) -> tuple[list[SourceDocument], SourceDocument | None]:
+    def snapshot(
+        self, owner: str, under: str
+    ) -> tuple[list[SourceDocument], SourceDocument | None]:
         """Every live document strictly below `under` at its current version; the earlier
         condensed document separately."""
         target = condensed_path(under)
@@ -493,8 +504,9 @@ class Compactor:
         snapshot, previous = self.snapshot(owner, under)
         with_body = [s for s in snapshot if s.body.strip()]
         if len(with_body) + (previous is not None) < 2:
-            return CompactionResult(owner, under, "nothing", self.condenser.name, size_before,
-                                    size_before)
+            return CompactionResult(
+                owner, under, "nothing", self.condenser.name, size_before, size_before
+            )
         earlier = replace(previous, body=strip_sources(previous.body)) if previous else None
         condensed = self.condenser.condense(with_body, previous=earlier, under=under)
         body = condensed.rstrip() + "\n\n" + sources_section(with_body, previous, target)
@@ -522,8 +534,15 @@ class Compactor:
                 else:
                     kept.append(src.path)
         return CompactionResult(
-            owner, under, "compacted", self.condenser.name, size_before,
-            self.repo.total_size(owner, under), target, doc.version, sorted(retired),
+            owner,
+            under,
+            "compacted",
+            self.condenser.name,
+            size_before,
+            self.repo.total_size(owner, under),
+            target,
+            doc.version,
+            sorted(retired),
             sorted(kept),
         )
 
