@@ -1,0 +1,424 @@
+"""LoCoMo evidence recall: how much of each question's gold evidence doctree's retrieval puts
+inside a context of 500 and 2,000 words.
+
+No model is involved. Each conversation's sessions become markdown transcripts (speakers,
+session date and time, and every turn's dia_id, so evidence can be traced) stored through
+doctree, one owner per conversation, in two modes:
+
+- raw: each session archived as a document under `~/memory/archive/sessions/`;
+- agent: the sessions replayed through the offline memory agent, which writes whatever pages
+  it writes (each carrying the dia_ids it cites) — when that agent is available.
+
+Per question, `doctree.retrieval.retrieve` assembles the context; recall is the share of the
+question's evidence dia_ids that appear in the context text. In the same run: the chance
+level (random turns filling the budget) and plain BM25 over turns (SQLite FTS5, porter
+unicode61, stopwords removed, OR of the question's words, one row per turn, turns added in
+rank order while they fit). Development and held-out splits are reported separately.
+
+The data (CC BY-NC 4.0) is read from `../shared/data/locomo/` beside the checkout, or
+`DOCTREE_LOCOMO`; it is never copied into the project. Absent, the benchmark says so and exits 0.
+
+    .venv/bin/python bench/locomo.py                       # both splits, raw mode
+    .venv/bin/python bench/locomo.py --split development --limit 40
+    .venv/bin/python bench/locomo.py --set speaker_boost=0.5   # try a setting (dev only!)
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import random
+import re
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from doctree.retrieval import (  # noqa: E402
+    DEFAULT_SETTINGS,
+    STOPWORDS,
+    Settings,
+    parse_date,
+    retrieve,
+    sync_chunks,
+)
+from doctree.store import Actor, DocumentsRepository  # noqa: E402
+
+SPLITS = {
+    "development": ("conv-26", "conv-30", "conv-41", "conv-42", "conv-43"),
+    "held-out": ("conv-44", "conv-47", "conv-48", "conv-49", "conv-50"),
+}
+CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
+BUDGETS = (500, 2000)
+DIA_ID = re.compile(r"\bD\d+:\d+\b")
+SESSION_KEY = re.compile(r"session_(\d+)")
+UNDER = "~/memory"
+ACTOR = Actor("system", "locomo-bench")
+
+
+def data_dir() -> Path:
+    env = os.environ.get("DOCTREE_LOCOMO")
+    return Path(env) if env else (ROOT / ".." / "shared" / "data" / "locomo").resolve()
+
+
+# -- the data ----------------------------------------------------------------------------
+
+
+@dataclass
+class Turn:
+    dia_id: str
+    speaker: str
+    text: str
+
+    @property
+    def line(self) -> str:
+        return f"- **{self.speaker}** [{self.dia_id}]: {self.text}"
+
+
+@dataclass
+class Session:
+    number: int
+    date_time: str
+    turns: list[Turn]
+
+
+@dataclass
+class Question:
+    conversation: str
+    text: str
+    category: int
+    evidence: list[str]
+
+
+@dataclass
+class Conversation:
+    sample_id: str
+    speakers: tuple[str, str]
+    sessions: list[Session]
+    questions: list[Question]
+
+    @property
+    def turns(self) -> list[Turn]:
+        return [t for s in self.sessions for t in s.turns]
+
+
+def turn_text(raw: dict) -> str:
+    text = raw.get("text", "").strip()
+    if raw.get("blip_caption"):
+        text += f" (shares a photo: {raw['blip_caption'].strip()})"
+    return text
+
+
+def load(path: Path, audited: bool) -> tuple[list[Conversation], dict[str, int]]:
+    """Conversations with their questions of categories 1-4; counts of what was skipped."""
+    data = json.loads((path / "locomo10.json").read_text(encoding="utf-8"))
+    corrections: dict[tuple[int, str], list[str]] = {}
+    if audited and (path / "audit-errors.json").exists():
+        for e in json.loads((path / "audit-errors.json").read_text(encoding="utf-8")):
+            m = re.fullmatch(r"locomo_(\d+)_qa\d+", e.get("question_id", ""))
+            if m and e.get("correct_evidence"):
+                corrections[(int(m[1]), e["question"])] = e["correct_evidence"]
+    skipped = {"no evidence": 0, "malformed evidence ids": 0, "evidence not in conversation": 0,
+               "audit corrections applied": 0}
+    out = []
+    for ci, c in enumerate(data):
+        conv = c["conversation"]
+        numbers = sorted(int(m[1]) for k in conv if (m := SESSION_KEY.fullmatch(k)))
+        sessions = [
+            Session(
+                n,
+                conv.get(f"session_{n}_date_time", ""),
+                [Turn(t["dia_id"], t["speaker"], turn_text(t)) for t in conv[f"session_{n}"]],
+            )
+            for n in numbers
+        ]
+        ids = {t.dia_id for s in sessions for t in s.turns}
+        questions = []
+        for q in c["qa"]:
+            if q.get("category") not in CATEGORIES:
+                continue
+            raw = q.get("evidence") or []
+            if (ci, q["question"]) in corrections:
+                raw = corrections[(ci, q["question"])]
+                skipped["audit corrections applied"] += 1
+            if not raw:
+                skipped["no evidence"] += 1
+                continue
+            ev: list[str] = []
+            for e in raw:
+                found = DIA_ID.findall(e)
+                if not found:
+                    skipped["malformed evidence ids"] += 1
+                for f in found:
+                    if f in ids:
+                        ev.append(f)
+                    else:
+                        skipped["evidence not in conversation"] += 1
+            if ev:
+                questions.append(Question(c["sample_id"], q["question"], q["category"],
+                                          list(dict.fromkeys(ev))))
+            else:
+                skipped["no evidence"] += 1
+        out.append(
+            Conversation(c["sample_id"], (conv["speaker_a"], conv["speaker_b"]), sessions, questions)
+        )
+    return out, skipped
+
+
+def transcript(c: Conversation, s: Session) -> str:
+    """One session as a markdown transcript: its date and time, speakers, dia_ids kept."""
+    when = parse_date(s.date_time)
+    head = [
+        "---",
+        f"title: Session {s.number} of {c.speakers[0]} and {c.speakers[1]}",
+        f"date: {when.isoformat() if when else s.date_time}",
+        f"speakers: [{c.speakers[0]}, {c.speakers[1]}]",
+        "---",
+        f"# Session {s.number} · {s.date_time}",
+        "",
+    ]
+    return "\n".join(head + [t.line for t in s.turns]) + "\n"
+
+
+# -- storing -----------------------------------------------------------------------------
+
+
+def store_raw(repo: DocumentsRepository, c: Conversation) -> None:
+    with repo.transaction():
+        for s in c.sessions:
+            repo.write(
+                c.sample_id,
+                f"{UNDER}/archive/sessions/session-{s.number:02d}",
+                transcript(c, s),
+                actor=ACTOR,
+            )
+
+
+def agent_available() -> str | None:
+    """None if the offline memory agent can be used, else why not."""
+    try:
+        import doctree.offline  # noqa: F401
+        import doctree.tools  # noqa: F401
+    except ImportError as e:
+        return f"the offline memory agent is not available ({e})"
+    return None
+
+
+def store_agent(repo: DocumentsRepository, c: Conversation) -> None:
+    """Replay each session through the offline memory agent with its memory tools."""
+    from doctree.offline import OfflineMemoryAgent
+    from doctree.tools import MemoryTools
+
+    tools = MemoryTools(repo, c.sample_id)
+    agent = OfflineMemoryAgent()
+    for s in c.sessions:
+        agent.run(tools, transcript(c, s), session_id=f"{c.sample_id}-s{s.number}")
+
+
+# -- the baselines -----------------------------------------------------------------------
+
+
+class TurnsBM25:
+    """Plain BM25 over turns: one FTS5 row per turn, OR of the question's non-stopwords."""
+
+    def __init__(self, conversations: list[Conversation]):
+        self.conn = sqlite3.connect(":memory:")
+        self.conn.execute(
+            "CREATE VIRTUAL TABLE turns USING fts5(conv UNINDEXED, dia UNINDEXED, text,"
+            " tokenize = 'porter unicode61')"
+        )
+        self.words: dict[tuple[str, str], int] = {}
+        for c in conversations:
+            for t in c.turns:
+                self.conn.execute("INSERT INTO turns VALUES (?, ?, ?)", (c.sample_id, t.dia_id, t.text))
+                self.words[(c.sample_id, t.dia_id)] = len(t.text.split())
+
+    def context(self, conversation: str, question: str, budget: int) -> set[str]:
+        ws = [w for w in re.findall(r"\w+", question.lower()) if w not in STOPWORDS]
+        if not ws:
+            return set()
+        match = " OR ".join(f'"{w}"' for w in dict.fromkeys(ws))
+        got, used = set(), 0
+        for (dia,) in self.conn.execute(
+            "SELECT dia FROM turns WHERE turns MATCH ? AND conv = ? ORDER BY bm25(turns)",
+            (match, conversation),
+        ):
+            n = self.words[(conversation, dia)]
+            if used + n <= budget:
+                got.add(dia)
+                used += n
+            if used >= budget:
+                break
+        return got
+
+
+def chance(c: Conversation, q: Question, budget: int, rng: random.Random, trials: int = 20) -> float:
+    """Expected recall of random turns filling the budget."""
+    turns = c.turns
+    total = 0.0
+    for _ in range(trials):
+        order = rng.sample(turns, len(turns))
+        got, used = set(), 0
+        for t in order:
+            n = len(t.text.split())
+            if used + n <= budget:
+                got.add(t.dia_id)
+                used += n
+            if used >= budget:
+                break
+        total += recall(q.evidence, got)
+    return total / trials
+
+
+def recall(evidence: list[str], found: set[str]) -> float:
+    return sum(e in found for e in evidence) / len(evidence)
+
+
+# -- the run -----------------------------------------------------------------------------
+
+
+@dataclass
+class Results:
+    # system -> budget -> category -> list of recalls
+    recalls: dict[str, dict[int, dict[int, list[float]]]]
+    latencies_ms: list[float]
+    words: dict[int, list[int]]
+
+
+def evaluate(
+    conversations: list[Conversation],
+    mode: str,
+    settings: Settings,
+    budgets: tuple[int, ...],
+    limit: int | None,
+    workdir: Path,
+) -> Results:
+    db = workdir / f"locomo-{mode}.db"
+    repo = DocumentsRepository(db)
+    for c in conversations:
+        if mode == "raw":
+            store_raw(repo, c)
+        else:
+            store_agent(repo, c)
+        sync_chunks(repo, c.sample_id)
+    baseline = TurnsBM25(conversations)
+    rng = random.Random(7)
+    res = Results(defaultdict(lambda: defaultdict(lambda: defaultdict(list))), [], defaultdict(list))
+    for c in conversations:
+        for q in c.questions[:limit]:
+            for b in budgets:
+                t0 = time.perf_counter()
+                ctx = retrieve(repo, c.sample_id, q.text, budget_words=b, under=UNDER, settings=settings)
+                res.latencies_ms.append((time.perf_counter() - t0) * 1000)
+                res.words[b].append(ctx.words)
+                assert ctx.words <= b, (q.text, ctx.words, b)
+                found = set(DIA_ID.findall(ctx.text))
+                res.recalls["doctree"][b][q.category].append(recall(q.evidence, found))
+                res.recalls["bm25 over turns"][b][q.category].append(
+                    recall(q.evidence, baseline.context(c.sample_id, q.text, b))
+                )
+                res.recalls["chance"][b][q.category].append(chance(c, q, b, rng))
+    repo.close()
+    return res
+
+
+def table(title: str, res: Results, budgets: tuple[int, ...]) -> str:
+    cols = ["1-4", *(f"{k} {v}" for k, v in CATEGORIES.items())]
+    lines = [title, f"{'system':<18}{'budget':>7}  " + "  ".join(f"{c:>14}" for c in cols)]
+    for system in ("doctree", "bm25 over turns", "chance"):
+        for b in budgets:
+            by_cat = res.recalls[system][b]
+            everything = [x for k in CATEGORIES for x in by_cat[k]]
+            cells = [everything] + [by_cat[k] for k in CATEGORIES]
+            lines.append(
+                f"{system:<18}{b:>7}  "
+                + "  ".join(
+                    f"{statistics.fmean(xs):>8.3f} n={len(xs):<3}" if xs else f"{'-':>14}"
+                    for xs in cells
+                )
+            )
+    lat = sorted(res.latencies_ms)
+    if lat:
+        lines.append(
+            f"search latency per question: p50 {statistics.median(lat):.1f} ms, "
+            f"p95 {lat[int(0.95 * (len(lat) - 1))]:.1f} ms"
+        )
+    for b in budgets:
+        if res.words[b]:
+            lines.append(f"context words at budget {b}: mean {statistics.fmean(res.words[b]):.0f}")
+    return "\n".join(lines)
+
+
+def parse_settings(pairs: list[str]) -> Settings:
+    fields = {f.name: f.type for f in dataclasses.fields(Settings)}
+    changes = {}
+    for pair in pairs:
+        key, _, value = pair.partition("=")
+        if key not in fields:
+            raise SystemExit(f"--set {pair!r}: unknown setting; known: {', '.join(fields)}")
+        kind = type(getattr(DEFAULT_SETTINGS, key))
+        changes[key] = (value.lower() in ("1", "true", "yes")) if kind is bool else kind(value)
+    return dataclasses.replace(DEFAULT_SETTINGS, **changes)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--split", choices=["development", "held-out", "both"], default="both")
+    ap.add_argument("--conversations", help="comma-separated sample ids, e.g. conv-26,conv-30")
+    ap.add_argument("--limit", type=int, help="at most this many questions per conversation")
+    ap.add_argument("--mode", choices=["raw", "agent", "both"], default="both")
+    ap.add_argument("--budgets", default=",".join(map(str, BUDGETS)))
+    ap.add_argument("--audited", action="store_true",
+                    help="use the audit's corrected evidence where it gives one")
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                    help="override a retrieval setting (tune on development only)")
+    args = ap.parse_args(argv)
+
+    path = data_dir()
+    if not (path / "locomo10.json").exists():
+        print(f"LoCoMo not found at {path} (set DOCTREE_LOCOMO); skipping the benchmark.")
+        return 0
+    settings = parse_settings(args.set)
+    budgets = tuple(int(b) for b in args.budgets.split(","))
+    conversations, skipped = load(path, args.audited)
+    by_id = {c.sample_id: c for c in conversations}
+    if args.conversations:
+        groups = {"selected": tuple(args.conversations.split(","))}
+    elif args.split == "both":
+        groups = SPLITS
+    else:
+        groups = {args.split: SPLITS[args.split]}
+    modes = ["raw", "agent"] if args.mode == "both" else [args.mode]
+    print(f"LoCoMo from {path}; evidence: {'audited' if args.audited else 'as published'}; "
+          f"skipped: {', '.join(f'{v} {k}' for k, v in skipped.items())}")
+    if settings != DEFAULT_SETTINGS:
+        print(f"settings: {settings}")
+    with tempfile.TemporaryDirectory(prefix="doctree-locomo-") as tmp:
+        for mode in modes:
+            if mode == "agent" and (why := agent_available()):
+                print(f"\n[agent mode] not run: {why}")
+                continue
+            for name, ids in groups.items():
+                convs = [by_id[i] for i in ids]
+                t0 = time.perf_counter()
+                res = evaluate(convs, mode, settings, budgets, args.limit, Path(tmp) / name)
+                n = sum(len(c.questions[: args.limit]) for c in convs)
+                print()
+                print(table(f"[{mode} mode] {name} ({', '.join(ids)}): {n} questions, "
+                            f"evidence recall within the word budget "
+                            f"({time.perf_counter() - t0:.0f} s)", res, budgets))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

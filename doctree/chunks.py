@@ -1,0 +1,187 @@
+"""The chunk index: passages of current documents, searchable with FTS5.
+
+Retrieval cuts documents into passages (`doctree.retrieval` decides how); this module only
+stores them and searches them. The index is derived data: a document whose current version
+differs from the version its chunks were cut from is stale, and is re-chunked on the next
+retrieval. All SQL for chunks lives here (migration 007).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from doctree.paths import HOME
+
+
+@dataclass(frozen=True)
+class ChunkRow:
+    """One passage to index: what is shown (`text`) and what helps find it."""
+
+    seq: int
+    text: str
+    words: int
+    context: str = ""
+    speaker: str | None = None
+    day: str | None = None
+    dates: str = ""
+    heading: str = ""
+
+
+@dataclass(frozen=True)
+class ChunkHit:
+    """A passage found by a search; `score` is BM25 turned positive (higher is better)."""
+
+    id: int
+    document_id: int
+    path: str
+    seq: int
+    speaker: str | None
+    day: str | None
+    heading: str
+    text: str
+    words: int
+    score: float
+
+
+@dataclass(frozen=True)
+class StaleDocument:
+    document_id: int
+    version: int
+
+
+def _scope(under: str) -> tuple[str, list[str]]:
+    if under == HOME:
+        return "", []
+    return " AND (c.path = ? OR (c.path >= ? AND c.path < ?))", [under, under + "/", under + "0"]
+
+
+class ChunkIndex:
+    """Chunks of every owner's documents in one SQLite database (tables of migration 007)."""
+
+    def __init__(self, conn: sqlite3.Connection):
+        self.conn = conn
+
+    def stale(self, owner: str) -> tuple[list[StaleDocument], list[int]]:
+        """Documents to (re)chunk, and ids of chunked documents that are gone.
+
+        A live document is stale when it was never chunked or has a newer version since;
+        a chunked document is gone when it has been deleted.
+        """
+        fresh = [
+            StaleDocument(r[0], r[1])
+            for r in self.conn.execute(
+                "SELECT d.id, d.version FROM documents d"
+                " LEFT JOIN chunk_sources s ON s.document_id = d.id"
+                " WHERE d.owner = ? AND d.deleted_at IS NULL"
+                " AND (s.version IS NULL OR s.version != d.version)",
+                (owner,),
+            )
+        ]
+        gone = [
+            r[0]
+            for r in self.conn.execute(
+                "SELECT s.document_id FROM chunk_sources s"
+                " JOIN documents d ON d.id = s.document_id"
+                " WHERE s.owner = ? AND d.deleted_at IS NOT NULL",
+                (owner,),
+            )
+        ]
+        return fresh, gone
+
+    def drop(self, document_ids: Iterable[int]) -> None:
+        """Forget the chunks of these documents."""
+        for doc_id in document_ids:
+            self.conn.execute(
+                "DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE document_id = ?)",
+                (doc_id,),
+            )
+            self.conn.execute("DELETE FROM chunks WHERE document_id = ?", (doc_id,))
+            self.conn.execute("DELETE FROM chunk_sources WHERE document_id = ?", (doc_id,))
+
+    def replace(
+        self, document_id: int, owner: str, version: int, path: str, rows: Sequence[ChunkRow]
+    ) -> None:
+        """Store the chunks cut from one version of a document, replacing older ones."""
+        self.drop([document_id])
+        self.conn.execute(
+            "INSERT INTO chunk_sources (document_id, owner, version) VALUES (?, ?, ?)",
+            (document_id, owner, version),
+        )
+        for r in rows:
+            cur = self.conn.execute(
+                "INSERT INTO chunks (document_id, owner, path, seq, speaker, day, heading, text,"
+                " words) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (document_id, owner, path, r.seq, r.speaker, r.day, r.heading, r.text, r.words),
+            )
+            self.conn.execute(
+                "INSERT INTO chunks_fts (rowid, text, context, speaker, dates) VALUES (?, ?, ?, ?, ?)",
+                (cur.lastrowid, r.text, r.context, r.speaker or "", r.dates),
+            )
+
+    def search(
+        self,
+        owner: str,
+        match: str,
+        *,
+        under: str = HOME,
+        limit: int = 200,
+        weights: tuple[float, float, float, float] = (1.0, 0.3, 0.5, 1.0),
+    ) -> list[ChunkHit]:
+        """Passages matching an FTS5 expression, best first, BM25 weighted per column
+        (text, context, speaker, dates)."""
+        if not match:
+            return []
+        scope, params = _scope(under)
+        w = ", ".join(f"{float(x):.4f}" for x in weights)
+        rows = self.conn.execute(
+            "SELECT c.id, c.document_id, c.path, c.seq, c.speaker, c.day, c.heading, c.text,"
+            f" c.words, bm25(chunks_fts, {w}) AS score"
+            " FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid"
+            " WHERE chunks_fts MATCH ? AND c.owner = ?" + scope + " ORDER BY score LIMIT ?",
+            [match, owner, *params, int(limit)],
+        )
+        return [_hit(r, -r[9]) for r in rows]
+
+    def around(self, document_id: int, seq: int, before: int, after: int) -> list[ChunkHit]:
+        """The passages of one document from `seq - before` to `seq + after`, in order."""
+        rows = self.conn.execute(
+            "SELECT c.id, c.document_id, c.path, c.seq, c.speaker, c.day, c.heading, c.text,"
+            " c.words, 0.0 FROM chunks c WHERE c.document_id = ? AND c.seq BETWEEN ? AND ?"
+            " ORDER BY c.seq",
+            (document_id, seq - before, seq + after),
+        )
+        return [_hit(r, 0.0) for r in rows]
+
+    def speakers(self, owner: str, under: str = HOME) -> list[str]:
+        """Every speaker named in the owner's chunks below `under`."""
+        scope, params = _scope(under)
+        return [
+            r[0]
+            for r in self.conn.execute(
+                "SELECT DISTINCT c.speaker FROM chunks c WHERE c.owner = ?"
+                " AND c.speaker IS NOT NULL" + scope,
+                [owner, *params],
+            )
+        ]
+
+    def count(self, owner: str) -> int:
+        return self.conn.execute("SELECT COUNT(*) FROM chunks WHERE owner = ?", (owner,)).fetchone()[
+            0
+        ]
+
+
+def _hit(r: Sequence, score: float) -> ChunkHit:
+    return ChunkHit(
+        id=r[0],
+        document_id=r[1],
+        path=r[2],
+        seq=r[3],
+        speaker=r[4],
+        day=r[5],
+        heading=r[6],
+        text=r[7],
+        words=r[8],
+        score=score,
+    )

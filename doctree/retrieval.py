@@ -1,0 +1,643 @@
+"""Retrieval: the passages of an owner's documents most relevant to a query, within a budget.
+
+Documents are cut into passages (a transcript turn, a list item, a paragraph), each indexed
+with the context around it (its neighbours and headings), its speaker and the dates it
+speaks of — relative dates ("yesterday", "last year") resolved against the document's own
+date — so that a question finds the turn that holds the answer and the session it belongs
+to. A query is read for more than its words: stopwords and question words drop out, word
+pairs count as phrases, names of speakers boost what those speakers said, dates in the query
+match passages about those dates, and "when" questions prefer passages that carry a time.
+The store's own document search ranks whole documents and lends its score to their
+passages; recency breaks near ties. The context is assembled greedily within a word budget,
+grouped by document in document order, each group headed by the document's path and date.
+"""
+
+from __future__ import annotations
+
+import calendar
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+
+from doctree.chunks import ChunkHit, ChunkIndex, ChunkRow
+from doctree.errors import UserError
+from doctree.paths import normalize_path, validate_owner
+from doctree.references import split_frontmatter
+from doctree.store import DocumentsRepository
+
+DEFAULT_UNDER = "~/memory"
+
+# -- words -------------------------------------------------------------------------------
+
+_WORD = re.compile(r"[\w]+(?:'[\w]+)?", re.UNICODE)
+
+STOPWORDS = frozenset(
+    """
+    a about above after again against all am an and any are aren't as at be because been
+    before being below between both but by can can't cannot could couldn't did didn't do does
+    doesn't doing don't down during each few for from further had hadn't has hasn't have
+    haven't having he he'd he'll he's her here here's hers herself him himself his how how's
+    i i'd i'll i'm i've if in into is isn't it it's its itself let's me more most mustn't my
+    myself no nor not of off on once only or other ought our ours ourselves out over own same
+    shan't she she'd she'll she's should shouldn't so some such than that that's the their
+    theirs them themselves then there there's these they they'd they'll they're they've this
+    those through to too under until up very was wasn't we we'd we'll we're we've were weren't
+    what what's when when's where where's which while who who's whom why why's with won't
+    would wouldn't you you'd you'll you're you've your yours yourself yourselves
+    also ever kind type sort likely would's s t does many much one ones thing things get got
+    go went going gone
+    """.split()
+)
+
+_TEMPORAL_QUERY = re.compile(
+    r"^\s*when\b|\bhow long\b|\bwhat (?:year|month|day|date|time)\b|\bwhich (?:year|month|day)\b"
+    r"|\bhow many (?:years|months|weeks|days)\b|\bsince when\b",
+    re.I,
+)
+
+
+def words(text: str) -> int:
+    """Words as the budget counts them: whitespace-separated pieces."""
+    return len(text.split())
+
+
+# -- dates -------------------------------------------------------------------------------
+
+_MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
+_MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
+_MONTHS["sept"] = 9
+_MONTH_RE = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_WEEKDAYS = {name.lower(): i for i, name in enumerate(calendar.day_name)}
+_NUMBERS = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "couple of": 2,
+    "a couple of": 2,
+    "few": 3,
+    "a few": 3,
+    "several": 3,
+}
+_NUM_RE = r"\d{1,2}|" + "|".join(sorted(map(re.escape, _NUMBERS), key=len, reverse=True))
+
+_ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+_DAY_MONTH_YEAR = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+({_MONTH_RE})\.?,?\s+(\d{{4}})\b", re.I)
+_MONTH_DAY_YEAR = re.compile(rf"\b({_MONTH_RE})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.I)
+_MONTH_YEAR = re.compile(rf"\b({_MONTH_RE})\.?,?\s+(\d{{4}})\b", re.I)
+_DAY_MONTH = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_RE})\b", re.I)
+_MONTH_DAY = re.compile(rf"\b({_MONTH_RE})\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?!\s*\d)", re.I)
+_LONE_MONTH = re.compile(
+    r"\b(?:in|since|during|early|late|mid|last|next|this|of)\s+(january|february|march|april|"
+    r"june|july|august|september|october|november|december)\b",
+    re.I,
+)
+_YEAR = re.compile(r"\b(19[5-9]\d|20[0-4]\d)\b")
+_RELATIVE = re.compile(
+    rf"\b(?P<simple>yesterday|today|tonight|tomorrow|last night|this morning|this weekend"
+    rf"|last weekend|next weekend|last week|this week|next week|last month|this month"
+    rf"|next month|last year|this year|next year|recently|the other day)\b"
+    rf"|\b(?P<n>{_NUM_RE})\s+(?P<unit>days?|weeks?|weekends?|months?|years?)\s+(?P<dir>ago|before|back|later|from now)\b"
+    rf"|\b(?P<wdir>last|this|next|on|past)\s+(?P<weekday>monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
+    re.I,
+)
+
+
+def parse_date(text: str) -> date | None:
+    """The first full date in `text`: `2023-05-08`, `8 May, 2023`, `May 8, 2023`, or None."""
+    if not text:
+        return None
+    found: list[tuple[int, date]] = []
+    for m in _ISO_DATE.finditer(text):
+        d = _safe_date(int(m[1]), int(m[2]), int(m[3]))
+        if d:
+            found.append((m.start(), d))
+    for m in _DAY_MONTH_YEAR.finditer(text):
+        d = _safe_date(int(m[3]), _MONTHS[m[2].lower()], int(m[1]))
+        if d:
+            found.append((m.start(), d))
+    for m in _MONTH_DAY_YEAR.finditer(text):
+        d = _safe_date(int(m[3]), _MONTHS[m[1].lower()], int(m[2]))
+        if d:
+            found.append((m.start(), d))
+    return min(found)[1] if found else None
+
+
+def _safe_date(y: int, m: int, d: int) -> date | None:
+    try:
+        return date(y, m, d)
+    except ValueError:
+        return None
+
+
+def _shift_months(d: date, months: int) -> date:
+    y, m = divmod(d.year * 12 + d.month - 1 + months, 12)
+    return date(y, m + 1, min(d.day, calendar.monthrange(y, m + 1)[1]))
+
+
+def _day_tokens(d: date) -> list[str]:
+    return [f"d{d:%Y%m%d}", f"m{d:%Y%m}", f"y{d:%Y}"]
+
+
+def _month_tokens(d: date) -> list[str]:
+    return [f"m{d:%Y%m}", f"y{d:%Y}"]
+
+
+def date_tokens(text: str, anchor: date | None) -> list[str]:
+    """Normalised date tokens for what `text` speaks of: `d20230507 m202305 y2023`.
+
+    Absolute dates are taken as written (a day or month without a year takes the anchor's
+    year); relative ones ("yesterday", "two weeks ago", "last Friday", "last year") are
+    resolved against `anchor`, the date the text was written, and dropped without one.
+    """
+    out: list[str] = []
+    spans: list[tuple[int, int]] = []
+
+    def take(m: re.Match[str], toks: list[str]) -> None:
+        spans.append(m.span())
+        out.extend(toks)
+
+    def free(m: re.Match[str]) -> bool:
+        return not any(a <= m.start() < b or a < m.end() <= b for a, b in spans)
+
+    for m in _ISO_DATE.finditer(text):
+        if d := _safe_date(int(m[1]), int(m[2]), int(m[3])):
+            take(m, _day_tokens(d))
+    for m in _DAY_MONTH_YEAR.finditer(text):
+        if free(m) and (d := _safe_date(int(m[3]), _MONTHS[m[2].lower()], int(m[1]))):
+            take(m, _day_tokens(d))
+    for m in _MONTH_DAY_YEAR.finditer(text):
+        if free(m) and (d := _safe_date(int(m[3]), _MONTHS[m[1].lower()], int(m[2]))):
+            take(m, _day_tokens(d))
+    for m in _MONTH_YEAR.finditer(text):
+        if free(m):
+            take(m, _month_tokens(date(int(m[2]), _MONTHS[m[1].lower()], 1)))
+    if anchor is not None:
+        for m in _DAY_MONTH.finditer(text):
+            if free(m) and (d := _safe_date(anchor.year, _MONTHS[m[2].lower()], int(m[1]))):
+                take(m, _day_tokens(d))
+        for m in _MONTH_DAY.finditer(text):
+            if free(m) and (d := _safe_date(anchor.year, _MONTHS[m[1].lower()], int(m[2]))):
+                take(m, _day_tokens(d))
+        for m in _LONE_MONTH.finditer(text):
+            if free(m):
+                take(m, _month_tokens(date(anchor.year, _MONTHS[m[1].lower()], 1)))
+        for m in _RELATIVE.finditer(text):
+            if free(m):
+                out.extend(_relative_tokens(m, anchor))
+    for m in _YEAR.finditer(text):
+        if free(m):
+            out.append(f"y{m[1]}")
+    return list(dict.fromkeys(out))
+
+
+def _relative_tokens(m: re.Match[str], anchor: date) -> list[str]:
+    if m["simple"]:
+        s = m["simple"].lower()
+        if s in ("yesterday", "last night"):
+            return _day_tokens(anchor - timedelta(days=1))
+        if s in ("today", "tonight", "this morning", "recently", "the other day"):
+            return _day_tokens(anchor)
+        if s == "tomorrow":
+            return _day_tokens(anchor + timedelta(days=1))
+        if s in ("last week", "last weekend"):
+            return _day_tokens(anchor - timedelta(days=7))[1:]
+        if s in ("this week", "this weekend"):
+            return _month_tokens(anchor)
+        if s in ("next week", "next weekend"):
+            return _month_tokens(anchor + timedelta(days=7))
+        if s == "last month":
+            return _month_tokens(_shift_months(anchor, -1))
+        if s == "this month":
+            return _month_tokens(anchor)
+        if s == "next month":
+            return _month_tokens(_shift_months(anchor, 1))
+        if s == "last year":
+            return [f"y{anchor.year - 1}"]
+        if s == "this year":
+            return [f"y{anchor.year}"]
+        if s == "next year":
+            return [f"y{anchor.year + 1}"]
+        return []
+    if m["unit"]:
+        raw = m["n"].lower()
+        n = int(raw) if raw.isdigit() else _NUMBERS.get(raw, 1)
+        sign = 1 if m["dir"].lower() in ("later", "from now") else -1
+        unit = m["unit"].lower().rstrip("s")
+        if unit == "day":
+            return _day_tokens(anchor + timedelta(days=sign * n))
+        if unit in ("week", "weekend"):
+            return _month_tokens(anchor + timedelta(days=sign * 7 * n))
+        if unit == "month":
+            return _month_tokens(_shift_months(anchor, sign * n))
+        return [f"y{anchor.year + sign * n}"]
+    wd = _WEEKDAYS[m["weekday"].lower()]
+    back = (anchor.weekday() - wd) % 7 or 7
+    if m["wdir"].lower() == "next":
+        return _day_tokens(anchor + timedelta(days=(wd - anchor.weekday()) % 7 or 7))
+    return _day_tokens(anchor - timedelta(days=back))
+
+
+def has_time_expression(text: str) -> bool:
+    """Whether a passage says when something happened (a date, a year or a relative time)."""
+    return bool(
+        _RELATIVE.search(text)
+        or _YEAR.search(text)
+        or _DAY_MONTH.search(text)
+        or _MONTH_DAY.search(text)
+        or _LONE_MONTH.search(text)
+        or _ISO_DATE.search(text)
+    )
+
+
+# -- chunking ----------------------------------------------------------------------------
+
+_HEADING_LINE = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+_LIST_ITEM = re.compile(r"^\s{0,3}(?:[-*+]|\d{1,3}[.)])\s+")
+_TURN = re.compile(
+    r"^\s{0,3}(?:[-*+]\s+)?(?:\*\*(?P<b>[^*\n]{1,60})\*\*|(?P<p>[A-Z][\w.'-]*(?: [A-Z][\w.'-]*){0,2}))"
+    r"\s*(?:\[[^\]\n]{1,40}\]|\([^)\n]{1,40}\))?\s*:\s"
+)
+_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
+MAX_CHUNK_WORDS = 120
+CONTEXT_WORDS = 60
+
+
+@dataclass
+class _Block:
+    text: str
+    heading: str
+    speaker: str | None
+
+
+def _blocks(body: str) -> list[_Block]:
+    """Split a markdown body into passages: list items, turns, paragraphs, code blocks."""
+    blocks: list[_Block] = []
+    headings: list[str] = []
+    levels: list[int] = []
+    buf: list[str] = []
+    in_fence = False
+
+    def flush() -> None:
+        if buf:
+            text = "\n".join(buf).strip()
+            if text:
+                m = _TURN.match(buf[0])
+                speaker = (m["b"] or m["p"]).strip() if m else None
+                blocks.append(_Block(text, " / ".join(headings), speaker))
+            buf.clear()
+
+    for line in body.splitlines():
+        if _FENCE.match(line):
+            if not in_fence:
+                flush()
+            buf.append(line)
+            in_fence = not in_fence
+            if not in_fence:
+                flush()
+            continue
+        if in_fence:
+            buf.append(line)
+            continue
+        if not line.strip():
+            flush()
+            continue
+        h = _HEADING_LINE.match(line)
+        if h:
+            flush()
+            level = len(h[1])
+            while levels and levels[-1] >= level:
+                levels.pop()
+                headings.pop()
+            levels.append(level)
+            headings.append(h[2])
+            continue
+        if _LIST_ITEM.match(line) or _TURN.match(line):
+            flush()
+        buf.append(line)
+    flush()
+    out: list[_Block] = []
+    for b in blocks:
+        out.extend(_split_long(b))
+    return out
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def _split_long(b: _Block) -> list[_Block]:
+    if words(b.text) <= MAX_CHUNK_WORDS or b.text.lstrip().startswith(("```", "~~~")):
+        return [b]
+    pieces, cur = [], []
+    for sentence in _SENTENCE_END.split(b.text):
+        if cur and words(" ".join(cur)) + words(sentence) > MAX_CHUNK_WORDS:
+            pieces.append(" ".join(cur))
+            cur = []
+        cur.append(sentence)
+    if cur:
+        pieces.append(" ".join(cur))
+    return [_Block(p, b.heading, b.speaker) for p in pieces]
+
+
+def document_date(path: str, title: str, body: str) -> date | None:
+    """The date a document speaks from: frontmatter `date:`, else its title, first heading
+    or path."""
+    meta, text = split_frontmatter(body) if body.startswith("---") else ({}, body)
+    value = meta.get("date") if isinstance(meta, dict) else None
+    if isinstance(value, date):
+        return value
+    if isinstance(value, str) and (d := parse_date(value)):
+        return d
+    for candidate in (title, next(iter(_HEADING_LINE.findall(text)), ("", ""))[1], path):
+        if d := parse_date(candidate):
+            return d
+    return None
+
+
+def _clip(text: str, n: int) -> str:
+    parts = text.split()
+    return " ".join(parts[:n])
+
+
+def chunk_document(path: str, title: str, body: str) -> list[ChunkRow]:
+    """Cut a document into passages, each with its neighbours and headings as context,
+    its speaker (for transcript turns) and its date tokens."""
+    _, text = split_frontmatter(body) if body.startswith("---") else ({}, body)
+    day = document_date(path, title, body)
+    blocks = _blocks(text)
+    day_toks = _day_tokens(day) if day else []
+    rows = []
+    for i, b in enumerate(blocks):
+        before = blocks[i - 1].text if i > 0 else ""
+        after = blocks[i + 1].text if i + 1 < len(blocks) else ""
+        context = " ".join(
+            x for x in (title, b.heading, _clip(before, CONTEXT_WORDS), _clip(after, CONTEXT_WORDS)) if x
+        )
+        toks = list(dict.fromkeys([*day_toks, *date_tokens(b.text, day)]))
+        rows.append(
+            ChunkRow(
+                seq=i,
+                text=b.text,
+                words=words(b.text),
+                context=context,
+                speaker=b.speaker,
+                day=day.isoformat() if day else None,
+                dates=" ".join(toks),
+                heading=b.heading,
+            )
+        )
+    return rows
+
+
+def sync_chunks(repo: DocumentsRepository, owner: str) -> int:
+    """Bring the owner's chunk index up to date with the current documents.
+
+    Returns how many documents were (re)chunked. Cheap when nothing changed: one query.
+    """
+    index = ChunkIndex(repo.conn)
+    fresh, gone = index.stale(owner)
+    if not fresh and not gone:
+        return 0
+    with repo.transaction():
+        index.drop(gone)
+        for s in fresh:
+            doc = repo.read_by_id(s.document_id)
+            index.replace(doc.id, owner, doc.version, doc.path, chunk_document(doc.path, doc.title, doc.body))
+    return len(fresh)
+
+
+# -- queries -----------------------------------------------------------------------------
+
+
+@dataclass
+class Query:
+    """A query read for its parts: content terms, phrases, names, dates, temporal intent."""
+
+    text: str
+    terms: list[str]
+    phrases: list[str]
+    names: list[str]
+    dates: list[str]
+    temporal: bool
+
+    def fts(self) -> str:
+        """The FTS5 expression: any term, phrase or date token may match; BM25 ranks."""
+        parts = [f'"{t}"' for t in self.terms]
+        parts += [f'"{p}"' for p in self.phrases]
+        parts += [f'dates : "{d}"' for d in self.dates]
+        return " OR ".join(parts)
+
+
+def parse_query(text: str, speakers: Sequence[str] = ()) -> Query:
+    """Read a natural-language query: drop stopwords, keep word pairs as phrases, recognise
+    speaker names and dates, and notice whether it asks when."""
+    if not isinstance(text, str):
+        raise UserError(f"query {text!r}: must be text")
+    known = {s.lower(): s for s in speakers}
+    for s in speakers:
+        for part in s.split():
+            known.setdefault(part.lower(), s)
+    raw = _WORD.findall(text)
+    terms: list[str] = []
+    names: list[str] = []
+    phrases: list[str] = []
+    prev: str | None = None
+    for w in raw:
+        base = w.lower()
+        if base.endswith("'s"):
+            base = base[:-2]
+        if base in STOPWORDS or len(base) < 2:
+            prev = None
+            continue
+        if base in known:
+            names.append(known[base])
+        terms.append(base)
+        if prev is not None:
+            phrases.append(f"{prev} {base}")
+        prev = base
+    return Query(
+        text=text,
+        terms=list(dict.fromkeys(terms)),
+        phrases=list(dict.fromkeys(phrases)),
+        names=list(dict.fromkeys(names)),
+        dates=date_tokens(text, None),
+        temporal=bool(_TEMPORAL_QUERY.search(text)),
+    )
+
+
+# -- retrieval ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Weights of the ranking; the defaults were tuned on LoCoMo's development split."""
+
+    text_weight: float = 1.0
+    context_weight: float = 0.3
+    speaker_weight: float = 0.0
+    dates_weight: float = 1.0
+    speaker_boost: float = 0.25
+    temporal_boost: float = 0.3
+    document_weight: float = 0.3
+    recency_weight: float = 0.05
+    length_exponent: float = 0.0
+    candidates: int = 300
+    neighbours: int = 0
+    headers: bool = True
+
+
+DEFAULT_SETTINGS = Settings()
+
+
+@dataclass
+class Passage:
+    """One passage in a context, traceable to its document and position."""
+
+    document_id: int
+    path: str
+    seq: int
+    text: str
+    words: int
+    score: float
+    speaker: str | None = None
+    day: str | None = None
+
+
+@dataclass
+class Context:
+    """What `retrieve` assembled: the text to hand a model and the passages it holds."""
+
+    query: str
+    budget_words: int
+    text: str = ""
+    passages: list[Passage] = field(default_factory=list)
+
+    @property
+    def words(self) -> int:
+        return words(self.text)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def retrieve(
+    repo: DocumentsRepository,
+    owner: str,
+    query: str,
+    *,
+    budget_words: int,
+    under: str = DEFAULT_UNDER,
+    settings: Settings = DEFAULT_SETTINGS,
+) -> Context:
+    """The passages of `owner`'s documents under `under` most relevant to `query`, as one
+    context of at most `budget_words` words (headers included), grouped by document."""
+    owner, under = validate_owner(owner), normalize_path(under)
+    if not isinstance(budget_words, int) or budget_words < 0:
+        raise UserError(f"budget_words {budget_words!r}: must be a whole number >= 0")
+    sync_chunks(repo, owner)
+    index = ChunkIndex(repo.conn)
+    q = parse_query(query, index.speakers(owner, under))
+    ctx = Context(query=query, budget_words=budget_words)
+    match = q.fts()
+    if not match or budget_words == 0:
+        return ctx
+    s = settings
+    hits = index.search(
+        owner,
+        match,
+        under=under,
+        limit=s.candidates,
+        weights=(s.text_weight, s.context_weight, s.speaker_weight, s.dates_weight),
+    )
+    if not hits:
+        return ctx
+    ranked = _rank(repo, owner, under, q, hits, s)
+    _pack(ctx, index, ranked, s)
+    return ctx
+
+
+def _rank(
+    repo: DocumentsRepository,
+    owner: str,
+    under: str,
+    q: Query,
+    hits: list[ChunkHit],
+    s: Settings,
+) -> list[tuple[float, ChunkHit]]:
+    top = hits[0].score or 1.0
+    doc_prior: dict[int, float] = {}
+    if s.document_weight:
+        docs = repo.search(owner, " ".join(q.terms), under=under, limit=20)
+        if docs:
+            best = docs[0].score or 1.0
+            doc_prior = {d.document_id: d.score / best for d in docs}
+    days = sorted({h.day for h in hits if h.day})
+    day_rank = {d: (i + 1) / len(days) for i, d in enumerate(days)}
+    names = set(q.names)
+    out = []
+    for h in hits:
+        score = h.score / top
+        if names and h.speaker in names:
+            score *= 1 + s.speaker_boost
+        if q.temporal and has_time_expression(h.text):
+            score *= 1 + s.temporal_boost
+        score += s.document_weight * doc_prior.get(h.document_id, 0.0)
+        score += s.recency_weight * day_rank.get(h.day or "", 0.0)
+        if s.length_exponent:
+            score /= math.pow(max(h.words, 5), s.length_exponent)
+        out.append((score, h))
+    out.sort(key=lambda x: -x[0])
+    return out
+
+
+def _header(h: ChunkHit | Passage) -> str:
+    return f"## {h.path} ({h.day})" if h.day else f"## {h.path}"
+
+
+def _pack(
+    ctx: Context, index: ChunkIndex, ranked: list[tuple[float, ChunkHit]], s: Settings
+) -> None:
+    budget = ctx.budget_words
+    used = 0
+    chosen: dict[int, Passage] = {}
+    docs: set[int] = set()
+    for score, h in ranked:
+        if used >= budget:
+            break
+        group = [h]
+        if s.neighbours:
+            group = [x for x in index.around(h.document_id, h.seq, s.neighbours, 0) if x.id not in chosen]
+        cost = sum(x.words for x in group if x.id not in chosen)
+        if s.headers and h.document_id not in docs:
+            cost += words(_header(h))
+        if cost == 0 or used + cost > budget:
+            continue
+        used += cost
+        docs.add(h.document_id)
+        for x in group:
+            if x.id not in chosen:
+                chosen[x.id] = Passage(
+                    x.document_id, x.path, x.seq, x.text, x.words, score, x.speaker, x.day
+                )
+    passages = sorted(chosen.values(), key=lambda p: (p.day or "", p.path, p.seq))
+    lines: list[str] = []
+    current: int | None = None
+    for p in passages:
+        if s.headers and p.document_id != current:
+            if lines:
+                lines.append("")
+            lines.append(_header(p))
+            current = p.document_id
+        lines.append(p.text)
+    ctx.passages = passages
+    ctx.text = "\n".join(lines)
