@@ -1,0 +1,596 @@
+"""Sessions, their history, and invalidation: which sessions the memory worker must collect.
+
+A session belongs to an agent descriptor `{type, id}`. Its history records get increasing
+ids. `invalidated_at` marks a session as pending (the id of the last record at the mark);
+`processed_until` is the id of the last record handed to the memory agent. The four
+invalidation points — more than 5 unprocessed records, sleep, reset, context compaction —
+never mark sessions of a `memory-agent` descriptor. All session SQL lives in this module.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import sqlite3
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from doctree import db as dbmod
+from doctree.errors import ConflictError, NotFoundError, UserError
+from doctree.paths import validate_owner
+
+MEMORY_AGENT = "memory-agent"
+#: A session is invalidated once more than this many records are unprocessed (the 6th).
+UNPROCESSED_LIMIT = 5
+KINDS = ("user", "assistant", "system", "tool_call", "tool_result")
+TEXT_KINDS = ("user", "assistant", "system")
+END_REASONS = ("reset", "compaction")
+STATES = ("open", "pending", "failing", "processed", "exempt")
+MAX_SESSION_ID_LENGTH = 200
+
+_TYPE = re.compile(r"[a-z][a-z0-9-]*")
+_SESSION_ID = re.compile(r"[^\s\x00-\x1f\x7f]+")
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def lease_name(session_id: str) -> str:
+    """The lease a worker holds while it processes a session."""
+    return f"session:{session_id}"
+
+
+def validate_session_id(session_id: object) -> str:
+    if (
+        not isinstance(session_id, str)
+        or not session_id
+        or len(session_id) > MAX_SESSION_ID_LENGTH
+        or not _SESSION_ID.fullmatch(session_id)
+    ):
+        raise UserError(
+            f"session id {session_id!r}: must be 1 to {MAX_SESSION_ID_LENGTH} characters "
+            "without whitespace or control characters"
+        )
+    return session_id
+
+
+def new_session_id() -> str:
+    """A fresh session id: time-ordered and unique across processes."""
+    return f"s-{datetime.now(UTC).strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(4)}"
+
+
+@dataclass(frozen=True)
+class AgentDescriptor:
+    """Who a session belongs to: a type (`agent`, `memory-agent`, ...) and an agent id."""
+
+    type: str
+    id: str
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.type, str) or not _TYPE.fullmatch(self.type):
+            raise UserError(
+                f"agent type {self.type!r}: use lowercase letters, digits and '-' "
+                "(e.g. 'agent', 'memory-agent')"
+            )
+        validate_owner(self.id)
+
+    @classmethod
+    def of(cls, value: AgentDescriptor | str | dict[str, str] | tuple[str, str]) -> AgentDescriptor:
+        """Accept a descriptor, `{type, id}`, `(type, id)`, `'type:id'` for known types, or a
+        bare agent id (type `agent`)."""
+        if isinstance(value, AgentDescriptor):
+            return value
+        if isinstance(value, dict):
+            return cls(value.get("type", "agent"), value.get("id"))  # type: ignore[arg-type]
+        if isinstance(value, tuple) and len(value) == 2:
+            return cls(*value)
+        if isinstance(value, str):
+            for t in ("agent", MEMORY_AGENT):
+                if value.startswith(t + ":") and len(value) > len(t) + 1:
+                    return cls(t, value[len(t) + 1 :])
+            return cls("agent", value)
+        raise UserError(f"agent {value!r}: expected an agent id or {{type, id}}")
+
+    @property
+    def exempt(self) -> bool:
+        """Sessions of a memory agent are never invalidated (it would collect itself)."""
+        return self.type == MEMORY_AGENT
+
+    def __str__(self) -> str:
+        return f"{self.type}:{self.id}"
+
+
+@dataclass(frozen=True)
+class Session:
+    """A session row. `retry_at` is unix seconds; the rest are ids and ISO times."""
+
+    id: str
+    agent: AgentDescriptor
+    created_at: str
+    ended_at: str | None
+    ended_reason: str | None
+    invalidated_at: int | None
+    processed_until: int | None
+    processed_at: str | None
+    failures: int
+    last_error: str | None
+    retry_at: float | None
+
+    @property
+    def exempt(self) -> bool:
+        return self.agent.exempt
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["agent"] = {"type": self.agent.type, "id": self.agent.id}
+        return d
+
+
+@dataclass(frozen=True)
+class HistoryRecord:
+    """One record of a session's history: content is a str for text kinds, a dict for tools."""
+
+    id: int
+    session_id: str
+    kind: str
+    content: str | dict[str, Any]
+    time: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    """A session with its history counts and its state, for listings."""
+
+    session: Session
+    records: int
+    max_id: int | None
+    unprocessed: int
+    state: str
+
+    def to_dict(self) -> dict[str, Any]:
+        d = self.session.to_dict()
+        d.update(records=self.records, max_id=self.max_id, unprocessed=self.unprocessed)
+        d["state"] = self.state
+        return d
+
+
+def state_of(s: Session, max_id: int | None) -> str:
+    """open (collecting), pending, failing (pending after a failed attempt), processed, exempt."""
+    if s.exempt:
+        return "exempt"
+    if s.invalidated_at is not None:
+        return "failing" if s.failures else "pending"
+    if max_id is not None and s.processed_until is not None and max_id <= s.processed_until:
+        return "processed"
+    return "open"
+
+
+_SESSION_COLUMNS = (
+    "s.id, s.agent_type, s.agent_id, s.created_at, s.ended_at, s.ended_reason, "
+    "s.invalidated_at, s.processed_until, s.processed_at, s.failures, s.last_error, s.retry_at"
+)
+
+
+def _session(row: sqlite3.Row) -> Session:
+    return Session(
+        id=row["id"],
+        agent=AgentDescriptor(row["agent_type"], row["agent_id"]),
+        created_at=row["created_at"],
+        ended_at=row["ended_at"],
+        ended_reason=row["ended_reason"],
+        invalidated_at=row["invalidated_at"],
+        processed_until=row["processed_until"],
+        processed_at=row["processed_at"],
+        failures=row["failures"],
+        last_error=row["last_error"],
+        retry_at=row["retry_at"],
+    )
+
+
+def _record(row: sqlite3.Row) -> HistoryRecord:
+    return HistoryRecord(
+        id=row["id"],
+        session_id=row["session_id"],
+        kind=row["kind"],
+        content=json.loads(row["content"]),
+        time=row["time"],
+    )
+
+
+class SessionsRepository:
+    """Sessions and session history in a doctree database (a path or an open connection)."""
+
+    def __init__(self, db: str | os.PathLike[str] | sqlite3.Connection):
+        if isinstance(db, sqlite3.Connection):
+            self.conn = db
+            self._owns_conn = False
+        else:
+            self.conn = dbmod.connect(db)
+            self._owns_conn = True
+
+    def close(self) -> None:
+        if self._owns_conn:
+            self.conn.close()
+
+    def __enter__(self) -> SessionsRepository:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _tx(self) -> Iterator[None]:
+        """A write transaction; a savepoint when the connection is already in one."""
+        if self.conn.in_transaction:
+            name = f"sess_{secrets.token_hex(4)}"
+            self.conn.execute(f"SAVEPOINT {name}")
+            try:
+                yield
+            except BaseException:
+                self.conn.execute(f"ROLLBACK TO {name}")
+                self.conn.execute(f"RELEASE {name}")
+                raise
+            self.conn.execute(f"RELEASE {name}")
+            return
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        self.conn.execute("COMMIT")
+
+    # -- sessions ------------------------------------------------------------------------
+
+    def create(
+        self,
+        agent: AgentDescriptor | str | dict[str, str] | tuple[str, str],
+        session_id: str | None = None,
+        *,
+        created_at: str | None = None,
+    ) -> Session:
+        """Start a session for an agent descriptor. An existing id is a conflict."""
+        descriptor = AgentDescriptor.of(agent)
+        sid = validate_session_id(session_id) if session_id is not None else new_session_id()
+        with self._tx():
+            if self.get(sid) is not None:
+                raise ConflictError(f"session {sid!r}: already exists")
+            self.conn.execute(
+                "INSERT INTO sessions (id, agent_type, agent_id, created_at) VALUES (?, ?, ?, ?)",
+                (sid, descriptor.type, descriptor.id, created_at or now_iso()),
+            )
+        return self.require(sid)
+
+    def ensure(
+        self,
+        agent: AgentDescriptor | str | dict[str, str] | tuple[str, str],
+        session_id: str,
+        *,
+        created_at: str | None = None,
+    ) -> Session:
+        """The session with this id, created if missing; it must belong to `agent`."""
+        descriptor = AgentDescriptor.of(agent)
+        s = self.get(session_id)
+        if s is None:
+            try:
+                return self.create(descriptor, session_id, created_at=created_at)
+            except ConflictError:
+                s = self.require(session_id)  # created by another process meanwhile
+        if s.agent != descriptor:
+            raise ConflictError(
+                f"session {session_id!r}: belongs to {s.agent}, not to {descriptor}"
+            )
+        return s
+
+    def get(self, session_id: str) -> Session | None:
+        row = self.conn.execute(
+            f"SELECT {_SESSION_COLUMNS} FROM sessions s WHERE s.id = ?", (session_id,)
+        ).fetchone()
+        return _session(row) if row else None
+
+    def require(self, session_id: str) -> Session:
+        s = self.get(session_id)
+        if s is None:
+            raise NotFoundError(f"session {session_id!r}: no such session")
+        return s
+
+    def current(
+        self, agent: AgentDescriptor | str | dict[str, str] | tuple[str, str]
+    ) -> Session | None:
+        """The agent's newest session that no reset or compaction has ended."""
+        d = AgentDescriptor.of(agent)
+        row = self.conn.execute(
+            f"SELECT {_SESSION_COLUMNS} FROM sessions s WHERE s.agent_type = ? AND s.agent_id = ?"
+            " AND s.ended_at IS NULL ORDER BY s.created_at DESC, s.rowid DESC LIMIT 1",
+            (d.type, d.id),
+        ).fetchone()
+        return _session(row) if row else None
+
+    # -- history -------------------------------------------------------------------------
+
+    def append_history(
+        self,
+        session_id: str,
+        kind: str,
+        content: str | dict[str, Any],
+        *,
+        time: str | None = None,
+    ) -> int:
+        """Append a record and return its id. Invalidates the session at this record once
+        more than 5 records are unprocessed (exempt sessions never)."""
+        if kind not in KINDS:
+            raise UserError(f"history kind {kind!r}: must be one of {', '.join(KINDS)}")
+        if kind in TEXT_KINDS and not isinstance(content, str):
+            raise UserError(f"a {kind!r} record needs text content, not {type(content).__name__}")
+        if kind not in TEXT_KINDS and not isinstance(content, dict):
+            raise UserError(
+                f"a {kind!r} record needs a dict as content, not {type(content).__name__}"
+            )
+        if time is not None:
+            time = _check_time(time)
+        try:
+            encoded = json.dumps(content, ensure_ascii=False)
+        except (TypeError, ValueError) as e:
+            raise UserError(f"a {kind!r} record's content is not JSON-serialisable: {e}") from None
+        with self._tx():
+            s = self.require(session_id)
+            cur = self.conn.execute(
+                "INSERT INTO session_history (session_id, kind, content, time) VALUES (?, ?, ?, ?)",
+                (session_id, kind, encoded, time or now_iso()),
+            )
+            new_id = int(cur.lastrowid)
+            if not s.exempt and self._more_than(session_id, s.processed_until, UNPROCESSED_LIMIT):
+                self.invalidate(session_id, new_id)
+        return new_id
+
+    def _more_than(self, session_id: str, after_id: int | None, n: int) -> bool:
+        row = self.conn.execute(
+            "SELECT COUNT(*) FROM (SELECT 1 FROM session_history WHERE session_id = ? AND id > ?"
+            " LIMIT ?)",
+            (session_id, after_id or 0, n + 1),
+        ).fetchone()
+        return row[0] > n
+
+    def history(
+        self,
+        session_id: str,
+        *,
+        after_id: int | None = None,
+        until_id: int | None = None,
+        limit: int | None = None,
+    ) -> list[HistoryRecord]:
+        """Records of a session in order, those with after_id < id <= until_id."""
+        sql = "SELECT * FROM session_history WHERE session_id = ? AND id > ?"
+        params: list[Any] = [session_id, after_id or 0]
+        if until_id is not None:
+            sql += " AND id <= ?"
+            params.append(until_id)
+        sql += " ORDER BY id"
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(limit)
+        return [_record(r) for r in self.conn.execute(sql, params)]
+
+    def count_since(self, session_id: str, after_id: int | None) -> int:
+        """How many records of the session have an id above `after_id` (None: all)."""
+        row = self.conn.execute(
+            "SELECT COUNT(*) FROM session_history WHERE session_id = ? AND id > ?",
+            (session_id, after_id or 0),
+        ).fetchone()
+        return int(row[0])
+
+    def max_id(self, session_id: str) -> int | None:
+        """The id of the session's last record, or None when it has none."""
+        row = self.conn.execute(
+            "SELECT MAX(id) FROM session_history WHERE session_id = ?", (session_id,)
+        ).fetchone()
+        return row[0]
+
+    # -- invalidation and processing -----------------------------------------------------
+
+    def invalidate(self, session_id: str, history_id: int) -> bool:
+        """Mark the session pending at `history_id`. Only raises the mark (sets it when it is
+        NULL or smaller); exempt sessions are never marked. Returns whether it changed."""
+        cur = self.conn.execute(
+            "UPDATE sessions SET invalidated_at = ? WHERE id = ? AND agent_type != ?"
+            " AND (invalidated_at IS NULL OR invalidated_at < ?)",
+            (history_id, session_id, MEMORY_AGENT, history_id),
+        )
+        return cur.rowcount == 1
+
+    def invalidate_unprocessed(self, session_id: str) -> bool:
+        """Invalidate at the session's last record, if any record is unprocessed (the sleep,
+        reset and compaction points). Returns whether the mark changed."""
+        with self._tx():
+            s = self.require(session_id)
+            if s.exempt:
+                return False
+            last = self.max_id(session_id)
+            if last is None or (s.processed_until is not None and last <= s.processed_until):
+                return False
+            return self.invalidate(session_id, last)
+
+    def find_invalidated(
+        self, limit: int = 10, *, holder: str | None = None, now: float | None = None
+    ) -> list[Session]:
+        """Pending sessions, oldest mark first. Skips sessions waiting for a retry and those
+        leased by a holder other than `holder` (by anyone, when `holder` is None)."""
+        t = time.time() if now is None else now
+        rows = self.conn.execute(
+            f"SELECT {_SESSION_COLUMNS} FROM sessions s INDEXED BY idx_sessions_invalidated_at"
+            " WHERE s.invalidated_at IS NOT NULL"
+            " AND (s.retry_at IS NULL OR s.retry_at <= :now)"
+            " AND NOT EXISTS (SELECT 1 FROM leases l WHERE l.name = 'session:' || s.id"
+            "   AND l.expires_at > :now AND (:holder IS NULL OR l.holder != :holder))"
+            " ORDER BY s.invalidated_at LIMIT :limit",
+            {"now": t, "holder": holder, "limit": limit},
+        ).fetchall()
+        return [_session(r) for r in rows]
+
+    def mark_processed(
+        self, session_id: str, processed_until: int, expected_invalidated_at: int
+    ) -> bool:
+        """Compare-and-swap: clear the mark and set `processed_until`, only if the mark is
+        still `expected_invalidated_at`. Returns whether it applied."""
+        cur = self.conn.execute(
+            "UPDATE sessions SET invalidated_at = NULL, processed_until = ?, processed_at = ?,"
+            " failures = 0, last_error = NULL, retry_at = NULL"
+            " WHERE id = ? AND invalidated_at = ?",
+            (processed_until, now_iso(), session_id, expected_invalidated_at),
+        )
+        return cur.rowcount == 1
+
+    def advance(self, session_id: str, processed_until: int) -> bool:
+        """Move `processed_until` forward (never back), keeping the mark: records up to it
+        were handed over, later ones are still pending."""
+        cur = self.conn.execute(
+            "UPDATE sessions SET processed_until = ?, processed_at = ?,"
+            " failures = 0, last_error = NULL, retry_at = NULL"
+            " WHERE id = ? AND (processed_until IS NULL OR processed_until < ?)",
+            (processed_until, now_iso(), session_id, processed_until),
+        )
+        return cur.rowcount == 1
+
+    def complete(self, session_id: str, processed_until: int, expected_invalidated_at: int) -> bool:
+        """After a hand-over: CAS-mark processed; if records arrived meanwhile (the CAS fails),
+        still advance `processed_until` so the next tick hands over only the new records.
+        Returns whether the mark was cleared."""
+        with self._tx():
+            if self.mark_processed(session_id, processed_until, expected_invalidated_at):
+                return True
+            self.advance(session_id, processed_until)
+            return False
+
+    def record_failure(self, session_id: str, error: str, *, retry_in: float) -> Session:
+        """Count a failed attempt, keep its reason, and hold the session back `retry_in` s."""
+        self.conn.execute(
+            "UPDATE sessions SET failures = failures + 1, last_error = ?, retry_at = ?"
+            " WHERE id = ?",
+            (error[:4000], time.time() + retry_in, session_id),
+        )
+        return self.require(session_id)
+
+    # -- lifecycle -----------------------------------------------------------------------
+
+    def sleep(self, session_id: str) -> bool:
+        """The agent went idle: invalidate its session at the last record."""
+        return self.invalidate_unprocessed(session_id)
+
+    def end(self, session_id: str, reason: str) -> bool:
+        """End a session (reset or compaction) and invalidate it at its last record.
+        Returns whether it was invalidated."""
+        if reason not in END_REASONS:
+            raise UserError(f"end reason {reason!r}: must be one of {', '.join(END_REASONS)}")
+        with self._tx():
+            s = self.require(session_id)
+            if s.ended_at is None:
+                self.conn.execute(
+                    "UPDATE sessions SET ended_at = ?, ended_reason = ? WHERE id = ?",
+                    (now_iso(), reason, session_id),
+                )
+            return self.invalidate_unprocessed(session_id)
+
+    def replace(
+        self, session_id: str, reason: str, *, new_session_id: str | None = None
+    ) -> Session:
+        """End a session (reset or compaction), invalidating it, and start its successor for
+        the same agent descriptor, in one transaction."""
+        with self._tx():
+            old = self.require(session_id)
+            self.end(session_id, reason)
+            return self.create(old.agent, new_session_id)
+
+    def reset(self, session_id: str, *, new_session_id: str | None = None) -> Session:
+        """A session reset: invalidate the old session, return the new one."""
+        return self.replace(session_id, "reset", new_session_id=new_session_id)
+
+    def compact(self, session_id: str, *, new_session_id: str | None = None) -> Session:
+        """A context compaction: invalidate the old session, return the new one."""
+        return self.replace(session_id, "compaction", new_session_id=new_session_id)
+
+    # -- listing -------------------------------------------------------------------------
+
+    def list_sessions(
+        self,
+        *,
+        agent: AgentDescriptor | str | None = None,
+        state: str | None = None,
+        limit: int | None = 100,
+    ) -> list[SessionInfo]:
+        """Sessions newest first, with counts and state; filter by agent and state."""
+        if state is not None and state not in STATES:
+            raise UserError(f"state {state!r}: must be one of {', '.join(STATES)}")
+        where, params = [], []
+        if agent is not None:
+            d = AgentDescriptor.of(agent)
+            where.append("s.agent_type = ? AND s.agent_id = ?")
+            params += [d.type, d.id]
+        if state == "pending":
+            where.append("s.invalidated_at IS NOT NULL AND s.failures = 0")
+        elif state == "failing":
+            where.append("s.invalidated_at IS NOT NULL AND s.failures > 0")
+        elif state == "exempt":
+            where.append("s.agent_type = ?")
+            params.append(MEMORY_AGENT)
+        elif state in ("open", "processed"):
+            where.append("s.invalidated_at IS NULL AND s.agent_type != ?")
+            params.append(MEMORY_AGENT)
+        sql = (
+            f"SELECT {_SESSION_COLUMNS},"
+            " (SELECT COUNT(*) FROM session_history h WHERE h.session_id = s.id) AS records,"
+            " (SELECT MAX(id) FROM session_history h WHERE h.session_id = s.id) AS max_id,"
+            " (SELECT COUNT(*) FROM session_history h WHERE h.session_id = s.id"
+            "   AND h.id > COALESCE(s.processed_until, 0)) AS unprocessed"
+            " FROM sessions s"
+        )
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY s.created_at DESC, s.rowid DESC"
+        out = []
+        for r in self.conn.execute(sql, params):
+            s = _session(r)
+            info = SessionInfo(
+                s, r["records"], r["max_id"], r["unprocessed"], state_of(s, r["max_id"])
+            )
+            if state is None or info.state == state:
+                out.append(info)
+                if limit is not None and len(out) >= limit:
+                    break
+        return out
+
+    def counts(self) -> dict[str, int]:
+        """How many sessions are pending, failing and in total (cheap: uses the index)."""
+        row = self.conn.execute(
+            "SELECT"
+            " (SELECT COUNT(*) FROM sessions INDEXED BY idx_sessions_invalidated_at"
+            "   WHERE invalidated_at IS NOT NULL AND failures = 0),"
+            " (SELECT COUNT(*) FROM sessions INDEXED BY idx_sessions_invalidated_at"
+            "   WHERE invalidated_at IS NOT NULL AND failures > 0),"
+            " (SELECT COUNT(*) FROM sessions)"
+        ).fetchone()
+        return {"pending": row[0], "failing": row[1], "total": row[2]}
+
+    def integrity_check(self) -> str:
+        """SQLite's own consistency check of the database file: 'ok' when sound."""
+        return self.conn.execute("PRAGMA integrity_check").fetchone()[0]
+
+
+def _check_time(value: str) -> str:
+    if not isinstance(value, str):
+        raise UserError(f"time {value!r}: use ISO 8601, e.g. 2026-11-20T09:00:00Z")
+    from doctree.transcripts import check_time
+
+    try:
+        return check_time(value)
+    except UserError:
+        raise UserError(f"time {value!r}: use ISO 8601, e.g. 2026-11-20T09:00:00Z") from None
