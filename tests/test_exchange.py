@@ -1,0 +1,226 @@
+"""Export to and import from folders of markdown files."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from doctree.cli import cli
+from doctree.errors import UserError
+from doctree.exchange import export_tree, import_tree, split_export
+from doctree.store import DocumentsRepository
+
+OWNER = "a"
+
+
+def snapshot(repo: DocumentsRepository, owner: str = OWNER, under: str = "~") -> dict:
+    """Every live document's path -> (body, title, declared links)."""
+    out = {}
+    for d in repo.documents(owner, under):
+        doc = repo.get(owner, d.path)
+        out[doc.path] = (doc.body, doc.title, doc.links)
+    return out
+
+
+def version_count(repo: DocumentsRepository) -> int:
+    return len(repo.log(None, limit=None))
+
+
+# -- round trip ---------------------------------------------------------------------------------
+
+segment = st.from_regex(r"[A-Za-zé0-9_][A-Za-zé0-9_.\-]{0,8}", fullmatch=True)
+body_text = st.text(
+    alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"),
+    max_size=80,
+) | st.sampled_from(
+    ["", "---\ntitle: Own\nlinks: [~/x]\n---\nbody", "# Heading\r\nline\r\n", "---\n", "a\n---\nb"]
+)
+tree = st.dictionaries(
+    st.lists(segment, min_size=1, max_size=3).map(tuple),
+    st.tuples(
+        body_text, st.none() | st.text(min_size=1, max_size=20).filter(str.strip), st.booleans()
+    ),
+    min_size=1,
+    max_size=8,
+)
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(tree)
+def test_export_then_import_round_trips_the_tree_exactly(tmp_path, spec):
+    with tempfile.TemporaryDirectory(dir=tmp_path) as work:
+        work = Path(work)
+        src = DocumentsRepository(work / "src.db")
+        dst = DocumentsRepository(work / "dst.db")
+        paths = sorted("~/" + "/".join(segs) for segs in spec)
+        for segs, (body, title, link) in spec.items():
+            path = "~/" + "/".join(segs)
+            links = [paths[0]] if link else None
+            src.write(OWNER, path, body, title=title, links=links)
+        export_tree(src, OWNER, "~", work / "out")
+        import_tree(dst, OWNER, work / "out")
+        assert snapshot(dst) == snapshot(src)
+        src.close()
+        dst.close()
+
+
+def test_importing_an_export_again_makes_no_version(repo, tmp_path):
+    repo.write(OWNER, "~/memory/people/alice", "# Alice\nPrefers tea.\n")
+    repo.write(OWNER, "~/memory/people/bob", "See [[~/memory/people/alice]]", title="Robert")
+    export_tree(repo, OWNER, "~/memory", tmp_path / "out")
+    before = version_count(repo)
+
+    report = import_tree(repo, OWNER, tmp_path / "out")
+
+    assert version_count(repo) == before
+    assert report.created == [] and report.modified == []
+    assert len(report.unchanged) == 4
+
+
+@pytest.fixture
+def folder(tmp_path):
+    """A folder to export into or import from, apart from the database file."""
+    d = tmp_path / "folder"
+    d.mkdir()
+    return d
+
+
+def test_export_writes_a_file_and_a_folder_for_a_document_with_children(repo, folder):
+    repo.write(OWNER, "~/memory", "# Memory root\n")
+    repo.write(OWNER, "~/memory/people/alice", "Alice")
+
+    export_tree(repo, OWNER, "~/memory", folder)
+
+    files = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
+    assert files == ["memory.md", "memory/people.md", "memory/people/alice.md"]
+
+
+def test_export_frontmatter_holds_id_version_links_and_updated(repo, folder):
+    doc = repo.write(OWNER, "~/notes", "body text", links=["~/other"])
+
+    export_tree(repo, OWNER, "~/notes", folder)
+
+    meta, body = split_export((folder / "notes.md").read_text())
+    assert (meta["id"], meta["version"], meta["links"], meta["updated"]) == (
+        doc.id,
+        1,
+        ["~/other"],
+        doc.updated_at,
+    )
+    assert body == "body text"
+
+
+def test_edited_export_file_imports_as_a_new_version(repo, folder):
+    repo.write(OWNER, "~/notes", "old text")
+    export_tree(repo, OWNER, "~/notes", folder)
+    f = folder / "notes.md"
+    f.write_text(f.read_text().replace("old text", "new text"))
+
+    report = import_tree(repo, OWNER, folder)
+
+    assert report.modified == ["~/notes"]
+    assert repo.read(OWNER, "~/notes").body == "new text"
+
+
+# -- plain folders ------------------------------------------------------------------------------
+
+
+def test_obsidian_wiki_links_become_references(repo, folder):
+    (folder / "People").mkdir()
+    (folder / "People" / "Alice Smith.md").write_text("# Alice\n")
+    (folder / "Daily.md").write_text("Met [[Alice Smith|Alice]] today.\n")
+
+    import_tree(repo, OWNER, folder, under="~/vault")
+
+    back = repo.backlinks(OWNER, "~/vault/People/alice-smith")
+    assert [r.source_path for r in back] == ["~/vault/Daily"]
+
+
+def test_relative_markdown_links_become_references(repo, folder):
+    (folder / "a").mkdir()
+    (folder / "a" / "one.md").write_text("see [two](../b/two.md#part)\n")
+    (folder / "b").mkdir()
+    (folder / "b" / "two.md").write_text("two\n")
+
+    import_tree(repo, OWNER, folder)
+
+    assert [r.target_path for r in repo.links(OWNER, "~/a/one") if r.kind == "link"] == ["~/b/two"]
+
+
+def test_wiki_link_to_a_missing_note_dangles_until_it_appears(repo, folder):
+    (folder / "index.md").write_text("Later: [[Future Plans]]\n")
+
+    import_tree(repo, OWNER, folder, under="~/vault")
+    repo.write(OWNER, "~/vault/future-plans", "now here")
+
+    assert [r.source_path for r in repo.backlinks(OWNER, "~/vault/future-plans")] == [
+        "~/vault/index"
+    ]
+
+
+def test_plain_markdown_bodies_are_imported_verbatim(repo, folder):
+    text = "---\ntags: [x]\n---\n# Title\nSee [[Other]].\r\n"
+    (folder / "Note One.md").write_bytes(text.encode())
+
+    import_tree(repo, OWNER, folder)
+
+    assert repo.read(OWNER, "~/note-one").body == text
+
+
+def test_anthropic_memory_directory_keeps_non_markdown_names(repo, folder):
+    (folder / "notes.md").write_text("# Notes\n")
+    (folder / "progress.xml").write_text("<progress/>\n")
+
+    import_tree(repo, OWNER, folder, under="~/memory")
+
+    assert [d.path for d in repo.documents(OWNER, "~/memory")] == [
+        "~/memory",
+        "~/memory/notes",
+        "~/memory/progress.xml",
+    ]
+
+
+def test_binary_and_hidden_files_are_skipped_and_reported(repo, folder):
+    (folder / "pic.png").write_bytes(b"\x89PNG\x00\x01")
+    (folder / ".obsidian").mkdir()
+    (folder / ".obsidian" / "app.json").write_text("{}")
+    (folder / "ok.md").write_text("ok")
+
+    report = import_tree(repo, OWNER, folder)
+
+    assert report.created == ["~/ok"]
+    assert report.skipped == [("pic.png", "not UTF-8 text")]
+
+
+def test_clashing_names_are_refused_and_nothing_is_written(repo, folder):
+    (folder / "a.md").write_text("first")
+    (folder / "Alice Smith.md").write_text("one")
+    (folder / "alice smith.md").write_text("two")
+
+    with pytest.raises(UserError, match="would both become '~/alice-smith'"):
+        import_tree(repo, OWNER, folder)
+    assert repo.documents(OWNER) == []
+
+
+# -- CLI ----------------------------------------------------------------------------------------
+
+
+def test_cli_export_then_import_into_another_database(tmp_path):
+    runner = CliRunner()
+    one, two = str(tmp_path / "one.db"), str(tmp_path / "two.db")
+    assert runner.invoke(cli, ["--db", one, "write", "~/memory/x"], input="# X\n").exit_code == 0
+
+    exported = runner.invoke(cli, ["--db", one, "export", "~/memory", str(tmp_path / "out")])
+    imported = runner.invoke(cli, ["--db", two, "import", str(tmp_path / "out")])
+
+    assert exported.output == f"exported 2 document(s) to {tmp_path / 'out'}\n"
+    assert imported.output.startswith("imported ") and "2 created" in imported.output
+    read = runner.invoke(cli, ["--db", two, "read", "~/memory/x"])
+    assert read.output == "# X\n"
