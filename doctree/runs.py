@@ -1,0 +1,194 @@
+"""Runs of the memory agent: who, on what, with which backend, how it ended, what it cost.
+
+A run is created before the first tool call so every version it writes can carry its id; it
+accumulates turns, tool calls and token usage as it goes, and is finished once with a
+status and a stop reason. All SQL for runs lives in this module.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from typing import Any
+
+from doctree.errors import NotFoundError, UserError
+from doctree.store import now
+
+STATUSES = ("running", "completed", "stopped", "failed")
+
+
+@dataclass
+class Usage:
+    """Token counts of one response or of a whole run."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            self.input_tokens + other.input_tokens,
+            self.output_tokens + other.output_tokens,
+            self.cache_read_tokens + other.cache_read_tokens,
+            self.cache_write_tokens + other.cache_write_tokens,
+        )
+
+    @property
+    def total(self) -> int:
+        return (
+            self.input_tokens
+            + self.output_tokens
+            + self.cache_read_tokens
+            + self.cache_write_tokens
+        )
+
+
+@dataclass
+class Run:
+    id: int
+    agent: str
+    source_agent: str
+    session_id: str | None
+    memory_session_id: str | None
+    first_history_id: int | None
+    last_history_id: int | None
+    backend: str
+    model: str
+    status: str
+    stop_reason: str | None
+    turns: int
+    tool_calls: int
+    tool_errors: int
+    input_tokens: int
+    output_tokens: int
+    cache_read_tokens: int
+    cache_write_tokens: int
+    cost_usd: float
+    error: str | None
+    started_at: str
+    ended_at: str | None
+
+    @property
+    def usage(self) -> Usage:
+        return Usage(
+            self.input_tokens, self.output_tokens, self.cache_read_tokens, self.cache_write_tokens
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.__dict__.copy()
+
+
+class Runs:
+    """The `runs` table over an open connection (the store's, so writes share its file)."""
+
+    def __init__(self, conn: sqlite3.Connection):
+        self.conn = conn
+
+    def start(
+        self,
+        *,
+        source_agent: str,
+        backend: str,
+        model: str,
+        agent: str = "memory-agent",
+        session_id: str | None = None,
+        memory_session_id: str | None = None,
+        first_history_id: int | None = None,
+        last_history_id: int | None = None,
+    ) -> int:
+        """Create a run in state `running`; returns its id."""
+        cur = self.conn.execute(
+            "INSERT INTO runs (agent, source_agent, session_id, memory_session_id,"
+            " first_history_id, last_history_id, backend, model, status, started_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?)",
+            (
+                agent,
+                source_agent,
+                session_id,
+                memory_session_id,
+                first_history_id,
+                last_history_id,
+                backend,
+                model,
+                now(),
+            ),
+        )
+        return int(cur.lastrowid)
+
+    def set_memory_session(self, run_id: int, memory_session_id: str) -> None:
+        self.conn.execute(
+            "UPDATE runs SET memory_session_id = ? WHERE id = ?", (memory_session_id, run_id)
+        )
+
+    def record_turn(self, run_id: int, usage: Usage, cost_usd: float) -> None:
+        """Add one model round trip with its usage and cost."""
+        self.conn.execute(
+            "UPDATE runs SET turns = turns + 1, input_tokens = input_tokens + ?,"
+            " output_tokens = output_tokens + ?, cache_read_tokens = cache_read_tokens + ?,"
+            " cache_write_tokens = cache_write_tokens + ?, cost_usd = cost_usd + ? WHERE id = ?",
+            (
+                usage.input_tokens,
+                usage.output_tokens,
+                usage.cache_read_tokens,
+                usage.cache_write_tokens,
+                cost_usd,
+                run_id,
+            ),
+        )
+
+    def record_tool_calls(self, run_id: int, calls: int, errors: int) -> None:
+        self.conn.execute(
+            "UPDATE runs SET tool_calls = tool_calls + ?, tool_errors = tool_errors + ?"
+            " WHERE id = ?",
+            (calls, errors, run_id),
+        )
+
+    def finish(
+        self, run_id: int, status: str, stop_reason: str | None, error: str | None = None
+    ) -> Run:
+        """End a run with its status (completed, stopped, failed) and why it stopped."""
+        if status not in STATUSES or status == "running":
+            raise UserError(f"run status {status!r}: must be completed, stopped or failed")
+        self.conn.execute(
+            "UPDATE runs SET status = ?, stop_reason = ?, error = ?, ended_at = ? WHERE id = ?",
+            (status, stop_reason, error, now(), run_id),
+        )
+        return self.get(run_id)
+
+    def get(self, run_id: int) -> Run:
+        row = self.conn.execute("SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
+        if row is None:
+            raise NotFoundError(f"run {run_id}: no such run")
+        return _run(row)
+
+    def list(
+        self,
+        *,
+        source_agent: str | None = None,
+        session_id: str | None = None,
+        status: str | None = None,
+        limit: int | None = 50,
+    ) -> list[Run]:
+        """Runs, newest first, optionally of one source agent, session or status."""
+        where, params = [], []
+        for column, value in (
+            ("source_agent", source_agent),
+            ("session_id", session_id),
+            ("status", status),
+        ):
+            if value is not None:
+                where.append(f"{column} = ?")
+                params.append(value)
+        sql = "SELECT * FROM runs"
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY id DESC"
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(int(limit))
+        return [_run(r) for r in self.conn.execute(sql, params)]
+
+
+def _run(row: sqlite3.Row) -> Run:
+    return Run(**{k: row[k] for k in row.keys()})  # noqa: SIM118 (Row iterates values)
