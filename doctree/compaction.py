@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import os
 import re
+import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -119,6 +120,7 @@ class CompactionResult:
     kept: list[str] = field(default_factory=list)
     error: str | None = None
     seconds: float = 0.0
+    run_id: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return self.__dict__.copy()
@@ -232,8 +234,9 @@ class ExtractiveCondenser:
 
     name = "offline"
 
-    def __init__(self, target_bytes: int | None = None):
+    def __init__(self, target_bytes: int | None = None, title: str | None = None):
         self.target_bytes = target_bytes
+        self.title = title
 
     def condense(
         self, sources: Sequence[SourceDocument], *, previous: SourceDocument | None, under: str
@@ -262,7 +265,7 @@ class ExtractiveCondenser:
                 add(heading, prio, line)
 
         def render(max_prio: int) -> str:
-            parts = [f"# {CONDENSED_TITLE}: {under}"]
+            parts = [f"# {self.title or f'{CONDENSED_TITLE}: {under}'}"]
             for heading in order:
                 lines = [line for p, line in sections[heading] if p <= max_prio]
                 if lines:
@@ -507,32 +510,40 @@ class Compactor:
             return CompactionResult(
                 owner, under, "nothing", self.condenser.name, size_before, size_before
             )
-        earlier = replace(previous, body=strip_sources(previous.body)) if previous else None
-        condensed = self.condenser.condense(with_body, previous=earlier, under=under)
-        body = condensed.rstrip() + "\n\n" + sources_section(with_body, previous, target)
-        retired: list[str] = []
-        kept: list[str] = []
-        with self.repo.transaction():
-            try:
-                doc = self.repo.write(
-                    owner,
-                    target,
-                    body,
-                    title=CONDENSED_TITLE,
-                    links=sorted({s.path for s in with_body}),
-                    expected_version=previous.version if previous else 0,
-                    actor=COMPACTION_ACTOR,
-                )
-            except ConflictError as e:
-                raise CompactionError(
-                    f"{target} changed while compaction ran; nothing was changed ({e})"
-                ) from e
-            # Deepest first, so a parent goes after its children.
-            for src in sorted(snapshot, key=lambda s: (-s.path.count("/"), s.path)):
-                if self._retire(owner, src):
-                    retired.append(src.path)
-                else:
-                    kept.append(src.path)
+        run_id = self._start_run(owner)
+        try:
+            earlier = replace(previous, body=strip_sources(previous.body)) if previous else None
+            condensed = self.condenser.condense(with_body, previous=earlier, under=under)
+            self._record_usage(run_id)
+            body = condensed.rstrip() + "\n\n" + sources_section(with_body, previous, target)
+            retired: list[str] = []
+            kept: list[str] = []
+            with self.repo.transaction():
+                try:
+                    doc = self.repo.write(
+                        owner,
+                        target,
+                        body,
+                        title=CONDENSED_TITLE,
+                        links=sorted({s.path for s in with_body}),
+                        expected_version=previous.version if previous else 0,
+                        actor=COMPACTION_ACTOR,
+                        run_id=run_id,
+                    )
+                except ConflictError as e:
+                    raise CompactionError(
+                        f"{target} changed while compaction ran; nothing was changed ({e})"
+                    ) from e
+                # Deepest first, so a parent goes after its children.
+                for src in sorted(snapshot, key=lambda s: (-s.path.count("/"), s.path)):
+                    if self._retire(owner, src, run_id):
+                        retired.append(src.path)
+                    else:
+                        kept.append(src.path)
+        except Exception as e:
+            self._finish_run(run_id, "failed", f"{type(e).__name__}: {e}")
+            raise
+        self._finish_run(run_id, "completed")
         return CompactionResult(
             owner,
             under,
@@ -544,15 +555,54 @@ class Compactor:
             doc.version,
             sorted(retired),
             sorted(kept),
+            run_id=run_id,
         )
 
-    def _retire(self, owner: str, src: SourceDocument) -> bool:
+    # A pass is recorded as a run of the compaction agent (doctree.runs) when that module and
+    # its table are there, so `doctree log --run N` shows what the pass changed.
+
+    def _start_run(self, owner: str) -> int | None:
+        try:
+            from doctree.runs import Runs
+
+            model = getattr(getattr(self.condenser, "definition", None), "model", "extractive")
+            return Runs(self.repo.conn).start(
+                agent=AGENT_NAME, source_agent=owner, backend=self.condenser.name, model=model
+            )
+        except (ImportError, sqlite3.Error):
+            return None
+
+    def _record_usage(self, run_id: int | None) -> None:
+        usage = getattr(self.condenser, "last_usage", None)
+        if run_id is None or not usage:
+            return
+        from doctree.runs import Runs, Usage
+
+        Runs(self.repo.conn).record_turn(
+            run_id,
+            Usage(usage["input_tokens"], usage["output_tokens"]),
+            getattr(self.condenser, "last_cost_usd", 0.0),
+        )
+
+    def _finish_run(self, run_id: int | None, status: str, error: str | None = None) -> None:
+        if run_id is None:
+            return
+        from doctree.runs import Runs
+
+        try:
+            Runs(self.repo.conn).finish(run_id, status, "end_turn" if not error else "error", error)
+        except sqlite3.Error:
+            log.warning("compaction run %s could not be finished", run_id, exc_info=True)
+
+    def _retire(self, owner: str, src: SourceDocument, run_id: int | None = None) -> bool:
         """Delete `src` if it is still the same document at its snapshot version."""
         current = self.repo.get(owner, src.path)
         if current is None or current.id != src.id or current.version != src.version:
             return False
         try:
-            self.repo.delete(owner, src.path, expected_version=src.version, actor=COMPACTION_ACTOR)
+            self.repo.delete(
+                owner, src.path, expected_version=src.version, actor=COMPACTION_ACTOR, run_id=run_id
+            )
         except UserError:  # a child written during the pass keeps its parent alive
             return False
         return True

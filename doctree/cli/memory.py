@@ -1,0 +1,141 @@
+"""Commands for memory within budget: context, compact, consolidate."""
+
+from __future__ import annotations
+
+import click
+
+from doctree.cli import DOC_PATH, State, cli, emit_json
+
+pass_state = click.pass_obj
+
+
+@cli.command()
+@click.option(
+    "--cap",
+    type=int,
+    default=8000,
+    show_default=True,
+    help="At most this many characters; whole documents only.",
+)
+@click.option("--query", help="Put the documents most relevant to this text first.")
+@click.option(
+    "--under",
+    type=DOC_PATH,
+    default="~/memory",
+    show_default=True,
+    help="Load documents at or below this path.",
+)
+@pass_state
+def context(state: State, cap: int, query: str | None, under: str) -> None:
+    """Print the agent's memory as it would go into a prompt.
+
+    Whole documents, most recently changed first (or most relevant to --query first),
+    separated by '---', stopping before the first document that would pass --cap.
+
+    \b
+      doctree context --cap 4000
+      doctree context --query "what does Alice drink"
+    """
+    from doctree.context import load_memories
+
+    text = load_memories(state.repo, state.agent, cap=cap, query=query, under=under)
+    if text:
+        click.echo(text)
+
+
+@cli.command()
+@click.argument("path", default="~/memory", type=DOC_PATH)
+@click.option(
+    "--backend",
+    type=click.Choice(["auto", "offline", "anthropic"]),
+    default="auto",
+    show_default=True,
+    help="anthropic: the compaction agent on the Messages API; offline: extractive. "
+    "auto: anthropic when ANTHROPIC_API_KEY or ANTHROPIC_BASE_URL is set.",
+)
+@click.option(
+    "--if-over",
+    "if_over",
+    type=click.IntRange(min=0),
+    metavar="BYTES",
+    help="Only compact when PATH holds more than BYTES.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@pass_state
+def compact(state: State, path: str, backend: str, if_over: int | None, as_json: bool) -> None:
+    """Condense the subtree PATH into PATH/compacted now.
+
+    Documents are retired (deleted, history kept) only if still at the version the pass
+    started from; the condensed document links to every one. One compaction per agent at a
+    time: if another process is compacting, this one skips. A failure changes nothing.
+
+    \b
+      doctree compact
+      doctree compact ~/memory/archive --backend offline
+    """
+    from doctree.compaction import CompactionPolicy, Compactor
+    from doctree.errors import DoctreeError
+
+    policy = CompactionPolicy.from_env()
+    policy.under = path
+    compactor = Compactor(state.repo, condenser=backend, policy=policy)
+    if if_over is not None:
+        policy.threshold, policy.thresholds = if_over, {}
+        result = compactor.maybe_compact(state.agent, path)
+    else:
+        result = compactor.compact(state.agent, path)
+    if result.status == "failed":
+        if as_json:
+            emit_json(result.to_dict())
+        raise DoctreeError(f"compaction of {path} failed, nothing changed: {result.error}")
+    if as_json:
+        emit_json(result.to_dict())
+    elif result.status == "compacted":
+        click.echo(
+            f"compacted {path}: {len(result.retired)} document(s) retired, "
+            f"{len(result.kept)} kept (changed during the pass); "
+            f"{result.size_before:,} -> {result.size_after:,} bytes; "
+            f"{result.condensed_path} is at version {result.condensed_version}"
+        )
+    else:
+        why = {
+            "skipped": "another process is compacting this agent's memory",
+            "below-threshold": f"{result.size_before:,} bytes is not over {if_over:,}",
+            "nothing": "fewer than two documents to condense",
+        }[result.status]
+        click.echo(f"nothing compacted in {path}: {why}")
+
+
+@cli.command()
+@click.option(
+    "--week",
+    metavar="YYYY-Www",
+    help="The ISO week to consolidate, e.g. 2026-W47. Default: last week.",
+)
+@click.option("--keep-active", is_flag=True, help="Do not prune the week's lines from active.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@pass_state
+def consolidate(state: State, week: str | None, keep_active: bool, as_json: bool) -> None:
+    """Roll a week of session pages into ~/memory/archive/WEEK and prune ~/memory/active.
+
+    Safe to run from cron: a second run for the same week changes nothing.
+
+    \b
+      doctree consolidate --week 2026-W47
+      0 3 * * 1  doctree consolidate      # every Monday, last week
+    """
+    from doctree.tiers import consolidate as run
+    from doctree.tiers import last_week
+
+    result = run(state.repo, state.agent, week or last_week(), prune_active=not keep_active)
+    if as_json:
+        emit_json(result.to_dict())
+    elif result.changed:
+        click.echo(
+            f"consolidated {result.week} into {result.archive_path}: "
+            f"{len(result.rolled)} session page(s) rolled in, "
+            f"{result.pruned_active_lines} line(s) pruned from active, "
+            f"{result.patterns_added} pattern(s) recorded"
+        )
+    else:
+        click.echo(f"nothing to consolidate for {result.week}")
