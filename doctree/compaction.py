@@ -147,6 +147,11 @@ _KEY = re.compile(
     r"likes?|dislikes?|allerg\w*|birthday|\d{4}-\d{2}-\d{2})\b",
     re.I,
 )
+_CHATTER = re.compile(
+    r"^(hi|hello|hey|thanks|thank you|ok|okay|sure|great|cool|bye|good (morning|evening|night))"
+    r"\b|\?$",
+    re.I,
+)
 _NORMAL = re.compile(r"[^\w]+", re.UNICODE)
 
 
@@ -183,7 +188,7 @@ def extract_lines(text: str) -> list[tuple[int, str]]:
                 continue
             if _KEY.search(s):
                 out.append((1, "- " + s))
-            elif i == 0:
+            elif i == 0 and not _CHATTER.search(s):
                 out.append((2, "- " + s))
         paragraph.clear()
 
