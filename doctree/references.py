@@ -69,7 +69,49 @@ def body_links(body: str) -> list[str]:
     """Targets of markdown links and wiki links to `~/...` paths, in order, deduplicated."""
     if "~" not in body:  # cheap exit: only `~/...` targets count
         return []
-    _, text = split_frontmatter(body)
+    _, text = split_frontmatter(body) if body.startswith("---") else ({}, body)
+    found = _simple_links(text)
+    if found is None:
+        found = _markdown_links(text)
+    return list(dict.fromkeys(found))
+
+
+# Plain prose with inline links is parsed by one regex; anything where markdown's block or
+# inline structure could change what is a link (code, HTML, escapes, entities, indentation,
+# reference definitions, images, nested brackets) goes to markdown-it. The two agree on
+# every body the regex accepts (tests/test_references.py checks it with hypothesis).
+_NEEDS_PARSER = re.compile(r"[`<\\&\t]|~~~|    |\]:|!\[")
+_SIMPLE = re.compile(
+    r"(?P<link>\[[^\[\]\n]*\]\([ ]*(?P<dest>[^\s()]*)(?:[ ]+(?:\"[^\"\n]*\"|'[^'\n]*'))?[ ]*\))"
+    r"|(?P<wiki>\[\[(?P<target>[^\[\]|#\n]+)(?:#[^\[\]|\n]*)?(?:\|[^\[\]\n]*)?\]\])"
+)
+
+
+def _simple_links(text: str) -> list[str] | None:
+    """Link targets found by regex, or None when the text needs the markdown parser."""
+    if _NEEDS_PARSER.search(text):
+        return None
+    from urllib.parse import unquote
+
+    found: list[str] = []
+    links = 0
+    for m in _SIMPLE.finditer(text):
+        if m.group("link"):
+            links += 1
+            target = _clean_target(unquote(m.group("dest")))
+        else:
+            if "_" in m.group("wiki") or "*" in m.group("wiki"):
+                return None  # emphasis could split the wiki link
+            target = _clean_target(m.group("target"))
+        if target:
+            found.append(target)
+    if links != text.count("]("):
+        return None  # some `](` is not a simple inline link: let the parser decide
+    return found
+
+
+def _markdown_links(text: str) -> list[str]:
+    """Link targets as markdown-it sees them (the reference behaviour)."""
     from urllib.parse import unquote
 
     found: list[str] = []
@@ -85,4 +127,4 @@ def body_links(body: str) -> list[str]:
                 for m in _WIKI.finditer(tok.content):
                     if target := _clean_target(m.group(1)):
                         found.append(target)
-    return list(dict.fromkeys(found))
+    return found

@@ -1,0 +1,261 @@
+"""Property tests: any sequence of writes, moves, deletes and restores keeps the history
+append-only, reconstructs every version exactly (checked against a small in-memory model),
+keeps the tree well formed, and lets the past be read back as it was."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
+
+from doctree.errors import ConflictError, NotFoundError, PathError, UserError
+from doctree.paths import ancestors, is_under, parent_of
+from doctree.store import DocumentsRepository, now
+
+OWNER = "prop"
+SEGMENTS = ["a", "b", "c"]
+PATHS = [
+    "~/" + "/".join(segs)
+    for segs in (
+        [x] if n == 1 else [x, y] if n == 2 else [x, y, z]
+        for n in (1, 2, 3)
+        for x in SEGMENTS
+        for y in SEGMENTS
+        for z in SEGMENTS
+    )
+]
+PATHS = sorted(set(PATHS))
+BODIES = [
+    "",
+    "plain text",
+    "# Heading\n\nsee [[~/a]]",
+    "links [one](~/b/c) and [[~/c/a/b]]",
+    "---\ntitle: Fm\nlinks: [~/a/b]\n---\nbody",
+    "é\n",
+]
+
+
+@dataclass
+class ModelVersion:
+    operation: str
+    path: str
+    body: str
+
+
+@dataclass
+class ModelDoc:
+    id: int
+    path: str
+    deleted: bool = False
+    deleted_seq: int = -1
+    versions: list[ModelVersion] = field(default_factory=list)
+
+    @property
+    def body(self) -> str:
+        return self.versions[-1].body
+
+
+class Model:
+    """What the store should hold, computed the simple way."""
+
+    def __init__(self) -> None:
+        self.docs: dict[int, ModelDoc] = {}
+        self.seq = 0
+
+    def live(self, path: str) -> ModelDoc | None:
+        return next((d for d in self.docs.values() if not d.deleted and d.path == path), None)
+
+    def last_deleted(self, path: str) -> ModelDoc | None:
+        cands = [d for d in self.docs.values() if d.deleted and d.path == path]
+        return max(cands, key=lambda d: d.deleted_seq) if cands else None
+
+    def subtree(self, path: str) -> list[ModelDoc]:
+        return sorted(
+            (d for d in self.docs.values() if not d.deleted and is_under(d.path, path)),
+            key=lambda d: d.path,
+        )
+
+    def create(self, path: str, body: str) -> None:
+        doc = ModelDoc(len(self.docs) + 1, path)
+        doc.versions.append(ModelVersion("created", path, body))
+        self.docs[doc.id] = doc
+
+    def ensure_ancestors(self, path: str) -> None:
+        for anc in ancestors(path):
+            if self.live(anc) is None:
+                self.create(anc, "")
+
+    def write(self, path: str, body: str) -> None:
+        doc = self.live(path)
+        if doc is None:
+            self.ensure_ancestors(path)
+            self.create(path, body)
+        elif doc.body != body:
+            doc.versions.append(ModelVersion("modified", path, body))
+
+    def move(self, src: str, dst: str) -> type[Exception] | None:
+        if is_under(dst, src):
+            return PathError
+        if self.live(src) is None:
+            return NotFoundError
+        if self.live(dst) is not None:
+            return ConflictError
+        self.ensure_ancestors(dst)
+        for doc in self.subtree(src):
+            doc.path = dst + doc.path[len(src) :]
+            doc.versions.append(ModelVersion("moved", doc.path, doc.body))
+        return None
+
+    def delete(self, path: str, recursive: bool) -> type[Exception] | None:
+        if self.live(path) is None:
+            return NotFoundError
+        docs = self.subtree(path)
+        if len(docs) > 1 and not recursive:
+            return UserError
+        for doc in docs:
+            doc.versions.append(ModelVersion("deleted", doc.path, doc.body))
+            doc.deleted = True
+            self.seq += 1
+            doc.deleted_seq = self.seq
+        return None
+
+    def restore(self, path: str, version: int) -> type[Exception] | None:
+        doc = self.live(path) or self.last_deleted(path)
+        if doc is None or not 1 <= version <= len(doc.versions):
+            return NotFoundError
+        old = doc.versions[version - 1]
+        if old.operation == "deleted":
+            return UserError
+        if doc.deleted:
+            self.ensure_ancestors(path)
+            doc.deleted = False
+        doc.versions.append(ModelVersion("restored", doc.path, old.body))
+        return None
+
+    def snapshot(self) -> dict[str, str]:
+        return {d.path: d.body for d in self.docs.values() if not d.deleted}
+
+
+class StoreMachine(RuleBasedStateMachine):
+    def __init__(self) -> None:
+        super().__init__()
+        self.dir = Path(tempfile.mkdtemp(prefix="doctree-prop-"))
+        self.repo = DocumentsRepository(self.dir / "prop.db")
+        self.model = Model()
+        self.rows: list[tuple] = []
+        self.checkpoints: list[tuple[str, dict[str, str]]] = []
+
+    def teardown(self) -> None:
+        try:
+            for ts, snapshot in self.checkpoints:
+                nodes = [n for root in self.repo.tree(OWNER, at=ts) for n in root.walk()]
+                assert {n.path for n in nodes} == set(snapshot)
+                for path, body in snapshot.items():
+                    assert self.repo.read(OWNER, path, at=ts).body == body
+        finally:
+            self.repo.close()
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+    def _apply(self, expected: type[Exception] | None, call) -> None:
+        before = self._version_count()
+        if expected is None:
+            call()
+        else:
+            with pytest.raises(expected):
+                call()
+            assert self._version_count() == before, "a refused operation wrote something"
+        self.checkpoints.append((now(), self.model.snapshot()))
+
+    def _version_count(self) -> int:
+        return len(self.repo.log(OWNER, limit=None))
+
+    @rule(path=st.sampled_from(PATHS), body=st.sampled_from(BODIES))
+    def write(self, path: str, body: str) -> None:
+        self.model.write(path, body)
+        self._apply(None, lambda: self.repo.write(OWNER, path, body))
+
+    @rule(src=st.sampled_from(PATHS), dst=st.sampled_from(PATHS))
+    def move(self, src: str, dst: str) -> None:
+        expected = self.model.move(src, dst)
+        self._apply(expected, lambda: self.repo.move(OWNER, src, dst))
+
+    @rule(path=st.sampled_from(PATHS), recursive=st.booleans())
+    def delete(self, path: str, recursive: bool) -> None:
+        expected = self.model.delete(path, recursive)
+        self._apply(expected, lambda: self.repo.delete(OWNER, path, recursive=recursive))
+
+    @rule(path=st.sampled_from(PATHS), version=st.integers(min_value=1, max_value=6))
+    def restore(self, path: str, version: int) -> None:
+        expected = self.model.restore(path, version)
+        self._apply(expected, lambda: self.repo.restore(OWNER, path, version))
+
+    @invariant()
+    def history_is_append_only(self) -> None:
+        rows = [
+            (v.id, v.document_id, v.version, v.operation, v.path, v.body, v.content_sha256)
+            for v in reversed(self.repo.log(OWNER, limit=None))
+        ]
+        assert rows[: len(self.rows)] == self.rows
+        assert [r[0] for r in rows] == sorted(r[0] for r in rows)
+        self.rows = rows
+
+    @invariant()
+    def every_version_is_reconstructed_exactly(self) -> None:
+        for doc in self.model.docs.values():
+            got = [
+                (v.operation, v.path, v.body, v.content_sha256, v.size, v.version)
+                for v in (self.repo.version(doc.id, n) for n in range(1, len(doc.versions) + 1))
+            ]
+            want = [
+                (
+                    v.operation,
+                    v.path,
+                    v.body,
+                    hashlib.sha256(v.body.encode()).hexdigest(),
+                    len(v.body.encode()),
+                    n,
+                )
+                for n, v in enumerate(doc.versions, 1)
+            ]
+            assert got == want
+        assert self._version_count() == sum(len(d.versions) for d in self.model.docs.values())
+
+    @invariant()
+    def current_state_matches_the_model(self) -> None:
+        live = {d.path: (d.id, d.body, d.version) for d in self.repo.documents(OWNER)}
+        want = {
+            d.path: (d.id, d.body, len(d.versions))
+            for d in self.model.docs.values()
+            if not d.deleted
+        }
+        assert live == want
+
+    @invariant()
+    def tree_has_no_cycle_and_every_parent_exists(self) -> None:
+        docs = {d.path: d for d in self.repo.documents(OWNER)}
+        for path in docs:
+            parent = parent_of(path)
+            assert parent == "~" or parent in docs, f"{path} has no live parent"
+            kids = {c.path for c in self.repo.children(OWNER, parent)}
+            assert path in kids, f"{path} is not a child of {parent}"
+        nodes = [n for root in self.repo.tree(OWNER) for n in root.walk()]
+        assert sorted(n.path for n in nodes) == sorted(docs)  # each node once: no cycle
+        for root in self.repo.tree(OWNER):
+            for node in root.walk():
+                assert all(parent_of(c.path) == node.path for c in node.children)
+
+
+TestStoreMachine = StoreMachine.TestCase
+TestStoreMachine.settings = settings(
+    max_examples=60,
+    stateful_step_count=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
