@@ -1,0 +1,72 @@
+"""One compaction per owner at a time across real processes (the lease in the database)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+
+from doctree.messages_fake import FakeMessagesServer, message, text_block
+
+OWNER = "main"
+
+COMPACT = """
+import json, sys
+from doctree.compaction import Compactor
+from doctree.store import DocumentsRepository
+repo = DocumentsRepository(sys.argv[1])
+result = Compactor(repo, condenser="anthropic").compact("main")
+print(json.dumps({"status": result.status, "error": result.error}))
+"""
+
+
+def spawn(db_path, base_url):
+    env = {**os.environ, "ANTHROPIC_BASE_URL": base_url, "ANTHROPIC_API_KEY": "test-key"}
+    return subprocess.Popen(
+        [sys.executable, "-c", COMPACT, str(db_path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+
+
+def outcome(proc):
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def test_two_processes_compacting_one_owner_one_runs_one_skips(repo, db_path):
+    repo.write(OWNER, "~/memory/a", "Alice prefers tea.")
+    repo.write(OWNER, "~/memory/b", "Bob moved to Berlin.")
+    arrived, release = threading.Event(), threading.Event()
+
+    def slow_model(request):
+        arrived.set()  # the first process holds the lease and waits on the model
+        release.wait(30)
+        return message(text_block("# Memory\n\n- Alice: tea. Bob: Berlin.\n"))
+
+    with FakeMessagesServer(slow_model) as server:
+        first = spawn(db_path, server.base_url)
+        assert arrived.wait(30), "the first process never reached the model"
+        second = spawn(db_path, server.base_url)
+        second_result = outcome(second)
+        release.set()
+        first_result = outcome(first)
+        requests = len(server.requests)
+    assert (first_result["status"], second_result["status"]) == ("compacted", "skipped")
+    assert requests == 1
+    assert repo.read(OWNER, "~/memory/compacted").version == 1
+
+
+def test_lease_of_a_crashed_compaction_expires_and_is_taken_over(repo, db_path):
+    from doctree.compaction import Compactor
+    from doctree.leases import Leases
+
+    repo.write(OWNER, "~/memory/a", "Alice prefers tea.")
+    repo.write(OWNER, "~/memory/b", "Bob moved to Berlin.")
+    Leases(repo.conn).acquire("compaction:main", "process:gone:1:1", ttl=-1)  # already expired
+    assert Compactor(repo, condenser="offline").compact(OWNER).status == "compacted"
