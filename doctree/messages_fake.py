@@ -40,7 +40,7 @@ SCRIPTED_LABEL = (
     "recorded against doctree.messages_fake.ScriptedMemoryModel, a deterministic scripted "
     "fake of the Messages API (not a language model, not the live API)"
 )
-DEFAULT_MODEL = "claude-sonnet-4-5"
+DEFAULT_MODEL = "claude-sonnet-4-6"
 
 
 # -- responses ------------------------------------------------------------------------------
@@ -277,7 +277,7 @@ class FakeMessagesServer:
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(
-            target=self._httpd.serve_forever, name="fake-messages-api", daemon=True
+            target=self._httpd.serve_forever, args=(0.05,), name="fake-messages-api", daemon=True
         )
         self._thread.start()
         return self
@@ -300,9 +300,13 @@ class FakeMessagesServer:
                 body = json.loads(raw)
             except ValueError:
                 return HttpError(400, "request body is not JSON", None).response()
+            headers = {k.lower(): v for k, v in headers.items()}
             self.requests.append(RecordedRequest(raw, body, headers))
             try:
-                out = self.responder(body)
+                if getattr(self.responder, "wants_headers", False):
+                    out = self.responder(body, headers)
+                else:
+                    out = self.responder(body)
             except ReplayMismatch as e:
                 self.failures.append(str(e))
                 return HttpError(400, str(e), None).response()
@@ -432,13 +436,22 @@ class CassettePlayer:
 _KEPT_HEADERS = ("retry-after", "retry-after-ms", "x-should-retry")
 
 
+_FORWARDED_HEADERS = ("authorization", "x-api-key", "anthropic-version", "anthropic-beta")
+
+
 class Recorder:
-    """Forward each request to `upstream` (a Messages API endpoint) and record the exchange."""
+    """Forward each request to `upstream` (a Messages API endpoint) and record the exchange.
+
+    The client's own credentials and version headers are passed on; `api_key`, if given,
+    replaces them. Only the request body and the response are recorded, never credentials.
+    """
+
+    wants_headers = True
 
     def __init__(
         self,
         upstream: str,
-        api_key: str,
+        api_key: str | None = None,
         *,
         label: str = "",
         anthropic_version: str = "2023-06-01",
@@ -450,16 +463,19 @@ class Recorder:
         self.timeout = timeout
         self.cassette = Cassette(label=label or f"recorded from {self.upstream}")
 
-    def __call__(self, request: dict[str, Any]) -> FakeResponse:
+    def __call__(
+        self, request: dict[str, Any], headers: dict[str, str] | None = None
+    ) -> FakeResponse:
+        sent = {"content-type": "application/json", "anthropic-version": self.anthropic_version}
+        sent.update({k: v for k, v in (headers or {}).items() if k in _FORWARDED_HEADERS})
+        if self.api_key:
+            sent.pop("authorization", None)
+            sent["x-api-key"] = self.api_key
         req = urllib.request.Request(
             self.upstream + "/v1/messages",
             data=json.dumps(request).encode("utf-8"),
             method="POST",
-            headers={
-                "content-type": "application/json",
-                "x-api-key": self.api_key,
-                "anthropic-version": self.anthropic_version,
-            },
+            headers=sent,
         )
         try:
             with urllib.request.urlopen(req, timeout=self.timeout) as r:
