@@ -1,0 +1,328 @@
+"""The Anthropic memory tool (`memory_20250818`) backed by the document tree.
+
+`/memories/...` maps to an owner's `~/memory/...`; a file is a document, a directory is a
+document with children (the root `/memories` always is one). Results and error strings follow
+the SDK's own `BetaLocalFilesystemMemoryTool`, so a model sees no difference, but every change
+is a version with its actor, and search, links and history come with it.
+
+Where a tree differs from a file system: a directory left empty (its last file deleted) shows
+as an empty file, since a document without children is a file; a name must be a path segment
+(letters, digits, '-', '_', '.'), or the call is refused with the path rule it broke.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from anthropic.lib.tools import ToolError
+from anthropic.lib.tools._beta_builtin_memory_tool import BetaAbstractMemoryTool
+from anthropic.types.beta import (
+    BetaMemoryTool20250818CreateCommand,
+    BetaMemoryTool20250818DeleteCommand,
+    BetaMemoryTool20250818InsertCommand,
+    BetaMemoryTool20250818RenameCommand,
+    BetaMemoryTool20250818StrReplaceCommand,
+    BetaMemoryTool20250818ViewCommand,
+)
+
+from doctree.errors import ConflictError, DoctreeError, PathError
+from doctree.paths import normalize_path, parent_of
+from doctree.store import Actor, Document, DocumentsRepository, TreeNode
+
+MEMORY_DIR = "/memories"
+MAX_LINES = 999999
+LINE_NUMBER_WIDTH = len(str(MAX_LINES))
+DIR_SIZE = "4K"  # how the SDK shows a directory's own size (4096 bytes) on a typical file system
+
+
+def format_file_size(n: int) -> str:
+    """Sizes as the SDK's file-system tool shows them: 0B, 512B, 1.5K, 2M."""
+    if n == 0:
+        return "0B"
+    units = ["B", "K", "M", "G"]
+    i = min((n.bit_length() - 1) // 10, len(units) - 1)
+    size = n / (1024**i)
+    return f"{int(size)}{units[i]}" if size == int(size) else f"{size:.1f}{units[i]}"
+
+
+def _split_lines_keeping_cr(content: str) -> list[str]:
+    lines = content.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+class DoctreeMemoryTool(BetaAbstractMemoryTool):
+    """`BetaAbstractMemoryTool` over `repo`: `/memories` is `root` (default `~/memory`) of `owner`.
+
+    Each change is written as `actor` (default: the agent itself), with `session_id` and
+    `run_id` when given, so the history says who remembered what, and when.
+    """
+
+    def __init__(
+        self,
+        repo: DocumentsRepository,
+        owner: str,
+        *,
+        root: str = "~/memory",
+        actor: Actor | None = None,
+        session_id: str | None = None,
+        run_id: int | None = None,
+        **kwargs: Any,
+    ):
+        super().__init__(**kwargs)
+        self.repo = repo
+        self.owner = owner
+        self.root = normalize_path(root)
+        self.actor = actor or Actor("agent", owner)
+        self.session_id = session_id
+        self.run_id = run_id
+        self._lock = threading.Lock()
+
+    # -- paths -----------------------------------------------------------------------------
+
+    def doc_path(self, path: object) -> str:
+        """The document path for a `/memories/...` path; ToolError for anything else."""
+        if not isinstance(path, str) or not path.startswith(MEMORY_DIR):
+            raise ToolError(f"Path must start with /memories, got: {path}")
+        rest = path[len(MEMORY_DIR) :]
+        if rest and not rest.startswith("/"):
+            raise ToolError(f"Path must start with /memories, got: {path}")
+        if "\x00" in path:
+            raise ToolError(f"Path {path!r} is invalid: NUL bytes are not allowed in a path")
+        stack: list[str] = []
+        for seg in rest.split("/"):
+            if seg in ("", "."):
+                continue
+            if seg == "..":
+                if not stack:
+                    raise ToolError(f"Path {path} would escape /memories directory")
+                stack.pop()
+            else:
+                stack.append(seg)
+        if not stack:
+            return self.root
+        try:
+            return normalize_path(self.root + "/" + "/".join(stack))
+        except PathError as e:
+            raise ToolError(f"Path {path} is invalid: {e.rule}") from None
+
+    def _is_dir(self, doc_path: str) -> bool:
+        return doc_path == self.root or bool(self.repo.children(self.owner, doc_path))
+
+    def _file(self, path: str, doc_path: str) -> Document:
+        """The document behind a file path, or the SDK's errors for a missing path or a folder."""
+        doc = self.repo.get(self.owner, doc_path)
+        if doc is None and doc_path != self.root:
+            raise ToolError(f"The path {path} does not exist. Please provide a valid path.")
+        if doc is None or self._is_dir(doc_path):
+            raise ToolError(f"The path {path} is not a file.")
+        return doc
+
+    def _check_parent_is_dir(self, path: str, doc_path: str) -> None:
+        parent = parent_of(doc_path)
+        if parent is None or parent == self.root:
+            return
+        doc = self.repo.get(self.owner, parent)
+        if doc is not None and doc.body and not self._is_dir(parent):
+            shown = path.rstrip("/").rsplit("/", 1)[0]
+            raise ToolError(f"The path {shown} is a file, not a directory")
+
+    def _write(self, doc_path: str, body: str, **kwargs: Any) -> Document:
+        return self.repo.write(
+            self.owner,
+            doc_path,
+            body,
+            actor=self.actor,
+            session_id=self.session_id,
+            run_id=self.run_id,
+            **kwargs,
+        )
+
+    def _guarded(self, fn, *args: Any) -> str:
+        """Run one command under the lock; doctree's own errors reach the model as ToolErrors."""
+        with self._lock:
+            try:
+                return fn(*args)
+            except ConflictError as e:
+                raise ToolError(
+                    f"The memory changed while this command ran; view it again. ({e})"
+                ) from None
+            except DoctreeError as e:
+                raise ToolError(str(e)) from None
+
+    # -- commands --------------------------------------------------------------------------
+
+    def view(self, command: BetaMemoryTool20250818ViewCommand) -> str:
+        return self._guarded(self._view, command)
+
+    def _view(self, command: BetaMemoryTool20250818ViewCommand) -> str:
+        path = command.path
+        doc_path = self.doc_path(path)
+        if doc_path != self.root and not self.repo.exists(self.owner, doc_path):
+            raise ToolError(f"The path {path} does not exist. Please provide a valid path.")
+        if self._is_dir(doc_path):
+            items: list[tuple[str, str]] = []
+            try:
+                roots = self.repo.tree(self.owner, doc_path, depth=3)
+            except DoctreeError:
+                roots = []
+
+            def collect(node: TreeNode, relative: str, depth: int) -> None:
+                if depth > 2:
+                    return
+                for child in sorted(node.children, key=lambda c: c.path.rsplit("/", 1)[1]):
+                    name = child.path.rsplit("/", 1)[1]
+                    rel = f"{relative}/{name}" if relative else name
+                    if child.children:
+                        items.append((DIR_SIZE, f"{rel}/"))
+                        if depth < 2:
+                            collect(child, rel, depth + 1)
+                    else:
+                        items.append((format_file_size(child.size), rel))
+
+            if roots:
+                collect(roots[0], "", 1)
+            header = (
+                f"Here're the files and directories up to 2 levels deep in {path}, "
+                "excluding hidden items:"
+            )
+            lines = [f"{DIR_SIZE}\t{path}"] + [f"{size}\t{path}/{rel}" for size, rel in items]
+            return f"{header}\n" + "\n".join(lines)
+        content = self.repo.read(self.owner, doc_path).body
+        lines = content.split("\n")
+        if len(lines) > MAX_LINES:
+            raise ToolError(f"File {path} exceeds maximum line limit of 999,999 lines.")
+        display, start = lines, 1
+        if command.view_range and len(command.view_range) == 2:
+            first = max(1, command.view_range[0]) - 1
+            end = len(lines) if command.view_range[1] == -1 else command.view_range[1]
+            display, start = lines[first:end], first + 1
+        numbered = [
+            f"{str(i + start).rjust(LINE_NUMBER_WIDTH)}\t{line}" for i, line in enumerate(display)
+        ]
+        return f"Here's the content of {path} with line numbers:\n" + "\n".join(numbered)
+
+    def create(self, command: BetaMemoryTool20250818CreateCommand) -> str:
+        return self._guarded(self._create, command)
+
+    def _create(self, command: BetaMemoryTool20250818CreateCommand) -> str:
+        doc_path = self.doc_path(command.path)
+        if doc_path == self.root or self.repo.exists(self.owner, doc_path):
+            raise ToolError(f"File {command.path} already exists")
+        self._check_parent_is_dir(command.path, doc_path)
+        self._write(doc_path, command.file_text, expected_version=0)
+        return f"File created successfully at: {command.path}"
+
+    def str_replace(self, command: BetaMemoryTool20250818StrReplaceCommand) -> str:
+        return self._guarded(self._str_replace, command)
+
+    def _str_replace(self, command: BetaMemoryTool20250818StrReplaceCommand) -> str:
+        path, old, new = command.path, command.old_str, command.new_str
+        doc = self._file(path, self.doc_path(path))
+        content = doc.body
+        count = content.count(old)
+        if count == 0:
+            raise ToolError(
+                f"No replacement was performed, old_str `{old}` did not appear verbatim in {path}."
+            )
+        if count > 1:
+            matching, start = [], 0
+            while (pos := content.find(old, start)) != -1:
+                matching.append(content[:pos].count("\n") + 1)
+                start = pos + 1
+            raise ToolError(
+                f"No replacement was performed. Multiple occurrences of old_str `{old}` in lines: "
+                f"{', '.join(map(str, matching))}. Please ensure it is unique"
+            )
+        changed_line = content[: content.find(old)].count("\n")
+        new_content = content.replace(old, new)
+        self._write(doc.path, new_content, content_sha256=doc.content_sha256)
+        new_lines = new_content.split("\n")
+        lo, hi = max(0, changed_line - 2), min(len(new_lines), changed_line + 3)
+        snippet = [
+            f"{str(n).rjust(LINE_NUMBER_WIDTH)}\t{new_lines[n - 1]}" for n in range(lo + 1, hi + 1)
+        ]
+        return (
+            "The memory file has been edited. Here is the snippet showing the change "
+            "(with line numbers):\n" + "\n".join(snippet)
+        )
+
+    def insert(self, command: BetaMemoryTool20250818InsertCommand) -> str:
+        return self._guarded(self._insert, command)
+
+    def _insert(self, command: BetaMemoryTool20250818InsertCommand) -> str:
+        doc = self._file(command.path, self.doc_path(command.path))
+        lines = _split_lines_keeping_cr(doc.body)
+        if command.insert_line < 0 or command.insert_line > len(lines):
+            raise ToolError(
+                f"Invalid `insert_line` parameter: {command.insert_line}. "
+                f"It should be within the range [0, {len(lines)}]."
+            )
+        lines.insert(command.insert_line, command.insert_text.rstrip("\n"))
+        new_content = "\n".join(lines)
+        if not new_content.endswith("\n"):
+            new_content += "\n"
+        self._write(doc.path, new_content, content_sha256=doc.content_sha256)
+        return f"The file {command.path} has been edited."
+
+    def delete(self, command: BetaMemoryTool20250818DeleteCommand) -> str:
+        return self._guarded(self._delete, command)
+
+    def _delete(self, command: BetaMemoryTool20250818DeleteCommand) -> str:
+        doc_path = self.doc_path(command.path)
+        if doc_path == self.root:
+            raise ToolError("Cannot delete the /memories directory itself")
+        if not self.repo.exists(self.owner, doc_path):
+            raise ToolError(f"The path {command.path} does not exist")
+        self.repo.delete(
+            self.owner,
+            doc_path,
+            recursive=True,
+            actor=self.actor,
+            session_id=self.session_id,
+            run_id=self.run_id,
+        )
+        return f"Successfully deleted {command.path}"
+
+    def rename(self, command: BetaMemoryTool20250818RenameCommand) -> str:
+        return self._guarded(self._rename, command)
+
+    def _rename(self, command: BetaMemoryTool20250818RenameCommand) -> str:
+        old_path = self.doc_path(command.old_path)
+        new_path = self.doc_path(command.new_path)
+        if old_path == self.root:
+            raise ToolError("Cannot rename the /memories directory itself")
+        if new_path == self.root or self.repo.exists(self.owner, new_path):
+            raise ToolError(f"The destination {command.new_path} already exists")
+        if not self.repo.exists(self.owner, old_path):
+            raise ToolError(f"The path {command.old_path} does not exist")
+        self._check_parent_is_dir(command.new_path, new_path)
+        self.repo.move(
+            self.owner,
+            old_path,
+            new_path,
+            actor=self.actor,
+            session_id=self.session_id,
+            run_id=self.run_id,
+        )
+        return f"Successfully renamed {command.old_path} to {command.new_path}"
+
+    def clear_all_memory(self) -> str:
+        """Delete everything under the root (as versions: the history keeps it)."""
+        with self._lock:
+            for child in (
+                self.repo.children(self.owner, self.root)
+                if self.repo.exists(self.owner, self.root)
+                else []
+            ):
+                self.repo.delete(
+                    self.owner,
+                    child.path,
+                    recursive=True,
+                    actor=self.actor,
+                    session_id=self.session_id,
+                    run_id=self.run_id,
+                )
+        return "All memory cleared"
