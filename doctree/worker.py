@@ -1,0 +1,431 @@
+"""The memory worker: hands each pending session's new records to the memory agent.
+
+Each tick finds up to `batch` invalidated sessions (oldest mark first). For each it takes
+the lease `session:<id>` (so two workers never hand one session over at once; a crashed
+worker's lease expires and is taken over), loads the records after `processed_until`,
+formats them as a markdown transcript and hands a `TranscriptJob` to the handler — the memory
+agent of the source agent. Then it marks the session processed with a compare-and-swap: if
+records arrived meanwhile, the mark stays and the next tick hands over only the new records.
+A failing session is retried later with exponential backoff and never blocks the others.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from doctree import db as dbmod
+from doctree.errors import UserError
+from doctree.leases import Leases, new_holder
+from doctree.sessions import Session, SessionsRepository, lease_name
+from doctree.transcripts import format_transcript
+
+log = logging.getLogger("doctree.worker")
+
+DEFAULT_INTERVAL = 30.0
+DEFAULT_BATCH = 10
+DEFAULT_LEASE_TTL = 60.0
+DEFAULT_RETRY_BASE = 30.0
+DEFAULT_RETRY_MAX = 3600.0
+DEFAULT_MAX_RECORDS = 1000
+
+
+@dataclass(frozen=True)
+class TranscriptJob:
+    """What the memory agent receives: one session's records not yet handed over."""
+
+    source_agent: str  # the agent whose session this was (owner of ~/memory)
+    session_id: str
+    transcript: str  # markdown (docs/transcripts.md) of the records after processed_until
+    first_history_id: int
+    last_history_id: int
+
+
+class MemoryAgentHandler(Protocol):
+    """The memory agent as the worker sees it: `handle` raises on failure."""
+
+    def handle(self, job: TranscriptJob) -> object: ...
+
+
+@dataclass
+class TickResult:
+    """What one tick did, session ids by outcome."""
+
+    found: int = 0
+    processed: list[str] = field(default_factory=list)  # handed over, mark cleared
+    raced: list[str] = field(default_factory=list)  # handed over; newer records keep it pending
+    exempt: list[str] = field(default_factory=list)  # memory-agent sessions, marked processed
+    skipped: list[str] = field(default_factory=list)  # leased elsewhere or done meanwhile
+    failed: list[str] = field(default_factory=list)  # handler failed; retried after backoff
+    records: int = 0  # records handed over
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "found": self.found,
+            "processed": self.processed,
+            "raced": self.raced,
+            "exempt": self.exempt,
+            "skipped": self.skipped,
+            "failed": self.failed,
+            "records": self.records,
+        }
+
+
+def backoff(
+    failures: int, base: float = DEFAULT_RETRY_BASE, cap: float = DEFAULT_RETRY_MAX
+) -> float:
+    """Seconds to wait before retrying after the n-th consecutive failure: base * 2^(n-1)."""
+    return min(cap, base * (2 ** max(0, failures - 1)))
+
+
+def _db_file(conn: sqlite3.Connection) -> str | None:
+    row = conn.execute("PRAGMA database_list").fetchone()
+    return row[2] if row and row[2] else None
+
+
+class _LeaseKeeper:
+    """Renews the lease in hand from its own thread and connection while a handler runs."""
+
+    def __init__(self, path: str | None, holder: str, ttl: float):
+        self.path, self.holder, self.ttl = path, holder, ttl
+        self._name: str | None = None
+        self._lock = threading.Lock()
+        self._wake = threading.Event()
+        self._closed = False
+        self._thread: threading.Thread | None = None
+        self.lost: set[str] = set()
+
+    def hold(self, name: str | None) -> None:
+        if self.path is None:
+            return
+        with self._lock:
+            self._name = name
+        if name is not None and self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="doctree-lease", daemon=True)
+            self._thread.start()
+
+    def _run(self) -> None:
+        conn = dbmod.connect(self.path, migrate=False)
+        leases = Leases(conn)
+        try:
+            while not self._closed:
+                self._wake.wait(self.ttl / 3)
+                with self._lock:
+                    name = self._name
+                if name is None or self._closed:
+                    continue
+                try:
+                    if not leases.renew(name, self.holder, self.ttl):
+                        self.lost.add(name)
+                        log.warning("event: lease lost lease=%s holder=%s", name, self.holder)
+                except sqlite3.Error as e:  # a busy database: try again next round
+                    log.warning("event: lease renewal failed lease=%s error=%s", name, e)
+        finally:
+            conn.close()
+
+    def close(self) -> None:
+        self._closed = True
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+
+class MemoryWorker:
+    """Collects pending sessions into the memory agent: `tick()` once, or `start()` a loop.
+
+    `db` is a database path (the worker opens its own connection, so it can run in its own
+    thread next to the engine) or an open connection. `after_handle(job)` runs after a
+    successful hand-over (compaction plugs in there); its failure is logged, never fatal.
+    """
+
+    def __init__(
+        self,
+        db: str | os.PathLike[str] | sqlite3.Connection,
+        *,
+        handler: MemoryAgentHandler,
+        interval: float = DEFAULT_INTERVAL,
+        batch: int = DEFAULT_BATCH,
+        after_handle: Callable[[TranscriptJob], object] | None = None,
+        lease_ttl: float = DEFAULT_LEASE_TTL,
+        retry_base: float = DEFAULT_RETRY_BASE,
+        retry_max: float = DEFAULT_RETRY_MAX,
+        max_records: int | None = DEFAULT_MAX_RECORDS,
+        holder: str | None = None,
+    ):
+        if interval <= 0:
+            raise UserError(f"interval {interval!r}: must be a positive number of seconds")
+        if batch < 1:
+            raise UserError(f"batch {batch!r}: must be at least 1")
+        if lease_ttl <= 0:
+            raise UserError(f"lease ttl {lease_ttl!r}: must be a positive number of seconds")
+        if isinstance(db, sqlite3.Connection):
+            self.sessions = SessionsRepository(db)
+            path = _db_file(db)
+        else:
+            self.sessions = SessionsRepository(db)
+            path = str(Path(db))
+        self.db_path = path
+        self.leases = Leases(self.sessions.conn)
+        self.handler = handler
+        self.interval = float(interval)
+        self.batch = int(batch)
+        self.after_handle = after_handle
+        self.lease_ttl = float(lease_ttl)
+        self.retry_base = float(retry_base)
+        self.retry_max = float(retry_max)
+        self.max_records = max_records
+        self.holder = holder or new_holder("worker")
+        self._keeper = _LeaseKeeper(path, self.holder, self.lease_ttl)
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._busy = threading.Lock()
+        self.ticks = 0
+
+    # -- one tick --------------------------------------------------------------------------
+
+    def tick(self) -> TickResult:
+        """Process up to `batch` pending sessions; one session's failure never stops the rest."""
+        with self._busy:
+            result = TickResult()
+            found = self.sessions.find_invalidated(self.batch, holder=self.holder)
+            result.found = len(found)
+            for s in found:
+                if self._stop.is_set():
+                    break
+                self._process(s, result)
+            self.ticks += 1
+            if found:
+                log.info(
+                    "event: tick found=%d processed=%d raced=%d exempt=%d skipped=%d failed=%d",
+                    result.found,
+                    len(result.processed),
+                    len(result.raced),
+                    len(result.exempt),
+                    len(result.skipped),
+                    len(result.failed),
+                )
+            return result
+
+    def _process(self, found: Session, result: TickResult) -> None:
+        name = lease_name(found.id)
+        try:
+            acquired = self.leases.acquire(name, self.holder, self.lease_ttl)
+        except sqlite3.Error as e:
+            log.warning("event: lease failed session=%s error=%s", found.id, e)
+            result.skipped.append(found.id)
+            return
+        if not acquired:
+            result.skipped.append(found.id)
+            return
+        self._keeper.hold(name)
+        try:
+            self._process_leased(found.id, result)
+        finally:
+            self._keeper.hold(None)
+            self.leases.release(name, self.holder)
+
+    def _process_leased(self, session_id: str, result: TickResult) -> None:
+        # Re-read under the lease: another worker may have finished it since we found it.
+        s = self.sessions.get(session_id)
+        if s is None or s.invalidated_at is None or (s.retry_at or 0) > time.time():
+            result.skipped.append(session_id)
+            return
+        mark = s.invalidated_at
+        if s.exempt:
+            last = self.sessions.max_id(s.id)
+            self.sessions.complete(s.id, max(last or 0, s.processed_until or 0), mark)
+            result.exempt.append(s.id)
+            log.info("event: skipped memory-agent session session=%s", s.id)
+            return
+        try:
+            records = self.sessions.history(
+                s.id, after_id=s.processed_until, limit=self.max_records
+            )
+            if not records:
+                self.sessions.complete(s.id, s.processed_until or 0, mark)
+                result.processed.append(s.id)
+                return
+            job = TranscriptJob(
+                source_agent=s.agent.id,
+                session_id=s.id,
+                transcript=format_transcript(records, agent=s.agent.id, session_id=s.id),
+                first_history_id=records[0].id,
+                last_history_id=records[-1].id,
+            )
+            self.handler.handle(job)
+        except Exception as e:
+            failures = s.failures + 1
+            delay = backoff(failures, self.retry_base, self.retry_max)
+            reason = f"{type(e).__name__}: {e}"
+            self.sessions.record_failure(s.id, reason, retry_in=delay)
+            result.failed.append(s.id)
+            log.warning(
+                "event: session failed session=%s failures=%d retry_in=%.1fs error=%s",
+                s.id,
+                failures,
+                delay,
+                reason,
+            )
+            return
+        result.records += len(records)
+        if job.last_history_id < mark:
+            # Handed over a first slice of a long backlog: the rest stays pending.
+            self.sessions.advance(s.id, job.last_history_id)
+            result.raced.append(s.id)
+        elif self.sessions.complete(s.id, job.last_history_id, mark):
+            result.processed.append(s.id)
+        else:
+            result.raced.append(s.id)
+        log.info(
+            "event: handed over session=%s agent=%s records=%d first=%d last=%d",
+            s.id,
+            s.agent.id,
+            len(records),
+            job.first_history_id,
+            job.last_history_id,
+        )
+        if self.after_handle is not None:
+            try:
+                self.after_handle(job)
+            except Exception:
+                log.exception("event: after_handle failed session=%s", s.id)
+
+    # -- the loop ------------------------------------------------------------------------
+
+    def run(
+        self, *, once: bool = False, on_tick: Callable[[TickResult], object] | None = None
+    ) -> None:
+        """Tick every `interval` seconds in this thread until `stop()` (or once)."""
+        while not self._stop.is_set():
+            try:
+                result = self.tick()
+            except sqlite3.Error as e:  # e.g. the database is busy beyond the timeout
+                log.warning("event: tick failed error=%s", e)
+                result = None
+            if on_tick is not None and result is not None:
+                on_tick(result)
+            if once:
+                break
+            self._stop.wait(self.interval)
+
+    def start(self) -> None:
+        """Run the loop in a background thread (a daemon; call `stop()` before exit)."""
+        if self._thread is not None and self._thread.is_alive():
+            return
+        self._stop.clear()
+        self._thread = threading.Thread(target=self.run, name="doctree-worker", daemon=True)
+        self._thread.start()
+
+    def request_stop(self) -> None:
+        """Ask the loop to stop after the session in hand (safe from a signal handler)."""
+        self._stop.set()
+
+    def stop(self, timeout: float | None = None) -> None:
+        """Stop after the session in hand; no tick starts after this returns."""
+        self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout)
+        with self._busy:  # wait for a tick() running in another thread
+            pass
+
+    @property
+    def stopping(self) -> bool:
+        return self._stop.is_set()
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def close(self) -> None:
+        self.stop()
+        self._keeper.close()
+        self.sessions.close()
+
+
+# -- handlers ------------------------------------------------------------------------------
+
+
+class RecorderHandler:
+    """An instant handler that appends each job as a JSON line to a file (tests, debugging).
+
+    One `write` per line on a file opened for appending, so several processes may share it.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, delay: float = 0.0):
+        self.path = Path(path)
+        self.delay = delay
+
+    def handle(self, job: TranscriptJob) -> dict[str, Any]:
+        from doctree.transcripts import parse_transcript
+
+        if self.delay:
+            time.sleep(self.delay)
+        line = {
+            "pid": os.getpid(),
+            "source_agent": job.source_agent,
+            "session_id": job.session_id,
+            "first_history_id": job.first_history_id,
+            "last_history_id": job.last_history_id,
+            "messages": len(parse_transcript(job.transcript, source=job.session_id).messages),
+        }
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            os.write(fd, (json.dumps(line) + "\n").encode())
+        finally:
+            os.close(fd)
+        return line
+
+
+def default_handler(repo: Any, backend: str = "auto", **options: Any) -> MemoryAgentHandler:
+    """The handler named `backend`.
+
+    - `recorder:FILE` (optionally `recorder:FILE:DELAY`): `RecorderHandler`, no model.
+    - `python:MODULE:ATTR`: an object (or a factory called with the repository) to import.
+    - anything else (`auto`, `offline`, `anthropic`, `replay:CASSETTE`, ...): the memory
+      agent runtime, `doctree.agent.default_handler(repo, backend=..., **options)`.
+    """
+    if backend.startswith("recorder:"):
+        spec = backend[len("recorder:") :]
+        path, delay = spec, 0.0
+        head, sep, tail = spec.rpartition(":")
+        if sep:
+            with contextlib.suppress(ValueError):
+                path, delay = head, float(tail)
+        if not path:
+            raise UserError(f"handler {backend!r}: expected recorder:FILE or recorder:FILE:DELAY")
+        return RecorderHandler(path, delay=delay)
+    if backend.startswith("python:"):
+        import importlib
+
+        module_name, _, attr = backend[len("python:") :].partition(":")
+        if not module_name or not attr:
+            raise UserError(f"handler {backend!r}: expected python:MODULE:ATTR")
+        try:
+            obj = getattr(importlib.import_module(module_name), attr)
+        except (ImportError, AttributeError) as e:
+            raise UserError(f"handler {backend!r}: cannot be imported ({e})") from None
+        return obj if hasattr(obj, "handle") else obj(repo)
+    try:
+        from doctree import agent
+    except ImportError as e:
+        if e.name in ("doctree.agent",):
+            raise UserError(
+                f"handler {backend!r}: needs the memory agent runtime (module doctree.agent), "
+                "which this installation does not have; use --handler recorder:FILE meanwhile"
+            ) from None
+        raise
+    factory = getattr(agent, "default_handler", None)
+    if factory is None:
+        raise UserError(
+            f"handler {backend!r}: doctree.agent has no default_handler(repo, backend=...)"
+        )
+    return factory(repo, backend=backend, **options)
