@@ -1,0 +1,263 @@
+"""`doctree replay`: feed transcripts through the live path and show what memory changed.
+
+Each transcript becomes a session of its agent: its records are appended as history (so
+the 6th record invalidates it, by the real rule), the session is put to sleep at its end
+(invalidating it like an idle agent), and a worker tick hands it to the memory agent. A
+transcript whose records the session already holds is not appended twice.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import click
+
+from doctree.cli import State, cli, emit_json
+from doctree.errors import ConflictError, UserError
+
+MAX_TICKS = 100
+
+
+@dataclass
+class ReplayOutcome:
+    """What replaying one transcript did: the session, its history, the runs and changes."""
+
+    source: str
+    agent: str
+    session_id: str
+    messages: int
+    appended: int = 0
+    skipped: int = 0  # records the session already held
+    runs: list[dict[str, Any]] = field(default_factory=list)
+    error: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+class _Collecting:
+    """The worker's handler: the memory agent runtime, keeping each run's result."""
+
+    def __init__(self, runtime: Any):
+        self.runtime = runtime
+        self.results: list[tuple[Any, Any]] = []
+
+    def handle(self, job: Any) -> Any:
+        result = self.runtime.handle(job)
+        self.results.append((job, result))
+        return result
+
+
+def runtime_for(repo: Any, model: str) -> Any:
+    """The memory agent runtime for `--model`: offline, anthropic, auto or replay:CASSETTE."""
+    from doctree.agent import MemoryAgentRuntime
+
+    if model.startswith("replay:"):
+        cassette = model[len("replay:") :]
+        if not cassette:
+            raise UserError(f"--model {model!r}: give the cassette, e.g. replay:tests/x.json")
+        return MemoryAgentRuntime(repo, backend="replay", cassette=cassette)
+    if model == "replay":
+        raise UserError("--model replay: give the cassette, e.g. --model replay:FILE")
+    return MemoryAgentRuntime(repo, backend=model)
+
+
+def _same(record: Any, message: Any) -> bool:
+    return (record.kind, record.time, record.content) == (
+        message.kind,
+        message.time,
+        message.content,
+    )
+
+
+def append_transcript(sessions: Any, transcript: Any, agent: str) -> tuple[int, int]:
+    """Append the transcript's records the session does not hold yet; returns
+    (appended, skipped). The session must belong to `agent`, and its history must be the
+    start of the transcript (or hold all of it)."""
+    s = sessions.ensure(agent, transcript.session_id, created_at=transcript.started)
+    existing = sessions.history(s.id)
+    messages = list(transcript.messages)
+    held = 0
+    for record, message in zip(existing, messages, strict=False):
+        if not _same(record, message):
+            raise UserError(
+                f"session {s.id!r}: its history differs from the transcript at record "
+                f"{held + 1} ({record.kind} at {record.time}); replay it under another session id"
+            )
+        held += 1
+    if held < len(existing):
+        raise UserError(
+            f"session {s.id!r}: holds {len(existing)} records, more than the transcript's "
+            f"{len(messages)}; replay it under another session id"
+        )
+    for message in messages[held:]:
+        sessions.append_history(s.id, message.kind, message.content, time=message.time)
+    return len(messages) - held, held
+
+
+def replay_one(
+    repo: Any,
+    sessions: Any,
+    worker: Any,
+    handler: _Collecting,
+    text: str,
+    *,
+    source: str,
+    agent: str | None = None,
+) -> ReplayOutcome:
+    """Replay one transcript through session, history, sleep, worker tick, memory agent."""
+    from doctree.transcripts import parse_transcript
+
+    transcript = parse_transcript(text, source=source)
+    owner = agent or transcript.agent
+    outcome = ReplayOutcome(source, owner, transcript.session_id, len(transcript.messages))
+    try:
+        outcome.appended, outcome.skipped = append_transcript(sessions, transcript, owner)
+    except ConflictError as e:
+        raise UserError(f"{source}: {e}") from None
+    sessions.sleep(transcript.session_id)
+    handler.results.clear()
+    for _ in range(MAX_TICKS):
+        tick = worker.tick()
+        if transcript.session_id in tick.failed:
+            outcome.error = sessions.require(transcript.session_id).last_error
+            break
+        pending = sessions.require(transcript.session_id).invalidated_at is not None
+        if not pending or not (tick.processed or tick.raced or tick.exempt):
+            break
+    for job, result in handler.results:
+        outcome.runs.append(_run_dict(repo, job, result))
+    return outcome
+
+
+def _run_dict(repo: Any, job: Any, result: Any) -> dict[str, Any]:
+    run = result.run
+    versions = repo.log(job.source_agent, "~", run_id=run.id, limit=None)
+    changes = [
+        {"path": v.path, "operation": v.operation, "version": v.version}
+        for v in sorted(versions, key=lambda v: v.id)
+    ]
+    return {
+        "run_id": run.id,
+        "session_id": job.session_id,
+        "source_agent": job.source_agent,
+        "records": [job.first_history_id, job.last_history_id],
+        "backend": run.backend,
+        "model": run.model,
+        "status": run.status,
+        "stop_reason": run.stop_reason,
+        "turns": run.turns,
+        "tool_calls": run.tool_calls,
+        "tool_errors": run.tool_errors,
+        "usage": {
+            "input_tokens": run.input_tokens,
+            "output_tokens": run.output_tokens,
+            "cache_read_tokens": run.cache_read_tokens,
+            "cache_write_tokens": run.cache_write_tokens,
+            "cost_usd": run.cost_usd,
+        },
+        "changes": changes,
+    }
+
+
+def _print_outcome(o: ReplayOutcome) -> None:
+    held = f", {o.skipped} already held" if o.skipped else ""
+    click.echo(
+        f"{o.source}: session {o.session_id} of agent {o.agent}: "
+        f"{o.appended} record(s) appended{held}"
+    )
+    if o.error:
+        click.echo(f"  memory agent failed: {o.error}")
+    if not o.runs and not o.error:
+        click.echo("  no run: nothing new to hand over (already replayed)")
+    for r in o.runs:
+        u = r["usage"]
+        click.echo(
+            f"  run {r['run_id']} ({r['backend']}, {r['status']}, {r['stop_reason']}): "
+            f"{r['turns']} turn(s), {r['tool_calls']} tool call(s), "
+            f"{len(r['changes'])} version(s); tokens in {u['input_tokens']} out "
+            f"{u['output_tokens']} cache read {u['cache_read_tokens']} write "
+            f"{u['cache_write_tokens']}, ${u['cost_usd']:.4f}"
+        )
+        width = max((len(c["path"]) for c in r["changes"]), default=0)
+        for c in r["changes"]:
+            click.echo(f"    {c['path']:<{width}}  {c['operation']:<9} v{c['version']}")
+
+
+@cli.command()
+@click.argument("transcripts", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option(
+    "--agent",
+    "agent",
+    metavar="ID",
+    help="Replay as this agent instead of the one the transcript names.",
+)
+@click.option(
+    "--model",
+    default="offline",
+    show_default=True,
+    metavar="BACKEND",
+    help="The memory agent's backend: offline, anthropic, auto, or replay:CASSETTE.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the outcome as JSON.")
+@click.pass_obj
+def replay(
+    state: State, transcripts: tuple[str, ...], agent: str | None, model: str, as_json: bool
+) -> None:
+    """Replay TRANSCRIPTS through the live path and show what the memory agent changed.
+
+    Each transcript becomes a session (its session id; its agent unless --agent), its
+    records are appended as history, the session sleeps (which invalidates it), and a
+    worker tick hands it to the memory agent. A transcript already replayed is not
+    appended again.
+
+    \b
+      doctree replay tests/fixtures/transcripts/*.md
+      doctree show ~/memory
+      doctree log --run 1
+    """
+    from doctree.paths import validate_owner
+    from doctree.sessions import SessionsRepository
+    from doctree.worker import MemoryWorker
+
+    if agent is not None:
+        validate_owner(agent)
+    texts = []
+    for name in transcripts:
+        try:
+            texts.append((name, Path(name).read_text(encoding="utf-8")))
+        except OSError as e:
+            raise UserError(f"transcript {name!r}: cannot be read ({e.strerror})") from None
+        except UnicodeDecodeError:
+            raise UserError(f"transcript {name!r}: is not UTF-8 text") from None
+    repo = state.repo
+    runtime = runtime_for(repo, model)
+    handler = _Collecting(runtime)
+    sessions = SessionsRepository(repo.conn)
+    worker = MemoryWorker(repo.conn, handler=handler)
+    outcomes: list[ReplayOutcome] = []
+    try:
+        with click.progressbar(
+            texts,
+            label="replaying",
+            file=sys.stderr,
+            item_show_func=lambda item: Path(item[0]).name if item else None,
+        ) as bar:
+            for name, text in bar:
+                outcomes.append(
+                    replay_one(repo, sessions, worker, handler, text, source=name, agent=agent)
+                )
+    finally:
+        worker.close()
+        runtime.close()
+    if as_json:
+        emit_json([o.to_dict() for o in outcomes])
+    else:
+        for o in outcomes:
+            _print_outcome(o)
+    failed = [o for o in outcomes if o.error]
+    if failed:
+        raise click.exceptions.Exit(1)
