@@ -1,0 +1,224 @@
+"""Commands over sessions and the memory worker: sessions, transcript, worker."""
+
+from __future__ import annotations
+
+import json
+import signal
+import sys
+import time
+from typing import Any
+
+import click
+
+from doctree.cli import State, cli, emit_json
+
+pass_state = click.pass_obj
+
+STATES = ("open", "pending", "failing", "processed", "exempt")
+
+
+def _sessions(state: State):
+    from doctree.sessions import SessionsRepository
+
+    return SessionsRepository(state.repo.conn)
+
+
+def _db_path(state: State) -> str:
+    from doctree.db import default_db_path
+
+    return str(state.db_path or default_db_path())
+
+
+@cli.command("sessions")
+@click.option(
+    "--state", "state_filter", type=click.Choice(STATES), help="Only sessions in this state."
+)
+@click.option(
+    "--of",
+    "of",
+    metavar="AGENT",
+    help="Only sessions of this agent descriptor: an agent id, or 'memory-agent:ID'.",
+)
+@click.option("--limit", type=click.IntRange(min=1), default=50, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the sessions as JSON.")
+@pass_state
+def sessions_cmd(
+    state: State, state_filter: str | None, of: str | None, limit: int, as_json: bool
+) -> None:
+    """List sessions, newest first, with their memory state.
+
+    \b
+    States:
+      open       collecting records; not yet due for the memory worker
+      pending    invalidated: the worker will hand its new records over
+      failing    pending, but the last attempt failed (see ERROR; retried later)
+      processed  every record has been handed to the memory agent
+      exempt     a memory agent's own session: never collected
+    """
+    infos = _sessions(state).list_sessions(agent=of, state=state_filter, limit=limit)
+    if as_json:
+        emit_json([i.to_dict() for i in infos])
+        return
+    if not infos:
+        click.echo("no sessions" + (f" in state {state_filter!r}" if state_filter else ""))
+        return
+    rows = [("SESSION", "AGENT", "STATE", "RECORDS", "NEW", "MARK", "DONE TO", "ERROR")]
+    for i in infos:
+        s = i.session
+        error = ""
+        if s.last_error:
+            wait = max(0.0, (s.retry_at or 0) - time.time())
+            error = f"{s.failures}x, retry in {wait:.0f}s: {s.last_error}"
+            error = error[:70] + ("…" if len(error) > 70 else "")
+        rows.append(
+            (
+                s.id,
+                str(s.agent) if s.agent.type != "agent" else s.agent.id,
+                i.state,
+                str(i.records),
+                str(i.unprocessed),
+                "" if s.invalidated_at is None else str(s.invalidated_at),
+                "" if s.processed_until is None else str(s.processed_until),
+                error,
+            )
+        )
+    widths = [max(len(r[c]) for r in rows) for c in range(len(rows[0]) - 1)]
+    for r in rows:
+        click.echo("  ".join(v.ljust(w) for v, w in zip(r, widths, strict=False)) + "  " + r[-1])
+
+
+@cli.command("transcript")
+@click.argument("session_id")
+@click.option(
+    "--new",
+    "only_new",
+    is_flag=True,
+    help="Only the records not yet handed to the memory agent (what the worker would send).",
+)
+@pass_state
+def transcript_cmd(state: State, session_id: str, only_new: bool) -> None:
+    """Print a session's history as a markdown transcript (docs/transcripts.md)."""
+    from doctree.transcripts import format_transcript
+
+    sessions = _sessions(state)
+    s = sessions.require(session_id)
+    records = sessions.history(s.id, after_id=s.processed_until if only_new else None)
+    click.echo(format_transcript(records, agent=s.agent.id, session_id=s.id), nl=False)
+
+
+@cli.command("worker")
+@click.option("--once", is_flag=True, help="Run one tick and exit.")
+@click.option(
+    "--interval",
+    type=click.FloatRange(min=0, min_open=True),
+    default=30.0,
+    show_default=True,
+    help="Seconds between ticks.",
+)
+@click.option(
+    "--batch",
+    type=click.IntRange(min=1),
+    default=10,
+    show_default=True,
+    help="At most this many sessions per tick.",
+)
+@click.option(
+    "--handler",
+    envvar="DOCTREE_WORKER_HANDLER",
+    default="auto",
+    show_default=True,
+    help="The memory agent: auto, offline, anthropic, replay:CASSETTE (the memory agent "
+    "runtime), recorder:FILE[:DELAY] (append each job to FILE, no model) or python:MODULE:ATTR.",
+)
+@click.option(
+    "--lease-ttl",
+    type=click.FloatRange(min=0, min_open=True),
+    default=60.0,
+    show_default=True,
+    help="Seconds a session lease lasts without renewal (a crashed worker's is taken over after).",
+)
+@click.option(
+    "--retry-base",
+    type=click.FloatRange(min=0),
+    default=30.0,
+    show_default=True,
+    help="Seconds before the first retry of a failing session; doubles per failure (max 1 h).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print each tick's result as a JSON line.")
+@click.option("-v", "--verbose", is_flag=True, help="Log every session handed over to stderr.")
+@pass_state
+def worker_cmd(
+    state: State,
+    once: bool,
+    interval: float,
+    batch: int,
+    handler: str,
+    lease_ttl: float,
+    retry_base: float,
+    as_json: bool,
+    verbose: bool,
+) -> None:
+    """Run the memory worker: hand pending sessions to the memory agent every INTERVAL s.
+
+    SIGINT or SIGTERM stops it after the session in hand (a second one aborts that session;
+    its lease is released and it stays pending). Several workers may share one database.
+    """
+    import logging
+
+    from doctree.worker import MemoryWorker, default_handler
+
+    logging.basicConfig(
+        level=logging.INFO if verbose else logging.WARNING,
+        stream=sys.stderr,
+        format="%(asctime)s %(name)s %(message)s",
+    )
+    repo = state.repo
+    the_handler = default_handler(repo, handler)
+    worker = MemoryWorker(
+        _db_path(state),
+        handler=the_handler,
+        interval=interval,
+        batch=batch,
+        lease_ttl=lease_ttl,
+        retry_base=retry_base,
+    )
+
+    def on_signal(signum: int, frame: Any) -> None:
+        if worker.stopping:
+            raise KeyboardInterrupt
+        worker.request_stop()
+        click.echo(
+            f"worker: {signal.Signals(signum).name}: stopping after the session in hand", err=True
+        )
+
+    previous = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+
+    def on_tick(result) -> None:
+        if as_json:
+            click.echo(json.dumps(result.to_dict()))
+        elif result.found or once:
+            click.echo(
+                f"tick: {result.found} pending, {len(result.processed)} processed, "
+                f"{len(result.raced)} still pending (new records), {len(result.exempt)} exempt, "
+                f"{len(result.skipped)} skipped, {len(result.failed)} failed, "
+                f"{result.records} records handed over",
+                err=not once,
+            )
+
+    if not once:
+        click.echo(
+            f"worker {worker.holder}: every {interval:g}s, {batch} sessions per tick, "
+            f"handler {handler}",
+            err=True,
+        )
+    try:
+        worker.run(once=once, on_tick=on_tick)
+    except KeyboardInterrupt:
+        click.echo("worker: aborted; the session in hand stays pending", err=True)
+        sys.exit(130)
+    finally:
+        for s, h in previous.items():
+            signal.signal(s, h)
+        worker.close()
+    if not once:
+        click.echo("worker: stopped", err=True)
