@@ -176,6 +176,7 @@ class MemoryAgentRuntime:
         cassette: str | os.PathLike[str] | None = None,
         record: bool = False,
         upstream: str | None = None,
+        label: str | None = None,
         api_key: str | None = None,
         base_url: str | None = None,
         max_retries: int = 4,
@@ -190,6 +191,7 @@ class MemoryAgentRuntime:
         self.cassette_path = Path(cassette) if cassette is not None else None
         self.record = record
         self.upstream = upstream
+        self.label = label
         self.api_key = api_key
         self.base_url = base_url
         self.max_retries = max_retries
@@ -247,8 +249,8 @@ class MemoryAgentRuntime:
 
             if self.record:
                 upstream = self.upstream or os.environ.get("ANTHROPIC_BASE_URL") or DEFAULT_UPSTREAM
-                key = self.api_key or os.environ.get("ANTHROPIC_API_KEY") or ""
-                self._recorder = Recorder(upstream, key)
+                key = self.api_key or os.environ.get("ANTHROPIC_API_KEY")
+                self._recorder = Recorder(upstream, key or None, label=self.label or "")
                 responder: Any = self._recorder
             else:
                 responder = CassettePlayer(
@@ -336,7 +338,7 @@ class MemoryAgentRuntime:
                 )
                 summary = offline.run(transcript, tools)
                 status, reason = "completed", "end_turn"
-                conversation.append("assistant", str(summary))
+                conversation.append("assistant", _offline_note(summary, tools))
             else:
                 message = transcript_message(
                     source_agent, session_id, transcript, first_history_id, last_history_id
@@ -347,12 +349,10 @@ class MemoryAgentRuntime:
             error = self._explain(e)
             self._count_tools(run_id, tools)
             self.runs.finish(run_id, "failed", "error", error)
-            conversation.close()
             log.warning("memory agent run %s for %s failed: %s", run_id, source_agent, error)
             raise RunFailedError(run_id, error) from e
         self._count_tools(run_id, tools)
         run = self.runs.finish(run_id, status, reason)
-        conversation.close()
         changed = list(dict.fromkeys(p for c in tools.calls for p in c.changed))
         return RunResult(run, changed, summary)
 
@@ -436,24 +436,23 @@ class MemoryAgentRuntime:
 
 
 class MemoryConversation:
-    """The memory agent's own conversation of one run, kept as a session of the agent.
+    """The memory agent's own conversation of one run, kept as a session of that agent.
 
-    The session belongs to the descriptor `memory-agent` / source agent id, so the worker
-    never processes it (memory-agent sessions are exempt from invalidation). Until
-    `doctree.sessions` is available the conversation is kept only in memory.
+    The session belongs to the descriptor (`memory-agent`, source agent id), so it is never
+    invalidated and the worker never hands it to a memory agent: no memory of the memory
+    agent. One session per run, id `memory-agent-<source agent>-run-<run id>`.
     """
 
     def __init__(self, repo: DocumentsRepository, agent: MemoryAgent, run_id: int):
-        self.repo = repo
-        self.agent = agent
+        from doctree.sessions import AgentDescriptor, SessionsRepository
+
+        self.sessions = SessionsRepository(repo.conn)
+        self.descriptor = AgentDescriptor(MEMORY_AGENT_TYPE, agent.source_agent)
         self.session_id = f"{MEMORY_AGENT_TYPE}-{agent.source_agent}-run-{run_id}"
-        self.records: list[tuple[str, Any]] = []
-        self._store = _session_store(repo, agent, self.session_id)
+        self.sessions.ensure(self.descriptor, self.session_id)
 
     def append(self, kind: str, content: Any) -> None:
-        self.records.append((kind, content))
-        if self._store is not None:
-            self._store(kind, content)
+        self.sessions.append_history(self.session_id, kind, content)
 
     def append_blocks(self, role: str, blocks: list[dict[str, Any]]) -> None:
         """Record a message's blocks: text as the role's kind, tool use and results as tools."""
@@ -472,13 +471,13 @@ class MemoryConversation:
                     },
                 )
 
-    def close(self) -> None:
-        pass
 
-
-def _session_store(repo: DocumentsRepository, agent: MemoryAgent, session_id: str) -> Any:
-    """A function appending records to the memory agent's session, or None without sessions."""
-    return None
+def _offline_note(summary: Any, tools: MemoryTools) -> str:
+    changed = list(dict.fromkeys(p for c in tools.calls for p in c.changed))
+    lines = [f"Offline run: {len(tools.calls)} tool call(s), {len(changed)} page(s) changed."]
+    lines += [f"- {p}" for p in changed]
+    lines += [f"note: {n}" for n in getattr(summary, "notes", None) or []]
+    return "\n".join(lines)
 
 
 def _offline_agent() -> Any:
