@@ -8,10 +8,10 @@
 
 The memory agent writes a page per session under `archive/<YYYY-Www>/` and a dated line in
 `active`. `consolidate(week)` rolls the week's session pages into the week page (their key
-lines, grouped by session, deduplicated, each linking the page it came from), retires the
-session pages (tombstones; history stays readable), records lines that recur in two or more
-sessions of the week in `patterns`, and prunes the week's lines from `active`. Running it
-again for the same week changes nothing, so it is safe from cron.
+lines, grouped by session, deduplicated, each section linking the page it came from),
+retires the session pages (tombstones; history stays readable), and moves the lines of
+`active` dated in that week (passed dates, the week's decisions) to the week page. Running
+it again for the same week changes nothing, so it is safe from cron.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from doctree.compaction import ExtractiveCondenser, SourceDocument, _normal, extract_lines
+from doctree.compaction import _normal, extract_lines
 from doctree.errors import UserError
 from doctree.paths import slugify, validate_owner
 from doctree.store import Actor, DocumentsRepository
@@ -34,10 +34,10 @@ PROJECTS = f"{MEMORY}/projects"
 ARCHIVE = f"{MEMORY}/archive"
 TIERS = (ACTIVE, PATTERNS, CORRECTIONS, PROJECTS, ARCHIVE)
 CONSOLIDATION_ACTOR = Actor("system", "consolidate")
-SESSIONS_HEADING = "## Sessions"
 
 _WEEK = re.compile(r"(\d{4})-W(\d{2})")
-_DATE = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
+_META = re.compile(r"- (agent|session|week): ")
+_LEADING_DATE = re.compile(r"\s*[-*+]\s+(\d{4}-\d{2}-\d{2})\b")
 
 _DESCRIPTIONS = {
     ACTIVE: "# Active\n\nCurrent priorities and recent sessions, one dated line each.\n",
@@ -99,11 +99,10 @@ class ConsolidationResult:
     archive_version: int | None = None
     rolled: list[str] = field(default_factory=list)
     pruned_active_lines: int = 0
-    patterns_added: int = 0
 
     @property
     def changed(self) -> bool:
-        return bool(self.rolled or self.pruned_active_lines or self.patterns_added)
+        return bool(self.rolled or self.pruned_active_lines)
 
     def to_dict(self) -> dict[str, Any]:
         d = self.__dict__.copy()
@@ -111,37 +110,64 @@ class ConsolidationResult:
         return d
 
 
-def _week_line(line: str, monday: date, sunday: date, rolled: set[str]) -> bool:
-    """Does this line of `active` belong to the week: dated in it, or linking a rolled page."""
-    if any(f"[[{p}]]" in line or f"]({p})" in line for p in rolled):
-        return True
-    m = _DATE.search(line[:40])
+def _leading_date(line: str) -> date | None:
+    m = _LEADING_DATE.match(line)
     if not m:
-        return False
+        return None
     try:
-        day = date.fromisoformat(m.group(1))
+        return date.fromisoformat(m.group(1))
     except ValueError:
-        return False
-    return monday <= day <= sunday
+        return None
 
 
-def _sessions_section(existing: str, rolled: list[SourceDocument]) -> str:
-    lines = [ln for ln in existing.splitlines() if ln.startswith("- ")]
-    for s in rolled:
-        line = f"- [[{s.path}]] (version {s.version})"
-        if line not in lines:
-            lines.append(line)
-    return f"{SESSIONS_HEADING}\n\n" + "\n".join(lines) + "\n"
+@dataclass
+class _Page:
+    """A page as its title, the lines before any section, and `## ` sections in order."""
+
+    title: str
+    intro: list[str] = field(default_factory=list)
+    sections: dict[str, list[str]] = field(default_factory=dict)
+
+    @classmethod
+    def parse(cls, body: str, title: str) -> _Page:
+        page = cls(title)
+        current = page.intro
+        for i, line in enumerate(body.splitlines()):
+            if i == 0 and line.startswith("# "):
+                page.title = line[2:].strip()
+            elif line.startswith("## "):
+                current = page.sections.setdefault(line[3:].strip(), [])
+            else:
+                current.append(line)
+        for lines in [page.intro, *page.sections.values()]:
+            while lines and not lines[-1].strip():
+                lines.pop()
+            while lines and not lines[0].strip():
+                lines.pop(0)
+        return page
+
+    def render(self) -> str:
+        out = [f"# {self.title}", ""]
+        if self.intro:
+            out += [*self.intro, ""]
+        for name, lines in self.sections.items():
+            if lines:
+                out += [f"## {name}", "", *lines, ""]
+        return "\n".join(out).rstrip() + "\n"
 
 
 def consolidate(
     repo: DocumentsRepository, owner: str, week: str, *, prune_active: bool = True
 ) -> ConsolidationResult:
-    """Roll the session pages of `week` into its archive page; prune the week from `active`.
+    """Roll the session pages of `week` into its archive page; move the week's lines out of
+    `active` into it.
 
-    One transaction. Idempotent: a second run for the same week finds nothing left to roll
-    or prune and writes nothing; a session page added to the week later is folded into the
-    existing archive page by the next run.
+    Each session page becomes a section of the week page (its key lines, deduplicated against
+    what the page already says, headed by a link to the session page) and is then retired:
+    deleted, its history readable. Lines of `active` dated in the week (passed dates, the
+    week's decisions) move to the week page's "Pruned from active" section. One transaction.
+    Idempotent: a second run for the same week finds nothing to roll or prune and writes
+    nothing; a session page added to the week later is folded in by the next run.
     """
     owner = validate_owner(owner)
     monday, sunday = parse_week(week)
@@ -149,109 +175,59 @@ def consolidate(
     result = ConsolidationResult(owner, week, week_page)
     with repo.transaction():
         current = repo.get(owner, week_page)
-        sessions = [
-            SourceDocument.of(d)
-            for d in repo.documents(owner, week_page)
-            if d.path != week_page and d.body.strip()
-        ]
-        if sessions:
-            result.archive_version = _roll(repo, owner, week, week_page, current, sessions)
-            result.rolled = [s.path for s in sessions]
-            result.patterns_added = _record_patterns(repo, owner, week, sessions)
-            for doc in sorted(repo.documents(owner, week_page), key=lambda d: -len(d.path)):
-                if doc.path != week_page:
-                    repo.delete(
-                        owner, doc.path, expected_version=doc.version, actor=CONSOLIDATION_ACTOR
-                    )
+        page = _Page.parse(current.body if current else "", f"Week {week}")
+        sessions = [d for d in repo.documents(owner, week_page) if d.path != week_page]
+        seen = {_normal(ln) for lines in page.sections.values() for ln in lines}
+        links = list(current.links) if current else []
+        for doc in sorted(sessions, key=lambda d: d.path):
+            if not doc.body.strip():
+                continue
+            heading = f"{doc.title} ([[{doc.path}]])"
+            lines = page.sections.setdefault(heading, [])
+            for _, line in extract_lines(doc.body):
+                if _META.match(line) or f"[[{week_page}]]" in line:
+                    continue  # the section heading already names the session and the week
+                key = _normal(line)
+                if key and key not in seen:
+                    seen.add(key)
+                    lines.append(line)
+            listed = page.sections.setdefault("Sessions", [])
+            if not any(doc.path in ln for ln in listed):
+                listed.append(f"- [[{doc.path}]] (version {doc.version})")
+            links.append(doc.path)
+            result.rolled.append(doc.path)
+        if prune_active:
+            moved = _prune_active(repo, owner, monday, sunday)
+            pruned = page.sections.setdefault("Pruned from active", [])
+            pruned += [ln for ln in moved if ln not in pruned]
+            result.pruned_active_lines = len(moved)
+        if result.rolled or result.pruned_active_lines:
+            doc = repo.write(
+                owner,
+                week_page,
+                page.render(),
+                title=page.title,
+                links=sorted(set(links)),
+                expected_version=current.version if current else 0,
+                actor=CONSOLIDATION_ACTOR,
+            )
+            result.archive_version = doc.version
+            for s in sorted(sessions, key=lambda d: -d.path.count("/")):
+                repo.delete(owner, s.path, expected_version=s.version, actor=CONSOLIDATION_ACTOR)
         elif current is not None:
             result.archive_version = current.version
-        if prune_active:
-            result.pruned_active_lines = _prune_active(
-                repo, owner, monday, sunday, set(result.rolled)
-            )
     return result
 
 
-def _roll(
-    repo: DocumentsRepository,
-    owner: str,
-    week: str,
-    week_page: str,
-    current: Any,
-    sessions: list[SourceDocument],
-) -> int:
-    previous = None
-    sessions_text = ""
-    if current is not None and current.body.strip():
-        head, _, sessions_text = current.body.partition("\n" + SESSIONS_HEADING + "\n")
-        previous = SourceDocument(current.id, current.path, current.title, head, current.version)
-    text = ExtractiveCondenser(title=f"Week {week}").condense(
-        sessions, previous=previous, under=week_page
-    )
-    body = text.rstrip() + "\n\n" + _sessions_section(sessions_text, sessions)
-    doc = repo.write(
-        owner,
-        week_page,
-        body,
-        title=f"Week {week}",
-        links=sorted({s.path for s in sessions}),
-        expected_version=current.version if current is not None else 0,
-        actor=CONSOLIDATION_ACTOR,
-    )
-    return doc.version
-
-
-def _record_patterns(
-    repo: DocumentsRepository, owner: str, week: str, sessions: list[SourceDocument]
-) -> int:
-    """Lines that recur in two or more session pages of the week go to `patterns`."""
-    seen_in: dict[str, set[str]] = {}
-    text_of: dict[str, str] = {}
-    for s in sessions:
-        for _, line in extract_lines(s.body):
-            key = _normal(line)
-            if len(key.split()) < 3:
-                continue
-            seen_in.setdefault(key, set()).add(s.path)
-            text_of.setdefault(key, line)
-    recurring = [text_of[k] for k in sorted(seen_in) if len(seen_in[k]) >= 2]
-    if not recurring:
-        return 0
-    current = repo.get(owner, PATTERNS)
-    body = (
-        current.body.rstrip()
-        if current and current.body.strip()
-        else _DESCRIPTIONS[PATTERNS].rstrip()
-    )
-    known = {_normal(ln) for ln in body.splitlines()}
-    new = [f"{line} (week {week})" for line in recurring]
-    new = [ln for ln in new if _normal(ln) not in known]
-    if not new:
-        return 0
-    repo.write(
-        owner,
-        PATTERNS,
-        body + "\n" + "\n".join(new) + "\n",
-        expected_version=current.version if current else 0,
-        actor=CONSOLIDATION_ACTOR,
-    )
-    return len(new)
-
-
-def _prune_active(
-    repo: DocumentsRepository, owner: str, monday: date, sunday: date, rolled: set[str]
-) -> int:
+def _prune_active(repo: DocumentsRepository, owner: str, monday: date, sunday: date) -> list[str]:
+    """Remove the list lines of `active` dated in the week; returns them."""
     current = repo.get(owner, ACTIVE)
     if current is None:
-        return 0
+        return []
     lines = current.body.splitlines()
-    kept = [
-        ln
-        for ln in lines
-        if not (ln.lstrip().startswith(("-", "*")) and _week_line(ln, monday, sunday, rolled))
-    ]
-    pruned = len(lines) - len(kept)
-    if pruned:
+    moved = [ln for ln in lines if (d := _leading_date(ln)) is not None and monday <= d <= sunday]
+    if moved:
+        kept = [ln for ln in lines if ln not in moved]
         repo.write(
             owner,
             ACTIVE,
@@ -259,4 +235,4 @@ def _prune_active(
             expected_version=current.version,
             actor=CONSOLIDATION_ACTOR,
         )
-    return pruned
+    return moved

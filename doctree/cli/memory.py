@@ -134,8 +134,7 @@ def consolidate(state: State, week: str | None, keep_active: bool, as_json: bool
         click.echo(
             f"consolidated {result.week} into {result.archive_path}: "
             f"{len(result.rolled)} session page(s) rolled in, "
-            f"{result.pruned_active_lines} line(s) pruned from active, "
-            f"{result.patterns_added} pattern(s) recorded"
+            f"{result.pruned_active_lines} line(s) moved out of active"
         )
     else:
         click.echo(f"nothing to consolidate for {result.week}")
