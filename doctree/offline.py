@@ -70,6 +70,14 @@ class RunSummary:
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
 
+    def __str__(self) -> str:
+        notes = "".join(f"; {n}" for n in self.notes)
+        return (
+            f"offline run for session {self.session_id} of {self.source_agent}: "
+            f"{self.tool_calls} tool calls ({self.tool_errors} errors), "
+            f"{len(self.changed)} pages changed{notes}"
+        )
+
 
 class OfflineAgentError(Exception):
     """A tool answered in a way the offline agent cannot work with (a bug, not bad input)."""
@@ -135,10 +143,10 @@ _NOT_NAMES = {
     "Back", "Quick", "Note", "Notes", "Remember", "Actually", "Correction", "Slack", "Zoom",
     "Teams", "Google", "Postgres", "Kafka", "Python", "Team", "Everyone", "All",
 }  # fmt: skip
-_PROJECT = re.compile(
-    r"\bproject\s+(?P<a>[A-Z][\w-]+)"
-    r"|\bthe\s+(?P<b>[A-Za-z][\w-]+)\s+(?:project|repo|repository|codebase)\b"
-    r"|\b(?P<c>[A-Z][\w-]+)\s+project\b"
+_PROJECTS = (
+    re.compile(r"\bproject\s+(?P<name>[A-Z][\w-]+)"),
+    re.compile(r"\bthe\s+(?P<name>[A-Za-z][\w-]+)\s+(?:project|repo|repository|codebase)\b"),
+    re.compile(r"\b(?P<name>[A-Z][\w-]+)\s+project\b"),
 )
 _NOT_PROJECTS = {"this", "that", "the", "a", "new", "side", "my", "our", "old", "same", "whole"}
 TOPICS = {
@@ -510,9 +518,9 @@ def _sentence(time: str, raw: str, ref: date, directory: Directory) -> Sentence:
         s.relation = (r.group("rel").lower(), clean)
         if clean not in s.people:
             s.people.append(clean)
-    for m in _PROJECT.finditer(raw):
-        name = m.group("a") or m.group("b") or m.group("c")
-        if name and name.lower() not in _NOT_PROJECTS and name not in _NOT_NAMES:
+    for m in (m for pattern in _PROJECTS for m in pattern.finditer(raw)):
+        name = m.group("name")
+        if name.lower() not in _NOT_PROJECTS and name not in _NOT_NAMES:
             slug = directory.project(name)
             if slug not in s.projects:
                 s.projects.append(slug)
@@ -819,6 +827,9 @@ class _Run:
         root = self.read(self.root)
         people_index = self.read(f"{self.root}/people") if root else None
         project_index = self.read(f"{self.root}/projects") if root else None
+        if root:
+            self.read(f"{self.root}/topics")
+        self.find_session_page()
         directory = Directory(
             {
                 p.rsplit("/", 1)[1]: title
@@ -853,6 +864,19 @@ class _Run:
                 f"{len(a.not_acted)} request(s) to forget or delete left for a person"
             )
         return self.summary
+
+    def find_session_page(self) -> None:
+        """A session handed over in parts keeps one page: look in this week and the last."""
+        slug = slugify(self.t.session_id)
+        for day in (self.day, self.day - timedelta(days=7)):
+            week_page = f"{self.root}/archive/{iso_week(day)}"
+            if self.read(week_page) is not None and f"{week_page}/{slug}" in self.listing.get(
+                week_page, set()
+            ):
+                self.week = iso_week(day)
+                self.session_path = f"{week_page}/{slug}"
+                self.cite = f"[[{self.session_path}|{self.t.session_id}]]"
+                return
 
     def line(self, s: Sentence) -> str:
         return f"- {s.time[:10]}: {_neutral(s.text)} ({self.cite})"
@@ -1169,9 +1193,14 @@ class _Run:
     ) -> list[str]:
         """Edit every line that states `old` in a current page (not the archive) to say `new`."""
         r = self.call("document_search", {"query": old, "under": self.root, "limit": 50})
-        if r.is_error or r.content.startswith("no pages"):
+        if r.is_error:
             return []
-        paths = []
+        # Search ranks pages by any of the words; the pages that most likely hold the fact
+        # are read whatever their rank.
+        paths = [f"{self.root}/{name}" for name in ("active", "decisions", "notes")]
+        for slug in sorted(subjects):
+            kind = "projects" if slug in self.directory.projects else "people"
+            paths.append(f"{self.root}/{kind}/{slug}")
         for line in r.content.split("\n")[1:]:
             m = re.match(r"- (\S+) \(v\d+\)", line)
             if m:

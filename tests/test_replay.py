@@ -1,0 +1,129 @@
+"""`doctree replay`: transcripts through session, history, sleep, worker tick, memory agent."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from doctree.cli import cli
+from doctree.runs import Runs
+from doctree.sessions import SessionsRepository
+from doctree.store import DocumentsRepository
+from doctree.transcripts import parse_transcript
+
+FIXTURES = Path(__file__).parent / "fixtures" / "transcripts"
+PERSONAL = FIXTURES / "01-personal-assistant.md"
+CODING = FIXTURES / "02-coding-help.md"
+
+
+def replay(db_path: Path, *args: str):
+    return CliRunner().invoke(cli, ["--db", str(db_path), "replay", *args])
+
+
+def test_replay_prints_each_run_and_the_versions_it_made(db_path):
+    result = replay(db_path, str(PERSONAL))
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "session s-2026-11-16-week-plan of agent main: 19 record(s) appended" in out
+    assert "run 1 (offline, completed, end_turn)" in out
+    assert "~/memory/archive/2026-W47/s-2026-11-16-week-plan  created   v1" in out
+
+
+def test_replay_shows_a_progress_bar_on_stderr(db_path):
+    result = replay(db_path, str(PERSONAL))
+    assert "replaying" in result.stderr
+    assert "replaying" not in result.stdout
+
+
+def test_replay_json_lists_runs_changes_and_usage(db_path):
+    result = replay(db_path, "--json", str(PERSONAL), str(CODING))
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert [o["session_id"] for o in data] == [
+        "s-2026-11-16-week-plan",
+        "s-2026-11-17-flaky-settlement-test",
+    ]
+    run = data[1]["runs"][0]
+    assert run["run_id"] == 2
+    assert run["usage"]["input_tokens"] == 0
+    assert {"path": "~/memory/projects/ledger", "operation": "created", "version": 1} in run[
+        "changes"
+    ]
+
+
+def test_replay_appends_the_history_and_processes_the_session(db_path):
+    assert replay(db_path, str(PERSONAL)).exit_code == 0
+    with SessionsRepository(db_path) as sessions:
+        s = sessions.require("s-2026-11-16-week-plan")
+        records = sessions.history(s.id)
+        assert len(records) == 19
+        assert s.invalidated_at is None
+        assert s.processed_until == records[-1].id
+        assert s.agent.id == "main"
+        assert records[0].time == "2026-11-16T08:30:00Z"
+
+
+def test_replaying_twice_does_not_duplicate_the_history(db_path):
+    replay(db_path, str(PERSONAL))
+    result = replay(db_path, str(PERSONAL))
+    assert result.exit_code == 0, result.output
+    assert "0 record(s) appended, 19 already held" in result.stdout
+    assert "already replayed" in result.stdout
+    with SessionsRepository(db_path) as sessions:
+        assert len(sessions.history("s-2026-11-16-week-plan")) == 19
+    with DocumentsRepository(db_path) as repo:
+        assert len(Runs(repo.conn).list()) == 1
+
+
+def test_replay_as_another_agent(db_path):
+    result = replay(db_path, "--agent", "alice", str(PERSONAL))
+    assert result.exit_code == 0, result.output
+    with DocumentsRepository(db_path) as repo:
+        assert repo.owners() == ["alice"]
+        assert repo.exists("alice", "~/memory/people/bob")
+
+
+def test_replay_writes_as_the_memory_agent_of_the_run(db_path):
+    replay(db_path, str(CODING))
+    with DocumentsRepository(db_path) as repo:
+        versions = repo.log("main", "~/memory", limit=None)
+        assert {(v.actor, v.session_id, v.run_id) for v in versions} == {
+            ("memory-agent:main", "s-2026-11-17-flaky-settlement-test", 1)
+        }
+
+
+def test_a_malformed_transcript_is_a_one_line_error(db_path, tmp_path):
+    bad = tmp_path / "bad.md"
+    bad.write_text(
+        "# Transcript of session s-x\n\n- agent: main\n- session: s-x\n\n## user at noon\n\nhi\n"
+    )
+    result = replay(db_path, str(bad))
+    assert result.exit_code == 2
+    assert f"transcript {bad}:6:" in result.stderr
+
+
+def test_a_session_with_other_history_is_refused(db_path, tmp_path):
+    replay(db_path, str(PERSONAL))
+    t = parse_transcript(PERSONAL.read_text())
+    changed = PERSONAL.read_text().replace("Morning! Can you help", "Evening! Can you help")
+    other = tmp_path / "other.md"
+    other.write_text(changed)
+    result = replay(db_path, str(other))
+    assert result.exit_code == 2
+    assert f"session {t.session_id!r}: its history differs from the transcript at record 1" in (
+        result.stderr
+    )
+
+
+def test_an_unknown_backend_is_refused(db_path):
+    result = replay(db_path, "--model", "gpt", str(PERSONAL))
+    assert result.exit_code == 2
+    assert "backend 'gpt'" in result.stderr
+
+
+def test_a_missing_transcript_file_is_refused(db_path, tmp_path):
+    result = replay(db_path, str(tmp_path / "nope.md"))
+    assert result.exit_code == 2
+    assert "nope.md" in result.stderr
