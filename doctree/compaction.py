@@ -34,6 +34,7 @@ log = logging.getLogger("doctree.compaction")
 
 DEFAULT_THRESHOLD = 24_000
 DEFAULT_UNDER = "~/memory"
+DEFAULT_KEEP = ("~/memory/active", "~/memory/patterns", "~/memory/corrections")
 CONDENSED_NAME = "compacted"
 CONDENSED_TITLE = "Compacted memory"
 LEASE_TTL = 600.0
@@ -63,13 +64,16 @@ def _parse_thresholds(text: str) -> dict[str, int]:
 
 @dataclass
 class CompactionPolicy:
-    """When to compact: a size threshold in bytes (one default, overridable per owner) for
-    the subtree `under`. Environment: DOCTREE_COMPACTION_THRESHOLD (bytes) and
-    DOCTREE_COMPACTION_THRESHOLDS (`owner=bytes,owner=bytes`)."""
+    """When and what to compact: a size threshold in bytes (one default, overridable per
+    owner) for the subtree `under`, and `keep`: subtrees a pass never absorbs or retires (by
+    default the tier pages the memory agent keeps current: active, patterns, corrections).
+    Environment: DOCTREE_COMPACTION_THRESHOLD (bytes), DOCTREE_COMPACTION_THRESHOLDS
+    (`owner=bytes,owner=bytes`) and DOCTREE_COMPACTION_KEEP (comma-separated paths)."""
 
     threshold: int = DEFAULT_THRESHOLD
     thresholds: dict[str, int] = field(default_factory=dict)
     under: str = DEFAULT_UNDER
+    keep: tuple[str, ...] = DEFAULT_KEEP
 
     def threshold_for(self, owner: str) -> int:
         return self.thresholds.get(owner, self.threshold)
@@ -82,7 +86,15 @@ class CompactionPolicy:
             if not raw.strip().isdigit():
                 raise UserError(f"DOCTREE_COMPACTION_THRESHOLD {raw!r}: must be a number of bytes")
             threshold = int(raw)
-        return cls(threshold, _parse_thresholds(env.get("DOCTREE_COMPACTION_THRESHOLDS", "")))
+        keep = DEFAULT_KEEP
+        if (raw_keep := env.get("DOCTREE_COMPACTION_KEEP")) is not None:
+            keep = tuple(normalize_path(p.strip()) for p in raw_keep.split(",") if p.strip())
+        return cls(
+            threshold, _parse_thresholds(env.get("DOCTREE_COMPACTION_THRESHOLDS", "")), keep=keep
+        )
+
+    def keeps(self, path: str) -> bool:
+        return any(path == k or path.startswith(k + "/") for k in self.keep)
 
 
 # -- the snapshot and the result ------------------------------------------------------------
@@ -499,10 +511,14 @@ class Compactor:
     def snapshot(
         self, owner: str, under: str
     ) -> tuple[list[SourceDocument], SourceDocument | None]:
-        """Every live document strictly below `under` at its current version; the earlier
-        condensed document separately."""
+        """Every live document strictly below `under` at its current version, but those the
+        policy keeps; the earlier condensed document separately."""
         target = condensed_path(under)
-        docs = [SourceDocument.of(d) for d in self.repo.documents(owner, under) if d.path != under]
+        docs = [
+            SourceDocument.of(d)
+            for d in self.repo.documents(owner, under)
+            if d.path != under and not self.policy.keeps(d.path)
+        ]
         previous = next((d for d in docs if d.path == target), None)
         return [d for d in docs if d.path != target], previous
 
@@ -625,7 +641,29 @@ def compact(
 
 
 def compaction_hook(
-    repo: DocumentsRepository, *, backend: str = "auto", policy: CompactionPolicy | None = None
+    db: DocumentsRepository | str | os.PathLike[str],
+    *,
+    backend: str = "auto",
+    policy: CompactionPolicy | None = None,
 ) -> Callable[[Any], None]:
-    """An `after_handle` hook for `MemoryWorker` that compacts past the threshold."""
-    return Compactor(repo, condenser=backend, policy=policy).after_handle
+    """An `after_handle` hook for `MemoryWorker`: compacts the job's agent past its threshold.
+
+    Given a database path, the hook opens its own connection in the thread that first calls
+    it (the worker's), so it never shares a transaction with anyone else.
+    """
+    if isinstance(db, DocumentsRepository):
+        return Compactor(db, condenser=backend, policy=policy).after_handle
+    compactor: list[Compactor] = []
+
+    def hook(job: Any) -> None:
+        try:
+            if not compactor:
+                compactor.append(
+                    Compactor(DocumentsRepository(db), condenser=backend, policy=policy)
+                )
+        except Exception:
+            log.exception("compaction hook: cannot open %s", db)
+            return
+        compactor[0].after_handle(job)
+
+    return hook

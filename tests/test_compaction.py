@@ -341,3 +341,61 @@ def test_compact_command_json_lists_retired_documents(db_path, repo):
     )
     data = json.loads(result.output)
     assert "~/memory/people/alice" in data["retired"]
+
+
+def test_tier_pages_are_kept_out_of_a_pass_by_default(repo):
+    seed(repo)
+    repo.write(OWNER, "~/memory/active", "- 2026-12-01: launch Apollo")
+    result = compactor(repo).compact(OWNER)
+    assert repo.read(OWNER, "~/memory/active").version == 1
+    assert "~/memory/active" not in result.retired
+    assert "launch Apollo" not in repo.read(OWNER, TARGET).body
+
+
+def test_kept_subtrees_come_from_the_environment():
+    policy = CompactionPolicy.from_env({"DOCTREE_COMPACTION_KEEP": "~/memory/people, ~/memory/x"})
+    assert policy.keeps("~/memory/people/alice") and not policy.keeps("~/memory/peoplex")
+
+
+def test_empty_keep_setting_lets_a_pass_take_everything(repo):
+    seed(repo)
+    repo.write(OWNER, "~/memory/active", "- 2026-12-01: launch Apollo")
+    policy = CompactionPolicy.from_env({"DOCTREE_COMPACTION_KEEP": ""})
+    compactor(repo, policy=policy).compact(OWNER)
+    assert not repo.exists(OWNER, "~/memory/active")
+
+
+def test_hook_given_a_database_path_opens_its_own_connection(repo, db_path):
+    seed(repo)
+    hook = compaction_hook(db_path, backend="offline", policy=CompactionPolicy(threshold=100))
+    hook(SimpleNamespace(source_agent=OWNER, session_id="s-1"))
+    assert repo.exists(OWNER, TARGET)
+
+
+def test_worker_compacts_after_the_memory_agent_stores(db_path, repo):
+    from pathlib import Path
+
+    from doctree.sessions import SessionsRepository
+    from doctree.transcripts import parse_transcript
+    from doctree.worker import MemoryWorker, default_handler
+
+    fixtures = sorted((Path(__file__).parent / "fixtures" / "transcripts").glob("*.md"))[:3]
+    sessions = SessionsRepository(db_path)
+    for path in fixtures:
+        t = parse_transcript(path.read_text(encoding="utf-8"), source=path.name)
+        sessions.ensure(t.agent, t.session_id, created_at=t.started)
+        for m in t.messages:
+            sessions.append_history(t.session_id, m.kind, m.content, time=m.time)
+        sessions.sleep(t.session_id)
+    policy = CompactionPolicy(threshold=2000)
+    worker = MemoryWorker(
+        db_path,
+        handler=default_handler(repo, "offline"),
+        after_handle=compaction_hook(db_path, backend="offline", policy=policy),
+    )
+    tick = worker.tick()
+    worker.close()
+    sessions.close()
+    assert len(tick.processed) == len(fixtures)
+    assert repo.exists(OWNER, TARGET)
+    assert any(v.actor == "system:compaction" for v in repo.log(OWNER, "~/memory", limit=None))
