@@ -39,6 +39,10 @@ ROOT = "~/memory"
 MAX_KEY_LINES = 40
 MAX_FACTS_PER_ENTITY = 8
 MAX_RECENT_DECISIONS = 10
+TOP_LEVEL = (
+    "active", "corrections", "decisions", "notes", "patterns", "people", "projects", "topics",
+    "archive",
+)  # fmt: skip
 CORRECTIONS_INTRO = "Corrections of earlier facts, and the user's preferences."
 
 # -- the tools interface (doctree.tools.MemoryTools) ------------------------------------------
@@ -846,15 +850,22 @@ class _Run:
         session_projects = sorted({p for s in a.sentences for p in s.projects})
         self.session_project = session_projects[0] if len(session_projects) == 1 else None
         facts = [s for s in a.sentences if s.kinds or s.people]
+        self.touched = {
+            "people": {directory.person(n) for s in a.sentences for n in s.people},
+            "projects": {p for s in a.sentences for p in s.projects},
+            "topics": {slugify(tp) for s in a.sentences for tp in s.topics},
+        }
 
+        # Top down, so that a new page's parents already list it when it is created.
+        self.write_indexes(self.planned_top_level(a.sentences))
         self.write_session_page(a, session_projects)
         self.write_entities(facts)
         self.write_topic_pages(a.sentences)
         self.write_lists(a.sentences)
         self.write_active(a.sentences)
         self.apply_corrections([s for s in a.sentences if s.correction])
-        self.write_patterns()
-        self.write_indexes()
+        if self.write_patterns():
+            self.write_root({"patterns"})
         if a.ignored:
             self.summary.notes.append(
                 f"ignored {len(a.ignored)} passage(s) addressed to the memory system"
@@ -1068,14 +1079,34 @@ class _Run:
 
             self.update(path, topic, change)
 
-    def write_lists(self, sentences: list[Sentence]) -> None:
+    def lists(self, sentences: list[Sentence]) -> tuple[list[Sentence], ...]:
+        """Preferences, decisions outside any project, and notes with no page of their own."""
         prefs = [s for s in sentences if "preference" in s.kinds]
         decisions = [s for s in sentences if "decision" in s.kinds]
         notes = [
-            s for s in sentences
+            s
+            for s in sentences
             if "remember" in s.kinds and not s.people and not s.projects and not self.session_project
         ]  # fmt: skip
         decisions_alone = [s for s in decisions if not s.projects and not self.session_project]
+        return prefs, decisions_alone, notes
+
+    def planned_top_level(self, sentences: list[Sentence]) -> set[str]:
+        """The pages right below the root this run will write."""
+        prefs, decisions_alone, notes = self.lists(sentences)
+        names = {"archive"} | {kind for kind, slugs in self.touched.items() if slugs}
+        if any("date" in s.kinds or "decision" in s.kinds for s in sentences):
+            names.add("active")
+        if prefs or any(s.correction for s in sentences):
+            names.add("corrections")
+        if decisions_alone:
+            names.add("decisions")
+        if notes:
+            names.add("notes")
+        return names
+
+    def write_lists(self, sentences: list[Sentence]) -> None:
+        prefs, decisions_alone, notes = self.lists(sentences)
         if prefs:
             self.update(
                 f"{self.root}/corrections",
@@ -1248,7 +1279,7 @@ class _Run:
                         self.summary.changed.append(path)
         return edited
 
-    def write_patterns(self) -> None:
+    def write_patterns(self) -> bool:
         """List the people, projects and topics of this run named in two sessions or more."""
         rows = []
         for kind in ("people", "projects", "topics"):
@@ -1261,7 +1292,7 @@ class _Run:
                 if n >= 2:
                     rows.append((f"{self.root}/{kind}/{slug}", n))
         if not rows:
-            return
+            return False
 
         def change(page: Page) -> None:
             if not page.intro:
@@ -1273,8 +1304,29 @@ class _Run:
             lines.sort()
 
         self.update(f"{self.root}/patterns", "Patterns", change)
+        return True
 
-    def write_indexes(self) -> None:
+    def write_indexes(self, top_level: set[str]) -> None:
+        """The root, the archive, the week and the people/projects/topics listings."""
+        self.write_root(top_level)
+        archive = self.read(f"{self.root}/archive")
+        weeks = {p for p, _ in (archive.children if archive else [])} | {
+            f"{self.root}/archive/{self.week}"
+        }
+        self.update(
+            f"{self.root}/archive",
+            "Archive",
+            lambda page: page.sections.__setitem__(
+                "Weeks", [f"- [[{w}]]" for w in sorted(weeks, reverse=True)]
+            ),
+        )
+        self.update(
+            f"{self.root}/archive/{self.week}",
+            f"Week {self.week}",
+            lambda page: page.add(
+                "Sessions", f"- {self.day.isoformat()}: {self.cite}", key=self.session_path
+            ),
+        )
         for kind, title in (("people", "People"), ("projects", "Projects"), ("topics", "Topics")):
             if not self.touched[kind]:
                 continue
@@ -1288,47 +1340,20 @@ class _Run:
                 ]
 
             self.update(f"{self.root}/{kind}", title, change)
-        self.update(
-            f"{self.root}/archive/{self.week}",
-            f"Week {self.week}",
-            lambda page: page.add(
-                "Sessions", f"- {self.day.isoformat()}: {self.cite}", key=self.session_path
-            ),
-        )
-        archive = self.read(f"{self.root}/archive")
-        weeks = {p for p, _ in (archive.children if archive else [])} | {
-            f"{self.root}/archive/{self.week}"
-        }
-        self.update(
-            f"{self.root}/archive",
-            "Archive",
-            lambda page: page.sections.__setitem__(
-                "Weeks", [f"- [[{w}]]" for w in sorted(weeks, reverse=True)]
-            ),
-        )
+
+    def write_root(self, top_level: set[str]) -> None:
+        """The root page: what lies right below it, existing and about to be written."""
         root = self.read(self.root)
-        children = {p for p, _ in (root.children if root else [])}
+        children = {p.rsplit("/", 1)[1] for p, _ in (root.children if root else [])} | top_level
 
         def change(page: Page) -> None:
             if not page.intro:
                 page.intro = [
-                    f"Memory of agent {self.t.agent}, kept by its memory agent. Every fact cites the session it came from.",
+                    f"Memory of agent {self.t.agent}, kept by its memory agent. "
+                    "Every fact cites the session it came from.",
                 ]
-            order = [
-                "active",
-                "preferences",
-                "decisions",
-                "notes",
-                "corrections",
-                "patterns",
-                "people",
-                "projects",
-                "topics",
-                "archive",
-            ]
-            present = [c.rsplit("/", 1)[1] for c in children]
-            known = [f"- [[{self.root}/{name}]]" for name in order if name in present]
-            others = [f"- [[{c}]]" for c in sorted(children) if c.rsplit("/", 1)[1] not in order]
+            known = [f"- [[{self.root}/{name}]]" for name in TOP_LEVEL if name in children]
+            others = [f"- [[{self.root}/{c}]]" for c in sorted(children) if c not in TOP_LEVEL]
             page.sections["Contents"] = known + others
 
         self.update(self.root, "Memory", change)

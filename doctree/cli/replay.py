@@ -160,6 +160,7 @@ def _run_dict(repo: Any, job: Any, result: Any) -> dict[str, Any]:
             "cost_usd": run.cost_usd,
         },
         "changes": changes,
+        "notes": list(getattr(result.summary, "notes", None) or []),
     }
 
 
@@ -182,6 +183,8 @@ def _print_outcome(o: ReplayOutcome) -> None:
             f"{u['output_tokens']} cache read {u['cache_read_tokens']} write "
             f"{u['cache_write_tokens']}, ${u['cost_usd']:.4f}"
         )
+        for note in r["notes"]:
+            click.echo(f"    note: {note}")
         width = max((len(c["path"]) for c in r["changes"]), default=0)
         for c in r["changes"]:
             click.echo(f"    {c['path']:<{width}}  {c['operation']:<9} v{c['version']}")
