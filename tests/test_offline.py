@@ -305,6 +305,36 @@ def test_every_page_is_read_before_it_is_written(repo):
     }
 
 
+class Interfering(Recording):
+    """The real tools, with a person editing a page just before the agent first writes it."""
+
+    def __init__(self, tools: MemoryTools, path: str):
+        super().__init__(tools)
+        self.path = path
+        self.done = False
+
+    def call(self, name: str, input: dict):
+        if name == "document_write" and input["path"] == self.path and not self.done:
+            self.done = True
+            current = self.tools.repo.read("main", self.path).body
+            self.tools.repo.write(
+                "main", self.path, current + "\nAdded by hand.\n", actor=Actor("user", "me")
+            )
+        return super().call(name, input)
+
+
+def test_a_page_changed_meanwhile_is_read_again_not_overwritten(repo):
+    run(repo, transcript("s-1", ("user", MONDAY, "I prefer tea.")))
+    text = transcript("s-2", ("user", "2026-11-17T09:00:00Z", "I prefer window seats."))
+    tools = Interfering(MemoryTools(repo, "main", session_id="s-2"), "~/memory/corrections")
+    OfflineMemoryAgent().run(text, tools)
+    page = body(repo, "~/memory/corrections")
+    assert "Added by hand." in page
+    assert "I prefer window seats." in page
+    writes = [i for n, i in tools.calls if n == "document_write" and i["path"] == tools.path]
+    assert len(writes) == 2
+
+
 def test_versions_carry_the_memory_agent_the_session_and_the_run(repo):
     run(repo, transcript("s-run", ("user", MONDAY, "I prefer tea.")), run_id=42)
     versions = repo.log("main", "~/memory", limit=None)
