@@ -15,7 +15,7 @@ import re
 import secrets
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
@@ -229,6 +229,12 @@ class SessionsRepository:
         self.close()
 
     @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """One write transaction around several calls (a savepoint inside another one)."""
+        with self._tx():
+            yield
+
+    @contextmanager
     def _tx(self) -> Iterator[None]:
         """A write transaction; a savepoint when the connection is already in one."""
         if self.conn.in_transaction:
@@ -270,6 +276,30 @@ class SessionsRepository:
                 (sid, descriptor.type, descriptor.id, created_at or now_iso()),
             )
         return self.require(sid)
+
+    def create_many(
+        self,
+        agent: AgentDescriptor | str | dict[str, str] | tuple[str, str],
+        session_ids: Iterable[str],
+        *,
+        created_at: str | None = None,
+    ) -> int:
+        """Create many sessions of one descriptor in one transaction (imports, benchmarks).
+        Returns how many were created; an existing id is a conflict and creates nothing."""
+        descriptor = AgentDescriptor.of(agent)
+        t = created_at or now_iso()
+        rows = (
+            (validate_session_id(sid), descriptor.type, descriptor.id, t) for sid in session_ids
+        )
+        with self._tx():
+            try:
+                cur = self.conn.executemany(
+                    "INSERT INTO sessions (id, agent_type, agent_id, created_at) VALUES (?, ?, ?, ?)",
+                    rows,
+                )
+            except sqlite3.IntegrityError as e:
+                raise ConflictError(f"sessions: an id already exists ({e})") from None
+        return cur.rowcount
 
     def ensure(
         self,

@@ -7,6 +7,7 @@ a fixture replays through exactly the path a live session takes. The format is d
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Iterable
@@ -91,6 +92,7 @@ class Transcript:
         }
 
 
+@functools.cache
 def _markdown():
     from markdown_it import MarkdownIt
 
@@ -176,11 +178,30 @@ def _format_message(m: Message, md: Any) -> str:
         return f"{heading}\n\n```json\n{json.dumps(m.content, ensure_ascii=False)}\n```"
     if not isinstance(m.content, str):
         raise TranscriptError("<format>", None, f"a {m.kind} message needs a str as content")
+    if plainly_safe(m.content):
+        return f"{heading}\n\n{m.content}" if m.content else heading
     for body in _text_candidates(m.content):
         section = f"{heading}\n\n{body}" if body else heading
         if _reads_back(section, m, md):
             return section
     raise AssertionError("unreachable: the json-verbatim form always reads back")
+
+
+def plainly_safe(text: str) -> bool:
+    """A cheap sufficient test that text reads back verbatim as plain markdown: no line could
+    open a heading, a fence or an HTML block, no surrounding blank lines, no CR or NUL.
+    Text that fails it is checked by parsing (see `_reads_back`)."""
+    if text == "":
+        return True
+    if "\r" in text or "\x00" in text:
+        return False
+    lines = text.split("\n")
+    if _is_blank(lines[0]) or _is_blank(lines[-1]):
+        return False
+    return not any(line.lstrip(" \t")[:1] in _OPENERS for line in lines)
+
+
+_OPENERS = ("#", "`", "~", "<")
 
 
 def _text_candidates(text: str) -> Iterable[str]:

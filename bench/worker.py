@@ -1,0 +1,130 @@
+"""Benchmark the memory worker (not a test).
+
+1. Throughput: sessions per second through `MemoryWorker.tick()` with an instant memory
+   agent (lease, re-read, load records, format the transcript, hand over, CAS), against a
+   baseline measured in the same run: the bare find_invalidated + mark_processed loop of
+   the seed's stub worker, without leases or transcripts.
+2. `find_invalidated(10)` latency as the sessions table grows (10k, 100k, 1M sessions, 1%
+   of them invalidated), against the 10k figure as baseline: the partial index on
+   `invalidated_at` should keep it flat.
+
+    .venv/bin/python bench/worker.py            # full run (about a minute, ~150 MB in /tmp)
+    .venv/bin/python bench/worker.py --quick    # 1k sessions and 10k/100k totals
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from doctree.sessions import SessionsRepository
+from doctree.worker import MemoryWorker, TranscriptJob
+
+
+class Instant:
+    """A memory agent that accepts every job at once."""
+
+    def __init__(self) -> None:
+        self.jobs = 0
+
+    def handle(self, job: TranscriptJob) -> None:
+        self.jobs += 1
+
+
+def fill_pending(db: Path, n: int, records: int) -> None:
+    with SessionsRepository(db) as s:
+        s.create_many("main", (f"s{i}" for i in range(n)))
+        with s.transaction():
+            for i in range(n):
+                for j in range(records):
+                    s.append_history(f"s{i}", "user", f"message {j} of session {i}: some text")
+                s.sleep(f"s{i}")
+
+
+def throughput(tmp: Path, n: int, records: int, batch: int) -> tuple[float, float]:
+    """(worker sessions/s, baseline sessions/s)."""
+    db = tmp / "throughput.db"
+    fill_pending(db, n, records)
+    handler = Instant()
+    worker = MemoryWorker(db, handler=handler, batch=batch)
+    t0 = time.perf_counter()
+    while worker.tick().found:
+        pass
+    worker_s = time.perf_counter() - t0
+    worker.close()
+    assert handler.jobs == n, handler.jobs
+
+    base_db = tmp / "baseline.db"
+    fill_pending(base_db, n, records)
+    with SessionsRepository(base_db) as s:
+        t0 = time.perf_counter()
+        while found := s.find_invalidated(batch):
+            for sess in found:
+                last = s.max_id(sess.id)
+                s.mark_processed(sess.id, last, sess.invalidated_at)
+        base_s = time.perf_counter() - t0
+    return n / worker_s, n / base_s
+
+
+def find_latency(
+    tmp: Path, totals: list[int], share: float, repeat: int
+) -> list[tuple[int, float]]:
+    """Median find_invalidated(10) latency in ms at each total, grown in one database."""
+    db = tmp / "latency.db"
+    out = []
+    have = 0
+    with SessionsRepository(db) as s:
+        for total in totals:
+            step = round(1 / share)
+            s.create_many("main", (f"s{i:08d}" for i in range(have, total)))
+            with s.transaction():
+                for i in range(have, total, step):
+                    s.invalidate(f"s{i:08d}", i + 1)
+            have = total
+            s.conn.execute("ANALYZE")
+            s.find_invalidated(10, holder="bench")  # warm the cache
+            times = []
+            for _ in range(repeat):
+                t0 = time.perf_counter()
+                found = s.find_invalidated(10, holder="bench")
+                times.append(time.perf_counter() - t0)
+            assert len(found) == 10
+            out.append((total, statistics.median(times) * 1000))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
+    p.add_argument("--sessions", type=int, help="sessions through the worker (default 5000)")
+    p.add_argument("--records", type=int, default=6, help="records per session (default 6)")
+    p.add_argument("--batch", type=int, default=100, help="sessions per tick (default 100)")
+    p.add_argument("--repeat", type=int, default=200, help="find_invalidated calls per size")
+    args = p.parse_args(argv)
+    n = args.sessions or (1000 if args.quick else 5000)
+    totals = [10_000, 100_000] if args.quick else [10_000, 100_000, 1_000_000]
+
+    with tempfile.TemporaryDirectory(prefix="doctree-bench-") as d:
+        tmp = Path(d)
+        worker_rate, base_rate = throughput(tmp, n, args.records, args.batch)
+        print(f"worker throughput ({n} sessions x {args.records} records, batch {args.batch}):")
+        print(f"  MemoryWorker.tick, instant agent   {worker_rate:10.0f} sessions/s")
+        print(f"  baseline: bare find + CAS loop     {base_rate:10.0f} sessions/s")
+        print(f"  ratio worker / baseline            {worker_rate / base_rate:10.2f}")
+        print()
+        print("find_invalidated(10) latency, 1% of sessions invalidated (median):")
+        rows = find_latency(tmp, totals, 0.01, args.repeat)
+        base_ms = rows[0][1]
+        for total, ms in rows:
+            print(
+                f"  {total:>9,} sessions  {ms:8.3f} ms   ratio to {totals[0]:,}: {ms / base_ms:5.2f}"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
