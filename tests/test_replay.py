@@ -127,3 +127,21 @@ def test_a_missing_transcript_file_is_refused(db_path, tmp_path):
     result = replay(db_path, str(tmp_path / "nope.md"))
     assert result.exit_code == 2
     assert "nope.md" in result.stderr
+
+
+def test_replay_on_the_replay_backend_goes_through_the_sdk(db_path):
+    cassette = Path(__file__).parent / "fixtures" / "cassettes" / "10-small-talk.json"
+    result = replay(
+        db_path, "--json", "--model", f"replay:{cassette}", str(FIXTURES / "10-small-talk.md")
+    )
+    assert result.exit_code == 0, result.output
+    run = json.loads(result.stdout)[0]["runs"][0]
+    assert (run["backend"], run["status"]) == ("replay", "completed")
+    assert run["turns"] >= 1
+    assert run["changes"]
+
+
+def test_replay_without_a_cassette_is_refused(db_path):
+    result = replay(db_path, "--model", "replay", str(PERSONAL))
+    assert result.exit_code == 2
+    assert "replay:FILE" in result.stderr
