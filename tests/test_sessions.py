@@ -410,7 +410,7 @@ def test_success_clears_the_failure(sessions):
 def test_list_shows_states(sessions):
     _session_with(sessions, 2, "open1")
     _session_with(sessions, 6, "pending1")
-    ids = _session_with(sessions, 6, "failing1")
+    _session_with(sessions, 6, "failing1")
     sessions.record_failure("failing1", "boom", retry_in=10)
     _session_with(sessions, 2, "done1")
     last = sessions.max_id("done1")
@@ -425,7 +425,6 @@ def test_list_shows_states(sessions):
         "done1": "processed",
         "m1": "exempt",
     }
-    assert ids  # the failing session had records
 
 
 def test_list_filters_by_state(sessions):
@@ -444,3 +443,81 @@ def test_counts_report_pending_and_failing(sessions):
     _session_with(sessions, 6, "b")
     sessions.record_failure("b", "boom", retry_in=10)
     assert sessions.counts() == {"pending": 1, "failing": 1, "total": 2}
+
+
+# -- the CLI -------------------------------------------------------------------------------
+
+
+def _run(db_path, *args):
+    from click.testing import CliRunner
+
+    from doctree.cli import cli
+
+    return CliRunner().invoke(cli, ["--db", str(db_path), *args], catch_exceptions=False)
+
+
+def test_cli_sessions_lists_state_per_session(sessions, db_path):
+    _session_with(sessions, 6, "busy")
+    _session_with(sessions, 1, "quiet")
+    out = _run(db_path, "sessions").output
+    lines = {line.split()[0]: line.split()[2] for line in out.splitlines()[1:]}
+    assert lines == {"busy": "pending", "quiet": "open"}
+
+
+def test_cli_sessions_json_has_state_and_failure_reason(sessions, db_path):
+    _session_with(sessions, 6, "bad")
+    sessions.record_failure("bad", "model timeout", retry_in=60)
+    import json
+
+    (row,) = json.loads(_run(db_path, "sessions", "--json").output)
+    assert (row["id"], row["state"], row["last_error"], row["failures"]) == (
+        "bad",
+        "failing",
+        "model timeout",
+        1,
+    )
+
+
+def test_cli_sessions_filters_by_state(sessions, db_path):
+    _session_with(sessions, 6, "busy")
+    _session_with(sessions, 1, "quiet")
+    out = _run(db_path, "sessions", "--state", "open").output
+    assert "quiet" in out and "busy" not in out
+
+
+def test_cli_transcript_prints_the_session_as_markdown(sessions, db_path):
+    from doctree.transcripts import parse_transcript
+
+    _session_with(sessions, 3, "s1")
+    t = parse_transcript(_run(db_path, "transcript", "s1").output)
+    assert (t.session_id, len(t.messages)) == ("s1", 3)
+
+
+def test_cli_transcript_new_shows_only_unprocessed_records(sessions, db_path):
+    from doctree.transcripts import parse_transcript
+
+    ids = _session_with(sessions, 3, "s1")
+    sessions.invalidate("s1", ids[1])
+    sessions.mark_processed("s1", ids[1], ids[1])
+    t = parse_transcript(_run(db_path, "transcript", "s1", "--new").output)
+    assert [m.content for m in t.messages] == ["message 2"]
+
+
+def test_cli_transcript_of_unknown_session_is_a_one_line_error(db_path):
+    result = _run(db_path, "transcript", "nope")
+    assert result.exit_code == 2
+    assert result.output.strip() == "error: session 'nope': no such session"
+
+
+def test_cli_worker_once_hands_pending_sessions_over(sessions, db_path, tmp_path):
+    _session_with(sessions, 6, "s1")
+    jobs = tmp_path / "jobs.jsonl"
+    result = _run(db_path, "worker", "--once", "--handler", f"recorder:{jobs}")
+    assert result.exit_code == 0
+    assert "1 processed" in result.output
+    assert sessions.get("s1").invalidated_at is None
+
+
+def test_cli_worker_with_unknown_handler_module_is_a_user_error(db_path):
+    result = _run(db_path, "worker", "--once", "--handler", "python:no_such_mod:H")
+    assert result.exit_code == 2 and "cannot be imported" in result.output
