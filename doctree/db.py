@@ -44,13 +44,15 @@ def connect(path: str | os.PathLike[str], *, migrate: bool = True) -> sqlite3.Co
             raise UserError(f"database {str(path)!r}: is a directory, not a file")
         path.parent.mkdir(parents=True, exist_ok=True)
     try:
-        conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
-                               check_same_thread=False)
+        conn = sqlite3.connect(
+            str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
+        )
         conn.row_factory = sqlite3.Row
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA foreign_keys = ON")
+        conn.execute("PRAGMA temp_store = MEMORY")  # savepoint journals stay off disk
     except sqlite3.DatabaseError as e:
         raise UserError(f"database {str(path)!r}: cannot be opened as SQLite ({e})") from e
     if migrate:
@@ -88,7 +90,9 @@ def apply_migrations(conn: sqlite3.Connection) -> list[str]:
         conn.execute("BEGIN IMMEDIATE")
         try:
             # Another process may have applied it while we waited for the lock.
-            if conn.execute("SELECT 1 FROM doctree_migrations WHERE number = ?", (number,)).fetchone():
+            if conn.execute(
+                "SELECT 1 FROM doctree_migrations WHERE number = ?", (number,)
+            ).fetchone():
                 conn.execute("COMMIT")
                 continue
             for statement in _statements(sql):

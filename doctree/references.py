@@ -81,6 +81,7 @@ def body_links(body: str) -> list[str]:
 # reference definitions, images, nested brackets) goes to markdown-it. The two agree on
 # every body the regex accepts (tests/test_references.py checks it with hypothesis).
 _NEEDS_PARSER = re.compile(r"[`<\\&\t]|~~~|    |\]:|!\[")
+_PARSER_MARKS = ("`", "<", "\\", "&", "\t", "~~~", "    ", "]:", "![")  # the same, for `in`
 _SIMPLE = re.compile(
     r"(?P<link>\[[^\[\]\n]*\]\([ ]*(?P<dest>[^\s()]*)(?:[ ]+(?:\"[^\"\n]*\"|'[^'\n]*'))?[ ]*\))"
     r"|(?P<wiki>\[\[(?P<target>[^\[\]|#\n]+)(?:#[^\[\]|\n]*)?(?:\|[^\[\]\n]*)?\]\])"
@@ -89,7 +90,9 @@ _SIMPLE = re.compile(
 
 def _simple_links(text: str) -> list[str] | None:
     """Link targets found by regex, or None when the text needs the markdown parser."""
-    if _NEEDS_PARSER.search(text):
+    if "[" not in text:
+        return []
+    if any(mark in text for mark in _PARSER_MARKS):
         return None
     from urllib.parse import unquote
 

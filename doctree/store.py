@@ -24,6 +24,7 @@ from doctree import db as dbmod
 from doctree.errors import (
     BodyTooLargeError,
     ConflictError,
+    DoctreeError,
     EditError,
     NotFoundError,
     PathError,
@@ -44,6 +45,10 @@ DEFAULT_MAX_BODY_BYTES = 100_000
 ACTOR_KINDS = ("agent", "memory-agent", "user", "system")
 OPERATIONS = ("created", "modified", "moved", "deleted", "restored", "redacted")
 _HEADING = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.M)
+
+
+class TransactionError(DoctreeError):
+    """A write failed midway inside a caller's transaction, which was rolled back."""
 
 
 def now() -> str:
@@ -129,6 +134,7 @@ class Version:
     created_at: str
     redacted: bool = False
     links: list[str] = field(default_factory=list)
+    deleted: bool = False  # the document is a tombstone as of this version
 
     @property
     def actor(self) -> str:
@@ -201,6 +207,9 @@ def title_for(path: str, body: str) -> str:
     return name_of(path) if path != HOME else HOME
 
 
+_KEEP = object()  # "leave the parent as it is" in _new_version
+
+
 def _range(prefix: str) -> tuple[str, str]:
     """Bounds such that lo <= path < hi selects exactly the strict descendants of prefix."""
     base = "~" if prefix == HOME else prefix
@@ -230,6 +239,9 @@ class DocumentsRepository:
             max_body_bytes = int(os.environ.get("DOCTREE_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES))
         self.max_body_bytes = max_body_bytes
         self._depth = 0
+        self._serial = 0
+        self._open: list[int] = []  # serials of the open transaction levels, outermost first
+        self._broken: set[int] = set()  # levels whose rollback would undo a half-done write
 
     @property
     def path(self) -> Path | None:
@@ -250,27 +262,64 @@ class DocumentsRepository:
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
-        """One write transaction (BEGIN IMMEDIATE); nested calls become savepoints."""
+        """One write transaction (BEGIN IMMEDIATE); nested calls become savepoints.
+
+        Writes (write, edit, move, ...) inside it join it without a savepoint of their own:
+        they check everything before they change anything, so a refused write leaves the
+        transaction as it was. (A savepoint per write would also make FTS5 flush its
+        pending index on every write, which is what makes batches slow.) Should a write
+        fail midway, the whole transaction is rolled back at its end and TransactionError
+        raised, unless a savepoint taken before that write was rolled back first.
+        """
+        self._serial += 1
+        serial = self._serial
         if self._depth == 0:
             self.conn.execute("BEGIN IMMEDIATE")
         else:
             self.conn.execute(f"SAVEPOINT sp{self._depth}")
         self._depth += 1
+        self._open.append(serial)
         try:
             yield
         except BaseException:
+            self._open.pop()
             self._depth -= 1
             if self._depth == 0:
                 self.conn.execute("ROLLBACK")
             else:
                 self.conn.execute(f"ROLLBACK TO sp{self._depth}")
                 self.conn.execute(f"RELEASE sp{self._depth}")
+            if serial in self._broken:  # the half-done write is undone
+                self._broken = set()
             raise
+        self._open.pop()
         self._depth -= 1
         if self._depth == 0:
+            if self._broken:
+                self._broken = set()
+                self.conn.execute("ROLLBACK")
+                raise TransactionError(
+                    "a write in this transaction failed after changing the database; "
+                    "the whole transaction was rolled back"
+                )
             self.conn.execute("COMMIT")
         else:
             self.conn.execute(f"RELEASE sp{self._depth}")
+
+    @contextmanager
+    def _writing(self) -> Iterator[None]:
+        """The transaction of one write: its own, or the caller's (see `transaction`)."""
+        if self._depth == 0:
+            with self.transaction():
+                yield
+            return
+        before = self.conn.total_changes
+        try:
+            yield
+        except BaseException:
+            if self.conn.total_changes != before:
+                self._broken = set(self._open)
+            raise
 
     # -- rows ----------------------------------------------------------------------------
 
@@ -280,14 +329,17 @@ class DocumentsRepository:
             (owner, path),
         ).fetchone()
 
-    def _links_of(self, doc_id: int, version: int) -> list[str]:
-        row = self.conn.execute(
-            "SELECT links FROM document_versions WHERE document_id = ? AND version = ?",
-            (doc_id, version),
-        ).fetchone()
-        return json.loads(row[0]) if row and row[0] else []
+    def _live_rows(self, owner: str, paths: Sequence[str]) -> dict[str, sqlite3.Row]:
+        """Live rows of several paths (a path and its ancestors) in one query, by path."""
+        marks = ",".join("?" * len(paths))
+        rows = self.conn.execute(
+            f"SELECT * FROM documents WHERE owner = ? AND deleted_at IS NULL AND path IN ({marks})",
+            (owner, *paths),
+        )
+        return {r["path"]: r for r in rows}
 
-    def _document(self, row: sqlite3.Row, *, with_links: bool = True) -> Document:
+    @staticmethod
+    def _document(row: sqlite3.Row, *, with_links: bool = True) -> Document:
         return Document(
             id=row["id"],
             owner=row["owner"],
@@ -300,7 +352,7 @@ class DocumentsRepository:
             created_at=row["created_at"],
             updated_at=row["updated_at"],
             deleted=row["deleted_at"] is not None,
-            links=self._links_of(row["id"], row["version"]) if with_links else [],
+            links=json.loads(row["links"]) if with_links and row["links"] else [],
         )
 
     @staticmethod
@@ -323,6 +375,7 @@ class DocumentsRepository:
             created_at=row["created_at"],
             redacted=row["redacted_at"] is not None,
             links=json.loads(row["links"]) if row["links"] else [],
+            deleted=bool(row["deleted"]),
         )
 
     def _require(self, owner: str, path: str) -> sqlite3.Row:
@@ -388,16 +441,17 @@ class DocumentsRepository:
         body: str,
         digest: str,
         size: int,
-        links: list[str],
+        links_json: str | None,
         actor: Actor,
         session_id: str | None,
         run_id: int | None,
         ts: str,
+        deleted: bool = False,
     ) -> None:
         self.conn.execute(
             "INSERT INTO document_versions (document_id, owner, version, operation, path, title,"
             " body, content_sha256, size, actor_kind, actor_id, session_id, run_id, links,"
-            " created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            " deleted, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (
                 doc_id,
                 owner,
@@ -412,7 +466,8 @@ class DocumentsRepository:
                 actor.id,
                 session_id,
                 run_id,
-                json.dumps(links) if links else None,
+                links_json,
+                int(deleted),
                 ts,
             ),
         )
@@ -428,16 +483,16 @@ class DocumentsRepository:
             refs.append(("link", target))
         for target in body_links(body):
             refs.append(("body", target))
-        for kind, target in refs:
-            self.conn.execute(
-                "INSERT INTO document_references (source_id, version, kind, owner, target_path,"
-                " target_id) VALUES (?, ?, ?, ?, ?,"
-                " (SELECT id FROM documents WHERE owner = ? AND path = ? AND deleted_at IS NULL))",
-                (doc_id, version, kind, owner, target, owner, target),
-            )
+        self.conn.executemany(
+            "INSERT INTO document_references (source_id, version, kind, owner, target_path,"
+            " target_id) VALUES (?, ?, ?, ?, ?,"
+            " (SELECT id FROM documents WHERE owner = ? AND path = ? AND deleted_at IS NULL))",
+            [(doc_id, version, kind, owner, target, owner, target) for kind, target in refs],
+        )
 
     def _resolve_references_to(self, owner: str, path: str, doc_id: int) -> None:
-        """A document appeared at `path`: references waiting for that path now point at it."""
+        """Pin the references waiting on `path` (dangling, or pinned to a document deleted
+        there) to the document now at `path`, before it moves away or is deleted there."""
         self.conn.execute(
             "UPDATE document_references SET target_id = ? WHERE owner = ? AND target_path = ?"
             " AND (target_id IS NULL OR target_id IN"
@@ -445,18 +500,11 @@ class DocumentsRepository:
             (doc_id, owner, path, owner, path),
         )
 
-    def _index(self, doc_id: int, path: str, title: str, body: str, *, new: bool) -> None:
-        if not new:
-            self.conn.execute("DELETE FROM documents_fts WHERE rowid = ?", (doc_id,))
-        self.conn.execute(
-            "INSERT INTO documents_fts (rowid, path, title, body) VALUES (?, ?, ?, ?)",
-            (doc_id, path, title, body),
-        )
-
     def _create(
         self,
         owner: str,
         path: str,
+        parent_id: int | None,
         title: str,
         body: str,
         links: list[str],
@@ -464,47 +512,66 @@ class DocumentsRepository:
         session_id: str | None,
         run_id: int | None,
         ts: str,
-        operation: str = "created",
-    ) -> int:
-        parent = parent_of(path)
-        parent_id = None
-        if parent and parent != HOME:
-            parent_id = self._doc_row(owner, parent)["id"]
+    ) -> Document:
         digest, size = sha256(body), len(body.encode("utf-8"))
-        cur = self.conn.execute(
+        links_json = json.dumps(links) if links else None
+        doc_id = self.conn.execute(
             "INSERT INTO documents (owner, path, parent_id, title, body, version, content_sha256,"
-            " size, created_at, updated_at) VALUES (?,?,?,?,?,1,?,?,?,?)",
-            (owner, path, parent_id, title, body, digest, size, ts, ts),
-        )
-        doc_id = cur.lastrowid
+            " size, links, created_at, updated_at) VALUES (?,?,?,?,?,1,?,?,?,?,?)",
+            (owner, path, parent_id, title, body, digest, size, links_json, ts, ts),
+        ).lastrowid
+        assert doc_id is not None
         self._insert_version(
             doc_id=doc_id,
             owner=owner,
             version=1,
-            operation=operation,
+            operation="created",
             path=path,
             title=title,
             body=body,
             digest=digest,
             size=size,
-            links=links,
+            links_json=links_json,
             actor=actor,
             session_id=session_id,
             run_id=run_id,
             ts=ts,
         )
         self._insert_references(owner, doc_id, 1, path, body, links)
-        self._index(doc_id, path, title, body, new=True)
-        self._resolve_references_to(owner, path, doc_id)
-        return doc_id
+        self.conn.execute(
+            "INSERT INTO documents_fts (rowid, path, title, body) VALUES (?, ?, ?, ?)",
+            (doc_id, path, title, body),
+        )
+        # References waiting on `path` now find this document by path (see _references);
+        # they are pinned to it only when it moves away or is deleted.
+        return Document(
+            doc_id, owner, path, title, body, 1, digest, size, ts, ts, False, list(links)
+        )
 
     def _ensure_ancestors(
-        self, owner: str, path: str, actor: Actor, session_id: str | None, run_id: int | None,
+        self,
+        owner: str,
+        path: str,
+        actor: Actor,
+        session_id: str | None,
+        run_id: int | None,
         ts: str,
-    ) -> None:
-        for anc in ancestors(path):
-            if self._doc_row(owner, anc) is None:
-                self._create(owner, anc, name_of(anc), "", [], actor, session_id, run_id, ts)
+        known: dict[str, sqlite3.Row] | None = None,
+    ) -> int | None:
+        """Create missing ancestors of `path` (empty); return the id of its parent."""
+        anc = ancestors(path)
+        if known is None:
+            known = self._live_rows(owner, anc) if anc else {}
+        parent_id = None
+        for a in anc:
+            row = known.get(a)
+            if row is not None:
+                parent_id = row["id"]
+            else:
+                parent_id = self._create(
+                    owner, a, parent_id, name_of(a), "", [], actor, session_id, run_id, ts
+                ).id
+        return parent_id
 
     def _new_version(
         self,
@@ -519,25 +586,32 @@ class DocumentsRepository:
         session_id: str | None,
         run_id: int | None,
         ts: str,
-        parent_id: int | None = None,
-    ) -> int:
+        parent_id: int | None | object = _KEEP,
+        deleted: bool = False,
+    ) -> Document:
+        """Append a version to the document in `row` and make it the current state."""
         doc_id, owner = row["id"], row["owner"]
         version = row["version"] + 1
         digest, size = sha256(body), len(body.encode("utf-8"))
-        deleted = operation == "deleted"
+        links_json = json.dumps(links) if links else None
+        was_deleted = row["deleted_at"] is not None
+        deleted_at = (row["deleted_at"] if was_deleted else ts) if deleted else None
+        new_parent = row["parent_id"] if parent_id is _KEEP else parent_id
         self.conn.execute(
             "UPDATE documents SET path = ?, parent_id = ?, title = ?, body = ?, version = ?,"
-            " content_sha256 = ?, size = ?, updated_at = ?, deleted_at = ? WHERE id = ?",
+            " content_sha256 = ?, size = ?, links = ?, updated_at = ?, deleted_at = ?"
+            " WHERE id = ?",
             (
                 path,
-                parent_id if parent_id is not None else row["parent_id"],
+                new_parent,
                 title,
                 body,
                 version,
                 digest,
                 size,
+                links_json,
                 ts,
-                ts if deleted else None,
+                deleted_at,
                 doc_id,
             ),
         )
@@ -551,18 +625,42 @@ class DocumentsRepository:
             body=body,
             digest=digest,
             size=size,
-            links=links,
+            links_json=links_json,
             actor=actor,
             session_id=session_id,
             run_id=run_id,
             ts=ts,
+            deleted=deleted,
         )
         if deleted:
-            self.conn.execute("DELETE FROM documents_fts WHERE rowid = ?", (doc_id,))
+            if not was_deleted:
+                self.conn.execute("DELETE FROM documents_fts WHERE rowid = ?", (doc_id,))
         else:
             self._insert_references(owner, doc_id, version, path, body, links)
-            self._index(doc_id, path, title, body, new=False)
-        return version
+            if was_deleted:
+                self.conn.execute(
+                    "INSERT INTO documents_fts (rowid, path, title, body) VALUES (?, ?, ?, ?)",
+                    (doc_id, path, title, body),
+                )
+            else:
+                self.conn.execute(
+                    "UPDATE documents_fts SET path = ?, title = ?, body = ? WHERE rowid = ?",
+                    (path, title, body, doc_id),
+                )
+        return Document(
+            doc_id,
+            owner,
+            path,
+            title,
+            body,
+            version,
+            digest,
+            size,
+            row["created_at"],
+            ts,
+            deleted,
+            list(links),
+        )
 
     @staticmethod
     def _actor(owner: str, actor: Actor | None) -> Actor:
@@ -597,23 +695,18 @@ class DocumentsRepository:
             v = self.version(row["id"], version)
             return self._document_from_version(v, row["created_at"])
         at_ts = parse_time(at)
+        # The document at `path` then: its latest version at that time is there and live.
         vrow = self.conn.execute(
-            "SELECT v.* FROM document_versions v WHERE v.owner = ? AND v.path = ?"
-            " AND v.created_at <= ? ORDER BY v.created_at DESC, v.id DESC LIMIT 1",
-            (owner, path, at_ts),
+            "SELECT v.*, d.created_at AS doc_created_at FROM document_versions v"
+            " JOIN documents d ON d.id = v.document_id"
+            " WHERE v.owner = ? AND v.path = ? AND v.created_at <= ? AND v.deleted = 0"
+            " AND v.version = (SELECT MAX(w.version) FROM document_versions w"
+            "   WHERE w.document_id = v.document_id AND w.created_at <= ?)"
+            " ORDER BY v.created_at DESC, v.id DESC LIMIT 1",
+            (owner, path, at_ts, at_ts),
         ).fetchone()
         if vrow is not None:
-            # That version must still be the latest of its document at `at`.
-            latest = self.conn.execute(
-                "SELECT * FROM document_versions WHERE document_id = ? AND created_at <= ?"
-                " ORDER BY version DESC LIMIT 1",
-                (vrow["document_id"], at_ts),
-            ).fetchone()
-            if latest["path"] == path and latest["operation"] != "deleted":
-                created = self.conn.execute(
-                    "SELECT created_at FROM documents WHERE id = ?", (vrow["document_id"],)
-                ).fetchone()[0]
-                return self._document_from_version(self._version(latest), created)
+            return self._document_from_version(self._version(vrow), vrow["doc_created_at"])
         raise NotFoundError(f"document {path!r} did not exist at {at_ts} for agent {owner!r}")
 
     def _document_from_version(self, v: Version, created_at: str) -> Document:
@@ -632,14 +725,14 @@ class DocumentsRepository:
             size=v.size,
             created_at=created_at,
             updated_at=v.created_at,
-            deleted=v.operation == "deleted",
+            deleted=v.deleted,
             links=v.links,
         )
 
     def _last_deleted_row(self, owner: str, path: str) -> sqlite3.Row | None:
         return self.conn.execute(
             "SELECT * FROM documents WHERE owner = ? AND path = ? AND deleted_at IS NOT NULL"
-            " ORDER BY deleted_at DESC LIMIT 1",
+            " ORDER BY deleted_at DESC, id DESC LIMIT 1",
             (owner, path),
         ).fetchone()
 
@@ -786,7 +879,7 @@ class DocumentsRepository:
                 " JOIN (SELECT document_id, MAX(version) AS mv FROM document_versions"
                 "       WHERE owner = ? AND created_at <= ? GROUP BY document_id) m"
                 "   ON m.document_id = v.document_id AND m.mv = v.version"
-                " WHERE v.operation != 'deleted' AND (v.path = ? OR (v.path >= ? AND v.path < ?))",
+                " WHERE v.deleted = 0 AND (v.path = ? OR (v.path >= ? AND v.path < ?))",
                 (owner, parse_time(at), path, lo, hi),
             ).fetchall()
         if path != HOME and not any(r["path"] == path for r in rows):
@@ -812,40 +905,52 @@ class DocumentsRepository:
     def links(self, owner: str, path: str) -> list[Reference]:
         """References the current version of `path` makes (parent, link, body)."""
         row = self._require(validate_owner(owner), normalize_path(path))
-        return self._references(
-            "r.source_id = ? AND r.version = ?", (row["id"], row["version"])
-        )
+        return self._references("r.source_id = ? AND r.version = ?", (row["id"], row["version"]))
 
     def backlinks(self, owner: str, path: str, *, include_parent: bool = False) -> list[Reference]:
         """Current documents whose current version references `path`."""
         owner, path = validate_owner(owner), normalize_path(path)
         row = self._require(owner, path)
         kinds = "" if include_parent else " AND r.kind != 'parent'"
+        # Pinned to this document, or waiting on its path (see _resolve_references_to).
         return self._references(
-            "r.target_id = ? AND s.version = r.version AND s.deleted_at IS NULL" + kinds,
-            (row["id"],),
+            "r.id IN (SELECT id FROM document_references WHERE target_id = ?"
+            " UNION ALL SELECT id FROM document_references WHERE owner = ? AND target_path = ?"
+            "  AND (target_id IS NULL OR target_id IN (SELECT id FROM documents"
+            "   WHERE owner = ? AND path = ? AND deleted_at IS NOT NULL)))"
+            " AND s.version = r.version AND s.deleted_at IS NULL" + kinds,
+            (row["id"], owner, path, owner, path),
         )
 
     def _references(self, where: str, params: Sequence[Any]) -> list[Reference]:
+        """References with their state. A reference points at the document it is pinned to
+        while that one is live; else at the live document at its path (it waited for it, or
+        its pinned target was deleted there); else it is deleted (pinned) or dangling."""
         rows = self.conn.execute(
             "SELECT r.kind, r.source_id, s.path AS source_path, r.target_path, r.target_id,"
-            " t.path AS t_path, t.deleted_at AS t_deleted"
+            " t.path AS t_path, t.deleted_at AS t_deleted, l.id AS l_id"
             " FROM document_references r JOIN documents s ON s.id = r.source_id"
             " LEFT JOIN documents t ON t.id = r.target_id"
+            " LEFT JOIN documents l ON l.owner = r.owner AND l.path = r.target_path"
+            "  AND l.deleted_at IS NULL"
+            "  AND (r.target_id IS NULL OR (t.deleted_at IS NOT NULL AND t.path = r.target_path))"
             f" WHERE {where} ORDER BY s.path, r.kind, r.target_path",
             params,
         )
         out = []
         for r in rows:
-            if r["target_id"] is None:
-                state, target_path = "dangling", r["target_path"]
-            elif r["t_deleted"] is not None:
-                state, target_path = "deleted", r["target_path"]
+            if r["target_id"] is not None and r["t_deleted"] is None:
+                state, target_path, target_id = "resolved", r["t_path"], r["target_id"]
+            elif r["l_id"] is not None:
+                state, target_path, target_id = "resolved", r["target_path"], r["l_id"]
+            elif r["target_id"] is not None:
+                state, target_path, target_id = "deleted", r["target_path"], r["target_id"]
             else:
-                state, target_path = "resolved", r["t_path"]
+                state, target_path, target_id = "dangling", r["target_path"], None
             out.append(
-                Reference(r["kind"], r["source_id"], r["source_path"], target_path,
-                          r["target_id"], state)
+                Reference(
+                    r["kind"], r["source_id"], r["source_path"], target_path, target_id, state
+                )
             )
         return out
 
@@ -873,8 +978,15 @@ class DocumentsRepository:
             params,
         )
         return [
-            SearchHit(r["id"], r["path"], r["title"], r["snip"], -r["score"], r["version"],
-                      r["updated_at"])
+            SearchHit(
+                r["id"],
+                r["path"],
+                r["title"],
+                r["snip"],
+                -r["score"],
+                r["version"],
+                r["updated_at"],
+            )
             for r in rows
         ]
 
@@ -920,19 +1032,29 @@ class DocumentsRepository:
         body = self._check_body(path, body)
         declared = [normalize_path(p) for p in links] if links is not None else None
         actor = self._actor(owner, actor)
-        with self.transaction():
-            row = self._doc_row(owner, path)
+        with self._writing():
+            anc = ancestors(path)
+            rows = self._live_rows(owner, [*anc, path]) if anc else {}
+            row = rows.get(path) if anc else self._doc_row(owner, path)
             self._check_precondition(path, row, expected_version, content_sha256)
             ts = now()
             if row is None:
-                new_title = title or title_for(path, body)
-                self._ensure_ancestors(owner, path, actor, session_id, run_id, ts)
-                doc_id = self._create(
-                    owner, path, new_title, body, declared or [], actor, session_id, run_id, ts
+                parent_id = self._ensure_ancestors(
+                    owner, path, actor, session_id, run_id, ts, known=rows
                 )
-                row = self.conn.execute("SELECT * FROM documents WHERE id = ?", (doc_id,)).fetchone()
-                return self._document(row)
-            old_links = self._links_of(row["id"], row["version"])
+                return self._create(
+                    owner,
+                    path,
+                    parent_id,
+                    title or title_for(path, body),
+                    body,
+                    declared or [],
+                    actor,
+                    session_id,
+                    run_id,
+                    ts,
+                )
+            old_links = json.loads(row["links"]) if row["links"] else []
             new_links = old_links if declared is None else declared
             if title is not None:
                 new_title = title
@@ -944,7 +1066,7 @@ class DocumentsRepository:
                 new_title = title_for(path, body)
             if body == row["body"] and new_title == row["title"] and new_links == old_links:
                 return self._document(row)
-            self._new_version(
+            return self._new_version(
                 row,
                 operation="modified",
                 path=path,
@@ -956,7 +1078,6 @@ class DocumentsRepository:
                 run_id=run_id,
                 ts=ts,
             )
-            return self._document(self._doc_row(owner, path))
 
     def edit(
         self,
@@ -978,21 +1099,28 @@ class DocumentsRepository:
             raise EditError(f"edit of {path!r}: the text to replace must not be empty")
         if not isinstance(new, str):
             raise EditError(f"edit of {path!r}: the replacement must be text")
-        with self.transaction():
+        with self._writing():
             row = self._require(owner, path)
             self._check_precondition(path, row, expected_version, content_sha256)
             count = row["body"].count(old)
             if count == 0:
-                raise EditError(f"edit of {path!r}: the text to replace was not found: {old[:80]!r}")
+                raise EditError(
+                    f"edit of {path!r}: the text to replace was not found: {old[:80]!r}"
+                )
             if count > 1 and not replace_all:
                 raise EditError(
                     f"edit of {path!r}: the text to replace occurs {count} times; "
                     "give more context to make it unique, or replace all"
                 )
-            body = row["body"].replace(old, new) if replace_all else row["body"].replace(old, new, 1)
+            body = row["body"].replace(old, new, -1 if replace_all else 1)
             return self.write(
-                owner, path, body, expected_version=row["version"], actor=actor,
-                session_id=session_id, run_id=run_id,
+                owner,
+                path,
+                body,
+                expected_version=row["version"],
+                actor=actor,
+                session_id=session_id,
+                run_id=run_id,
             )
 
     def move(
@@ -1007,56 +1135,47 @@ class DocumentsRepository:
         run_id: int | None = None,
     ) -> list[Document]:
         """Move a document and its subtree. Ids are kept, so references to them survive."""
-        owner, path, new_path = validate_owner(owner), normalize_path(path), normalize_path(new_path)
+        owner = validate_owner(owner)
+        path, new_path = normalize_path(path), normalize_path(new_path)
         if HOME in (path, new_path):
             raise PathError(HOME, "the home '~' cannot be moved or replaced")
         if is_under(new_path, path):
             raise PathError(new_path, f"cannot move {path!r} into itself")
         actor = self._actor(owner, actor)
-        with self.transaction():
+        with self._writing():
             row = self._require(owner, path)
             self._check_precondition(path, row, expected_version, None)
             if self._doc_row(owner, new_path) is not None:
                 raise ConflictError(f"cannot move {path!r} to {new_path!r}: it already exists")
             ts = now()
-            self._ensure_ancestors(owner, new_path, actor, session_id, run_id, ts)
+            new_parent_id = self._ensure_ancestors(owner, new_path, actor, session_id, run_id, ts)
             lo, hi = _range(path)
             rows = self.conn.execute(
                 "SELECT * FROM documents WHERE owner = ? AND deleted_at IS NULL"
                 " AND (path = ? OR (path >= ? AND path < ?)) ORDER BY path",
                 (owner, path, lo, hi),
             ).fetchall()
-            new_parent = parent_of(new_path)
-            new_parent_id = (
-                self._doc_row(owner, new_parent)["id"] if new_parent and new_parent != HOME else None
-            )
             moved = []
             for r in rows:
-                target = new_path + r["path"][len(path):]
-                # The top of the move may leave the home level: parent_id None there.
-                self.conn.execute(
-                    "UPDATE documents SET path = ? WHERE id = ?", (target, r["id"])
-                )
-                if r["id"] == row["id"]:
-                    self.conn.execute(
-                        "UPDATE documents SET parent_id = ? WHERE id = ?", (new_parent_id, r["id"])
+                target = new_path + r["path"][len(path) :]
+                self._resolve_references_to(owner, r["path"], r["id"])
+                moved.append(
+                    self._new_version(
+                        r,
+                        operation="moved",
+                        path=target,
+                        title=_retitle(r["title"], r["path"], target, r["body"]),
+                        body=r["body"],
+                        links=json.loads(r["links"]) if r["links"] else [],
+                        actor=actor,
+                        session_id=session_id,
+                        run_id=run_id,
+                        ts=ts,
+                        parent_id=new_parent_id if r["id"] == row["id"] else _KEEP,
                     )
-                fresh = self.conn.execute("SELECT * FROM documents WHERE id = ?", (r["id"],)).fetchone()
-                self._new_version(
-                    fresh,
-                    operation="moved",
-                    path=target,
-                    title=r["title"],
-                    body=r["body"],
-                    links=self._links_of(r["id"], r["version"]),
-                    actor=actor,
-                    session_id=session_id,
-                    run_id=run_id,
-                    ts=ts,
                 )
                 self._resolve_references_to(owner, target, r["id"])
-                moved.append(r["id"])
-            return [self.read_by_id(i) for i in moved]
+            return moved
 
     def delete(
         self,
@@ -1075,7 +1194,7 @@ class DocumentsRepository:
         if path == HOME:
             raise PathError(path, "the home '~' cannot be deleted")
         actor = self._actor(owner, actor)
-        with self.transaction():
+        with self._writing():
             row = self._require(owner, path)
             self._check_precondition(path, row, expected_version, content_sha256)
             lo, hi = _range(path)
@@ -1090,22 +1209,24 @@ class DocumentsRepository:
                     "delete them first or delete recursively"
                 )
             ts = now()
-            deleted = []
             for r in [*rows, row]:
+                self._resolve_references_to(owner, r["path"], r["id"])
+            return [
                 self._new_version(
                     r,
                     operation="deleted",
                     path=r["path"],
                     title=r["title"],
                     body=r["body"],
-                    links=self._links_of(r["id"], r["version"]),
+                    links=json.loads(r["links"]) if r["links"] else [],
                     actor=actor,
                     session_id=session_id,
                     run_id=run_id,
                     ts=ts,
+                    deleted=True,
                 )
-                deleted.append(r["id"])
-            return [self.read_by_id(i) for i in deleted]
+                for r in [*rows, row]
+            ]
 
     def restore(
         self,
@@ -1123,33 +1244,25 @@ class DocumentsRepository:
         """
         owner, path = validate_owner(owner), normalize_path(path)
         actor = self._actor(owner, actor)
-        with self.transaction():
+        with self._writing():
             row = self._any_row(owner, path)
             old = self.version(row["id"], version)
             if old.body is None:
                 raise UserError(f"cannot restore version {version} of {path!r}: it was redacted")
-            if old.operation == "deleted":
+            if old.deleted:
                 raise UserError(
                     f"cannot restore version {version} of {path!r}: it is a deletion; "
                     "restore the version before it"
                 )
             ts = now()
-            parent_id = None
+            parent_id: int | None | object = _KEEP
             if row["deleted_at"] is not None:
-                if self._doc_row(owner, path) is not None:
-                    raise ConflictError(
-                        f"cannot restore deleted document {row['id']} at {path!r}: "
-                        "another document lives there now"
-                    )
-                self._ensure_ancestors(owner, path, actor, session_id, run_id, ts)
-                parent = parent_of(path)
-                if parent and parent != HOME:
-                    parent_id = self._doc_row(owner, parent)["id"]
-            self._new_version(
+                parent_id = self._ensure_ancestors(owner, path, actor, session_id, run_id, ts)
+            doc = self._new_version(
                 row,
                 operation="restored",
                 path=path,
-                title=old.title,
+                title=_retitle(old.title, old.path, path, old.body),
                 body=old.body,
                 links=old.links,
                 actor=actor,
@@ -1159,7 +1272,7 @@ class DocumentsRepository:
                 parent_id=parent_id,
             )
             self._resolve_references_to(owner, path, row["id"])
-            return self.read_by_id(row["id"])
+            return doc
 
     def redact(
         self,
@@ -1174,11 +1287,11 @@ class DocumentsRepository:
         """Erase the content of one version; the fact of the change and who redacted it stay.
 
         A `redacted` version is appended to record it. Redacting the current version also
-        empties the current body.
+        empties the current body. A deleted document stays deleted.
         """
         owner, path = validate_owner(owner), normalize_path(path)
         actor = self._actor(owner, actor)
-        with self.transaction():
+        with self._writing():
             row = self._any_row(owner, path)
             target = self.version(row["id"], version)
             ts = now()
@@ -1192,27 +1305,27 @@ class DocumentsRepository:
                 (row["id"], version),
             )
             current = version == row["version"]
-            body = "" if current else row["body"]
-            title = name_of(row["path"]) if current else row["title"]
             self._new_version(
                 row,
                 operation="redacted",
                 path=row["path"],
-                title=title,
-                body=body,
-                links=[] if current else self._links_of(row["id"], row["version"]),
+                title=name_of(row["path"]) if current else row["title"],
+                body="" if current else row["body"],
+                links=[] if current else (json.loads(row["links"]) if row["links"] else []),
                 actor=actor,
                 session_id=session_id,
                 run_id=run_id,
                 ts=ts,
+                deleted=row["deleted_at"] is not None,
             )
-            if row["deleted_at"] is not None:
-                # Keep a deleted document deleted; only its content is erased.
-                self.conn.execute(
-                    "UPDATE documents SET deleted_at = ? WHERE id = ?", (row["deleted_at"], row["id"])
-                )
-                self.conn.execute("DELETE FROM documents_fts WHERE rowid = ?", (row["id"],))
             return self.version(row["id"], row["version"] + 1)
+
+
+def _retitle(title: str, old_path: str, new_path: str, body: str) -> str:
+    """A title derived from the old path follows the document to its new path."""
+    if old_path != new_path and title == title_for(old_path, body):
+        return title_for(new_path, body)
+    return title
 
 
 def _unified(a: str, b: str, a_label: str, b_label: str) -> str:

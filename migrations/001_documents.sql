@@ -11,6 +11,7 @@ CREATE TABLE documents (
     version INTEGER NOT NULL,                     -- number of the current version
     content_sha256 TEXT NOT NULL,
     size INTEGER NOT NULL,
+    links TEXT,                                   -- JSON list of declared links (current version)
     created_at TEXT NOT NULL,
     updated_at TEXT NOT NULL,
     deleted_at TEXT                               -- set when the current version is a tombstone
@@ -37,12 +38,15 @@ CREATE TABLE document_versions (
     session_id TEXT,
     run_id INTEGER,
     links TEXT,                                   -- JSON list of links declared through the API
+    deleted INTEGER NOT NULL DEFAULT 0            -- 1: the document is a tombstone as of this
+        CHECK (deleted IN (0, 1)),                --    version (a deletion, or a later redaction)
     created_at TEXT NOT NULL,
     redacted_at TEXT,
     redacted_by TEXT,
     UNIQUE (document_id, version)
 );
 CREATE INDEX idx_versions_owner_time ON document_versions(owner, created_at);
+CREATE INDEX idx_versions_path_time ON document_versions(owner, path, created_at);
 CREATE INDEX idx_versions_run ON document_versions(run_id) WHERE run_id IS NOT NULL;
 
 CREATE TABLE document_references (
