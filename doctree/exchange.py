@@ -19,7 +19,7 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from doctree.errors import PathError, UserError
+from doctree.errors import BodyTooLargeError, PathError, UserError
 from doctree.paths import HOME, MAX_SEGMENTS, is_under, name_of, normalize_path, slugify
 from doctree.store import Actor, DocumentsRepository
 
@@ -72,8 +72,25 @@ def export_frontmatter(doc) -> str:
         "updated": doc.updated_at,
         "sha256": doc.content_sha256,
     }
-    text = yaml.safe_dump(meta, sort_keys=False, allow_unicode=True, width=float("inf"))
+    text = yaml.dump(
+        meta, Dumper=_exact_dumper(), sort_keys=False, allow_unicode=True, width=float("inf")
+    )
     return f"---\n{text}---\n"
+
+
+def _exact_dumper():
+    import yaml
+
+    class ExactDumper(yaml.SafeDumper):
+        """Double-quotes strings with characters YAML would fold or drop (NEL, U+2028, tabs),
+        so a title survives export and import exactly."""
+
+    def represent_str(dumper: yaml.SafeDumper, value: str):
+        style = None if value.isprintable() else '"'
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+    ExactDumper.add_representer(str, represent_str)
+    return ExactDumper
 
 
 def export_tree(
@@ -268,8 +285,10 @@ def import_tree(
         else:
             links = resolver.links(rel, text)
             plan.append(_Planned(rel, doc_of_file[rel], text, None, links, False))
-    for p in plan:
-        repo._check_body(p.path, p.body)  # refuse a too-large body before writing anything
+    for p in plan:  # refuse a too-large body before writing anything
+        size = len(p.body.encode("utf-8"))
+        if size > repo.max_body_bytes:
+            raise BodyTooLargeError(p.path, size, repo.max_body_bytes)
 
     plan.sort(key=lambda p: (p.path.count("/"), p.path))
     with repo.transaction():

@@ -27,7 +27,7 @@ from anthropic.types.beta import (
 )
 
 from doctree.errors import ConflictError, DoctreeError, PathError
-from doctree.paths import normalize_path, parent_of
+from doctree.paths import ancestors, is_under, normalize_path
 from doctree.store import Actor, Document, DocumentsRepository, TreeNode
 
 MEMORY_DIR = "/memories"
@@ -121,13 +121,16 @@ class DoctreeMemoryTool(BetaAbstractMemoryTool):
         return doc
 
     def _check_parent_is_dir(self, path: str, doc_path: str) -> None:
-        parent = parent_of(doc_path)
-        if parent is None or parent == self.root:
-            return
-        doc = self.repo.get(self.owner, parent)
-        if doc is not None and doc.body and not self._is_dir(parent):
-            shown = path.rstrip("/").rsplit("/", 1)[0]
-            raise ToolError(f"The path {shown} is a file, not a directory")
+        """Refuse to create below a file: a document with a body and no children."""
+        for anc in ancestors(doc_path):
+            if not is_under(anc, self.root) or anc == self.root:
+                continue
+            doc = self.repo.get(self.owner, anc)
+            if doc is None:
+                return
+            if doc.body and not self._is_dir(anc):
+                shown = MEMORY_DIR + anc[len(self.root) :]
+                raise ToolError(f"The path {shown} is a file, not a directory")
 
     def _write(self, doc_path: str, body: str, **kwargs: Any) -> Document:
         return self.repo.write(

@@ -54,7 +54,7 @@ tree = st.dictionaries(
     max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(tree)
-def test_export_then_import_round_trips_the_tree_exactly(tmp_path, spec):
+def test_export_then_import_round_trips_the_tree_exactly_and_again_changes_nothing(tmp_path, spec):
     with tempfile.TemporaryDirectory(dir=tmp_path) as work:
         work = Path(work)
         src = DocumentsRepository(work / "src.db")
@@ -67,8 +67,23 @@ def test_export_then_import_round_trips_the_tree_exactly(tmp_path, spec):
         export_tree(src, OWNER, "~", work / "out")
         import_tree(dst, OWNER, work / "out")
         assert snapshot(dst) == snapshot(src)
+        versions = version_count(dst)
+        import_tree(dst, OWNER, work / "out")
+        assert version_count(dst) == versions
         src.close()
         dst.close()
+
+
+@pytest.mark.parametrize("title", ["0\x85", "a\u2028b", "tab\there", " padded ", "null", "~"])
+def test_titles_yaml_would_fold_survive_export_and_import(tmp_path, title):
+    src = DocumentsRepository(tmp_path / "src.db")
+    dst = DocumentsRepository(tmp_path / "dst.db")
+    src.write(OWNER, "~/doc", "body", title=title)
+
+    export_tree(src, OWNER, "~", tmp_path / "out")
+    import_tree(dst, OWNER, tmp_path / "out")
+
+    assert dst.read(OWNER, "~/doc").title == title
 
 
 def test_importing_an_export_again_makes_no_version(repo, tmp_path):
@@ -224,3 +239,13 @@ def test_cli_export_then_import_into_another_database(tmp_path):
     assert imported.output.startswith("imported ") and "2 created" in imported.output
     read = runner.invoke(cli, ["--db", two, "read", "~/memory/x"])
     assert read.output == "# X\n"
+
+
+def test_a_file_over_the_body_limit_is_refused_and_nothing_written(tmp_path, folder):
+    repo = DocumentsRepository(tmp_path / "small.db", max_body_bytes=10)
+    (folder / "a.md").write_text("short")
+    (folder / "b.md").write_text("much longer than ten bytes")
+
+    with pytest.raises(UserError, match="body of '~/b' is 26 bytes; the limit is 10 bytes"):
+        import_tree(repo, OWNER, folder)
+    assert repo.documents(OWNER) == []

@@ -253,3 +253,12 @@ def test_clear_all_memory_deletes_as_versions(repo):
     assert tool.clear_all_memory() == "All memory cleared"
     assert repo.children(OWNER, "~/memory") == []
     assert [v.operation for v in repo.history(OWNER, "~/memory/a.md")] == ["created", "deleted"]
+
+
+def test_create_below_a_file_is_refused(repo):
+    tool = DoctreeMemoryTool(repo, OWNER)
+    tool.call({"command": "create", "path": "/memories/a.md", "file_text": "text"})
+
+    with pytest.raises(ToolError, match="The path /memories/a.md is a file, not a directory"):
+        tool.call({"command": "create", "path": "/memories/a.md/b/c.md", "file_text": "x"})
+    assert [d.path for d in repo.documents(OWNER)] == ["~/memory", "~/memory/a.md"]
