@@ -184,3 +184,30 @@ def test_worker_command_runs_doctree_worker_on_the_database(db_path):
         "offline",
         "--once",
     ]
+
+
+def _offline_available() -> bool:
+    import importlib.util
+
+    return all(importlib.util.find_spec(m) for m in ("doctree.agent", "doctree.offline"))
+
+
+@pytest.mark.skipif(not _offline_available(), reason="the offline memory agent is not installed")
+def test_offline_memory_agent_writes_memory_from_a_slept_session(db_path):
+    from doctree.store import DocumentsRepository
+
+    with Engine(db_path, handler="offline") as engine:
+        s = engine.start_session("main", "s-2026-11-20-tea")
+        engine.append(
+            s.id,
+            "user",
+            "Remember that Alice leads project Apollo.",
+            time="2026-11-20T09:00:00Z",
+        )
+        engine.sleep(s.id)
+        assert engine.run_worker_once().processed == [s.id]
+        states = {i.session.agent.type: i.state for i in engine.sessions.list_sessions()}
+    with DocumentsRepository(db_path) as repo:
+        paths = [d.path for d in repo.documents("main")]
+    assert "~/memory/projects/apollo" in paths
+    assert states == {"agent": "processed", "memory-agent": "exempt"}

@@ -412,3 +412,14 @@ def test_python_handler_spec_that_cannot_be_imported_is_a_user_error():
 def test_model_handler_without_the_agent_runtime_names_the_missing_module():
     with pytest.raises(UserError, match="doctree.agent"):
         default_handler(None, "offline")
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("doctree.agent") is None, reason="doctree.agent is not installed"
+)
+def test_model_handler_names_go_to_the_agent_runtime(repo):
+    from doctree import agent
+
+    handler = default_handler(repo, "offline")
+    assert isinstance(handler, agent.MemoryAgentRuntime)
+    handler.close()
