@@ -34,6 +34,8 @@ log = logging.getLogger("doctree.compaction")
 
 DEFAULT_THRESHOLD = 24_000
 DEFAULT_UNDER = "~/memory"
+BUDGET_SHARE = 0.5  # the condensed document aims at half the threshold
+NEW_SHARE = 0.25  # a pass needs new material worth a quarter of the threshold
 DEFAULT_KEEP = ("~/memory/active", "~/memory/patterns", "~/memory/corrections")
 CONDENSED_NAME = "compacted"
 CONDENSED_TITLE = "Compacted memory"
@@ -93,6 +95,10 @@ class CompactionPolicy:
             threshold, _parse_thresholds(env.get("DOCTREE_COMPACTION_THRESHOLDS", "")), keep=keep
         )
 
+    def budget_for(self, owner: str) -> int:
+        """Bytes the condensed document should stay within: half the owner's threshold."""
+        return max(1024, int(self.threshold_for(owner) * BUDGET_SHARE))
+
     def keeps(self, path: str) -> bool:
         return any(path == k or path.startswith(k + "/") for k in self.keep)
 
@@ -147,7 +153,12 @@ class Condenser(Protocol):
     name: str
 
     def condense(
-        self, sources: Sequence[SourceDocument], *, previous: SourceDocument | None, under: str
+        self,
+        sources: Sequence[SourceDocument],
+        *,
+        previous: SourceDocument | None,
+        under: str,
+        budget_bytes: int | None = None,
     ) -> str: ...
 
 
@@ -233,38 +244,61 @@ def extract_lines(text: str) -> list[tuple[int, str]]:
 
 def _sections(body: str) -> list[tuple[str, list[str]]]:
     """Split an earlier condensed body into (heading, lines) sections."""
-    sections: list[tuple[str, list[str]]] = []
-    for line in strip_sources(body).splitlines():
+    sections: list[tuple[str, list[str]]] = [("", [])]
+    for i, line in enumerate(strip_sources(body).splitlines()):
+        if i == 0 and line.startswith("# "):
+            continue
         if line.startswith("## "):
             sections.append((line, []))
-        elif sections and line.strip():
+        elif line.strip() and not line.startswith("(") and not line.startswith("# "):
             sections[-1][1].append(line)
-    return sections
+    return [s for s in sections if s[1]]
+
+
+_LINK = re.compile(r"\[\[[^\]]*\]\]|\]\([^)]*\)")
+_TAGS = re.compile(r"^\s*-?\s*(\d{1,2}:\d{2}\s*)?(\[[\w ,]+\]\s*)?")
+
+
+def dedupe_key(line: str) -> str:
+    """What makes two lines the same fact: their words, without links, citations, time tags
+    (`09:02 [decision]`) or punctuation. Empty for a line that is only links."""
+    text = _LINK.sub(" ", line)
+    text = _TAGS.sub("", text)
+    return _normal(text)
 
 
 class ExtractiveCondenser:
-    """The offline condenser: keeps list items, facts, decisions and first sentences, drops
-    duplicates across documents, groups what is kept by source. Deterministic, no model.
+    """The offline condenser: keeps list items, facts, decisions and first sentences; says
+    each fact once across documents (ignoring links and citations); groups what is kept by
+    source. Deterministic, no model.
 
-    `target_bytes` (optional) drops the lower-priority lines when the result is over it.
+    Over `budget_bytes` it first drops the lower-priority lines (plain first sentences), then
+    the oldest sections (those of the earlier condensed document first); what it leaves out
+    stays readable in the sources' history and the earlier versions of the document.
     """
 
     name = "offline"
 
-    def __init__(self, target_bytes: int | None = None, title: str | None = None):
-        self.target_bytes = target_bytes
+    def __init__(self, budget_bytes: int | None = None, title: str | None = None):
+        self.budget_bytes = budget_bytes
         self.title = title
 
     def condense(
-        self, sources: Sequence[SourceDocument], *, previous: SourceDocument | None, under: str
+        self,
+        sources: Sequence[SourceDocument],
+        *,
+        previous: SourceDocument | None,
+        under: str,
+        budget_bytes: int | None = None,
     ) -> str:
+        budget = budget_bytes if budget_bytes is not None else self.budget_bytes
         seen: set[str] = set()
         order: list[str] = []
         sections: dict[str, list[tuple[int, str]]] = {}
 
         def add(heading: str, prio: int, line: str) -> None:
-            key = _normal(line)
-            if not key or key in seen:
+            key = dedupe_key(line)
+            if len(key.split()) < 2 or key in seen:
                 return
             seen.add(key)
             if heading not in sections:
@@ -281,17 +315,33 @@ class ExtractiveCondenser:
             for prio, line in extract_lines(src.body):
                 add(heading, prio, line)
 
-        def render(max_prio: int) -> str:
-            parts = [f"# {self.title or f'{CONDENSED_TITLE}: {under}'}"]
-            for heading in order:
+        title = f"# {self.title or f'{CONDENSED_TITLE}: {under}'}"
+
+        def render(max_prio: int, skip: int = 0) -> str:
+            parts = [title]
+            for heading in order[skip:]:
                 lines = [line for p, line in sections[heading] if p <= max_prio]
                 if lines:
-                    parts.append(heading + "\n\n" + "\n".join(lines))
+                    parts.append((heading + "\n\n" if heading else "") + "\n".join(lines))
+            if skip:
+                parts.append(
+                    f"({skip} older section{'s' if skip != 1 else ''} left out to stay within "
+                    f"{budget:,} bytes; they are in the earlier versions of this document "
+                    "and in the history of their sources.)"
+                )
             return "\n\n".join(parts) + "\n"
 
+        def size(text: str) -> int:
+            return len(text.encode("utf-8"))
+
         text = render(2)
-        if self.target_bytes is not None and len(text.encode("utf-8")) > self.target_bytes:
-            text = render(1)
+        if budget is None or size(text) <= budget:
+            return text
+        text = render(1)
+        skip = 0
+        while size(text) > budget and skip < len(order) - 1:
+            skip += 1
+            text = render(1, skip)
         return text
 
 
@@ -379,10 +429,18 @@ class AnthropicCondenser:
         return text
 
     def condense(
-        self, sources: Sequence[SourceDocument], *, previous: SourceDocument | None, under: str
+        self,
+        sources: Sequence[SourceDocument],
+        *,
+        previous: SourceDocument | None,
+        under: str,
+        budget_bytes: int | None = None,
     ) -> str:
         docs = list(sources) if previous is None else [previous, *sources]
-        text = self.ask(format_sources(docs, under), what=f"compaction of {under}")
+        user = format_sources(docs, under)
+        if budget_bytes:
+            user += f"\n\nKeep the condensed document under {budget_bytes:,} bytes."
+        text = self.ask(user, what=f"compaction of {under}")
         if not text.startswith("#"):
             text = f"# {CONDENSED_TITLE}: {under}\n\n{text}"
         return text + "\n"
@@ -454,11 +512,24 @@ class Compactor:
         """Compact `under` (default: the policy's subtree) if it is over the owner's threshold."""
         under = normalize_path(under or self.policy.under)
         size = self.repo.total_size(owner, under)
-        if size <= self.policy.threshold_for(owner):
+        threshold = self.policy.threshold_for(owner)
+        if size <= threshold or self.new_material(owner, under) < threshold * NEW_SHARE:
             return CompactionResult(
                 owner, under, "below-threshold", size_before=size, size_after=size
             )
         return self.compact(owner, under)
+
+    def new_material(self, owner: str, under: str) -> int:
+        """Bytes a pass would fold in: the subtree but its condensed document and the kept
+        pages. Past the threshold, a pass runs only when this is a quarter of it, so a
+        condensed document near the threshold is not re-condensed after every store."""
+        size = self.repo.total_size(owner, under)
+        condensed = self.repo.get(owner, condensed_path(under))
+        size -= condensed.size if condensed else 0
+        for k in self.policy.keep:
+            if k == under or k.startswith(under + "/"):
+                size -= self.repo.total_size(owner, k)
+        return size
 
     def after_handle(self, job: Any) -> None:
         """The worker hook: `MemoryWorker(..., after_handle=compactor.after_handle)`."""
@@ -534,7 +605,9 @@ class Compactor:
         run_id = self._start_run(owner)
         try:
             earlier = replace(previous, body=strip_sources(previous.body)) if previous else None
-            condensed = self.condenser.condense(with_body, previous=earlier, under=under)
+            condensed = self.condenser.condense(
+                with_body, previous=earlier, under=under, budget_bytes=self.policy.budget_for(owner)
+            )
             self._record_usage(run_id)
             body = condensed.rstrip() + "\n\n" + sources_section(with_body, previous, target)
             retired: list[str] = []

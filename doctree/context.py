@@ -7,22 +7,76 @@ text past the cap: a document is never cut, so the result may be shorter than th
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from doctree.errors import UserError
 from doctree.paths import normalize_path, validate_owner
-from doctree.store import Document, DocumentsRepository
+from doctree.store import Document, DocumentsRepository, Version
 
 DEFAULT_CAP = 8000
 MEMORY_ROOT = "~/memory"
 SEPARATOR = "\n\n---\n\n"
 
 
-def render_document(doc: Document) -> str:
+def render_document(doc: Document | Version) -> str:
     """One document as it appears in loaded memory: a comment naming its path, then its body.
 
     The comment tells the reading agent where a fact lives (so it can update it) and is
     invisible when the markdown is rendered.
     """
-    return f"<!-- {doc.path} v{doc.version} -->\n{doc.body.strip()}"
+    return f"<!-- {doc.path} v{doc.version} -->\n{(doc.body or '').strip()}"
+
+
+def _recent(repo: DocumentsRepository, owner: str, under: str) -> Iterator[Document]:
+    """The live documents under `under`, most recently changed first.
+
+    Read from the change log newest first, a page at a time, so that loading a few kilobytes
+    of memory does not read every document. The first version seen of a document is its
+    newest under `under`; it is used only if it is still the document's current version
+    (not deleted since, nor moved away).
+    """
+    seen: set[int] = set()
+    limit = 64
+    while True:
+        versions = repo.log(owner, under, limit=limit)
+        for v in versions:
+            if v.document_id in seen:
+                continue
+            seen.add(v.document_id)
+            if v.operation == "deleted" or not (v.body and v.body.strip()):
+                continue
+            doc = repo.read_by_id(v.document_id)
+            if not doc.deleted and doc.version == v.version:
+                yield doc
+        if len(versions) < limit:
+            return
+        limit *= 8
+
+
+def iter_documents(
+    repo: DocumentsRepository,
+    owner: str,
+    *,
+    query: str | None = None,
+    under: str = MEMORY_ROOT,
+    relevant: int = 50,
+) -> Iterator[Document]:
+    """Documents with a non-empty body at or below `under`, in the order they are loaded.
+
+    Without a query: most recently changed first. With one: the `relevant` best matches by
+    BM25 (full-text search) first, best first; then the rest, most recent first.
+    """
+    owner, under = validate_owner(owner), normalize_path(under)
+    given: set[int] = set()
+    if query and query.strip():
+        for hit in repo.search(owner, query, under=under, limit=relevant):
+            doc = repo.get(owner, hit.path)
+            if doc is not None and doc.body.strip():
+                given.add(doc.id)
+                yield doc
+    for doc in _recent(repo, owner, under):
+        if doc.id not in given:
+            yield doc
 
 
 def ranked_documents(
@@ -32,20 +86,8 @@ def ranked_documents(
     query: str | None = None,
     under: str = MEMORY_ROOT,
 ) -> list[Document]:
-    """Documents with a non-empty body at or below `under`, in the order they are loaded.
-
-    Without a query: most recently changed first. With one: documents matching it by BM25
-    (full-text search) first, best first; the rest after them, most recent first.
-    """
-    owner, under = validate_owner(owner), normalize_path(under)
-    docs = [d for d in repo.documents(owner, under) if d.body.strip()]
-    docs.sort(key=lambda d: (d.updated_at, d.id), reverse=True)
-    if not query or not query.strip():
-        return docs
-    hits = repo.search(owner, query, under=under, limit=max(len(docs), 1))
-    rank = {h.document_id: i for i, h in enumerate(hits)}
-    matched = sorted((d for d in docs if d.id in rank), key=lambda d: rank[d.id])
-    return matched + [d for d in docs if d.id not in rank]
+    """Every document `load_memories` would consider, in its order (see `iter_documents`)."""
+    return list(iter_documents(repo, owner, query=query, under=under))
 
 
 def load_memories(
@@ -65,7 +107,7 @@ def load_memories(
         raise UserError(f"cap {cap!r}: must be a whole number of characters, 0 or more")
     parts: list[str] = []
     length = 0
-    for doc in ranked_documents(repo, owner, query=query, under=under):
+    for doc in iter_documents(repo, owner, query=query, under=under):
         text = render_document(doc)
         extra = len(text) + (len(SEPARATOR) if parts else 0)
         if length + extra > cap:

@@ -399,3 +399,43 @@ def test_worker_compacts_after_the_memory_agent_stores(db_path, repo):
     assert len(tick.processed) == len(fixtures)
     assert repo.exists(OWNER, TARGET)
     assert any(v.actor == "system:compaction" for v in repo.log(OWNER, "~/memory", limit=None))
+
+
+def test_same_fact_cited_from_two_pages_is_kept_once():
+    sources = [
+        SourceDocument(1, "~/memory/p", "P", "- Priya leads the backend ([[~/memory/s1|s1]])", 1),
+        SourceDocument(2, "~/memory/s", "S", "- 09:02 [named] Priya leads the backend.", 1),
+    ]
+    text = ExtractiveCondenser().condense(sources, previous=None, under="~/memory")
+    assert text.count("Priya leads the backend") == 1
+
+
+def test_link_only_lines_are_left_out():
+    sources = [
+        SourceDocument(1, "~/memory/p", "P", "- [[~/memory/people/anna]]\n- Anna likes tea", 1)
+    ]
+    text = ExtractiveCondenser().condense(sources, previous=None, under="~/memory")
+    assert "- [[~/memory/people/anna]]" not in text and "- Anna likes tea" in text
+
+
+def test_condensed_text_over_budget_leaves_out_oldest_sections_first():
+    earlier = SourceDocument(
+        9,
+        TARGET,
+        "C",
+        "# C\n\n## Old ([[~/memory/old]])\n\n"
+        + "".join(f"- old fact {i} here\n" for i in range(40)),
+        1,
+    )
+    new = [SourceDocument(1, "~/memory/new", "New", "- Bob moved to Berlin.", 1)]
+    text = ExtractiveCondenser().condense(new, previous=earlier, under="~/memory", budget_bytes=300)
+    assert "Bob moved to Berlin." in text and "old fact 3 here" not in text
+    assert "1 older section left out to stay within 300 bytes" in text
+
+
+def test_no_pass_past_threshold_without_enough_new_material(repo):
+    seed(repo)
+    c = compactor(repo, policy=CompactionPolicy(threshold=100))
+    assert c.maybe_compact(OWNER).status == "compacted"
+    repo.write(OWNER, "~/memory/tiny", "ok.")
+    assert c.maybe_compact(OWNER).status == "below-threshold"  # 3 bytes new < 25

@@ -165,3 +165,32 @@ def test_context_command_rejects_negative_cap_in_one_line(db_path):
     result = CliRunner().invoke(cli, ["--db", str(db_path), "context", "--cap", "-5"])
     assert result.exit_code == 2
     assert "Traceback" not in result.output
+
+
+def test_load_memories_leaves_out_a_document_moved_away(repo):
+    write(repo, "~/memory/a", "moved away later")
+    write(repo, "~/memory/b", "stays")
+    repo.move(OWNER, "~/memory/a", "~/elsewhere/a")
+    text = load_memories(repo, OWNER)
+    assert "moved away later" not in text and "stays" in text
+
+
+def test_load_memories_leaves_out_deleted_documents(repo):
+    write(repo, "~/memory/a", "deleted later")
+    repo.delete(OWNER, "~/memory/a")
+    assert load_memories(repo, OWNER) == ""
+
+
+def test_load_memories_includes_a_document_moved_in(repo):
+    write(repo, "~/inbox/a", "moved into memory")
+    repo.move(OWNER, "~/inbox/a", "~/memory/a")
+    assert "moved into memory" in load_memories(repo, OWNER)
+
+
+def test_load_memories_reads_past_the_first_page_of_changes(repo):
+    write(repo, "~/memory/old", "the oldest fact")
+    with repo.transaction():
+        for i in range(300):
+            write(repo, "~/memory/churn", f"churn {i}")
+    text = load_memories(repo, OWNER, cap=100_000)
+    assert "the oldest fact" in text and text.count("churn 2") == 1

@@ -1,0 +1,253 @@
+"""Benchmark: memory within budget.
+
+1. Growth and compaction. The fixture transcripts (tests/fixtures/transcripts/*.md) are
+   replayed many times over (round r shifts every time by r weeks and renames the session)
+   through the live path: session history, sleep, a worker tick, the offline memory agent,
+   and the compaction hook after each run. Printed: the size of ~/memory before and after
+   each compaction, and at the end the size with compaction against the same replay
+   without it (the baseline, measured in the same run).
+2. `load_memories` latency at 10k documents (cap 8,000 characters; by recency and by
+   query), against the baseline of raw sqlite3 reading the newest bodies in the same run.
+
+    .venv/bin/python bench/compaction.py            # full
+    .venv/bin/python bench/compaction.py --quick    # a small run
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sqlite3
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from datetime import datetime, timedelta
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from doctree.compaction import CompactionPolicy, CompactionResult, Compactor  # noqa: E402
+from doctree.context import load_memories  # noqa: E402
+from doctree.sessions import SessionsRepository  # noqa: E402
+from doctree.store import DocumentsRepository  # noqa: E402
+from doctree.transcripts import Transcript, parse_transcript  # noqa: E402
+from doctree.worker import MemoryWorker, default_handler  # noqa: E402
+
+FIXTURES = ROOT / "tests" / "fixtures" / "transcripts"
+OWNER = "main"
+
+
+def shifted(t: Transcript, weeks: int) -> Transcript:
+    """The transcript `weeks` later, under a session id of its own."""
+
+    def later(ts: str | None) -> str | None:
+        if ts is None:
+            return None
+        dt = datetime.fromisoformat(ts.replace("Z", "+00:00")) + timedelta(weeks=weeks)
+        return dt.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    return replace(
+        t,
+        session_id=f"{t.session_id}-r{weeks}" if weeks else t.session_id,
+        started=later(t.started),
+        ended=later(t.ended),
+        messages=tuple(replace(m, time=later(m.time)) for m in t.messages),
+    )
+
+
+def grow(db: Path, rounds: int, policy: CompactionPolicy | None) -> tuple[int, list[dict]]:
+    """Replay the fixtures `rounds` times; compact after each run if a policy is given.
+    Returns the final size of ~/memory and one row per compaction pass."""
+    transcripts = [
+        parse_transcript(p.read_text(encoding="utf-8"), source=p.name)
+        for p in sorted(FIXTURES.glob("*.md"))
+    ]
+    repo = DocumentsRepository(db)
+    sessions = SessionsRepository(db)
+    passes: list[dict] = []
+    compactor = Compactor(repo, condenser="offline", policy=policy) if policy else None
+    current: dict[str, object] = {}
+
+    def hook(job: object) -> None:
+        assert compactor is not None
+        result: CompactionResult = compactor.maybe_compact(job.source_agent)
+        if result.status == "compacted":
+            passes.append(
+                {
+                    "round": current["round"],
+                    "after": current["name"],
+                    "before": result.size_before,
+                    "after_size": result.size_after,
+                    "retired": len(result.retired),
+                    "ms": result.seconds * 1000,
+                }
+            )
+
+    worker = MemoryWorker(
+        db, handler=default_handler(repo, "offline"), after_handle=hook if compactor else None
+    )
+    for r in range(rounds):
+        for t in transcripts:
+            s = shifted(t, r)
+            current.update(round=r, name=s.session_id)
+            sessions.ensure(s.agent, s.session_id, created_at=s.started)
+            for m in s.messages:
+                sessions.append_history(s.session_id, m.kind, m.content, time=m.time)
+            sessions.sleep(s.session_id)
+            worker.tick()
+    size = repo.total_size(OWNER, "~/memory")
+    worker.close()
+    sessions.close()
+    repo.close()
+    return size, passes
+
+
+def p(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def timed(fn, n: int) -> list[float]:
+    out = []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        fn()
+        out.append((time.perf_counter() - t0) * 1000)
+    return out
+
+
+WORDS = [
+    "alice",
+    "bob",
+    "priya",
+    "marcus",
+    "apollo",
+    "hermes",
+    "ledger",
+    "launch",
+    "review",
+    "postgres",
+    "kafka",
+    "budget",
+    "decided",
+    "prefers",
+    "meeting",
+    "deadline",
+    "migration",
+    "schema",
+    "tests",
+    "deploy",
+    "staging",
+    "rollback",
+    "tuesday",
+    "friday",
+    "coffee",
+    "tea",
+    "berlin",
+    "lisbon",
+    "munich",
+    "design",
+    "api",
+    "mobile",
+    "backend",
+]
+
+
+def fill(db: Path, n: int) -> None:
+    rng = random.Random(7)
+    repo = DocumentsRepository(db)
+    with repo.transaction():
+        for i in range(n):
+            body = " ".join(rng.choice(WORDS) for _ in range(rng.randint(40, 120))) + "."
+            repo.write(OWNER, f"~/memory/topic-{i % 50}/note-{i}", f"# Note {i}\n\n{body}\n")
+    repo.close()
+
+
+def latency(db: Path, runs: int) -> list[tuple[str, float, float]]:
+    repo = DocumentsRepository(db)
+    raw = sqlite3.connect(db)
+
+    def baseline() -> str:
+        rows = raw.execute(
+            "SELECT body FROM documents WHERE owner = ? AND deleted_at IS NULL"
+            " AND path >= '~/memory/' AND path < '~/memory0' ORDER BY updated_at DESC LIMIT 20",
+            (OWNER,),
+        ).fetchall()
+        return "\n\n---\n\n".join(r[0] for r in rows)
+
+    rows = []
+    for label, fn in (
+        ("raw sqlite3: newest 20 bodies (baseline)", baseline),
+        ("load_memories(cap=8000)", lambda: load_memories(repo, OWNER)),
+        (
+            "load_memories(cap=8000, query=...)",
+            lambda: load_memories(repo, OWNER, query="apollo launch review"),
+        ),
+    ):
+        fn()
+        t = timed(fn, runs)
+        rows.append((label, p(t, 0.5), p(t, 0.99)))
+    raw.close()
+    repo.close()
+    return rows
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="2 rounds, 2,000 documents")
+    ap.add_argument("--rounds", type=int, default=6)
+    ap.add_argument("--threshold", type=int, default=24_000, help="compaction threshold, bytes")
+    ap.add_argument("--docs", type=int, default=10_000)
+    ap.add_argument("--runs", type=int, default=30)
+    args = ap.parse_args()
+    if args.quick:
+        args.rounds, args.docs, args.runs = 2, 2_000, 10
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        n = len(list(FIXTURES.glob("*.md")))
+        print(f"== growth: {n} fixture transcripts x {args.rounds} rounds, offline agent ==")
+        t0 = time.perf_counter()
+        plain, _ = grow(tmp / "plain.db", args.rounds, None)
+        t_plain = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        policy = CompactionPolicy(threshold=args.threshold)
+        compacted, passes = grow(tmp / "compacted.db", args.rounds, policy)
+        t_comp = time.perf_counter() - t0
+        print(
+            f"threshold {args.threshold:,} bytes on ~/memory (tier pages kept: "
+            f"{', '.join(policy.keep)})"
+        )
+        print(
+            f"{'round':>5}  {'after session':<42} {'before':>9} {'after':>9} {'ratio':>6}"
+            f" {'retired':>7} {'ms':>7}"
+        )
+        for row in passes:
+            print(
+                f"{row['round']:>5}  {row['after']:<42} {row['before']:>9,} "
+                f"{row['after_size']:>9,} {row['after_size'] / row['before']:>6.2f} "
+                f"{row['retired']:>7} {row['ms']:>7.1f}"
+            )
+        print(f"passes: {len(passes)}")
+        print(
+            f"~/memory at the end without compaction (baseline): {plain:>9,} bytes"
+            f"  ({t_plain:.1f} s)"
+        )
+        print(
+            f"~/memory at the end with compaction:               {compacted:>9,} bytes"
+            f"  ({t_comp:.1f} s)"
+        )
+        print(f"ratio to baseline: {compacted / plain:.2f}")
+        print()
+        print(f"== load_memories latency at {args.docs:,} documents ({args.runs} runs) ==")
+        fill(tmp / "big.db", args.docs)
+        rows = latency(tmp / "big.db", args.runs)
+        base = rows[0][1]
+        print(f"{'':<44} {'p50 ms':>8} {'p99 ms':>8} {'x baseline':>10}")
+        for label, p50, p99 in rows:
+            print(f"{label:<44} {p50:>8.2f} {p99:>8.2f} {p50 / base:>10.1f}")
+
+
+if __name__ == "__main__":
+    main()
