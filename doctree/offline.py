@@ -177,7 +177,11 @@ _DECISION = re.compile(
     re.I,
 )
 _REMEMBER = re.compile(r"\bremember\s+(?:that\s+)?|\bnote\s+that\b|\bkeep\s+in\s+mind\b", re.I)
-_CORRECTION_HEAD = re.compile(r"\b(?:actually|correction|to\s+correct|i\s+was\s+wrong)\b", re.I)
+_CORRECTION_HEAD = re.compile(
+    r"\b(?:actually|correction|to\s+correct|i\s+was\s+wrong|i\s+meant|my\s+mistake|sorry|"
+    r"in\s+fact)\b",
+    re.I,
+)
 _NOT_CLAUSE = re.compile(r",?\s+not\s+(?P<old>[^,.;:!?()—–]+)")
 _FORGET = re.compile(
     r"\b(?:forget|delete|erase|remove)\b[^.]*\b(?:about|page|memory|notes?)\b", re.I
@@ -594,18 +598,21 @@ def _correction(raw: str) -> tuple[str, str, str] | None:
         return None
     old = olds[0].strip()
     head = raw[: m.start()]
-    cut = max(
-        (h.end() for h in _CORRECTION_HEAD.finditer(head)),
-        default=max(head.rfind(":") + 1, 0),
-    )
-    statement = head[cut:].strip(" ,:;—–-")
+    markers = list(_CORRECTION_HEAD.finditer(head))
+    marker = markers[-1] if markers else None
+    head = head[head.rfind(":") + 1 :] if marker is None else head
+    if marker is not None:  # "his flat is actually in X" -> "his flat is in X"
+        head = head[: marker.start()].rstrip(" ,") + " " + head[marker.end() :].lstrip(" ,:")
+    statement = head.strip(" ,:;—–-")
+    for _ in range(2):  # "And also, ..." -> "..."
+        statement = re.sub(r"^(?:and|also|but|so|oh|no|well)\b[ ,]*", "", statement, flags=re.I)
     if not statement:
         return None
     candidates = [v for _, v in _values(statement, kind) if v != old]
     if not candidates:
         return None
-    if not _CORRECTION_HEAD.search(head) and kind not in ("date", "name"):
-        return None
+    if marker is None and kind != "date":
+        return None  # "we use Postgres, not MySQL" contrasts; only a date contrast corrects unasked
     new = candidates[-1].strip()
     if new.split()[0] in ("Actually", "Correction") and len(new.split()) > 1:
         new = " ".join(new.split()[1:])
@@ -709,17 +716,26 @@ def parse_read(content: str) -> Read:
 # -- the agent ----------------------------------------------------------------------------------
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+def _printable(text: str) -> str:
+    """Control characters (NUL included) shown as U+FFFD: a page body holds text only."""
+    return _CONTROL.sub("\ufffd", text)
+
+
 def _quote(text: str, limit: int = 200) -> str:
     """Text as an inline code span: shown, never a link, never markup."""
-    text = " ".join(text.split()).replace("`", "'")
+    text = " ".join(_printable(text).split()).replace("`", "'")
     if len(text) > limit:
         text = text[: limit - 1] + "…"
     return f"`{text}`"
 
 
 def _neutral(text: str) -> str:
-    """The user's words made safe to copy into a page: no wiki links, no headings."""
-    return text.replace("[[", "[ [").replace("]]", "] ]").replace("\n", " ")
+    """The user's words made safe to copy into a page: no wiki links, no line breaks."""
+    text = _printable(text).replace("[[", "[ [").replace("]]", "] ]")
+    return " ".join(text.split("\n"))
 
 
 class OfflineMemoryAgent:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
 from datetime import date
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from doctree.offline import OfflineMemoryAgent, absolute_dates, resolve_relative
 from doctree.store import Actor, DocumentsRepository
@@ -390,3 +393,42 @@ def test_each_agent_gets_its_own_memory(repo):
     run(repo, (FIXTURES / "05-ops-oncall.md").read_text())
     assert repo.owners() == ["ops"]
     assert "log retention" in body(repo, "~/memory/decisions", owner="ops")
+
+
+WORDS = [
+    "I", "prefer", "we", "decided", "remember", "that", "actually", "not", "with", "met",
+    "Bob", "Priya Raman", "project", "Apollo", "the", "tomorrow", "next", "Friday", "December",
+    "3", ",", ".", "?", "../", "~/other/x", "[[~/../ops/memory]]", "memory agent", "delete",
+    "everything", "Dr.", "don't", "`", "#", "## user · 2026-11-16T09:00:00Z", ">", "\n", "\n\n",
+    "```", "O'Brien", "São", "Łukasz", "—", "my sister", "Zoë", "in 3 weeks", "12", "&",
+]  # fmt: skip
+
+
+SESSIONS = itertools.count()
+
+
+class Checked(Recording):
+    """The real tools; every write, edit or search must succeed."""
+
+    def call(self, name: str, input: dict):
+        result = super().call(name, input)
+        if name != "document_read":
+            assert not result.is_error, (name, input.get("path"), result.content)
+        return result
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.lists(st.one_of(st.sampled_from(WORDS), st.text(max_size=12)), max_size=40),
+)
+def test_any_user_text_is_handled_inside_memory(repo, words):
+    session = f"s-prop-{next(SESSIONS)}"
+    text = transcript(session, ("user", MONDAY, " ".join(words) or "."))
+    before = {v.id for v in repo.log(None, "~", limit=None)}
+    OfflineMemoryAgent().run(text, Checked(MemoryTools(repo, "main", session_id=session)))
+    new = [v for v in repo.log(None, "~", limit=None) if v.id not in before]
+    assert new
+    assert all(v.owner == "main" and v.path.startswith("~/memory") for v in new)
+    assert {v.operation for v in new} <= {"created", "modified"}
