@@ -21,10 +21,15 @@ MAX_OWNER_LENGTH = 128
 _SEGMENT = re.compile(r"[\w][\w.\-]*", re.UNICODE)
 _OWNER = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:@\-]*")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+# The common case, already canonical: ASCII slugs (so NFC is a no-op), no '.'/'..' (a
+# segment cannot start with '.'), at most 20 segments of at most 255 bytes.
+_PLAIN = re.compile(r"~(?:/[A-Za-z0-9_][A-Za-z0-9_.\-]{0,254}){1,20}")
 
 
 def normalize_path(path: object) -> str:
     """Validate `path` and return its canonical form; raise PathError naming the rule broken."""
+    if isinstance(path, str) and len(path) <= MAX_PATH_BYTES and _PLAIN.fullmatch(path):
+        return path
     if not isinstance(path, str):
         raise PathError(path, "a path must be a string")
     if path == "":

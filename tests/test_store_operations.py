@@ -1,0 +1,340 @@
+"""The operations of DocumentsRepository, one behaviour per test."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from doctree.errors import ConflictError, EditError, NotFoundError, PathError, UserError
+from doctree.store import Actor, DocumentsRepository, TransactionError, sha256
+
+# -- write and preconditions -------------------------------------------------------------
+
+
+def test_version_records_operation_actor_session_run_and_digest(repo):
+    repo.write(
+        "main", "~/a", "hello", actor=Actor("memory-agent", "mem-1"), session_id="s1", run_id=7
+    )
+    [v] = repo.history("main", "~/a")
+    assert (v.operation, v.actor, v.session_id, v.run_id) == (
+        "created",
+        "memory-agent:mem-1",
+        "s1",
+        7,
+    )
+    assert (v.content_sha256, v.size) == (sha256("hello"), 5)
+
+
+def test_actor_defaults_to_the_owner_agent(repo):
+    repo.write("main", "~/a", "x")
+    assert repo.history("main", "~/a")[0].actor == "agent:main"
+
+
+def test_unknown_actor_kind_is_refused():
+    with pytest.raises(UserError, match="actor kind 'robot'"):
+        Actor("robot", "r")
+
+
+def test_writing_the_same_body_makes_no_new_version(repo):
+    repo.write("main", "~/a", "same")
+    doc = repo.write("main", "~/a", "same")
+    assert doc.version == 1 and len(repo.history("main", "~/a")) == 1
+
+
+def test_expected_version_zero_means_must_not_exist(repo):
+    repo.write("main", "~/a", "x", expected_version=0)
+    with pytest.raises(ConflictError, match="expected it not to exist") as err:
+        repo.write("main", "~/a", "y", expected_version=0)
+    assert err.value.current_version == 1
+
+
+def test_matching_expected_version_writes(repo):
+    repo.write("main", "~/a", "one")
+    assert repo.write("main", "~/a", "two", expected_version=1).version == 2
+
+
+def test_expected_version_on_missing_document_is_a_conflict(repo):
+    with pytest.raises(ConflictError, match="it does not exist"):
+        repo.write("main", "~/a", "x", expected_version=3)
+    assert not repo.exists("main", "~/a")
+
+
+def test_content_sha256_precondition(repo):
+    repo.write("main", "~/a", "one")
+    repo.write("main", "~/a", "two", content_sha256=sha256("one").upper())
+    with pytest.raises(ConflictError, match="content sha256 is"):
+        repo.write("main", "~/a", "three", content_sha256=sha256("one"))
+    assert repo.read("main", "~/a").body == "two"
+
+
+def test_title_comes_from_heading_then_frontmatter_then_name(repo):
+    assert repo.write("main", "~/a", "# Alice Smith\nx").title == "Alice Smith"
+    assert repo.write("main", "~/b", "---\ntitle: Bob\n---\n# Not this").title == "Bob"
+    assert repo.write("main", "~/c-d", "no heading").title == "c-d"
+
+
+def test_explicit_title_is_kept_by_later_writes_without_heading(repo):
+    repo.write("main", "~/a", "x", title="Chosen")
+    assert repo.write("main", "~/a", "y").title == "Chosen"
+
+
+def test_derived_title_follows_a_move(repo):
+    repo.write("main", "~/a", "plain")
+    repo.move("main", "~/a", "~/b")
+    assert repo.read("main", "~/b").title == "b"
+    assert repo.write("main", "~/b", "plain 2").title == "b"
+
+
+def test_write_returns_the_document_as_read_back(repo):
+    written = repo.write("main", "~/a/b", "[[~/c]]", links=["~/d"])
+    assert written == repo.read("main", "~/a/b")
+
+
+# -- edit --------------------------------------------------------------------------------
+
+
+def test_edit_replaces_exactly_one_occurrence(repo):
+    repo.write("main", "~/a", "tea and cake")
+    assert repo.edit("main", "~/a", "tea", "coffee").body == "coffee and cake"
+
+
+def test_edit_of_ambiguous_text_is_refused_unless_replace_all(repo):
+    repo.write("main", "~/a", "x x")
+    with pytest.raises(EditError, match="occurs 2 times"):
+        repo.edit("main", "~/a", "x", "y")
+    assert repo.edit("main", "~/a", "x", "y", replace_all=True).body == "y y"
+
+
+def test_edit_of_missing_text_is_refused(repo):
+    repo.write("main", "~/a", "abc")
+    with pytest.raises(EditError, match="not found: 'zzz'"):
+        repo.edit("main", "~/a", "zzz", "y")
+    assert len(repo.history("main", "~/a")) == 1
+
+
+def test_edit_with_empty_old_text_is_refused(repo):
+    repo.write("main", "~/a", "abc")
+    with pytest.raises(EditError, match="must not be empty"):
+        repo.edit("main", "~/a", "", "y")
+
+
+def test_edit_checks_expected_version(repo):
+    repo.write("main", "~/a", "abc")
+    with pytest.raises(ConflictError):
+        repo.edit("main", "~/a", "a", "b", expected_version=2)
+
+
+# -- move --------------------------------------------------------------------------------
+
+
+def test_move_carries_the_subtree_and_keeps_ids(repo):
+    a = repo.write("main", "~/a", "A")
+    child = repo.write("main", "~/a/b/c", "C")
+    repo.move("main", "~/a", "~/x/y")
+    assert repo.read("main", "~/x/y").id == a.id
+    assert repo.read("main", "~/x/y/b/c").id == child.id
+    assert not repo.exists("main", "~/a")
+    assert [c.path for c in repo.children("main", "~/x")] == ["~/x/y"]
+
+
+def test_move_records_a_moved_version_for_each_document(repo):
+    repo.write("main", "~/a/b", "B")
+    repo.move("main", "~/a", "~/z")
+    assert [v.operation for v in repo.history("main", "~/z/b")] == ["created", "moved"]
+
+
+def test_move_onto_an_existing_document_is_a_conflict(repo):
+    repo.write("main", "~/a", "A")
+    repo.write("main", "~/b", "B")
+    with pytest.raises(ConflictError, match="already exists"):
+        repo.move("main", "~/a", "~/b")
+
+
+def test_move_into_itself_is_refused(repo):
+    repo.write("main", "~/a", "A")
+    with pytest.raises(PathError, match="into itself"):
+        repo.move("main", "~/a", "~/a/b")
+
+
+def test_home_cannot_be_moved(repo):
+    with pytest.raises(PathError, match="cannot be moved"):
+        repo.move("main", "~", "~/x")
+
+
+# -- delete, restore, redact ------------------------------------------------------------
+
+
+def test_delete_leaves_a_tombstone_and_keeps_history(repo):
+    repo.write("main", "~/a", "A")
+    repo.delete("main", "~/a")
+    assert not repo.exists("main", "~/a")
+    assert [v.operation for v in repo.history("main", "~/a")] == ["created", "deleted"]
+
+
+def test_delete_with_children_needs_recursive(repo):
+    repo.write("main", "~/a/b", "B")
+    with pytest.raises(UserError, match="1 descendant"):
+        repo.delete("main", "~/a")
+    assert len(repo.delete("main", "~/a", recursive=True)) == 2
+    assert repo.documents("main") == []
+
+
+def test_home_cannot_be_deleted(repo):
+    with pytest.raises(PathError, match="cannot be deleted"):
+        repo.delete("main", "~")
+
+
+def test_restore_brings_back_old_content_as_a_new_version(repo):
+    repo.write("main", "~/a", "one")
+    repo.write("main", "~/a", "two")
+    doc = repo.restore("main", "~/a", 1)
+    assert (doc.body, doc.version) == ("one", 3)
+    assert repo.history("main", "~/a")[-1].operation == "restored"
+
+
+def test_restore_undeletes_and_recreates_missing_parents(repo):
+    repo.write("main", "~/a/b", "B")
+    repo.delete("main", "~/a", recursive=True)
+    doc = repo.restore("main", "~/a/b", 1)
+    assert not doc.deleted and repo.exists("main", "~/a")
+
+
+def test_restore_of_a_deletion_is_refused(repo):
+    repo.write("main", "~/a", "A")
+    repo.delete("main", "~/a")
+    with pytest.raises(UserError, match="it is a deletion"):
+        repo.restore("main", "~/a", 2)
+
+
+def test_redact_erases_content_but_keeps_the_fact(repo):
+    repo.write("main", "~/a", "secret")
+    repo.write("main", "~/a", "public")
+    repo.redact("main", "~/a", 1, actor=Actor("user", "ann"))
+    history = repo.history("main", "~/a")
+    assert history[0].body is None and history[0].redacted
+    assert [v.operation for v in history] == ["created", "modified", "redacted"]
+    assert repo.read("main", "~/a").body == "public"
+    with pytest.raises(NotFoundError, match="was redacted"):
+        repo.read("main", "~/a", version=1)
+    with pytest.raises(UserError, match="it was redacted"):
+        repo.restore("main", "~/a", 1)
+
+
+def test_redacting_the_current_version_empties_the_document(repo):
+    repo.write("main", "~/a", "secret")
+    repo.redact("main", "~/a", 1)
+    assert repo.read("main", "~/a").body == ""
+    assert repo.search("main", "secret") == []
+
+
+# -- history, diff, log, listing ----------------------------------------------------------
+
+
+def test_diff_defaults_to_previous_against_current(repo):
+    repo.write("main", "~/a", "one\n")
+    repo.write("main", "~/a", "two\n")
+    assert repo.diff("main", "~/a") == "--- ~/a@1\n+++ ~/a@2\n@@ -1 +1 @@\n-one\n+two\n"
+
+
+def test_diff_from_version_zero_is_against_nothing(repo):
+    repo.write("main", "~/a", "one\n")
+    assert repo.diff("main", "~/a", 0, 1).startswith("--- /dev/null\n+++ ~/a@1")
+
+
+def test_log_lists_a_subtree_newest_first(repo):
+    repo.write("main", "~/a/x", "1")
+    repo.write("main", "~/b", "2")
+    repo.write("main", "~/a/x", "3")
+    assert [(v.path, v.version) for v in repo.log("main", "~/a")] == [
+        ("~/a/x", 2),
+        ("~/a/x", 1),
+        ("~/a", 1),
+    ]
+
+
+def test_log_filters_by_run_and_session(repo):
+    repo.write("main", "~/a", "1", run_id=1, session_id="s")
+    repo.write("main", "~/b", "2", run_id=2)
+    assert [v.path for v in repo.log("main", run_id=2)] == ["~/b"]
+    assert [v.path for v in repo.log("main", session_id="s")] == ["~/a"]
+    assert [v.path for v in repo.log(None, run_id=1)] == ["~/a"]
+
+
+def test_children_of_home_are_the_top_level_documents(repo):
+    repo.write("main", "~/b/x", "x")
+    repo.write("main", "~/a", "a")
+    assert [d.path for d in repo.children("main", "~")] == ["~/a", "~/b"]
+
+
+def test_total_size_and_owners(repo):
+    repo.write("main", "~/a", "12345")
+    repo.write("main", "~/a/b", "123")
+    repo.write("other", "~/c", "1")
+    assert repo.total_size("main", "~/a") == 8
+    assert repo.owners() == ["main", "other"]
+
+
+def test_tree_depth_limits_the_levels(repo):
+    repo.write("main", "~/a/b/c", "x")
+    [root] = repo.tree("main", "~/a", depth=1)
+    assert [c.path for c in root.children] == ["~/a/b"] and root.children[0].children == []
+
+
+def test_missing_document_is_not_found_naming_path_and_owner(repo):
+    with pytest.raises(NotFoundError, match="document '~/nope' not found for agent 'main'"):
+        repo.read("main", "~/nope")
+
+
+# -- transactions ------------------------------------------------------------------------
+
+
+def test_a_transaction_groups_writes_atomically(repo):
+    with pytest.raises(RuntimeError), repo.transaction():
+        repo.write("main", "~/a", "1")
+        repo.write("main", "~/b", "2")
+        raise RuntimeError("boom")
+    assert repo.documents("main") == []
+
+
+def test_a_refused_write_inside_a_transaction_leaves_the_others(repo):
+    with repo.transaction():
+        repo.write("main", "~/a", "1")
+        with pytest.raises(ConflictError):
+            repo.write("main", "~/a", "2", expected_version=5)
+        repo.write("main", "~/b", "3")
+    assert [d.path for d in repo.documents("main")] == ["~/a", "~/b"]
+
+
+def test_nested_transaction_rolls_back_only_its_part(repo):
+    with repo.transaction():
+        repo.write("main", "~/a", "1")
+        with pytest.raises(RuntimeError), repo.transaction():
+            repo.write("main", "~/b", "2")
+            raise RuntimeError("inner")
+    assert [d.path for d in repo.documents("main")] == ["~/a"]
+
+
+def test_a_write_failing_midway_alone_writes_nothing(repo):
+    with pytest.raises(sqlite3.Error):
+        repo.write("main", "~/a/b", "x", session_id={"not": "bindable"})  # type: ignore[arg-type]
+    assert repo.documents("main") == []
+
+
+def test_a_write_failing_midway_in_a_transaction_rolls_it_all_back(repo):
+    with pytest.raises(TransactionError, match="rolled back"), repo.transaction():
+        repo.write("main", "~/a", "kept?")
+        with pytest.raises(sqlite3.Error):
+            repo.write("main", "~/b", "x", session_id={"bad": 1})  # type: ignore[arg-type]
+    assert repo.documents("main") == []
+
+
+def test_repository_accepts_an_open_connection(db_path):
+    from doctree.db import connect
+
+    conn = connect(db_path)
+    repo = DocumentsRepository(conn)
+    repo.write("main", "~/a", "x")
+    repo.close()  # does not close a connection it was given
+    assert conn.execute("SELECT 1").fetchone()[0] == 1
+    conn.close()

@@ -1,0 +1,107 @@
+"""Search: FTS5 over current titles, bodies and paths; BM25 order, snippets, path-prefix
+filter, per-owner isolation."""
+
+from __future__ import annotations
+
+from doctree.store import fts_query
+
+
+def test_more_relevant_documents_come_first(repo):
+    repo.write("main", "~/a", "tea is mentioned once among many other words here")
+    repo.write("main", "~/b", "tea tea tea: all about tea")
+    repo.write("main", "~/c", "coffee only")
+    hits = repo.search("main", "tea")
+    assert [h.path for h in hits] == ["~/b", "~/a"]
+    assert hits[0].score > hits[1].score
+
+
+def test_title_match_outranks_body_match(repo):
+    repo.write("main", "~/x", "# Gardening\n\nnotes about plants")
+    repo.write("main", "~/y", "# Misc\n\na line on gardening among other things")
+    assert repo.search("main", "gardening")[0].path == "~/x"
+
+
+def test_snippet_marks_the_matching_words(repo):
+    repo.write("main", "~/a", "Alice prefers green tea in the morning.")
+    [hit] = repo.search("main", "tea")
+    assert "[tea]" in hit.snippet
+
+
+def test_any_word_may_match_and_stemming_applies(repo):
+    repo.write("main", "~/a", "she was running late")
+    repo.write("main", "~/b", "the cat sat")
+    assert {h.path for h in repo.search("main", "runs cat")} == {"~/a", "~/b"}
+
+
+def test_path_prefix_filter_keeps_only_that_subtree(repo):
+    repo.write("main", "~/memory/people/alice", "likes tea")
+    repo.write("main", "~/memory/peoplex", "likes tea")
+    repo.write("main", "~/notes/tea", "tea list")
+    hits = repo.search("main", "tea", under="~/memory/people")
+    assert [h.path for h in hits] == ["~/memory/people/alice"]
+
+
+def test_prefix_filter_includes_the_prefix_document_itself(repo):
+    repo.write("main", "~/memory", "tea at the root")
+    repo.write("main", "~/memory/x", "tea below")
+    assert {h.path for h in repo.search("main", "tea", under="~/memory")} == {
+        "~/memory",
+        "~/memory/x",
+    }
+
+
+def test_other_owners_documents_are_never_found(repo):
+    repo.write("alice", "~/secret", "the launch code is swordfish")
+    repo.write("bob", "~/notes", "nothing here about fish")
+    assert repo.search("bob", "swordfish") == []
+    assert [h.path for h in repo.search("alice", "swordfish")] == ["~/secret"]
+
+
+def test_search_sees_only_current_versions(repo):
+    repo.write("main", "~/a", "old word: zeppelin")
+    repo.write("main", "~/a", "new word: balloon")
+    assert repo.search("main", "zeppelin") == []
+    assert [h.version for h in repo.search("main", "balloon")] == [2]
+
+
+def test_deleted_documents_are_not_found_and_restored_ones_are(repo):
+    repo.write("main", "~/a", "quokka")
+    repo.delete("main", "~/a")
+    assert repo.search("main", "quokka") == []
+    repo.restore("main", "~/a", 1)
+    assert [h.path for h in repo.search("main", "quokka")] == ["~/a"]
+
+
+def test_moved_documents_are_found_at_their_new_path(repo):
+    repo.write("main", "~/a", "wombat")
+    repo.move("main", "~/a", "~/b")
+    assert [h.path for h in repo.search("main", "wombat")] == ["~/b"]
+
+
+def test_path_words_are_searchable(repo):
+    repo.write("main", "~/projects/apollo", "launch plan")
+    assert [h.path for h in repo.search("main", "apollo")] == ["~/projects/apollo"]
+
+
+def test_limit_caps_the_hits(repo):
+    with repo.transaction():
+        for i in range(15):
+            repo.write("main", f"~/n{i}", f"common word {i}")
+    assert len(repo.search("main", "common", limit=4)) == 4
+
+
+def test_fts_syntax_in_a_query_is_taken_as_words(repo):
+    repo.write("main", "~/a", "near or not")
+    assert [h.path for h in repo.search("main", 'NEAR( "or" * NOT')] == ["~/a"]
+    assert fts_query('a "b" OR c*') == '"a" OR "b" OR "OR" OR "c"'
+
+
+def test_empty_query_finds_nothing(repo):
+    repo.write("main", "~/a", "x")
+    assert repo.search("main", "  ?! ") == []
+
+
+def test_search_inside_an_open_transaction_sees_its_writes(repo):
+    with repo.transaction():
+        repo.write("main", "~/a", "platypus")
+        assert [h.path for h in repo.search("main", "platypus")] == ["~/a"]
