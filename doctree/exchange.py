@@ -163,6 +163,7 @@ class _Planned:
     title: str | None
     links: list[str] | None
     exported: bool  # it carried an export's frontmatter
+    sha256: str | None = None  # the body's sha256 when it was exported
 
 
 def split_export(text: str) -> tuple[dict | None, str]:
@@ -203,6 +204,7 @@ def import_tree(
     *,
     under: str = HOME,
     actor: Actor | None = None,
+    if_unchanged: bool = False,
 ) -> ImportReport:
     """Import folder `src` below `under`: each text file becomes a document (`x.md` -> `x`).
 
@@ -210,6 +212,9 @@ def import_tree(
     other markdown is imported verbatim, its `[[wiki]]` and relative markdown links declared as
     references. Symlinks pointing out of `src`, names that cannot be paths, and clashing names
     are refused before anything is written.
+
+    With `if_unchanged`, an exported file only replaces a document still as it was exported
+    (its `sha256` precondition); otherwise a ConflictError is raised and nothing is written.
     """
     under = normalize_path(under)
     root = Path(src)
@@ -280,6 +285,7 @@ def import_tree(
                     str(title) if title is not None else None,
                     links,
                     True,
+                    str(meta["sha256"]) if meta.get("sha256") else None,
                 )
             )
         else:
@@ -294,7 +300,16 @@ def import_tree(
     with repo.transaction():
         for p in plan:
             before = repo.get(owner, p.path)
-            doc = repo.write(owner, p.path, p.body, title=p.title, links=p.links, actor=actor)
+            guard = p.sha256 if if_unchanged and before is not None else None
+            doc = repo.write(
+                owner,
+                p.path,
+                p.body,
+                title=p.title,
+                links=p.links,
+                content_sha256=guard,
+                actor=actor,
+            )
             if before is None:
                 report.created.append(doc.path)
             elif before.version == doc.version:

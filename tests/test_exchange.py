@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from doctree.cli import cli
-from doctree.errors import UserError
+from doctree.errors import ConflictError, UserError
 from doctree.exchange import export_tree, import_tree, split_export
 from doctree.store import DocumentsRepository
 
@@ -249,3 +249,26 @@ def test_a_file_over_the_body_limit_is_refused_and_nothing_written(tmp_path, fol
     with pytest.raises(UserError, match="body of '~/b' is 26 bytes; the limit is 10 bytes"):
         import_tree(repo, OWNER, folder)
     assert repo.documents(OWNER) == []
+
+
+def test_if_unchanged_import_refuses_to_revert_a_newer_change(repo, folder):
+    repo.write(OWNER, "~/notes", "exported text")
+    export_tree(repo, OWNER, "~/notes", folder)
+    repo.write(OWNER, "~/notes", "changed after the export")
+    (folder / "other.md").write_text("new file")
+
+    with pytest.raises(ConflictError, match="conflict on '~/notes'"):
+        import_tree(repo, OWNER, folder, if_unchanged=True)
+    assert repo.read(OWNER, "~/notes").body == "changed after the export"
+    assert not repo.exists(OWNER, "~/other")
+
+
+def test_if_unchanged_import_applies_an_edit_to_an_unchanged_document(repo, folder):
+    repo.write(OWNER, "~/notes", "exported text")
+    export_tree(repo, OWNER, "~/notes", folder)
+    f = folder / "notes.md"
+    f.write_text(f.read_text().replace("exported text", "edited in the file"))
+
+    report = import_tree(repo, OWNER, folder, if_unchanged=True)
+
+    assert report.modified == ["~/notes"]

@@ -68,9 +68,15 @@ def export_cmd(state: State, path: str, directory: str, as_json: bool) -> None:
     show_default=True,
     help="Put the folder's contents below this path.",
 )
+@click.option(
+    "--if-unchanged",
+    is_flag=True,
+    help="Replace a document only if it is still as exported (its sha256); else exit 3, "
+    "writing nothing.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print what was imported as JSON.")
 @pass_state
-def import_cmd(state: State, directory: str, under: str, as_json: bool) -> None:
+def import_cmd(state: State, directory: str, under: str, if_unchanged: bool, as_json: bool) -> None:
     """Import a folder of markdown files: a doctree export, an Obsidian vault, or an
     Anthropic memory directory.
 
@@ -86,7 +92,14 @@ def import_cmd(state: State, directory: str, under: str, as_json: bool) -> None:
     """
     from doctree.exchange import import_tree
 
-    report = import_tree(state.repo, state.agent, directory, under=under, actor=user_actor())
+    report = import_tree(
+        state.repo,
+        state.agent,
+        directory,
+        under=under,
+        actor=user_actor(),
+        if_unchanged=if_unchanged,
+    )
     if as_json:
         emit_json(report.to_dict())
         return
