@@ -7,7 +7,8 @@
    each compaction, and at the end the size with compaction against the same replay
    without it (the baseline, measured in the same run).
 2. `load_memories` latency at 10k documents (cap 8,000 characters; by recency and by
-   query), against the baseline of raw sqlite3 reading the newest bodies in the same run.
+   query), against the baselines of raw sqlite3 reading the newest bodies (ORDER BY
+   updated_at) and of loading every document and sorting, in the same run.
 
     .venv/bin/python bench/compaction.py            # full
     .venv/bin/python bench/compaction.py --quick    # a small run
@@ -177,9 +178,14 @@ def latency(db: Path, runs: int) -> list[tuple[str, float, float]]:
         ).fetchall()
         return "\n\n---\n\n".join(r[0] for r in rows)
 
+    def naive() -> str:
+        docs = sorted(repo.documents(OWNER, "~/memory"), key=lambda d: d.updated_at, reverse=True)
+        return "\n\n---\n\n".join(d.body for d in docs[:20])
+
     rows = []
     for label, fn in (
         ("raw sqlite3: newest 20 bodies (baseline)", baseline),
+        ("every document, then sort (naive)", naive),
         ("load_memories(cap=8000)", lambda: load_memories(repo, OWNER)),
         (
             "load_memories(cap=8000, query=...)",
@@ -246,7 +252,7 @@ def main() -> None:
         base = rows[0][1]
         print(f"{'':<44} {'p50 ms':>8} {'p99 ms':>8} {'x baseline':>10}")
         for label, p50, p99 in rows:
-            print(f"{label:<44} {p50:>8.2f} {p99:>8.2f} {p50 / base:>10.1f}")
+            print(f"{label:<44} {p50:>8.2f} {p99:>8.2f} {p50 / base:>10.2f}")
 
 
 if __name__ == "__main__":
