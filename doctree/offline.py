@@ -865,7 +865,12 @@ class _Run:
         self.analysis = a
         session_projects = sorted({p for s in a.sentences for p in s.projects})
         self.session_project = session_projects[0] if len(session_projects) == 1 else None
-        facts = [s for s in a.sentences if s.kinds or s.people]
+        # A sentence naming a project is about it, if it says more than the name.
+        facts = [
+            s
+            for s in a.sentences
+            if s.kinds or s.people or (s.projects and len(s.text.split()) >= 6)
+        ]
         self.touched = {
             "people": {directory.person(n) for s in a.sentences for n in s.people},
             "projects": {p for s in a.sentences for p in s.projects},
@@ -953,11 +958,16 @@ class _Run:
                     "Key lines",
                     "- Nothing durable: no preference, decision, correction, date, person or project was named.",
                 )
-            for phrase, d in sorted(
-                {(p.lower(), d) for s in a.sentences for p, d in s.dates},
-                key=lambda x: (x[1], x[0]),
-            ):
-                page.add("Dates resolved", f"- “{phrase}” → {d.isoformat()} ({d.strftime('%a')})")
+            resolved: dict[tuple[str, date], str] = {}
+            for s in a.sentences:
+                for phrase, d in s.dates:
+                    resolved.setdefault((phrase.lower(), d), phrase)
+            for (_, d), phrase in sorted(resolved.items(), key=lambda x: (x[0][1], x[0][0])):
+                page.add(
+                    "Dates resolved",
+                    f"- “{phrase}” → {d.isoformat()} ({d.strftime('%a')})",
+                    key=f"“{phrase}” → {d.isoformat()}",
+                )
             for text in a.ignored:
                 page.add(
                     "Ignored instructions",
@@ -991,11 +1001,7 @@ class _Run:
             for name in s.people:
                 people.setdefault(self.directory.person(name), []).append(s)
             targets = list(s.projects)
-            if (
-                not targets
-                and self.session_project
-                and set(s.kinds) & {"decision", "remember", "date", "preference"}
-            ):
+            if not targets and self.session_project:  # a session about one project
                 targets = [self.session_project]
             for p in targets:
                 projects.setdefault(p, []).append(s)
