@@ -56,11 +56,16 @@ def connect(path: str | os.PathLike[str], *, migrate: bool = True) -> sqlite3.Co
     except sqlite3.DatabaseError as e:
         raise UserError(f"database {str(path)!r}: cannot be opened as SQLite ({e})") from e
     if migrate:
-        apply_migrations(conn)
+        try:
+            apply_migrations(conn)
+        except SchemaError as e:
+            conn.close()
+            raise SchemaError(f"database {str(path)!r}: {e}") from None
     return conn
 
 
 def applied_migrations(conn: sqlite3.Connection) -> list[str]:
+    """Names of the migrations recorded in the database, in order."""
     conn.execute(
         "CREATE TABLE IF NOT EXISTS doctree_migrations ("
         " number INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
@@ -68,13 +73,19 @@ def applied_migrations(conn: sqlite3.Connection) -> list[str]:
     return [r[0] for r in conn.execute("SELECT name FROM doctree_migrations ORDER BY number")]
 
 
-def apply_migrations(conn: sqlite3.Connection) -> list[str]:
+def apply_migrations(
+    conn: sqlite3.Connection,
+    *,
+    upto: int | None = None,
+    available: list[tuple[int, str, str]] | None = None,
+) -> list[str]:
     """Apply every migration not yet recorded, each in its own transaction. Returns names applied.
 
     A database that records a migration this code does not know is newer than the code, and
-    is refused rather than guessed at.
+    is refused rather than guessed at. `upto` stops after that number (to build an older
+    database); `available` replaces the shipped migrations (for tests).
     """
-    known = migrations()
+    known = migrations() if available is None else available
     known_names = {name for _, name, _ in known}
     done = set(applied_migrations(conn))
     unknown = sorted(done - known_names)
@@ -85,7 +96,7 @@ def apply_migrations(conn: sqlite3.Connection) -> list[str]:
         )
     applied = []
     for number, name, sql in known:
-        if name in done:
+        if name in done or (upto is not None and number > upto):
             continue
         conn.execute("BEGIN IMMEDIATE")
         try:
