@@ -403,6 +403,11 @@ class AnthropicCondenser:
         max_tokens = min(max_tokens or d.max_response_tokens, d.max_response_tokens)
         while max_tokens > 256 and self.cost(input_tokens, max_tokens) > d.max_budget_usd:
             max_tokens //= 2
+        if input_tokens + max_tokens > d.max_tokens:
+            raise CompactionError(
+                f"{what}: about {input_tokens} input tokens plus {max_tokens} of output are over "
+                f"max_tokens {d.max_tokens} of {d.name}; compact a smaller subtree"
+            )
         estimate = self.cost(input_tokens, max_tokens)
         if estimate > d.max_budget_usd:
             raise CompactionError(
@@ -585,10 +590,12 @@ class Compactor:
         """Every live document strictly below `under` at its current version, but those the
         policy keeps; the earlier condensed document separately."""
         target = condensed_path(under)
+        # A kept subtree at or above `under` was asked for by name: it is compacted.
+        keep = [k for k in self.policy.keep if not (k == under or under.startswith(k + "/"))]
         docs = [
             SourceDocument.of(d)
             for d in self.repo.documents(owner, under)
-            if d.path != under and not self.policy.keeps(d.path)
+            if d.path != under and not any(d.path == k or d.path.startswith(k + "/") for k in keep)
         ]
         previous = next((d for d in docs if d.path == target), None)
         return [d for d in docs if d.path != target], previous

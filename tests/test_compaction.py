@@ -439,3 +439,10 @@ def test_no_pass_past_threshold_without_enough_new_material(repo):
     assert c.maybe_compact(OWNER).status == "compacted"
     repo.write(OWNER, "~/memory/tiny", "ok.")
     assert c.maybe_compact(OWNER).status == "below-threshold"  # 3 bytes new < 25
+
+
+def test_a_kept_subtree_named_explicitly_is_compacted(repo):
+    repo.write(OWNER, "~/memory/active/a", "- 2026-12-01: launch Apollo")
+    repo.write(OWNER, "~/memory/active/b", "- 2026-12-02: review the launch")
+    result = compactor(repo).compact(OWNER, "~/memory/active")
+    assert result.status == "compacted" and len(result.retired) == 2
