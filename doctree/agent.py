@@ -199,6 +199,7 @@ class MemoryAgentRuntime:
         self.agents: dict[str, MemoryAgent] = {}
         self._client: Any = None
         self._server: Any = None
+        self._closed_server: Any = None
         self._recorder: Any = None
         if self.backend == "replay" and self.cassette_path is None:
             raise UserError("backend 'replay': give the cassette file to replay or record")
@@ -211,13 +212,19 @@ class MemoryAgentRuntime:
     def model(self) -> str:
         return "offline" if self.backend == "offline" else self.definition.model
 
+    @property
+    def server(self) -> Any:
+        """The loopback fake of the replay backend (None before the first request, or for
+        other backends); its `requests` are what the SDK sent."""
+        return self._server or self._closed_server
+
     def close(self) -> None:
         """Stop the loopback server; in record mode, write the cassette."""
         if self._recorder is not None and self.cassette_path is not None:
             self._recorder.cassette.save(self.cassette_path)
         if self._server is not None:
             self._server.stop()
-            self._server = None
+            self._closed_server, self._server = self._server, None
         if self._client is not None:
             self._client.close()
             self._client = None

@@ -360,7 +360,12 @@ class ReplayMismatch(Exception):
 
 @dataclass
 class Cassette:
-    """Recorded exchanges: each a request body and the response (status, headers, body)."""
+    """Recorded exchanges: each a request body and the response (status, headers, body).
+
+    On disk each request is stored as a delta against the one before it (fields that did not
+    change are listed in `same`; `messages_kept` counts the leading messages it shares), so
+    a run's repeated prompt is written once. `load` gives back the full requests.
+    """
 
     interactions: list[dict[str, Any]] = field(default_factory=list)
     label: str = ""
@@ -378,7 +383,11 @@ class Cassette:
             raise UserError(f"cassette {str(path)!r}: is not JSON ({e})") from None
         if not isinstance(data, dict) or data.get("format") != CASSETTE_FORMAT:
             raise UserError(f"cassette {str(path)!r}: format must be {CASSETTE_FORMAT!r}")
-        return cls(data.get("interactions", []), data.get("label", ""), data.get("meta", {}))
+        try:
+            interactions = _expand(data.get("interactions", []))
+        except (KeyError, TypeError, IndexError) as e:
+            raise UserError(f"cassette {str(path)!r}: malformed exchange ({e!r})") from None
+        return cls(interactions, data.get("label", ""), data.get("meta", {}))
 
     def save(self, path: str | Path) -> None:
         path = Path(path)
@@ -387,16 +396,72 @@ class Cassette:
             "format": CASSETTE_FORMAT,
             "label": self.label,
             "meta": self.meta,
-            "interactions": self.interactions,
+            "interactions": _compress(self.interactions),
         }
         path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
+def _compress(interactions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out, prev = [], None
+    for item in interactions:
+        request = item["request"]
+        stored: dict[str, Any] = {}
+        if isinstance(prev, dict) and isinstance(request, dict):
+            same = [k for k in request if k in prev and prev[k] == request[k]]
+            stored = {k: v for k, v in request.items() if k not in same}
+            if same:
+                stored["$same"] = same
+            old, new = prev.get("messages"), request.get("messages")
+            if "messages" in stored and isinstance(old, list) and isinstance(new, list):
+                kept = 0
+                while kept < min(len(old), len(new)) and old[kept] == new[kept]:
+                    kept += 1
+                if kept:
+                    stored["messages"] = new[kept:]
+                    stored["$messages_kept"] = kept
+        else:
+            stored = request
+        out.append({"request": stored, "response": item["response"]})
+        prev = request
+    return out
+
+
+def _expand(stored: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out, prev = [], None
+    for item in stored:
+        request = dict(item["request"])
+        same = request.pop("$same", [])
+        kept = request.pop("$messages_kept", 0)
+        if same or kept:
+            full = {k: prev[k] for k in same}
+            full.update(request)
+            if kept:
+                full["messages"] = prev["messages"][:kept] + request.get("messages", [])
+            request = full
+        out.append({"request": request, "response": item["response"]})
+        prev = request
+    return out
+
+
+def _diff_lines(body: dict[str, Any]) -> list[str]:
+    """Indented, key-sorted JSON with each string's newlines turned into lines of their own,
+    so a difference inside a long transcript shows as the lines that differ."""
+    out = []
+    for line in json.dumps(body, indent=1, sort_keys=True, ensure_ascii=False).splitlines():
+        pieces = re.split(r"(?<!\\)\\n", line)
+        out.append(pieces[0])
+        indent = " " * (len(line) - len(line.lstrip()) + 2)
+        out.extend(indent + p for p in pieces[1:])
+    return out
+
+
 def request_diff(expected: dict[str, Any], actual: dict[str, Any], limit: int = 40) -> str:
-    """A unified diff of two request bodies as indented, key-sorted JSON (first lines only)."""
-    a = json.dumps(expected, indent=1, sort_keys=True, ensure_ascii=False).splitlines()
-    b = json.dumps(actual, indent=1, sort_keys=True, ensure_ascii=False).splitlines()
-    lines = list(difflib.unified_diff(a, b, "recorded", "received", n=2, lineterm=""))
+    """A unified diff of two request bodies (first lines only)."""
+    lines = list(
+        difflib.unified_diff(
+            _diff_lines(expected), _diff_lines(actual), "recorded", "received", n=2, lineterm=""
+        )
+    )
     if len(lines) > limit:
         lines = lines[:limit] + [f"... ({len(lines) - limit} more diff lines)"]
     return "\n".join(lines)
@@ -494,7 +559,10 @@ class Recorder:
 
 _HEADER = re.compile(r"^- (agent|session|started|ended): *(.+?) *$", re.M)
 _SECTION = re.compile(r"^## (user|assistant|system|tool call|tool result) · (\S+) *$", re.M)
-_NAME = re.compile(r"\b(?:with|met|call|called|email|ask|told)\s+([A-Z][a-z]+(?: [A-Z][a-z]+)?)\b")
+_NAME = re.compile(
+    r"\b(?:with|met|call|called|email|ask|told)\s+(?:(?:Dr|Mr|Ms|Mrs)\.?\s+)?"
+    r"([A-Z][a-z]+(?: [A-Z][a-z]+)?)\b"
+)
 _VERSION = re.compile(r"^version: (\d+)", re.M)
 _BODY_LINE = re.compile(r"^ *\d+\t(.*)$")
 
@@ -547,7 +615,8 @@ def _facts(transcript: str) -> _Facts:
         if m.group(1) != "user":
             continue
         text = transcript[m.end() : end].strip()
-        first = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
+        paragraph = " ".join(text.split("\n\n")[0].split())
+        first = re.split(r"(?<=[.!?])\s", paragraph)[0]
         if first:
             user_lines.append(first[:160])
         people.extend(p for p in _NAME.findall(text) if p not in people)

@@ -196,6 +196,13 @@ def test_player_refuses_a_different_request_with_the_difference():
     assert "differs" in str(e.value)
 
 
+def test_difference_inside_a_long_text_shows_the_lines_that_differ():
+    from doctree.messages_fake import request_diff
+
+    diff = request_diff({"text": "a\nb\nc"}, {"text": "a\nB\nc"})
+    assert "-   b" in diff and "+   B" in diff
+
+
 def test_player_refuses_requests_beyond_the_recording():
     with FakeMessagesServer(CassettePlayer(Cassette([]), "c.json")) as srv:
         with pytest.raises(anthropic.BadRequestError):
