@@ -96,6 +96,10 @@ class Engine:
         `tool_result`: a dict). Returns its id; the 6th unprocessed record invalidates."""
         return self.sessions.append_history(session_id, kind, content, time=time)
 
+    def failing(self) -> list[Session]:
+        """Sessions whose last hand-over failed, with `failures`, `last_error`, `retry_at`."""
+        return [i.session for i in self.sessions.list_sessions(state="failing", limit=None)]
+
     # -- lifecycle: the invalidation points --------------------------------------------------
 
     def sleep(self, session_id: str) -> bool:

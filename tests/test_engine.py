@@ -211,3 +211,21 @@ def test_offline_memory_agent_writes_memory_from_a_slept_session(db_path):
         paths = [d.path for d in repo.documents("main")]
     assert "~/memory/projects/apollo" in paths
     assert states == {"agent": "processed", "memory-agent": "exempt"}
+
+
+def test_engine_shows_why_a_session_failed(db_path):
+    class Broken:
+        def handle(self, job):
+            raise RuntimeError("model overloaded")
+
+    with Engine(db_path, handler=Broken()) as engine:
+        s = engine.start_session("main", "s1")
+        engine.append(s.id, "user", "hi")
+        engine.sleep(s.id)
+        engine.run_worker_once()
+        (failed,) = engine.failing()
+    assert (failed.id, failed.failures, failed.last_error) == (
+        "s1",
+        1,
+        "RuntimeError: model overloaded",
+    )
