@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import time
+from pathlib import Path
 
 import pytest
 
@@ -423,3 +424,24 @@ def test_model_handler_names_go_to_the_agent_runtime(repo):
     handler = default_handler(repo, "offline")
     assert isinstance(handler, agent.MemoryAgentRuntime)
     handler.close()
+
+
+# -- fixtures replay like live sessions ------------------------------------------------------
+
+FIXTURES = sorted((Path(__file__).parent / "fixtures" / "transcripts").glob("*.md"))
+
+
+@pytest.mark.skipif(not FIXTURES, reason="no fixture transcripts")
+@pytest.mark.parametrize("fixture", FIXTURES, ids=lambda p: p.name)
+def test_fixture_replayed_as_a_session_is_handed_over_unchanged(sessions, make_worker, fixture):
+    t = parse_transcript(fixture.read_text(encoding="utf-8"), source=fixture.name)
+    sessions.create(t.agent, t.session_id)
+    for m in t.messages:
+        sessions.append_history(t.session_id, m.kind, m.content, time=m.time)
+    sessions.sleep(t.session_id)
+    handler = Collect()
+    worker = make_worker(handler)
+    while worker.tick().found:
+        pass
+    handed = [m for job in handler.jobs for m in parse_transcript(job.transcript).messages]
+    assert handed == list(t.messages)
