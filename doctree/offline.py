@@ -810,14 +810,21 @@ class _Run:
         self.listing[path] = {child for child, _ in page.children}
         return page
 
-    def _written(self, path: str) -> None:
-        probe = path
-        while probe.count("/") >= 1:
+    def _written(self, path: str, *, created: bool) -> None:
+        """After a write: the page and the parents the store created exist, with these children."""
+        chain = [path]
+        while chain[-1].count("/") >= 2:
+            chain.append(chain[-1].rsplit("/", 1)[0])
+        new = [created if p == path else self._known_absent(p) for p in chain]
+        child = None
+        for probe, was_new in zip(chain, new, strict=True):
             self.absent.discard(probe)
+            if was_new:
+                self.listing[probe] = {child} if child else set()
             parent = probe.rsplit("/", 1)[0]
             if parent in self.listing:
                 self.listing[parent].add(probe)
-            probe = parent
+            child = probe
 
     def update(self, path: str, title: str, change) -> Page:
         """Read `path`, let `change(page)` edit it, write it back if it changed (version-checked)."""
@@ -833,7 +840,7 @@ class _Run:
                 {"path": path, "body": body, "expected_version": current.version if current else 0},
             )
             if not r.is_error:
-                self._written(path)
+                self._written(path, created=current is None)
                 if path not in self.summary.changed:
                     self.summary.changed.append(path)
                 return page
@@ -849,6 +856,7 @@ class _Run:
         project_index = self.read(f"{self.root}/projects") if root else None
         if root:
             self.read(f"{self.root}/topics")
+            self.read(f"{self.root}/archive")
         self.find_session_page()
         directory = Directory(
             {

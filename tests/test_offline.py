@@ -432,3 +432,11 @@ def test_any_user_text_is_handled_inside_memory(repo, words):
     assert new
     assert all(v.owner == "main" and v.path.startswith("~/memory") for v in new)
     assert {v.operation for v in new} <= {"created", "modified"}
+
+
+def test_the_fixtures_replay_without_a_single_tool_error(repo):
+    errors = {}
+    for f in sorted(FIXTURES.glob("*.md")):
+        summary = run(repo, f.read_text())
+        errors[f.name] = summary.tool_errors
+    assert set(errors.values()) == {0}, errors
