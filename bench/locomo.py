@@ -38,7 +38,6 @@ import tempfile
 import time
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -46,7 +45,7 @@ sys.path.insert(0, str(ROOT))
 
 from doctree.retrieval import (  # noqa: E402
     DEFAULT_SETTINGS,
-    STOPWORDS,
+    ENGLISH_STOPWORDS,
     Settings,
     parse_date,
     retrieve,
@@ -128,8 +127,12 @@ def load(path: Path, audited: bool) -> tuple[list[Conversation], dict[str, int]]
             m = re.fullmatch(r"locomo_(\d+)_qa\d+", e.get("question_id", ""))
             if m and e.get("correct_evidence"):
                 corrections[(int(m[1]), e["question"])] = e["correct_evidence"]
-    skipped = {"no evidence": 0, "malformed evidence ids": 0, "evidence not in conversation": 0,
-               "audit corrections applied": 0}
+    skipped = {
+        "no evidence": 0,
+        "malformed evidence ids": 0,
+        "evidence not in conversation": 0,
+        "audit corrections applied": 0,
+    }
     out = []
     for ci, c in enumerate(data):
         conv = c["conversation"]
@@ -165,12 +168,15 @@ def load(path: Path, audited: bool) -> tuple[list[Conversation], dict[str, int]]
                     else:
                         skipped["evidence not in conversation"] += 1
             if ev:
-                questions.append(Question(c["sample_id"], q["question"], q["category"],
-                                          list(dict.fromkeys(ev))))
+                questions.append(
+                    Question(c["sample_id"], q["question"], q["category"], list(dict.fromkeys(ev)))
+                )
             else:
                 skipped["no evidence"] += 1
         out.append(
-            Conversation(c["sample_id"], (conv["speaker_a"], conv["speaker_b"]), sessions, questions)
+            Conversation(
+                c["sample_id"], (conv["speaker_a"], conv["speaker_b"]), sessions, questions
+            )
         )
     return out, skipped
 
@@ -208,6 +214,7 @@ def agent_available() -> str | None:
     """None if the offline memory agent can be used, else why not."""
     try:
         import doctree.offline  # noqa: F401
+
         import doctree.tools  # noqa: F401
     except ImportError as e:
         return f"the offline memory agent is not available ({e})"
@@ -217,6 +224,7 @@ def agent_available() -> str | None:
 def store_agent(repo: DocumentsRepository, c: Conversation) -> None:
     """Replay each session through the offline memory agent with its memory tools."""
     from doctree.offline import OfflineMemoryAgent
+
     from doctree.tools import MemoryTools
 
     tools = MemoryTools(repo, c.sample_id)
@@ -229,7 +237,9 @@ def store_agent(repo: DocumentsRepository, c: Conversation) -> None:
 
 
 class TurnsBM25:
-    """Plain BM25 over turns: one FTS5 row per turn, OR of the question's non-stopwords."""
+    """Plain BM25 over turns: one FTS5 row per turn (`speaker: text`, with the photo caption),
+    an OR of the question's words less English stopwords; turns added in rank order while
+    they fit the budget."""
 
     def __init__(self, conversations: list[Conversation]):
         self.conn = sqlite3.connect(":memory:")
@@ -240,11 +250,14 @@ class TurnsBM25:
         self.words: dict[tuple[str, str], int] = {}
         for c in conversations:
             for t in c.turns:
-                self.conn.execute("INSERT INTO turns VALUES (?, ?, ?)", (c.sample_id, t.dia_id, t.text))
-                self.words[(c.sample_id, t.dia_id)] = len(t.text.split())
+                row = f"{t.speaker}: {t.text}"
+                self.conn.execute(
+                    "INSERT INTO turns VALUES (?, ?, ?)", (c.sample_id, t.dia_id, row)
+                )
+                self.words[(c.sample_id, t.dia_id)] = len(row.split())
 
     def context(self, conversation: str, question: str, budget: int) -> set[str]:
-        ws = [w for w in re.findall(r"\w+", question.lower()) if w not in STOPWORDS]
+        ws = [w for w in re.findall(r"\w+", question.lower()) if w not in ENGLISH_STOPWORDS]
         if not ws:
             return set()
         match = " OR ".join(f'"{w}"' for w in dict.fromkeys(ws))
@@ -262,7 +275,9 @@ class TurnsBM25:
         return got
 
 
-def chance(c: Conversation, q: Question, budget: int, rng: random.Random, trials: int = 20) -> float:
+def chance(
+    c: Conversation, q: Question, budget: int, rng: random.Random, trials: int = 20
+) -> float:
     """Expected recall of random turns filling the budget."""
     turns = c.turns
     total = 0.0
@@ -313,12 +328,16 @@ def evaluate(
         sync_chunks(repo, c.sample_id)
     baseline = TurnsBM25(conversations)
     rng = random.Random(7)
-    res = Results(defaultdict(lambda: defaultdict(lambda: defaultdict(list))), [], defaultdict(list))
+    res = Results(
+        defaultdict(lambda: defaultdict(lambda: defaultdict(list))), [], defaultdict(list)
+    )
     for c in conversations:
         for q in c.questions[:limit]:
             for b in budgets:
                 t0 = time.perf_counter()
-                ctx = retrieve(repo, c.sample_id, q.text, budget_words=b, under=UNDER, settings=settings)
+                ctx = retrieve(
+                    repo, c.sample_id, q.text, budget_words=b, under=UNDER, settings=settings
+                )
                 res.latencies_ms.append((time.perf_counter() - t0) * 1000)
                 res.words[b].append(ctx.words)
                 assert ctx.words <= b, (q.text, ctx.words, b)
@@ -378,10 +397,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, help="at most this many questions per conversation")
     ap.add_argument("--mode", choices=["raw", "agent", "both"], default="both")
     ap.add_argument("--budgets", default=",".join(map(str, BUDGETS)))
-    ap.add_argument("--audited", action="store_true",
-                    help="use the audit's corrected evidence where it gives one")
-    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
-                    help="override a retrieval setting (tune on development only)")
+    ap.add_argument(
+        "--audited",
+        action="store_true",
+        help="use the audit's corrected evidence where it gives one",
+    )
+    ap.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="override a retrieval setting (tune on development only)",
+    )
     args = ap.parse_args(argv)
 
     path = data_dir()
@@ -399,8 +426,10 @@ def main(argv: list[str] | None = None) -> int:
     else:
         groups = {args.split: SPLITS[args.split]}
     modes = ["raw", "agent"] if args.mode == "both" else [args.mode]
-    print(f"LoCoMo from {path}; evidence: {'audited' if args.audited else 'as published'}; "
-          f"skipped: {', '.join(f'{v} {k}' for k, v in skipped.items())}")
+    print(
+        f"LoCoMo from {path}; evidence: {'audited' if args.audited else 'as published'}; "
+        f"skipped: {', '.join(f'{v} {k}' for k, v in skipped.items())}"
+    )
     if settings != DEFAULT_SETTINGS:
         print(f"settings: {settings}")
     with tempfile.TemporaryDirectory(prefix="doctree-locomo-") as tmp:
@@ -414,9 +443,15 @@ def main(argv: list[str] | None = None) -> int:
                 res = evaluate(convs, mode, settings, budgets, args.limit, Path(tmp) / name)
                 n = sum(len(c.questions[: args.limit]) for c in convs)
                 print()
-                print(table(f"[{mode} mode] {name} ({', '.join(ids)}): {n} questions, "
-                            f"evidence recall within the word budget "
-                            f"({time.perf_counter() - t0:.0f} s)", res, budgets))
+                print(
+                    table(
+                        f"[{mode} mode] {name} ({', '.join(ids)}): {n} questions, "
+                        f"evidence recall within the word budget "
+                        f"({time.perf_counter() - t0:.0f} s)",
+                        res,
+                        budgets,
+                    )
+                )
     return 0
 
 

@@ -33,23 +33,212 @@ DEFAULT_UNDER = "~/memory"
 
 _WORD = re.compile(r"[\w]+(?:'[\w]+)?", re.UNICODE)
 
-STOPWORDS = frozenset(
-    """
-    a about above after again against all am an and any are aren't as at be because been
-    before being below between both but by can can't cannot could couldn't did didn't do does
-    doesn't doing don't down during each few for from further had hadn't has hasn't have
-    haven't having he he'd he'll he's her here here's hers herself him himself his how how's
-    i i'd i'll i'm i've if in into is isn't it it's its itself let's me more most mustn't my
-    myself no nor not of off on once only or other ought our ours ourselves out over own same
-    shan't she she'd she'll she's should shouldn't so some such than that that's the their
-    theirs them themselves then there there's these they they'd they'll they're they've this
-    those through to too under until up very was wasn't we we'd we'll we're we've were weren't
-    what what's when when's where where's which while who who's whom why why's with won't
-    would wouldn't you you'd you'll you're you've your yours yourself yourselves
-    also ever kind type sort likely would's s t does many much one ones thing things get got
-    go went going gone
-    """.split()
+ENGLISH_STOPWORDS = frozenset(
+    [
+        "a",
+        "about",
+        "above",
+        "after",
+        "again",
+        "against",
+        "all",
+        "am",
+        "an",
+        "and",
+        "any",
+        "are",
+        "aren't",
+        "as",
+        "at",
+        "be",
+        "because",
+        "been",
+        "before",
+        "being",
+        "below",
+        "between",
+        "both",
+        "but",
+        "by",
+        "can",
+        "can't",
+        "cannot",
+        "could",
+        "couldn't",
+        "did",
+        "didn't",
+        "do",
+        "does",
+        "doesn't",
+        "doing",
+        "don't",
+        "down",
+        "during",
+        "each",
+        "few",
+        "for",
+        "from",
+        "further",
+        "had",
+        "hadn't",
+        "has",
+        "hasn't",
+        "have",
+        "haven't",
+        "having",
+        "he",
+        "he'd",
+        "he'll",
+        "he's",
+        "her",
+        "here",
+        "here's",
+        "hers",
+        "herself",
+        "him",
+        "himself",
+        "his",
+        "how",
+        "how's",
+        "i",
+        "i'd",
+        "i'll",
+        "i'm",
+        "i've",
+        "if",
+        "in",
+        "into",
+        "is",
+        "isn't",
+        "it",
+        "it's",
+        "its",
+        "itself",
+        "let's",
+        "me",
+        "more",
+        "most",
+        "mustn't",
+        "my",
+        "myself",
+        "no",
+        "nor",
+        "not",
+        "of",
+        "off",
+        "on",
+        "once",
+        "only",
+        "or",
+        "other",
+        "ought",
+        "our",
+        "ours",
+        "ourselves",
+        "out",
+        "over",
+        "own",
+        "same",
+        "shan't",
+        "she",
+        "she'd",
+        "she'll",
+        "she's",
+        "should",
+        "shouldn't",
+        "so",
+        "some",
+        "such",
+        "than",
+        "that",
+        "that's",
+        "the",
+        "their",
+        "theirs",
+        "them",
+        "themselves",
+        "then",
+        "there",
+        "there's",
+        "these",
+        "they",
+        "they'd",
+        "they'll",
+        "they're",
+        "they've",
+        "this",
+        "those",
+        "through",
+        "to",
+        "too",
+        "under",
+        "until",
+        "up",
+        "very",
+        "was",
+        "wasn't",
+        "we",
+        "we'd",
+        "we'll",
+        "we're",
+        "we've",
+        "were",
+        "weren't",
+        "what",
+        "what's",
+        "when",
+        "when's",
+        "where",
+        "where's",
+        "which",
+        "while",
+        "who",
+        "who's",
+        "whom",
+        "why",
+        "why's",
+        "with",
+        "won't",
+        "would",
+        "wouldn't",
+        "you",
+        "you'd",
+        "you'll",
+        "you're",
+        "you've",
+        "your",
+        "yours",
+        "yourself",
+        "yourselves",
+    ]
 )
+"""A plain English stopword list."""
+
+STOPWORDS = ENGLISH_STOPWORDS | frozenset(
+    [
+        "also",
+        "ever",
+        "kind",
+        "type",
+        "sort",
+        "likely",
+        "s",
+        "t",
+        "many",
+        "much",
+        "one",
+        "ones",
+        "thing",
+        "things",
+        "get",
+        "got",
+        "go",
+        "went",
+        "going",
+        "gone",
+    ]
+)
+"""What a query drops: English stopwords and words that carry nothing in a question."""
 
 _TEMPORAL_QUERY = re.compile(
     r"^\s*when\b|\bhow long\b|\bwhat (?:year|month|day|date|time)\b|\bwhich (?:year|month|day)\b"
@@ -92,8 +281,12 @@ _NUMBERS = {
 _NUM_RE = r"\d{1,2}|" + "|".join(sorted(map(re.escape, _NUMBERS), key=len, reverse=True))
 
 _ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
-_DAY_MONTH_YEAR = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+({_MONTH_RE})\.?,?\s+(\d{{4}})\b", re.I)
-_MONTH_DAY_YEAR = re.compile(rf"\b({_MONTH_RE})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.I)
+_DAY_MONTH_YEAR = re.compile(
+    rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+({_MONTH_RE})\.?,?\s+(\d{{4}})\b", re.I
+)
+_MONTH_DAY_YEAR = re.compile(
+    rf"\b({_MONTH_RE})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.I
+)
 _MONTH_YEAR = re.compile(rf"\b({_MONTH_RE})\.?,?\s+(\d{{4}})\b", re.I)
 _DAY_MONTH = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_RE})\b", re.I)
 _MONTH_DAY = re.compile(rf"\b({_MONTH_RE})\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?!\s*\d)", re.I)
@@ -268,6 +461,7 @@ _TURN = re.compile(
     r"^\s{0,3}(?:[-*+]\s+)?(?:\*\*(?P<b>[^*\n]{1,60})\*\*|(?P<p>[A-Z][\w.'-]*(?: [A-Z][\w.'-]*){0,2}))"
     r"\s*(?:\[[^\]\n]{1,40}\]|\([^)\n]{1,40}\))?\s*:\s"
 )
+_BULLET = re.compile(r"^\s{0,3}[-*+]\s+")
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
 MAX_CHUNK_WORDS = 120
 CONTEXT_WORDS = 60
@@ -328,6 +522,8 @@ def _blocks(body: str) -> list[_Block]:
     flush()
     out: list[_Block] = []
     for b in blocks:
+        if b.speaker:  # a turn's bullet carries nothing; the budget should not pay for it
+            b.text = _BULLET.sub("", b.text, count=1)
         out.extend(_split_long(b))
     return out
 
@@ -381,7 +577,9 @@ def chunk_document(path: str, title: str, body: str) -> list[ChunkRow]:
         before = blocks[i - 1].text if i > 0 else ""
         after = blocks[i + 1].text if i + 1 < len(blocks) else ""
         context = " ".join(
-            x for x in (title, b.heading, _clip(before, CONTEXT_WORDS), _clip(after, CONTEXT_WORDS)) if x
+            x
+            for x in (title, b.heading, _clip(before, CONTEXT_WORDS), _clip(after, CONTEXT_WORDS))
+            if x
         )
         toks = list(dict.fromkeys([*day_toks, *date_tokens(b.text, day)]))
         rows.append(
@@ -412,7 +610,9 @@ def sync_chunks(repo: DocumentsRepository, owner: str) -> int:
         index.drop(gone)
         for s in fresh:
             doc = repo.read_by_id(s.document_id)
-            index.replace(doc.id, owner, doc.version, doc.path, chunk_document(doc.path, doc.title, doc.body))
+            index.replace(
+                doc.id, owner, doc.version, doc.path, chunk_document(doc.path, doc.title, doc.body)
+            )
     return len(fresh)
 
 
@@ -616,7 +816,9 @@ def _pack(
             break
         group = [h]
         if s.neighbours:
-            group = [x for x in index.around(h.document_id, h.seq, s.neighbours, 0) if x.id not in chosen]
+            group = [
+                x for x in index.around(h.document_id, h.seq, s.neighbours, 0) if x.id not in chosen
+            ]
         cost = sum(x.words for x in group if x.id not in chosen)
         if s.headers and h.document_id not in docs:
             cost += words(_header(h))
