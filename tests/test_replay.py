@@ -145,3 +145,10 @@ def test_replay_without_a_cassette_is_refused(db_path):
     result = replay(db_path, "--model", "replay", str(PERSONAL))
     assert result.exit_code == 2
     assert "replay:FILE" in result.stderr
+
+
+def test_a_session_of_another_agent_is_refused(db_path):
+    replay(db_path, str(PERSONAL))
+    result = replay(db_path, "--agent", "alice", str(PERSONAL))
+    assert result.exit_code == 2
+    assert "belongs to agent:main, not to agent:alice" in result.stderr
