@@ -119,16 +119,17 @@ class _LeaseKeeper:
         try:
             while not self._closed:
                 self._wake.wait(self.ttl / 3)
+                # Renew under the lock, so the worker never releases a lease mid-renewal.
                 with self._lock:
                     name = self._name
-                if name is None or self._closed:
-                    continue
-                try:
-                    if not leases.renew(name, self.holder, self.ttl):
-                        self.lost.add(name)
-                        log.warning("event: lease lost lease=%s holder=%s", name, self.holder)
-                except sqlite3.Error as e:  # a busy database: try again next round
-                    log.warning("event: lease renewal failed lease=%s error=%s", name, e)
+                    if name is None or self._closed:
+                        continue
+                    try:
+                        if not leases.renew(name, self.holder, self.ttl):
+                            self.lost.add(name)
+                            log.warning("event: lease lost lease=%s holder=%s", name, self.holder)
+                    except sqlite3.Error as e:  # a busy database: try again next round
+                        log.warning("event: lease renewal failed lease=%s error=%s", name, e)
         finally:
             conn.close()
 

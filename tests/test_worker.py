@@ -445,3 +445,13 @@ def test_fixture_replayed_as_a_session_is_handed_over_unchanged(sessions, make_w
         pass
     handed = [m for job in handler.jobs for m in parse_transcript(job.transcript).messages]
     assert handed == list(t.messages)
+
+
+def test_tick_logs_each_hand_over(sessions, make_worker, caplog):
+    _pending(sessions, "s1", n=2)
+    with caplog.at_level("INFO", logger="doctree.worker"):
+        make_worker(Collect()).tick()
+    assert any(
+        "event: handed over session=s1 agent=main records=2" in r.getMessage()
+        for r in caplog.records
+    )
