@@ -256,12 +256,15 @@ def _sections(body: str) -> list[tuple[str, list[str]]]:
 
 
 _LINK = re.compile(r"\[\[[^\]]*\]\]|\]\([^)]*\)")
-_TAGS = re.compile(r"^\s*-?\s*(\d{1,2}:\d{2}\s*)?(\[[\w ,]+\]\s*)?")
+_TAGS = re.compile(
+    r"^\s*-?\s*(\d{4}-\d{2}-\d{2}\b[^:\w]*:?\s*)?(\d{1,2}:\d{2}\s*)?(\[[\w ,]+\]\s*)?"
+)
 
 
 def dedupe_key(line: str) -> str:
-    """What makes two lines the same fact: their words, without links, citations, time tags
-    (`09:02 [decision]`) or punctuation. Empty for a line that is only links."""
+    """What makes two lines the same fact: their words, without links, citations, a leading
+    date or time tag (`2026-11-18:`, `09:02 [decision]`) or punctuation. Empty for a line
+    that is only links."""
     text = _LINK.sub(" ", line)
     text = _TAGS.sub("", text)
     return _normal(text)
