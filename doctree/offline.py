@@ -8,13 +8,13 @@ below `~/memory`. What it writes, in the tiered layout of the design:
 - `~/memory/archive/<YYYY-Www>/<session>`: a page per session with its key lines;
 - `~/memory/people/<name>`, `~/memory/projects/<name>`, `~/memory/topics/<name>`: the
   people, projects and things named, each fact citing the session it came from;
-- `~/memory/preferences`, `~/memory/decisions`, `~/memory/notes`: explicit preferences
-  ("I prefer", "don't", "always"), decisions ("we decided", "let's go with") and things to
-  remember ("remember that");
+- `~/memory/corrections`: the user's explicit preferences ("I prefer", "don't", "always")
+  and corrections ("actually, X, not Y"), which are also applied where the old fact is
+  recorded, by an exact-string edit;
+- `~/memory/decisions`, `~/memory/notes`: decisions ("we decided", "let's go with") outside
+  any project, and things to remember ("remember that") that have no page of their own;
 - `~/memory/active`: upcoming dates (relative dates made absolute from the message time)
   and recent decisions; dates that have passed move to the archive week;
-- `~/memory/corrections`: corrections ("actually, X, not Y"), which are also applied where
-  the old fact is recorded, by an exact-string edit;
 - `~/memory/patterns`: people, projects and topics that keep coming up.
 
 Only what the user says counts as a fact: assistant text, tool output, quoted (`>`) and
@@ -101,7 +101,7 @@ _NUMBERS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
     "seven": 7, "eight": 8, "nine": 9, "ten": 10,
 }  # fmt: skip
-_MONTH_RE = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_MONTH_RE = r"(?:" + "|".join(MONTHS) + r"|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\b\.?"
 _ABSOLUTE = re.compile(
     rf"\b(?P<m1>{_MONTH_RE})\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\b"
     rf"|\b(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<m2>{_MONTH_RE})",
