@@ -77,26 +77,28 @@ def replay_live(
 
 
 def record(transcripts: list[Path]) -> None:
-    """Record one cassette per fixture (fresh tree each) and one of all fixtures in order."""
+    """Record one cassette per fixture (fresh tree each) and one of all fixtures in order.
+
+    Each recording gets its own scripted upstream, so its simulated prompt cache starts cold.
+    """
     from doctree.messages_fake import SCRIPTED_LABEL, FakeMessagesServer, ScriptedMemoryModel
 
-    with FakeMessagesServer(ScriptedMemoryModel()) as upstream, tempfile.TemporaryDirectory() as d:
-        options = {
-            "backend": "replay",
-            "record": True,
-            "upstream": upstream.base_url,
-            "api_key": "scripted-fake",
-            "label": SCRIPTED_LABEL,
-        }
-        for i, t in enumerate(transcripts):
-            out = cassette_for(t)
-            outcomes, _ = replay_live(Path(d) / f"{i}.db", [t], {**options, "cassette": out})
+    jobs = [(cassette_for(t), [t]) for t in transcripts]
+    jobs.append((CASSETTES / f"{ALL}.json", transcripts))
+    with tempfile.TemporaryDirectory() as d:
+        for i, (out, items) in enumerate(jobs):
+            with FakeMessagesServer(ScriptedMemoryModel()) as upstream:
+                options = {
+                    "backend": "replay",
+                    "record": True,
+                    "upstream": upstream.base_url,
+                    "api_key": "scripted-fake",
+                    "label": SCRIPTED_LABEL,
+                    "cassette": out,
+                }
+                outcomes, _ = replay_live(Path(d) / f"{i}.db", items, options)
             _check(outcomes)
             print(f"recorded {out.relative_to(ROOT)}", file=sys.stderr)
-        out = CASSETTES / f"{ALL}.json"
-        outcomes, _ = replay_live(Path(d) / "all.db", transcripts, {**options, "cassette": out})
-        _check(outcomes)
-        print(f"recorded {out.relative_to(ROOT)}", file=sys.stderr)
 
 
 def _check(outcomes: list[Any]) -> None:

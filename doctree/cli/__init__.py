@@ -158,5 +158,5 @@ def _register() -> None:
         importlib.import_module(f"doctree.cli.{name}")
 
 
-COMMAND_MODULES = ("documents", "interop", "memory", "replay", "sessions")
+COMMAND_MODULES = ("documents", "interop", "memory", "replay", "sessions", "agent")
 _register()

@@ -1,0 +1,128 @@
+"""Commands over memory agent runs: `doctree runs` lists them, `doctree run-show N` shows one.
+
+A run is one transcript handed to the memory agent of a source agent. Review what a run
+changed with `doctree log --run N` and `doctree diff --run N`.
+"""
+
+from __future__ import annotations
+
+import click
+
+from doctree.cli import State, cli, emit_json
+
+pass_state = click.pass_obj
+
+
+def _tokens(n: int) -> str:
+    return f"{n / 1000:.1f}k" if n >= 1000 else str(n)
+
+
+def _changes(state: State, run) -> list:
+    return state.repo.log(run.source_agent, "~", run_id=run.id, limit=None)
+
+
+@cli.command()
+@click.option("--session", "session_id", help="Only runs on this source session.")
+@click.option(
+    "--status",
+    type=click.Choice(["running", "completed", "stopped", "failed"]),
+    help="Only runs that ended this way.",
+)
+@click.option("--limit", type=click.IntRange(min=1), default=20, show_default=True)
+@click.option("--all-agents", is_flag=True, help="Runs for every source agent, not just --agent.")
+@click.option("--json", "as_json", is_flag=True, help="Print the runs as JSON.")
+@pass_state
+def runs(
+    state: State,
+    session_id: str | None,
+    status: str | None,
+    limit: int,
+    all_agents: bool,
+    as_json: bool,
+) -> None:
+    """Memory agent runs, newest first: backend, outcome, usage, cost and changes.
+
+    \b
+      doctree runs
+      doctree runs --status failed --all-agents
+      doctree log --run 3        # the versions run 3 made
+    """
+    from doctree.runs import Runs
+
+    rows = Runs(state.repo.conn).list(
+        source_agent=None if all_agents else state.agent,
+        session_id=session_id,
+        status=status,
+        limit=limit,
+    )
+    if as_json:
+        emit_json([{**r.to_dict(), "changes": len(_changes(state, r))} for r in rows])
+        return
+    if not rows:
+        who = "any agent" if all_agents else f"agent {state.agent!r}"
+        click.echo(f"no runs for {who}")
+        return
+    click.echo(
+        f"{'run':>4}  {'agent':<10} {'session':<28} {'backend':<9} {'status':<9} "
+        f"{'stop':<14} {'turns':>5} {'in':>7} {'out':>6} {'cache r/w':>13} {'cost $':>8} "
+        f"{'changes':>7}"
+    )
+    for r in rows:
+        cache = f"{_tokens(r.cache_read_tokens)}/{_tokens(r.cache_write_tokens)}"
+        click.echo(
+            f"{r.id:>4}  {r.source_agent[:10]:<10} {(r.session_id or '-')[:28]:<28} "
+            f"{r.backend:<9} {r.status:<9} {(r.stop_reason or '-')[:14]:<14} {r.turns:>5} "
+            f"{_tokens(r.input_tokens):>7} {_tokens(r.output_tokens):>6} {cache:>13} "
+            f"{r.cost_usd:>8.4f} {len(_changes(state, r)):>7}"
+        )
+
+
+@cli.command("run-show")
+@click.argument("run_id", type=int)
+@click.option("--json", "as_json", is_flag=True, help="Print the run and its changes as JSON.")
+@pass_state
+def run_show(state: State, run_id: int, as_json: bool) -> None:
+    """One run: what it was given, how it ended, its usage, and the versions it made.
+
+    \b
+      doctree run-show 3
+      doctree diff --run 3
+    """
+    from doctree.runs import Runs
+
+    run = Runs(state.repo.conn).get(run_id)
+    versions = list(reversed(_changes(state, run)))
+    if as_json:
+        emit_json(
+            {
+                **run.to_dict(),
+                "changes": [
+                    {"path": v.path, "operation": v.operation, "version": v.version}
+                    for v in versions
+                ],
+            }
+        )
+        return
+    records = ""
+    if run.first_history_id is not None:
+        records = f" (history records {run.first_history_id}-{run.last_history_id})"
+    lines = [
+        f"run {run.id}: {run.agent} for agent {run.source_agent!r}",
+        f"  session:   {run.session_id or '-'}{records}",
+        f"  own log:   session {run.memory_session_id or '-'}",
+        f"  backend:   {run.backend} ({run.model})",
+        f"  outcome:   {run.status}, stop reason {run.stop_reason or '-'}",
+        f"  started:   {run.started_at}",
+        f"  ended:     {run.ended_at or '-'}",
+        f"  turns:     {run.turns}; tool calls {run.tool_calls} ({run.tool_errors} errors)",
+        f"  tokens:    input {run.input_tokens}, output {run.output_tokens}, "
+        f"cache read {run.cache_read_tokens}, cache write {run.cache_write_tokens}",
+        f"  cost:      ${run.cost_usd:.4f}",
+    ]
+    if run.error:
+        first, _, rest = run.error.partition("\n")
+        lines.append(f"  error:     {first}")
+        lines.extend(f"             {ln}" for ln in rest.splitlines())
+    lines.append(f"changes ({len(versions)}):")
+    lines.extend(f"  {v.operation:<9} {v.path} v{v.version}" for v in versions)
+    click.echo("\n".join(lines))
