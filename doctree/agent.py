@@ -501,5 +501,17 @@ def _offline_agent() -> Any:
 def default_handler(
     repo: DocumentsRepository, backend: str = "auto", **options: Any
 ) -> MemoryAgentRuntime:
-    """The worker's default handler: a memory agent runtime on `backend`."""
+    """The worker's default handler: a memory agent runtime on `backend`.
+
+    `backend` is `auto`, `offline`, `anthropic`, `replay:CASSETTE` (serve a cassette) or
+    `record:CASSETTE` (forward to ANTHROPIC_BASE_URL, or the API, and write the cassette).
+    """
+    for prefix, record in (("replay:", False), ("record:", True)):
+        if backend.startswith(prefix):
+            cassette = backend[len(prefix) :]
+            if not cassette:
+                raise UserError(f"backend {backend!r}: give the cassette, e.g. {prefix}FILE")
+            return MemoryAgentRuntime(
+                repo, backend="replay", cassette=cassette, record=record, **options
+            )
     return MemoryAgentRuntime(repo, backend=backend, **options)
