@@ -1,0 +1,86 @@
+"""Generate docs/cli.md from the `--help` of every doctree command.
+
+    .venv/bin/python -m doctree.cli_docs           # rewrite docs/cli.md
+    .venv/bin/python -m doctree.cli_docs --check   # exit 1 if docs/cli.md is out of date
+
+The reference is generated, never edited by hand, so it cannot drift from the code;
+tests/test_docs.py fails when it is stale.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+WIDTH = 96
+DOC = Path(__file__).resolve().parent.parent / "docs" / "cli.md"
+REGENERATE = ".venv/bin/python -m doctree.cli_docs"
+
+HEADER = f"""# The `doctree` command
+
+This reference is generated from `doctree --help` and the `--help` of every command by
+`{REGENERATE}`; do not edit it by hand.
+
+Paths start at the agent's home `~` (quote them, or the shell expands `~` itself; an
+expanded home directory is turned back into `~`). Exit codes: 0 ok, 2 bad input (one
+line on stderr, never a traceback), 3 conflict (a precondition failed), 1 other errors.
+"""
+
+
+def _settings(cmd: click.Command) -> dict:
+    """The command's own context settings, at a fixed width so the output is stable."""
+    return {**cmd.context_settings, "terminal_width": WIDTH, "max_content_width": WIDTH}
+
+
+def _help(cmd: click.Command, ctx: click.Context) -> str:
+    return cmd.get_help(ctx).rstrip()
+
+
+def _walk(cmd: click.Command, ctx: click.Context, out: list[str]) -> None:
+    """Sections for `cmd` and, for a group, every subcommand (sorted by name)."""
+    path = ctx.command_path
+    out.append(f"## `{path}`\n\n```text\n{_help(cmd, ctx)}\n```\n")
+    if isinstance(cmd, click.Group):
+        for name in sorted(cmd.list_commands(ctx)):
+            sub = cmd.get_command(ctx, name)
+            if sub is None or sub.hidden:
+                continue
+            sub_ctx = click.Context(sub, info_name=name, parent=ctx, **_settings(sub))
+            _walk(sub, sub_ctx, out)
+
+
+def render() -> str:
+    """The whole of docs/cli.md for the commands registered now."""
+    from doctree.cli import cli
+
+    ctx = click.Context(cli, info_name="doctree", **_settings(cli))
+    sections: list[str] = []
+    _walk(cli, ctx, sections)
+    names = [
+        n
+        for n in sorted(cli.list_commands(ctx))
+        if not getattr(cli.get_command(ctx, n), "hidden", False)
+    ]
+    index = "Commands: " + ", ".join(f"[`{n}`](#doctree-{n})" for n in names) + ".\n"
+    return HEADER + "\n" + index + "\n" + "\n".join(sections)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    text = render()
+    if "--check" in args:
+        current = DOC.read_text(encoding="utf-8") if DOC.exists() else ""
+        if current != text:
+            print(f"{DOC} is out of date; regenerate it with: {REGENERATE}", file=sys.stderr)
+            return 1
+        return 0
+    DOC.parent.mkdir(parents=True, exist_ok=True)
+    DOC.write_text(text, encoding="utf-8")
+    print(f"wrote {DOC}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
