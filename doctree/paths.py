@@ -60,7 +60,9 @@ def normalize_path(path: object) -> str:
         if seg == "~":
             raise PathError(path, "'~' may only be the first segment")
         if len(seg.encode("utf-8")) > MAX_SEGMENT_BYTES:
-            raise PathError(path, f"segment {seg[:40]!r}... is longer than {MAX_SEGMENT_BYTES} bytes")
+            raise PathError(
+                path, f"segment {seg[:40]!r}... is longer than {MAX_SEGMENT_BYTES} bytes"
+            )
         if not _SEGMENT.fullmatch(seg):
             raise PathError(
                 path,

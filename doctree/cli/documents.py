@@ -53,7 +53,9 @@ def render_tree(roots, *, home: bool) -> list[str]:
 
 @cli.command()
 @click.argument("path", default="~", type=DOC_PATH)
-@click.option("--depth", type=click.IntRange(min=0), help="Show at most this many levels below PATH.")
+@click.option(
+    "--depth", type=click.IntRange(min=0), help="Show at most this many levels below PATH."
+)
 @click.option("--at", "at", metavar="TIME", help="Show the tree as it was at TIME (ISO 8601).")
 @click.option("--json", "as_json", is_flag=True, help="Print the tree as JSON.")
 @pass_state
@@ -89,9 +91,11 @@ def read(state: State, path: str, version: int | None, at: str | None, as_json: 
     doc = state.repo.read(state.agent, path, version=version, at=at)
     if as_json:
         data = doc.to_dict()
-        data["children"] = [c.path for c in state.repo.children(state.agent, doc.path)] if (
-            not doc.deleted and version is None and at is None
-        ) else []
+        data["children"] = (
+            [c.path for c in state.repo.children(state.agent, doc.path)]
+            if (not doc.deleted and version is None and at is None)
+            else []
+        )
         emit_json(data)
         return
     click.echo(doc.body, nl=not doc.body.endswith("\n"))
@@ -99,7 +103,9 @@ def read(state: State, path: str, version: int | None, at: str | None, as_json: 
 
 @cli.command()
 @click.argument("path", type=DOC_PATH)
-@click.option("--file", "-f", "file", metavar="FILE", help="Read the body from FILE (default: stdin).")
+@click.option(
+    "--file", "-f", "file", metavar="FILE", help="Read the body from FILE (default: stdin)."
+)
 @click.option("--title", help="Title (default: the first '# heading', else the last path segment).")
 @click.option("--link", "links", multiple=True, type=DOC_PATH, help="Declare a link (repeatable).")
 @click.option(
@@ -108,7 +114,9 @@ def read(state: State, path: str, version: int | None, at: str | None, as_json: 
     help="Write only if the document is at this version (0: only if it does not exist).",
 )
 @click.option("--sha256", "content_sha256", help="Write only if the current body has this sha256.")
-@click.option("--json", "as_json", is_flag=True, help="Print the written document's metadata as JSON.")
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print the written document's metadata as JSON."
+)
 @pass_state
 def write(
     state: State,
@@ -148,7 +156,9 @@ def _report(doc, as_json: bool) -> None:
         d.pop("body", None)
         emit_json(d)
     else:
-        click.echo(f"{doc.path}  v{doc.version}  {human_size(doc.size)}  sha256 {doc.content_sha256[:12]}")
+        click.echo(
+            f"{doc.path}  v{doc.version}  {human_size(doc.size)}  sha256 {doc.content_sha256[:12]}"
+        )
 
 
 @cli.command()
@@ -175,8 +185,14 @@ def edit(
     OLD must occur exactly once (or use --all).
     """
     doc = state.repo.edit(
-        state.agent, path, old, new, replace_all=replace_all,
-        expected_version=expected_version, content_sha256=content_sha256, actor=user_actor(),
+        state.agent,
+        path,
+        old,
+        new,
+        replace_all=replace_all,
+        expected_version=expected_version,
+        content_sha256=content_sha256,
+        actor=user_actor(),
     )
     _report(doc, as_json)
 
@@ -204,10 +220,15 @@ def mv(state: State, path: str, new_path: str, expected_version: int | None, as_
 @click.option("--expected-version", type=click.IntRange(min=1), help="Delete only at this version.")
 @click.option("--json", "as_json", is_flag=True, help="Print the deleted documents as JSON.")
 @pass_state
-def rm(state: State, path: str, recursive: bool, expected_version: int | None, as_json: bool) -> None:
+def rm(
+    state: State, path: str, recursive: bool, expected_version: int | None, as_json: bool
+) -> None:
     """Delete the document at PATH. History stays readable; `restore` brings it back."""
     docs = state.repo.delete(
-        state.agent, path, recursive=recursive, expected_version=expected_version,
+        state.agent,
+        path,
+        recursive=recursive,
+        expected_version=expected_version,
         actor=user_actor(),
     )
     if as_json:
@@ -238,7 +259,9 @@ def _version_line(v) -> str:
 
 @cli.command()
 @click.argument("path", type=DOC_PATH)
-@click.option("--json", "as_json", is_flag=True, help="Print the versions as JSON (without bodies).")
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print the versions as JSON (without bodies)."
+)
 @pass_state
 def history(state: State, path: str, as_json: bool) -> None:
     """List every version of the document at PATH, oldest first."""
@@ -257,7 +280,10 @@ def history(state: State, path: str, as_json: bool) -> None:
 @click.option("--run", "run_id", type=int, help="Diff every change a memory-agent run made.")
 @pass_state
 def diff(
-    state: State, path: str | None, from_version: int | None, to_version: int | None,
+    state: State,
+    path: str | None,
+    from_version: int | None,
+    to_version: int | None,
     run_id: int | None,
 ) -> None:
     """Unified diff of PATH between FROM_VERSION and TO_VERSION.
@@ -290,7 +316,9 @@ def run_diff(state: State, run_id: int) -> str:
         if last.operation == "deleted":
             out.append(f"deleted {last.path}\n")
             continue
-        before = state.repo.version(first.document_id, first.version - 1) if first.version > 1 else None
+        before = (
+            state.repo.version(first.document_id, first.version - 1) if first.version > 1 else None
+        )
         out.append(
             _unified(
                 (before.body or "") if before else "",
@@ -309,16 +337,28 @@ def run_diff(state: State, run_id: int) -> str:
 @click.option("--since", metavar="TIME", help="Only versions made at or after TIME.")
 @click.option("--limit", type=click.IntRange(min=1), default=50, show_default=True)
 @click.option("--all-agents", is_flag=True, help="Versions of every agent, not just --agent.")
-@click.option("--json", "as_json", is_flag=True, help="Print the versions as JSON (without bodies).")
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print the versions as JSON (without bodies)."
+)
 @pass_state
 def log(
-    state: State, path: str, run_id: int | None, session_id: str | None, since: str | None,
-    limit: int, all_agents: bool, as_json: bool,
+    state: State,
+    path: str,
+    run_id: int | None,
+    session_id: str | None,
+    since: str | None,
+    limit: int,
+    all_agents: bool,
+    as_json: bool,
 ) -> None:
     """The change log of the subtree at PATH, newest first."""
     versions = state.repo.log(
-        None if all_agents else state.agent, path, run_id=run_id, session_id=session_id,
-        since=since, limit=limit,
+        None if all_agents else state.agent,
+        path,
+        run_id=run_id,
+        session_id=session_id,
+        since=since,
+        limit=limit,
     )
     if as_json:
         emit_json([{k: v for k, v in x.to_dict().items() if k != "body"} for x in versions])
@@ -351,7 +391,13 @@ def links(state: State, path: str, as_json: bool) -> None:
 
 @cli.command()
 @click.argument("query")
-@click.option("--under", default="~", type=DOC_PATH, show_default=True, help="Only documents at or below this path.")
+@click.option(
+    "--under",
+    default="~",
+    type=DOC_PATH,
+    show_default=True,
+    help="Only documents at or below this path.",
+)
 @click.option("--limit", type=click.IntRange(min=1), default=10, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the hits as JSON.")
 @pass_state
