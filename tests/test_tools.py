@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from doctree.store import Actor
 from doctree.tools import TOOL_NAMES, MemoryTools
@@ -249,3 +251,39 @@ def test_every_call_is_recorded_with_what_it_changed(tools):
 
 def test_actor_is_memory_agent_of_the_source_agent(tools):
     assert tools.actor == Actor("memory-agent", "main")
+
+
+_SEGMENTS = st.sampled_from(
+    ["memory", "..", ".", "~", "", "other", "notes", "a", "x.y", "-", "ops", "\x00", "/", " "]
+)
+
+
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    prefix=st.sampled_from(["~/", "/", "", "~", "../", "~/memory/", "~other/"]),
+    segments=st.lists(_SEGMENTS, max_size=6),
+    tool=st.sampled_from(["document_write", "document_delete", "document_move"]),
+)
+def test_no_path_reaches_outside_the_source_agents_memory(repo, prefix, segments, tool):
+    """Whatever the path, a change lands at or below ~/memory of the source agent, or nowhere."""
+    path = prefix + "/".join(segments)
+    tools = MemoryTools(repo, "main")
+    if not repo.exists("main", "~/memory/seed"):
+        repo.write("main", "~/memory/seed", "# Seed\n")
+        repo.write("main", "~/notes/keep", "# Keep\n")
+        repo.write("ops", "~/memory/keep", "# Keep\n")
+    inputs = {
+        "document_write": {"path": path, "body": "x"},
+        "document_delete": {"path": path, "recursive": True},
+        "document_move": {"path": "~/memory/seed", "new_path": path},
+    }
+    before = len(repo.log(None, limit=None))
+    tools.call(tool, inputs[tool])
+    for v in repo.log(None, limit=None)[: len(repo.log(None, limit=None)) - before]:
+        assert v.owner == "main"
+        assert v.path == "~/memory" or v.path.startswith("~/memory/")
+    assert repo.exists("main", "~/notes/keep") and repo.exists("ops", "~/memory/keep")
+    if not repo.exists("main", "~/memory/seed"):
+        repo.write("main", "~/memory/seed", "# Seed\n")
