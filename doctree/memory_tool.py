@@ -16,7 +16,10 @@ import threading
 from typing import Any
 
 from anthropic.lib.tools import ToolError
-from anthropic.lib.tools._beta_builtin_memory_tool import BetaAbstractMemoryTool
+from anthropic.lib.tools._beta_builtin_memory_tool import (
+    BetaAbstractMemoryTool,
+    BetaAsyncAbstractMemoryTool,
+)
 from anthropic.types.beta import (
     BetaMemoryTool20250818CreateCommand,
     BetaMemoryTool20250818DeleteCommand,
@@ -329,3 +332,41 @@ class DoctreeMemoryTool(BetaAbstractMemoryTool):
                     run_id=self.run_id,
                 )
         return "All memory cleared"
+
+
+class AsyncDoctreeMemoryTool(BetaAsyncAbstractMemoryTool):
+    """The same tool for `AsyncAnthropic`: each command runs `DoctreeMemoryTool` in a worker
+    thread, so the event loop never waits on SQLite."""
+
+    def __init__(self, repo: DocumentsRepository, owner: str, **kwargs: Any):
+        cache_control = kwargs.pop("cache_control", None)
+        super().__init__(cache_control=cache_control)
+        self.sync = DoctreeMemoryTool(repo, owner, **kwargs)
+
+    async def _run(self, fn, command: Any) -> str:
+        import anyio.to_thread
+
+        return await anyio.to_thread.run_sync(fn, command)
+
+    async def view(self, command: BetaMemoryTool20250818ViewCommand) -> str:
+        return await self._run(self.sync.view, command)
+
+    async def create(self, command: BetaMemoryTool20250818CreateCommand) -> str:
+        return await self._run(self.sync.create, command)
+
+    async def str_replace(self, command: BetaMemoryTool20250818StrReplaceCommand) -> str:
+        return await self._run(self.sync.str_replace, command)
+
+    async def insert(self, command: BetaMemoryTool20250818InsertCommand) -> str:
+        return await self._run(self.sync.insert, command)
+
+    async def delete(self, command: BetaMemoryTool20250818DeleteCommand) -> str:
+        return await self._run(self.sync.delete, command)
+
+    async def rename(self, command: BetaMemoryTool20250818RenameCommand) -> str:
+        return await self._run(self.sync.rename, command)
+
+    async def clear_all_memory(self) -> str:
+        import anyio.to_thread
+
+        return await anyio.to_thread.run_sync(self.sync.clear_all_memory)

@@ -262,3 +262,31 @@ def test_create_below_a_file_is_refused(repo):
     with pytest.raises(ToolError, match="The path /memories/a.md is a file, not a directory"):
         tool.call({"command": "create", "path": "/memories/a.md/b/c.md", "file_text": "x"})
     assert [d.path for d in repo.documents(OWNER)] == ["~/memory", "~/memory/a.md"]
+
+
+def test_async_tool_remembers_through_the_async_tool_runner(repo):
+    import anyio
+
+    from doctree.memory_tool import AsyncDoctreeMemoryTool
+
+    script = [
+        memory_call({"command": "create", "path": "/memories/a.md", "file_text": "tea\n"}, "t1"),
+        message(text_block("Saved.")),
+    ]
+
+    async def main():
+        with FakeMessagesServer(Scripted(script)) as fake:
+            client = anthropic.AsyncAnthropic(api_key="k", base_url=fake.base_url, max_retries=0)
+            runner = client.beta.messages.tool_runner(
+                model="claude-sonnet-4-6",
+                max_tokens=256,
+                messages=[{"role": "user", "content": "Remember tea."}],
+                tools=[AsyncDoctreeMemoryTool(repo, OWNER)],
+            )
+            return await runner.until_done(), tool_results(fake)
+
+    final, results = anyio.run(main)
+
+    assert final.content[0].text == "Saved."
+    assert result_text(results[0]) == "File created successfully at: /memories/a.md"
+    assert repo.read(OWNER, "~/memory/a.md").body == "tea\n"
