@@ -238,7 +238,7 @@ def test_failing_session_is_retried_after_backoff_and_recovers(sessions, make_wo
 
 def test_repeated_failures_back_off_exponentially(sessions, make_worker):
     _pending(sessions, "bad", n=1)
-    worker = make_worker(Collect(fail_for={"bad"}), retry_base=0.01, retry_max=100)
+    worker = make_worker(Collect(fail_for={"bad"}), retry_base=0.1, retry_max=100)
     delays = []
     for _ in range(3):
         before = time.time()
@@ -246,6 +246,7 @@ def test_repeated_failures_back_off_exponentially(sessions, make_worker):
         delays.append(sessions.get("bad").retry_at - before)
         time.sleep(delays[-1] + 0.01)
     assert delays[0] < delays[1] < delays[2]
+    assert delays[2] > 3 * 0.1  # 0.1, 0.2, 0.4 s
     assert sessions.get("bad").failures == 3
 
 
