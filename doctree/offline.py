@@ -133,8 +133,8 @@ _PERSON_TRIGGER = re.compile(
     rf"(?P<names>{_NAME}(?:(?:,\s*|\s+and\s+){_NAME})*)"
 )
 _RELATION = re.compile(
-    r"\bmy\s+(?P<rel>sister|brother|mum|mom|mother|father|dad|wife|husband|partner|manager|"
-    r"boss|colleague|friend|son|daughter|dentist|doctor|neighbour|neighbor|cousin)\s+"
+    r"\b(?i:my)\s+(?P<rel>(?i:sister|brother|mum|mom|mother|father|dad|wife|husband|partner|"
+    r"manager|boss|colleague|friend|son|daughter|dentist|doctor|neighbour|neighbor|cousin))\s+"
     rf"(?P<name>{_NAME})"
 )
 _NOT_NAMES = {

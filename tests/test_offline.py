@@ -440,3 +440,33 @@ def test_the_fixtures_replay_without_a_single_tool_error(repo):
         summary = run(repo, f.read_text())
         errors[f.name] = summary.tool_errors
     assert set(errors.values()) == {0}, errors
+
+
+def test_relation_is_recorded_on_the_persons_page(repo):
+    run(repo, transcript("s-rel", ("user", MONDAY, "My sister Anna is visiting in two weeks.")))
+    assert "- Relation: the user's sister" in body(repo, "~/memory/people/anna")
+
+
+def test_a_known_technology_gets_a_topic_page(repo):
+    run(repo, transcript("s-topic", ("user", MONDAY, "We decided to move the queue to Kafka.")))
+    page = body(repo, "~/memory/topics/kafka")
+    assert page.startswith("# Kafka\n")
+    assert "We decided to move the queue to Kafka." in page
+
+
+def test_a_person_named_in_two_sessions_is_a_pattern(repo):
+    run(repo, transcript("s-p1", ("user", MONDAY, "Lunch with Jonas was fun.")))
+    assert not repo.exists("main", "~/memory/patterns")
+    run(repo, transcript("s-p2", ("user", "2026-11-18T09:00:00Z", "I met Jonas again today.")))
+    patterns = body(repo, "~/memory/patterns")
+    assert "- [[~/memory/people/jonas]]: named in 2 sessions, latest 2026-11-18" in patterns
+    assert "- [[~/memory/patterns]]" in body(repo, "~/memory")
+
+
+def test_a_long_session_page_keeps_at_most_forty_key_lines(repo):
+    run(repo, (FIXTURES / "06-hermes-migration-long.md").read_text())
+    page = body(repo, "~/memory/archive/2026-W47/s-2026-11-20-hermes-migration")
+    key_lines = page.split("## Key lines\n\n")[1].split("\n\n")[0].splitlines()
+    assert 0 < len(key_lines) <= 40
+    assert "330 messages (44 user, 44 assistant, 121 tool calls, 121 tool results)" in page
+    assert "run_shell ×121 (1 error)" in page
