@@ -319,10 +319,10 @@ def test_lease_is_renewed_while_a_slow_handler_works(sessions, make_worker):
     seen = []
 
     def slow(job):
-        time.sleep(0.8)
+        time.sleep(1.5)
         seen.append(leases.holder(lease_name("s1")))
 
-    worker = make_worker(Collect(during=slow), lease_ttl=0.3)
+    worker = make_worker(Collect(during=slow), lease_ttl=0.5)
     worker.tick()
     assert seen == [worker.holder]
 
