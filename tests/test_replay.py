@@ -11,7 +11,7 @@ from doctree.cli import cli
 from doctree.runs import Runs
 from doctree.sessions import SessionsRepository
 from doctree.store import DocumentsRepository
-from doctree.transcripts import parse_transcript
+from doctree.transcripts import format_transcript, parse_transcript
 
 FIXTURES = Path(__file__).parent / "fixtures" / "transcripts"
 PERSONAL = FIXTURES / "01-personal-assistant.md"
@@ -152,3 +152,20 @@ def test_a_session_of_another_agent_is_refused(db_path):
     result = replay(db_path, "--agent", "alice", str(PERSONAL))
     assert result.exit_code == 2
     assert "belongs to agent:main, not to agent:alice" in result.stderr
+
+
+def test_a_longer_transcript_of_a_replayed_session_appends_only_the_new_records(db_path, tmp_path):
+    t = parse_transcript(PERSONAL.read_text())
+    first = tmp_path / "first.md"
+    first.write_text(format_transcript(t.messages[:8], agent=t.agent, session_id=t.session_id))
+    replay(db_path, str(first))
+    result = replay(db_path, "--json", str(PERSONAL))
+    assert result.exit_code == 0, result.output
+    outcome = json.loads(result.stdout)[0]
+    assert (outcome["appended"], outcome["skipped"]) == (11, 8)
+    first_id, last_id = outcome["runs"][0]["records"]
+    assert last_id - first_id + 1 == 11
+    with DocumentsRepository(db_path) as repo:
+        page = repo.read("main", "~/memory/archive/2026-W47/s-2026-11-16-week-plan").body
+    records = page.split("## Records\n\n")[1].split("\n\n")[0].splitlines()
+    assert len(records) == 2
