@@ -8,6 +8,7 @@ redacted it stay in the history.
 from __future__ import annotations
 
 import re
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 
 from doctree.errors import NotFoundError, UserError
@@ -97,7 +98,7 @@ def forget(
     compiled = compile_pattern(pattern, regex=regex, ignore_case=ignore_case)
     report = ForgetReport(pattern, dry_run)
     found = matching_versions(repo, owner, compiled, under=under)
-    with repo.transaction():
+    with nullcontext() if dry_run else repo.transaction():
         for doc_id, versions in found.items():
             doc = repo.read_by_id(doc_id)
             hit = ForgetHit(doc_id, doc.path, [v.version for v in versions], doc.deleted)

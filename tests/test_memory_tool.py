@@ -203,8 +203,9 @@ def same_dir_sizes(text: str) -> str:
 def test_answers_match_the_sdk_file_system_tool(repo, tmp_path, step):
     fs = BetaLocalFilesystemMemoryTool(str(tmp_path / "fs"))
     tree = DoctreeMemoryTool(repo, OWNER)
-    for command in SCRIPT[:step]:
-        answer(fs, command), answer(tree, command)
+    for command in SCRIPT[:step]:  # bring both to the same state
+        answer(fs, command)
+        answer(tree, command)
 
     command = SCRIPT[step]
     assert answer(tree, command) == same_dir_sizes(answer(fs, command))
