@@ -157,12 +157,23 @@ WORDS = [
 
 
 def fill(db: Path, n: int) -> None:
+    """n notes of 40-120 words: mostly from a 2,000-word vocabulary, one word in ten from
+    the domain words above (so a query matches a realistic share of the notes)."""
     rng = random.Random(7)
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    vocabulary = sorted(
+        {"".join(rng.choice(letters) for _ in range(rng.randint(3, 9))) for _ in range(2000)}
+    )
     repo = DocumentsRepository(db)
     with repo.transaction():
         for i in range(n):
-            body = " ".join(rng.choice(WORDS) for _ in range(rng.randint(40, 120))) + "."
-            repo.write(OWNER, f"~/memory/topic-{i % 50}/note-{i}", f"# Note {i}\n\n{body}\n")
+            words = [
+                rng.choice(WORDS) if rng.random() < 0.1 else rng.choice(vocabulary)
+                for _ in range(rng.randint(40, 120))
+            ]
+            repo.write(
+                OWNER, f"~/memory/topic-{i % 50}/note-{i}", f"# Note {i}\n\n{' '.join(words)}.\n"
+            )
     repo.close()
 
 
