@@ -336,27 +336,27 @@ class MemoryAgentRuntime:
         tools = MemoryTools(
             self.repo, source_agent, session_id=session_id, run_id=run_id, root=self.root
         )
-        conversation = MemoryConversation(self.repo, agent, run_id)
-        self.runs.set_memory_session(run_id, conversation.session_id)
         try:
+            conversation = MemoryConversation(self.repo, agent, run_id)
+            self.runs.set_memory_session(run_id, conversation.session_id)
+            message = transcript_message(
+                source_agent, session_id, transcript, first_history_id, last_history_id
+            )
             if offline is not None:
-                conversation.append(
-                    "user", transcript_message(source_agent, session_id, transcript)
-                )
+                conversation.append("user", message)
                 summary = offline.run(transcript, tools)
                 status, reason = "completed", "end_turn"
                 conversation.append("assistant", _offline_note(summary, tools))
             else:
-                message = transcript_message(
-                    source_agent, session_id, transcript, first_history_id, last_history_id
-                )
                 status, reason = self._loop(agent, tools, run_id, message, conversation)
                 summary = None
-        except Exception as e:
+        except BaseException as e:
             error = self._explain(e)
             self._count_tools(run_id, tools)
             self.runs.finish(run_id, "failed", "error", error)
             log.warning("memory agent run %s for %s failed: %s", run_id, source_agent, error)
+            if not isinstance(e, Exception):
+                raise  # KeyboardInterrupt, SystemExit: the run is recorded as failed
             raise RunFailedError(run_id, error) from e
         self._count_tools(run_id, tools)
         run = self.runs.finish(run_id, status, reason)
