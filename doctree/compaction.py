@@ -34,7 +34,8 @@ log = logging.getLogger("doctree.compaction")
 
 DEFAULT_THRESHOLD = 24_000
 DEFAULT_UNDER = "~/memory"
-BUDGET_SHARE = 0.5  # the condensed document aims at half the threshold
+BUDGET_SHARE = 0.5  # the condensed document aims at half the threshold...
+DEFAULT_BUDGET = 6_000  # ...and at most this, to fit load_memories' default cap of 8,000
 NEW_SHARE = 0.25  # a pass needs new material worth a quarter of the threshold
 DEFAULT_KEEP = ("~/memory/active", "~/memory/patterns", "~/memory/corrections")
 CONDENSED_NAME = "compacted"
@@ -76,6 +77,7 @@ class CompactionPolicy:
     thresholds: dict[str, int] = field(default_factory=dict)
     under: str = DEFAULT_UNDER
     keep: tuple[str, ...] = DEFAULT_KEEP
+    budget: int = DEFAULT_BUDGET
 
     def threshold_for(self, owner: str) -> int:
         return self.thresholds.get(owner, self.threshold)
@@ -96,8 +98,10 @@ class CompactionPolicy:
         )
 
     def budget_for(self, owner: str) -> int:
-        """Bytes the condensed document should stay within: half the owner's threshold."""
-        return max(1024, int(self.threshold_for(owner) * BUDGET_SHARE))
+        """Bytes the condensed text should stay within: half the owner's threshold, and at
+        most `budget` (by default small enough for the condensed document, with its Sources
+        section, to fit the default cap of `load_memories`)."""
+        return max(1024, min(int(self.threshold_for(owner) * BUDGET_SHARE), self.budget))
 
     def keeps(self, path: str) -> bool:
         return any(path == k or path.startswith(k + "/") for k in self.keep)

@@ -446,3 +446,12 @@ def test_a_kept_subtree_named_explicitly_is_compacted(repo):
     repo.write(OWNER, "~/memory/active/b", "- 2026-12-02: review the launch")
     result = compactor(repo).compact(OWNER, "~/memory/active")
     assert result.status == "compacted" and len(result.retired) == 2
+
+
+def test_condensed_document_fits_the_default_load_cap(repo):
+    from doctree.context import load_memories
+
+    for i in range(40):
+        repo.write(OWNER, f"~/memory/notes/n{i}", f"- Fact {i}: Alice decided item {i} " * 6)
+    compactor(repo, policy=CompactionPolicy(threshold=100_000)).compact(OWNER)
+    assert "<!-- ~/memory/compacted v1 -->" in load_memories(repo, OWNER)
