@@ -844,8 +844,13 @@ class _Run:
                 if path not in self.summary.changed:
                     self.summary.changed.append(path)
                 return page
-            if "conflict" not in r.content and "version" not in r.content:
-                raise OfflineAgentError(f"document_write {path}: {r.content}")
+            if "conflict" not in r.content:
+                # A page the store refuses (e.g. over its size limit) is left as it is and
+                # reported, so that one page never blocks the session's other pages.
+                self.summary.notes.append(
+                    f"{path} not written: {r.content.removeprefix('error: ')}"
+                )
+                return page
         raise OfflineAgentError(f"document_write {path}: still conflicting after 3 attempts")
 
     # -- the run --
@@ -1302,11 +1307,15 @@ class _Run:
                 r = self.call(
                     "document_edit", {"path": path, "old_string": line, "new_string": fixed}
                 )
-                if not r.is_error:
-                    if path not in edited:
-                        edited.append(path)
-                    if path not in self.summary.changed:
-                        self.summary.changed.append(path)
+                if r.is_error:
+                    self.summary.notes.append(
+                        f"{path}: correction not applied: {r.content.removeprefix('error: ')}"
+                    )
+                    continue
+                if path not in edited:
+                    edited.append(path)
+                if path not in self.summary.changed:
+                    self.summary.changed.append(path)
         return edited
 
     def write_patterns(self) -> bool:

@@ -470,3 +470,14 @@ def test_a_long_session_page_keeps_at_most_forty_key_lines(repo):
     assert 0 < len(key_lines) <= 40
     assert "330 messages (44 user, 44 assistant, 121 tool calls, 121 tool results)" in page
     assert "run_shell ×121 (1 error)" in page
+
+
+def test_a_page_the_store_refuses_is_reported_and_the_rest_is_written(db_path):
+    with DocumentsRepository(db_path, max_body_bytes=700) as repo:
+        summary = run(repo, (FIXTURES / "01-personal-assistant.md").read_text())
+        assert any(
+            n.startswith("~/memory/archive/2026-W47/s-2026-11-16-week-plan not written")
+            for n in summary.notes
+        )
+        assert not repo.exists("main", "~/memory/archive/2026-W47/s-2026-11-16-week-plan")
+        assert repo.exists("main", "~/memory/people/bob")
