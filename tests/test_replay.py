@@ -169,3 +169,24 @@ def test_a_longer_transcript_of_a_replayed_session_appends_only_the_new_records(
         page = repo.read("main", "~/memory/archive/2026-W47/s-2026-11-16-week-plan").body
     records = page.split("## Records\n\n")[1].split("\n\n")[0].splitlines()
     assert len(records) == 2
+
+
+def test_anthropic_without_a_key_fails_before_any_session_is_made(db_path, monkeypatch):
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    result = replay(db_path, "--model", "anthropic", str(PERSONAL))
+    assert result.exit_code == 2
+    assert "set ANTHROPIC_API_KEY" in result.stderr
+    with SessionsRepository(db_path) as sessions:
+        assert sessions.get("s-2026-11-16-week-plan") is None
+
+
+def test_a_failed_run_leaves_the_session_pending_and_says_why(db_path):
+    cassette = Path(__file__).parent / "fixtures" / "cassettes" / "10-small-talk.json"
+    result = replay(db_path, "--model", f"replay:{cassette}", str(PERSONAL))
+    assert result.exit_code == 1
+    assert "memory agent failed:" in result.stdout
+    again = replay(db_path, "--model", f"replay:{cassette}", str(PERSONAL))
+    assert again.exit_code == 1
+    assert "waiting for a retry after:" in again.stdout
+    with SessionsRepository(db_path) as sessions:
+        assert sessions.require("s-2026-11-16-week-plan").invalidated_at is not None

@@ -33,6 +33,7 @@ class ReplayOutcome:
     skipped: int = 0  # records the session already held
     runs: list[dict[str, Any]] = field(default_factory=list)
     error: str | None = None
+    pending: bool = False  # still invalidated after the ticks (e.g. waiting for a retry)
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -62,7 +63,10 @@ def runtime_for(repo: Any, model: str) -> Any:
         return MemoryAgentRuntime(repo, backend="replay", cassette=cassette)
     if model == "replay":
         raise UserError("--model replay: give the cassette, e.g. --model replay:FILE")
-    return MemoryAgentRuntime(repo, backend=model)
+    runtime = MemoryAgentRuntime(repo, backend=model)
+    if runtime.backend != "offline":
+        runtime.client()  # a missing API key fails here, before any session is touched
+    return runtime
 
 
 def _same(record: Any, message: Any) -> bool:
@@ -130,6 +134,10 @@ def replay_one(
             break
     for job, result in handler.results:
         outcome.runs.append(_run_dict(repo, job, result))
+    s = sessions.require(transcript.session_id)
+    outcome.pending = s.invalidated_at is not None
+    if outcome.pending and outcome.error is None and s.last_error:
+        outcome.error = f"waiting for a retry after: {s.last_error}"
     return outcome
 
 
@@ -173,7 +181,10 @@ def _print_outcome(o: ReplayOutcome) -> None:
     if o.error:
         click.echo(f"  memory agent failed: {o.error}")
     if not o.runs and not o.error:
-        click.echo("  no run: nothing new to hand over (already replayed)")
+        if o.pending:
+            click.echo("  no run: the session is pending, held by another worker")
+        else:
+            click.echo("  no run: nothing new to hand over (already replayed)")
     for r in o.runs:
         u = r["usage"]
         click.echo(
