@@ -320,7 +320,7 @@ def test_compact_command_with_if_over_skips_small_trees(db_path, repo):
         cli, ["--db", str(db_path), "compact", "--backend", "offline", "--if-over", "100000"]
     )
     assert result.exit_code == 0
-    assert "is not over 100,000" in result.output
+    assert "(or what is new in it) is under the threshold" in result.output
 
 
 def test_compact_command_failure_exits_nonzero_in_one_line(db_path, repo, monkeypatch):
@@ -455,3 +455,26 @@ def test_condensed_document_fits_the_default_load_cap(repo):
         repo.write(OWNER, f"~/memory/notes/n{i}", f"- Fact {i}: Alice decided item {i} " * 6)
     compactor(repo, policy=CompactionPolicy(threshold=100_000)).compact(OWNER)
     assert "<!-- ~/memory/compacted v1 -->" in load_memories(repo, OWNER)
+
+
+def test_compact_command_for_all_agents_compacts_each_over_the_threshold(db_path, repo):
+    seed(repo)
+    repo.write("ops", "~/memory/a", "Disk alerts on db-1 are noise. " * 3)
+    repo.write("ops", "~/memory/b", "Page the on-call for db-2 only.")
+    repo.write("tiny", "~/memory/x", "small")
+    result = CliRunner().invoke(
+        cli,
+        [
+            "--db",
+            str(db_path),
+            "compact",
+            "--all-agents",
+            "--if-over",
+            "100",
+            "--backend",
+            "offline",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert repo.exists("main", TARGET) and repo.exists("ops", TARGET)
+    assert "tiny: nothing compacted" in result.output

@@ -60,9 +60,22 @@ def context(state: State, cap: int, query: str | None, under: str) -> None:
     metavar="BYTES",
     help="Only compact when PATH holds more than BYTES.",
 )
+@click.option(
+    "--all-agents",
+    "all_agents",
+    is_flag=True,
+    help="Every agent in the database, not only --agent (for cron, with --if-over).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @pass_state
-def compact(state: State, path: str, backend: str, if_over: int | None, as_json: bool) -> None:
+def compact(
+    state: State,
+    path: str,
+    backend: str,
+    if_over: int | None,
+    all_agents: bool,
+    as_json: bool,
+) -> None:
     """Condense the subtree PATH into PATH/compacted now.
 
     Documents are retired (deleted, history kept) only if still at the version the pass
@@ -72,38 +85,54 @@ def compact(state: State, path: str, backend: str, if_over: int | None, as_json:
     \b
       doctree compact
       doctree compact ~/memory/archive --backend offline
+      doctree compact --all-agents --if-over 40000      # from cron
     """
     from doctree.compaction import CompactionPolicy, Compactor
     from doctree.errors import DoctreeError
 
     policy = CompactionPolicy.from_env()
     policy.under = path
-    compactor = Compactor(state.repo, condenser=backend, policy=policy)
     if if_over is not None:
         policy.threshold, policy.thresholds = if_over, {}
-        result = compactor.maybe_compact(state.agent, path)
-    else:
-        result = compactor.compact(state.agent, path)
-    if result.status == "failed":
-        if as_json:
-            emit_json(result.to_dict())
-        raise DoctreeError(f"compaction of {path} failed, nothing changed: {result.error}")
+    compactor = Compactor(state.repo, condenser=backend, policy=policy)
+    owners = state.repo.owners() if all_agents else [state.agent]
+    results = []
+    for owner in owners:
+        if if_over is not None:
+            results.append(compactor.maybe_compact(owner, path))
+        else:
+            results.append(compactor.compact(owner, path))
     if as_json:
-        emit_json(result.to_dict())
-    elif result.status == "compacted":
-        click.echo(
-            f"compacted {path}: {len(result.retired)} document(s) retired, "
+        emit_json([r.to_dict() for r in results] if all_agents else results[0].to_dict())
+    else:
+        for r in results:
+            click.echo(_describe(r, path, all_agents))
+    failed = [r for r in results if r.status == "failed"]
+    if failed:
+        raise DoctreeError(
+            f"compaction of {path} failed for {', '.join(r.owner for r in failed)}, "
+            f"nothing changed: {failed[0].error}"
+        )
+
+
+def _describe(result, path: str, named: bool) -> str:
+    who = f"{result.owner}: " if named else ""
+    if result.status == "compacted":
+        return (
+            f"{who}compacted {path}: {len(result.retired)} document(s) retired, "
             f"{len(result.kept)} kept (changed during the pass); "
             f"{result.size_before:,} -> {result.size_after:,} bytes; "
             f"{result.condensed_path} is at version {result.condensed_version}"
         )
-    else:
-        why = {
-            "skipped": "another process is compacting this agent's memory",
-            "below-threshold": f"{result.size_before:,} bytes is not over {if_over:,}",
-            "nothing": "fewer than two documents to condense",
-        }[result.status]
-        click.echo(f"nothing compacted in {path}: {why}")
+    if result.status == "failed":
+        return f"{who}compaction of {path} failed, nothing changed: {result.error}"
+    why = {
+        "skipped": "another process is compacting this agent's memory",
+        "below-threshold": f"{result.size_before:,} bytes (or what is new in it) is under "
+        "the threshold",
+        "nothing": "fewer than two documents to condense",
+    }[result.status]
+    return f"{who}nothing compacted in {path}: {why}"
 
 
 @cli.command()
