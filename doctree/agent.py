@@ -6,9 +6,11 @@ that agent's `~/memory` through `MemoryTools`. Backends:
 
 - `anthropic`: the Messages API through the `anthropic` SDK (`ANTHROPIC_API_KEY`,
   `ANTHROPIC_BASE_URL`); 429 and 5xx are retried with backoff by the SDK (`max_retries`).
-- `replay`: a cassette served by the loopback fake in `doctree.messages_fake`, so the real
-  SDK client makes real HTTP requests; a request unlike the recording fails loudly. With
-  `record=True` the fake forwards to a live endpoint instead and writes the cassette.
+- `replay` (`replay:CASSETTE`): a cassette served by the loopback fake in
+  `doctree.messages_fake`, so the real SDK client makes real HTTP requests; a request unlike
+  the recording fails loudly. Record mode (`record=True`, or `record:CASSETTE`) makes the
+  fake forward to a live endpoint instead (`upstream`, else ANTHROPIC_BASE_URL, else the
+  API, with ANTHROPIC_API_KEY) and write the cassette when the runtime is closed.
 - `offline`: `doctree.offline.OfflineMemoryAgent`, rule-based, no model; the default when
   no API key is set.
 
@@ -184,6 +186,9 @@ class MemoryAgentRuntime:
         root: str = "~/memory",
     ):
         self.repo = repo
+        for prefix, records in (("replay:", False), ("record:", True)):
+            if backend.startswith(prefix) and cassette is None:
+                backend, cassette, record = "replay", backend[len(prefix) :] or None, records
         self.backend = resolve_backend(backend)
         self.definition = definition or load_definition(MEMORY_AGENT_TYPE)
         self.runs = Runs(repo.conn)
@@ -506,12 +511,4 @@ def default_handler(
     `backend` is `auto`, `offline`, `anthropic`, `replay:CASSETTE` (serve a cassette) or
     `record:CASSETTE` (forward to ANTHROPIC_BASE_URL, or the API, and write the cassette).
     """
-    for prefix, record in (("replay:", False), ("record:", True)):
-        if backend.startswith(prefix):
-            cassette = backend[len(prefix) :]
-            if not cassette:
-                raise UserError(f"backend {backend!r}: give the cassette, e.g. {prefix}FILE")
-            return MemoryAgentRuntime(
-                repo, backend="replay", cassette=cassette, record=record, **options
-            )
     return MemoryAgentRuntime(repo, backend=backend, **options)

@@ -87,3 +87,28 @@ def test_run_show_of_an_unknown_run_is_a_one_line_error(db_path, repo):
     result = invoke(db_path, "run-show", "42")
     assert result.exit_code == 2
     assert result.output.strip() == "error: run 42: no such run"
+
+
+def test_replay_records_a_cassette_and_replays_it_from_the_command_line(tmp_path, monkeypatch):
+    from pathlib import Path
+
+    from doctree.messages_fake import ScriptedMemoryModel
+
+    fixtures = sorted((Path(__file__).parent / "fixtures" / "transcripts").glob("*.md"))
+    if not fixtures:
+        pytest.skip("no fixture transcripts")
+    cassette = tmp_path / "new.json"
+    with FakeMessagesServer(ScriptedMemoryModel()) as upstream:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", upstream.base_url)
+        recorded = invoke(
+            tmp_path / "a.db", "replay", "--model", f"record:{cassette}", str(fixtures[0])
+        )
+    monkeypatch.delenv("ANTHROPIC_BASE_URL")
+    assert recorded.exit_code == 0, recorded.output
+    replayed = invoke(
+        tmp_path / "b.db", "replay", "--model", f"replay:{cassette}", str(fixtures[0])
+    )
+    assert replayed.exit_code == 0, replayed.output
+    show_a = invoke(tmp_path / "a.db", "show", "~/memory").output
+    assert show_a == invoke(tmp_path / "b.db", "show", "~/memory").output
+    assert "archive" in show_a
