@@ -18,14 +18,13 @@ $(VENV)/.installed: pyproject.toml
 demo: $(VENV)/.installed
 	rm -f $(DEMO_DB) $(DEMO_DB)-wal $(DEMO_DB)-shm
 	mkdir -p $(dir $(DEMO_DB))
-	printf '# Alice\n\nAlice leads [[~/memory/projects/apollo]] and prefers tea.\n' \
-	  | $(BIN)/doctree --db $(DEMO_DB) write '~/memory/people/alice'
-	printf '# Apollo\n\nLaunch planned for 2026-12-01.\n' \
-	  | $(BIN)/doctree --db $(DEMO_DB) write '~/memory/projects/apollo'
-	$(BIN)/doctree --db $(DEMO_DB) edit '~/memory/people/alice' 'tea' 'green tea'
+	$(BIN)/doctree --db $(DEMO_DB) replay --model offline tests/fixtures/transcripts/*.md
 	$(BIN)/doctree --db $(DEMO_DB) show '~/memory'
-	$(BIN)/doctree --db $(DEMO_DB) links '~/memory/projects/apollo'
-	$(BIN)/doctree --db $(DEMO_DB) history '~/memory/people/alice'
+	@echo
+	@echo "The memory tree above is in $(DEMO_DB). Explore it:"
+	@echo "  $(BIN)/doctree --db $(DEMO_DB) read '~/memory/projects/apollo'"
+	@echo "  $(BIN)/doctree --db $(DEMO_DB) runs"
+	@echo "  $(BIN)/doctree --db $(DEMO_DB) log '~/memory' --run 1"
 
 test: $(VENV)/.installed
 	$(BIN)/pytest -q
