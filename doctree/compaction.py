@@ -276,12 +276,13 @@ def dedupe_key(line: str) -> str:
 
 class ExtractiveCondenser:
     """The offline condenser: keeps list items, facts, decisions and first sentences; says
-    each fact once across documents (ignoring links and citations); groups what is kept by
-    source. Deterministic, no model.
+    each fact once across documents (ignoring links, citations and date prefixes); groups
+    what is kept by source. Deterministic, no model.
 
-    Over `budget_bytes` it first drops the lower-priority lines (plain first sentences), then
-    the oldest sections (those of the earlier condensed document first); what it leaves out
-    stays readable in the sources' history and the earlier versions of the document.
+    Over `budget_bytes` it keeps every source's first lines rather than whole sources: it
+    takes lines round by round (each section's next line in turn, fact lines before plain
+    first sentences, new sources before the earlier condensed text) while they fit, and says
+    how many it left out; those stay readable in the sources' history.
     """
 
     name = "offline"
@@ -302,6 +303,7 @@ class ExtractiveCondenser:
         seen: set[str] = set()
         order: list[str] = []
         sections: dict[str, list[tuple[int, str]]] = {}
+        earlier: set[str] = set()
 
         def add(heading: str, prio: int, line: str) -> None:
             key = dedupe_key(line)
@@ -315,6 +317,7 @@ class ExtractiveCondenser:
 
         if previous is not None:
             for heading, lines in _sections(previous.body):
+                earlier.add(heading)
                 for line in lines:
                     add(heading, 1, line)
         for src in sorted(sources, key=lambda s: s.path):
@@ -323,33 +326,56 @@ class ExtractiveCondenser:
                 add(heading, prio, line)
 
         title = f"# {self.title or f'{CONDENSED_TITLE}: {under}'}"
+        total = sum(len(lines) for lines in sections.values())
 
-        def render(max_prio: int, skip: int = 0) -> str:
+        def render(chosen: dict[str, list[str]], note: str = "") -> str:
             parts = [title]
-            for heading in order[skip:]:
-                lines = [line for p, line in sections[heading] if p <= max_prio]
-                if lines:
-                    parts.append((heading + "\n\n" if heading else "") + "\n".join(lines))
-            if skip:
-                parts.append(
-                    f"({skip} older section{'s' if skip != 1 else ''} left out to stay within "
-                    f"{budget:,} bytes; they are in the earlier versions of this document "
-                    "and in the history of their sources.)"
-                )
+            for heading in order:
+                if chosen.get(heading):
+                    lines = "\n".join(chosen[heading])
+                    parts.append(f"{heading}\n\n{lines}" if heading else lines)
+            if note:
+                parts.append(note)
             return "\n\n".join(parts) + "\n"
 
-        def size(text: str) -> int:
-            return len(text.encode("utf-8"))
-
-        text = render(2)
-        if budget is None or size(text) <= budget:
+        everything = {h: [line for _, line in sections[h]] for h in order}
+        text = render(everything)
+        if budget is None or _size(text) <= budget:
             return text
-        text = render(1)
-        skip = 0
-        while size(text) > budget and skip < len(order) - 1:
-            skip += 1
-            text = render(1, skip)
-        return text
+        # Round by round: priority-1 lines first, then priority-2; new sources first.
+        chosen: dict[str, list[str]] = {h: [] for h in order}
+        picked: dict[str, set[int]] = {h: set() for h in order}
+        room = budget - _size(title) - 200  # the closing note
+        turn = sorted(order, key=lambda h: h in earlier)
+        for prio in (1, 2):
+            queues = {h: [i for i, (p, _) in enumerate(sections[h]) if p == prio] for h in turn}
+            full: set[str] = set()
+            while any(queues[h] for h in turn if h not in full):
+                for h in turn:
+                    if h in full or not queues[h]:
+                        continue
+                    i = queues[h].pop(0)
+                    cost = _size(sections[h][i][1]) + 1 + (_size(h) + 2 if not picked[h] else 0)
+                    if cost > room:
+                        full.add(h)
+                        continue
+                    room -= cost
+                    picked[h].add(i)
+        for h in order:
+            chosen[h] = [line for i, (_, line) in enumerate(sections[h]) if i in picked[h]]
+        left = total - sum(len(v) for v in picked.values())
+        where = "the history of their sources" + (
+            " and the earlier versions of this document" if previous is not None else ""
+        )
+        note = (
+            f"({left} line{'s' if left != 1 else ''} left out to stay within {budget:,} bytes; "
+            f"they are in {where}.)"
+        )
+        return render(chosen, note)
+
+
+def _size(text: str) -> int:
+    return len(text.encode("utf-8"))
 
 
 def format_sources(sources: Sequence[SourceDocument], under: str) -> str:

@@ -418,7 +418,7 @@ def test_link_only_lines_are_left_out():
     assert "- [[~/memory/people/anna]]" not in text and "- Anna likes tea" in text
 
 
-def test_condensed_text_over_budget_leaves_out_oldest_sections_first():
+def test_condensed_text_over_budget_keeps_new_material_first():
     earlier = SourceDocument(
         9,
         TARGET,
@@ -430,7 +430,7 @@ def test_condensed_text_over_budget_leaves_out_oldest_sections_first():
     new = [SourceDocument(1, "~/memory/new", "New", "- Bob moved to Berlin.", 1)]
     text = ExtractiveCondenser().condense(new, previous=earlier, under="~/memory", budget_bytes=300)
     assert "Bob moved to Berlin." in text and "old fact 3 here" not in text
-    assert "1 older section left out to stay within 300 bytes" in text
+    assert "(40 lines left out to stay within 300 bytes" in text
 
 
 def test_no_pass_past_threshold_without_enough_new_material(repo):
@@ -478,3 +478,27 @@ def test_compact_command_for_all_agents_compacts_each_over_the_threshold(db_path
     assert result.exit_code == 0, result.output
     assert repo.exists("main", TARGET) and repo.exists("ops", TARGET)
     assert "tiny: nothing compacted" in result.output
+
+
+def test_condensed_text_over_budget_keeps_the_first_lines_of_every_source():
+    sources = [
+        SourceDocument(
+            i,
+            f"~/memory/s{i}",
+            f"S{i}",
+            "".join(f"- source {i} fact number {j}\n" for j in range(20)),
+            1,
+        )
+        for i in range(3)
+    ]
+    text = ExtractiveCondenser().condense(
+        sources, previous=None, under="~/memory", budget_bytes=900
+    )
+    assert len(text.encode()) <= 900
+    for i in range(3):
+        assert f"- source {i} fact number 0\n" in text
+        assert f"- source {i} fact number 19" not in text
+    assert (
+        "lines left out to stay within 900 bytes; they are in the history of their sources.)"
+        in text
+    )
