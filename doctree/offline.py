@@ -39,6 +39,7 @@ ROOT = "~/memory"
 MAX_KEY_LINES = 40
 MAX_FACTS_PER_ENTITY = 8
 MAX_RECENT_DECISIONS = 10
+MAX_RECENT_SESSIONS = 10
 TOP_LEVEL = (
     "active", "corrections", "decisions", "notes", "patterns", "people", "projects", "topics",
     "archive",
@@ -1129,9 +1130,7 @@ class _Run:
     def planned_top_level(self, sentences: list[Sentence]) -> set[str]:
         """The pages right below the root this run will write."""
         prefs, decisions_alone, notes = self.lists(sentences)
-        names = {"archive"} | {kind for kind, slugs in self.touched.items() if slugs}
-        if any("date" in s.kinds or "decision" in s.kinds for s in sentences):
-            names.add("active")
+        names = {"active", "archive"} | {kind for kind, slugs in self.touched.items() if slugs}
         if prefs or any(s.correction for s in sentences):
             names.add("corrections")
         if decisions_alone:
@@ -1176,15 +1175,17 @@ class _Run:
         upcoming = [s for s in sentences if "date" in s.kinds and s.when is not None]
         decisions = [s for s in sentences if "decision" in s.kinds]
         path = f"{self.root}/active"
-        current = self.read(path)
-        if current is None and not upcoming and not decisions:
-            return
         past: dict[str, list[str]] = {}
+        opening = _opening(self.t)
+        session_line = f"- {self.day.isoformat()}: {self.cite}" + (
+            f" {_quote(opening, 120)}" if opening else ""
+        )
 
         def change(page: Page) -> None:
             if not page.intro:
                 page.intro = [
-                    "What is current: upcoming dates and recent decisions. Dates that have passed move to the archive week."
+                    "What is current: upcoming dates, recent decisions and recent sessions. "
+                    "Dates that have passed move to the archive week."
                 ]
             lines = page.sections.setdefault("Upcoming", [])
             for s in upcoming:
@@ -1210,6 +1211,9 @@ class _Run:
                 )
             recent = page.sections.get("Recent decisions", [])
             page.sections["Recent decisions"] = recent[-MAX_RECENT_DECISIONS:]
+            page.add("Recent sessions", session_line, key=self.session_path)
+            sessions = sorted(page.sections["Recent sessions"], key=lambda x: x[:12])
+            page.sections["Recent sessions"] = sessions[-MAX_RECENT_SESSIONS:]
 
         self.update(path, "Active", change)
         for week, lines in sorted(past.items()):
@@ -1291,8 +1295,8 @@ class _Run:
                     or "(corrected " in line
                 ):
                     continue
-                if not line.startswith("- "):
-                    continue
+                if not line.startswith("- ") or self._session_line(line):
+                    continue  # a session's opening is a record of what was said then
                 relevant = (
                     on_subject
                     or _value_kind(old) == "name"
@@ -1317,6 +1321,11 @@ class _Run:
                 if path not in self.summary.changed:
                     self.summary.changed.append(path)
         return edited
+
+    def _session_line(self, line: str) -> bool:
+        return bool(
+            re.match(r"- \d{4}-\d{2}-\d{2}: \[\[" + re.escape(f"{self.root}/archive/"), line)
+        )
 
     def write_patterns(self) -> bool:
         """List the people, projects and topics of this run named in two sessions or more."""

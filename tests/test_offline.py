@@ -36,6 +36,13 @@ def body(repo: DocumentsRepository, path: str, owner: str = "main") -> str:
     return repo.read(owner, path).body
 
 
+def section(page: str, name: str) -> str:
+    """The lines of one '## name' section of a page body."""
+    return (
+        page.split(f"## {name}\n\n", 1)[1].split("\n\n## ", 1)[0] if f"## {name}\n" in page else ""
+    )
+
+
 def snapshot(repo: DocumentsRepository) -> list[tuple]:
     """Every version of every owner: what two replays must agree on."""
     out = []
@@ -146,9 +153,9 @@ def test_past_dates_move_from_active_to_the_archive_week(repo):
         repo,
         transcript("s-a", ("user", MONDAY, "I need to call the plumber tomorrow about the leak.")),
     )
-    assert "plumber" in body(repo, "~/memory/active")
+    assert "plumber" in section(body(repo, "~/memory/active"), "Upcoming")
     run(repo, transcript("s-b", ("user", "2026-11-25T09:00:00Z", "I prefer tea to coffee.")))
-    assert "plumber" not in body(repo, "~/memory/active")
+    assert "plumber" not in section(body(repo, "~/memory/active"), "Upcoming")
     assert "plumber" in body(repo, "~/memory/archive/2026-W47")
 
 
@@ -166,6 +173,15 @@ def test_session_page_holds_key_lines_and_links_its_pages(repo):
     assert "[decision] We decided to meet monthly." in page
     assert "- [[~/memory/people/priya-raman]]" in page
     assert "2 messages (1 user, 1 assistant)" in page
+
+
+def test_active_lists_the_recent_sessions(repo):
+    run(repo, transcript("s-recent", ("user", MONDAY, "Can you help me plan the week?")))
+    sessions = section(body(repo, "~/memory/active"), "Recent sessions")
+    assert (
+        "- 2026-11-16: [[~/memory/archive/2026-W47/s-recent|s-recent]] "
+        "`Can you help me plan the week?`" in sessions
+    )
 
 
 def test_session_without_anything_durable_says_so(repo):
@@ -234,9 +250,9 @@ def test_correction_of_a_date_updates_the_dated_line(repo):
             ("user", "2026-11-21T10:00:00Z", "Anna's birthday is on December 4, not December 3."),
         ),
     )
-    active = body(repo, "~/memory/active")
-    assert "- 2026-12-04: Remember that Anna's birthday is on December 4." in active
-    assert "December 3." not in active.replace("was “December 3”", "")
+    upcoming = section(body(repo, "~/memory/active"), "Upcoming")
+    assert "- 2026-12-04: Remember that Anna's birthday is on December 4." in upcoming
+    assert "December 3." not in upcoming.replace("was “December 3”", "")
 
 
 def test_correction_nobody_recorded_is_kept_in_corrections(repo):
@@ -466,7 +482,7 @@ def test_a_person_named_in_two_sessions_is_a_pattern(repo):
 def test_a_long_session_page_keeps_at_most_forty_key_lines(repo):
     run(repo, (FIXTURES / "06-hermes-migration-long.md").read_text())
     page = body(repo, "~/memory/archive/2026-W47/s-2026-11-20-hermes-migration")
-    key_lines = page.split("## Key lines\n\n")[1].split("\n\n")[0].splitlines()
+    key_lines = section(page, "Key lines").splitlines()
     assert 0 < len(key_lines) <= 40
     assert "330 messages (44 user, 44 assistant, 121 tool calls, 121 tool results)" in page
     assert "run_shell ×121 (1 error)" in page
