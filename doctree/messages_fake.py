@@ -167,7 +167,14 @@ def estimate_tokens(n_bytes: int) -> int:
 
 
 class PromptCacheSimulator:
-    """Bills a request's input as cache read / cache write / uncached, from its breakpoints."""
+    """Bills a request's input as cache read / cache write / uncached, from its breakpoints.
+
+    Like the API's prompt cache: each `cache_control` breakpoint writes the prefix up to it;
+    a later request reads the longest cached prefix that ends at one of its breakpoints or
+    at a block boundary up to `LOOKBACK` blocks before one.
+    """
+
+    LOOKBACK = 20
 
     def __init__(self) -> None:
         self._cached: set[str] = set()
@@ -177,17 +184,24 @@ class PromptCacheSimulator:
         segments = prompt_segments(request)
         total = 0
         digest = hashlib.sha256()
-        breakpoints: list[tuple[int, str]] = []  # (bytes up to and including block, hash)
-        for text, marked in segments:
+        bounds: list[tuple[int, str]] = []  # (bytes up to and including block i, hash)
+        marks: list[int] = []  # indexes of blocks with a breakpoint
+        for i, (text, marked) in enumerate(segments):
             data = text.encode("utf-8")
             total += len(data)
             digest.update(data)
+            bounds.append((total, digest.copy().hexdigest()))
             if marked:
-                breakpoints.append((total, digest.copy().hexdigest()))
+                marks.append(i)
         with self._lock:
-            read = max((n for n, h in breakpoints if h in self._cached), default=0)
-            last = breakpoints[-1][0] if breakpoints else 0
-            self._cached.update(h for _, h in breakpoints)
+            read = 0
+            for b in marks:
+                for j in range(b, max(b - self.LOOKBACK, 0) - 1, -1):
+                    if bounds[j][1] in self._cached:
+                        read = max(read, bounds[j][0])
+                        break
+            self._cached.update(bounds[b][1] for b in marks)
+        last = bounds[marks[-1]][0] if marks else 0
         read_t = estimate_tokens(read)
         write_t = max(estimate_tokens(last) - read_t, 0)
         input_t = max(estimate_tokens(total) - read_t - write_t, 0)

@@ -268,3 +268,17 @@ def test_scripted_model_writes_a_session_page_in_the_iso_week():
     assert call["input"]["path"] == "~/memory/archive/2026-W47/s-7"
     assert "- source: session s-7" in call["input"]["body"]
     assert "[[~/memory/people/alice-smith]]" in call["input"]["body"]
+
+
+def test_a_moved_breakpoint_still_reads_the_previous_prefix_within_the_lookback():
+    cache = PromptCacheSimulator()
+
+    def body(n):
+        blocks = [{"type": "text", "text": f"block {i} " * 50} for i in range(n)]
+        blocks[-1] = {**blocks[-1], "cache_control": {"type": "ephemeral"}}
+        return {"messages": [{"role": "user", "content": blocks}]}
+
+    first = cache.usage(body(3), [])
+    second = cache.usage(body(5), [])
+    assert second["cache_read_input_tokens"] == first["cache_creation_input_tokens"]
+    assert second["cache_creation_input_tokens"] > 0
