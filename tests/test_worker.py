@@ -8,6 +8,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from doctree.errors import UserError
 from doctree.leases import Leases
@@ -456,3 +458,82 @@ def test_tick_logs_each_hand_over(sessions, make_worker, caplog):
         "event: handed over session=s1 agent=main records=2" in r.getMessage()
         for r in caplog.records
     )
+
+
+# -- a property: whatever the interleaving, every record is handed over exactly once ---------
+
+_ops = st.lists(
+    st.one_of(
+        st.tuples(st.just("append"), st.integers(0, 2), st.integers(1, 8)),
+        st.tuples(st.just("sleep"), st.integers(0, 2), st.just(0)),
+        st.tuples(st.just("reset"), st.integers(0, 2), st.just(0)),
+        st.tuples(st.just("tick"), st.integers(0, 2), st.integers(0, 3)),  # records during
+        st.tuples(st.just("fail"), st.integers(0, 2), st.just(0)),
+    ),
+    max_size=25,
+)
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(ops=_ops)
+def test_every_record_is_handed_over_exactly_once_whatever_the_interleaving(tmp_path_factory, ops):
+    db = tmp_path_factory.mktemp("prop") / "doctree.db"
+    sessions = SessionsRepository(db)
+    current = [sessions.create("main", f"a{k}").id for k in range(3)]
+    handler = Collect()
+    worker = MemoryWorker(db, handler=handler, retry_base=0, batch=2)
+    failing = MemoryWorker(db, handler=_Failing(), retry_base=0, batch=2)
+    try:
+        for op, k, n in ops:
+            if op == "append":
+                for i in range(n):
+                    sessions.append_history(current[k], "user", f"{op} {i}")
+            elif op == "sleep":
+                sessions.sleep(current[k])
+            elif op == "reset":
+                current[k] = sessions.reset(current[k]).id
+            elif op == "fail":
+                failing.tick()
+            else:
+                sid = current[k]
+                handler.during = (
+                    (
+                        lambda job, sid=sid, n=n: [
+                            sessions.append_history(sid, "user", "late") for _ in range(n)
+                        ]
+                    )
+                    if n
+                    else None
+                )
+                worker.tick()
+        handler.during = None
+        for info in sessions.list_sessions(limit=None):
+            sessions.sleep(info.session.id)
+        while worker.tick().found:
+            pass
+        counts: dict[int, int] = {}
+        for job in handler.jobs:
+            for r in sessions.history(
+                job.session_id, after_id=job.first_history_id - 1, until_id=job.last_history_id
+            ):
+                counts[r.id] = counts.get(r.id, 0) + 1
+        all_ids = {
+            r.id
+            for info in sessions.list_sessions(limit=None)
+            for r in sessions.history(info.session.id)
+        }
+        assert set(counts) == all_ids
+        assert set(counts.values()) <= {1}
+    finally:
+        worker.close()
+        failing.close()
+        sessions.close()
+
+
+class _Failing:
+    """A memory agent that is down: every hand-over fails."""
+
+    def handle(self, job: TranscriptJob) -> None:
+        raise RuntimeError("memory agent down")
