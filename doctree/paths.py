@@ -72,8 +72,13 @@ def normalize_path(path: object) -> str:
     return HOME + "/" + "/".join(segments)
 
 
+_VALID_OWNERS: set[str] = set()  # owners already checked (agents are few)
+
+
 def validate_owner(owner: object) -> str:
     """Validate an agent id used as an owner."""
+    if type(owner) is str and owner in _VALID_OWNERS:
+        return owner
     if not isinstance(owner, str) or not owner:
         raise UserError(f"agent id {owner!r}: must be a non-empty string")
     if len(owner) > MAX_OWNER_LENGTH or not _OWNER.fullmatch(owner):
@@ -81,6 +86,8 @@ def validate_owner(owner: object) -> str:
             f"agent id {owner!r}: use letters, digits, '-', '_', '.', ':' or '@' "
             f"(at most {MAX_OWNER_LENGTH} characters, starting with a letter or digit)"
         )
+    if len(_VALID_OWNERS) < 10_000:
+        _VALID_OWNERS.add(owner)
     return owner
 
 

@@ -98,7 +98,13 @@ def _simple_links(text: str) -> list[str] | None:
 
     found: list[str] = []
     links = 0
-    for m in _SIMPLE.finditer(text):
+    pos = text.find("[")
+    while pos != -1:  # a match starts at a '[': jump between them (finditer is much slower)
+        m = _SIMPLE.match(text, pos)
+        if m is None:
+            pos = text.find("[", pos + 1)
+            continue
+        pos = text.find("[", m.end())
         if m.group("link"):
             links += 1
             target = _clean_target(unquote(m.group("dest")))

@@ -53,7 +53,7 @@ class TransactionError(DoctreeError):
 
 def now() -> str:
     """The current time as stored: ISO 8601, UTC, microseconds (sorts as text)."""
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return datetime.now(UTC).isoformat(timespec="microseconds")[:-6] + "Z"
 
 
 def parse_time(value: str | datetime) -> str:
@@ -971,10 +971,9 @@ class DocumentsRepository:
         params.append(int(limit))
         rows = self.conn.execute(
             "SELECT d.id, d.path, d.title, d.version, d.updated_at,"
-            " snippet(documents_fts, 2, '[', ']', ' … ', 16) AS snip,"
-            " bm25(documents_fts, 2.0, 4.0, 1.0) AS score"
+            " snippet(documents_fts, 2, '[', ']', ' … ', 16) AS snip, rank AS score"
             " FROM documents_fts JOIN documents d ON d.id = documents_fts.rowid"
-            " WHERE documents_fts MATCH ? AND d.owner = ?" + scope + " ORDER BY score LIMIT ?",
+            " WHERE documents_fts MATCH ? AND d.owner = ?" + scope + " ORDER BY rank LIMIT ?",
             params,
         )
         return [

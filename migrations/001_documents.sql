@@ -66,3 +66,6 @@ CREATE VIRTUAL TABLE documents_fts USING fts5(
     path, title, body,
     tokenize = 'porter unicode61 remove_diacritics 2'
 );
+-- `ORDER BY rank` is BM25 with the title weighted above the path above the body; FTS5 can
+-- then produce the best hits first, and snippets are made only for the rows returned.
+INSERT INTO documents_fts (documents_fts, rank) VALUES ('rank', 'bm25(2.0, 4.0, 1.0)');
