@@ -467,7 +467,7 @@ _ops = st.lists(
         st.tuples(st.just("append"), st.integers(0, 2), st.integers(1, 8)),
         st.tuples(st.just("sleep"), st.integers(0, 2), st.just(0)),
         st.tuples(st.just("reset"), st.integers(0, 2), st.just(0)),
-        st.tuples(st.just("tick"), st.integers(0, 2), st.integers(0, 3)),  # records during
+        st.tuples(st.just("tick"), st.integers(0, 2), st.integers(0, 7)),  # records during
         st.tuples(st.just("fail"), st.integers(0, 2), st.just(0)),
     ),
     max_size=25,
@@ -497,16 +497,14 @@ def test_every_record_is_handed_over_exactly_once_whatever_the_interleaving(tmp_
             elif op == "fail":
                 failing.tick()
             else:
-                sid = current[k]
-                handler.during = (
-                    (
-                        lambda job, sid=sid, n=n: [
-                            sessions.append_history(sid, "user", "late") for _ in range(n)
-                        ]
-                    )
-                    if n
-                    else None
-                )
+                # While the memory agent works, n records arrive: in the session being handed
+                # over when k is 0 (the CAS race), else in the agent's current session k.
+                def arrive(job, k=k, n=n):
+                    sid = job.session_id if k == 0 else current[k]
+                    for _ in range(n):
+                        sessions.append_history(sid, "user", "late")
+
+                handler.during = arrive
                 worker.tick()
         handler.during = None
         for info in sessions.list_sessions(limit=None):
