@@ -190,3 +190,20 @@ def test_a_failed_run_leaves_the_session_pending_and_says_why(db_path):
     assert "waiting for a retry after:" in again.stdout
     with SessionsRepository(db_path) as sessions:
         assert sessions.require("s-2026-11-16-week-plan").invalidated_at is not None
+
+
+def test_two_replays_of_all_fixtures_give_the_same_tree_and_versions(tmp_path):
+    fixtures = [str(p) for p in sorted(FIXTURES.glob("*.md"))]
+    results = []
+    for name in ("a.db", "b.db"):
+        db = tmp_path / name
+        assert replay(db, *fixtures).exit_code == 0
+        with DocumentsRepository(db) as repo:
+            results.append(
+                [
+                    (v.owner, v.path, v.version, v.operation, v.content_sha256, v.run_id)
+                    for v in sorted(repo.log(None, "~", limit=None), key=lambda v: v.id)
+                ]
+            )
+    assert results[0] == results[1]
+    assert {owner for owner, *_ in results[0]} == {"main", "ops"}
