@@ -286,12 +286,14 @@ class MemoryAgentRuntime:
         key = memory_agent_key(source_agent)
         agent = self.agents.get(key)
         if agent is None:
-            probe = MemoryTools(self.repo, source_agent, root=self.root)
+            probe = MemoryTools(
+                self.repo, source_agent, root=self.root, allowed=self.definition.tools
+            )
             agent = MemoryAgent(
                 source_agent=source_agent,
                 definition=self.definition,
                 system_prompt=self.definition.system_prompt(),
-                tool_definitions=probe.definitions(self.definition.tools),
+                tool_definitions=probe.definitions(),
             )
             self.agents[key] = agent
         return agent
@@ -339,7 +341,12 @@ class MemoryAgentRuntime:
             model=self.model,
         )
         tools = MemoryTools(
-            self.repo, source_agent, session_id=session_id, run_id=run_id, root=self.root
+            self.repo,
+            source_agent,
+            session_id=session_id,
+            run_id=run_id,
+            root=self.root,
+            allowed=self.definition.tools,
         )
         try:
             conversation = MemoryConversation(self.repo, agent, run_id)

@@ -275,6 +275,7 @@ class MemoryTools:
         session_id: str | None = None,
         run_id: int | None = None,
         root: str = DEFAULT_ROOT,
+        allowed: list[str] | tuple[str, ...] | None = None,
     ):
         from doctree.paths import validate_owner
 
@@ -286,13 +287,17 @@ class MemoryTools:
         if self.root == "~":
             raise PathError(root, "the memory root must be below the home, e.g. '~/memory'")
         self.actor = Actor("memory-agent", self.source_agent)
+        self.allowed = tuple(allowed) if allowed is not None else TOOL_NAMES
+        unknown = [n for n in self.allowed if n not in TOOL_SCHEMAS]
+        if unknown:
+            raise ValueError(f"unknown tools {unknown}; known: {', '.join(TOOL_NAMES)}")
         self.calls: list[ToolCallRecord] = []
 
     # -- schemas --------------------------------------------------------------------------
 
     def definitions(self, names: list[str] | tuple[str, ...] | None = None) -> list[dict]:
         """Anthropic tool definitions (name, description, input_schema), in a stable order."""
-        wanted = TOOL_NAMES if names is None else tuple(names)
+        wanted = self.allowed if names is None else tuple(names)
         unknown = [n for n in wanted if n not in TOOL_SCHEMAS]
         if unknown:
             raise ValueError(f"unknown tools {unknown}; known: {', '.join(TOOL_NAMES)}")
@@ -305,9 +310,9 @@ class MemoryTools:
         record = ToolCallRecord(name, input if isinstance(input, dict) else {}, False)
         self.calls.append(record)
         try:
-            if name not in _INPUTS:
+            if name not in self.allowed:
                 raise ToolInputError(
-                    f"unknown tool {name!r}; the tools are: {', '.join(TOOL_NAMES)}"
+                    f"unknown tool {name!r}; the tools are: {', '.join(self.allowed)}"
                 )
             if not isinstance(input, dict):
                 raise ToolInputError(f"{name}: the input must be a JSON object")

@@ -376,3 +376,15 @@ def test_anthropic_backend_reads_base_url_from_the_environment(repo, fake, monke
     result = MemoryAgentRuntime(repo, backend="auto").run("main", "s-1", TRANSCRIPT)
     assert result.run.backend == "anthropic"
     assert "sk-env" in srv.requests[0].headers.get("authorization", "")
+
+
+def test_only_the_tools_of_the_definition_are_offered_and_usable(repo, fake):
+    repo.write("main", "~/memory/a", "# A\n")
+    srv = fake(
+        message(tool_use_block("document_delete", {"path": "~/memory/a"})),
+        done(),
+    )
+    runtime(repo, srv, tools=["document_read", "document_write"]).run("main", "s-1", TRANSCRIPT)
+    assert [t["name"] for t in srv.requests[0].body["tools"]] == ["document_read", "document_write"]
+    assert sent_tool_results(srv, 1)[0]["is_error"] is True
+    assert repo.exists("main", "~/memory/a")

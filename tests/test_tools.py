@@ -287,3 +287,12 @@ def test_no_path_reaches_outside_the_source_agents_memory(repo, prefix, segments
     assert repo.exists("main", "~/notes/keep") and repo.exists("ops", "~/memory/keep")
     if not repo.exists("main", "~/memory/seed"):
         repo.write("main", "~/memory/seed", "# Seed\n")
+
+
+def test_a_tool_not_offered_is_refused(repo):
+    repo.write("main", "~/memory/a", "# A\n")
+    tools = MemoryTools(repo, "main", allowed=["document_read", "document_write"])
+    assert [d["name"] for d in tools.definitions()] == ["document_read", "document_write"]
+    result = tools.call("document_delete", {"path": "~/memory/a"})
+    assert result.is_error and "document_read, document_write" in result.content
+    assert repo.exists("main", "~/memory/a")
