@@ -483,11 +483,12 @@ class DocumentsRepository:
             refs.append(("link", target))
         for target in body_links(body):
             refs.append(("body", target))
+        # Stored unpinned (target_id NULL): a reference means the document at its path
+        # until that document moves away or is deleted (see _resolve_references_to).
         self.conn.executemany(
-            "INSERT INTO document_references (source_id, version, kind, owner, target_path,"
-            " target_id) VALUES (?, ?, ?, ?, ?,"
-            " (SELECT id FROM documents WHERE owner = ? AND path = ? AND deleted_at IS NULL))",
-            [(doc_id, version, kind, owner, target, owner, target) for kind, target in refs],
+            "INSERT INTO document_references (source_id, version, kind, owner, target_path)"
+            " VALUES (?, ?, ?, ?, ?)",
+            [(doc_id, version, kind, owner, target) for kind, target in refs],
         )
 
     def _resolve_references_to(self, owner: str, path: str, doc_id: int) -> None:
