@@ -12,7 +12,8 @@ requests the real SDK sent to the loopback fake are measured:
   at least 80% for every such request.
 - baseline: the same requests in wire order (the JSON as the SDK sends it, with `messages`
   before `system` and `tools`), i.e. what a cache keyed on raw request bytes could serve.
-- the cache-read share of input tokens the (simulated) prompt cache reported.
+- the cache-read share of input tokens the (simulated) prompt cache reported, and the cost
+  of the runs against the same tokens billed uncached.
 
 The cassettes were recorded with `--record` against `ScriptedMemoryModel`, a deterministic
 scripted fake of the Messages API (the live API is out of reach where they were made);
@@ -140,6 +141,13 @@ def measure(transcript: Path, workdir: Path) -> dict[str, Any]:
         cache_shares.append(prefix_share(cache_order_bytes(prev.body), cache_order_bytes(cur.body)))
         wire_shares.append(prefix_share(prev.raw, cur.raw))
     usage_in = sum(r.input_tokens + r.cache_read_tokens + r.cache_write_tokens for r in runs)
+    price = runtime.definition.pricing
+    uncached = sum(
+        price.cost(
+            r.input_tokens + r.cache_read_tokens + r.cache_write_tokens, r.output_tokens, 0, 0
+        )
+        for r in runs
+    )
     repo.close()
     return {
         "fixture": transcript.stem,
@@ -152,6 +160,7 @@ def measure(transcript: Path, workdir: Path) -> dict[str, Any]:
         "mean_wire_share": sum(wire_shares) / len(wire_shares) if wire_shares else 1.0,
         "cache_read_share": (sum(r.cache_read_tokens for r in runs) / usage_in) if usage_in else 0,
         "cost_usd": sum(r.cost_usd for r in runs),
+        "uncached_cost_usd": uncached,
     }
 
 
@@ -191,6 +200,12 @@ def main(argv: list[str] | None = None) -> int:
     mean = sum(r["mean_share"] for r in rows) / len(rows)
     wire = sum(r["mean_wire_share"] for r in rows) / len(rows)
     print("-" * len(header))
+    cost = sum(r["cost_usd"] for r in rows)
+    uncached = sum(r["uncached_cost_usd"] for r in rows)
+    print(
+        f"cost of all runs ${cost:.4f} with prompt caching, ${uncached:.4f} with the same "
+        f"tokens uncached: {uncached / cost:.2f}x (simulated cache, definition prices)"
+    )
     print(
         f"total: {trips} round trips, {total_bytes / 1024:.1f} KB of requests; "
         f"prefix share from the 2nd request on: worst {worst:.1%}, mean {mean:.1%} "
