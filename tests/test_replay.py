@@ -207,3 +207,24 @@ def test_two_replays_of_all_fixtures_give_the_same_tree_and_versions(tmp_path):
             )
     assert results[0] == results[1]
     assert {owner for owner, *_ in results[0]} == {"main", "ops"}
+
+
+def test_record_then_replay_through_the_cli_gives_the_same_tree(tmp_path, monkeypatch):
+    from doctree.messages_fake import FakeMessagesServer, ScriptedMemoryModel
+
+    cassette = tmp_path / "small-talk.json"
+    transcript = str(FIXTURES / "10-small-talk.md")
+    with FakeMessagesServer(ScriptedMemoryModel()) as upstream:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", upstream.base_url)
+        monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+        recorded = replay(tmp_path / "a.db", "--model", f"record:{cassette}", transcript)
+    assert recorded.exit_code == 0, recorded.output
+    assert cassette.is_file()
+    replayed = replay(tmp_path / "b.db", "--model", f"replay:{cassette}", transcript)
+    assert replayed.exit_code == 0, replayed.output
+    trees = []
+    for name in ("a.db", "b.db"):
+        with DocumentsRepository(tmp_path / name) as repo:
+            trees.append([(d.path, d.version, d.content_sha256) for d in repo.documents("main")])
+    assert trees[0] == trees[1]
+    assert trees[0]

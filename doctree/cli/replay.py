@@ -53,16 +53,13 @@ class _Collecting:
 
 
 def runtime_for(repo: Any, model: str) -> Any:
-    """The memory agent runtime for `--model`: offline, anthropic, auto or replay:CASSETTE."""
+    """The memory agent runtime for `--model`: offline, anthropic, auto, replay:CASSETTE or
+    record:CASSETTE. A backend that cannot run (no API key, no cassette) fails here."""
     from doctree.agent import MemoryAgentRuntime
 
-    if model.startswith("replay:"):
-        cassette = model[len("replay:") :]
-        if not cassette:
-            raise UserError(f"--model {model!r}: give the cassette, e.g. replay:tests/x.json")
-        return MemoryAgentRuntime(repo, backend="replay", cassette=cassette)
-    if model == "replay":
-        raise UserError("--model replay: give the cassette, e.g. --model replay:FILE")
+    if model in ("replay", "replay:", "record", "record:"):
+        name = model.rstrip(":")
+        raise UserError(f"--model {model}: give the cassette, e.g. --model {name}:FILE")
     runtime = MemoryAgentRuntime(repo, backend=model)
     if runtime.backend != "offline":
         runtime.client()  # a missing API key fails here, before any session is touched
@@ -214,7 +211,8 @@ def _print_outcome(o: ReplayOutcome) -> None:
     default="offline",
     show_default=True,
     metavar="BACKEND",
-    help="The memory agent's backend: offline, anthropic, auto, or replay:CASSETTE.",
+    help="The memory agent's backend: offline, anthropic, auto, replay:CASSETTE (serve a "
+    "recording) or record:CASSETTE (record one from ANTHROPIC_BASE_URL).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the outcome as JSON.")
 @click.pass_obj
