@@ -191,6 +191,11 @@ class MemoryAgentRuntime:
                 backend, cassette, record = "replay", backend[len(prefix) :] or None, records
         self.backend = resolve_backend(backend)
         self.definition = definition or load_definition(MEMORY_AGENT_TYPE)
+        if self.definition.invalidation != "exempt":
+            raise UserError(
+                f"agent definition {self.definition.name!r}: a memory agent needs "
+                "'invalidation: exempt', or its own sessions would be collected into memory"
+            )
         self.runs = Runs(repo.conn)
         self.root = root
         self.cassette_path = Path(cassette) if cassette is not None else None

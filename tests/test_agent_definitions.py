@@ -89,3 +89,11 @@ def test_a_missing_prompt_file_is_a_clear_error():
     d = parse_definition(GOOD.replace("MEMORY_AGENT.md", "NOPE.md"), "x.md")
     with pytest.raises(UserError, match="NOPE.md"):
         d.system_prompt()
+
+
+def test_a_memory_agent_must_be_exempt_from_invalidation(repo):
+    from doctree.agent import MemoryAgentRuntime
+
+    d = load_definition("memory-agent").model_copy(update={"invalidation": "normal"})
+    with pytest.raises(UserError, match="invalidation: exempt"):
+        MemoryAgentRuntime(repo, backend="offline", definition=d)
