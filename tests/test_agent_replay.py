@@ -67,7 +67,11 @@ def replayed(tmp_path_factory):
 
 def test_every_fixture_replays_without_error(replayed):
     _, outcomes, _ = replayed
-    assert [o.error for o in outcomes] == [None] * len(fixtures())
+    assert [o.error for o in outcomes] == [None] * len(fixtures()), (
+        "a fixture transcript no longer matches its cassette; if the fixtures changed on "
+        "purpose, re-record: .venv/bin/python bench/agent.py --record && "
+        "DOCTREE_UPDATE_GOLDEN=1 .venv/bin/pytest tests/test_agent_replay.py"
+    )
     assert all(len(o.runs) == 1 for o in outcomes)
 
 
