@@ -483,12 +483,27 @@ class DocumentsRepository:
             refs.append(("link", target))
         for target in body_links(body):
             refs.append(("body", target))
-        # Stored unpinned (target_id NULL): a reference means the document at its path
-        # until that document moves away or is deleted (see _resolve_references_to).
+        # A new reference is stored unpinned (target_id NULL): it means the document at its
+        # path until that document moves away or is deleted (see _resolve_references_to).
+        # A reference the previous version made too keeps its pin: a link keeps following
+        # its target for as long as the source keeps the link.
+        pins: dict[tuple[str, str], int] = {}
+        if version > 1:
+            pins = {
+                (r[0], r[1]): r[2]
+                for r in self.conn.execute(
+                    "SELECT kind, target_path, target_id FROM document_references"
+                    " WHERE source_id = ? AND version = ? AND target_id IS NOT NULL",
+                    (doc_id, version - 1),
+                )
+            }
         self.conn.executemany(
-            "INSERT INTO document_references (source_id, version, kind, owner, target_path)"
-            " VALUES (?, ?, ?, ?, ?)",
-            [(doc_id, version, kind, owner, target) for kind, target in refs],
+            "INSERT INTO document_references (source_id, version, kind, owner, target_path,"
+            " target_id) VALUES (?, ?, ?, ?, ?, ?)",
+            [
+                (doc_id, version, kind, owner, target, pins.get((kind, target)))
+                for kind, target in refs
+            ],
         )
 
     def _resolve_references_to(self, owner: str, path: str, doc_id: int) -> None:
@@ -1155,10 +1170,13 @@ class DocumentsRepository:
                 " AND (path = ? OR (path >= ? AND path < ?)) ORDER BY path",
                 (owner, path, lo, hi),
             ).fetchall()
+            # Pin every reference waiting on a path of the subtree (from outside it or from
+            # within) to the document there, before any of them moves.
+            for r in rows:
+                self._resolve_references_to(owner, r["path"], r["id"])
             moved = []
             for r in rows:
                 target = new_path + r["path"][len(path) :]
-                self._resolve_references_to(owner, r["path"], r["id"])
                 moved.append(
                     self._new_version(
                         r,
@@ -1174,7 +1192,6 @@ class DocumentsRepository:
                         parent_id=new_parent_id if r["id"] == row["id"] else _KEEP,
                     )
                 )
-                self._resolve_references_to(owner, target, r["id"])
             return moved
 
     def delete(

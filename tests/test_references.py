@@ -215,3 +215,85 @@ def test_references_never_cross_owners(repo):
     [ref] = [r for r in repo.links("b", "~/notes") if r.kind == "body"]
     assert ref.state == "dangling"
     assert repo.backlinks("a", "~/shared") == []
+
+
+def body_ref(repo, path):
+    [ref] = [r for r in repo.links("main", path) if r.kind == "body"]
+    return ref
+
+
+def test_link_between_siblings_survives_a_move_of_their_parent(repo):
+    y = repo.write("main", "~/a/y", "Y")
+    repo.write("main", "~/a/x", "see [[~/a/y]]")
+    repo.write("main", "~/a/z", "see [[~/a/y]]")
+    repo.move("main", "~/a", "~/b")
+    for source in ("~/b/x", "~/b/z"):
+        ref = body_ref(repo, source)
+        assert (ref.state, ref.target_id, ref.target_path) == ("resolved", y.id, "~/b/y")
+
+
+def test_link_follows_its_target_not_a_new_document_at_the_old_path(repo):
+    x = repo.write("main", "~/p", "X")
+    repo.write("main", "~/s", "see [[~/p]]")
+    repo.move("main", "~/p", "~/q")
+    repo.write("main", "~/p", "a newcomer")
+    ref = body_ref(repo, "~/s")
+    assert (ref.target_id, ref.target_path) == (x.id, "~/q")
+
+
+def test_a_link_the_source_keeps_through_an_edit_keeps_following_its_target(repo):
+    x = repo.write("main", "~/p", "X")
+    repo.write("main", "~/s", "see [[~/p]]")
+    repo.move("main", "~/p", "~/q")
+    repo.write("main", "~/s", "see [[~/p]] again")
+    ref = body_ref(repo, "~/s")
+    assert (ref.state, ref.target_id, ref.target_path) == ("resolved", x.id, "~/q")
+
+
+def test_a_new_link_to_a_vacated_path_dangles(repo):
+    repo.write("main", "~/p", "X")
+    repo.write("main", "~/s", "nothing yet")
+    repo.move("main", "~/p", "~/q")
+    repo.write("main", "~/s", "see [[~/p]]")
+    assert body_ref(repo, "~/s").state == "dangling"
+
+
+def test_target_moved_then_deleted_stays_deleted_when_its_old_path_is_reused(repo):
+    repo.write("main", "~/p", "X")
+    repo.write("main", "~/s", "see [[~/p]]")
+    repo.move("main", "~/p", "~/q")
+    repo.delete("main", "~/q")
+    repo.write("main", "~/p", "a newcomer")
+    assert body_ref(repo, "~/s").state == "deleted"
+
+
+def test_link_to_a_restored_document_resolves_to_it(repo):
+    x = repo.write("main", "~/p", "X")
+    repo.write("main", "~/s", "see [[~/p]]")
+    repo.delete("main", "~/p")
+    repo.restore("main", "~/p", 1)
+    ref = body_ref(repo, "~/s")
+    assert (ref.state, ref.target_id) == ("resolved", x.id)
+    assert [r.source_path for r in repo.backlinks("main", "~/p")] == ["~/s"]
+
+
+def test_newcomer_at_a_deleted_targets_path_then_moved_keeps_the_link(repo):
+    repo.write("main", "~/p", "X")
+    repo.write("main", "~/s", "see [[~/p]]")
+    repo.delete("main", "~/p")
+    z = repo.write("main", "~/p", "Z")
+    repo.move("main", "~/p", "~/r")
+    ref = body_ref(repo, "~/s")
+    assert (ref.state, ref.target_id, ref.target_path) == ("resolved", z.id, "~/r")
+    assert [r.source_path for r in repo.backlinks("main", "~/r")] == ["~/s"]
+    assert repo.backlinks("main", "~/s") == []
+
+
+def test_link_keeps_its_target_through_a_redaction_of_the_source(repo):
+    x = repo.write("main", "~/p", "X")
+    repo.write("main", "~/s", "secret")
+    repo.write("main", "~/s", "see [[~/p]]")
+    repo.move("main", "~/p", "~/q")
+    repo.redact("main", "~/s", 1)
+    ref = body_ref(repo, "~/s")
+    assert (ref.state, ref.target_id) == ("resolved", x.id)
