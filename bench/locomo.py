@@ -38,6 +38,7 @@ import tempfile
 import time
 from collections import defaultdict
 from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -214,23 +215,83 @@ def agent_available() -> str | None:
     """None if the offline memory agent can be used, else why not."""
     try:
         import doctree.offline  # noqa: F401
-
         import doctree.tools  # noqa: F401
     except ImportError as e:
         return f"the offline memory agent is not available ({e})"
     return None
 
 
-def store_agent(repo: DocumentsRepository, c: Conversation) -> None:
-    """Replay each session through the offline memory agent with its memory tools."""
-    from doctree.offline import OfflineMemoryAgent
+def session_start(s: Session) -> datetime:
+    """When a session began: `1:56 pm on 8 May, 2023` -> 2023-05-08 13:56 UTC."""
+    day = parse_date(s.date_time) or date(2000, 1, 1)
+    hour, minute = 12, 0
+    if m := re.search(r"(\d{1,2}):(\d{2})\s*([ap])\.?m", s.date_time, re.I):
+        hour = int(m[1]) % 12 + (12 if m[3].lower() == "p" else 0)
+        minute = int(m[2])
+    return datetime(day.year, day.month, day.day, hour, minute, tzinfo=UTC)
 
+
+def agent_transcript(c: Conversation, s: Session) -> str:
+    """One session in doctree's transcript format: every turn a user message (both people's
+    words are facts here), a minute apart, starting with its dia_id and speaker."""
+    from doctree.transcripts import Message, format_transcript
+
+    start = session_start(s)
+    messages = [
+        Message(
+            "user",
+            (start + timedelta(minutes=i)).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            f"[{t.dia_id}] {t.speaker}: {t.text}",
+        )
+        for i, t in enumerate(s.turns)
+    ]
+    return format_transcript(
+        messages, agent=c.sample_id, session_id=f"{c.sample_id}-session-{s.number}"
+    )
+
+
+def store_agent(repo: DocumentsRepository, c: Conversation) -> None:
+    """Replay each session, in order, through the offline memory agent and its tools."""
+    from doctree.offline import OfflineMemoryAgent
     from doctree.tools import MemoryTools
 
-    tools = MemoryTools(repo, c.sample_id)
     agent = OfflineMemoryAgent()
     for s in c.sessions:
-        agent.run(tools, transcript(c, s), session_id=f"{c.sample_id}-s{s.number}")
+        session_id = f"{c.sample_id}-session-{s.number}"
+        tools = MemoryTools(repo, c.sample_id, session_id=session_id)
+        agent.run(agent_transcript(c, s), tools, source=session_id)
+
+
+class Tracer:
+    """Which turns a context holds. Raw transcripts carry every dia_id; pages an agent writes
+    carry the dia_id a turn began with, and its words: a turn whose six-word run (or, if
+    shorter, whole text) appears in the context counts as present."""
+
+    def __init__(self, c: Conversation):
+        self.shingles: dict[tuple[str, ...], set[str]] = defaultdict(set)
+        self.short: list[tuple[str, str]] = []
+        for t in c.turns:
+            ws = _norm(t.text)
+            if len(ws) < 6:
+                if len(ws) >= 3:
+                    self.short.append((" ".join(ws), t.dia_id))
+                continue
+            for i in range(len(ws) - 5):
+                self.shingles[tuple(ws[i : i + 6])].add(t.dia_id)
+
+    def found(self, context: str, by_text: bool) -> set[str]:
+        ids = set(DIA_ID.findall(context))
+        if by_text:
+            ws = _norm(context)
+            for i in range(len(ws) - 5):
+                ids |= self.shingles.get(tuple(ws[i : i + 6]), set())
+            flat = " " + " ".join(ws) + " "
+            ids |= {d for text, d in self.short if f" {text} " in flat}
+        return ids
+
+
+def _norm(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", text.lower())
 
 
 # -- the baselines -----------------------------------------------------------------------
@@ -327,6 +388,7 @@ def evaluate(
             store_agent(repo, c)
         sync_chunks(repo, c.sample_id)
     baseline = TurnsBM25(conversations)
+    tracers = {c.sample_id: Tracer(c) for c in conversations}
     rng = random.Random(7)
     res = Results(
         defaultdict(lambda: defaultdict(lambda: defaultdict(list))), [], defaultdict(list)
@@ -341,7 +403,7 @@ def evaluate(
                 res.latencies_ms.append((time.perf_counter() - t0) * 1000)
                 res.words[b].append(ctx.words)
                 assert ctx.words <= b, (q.text, ctx.words, b)
-                found = set(DIA_ID.findall(ctx.text))
+                found = tracers[c.sample_id].found(ctx.text, by_text=mode == "agent")
                 res.recalls["doctree"][b][q.category].append(recall(q.evidence, found))
                 res.recalls["bm25 over turns"][b][q.category].append(
                     recall(q.evidence, baseline.context(c.sample_id, q.text, b))

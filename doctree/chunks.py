@@ -27,6 +27,7 @@ class ChunkRow:
     day: str | None = None
     dates: str = ""
     heading: str = ""
+    timed: bool = False
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,7 @@ class ChunkHit:
     text: str
     words: int
     score: float
+    timed: bool = False
 
 
 @dataclass(frozen=True)
@@ -112,12 +114,24 @@ class ChunkIndex:
         for r in rows:
             cur = self.conn.execute(
                 "INSERT INTO chunks (document_id, owner, path, seq, speaker, day, heading, text,"
-                " words) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (document_id, owner, path, r.seq, r.speaker, r.day, r.heading, r.text, r.words),
+                " words, timed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    document_id,
+                    owner,
+                    path,
+                    r.seq,
+                    r.speaker,
+                    r.day,
+                    r.heading,
+                    r.text,
+                    r.words,
+                    int(r.timed),
+                ),
             )
             self.conn.execute(
-                "INSERT INTO chunks_fts (rowid, text, context, speaker, dates) VALUES (?, ?, ?, ?, ?)",
-                (cur.lastrowid, r.text, r.context, r.speaker or "", r.dates),
+                "INSERT INTO chunks_fts (rowid, owner, text, context, speaker, dates)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (cur.lastrowid, owner, r.text, r.context, r.speaker or "", r.dates),
             )
 
     def search(
@@ -134,35 +148,36 @@ class ChunkIndex:
         if not match:
             return []
         scope, params = _scope(under)
-        w = ", ".join(f"{float(x):.4f}" for x in weights)
+        w = ", ".join(f"{float(x):.4f}" for x in (0.0, *weights))
+        # The owner phrase narrows the match to one owner's rows before BM25 scores them;
+        # `c.owner = ?` keeps it exact.
+        match = f'owner : "{owner}" AND {{text context speaker dates}} : ({match})'
         rows = self.conn.execute(
             "SELECT c.id, c.document_id, c.path, c.seq, c.speaker, c.day, c.heading, c.text,"
-            f" c.words, bm25(chunks_fts, {w}) AS score"
+            f" c.words, c.timed, bm25(chunks_fts, {w}) AS score"
             " FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid"
             " WHERE chunks_fts MATCH ? AND c.owner = ?" + scope + " ORDER BY score LIMIT ?",
             [match, owner, *params, int(limit)],
         )
-        return [_hit(r, -r[9]) for r in rows]
+        return [_hit(r, -r[10]) for r in rows]
 
     def around(self, document_id: int, seq: int, before: int, after: int) -> list[ChunkHit]:
         """The passages of one document from `seq - before` to `seq + after`, in order."""
         rows = self.conn.execute(
             "SELECT c.id, c.document_id, c.path, c.seq, c.speaker, c.day, c.heading, c.text,"
-            " c.words, 0.0 FROM chunks c WHERE c.document_id = ? AND c.seq BETWEEN ? AND ?"
+            " c.words, c.timed, 0.0 FROM chunks c WHERE c.document_id = ? AND c.seq BETWEEN ? AND ?"
             " ORDER BY c.seq",
             (document_id, seq - before, seq + after),
         )
         return [_hit(r, 0.0) for r in rows]
 
-    def speakers(self, owner: str, under: str = HOME) -> list[str]:
-        """Every speaker named in the owner's chunks below `under`."""
-        scope, params = _scope(under)
+    def speakers(self, owner: str) -> list[str]:
+        """Every speaker named in the owner's chunks."""
         return [
             r[0]
             for r in self.conn.execute(
-                "SELECT DISTINCT c.speaker FROM chunks c WHERE c.owner = ?"
-                " AND c.speaker IS NOT NULL" + scope,
-                [owner, *params],
+                "SELECT DISTINCT speaker FROM chunks WHERE owner = ? AND speaker IS NOT NULL",
+                (owner,),
             )
         ]
 
@@ -183,5 +198,6 @@ def _hit(r: Sequence, score: float) -> ChunkHit:
         heading=r[6],
         text=r[7],
         words=r[8],
+        timed=bool(r[9]),
         score=score,
     )

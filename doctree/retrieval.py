@@ -441,16 +441,18 @@ def _relative_tokens(m: re.Match[str], anchor: date) -> list[str]:
     return _day_tokens(anchor - timedelta(days=back))
 
 
+_TIME_ANY = re.compile(
+    "|".join(
+        f"(?:{p.pattern})"
+        for p in (_RELATIVE, _YEAR, _DAY_MONTH, _MONTH_DAY, _LONE_MONTH, _ISO_DATE)
+    ),
+    re.I,
+)
+
+
 def has_time_expression(text: str) -> bool:
     """Whether a passage says when something happened (a date, a year or a relative time)."""
-    return bool(
-        _RELATIVE.search(text)
-        or _YEAR.search(text)
-        or _DAY_MONTH.search(text)
-        or _MONTH_DAY.search(text)
-        or _LONE_MONTH.search(text)
-        or _ISO_DATE.search(text)
-    )
+    return _TIME_ANY.search(text) is not None
 
 
 # -- chunking ----------------------------------------------------------------------------
@@ -592,6 +594,7 @@ def chunk_document(path: str, title: str, body: str) -> list[ChunkRow]:
                 day=day.isoformat() if day else None,
                 dates=" ".join(toks),
                 heading=b.heading,
+                timed=has_time_expression(b.text),
             )
         )
     return rows
@@ -686,9 +689,11 @@ class Settings:
     context_weight: float = 0.3
     speaker_weight: float = 0.0
     dates_weight: float = 1.0
-    speaker_boost: float = 0.25
+    speaker_boost: float = 1.0
     temporal_boost: float = 0.3
     document_weight: float = 0.3
+    document_prior: str = "chunks"  # or "store": the store's document search (slower)
+    document_passages: int = 3
     recency_weight: float = 0.05
     length_exponent: float = 0.0
     candidates: int = 300
@@ -746,7 +751,7 @@ def retrieve(
         raise UserError(f"budget_words {budget_words!r}: must be a whole number >= 0")
     sync_chunks(repo, owner)
     index = ChunkIndex(repo.conn)
-    q = parse_query(query, index.speakers(owner, under))
+    q = parse_query(query, index.speakers(owner))
     ctx = Context(query=query, budget_words=budget_words)
     match = q.fts()
     if not match or budget_words == 0:
@@ -776,11 +781,22 @@ def _rank(
 ) -> list[tuple[float, ChunkHit]]:
     top = hits[0].score or 1.0
     doc_prior: dict[int, float] = {}
-    if s.document_weight:
+    if s.document_weight and s.document_prior == "store":
         docs = repo.search(owner, " ".join(q.terms), under=under, limit=20)
         if docs:
             best = docs[0].score or 1.0
             doc_prior = {d.document_id: d.score / best for d in docs}
+    elif s.document_weight:
+        # A document where several passages match is about the question: the sum of its
+        # best few passage scores, relative to the best document's.
+        per_doc: dict[int, list[float]] = {}
+        for h in hits:
+            per_doc.setdefault(h.document_id, []).append(h.score)
+        sums = {
+            d: sum(sorted(xs, reverse=True)[: s.document_passages]) for d, xs in per_doc.items()
+        }
+        best = max(sums.values()) or 1.0
+        doc_prior = {d: x / best for d, x in sums.items()}
     days = sorted({h.day for h in hits if h.day})
     day_rank = {d: (i + 1) / len(days) for i, d in enumerate(days)}
     names = set(q.names)
@@ -789,7 +805,7 @@ def _rank(
         score = h.score / top
         if names and h.speaker in names:
             score *= 1 + s.speaker_boost
-        if q.temporal and has_time_expression(h.text):
+        if q.temporal and h.timed:
             score *= 1 + s.temporal_boost
         score += s.document_weight * doc_prior.get(h.document_id, 0.0)
         score += s.recency_weight * day_rank.get(h.day or "", 0.0)

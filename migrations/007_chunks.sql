@@ -20,12 +20,15 @@ CREATE TABLE chunks (
     day TEXT,                                     -- ISO date the passage belongs to, if known
     heading TEXT NOT NULL DEFAULT '',             -- the headings above it, joined by ' / '
     text TEXT NOT NULL,                           -- the passage as it appears in the document
-    words INTEGER NOT NULL
+    words INTEGER NOT NULL,
+    timed INTEGER NOT NULL DEFAULT 0              -- 1 if it says when (a date, a year, 'yesterday')
 );
 CREATE INDEX idx_chunks_document ON chunks(document_id, seq);
 CREATE INDEX idx_chunks_owner_path ON chunks(owner, path);
+CREATE INDEX idx_chunks_owner_speaker ON chunks(owner, speaker);
 
 CREATE VIRTUAL TABLE chunks_fts USING fts5(
+    owner,                                        -- lets a match stay inside one owner's chunks
     text,                                         -- the passage itself
     context,                                      -- its neighbours and headings
     speaker,                                      -- the speaker's name
