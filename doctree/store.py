@@ -273,38 +273,40 @@ class DocumentsRepository:
         """
         self._serial += 1
         serial = self._serial
-        if self._depth == 0:
-            self.conn.execute("BEGIN IMMEDIATE")
-        else:
-            self.conn.execute(f"SAVEPOINT sp{self._depth}")
+        # Outermost: BEGIN, unless the connection is already in a transaction of its
+        # owner's (a shared connection): then a savepoint inside that one.
+        begin = self._depth == 0 and not self.conn.in_transaction
+        name = f"doctree_sp{serial}"
+        self.conn.execute("BEGIN IMMEDIATE" if begin else f"SAVEPOINT {name}")
         self._depth += 1
         self._open.append(serial)
+
+        def undo() -> None:
+            if begin:
+                self.conn.execute("ROLLBACK")
+            else:
+                self.conn.execute(f"ROLLBACK TO {name}")
+                self.conn.execute(f"RELEASE {name}")
+
         try:
             yield
         except BaseException:
             self._open.pop()
             self._depth -= 1
-            if self._depth == 0:
-                self.conn.execute("ROLLBACK")
-            else:
-                self.conn.execute(f"ROLLBACK TO sp{self._depth}")
-                self.conn.execute(f"RELEASE sp{self._depth}")
+            undo()
             if serial in self._broken:  # the half-done write is undone
                 self._broken = set()
             raise
         self._open.pop()
         self._depth -= 1
-        if self._depth == 0:
-            if self._broken:
-                self._broken = set()
-                self.conn.execute("ROLLBACK")
-                raise TransactionError(
-                    "a write in this transaction failed after changing the database; "
-                    "the whole transaction was rolled back"
-                )
-            self.conn.execute("COMMIT")
-        else:
-            self.conn.execute(f"RELEASE sp{self._depth}")
+        if self._depth == 0 and self._broken:
+            self._broken = set()
+            undo()
+            raise TransactionError(
+                "a write in this transaction failed after changing the database; "
+                "the whole transaction was rolled back"
+            )
+        self.conn.execute("COMMIT" if begin else f"RELEASE {name}")
 
     @contextmanager
     def _writing(self) -> Iterator[None]:

@@ -338,3 +338,17 @@ def test_repository_accepts_an_open_connection(db_path):
     repo.close()  # does not close a connection it was given
     assert conn.execute("SELECT 1").fetchone()[0] == 1
     conn.close()
+
+
+def test_writes_join_a_transaction_the_shared_connection_already_has(db_path):
+    from doctree.db import connect
+
+    conn = connect(db_path)
+    repo = DocumentsRepository(conn)
+    conn.execute("BEGIN IMMEDIATE")  # the connection's owner opened a transaction
+    repo.write("main", "~/a", "x")
+    with pytest.raises(ConflictError):
+        repo.write("main", "~/a", "y", expected_version=0)
+    conn.execute("ROLLBACK")
+    assert repo.documents("main") == []
+    conn.close()
