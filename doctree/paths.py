@@ -30,6 +30,11 @@ def normalize_path(path: object) -> str:
     """Validate `path` and return its canonical form; raise PathError naming the rule broken."""
     if isinstance(path, str) and len(path) <= MAX_PATH_BYTES and _PLAIN.fullmatch(path):
         return path
+    return _normalize_checked(path)
+
+
+def _normalize_checked(path: object) -> str:
+    """normalize_path without the fast path: every rule, in order."""
     if not isinstance(path, str):
         raise PathError(path, "a path must be a string")
     if path == "":

@@ -6,12 +6,15 @@ from __future__ import annotations
 import unicodedata
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from doctree.errors import BodyTooLargeError, PathError, UserError
 from doctree.paths import (
     HOME,
     MAX_PATH_BYTES,
     MAX_SEGMENTS,
+    _normalize_checked,
     ancestors,
     is_under,
     normalize_path,
@@ -158,3 +161,21 @@ def test_slugify_makes_a_valid_segment():
     assert slugify("Alice Smith!") == "alice-smith"
     assert normalize_path("~/" + slugify("  ../weird//name ")) == "~/weird-name"
     assert slugify("???") == "untitled"
+
+
+@settings(max_examples=1000, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["~", "/", "a", "Z", "0", "_", "-", ".", "..", "é", " ", "\n", "x" * 200]),
+        max_size=30,
+    ).map("".join)
+)
+def test_fast_path_agrees_with_the_full_rules(path):
+    try:
+        expected = _normalize_checked(path)
+    except PathError as e:
+        with pytest.raises(PathError) as err:
+            normalize_path(path)
+        assert err.value.rule == e.rule
+    else:
+        assert normalize_path(path) == expected
