@@ -803,7 +803,7 @@ class DocumentsRepository:
         if from_v >= 1:
             a = self.version(row["id"], from_v)
             a_body, a_label = (a.body or ""), f"{a.path}@{a.version}"
-        return _unified(a_body, b.body or "", a_label, f"{b.path}@{b.version}")
+        return unified_diff(a_body, b.body or "", a_label, f"{b.path}@{b.version}")
 
     def log(
         self,
@@ -1347,12 +1347,17 @@ def _retitle(title: str, old_path: str, new_path: str, body: str) -> str:
     return title
 
 
-def _unified(a: str, b: str, a_label: str, b_label: str) -> str:
-    return "".join(
-        difflib.unified_diff(
-            a.splitlines(keepends=True), b.splitlines(keepends=True), a_label, b_label
-        )
-    )
+def unified_diff(a: str, b: str, a_label: str, b_label: str) -> str:
+    """A unified diff of two bodies, labelled like `~/path@3` (or `/dev/null`).
+
+    A last line without a newline is marked as `diff -u` does, so lines never run together.
+    """
+    out = []
+    for line in difflib.unified_diff(
+        a.splitlines(keepends=True), b.splitlines(keepends=True), a_label, b_label
+    ):
+        out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
+    return "".join(out)
 
 
 _FTS_TOKEN = re.compile(r"[\w]+", re.UNICODE)
@@ -1362,3 +1367,6 @@ def fts_query(text: str) -> str:
     """Turn free text into an FTS5 query: each word quoted, any word may match (BM25 ranks)."""
     words = [w for w in _FTS_TOKEN.findall(text or "") if w]
     return " OR ".join(f'"{w}"' for w in dict.fromkeys(words))
+
+
+_unified = unified_diff  # the former private name

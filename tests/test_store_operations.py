@@ -352,3 +352,14 @@ def test_writes_join_a_transaction_the_shared_connection_already_has(db_path):
     conn.execute("ROLLBACK")
     assert repo.documents("main") == []
     conn.close()
+
+
+def test_diff_marks_a_last_line_without_newline(repo):
+    repo.write("main", "~/a", "one")
+    repo.write("main", "~/a", "two")
+    assert repo.diff("main", "~/a").splitlines()[3:] == [
+        "-one",
+        "\\ No newline at end of file",
+        "+two",
+        "\\ No newline at end of file",
+    ]

@@ -303,7 +303,7 @@ def diff(
 
 def run_diff(state: State, run_id: int) -> str:
     """The combined diff of every document a run changed, from before the run to after it."""
-    from doctree.store import _unified
+    from doctree.store import unified_diff
 
     versions = state.repo.log(None, run_id=run_id, limit=None)
     out = []
@@ -320,7 +320,7 @@ def run_diff(state: State, run_id: int) -> str:
             state.repo.version(first.document_id, first.version - 1) if first.version > 1 else None
         )
         out.append(
-            _unified(
+            unified_diff(
                 (before.body or "") if before else "",
                 last.body or "",
                 f"{before.path}@{before.version}" if before else "/dev/null",
