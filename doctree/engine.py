@@ -56,6 +56,7 @@ class Engine:
         interval: float = DEFAULT_INTERVAL,
         batch: int = DEFAULT_BATCH,
         after_handle: Callable[[TranscriptJob], object] | None = None,
+        compact: bool = True,
         **worker_options: Any,
     ):
         self.db_path = Path(db)
@@ -63,6 +64,11 @@ class Engine:
         self.handler = handler
         self.interval = interval
         self.batch = batch
+        if after_handle is None and compact:
+            from doctree.compaction import compaction_hook
+
+            # After each memory-agent run, compact the agent's memory if it grew past budget.
+            after_handle = compaction_hook(self.db_path, backend=compaction_backend(handler))
         self.after_handle = after_handle
         self.worker_options = worker_options
         self._worker: MemoryWorker | None = None
@@ -230,3 +236,9 @@ class Engine:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def compaction_backend(handler: object) -> str:
+    """The compaction backend that goes with a memory-agent handler: the same model backend
+    for offline / anthropic / auto, otherwise auto (a key means the API, else offline)."""
+    return handler if handler in ("offline", "anthropic", "auto") else "auto"

@@ -144,6 +144,12 @@ def transcript_cmd(state: State, session_id: str, only_new: bool) -> None:
     show_default=True,
     help="Seconds before the first retry of a failing session; doubles per failure (max 1 h).",
 )
+@click.option(
+    "--compact/--no-compact",
+    default=True,
+    show_default=True,
+    help="After each memory-agent run, compact the agent's memory if it grew past its threshold.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print each tick's result as a JSON line.")
 @click.option("-v", "--verbose", is_flag=True, help="Log every session handed over to stderr.")
 @pass_state
@@ -155,6 +161,7 @@ def worker_cmd(
     handler: str,
     lease_ttl: float,
     retry_base: float,
+    compact: bool,
     as_json: bool,
     verbose: bool,
 ) -> None:
@@ -174,9 +181,16 @@ def worker_cmd(
     )
     repo = state.repo
     the_handler = default_handler(repo, handler)
+    after_handle = None
+    if compact:
+        from doctree.compaction import compaction_hook
+        from doctree.engine import compaction_backend
+
+        after_handle = compaction_hook(_db_path(state), backend=compaction_backend(handler))
     worker = MemoryWorker(
         _db_path(state),
         handler=the_handler,
+        after_handle=after_handle,
         interval=interval,
         batch=batch,
         lease_ttl=lease_ttl,
