@@ -18,7 +18,7 @@ import calendar
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 
 from doctree.chunks import ChunkHit, ChunkIndex, ChunkRow
@@ -697,6 +697,9 @@ class Settings:
     recency_weight: float = 0.05
     length_exponent: float = 0.0
     candidates: int = 300
+    feedback_terms: int = 0
+    feedback_passages: int = 5
+    feedback_weight: float = 0.3
     neighbours: int = 0
     headers: bool = True
 
@@ -766,9 +769,49 @@ def retrieve(
     )
     if not hits:
         return ctx
+    if s.feedback_terms:
+        hits = _with_feedback(index, owner, under, q, hits, s)
     ranked = _rank(repo, owner, under, q, hits, s)
     _pack(ctx, index, ranked, s)
     return ctx
+
+
+def _feedback_terms(q: Query, hits: Sequence[ChunkHit], n: int) -> list[str]:
+    """Words that several of the best passages share and the query lacks."""
+    have = set(q.terms)
+    seen: dict[str, int] = {}
+    for h in hits:
+        for w in {w.lower() for w in _WORD.findall(h.text)}:
+            if len(w) > 2 and w.isalpha() and w not in STOPWORDS and w not in have:
+                seen[w] = seen.get(w, 0) + 1
+    shared = [w for w, k in seen.items() if k >= 2]
+    shared.sort(key=lambda w: -seen[w])
+    return shared[:n]
+
+
+def _with_feedback(
+    index: ChunkIndex, owner: str, under: str, q: Query, hits: list[ChunkHit], s: Settings
+) -> list[ChunkHit]:
+    """Pseudo-relevance feedback: search again with the words the best passages share, and
+    add that score, scaled down, to the first."""
+    extra = _feedback_terms(q, hits[: s.feedback_passages], s.feedback_terms)
+    if not extra:
+        return hits
+    more = index.search(
+        owner,
+        " OR ".join(f'"{t}"' for t in extra),
+        under=under,
+        limit=s.candidates,
+        weights=(s.text_weight, s.context_weight, s.speaker_weight, s.dates_weight),
+    )
+    if not more:
+        return hits
+    scale = s.feedback_weight * hits[0].score / (more[0].score or 1.0)
+    merged = {h.id: h for h in hits}
+    for m in more:
+        base = merged.get(m.id)
+        merged[m.id] = replace(m, score=(base.score if base else 0.0) + scale * m.score)
+    return sorted(merged.values(), key=lambda h: -h.score)
 
 
 def _rank(
