@@ -369,6 +369,11 @@ class Results:
     recalls: dict[str, dict[int, dict[int, list[float]]]]
     latencies_ms: list[float]
     words: dict[int, list[int]]
+    stored_words: list[int] = dataclasses.field(default_factory=list)
+
+
+STORED = "everything stored"
+ALL = 0  # the budget key of the ceiling row: no budget
 
 
 def evaluate(
@@ -394,6 +399,12 @@ def evaluate(
         defaultdict(lambda: defaultdict(lambda: defaultdict(list))), [], defaultdict(list)
     )
     for c in conversations:
+        # The ceiling: evidence present anywhere in what was stored, whatever the budget.
+        stored = "\n".join(d.body for d in repo.documents(c.sample_id, UNDER))
+        res.stored_words.append(len(stored.split()))
+        everything = tracers[c.sample_id].found(stored, by_text=mode == "agent")
+        for q in c.questions[:limit]:
+            res.recalls[STORED][ALL][q.category].append(recall(q.evidence, everything))
         for q in c.questions[:limit]:
             for b in budgets:
                 t0 = time.perf_counter()
@@ -416,22 +427,29 @@ def evaluate(
 def table(title: str, res: Results, budgets: tuple[int, ...]) -> str:
     cols = ["1-4", *(f"{k} {v}" for k, v in CATEGORIES.items())]
     lines = [title, f"{'system':<18}{'budget':>7}  " + "  ".join(f"{c:>14}" for c in cols)]
-    for system in ("doctree", "bm25 over turns", "chance"):
-        for b in budgets:
-            by_cat = res.recalls[system][b]
-            everything = [x for k in CATEGORIES for x in by_cat[k]]
-            cells = [everything] + [by_cat[k] for k in CATEGORIES]
-            lines.append(
-                f"{system:<18}{b:>7}  "
-                + "  ".join(
-                    f"{statistics.fmean(xs):>8.3f} n={len(xs):<3}" if xs else f"{'-':>14}"
-                    for xs in cells
-                )
+    rows = [(STORED, ALL)] + [
+        (system, b) for system in ("doctree", "bm25 over turns", "chance") for b in budgets
+    ]
+    for system, b in rows:
+        by_cat = res.recalls[system][b]
+        everything = [x for k in CATEGORIES for x in by_cat[k]]
+        cells = [everything] + [by_cat[k] for k in CATEGORIES]
+        label = "all" if b == ALL else str(b)
+        lines.append(
+            f"{system:<18}{label:>7}  "
+            + "  ".join(
+                f"{statistics.fmean(xs):>8.3f} n={len(xs):<3}" if xs else f"{'-':>14}"
+                for xs in cells
             )
+        )
+    if res.stored_words:
+        lines.append(
+            f"stored per conversation: mean {statistics.fmean(res.stored_words):.0f} words"
+        )
     lat = sorted(res.latencies_ms)
     if lat:
         lines.append(
-            f"search latency per question: p50 {statistics.median(lat):.1f} ms, "
+            f"search latency per retrieve call: p50 {statistics.median(lat):.1f} ms, "
             f"p95 {lat[int(0.95 * (len(lat) - 1))]:.1f} ms"
         )
     for b in budgets:
