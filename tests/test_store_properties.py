@@ -1,6 +1,6 @@
-"""Property tests: any sequence of writes, moves, deletes and restores keeps the history
-append-only, reconstructs every version exactly (checked against a small in-memory model),
-keeps the tree well formed, and lets the past be read back as it was."""
+"""Property tests: any sequence of writes, moves, deletes, restores (and redactions) keeps
+the history append-only, reconstructs every version exactly (checked against a small
+in-memory model), keeps the tree well formed, and lets the past be read back as it was."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from doctree.paths import ancestors, is_under, parent_of
 from doctree.store import DocumentsRepository, now
 
 OWNER = "prop"
-SEGMENTS = ["a", "b", "c"]
+SEGMENTS = ["a", "b"]
 PATHS = [
     "~/" + "/".join(segs)
     for segs in (
@@ -46,7 +46,15 @@ BODIES = [
 class ModelVersion:
     operation: str
     path: str
-    body: str
+    body: str | None  # None once redacted
+    deleted: bool = False
+    digest: str = ""
+    size: int = 0
+
+    def __post_init__(self) -> None:
+        assert self.body is not None
+        self.digest = hashlib.sha256(self.body.encode()).hexdigest()
+        self.size = len(self.body.encode())
 
 
 @dataclass
@@ -59,7 +67,9 @@ class ModelDoc:
 
     @property
     def body(self) -> str:
-        return self.versions[-1].body
+        body = self.versions[-1].body
+        assert body is not None
+        return body
 
 
 class Model:
@@ -120,7 +130,7 @@ class Model:
         if len(docs) > 1 and not recursive:
             return UserError
         for doc in docs:
-            doc.versions.append(ModelVersion("deleted", doc.path, doc.body))
+            doc.versions.append(ModelVersion("deleted", doc.path, doc.body, deleted=True))
             doc.deleted = True
             self.seq += 1
             doc.deleted_seq = self.seq
@@ -131,7 +141,7 @@ class Model:
         if doc is None or not 1 <= version <= len(doc.versions):
             return NotFoundError
         old = doc.versions[version - 1]
-        if old.operation == "deleted":
+        if old.body is None or old.deleted:
             return UserError
         if doc.deleted:
             self.ensure_ancestors(path)
@@ -139,8 +149,19 @@ class Model:
         doc.versions.append(ModelVersion("restored", doc.path, old.body))
         return None
 
-    def snapshot(self) -> dict[str, str]:
-        return {d.path: d.body for d in self.docs.values() if not d.deleted}
+    def redact(self, path: str, version: int) -> type[Exception] | None:
+        doc = self.live(path) or self.last_deleted(path)
+        if doc is None or not 1 <= version <= len(doc.versions):
+            return NotFoundError
+        current = version == len(doc.versions)
+        body = "" if current else doc.body
+        doc.versions[version - 1].body = None
+        doc.versions.append(ModelVersion("redacted", doc.path, body, deleted=doc.deleted))
+        return None
+
+    def snapshot(self) -> dict[str, tuple[int, int]]:
+        """Where each live path's content is: (document id, version index)."""
+        return {d.path: (d.id, len(d.versions) - 1) for d in self.docs.values() if not d.deleted}
 
 
 class StoreMachine(RuleBasedStateMachine):
@@ -150,15 +171,21 @@ class StoreMachine(RuleBasedStateMachine):
         self.repo = DocumentsRepository(self.dir / "prop.db")
         self.model = Model()
         self.rows: list[tuple] = []
-        self.checkpoints: list[tuple[str, dict[str, str]]] = []
+        self.bodies: list[str | None] = []
+        self.checkpoints: list[tuple[str, dict[str, tuple[int, int]]]] = []
 
     def teardown(self) -> None:
         try:
             for ts, snapshot in self.checkpoints:
                 nodes = [n for root in self.repo.tree(OWNER, at=ts) for n in root.walk()]
                 assert {n.path for n in nodes} == set(snapshot)
-                for path, body in snapshot.items():
-                    assert self.repo.read(OWNER, path, at=ts).body == body
+                for path, (doc_id, index) in snapshot.items():
+                    body = self.model.docs[doc_id].versions[index].body
+                    if body is None:
+                        with pytest.raises(NotFoundError, match="redacted"):
+                            self.repo.read(OWNER, path, at=ts)
+                    else:
+                        assert self.repo.read(OWNER, path, at=ts).body == body
         finally:
             self.repo.close()
             shutil.rmtree(self.dir, ignore_errors=True)
@@ -196,32 +223,33 @@ class StoreMachine(RuleBasedStateMachine):
         expected = self.model.restore(path, version)
         self._apply(expected, lambda: self.repo.restore(OWNER, path, version))
 
+    @rule(path=st.sampled_from(PATHS), version=st.integers(min_value=1, max_value=6))
+    def redact(self, path: str, version: int) -> None:
+        expected = self.model.redact(path, version)
+        self._apply(expected, lambda: self.repo.redact(OWNER, path, version))
+
     @invariant()
     def history_is_append_only(self) -> None:
         rows = [
-            (v.id, v.document_id, v.version, v.operation, v.path, v.body, v.content_sha256)
+            (v.id, v.document_id, v.version, v.operation, v.path, v.content_sha256, v.created_at)
             for v in reversed(self.repo.log(OWNER, limit=None))
         ]
+        bodies = [v.body for v in reversed(self.repo.log(OWNER, limit=None))]
         assert rows[: len(self.rows)] == self.rows
         assert [r[0] for r in rows] == sorted(r[0] for r in rows)
-        self.rows = rows
+        for old, new in zip(self.bodies, bodies, strict=False):
+            assert new == old or new is None  # only a redaction may erase a body
+        self.rows, self.bodies = rows, bodies
 
     @invariant()
     def every_version_is_reconstructed_exactly(self) -> None:
         for doc in self.model.docs.values():
             got = [
-                (v.operation, v.path, v.body, v.content_sha256, v.size, v.version)
+                (v.operation, v.path, v.body, v.content_sha256, v.size, v.version, v.deleted)
                 for v in (self.repo.version(doc.id, n) for n in range(1, len(doc.versions) + 1))
             ]
             want = [
-                (
-                    v.operation,
-                    v.path,
-                    v.body,
-                    hashlib.sha256(v.body.encode()).hexdigest(),
-                    len(v.body.encode()),
-                    n,
-                )
+                (v.operation, v.path, v.body, v.digest, v.size, n, v.deleted)
                 for n, v in enumerate(doc.versions, 1)
             ]
             assert got == want
