@@ -164,6 +164,33 @@ class Model:
         return {d.path: (d.id, len(d.versions) - 1) for d in self.docs.values() if not d.deleted}
 
 
+def _references_are_consistent(repo: DocumentsRepository) -> None:
+    """links() and backlinks() agree, and every parent reference points at the parent."""
+    docs = {d.id: d for d in repo.documents(OWNER)}
+    by_path = {d.path: d for d in docs.values()}
+    expected_back: dict[int, set[tuple[str, int]]] = {i: set() for i in docs}
+    for doc in docs.values():
+        refs = repo.links(OWNER, doc.path)
+        parents = [r for r in refs if r.kind == "parent"]
+        if parent_of(doc.path) == "~":
+            assert parents == []
+        else:
+            [p] = parents
+            assert (p.state, p.target_id) == ("resolved", by_path[parent_of(doc.path)].id)
+        for r in refs:
+            if r.state == "resolved":
+                assert r.target_id in docs and docs[r.target_id].path == r.target_path
+                if r.kind != "parent":
+                    expected_back[r.target_id].add((r.kind, doc.id))
+            elif r.state == "dangling":
+                assert r.target_id is None and r.target_path not in by_path
+            else:
+                assert r.state == "deleted" and r.target_id not in docs
+    for doc in docs.values():
+        back = {(r.kind, r.source_id) for r in repo.backlinks(OWNER, doc.path)}
+        assert back == expected_back[doc.id], doc.path
+
+
 class StoreMachine(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
@@ -278,6 +305,10 @@ class StoreMachine(RuleBasedStateMachine):
         for root in self.repo.tree(OWNER):
             for node in root.walk():
                 assert all(parent_of(c.path) == node.path for c in node.children)
+
+    @invariant()
+    def references_are_consistent(self) -> None:
+        _references_are_consistent(self.repo)
 
 
 TestStoreMachine = StoreMachine.TestCase
