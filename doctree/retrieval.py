@@ -463,6 +463,7 @@ _TURN = re.compile(
     r"^\s{0,3}(?:[-*+]\s+)?(?:\*\*(?P<b>[^*\n]{1,60})\*\*|(?P<p>[A-Z][\w.'-]*(?: [A-Z][\w.'-]*){0,2}))"
     r"\s*(?:\[[^\]\n]{1,40}\]|\([^)\n]{1,40}\))?\s*:\s"
 )
+_MESSAGE_HEADING = re.compile(r"^(user|assistant|system|tool call|tool result)\s+\u00b7\s+\S+$")
 _BULLET = re.compile(r"^\s{0,3}[-*+]\s+")
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
 MAX_CHUNK_WORDS = 120
@@ -483,13 +484,16 @@ def _blocks(body: str) -> list[_Block]:
     levels: list[int] = []
     buf: list[str] = []
     in_fence = False
+    section_speaker: list[str | None] = [None]  # who speaks under a `## user · <time>` heading
 
     def flush() -> None:
         if buf:
             text = "\n".join(buf).strip()
             if text:
                 m = _TURN.match(buf[0])
-                speaker = (m["b"] or m["p"]).strip() if m else None
+                if m:  # a turn's bullet carries nothing; the budget should not pay for it
+                    text = _BULLET.sub("", text, count=1)
+                speaker = (m["b"] or m["p"]).strip() if m else section_speaker[0]
                 blocks.append(_Block(text, " / ".join(headings), speaker))
             buf.clear()
 
@@ -517,6 +521,8 @@ def _blocks(body: str) -> list[_Block]:
                 headings.pop()
             levels.append(level)
             headings.append(h[2])
+            said = _MESSAGE_HEADING.match(h[2])
+            section_speaker[0] = said[1] if said else None
             continue
         if _LIST_ITEM.match(line) or _TURN.match(line):
             flush()
@@ -524,8 +530,6 @@ def _blocks(body: str) -> list[_Block]:
     flush()
     out: list[_Block] = []
     for b in blocks:
-        if b.speaker:  # a turn's bullet carries nothing; the budget should not pay for it
-            b.text = _BULLET.sub("", b.text, count=1)
         out.extend(_split_long(b))
     return out
 

@@ -124,6 +124,18 @@ def test_reply_is_found_through_the_question_it_answers(repo):
     assert "**Ann** [S1:2]: Yes, on Tuesday! She is lovely." in [p.text for p in ctx.passages]
 
 
+def test_messages_of_a_doctree_transcript_carry_their_role_as_speaker():
+    body = (
+        "# Transcript of session s1\n\n- agent: main\n\n## user \u00b7 2026-11-20T09:00:00Z\n\n"
+        "I prefer tea.\n\n## assistant \u00b7 2026-11-20T09:00:05Z\n\nNoted.\n"
+    )
+    rows = chunk_document("~/memory/archive/s1", "s1", body)
+    assert [(r.speaker, r.text) for r in rows[-2:]] == [
+        ("user", "I prefer tea."),
+        ("assistant", "Noted."),
+    ]
+
+
 def test_markdown_is_cut_at_list_items_and_paragraphs_with_headings_as_context():
     body = "# Alice\n\n## Work\n\nShe leads the search team.\n\n- likes tea\n- hates meetings\n"
     rows = chunk_document("~/memory/people/alice", "Alice", body)
