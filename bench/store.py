@@ -370,6 +370,8 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"workload: {len(items):,} documents, {sum(len(b) for _, b in items):,} bytes of body"
         )
+        if hasattr(os, "getloadavg"):  # a busy machine slows every figure, ratios less so
+            print(f"load average at start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
 
         rnd = random.Random(9)
         sample = rnd.sample(items[n_tree:] or items, min(n_batched, len(items) - n_tree))
