@@ -207,6 +207,19 @@ def title_for(path: str, body: str) -> str:
     return name_of(path) if path != HOME else HOME
 
 
+def _env_body_limit() -> int:
+    """The body limit from $DOCTREE_MAX_BODY_BYTES, else the default."""
+    raw = os.environ.get("DOCTREE_MAX_BODY_BYTES", "").strip()
+    if not raw:
+        return DEFAULT_MAX_BODY_BYTES
+    try:
+        return int(raw.replace("_", ""))
+    except ValueError:
+        raise UserError(
+            f"DOCTREE_MAX_BODY_BYTES {raw!r}: must be a whole number of bytes, e.g. 200000"
+        ) from None
+
+
 _KEEP = object()  # "leave the parent as it is" in _new_version
 
 
@@ -229,15 +242,17 @@ class DocumentsRepository:
         *,
         max_body_bytes: int | None = None,
     ):
+        if max_body_bytes is None:
+            max_body_bytes = _env_body_limit()
+        if max_body_bytes <= 0:
+            raise UserError(f"max_body_bytes {max_body_bytes}: must be a positive number")
+        self.max_body_bytes = max_body_bytes
         if isinstance(db, sqlite3.Connection):
             self.conn = db
             self._owns_conn = False
         else:
             self.conn = dbmod.connect(db)
             self._owns_conn = True
-        if max_body_bytes is None:
-            max_body_bytes = int(os.environ.get("DOCTREE_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES))
-        self.max_body_bytes = max_body_bytes
         self._depth = 0
         self._serial = 0
         self._open: list[int] = []  # serials of the open transaction levels, outermost first

@@ -179,3 +179,14 @@ def test_fast_path_agrees_with_the_full_rules(path):
         assert err.value.rule == e.rule
     else:
         assert normalize_path(path) == expected
+
+
+def test_bad_body_limit_in_the_environment_is_a_user_error(db_path, monkeypatch):
+    monkeypatch.setenv("DOCTREE_MAX_BODY_BYTES", "lots")
+    with pytest.raises(UserError, match="DOCTREE_MAX_BODY_BYTES 'lots': must be a whole number"):
+        DocumentsRepository(db_path)
+
+
+def test_non_positive_body_limit_is_refused(db_path):
+    with pytest.raises(UserError, match="must be a positive number"):
+        DocumentsRepository(db_path, max_body_bytes=0)
