@@ -13,6 +13,7 @@ import pytest
 from doctree.errors import UserError
 from doctree.retrieval import (
     MAX_CHUNK_WORDS,
+    Settings,
     chunk_document,
     date_tokens,
     document_date,
@@ -252,6 +253,25 @@ def test_deleted_document_is_no_longer_retrieved(repo):
     retrieve(repo, OWNER, "bees", budget_words=50)
     repo.delete(OWNER, "~/memory/people/ann")
     assert retrieve(repo, OWNER, "bees", budget_words=50).passages == []
+
+
+def test_moved_document_is_retrieved_at_its_new_path(repo):
+    write(repo, "~/memory/people/ann", "Ann keeps bees.")
+    retrieve(repo, OWNER, "bees", budget_words=50)
+    repo.move(OWNER, "~/memory/people/ann", "~/memory/friends/ann")
+    ctx = retrieve(repo, OWNER, "bees", budget_words=50)
+    assert [p.path for p in ctx.passages] == ["~/memory/friends/ann"]
+
+
+def test_store_search_can_serve_as_the_document_prior(repo):
+    write(repo, "~/memory/people/ann", "Ann keeps bees.\n\nAnn sells honey from her bees.")
+    write(repo, "~/memory/people/bob", "Bob once saw bees.")
+    ctx = retrieve(
+        repo, OWNER, "bees honey", budget_words=50, settings=Settings(document_prior="store")
+    )
+    best = max(ctx.passages, key=lambda p: p.score)
+    assert best.text == "Ann sells honey from her bees."
+    assert len(ctx.passages) == 3
 
 
 def test_retrieval_stays_under_the_given_path_and_owner(repo):
