@@ -1,6 +1,6 @@
 """Path rules: `~` is the owner's home; segments are slugs.
 
-A valid path is `~` or `~/seg/seg/...`. Segments hold Unicode letters and digits, `-`, `_`
+A valid path is `~` or `~/seg/seg/...`. Segments hold Unicode letters, digits and marks, `-`, `_`
 and `.` (NFC-normalised), are never `.` or `..`, never start with `.`, and there are at most
 20 of them in at most 1,024 bytes.
 """
@@ -19,6 +19,7 @@ MAX_SEGMENT_BYTES = 255
 MAX_OWNER_LENGTH = 128
 
 _SEGMENT = re.compile(r"[\w][\w.\-]*", re.UNICODE)
+
 _OWNER = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:@\-]*")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 # The common case, already canonical: ASCII slugs (so NFC is a no-op), no '.'/'..' (a
@@ -68,7 +69,7 @@ def _normalize_checked(path: object) -> str:
             raise PathError(
                 path, f"segment {seg[:40]!r}... is longer than {MAX_SEGMENT_BYTES} bytes"
             )
-        if not _SEGMENT.fullmatch(seg):
+        if not _SEGMENT.fullmatch(seg) and not _is_slug_with_marks(seg):
             raise PathError(
                 path,
                 f"segment {seg!r} is not a slug (letters, digits, '-', '_', '.'; "
@@ -78,6 +79,14 @@ def _normalize_checked(path: object) -> str:
 
 
 _VALID_OWNERS: set[str] = set()  # owners already checked (agents are few)
+
+
+def _is_slug_with_marks(seg: str) -> bool:
+    """A slug in which combining marks follow the first character. Python's \\w leaves
+    them out, yet many scripts need them even after NFC (Devanagari vowel signs, ...)."""
+    return bool(_SEGMENT.match(seg[0])) and all(
+        _SEGMENT.match(c) or c in ".-" or unicodedata.category(c).startswith("M") for c in seg[1:]
+    )
 
 
 def validate_owner(owner: object) -> str:

@@ -100,6 +100,12 @@ def test_unicode_letters_and_dots_are_slug_characters():
     assert normalize_path("~/notes/日本語/v1.2_draft-x") == "~/notes/日本語/v1.2_draft-x"
 
 
+def test_combining_marks_after_the_first_character_are_slug_characters():
+    assert normalize_path("~/notes/हिन्दी") == "~/notes/हिन्दी"
+    with pytest.raises(PathError, match="is not a slug"):
+        normalize_path("~/\u0301x")  # a mark cannot start a segment
+
+
 def test_writing_the_home_itself_is_refused(repo):
     with pytest.raises(PathError, match="the home '~' is not a document"):
         repo.write("main", "~", "x")
