@@ -508,7 +508,10 @@ def main(argv: list[str] | None = None) -> int:
     modes = ["raw", "agent"] if args.mode == "both" else [args.mode]
     print(
         f"LoCoMo from {path}; evidence: {'audited' if args.audited else 'as published'}; "
-        f"skipped: {', '.join(f'{v} {k}' for k, v in skipped.items())}"
+        f"{skipped['no evidence']} questions skipped (no evidence); evidence ids dropped: "
+        f"{skipped['malformed evidence ids']} malformed, "
+        f"{skipped['evidence not in conversation']} not in the conversation"
+        + (f"; {skipped['audit corrections applied']} audit corrections" if args.audited else "")
     )
     if settings != DEFAULT_SETTINGS:
         print(f"settings: {settings}")
