@@ -780,6 +780,54 @@ def retrieve(
     return ctx
 
 
+@dataclass(frozen=True)
+class RankedDocument:
+    """A document and how relevant its best passages make it to a query."""
+
+    document_id: int
+    path: str
+    score: float
+
+
+def rank_documents(
+    repo: DocumentsRepository,
+    owner: str,
+    query: str,
+    *,
+    under: str = DEFAULT_UNDER,
+    limit: int = 50,
+    settings: Settings = DEFAULT_SETTINGS,
+) -> list[RankedDocument]:
+    """`owner`'s documents under `under` most relevant to `query`, best first, each scored by
+    the sum of its best passages as `retrieve` ranks them: for callers that load whole
+    documents (`load_memories(query=...)`) rather than passages."""
+    owner, under = validate_owner(owner), normalize_path(under)
+    sync_chunks(repo, owner)
+    index = ChunkIndex(repo.conn)
+    q = parse_query(query, index.speakers(owner))
+    match = q.fts()
+    if not match:
+        return []
+    s = settings
+    hits = index.search(
+        owner,
+        match,
+        under=under,
+        limit=s.candidates,
+        weights=(s.text_weight, s.context_weight, s.speaker_weight, s.dates_weight),
+    )
+    per_doc: dict[int, list[float]] = {}
+    paths: dict[int, str] = {}
+    for score, h in _rank(repo, owner, under, q, hits, s):
+        per_doc.setdefault(h.document_id, []).append(score)
+        paths[h.document_id] = h.path
+    ranked = [
+        RankedDocument(d, paths[d], sum(xs[: s.document_passages])) for d, xs in per_doc.items()
+    ]
+    ranked.sort(key=lambda r: (-r.score, r.path))
+    return ranked[:limit]
+
+
 def _feedback_terms(q: Query, hits: Sequence[ChunkHit], n: int) -> list[str]:
     """Words that several of the best passages share and the query lacks."""
     have = set(q.terms)

@@ -18,6 +18,7 @@ from doctree.retrieval import (
     date_tokens,
     document_date,
     parse_query,
+    rank_documents,
     retrieve,
 )
 from doctree.store import DocumentsRepository
@@ -272,6 +273,13 @@ def test_store_search_can_serve_as_the_document_prior(repo):
     best = max(ctx.passages, key=lambda p: p.score)
     assert best.text == "Ann sells honey from her bees."
     assert len(ctx.passages) == 3
+
+
+def test_documents_rank_by_their_best_passages_not_by_stopwords(repo):
+    write(repo, "~/memory/people/ann", "Ann keeps bees in the garden.\n\nHer bees make honey.")
+    write(repo, "~/memory/notes", "What is it that they were doing when it was there?")
+    ranked = rank_documents(repo, OWNER, "What is it that Ann keeps?")
+    assert [r.path for r in ranked] == ["~/memory/people/ann"]
 
 
 def test_retrieval_stays_under_the_given_path_and_owner(repo):
