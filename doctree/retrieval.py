@@ -634,6 +634,7 @@ class Query:
     terms: list[str]
     phrases: list[str]
     names: list[str]
+    entities: list[str]
     dates: list[str]
     temporal: bool
 
@@ -657,9 +658,10 @@ def parse_query(text: str, speakers: Sequence[str] = ()) -> Query:
     raw = _WORD.findall(text)
     terms: list[str] = []
     names: list[str] = []
+    entities: list[str] = []
     phrases: list[str] = []
     prev: str | None = None
-    for w in raw:
+    for i, w in enumerate(raw):
         base = w.lower()
         if base.endswith("'s"):
             base = base[:-2]
@@ -668,6 +670,8 @@ def parse_query(text: str, speakers: Sequence[str] = ()) -> Query:
             continue
         if base in known:
             names.append(known[base])
+        elif w[0].isupper() and i > 0:  # a proper name that is not a speaker: an entity
+            entities.append(base)
         terms.append(base)
         if prev is not None:
             phrases.append(f"{prev} {base}")
@@ -677,6 +681,7 @@ def parse_query(text: str, speakers: Sequence[str] = ()) -> Query:
         terms=list(dict.fromkeys(terms)),
         phrases=list(dict.fromkeys(phrases)),
         names=list(dict.fromkeys(names)),
+        entities=list(dict.fromkeys(entities)),
         dates=date_tokens(text, None),
         temporal=bool(_TEMPORAL_QUERY.search(text)),
     )
@@ -695,6 +700,7 @@ class Settings:
     dates_weight: float = 1.0
     speaker_boost: float = 1.0
     temporal_boost: float = 0.3
+    entity_boost: float = 0.0
     document_weight: float = 0.3
     document_prior: str = "chunks"  # or "store": the store's document search (slower)
     document_passages: int = 3
@@ -895,11 +901,18 @@ def _rank(
     days = sorted({h.day for h in hits if h.day})
     day_rank = {d: (i + 1) / len(days) for i, d in enumerate(days)}
     names = set(q.names)
+    entity_re = (
+        re.compile(r"\b(?:" + "|".join(map(re.escape, q.entities)) + r")", re.I)
+        if q.entities and s.entity_boost
+        else None
+    )
     out = []
     for h in hits:
         score = h.score / top
         if names and h.speaker in names:
             score *= 1 + s.speaker_boost
+        if entity_re is not None and entity_re.search(h.text):
+            score *= 1 + s.entity_boost
         if q.temporal and h.timed:
             score *= 1 + s.temporal_boost
         score += s.document_weight * doc_prior.get(h.document_id, 0.0)

@@ -181,6 +181,21 @@ def test_speaker_names_are_recognised_in_the_query():
     assert "melanie" in q.terms
 
 
+def test_proper_names_that_are_not_speakers_are_entities():
+    q = parse_query("Did Caroline visit Sweden last year?", speakers=["Caroline", "Melanie"])
+    assert q.entities == ["sweden"]
+
+
+def test_entity_boost_prefers_passages_naming_the_entity(repo):
+    body = "- Big lakes, big big lakes, up north.\n- Sweden has lakes.\n"
+    write(repo, "~/memory/trips", body)
+    query = "Which big lakes are in Sweden?"
+    plain = retrieve(repo, OWNER, query, budget_words=10, settings=Settings(entity_boost=0.0))
+    boosted = retrieve(repo, OWNER, query, budget_words=10, settings=Settings(entity_boost=2.0))
+    assert [p.text for p in plain.passages] == ["- Big lakes, big big lakes, up north."]
+    assert [p.text for p in boosted.passages] == ["- Sweden has lakes."]
+
+
 def test_word_pairs_of_the_query_become_phrases():
     assert "support group" in parse_query("Where is the LGBTQ support group?").phrases
 
