@@ -181,11 +181,6 @@ class ChunkIndex:
             )
         ]
 
-    def count(self, owner: str) -> int:
-        return self.conn.execute(
-            "SELECT COUNT(*) FROM chunks WHERE owner = ?", (owner,)
-        ).fetchone()[0]
-
 
 def _hit(r: Sequence, score: float) -> ChunkHit:
     return ChunkHit(
