@@ -29,6 +29,9 @@ demo: $(VENV)/.installed
 test: $(VENV)/.installed
 	$(BIN)/pytest -q
 
+docs: $(VENV)/.installed
+	$(BIN)/python -m doctree.cli_docs
+
 lint: $(VENV)/.installed
 	$(BIN)/ruff check doctree tests bench
 	$(BIN)/ruff format --check doctree tests bench

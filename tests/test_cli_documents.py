@@ -353,10 +353,12 @@ def test_body_over_the_limit_exits_2(run, monkeypatch):
     assert_user_error(run("write", "~/a", input="12345"), "limit is 3 bytes")
 
 
-def test_click_level_bad_input_exits_2_without_traceback(run):
+def test_click_level_bad_input_exits_2_with_one_line(run):
     result = run("show", "--depth", "-1")
     assert result.exit_code == 2 and "Traceback" not in result.output
-    assert result.output.strip().splitlines()[-1].startswith("Error:")
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: Invalid value for '--depth'")
+    assert "--help" in lines[0]
 
 
 def test_shell_expanded_home_is_turned_back_into_tilde(run, monkeypatch, tmp_path):

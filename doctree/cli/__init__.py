@@ -46,6 +46,25 @@ class State:
 class DoctreeGroup(click.Group):
     """Turns doctree's own errors into one-line messages and exit codes, never tracebacks."""
 
+    def main(self, args: Any = None, prog_name: str | None = None, *a: Any, **kw: Any) -> Any:
+        """Like click's main, but a usage mistake is one line on stderr and exit 2."""
+        if kw.get("standalone_mode", True) is False:
+            return super().main(args, prog_name, *a, **kw)
+        kw["standalone_mode"] = False
+        try:
+            rv = super().main(args, prog_name, *a, **kw)
+        except click.UsageError as e:
+            where = e.ctx.command_path if e.ctx else (prog_name or "doctree")
+            click.echo(f"error: {e.format_message()} (see '{where} --help')", err=True)
+            sys.exit(EXIT_USER_ERROR)
+        except click.ClickException as e:
+            e.show()
+            sys.exit(e.exit_code)
+        except click.Abort:
+            click.echo("aborted", err=True)
+            sys.exit(1)
+        sys.exit(rv if isinstance(rv, int) else 0)
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
