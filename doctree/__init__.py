@@ -1,0 +1,30 @@
+"""doctree: a versioned document-tree store for agent memory, and the memory agent that writes it.
+
+    from doctree import DocumentsRepository, Engine, load_memories
+
+Names are imported on first use, so `import doctree` (and the CLI) stays fast.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+_EXPORTS = {
+    "Actor": "doctree.store",
+    "DocumentsRepository": "doctree.store",
+    "Engine": "doctree.engine",
+    "SessionsRepository": "doctree.sessions",
+    "MemoryWorker": "doctree.worker",
+    "MemoryAgentRuntime": "doctree.agent",
+    "load_memories": "doctree.context",
+    "Compactor": "doctree.compaction",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        return getattr(import_module(_EXPORTS[name]), name)
+    raise AttributeError(f"module 'doctree' has no attribute {name!r}")
