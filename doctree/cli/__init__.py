@@ -133,7 +133,7 @@ def unexpand_home(value: str) -> str:
         if value == home:
             return "~"
         if value.startswith(home + "/"):
-            return "~" + value[len(home):]
+            return "~" + value[len(home) :]
     return value
 
 
