@@ -7,8 +7,8 @@ date — so that a question finds the turn that holds the answer and the session
 to. A query is read for more than its words: stopwords and question words drop out, word
 pairs count as phrases, names of speakers boost what those speakers said, dates in the query
 match passages about those dates, and "when" questions prefer passages that carry a time.
-The store's own document search ranks whole documents and lends its score to their
-passages; recency breaks near ties. The context is assembled greedily within a word budget,
+A document where several passages match lends that weight to each of them (or, if asked,
+the store's own document search does); recency breaks near ties. The context is assembled greedily within a word budget,
 grouped by document in document order, each group headed by the document's path and date.
 """
 
