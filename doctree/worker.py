@@ -415,18 +415,6 @@ def default_handler(repo: Any, backend: str = "auto", **options: Any) -> MemoryA
         except (ImportError, AttributeError) as e:
             raise UserError(f"handler {backend!r}: cannot be imported ({e})") from None
         return obj if hasattr(obj, "handle") else obj(repo)
-    try:
-        from doctree import agent
-    except ImportError as e:
-        if e.name in ("doctree.agent",):
-            raise UserError(
-                f"handler {backend!r}: needs the memory agent runtime (module doctree.agent), "
-                "which this installation does not have; use --handler recorder:FILE meanwhile"
-            ) from None
-        raise
-    factory = getattr(agent, "default_handler", None)
-    if factory is None:
-        raise UserError(
-            f"handler {backend!r}: doctree.agent has no default_handler(repo, backend=...)"
-        )
-    return factory(repo, backend=backend, **options)
+    from doctree import agent
+
+    return agent.default_handler(repo, backend=backend, **options)

@@ -3,7 +3,6 @@ leases, after_handle, start/stop (seed 003 tasks 5 and 7)."""
 
 from __future__ import annotations
 
-import importlib.util
 import time
 from pathlib import Path
 
@@ -410,17 +409,6 @@ def test_python_handler_spec_that_cannot_be_imported_is_a_user_error():
         default_handler(None, "python:no_such_module:H")
 
 
-@pytest.mark.skipif(
-    importlib.util.find_spec("doctree.agent") is not None, reason="doctree.agent is installed"
-)
-def test_model_handler_without_the_agent_runtime_names_the_missing_module():
-    with pytest.raises(UserError, match="doctree.agent"):
-        default_handler(None, "offline")
-
-
-@pytest.mark.skipif(
-    importlib.util.find_spec("doctree.agent") is None, reason="doctree.agent is not installed"
-)
 def test_model_handler_names_go_to_the_agent_runtime(repo):
     from doctree import agent
 
