@@ -327,8 +327,9 @@ class MemoryAgentRuntime:
         """One run: the memory agent of `source_agent` reads `transcript` and updates memory.
 
         A run that reaches a turn, token or dollar limit ends `stopped` and is returned (the
-        transcript is handled as far as the budget went); one that fails raises
-        RunFailedError after recording the error.
+        transcript is handled as far as the budget went, and its changes stay); one that
+        fails is reverted (`doctree.revert`: what it wrote is put back unless someone wrote
+        after it) and raises RunFailedError after recording the error.
         """
         agent = self.agent_for(source_agent)
         offline = None
@@ -372,6 +373,7 @@ class MemoryAgentRuntime:
             self._count_tools(run_id, tools)
             self.runs.finish(run_id, "failed", "error", error)
             log.warning("memory agent run %s for %s failed: %s", run_id, source_agent, error)
+            self._revert_failed(run_id)
             if not isinstance(e, Exception):
                 raise  # KeyboardInterrupt, SystemExit: the run is recorded as failed
             raise RunFailedError(run_id, error) from e
@@ -379,6 +381,26 @@ class MemoryAgentRuntime:
         run = self.runs.finish(run_id, status, reason)
         changed = list(dict.fromkeys(p for c in tools.calls for p in c.changed))
         return RunResult(run, changed, summary)
+
+    def _revert_failed(self, run_id: int) -> None:
+        """Put back what a failed run wrote, so the worker's retry of its transcript starts
+        from the state before it (no duplicated entries). A run stopped at a limit is not
+        failed and keeps its changes. A revert that fails is logged, never raised over the
+        run's own error."""
+        from doctree.revert import revert_actor, revert_run
+
+        try:
+            report = revert_run(self.repo, run_id, actor=revert_actor(run_id))
+        except Exception:
+            log.exception("revert of failed run %s failed; its changes stay", run_id)
+            return
+        if report.reverted or report.kept:
+            log.info(
+                "reverted failed run %s: %d document(s) put back, %d kept",
+                run_id,
+                len(report.reverted),
+                len(report.kept),
+            )
 
     def _count_tools(self, run_id: int, tools: MemoryTools) -> None:
         self.runs.record_tool_calls(

@@ -2,7 +2,8 @@
 
 A run is created before the first tool call so every version it writes can carry its id; it
 accumulates turns, tool calls and token usage as it goes, and is finished once with a
-status and a stop reason. All SQL for runs lives in this module.
+status and a stop reason. A run whose changes were put back (`doctree.revert`) keeps its
+status and records when and by whom it was reverted. All SQL for runs lives in this module.
 """
 
 from __future__ import annotations
@@ -68,6 +69,8 @@ class Run:
     error: str | None
     started_at: str
     ended_at: str | None
+    reverted_at: str | None = None  # when `doctree revert --run` (or the runtime) put it back
+    reverted_by: str | None = None
 
     @property
     def usage(self) -> Usage:
@@ -153,6 +156,14 @@ class Runs:
         self.conn.execute(
             "UPDATE runs SET status = ?, stop_reason = ?, error = ?, ended_at = ? WHERE id = ?",
             (status, stop_reason, error, now(), run_id),
+        )
+        return self.get(run_id)
+
+    def mark_reverted(self, run_id: int, actor: str) -> Run:
+        """Record that the run's changes were reverted; the first revert's time is kept."""
+        self.conn.execute(
+            "UPDATE runs SET reverted_at = ?, reverted_by = ? WHERE id = ? AND reverted_at IS NULL",
+            (now(), actor, run_id),
         )
         return self.get(run_id)
 

@@ -1,4 +1,5 @@
-"""Commands over memory agent runs: `doctree runs` lists them, `doctree run-show N` shows one.
+"""Commands over memory agent runs: `doctree runs` lists them, `doctree run-show N` shows one,
+`doctree revert --run N` puts back what one changed.
 
 A run is one transcript handed to the memory agent of a source agent. Review what a run
 changed with `doctree log --run N` and `doctree diff --run N`.
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 import click
 
-from doctree.cli import State, cli, emit_json
+from doctree.cli import State, cli, emit_json, user_actor
 
 pass_state = click.pass_obj
 
@@ -119,10 +120,56 @@ def run_show(state: State, run_id: int, as_json: bool) -> None:
         f"cache read {run.cache_read_tokens}, cache write {run.cache_write_tokens}",
         f"  cost:      ${run.cost_usd:.4f}",
     ]
+    if run.reverted_at:
+        lines.append(f"  reverted:  {run.reverted_at} by {run.reverted_by}")
     if run.error:
         first, _, rest = run.error.partition("\n")
         lines.append(f"  error:     {first}")
         lines.extend(f"             {ln}" for ln in rest.splitlines())
     lines.append(f"changes ({len(versions)}):")
     lines.extend(f"  {v.operation:<9} {v.path} v{v.version}" for v in versions)
+    click.echo("\n".join(lines))
+
+
+@cli.command()
+@click.option("--run", "run_id", type=int, required=True, help="The run to revert.")
+@click.option("--dry-run", is_flag=True, help="Show what would be put back; write nothing.")
+@click.option("--force", is_flag=True, help="Revert a run still marked running (its process died).")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@pass_state
+def revert(state: State, run_id: int, dry_run: bool, force: bool, as_json: bool) -> None:
+    """Put back every document a run changed, unless someone changed it since.
+
+    A document the run changed goes back to its version before the run, one it created
+    is deleted, one it deleted is restored, one it moved is moved back (if its old path is
+    free). A document changed after the run is kept and reported: later work is never
+    overwritten. Each change is a new version; reverting twice changes nothing more.
+
+    \b
+      doctree revert --run 3 --dry-run
+      doctree revert --run 3
+      doctree log --run 3        # what run 3 had written
+    """
+    from doctree.revert import revert_run
+
+    report = revert_run(state.repo, run_id, actor=user_actor(), dry_run=dry_run, force=force)
+    if as_json:
+        emit_json(report.to_dict())
+        return
+    would = "would put back" if dry_run else "put back"
+    lines = [
+        f"run {run_id} (agent {report.owner!r}): {would} {len(report.reverted)}, "
+        f"kept {len(report.kept)}, unchanged {len(report.unchanged)}"
+    ]
+    if report.already_reverted_at:
+        lines.append(f"  (already reverted at {report.already_reverted_at})")
+    for item in report.reverted:
+        where = item.path
+        if item.before_path and item.before_path != item.path:
+            where = f"{item.path} -> {item.before_path}"
+        lines.append(f"  {'+'.join(item.actions):<18} {where}  ({item.reason or 'by the run'})")
+    for item in report.kept:
+        lines.append(f"  {'kept':<18} {item.path}  ({item.reason})")
+    for item in report.unchanged:
+        lines.append(f"  {'unchanged':<18} {item.path}  ({item.reason})")
     click.echo("\n".join(lines))
