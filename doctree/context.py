@@ -3,6 +3,8 @@
 `load_memories` gives whole documents, most recently changed first (or the most relevant to a
 query first), separated by `---`, and stops before the first document that would take the
 text past the cap: a document is never cut, so the result may be shorter than the cap.
+Relevance is passage retrieval's (`doctree.retrieval.rank_documents`): documents ranked by
+their best passages, stopwords ignored.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from doctree.errors import UserError
-from doctree.paths import normalize_path, validate_owner
+from doctree.paths import is_under, normalize_path, validate_owner
 from doctree.store import Document, DocumentsRepository, Version
 
 DEFAULT_CAP = 8000
@@ -63,20 +65,52 @@ def iter_documents(
 ) -> Iterator[Document]:
     """Documents with a non-empty body at or below `under`, in the order they are loaded.
 
-    Without a query: most recently changed first. With one: the `relevant` best matches by
-    BM25 (full-text search) first, best first; then the rest, most recent first.
+    Without a query: most recently changed first. With one: the `relevant` documents whose
+    passages best match it first, best first (`doctree.retrieval.rank_documents`); then the
+    rest, most recent first.
     """
     owner, under = validate_owner(owner), normalize_path(under)
     given: set[int] = set()
     if query and query.strip():
-        for hit in repo.search(owner, query, under=under, limit=relevant):
-            doc = repo.get(owner, hit.path)
-            if doc is not None and doc.body.strip():
+        for doc_id in relevant_ids(repo, owner, query, under=under, limit=relevant):
+            doc = repo.read_by_id(doc_id)
+            if not doc.deleted and is_under(doc.path, under) and doc.body.strip():
                 given.add(doc.id)
                 yield doc
     for doc in _recent(repo, owner, under):
         if doc.id not in given:
             yield doc
+
+
+def relevant_ids(
+    repo: DocumentsRepository,
+    owner: str,
+    query: str,
+    *,
+    under: str = MEMORY_ROOT,
+    limit: int = 50,
+    ranking: str = "passages",
+) -> list[int]:
+    """Ids of the `limit` documents most relevant to `query`, best first.
+
+    `passages` (the default): ranked by their best passages (`rank_documents`). The chunk
+    index behind it is brought up to date first, a short write; if the database cannot be
+    written (read-only, or the write lock not granted within the busy timeout) and the
+    index is behind, the ranking falls back to `search`: the store's full-text search
+    (BM25 over whole documents) for the query's words without stopwords, which is always
+    current. `search` can also be asked for directly (the benchmark compares the two).
+    """
+    from doctree.retrieval import parse_query, rank_documents, refresh_chunks
+
+    if ranking not in ("passages", "search"):
+        raise UserError(f"ranking {ranking!r}: must be 'passages' or 'search'")
+    if ranking == "passages" and not refresh_chunks(repo, owner):
+        ranked = rank_documents(repo, owner, query, under=under, limit=limit, refresh=False)
+        return [r.document_id for r in ranked]
+    terms = parse_query(query).terms
+    if not terms:
+        return []
+    return [h.document_id for h in repo.search(owner, " ".join(terms), under=under, limit=limit)]
 
 
 def ranked_documents(

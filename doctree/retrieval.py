@@ -15,19 +15,23 @@ grouped by document in document order, each group headed by the document's path 
 from __future__ import annotations
 
 import calendar
+import logging
 import math
 import re
+import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 
 from doctree.chunks import ChunkHit, ChunkIndex, ChunkRow
 from doctree.errors import UserError
-from doctree.paths import normalize_path, validate_owner
+from doctree.paths import name_of, normalize_path, validate_owner
 from doctree.references import split_frontmatter
 from doctree.store import DocumentsRepository
 
 DEFAULT_UNDER = "~/memory"
+
+log = logging.getLogger("doctree.retrieval")
 
 # -- words -------------------------------------------------------------------------------
 
@@ -608,19 +612,55 @@ def sync_chunks(repo: DocumentsRepository, owner: str) -> int:
     """Bring the owner's chunk index up to date with the current documents.
 
     Returns how many documents were (re)chunked. Cheap when nothing changed: one query.
+    Documents are read and cut before the write transaction begins, so the write lock is
+    held only for the inserts. A document changed or deleted meanwhile is stored at the
+    version that was read, and is stale again on the next call.
     """
     index = ChunkIndex(repo.conn)
     fresh, gone = index.stale(owner)
     if not fresh and not gone:
         return 0
+    cut = []
+    for s in fresh:
+        doc = repo.read_by_id(s.document_id)
+        if not doc.deleted:
+            cut.append((doc, chunk_document(doc.path, doc.title, doc.body)))
     with repo.transaction():
         index.drop(gone)
-        for s in fresh:
-            doc = repo.read_by_id(s.document_id)
-            index.replace(
-                doc.id, owner, doc.version, doc.path, chunk_document(doc.path, doc.title, doc.body)
-            )
-    return len(fresh)
+        for doc, rows in cut:
+            index.replace(doc.id, owner, doc.version, doc.path, rows)
+    return len(cut)
+
+
+_UNWRITABLE = ("SQLITE_READONLY", "SQLITE_BUSY", "SQLITE_LOCKED")
+
+
+def refresh_chunks(repo: DocumentsRepository, owner: str) -> frozenset[int]:
+    """Bring the chunk index up to date if the database can be written; return the ids of
+    the documents whose chunks are not current (empty when the index is up to date).
+
+    The update is a write. Inside the caller's own transaction it joins it (a savepoint);
+    when another connection holds the write lock it waits like any write, up to the busy
+    timeout. When the write cannot be made — a read-only database or connection
+    (`mode=ro`, `PRAGMA query_only`), the lock not granted in time, or a caller's read
+    transaction whose snapshot is out of date — the index is left as it was, a warning is
+    logged, and the documents it is behind on are returned, so that a caller can leave
+    their stale passages out (`retrieve`) or rank another way (`load_memories`).
+    """
+    try:
+        sync_chunks(repo, owner)
+        return frozenset()
+    except sqlite3.OperationalError as e:
+        if not getattr(e, "sqlite_errorname", "").startswith(_UNWRITABLE):
+            raise
+        fresh, gone = ChunkIndex(repo.conn).stale(owner)
+        log.warning(
+            "chunk index of %r not updated (%s): %d document(s) behind",
+            owner,
+            e,
+            len(fresh) + len(gone),
+        )
+        return frozenset([s.document_id for s in fresh] + gone)
 
 
 # -- queries -----------------------------------------------------------------------------
@@ -712,6 +752,7 @@ class Settings:
     feedback_weight: float = 0.3
     neighbours: int = 0
     headers: bool = True
+    name_boost: float = 1.0  # rank_documents only: a document named for the query
 
 
 DEFAULT_SETTINGS = Settings()
@@ -729,6 +770,10 @@ class Passage:
     score: float
     speaker: str | None = None
     day: str | None = None
+    version: int | None = None
+
+    def to_dict(self) -> dict[str, object]:
+        return self.__dict__.copy()
 
 
 @dataclass
@@ -739,6 +784,9 @@ class Context:
     budget_words: int
     text: str = ""
     passages: list[Passage] = field(default_factory=list)
+    left_out: int = 0
+    """Documents not searched: changed since they were indexed, and the index could not be
+    updated (a read-only database); see `refresh_chunks`."""
 
     @property
     def words(self) -> int:
@@ -762,14 +810,37 @@ def retrieve(
     owner, under = validate_owner(owner), normalize_path(under)
     if not isinstance(budget_words, int) or budget_words < 0:
         raise UserError(f"budget_words {budget_words!r}: must be a whole number >= 0")
-    sync_chunks(repo, owner)
+    behind = refresh_chunks(repo, owner)
     index = ChunkIndex(repo.conn)
     q = parse_query(query, index.speakers(owner))
-    ctx = Context(query=query, budget_words=budget_words)
+    ctx = Context(query=query, budget_words=budget_words, left_out=len(behind))
     match = q.fts()
     if not match or budget_words == 0:
         return ctx
     s = settings
+    hits = _search(index, owner, under, match, s, behind)
+    if not hits:
+        return ctx
+    if s.feedback_terms:
+        hits = _with_feedback(index, owner, under, q, hits, s)
+    ranked = _rank(repo, owner, under, q, hits, s)
+    _pack(ctx, index, ranked, s)
+    versions: dict[int, int] = {}
+    for p in ctx.passages:
+        if p.document_id not in versions:
+            versions[p.document_id] = repo.read_by_id(p.document_id).version
+        p.version = versions[p.document_id]
+    return ctx
+
+
+def _search(
+    index: ChunkIndex,
+    owner: str,
+    under: str,
+    match: str,
+    s: Settings,
+    behind: frozenset[int] = frozenset(),
+) -> list[ChunkHit]:
     hits = index.search(
         owner,
         match,
@@ -777,13 +848,9 @@ def retrieve(
         limit=s.candidates,
         weights=(s.text_weight, s.context_weight, s.speaker_weight, s.dates_weight),
     )
-    if not hits:
-        return ctx
-    if s.feedback_terms:
-        hits = _with_feedback(index, owner, under, q, hits, s)
-    ranked = _rank(repo, owner, under, q, hits, s)
-    _pack(ctx, index, ranked, s)
-    return ctx
+    if behind:
+        hits = [h for h in hits if h.document_id not in behind]
+    return hits
 
 
 @dataclass(frozen=True)
@@ -803,35 +870,55 @@ def rank_documents(
     under: str = DEFAULT_UNDER,
     limit: int = 50,
     settings: Settings = DEFAULT_SETTINGS,
+    refresh: bool = True,
 ) -> list[RankedDocument]:
-    """`owner`'s documents under `under` most relevant to `query`, best first, each scored by
-    the sum of its best passages as `retrieve` ranks them: for callers that load whole
-    documents (`load_memories(query=...)`) rather than passages."""
+    """`owner`'s documents under `under` most relevant to `query`, best first: for callers
+    that load whole documents (`load_memories(query=...)`) rather than passages.
+
+    Each document is scored by the sum of its best passages as `retrieve` ranks them, so
+    stopwords and question words never make a document relevant; a document named for
+    the query (every word of its path's last segment is a query term, as `projects/apollo`
+    for "when is the Apollo launch") counts `1 + name_boost` times, since in a tree of
+    pages a page named for a subject is the page about it. With `refresh=False` the chunk
+    index is taken as it is (the caller brought it up to date, see `refresh_chunks`);
+    otherwise documents the index is behind on and cannot be updated for are left out.
+    """
     owner, under = validate_owner(owner), normalize_path(under)
-    sync_chunks(repo, owner)
+    behind = refresh_chunks(repo, owner) if refresh else frozenset()
     index = ChunkIndex(repo.conn)
     q = parse_query(query, index.speakers(owner))
     match = q.fts()
     if not match:
         return []
     s = settings
-    hits = index.search(
-        owner,
-        match,
-        under=under,
-        limit=s.candidates,
-        weights=(s.text_weight, s.context_weight, s.speaker_weight, s.dates_weight),
-    )
+    hits = _search(index, owner, under, match, s, behind)
+    if not hits:
+        return []
     per_doc: dict[int, list[float]] = {}
     paths: dict[int, str] = {}
     for score, h in _rank(repo, owner, under, q, hits, s):
         per_doc.setdefault(h.document_id, []).append(score)
         paths[h.document_id] = h.path
-    ranked = [
-        RankedDocument(d, paths[d], sum(xs[: s.document_passages])) for d, xs in per_doc.items()
-    ]
+    terms = {_plain(t) for t in q.terms}
+    ranked = []
+    for d, xs in per_doc.items():
+        score = sum(xs[: s.document_passages])
+        if s.name_boost and _named_for(paths[d], terms):
+            score *= 1 + s.name_boost
+        ranked.append(RankedDocument(d, paths[d], score))
     ranked.sort(key=lambda r: (-r.score, r.path))
     return ranked[:limit]
+
+
+def _plain(word: str) -> str:
+    """A word without a plural `s`, so that `projects` and `project` meet."""
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def _named_for(path: str, terms: set[str]) -> bool:
+    """Whether every word of the path's last segment is one of the query's terms."""
+    name = [w for w in re.split(r"[-_.]+", name_of(path).lower()) if w]
+    return bool(name) and all(_plain(w) in terms for w in name)
 
 
 def _feedback_terms(q: Query, hits: Sequence[ChunkHit], n: int) -> list[str]:

@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+import sqlite3
+from pathlib import Path
+
 import pytest
 from click.testing import CliRunner
 
 from doctree.cli import cli
-from doctree.context import SEPARATOR, load_memories, ranked_documents, total_size
+from doctree.context import (
+    SEPARATOR,
+    load_memories,
+    ranked_documents,
+    relevant_ids,
+    total_size,
+)
+from doctree.db import connect
 from doctree.errors import UserError
+from doctree.store import DocumentsRepository
 
 OWNER = "main"
 
@@ -194,3 +205,152 @@ def test_load_memories_reads_past_the_first_page_of_changes(repo):
             write(repo, "~/memory/churn", f"churn {i}")
     text = load_memories(repo, OWNER, cap=100_000)
     assert "the oldest fact" in text and text.count("churn 2") == 1
+
+
+# -- ranking by passages (doctree.retrieval.rank_documents) ----------------------------------
+
+
+def test_load_memories_query_ignores_stopwords(repo):
+    write(repo, "~/memory/tea", "Alice drinks green tea.")
+    write(repo, "~/memory/chatter", "What is it that you do, and what is the point of it all?")
+    text = load_memories(repo, OWNER, query="what is the tea that Alice drinks")
+    assert text.index("green tea") < text.index("the point of it all")
+
+
+def test_load_memories_query_puts_the_page_named_for_the_subject_first(repo):
+    write(repo, "~/memory/projects/apollo", "# Apollo\n\n- The launch date is December 8.")
+    write(repo, "~/memory/archive/s-1", "# Session\n\n- Apollo launch moved; the launch is later.")
+    text = load_memories(repo, OWNER, query="when is the Apollo launch")
+    assert text.startswith("<!-- ~/memory/projects/apollo ")
+
+
+def test_load_memories_query_sees_a_document_written_in_the_callers_transaction(repo):
+    write(repo, "~/memory/old", "Something recent but unrelated.")
+    with repo.transaction():
+        write(repo, "~/memory/berlin", "Bob moved to Berlin.")
+        write(repo, "~/memory/newest", "Also unrelated, and newest.")
+        text = load_memories(repo, OWNER, query="Berlin")
+    assert text.startswith("<!-- ~/memory/berlin ")
+
+
+def test_load_memories_query_forgets_a_document_of_a_rolled_back_transaction(repo):
+    write(repo, "~/memory/kept", "Kept notes about Berlin.")
+    with pytest.raises(RuntimeError), repo.transaction():
+        write(repo, "~/memory/undone", "Undone notes about Berlin.")
+        assert "Undone notes" in load_memories(repo, OWNER, query="Berlin")
+        raise RuntimeError("roll back")
+    text = load_memories(repo, OWNER, query="Berlin")
+    assert "Undone notes" not in text and "Kept notes" in text
+
+
+def _read_only(db_path, how: str) -> DocumentsRepository:
+    if how == "mode=ro":
+        conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, isolation_level=None)
+    else:
+        conn = sqlite3.connect(db_path, isolation_level=None)
+        conn.execute("PRAGMA query_only = ON")
+    conn.row_factory = sqlite3.Row
+    return DocumentsRepository(conn)
+
+
+@pytest.mark.parametrize("how", ["mode=ro", "query_only"])
+def test_load_memories_query_on_a_read_only_connection_ranks_by_the_store_search(
+    db_path, repo, how, caplog
+):
+    write(repo, "~/memory/berlin", "Bob moved to Berlin.")  # never indexed: no query ran
+    write(repo, "~/memory/newest", "Unrelated and newest.")
+    ro = _read_only(db_path, how)
+    text = load_memories(ro, OWNER, query="where did Bob move")
+    ro.conn.close()
+    assert text.startswith("<!-- ~/memory/berlin ")
+    assert "Unrelated and newest." in text
+    assert "chunk index of 'main' not updated" in caplog.text
+
+
+def test_load_memories_query_on_a_read_only_connection_uses_an_index_that_is_current(db_path, repo):
+    write(repo, "~/memory/tea", "Alice drinks green tea.")
+    write(repo, "~/memory/chatter", "What is it that you do, and what is the point of it all?")
+    load_memories(repo, OWNER, query="tea")  # brings the index up to date
+    ro = _read_only(db_path, "mode=ro")
+    text = load_memories(ro, OWNER, query="what is the tea that Alice drinks")
+    ro.conn.close()
+    # the store's search would rank 'chatter' first (it matches 'what', 'is', 'the', 'that')
+    assert text.index("green tea") < text.index("the point of it all")
+
+
+def test_load_memories_query_while_another_connection_holds_the_write_lock(db_path, repo, caplog):
+    write(repo, "~/memory/berlin", "Bob moved to Berlin.")
+    write(repo, "~/memory/newest", "Unrelated and newest.")
+    conn = connect(db_path)
+    conn.execute("PRAGMA busy_timeout = 50")
+    waiting = DocumentsRepository(conn)
+    repo.conn.execute("BEGIN IMMEDIATE")
+    try:
+        text = load_memories(waiting, OWNER, query="where did Bob move")
+    finally:
+        repo.conn.execute("ROLLBACK")
+        waiting.close()
+    assert text.startswith("<!-- ~/memory/berlin ")
+    assert "database is locked" in caplog.text
+
+
+def test_load_memories_query_in_an_outdated_read_transaction_leaves_it_open(db_path, repo, caplog):
+    write(repo, "~/memory/berlin", "Bob moved to Berlin.")
+    conn = connect(db_path)
+    reader = DocumentsRepository(conn)
+    conn.execute("BEGIN")
+    assert reader.get(OWNER, "~/memory/berlin") is not None  # the snapshot is taken
+    write(repo, "~/memory/newest", "Written by another connection meanwhile.")
+    text = load_memories(reader, OWNER, query="where did Bob move")
+    still_open = conn.in_transaction
+    conn.execute("ROLLBACK")
+    reader.close()
+    assert text.startswith("<!-- ~/memory/berlin ") and still_open
+    assert "chunk index of 'main' not updated" in caplog.text
+
+
+def test_relevant_ids_rejects_an_unknown_ranking(repo):
+    with pytest.raises(UserError, match="ranking 'bm25'"):
+        relevant_ids(repo, OWNER, "tea", ranking="bm25")
+
+
+# -- relevance on the fixture transcripts ----------------------------------------------------
+
+FIXTURES = Path(__file__).parent / "fixtures" / "transcripts"
+
+
+@pytest.fixture(scope="module")
+def replayed(tmp_path_factory):
+    """A database after `doctree replay` of every fixture on the offline backend."""
+    db = tmp_path_factory.mktemp("relevance") / "doctree.db"
+    transcripts = sorted(map(str, FIXTURES.glob("*.md")))
+    result = CliRunner().invoke(
+        cli, ["--db", str(db), "replay", "--model", "offline", *transcripts]
+    )
+    assert result.exit_code == 0, result.output
+    r = DocumentsRepository(db)
+    yield r
+    r.close()
+
+
+def test_apollo_launch_question_loads_the_apollo_project_page_first(replayed):
+    text = load_memories(replayed, OWNER, query="when is the Apollo launch")
+    assert text.startswith("<!-- ~/memory/projects/apollo ")
+    assert "The launch date is December 8." in text.split(SEPARATOR)[0]
+
+
+@pytest.mark.parametrize(
+    ("owner", "query", "answer"),
+    [
+        ("main", "when is Anna's birthday", "December 4"),
+        ("main", "where does Bob live now", "Berlin"),
+        ("main", "when is the dentist appointment", "Dr. Okafor"),
+        ("main", "how should money be stored in the ledger", "integer cents"),
+        ("main", "when does the old MySQL replica get switched off", "December 15"),
+        ("main", "where was the team dinner", "Kohl"),
+        ("ops", "what log retention did we set on the database hosts", "14 days"),
+    ],
+)
+def test_fixture_question_loads_a_document_with_its_answer_first(replayed, owner, query, answer):
+    first = load_memories(replayed, owner, query=query).split(SEPARATOR)[0]
+    assert answer in first

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 import subprocess
 import sys
 from datetime import date
@@ -313,6 +314,63 @@ def test_negative_budget_is_refused_naming_the_value(repo):
 def test_query_of_only_stopwords_gives_an_empty_context(repo):
     write(repo, "~/memory/people/ann", "Ann keeps bees.")
     assert retrieve(repo, OWNER, "what is it that they were", budget_words=100).text == ""
+
+
+def test_rank_documents_is_empty_when_no_passage_matches(repo):
+    write(repo, "~/memory/people/ann", "Ann keeps bees.")
+    assert rank_documents(repo, OWNER, "volcano eruption") == []
+
+
+def test_document_named_for_the_query_ranks_first(repo):
+    write(repo, "~/memory/archive/s-1", "Apollo launch moved. The launch is later now.")
+    write(repo, "~/memory/projects/apollo", "The launch date is December 8.")
+    ranked = rank_documents(repo, OWNER, "when is the Apollo launch")
+    assert [r.path for r in ranked] == ["~/memory/projects/apollo", "~/memory/archive/s-1"]
+
+
+def test_name_boost_zero_ranks_by_passages_alone(repo):
+    write(repo, "~/memory/archive/s-1", "Apollo launch moved. The launch is later now.")
+    write(repo, "~/memory/projects/apollo", "The launch date is December 8.")
+    ranked = rank_documents(
+        repo, OWNER, "when is the Apollo launch", settings=Settings(name_boost=0.0)
+    )
+    assert ranked[0].path == "~/memory/archive/s-1"
+
+
+def test_passages_carry_the_version_of_their_document(repo):
+    write(repo, "~/memory/people/ann", "Ann keeps bees.")
+    write(repo, "~/memory/people/ann", "Ann keeps bees and goats.")
+    ctx = retrieve(repo, OWNER, "bees", budget_words=100)
+    assert [(p.path, p.version) for p in ctx.passages] == [("~/memory/people/ann", 2)]
+
+
+def _read_only(db_path) -> DocumentsRepository:
+    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, isolation_level=None)
+    conn.row_factory = sqlite3.Row
+    return DocumentsRepository(conn)
+
+
+def test_retrieve_on_a_read_only_database_leaves_out_documents_changed_since_indexing(
+    db_path, repo
+):
+    write(repo, "~/memory/people/ann", "Ann keeps bees.")
+    write(repo, "~/memory/people/bob", "Bob keeps bees.")
+    retrieve(repo, OWNER, "bees", budget_words=100)  # indexes both
+    write(repo, "~/memory/people/bob", "Bob gave his bees away.")
+    ro = _read_only(db_path)
+    ctx = retrieve(ro, OWNER, "bees", budget_words=100)
+    ro.conn.close()
+    assert [p.path for p in ctx.passages] == ["~/memory/people/ann"]
+    assert ctx.left_out == 1
+
+
+def test_retrieve_on_a_read_only_database_with_a_current_index_leaves_nothing_out(db_path, repo):
+    write(repo, "~/memory/people/ann", "Ann keeps bees.")
+    retrieve(repo, OWNER, "bees", budget_words=100)
+    ro = _read_only(db_path)
+    ctx = retrieve(ro, OWNER, "bees", budget_words=100)
+    ro.conn.close()
+    assert ctx.left_out == 0 and [p.path for p in ctx.passages] == ["~/memory/people/ann"]
 
 
 # -- the benchmark -----------------------------------------------------------------------
