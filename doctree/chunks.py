@@ -3,7 +3,8 @@
 Retrieval cuts documents into passages (`doctree.retrieval` decides how); this module only
 stores them and searches them. The index is derived data: a document whose current version
 differs from the version its chunks were cut from is stale, and is re-chunked on the next
-retrieval. All SQL for chunks lives here (migration 007).
+retrieval. All SQL for chunks lives here (migration 007); what the documents are now comes
+from the store (`DocumentsRepository.current_versions`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from doctree.paths import HOME
+from doctree.store import DEFAULT_MAX_BODY_BYTES, DocumentsRepository
 
 
 @dataclass(frozen=True)
@@ -60,36 +62,36 @@ def _scope(under: str) -> tuple[str, list[str]]:
 
 
 class ChunkIndex:
-    """Chunks of every owner's documents in one SQLite database (tables of migration 007)."""
+    """Chunks of every owner's documents in one SQLite database (tables of migration 007).
 
-    def __init__(self, conn: sqlite3.Connection):
-        self.conn = conn
+    Give it the store (or, as before, the store's connection: it is wrapped in one).
+    """
+
+    def __init__(self, repo: DocumentsRepository | sqlite3.Connection):
+        if isinstance(repo, sqlite3.Connection):
+            repo = DocumentsRepository(repo, max_body_bytes=DEFAULT_MAX_BODY_BYTES)
+        self.repo = repo
+        self.conn = repo.conn
 
     def stale(self, owner: str) -> tuple[list[StaleDocument], list[int]]:
         """Documents to (re)chunk, and ids of chunked documents that are gone.
 
         A live document is stale when it was never chunked or has a newer version since;
-        a chunked document is gone when it has been deleted.
+        a chunked document is gone when it is no longer live (deleted).
         """
+        current = self.repo.current_versions(owner)
+        chunked = {
+            r[0]: r[1]
+            for r in self.conn.execute(
+                "SELECT document_id, version FROM chunk_sources WHERE owner = ?", (owner,)
+            )
+        }
         fresh = [
-            StaleDocument(r[0], r[1])
-            for r in self.conn.execute(
-                "SELECT d.id, d.version FROM documents d"
-                " LEFT JOIN chunk_sources s ON s.document_id = d.id"
-                " WHERE d.owner = ? AND d.deleted_at IS NULL"
-                " AND (s.version IS NULL OR s.version != d.version)",
-                (owner,),
-            )
+            StaleDocument(doc_id, version)
+            for doc_id, version in sorted(current.items())
+            if chunked.get(doc_id) != version
         ]
-        gone = [
-            r[0]
-            for r in self.conn.execute(
-                "SELECT s.document_id FROM chunk_sources s"
-                " JOIN documents d ON d.id = s.document_id"
-                " WHERE s.owner = ? AND d.deleted_at IS NOT NULL",
-                (owner,),
-            )
-        ]
+        gone = sorted(doc_id for doc_id in chunked if doc_id not in current)
         return fresh, gone
 
     def drop(self, document_ids: Iterable[int]) -> None:

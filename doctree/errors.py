@@ -47,5 +47,9 @@ class EditError(UserError):
     """An exact-string edit could not be applied."""
 
 
+class TransactionError(DoctreeError):
+    """A write failed midway inside a caller's transaction, which was rolled back."""
+
+
 class SchemaError(DoctreeError):
     """The database schema cannot be used by this version of doctree."""

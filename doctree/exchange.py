@@ -98,11 +98,16 @@ def export_tree(
 ) -> ExportReport:
     """Write the subtree at `path` into folder `dest`: `name.md` per document, `name/` below.
 
-    Exporting the home `~` writes its top-level documents directly into `dest`. Files from an
-    earlier export are overwritten; nothing is ever written through a symlink.
+    Exporting the home `~` writes its top-level documents directly into `dest`. The subtree
+    is read in one read transaction, so the export is one consistent state of it even while
+    other processes write. Files from an earlier export are overwritten; nothing is ever
+    written through a symlink.
     """
     path = normalize_path(path)
-    docs = repo.documents(owner, path)
+    # One read of the whole subtree, in one read transaction: a write committed by another
+    # process meanwhile is either entirely in the export or not at all.
+    with repo.snapshot():
+        docs = repo.documents(owner, path, with_links=True)
     if path != HOME and not docs:
         raise UserError(f"document {path!r} not found for agent {owner!r}")
     root = Path(dest)
@@ -111,8 +116,7 @@ def export_tree(
     root.mkdir(parents=True, exist_ok=True)
     base = HOME if path == HOME else path.rsplit("/", 1)[0]
     report = ExportReport(root)
-    for d in docs:
-        doc = repo.get(owner, d.path)  # with its declared links
+    for doc in docs:
         rel = doc.path[len(base) + 1 :] if base != HOME else doc.path[2:]
         segments = rel.split("/")
         folder = root

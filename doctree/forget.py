@@ -1,8 +1,9 @@
 """Forget: redact every version whose content matches a pattern, and report what it touched.
 
 Built on the store's public API: `log` finds the documents that ever lived under a path,
-`version` reads each of their versions, `redact` erases one. The fact of each change and who
-redacted it stay in the history.
+`version` reads each of their versions, `redact_by_id` erases one. By id, so a deleted
+document is reached even when another document has taken its path since. The fact of each
+change and who redacted it stay in the history.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import re
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 
-from doctree.errors import NotFoundError, UserError
+from doctree.errors import UserError
 from doctree.paths import HOME, normalize_path
 from doctree.store import Actor, DocumentsRepository, Version
 
@@ -24,7 +25,7 @@ class ForgetHit:
     path: str
     versions: list[int]
     deleted: bool
-    skipped: str | None = None  # why it could not be redacted by path
+    skipped: str | None = None  # why it was not redacted (by id, nothing is skipped today)
 
     def to_dict(self) -> dict:
         return self.__dict__.copy()
@@ -102,34 +103,10 @@ def forget(
         for doc_id, versions in found.items():
             doc = repo.read_by_id(doc_id)
             hit = ForgetHit(doc_id, doc.path, [v.version for v in versions], doc.deleted)
-            hit.skipped = _why_not_by_path(repo, owner, doc_id, doc.path, doc.deleted)
             report.hits.append(hit)
-            if dry_run or hit.skipped:
+            if dry_run:
                 continue
             order = sorted(hit.versions, key=lambda n: (n != doc.version, n))
             for n in order:
-                repo.redact(owner, doc.path, n, actor=actor)
+                repo.redact_by_id(doc_id, n, actor=actor)
     return report
-
-
-def _why_not_by_path(
-    repo: DocumentsRepository, owner: str, doc_id: int, path: str, deleted: bool
-) -> str | None:
-    """`redact` finds a document by path; say why that would reach another document, if so."""
-    live = repo.get(owner, path)
-    if not deleted:
-        return None if live is not None and live.id == doc_id else "not found by its path"
-    if live is not None:
-        return f"deleted, and another document now lives at {path}"
-    deleted_here = {
-        v.document_id
-        for v in repo.log(owner, path, limit=None)
-        if v.path == path and v.operation == "deleted"
-    }
-    if deleted_here != {doc_id}:
-        return f"deleted, and other deleted documents were at {path}"
-    try:
-        repo.history(owner, path)
-    except NotFoundError:
-        return "not found by its path"
-    return None

@@ -28,6 +28,7 @@ from doctree.errors import (
     EditError,
     NotFoundError,
     PathError,
+    TransactionError,
     UserError,
 )
 from doctree.paths import (
@@ -45,10 +46,6 @@ DEFAULT_MAX_BODY_BYTES = 100_000
 ACTOR_KINDS = ("agent", "memory-agent", "user", "system")
 OPERATIONS = ("created", "modified", "moved", "deleted", "restored", "redacted")
 _HEADING = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.M)
-
-
-class TransactionError(DoctreeError):
-    """A write failed midway inside a caller's transaction, which was rolled back."""
 
 
 def now() -> str:
@@ -257,6 +254,7 @@ class DocumentsRepository:
         self._serial = 0
         self._open: list[int] = []  # serials of the open transaction levels, outermost first
         self._broken: set[int] = set()  # levels whose rollback would undo a half-done write
+        self._reading = False  # inside snapshot()
 
     @property
     def path(self) -> Path | None:
@@ -324,8 +322,32 @@ class DocumentsRepository:
         self.conn.execute("COMMIT" if begin else f"RELEASE {name}")
 
     @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """A read transaction: every read inside sees the database as of its start.
+
+        Under WAL a reader holds its snapshot while other connections write and commit, so
+        several reads (an export of a subtree) never mix states from before and after a
+        concurrent write. Read-only: a write inside raises. Inside a transaction that is
+        already open, reads already share one view, and this does nothing.
+        """
+        if self._depth > 0 or self._reading or self.conn.in_transaction:
+            yield
+            return
+        self.conn.execute("BEGIN DEFERRED")
+        self._reading = True
+        try:
+            # A WAL read transaction takes its snapshot at its first read of the file.
+            self.conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+            yield
+        finally:
+            self._reading = False
+            self.conn.execute("ROLLBACK")
+
+    @contextmanager
     def _writing(self) -> Iterator[None]:
         """The transaction of one write: its own, or the caller's (see `transaction`)."""
+        if self._reading:
+            raise DoctreeError("cannot write inside a read snapshot; open a transaction instead")
         if self._depth == 0:
             with self.transaction():
                 yield
@@ -874,8 +896,11 @@ class DocumentsRepository:
             )
         return [self._document(r, with_links=False) for r in rows]
 
-    def documents(self, owner: str, under: str = HOME) -> list[Document]:
-        """Every live document at or below `under`, by path."""
+    def documents(
+        self, owner: str, under: str = HOME, *, with_links: bool = False
+    ) -> list[Document]:
+        """Every live document at or below `under`, by path (with their declared links if
+        `with_links`)."""
         owner, under = validate_owner(owner), normalize_path(under)
         lo, hi = _range(under)
         rows = self.conn.execute(
@@ -883,7 +908,22 @@ class DocumentsRepository:
             " AND (path = ? OR (path >= ? AND path < ?)) ORDER BY path",
             (owner, under, lo, hi),
         )
-        return [self._document(r, with_links=False) for r in rows]
+        return [self._document(r, with_links=with_links) for r in rows]
+
+    def current_versions(self, owner: str, under: str = HOME) -> dict[int, int]:
+        """The current version of every live document at or below `under`, by document id.
+
+        What a derived index (the retrieval chunks) compares with the versions it was built
+        from, to find what changed without reading any body.
+        """
+        owner, under = validate_owner(owner), normalize_path(under)
+        lo, hi = _range(under)
+        rows = self.conn.execute(
+            "SELECT id, version FROM documents WHERE owner = ? AND deleted_at IS NULL"
+            " AND (path = ? OR (path >= ? AND path < ?))",
+            (owner, under, lo, hi),
+        )
+        return {r[0]: r[1] for r in rows}
 
     def tree(
         self,
@@ -988,9 +1028,19 @@ class DocumentsRepository:
         return out
 
     def search(
-        self, owner: str, query: str, *, under: str = HOME, limit: int = 10
+        self,
+        owner: str,
+        query: str,
+        *,
+        under: str = HOME,
+        limit: int = 10,
+        snippets: bool = True,
     ) -> list[SearchHit]:
-        """Full-text search over current titles, bodies and paths, best (BM25) first."""
+        """Full-text search over current titles, bodies and paths, best (BM25) first.
+
+        The query's words are matched with `fts_query` (any word, stopwords dropped).
+        `snippets=False` leaves each hit's snippet empty, for callers that only rank.
+        """
         owner, under = validate_owner(owner), normalize_path(under)
         match = fts_query(query)
         if not match:
@@ -1002,9 +1052,10 @@ class DocumentsRepository:
             scope = " AND (d.path = ? OR (d.path >= ? AND d.path < ?))"
             params += [under, lo, hi]
         params.append(int(limit))
+        snip = "snippet(documents_fts, 2, '[', ']', ' … ', 16)" if snippets else "''"
         rows = self.conn.execute(
             "SELECT d.id, d.path, d.title, d.version, d.updated_at,"
-            " snippet(documents_fts, 2, '[', ']', ' … ', 16) AS snip, rank AS score"
+            f" {snip} AS snip, rank AS score"
             " FROM documents_fts JOIN documents d ON d.id = documents_fts.rowid"
             " WHERE documents_fts MATCH ? AND d.owner = ?" + scope + " ORDER BY rank LIMIT ?",
             params,
@@ -1318,15 +1369,37 @@ class DocumentsRepository:
         session_id: str | None = None,
         run_id: int | None = None,
     ) -> Version:
+        """Erase the content of one version of the document at `path` (the live one, else
+        the one most recently deleted there); see `redact_by_id`."""
+        owner, path = validate_owner(owner), normalize_path(path)
+        with self._writing():
+            row = self._any_row(owner, path)
+            return self.redact_by_id(
+                row["id"], version, actor=actor, session_id=session_id, run_id=run_id
+            )
+
+    def redact_by_id(
+        self,
+        document_id: int,
+        version: int,
+        *,
+        actor: Actor | None = None,
+        session_id: str | None = None,
+        run_id: int | None = None,
+    ) -> Version:
         """Erase the content of one version; the fact of the change and who redacted it stay.
 
         A `redacted` version is appended to record it. Redacting the current version also
-        empties the current body. A deleted document stays deleted.
+        empties the current body. A deleted document stays deleted. By id, so it reaches any
+        document, also a deleted one whose path another document has taken since.
         """
-        owner, path = validate_owner(owner), normalize_path(path)
-        actor = self._actor(owner, actor)
         with self._writing():
-            row = self._any_row(owner, path)
+            row = self.conn.execute(
+                "SELECT * FROM documents WHERE id = ?", (document_id,)
+            ).fetchone()
+            if row is None:
+                raise NotFoundError(f"no document with id {document_id}")
+            actor = self._actor(row["owner"], actor)
             target = self.version(row["id"], version)
             ts = now()
             self.conn.execute(
@@ -1377,11 +1450,34 @@ def unified_diff(a: str, b: str, a_label: str, b_label: str) -> str:
 
 _FTS_TOKEN = re.compile(r"[\w]+", re.UNICODE)
 
+# Common English words that say nothing about what a document is about. Matched against
+# whole words, lowercased; the tokenizer splits "what's" into "what" and "s", hence the
+# contraction pieces.
+_STOPWORD_TEXT = """
+    a about above after again against all am an and any are as at be because been before
+    being below between both but by can cannot could did do does doing down during each few
+    for from further had has have having he her here hers herself him himself his how i if in
+    into is it its itself just me more most my myself no nor not of off on once only or other
+    ought our ours ourselves out over own same shall she should so some such than that the
+    their theirs them themselves then there these they this those through to too under until
+    up very was we were what when where which while who whom why will with would you your
+    yours yourself yourselves
+    s t d ll m re ve don doesn didn isn aren wasn weren hasn haven hadn won wouldn shouldn
+    couldn mustn shan
+"""
+STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+
 
 def fts_query(text: str) -> str:
-    """Turn free text into an FTS5 query: each word quoted, any word may match (BM25 ranks)."""
-    words = [w for w in _FTS_TOKEN.findall(text or "") if w]
-    return " OR ".join(f'"{w}"' for w in dict.fromkeys(words))
+    """Turn free text into an FTS5 query: each word quoted, any word may match (BM25 ranks).
+
+    Stopwords are dropped, so a question ("what did Alice say about the garden?") is matched
+    on its content words rather than by nearly every document; a query of nothing but
+    stopwords keeps them all, so it still finds what contains them.
+    """
+    words = list(dict.fromkeys(w for w in _FTS_TOKEN.findall(text or "") if w))
+    content = [w for w in words if w.casefold() not in STOPWORDS]
+    return " OR ".join(f'"{w}"' for w in (content or words))
 
 
 _unified = unified_diff  # the former private name

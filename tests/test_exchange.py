@@ -272,3 +272,51 @@ def test_if_unchanged_import_applies_an_edit_to_an_unchanged_document(repo, fold
     report = import_tree(repo, OWNER, folder, if_unchanged=True)
 
     assert report.modified == ["~/notes"]
+
+
+# -- a consistent export --------------------------------------------------------------------------
+
+
+def exported_versions(folder: Path) -> dict[str, int]:
+    """Document path -> version, from the frontmatter of every exported file."""
+    out = {}
+    for f in folder.rglob("*.md"):
+        meta, _ = split_export(f.read_text(encoding="utf-8"))
+        out[meta["path"]] = meta["version"]
+    return out
+
+
+def test_export_inside_a_held_snapshot_shows_the_tree_as_of_its_start(repo, db_path, folder):
+    repo.write(OWNER, "~/notes/a", "a one")
+    repo.write(OWNER, "~/notes/b", "b one")
+    other = DocumentsRepository(db_path)
+    with repo.snapshot():
+        other.write(OWNER, "~/notes/a", "a two")
+        other.write(OWNER, "~/notes/c", "c one")
+        other.delete(OWNER, "~/notes/b")
+
+        export_tree(repo, OWNER, "~/notes", folder)
+
+    other.close()
+    assert exported_versions(folder) == {"~/notes": 1, "~/notes/a": 1, "~/notes/b": 1}
+
+
+def test_a_write_committed_while_export_reads_is_not_in_the_export(repo, db_path, folder):
+    repo.write(OWNER, "~/notes/a", "a one")
+    other = DocumentsRepository(db_path)
+    wrote = []
+
+    def write_from_another_connection(sql: str) -> None:
+        # Runs as export's read of the subtree starts, after its read transaction began.
+        if not wrote and "FROM documents WHERE owner" in sql:
+            wrote.append(other.write(OWNER, "~/notes/a", "a two"))
+
+    repo.conn.set_trace_callback(write_from_another_connection)
+    try:
+        export_tree(repo, OWNER, "~/notes", folder)
+    finally:
+        repo.conn.set_trace_callback(None)
+        other.close()
+
+    assert wrote and repo.read(OWNER, "~/notes/a").version == 2
+    assert exported_versions(folder)["~/notes/a"] == 1

@@ -6,7 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 from doctree.cli import cli
-from doctree.errors import UserError
+from doctree.errors import NotFoundError, UserError
 from doctree.forget import forget
 from doctree.store import Actor
 
@@ -127,3 +127,62 @@ def test_cli_forget_prints_what_it_touched(db_path):
     result = runner.invoke(cli, ["--db", str(db_path), "forget", CARD])
 
     assert result.output == ("redacted ~/memory/x v1\nredacted 1 version(s) in 1 document(s)\n")
+
+
+def test_redact_by_id_reaches_a_deleted_document_whose_path_was_taken(repo):
+    old = repo.write(OWNER, "~/notes", "secret")
+    repo.delete(OWNER, "~/notes")
+    new = repo.write(OWNER, "~/notes", "public")
+
+    record = repo.redact_by_id(old.id, 1, actor=ADMIN)
+
+    assert (record.document_id, record.operation, record.deleted) == (old.id, "redacted", True)
+    assert repo.version(old.id, 1).body is None
+    assert repo.read(OWNER, "~/notes").body == "public"
+    assert [v.redacted for v in repo.history(OWNER, "~/notes")] == [False]
+    assert repo.read_by_id(new.id).version == 1
+
+
+def test_redact_by_id_of_an_unknown_document_is_not_found(repo):
+    with pytest.raises(NotFoundError, match="no document with id 42"):
+        repo.redact_by_id(42, 1)
+
+
+def test_redact_by_path_redacts_the_live_document_there(repo):
+    repo.write(OWNER, "~/notes", "old secret")
+    repo.delete(OWNER, "~/notes")
+    live = repo.write(OWNER, "~/notes", "live secret")
+
+    repo.redact(OWNER, "~/notes", 1, actor=ADMIN)
+
+    assert repo.version(live.id, 1).body is None
+    assert repo.read(OWNER, "~/notes").body == ""
+
+
+def test_forget_redacts_a_deleted_document_that_shares_its_path_with_a_live_one(repo):
+    old = repo.write(OWNER, "~/memory/alice", f"Card {CARD}.")
+    repo.delete(OWNER, "~/memory/alice")
+    live = repo.write(OWNER, "~/memory/alice", f"Alice, card {CARD}.")
+
+    report = forget(repo, OWNER, CARD, actor=ADMIN)
+
+    assert sorted((h.document_id, h.versions, h.skipped) for h in report.hits) == [
+        (old.id, [1, 2], None),
+        (live.id, [1], None),
+    ]
+    assert report.redacted == 3
+    assert all(repo.version(old.id, n).body is None for n in (1, 2))
+    assert repo.read(OWNER, "~/memory/alice").body == ""
+
+
+def test_forget_redacts_two_deleted_documents_of_the_same_path(repo):
+    first = repo.write(OWNER, "~/memory/x", f"one {CARD}")
+    repo.delete(OWNER, "~/memory/x")
+    second = repo.write(OWNER, "~/memory/x", f"two {CARD}")
+    repo.delete(OWNER, "~/memory/x")
+
+    forget(repo, OWNER, CARD)
+
+    assert not any(CARD in (v.body or "") for v in repo.log(OWNER, "~/memory/x", limit=None))
+    assert [repo.version(d.id, 1).redacted for d in (first, second)] == [True, True]
+    assert not repo.exists(OWNER, "~/memory/x")

@@ -6,7 +6,14 @@ import sqlite3
 
 import pytest
 
-from doctree.errors import ConflictError, EditError, NotFoundError, PathError, UserError
+from doctree.errors import (
+    ConflictError,
+    DoctreeError,
+    EditError,
+    NotFoundError,
+    PathError,
+    UserError,
+)
 from doctree.store import Actor, DocumentsRepository, TransactionError, sha256
 
 # -- write and preconditions -------------------------------------------------------------
@@ -363,3 +370,54 @@ def test_diff_marks_a_last_line_without_newline(repo):
         "+two",
         "\\ No newline at end of file",
     ]
+
+
+def test_transaction_error_is_the_one_in_doctree_errors():
+    from doctree import errors
+
+    assert TransactionError is errors.TransactionError
+
+
+# -- what changed, and a consistent read ---------------------------------------------------------
+
+
+def test_current_versions_maps_each_live_document_under_a_path_to_its_version(repo):
+    a = repo.write("main", "~/notes/a", "one")
+    a = repo.write("main", "~/notes/a", "two")
+    gone = repo.write("main", "~/notes/gone", "x")
+    repo.delete("main", "~/notes/gone")
+    repo.write("main", "~/elsewhere", "y")
+    repo.write("other", "~/notes/b", "z")
+    notes = repo.get("main", "~/notes")
+
+    versions = repo.current_versions("main", "~/notes")
+
+    assert versions == {notes.id: 1, a.id: 2}
+    assert gone.id not in repo.current_versions("main")
+
+
+def test_reads_inside_a_snapshot_do_not_see_a_write_committed_meanwhile(repo, db_path):
+    repo.write("main", "~/a", "one")
+    other = DocumentsRepository(db_path)
+    with repo.snapshot():
+        other.write("main", "~/a", "two")
+        other.write("main", "~/b", "new")
+        inside = (repo.read("main", "~/a").body, repo.exists("main", "~/b"))
+    other.close()
+
+    assert inside == ("one", False)
+    assert (repo.read("main", "~/a").body, repo.exists("main", "~/b")) == ("two", True)
+
+
+def test_a_snapshot_inside_a_transaction_reads_the_transactions_own_writes(repo):
+    with repo.transaction():
+        repo.write("main", "~/a", "written in the transaction")
+        with repo.snapshot():
+            assert repo.read("main", "~/a").body == "written in the transaction"
+    assert repo.read("main", "~/a").version == 1
+
+
+def test_a_write_inside_a_read_snapshot_is_refused(repo):
+    with pytest.raises(DoctreeError, match="cannot write inside a read snapshot"), repo.snapshot():
+        repo.write("main", "~/notes", "x")
+    assert not repo.exists("main", "~/notes")

@@ -93,7 +93,7 @@ def test_limit_caps_the_hits(repo):
 def test_fts_syntax_in_a_query_is_taken_as_words(repo):
     repo.write("main", "~/a", "near or not")
     assert [h.path for h in repo.search("main", 'NEAR( "or" * NOT')] == ["~/a"]
-    assert fts_query('a "b" OR c*') == '"a" OR "b" OR "OR" OR "c"'
+    assert fts_query('tea "b" NEAR c*') == '"tea" OR "b" OR "NEAR" OR "c"'
 
 
 def test_empty_query_finds_nothing(repo):
@@ -105,3 +105,55 @@ def test_search_inside_an_open_transaction_sees_its_writes(repo):
     with repo.transaction():
         repo.write("main", "~/a", "platypus")
         assert [h.path for h in repo.search("main", "platypus")] == ["~/a"]
+
+
+def test_search_without_snippets_finds_the_same_hits_with_empty_snippets(repo):
+    repo.write("main", "~/a", "tea tea tea")
+    repo.write("main", "~/b", "green tea and more")
+    with_snippets = repo.search("main", "tea")
+
+    hits = repo.search("main", "tea", snippets=False)
+
+    assert [(h.path, h.score) for h in hits] == [(h.path, h.score) for h in with_snippets]
+    assert [h.snippet for h in hits] == ["", ""]
+
+
+def test_fts_query_drops_stopwords_whatever_their_case():
+    assert fts_query("What IS the Garden's name?") == '"Garden" OR "name"'
+
+
+def test_a_query_of_only_stopwords_still_finds_what_contains_them(repo):
+    repo.write("main", "~/hamlet", "to be or not to be")
+    repo.write("main", "~/other", "unrelated words")
+
+    assert [h.path for h in repo.search("main", "to be")] == ["~/hamlet"]
+
+
+def test_a_question_matches_only_documents_sharing_its_content_words(repo):
+    repo.write("main", "~/garden", "Alice planted tomatoes in the garden.")
+    repo.write("main", "~/meeting", "What is the plan? When did the team say what it is?")
+    repo.write("main", "~/trip", "The trip was when the weather was what it was.")
+
+    hits = repo.search("main", "What did Alice plant in the garden?")
+
+    assert [h.path for h in hits] == ["~/garden"]
+
+
+def test_a_question_ranks_the_document_about_its_content_words_first(repo):
+    repo.write("main", "~/garden", "Alice planted tomatoes in the garden in May.")
+    for i, text in enumerate(
+        [
+            "Alice called about the garden party.",
+            "The garden gate needs paint, Alice says.",
+            "Alice is reading.",
+            "Garden hose is broken.",
+        ]
+    ):
+        repo.write("main", f"~/note{i}", text)
+    # Only this one says "what" and "did", many times: matching every word, it came first.
+    repo.write("main", "~/chatter", "What did you do? What did she do? What did they do?")
+
+    hits = repo.search("main", "What did Alice plant in the garden?")
+
+    assert hits[0].path == "~/garden"
+    assert "~/chatter" not in [h.path for h in hits]
