@@ -137,18 +137,30 @@ def load_memories(
     one would take the text past `cap`; that one and all after it are left out, and no document
     is ever cut. The empty string when there is nothing to load.
     """
+    docs = select_memories(repo, owner, cap=cap, query=query, under=under)
+    return SEPARATOR.join(render_document(d) for d in docs)
+
+
+def select_memories(
+    repo: DocumentsRepository,
+    owner: str,
+    cap: int = DEFAULT_CAP,
+    query: str | None = None,
+    under: str = MEMORY_ROOT,
+) -> list[Document]:
+    """The documents `load_memories` loads, in its order (for callers that want their paths
+    and versions, such as `doctree context --json`)."""
     if not isinstance(cap, int) or cap < 0:
         raise UserError(f"cap {cap!r}: must be a whole number of characters, 0 or more")
-    parts: list[str] = []
+    docs: list[Document] = []
     length = 0
     for doc in iter_documents(repo, owner, query=query, under=under):
-        text = render_document(doc)
-        extra = len(text) + (len(SEPARATOR) if parts else 0)
+        extra = len(render_document(doc)) + (len(SEPARATOR) if docs else 0)
         if length + extra > cap:
             break
-        parts.append(text)
+        docs.append(doc)
         length += extra
-    return SEPARATOR.join(parts)
+    return docs
 
 
 def total_size(repo: DocumentsRepository, owner: str, under: str = MEMORY_ROOT) -> int:

@@ -10,14 +10,20 @@ pass_state = click.pass_obj
 
 
 @cli.command()
+@click.option("--query", help="Put what is most relevant to this text first (or only).")
 @click.option(
     "--cap",
-    type=int,
-    default=8000,
-    show_default=True,
-    help="At most this many characters; whole documents only.",
+    type=click.IntRange(min=0),
+    metavar="CHARS",
+    help="Whole documents, at most this many characters.  [default: 8000]",
 )
-@click.option("--query", help="Put the documents most relevant to this text first.")
+@click.option(
+    "--words",
+    type=click.IntRange(min=0),
+    metavar="N",
+    help="Passage mode: the passages most relevant to --query, at most N words "
+    "(headers included), instead of whole documents.",
+)
 @click.option(
     "--under",
     type=DOC_PATH,
@@ -25,22 +31,115 @@ pass_state = click.pass_obj
     show_default=True,
     help="Load documents at or below this path.",
 )
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print JSON: the documents (path, version, title, chars) or, with --words, the "
+    "passages (path, version, seq, speaker, day, score, words, text), and the text.",
+)
 @pass_state
-def context(state: State, cap: int, query: str | None, under: str) -> None:
+def context(
+    state: State,
+    query: str | None,
+    cap: int | None,
+    words: int | None,
+    under: str,
+    as_json: bool,
+) -> None:
     """Print the agent's memory as it would go into a prompt.
 
-    Whole documents, most recently changed first (or most relevant to --query first),
-    separated by '---', stopping before the first document that would pass --cap.
+    Whole documents (the default): most recently changed first, or with --query the
+    documents whose passages best match it first; separated by '---'; stopping before
+    the first document that would pass --cap (a document is never cut).
+
+    Passages (--words N, needs --query): only the passages most relevant to the query,
+    at most N words, grouped under a '## <path> (<date>)' header per document.
 
     \b
       doctree context --cap 4000
-      doctree context --query "what does Alice drink"
+      doctree context --query "when is the Apollo launch"
+      doctree context --query "when is the Apollo launch" --words 200
+      doctree context --query "what does Bob do" --words 500 --json
     """
-    from doctree.context import load_memories
+    from doctree.errors import UserError
 
-    text = load_memories(state.repo, state.agent, cap=cap, query=query, under=under)
-    if text:
+    if words is not None:
+        if cap is not None:
+            raise UserError(
+                f"--cap {cap} and --words {words}: give one; --cap loads whole documents, "
+                "--words passages"
+            )
+        if not query:
+            raise UserError(f"--words {words}: passage mode needs --query to choose passages")
+        _passages(state, query, words, under, as_json)
+        return
+    from doctree.context import DEFAULT_CAP, SEPARATOR, render_document, select_memories
+
+    cap = DEFAULT_CAP if cap is None else cap
+    docs = select_memories(state.repo, state.agent, cap=cap, query=query, under=under)
+    text = SEPARATOR.join(render_document(d) for d in docs)
+    if as_json:
+        emit_json(
+            {
+                "mode": "documents",
+                "query": query,
+                "cap": cap,
+                "chars": len(text),
+                "documents": [
+                    {
+                        "path": d.path,
+                        "version": d.version,
+                        "title": d.title,
+                        "chars": len(render_document(d)),
+                    }
+                    for d in docs
+                ],
+                "text": text,
+            }
+        )
+    elif text:
         click.echo(text)
+
+
+def _passages(state: State, query: str, words: int, under: str, as_json: bool) -> None:
+    """`doctree context --words N`: the passages `retrieve` assembles for the query."""
+    from doctree.retrieval import retrieve
+
+    ctx = retrieve(state.repo, state.agent, query, budget_words=words, under=under)
+    if as_json:
+        emit_json(
+            {
+                "mode": "passages",
+                "query": query,
+                "budget_words": words,
+                "words": ctx.words,
+                "left_out": ctx.left_out,
+                "passages": [
+                    {
+                        "path": p.path,
+                        "version": p.version,
+                        "seq": p.seq,
+                        "speaker": p.speaker,
+                        "day": p.day,
+                        "score": round(p.score, 4),
+                        "words": p.words,
+                        "text": p.text,
+                    }
+                    for p in ctx.passages
+                ],
+                "text": ctx.text,
+            }
+        )
+        return
+    if ctx.left_out:
+        click.echo(
+            f"note: {ctx.left_out} document(s) changed since the passage index was last "
+            "updated were not searched (the database could not be written)",
+            err=True,
+        )
+    if ctx.text:
+        click.echo(ctx.text)
 
 
 @cli.command()
