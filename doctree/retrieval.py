@@ -616,7 +616,7 @@ def sync_chunks(repo: DocumentsRepository, owner: str) -> int:
     held only for the inserts. A document changed or deleted meanwhile is stored at the
     version that was read, and is stale again on the next call.
     """
-    index = ChunkIndex(repo.conn)
+    index = ChunkIndex(repo)
     fresh, gone = index.stale(owner)
     if not fresh and not gone:
         return 0
@@ -636,31 +636,38 @@ _UNWRITABLE = ("SQLITE_READONLY", "SQLITE_BUSY", "SQLITE_LOCKED")
 
 
 def refresh_chunks(repo: DocumentsRepository, owner: str) -> frozenset[int]:
-    """Bring the chunk index up to date if the database can be written; return the ids of
-    the documents whose chunks are not current (empty when the index is up to date).
+    """Bring the chunk index up to date if it may be written now; return the ids of the
+    documents whose chunks are not current (empty when the index is up to date).
 
-    The update is a write. Inside the caller's own transaction it joins it (a savepoint);
-    when another connection holds the write lock it waits like any write, up to the busy
-    timeout. When the write cannot be made — a read-only database or connection
-    (`mode=ro`, `PRAGMA query_only`), the lock not granted in time, or a caller's read
-    transaction whose snapshot is out of date — the index is left as it was, a warning is
-    logged, and the documents it is behind on are returned, so that a caller can leave
-    their stale passages out (`retrieve`) or rank another way (`load_memories`).
+    The update is a short write of its own when no transaction is open, and joins the
+    caller's write transaction (`repo.transaction()`) when one is. It is not made inside a
+    read transaction (`repo.snapshot()`, or one the caller began on a shared connection):
+    that would turn the reader into a writer holding the lock until its owner ends it.
+    Nor can it be made on a read-only database or connection (`mode=ro`, `PRAGMA
+    query_only`), or when another connection keeps the write lock past the busy timeout.
+    Then the index is left as it was, a warning is logged, and the documents it is behind
+    on are returned, so that a caller can leave their stale passages out (`retrieve`) or
+    rank another way (`load_memories`).
     """
-    try:
-        sync_chunks(repo, owner)
-        return frozenset()
-    except sqlite3.OperationalError as e:
-        if not getattr(e, "sqlite_errorname", "").startswith(_UNWRITABLE):
-            raise
-        fresh, gone = ChunkIndex(repo.conn).stale(owner)
+    reason = "inside a read transaction"
+    # `_depth` > 0: inside the repository's own write transaction, which holds the lock.
+    if not repo.conn.in_transaction or getattr(repo, "_depth", 0) > 0:
+        try:
+            sync_chunks(repo, owner)
+            return frozenset()
+        except sqlite3.OperationalError as e:
+            if not getattr(e, "sqlite_errorname", "").startswith(_UNWRITABLE):
+                raise
+            reason = str(e)
+    fresh, gone = ChunkIndex(repo).stale(owner)
+    if fresh or gone:
         log.warning(
             "chunk index of %r not updated (%s): %d document(s) behind",
             owner,
-            e,
+            reason,
             len(fresh) + len(gone),
         )
-        return frozenset([s.document_id for s in fresh] + gone)
+    return frozenset([s.document_id for s in fresh] + gone)
 
 
 # -- queries -----------------------------------------------------------------------------
@@ -811,7 +818,7 @@ def retrieve(
     if not isinstance(budget_words, int) or budget_words < 0:
         raise UserError(f"budget_words {budget_words!r}: must be a whole number >= 0")
     behind = refresh_chunks(repo, owner)
-    index = ChunkIndex(repo.conn)
+    index = ChunkIndex(repo)
     q = parse_query(query, index.speakers(owner))
     ctx = Context(query=query, budget_words=budget_words, left_out=len(behind))
     match = q.fts()
@@ -885,7 +892,7 @@ def rank_documents(
     """
     owner, under = validate_owner(owner), normalize_path(under)
     behind = refresh_chunks(repo, owner) if refresh else frozenset()
-    index = ChunkIndex(repo.conn)
+    index = ChunkIndex(repo)
     q = parse_query(query, index.speakers(owner))
     match = q.fts()
     if not match:

@@ -309,6 +309,26 @@ def test_load_memories_query_in_an_outdated_read_transaction_leaves_it_open(db_p
     assert "chunk index of 'main' not updated" in caplog.text
 
 
+def test_load_memories_query_in_a_read_snapshot_never_takes_the_write_lock(db_path, repo):
+    write(repo, "~/memory/berlin", "Bob moved to Berlin.")  # never indexed: no query ran
+    other = DocumentsRepository(connect(db_path))
+    other.conn.execute("PRAGMA busy_timeout = 50")
+    with repo.snapshot():
+        text = load_memories(repo, OWNER, query="where did Bob move")
+        other.write(OWNER, "~/memory/written", "Written while the snapshot is open.")
+    other.close()
+    assert text.startswith("<!-- ~/memory/berlin ")
+
+
+def test_load_memories_query_ranks_by_passages_again_once_the_snapshot_is_over(repo):
+    write(repo, "~/memory/tea", "Alice drinks green tea.")
+    write(repo, "~/memory/chatter", "What is it that you do, and what is the point of it all?")
+    with repo.snapshot():
+        load_memories(repo, OWNER, query="tea")
+    text = load_memories(repo, OWNER, query="what is the tea that Alice drinks")
+    assert text.index("green tea") < text.index("the point of it all")
+
+
 def test_relevant_ids_rejects_an_unknown_ranking(repo):
     with pytest.raises(UserError, match="ranking 'bm25'"):
         relevant_ids(repo, OWNER, "tea", ranking="bm25")
