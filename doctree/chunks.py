@@ -4,7 +4,7 @@ Retrieval cuts documents into passages (`doctree.retrieval` decides how); this m
 stores them and searches them. The index is derived data: a document whose current version
 differs from the version its chunks were cut from is stale, and is re-chunked on the next
 retrieval. All SQL for chunks lives here (migration 007); what the documents are now comes
-from the store (`DocumentsRepository.current_versions`).
+from the store (`version_total`, `current_versions`, `deleted_versions`).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from doctree.errors import NotFoundError
 from doctree.paths import HOME
 from doctree.store import DEFAULT_MAX_BODY_BYTES, DocumentsRepository
 
@@ -74,41 +75,67 @@ class ChunkIndex:
         self.conn = repo.conn
 
     def stale(self, owner: str) -> tuple[list[StaleDocument], list[int]]:
-        """Documents to (re)chunk, and ids of chunked documents that are gone.
+        """Documents to (re)chunk, and ids of deleted documents to `drop`.
 
-        A live document is stale when it was never chunked or has a newer version since;
-        a chunked document is gone when it is no longer live (deleted).
+        A live document is stale when it was never chunked or has a newer version since; a
+        deleted document is to be dropped until `chunk_sources` records it at its current
+        (tombstone) version, with no chunks. With every document of the owner recorded at
+        its current version, the sum of the recorded versions equals the store's
+        `version_total` (a recorded version is never newer than the document's, and every
+        document has one), so when nothing changed this costs two aggregate queries.
         """
-        current = self.repo.current_versions(owner)
-        chunked = {
-            r[0]: r[1]
-            for r in self.conn.execute(
+        recorded = self.conn.execute(
+            "SELECT COALESCE(SUM(version), 0) FROM chunk_sources WHERE owner = ?", (owner,)
+        ).fetchone()[0]
+        if recorded == self.repo.version_total(owner):
+            return [], []
+        cur = self.conn.cursor()
+        cur.row_factory = None
+        chunked = dict(
+            cur.execute(
                 "SELECT document_id, version FROM chunk_sources WHERE owner = ?", (owner,)
-            )
-        }
+            ).fetchall()
+        )
         fresh = [
             StaleDocument(doc_id, version)
-            for doc_id, version in sorted(current.items())
+            for doc_id, version in sorted(self.repo.current_versions(owner).items())
             if chunked.get(doc_id) != version
         ]
-        gone = sorted(doc_id for doc_id in chunked if doc_id not in current)
+        gone = sorted(
+            doc_id
+            for doc_id, version in self.repo.deleted_versions(owner).items()
+            if chunked.get(doc_id) != version
+        )
         return fresh, gone
 
     def drop(self, document_ids: Iterable[int]) -> None:
-        """Forget the chunks of these documents."""
+        """Forget the chunks of these documents. A deleted one stays recorded in
+        `chunk_sources` at its current version, with no chunks, so it is not stale again."""
         for doc_id in document_ids:
-            self.conn.execute(
-                "DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE document_id = ?)",
-                (doc_id,),
-            )
-            self.conn.execute("DELETE FROM chunks WHERE document_id = ?", (doc_id,))
-            self.conn.execute("DELETE FROM chunk_sources WHERE document_id = ?", (doc_id,))
+            self._forget(doc_id)
+            try:
+                doc = self.repo.read_by_id(doc_id)
+            except NotFoundError:
+                continue
+            if doc.deleted:
+                self.conn.execute(
+                    "INSERT INTO chunk_sources (document_id, owner, version) VALUES (?, ?, ?)",
+                    (doc.id, doc.owner, doc.version),
+                )
+
+    def _forget(self, doc_id: int) -> None:
+        self.conn.execute(
+            "DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE document_id = ?)",
+            (doc_id,),
+        )
+        self.conn.execute("DELETE FROM chunks WHERE document_id = ?", (doc_id,))
+        self.conn.execute("DELETE FROM chunk_sources WHERE document_id = ?", (doc_id,))
 
     def replace(
         self, document_id: int, owner: str, version: int, path: str, rows: Sequence[ChunkRow]
     ) -> None:
         """Store the chunks cut from one version of a document, replacing older ones."""
-        self.drop([document_id])
+        self._forget(document_id)
         self.conn.execute(
             "INSERT INTO chunk_sources (document_id, owner, version) VALUES (?, ?, ?)",
             (document_id, owner, version),

@@ -916,14 +916,36 @@ class DocumentsRepository:
         What a derived index (the retrieval chunks) compares with the versions it was built
         from, to find what changed without reading any body.
         """
+        return self._versions_by_id(owner, under, deleted=False)
+
+    def deleted_versions(self, owner: str, under: str = HOME) -> dict[int, int]:
+        """The current (tombstone) version of every deleted document last at or below
+        `under`, by document id: what a derived index must have dropped."""
+        return self._versions_by_id(owner, under, deleted=True)
+
+    def version_total(self, owner: str) -> int:
+        """The number of versions of the owner's documents (the sum of their current version
+        numbers, deleted documents included). Every change adds to it, so a derived index
+        that holds the sum of the versions it has seen of every document is up to date
+        exactly when its sum equals this one: one cheap query when nothing changed.
+        """
+        return self.conn.execute(
+            "SELECT COALESCE(SUM(version), 0) FROM documents WHERE owner = ?",
+            (validate_owner(owner),),
+        ).fetchone()[0]
+
+    def _versions_by_id(self, owner: str, under: str, *, deleted: bool) -> dict[int, int]:
         owner, under = validate_owner(owner), normalize_path(under)
-        lo, hi = _range(under)
-        rows = self.conn.execute(
-            "SELECT id, version FROM documents WHERE owner = ? AND deleted_at IS NULL"
-            " AND (path = ? OR (path >= ? AND path < ?))",
-            (owner, under, lo, hi),
-        )
-        return {r[0]: r[1] for r in rows}
+        state = "IS NOT NULL" if deleted else "IS NULL"
+        sql = f"SELECT id, version FROM documents WHERE owner = ? AND deleted_at {state}"
+        params: list[Any] = [owner]
+        if under != HOME:
+            lo, hi = _range(under)
+            sql += " AND (path = ? OR (path >= ? AND path < ?))"
+            params += [under, lo, hi]
+        cur = self.conn.cursor()
+        cur.row_factory = None  # plain tuples: thousands of rows, read for two numbers each
+        return dict(cur.execute(sql, params).fetchall())
 
     def tree(
         self,

@@ -421,3 +421,21 @@ def test_a_write_inside_a_read_snapshot_is_refused(repo):
     with pytest.raises(DoctreeError, match="cannot write inside a read snapshot"), repo.snapshot():
         repo.write("main", "~/notes", "x")
     assert not repo.exists("main", "~/notes")
+
+
+def test_deleted_versions_maps_each_deleted_document_to_its_tombstone_version(repo):
+    gone = repo.write("main", "~/notes/gone", "x")
+    repo.write("main", "~/notes/gone", "y")
+    repo.delete("main", "~/notes/gone")
+    repo.write("main", "~/notes/live", "z")
+
+    assert repo.deleted_versions("main", "~/notes") == {gone.id: 3}
+
+
+def test_version_total_counts_every_version_of_the_owner(repo):
+    repo.write("main", "~/a/b", "one")  # creates ~/a too
+    repo.write("main", "~/a/b", "two")
+    repo.delete("main", "~/a/b")
+    repo.write("other", "~/x", "elsewhere")
+
+    assert repo.version_total("main") == len(repo.log("main", limit=None)) == 4
