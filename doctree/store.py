@@ -341,7 +341,9 @@ class DocumentsRepository:
             yield
         finally:
             self._reading = False
-            self.conn.execute("ROLLBACK")
+            # Nothing was written through this repository (see _writing); COMMIT rather than
+            # ROLLBACK so that nothing another user of a shared connection wrote is lost.
+            self.conn.execute("COMMIT")
 
     @contextmanager
     def _writing(self) -> Iterator[None]:
