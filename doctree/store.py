@@ -1476,7 +1476,8 @@ _FTS_TOKEN = re.compile(r"[\w]+", re.UNICODE)
 
 # Common English words that say nothing about what a document is about. Matched against
 # whole words, lowercased; the tokenizer splits "what's" into "what" and "s", hence the
-# contraction pieces.
+# contraction pieces (not "don" of "don't" or "won" of "won't", nor "will", nor "may":
+# names and content words too).
 _STOPWORD_TEXT = """
     a about above after again against all am an and any are as at be because been before
     being below between both but by can cannot could did do does doing down during each few
@@ -1484,10 +1485,10 @@ _STOPWORD_TEXT = """
     into is it its itself just me more most my myself no nor not of off on once only or other
     ought our ours ourselves out over own same shall she should so some such than that the
     their theirs them themselves then there these they this those through to too under until
-    up very was we were what when where which while who whom why will with would you your
+    up very was we were what when where which while who whom why with would you your
     yours yourself yourselves
-    s t d ll m re ve don doesn didn isn aren wasn weren hasn haven hadn won wouldn shouldn
-    couldn mustn shan
+    s t d ll m re ve doesn didn isn aren wasn weren hasn haven hadn wouldn shouldn couldn
+    mustn shan
 """
 STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 

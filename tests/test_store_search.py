@@ -157,3 +157,9 @@ def test_a_question_ranks_the_document_about_its_content_words_first(repo):
 
     assert hits[0].path == "~/garden"
     assert "~/chatter" not in [h.path for h in hits]
+
+
+def test_names_that_look_like_contraction_pieces_are_kept():
+    assert fts_query("Who won when Don and Will played in May?") == (
+        '"won" OR "Don" OR "Will" OR "played" OR "May"'
+    )
