@@ -12,6 +12,11 @@
    before and after ranking moved to passage retrieval: the store's full-text search over
    whole documents (before) and `rank_documents` (now), and the one-off cost of building
    the passage index for 10k documents and of bringing it up to date after one write.
+3. `load_memories(query=...)` relevance on LoCoMo (when `../shared/data/locomo/` or
+   `DOCTREE_LOCOMO` holds it; skipped otherwise): each conversation's sessions stored as
+   documents, as in `bench/locomo.py` raw mode; per question (categories 1-4), the share
+   of its evidence turns inside the loaded text at caps of 4,000, 8,000 and 16,000
+   characters, before (store search) and now (passages), per split.
 
     .venv/bin/python bench/compaction.py            # full
     .venv/bin/python bench/compaction.py --quick    # a small run
@@ -189,19 +194,21 @@ def fill(db: Path, n: int) -> None:
     repo.close()
 
 
-def load_before(repo: DocumentsRepository, query: str, cap: int = DEFAULT_CAP) -> str:
+def load_before(
+    repo: DocumentsRepository, query: str, cap: int = DEFAULT_CAP, owner: str = OWNER
+) -> str:
     """`load_memories(query=...)` as it was before passage ranking: the store's full-text
     search (BM25 over whole documents, titles and paths) first, then the rest by recency,
     under the same soft cap."""
     docs, given = [], set()
-    for hit in repo.search(OWNER, query, under="~/memory", limit=50):
-        doc = repo.get(OWNER, hit.path)
+    for hit in repo.search(owner, query, under="~/memory", limit=50):
+        doc = repo.get(owner, hit.path)
         if doc is not None and doc.body.strip():
             given.add(doc.id)
             docs.append(doc)
     parts: list[str] = []
     length = 0
-    rest = (d for d in _recent(repo, OWNER, "~/memory") if d.id not in given)
+    rest = (d for d in _recent(repo, owner, "~/memory") if d.id not in given)
     for doc in itertools.chain(docs, rest):
         text = render_document(doc)
         extra = len(text) + (len(SEPARATOR) if parts else 0)
@@ -260,6 +267,47 @@ def latency(db: Path, runs: int) -> tuple[list[tuple[str, float, float]], list[t
     return rows, once
 
 
+LOCOMO_CAPS = (4_000, 8_000, 16_000)
+
+
+def locomo_relevance(workdir: Path) -> None:
+    """Evidence recall of `load_memories(query=...)` on LoCoMo, before and now."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    import locomo
+
+    path = locomo.data_dir()
+    if not (path / "locomo10.json").exists():
+        print(f"LoCoMo not found at {path} (set DOCTREE_LOCOMO); skipping relevance.")
+        return
+    conversations, _ = locomo.load(path, False)
+    repo = DocumentsRepository(workdir / "locomo.db")
+    print(f"{'split':<12} {'ranking':<22}" + "".join(f" {c:>8,}" for c in LOCOMO_CAPS))
+    try:
+        for split, ids in locomo.SPLITS.items():
+            recalls: dict[tuple[str, int], list[float]] = {}
+            for c in (c for c in conversations if c.sample_id in ids):
+                locomo.store_raw(repo, c)
+                sync_chunks(repo, c.sample_id)
+                for q in c.questions:
+                    for cap in LOCOMO_CAPS:
+                        for name, text in (
+                            ("store search (before)", load_before(repo, q.text, cap, c.sample_id)),
+                            ("passages (now)", load_memories(repo, c.sample_id, cap, q.text)),
+                        ):
+                            found = set(locomo.DIA_ID.findall(text))
+                            recalls.setdefault((name, cap), []).append(
+                                locomo.recall(q.evidence, found)
+                            )
+            for name in ("store search (before)", "passages (now)"):
+                cells = "".join(
+                    f" {sum(recalls[name, c]) / len(recalls[name, c]):>8.3f}" for c in LOCOMO_CAPS
+                )
+                print(f"{split:<12} {name:<22}{cells}")
+            print(f"{'':<12} ({len(recalls['passages (now)', LOCOMO_CAPS[0]])} questions)")
+    finally:
+        repo.close()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="2 rounds, 2,000 documents")
@@ -267,6 +315,7 @@ def main() -> None:
     ap.add_argument("--threshold", type=int, default=24_000, help="compaction threshold, bytes")
     ap.add_argument("--docs", type=int, default=10_000)
     ap.add_argument("--runs", type=int, default=30)
+    ap.add_argument("--no-locomo", action="store_true", help="skip the LoCoMo relevance part")
     args = ap.parse_args()
     if args.quick:
         args.rounds, args.docs, args.runs = 2, 2_000, 10
@@ -316,6 +365,10 @@ def main() -> None:
         for label, seconds in once:
             print(f"{label:<58} {seconds * 1000:>8.1f} ms")
         print(f"load average: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        if not args.no_locomo and not args.quick:
+            print()
+            print("== load_memories(query=...) relevance on LoCoMo: evidence recall by cap ==")
+            locomo_relevance(tmp)
 
 
 if __name__ == "__main__":
