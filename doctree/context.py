@@ -94,11 +94,12 @@ def relevant_ids(
     """Ids of the `limit` documents most relevant to `query`, best first.
 
     `passages` (the default): ranked by their best passages (`rank_documents`). The chunk
-    index behind it is brought up to date first, a short write; if the database cannot be
-    written (read-only, or the write lock not granted within the busy timeout) and the
-    index is behind, the ranking falls back to `search`: the store's full-text search
-    (BM25 over whole documents) for the query's words without stopwords, which is always
-    current. `search` can also be asked for directly (the benchmark compares the two).
+    index behind it is brought up to date first, a short write (`refresh_chunks`). When
+    that write is not made (inside a read snapshot, on a read-only database, or the write
+    lock not granted within the busy timeout) and the index is behind, the ranking falls
+    back to `search`: the store's full-text search (BM25 over whole documents) for the
+    query's words without stopwords, which is always current. `search` can also be asked
+    for directly.
     """
     from doctree.retrieval import parse_query, rank_documents, refresh_chunks
 
@@ -110,7 +111,8 @@ def relevant_ids(
     terms = parse_query(query).terms
     if not terms:
         return []
-    return [h.document_id for h in repo.search(owner, " ".join(terms), under=under, limit=limit)]
+    hits = repo.search(owner, " ".join(terms), under=under, limit=limit, snippets=False)
+    return [h.document_id for h in hits]
 
 
 def ranked_documents(
