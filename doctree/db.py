@@ -43,7 +43,12 @@ def connect(path: str | os.PathLike[str], *, migrate: bool = True) -> sqlite3.Co
     if str(path) != ":memory:":
         if path.exists() and path.is_dir():
             raise UserError(f"database {str(path)!r}: is a directory, not a file")
-        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise UserError(
+                f"database {str(path)!r}: cannot create its folder ({e.strerror})"
+            ) from None
     try:
         conn = sqlite3.connect(
             str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False

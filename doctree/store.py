@@ -806,7 +806,15 @@ class DocumentsRepository:
             (document_id, version),
         ).fetchone()
         if row is None:
-            raise NotFoundError(f"document {document_id} has no version {version}")
+            latest = self.conn.execute(
+                "SELECT path, version FROM documents WHERE id = ?", (document_id,)
+            ).fetchone()
+            if latest is None:
+                raise NotFoundError(f"no document with id {document_id}")
+            raise NotFoundError(
+                f"document {latest['path']!r} has no version {version} "
+                f"(its versions are 1 to {latest['version']})"
+            )
         return self._version(row)
 
     def read_by_id(self, document_id: int) -> Document:

@@ -104,3 +104,13 @@ def test_a_directory_is_not_a_database(tmp_path):
 
     with pytest.raises(UserError, match="is a directory"):
         connect(tmp_path)
+
+
+def test_a_database_whose_folder_cannot_be_created_is_a_user_error(tmp_path):
+    from doctree.db import connect
+    from doctree.errors import UserError
+
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    with pytest.raises(UserError, match="cannot create its folder"):
+        connect(blocker / "sub" / "doctree.db")

@@ -51,7 +51,9 @@ def test_cli_redact_of_a_missing_version_is_a_one_line_error(db_path):
     result = runner.invoke(cli, ["--db", str(db_path), "redact", "~/notes", "9"])
 
     assert result.exit_code == 2
-    assert result.output == "error: document 1 has no version 9\n"
+    assert result.output == (
+        "error: document '~/notes' has no version 9 (its versions are 1 to 1)\n"
+    )
 
 
 def test_forget_redacts_every_matching_version_and_no_other(card_history):
