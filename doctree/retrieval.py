@@ -650,8 +650,7 @@ def refresh_chunks(repo: DocumentsRepository, owner: str) -> frozenset[int]:
     rank another way (`load_memories`).
     """
     reason = "inside a read transaction"
-    # `_depth` > 0: inside the repository's own write transaction, which holds the lock.
-    if not repo.conn.in_transaction or getattr(repo, "_depth", 0) > 0:
+    if not repo.conn.in_transaction or repo.in_write_transaction:
         try:
             sync_chunks(repo, owner)
             return frozenset()

@@ -321,6 +321,11 @@ class DocumentsRepository:
             )
         self.conn.execute("COMMIT" if begin else f"RELEASE {name}")
 
+    @property
+    def in_write_transaction(self) -> bool:
+        """True inside this repository's own `transaction()` (which holds the write lock)."""
+        return self._depth > 0
+
     @contextmanager
     def snapshot(self) -> Iterator[None]:
         """A read transaction: every read inside sees the database as of its start.
