@@ -362,3 +362,11 @@ def test_without_the_revert_the_retry_would_duplicate_the_line(repo):
         rt.run("main", "s-1", TRANSCRIPT)
         rt.run("main", "s-1", TRANSCRIPT)
     assert repo.read("main", "~/memory/active").body.count("- prefers tea (session s-1)") == 2
+
+
+def test_cli_runs_lists_a_reverted_run_as_reverted(db_path, run_id):
+    assert invoke(db_path, "revert", "--run", str(run_id)).exit_code == 0
+    result = invoke(db_path, "runs")
+    assert result.exit_code == 0, result.output
+    row = next(ln for ln in result.output.splitlines() if ln.split()[0] == str(run_id))
+    assert "reverted" in row.split()

@@ -72,7 +72,7 @@ def runs(
         cache = f"{_tokens(r.cache_read_tokens)}/{_tokens(r.cache_write_tokens)}"
         click.echo(
             f"{r.id:>4}  {r.source_agent[:10]:<10} {(r.session_id or '-')[:28]:<28} "
-            f"{r.backend:<9} {r.status:<9} {(r.stop_reason or '-')[:14]:<14} {r.turns:>5} "
+            f"{r.backend:<9} {'reverted' if r.reverted_at else r.status:<9} {(r.stop_reason or '-')[:14]:<14} {r.turns:>5} "
             f"{_tokens(r.input_tokens):>7} {_tokens(r.output_tokens):>6} {cache:>13} "
             f"{r.cost_usd:>8.4f} {len(_changes(state, r)):>7}"
         )
