@@ -1,5 +1,5 @@
-"""An MCP server over the document tree: read, write, edit, search, history, diff, backlinks
-and show, for any MCP-capable client (Claude Desktop, Claude Code, ...), over stdio.
+"""An MCP server over the document tree: read, write, edit, search, history, diff, backlinks,
+show and context, for any MCP-capable client (Claude Desktop, Claude Code, ...), over stdio.
 
 The tools are thin shells over `DocumentsRepository`. Every path is confined to one subtree
 of one owner's home (`--under`, default `~`); every change is a version recorded with the
@@ -179,6 +179,14 @@ class DoctreeTools:
             return f"{path} is empty"
         return "\n".join(render_tree(roots, home=path == HOME))
 
+    def context(self, query: str | None = None, cap: int = 8000) -> str:
+        from doctree.context import load_memories
+
+        text = load_memories(self.repo, self.owner, cap=cap, query=query, under=self.under)
+        if not text:
+            return f"no memory under {self.under} fits within {cap} characters"
+        return text
+
 
 def build_server(tools: DoctreeTools) -> Any:
     """The MCP server exposing `tools`; doctree errors become tool errors with their message."""
@@ -298,6 +306,23 @@ def build_server(tools: DoctreeTools) -> Any:
         depth: Annotated[int | None, Field(description="Levels below the path.", ge=0)] = None,
     ) -> str:
         return call(tools.show, path, depth)
+
+    @server.tool(
+        description="Memory for a prompt: whole documents, the most relevant to `query` first "
+        "(or the most recently changed when no query is given), separated by '---' lines, "
+        "within `cap` characters. A document is never cut: one that would pass the cap ends "
+        "the list. Use it at the start of a task to recall what is known.",
+        structured_output=False,
+    )
+    def context(
+        query: Annotated[
+            str | None, Field(description="What the memory is needed for, in words.")
+        ] = None,
+        cap: Annotated[
+            int, Field(description="Maximum characters returned.", ge=100, le=200_000)
+        ] = 8000,
+    ) -> str:
+        return call(tools.context, query, cap)
 
     return server
 

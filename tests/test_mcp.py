@@ -10,7 +10,7 @@ import pytest
 
 from doctree.store import DocumentsRepository
 
-TOOLS = {"read", "write", "edit", "search", "history", "diff", "backlinks", "show"}
+TOOLS = {"read", "write", "edit", "search", "history", "diff", "backlinks", "show", "context"}
 
 
 def run_session(db_path, script, *extra_args: str):
@@ -43,7 +43,7 @@ def seeded(db_path):
     return db_path
 
 
-def test_server_lists_the_eight_tools_each_described(db_path):
+def test_server_lists_the_nine_tools_each_described(db_path):
     async def script(client):
         return (await client.list_tools()).tools
 
@@ -154,3 +154,23 @@ def test_served_subtree_confines_every_tool(seeded):
 
     assert result.is_error
     assert "path '~/secrets/x': outside the served subtree '~/memory'" in text_of(result)
+
+
+def test_context_returns_whole_documents_most_relevant_first(seeded):
+    async def script(client):
+        return text_of(await client.call_tool("context", {"query": "coffee", "cap": 4000}))
+
+    text = run_session(seeded, script)
+
+    assert text.index("Prefers black coffee.") < text.index("# Bob")
+    assert "green tea" not in text  # the current version only
+
+
+def test_context_with_a_cap_too_small_for_any_document_says_so(db_path):
+    with DocumentsRepository(db_path) as repo:
+        repo.write("a", "~/memory/long", "# Long\n" + "word " * 100)
+
+    async def script(client):
+        return text_of(await client.call_tool("context", {"cap": 100}))
+
+    assert "fits within 100 characters" in run_session(db_path, script)

@@ -21,7 +21,7 @@ pass_state = click.pass_obj
 @pass_state
 def mcp(state: State, under: str, actor_id: str | None) -> None:
     """Serve the tree to an MCP client over stdio (read, write, edit, search, history, diff,
-    backlinks, show).
+    backlinks, show, context).
 
     \b
     Claude Code:
