@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import sqlite3
+import time
 from pathlib import Path
 
 from doctree.errors import SchemaError, UserError
@@ -37,6 +38,23 @@ def migrations() -> list[tuple[int, str, str]]:
     return out
 
 
+def _enable_wal(conn: sqlite3.Connection) -> None:
+    """Switch to WAL. On a fresh file another process may be switching at the same moment;
+    SQLite then answers "database is locked" at once, without its busy handler, so wait and
+    retry here, up to the busy timeout."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    pause = 0.005
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) or time.monotonic() + pause > deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.2)
+
+
 def connect(path: str | os.PathLike[str], *, migrate: bool = True) -> sqlite3.Connection:
     """Open (creating if needed) a doctree database and bring its schema up to date."""
     path = Path(path)
@@ -55,7 +73,7 @@ def connect(path: str | os.PathLike[str], *, migrate: bool = True) -> sqlite3.Co
         )
         conn.row_factory = sqlite3.Row
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        conn.execute("PRAGMA journal_mode = WAL")
+        _enable_wal(conn)
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA foreign_keys = ON")
         conn.execute("PRAGMA temp_store = MEMORY")  # savepoint journals stay off disk
