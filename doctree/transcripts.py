@@ -362,6 +362,20 @@ def _is_blank(line: str) -> bool:
     return line.strip(" \t") == ""
 
 
+def _fenced_json(source: str, fence: Any, label: str, kind: type, described: str) -> Any:
+    """The JSON value inside a fenced block, which must be of `kind`."""
+    line = fence.map[0] + 1
+    try:
+        value = json.loads(fence.content)
+    except json.JSONDecodeError as e:
+        raise TranscriptError(
+            source, line + e.lineno, f"{label} content is not valid JSON: {e.msg}"
+        ) from None
+    if not isinstance(value, kind):
+        raise TranscriptError(source, line, f"{label} content must be {described}")
+    return value
+
+
 def _section_content(
     kind: str, body_tokens: list[Any], body_lines: list[str], source: str, hline: int
 ) -> str | dict[str, Any]:
@@ -374,30 +388,12 @@ def _section_content(
             raise TranscriptError(
                 source, hline, f"a {label} message must be one ```json fenced block"
             )
-        line = single_fence.map[0] + 1
-        try:
-            value = json.loads(single_fence.content)
-        except json.JSONDecodeError as e:
-            raise TranscriptError(
-                source, line + e.lineno, f"{label} content is not valid JSON: {e.msg}"
-            ) from None
-        if not isinstance(value, dict):
-            raise TranscriptError(source, line, f"{label} content must be a JSON object")
-        return value
+        return _fenced_json(source, single_fence, label, dict, "a JSON object")
     if single_fence is not None and single_fence.info.strip() == VERBATIM:
         content = single_fence.content
         return content[:-1] if content.endswith("\n") else content
     if single_fence is not None and single_fence.info.strip() == JSON_VERBATIM:
-        line = single_fence.map[0] + 1
-        try:
-            value = json.loads(single_fence.content)
-        except json.JSONDecodeError as e:
-            raise TranscriptError(
-                source, line + e.lineno, f"{JSON_VERBATIM} content is not valid JSON: {e.msg}"
-            ) from None
-        if not isinstance(value, str):
-            raise TranscriptError(source, line, f"{JSON_VERBATIM} content must be a JSON string")
-        return value
+        return _fenced_json(source, single_fence, JSON_VERBATIM, str, "a JSON string")
     start, end = 0, len(body_lines)
     while start < end and _is_blank(body_lines[start]):
         start += 1

@@ -186,7 +186,5 @@ def forget(
             click.echo(f"skipped {h.path}{note} {versions}: {h.skipped}")
         else:
             click.echo(f"{verb} {h.path}{note} {versions}")
-    total = sum(len(h.versions) for h in report.hits if not h.skipped)
-    click.echo(
-        f"{verb} {total} version(s) in {sum(1 for h in report.hits if not h.skipped)} document(s)"
-    )
+    documents = sum(1 for h in report.hits if not h.skipped)
+    click.echo(f"{verb} {report.redacted} version(s) in {documents} document(s)")
