@@ -949,6 +949,18 @@ class DocumentsRepository:
             (validate_owner(owner),),
         ).fetchone()[0]
 
+    def versions_per_run(self, run_ids: list[int]) -> dict[int, int]:
+        """How many versions each of these runs made (runs that made none are left out)."""
+        if not run_ids:
+            return {}
+        marks = ",".join("?" * len(run_ids))
+        rows = self.conn.execute(
+            f"SELECT run_id, COUNT(*) FROM document_versions WHERE run_id IN ({marks})"
+            " GROUP BY run_id",
+            [int(r) for r in run_ids],
+        )
+        return {r[0]: r[1] for r in rows}
+
     def _versions_by_id(self, owner: str, under: str, *, deleted: bool) -> dict[int, int]:
         owner, under = validate_owner(owner), normalize_path(under)
         state = "IS NOT NULL" if deleted else "IS NULL"

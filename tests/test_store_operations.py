@@ -439,3 +439,12 @@ def test_version_total_counts_every_version_of_the_owner(repo):
     repo.write("other", "~/x", "elsewhere")
 
     assert repo.version_total("main") == len(repo.log("main", limit=None)) == 4
+
+
+def test_versions_per_run_counts_the_versions_each_run_made(repo):
+    repo.write("main", "~/memory/a", "one", run_id=7)
+    repo.write("main", "~/memory/a", "two", run_id=7)
+    repo.write("main", "~/memory/b", "three", run_id=8)
+    # ~/memory itself was created by the first write of run 7
+    assert repo.versions_per_run([7, 8, 9]) == {7: 3, 8: 1}
+    assert repo.versions_per_run([]) == {}

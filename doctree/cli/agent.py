@@ -56,8 +56,9 @@ def runs(
         status=status,
         limit=limit,
     )
+    counts = state.repo.versions_per_run([r.id for r in rows])
     if as_json:
-        emit_json([{**r.to_dict(), "changes": len(_changes(state, r))} for r in rows])
+        emit_json([{**r.to_dict(), "changes": counts.get(r.id, 0)} for r in rows])
         return
     if not rows:
         who = "any agent" if all_agents else f"agent {state.agent!r}"
@@ -74,7 +75,7 @@ def runs(
             f"{r.id:>4}  {r.source_agent[:10]:<10} {(r.session_id or '-')[:28]:<28} "
             f"{r.backend:<9} {'reverted' if r.reverted_at else r.status:<9} {(r.stop_reason or '-')[:14]:<14} {r.turns:>5} "
             f"{_tokens(r.input_tokens):>7} {_tokens(r.output_tokens):>6} {cache:>13} "
-            f"{r.cost_usd:>8.4f} {len(_changes(state, r)):>7}"
+            f"{r.cost_usd:>8.4f} {counts.get(r.id, 0):>7}"
         )
 
 
