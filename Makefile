@@ -30,7 +30,7 @@ test: $(VENV)/.installed
 	$(BIN)/pytest -q
 
 docs: $(VENV)/.installed
-	$(BIN)/python -m doctree.cli_docs
+	$(BIN)/python -m doctree.cli.docs
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check doctree tests bench

@@ -52,11 +52,11 @@ def replay_live(
     db: Path, transcripts: list[Path], runtime_options: dict[str, Any]
 ) -> tuple[list[Any], Any]:
     """Replay transcripts through the live path into `db`; returns (outcomes, runtime)."""
-    from doctree.agent import MemoryAgentRuntime
+    from doctree.agent.runtime import MemoryAgentRuntime
     from doctree.cli.replay import _Collecting, replay_one
-    from doctree.sessions import SessionsRepository
-    from doctree.store import DocumentsRepository
-    from doctree.worker import MemoryWorker
+    from doctree.sessions.repository import SessionsRepository
+    from doctree.sessions.worker import MemoryWorker
+    from doctree.store.documents import DocumentsRepository
 
     repo = DocumentsRepository(db)
     runtime = MemoryAgentRuntime(repo, **runtime_options)
@@ -82,7 +82,7 @@ def record(transcripts: list[Path]) -> None:
 
     Each recording gets its own scripted upstream, so its simulated prompt cache starts cold.
     """
-    from doctree.messages_fake import SCRIPTED_LABEL, FakeMessagesServer, ScriptedMemoryModel
+    from doctree.agent.messages_fake import SCRIPTED_LABEL, FakeMessagesServer, ScriptedMemoryModel
 
     jobs = [(cassette_for(t), [t]) for t in transcripts]
     jobs.append((CASSETTES / f"{ALL}.json", transcripts))
@@ -110,7 +110,7 @@ def _check(outcomes: list[Any]) -> None:
 
 def cache_order_bytes(body: dict[str, Any]) -> bytes:
     """The request's prompt as the API's cache reads it, markers left out."""
-    from doctree.messages_fake import prompt_segments
+    from doctree.agent.messages_fake import prompt_segments
 
     return "".join(text for text, _ in prompt_segments(body)).encode("utf-8")
 
@@ -131,7 +131,7 @@ def measure(transcript: Path, workdir: Path) -> dict[str, Any]:
     )
     _check(outcomes)
     requests = runtime.server.requests if runtime.server else []
-    from doctree.runs import Runs
+    from doctree.store.runs import Runs
 
     runs = [Runs(repo.conn).get(r["run_id"]) for o in outcomes for r in o.runs]
     cache_shares, wire_shares = [], []

@@ -39,19 +39,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from doctree.compaction import CompactionPolicy, CompactionResult, Compactor  # noqa: E402
-from doctree.context import (  # noqa: E402
+from doctree.memory.compaction import CompactionPolicy, CompactionResult, Compactor  # noqa: E402
+from doctree.memory.context import (  # noqa: E402
     DEFAULT_CAP,
     SEPARATOR,
     _recent,
     load_memories,
     render_document,
 )
-from doctree.retrieval import sync_chunks  # noqa: E402
-from doctree.sessions import SessionsRepository  # noqa: E402
-from doctree.store import DocumentsRepository  # noqa: E402
-from doctree.transcripts import Transcript, parse_transcript  # noqa: E402
-from doctree.worker import MemoryWorker, default_handler  # noqa: E402
+from doctree.memory.retrieval import sync_chunks  # noqa: E402
+from doctree.sessions.repository import SessionsRepository  # noqa: E402
+from doctree.sessions.transcripts import Transcript, parse_transcript  # noqa: E402
+from doctree.sessions.worker import MemoryWorker, default_handler  # noqa: E402
+from doctree.store.documents import DocumentsRepository  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "fixtures" / "transcripts"
 OWNER = "main"

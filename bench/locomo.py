@@ -9,7 +9,7 @@ doctree, one owner per conversation, in two modes:
 - agent: the sessions replayed through the offline memory agent, which writes whatever pages
   it writes (each carrying the dia_ids it cites) — when that agent is available.
 
-Per question, `doctree.retrieval.retrieve` assembles the context; recall is the share of the
+Per question, `doctree.memory.retrieval.retrieve` assembles the context; recall is the share of the
 question's evidence dia_ids that appear in the context text. In the same run: the chance
 level (random turns filling the budget) and plain BM25 over turns (SQLite FTS5, porter
 unicode61, stopwords removed, OR of the question's words, one row per turn, turns added in
@@ -44,7 +44,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from doctree.retrieval import (  # noqa: E402
+from doctree.memory.retrieval import (  # noqa: E402
     DEFAULT_SETTINGS,
     ENGLISH_STOPWORDS,
     Settings,
@@ -52,7 +52,7 @@ from doctree.retrieval import (  # noqa: E402
     retrieve,
     sync_chunks,
 )
-from doctree.store import Actor, DocumentsRepository  # noqa: E402
+from doctree.store.documents import Actor, DocumentsRepository  # noqa: E402
 
 SPLITS = {
     "development": ("conv-26", "conv-30", "conv-41", "conv-42", "conv-43"),
@@ -214,8 +214,8 @@ def store_raw(repo: DocumentsRepository, c: Conversation) -> None:
 def agent_available() -> str | None:
     """None if the offline memory agent can be used, else why not."""
     try:
-        import doctree.offline  # noqa: F401
-        import doctree.tools  # noqa: F401
+        import doctree.agent.offline  # noqa: F401
+        import doctree.interop.tools  # noqa: F401
     except ImportError as e:
         return f"the offline memory agent is not available ({e})"
     return None
@@ -234,7 +234,7 @@ def session_start(s: Session) -> datetime:
 def agent_transcript(c: Conversation, s: Session) -> str:
     """One session in doctree's transcript format: every turn a user message (both people's
     words are facts here), a minute apart, starting with its dia_id and speaker."""
-    from doctree.transcripts import Message, format_transcript
+    from doctree.sessions.transcripts import Message, format_transcript
 
     start = session_start(s)
     messages = [
@@ -252,8 +252,8 @@ def agent_transcript(c: Conversation, s: Session) -> str:
 
 def store_agent(repo: DocumentsRepository, c: Conversation) -> None:
     """Replay each session, in order, through the offline memory agent and its tools."""
-    from doctree.offline import OfflineMemoryAgent
-    from doctree.tools import MemoryTools
+    from doctree.agent.offline import OfflineMemoryAgent
+    from doctree.interop.tools import MemoryTools
 
     agent = OfflineMemoryAgent()
     for s in c.sessions:

@@ -21,8 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from doctree.sessions import SessionsRepository
-from doctree.worker import MemoryWorker, TranscriptJob
+from doctree.sessions.repository import SessionsRepository
+from doctree.sessions.worker import MemoryWorker, TranscriptJob
 
 
 class Instant:

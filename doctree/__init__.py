@@ -11,14 +11,14 @@ from importlib import import_module
 from typing import Any
 
 _EXPORTS = {
-    "Actor": "doctree.store",
-    "DocumentsRepository": "doctree.store",
-    "Engine": "doctree.engine",
-    "SessionsRepository": "doctree.sessions",
-    "MemoryWorker": "doctree.worker",
-    "MemoryAgentRuntime": "doctree.agent",
-    "load_memories": "doctree.context",
-    "Compactor": "doctree.compaction",
+    "Actor": "doctree.store.documents",
+    "DocumentsRepository": "doctree.store.documents",
+    "Engine": "doctree.sessions.engine",
+    "SessionsRepository": "doctree.sessions.repository",
+    "MemoryWorker": "doctree.sessions.worker",
+    "MemoryAgentRuntime": "doctree.agent.runtime",
+    "load_memories": "doctree.memory.context",
+    "Compactor": "doctree.memory.compaction",
 }
 
 __all__ = sorted(_EXPORTS)

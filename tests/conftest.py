@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, settings
 
-from doctree.store import DocumentsRepository
+from doctree.store.documents import DocumentsRepository
 
 # Shared, busy machines: no per-example deadline, and slow data generation is not a failure.
 settings.register_profile("doctree", deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -7,14 +7,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from doctree.agent import (
-    MemoryAgentRuntime,
-    RunFailedError,
-    memory_agent_key,
-    resolve_backend,
-)
-from doctree.definitions import load_definition
-from doctree.messages_fake import (
+from doctree.agent.definitions import load_definition
+from doctree.agent.messages_fake import (
     FakeMessagesServer,
     HttpError,
     Scripted,
@@ -22,7 +16,13 @@ from doctree.messages_fake import (
     text_block,
     tool_use_block,
 )
-from doctree.runs import Runs
+from doctree.agent.runtime import (
+    MemoryAgentRuntime,
+    RunFailedError,
+    memory_agent_key,
+    resolve_backend,
+)
+from doctree.store.runs import Runs
 
 TRANSCRIPT = """# Transcript of session s-1
 

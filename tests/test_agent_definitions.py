@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from doctree.definitions import load_definition, parse_definition
+from doctree.agent.definitions import load_definition, parse_definition
 from doctree.errors import UserError
-from doctree.tools import TOOL_NAMES
+from doctree.interop.tools import TOOL_NAMES
 
 GOOD = """---
 name: x
@@ -92,7 +92,7 @@ def test_a_missing_prompt_file_is_a_clear_error():
 
 
 def test_a_memory_agent_must_be_exempt_from_invalidation(repo):
-    from doctree.agent import MemoryAgentRuntime
+    from doctree.agent.runtime import MemoryAgentRuntime
 
     d = load_definition("memory-agent").model_copy(update={"invalidation": "normal"})
     with pytest.raises(UserError, match="invalidation: exempt"):

@@ -6,8 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from doctree.agent import MemoryAgentRuntime, default_handler
-from doctree.messages_fake import (
+from doctree.agent.messages_fake import (
     FakeMessagesServer,
     HttpError,
     Scripted,
@@ -16,9 +15,10 @@ from doctree.messages_fake import (
     text_block,
     tool_use_block,
 )
-from doctree.runs import Runs
-from doctree.sessions import SessionsRepository
-from doctree.worker import MemoryWorker
+from doctree.agent.runtime import MemoryAgentRuntime, default_handler
+from doctree.sessions.repository import SessionsRepository
+from doctree.sessions.worker import MemoryWorker
+from doctree.store.runs import Runs
 
 FIXTURES = Path(__file__).parent / "fixtures" / "transcripts"
 
@@ -121,7 +121,7 @@ def test_default_handler_spells_record_with_its_cassette(repo, tmp_path):
 
 
 def test_the_workers_handler_by_name_is_the_memory_agent_runtime(repo):
-    from doctree.worker import default_handler as worker_handler
+    from doctree.sessions.worker import default_handler as worker_handler
 
     assert isinstance(worker_handler(repo, "offline"), MemoryAgentRuntime)
 

@@ -10,7 +10,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import anthropic
 import pytest
 
-from doctree.budgets import (
+from doctree.agent.messages_fake import FakeMessagesServer, HttpError, Scripted, message, text_block
+from doctree.memory.budgets import (
     COMPRESSION_THRESHOLD,
     MAX_COMPRESSION_PASSES,
     RETAIN_AFTER_COMPRESSION,
@@ -24,7 +25,6 @@ from doctree.budgets import (
     save_working_context,
     token_counter,
 )
-from doctree.messages_fake import FakeMessagesServer, HttpError, Scripted, message, text_block
 
 CHATTY = "{} called about the launch. They talked at length about unrelated things. It went on."
 
@@ -196,7 +196,7 @@ def test_warning_logged_if_still_over_after_max_passes(caplog):
     )
     with FakeMessagesServer(Scripted([stubborn] * 2)) as server:
         manager = BudgetManager(summarizer=scripted_summarizer(server))
-        with caplog.at_level(logging.WARNING, logger="doctree.budgets"):
+        with caplog.at_level(logging.WARNING, logger="doctree.memory.budgets"):
             manager.fit(ctx(agent="scribe", limit=120, buffer=entries(6)))
     assert "agent scribe: context still" in caplog.text
     assert "after 2 compression passes" in caplog.text
@@ -215,7 +215,7 @@ def test_fallback_trims_oldest_part_of_summary():
 
 def test_context_that_cannot_fit_is_reported_over_limit(manager, caplog):
     c = ctx(limit=10, facts=["fact " * 50], buffer=entries(4))
-    with caplog.at_level(logging.WARNING, logger="doctree.budgets"):
+    with caplog.at_level(logging.WARNING, logger="doctree.memory.budgets"):
         report = manager.fit(c)
     assert report.over_limit and "alone take" in caplog.text
 

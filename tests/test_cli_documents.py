@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from doctree.cli import cli
-from doctree.store import DocumentsRepository
+from doctree.store.documents import DocumentsRepository
 
 
 @pytest.fixture

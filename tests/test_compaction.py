@@ -10,7 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from doctree.cli import cli
-from doctree.compaction import (
+from doctree.errors import UserError
+from doctree.memory.compaction import (
     CompactionPolicy,
     Compactor,
     ExtractiveCondenser,
@@ -18,9 +19,8 @@ from doctree.compaction import (
     compaction_hook,
     extract_lines,
 )
-from doctree.errors import UserError
-from doctree.leases import Leases
-from doctree.store import DocumentsRepository
+from doctree.store.documents import DocumentsRepository
+from doctree.store.leases import Leases
 
 OWNER = "main"
 TARGET = "~/memory/compacted"
@@ -199,7 +199,7 @@ def test_failed_compaction_leaves_every_document_at_its_version(db_path):
 def test_failed_compaction_logs_and_does_not_raise(db_path, caplog):
     repo = too_small_repo(db_path)
     seed(repo)
-    with caplog.at_level(logging.WARNING, logger="doctree.compaction"):
+    with caplog.at_level(logging.WARNING, logger="doctree.memory.compaction"):
         result = compactor(repo).compact(OWNER)
     assert "BodyTooLargeError" in result.error
     assert "failed, nothing changed" in caplog.text
@@ -375,9 +375,9 @@ def test_hook_given_a_database_path_opens_its_own_connection(repo, db_path):
 def test_worker_compacts_after_the_memory_agent_stores(db_path, repo):
     from pathlib import Path
 
-    from doctree.sessions import SessionsRepository
-    from doctree.transcripts import parse_transcript
-    from doctree.worker import MemoryWorker, default_handler
+    from doctree.sessions.repository import SessionsRepository
+    from doctree.sessions.transcripts import parse_transcript
+    from doctree.sessions.worker import MemoryWorker, default_handler
 
     fixtures = sorted((Path(__file__).parent / "fixtures" / "transcripts").glob("*.md"))[:3]
     sessions = SessionsRepository(db_path)
@@ -449,7 +449,7 @@ def test_a_kept_subtree_named_explicitly_is_compacted(repo):
 
 
 def test_condensed_document_fits_the_default_load_cap(repo):
-    from doctree.context import load_memories
+    from doctree.memory.context import load_memories
 
     for i in range(40):
         repo.write(OWNER, f"~/memory/notes/n{i}", f"- Fact {i}: Alice decided item {i} " * 6)

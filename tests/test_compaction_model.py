@@ -1,5 +1,5 @@
 """Compaction with the compaction agent on the real anthropic SDK, talking real HTTP to the
-loopback fake of the Messages API (`doctree.messages_fake`)."""
+loopback fake of the Messages API (`doctree.agent.messages_fake`)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ import anthropic
 import pytest
 from click.testing import CliRunner
 
+from doctree.agent.definitions import load_definition
+from doctree.agent.messages_fake import FakeMessagesServer, HttpError, Scripted, message, text_block
 from doctree.cli import cli
-from doctree.compaction import AnthropicCondenser, Compactor
-from doctree.definitions import load_definition
-from doctree.messages_fake import FakeMessagesServer, HttpError, Scripted, message, text_block
-from doctree.store import DocumentsRepository
+from doctree.memory.compaction import AnthropicCondenser, Compactor
+from doctree.store.documents import DocumentsRepository
 
 OWNER = "main"
 TARGET = "~/memory/compacted"
@@ -127,7 +127,7 @@ def test_model_failure_leaves_every_document_at_its_version(repo, serve):
 def test_model_failure_is_logged_not_raised(repo, serve, caplog):
     seed(repo)
     server = serve(Scripted([HttpError(500, "overloaded")]))
-    with caplog.at_level(logging.WARNING, logger="doctree.compaction"):
+    with caplog.at_level(logging.WARNING, logger="doctree.memory.compaction"):
         result = model_compactor(repo, server).compact(OWNER)
     assert "InternalServerError" in result.error
     assert "compaction of ~/memory for main failed" in caplog.text
@@ -205,7 +205,7 @@ def test_condensed_document_written_during_the_pass_fails_the_pass_without_chang
 
 
 def test_compaction_is_recorded_as_a_run_with_its_usage(repo, serve):
-    from doctree.runs import Runs
+    from doctree.store.runs import Runs
 
     seed(repo)
     server = serve(Scripted([answer(usage={"input_tokens": 900, "output_tokens": 100})]))

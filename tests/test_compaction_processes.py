@@ -8,14 +8,14 @@ import subprocess
 import sys
 import threading
 
-from doctree.messages_fake import FakeMessagesServer, message, text_block
+from doctree.agent.messages_fake import FakeMessagesServer, message, text_block
 
 OWNER = "main"
 
 COMPACT = """
 import json, sys
-from doctree.compaction import Compactor
-from doctree.store import DocumentsRepository
+from doctree.memory.compaction import Compactor
+from doctree.store.documents import DocumentsRepository
 repo = DocumentsRepository(sys.argv[1])
 result = Compactor(repo, condenser="anthropic").compact("main")
 print(json.dumps({"status": result.status, "error": result.error}))
@@ -63,8 +63,8 @@ def test_two_processes_compacting_one_owner_one_runs_one_skips(repo, db_path):
 
 
 def test_lease_of_a_crashed_compaction_expires_and_is_taken_over(repo, db_path):
-    from doctree.compaction import Compactor
-    from doctree.leases import Leases
+    from doctree.memory.compaction import Compactor
+    from doctree.store.leases import Leases
 
     repo.write(OWNER, "~/memory/a", "Alice prefers tea.")
     repo.write(OWNER, "~/memory/b", "Bob moved to Berlin.")

@@ -9,16 +9,16 @@ import pytest
 from click.testing import CliRunner
 
 from doctree.cli import cli
-from doctree.context import (
+from doctree.errors import UserError
+from doctree.memory.context import (
     SEPARATOR,
     load_memories,
     ranked_documents,
     relevant_ids,
     total_size,
 )
-from doctree.db import connect
-from doctree.errors import UserError
-from doctree.store import DocumentsRepository
+from doctree.store.db import connect
+from doctree.store.documents import DocumentsRepository
 
 OWNER = "main"
 
@@ -207,7 +207,7 @@ def test_load_memories_reads_past_the_first_page_of_changes(repo):
     assert "the oldest fact" in text and text.count("churn 2") == 1
 
 
-# -- ranking by passages (doctree.retrieval.rank_documents) ----------------------------------
+# -- ranking by passages (doctree.memory.retrieval.rank_documents) ----------------------------------
 
 
 def test_load_memories_query_ignores_stopwords(repo):

@@ -7,9 +7,9 @@ import re
 import sqlite3
 from pathlib import Path
 
-from doctree import cli_docs
-from doctree.db import apply_migrations, migrations
-from doctree.store import ACTOR_KINDS, OPERATIONS
+from doctree.cli import docs as cli_docs
+from doctree.store.db import apply_migrations, migrations
+from doctree.store.documents import ACTOR_KINDS, OPERATIONS
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 

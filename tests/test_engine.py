@@ -7,9 +7,9 @@ import time
 
 import pytest
 
-from doctree.engine import Engine
 from doctree.errors import UserError
-from doctree.transcripts import parse_transcript
+from doctree.sessions.engine import Engine
+from doctree.sessions.transcripts import parse_transcript
 
 
 class Collect:
@@ -189,12 +189,14 @@ def test_worker_command_runs_doctree_worker_on_the_database(db_path):
 def _offline_available() -> bool:
     import importlib.util
 
-    return all(importlib.util.find_spec(m) for m in ("doctree.agent", "doctree.offline"))
+    return all(
+        importlib.util.find_spec(m) for m in ("doctree.agent.runtime", "doctree.agent.offline")
+    )
 
 
 @pytest.mark.skipif(not _offline_available(), reason="the offline memory agent is not installed")
 def test_offline_memory_agent_writes_memory_from_a_slept_session(db_path):
-    from doctree.store import DocumentsRepository
+    from doctree.store.documents import DocumentsRepository
 
     with Engine(db_path, handler="offline") as engine:
         s = engine.start_session("main", "s-2026-11-20-tea")

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from doctree.cli import cli
 from doctree.errors import ConflictError, UserError
-from doctree.exchange import export_tree, import_tree, split_export
-from doctree.store import DocumentsRepository
+from doctree.interop.exchange import export_tree, import_tree, split_export
+from doctree.store.documents import DocumentsRepository
 
 OWNER = "a"
 

@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from doctree.cli import cli
-from doctree.transcripts import parse_transcript
+from doctree.sessions.transcripts import parse_transcript
 
 FIXTURES = Path(__file__).parent / "fixtures" / "transcripts"
 GOLDEN = Path(__file__).parent / "fixtures" / "golden" / "offline"

@@ -8,7 +8,7 @@ import sys
 import anyio
 import pytest
 
-from doctree.store import DocumentsRepository
+from doctree.store.documents import DocumentsRepository
 
 TOOLS = {"read", "write", "edit", "search", "history", "diff", "backlinks", "show", "context"}
 

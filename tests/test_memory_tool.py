@@ -11,9 +11,15 @@ import pytest
 from anthropic.lib.tools import ToolError
 from anthropic.lib.tools._beta_builtin_memory_tool import BetaLocalFilesystemMemoryTool
 
-from doctree.memory_tool import DoctreeMemoryTool
-from doctree.messages_fake import FakeMessagesServer, Scripted, message, text_block, tool_use_block
-from doctree.store import Actor
+from doctree.agent.messages_fake import (
+    FakeMessagesServer,
+    Scripted,
+    message,
+    text_block,
+    tool_use_block,
+)
+from doctree.interop.memory_tool import DoctreeMemoryTool
+from doctree.store.documents import Actor
 
 OWNER = "a"
 
@@ -268,7 +274,7 @@ def test_create_below_a_file_is_refused(repo):
 def test_async_tool_remembers_through_the_async_tool_runner(repo):
     import anyio
 
-    from doctree.memory_tool import AsyncDoctreeMemoryTool
+    from doctree.interop.memory_tool import AsyncDoctreeMemoryTool
 
     script = [
         memory_call({"command": "create", "path": "/memories/a.md", "file_text": "tea\n"}, "t1"),

@@ -9,9 +9,9 @@ import sys
 
 import pytest
 
-from doctree.db import applied_migrations, apply_migrations, connect, migrations
 from doctree.errors import SchemaError
-from doctree.store import DocumentsRepository
+from doctree.store.db import applied_migrations, apply_migrations, connect, migrations
+from doctree.store.documents import DocumentsRepository
 
 
 def tables(conn: sqlite3.Connection) -> set[str]:
@@ -79,7 +79,7 @@ def test_failing_migration_is_rolled_back_and_not_recorded(db_path):
 
 
 def test_two_processes_opening_a_fresh_database_both_succeed(db_path):
-    code = "import sys; from doctree.db import connect; connect(sys.argv[1]).close()"
+    code = "import sys; from doctree.store.db import connect; connect(sys.argv[1]).close()"
     procs = [
         subprocess.Popen([sys.executable, "-c", code, str(db_path)], stderr=subprocess.PIPE)
         for _ in range(2)
@@ -107,8 +107,8 @@ def test_a_directory_is_not_a_database(tmp_path):
 
 
 def test_a_database_whose_folder_cannot_be_created_is_a_user_error(tmp_path):
-    from doctree.db import connect
     from doctree.errors import UserError
+    from doctree.store.db import connect
 
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")

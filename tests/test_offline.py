@@ -10,10 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from doctree.offline import OfflineMemoryAgent, absolute_dates, resolve_relative
-from doctree.store import Actor, DocumentsRepository
-from doctree.tools import MemoryTools
-from doctree.transcripts import format_transcript, parse_transcript
+from doctree.agent.offline import OfflineMemoryAgent, absolute_dates, resolve_relative
+from doctree.interop.tools import MemoryTools
+from doctree.sessions.transcripts import format_transcript, parse_transcript
+from doctree.store.documents import Actor, DocumentsRepository
 
 FIXTURES = Path(__file__).parent / "fixtures" / "transcripts"
 

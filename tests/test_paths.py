@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from doctree.errors import BodyTooLargeError, PathError, UserError
-from doctree.paths import (
+from doctree.store.documents import DocumentsRepository
+from doctree.store.paths import (
     HOME,
     MAX_PATH_BYTES,
     MAX_SEGMENTS,
@@ -22,7 +23,6 @@ from doctree.paths import (
     slugify,
     validate_owner,
 )
-from doctree.store import DocumentsRepository
 
 BAD_PATHS = [
     ("~/memory/../x", "'..' is not allowed"),

@@ -7,8 +7,8 @@ from click.testing import CliRunner
 
 from doctree.cli import cli
 from doctree.errors import NotFoundError, UserError
-from doctree.forget import forget
-from doctree.store import Actor
+from doctree.memory.forget import forget
+from doctree.store.documents import Actor
 
 OWNER = "a"
 ADMIN = Actor("user", "admin")

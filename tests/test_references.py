@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from doctree.references import (
+from doctree.store.references import (
     _NEEDS_PARSER,
     _markdown_links,
     body_links,

@@ -8,10 +8,10 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from doctree.cli import cli
-from doctree.runs import Runs
-from doctree.sessions import SessionsRepository
-from doctree.store import DocumentsRepository
-from doctree.transcripts import format_transcript, parse_transcript
+from doctree.sessions.repository import SessionsRepository
+from doctree.sessions.transcripts import format_transcript, parse_transcript
+from doctree.store.documents import DocumentsRepository
+from doctree.store.runs import Runs
 
 FIXTURES = Path(__file__).parent / "fixtures" / "transcripts"
 PERSONAL = FIXTURES / "01-personal-assistant.md"
@@ -210,7 +210,7 @@ def test_two_replays_of_all_fixtures_give_the_same_tree_and_versions(tmp_path):
 
 
 def test_record_then_replay_through_the_cli_gives_the_same_tree(tmp_path, monkeypatch):
-    from doctree.messages_fake import FakeMessagesServer, ScriptedMemoryModel
+    from doctree.agent.messages_fake import FakeMessagesServer, ScriptedMemoryModel
 
     cassette = tmp_path / "small-talk.json"
     transcript = str(FIXTURES / "10-small-talk.md")

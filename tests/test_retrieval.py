@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from doctree.errors import UserError
-from doctree.retrieval import (
+from doctree.memory.retrieval import (
     MAX_CHUNK_WORDS,
     Settings,
     chunk_document,
@@ -22,7 +22,7 @@ from doctree.retrieval import (
     rank_documents,
     retrieve,
 )
-from doctree.store import DocumentsRepository
+from doctree.store.documents import DocumentsRepository
 
 OWNER = "main"
 ROOT = Path(__file__).resolve().parents[1]

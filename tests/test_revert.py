@@ -12,10 +12,7 @@ import time
 import pytest
 from click.testing import CliRunner
 
-from doctree.agent import MemoryAgentRuntime, RunFailedError
-from doctree.cli import cli
-from doctree.errors import NotFoundError, UserError
-from doctree.messages_fake import (
+from doctree.agent.messages_fake import (
     FakeMessagesServer,
     HttpError,
     Scripted,
@@ -23,11 +20,14 @@ from doctree.messages_fake import (
     text_block,
     tool_use_block,
 )
-from doctree.revert import revert_run
-from doctree.runs import Runs
-from doctree.sessions import SessionsRepository
-from doctree.store import Actor
-from doctree.worker import MemoryWorker
+from doctree.agent.runtime import MemoryAgentRuntime, RunFailedError
+from doctree.cli import cli
+from doctree.errors import NotFoundError, UserError
+from doctree.memory.revert import revert_run
+from doctree.sessions.repository import SessionsRepository
+from doctree.sessions.worker import MemoryWorker
+from doctree.store.documents import Actor
+from doctree.store.runs import Runs
 
 AGENT = Actor("memory-agent", "main")
 ME = Actor("user", "alice")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from doctree.errors import NotFoundError, UserError
-from doctree.runs import Runs, Usage
+from doctree.store.runs import Runs, Usage
 
 
 @pytest.fixture
@@ -73,7 +73,7 @@ def test_list_is_newest_first_and_filters(runs):
 
 
 def test_runs_share_the_store_file(db_path, repo):
-    from doctree.store import DocumentsRepository
+    from doctree.store.documents import DocumentsRepository
 
     run_id = start(Runs(repo.conn))
     with DocumentsRepository(db_path) as other:

@@ -8,10 +8,10 @@ import time
 
 import pytest
 
-from doctree.db import connect
 from doctree.errors import ConflictError, NotFoundError, UserError
-from doctree.leases import Leases
-from doctree.sessions import AgentDescriptor, SessionsRepository, lease_name
+from doctree.sessions.repository import AgentDescriptor, SessionsRepository, lease_name
+from doctree.store.db import connect
+from doctree.store.leases import Leases
 
 
 @pytest.fixture
@@ -486,7 +486,7 @@ def test_cli_sessions_filters_by_state(sessions, db_path):
 
 
 def test_cli_transcript_prints_the_session_as_markdown(sessions, db_path):
-    from doctree.transcripts import parse_transcript
+    from doctree.sessions.transcripts import parse_transcript
 
     _session_with(sessions, 3, "s1")
     t = parse_transcript(_run(db_path, "transcript", "s1").output)
@@ -494,7 +494,7 @@ def test_cli_transcript_prints_the_session_as_markdown(sessions, db_path):
 
 
 def test_cli_transcript_new_shows_only_unprocessed_records(sessions, db_path):
-    from doctree.transcripts import parse_transcript
+    from doctree.sessions.transcripts import parse_transcript
 
     ids = _session_with(sessions, 3, "s1")
     sessions.invalidate("s1", ids[1])

@@ -4,8 +4,8 @@ changed nothing is stale."""
 
 from __future__ import annotations
 
-from doctree.chunks import ChunkIndex
-from doctree.retrieval import sync_chunks
+from doctree.memory.retrieval import sync_chunks
+from doctree.store.chunks import ChunkIndex
 
 OWNER = "a"
 

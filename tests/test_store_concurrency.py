@@ -9,7 +9,7 @@ import sys
 import textwrap
 import time
 
-from doctree.store import DocumentsRepository
+from doctree.store.documents import DocumentsRepository
 
 ROUNDS = 8
 
@@ -17,7 +17,7 @@ WRITER = textwrap.dedent(
     """
     import json, sys, time
     from doctree.errors import ConflictError
-    from doctree.store import DocumentsRepository
+    from doctree.store.documents import DocumentsRepository
 
     db, name, start, rounds = sys.argv[1], sys.argv[2], float(sys.argv[3]), int(sys.argv[4])
     repo = DocumentsRepository(db)

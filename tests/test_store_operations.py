@@ -14,7 +14,7 @@ from doctree.errors import (
     PathError,
     UserError,
 )
-from doctree.store import Actor, DocumentsRepository, TransactionError, sha256
+from doctree.store.documents import Actor, DocumentsRepository, TransactionError, sha256
 
 # -- write and preconditions -------------------------------------------------------------
 
@@ -337,7 +337,7 @@ def test_a_write_failing_midway_in_a_transaction_rolls_it_all_back(repo):
 
 
 def test_repository_accepts_an_open_connection(db_path):
-    from doctree.db import connect
+    from doctree.store.db import connect
 
     conn = connect(db_path)
     repo = DocumentsRepository(conn)
@@ -348,7 +348,7 @@ def test_repository_accepts_an_open_connection(db_path):
 
 
 def test_writes_join_a_transaction_the_shared_connection_already_has(db_path):
-    from doctree.db import connect
+    from doctree.store.db import connect
 
     conn = connect(db_path)
     repo = DocumentsRepository(conn)

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
 from doctree.errors import ConflictError, NotFoundError, PathError, UserError
-from doctree.paths import ancestors, is_under, parent_of
-from doctree.store import DocumentsRepository, now
+from doctree.store.documents import DocumentsRepository, now
+from doctree.store.paths import ancestors, is_under, parent_of
 
 OWNER = "prop"
 SEGMENTS = ["a", "b"]

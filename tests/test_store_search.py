@@ -3,7 +3,7 @@ filter, per-owner isolation."""
 
 from __future__ import annotations
 
-from doctree.store import fts_query
+from doctree.store.documents import fts_query
 
 
 def test_more_relevant_documents_come_first(repo):

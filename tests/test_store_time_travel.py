@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from doctree.errors import NotFoundError, UserError
-from doctree.store import now, parse_time
+from doctree.store.documents import now, parse_time
 
 
 def tick() -> str:

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from doctree.cli import cli
 from doctree.errors import UserError
-from doctree.tiers import (
+from doctree.memory.tiers import (
     ACTIVE,
     TIERS,
     consolidate,

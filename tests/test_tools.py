@@ -6,8 +6,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from doctree.store import Actor
-from doctree.tools import TOOL_NAMES, MemoryTools
+from doctree.interop.tools import TOOL_NAMES, MemoryTools
+from doctree.store.documents import Actor
 
 
 @pytest.fixture

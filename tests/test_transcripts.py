@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from doctree.errors import UserError
-from doctree.transcripts import (
+from doctree.sessions.transcripts import (
     KINDS,
     Message,
     Transcript,

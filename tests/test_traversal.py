@@ -14,9 +14,9 @@ from click.testing import CliRunner
 
 from doctree.cli import cli
 from doctree.errors import PathError, UserError
-from doctree.exchange import export_tree, import_tree
-from doctree.memory_tool import DoctreeMemoryTool
-from doctree.store import DocumentsRepository
+from doctree.interop.exchange import export_tree, import_tree
+from doctree.interop.memory_tool import DoctreeMemoryTool
+from doctree.store.documents import DocumentsRepository
 
 OWNER = "a"
 

@@ -11,10 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from doctree.errors import UserError
-from doctree.leases import Leases
-from doctree.sessions import SessionsRepository, lease_name
-from doctree.transcripts import parse_transcript
-from doctree.worker import (
+from doctree.sessions.repository import SessionsRepository, lease_name
+from doctree.sessions.transcripts import parse_transcript
+from doctree.sessions.worker import (
     DEFAULT_BATCH,
     DEFAULT_INTERVAL,
     MemoryWorker,
@@ -23,6 +22,7 @@ from doctree.worker import (
     backoff,
     default_handler,
 )
+from doctree.store.leases import Leases
 
 
 class Collect:
@@ -410,7 +410,7 @@ def test_python_handler_spec_that_cannot_be_imported_is_a_user_error():
 
 
 def test_model_handler_names_go_to_the_agent_runtime(repo):
-    from doctree import agent
+    from doctree.agent import runtime as agent
 
     handler = default_handler(repo, "offline")
     assert isinstance(handler, agent.MemoryAgentRuntime)
@@ -440,7 +440,7 @@ def test_fixture_replayed_as_a_session_is_handed_over_unchanged(sessions, make_w
 
 def test_tick_logs_each_hand_over(sessions, make_worker, caplog):
     _pending(sessions, "s1", n=2)
-    with caplog.at_level("INFO", logger="doctree.worker"):
+    with caplog.at_level("INFO", logger="doctree.sessions.worker"):
         make_worker(Collect()).tick()
     assert any(
         "event: handed over session=s1 agent=main records=2" in r.getMessage()

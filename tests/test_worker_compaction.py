@@ -7,9 +7,9 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from doctree.cli import cli
-from doctree.engine import Engine
-from doctree.store import DocumentsRepository
-from doctree.transcripts import parse_transcript
+from doctree.sessions.engine import Engine
+from doctree.sessions.transcripts import parse_transcript
+from doctree.store.documents import DocumentsRepository
 
 FIXTURES = sorted((Path(__file__).parent / "fixtures" / "transcripts").glob("*.md"))[:3]
 

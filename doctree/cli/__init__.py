@@ -32,8 +32,8 @@ class State:
     @property
     def repo(self):
         if self._repo is None:
-            from doctree.db import default_db_path
-            from doctree.store import DocumentsRepository
+            from doctree.store.db import default_db_path
+            from doctree.store.documents import DocumentsRepository
 
             self._repo = DocumentsRepository(self.db_path or default_db_path())
         return self._repo
@@ -108,7 +108,7 @@ def cli(ctx: click.Context, db: str | None, agent: str) -> None:
 
     Exit codes: 0 ok, 2 bad input, 3 conflict (a precondition failed), 1 other errors.
     """
-    from doctree.paths import validate_owner
+    from doctree.store.paths import validate_owner
 
     try:
         validate_owner(agent)
@@ -145,7 +145,7 @@ def emit_json(data: Any) -> None:
 
 
 def user_actor():
-    from doctree.store import Actor
+    from doctree.store.documents import Actor
 
     return Actor("user", os.environ.get("USER") or os.environ.get("USERNAME") or "cli")
 

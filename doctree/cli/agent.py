@@ -48,7 +48,7 @@ def runs(
       doctree runs --status failed --all-agents
       doctree log --run 3        # the versions run 3 made
     """
-    from doctree.runs import Runs
+    from doctree.store.runs import Runs
 
     rows = Runs(state.repo.conn).list(
         source_agent=None if all_agents else state.agent,
@@ -90,7 +90,7 @@ def run_show(state: State, run_id: int, as_json: bool) -> None:
       doctree run-show 3
       doctree diff --run 3
     """
-    from doctree.runs import Runs
+    from doctree.store.runs import Runs
 
     run = Runs(state.repo.conn).get(run_id)
     versions = list(reversed(_changes(state, run)))
@@ -151,7 +151,7 @@ def revert(state: State, run_id: int, dry_run: bool, force: bool, as_json: bool)
       doctree revert --run 3
       doctree log --run 3        # what run 3 had written
     """
-    from doctree.revert import revert_run
+    from doctree.memory.revert import revert_run
 
     report = revert_run(state.repo, run_id, actor=user_actor(), dry_run=dry_run, force=force)
     if as_json:

@@ -6,49 +6,9 @@ from __future__ import annotations
 import click
 
 from doctree.cli import DOC_PATH, State, cli, emit_json, read_input, user_actor
+from doctree.interop.render import human_size, render_tree
 
 pass_state = click.pass_obj
-
-
-def human_size(n: int) -> str:
-    if n < 1024:
-        return f"{n} B"
-    if n < 1024 * 1024:
-        return f"{n / 1024:.1f} KB"
-    return f"{n / 1024 / 1024:.1f} MB"
-
-
-def render_tree(roots, *, home: bool) -> list[str]:
-    """Tree lines: name, title, version and size of every node, with box-drawing branches."""
-    rows: list[tuple[str, object]] = []
-
-    def walk(node, prefix: str, last: bool, top: bool) -> None:
-        name = node.path if top else node.path.rsplit("/", 1)[-1]
-        branch = "" if top else ("└── " if last else "├── ")
-        rows.append((prefix + branch + name, node))
-        child_prefix = prefix if top else prefix + ("    " if last else "│   ")
-        for i, c in enumerate(node.children):
-            walk(c, child_prefix, i == len(node.children) - 1, False)
-
-    if home:
-        rows.append(("~", None))
-        for i, r in enumerate(roots):
-            walk(r, "", i == len(roots) - 1, False)
-    else:
-        for r in roots:
-            walk(r, "", True, True)
-    width = min(max((len(label) for label, _ in rows), default=0), 60)
-    lines = []
-    for label, node in rows:
-        if node is None:
-            lines.append(label)
-            continue
-        title = node.title if node.title != node.path.rsplit("/", 1)[-1] else ""
-        title = (title[:40] + "…") if len(title) > 41 else title
-        lines.append(
-            f"{label:<{width}}  {title:<41}  v{node.version:<4} {human_size(node.size):>8}"
-        )
-    return lines
 
 
 @cli.command()
@@ -67,7 +27,7 @@ def show(state: State, path: str, depth: int | None, at: str | None, as_json: bo
       doctree show ~/memory --depth 1
       doctree show ~ --at 2026-11-20T12:00:00Z
     """
-    from doctree.paths import HOME, normalize_path
+    from doctree.store.paths import HOME, normalize_path
 
     path = normalize_path(path)
     roots = state.repo.tree(state.agent, path, depth=depth, at=at)
@@ -303,7 +263,7 @@ def diff(
 
 def run_diff(state: State, run_id: int) -> str:
     """The combined diff of every document a run changed, from before the run to after it."""
-    from doctree.store import unified_diff
+    from doctree.store.documents import unified_diff
 
     versions = state.repo.log(None, run_id=run_id, limit=None)
     out = []

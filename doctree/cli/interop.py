@@ -27,9 +27,9 @@ def mcp(state: State, under: str, actor_id: str | None) -> None:
     Claude Code:
       claude mcp add doctree -- doctree --db ~/doctree.db --agent main mcp
     """
-    from doctree.mcp_server import serve_stdio
-    from doctree.paths import normalize_path
-    from doctree.store import Actor
+    from doctree.interop.mcp_server import serve_stdio
+    from doctree.store.documents import Actor
+    from doctree.store.paths import normalize_path
 
     actor = Actor("agent", actor_id or state.agent)
     serve_stdio(state.repo, state.agent, under=normalize_path(under), actor=actor)
@@ -50,7 +50,7 @@ def export_cmd(state: State, path: str, directory: str, as_json: bool) -> None:
     \b
       doctree export ~/memory backup/
     """
-    from doctree.exchange import export_tree
+    from doctree.interop.exchange import export_tree
 
     report = export_tree(state.repo, state.agent, path, directory)
     if as_json:
@@ -90,7 +90,7 @@ def import_cmd(state: State, directory: str, under: str, if_unchanged: bool, as_
       doctree import ~/vault --under ~/notes
       doctree import ./memory/memories --under ~/memory
     """
-    from doctree.exchange import import_tree
+    from doctree.interop.exchange import import_tree
 
     report = import_tree(
         state.repo,
@@ -160,7 +160,7 @@ def forget(
       doctree forget "4111 1111 1111 1111" --dry-run
       doctree forget --regex "sk-[A-Za-z0-9]{20,}" --under ~/memory
     """
-    from doctree.forget import forget as run_forget
+    from doctree.memory.forget import forget as run_forget
 
     report = run_forget(
         state.repo,

@@ -74,7 +74,7 @@ def context(
             raise UserError(f"--words {words}: passage mode needs --query to choose passages")
         _passages(state, query, words, under, as_json)
         return
-    from doctree.context import DEFAULT_CAP, SEPARATOR, render_document, select_memories
+    from doctree.memory.context import DEFAULT_CAP, SEPARATOR, render_document, select_memories
 
     cap = DEFAULT_CAP if cap is None else cap
     docs = select_memories(state.repo, state.agent, cap=cap, query=query, under=under)
@@ -104,7 +104,7 @@ def context(
 
 def _passages(state: State, query: str, words: int, under: str, as_json: bool) -> None:
     """`doctree context --words N`: the passages `retrieve` assembles for the query."""
-    from doctree.retrieval import retrieve
+    from doctree.memory.retrieval import retrieve
 
     ctx = retrieve(state.repo, state.agent, query, budget_words=words, under=under)
     if as_json:
@@ -186,8 +186,8 @@ def compact(
       doctree compact ~/memory/archive --backend offline
       doctree compact --all-agents --if-over 40000      # from cron
     """
-    from doctree.compaction import CompactionPolicy, Compactor
     from doctree.errors import DoctreeError
+    from doctree.memory.compaction import CompactionPolicy, Compactor
 
     policy = CompactionPolicy.from_env()
     policy.under = path
@@ -252,8 +252,8 @@ def consolidate(state: State, week: str | None, keep_active: bool, as_json: bool
       doctree consolidate --week 2026-W47
       0 3 * * 1  doctree consolidate      # every Monday, last week
     """
-    from doctree.tiers import consolidate as run
-    from doctree.tiers import last_week
+    from doctree.memory.tiers import consolidate as run
+    from doctree.memory.tiers import last_week
 
     result = run(state.repo, state.agent, week or last_week(), prune_active=not keep_active)
     if as_json:

@@ -55,7 +55,7 @@ class _Collecting:
 def runtime_for(repo: Any, model: str) -> Any:
     """The memory agent runtime for `--model`: offline, anthropic, auto, replay:CASSETTE or
     record:CASSETTE. A backend that cannot run (no API key, no cassette) fails here."""
-    from doctree.agent import MemoryAgentRuntime
+    from doctree.agent.runtime import MemoryAgentRuntime
 
     if model in ("replay", "replay:", "record", "record:"):
         name = model.rstrip(":")
@@ -110,7 +110,7 @@ def replay_one(
     agent: str | None = None,
 ) -> ReplayOutcome:
     """Replay one transcript through session, history, sleep, worker tick, memory agent."""
-    from doctree.transcripts import parse_transcript
+    from doctree.sessions.transcripts import parse_transcript
 
     transcript = parse_transcript(text, source=source)
     owner = agent or transcript.agent
@@ -231,9 +231,9 @@ def replay(
       doctree show ~/memory
       doctree log --run 1
     """
-    from doctree.paths import validate_owner
-    from doctree.sessions import SessionsRepository
-    from doctree.worker import MemoryWorker
+    from doctree.sessions.repository import SessionsRepository
+    from doctree.sessions.worker import MemoryWorker
+    from doctree.store.paths import validate_owner
 
     if agent is not None:
         validate_owner(agent)

@@ -18,13 +18,13 @@ STATES = ("open", "pending", "failing", "processed", "exempt")
 
 
 def _sessions(state: State):
-    from doctree.sessions import SessionsRepository
+    from doctree.sessions.repository import SessionsRepository
 
     return SessionsRepository(state.repo.conn)
 
 
 def _db_path(state: State) -> str:
-    from doctree.db import default_db_path
+    from doctree.store.db import default_db_path
 
     return str(state.db_path or default_db_path())
 
@@ -98,7 +98,7 @@ def sessions_cmd(
 @pass_state
 def transcript_cmd(state: State, session_id: str, only_new: bool) -> None:
     """Print a session's history as a markdown transcript (docs/transcripts.md)."""
-    from doctree.transcripts import format_transcript
+    from doctree.sessions.transcripts import format_transcript
 
     sessions = _sessions(state)
     s = sessions.require(session_id)
@@ -172,7 +172,7 @@ def worker_cmd(
     """
     import logging
 
-    from doctree.worker import MemoryWorker, default_handler
+    from doctree.sessions.worker import MemoryWorker, default_handler
 
     logging.basicConfig(
         level=logging.INFO if verbose else logging.WARNING,
@@ -183,8 +183,8 @@ def worker_cmd(
     the_handler = default_handler(repo, handler)
     after_handle = None
     if compact:
-        from doctree.compaction import compaction_hook
-        from doctree.engine import compaction_backend
+        from doctree.memory.compaction import compaction_hook
+        from doctree.sessions.engine import compaction_backend
 
         after_handle = compaction_hook(_db_path(state), backend=compaction_backend(handler))
     worker = MemoryWorker(

@@ -23,15 +23,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 
-from doctree.chunks import ChunkHit, ChunkIndex, ChunkRow
 from doctree.errors import UserError
-from doctree.paths import name_of, normalize_path, validate_owner
-from doctree.references import split_frontmatter
-from doctree.store import DocumentsRepository
+from doctree.store.chunks import ChunkHit, ChunkIndex, ChunkRow
+from doctree.store.documents import DocumentsRepository
+from doctree.store.paths import name_of, normalize_path, validate_owner
+from doctree.store.references import split_frontmatter
 
 DEFAULT_UNDER = "~/memory"
 
-log = logging.getLogger("doctree.retrieval")
+log = logging.getLogger("doctree.memory.retrieval")
 
 # -- words -------------------------------------------------------------------------------
 

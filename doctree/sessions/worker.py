@@ -23,13 +23,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from doctree import db as dbmod
+from doctree.store import db as dbmod
 from doctree.errors import UserError
-from doctree.leases import Leases, new_holder
-from doctree.sessions import Session, SessionsRepository, lease_name
-from doctree.transcripts import format_transcript
+from doctree.sessions.repository import Session, SessionsRepository, lease_name
+from doctree.sessions.transcripts import format_transcript
+from doctree.store.leases import Leases, new_holder
 
-log = logging.getLogger("doctree.worker")
+log = logging.getLogger("doctree.sessions.worker")
 
 DEFAULT_INTERVAL = 30.0
 DEFAULT_BATCH = 10
@@ -366,7 +366,7 @@ class RecorderHandler:
         self.delay = delay
 
     def handle(self, job: TranscriptJob) -> dict[str, Any]:
-        from doctree.transcripts import parse_transcript
+        from doctree.sessions.transcripts import parse_transcript
 
         if self.delay:
             time.sleep(self.delay)
@@ -392,7 +392,7 @@ def default_handler(repo: Any, backend: str = "auto", **options: Any) -> MemoryA
     - `recorder:FILE` (optionally `recorder:FILE:DELAY`): `RecorderHandler`, no model.
     - `python:MODULE:ATTR`: an object (or a factory called with the repository) to import.
     - anything else (`auto`, `offline`, `anthropic`, `replay:CASSETTE`, ...): the memory
-      agent runtime, `doctree.agent.default_handler(repo, backend=..., **options)`.
+      agent runtime, `doctree.agent.runtime.default_handler(repo, backend=..., **options)`.
     """
     if backend.startswith("recorder:"):
         spec = backend[len("recorder:") :]
@@ -415,6 +415,6 @@ def default_handler(repo: Any, backend: str = "auto", **options: Any) -> MemoryA
         except (ImportError, AttributeError) as e:
             raise UserError(f"handler {backend!r}: cannot be imported ({e})") from None
         return obj if hasattr(obj, "handle") else obj(repo)
-    from doctree import agent
+    from doctree.agent import runtime as agent
 
     return agent.default_handler(repo, backend=backend, **options)

@@ -21,9 +21,9 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from doctree import db as dbmod
+from doctree.store import db as dbmod
 from doctree.errors import ConflictError, NotFoundError, UserError
-from doctree.paths import validate_owner
+from doctree.store.paths import validate_owner
 
 MEMORY_AGENT = "memory-agent"
 #: A session is invalidated once more than this many records are unprocessed (the 6th).
@@ -618,7 +618,7 @@ class SessionsRepository:
 def _check_time(value: str) -> str:
     if not isinstance(value, str):
         raise UserError(f"time {value!r}: use ISO 8601, e.g. 2026-11-20T09:00:00Z")
-    from doctree.transcripts import check_time
+    from doctree.sessions.transcripts import check_time
 
     try:
         return check_time(value)

@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from doctree.compaction import _normal, extract_lines
 from doctree.errors import UserError
-from doctree.paths import slugify, validate_owner
-from doctree.store import Actor, DocumentsRepository
+from doctree.memory.compaction import _normal, extract_lines
+from doctree.store.documents import Actor, DocumentsRepository
+from doctree.store.paths import slugify, validate_owner
 
 MEMORY = "~/memory"
 ACTIVE = f"{MEMORY}/active"

@@ -30,8 +30,8 @@ from anthropic.types.beta import (
 )
 
 from doctree.errors import ConflictError, DoctreeError, PathError
-from doctree.paths import ancestors, is_under, normalize_path
-from doctree.store import Actor, Document, DocumentsRepository, TreeNode
+from doctree.store.documents import Actor, Document, DocumentsRepository, TreeNode
+from doctree.store.paths import ancestors, is_under, normalize_path
 
 MEMORY_DIR = "/memories"
 MAX_LINES = 999999

@@ -2,7 +2,7 @@
 
 It reads a transcript the way the worker hands it over and keeps what a person would want to
 find again, through the same document tools a model-backed memory agent gets
-(`doctree.tools.MemoryTools`): it reads every page before it changes it and writes only
+(`doctree.interop.tools.MemoryTools`): it reads every page before it changes it and writes only
 below `~/memory`. What it writes, in the tiered layout of the design:
 
 - `~/memory/archive/<YYYY-Www>/<session>`: a page per session with its key lines;
@@ -32,8 +32,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, Protocol
 
-from doctree.paths import slugify
-from doctree.transcripts import Transcript, parse_transcript
+from doctree.sessions.transcripts import Transcript, parse_transcript
+from doctree.store.paths import slugify
 
 ROOT = "~/memory"
 MAX_KEY_LINES = 40
@@ -46,7 +46,7 @@ TOP_LEVEL = (
 )  # fmt: skip
 CORRECTIONS_INTRO = "Corrections of earlier facts, and the user's preferences."
 
-# -- the tools interface (doctree.tools.MemoryTools) ------------------------------------------
+# -- the tools interface (doctree.interop.tools.MemoryTools) ------------------------------------------
 
 
 class _Result(Protocol):

@@ -37,7 +37,7 @@ from typing import Any
 
 CASSETTE_FORMAT = "doctree-cassette/1"
 SCRIPTED_LABEL = (
-    "recorded against doctree.messages_fake.ScriptedMemoryModel, a deterministic scripted "
+    "recorded against doctree.agent.messages_fake.ScriptedMemoryModel, a deterministic scripted "
     "fake of the Messages API (not a language model, not the live API)"
 )
 DEFAULT_MODEL = "claude-sonnet-4-6"

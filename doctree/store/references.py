@@ -8,7 +8,7 @@ import re
 from functools import cache
 
 from doctree.errors import PathError
-from doctree.paths import normalize_path
+from doctree.store.paths import normalize_path
 
 _WIKI = re.compile(r"\[\[([^\[\]|#]+)(?:#[^\[\]|]*)?(?:\|[^\[\]]*)?\]\]")
 _FRONTMATTER = re.compile(r"\A---[ \t]*\n(.*?\n)---[ \t]*(?:\n|\Z)", re.S)

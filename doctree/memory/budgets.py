@@ -33,7 +33,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-log = logging.getLogger("doctree.budgets")
+log = logging.getLogger("doctree.memory.budgets")
 
 COMPRESSION_THRESHOLD = 0.8
 RETAIN_AFTER_COMPRESSION = 3
@@ -142,7 +142,7 @@ class ExtractiveSummarizer:
     decisions, relationships, goals and dates; drops repetition. Deterministic."""
 
     def summarize(self, summary: str, entries: Sequence[str]) -> str:
-        from doctree.compaction import _normal, extract_lines
+        from doctree.memory.compaction import _normal, extract_lines
 
         lines = [ln for ln in summary.splitlines() if ln.strip()]
         seen = {_normal(ln) for ln in lines}
@@ -156,7 +156,7 @@ class ExtractiveSummarizer:
 
     def shorten(self, summary: str, target_tokens: int) -> str:
         """Keep only lines carrying a key word or a name (a capitalised word past the first)."""
-        from doctree.compaction import _KEY
+        from doctree.memory.compaction import _KEY
 
         def strong(line: str) -> bool:
             words = line.lstrip("-*+ ").split()
@@ -170,7 +170,7 @@ class ModelSummarizer:
     prompt and dollar limit)."""
 
     def __init__(self, client: Any = None, definition: Any = None):
-        from doctree.compaction import AnthropicCondenser
+        from doctree.memory.compaction import AnthropicCondenser
 
         self.agent = AnthropicCondenser(client, definition)
 
@@ -360,7 +360,7 @@ def load_working_context(
 
 def save_working_context(repo: Any, ctx: WorkingContext, root: str = CONTEXT_ROOT) -> None:
     """Write the context back as versioned documents (unchanged parts make no new version)."""
-    from doctree.store import Actor
+    from doctree.store.documents import Actor
 
     actor = Actor("system", "budgets")
     with repo.transaction():

@@ -25,12 +25,12 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from doctree.errors import ConflictError, DoctreeError, UserError
-from doctree.leases import Leases, new_holder
-from doctree.paths import HOME, normalize_path, validate_owner
-from doctree.references import split_frontmatter
-from doctree.store import Actor, Document, DocumentsRepository
+from doctree.store.documents import Actor, Document, DocumentsRepository
+from doctree.store.leases import Leases, new_holder
+from doctree.store.paths import HOME, normalize_path, validate_owner
+from doctree.store.references import split_frontmatter
 
-log = logging.getLogger("doctree.compaction")
+log = logging.getLogger("doctree.memory.compaction")
 
 DEFAULT_THRESHOLD = 24_000
 DEFAULT_UNDER = "~/memory"
@@ -406,7 +406,7 @@ class AnthropicCondenser:
 
     def __init__(self, client: Any = None, definition: Any = None):
         if definition is None:
-            from doctree.definitions import load_definition
+            from doctree.agent.definitions import load_definition
 
             definition = load_definition(AGENT_NAME)
         self.definition = definition
@@ -428,7 +428,7 @@ class AnthropicCondenser:
 
     def ask(self, user: str, *, what: str, max_tokens: int | None = None) -> str:
         """One request with the agent's system prompt; returns the text of the answer."""
-        from doctree.budgets import estimate_tokens
+        from doctree.memory.budgets import estimate_tokens
 
         d = self.definition
         system = d.system_prompt()
@@ -692,12 +692,12 @@ class Compactor:
             run_id=run_id,
         )
 
-    # A pass is recorded as a run of the compaction agent (doctree.runs) when that module and
+    # A pass is recorded as a run of the compaction agent (doctree.store.runs) when that module and
     # its table are there, so `doctree log --run N` shows what the pass changed.
 
     def _start_run(self, owner: str) -> int | None:
         try:
-            from doctree.runs import Runs
+            from doctree.store.runs import Runs
 
             model = getattr(getattr(self.condenser, "definition", None), "model", "extractive")
             return Runs(self.repo.conn).start(
@@ -710,7 +710,7 @@ class Compactor:
         usage = getattr(self.condenser, "last_usage", None)
         if run_id is None or not usage:
             return
-        from doctree.runs import Runs, Usage
+        from doctree.store.runs import Runs, Usage
 
         Runs(self.repo.conn).record_turn(
             run_id,
@@ -721,7 +721,7 @@ class Compactor:
     def _finish_run(self, run_id: int | None, status: str, error: str | None = None) -> None:
         if run_id is None:
             return
-        from doctree.runs import Runs
+        from doctree.store.runs import Runs
 
         try:
             Runs(self.repo.conn).finish(run_id, status, "end_turn" if not error else "error", error)

@@ -13,8 +13,8 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field
 
 from doctree.errors import UserError
-from doctree.paths import HOME, normalize_path
-from doctree.store import Actor, DocumentsRepository, Version
+from doctree.store.documents import Actor, DocumentsRepository, Version
+from doctree.store.paths import HOME, normalize_path
 
 
 @dataclass

@@ -18,8 +18,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from doctree.errors import ConflictError, DoctreeError, NotFoundError, PathError
-from doctree.paths import is_under, normalize_path
-from doctree.store import Actor, Document, DocumentsRepository
+from doctree.store.documents import Actor, Document, DocumentsRepository
+from doctree.store.paths import is_under, normalize_path
 
 DEFAULT_ROOT = "~/memory"
 MAX_SEARCH_LIMIT = 50
@@ -277,7 +277,7 @@ class MemoryTools:
         root: str = DEFAULT_ROOT,
         allowed: list[str] | tuple[str, ...] | None = None,
     ):
-        from doctree.paths import validate_owner
+        from doctree.store.paths import validate_owner
 
         self.repo = repo
         self.source_agent = validate_owner(source_agent)

@@ -1,7 +1,7 @@
 """The one facade an agent engine imports: record history, signal lifecycle events, and run
 the memory worker in-process (a thread) or as a process.
 
-    from doctree.engine import Engine
+    from doctree.sessions.engine import Engine
 
     engine = Engine("agent.db")
     s = engine.start_session("main")
@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from doctree.errors import UserError
-from doctree.sessions import AgentDescriptor, Session, SessionsRepository
-from doctree.worker import (
+from doctree.sessions.repository import AgentDescriptor, Session, SessionsRepository
+from doctree.sessions.worker import (
     DEFAULT_BATCH,
     DEFAULT_INTERVAL,
     MemoryAgentHandler,
@@ -42,7 +42,7 @@ Agent = AgentDescriptor | str | dict[str, str] | tuple[str, str]
 class Engine:
     """Sessions and the memory worker for one database file.
 
-    `handler` is the memory agent: a name for `doctree.worker.default_handler` (`auto`,
+    `handler` is the memory agent: a name for `doctree.sessions.worker.default_handler` (`auto`,
     `offline`, `anthropic`, `replay:CASSETTE`, `recorder:FILE`, ...) or a handler object
     (in-process workers only). The worker runs on its own connections, so the engine's
     calls never share a transaction with it.
@@ -65,7 +65,7 @@ class Engine:
         self.interval = interval
         self.batch = batch
         if after_handle is None and compact:
-            from doctree.compaction import compaction_hook
+            from doctree.memory.compaction import compaction_hook
 
             # After each memory-agent run, compact the agent's memory if it grew past budget.
             after_handle = compaction_hook(self.db_path, backend=compaction_backend(handler))
@@ -132,7 +132,7 @@ class Engine:
     def _make_worker(self) -> MemoryWorker:
         handler = self.handler
         if isinstance(handler, str):
-            from doctree.store import DocumentsRepository
+            from doctree.store.documents import DocumentsRepository
 
             # The handler writes documents from the worker thread, on its own connection.
             self._worker_repo = DocumentsRepository(self.db_path)

@@ -14,8 +14,8 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from doctree.errors import DoctreeError, PathError
-from doctree.paths import HOME, is_under, normalize_path
-from doctree.store import Actor, DocumentsRepository
+from doctree.store.documents import Actor, DocumentsRepository
+from doctree.store.paths import HOME, is_under, normalize_path
 
 SERVER_INSTRUCTIONS = """\
 doctree is a versioned tree of markdown documents (agent memory). Paths start at the home '~'
@@ -171,7 +171,7 @@ class DoctreeTools:
         return "\n".join(f"{r.source_path} ({r.kind} reference)" for r in refs)
 
     def show(self, path: str | None = None, depth: int | None = None) -> str:
-        from doctree.cli.documents import render_tree
+        from doctree.interop.render import render_tree
 
         path = self.path(path) if path else self.under
         roots = self.repo.tree(self.owner, path, depth=depth)
@@ -180,7 +180,7 @@ class DoctreeTools:
         return "\n".join(render_tree(roots, home=path == HOME))
 
     def context(self, query: str | None = None, cap: int = 8000) -> str:
-        from doctree.context import load_memories
+        from doctree.memory.context import load_memories
 
         text = load_memories(self.repo, self.owner, cap=cap, query=query, under=self.under)
         if not text:

@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from doctree.errors import DoctreeError, UserError
-from doctree.paths import depth_of
-from doctree.runs import Runs
-from doctree.store import Actor, Document, DocumentsRepository, Version
+from doctree.store.documents import Actor, Document, DocumentsRepository, Version
+from doctree.store.paths import depth_of
+from doctree.store.runs import Runs
 
 MAX_PASSES = 8  # each pass may free a path or a parent another document waits on
 

@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from doctree.errors import BodyTooLargeError, PathError, UserError
-from doctree.paths import HOME, MAX_SEGMENTS, is_under, name_of, normalize_path, slugify
-from doctree.store import Actor, DocumentsRepository
+from doctree.store.documents import Actor, DocumentsRepository
+from doctree.store.paths import HOME, MAX_SEGMENTS, is_under, name_of, normalize_path, slugify
 
 EXPORT_KEYS = ("id", "version", "updated")  # a frontmatter with these keys is an export's
 _FRONTMATTER = re.compile(r"\A---[ \t]*\n(.*?\n)---[ \t]*(?:\n|\Z)", re.S)
@@ -390,7 +390,7 @@ class _LinkResolver:
 
         from markdown_it import MarkdownIt
 
-        from doctree.references import split_frontmatter
+        from doctree.store.references import split_frontmatter
 
         _, content = split_frontmatter(text)
         found: list[str] = []

@@ -7,11 +7,11 @@ that agent's `~/memory` through `MemoryTools`. Backends:
 - `anthropic`: the Messages API through the `anthropic` SDK (`ANTHROPIC_API_KEY`,
   `ANTHROPIC_BASE_URL`); 429 and 5xx are retried with backoff by the SDK (`max_retries`).
 - `replay` (`replay:CASSETTE`): a cassette served by the loopback fake in
-  `doctree.messages_fake`, so the real SDK client makes real HTTP requests; a request unlike
+  `doctree.agent.messages_fake`, so the real SDK client makes real HTTP requests; a request unlike
   the recording fails loudly. Record mode (`record=True`, or `record:CASSETTE`) makes the
   fake forward to a live endpoint instead (`upstream`, else ANTHROPIC_BASE_URL, else the
   API, with ANTHROPIC_API_KEY) and write the cassette when the runtime is closed.
-- `offline`: `doctree.offline.OfflineMemoryAgent`, rule-based, no model; the default when
+- `offline`: `doctree.agent.offline.OfflineMemoryAgent`, rule-based, no model; the default when
   no API key is set.
 
 The prompt is laid out for the API's prompt cache: tool definitions, then the system prompt,
@@ -29,11 +29,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from doctree.definitions import AgentDefinition, load_definition
+from doctree.agent.definitions import AgentDefinition, load_definition
 from doctree.errors import DoctreeError, UserError
-from doctree.runs import Run, Runs, Usage
-from doctree.store import DocumentsRepository
-from doctree.tools import MemoryTools
+from doctree.interop.tools import MemoryTools
+from doctree.store.documents import DocumentsRepository
+from doctree.store.runs import Run, Runs, Usage
 
 log = logging.getLogger(__name__)
 
@@ -262,7 +262,12 @@ class MemoryAgentRuntime:
                 timeout=self.timeout,
             )
         elif self.backend == "replay":
-            from doctree.messages_fake import Cassette, CassettePlayer, FakeMessagesServer, Recorder
+            from doctree.agent.messages_fake import (
+                Cassette,
+                CassettePlayer,
+                FakeMessagesServer,
+                Recorder,
+            )
 
             if self.record:
                 upstream = self.upstream or os.environ.get("ANTHROPIC_BASE_URL") or DEFAULT_UPSTREAM
@@ -328,7 +333,7 @@ class MemoryAgentRuntime:
 
         A run that reaches a turn, token or dollar limit ends `stopped` and is returned (the
         transcript is handled as far as the budget went, and its changes stay); one that
-        fails is reverted (`doctree.revert`: what it wrote is put back unless someone wrote
+        fails is reverted (`doctree.memory.revert`: what it wrote is put back unless someone wrote
         after it) and raises RunFailedError after recording the error.
         """
         agent = self.agent_for(source_agent)
@@ -387,7 +392,7 @@ class MemoryAgentRuntime:
         from the state before it (no duplicated entries). A run stopped at a limit is not
         failed and keeps its changes. A revert that fails is logged, never raised over the
         run's own error."""
-        from doctree.revert import revert_actor, revert_run
+        from doctree.memory.revert import revert_actor, revert_run
 
         try:
             report = revert_run(self.repo, run_id, actor=revert_actor(run_id))
@@ -490,7 +495,7 @@ class MemoryConversation:
     """
 
     def __init__(self, repo: DocumentsRepository, agent: MemoryAgent, run_id: int):
-        from doctree.sessions import AgentDescriptor, SessionsRepository
+        from doctree.sessions.repository import AgentDescriptor, SessionsRepository
 
         self.sessions = SessionsRepository(repo.conn)
         self.descriptor = AgentDescriptor(MEMORY_AGENT_TYPE, agent.source_agent)
@@ -528,10 +533,10 @@ def _offline_note(summary: Any, tools: MemoryTools) -> str:
 
 def _offline_agent() -> Any:
     try:
-        from doctree.offline import OfflineMemoryAgent
+        from doctree.agent.offline import OfflineMemoryAgent
     except ImportError as e:
         raise UserError(
-            "backend 'offline': the rule-based memory agent (doctree.offline) is not "
+            "backend 'offline': the rule-based memory agent (doctree.agent.offline) is not "
             f"available ({e}); use --backend anthropic or replay"
         ) from None
     return OfflineMemoryAgent()

@@ -3,7 +3,7 @@
 `load_memories` gives whole documents, most recently changed first (or the most relevant to a
 query first), separated by `---`, and stops before the first document that would take the
 text past the cap: a document is never cut, so the result may be shorter than the cap.
-Relevance is passage retrieval's (`doctree.retrieval.rank_documents`): documents ranked by
+Relevance is passage retrieval's (`doctree.memory.retrieval.rank_documents`): documents ranked by
 their best passages, stopwords ignored.
 """
 
@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from doctree.errors import UserError
-from doctree.paths import is_under, normalize_path, validate_owner
-from doctree.store import Document, DocumentsRepository, Version
+from doctree.store.documents import Document, DocumentsRepository, Version
+from doctree.store.paths import is_under, normalize_path, validate_owner
 
 DEFAULT_CAP = 8000
 MEMORY_ROOT = "~/memory"
@@ -66,7 +66,7 @@ def iter_documents(
     """Documents with a non-empty body at or below `under`, in the order they are loaded.
 
     Without a query: most recently changed first. With one: the `relevant` documents whose
-    passages best match it first, best first (`doctree.retrieval.rank_documents`); then the
+    passages best match it first, best first (`doctree.memory.retrieval.rank_documents`); then the
     rest, most recent first.
     """
     owner, under = validate_owner(owner), normalize_path(under)
@@ -101,7 +101,7 @@ def relevant_ids(
     query's words without stopwords, which is always current. `search` can also be asked
     for directly.
     """
-    from doctree.retrieval import parse_query, rank_documents, refresh_chunks
+    from doctree.memory.retrieval import parse_query, rank_documents, refresh_chunks
 
     if ranking not in ("passages", "search"):
         raise UserError(f"ranking {ranking!r}: must be 'passages' or 'search'")

@@ -2,7 +2,7 @@
 
 A run is created before the first tool call so every version it writes can carry its id; it
 accumulates turns, tool calls and token usage as it goes, and is finished once with a
-status and a stop reason. A run whose changes were put back (`doctree.revert`) keeps its
+status and a stop reason. A run whose changes were put back (`doctree.memory.revert`) keeps its
 status and records when and by whom it was reverted. All SQL for runs lives in this module.
 """
 
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from doctree.errors import NotFoundError, UserError
-from doctree.store import now
+from doctree.store.documents import now
 
 STATUSES = ("running", "completed", "stopped", "failed")
 

@@ -1,7 +1,7 @@
 """Generate docs/cli.md from the `--help` of every doctree command.
 
-    .venv/bin/python -m doctree.cli_docs           # rewrite docs/cli.md
-    .venv/bin/python -m doctree.cli_docs --check   # exit 1 if docs/cli.md is out of date
+    .venv/bin/python -m doctree.cli.docs           # rewrite docs/cli.md
+    .venv/bin/python -m doctree.cli.docs --check   # exit 1 if docs/cli.md is out of date
 
 The reference is generated, never edited by hand, so it cannot drift from the code;
 tests/test_docs.py fails when it is stale.
@@ -15,8 +15,8 @@ from pathlib import Path
 import click
 
 WIDTH = 96
-DOC = Path(__file__).resolve().parent.parent / "docs" / "cli.md"
-REGENERATE = ".venv/bin/python -m doctree.cli_docs"
+DOC = Path(__file__).resolve().parent.parent.parent / "docs" / "cli.md"
+REGENERATE = ".venv/bin/python -m doctree.cli.docs"
 
 HEADER = f"""# The `doctree` command
 

@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from doctree import db as dbmod
+from doctree.store import db as dbmod
 from doctree.errors import (
     BodyTooLargeError,
     ConflictError,
@@ -31,7 +31,7 @@ from doctree.errors import (
     TransactionError,
     UserError,
 )
-from doctree.paths import (
+from doctree.store.paths import (
     HOME,
     ancestors,
     is_under,
@@ -40,7 +40,7 @@ from doctree.paths import (
     parent_of,
     validate_owner,
 )
-from doctree.references import body_links, declared_links, split_frontmatter
+from doctree.store.references import body_links, declared_links, split_frontmatter
 
 DEFAULT_MAX_BODY_BYTES = 100_000
 ACTOR_KINDS = ("agent", "memory-agent", "user", "system")

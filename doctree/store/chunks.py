@@ -1,6 +1,6 @@
 """The chunk index: passages of current documents, searchable with FTS5.
 
-Retrieval cuts documents into passages (`doctree.retrieval` decides how); this module only
+Retrieval cuts documents into passages (`doctree.memory.retrieval` decides how); this module only
 stores them and searches them. The index is derived data: a document whose current version
 differs from the version its chunks were cut from is stale, and is re-chunked on the next
 retrieval. All SQL for chunks lives here (migration 007); what the documents are now comes
@@ -14,8 +14,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from doctree.errors import NotFoundError
-from doctree.paths import HOME
-from doctree.store import DEFAULT_MAX_BODY_BYTES, DocumentsRepository
+from doctree.store.documents import DEFAULT_MAX_BODY_BYTES, DocumentsRepository
+from doctree.store.paths import HOME
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,1 @@
+"""The memory agent: its runtime, definitions, and model backends (anthropic, replay, offline)."""

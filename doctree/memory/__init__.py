@@ -1,0 +1,1 @@
+"""Memory within budget: context loading, retrieval, compaction, budgets, tiers, revert, forget."""

@@ -1,0 +1,1 @@
+"""Sessions and their history, transcripts, the memory worker and the engine facade."""
