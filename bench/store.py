@@ -27,8 +27,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from doctree.interop.render import render_tree  # noqa: E402
 from doctree.store import db as dbmod  # noqa: E402
-from doctree.cli.documents import render_tree  # noqa: E402
 from doctree.store.documents import Actor, DocumentsRepository, now, title_for  # noqa: E402
 from doctree.store.paths import parent_of  # noqa: E402
 from doctree.store.references import body_links  # noqa: E402

@@ -21,8 +21,8 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from doctree.store import db as dbmod
 from doctree.errors import ConflictError, NotFoundError, UserError
+from doctree.store import db as dbmod
 from doctree.store.paths import validate_owner
 
 MEMORY_AGENT = "memory-agent"

@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from doctree.store import db as dbmod
 from doctree.errors import UserError
 from doctree.sessions.repository import Session, SessionsRepository, lease_name
 from doctree.sessions.transcripts import format_transcript
+from doctree.store import db as dbmod
 from doctree.store.leases import Leases, new_holder
 
 log = logging.getLogger("doctree.sessions.worker")

@@ -20,7 +20,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from doctree.store import db as dbmod
 from doctree.errors import (
     BodyTooLargeError,
     ConflictError,
@@ -31,6 +30,7 @@ from doctree.errors import (
     TransactionError,
     UserError,
 )
+from doctree.store import db as dbmod
 from doctree.store.paths import (
     HOME,
     ancestors,
