@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 import sqlite3
@@ -14,6 +15,11 @@ from doctree.resources import resource_dir
 BUSY_TIMEOUT_MS = 30_000
 CACHE_KIB = 32 * 1024
 _MIGRATION = re.compile(r"(\d{3})_[a-z0-9_]+\.sql")
+# Migrations that convert existing data after their SQL, in Python: name -> module:function.
+# The function is called on every open once the migration is recorded; it must return at
+# once when there is nothing left to do, and work in batches that each commit, so that an
+# interrupted conversion resumes on the next open.
+DATA_STEPS = {"010_compact_versions": "doctree.store.compact:convert"}
 
 
 def default_db_path() -> Path:
@@ -145,6 +151,12 @@ def apply_migrations(
             conn.execute("ROLLBACK")
             raise
         applied.append(name)
+    if available is None:
+        recorded = set(applied_migrations(conn))
+        for name, target in DATA_STEPS.items():
+            if name in recorded:
+                module, function = target.split(":")
+                getattr(importlib.import_module(module), function)(conn)
     return applied
 
 
