@@ -1,12 +1,12 @@
-"""The data step of migration 010: version bodies stored as plain text become encoded.
+"""The data step of migration 010: bodies stored as plain text become encoded.
 
 `convert` runs after the SQL of `010_compact_versions` (the migrations runner calls it on
 every open until it is done). It works in batches, each its own transaction, in row id
-order: a version is converted once its plain `body` has an encoded `body_data`, and the plain
-bodies stay until the last batch, so every version is encoded against the plain text of the
-version before it and a batch never depends on another. An interrupted conversion resumes on
-the next open; the last batch drops the plain `body` column, and the file is then vacuumed
-if most of it has become free space.
+order, first over `documents` then over `document_versions`. A row is converted once its
+`body_data` is set; the plain bodies stay until the last batch, so every version is encoded
+against the plain text of the version before it and no batch depends on another. An
+interrupted conversion resumes on the next open; the last batch drops the plain `body`
+columns, and the file is then vacuumed if most of it has become free space.
 """
 
 from __future__ import annotations
@@ -16,21 +16,23 @@ import sqlite3
 from doctree.store import encoding
 
 BATCH = 500
+_TABLES = ("documents", "document_versions")
 
 
 def pending(conn: sqlite3.Connection) -> bool:
-    """True while `document_versions` still has its plain `body` column."""
-    return any(r[1] == "body" for r in conn.execute("PRAGMA table_info(document_versions)"))
+    """True while `documents` or `document_versions` still has its plain `body` column."""
+    return any(r[1] == "body" for t in _TABLES for r in conn.execute(f"PRAGMA table_info({t})"))
 
 
 def convert(conn: sqlite3.Connection, *, batch: int = BATCH, max_batches: int | None = None) -> int:
-    """Encode the plain bodies still in `document_versions`; returns how many were encoded.
+    """Encode the plain bodies still stored; returns how many rows were encoded.
 
     `max_batches` stops early (what an interruption leaves, for tests).
     """
     if not pending(conn):
         return 0
-    converted, last_id, batches = 0, 0, 0
+    converted, batches = 0, 0
+    last = {t: 0 for t in _TABLES}
     while max_batches is None or batches < max_batches:
         batches += 1
         conn.execute("BEGIN IMMEDIATE")
@@ -38,31 +40,46 @@ def convert(conn: sqlite3.Connection, *, batch: int = BATCH, max_batches: int | 
             if not pending(conn):  # another process finished it meanwhile
                 conn.execute("COMMIT")
                 return converted
-            rows = conn.execute(
-                "SELECT v.id, v.version, v.body, v.body_data, p.body AS base"
-                " FROM document_versions v LEFT JOIN document_versions p"
-                "  ON p.document_id = v.document_id AND p.version = v.version - 1"
-                " WHERE v.id > ? ORDER BY v.id LIMIT ?",
-                (last_id, batch),
-            ).fetchall()
-            if not rows:
-                conn.execute("ALTER TABLE document_versions DROP COLUMN body")
+            table, rows = _next_batch(conn, last, batch)
+            if table is None:
+                for t in _TABLES:
+                    conn.execute(f"ALTER TABLE {t} DROP COLUMN body")
                 conn.execute("COMMIT")
                 _vacuum_if_mostly_free(conn)
                 return converted
             for r in rows:
                 if r["body"] is not None and r["body_data"] is None:
-                    conn.execute(
-                        "UPDATE document_versions SET body_data = ? WHERE id = ?",
-                        (encoding.encode(r["body"], r["base"], r["version"]), r["id"]),
-                    )
+                    if table == "documents":
+                        value = encoding.encode_full(r["body"])
+                    else:
+                        value = encoding.encode(r["body"], r["base"], r["version"])
+                    conn.execute(f"UPDATE {table} SET body_data = ? WHERE id = ?", (value, r["id"]))
                     converted += 1
-            last_id = rows[-1]["id"]
+            last[table] = rows[-1]["id"]
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
             raise
     return converted
+
+
+def _next_batch(
+    conn: sqlite3.Connection, last: dict[str, int], batch: int
+) -> tuple[str | None, list[sqlite3.Row]]:
+    rows = conn.execute(
+        "SELECT id, body, body_data FROM documents WHERE id > ? ORDER BY id LIMIT ?",
+        (last["documents"], batch),
+    ).fetchall()
+    if rows:
+        return "documents", rows
+    rows = conn.execute(
+        "SELECT v.id, v.version, v.body, v.body_data, p.body AS base"
+        " FROM document_versions v LEFT JOIN document_versions p"
+        "  ON p.document_id = v.document_id AND p.version = v.version - 1"
+        " WHERE v.id > ? ORDER BY v.id LIMIT ?",
+        (last["document_versions"], batch),
+    ).fetchall()
+    return ("document_versions", rows) if rows else (None, [])
 
 
 def _vacuum_if_mostly_free(conn: sqlite3.Connection) -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from doctree.errors import SchemaError, UserError
 from doctree.resources import resource_dir
+from doctree.store.encoding import decode
 
 BUSY_TIMEOUT_MS = 30_000
 CACHE_KIB = 32 * 1024
@@ -86,6 +87,8 @@ def connect(path: str | os.PathLike[str], *, migrate: bool = True) -> sqlite3.Co
         # A 32 MiB page cache (the default is 2 MiB): path lookups and index updates of a
         # store with many documents stay in memory; it is only used as the file grows.
         conn.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
+        # What the full-text index's view `documents_text` decodes bodies with (migration 010).
+        conn.create_function("doctree_body", 1, _decode_body, deterministic=True)
     except sqlite3.DatabaseError as e:
         raise UserError(f"database {str(path)!r}: cannot be opened as SQLite ({e})") from e
     if migrate:
@@ -95,6 +98,10 @@ def connect(path: str | os.PathLike[str], *, migrate: bool = True) -> sqlite3.Co
             conn.close()
             raise SchemaError(f"database {str(path)!r}: {e}") from None
     return conn
+
+
+def _decode_body(value: bytes | None) -> str | None:
+    return None if value is None else decode(value, None)
 
 
 def applied_migrations(conn: sqlite3.Connection) -> list[str]:

@@ -407,7 +407,7 @@ class DocumentsRepository:
             owner=row["owner"],
             path=row["path"],
             title=row["title"],
-            body=row["body"],
+            body=_text(row),
             version=row["version"],
             content_sha256=row["content_sha256"],
             size=row["size"],
@@ -631,9 +631,20 @@ class DocumentsRepository:
         digest, size = sha256(body), len(body.encode("utf-8"))
         links_json = json.dumps(links) if links else None
         doc_id = self.conn.execute(
-            "INSERT INTO documents (owner, path, parent_id, title, body, version, content_sha256,"
-            " size, links, created_at, updated_at) VALUES (?,?,?,?,?,1,?,?,?,?,?)",
-            (owner, path, parent_id, title, body, digest, size, links_json, ts, ts),
+            "INSERT INTO documents (owner, path, parent_id, title, body_data, version,"
+            " content_sha256, size, links, created_at, updated_at) VALUES (?,?,?,?,?,1,?,?,?,?,?)",
+            (
+                owner,
+                path,
+                parent_id,
+                title,
+                encoding.encode_full(body),
+                digest,
+                size,
+                links_json,
+                ts,
+                ts,
+            ),
         ).lastrowid
         assert doc_id is not None
         self._insert_version(
@@ -712,6 +723,7 @@ class DocumentsRepository:
         `base_redacted` says the current version's content was just erased.
         """
         doc_id, owner = row["id"], row["owner"]
+        old_body = _text(row)
         version = row["version"] + 1
         digest, size = sha256(body), len(body.encode("utf-8"))
         links_json = json.dumps(links) if links else None
@@ -719,14 +731,14 @@ class DocumentsRepository:
         deleted_at = (row["deleted_at"] if was_deleted else ts) if deleted else None
         new_parent = row["parent_id"] if parent_id is _KEEP else parent_id
         self.conn.execute(
-            "UPDATE documents SET path = ?, parent_id = ?, title = ?, body = ?, version = ?,"
+            "UPDATE documents SET path = ?, parent_id = ?, title = ?, body_data = ?, version = ?,"
             " content_sha256 = ?, size = ?, links = ?, updated_at = ?, deleted_at = ?"
             " WHERE id = ?",
             (
                 path,
                 new_parent,
                 title,
-                body,
+                encoding.encode_full(body),
                 version,
                 digest,
                 size,
@@ -744,7 +756,7 @@ class DocumentsRepository:
             path=path,
             title=title,
             body=body,
-            base=None if base_redacted else row["body"],
+            base=None if base_redacted else old_body,
             digest=digest,
             size=size,
             links_json=links_json,
@@ -758,12 +770,12 @@ class DocumentsRepository:
             self._insert_references(owner, doc_id, version, path, body, links)
         # The full-text index reads its text from `documents` (external content), so it is
         # told the old values to remove and the new ones to add, and only when they change.
-        changed = path != row["path"] or title != row["title"] or body != row["body"]
+        changed = path != row["path"] or title != row["title"] or body != old_body
         if not was_deleted and (deleted or changed):
             self.conn.execute(
                 "INSERT INTO documents_fts (documents_fts, rowid, path, title, body)"
                 " VALUES ('delete', ?, ?, ?, ?)",
-                (doc_id, row["path"], row["title"], row["body"]),
+                (doc_id, row["path"], row["title"], old_body),
             )
         if not deleted and (was_deleted or changed):
             self.conn.execute(
@@ -1277,17 +1289,18 @@ class DocumentsRepository:
                     run_id,
                     ts,
                 )
+            old_body = _text(row)
             old_links = json.loads(row["links"]) if row["links"] else []
             new_links = old_links if declared is None else declared
             if title is not None:
                 new_title = title
-            elif row["title"] != title_for(path, row["body"]):
+            elif row["title"] != title_for(path, old_body):
                 new_title = row["title"]  # a title given explicitly before is kept
                 if _HEADING.search(body) or body.startswith("---"):
                     new_title = title_for(path, body)
             else:
                 new_title = title_for(path, body)
-            if body == row["body"] and new_title == row["title"] and new_links == old_links:
+            if body == old_body and new_title == row["title"] and new_links == old_links:
                 return self._document(row)
             return self._new_version(
                 row,
@@ -1325,7 +1338,8 @@ class DocumentsRepository:
         with self._writing():
             row = self._require(owner, path)
             self._check_precondition(path, row, expected_version, content_sha256)
-            count = row["body"].count(old)
+            current = _text(row)
+            count = current.count(old)
             if count == 0:
                 raise EditError(
                     f"edit of {path!r}: the text to replace was not found: {old[:80]!r}"
@@ -1335,7 +1349,7 @@ class DocumentsRepository:
                     f"edit of {path!r}: the text to replace occurs {count} times; "
                     "give more context to make it unique, or replace all"
                 )
-            body = row["body"].replace(old, new, -1 if replace_all else 1)
+            body = current.replace(old, new, -1 if replace_all else 1)
             return self.write(
                 owner,
                 path,
@@ -1390,8 +1404,8 @@ class DocumentsRepository:
                         r,
                         operation="moved",
                         path=target,
-                        title=_retitle(r["title"], r["path"], target, r["body"]),
-                        body=r["body"],
+                        title=_retitle(r["title"], r["path"], target, _text(r)),
+                        body=_text(r),
                         links=json.loads(r["links"]) if r["links"] else [],
                         actor=actor,
                         session_id=session_id,
@@ -1442,7 +1456,7 @@ class DocumentsRepository:
                     operation="deleted",
                     path=r["path"],
                     title=r["title"],
-                    body=r["body"],
+                    body=_text(r),
                     links=json.loads(r["links"]) if r["links"] else [],
                     actor=actor,
                     session_id=session_id,
@@ -1575,7 +1589,7 @@ class DocumentsRepository:
                 operation="redacted",
                 path=row["path"],
                 title=name_of(row["path"]) if current else row["title"],
-                body="" if current else row["body"],
+                body="" if current else _text(row),
                 links=[] if current else (json.loads(row["links"]) if row["links"] else []),
                 actor=actor,
                 session_id=session_id,
@@ -1588,6 +1602,11 @@ class DocumentsRepository:
             # merged: merge them when the transaction ends (see `transaction`).
             self._purge_index = True
             return self.version(row["id"], row["version"] + 1)
+
+
+def _text(row: sqlite3.Row) -> str:
+    """The current body of a `documents` row (stored as `encoding.encode_full` makes it)."""
+    return encoding.decode(row["body_data"], None)
 
 
 def _spans(versions: Iterable[int]) -> list[tuple[int, int]]:
