@@ -24,11 +24,15 @@ def pending(conn: sqlite3.Connection) -> bool:
     return any(r[1] == "body" for t in _TABLES for r in conn.execute(f"PRAGMA table_info({t})"))
 
 
-def convert(conn: sqlite3.Connection, *, batch: int = BATCH, max_batches: int | None = None) -> int:
+def convert(
+    conn: sqlite3.Connection, *, batch: int | None = None, max_batches: int | None = None
+) -> int:
     """Encode the plain bodies still stored; returns how many rows were encoded.
 
-    `max_batches` stops early (what an interruption leaves, for tests).
+    `batch` rows per transaction (default `BATCH`); `max_batches` stops early (what an
+    interruption leaves, for tests).
     """
+    batch = batch or BATCH
     if not pending(conn):
         return 0
     converted, batches = 0, 0
