@@ -70,13 +70,15 @@ def convert(
 def _next_batch(
     conn: sqlite3.Connection, last: dict[str, int], batch: int
 ) -> tuple[str | None, list[sqlite3.Row]]:
-    rows = conn.execute(
+    cur = conn.cursor()
+    cur.row_factory = sqlite3.Row  # whatever the connection's own row factory
+    rows = cur.execute(
         "SELECT id, body, body_data FROM documents WHERE id > ? ORDER BY id LIMIT ?",
         (last["documents"], batch),
     ).fetchall()
     if rows:
         return "documents", rows
-    rows = conn.execute(
+    rows = cur.execute(
         "SELECT v.id, v.version, v.body, v.body_data, p.body AS base"
         " FROM document_versions v LEFT JOIN document_versions p"
         "  ON p.document_id = v.document_id AND p.version = v.version - 1"

@@ -87,8 +87,7 @@ def connect(path: str | os.PathLike[str], *, migrate: bool = True) -> sqlite3.Co
         # A 32 MiB page cache (the default is 2 MiB): path lookups and index updates of a
         # store with many documents stay in memory; it is only used as the file grows.
         conn.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
-        # What the full-text index's view `documents_text` decodes bodies with (migration 010).
-        conn.create_function("doctree_body", 1, _decode_body, deterministic=True)
+        register_functions(conn)
     except sqlite3.DatabaseError as e:
         raise UserError(f"database {str(path)!r}: cannot be opened as SQLite ({e})") from e
     if migrate:
@@ -98,6 +97,12 @@ def connect(path: str | os.PathLike[str], *, migrate: bool = True) -> sqlite3.Co
             conn.close()
             raise SchemaError(f"database {str(path)!r}: {e}") from None
     return conn
+
+
+def register_functions(conn: sqlite3.Connection) -> None:
+    """The SQL functions the schema uses: `doctree_body`, with which the full-text index's
+    view `documents_text` decodes stored bodies (migration 010)."""
+    conn.create_function("doctree_body", 1, _decode_body, deterministic=True)
 
 
 def _decode_body(value: bytes | None) -> str | None:
@@ -126,6 +131,7 @@ def apply_migrations(
     database); `available` replaces the shipped migrations (for tests).
     """
     known = migrations() if available is None else available
+    register_functions(conn)
     known_names = {name for _, name, _ in known}
     done = set(applied_migrations(conn))
     unknown = sorted(done - known_names)

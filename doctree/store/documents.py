@@ -536,6 +536,7 @@ class DocumentsRepository:
         title: str,
         body: str,
         base: str | None,
+        full: bytes,
         digest: str,
         size: int,
         links_json: str | None,
@@ -546,7 +547,8 @@ class DocumentsRepository:
         deleted: bool = False,
     ) -> None:
         """Append a version row; its body is stored encoded against `base`, the body of
-        the version before it (None: there is none, or it was redacted)."""
+        the version before it (None: there is none, or it was redacted). `full` is
+        `encoding.encode_full(body)`, which the caller stores in `documents` too."""
         self.conn.execute(
             "INSERT INTO document_versions (document_id, owner, version, operation, path, title,"
             " body_data, content_sha256, size, actor_kind, actor_id, session_id, run_id, links,"
@@ -558,7 +560,7 @@ class DocumentsRepository:
                 operation,
                 path,
                 title,
-                encoding.encode(body, base, version),
+                encoding.encode(body, base, version, full),
                 digest,
                 size,
                 actor.kind,
@@ -630,6 +632,7 @@ class DocumentsRepository:
     ) -> Document:
         digest, size = sha256(body), len(body.encode("utf-8"))
         links_json = json.dumps(links) if links else None
+        full = encoding.encode_full(body)
         doc_id = self.conn.execute(
             "INSERT INTO documents (owner, path, parent_id, title, body_data, version,"
             " content_sha256, size, links, created_at, updated_at) VALUES (?,?,?,?,?,1,?,?,?,?,?)",
@@ -638,7 +641,7 @@ class DocumentsRepository:
                 path,
                 parent_id,
                 title,
-                encoding.encode_full(body),
+                full,
                 digest,
                 size,
                 links_json,
@@ -656,6 +659,7 @@ class DocumentsRepository:
             title=title,
             body=body,
             base=None,
+            full=full,
             digest=digest,
             size=size,
             links_json=links_json,
@@ -727,6 +731,7 @@ class DocumentsRepository:
         version = row["version"] + 1
         digest, size = sha256(body), len(body.encode("utf-8"))
         links_json = json.dumps(links) if links else None
+        full = encoding.encode_full(body)
         was_deleted = row["deleted_at"] is not None
         deleted_at = (row["deleted_at"] if was_deleted else ts) if deleted else None
         new_parent = row["parent_id"] if parent_id is _KEEP else parent_id
@@ -738,7 +743,7 @@ class DocumentsRepository:
                 path,
                 new_parent,
                 title,
-                encoding.encode_full(body),
+                full,
                 version,
                 digest,
                 size,
@@ -757,6 +762,7 @@ class DocumentsRepository:
             title=title,
             body=body,
             base=None if base_redacted else old_body,
+            full=full,
             digest=digest,
             size=size,
             links_json=links_json,

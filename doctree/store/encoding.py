@@ -66,9 +66,13 @@ def chain_start(version: int) -> int:
     return version - (version - 1) % CHAIN
 
 
-def encode(text: str, base: str | None, version: int) -> bytes:
-    """The stored value of `text` as version `version`, whose previous version is `base`."""
-    full = encode_full(text)
+def encode(text: str, base: str | None, version: int, full: bytes | None = None) -> bytes:
+    """The stored value of `text` as version `version`, whose previous version is `base`.
+
+    `full` is `encode_full(text)` when the caller has it already (it stores it too).
+    """
+    if full is None:
+        full = encode_full(text)
     if base is None or is_keyframe(version):
         return full
     delta = _encode_delta(base, text)
@@ -139,8 +143,7 @@ def reencode_after(text_before: str, value: bytes) -> bytes:
 
 
 def _deflate(data: bytes) -> bytes:
-    c = zlib.compressobj(LEVEL, zlib.DEFLATED, -15)
-    return c.compress(data) + c.flush()
+    return zlib.compress(data, LEVEL, -15)
 
 
 def _inflate(data: bytes) -> bytes:
