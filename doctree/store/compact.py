@@ -6,13 +6,15 @@ order, first over `documents` then over `document_versions`. A row is converted 
 `body_data` is set; the plain bodies stay until the last batch, so every version is encoded
 against the plain text of the version before it and no batch depends on another. An
 interrupted conversion resumes on the next open; the last batch drops the plain `body`
-columns, and the file is then vacuumed if most of it has become free space.
+columns, and the file is then vacuumed (its rows shrank in place, leaving pages mostly
+empty), which needs free disk space about the size of the converted file.
 """
 
 from __future__ import annotations
 
 import sqlite3
 
+from doctree.errors import SchemaError
 from doctree.store import encoding
 
 BATCH = 500
@@ -35,6 +37,11 @@ def convert(
     batch = batch or BATCH
     if not pending(conn):
         return 0
+    if sqlite3.sqlite_version_info < (3, 35):
+        raise SchemaError(
+            f"SQLite {sqlite3.sqlite_version}: migration 010 needs SQLite 3.35 or later "
+            "(ALTER TABLE ... DROP COLUMN); upgrade the SQLite library Python uses"
+        )
     converted, batches = 0, 0
     last = {t: 0 for t in _TABLES}
     while max_batches is None or batches < max_batches:
@@ -48,8 +55,11 @@ def convert(
             if table is None:
                 for t in _TABLES:
                     conn.execute(f"ALTER TABLE {t} DROP COLUMN body")
+                stored = conn.execute("SELECT EXISTS (SELECT 1 FROM documents)").fetchone()[0]
                 conn.execute("COMMIT")
-                _vacuum_if_mostly_free(conn)
+                if stored:
+                    # The rows shrank in place and their pages are mostly empty: repack.
+                    conn.execute("VACUUM")
                 return converted
             for r in rows:
                 if r["body"] is not None and r["body_data"] is None:
@@ -86,10 +96,3 @@ def _next_batch(
         (last["document_versions"], batch),
     ).fetchall()
     return ("document_versions", rows) if rows else (None, [])
-
-
-def _vacuum_if_mostly_free(conn: sqlite3.Connection) -> None:
-    free = conn.execute("PRAGMA freelist_count").fetchone()[0]
-    total = conn.execute("PRAGMA page_count").fetchone()[0]
-    if total and free > total // 4:
-        conn.execute("VACUUM")
