@@ -631,7 +631,7 @@ def ms(x: float) -> str:
 
 
 def print_table(rows: list[Row]) -> None:
-    head = Row("measure", "doctree", "raw sqlite3", "ratio", "target", None)
+    head = Row("measure", "doctree", "baseline (raw sqlite3, git)", "ratio", "target", None)
     cols = list(
         zip(*[(r.measure, r.doctree, r.raw, r.ratio, r.target) for r in [head, *rows]], strict=True)
     )
