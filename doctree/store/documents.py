@@ -248,6 +248,7 @@ class DocumentsRepository:
         if isinstance(db, sqlite3.Connection):
             self.conn = db
             self._owns_conn = False
+            dbmod.register_functions(db)  # the full-text index's view decodes with it
         else:
             self.conn = dbmod.connect(db)
             self._owns_conn = True
@@ -1405,13 +1406,14 @@ class DocumentsRepository:
             moved = []
             for r in rows:
                 target = new_path + r["path"][len(path) :]
+                body = _text(r)
                 moved.append(
                     self._new_version(
                         r,
                         operation="moved",
                         path=target,
-                        title=_retitle(r["title"], r["path"], target, _text(r)),
-                        body=_text(r),
+                        title=_retitle(r["title"], r["path"], target, body),
+                        body=body,
                         links=json.loads(r["links"]) if r["links"] else [],
                         actor=actor,
                         session_id=session_id,
