@@ -91,6 +91,21 @@ def connect(path: str | os.PathLike[str], *, migrate: bool = True) -> sqlite3.Co
     return conn
 
 
+def compact_file(conn: sqlite3.Connection) -> tuple[bool, str | None]:
+    """Rewrite the database file without its free pages and free space (VACUUM), then
+    checkpoint the WAL into it and truncate the WAL: text deleted before leaves no copy in
+    either file. (True, None) when done; (False, why) when another connection kept it from
+    finishing (the data is unchanged either way)."""
+    try:
+        conn.execute("VACUUM")
+        busy, _, _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+    except sqlite3.OperationalError as e:
+        return False, f"the database file was not compacted ({e}); run forget again later"
+    if busy:
+        return False, "the WAL was not checkpointed: another process is reading; it will be"
+    return True, None
+
+
 def applied_migrations(conn: sqlite3.Connection) -> list[str]:
     """Names of the migrations recorded in the database, in order."""
     conn.execute(

@@ -13,7 +13,7 @@ import json
 import os
 import re
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -26,7 +26,9 @@ from doctree.errors import (
     DoctreeError,
     EditError,
     NotFoundError,
+    NotTextError,
     PathError,
+    TitleError,
     TransactionError,
     UserError,
 )
@@ -38,11 +40,20 @@ from doctree.store.paths import (
     name_of,
     normalize_path,
     parent_of,
+    require_text,
     validate_owner,
 )
-from doctree.store.references import body_links, declared_links, split_frontmatter
+from doctree.store.references import (
+    body_links,
+    declared_links,
+    frontmatter_problem,
+    split_frontmatter,
+)
 
 DEFAULT_MAX_BODY_BYTES = 100_000
+MAX_TITLE_BYTES = 1_024
+MAX_SQL_INT = 2**63 - 1  # the largest integer SQLite stores
+_TITLE_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 ACTOR_KINDS = ("agent", "memory-agent", "user", "system")
 OPERATIONS = ("created", "modified", "moved", "deleted", "restored", "redacted")
 _HEADING = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.M)
@@ -88,6 +99,7 @@ class Actor:
             raise UserError(f"actor kind {self.kind!r}: must be one of {', '.join(ACTOR_KINDS)}")
         if not self.id:
             raise UserError("actor id: must not be empty")
+        require_text(self.id, f"actor id {self.id!r}")
 
     def __str__(self) -> str:
         return f"{self.kind}:{self.id}"
@@ -197,11 +209,46 @@ def title_for(path: str, body: str) -> str:
     """A title from frontmatter `title:`, else the first `# heading`, else the path's name."""
     meta, text = split_frontmatter(body) if body.startswith("---") else ({}, body)
     if isinstance(meta.get("title"), str) and meta["title"].strip():
-        return meta["title"].strip()
+        return clean_title(meta["title"])
     m = _HEADING.search(text)
     if m:
-        return m.group(1)[:200]
+        return clean_title(m.group(1)[:200])
     return name_of(path) if path != HOME else HOME
+
+
+def clean_title(text: str) -> str:
+    """A title derived from a body, made to keep the title rules: control characters become
+    spaces, and a title longer than the limit is cut, with an ellipsis."""
+    text = _TITLE_CONTROL.sub(" ", text).strip()
+    if len(text.encode("utf-8")) > MAX_TITLE_BYTES:
+        text = text.encode("utf-8")[: MAX_TITLE_BYTES - 3].decode("utf-8", "ignore") + "…"
+    return text
+
+
+def check_title(path: str, title: object) -> str:
+    """A title given explicitly: text, UTF-8, no control characters, at most MAX_TITLE_BYTES."""
+    if not isinstance(title, str):
+        raise TitleError(path, f"must be text, got {type(title).__name__}")
+    try:
+        size = len(title.encode("utf-8"))
+    except UnicodeEncodeError:
+        raise TitleError(
+            path, "is not UTF-8 text (a lone surrogate or an undecodable byte)"
+        ) from None
+    if _TITLE_CONTROL.search(title):
+        raise TitleError(path, "control characters (NUL, ESC, newlines, ...) are not allowed")
+    if size > MAX_TITLE_BYTES:
+        raise TitleError(path, f"is {size:,} bytes; a title may be at most {MAX_TITLE_BYTES:,}")
+    return title
+
+
+def check_int(value: object, what: str, *, minimum: int = 0) -> int:
+    """An integer SQLite can store (below 2**63), at least `minimum`; UserError otherwise."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise UserError(f"{what} {value!r}: must be a whole number")
+    if not minimum <= value <= MAX_SQL_INT:
+        raise UserError(f"{what} {value}: must be between {minimum} and {MAX_SQL_INT}")
+    return value
 
 
 def _env_body_limit() -> int:
@@ -470,9 +517,14 @@ class DocumentsRepository:
             raise UserError(f"body of {path!r}: must be text, got {type(body).__name__}")
         if "\x00" in body:
             raise UserError(f"body of {path!r}: NUL bytes are not allowed in a body")
-        size = len(body.encode("utf-8"))
+        try:
+            size = len(body.encode("utf-8"))
+        except UnicodeEncodeError:
+            raise NotTextError(f"body of {path!r}", body) from None
         if size > self.max_body_bytes:
             raise BodyTooLargeError(path, size, self.max_body_bytes)
+        if body.startswith("---") and (problem := frontmatter_problem(body)):
+            raise UserError(f"body of {path!r}: {problem}")
         return body
 
     def _insert_version(
@@ -806,6 +858,8 @@ class DocumentsRepository:
 
     def version(self, document_id: int, version: int) -> Version:
         """One version of a document by id."""
+        check_int(document_id, "document id")
+        check_int(version, "version")
         row = self.conn.execute(
             "SELECT * FROM document_versions WHERE document_id = ? AND version = ?",
             (document_id, version),
@@ -823,6 +877,7 @@ class DocumentsRepository:
         return self._version(row)
 
     def read_by_id(self, document_id: int) -> Document:
+        check_int(document_id, "document id")
         row = self.conn.execute("SELECT * FROM documents WHERE id = ?", (document_id,)).fetchone()
         if row is None:
             raise NotFoundError(f"no document with id {document_id}")
@@ -879,7 +934,7 @@ class DocumentsRepository:
             params += [under, lo, hi]
         if run_id is not None:
             where.append("run_id = ?")
-            params.append(run_id)
+            params.append(check_int(run_id, "run"))
         if session_id is not None:
             where.append("session_id = ?")
             params.append(session_id)
@@ -891,7 +946,7 @@ class DocumentsRepository:
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY id DESC"
         if limit is not None:
-            sql += f" LIMIT {int(limit)}"
+            sql += f" LIMIT {check_int(limit, 'limit')}"
         return [self._version(r) for r in self.conn.execute(sql, params)]
 
     def children(self, owner: str, path: str) -> list[Document]:
@@ -1087,11 +1142,14 @@ class DocumentsRepository:
     ) -> list[SearchHit]:
         """Full-text search over current titles, bodies and paths, best (BM25) first.
 
-        The query's words are matched with `fts_query` (any word, stopwords dropped).
-        `snippets=False` leaves each hit's snippet empty, for callers that only rank.
+        The query is read by `search_query`: any of its words may match (stopwords
+        dropped), `word*` matches a prefix, `"a phrase"` must occur as written, `-word`
+        excludes. `snippets=False` leaves each hit's snippet empty, for callers that only rank.
         """
         owner, under = validate_owner(owner), normalize_path(under)
-        match = fts_query(query)
+        limit = check_int(limit, "limit", minimum=1)
+        parsed = parse_search(query)
+        match = parsed.fts()
         if not match:
             return []
         params: list[Any] = [match, owner]
@@ -1100,11 +1158,19 @@ class DocumentsRepository:
             lo, hi = _range(under)
             scope = " AND (d.path = ? OR (d.path >= ? AND d.path < ?))"
             params += [under, lo, hi]
-        params.append(int(limit))
-        snip = "snippet(documents_fts, 2, '[', ']', ' … ', 16)" if snippets else "''"
+        params.append(limit)
+        # FTS5's snippet() takes time in the square of a body's size; a large body's
+        # snippet is cut in Python instead (`long_snippet`, linear).
+        snip = (
+            f"CASE WHEN d.size <= {SQL_SNIPPET_BYTES}"
+            " THEN snippet(documents_fts, 2, '[', ']', ' … ', 16) END"
+            if snippets
+            else "''"
+        )
+        body = f"CASE WHEN d.size > {SQL_SNIPPET_BYTES} THEN d.body END" if snippets else "NULL"
         rows = self.conn.execute(
             "SELECT d.id, d.path, d.title, d.version, d.updated_at,"
-            f" {snip} AS snip, rank AS score"
+            f" {snip} AS snip, {body} AS long_body, rank AS score"
             " FROM documents_fts JOIN documents d ON d.id = documents_fts.rowid"
             " WHERE documents_fts MATCH ? AND d.owner = ?" + scope + " ORDER BY rank LIMIT ?",
             params,
@@ -1114,7 +1180,7 @@ class DocumentsRepository:
                 r["id"],
                 r["path"],
                 r["title"],
-                r["snip"],
+                r["snip"] if r["snip"] is not None else long_snippet(r["long_body"], parsed),
                 -r["score"],
                 r["version"],
                 r["updated_at"],
@@ -1162,6 +1228,8 @@ class DocumentsRepository:
         if path == HOME:
             raise PathError(path, "the home '~' is not a document; write below it, e.g. '~/notes'")
         body = self._check_body(path, body)
+        if title is not None:
+            title = check_title(path, title)
         declared = [normalize_path(p) for p in links] if links is not None else None
         actor = self._actor(owner, actor)
         with self._writing():
@@ -1460,7 +1528,10 @@ class DocumentsRepository:
                 "DELETE FROM document_references WHERE source_id = ? AND version = ?",
                 (row["id"], version),
             )
-            current = version == row["version"]
+            self._erase_redaction_copies(row["id"], target.content_sha256, ts, actor)
+            # The current state holds this content (it is the current version, or a later
+            # version that kept it): it is emptied too.
+            current = version == row["version"] or row["content_sha256"] == target.content_sha256
             self._new_version(
                 row,
                 operation="redacted",
@@ -1475,6 +1546,112 @@ class DocumentsRepository:
                 deleted=row["deleted_at"] is not None,
             )
             return self.version(row["id"], row["version"] + 1)
+
+    def _erase_redaction_copies(self, doc_id: int, digest: str, ts: str, actor: Actor) -> None:
+        """Erase the `redacted` versions that carried this content as the document's state
+        then (redacting an older version keeps the current body): once the content itself
+        is redacted, no copy of it stays behind."""
+        self.conn.execute(
+            "UPDATE document_versions SET body = NULL, title = '', redacted_at = ?,"
+            " redacted_by = ? WHERE document_id = ? AND operation = 'redacted'"
+            " AND content_sha256 = ? AND body IS NOT NULL AND body != ''",
+            (ts, str(actor), doc_id, digest),
+        )
+
+    def scrub_paths(
+        self,
+        document_id: int,
+        path_map: Callable[[str], str],
+        text_map: Callable[[str], str],
+    ) -> None:
+        """Rewrite in place the paths and titles a document holds, in every version of it and
+        in its current state, its search entry and the references made to its paths (forget:
+        a path segment that held forgotten text). `path_map` gives each path its new form,
+        `text_map` each title; both return what they are given when it needs no change."""
+        with self._writing():
+            row = self.conn.execute(
+                "SELECT * FROM documents WHERE id = ?", (check_int(document_id, "document id"),)
+            ).fetchone()
+            if row is None:
+                raise NotFoundError(f"no document with id {document_id}")
+            old_paths = {row["path"]}
+            for v in self.conn.execute(
+                "SELECT id, path, title, links FROM document_versions WHERE document_id = ?",
+                (document_id,),
+            ).fetchall():
+                old_paths.add(v["path"])
+                self.conn.execute(
+                    "UPDATE document_versions SET path = ?, title = ?, links = ? WHERE id = ?",
+                    (
+                        path_map(v["path"]),
+                        text_map(v["title"]),
+                        _map_links(v["links"], path_map),
+                        v["id"],
+                    ),
+                )
+            path, title = path_map(row["path"]), text_map(row["title"])
+            self.conn.execute(
+                "UPDATE documents SET path = ?, title = ?, links = ? WHERE id = ?",
+                (path, title, _map_links(row["links"], path_map), document_id),
+            )
+            if row["deleted_at"] is None and (path, title) != (row["path"], row["title"]):
+                self.conn.execute(
+                    "UPDATE documents_fts SET path = ?, title = ? WHERE rowid = ?",
+                    (path, title, document_id),
+                )
+            for old in old_paths:
+                if (new := path_map(old)) != old:
+                    self.conn.execute(
+                        "UPDATE document_references SET target_path = ?"
+                        " WHERE owner = ? AND target_path = ?",
+                        (new, row["owner"], old),
+                    )
+
+    def scrub_links(self, owner: str, path_map: Callable[[str], str]) -> list[int]:
+        """Rewrite in place the declared links (every version) and reference targets of
+        `owner` that `path_map` changes; the ids of the documents whose links changed."""
+        changed: set[int] = set()
+        with self._writing():
+            for table in ("documents", "document_versions"):
+                key = "id" if table == "documents" else "document_id"
+                for r in self.conn.execute(
+                    f"SELECT id, {key} AS doc, links FROM {table}"
+                    " WHERE owner = ? AND links IS NOT NULL",
+                    (validate_owner(owner),),
+                ).fetchall():
+                    if (links := _map_links(r["links"], path_map)) != r["links"]:
+                        self.conn.execute(
+                            f"UPDATE {table} SET links = ? WHERE id = ?", (links, r["id"])
+                        )
+                        changed.add(r["doc"])
+            for r in self.conn.execute(
+                "SELECT DISTINCT target_path FROM document_references WHERE owner = ?", (owner,)
+            ).fetchall():
+                if (new := path_map(r[0])) != r[0]:
+                    self.conn.execute(
+                        "UPDATE document_references SET target_path = ?"
+                        " WHERE owner = ? AND target_path = ?",
+                        (new, owner, r[0]),
+                    )
+        return sorted(changed)
+
+    def optimize_search_index(self) -> None:
+        """Merge the full-text index into one segment, dropping every entry of a deleted or
+        changed row, so text taken out of the index leaves no copy in the file (forget)."""
+        with self._writing():
+            self.conn.execute("INSERT INTO documents_fts (documents_fts) VALUES ('optimize')")
+
+    def max_version_id(self) -> int:
+        """The id of the newest version row: every version that exists has an id at most this."""
+        return self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM document_versions").fetchone()[0]
+
+
+def _map_links(links_json: str | None, path_map: Callable[[str], str]) -> str | None:
+    if not links_json:
+        return links_json
+    links = json.loads(links_json)
+    mapped = [path_map(p) for p in links]
+    return links_json if mapped == links else json.dumps(mapped)
 
 
 def _retitle(title: str, old_path: str, new_path: str, body: str) -> str:
@@ -1531,3 +1708,128 @@ def fts_query(text: str) -> str:
 
 
 _unified = unified_diff  # the former private name
+
+SQL_SNIPPET_BYTES = 16_384  # bodies up to this size get FTS5's own snippet
+SNIPPET_TOKENS = 16
+_SEARCH_TOKEN = re.compile(r'(-?)"([^"]*)"?|(-?)([^\s"]+)')
+
+
+@dataclass
+class SearchQuery:
+    """A search as written: words any of which may match, prefixes (`apol*`), phrases that
+    must occur (`"green tea"`), and words or phrases that must not (`-kafka`)."""
+
+    text: str
+    words: list[str] = field(default_factory=list)  # an FTS5 phrase each: '"tea"', '"apol"*'
+    phrases: list[str] = field(default_factory=list)
+    excluded: list[str] = field(default_factory=list)
+    terms: list[tuple[str, bool]] = field(default_factory=list)  # (word, prefix) to mark
+
+    def fts(self) -> str:
+        """The FTS5 query: phrases required, words optional (they rank), exclusions NOT'd."""
+        if not self.words and not self.phrases:
+            if self.excluded:
+                raise UserError(
+                    f"search {self.text!r}: give at least one word to look for, "
+                    "not only words to exclude"
+                )
+            return ""
+        if self.phrases:
+            query = " AND ".join(self.phrases)
+            if self.words:  # always true once the phrases match; there to rank by the words
+                query = f"({query}) AND ({' OR '.join([*self.phrases, *self.words])})"
+        else:
+            query = " OR ".join(self.words)
+        if self.excluded:
+            query = f"({query})" + "".join(f" NOT {e}" for e in self.excluded)
+        return query
+
+
+def _fts_phrase(parts: list[str], prefix: bool = False) -> str:
+    return '"' + " ".join(parts) + '"' + ("*" if prefix else "")
+
+
+def parse_search(text: str) -> SearchQuery:
+    """Read a search as `SearchQuery` describes. Punctuation inside a word makes a phrase of
+    its parts (`sk-abc` is "sk abc"); stopwords are dropped from the optional words unless
+    nothing else is left."""
+    q = SearchQuery(text or "")
+    plain: list[tuple[str, bool]] = []
+    for m in _SEARCH_TOKEN.finditer(q.text):
+        if m.group(2) is not None:  # "a phrase"
+            negate, raw, quoted = m.group(1), m.group(2), True
+        else:
+            negate, raw, quoted = m.group(3), m.group(4), False
+        prefix = not quoted and raw.endswith("*")
+        parts = _FTS_TOKEN.findall(raw)
+        if not parts:
+            continue
+        if negate:
+            q.excluded.append(_fts_phrase(parts, prefix))
+        elif quoted or len(parts) > 1:
+            q.phrases.append(_fts_phrase(parts, prefix))
+            q.terms += [(p, False) for p in parts[:-1]] + [(parts[-1], prefix)]
+        else:
+            plain.append((parts[0], prefix))
+    plain = list(dict.fromkeys(plain))
+    content = [(w, p) for w, p in plain if p or w.casefold() not in STOPWORDS]
+    chosen = content or ([] if q.phrases else plain)
+    q.words = [_fts_phrase([w], p) for w, p in chosen]
+    q.terms += chosen
+    return q
+
+
+def _fold(word: str) -> str:
+    """A word as the index compares it: case and diacritics folded, common suffixes off."""
+    import unicodedata
+
+    word = unicodedata.normalize("NFKD", word.casefold())
+    word = "".join(c for c in word if not unicodedata.combining(c))
+    for suffix in ("ing", "ed", "es", "s", "ly"):
+        if len(word) > len(suffix) + 2 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def long_snippet(body: str | None, query: SearchQuery, size: int = SNIPPET_TOKENS) -> str:
+    """A snippet of a large body in one pass over it: the window of `size` words holding the
+    most distinct search terms, the terms in [brackets], ' … ' where the body goes on."""
+    if not body:
+        return ""
+    exact = {_fold(w) for w, prefix in query.terms if not prefix}
+    prefixes = tuple(w.casefold() for w, prefix in query.terms if prefix)
+    tokens = []  # (start, end, matched term or None)
+    for m in _FTS_TOKEN.finditer(body):
+        word = m.group(0)
+        term = None
+        if prefixes and word.casefold().startswith(prefixes):
+            term = word.casefold()
+        elif exact and (folded := _fold(word)) in exact:
+            term = folded
+        tokens.append((m.start(), m.end(), term))
+    if not tokens:
+        return ""
+    best, best_score, counts, distinct = 0, -1, {}, 0
+    for i, (_, _, term) in enumerate(tokens):  # slide a window of `size` tokens
+        if term is not None:
+            counts[term] = counts.get(term, 0) + 1
+            distinct += counts[term] == 1
+        if i >= size:
+            old = tokens[i - size][2]
+            if old is not None:
+                counts[old] -= 1
+                distinct -= counts[old] == 0
+        if i >= size - 1 or i == len(tokens) - 1:
+            start = max(0, i - size + 1)
+            if distinct > best_score:
+                best, best_score = start, distinct
+    window = tokens[best : best + size]
+    out, pos = [], window[0][0]
+    for start, end, term in window:
+        out.append(body[pos:start])
+        out.append(f"[{body[start:end]}]" if term is not None else body[start:end])
+        pos = end
+    text = "".join(out)
+    lead = " … " if best > 0 else ""
+    tail = " … " if best + size < len(tokens) else ""
+    return (lead + text + tail).strip()
