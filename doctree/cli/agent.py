@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import click
 
-from doctree.cli import State, cli, emit_json, user_actor
+from doctree.cli import Int, State, cli, emit_json, user_actor
 
 pass_state = click.pass_obj
 
@@ -29,7 +29,7 @@ def _changes(state: State, run) -> list:
     type=click.Choice(["running", "completed", "stopped", "failed"]),
     help="Only runs that ended this way.",
 )
-@click.option("--limit", type=click.IntRange(min=1), default=20, show_default=True)
+@click.option("--limit", type=Int(min=1), default=20, show_default=True)
 @click.option("--all-agents", is_flag=True, help="Runs for every source agent, not just --agent.")
 @click.option("--json", "as_json", is_flag=True, help="Print the runs as JSON.")
 @pass_state
@@ -80,7 +80,7 @@ def runs(
 
 
 @cli.command("run-show")
-@click.argument("run_id", type=int)
+@click.argument("run_id", type=Int(min=1))
 @click.option("--json", "as_json", is_flag=True, help="Print the run and its changes as JSON.")
 @pass_state
 def run_show(state: State, run_id: int, as_json: bool) -> None:
@@ -133,7 +133,7 @@ def run_show(state: State, run_id: int, as_json: bool) -> None:
 
 
 @cli.command()
-@click.option("--run", "run_id", type=int, required=True, help="The run to revert.")
+@click.option("--run", "run_id", type=Int(min=1), required=True, help="The run to revert.")
 @click.option("--dry-run", is_flag=True, help="Show what would be put back; write nothing.")
 @click.option("--force", is_flag=True, help="Revert a run still marked running (its process died).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")

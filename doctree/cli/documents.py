@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from doctree.cli import DOC_PATH, State, cli, emit_json, read_input, user_actor
+from doctree.cli import DOC_PATH, Int, State, cli, emit_json, read_input, user_actor
 from doctree.interop.render import human_size, render_tree
 
 pass_state = click.pass_obj
@@ -13,9 +13,7 @@ pass_state = click.pass_obj
 
 @cli.command()
 @click.argument("path", default="~", type=DOC_PATH)
-@click.option(
-    "--depth", type=click.IntRange(min=0), help="Show at most this many levels below PATH."
-)
+@click.option("--depth", type=Int(min=0), help="Show at most this many levels below PATH.")
 @click.option("--at", "at", metavar="TIME", help="Show the tree as it was at TIME (ISO 8601).")
 @click.option("--json", "as_json", is_flag=True, help="Print the tree as JSON.")
 @pass_state
@@ -42,7 +40,7 @@ def show(state: State, path: str, depth: int | None, at: str | None, as_json: bo
 
 @cli.command()
 @click.argument("path", type=DOC_PATH)
-@click.option("--version", "version", type=click.IntRange(min=1), help="Read this version number.")
+@click.option("--version", "version", type=Int(min=1), help="Read this version number.")
 @click.option("--at", metavar="TIME", help="Read the document as it was at TIME (ISO 8601).")
 @click.option("--json", "as_json", is_flag=True, help="Print the document and metadata as JSON.")
 @pass_state
@@ -70,7 +68,7 @@ def read(state: State, path: str, version: int | None, at: str | None, as_json: 
 @click.option("--link", "links", multiple=True, type=DOC_PATH, help="Declare a link (repeatable).")
 @click.option(
     "--expected-version",
-    type=click.IntRange(min=0),
+    type=Int(min=0),
     help="Write only if the document is at this version (0: only if it does not exist).",
 )
 @click.option("--sha256", "content_sha256", help="Write only if the current body has this sha256.")
@@ -126,7 +124,7 @@ def _report(doc, as_json: bool) -> None:
 @click.argument("old")
 @click.argument("new")
 @click.option("--all", "replace_all", is_flag=True, help="Replace every occurrence, not just one.")
-@click.option("--expected-version", type=click.IntRange(min=1), help="Edit only at this version.")
+@click.option("--expected-version", type=Int(min=1), help="Edit only at this version.")
 @click.option("--sha256", "content_sha256", help="Edit only if the current body has this sha256.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @pass_state
@@ -160,7 +158,7 @@ def edit(
 @cli.command()
 @click.argument("path", type=DOC_PATH)
 @click.argument("new_path", type=DOC_PATH)
-@click.option("--expected-version", type=click.IntRange(min=1), help="Move only at this version.")
+@click.option("--expected-version", type=Int(min=1), help="Move only at this version.")
 @click.option("--json", "as_json", is_flag=True, help="Print the moved documents as JSON.")
 @pass_state
 def mv(state: State, path: str, new_path: str, expected_version: int | None, as_json: bool) -> None:
@@ -177,7 +175,7 @@ def mv(state: State, path: str, new_path: str, expected_version: int | None, as_
 @cli.command()
 @click.argument("path", type=DOC_PATH)
 @click.option("-r", "--recursive", is_flag=True, help="Also delete every descendant.")
-@click.option("--expected-version", type=click.IntRange(min=1), help="Delete only at this version.")
+@click.option("--expected-version", type=Int(min=1), help="Delete only at this version.")
 @click.option("--json", "as_json", is_flag=True, help="Print the deleted documents as JSON.")
 @pass_state
 def rm(
@@ -199,7 +197,7 @@ def rm(
 
 @cli.command()
 @click.argument("path", type=DOC_PATH)
-@click.argument("version", type=click.IntRange(min=1))
+@click.argument("version", type=Int(min=1))
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @pass_state
 def restore(state: State, path: str, version: int, as_json: bool) -> None:
@@ -235,9 +233,9 @@ def history(state: State, path: str, as_json: bool) -> None:
 
 @cli.command()
 @click.argument("path", required=False, type=DOC_PATH)
-@click.argument("from_version", required=False, type=click.IntRange(min=0))
-@click.argument("to_version", required=False, type=click.IntRange(min=1))
-@click.option("--run", "run_id", type=int, help="Diff every change a memory-agent run made.")
+@click.argument("from_version", required=False, type=Int(min=0))
+@click.argument("to_version", required=False, type=Int(min=1))
+@click.option("--run", "run_id", type=Int(min=1), help="Diff every change a memory-agent run made.")
 @pass_state
 def diff(
     state: State,
@@ -292,10 +290,12 @@ def run_diff(state: State, run_id: int) -> str:
 
 @cli.command()
 @click.argument("path", default="~", type=DOC_PATH)
-@click.option("--run", "run_id", type=int, help="Only versions made by this memory-agent run.")
+@click.option(
+    "--run", "run_id", type=Int(min=1), help="Only versions made by this memory-agent run."
+)
 @click.option("--session", "session_id", help="Only versions made from this session.")
 @click.option("--since", metavar="TIME", help="Only versions made at or after TIME.")
-@click.option("--limit", type=click.IntRange(min=1), default=50, show_default=True)
+@click.option("--limit", type=Int(min=1), default=50, show_default=True)
 @click.option("--all-agents", is_flag=True, help="Versions of every agent, not just --agent.")
 @click.option(
     "--json", "as_json", is_flag=True, help="Print the versions as JSON (without bodies)."
@@ -358,7 +358,7 @@ def links(state: State, path: str, as_json: bool) -> None:
     show_default=True,
     help="Only documents at or below this path.",
 )
-@click.option("--limit", type=click.IntRange(min=1), default=10, show_default=True)
+@click.option("--limit", type=Int(min=1), default=10, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the hits as JSON.")
 @pass_state
 def search(state: State, query: str, under: str, limit: int, as_json: bool) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from doctree.cli import State, cli, emit_json
+from doctree.cli import Int, State, cli, emit_json
 
 pass_state = click.pass_obj
 
@@ -39,7 +39,7 @@ def _db_path(state: State) -> str:
     metavar="AGENT",
     help="Only sessions of this agent descriptor: an agent id, or 'memory-agent:ID'.",
 )
-@click.option("--limit", type=click.IntRange(min=1), default=50, show_default=True)
+@click.option("--limit", type=Int(min=1), default=50, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the sessions as JSON.")
 @pass_state
 def sessions_cmd(
@@ -117,7 +117,7 @@ def transcript_cmd(state: State, session_id: str, only_new: bool) -> None:
 )
 @click.option(
     "--batch",
-    type=click.IntRange(min=1),
+    type=Int(min=1),
     default=10,
     show_default=True,
     help="At most this many sessions per tick.",

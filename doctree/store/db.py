@@ -73,6 +73,12 @@ def connect(path: str | os.PathLike[str], *, migrate: bool = True) -> sqlite3.Co
         )
         conn.row_factory = sqlite3.Row
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        if migrate:
+            try:
+                check_doctree_database(conn, path)  # before WAL: a foreign file stays as it was
+            except UserError:
+                conn.close()
+                raise
         _enable_wal(conn)
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA foreign_keys = ON")
@@ -89,6 +95,27 @@ def connect(path: str | os.PathLike[str], *, migrate: bool = True) -> sqlite3.Co
             conn.close()
             raise SchemaError(f"database {str(path)!r}: {e}") from None
     return conn
+
+
+def check_doctree_database(conn: sqlite3.Connection, path: str | os.PathLike[str]) -> None:
+    """Refuse a database that holds tables but is not doctree's (no migrations table):
+    another application's file would gain doctree's tables, or clash with its own."""
+    try:
+        names = [
+            r[0]
+            for r in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type IN ('table', 'view')"
+                " AND name NOT LIKE 'sqlite_%' ORDER BY name"
+            )
+        ]
+    except sqlite3.DatabaseError as e:
+        raise UserError(f"database {str(path)!r}: cannot be opened as SQLite ({e})") from None
+    if names and "doctree_migrations" not in names:
+        shown = ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
+        raise UserError(
+            f"database {str(path)!r}: is not a doctree database (it holds other tables: "
+            f"{shown}); give a new file, an empty one, or a doctree database"
+        )
 
 
 def compact_file(conn: sqlite3.Connection) -> tuple[bool, str | None]:

@@ -39,7 +39,7 @@ def _flow_depth(text: str) -> int:
     return deepest
 
 
-def _load_frontmatter(text: str) -> object:
+def load_frontmatter(text: str) -> object:
     """The YAML of a frontmatter block; raises ValueError(TOO_DEEP) for a nesting the
     parser cannot take, yaml.YAMLError for text that is not YAML."""
     import yaml
@@ -60,7 +60,7 @@ def frontmatter_problem(body: str) -> str | None:
     import yaml
 
     try:
-        _load_frontmatter(m.group(1))
+        load_frontmatter(m.group(1))
     except ValueError as e:
         return str(e)
     except yaml.YAMLError:
@@ -77,7 +77,7 @@ def split_frontmatter(body: str) -> tuple[dict, str]:
     import yaml
 
     try:
-        data = _load_frontmatter(m.group(1))
+        data = load_frontmatter(m.group(1))
     except (yaml.YAMLError, ValueError):
         return {}, body
     if not isinstance(data, dict):
