@@ -14,6 +14,11 @@ from doctree.cli import Int, State, cli, emit_json, user_actor
 pass_state = click.pass_obj
 
 
+def cut(text: str, width: int) -> str:
+    """`text` in at most `width` characters; a longer one is cut with an ellipsis."""
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
 def _tokens(n: int) -> str:
     return f"{n / 1000:.1f}k" if n >= 1000 else str(n)
 
@@ -42,6 +47,9 @@ def runs(
     as_json: bool,
 ) -> None:
     """Memory agent runs, newest first: backend, outcome, usage, cost and changes.
+
+    The runs for --agent's memory; with --all-agents every run, the AGENT column saying
+    whose memory each one wrote.
 
     \b
       doctree runs
@@ -72,8 +80,9 @@ def runs(
     for r in rows:
         cache = f"{_tokens(r.cache_read_tokens)}/{_tokens(r.cache_write_tokens)}"
         click.echo(
-            f"{r.id:>4}  {r.source_agent[:10]:<10} {(r.session_id or '-')[:28]:<28} "
-            f"{r.backend:<9} {'reverted' if r.reverted_at else r.status:<9} {(r.stop_reason or '-')[:14]:<14} {r.turns:>5} "
+            f"{r.id:>4}  {cut(r.source_agent, 10):<10} {cut(r.session_id or '-', 28):<28} "
+            f"{cut(r.backend, 9):<9} {'reverted' if r.reverted_at else r.status:<9} "
+            f"{cut(r.stop_reason or '-', 14):<14} {r.turns:>5} "
             f"{_tokens(r.input_tokens):>7} {_tokens(r.output_tokens):>6} {cache:>13} "
             f"{r.cost_usd:>8.4f} {counts.get(r.id, 0):>7}"
         )

@@ -9,6 +9,20 @@ from doctree.cli import DOC_PATH, Int, State, cli, emit_json
 pass_state = click.pass_obj
 
 
+def require_given_path(state: State, name: str, path: str) -> None:
+    """A path given on the command line must exist; the default may be missing (an agent
+    with no memory yet)."""
+    from doctree.errors import NotFoundError
+    from doctree.store.paths import HOME, normalize_path
+
+    ctx = click.get_current_context()
+    if ctx.get_parameter_source(name) != click.core.ParameterSource.COMMANDLINE:
+        return
+    path = normalize_path(path)
+    if path != HOME and not state.repo.exists(state.agent, path):
+        raise NotFoundError(f"document {path!r} not found for agent {state.agent!r}")
+
+
 @cli.command()
 @click.option("--query", help="Put what is most relevant to this text first (or only).")
 @click.option(
@@ -64,6 +78,7 @@ def context(
     """
     from doctree.errors import UserError
 
+    require_given_path(state, "under", under)
     if words is not None:
         if cap is not None:
             raise UserError(
@@ -189,6 +204,8 @@ def compact(
     from doctree.errors import DoctreeError
     from doctree.memory.compaction import CompactionPolicy, Compactor
 
+    if not all_agents:
+        require_given_path(state, "path", path)
     policy = CompactionPolicy.from_env()
     policy.under = path
     if if_over is not None:
