@@ -14,6 +14,7 @@ keeps a copy. The fact of each change and who redacted it stay in the history.
 from __future__ import annotations
 
 import re
+import warnings
 from dataclasses import dataclass, field
 
 from doctree.errors import NotFoundError, UserError
@@ -73,7 +74,9 @@ def compile_pattern(pattern: str, *, regex: bool = False, ignore_case: bool = Fa
         raise UserError("pattern '': must not be empty (it would match every version)")
     flags = re.IGNORECASE if ignore_case else 0
     try:
-        compiled = re.compile(pattern if regex else re.escape(pattern), flags)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # FutureWarning on syntax that may change meaning
+            compiled = re.compile(pattern if regex else re.escape(pattern), flags)
     except (re.error, RecursionError, OverflowError) as e:
         raise UserError(f"pattern {pattern!r}: not a valid regular expression ({e})") from None
     if compiled.fullmatch(""):

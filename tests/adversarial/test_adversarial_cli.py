@@ -1,0 +1,155 @@
+"""The CLI under hostile input, as real processes and through click: every failure is one
+line on stderr with exit 1, 2 or 3, never a traceback."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from doctree.cli import cli
+
+DOCTREE = [sys.executable, "-m", "doctree"]
+
+
+def run(db, *args, stdin: bytes = b""):
+    return subprocess.run(
+        [*DOCTREE, "--db", str(db), *args], input=stdin, capture_output=True, timeout=120
+    )
+
+
+@pytest.fixture
+def seeded_db(tmp_path):
+    db = tmp_path / "d.db"
+    assert run(db, "write", "~/memory/a", stdin=b"# A\nalpha tea\n").returncode == 0
+    assert run(db, "edit", "~/memory/a", "tea", "green tea").returncode == 0
+    return db
+
+
+def one_line_error(result, code: int) -> str:
+    err = result.stderr.decode("utf-8", "replace")
+    assert result.returncode == code, err
+    assert "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1, err
+    return err
+
+
+def test_non_utf8_argument_stdin_and_file_are_refused(seeded_db, tmp_path):
+    err = one_line_error(run(seeded_db, "read", os.fsdecode(b"~/memory/\xff")), 2)
+    assert "is not UTF-8 text" in err
+    err = one_line_error(run(seeded_db, "write", "~/memory/b", stdin=b"a\xffb"), 2)
+    assert "stdin: is not UTF-8 text" in err
+    bad = tmp_path / "bad.md"
+    bad.write_bytes(b"\xfe\xff")
+    assert "is not UTF-8 text" in one_line_error(
+        run(seeded_db, "write", "~/memory/b", "--file", str(bad)), 2
+    )
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["read", "~/memory/a", "--version", str(2**70)],
+        ["restore", "~/memory/a", str(2**63)],
+        ["diff", "~/memory/a", "1", str(2**64)],
+        ["search", "tea", "--limit", str(2**63)],
+        ["runs", "--limit", str(2**70)],
+        ["run-show", str(2**70)],
+        ["revert", "--run", str(2**70)],
+        ["consolidate", "--week", "9999-W52"],
+        ["compact", "~/nonexistent"],
+        ["log", "~/memory/nope"],
+        ["diff", "--run", "99"],
+        ["context", "--under", "~/nonexistent"],
+        ["search", "-- -tea"],
+    ],
+)
+def test_bad_numbers_and_missing_things_exit_2_with_one_line(seeded_db, args):
+    one_line_error(run(seeded_db, *args), 2)
+
+
+def test_deep_frontmatter_is_one_line_exit_2(seeded_db):
+    body = b"---\nx: " + b"[" * 30_000 + b"\n---\nbody\n"
+    err = one_line_error(run(seeded_db, "write", "~/memory/deep", stdin=body), 2)
+    assert "frontmatter nested too deep" in err
+
+
+def test_a_database_of_another_application_is_refused_untouched(tmp_path):
+    other = tmp_path / "other.db"
+    conn = sqlite3.connect(other)
+    conn.execute("CREATE TABLE documents (x)")
+    conn.commit()
+    conn.close()
+    before = other.read_bytes()
+    err = one_line_error(run(other, "show"), 2)
+    assert "is not a doctree database" in err
+    assert other.read_bytes() == before
+    assert "must not be empty" in one_line_error(
+        subprocess.run([*DOCTREE, "--db", "", "show"], capture_output=True), 2
+    )
+
+
+def test_a_corrupt_database_is_one_line_naming_it_and_nothing_is_stored(seeded_db):
+    data = bytearray(seeded_db.read_bytes())
+    page = 4096
+    for p in range(2, len(data) // page):  # every page but the schema's
+        data[p * page : p * page + 64] = b"\xa5" * 64
+    seeded_db.write_bytes(bytes(data))
+    for f in (seeded_db.with_name("d.db-wal"), seeded_db.with_name("d.db-shm")):
+        f.unlink(missing_ok=True)
+    result = run(seeded_db, "write", "~/memory/c", stdin=b"new\n")
+    err = result.stderr.decode()
+    assert result.returncode in (1, 2), err
+    assert "Traceback" not in err and str(seeded_db) in err
+
+
+def test_export_refuses_files_it_did_not_write_and_uncreatable_folders(seeded_db, tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "memory.md").write_text("mine\n")
+    assert "not written by an export" in one_line_error(run(seeded_db, "export", "~", str(out)), 2)
+    assert (out / "memory.md").read_text() == "mine\n"
+    (tmp_path / "file").write_text("x")
+    one_line_error(run(seeded_db, "export", "~", str(tmp_path / "file" / "sub")), 2)
+    assert run(seeded_db, "export", "~", str(out), "--force").returncode == 0
+    assert run(seeded_db, "export", "~", str(out)).returncode == 0  # its own files: fine
+
+
+@settings(
+    max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    command=st.sampled_from(
+        [
+            ["read"],
+            ["show"],
+            ["history"],
+            ["write"],
+            ["search"],
+            ["log"],
+            ["links"],
+            ["rm"],
+            ["restore", "1"],
+            ["diff"],
+            ["forget"],
+        ]
+    ),
+    arg=st.text(max_size=30) | st.sampled_from(["~/\udcff", "\x00", "~/" + "a/" * 30]),
+    number=st.integers() | st.just(2**70),
+    stdin=st.binary(max_size=40),
+)
+def test_fuzzed_commands_never_raise_an_unexpected_exception(tmp_path, command, arg, number, stdin):
+    db = tmp_path / "fuzz.db"
+    args = ["--db", str(db), command[0], arg, *command[1:]]
+    if command[0] == "read":
+        args += ["--version", str(number)]
+    result = CliRunner().invoke(cli, args, input=stdin)
+    assert result.exit_code in (0, 1, 2, 3), result.output
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
