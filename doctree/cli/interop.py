@@ -158,7 +158,11 @@ def forget(
     dry_run: bool,
     as_json: bool,
 ) -> None:
-    """Redact every version whose content matches PATTERN (plain text unless --regex).
+    """Erase PATTERN (plain text unless --regex) from memory, its history and sessions.
+
+    Every version whose body holds it is redacted; path segments holding it are renamed
+    `redacted-<id>`, titles and the agent's session records get `[redacted]` instead; the
+    indexes are cleaned and the database file rewritten so no copy stays. One transaction.
 
     \b
       doctree forget "4111 1111 1111 1111" --dry-run
@@ -184,11 +188,16 @@ def forget(
         return
     verb = "would redact" if dry_run else "redacted"
     for h in report.hits:
-        versions = ", ".join(f"v{n}" for n in h.versions)
+        versions = ", ".join(f"v{n}" for n in h.versions) or "no body"
         note = " (deleted)" if h.deleted else ""
+        note += " (path or title renamed)" if h.renamed else ""
         if h.skipped:
             click.echo(f"skipped {h.path}{note} {versions}: {h.skipped}")
         else:
             click.echo(f"{verb} {h.path}{note} {versions}")
     documents = sum(1 for h in report.hits if not h.skipped)
     click.echo(f"{verb} {report.redacted} version(s) in {documents} document(s)")
+    if not dry_run and report.history_records:
+        click.echo(f"rewrote {report.history_records} session history record(s)")
+    if report.note:
+        click.echo(f"note: {report.note}", err=True)
