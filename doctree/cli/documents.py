@@ -259,10 +259,11 @@ def diff(
     if run_id is not None:
         if path is not None:
             raise click.UsageError("give either PATH or --run, not both")
-        from doctree.store.runs import Runs
-
-        Runs(state.repo.conn).get(run_id)  # a run that does not exist is an error
         parts = run_diff_parts(state, run_id)
+        if not parts:
+            from doctree.store.runs import Runs
+
+            Runs(state.repo.conn).get(run_id)  # a run that does not exist is an error
         if as_json:
             emit_json({"run": run_id, "documents": parts})
         else:

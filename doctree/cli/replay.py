@@ -57,6 +57,9 @@ def runtime_for(repo: Any, model: str) -> Any:
     record:CASSETTE. A backend that cannot run (no API key, no cassette) fails here."""
     from doctree.agent.runtime import MemoryAgentRuntime
 
+    if model in ("replay", "replay:", "record", "record:"):
+        name = model.rstrip(":")
+        raise UserError(f"--model {model}: give the cassette, e.g. --model {name}:FILE")
     if model not in ("offline", "anthropic", "auto") and not model.startswith(
         ("replay:", "record:")
     ):
@@ -64,9 +67,6 @@ def runtime_for(repo: Any, model: str) -> Any:
             f"--model {model!r}: must be one of offline, anthropic, auto, replay:CASSETTE "
             "or record:CASSETTE"
         )
-    if model in ("replay:", "record:"):
-        name = model.rstrip(":")
-        raise UserError(f"--model {model}: give the cassette, e.g. --model {name}:FILE")
     runtime = MemoryAgentRuntime(repo, backend=model)
     if runtime.backend != "offline":
         runtime.client()  # a missing API key fails here, before any session is touched
