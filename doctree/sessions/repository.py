@@ -58,7 +58,7 @@ def validate_session_id(session_id: object) -> str:
             f"session id {session_id!r}: must be 1 to {MAX_SESSION_ID_LENGTH} characters "
             "without whitespace or control characters"
         )
-    return session_id
+    return require_text(session_id, f"session id {session_id!r}")
 
 
 def new_session_id() -> str:
@@ -323,6 +323,8 @@ class SessionsRepository:
         return s
 
     def get(self, session_id: str) -> Session | None:
+        if isinstance(session_id, str):
+            require_text(session_id, f"session id {session_id!r}")
         row = self.conn.execute(
             f"SELECT {_SESSION_COLUMNS} FROM sessions s WHERE s.id = ?", (session_id,)
         ).fetchone()

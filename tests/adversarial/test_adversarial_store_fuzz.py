@@ -131,3 +131,22 @@ def test_a_large_body_gets_a_snippet_around_the_match(repo):
     big.write("main", "~/big", "filler " * 50_000 + "the needle is here " + "filler " * 50_000)
     [hit] = big.search("main", "needle")
     assert "[needle]" in hit.snippet and len(hit.snippet) < 400
+
+
+@FUZZ
+@given(
+    session_id=hostile_text,
+    kind=st.sampled_from(["user", "assistant", "tool_call", "bogus"]),
+    content=hostile_text | st.dictionaries(hostile_text, hostile_text, max_size=3),
+)
+def test_session_history_with_hostile_input_works_or_is_refused_cleanly(
+    repo, session_id, kind, content
+):
+    from doctree.sessions.repository import AgentDescriptor, SessionsRepository
+
+    sessions = SessionsRepository(repo.conn)
+    try:
+        sessions.ensure(AgentDescriptor("agent", "main"), session_id)
+        sessions.append_history(session_id, kind, content)
+    except DoctreeError:
+        pass
