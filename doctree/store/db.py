@@ -24,6 +24,24 @@ def default_db_path() -> Path:
     return Path(base) / "doctree" / "doctree.db"
 
 
+def busy_timeout_ms() -> int:
+    """How long a connection waits for another one's lock: `$DOCTREE_BUSY_TIMEOUT_MS`, else
+    30 s. A write still waiting then fails, stores nothing, and says so."""
+    raw = os.environ.get("DOCTREE_BUSY_TIMEOUT_MS", "").strip()
+    if not raw:
+        return BUSY_TIMEOUT_MS
+    try:
+        value = int(raw.replace("_", ""))
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 3_600_000:
+        raise UserError(
+            f"DOCTREE_BUSY_TIMEOUT_MS {raw!r}: must be a whole number of milliseconds "
+            "from 0 to 3600000, e.g. 30000"
+        )
+    return value
+
+
 def migrations() -> list[tuple[int, str, str]]:
     """(number, name, sql) for every migration file, in order."""
     out = []
@@ -42,7 +60,7 @@ def _enable_wal(conn: sqlite3.Connection) -> None:
     """Switch to WAL. On a fresh file another process may be switching at the same moment;
     SQLite then answers "database is locked" at once, without its busy handler, so wait and
     retry here, up to the busy timeout."""
-    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    deadline = time.monotonic() + busy_timeout_ms() / 1000
     pause = 0.005
     while True:
         try:
@@ -67,12 +85,13 @@ def connect(path: str | os.PathLike[str], *, migrate: bool = True) -> sqlite3.Co
             raise UserError(
                 f"database {str(path)!r}: cannot create its folder ({e.strerror})"
             ) from None
+    timeout_ms = busy_timeout_ms()
     try:
         conn = sqlite3.connect(
-            str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
+            str(path), timeout=timeout_ms / 1000, isolation_level=None, check_same_thread=False
         )
         conn.row_factory = sqlite3.Row
-        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.execute(f"PRAGMA busy_timeout = {timeout_ms}")
         if migrate:
             try:
                 check_doctree_database(conn, path)  # before WAL: a foreign file stays as it was

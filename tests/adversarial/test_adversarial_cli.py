@@ -3,6 +3,7 @@ line on stderr with exit 1, 2 or 3, never a traceback."""
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import subprocess
@@ -153,3 +154,48 @@ def test_fuzzed_commands_never_raise_an_unexpected_exception(tmp_path, command, 
     assert result.exit_code in (0, 1, 2, 3), result.output
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise result.exception
+
+
+HOLDER = """
+import sqlite3, sys, time
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("BEGIN IMMEDIATE")
+conn.execute("CREATE TABLE IF NOT EXISTS hold_the_lock (x)")
+print("holding", flush=True)
+sys.stdin.readline()
+conn.execute("ROLLBACK")
+"""
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["write", "~/memory/new"],
+        ["rm", "~/memory/a"],
+        ["mv", "~/memory/a", "~/memory/b"],
+        ["forget", "tea"],
+    ],
+)
+def test_a_lock_held_past_the_timeout_is_one_line_and_stores_nothing(seeded_db, args):
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(seeded_db)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "holding"
+        result = subprocess.run(
+            [*DOCTREE, "--db", str(seeded_db), *args],
+            input=b"body\n",
+            capture_output=True,
+            timeout=120,
+            env={**os.environ, "DOCTREE_BUSY_TIMEOUT_MS": "300"},
+        )
+    finally:
+        holder.communicate("\n", timeout=60)
+    err = one_line_error(result, 1)
+    assert str(seeded_db) in err and "locked" in err
+    listing = run(seeded_db, "log", "~", "--json")
+    assert listing.returncode == 0
+    assert [v["version"] for v in json.loads(listing.stdout)] == [2, 1, 1]
