@@ -5,10 +5,10 @@ document that ever lived under a path) whose body holds the pattern is redacted,
 current one first so that the `redacted` versions that record it carry no copy; path
 segments and titles that hold it are rewritten in place, in every version, and so are the
 declared links and references that name such a path; the sessions of the agent (its own
-conversations and its memory agent's) have it replaced by a note. Then the indexes built
-from them are cleaned (the search index merged, the passage index dropped for the
-documents touched), and the database file is rewritten (VACUUM) so that no freed page
-keeps a copy. The fact of each change and who redacted it stay in the history.
+conversations and its memory agent's) and the errors of its runs have it replaced by a
+note. Then the indexes built from them are cleaned (the search index merged, the passage
+index dropped for the documents touched), and the database file is rewritten (VACUUM) so
+that no freed page keeps a copy. The fact of each change and who redacted it stay in the history.
 """
 
 from __future__ import annotations
@@ -211,6 +211,7 @@ def _erase(
     """The writes of `forget`, inside its transaction."""
     from doctree.sessions.repository import SessionsRepository
     from doctree.store.chunks import ChunkIndex
+    from doctree.store.runs import Runs
 
     for doc_id, versions in bodies.items():
         current = repo.read_by_id(doc_id).version
@@ -232,6 +233,7 @@ def _erase(
         repo.scrub_paths(doc_id, path_map, text_map)
     linked = repo.scrub_links(owner, path_map)
     report.history_records = SessionsRepository(repo.conn).scrub(owner, text_map)
+    Runs(repo.conn).scrub(owner, text_map)
     chunks = ChunkIndex(repo)
     chunks.drop(sorted({*bodies, *names, *linked}))
     chunks.optimize()

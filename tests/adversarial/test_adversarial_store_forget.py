@@ -16,6 +16,7 @@ from doctree.memory.retrieval import retrieve
 from doctree.sessions.repository import AgentDescriptor, SessionsRepository
 from doctree.sessions.transcripts import format_transcript
 from doctree.store.documents import DocumentsRepository
+from doctree.store.runs import Runs
 
 SECRET = "zqxsecret42"  # one lowercase token: the search index stores it as it is
 
@@ -49,6 +50,9 @@ def _seed_everywhere(repo: DocumentsRepository) -> str:
     transcript = format_transcript(records, agent="main", session_id="s-forget")
     MemoryAgentRuntime(repo, backend="offline").run("main", "s-forget", transcript)
     retrieve(repo, "main", f"launch code {SECRET}", budget_words=200)  # builds passages
+    runs = Runs(repo.conn)
+    failed = runs.start(source_agent="main", backend="offline", model="offline")
+    runs.finish(failed, "failed", "error", error=f"tool error quoting {SECRET}")
     return "s-forget"
 
 
@@ -107,6 +111,7 @@ WRITER = textwrap.dedent(
     """
     import sys, time
     from doctree.store.documents import DocumentsRepository
+from doctree.store.runs import Runs
     repo = DocumentsRepository(sys.argv[1])
     stop = time.monotonic() + float(sys.argv[2])
     n = 0
