@@ -111,7 +111,6 @@ WRITER = textwrap.dedent(
     """
     import sys, time
     from doctree.store.documents import DocumentsRepository
-from doctree.store.runs import Runs
     repo = DocumentsRepository(sys.argv[1])
     stop = time.monotonic() + float(sys.argv[2])
     n = 0
