@@ -159,8 +159,8 @@ def cli(ctx: click.Context, db: str | None, agent: str) -> None:
     (e.g. ~/memory/people/alice). Try:
 
     \b
+      printf '# Alice\\nPrefers tea.\\n' | doctree write ~/memory/people/alice
       doctree show ~/memory
-      echo "# Alice" | doctree write ~/memory/people/alice
       doctree history ~/memory/people/alice
 
     Exit codes: 0 ok, 2 bad input, 3 conflict (a precondition failed), 1 other errors.

@@ -199,3 +199,27 @@ def test_a_lock_held_past_the_timeout_is_one_line_and_stores_nothing(seeded_db, 
     listing = run(seeded_db, "log", "~", "--json")
     assert listing.returncode == 0
     assert [v["version"] for v in json.loads(listing.stdout)] == [2, 1, 1]
+
+
+def test_forget_from_the_cli_leaves_no_copy_in_transcripts_search_or_the_file(tmp_path):
+    db = tmp_path / "f.db"
+    secret = "qpwsecret77"
+    from doctree.sessions.repository import AgentDescriptor, SessionsRepository
+
+    sessions = SessionsRepository(db)
+    sessions.ensure(AgentDescriptor("agent", "main"), "s1")
+    sessions.append_history("s1", "user", f"my code is {secret}")
+    sessions.close()
+    assert run(db, "write", f"~/memory/{secret}", stdin=f"code {secret}\n".encode()).returncode == 0
+    assert secret in run(db, "transcript", "s1").stdout.decode()
+
+    result = run(db, "forget", secret)
+
+    assert result.returncode == 0, result.stderr
+    assert secret not in run(db, "transcript", "s1").stdout.decode()
+    assert b"no matches" in run(db, "search", secret).stdout
+    assert secret not in run(db, "show", "~").stdout.decode()
+    conn = sqlite3.connect(db)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+    assert secret.encode() not in db.read_bytes()
