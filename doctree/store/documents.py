@@ -1054,11 +1054,14 @@ class DocumentsRepository:
         cur.row_factory = None  # plain tuples: (id, path, title, version, size, updated_at)
         with gc_paused():  # tens of thousands of rows and nodes: see gc_paused
             if at is None:
+                # Two ranges of the covering index idx_documents_tree (an OR of them
+                # would make SQLite read the table).
+                columns = "id, path, title, version, size, updated_at"
                 rows = cur.execute(
-                    "SELECT id, path, title, version, size, updated_at FROM documents"
-                    " WHERE owner = ? AND deleted_at IS NULL"
-                    " AND (path = ? OR (path >= ? AND path < ?))",
-                    (owner, path, lo, hi),
+                    f"SELECT {columns} FROM documents WHERE owner = ? AND deleted_at IS NULL"
+                    f" AND path = ? UNION ALL SELECT {columns} FROM documents"
+                    " WHERE owner = ? AND deleted_at IS NULL AND path >= ? AND path < ?",
+                    (owner, path, owner, lo, hi),
                 ).fetchall()
             else:
                 rows = cur.execute(
