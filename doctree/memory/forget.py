@@ -229,8 +229,13 @@ def _erase(
     def text_map(text: str) -> str:
         return pattern.sub(REDACTED, text)
 
+    def current_map(path: str) -> str:
+        """A current path is renamed only below `under`, where the documents above it are
+        renamed alike; elsewhere its parent, out of reach, keeps its name."""
+        return path_map(path) if is_under(path, under) else path
+
     for doc_id in names:
-        repo.scrub_paths(doc_id, path_map, text_map)
+        repo.scrub_paths(doc_id, path_map, text_map, current_map)
     linked = repo.scrub_links(owner, path_map)
     report.history_records = SessionsRepository(repo.conn).scrub(owner, text_map)
     Runs(repo.conn).scrub(owner, text_map)

@@ -1564,11 +1564,15 @@ class DocumentsRepository:
         document_id: int,
         path_map: Callable[[str], str],
         text_map: Callable[[str], str],
+        current_map: Callable[[str], str] | None = None,
     ) -> None:
         """Rewrite in place the paths and titles a document holds, in every version of it and
         in its current state, its search entry and the references made to its paths (forget:
         a path segment that held forgotten text). `path_map` gives each path its new form,
-        `text_map` each title; both return what they are given when it needs no change."""
+        `text_map` each title; both return what they are given when it needs no change.
+        `current_map` (default `path_map`) gives the current path's, which must keep the
+        document where its parent is."""
+        current_map = current_map or path_map
         with self._writing():
             row = self.conn.execute(
                 "SELECT * FROM documents WHERE id = ?", (check_int(document_id, "document id"),)
@@ -1590,7 +1594,7 @@ class DocumentsRepository:
                         v["id"],
                     ),
                 )
-            path, title = path_map(row["path"]), text_map(row["title"])
+            path, title = current_map(row["path"]), text_map(row["title"])
             self.conn.execute(
                 "UPDATE documents SET path = ?, title = ?, links = ? WHERE id = ?",
                 (path, title, _map_links(row["links"], path_map), document_id),
@@ -1601,7 +1605,8 @@ class DocumentsRepository:
                     (path, title, document_id),
                 )
             for old in old_paths:
-                if (new := path_map(old)) != old:
+                new = current_map(old) if old == row["path"] else path_map(old)
+                if new != old:
                     self.conn.execute(
                         "UPDATE document_references SET target_path = ?"
                         " WHERE owner = ? AND target_path = ?",

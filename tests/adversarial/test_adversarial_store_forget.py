@@ -77,8 +77,10 @@ def test_forget_leaves_no_copy_in_the_database_file(db_path):
     for sid in [session_id, *memory_sessions]:
         for record in sessions.history(sid):
             assert SECRET not in str(record.content)
-    # The tree is still one tree: the renamed folder kept its child.
-    assert [d.path for d in repo.documents("main", "~/memory") if "redacted-" in d.path]
+    # The tree is still one tree: the renamed folder kept its child, every parent is there.
+    live = {d.path for d in repo.documents("main")}
+    assert any("redacted-" in p and p.endswith("/keys") for p in live)
+    assert all(p.rsplit("/", 1)[0] in live for p in live if p.count("/") > 1)
     repo.close()
     data = _file_bytes(db_path)
     assert SECRET.encode() not in data
@@ -149,3 +151,17 @@ def test_forget_racing_a_writer_process_erases_every_version_that_existed(db_pat
         if r["id"] <= report.last_version_id or r["operation"] == "redacted":
             assert SECRET not in (r["body"] or ""), dict(r)
     repo.close()
+
+
+def test_forget_under_a_path_keeps_the_tree_whole_outside_it(repo):
+    repo.write("main", "~/a/x", f"note {SECRET}\n")
+    repo.move("main", "~/a/x", f"~/{SECRET}/x")  # it lived under ~/a, now lives elsewhere
+    repo.write("main", "~/a/y", "plain\n")
+
+    forget(repo, "main", SECRET, under="~/a", compact_file=False)
+
+    doc = repo.read_by_id(repo.history("main", f"~/{SECRET}/x")[0].document_id)
+    parent = repo.get("main", f"~/{SECRET}")
+    assert parent is not None and doc.path.startswith(parent.path + "/")  # still its child
+    assert SECRET not in doc.body
+    assert all(SECRET not in (v.body or "") for v in repo.history("main", doc.path))
