@@ -10,7 +10,11 @@ import sys
 import textwrap
 import time
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from doctree.agent.runtime import MemoryAgentRuntime
+from doctree.errors import DoctreeError
 from doctree.memory.forget import forget
 from doctree.memory.retrieval import retrieve
 from doctree.sessions.repository import AgentDescriptor, SessionsRepository
@@ -165,3 +169,44 @@ def test_forget_under_a_path_keeps_the_tree_whole_outside_it(repo):
     assert parent is not None and doc.path.startswith(parent.path + "/")  # still its child
     assert SECRET not in doc.body
     assert all(SECRET not in (v.body or "") for v in repo.history("main", doc.path))
+
+
+_ops = st.lists(
+    st.tuples(
+        st.sampled_from(["write", "write", "move", "delete", "title"]),
+        st.lists(st.sampled_from(["a", "b", f"s{SECRET}", "c"]), min_size=1, max_size=3),
+        st.lists(st.sampled_from(["a", "b", f"s{SECRET}", "c"]), min_size=1, max_size=3),
+        st.sampled_from(["plain", f"holds {SECRET}", f"[[~/{SECRET}]] link"]),
+    ),
+    min_size=1,
+    max_size=12,
+)
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(ops=_ops)
+def test_after_any_history_forget_leaves_no_copy_and_one_tree(tmp_path_factory, ops):
+    db = tmp_path_factory.mktemp("forget") / "f.db"
+    repo = DocumentsRepository(db)
+    for op, segs, segs2, body in ops:
+        path, other = "~/" + "/".join(segs), "~/" + "/".join(segs2)
+        try:
+            if op == "write":
+                repo.write("main", path, body + "\n")
+            elif op == "title":
+                repo.write("main", path, "t\n", title=f"T {body}")
+            elif op == "move":
+                repo.move("main", path, other)
+            else:
+                repo.delete("main", path, recursive=True)
+        except DoctreeError:
+            pass
+    forget(repo, "main", SECRET)
+    for v in repo.log("main", limit=None):
+        assert SECRET not in (v.body or "") + v.title + v.path + " ".join(v.links)
+    live = {d.path for d in repo.documents("main")}
+    assert all(p.rsplit("/", 1)[0] in live for p in live if p.count("/") > 1)
+    repo.close()
+    assert SECRET.encode() not in _file_bytes(db)
