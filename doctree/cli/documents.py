@@ -430,6 +430,9 @@ def search(state: State, query: str, under: str, limit: int, as_json: bool) -> N
       doctree search "green tea"
       doctree search 'apol* -kafka' --under ~/memory/projects
     """
+    from doctree.cli.memory import require_given_path
+
+    require_given_path(state, "under", under)
     hits = state.repo.search(state.agent, query, under=under, limit=limit)
     if as_json:
         emit_json([h.to_dict() for h in hits])

@@ -68,6 +68,7 @@ def test_non_utf8_argument_stdin_and_file_are_refused(seeded_db, tmp_path):
         ["log", "~/memory/nope"],
         ["diff", "--run", "99"],
         ["context", "--under", "~/nonexistent"],
+        ["search", "tea", "--under", "~/nonexistent"],
         ["search", "-- -tea"],
     ],
 )
