@@ -235,6 +235,20 @@ def read_input(file: str | None) -> str:
         raise UserError("stdin: is not UTF-8 text") from None
 
 
+def require_given_path(state: State, name: str, path: str) -> None:
+    """A path given on the command line must exist; the default may be missing (an agent
+    with no memory yet)."""
+    from doctree.errors import NotFoundError
+    from doctree.store.paths import HOME, normalize_path
+
+    ctx = click.get_current_context()
+    if ctx.get_parameter_source(name) != click.core.ParameterSource.COMMANDLINE:
+        return
+    path = normalize_path(path)
+    if path != HOME and not state.repo.exists(state.agent, path):
+        raise NotFoundError(f"document {path!r} not found for agent {state.agent!r}")
+
+
 def main() -> None:
     cli(prog_name="doctree")
 

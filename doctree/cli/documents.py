@@ -5,7 +5,16 @@ from __future__ import annotations
 
 import click
 
-from doctree.cli import DOC_PATH, Int, State, cli, emit_json, read_input, user_actor
+from doctree.cli import (
+    DOC_PATH,
+    Int,
+    State,
+    cli,
+    emit_json,
+    read_input,
+    require_given_path,
+    user_actor,
+)
 from doctree.interop.render import human_size, render_tree
 
 pass_state = click.pass_obj
@@ -430,8 +439,6 @@ def search(state: State, query: str, under: str, limit: int, as_json: bool) -> N
       doctree search "green tea"
       doctree search 'apol* -kafka' --under ~/memory/projects
     """
-    from doctree.cli.memory import require_given_path
-
     require_given_path(state, "under", under)
     hits = state.repo.search(state.agent, query, under=under, limit=limit)
     if as_json:
