@@ -81,7 +81,10 @@ def parse_time(value: str | datetime) -> str:
             dt = dt.replace(hour=23, minute=59, second=59, microsecond=999999)
     if dt.tzinfo is None:
         dt = dt.replace(tzinfo=UTC)
-    return dt.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    try:
+        return dt.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    except OverflowError:
+        raise UserError(f"time {value!r}: is outside the years 1 to 9999 in UTC") from None
 
 
 def sha256(text: str) -> str:

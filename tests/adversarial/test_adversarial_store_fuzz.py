@@ -150,3 +150,24 @@ def test_session_history_with_hostile_input_works_or_is_refused_cleanly(
         sessions.append_history(session_id, kind, content)
     except DoctreeError:
         pass
+
+
+@FUZZ
+@given(
+    when=hostile_text
+    | st.sampled_from(["0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-14:00", "2026-13-01"])
+    | st.datetimes().map(lambda d: d.isoformat())
+    | st.builds(
+        lambda d, h: f"{d.isoformat()}{h}",
+        st.datetimes(),
+        st.sampled_from(["+14:00", "-14:00", "Z", "+00:00"]),
+    )
+)
+def test_any_time_text_works_or_is_refused_cleanly(seeded, when):
+    for call in (
+        lambda: seeded.read("main", "~/memory/a", at=when),
+        lambda: seeded.tree("main", "~", at=when),
+        lambda: seeded.log("main", since=when),
+    ):
+        with contextlib.suppress(DoctreeError):
+            call()
