@@ -106,6 +106,18 @@ def transcript_cmd(state: State, session_id: str, only_new: bool) -> None:
     click.echo(format_transcript(records, agent=s.agent.id, session_id=s.id), nl=False)
 
 
+HANDLERS = "auto, offline, anthropic, replay:CASSETTE, recorder:FILE[:DELAY] or python:MODULE:ATTR"
+
+
+def _check_handler(handler: str) -> None:
+    """The --handler names `worker --help` gives; anything else is refused naming them all."""
+    from doctree.errors import UserError
+
+    prefixes = ("replay:", "record:", "recorder:", "python:")
+    if handler not in ("auto", "offline", "anthropic") and not handler.startswith(prefixes):
+        raise UserError(f"--handler {handler!r}: must be one of {HANDLERS}")
+
+
 @cli.command("worker")
 @click.option("--once", is_flag=True, help="Run one tick and exit.")
 @click.option(
@@ -179,6 +191,7 @@ def worker_cmd(
         stream=sys.stderr,
         format="%(asctime)s %(name)s %(message)s",
     )
+    _check_handler(handler)
     repo = state.repo
     the_handler = default_handler(repo, handler)
     after_handle = None
