@@ -228,3 +228,23 @@ def test_forget_from_the_cli_leaves_no_copy_in_transcripts_search_or_the_file(tm
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     conn.close()
     assert secret.encode() not in db.read_bytes()
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    command=st.sampled_from(["read", "write", "search", "history", "forget", "show"]),
+    raw=st.binary(min_size=1, max_size=12).filter(lambda b: b"\x00" not in b),
+    stdin=st.binary(max_size=30),
+)
+def test_raw_bytes_in_argv_and_stdin_of_a_real_process_never_trace_back(
+    tmp_path_factory, command, raw, stdin
+):
+    db = tmp_path_factory.mktemp("raw") / "d.db"
+    result = subprocess.run(
+        [*DOCTREE, "--db", str(db), command, os.fsdecode(b"~/" + raw)],
+        input=stdin,
+        capture_output=True,
+        timeout=120,
+    )
+    assert result.returncode in (0, 1, 2, 3)
+    assert b"Traceback" not in result.stderr
