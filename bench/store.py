@@ -301,6 +301,46 @@ def show_tree(repo: DocumentsRepository, repeat: int) -> tuple[list, list, int]:
     return store, raw, nodes
 
 
+def whole_show(repos: list[DocumentsRepository], rounds: int) -> list[tuple[float, int]]:
+    """For each repository: the best CPU seconds of `show ~` of its whole tree (tree +
+    render) and its node count. The repositories are measured in turn, round after round,
+    so that a busy machine weighs on each alike; CPU time, not wall time, for the same
+    reason."""
+
+    def show(repo: DocumentsRepository) -> float:
+        t0 = time.process_time()
+        "\n".join(render_tree(repo.tree(OWNER, "~"), home=True))
+        return time.process_time() - t0
+
+    best = [float("inf")] * len(repos)
+    for _ in range(rounds):
+        for i, repo in enumerate(repos):
+            best[i] = min(best[i], show(repo))
+    nodes = [sum(1 for r in repo.tree(OWNER, "~") for _ in r.walk()) for repo in repos]
+    return list(zip(best, nodes, strict=True))
+
+
+def search_large_bodies(tmp: Path, sizes: tuple[int, ...]) -> list[tuple[int, float]]:
+    """Seconds of one search (with its snippet) over one document of each body size, whose
+    every sixth word matches: the snippet must cost time in proportion to the body."""
+    rnd = random.Random(3)
+    words = ["alpha", "beta", "gamma", "delta", "apollo", "kafka"]
+    out = []
+    for size in sizes:
+        repo = DocumentsRepository(fresh(tmp, f"large{size}"), max_body_bytes=size * 2)
+        body = " ".join(rnd.choice(words) for _ in range(size // 6))
+        repo.write(OWNER, "~/large", body, actor=ACTOR)
+        repo.search(OWNER, "apollo")  # warm
+        out.append(
+            (
+                size,
+                statistics.median(timings(lambda _, r=repo: r.search(OWNER, "apollo"), [None], 3)),
+            )
+        )
+        repo.close()
+    return out
+
+
 def searches(repo: DocumentsRepository, n: int) -> tuple[list, list]:
     rnd = random.Random(5)
     queries = [
@@ -755,6 +795,26 @@ def main(argv: list[str] | None = None) -> int:
             )
         )
 
+        # `show ~` of the whole tree against the same measure on a tenth of it, made in
+        # this run: per node, the large tree should cost what the small one does (linear).
+        small_repo, _ = populate(fresh(tmp, "small"), items[: max(len(items) // 10, 1)])
+        (big_s, big_nodes), (small_s, small_nodes) = whole_show([repo, small_repo], 5)
+        small_repo.close()
+        growth = (big_s / big_nodes) / (small_s / small_nodes)
+        figures.update(show_all_s=big_s, show_all_nodes=big_nodes, show_tenth_s=small_s)
+        figures.update(show_all_per_node_growth=growth)
+        rows.append(
+            Row(
+                f"show ~ of {big_nodes:,} nodes (CPU time)",
+                ms(big_s),
+                f"{ms(small_s)} ({small_nodes:,} nodes)",
+                f"{growth:.2f}x per node",
+                "<= 1.5x per node",
+                growth <= 1.5,
+            )
+        )
+        print(f"show ~: {big_nodes:,} nodes {ms(big_s)}; {small_nodes:,} nodes {ms(small_s)}")
+
         store, raw = searches(repo, n_search)
         p50, r50 = pct(store, 50), pct(raw, 50)
         figures.update(search_p50_ms=p50 * 1e3, search_p99_ms=pct(store, 99) * 1e3)
@@ -782,6 +842,25 @@ def main(argv: list[str] | None = None) -> int:
         repo.close()
         if not args.no_history:
             history_part(tmp, rows, figures, args.quick)
+
+        sizes = (50_000, 200_000, 800_000) if args.quick else (100_000, 400_000, 1_600_000)
+        large = search_large_bodies(tmp, sizes)
+        (s0, t0), (s1, t1) = large[0], large[-1]
+        growth = (t1 / s1) / (t0 / s0)
+        figures.update({f"search_body_{s}_s": t for s, t in large})
+        figures.update(search_body_growth=growth)
+        for size, t in large:
+            print(f"search over one {size:,}-byte body: {ms(t)}")
+        rows.append(
+            Row(
+                f"search over a {s1 // 1000:,} KB body",
+                ms(t1),
+                f"{ms(t0)} ({s0 // 1000:,} KB)",
+                f"{growth:.2f}x per byte",
+                "<= 2x per byte (linear)",
+                growth <= 2.0,
+            )
+        )
 
     help_s, bare_s = help_time(5)
     figures.update(help_s=help_s, python_startup_s=bare_s)

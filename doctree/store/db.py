@@ -31,6 +31,24 @@ def default_db_path() -> Path:
     return Path(base) / "doctree" / "doctree.db"
 
 
+def busy_timeout_ms() -> int:
+    """How long a connection waits for another one's lock: `$DOCTREE_BUSY_TIMEOUT_MS`, else
+    30 s. A write still waiting then fails, stores nothing, and says so."""
+    raw = os.environ.get("DOCTREE_BUSY_TIMEOUT_MS", "").strip()
+    if not raw:
+        return BUSY_TIMEOUT_MS
+    try:
+        value = int(raw.replace("_", ""))
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 3_600_000:
+        raise UserError(
+            f"DOCTREE_BUSY_TIMEOUT_MS {raw!r}: must be a whole number of milliseconds "
+            "from 0 to 3600000, e.g. 30000"
+        )
+    return value
+
+
 def migrations() -> list[tuple[int, str, str]]:
     """(number, name, sql) for every migration file, in order."""
     out = []
@@ -49,7 +67,7 @@ def _enable_wal(conn: sqlite3.Connection) -> None:
     """Switch to WAL. On a fresh file another process may be switching at the same moment;
     SQLite then answers "database is locked" at once, without its busy handler, so wait and
     retry here, up to the busy timeout."""
-    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    deadline = time.monotonic() + busy_timeout_ms() / 1000
     pause = 0.005
     while True:
         try:
@@ -74,12 +92,19 @@ def connect(path: str | os.PathLike[str], *, migrate: bool = True) -> sqlite3.Co
             raise UserError(
                 f"database {str(path)!r}: cannot create its folder ({e.strerror})"
             ) from None
+    timeout_ms = busy_timeout_ms()
     try:
         conn = sqlite3.connect(
-            str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
+            str(path), timeout=timeout_ms / 1000, isolation_level=None, check_same_thread=False
         )
         conn.row_factory = sqlite3.Row
-        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.execute(f"PRAGMA busy_timeout = {timeout_ms}")
+        if migrate:
+            try:
+                check_doctree_database(conn, path)  # before WAL: a foreign file stays as it was
+            except UserError:
+                conn.close()
+                raise
         _enable_wal(conn)
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA foreign_keys = ON")
@@ -107,6 +132,42 @@ def register_functions(conn: sqlite3.Connection) -> None:
 
 def _decode_body(value: bytes | None) -> str | None:
     return None if value is None else decode(value, None)
+
+
+def check_doctree_database(conn: sqlite3.Connection, path: str | os.PathLike[str]) -> None:
+    """Refuse a database that holds tables but is not doctree's (no migrations table):
+    another application's file would gain doctree's tables, or clash with its own."""
+    try:
+        names = [
+            r[0]
+            for r in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type IN ('table', 'view')"
+                " AND name NOT LIKE 'sqlite_%' ORDER BY name"
+            )
+        ]
+    except sqlite3.DatabaseError as e:
+        raise UserError(f"database {str(path)!r}: cannot be opened as SQLite ({e})") from None
+    if names and "doctree_migrations" not in names:
+        shown = ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
+        raise UserError(
+            f"database {str(path)!r}: is not a doctree database (it holds other tables: "
+            f"{shown}); give a new file, an empty one, or a doctree database"
+        )
+
+
+def compact_file(conn: sqlite3.Connection) -> tuple[bool, str | None]:
+    """Rewrite the database file without its free pages and free space (VACUUM), then
+    checkpoint the WAL into it and truncate the WAL: text deleted before leaves no copy in
+    either file. (True, None) when done; (False, why) when another connection kept it from
+    finishing (the data is unchanged either way)."""
+    try:
+        conn.execute("VACUUM")
+        busy, _, _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+    except sqlite3.OperationalError as e:
+        return False, f"the database file was not compacted ({e}); run forget again later"
+    if busy:
+        return False, "the WAL was not checkpointed: another process is reading; it will be"
+    return True, None
 
 
 def applied_migrations(conn: sqlite3.Connection) -> list[str]:

@@ -9,6 +9,7 @@ status and records when and by whom it was reverted. All SQL for runs lives in t
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -166,6 +167,19 @@ class Runs:
             (now(), actor, run_id),
         )
         return self.get(run_id)
+
+    def scrub(self, source_agent: str, text_map: Callable[[str], str]) -> int:
+        """Rewrite in place the errors of `source_agent`'s runs that `text_map` changes
+        (forget). Returns how many runs changed."""
+        changed = 0
+        for r in self.conn.execute(
+            "SELECT id, error FROM runs WHERE source_agent = ? AND error IS NOT NULL",
+            (source_agent,),
+        ).fetchall():
+            if (error := text_map(r[1])) != r[1]:
+                self.conn.execute("UPDATE runs SET error = ? WHERE id = ?", (error, r[0]))
+                changed += 1
+        return changed
 
     def get(self, run_id: int) -> Run:
         row = self.conn.execute("SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
