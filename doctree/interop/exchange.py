@@ -240,6 +240,9 @@ def import_tree(
             full = os.path.join(dirpath, name)
             if name.startswith("."):
                 continue  # .obsidian, .git, ...
+            if not _is_utf8(name):
+                report.skipped.append((_shown(rel), "folder name is not UTF-8; not imported"))
+                continue
             if os.path.islink(full):
                 _check_symlink(full, rel, real_root)
                 report.skipped.append((rel, "symlink to a folder inside the import; not followed"))
@@ -253,9 +256,16 @@ def import_tree(
             if name.startswith("."):
                 report.skipped.append((rel, "hidden file"))
                 continue
+            if not _is_utf8(name):
+                report.skipped.append((_shown(rel), "file name is not UTF-8"))
+                continue
             if os.path.islink(full):
                 _check_symlink(full, rel, real_root)
                 report.skipped.append((rel, "symlink inside the import; not followed"))
+                continue
+            kind = _kind(full)
+            if kind is not None:
+                report.skipped.append((rel, f"not a regular file ({kind})"))
                 continue
             text = _read_text(full, rel)
             if text is None:
@@ -274,7 +284,12 @@ def import_tree(
     resolver = _LinkResolver(doc_of_file, doc_of_dir, under)
     plan: list[_Planned] = []
     for rel, text in texts.items():
-        meta, body = split_export(text)
+        try:
+            meta, body = split_export(text)
+        except RecursionError:
+            raise UserError(
+                f"import file {rel!r}: frontmatter nested too deep (nothing was written)"
+            ) from None
         if meta is not None:
             links = meta.get("links") or []
             if not isinstance(links, list) or not all(isinstance(x, str) for x in links):
@@ -354,9 +369,44 @@ def _check_symlink(full: str, rel: str, real_root: str) -> None:
         )
 
 
+def _is_utf8(name: str) -> bool:
+    """Whether a name from the file system is UTF-8 (undecodable bytes arrive as lone
+    surrogates)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _shown(rel: str) -> str:
+    """A file name that is not UTF-8, printable: its undecodable bytes as \\xNN."""
+    return rel.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def _kind(full: str) -> str | None:
+    """None for a regular file; otherwise what it is (a FIFO would block a read forever)."""
+    try:
+        mode = os.lstat(full).st_mode
+    except OSError:
+        return None  # reported by the read
+    if stat.S_ISREG(mode):
+        return None
+    for test, kind in (
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+    ):
+        if test(mode):
+            return kind
+    return "another kind of file"
+
+
 def _read_text(full: str, rel: str) -> str | None:
     try:
-        fd = os.open(full, os.O_RDONLY | _O_NOFOLLOW)
+        # O_NONBLOCK: a FIFO swapped in after the check must not block the open
+        fd = os.open(full, os.O_RDONLY | _O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
     except OSError as e:
         raise UserError(f"import file {rel!r}: cannot be read ({e.strerror})") from None
     with os.fdopen(fd, "rb") as f:
