@@ -301,3 +301,19 @@ def test_async_tool_remembers_through_the_async_tool_runner(repo):
     assert final.content[0].text == "Saved."
     assert result_text(results[0]) == "File created successfully at: /memories/a.md"
     assert repo.read(OWNER, "~/memory/a.md").body == "tea\n"
+
+
+def test_the_offline_example_in_the_integration_doc_runs_as_written(tmp_path, monkeypatch):
+    import contextlib
+    import io
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "integration.md").read_text()
+    offline = doc[doc.index("**Offline, without an API key.**") :]
+    start = offline.index("```python\n") + 10
+    code = offline[start : offline.index("\n```", start)]
+    monkeypatch.chdir(tmp_path)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, "integration.md", "exec"), {})
+    assert out.getvalue() == "Noted: you prefer tea.\n- drinks: tea\n\n"

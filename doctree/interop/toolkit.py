@@ -190,7 +190,7 @@ def unexpected_text(e: BaseException) -> str:
     """The message of a failure no tool anticipates, named plainly; nothing was written
     (each store operation is one transaction)."""
     if isinstance(e, RecursionError):
-        return "input nested too deep (e.g. YAML frontmatter with deeply nested brackets)"
+        return "frontmatter nested too deep (flatten the YAML between the '---' lines)"
     if isinstance(e, UnicodeError):
         return f"text is not UTF-8 ({e})"
     if isinstance(e, OverflowError):

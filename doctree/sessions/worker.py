@@ -284,9 +284,7 @@ class MemoryWorker:
         from doctree.store.documents import DocumentsRepository
 
         try:
-            revert_run(
-                DocumentsRepository(self.sessions.conn), run_id, actor=revert_actor(run_id)
-            )
+            revert_run(DocumentsRepository(self.sessions.conn), run_id, actor=revert_actor(run_id))
         except Exception:
             log.exception("event: revert failed run=%s; its changes stay", run_id)
 

@@ -30,7 +30,17 @@ def vault(tmp_path):
 def test_import_skips_a_fifo_and_reports_it_without_hanging(db_path, vault):
     # a real process with a timeout: the defect was a read that never returned
     proc = subprocess.run(
-        [sys.executable, "-m", "doctree", "--db", str(db_path), "import", str(vault), "--under", "~/memory"],
+        [
+            sys.executable,
+            "-m",
+            "doctree",
+            "--db",
+            str(db_path),
+            "import",
+            str(vault),
+            "--under",
+            "~/memory",
+        ],
         capture_output=True,
         text=True,
         timeout=60,
@@ -67,7 +77,17 @@ def test_import_reports_non_utf8_file_and_folder_names_and_imports_the_rest(db_p
     with open(raw + b"/dir\xff/inner.md", "wb") as f:
         f.write(b"# Inner\n")
     proc = subprocess.run(
-        [sys.executable, "-m", "doctree", "--db", str(db_path), "import", str(d), "--under", "~/memory"],
+        [
+            sys.executable,
+            "-m",
+            "doctree",
+            "--db",
+            str(db_path),
+            "import",
+            str(d),
+            "--under",
+            "~/memory",
+        ],
         capture_output=True,
         timeout=60,
     )

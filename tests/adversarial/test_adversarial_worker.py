@@ -46,9 +46,7 @@ def spawn(db, tmp_path, *, ttl, hold: bool):
         "0.1",
         "--json",
     ]
-    proc = subprocess.Popen(
-        cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = proc.stderr.readline()
     assert "every" in line, line + proc.stderr.read()
     return proc
@@ -137,9 +135,7 @@ def test_a_run_orphaned_by_kill_9_is_failed_and_reverted_before_the_retry(pendin
         assert repo.read("main", PAGE).body.endswith(f"by pid {b.pid}\n")
 
 
-def test_a_worker_that_lost_its_lease_mid_hand_over_marks_nothing_and_reverts(
-    pending, tmp_path
-):
+def test_a_worker_that_lost_its_lease_mid_hand_over_marks_nothing_and_reverts(pending, tmp_path):
     db = pending
     (tmp_path / "hold").touch()
     a = spawn(db, tmp_path, ttl=0.5, hold=True)
@@ -160,8 +156,10 @@ def test_a_worker_that_lost_its_lease_mid_hand_over_marks_nothing_and_reverts(
         wait_for(lambda: len(started(tmp_path)) >= 2, what="a to resume")
         with DocumentsRepository(db) as repo:
             wait_for(
-                lambda: Runs(repo.conn).get(run_a).reverted_at is not None
-                or Runs(repo.conn).get(run_a).stop_reason == "lease_lost",
+                lambda: (
+                    Runs(repo.conn).get(run_a).reverted_at is not None
+                    or Runs(repo.conn).get(run_a).stop_reason == "lease_lost"
+                ),
                 what="a to give up its run",
             )
         time.sleep(0.3)
