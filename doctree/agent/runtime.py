@@ -318,6 +318,7 @@ class MemoryAgentRuntime:
             job.transcript,
             first_history_id=getattr(job, "first_history_id", None),
             last_history_id=getattr(job, "last_history_id", None),
+            parsed=getattr(job, "parsed", None),
         )
 
     def run(
@@ -328,8 +329,12 @@ class MemoryAgentRuntime:
         *,
         first_history_id: int | None = None,
         last_history_id: int | None = None,
+        parsed: Any = None,
     ) -> RunResult:
         """One run: the memory agent of `source_agent` reads `transcript` and updates memory.
+
+        `parsed` is the same transcript already parsed (the worker's `TranscriptJob.parsed`):
+        the offline agent then works on it instead of parsing the markdown again.
 
         A run that reaches a turn, token or dollar limit ends `stopped` and is returned (the
         transcript is handled as far as the budget went, and its changes stay); one that
@@ -367,7 +372,11 @@ class MemoryAgentRuntime:
             )
             if offline is not None:
                 conversation.append("user", message)
-                summary = offline.run(transcript, tools)
+                summary = (
+                    offline.run(transcript, tools)
+                    if parsed is None
+                    else offline.run(transcript, tools, parsed=parsed)
+                )
                 status, reason = "completed", "end_turn"
                 conversation.append("assistant", _offline_note(summary, tools))
             else:

@@ -25,7 +25,7 @@ from typing import Any, Protocol
 
 from doctree.errors import UserError
 from doctree.sessions.repository import Session, SessionsRepository, lease_name
-from doctree.sessions.transcripts import format_transcript
+from doctree.sessions.transcripts import Transcript, format_transcript, transcript_of
 from doctree.store import db as dbmod
 from doctree.store.leases import Leases, new_holder
 
@@ -52,6 +52,9 @@ class TranscriptJob:
     transcript: str  # markdown (docs/transcripts.md) of the records after processed_until
     first_history_id: int
     last_history_id: int
+    # The same records as a parsed `Transcript` (what `parse_transcript(transcript)` returns),
+    # so a memory agent that works on messages need not parse the markdown again.
+    parsed: Transcript | None = None
 
 
 class MemoryAgentHandler(Protocol):
@@ -329,6 +332,7 @@ class MemoryWorker:
                 transcript=format_transcript(records, agent=s.agent.id, session_id=s.id),
                 first_history_id=records[0].id,
                 last_history_id=records[-1].id,
+                parsed=transcript_of(records, agent=s.agent.id, session_id=s.id),
             )
             if not self._held(name):  # lost before the hand-over: hand nothing over
                 result.lost.append(s.id)
@@ -461,7 +465,11 @@ class RecorderHandler:
             "session_id": job.session_id,
             "first_history_id": job.first_history_id,
             "last_history_id": job.last_history_id,
-            "messages": len(parse_transcript(job.transcript, source=job.session_id).messages),
+            "messages": len(
+                job.parsed.messages
+                if job.parsed is not None
+                else parse_transcript(job.transcript, source=job.session_id).messages
+            ),
         }
         fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         try:
