@@ -432,22 +432,31 @@ class DoctreeMemoryTool(BetaAbstractMemoryTool):
         return self._result(_as_input(command))
 
     def clear_all_memory(self) -> str:
-        """Delete everything under the root (as versions: the history keeps it)."""
+        """Delete everything under the root (as versions: the history keeps it), in one
+        transaction; a failure is a ToolError and deletes nothing."""
+
+        def clear() -> str:
+            with self.repo.transaction():
+                for child in (
+                    self.repo.children(self.owner, self.root)
+                    if self.repo.exists(self.owner, self.root)
+                    else []
+                ):
+                    self.repo.delete(
+                        self.owner,
+                        child.path,
+                        recursive=True,
+                        actor=self.actor,
+                        session_id=self.session_id,
+                        run_id=self.run_id,
+                    )
+            return "All memory cleared"
+
         with self._lock:
-            for child in (
-                self.repo.children(self.owner, self.root)
-                if self.repo.exists(self.owner, self.root)
-                else []
-            ):
-                self.repo.delete(
-                    self.owner,
-                    child.path,
-                    recursive=True,
-                    actor=self.actor,
-                    session_id=self.session_id,
-                    run_id=self.run_id,
-                )
-        return "All memory cleared"
+            result = self.commands.guarded(clear)
+        if result.is_error:
+            raise ToolError(result.content)
+        return result.content
 
 
 class AsyncDoctreeMemoryTool(BetaAsyncAbstractMemoryTool):

@@ -120,6 +120,8 @@ class _LeaseKeeper:
             return
         with self._lock:
             self._name = name
+            if name is not None:
+                self.lost.discard(name)  # taken again: a loss before this one is over
         if name is not None and self._thread is None:
             self._thread = threading.Thread(target=self._run, name="doctree-lease", daemon=True)
             self._thread.start()
