@@ -10,12 +10,22 @@ tool error of one line naming the bad input, never an exception.
 
 from __future__ import annotations
 
+import json
 import threading
 from typing import Any
 
 from pydantic import Field
 
-from doctree.interop.toolkit import MAX_NUMBER, Scope, ToolInput, ToolResult, ToolSet, ToolSpec
+from doctree.interop.toolkit import (
+    MAX_NUMBER,
+    Scope,
+    ToolInput,
+    ToolInputError,
+    ToolResult,
+    ToolSet,
+    ToolSpec,
+    check_text,
+)
 from doctree.store.documents import Actor, DocumentsRepository
 from doctree.store.paths import HOME, is_under
 
@@ -344,7 +354,10 @@ def build_server(tools: DoctreeTools) -> Any:
 
     async def call_tool(ctx: Any, params: Any) -> types.CallToolResult:
         arguments = params.arguments if params.arguments is not None else {}
-        result = await anyio.to_thread.run_sync(run, params.name, arguments)
+        if isinstance(arguments, dict) and _INVALID in arguments:
+            result = ToolResult(str(arguments[_INVALID]), is_error=True)
+        else:
+            result = await anyio.to_thread.run_sync(run, params.name, arguments)
         return types.CallToolResult(
             content=[types.TextContent(type="text", text=result.content)],
             is_error=result.is_error,
@@ -359,10 +372,67 @@ def build_server(tools: DoctreeTools) -> Any:
     )
 
 
+# A tools/call whose input holds text that is not UTF-8 (a JSON "\ud800" escape) is refused
+# by the SDK's JSON parser without any answer, so the client would wait forever: the line is
+# rewritten so that the call reaches `call_tool` carrying only this marker and the refusal.
+_INVALID = "\x00doctree: invalid input"
+
+
+def _checked_line(line: str) -> str:
+    """The JSON-RPC line as received, or, for a tools/call holding text that is not UTF-8,
+    the same call with its arguments replaced by the marker and the refusal naming the field."""
+    if "\\u" not in line:  # a lone surrogate can only arrive as a \u escape
+        return line
+    try:
+        message = json.loads(line)
+    except ValueError:
+        return line
+    params = message.get("params") if isinstance(message, dict) else None
+    if message.get("method") != "tools/call" or not isinstance(params, dict):
+        return line
+    try:
+        check_text(params.get("name"), "name")
+        check_text(params.get("arguments"))
+    except ToolInputError as e:
+        if not isinstance(params.get("name"), str) or not _utf8(params["name"]):
+            params["name"] = "invalid"
+        params["arguments"] = {_INVALID: str(e)}
+        return json.dumps(message) + "\n"
+    return line
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+class _CheckedLines:
+    """stdin for the SDK's stdio transport, each line through `_checked_line`."""
+
+    def __init__(self, inner: Any):
+        self.inner = inner
+
+    def __aiter__(self) -> Any:
+        return self._lines()
+
+    async def _lines(self) -> Any:
+        async for line in self.inner:
+            yield _checked_line(line)
+
+
 async def _serve_stdio(server: Any) -> None:
+    import io
+    import sys
+
+    import anyio
     from mcp.server.stdio import stdio_server
 
-    async with stdio_server() as (read_stream, write_stream):
+    raw = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
+    stdin = _CheckedLines(anyio.wrap_file(raw))
+    async with stdio_server(stdin=stdin) as (read_stream, write_stream):  # type: ignore[arg-type]
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
