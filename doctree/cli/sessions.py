@@ -215,7 +215,9 @@ def worker_cmd(
                 f"tick: {result.found} pending, {len(result.processed)} processed, "
                 f"{len(result.raced)} still pending (new records), {len(result.exempt)} exempt, "
                 f"{len(result.skipped)} skipped, {len(result.failed)} failed, "
-                f"{result.records} records handed over",
+                f"{result.records} records handed over"
+                + (f", {len(result.lost)} lost their lease" if result.lost else "")
+                + (f", {len(result.orphans)} orphaned run(s) reverted" if result.orphans else ""),
                 err=not once,
             )
 
