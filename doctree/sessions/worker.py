@@ -255,11 +255,14 @@ class MemoryWorker:
             self._keeper.hold(None)
             self.leases.release(name, self.holder)
 
-    def _held(self, name: str) -> bool:
-        """Whether this worker still holds `name` (extending it); False once lost."""
+    def _held(self, name: str, *, renew: bool = True) -> bool:
+        """Whether this worker still holds `name` (extending it, with `renew`); False once
+        lost."""
         if name in self._keeper.lost:
             return False
         try:
+            if not renew:
+                return self.leases.held_by(name, self.holder)
             return self.leases.holds(name, self.holder, self.lease_ttl)
         except sqlite3.Error as e:
             log.warning("event: lease check failed lease=%s error=%s", name, e)
@@ -336,7 +339,7 @@ class MemoryWorker:
                 last_history_id=records[-1].id,
                 parsed=transcript_of(records, agent=s.agent.id, session_id=s.id),
             )
-            if not self._held(name):  # lost before the hand-over: hand nothing over
+            if not self._held(name, renew=False):  # lost before the hand-over: hand nothing over
                 result.lost.append(s.id)
                 return
             outcome = self.handler.handle(job)
