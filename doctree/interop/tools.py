@@ -1,7 +1,9 @@
 """The document tools the memory agent works through, confined to one agent's `~/memory`.
 
 `MemoryTools` offers `document_read`, `document_write`, `document_search`, `document_edit`,
-`document_move` and `document_delete` as Anthropic tool schemas, and executes tool calls.
+`document_move` and `document_delete` as Anthropic tool schemas (generated from the pydantic
+input models below, descriptions on the fields), and executes tool calls on the one tool layer
+shared with the MCP server and the memory-tool backend (`doctree.interop.toolkit`).
 There is no owner in any schema: the owner is always the source agent, and every path must
 normalise to the memory root or below. A call outside it, malformed input or a failed
 precondition becomes a `ToolResult` with `is_error=True` that the model can act on, and
