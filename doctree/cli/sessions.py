@@ -135,7 +135,8 @@ def transcript_cmd(state: State, session_id: str, only_new: bool) -> None:
     type=click.FloatRange(min=0, min_open=True),
     default=60.0,
     show_default=True,
-    help="Seconds a session lease lasts without renewal (a crashed worker's is taken over after).",
+    help="Seconds a session lease lasts without renewal (a crashed worker's is taken over after; "
+    "at least 0.25: it is renewed every quarter of it).",
 )
 @click.option(
     "--retry-base",
