@@ -10,11 +10,17 @@
 
     .venv/bin/python bench/transcripts.py
     .venv/bin/python bench/transcripts.py --json
+    .venv/bin/python bench/transcripts.py --before 96f748e   # also the parser as of a commit
+
+`--before REF` loads `doctree/sessions/transcripts.py` as it was at git REF and times its
+`parse_transcript` on the same texts in the same run (1,500 and 3,000 turns: the quadratic
+parser of 96f748e needs about a minute at 6,000).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import statistics
 import subprocess
@@ -24,6 +30,8 @@ import time
 from pathlib import Path
 
 from doctree.sessions.transcripts import _markdown, format_transcript, parse_transcript
+
+ROOT = Path(__file__).resolve().parent.parent
 
 TURNS = (1_500, 3_000, 6_000)
 KINDS = ("user", "assistant", "tool_call", "tool_result")
@@ -47,6 +55,24 @@ def transcript(turns: int) -> str:
     return format_transcript(messages, agent="main", session_id="s-long")
 
 
+def parser_at(ref: str):
+    """`parse_transcript` of doctree/sessions/transcripts.py as it was at git `ref`."""
+    source = subprocess.run(
+        ["git", "show", f"{ref}:doctree/sessions/transcripts.py"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    path = Path(tempfile.mkdtemp(prefix="doctree-bench-")) / "transcripts_before.py"
+    path.write_text(source)
+    spec = importlib.util.spec_from_file_location("transcripts_before", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["transcripts_before"] = module
+    spec.loader.exec_module(module)
+    return module.parse_transcript
+
+
 def best(fn, repeat: int) -> float:
     times = []
     for _ in range(repeat):
@@ -60,9 +86,22 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--json", action="store_true", help="also print the figures as JSON")
     ap.add_argument("--repeat", type=int, default=3, help="medians of this many runs")
+    ap.add_argument("--before", metavar="REF", help="also time the parser as of git REF")
     args = ap.parse_args(argv)
     figures: dict[str, float] = {}
     md = _markdown()
+    if args.before:
+        old = parser_at(args.before)
+        print(f"parse_transcript as of {args.before} (same texts, this run):")
+        for n in TURNS[:2]:
+            text = transcript(n)
+            now = best(lambda text=text: parse_transcript(text), args.repeat)
+            then = best(lambda text=text: old(text), 1)
+            figures[f"parse_{n}_before_s"] = then
+            print(
+                f"{n:>6}  before {then:.3f} s  now {now:.3f} s  ({then / now:.0f}x faster)",
+                flush=True,
+            )
     print(f"{'turns':>6}  {'parse_transcript':>16}  {'markdown-it floor':>17}  {'ratio':>6}")
     previous = None
     for n in TURNS:
