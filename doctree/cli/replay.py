@@ -101,8 +101,9 @@ def append_transcript(sessions: Any, transcript: Any, agent: str) -> tuple[int, 
             f"session {s.id!r}: holds {len(existing)} records, more than the transcript's "
             f"{len(messages)}; replay it under another session id"
         )
-    for message in messages[held:]:
-        sessions.append_history(s.id, message.kind, message.content, time=message.time)
+    with sessions.transaction():  # one commit for the whole transcript, not one per record
+        for message in messages[held:]:
+            sessions.append_history(s.id, message.kind, message.content, time=message.time)
     return len(messages) - held, held
 
 

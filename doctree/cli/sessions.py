@@ -147,7 +147,8 @@ def _check_handler(handler: str) -> None:
     type=click.FloatRange(min=0, min_open=True),
     default=60.0,
     show_default=True,
-    help="Seconds a session lease lasts without renewal (a crashed worker's is taken over after).",
+    help="Seconds a session lease lasts without renewal (a crashed worker's is taken over after; "
+    "at least 0.25: it is renewed every quarter of it).",
 )
 @click.option(
     "--retry-base",
@@ -228,7 +229,9 @@ def worker_cmd(
                 f"tick: {result.found} pending, {len(result.processed)} processed, "
                 f"{len(result.raced)} still pending (new records), {len(result.exempt)} exempt, "
                 f"{len(result.skipped)} skipped, {len(result.failed)} failed, "
-                f"{result.records} records handed over",
+                f"{result.records} records handed over"
+                + (f", {len(result.lost)} lost their lease" if result.lost else "")
+                + (f", {len(result.orphans)} orphaned run(s) reverted" if result.orphans else ""),
                 err=not once,
             )
 

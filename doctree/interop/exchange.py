@@ -30,6 +30,7 @@ from doctree.store.paths import (
     normalize_path,
     slugify,
 )
+from doctree.store.references import frontmatter_problem
 
 EXPORT_KEYS = ("id", "version", "updated")  # a frontmatter with these keys is an export's
 _FRONTMATTER = re.compile(r"\A---[ \t]*\n(.*?\n)---[ \t]*(?:\n|\Z)", re.S)
@@ -327,6 +328,10 @@ def import_tree(
                 _check_symlink(full, rel, real_root)
                 report.skipped.append((rel, "symlink inside the import; not followed"))
                 continue
+            kind = _kind(full)
+            if kind is not None:
+                report.skipped.append((rel, f"not a regular file ({kind})"))
+                continue
             text = _read_text(full, rel)
             if text is None:
                 report.skipped.append((rel, "not UTF-8 text"))
@@ -345,6 +350,8 @@ def import_tree(
     plan: list[_Planned] = []
     for rel, text in texts.items():
         meta, body = split_export(text)
+        if meta is None and (problem := frontmatter_problem(body)):
+            raise UserError(f"import file {rel!r}: {problem} (nothing was written)")
         if meta is not None:
             links = meta.get("links") or []
             if not isinstance(links, list) or not all(isinstance(x, str) for x in links):
@@ -424,9 +431,29 @@ def _check_symlink(full: str, rel: str, real_root: str) -> None:
         )
 
 
+def _kind(full: str) -> str | None:
+    """None for a regular file; otherwise what it is (a FIFO would block a read forever)."""
+    try:
+        mode = os.lstat(full).st_mode
+    except OSError:
+        return None  # reported by the read
+    if stat.S_ISREG(mode):
+        return None
+    for test, kind in (
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+    ):
+        if test(mode):
+            return kind
+    return "another kind of file"
+
+
 def _read_text(full: str, rel: str) -> str | None:
     try:
-        fd = os.open(full, os.O_RDONLY | _O_NOFOLLOW)
+        # O_NONBLOCK: a FIFO swapped in after the check must not block the open
+        fd = os.open(full, os.O_RDONLY | _O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
     except OSError as e:
         raise UserError(f"import file {rel!r}: cannot be read ({e.strerror})") from None
     with os.fdopen(fd, "rb") as f:
