@@ -1,5 +1,6 @@
 """An MCP server over the document tree: read, write, edit, search, history, diff, backlinks,
-show and context, for any MCP-capable client (Claude Desktop, Claude Code, ...), over stdio.
+show, context, blame and search_history, for any MCP-capable client (Claude Desktop, Claude
+Code, ...), over stdio, or over streamable HTTP from `doctree serve --mcp` (doctree.web).
 
 The tools are thin shells over `DocumentsRepository`. Every path is confined to one subtree
 of one owner's home (`--under`, default `~`); every change is a version recorded with the
@@ -179,6 +180,49 @@ class DoctreeTools:
             return f"{path} is empty"
         return "\n".join(render_tree(roots, home=path == HOME))
 
+    def blame(self, path: str, version: int | None = None) -> str:
+        from doctree.store.blame import blame
+
+        result = blame(self.repo, self.owner, self.path(path), version=version)
+        out = [f"{result.path} version {result.version}"]
+        for line in result.lines:
+            o = line.origin
+            extra = f" session {o.session_id}" if o.session_id else ""
+            extra += f" run {o.run_id}" if o.run_id is not None else ""
+            out.append(f"v{o.version} {o.created_at} {o.actor}{extra} | {line.text}")
+        return "\n".join(out)
+
+    def search_history(
+        self,
+        query: str,
+        at: str | None = None,
+        all_versions: bool = False,
+        under: str | None = None,
+        limit: int = 10,
+    ) -> str:
+        from doctree.errors import UserError
+        from doctree.store.timetravel import search_at, search_versions
+
+        scope = self.path(under) if under else self.under
+        if all_versions:
+            hits = search_versions(self.repo, self.owner, query, under=scope, until=at, limit=limit)
+        elif at:
+            hits = search_at(self.repo, self.owner, query, at, under=scope, limit=limit)
+        else:
+            raise UserError("search_history: give `at` (a time), `all_versions`, or both")
+        if not hits:
+            return f"no versions under {scope} match {query!r}"
+        lines = []
+        for h in hits:
+            now = " (deleted now)" if h.deleted else ""
+            if not h.deleted and h.current_path != h.path:
+                now = f" (now at {h.current_path})"
+            lines.append(
+                f"{h.path} version {h.version}{now}  {h.created_at} by {h.actor}"
+                f"\n    {' '.join(h.snippet.split())}"
+            )
+        return "\n".join(lines)
+
     def context(self, query: str | None = None, cap: int = 8000) -> str:
         from doctree.memory.context import load_memories
 
@@ -306,6 +350,37 @@ def build_server(tools: DoctreeTools) -> Any:
         depth: Annotated[int | None, Field(description="Levels below the path.", ge=0)] = None,
     ) -> str:
         return call(tools.show, path, depth)
+
+    @server.tool(
+        description="Who wrote each line of a document: every line of its current body (or "
+        "of `version`) with the version, time, actor, session and run that introduced it. "
+        "Follows the document across moves; restored lines keep their first author.",
+        structured_output=False,
+    )
+    def blame(
+        path: PathArg,
+        version: Annotated[int | None, Field(description="Version to blame.", ge=1)] = None,
+    ) -> str:
+        return call(tools.blame, path, version)
+
+    @server.tool(
+        description="Search the past: the tree as it was at a time (`at`, ISO 8601), or the "
+        "text of every version ever written (`all_versions`, deleted documents included; with "
+        "`at`, versions up to then). Each hit names the document, version, time and actor.",
+        structured_output=False,
+    )
+    def search_history(
+        query: Annotated[str, Field(description="Words to search for.")],
+        at: Annotated[str | None, Field(description="A time, e.g. 2026-11-20T09:00:00Z.")] = None,
+        all_versions: Annotated[
+            bool, Field(description="Search every version, not one point in time.")
+        ] = False,
+        under: Annotated[
+            str | None, Field(description="Only documents at or below this path.")
+        ] = None,
+        limit: Annotated[int, Field(description="Maximum hits.", ge=1, le=100)] = 10,
+    ) -> str:
+        return call(tools.search_history, query, at, all_versions, under, limit)
 
     @server.tool(
         description="Memory for a prompt: whole documents, the most relevant to `query` first "
