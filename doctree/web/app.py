@@ -215,7 +215,7 @@ class Guard:
                 )
             if not hmac.compare_digest(given.encode(), self.token.encode()):
                 return self._deny(
-                    403, "Forbidden", "the token given is not this inspector's", is_mcp
+                    403, "Forbidden", "the token given is wrong", is_mcp
                 )
         elif self.loopback:
             host = headers.get("host", "")

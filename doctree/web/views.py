@@ -140,7 +140,7 @@ def document(ins: Inspector, request: Request) -> Response:
         f"{esc(doc.updated_at[:19])} · sha256 <span class=mono>{esc(doc.content_sha256[:12])}</span></p>"
     )
     links_html = ""
-    if version is None and not doc.deleted:
+    if version is None and not banner:
         out = [r for r in ins.repo.links(ins.owner, doc.path) if r.kind != "parent"]
         back = ins.repo.backlinks(ins.owner, doc.path)
         children = ins.repo.children(ins.owner, doc.path)
