@@ -7,6 +7,8 @@ import json
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from doctree.cli import cli
 from doctree.errors import NotFoundError
@@ -138,3 +140,35 @@ def test_cli_blame_prints_lines_and_json(db_path, repo):
         "run_id": 3,
     }
     assert bad.exit_code == 2 and "no version 9" in bad.output
+
+
+@settings(max_examples=60)
+@given(
+    st.lists(
+        st.lists(st.sampled_from(["a", "b", "c", "", "d e", "a\r", "x" * 30]), max_size=8).map(
+            lambda ls: "\n".join(ls)
+        )
+        | st.lists(st.sampled_from(["a", "b", ""]), max_size=5).map(
+            lambda ls: "\n".join(ls) + "\n"
+        ),
+        min_size=1,
+        max_size=12,
+    )
+)
+def test_every_line_is_blamed_on_a_version_that_has_it(tmp_path_factory, bodies):
+    from doctree.store.blame import split_lines
+
+    db = tmp_path_factory.mktemp("prop") / "p.db"
+    from doctree.store.documents import DocumentsRepository
+
+    with DocumentsRepository(db) as repo:
+        for body in bodies:
+            repo.write("a", "~/p", body)
+        history = repo.history("a", "~/p")
+        for v in history:
+            result = blame(repo, "a", "~/p", version=v.version)
+            assert [line.text for line in result.lines] == split_lines(v.body)
+            for line in result.lines:
+                origin = line.origin.version
+                assert origin <= v.version
+                assert line.text in split_lines(history[origin - 1].body)
