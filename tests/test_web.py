@@ -243,3 +243,24 @@ def test_serving_beyond_loopback_without_a_token_is_refused(db, monkeypatch):
     monkeypatch.delenv("DOCTREE_TOKEN", raising=False)
     r = CliRunner().invoke(cli, ["--db", str(db), "serve", "--host", "0.0.0.0", "--port", "0"])
     assert r.exit_code == 2 and "needs a token" in r.output
+
+
+def test_sessions_page_shows_pending_and_failing_sessions_with_their_error(db):
+    from doctree.sessions.repository import SessionsRepository
+
+    with SessionsRepository(db) as sessions:
+        for sid in ("s-web-pending", "s-web-failing"):
+            sessions.create("main", sid)
+            sessions.append_history(sid, "user", "Remember the blue door.")
+            sessions.sleep(sid)
+        sessions.record_failure("s-web-failing", "model overloaded", retry_in=60)
+    with TestClient(create_app(str(db), "main"), base_url=BASE) as c:
+        page = readable(c.get("/sessions"), 200)
+        failing = readable(c.get("/sessions?state=failing"), 200)
+        one = readable(c.get("/sessions/s-web-failing"), 200)
+
+    assert "1 pending, 1 failing" in page
+    assert re.search(r's-web-pending</a></td><td>[^<]*</td><td><span class="badge pending">', page)
+    assert "s-web-failing" in failing and "s-web-pending" not in failing
+    assert "model overloaded" in failing and "model overloaded" in one
+    assert "Remember the blue door." in one
