@@ -23,7 +23,9 @@ HOW = "no Chromium: run `make browser` (apt-get install chromium) for the browse
 
 if not Path(CHROMIUM).exists():
     pytest.skip(HOW, allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api", reason="no playwright: `make .venv/.installed`")
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason="no playwright: `make .venv/.installed`"
+)
 
 ARGS = [
     "--headless",

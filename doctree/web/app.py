@@ -214,9 +214,7 @@ class Guard:
                     is_mcp,
                 )
             if not hmac.compare_digest(given.encode(), self.token.encode()):
-                return self._deny(
-                    403, "Forbidden", "the token given is wrong", is_mcp
-                )
+                return self._deny(403, "Forbidden", "the token given is wrong", is_mcp)
         elif self.loopback:
             host = headers.get("host", "")
             name = host.rsplit(":", 1)[0] if not host.startswith("[") else host.split("]")[0] + "]"
