@@ -31,9 +31,9 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from doctree.errors import DoctreeError, NotFoundError, UserError
+from doctree.errors import ConflictError, DoctreeError, NotFoundError, UserError
 from doctree.store.documents import Actor, DocumentsRepository
-from doctree.store.paths import HOME, normalize_path
+from doctree.store.paths import HOME
 from doctree.web import html as h
 from doctree.web import views
 
@@ -115,10 +115,12 @@ def create_app(
                 return response
             except NotFoundError as e:
                 return error_page(ins, 404, "Not found", str(e))
+            except ConflictError as e:
+                return error_page(ins, 409, "Conflict", str(e))
             except UserError as e:
                 return error_page(ins, 400, "Bad request", str(e))
             except DoctreeError as e:
-                return error_page(ins, 409 if "conflict" in str(e) else 500, "Error", str(e))
+                return error_page(ins, 500, "Error", str(e))
 
         return endpoint
 
@@ -267,6 +269,3 @@ def check_csrf(ins: Inspector, form_value: object) -> None:
     ):
         raise HTTPException(403, "the form's CSRF token is missing or stale: reload the page")
 
-
-def doc_path(request: Request) -> str:
-    return normalize_path(request.path_params.get("path") or HOME)
