@@ -67,6 +67,7 @@ PAGES = [
     ("/runs", "Memory-agent runs"),
     ("/runs/3", "What it was given"),
     ("/sessions", "processed"),
+    ("/version/1/1", "created"),
     ("/sessions?state=processed", "processed"),
     ("/sessions/s-2026-11-18-apollo-kickoff", "History"),
 ]
@@ -181,6 +182,9 @@ BAD = [
     ("/runs/999", 404, "no such run"),
     ("/runs/abc", 404, "numbered"),
     ("/sessions/nope", 404, "nope"),
+    ("/version/1/999", 404, "no version 999"),
+    ("/version/x/1", 404, "numbered"),
+    ("/version/99999/1", 404, "no document with id 99999"),
     ("/sessions?state=sleepy", 400, "sleepy"),
     ("/no/such/page", 404, "no page"),
 ]

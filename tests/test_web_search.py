@@ -111,3 +111,26 @@ def test_cli_search_at_and_all_versions(db_path, repo, past):
     assert every.exit_code == 0, every.output
     assert "~/memory/notes/kafka@1 (deleted)" in every.output
     assert bad.exit_code == 2 and "last tuesday" in bad.output
+
+
+def test_inspector_search_of_every_version_links_to_the_version_even_if_its_path_is_reused(
+    db_path, repo
+):
+    from starlette.testclient import TestClient
+
+    from doctree.web.app import create_app
+
+    repo.write("main", "~/memory/note", "# Note\nThe zeppelin leaves at dawn.\n", actor=ALICE)
+    first = repo.get("main", "~/memory/note").id
+    repo.delete("main", "~/memory/note")
+    repo.write("main", "~/memory/note", "# Note\nSomething else entirely.\n")
+
+    with TestClient(create_app(str(db_path), "main"), base_url="http://127.0.0.1") as c:
+        page = c.get("/search", params={"q": "zeppelin", "all": "1"}).text
+        link = f"/version/{first}/1"
+        assert f'href="{link}"' in page and "agent:alice" in page
+        opened = c.get(link).text
+        now = c.get("/search", params={"q": "zeppelin"}).text
+
+    assert "The zeppelin leaves at dawn." in opened and "deleted since" in opened
+    assert "no matches" in now

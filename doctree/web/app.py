@@ -1,7 +1,7 @@
 """The inspector's Starlette application: pages over one agent's memory, and MCP over HTTP.
 
 Pages (server-rendered HTML, no JavaScript): the tree (`/tree`), a document (`/doc/PATH`),
-its history (`/history/PATH`), a diff of two versions (`/diff/PATH?from=A&to=B`), its blame
+its history (`/history/PATH`), one version by document id (`/version/ID/N`), a diff of two versions (`/diff/PATH?from=A&to=B`), its blame
 (`/blame/PATH`), search across time (`/search`), memory-agent runs (`/runs`, `/runs/N`, and
 `POST /runs/N/revert`), sessions and their memory state (`/sessions`, `/sessions/ID`).
 With `mcp=True`, the MCP tools of `doctree mcp` are served over streamable HTTP at `/mcp`.
@@ -130,6 +130,7 @@ def create_app(
         Route("/tree/{path:path}", wrap(views.tree)),
         Route("/doc/{path:path}", wrap(views.document)),
         Route("/history/{path:path}", wrap(views.history)),
+        Route("/version/{document_id}/{version}", wrap(views.version)),
         Route("/diff/{path:path}", wrap(views.diff)),
         Route("/blame/{path:path}", wrap(views.blame)),
         Route("/search", wrap(views.search)),
@@ -268,4 +269,3 @@ def check_csrf(ins: Inspector, form_value: object) -> None:
         form_value.encode(), ins.csrf.encode()
     ):
         raise HTTPException(403, "the form's CSRF token is missing or stale: reload the page")
-

@@ -186,6 +186,36 @@ def document(ins: Inspector, request: Request) -> Response:
     return ins.page(doc.title, body)
 
 
+def version(ins: Inspector, request: Request) -> Response:
+    """One version of a document by id: what a search of the past links to (the path may
+    since belong to another document)."""
+    try:
+        doc_id = int(request.path_params["document_id"])
+        number = int(request.path_params["version"])
+    except ValueError:
+        raise NotFoundError("documents and versions are numbered") from None
+    v = ins.repo.version(doc_id, number)
+    if v.owner != ins.owner:
+        raise NotFoundError(f"no document with id {doc_id}")
+    now = ins.repo.read_by_id(doc_id)
+    where = (
+        f'deleted since (last at <a href="{doc_url("history", now.path)}">{esc(now.path)}</a>)'
+        if now.deleted
+        else f'now <a href="{doc_url("doc", now.path)}">{esc(now.path)}</a> at version {now.version}'
+    )
+    text = (
+        "<p class=error>this version was redacted; its content is gone</p>"
+        if v.body is None
+        else f"<div class=doc id=body>{render_markdown(v.body)}</div>"
+    )
+    body = (
+        f"<h1>{esc(v.title or v.path)} <span class=muted>{esc(v.path)}@{v.version}</span></h1>"
+        f"<p class=meta>{esc(v.operation)} {esc(v.created_at[:19])} by {_actor(v)} · {where}</p>"
+        f"{text}"
+    )
+    return ins.page(f"{v.path}@{v.version}", body)
+
+
 def history(ins: Inspector, request: Request) -> Response:
     path = _path(request)
     versions = ins.repo.history(ins.owner, path)
@@ -298,7 +328,7 @@ def search(ins: Inspector, request: Request) -> Response:
             state = " <span class=badge>deleted</span>" if vh.deleted else ""
             if not vh.deleted and vh.current_path != vh.path:
                 state = f" <span class=muted>now {esc(vh.current_path)}</span>"
-            link = doc_url("doc", vh.current_path or vh.path, version=vh.version)
+            link = f"/version/{vh.document_id}/{vh.version}"
             rows.append(
                 f'<tr><td><a href="{link}">{esc(vh.path)}</a>{state}'
                 f"<br><span class=meta>{esc(' '.join(vh.snippet.split()))}</span></td>"
