@@ -82,12 +82,12 @@ def create_app(
         db_label=str(db).rsplit("/", 1)[-1],
     )
     mcp_app = None
+    repos = [repo]
     if mcp:
         from doctree.interop.mcp_server import DoctreeTools, build_server
 
-        server = build_server(
-            DoctreeTools(DocumentsRepository(db), owner, under=mcp_under, actor=actor)
-        )
+        repos.append(DocumentsRepository(db))  # the MCP tools run in worker threads
+        server = build_server(DoctreeTools(repos[-1], owner, under=mcp_under, actor=actor))
         mcp_app = server.streamable_http_app(
             streamable_http_path="/mcp",
             stateless_http=True,
@@ -104,7 +104,8 @@ def create_app(
             else:
                 yield
         finally:
-            repo.close()
+            for r in repos:
+                r.close()
 
     def wrap(fn: Any) -> Any:
         async def endpoint(request: Request) -> Response:
