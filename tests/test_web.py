@@ -222,6 +222,9 @@ def test_with_a_token_a_wrong_one_is_403(guarded):
     )
     guarded.cookies.set("doctree_token", "nope")
     readable(guarded.get("/tree"), 403)
+    # A token link replaces a stale cookie.
+    assert guarded.get("/tree?token=s3cret", follow_redirects=False).status_code == 303
+    readable(guarded.get("/tree"), 200)
 
 
 def test_with_a_token_a_bearer_header_or_the_cookie_from_a_token_link_opens_it(guarded):

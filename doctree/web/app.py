@@ -208,7 +208,7 @@ class Guard:
     ) -> Response | None:
         is_mcp = scope["path"] == "/mcp" or scope["path"].startswith("/mcp/")
         if self.token:
-            given = _bearer(headers) or _cookie(headers) or (query.get("token") or [None])[0]
+            given = (query.get("token") or [None])[0] or _bearer(headers) or _cookie(headers)
             if not given:
                 return self._deny(
                     401,
@@ -228,7 +228,7 @@ class Guard:
                 )
         if scope["method"] == "POST" and not is_mcp:
             origin = headers.get("origin")
-            if origin and origin != "null" and origin.split("://", 1)[-1] != headers.get("host"):
+            if origin and origin.split("://", 1)[-1] != headers.get("host"):
                 return self._deny(
                     403, "Forbidden", f"origin {origin!r}: cross-site request refused", False
                 )
