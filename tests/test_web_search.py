@@ -134,3 +134,18 @@ def test_inspector_search_of_every_version_links_to_the_version_even_if_its_path
 
     assert "The zeppelin leaves at dawn." in opened and "deleted since" in opened
     assert "no matches" in now
+
+
+def test_search_versions_finds_text_that_compaction_condensed_away(repo, monkeypatch):
+    from doctree.memory.compaction import compact
+
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    repo.write("main", "~/memory/topics/a", "# A\n\nHello there, how are you today?\n\nUse k6.\n")
+    repo.write("main", "~/memory/topics/b", "# B\n\nThe broker runs on port 9092.\n")
+
+    result = compact(repo, "main", "~/memory/topics", backend="offline")
+
+    assert result.retired  # the sources are tombstones now
+    assert repo.search("main", "how are you today", under="~/memory/topics/a") == []
+    hits = search_versions(repo, "main", "how are you today", under="~/memory/topics")
+    assert [(h.path, h.deleted) for h in hits][:1] == [("~/memory/topics/a", True)]
