@@ -182,6 +182,7 @@ BAD = [
     ("/runs/999", 404, "no such run"),
     ("/runs/abc", 404, "numbered"),
     ("/sessions/nope", 404, "nope"),
+    ("/sessions/s-2026-11-19-ops-disk-full", 404, "not a session of agent"),
     ("/version/1/999", 404, "no version 999"),
     ("/version/x/1", 404, "numbered"),
     ("/version/99999/1", 404, "no document with id 99999"),
@@ -271,3 +272,23 @@ def test_sessions_page_shows_pending_and_failing_sessions_with_their_error(db):
     assert "s-web-failing" in failing and "s-web-pending" not in failing
     assert "model overloaded" in failing and "model overloaded" in one
     assert "Remember the blue door." in one
+
+
+def test_every_link_reachable_from_the_tree_opens_a_page(client):
+    """A crawl of the demo from /tree (GET links only, no forms): no broken link."""
+    seen, queue, broken = set(), ["/tree", "/runs", "/sessions"], []
+    while queue and len(seen) < 1500:
+        page = queue.pop()
+        if page in seen:
+            continue
+        seen.add(page)
+        r = client.get(page)
+        if r.status_code != 200:
+            broken.append((page, r.status_code))
+            continue
+        for href in re.findall(r'href="(/[^"]*)"', r.text):
+            href = href.replace("&amp;", "&")
+            if href not in seen:
+                queue.append(href)
+    assert broken == []
+    assert len(seen) > 100

@@ -531,8 +531,17 @@ def sessions(ins: Inspector, request: Request) -> Response:
     if state is not None and state not in STATES:
         raise UserError(f"state {state!r}: must be one of {', '.join(STATES)}")
     repo = SessionsRepository(ins.repo.conn)
-    infos = repo.list_sessions(state=state, limit=_int(request, "limit", low=1) or 200)
-    counts = repo.counts()
+    limit = _int(request, "limit", low=1) or 200
+    infos = [
+        *repo.list_sessions(agent=ins.owner, state=state, limit=limit),
+        *repo.list_sessions(agent=f"memory-agent:{ins.owner}", state=state, limit=limit),
+    ]
+    infos.sort(key=lambda i: i.session.created_at, reverse=True)
+    infos = infos[:limit]
+    counts = {"pending": 0, "failing": 0, "total": len(infos)}
+    for i in infos:
+        if i.state in counts:
+            counts[i.state] += 1
     rows = [
         f'<tr><td><a href="/sessions/{esc(i.session.id)}">{esc(i.session.id)}</a></td>'
         f"<td>{esc(i.session.agent)}</td><td>{badge(i.state)}</td><td class=n>{i.records}</td>"
@@ -546,8 +555,8 @@ def sessions(ins: Inspector, request: Request) -> Response:
         for s in STATES
     )
     body = (
-        f"<h1>Sessions</h1><p class=meta>{counts['pending']} pending, {counts['failing']} "
-        f'failing, {counts["total"]} in all · <a href="/sessions">all</a> · {filters}</p>'
+        f"<h1>Sessions of agent {esc(ins.owner)}</h1><p class=meta>{counts['pending']} pending, "
+        f'{counts["failing"]} failing, {counts["total"]} shown · <a href="/sessions">all</a> · {filters}</p>'
         + (
             table(
                 [
@@ -576,6 +585,8 @@ def session(ins: Inspector, request: Request) -> Response:
 
     repo = SessionsRepository(ins.repo.conn)
     s = repo.require(request.path_params["session_id"])
+    if s.agent.id != ins.owner:
+        raise NotFoundError(f"session {s.id!r}: not a session of agent {ins.owner!r}")
     state = state_of(s, repo.max_id(s.id))
     records = repo.history(s.id, limit=500)
     rows = [
