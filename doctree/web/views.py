@@ -420,6 +420,13 @@ def run(ins: Inspector, request: Request) -> Response:
         facts.insert(
             1, ("session", f'<a href="/sessions/{esc(r.session_id)}">{esc(r.session_id)}</a>')
         )
+    if r.memory_session_id:
+        facts.append(
+            (
+                "own log",
+                f'<a href="/sessions/{esc(r.memory_session_id)}">{esc(r.memory_session_id)}</a>',
+            )
+        )
     if r.reverted_at:
         facts.append(("reverted", f"{esc(r.reverted_at)} by {esc(r.reverted_by)}"))
     if r.error:
