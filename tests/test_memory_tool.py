@@ -8,8 +8,7 @@ import re
 
 import anthropic
 import pytest
-from anthropic.lib.tools import ToolError
-from anthropic.lib.tools._beta_builtin_memory_tool import BetaLocalFilesystemMemoryTool
+from anthropic.lib.tools import BetaLocalFilesystemMemoryTool, ToolError
 
 from doctree.agent.messages_fake import (
     FakeMessagesServer,

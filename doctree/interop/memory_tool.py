@@ -15,10 +15,10 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from anthropic.lib.tools import ToolError
-from anthropic.lib.tools._beta_builtin_memory_tool import (
+from anthropic.lib.tools import (
     BetaAbstractMemoryTool,
     BetaAsyncAbstractMemoryTool,
+    ToolError,
 )
 from anthropic.types.beta import (
     BetaMemoryTool20250818CreateCommand,
