@@ -8,7 +8,8 @@ import re
 
 import anthropic
 import pytest
-from anthropic.lib.tools import BetaLocalFilesystemMemoryTool, ToolError
+from anthropic.lib.tools import ToolError
+from anthropic.lib.tools._beta_builtin_memory_tool import BetaLocalFilesystemMemoryTool
 
 from doctree.agent.messages_fake import (
     FakeMessagesServer,
