@@ -11,9 +11,10 @@ from pathlib import Path
 from typing import Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from doctree.errors import UserError
+from doctree.interop.tools import TOOL_NAMES
 from doctree.resources import resource_dir, resource_path
 
 
@@ -56,6 +57,16 @@ class AgentDefinition(BaseModel):
     pricing: Pricing
     invalidation: Literal["exempt", "normal"] = "normal"
     source: str = ""  # the file it was read from (set by the loader)
+
+    @field_validator("tools")
+    @classmethod
+    def _known_tools(cls, tools: list[str]) -> list[str]:
+        unknown = [t for t in tools if t not in TOOL_NAMES]
+        if unknown:
+            raise ValueError(
+                f"unknown tools {unknown}; a definition may name only {', '.join(TOOL_NAMES)}"
+            )
+        return tools
 
     def system_prompt(self) -> str:
         """The text of the prompt file this definition names."""

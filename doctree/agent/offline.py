@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, Protocol
 
+from doctree.errors import DoctreeError
 from doctree.sessions.transcripts import Transcript, parse_transcript
 from doctree.store.paths import slugify
 
@@ -84,7 +85,7 @@ class RunSummary:
         )
 
 
-class OfflineAgentError(Exception):
+class OfflineAgentError(DoctreeError):
     """A tool answered in a way the offline agent cannot work with (a bug, not bad input)."""
 
 

@@ -43,10 +43,6 @@ DEFAULT_UPSTREAM = "https://api.anthropic.com"
 MEMORY_AGENT_TYPE = "memory-agent"
 
 
-class ReplayMismatchError(UserError):
-    """A replayed run made a request the cassette does not hold; the message has the diff."""
-
-
 class RunFailedError(DoctreeError):
     """A run failed (API error, replay mismatch, bug); the run row records why."""
 

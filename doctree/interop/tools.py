@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from doctree.errors import ConflictError, DoctreeError, NotFoundError, PathError
+from doctree.errors import ConflictError, DoctreeError, NotFoundError, PathError, UserError
 from doctree.store.documents import Actor, Document, DocumentsRepository
 from doctree.store.paths import is_under, normalize_path
 
@@ -260,7 +260,7 @@ _INPUTS: dict[str, type[_Input]] = {
 }
 
 
-class ToolInputError(Exception):
+class ToolInputError(UserError):
     """A tool call the model must fix: the message says what was wrong."""
 
 
@@ -290,7 +290,9 @@ class MemoryTools:
         self.allowed = tuple(allowed) if allowed is not None else TOOL_NAMES
         unknown = [n for n in self.allowed if n not in TOOL_SCHEMAS]
         if unknown:
-            raise ValueError(f"unknown tools {unknown}; known: {', '.join(TOOL_NAMES)}")
+            raise UserError(
+                f"tools {unknown}: unknown; the known tools are {', '.join(TOOL_NAMES)}"
+            )
         self.calls: list[ToolCallRecord] = []
 
     # -- schemas --------------------------------------------------------------------------
@@ -300,7 +302,9 @@ class MemoryTools:
         wanted = self.allowed if names is None else tuple(names)
         unknown = [n for n in wanted if n not in TOOL_SCHEMAS]
         if unknown:
-            raise ValueError(f"unknown tools {unknown}; known: {', '.join(TOOL_NAMES)}")
+            raise UserError(
+                f"tools {unknown}: unknown; the known tools are {', '.join(TOOL_NAMES)}"
+            )
         return [{"name": n, **json.loads(json.dumps(TOOL_SCHEMAS[n]))} for n in wanted]
 
     # -- calls ----------------------------------------------------------------------------

@@ -501,12 +501,15 @@ class SessionsRepository:
             self.advance(session_id, processed_until)
             return False
 
-    def record_failure(self, session_id: str, error: str, *, retry_in: float) -> Session:
-        """Count a failed attempt, keep its reason, and hold the session back `retry_in` s."""
+    def record_failure(
+        self, session_id: str, error: str, *, retry_in: float, now: float | None = None
+    ) -> Session:
+        """Count a failed attempt, keep its reason, and hold the session back `retry_in` s
+        from `now` (unix seconds; the current time when None)."""
         self.conn.execute(
             "UPDATE sessions SET failures = failures + 1, last_error = ?, retry_at = ?"
             " WHERE id = ?",
-            (error[:4000], time.time() + retry_in, session_id),
+            (error[:4000], (time.time() if now is None else now) + retry_in, session_id),
         )
         return self.require(session_id)
 
