@@ -22,7 +22,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from doctree.errors import UserError
-from doctree.memory.compaction import _normal, extract_lines
+from doctree.memory.lines import extract_lines, normal_key
 from doctree.store.documents import Actor, DocumentsRepository
 from doctree.store.paths import slugify, validate_owner
 
@@ -177,7 +177,7 @@ def consolidate(
         current = repo.get(owner, week_page)
         page = _Page.parse(current.body if current else "", f"Week {week}")
         sessions = [d for d in repo.documents(owner, week_page) if d.path != week_page]
-        seen = {_normal(ln) for lines in page.sections.values() for ln in lines}
+        seen = {normal_key(ln) for lines in page.sections.values() for ln in lines}
         links = list(current.links) if current else []
         for doc in sorted(sessions, key=lambda d: d.path):
             if not doc.body.strip():
@@ -187,7 +187,7 @@ def consolidate(
             for _, line in extract_lines(doc.body):
                 if _META.match(line) or f"[[{week_page}]]" in line:
                     continue  # the section heading already names the session and the week
-                key = _normal(line)
+                key = normal_key(line)
                 if key and key not in seen:
                     seen.add(key)
                     lines.append(line)
