@@ -71,11 +71,9 @@ class SdkTokenCounter:
     @property
     def client(self) -> Any:
         if self._client is None:
-            import anthropic
+            from doctree.agent.client import anthropic_client
 
-            self._client = anthropic.Anthropic(
-                api_key=os.environ.get("ANTHROPIC_API_KEY") or "none", max_retries=2
-            )
+            self._client = anthropic_client()
         return self._client
 
     def count(self, text: str) -> int:

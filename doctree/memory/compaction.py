@@ -343,10 +343,9 @@ class AnthropicCondenser:
     @property
     def client(self) -> Any:
         if self._client is None:
-            import anthropic
+            from doctree.agent.client import anthropic_client
 
-            key = os.environ.get("ANTHROPIC_API_KEY") or "none"  # a keyless compatible endpoint
-            self._client = anthropic.Anthropic(api_key=key, max_retries=2)
+            self._client = anthropic_client()
         return self._client
 
     def cost(self, input_tokens: int, output_tokens: int) -> float:
