@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from doctree.errors import ReplayMismatchError
+from doctree.timeutil import iso_week
 
 CASSETTE_FORMAT = "doctree-cassette/1"
 SCRIPTED_LABEL = (
@@ -604,8 +605,7 @@ class _Facts:
 
     @property
     def week(self) -> str:
-        y, w, _ = self.day.isocalendar()
-        return f"{y}-W{w:02d}"
+        return iso_week(self.day)
 
     @property
     def session_page(self) -> str:

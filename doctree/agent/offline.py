@@ -35,6 +35,7 @@ from typing import Any, Protocol
 from doctree.errors import DoctreeError
 from doctree.sessions.transcripts import Transcript, parse_transcript
 from doctree.store.paths import slugify
+from doctree.timeutil import iso_week
 
 ROOT = "~/memory"
 MAX_KEY_LINES = 40
@@ -237,12 +238,6 @@ def message_date(time: str) -> date:
     if dt.tzinfo is not None:
         dt = dt.astimezone(UTC)
     return dt.date()
-
-
-def iso_week(d: date) -> str:
-    """`2026-W47`: the ISO week a date falls in, the archive's unit."""
-    y, w, _ = d.isocalendar()
-    return f"{y}-W{w:02d}"
 
 
 def _next_weekday(ref: date, wd: int, *, include_today: bool = False) -> date:

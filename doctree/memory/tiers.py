@@ -25,6 +25,7 @@ from doctree.errors import UserError
 from doctree.memory.lines import extract_lines, normal_key
 from doctree.store.documents import Actor, DocumentsRepository
 from doctree.store.paths import slugify, validate_owner
+from doctree.timeutil import iso_week as week_of
 
 MEMORY = "~/memory"
 ACTIVE = f"{MEMORY}/active"
@@ -58,12 +59,6 @@ def parse_week(week: str) -> tuple[date, date]:
     except ValueError:
         raise UserError(f"week {week!r}: year {m.group(1)} has no week {m.group(2)}") from None
     return monday, monday + timedelta(days=6)
-
-
-def week_of(day: date | datetime) -> str:
-    """The ISO week `YYYY-Www` a day falls in."""
-    year, week, _ = day.isocalendar()
-    return f"{year}-W{week:02d}"
 
 
 def last_week(today: date | None = None) -> str:

@@ -24,6 +24,7 @@ from typing import Any
 from doctree.errors import ConflictError, NotFoundError, UserError
 from doctree.store import db as dbmod
 from doctree.store.paths import validate_owner
+from doctree.timeutil import now_iso
 
 MEMORY_AGENT = "memory-agent"
 #: A session is invalidated once more than this many records are unprocessed (the 6th).
@@ -36,10 +37,6 @@ MAX_SESSION_ID_LENGTH = 200
 
 _TYPE = re.compile(r"[a-z][a-z0-9-]*")
 _SESSION_ID = re.compile(r"[^\s\x00-\x1f\x7f]+")
-
-
-def now_iso() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 def lease_name(session_id: str) -> str:

@@ -41,16 +41,12 @@ from doctree.store.paths import (
     validate_owner,
 )
 from doctree.store.references import body_links, declared_links, split_frontmatter
+from doctree.timeutil import now_iso as now  # the name the store has always used
 
 DEFAULT_MAX_BODY_BYTES = 100_000
 ACTOR_KINDS = ("agent", "memory-agent", "user", "system")
 OPERATIONS = ("created", "modified", "moved", "deleted", "restored", "redacted")
 _HEADING = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.M)
-
-
-def now() -> str:
-    """The current time as stored: ISO 8601, UTC, microseconds (sorts as text)."""
-    return datetime.now(UTC).isoformat(timespec="microseconds")[:-6] + "Z"
 
 
 def parse_time(value: str | datetime) -> str:
