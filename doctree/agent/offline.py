@@ -33,11 +33,12 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any, Protocol
 
 from doctree.errors import DoctreeError
+from doctree.memory.layout import CORRECTIONS, MEMORY_ROOT, TIER_PAGES
 from doctree.sessions.transcripts import Transcript, parse_transcript
 from doctree.store.paths import slugify
 from doctree.timeutil import iso_week
 
-ROOT = "~/memory"
+ROOT = MEMORY_ROOT
 MAX_KEY_LINES = 40
 MAX_FACTS_PER_ENTITY = 8
 MAX_RECENT_DECISIONS = 10
@@ -46,7 +47,7 @@ TOP_LEVEL = (
     "active", "corrections", "decisions", "notes", "patterns", "people", "projects", "topics",
     "archive",
 )  # fmt: skip
-CORRECTIONS_INTRO = "Corrections of earlier facts, and the user's preferences."
+CORRECTIONS_INTRO = TIER_PAGES[CORRECTIONS][1]
 
 # -- the tools interface (doctree.interop.tools.MemoryTools) ------------------------------------------
 

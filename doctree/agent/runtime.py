@@ -33,6 +33,7 @@ from doctree.agent.client import anthropic_client
 from doctree.agent.definitions import AgentDefinition, load_definition
 from doctree.errors import DoctreeError, UserError
 from doctree.interop.tools import MemoryTools
+from doctree.memory.layout import MEMORY_ROOT
 from doctree.store.documents import DocumentsRepository
 from doctree.store.runs import Run, Runs, Usage
 
@@ -180,7 +181,7 @@ class MemoryAgentRuntime:
         base_url: str | None = None,
         max_retries: int = 4,
         timeout: float = 120.0,
-        root: str = "~/memory",
+        root: str = MEMORY_ROOT,
     ):
         self.repo = repo
         for prefix, records in (("replay:", False), ("record:", True)):

@@ -30,6 +30,7 @@ from anthropic.types.beta import (
 )
 
 from doctree.errors import ConflictError, DoctreeError, PathError
+from doctree.memory.layout import MEMORY_ROOT
 from doctree.store.documents import Actor, Document, DocumentsRepository, TreeNode
 from doctree.store.paths import ancestors, is_under, normalize_path
 
@@ -68,7 +69,7 @@ class DoctreeMemoryTool(BetaAbstractMemoryTool):
         repo: DocumentsRepository,
         owner: str,
         *,
-        root: str = "~/memory",
+        root: str = MEMORY_ROOT,
         actor: Actor | None = None,
         session_id: str | None = None,
         run_id: int | None = None,

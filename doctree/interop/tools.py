@@ -18,10 +18,11 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from doctree.errors import ConflictError, DoctreeError, NotFoundError, PathError, UserError
+from doctree.memory.layout import MEMORY_ROOT
 from doctree.store.documents import Actor, Document, DocumentsRepository
 from doctree.store.paths import is_under, normalize_path
 
-DEFAULT_ROOT = "~/memory"
+DEFAULT_ROOT = MEMORY_ROOT
 MAX_SEARCH_LIMIT = 50
 
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from doctree.errors import ConflictError, DoctreeError, UserError
+from doctree.memory.layout import ACTIVE, CORRECTIONS, MEMORY_ROOT, PATTERNS
 from doctree.memory.lines import estimate_tokens, extract_lines, normal_key
 from doctree.store.documents import Actor, Document, DocumentsRepository
 from doctree.store.leases import Leases, new_holder
@@ -33,11 +34,11 @@ from doctree.store.paths import HOME, normalize_path, validate_owner
 log = logging.getLogger("doctree.memory.compaction")
 
 DEFAULT_THRESHOLD = 24_000
-DEFAULT_UNDER = "~/memory"
+DEFAULT_UNDER = MEMORY_ROOT
 BUDGET_SHARE = 0.5  # the condensed document aims at half the threshold...
 DEFAULT_BUDGET = 6_000  # ...and at most this, to fit load_memories' default cap of 8,000
 NEW_SHARE = 0.25  # a pass needs new material worth a quarter of the threshold
-DEFAULT_KEEP = ("~/memory/active", "~/memory/patterns", "~/memory/corrections")
+DEFAULT_KEEP = (ACTIVE, PATTERNS, CORRECTIONS)
 CONDENSED_NAME = "compacted"
 CONDENSED_TITLE = "Compacted memory"
 LEASE_TTL = 600.0

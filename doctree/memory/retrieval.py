@@ -24,12 +24,13 @@ from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 
 from doctree.errors import UserError
+from doctree.memory.layout import MEMORY_ROOT
 from doctree.store.chunks import ChunkHit, ChunkIndex, ChunkRow
 from doctree.store.documents import DocumentsRepository
 from doctree.store.paths import name_of, normalize_path, validate_owner
 from doctree.store.references import split_frontmatter
 
-DEFAULT_UNDER = "~/memory"
+DEFAULT_UNDER = MEMORY_ROOT
 
 log = logging.getLogger("doctree.memory.retrieval")
 
