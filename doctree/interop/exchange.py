@@ -21,11 +21,11 @@ from pathlib import Path
 
 from doctree.errors import BodyTooLargeError, PathError, UserError
 from doctree.store.documents import Actor, DocumentsRepository
+from doctree.store.frontmatter import read_frontmatter, split_frontmatter
 from doctree.store.paths import HOME, MAX_SEGMENTS, is_under, name_of, normalize_path, slugify
+from doctree.store.references import WIKI_LINK
 
 EXPORT_KEYS = ("id", "version", "updated")  # a frontmatter with these keys is an export's
-_FRONTMATTER = re.compile(r"\A---[ \t]*\n(.*?\n)---[ \t]*(?:\n|\Z)", re.S)
-_WIKI = re.compile(r"\[\[([^\[\]|#]+)(?:#[^\[\]|]*)?(?:\|[^\[\]]*)?\]\]")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
@@ -172,18 +172,10 @@ class _Planned:
 
 def split_export(text: str) -> tuple[dict | None, str]:
     """(frontmatter, body) if `text` starts with an export's frontmatter, else (None, text)."""
-    m = _FRONTMATTER.match(text)
-    if not m:
+    meta, rest = read_frontmatter(text)
+    if meta is None or not all(k in meta for k in EXPORT_KEYS):
         return None, text
-    import yaml
-
-    try:
-        meta = yaml.safe_load(m.group(1))
-    except yaml.YAMLError:
-        return None, text
-    if not isinstance(meta, dict) or not all(k in meta for k in EXPORT_KEYS):
-        return None, text
-    return meta, text[m.end() :]
+    return meta, rest
 
 
 def segment_for(name: str) -> str:
@@ -390,8 +382,6 @@ class _LinkResolver:
 
         from markdown_it import MarkdownIt
 
-        from doctree.store.references import split_frontmatter
-
         _, content = split_frontmatter(text)
         found: list[str] = []
         for block in MarkdownIt("commonmark").parse(content):
@@ -401,7 +391,7 @@ class _LinkResolver:
                 if tok.type == "link_open":
                     target = self._relative(rel, unquote(str(tok.attrs.get("href", ""))))
                 elif tok.type == "text" and "[[" in tok.content:
-                    for m in _WIKI.finditer(tok.content):
+                    for m in WIKI_LINK.finditer(tok.content):
                         if target := self._wiki(m.group(1)):
                             found.append(target)
                     continue

@@ -8,10 +8,13 @@ import re
 from functools import cache
 
 from doctree.errors import PathError
+from doctree.store.frontmatter import split_frontmatter
 from doctree.store.paths import normalize_path
 
-_WIKI = re.compile(r"\[\[([^\[\]|#]+)(?:#[^\[\]|]*)?(?:\|[^\[\]]*)?\]\]")
-_FRONTMATTER = re.compile(r"\A---[ \t]*\n(.*?\n)---[ \t]*(?:\n|\Z)", re.S)
+__all__ = ["WIKI_LINK", "body_links", "declared_links", "split_frontmatter"]
+
+WIKI_LINK = re.compile(r"\[\[([^\[\]|#]+)(?:#[^\[\]|]*)?(?:\|[^\[\]]*)?\]\]")
+"""A `[[target]]`, `[[target#heading]]` or `[[target|label]]` wiki link; group 1 is the target."""
 
 
 @cache
@@ -19,22 +22,6 @@ def _parser():
     from markdown_it import MarkdownIt
 
     return MarkdownIt("commonmark")
-
-
-def split_frontmatter(body: str) -> tuple[dict, str]:
-    """Split a leading YAML frontmatter block off `body`; ({}, body) when there is none."""
-    m = _FRONTMATTER.match(body)
-    if not m:
-        return {}, body
-    import yaml
-
-    try:
-        data = yaml.safe_load(m.group(1))
-    except yaml.YAMLError:
-        return {}, body
-    if not isinstance(data, dict):
-        return {}, body
-    return data, body[m.end() :]
 
 
 def _clean_target(raw: str) -> str | None:
@@ -133,7 +120,7 @@ def _markdown_links(text: str) -> list[str]:
                 if target := _clean_target(href):
                     found.append(target)
             elif tok.type == "text" and "[[" in tok.content:
-                for m in _WIKI.finditer(tok.content):
+                for m in WIKI_LINK.finditer(tok.content):
                     if target := _clean_target(m.group(1)):
                         found.append(target)
     return found
