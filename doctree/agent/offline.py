@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, Protocol
 
+from doctree import stopwords
 from doctree.errors import DoctreeError
 from doctree.memory.layout import CORRECTIONS, MEMORY_ROOT, TIER_PAGES
 from doctree.sessions.transcripts import Transcript, parse_transcript
@@ -197,11 +198,6 @@ _ADDRESSED = re.compile(
     re.I,
 )
 _ABBREVIATIONS = ("Dr.", "Mr.", "Mrs.", "Ms.", "Prof.", "e.g.", "i.e.", "vs.", "St.", "etc.")
-_STOPWORDS = {
-    "the", "and", "that", "this", "with", "from", "have", "will", "about", "actually", "not",
-    "was", "were", "is", "are", "been", "for", "but", "also", "just", "only", "then", "than",
-    "they", "their", "there", "into", "onto", "after", "before", "again", "really", "because",
-}  # fmt: skip
 
 
 @dataclass
@@ -1276,7 +1272,7 @@ class _Run:
         paths = sorted(p for p in dict.fromkeys(paths) if not p.startswith(skip))
         words = {
             w.lower() for w in re.findall(r"[A-Za-z]{4,}", statement)
-            if w.lower() not in _STOPWORDS and w not in old and w not in new
+            if w.lower() not in stopwords.FILLER and w not in old and w not in new
         }  # fmt: skip
         old_iso = _iso(old, s)
         new_iso = _iso(new, s)

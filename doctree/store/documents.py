@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from doctree import stopwords
 from doctree.errors import (
     BodyTooLargeError,
     ConflictError,
@@ -1495,23 +1496,7 @@ def unified_diff(a: str, b: str, a_label: str, b_label: str) -> str:
 
 _FTS_TOKEN = re.compile(r"[\w]+", re.UNICODE)
 
-# Common English words that say nothing about what a document is about. Matched against
-# whole words, lowercased; the tokenizer splits "what's" into "what" and "s", hence the
-# contraction pieces (not "don" of "don't" or "won" of "won't", nor "will", nor "may":
-# names and content words too).
-_STOPWORD_TEXT = """
-    a about above after again against all am an and any are as at be because been before
-    being below between both but by can cannot could did do does doing down during each few
-    for from further had has have having he her here hers herself him himself his how i if in
-    into is it its itself just me more most my myself no nor not of off on once only or other
-    ought our ours ourselves out over own same shall she should so some such than that the
-    their theirs them themselves then there these they this those through to too under until
-    up very was we were what when where which while who whom why with would you your
-    yours yourself yourselves
-    s t d ll m re ve doesn didn isn aren wasn weren hasn haven hadn wouldn shouldn couldn
-    mustn shan
-"""
-STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+STOPWORDS = stopwords.SEARCH  # see doctree.stopwords for why these words
 
 
 def fts_query(text: str) -> str:
