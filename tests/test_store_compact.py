@@ -231,7 +231,7 @@ def test_migration_converts_a_database_of_the_previous_format_exactly(tmp_path):
     before_conn.close()
 
     with DocumentsRepository(path) as repo:
-        assert applied_migrations(repo.conn)[-1] == "010_compact_versions"
+        assert "010_compact_versions" in applied_migrations(repo.conn)
         assert not compact.pending(repo.conn)
         assert histories(repo) == want
         assert {d.path: d.body for d in repo.documents(OWNER)} == live
