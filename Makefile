@@ -18,7 +18,7 @@ $(VENV)/.installed: pyproject.toml
 demo: $(VENV)/.installed
 	rm -f $(DEMO_DB) $(DEMO_DB)-wal $(DEMO_DB)-shm
 	mkdir -p $(dir $(DEMO_DB))
-	$(BIN)/doctree --db $(DEMO_DB) replay --model offline tests/fixtures/transcripts/*.md
+	$(BIN)/doctree --db $(DEMO_DB) replay --backend offline tests/fixtures/transcripts/*.md
 	$(BIN)/doctree --db $(DEMO_DB) show '~/memory'
 	@echo
 	@echo "The memory tree above is in $(DEMO_DB). Explore it:"

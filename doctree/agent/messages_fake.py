@@ -35,6 +35,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from doctree.errors import ReplayMismatchError
+from doctree.timeutil import iso_week
+
 CASSETTE_FORMAT = "doctree-cassette/1"
 SCRIPTED_LABEL = (
     "recorded against doctree.agent.messages_fake.ScriptedMemoryModel, a deterministic scripted "
@@ -321,7 +324,7 @@ class FakeMessagesServer:
                     out = self.responder(body, headers)
                 else:
                     out = self.responder(body)
-            except ReplayMismatch as e:
+            except ReplayMismatchError as e:
                 self.failures.append(str(e))
                 return HttpError(400, str(e), None).response()
             except Exception as e:  # a broken responder must surface, not hang the client
@@ -360,16 +363,12 @@ class Scripted:
 
     def __call__(self, request: dict[str, Any]) -> FakeResponse | HttpError | dict[str, Any]:
         if self.served >= len(self.items):
-            raise ReplayMismatch(
+            raise ReplayMismatchError(
                 f"request {self.served + 1}: the script has only {len(self.items)} response(s)"
             )
         item = self.items[self.served]
         self.served += 1
         return item
-
-
-class ReplayMismatch(Exception):
-    """A request the recording does not have: the message holds the difference."""
 
 
 @dataclass
@@ -482,7 +481,7 @@ def request_diff(expected: dict[str, Any], actual: dict[str, Any], limit: int = 
 
 
 class CassettePlayer:
-    """Serve a cassette in order; a request unlike the recorded one is a `ReplayMismatch`."""
+    """Serve a cassette in order; a request unlike the recorded one is a `ReplayMismatchError`."""
 
     def __init__(self, cassette: Cassette, source: str = "<cassette>"):
         self.cassette = cassette
@@ -496,13 +495,13 @@ class CassettePlayer:
     def __call__(self, request: dict[str, Any]) -> FakeResponse:
         n = self.served + 1
         if self.exhausted:
-            raise ReplayMismatch(
+            raise ReplayMismatchError(
                 f"cassette {self.source}: request {n} is beyond the recording "
                 f"({len(self.cassette.interactions)} exchanges); record it again"
             )
         recorded = self.cassette.interactions[self.served]
         if recorded["request"] != request:
-            raise ReplayMismatch(
+            raise ReplayMismatchError(
                 f"cassette {self.source}: request {n} differs from the recording "
                 "(record it again if the change is intended):\n"
                 + request_diff(recorded["request"], request)
@@ -606,8 +605,7 @@ class _Facts:
 
     @property
     def week(self) -> str:
-        y, w, _ = self.day.isocalendar()
-        return f"{y}-W{w:02d}"
+        return iso_week(self.day)
 
     @property
     def session_page(self) -> str:

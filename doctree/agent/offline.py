@@ -32,10 +32,14 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, Protocol
 
+from doctree import stopwords
+from doctree.errors import DoctreeError
+from doctree.memory.layout import CORRECTIONS, MEMORY_ROOT, TIER_PAGES
 from doctree.sessions.transcripts import Transcript, parse_transcript
 from doctree.store.paths import slugify
+from doctree.timeutil import iso_week
 
-ROOT = "~/memory"
+ROOT = MEMORY_ROOT
 MAX_KEY_LINES = 40
 MAX_FACTS_PER_ENTITY = 8
 MAX_RECENT_DECISIONS = 10
@@ -44,7 +48,7 @@ TOP_LEVEL = (
     "active", "corrections", "decisions", "notes", "patterns", "people", "projects", "topics",
     "archive",
 )  # fmt: skip
-CORRECTIONS_INTRO = "Corrections of earlier facts, and the user's preferences."
+CORRECTIONS_INTRO = TIER_PAGES[CORRECTIONS][1]
 
 # -- the tools interface (doctree.interop.tools.MemoryTools) ------------------------------------------
 
@@ -84,7 +88,7 @@ class RunSummary:
         )
 
 
-class OfflineAgentError(Exception):
+class OfflineAgentError(DoctreeError):
     """A tool answered in a way the offline agent cannot work with (a bug, not bad input)."""
 
 
@@ -194,11 +198,6 @@ _ADDRESSED = re.compile(
     re.I,
 )
 _ABBREVIATIONS = ("Dr.", "Mr.", "Mrs.", "Ms.", "Prof.", "e.g.", "i.e.", "vs.", "St.", "etc.")
-_STOPWORDS = {
-    "the", "and", "that", "this", "with", "from", "have", "will", "about", "actually", "not",
-    "was", "were", "is", "are", "been", "for", "but", "also", "just", "only", "then", "than",
-    "they", "their", "there", "into", "onto", "after", "before", "again", "really", "because",
-}  # fmt: skip
 
 
 @dataclass
@@ -236,12 +235,6 @@ def message_date(time: str) -> date:
     if dt.tzinfo is not None:
         dt = dt.astimezone(UTC)
     return dt.date()
-
-
-def iso_week(d: date) -> str:
-    """`2026-W47`: the ISO week a date falls in, the archive's unit."""
-    y, w, _ = d.isocalendar()
-    return f"{y}-W{w:02d}"
 
 
 def _next_weekday(ref: date, wd: int, *, include_today: bool = False) -> date:
@@ -1287,7 +1280,7 @@ class _Run:
         paths = sorted(p for p in dict.fromkeys(paths) if not p.startswith(skip))
         words = {
             w.lower() for w in re.findall(r"[A-Za-z]{4,}", statement)
-            if w.lower() not in _STOPWORDS and w not in old and w not in new
+            if w.lower() not in stopwords.FILLER and w not in old and w not in new
         }  # fmt: skip
         old_iso = _iso(old, s)
         new_iso = _iso(new, s)

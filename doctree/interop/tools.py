@@ -30,10 +30,11 @@ from doctree.interop.toolkit import (
     input_schema,
     unexpected_text,
 )
+from doctree.memory.layout import MEMORY_ROOT
 from doctree.store.documents import Actor, Document, DocumentsRepository
 from doctree.store.paths import normalize_path
 
-DEFAULT_ROOT = "~/memory"
+DEFAULT_ROOT = MEMORY_ROOT
 MAX_SEARCH_LIMIT = 50
 
 

@@ -19,7 +19,6 @@ import hmac
 import inspect
 import secrets
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from http.cookies import SimpleCookie
 from typing import Any
 from urllib.parse import parse_qs, urlencode
@@ -36,25 +35,10 @@ from doctree.store.documents import Actor, DocumentsRepository
 from doctree.store.paths import HOME
 from doctree.web import html as h
 from doctree.web import views
+from doctree.web.inspector import Inspector
 
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
 TOKEN_COOKIE = "doctree_token"
-
-
-@dataclass
-class Inspector:
-    """What every page needs: the store, whose memory, who writes, the CSRF token."""
-
-    repo: DocumentsRepository
-    owner: str
-    actor: Actor
-    csrf: str
-    db_label: str = ""
-
-    def page(self, title: str, body: str, status: int = 200) -> HTMLResponse:
-        return HTMLResponse(
-            h.layout(title, body, owner=self.owner, db=self.db_label), status_code=status
-        )
 
 
 def create_app(
@@ -263,10 +247,3 @@ def _cookie(headers: dict[str, str]) -> str | None:
         return None
     morsel = jar.get(TOKEN_COOKIE)
     return morsel.value if morsel else None
-
-
-def check_csrf(ins: Inspector, form_value: object) -> None:
-    if not isinstance(form_value, str) or not hmac.compare_digest(
-        form_value.encode(), ins.csrf.encode()
-    ):
-        raise HTTPException(403, "the form's CSRF token is missing or stale: reload the page")

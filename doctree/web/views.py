@@ -3,8 +3,6 @@ the library and returns HTML. Errors are doctree errors; the app turns them into
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -21,9 +19,7 @@ from doctree.web.html import (
     table,
     url,
 )
-
-if TYPE_CHECKING:
-    from doctree.web.app import Inspector
+from doctree.web.inspector import Inspector
 
 
 def _int(request: Request, name: str, *, low: int = 0) -> int | None:
@@ -498,11 +494,10 @@ def _changes(ins: Inspector, versions: list[Version]) -> str:
 async def revert(ins: Inspector, request: Request) -> Response:
     from doctree.memory.revert import revert_run
     from doctree.store.runs import Runs
-    from doctree.web.app import check_csrf
 
     run_id = _run_id(request)
     form = await request.form()
-    check_csrf(ins, form.get("csrf"))
+    ins.check_csrf(form.get("csrf"))
     r = Runs(ins.repo.conn).get(run_id)
     if r.source_agent != ins.owner:
         raise NotFoundError(f"run {run_id}: not a run of agent {ins.owner!r}")
