@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from doctree.errors import ConflictError, DoctreeError, NotFoundError, PathError
+from doctree.memory.secrets import redact_fields, withheld_note
 from doctree.store.documents import Actor, Document, DocumentsRepository
 from doctree.store.paths import is_under, normalize_path
 
@@ -320,7 +321,10 @@ class MemoryTools:
                 args = _INPUTS[name].model_validate(input)
             except ValidationError as e:
                 raise ToolInputError(_validation_message(name, e)) from None
+            args, withheld = redact_fields(args)  # no backend stores a secret
             content, changed = getattr(self, "_" + name)(args)
+            if withheld:
+                content += "\n" + withheld_note(withheld)
             record.changed = changed
             return ToolResult(content)
         except ToolInputError as e:
