@@ -46,7 +46,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
     ("Anthropic API key", re.compile(r"\bsk-ant-[A-Za-z0-9_-]{16,}")),
-    ("OpenAI API key", re.compile(r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}")),
+    ("API key", re.compile(r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}")),
     ("Stripe key", re.compile(r"\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}")),
     ("AWS access key", re.compile(r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA)[A-Z0-9]{16}\b")),
     ("GitHub token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})")),
@@ -71,9 +71,9 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         "password",
         re.compile(
             r"\b(?:password|passwd|passphrase|pass ?code|pin|pwd)\b"
-            r"(?:\s+(?:for|of|to)\s+[^\s:=]+(?:\s+[^\s:=]+)?)?"
+            r"(?:\s+(?:for|of|to|on)(?:\s+[^\s:=]+){1,3}?)?"
             r"(?:\s*[:=]\s*|\s+(?:is|was|=|:)\s+(?:now\s+)?|\s+)"
-            r"[\"'`]?(?P<value>(?=[^\s\"'`]*[\d\W_])[^\s\"'`]{6,}?)[\"'`]?(?=[\s,;]|[.!?](?:\s|$)|$)",
+            r"[\"'`]?(?P<value>(?=[^\s\"'`]*(?:[\d_]|[^\w\s]))[^\s\"'`]{6,}?)[\"'`]?(?=[\s,;]|[.!?](?:\s|$)|$)",
             re.I,
         ),
     ),
@@ -81,7 +81,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         "PIN",
         re.compile(
             r"\b(?:pin|pin\s+code|passcode|door\s+code|alarm\s+code)\b"
-            r"(?:\s+(?:for|of|to)\s+[^\s:=]+(?:\s+[^\s:=]+)?)?"
+            r"(?:\s+(?:for|of|to|on)(?:\s+[^\s:=]+){1,3}?)?"
             r"(?:\s*[:=]\s*|\s+(?:is|was)\s+(?:now\s+)?)(?P<value>\d{4,10})\b",
             re.I,
         ),
@@ -91,13 +91,15 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         re.compile(
             r"\b(?:api[ _-]?key|access[ _-]?key|secret(?:[ _-]?key)?|token|client[ _-]?secret|"
             r"auth[ _-]?key|signing[ _-]?key)\b"
-            r"(?:\s+(?:for|of|to)\s+[^\s:=]+(?:\s+[^\s:=]+)?)?"
+            r"(?:\s+(?:for|of|to|on)(?:\s+[^\s:=]+){1,3}?)?"
             r"(?:\s*[:=]\s*|\s+(?:is|was|=|:)\s+(?:now\s+)?|\s+)"
             r"[\"'`]?(?P<value>[A-Za-z0-9][A-Za-z0-9._~+/=-]{15,})[\"'`]?",
             re.I,
         ),
     ),
 ]
+
+_PLACEHOLDER = re.compile(r"\[secret withheld: [^\]\n]{1,40}\]")
 
 #: Words a value after "token"/"password" may be without being a secret ("the token is expired").
 _PLAIN = re.compile(r"[a-z]+(?:[-'][a-z]+)*", re.I)
@@ -118,7 +120,8 @@ def _looks_random(value: str) -> bool:
 
 def find_secrets(text: str) -> list[Secret]:
     """The secrets in `text`, in order, without overlaps."""
-    found: list[Secret] = []
+    # a placeholder already written stands for a secret; it is not one
+    found: list[Secret] = [Secret("", m.start(), m.end()) for m in _PLACEHOLDER.finditer(text)]
     for kind, pattern in _PATTERNS:
         for m in pattern.finditer(text):
             if "value" in pattern.groupindex and m.group("value") is not None:
@@ -131,7 +134,7 @@ def find_secrets(text: str) -> list[Secret]:
             if any(s.start < end and start < s.end for s in found):
                 continue
             found.append(Secret(kind, start, end))
-    return sorted(found, key=lambda s: s.start)
+    return sorted((s for s in found if s.kind), key=lambda s: s.start)
 
 
 def contains_secret(text: str) -> bool:

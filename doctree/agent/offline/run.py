@@ -5,21 +5,27 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 
+from doctree.agent.offline import language as lang
+from doctree.agent.offline.language import filler
 from doctree.agent.offline.pageio import PageIO, RunSummary, ToolsLike
 from doctree.agent.offline.pages import Page, _neutral, _quote
 from doctree.agent.offline.text import (
     _STOPWORDS,
+    OTHER_KINDS,
+    TOPICS,
     Analysis,
     Directory,
     Sentence,
+    _content_words,
+    _mentions,
     _title,
     _value_kind,
     absolute_dates,
     analyse,
     iso_week,
     message_date,
-    user_sentences,
 )
+from doctree.memory.secrets import redact
 from doctree.sessions.transcripts import Transcript
 from doctree.store.paths import slugify
 
@@ -29,10 +35,19 @@ MAX_FACTS_PER_ENTITY = 8
 MAX_RECENT_DECISIONS = 10
 MAX_RECENT_SESSIONS = 10
 TOP_LEVEL = (
-    "active", "corrections", "decisions", "notes", "patterns", "people", "projects", "topics",
-    "archive",
+    "active", "corrections", "decisions", "notes", "patterns", "people", "projects",
+    "organisations", "places", "pets", "topics", "archive",
 )  # fmt: skip
-CORRECTIONS_INTRO = "Corrections of earlier facts, and the user's preferences."
+CORRECTIONS_INTRO = "Corrections of earlier facts, and the user's preferences and rules."
+ENTITY_KINDS = ("people", "projects", "topics", *OTHER_KINDS)
+ENTITY_INTRO = {
+    "people": "A person named in conversations of agent {agent}.",
+    "projects": "A project in conversations of agent {agent}.",
+    "topics": "A tool or technology that came up in conversation.",
+    "organisations": "An organisation (a company, a team, an institution) named in conversation.",
+    "places": "A place named in conversation.",
+    "pets": "An animal named in conversation.",
+}
 
 
 class Run(PageIO):
@@ -47,62 +62,78 @@ class Run(PageIO):
         self.week = iso_week(self.day)
         self.session_path = f"{root}/archive/{self.week}/{slugify(transcript.session_id)}"
         self.cite = f"[[{self.session_path}|{transcript.session_id}]]"
-        self.touched: dict[str, set[str]] = {"people": set(), "projects": set(), "topics": set()}
+        self.touched: dict[str, set[str]] = {}
+        self.homes: dict[int, tuple[str, str] | None] = {}
+        self.facts: list[Sentence] = []
 
     # -- the run --
 
     def execute(self) -> RunSummary:
         root = self.read(self.root)
-        people_index = self.read(f"{self.root}/people") if root else None
-        project_index = self.read(f"{self.root}/projects") if root else None
+        listings: dict[str, dict[str, str]] = {}
+        for kind in ENTITY_KINDS:
+            if kind == "topics" and not root:
+                continue
+            index = self.read(f"{self.root}/{kind}") if root else None
+            listings[kind] = {
+                p.rsplit("/", 1)[1]: title for p, title in (index.children if index else [])
+            }
         if root:
-            self.read(f"{self.root}/topics")
             self.read(f"{self.root}/archive")
         self.find_session_page()
         directory = Directory(
-            {
-                p.rsplit("/", 1)[1]: title
-                for p, title in (people_index.children if people_index else [])
-            },
-            {
-                p.rsplit("/", 1)[1]: title
-                for p, title in (project_index.children if project_index else [])
-            },
+            listings.get("people", {}),
+            listings.get("projects", {}),
+            {k: listings.get(k, {}) for k in OTHER_KINDS},
         )
         a = analyse(self.t, directory)
         self.directory = directory
         self.analysis = a
         session_projects = sorted({p for s in a.sentences for p in s.projects})
         self.session_project = session_projects[0] if len(session_projects) == 1 else None
-        # A sentence naming a project is about it, if it says more than the name.
+        # What is worth keeping: a sentence of some kind, or one about someone or something
+        # that says more than a few words.
         facts = [
             s
             for s in a.sentences
-            if s.kinds or s.people or (s.projects and len(s.text.split()) >= 6)
+            if (s.kinds or s.people or s.others or (s.projects and len(s.text.split()) >= 6))
+            and not (filler(s.text) and not s.kinds)
         ]
-        self.touched = {
-            "people": {directory.person(n) for s in a.sentences for n in s.people},
-            "projects": {p for s in a.sentences for p in s.projects},
-            "topics": {slugify(tp) for s in a.sentences for tp in s.topics},
-        }
+        self.homes = {id(s): self.home(s) for s in facts}
+        self.touched = {kind: set() for kind in ENTITY_KINDS}
+        for s in a.sentences:
+            for n in s.people:
+                self.touched["people"].add(directory.person(n))
+            self.touched["projects"].update(s.projects)
+            self.touched["topics"].update(slugify(tp) for tp in s.topics)
+            for kind, names in s.others.items():
+                self.touched[kind].update(directory.other(kind, n) for n in names)
+        self.facts = facts
 
         # Top down, so that a new page's parents already list it when it is created.
         self.write_indexes(self.planned_top_level(a.sentences))
         self.write_session_page(a, session_projects)
         self.write_entities(facts)
-        self.write_topic_pages(a.sentences)
-        self.write_lists(a.sentences)
-        self.write_active(a.sentences)
+        self.write_lists(facts)
+        self.write_active(facts)
         self.apply_corrections([s for s in a.sentences if s.correction])
+        for what in a.forget:
+            self.forget(what)
         if self.write_patterns():
             self.write_root({"patterns"})
         if a.ignored:
             self.summary.notes.append(
                 f"ignored {len(a.ignored)} passage(s) addressed to the memory system"
             )
-        if a.not_acted:
+        if a.forgotten:
             self.summary.notes.append(
-                f"{len(a.not_acted)} request(s) to forget or delete left for a person"
+                f"forgot {a.forgotten} statement(s) of this session on request (not written; "
+                "`doctree forget` erases them from the session's history)"
+            )
+        secrets = sum(len(s.secrets) for s in a.sentences)
+        if secrets:
+            self.summary.notes.append(
+                f"withheld {secrets} secret(s): memory holds a placeholder and where it is kept"
             )
         return self.summary
 
@@ -120,7 +151,38 @@ class Run(PageIO):
                 return
 
     def line(self, s: Sentence) -> str:
-        return f"- {s.time[:10]}: {_neutral(s.text)} ({self.cite})"
+        text = _neutral(s.statement or s.text)
+        if "finding" in s.kinds:
+            text = f"Found by the assistant and accepted by the user: {text}"
+        return f"- {s.time[:10]}: {text} ({self.cite})"
+
+    def home(self, s: Sentence) -> tuple[str, str] | None:
+        """The one page a fact lives on: (kind, slug), or None for the lists
+        (corrections, decisions, notes). Other pages it names link to that page."""
+        if "secret" in s.kinds or s.correction:
+            return None
+        if "finding" in s.kinds:
+            target = s.projects[0] if s.projects else self.session_project
+            return ("projects", target) if target else None
+        if s.subject:
+            return "people", self.directory.person(s.subject)
+        users_own = s.speaker == "the user" and lang.FIRST_PERSON.search(s.text)
+        if users_own and {"preference", "rule"} & set(s.kinds):
+            return None
+        if s.people and not (users_own and "health" in s.kinds):
+            return "people", self.directory.person(s.people[0])
+        if s.projects:
+            return "projects", s.projects[0]
+        if {"preference", "rule", "decision", "remember"} & set(s.kinds):
+            return ("projects", self.session_project) if self.session_project else None
+        if self.session_project and len(s.text.split()) >= 6:
+            return "projects", self.session_project
+        for kind in ("organisations", "pets", "places"):
+            if s.others.get(kind):
+                return kind, self.directory.other(kind, s.others[kind][0])
+        if s.topics:
+            return "topics", slugify(s.topics[0])
+        return None
 
     def write_session_page(self, a: Analysis, projects: list[str]) -> None:
         t = self.t
@@ -136,8 +198,14 @@ class Run(PageIO):
         record = f"- {first} – {last}: {len(msgs)} messages ({kinds or 'none'})"
         if tools:
             record += f"; tools: {tools} ({a.tool_errors} error{'s' if a.tool_errors != 1 else ''})"
-        opening = _opening(t)
-        key = [s for s in a.sentences if s.kinds or s.people or s.relation]
+        opening = redact(a.opening)[0] if a.opening else None
+        # A fact with a page of its own is linked from here; the rest is listed here.
+        key = [
+            s
+            for s in self.facts
+            if self.homes.get(id(s)) is None and "secret" not in s.kinds and not s.correction
+            and not {"preference", "rule", "decision", "remember", "date"} & set(s.kinds)
+        ]  # fmt: skip
 
         def change(page: Page) -> None:
             page.intro = page.intro or [
@@ -150,11 +218,10 @@ class Run(PageIO):
                 page.add("Opening", f"- {_quote(opening, 240)}")
             page.add("Records", record)
             for s in key[:MAX_KEY_LINES]:
-                label = ", ".join(s.kinds) or "named"
                 page.add(
                     "Key lines",
-                    f"- {s.time[11:16]} [{label}] {_neutral(s.text)}",
-                    key=_neutral(s.text),
+                    f"- {s.time[11:16]} {_neutral(s.statement or s.text)}",
+                    key=_neutral(s.statement or s.text),
                 )
             if len(key) > MAX_KEY_LINES:
                 page.add(
@@ -162,7 +229,7 @@ class Run(PageIO):
                     f"- … and {len(key) - MAX_KEY_LINES} more key lines",
                     key="more key lines",
                 )
-            if not key and not page.sections.get("Key lines"):
+            if not self.facts and not page.sections.get("Key lines"):
                 page.add(
                     "Key lines",
                     "- Nothing durable: no preference, decision, correction, date, person or project was named.",
@@ -182,16 +249,26 @@ class Run(PageIO):
                     "Ignored instructions",
                     f"- {_quote(text)} — addressed to the memory system; kept as data, not followed",
                 )
-            for text in a.not_acted:
+            if a.forgotten:
                 page.add(
-                    "Not acted on",
-                    f"- {_quote(text)} — the offline agent never deletes; a person can `doctree rm` a page",
+                    "Forgotten on request",
+                    f"- {a.forgotten} statement(s) left out of memory, as the user asked",
+                    key="left out of memory",
+                )
+            for what in a.forget:
+                page.add(
+                    "Forgotten on request",
+                    f"- {_quote(what, 80)}: removed from current memory, as the user asked",
                 )
             links = [f"{self.root}/projects/{p}" for p in projects]
             links += [
                 f"{self.root}/people/{self.directory.person(n)}"
                 for n in sorted({n for s in a.sentences for n in s.people})
             ]
+            for kind in OTHER_KINDS:
+                links += [
+                    f"{self.root}/{kind}/{slug}" for slug in sorted(self.touched.get(kind, ()))
+                ]
             links += [
                 f"{self.root}/topics/{slugify(tp)}"
                 for tp in sorted({tp for s in a.sentences for tp in s.topics})
@@ -202,176 +279,227 @@ class Run(PageIO):
         self.update(self.session_path, f"Session {t.session_id}", change)
 
     def write_entities(self, facts: list[Sentence]) -> None:
-        people: dict[str, list[Sentence]] = {}
-        projects: dict[str, list[Sentence]] = {}
+        """Each page named in the session: its own facts, links to pages that name it."""
+        own: dict[tuple[str, str], list[Sentence]] = {}
+        named: dict[tuple[str, str], list[Sentence]] = {}
+        for s in self.analysis.sentences:
+            for key in self._named(s):
+                named.setdefault(key, []).append(s)
         for s in facts:
-            if s.correction:
-                continue
-            for name in s.people:
-                people.setdefault(self.directory.person(name), []).append(s)
-            targets = list(s.projects)
-            if not targets and self.session_project:  # a session about one project
-                targets = [self.session_project]
-            for p in targets:
-                projects.setdefault(p, []).append(s)
-        for s in self.analysis.sentences:  # a project named only in passing still gets its session
-            for p in s.projects:
-                projects.setdefault(p, [])
-        for slug in sorted(people):
-            self.write_person(slug, people[slug])
-        for slug in sorted(projects):
-            self.write_project(slug, projects[slug])
+            if (home := self.homes.get(id(s))) is not None:
+                own.setdefault(home, []).append(s)
+                named.setdefault(home, [])
+        for kind, slug in sorted(named):
+            self.write_entity(kind, slug, own.get((kind, slug), []), named[(kind, slug)])
 
-    def _related(self, sentences: list[Sentence], own: str) -> list[str]:
-        links = []
+    def _named(self, s: Sentence) -> list[tuple[str, str]]:
+        keys = [("people", self.directory.person(n)) for n in s.people]
+        keys += [("projects", p) for p in s.projects]
+        keys += [("topics", slugify(tp)) for tp in s.topics]
+        for kind, names in s.others.items():
+            keys += [(kind, self.directory.other(kind, n)) for n in names]
+        return list(dict.fromkeys(keys))
+
+    def _path(self, kind: str, slug: str) -> str:
+        return f"{self.root}/{kind}/{slug}"
+
+    def title_of(self, kind: str, slug: str) -> str:
+        if kind == "people":
+            return self.directory.people.get(slug, slug)
+        if kind == "projects":
+            return self.directory.projects.get(slug, slug)
+        if kind == "topics":
+            return next((t for t in TOPICS.values() if slugify(t) == slug), slug)
+        return self.directory.others[kind].get(slug, slug)
+
+    def who(self, slug: str, sentences: list[Sentence]) -> str | None:
+        """A person's one-line "who is this", from what the session said of them."""
         for s in sentences:
-            for p in s.projects:
-                links.append(f"{self.root}/projects/{p}")
-            for n in s.people:
-                links.append(f"{self.root}/people/{self.directory.person(n)}")
-        if self.session_project:
-            links.append(f"{self.root}/projects/{self.session_project}")
-        return [x for x in dict.fromkeys(links) if x != own]
+            if s.relation and self.directory.person(s.relation[1]) == slug:
+                return f"the user's {s.relation[0]}"
+        for s in sentences:
+            for name, role in s.roles:
+                if self.directory.person(name) == slug:
+                    return role
+        for s in sentences:
+            if s.speaker not in ("the user", "the assistant"):
+                if self.directory.person(s.speaker) == slug:
+                    return f"a participant in conversations of agent {self.t.agent}"
+        return None
 
-    def write_person(self, slug: str, sentences: list[Sentence]) -> None:
-        path = f"{self.root}/people/{slug}"
-        name = self.directory.people.get(slug, slug)
-        self.touched["people"].add(slug)
-
-        def change(page: Page) -> None:
-            if not page.intro:
-                page.intro = [f"A person named in conversations of agent {self.t.agent}."]
-            for s in sentences:
-                if s.relation and self.directory.person(s.relation[1]) == slug:
-                    page.add(
-                        "Facts",
-                        f"- Relation: the user's {s.relation[0]} ({self.cite})",
-                        key=f"Relation: the user's {s.relation[0]}",
-                    )
-                full = [
-                    n
-                    for n in s.people
-                    if " " in n and not _title(n) and self.directory.person(n) == slug
-                ]
-                for n in full:
-                    if n != page.title:
-                        page.add("Facts", f"- Full name: {n} ({self.cite})", key=f"Full name: {n}")
-            for s in sentences[:MAX_FACTS_PER_ENTITY]:
-                page.add("Facts", self.line(s), key=_neutral(s.text))
-            for link in self._related(sentences, path):
-                page.add("Related", f"- [[{link}]]")
-            page.add("Sessions", f"- {self.day.isoformat()}: {self.cite}", key=self.session_path)
-
-        self.update(path, name, change)
-
-    def write_project(self, slug: str, sentences: list[Sentence]) -> None:
-        path = f"{self.root}/projects/{slug}"
-        name = self.directory.projects.get(slug, slug)
-        self.touched["projects"].add(slug)
+    def write_entity(
+        self, kind: str, slug: str, own: list[Sentence], named: list[Sentence]
+    ) -> None:
+        path = self._path(kind, slug)
+        title = self.title_of(kind, slug)
+        self.touched.setdefault(kind, set()).add(slug)
+        who = self.who(slug, named) if kind == "people" else None
+        first_seen = f"first named on {self.day.isoformat()} ({self.cite})"
 
         def change(page: Page) -> None:
-            if not page.intro:
-                page.intro = [f"A project in conversations of agent {self.t.agent}."]
-            for s in sentences[: MAX_FACTS_PER_ENTITY * 2]:
+            intro = page.intro[0] if page.intro else ""
+            generic = not intro or intro.startswith(
+                ("A person named", f"{page.title}: first named")
+            )
+            if kind == "people" and (who or not intro) and (generic or who):
+                line = f"{page.title}: {who or first_seen}."
+                if who and not generic and who not in intro:
+                    line = f"{intro.rstrip('.')}; {who}."
+                elif who and not generic:
+                    line = intro
+                page.intro = [line]
+            elif not page.intro:
+                page.intro = [ENTITY_INTRO[kind].format(agent=self.t.agent)]
+            if kind == "people":
+                for s in named:
+                    self._person_details(page, slug, s)
+            for s in own[: MAX_FACTS_PER_ENTITY * (2 if kind == "projects" else 1)]:
                 section = (
                     "Decisions" if "decision" in s.kinds
-                    else "Dates" if "date" in s.kinds
-                    else "Preferences" if "preference" in s.kinds
+                    else "Findings" if "finding" in s.kinds
+                    else "Dates" if "date" in s.kinds and kind == "projects"
+                    else "Preferences" if "preference" in s.kinds and kind != "people"
                     else "Facts"
                 )  # fmt: skip
-                page.add(section, self.line(s), key=_neutral(s.text))
-            for link in self._related(sentences, path):
-                page.add("Related", f"- [[{link}]]")
+                self.add_fact(page, section, s)
+            links = []
+            for s in own + named:
+                home = self.homes.get(id(s))
+                if home and home != (kind, slug):
+                    links.append(self._path(*home))
+                for key in self._named(s):
+                    if key != (kind, slug) and key[0] != "topics":
+                        links.append(self._path(*key))
+            if self.session_project and kind != "projects":
+                links.append(self._path("projects", self.session_project))
+            for link in dict.fromkeys(links):
+                if link != path:
+                    page.add("Related", f"- [[{link}]]")
             page.add("Sessions", f"- {self.day.isoformat()}: {self.cite}", key=self.session_path)
 
-        self.update(path, name, change)
+        self.update(path, title, change)
 
-    def write_topic_pages(self, sentences: list[Sentence]) -> None:
-        topics: dict[str, list[Sentence]] = {}
+    def _person_details(self, page: Page, slug: str, s: Sentence) -> None:
+        if s.relation and self.directory.person(s.relation[1]) == slug:
+            page.add(
+                "Facts",
+                f"- Relation: the user's {s.relation[0]} ({self.cite})",
+                key=f"Relation: the user's {s.relation[0]}",
+            )
+        for name, role in s.roles:
+            if self.directory.person(name) == slug:
+                page.add("Facts", f"- Role: {role} ({self.cite})", key=f"Role: {role}")
+        for n in s.people:
+            if " " in n and not _title(n) and self.directory.person(n) == slug:
+                if n != page.title:
+                    page.add("Facts", f"- Full name: {n} ({self.cite})", key=f"Full name: {n}")
+
+    def add_fact(self, page: Page, section: str, s: Sentence) -> None:
+        """Add a fact; a changed preference or reversed decision moves the one it replaces
+        to the page's "Past" section, dated, so the page tells what holds now."""
+        line = self.line(s)
+        if "change" in s.kinds:
+            words = _content_words(s.statement or s.text)
+            lines = page.sections.get(section, [])
+            for old in list(lines):
+                old_words = _content_words(old.split(": ", 1)[-1].rsplit(" ([[", 1)[0])
+                shared = words & old_words
+                if len(shared) >= 2 or (shared and len(old_words) <= 3):
+                    lines.remove(old)
+                    page.add(
+                        "Past",
+                        f"{old} — past: replaced on {s.time[:10]} ({self.cite})",
+                        key=old,
+                    )
+        page.add(section, line, key=_neutral(s.statement or s.text))
+
+    def lists(self, sentences: list[Sentence]) -> dict[str, list[tuple[str, Sentence]]]:
+        """The facts with no page of their own, by list page: (section, sentence)."""
+        out: dict[str, list[tuple[str, Sentence]]] = {}
         for s in sentences:
-            for tp in s.topics:
-                topics.setdefault(tp, []).append(s)
-        for topic in sorted(topics):
-            slug = slugify(topic)
-            path = f"{self.root}/topics/{slug}"
-            self.touched["topics"].add(slug)
-            chosen = topics[topic][:3]
-
-            def change(page: Page, chosen=chosen, path=path) -> None:
-                if not page.intro:
-                    page.intro = ["A tool or technology that came up in conversation."]
-                for s in chosen:
-                    page.add("Mentions", self.line(s), key=_neutral(s.text))
-                for link in self._related(chosen, path):
-                    page.add("Related", f"- [[{link}]]")
-                page.add(
-                    "Sessions", f"- {self.day.isoformat()}: {self.cite}", key=self.session_path
-                )
-
-            self.update(path, topic, change)
-
-    def lists(self, sentences: list[Sentence]) -> tuple[list[Sentence], ...]:
-        """Preferences, decisions outside any project, and notes with no page of their own."""
-        prefs = [s for s in sentences if "preference" in s.kinds]
-        decisions = [s for s in sentences if "decision" in s.kinds]
-        notes = [
-            s
-            for s in sentences
-            if "remember" in s.kinds and not s.people and not s.projects and not self.session_project
-        ]  # fmt: skip
-        decisions_alone = [s for s in decisions if not s.projects and not self.session_project]
-        return prefs, decisions_alone, notes
+            if self.homes.get(id(s)) is not None or s.correction:
+                continue
+            kinds = set(s.kinds)
+            if "secret" in kinds:
+                out.setdefault("notes", []).append(("Secrets (placeholders only)", s))
+            elif "finding" in kinds:
+                out.setdefault("notes", []).append(("Findings", s))
+            elif "rule" in kinds:
+                out.setdefault("corrections", []).append(("Rules", s))
+            elif kinds & {"preference", "health"}:
+                out.setdefault("corrections", []).append(("Preferences", s))
+            elif "decision" in kinds:
+                out.setdefault("decisions", []).append(("Outside any project", s))
+            elif "remember" in kinds:
+                out.setdefault("notes", []).append(("To remember", s))
+        return out
 
     def planned_top_level(self, sentences: list[Sentence]) -> set[str]:
         """The pages right below the root this run will write."""
-        prefs, decisions_alone, notes = self.lists(sentences)
         names = {"active", "archive"} | {kind for kind, slugs in self.touched.items() if slugs}
-        if prefs or any(s.correction for s in sentences):
+        names |= set(self.lists(self.facts))
+        if any(s.correction for s in sentences):
             names.add("corrections")
-        if decisions_alone:
-            names.add("decisions")
-        if notes:
-            names.add("notes")
         return names
 
     def write_lists(self, sentences: list[Sentence]) -> None:
-        prefs, decisions_alone, notes = self.lists(sentences)
-        if prefs:
-            self.update(
-                f"{self.root}/corrections",
-                "Corrections",
-                lambda page: self._add_preferences(page, prefs),
-            )
-        if decisions_alone:
-            self.update(
-                f"{self.root}/decisions",
-                "Decisions",
-                lambda page: [
-                    page.add("Outside any project", self.line(s), key=_neutral(s.text))
-                    for s in decisions_alone
-                ],
-            )
-        if notes:
-            self.update(
-                f"{self.root}/notes",
-                "Notes",
-                lambda page: [
-                    page.add("To remember", self.line(s), key=_neutral(s.text)) for s in notes
-                ],
-            )
+        titles = {"corrections": "Corrections", "decisions": "Decisions", "notes": "Notes"}
+        for name, items in self.lists(sentences).items():
 
-    def _add_preferences(self, page: Page, prefs: list[Sentence]) -> None:
-        if not page.intro:
-            page.intro = [CORRECTIONS_INTRO]
-        for s in prefs:
-            page.add("Preferences", self.line(s), key=_neutral(s.text))
+            def change(page: Page, name=name, items=items) -> None:
+                if not page.intro and name == "corrections":
+                    page.intro = [CORRECTIONS_INTRO]
+                for section, s in items:
+                    self.add_fact(page, section, s)
+
+            self.update(f"{self.root}/{name}", titles[name], change)
+
+    def forget(self, what: str) -> None:
+        """Remove the lines that say `what` from current pages (not the archive)."""
+        words = _content_words(what)
+        if not words:
+            return
+        r = self.call("document_search", {"query": " ".join(sorted(words)), "under": self.root})
+        paths = [f"{self.root}/{n}" for n in ("corrections", "decisions", "notes", "active")]
+        paths.append(self.session_path)  # the request's own session page is read anyway
+        if not r.is_error:
+            paths += [m.group(1) for m in re.finditer(r"^- (\S+) \(v\d+\)", r.content, re.M)]
+        removed = 0
+        for path in dict.fromkeys(paths):
+            current = self.read(path)
+            if current is None:
+                continue
+            edits: dict[str, str | None] = {}
+            for ln in current.body.split("\n"):
+                if not ln.startswith("- ") or not _mentions(ln, words):
+                    continue
+                if self._session_line(ln):  # a recent session keeps its link, not its words
+                    edits[ln] = ln.split(" `", 1)[0] if " `" in ln else None
+                else:
+                    edits[ln] = None
+            edits = {k: v for k, v in edits.items() if v != k}
+            if not edits:
+                continue
+
+            def change(page: Page, edits=edits) -> None:
+                for section in [page.intro, *page.sections.values()]:
+                    section[:] = [
+                        edits.get(ln, ln) for ln in section if ln not in edits or edits[ln]
+                    ]
+
+            self.update(path, Page.parse(current.body, path).title, change)
+            removed += len(edits)
+        self.summary.notes.append(
+            f"forgot {removed} line(s) about {what!r} from current memory on request "
+            "(earlier versions keep them until `doctree forget` erases them)"
+        )
 
     def write_active(self, sentences: list[Sentence]) -> None:
         upcoming = [s for s in sentences if "date" in s.kinds and s.when is not None]
         decisions = [s for s in sentences if "decision" in s.kinds]
         path = f"{self.root}/active"
         past: dict[str, list[str]] = {}
-        opening = _opening(self.t)
+        opening = redact(self.analysis.opening)[0] if self.analysis.opening else None
         session_line = f"- {self.day.isoformat()}: {self.cite}" + (
             f" {_quote(opening, 120)}" if opening else ""
         )
@@ -387,8 +515,8 @@ class Run(PageIO):
                 where = self._where(s)
                 page.add(
                     "Upcoming",
-                    f"- {s.when.isoformat()}{where}: {_neutral(s.text)} ({self.cite})",
-                    key=_neutral(s.text),
+                    f"- {s.when.isoformat()}{where}: {_neutral(s.statement)} ({self.cite})",
+                    key=_neutral(s.statement),
                 )
             keep = []
             for line in lines:
@@ -402,7 +530,7 @@ class Run(PageIO):
                 page.add(
                     "Recent decisions",
                     self.line(s)[:-1] + f"{self._where(s)})",
-                    key=_neutral(s.text),
+                    key=_neutral(s.statement),
                 )
             recent = page.sections.get("Recent decisions", [])
             page.sections["Recent decisions"] = recent[-MAX_RECENT_DECISIONS:]
@@ -431,7 +559,7 @@ class Run(PageIO):
             edited = self._correct(old, new, statement, subjects, s)
             where = ", ".join(f"[[{p}]]" for p in edited) if edited else None
             record = (
-                f"- {s.time[:10]}: {_neutral(s.text)} — “{old}” → “{new}”; "
+                f"- {s.time[:10]}: {_neutral(s.statement)} — “{old}” → “{new}”; "
                 + (f"corrected in {where}" if where else f"no page held “{old}”; recorded here")
                 + f" ({self.cite})"
             )
@@ -439,7 +567,7 @@ class Run(PageIO):
             def change(page: Page, record=record, s=s) -> None:
                 if not page.intro:
                     page.intro = [CORRECTIONS_INTRO]
-                page.add("Corrections", record, key=_neutral(s.text))
+                page.add("Corrections", record, key=_neutral(s.statement))
 
             self.update(f"{self.root}/corrections", "Corrections", change)
             for name in s.people:
@@ -450,7 +578,9 @@ class Run(PageIO):
                     self.update(
                         path,
                         self.directory.people.get(slug, slug),
-                        lambda page, s=s: page.add("Facts", self.line(s), key=_neutral(s.text)),
+                        lambda page, s=s: page.add(
+                            "Facts", self.line(s), key=_neutral(s.statement)
+                        ),
                     )
 
     def _correct(
@@ -499,10 +629,19 @@ class Run(PageIO):
                 )
                 if not relevant:
                     continue
-                fixed = re.sub(rf"(?<![\w]){re.escape(old)}(?![\w])", new, line)
-                if old_iso and new_iso:
-                    fixed = fixed.replace(old_iso, new_iso)
-                fixed += f" (corrected {s.time[:10]}: was “{old}”, {self.cite})"
+                if _value_kind(old) == "name":
+                    # A name replaced keeps its own reasons: the old line stays, marked past.
+                    if line.startswith("- past"):
+                        continue
+                    fixed = (
+                        f"- past (corrected {s.time[:10]}: “{new}”, not “{old}”, {self.cite}): "
+                        + line[2:]
+                    )
+                else:
+                    fixed = re.sub(rf"(?<![\w]){re.escape(old)}(?![\w])", new, line)
+                    if old_iso and new_iso:
+                        fixed = fixed.replace(old_iso, new_iso)
+                    fixed += f" (corrected {s.time[:10]}: was “{old}”, {self.cite})"
                 r = self.call(
                     "document_edit", {"path": path, "old_string": line, "new_string": fixed}
                 )
@@ -525,8 +664,8 @@ class Run(PageIO):
     def write_patterns(self) -> bool:
         """List the people, projects and topics of this run named in two sessions or more."""
         rows = []
-        for kind in ("people", "projects", "topics"):
-            for slug in sorted(self.touched[kind]):
+        for kind in ENTITY_KINDS:
+            for slug in sorted(self.touched.get(kind, ())):
                 current = self.read(f"{self.root}/{kind}/{slug}")
                 if current is None:
                     continue
@@ -570,8 +709,9 @@ class Run(PageIO):
                 "Sessions", f"- {self.day.isoformat()}: {self.cite}", key=self.session_path
             ),
         )
-        for kind, title in (("people", "People"), ("projects", "Projects"), ("topics", "Topics")):
-            if not self.touched[kind]:
+        for kind in ENTITY_KINDS:
+            title = kind.capitalize()
+            if not self.touched.get(kind):
                 continue
             listing = self.read(f"{self.root}/{kind}")
             names = dict(listing.children) if listing else {}
@@ -600,21 +740,6 @@ class Run(PageIO):
             page.sections["Contents"] = known + others
 
         self.update(self.root, "Memory", change)
-
-
-def _opening(t: Transcript) -> str | None:
-    """The first user message's first sentences: what the session was about."""
-    for m in t.messages:
-        if m.kind == "user" and isinstance(m.content, str):
-            own, _ = user_sentences(m.content)
-            text = ""
-            for sentence in own:
-                text = f"{text} {sentence}".strip()
-                if len(text) > 60:
-                    break
-            if text:
-                return text
-    return None
 
 
 def _iso(value: str, s: Sentence) -> str | None:

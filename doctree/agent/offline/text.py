@@ -7,6 +7,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 
+from doctree.agent.offline import language as lang
+from doctree.agent.offline.language import NAME
+from doctree.memory.secrets import redact, secret_location
 from doctree.sessions.transcripts import Transcript
 from doctree.store.paths import slugify
 
@@ -42,13 +45,14 @@ _RELATIVE = re.compile(
     r"|(?P<weekend>(?:this|next)\s+weekend)"
     r"|(?P<inn>in\s+(?P<n>\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+"
     r"(?P<unit>days?|weeks?))"
-    rf"|(?P<wd>(?:(?P<mod>this|next|last|coming)\s+)?(?P<day>{_WEEKDAY_RE}))"
+    rf"|(?P<afternext>(?P<day2>{_WEEKDAY_RE})\s+after\s+next|the\s+week\s+after\s+next)"
+    rf"|(?P<wd>(?:(?P<mod>this|next|last|coming|on)\s+)?(?P<day>{_WEEKDAY_RE}))"
     r")\b",
     re.I,
 )
 _RECURRING_AFTER = re.compile(r"\s*(?:s\b|mornings|afternoons|evenings|nights)", re.I)
 
-_NAME = r"(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?"
+_NAME = NAME
 _PERSON_TRIGGER = re.compile(
     r"\b(?:with|met|meet|meeting|call|called|calling|email|emailed|ask|asked|tell|told|"
     r"invite|invited|page|paged|thank|thanked|talked to|talk to|spoke to|spoke with|"
@@ -69,6 +73,11 @@ _NOT_NAMES = {
     "At", "For", "If", "When", "Hi", "Hey", "Hello", "Morning", "Evening", "Afternoon",
     "Back", "Quick", "Note", "Notes", "Remember", "Actually", "Correction", "Slack", "Zoom",
     "Teams", "Google", "Postgres", "Kafka", "Python", "Team", "Everyone", "All",
+    "Update", "Reminder", "Todo", "Status", "Agenda", "Summary", "Context", "Background",
+    "Problem", "Question", "Answer", "Edit", "Rule", "Change", "Plan", "Idea", "Decision",
+    "Action", "Big", "Bad", "News", "Hmm", "Aww", "Wow", "Honestly", "Before", "After",
+    "Can", "Could", "Would", "Should", "Will", "What", "Why", "How", "Where", "Who", "Not",
+    "Just", "Still", "Anyway", "Btw", "Fyi", "Ps", "Dear", "Cheers", "Regards", "Congrats",
 }  # fmt: skip
 _PROJECTS = (
     re.compile(r"\bproject\s+(?P<name>[A-Z][\w-]+)"),
@@ -102,7 +111,7 @@ _DECISION = re.compile(
 _REMEMBER = re.compile(r"\bremember\s+(?:that\s+)?|\bnote\s+that\b|\bkeep\s+in\s+mind\b", re.I)
 _CORRECTION_HEAD = re.compile(
     r"\b(?:actually|correction|to\s+correct|i\s+was\s+wrong|i\s+meant|my\s+mistake|sorry|"
-    r"in\s+fact)\b",
+    r"in\s+fact|change\s+of\s+plans?|scratch\s+that|update|turns\s+out|wait)\b",
     re.I,
 )
 _NOT_CLAUSE = re.compile(r",?\s+not\s+(?P<old>[^,.;:!?()—–]+)")
@@ -125,18 +134,24 @@ _STOPWORDS = {
 
 @dataclass
 class Sentence:
-    """One sentence the user said, with what the rules found in it."""
+    """One sentence said in the session, with what the rules found in it."""
 
     time: str
-    text: str  # relative dates annotated with their absolute date
+    text: str  # as said, relative dates annotated with their absolute date
     kinds: list[str] = field(default_factory=list)
     dates: list[tuple[str, date]] = field(default_factory=list)  # (phrase, date) resolved
     when: date | None = None  # the first date it names, relative or absolute
-    people: list[str] = field(default_factory=list)  # person names as written
+    people: list[str] = field(default_factory=list)  # person names as written, subject first
     projects: list[str] = field(default_factory=list)
     topics: list[str] = field(default_factory=list)
     relation: tuple[str, str] | None = None  # (relation, name)
     correction: tuple[str, str, str] | None = None  # (statement, old, new)
+    speaker: str = "the user"  # who said it: the user, a named speaker, or the assistant
+    statement: str = ""  # the text as a statement about its subject, in the third person
+    subject: str | None = None  # the person the sentence is about, when it names one
+    others: dict[str, list[str]] = field(default_factory=dict)  # organisations/places/pets
+    roles: list[tuple[str, str]] = field(default_factory=list)  # (name, role)
+    secrets: list[str] = field(default_factory=list)  # kinds of secret withheld from it
 
 
 @dataclass
@@ -149,7 +164,9 @@ class Analysis:
     tools: Counter
     tool_errors: int
     ignored: list[str]  # text addressed to the memory system, quoted as data
-    not_acted: list[str]  # requests to forget or delete, left for a person
+    forget: list[str] = field(default_factory=list)  # what to forget from earlier sessions
+    forgotten: int = 0  # statements of this session left out on request
+    opening: str | None = None  # what the session was about, in the user's first words
 
 
 def message_date(time: str) -> date:
@@ -173,12 +190,16 @@ def _next_weekday(ref: date, wd: int, *, include_today: bool = False) -> date:
     return ref + timedelta(days=delta)
 
 
-def resolve_relative(text: str, ref: date) -> tuple[str, list[tuple[str, date]]]:
+def resolve_relative(
+    text: str, ref: date, *, past: bool = False
+) -> tuple[str, list[tuple[str, date]]]:
     """Annotate relative dates in `text` with the absolute date they mean, said on `ref`.
 
     `tomorrow` -> `tomorrow (2026-11-17)`. Rules: a bare or `this`/`on` weekday is the next
     such day after `ref`; `next <weekday>` is that day in the following (ISO, Monday-first)
-    week; `last <weekday>` the latest one before `ref`. Recurring forms (`Fridays`,
+    week; `last <weekday>` the latest one before `ref`; `<weekday> after next` a week after the
+    coming one. In a sentence about the past (`past`), a bare or `on` weekday is the latest
+    such day before `ref`, unless it follows "for", "to", "until" or "by". Recurring forms (`Fridays`,
     `Friday afternoons`, `every Friday`) are left alone.
     """
     found: list[tuple[str, date]] = []
@@ -213,6 +234,12 @@ def resolve_relative(text: str, ref: date) -> tuple[str, list[tuple[str, date]]]
             count = int(n) if n.isdigit() else _NUMBERS[n]
             unit = 7 if m.group("unit").lower().startswith("week") else 1
             d = ref + timedelta(days=count * unit)
+        elif m.group("afternext"):
+            if m.group("day2"):
+                d = _next_weekday(ref, WEEKDAYS.index(m.group("day2").lower())) + timedelta(days=7)
+            else:
+                d = ref - timedelta(days=ref.weekday()) + timedelta(days=14)
+                label = f"week of {d.isoformat()}"
         elif m.group("wd"):
             before = text[: m.start()].lower()
             after = text[m.end() :]
@@ -229,6 +256,8 @@ def resolve_relative(text: str, ref: date) -> tuple[str, list[tuple[str, date]]]
                 d = ref - timedelta(days=((ref.weekday() - wd) % 7) or 7)
             elif mod == "this":
                 d = _next_weekday(ref, wd, include_today=True)
+            elif past and not re.search(r"\b(?:for|to|until|till|by|before|from)\s+$", before):
+                d = ref - timedelta(days=((ref.weekday() - wd) % 7) or 7)
             else:
                 d = _next_weekday(ref, wd)
         if d is None:
@@ -338,16 +367,39 @@ def _clean_name(name: str) -> str | None:
 
 
 def person_slug(name: str) -> str:
-    """Slug of a person's page: 'Dr. Okafor' -> 'dr-okafor', 'Priya Raman' -> 'priya-raman'."""
-    return slugify(name.replace(".", ""))
+    """Slug of a page: 'Dr. Okafor' -> 'dr-okafor', 'Priya Raman' -> 'priya-raman', 'Lucía' -> 'lucia'."""
+    return slugify(lang.ascii_slug_text(name).replace(".", ""))
+
+
+OTHER_KINDS = ("organisations", "places", "pets")
 
 
 class Directory:
-    """The people and projects known before and during a run: names to page slugs."""
+    """The people, projects, organisations, places and pets known before and during a run."""
 
-    def __init__(self, people: dict[str, str], projects: dict[str, str]):
+    def __init__(
+        self,
+        people: dict[str, str],
+        projects: dict[str, str],
+        others: dict[str, dict[str, str]] | None = None,
+    ):
         self.people = dict(people)  # slug -> display name
         self.projects = dict(projects)
+        self.others = {k: dict((others or {}).get(k, {})) for k in OTHER_KINDS}
+
+    def kind_of(self, name: str) -> str | None:
+        """'organisations', 'places' or 'pets' for a name known as one, else None."""
+        slug = person_slug(name)
+        for kind in OTHER_KINDS:
+            if slug in self.others[kind]:
+                return kind
+        return None
+
+    def other(self, kind: str, name: str) -> str:
+        slug = person_slug(name)
+        if self.kind_of(name) is None:
+            self.others[kind][slug] = name
+        return slug
 
     def person(self, name: str) -> str:
         """The slug of the page for `name`, reusing a page known by first or full name."""
@@ -378,14 +430,30 @@ class Directory:
         return slug
 
 
+_SPEAKER = re.compile(rf"^\s*(?:\[[^\]\n]{{1,20}}\]\s*)?(?P<name>{_NAME}):\s+")
+_ITEM_LABEL = re.compile(rf"^(?P<name>{_NAME})\s*(?::|\s[-–—])\s+")
+_FIRST_PERSON = re.compile(r"\b(?:I|me|my|mine|myself|I'm|I've|I'll|I'd)\b")
+
+
+def _speaker(text: str, *, chat: bool) -> tuple[str | None, str]:
+    """A message that starts with its speaker ("[D1:3] Caroline: ..."): (name, the rest)."""
+    m = _SPEAKER.match(text)
+    if m and (chat or text.lstrip().startswith("[")) and m.group("name") not in _NOT_NAMES:
+        return m.group("name"), text[m.end() :]
+    return None, text
+
+
 def analyse(transcript: Transcript, directory: Directory) -> Analysis:
     """Apply the rules to every message of `transcript`; touches no page."""
     counts: Counter = Counter(m.kind for m in transcript.messages)
+    chat = counts["assistant"] == 0  # people talking to each other, no assistant
     tools: Counter = Counter()
     tool_errors = 0
     ignored: list[str] = []
-    not_acted: list[str] = []
-    sentences: list[Sentence] = []
+    a = Analysis(transcript, [], counts, tools, 0, ignored)
+    pending: list[Sentence] = []  # what the assistant just said, kept if the user accepts it
+    previous: list[Sentence] = []  # the last user message's sentences: what "forget that" means
+    context = _Context(directory)
     for m in transcript.messages:
         if m.kind == "tool_call" and isinstance(m.content, dict):
             tools[str(m.content.get("name", "?"))] += 1
@@ -395,21 +463,328 @@ def analyse(transcript: Transcript, directory: Directory) -> Analysis:
             text = m.content.get("content")
             if isinstance(text, str):
                 ignored.extend(_addressed(text))
-        if m.kind != "user" or not isinstance(m.content, str):
+        if not isinstance(m.content, str) or m.kind not in ("user", "assistant"):
             continue
         ref = message_date(m.time)
-        own, quoted = user_sentences(m.content)
+        if m.kind == "assistant":
+            pending = _findings(m.time, m.content, ref, directory)
+            continue
+        speaker, content = _speaker(m.content, chat=chat)
+        own, quoted = user_sentences(content)
         ignored.extend(_addressed("\n".join(quoted)))
+        if pending and own and lang.accepts(own[0]):
+            a.sentences.extend(pending)
+        pending = []
+        current: list[Sentence] = []
         for raw in own:
             if _ADDRESSED.search(raw):
                 ignored.append(raw)
                 continue
-            if _FORGET.search(raw):
-                not_acted.append(raw)
+            request = lang.forget_request(raw)
+            if request is not None:
+                what = request[1]
+                if what is None:  # "forget that": the statements just made
+                    targets = current or previous
+                    for t in targets:
+                        if t in a.sentences:
+                            a.sentences.remove(t)
+                            a.forgotten += 1
+                    targets.clear()
+                else:
+                    a.forget.append(what)
+                    words = _content_words(what)
+                    for t in [t for t in a.sentences if words and _mentions(t.text, words)]:
+                        a.sentences.remove(t)
+                        a.forgotten += 1
                 continue
-            sentences.append(_sentence(m.time, raw, ref, directory))
-    _link_known(sentences, directory)
-    return Analysis(transcript, sentences, counts, tools, tool_errors, ignored, not_acted)
+            label, body = speaker, raw
+            if item := _ITEM_LABEL.match(raw):  # pasted notes: "Wei: finished the export"
+                if item.group("name") not in _NOT_NAMES and not directory.kind_of(
+                    item.group("name")
+                ):
+                    label, body = item.group("name"), raw
+            s = _sentence(m.time, body, ref, directory, context, speaker=label)
+            if a.opening is None and not s.secrets:
+                a.opening = raw if len(raw) > 60 else " ".join(x for x in own[:3] if x)
+            a.sentences.append(s)
+            current.append(s)
+        previous = current
+    a.tool_errors = tool_errors
+    _link_known(a.sentences, directory)
+    for s in a.sentences:
+        s.statement = s.statement or _statement(s)
+    return a
+
+
+def _content_words(text: str) -> set[str]:
+    return {
+        w.lower()
+        for w in re.findall(r"[\w'-]{4,}", text)
+        if w.lower() not in _STOPWORDS and w.lower() not in _GENERIC
+    }
+
+
+_GENERIC = {
+    "time", "thing", "things", "stuff", "what", "said", "about", "that", "this", "anything",
+    "everything", "prefer", "prefers", "like", "likes", "rather", "want", "wants", "decided",
+    "going", "instead", "anymore", "user", "team", "changed", "change", "mind", "minds", "now",
+    "would", "have", "after", "last", "first", "when", "book", "flights",
+}  # fmt: skip
+
+
+def _mentions(text: str, words: set[str]) -> bool:
+    """Whether `text` holds at least half of `words` (and one at least)."""
+    have = {w.lower() for w in re.findall(r"[\w'-]{4,}", text)}
+    hits = len(words & have)
+    return hits >= max(1, (len(words) + 1) // 2)
+
+
+def _findings(time: str, text: str, ref: date, directory: Directory) -> list[Sentence]:
+    """What an assistant's message found or proposed: kept if the user's reply accepts it."""
+    own, _ = user_sentences(text)
+    out = []
+    for raw in own:
+        if raw.endswith("?") or not lang.FINDING.search(raw) or len(out) >= 3:
+            continue
+        clean, found = redact(raw)
+        dated, rel = resolve_relative(clean, ref)
+        s = Sentence(time=time, text=dated, dates=rel, speaker="the assistant", kinds=["finding"])
+        s.statement = lang.assistant_third_person(dated)
+        _entities(s, clean, directory)
+        out.append(s)
+    return out
+
+
+class _Context:
+    """What the sentences so far named: who "he", "she" and "it" can be."""
+
+    def __init__(self, directory: Directory):
+        self.directory = directory
+        self.gender: dict[str, str] = {}
+        self.last: list[str] = []  # people named, latest last
+        self.pet_last = False  # the latest thing named is an animal
+
+
+def _sentence(
+    time: str,
+    raw: str,
+    ref: date,
+    directory: Directory,
+    context: _Context | None = None,
+    *,
+    speaker: str | None = None,
+) -> Sentence:
+    clean, found = redact(raw)
+    text, rel = resolve_relative(clean, ref, past=lang.past_tense(clean))
+    s = Sentence(time=time, text=text, dates=rel, speaker=speaker or "the user")
+    if found:
+        kinds = ", ".join(dict.fromkeys(x.kind for x in found))
+        where = secret_location(raw)
+        s.secrets = [x.kind for x in found]
+        s.kinds.append("secret")
+        statement = _statement(s).rstrip(".")
+        s.statement = (
+            f"{statement} (a secret, {kinds}, was shared here and is not kept"
+            + (
+                f"; {s.speaker} said it is kept {where.rstrip('.')}"
+                if where and where not in statement
+                else ""
+            )
+            + ")."
+        )
+    abs_dates = absolute_dates(clean, ref)
+    all_dates = sorted(rel + abs_dates, key=lambda pd: clean.lower().find(pd[0].lower()))
+    if all_dates:
+        s.when = all_dates[0][1]
+    s.correction = _correction(clean)
+    if s.correction:
+        s.kinds.append("correction")
+    else:
+        if _DECISION.search(clean):
+            s.kinds.append("decision")
+        if _REMEMBER.search(clean):
+            s.kinds.append("remember")
+        if (
+            _PREFERENCE.search(clean)
+            and not (rel and not re.search(r"prefer|like|love", clean, re.I))
+            or re.search(r"\b(?:i'd|i\s+would)\s+rather\b", clean, re.I)
+        ):
+            s.kinds.append("preference")
+        if lang.RULE.search(clean) and "preference" not in s.kinds:
+            s.kinds.append("rule")
+        if lang.HEALTH.search(clean):
+            s.kinds.append("health")
+        if lang.LEAVING.search(clean):
+            s.kinds.append("leaving")
+        if s.when is not None and s.when > ref and len(clean.split()) >= 5:
+            s.kinds.append("date")
+    if lang.CHANGE.search(clean) and ({"preference", "decision"} & set(s.kinds)):
+        s.kinds.append("change")
+    _entities(s, clean, directory)
+    if speaker and speaker != "the user":
+        directory.person(speaker)
+        if _FIRST_PERSON.search(clean) or not s.people:
+            s.subject = speaker
+        if speaker not in s.people:
+            s.people.insert(0 if s.subject == speaker else len(s.people), speaker)
+    if context is not None:
+        _resolve_pronouns(s, clean, context)
+    if s.roles or s.relation:
+        s.kinds.append("role")
+    return s
+
+
+def _entities(s: Sentence, raw: str, directory: Directory) -> None:
+    """People, projects, topics, organisations, places and pets named in `raw`."""
+    others: dict[str, list[str]] = {}
+
+    def other(kind: str, name: str) -> None:
+        name = _clean_name(name) or ""
+        if not name or name in _NOT_NAMES or name.split()[0] in _NOT_NAMES:
+            return
+        if kind == "places" and (directory.kind_of(name) or person_slug(name) in directory.people):
+            return
+        directory.other(kind, name)
+        known = directory.kind_of(name) or kind
+        if name not in others.setdefault(known, []):
+            others[known].append(name)
+
+    for pattern in lang.ORGS:
+        for m in pattern.finditer(raw):
+            other("organisations", m.group("name"))
+    for pattern in lang.PETS:
+        for m in pattern.finditer(raw):
+            other("pets", m.group("name"))
+    for pattern in lang.PLACES:
+        for m in pattern.finditer(raw):
+            if lang.PERSON_TO.search(raw[: m.start("name")]):
+                continue
+            if re.match(r"(?:in|at)\s", m.group(0)) and re.match(
+                r"\s*(?:'s|’s)", raw[m.end("name") :]
+            ):
+                continue
+            other("places", m.group("name"))
+    # names already known as something other than a person stay what they are
+    for word in re.findall(_NAME, raw):
+        if (kind := directory.kind_of(word)) and word not in others.get(kind, []):
+            others.setdefault(kind, []).append(word)
+    s.others = others
+    not_people = {n for names in others.values() for n in names}
+
+    def person(name: str | None) -> None:
+        clean = _clean_name(name) if name else None
+        if not clean or clean in not_people or directory.kind_of(clean):
+            return
+        if clean.split()[0] in not_people or clean.lower() in _NOT_PROJECTS:
+            return
+        if any(clean == directory.projects.get(p) for p in directory.projects):
+            return
+        if clean not in s.people:
+            s.people.append(clean)
+
+    for m in _PERSON_TRIGGER.finditer(raw):
+        if _NOT_WITH_PERSON.search(raw[: m.start("names")]):
+            continue  # "we're going with Dagster": a choice, not a person
+        for name in _names_in(m.group("names")):
+            person(name)
+    if (r := _RELATION.search(raw)) and (clean := _clean_name(r.group("name"))):
+        s.relation = (r.group("rel").lower(), clean)
+        person(clean)
+    for pattern in (lang.ROLE_IS, lang.ROLE_DOES):
+        for m in pattern.finditer(raw):
+            name = _clean_name(m.group("name"))
+            if name and name not in not_people and name.split()[0] not in _NOT_NAMES:
+                role = re.sub(r"^(?:our|the|my|their|a|an)\s+", "", m.group("role").strip())
+                s.roles.append((name, role))
+                person(name)
+    for m in lang.SUBJECT.finditer(raw):
+        if m.group("name").split()[0] not in _NOT_NAMES:
+            person(m.group("name"))
+    for m in (m for pattern in _PROJECTS for m in pattern.finditer(raw)):
+        name = m.group("name")
+        if name.lower() not in _NOT_PROJECTS and name not in _NOT_NAMES:
+            slug = directory.project(name)
+            if slug not in s.projects:
+                s.projects.append(slug)
+    for m in _TOPIC_RE.finditer(raw):
+        topic = TOPICS[m.group(1).lower()]
+        if topic not in s.topics:
+            s.topics.append(topic)
+    # the person named first is who the sentence is about
+    s.people.sort(key=lambda n: raw.find(n) if n in raw else len(raw))
+
+
+_NOT_WITH_PERSON = re.compile(
+    r"\b(?:go|going|goes|went|stick|sticking|stay|staying|settle|settled|along|done|fine|ok|"
+    r"okay|happy|familiar|compatible|integrates?|integrated|works?|working|built|deal|dealing|"
+    r"replaced?|replaces|experience|experiment\w*|start|started|starting|run|running)\s+with\s*$",
+    re.I,
+)
+
+
+def _resolve_pronouns(s: Sentence, raw: str, context: _Context) -> None:
+    """'Her birthday is March 14' after 'my sister Maya': the sentence is about Maya."""
+    directory = context.directory
+    if s.relation:
+        rel = s.relation[0]
+        if rel in lang.FEMALE_RELATIONS:
+            context.gender[s.relation[1]] = "f"
+        elif rel in lang.MALE_RELATIONS:
+            context.gender[s.relation[1]] = "m"
+    gender = lang.pronoun_gender(raw)
+    if s.others.get("pets") or (lang.PET_NOUN.search(raw) and not s.people):
+        context.pet_last = True
+    if m := lang.PET_NAMED.search(raw):
+        if context.pet_last:
+            name = m.group("name")
+            directory.other("pets", name)
+            s.others.setdefault("pets", []).append(name)
+            if name in s.people:
+                s.people.remove(name)
+            return
+    named = [n for n in s.people if n != s.speaker]
+    if gender and not named and not context.pet_last:
+        candidates = [n for n in reversed(context.last) if context.gender.get(n) in (gender, None)]
+        if candidates:
+            name = candidates[0]
+            context.gender.setdefault(name, gender)
+            s.people.insert(0, name)
+            s.subject = name
+            s.text = lang.resolve_pronoun(s.text, name)
+    elif gender and len(named) == 1 and named[0] not in context.gender:
+        context.gender[named[0]] = gender
+    for n in named:
+        if n in context.last:
+            context.last.remove(n)
+        context.last.append(n)
+    if named:
+        context.pet_last = bool(s.others.get("pets")) or (
+            bool(lang.PET_NOUN.search(raw))
+            and raw.find(named[-1]) < lang.PET_NOUN.search(raw).start()
+        )
+    if s.subject is None and s.people:
+        first = s.people[0]
+        if (
+            first != "the user"
+            and re.search(rf"(?:^|[,;:]\s*|\b(?:and|but|so|that)\s+){re.escape(first)}\b", raw)
+            or s.relation
+            or s.roles
+        ):
+            s.subject = first
+
+
+def _statement(s: Sentence) -> str:
+    """The sentence as a statement about its subject, third person, dates made absolute."""
+    if s.speaker == "the assistant":
+        return lang.assistant_third_person(s.text)
+    text = re.sub(
+        r"^(?:(?:and|also|oh|so|but|plus|btw|fyi|please|quick\s+note|anyway)[,:]?\s+)*"
+        r"(?:(?:remember|note|keep\s+in\s+mind)(?:\s+that)?[,:]?\s+)?",
+        "",
+        s.text,
+        flags=re.I,
+    )
+    return lang.third_person(text, s.speaker)
 
 
 def _addressed(text: str) -> list[str]:
@@ -422,46 +797,6 @@ def _addressed(text: str) -> list[str]:
     return out
 
 
-def _sentence(time: str, raw: str, ref: date, directory: Directory) -> Sentence:
-    text, rel = resolve_relative(raw, ref)
-    s = Sentence(time=time, text=text, dates=rel)
-    abs_dates = absolute_dates(raw, ref)
-    all_dates = sorted(rel + abs_dates, key=lambda pd: raw.lower().find(pd[0].lower()))
-    if all_dates:
-        s.when = all_dates[0][1]
-    s.correction = _correction(raw)
-    if s.correction:
-        s.kinds.append("correction")
-    else:
-        if _DECISION.search(raw):
-            s.kinds.append("decision")
-        if _REMEMBER.search(raw):
-            s.kinds.append("remember")
-        if _PREFERENCE.search(raw) and not (rel and not re.search(r"prefer|like|love", raw, re.I)):
-            s.kinds.append("preference")
-        if s.when is not None and s.when > ref and len(raw.split()) >= 5:
-            s.kinds.append("date")
-    for m in _PERSON_TRIGGER.finditer(raw):
-        for name in _names_in(m.group("names")):
-            if (clean := _clean_name(name)) and clean not in s.people:
-                s.people.append(clean)
-    if (r := _RELATION.search(raw)) and (clean := _clean_name(r.group("name"))):
-        s.relation = (r.group("rel").lower(), clean)
-        if clean not in s.people:
-            s.people.append(clean)
-    for m in (m for pattern in _PROJECTS for m in pattern.finditer(raw)):
-        name = m.group("name")
-        if name.lower() not in _NOT_PROJECTS and name not in _NOT_NAMES:
-            slug = directory.project(name)
-            if slug not in s.projects:
-                s.projects.append(slug)
-    for m in _TOPIC_RE.finditer(raw):
-        topic = TOPICS[m.group(1).lower()]
-        if topic not in s.topics:
-            s.topics.append(topic)
-    return s
-
-
 def _link_known(sentences: list[Sentence], directory: Directory) -> None:
     """Register the people named by a rule, then find known names anywhere in the sentences."""
     for s in sentences:
@@ -472,6 +807,8 @@ def _link_known(sentences: list[Sentence], directory: Directory) -> None:
     for s in sentences:
         for form in sorted(forms, key=len, reverse=True):
             named = re.search(rf"(?<![\w-]){re.escape(form)}(?![\w-])", s.text)
+            if any(form in names for names in s.others.values()) or directory.kind_of(form):
+                continue
             if named and not any(form in p or p in form for p in s.people):
                 s.people.append(form)
         for form, slug in project_forms.items():
