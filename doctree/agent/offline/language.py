@@ -62,9 +62,16 @@ _ADVERBS = (
 )
 
 
+_NOT_PAST_ED = {
+    "need", "feed", "seed", "speed", "bleed", "breed", "proceed", "succeed", "exceed", "heed",
+    "shred", "embed", "wed", "bed",
+}  # fmt: skip
+
+
 def _third(verb: str) -> str:
     low = verb.lower()
-    if low in _IRREGULAR_PAST or low.endswith("ed") or "'" in low or "’" in low:
+    past = low.endswith("ed") and low not in _NOT_PAST_ED
+    if low in _IRREGULAR_PAST or past or "'" in low or "’" in low:
         return {"don't": "doesn't", "haven't": "hasn't", "am": "is", "'m": "is"}.get(low, verb)
     if low == "have":
         return "has"

@@ -39,6 +39,10 @@ TOP_LEVEL = (
     "organisations", "places", "pets", "topics", "archive",
 )  # fmt: skip
 CORRECTIONS_INTRO = "Corrections of earlier facts, and the user's preferences and rules."
+SECTION_ORDER = (
+    "Facts", "Findings", "Decisions", "Dates", "Preferences", "Mentions", "Past", "Related",
+    "Sessions",
+)  # fmt: skip
 ENTITY_KINDS = ("people", "projects", "topics", *OTHER_KINDS)
 ENTITY_INTRO = {
     "people": "A person named in conversations of agent {agent}.",
@@ -376,6 +380,10 @@ class Run(PageIO):
                 if link != path:
                     page.add("Related", f"- [[{link}]]")
             page.add("Sessions", f"- {self.day.isoformat()}: {self.cite}", key=self.session_path)
+            order = {name: i for i, name in enumerate(SECTION_ORDER)}
+            page.sections = dict(
+                sorted(page.sections.items(), key=lambda kv: order.get(kv[0], len(order)))
+            )
 
         self.update(path, title, change)
 
@@ -573,7 +581,7 @@ class Run(PageIO):
             for name in s.people:
                 slug = self.directory.person(name)
                 path = f"{self.root}/people/{slug}"
-                if path not in edited:
+                if path not in edited or _value_kind(old) == "name":
                     self.touched["people"].add(slug)
                     self.update(
                         path,
@@ -622,6 +630,8 @@ class Run(PageIO):
                     continue
                 if not line.startswith("- ") or self._session_line(line):
                     continue  # a session's opening is a record of what was said then
+                if self.session_path in line:
+                    continue  # said in this session: already the corrected value
                 relevant = (
                     on_subject
                     or _value_kind(old) == "name"

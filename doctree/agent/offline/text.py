@@ -700,6 +700,11 @@ def _entities(s: Sentence, raw: str, directory: Directory) -> None:
     for m in lang.SUBJECT.finditer(raw):
         if m.group("name").split()[0] not in _NOT_NAMES:
             person(m.group("name"))
+    for form in sorted(directory.known_person_names(), key=len, reverse=True):
+        if re.search(rf"(?<![\w-]){re.escape(form)}(?![\w-])", raw) and not any(
+            form in p or p in form for p in s.people
+        ):
+            person(form)
     for m in (m for pattern in _PROJECTS for m in pattern.finditer(raw)):
         name = m.group("name")
         if name.lower() not in _NOT_PROJECTS and name not in _NOT_NAMES:
@@ -778,7 +783,8 @@ def _statement(s: Sentence) -> str:
     if s.speaker == "the assistant":
         return lang.assistant_third_person(s.text)
     text = re.sub(
-        r"^(?:(?:and|also|oh|so|but|plus|btw|fyi|please|quick\s+note|anyway)[,:]?\s+)*"
+        r"^(?:(?:and|also|oh|so|but|plus|btw|fyi|please|quick\s+note|anyway|yes|ok|okay|sure)"
+        r"[,:]?\s+)*"
         r"(?:(?:remember|note|keep\s+in\s+mind)(?:\s+that)?[,:]?\s+)?",
         "",
         s.text,
