@@ -211,12 +211,21 @@ FORGET_ABOUT = re.compile(
 )
 
 
+WITHDRAWN = re.compile(
+    r"\b(?:just\s+kidding|kidding|jk|keep\s+it|never\s*mind|don't\s+forget|actually\s+keep|"
+    r"no\s+wait)\b",
+    re.I,
+)
+
+
 def forget_request(sentence: str) -> tuple[bool, str | None] | None:
     """(True, None) for "forget that", (True, "the standup time") for "forget about ...",
     None when the sentence asks nothing to be forgotten."""
     m = FORGET_ABOUT.search(sentence)
     if m:
-        return True, (m.group("what") or m.group("what2")).strip()
+        what = (m.group("what") or m.group("what2")).strip()
+        what = re.split(r"\s+(?:and|but|so|because|since|as|he|she|they|it)\s+", what)[0]
+        return True, what
     if FORGET_THAT.search(sentence):
         return True, None
     return None

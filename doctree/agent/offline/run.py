@@ -208,7 +208,7 @@ class Run(PageIO):
             s
             for s in self.facts
             if self.homes.get(id(s)) is None and "secret" not in s.kinds and not s.correction
-            and not {"preference", "rule", "decision", "remember", "date"} & set(s.kinds)
+            and self.list_slot(s) is None and "date" not in s.kinds
         ]  # fmt: skip
 
         def change(page: Page) -> None:
@@ -252,6 +252,11 @@ class Run(PageIO):
                 page.add(
                     "Ignored instructions",
                     f"- {_quote(text)} — addressed to the memory system; kept as data, not followed",
+                )
+            for text in a.not_acted:
+                page.add(
+                    "Not acted on",
+                    f"- {_quote(text)} — withdrawn as it was made; nothing was removed",
                 )
             if a.forgotten:
                 page.add(
@@ -371,6 +376,8 @@ class Run(PageIO):
                 home = self.homes.get(id(s))
                 if home and home != (kind, slug):
                     links.append(self._path(*home))
+                elif home is None and (listed := self.list_page(s)):
+                    links.append(f"{self.root}/{listed}")
                 for key in self._named(s):
                     if key != (kind, slug) and key[0] != "topics":
                         links.append(self._path(*key))
@@ -406,10 +413,15 @@ class Run(PageIO):
         """Add a fact; a changed preference or reversed decision moves the one it replaces
         to the page's "Past" section, dated, so the page tells what holds now."""
         line = self.line(s)
+        key = _neutral(s.statement or s.text)
+        if any(key in existing for existing in page.sections.get(section, [])):
+            return
         if "change" in s.kinds:
             words = _content_words(s.statement or s.text)
             lines = page.sections.get(section, [])
             for old in list(lines):
+                if self.session_path in old:
+                    continue  # said in this session too
                 old_words = _content_words(old.split(": ", 1)[-1].rsplit(" ([[", 1)[0])
                 shared = words & old_words
                 if len(shared) >= 2 or (shared and len(old_words) <= 3):
@@ -419,27 +431,37 @@ class Run(PageIO):
                         f"{old} — past: replaced on {s.time[:10]} ({self.cite})",
                         key=old,
                     )
-        page.add(section, line, key=_neutral(s.statement or s.text))
+        page.add(section, line, key=key)
+
+    def list_slot(self, s: Sentence) -> tuple[str, str] | None:
+        """(list page, section) for a fact with no page of its own, or None."""
+        if s.correction or id(s) not in self.homes or self.homes[id(s)] is not None:
+            return None
+        kinds = set(s.kinds)
+        if "secret" in kinds:
+            return "notes", "Secrets (placeholders only)"
+        if "finding" in kinds:
+            return "notes", "Findings"
+        if "rule" in kinds:
+            return "corrections", "Rules"
+        if kinds & {"preference", "health"}:
+            return "corrections", "Preferences"
+        if "decision" in kinds:
+            return "decisions", "Outside any project"
+        if "remember" in kinds:
+            return "notes", "To remember"
+        return None
+
+    def list_page(self, s: Sentence) -> str | None:
+        slot = self.list_slot(s)
+        return slot[0] if slot else None
 
     def lists(self, sentences: list[Sentence]) -> dict[str, list[tuple[str, Sentence]]]:
         """The facts with no page of their own, by list page: (section, sentence)."""
         out: dict[str, list[tuple[str, Sentence]]] = {}
         for s in sentences:
-            if self.homes.get(id(s)) is not None or s.correction:
-                continue
-            kinds = set(s.kinds)
-            if "secret" in kinds:
-                out.setdefault("notes", []).append(("Secrets (placeholders only)", s))
-            elif "finding" in kinds:
-                out.setdefault("notes", []).append(("Findings", s))
-            elif "rule" in kinds:
-                out.setdefault("corrections", []).append(("Rules", s))
-            elif kinds & {"preference", "health"}:
-                out.setdefault("corrections", []).append(("Preferences", s))
-            elif "decision" in kinds:
-                out.setdefault("decisions", []).append(("Outside any project", s))
-            elif "remember" in kinds:
-                out.setdefault("notes", []).append(("To remember", s))
+            if slot := self.list_slot(s):
+                out.setdefault(slot[0], []).append((slot[1], s))
         return out
 
     def planned_top_level(self, sentences: list[Sentence]) -> set[str]:

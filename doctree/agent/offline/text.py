@@ -166,6 +166,7 @@ class Analysis:
     ignored: list[str]  # text addressed to the memory system, quoted as data
     forget: list[str] = field(default_factory=list)  # what to forget from earlier sessions
     forgotten: int = 0  # statements of this session left out on request
+    not_acted: list[str] = field(default_factory=list)  # requests withdrawn as they were made
     opening: str | None = None  # what the session was about, in the user's first words
 
 
@@ -482,6 +483,10 @@ def analyse(transcript: Transcript, directory: Directory) -> Analysis:
                 continue
             request = lang.forget_request(raw)
             if request is not None:
+                later = own[own.index(raw) + 1 :]
+                if any(lang.WITHDRAWN.search(x) for x in [raw, *later]):
+                    a.not_acted.append(raw)  # "... just kidding, keep it"
+                    continue
                 what = request[1]
                 if what is None:  # "forget that": the statements just made
                     targets = current or previous
@@ -517,11 +522,13 @@ def analyse(transcript: Transcript, directory: Directory) -> Analysis:
 
 
 def _content_words(text: str) -> set[str]:
+    """The words that say what `text` is about: names, and longer words that are not filler."""
     return {
         w.lower()
-        for w in re.findall(r"[\w'-]{4,}", text)
-        if w.lower() not in _STOPWORDS and w.lower() not in _GENERIC
-    }
+        for w in re.findall(r"[\w'-]{3,}", text)
+        if (len(w) >= 4 or w[:1].isupper()) and w.lower() not in _STOPWORDS
+        and w.lower() not in _GENERIC
+    }  # fmt: skip
 
 
 _GENERIC = {
@@ -534,7 +541,7 @@ _GENERIC = {
 
 def _mentions(text: str, words: set[str]) -> bool:
     """Whether `text` holds at least half of `words` (and one at least)."""
-    have = {w.lower() for w in re.findall(r"[\w'-]{4,}", text)}
+    have = {w.lower() for w in re.findall(r"[\w'-]{3,}", text)}
     hits = len(words & have)
     return hits >= max(1, (len(words) + 1) // 2)
 
