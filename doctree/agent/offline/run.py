@@ -331,9 +331,9 @@ class Run(PageIO):
                 if self.directory.person(name) == slug:
                     return role
         for s in sentences:
-            if s.speaker not in ("the user", "the assistant"):
-                if self.directory.person(s.speaker) == slug:
-                    return f"a participant in conversations of agent {self.t.agent}"
+            speaking = s.speaker not in ("the user", "the assistant")
+            if speaking and self.directory.person(s.speaker) == slug:
+                return f"a participant in conversations of agent {self.t.agent}"
         return None
 
     def write_entity(
@@ -405,9 +405,9 @@ class Run(PageIO):
             if self.directory.person(name) == slug:
                 page.add("Facts", f"- Role: {role} ({self.cite})", key=f"Role: {role}")
         for n in s.people:
-            if " " in n and not _title(n) and self.directory.person(n) == slug:
-                if n != page.title:
-                    page.add("Facts", f"- Full name: {n} ({self.cite})", key=f"Full name: {n}")
+            full = " " in n and not _title(n) and n != page.title
+            if full and self.directory.person(n) == slug:
+                page.add("Facts", f"- Full name: {n} ({self.cite})", key=f"Full name: {n}")
 
     def add_fact(self, page: Page, section: str, s: Sentence) -> None:
         """Add a fact; a changed preference or reversed decision moves the one it replaces

@@ -503,11 +503,10 @@ def analyse(transcript: Transcript, directory: Directory) -> Analysis:
                         a.forgotten += 1
                 continue
             label, body = speaker, raw
-            if item := _ITEM_LABEL.match(raw):  # pasted notes: "Wei: finished the export"
-                if item.group("name") not in _NOT_NAMES and not directory.kind_of(
-                    item.group("name")
-                ):
-                    label, body = item.group("name"), raw
+            item = _ITEM_LABEL.match(raw)  # pasted notes: "Wei: finished the export"
+            name = item.group("name") if item else None
+            if name and name not in _NOT_NAMES and not directory.kind_of(name):
+                label = name
             s = _sentence(m.time, body, ref, directory, context, speaker=label)
             if a.opening is None and not s.secrets:
                 a.opening = raw if len(raw) > 60 else " ".join(x for x in own[:3] if x)
@@ -746,14 +745,13 @@ def _resolve_pronouns(s: Sentence, raw: str, context: _Context) -> None:
     gender = lang.pronoun_gender(raw)
     if s.others.get("pets") or (lang.PET_NOUN.search(raw) and not s.people):
         context.pet_last = True
-    if m := lang.PET_NAMED.search(raw):
-        if context.pet_last:
-            name = m.group("name")
-            directory.other("pets", name)
-            s.others.setdefault("pets", []).append(name)
-            if name in s.people:
-                s.people.remove(name)
-            return
+    if (m := lang.PET_NAMED.search(raw)) and context.pet_last:
+        name = m.group("name")
+        directory.other("pets", name)
+        s.others.setdefault("pets", []).append(name)
+        if name in s.people:
+            s.people.remove(name)
+        return
     named = [n for n in s.people if n != s.speaker]
     if gender and not named and not context.pet_last:
         candidates = [n for n in reversed(context.last) if context.gender.get(n) in (gender, None)]
