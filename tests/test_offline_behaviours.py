@@ -93,3 +93,21 @@ def test_no_version_of_any_page_holds_a_secret(tmp_path):
             found += [(v.path, v.version, s.kind) for s in find_secrets(body)]
     assert found == []
     assert any("[secret withheld" in b or "secret (" in b for b in current_pages(repo).values())
+
+
+def test_the_readme_example_gives_alice_a_page_that_comes_back_first(tmp_path):
+    from doctree import Engine, load_memories
+
+    db = tmp_path / "agent.db"
+    engine = Engine(db, handler="offline")
+    try:
+        s = engine.start_session("main")
+        engine.append(s.id, "user", "Remember that Alice prefers green tea.")
+        engine.sleep(s.id)
+        engine.run_worker_once()
+    finally:
+        engine.close()
+    repo = DocumentsRepository(db)
+    assert "Alice prefers green tea." in repo.read("main", "~/memory/people/alice").body
+    memory = load_memories(repo, "main", cap=8000, query="Alice")
+    assert memory.index("~/memory/people/alice") < memory.index("~/memory/archive/")

@@ -508,11 +508,16 @@ def analyse(transcript: Transcript, directory: Directory) -> Analysis:
             if name and name not in _NOT_NAMES and not directory.kind_of(name):
                 label = name
             s = _sentence(m.time, body, ref, directory, context, speaker=label)
-            if a.opening is None and not s.secrets:
-                a.opening = raw if len(raw) > 60 else " ".join(x for x in own[:3] if x)
             a.sentences.append(s)
             current.append(s)
         previous = current
+        if a.opening is None and own:  # the first words: until past 60 characters
+            text = ""
+            for sentence in own:
+                text = f"{text} {sentence}".strip()
+                if len(text) > 60:
+                    break
+            a.opening = text
     a.tool_errors = tool_errors
     _link_known(a.sentences, directory)
     for s in a.sentences:
