@@ -455,6 +455,7 @@ def analyse(transcript: Transcript, directory: Directory) -> Analysis:
     pending: list[Sentence] = []  # what the assistant just said, kept if the user accepts it
     previous: list[Sentence] = []  # the last user message's sentences: what "forget that" means
     context = _Context(directory)
+    dropped: list[str] = []  # what the user asked to forget
     for m in transcript.messages:
         if m.kind == "tool_call" and isinstance(m.content, dict):
             tools[str(m.content.get("name", "?"))] += 1
@@ -489,18 +490,21 @@ def analyse(transcript: Transcript, directory: Directory) -> Analysis:
                     continue
                 what = request[1]
                 if what is None:  # "forget that": the statements just made
-                    targets = current or previous
+                    targets = [*previous, *current]  # this message so far, and the last one
+                    previous.clear()
+                    current.clear()
                     for t in targets:
                         if t in a.sentences:
                             a.sentences.remove(t)
                             a.forgotten += 1
-                    targets.clear()
+                            dropped.append(t.text)
                 else:
                     a.forget.append(what)
                     words = _content_words(what)
                     for t in [t for t in a.sentences if words and _mentions(t.text, words)]:
                         a.sentences.remove(t)
                         a.forgotten += 1
+                        dropped.append(t.text)
                 continue
             label, body = speaker, raw
             item = _ITEM_LABEL.match(raw)  # pasted notes: "Wei: finished the export"
@@ -519,6 +523,8 @@ def analyse(transcript: Transcript, directory: Directory) -> Analysis:
                     break
             a.opening = text
     a.tool_errors = tool_errors
+    if a.opening and any(d.split(" (")[0][:40] in a.opening for d in dropped):
+        a.opening = None  # the session began with what the user asked to forget
     _link_known(a.sentences, directory)
     for s in a.sentences:
         s.statement = s.statement or _statement(s)
