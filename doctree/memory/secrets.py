@@ -70,7 +70,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "password",
         re.compile(
-            r"\b(?:password|passwd|passphrase|pass ?code|pin|pwd)\b"
+            r"\b(?:password|passwd|passphrase|pass ?code|pin|pwd|pw)\b"
             r"(?:\s+(?:for|of|to|on)(?:\s+[^\s:=]+){1,3}?)?"
             r"(?:\s*[:=]\s*|\s+(?:is|was|=|:)\s+(?:now\s+)?|\s+)"
             r"[\"'`]?(?P<value>(?=[^\s\"'`]*(?:[\d_]|[^\w\s]))[^\s\"'`]{6,}?)[\"'`]?(?=[\s,;]|[.!?](?:\s|$)|$)",

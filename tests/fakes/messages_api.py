@@ -225,6 +225,8 @@ _NAME = re.compile(
     r"\b(?:with|met|call|called|email|ask|told)\s+(?:(?:Dr|Mr|Ms|Mrs)\.?\s+)?"
     r"([A-Z][a-z]+(?: [A-Z][a-z]+)?)\b"
 )
+_FORGET = re.compile(r"\bforget (?:what I said |everything )?about ([^.,;!?]+)", re.I)
+_HIT = re.compile(r"^- (\S+) \(v\d+\)", re.M)
 _VERSION = re.compile(r"^version: (\d+)", re.M)
 _BODY_LINE = re.compile(r"^ *\d+\t(.*)$")
 
@@ -251,6 +253,7 @@ class _Facts:
     day: date
     user_lines: list[str]
     people: list[str]
+    forget: list[str]  # what the user asked to forget ("the standup time")
 
     @property
     def week(self) -> str:
@@ -272,6 +275,7 @@ def _facts(transcript: str) -> _Facts:
     sections = list(_SECTION.finditer(transcript))
     user_lines: list[str] = []
     people: list[str] = []
+    forget: list[str] = []
     for i, m in enumerate(sections):
         end = sections[i + 1].start() if i + 1 < len(sections) else len(transcript)
         if m.group(1) != "user":
@@ -282,21 +286,25 @@ def _facts(transcript: str) -> _Facts:
         if first:
             user_lines.append(first[:160])
         people.extend(p for p in _NAME.findall(text) if p not in people)
+        forget.extend(m.group(1).strip() for m in _FORGET.finditer(text))
     return _Facts(
         headers.get("agent", "unknown"),
         headers.get("session", "unknown-session"),
         day,
         user_lines,
         people,
+        forget,
     )
 
 
 class ScriptedMemoryModel:
     """A deterministic stand-in for the memory agent's model (not a language model).
 
-    From the transcript in the first user message it plans: read ~/memory; search for the
-    people named; write a page for the session under archive/<YYYY-Www>/ with its first user
-    lines, citing the session; write or extend a page per person named (at most three);
+    From the transcript in the first user message it plans: read ~/memory; for each request
+    to "forget about X", search for X, read the best hit and delete its lines that mention X
+    (a line at a time, with `document_edit`); search for the people named; write a page for the session under archive/<YYYY-Www>/ with its first user
+    lines (verbatim: a secret the user typed reaches the tools, which withhold it), citing the
+    session; write or extend a page per person named (at most three);
     read ~/memory/active and add a dated line linking the session page; then end the turn.
     Each response depends only on the request, so recording twice gives the same cassette.
     """
@@ -307,6 +315,10 @@ class ScriptedMemoryModel:
 
     def plan(self, f: _Facts) -> list[tuple[str, dict[str, Any]] | str]:
         steps: list[tuple[str, dict[str, Any]] | str] = [("document_read", {"path": "~/memory"})]
+        for what in f.forget:
+            steps.append(("document_search", {"query": what}))
+            steps.append(("read_first_hit", {}))
+            steps.append(("drop_lines", {"about": what}))
         people = f.people[: self.max_people]
         if people:
             steps.append(("document_search", {"query": " ".join(people)}))
@@ -351,6 +363,11 @@ class ScriptedMemoryModel:
         last = _last_tool_result(messages)
         if name == "append":
             name, args = _append(args["path"], args["title"], args["line"], last)
+        elif name == "read_first_hit":
+            hits = _HIT.findall(last[0]) if last and not last[1] else []
+            name, args = "document_read", {"path": hits[0] if hits else "~/memory"}
+        elif name == "drop_lines":
+            name, args = _drop(args["about"], last)
         call = tool_use_block(name, args, id=f"toolu_{step:02d}_{_digest(f.session)}")
         return message(call, model=self.model, id=f"msg_{step:02d}_{_digest(f.session)}")
 
@@ -369,6 +386,18 @@ def _append(
     if m:
         args["expected_version"] = int(m.group(1))
     return "document_write", args
+
+
+def _drop(about: str, last: tuple[str, bool] | None) -> tuple[str, dict[str, Any]]:
+    """Delete the first line of the page just read that mentions `about` (all its words)."""
+    words = [w.lower() for w in re.findall(r"\w{3,}", about) if w.lower() != "the"]
+    content = last[0] if last and not last[1] else ""
+    path = content.split("\n", 1)[0].removeprefix("path: ").strip() or "~/memory"
+    body = [b.group(1) for ln in content.split("\n") if (b := _BODY_LINE.match(ln))]
+    for line in body:
+        if words and all(w in line.lower() for w in words):
+            return "document_edit", {"path": path, "old_string": line + "\n", "new_string": ""}
+    return "document_read", {"path": path}
 
 
 def _digest(text: str) -> str:
