@@ -513,3 +513,71 @@ def test_a_page_the_store_refuses_is_reported_and_the_rest_is_written(db_path):
         )
         assert not repo.exists("main", "~/memory/archive/2026-W47/s-2026-11-16-week-plan")
         assert repo.exists("main", "~/memory/people/bob")
+
+
+@pytest.mark.parametrize(
+    ("said", "subject", "statement"),
+    [
+        ("I prefer tea.", "the user", "The user prefers tea."),
+        ("I'm allergic to nuts and my sister is too.", "the user",
+         "The user is allergic to nuts and the user's sister is too."),
+        ("I really need a new laptop.", "the user", "The user really needs a new laptop."),
+        ("I've been to Porto, I didn't like it.", "Nadia",
+         "Nadia has been to Porto, Nadia didn't like it."),
+        ("I don't drink coffee.", "Tom", "Tom doesn't drink coffee."),
+        ("Bob and I went hiking; he carried my bag.", "the user",
+         "Bob and the user went hiking; he carried the user's bag."),
+        ("I watch `I am` reruns.", "the user", "The user watches `I am` reruns."),
+    ],
+)  # fmt: skip
+def test_first_person_becomes_a_statement_about_its_subject(said, subject, statement):
+    from doctree.agent.offline.language import third_person
+
+    assert third_person(said, subject) == statement
+
+
+@pytest.mark.parametrize(
+    ("reply", "accepted"),
+    [
+        ("yes, go ahead", True),
+        ("ah that makes sense, do it", True),
+        ("Perfect, that was it.", True),
+        ("no, that's not it", False),
+        ("yes but the cache is not the problem", False),
+        ("Can you check the logs first?", False),
+    ],
+)
+def test_what_accepts_the_assistants_finding(reply, accepted):
+    from doctree.agent.offline.language import accepts
+
+    assert accepts(reply) is accepted
+
+
+@pytest.mark.parametrize(
+    ("said", "asked"),
+    [
+        ("Please forget that.", (True, None)),
+        ("don't keep that, ok?", (True, None)),
+        ("Forget what I said about the standup time.", (True, "the standup time")),
+        ("Forget everything about Bob and delete his page.", (True, "Bob")),
+        ("I always forget my keys.", None),
+        ("Don't forget the milk.", None),
+    ],
+)
+def test_requests_to_forget(said, asked):
+    from doctree.agent.offline.language import forget_request
+
+    assert forget_request(said) == asked
+
+
+def test_a_forget_request_removes_the_fact_and_says_so(repo):
+    run(repo, transcript("s-1", ("user", MONDAY, "I prefer the standup at 9:30.")))
+    summary = run(
+        repo,
+        transcript(
+            "s-2", ("user", "2026-11-17T09:00:00Z", "Forget what I said about the standup.")
+        ),
+    )
+    assert "9:30" not in body(repo, "~/memory/corrections")
+    assert any(n.startswith("forgot ") and "doctree forget" in n for n in summary.notes)
+    assert "9:30" in repo.read("main", "~/memory/corrections", version=1).body  # history keeps it

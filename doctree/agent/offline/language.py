@@ -180,6 +180,13 @@ FINDING = re.compile(
 )
 
 
+OFFER = re.compile(
+    r"\b(?:shall\s+i|should\s+i|want\s+me\s+to|do\s+you\s+want\s+me\s+to|would\s+you\s+like\s+me\s+to|"
+    r"ok\s+to|okay\s+to|go\s+ahead|sound\s+good|does\s+that\s+work)\b[^.!]*\?$",
+    re.I,
+)
+
+
 def accepts(reply: str) -> bool:
     """Whether a user's reply accepts what the assistant just said ("yes, go ahead")."""
     head = " ".join(reply.split()[:8])

@@ -559,15 +559,17 @@ def _mentions(text: str, words: set[str]) -> bool:
 def _findings(time: str, text: str, ref: date, directory: Directory) -> list[Sentence]:
     """What an assistant's message found or proposed: kept if the user's reply accepts it."""
     own, _ = user_sentences(text)
+    chosen = [r for r in own if not r.endswith("?") and lang.FINDING.search(r)][:3]
+    if not chosen and own and lang.OFFER.search(own[-1]):
+        # "Then settle should sum integer cents ... Shall I make both changes?"
+        chosen = [r for r in own[:-1] if not r.endswith("?") and len(r.split()) >= 6][-2:]
     out = []
-    for raw in own:
-        if raw.endswith("?") or not lang.FINDING.search(raw) or len(out) >= 3:
-            continue
+    for raw in chosen:
         clean, found = redact(raw)
         dated, rel = resolve_relative(clean, ref)
         s = Sentence(time=time, text=dated, dates=rel, speaker="the assistant", kinds=["finding"])
-        s.statement = lang.assistant_third_person(dated)
         _entities(s, clean, directory)
+        s.statement = _statement(s)
         out.append(s)
     return out
 
@@ -796,16 +798,16 @@ def _resolve_pronouns(s: Sentence, raw: str, context: _Context) -> None:
 
 def _statement(s: Sentence) -> str:
     """The sentence as a statement about its subject, third person, dates made absolute."""
-    if s.speaker == "the assistant":
-        return lang.assistant_third_person(s.text)
     text = re.sub(
-        r"^(?:(?:and|also|oh|so|but|plus|btw|fyi|please|quick\s+note|anyway|yes|ok|okay|sure)"
+        r"^(?:(?:and|also|oh|so|but|plus|btw|fyi|please|quick\s+note|anyway|yes|ok|okay|sure|then)"
         r"[,:]?\s+)*"
         r"(?:(?:remember|note|keep\s+in\s+mind)(?:\s+that)?[,:]?\s+)?",
         "",
         s.text,
         flags=re.I,
     )
+    if s.speaker == "the assistant":
+        return lang.assistant_third_person(text)
     return lang.third_person(text, s.speaker)
 
 
