@@ -556,13 +556,24 @@ def _mentions(text: str, words: set[str]) -> bool:
     return hits >= max(1, (len(words) + 1) // 2)
 
 
+#: An assistant's acknowledgement or echo of what the user said: not a finding of its own.
+_ECHO = re.compile(
+    r"(?:noted|got\s+it|done|sure|ok(?:ay)?|thanks|thank\s+you|great|here(?:'s|\s+is)|"
+    r"sounds|understood|will\s+do|happy\s+to|let\s+me|i've|i\s+have|i'll|i\s+will|"
+    r"congratulations|sorry)\b",
+    re.I,
+)
+
+
 def _findings(time: str, text: str, ref: date, directory: Directory) -> list[Sentence]:
     """What an assistant's message found or proposed: kept if the user's reply accepts it."""
     own, _ = user_sentences(text)
-    chosen = [r for r in own if not r.endswith("?") and lang.FINDING.search(r)][:3]
+    own = [r for r in own if not r.endswith("?") or r is own[-1]]
+    said = [r for r in own if not r.endswith("?") and not _ECHO.match(r)]
+    chosen = [r for r in said if lang.FINDING.search(r)][:3]
     if not chosen and own and lang.OFFER.search(own[-1]):
         # "Then settle should sum integer cents ... Shall I make both changes?"
-        chosen = [r for r in own[:-1] if not r.endswith("?") and len(r.split()) >= 6][-2:]
+        chosen = [r for r in said if len(r.split()) >= 6][-2:]
     out = []
     for raw in chosen:
         clean, found = redact(raw)
