@@ -810,7 +810,8 @@ def _resolve_pronouns(s: Sentence, raw: str, context: _Context) -> None:
 def _statement(s: Sentence) -> str:
     """The sentence as a statement about its subject, third person, dates made absolute."""
     text = re.sub(
-        r"^(?:(?:and|also|oh|so|but|plus|btw|fyi|please|quick\s+note|anyway|yes|ok|okay|sure|then)"
+        r"^(?:(?:and|also|oh|so|but|plus|btw|fyi|please|quick\s+note|anyway|yes|ok|okay|sure|then|"
+        r"actually|in\s+fact|correction)"
         r"[,:]?\s+)*"
         r"(?:(?:remember|note|keep\s+in\s+mind)(?:\s+that)?[,:]?\s+)?",
         "",
