@@ -505,7 +505,7 @@ def test_a_long_session_page_links_its_pages_without_copying_their_facts(repo):
 
 
 def test_a_page_the_store_refuses_is_reported_and_the_rest_is_written(db_path):
-    with DocumentsRepository(db_path, max_body_bytes=700) as repo:
+    with DocumentsRepository(db_path, max_body_bytes=500) as repo:
         summary = run(repo, (FIXTURES / "01-personal-assistant.md").read_text())
         assert any(
             n.startswith("~/memory/archive/2026-W47/s-2026-11-16-week-plan not written")

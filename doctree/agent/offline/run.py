@@ -69,6 +69,7 @@ class Run(PageIO):
         self.touched: dict[str, set[str]] = {}
         self.homes: dict[int, tuple[str, str] | None] = {}
         self.facts: list[Sentence] = []
+        self.passing: set[tuple[str, str]] = set()
 
     # -- the run --
 
@@ -110,8 +111,24 @@ class Run(PageIO):
                 self.touched["people"].add(directory.person(n))
             self.touched["projects"].update(s.projects)
             self.touched["topics"].update(slugify(tp) for tp in s.topics)
+        # An organisation, place or pet gets a page once something is said about it; named
+        # in passing, it is only told apart from the people.
+        homes = {h for h in self.homes.values() if h}
+        self.passing = {
+            (kind, directory.other(kind, n))
+            for s in a.sentences
+            for kind, names in s.others.items()
+            for n in names
+            if (kind, directory.other(kind, n)) not in homes
+            and directory.other(kind, n) not in listings.get(kind, {})
+        }
+        for s in a.sentences:
             for kind, names in s.others.items():
-                self.touched[kind].update(directory.other(kind, n) for n in names)
+                self.touched[kind].update(
+                    slug
+                    for slug in (directory.other(kind, n) for n in names)
+                    if (kind, slug) not in self.passing
+                )
         self.facts = facts
 
         # Top down, so that a new page's parents already list it when it is created.
@@ -307,7 +324,7 @@ class Run(PageIO):
         keys += [("topics", slugify(tp)) for tp in s.topics]
         for kind, names in s.others.items():
             keys += [(kind, self.directory.other(kind, n)) for n in names]
-        return list(dict.fromkeys(keys))
+        return [k for k in dict.fromkeys(keys) if k not in self.passing]
 
     def _path(self, kind: str, slug: str) -> str:
         return f"{self.root}/{kind}/{slug}"

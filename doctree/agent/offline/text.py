@@ -664,6 +664,10 @@ def _sentence(
     return s
 
 
+#: "in Spanish", "in English": a language, not a place.
+_LANGUAGE = re.compile(r"(?:ish|ese|French|Dutch|Greek|Thai|Hindi|Swahili|Latin)$")
+
+
 def _entities(s: Sentence, raw: str, directory: Directory) -> None:
     """People, projects, topics, organisations, places and pets named in `raw`."""
     others: dict[str, list[str]] = {}
@@ -672,7 +676,11 @@ def _entities(s: Sentence, raw: str, directory: Directory) -> None:
         name = _clean_name(name) or ""
         if not name or name in _NOT_NAMES or name.split()[0] in _NOT_NAMES:
             return
-        if kind == "places" and (directory.kind_of(name) or person_slug(name) in directory.people):
+        if kind == "places" and (
+            directory.kind_of(name)
+            or person_slug(name) in directory.people
+            or _LANGUAGE.search(name)
+        ):
             return
         directory.other(kind, name)
         known = directory.kind_of(name) or kind
