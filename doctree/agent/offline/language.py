@@ -279,6 +279,11 @@ LEAVING = re.compile(
     r"is\s+joining|joins\s+(?:the|us|on|in)|starts\s+on|new\s+hire)\b",
     re.I,
 )
+#: "Sam from Acme Corp", "Ines from the data team": a person and where they are from.
+FROM = re.compile(
+    rf"(?:^|[,;:]\s*|\b(?:and|met|with|to|ask|asked|tell|told|call|called)\s+)(?P<name>{NAME})\s+"
+    rf"from\s+(?:the\s+|our\s+|their\s+)?(?:[{_UP}]|[a-z]+\s+team\b)"
+)
 SUBJECT = re.compile(
     rf"(?:^|[,;:]\s*(?:and\s+|but\s+|so\s+)?|\b(?:and|but|so|that|because|think|guess|heard|"
     rf"know|says|said)\s+)(?P<name>{NAME})"

@@ -467,6 +467,8 @@ class Run(PageIO):
             return "decisions", "Outside any project"
         if "remember" in kinds:
             return "notes", "To remember"
+        if "setup" in kinds:
+            return "notes", "How things are set up"
         return None
 
     def list_page(self, s: Sentence) -> str | None:

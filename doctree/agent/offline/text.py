@@ -99,7 +99,15 @@ _PREFERENCE = re.compile(
     r"(?:prefer|like|love|hate|dislike|can't stand|don't like|do not like)\b"
     r"|\bi(?:'m|\s+am)\s+(?:a\s+)?(?:vegetarian|vegan|allergic|lactose|gluten)"
     r"|\bmy\s+favou?rite\b"
-    r"|^(?:(?:and|also|but|so|please|oh),?\s+)*(?:don't|do not|never|always|avoid)\b",
+    r"|^(?:(?:and|also|but|so|please|oh),?\s+)*(?:don't|do not|never|always|avoid)\b"
+    r"|\bi\s+(?:can't|cannot|can\s+not|won't|don't)\s+(?:do|make|attend|eat|drink|work|travel|"
+    r"fly|drive|take|join|meet)\b",
+    re.I,
+)
+#: How things are set up ("we use Linear for tickets"): kept in notes when nothing else holds it.
+_SETUP = re.compile(
+    r"\b(?:we|i)\s+(?:use|are\s+using|run|host|deploy\s+(?:to|on)|work\s+with|switched\s+to|"
+    r"moved\s+to|pay\s+for|subscribe\s+to)\b|\bour\s+[\w-]+\s+(?:is|are|runs|lives)\b",
     re.I,
 )
 _DECISION = re.compile(
@@ -339,7 +347,7 @@ def user_sentences(text: str) -> tuple[list[str], list[str]]:
 
 def split_sentences(paragraph: str) -> list[str]:
     """Sentences of a paragraph; abbreviations such as `Dr.` do not end one."""
-    parts = re.split(r"(?<=[.!?])\s+(?=[\"'(A-Z0-9`])", paragraph.strip())
+    parts = re.split(r"(?<=[.!?])\s+(?=[\"'(A-Za-z0-9`])", paragraph.strip())
     out: list[str] = []
     for p in parts:
         if out and out[-1].endswith(_ABBREVIATIONS):
@@ -644,6 +652,8 @@ def _sentence(
             s.kinds.append("rule")
         if lang.HEALTH.search(clean):
             s.kinds.append("health")
+        if _SETUP.search(clean) and not s.kinds:
+            s.kinds.append("setup")
         if lang.LEAVING.search(clean):
             s.kinds.append("leaving")
         if s.when is not None and s.when > ref and len(clean.split()) >= 5:
@@ -735,6 +745,9 @@ def _entities(s: Sentence, raw: str, directory: Directory) -> None:
                 role = re.sub(r"^(?:our|the|my|their|a|an)\s+", "", m.group("role").strip())
                 s.roles.append((name, role))
                 person(name)
+    for m in lang.FROM.finditer(raw):
+        if m.group("name").split()[0] not in _NOT_NAMES:
+            person(m.group("name"))
     for m in lang.SUBJECT.finditer(raw):
         if m.group("name").split()[0] not in _NOT_NAMES:
             person(m.group("name"))
