@@ -4,7 +4,7 @@ Each folder of tests/fixtures/behaviours/ holds the sessions of one behaviour (r
 order on a fresh tree) and expected.json the facts a person would expect memory to keep:
 a fact is a line of a page that holds every listed string (case-insensitive). The test
 prints the facts kept per behaviour, and fails if any expected fact is missing, if a page
-that must not exist does, if a forgotten statement is still in current memory, or if any
+that must not exist does, if a forgotten or superseded statement is still current, or if any
 version of any page ever held a secret.
 """
 
@@ -72,6 +72,9 @@ def test_behaviour_keeps_the_expected_facts(tmp_path, name, capsys):
             for p, b in pages.items()
             if has_line(b, parts, current=True)
         ]
+    for f in spec.get("absent_on", []):
+        if has_line(pages.get(f["page"], ""), f["line"], current=True):
+            problems.append(f"{f['page']} still has a current line with {f['line']}")
     for word in spec.get("summary", []):
         if not any(word in n for n in notes):
             problems.append(f"the run summary does not say {word!r}: {notes}")

@@ -249,7 +249,8 @@ RULE = re.compile(
 HEALTH = re.compile(
     r"\b(?:allergic|allergy|allergies|intolerant|intolerance|can't\s+eat|cannot\s+eat|"
     r"doesn't\s+eat|don't\s+eat|vegetarian|vegan|pescatarian|celiac|coeliac|diabetic|"
-    r"gluten[- ]free|lactose|kosher|halal|medication|wheelchair)\b",
+    r"gluten[- ]free|lactose|kosher|halal|medication|wheelchair|hurts|injur\w*|physio\w*|"
+    r"surgery|sprain\w*|broke\s+(?:my|his|her)|pregnan\w*|diagnos\w*|therapy|migraines?)\b",
     re.I,
 )
 CHANGE = re.compile(

@@ -569,6 +569,8 @@ class Run(PageIO):
                 )
             keep = []
             for line in lines:
+                if line.startswith("- past"):
+                    continue  # superseded: its page and the corrections log keep it
                 m = re.match(r"- (\d{4}-\d{2}-\d{2})", line)
                 if m and date.fromisoformat(m.group(1)) < self.day:
                     past.setdefault(iso_week(date.fromisoformat(m.group(1))), []).append(line)
@@ -606,6 +608,19 @@ class Run(PageIO):
             if self.session_project:
                 subjects.add(self.session_project)
             edited = self._correct(old, new, statement, subjects, s)
+            active = f"{self.root}/active"
+            swapped = _value_kind(old) in ("date", "number") and active in edited
+            if s.when is not None and s.when > self.day and not swapped:
+                self.update(  # the corrected date is the one coming up
+                    active,
+                    "Active",
+                    lambda page, s=s: page.add(
+                        "Upcoming",
+                        f"- {s.when.isoformat()}{self._where(s)}: {_neutral(s.statement)} "
+                        f"({self.cite})",
+                        key=_neutral(s.statement),
+                    ),
+                )
             where = ", ".join(f"[[{p}]]" for p in edited) if edited else None
             record = (
                 f"- {s.time[:10]}: {_neutral(s.statement)} — “{old}” → “{new}”; "
@@ -622,7 +637,7 @@ class Run(PageIO):
             for name in s.people:
                 slug = self.directory.person(name)
                 path = f"{self.root}/people/{slug}"
-                if path not in edited or _value_kind(old) == "name":
+                if path not in edited or _value_kind(old) in ("name", "weekday"):
                     self.touched["people"].add(slug)
                     self.update(
                         path,
@@ -671,16 +686,19 @@ class Run(PageIO):
                     continue
                 if not line.startswith("- ") or self._session_line(line):
                     continue  # a session's opening is a record of what was said then
-                if self.session_path in line:
-                    continue  # said in this session: already the corrected value
+                if self.session_path in line and re.search(
+                    rf"(?<![\w]){re.escape(new)}(?![\w])", line
+                ):
+                    continue  # said in this session with the new value already
                 relevant = (
                     on_subject
                     or _value_kind(old) == "name"
+                    or (_value_kind(old) == "weekday" and self.session_path in line)
                     or any(w in line.lower() for w in words)
                 )
                 if not relevant:
                     continue
-                if _value_kind(old) == "name":
+                if _value_kind(old) in ("name", "weekday"):
                     # A name replaced keeps its own reasons: the old line stays, marked past.
                     if line.startswith("- past"):
                         continue
@@ -693,6 +711,8 @@ class Run(PageIO):
                     if old_iso and new_iso:
                         fixed = fixed.replace(old_iso, new_iso)
                     fixed += f" (corrected {s.time[:10]}: was “{old}”, {self.cite})"
+                if path == f"{self.root}/active" and _value_kind(old) in ("name", "weekday"):
+                    line, fixed = line + "\n", ""  # what is current no longer lists it
                 r = self.call(
                     "document_edit", {"path": path, "old_string": line, "new_string": fixed}
                 )

@@ -101,7 +101,9 @@ _PREFERENCE = re.compile(
     r"|\bmy\s+favou?rite\b"
     r"|^(?:(?:and|also|but|so|please|oh),?\s+)*(?:don't|do not|never|always|avoid)\b"
     r"|\bi\s+(?:can't|cannot|can\s+not|won't|don't)\s+(?:do|make|attend|eat|drink|work|travel|"
-    r"fly|drive|take|join|meet)\b",
+    r"fly|drive|take|join|meet)\b"
+    r"|\bi(?:'ve|\s+have)?\s+(?:switched|changed)\s+to\b|\bi(?:'ve|\s+have)?\s+(?:gave\s+up|given\s+up|"
+    r"quit|stopped)\b",
     re.I,
 )
 #: How things are set up ("we use Linear for tickets"): kept in notes when nothing else holds it.
@@ -878,6 +880,8 @@ def _link_known(sentences: list[Sentence], directory: Directory) -> None:
 def _value_kind(value: str) -> str:
     if _ABSOLUTE.fullmatch(value.strip()):
         return "date"
+    if re.fullmatch(_WEEKDAY_RE, value.strip(), re.I):
+        return "weekday"
     if re.fullmatch(r"[\d.,:]+\s*\w*", value.strip()):
         return "number"
     if value[:1].isupper():
@@ -891,6 +895,8 @@ def _values(text: str, kind: str) -> list[tuple[int, str]]:
         return [(m.start(), m.group(0)) for m in _ABSOLUTE.finditer(text)]
     if kind == "number":
         return [(m.start(), m.group(0)) for m in re.finditer(r"\d[\d.,:]*", text)]
+    if kind == "weekday":
+        return [(m.start(), m.group(0)) for m in re.finditer(_WEEKDAY_RE, text, re.I)]
     pattern = r"[A-Z][\w'-]*(?:\s+(?:&|and|of|de|van|von)\s+[A-Z][\w'-]*|\s+[A-Z][\w'-]*)*"
     out = []
     for m in re.finditer(pattern, text):
