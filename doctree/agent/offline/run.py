@@ -637,7 +637,7 @@ class Run(PageIO):
             for name in s.people:
                 slug = self.directory.person(name)
                 path = f"{self.root}/people/{slug}"
-                if path not in edited or _value_kind(old) in ("name", "weekday"):
+                if path not in edited:
                     self.touched["people"].add(slug)
                     self.update(
                         path,
@@ -673,6 +673,7 @@ class Run(PageIO):
         old_iso = _iso(old, s)
         new_iso = _iso(new, s)
         edited = []
+        stated: set[str] = set()  # pages that got the new value's line
         for path in paths:
             page = self.read(path)
             if page is None:
@@ -706,13 +707,19 @@ class Run(PageIO):
                         f"- past (corrected {s.time[:10]}: “{new}”, not “{old}”, {self.cite}): "
                         + line[2:]
                     )
+                    now = self.line(s)  # and the new value, with its own reasons, below it
+                    if _neutral(s.statement) not in page.body and path not in stated:
+                        fixed += "\n" + now
+                        stated.add(path)
                 else:
                     fixed = re.sub(rf"(?<![\w]){re.escape(old)}(?![\w])", new, line)
                     if old_iso and new_iso:
                         fixed = fixed.replace(old_iso, new_iso)
                     fixed += f" (corrected {s.time[:10]}: was “{old}”, {self.cite})"
                 if path == f"{self.root}/active" and _value_kind(old) in ("name", "weekday"):
-                    line, fixed = line + "\n", ""  # what is current no longer lists it
+                    # what is current lists the new value only (an upcoming date is added apart)
+                    upcoming = s.when is not None and s.when > self.day
+                    line, fixed = line + "\n", "" if upcoming else now + "\n"
                 r = self.call(
                     "document_edit", {"path": path, "old_string": line, "new_string": fixed}
                 )
