@@ -729,6 +729,11 @@ def _entities(s: Sentence, raw: str, directory: Directory) -> None:
             return
         if any(clean == directory.projects.get(p) for p in directory.projects):
             return
+        if re.search(
+            rf"{re.escape(clean)}(?:\.(?:com|org|net|io|co|app|ai)\b|['’]s\s+(?:app|website|site))",
+            raw,
+        ):
+            return  # "Booking.com", "Expedia's app": a service, not a person
         if clean not in s.people:
             s.people.append(clean)
 
