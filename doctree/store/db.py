@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 import sqlite3
@@ -10,10 +11,16 @@ from pathlib import Path
 
 from doctree.errors import SchemaError, UserError
 from doctree.resources import resource_dir
+from doctree.store.encoding import decode
 
 BUSY_TIMEOUT_MS = 30_000
 CACHE_KIB = 32 * 1024
 _MIGRATION = re.compile(r"(\d{3})_[a-z0-9_]+\.sql")
+# Migrations that convert existing data after their SQL, in Python: name -> module:function.
+# The function is called on every open once the migration is recorded; it must return at
+# once when there is nothing left to do, and work in batches that each commit, so that an
+# interrupted conversion resumes on the next open.
+DATA_STEPS = {"010_compact_versions": "doctree.store.compact:convert"}
 
 
 def default_db_path() -> Path:
@@ -80,6 +87,7 @@ def connect(path: str | os.PathLike[str], *, migrate: bool = True) -> sqlite3.Co
         # A 32 MiB page cache (the default is 2 MiB): path lookups and index updates of a
         # store with many documents stay in memory; it is only used as the file grows.
         conn.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
+        register_functions(conn)
     except sqlite3.DatabaseError as e:
         raise UserError(f"database {str(path)!r}: cannot be opened as SQLite ({e})") from e
     if migrate:
@@ -89,6 +97,16 @@ def connect(path: str | os.PathLike[str], *, migrate: bool = True) -> sqlite3.Co
             conn.close()
             raise SchemaError(f"database {str(path)!r}: {e}") from None
     return conn
+
+
+def register_functions(conn: sqlite3.Connection) -> None:
+    """The SQL functions the schema uses: `doctree_body`, with which the full-text index's
+    view `documents_text` decodes stored bodies (migration 010)."""
+    conn.create_function("doctree_body", 1, _decode_body, deterministic=True)
+
+
+def _decode_body(value: bytes | None) -> str | None:
+    return None if value is None else decode(value, None)
 
 
 def applied_migrations(conn: sqlite3.Connection) -> list[str]:
@@ -113,6 +131,7 @@ def apply_migrations(
     database); `available` replaces the shipped migrations (for tests).
     """
     known = migrations() if available is None else available
+    register_functions(conn)
     known_names = {name for _, name, _ in known}
     done = set(applied_migrations(conn))
     unknown = sorted(done - known_names)
@@ -145,6 +164,12 @@ def apply_migrations(
             conn.execute("ROLLBACK")
             raise
         applied.append(name)
+    if available is None:
+        recorded = set(applied_migrations(conn))
+        for name, target in DATA_STEPS.items():
+            if name in recorded:
+                module, function = target.split(":")
+                getattr(importlib.import_module(module), function)(conn)
     return applied
 
 

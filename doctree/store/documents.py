@@ -13,7 +13,7 @@ import json
 import os
 import re
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -31,6 +31,7 @@ from doctree.errors import (
     UserError,
 )
 from doctree.store import db as dbmod
+from doctree.store import encoding
 from doctree.store.paths import (
     HOME,
     ancestors,
@@ -247,6 +248,7 @@ class DocumentsRepository:
         if isinstance(db, sqlite3.Connection):
             self.conn = db
             self._owns_conn = False
+            dbmod.register_functions(db)  # the full-text index's view decodes with it
         else:
             self.conn = dbmod.connect(db)
             self._owns_conn = True
@@ -255,6 +257,10 @@ class DocumentsRepository:
         self._open: list[int] = []  # serials of the open transaction levels, outermost first
         self._broken: set[int] = set()  # levels whose rollback would undo a half-done write
         self._reading = False  # inside snapshot()
+        self._purge_index = False  # a redaction asks for the full-text index to be merged
+        # Deleted content is overwritten with zeros, so an erased body leaves no bytes behind
+        # in free space of the file (redaction, forget).
+        self.conn.execute("PRAGMA secure_delete = ON")
 
     @property
     def path(self) -> Path | None:
@@ -306,6 +312,8 @@ class DocumentsRepository:
         except BaseException:
             self._open.pop()
             self._depth -= 1
+            if self._depth == 0:
+                self._purge_index = False
             undo()
             if serial in self._broken:  # the half-done write is undone
                 self._broken = set()
@@ -314,11 +322,20 @@ class DocumentsRepository:
         self._depth -= 1
         if self._depth == 0 and self._broken:
             self._broken = set()
+            self._purge_index = False
             undo()
             raise TransactionError(
                 "a write in this transaction failed after changing the database; "
                 "the whole transaction was rolled back"
             )
+        if self._depth == 0 and self._purge_index:
+            self._purge_index = False
+            try:
+                # One merged segment: the terms of erased text are gone from the index.
+                self.conn.execute("INSERT INTO documents_fts (documents_fts) VALUES ('optimize')")
+            except BaseException:
+                undo()
+                raise
         self.conn.execute("COMMIT" if begin else f"RELEASE {name}")
 
     @property
@@ -391,7 +408,7 @@ class DocumentsRepository:
             owner=row["owner"],
             path=row["path"],
             title=row["title"],
-            body=row["body"],
+            body=_text(row),
             version=row["version"],
             content_sha256=row["content_sha256"],
             size=row["size"],
@@ -402,7 +419,7 @@ class DocumentsRepository:
         )
 
     @staticmethod
-    def _version(row: sqlite3.Row) -> Version:
+    def _version(row: sqlite3.Row, body: str | None) -> Version:
         return Version(
             id=row["id"],
             document_id=row["document_id"],
@@ -411,7 +428,7 @@ class DocumentsRepository:
             operation=row["operation"],
             path=row["path"],
             title=row["title"],
-            body=row["body"],
+            body=body,
             content_sha256=row["content_sha256"],
             size=row["size"],
             actor_kind=row["actor_kind"],
@@ -423,6 +440,40 @@ class DocumentsRepository:
             links=json.loads(row["links"]) if row["links"] else [],
             deleted=bool(row["deleted"]),
         )
+
+    def _versions(self, rows: Sequence[sqlite3.Row]) -> list[Version]:
+        """Version rows with their bodies decoded (see `_bodies`)."""
+        bodies = self._bodies(rows)
+        return [self._version(r, bodies[r["id"]]) for r in rows]
+
+    def _bodies(self, rows: Sequence[sqlite3.Row]) -> dict[int, str | None]:
+        """The body of each version row, by row id (None: redacted).
+
+        A full copy decodes on its own; a delta needs the versions back to a full copy, read
+        in one range query per run of nearby versions of a document (at most
+        `encoding.CHAIN` rows for a single version).
+        """
+        out: dict[int, str | None] = {}
+        need: dict[int, dict[int, int]] = {}  # document id -> version -> row id
+        for r in rows:
+            data = r["body_data"]
+            if data is None:
+                out[r["id"]] = None
+            elif encoding.is_full(data):
+                out[r["id"]] = encoding.decode(data, None)
+            else:
+                need.setdefault(r["document_id"], {})[r["version"]] = r["id"]
+        for doc_id, wanted in need.items():
+            for lo, hi in _spans(wanted):
+                pairs = self.conn.execute(
+                    "SELECT version, body_data FROM document_versions"
+                    " WHERE document_id = ? AND version BETWEEN ? AND ? ORDER BY version",
+                    (doc_id, lo, hi),
+                ).fetchall()
+                for version, text in encoding.decode_sequence((p[0], p[1]) for p in pairs):
+                    if version in wanted:
+                        out[wanted[version]] = text
+        return out
 
     def _require(self, owner: str, path: str) -> sqlite3.Row:
         row = self._doc_row(owner, path)
@@ -485,6 +536,8 @@ class DocumentsRepository:
         path: str,
         title: str,
         body: str,
+        base: str | None,
+        full: bytes,
         digest: str,
         size: int,
         links_json: str | None,
@@ -494,9 +547,12 @@ class DocumentsRepository:
         ts: str,
         deleted: bool = False,
     ) -> None:
+        """Append a version row; its body is stored encoded against `base`, the body of
+        the version before it (None: there is none, or it was redacted). `full` is
+        `encoding.encode_full(body)`, which the caller stores in `documents` too."""
         self.conn.execute(
             "INSERT INTO document_versions (document_id, owner, version, operation, path, title,"
-            " body, content_sha256, size, actor_kind, actor_id, session_id, run_id, links,"
+            " body_data, content_sha256, size, actor_kind, actor_id, session_id, run_id, links,"
             " deleted, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (
                 doc_id,
@@ -505,7 +561,7 @@ class DocumentsRepository:
                 operation,
                 path,
                 title,
-                body,
+                encoding.encode(body, base, version, full),
                 digest,
                 size,
                 actor.kind,
@@ -577,10 +633,22 @@ class DocumentsRepository:
     ) -> Document:
         digest, size = sha256(body), len(body.encode("utf-8"))
         links_json = json.dumps(links) if links else None
+        full = encoding.encode_full(body)
         doc_id = self.conn.execute(
-            "INSERT INTO documents (owner, path, parent_id, title, body, version, content_sha256,"
-            " size, links, created_at, updated_at) VALUES (?,?,?,?,?,1,?,?,?,?,?)",
-            (owner, path, parent_id, title, body, digest, size, links_json, ts, ts),
+            "INSERT INTO documents (owner, path, parent_id, title, body_data, version,"
+            " content_sha256, size, links, created_at, updated_at) VALUES (?,?,?,?,?,1,?,?,?,?,?)",
+            (
+                owner,
+                path,
+                parent_id,
+                title,
+                full,
+                digest,
+                size,
+                links_json,
+                ts,
+                ts,
+            ),
         ).lastrowid
         assert doc_id is not None
         self._insert_version(
@@ -591,6 +659,8 @@ class DocumentsRepository:
             path=path,
             title=title,
             body=body,
+            base=None,
+            full=full,
             digest=digest,
             size=size,
             links_json=links_json,
@@ -650,24 +720,31 @@ class DocumentsRepository:
         ts: str,
         parent_id: int | None | object = _KEEP,
         deleted: bool = False,
+        base_redacted: bool = False,
     ) -> Document:
-        """Append a version to the document in `row` and make it the current state."""
+        """Append a version to the document in `row` and make it the current state.
+
+        The new version is stored as a delta against the current body, unless
+        `base_redacted` says the current version's content was just erased.
+        """
         doc_id, owner = row["id"], row["owner"]
+        old_body = _text(row)
         version = row["version"] + 1
         digest, size = sha256(body), len(body.encode("utf-8"))
         links_json = json.dumps(links) if links else None
+        full = encoding.encode_full(body)
         was_deleted = row["deleted_at"] is not None
         deleted_at = (row["deleted_at"] if was_deleted else ts) if deleted else None
         new_parent = row["parent_id"] if parent_id is _KEEP else parent_id
         self.conn.execute(
-            "UPDATE documents SET path = ?, parent_id = ?, title = ?, body = ?, version = ?,"
+            "UPDATE documents SET path = ?, parent_id = ?, title = ?, body_data = ?, version = ?,"
             " content_sha256 = ?, size = ?, links = ?, updated_at = ?, deleted_at = ?"
             " WHERE id = ?",
             (
                 path,
                 new_parent,
                 title,
-                body,
+                full,
                 version,
                 digest,
                 size,
@@ -685,6 +762,8 @@ class DocumentsRepository:
             path=path,
             title=title,
             body=body,
+            base=None if base_redacted else old_body,
+            full=full,
             digest=digest,
             size=size,
             links_json=links_json,
@@ -694,21 +773,22 @@ class DocumentsRepository:
             ts=ts,
             deleted=deleted,
         )
-        if deleted:
-            if not was_deleted:
-                self.conn.execute("DELETE FROM documents_fts WHERE rowid = ?", (doc_id,))
-        else:
+        if not deleted:
             self._insert_references(owner, doc_id, version, path, body, links)
-            if was_deleted:
-                self.conn.execute(
-                    "INSERT INTO documents_fts (rowid, path, title, body) VALUES (?, ?, ?, ?)",
-                    (doc_id, path, title, body),
-                )
-            else:
-                self.conn.execute(
-                    "UPDATE documents_fts SET path = ?, title = ?, body = ? WHERE rowid = ?",
-                    (path, title, body, doc_id),
-                )
+        # The full-text index reads its text from `documents` (external content), so it is
+        # told the old values to remove and the new ones to add, and only when they change.
+        changed = path != row["path"] or title != row["title"] or body != old_body
+        if not was_deleted and (deleted or changed):
+            self.conn.execute(
+                "INSERT INTO documents_fts (documents_fts, rowid, path, title, body)"
+                " VALUES ('delete', ?, ?, ?, ?)",
+                (doc_id, row["path"], row["title"], old_body),
+            )
+        if not deleted and (was_deleted or changed):
+            self.conn.execute(
+                "INSERT INTO documents_fts (rowid, path, title, body) VALUES (?, ?, ?, ?)",
+                (doc_id, path, title, body),
+            )
         return Document(
             doc_id,
             owner,
@@ -768,7 +848,7 @@ class DocumentsRepository:
             (owner, path, at_ts, at_ts),
         ).fetchone()
         if vrow is not None:
-            return self._document_from_version(self._version(vrow), vrow["doc_created_at"])
+            return self._document_from_version(self._versions([vrow])[0], vrow["doc_created_at"])
         raise NotFoundError(f"document {path!r} did not exist at {at_ts} for agent {owner!r}")
 
     def _document_from_version(self, v: Version, created_at: str) -> Document:
@@ -820,7 +900,7 @@ class DocumentsRepository:
                 f"document {latest['path']!r} has no version {version} "
                 f"(its versions are 1 to {latest['version']})"
             )
-        return self._version(row)
+        return self._versions([row])[0]
 
     def read_by_id(self, document_id: int) -> Document:
         row = self.conn.execute("SELECT * FROM documents WHERE id = ?", (document_id,)).fetchone()
@@ -831,13 +911,43 @@ class DocumentsRepository:
     def history(self, owner: str, path: str) -> list[Version]:
         """Every version of the document at `path` (or the one last deleted there), oldest first."""
         row = self._any_row(validate_owner(owner), normalize_path(path))
-        return [
-            self._version(r)
-            for r in self.conn.execute(
-                "SELECT * FROM document_versions WHERE document_id = ? ORDER BY version",
-                (row["id"],),
-            )
-        ]
+        rows = self.conn.execute(
+            "SELECT * FROM document_versions WHERE document_id = ? ORDER BY version",
+            (row["id"],),
+        ).fetchall()
+        # Every version from the first: each delta applies to the body decoded just before.
+        bodies = encoding.decode_sequence((r["version"], r["body_data"]) for r in rows)
+        return [self._version(r, body) for r, (_, body) in zip(rows, bodies, strict=True)]
+
+    def iter_versions(self, owner: str, under: str = HOME) -> Iterator[Version]:
+        """Every version made at or below `under` (its path then) of the owner's documents,
+        with its body decoded (None once redacted), by document id and then version.
+
+        The way to read old bodies in bulk (search over history, export) without knowing
+        how they are stored: each document's history is decoded in one pass, so the cost is
+        one delta per version. Rows are streamed; run it inside `snapshot()` to read one
+        consistent state while others write.
+        """
+        owner, under = validate_owner(owner), normalize_path(under)
+        scope, params = "owner = ?", [owner]
+        if under != HOME:
+            lo, hi = _range(under)
+            scope += " AND (path = ? OR (path >= ? AND path < ?))"
+            params += [under, lo, hi]
+        rows = self.conn.execute(
+            "SELECT * FROM document_versions WHERE document_id IN"
+            f" (SELECT document_id FROM document_versions WHERE {scope})"
+            " ORDER BY document_id, version",
+            params,
+        )
+        text: str | None = None
+        for r in rows:
+            data = r["body_data"]
+            if r["version"] == 1:
+                text = None
+            text = None if data is None else encoding.decode(data, text)
+            if under == HOME or r["path"] == under or is_under(r["path"], under):
+                yield self._version(r, text)
 
     def diff(
         self,
@@ -892,7 +1002,7 @@ class DocumentsRepository:
         sql += " ORDER BY id DESC"
         if limit is not None:
             sql += f" LIMIT {int(limit)}"
-        return [self._version(r) for r in self.conn.execute(sql, params)]
+        return self._versions(self.conn.execute(sql, params).fetchall())
 
     def children(self, owner: str, path: str) -> list[Document]:
         """Live children of `path` (for the home: the top-level documents), by path."""
@@ -1186,17 +1296,18 @@ class DocumentsRepository:
                     run_id,
                     ts,
                 )
+            old_body = _text(row)
             old_links = json.loads(row["links"]) if row["links"] else []
             new_links = old_links if declared is None else declared
             if title is not None:
                 new_title = title
-            elif row["title"] != title_for(path, row["body"]):
+            elif row["title"] != title_for(path, old_body):
                 new_title = row["title"]  # a title given explicitly before is kept
                 if _HEADING.search(body) or body.startswith("---"):
                     new_title = title_for(path, body)
             else:
                 new_title = title_for(path, body)
-            if body == row["body"] and new_title == row["title"] and new_links == old_links:
+            if body == old_body and new_title == row["title"] and new_links == old_links:
                 return self._document(row)
             return self._new_version(
                 row,
@@ -1234,7 +1345,8 @@ class DocumentsRepository:
         with self._writing():
             row = self._require(owner, path)
             self._check_precondition(path, row, expected_version, content_sha256)
-            count = row["body"].count(old)
+            current = _text(row)
+            count = current.count(old)
             if count == 0:
                 raise EditError(
                     f"edit of {path!r}: the text to replace was not found: {old[:80]!r}"
@@ -1244,7 +1356,7 @@ class DocumentsRepository:
                     f"edit of {path!r}: the text to replace occurs {count} times; "
                     "give more context to make it unique, or replace all"
                 )
-            body = row["body"].replace(old, new, -1 if replace_all else 1)
+            body = current.replace(old, new, -1 if replace_all else 1)
             return self.write(
                 owner,
                 path,
@@ -1294,13 +1406,14 @@ class DocumentsRepository:
             moved = []
             for r in rows:
                 target = new_path + r["path"][len(path) :]
+                body = _text(r)
                 moved.append(
                     self._new_version(
                         r,
                         operation="moved",
                         path=target,
-                        title=_retitle(r["title"], r["path"], target, r["body"]),
-                        body=r["body"],
+                        title=_retitle(r["title"], r["path"], target, body),
+                        body=body,
                         links=json.loads(r["links"]) if r["links"] else [],
                         actor=actor,
                         session_id=session_id,
@@ -1351,7 +1464,7 @@ class DocumentsRepository:
                     operation="deleted",
                     path=r["path"],
                     title=r["title"],
-                    body=r["body"],
+                    body=_text(r),
                     links=json.loads(r["links"]) if r["links"] else [],
                     actor=actor,
                     session_id=session_id,
@@ -1451,8 +1564,26 @@ class DocumentsRepository:
             actor = self._actor(row["owner"], actor)
             target = self.version(row["id"], version)
             ts = now()
+            # The next version may be stored as a delta against this one: store it in full
+            # first, so that nothing left needs (or holds) the erased text.
+            following = self.conn.execute(
+                "SELECT id, body_data FROM document_versions WHERE document_id = ? AND version = ?",
+                (row["id"], version + 1),
+            ).fetchone()
+            if following is not None and following["body_data"] is not None:
+                data = following["body_data"]
+                if not encoding.is_full(data):
+                    if target.body is None:
+                        raise encoding.EncodingError(
+                            f"version {version + 1} of document {row['id']} depends on a "
+                            "redacted version"
+                        )
+                    self.conn.execute(
+                        "UPDATE document_versions SET body_data = ? WHERE id = ?",
+                        (encoding.reencode_after(target.body, data), following["id"]),
+                    )
             self.conn.execute(
-                "UPDATE document_versions SET body = NULL, title = '', redacted_at = ?,"
+                "UPDATE document_versions SET body_data = NULL, title = '', redacted_at = ?,"
                 " redacted_by = ? WHERE id = ?",
                 (ts, str(actor), target.id),
             )
@@ -1466,15 +1597,37 @@ class DocumentsRepository:
                 operation="redacted",
                 path=row["path"],
                 title=name_of(row["path"]) if current else row["title"],
-                body="" if current else row["body"],
+                body="" if current else _text(row),
                 links=[] if current else (json.loads(row["links"]) if row["links"] else []),
                 actor=actor,
                 session_id=session_id,
                 run_id=run_id,
                 ts=ts,
                 deleted=row["deleted_at"] is not None,
+                base_redacted=current,
             )
+            # Text removed from the full-text index lingers in its segments until they are
+            # merged: merge them when the transaction ends (see `transaction`).
+            self._purge_index = True
             return self.version(row["id"], row["version"] + 1)
+
+
+def _text(row: sqlite3.Row) -> str:
+    """The current body of a `documents` row (stored as `encoding.encode_full` makes it)."""
+    return encoding.decode(row["body_data"], None)
+
+
+def _spans(versions: Iterable[int]) -> list[tuple[int, int]]:
+    """The ranges of versions to read to decode these versions: from each one's chain start,
+    overlapping ranges merged."""
+    spans: list[tuple[int, int]] = []
+    for v in sorted(versions):
+        lo = encoding.chain_start(v)
+        if spans and lo <= spans[-1][1] + 1:
+            spans[-1] = (spans[-1][0], v)
+        else:
+            spans.append((lo, v))
+    return spans
 
 
 def _retitle(title: str, old_path: str, new_path: str, body: str) -> str:
