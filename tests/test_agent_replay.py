@@ -16,12 +16,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from doctree.agent.messages_fake import FakeMessagesServer, ScriptedMemoryModel
 from doctree.agent.runtime import MemoryAgentRuntime
 from doctree.cli import cli
 from doctree.sessions.repository import SessionsRepository
 from doctree.store.documents import DocumentsRepository
 from doctree.store.runs import Runs
+from tests.fakes.messages_api import FakeMessagesServer, ScriptedMemoryModel
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))

@@ -35,8 +35,8 @@ def test_every_exception_doctree_defines_is_a_doctree_error():
 
 def test_one_replay_mismatch_error():
     from doctree import errors
-    from doctree.agent import messages_fake
+    from doctree.agent import replay
 
-    assert not hasattr(messages_fake, "ReplayMismatch")
-    assert messages_fake.ReplayMismatchError is errors.ReplayMismatchError
-    assert issubclass(messages_fake.ReplayMismatchError, UserError)
+    assert not hasattr(replay, "ReplayMismatch")
+    assert replay.ReplayMismatchError is errors.ReplayMismatchError
+    assert issubclass(replay.ReplayMismatchError, UserError)

@@ -6,10 +6,10 @@ that agent's `~/memory` through `MemoryTools`. Backends:
 
 - `anthropic`: the Messages API through the `anthropic` SDK (`ANTHROPIC_API_KEY`,
   `ANTHROPIC_BASE_URL`); 429 and 5xx are retried with backoff by the SDK (`max_retries`).
-- `replay` (`replay:CASSETTE`): a cassette served by the loopback fake in
-  `doctree.agent.messages_fake`, so the real SDK client makes real HTTP requests; a request unlike
+- `replay` (`replay:CASSETTE`): a cassette served over loopback HTTP by
+  `doctree.agent.replay`, so the real SDK client makes real HTTP requests; a request unlike
   the recording fails loudly. Record mode (`record=True`, or `record:CASSETTE`) makes the
-  fake forward to a live endpoint instead (`upstream`, else ANTHROPIC_BASE_URL, else the
+  server forward to a live endpoint instead (`upstream`, else ANTHROPIC_BASE_URL, else the
   API, with ANTHROPIC_API_KEY) and write the cassette when the runtime is closed.
 - `offline`: `doctree.agent.offline.OfflineMemoryAgent`, rule-based, no model; the default when
   no API key is set.
@@ -273,12 +273,7 @@ class MemoryAgentRuntime:
                 require_key="backend 'anthropic'",
             )
         elif self.backend == "replay":
-            from doctree.agent.messages_fake import (
-                Cassette,
-                CassettePlayer,
-                FakeMessagesServer,
-                Recorder,
-            )
+            from doctree.agent.replay import Cassette, CassettePlayer, Recorder, ReplayServer
 
             if self.record:
                 upstream = self.upstream or os.environ.get("ANTHROPIC_BASE_URL") or DEFAULT_UPSTREAM
@@ -289,7 +284,7 @@ class MemoryAgentRuntime:
                 responder = CassettePlayer(
                     Cassette.load(self.cassette_path), source=str(self.cassette_path)
                 )
-            self._server = FakeMessagesServer(responder, simulate_usage=False).start()
+            self._server = ReplayServer(responder).start()
             self._client = anthropic_client(
                 api_key="replay",
                 base_url=self._server.base_url,

@@ -24,7 +24,10 @@ TIERS = (ACTIVE, PATTERNS, CORRECTIONS, PROJECTS, ARCHIVE)
 TIER_PAGES = {
     ACTIVE: ("Active", "Current priorities and recent sessions, one dated line each."),
     PATTERNS: ("Patterns", "Recurring observations, gathered from the weekly archives."),
-    CORRECTIONS: ("Corrections", "Corrections of earlier facts, and the user's preferences."),
+    CORRECTIONS: (
+        "Corrections",
+        "Corrections of earlier facts, and the user's preferences and rules.",
+    ),
     PROJECTS: ("Projects", "One page per project below this one."),
     ARCHIVE: ("Archive", "One page per ISO week (YYYY-Www), the week's sessions rolled in."),
 }
