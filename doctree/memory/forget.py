@@ -14,7 +14,9 @@ from dataclasses import dataclass, field
 
 from doctree.errors import UserError
 from doctree.store.documents import Actor, DocumentsRepository, Version
-from doctree.store.paths import HOME, normalize_path
+from doctree.store.paths import HOME, is_under, normalize_path
+
+RECALL_PATH = "~/memory"  # forget reaches the verbatim record when `under` holds this
 
 
 @dataclass
@@ -36,6 +38,7 @@ class ForgetReport:
     pattern: str
     dry_run: bool
     hits: list[ForgetHit] = field(default_factory=list)
+    recall_passages: int = 0  # verbatim passages of past sessions erased (or, dry, matching)
 
     @property
     def redacted(self) -> int:
@@ -47,6 +50,7 @@ class ForgetReport:
             "dry_run": self.dry_run,
             "redacted_versions": 0 if self.dry_run else self.redacted,
             "documents": [h.to_dict() for h in self.hits],
+            "recall_passages": self.recall_passages,
         }
 
 
@@ -94,7 +98,9 @@ def forget(
     """Redact every version under `under` whose content matches `pattern`; one transaction.
 
     The current version is redacted first, so the `redacted` versions that follow carry an
-    empty body rather than a copy of the text being forgotten.
+    empty body rather than a copy of the text being forgotten. When `under` holds
+    `~/memory`, the verbatim passages of past sessions that match are erased too, in the
+    same transaction (`doctree.memory.recall`).
     """
     compiled = compile_pattern(pattern, regex=regex, ignore_case=ignore_case)
     report = ForgetReport(pattern, dry_run)
@@ -109,4 +115,18 @@ def forget(
             order = sorted(hit.versions, key=lambda n: (n != doc.version, n))
             for n in order:
                 repo.redact_by_id(doc_id, n, actor=actor)
+        if is_under(RECALL_PATH, normalize_path(under)):  # the record belongs to ~/memory
+            report.recall_passages = forget_recalled(repo, owner, compiled, dry_run=dry_run)
     return report
+
+
+def forget_recalled(
+    repo: DocumentsRepository, owner: str, pattern: re.Pattern, *, dry_run: bool = False
+) -> int:
+    """The recall layer's part of `forget`: erase the verbatim passages of past sessions that
+    match (in the caller's transaction); on a dry run, count them."""
+    from doctree.memory.recall import erase, matching
+
+    if dry_run:
+        return matching(repo.conn, owner, pattern.search)
+    return erase(repo.conn, owner, pattern.search)

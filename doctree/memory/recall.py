@@ -339,3 +339,44 @@ def has_recall(repo: DocumentsRepository, owner: str, query: str | Query) -> boo
     return bool(match) and bool(
         RecallIndex(repo.conn).search(validate_owner(owner), match, limit=1)
     )
+
+
+_NORM = re.compile(r"[a-z0-9]+")
+SOURCE_WORDS = 5  # a sentence this long or longer, found in a passage, makes it a source
+
+
+def _norm(text: str) -> str:
+    return " " + " ".join(_NORM.findall(text.lower())) + " "
+
+
+def sources_of(text: str) -> list[str]:
+    """The sentences of `text` (normalised) long enough to identify where they came from."""
+    out = []
+    for sentence in re.split(r"(?<=[.!?])\s+|\n+", text):
+        n = _norm(sentence)
+        if len(n.split()) >= SOURCE_WORDS:
+            out.append(n)
+    return out
+
+
+def erase_sources(conn: sqlite3.Connection, owner: str, text: str) -> int:
+    """Erase the verbatim passages that hold a sentence of `text` (of five words or more):
+    where a redacted version's words came from. Returns how many."""
+    sentences = sources_of(text)
+    if not sentences:
+        return 0
+    return erase(conn, owner, lambda passage: any(s in _norm(passage) for s in sentences))
+
+
+def redact(
+    repo: DocumentsRepository, owner: str, path: str, version: int, *, actor: Any = None
+) -> tuple[Any, int]:
+    """Redact one version of a document (`DocumentsRepository.redact`) and, in the same
+    transaction, the verbatim passages of past sessions its sentences came from. Returns
+    the redaction record and how many passages were erased."""
+    owner = validate_owner(owner)
+    body = repo.read(owner, path, version=version).body or ""
+    with repo.transaction():
+        v = repo.redact(owner, path, version, actor=actor)
+        erased = erase_sources(repo.conn, owner, body)
+    return v, erased
