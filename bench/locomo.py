@@ -68,7 +68,12 @@ ACTOR = Actor("system", "locomo-bench")
 
 def data_dir() -> Path:
     env = os.environ.get("DOCTREE_LOCOMO")
-    return Path(env) if env else (ROOT / ".." / "shared" / "data" / "locomo").resolve()
+    if env:
+        return Path(env)
+    for parent in ROOT.parents:  # `shared/` beside the checkout, or beside a folder above it
+        if (parent / "shared" / "data" / "locomo").exists():
+            return parent / "shared" / "data" / "locomo"
+    return (ROOT / ".." / "shared" / "data" / "locomo").resolve()
 
 
 # -- the data ----------------------------------------------------------------------------
