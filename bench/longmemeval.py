@@ -49,6 +49,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from doctree.memory.recall import PAGES_SHARE as DEFAULT_SHARE  # noqa: E402
 from doctree.memory.recall import blend  # noqa: E402
 from doctree.memory.retrieval import ENGLISH_STOPWORDS, sync_chunks  # noqa: E402
 from doctree.store.documents import Actor, DocumentsRepository  # noqa: E402
@@ -57,6 +58,7 @@ BUDGETS = (500, 2000)
 UNDER = "~/memory"
 OWNER = "lme"
 ACTOR = Actor("system", "longmemeval-bench")
+PAGES_SHARE = [DEFAULT_SHARE]  # --pages-share
 TOKEN = re.compile(r"[a-z0-9]+")
 RUN = 5
 LONG_TURN = 120
@@ -267,7 +269,9 @@ def evaluate(questions: list[Question], mode: str, budgets: tuple[int, ...], wor
         baseline = TurnsBM25(q)
         for b in budgets:
             t0 = time.perf_counter()
-            ctx, _ = blend(repo, OWNER, q.text, budget_words=b, under=UNDER)
+            ctx, _ = blend(
+                repo, OWNER, q.text, budget_words=b, under=UNDER, pages_share=PAGES_SHARE[0]
+            )
             latencies.append((time.perf_counter() - t0) * 1000)
             assert ctx.words <= b, (q.id, ctx.words, b)
             present = Present(ctx.text)
@@ -303,7 +307,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--mode", choices=["raw", "agent", "both"], default="both")
     ap.add_argument("--per-type", type=int, help="at most this many questions of each type")
     ap.add_argument("--budgets", default=",".join(map(str, BUDGETS)))
+    ap.add_argument(
+        "--pages-share",
+        type=float,
+        default=DEFAULT_SHARE,
+        help="share of the budget the pages may take while the record has passages",
+    )
     args = ap.parse_args(argv)
+    PAGES_SHARE[0] = args.pages_share
     path = data_file()
     if not path.exists():
         print(f"LongMemEval not found at {path} (set DOCTREE_LONGMEMEVAL); skipping.")

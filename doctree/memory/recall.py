@@ -24,10 +24,12 @@ from datetime import date
 from typing import Any
 
 from doctree.memory.retrieval import (
+    DEFAULT_SETTINGS,
     DEFAULT_UNDER,
     MAX_CHUNK_WORDS,
     Context,
     Query,
+    Settings,
     _clip,
     _day_tokens,
     date_tokens,
@@ -281,6 +283,7 @@ def blend(
     under: str = DEFAULT_UNDER,
     pages_share: float = PAGES_SHARE,
     settings: RecallSettings = DEFAULT_RECALL,
+    page_settings: Settings = DEFAULT_SETTINGS,
 ) -> tuple[Context, RecallContext]:
     """Both layers for one query within one word budget: the passages of the curated pages
     first (at most `pages_share` of the budget while the record has passages to offer),
@@ -290,7 +293,7 @@ def blend(
     q = parse_query(query)
     found = has_recall(repo, owner, q)
     share = budget_words if not found else int(budget_words * pages_share)
-    pages = retrieve(repo, owner, query, budget_words=share, under=under)
+    pages = retrieve(repo, owner, query, budget_words=share, under=under, settings=page_settings)
     rest = budget_words - pages.words - (2 if pages.text else 0)
     rest -= words(RECALL_HEADING) + 1
     said = recall(repo, owner, q, budget=rest, settings=settings) if found else None
