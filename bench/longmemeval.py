@@ -32,6 +32,7 @@ exits 0.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import gzip
 import json
 import os
@@ -51,7 +52,12 @@ sys.path.insert(0, str(ROOT))
 
 from doctree.memory.recall import PAGES_SHARE as DEFAULT_SHARE  # noqa: E402
 from doctree.memory.recall import blend  # noqa: E402
-from doctree.memory.retrieval import ENGLISH_STOPWORDS, sync_chunks  # noqa: E402
+from doctree.memory.retrieval import (  # noqa: E402
+    DEFAULT_SETTINGS,
+    ENGLISH_STOPWORDS,
+    Settings,
+    sync_chunks,
+)
 from doctree.store.documents import Actor, DocumentsRepository  # noqa: E402
 
 BUDGETS = (500, 2000)
@@ -59,6 +65,7 @@ UNDER = "~/memory"
 OWNER = "lme"
 ACTOR = Actor("system", "longmemeval-bench")
 PAGES_SHARE = [DEFAULT_SHARE]  # --pages-share
+SETTINGS = [DEFAULT_SETTINGS]  # --set
 TOKEN = re.compile(r"[a-z0-9]+")
 RUN = 5
 LONG_TURN = 120
@@ -162,25 +169,16 @@ def messages(date: str, turns: list[dict]) -> list:
     ]
 
 
-def session_key(sid: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_-]+", "-", sid).strip("-")[:60] or "session"
-
-
 def store_raw(repo: DocumentsRepository, q: Question) -> None:
     from doctree.sessions.transcripts import format_transcript
 
     with repo.transaction():
-        for i, (sid, date, turns) in enumerate(q.sessions):
+        for i, (_, date, turns) in enumerate(q.sessions):
             day = parse_when(date).date().isoformat()
-            text = format_transcript(
-                messages(date, turns), agent=OWNER, session_id=session_key(sid)
-            )
-            repo.write(
-                OWNER,
-                f"{UNDER}/archive/sessions/{day}-{i:02d}-{session_key(sid)}",
-                text,
-                actor=ACTOR,
-            )
+            # Named by position only: the benchmark's session ids say which hold the answer.
+            text = format_transcript(messages(date, turns), agent=OWNER, session_id=f"s{i:02d}")
+            text = f"---\ndate: {day}\n---\n{text}"
+            repo.write(OWNER, f"{UNDER}/archive/sessions/s{i:02d}", text, actor=ACTOR)
     sync_chunks(repo, OWNER)
 
 
@@ -196,8 +194,8 @@ def store_agent(repo: DocumentsRepository, q: Question) -> None:
     sessions = SessionsRepository(repo.conn)
     worker = MemoryWorker(repo.conn, handler=handler)
     try:
-        for i, (sid, date, turns) in enumerate(q.sessions):
-            key = f"s{i:02d}-{session_key(sid)}"
+        for i, (_, date, turns) in enumerate(q.sessions):
+            key = f"s{i:02d}"  # by position: the benchmark's ids say which hold the answer
             text = format_transcript(messages(date, turns), agent=OWNER, session_id=key)
             o = replay_one(repo, sessions, worker, handler, text, source=key)
             if o.error:
@@ -270,7 +268,13 @@ def evaluate(questions: list[Question], mode: str, budgets: tuple[int, ...], wor
         for b in budgets:
             t0 = time.perf_counter()
             ctx, _ = blend(
-                repo, OWNER, q.text, budget_words=b, under=UNDER, pages_share=PAGES_SHARE[0]
+                repo,
+                OWNER,
+                q.text,
+                budget_words=b,
+                under=UNDER,
+                pages_share=PAGES_SHARE[0],
+                page_settings=SETTINGS[0],
             )
             latencies.append((time.perf_counter() - t0) * 1000)
             assert ctx.words <= b, (q.id, ctx.words, b)
@@ -302,6 +306,18 @@ def table(title: str, hits: dict, types: list[str], budgets: tuple[int, ...]) ->
     return "\n".join(lines)
 
 
+def parse_settings(pairs: list[str]) -> Settings:
+    known = {f.name for f in dataclasses.fields(Settings)}
+    changes: dict[str, object] = {}
+    for pair in pairs:
+        key, _, value = pair.partition("=")
+        if key not in known:
+            raise SystemExit(f"--set {pair!r}: unknown setting; known: {', '.join(sorted(known))}")
+        kind = type(getattr(DEFAULT_SETTINGS, key))
+        changes[key] = (value.lower() in ("1", "true", "yes")) if kind is bool else kind(value)
+    return dataclasses.replace(DEFAULT_SETTINGS, **changes)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--mode", choices=["raw", "agent", "both"], default="both")
@@ -313,8 +329,18 @@ def main(argv: list[str] | None = None) -> int:
         default=DEFAULT_SHARE,
         help="share of the budget the pages may take while the record has passages",
     )
+    ap.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="override a retrieval setting (tune on development splits only)",
+    )
     args = ap.parse_args(argv)
     PAGES_SHARE[0] = args.pages_share
+    SETTINGS[0] = parse_settings(args.set)
+    if SETTINGS[0] != DEFAULT_SETTINGS:
+        print(f"settings: {SETTINGS[0]}")
     path = data_file()
     if not path.exists():
         print(f"LongMemEval not found at {path} (set DOCTREE_LONGMEMEVAL); skipping.")
