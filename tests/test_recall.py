@@ -226,3 +226,14 @@ def test_a_reader_in_a_snapshot_leaves_the_index_as_it_is(db_path, repo):
 def test_recall_with_no_budget_is_empty(repo, budget):
     hand_over(repo.conn, OWNER, "s", [Message("user", "2026-03-01T10:00:00Z", "green tea")])
     assert recall(repo, OWNER, "green tea", budget=budget).passages == []
+
+
+def test_the_mcp_context_tool_blends_both_layers(db_path, repo):
+    from doctree.interop.mcp_server import DoctreeTools
+
+    repo.write(OWNER, "~/memory/people/bob", "# Bob\n\n- Lives in Berlin.\n", actor=ACTOR)
+    handed_over(db_path, "s-bob", BOB)
+    text = DoctreeTools(repo, OWNER).context("where is Bob's flat", cap=2000)
+    assert text.index("~/memory/people/bob") < text.index(RECALL_HEADING)
+    assert "## session s-bob · 2026-03-05\n[17:40] user: Bob moved to Berlin" in text
+    assert len(text) <= 2000
