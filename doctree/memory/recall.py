@@ -42,7 +42,7 @@ from doctree.store.documents import DocumentsRepository
 from doctree.store.paths import validate_owner
 from doctree.store.recall import RecallHit, RecallIndex, RecallRow
 
-CONTEXT_WORDS = 60
+CONTEXT_WORDS = 40
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _DAY = re.compile(r"^(\d{4})-(\d{2})-(\d{2})")
 
@@ -66,76 +66,57 @@ def _day(time: str) -> date | None:
         return None
 
 
-_BLOCK_START = re.compile(r"^\s{0,3}(?:[-*+]|\d+[.)])\s+|^#{1,6}\s")
-
-
-def _blocks(text: str) -> list[str]:
-    """A record's paragraphs, list items and headings, as the chunker of pages cuts them."""
-    blocks: list[str] = []
+def _pieces(text: str) -> list[str]:
+    """A record's text as passages of at most `MAX_CHUNK_WORDS` words, cut at sentence ends
+    (a single longer sentence stays whole)."""
+    if words(text) <= MAX_CHUNK_WORDS:
+        return [text]
+    out: list[str] = []
     cur: list[str] = []
     for line in text.split("\n"):
-        if not line.strip() or _BLOCK_START.match(line):
-            if cur:
-                blocks.append("\n".join(cur).strip())
-            cur = [line] if line.strip() else []
-            continue
-        cur.append(line)
-    if cur:
-        blocks.append("\n".join(cur).strip())
-    return [b for b in blocks if b]
-
-
-def _pieces(text: str) -> list[str]:
-    """A record's text as passages: its paragraphs and list items, each of at most
-    `MAX_CHUNK_WORDS` words (a longer one cut at sentence ends; a single longer sentence
-    stays whole)."""
-    out: list[str] = []
-    for block in _blocks(text):
-        if words(block) <= MAX_CHUNK_WORDS:
-            out.append(block)
-            continue
-        cur: list[str] = []
-        for sentence in _SENTENCE_END.split(block):
+        for sentence in _SENTENCE_END.split(line):
+            if not sentence.strip():
+                continue
             if cur and words(" ".join(cur)) + words(sentence) > MAX_CHUNK_WORDS:
                 out.append(" ".join(cur))
                 cur = []
             cur.append(sentence)
-        if cur:
-            out.append(" ".join(cur))
+    if cur:
+        out.append(" ".join(cur))
     return out
 
 
 def passages_of(records: Sequence[Any]) -> list[RecallRow]:
     """The passages of a session's records (anything with `kind`, `time`, `content` and,
-    for history records, `id`): a record's paragraphs and list items, long ones cut at
-    sentence ends, each found also through the passages around it. A record's key is its
-    history id, or its time and position when it has none."""
-    cut: list[tuple[Any, str, int, str]] = []  # (record, key, piece, text)
+    for history records, `id`): one per record, long ones cut at sentence ends. A record's
+    key is its history id, or its time and position when it has none."""
+    texts = [_text(r.content) for r in records]
+    rows: list[RecallRow] = []
     for i, r in enumerate(records):
+        if not texts[i]:
+            continue
         rid = getattr(r, "id", None)
         key = f"h{rid}" if rid is not None else f"{r.time}#{i}"
-        for n, piece in enumerate(_pieces(_text(r.content))):
-            cut.append((r, key, n, piece))
-    rows: list[RecallRow] = []
-    for j, (r, key, n, piece) in enumerate(cut):
         day = _day(r.time)
-        before = _clip(cut[j - 1][3], CONTEXT_WORDS) if j > 0 else ""
-        after = _clip(cut[j + 1][3], CONTEXT_WORDS) if j + 1 < len(cut) else ""
+        before = _clip(texts[i - 1], CONTEXT_WORDS) if i > 0 else ""
+        after = _clip(texts[i + 1], CONTEXT_WORDS) if i + 1 < len(texts) else ""
+        context = " ".join(x for x in (before, after) if x)
         day_toks = _day_tokens(day) if day else []
-        toks = list(dict.fromkeys([*day_toks, *date_tokens(piece, day)]))
-        rows.append(
-            RecallRow(
-                record=key,
-                piece=n,
-                speaker=r.kind.replace("_", " "),
-                time=r.time,
-                day=day.isoformat() if day else None,
-                text=piece,
-                words=words(piece),
-                context=" ".join(x for x in (before, after) if x),
-                dates=" ".join(toks),
+        for n, piece in enumerate(_pieces(texts[i])):
+            toks = list(dict.fromkeys([*day_toks, *date_tokens(piece, day)]))
+            rows.append(
+                RecallRow(
+                    record=key,
+                    piece=n,
+                    speaker=r.kind.replace("_", " "),
+                    time=r.time,
+                    day=day.isoformat() if day else None,
+                    text=piece,
+                    words=words(piece),
+                    context=context,
+                    dates=" ".join(toks),
+                )
             )
-        )
     return rows
 
 
