@@ -20,6 +20,27 @@ class PathError(UserError):
         super().__init__(f"path {path!r}: {rule}")
 
 
+class NotTextError(UserError):
+    """Text that cannot be stored as UTF-8: a lone surrogate (from JSON, or from non-UTF-8
+    bytes in an argument, a file name or stdin, which Python decodes to surrogates)."""
+
+    def __init__(self, what: str, value: str):
+        self.what = what
+        index = next((i for i, c in enumerate(value) if 0xD800 <= ord(c) <= 0xDFFF), -1)
+        super().__init__(
+            f"{what}: is not UTF-8 text (a lone surrogate or an undecodable byte "
+            f"at character {index})"
+        )
+
+
+class TitleError(UserError):
+    """A title broke one of the title rules."""
+
+    def __init__(self, path: str, rule: str):
+        self.path, self.rule = path, rule
+        super().__init__(f"title of {path!r}: {rule}")
+
+
 class BodyTooLargeError(UserError):
     """A body is larger than the configured limit."""
 

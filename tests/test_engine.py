@@ -231,3 +231,19 @@ def test_engine_shows_why_a_session_failed(db_path):
         1,
         "RuntimeError: model overloaded",
     )
+
+
+def test_the_documented_sequence_start_stop_then_run_once_processes_the_session(db_path):
+    # docs/collection-loop.md: start_worker(), stop_worker(), then run_worker_once()
+    handler = Collect()
+    with Engine(db_path, handler=handler, interval=3600) as engine:
+        engine.start_worker()
+        engine.stop_worker()
+        s = engine.start_session("main")
+        last = engine.append(s.id, "user", "Remember: Alice prefers green tea.")
+        engine.sleep(s.id)
+        tick = engine.run_worker_once()
+        assert tick.processed == [s.id]
+        assert engine.session(s.id).processed_until == last
+        assert engine.failing() == []
+    assert [j.session_id for j in handler.jobs] == [s.id]

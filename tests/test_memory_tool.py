@@ -18,7 +18,7 @@ from doctree.agent.messages_fake import (
     text_block,
     tool_use_block,
 )
-from doctree.interop.memory_tool import DoctreeMemoryTool
+from doctree.interop.memory_tool import DoctreeMemoryTool, MemoryCommands
 from doctree.store.documents import Actor
 
 OWNER = "a"
@@ -240,14 +240,18 @@ def test_stale_edit_is_refused_and_the_newer_body_kept(repo):
     tool = DoctreeMemoryTool(repo, OWNER)
     tool.call({"command": "create", "path": "/memories/a.md", "file_text": "v1"})
 
-    class Racing(DoctreeMemoryTool):
+    class Racing(MemoryCommands):
         def _file(self, path, doc_path):
             doc = super()._file(path, doc_path)
             repo.write(OWNER, doc_path, "v1 changed elsewhere")
             return doc
 
+    racing = DoctreeMemoryTool(repo, OWNER)
+    racing.commands = Racing(
+        repo, OWNER, root="~/memory", actor=racing.actor, session_id=None, run_id=None
+    )
     with pytest.raises(ToolError, match="The memory changed while this command ran"):
-        Racing(repo, OWNER).call(
+        racing.call(
             {"command": "str_replace", "path": "/memories/a.md", "old_str": "v1", "new_str": "v2"}
         )
     assert repo.read(OWNER, "~/memory/a.md").body == "v1 changed elsewhere"
@@ -297,3 +301,19 @@ def test_async_tool_remembers_through_the_async_tool_runner(repo):
     assert final.content[0].text == "Saved."
     assert result_text(results[0]) == "File created successfully at: /memories/a.md"
     assert repo.read(OWNER, "~/memory/a.md").body == "tea\n"
+
+
+def test_the_offline_example_in_the_integration_doc_runs_as_written(tmp_path, monkeypatch):
+    import contextlib
+    import io
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "integration.md").read_text()
+    offline = doc[doc.index("**Offline, without an API key.**") :]
+    start = offline.index("```python\n") + 10
+    code = offline[start : offline.index("\n```", start)]
+    monkeypatch.chdir(tmp_path)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, "integration.md", "exec"), {})
+    assert out.getvalue() == "Noted: you prefer tea.\n- drinks: tea\n\n"

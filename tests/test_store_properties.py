@@ -1,6 +1,9 @@
-"""Property tests: any sequence of writes, moves, deletes, restores (and redactions) keeps
-the history append-only, reconstructs every version exactly (checked against a small
-in-memory model), keeps the tree well formed, and lets the past be read back as it was."""
+"""Property tests: any sequence of writes, edits, moves, deletes, restores (and
+redactions) keeps the history append-only, reconstructs every version exactly (checked
+against a small in-memory model), keeps the tree well formed, and lets the past be read
+back as it was. Bodies are stored as deltas with a full copy every 3 versions here, so
+chains, keyframes and the re-encoding of redaction are all exercised; and the same history
+converted from the format before migration 010 reads back exactly too."""
 
 from __future__ import annotations
 
@@ -14,8 +17,10 @@ import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
+from storage_old_format import old_format_copy
 
 from doctree.errors import ConflictError, NotFoundError, PathError, UserError
+from doctree.store import encoding
 from doctree.store.documents import DocumentsRepository, now
 from doctree.store.paths import ancestors, is_under, parent_of
 
@@ -39,6 +44,9 @@ BODIES = [
     "links [one](~/b/c) and [[~/c/a/b]]",
     "---\ntitle: Fm\nlinks: [~/a/b]\n---\nbody",
     "é\n",
+    # long enough that an edit is stored as a delta rather than a full copy
+    "# Long\n\nsee [[~/b]]\n" + "".join(f"w{i * 7919 % 997} " for i in range(120)),
+    "".join(f"line {i * 104729 % 1009}\n" for i in range(60)) + "é",
 ]
 
 
@@ -191,9 +199,28 @@ def _references_are_consistent(repo: DocumentsRepository) -> None:
         assert back == expected_back[doc.id], doc.path
 
 
+def _versions_match_the_model(repo: DocumentsRepository, model: Model) -> None:
+    for doc in model.docs.values():
+        got = [
+            (v.operation, v.path, v.body, v.content_sha256, v.size, v.version, v.deleted)
+            for v in (repo.version(doc.id, n) for n in range(1, len(doc.versions) + 1))
+        ]
+        want = [
+            (v.operation, v.path, v.body, v.digest, v.size, n, v.deleted)
+            for n, v in enumerate(doc.versions, 1)
+        ]
+        assert got == want
+    streamed = {}
+    for v in repo.iter_versions(OWNER):
+        streamed.setdefault(v.document_id, []).append(v.body)
+    assert streamed == {i: [v.body for v in d.versions] for i, d in model.docs.items()}
+
+
 class StoreMachine(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
+        self._chain = encoding.CHAIN
+        encoding.CHAIN = 3  # short chains: keyframes every 3 versions
         self.dir = Path(tempfile.mkdtemp(prefix="doctree-prop-"))
         self.repo = DocumentsRepository(self.dir / "prop.db")
         self.model = Model()
@@ -213,7 +240,12 @@ class StoreMachine(RuleBasedStateMachine):
                             self.repo.read(OWNER, path, at=ts)
                     else:
                         assert self.repo.read(OWNER, path, at=ts).body == body
+            # The same history in the format before migration 010, converted on open.
+            old_format_copy(self.repo.conn, self.dir / "old.db")
+            with DocumentsRepository(self.dir / "old.db") as migrated:
+                _versions_match_the_model(migrated, self.model)
         finally:
+            encoding.CHAIN = self._chain
             self.repo.close()
             shutil.rmtree(self.dir, ignore_errors=True)
 
@@ -232,6 +264,22 @@ class StoreMachine(RuleBasedStateMachine):
 
     @rule(path=st.sampled_from(PATHS), body=st.sampled_from(BODIES))
     def write(self, path: str, body: str) -> None:
+        self.model.write(path, body)
+        self._apply(None, lambda: self.repo.write(OWNER, path, body))
+
+    @rule(
+        path=st.sampled_from(PATHS),
+        at=st.integers(min_value=0, max_value=40),
+        cut=st.integers(min_value=0, max_value=6),
+        text=st.text(alphabet="ab é\n🙂", max_size=12),
+    )
+    def edit(self, path: str, at: int, cut: int, text: str) -> None:
+        """A small change inside the current body (what deltas are made of)."""
+        doc = self.model.live(path)
+        if doc is None:
+            return
+        at = min(at, len(doc.body))
+        body = doc.body[:at] + text + doc.body[at + cut :]
         self.model.write(path, body)
         self._apply(None, lambda: self.repo.write(OWNER, path, body))
 
@@ -255,6 +303,16 @@ class StoreMachine(RuleBasedStateMachine):
         expected = self.model.redact(path, version)
         self._apply(expected, lambda: self.repo.redact(OWNER, path, version))
 
+    @rule(path=st.sampled_from(PATHS), back=st.integers(min_value=1, max_value=3))
+    def redact_recent(self, path: str, back: int) -> None:
+        """Redact a version a few before the current one: the ones after it may be deltas."""
+        doc = self.model.live(path)
+        if doc is None or len(doc.versions) <= back:
+            return
+        version = len(doc.versions) - back
+        self.model.redact(path, version)
+        self._apply(None, lambda: self.repo.redact(OWNER, path, version))
+
     @invariant()
     def history_is_append_only(self) -> None:
         rows = [
@@ -270,16 +328,7 @@ class StoreMachine(RuleBasedStateMachine):
 
     @invariant()
     def every_version_is_reconstructed_exactly(self) -> None:
-        for doc in self.model.docs.values():
-            got = [
-                (v.operation, v.path, v.body, v.content_sha256, v.size, v.version, v.deleted)
-                for v in (self.repo.version(doc.id, n) for n in range(1, len(doc.versions) + 1))
-            ]
-            want = [
-                (v.operation, v.path, v.body, v.digest, v.size, n, v.deleted)
-                for n, v in enumerate(doc.versions, 1)
-            ]
-            assert got == want
+        _versions_match_the_model(self.repo, self.model)
         assert self._version_count() == sum(len(d.versions) for d in self.model.docs.values())
 
     @invariant()

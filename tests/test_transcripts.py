@@ -16,6 +16,7 @@ from doctree.sessions.transcripts import (
     TranscriptError,
     format_transcript,
     parse_transcript,
+    transcript_of,
 )
 
 EXAMPLE = """\
@@ -224,6 +225,42 @@ def test_round_trip_property_for_arbitrary_messages(messages):
     text = format_transcript(messages, agent="main", session_id="s-1")
     t = parse_transcript(text)
     assert list(t.messages) == messages
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_messages, max_size=6))
+def test_transcript_of_records_is_what_their_markdown_parses_back_to(messages):
+    # the worker hands both to the memory agent; the agent reads `parsed` without parsing
+    text = format_transcript(messages, agent="main", session_id="s-1")
+    assert transcript_of(messages, agent="main", session_id="s-1") == parse_transcript(text)
+
+
+def test_parsing_is_linear_in_the_number_of_messages():
+    # token positions are found once: the parser used to look each heading up with
+    # list.index, quadratic in the messages. Counted, not timed: lookups per message.
+    import doctree.sessions.transcripts as t
+
+    calls = []
+    real = list.index
+
+    class Spy(list):
+        def index(self, *a):
+            calls.append(1)
+            return real(self, *a)
+
+    md = t._markdown()
+    text = format_transcript(
+        [Message("user", "2026-01-01T00:00:00Z", f"m{i}") for i in range(300)],
+        agent="main",
+        session_id="s-1",
+    )
+
+    class Md:
+        def parse(self, text):
+            return Spy(md.parse(text))
+
+    assert len(parse_transcript(text, _md=Md()).messages) == 300
+    assert calls == []
 
 
 @settings(max_examples=200, deadline=None)

@@ -749,10 +749,18 @@ class OfflineMemoryAgent:
         self.root = root
 
     def run(
-        self, transcript_text: str, tools: ToolsLike, *, source: str = "<transcript>"
+        self,
+        transcript_text: str,
+        tools: ToolsLike,
+        *,
+        source: str = "<transcript>",
+        parsed: Transcript | None = None,
     ) -> RunSummary:
-        """Read `transcript_text`, read the memory it touches, write what it learnt."""
-        transcript = parse_transcript(transcript_text, source=source)
+        """Read `transcript_text` (or `parsed`, the same transcript already parsed), read the
+        memory it touches, write what it learnt."""
+        transcript = (
+            parsed if parsed is not None else parse_transcript(transcript_text, source=source)
+        )
         return _Run(self.root, transcript, tools).execute()
 
 

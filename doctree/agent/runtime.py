@@ -152,11 +152,28 @@ def _block_param(block: Any) -> dict[str, Any]:
     return block.to_dict()
 
 
+def _utf8_safe(value: Any) -> Any:
+    """`value` with every lone surrogate in its strings replaced by U+FFFD."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+        return value
+    if isinstance(value, dict):
+        return {_utf8_safe(k): _utf8_safe(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_utf8_safe(v) for v in value]
+    return value
+
+
 def _usage(response: Any) -> Usage:
-    u = response.usage
+    u = getattr(response, "usage", None)
+    if u is None:  # a response without usage counts nothing rather than failing the run
+        return Usage()
     return Usage(
-        input_tokens=u.input_tokens or 0,
-        output_tokens=u.output_tokens or 0,
+        input_tokens=getattr(u, "input_tokens", None) or 0,
+        output_tokens=getattr(u, "output_tokens", None) or 0,
         cache_read_tokens=getattr(u, "cache_read_input_tokens", None) or 0,
         cache_write_tokens=getattr(u, "cache_creation_input_tokens", None) or 0,
     )
@@ -318,6 +335,7 @@ class MemoryAgentRuntime:
             job.transcript,
             first_history_id=getattr(job, "first_history_id", None),
             last_history_id=getattr(job, "last_history_id", None),
+            parsed=getattr(job, "parsed", None),
         )
 
     def run(
@@ -328,8 +346,12 @@ class MemoryAgentRuntime:
         *,
         first_history_id: int | None = None,
         last_history_id: int | None = None,
+        parsed: Any = None,
     ) -> RunResult:
         """One run: the memory agent of `source_agent` reads `transcript` and updates memory.
+
+        `parsed` is the same transcript already parsed (the worker's `TranscriptJob.parsed`):
+        the offline agent then works on it instead of parsing the markdown again.
 
         A run that reaches a turn, token or dollar limit ends `stopped` and is returned (the
         transcript is handled as far as the budget went, and its changes stay); one that
@@ -367,7 +389,11 @@ class MemoryAgentRuntime:
             )
             if offline is not None:
                 conversation.append("user", message)
-                summary = offline.run(transcript, tools)
+                summary = (
+                    offline.run(transcript, tools)
+                    if parsed is None
+                    else offline.run(transcript, tools, parsed=parsed)
+                )
                 status, reason = "completed", "end_turn"
                 conversation.append("assistant", _offline_note(summary, tools))
             else:
@@ -453,10 +479,14 @@ class MemoryAgentRuntime:
             )
             total, cost = total + usage, cost + turn_cost
             self.runs.record_turn(run_id, usage, turn_cost)
-            content = [_block_param(b) for b in response.content]
+            said = [_block_param(b) for b in response.content]
+            # Echoed back as sent, except text that is not UTF-8 (a lone surrogate from a
+            # JSON escape), which no request can carry: U+FFFD in its place. The tool call
+            # itself gets the input as the model gave it, and refuses it with an error result.
+            content = _utf8_safe(said)
             messages.append({"role": "assistant", "content": content})
             conversation.append_blocks("assistant", content)
-            calls = [b for b in content if b["type"] == "tool_use"]
+            calls = [b for b in said if b["type"] == "tool_use"]
             if not calls:
                 if response.stop_reason in ("end_turn", "stop_sequence"):
                     return "completed", response.stop_reason

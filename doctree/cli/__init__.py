@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import sys
 from typing import Any
 
@@ -19,6 +20,30 @@ DEFAULT_AGENT = "main"
 
 EXIT_USER_ERROR = 2
 EXIT_CONFLICT = 3
+MAX_INT = 2**63 - 1  # the largest integer the database stores
+
+
+class Int(click.IntRange):
+    """A whole-number option or argument: at least `min`, and small enough to store."""
+
+    def __init__(self, min: int = 0) -> None:
+        super().__init__(min=min, max=MAX_INT)
+
+    def _describe_range(self) -> str:
+        return f"x>={self.min}"  # the upper bound is the storage limit, not worth a help line
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> Any:
+        number = click.INT.convert(value, param, ctx)
+        if number > MAX_INT:
+            self.fail(f"{number} is too large (at most {MAX_INT})", param, ctx)
+        return super().convert(number, param, ctx)
+
+
+def _not_utf8(args: list[str]) -> str | None:
+    """The first argument that is not UTF-8 text (Python decodes bad bytes to surrogates)."""
+    from doctree.store.paths import is_utf8_text
+
+    return next((a for a in args if isinstance(a, str) and not is_utf8_text(a)), None)
 
 
 class State:
@@ -51,6 +76,14 @@ class DoctreeGroup(click.Group):
         if kw.get("standalone_mode", True) is False:
             return super().main(args, prog_name, *a, **kw)
         kw["standalone_mode"] = False
+        bad = _not_utf8(sys.argv[1:] if args is None else list(args))
+        if bad is not None:
+            try:
+                shown = os.fsencode(bad).decode("utf-8", "backslashreplace")
+            except UnicodeError:
+                shown = bad.encode("utf-8", "backslashreplace").decode("utf-8")
+            click.echo(f"error: argument '{shown}': is not UTF-8 text", err=True)
+            sys.exit(EXIT_USER_ERROR)
         try:
             rv = super().main(args, prog_name, *a, **kw)
         except click.UsageError as e:
@@ -77,6 +110,30 @@ class DoctreeGroup(click.Group):
         except DoctreeError as e:
             click.echo(f"error: {e}", err=True)
             ctx.exit(1)
+        except sqlite3.Error as e:
+            # Disk full, a read-only file, a lock held past the timeout: the write's own
+            # transaction was rolled back, so nothing of it is stored.
+            click.echo(f"error: database {database_of(ctx)!r}: {_cause(e)}", err=True)
+            ctx.exit(1)
+
+
+def database_of(ctx: click.Context) -> str:
+    """The database file the command uses, for messages."""
+    state = ctx.find_object(State)
+    if state is not None and state.db_path:
+        return str(state.db_path)
+    from doctree.store.db import default_db_path
+
+    return str(default_db_path())
+
+
+def _cause(e: sqlite3.Error) -> str:
+    text = " ".join(str(e).split()) or type(e).__name__
+    if "readonly" in text or "read-only" in text:
+        return f"{text} (the file or its folder is not writable)"
+    if "locked" in text or "busy" in text:
+        return f"{text} (another process held it past the busy timeout; try again)"
+    return text
 
 
 @click.group(cls=DoctreeGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -102,8 +159,8 @@ def cli(ctx: click.Context, db: str | None, agent: str) -> None:
     (e.g. ~/memory/people/alice). Try:
 
     \b
+      printf '# Alice\\nPrefers tea.\\n' | doctree write ~/memory/people/alice
       doctree show ~/memory
-      echo "# Alice" | doctree write ~/memory/people/alice
       doctree history ~/memory/people/alice
 
     Exit codes: 0 ok, 2 bad input, 3 conflict (a precondition failed), 1 other errors.
@@ -114,6 +171,11 @@ def cli(ctx: click.Context, db: str | None, agent: str) -> None:
         validate_owner(agent)
     except UserError as e:
         raise click.BadParameter(str(e), param_hint="--agent") from None
+    if db is not None and not db.strip():
+        raise click.BadParameter(
+            "the database file must not be empty; leave --db out to use the default",
+            param_hint="--db",
+        )
     ctx.obj = State(db, agent)
     ctx.call_on_close(ctx.obj.close)
 
@@ -162,7 +224,29 @@ def read_input(file: str | None) -> str:
             raise UserError(f"file {file!r}: is not UTF-8 text") from None
     if sys.stdin.isatty():
         raise UserError("no body given: pipe it on stdin or pass --file FILE")
-    return sys.stdin.read()
+    raw = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read()
+    if isinstance(raw, str):
+        from doctree.store.paths import require_text
+
+        return require_text(raw, "stdin")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UserError("stdin: is not UTF-8 text") from None
+
+
+def require_given_path(state: State, name: str, path: str) -> None:
+    """A path given on the command line must exist; the default may be missing (an agent
+    with no memory yet)."""
+    from doctree.errors import NotFoundError
+    from doctree.store.paths import HOME, normalize_path
+
+    ctx = click.get_current_context()
+    if ctx.get_parameter_source(name) != click.core.ParameterSource.COMMANDLINE:
+        return
+    path = normalize_path(path)
+    if path != HOME and not state.repo.exists(state.agent, path):
+        raise NotFoundError(f"document {path!r} not found for agent {state.agent!r}")
 
 
 def main() -> None:

@@ -9,9 +9,14 @@ from __future__ import annotations
 
 import click
 
-from doctree.cli import State, cli, emit_json, user_actor
+from doctree.cli import Int, State, cli, emit_json, user_actor
 
 pass_state = click.pass_obj
+
+
+def cut(text: str, width: int) -> str:
+    """`text` in at most `width` characters; a longer one is cut with an ellipsis."""
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def _tokens(n: int) -> str:
@@ -29,7 +34,7 @@ def _changes(state: State, run) -> list:
     type=click.Choice(["running", "completed", "stopped", "failed"]),
     help="Only runs that ended this way.",
 )
-@click.option("--limit", type=click.IntRange(min=1), default=20, show_default=True)
+@click.option("--limit", type=Int(min=1), default=20, show_default=True)
 @click.option("--all-agents", is_flag=True, help="Runs for every source agent, not just --agent.")
 @click.option("--json", "as_json", is_flag=True, help="Print the runs as JSON.")
 @pass_state
@@ -42,6 +47,9 @@ def runs(
     as_json: bool,
 ) -> None:
     """Memory agent runs, newest first: backend, outcome, usage, cost and changes.
+
+    The runs for --agent's memory; with --all-agents every run, the AGENT column saying
+    whose memory each one wrote.
 
     \b
       doctree runs
@@ -72,15 +80,16 @@ def runs(
     for r in rows:
         cache = f"{_tokens(r.cache_read_tokens)}/{_tokens(r.cache_write_tokens)}"
         click.echo(
-            f"{r.id:>4}  {r.source_agent[:10]:<10} {(r.session_id or '-')[:28]:<28} "
-            f"{r.backend:<9} {'reverted' if r.reverted_at else r.status:<9} {(r.stop_reason or '-')[:14]:<14} {r.turns:>5} "
+            f"{r.id:>4}  {cut(r.source_agent, 10):<10} {cut(r.session_id or '-', 28):<28} "
+            f"{cut(r.backend, 9):<9} {'reverted' if r.reverted_at else r.status:<9} "
+            f"{cut(r.stop_reason or '-', 14):<14} {r.turns:>5} "
             f"{_tokens(r.input_tokens):>7} {_tokens(r.output_tokens):>6} {cache:>13} "
             f"{r.cost_usd:>8.4f} {counts.get(r.id, 0):>7}"
         )
 
 
 @cli.command("run-show")
-@click.argument("run_id", type=int)
+@click.argument("run_id", type=Int(min=1))
 @click.option("--json", "as_json", is_flag=True, help="Print the run and its changes as JSON.")
 @pass_state
 def run_show(state: State, run_id: int, as_json: bool) -> None:
@@ -133,7 +142,7 @@ def run_show(state: State, run_id: int, as_json: bool) -> None:
 
 
 @cli.command()
-@click.option("--run", "run_id", type=int, required=True, help="The run to revert.")
+@click.option("--run", "run_id", type=Int(min=1), required=True, help="The run to revert.")
 @click.option("--dry-run", is_flag=True, help="Show what would be put back; write nothing.")
 @click.option("--force", is_flag=True, help="Revert a run still marked running (its process died).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")

@@ -69,6 +69,13 @@ def render() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if "-h" in args or "--help" in args:
+        print(__doc__.strip())
+        return 0
+    unknown = [a for a in args if a != "--check"]
+    if unknown:
+        print(f"error: unknown argument {unknown[0]!r} (see --help)", file=sys.stderr)
+        return 2
     text = render()
     if "--check" in args:
         current = DOC.read_text(encoding="utf-8") if DOC.exists() else ""

@@ -5,7 +5,16 @@ from __future__ import annotations
 
 import click
 
-from doctree.cli import DOC_PATH, State, cli, emit_json, read_input, user_actor
+from doctree.cli import (
+    DOC_PATH,
+    Int,
+    State,
+    cli,
+    emit_json,
+    read_input,
+    require_given_path,
+    user_actor,
+)
 from doctree.interop.render import human_size, render_tree
 
 pass_state = click.pass_obj
@@ -13,9 +22,7 @@ pass_state = click.pass_obj
 
 @cli.command()
 @click.argument("path", default="~", type=DOC_PATH)
-@click.option(
-    "--depth", type=click.IntRange(min=0), help="Show at most this many levels below PATH."
-)
+@click.option("--depth", type=Int(min=0), help="Show at most this many levels below PATH.")
 @click.option("--at", "at", metavar="TIME", help="Show the tree as it was at TIME (ISO 8601).")
 @click.option("--json", "as_json", is_flag=True, help="Print the tree as JSON.")
 @pass_state
@@ -42,7 +49,7 @@ def show(state: State, path: str, depth: int | None, at: str | None, as_json: bo
 
 @cli.command()
 @click.argument("path", type=DOC_PATH)
-@click.option("--version", "version", type=click.IntRange(min=1), help="Read this version number.")
+@click.option("--version", "version", type=Int(min=1), help="Read this version number.")
 @click.option("--at", metavar="TIME", help="Read the document as it was at TIME (ISO 8601).")
 @click.option("--json", "as_json", is_flag=True, help="Print the document and metadata as JSON.")
 @pass_state
@@ -70,7 +77,7 @@ def read(state: State, path: str, version: int | None, at: str | None, as_json: 
 @click.option("--link", "links", multiple=True, type=DOC_PATH, help="Declare a link (repeatable).")
 @click.option(
     "--expected-version",
-    type=click.IntRange(min=0),
+    type=Int(min=0),
     help="Write only if the document is at this version (0: only if it does not exist).",
 )
 @click.option("--sha256", "content_sha256", help="Write only if the current body has this sha256.")
@@ -93,7 +100,7 @@ def write(
     Missing parents are created empty. Writing the same body again makes no new version.
 
     \b
-      echo "# Alice\\nPrefers tea." | doctree write ~/memory/people/alice
+      printf '# Alice\\nPrefers tea.\\n' | doctree write ~/memory/people/alice
       doctree write ~/memory/notes --file notes.md --expected-version 3
     """
     body = read_input(file)
@@ -126,7 +133,7 @@ def _report(doc, as_json: bool) -> None:
 @click.argument("old")
 @click.argument("new")
 @click.option("--all", "replace_all", is_flag=True, help="Replace every occurrence, not just one.")
-@click.option("--expected-version", type=click.IntRange(min=1), help="Edit only at this version.")
+@click.option("--expected-version", type=Int(min=1), help="Edit only at this version.")
 @click.option("--sha256", "content_sha256", help="Edit only if the current body has this sha256.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @pass_state
@@ -160,7 +167,7 @@ def edit(
 @cli.command()
 @click.argument("path", type=DOC_PATH)
 @click.argument("new_path", type=DOC_PATH)
-@click.option("--expected-version", type=click.IntRange(min=1), help="Move only at this version.")
+@click.option("--expected-version", type=Int(min=1), help="Move only at this version.")
 @click.option("--json", "as_json", is_flag=True, help="Print the moved documents as JSON.")
 @pass_state
 def mv(state: State, path: str, new_path: str, expected_version: int | None, as_json: bool) -> None:
@@ -177,7 +184,7 @@ def mv(state: State, path: str, new_path: str, expected_version: int | None, as_
 @cli.command()
 @click.argument("path", type=DOC_PATH)
 @click.option("-r", "--recursive", is_flag=True, help="Also delete every descendant.")
-@click.option("--expected-version", type=click.IntRange(min=1), help="Delete only at this version.")
+@click.option("--expected-version", type=Int(min=1), help="Delete only at this version.")
 @click.option("--json", "as_json", is_flag=True, help="Print the deleted documents as JSON.")
 @pass_state
 def rm(
@@ -199,7 +206,7 @@ def rm(
 
 @cli.command()
 @click.argument("path", type=DOC_PATH)
-@click.argument("version", type=click.IntRange(min=1))
+@click.argument("version", type=Int(min=1))
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @pass_state
 def restore(state: State, path: str, version: int, as_json: bool) -> None:
@@ -235,9 +242,15 @@ def history(state: State, path: str, as_json: bool) -> None:
 
 @cli.command()
 @click.argument("path", required=False, type=DOC_PATH)
-@click.argument("from_version", required=False, type=click.IntRange(min=0))
-@click.argument("to_version", required=False, type=click.IntRange(min=1))
-@click.option("--run", "run_id", type=int, help="Diff every change a memory-agent run made.")
+@click.argument("from_version", required=False, type=Int(min=0))
+@click.argument("to_version", required=False, type=Int(min=1))
+@click.option("--run", "run_id", type=Int(min=1), help="Diff every change a memory-agent run made.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print JSON: for each document, its path, the versions compared and the diff.",
+)
 @pass_state
 def diff(
     state: State,
@@ -245,6 +258,7 @@ def diff(
     from_version: int | None,
     to_version: int | None,
     run_id: int | None,
+    as_json: bool,
 ) -> None:
     """Unified diff of PATH between FROM_VERSION and TO_VERSION.
 
@@ -254,15 +268,37 @@ def diff(
     if run_id is not None:
         if path is not None:
             raise click.UsageError("give either PATH or --run, not both")
-        click.echo(run_diff(state, run_id), nl=False)
+        parts = run_diff_parts(state, run_id)
+        if not parts:
+            from doctree.store.runs import Runs
+
+            Runs(state.repo.conn).get(run_id)  # a run that does not exist is an error
+        if as_json:
+            emit_json({"run": run_id, "documents": parts})
+        else:
+            click.echo("".join(p["diff"] for p in parts), nl=False)
         return
     if path is None:
         raise click.UsageError("give PATH (or --run N)")
-    click.echo(state.repo.diff(state.agent, path, from_version, to_version), nl=False)
+    text = state.repo.diff(state.agent, path, from_version, to_version)
+    if as_json:
+        history = state.repo.history(state.agent, path)
+        to_v = to_version if to_version is not None else history[-1].version
+        from_v = from_version if from_version is not None else to_v - 1
+        emit_json(
+            {"documents": [{"path": history[-1].path, "from": from_v, "to": to_v, "diff": text}]}
+        )
+        return
+    click.echo(text, nl=False)
 
 
 def run_diff(state: State, run_id: int) -> str:
     """The combined diff of every document a run changed, from before the run to after it."""
+    return "".join(p["diff"] for p in run_diff_parts(state, run_id))
+
+
+def run_diff_parts(state: State, run_id: int) -> list[dict]:
+    """Per document a run changed: its path, the versions before and after, the diff."""
     from doctree.store.documents import unified_diff
 
     versions = state.repo.log(None, run_id=run_id, limit=None)
@@ -273,29 +309,38 @@ def run_diff(state: State, run_id: int) -> str:
     for doc_versions in by_doc.values():
         first = min(doc_versions, key=lambda v: v.version)
         last = max(doc_versions, key=lambda v: v.version)
+        start = first.version - 1
         if last.operation == "deleted":
-            out.append(f"deleted {last.path}\n")
+            out.append(
+                {
+                    "path": last.path,
+                    "from": start,
+                    "to": last.version,
+                    "diff": f"deleted {last.path}\n",
+                }
+            )
             continue
         before = (
             state.repo.version(first.document_id, first.version - 1) if first.version > 1 else None
         )
-        out.append(
-            unified_diff(
-                (before.body or "") if before else "",
-                last.body or "",
-                f"{before.path}@{before.version}" if before else "/dev/null",
-                f"{last.path}@{last.version}",
-            )
+        text = unified_diff(
+            (before.body or "") if before else "",
+            last.body or "",
+            f"{before.path}@{before.version}" if before else "/dev/null",
+            f"{last.path}@{last.version}",
         )
-    return "".join(out)
+        out.append({"path": last.path, "from": start, "to": last.version, "diff": text})
+    return out
 
 
 @cli.command()
 @click.argument("path", default="~", type=DOC_PATH)
-@click.option("--run", "run_id", type=int, help="Only versions made by this memory-agent run.")
+@click.option(
+    "--run", "run_id", type=Int(min=1), help="Only versions made by this memory-agent run."
+)
 @click.option("--session", "session_id", help="Only versions made from this session.")
 @click.option("--since", metavar="TIME", help="Only versions made at or after TIME.")
-@click.option("--limit", type=click.IntRange(min=1), default=50, show_default=True)
+@click.option("--limit", type=Int(min=1), default=50, show_default=True)
 @click.option("--all-agents", is_flag=True, help="Versions of every agent, not just --agent.")
 @click.option(
     "--json", "as_json", is_flag=True, help="Print the versions as JSON (without bodies)."
@@ -320,6 +365,12 @@ def log(
         since=since,
         limit=limit,
     )
+    if not versions:
+        _require_history(state, path, None if all_agents else state.agent)
+        if run_id is not None:
+            from doctree.store.runs import Runs
+
+            Runs(state.repo.conn).get(run_id)
     if as_json:
         emit_json([{k: v for k, v in x.to_dict().items() if k != "body"} for x in versions])
         return
@@ -327,6 +378,17 @@ def log(
         click.echo("no changes")
     for v in versions:
         click.echo(_version_line(v))
+
+
+def _require_history(state: State, path: str, owner: str | None) -> None:
+    """A path no document was ever at or below is an error, not an empty log."""
+    from doctree.errors import NotFoundError
+    from doctree.store.paths import HOME, normalize_path
+
+    path = normalize_path(path)
+    if path != HOME and not state.repo.log(owner, path, limit=1):
+        who = f" for agent {owner!r}" if owner else ""
+        raise NotFoundError(f"no document was ever at or below {path!r}{who}")
 
 
 @cli.command()
@@ -358,11 +420,26 @@ def links(state: State, path: str, as_json: bool) -> None:
     show_default=True,
     help="Only documents at or below this path.",
 )
-@click.option("--limit", type=click.IntRange(min=1), default=10, show_default=True)
+@click.option("--limit", type=Int(min=1), default=10, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the hits as JSON.")
 @pass_state
 def search(state: State, query: str, under: str, limit: int, as_json: bool) -> None:
-    """Full-text search (BM25) over titles, bodies and paths, with snippets."""
+    """Full-text search (BM25) over titles, bodies and paths, best first, with snippets.
+
+    \b
+    QUERY syntax:
+      apollo launch     documents with any of the words (more of them rank higher);
+                        common words (the, what, ...) are left out
+      apol*             a word starting with 'apol'
+      "green tea"       the phrase, as written (required)
+      apollo -kafka     leave out documents that mention kafka (also -"a phrase")
+    Words match their forms ('launches' finds 'launch'); case and accents do not matter.
+
+    \b
+      doctree search "green tea"
+      doctree search 'apol* -kafka' --under ~/memory/projects
+    """
+    require_given_path(state, "under", under)
     hits = state.repo.search(state.agent, query, under=under, limit=limit)
     if as_json:
         emit_json([h.to_dict() for h in hits])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from doctree.cli import DOC_PATH, State, cli, emit_json, user_actor
+from doctree.cli import DOC_PATH, Int, State, cli, emit_json, user_actor
 
 pass_state = click.pass_obj
 
@@ -38,21 +38,25 @@ def mcp(state: State, under: str, actor_id: str | None) -> None:
 @cli.command("export")
 @click.argument("path", type=DOC_PATH)
 @click.argument("directory", type=click.Path(file_okay=False))
+@click.option(
+    "--force", is_flag=True, help="Also overwrite files in DIRECTORY that no export wrote."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the written files as JSON.")
 @pass_state
-def export_cmd(state: State, path: str, directory: str, as_json: bool) -> None:
+def export_cmd(state: State, path: str, directory: str, force: bool, as_json: bool) -> None:
     """Write the subtree at PATH into DIRECTORY as markdown files with YAML frontmatter.
 
     Each document becomes NAME.md (frontmatter: id, path, version, title, links, updated,
     sha256); a document with children also gets a NAME/ folder. `doctree import DIRECTORY`
-    brings it back exactly.
+    brings it back exactly. A file an earlier export wrote is overwritten; any other file
+    in the way stops the export before it writes anything (unless --force).
 
     \b
       doctree export ~/memory backup/
     """
     from doctree.interop.exchange import export_tree
 
-    report = export_tree(state.repo, state.agent, path, directory)
+    report = export_tree(state.repo, state.agent, path, directory, force=force)
     if as_json:
         emit_json({"directory": str(report.directory), "files": [str(f) for f in report.files]})
     else:
@@ -113,7 +117,7 @@ def import_cmd(state: State, directory: str, under: str, if_unchanged: bool, as_
 
 @cli.command()
 @click.argument("path", type=DOC_PATH)
-@click.argument("version", type=click.IntRange(min=1))
+@click.argument("version", type=Int(min=1))
 @click.option("--json", "as_json", is_flag=True, help="Print the redaction record as JSON.")
 @pass_state
 def redact(state: State, path: str, version: int, as_json: bool) -> None:
@@ -161,7 +165,11 @@ def forget(
     dry_run: bool,
     as_json: bool,
 ) -> None:
-    """Redact every version whose content matches PATTERN (plain text unless --regex).
+    """Erase PATTERN (plain text unless --regex) from memory, its history and sessions.
+
+    Every version whose body holds it is redacted; path segments holding it are renamed
+    `redacted-<id>`, titles and the agent's session records get `[redacted]` instead; the
+    indexes are cleaned and the database file rewritten so no copy stays. One transaction.
 
     \b
       doctree forget "4111 1111 1111 1111" --dry-run
@@ -190,11 +198,16 @@ def forget(
         return
     verb = "would redact" if dry_run else "redacted"
     for h in report.hits:
-        versions = ", ".join(f"v{n}" for n in h.versions)
+        versions = ", ".join(f"v{n}" for n in h.versions) or "no body"
         note = " (deleted)" if h.deleted else ""
+        note += " (path or title renamed)" if h.renamed else ""
         if h.skipped:
             click.echo(f"skipped {h.path}{note} {versions}: {h.skipped}")
         else:
             click.echo(f"{verb} {h.path}{note} {versions}")
     documents = sum(1 for h in report.hits if not h.skipped)
     click.echo(f"{verb} {report.redacted} version(s) in {documents} document(s)")
+    if not dry_run and report.history_records:
+        click.echo(f"rewrote {report.history_records} session history record(s)")
+    if report.note:
+        click.echo(f"note: {report.note}", err=True)

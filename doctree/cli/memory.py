@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from doctree.cli import DOC_PATH, State, cli, emit_json
+from doctree.cli import DOC_PATH, Int, State, cli, emit_json, require_given_path
 
 pass_state = click.pass_obj
 
@@ -13,13 +13,13 @@ pass_state = click.pass_obj
 @click.option("--query", help="Put what is most relevant to this text first (or only).")
 @click.option(
     "--cap",
-    type=click.IntRange(min=0),
+    type=Int(min=0),
     metavar="CHARS",
     help="Whole documents, at most this many characters.  [default: 8000]",
 )
 @click.option(
     "--words",
-    type=click.IntRange(min=0),
+    type=Int(min=0),
     metavar="N",
     help="Passage mode: the passages most relevant to --query, at most N words "
     "(headers included), instead of whole documents.",
@@ -69,6 +69,7 @@ def context(
     """
     from doctree.errors import UserError
 
+    require_given_path(state, "under", under)
     if words is not None:
         if cap is not None:
             raise UserError(
@@ -173,7 +174,7 @@ def _passages(state: State, query: str, words: int, under: str, as_json: bool) -
 @click.option(
     "--if-over",
     "if_over",
-    type=click.IntRange(min=0),
+    type=Int(min=0),
     metavar="BYTES",
     help="Only compact when PATH holds more than BYTES.",
 )
@@ -207,6 +208,8 @@ def compact(
     from doctree.errors import DoctreeError
     from doctree.memory.compaction import CompactionPolicy, Compactor
 
+    if not all_agents:
+        require_given_path(state, "path", path)
     policy = CompactionPolicy.from_env()
     policy.under = path
     if if_over is not None:

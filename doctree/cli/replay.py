@@ -60,6 +60,13 @@ def runtime_for(repo: Any, model: str) -> Any:
     if model in ("replay", "replay:", "record", "record:"):
         name = model.rstrip(":")
         raise UserError(f"--model {model}: give the cassette, e.g. --model {name}:FILE")
+    if model not in ("offline", "anthropic", "auto") and not model.startswith(
+        ("replay:", "record:")
+    ):
+        raise UserError(
+            f"--model {model!r}: must be one of offline, anthropic, auto, replay:CASSETTE "
+            "or record:CASSETTE"
+        )
     runtime = MemoryAgentRuntime(repo, backend=model)
     if runtime.backend != "offline":
         runtime.client()  # a missing API key fails here, before any session is touched
@@ -94,8 +101,9 @@ def append_transcript(sessions: Any, transcript: Any, agent: str) -> tuple[int, 
             f"session {s.id!r}: holds {len(existing)} records, more than the transcript's "
             f"{len(messages)}; replay it under another session id"
         )
-    for message in messages[held:]:
-        sessions.append_history(s.id, message.kind, message.content, time=message.time)
+    with sessions.transaction():  # one commit for the whole transcript, not one per record
+        for message in messages[held:]:
+            sessions.append_history(s.id, message.kind, message.content, time=message.time)
     return len(messages) - held, held
 
 

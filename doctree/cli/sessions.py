@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from doctree.cli import State, cli, emit_json
+from doctree.cli import Int, State, cli, emit_json
 
 pass_state = click.pass_obj
 
@@ -39,7 +39,7 @@ def _db_path(state: State) -> str:
     metavar="AGENT",
     help="Only sessions of this agent descriptor: an agent id, or 'memory-agent:ID'.",
 )
-@click.option("--limit", type=click.IntRange(min=1), default=50, show_default=True)
+@click.option("--limit", type=Int(min=1), default=50, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the sessions as JSON.")
 @pass_state
 def sessions_cmd(
@@ -106,6 +106,18 @@ def transcript_cmd(state: State, session_id: str, only_new: bool) -> None:
     click.echo(format_transcript(records, agent=s.agent.id, session_id=s.id), nl=False)
 
 
+HANDLERS = "auto, offline, anthropic, replay:CASSETTE, recorder:FILE[:DELAY] or python:MODULE:ATTR"
+
+
+def _check_handler(handler: str) -> None:
+    """The --handler names `worker --help` gives; anything else is refused naming them all."""
+    from doctree.errors import UserError
+
+    prefixes = ("replay:", "record:", "recorder:", "python:")
+    if handler not in ("auto", "offline", "anthropic") and not handler.startswith(prefixes):
+        raise UserError(f"--handler {handler!r}: must be one of {HANDLERS}")
+
+
 @cli.command("worker")
 @click.option("--once", is_flag=True, help="Run one tick and exit.")
 @click.option(
@@ -117,7 +129,7 @@ def transcript_cmd(state: State, session_id: str, only_new: bool) -> None:
 )
 @click.option(
     "--batch",
-    type=click.IntRange(min=1),
+    type=Int(min=1),
     default=10,
     show_default=True,
     help="At most this many sessions per tick.",
@@ -135,7 +147,8 @@ def transcript_cmd(state: State, session_id: str, only_new: bool) -> None:
     type=click.FloatRange(min=0, min_open=True),
     default=60.0,
     show_default=True,
-    help="Seconds a session lease lasts without renewal (a crashed worker's is taken over after).",
+    help="Seconds a session lease lasts without renewal (a crashed worker's is taken over after; "
+    "at least 0.25: it is renewed every quarter of it).",
 )
 @click.option(
     "--retry-base",
@@ -179,6 +192,7 @@ def worker_cmd(
         stream=sys.stderr,
         format="%(asctime)s %(name)s %(message)s",
     )
+    _check_handler(handler)
     repo = state.repo
     the_handler = default_handler(repo, handler)
     after_handle = None
@@ -215,7 +229,9 @@ def worker_cmd(
                 f"tick: {result.found} pending, {len(result.processed)} processed, "
                 f"{len(result.raced)} still pending (new records), {len(result.exempt)} exempt, "
                 f"{len(result.skipped)} skipped, {len(result.failed)} failed, "
-                f"{result.records} records handed over",
+                f"{result.records} records handed over"
+                + (f", {len(result.lost)} lost their lease" if result.lost else "")
+                + (f", {len(result.orphans)} orphaned run(s) reverted" if result.orphans else ""),
                 err=not once,
             )
 

@@ -21,7 +21,16 @@ from pathlib import Path
 
 from doctree.errors import BodyTooLargeError, PathError, UserError
 from doctree.store.documents import Actor, DocumentsRepository
-from doctree.store.paths import HOME, MAX_SEGMENTS, is_under, name_of, normalize_path, slugify
+from doctree.store.paths import (
+    HOME,
+    MAX_SEGMENTS,
+    is_under,
+    is_utf8_text,
+    name_of,
+    normalize_path,
+    slugify,
+)
+from doctree.store.references import frontmatter_problem
 
 EXPORT_KEYS = ("id", "version", "updated")  # a frontmatter with these keys is an export's
 _FRONTMATTER = re.compile(r"\A---[ \t]*\n(.*?\n)---[ \t]*(?:\n|\Z)", re.S)
@@ -94,14 +103,20 @@ def _exact_dumper():
 
 
 def export_tree(
-    repo: DocumentsRepository, owner: str, path: str, dest: str | os.PathLike[str]
+    repo: DocumentsRepository,
+    owner: str,
+    path: str,
+    dest: str | os.PathLike[str],
+    *,
+    force: bool = False,
 ) -> ExportReport:
     """Write the subtree at `path` into folder `dest`: `name.md` per document, `name/` below.
 
     Exporting the home `~` writes its top-level documents directly into `dest`. The subtree
     is read in one read transaction, so the export is one consistent state of it even while
-    other processes write. Files from an earlier export are overwritten; nothing is ever
-    written through a symlink.
+    other processes write. A file an earlier export wrote (it starts with an export's
+    frontmatter) is overwritten; any other file in the way is refused before anything is
+    written, unless `force`. Nothing is ever written through a symlink.
     """
     path = normalize_path(path)
     # One read of the whole subtree, in one read transaction: a write committed by another
@@ -111,22 +126,62 @@ def export_tree(
     if path != HOME and not docs:
         raise UserError(f"document {path!r} not found for agent {owner!r}")
     root = Path(dest)
-    if root.exists() and not root.is_dir():
-        raise UserError(f"export folder {str(root)!r}: exists and is not a folder")
-    root.mkdir(parents=True, exist_ok=True)
     base = HOME if path == HOME else path.rsplit("/", 1)[0]
-    report = ExportReport(root)
+    planned = []
     for doc in docs:
         rel = doc.path[len(base) + 1 :] if base != HOME else doc.path[2:]
         segments = rel.split("/")
+        planned.append((doc, segments, root.joinpath(*segments[:-1], segments[-1] + ".md")))
+    if not force:
+        for _, _, target in planned:
+            _check_overwrite(target)
+    _make_export_root(root)
+    report = ExportReport(root)
+    for doc, segments, target in planned:
         folder = root
         for seg in segments[:-1]:
             folder = folder / seg
             _ensure_real_dir(folder)
-        target = folder / (segments[-1] + ".md")
         _write_no_follow(target, export_frontmatter(doc) + doc.body)
         report.files.append(target)
     return report
+
+
+def _make_export_root(root: Path) -> None:
+    """Create the export folder (and its parents), or say clearly why it cannot be."""
+    if root.exists() and not root.is_dir():
+        raise UserError(f"export folder {str(root)!r}: exists and is not a folder")
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise UserError(f"export folder {str(root)!r}: exists and is not a folder") from None
+    except NotADirectoryError:
+        raise UserError(
+            f"export folder {str(root)!r}: cannot be created (a part of its path is a file)"
+        ) from None
+    except OSError as e:
+        raise UserError(f"export folder {str(root)!r}: cannot be created ({e.strerror})") from None
+
+
+def _check_overwrite(target: Path) -> None:
+    """Refuse to replace a file that no export wrote (it lacks an export's frontmatter)."""
+    try:
+        st = os.lstat(target)
+    except (FileNotFoundError, NotADirectoryError):
+        return
+    if not stat.S_ISREG(st.st_mode):
+        return  # a symlink or folder is refused when it is reached, as before
+    try:
+        with open(target, encoding="utf-8") as f:
+            head = f.read(65536)
+    except (OSError, UnicodeDecodeError):
+        head = ""
+    meta = _FRONTMATTER.match(head)
+    if meta is None or not all(re.search(rf"(?m)^{k}:", meta.group(1)) for k in EXPORT_KEYS):
+        raise UserError(
+            f"export file {str(target)!r}: exists and was not written by an export; "
+            "move it away or export with --force to overwrite it"
+        )
 
 
 def _ensure_real_dir(folder: Path) -> None:
@@ -177,13 +232,23 @@ def split_export(text: str) -> tuple[dict | None, str]:
         return None, text
     import yaml
 
+    from doctree.store.references import load_frontmatter
+
     try:
-        meta = yaml.safe_load(m.group(1))
-    except yaml.YAMLError:
+        meta = load_frontmatter(m.group(1))
+    except (yaml.YAMLError, ValueError):  # not YAML, or nested too deep: plain markdown
         return None, text
     if not isinstance(meta, dict) or not all(k in meta for k in EXPORT_KEYS):
         return None, text
     return meta, text[m.end() :]
+
+
+def shown_name(name: str) -> str:
+    """A file name for a message: bytes that are not UTF-8 shown as \\xNN escapes."""
+    try:
+        return os.fsencode(name).decode("utf-8", "backslashreplace")
+    except UnicodeError:
+        return name.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def segment_for(name: str) -> str:
@@ -240,6 +305,9 @@ def import_tree(
             full = os.path.join(dirpath, name)
             if name.startswith("."):
                 continue  # .obsidian, .git, ...
+            if not is_utf8_text(name):
+                report.skipped.append((shown_name(rel), "its name is not UTF-8 text"))
+                continue
             if os.path.islink(full):
                 _check_symlink(full, rel, real_root)
                 report.skipped.append((rel, "symlink to a folder inside the import; not followed"))
@@ -253,9 +321,16 @@ def import_tree(
             if name.startswith("."):
                 report.skipped.append((rel, "hidden file"))
                 continue
+            if not is_utf8_text(name):
+                report.skipped.append((shown_name(rel), "its name is not UTF-8 text"))
+                continue
             if os.path.islink(full):
                 _check_symlink(full, rel, real_root)
                 report.skipped.append((rel, "symlink inside the import; not followed"))
+                continue
+            kind = _kind(full)
+            if kind is not None:
+                report.skipped.append((rel, f"not a regular file ({kind})"))
                 continue
             text = _read_text(full, rel)
             if text is None:
@@ -275,6 +350,8 @@ def import_tree(
     plan: list[_Planned] = []
     for rel, text in texts.items():
         meta, body = split_export(text)
+        if meta is None and (problem := frontmatter_problem(body)):
+            raise UserError(f"import file {rel!r}: {problem} (nothing was written)")
         if meta is not None:
             links = meta.get("links") or []
             if not isinstance(links, list) or not all(isinstance(x, str) for x in links):
@@ -354,9 +431,29 @@ def _check_symlink(full: str, rel: str, real_root: str) -> None:
         )
 
 
+def _kind(full: str) -> str | None:
+    """None for a regular file; otherwise what it is (a FIFO would block a read forever)."""
+    try:
+        mode = os.lstat(full).st_mode
+    except OSError:
+        return None  # reported by the read
+    if stat.S_ISREG(mode):
+        return None
+    for test, kind in (
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+    ):
+        if test(mode):
+            return kind
+    return "another kind of file"
+
+
 def _read_text(full: str, rel: str) -> str | None:
     try:
-        fd = os.open(full, os.O_RDONLY | _O_NOFOLLOW)
+        # O_NONBLOCK: a FIFO swapped in after the check must not block the open
+        fd = os.open(full, os.O_RDONLY | _O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
     except OSError as e:
         raise UserError(f"import file {rel!r}: cannot be read ({e.strerror})") from None
     with os.fdopen(fd, "rb") as f:

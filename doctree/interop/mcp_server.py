@@ -1,21 +1,35 @@
 """An MCP server over the document tree: read, write, edit, search, history, diff, backlinks,
 show and context, for any MCP-capable client (Claude Desktop, Claude Code, ...), over stdio.
 
-The tools are thin shells over `DocumentsRepository`. Every path is confined to one subtree
-of one owner's home (`--under`, default `~`); every change is a version recorded with the
-server's actor. Errors are returned to the client as tool errors naming the bad input.
+The tools sit on the one tool layer (`doctree.interop.toolkit`) that the memory agent's tools
+and the memory-tool backend share: every path, declared links included, is confined to one
+subtree of one owner's home (`--under`, default `~`); the input schemas are generated from
+pydantic models; every change is a version recorded with the server's actor. A bad call is a
+tool error of one line naming the bad input, never an exception.
 """
 
 from __future__ import annotations
 
+import json
 import threading
-from typing import Annotated, Any
+from typing import Any
 
 from pydantic import Field
 
-from doctree.errors import DoctreeError, PathError
+from doctree.interop.toolkit import (
+    MAX_NUMBER,
+    Scope,
+    ToolInput,
+    ToolInputError,
+    ToolResult,
+    ToolSet,
+    ToolSpec,
+    check_text,
+)
 from doctree.store.documents import Actor, DocumentsRepository
-from doctree.store.paths import HOME, is_under, normalize_path
+from doctree.store.paths import HOME, is_under
+
+MEMORY_ROOT = "~/memory"
 
 SERVER_INSTRUCTIONS = """\
 doctree is a versioned tree of markdown documents (agent memory). Paths start at the home '~'
@@ -26,29 +40,159 @@ To change a document safely, pass the `content_sha256` (or `expected_version`) y
 write is refused if someone changed the document since. Markdown links and [[~/path]] wiki
 links to other documents become references, listed by `backlinks`."""
 
-PathArg = Annotated[
-    str,
-    Field(description="Document path starting at the home '~', e.g. '~/memory/people/alice'."),
-]
-ExpectedVersion = Annotated[
-    int | None,
-    Field(
-        description="Only change the document if it is at this version (0: only if it does "
-        "not exist yet). Take it from `read`.",
-        ge=0,
-    ),
-]
-ContentSha = Annotated[
-    str | None,
-    Field(
-        description="Only change the document if its current body has this sha256 (hex), "
-        "as returned by `read`. Protects against overwriting a concurrent change.",
-    ),
-]
+_PATH_HELP = "Document path starting at the home '~', e.g. '~/memory/people/alice'."
+_EXPECTED_HELP = (
+    "Only change the document if it is at this version (0: only if it does not exist yet). "
+    "Take it from `read`."
+)
+_SHA_HELP = (
+    "Only change the document if its current body has this sha256 (hex), as returned by "
+    "`read`. Protects against overwriting a concurrent change."
+)
 
 
-class DoctreeTools:
-    """The tool implementations, confined to `under` in `owner`'s home; usable without MCP."""
+def _expected_version() -> Any:
+    return Field(default=None, ge=0, le=MAX_NUMBER, description=_EXPECTED_HELP)
+
+
+def _sha() -> Any:
+    return Field(default=None, max_length=64, description=_SHA_HELP)
+
+
+class ReadInput(ToolInput):
+    path: str = Field(description=_PATH_HELP)
+    version: int | None = Field(
+        default=None, ge=1, le=MAX_NUMBER, description="Version number to read."
+    )
+
+
+class WriteInput(ToolInput):
+    path: str = Field(description=_PATH_HELP)
+    body: str = Field(description="The full markdown body.")
+    links: list[str] | None = Field(
+        default=None,
+        description="Paths this document declares links to, inside the served subtree "
+        "(replaces the declared list; omit to keep it).",
+    )
+    expected_version: int | None = _expected_version()
+    content_sha256: str | None = _sha()
+
+
+class EditInput(ToolInput):
+    path: str = Field(description=_PATH_HELP)
+    old: str = Field(min_length=1, description="Exact text to find (not a regex).")
+    new: str = Field(description="Replacement text.")
+    replace_all: bool = Field(default=False, description="Replace every occurrence.")
+    expected_version: int | None = _expected_version()
+    content_sha256: str | None = _sha()
+
+
+class SearchInput(ToolInput):
+    query: str = Field(min_length=1, description="Words to search for.")
+    under: str | None = Field(default=None, description="Only documents at or below this path.")
+    limit: int = Field(default=10, ge=1, le=100, description="Maximum hits.")
+
+
+class PathInput(ToolInput):
+    path: str = Field(description=_PATH_HELP)
+
+
+class DiffInput(ToolInput):
+    path: str = Field(description=_PATH_HELP)
+    from_version: int | None = Field(
+        default=None, ge=0, le=MAX_NUMBER, description="Older version (0: empty)."
+    )
+    to_version: int | None = Field(default=None, ge=1, le=MAX_NUMBER, description="Newer version.")
+
+
+class ShowInput(ToolInput):
+    path: str | None = Field(default=None, description="Where to start, e.g. '~/memory'.")
+    depth: int | None = Field(default=None, ge=0, le=1000, description="Levels below the path.")
+
+
+class ContextInput(ToolInput):
+    query: str | None = Field(default=None, description="What the memory is needed for, in words.")
+    cap: int = Field(default=8000, ge=100, le=200_000, description="Maximum characters returned.")
+    under: str | None = Field(
+        default=None,
+        description="Only memory at or below this path (default '~/memory', or the served "
+        "subtree when it lies below it).",
+    )
+
+
+TOOL_SPECS: dict[str, ToolSpec] = {
+    spec.name: spec
+    for spec in (
+        ToolSpec(
+            "read",
+            "Read one document: its metadata (path, title, version, content_sha256, links, "
+            "children) then, after a '---' line, its markdown body. Give `version` to read an "
+            "earlier version (see `history`).",
+            ReadInput,
+        ),
+        ToolSpec(
+            "write",
+            "Create or replace the whole body of a document. Missing parent documents are "
+            "created empty. Writing the same body again makes no new version. Prefer `edit` "
+            "for small changes. Pass `content_sha256` or `expected_version` from `read` to "
+            "refuse the write if the document changed meanwhile.",
+            WriteInput,
+        ),
+        ToolSpec(
+            "edit",
+            "Replace an exact string in a document's body with another. `old` must occur "
+            "exactly once (include surrounding text to make it unique) unless `replace_all`.",
+            EditInput,
+        ),
+        ToolSpec(
+            "search",
+            "Full-text search (BM25) over current titles, bodies and paths; any word may "
+            "match, best first. Returns path, title, version and a snippet with [matches].",
+            SearchInput,
+        ),
+        ToolSpec(
+            "history",
+            "Every version of a document, oldest first: number, time, operation (created, "
+            "modified, moved, deleted, restored, redacted), path, size and actor.",
+            PathInput,
+        ),
+        ToolSpec(
+            "diff",
+            "Unified diff of a document between two versions (default: the previous version "
+            "against the current one).",
+            DiffInput,
+        ),
+        ToolSpec(
+            "backlinks",
+            "Documents whose current version references this one (declared links, markdown "
+            "links and [[wiki]] links to its path).",
+            PathInput,
+        ),
+        ToolSpec(
+            "show",
+            "The tree at a path (default: the whole served tree) with each document's title, "
+            "version and size. Use it first to see what exists.",
+            ShowInput,
+        ),
+        ToolSpec(
+            "context",
+            "Memory for a prompt: whole documents, the most relevant to `query` first (or the "
+            "most recently changed when no query is given), separated by '---' lines, within "
+            "`cap` characters. A document is never cut: one that would pass the cap ends the "
+            "list. With a query, what was said about it in past sessions follows the pages, "
+            "word for word, under '# Said in sessions', each session headed by its id and "
+            "date. Use it at the start of a task to recall what is known.",
+            ContextInput,
+        ),
+    )
+}
+
+
+class DoctreeTools(ToolSet):
+    """The MCP tools, confined to `under` in `owner`'s home; usable without MCP:
+    `tools.call("read", {"path": ...})` returns a `ToolResult`, never raises."""
+
+    SPECS = TOOL_SPECS
 
     def __init__(
         self,
@@ -58,23 +202,21 @@ class DoctreeTools:
         under: str = HOME,
         actor: Actor | None = None,
     ):
+        super().__init__(Scope(owner, under, noun="the served subtree"))
         self.repo = repo
         self.owner = owner
-        self.under = normalize_path(under)
+        self.under = self.scope.root
         self.actor = actor or Actor("agent", owner)
 
-    def path(self, path: str) -> str:
+    def path(self, path: object, field: str = "path") -> str:
         """Normalise a path from the client and refuse one outside the served subtree."""
-        path = normalize_path(path)
-        if not is_under(path, self.under):
-            raise PathError(path, f"outside the served subtree {self.under!r}")
-        return path
+        return self.scope.path(path, field)
 
-    def read(self, path: str, version: int | None = None) -> str:
-        doc = self.repo.read(self.owner, self.path(path), version=version)
+    def tool_read(self, a: ReadInput) -> str:
+        doc = self.repo.read(self.owner, self.path(a.path), version=a.version)
         children = (
             [c.path for c in self.repo.children(self.owner, doc.path)]
-            if version is None and not doc.deleted
+            if a.version is None and not doc.deleted
             else []
         )
         head = [
@@ -91,22 +233,17 @@ class DoctreeTools:
             head.append("children: " + ", ".join(children))
         return "\n".join(head) + "\n---\n" + doc.body
 
-    def write(
-        self,
-        path: str,
-        body: str,
-        links: list[str] | None = None,
-        expected_version: int | None = None,
-        content_sha256: str | None = None,
-    ) -> str:
-        before = self.repo.get(self.owner, self.path(path))
+    def tool_write(self, a: WriteInput) -> str:
+        path = self.path(a.path)
+        links = self.scope.paths(a.links, "links") if a.links is not None else None
+        before = self.repo.get(self.owner, path)
         doc = self.repo.write(
             self.owner,
-            self.path(path),
-            body,
+            path,
+            a.body,
             links=links,
-            expected_version=expected_version,
-            content_sha256=content_sha256,
+            expected_version=a.expected_version,
+            content_sha256=a.content_sha256,
             actor=self.actor,
         )
         if before is not None and before.version == doc.version:
@@ -114,40 +251,32 @@ class DoctreeTools:
         verb = "created" if before is None else "wrote"
         return f"{verb} {doc.path} version {doc.version} (sha256 {doc.content_sha256})"
 
-    def edit(
-        self,
-        path: str,
-        old: str,
-        new: str,
-        replace_all: bool = False,
-        expected_version: int | None = None,
-        content_sha256: str | None = None,
-    ) -> str:
+    def tool_edit(self, a: EditInput) -> str:
         doc = self.repo.edit(
             self.owner,
-            self.path(path),
-            old,
-            new,
-            replace_all=replace_all,
-            expected_version=expected_version,
-            content_sha256=content_sha256,
+            self.path(a.path),
+            a.old,
+            a.new,
+            replace_all=a.replace_all,
+            expected_version=a.expected_version,
+            content_sha256=a.content_sha256,
             actor=self.actor,
         )
         return f"edited {doc.path} version {doc.version} (sha256 {doc.content_sha256})"
 
-    def search(self, query: str, under: str | None = None, limit: int = 10) -> str:
-        scope = self.path(under) if under else self.under
-        hits = self.repo.search(self.owner, query, under=scope, limit=limit)
+    def tool_search(self, a: SearchInput) -> str:
+        scope = self.path(a.under, "under") if a.under is not None else self.under
+        hits = self.repo.search(self.owner, a.query, under=scope, limit=a.limit)
         if not hits:
-            return f"no documents under {scope} match {query!r}"
+            return f"no documents under {scope} match {a.query!r}"
         return "\n".join(
             f"{h.path}  (title: {h.title}; version {h.version})\n    {' '.join(h.snippet.split())}"
             for h in hits
         )
 
-    def history(self, path: str) -> str:
+    def tool_history(self, a: PathInput) -> str:
         lines = []
-        for v in self.repo.history(self.owner, self.path(path)):
+        for v in self.repo.history(self.owner, self.path(a.path)):
             extra = " [redacted]" if v.redacted else ""
             extra += f" session {v.session_id}" if v.session_id else ""
             extra += f" run {v.run_id}" if v.run_id is not None else ""
@@ -157,180 +286,162 @@ class DoctreeTools:
             )
         return "\n".join(lines)
 
-    def diff(
-        self, path: str, from_version: int | None = None, to_version: int | None = None
-    ) -> str:
-        text = self.repo.diff(self.owner, self.path(path), from_version, to_version)
+    def tool_diff(self, a: DiffInput) -> str:
+        text = self.repo.diff(self.owner, self.path(a.path), a.from_version, a.to_version)
         return text or "no differences"
 
-    def backlinks(self, path: str) -> str:
-        path = self.path(path)
+    def tool_backlinks(self, a: PathInput) -> str:
+        path = self.path(a.path)
         refs = self.repo.backlinks(self.owner, path)
         if not refs:
             return f"no documents reference {path}"
         return "\n".join(f"{r.source_path} ({r.kind} reference)" for r in refs)
 
-    def show(self, path: str | None = None, depth: int | None = None) -> str:
+    def tool_show(self, a: ShowInput) -> str:
         from doctree.interop.render import render_tree
 
-        path = self.path(path) if path else self.under
-        roots = self.repo.tree(self.owner, path, depth=depth)
+        path = self.path(a.path) if a.path is not None else self.under
+        roots = self.repo.tree(self.owner, path, depth=a.depth)
         if not roots:
             return f"{path} is empty"
         return "\n".join(render_tree(roots, home=path == HOME))
 
-    def context(self, query: str | None = None, cap: int = 8000) -> str:
+    def context_root(self) -> str:
+        """Where `context` looks by default: `~/memory` as the CLI does, or the served
+        subtree when it lies below `~/memory` (or elsewhere)."""
+        return MEMORY_ROOT if is_under(MEMORY_ROOT, self.under) else self.under
+
+    def tool_context(self, a: ContextInput) -> str:
         from doctree.memory.context import load_memories
 
-        text = load_memories(self.repo, self.owner, cap=cap, query=query, under=self.under)
+        under = self.path(a.under, "under") if a.under is not None else self.context_root()
+        text = load_memories(self.repo, self.owner, cap=a.cap, query=a.query, under=under)
         if not text:
-            return f"no memory under {self.under} fits within {cap} characters"
+            return f"no memory under {under} fits within {a.cap} characters"
         return text
 
 
+def server_version() -> str:
+    """The installed doctree's version, as the server reports it to clients."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("doctree")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
 def build_server(tools: DoctreeTools) -> Any:
-    """The MCP server exposing `tools`; doctree errors become tool errors with their message."""
-    from mcp.server.mcpserver import MCPServer
-    from mcp.server.mcpserver.exceptions import ToolError
+    """The MCP server exposing `tools`: the schemas come from their input models, and every
+    call returns a result (an error result of one line for a bad call), never an exception."""
+    import anyio.to_thread
+    from mcp import types
+    from mcp.server.lowlevel import Server
 
-    server = MCPServer("doctree", instructions=SERVER_INSTRUCTIONS)
-    lock = threading.Lock()  # sync tools run in worker threads; one connection, one at a time
+    lock = threading.Lock()  # calls run in worker threads; one connection, one at a time
 
-    def call(fn, *args: Any, **kwargs: Any) -> str:
-        try:
-            with lock:
-                return fn(*args, **kwargs)
-        except DoctreeError as e:
-            raise ToolError(str(e)) from None
+    def run(name: str, arguments: object) -> ToolResult:
+        with lock:
+            return tools.call(name, arguments)
 
-    @server.tool(
-        description="Read one document: its metadata (path, title, version, content_sha256, "
-        "links, children) then, after a '---' line, its markdown body. Give `version` to read "
-        "an earlier version (see `history`).",
-        structured_output=False,
+    async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+        return types.ListToolsResult(
+            tools=[
+                types.Tool(
+                    name=d["name"], description=d["description"], input_schema=d["input_schema"]
+                )
+                for d in tools.definitions()
+            ]
+        )
+
+    async def call_tool(ctx: Any, params: Any) -> types.CallToolResult:
+        arguments = params.arguments if params.arguments is not None else {}
+        if isinstance(arguments, dict) and _INVALID in arguments:
+            result = ToolResult(str(arguments[_INVALID]), is_error=True)
+        else:
+            result = await anyio.to_thread.run_sync(run, params.name, arguments)
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=result.content)],
+            is_error=result.is_error,
+        )
+
+    return Server(
+        "doctree",
+        version=server_version(),
+        instructions=SERVER_INSTRUCTIONS,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
     )
-    def read(
-        path: PathArg,
-        version: Annotated[int | None, Field(description="Version number to read.", ge=1)] = None,
-    ) -> str:
-        return call(tools.read, path, version)
 
-    @server.tool(
-        description="Create or replace the whole body of a document. Missing parent documents "
-        "are created empty. Writing the same body again makes no new version. Prefer `edit` "
-        "for small changes. Pass `content_sha256` or `expected_version` from `read` to refuse "
-        "the write if the document changed meanwhile.",
-        structured_output=False,
-    )
-    def write(
-        path: PathArg,
-        body: Annotated[str, Field(description="The full markdown body.")],
-        links: Annotated[
-            list[str] | None,
-            Field(
-                description="Paths this document declares links to (replaces the declared "
-                "list; omit to keep it)."
-            ),
-        ] = None,
-        expected_version: ExpectedVersion = None,
-        content_sha256: ContentSha = None,
-    ) -> str:
-        return call(tools.write, path, body, links, expected_version, content_sha256)
 
-    @server.tool(
-        description="Replace an exact string in a document's body with another. `old` must "
-        "occur exactly once (include surrounding text to make it unique) unless `replace_all`.",
-        structured_output=False,
-    )
-    def edit(
-        path: PathArg,
-        old: Annotated[str, Field(description="Exact text to find (not a regex).")],
-        new: Annotated[str, Field(description="Replacement text.")],
-        replace_all: Annotated[bool, Field(description="Replace every occurrence.")] = False,
-        expected_version: ExpectedVersion = None,
-        content_sha256: ContentSha = None,
-    ) -> str:
-        return call(tools.edit, path, old, new, replace_all, expected_version, content_sha256)
+# A tools/call whose input holds text that is not UTF-8 (a JSON "\ud800" escape) is refused
+# by the SDK's JSON parser without any answer, so the client would wait forever: the line is
+# rewritten so that the call reaches `call_tool` carrying only this marker and the refusal.
+_INVALID = "\x00doctree: invalid input"
 
-    @server.tool(
-        description="Full-text search (BM25) over current titles, bodies and paths; any word "
-        "may match, best first. Returns path, title, version and a snippet with [matches].",
-        structured_output=False,
-    )
-    def search(
-        query: Annotated[str, Field(description="Words to search for.")],
-        under: Annotated[
-            str | None, Field(description="Only documents at or below this path.")
-        ] = None,
-        limit: Annotated[int, Field(description="Maximum hits.", ge=1, le=100)] = 10,
-    ) -> str:
-        return call(tools.search, query, under, limit)
 
-    @server.tool(
-        description="Every version of a document, oldest first: number, time, operation "
-        "(created, modified, moved, deleted, restored, redacted), path, size and actor.",
-        structured_output=False,
-    )
-    def history(path: PathArg) -> str:
-        return call(tools.history, path)
+def _checked_line(line: str) -> str:
+    """The JSON-RPC line as received, or, for a tools/call holding text that is not UTF-8,
+    the same call with its arguments replaced by the marker and the refusal naming the field."""
+    if "\\u" not in line:  # a lone surrogate can only arrive as a \u escape
+        return line
+    try:
+        message = json.loads(line)
+    except ValueError:
+        return line
+    params = message.get("params") if isinstance(message, dict) else None
+    if message.get("method") != "tools/call" or not isinstance(params, dict):
+        return line
+    try:
+        check_text(params.get("name"), "name")
+        check_text(params.get("arguments"))
+    except ToolInputError as e:
+        if not isinstance(params.get("name"), str) or not _utf8(params["name"]):
+            params["name"] = "invalid"
+        params["arguments"] = {_INVALID: str(e)}
+        return json.dumps(message) + "\n"
+    return line
 
-    @server.tool(
-        description="Unified diff of a document between two versions (default: the previous "
-        "version against the current one).",
-        structured_output=False,
-    )
-    def diff(
-        path: PathArg,
-        from_version: Annotated[
-            int | None, Field(description="Older version (0: empty).", ge=0)
-        ] = None,
-        to_version: Annotated[int | None, Field(description="Newer version.", ge=1)] = None,
-    ) -> str:
-        return call(tools.diff, path, from_version, to_version)
 
-    @server.tool(
-        description="Documents whose current version references this one (declared links, "
-        "markdown links and [[wiki]] links to its path).",
-        structured_output=False,
-    )
-    def backlinks(path: PathArg) -> str:
-        return call(tools.backlinks, path)
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
-    @server.tool(
-        description="The tree at a path (default: the whole served tree) with each document's "
-        "title, version and size. Use it first to see what exists.",
-        structured_output=False,
-    )
-    def show(
-        path: Annotated[str | None, Field(description="Where to start, e.g. '~/memory'.")] = None,
-        depth: Annotated[int | None, Field(description="Levels below the path.", ge=0)] = None,
-    ) -> str:
-        return call(tools.show, path, depth)
 
-    @server.tool(
-        description="Memory for a prompt: whole documents, the most relevant to `query` first "
-        "(or the most recently changed when no query is given), separated by '---' lines, "
-        "within `cap` characters. A document is never cut: one that would pass the cap ends "
-        "the list. With a query, what was said about it in past sessions follows the pages, "
-        "word for word, under '# Said in sessions', each session headed by its id and date. "
-        "Use it at the start of a task to recall what is known.",
-        structured_output=False,
-    )
-    def context(
-        query: Annotated[
-            str | None, Field(description="What the memory is needed for, in words.")
-        ] = None,
-        cap: Annotated[
-            int, Field(description="Maximum characters returned.", ge=100, le=200_000)
-        ] = 8000,
-    ) -> str:
-        return call(tools.context, query, cap)
+class _CheckedLines:
+    """stdin for the SDK's stdio transport, each line through `_checked_line`."""
 
-    return server
+    def __init__(self, inner: Any):
+        self.inner = inner
+
+    def __aiter__(self) -> Any:
+        return self._lines()
+
+    async def _lines(self) -> Any:
+        async for line in self.inner:
+            yield _checked_line(line)
+
+
+async def _serve_stdio(server: Any) -> None:
+    import io
+    import sys
+
+    import anyio
+    from mcp.server.stdio import stdio_server
+
+    raw = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
+    stdin = _CheckedLines(anyio.wrap_file(raw))
+    async with stdio_server(stdin=stdin) as (read_stream, write_stream):  # type: ignore[arg-type]
+        await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
 def serve_stdio(
     repo: DocumentsRepository, owner: str, *, under: str = HOME, actor: Actor | None = None
 ) -> None:
     """Run the MCP server on stdin/stdout until the client closes the stream."""
-    build_server(DoctreeTools(repo, owner, under=under, actor=actor)).run("stdio")
+    import anyio
+
+    anyio.run(_serve_stdio, build_server(DoctreeTools(repo, owner, under=under, actor=actor)))

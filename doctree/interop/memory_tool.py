@@ -13,13 +13,9 @@ as an empty file, since a document without children is a file; a name must be a 
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from anthropic.lib.tools import ToolError
-from anthropic.lib.tools._beta_builtin_memory_tool import (
-    BetaAbstractMemoryTool,
-    BetaAsyncAbstractMemoryTool,
-)
+from anthropic.lib.tools import BetaAbstractMemoryTool, BetaAsyncAbstractMemoryTool, ToolError
 from anthropic.types.beta import (
     BetaMemoryTool20250818CreateCommand,
     BetaMemoryTool20250818DeleteCommand,
@@ -28,8 +24,10 @@ from anthropic.types.beta import (
     BetaMemoryTool20250818StrReplaceCommand,
     BetaMemoryTool20250818ViewCommand,
 )
+from pydantic import ConfigDict, Field
 
 from doctree.errors import ConflictError, DoctreeError, PathError
+from doctree.interop.toolkit import MAX_NUMBER, Scope, ToolInput, ToolResult, ToolSet, ToolSpec
 from doctree.store.documents import Actor, Document, DocumentsRepository, TreeNode
 from doctree.store.paths import ancestors, is_under, normalize_path
 
@@ -56,32 +54,103 @@ def _split_lines_keeping_cr(content: str) -> list[str]:
     return lines
 
 
-class DoctreeMemoryTool(BetaAbstractMemoryTool):
-    """`BetaAbstractMemoryTool` over `repo`: `/memories` is `root` (default `~/memory`) of `owner`.
+# -- the commands' inputs (validated on the one tool layer; the API defines their schema) ----
 
-    Each change is written as `actor` (default: the agent itself), with `session_id` and
-    `run_id` when given, so the history says who remembered what, and when.
-    """
+
+class _Command(ToolInput):
+    # The API defines these inputs and may grow them: unknown fields are ignored, not errors.
+    model_config = ConfigDict(extra="ignore", strict=True)
+
+
+_Line = Annotated[int, Field(ge=-1, le=MAX_NUMBER)]
+
+
+class ViewInput(_Command):
+    command: Literal["view"] = "view"
+    path: str
+    view_range: list[_Line] | None = None
+
+
+class CreateInput(_Command):
+    command: Literal["create"] = "create"
+    path: str
+    file_text: str
+
+
+class StrReplaceInput(_Command):
+    command: Literal["str_replace"] = "str_replace"
+    path: str
+    old_str: str
+    new_str: str
+
+
+class InsertInput(_Command):
+    command: Literal["insert"] = "insert"
+    path: str
+    insert_line: int = Field(le=MAX_NUMBER)
+    insert_text: str
+
+
+class DeleteInput(_Command):
+    command: Literal["delete"] = "delete"
+    path: str
+
+
+class RenameInput(_Command):
+    command: Literal["rename"] = "rename"
+    old_path: str
+    new_path: str
+
+
+COMMAND_SPECS: dict[str, ToolSpec] = {
+    spec.name: spec
+    for spec in (
+        ToolSpec("view", "Show a directory listing or a file with line numbers.", ViewInput),
+        ToolSpec("create", "Create a file.", CreateInput),
+        ToolSpec("str_replace", "Replace a unique string in a file.", StrReplaceInput),
+        ToolSpec("insert", "Insert text after a line of a file.", InsertInput),
+        ToolSpec("delete", "Delete a file or directory.", DeleteInput),
+        ToolSpec("rename", "Rename or move a file or directory.", RenameInput),
+    )
+}
+
+
+class MemoryCommands(ToolSet):
+    """The memory tool's commands on the one tool layer: `/memories/...` is confined to the
+    scope's root, and every failure is an error result in the SDK's own wording."""
+
+    SPECS = COMMAND_SPECS
+    ONE_LINE = False  # the SDK's wording quotes old_str verbatim, newlines included
 
     def __init__(
         self,
         repo: DocumentsRepository,
         owner: str,
         *,
-        root: str = "~/memory",
-        actor: Actor | None = None,
-        session_id: str | None = None,
-        run_id: int | None = None,
-        **kwargs: Any,
+        root: str,
+        actor: Actor,
+        session_id: str | None,
+        run_id: int | None,
     ):
-        super().__init__(**kwargs)
+        super().__init__(Scope(owner, root, noun="the memory directory"))
         self.repo = repo
         self.owner = owner
-        self.root = normalize_path(root)
-        self.actor = actor or Actor("agent", owner)
+        self.root = self.scope.root
+        self.actor = actor
         self.session_id = session_id
         self.run_id = run_id
-        self._lock = threading.Lock()
+
+    def error_text(self, e: Exception) -> str:
+        if isinstance(e, ToolError):
+            return str(e)
+        if isinstance(e, ConflictError):
+            return f"The memory changed while this command ran; view it again. ({e})"
+        return super().error_text(e)
+
+    def parse(self, name: str, input: object) -> ToolInput:
+        if isinstance(name, str) and name not in self.SPECS:
+            raise ToolError(f"Unknown command: {name}")
+        return super().parse(name, input)
 
     # -- paths -----------------------------------------------------------------------------
 
@@ -107,9 +176,10 @@ class DoctreeMemoryTool(BetaAbstractMemoryTool):
         if not stack:
             return self.root
         try:
-            return normalize_path(self.root + "/" + "/".join(stack))
+            normalize_path(self.root + "/" + "/".join(stack))
         except PathError as e:
             raise ToolError(f"Path {path} is invalid: {e.rule}") from None
+        return self.scope.path(self.root + "/" + "/".join(stack))
 
     def _is_dir(self, doc_path: str) -> bool:
         return doc_path == self.root or bool(self.repo.children(self.owner, doc_path))
@@ -146,24 +216,9 @@ class DoctreeMemoryTool(BetaAbstractMemoryTool):
             **kwargs,
         )
 
-    def _guarded(self, fn, *args: Any) -> str:
-        """Run one command under the lock; doctree's own errors reach the model as ToolErrors."""
-        with self._lock:
-            try:
-                return fn(*args)
-            except ConflictError as e:
-                raise ToolError(
-                    f"The memory changed while this command ran; view it again. ({e})"
-                ) from None
-            except DoctreeError as e:
-                raise ToolError(str(e)) from None
-
     # -- commands --------------------------------------------------------------------------
 
-    def view(self, command: BetaMemoryTool20250818ViewCommand) -> str:
-        return self._guarded(self._view, command)
-
-    def _view(self, command: BetaMemoryTool20250818ViewCommand) -> str:
+    def tool_view(self, command: ViewInput) -> str:
         path = command.path
         doc_path = self.doc_path(path)
         if doc_path != self.root and not self.repo.exists(self.owner, doc_path):
@@ -210,10 +265,7 @@ class DoctreeMemoryTool(BetaAbstractMemoryTool):
         ]
         return f"Here's the content of {path} with line numbers:\n" + "\n".join(numbered)
 
-    def create(self, command: BetaMemoryTool20250818CreateCommand) -> str:
-        return self._guarded(self._create, command)
-
-    def _create(self, command: BetaMemoryTool20250818CreateCommand) -> str:
+    def tool_create(self, command: CreateInput) -> str:
         doc_path = self.doc_path(command.path)
         if doc_path == self.root or self.repo.exists(self.owner, doc_path):
             raise ToolError(f"File {command.path} already exists")
@@ -221,10 +273,7 @@ class DoctreeMemoryTool(BetaAbstractMemoryTool):
         self._write(doc_path, command.file_text, expected_version=0)
         return f"File created successfully at: {command.path}"
 
-    def str_replace(self, command: BetaMemoryTool20250818StrReplaceCommand) -> str:
-        return self._guarded(self._str_replace, command)
-
-    def _str_replace(self, command: BetaMemoryTool20250818StrReplaceCommand) -> str:
+    def tool_str_replace(self, command: StrReplaceInput) -> str:
         path, old, new = command.path, command.old_str, command.new_str
         doc = self._file(path, self.doc_path(path))
         content = doc.body
@@ -255,10 +304,7 @@ class DoctreeMemoryTool(BetaAbstractMemoryTool):
             "(with line numbers):\n" + "\n".join(snippet)
         )
 
-    def insert(self, command: BetaMemoryTool20250818InsertCommand) -> str:
-        return self._guarded(self._insert, command)
-
-    def _insert(self, command: BetaMemoryTool20250818InsertCommand) -> str:
+    def tool_insert(self, command: InsertInput) -> str:
         doc = self._file(command.path, self.doc_path(command.path))
         lines = _split_lines_keeping_cr(doc.body)
         if command.insert_line < 0 or command.insert_line > len(lines):
@@ -273,10 +319,7 @@ class DoctreeMemoryTool(BetaAbstractMemoryTool):
         self._write(doc.path, new_content, content_sha256=doc.content_sha256)
         return f"The file {command.path} has been edited."
 
-    def delete(self, command: BetaMemoryTool20250818DeleteCommand) -> str:
-        return self._guarded(self._delete, command)
-
-    def _delete(self, command: BetaMemoryTool20250818DeleteCommand) -> str:
+    def tool_delete(self, command: DeleteInput) -> str:
         doc_path = self.doc_path(command.path)
         if doc_path == self.root:
             raise ToolError("Cannot delete the /memories directory itself")
@@ -292,10 +335,7 @@ class DoctreeMemoryTool(BetaAbstractMemoryTool):
         )
         return f"Successfully deleted {command.path}"
 
-    def rename(self, command: BetaMemoryTool20250818RenameCommand) -> str:
-        return self._guarded(self._rename, command)
-
-    def _rename(self, command: BetaMemoryTool20250818RenameCommand) -> str:
+    def tool_rename(self, command: RenameInput) -> str:
         old_path = self.doc_path(command.old_path)
         new_path = self.doc_path(command.new_path)
         if old_path == self.root:
@@ -315,23 +355,108 @@ class DoctreeMemoryTool(BetaAbstractMemoryTool):
         )
         return f"Successfully renamed {command.old_path} to {command.new_path}"
 
-    def clear_all_memory(self) -> str:
-        """Delete everything under the root (as versions: the history keeps it)."""
+
+class DoctreeMemoryTool(BetaAbstractMemoryTool):
+    """`BetaAbstractMemoryTool` over `repo`: `/memories` is `root` (default `~/memory`) of `owner`.
+
+    Each change is written as `actor` (default: the agent itself), with `session_id` and
+    `run_id` when given, so the history says who remembered what, and when. Every command
+    goes through the one tool layer (`MemoryCommands`): `run(input)` returns a `ToolResult`
+    and never raises; the SDK's entry points (`call`, `view`, `create`, ...) raise only the
+    SDK's `ToolError`, which its tool runner turns into an error result for the model.
+    """
+
+    def __init__(
+        self,
+        repo: DocumentsRepository,
+        owner: str,
+        *,
+        root: str = "~/memory",
+        actor: Actor | None = None,
+        session_id: str | None = None,
+        run_id: int | None = None,
+        **kwargs: Any,
+    ):
+        super().__init__(**kwargs)
+        self.repo = repo
+        self.owner = owner
+        self.actor = actor or Actor("agent", owner)
+        self.session_id = session_id
+        self.run_id = run_id
+        self.commands = MemoryCommands(
+            repo, owner, root=root, actor=self.actor, session_id=session_id, run_id=run_id
+        )
+        self.root = self.commands.root
+        self._lock = threading.Lock()
+
+    def doc_path(self, path: object) -> str:
+        """The document path for a `/memories/...` path; ToolError for anything else."""
+        return self.commands.doc_path(path)
+
+    def run(self, input: object) -> ToolResult:
+        """One command (the tool's JSON input) as a result; never raises."""
+        name = input.get("command") if isinstance(input, dict) else None
+        if not isinstance(name, str):
+            return ToolResult("Missing or invalid `command` in the memory tool input", True)
         with self._lock:
-            for child in (
-                self.repo.children(self.owner, self.root)
-                if self.repo.exists(self.owner, self.root)
-                else []
-            ):
-                self.repo.delete(
-                    self.owner,
-                    child.path,
-                    recursive=True,
-                    actor=self.actor,
-                    session_id=self.session_id,
-                    run_id=self.run_id,
-                )
-        return "All memory cleared"
+            return self.commands.call(name, input)
+
+    def _result(self, input: object) -> str:
+        result = self.run(input)
+        if result.is_error:
+            raise ToolError(result.content)
+        return result.content
+
+    def call(self, input: object) -> str:
+        return self._result(input)
+
+    def execute(self, command: Any) -> str:
+        return self._result(_as_input(command))
+
+    def view(self, command: BetaMemoryTool20250818ViewCommand) -> str:
+        return self._result(_as_input(command))
+
+    def create(self, command: BetaMemoryTool20250818CreateCommand) -> str:
+        return self._result(_as_input(command))
+
+    def str_replace(self, command: BetaMemoryTool20250818StrReplaceCommand) -> str:
+        return self._result(_as_input(command))
+
+    def insert(self, command: BetaMemoryTool20250818InsertCommand) -> str:
+        return self._result(_as_input(command))
+
+    def delete(self, command: BetaMemoryTool20250818DeleteCommand) -> str:
+        return self._result(_as_input(command))
+
+    def rename(self, command: BetaMemoryTool20250818RenameCommand) -> str:
+        return self._result(_as_input(command))
+
+    def clear_all_memory(self) -> str:
+        """Delete everything under the root (as versions: the history keeps it), in one
+        transaction; a failure is a ToolError and deletes nothing."""
+
+        def clear() -> str:
+            with self.repo.transaction():
+                for child in (
+                    self.repo.children(self.owner, self.root)
+                    if self.repo.exists(self.owner, self.root)
+                    else []
+                ):
+                    self.repo.delete(
+                        self.owner,
+                        child.path,
+                        recursive=True,
+                        actor=self.actor,
+                        session_id=self.session_id,
+                        run_id=self.run_id,
+                    )
+            return "All memory cleared"
+
+        with self._lock:
+            result = self.commands.guarded(clear)
+        if result.is_error:
+            raise ToolError(result.content)
+        return result.content
 
 
 class AsyncDoctreeMemoryTool(BetaAsyncAbstractMemoryTool):
@@ -342,6 +467,14 @@ class AsyncDoctreeMemoryTool(BetaAsyncAbstractMemoryTool):
         cache_control = kwargs.pop("cache_control", None)
         super().__init__(cache_control=cache_control)
         self.sync = DoctreeMemoryTool(repo, owner, **kwargs)
+
+    async def call(self, input: object) -> str:
+        import anyio.to_thread
+
+        result = await anyio.to_thread.run_sync(self.sync.run, input)
+        if result.is_error:
+            raise ToolError(result.content)
+        return result.content
 
     async def _run(self, fn, command: Any) -> str:
         import anyio.to_thread
@@ -370,3 +503,11 @@ class AsyncDoctreeMemoryTool(BetaAsyncAbstractMemoryTool):
         import anyio.to_thread
 
         return await anyio.to_thread.run_sync(self.sync.clear_all_memory)
+
+
+def _as_input(command: Any) -> object:
+    """An SDK command object (or a dict) as the JSON input it stands for."""
+    if isinstance(command, dict):
+        return command
+    dump = getattr(command, "model_dump", None)
+    return dump(exclude_none=True) if dump is not None else command

@@ -13,6 +13,13 @@ def human_size(n: int) -> str:
 
 def render_tree(roots, *, home: bool) -> list[str]:
     """Tree lines: name, title, version and size of every node, with box-drawing branches."""
+    from doctree.store.documents import gc_paused
+
+    with gc_paused():  # one line per node: see gc_paused
+        return _render_tree(roots, home=home)
+
+
+def _render_tree(roots, *, home: bool) -> list[str]:
     rows: list[tuple[str, object]] = []
 
     def walk(node, prefix: str, last: bool, top: bool) -> None:

@@ -1,7 +1,9 @@
 """The document tools the memory agent works through, confined to one agent's `~/memory`.
 
 `MemoryTools` offers `document_read`, `document_write`, `document_search`, `document_edit`,
-`document_move` and `document_delete` as Anthropic tool schemas, and executes tool calls.
+`document_move` and `document_delete` as Anthropic tool schemas (generated from the pydantic
+input models below, descriptions on the fields), and executes tool calls on the one tool layer
+shared with the MCP server and the memory-tool backend (`doctree.interop.toolkit`).
 There is no owner in any schema: the owner is always the source agent, and every path must
 normalise to the memory root or below. A call outside it, malformed input or a failed
 precondition becomes a `ToolResult` with `is_error=True` that the model can act on, and
@@ -11,27 +13,29 @@ conversation replays byte for byte on a fresh tree.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import Field
 
-from doctree.errors import ConflictError, DoctreeError, NotFoundError, PathError
+from doctree.errors import DoctreeError, NotFoundError, PathError
+from doctree.interop.toolkit import (
+    MAX_NUMBER,
+    Scope,
+    ToolInput,
+    ToolInputError,
+    ToolResult,
+    ToolSet,
+    ToolSpec,
+    input_schema,
+    unexpected_text,
+)
 from doctree.store.documents import Actor, Document, DocumentsRepository
-from doctree.store.paths import is_under, normalize_path
+from doctree.store.paths import normalize_path
 
 DEFAULT_ROOT = "~/memory"
 MAX_SEARCH_LIMIT = 50
 RECALLED_IN_SEARCH = 3  # verbatim passages of past sessions after the pages found
-
-
-@dataclass(frozen=True)
-class ToolResult:
-    """What a tool call returns to the model: text, and whether it is an error."""
-
-    content: str
-    is_error: bool = False
 
 
 @dataclass
@@ -44,231 +48,142 @@ class ToolCallRecord:
     changed: list[str] = field(default_factory=list)
 
 
-# -- inputs (validated with pydantic; unknown fields are errors) ----------------------------
-
-
-class _Input(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-
-class ReadInput(_Input):
-    path: str
-    version: int | None = Field(default=None, ge=1)
-
-
-class WriteInput(_Input):
-    path: str
-    body: str
-    title: str | None = None
-    links: list[str] | None = None
-    expected_version: int | None = Field(default=None, ge=0)
-
-
-class SearchInput(_Input):
-    query: str = Field(min_length=1)
-    under: str | None = None
-    limit: int = Field(default=10, ge=1, le=MAX_SEARCH_LIMIT)
-
-
-class EditInput(_Input):
-    path: str
-    old_string: str = Field(min_length=1)
-    new_string: str
-    replace_all: bool = False
-    expected_version: int | None = Field(default=None, ge=1)
-
-
-class MoveInput(_Input):
-    path: str
-    new_path: str
-    expected_version: int | None = Field(default=None, ge=1)
-
-
-class DeleteInput(_Input):
-    path: str
-    recursive: bool = False
-    expected_version: int | None = Field(default=None, ge=1)
-
+# -- inputs (pydantic models; the schemas the model sees are generated from them) -----------
 
 _PATH_HELP = (
     "Path of the document, e.g. '~/memory/people/alice'. Every path starts with '~/memory'; "
     "segments are lowercase slugs (letters, digits, '-', '_', '.')."
 )
 
-TOOL_SCHEMAS: dict[str, dict[str, Any]] = {
-    "document_read": {
-        "description": (
+
+def _version(description: str, *, ge: int = 1) -> Any:
+    return Field(default=None, ge=ge, le=MAX_NUMBER, description=description)
+
+
+class ReadInput(ToolInput):
+    path: str = Field(description=_PATH_HELP)
+    version: int | None = _version("Read this earlier version instead of the current one.")
+
+
+class WriteInput(ToolInput):
+    path: str = Field(description=_PATH_HELP)
+    body: str = Field(description="The full markdown body.")
+    title: str | None = Field(
+        default=None, description="Title; by default the first '# heading' of the body."
+    )
+    links: list[str] | None = Field(
+        default=None,
+        description="Paths under '~/memory' this page relates to (declared links).",
+    )
+    expected_version: int | None = _version(
+        "Write only if the page is at this version (0: does not exist).", ge=0
+    )
+
+
+class SearchInput(ToolInput):
+    query: str = Field(min_length=1, description="Words to look for.")
+    under: str | None = Field(
+        default=None, description="Only search at or below this path (default '~/memory')."
+    )
+    limit: int = Field(
+        default=10,
+        ge=1,
+        le=MAX_SEARCH_LIMIT,
+        description="At most this many results (default 10).",
+    )
+
+
+class EditInput(ToolInput):
+    path: str = Field(description=_PATH_HELP)
+    old_string: str = Field(min_length=1, description="The exact text to replace.")
+    new_string: str = Field(description="The text to put in its place.")
+    replace_all: bool = Field(
+        default=False, description="Replace every occurrence (default false)."
+    )
+    expected_version: int | None = _version("Edit only if the page is at this version.")
+
+
+class MoveInput(ToolInput):
+    path: str = Field(description=_PATH_HELP)
+    new_path: str = Field(description="Where to move it.")
+    expected_version: int | None = _version("Move only if the page is at this version.")
+
+
+class DeleteInput(ToolInput):
+    path: str = Field(description=_PATH_HELP)
+    recursive: bool = Field(
+        default=False, description="Also delete every page below it (default false)."
+    )
+    expected_version: int | None = _version("Delete only if the page is at this version.")
+
+
+TOOL_SPECS: dict[str, ToolSpec] = {
+    spec.name: spec
+    for spec in (
+        ToolSpec(
+            "document_read",
             "Read one memory document: its title, version number, body with line numbers, "
             "its children (the pages below it) and its backlinks (pages that link to it). "
             "Read '~/memory' first to see the top of the tree. Read a page before you change "
-            "it, and pass the version you read as expected_version when you write it."
+            "it, and pass the version you read as expected_version when you write it.",
+            ReadInput,
         ),
-        "input_schema": {
-            "type": "object",
-            "properties": {
-                "path": {"type": "string", "description": _PATH_HELP},
-                "version": {
-                    "type": "integer",
-                    "minimum": 1,
-                    "description": "Read this earlier version instead of the current one.",
-                },
-            },
-            "required": ["path"],
-            "additionalProperties": False,
-        },
-    },
-    "document_write": {
-        "description": (
+        ToolSpec(
+            "document_write",
             "Create a document, or replace the whole body of an existing one. Missing parent "
             "pages are created empty. The body is markdown; link other pages with "
             "[[~/memory/...]] and cite the session each fact came from. Use expected_version "
             "(the version you read; 0 = the page must not exist yet) so that a concurrent "
             "change is not overwritten: on a conflict nothing is written and you get the "
-            "current version to read again. Writing the same body again changes nothing."
+            "current version to read again. Writing the same body again changes nothing.",
+            WriteInput,
         ),
-        "input_schema": {
-            "type": "object",
-            "properties": {
-                "path": {"type": "string", "description": _PATH_HELP},
-                "body": {"type": "string", "description": "The full markdown body."},
-                "title": {
-                    "type": "string",
-                    "description": "Title; by default the first '# heading' of the body.",
-                },
-                "links": {
-                    "type": "array",
-                    "items": {"type": "string"},
-                    "description": "Paths under '~/memory' this page relates to (declared links).",
-                },
-                "expected_version": {
-                    "type": "integer",
-                    "minimum": 0,
-                    "description": "Write only if the page is at this version (0: does not exist).",
-                },
-            },
-            "required": ["path", "body"],
-            "additionalProperties": False,
-        },
-    },
-    "document_search": {
-        "description": (
+        ToolSpec(
+            "document_search",
             "Full-text search over the memory pages (titles, bodies and paths), best match "
             "first, with a snippet where [brackets] mark the matching words; then the few "
             "passages of past sessions that best match, word for word, each cited by session, "
             "time and speaker. Use it to find where a person, project or fact is already "
-            "recorded before creating a new page."
+            "recorded before creating a new page.",
+            SearchInput,
         ),
-        "input_schema": {
-            "type": "object",
-            "properties": {
-                "query": {"type": "string", "description": "Words to look for."},
-                "under": {
-                    "type": "string",
-                    "description": "Only search at or below this path (default '~/memory').",
-                },
-                "limit": {
-                    "type": "integer",
-                    "minimum": 1,
-                    "maximum": MAX_SEARCH_LIMIT,
-                    "description": "At most this many results (default 10).",
-                },
-            },
-            "required": ["query"],
-            "additionalProperties": False,
-        },
-    },
-    "document_edit": {
-        "description": (
+        ToolSpec(
+            "document_edit",
             "Replace an exact string in a page's body: cheaper than rewriting the page. "
             "old_string must occur exactly once (include surrounding words to make it unique) "
             "unless replace_all is true. Copy old_string from document_read output without the "
-            "line-number prefix. Use it to correct a fact where it is recorded."
+            "line-number prefix. Use it to correct a fact where it is recorded.",
+            EditInput,
         ),
-        "input_schema": {
-            "type": "object",
-            "properties": {
-                "path": {"type": "string", "description": _PATH_HELP},
-                "old_string": {"type": "string", "description": "The exact text to replace."},
-                "new_string": {"type": "string", "description": "The text to put in its place."},
-                "replace_all": {
-                    "type": "boolean",
-                    "description": "Replace every occurrence (default false).",
-                },
-                "expected_version": {
-                    "type": "integer",
-                    "minimum": 1,
-                    "description": "Edit only if the page is at this version.",
-                },
-            },
-            "required": ["path", "old_string", "new_string"],
-            "additionalProperties": False,
-        },
-    },
-    "document_move": {
-        "description": (
+        ToolSpec(
+            "document_move",
             "Move (rename) a page and everything below it to a new path under '~/memory', "
             "e.g. to archive it under '~/memory/archive/2026-W47/'. Links to it keep working. "
-            "The new path must not exist yet."
+            "The new path must not exist yet.",
+            MoveInput,
         ),
-        "input_schema": {
-            "type": "object",
-            "properties": {
-                "path": {"type": "string", "description": _PATH_HELP},
-                "new_path": {"type": "string", "description": "Where to move it."},
-                "expected_version": {
-                    "type": "integer",
-                    "minimum": 1,
-                    "description": "Move only if the page is at this version.",
-                },
-            },
-            "required": ["path", "new_path"],
-            "additionalProperties": False,
-        },
-    },
-    "document_delete": {
-        "description": (
+        ToolSpec(
+            "document_delete",
             "Delete a page that is wrong or redundant (its history is kept and it can be "
             "restored by a person). A page with children needs recursive true. Prefer "
             "correcting or moving to the archive over deleting. '~/memory' itself cannot be "
-            "deleted."
+            "deleted.",
+            DeleteInput,
         ),
-        "input_schema": {
-            "type": "object",
-            "properties": {
-                "path": {"type": "string", "description": _PATH_HELP},
-                "recursive": {
-                    "type": "boolean",
-                    "description": "Also delete every page below it (default false).",
-                },
-                "expected_version": {
-                    "type": "integer",
-                    "minimum": 1,
-                    "description": "Delete only if the page is at this version.",
-                },
-            },
-            "required": ["path"],
-            "additionalProperties": False,
-        },
-    },
+    )
 }
 
-TOOL_NAMES = tuple(TOOL_SCHEMAS)
-_INPUTS: dict[str, type[_Input]] = {
-    "document_read": ReadInput,
-    "document_write": WriteInput,
-    "document_search": SearchInput,
-    "document_edit": EditInput,
-    "document_move": MoveInput,
-    "document_delete": DeleteInput,
+TOOL_SCHEMAS: dict[str, dict[str, Any]] = {
+    name: {"description": spec.description, "input_schema": input_schema(spec.input)}
+    for name, spec in TOOL_SPECS.items()
 }
+TOOL_NAMES = tuple(TOOL_SPECS)
 
 
-class ToolInputError(Exception):
-    """A tool call the model must fix: the message says what was wrong."""
-
-
-class MemoryTools:
+class MemoryTools(ToolSet):
     """The document tools of one memory agent run: owner, root, session and run are fixed."""
+
+    SPECS = TOOL_SPECS
 
     def __init__(
         self,
@@ -286,99 +201,59 @@ class MemoryTools:
         self.source_agent = validate_owner(source_agent)
         self.session_id = session_id
         self.run_id = run_id
-        self.root = normalize_path(root)
-        if self.root == "~":
+        if normalize_path(root) == "~":
             raise PathError(root, "the memory root must be below the home, e.g. '~/memory'")
+        super().__init__(Scope(self.source_agent, root, noun="the memory tree"), allowed)
+        self.root = self.scope.root
         self.actor = Actor("memory-agent", self.source_agent)
-        self.allowed = tuple(allowed) if allowed is not None else TOOL_NAMES
-        unknown = [n for n in self.allowed if n not in TOOL_SCHEMAS]
-        if unknown:
-            raise ValueError(f"unknown tools {unknown}; known: {', '.join(TOOL_NAMES)}")
         self.calls: list[ToolCallRecord] = []
-
-    # -- schemas --------------------------------------------------------------------------
-
-    def definitions(self, names: list[str] | tuple[str, ...] | None = None) -> list[dict]:
-        """Anthropic tool definitions (name, description, input_schema), in a stable order."""
-        wanted = self.allowed if names is None else tuple(names)
-        unknown = [n for n in wanted if n not in TOOL_SCHEMAS]
-        if unknown:
-            raise ValueError(f"unknown tools {unknown}; known: {', '.join(TOOL_NAMES)}")
-        return [{"name": n, **json.loads(json.dumps(TOOL_SCHEMAS[n]))} for n in wanted]
 
     # -- calls ----------------------------------------------------------------------------
 
-    def call(self, name: str, input: dict) -> ToolResult:
+    def call(self, name: str, input: object) -> ToolResult:
         """Execute one tool call; every failure becomes an error result, never an exception."""
         record = ToolCallRecord(name, input if isinstance(input, dict) else {}, False)
         self.calls.append(record)
-        try:
-            if name not in self.allowed:
-                raise ToolInputError(
-                    f"unknown tool {name!r}; the tools are: {', '.join(self.allowed)}"
-                )
-            if not isinstance(input, dict):
-                raise ToolInputError(f"{name}: the input must be a JSON object")
-            try:
-                args = _INPUTS[name].model_validate(input)
-            except ValidationError as e:
-                raise ToolInputError(_validation_message(name, e)) from None
-            content, changed = getattr(self, "_" + name)(args)
-            record.changed = changed
-            return ToolResult(content)
-        except ToolInputError as e:
-            record.is_error = True
-            return ToolResult(f"error: {e}", is_error=True)
-        except ConflictError as e:
-            record.is_error = True
-            return ToolResult(f"error: {e}; nothing was written", is_error=True)
-        except NotFoundError as e:
-            record.is_error = True
-            return ToolResult(
-                f"error: {e}; use document_search or read the parent page to see what exists",
-                is_error=True,
-            )
-        except DoctreeError as e:
-            record.is_error = True
-            return ToolResult(f"error: {e}; nothing was written", is_error=True)
+        self._changed: list[str] = []
+        result = super().call(name, input)
+        record.is_error = result.is_error
+        record.changed = [] if result.is_error else self._changed
+        return result
+
+    def error_text(self, e: Exception) -> str:
+        if isinstance(e, ToolInputError):
+            return f"error: {e}"
+        if isinstance(e, NotFoundError):
+            return f"error: {e}; use document_search or read the parent page to see what exists"
+        if isinstance(e, DoctreeError):
+            return f"error: {e}; nothing was written"
+        return f"error: {unexpected_text(e)}; nothing was written"
 
     # -- confinement ----------------------------------------------------------------------
 
     def confine(self, path: object, field: str = "path") -> str:
         """Normalise `path` and require it at or below the memory root, else ToolInputError."""
-        if not isinstance(path, str):
-            raise ToolInputError(f"{field}: must be a string path starting with {self.root!r}")
-        try:
-            norm = normalize_path(path)
-        except PathError as e:
-            raise ToolInputError(f"{field}: {e}") from None
-        if not is_under(norm, self.root):
-            raise ToolInputError(
-                f"{field} {path!r}: outside the memory tree; every path must be {self.root!r} "
-                f"or below it, e.g. '{self.root}/people/alice'"
-            )
-        return norm
+        return self.scope.path(path, field)
 
     def _write_kwargs(self) -> dict[str, Any]:
         return {"actor": self.actor, "session_id": self.session_id, "run_id": self.run_id}
 
     # -- the tools ------------------------------------------------------------------------
 
-    def _document_read(self, a: ReadInput) -> tuple[str, list[str]]:
+    def tool_document_read(self, a: ReadInput) -> str:
         path = self.confine(a.path)
         owner = self.source_agent
         if a.version is None and path == self.root and not self.repo.exists(owner, path):
             return (
                 f"{path} does not exist yet: the memory is empty. Create pages with "
-                f"document_write, e.g. {path}/active.",
-                [],
+                f"document_write, e.g. {path}/active."
             )
         doc = self.repo.read(owner, path, version=a.version)
-        return render_document(self.repo, doc, current=a.version is None), []
+        return render_document(self.repo, doc, current=a.version is None)
 
-    def _document_write(self, a: WriteInput) -> tuple[str, list[str]]:
+    def tool_document_write(self, a: WriteInput) -> str:
         path = self.confine(a.path)
-        links = [self.confine(p, "links") for p in a.links] if a.links is not None else None
+        links = self.scope.paths(a.links, "links") if a.links is not None else None
         before = self.repo.get(self.source_agent, path)
         doc = self.repo.write(
             self.source_agent,
@@ -390,17 +265,19 @@ class MemoryTools:
             **self._write_kwargs(),
         )
         if before is None:
-            return f"created {doc.path} (version {doc.version}, {doc.size} bytes)", [doc.path]
+            self._changed = [doc.path]
+            return f"created {doc.path} (version {doc.version}, {doc.size} bytes)"
         if doc.version == before.version:
-            return f"unchanged {doc.path} (version {doc.version}): same body as before", []
-        return f"updated {doc.path} (version {doc.version}, {doc.size} bytes)", [doc.path]
+            return f"unchanged {doc.path} (version {doc.version}): same body as before"
+        self._changed = [doc.path]
+        return f"updated {doc.path} (version {doc.version}, {doc.size} bytes)"
 
-    def _document_search(self, a: SearchInput) -> tuple[str, list[str]]:
+    def tool_document_search(self, a: SearchInput) -> str:
         under = self.confine(a.under, "under") if a.under is not None else self.root
         hits = self.repo.search(self.source_agent, a.query, under=under, limit=a.limit)
         said = self._recalled(a.query, RECALLED_IN_SEARCH)
         if not hits and not said:
-            return f"no pages under {under} match {a.query!r}", []
+            return f"no pages under {under} match {a.query!r}"
         if hits:
             lines = [f"{len(hits)} result(s) for {a.query!r} under {under}:"]
         else:
@@ -410,7 +287,7 @@ class MemoryTools:
         if said:
             lines.append(f"said in past sessions ({len(said)}), word for word:")
             lines.extend(said)
-        return "\n".join(lines), []
+        return "\n".join(lines)
 
     def _recalled(self, query: str, n: int) -> list[str]:
         """The verbatim passages of past sessions that best match `query`, one line each,
@@ -425,7 +302,7 @@ class MemoryTools:
         hits = [h for h in hits if h.session_id != self.session_id]  # the one being read now
         return [f"* session {h.session_id} · {h.time} · {h.speaker}: {h.text}" for h in hits[:n]]
 
-    def _document_edit(self, a: EditInput) -> tuple[str, list[str]]:
+    def tool_document_edit(self, a: EditInput) -> str:
         path = self.confine(a.path)
         doc = self.repo.edit(
             self.source_agent,
@@ -436,9 +313,10 @@ class MemoryTools:
             expected_version=a.expected_version,
             **self._write_kwargs(),
         )
-        return f"edited {doc.path} (version {doc.version}, {doc.size} bytes)", [doc.path]
+        self._changed = [doc.path]
+        return f"edited {doc.path} (version {doc.version}, {doc.size} bytes)"
 
-    def _document_move(self, a: MoveInput) -> tuple[str, list[str]]:
+    def tool_document_move(self, a: MoveInput) -> str:
         path = self.confine(a.path)
         new_path = self.confine(a.new_path, "new_path")
         if path == self.root:
@@ -452,10 +330,10 @@ class MemoryTools:
             expected_version=a.expected_version,
             **self._write_kwargs(),
         )
-        paths = [d.path for d in moved]
-        return f"moved {path} to {new_path} ({len(moved)} page(s))", paths
+        self._changed = [d.path for d in moved]
+        return f"moved {path} to {new_path} ({len(moved)} page(s))"
 
-    def _document_delete(self, a: DeleteInput) -> tuple[str, list[str]]:
+    def tool_document_delete(self, a: DeleteInput) -> str:
         path = self.confine(a.path)
         if path == self.root:
             raise ToolInputError(f"path {path!r}: the memory root cannot be deleted")
@@ -467,7 +345,8 @@ class MemoryTools:
             **self._write_kwargs(),
         )
         paths = [d.path for d in deleted]
-        return f"deleted {', '.join(paths)}", paths
+        self._changed = paths
+        return f"deleted {', '.join(paths)}"
 
 
 def render_document(repo: DocumentsRepository, doc: Document, *, current: bool = True) -> str:
@@ -496,15 +375,3 @@ def render_document(repo: DocumentsRepository, doc: Document, *, current: bool =
         seen = dict.fromkeys(f"{r.source_path} ({r.kind})" for r in backlinks)
         lines.extend(seen)
     return "\n".join(lines)
-
-
-def _validation_message(name: str, e: ValidationError) -> str:
-    problems = []
-    for err in e.errors():
-        loc = ".".join(str(p) for p in err["loc"]) or "input"
-        if err["type"] == "extra_forbidden":
-            allowed = ", ".join(_INPUTS[name].model_fields)
-            problems.append(f"{loc}: unknown field (the fields are: {allowed})")
-        else:
-            problems.append(f"{loc}: {err['msg']}")
-    return f"{name}: invalid input: " + "; ".join(problems)

@@ -57,6 +57,8 @@ def parse_week(week: str) -> tuple[date, date]:
         monday = date.fromisocalendar(int(m.group(1)), int(m.group(2)), 1)
     except ValueError:
         raise UserError(f"week {week!r}: year {m.group(1)} has no week {m.group(2)}") from None
+    if monday > date.max - timedelta(days=7):  # its Sunday, and the day after it
+        raise UserError(f"week {week!r}: after the last week dates can hold (9999-W51)")
     return monday, monday + timedelta(days=6)
 
 

@@ -15,7 +15,7 @@ import re
 import secrets
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
@@ -23,7 +23,7 @@ from typing import Any
 
 from doctree.errors import ConflictError, NotFoundError, UserError
 from doctree.store import db as dbmod
-from doctree.store.paths import validate_owner
+from doctree.store.paths import require_text, validate_owner
 
 MEMORY_AGENT = "memory-agent"
 #: A session is invalidated once more than this many records are unprocessed (the 6th).
@@ -58,7 +58,7 @@ def validate_session_id(session_id: object) -> str:
             f"session id {session_id!r}: must be 1 to {MAX_SESSION_ID_LENGTH} characters "
             "without whitespace or control characters"
         )
-    return session_id
+    return require_text(session_id, f"session id {session_id!r}")
 
 
 def new_session_id() -> str:
@@ -323,6 +323,8 @@ class SessionsRepository:
         return s
 
     def get(self, session_id: str) -> Session | None:
+        if isinstance(session_id, str):
+            require_text(session_id, f"session id {session_id!r}")
         row = self.conn.execute(
             f"SELECT {_SESSION_COLUMNS} FROM sessions s WHERE s.id = ?", (session_id,)
         ).fetchone()
@@ -370,8 +372,9 @@ class SessionsRepository:
             time = _check_time(time)
         try:
             encoded = json.dumps(content, ensure_ascii=False)
-        except (TypeError, ValueError) as e:
+        except (TypeError, ValueError, RecursionError) as e:
             raise UserError(f"a {kind!r} record's content is not JSON-serialisable: {e}") from None
+        require_text(encoded, f"a {kind!r} record's content")
         with self._tx():
             s = self.require(session_id)
             cur = self.conn.execute(
@@ -610,9 +613,50 @@ class SessionsRepository:
         ).fetchone()
         return {"pending": row[0], "failing": row[1], "total": row[2]}
 
+    def scrub(self, agent_id: str, text_map: Callable[[str], str]) -> int:
+        """Rewrite in place every text of the history of `agent_id`'s sessions (its own and
+        its memory agent's conversations) that `text_map` changes, and their last errors
+        (forget). Returns how many history records changed."""
+        changed = 0
+        with self._tx():
+            rows = self.conn.execute(
+                "SELECT h.id, h.content FROM session_history h JOIN sessions s"
+                " ON s.id = h.session_id WHERE s.agent_id = ?",
+                (agent_id,),
+            ).fetchall()
+            for r in rows:
+                content = json.loads(r["content"])
+                new = _map_strings(content, text_map)
+                if new != content:
+                    self.conn.execute(
+                        "UPDATE session_history SET content = ? WHERE id = ?",
+                        (json.dumps(new, ensure_ascii=False), r["id"]),
+                    )
+                    changed += 1
+            for r in self.conn.execute(
+                "SELECT id, last_error FROM sessions WHERE agent_id = ? AND last_error IS NOT NULL",
+                (agent_id,),
+            ).fetchall():
+                if (error := text_map(r["last_error"])) != r["last_error"]:
+                    self.conn.execute(
+                        "UPDATE sessions SET last_error = ? WHERE id = ?", (error, r["id"])
+                    )
+        return changed
+
     def integrity_check(self) -> str:
         """SQLite's own consistency check of the database file: 'ok' when sound."""
         return self.conn.execute("PRAGMA integrity_check").fetchone()[0]
+
+
+def _map_strings(value: Any, text_map: Callable[[str], str]) -> Any:
+    """`value` (decoded JSON) with `text_map` applied to every string in it, keys too."""
+    if isinstance(value, str):
+        return text_map(value)
+    if isinstance(value, list):
+        return [_map_strings(v, text_map) for v in value]
+    if isinstance(value, dict):
+        return {text_map(k): _map_strings(v, text_map) for k, v in value.items()}
+    return value
 
 
 def _check_time(value: str) -> str:

@@ -96,12 +96,17 @@ class Transcript:
 def _markdown():
     from markdown_it import MarkdownIt
 
-    return MarkdownIt("commonmark")
+    # Only the block structure is read (headings, lists, fences, their lines); inline
+    # content is never looked into, so the inline parser (most of the time) is off.
+    return MarkdownIt("commonmark").disable("inline")
+
+
+_NO_SPACE = re.compile(r"\S+")
 
 
 def check_time(value: object, source: str = "<format>", line: int | None = None) -> str:
     """Return `value` if it is an ISO 8601 time (e.g. 2026-11-20T09:00:00Z), else raise."""
-    if not isinstance(value, str) or not value or any(c.isspace() for c in value):
+    if not isinstance(value, str) or not _NO_SPACE.fullmatch(value):
         raise TranscriptError(
             source, line, f"time {value!r}: use ISO 8601 without spaces, e.g. 2026-11-20T09:00:00Z"
         )
@@ -164,6 +169,27 @@ def format_transcript(
         out.append("")
         out.append(_format_message(m, md))
     return "\n".join(out) + "\n"
+
+
+def transcript_of(
+    messages: Iterable[Any],
+    *,
+    agent: str,
+    session_id: str,
+    started: str | None = None,
+    ended: str | None = None,
+) -> Transcript:
+    """The `Transcript` that `format_transcript` of the same records parses back to, built
+    without formatting or parsing: the worker hands it to the memory agent beside the
+    markdown, so a run never parses what it was given as records."""
+    msgs = tuple(_as_message(m) for m in messages)
+    if started is None and msgs:
+        started = msgs[0].time
+    if ended is None and msgs:
+        ended = msgs[-1].time
+    return Transcript(
+        agent=agent, session_id=session_id, started=started, ended=ended, messages=msgs
+    )
 
 
 def _format_message(m: Message, md: Any) -> str:
@@ -238,6 +264,9 @@ def parse_transcript(text: str, source: str = "<transcript>", *, _md: Any = None
     lines = text.split("\n")
     tokens = (_md or _markdown()).parse(text)
     top = [t for t in tokens if t.level == 0]
+    # Each token's position, found once: looking it up per message (list.index) made
+    # parsing quadratic in the number of messages.
+    position = {id(t): n for n, t in enumerate(tokens)}
 
     i = 0
     # The title: '# Transcript of session <id>'.
@@ -249,7 +278,7 @@ def parse_transcript(text: str, source: str = "<transcript>", *, _md: Any = None
         raise TranscriptError(
             source, line, "a transcript must start with '# Transcript of session <id>'"
         )
-    title = _inline_after(tokens, first)
+    title = _inline_after(tokens, first, position)
     m = _TITLE.fullmatch(title)
     if not m:
         raise TranscriptError(
@@ -263,7 +292,7 @@ def parse_transcript(text: str, source: str = "<transcript>", *, _md: Any = None
     if i < len(top) and top[i].type == "bullet_list_open":
         list_open = top[i]
         list_line = list_open.map[0] + 1
-        j = tokens.index(list_open) + 1
+        j = position[id(list_open)] + 1
         while tokens[j].type != "bullet_list_close" or tokens[j].level != 0:
             tok = tokens[j]
             if tok.type == "inline" and tok.level == 3:
@@ -325,7 +354,7 @@ def parse_transcript(text: str, source: str = "<transcript>", *, _md: Any = None
     messages: list[Message] = []
     for n, (k, tok) in enumerate(headings):
         hline = tok.map[0] + 1
-        heading_text = _inline_after(tokens, tok)
+        heading_text = _inline_after(tokens, tok, position)
         hm = _HEADING.fullmatch(heading_text)
         if not hm or hm.group("kind") not in _KIND_OF_HEADING:
             raise TranscriptError(
@@ -353,8 +382,8 @@ def parse_transcript(text: str, source: str = "<transcript>", *, _md: Any = None
     )
 
 
-def _inline_after(tokens: list[Any], opening: Any) -> str:
-    idx = tokens.index(opening)
+def _inline_after(tokens: list[Any], opening: Any, position: dict[int, int]) -> str:
+    idx = position[id(opening)]
     return tokens[idx + 1].content.strip() if idx + 1 < len(tokens) else ""
 
 

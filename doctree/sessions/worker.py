@@ -26,7 +26,7 @@ from typing import Any, Protocol
 from doctree.errors import UserError
 from doctree.memory.recall import catch_up, hand_over
 from doctree.sessions.repository import Session, SessionsRepository, lease_name
-from doctree.sessions.transcripts import format_transcript
+from doctree.sessions.transcripts import Transcript, format_transcript, transcript_of
 from doctree.store import db as dbmod
 from doctree.store.leases import Leases, new_holder
 
@@ -38,6 +38,10 @@ DEFAULT_LEASE_TTL = 60.0
 DEFAULT_RETRY_BASE = 30.0
 DEFAULT_RETRY_MAX = 3600.0
 DEFAULT_MAX_RECORDS = 1000
+# The lease keeper renews every ttl/4, each attempt waiting at most ttl/4 for a busy
+# database, so three attempts fit in one TTL; below this a thread's scheduling delay alone
+# can outlast the lease, so such a TTL is refused.
+MIN_LEASE_TTL = 0.25
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,9 @@ class TranscriptJob:
     transcript: str  # markdown (docs/transcripts.md) of the records after processed_until
     first_history_id: int
     last_history_id: int
+    # The same records as a parsed `Transcript` (what `parse_transcript(transcript)` returns),
+    # so a memory agent that works on messages need not parse the markdown again.
+    parsed: Transcript | None = None
 
 
 class MemoryAgentHandler(Protocol):
@@ -67,6 +74,8 @@ class TickResult:
     exempt: list[str] = field(default_factory=list)  # memory-agent sessions, marked processed
     skipped: list[str] = field(default_factory=list)  # leased elsewhere or done meanwhile
     failed: list[str] = field(default_factory=list)  # handler failed; retried after backoff
+    lost: list[str] = field(default_factory=list)  # lease lost mid-hand-over: not marked
+    orphans: list[int] = field(default_factory=list)  # runs of dead workers, failed + reverted
     records: int = 0  # records handed over
 
     def to_dict(self) -> dict[str, Any]:
@@ -77,6 +86,8 @@ class TickResult:
             "exempt": self.exempt,
             "skipped": self.skipped,
             "failed": self.failed,
+            "lost": self.lost,
+            "orphans": self.orphans,
             "records": self.records,
         }
 
@@ -110,16 +121,21 @@ class _LeaseKeeper:
             return
         with self._lock:
             self._name = name
+            if name is not None:
+                self.lost.discard(name)  # taken again: a loss before this one is over
         if name is not None and self._thread is None:
             self._thread = threading.Thread(target=self._run, name="doctree-lease", daemon=True)
             self._thread.start()
 
     def _run(self) -> None:
         conn = dbmod.connect(self.path, migrate=False)
+        # A renewal never waits for a busy database longer than a quarter of the TTL, so a
+        # failed attempt leaves time for the next ones before the lease expires.
+        conn.execute(f"PRAGMA busy_timeout = {max(1, int(self.ttl * 250))}")
         leases = Leases(conn)
         try:
             while not self._closed:
-                self._wake.wait(self.ttl / 3)
+                self._wake.wait(self.ttl / 4)
                 # Renew under the lock, so the worker never releases a lease mid-renewal.
                 with self._lock:
                     name = self._name
@@ -167,8 +183,11 @@ class MemoryWorker:
             raise UserError(f"interval {interval!r}: must be a positive number of seconds")
         if batch < 1:
             raise UserError(f"batch {batch!r}: must be at least 1")
-        if lease_ttl <= 0:
-            raise UserError(f"lease ttl {lease_ttl!r}: must be a positive number of seconds")
+        if not lease_ttl >= MIN_LEASE_TTL:
+            raise UserError(
+                f"lease ttl {lease_ttl!r}: must be at least {MIN_LEASE_TTL} seconds (the lease "
+                "is renewed every quarter of it; a shorter one cannot be kept)"
+            )
         if isinstance(db, sqlite3.Connection):
             self.sessions = SessionsRepository(db)
             path = _db_file(db)
@@ -188,6 +207,7 @@ class MemoryWorker:
         self.holder = holder or new_holder("worker")
         self._keeper = _LeaseKeeper(path, self.holder, self.lease_ttl)
         self._stop = threading.Event()
+        self._stops = 0  # stop requests so far: a tick ends early only for one made during it
         self._thread: threading.Thread | None = None
         self._busy = threading.Lock()
         self.ticks = 0
@@ -198,10 +218,11 @@ class MemoryWorker:
         """Process up to `batch` pending sessions; one session's failure never stops the rest."""
         with self._busy:
             result = TickResult()
+            stops = self._stops
             found = self.sessions.find_invalidated(self.batch, holder=self.holder)
             result.found = len(found)
             for s in found:
-                if self._stop.is_set():
+                if self._stops != stops:  # asked to stop during this tick
                     break
                 self._process(s, result)
             self.ticks += 1
@@ -230,18 +251,73 @@ class MemoryWorker:
             return
         self._keeper.hold(name)
         try:
-            self._process_leased(found.id, result)
+            self._process_leased(found.id, name, result)
         finally:
             self._keeper.hold(None)
             self.leases.release(name, self.holder)
 
-    def _process_leased(self, session_id: str, result: TickResult) -> None:
+    def _held(self, name: str, *, renew: bool = True) -> bool:
+        """Whether this worker still holds `name` (extending it, with `renew`); False once
+        lost."""
+        if name in self._keeper.lost:
+            return False
+        try:
+            if not renew:
+                return self.leases.held_by(name, self.holder)
+            return self.leases.holds(name, self.holder, self.lease_ttl)
+        except sqlite3.Error as e:
+            log.warning("event: lease check failed lease=%s error=%s", name, e)
+            return False
+
+    def _settle_orphans(self, session_id: str, result: TickResult) -> None:
+        """Runs of this session left `running` by a worker that died (or lost its lease):
+        record them failed and put back what they wrote, before the retry hands the same
+        records over again. Only a lease holder runs a session, so none of them is live
+        work of ours."""
+        from doctree.store.runs import Runs
+
+        runs = Runs(self.sessions.conn)
+        for run in runs.running(session_id):
+            reason = (
+                f"orphaned: the worker running it (process {run.pid} on {run.host}) stopped "
+                "without finishing it; the session was taken over"
+            )
+            if not runs.settle_orphan(run.id, reason):
+                continue
+            result.orphans.append(run.id)
+            log.warning("event: orphaned run failed run=%s session=%s", run.id, session_id)
+            self._revert(run.id)
+
+    def _revert(self, run_id: int) -> None:
+        from doctree.memory.revert import revert_actor, revert_run
+        from doctree.store.documents import DocumentsRepository
+
+        try:
+            revert_run(DocumentsRepository(self.sessions.conn), run_id, actor=revert_actor(run_id))
+        except Exception:
+            log.exception("event: revert failed run=%s; its changes stay", run_id)
+
+    def _abandon(self, outcome: object) -> None:
+        """The lease was lost while the handler ran: another worker may be handing the same
+        records over, so the run this hand-over made is failed and reverted."""
+        run = getattr(outcome, "run", None)
+        run_id = getattr(run, "id", None)
+        if not isinstance(run_id, int):
+            return
+        from doctree.store.runs import Runs
+
+        runs = Runs(self.sessions.conn)
+        runs.fail_lost(run_id, "the worker lost its session lease mid-hand-over")
+        self._revert(run_id)
+
+    def _process_leased(self, session_id: str, name: str, result: TickResult) -> None:
         # Re-read under the lease: another worker may have finished it since we found it.
         s = self.sessions.get(session_id)
         if s is None or s.invalidated_at is None or (s.retry_at or 0) > time.time():
             result.skipped.append(session_id)
             return
         mark = s.invalidated_at
+        self._settle_orphans(s.id, result)
         if s.exempt:
             last = self.sessions.max_id(s.id)
             self.sessions.complete(s.id, max(last or 0, s.processed_until or 0), mark)
@@ -264,8 +340,12 @@ class MemoryWorker:
                 transcript=format_transcript(records, agent=s.agent.id, session_id=s.id),
                 first_history_id=records[0].id,
                 last_history_id=records[-1].id,
+                parsed=transcript_of(records, agent=s.agent.id, session_id=s.id),
             )
-            self.handler.handle(job)
+            if not self._held(name, renew=False):  # lost before the hand-over: hand nothing over
+                result.lost.append(s.id)
+                return
+            outcome = self.handler.handle(job)
         except Exception as e:
             failures = s.failures + 1
             delay = backoff(failures, self.retry_base, self.retry_max)
@@ -280,15 +360,26 @@ class MemoryWorker:
                 reason,
             )
             return
+        # The compare-and-swap, in one transaction with the check that the lease is still
+        # ours: a worker whose lease was taken over marks nothing.
+        with self.sessions.transaction():
+            held = self._held(name)
+            if not held:
+                pass
+            elif job.last_history_id < mark:
+                # Handed over a first slice of a long backlog: the rest stays pending.
+                self.sessions.advance(s.id, job.last_history_id)
+                result.raced.append(s.id)
+            elif self.sessions.complete(s.id, job.last_history_id, mark):
+                result.processed.append(s.id)
+            else:
+                result.raced.append(s.id)
+        if not held:
+            result.lost.append(s.id)
+            log.warning("event: lease lost mid-hand-over session=%s; not marked", s.id)
+            self._abandon(outcome)
+            return
         result.records += len(records)
-        if job.last_history_id < mark:
-            # Handed over a first slice of a long backlog: the rest stays pending.
-            self.sessions.advance(s.id, job.last_history_id)
-            result.raced.append(s.id)
-        elif self.sessions.complete(s.id, job.last_history_id, mark):
-            result.processed.append(s.id)
-        else:
-            result.raced.append(s.id)
         log.info(
             "event: handed over session=%s agent=%s records=%d first=%d last=%d",
             s.id,
@@ -335,10 +426,13 @@ class MemoryWorker:
 
     def request_stop(self) -> None:
         """Ask the loop to stop after the session in hand (safe from a signal handler)."""
+        self._stops += 1
         self._stop.set()
 
     def stop(self, timeout: float | None = None) -> None:
-        """Stop after the session in hand; no tick starts after this returns."""
+        """Stop the loop after the session in hand; no loop tick starts after this returns.
+        `tick()` called directly afterwards still works (it is not the loop)."""
+        self._stops += 1
         self._stop.set()
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout)
@@ -383,7 +477,11 @@ class RecorderHandler:
             "session_id": job.session_id,
             "first_history_id": job.first_history_id,
             "last_history_id": job.last_history_id,
-            "messages": len(parse_transcript(job.transcript, source=job.session_id).messages),
+            "messages": len(
+                job.parsed.messages
+                if job.parsed is not None
+                else parse_transcript(job.transcript, source=job.session_id).messages
+            ),
         }
         fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         try:

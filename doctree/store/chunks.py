@@ -127,6 +127,11 @@ class ChunkIndex:
                 )
                 self._caught_up(doc.id, doc.version)
 
+    def optimize(self) -> None:
+        """Merge the passage index into one segment, dropping every entry of a deleted
+        chunk, so that no copy of its text stays in the file (forget)."""
+        self.conn.execute("INSERT INTO chunks_fts (chunks_fts) VALUES ('optimize')")
+
     def _forget(self, doc_id: int) -> None:
         self.conn.execute(
             "DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE document_id = ?)",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 import sqlite3
@@ -10,10 +11,16 @@ from pathlib import Path
 
 from doctree.errors import SchemaError, UserError
 from doctree.resources import resource_dir
+from doctree.store.encoding import decode
 
 BUSY_TIMEOUT_MS = 30_000
 CACHE_KIB = 32 * 1024
 _MIGRATION = re.compile(r"(\d{3})_[a-z0-9_]+\.sql")
+# Migrations that convert existing data after their SQL, in Python: name -> module:function.
+# The function is called on every open once the migration is recorded; it must return at
+# once when there is nothing left to do, and work in batches that each commit, so that an
+# interrupted conversion resumes on the next open.
+DATA_STEPS = {"010_compact_versions": "doctree.store.compact:convert"}
 
 
 def default_db_path() -> Path:
@@ -22,6 +29,24 @@ def default_db_path() -> Path:
         return Path(env).expanduser()
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(Path.home(), ".local", "share")
     return Path(base) / "doctree" / "doctree.db"
+
+
+def busy_timeout_ms() -> int:
+    """How long a connection waits for another one's lock: `$DOCTREE_BUSY_TIMEOUT_MS`, else
+    30 s. A write still waiting then fails, stores nothing, and says so."""
+    raw = os.environ.get("DOCTREE_BUSY_TIMEOUT_MS", "").strip()
+    if not raw:
+        return BUSY_TIMEOUT_MS
+    try:
+        value = int(raw.replace("_", ""))
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 3_600_000:
+        raise UserError(
+            f"DOCTREE_BUSY_TIMEOUT_MS {raw!r}: must be a whole number of milliseconds "
+            "from 0 to 3600000, e.g. 30000"
+        )
+    return value
 
 
 def migrations() -> list[tuple[int, str, str]]:
@@ -42,7 +67,7 @@ def _enable_wal(conn: sqlite3.Connection) -> None:
     """Switch to WAL. On a fresh file another process may be switching at the same moment;
     SQLite then answers "database is locked" at once, without its busy handler, so wait and
     retry here, up to the busy timeout."""
-    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    deadline = time.monotonic() + busy_timeout_ms() / 1000
     pause = 0.005
     while True:
         try:
@@ -67,12 +92,19 @@ def connect(path: str | os.PathLike[str], *, migrate: bool = True) -> sqlite3.Co
             raise UserError(
                 f"database {str(path)!r}: cannot create its folder ({e.strerror})"
             ) from None
+    timeout_ms = busy_timeout_ms()
     try:
         conn = sqlite3.connect(
-            str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
+            str(path), timeout=timeout_ms / 1000, isolation_level=None, check_same_thread=False
         )
         conn.row_factory = sqlite3.Row
-        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.execute(f"PRAGMA busy_timeout = {timeout_ms}")
+        if migrate:
+            try:
+                check_doctree_database(conn, path)  # before WAL: a foreign file stays as it was
+            except UserError:
+                conn.close()
+                raise
         _enable_wal(conn)
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA foreign_keys = ON")
@@ -80,6 +112,7 @@ def connect(path: str | os.PathLike[str], *, migrate: bool = True) -> sqlite3.Co
         # A 32 MiB page cache (the default is 2 MiB): path lookups and index updates of a
         # store with many documents stay in memory; it is only used as the file grows.
         conn.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
+        register_functions(conn)
     except sqlite3.DatabaseError as e:
         raise UserError(f"database {str(path)!r}: cannot be opened as SQLite ({e})") from e
     if migrate:
@@ -89,6 +122,52 @@ def connect(path: str | os.PathLike[str], *, migrate: bool = True) -> sqlite3.Co
             conn.close()
             raise SchemaError(f"database {str(path)!r}: {e}") from None
     return conn
+
+
+def register_functions(conn: sqlite3.Connection) -> None:
+    """The SQL functions the schema uses: `doctree_body`, with which the full-text index's
+    view `documents_text` decodes stored bodies (migration 010)."""
+    conn.create_function("doctree_body", 1, _decode_body, deterministic=True)
+
+
+def _decode_body(value: bytes | None) -> str | None:
+    return None if value is None else decode(value, None)
+
+
+def check_doctree_database(conn: sqlite3.Connection, path: str | os.PathLike[str]) -> None:
+    """Refuse a database that holds tables but is not doctree's (no migrations table):
+    another application's file would gain doctree's tables, or clash with its own."""
+    try:
+        names = [
+            r[0]
+            for r in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type IN ('table', 'view')"
+                " AND name NOT LIKE 'sqlite_%' ORDER BY name"
+            )
+        ]
+    except sqlite3.DatabaseError as e:
+        raise UserError(f"database {str(path)!r}: cannot be opened as SQLite ({e})") from None
+    if names and "doctree_migrations" not in names:
+        shown = ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
+        raise UserError(
+            f"database {str(path)!r}: is not a doctree database (it holds other tables: "
+            f"{shown}); give a new file, an empty one, or a doctree database"
+        )
+
+
+def compact_file(conn: sqlite3.Connection) -> tuple[bool, str | None]:
+    """Rewrite the database file without its free pages and free space (VACUUM), then
+    checkpoint the WAL into it and truncate the WAL: text deleted before leaves no copy in
+    either file. (True, None) when done; (False, why) when another connection kept it from
+    finishing (the data is unchanged either way)."""
+    try:
+        conn.execute("VACUUM")
+        busy, _, _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+    except sqlite3.OperationalError as e:
+        return False, f"the database file was not compacted ({e}); run forget again later"
+    if busy:
+        return False, "the WAL was not checkpointed: another process is reading; it will be"
+    return True, None
 
 
 def applied_migrations(conn: sqlite3.Connection) -> list[str]:
@@ -113,6 +192,7 @@ def apply_migrations(
     database); `available` replaces the shipped migrations (for tests).
     """
     known = migrations() if available is None else available
+    register_functions(conn)
     known_names = {name for _, name, _ in known}
     done = set(applied_migrations(conn))
     unknown = sorted(done - known_names)
@@ -145,6 +225,12 @@ def apply_migrations(
             conn.execute("ROLLBACK")
             raise
         applied.append(name)
+    if available is None:
+        recorded = set(applied_migrations(conn))
+        for name, target in DATA_STEPS.items():
+            if name in recorded:
+                module, function = target.split(":")
+                getattr(importlib.import_module(module), function)(conn)
     return applied
 
 

@@ -8,12 +8,13 @@ for documents lives in this module.
 from __future__ import annotations
 
 import difflib
+import gc
 import hashlib
 import json
 import os
 import re
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -26,11 +27,14 @@ from doctree.errors import (
     DoctreeError,
     EditError,
     NotFoundError,
+    NotTextError,
     PathError,
+    TitleError,
     TransactionError,
     UserError,
 )
 from doctree.store import db as dbmod
+from doctree.store import encoding
 from doctree.store.paths import (
     HOME,
     ancestors,
@@ -38,11 +42,20 @@ from doctree.store.paths import (
     name_of,
     normalize_path,
     parent_of,
+    require_text,
     validate_owner,
 )
-from doctree.store.references import body_links, declared_links, split_frontmatter
+from doctree.store.references import (
+    body_links,
+    declared_links,
+    frontmatter_problem,
+    split_frontmatter,
+)
 
 DEFAULT_MAX_BODY_BYTES = 100_000
+MAX_TITLE_BYTES = 1_024
+MAX_SQL_INT = 2**63 - 1  # the largest integer SQLite stores
+_TITLE_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 ACTOR_KINDS = ("agent", "memory-agent", "user", "system")
 OPERATIONS = ("created", "modified", "moved", "deleted", "restored", "redacted")
 _HEADING = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.M)
@@ -69,7 +82,10 @@ def parse_time(value: str | datetime) -> str:
             dt = dt.replace(hour=23, minute=59, second=59, microsecond=999999)
     if dt.tzinfo is None:
         dt = dt.replace(tzinfo=UTC)
-    return dt.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    try:
+        return dt.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    except OverflowError:
+        raise UserError(f"time {value!r}: is outside the years 1 to 9999 in UTC") from None
 
 
 def sha256(text: str) -> str:
@@ -88,6 +104,7 @@ class Actor:
             raise UserError(f"actor kind {self.kind!r}: must be one of {', '.join(ACTOR_KINDS)}")
         if not self.id:
             raise UserError("actor id: must not be empty")
+        require_text(self.id, f"actor id {self.id!r}")
 
     def __str__(self) -> str:
         return f"{self.kind}:{self.id}"
@@ -172,7 +189,7 @@ class SearchHit:
         return self.__dict__.copy()
 
 
-@dataclass
+@dataclass(slots=True)
 class TreeNode:
     id: int
     path: str
@@ -183,9 +200,15 @@ class TreeNode:
     children: list[TreeNode] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        d = {k: v for k, v in self.__dict__.items() if k != "children"}
-        d["children"] = [c.to_dict() for c in self.children]
-        return d
+        return {
+            "id": self.id,
+            "path": self.path,
+            "title": self.title,
+            "version": self.version,
+            "size": self.size,
+            "updated_at": self.updated_at,
+            "children": [c.to_dict() for c in self.children],
+        }
 
     def walk(self) -> Iterator[TreeNode]:
         yield self
@@ -197,11 +220,46 @@ def title_for(path: str, body: str) -> str:
     """A title from frontmatter `title:`, else the first `# heading`, else the path's name."""
     meta, text = split_frontmatter(body) if body.startswith("---") else ({}, body)
     if isinstance(meta.get("title"), str) and meta["title"].strip():
-        return meta["title"].strip()
+        return clean_title(meta["title"])
     m = _HEADING.search(text)
     if m:
-        return m.group(1)[:200]
+        return clean_title(m.group(1)[:200])
     return name_of(path) if path != HOME else HOME
+
+
+def clean_title(text: str) -> str:
+    """A title derived from a body, made to keep the title rules: control characters become
+    spaces, and a title longer than the limit is cut, with an ellipsis."""
+    text = _TITLE_CONTROL.sub(" ", text).strip()
+    if len(text.encode("utf-8")) > MAX_TITLE_BYTES:
+        text = text.encode("utf-8")[: MAX_TITLE_BYTES - 3].decode("utf-8", "ignore") + "…"
+    return text
+
+
+def check_title(path: str, title: object) -> str:
+    """A title given explicitly: text, UTF-8, no control characters, at most MAX_TITLE_BYTES."""
+    if not isinstance(title, str):
+        raise TitleError(path, f"must be text, got {type(title).__name__}")
+    try:
+        size = len(title.encode("utf-8"))
+    except UnicodeEncodeError:
+        raise TitleError(
+            path, "is not UTF-8 text (a lone surrogate or an undecodable byte)"
+        ) from None
+    if _TITLE_CONTROL.search(title):
+        raise TitleError(path, "control characters (NUL, ESC, newlines, ...) are not allowed")
+    if size > MAX_TITLE_BYTES:
+        raise TitleError(path, f"is {size:,} bytes; a title may be at most {MAX_TITLE_BYTES:,}")
+    return title
+
+
+def check_int(value: object, what: str, *, minimum: int = 0) -> int:
+    """An integer SQLite can store (below 2**63), at least `minimum`; UserError otherwise."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise UserError(f"{what} {value!r}: must be a whole number")
+    if not minimum <= value <= MAX_SQL_INT:
+        raise UserError(f"{what} {value}: must be between {minimum} and {MAX_SQL_INT}")
+    return value
 
 
 def _env_body_limit() -> int:
@@ -247,6 +305,7 @@ class DocumentsRepository:
         if isinstance(db, sqlite3.Connection):
             self.conn = db
             self._owns_conn = False
+            dbmod.register_functions(db)  # the full-text index's view decodes with it
         else:
             self.conn = dbmod.connect(db)
             self._owns_conn = True
@@ -255,6 +314,10 @@ class DocumentsRepository:
         self._open: list[int] = []  # serials of the open transaction levels, outermost first
         self._broken: set[int] = set()  # levels whose rollback would undo a half-done write
         self._reading = False  # inside snapshot()
+        self._purge_index = False  # a redaction asks for the full-text index to be merged
+        # Deleted content is overwritten with zeros, so an erased body leaves no bytes behind
+        # in free space of the file (redaction, forget).
+        self.conn.execute("PRAGMA secure_delete = ON")
 
     @property
     def path(self) -> Path | None:
@@ -306,6 +369,8 @@ class DocumentsRepository:
         except BaseException:
             self._open.pop()
             self._depth -= 1
+            if self._depth == 0:
+                self._purge_index = False
             undo()
             if serial in self._broken:  # the half-done write is undone
                 self._broken = set()
@@ -314,11 +379,20 @@ class DocumentsRepository:
         self._depth -= 1
         if self._depth == 0 and self._broken:
             self._broken = set()
+            self._purge_index = False
             undo()
             raise TransactionError(
                 "a write in this transaction failed after changing the database; "
                 "the whole transaction was rolled back"
             )
+        if self._depth == 0 and self._purge_index:
+            self._purge_index = False
+            try:
+                # One merged segment: the terms of erased text are gone from the index.
+                self.conn.execute("INSERT INTO documents_fts (documents_fts) VALUES ('optimize')")
+            except BaseException:
+                undo()
+                raise
         self.conn.execute("COMMIT" if begin else f"RELEASE {name}")
 
     @property
@@ -391,7 +465,7 @@ class DocumentsRepository:
             owner=row["owner"],
             path=row["path"],
             title=row["title"],
-            body=row["body"],
+            body=_text(row),
             version=row["version"],
             content_sha256=row["content_sha256"],
             size=row["size"],
@@ -402,7 +476,7 @@ class DocumentsRepository:
         )
 
     @staticmethod
-    def _version(row: sqlite3.Row) -> Version:
+    def _version(row: sqlite3.Row, body: str | None) -> Version:
         return Version(
             id=row["id"],
             document_id=row["document_id"],
@@ -411,7 +485,7 @@ class DocumentsRepository:
             operation=row["operation"],
             path=row["path"],
             title=row["title"],
-            body=row["body"],
+            body=body,
             content_sha256=row["content_sha256"],
             size=row["size"],
             actor_kind=row["actor_kind"],
@@ -423,6 +497,40 @@ class DocumentsRepository:
             links=json.loads(row["links"]) if row["links"] else [],
             deleted=bool(row["deleted"]),
         )
+
+    def _versions(self, rows: Sequence[sqlite3.Row]) -> list[Version]:
+        """Version rows with their bodies decoded (see `_bodies`)."""
+        bodies = self._bodies(rows)
+        return [self._version(r, bodies[r["id"]]) for r in rows]
+
+    def _bodies(self, rows: Sequence[sqlite3.Row]) -> dict[int, str | None]:
+        """The body of each version row, by row id (None: redacted).
+
+        A full copy decodes on its own; a delta needs the versions back to a full copy, read
+        in one range query per run of nearby versions of a document (at most
+        `encoding.CHAIN` rows for a single version).
+        """
+        out: dict[int, str | None] = {}
+        need: dict[int, dict[int, int]] = {}  # document id -> version -> row id
+        for r in rows:
+            data = r["body_data"]
+            if data is None:
+                out[r["id"]] = None
+            elif encoding.is_full(data):
+                out[r["id"]] = encoding.decode(data, None)
+            else:
+                need.setdefault(r["document_id"], {})[r["version"]] = r["id"]
+        for doc_id, wanted in need.items():
+            for lo, hi in _spans(wanted):
+                pairs = self.conn.execute(
+                    "SELECT version, body_data FROM document_versions"
+                    " WHERE document_id = ? AND version BETWEEN ? AND ? ORDER BY version",
+                    (doc_id, lo, hi),
+                ).fetchall()
+                for version, text in encoding.decode_sequence((p[0], p[1]) for p in pairs):
+                    if version in wanted:
+                        out[wanted[version]] = text
+        return out
 
     def _require(self, owner: str, path: str) -> sqlite3.Row:
         row = self._doc_row(owner, path)
@@ -470,9 +578,14 @@ class DocumentsRepository:
             raise UserError(f"body of {path!r}: must be text, got {type(body).__name__}")
         if "\x00" in body:
             raise UserError(f"body of {path!r}: NUL bytes are not allowed in a body")
-        size = len(body.encode("utf-8"))
+        try:
+            size = len(body.encode("utf-8"))
+        except UnicodeEncodeError:
+            raise NotTextError(f"body of {path!r}", body) from None
         if size > self.max_body_bytes:
             raise BodyTooLargeError(path, size, self.max_body_bytes)
+        if body.startswith("---") and (problem := frontmatter_problem(body)):
+            raise UserError(f"body of {path!r}: {problem}")
         return body
 
     def _insert_version(
@@ -485,6 +598,8 @@ class DocumentsRepository:
         path: str,
         title: str,
         body: str,
+        base: str | None,
+        full: bytes,
         digest: str,
         size: int,
         links_json: str | None,
@@ -494,9 +609,12 @@ class DocumentsRepository:
         ts: str,
         deleted: bool = False,
     ) -> None:
+        """Append a version row; its body is stored encoded against `base`, the body of
+        the version before it (None: there is none, or it was redacted). `full` is
+        `encoding.encode_full(body)`, which the caller stores in `documents` too."""
         self.conn.execute(
             "INSERT INTO document_versions (document_id, owner, version, operation, path, title,"
-            " body, content_sha256, size, actor_kind, actor_id, session_id, run_id, links,"
+            " body_data, content_sha256, size, actor_kind, actor_id, session_id, run_id, links,"
             " deleted, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (
                 doc_id,
@@ -505,7 +623,7 @@ class DocumentsRepository:
                 operation,
                 path,
                 title,
-                body,
+                encoding.encode(body, base, version, full),
                 digest,
                 size,
                 actor.kind,
@@ -577,10 +695,22 @@ class DocumentsRepository:
     ) -> Document:
         digest, size = sha256(body), len(body.encode("utf-8"))
         links_json = json.dumps(links) if links else None
+        full = encoding.encode_full(body)
         doc_id = self.conn.execute(
-            "INSERT INTO documents (owner, path, parent_id, title, body, version, content_sha256,"
-            " size, links, created_at, updated_at) VALUES (?,?,?,?,?,1,?,?,?,?,?)",
-            (owner, path, parent_id, title, body, digest, size, links_json, ts, ts),
+            "INSERT INTO documents (owner, path, parent_id, title, body_data, version,"
+            " content_sha256, size, links, created_at, updated_at) VALUES (?,?,?,?,?,1,?,?,?,?,?)",
+            (
+                owner,
+                path,
+                parent_id,
+                title,
+                full,
+                digest,
+                size,
+                links_json,
+                ts,
+                ts,
+            ),
         ).lastrowid
         assert doc_id is not None
         self._insert_version(
@@ -591,6 +721,8 @@ class DocumentsRepository:
             path=path,
             title=title,
             body=body,
+            base=None,
+            full=full,
             digest=digest,
             size=size,
             links_json=links_json,
@@ -650,24 +782,31 @@ class DocumentsRepository:
         ts: str,
         parent_id: int | None | object = _KEEP,
         deleted: bool = False,
+        base_redacted: bool = False,
     ) -> Document:
-        """Append a version to the document in `row` and make it the current state."""
+        """Append a version to the document in `row` and make it the current state.
+
+        The new version is stored as a delta against the current body, unless
+        `base_redacted` says the current version's content was just erased.
+        """
         doc_id, owner = row["id"], row["owner"]
+        old_body = _text(row)
         version = row["version"] + 1
         digest, size = sha256(body), len(body.encode("utf-8"))
         links_json = json.dumps(links) if links else None
+        full = encoding.encode_full(body)
         was_deleted = row["deleted_at"] is not None
         deleted_at = (row["deleted_at"] if was_deleted else ts) if deleted else None
         new_parent = row["parent_id"] if parent_id is _KEEP else parent_id
         self.conn.execute(
-            "UPDATE documents SET path = ?, parent_id = ?, title = ?, body = ?, version = ?,"
+            "UPDATE documents SET path = ?, parent_id = ?, title = ?, body_data = ?, version = ?,"
             " content_sha256 = ?, size = ?, links = ?, updated_at = ?, deleted_at = ?"
             " WHERE id = ?",
             (
                 path,
                 new_parent,
                 title,
-                body,
+                full,
                 version,
                 digest,
                 size,
@@ -685,6 +824,8 @@ class DocumentsRepository:
             path=path,
             title=title,
             body=body,
+            base=None if base_redacted else old_body,
+            full=full,
             digest=digest,
             size=size,
             links_json=links_json,
@@ -694,21 +835,22 @@ class DocumentsRepository:
             ts=ts,
             deleted=deleted,
         )
-        if deleted:
-            if not was_deleted:
-                self.conn.execute("DELETE FROM documents_fts WHERE rowid = ?", (doc_id,))
-        else:
+        if not deleted:
             self._insert_references(owner, doc_id, version, path, body, links)
-            if was_deleted:
-                self.conn.execute(
-                    "INSERT INTO documents_fts (rowid, path, title, body) VALUES (?, ?, ?, ?)",
-                    (doc_id, path, title, body),
-                )
-            else:
-                self.conn.execute(
-                    "UPDATE documents_fts SET path = ?, title = ?, body = ? WHERE rowid = ?",
-                    (path, title, body, doc_id),
-                )
+        # The full-text index reads its text from `documents` (external content), so it is
+        # told the old values to remove and the new ones to add, and only when they change.
+        changed = path != row["path"] or title != row["title"] or body != old_body
+        if not was_deleted and (deleted or changed):
+            self.conn.execute(
+                "INSERT INTO documents_fts (documents_fts, rowid, path, title, body)"
+                " VALUES ('delete', ?, ?, ?, ?)",
+                (doc_id, row["path"], row["title"], old_body),
+            )
+        if not deleted and (was_deleted or changed):
+            self.conn.execute(
+                "INSERT INTO documents_fts (rowid, path, title, body) VALUES (?, ?, ?, ?)",
+                (doc_id, path, title, body),
+            )
         return Document(
             doc_id,
             owner,
@@ -768,7 +910,7 @@ class DocumentsRepository:
             (owner, path, at_ts, at_ts),
         ).fetchone()
         if vrow is not None:
-            return self._document_from_version(self._version(vrow), vrow["doc_created_at"])
+            return self._document_from_version(self._versions([vrow])[0], vrow["doc_created_at"])
         raise NotFoundError(f"document {path!r} did not exist at {at_ts} for agent {owner!r}")
 
     def _document_from_version(self, v: Version, created_at: str) -> Document:
@@ -806,6 +948,8 @@ class DocumentsRepository:
 
     def version(self, document_id: int, version: int) -> Version:
         """One version of a document by id."""
+        check_int(document_id, "document id")
+        check_int(version, "version")
         row = self.conn.execute(
             "SELECT * FROM document_versions WHERE document_id = ? AND version = ?",
             (document_id, version),
@@ -820,9 +964,10 @@ class DocumentsRepository:
                 f"document {latest['path']!r} has no version {version} "
                 f"(its versions are 1 to {latest['version']})"
             )
-        return self._version(row)
+        return self._versions([row])[0]
 
     def read_by_id(self, document_id: int) -> Document:
+        check_int(document_id, "document id")
         row = self.conn.execute("SELECT * FROM documents WHERE id = ?", (document_id,)).fetchone()
         if row is None:
             raise NotFoundError(f"no document with id {document_id}")
@@ -831,13 +976,43 @@ class DocumentsRepository:
     def history(self, owner: str, path: str) -> list[Version]:
         """Every version of the document at `path` (or the one last deleted there), oldest first."""
         row = self._any_row(validate_owner(owner), normalize_path(path))
-        return [
-            self._version(r)
-            for r in self.conn.execute(
-                "SELECT * FROM document_versions WHERE document_id = ? ORDER BY version",
-                (row["id"],),
-            )
-        ]
+        rows = self.conn.execute(
+            "SELECT * FROM document_versions WHERE document_id = ? ORDER BY version",
+            (row["id"],),
+        ).fetchall()
+        # Every version from the first: each delta applies to the body decoded just before.
+        bodies = encoding.decode_sequence((r["version"], r["body_data"]) for r in rows)
+        return [self._version(r, body) for r, (_, body) in zip(rows, bodies, strict=True)]
+
+    def iter_versions(self, owner: str, under: str = HOME) -> Iterator[Version]:
+        """Every version made at or below `under` (its path then) of the owner's documents,
+        with its body decoded (None once redacted), by document id and then version.
+
+        The way to read old bodies in bulk (search over history, export) without knowing
+        how they are stored: each document's history is decoded in one pass, so the cost is
+        one delta per version. Rows are streamed; run it inside `snapshot()` to read one
+        consistent state while others write.
+        """
+        owner, under = validate_owner(owner), normalize_path(under)
+        scope, params = "owner = ?", [owner]
+        if under != HOME:
+            lo, hi = _range(under)
+            scope += " AND (path = ? OR (path >= ? AND path < ?))"
+            params += [under, lo, hi]
+        rows = self.conn.execute(
+            "SELECT * FROM document_versions WHERE document_id IN"
+            f" (SELECT document_id FROM document_versions WHERE {scope})"
+            " ORDER BY document_id, version",
+            params,
+        )
+        text: str | None = None
+        for r in rows:
+            data = r["body_data"]
+            if r["version"] == 1:
+                text = None
+            text = None if data is None else encoding.decode(data, text)
+            if under == HOME or r["path"] == under or is_under(r["path"], under):
+                yield self._version(r, text)
 
     def diff(
         self,
@@ -879,7 +1054,7 @@ class DocumentsRepository:
             params += [under, lo, hi]
         if run_id is not None:
             where.append("run_id = ?")
-            params.append(run_id)
+            params.append(check_int(run_id, "run"))
         if session_id is not None:
             where.append("session_id = ?")
             params.append(session_id)
@@ -891,8 +1066,8 @@ class DocumentsRepository:
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY id DESC"
         if limit is not None:
-            sql += f" LIMIT {int(limit)}"
-        return [self._version(r) for r in self.conn.execute(sql, params)]
+            sql += f" LIMIT {check_int(limit, 'limit')}"
+        return self._versions(self.conn.execute(sql, params).fetchall())
 
     def children(self, owner: str, path: str) -> list[Document]:
         """Live children of `path` (for the home: the top-level documents), by path."""
@@ -988,41 +1163,33 @@ class DocumentsRepository:
         """
         owner, path = validate_owner(owner), normalize_path(path)
         lo, hi = _range(path)
-        if at is None:
-            rows = self.conn.execute(
-                "SELECT id, path, title, version, size, updated_at FROM documents"
-                " WHERE owner = ? AND deleted_at IS NULL AND (path = ? OR (path >= ? AND path < ?))",
-                (owner, path, lo, hi),
-            ).fetchall()
-        else:
-            rows = self.conn.execute(
-                "SELECT v.document_id AS id, v.path, v.title, v.version, v.size,"
-                " v.created_at AS updated_at, v.operation FROM document_versions v"
-                " JOIN (SELECT document_id, MAX(version) AS mv FROM document_versions"
-                "       WHERE owner = ? AND created_at <= ? GROUP BY document_id) m"
-                "   ON m.document_id = v.document_id AND m.mv = v.version"
-                " WHERE v.deleted = 0 AND (v.path = ? OR (v.path >= ? AND v.path < ?))",
-                (owner, parse_time(at), path, lo, hi),
-            ).fetchall()
-        if path != HOME and not any(r["path"] == path for r in rows):
-            when = f" at {parse_time(at)}" if at is not None else ""
-            raise NotFoundError(f"document {path!r} not found for agent {owner!r}{when}")
-        base_depth = 0 if path == HOME else path.count("/")
-        nodes: dict[str, TreeNode] = {}
-        for r in sorted(rows, key=lambda r: r["path"]):
-            if depth is not None and r["path"].count("/") - base_depth > depth:
-                continue
-            nodes[r["path"]] = TreeNode(
-                r["id"], r["path"], r["title"], r["version"], r["size"], r["updated_at"]
-            )
-        roots: list[TreeNode] = []
-        for p, node in nodes.items():
-            parent = nodes.get(parent_of(p) or "")
-            if parent is not None and p != path:
-                parent.children.append(node)
-            elif p == path or parent_of(p) == HOME:
-                roots.append(node)
-        return roots
+        cur = self.conn.cursor()
+        cur.row_factory = None  # plain tuples: (id, path, title, version, size, updated_at)
+        with gc_paused():  # tens of thousands of rows and nodes: see gc_paused
+            if at is None:
+                # Two ranges of the covering index idx_documents_tree (an OR of them
+                # would make SQLite read the table).
+                columns = "id, path, title, version, size, updated_at"
+                rows = cur.execute(
+                    f"SELECT {columns} FROM documents WHERE owner = ? AND deleted_at IS NULL"
+                    f" AND path = ? UNION ALL SELECT {columns} FROM documents"
+                    " WHERE owner = ? AND deleted_at IS NULL AND path >= ? AND path < ?",
+                    (owner, path, owner, lo, hi),
+                ).fetchall()
+            else:
+                rows = cur.execute(
+                    "SELECT v.document_id AS id, v.path, v.title, v.version, v.size,"
+                    " v.created_at AS updated_at FROM document_versions v"
+                    " JOIN (SELECT document_id, MAX(version) AS mv FROM document_versions"
+                    "       WHERE owner = ? AND created_at <= ? GROUP BY document_id) m"
+                    "   ON m.document_id = v.document_id AND m.mv = v.version"
+                    " WHERE v.deleted = 0 AND (v.path = ? OR (v.path >= ? AND v.path < ?))",
+                    (owner, parse_time(at), path, lo, hi),
+                ).fetchall()
+            if path != HOME and not any(r[1] == path for r in rows):
+                when = f" at {parse_time(at)}" if at is not None else ""
+                raise NotFoundError(f"document {path!r} not found for agent {owner!r}{when}")
+            return _build_tree(rows, path, depth)
 
     def links(self, owner: str, path: str) -> list[Reference]:
         """References the current version of `path` makes (parent, link, body)."""
@@ -1087,11 +1254,16 @@ class DocumentsRepository:
     ) -> list[SearchHit]:
         """Full-text search over current titles, bodies and paths, best (BM25) first.
 
-        The query's words are matched with `fts_query` (any word, stopwords dropped).
-        `snippets=False` leaves each hit's snippet empty, for callers that only rank.
+        The query is read by `search_query`: any of its words may match (stopwords
+        dropped), `word*` matches a prefix, `"a phrase"` must occur as written, `-word`
+        excludes. `snippets=False` leaves each hit's snippet empty, for callers that only rank.
         """
+        from doctree.store.search import SQL_SNIPPET_BYTES, long_snippet, parse_search
+
         owner, under = validate_owner(owner), normalize_path(under)
-        match = fts_query(query)
+        limit = check_int(limit, "limit", minimum=1)
+        parsed = parse_search(query)
+        match = parsed.fts()
         if not match:
             return []
         params: list[Any] = [match, owner]
@@ -1100,8 +1272,15 @@ class DocumentsRepository:
             lo, hi = _range(under)
             scope = " AND (d.path = ? OR (d.path >= ? AND d.path < ?))"
             params += [under, lo, hi]
-        params.append(int(limit))
-        snip = "snippet(documents_fts, 2, '[', ']', ' … ', 16)" if snippets else "''"
+        params.append(limit)
+        # FTS5's snippet() takes time in the square of a body's size; a large body's
+        # snippet is cut in Python instead (`long_snippet`, linear).
+        snip = (
+            f"CASE WHEN d.size <= {SQL_SNIPPET_BYTES}"
+            " THEN snippet(documents_fts, 2, '[', ']', ' … ', 16) END"
+            if snippets
+            else "''"
+        )
         rows = self.conn.execute(
             "SELECT d.id, d.path, d.title, d.version, d.updated_at,"
             f" {snip} AS snip, rank AS score"
@@ -1114,13 +1293,22 @@ class DocumentsRepository:
                 r["id"],
                 r["path"],
                 r["title"],
-                r["snip"],
+                r["snip"]
+                if r["snip"] is not None
+                else long_snippet(self._body_of(r["id"]), parsed),
                 -r["score"],
                 r["version"],
                 r["updated_at"],
             )
             for r in rows
         ]
+
+    def _body_of(self, document_id: int) -> str:
+        """The current body of a document, decoded (a large search hit's snippet)."""
+        row = self.conn.execute(
+            "SELECT body_data FROM documents WHERE id = ?", (document_id,)
+        ).fetchone()
+        return _text(row)
 
     def owners(self) -> list[str]:
         return [r[0] for r in self.conn.execute("SELECT DISTINCT owner FROM documents ORDER BY 1")]
@@ -1162,6 +1350,8 @@ class DocumentsRepository:
         if path == HOME:
             raise PathError(path, "the home '~' is not a document; write below it, e.g. '~/notes'")
         body = self._check_body(path, body)
+        if title is not None:
+            title = check_title(path, title)
         declared = [normalize_path(p) for p in links] if links is not None else None
         actor = self._actor(owner, actor)
         with self._writing():
@@ -1186,17 +1376,18 @@ class DocumentsRepository:
                     run_id,
                     ts,
                 )
+            old_body = _text(row)
             old_links = json.loads(row["links"]) if row["links"] else []
             new_links = old_links if declared is None else declared
             if title is not None:
                 new_title = title
-            elif row["title"] != title_for(path, row["body"]):
+            elif row["title"] != title_for(path, old_body):
                 new_title = row["title"]  # a title given explicitly before is kept
                 if _HEADING.search(body) or body.startswith("---"):
                     new_title = title_for(path, body)
             else:
                 new_title = title_for(path, body)
-            if body == row["body"] and new_title == row["title"] and new_links == old_links:
+            if body == old_body and new_title == row["title"] and new_links == old_links:
                 return self._document(row)
             return self._new_version(
                 row,
@@ -1234,7 +1425,8 @@ class DocumentsRepository:
         with self._writing():
             row = self._require(owner, path)
             self._check_precondition(path, row, expected_version, content_sha256)
-            count = row["body"].count(old)
+            current = _text(row)
+            count = current.count(old)
             if count == 0:
                 raise EditError(
                     f"edit of {path!r}: the text to replace was not found: {old[:80]!r}"
@@ -1244,7 +1436,7 @@ class DocumentsRepository:
                     f"edit of {path!r}: the text to replace occurs {count} times; "
                     "give more context to make it unique, or replace all"
                 )
-            body = row["body"].replace(old, new, -1 if replace_all else 1)
+            body = current.replace(old, new, -1 if replace_all else 1)
             return self.write(
                 owner,
                 path,
@@ -1294,13 +1486,14 @@ class DocumentsRepository:
             moved = []
             for r in rows:
                 target = new_path + r["path"][len(path) :]
+                body = _text(r)
                 moved.append(
                     self._new_version(
                         r,
                         operation="moved",
                         path=target,
-                        title=_retitle(r["title"], r["path"], target, r["body"]),
-                        body=r["body"],
+                        title=_retitle(r["title"], r["path"], target, body),
+                        body=body,
                         links=json.loads(r["links"]) if r["links"] else [],
                         actor=actor,
                         session_id=session_id,
@@ -1351,7 +1544,7 @@ class DocumentsRepository:
                     operation="deleted",
                     path=r["path"],
                     title=r["title"],
-                    body=r["body"],
+                    body=_text(r),
                     links=json.loads(r["links"]) if r["links"] else [],
                     actor=actor,
                     session_id=session_id,
@@ -1451,30 +1644,232 @@ class DocumentsRepository:
             actor = self._actor(row["owner"], actor)
             target = self.version(row["id"], version)
             ts = now()
-            self.conn.execute(
-                "UPDATE document_versions SET body = NULL, title = '', redacted_at = ?,"
-                " redacted_by = ? WHERE id = ?",
-                (ts, str(actor), target.id),
-            )
+            self._erase_body(row["id"], target, ts, actor)
             self.conn.execute(
                 "DELETE FROM document_references WHERE source_id = ? AND version = ?",
                 (row["id"], version),
             )
-            current = version == row["version"]
+            self._erase_redaction_copies(row["id"], target.content_sha256, ts, actor)
+            # The current state holds this content (it is the current version, or a later
+            # version that kept it): it is emptied too.
+            current = version == row["version"] or row["content_sha256"] == target.content_sha256
             self._new_version(
                 row,
                 operation="redacted",
                 path=row["path"],
                 title=name_of(row["path"]) if current else row["title"],
-                body="" if current else row["body"],
+                body="" if current else _text(row),
                 links=[] if current else (json.loads(row["links"]) if row["links"] else []),
                 actor=actor,
                 session_id=session_id,
                 run_id=run_id,
                 ts=ts,
                 deleted=row["deleted_at"] is not None,
+                base_redacted=current,
             )
+            # Text removed from the full-text index lingers in its segments until they are
+            # merged: merge them when the transaction ends (see `transaction`).
+            self._purge_index = True
             return self.version(row["id"], row["version"] + 1)
+
+    def _erase_body(self, doc_id: int, target: Version, ts: str, actor: Actor) -> None:
+        """Erase one version's stored body. The next version may be stored as a delta
+        against this one: it is stored in full first, so nothing left needs (or holds) the
+        erased text."""
+        following = self.conn.execute(
+            "SELECT id, body_data FROM document_versions WHERE document_id = ? AND version = ?",
+            (doc_id, target.version + 1),
+        ).fetchone()
+        if following is not None and following["body_data"] is not None:
+            data = following["body_data"]
+            if not encoding.is_full(data):
+                if target.body is None:
+                    raise encoding.EncodingError(
+                        f"version {target.version + 1} of document {doc_id} depends on a "
+                        "redacted version"
+                    )
+                self.conn.execute(
+                    "UPDATE document_versions SET body_data = ? WHERE id = ?",
+                    (encoding.reencode_after(target.body, data), following["id"]),
+                )
+        self.conn.execute(
+            "UPDATE document_versions SET body_data = NULL, title = '', redacted_at = ?,"
+            " redacted_by = ? WHERE id = ?",
+            (ts, str(actor), target.id),
+        )
+
+    def _erase_redaction_copies(self, doc_id: int, digest: str, ts: str, actor: Actor) -> None:
+        """Erase the `redacted` versions that carried this content as the document's state
+        then (redacting an older version keeps the current body): once the content itself
+        is redacted, no copy of it stays behind."""
+        numbers = [
+            r[0]
+            for r in self.conn.execute(
+                "SELECT version FROM document_versions WHERE document_id = ?"
+                " AND operation = 'redacted' AND content_sha256 = ? AND body_data IS NOT NULL"
+                " AND size > 0 ORDER BY version",
+                (doc_id, digest),
+            )
+        ]
+        for n in numbers:
+            self._erase_body(doc_id, self.version(doc_id, n), ts, actor)
+
+    def scrub_paths(
+        self,
+        document_id: int,
+        path_map: Callable[[str], str],
+        text_map: Callable[[str], str],
+        current_map: Callable[[str], str] | None = None,
+    ) -> None:
+        """Rewrite in place the paths and titles a document holds, in every version of it and
+        in its current state, its search entry and the references made to its paths (forget:
+        a path segment that held forgotten text). `path_map` gives each path its new form,
+        `text_map` each title; both return what they are given when it needs no change.
+        `current_map` (default `path_map`) gives the current path's, which must keep the
+        document where its parent is."""
+        current_map = current_map or path_map
+        with self._writing():
+            row = self.conn.execute(
+                "SELECT * FROM documents WHERE id = ?", (check_int(document_id, "document id"),)
+            ).fetchone()
+            if row is None:
+                raise NotFoundError(f"no document with id {document_id}")
+            old_paths = {row["path"]}
+            for v in self.conn.execute(
+                "SELECT id, path, title, links FROM document_versions WHERE document_id = ?",
+                (document_id,),
+            ).fetchall():
+                old_paths.add(v["path"])
+                self.conn.execute(
+                    "UPDATE document_versions SET path = ?, title = ?, links = ? WHERE id = ?",
+                    (
+                        path_map(v["path"]),
+                        text_map(v["title"]),
+                        _map_links(v["links"], path_map),
+                        v["id"],
+                    ),
+                )
+            path, title = current_map(row["path"]), text_map(row["title"])
+            self.conn.execute(
+                "UPDATE documents SET path = ?, title = ?, links = ? WHERE id = ?",
+                (path, title, _map_links(row["links"], path_map), document_id),
+            )
+            if row["deleted_at"] is None and (path, title) != (row["path"], row["title"]):
+                # External content: the index is told the old values to remove.
+                body = _text(row)
+                self.conn.execute(
+                    "INSERT INTO documents_fts (documents_fts, rowid, path, title, body)"
+                    " VALUES ('delete', ?, ?, ?, ?)",
+                    (document_id, row["path"], row["title"], body),
+                )
+                self.conn.execute(
+                    "INSERT INTO documents_fts (rowid, path, title, body) VALUES (?, ?, ?, ?)",
+                    (document_id, path, title, body),
+                )
+            for old in old_paths:
+                new = current_map(old) if old == row["path"] else path_map(old)
+                if new != old:
+                    self.conn.execute(
+                        "UPDATE document_references SET target_path = ?"
+                        " WHERE owner = ? AND target_path = ?",
+                        (new, row["owner"], old),
+                    )
+
+    def scrub_links(self, owner: str, path_map: Callable[[str], str]) -> list[int]:
+        """Rewrite in place the declared links (every version) and reference targets of
+        `owner` that `path_map` changes; the ids of the documents whose links changed."""
+        changed: set[int] = set()
+        with self._writing():
+            for table in ("documents", "document_versions"):
+                key = "id" if table == "documents" else "document_id"
+                for r in self.conn.execute(
+                    f"SELECT id, {key} AS doc, links FROM {table}"
+                    " WHERE owner = ? AND links IS NOT NULL",
+                    (validate_owner(owner),),
+                ).fetchall():
+                    if (links := _map_links(r["links"], path_map)) != r["links"]:
+                        self.conn.execute(
+                            f"UPDATE {table} SET links = ? WHERE id = ?", (links, r["id"])
+                        )
+                        changed.add(r["doc"])
+            for r in self.conn.execute(
+                "SELECT DISTINCT target_path FROM document_references WHERE owner = ?", (owner,)
+            ).fetchall():
+                if (new := path_map(r[0])) != r[0]:
+                    self.conn.execute(
+                        "UPDATE document_references SET target_path = ?"
+                        " WHERE owner = ? AND target_path = ?",
+                        (new, owner, r[0]),
+                    )
+        return sorted(changed)
+
+    def optimize_search_index(self) -> None:
+        """Merge the full-text index into one segment, dropping every entry of a deleted or
+        changed row, so text taken out of the index leaves no copy in the file (forget)."""
+        with self._writing():
+            self.conn.execute("INSERT INTO documents_fts (documents_fts) VALUES ('optimize')")
+
+    def max_version_id(self) -> int:
+        """The id of the newest version row: every version that exists has an id at most this."""
+        return self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM document_versions").fetchone()[0]
+
+
+def _map_links(links_json: str | None, path_map: Callable[[str], str]) -> str | None:
+    if not links_json:
+        return links_json
+    links = json.loads(links_json)
+    mapped = [path_map(p) for p in links]
+    return links_json if mapped == links else json.dumps(mapped)
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """No cyclic garbage collection while a large acyclic structure is built: the collector
+    would go over every object made so far again and again, which makes the whole build
+    grow faster than its size (a tree of 100k nodes)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _build_tree(rows: Sequence[tuple], path: str, depth: int | None) -> list[TreeNode]:
+    """Nest rows (id, path, title, version, size, updated_at) under `path`."""
+    base_depth = 0 if path == HOME else path.count("/")
+    nodes: dict[str, TreeNode] = {}
+    for r in sorted(rows, key=lambda r: r[1]):
+        if depth is not None and r[1].count("/") - base_depth > depth:
+            continue
+        nodes[r[1]] = TreeNode(r[0], r[1], r[2], r[3], r[4], r[5])
+    roots: list[TreeNode] = []
+    for p, node in nodes.items():
+        parent = nodes.get(parent_of(p) or "")
+        if parent is not None and p != path:
+            parent.children.append(node)
+        elif p == path or parent_of(p) == HOME:
+            roots.append(node)
+    return roots
+
+
+def _text(row: sqlite3.Row) -> str:
+    """The current body of a `documents` row (stored as `encoding.encode_full` makes it)."""
+    return encoding.decode(row["body_data"], None)
+
+
+def _spans(versions: Iterable[int]) -> list[tuple[int, int]]:
+    """The ranges of versions to read to decode these versions: from each one's chain start,
+    overlapping ranges merged."""
+    spans: list[tuple[int, int]] = []
+    for v in sorted(versions):
+        lo = encoding.chain_start(v)
+        if spans and lo <= spans[-1][1] + 1:
+            spans[-1] = (spans[-1][0], v)
+        else:
+            spans.append((lo, v))
+    return spans
 
 
 def _retitle(title: str, old_path: str, new_path: str, body: str) -> str:

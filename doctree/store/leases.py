@@ -59,6 +59,20 @@ class Leases:
         )
         return cur.rowcount == 1
 
+    def holds(self, name: str, holder: str, ttl: float) -> bool:
+        """Whether `holder` still holds the lease, extending it by `ttl` if so. Call it inside
+        the transaction of the work the lease protects (a compare-and-swap): a lease that
+        another holder took over — even one that then released it — is not held, so the
+        work is not done twice. A lease that expired with nobody taking it is still ours."""
+        return self.renew(name, holder, ttl)
+
+    def held_by(self, name: str, holder: str) -> bool:
+        """Whether `holder` still holds the lease (a read; nobody else has taken it over)."""
+        row = self.conn.execute(
+            "SELECT 1 FROM leases WHERE name = ? AND holder = ?", (name, holder)
+        ).fetchone()
+        return row is not None
+
     def release(self, name: str, holder: str) -> None:
         """Give the lease up (a no-op if someone else holds it now)."""
         self.conn.execute("DELETE FROM leases WHERE name = ? AND holder = ?", (name, holder))

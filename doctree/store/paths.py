@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from doctree.errors import PathError, UserError
+from doctree.errors import NotTextError, PathError, UserError
 
 HOME = "~"
 MAX_SEGMENTS = 20
@@ -42,6 +42,8 @@ def _normalize_checked(path: object) -> str:
         raise PathError(path, "a path must not be empty; the home is '~'")
     if "\x00" in path:
         raise PathError(path, "NUL bytes are not allowed in a path")
+    if not is_utf8_text(path):
+        raise PathError(path, "is not UTF-8 text (a lone surrogate or an undecodable byte)")
     if _CONTROL.search(path):
         raise PathError(path, "control characters are not allowed in a path")
     path = unicodedata.normalize("NFC", path)
@@ -76,6 +78,24 @@ def _normalize_checked(path: object) -> str:
                 "not starting with '.' or '-')",
             )
     return HOME + "/" + "/".join(segments)
+
+
+def is_utf8_text(text: str) -> bool:
+    """True if `text` can be stored as UTF-8 (it holds no lone surrogate)."""
+    if text.isascii():
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def require_text(value: str, what: str) -> str:
+    """`value` if it can be stored as UTF-8; else NotTextError naming `what`."""
+    if not is_utf8_text(value):
+        raise NotTextError(what, value)
+    return value
 
 
 _VALID_OWNERS: set[str] = set()  # owners already checked (agents are few)

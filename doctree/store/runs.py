@@ -4,11 +4,19 @@ A run is created before the first tool call so every version it writes can carry
 accumulates turns, tool calls and token usage as it goes, and is finished once with a
 status and a stop reason. A run whose changes were put back (`doctree.memory.revert`) keeps its
 status and records when and by whom it was reverted. All SQL for runs lives in this module.
+
+A run records the host and process id that run it. A run left `running` by a process that is
+gone (killed mid-run) is orphaned: reading it shows it `failed` with stop reason `orphaned`
+(this host's processes can be checked; another host's cannot), and the worker that takes its
+session over records it so (`settle_orphan`) and reverts it before the retry.
 """
 
 from __future__ import annotations
 
+import os
+import socket
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -71,6 +79,8 @@ class Run:
     ended_at: str | None
     reverted_at: str | None = None  # when `doctree revert --run` (or the runtime) put it back
     reverted_by: str | None = None
+    host: str | None = None  # the process that runs it (migration 013)
+    pid: int | None = None
 
     @property
     def usage(self) -> Usage:
@@ -103,8 +113,8 @@ class Runs:
         """Create a run in state `running`; returns its id."""
         cur = self.conn.execute(
             "INSERT INTO runs (agent, source_agent, session_id, memory_session_id,"
-            " first_history_id, last_history_id, backend, model, status, started_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?)",
+            " first_history_id, last_history_id, backend, model, status, started_at, host, pid)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?)",
             (
                 agent,
                 source_agent,
@@ -115,6 +125,8 @@ class Runs:
                 backend,
                 model,
                 now(),
+                socket.gethostname(),
+                os.getpid(),
             ),
         )
         return int(cur.lastrowid)
@@ -150,14 +162,45 @@ class Runs:
     def finish(
         self, run_id: int, status: str, stop_reason: str | None, error: str | None = None
     ) -> Run:
-        """End a run with its status (completed, stopped, failed) and why it stopped."""
+        """End a run with its status (completed, stopped, failed) and why it stopped. A run
+        no longer running (settled as orphaned by the worker that took its session over) keeps
+        the outcome it was given."""
         if status not in STATUSES or status == "running":
             raise UserError(f"run status {status!r}: must be completed, stopped or failed")
         self.conn.execute(
-            "UPDATE runs SET status = ?, stop_reason = ?, error = ?, ended_at = ? WHERE id = ?",
+            "UPDATE runs SET status = ?, stop_reason = ?, error = ?, ended_at = ?"
+            " WHERE id = ? AND status = 'running'",
             (status, stop_reason, error, now(), run_id),
         )
         return self.get(run_id)
+
+    def fail_lost(self, run_id: int, error: str) -> Run:
+        """Record that a run's worker lost its session lease mid-hand-over: whatever it ended
+        with, the run is failed (`lease_lost`), unless it was already settled as failed."""
+        self.conn.execute(
+            "UPDATE runs SET status = 'failed', stop_reason = 'lease_lost', error = ?,"
+            " ended_at = COALESCE(ended_at, ?) WHERE id = ? AND status != 'failed'",
+            (error, now(), run_id),
+        )
+        return self.get(run_id)
+
+    def running(self, session_id: str) -> list[Run]:
+        """Runs of `session_id` still recorded as `running`, oldest first."""
+        rows = self.conn.execute(
+            "SELECT * FROM runs WHERE session_id = ? AND status = 'running' ORDER BY id",
+            (session_id,),
+        ).fetchall()
+        return [Run(**{k: r[k] for k in r.keys()}) for r in rows]  # noqa: SIM118
+
+    def settle_orphan(self, run_id: int, reason: str) -> bool:
+        """Record a run whose process is gone as failed (`orphaned`). Returns whether it was
+        still running (a run that finished meanwhile is left as it ended)."""
+        cur = self.conn.execute(
+            "UPDATE runs SET status = 'failed', stop_reason = 'orphaned', error = ?,"
+            " ended_at = ? WHERE id = ? AND status = 'running'",
+            (reason, now(), run_id),
+        )
+        return cur.rowcount == 1
 
     def mark_reverted(self, run_id: int, actor: str) -> Run:
         """Record that the run's changes were reverted; the first revert's time is kept."""
@@ -166,6 +209,19 @@ class Runs:
             (now(), actor, run_id),
         )
         return self.get(run_id)
+
+    def scrub(self, source_agent: str, text_map: Callable[[str], str]) -> int:
+        """Rewrite in place the errors of `source_agent`'s runs that `text_map` changes
+        (forget). Returns how many runs changed."""
+        changed = 0
+        for r in self.conn.execute(
+            "SELECT id, error FROM runs WHERE source_agent = ? AND error IS NOT NULL",
+            (source_agent,),
+        ).fetchall():
+            if (error := text_map(r[1])) != r[1]:
+                self.conn.execute("UPDATE runs SET error = ? WHERE id = ?", (error, r[0]))
+                changed += 1
+        return changed
 
     def get(self, run_id: int) -> Run:
         row = self.conn.execute("SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
@@ -181,16 +237,16 @@ class Runs:
         status: str | None = None,
         limit: int | None = 50,
     ) -> list[Run]:
-        """Runs, newest first, optionally of one source agent, session or status."""
+        """Runs, newest first, optionally of one source agent, session or status (a run
+        whose process is gone counts as failed, never as running)."""
         where, params = [], []
-        for column, value in (
-            ("source_agent", source_agent),
-            ("session_id", session_id),
-            ("status", status),
-        ):
+        for column, value in (("source_agent", source_agent), ("session_id", session_id)):
             if value is not None:
                 where.append(f"{column} = ?")
                 params.append(value)
+        if status is not None:
+            where.append("status IN (?, 'running')" if status == "failed" else "status = ?")
+            params.append(status)
         sql = "SELECT * FROM runs"
         if where:
             sql += " WHERE " + " AND ".join(where)
@@ -198,8 +254,40 @@ class Runs:
         if limit is not None:
             sql += " LIMIT ?"
             params.append(int(limit))
-        return [_run(r) for r in self.conn.execute(sql, params)]
+        runs = [_run(r) for r in self.conn.execute(sql, params)]
+        return runs if status is None else [r for r in runs if r.status == status]
 
 
 def _run(row: sqlite3.Row) -> Run:
-    return Run(**{k: row[k] for k in row.keys()})  # noqa: SIM118 (Row iterates values)
+    run = Run(**{k: row[k] for k in row.keys()})  # noqa: SIM118 (Row iterates values)
+    if run.status == "running" and process_gone(run.host, run.pid):
+        run.status, run.stop_reason = "failed", "orphaned"
+        run.error = run.error or (
+            f"orphaned: process {run.pid} on {run.host} ended without finishing the run"
+        )
+    return run
+
+
+def process_gone(host: str | None, pid: int | None) -> bool:
+    """Whether the process `pid` on `host` has ended; False when it cannot be known (another
+    host, or no process recorded)."""
+    if host is None or pid is None or host != socket.gethostname():
+        return False
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except (PermissionError, OverflowError):
+        return False
+    return _is_zombie(pid)
+
+
+def _is_zombie(pid: int) -> bool:
+    """A killed child not yet reaped by its parent is gone too (Linux: state Z)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except (OSError, IndexError):
+        return False

@@ -1,0 +1,157 @@
+"""Benchmark the transcript parser and a long replay (not a test).
+
+1. `parse_transcript` of transcripts of 1,500, 3,000 and 6,000 turns, against a baseline
+   measured in the same run: markdown-it's own block `parse` of the same text (the floor:
+   the parser walks its tokens once more). Linear: the ratio to the floor stays flat, and
+   doubling the turns doubles the time (growth ~2.0x, where a quadratic parser shows ~4x).
+2. A 6,000-turn replay end to end (`doctree replay --model offline`, one process: parse,
+   append, worker ticks, the offline memory agent): target under 2 s, with `python -c pass`
+   as the same-run baseline for process start-up.
+
+    .venv/bin/python bench/transcripts.py
+    .venv/bin/python bench/transcripts.py --json
+    .venv/bin/python bench/transcripts.py --before 96f748e   # also the parser as of a commit
+
+`--before REF` loads `doctree/sessions/transcripts.py` as it was at git REF and times its
+`parse_transcript` on the same texts in the same run (1,500 and 3,000 turns: the quadratic
+parser of 96f748e needs about a minute at 6,000).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from doctree.sessions.transcripts import _markdown, format_transcript, parse_transcript
+
+ROOT = Path(__file__).resolve().parent.parent
+
+TURNS = (1_500, 3_000, 6_000)
+KINDS = ("user", "assistant", "tool_call", "tool_result")
+
+
+def transcript(turns: int) -> str:
+    """A session of `turns` records: user and assistant lines, tool calls and results."""
+    messages = []
+    for i in range(turns):
+        kind = KINDS[i % len(KINDS)]
+        t = f"2026-11-{1 + i // 2000:02d}T{(i // 60) % 24:02d}:{i % 60:02d}:00Z"
+        if kind == "tool_call":
+            content = {"id": f"t{i}", "name": "search", "input": {"q": f"project {i}"}}
+        elif kind == "tool_result":
+            content = {"tool_use_id": f"t{i - 1}", "content": f"result {i}: Apollo is on track"}
+        elif kind == "user":
+            content = f"Turn {i}: remember that Alice owns the Apollo launch, step {i}."
+        else:
+            content = f"Noted turn {i}.\n\n- Alice: Apollo\n- step {i}"
+        messages.append({"kind": kind, "time": t, "content": content})
+    return format_transcript(messages, agent="main", session_id="s-long")
+
+
+def parser_at(ref: str):
+    """`parse_transcript` of doctree/sessions/transcripts.py as it was at git `ref`."""
+    source = subprocess.run(
+        ["git", "show", f"{ref}:doctree/sessions/transcripts.py"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    path = Path(tempfile.mkdtemp(prefix="doctree-bench-")) / "transcripts_before.py"
+    path.write_text(source)
+    spec = importlib.util.spec_from_file_location("transcripts_before", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["transcripts_before"] = module
+    spec.loader.exec_module(module)
+    return module.parse_transcript
+
+
+def best(fn, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--json", action="store_true", help="also print the figures as JSON")
+    ap.add_argument("--repeat", type=int, default=3, help="medians of this many runs")
+    ap.add_argument("--before", metavar="REF", help="also time the parser as of git REF")
+    args = ap.parse_args(argv)
+    figures: dict[str, float] = {}
+    md = _markdown()
+    if args.before:
+        old = parser_at(args.before)
+        print(f"parse_transcript as of {args.before} (same texts, this run):")
+        for n in TURNS[:2]:
+            text = transcript(n)
+            now = best(lambda text=text: parse_transcript(text), args.repeat)
+            then = best(lambda text=text: old(text), 1)
+            figures[f"parse_{n}_before_s"] = then
+            print(
+                f"{n:>6}  before {then:.3f} s  now {now:.3f} s  ({then / now:.0f}x faster)",
+                flush=True,
+            )
+    print(f"{'turns':>6}  {'parse_transcript':>16}  {'markdown-it floor':>17}  {'ratio':>6}")
+    previous = None
+    for n in TURNS:
+        text = transcript(n)
+        floor = best(lambda text=text: md.parse(text), args.repeat)
+        parse = best(lambda text=text: parse_transcript(text), args.repeat)
+        figures[f"parse_{n}_s"] = parse
+        figures[f"floor_{n}_s"] = floor
+        growth = f"  growth {parse / previous:.1f}x for 2x turns" if previous else ""
+        print(
+            f"{n:>6}  {parse:>14.3f} s  {floor:>15.3f} s  {parse / floor:>5.1f}x{growth}",
+            flush=True,
+        )
+        previous = parse
+
+    with tempfile.TemporaryDirectory(prefix="doctree-bench-") as d:
+        path = Path(d) / "long.md"
+        path.write_text(transcript(TURNS[-1]))
+
+        def replay() -> None:
+            db = Path(d) / f"r{time.perf_counter_ns()}.db"
+            subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "doctree",
+                    "--db",
+                    str(db),
+                    "replay",
+                    "--model",
+                    "offline",
+                    str(path),
+                ],
+                check=True,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+
+        total = best(replay, args.repeat)
+        bare = best(lambda: subprocess.run([sys.executable, "-c", "pass"], check=True), args.repeat)
+    figures.update(replay_6000_s=total, python_startup_s=bare)
+    status = "ok" if total < 2.0 else "MISSED"
+    print(
+        f"replay of {TURNS[-1]:,} turns (offline, one process): {total:.2f} s "
+        f"(target < 2 s: {status}); python -c pass: {bare:.3f} s"
+    )
+    if args.json:
+        print(json.dumps(figures, indent=2))
+    return 0 if total < 2.0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,278 @@
+"""How the body of a version is stored: a compressed full copy, or a delta against the version
+before it, with a full copy at least every `CHAIN` versions.
+
+The store keeps one encoded value per version (`document_versions.body_data`); this module is
+the only place that knows its format, and knows nothing of SQL, so every backend shares it:
+
+- `encode(text, base, version)` makes the value for a version, given the text of the version
+  before it (`base`, None when that one is gone or there is none).
+- `decode_chain(values)` rebuilds the text of the last of a run of consecutive versions;
+  `decode_sequence(pairs)` rebuilds every version of such a run in one pass.
+- `chain_start(version)` is the first version whose value a read of `version` may need: a
+  read touches at most `CHAIN` rows, whatever the length of the history.
+- `reencode_after(text_before, value)` turns a delta into a full copy, for when the version it
+  depends on is erased (redaction), so no later value needs the erased text.
+
+A value starts with one byte naming its kind:
+
+    0x00  full copy, UTF-8
+    0x01  full copy, raw DEFLATE of the UTF-8
+    0x02  delta against the previous version (ops below)
+    0x03  delta, raw DEFLATE of the ops
+
+Delta ops, each opened by an unsigned LEB128 varint `n`: `n & 1 == 0` copies `n >> 1`
+characters of the previous text from the offset in the varint that follows; `n & 1 == 1`
+inserts the next `n >> 1` bytes (UTF-8). Offsets and lengths of copies count characters
+(code points), so applying a delta is slicing of Python strings.
+
+Keyframes: version `v` is stored in full when `(v - 1) % CHAIN == 0`, when there is no
+previous text, or when a delta would not be smaller. Redaction only ever turns deltas into
+full copies, so a chain never grows past the keyframe boundary.
+"""
+
+from __future__ import annotations
+
+import difflib
+import zlib
+from collections.abc import Iterable, Iterator
+
+from doctree.errors import DoctreeError
+
+CHAIN = 32
+"""At most this many rows are read to rebuild any version."""
+
+LEVEL = 6
+"""zlib compression level (measured in bench/store.py: higher levels gain little here)."""
+
+FULL_PLAIN, FULL_DEFLATE, DELTA_PLAIN, DELTA_DEFLATE = 0, 1, 2, 3
+_MIN_COMPRESS = 48  # below this many bytes, DEFLATE never pays for itself
+_LINE_MATCH_MIN = 512  # a changed region this long is matched line by line
+
+
+class EncodingError(DoctreeError):
+    """A stored body could not be decoded (a damaged database)."""
+
+
+# -- public interface --------------------------------------------------------------------
+
+
+def is_keyframe(version: int) -> bool:
+    """True if `version` is always stored as a full copy."""
+    return (version - 1) % CHAIN == 0
+
+
+def chain_start(version: int) -> int:
+    """The first version whose stored value a read of `version` may need."""
+    return version - (version - 1) % CHAIN
+
+
+def encode(text: str, base: str | None, version: int, full: bytes | None = None) -> bytes:
+    """The stored value of `text` as version `version`, whose previous version is `base`.
+
+    `full` is `encode_full(text)` when the caller has it already (it stores it too).
+    """
+    if full is None:
+        full = encode_full(text)
+    if base is None or is_keyframe(version):
+        return full
+    delta = _encode_delta(base, text)
+    return delta if len(delta) < len(full) else full
+
+
+def encode_full(text: str) -> bytes:
+    """A full copy of `text`, compressed when that makes it smaller."""
+    raw = text.encode("utf-8")
+    if len(raw) >= _MIN_COMPRESS:
+        packed = _deflate(raw)
+        if len(packed) < len(raw):
+            return bytes((FULL_DEFLATE,)) + packed
+    return bytes((FULL_PLAIN,)) + raw
+
+
+def is_full(value: bytes) -> bool:
+    """True if the value holds its text on its own (needs no previous version)."""
+    return value[0] in (FULL_PLAIN, FULL_DEFLATE)
+
+
+def decode(value: bytes, base: str | None) -> str:
+    """The text of one stored value; `base` is the previous version's text (for a delta)."""
+    kind = value[0]
+    if kind == FULL_PLAIN:
+        return value[1:].decode("utf-8")
+    if kind == FULL_DEFLATE:
+        return _inflate(value[1:]).decode("utf-8")
+    if kind in (DELTA_PLAIN, DELTA_DEFLATE):
+        if base is None:
+            raise EncodingError("a delta has no previous version to apply to")
+        ops = value[1:] if kind == DELTA_PLAIN else _inflate(value[1:])
+        return _apply(base, ops)
+    raise EncodingError(f"unknown body encoding {kind}")
+
+
+def decode_chain(values: Iterable[bytes | None]) -> str | None:
+    """The text of the last of consecutive versions' values (None: it was redacted)."""
+    text: str | None = None
+    for value in values:
+        text = None if value is None else decode(value, text)
+    return text
+
+
+def decode_sequence(pairs: Iterable[tuple[int, bytes | None]]) -> Iterator[tuple[int, str | None]]:
+    """(version, text) for consecutive (version, value) pairs, rebuilt in one pass.
+
+    The pairs must start at a full copy (a `chain_start`, or version 1) and leave no gap.
+    """
+    text: str | None = None
+    previous: int | None = None
+    for version, value in pairs:
+        if previous is not None and version != previous + 1:
+            raise EncodingError(f"versions {previous} and {version} are not consecutive")
+        previous = version
+        text = None if value is None else decode(value, text)
+        yield version, text
+
+
+def reencode_after(text_before: str, value: bytes) -> bytes:
+    """`value` made independent of the previous version (whose text is `text_before`)."""
+    if is_full(value):
+        return value
+    return encode_full(decode(value, text_before))
+
+
+# -- internals ------------------------------------------------------------------------------
+
+
+def _deflate(data: bytes) -> bytes:
+    return zlib.compress(data, LEVEL, -15)
+
+
+def _inflate(data: bytes) -> bytes:
+    try:
+        return zlib.decompress(data, -15)
+    except zlib.error as e:
+        raise EncodingError(f"a stored body is damaged ({e})") from None
+
+
+def _varint(n: int, out: bytearray) -> None:
+    while n >= 0x80:
+        out.append((n & 0x7F) | 0x80)
+        n >>= 7
+    out.append(n)
+
+
+def _read_varint(data: bytes, i: int) -> tuple[int, int]:
+    n = shift = 0
+    while True:
+        b = data[i]
+        i += 1
+        n |= (b & 0x7F) << shift
+        if b < 0x80:
+            return n, i
+        shift += 7
+
+
+def _common_prefix(a: str, b: str) -> int:
+    """Length of the common prefix of a and b (string compares, no character loop)."""
+    hi = min(len(a), len(b))
+    if a[:hi] == b[:hi]:
+        return hi
+    lo = 0  # a[:lo] == b[:lo], a[:hi] != b[:hi]
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if a[lo:mid] == b[lo:mid]:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def _common_suffix(a: str, b: str, limit: int) -> int:
+    """Length of the common suffix of a and b, at most `limit`."""
+    la, lb = len(a), len(b)
+    if limit == 0:
+        return 0
+    if a[la - limit :] == b[lb - limit :]:
+        return limit
+    lo, hi = 0, limit
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if a[la - mid : la - lo] == b[lb - mid : lb - lo]:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def _ops(base: str, text: str) -> list[tuple[int, int] | str]:
+    """Copy (start, length) and insert (text) ops that turn `base` into `text`."""
+    p = _common_prefix(base, text)
+    s = _common_suffix(base, text, min(len(base), len(text)) - p)
+    old_mid, new_mid = base[p : len(base) - s], text[p : len(text) - s]
+    ops: list[tuple[int, int] | str] = []
+    if p:
+        ops.append((0, p))
+    if len(old_mid) >= _LINE_MATCH_MIN and len(new_mid) >= _LINE_MATCH_MIN:
+        ops += _line_ops(old_mid, new_mid, p)
+    elif new_mid:
+        ops.append(new_mid)
+    if s:
+        ops.append((len(base) - s, s))
+    return ops
+
+
+def _line_ops(old: str, new: str, offset: int) -> list[tuple[int, int] | str]:
+    """Ops for a long changed region: the lines it shares with the old one are copied."""
+    a, b = old.splitlines(keepends=True), new.splitlines(keepends=True)
+    a_at = [0]
+    for line in a:
+        a_at.append(a_at[-1] + len(line))
+    b_at = [0]
+    for line in b:
+        b_at.append(b_at[-1] + len(line))
+    ops: list[tuple[int, int] | str] = []
+    j = 0
+    for block in difflib.SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks():
+        if block.b > j:
+            ops.append(new[b_at[j] : b_at[block.b]])
+        if block.size:
+            start = a_at[block.a]
+            ops.append((offset + start, a_at[block.a + block.size] - start))
+        j = block.b + block.size
+    return ops
+
+
+def _encode_delta(base: str, text: str) -> bytes:
+    out = bytearray()
+    for op in _ops(base, text):
+        if isinstance(op, str):
+            data = op.encode("utf-8")
+            _varint(len(data) << 1 | 1, out)
+            out += data
+        else:
+            start, length = op
+            _varint(length << 1, out)
+            _varint(start, out)
+    ops = bytes(out)
+    if len(ops) >= _MIN_COMPRESS:
+        packed = _deflate(ops)
+        if len(packed) < len(ops):
+            return bytes((DELTA_DEFLATE,)) + packed
+    return bytes((DELTA_PLAIN,)) + ops
+
+
+def _apply(base: str, ops: bytes) -> str:
+    parts = []
+    i, end = 0, len(ops)
+    try:
+        while i < end:
+            n, i = _read_varint(ops, i)
+            if n & 1:
+                size = n >> 1
+                parts.append(ops[i : i + size].decode("utf-8"))
+                i += size
+            else:
+                start, i = _read_varint(ops, i)
+                parts.append(base[start : start + (n >> 1)])
+    except (IndexError, UnicodeDecodeError) as e:
+        raise EncodingError(f"a stored delta is damaged ({e})") from None
+    return "".join(parts)
