@@ -48,7 +48,10 @@ BEGIN
     INSERT OR REPLACE INTO chunk_pending (document_id, owner) VALUES (NEW.id, NEW.owner);
 END;
 
-CREATE TRIGGER chunk_pending_on_update AFTER UPDATE ON documents
+-- What chunks are cut from: a new version, a new path or title, a deletion or a restore.
+-- (A rewrite of how the same body is stored changes none of these, and re-chunks nothing.)
+CREATE TRIGGER chunk_pending_on_update AFTER UPDATE OF version, path, title, deleted_at
+    ON documents
 BEGIN
     INSERT OR REPLACE INTO chunk_pending (document_id, owner) VALUES (NEW.id, NEW.owner);
 END;
