@@ -7,7 +7,7 @@ PYTHON ?= python3
 BIN := $(VENV)/bin
 DEMO_DB ?= .demo/doctree.db
 
-.PHONY: demo test lint docs clean
+.PHONY: demo test lint docs clean browser serve
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,19 +18,31 @@ $(VENV)/.installed: pyproject.toml
 demo: $(VENV)/.installed
 	rm -f $(DEMO_DB) $(DEMO_DB)-wal $(DEMO_DB)-shm
 	mkdir -p $(dir $(DEMO_DB))
-	$(BIN)/doctree --db $(DEMO_DB) replay --model offline tests/fixtures/transcripts/*.md
+	$(BIN)/doctree --db $(DEMO_DB) replay --backend offline tests/fixtures/transcripts/*.md
 	$(BIN)/doctree --db $(DEMO_DB) show '~/memory'
 	@echo
 	@echo "The memory tree above is in $(DEMO_DB). Explore it:"
 	@echo "  $(BIN)/doctree --db $(DEMO_DB) read '~/memory/projects/apollo'"
 	@echo "  $(BIN)/doctree --db $(DEMO_DB) runs"
 	@echo "  $(BIN)/doctree --db $(DEMO_DB) log '~/memory' --run 1"
+	@echo "  make serve    # the web inspector on http://127.0.0.1:8765/"
 
 test: $(VENV)/.installed
 	$(BIN)/pytest -q
 
 docs: $(VENV)/.installed
 	$(BIN)/python -m doctree.cli.docs
+
+# Headless Chromium for the inspector's browser tests (tests/test_web_browser.py), from the
+# Debian package (root or sudo); without it those tests are skipped with this hint.
+browser:
+	@command -v chromium >/dev/null 2>&1 && echo "chromium is installed: $$(command -v chromium)" || \
+	  { $$( [ "$$(id -u)" = 0 ] || echo sudo ) apt-get update && \
+	    $$( [ "$$(id -u)" = 0 ] || echo sudo ) apt-get install -y chromium; }
+
+# The web inspector over the demo's memory (run `make demo` first).
+serve: $(VENV)/.installed
+	$(BIN)/doctree --db $(DEMO_DB) serve
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check doctree tests bench

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # the scripted model and prompt-cache simulator are test fakes
 TRANSCRIPTS = ROOT / "tests" / "fixtures" / "transcripts"
 CASSETTES = ROOT / "tests" / "fixtures" / "cassettes"
 ALL = "all"  # the cassette of every fixture replayed in order on one tree
@@ -82,7 +83,7 @@ def record(transcripts: list[Path]) -> None:
 
     Each recording gets its own scripted upstream, so its simulated prompt cache starts cold.
     """
-    from doctree.agent.messages_fake import SCRIPTED_LABEL, FakeMessagesServer, ScriptedMemoryModel
+    from tests.fakes.messages_api import SCRIPTED_LABEL, FakeMessagesServer, ScriptedMemoryModel
 
     jobs = [(cassette_for(t), [t]) for t in transcripts]
     jobs.append((CASSETTES / f"{ALL}.json", transcripts))
@@ -110,7 +111,7 @@ def _check(outcomes: list[Any]) -> None:
 
 def cache_order_bytes(body: dict[str, Any]) -> bytes:
     """The request's prompt as the API's cache reads it, markers left out."""
-    from doctree.agent.messages_fake import prompt_segments
+    from tests.fakes.messages_api import prompt_segments
 
     return "".join(text for text, _ in prompt_segments(body)).encode("utf-8")
 

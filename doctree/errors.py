@@ -72,5 +72,9 @@ class TransactionError(DoctreeError):
     """A write failed midway inside a caller's transaction, which was rolled back."""
 
 
+class ReplayMismatchError(UserError):
+    """A replayed run made a request the cassette does not hold; the message has the diff."""
+
+
 class SchemaError(DoctreeError):
     """The database schema cannot be used by this version of doctree."""

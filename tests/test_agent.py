@@ -8,14 +8,6 @@ from dataclasses import dataclass
 import pytest
 
 from doctree.agent.definitions import load_definition
-from doctree.agent.messages_fake import (
-    FakeMessagesServer,
-    HttpError,
-    Scripted,
-    message,
-    text_block,
-    tool_use_block,
-)
 from doctree.agent.runtime import (
     MemoryAgentRuntime,
     RunFailedError,
@@ -23,6 +15,14 @@ from doctree.agent.runtime import (
     resolve_backend,
 )
 from doctree.store.runs import Runs
+from tests.fakes.messages_api import (
+    FakeMessagesServer,
+    HttpError,
+    Scripted,
+    message,
+    text_block,
+    tool_use_block,
+)
 
 TRANSCRIPT = """# Transcript of session s-1
 

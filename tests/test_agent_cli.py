@@ -7,7 +7,9 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from doctree.agent.messages_fake import (
+from doctree.agent.runtime import MemoryAgentRuntime, RunFailedError
+from doctree.cli import cli
+from tests.fakes.messages_api import (
     FakeMessagesServer,
     HttpError,
     Scripted,
@@ -15,8 +17,6 @@ from doctree.agent.messages_fake import (
     text_block,
     tool_use_block,
 )
-from doctree.agent.runtime import MemoryAgentRuntime, RunFailedError
-from doctree.cli import cli
 
 TRANSCRIPT = "# Transcript of session s-1\n\n- agent: main\n- session: s-1\n"
 
@@ -92,7 +92,7 @@ def test_run_show_of_an_unknown_run_is_a_one_line_error(db_path, repo):
 def test_replay_records_a_cassette_and_replays_it_from_the_command_line(tmp_path, monkeypatch):
     from pathlib import Path
 
-    from doctree.agent.messages_fake import ScriptedMemoryModel
+    from tests.fakes.messages_api import ScriptedMemoryModel
 
     fixtures = sorted((Path(__file__).parent / "fixtures" / "transcripts").glob("*.md"))
     if not fixtures:

@@ -75,6 +75,16 @@ def test_a_nonpositive_limit_is_refused():
         parse_definition(GOOD.replace("max_turns: 3", "max_turns: 0"), "x.md")
 
 
+def test_an_unknown_tool_is_a_user_error_naming_the_file_and_the_known_tools():
+    text = GOOD.replace("tools: [", "tools: [document_frobnicate, ", 1)
+    assert text != GOOD
+    with pytest.raises(UserError) as err:
+        parse_definition(text, "agents/x.md")
+    message = str(err.value)
+    assert "agents/x.md" in message and "document_frobnicate" in message
+    assert "may name only" in message and "document_read" in message
+
+
 def test_text_without_frontmatter_is_refused():
     with pytest.raises(UserError, match="must start with YAML frontmatter"):
         parse_definition("# just markdown\n", "x.md")

@@ -16,12 +16,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from doctree.agent.messages_fake import FakeMessagesServer, ScriptedMemoryModel
 from doctree.agent.runtime import MemoryAgentRuntime
 from doctree.cli import cli
 from doctree.sessions.repository import SessionsRepository
 from doctree.store.documents import DocumentsRepository
 from doctree.store.runs import Runs
+from tests.fakes.messages_api import FakeMessagesServer, ScriptedMemoryModel
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -160,15 +160,26 @@ def _golden(name: str, actual: str) -> None:
     )
 
 
+def _owners_against_golden(repo: DocumentsRepository, kind: str) -> list[str]:
+    """The owners the replay wrote, which must be exactly those with a golden file: an empty
+    tree (or a lost owner) fails here instead of comparing nothing."""
+    owners = sorted(repo.owners())
+    assert owners, "the replay wrote no memory at all"
+    if not UPDATE:
+        golden = sorted(p.name[len(kind) + 1 :].rsplit(".", 1)[0] for p in GOLDEN.glob(f"{kind}-*"))
+        assert owners == golden, f"replayed owners {owners}, golden {kind} files for {golden}"
+    return owners
+
+
 def test_tree_matches_the_golden_show_output(replayed):
     db, _, repo = replayed
-    for owner in repo.owners():
+    for owner in _owners_against_golden(repo, "show"):
         _golden(f"show-{owner}.txt", _show(db, owner))
 
 
 def test_documents_match_the_golden_snapshots(replayed):
     _, _, repo = replayed
-    for owner in repo.owners():
+    for owner in _owners_against_golden(repo, "documents"):
         _golden(f"documents-{owner}.md", _documents(repo, owner))
 
 

@@ -6,7 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from doctree.agent.messages_fake import (
+from doctree.agent.runtime import MemoryAgentRuntime, default_handler
+from doctree.sessions.repository import SessionsRepository
+from doctree.sessions.worker import MemoryWorker
+from doctree.store.runs import Runs
+from tests.fakes.messages_api import (
     FakeMessagesServer,
     HttpError,
     Scripted,
@@ -15,10 +19,6 @@ from doctree.agent.messages_fake import (
     text_block,
     tool_use_block,
 )
-from doctree.agent.runtime import MemoryAgentRuntime, default_handler
-from doctree.sessions.repository import SessionsRepository
-from doctree.sessions.worker import MemoryWorker
-from doctree.store.runs import Runs
 
 FIXTURES = Path(__file__).parent / "fixtures" / "transcripts"
 

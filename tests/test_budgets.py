@@ -10,7 +10,6 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import anthropic
 import pytest
 
-from doctree.agent.messages_fake import FakeMessagesServer, HttpError, Scripted, message, text_block
 from doctree.memory.budgets import (
     COMPRESSION_THRESHOLD,
     MAX_COMPRESSION_PASSES,
@@ -25,6 +24,7 @@ from doctree.memory.budgets import (
     save_working_context,
     token_counter,
 )
+from tests.fakes.messages_api import FakeMessagesServer, HttpError, Scripted, message, text_block
 
 CHATTY = "{} called about the launch. They talked at length about unrelated things. It went on."
 

@@ -1,5 +1,5 @@
 """Compaction with the compaction agent on the real anthropic SDK, talking real HTTP to the
-loopback fake of the Messages API (`doctree.agent.messages_fake`)."""
+loopback fake of the Messages API (`tests/fakes/messages_api.py`)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ import pytest
 from click.testing import CliRunner
 
 from doctree.agent.definitions import load_definition
-from doctree.agent.messages_fake import FakeMessagesServer, HttpError, Scripted, message, text_block
 from doctree.cli import cli
 from doctree.memory.compaction import AnthropicCondenser, Compactor
 from doctree.store.documents import DocumentsRepository
+from tests.fakes.messages_api import FakeMessagesServer, HttpError, Scripted, message, text_block
 
 OWNER = "main"
 TARGET = "~/memory/compacted"

@@ -8,7 +8,7 @@ import subprocess
 import sys
 import threading
 
-from doctree.agent.messages_fake import FakeMessagesServer, message, text_block
+from tests.fakes.messages_api import FakeMessagesServer, message, text_block
 
 OWNER = "main"
 

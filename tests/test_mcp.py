@@ -10,7 +10,19 @@ import pytest
 
 from doctree.store.documents import DocumentsRepository
 
-TOOLS = {"read", "write", "edit", "search", "history", "diff", "backlinks", "show", "context"}
+TOOLS = {
+    "read",
+    "write",
+    "edit",
+    "search",
+    "history",
+    "diff",
+    "backlinks",
+    "show",
+    "context",
+    "blame",
+    "search_history",
+}
 
 
 def run_session(db_path, script, *extra_args: str):
@@ -43,7 +55,7 @@ def seeded(db_path):
     return db_path
 
 
-def test_server_lists_the_nine_tools_each_described(db_path):
+def test_server_lists_every_tool_each_described(db_path):
     async def script(client):
         return (await client.list_tools()).tools
 

@@ -11,15 +11,15 @@ import pytest
 from anthropic.lib.tools import ToolError
 from anthropic.lib.tools._beta_builtin_memory_tool import BetaLocalFilesystemMemoryTool
 
-from doctree.agent.messages_fake import (
+from doctree.interop.memory_tool import DoctreeMemoryTool, MemoryCommands
+from doctree.store.documents import Actor
+from tests.fakes.messages_api import (
     FakeMessagesServer,
     Scripted,
     message,
     text_block,
     tool_use_block,
 )
-from doctree.interop.memory_tool import DoctreeMemoryTool, MemoryCommands
-from doctree.store.documents import Actor
 
 OWNER = "a"
 

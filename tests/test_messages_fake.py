@@ -9,7 +9,7 @@ import urllib.request
 import anthropic
 import pytest
 
-from doctree.agent.messages_fake import (
+from tests.fakes.messages_api import (
     CASSETTE_FORMAT,
     Cassette,
     CassettePlayer,
@@ -197,7 +197,7 @@ def test_player_refuses_a_different_request_with_the_difference():
 
 
 def test_difference_inside_a_long_text_shows_the_lines_that_differ():
-    from doctree.agent.messages_fake import request_diff
+    from tests.fakes.messages_api import request_diff
 
     diff = request_diff({"text": "a\nb\nc"}, {"text": "a\nB\nc"})
     assert "-   b" in diff and "+   B" in diff

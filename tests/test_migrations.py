@@ -3,6 +3,8 @@ an older database is upgraded; a database newer than the code is refused."""
 
 from __future__ import annotations
 
+import os
+import re
 import sqlite3
 import subprocess
 import sys
@@ -10,7 +12,14 @@ import sys
 import pytest
 
 from doctree.errors import SchemaError
-from doctree.store.db import applied_migrations, apply_migrations, connect, migrations
+from doctree.resources import resource_dir
+from doctree.store.db import (
+    applied_migrations,
+    apply_migrations,
+    connect,
+    migration_sha256,
+    migrations,
+)
 from doctree.store.documents import DocumentsRepository
 
 
@@ -18,10 +27,79 @@ def tables(conn: sqlite3.Connection) -> set[str]:
     return {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
 
 
-def test_shipped_migrations_are_numbered_in_order():
-    numbers = [n for n, _, _ in migrations()]
-    assert numbers == sorted(numbers) and numbers[:2] == [1, 2]
+def test_shipped_migration_files_are_well_named_and_numbered_once_from_one():
+    # The directory as listed, not as the runner sorts it: a repeat or a stray file shows here.
+    files = [f for f in os.listdir(resource_dir("migrations")) if f.endswith(".sql")]
+    bad = [f for f in files if not re.fullmatch(r"\d{3}_[a-z0-9_]+\.sql", f)]
+    assert not bad, f"badly named migration files {bad}"
+    numbers = [int(f[:3]) for f in files]
+    repeated = sorted(n for n in set(numbers) if numbers.count(n) > 1)
+    assert not repeated, f"migration numbers used twice: {repeated}"
+    assert min(numbers) == 1
+    assert [n for n, _, _ in migrations()] == sorted(numbers)
     assert [name for _, name, _ in migrations()][:2] == ["001_documents", "002_leases"]
+
+
+def test_migration_files_with_a_repeated_number_or_a_bad_name_are_refused(tmp_path):
+    (tmp_path / "001_a.sql").write_text("CREATE TABLE a (x);")
+    (tmp_path / "001_b.sql").write_text("CREATE TABLE b (x);")
+    with pytest.raises(SchemaError, match="duplicate numbers"):
+        migrations(tmp_path)
+    (tmp_path / "001_b.sql").unlink()
+    (tmp_path / "2_c.sql").write_text("CREATE TABLE c (x);")
+    with pytest.raises(SchemaError, match="must look like 001_name.sql"):
+        migrations(tmp_path)
+
+
+def recorded_checksums(conn: sqlite3.Connection) -> dict[str, str | None]:
+    return dict(conn.execute("SELECT name, sha256 FROM doctree_migrations").fetchall())
+
+
+def test_each_applied_migration_records_the_sha256_of_its_file(db_path):
+    conn = connect(db_path)
+    assert recorded_checksums(conn) == {
+        name: migration_sha256(sql) for _, name, sql in migrations()
+    }
+    conn.close()
+
+
+def test_a_migration_edited_after_it_was_applied_is_refused(db_path):
+    connect(db_path).close()
+    edited = [
+        (n, name, sql + "\nCREATE TABLE added_later (x);" if name == "001_documents" else sql)
+        for n, name, sql in migrations()
+    ]
+    conn = connect(db_path, migrate=False)
+    with pytest.raises(SchemaError) as err:
+        apply_migrations(conn, available=edited)
+    message = str(err.value)
+    assert "001_documents" in message and "must never be edited" in message
+    assert "added_later" not in tables(conn)
+    conn.close()
+
+
+def test_an_edited_migration_makes_open_fail_with_the_database_named(db_path):
+    connect(db_path).close()
+    raw = sqlite3.connect(db_path)
+    raw.execute("UPDATE doctree_migrations SET sha256 = 'feed' WHERE name = '002_leases'")
+    raw.commit()
+    raw.close()
+    with pytest.raises(SchemaError) as err:
+        connect(db_path)
+    assert str(db_path) in str(err.value) and "002_leases" in str(err.value)
+
+
+def test_a_database_from_before_checksums_gets_them_recorded_on_open(db_path):
+    conn = connect(db_path, migrate=False)
+    apply_migrations(conn, upto=10)
+    assert applied_migrations(conn) == [name for n, name, _ in migrations() if n <= 10]
+    assert "sha256" not in {r[1] for r in conn.execute("PRAGMA table_info(doctree_migrations)")}
+    conn.close()
+    conn = connect(db_path)
+    assert recorded_checksums(conn) == {
+        name: migration_sha256(sql) for _, name, sql in migrations()
+    }
+    conn.close()
 
 
 def test_fresh_database_gets_every_migration_recorded_in_order(db_path):

@@ -212,7 +212,7 @@ def test_two_replays_of_all_fixtures_give_the_same_tree_and_versions(tmp_path):
 
 
 def test_record_then_replay_through_the_cli_gives_the_same_tree(tmp_path, monkeypatch):
-    from doctree.agent.messages_fake import FakeMessagesServer, ScriptedMemoryModel
+    from tests.fakes.messages_api import FakeMessagesServer, ScriptedMemoryModel
 
     cassette = tmp_path / "small-talk.json"
     transcript = str(FIXTURES / "10-small-talk.md")

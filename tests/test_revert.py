@@ -12,14 +12,6 @@ import time
 import pytest
 from click.testing import CliRunner
 
-from doctree.agent.messages_fake import (
-    FakeMessagesServer,
-    HttpError,
-    Scripted,
-    message,
-    text_block,
-    tool_use_block,
-)
 from doctree.agent.runtime import MemoryAgentRuntime, RunFailedError
 from doctree.cli import cli
 from doctree.errors import NotFoundError, UserError
@@ -28,6 +20,14 @@ from doctree.sessions.repository import SessionsRepository
 from doctree.sessions.worker import MemoryWorker
 from doctree.store.documents import Actor
 from doctree.store.runs import Runs
+from tests.fakes.messages_api import (
+    FakeMessagesServer,
+    HttpError,
+    Scripted,
+    message,
+    text_block,
+    tool_use_block,
+)
 
 AGENT = Actor("memory-agent", "main")
 ME = Actor("user", "alice")

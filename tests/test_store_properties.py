@@ -161,9 +161,14 @@ class Model:
         doc = self.live(path) or self.last_deleted(path)
         if doc is None or not 1 <= version <= len(doc.versions):
             return NotFoundError
-        current = version == len(doc.versions)
+        target = doc.versions[version - 1]
+        # the current state is emptied too when it holds the redacted content
+        current = version == len(doc.versions) or target.digest == doc.versions[-1].digest
         body = "" if current else doc.body
-        doc.versions[version - 1].body = None
+        target.body = None
+        for v in doc.versions:  # earlier redactions that carried the same content
+            if v.operation == "redacted" and v.digest == target.digest and v.size > 0:
+                v.body = None
         doc.versions.append(ModelVersion("redacted", doc.path, body, deleted=doc.deleted))
         return None
 

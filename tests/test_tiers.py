@@ -10,9 +10,8 @@ from click.testing import CliRunner
 
 from doctree.cli import cli
 from doctree.errors import UserError
+from doctree.memory.layout import ACTIVE, TIERS
 from doctree.memory.tiers import (
-    ACTIVE,
-    TIERS,
     consolidate,
     ensure_layout,
     last_week,

@@ -224,13 +224,29 @@ def test_failing_session_waits_for_its_backoff(sessions, make_worker):
     assert worker.tick().found == 0
 
 
+class Clock:
+    """A clock the test moves by hand (unix seconds)."""
+
+    def __init__(self, now: float = 1_800_000_000.0):
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
 def test_failing_session_is_retried_after_backoff_and_recovers(sessions, make_worker):
     ids = _pending(sessions, "bad", n=1)
     handler = Collect(fail_for={"bad"})
-    worker = make_worker(handler, retry_base=0.05)
+    clock = Clock()
+    worker = make_worker(handler, retry_base=30, clock=clock)
     worker.tick()
     handler.fail_for.clear()
-    time.sleep(0.1)
+    clock.advance(29)
+    assert worker.tick().found == 0  # still backing off
+    clock.advance(1)
     result = worker.tick()
     s = sessions.get("bad")
     assert result.processed == ["bad"]
@@ -239,16 +255,15 @@ def test_failing_session_is_retried_after_backoff_and_recovers(sessions, make_wo
 
 def test_repeated_failures_back_off_exponentially(sessions, make_worker):
     _pending(sessions, "bad", n=1)
-    worker = make_worker(Collect(fail_for={"bad"}), retry_base=0.1, retry_max=100)
+    clock = Clock()
+    worker = make_worker(Collect(fail_for={"bad"}), retry_base=30, retry_max=100, clock=clock)
     delays = []
-    for _ in range(3):
-        before = time.time()
-        worker.tick()
-        delays.append(sessions.get("bad").retry_at - before)
-        time.sleep(delays[-1] + 0.01)
-    assert delays[0] < delays[1] < delays[2]
-    assert delays[2] > 3 * 0.1  # 0.1, 0.2, 0.4 s
-    assert sessions.get("bad").failures == 3
+    for _ in range(4):
+        assert worker.tick().failed == ["bad"]
+        delays.append(sessions.get("bad").retry_at - clock.now)
+        clock.advance(delays[-1])
+    assert delays == [30, 60, 100, 100]
+    assert sessions.get("bad").failures == 4
 
 
 def test_backoff_doubles_and_is_capped():
@@ -296,10 +311,12 @@ def test_session_leased_by_another_worker_is_not_handed_over(sessions, make_work
 
 def test_expired_lease_of_a_crashed_worker_is_taken_over(sessions, make_worker):
     _pending(sessions, "s1", n=1)
-    Leases(sessions.conn).acquire(lease_name("s1"), "worker:crashed", ttl=0.01)
-    time.sleep(0.05)
-    result = make_worker(Collect()).tick()
-    assert result.processed == ["s1"]
+    clock = Clock()
+    Leases(sessions.conn, clock=clock).acquire(lease_name("s1"), "worker:crashed", ttl=60)
+    worker = make_worker(Collect(), clock=clock)
+    assert worker.tick().processed == []
+    clock.advance(60)
+    assert worker.tick().processed == ["s1"]
 
 
 def test_lease_is_held_during_handle_and_released_after(sessions, make_worker):
@@ -316,16 +333,28 @@ def test_lease_is_held_during_handle_and_released_after(sessions, make_worker):
 
 def test_lease_is_renewed_while_a_slow_handler_works(sessions, make_worker):
     _pending(sessions, "s1", n=1)
-    leases = Leases(sessions.conn)
+    clock = Clock()
+    leases = Leases(sessions.conn, clock=clock)
+    ttl = 0.3
     seen = []
 
-    def slow(job):
-        time.sleep(1.5)
-        seen.append(leases.holder(lease_name("s1")))
+    def expires_at() -> float:
+        row = sessions.conn.execute(
+            "SELECT expires_at FROM leases WHERE name = ?", (lease_name("s1"),)
+        ).fetchone()
+        return row[0]
 
-    worker = make_worker(Collect(during=slow), lease_ttl=0.5)
+    def slow(job):
+        # The handler's clock runs five lease lifetimes; the keeper (renewing every ttl/3 of
+        # real time) must carry the lease along each step before it would have expired.
+        for _ in range(5):
+            clock.advance(ttl * 0.9)
+            assert _wait(lambda: expires_at() >= clock.now + ttl * 0.5, timeout=5)
+            seen.append(leases.holder(lease_name("s1")))
+
+    worker = make_worker(Collect(during=slow), lease_ttl=ttl, clock=clock)
     worker.tick()
-    assert seen == [worker.holder]
+    assert seen == [worker.holder] * 5
 
 
 def test_long_backlog_is_handed_over_in_slices_without_gaps(sessions, make_worker):

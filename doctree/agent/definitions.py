@@ -11,10 +11,12 @@ from pathlib import Path
 from typing import Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from doctree.errors import UserError
+from doctree.interop.tools import TOOL_NAMES
 from doctree.resources import resource_dir, resource_path
+from doctree.store.frontmatter import frontmatter_block
 
 
 class Pricing(BaseModel):
@@ -57,6 +59,16 @@ class AgentDefinition(BaseModel):
     invalidation: Literal["exempt", "normal"] = "normal"
     source: str = ""  # the file it was read from (set by the loader)
 
+    @field_validator("tools")
+    @classmethod
+    def _known_tools(cls, tools: list[str]) -> list[str]:
+        unknown = [t for t in tools if t not in TOOL_NAMES]
+        if unknown:
+            raise ValueError(
+                f"unknown tools {unknown}; a definition may name only {', '.join(TOOL_NAMES)}"
+            )
+        return tools
+
     def system_prompt(self) -> str:
         """The text of the prompt file this definition names."""
         path = resource_path(self.prompt)
@@ -72,11 +84,11 @@ def parse_definition(text: str, source: str = "<definition>") -> AgentDefinition
     """Parse a definition file's text: YAML frontmatter between `---` lines, then free text."""
     if not text.startswith("---"):
         raise UserError(f"agent definition {source}: must start with YAML frontmatter ('---')")
-    parts = text.split("\n---", 1)
-    if len(parts) != 2:
+    block = frontmatter_block(text)
+    if block is None:
         raise UserError(f"agent definition {source}: frontmatter is not closed by a '---' line")
     try:
-        meta = yaml.safe_load(parts[0][3:])
+        meta = yaml.safe_load(block[0])
     except yaml.YAMLError as e:
         raise UserError(f"agent definition {source}: frontmatter is not valid YAML ({e})") from None
     if not isinstance(meta, dict):

@@ -6,10 +6,10 @@ that agent's `~/memory` through `MemoryTools`. Backends:
 
 - `anthropic`: the Messages API through the `anthropic` SDK (`ANTHROPIC_API_KEY`,
   `ANTHROPIC_BASE_URL`); 429 and 5xx are retried with backoff by the SDK (`max_retries`).
-- `replay` (`replay:CASSETTE`): a cassette served by the loopback fake in
-  `doctree.agent.messages_fake`, so the real SDK client makes real HTTP requests; a request unlike
+- `replay` (`replay:CASSETTE`): a cassette served over loopback HTTP by
+  `doctree.agent.replay`, so the real SDK client makes real HTTP requests; a request unlike
   the recording fails loudly. Record mode (`record=True`, or `record:CASSETTE`) makes the
-  fake forward to a live endpoint instead (`upstream`, else ANTHROPIC_BASE_URL, else the
+  server forward to a live endpoint instead (`upstream`, else ANTHROPIC_BASE_URL, else the
   API, with ANTHROPIC_API_KEY) and write the cassette when the runtime is closed.
 - `offline`: `doctree.agent.offline.OfflineMemoryAgent`, rule-based, no model; the default when
   no API key is set.
@@ -29,9 +29,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from doctree.agent.client import anthropic_client
 from doctree.agent.definitions import AgentDefinition, load_definition
 from doctree.errors import DoctreeError, UserError
 from doctree.interop.tools import MemoryTools
+from doctree.memory.layout import MEMORY_ROOT
 from doctree.store.documents import DocumentsRepository
 from doctree.store.runs import Run, Runs, Usage
 
@@ -41,10 +43,6 @@ BACKENDS = ("auto", "anthropic", "replay", "offline")
 CACHE = {"type": "ephemeral"}
 DEFAULT_UPSTREAM = "https://api.anthropic.com"
 MEMORY_AGENT_TYPE = "memory-agent"
-
-
-class ReplayMismatchError(UserError):
-    """A replayed run made a request the cassette does not hold; the message has the diff."""
 
 
 class RunFailedError(DoctreeError):
@@ -200,7 +198,7 @@ class MemoryAgentRuntime:
         base_url: str | None = None,
         max_retries: int = 4,
         timeout: float = 120.0,
-        root: str = "~/memory",
+        root: str = MEMORY_ROOT,
     ):
         self.repo = repo
         for prefix, records in (("replay:", False), ("record:", True)):
@@ -266,25 +264,16 @@ class MemoryAgentRuntime:
         """The SDK client of this runtime's backend, created on first use."""
         if self._client is not None:
             return self._client
-        import anthropic
-
         if self.backend == "anthropic":
-            key = self.api_key or os.environ.get("ANTHROPIC_API_KEY")
-            if not key:
-                raise UserError("backend 'anthropic': set ANTHROPIC_API_KEY")
-            self._client = anthropic.Anthropic(
-                api_key=key,
-                base_url=self.base_url or os.environ.get("ANTHROPIC_BASE_URL") or None,
+            self._client = anthropic_client(
+                api_key=self.api_key,
+                base_url=self.base_url,
                 max_retries=self.max_retries,
                 timeout=self.timeout,
+                require_key="backend 'anthropic'",
             )
         elif self.backend == "replay":
-            from doctree.agent.messages_fake import (
-                Cassette,
-                CassettePlayer,
-                FakeMessagesServer,
-                Recorder,
-            )
+            from doctree.agent.replay import Cassette, CassettePlayer, Recorder, ReplayServer
 
             if self.record:
                 upstream = self.upstream or os.environ.get("ANTHROPIC_BASE_URL") or DEFAULT_UPSTREAM
@@ -295,8 +284,8 @@ class MemoryAgentRuntime:
                 responder = CassettePlayer(
                     Cassette.load(self.cassette_path), source=str(self.cassette_path)
                 )
-            self._server = FakeMessagesServer(responder, simulate_usage=False).start()
-            self._client = anthropic.Anthropic(
+            self._server = ReplayServer(responder).start()
+            self._client = anthropic_client(
                 api_key="replay",
                 base_url=self._server.base_url,
                 max_retries=self.max_retries,

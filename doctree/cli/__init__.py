@@ -261,5 +261,14 @@ def _register() -> None:
         importlib.import_module(f"doctree.cli.{name}")
 
 
-COMMAND_MODULES = ("documents", "interop", "memory", "replay", "sessions", "agent")
+COMMAND_MODULES = (
+    "documents",
+    "interop",
+    "memory",
+    "replay",
+    "sessions",
+    "agent",
+    "provenance",
+    "web",
+)
 _register()

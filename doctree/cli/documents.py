@@ -421,9 +421,23 @@ def links(state: State, path: str, as_json: bool) -> None:
     help="Only documents at or below this path.",
 )
 @click.option("--limit", type=Int(min=1), default=10, show_default=True)
+@click.option("--at", metavar="TIME", help="Search the tree as it was at TIME.")
+@click.option(
+    "--all-versions",
+    is_flag=True,
+    help="Search every version ever made (deleted documents too); with --at, up to TIME.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the hits as JSON.")
 @pass_state
-def search(state: State, query: str, under: str, limit: int, as_json: bool) -> None:
+def search(
+    state: State,
+    query: str,
+    under: str,
+    limit: int,
+    at: str | None,
+    all_versions: bool,
+    as_json: bool,
+) -> None:
     """Full-text search (BM25) over titles, bodies and paths, best first, with snippets.
 
     \b
@@ -435,11 +449,19 @@ def search(state: State, query: str, under: str, limit: int, as_json: bool) -> N
       apollo -kafka     leave out documents that mention kafka (also -"a phrase")
     Words match their forms ('launches' finds 'launch'); case and accents do not matter.
 
+    --at and --all-versions search the past: each hit names the version, its time and actor.
+
     \b
       doctree search "green tea"
       doctree search 'apol* -kafka' --under ~/memory/projects
+      doctree search "green tea" --at 2026-11-20 --all-versions
     """
     require_given_path(state, "under", under)
+    if at is not None or all_versions:
+        from doctree.cli.provenance import print_version_hits
+
+        print_version_hits(state, query, under, limit, at, all_versions, as_json)
+        return
     hits = state.repo.search(state.agent, query, under=under, limit=limit)
     if as_json:
         emit_json([h.to_dict() for h in hits])

@@ -16,6 +16,7 @@ from typing import Any
 import click
 
 from doctree.cli import State, cli, emit_json
+from doctree.cli.aliases import AliasedOption
 from doctree.errors import ConflictError, UserError
 
 MAX_TICKS = 100
@@ -209,13 +210,20 @@ def _print_outcome(o: ReplayOutcome) -> None:
 @cli.command()
 @click.argument("transcripts", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option(
+    "--source-agent",
     "--agent",
     "agent",
+    cls=AliasedOption,
+    hidden_aliases=["--agent"],
     metavar="ID",
-    help="Replay as this agent instead of the one the transcript names.",
+    help="Replay as this source agent instead of the one the transcript names.",
 )
 @click.option(
+    "--backend",
     "--model",
+    "model",
+    cls=AliasedOption,
+    hidden_aliases=["--model"],
     default="offline",
     show_default=True,
     metavar="BACKEND",
@@ -229,7 +237,7 @@ def replay(
 ) -> None:
     """Replay TRANSCRIPTS through the live path and show what the memory agent changed.
 
-    Each transcript becomes a session (its session id; its agent unless --agent), its
+    Each transcript becomes a session (its session id; its agent unless --source-agent), its
     records are appended as history, the session sleeps (which invalidates it), and a
     worker tick hands it to the memory agent. A transcript already replayed is not
     appended again.

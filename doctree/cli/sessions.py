@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from doctree.cli import Int, State, cli, emit_json
+from doctree.cli.aliases import AliasedOption
 
 pass_state = click.pass_obj
 
@@ -135,8 +136,12 @@ def _check_handler(handler: str) -> None:
     help="At most this many sessions per tick.",
 )
 @click.option(
+    "--backend",
     "--handler",
-    envvar="DOCTREE_WORKER_HANDLER",
+    "handler",
+    cls=AliasedOption,
+    hidden_aliases=["--handler"],
+    envvar=["DOCTREE_WORKER_BACKEND", "DOCTREE_WORKER_HANDLER"],
     default="auto",
     show_default=True,
     help="The memory agent: auto, offline, anthropic, replay:CASSETTE (the memory agent "
@@ -238,7 +243,7 @@ def worker_cmd(
     if not once:
         click.echo(
             f"worker {worker.holder}: every {interval:g}s, {batch} sessions per tick, "
-            f"handler {handler}",
+            f"backend {handler}",
             err=True,
         )
     try:

@@ -21,6 +21,12 @@ from pathlib import Path
 
 from doctree.errors import BodyTooLargeError, PathError, UserError
 from doctree.store.documents import Actor, DocumentsRepository
+from doctree.store.frontmatter import (
+    FRONTMATTER,
+    frontmatter_problem,
+    read_frontmatter,
+    split_frontmatter,
+)
 from doctree.store.paths import (
     HOME,
     MAX_SEGMENTS,
@@ -30,11 +36,9 @@ from doctree.store.paths import (
     normalize_path,
     slugify,
 )
-from doctree.store.references import frontmatter_problem
+from doctree.store.references import WIKI_LINK
 
 EXPORT_KEYS = ("id", "version", "updated")  # a frontmatter with these keys is an export's
-_FRONTMATTER = re.compile(r"\A---[ \t]*\n(.*?\n)---[ \t]*(?:\n|\Z)", re.S)
-_WIKI = re.compile(r"\[\[([^\[\]|#]+)(?:#[^\[\]|]*)?(?:\|[^\[\]]*)?\]\]")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
@@ -176,7 +180,7 @@ def _check_overwrite(target: Path) -> None:
             head = f.read(65536)
     except (OSError, UnicodeDecodeError):
         head = ""
-    meta = _FRONTMATTER.match(head)
+    meta = FRONTMATTER.match(head)
     if meta is None or not all(re.search(rf"(?m)^{k}:", meta.group(1)) for k in EXPORT_KEYS):
         raise UserError(
             f"export file {str(target)!r}: exists and was not written by an export; "
@@ -227,20 +231,10 @@ class _Planned:
 
 def split_export(text: str) -> tuple[dict | None, str]:
     """(frontmatter, body) if `text` starts with an export's frontmatter, else (None, text)."""
-    m = _FRONTMATTER.match(text)
-    if not m:
+    meta, rest = read_frontmatter(text)
+    if meta is None or not all(k in meta for k in EXPORT_KEYS):
         return None, text
-    import yaml
-
-    from doctree.store.references import load_frontmatter
-
-    try:
-        meta = load_frontmatter(m.group(1))
-    except (yaml.YAMLError, ValueError):  # not YAML, or nested too deep: plain markdown
-        return None, text
-    if not isinstance(meta, dict) or not all(k in meta for k in EXPORT_KEYS):
-        return None, text
-    return meta, text[m.end() :]
+    return meta, rest
 
 
 def shown_name(name: str) -> str:
@@ -487,8 +481,6 @@ class _LinkResolver:
 
         from markdown_it import MarkdownIt
 
-        from doctree.store.references import split_frontmatter
-
         _, content = split_frontmatter(text)
         found: list[str] = []
         for block in MarkdownIt("commonmark").parse(content):
@@ -498,7 +490,7 @@ class _LinkResolver:
                 if tok.type == "link_open":
                     target = self._relative(rel, unquote(str(tok.attrs.get("href", ""))))
                 elif tok.type == "text" and "[[" in tok.content:
-                    for m in _WIKI.finditer(tok.content):
+                    for m in WIKI_LINK.finditer(tok.content):
                         if target := self._wiki(m.group(1)):
                             found.append(target)
                     continue

@@ -1,5 +1,6 @@
 """An MCP server over the document tree: read, write, edit, search, history, diff, backlinks,
-show and context, for any MCP-capable client (Claude Desktop, Claude Code, ...), over stdio.
+show, context, blame and search_history, for any MCP-capable client (Claude Desktop, Claude
+Code, ...), over stdio, or over streamable HTTP from `doctree serve --mcp` (doctree.web).
 
 The tools sit on the one tool layer (`doctree.interop.toolkit`) that the memory agent's tools
 and the memory-tool backend share: every path, declared links included, is confined to one
@@ -120,6 +121,23 @@ class ContextInput(ToolInput):
     )
 
 
+class BlameInput(ToolInput):
+    path: str = Field(description=_PATH_HELP)
+    version: int | None = Field(
+        default=None, ge=1, le=MAX_NUMBER, description="Version to blame (default: current)."
+    )
+
+
+class SearchHistoryInput(ToolInput):
+    query: str = Field(min_length=1, description="Words to search for.")
+    at: str | None = Field(default=None, description="A time, e.g. 2026-11-20T09:00:00Z.")
+    all_versions: bool = Field(
+        default=False, description="Search every version, not one point in time."
+    )
+    under: str | None = Field(default=None, description="Only documents at or below this path.")
+    limit: int = Field(default=10, ge=1, le=100, description="Maximum hits.")
+
+
 TOOL_SPECS: dict[str, ToolSpec] = {
     spec.name: spec
     for spec in (
@@ -173,6 +191,20 @@ TOOL_SPECS: dict[str, ToolSpec] = {
             "The tree at a path (default: the whole served tree) with each document's title, "
             "version and size. Use it first to see what exists.",
             ShowInput,
+        ),
+        ToolSpec(
+            "blame",
+            "Who wrote each line of a document: every line of its current body (or of "
+            "`version`) with the version, time, actor, session and run that introduced it. "
+            "Follows the document across moves; restored lines keep their first author.",
+            BlameInput,
+        ),
+        ToolSpec(
+            "search_history",
+            "Search the past: the tree as it was at a time (`at`, ISO 8601), or the text of "
+            "every version ever written (`all_versions`, deleted documents included; with "
+            "`at`, versions up to then). Each hit names the document, version, time and actor.",
+            SearchHistoryInput,
         ),
         ToolSpec(
             "context",
@@ -305,6 +337,43 @@ class DoctreeTools(ToolSet):
         if not roots:
             return f"{path} is empty"
         return "\n".join(render_tree(roots, home=path == HOME))
+
+    def tool_blame(self, a: BlameInput) -> str:
+        from doctree.store.blame import blame
+
+        result = blame(self.repo, self.owner, self.path(a.path), version=a.version)
+        out = [f"{result.path} version {result.version}"]
+        for line in result.lines:
+            o = line.origin
+            extra = f" session {o.session_id}" if o.session_id else ""
+            extra += f" run {o.run_id}" if o.run_id is not None else ""
+            out.append(f"v{o.version} {o.created_at} {o.actor}{extra} | {line.text}")
+        return "\n".join(out)
+
+    def tool_search_history(self, a: SearchHistoryInput) -> str:
+        from doctree.store.timetravel import search_at, search_versions
+
+        scope = self.path(a.under, "under") if a.under is not None else self.under
+        if a.all_versions:
+            hits = search_versions(
+                self.repo, self.owner, a.query, under=scope, until=a.at, limit=a.limit
+            )
+        elif a.at:
+            hits = search_at(self.repo, self.owner, a.query, a.at, under=scope, limit=a.limit)
+        else:
+            raise ToolInputError("search_history: give `at` (a time), `all_versions`, or both")
+        if not hits:
+            return f"no versions under {scope} match {a.query!r}"
+        lines = []
+        for h in hits:
+            now = " (deleted now)" if h.deleted else ""
+            if not h.deleted and h.current_path != h.path:
+                now = f" (now at {h.current_path})"
+            lines.append(
+                f"{h.path} version {h.version}{now}  {h.created_at} by {h.actor}"
+                f"\n    {' '.join(h.snippet.split())}"
+            )
+        return "\n".join(lines)
 
     def context_root(self) -> str:
         """Where `context` looks by default: `~/memory` as the CLI does, or the served

@@ -30,10 +30,12 @@ from doctree.interop.toolkit import (
     input_schema,
     unexpected_text,
 )
+from doctree.memory.layout import MEMORY_ROOT
+from doctree.memory.secrets import redact_fields, withheld_note
 from doctree.store.documents import Actor, Document, DocumentsRepository
 from doctree.store.paths import normalize_path
 
-DEFAULT_ROOT = "~/memory"
+DEFAULT_ROOT = MEMORY_ROOT
 MAX_SEARCH_LIMIT = 50
 RECALLED_IN_SEARCH = 3  # verbatim passages of past sessions after the pages found
 
@@ -215,10 +217,19 @@ class MemoryTools(ToolSet):
         record = ToolCallRecord(name, input if isinstance(input, dict) else {}, False)
         self.calls.append(record)
         self._changed: list[str] = []
+        self._withheld: list = []
         result = super().call(name, input)
         record.is_error = result.is_error
         record.changed = [] if result.is_error else self._changed
+        if self._withheld and not result.is_error:
+            result = ToolResult(result.content + "\n" + withheld_note(self._withheld))
         return result
+
+    def parse(self, name: str, input: object) -> ToolInput:
+        """The validated input, with secrets withheld from every text it would store: no
+        backend of the memory agent writes a key, token or password to memory."""
+        args, self._withheld = redact_fields(super().parse(name, input))
+        return args
 
     def error_text(self, e: Exception) -> str:
         if isinstance(e, ToolInputError):

@@ -27,29 +27,20 @@ from __future__ import annotations
 import copy
 import hashlib
 import logging
-import math
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+from doctree.memory.lines import KEY_WORDS, extract_lines, normal_key
+from doctree.memory.lines import estimate_tokens as estimate_tokens  # part of this API
 
 log = logging.getLogger("doctree.memory.budgets")
 
 COMPRESSION_THRESHOLD = 0.8
 RETAIN_AFTER_COMPRESSION = 3
 MAX_COMPRESSION_PASSES = 2
-TOKENS_PER_WORD = 1.3
-CHARS_PER_TOKEN = 4
 DEFAULT_MODEL = "claude-haiku-4-5"
-
-
-def estimate_tokens(text: str) -> int:
-    """An offline token estimate: ~1.3 tokens a word, at least one token per 4 characters."""
-    if not text:
-        return 0
-    return max(
-        math.ceil(len(text.split()) * TOKENS_PER_WORD), math.ceil(len(text) / CHARS_PER_TOKEN)
-    )
 
 
 class TokenCounter(Protocol):
@@ -80,11 +71,9 @@ class SdkTokenCounter:
     @property
     def client(self) -> Any:
         if self._client is None:
-            import anthropic
+            from doctree.agent.client import anthropic_client
 
-            self._client = anthropic.Anthropic(
-                api_key=os.environ.get("ANTHROPIC_API_KEY") or "none", max_retries=2
-            )
+            self._client = anthropic_client()
         return self._client
 
     def count(self, text: str) -> int:
@@ -142,13 +131,11 @@ class ExtractiveSummarizer:
     decisions, relationships, goals and dates; drops repetition. Deterministic."""
 
     def summarize(self, summary: str, entries: Sequence[str]) -> str:
-        from doctree.memory.compaction import _normal, extract_lines
-
         lines = [ln for ln in summary.splitlines() if ln.strip()]
-        seen = {_normal(ln) for ln in lines}
+        seen = {normal_key(ln) for ln in lines}
         for entry in entries:
             for _, line in extract_lines(entry):
-                key = _normal(line)
+                key = normal_key(line)
                 if key and key not in seen:
                     seen.add(key)
                     lines.append(line)
@@ -156,11 +143,10 @@ class ExtractiveSummarizer:
 
     def shorten(self, summary: str, target_tokens: int) -> str:
         """Keep only lines carrying a key word or a name (a capitalised word past the first)."""
-        from doctree.memory.compaction import _KEY
 
         def strong(line: str) -> bool:
             words = line.lstrip("-*+ ").split()
-            return bool(_KEY.search(line)) or any(w[:1].isupper() for w in words[1:])
+            return bool(KEY_WORDS.search(line)) or any(w[:1].isupper() for w in words[1:])
 
         return "\n".join(ln for ln in summary.splitlines() if ln.strip() and strong(ln))
 

@@ -25,19 +25,20 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from doctree.errors import ConflictError, DoctreeError, UserError
+from doctree.memory.layout import ACTIVE, CORRECTIONS, MEMORY_ROOT, PATTERNS
+from doctree.memory.lines import estimate_tokens, extract_lines, normal_key
 from doctree.store.documents import Actor, Document, DocumentsRepository
 from doctree.store.leases import Leases, new_holder
 from doctree.store.paths import HOME, normalize_path, validate_owner
-from doctree.store.references import split_frontmatter
 
 log = logging.getLogger("doctree.memory.compaction")
 
 DEFAULT_THRESHOLD = 24_000
-DEFAULT_UNDER = "~/memory"
+DEFAULT_UNDER = MEMORY_ROOT
 BUDGET_SHARE = 0.5  # the condensed document aims at half the threshold...
 DEFAULT_BUDGET = 6_000  # ...and at most this, to fit load_memories' default cap of 8,000
 NEW_SHARE = 0.25  # a pass needs new material worth a quarter of the threshold
-DEFAULT_KEEP = ("~/memory/active", "~/memory/patterns", "~/memory/corrections")
+DEFAULT_KEEP = (ACTIVE, PATTERNS, CORRECTIONS)
 CONDENSED_NAME = "compacted"
 CONDENSED_TITLE = "Compacted memory"
 LEASE_TTL = 600.0
@@ -166,84 +167,10 @@ class Condenser(Protocol):
     ) -> str: ...
 
 
-_BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?")
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])")
-_KEY = re.compile(
-    r"\b(decid\w*|decision|prefer\w*|always|never|must|remember|pattern\w*|correct\w*|"
-    r"actually|deadline|due|important|todo|agreed|plan\w*|goal\w*|lives?|works?|moved|"
-    r"likes?|dislikes?|allerg\w*|birthday|\d{4}-\d{2}-\d{2})\b",
-    re.I,
-)
-_CHATTER = re.compile(
-    r"^(hi|hello|hey|thanks|thank you|ok|okay|sure|great|cool|bye|good (morning|evening|night))"
-    r"\b|\?$",
-    re.I,
-)
-_NORMAL = re.compile(r"[^\w]+", re.UNICODE)
-
-
-def _normal(line: str) -> str:
-    return _NORMAL.sub(" ", line.lower()).strip()
-
-
 def strip_sources(body: str) -> str:
     """The body of a condensed document without its Sources section."""
     head, sep, _ = body.partition("\n" + SOURCES_HEADING + "\n")
     return head.rstrip() if sep else body.rstrip()
-
-
-def extract_lines(text: str) -> list[tuple[int, str]]:
-    """The lines worth keeping from a markdown text, as (priority, '- line') pairs.
-
-    Priority 1: list items and sentences carrying a fact, decision, preference or date;
-    priority 2: the first sentence of other paragraphs. Headings, code blocks, rules and
-    comments are dropped. Deterministic: the same text always gives the same lines.
-    """
-    if text.startswith("---"):
-        _, text = split_frontmatter(text)
-    out: list[tuple[int, str]] = []
-    paragraph: list[str] = []
-    in_code = False
-
-    def flush() -> None:
-        if not paragraph:
-            return
-        sentences = _SENTENCE.split(" ".join(s.strip() for s in paragraph))
-        for i, s in enumerate(sentences):
-            s = s.strip()
-            if not s:
-                continue
-            if _KEY.search(s):
-                out.append((1, "- " + s))
-            elif i == 0 and not _CHATTER.search(s):
-                out.append((2, "- " + s))
-        paragraph.clear()
-
-    for raw in text.splitlines():
-        line = raw.rstrip()
-        stripped = line.strip()
-        if stripped.startswith(("```", "~~~")):
-            flush()
-            in_code = not in_code
-            continue
-        if in_code:
-            continue
-        if not stripped or stripped.startswith(("#", "<!--", "|")) or set(stripped) <= set("-*_= "):
-            flush()
-            continue
-        if _BULLET.match(line):
-            flush()
-            item = _BULLET.sub("", line).strip()
-            if item:
-                out.append((1, "- " + item))
-            continue
-        if stripped.startswith(">"):
-            stripped = stripped.lstrip("> ").strip()
-            if not stripped:
-                continue
-        paragraph.append(stripped)
-    flush()
-    return out
 
 
 def _sections(body: str) -> list[tuple[str, list[str]]]:
@@ -271,7 +198,7 @@ def dedupe_key(line: str) -> str:
     that is only links."""
     text = _LINK.sub(" ", line)
     text = _TAGS.sub("", text)
-    return _normal(text)
+    return normal_key(text)
 
 
 class ExtractiveCondenser:
@@ -417,10 +344,9 @@ class AnthropicCondenser:
     @property
     def client(self) -> Any:
         if self._client is None:
-            import anthropic
+            from doctree.agent.client import anthropic_client
 
-            key = os.environ.get("ANTHROPIC_API_KEY") or "none"  # a keyless compatible endpoint
-            self._client = anthropic.Anthropic(api_key=key, max_retries=2)
+            self._client = anthropic_client()
         return self._client
 
     def cost(self, input_tokens: int, output_tokens: int) -> float:
@@ -428,8 +354,6 @@ class AnthropicCondenser:
 
     def ask(self, user: str, *, what: str, max_tokens: int | None = None) -> str:
         """One request with the agent's system prompt; returns the text of the answer."""
-        from doctree.memory.budgets import estimate_tokens
-
         d = self.definition
         system = d.system_prompt()
         input_tokens = estimate_tokens(system) + estimate_tokens(user)

@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from doctree.errors import UserError
+from doctree.memory.layout import MEMORY_ROOT
 from doctree.store.documents import Document, DocumentsRepository, Version
 from doctree.store.paths import is_under, normalize_path, validate_owner
 
 DEFAULT_CAP = 8000
-MEMORY_ROOT = "~/memory"
 SEPARATOR = "\n\n---\n\n"
 
 

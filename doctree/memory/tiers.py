@@ -1,10 +1,5 @@
-"""The tiered memory layout and the weekly consolidation that keeps it small.
-
-    ~/memory/active                current priorities and recent sessions, one dated line each
-    ~/memory/patterns              recurring observations
-    ~/memory/corrections           corrections of earlier facts, and the user's preferences
-    ~/memory/projects/<name>       what is known about one project
-    ~/memory/archive/<YYYY-Www>    one page per ISO week; the week's session pages below it
+"""The weekly consolidation that keeps the tiered memory layout (`doctree.memory.layout`)
+small.
 
 The memory agent writes a page per session under `archive/<YYYY-Www>/` and a dated line in
 `active`. `consolidate(week)` rolls the week's session pages into the week page (their key
@@ -22,30 +17,24 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from doctree.errors import UserError
-from doctree.memory.compaction import _normal, extract_lines
+from doctree.memory.layout import (
+    ACTIVE,
+    ARCHIVE,
+    PROJECTS,
+    TIER_PAGES,
+)
+from doctree.memory.lines import extract_lines, normal_key
 from doctree.store.documents import Actor, DocumentsRepository
 from doctree.store.paths import slugify, validate_owner
+from doctree.timeutil import iso_week as week_of
 
-MEMORY = "~/memory"
-ACTIVE = f"{MEMORY}/active"
-PATTERNS = f"{MEMORY}/patterns"
-CORRECTIONS = f"{MEMORY}/corrections"
-PROJECTS = f"{MEMORY}/projects"
-ARCHIVE = f"{MEMORY}/archive"
-TIERS = (ACTIVE, PATTERNS, CORRECTIONS, PROJECTS, ARCHIVE)
 CONSOLIDATION_ACTOR = Actor("system", "consolidate")
 
 _WEEK = re.compile(r"(\d{4})-W(\d{2})")
 _META = re.compile(r"- (agent|session|week): ")
 _LEADING_DATE = re.compile(r"\s*[-*+]\s+(\d{4}-\d{2}-\d{2})\b")
 
-_DESCRIPTIONS = {
-    ACTIVE: "# Active\n\nCurrent priorities and recent sessions, one dated line each.\n",
-    PATTERNS: "# Patterns\n\nRecurring observations, gathered from the weekly archives.\n",
-    CORRECTIONS: "# Corrections\n\nCorrections of earlier facts, and the user's preferences.\n",
-    PROJECTS: "# Projects\n\nOne page per project below this one.\n",
-    ARCHIVE: "# Archive\n\nOne page per ISO week (YYYY-Www), the week's sessions rolled in.\n",
-}
+_DESCRIPTIONS = {path: f"# {title}\n\n{intro}\n" for path, (title, intro) in TIER_PAGES.items()}
 
 
 def parse_week(week: str) -> tuple[date, date]:
@@ -60,12 +49,6 @@ def parse_week(week: str) -> tuple[date, date]:
     if monday > date.max - timedelta(days=7):  # its Sunday, and the day after it
         raise UserError(f"week {week!r}: after the last week dates can hold (9999-W51)")
     return monday, monday + timedelta(days=6)
-
-
-def week_of(day: date | datetime) -> str:
-    """The ISO week `YYYY-Www` a day falls in."""
-    year, week, _ = day.isocalendar()
-    return f"{year}-W{week:02d}"
 
 
 def last_week(today: date | None = None) -> str:
@@ -179,7 +162,7 @@ def consolidate(
         current = repo.get(owner, week_page)
         page = _Page.parse(current.body if current else "", f"Week {week}")
         sessions = [d for d in repo.documents(owner, week_page) if d.path != week_page]
-        seen = {_normal(ln) for lines in page.sections.values() for ln in lines}
+        seen = {normal_key(ln) for lines in page.sections.values() for ln in lines}
         links = list(current.links) if current else []
         for doc in sorted(sessions, key=lambda d: d.path):
             if not doc.body.strip():
@@ -189,7 +172,7 @@ def consolidate(
             for _, line in extract_lines(doc.body):
                 if _META.match(line) or f"[[{week_page}]]" in line:
                     continue  # the section heading already names the session and the week
-                key = _normal(line)
+                key = normal_key(line)
                 if key and key not in seen:
                     seen.add(key)
                     lines.append(line)

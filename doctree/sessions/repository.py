@@ -24,6 +24,7 @@ from typing import Any
 from doctree.errors import ConflictError, NotFoundError, UserError
 from doctree.store import db as dbmod
 from doctree.store.paths import require_text, validate_owner
+from doctree.timeutil import now_iso
 
 MEMORY_AGENT = "memory-agent"
 #: A session is invalidated once more than this many records are unprocessed (the 6th).
@@ -36,10 +37,6 @@ MAX_SESSION_ID_LENGTH = 200
 
 _TYPE = re.compile(r"[a-z][a-z0-9-]*")
 _SESSION_ID = re.compile(r"[^\s\x00-\x1f\x7f]+")
-
-
-def now_iso() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 def lease_name(session_id: str) -> str:
@@ -504,12 +501,15 @@ class SessionsRepository:
             self.advance(session_id, processed_until)
             return False
 
-    def record_failure(self, session_id: str, error: str, *, retry_in: float) -> Session:
-        """Count a failed attempt, keep its reason, and hold the session back `retry_in` s."""
+    def record_failure(
+        self, session_id: str, error: str, *, retry_in: float, now: float | None = None
+    ) -> Session:
+        """Count a failed attempt, keep its reason, and hold the session back `retry_in` s
+        from `now` (unix seconds; the current time when None)."""
         self.conn.execute(
             "UPDATE sessions SET failures = failures + 1, last_error = ?, retry_at = ?"
             " WHERE id = ?",
-            (error[:4000], time.time() + retry_in, session_id),
+            (error[:4000], (time.time() if now is None else now) + retry_in, session_id),
         )
         return self.require(session_id)
 

@@ -107,8 +107,10 @@ def _db_file(conn: sqlite3.Connection) -> str | None:
 class _LeaseKeeper:
     """Renews the lease in hand from its own thread and connection while a handler runs."""
 
-    def __init__(self, path: str | None, holder: str, ttl: float):
-        self.path, self.holder, self.ttl = path, holder, ttl
+    def __init__(
+        self, path: str | None, holder: str, ttl: float, clock: Callable[[], float] = time.time
+    ):
+        self.path, self.holder, self.ttl, self.clock = path, holder, ttl, clock
         self._name: str | None = None
         self._lock = threading.Lock()
         self._wake = threading.Event()
@@ -132,7 +134,7 @@ class _LeaseKeeper:
         # A renewal never waits for a busy database longer than a quarter of the TTL, so a
         # failed attempt leaves time for the next ones before the lease expires.
         conn.execute(f"PRAGMA busy_timeout = {max(1, int(self.ttl * 250))}")
-        leases = Leases(conn)
+        leases = Leases(conn, clock=self.clock)
         try:
             while not self._closed:
                 self._wake.wait(self.ttl / 4)
@@ -163,6 +165,7 @@ class MemoryWorker:
     `db` is a database path (the worker opens its own connection, so it can run in its own
     thread next to the engine) or an open connection. `after_handle(job)` runs after a
     successful hand-over (compaction plugs in there); its failure is logged, never fatal.
+    `clock` gives the time in unix seconds for retries and leases (tests pass their own).
     """
 
     def __init__(
@@ -178,6 +181,7 @@ class MemoryWorker:
         retry_max: float = DEFAULT_RETRY_MAX,
         max_records: int | None = DEFAULT_MAX_RECORDS,
         holder: str | None = None,
+        clock: Callable[[], float] = time.time,
     ):
         if interval <= 0:
             raise UserError(f"interval {interval!r}: must be a positive number of seconds")
@@ -195,7 +199,8 @@ class MemoryWorker:
             self.sessions = SessionsRepository(db)
             path = str(Path(db))
         self.db_path = path
-        self.leases = Leases(self.sessions.conn)
+        self.clock = clock
+        self.leases = Leases(self.sessions.conn, clock=clock)
         self.handler = handler
         self.interval = float(interval)
         self.batch = int(batch)
@@ -205,7 +210,7 @@ class MemoryWorker:
         self.retry_max = float(retry_max)
         self.max_records = max_records
         self.holder = holder or new_holder("worker")
-        self._keeper = _LeaseKeeper(path, self.holder, self.lease_ttl)
+        self._keeper = _LeaseKeeper(path, self.holder, self.lease_ttl, clock)
         self._stop = threading.Event()
         self._stops = 0  # stop requests so far: a tick ends early only for one made during it
         self._thread: threading.Thread | None = None
@@ -219,7 +224,7 @@ class MemoryWorker:
         with self._busy:
             result = TickResult()
             stops = self._stops
-            found = self.sessions.find_invalidated(self.batch, holder=self.holder)
+            found = self.sessions.find_invalidated(self.batch, holder=self.holder, now=self.clock())
             result.found = len(found)
             for s in found:
                 if self._stops != stops:  # asked to stop during this tick
@@ -313,7 +318,7 @@ class MemoryWorker:
     def _process_leased(self, session_id: str, name: str, result: TickResult) -> None:
         # Re-read under the lease: another worker may have finished it since we found it.
         s = self.sessions.get(session_id)
-        if s is None or s.invalidated_at is None or (s.retry_at or 0) > time.time():
+        if s is None or s.invalidated_at is None or (s.retry_at or 0) > self.clock():
             result.skipped.append(session_id)
             return
         mark = s.invalidated_at
@@ -350,7 +355,7 @@ class MemoryWorker:
             failures = s.failures + 1
             delay = backoff(failures, self.retry_base, self.retry_max)
             reason = f"{type(e).__name__}: {e}"
-            self.sessions.record_failure(s.id, reason, retry_in=delay)
+            self.sessions.record_failure(s.id, reason, retry_in=delay, now=self.clock())
             result.failed.append(s.id)
             log.warning(
                 "event: session failed session=%s failures=%d retry_in=%.1fs error=%s",

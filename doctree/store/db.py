@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import os
 import re
@@ -49,10 +50,10 @@ def busy_timeout_ms() -> int:
     return value
 
 
-def migrations() -> list[tuple[int, str, str]]:
-    """(number, name, sql) for every migration file, in order."""
+def migrations(directory: Path | None = None) -> list[tuple[int, str, str]]:
+    """(number, name, sql) for every migration file, in order (`directory` for tests)."""
     out = []
-    for f in sorted(resource_dir("migrations").glob("*.sql")):
+    for f in sorted((directory or resource_dir("migrations")).glob("*.sql")):
         m = _MIGRATION.fullmatch(f.name)
         if not m:
             raise SchemaError(f"migration file {f.name!r}: names must look like 001_name.sql")
@@ -179,6 +180,56 @@ def applied_migrations(conn: sqlite3.Connection) -> list[str]:
     return [r[0] for r in conn.execute("SELECT name FROM doctree_migrations ORDER BY number")]
 
 
+def migration_sha256(sql: str) -> str:
+    """The checksum recorded for a migration: sha256 of its text as UTF-8."""
+    return hashlib.sha256(sql.encode("utf-8")).hexdigest()
+
+
+def _records_sha256(conn: sqlite3.Connection) -> bool:
+    """Whether `doctree_migrations` has its `sha256` column yet (migration 011)."""
+    return any(
+        r[0] == "sha256"
+        for r in conn.execute("SELECT name FROM pragma_table_info('doctree_migrations')")
+    )
+
+
+def _check_checksums(conn: sqlite3.Connection, known: list[tuple[int, str, str]]) -> None:
+    """Refuse a database that applied a migration whose file has changed since."""
+    if not _records_sha256(conn):
+        return
+    current = {name: migration_sha256(sql) for _, name, sql in known}
+    for name, recorded in conn.execute(
+        "SELECT name, sha256 FROM doctree_migrations WHERE sha256 IS NOT NULL ORDER BY number"
+    ):
+        if name in current and current[name] != recorded:
+            raise SchemaError(
+                f"migration {name!r} was applied with sha256 {recorded[:12]}... but the file "
+                f"shipped now has {current[name][:12]}...; an applied migration must never be "
+                "edited (restore the file and put the change in a new migration)"
+            )
+
+
+def _record_checksums(conn: sqlite3.Connection, known: list[tuple[int, str, str]]) -> None:
+    """Record the sha256 of applied migrations that have none yet (applied before 011)."""
+    if (
+        not _records_sha256(conn)
+        or not conn.execute(
+            "SELECT 1 FROM doctree_migrations WHERE sha256 IS NULL LIMIT 1"
+        ).fetchone()
+    ):
+        return
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.executemany(
+            "UPDATE doctree_migrations SET sha256 = ? WHERE name = ? AND sha256 IS NULL",
+            [(migration_sha256(sql), name) for _, name, sql in known],
+        )
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
 def apply_migrations(
     conn: sqlite3.Connection,
     *,
@@ -188,7 +239,8 @@ def apply_migrations(
     """Apply every migration not yet recorded, each in its own transaction. Returns names applied.
 
     A database that records a migration this code does not know is newer than the code, and
-    is refused rather than guessed at. `upto` stops after that number (to build an older
+    is refused rather than guessed at, and so is one that applied a migration whose file has
+    changed since (its recorded sha256 differs). `upto` stops after that number (to build an older
     database); `available` replaces the shipped migrations (for tests).
     """
     known = migrations() if available is None else available
@@ -201,6 +253,7 @@ def apply_migrations(
             f"database schema is newer than this doctree (unknown migrations {unknown}); "
             "upgrade doctree to open it"
         )
+    _check_checksums(conn, known)
     applied = []
     for number, name, sql in known:
         if name in done or (upto is not None and number > upto):
@@ -225,6 +278,7 @@ def apply_migrations(
             conn.execute("ROLLBACK")
             raise
         applied.append(name)
+    _record_checksums(conn, known)
     if available is None:
         recorded = set(applied_migrations(conn))
         for name, target in DATA_STEPS.items():

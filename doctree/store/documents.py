@@ -35,6 +35,7 @@ from doctree.errors import (
 )
 from doctree.store import db as dbmod
 from doctree.store import encoding
+from doctree.store.frontmatter import frontmatter_problem
 from doctree.store.paths import (
     HOME,
     ancestors,
@@ -45,12 +46,9 @@ from doctree.store.paths import (
     require_text,
     validate_owner,
 )
-from doctree.store.references import (
-    body_links,
-    declared_links,
-    frontmatter_problem,
-    split_frontmatter,
-)
+from doctree.store.references import body_links, declared_links, split_frontmatter
+from doctree.store.search import FTS_TOKEN, SQL_SNIPPET_BYTES, STOPWORDS, long_snippet, parse_search
+from doctree.timeutil import now_iso as now  # the name the store has always used
 
 DEFAULT_MAX_BODY_BYTES = 100_000
 MAX_TITLE_BYTES = 1_024
@@ -59,11 +57,6 @@ _TITLE_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 ACTOR_KINDS = ("agent", "memory-agent", "user", "system")
 OPERATIONS = ("created", "modified", "moved", "deleted", "restored", "redacted")
 _HEADING = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.M)
-
-
-def now() -> str:
-    """The current time as stored: ISO 8601, UTC, microseconds (sorts as text)."""
-    return datetime.now(UTC).isoformat(timespec="microseconds")[:-6] + "Z"
 
 
 def parse_time(value: str | datetime) -> str:
@@ -1258,7 +1251,6 @@ class DocumentsRepository:
         dropped), `word*` matches a prefix, `"a phrase"` must occur as written, `-word`
         excludes. `snippets=False` leaves each hit's snippet empty, for callers that only rank.
         """
-        from doctree.store.search import SQL_SNIPPET_BYTES, long_snippet, parse_search
 
         owner, under = validate_owner(owner), normalize_path(under)
         limit = check_int(limit, "limit", minimum=1)
@@ -1892,27 +1884,6 @@ def unified_diff(a: str, b: str, a_label: str, b_label: str) -> str:
     return "".join(out)
 
 
-_FTS_TOKEN = re.compile(r"[\w]+", re.UNICODE)
-
-# Common English words that say nothing about what a document is about. Matched against
-# whole words, lowercased; the tokenizer splits "what's" into "what" and "s", hence the
-# contraction pieces (not "don" of "don't" or "won" of "won't", nor "will", nor "may":
-# names and content words too).
-_STOPWORD_TEXT = """
-    a about above after again against all am an and any are as at be because been before
-    being below between both but by can cannot could did do does doing down during each few
-    for from further had has have having he her here hers herself him himself his how i if in
-    into is it its itself just me more most my myself no nor not of off on once only or other
-    ought our ours ourselves out over own same shall she should so some such than that the
-    their theirs them themselves then there these they this those through to too under until
-    up very was we were what when where which while who whom why with would you your
-    yours yourself yourselves
-    s t d ll m re ve doesn didn isn aren wasn weren hasn haven hadn wouldn shouldn couldn
-    mustn shan
-"""
-STOPWORDS = frozenset(_STOPWORD_TEXT.split())
-
-
 def fts_query(text: str) -> str:
     """Turn free text into an FTS5 query: each word quoted, any word may match (BM25 ranks).
 
@@ -1920,7 +1891,7 @@ def fts_query(text: str) -> str:
     on its content words rather than by nearly every document; a query of nothing but
     stopwords keeps them all, so it still finds what contains them.
     """
-    words = list(dict.fromkeys(w for w in _FTS_TOKEN.findall(text or "") if w))
+    words = list(dict.fromkeys(w for w in FTS_TOKEN.findall(text or "") if w))
     content = [w for w in words if w.casefold() not in STOPWORDS]
     return " OR ".join(f'"{w}"' for w in (content or words))
 

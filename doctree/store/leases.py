@@ -10,7 +10,7 @@ import os
 import socket
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from itertools import count
 
@@ -23,14 +23,16 @@ def new_holder(kind: str = "process") -> str:
 
 
 class Leases:
-    """Acquire, renew and release leases stored in the `leases` table."""
+    """Acquire, renew and release leases stored in the `leases` table. `clock` gives the
+    time in unix seconds (tests pass their own to expire a lease without waiting)."""
 
-    def __init__(self, conn: sqlite3.Connection):
+    def __init__(self, conn: sqlite3.Connection, *, clock: Callable[[], float] = time.time):
         self.conn = conn
+        self.clock = clock
 
     def acquire(self, name: str, holder: str, ttl: float) -> bool:
         """Take the lease if it is free, expired, or already ours. Returns whether we hold it."""
-        t = time.time()
+        t = self.clock()
         self.conn.execute("BEGIN IMMEDIATE")
         try:
             row = self.conn.execute(
@@ -55,7 +57,7 @@ class Leases:
         """Extend a lease we hold. False if it was lost (expired and taken over)."""
         cur = self.conn.execute(
             "UPDATE leases SET expires_at = ? WHERE name = ? AND holder = ?",
-            (time.time() + ttl, name, holder),
+            (self.clock() + ttl, name, holder),
         )
         return cur.rowcount == 1
 
@@ -80,7 +82,7 @@ class Leases:
     def holder(self, name: str) -> str | None:
         """Who holds the lease now, or None if it is free or expired."""
         row = self.conn.execute(
-            "SELECT holder FROM leases WHERE name = ? AND expires_at > ?", (name, time.time())
+            "SELECT holder FROM leases WHERE name = ? AND expires_at > ?", (name, self.clock())
         ).fetchone()
         return row[0] if row else None
 

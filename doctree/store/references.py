@@ -8,10 +8,13 @@ import re
 from functools import cache
 
 from doctree.errors import PathError
+from doctree.store.frontmatter import split_frontmatter
 from doctree.store.paths import normalize_path
 
-_WIKI = re.compile(r"\[\[([^\[\]|#]+)(?:#[^\[\]|]*)?(?:\|[^\[\]]*)?\]\]")
-_FRONTMATTER = re.compile(r"\A---[ \t]*\n(.*?\n)---[ \t]*(?:\n|\Z)", re.S)
+__all__ = ["WIKI_LINK", "body_links", "declared_links", "split_frontmatter"]
+
+WIKI_LINK = re.compile(r"\[\[([^\[\]|#]+)(?:#[^\[\]|]*)?(?:\|[^\[\]]*)?\]\]")
+"""A `[[target]]`, `[[target#heading]]` or `[[target|label]]` wiki link; group 1 is the target."""
 
 
 @cache
@@ -19,70 +22,6 @@ def _parser():
     from markdown_it import MarkdownIt
 
     return MarkdownIt("commonmark")
-
-
-MAX_FRONTMATTER_DEPTH = 100
-TOO_DEEP = f"frontmatter nested too deep (more than {MAX_FRONTMATTER_DEPTH} levels)"
-
-
-def _flow_depth(text: str) -> int:
-    """The deepest nesting of YAML flow collections ('[', '{') in `text`; linear, and
-    cheap enough to run before the YAML parser, whose recursion a deep one would exhaust."""
-    depth = deepest = 0
-    for c in text:
-        if c in "[{":
-            depth += 1
-            if depth > deepest:
-                deepest = depth
-        elif c in "]}" and depth:
-            depth -= 1
-    return deepest
-
-
-def load_frontmatter(text: str) -> object:
-    """The YAML of a frontmatter block; raises ValueError(TOO_DEEP) for a nesting the
-    parser cannot take, yaml.YAMLError for text that is not YAML."""
-    import yaml
-
-    if _flow_depth(text) > MAX_FRONTMATTER_DEPTH:
-        raise ValueError(TOO_DEEP)
-    try:
-        return yaml.safe_load(text)
-    except RecursionError:
-        raise ValueError(TOO_DEEP) from None
-
-
-def frontmatter_problem(body: str) -> str | None:
-    """Why the body's frontmatter cannot be read (it is nested too deep), or None."""
-    m = _FRONTMATTER.match(body)
-    if not m:
-        return None
-    import yaml
-
-    try:
-        load_frontmatter(m.group(1))
-    except ValueError as e:
-        return str(e)
-    except yaml.YAMLError:
-        return None  # not YAML: the block is body text
-    return None
-
-
-def split_frontmatter(body: str) -> tuple[dict, str]:
-    """Split a leading YAML frontmatter block off `body`; ({}, body) when there is none
-    (or when it is not YAML, or nested too deep to read)."""
-    m = _FRONTMATTER.match(body)
-    if not m:
-        return {}, body
-    import yaml
-
-    try:
-        data = load_frontmatter(m.group(1))
-    except (yaml.YAMLError, ValueError):
-        return {}, body
-    if not isinstance(data, dict):
-        return {}, body
-    return data, body[m.end() :]
 
 
 def _clean_target(raw: str) -> str | None:
@@ -181,7 +120,7 @@ def _markdown_links(text: str) -> list[str]:
                 if target := _clean_target(href):
                     found.append(target)
             elif tok.type == "text" and "[[" in tok.content:
-                for m in _WIKI.finditer(tok.content):
+                for m in WIKI_LINK.finditer(tok.content):
                     if target := _clean_target(m.group(1)):
                         found.append(target)
     return found

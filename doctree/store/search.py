@@ -12,8 +12,12 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
+from doctree import stopwords
 from doctree.errors import UserError
-from doctree.store.documents import _FTS_TOKEN, STOPWORDS
+
+FTS_TOKEN = re.compile(r"[\w]+", re.UNICODE)
+"""A word as the full-text index sees one (unicode61: letters and digits)."""
+STOPWORDS = stopwords.SEARCH  # see doctree.stopwords for why these words
 
 SQL_SNIPPET_BYTES = 16_384  # bodies up to this size get FTS5's own snippet
 SNIPPET_TOKENS = 16
@@ -67,7 +71,7 @@ def parse_search(text: str) -> SearchQuery:
         else:
             negate, raw, quoted = m.group(3), m.group(4), False
         prefix = not quoted and raw.endswith("*")
-        parts = _FTS_TOKEN.findall(raw)
+        parts = FTS_TOKEN.findall(raw)
         if not parts:
             continue
         if negate:
@@ -103,7 +107,7 @@ def long_snippet(body: str | None, query: SearchQuery, size: int = SNIPPET_TOKEN
     exact = {_fold(w) for w, prefix in query.terms if not prefix}
     prefixes = tuple(w.casefold() for w, prefix in query.terms if prefix)
     tokens = []  # (start, end, matched term or None)
-    for m in _FTS_TOKEN.finditer(body):
+    for m in FTS_TOKEN.finditer(body):
         word = m.group(0)
         term = None
         if prefixes and word.casefold().startswith(prefixes):

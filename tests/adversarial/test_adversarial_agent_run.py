@@ -5,14 +5,14 @@ loopback fake of the Messages API."""
 from __future__ import annotations
 
 from doctree.agent.definitions import load_definition
-from doctree.agent.messages_fake import (
+from doctree.agent.runtime import MemoryAgentRuntime
+from tests.fakes.messages_api import (
     FakeMessagesServer,
     Scripted,
     message,
     text_block,
     tool_use_block,
 )
-from doctree.agent.runtime import MemoryAgentRuntime
 
 DEEP = "---\nx: " + "[" * 30_000 + "\n---\nbody\n"
 HOSTILE = [

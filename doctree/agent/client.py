@@ -1,0 +1,42 @@
+"""The one place an `anthropic.Anthropic` client is made.
+
+The key is the one given, else `ANTHROPIC_API_KEY`; without either, `require_key` refuses
+(the memory agent on the real API), otherwise the placeholder "none" is sent, for a keyless
+compatible endpoint named by `ANTHROPIC_BASE_URL` (compaction, token counting). The base
+URL is the one given, else `ANTHROPIC_BASE_URL`, else the SDK's default.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from doctree.errors import UserError
+
+DEFAULT_MAX_RETRIES = 2
+
+
+def anthropic_client(
+    *,
+    api_key: str | None = None,
+    base_url: str | None = None,
+    max_retries: int = DEFAULT_MAX_RETRIES,
+    timeout: float | None = None,
+    require_key: str | None = None,
+) -> Any:
+    """An SDK client. `require_key` names who needs a real key (e.g. "backend 'anthropic'")
+    and makes a missing one a user error."""
+    import anthropic
+
+    key = api_key or os.environ.get("ANTHROPIC_API_KEY")
+    if not key:
+        if require_key:
+            raise UserError(f"{require_key}: set ANTHROPIC_API_KEY")
+        key = "none"
+    options: dict[str, Any] = {"api_key": key, "max_retries": max_retries}
+    url = base_url or os.environ.get("ANTHROPIC_BASE_URL")
+    if url:
+        options["base_url"] = url
+    if timeout is not None:
+        options["timeout"] = timeout
+    return anthropic.Anthropic(**options)

@@ -1,0 +1,60 @@
+"""The offline memory agent: deterministic, rule-based, no model.
+
+It reads a transcript the way the worker hands it over and keeps what a person would want to
+find again, through the same document tools a model-backed memory agent gets
+(`doctree.interop.tools.MemoryTools`): it reads every page before it changes it and writes only
+below `~/memory`. What it writes, in the tiered layout of the design:
+
+- `~/memory/archive/<YYYY-Www>/<session>`: a page per session with its key lines;
+- `~/memory/people/<name>`, `~/memory/projects/<name>`, `~/memory/topics/<name>`: the
+  people, projects and things named, each fact citing the session it came from;
+- `~/memory/corrections`: the user's explicit preferences ("I prefer", "don't", "always")
+  and corrections ("actually, X, not Y"), which are also applied where the old fact is
+  recorded, by an exact-string edit;
+- `~/memory/decisions`, `~/memory/notes`: decisions ("we decided", "let's go with") outside
+  any project, and things to remember ("remember that") that have no page of their own;
+- `~/memory/active`: upcoming dates (relative dates made absolute from the message time)
+  and recent decisions; dates that have passed move to the archive week;
+- `~/memory/patterns`: people, projects and topics that keep coming up.
+
+Only what the user says counts as a fact: assistant text, tool output, quoted (`>`) and
+fenced text are context. Instructions inside a transcript are data: the agent never
+derives a path from them, never deletes or moves anything, and lists text that addresses
+the memory system on the session page as ignored. Same transcript and same tree in, same
+calls out: no clock, no randomness.
+"""
+
+from doctree.agent.offline.pageio import OfflineAgentError, RunSummary, ToolsLike
+from doctree.agent.offline.run import ROOT, Run
+from doctree.agent.offline.text import absolute_dates, iso_week, message_date, resolve_relative
+from doctree.sessions.transcripts import Transcript, parse_transcript
+
+__all__ = [
+    "OfflineAgentError", "OfflineMemoryAgent", "RunSummary", "ToolsLike", "absolute_dates",
+    "iso_week", "message_date", "resolve_relative",
+]  # fmt: skip
+
+
+class OfflineMemoryAgent:
+    """A deterministic memory agent: the rules above, applied through the document tools."""
+
+    backend = "offline"
+    model = "offline-rules-1"
+
+    def __init__(self, root: str = ROOT):
+        self.root = root
+
+    def run(
+        self,
+        transcript_text: str,
+        tools: ToolsLike,
+        *,
+        source: str = "<transcript>",
+        parsed: Transcript | None = None,
+    ) -> RunSummary:
+        """Read `transcript_text` (or `parsed`, the same transcript already parsed), read the
+        memory it touches, write what it learnt."""
+        transcript = (
+            parsed if parsed is not None else parse_transcript(transcript_text, source=source)
+        )
+        return Run(self.root, transcript, tools).execute()

@@ -1,0 +1,373 @@
+"""How people say things: names, tense, person, acceptance, requests to forget, kinds of entity.
+
+Rules of English the offline agent applies to a sentence before deciding what it is about:
+who "I" and "he" are, whether "on Monday" is behind or ahead, whether a capitalised word
+names a person, an organisation, a place or a pet, and how to restate a first-person
+sentence as a statement about its subject ("I prefer tea" -> "The user prefers tea").
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+#: One capitalised name word, accents included ("Lucía", "Zoë", "O'Brien", "Anne-Marie").
+_UP = "A-ZÀ-ÖØ-ÞĀĂĄĆČĎĐĒĖĘĚĞĪĮİĶĹĻĽŁŃŅŇŌŐŒŔŘŚŞŠŢŤŪŮŰŲŹŻŽ"
+_LOW = "a-zß-öø-ÿā-ž"
+NAME_WORD = rf"[{_UP}][{_LOW}]+(?:[-'’][{_UP}][{_LOW}]+)?"
+TITLE = r"(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+"
+NAME = rf"(?:{TITLE})?{NAME_WORD}(?:\s+{NAME_WORD})?"
+
+
+def ascii_slug_text(name: str) -> str:
+    """`Lucía` -> `Lucia`: accents dropped, for page slugs people can type."""
+    decomposed = unicodedata.normalize("NFKD", name)
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+# -- tense ----------------------------------------------------------------------------------
+
+_PAST = re.compile(
+    r"\b(?:was|were|did|had|went|met|came|saw|got|told|said|left|took|made|gave|spent|found|"
+    r"thought|heard|sent|bought|paid|ran|ate|knew|felt|kept|lost|won|wrote|began|became|"
+    r"brought|caught|sold|sat|stood|forgot|drove|flew|fell|held|built|slept|woke|chose|broke|"
+    r"spoke|grew|[a-z]{3,}ed)\b",
+    re.I,
+)
+_NOT_PAST = re.compile(
+    r"\b(?:will|shall|gonna|going\s+to|plan(?:s|ning)?\s+to|next|upcoming|let's|can\s+we|"
+    r"could\s+we|should|need\s+to|want\s+to|excited|interested|tired|worried|scheduled|"
+    r"planned|booked|supposed|used|based|married|needed)\b|'ll\b",
+    re.I,
+)
+
+
+def past_tense(sentence: str) -> bool:
+    """Whether the sentence tells of something done ("I met Ana on Monday")."""
+    return bool(_PAST.search(sentence)) and not _NOT_PAST.search(sentence)
+
+
+# -- third person ---------------------------------------------------------------------------
+
+_IRREGULAR_PAST = set(_PAST.pattern.split("(?:", 1)[1].split("|[a-z]", 1)[0].split("|")) | {
+    "can", "could", "would", "should", "must", "might", "may", "will", "shall", "cannot",
+    "can't", "couldn't", "wouldn't", "shouldn't", "didn't", "wasn't", "won't", "mustn't",
+    "put", "let", "set", "cut", "hit", "read", "also", "really", "just", "still", "never",
+    "always", "only", "finally", "actually", "usually", "often", "mostly", "now", "rather",
+    "definitely", "even", "already", "recently", "probably",
+}  # fmt: skip
+_ADVERBS = (
+    "really|also|always|never|usually|still|just|actually|mostly|often|now|only|finally|"
+    "definitely|even|already|recently|probably|much|strongly|sometimes"
+)
+
+
+_NOT_PAST_ED = {
+    "need", "feed", "seed", "speed", "bleed", "breed", "proceed", "succeed", "exceed", "heed",
+    "shred", "embed", "wed", "bed",
+}  # fmt: skip
+
+
+def _third(verb: str) -> str:
+    low = verb.lower()
+    past = low.endswith("ed") and low not in _NOT_PAST_ED
+    if low in _IRREGULAR_PAST or past or "'" in low or "’" in low:
+        return {"don't": "doesn't", "haven't": "hasn't", "am": "is", "'m": "is"}.get(low, verb)
+    if low == "have":
+        return "has"
+    if low in ("do", "go"):
+        return verb + "es"
+    if re.search(r"[^aeiou]y$", low):
+        return verb[:-1] + "ies"
+    if re.search(r"(?:s|sh|ch|x|z|o)$", low):
+        return verb + "es"
+    return verb + "s"
+
+
+def third_person(text: str, subject: str = "the user") -> str:
+    """`text` restated about `subject`: "I prefer tea" -> "the user prefers tea".
+
+    First-person words (I, me, my, mine, myself) become the subject; the verb right after
+    "I" (past an adverb or two) takes the third person. Quoted and code spans are left alone.
+    """
+    poss = f"{subject}'s"
+
+    def verb(m: re.Match) -> str:
+        adverbs = m.group("adv") or ""
+        return f"{subject} {adverbs}{_third(m.group('verb'))}"
+
+    out = []
+    for i, part in enumerate(re.split(r"(`[^`]*`|\"[^\"]*\"|“[^”]*”)", text)):
+        if i % 2:
+            out.append(part)
+            continue
+        part = re.sub(r"\bI(?:'m|’m| am)\b", f"{subject} is", part)
+        part = re.sub(r"\bI(?:'ve|’ve)\b", f"{subject} has", part)
+        part = re.sub(r"\bI(?:'ll|’ll)\b", f"{subject} will", part)
+        part = re.sub(r"\bI(?:'d|’d)\b", f"{subject} would", part)
+        part = re.sub(
+            rf"\bI\s+(?P<adv>(?:(?:{_ADVERBS})\s+){{0,2}})(?P<verb>[a-z][a-z'’]*)\b", verb, part
+        )
+        part = re.sub(r"\bI\b", subject, part)
+        part = re.sub(r"\b[Mm]y\b", poss, part)
+        part = re.sub(r"\bmine\b", poss, part)
+        part = re.sub(r"\b(?:me|myself)\b", subject, part)
+        out.append(part)
+    result = "".join(out)
+    return result[:1].upper() + result[1:] if result else result
+
+
+# -- pronouns -------------------------------------------------------------------------------
+
+FEMALE_RELATIONS = {
+    "sister", "mum", "mom", "mother", "wife", "daughter", "aunt", "niece", "grandma",
+    "grandmother", "girlfriend",
+}  # fmt: skip
+MALE_RELATIONS = {
+    "brother", "dad", "father", "husband", "son", "uncle", "nephew", "grandpa", "grandfather",
+    "boyfriend",
+}  # fmt: skip
+PRONOUN = re.compile(r"\b(?P<p>he|she|him|his|her|hers)\b(?P<s>'s|’s)?", re.I)
+_GENDER = {"he": "m", "him": "m", "his": "m", "she": "f", "her": "f", "hers": "f"}
+
+
+def pronoun_gender(sentence: str) -> str | None:
+    """'m' or 'f' for the first third-person pronoun of `sentence`, None without one."""
+    m = PRONOUN.search(sentence)
+    return _GENDER[m.group("p").lower()] if m else None
+
+
+def resolve_pronoun(sentence: str, name: str) -> str:
+    """`sentence` with a leading pronoun replaced by `name`: "He's allergic" -> "Tomás is allergic"."""
+    m = re.match(
+        r"(?P<lead>(?:(?:and|but|so|also|oh|plus),?\s+)*)(?P<p>he|she|his|her)(?P<s>'s|’s)?\b",
+        sentence,
+        re.I,
+    )
+    if not m:
+        return sentence
+    p = m.group("p").lower()
+    if p in ("his", "her"):
+        new = f"{name}'s"
+    elif m.group("s"):
+        rest = sentence[m.end() :].lstrip()
+        new = (
+            f"{name} has"
+            if re.match(r"(?:been|got|had|done|gone|made|left)\b", rest)
+            else (f"{name} is")
+        )
+    else:
+        new = name
+    return sentence[: m.start("p")] + new + sentence[m.end() :]
+
+
+# -- acceptance of what the assistant said -------------------------------------------------
+
+_ACCEPT = re.compile(
+    r"^(?:\W*(?:ah|oh|ok|okay|right|hm+|well|great|nice|cool|perfect|yes|yeah|yep|yup|sure),?\s*)*"
+    r"(?:yes|yeah|yep|yup|sure|ok(?:ay)?|perfect|great|exactly|agreed|correct|right|nice|"
+    r"makes\s+sense|that\s+makes\s+sense|that\s+works|sounds\s+good|go\s+(?:ahead|for\s+it)|"
+    r"do\s+it|let's\s+do\s+(?:it|that)|good\s+(?:catch|call|idea|find|point)|that(?:'s|\s+was)\s+it|"
+    r"that\s+fixed\s+it|it\s+worked|works\s+now|ship\s+it|lgtm|confirmed)\b",
+    re.I,
+)
+_REJECT = re.compile(r"\b(?:no|not|but|wrong|doesn't|didn't|don't|isn't|nope|wait)\b", re.I)
+FINDING = re.compile(
+    r"\b(?:root\s+cause|the\s+(?:cause|culprit|issue|problem|bug)\s+(?:is|was)|caused\s+by|"
+    r"because|the\s+fix\s+(?:is|was)|should\s+fix|would\s+fix|fixes\s+it|i\s+(?:suggest|recommend|"
+    r"propose)|i'd\s+(?:suggest|recommend)|the\s+plan\s+is|the\s+answer\s+is|turns\s+out)\b",
+    re.I,
+)
+
+
+OFFER = re.compile(
+    r"\b(?:shall\s+i|should\s+i|want\s+me\s+to|do\s+you\s+want\s+me\s+to|would\s+you\s+like\s+me\s+to|"
+    r"ok\s+to|okay\s+to|go\s+ahead|sound\s+good|does\s+that\s+work)\b[^.!]*\?$",
+    re.I,
+)
+
+
+def accepts(reply: str) -> bool:
+    """Whether a user's reply accepts what the assistant just said ("yes, go ahead")."""
+    head = " ".join(reply.split()[:8])
+    return bool(_ACCEPT.match(head)) and not _REJECT.search(" ".join(reply.split()[:3]))
+
+
+def assistant_third_person(text: str) -> str:
+    """An assistant's sentence as a statement: its "I" is the assistant, "you" the user."""
+    text = re.sub(r"\byou(?:'re|’re)\b", "the user is", text, flags=re.I)
+    text = re.sub(r"\byour\b", "the user's", text, flags=re.I)
+    text = re.sub(r"\byou\b", "the user", text, flags=re.I)
+    return third_person(text, "the assistant")
+
+
+# -- forgetting -----------------------------------------------------------------------------
+
+FORGET_THAT = re.compile(
+    r"\b(?:forget|scratch|disregard|delete|remove|erase|drop|strike)\s+(?:about\s+)?"
+    r"(?:that|this|it|what\s+i\s+(?:just\s+)?said)\b(?!\s+about)"
+    r"|\bdon'?t\s+(?:keep|remember|store|save|record|note|write\s+down)\s+(?:that|this|it)\b"
+    r"|\bnever\s*mind\s+(?:that|what\s+i\s+said)\b|\boff\s+the\s+record\b",
+    re.I,
+)
+FORGET_ABOUT = re.compile(
+    r"\b(?:forget|delete|erase|remove|drop|scratch)\s+(?:everything\s+|anything\s+|all\s+)?"
+    r"(?:(?:what|that)\s+i\s+(?:said|told\s+you|mentioned)\s+)?about\s+(?P<what>[^.,;!?]+)"
+    r"|\bdon'?t\s+(?:keep|remember|store)\s+(?:anything\s+)?about\s+(?P<what2>[^.,;!?]+)",
+    re.I,
+)
+
+
+WITHDRAWN = re.compile(
+    r"\b(?:just\s+kidding|kidding|jk|keep\s+it|never\s*mind|don't\s+forget|actually\s+keep|"
+    r"no\s+wait)\b",
+    re.I,
+)
+
+
+def forget_request(sentence: str) -> tuple[bool, str | None] | None:
+    """(True, None) for "forget that", (True, "the standup time") for "forget about ...",
+    None when the sentence asks nothing to be forgotten."""
+    m = FORGET_ABOUT.search(sentence)
+    if m:
+        what = (m.group("what") or m.group("what2")).strip()
+        what = re.split(r"\s+(?:and|but|so|because|since|as|he|she|they|it)\s+", what)[0]
+        return True, what
+    if FORGET_THAT.search(sentence):
+        return True, None
+    return None
+
+
+# -- kinds of statement ---------------------------------------------------------------------
+
+RULE = re.compile(
+    r"\b(?:rule|policy|constraint|convention|guideline|requirement)s?\b[^.]*?[:,]"
+    r"|\b(?:never|must|mustn't|must\s+not|may\s+not|not\s+allowed|no\s+one\s+(?:may|should|can)|"
+    r"nobody\s+(?:may|should|can)|only\s+(?:ever\s+)?(?:go|goes|deploy|merge|release|ship|use|run))\b",
+    re.I,
+)
+HEALTH = re.compile(
+    r"\b(?:allergic|allergy|allergies|intolerant|intolerance|can't\s+eat|cannot\s+eat|"
+    r"doesn't\s+eat|don't\s+eat|vegetarian|vegan|pescatarian|celiac|coeliac|diabetic|"
+    r"gluten[- ]free|lactose|kosher|halal|medication|wheelchair|hurts|injur\w*|physio\w*|"
+    r"surgery|sprain\w*|broke\s+(?:my|his|her)|pregnan\w*|diagnos\w*|therapy|migraines?)\b",
+    re.I,
+)
+CHANGE = re.compile(
+    r"\b(?:instead|anymore|any\s+more|no\s+longer|switch(?:ed|ing)?\s+to|changed\s+(?:my|our)\s+"
+    r"minds?|change\s+of\s+plan|rather|now\s+(?:prefer|like|use|want)|these\s+days|revers(?:e|ed|ing)|"
+    r"scrap(?:ped)?|go(?:ing)?\s+back\s+to|not\s+going\s+with|drop(?:ped)?\s+the\s+idea|now)\b",
+    re.I,
+)
+_ROLE_WORD = (
+    r"(?:lead|manager|designer|engineer|developer|owner|architect|director|ceo|cto|cfo|coo|pm|"
+    r"head\s+of\s+\w+|intern|contractor|consultant|recruiter|analyst|scientist|reviewer|admin|"
+    r"founder|coordinator|contact|mentor|coach|advisor|adviser|lawyer|accountant|doctor|dentist|"
+    r"teacher|tester|qa|sre|on-?call|point\s+person|product\s+owner|scrum\s+master)"
+)
+ROLE_IS = re.compile(
+    rf"(?P<name>{NAME})\s+(?:is|'s|will\s+be|becomes|became|joins\s+as|joined\s+as|as)\s+"
+    rf"(?P<role>(?:(?:our|the|my|their|his|her|a|an|new|acting|interim)\s+)*"
+    rf"(?:[\w-]+\s+){{0,2}}?{_ROLE_WORD}s?(?:\s+(?:on|for|of)\s+[\w-]+(?:\s+[\w-]+)?)?)\b"
+)
+ROLE_DOES = re.compile(
+    rf"(?P<name>{NAME})\s+(?P<role>(?:handles|owns|leads|runs|manages|maintains|covers|"
+    rf"looks\s+after|takes\s+care\s+of|is\s+in\s+charge\s+of|is\s+responsible\s+for)\s+[^,.;]+)"
+)
+LEAVING = re.compile(
+    r"\b(?:is\s+leaving|leaves\s+(?:the|us|at|on|in)|has\s+left|left\s+the\s+(?:company|team)|"
+    r"is\s+quitting|quit|last\s+day|is\s+moving\s+on|resigned|handed\s+in\s+(?:his|her|their)\s+notice|"
+    r"is\s+joining|joins\s+(?:the|us|on|in)|starts\s+on|new\s+hire)\b",
+    re.I,
+)
+#: "Sam from Acme Corp", "Ines from the data team": a person and where they are from.
+FROM = re.compile(
+    rf"(?:^|[,;:]\s*|\b(?:and|met|with|to|ask|asked|tell|told|call|called)\s+)(?P<name>{NAME})\s+"
+    rf"from\s+(?:the\s+|our\s+|their\s+)?(?:[{_UP}]|[a-z]+\s+team\b)"
+)
+SUBJECT = re.compile(
+    rf"(?:^|[,;:]\s*(?:and\s+|but\s+|so\s+)?|\b(?:and|but|so|that|because|think|guess|heard|"
+    rf"know|says|said)\s+)(?P<name>{NAME})"
+    r"(?:\s+(?:prefers|likes|loves|hates|dislikes|wants|needs|lives|lived|moved|works|worked|"
+    r"said|says|thinks|thought|got\s+(?:a|the|married|engaged|promoted)|started|joined|left|"
+    r"can't|doesn't|didn't|won't|finished|asked|wrote|sent|called|told|bought|adopted|drinks|"
+    r"eats|plays|studies|teaches|speaks|graduated|retired|married|celebrates|visited|met|"
+    r"is\s+(?:allergic|vegetarian|vegan|pregnant|sick|ill|married|engaged|leaving|moving|"
+    r"getting|starting|joining|retiring|visiting|coming|away|out|off|back|in\s+charge)|"
+    r"has\s+(?:a|an|two|three|been|just|already|never|always))"
+    r"|(?:'s|’s)\s+(?:birthday|wife|husband|partner|kids|children|son|daughter|dog|cat|"
+    r"favou?rite|new|flat|house|team|mum|mom|dad|sister|brother|parents|phone|email|address))\b"
+)
+_ORG_SUFFIX = (
+    r"(?:Inc|Ltd|GmbH|LLC|AG|SA|Corp|Corporation|Labs|Bank|University|College|Group|Systems|"
+    r"Technologies|Capital|Health|Foundation|Agency|Studios?|Partners|Ventures|Consulting)\b\.?"
+)
+ORGS = (
+    re.compile(rf"\b(?P<name>{NAME_WORD}(?:\s+{NAME_WORD})?\s+{_ORG_SUFFIX})"),
+    re.compile(
+        rf"\b(?:offer|job|role|position|interview|internship|contract|job\s+offer)\s+"
+        rf"(?:from|at|with)\s+(?P<name>{NAME_WORD}(?:\s+{NAME_WORD})?)"
+    ),
+    re.compile(
+        rf"\b(?:work|works|worked|working|employed|hired)\s+(?:at|for|by)\s+"
+        rf"(?P<name>{NAME_WORD}(?:\s+{NAME_WORD})?)"
+    ),
+    re.compile(
+        rf"\bthe\s+(?P<name>{NAME_WORD})\s+(?:job|office|offer|account|contract|interview|"
+        r"headquarters|HQ|deal|client)\b"
+    ),
+)
+PLACES = (
+    re.compile(
+        rf"\b(?:in|near|around|across|outside|via)\s+(?P<name>{NAME_WORD}(?:\s+{NAME_WORD})?)(?!['’]s)"
+    ),
+    re.compile(
+        rf"\b(?:moved|move|moving|fly|flew|flying|flight|travel\w*|trip|holiday|vacation|went|go|"
+        rf"going|drive|drove|driving|back|return\w*|relocat\w*|commut\w*|train|visit\w*|"
+        rf"live|lives|lived|living|based|born|grew\s+up)\s+(?:to|in|from|at|back\s+to)?\s*"
+        rf"(?P<name>{NAME_WORD}(?:\s+{NAME_WORD})?)(?!['’]s)"
+    ),
+)
+_PET_NOUN = (
+    r"(?:dog|cat|puppy|kitten|rabbit|bunny|hamster|parrot|horse|pony|pet|tortoise|turtle|"
+    r"guinea\s+pig|budgie|goldfish|ferret)"
+)
+PET_NOUN = re.compile(rf"\b{_PET_NOUN}s?\b", re.I)
+PETS = (
+    re.compile(
+        rf"\b(?:[Mm]y|[Oo]ur|[Tt]he|[Hh]is|[Hh]er|[Tt]heir)\s+(?:[a-z]+\s+)?{_PET_NOUN}\s*,?\s+"
+        rf"(?P<name>{NAME_WORD})"
+    ),
+    re.compile(
+        rf"(?P<name>{NAME_WORD}),?\s+(?:my|our|the|his|her|their)\s+(?:[a-z]+\s+)?{_PET_NOUN}\b"
+    ),
+)
+PET_NAMED = re.compile(rf"\b(?:his|her|its|their)\s+name\s+is\s+(?P<name>{NAME_WORD})")
+
+#: Words that make a capitalised word after "to" a person, not a place ("talked to Bob").
+PERSON_TO = re.compile(
+    r"\b(?:talk\w*|spoke|speak\w*|said|say|says|wrote|write|writes|sent|send|gave|give|reply|"
+    r"replied|introduc\w*|married|listen\w*|explain\w*|report\w*|belongs|next|thanks|hello|hi)\s+"
+    r"(?:\w+\s+)?to\s*$",
+    re.I,
+)
+
+FIRST_PERSON = re.compile(r"\b(?:I|me|my|mine|myself)\b|\bI(?:'m|'ve|'ll|'d)")
+
+#: Sentences that carry nothing to keep on their own ("Priya didn't mind.", "Big week.").
+_CONTENT = re.compile(r"[A-Za-zÀ-ÿ]{4,}|\d")
+FILLER_WORDS = {
+    "didn't", "mind", "thanks", "thank", "great", "cool", "nice", "okay", "sure", "that's",
+    "amazing", "awesome", "please", "sounds", "good", "week", "yeah", "wow", "honestly", "haha",
+    "anyway", "well", "just", "really", "that", "this", "what", "there", "here", "with",
+}  # fmt: skip
+
+
+def filler(sentence: str) -> bool:
+    """A sentence too thin to be a fact: a few words, none of them carrying content."""
+    words = re.findall(r"[\w'’]+", sentence)
+    if len(words) >= 6:
+        return False
+    content = [w for w in words if _CONTENT.fullmatch(w) or len(w) >= 4 or w.isdigit()]
+    content = [w for w in content if w.lower() not in FILLER_WORDS and not w[:1].isupper()]
+    return len(content) < 2

@@ -1,0 +1,826 @@
+"""One run of the offline memory agent: what it writes where, page by page."""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+
+from doctree.agent.offline import language as lang
+from doctree.agent.offline.language import filler
+from doctree.agent.offline.pageio import PageIO, RunSummary, ToolsLike
+from doctree.agent.offline.pages import Page, _neutral, _quote
+from doctree.agent.offline.text import (
+    _STOPWORDS,
+    OTHER_KINDS,
+    TOPICS,
+    Analysis,
+    Directory,
+    Sentence,
+    _content_words,
+    _mentions,
+    _title,
+    _value_kind,
+    absolute_dates,
+    analyse,
+    iso_week,
+    message_date,
+)
+from doctree.memory.layout import CORRECTIONS, MEMORY_ROOT, TIER_PAGES
+from doctree.memory.secrets import redact
+from doctree.sessions.transcripts import Transcript
+from doctree.store.paths import slugify
+
+ROOT = MEMORY_ROOT
+MAX_KEY_LINES = 40
+MAX_FACTS_PER_ENTITY = 8
+MAX_RECENT_DECISIONS = 10
+MAX_RECENT_SESSIONS = 10
+TOP_LEVEL = (
+    "active", "corrections", "decisions", "notes", "patterns", "people", "projects",
+    "organisations", "places", "pets", "topics", "archive",
+)  # fmt: skip
+CORRECTIONS_INTRO = TIER_PAGES[CORRECTIONS][1]
+SECTION_ORDER = (
+    "Facts", "Findings", "Decisions", "Dates", "Preferences", "Mentions", "Past", "Related",
+    "Sessions",
+)  # fmt: skip
+ENTITY_KINDS = ("people", "projects", "topics", *OTHER_KINDS)
+ENTITY_INTRO = {
+    "people": "A person named in conversations of agent {agent}.",
+    "projects": "A project in conversations of agent {agent}.",
+    "topics": "A tool or technology that came up in conversation.",
+    "organisations": "An organisation (a company, a team, an institution) named in conversation.",
+    "places": "A place named in conversation.",
+    "pets": "An animal named in conversation.",
+}
+
+
+class Run(PageIO):
+    """One transcript handed over: analysed once, then written page by page, top down."""
+
+    def __init__(self, root: str, transcript: Transcript, tools: ToolsLike):
+        super().__init__(root, tools, RunSummary(transcript.agent, transcript.session_id, turns=1))
+        self.t = transcript
+        first = transcript.started or (transcript.messages[0].time if transcript.messages else None)
+        self.start_time = first or "1970-01-01T00:00:00Z"
+        self.day = message_date(self.start_time)
+        self.week = iso_week(self.day)
+        self.session_path = f"{root}/archive/{self.week}/{slugify(transcript.session_id)}"
+        self.cite = f"[[{self.session_path}|{transcript.session_id}]]"
+        self.touched: dict[str, set[str]] = {}
+        self.homes: dict[int, tuple[str, str] | None] = {}
+        self.facts: list[Sentence] = []
+        self.passing: set[tuple[str, str]] = set()
+
+    # -- the run --
+
+    def execute(self) -> RunSummary:
+        root = self.read(self.root)
+        listings: dict[str, dict[str, str]] = {}
+        for kind in ENTITY_KINDS:
+            if kind == "topics" and not root:
+                continue
+            index = self.read(f"{self.root}/{kind}") if root else None
+            listings[kind] = {
+                p.rsplit("/", 1)[1]: title for p, title in (index.children if index else [])
+            }
+        if root:
+            self.read(f"{self.root}/archive")
+        self.find_session_page()
+        directory = Directory(
+            listings.get("people", {}),
+            listings.get("projects", {}),
+            {k: listings.get(k, {}) for k in OTHER_KINDS},
+        )
+        a = analyse(self.t, directory)
+        self.directory = directory
+        self.analysis = a
+        session_projects = sorted({p for s in a.sentences for p in s.projects})
+        self.session_project = session_projects[0] if len(session_projects) == 1 else None
+        # What is worth keeping: a sentence of some kind, or one about someone or something
+        # that says more than a few words.
+        facts = [
+            s
+            for s in a.sentences
+            if (s.kinds or s.people or s.others or (s.projects and len(s.text.split()) >= 6))
+            and not (filler(s.text) and not s.kinds)
+        ]
+        self.homes = {id(s): self.home(s) for s in facts}
+        self.touched = {kind: set() for kind in ENTITY_KINDS}
+        for s in a.sentences:
+            for n in s.people:
+                self.touched["people"].add(directory.person(n))
+            self.touched["projects"].update(s.projects)
+            self.touched["topics"].update(slugify(tp) for tp in s.topics)
+        # An organisation, place or pet gets a page once something is said about it; named
+        # in passing, it is only told apart from the people.
+        homes = {h for h in self.homes.values() if h}
+        self.passing = {
+            (kind, directory.other(kind, n))
+            for s in a.sentences
+            for kind, names in s.others.items()
+            for n in names
+            if (kind, directory.other(kind, n)) not in homes
+            and directory.other(kind, n) not in listings.get(kind, {})
+        }
+        for s in a.sentences:
+            for kind, names in s.others.items():
+                self.touched[kind].update(
+                    slug
+                    for slug in (directory.other(kind, n) for n in names)
+                    if (kind, slug) not in self.passing
+                )
+        self.facts = facts
+
+        # Top down, so that a new page's parents already list it when it is created.
+        self.write_indexes(self.planned_top_level(a.sentences))
+        self.write_session_page(a, session_projects)
+        self.write_entities(facts)
+        self.write_lists(facts)
+        self.write_active(facts)
+        self.apply_corrections([s for s in a.sentences if s.correction])
+        for what in a.forget:
+            self.forget(what)
+        if self.write_patterns():
+            self.write_root({"patterns"})
+        if a.ignored:
+            self.summary.notes.append(
+                f"ignored {len(a.ignored)} passage(s) addressed to the memory system"
+            )
+        if a.forgotten:
+            self.summary.notes.append(
+                f"forgot {a.forgotten} statement(s) of this session on request (not written; "
+                "`doctree forget` erases them from the session's history)"
+            )
+        secrets = sum(len(s.secrets) for s in a.sentences)
+        if secrets:
+            self.summary.notes.append(
+                f"withheld {secrets} secret(s): memory holds a placeholder and where it is kept"
+            )
+        return self.summary
+
+    def find_session_page(self) -> None:
+        """A session handed over in parts keeps one page: look in this week and the last."""
+        slug = slugify(self.t.session_id)
+        for day in (self.day, self.day - timedelta(days=7)):
+            week_page = f"{self.root}/archive/{iso_week(day)}"
+            if self.read(week_page) is not None and f"{week_page}/{slug}" in self.listing.get(
+                week_page, set()
+            ):
+                self.week = iso_week(day)
+                self.session_path = f"{week_page}/{slug}"
+                self.cite = f"[[{self.session_path}|{self.t.session_id}]]"
+                return
+
+    def line(self, s: Sentence) -> str:
+        text = _neutral(s.statement or s.text)
+        if "finding" in s.kinds:
+            text = f"Found by the assistant and accepted by the user: {text}"
+        return f"- {s.time[:10]}: {text} ({self.cite})"
+
+    def home(self, s: Sentence) -> tuple[str, str] | None:
+        """The one page a fact lives on: (kind, slug), or None for the lists
+        (corrections, decisions, notes). Other pages it names link to that page."""
+        if "secret" in s.kinds or s.correction:
+            return None
+        if "finding" in s.kinds:
+            target = s.projects[0] if s.projects else self.session_project
+            return ("projects", target) if target else None
+        if s.subject:
+            return "people", self.directory.person(s.subject)
+        users_own = s.speaker == "the user" and lang.FIRST_PERSON.search(s.text)
+        if users_own and {"preference", "rule"} & set(s.kinds):
+            return None
+        if s.people and not (users_own and "health" in s.kinds):
+            return "people", self.directory.person(s.people[0])
+        if s.projects:
+            return "projects", s.projects[0]
+        if {"preference", "rule", "decision", "remember"} & set(s.kinds):
+            return ("projects", self.session_project) if self.session_project else None
+        if self.session_project and len(s.text.split()) >= 6:
+            return "projects", self.session_project
+        for kind in ("organisations", "pets", "places"):
+            if s.others.get(kind):
+                return kind, self.directory.other(kind, s.others[kind][0])
+        if s.topics:
+            return "topics", slugify(s.topics[0])
+        return None
+
+    def write_session_page(self, a: Analysis, projects: list[str]) -> None:
+        t = self.t
+        msgs = t.messages
+        first = msgs[0].time if msgs else self.start_time
+        last = msgs[-1].time if msgs else (t.ended or self.start_time)
+        kinds = ", ".join(
+            f"{a.counts[k]} {k.replace('_', ' ')}{'s' if a.counts[k] != 1 and k.startswith('tool') else ''}"
+            for k in ("user", "assistant", "system", "tool_call", "tool_result")
+            if a.counts[k]
+        )
+        tools = ", ".join(f"{name} ×{n}" for name, n in sorted(a.tools.items()))
+        record = f"- {first} – {last}: {len(msgs)} messages ({kinds or 'none'})"
+        if tools:
+            record += f"; tools: {tools} ({a.tool_errors} error{'s' if a.tool_errors != 1 else ''})"
+        opening = redact(a.opening)[0] if a.opening else None
+        # A fact with a page of its own is linked from here; the rest is listed here.
+        key = [
+            s
+            for s in self.facts
+            if self.homes.get(id(s)) is None and "secret" not in s.kinds and not s.correction
+            and self.list_slot(s) is None and "date" not in s.kinds
+        ]  # fmt: skip
+
+        def change(page: Page) -> None:
+            page.intro = page.intro or [
+                f"- agent: {t.agent}",
+                f"- session: {t.session_id}",
+                f"- date: {self.day.isoformat()} ({self.day.strftime('%A')}, week {self.week})",
+                f"- week: [[{self.root}/archive/{self.week}]]",
+            ]
+            if opening and not page.sections.get("Opening"):
+                page.add("Opening", f"- {_quote(opening, 240)}")
+            page.add("Records", record)
+            for s in key[:MAX_KEY_LINES]:
+                page.add(
+                    "Key lines",
+                    f"- {s.time[11:16]} {_neutral(s.statement or s.text)}",
+                    key=_neutral(s.statement or s.text),
+                )
+            if len(key) > MAX_KEY_LINES:
+                page.add(
+                    "Key lines",
+                    f"- … and {len(key) - MAX_KEY_LINES} more key lines",
+                    key="more key lines",
+                )
+            if not self.facts and not page.sections.get("Key lines"):
+                page.add(
+                    "Key lines",
+                    "- Nothing durable: no preference, decision, correction, date, person or project was named.",
+                )
+            resolved: dict[tuple[str, date], str] = {}
+            for s in a.sentences:
+                for phrase, d in s.dates:
+                    resolved.setdefault((phrase.lower(), d), phrase)
+            for (_, d), phrase in sorted(resolved.items(), key=lambda x: (x[0][1], x[0][0])):
+                page.add(
+                    "Dates resolved",
+                    f"- “{phrase}” → {d.isoformat()} ({d.strftime('%a')})",
+                    key=f"“{phrase}” → {d.isoformat()}",
+                )
+            for text in a.ignored:
+                page.add(
+                    "Ignored instructions",
+                    f"- {_quote(text)} — addressed to the memory system; kept as data, not followed",
+                )
+            for text in a.not_acted:
+                page.add(
+                    "Not acted on",
+                    f"- {_quote(text)} — withdrawn as it was made; nothing was removed",
+                )
+            if a.forgotten:
+                page.add(
+                    "Forgotten on request",
+                    f"- {a.forgotten} statement(s) left out of memory, as the user asked",
+                    key="left out of memory",
+                )
+            for what in a.forget:
+                page.add(
+                    "Forgotten on request",
+                    f"- {_quote(what, 80)}: removed from current memory, as the user asked",
+                )
+            links = [f"{self.root}/projects/{p}" for p in projects]
+            links += [
+                f"{self.root}/people/{self.directory.person(n)}"
+                for n in sorted({n for s in a.sentences for n in s.people})
+            ]
+            for kind in OTHER_KINDS:
+                links += [
+                    f"{self.root}/{kind}/{slug}" for slug in sorted(self.touched.get(kind, ()))
+                ]
+            links += [
+                f"{self.root}/topics/{slugify(tp)}"
+                for tp in sorted({tp for s in a.sentences for tp in s.topics})
+            ]
+            for link in dict.fromkeys(links):
+                page.add("Pages", f"- [[{link}]]")
+
+        self.update(self.session_path, f"Session {t.session_id}", change)
+
+    def write_entities(self, facts: list[Sentence]) -> None:
+        """Each page named in the session: its own facts, links to pages that name it."""
+        own: dict[tuple[str, str], list[Sentence]] = {}
+        named: dict[tuple[str, str], list[Sentence]] = {}
+        for s in self.analysis.sentences:
+            for key in self._named(s):
+                named.setdefault(key, []).append(s)
+        for s in facts:
+            if (home := self.homes.get(id(s))) is not None:
+                own.setdefault(home, []).append(s)
+                named.setdefault(home, [])
+        for kind, slug in sorted(named):
+            self.write_entity(kind, slug, own.get((kind, slug), []), named[(kind, slug)])
+
+    def _named(self, s: Sentence) -> list[tuple[str, str]]:
+        keys = [("people", self.directory.person(n)) for n in s.people]
+        keys += [("projects", p) for p in s.projects]
+        keys += [("topics", slugify(tp)) for tp in s.topics]
+        for kind, names in s.others.items():
+            keys += [(kind, self.directory.other(kind, n)) for n in names]
+        return [k for k in dict.fromkeys(keys) if k not in self.passing]
+
+    def _path(self, kind: str, slug: str) -> str:
+        return f"{self.root}/{kind}/{slug}"
+
+    def title_of(self, kind: str, slug: str) -> str:
+        if kind == "people":
+            return self.directory.people.get(slug, slug)
+        if kind == "projects":
+            return self.directory.projects.get(slug, slug)
+        if kind == "topics":
+            return next((t for t in TOPICS.values() if slugify(t) == slug), slug)
+        return self.directory.others[kind].get(slug, slug)
+
+    def who(self, slug: str, sentences: list[Sentence]) -> str | None:
+        """A person's one-line "who is this", from what the session said of them."""
+        for s in sentences:
+            if s.relation and self.directory.person(s.relation[1]) == slug:
+                return f"the user's {s.relation[0]}"
+        for s in sentences:
+            for name, role in s.roles:
+                if self.directory.person(name) == slug:
+                    return role
+        for s in sentences:
+            speaking = s.speaker not in ("the user", "the assistant")
+            if speaking and self.directory.person(s.speaker) == slug:
+                return f"a participant in conversations of agent {self.t.agent}"
+        return None
+
+    def write_entity(
+        self, kind: str, slug: str, own: list[Sentence], named: list[Sentence]
+    ) -> None:
+        path = self._path(kind, slug)
+        title = self.title_of(kind, slug)
+        self.touched.setdefault(kind, set()).add(slug)
+        who = self.who(slug, named) if kind == "people" else None
+        first_seen = f"first named on {self.day.isoformat()} ({self.cite})"
+
+        def change(page: Page) -> None:
+            intro = page.intro[0] if page.intro else ""
+            generic = not intro or intro.startswith(
+                ("A person named", f"{page.title}: first named")
+            )
+            if kind == "people" and (who or not intro) and (generic or who):
+                line = f"{page.title}: {who or first_seen}."
+                if who and not generic and who not in intro:
+                    line = f"{intro.rstrip('.')}; {who}."
+                elif who and not generic:
+                    line = intro
+                page.intro = [line]
+            elif not page.intro:
+                page.intro = [ENTITY_INTRO[kind].format(agent=self.t.agent)]
+            if kind == "people":
+                for s in named:
+                    self._person_details(page, slug, s)
+            for s in own[: MAX_FACTS_PER_ENTITY * (2 if kind == "projects" else 1)]:
+                section = (
+                    "Decisions" if "decision" in s.kinds
+                    else "Findings" if "finding" in s.kinds
+                    else "Dates" if "date" in s.kinds and kind == "projects"
+                    else "Preferences" if "preference" in s.kinds and kind != "people"
+                    else "Facts"
+                )  # fmt: skip
+                self.add_fact(page, section, s)
+            links = []
+            for s in own + named:
+                home = self.homes.get(id(s))
+                if home and home != (kind, slug):
+                    links.append(self._path(*home))
+                elif home is None and (listed := self.list_page(s)):
+                    links.append(f"{self.root}/{listed}")
+                for key in self._named(s):
+                    if key != (kind, slug) and key[0] != "topics":
+                        links.append(self._path(*key))
+            if self.session_project and kind != "projects":
+                links.append(self._path("projects", self.session_project))
+            for link in dict.fromkeys(links):
+                if link != path:
+                    page.add("Related", f"- [[{link}]]")
+            page.add("Sessions", f"- {self.day.isoformat()}: {self.cite}", key=self.session_path)
+            order = {name: i for i, name in enumerate(SECTION_ORDER)}
+            page.sections = dict(
+                sorted(page.sections.items(), key=lambda kv: order.get(kv[0], len(order)))
+            )
+
+        self.update(path, title, change)
+
+    def _person_details(self, page: Page, slug: str, s: Sentence) -> None:
+        if s.relation and self.directory.person(s.relation[1]) == slug:
+            page.add(
+                "Facts",
+                f"- Relation: the user's {s.relation[0]} ({self.cite})",
+                key=f"Relation: the user's {s.relation[0]}",
+            )
+        for name, role in s.roles:
+            if self.directory.person(name) == slug:
+                page.add("Facts", f"- Role: {role} ({self.cite})", key=f"Role: {role}")
+        for n in s.people:
+            full = " " in n and not _title(n) and n != page.title
+            if full and self.directory.person(n) == slug:
+                page.add("Facts", f"- Full name: {n} ({self.cite})", key=f"Full name: {n}")
+
+    def add_fact(self, page: Page, section: str, s: Sentence) -> None:
+        """Add a fact; a changed preference or reversed decision moves the one it replaces
+        to the page's "Past" section, dated, so the page tells what holds now."""
+        line = self.line(s)
+        key = _neutral(s.statement or s.text)
+        if any(key in existing for existing in page.sections.get(section, [])):
+            return
+        if "change" in s.kinds:
+            words = _content_words(s.statement or s.text)
+            lines = page.sections.get(section, [])
+            for old in list(lines):
+                if self.session_path in old:
+                    continue  # said in this session too
+                old_words = _content_words(old.split(": ", 1)[-1].rsplit(" ([[", 1)[0])
+                shared = words & old_words
+                if len(shared) >= 2 or (shared and len(old_words) <= 3):
+                    lines.remove(old)
+                    page.add(
+                        "Past",
+                        f"{old} — past: replaced on {s.time[:10]} ({self.cite})",
+                        key=old,
+                    )
+        page.add(section, line, key=key)
+
+    def list_slot(self, s: Sentence) -> tuple[str, str] | None:
+        """(list page, section) for a fact with no page of its own, or None."""
+        if s.correction or id(s) not in self.homes or self.homes[id(s)] is not None:
+            return None
+        kinds = set(s.kinds)
+        if "secret" in kinds:
+            return "notes", "Secrets (placeholders only)"
+        if "finding" in kinds:
+            return "notes", "Findings"
+        if "rule" in kinds:
+            return "corrections", "Rules"
+        if kinds & {"preference", "health"}:
+            return "corrections", "Preferences"
+        if "decision" in kinds:
+            return "decisions", "Outside any project"
+        if "remember" in kinds:
+            return "notes", "To remember"
+        if "setup" in kinds:
+            return "notes", "How things are set up"
+        return None
+
+    def list_page(self, s: Sentence) -> str | None:
+        slot = self.list_slot(s)
+        return slot[0] if slot else None
+
+    def lists(self, sentences: list[Sentence]) -> dict[str, list[tuple[str, Sentence]]]:
+        """The facts with no page of their own, by list page: (section, sentence)."""
+        out: dict[str, list[tuple[str, Sentence]]] = {}
+        for s in sentences:
+            if slot := self.list_slot(s):
+                out.setdefault(slot[0], []).append((slot[1], s))
+        return out
+
+    def planned_top_level(self, sentences: list[Sentence]) -> set[str]:
+        """The pages right below the root this run will write."""
+        names = {"active", "archive"} | {kind for kind, slugs in self.touched.items() if slugs}
+        names |= set(self.lists(self.facts))
+        if any(s.correction for s in sentences):
+            names.add("corrections")
+        return names
+
+    def write_lists(self, sentences: list[Sentence]) -> None:
+        titles = {"corrections": "Corrections", "decisions": "Decisions", "notes": "Notes"}
+        for name, items in self.lists(sentences).items():
+
+            def change(page: Page, name=name, items=items) -> None:
+                if not page.intro and name == "corrections":
+                    page.intro = [CORRECTIONS_INTRO]
+                for section, s in items:
+                    self.add_fact(page, section, s)
+
+            self.update(f"{self.root}/{name}", titles[name], change)
+
+    def forget(self, what: str) -> None:
+        """Remove the lines that say `what` from current pages (not the archive)."""
+        words = _content_words(what)
+        if not words:
+            return
+        r = self.call("document_search", {"query": " ".join(sorted(words)), "under": self.root})
+        paths = [f"{self.root}/{n}" for n in ("corrections", "decisions", "notes", "active")]
+        paths.append(self.session_path)  # the request's own session page is read anyway
+        if not r.is_error:
+            paths += [m.group(1) for m in re.finditer(r"^- (\S+) \(v\d+\)", r.content, re.M)]
+        removed = 0
+        for path in dict.fromkeys(paths):
+            current = self.read(path)
+            if current is None:
+                continue
+            edits: dict[str, str | None] = {}
+            for ln in current.body.split("\n"):
+                if not ln.startswith("- ") or not _mentions(ln, words):
+                    continue
+                if self._session_line(ln):  # a recent session keeps its link, not its words
+                    edits[ln] = ln.split(" `", 1)[0] if " `" in ln else None
+                else:
+                    edits[ln] = None
+            edits = {k: v for k, v in edits.items() if v != k}
+            if not edits:
+                continue
+
+            def change(page: Page, edits=edits) -> None:
+                for section in [page.intro, *page.sections.values()]:
+                    section[:] = [
+                        edits.get(ln, ln) for ln in section if ln not in edits or edits[ln]
+                    ]
+
+            self.update(path, Page.parse(current.body, path).title, change)
+            removed += len(edits)
+        self.summary.notes.append(
+            f"forgot {removed} line(s) about {what!r} from current memory on request "
+            "(earlier versions keep them until `doctree forget` erases them)"
+        )
+
+    def write_active(self, sentences: list[Sentence]) -> None:
+        upcoming = [s for s in sentences if "date" in s.kinds and s.when is not None]
+        decisions = [s for s in sentences if "decision" in s.kinds]
+        path = f"{self.root}/active"
+        past: dict[str, list[str]] = {}
+        opening = redact(self.analysis.opening)[0] if self.analysis.opening else None
+        session_line = f"- {self.day.isoformat()}: {self.cite}" + (
+            f" {_quote(opening, 120)}" if opening else ""
+        )
+
+        def change(page: Page) -> None:
+            if not page.intro:
+                page.intro = [
+                    "What is current: upcoming dates, recent decisions and recent sessions. "
+                    "Dates that have passed move to the archive week."
+                ]
+            lines = page.sections.setdefault("Upcoming", [])
+            for s in upcoming:
+                where = self._where(s)
+                page.add(
+                    "Upcoming",
+                    f"- {s.when.isoformat()}{where}: {_neutral(s.statement)} ({self.cite})",
+                    key=_neutral(s.statement),
+                )
+            keep = []
+            for line in lines:
+                if line.startswith("- past"):
+                    continue  # superseded: its page and the corrections log keep it
+                m = re.match(r"- (\d{4}-\d{2}-\d{2})", line)
+                if m and date.fromisoformat(m.group(1)) < self.day:
+                    past.setdefault(iso_week(date.fromisoformat(m.group(1))), []).append(line)
+                else:
+                    keep.append(line)
+            page.sections["Upcoming"] = sorted(keep, key=lambda x: x[:12])
+            for s in decisions:
+                page.add(
+                    "Recent decisions",
+                    self.line(s)[:-1] + f"{self._where(s)})",
+                    key=_neutral(s.statement),
+                )
+            recent = page.sections.get("Recent decisions", [])
+            page.sections["Recent decisions"] = recent[-MAX_RECENT_DECISIONS:]
+            page.add("Recent sessions", session_line, key=self.session_path)
+            sessions = sorted(page.sections["Recent sessions"], key=lambda x: x[:12])
+            page.sections["Recent sessions"] = sessions[-MAX_RECENT_SESSIONS:]
+
+        self.update(path, "Active", change)
+        for week, lines in sorted(past.items()):
+            self.update(
+                f"{self.root}/archive/{week}",
+                f"Week {week}",
+                lambda page, lines=lines: [page.add("Dates that passed", ln) for ln in lines],
+            )
+
+    def _where(self, s: Sentence) -> str:
+        targets = s.projects or ([self.session_project] if self.session_project else [])
+        return "".join(f" [[{self.root}/projects/{p}]]" for p in targets)
+
+    def apply_corrections(self, corrections: list[Sentence]) -> None:
+        for s in corrections:
+            statement, old, new = s.correction
+            subjects = {self.directory.person(n) for n in s.people} | set(s.projects)
+            if self.session_project:
+                subjects.add(self.session_project)
+            edited = self._correct(old, new, statement, subjects, s)
+            active = f"{self.root}/active"
+            swapped = _value_kind(old) in ("date", "number") and active in edited
+            if s.when is not None and s.when > self.day and not swapped:
+                self.update(  # the corrected date is the one coming up
+                    active,
+                    "Active",
+                    lambda page, s=s: page.add(
+                        "Upcoming",
+                        f"- {s.when.isoformat()}{self._where(s)}: {_neutral(s.statement)} "
+                        f"({self.cite})",
+                        key=_neutral(s.statement),
+                    ),
+                )
+            where = ", ".join(f"[[{p}]]" for p in edited) if edited else None
+            record = (
+                f"- {s.time[:10]}: {_neutral(s.statement)} — “{old}” → “{new}”; "
+                + (f"corrected in {where}" if where else f"no page held “{old}”; recorded here")
+                + f" ({self.cite})"
+            )
+
+            def change(page: Page, record=record, s=s) -> None:
+                if not page.intro:
+                    page.intro = [CORRECTIONS_INTRO]
+                page.add("Corrections", record, key=_neutral(s.statement))
+
+            self.update(f"{self.root}/corrections", "Corrections", change)
+            for name in s.people:
+                slug = self.directory.person(name)
+                path = f"{self.root}/people/{slug}"
+                if path not in edited:
+                    self.touched["people"].add(slug)
+                    self.update(
+                        path,
+                        self.directory.people.get(slug, slug),
+                        lambda page, s=s: page.add(
+                            "Facts", self.line(s), key=_neutral(s.statement)
+                        ),
+                    )
+
+    def _correct(
+        self, old: str, new: str, statement: str, subjects: set[str], s: Sentence
+    ) -> list[str]:
+        """Edit every line that states `old` in a current page (not the archive) to say `new`."""
+        r = self.call("document_search", {"query": old, "under": self.root, "limit": 50})
+        if r.is_error:
+            return []
+        # Search ranks pages by any of the words; the pages that most likely hold the fact
+        # are read whatever their rank.
+        paths = [f"{self.root}/{name}" for name in ("active", "decisions", "notes")]
+        for slug in sorted(subjects):
+            kind = "projects" if slug in self.directory.projects else "people"
+            paths.append(f"{self.root}/{kind}/{slug}")
+        for line in r.content.split("\n")[1:]:
+            m = re.match(r"- (\S+) \(v\d+\)", line)
+            if m:
+                paths.append(m.group(1))
+        skip = (f"{self.root}/archive", f"{self.root}/corrections")
+        paths = sorted(p for p in dict.fromkeys(paths) if not p.startswith(skip))
+        words = {
+            w.lower() for w in re.findall(r"[A-Za-z]{4,}", statement)
+            if w.lower() not in _STOPWORDS and w not in old and w not in new
+        }  # fmt: skip
+        old_iso = _iso(old, s)
+        new_iso = _iso(new, s)
+        edited = []
+        stated: set[str] = set()  # pages that got the new value's line
+        for path in paths:
+            page = self.read(path)
+            if page is None:
+                continue
+            on_subject = path.rsplit("/", 1)[1] in subjects
+            for line in page.body.split("\n"):
+                if (
+                    not re.search(rf"(?<![\w]){re.escape(old)}(?![\w])", line)
+                    or "(corrected " in line
+                ):
+                    continue
+                if not line.startswith("- ") or self._session_line(line):
+                    continue  # a session's opening is a record of what was said then
+                if self.session_path in line and re.search(
+                    rf"(?<![\w]){re.escape(new)}(?![\w])", line
+                ):
+                    continue  # said in this session with the new value already
+                relevant = (
+                    on_subject
+                    or _value_kind(old) == "name"
+                    or (_value_kind(old) == "weekday" and self.session_path in line)
+                    or any(w in line.lower() for w in words)
+                )
+                if not relevant:
+                    continue
+                if _value_kind(old) in ("name", "weekday"):
+                    # A name replaced keeps its own reasons: the old line stays, marked past.
+                    if line.startswith("- past"):
+                        continue
+                    fixed = (
+                        f"- past (corrected {s.time[:10]}: “{new}”, not “{old}”, {self.cite}): "
+                        + line[2:]
+                    )
+                    now = self.line(s)  # and the new value, with its own reasons, below it
+                    if _neutral(s.statement) not in page.body and path not in stated:
+                        fixed += "\n" + now
+                        stated.add(path)
+                else:
+                    fixed = re.sub(rf"(?<![\w]){re.escape(old)}(?![\w])", new, line)
+                    if old_iso and new_iso:
+                        fixed = fixed.replace(old_iso, new_iso)
+                    fixed += f" (corrected {s.time[:10]}: was “{old}”, {self.cite})"
+                if path == f"{self.root}/active" and _value_kind(old) in ("name", "weekday"):
+                    # what is current lists the new value only (an upcoming date is added apart)
+                    upcoming = s.when is not None and s.when > self.day
+                    line, fixed = line + "\n", "" if upcoming else now + "\n"
+                r = self.call(
+                    "document_edit", {"path": path, "old_string": line, "new_string": fixed}
+                )
+                if r.is_error:
+                    self.summary.notes.append(
+                        f"{path}: correction not applied: {r.content.removeprefix('error: ')}"
+                    )
+                    continue
+                if path not in edited:
+                    edited.append(path)
+                if path not in self.summary.changed:
+                    self.summary.changed.append(path)
+        return edited
+
+    def _session_line(self, line: str) -> bool:
+        return bool(
+            re.match(r"- \d{4}-\d{2}-\d{2}: \[\[" + re.escape(f"{self.root}/archive/"), line)
+        )
+
+    def write_patterns(self) -> bool:
+        """List the people, projects and topics of this run named in two sessions or more."""
+        rows = []
+        for kind in ENTITY_KINDS:
+            for slug in sorted(self.touched.get(kind, ())):
+                current = self.read(f"{self.root}/{kind}/{slug}")
+                if current is None:
+                    continue
+                page = Page.parse(current.body, slug)
+                n = len(page.sections.get("Sessions", []))
+                if n >= 2:
+                    rows.append((f"{self.root}/{kind}/{slug}", n))
+        if not rows:
+            return False
+
+        def change(page: Page) -> None:
+            if not page.intro:
+                page.intro = ["Recurring: who and what comes up in more than one session."]
+            lines = page.sections.setdefault("Recurring", [])
+            for path, n in rows:
+                entry = f"- [[{path}]]: named in {n} sessions, latest {self.day.isoformat()}"
+                lines[:] = [ln for ln in lines if not ln.startswith(f"- [[{path}]]:")] + [entry]
+            lines.sort()
+
+        self.update(f"{self.root}/patterns", "Patterns", change)
+        return True
+
+    def write_indexes(self, top_level: set[str]) -> None:
+        """The root, the archive, the week and the people/projects/topics listings."""
+        self.write_root(top_level)
+        archive = self.read(f"{self.root}/archive")
+        weeks = {p for p, _ in (archive.children if archive else [])} | {
+            f"{self.root}/archive/{self.week}"
+        }
+        self.update(
+            f"{self.root}/archive",
+            "Archive",
+            lambda page: page.sections.__setitem__(
+                "Weeks", [f"- [[{w}]]" for w in sorted(weeks, reverse=True)]
+            ),
+        )
+        self.update(
+            f"{self.root}/archive/{self.week}",
+            f"Week {self.week}",
+            lambda page: page.add(
+                "Sessions", f"- {self.day.isoformat()}: {self.cite}", key=self.session_path
+            ),
+        )
+        for kind in ENTITY_KINDS:
+            title = kind.capitalize()
+            if not self.touched.get(kind):
+                continue
+            listing = self.read(f"{self.root}/{kind}")
+            names = dict(listing.children) if listing else {}
+
+            def change(page: Page, kind=kind, names=names) -> None:
+                entries = {p.rsplit("/", 1)[1] for p in names} | self.touched[kind]
+                page.sections["Pages"] = [
+                    f"- [[{self.root}/{kind}/{slug}]]" for slug in sorted(entries)
+                ]
+
+            self.update(f"{self.root}/{kind}", title, change)
+
+    def write_root(self, top_level: set[str]) -> None:
+        """The root page: what lies right below it, existing and about to be written."""
+        root = self.read(self.root)
+        children = {p.rsplit("/", 1)[1] for p, _ in (root.children if root else [])} | top_level
+
+        def change(page: Page) -> None:
+            if not page.intro:
+                page.intro = [
+                    f"Memory of agent {self.t.agent}, kept by its memory agent. "
+                    "Every fact cites the session it came from.",
+                ]
+            known = [f"- [[{self.root}/{name}]]" for name in TOP_LEVEL if name in children]
+            others = [f"- [[{self.root}/{c}]]" for c in sorted(children) if c not in TOP_LEVEL]
+            page.sections["Contents"] = known + others
+
+        self.update(self.root, "Memory", change)
+
+
+def _iso(value: str, s: Sentence) -> str | None:
+    found = absolute_dates(value, message_date(s.time))
+    return found[0][1].isoformat() if found else None

@@ -1,0 +1,938 @@
+"""What a transcript says: sentences, dates, names and the kinds of statement the rules find."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, timedelta
+
+from doctree import stopwords
+from doctree.agent.offline import language as lang
+from doctree.agent.offline.language import NAME
+from doctree.memory.secrets import redact, secret_location
+from doctree.sessions.transcripts import Transcript
+from doctree.store.paths import slugify
+
+# -- what a transcript says ---------------------------------------------------------------------
+
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+MONTHS = (
+    "january", "february", "march", "april", "may", "june", "july", "august", "september",
+    "october", "november", "december",
+)  # fmt: skip
+_MONTH_ABBR = {m[:3]: i + 1 for i, m in enumerate(MONTHS)} | {
+    m: i + 1 for i, m in enumerate(MONTHS)
+}
+_NUMBERS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+    "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+}  # fmt: skip
+_MONTH_RE = r"(?:" + "|".join(MONTHS) + r"|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\b\.?"
+_ABSOLUTE = re.compile(
+    rf"\b(?P<m1>{_MONTH_RE})\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\b"
+    rf"|\b(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<m2>{_MONTH_RE})",
+    re.I,
+)
+_WEEKDAY_RE = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+_RELATIVE = re.compile(
+    r"\b(?:"
+    r"(?P<dat>(?:the\s+)?day\s+after\s+tomorrow)"
+    r"|(?P<tomorrow>tomorrow)"
+    r"|(?P<yesterday>yesterday)"
+    r"|(?P<today>today|tonight|this\s+(?:morning|afternoon|evening))"
+    r"|(?P<nextweek>next\s+week)\b(?!end)"
+    r"|(?P<lastweek>last\s+week)\b(?!end)"
+    r"|(?P<weekend>(?:this|next)\s+weekend)"
+    r"|(?P<inn>in\s+(?P<n>\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+"
+    r"(?P<unit>days?|weeks?))"
+    rf"|(?P<afternext>(?P<day2>{_WEEKDAY_RE})\s+after\s+next|the\s+week\s+after\s+next)"
+    rf"|(?P<wd>(?:(?P<mod>this|next|last|coming|on)\s+)?(?P<day>{_WEEKDAY_RE}))"
+    r")\b",
+    re.I,
+)
+_RECURRING_AFTER = re.compile(r"\s*(?:s\b|mornings|afternoons|evenings|nights)", re.I)
+
+_NAME = NAME
+_PERSON_TRIGGER = re.compile(
+    r"\b(?:with|met|meet|meeting|call|called|calling|email|emailed|ask|asked|tell|told|"
+    r"invite|invited|page|paged|thank|thanked|talked to|talk to|spoke to|spoke with|"
+    r"heard from|hear from|visit|visited)\s+"
+    rf"(?P<names>{_NAME}(?:(?:,\s*|\s+and\s+){_NAME})*)"
+)
+_RELATION = re.compile(
+    r"\b(?i:my)\s+(?P<rel>(?i:sister|brother|mum|mom|mother|father|dad|wife|husband|partner|"
+    r"manager|boss|colleague|friend|son|daughter|dentist|doctor|neighbour|neighbor|cousin))\s+"
+    rf"(?P<name>{_NAME})"
+)
+_NOT_NAMES = {
+    *(w.capitalize() for w in WEEKDAYS), *(m.capitalize() for m in MONTHS), "I", "The",
+    "We", "It", "This", "That", "These", "Those", "Thanks", "Thank", "Yes", "No", "Sure",
+    "Also", "And", "But", "So", "Then", "Today", "Tomorrow", "Tonight", "Yesterday", "Next",
+    "Last", "OK", "Ok", "Okay", "Good", "Great", "Please", "Let", "Our", "My", "His", "Her",
+    "Their", "You", "Your", "He", "She", "They", "Me", "Us", "Them", "A", "An", "In", "On",
+    "At", "For", "If", "When", "Hi", "Hey", "Hello", "Morning", "Evening", "Afternoon",
+    "Back", "Quick", "Note", "Notes", "Remember", "Actually", "Correction", "Slack", "Zoom",
+    "Teams", "Google", "Postgres", "Kafka", "Python", "Team", "Everyone", "All",
+    "Update", "Reminder", "Todo", "Status", "Agenda", "Summary", "Context", "Background",
+    "Problem", "Question", "Answer", "Edit", "Rule", "Change", "Plan", "Idea", "Decision",
+    "Action", "Big", "Bad", "News", "Hmm", "Aww", "Wow", "Honestly", "Before", "After",
+    "Can", "Could", "Would", "Should", "Will", "What", "Why", "How", "Where", "Who", "Not",
+    "Just", "Still", "Anyway", "Btw", "Fyi", "Ps", "Dear", "Cheers", "Regards", "Congrats",
+}  # fmt: skip
+_PROJECTS = (
+    re.compile(r"\bproject\s+(?P<name>[A-Z][\w-]+)"),
+    re.compile(r"\bthe\s+(?P<name>[A-Za-z][\w-]+)\s+(?:project|repo|repository|codebase)\b"),
+    re.compile(r"\b(?P<name>[A-Z][\w-]+)\s+project\b"),
+)
+_NOT_PROJECTS = {"this", "that", "the", "a", "new", "side", "my", "our", "old", "same", "whole"}
+TOPICS = {
+    "postgres": "Postgres", "postgresql": "Postgres", "mysql": "MySQL", "kafka": "Kafka",
+    "pytest": "pytest", "k6": "k6", "openapi": "OpenAPI", "graphql": "GraphQL",
+    "sso": "SSO", "logrotate": "logrotate", "pgloader": "pgloader", "docker": "Docker",
+    "kubernetes": "Kubernetes", "redis": "Redis", "sqlite": "SQLite", "rust": "Rust",
+    "typescript": "TypeScript", "react": "React", "terraform": "Terraform",
+}  # fmt: skip
+_TOPIC_RE = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, TOPICS)) + r")(?![\w-])", re.I)
+
+_PREFERENCE = re.compile(
+    r"\b(?:i|we)\s+(?:really\s+|much\s+|strongly\s+|always\s+)?"
+    r"(?:prefer|like|love|hate|dislike|can't stand|don't like|do not like)\b"
+    r"|\bi(?:'m|\s+am)\s+(?:a\s+)?(?:vegetarian|vegan|allergic|lactose|gluten)"
+    r"|\bmy\s+favou?rite\b"
+    r"|^(?:(?:and|also|but|so|please|oh),?\s+)*(?:don't|do not|never|always|avoid)\b"
+    r"|\bi\s+(?:can't|cannot|can\s+not|won't|don't)\s+(?:do|make|attend|eat|drink|work|travel|"
+    r"fly|drive|take|join|meet)\b"
+    r"|\bi(?:'ve|\s+have)?\s+(?:switched|changed)\s+to\b|\bi(?:'ve|\s+have)?\s+(?:gave\s+up|given\s+up|"
+    r"quit|stopped)\b",
+    re.I,
+)
+#: How things are set up ("we use Linear for tickets"): kept in notes when nothing else holds it.
+_SETUP = re.compile(
+    r"\b(?:we|i)\s+(?:use|are\s+using|run|host|deploy\s+(?:to|on)|work\s+with|switched\s+to|"
+    r"moved\s+to|pay\s+for|subscribe\s+to)\b|\bour\s+[\w-]+\s+(?:is|are|runs|lives)\b",
+    re.I,
+)
+_DECISION = re.compile(
+    r"\bwe(?:'ve|\s+have)?\s+(?:decided|agreed|chose|settled\s+on)\b"
+    r"|\bwe're\s+going\s+with\b|\blet's\s+(?:go\s+with|use|book|pick|choose)\b"
+    r"|\bdecision:",
+    re.I,
+)
+_REMEMBER = re.compile(r"\bremember\s+(?:that\s+)?|\bnote\s+that\b|\bkeep\s+in\s+mind\b", re.I)
+_CORRECTION_HEAD = re.compile(
+    r"\b(?:actually|correction|to\s+correct|i\s+was\s+wrong|i\s+meant|my\s+mistake|sorry|"
+    r"in\s+fact|change\s+of\s+plans?|scratch\s+that|update|turns\s+out|wait)\b",
+    re.I,
+)
+_NOT_CLAUSE = re.compile(r",?\s+not\s+(?P<old>[^,.;:!?()—–]+)")
+_FORGET = re.compile(
+    r"\b(?:forget|delete|erase|remove)\b[^.]*\b(?:about|page|memory|notes?)\b", re.I
+)
+_ADDRESSED = re.compile(
+    r"memory[\s_-]agent|ignore\s+(?:all\s+)?(?:previous|prior|your|earlier)\s+instructions"
+    r"|system\s+prompt|document_(?:read|write|edit|move|delete|search)|\.\./|~/\.\.|/etc/"
+    r"|home\s+of\s+agent|delete\s+everything|recursive\s*=\s*true",
+    re.I,
+)
+_ABBREVIATIONS = ("Dr.", "Mr.", "Mrs.", "Ms.", "Prof.", "e.g.", "i.e.", "vs.", "St.", "etc.")
+_STOPWORDS = stopwords.FILLER
+
+
+@dataclass
+class Sentence:
+    """One sentence said in the session, with what the rules found in it."""
+
+    time: str
+    text: str  # as said, relative dates annotated with their absolute date
+    kinds: list[str] = field(default_factory=list)
+    dates: list[tuple[str, date]] = field(default_factory=list)  # (phrase, date) resolved
+    when: date | None = None  # the first date it names, relative or absolute
+    people: list[str] = field(default_factory=list)  # person names as written, subject first
+    projects: list[str] = field(default_factory=list)
+    topics: list[str] = field(default_factory=list)
+    relation: tuple[str, str] | None = None  # (relation, name)
+    correction: tuple[str, str, str] | None = None  # (statement, old, new)
+    speaker: str = "the user"  # who said it: the user, a named speaker, or the assistant
+    statement: str = ""  # the text as a statement about its subject, in the third person
+    subject: str | None = None  # the person the sentence is about, when it names one
+    others: dict[str, list[str]] = field(default_factory=dict)  # organisations/places/pets
+    roles: list[tuple[str, str]] = field(default_factory=list)  # (name, role)
+    secrets: list[str] = field(default_factory=list)  # kinds of secret withheld from it
+
+
+@dataclass
+class Analysis:
+    """Everything the rules found in one transcript, before any page is touched."""
+
+    transcript: Transcript
+    sentences: list[Sentence]
+    counts: Counter
+    tools: Counter
+    tool_errors: int
+    ignored: list[str]  # text addressed to the memory system, quoted as data
+    forget: list[str] = field(default_factory=list)  # what to forget from earlier sessions
+    forgotten: int = 0  # statements of this session left out on request
+    not_acted: list[str] = field(default_factory=list)  # requests withdrawn as they were made
+    opening: str | None = None  # what the session was about, in the user's first words
+
+
+def message_date(time: str) -> date:
+    """The UTC calendar date of an ISO 8601 message time."""
+    dt = datetime.fromisoformat(time.replace("Z", "+00:00"))
+    if dt.tzinfo is not None:
+        dt = dt.astimezone(UTC)
+    return dt.date()
+
+
+def _next_weekday(ref: date, wd: int, *, include_today: bool = False) -> date:
+    delta = (wd - ref.weekday()) % 7
+    if delta == 0 and not include_today:
+        delta = 7
+    return ref + timedelta(days=delta)
+
+
+def resolve_relative(
+    text: str, ref: date, *, past: bool = False
+) -> tuple[str, list[tuple[str, date]]]:
+    """Annotate relative dates in `text` with the absolute date they mean, said on `ref`.
+
+    `tomorrow` -> `tomorrow (2026-11-17)`. Rules: a bare or `this`/`on` weekday is the next
+    such day after `ref`; `next <weekday>` is that day in the following (ISO, Monday-first)
+    week; `last <weekday>` the latest one before `ref`; `<weekday> after next` a week after the
+    coming one. In a sentence about the past (`past`), a bare or `on` weekday is the latest
+    such day before `ref`, unless it follows "for", "to", "until" or "by". Recurring forms (`Fridays`,
+    `Friday afternoons`, `every Friday`) are left alone.
+    """
+    found: list[tuple[str, date]] = []
+    out: list[str] = []
+    pos = 0
+    for m in _RELATIVE.finditer(text):
+        phrase = m.group(0)
+        d: date | None = None
+        label = None
+        if m.group("dat"):
+            d = ref + timedelta(days=2)
+        elif m.group("tomorrow"):
+            d = ref + timedelta(days=1)
+        elif m.group("yesterday"):
+            d = ref - timedelta(days=1)
+        elif m.group("today"):
+            d = ref
+        elif m.group("nextweek"):
+            d = ref - timedelta(days=ref.weekday()) + timedelta(days=7)
+            label = f"week of {d.isoformat()}"
+        elif m.group("lastweek"):
+            d = ref - timedelta(days=ref.weekday()) - timedelta(days=7)
+            label = f"week of {d.isoformat()}"
+        elif m.group("weekend"):
+            monday = ref - timedelta(days=ref.weekday())
+            if phrase.lower().startswith("next"):
+                monday += timedelta(days=7)
+            d = monday + timedelta(days=5)
+            label = f"weekend of {d.isoformat()}"
+        elif m.group("inn"):
+            n = m.group("n").lower()
+            count = int(n) if n.isdigit() else _NUMBERS[n]
+            unit = 7 if m.group("unit").lower().startswith("week") else 1
+            d = ref + timedelta(days=count * unit)
+        elif m.group("afternext"):
+            if m.group("day2"):
+                d = _next_weekday(ref, WEEKDAYS.index(m.group("day2").lower())) + timedelta(days=7)
+            else:
+                d = ref - timedelta(days=ref.weekday()) + timedelta(days=14)
+                label = f"week of {d.isoformat()}"
+        elif m.group("wd"):
+            before = text[: m.start()].lower()
+            after = text[m.end() :]
+            if _RECURRING_AFTER.match(after) or re.search(r"\b(?:every|each)\s+$", before):
+                continue
+            if not m.group("day")[0].isupper():
+                continue  # weekday names are capitalised; 'friday' inside code is not a date
+            wd = WEEKDAYS.index(m.group("day").lower())
+            mod = (m.group("mod") or "").lower()
+            if mod == "next":
+                monday = ref - timedelta(days=ref.weekday()) + timedelta(days=7)
+                d = monday + timedelta(days=wd)
+            elif mod == "last":
+                d = ref - timedelta(days=((ref.weekday() - wd) % 7) or 7)
+            elif mod == "this":
+                d = _next_weekday(ref, wd, include_today=True)
+            elif past and not re.search(r"\b(?:for|to|until|till|by|before|from)\s+$", before):
+                d = ref - timedelta(days=((ref.weekday() - wd) % 7) or 7)
+            else:
+                d = _next_weekday(ref, wd)
+        if d is None:
+            continue
+        end = m.end()
+        if text[end : end + 2] in ("'s", "’s"):
+            end += 2  # "today's run (2026-11-20)", not "today (2026-11-20)'s run"
+        found.append((phrase, d))
+        out.append(text[pos:end])
+        out.append(f" ({label or d.isoformat()})")
+        pos = end
+    out.append(text[pos:])
+    return "".join(out), found
+
+
+def absolute_dates(text: str, ref: date) -> list[tuple[str, date]]:
+    """Month-day dates (`December 3`, `3 December`) with the year that puts them nearest `ref`."""
+    found = []
+    for m in _ABSOLUTE.finditer(text):
+        month = (m.group("m1") or m.group("m2")).lower().rstrip(".")
+        day = int(m.group("d1") or m.group("d2"))
+        num = _MONTH_ABBR.get(month) or _MONTH_ABBR.get(month[:3])
+        if num is None:
+            continue
+        try:
+            d = date(ref.year, num, day)
+        except ValueError:
+            continue
+        if d < ref - timedelta(days=183):
+            d = date(ref.year + 1, num, day)
+        elif d > ref + timedelta(days=183):
+            d = date(ref.year - 1, num, day)
+        found.append((m.group(0), d))
+    return found
+
+
+def user_sentences(text: str) -> tuple[list[str], list[str]]:
+    """Split a user message into the user's own sentences and the quoted or fenced rest.
+
+    Quoted (`>`) and fenced text is what someone pasted: context, not the user's word.
+    """
+    own: list[str] = []
+    quoted: list[str] = []
+    para: list[str] = []
+    in_fence = False
+
+    def flush() -> None:
+        if para:
+            own.extend(split_sentences(" ".join(para)))
+            para.clear()
+
+    for raw in text.split("\n"):
+        line = raw.strip()
+        if line.startswith("```") or line.startswith("~~~"):
+            flush()
+            in_fence = not in_fence
+            continue
+        if in_fence:
+            quoted.append(line)
+            continue
+        if line.startswith(">"):
+            flush()
+            quoted.append(line.lstrip("> ").strip())
+            continue
+        if not line:
+            flush()
+            continue
+        item = re.match(r"(?:[-*+]|\d+[.)])\s+(.*)", line)
+        if item:
+            flush()
+            para.append(item.group(1))
+            flush()
+            continue
+        para.append(line)
+    flush()
+    return [s for s in own if s], quoted
+
+
+def split_sentences(paragraph: str) -> list[str]:
+    """Sentences of a paragraph; abbreviations such as `Dr.` do not end one."""
+    parts = re.split(r"(?<=[.!?])\s+(?=[\"'(A-Za-z0-9`])", paragraph.strip())
+    out: list[str] = []
+    for p in parts:
+        if out and out[-1].endswith(_ABBREVIATIONS):
+            out[-1] += " " + p
+        else:
+            out.append(p)
+    return [s.strip() for s in out if s.strip()]
+
+
+def _names_in(group: str) -> list[str]:
+    names = re.findall(_NAME, group)
+    return [n for n in names if n.split()[0].rstrip(".") not in _NOT_NAMES or _title(n)]
+
+
+def _title(name: str) -> bool:
+    return bool(re.match(r"(?:Dr|Mr|Mrs|Ms|Prof)\.?\s", name))
+
+
+def _clean_name(name: str) -> str | None:
+    words = name.split()
+    if _title(name):
+        return name if len(words) >= 2 else None
+    # 'Priya Raman' keeps both words; 'Bob Thanks' drops a trailing non-name
+    words = [w for w in words if w not in _NOT_NAMES]
+    return " ".join(words) or None
+
+
+def person_slug(name: str) -> str:
+    """Slug of a page: 'Dr. Okafor' -> 'dr-okafor', 'Priya Raman' -> 'priya-raman', 'Lucía' -> 'lucia'."""
+    return slugify(lang.ascii_slug_text(name).replace(".", ""))
+
+
+OTHER_KINDS = ("organisations", "places", "pets")
+
+
+class Directory:
+    """The people, projects, organisations, places and pets known before and during a run."""
+
+    def __init__(
+        self,
+        people: dict[str, str],
+        projects: dict[str, str],
+        others: dict[str, dict[str, str]] | None = None,
+    ):
+        self.people = dict(people)  # slug -> display name
+        self.projects = dict(projects)
+        self.others = {k: dict((others or {}).get(k, {})) for k in OTHER_KINDS}
+
+    def kind_of(self, name: str) -> str | None:
+        """'organisations', 'places' or 'pets' for a name known as one, else None."""
+        slug = person_slug(name)
+        for kind in OTHER_KINDS:
+            if slug in self.others[kind]:
+                return kind
+        return None
+
+    def other(self, kind: str, name: str) -> str:
+        slug = person_slug(name)
+        if self.kind_of(name) is None:
+            self.others[kind][slug] = name
+        return slug
+
+    def person(self, name: str) -> str:
+        """The slug of the page for `name`, reusing a page known by first or full name."""
+        slug = person_slug(name)
+        if slug in self.people:
+            return slug
+        first = person_slug(name.split()[0]) if not _title(name) else None
+        if first and first in self.people:
+            return first
+        matches = sorted(s for s in self.people if first and s.startswith(first + "-"))
+        if len(matches) == 1:
+            return matches[0]
+        self.people[slug] = name
+        return slug
+
+    def known_person_names(self) -> dict[str, str]:
+        """Name forms to look for in text (full and first names) -> slug."""
+        forms: dict[str, str] = {}
+        for slug, name in self.people.items():
+            forms[name] = slug
+            if not _title(name) and " " in name:
+                forms.setdefault(name.split()[0], slug)
+        return forms
+
+    def project(self, name: str) -> str:
+        slug = slugify(name)
+        self.projects.setdefault(slug, name[:1].upper() + name[1:])
+        return slug
+
+
+_SPEAKER = re.compile(rf"^\s*(?:\[[^\]\n]{{1,20}}\]\s*)?(?P<name>{_NAME}):\s+")
+_ITEM_LABEL = re.compile(rf"^(?P<name>{_NAME})\s*(?::|\s[-–—])\s+")
+_FIRST_PERSON = re.compile(r"\b(?:I|me|my|mine|myself|I'm|I've|I'll|I'd)\b")
+
+
+def _speaker(text: str, *, chat: bool) -> tuple[str | None, str]:
+    """A message that starts with its speaker ("[D1:3] Caroline: ..."): (name, the rest)."""
+    m = _SPEAKER.match(text)
+    if m and (chat or text.lstrip().startswith("[")) and m.group("name") not in _NOT_NAMES:
+        return m.group("name"), text[m.end() :]
+    return None, text
+
+
+def analyse(transcript: Transcript, directory: Directory) -> Analysis:
+    """Apply the rules to every message of `transcript`; touches no page."""
+    counts: Counter = Counter(m.kind for m in transcript.messages)
+    chat = counts["assistant"] == 0  # people talking to each other, no assistant
+    tools: Counter = Counter()
+    tool_errors = 0
+    ignored: list[str] = []
+    a = Analysis(transcript, [], counts, tools, 0, ignored)
+    pending: list[Sentence] = []  # what the assistant just said, kept if the user accepts it
+    previous: list[Sentence] = []  # the last user message's sentences: what "forget that" means
+    context = _Context(directory)
+    dropped: list[str] = []  # what the user asked to forget
+    for m in transcript.messages:
+        if m.kind == "tool_call" and isinstance(m.content, dict):
+            tools[str(m.content.get("name", "?"))] += 1
+        if m.kind == "tool_result" and isinstance(m.content, dict):
+            if m.content.get("is_error"):
+                tool_errors += 1
+            text = m.content.get("content")
+            if isinstance(text, str):
+                ignored.extend(_addressed(text))
+        if not isinstance(m.content, str) or m.kind not in ("user", "assistant"):
+            continue
+        ref = message_date(m.time)
+        if m.kind == "assistant":
+            pending = _findings(m.time, m.content, ref, directory)
+            continue
+        speaker, content = _speaker(m.content, chat=chat)
+        own, quoted = user_sentences(content)
+        ignored.extend(_addressed("\n".join(quoted)))
+        if pending and own and lang.accepts(own[0]):
+            a.sentences.extend(pending)
+        pending = []
+        current: list[Sentence] = []
+        for raw in own:
+            if _ADDRESSED.search(raw):
+                ignored.append(raw)
+                continue
+            request = lang.forget_request(raw)
+            if request is not None:
+                later = own[own.index(raw) + 1 :]
+                if any(lang.WITHDRAWN.search(x) for x in [raw, *later]):
+                    a.not_acted.append(raw)  # "... just kidding, keep it"
+                    continue
+                what = request[1]
+                if what is None:  # "forget that": the statements just made
+                    targets = [*previous, *current]  # this message so far, and the last one
+                    previous.clear()
+                    current.clear()
+                    for t in targets:
+                        if t in a.sentences:
+                            a.sentences.remove(t)
+                            a.forgotten += 1
+                            dropped.append(t.text)
+                else:
+                    a.forget.append(what)
+                    words = _content_words(what)
+                    for t in [t for t in a.sentences if words and _mentions(t.text, words)]:
+                        a.sentences.remove(t)
+                        a.forgotten += 1
+                        dropped.append(t.text)
+                continue
+            label, body = speaker, raw
+            item = _ITEM_LABEL.match(raw)  # pasted notes: "Wei: finished the export"
+            name = item.group("name") if item else None
+            if name and name not in _NOT_NAMES and not directory.kind_of(name):
+                label = name
+            s = _sentence(m.time, body, ref, directory, context, speaker=label)
+            a.sentences.append(s)
+            current.append(s)
+        previous = current
+        if a.opening is None and own:  # the first words: until past 60 characters
+            text = ""
+            for sentence in own:
+                text = f"{text} {sentence}".strip()
+                if len(text) > 60:
+                    break
+            a.opening = text
+    a.tool_errors = tool_errors
+    if a.opening and any(d.split(" (")[0][:40] in a.opening for d in dropped):
+        a.opening = None  # the session began with what the user asked to forget
+    _link_known(a.sentences, directory)
+    for s in a.sentences:
+        s.statement = s.statement or _statement(s)
+    return a
+
+
+def _content_words(text: str) -> set[str]:
+    """The words that say what `text` is about: names, and longer words that are not filler."""
+    return {
+        w.lower()
+        for w in re.findall(r"[\w'-]{3,}", text)
+        if (len(w) >= 4 or w[:1].isupper()) and w.lower() not in _STOPWORDS
+        and w.lower() not in _GENERIC
+    }  # fmt: skip
+
+
+_GENERIC = {
+    "time", "thing", "things", "stuff", "what", "said", "about", "that", "this", "anything",
+    "everything", "prefer", "prefers", "like", "likes", "rather", "want", "wants", "decided",
+    "going", "instead", "anymore", "user", "team", "changed", "change", "mind", "minds", "now",
+    "would", "have", "after", "last", "first", "when", "book", "flights",
+}  # fmt: skip
+
+
+def _mentions(text: str, words: set[str]) -> bool:
+    """Whether `text` holds at least half of `words` (and one at least)."""
+    have = {w.lower() for w in re.findall(r"[\w'-]{3,}", text)}
+    hits = len(words & have)
+    return hits >= max(1, (len(words) + 1) // 2)
+
+
+#: An assistant's acknowledgement or echo of what the user said: not a finding of its own.
+_ECHO = re.compile(
+    r"(?:noted|got\s+it|done|sure|ok(?:ay)?|thanks|thank\s+you|great|here(?:'s|\s+is)|"
+    r"sounds|understood|will\s+do|happy\s+to|let\s+me|i've|i\s+have|i'll|i\s+will|"
+    r"congratulations|sorry)\b",
+    re.I,
+)
+
+
+def _findings(time: str, text: str, ref: date, directory: Directory) -> list[Sentence]:
+    """What an assistant's message found or proposed: kept if the user's reply accepts it."""
+    own, _ = user_sentences(text)
+    own = [r for r in own if not r.endswith("?") or r is own[-1]]
+    said = [r for r in own if not r.endswith("?") and not _ECHO.match(r)]
+    chosen = [r for r in said if lang.FINDING.search(r)][:3]
+    if not chosen and own and lang.OFFER.search(own[-1]):
+        # "Then settle should sum integer cents ... Shall I make both changes?"
+        chosen = [r for r in said if len(r.split()) >= 6][-2:]
+    out = []
+    for raw in chosen:
+        clean, found = redact(raw)
+        dated, rel = resolve_relative(clean, ref)
+        s = Sentence(time=time, text=dated, dates=rel, speaker="the assistant", kinds=["finding"])
+        _entities(s, clean, directory)
+        s.statement = _statement(s)
+        out.append(s)
+    return out
+
+
+class _Context:
+    """What the sentences so far named: who "he", "she" and "it" can be."""
+
+    def __init__(self, directory: Directory):
+        self.directory = directory
+        self.gender: dict[str, str] = {}
+        self.last: list[str] = []  # people named, latest last
+        self.pet_last = False  # the latest thing named is an animal
+
+
+def _sentence(
+    time: str,
+    raw: str,
+    ref: date,
+    directory: Directory,
+    context: _Context | None = None,
+    *,
+    speaker: str | None = None,
+) -> Sentence:
+    clean, found = redact(raw)
+    text, rel = resolve_relative(clean, ref, past=lang.past_tense(clean))
+    s = Sentence(time=time, text=text, dates=rel, speaker=speaker or "the user")
+    if found:
+        kinds = ", ".join(dict.fromkeys(x.kind for x in found))
+        where = secret_location(raw)
+        s.secrets = [x.kind for x in found]
+        s.kinds.append("secret")
+        statement = _statement(s).rstrip(".")
+        s.statement = (
+            f"{statement} (a secret, {kinds}, was shared here and is not kept"
+            + (
+                f"; {s.speaker} said it is kept {where.rstrip('.')}"
+                if where and where not in statement
+                else ""
+            )
+            + ")."
+        )
+    abs_dates = absolute_dates(clean, ref)
+    all_dates = sorted(rel + abs_dates, key=lambda pd: clean.lower().find(pd[0].lower()))
+    if all_dates:
+        s.when = all_dates[0][1]
+    s.correction = _correction(clean)
+    if s.correction:
+        s.kinds.append("correction")
+    else:
+        if _DECISION.search(clean):
+            s.kinds.append("decision")
+        if _REMEMBER.search(clean):
+            s.kinds.append("remember")
+        if (
+            _PREFERENCE.search(clean)
+            and not (rel and not re.search(r"prefer|like|love", clean, re.I))
+            or re.search(r"\b(?:i'd|i\s+would)\s+rather\b", clean, re.I)
+        ):
+            s.kinds.append("preference")
+        if lang.RULE.search(clean) and "preference" not in s.kinds:
+            s.kinds.append("rule")
+        if lang.HEALTH.search(clean):
+            s.kinds.append("health")
+        if _SETUP.search(clean) and not s.kinds:
+            s.kinds.append("setup")
+        if lang.LEAVING.search(clean):
+            s.kinds.append("leaving")
+        if s.when is not None and s.when > ref and len(clean.split()) >= 5:
+            s.kinds.append("date")
+    if lang.CHANGE.search(clean) and ({"preference", "decision"} & set(s.kinds)):
+        s.kinds.append("change")
+    _entities(s, clean, directory)
+    if speaker and speaker != "the user":
+        directory.person(speaker)
+        if _FIRST_PERSON.search(clean) or not s.people:
+            s.subject = speaker
+        if speaker not in s.people:
+            s.people.insert(0 if s.subject == speaker else len(s.people), speaker)
+    if context is not None:
+        _resolve_pronouns(s, clean, context)
+    if s.roles or s.relation:
+        s.kinds.append("role")
+    return s
+
+
+#: "in Spanish", "in English": a language, not a place.
+_LANGUAGE = re.compile(r"(?:ish|ese|French|Dutch|Greek|Thai|Hindi|Swahili|Latin)$")
+
+
+def _entities(s: Sentence, raw: str, directory: Directory) -> None:
+    """People, projects, topics, organisations, places and pets named in `raw`."""
+    others: dict[str, list[str]] = {}
+
+    def other(kind: str, name: str) -> None:
+        name = _clean_name(name) or ""
+        if not name or name in _NOT_NAMES or name.split()[0] in _NOT_NAMES:
+            return
+        if kind == "places" and (
+            directory.kind_of(name)
+            or person_slug(name) in directory.people
+            or _LANGUAGE.search(name)
+        ):
+            return
+        directory.other(kind, name)
+        known = directory.kind_of(name) or kind
+        if name not in others.setdefault(known, []):
+            others[known].append(name)
+
+    for pattern in lang.ORGS:
+        for m in pattern.finditer(raw):
+            other("organisations", m.group("name"))
+    for pattern in lang.PETS:
+        for m in pattern.finditer(raw):
+            other("pets", m.group("name"))
+    for pattern in lang.PLACES:
+        for m in pattern.finditer(raw):
+            if lang.PERSON_TO.search(raw[: m.start("name")]):
+                continue
+            if re.match(r"(?:in|at)\s", m.group(0)) and re.match(
+                r"\s*(?:'s|’s)", raw[m.end("name") :]
+            ):
+                continue
+            other("places", m.group("name"))
+    # names already known as something other than a person stay what they are
+    for word in re.findall(_NAME, raw):
+        if (kind := directory.kind_of(word)) and word not in others.get(kind, []):
+            others.setdefault(kind, []).append(word)
+    s.others = others
+    not_people = {n for names in others.values() for n in names}
+
+    def person(name: str | None) -> None:
+        clean = _clean_name(name) if name else None
+        if not clean or clean in not_people or directory.kind_of(clean):
+            return
+        if clean.split()[0] in not_people or clean.lower() in _NOT_PROJECTS:
+            return
+        if any(clean == directory.projects.get(p) for p in directory.projects):
+            return
+        if re.search(
+            rf"{re.escape(clean)}(?:\.(?:com|org|net|io|co|app|ai)\b|['’]s\s+(?:app|website|site))",
+            raw,
+        ):
+            return  # "Booking.com", "Expedia's app": a service, not a person
+        if clean not in s.people:
+            s.people.append(clean)
+
+    for m in _PERSON_TRIGGER.finditer(raw):
+        if _NOT_WITH_PERSON.search(raw[: m.start("names")]):
+            continue  # "we're going with Dagster": a choice, not a person
+        for name in _names_in(m.group("names")):
+            person(name)
+    if (r := _RELATION.search(raw)) and (clean := _clean_name(r.group("name"))):
+        s.relation = (r.group("rel").lower(), clean)
+        person(clean)
+    for pattern in (lang.ROLE_IS, lang.ROLE_DOES):
+        for m in pattern.finditer(raw):
+            name = _clean_name(m.group("name"))
+            if name and name not in not_people and name.split()[0] not in _NOT_NAMES:
+                role = re.sub(r"^(?:our|the|my|their|a|an)\s+", "", m.group("role").strip())
+                s.roles.append((name, role))
+                person(name)
+    for m in lang.FROM.finditer(raw):
+        if m.group("name").split()[0] not in _NOT_NAMES:
+            person(m.group("name"))
+    for m in lang.SUBJECT.finditer(raw):
+        if m.group("name").split()[0] not in _NOT_NAMES:
+            person(m.group("name"))
+    for form in sorted(directory.known_person_names(), key=len, reverse=True):
+        if re.search(rf"(?<![\w-]){re.escape(form)}(?![\w-])", raw) and not any(
+            form in p or p in form for p in s.people
+        ):
+            person(form)
+    for m in (m for pattern in _PROJECTS for m in pattern.finditer(raw)):
+        name = m.group("name")
+        if name.lower() not in _NOT_PROJECTS and name not in _NOT_NAMES:
+            slug = directory.project(name)
+            if slug not in s.projects:
+                s.projects.append(slug)
+    for m in _TOPIC_RE.finditer(raw):
+        topic = TOPICS[m.group(1).lower()]
+        if topic not in s.topics:
+            s.topics.append(topic)
+    # the person named first is who the sentence is about
+    s.people.sort(key=lambda n: raw.find(n) if n in raw else len(raw))
+
+
+_NOT_WITH_PERSON = re.compile(
+    r"\b(?:go|going|goes|went|stick|sticking|stay|staying|settle|settled|along|done|fine|ok|"
+    r"okay|happy|familiar|compatible|integrates?|integrated|works?|working|built|deal|dealing|"
+    r"replaced?|replaces|experience|experiment\w*|start|started|starting|run|running)\s+with\s*$",
+    re.I,
+)
+
+
+def _resolve_pronouns(s: Sentence, raw: str, context: _Context) -> None:
+    """'Her birthday is March 14' after 'my sister Maya': the sentence is about Maya."""
+    directory = context.directory
+    if s.relation:
+        rel = s.relation[0]
+        if rel in lang.FEMALE_RELATIONS:
+            context.gender[s.relation[1]] = "f"
+        elif rel in lang.MALE_RELATIONS:
+            context.gender[s.relation[1]] = "m"
+    gender = lang.pronoun_gender(raw)
+    if s.others.get("pets") or (lang.PET_NOUN.search(raw) and not s.people):
+        context.pet_last = True
+    if (m := lang.PET_NAMED.search(raw)) and context.pet_last:
+        name = m.group("name")
+        directory.other("pets", name)
+        s.others.setdefault("pets", []).append(name)
+        if name in s.people:
+            s.people.remove(name)
+        return
+    named = [n for n in s.people if n != s.speaker]
+    if gender and not named and not context.pet_last:
+        candidates = [n for n in reversed(context.last) if context.gender.get(n) in (gender, None)]
+        if candidates:
+            name = candidates[0]
+            context.gender.setdefault(name, gender)
+            s.people.insert(0, name)
+            s.subject = name
+            s.text = lang.resolve_pronoun(s.text, name)
+    elif gender and len(named) == 1 and named[0] not in context.gender:
+        context.gender[named[0]] = gender
+    for n in named:
+        if n in context.last:
+            context.last.remove(n)
+        context.last.append(n)
+    if named:
+        context.pet_last = bool(s.others.get("pets")) or (
+            bool(lang.PET_NOUN.search(raw))
+            and raw.find(named[-1]) < lang.PET_NOUN.search(raw).start()
+        )
+    if s.subject is None and s.people:
+        first = s.people[0]
+        if (
+            first != "the user"
+            and re.search(rf"(?:^|[,;:]\s*|\b(?:and|but|so|that)\s+){re.escape(first)}\b", raw)
+            or s.relation
+            or s.roles
+        ):
+            s.subject = first
+
+
+def _statement(s: Sentence) -> str:
+    """The sentence as a statement about its subject, third person, dates made absolute."""
+    text = re.sub(
+        r"^(?:(?:and|also|oh|so|but|plus|btw|fyi|please|quick\s+note|anyway|yes|ok|okay|sure|then|"
+        r"actually|in\s+fact|correction)"
+        r"[,:]?\s+)*"
+        r"(?:(?:remember|note|keep\s+in\s+mind)(?:\s+that)?[,:]?\s+)?",
+        "",
+        s.text,
+        flags=re.I,
+    )
+    if s.speaker == "the assistant":
+        return lang.assistant_third_person(text)
+    return lang.third_person(text, s.speaker)
+
+
+def _addressed(text: str) -> list[str]:
+    """Sentences of `text` that address the memory system (quoted later as ignored data)."""
+    out = []
+    for para in re.split(r"\n\s*\n", text):
+        for s in split_sentences(" ".join(line.strip() for line in para.split("\n"))):
+            if _ADDRESSED.search(s):
+                out.append(s)
+    return out
+
+
+def _link_known(sentences: list[Sentence], directory: Directory) -> None:
+    """Register the people named by a rule, then find known names anywhere in the sentences."""
+    for s in sentences:
+        for name in s.people:
+            directory.person(name)
+    forms = directory.known_person_names()
+    project_forms = {name.lower(): slug for slug, name in directory.projects.items()}
+    for s in sentences:
+        for form in sorted(forms, key=len, reverse=True):
+            named = re.search(rf"(?<![\w-]){re.escape(form)}(?![\w-])", s.text)
+            if any(form in names for names in s.others.values()) or directory.kind_of(form):
+                continue
+            if named and not any(form in p or p in form for p in s.people):
+                s.people.append(form)
+        for form, slug in project_forms.items():
+            if slug not in s.projects and re.search(
+                rf"(?<![\w-]){re.escape(form)}(?![\w-])", s.text, re.I
+            ):
+                s.projects.append(slug)
+
+
+def _value_kind(value: str) -> str:
+    if _ABSOLUTE.fullmatch(value.strip()):
+        return "date"
+    if re.fullmatch(_WEEKDAY_RE, value.strip(), re.I):
+        return "weekday"
+    if re.fullmatch(r"[\d.,:]+\s*\w*", value.strip()):
+        return "number"
+    if value[:1].isupper():
+        return "name"
+    return "text"
+
+
+def _values(text: str, kind: str) -> list[tuple[int, str]]:
+    """Values of one kind in `text`, with their positions: dates, numbers or capitalised names."""
+    if kind == "date":
+        return [(m.start(), m.group(0)) for m in _ABSOLUTE.finditer(text)]
+    if kind == "number":
+        return [(m.start(), m.group(0)) for m in re.finditer(r"\d[\d.,:]*", text)]
+    if kind == "weekday":
+        return [(m.start(), m.group(0)) for m in re.finditer(_WEEKDAY_RE, text, re.I)]
+    pattern = r"[A-Z][\w'-]*(?:\s+(?:&|and|of|de|van|von)\s+[A-Z][\w'-]*|\s+[A-Z][\w'-]*)*"
+    out = []
+    for m in re.finditer(pattern, text):
+        words = m.group(0).split()
+        if words[0] in _NOT_NAMES and len(words) == 1:
+            continue
+        out.append((m.start(), m.group(0)))
+    return out
+
+
+def _correction(raw: str) -> tuple[str, str, str] | None:
+    """(statement, old, new) for 'X, not Y' sentences where Y is a name, date or number."""
+    m = _NOT_CLAUSE.search(raw)
+    if not m:
+        return None
+    rest = m.group("old").strip()
+    kind = _value_kind(rest)
+    if kind == "text":
+        return None
+    olds = [v for pos, v in _values(rest, kind) if pos == 0]
+    if not olds:
+        return None
+    old = olds[0].strip()
+    head = raw[: m.start()]
+    markers = list(_CORRECTION_HEAD.finditer(head))
+    marker = markers[-1] if markers else None
+    head = head[head.rfind(":") + 1 :] if marker is None else head
+    if marker is not None:  # "his flat is actually in X" -> "his flat is in X"
+        head = head[: marker.start()].rstrip(" ,") + " " + head[marker.end() :].lstrip(" ,:")
+    statement = head.strip(" ,:;—–-")
+    for _ in range(2):  # "And also, ..." -> "..."
+        statement = re.sub(r"^(?:and|also|but|so|oh|no|well)\b[ ,]*", "", statement, flags=re.I)
+    if not statement:
+        return None
+    candidates = [v for _, v in _values(statement, kind) if v != old]
+    if not candidates:
+        return None
+    if marker is None and kind != "date":
+        return None  # "we use Postgres, not MySQL" contrasts; only a date contrast corrects unasked
+    new = candidates[-1].strip()
+    if new.split()[0] in ("Actually", "Correction") and len(new.split()) > 1:
+        new = " ".join(new.split()[1:])
+    return statement[:1].upper() + statement[1:], old, new

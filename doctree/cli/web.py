@@ -1,0 +1,48 @@
+"""`doctree serve`: the web inspector (and MCP over HTTP with --mcp)."""
+
+from __future__ import annotations
+
+import click
+
+from doctree.cli import DOC_PATH, State, cli
+
+pass_state = click.pass_obj
+
+
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True)
+@click.option(
+    "--token",
+    envvar="DOCTREE_TOKEN",
+    help="Require this token on every request (also $DOCTREE_TOKEN); needed beyond loopback.",
+)
+@click.option("--mcp", is_flag=True, help="Also serve the MCP tools over streamable HTTP at /mcp.")
+@click.option(
+    "--under",
+    default="~",
+    type=DOC_PATH,
+    show_default=True,
+    help="With --mcp: confine the MCP tools to this subtree.",
+)
+@pass_state
+def serve(state: State, host: str, port: int, token: str | None, mcp: bool, under: str) -> None:
+    """A web inspector over the agent's memory: the tree, pages with links and backlinks,
+    history, diffs, blame, search across time, memory-agent runs (with revert) and sessions.
+
+    Loopback only unless --token (or $DOCTREE_TOKEN) is set; with a token every request
+    must carry it (open the inspector once with ?token=TOKEN, or send
+    'Authorization: Bearer TOKEN').
+
+    \b
+      doctree serve                      # http://127.0.0.1:8765/
+      doctree serve --mcp                # plus MCP at http://127.0.0.1:8765/mcp
+      DOCTREE_TOKEN=s3cret doctree serve --host 0.0.0.0
+    """
+    from doctree.store.db import default_db_path
+    from doctree.web import serve as run_server
+
+    db = str(state.db_path or default_db_path())
+    mcp_note = f" (MCP at http://{host}:{port}/mcp)" if mcp else ""
+    click.echo(f"doctree inspector on http://{host}:{port}/{mcp_note}; Ctrl-C stops it", err=True)
+    run_server(db, state.agent, host=host, port=port, token=token, mcp=mcp, mcp_under=under)

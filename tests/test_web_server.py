@@ -1,0 +1,127 @@
+"""`doctree serve --mcp` as a real uvicorn process on a free loopback port: the inspector
+answers over HTTP, and an MCP client (the `mcp` package) over streamable HTTP lists and
+calls the tools, with the token; without it the client is refused."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+import anyio
+import pytest
+from web_demo import build_demo, free_port
+
+TOKEN = "t0ken-for-tests"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    db = build_demo(tmp_path_factory.mktemp("served") / "demo.db")
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "doctree", "--db", str(db), "serve", "--port", str(port)]
+        + ["--mcp", "--under", "~/memory", "--token", TOKEN],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            urllib.request.urlopen(base + "/tree", timeout=2)
+        except urllib.error.HTTPError:
+            break  # it answers (401 without the token)
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                raise RuntimeError(proc.stderr.read().decode()) from None
+            time.sleep(0.1)
+    yield base
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+def get(url: str, token: str | None = None) -> tuple[int, str]:
+    req = urllib.request.Request(url)
+    if token:
+        req.add_header("Authorization", f"Bearer {token}")
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return r.status, r.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode()
+
+
+def test_real_server_serves_pages_with_the_token_and_refuses_without(server):
+    status, page = get(server + "/doc/~/memory/projects/apollo", TOKEN)
+    assert status == 200 and "Backlinks" in page
+    assert get(server + "/tree")[0] == 401
+    assert get(server + "/tree", "wrong")[0] == 403
+
+
+def mcp_session(url: str, token: str | None, script):
+    from mcp.client import Client
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
+
+    headers = {"Authorization": f"Bearer {token}"} if token else None
+
+    async def main():
+        http = create_mcp_http_client(headers=headers)
+        async with http, Client(streamable_http_client(url, http_client=http)) as client:
+            return await script(client)
+
+    return anyio.run(main)
+
+
+def text_of(result) -> str:
+    return "".join(c.text for c in result.content)
+
+
+def test_mcp_over_http_lists_and_calls_the_tools(server):
+    async def script(client):
+        tools = {t.name for t in (await client.list_tools()).tools}
+        blame = await client.call_tool("blame", {"path": "~/memory/projects/apollo"})
+        past = await client.call_tool(
+            "search_history", {"query": "launch date", "all_versions": True, "limit": 50}
+        )
+        outside = await client.call_tool("read", {"path": "~/elsewhere"})
+        return tools, text_of(blame), text_of(past), outside
+
+    tools, blame, past, outside = mcp_session(server + "/mcp", TOKEN, script)
+
+    assert {"read", "write", "search", "history", "diff", "blame", "search_history"} <= tools
+    assert "~/memory/projects/apollo version" in blame and "memory-agent:main" in blame
+    assert "~/memory/projects/apollo version 2 " in past
+    assert outside.is_error and "outside the served subtree" in text_of(outside)
+
+
+def post_initialize(url: str, token: str | None) -> int:
+    body = (
+        b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18",'
+        b'"capabilities":{},"clientInfo":{"name":"t","version":"1"}}}'
+    )
+    req = urllib.request.Request(url, data=body, method="POST")
+    req.add_header("Content-Type", "application/json")
+    req.add_header("Accept", "application/json, text/event-stream")
+    if token:
+        req.add_header("Authorization", f"Bearer {token}")
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return r.status
+    except urllib.error.HTTPError as e:
+        return e.code
+
+
+def test_mcp_over_http_without_the_token_is_refused(server):
+    async def script(client):
+        return await client.list_tools()
+
+    with pytest.raises(BaseException, match="unhandled errors|error response"):
+        mcp_session(server + "/mcp", None, script)
+    assert post_initialize(server + "/mcp", None) == 401
+    assert post_initialize(server + "/mcp", "wrong") == 403
+    assert post_initialize(server + "/mcp", TOKEN) == 200
