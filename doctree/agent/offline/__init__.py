@@ -26,8 +26,9 @@ calls out: no clock, no randomness.
 
 from doctree.agent.offline.pageio import OfflineAgentError, RunSummary, ToolsLike
 from doctree.agent.offline.run import ROOT, Run
-from doctree.agent.offline.text import absolute_dates, iso_week, message_date, resolve_relative
+from doctree.agent.offline.text import absolute_dates, message_date, resolve_relative
 from doctree.sessions.transcripts import Transcript, parse_transcript
+from doctree.timeutil import iso_week
 
 __all__ = [
     "OfflineAgentError", "OfflineMemoryAgent", "RunSummary", "ToolsLike", "absolute_dates",

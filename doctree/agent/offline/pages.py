@@ -108,7 +108,7 @@ def _printable(text: str) -> str:
     return _CONTROL.sub("\ufffd", text)
 
 
-def _quote(text: str, limit: int = 200) -> str:
+def quote(text: str, limit: int = 200) -> str:
     """Text as an inline code span: shown, never a link, never markup."""
     text = " ".join(_printable(text).split()).replace("`", "'")
     if len(text) > limit:
@@ -116,7 +116,7 @@ def _quote(text: str, limit: int = 200) -> str:
     return f"`{text}`"
 
 
-def _neutral(text: str) -> str:
+def neutral(text: str) -> str:
     """The user's words made safe to copy into a page: no wiki links, no line breaks."""
     text = _printable(text).replace("[[", "[ [").replace("]]", "] ]")
     return " ".join(text.split("\n"))

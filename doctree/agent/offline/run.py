@@ -8,27 +8,27 @@ from datetime import date, timedelta
 from doctree.agent.offline import language as lang
 from doctree.agent.offline.language import filler
 from doctree.agent.offline.pageio import PageIO, RunSummary, ToolsLike
-from doctree.agent.offline.pages import Page, _neutral, _quote
+from doctree.agent.offline.pages import Page, neutral, quote
 from doctree.agent.offline.text import (
-    _STOPWORDS,
+    IGNORED_WORDS,
     OTHER_KINDS,
     TOPICS,
     Analysis,
     Directory,
     Sentence,
-    _content_words,
-    _mentions,
-    _title,
-    _value_kind,
     absolute_dates,
     analyse,
-    iso_week,
+    content_words,
+    is_title,
+    mentions,
     message_date,
+    value_kind,
 )
 from doctree.memory.layout import CORRECTIONS, MEMORY_ROOT, TIER_PAGES
 from doctree.memory.secrets import redact
 from doctree.sessions.transcripts import Transcript
 from doctree.store.paths import slugify
+from doctree.timeutil import iso_week
 
 ROOT = MEMORY_ROOT
 MAX_KEY_LINES = 40
@@ -173,7 +173,7 @@ class Run(PageIO):
                 return
 
     def line(self, s: Sentence) -> str:
-        text = _neutral(s.statement or s.text)
+        text = neutral(s.statement or s.text)
         if "finding" in s.kinds:
             text = f"Found by the assistant and accepted by the user: {text}"
         return f"- {s.time[:10]}: {text} ({self.cite})"
@@ -237,13 +237,13 @@ class Run(PageIO):
                 f"- week: [[{self.root}/archive/{self.week}]]",
             ]
             if opening and not page.sections.get("Opening"):
-                page.add("Opening", f"- {_quote(opening, 240)}")
+                page.add("Opening", f"- {quote(opening, 240)}")
             page.add("Records", record)
             for s in key[:MAX_KEY_LINES]:
                 page.add(
                     "Key lines",
-                    f"- {s.time[11:16]} {_neutral(s.statement or s.text)}",
-                    key=_neutral(s.statement or s.text),
+                    f"- {s.time[11:16]} {neutral(s.statement or s.text)}",
+                    key=neutral(s.statement or s.text),
                 )
             if len(key) > MAX_KEY_LINES:
                 page.add(
@@ -269,12 +269,12 @@ class Run(PageIO):
             for text in a.ignored:
                 page.add(
                     "Ignored instructions",
-                    f"- {_quote(text)} — addressed to the memory system; kept as data, not followed",
+                    f"- {quote(text)} — addressed to the memory system; kept as data, not followed",
                 )
             for text in a.not_acted:
                 page.add(
                     "Not acted on",
-                    f"- {_quote(text)} — withdrawn as it was made; nothing was removed",
+                    f"- {quote(text)} — withdrawn as it was made; nothing was removed",
                 )
             if a.forgotten:
                 page.add(
@@ -285,7 +285,7 @@ class Run(PageIO):
             for what in a.forget:
                 page.add(
                     "Forgotten on request",
-                    f"- {_quote(what, 80)}: removed from current memory, as the user asked",
+                    f"- {quote(what, 80)}: removed from current memory, as the user asked",
                 )
             links = [f"{self.root}/projects/{p}" for p in projects]
             links += [
@@ -423,7 +423,7 @@ class Run(PageIO):
             if self.directory.person(name) == slug:
                 page.add("Facts", f"- Role: {role} ({self.cite})", key=f"Role: {role}")
         for n in s.people:
-            full = " " in n and not _title(n) and n != page.title
+            full = " " in n and not is_title(n) and n != page.title
             if full and self.directory.person(n) == slug:
                 page.add("Facts", f"- Full name: {n} ({self.cite})", key=f"Full name: {n}")
 
@@ -431,16 +431,16 @@ class Run(PageIO):
         """Add a fact; a changed preference or reversed decision moves the one it replaces
         to the page's "Past" section, dated, so the page tells what holds now."""
         line = self.line(s)
-        key = _neutral(s.statement or s.text)
+        key = neutral(s.statement or s.text)
         if any(key in existing for existing in page.sections.get(section, [])):
             return
         if "change" in s.kinds:
-            words = _content_words(s.statement or s.text)
+            words = content_words(s.statement or s.text)
             lines = page.sections.get(section, [])
             for old in list(lines):
                 if self.session_path in old:
                     continue  # said in this session too
-                old_words = _content_words(old.split(": ", 1)[-1].rsplit(" ([[", 1)[0])
+                old_words = content_words(old.split(": ", 1)[-1].rsplit(" ([[", 1)[0])
                 shared = words & old_words
                 if len(shared) >= 2 or (shared and len(old_words) <= 3):
                     lines.remove(old)
@@ -506,7 +506,7 @@ class Run(PageIO):
 
     def forget(self, what: str) -> None:
         """Remove the lines that say `what` from current pages (not the archive)."""
-        words = _content_words(what)
+        words = content_words(what)
         if not words:
             return
         r = self.call("document_search", {"query": " ".join(sorted(words)), "under": self.root})
@@ -521,7 +521,7 @@ class Run(PageIO):
                 continue
             edits: dict[str, str | None] = {}
             for ln in current.body.split("\n"):
-                if not ln.startswith("- ") or not _mentions(ln, words):
+                if not ln.startswith("- ") or not mentions(ln, words):
                     continue
                 if self._session_line(ln):  # a recent session keeps its link, not its words
                     edits[ln] = ln.split(" `", 1)[0] if " `" in ln else None
@@ -551,7 +551,7 @@ class Run(PageIO):
         past: dict[str, list[str]] = {}
         opening = redact(self.analysis.opening)[0] if self.analysis.opening else None
         session_line = f"- {self.day.isoformat()}: {self.cite}" + (
-            f" {_quote(opening, 120)}" if opening else ""
+            f" {quote(opening, 120)}" if opening else ""
         )
 
         def change(page: Page) -> None:
@@ -565,8 +565,8 @@ class Run(PageIO):
                 where = self._where(s)
                 page.add(
                     "Upcoming",
-                    f"- {s.when.isoformat()}{where}: {_neutral(s.statement)} ({self.cite})",
-                    key=_neutral(s.statement),
+                    f"- {s.when.isoformat()}{where}: {neutral(s.statement)} ({self.cite})",
+                    key=neutral(s.statement),
                 )
             keep = []
             for line in lines:
@@ -582,7 +582,7 @@ class Run(PageIO):
                 page.add(
                     "Recent decisions",
                     self.line(s)[:-1] + f"{self._where(s)})",
-                    key=_neutral(s.statement),
+                    key=neutral(s.statement),
                 )
             recent = page.sections.get("Recent decisions", [])
             page.sections["Recent decisions"] = recent[-MAX_RECENT_DECISIONS:]
@@ -610,21 +610,21 @@ class Run(PageIO):
                 subjects.add(self.session_project)
             edited = self._correct(old, new, statement, subjects, s)
             active = f"{self.root}/active"
-            swapped = _value_kind(old) in ("date", "number") and active in edited
+            swapped = value_kind(old) in ("date", "number") and active in edited
             if s.when is not None and s.when > self.day and not swapped:
                 self.update(  # the corrected date is the one coming up
                     active,
                     "Active",
                     lambda page, s=s: page.add(
                         "Upcoming",
-                        f"- {s.when.isoformat()}{self._where(s)}: {_neutral(s.statement)} "
+                        f"- {s.when.isoformat()}{self._where(s)}: {neutral(s.statement)} "
                         f"({self.cite})",
-                        key=_neutral(s.statement),
+                        key=neutral(s.statement),
                     ),
                 )
             where = ", ".join(f"[[{p}]]" for p in edited) if edited else None
             record = (
-                f"- {s.time[:10]}: {_neutral(s.statement)} — “{old}” → “{new}”; "
+                f"- {s.time[:10]}: {neutral(s.statement)} — “{old}” → “{new}”; "
                 + (f"corrected in {where}" if where else f"no page held “{old}”; recorded here")
                 + f" ({self.cite})"
             )
@@ -632,7 +632,7 @@ class Run(PageIO):
             def change(page: Page, record=record, s=s) -> None:
                 if not page.intro:
                     page.intro = [CORRECTIONS_INTRO]
-                page.add("Corrections", record, key=_neutral(s.statement))
+                page.add("Corrections", record, key=neutral(s.statement))
 
             self.update(f"{self.root}/corrections", "Corrections", change)
             for name in s.people:
@@ -643,9 +643,7 @@ class Run(PageIO):
                     self.update(
                         path,
                         self.directory.people.get(slug, slug),
-                        lambda page, s=s: page.add(
-                            "Facts", self.line(s), key=_neutral(s.statement)
-                        ),
+                        lambda page, s=s: page.add("Facts", self.line(s), key=neutral(s.statement)),
                     )
 
     def _correct(
@@ -669,7 +667,7 @@ class Run(PageIO):
         paths = sorted(p for p in dict.fromkeys(paths) if not p.startswith(skip))
         words = {
             w.lower() for w in re.findall(r"[A-Za-z]{4,}", statement)
-            if w.lower() not in _STOPWORDS and w not in old and w not in new
+            if w.lower() not in IGNORED_WORDS and w not in old and w not in new
         }  # fmt: skip
         old_iso = _iso(old, s)
         new_iso = _iso(new, s)
@@ -694,13 +692,13 @@ class Run(PageIO):
                     continue  # said in this session with the new value already
                 relevant = (
                     on_subject
-                    or _value_kind(old) == "name"
-                    or (_value_kind(old) == "weekday" and self.session_path in line)
+                    or value_kind(old) == "name"
+                    or (value_kind(old) == "weekday" and self.session_path in line)
                     or any(w in line.lower() for w in words)
                 )
                 if not relevant:
                     continue
-                if _value_kind(old) in ("name", "weekday"):
+                if value_kind(old) in ("name", "weekday"):
                     # A name replaced keeps its own reasons: the old line stays, marked past.
                     if line.startswith("- past"):
                         continue
@@ -709,7 +707,7 @@ class Run(PageIO):
                         + line[2:]
                     )
                     now = self.line(s)  # and the new value, with its own reasons, below it
-                    if _neutral(s.statement) not in page.body and path not in stated:
+                    if neutral(s.statement) not in page.body and path not in stated:
                         fixed += "\n" + now
                         stated.add(path)
                 else:
@@ -717,7 +715,7 @@ class Run(PageIO):
                     if old_iso and new_iso:
                         fixed = fixed.replace(old_iso, new_iso)
                     fixed += f" (corrected {s.time[:10]}: was “{old}”, {self.cite})"
-                if path == f"{self.root}/active" and _value_kind(old) in ("name", "weekday"):
+                if path == f"{self.root}/active" and value_kind(old) in ("name", "weekday"):
                     # what is current lists the new value only (an upcoming date is added apart)
                     upcoming = s.when is not None and s.when > self.day
                     line, fixed = line + "\n", "" if upcoming else now + "\n"

@@ -136,7 +136,7 @@ _ADDRESSED = re.compile(
     re.I,
 )
 _ABBREVIATIONS = ("Dr.", "Mr.", "Mrs.", "Ms.", "Prof.", "e.g.", "i.e.", "vs.", "St.", "etc.")
-_STOPWORDS = stopwords.FILLER
+IGNORED_WORDS = stopwords.FILLER
 
 
 @dataclass
@@ -352,16 +352,16 @@ def split_sentences(paragraph: str) -> list[str]:
 
 def _names_in(group: str) -> list[str]:
     names = re.findall(_NAME, group)
-    return [n for n in names if n.split()[0].rstrip(".") not in _NOT_NAMES or _title(n)]
+    return [n for n in names if n.split()[0].rstrip(".") not in _NOT_NAMES or is_title(n)]
 
 
-def _title(name: str) -> bool:
+def is_title(name: str) -> bool:
     return bool(re.match(r"(?:Dr|Mr|Mrs|Ms|Prof)\.?\s", name))
 
 
 def _clean_name(name: str) -> str | None:
     words = name.split()
-    if _title(name):
+    if is_title(name):
         return name if len(words) >= 2 else None
     # 'Priya Raman' keeps both words; 'Bob Thanks' drops a trailing non-name
     words = [w for w in words if w not in _NOT_NAMES]
@@ -408,7 +408,7 @@ class Directory:
         slug = person_slug(name)
         if slug in self.people:
             return slug
-        first = person_slug(name.split()[0]) if not _title(name) else None
+        first = person_slug(name.split()[0]) if not is_title(name) else None
         if first and first in self.people:
             return first
         matches = sorted(s for s in self.people if first and s.startswith(first + "-"))
@@ -422,7 +422,7 @@ class Directory:
         forms: dict[str, str] = {}
         for slug, name in self.people.items():
             forms[name] = slug
-            if not _title(name) and " " in name:
+            if not is_title(name) and " " in name:
                 forms.setdefault(name.split()[0], slug)
         return forms
 
@@ -501,8 +501,8 @@ def analyse(transcript: Transcript, directory: Directory) -> Analysis:
                             dropped.append(t.text)
                 else:
                     a.forget.append(what)
-                    words = _content_words(what)
-                    for t in [t for t in a.sentences if words and _mentions(t.text, words)]:
+                    words = content_words(what)
+                    for t in [t for t in a.sentences if words and mentions(t.text, words)]:
                         a.sentences.remove(t)
                         a.forgotten += 1
                         dropped.append(t.text)
@@ -532,12 +532,12 @@ def analyse(transcript: Transcript, directory: Directory) -> Analysis:
     return a
 
 
-def _content_words(text: str) -> set[str]:
+def content_words(text: str) -> set[str]:
     """The words that say what `text` is about: names, and longer words that are not filler."""
     return {
         w.lower()
         for w in re.findall(r"[\w'-]{3,}", text)
-        if (len(w) >= 4 or w[:1].isupper()) and w.lower() not in _STOPWORDS
+        if (len(w) >= 4 or w[:1].isupper()) and w.lower() not in IGNORED_WORDS
         and w.lower() not in _GENERIC
     }  # fmt: skip
 
@@ -550,7 +550,7 @@ _GENERIC = {
 }  # fmt: skip
 
 
-def _mentions(text: str, words: set[str]) -> bool:
+def mentions(text: str, words: set[str]) -> bool:
     """Whether `text` holds at least half of `words` (and one at least)."""
     have = {w.lower() for w in re.findall(r"[\w'-]{3,}", text)}
     hits = len(words & have)
@@ -873,7 +873,7 @@ def _link_known(sentences: list[Sentence], directory: Directory) -> None:
                 s.projects.append(slug)
 
 
-def _value_kind(value: str) -> str:
+def value_kind(value: str) -> str:
     if _ABSOLUTE.fullmatch(value.strip()):
         return "date"
     if re.fullmatch(_WEEKDAY_RE, value.strip(), re.I):
@@ -909,7 +909,7 @@ def _correction(raw: str) -> tuple[str, str, str] | None:
     if not m:
         return None
     rest = m.group("old").strip()
-    kind = _value_kind(rest)
+    kind = value_kind(rest)
     if kind == "text":
         return None
     olds = [v for pos, v in _values(rest, kind) if pos == 0]
