@@ -30,9 +30,9 @@ from doctree.memory.retrieval import (
     Context,
     Query,
     Settings,
-    _clip,
-    _day_tokens,
+    clip_words,
     date_tokens,
+    day_tokens,
     has_time_expression,
     parse_query,
     retrieve,
@@ -98,10 +98,10 @@ def passages_of(records: Sequence[Any]) -> list[RecallRow]:
         rid = getattr(r, "id", None)
         key = f"h{rid}" if rid is not None else f"{r.time}#{i}"
         day = _day(r.time)
-        before = _clip(texts[i - 1], CONTEXT_WORDS) if i > 0 else ""
-        after = _clip(texts[i + 1], CONTEXT_WORDS) if i + 1 < len(texts) else ""
+        before = clip_words(texts[i - 1], CONTEXT_WORDS) if i > 0 else ""
+        after = clip_words(texts[i + 1], CONTEXT_WORDS) if i + 1 < len(texts) else ""
         context = " ".join(x for x in (before, after) if x)
-        day_toks = _day_tokens(day) if day else []
+        day_toks = day_tokens(day) if day else []
         for n, piece in enumerate(_pieces(texts[i])):
             toks = list(dict.fromkeys([*day_toks, *date_tokens(piece, day)]))
             rows.append(
