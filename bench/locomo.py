@@ -6,10 +6,12 @@ session date and time, and every turn's dia_id, so evidence can be traced) store
 doctree, one owner per conversation, in two modes:
 
 - raw: each session archived as a document under `~/memory/archive/sessions/`;
-- agent: the sessions replayed through the offline memory agent, which writes whatever pages
-  it writes (each carrying the dia_ids it cites) — when that agent is available.
+- agent: the sessions replayed through the live path (`doctree replay`: history, a worker
+  tick that hands each one over, the offline memory agent), which writes whatever pages it
+  writes; the hand-over keeps the verbatim record beside them.
 
-Per question, `doctree.memory.retrieval.retrieve` assembles the context; recall is the share of the
+Per question, `doctree.memory.recall.blend` assembles the context (the passages of the pages
+first, then, in agent mode, the verbatim record of what was handed over); recall is the share of the
 question's evidence dia_ids that appear in the context text. In the same run: the chance
 level (random turns filling the budget) and plain BM25 over turns (SQLite FTS5, porter
 unicode61, stopwords removed, OR of the question's words, one row per turn, turns added in
@@ -44,12 +46,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from doctree.memory.recall import PAGES_SHARE as DEFAULT_SHARE  # noqa: E402
+from doctree.memory.recall import blend  # noqa: E402
+from doctree.memory.recall import texts as recalled_texts  # noqa: E402
 from doctree.memory.retrieval import (  # noqa: E402
     DEFAULT_SETTINGS,
     ENGLISH_STOPWORDS,
     Settings,
     parse_date,
-    retrieve,
     sync_chunks,
 )
 from doctree.store.documents import Actor, DocumentsRepository  # noqa: E402
@@ -64,11 +68,17 @@ DIA_ID = re.compile(r"\bD\d+:\d+\b")
 SESSION_KEY = re.compile(r"session_(\d+)")
 UNDER = "~/memory"
 ACTOR = Actor("system", "locomo-bench")
+PAGES_SHARE = [DEFAULT_SHARE]  # --pages-share
 
 
 def data_dir() -> Path:
     env = os.environ.get("DOCTREE_LOCOMO")
-    return Path(env) if env else (ROOT / ".." / "shared" / "data" / "locomo").resolve()
+    if env:
+        return Path(env)
+    for parent in ROOT.parents:  # `shared/` beside the checkout, or beside a folder above it
+        if (parent / "shared" / "data" / "locomo").exists():
+            return parent / "shared" / "data" / "locomo"
+    return (ROOT / ".." / "shared" / "data" / "locomo").resolve()
 
 
 # -- the data ----------------------------------------------------------------------------
@@ -251,15 +261,26 @@ def agent_transcript(c: Conversation, s: Session) -> str:
 
 
 def store_agent(repo: DocumentsRepository, c: Conversation) -> None:
-    """Replay each session, in order, through the offline memory agent and its tools."""
-    from doctree.agent.offline import OfflineMemoryAgent
-    from doctree.interop.tools import MemoryTools
+    """Replay each session, in order, through the live path (`doctree replay`: history,
+    sleep, a worker tick that hands it over, the offline memory agent)."""
+    from doctree.cli.replay import _Collecting, replay_one, runtime_for
+    from doctree.sessions.repository import SessionsRepository
+    from doctree.sessions.worker import MemoryWorker
 
-    agent = OfflineMemoryAgent()
-    for s in c.sessions:
-        session_id = f"{c.sample_id}-session-{s.number}"
-        tools = MemoryTools(repo, c.sample_id, session_id=session_id)
-        agent.run(agent_transcript(c, s), tools, source=session_id)
+    runtime = runtime_for(repo, "offline")
+    handler = _Collecting(runtime)
+    sessions = SessionsRepository(repo.conn)
+    worker = MemoryWorker(repo.conn, handler=handler)
+    try:
+        for s in c.sessions:
+            o = replay_one(
+                repo, sessions, worker, handler, agent_transcript(c, s), source=f"s{s.number}"
+            )
+            if o.error:
+                raise RuntimeError(f"{c.sample_id} session {s.number}: {o.error}")
+    finally:
+        worker.close()
+        runtime.close()
 
 
 class Tracer:
@@ -401,6 +422,7 @@ def evaluate(
     for c in conversations:
         # The ceiling: evidence present anywhere in what was stored, whatever the budget.
         stored = "\n".join(d.body for d in repo.documents(c.sample_id, UNDER))
+        stored += "\n" + "\n".join(recalled_texts(repo.conn, c.sample_id))
         res.stored_words.append(len(stored.split()))
         everything = tracers[c.sample_id].found(stored, by_text=mode == "agent")
         for q in c.questions[:limit]:
@@ -408,8 +430,14 @@ def evaluate(
         for q in c.questions[:limit]:
             for b in budgets:
                 t0 = time.perf_counter()
-                ctx = retrieve(
-                    repo, c.sample_id, q.text, budget_words=b, under=UNDER, settings=settings
+                ctx, _ = blend(
+                    repo,
+                    c.sample_id,
+                    q.text,
+                    budget_words=b,
+                    under=UNDER,
+                    page_settings=settings,
+                    pages_share=PAGES_SHARE[0],
                 )
                 res.latencies_ms.append((time.perf_counter() - t0) * 1000)
                 res.words[b].append(ctx.words)
@@ -489,7 +517,14 @@ def main(argv: list[str] | None = None) -> int:
         metavar="NAME=VALUE",
         help="override a retrieval setting (tune on development only)",
     )
+    ap.add_argument(
+        "--pages-share",
+        type=float,
+        default=DEFAULT_SHARE,
+        help="share of the budget the pages may take while the record has passages (agent mode)",
+    )
     args = ap.parse_args(argv)
+    PAGES_SHARE[0] = args.pages_share
 
     path = data_dir()
     if not (path / "locomo10.json").exists():

@@ -124,15 +124,22 @@ def redact(state: State, path: str, version: int, as_json: bool) -> None:
     """Erase the content of VERSION of the document at PATH.
 
     The fact of the change stays in the history, and a `redacted` version records who
-    erased it. Redacting the current version also empties the document.
+    erased it. Redacting the current version also empties the document. The passages of
+    past sessions that hold one of its sentences (five words or more) are erased too.
     """
-    v = state.repo.redact(state.agent, path, version, actor=user_actor())
+    from doctree.memory.recall import redact as redact_with_sources
+
+    v, erased = redact_with_sources(state.repo, state.agent, path, version, actor=user_actor())
     if as_json:
-        emit_json({k: x for k, x in v.to_dict().items() if k != "body"})
+        emit_json(
+            {**{k: x for k, x in v.to_dict().items() if k != "body"}, "recall_passages": erased}
+        )
     else:
         click.echo(
             f"redacted {v.path} version {version}; recorded as version {v.version} by {v.actor}"
         )
+        if erased:
+            click.echo(f"erased {erased} passage(s) of past sessions it came from")
 
 
 @cli.command()
@@ -183,6 +190,9 @@ def forget(
     if as_json:
         emit_json(report.to_dict())
         return
+    if report.recall_passages:
+        erased = "would erase" if dry_run else "erased"
+        click.echo(f"{erased} {report.recall_passages} passage(s) of past sessions")
     if not report.hits:
         click.echo("no versions match")
         return

@@ -36,7 +36,8 @@ pass_state = click.pass_obj
     "as_json",
     is_flag=True,
     help="Print JSON: the documents (path, version, title, chars) or, with --words, the "
-    "passages (path, version, seq, speaker, day, score, words, text), and the text.",
+    "passages (path, version, seq, speaker, day, score, words, text) and the recalled "
+    "passages (session_id, time, speaker, score, words, text), and the text.",
 )
 @pass_state
 def context(
@@ -53,8 +54,12 @@ def context(
     documents whose passages best match it first; separated by '---'; stopping before
     the first document that would pass --cap (a document is never cut).
 
+    With --query, what was said in past sessions follows the pages, word for word, under
+    '# Said in sessions', each session headed by its id and date.
+
     Passages (--words N, needs --query): only the passages most relevant to the query,
-    at most N words, grouped under a '## <path> (<date>)' header per document.
+    at most N words: those of the pages first, grouped under a '## <path> (<date>)'
+    header per document, then the verbatim passages of past sessions.
 
     \b
       doctree context --cap 4000
@@ -75,11 +80,11 @@ def context(
             raise UserError(f"--words {words}: passage mode needs --query to choose passages")
         _passages(state, query, words, under, as_json)
         return
-    from doctree.memory.context import DEFAULT_CAP, SEPARATOR, render_document, select_memories
+    from doctree.memory.context import DEFAULT_CAP, SEPARATOR, memories, render_document
 
     cap = DEFAULT_CAP if cap is None else cap
-    docs = select_memories(state.repo, state.agent, cap=cap, query=query, under=under)
-    text = SEPARATOR.join(render_document(d) for d in docs)
+    docs, said = memories(state.repo, state.agent, cap=cap, query=query, under=under)
+    text = SEPARATOR.join([*(render_document(d) for d in docs), *([said] if said else [])])
     if as_json:
         emit_json(
             {
@@ -96,6 +101,7 @@ def context(
                     }
                     for d in docs
                 ],
+                "recalled_chars": len(said),
                 "text": text,
             }
         )
@@ -104,10 +110,11 @@ def context(
 
 
 def _passages(state: State, query: str, words: int, under: str, as_json: bool) -> None:
-    """`doctree context --words N`: the passages `retrieve` assembles for the query."""
-    from doctree.memory.retrieval import retrieve
+    """`doctree context --words N`: the passages of the pages, then the verbatim passages of
+    past sessions, for the query (`doctree.memory.recall.blend`)."""
+    from doctree.memory.recall import blend
 
-    ctx = retrieve(state.repo, state.agent, query, budget_words=words, under=under)
+    ctx, said = blend(state.repo, state.agent, query, budget_words=words, under=under)
     if as_json:
         emit_json(
             {
@@ -128,6 +135,17 @@ def _passages(state: State, query: str, words: int, under: str, as_json: bool) -
                         "text": p.text,
                     }
                     for p in ctx.passages
+                ],
+                "recalled": [
+                    {
+                        "session_id": p.session_id,
+                        "time": p.time,
+                        "speaker": p.speaker,
+                        "score": round(p.score, 4),
+                        "words": p.words,
+                        "text": p.text,
+                    }
+                    for p in said.passages
                 ],
                 "text": ctx.text,
             }

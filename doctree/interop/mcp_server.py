@@ -211,7 +211,9 @@ TOOL_SPECS: dict[str, ToolSpec] = {
             "Memory for a prompt: whole documents, the most relevant to `query` first (or the "
             "most recently changed when no query is given), separated by '---' lines, within "
             "`cap` characters. A document is never cut: one that would pass the cap ends the "
-            "list. Use it at the start of a task to recall what is known.",
+            "list. With a query, what was said about it in past sessions follows the pages, "
+            "word for word, under '# Said in sessions', each session headed by its id and "
+            "date. Use it at the start of a task to recall what is known.",
             ContextInput,
         ),
     )

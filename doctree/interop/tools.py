@@ -37,6 +37,7 @@ from doctree.store.paths import normalize_path
 
 DEFAULT_ROOT = MEMORY_ROOT
 MAX_SEARCH_LIMIT = 50
+RECALLED_IN_SEARCH = 3  # verbatim passages of past sessions after the pages found
 
 
 @dataclass
@@ -142,8 +143,10 @@ TOOL_SPECS: dict[str, ToolSpec] = {
         ToolSpec(
             "document_search",
             "Full-text search over the memory pages (titles, bodies and paths), best match "
-            "first, with a snippet where [brackets] mark the matching words. Use it to find "
-            "where a person, project or fact is already recorded before creating a new page.",
+            "first, with a snippet where [brackets] mark the matching words; then the few "
+            "passages of past sessions that best match, word for word, each cited by session, "
+            "time and speaker. Use it to find where a person, project or fact is already "
+            "recorded before creating a new page.",
             SearchInput,
         ),
         ToolSpec(
@@ -283,12 +286,32 @@ class MemoryTools(ToolSet):
     def tool_document_search(self, a: SearchInput) -> str:
         under = self.confine(a.under, "under") if a.under is not None else self.root
         hits = self.repo.search(self.source_agent, a.query, under=under, limit=a.limit)
-        if not hits:
+        said = self._recalled(a.query, RECALLED_IN_SEARCH)
+        if not hits and not said:
             return f"no pages under {under} match {a.query!r}"
-        lines = [f"{len(hits)} result(s) for {a.query!r} under {under}:"]
+        if hits:
+            lines = [f"{len(hits)} result(s) for {a.query!r} under {under}:"]
+        else:
+            lines = [f"no pages under {under} match {a.query!r}"]
         for h in hits:
             lines.append(f"- {h.path} (v{h.version}) {h.title}: {h.snippet}")
+        if said:
+            lines.append(f"said in past sessions ({len(said)}), word for word:")
+            lines.extend(said)
         return "\n".join(lines)
+
+    def _recalled(self, query: str, n: int) -> list[str]:
+        """The verbatim passages of past sessions that best match `query`, one line each,
+        cited by session, time and speaker (the second layer of memory)."""
+        from doctree.memory.recall import DEFAULT_RECALL, rank
+        from doctree.memory.retrieval import parse_query
+        from doctree.store.recall import RecallIndex
+
+        hits = rank(
+            RecallIndex(self.repo.conn), self.source_agent, parse_query(query), DEFAULT_RECALL
+        )
+        hits = [h for h in hits if h.session_id != self.session_id]  # the one being read now
+        return [f"* session {h.session_id} · {h.time} · {h.speaker}: {h.text}" for h in hits[:n]]
 
     def tool_document_edit(self, a: EditInput) -> str:
         path = self.confine(a.path)

@@ -137,10 +137,45 @@ def load_memories(
 
     A soft cap: documents are taken in order (recency, or relevance to `query`) until the next
     one would take the text past `cap`; that one and all after it are left out, and no document
-    is ever cut. The empty string when there is nothing to load.
+    is ever cut. With a query, the second layer follows the pages within the same cap: the
+    verbatim passages of past sessions most relevant to it (`doctree.memory.recall`), under
+    `# Said in sessions`, each session headed by its id and date: when there are any, the
+    pages take at most three quarters of the cap and the passages what the pages leave. The empty string when there is nothing to load.
     """
-    docs = select_memories(repo, owner, cap=cap, query=query, under=under)
-    return SEPARATOR.join(render_document(d) for d in docs)
+    docs, said = memories(repo, owner, cap=cap, query=query, under=under)
+    return SEPARATOR.join([*(render_document(d) for d in docs), *([said] if said else [])])
+
+
+def memories(
+    repo: DocumentsRepository,
+    owner: str,
+    cap: int = DEFAULT_CAP,
+    query: str | None = None,
+    under: str = MEMORY_ROOT,
+) -> tuple[list[Document], str]:
+    """What `load_memories` loads: the documents, in order, and the recall section ('' when
+    none); for callers that want the documents' paths and versions (`doctree context`)."""
+    from doctree.memory.recall import has_recall
+
+    docs_cap = cap
+    if query and isinstance(cap, int) and cap > 0 and has_recall(repo, owner, query):
+        docs_cap = cap * 3 // 4
+    docs = select_memories(repo, owner, cap=docs_cap, query=query, under=under)
+    used = sum(len(render_document(d)) + len(SEPARATOR) for d in docs)
+    said = recalled(repo, owner, cap=cap - used, query=query) if docs_cap != cap else ""
+    return docs, said
+
+
+def recalled(repo: DocumentsRepository, owner: str, *, cap: int, query: str | None) -> str:
+    """The recall section `load_memories` adds for a query: verbatim passages within `cap`
+    characters, headed `# Said in sessions`; empty without a query or a match."""
+    from doctree.memory.recall import RECALL_HEADING, recall
+
+    if not query or not query.strip() or not isinstance(cap, int) or cap <= 0:
+        return ""
+    budget = cap - len(RECALL_HEADING) - 1
+    said = recall(repo, validate_owner(owner), query, budget=budget, measure=len)
+    return f"{RECALL_HEADING}\n{said.text}" if said.text else ""
 
 
 def select_memories(

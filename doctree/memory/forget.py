@@ -6,7 +6,7 @@ current one first so that the `redacted` versions that record it carry no copy; 
 segments and titles that hold it are rewritten in place, in every version, and so are the
 declared links and references that name such a path; the sessions of the agent (its own
 conversations and its memory agent's) and the errors of its runs have it replaced by a
-note. Then the indexes built from them are cleaned (the search index merged, the passage
+note, and the passages of the recall record that hold it are erased. Then the indexes built from them are cleaned (the search index merged, the passage
 index dropped for the documents touched), and the database file is rewritten (VACUUM) so
 that no freed page keeps a copy. The fact of each change and who redacted it stay in the history.
 """
@@ -49,6 +49,7 @@ class ForgetReport:
     last_version_id: int = 0  # every version with an id up to this one was searched
     file_compacted: bool = False  # the database file was rewritten without freed pages
     note: str | None = None
+    recall_passages: int = 0  # verbatim passages of past sessions erased (dry: matching)
 
     @property
     def redacted(self) -> int:
@@ -65,6 +66,7 @@ class ForgetReport:
             "file_compacted": self.file_compacted,
             "note": self.note,
             "documents": [h.to_dict() for h in self.hits],
+            "recall_passages": self.recall_passages,
         }
 
 
@@ -171,7 +173,7 @@ def forget(
     compact_file: bool = True,
 ) -> ForgetReport:
     """Erase `pattern` from the documents that ever lived under `under` and from the agent's
-    sessions, in one transaction (see the module docstring); `compact_file` then rewrites
+    sessions (their history and the recall record), in one transaction (see the module docstring); `compact_file` then rewrites
     the database file so no freed page holds a copy (skipped inside a caller's transaction).
     """
     owner, under = validate_owner(owner), normalize_path(under)
@@ -182,6 +184,8 @@ def forget(
         bodies, names = _scan(repo, owner, compiled, under)
         if not dry_run:
             _erase(repo, owner, compiled, under, bodies, names, report, actor)
+        else:
+            report.recall_passages = forget_recalled(repo, owner, compiled, dry_run=True)
         for doc_id in sorted({*bodies, *names}):
             doc = repo.read_by_id(doc_id)
             versions = [v.version for v in bodies.get(doc_id, [])]
@@ -238,8 +242,22 @@ def _erase(
         repo.scrub_paths(doc_id, path_map, text_map, current_map)
     linked = repo.scrub_links(owner, path_map)
     report.history_records = SessionsRepository(repo.conn).scrub(owner, text_map)
+    report.recall_passages = forget_recalled(repo, owner, pattern)
     Runs(repo.conn).scrub(owner, text_map)
     chunks = ChunkIndex(repo)
     chunks.drop(sorted({*bodies, *names, *linked}))
     chunks.optimize()
     repo.optimize_search_index()
+
+
+def forget_recalled(
+    repo: DocumentsRepository, owner: str, pattern: re.Pattern, *, dry_run: bool = False
+) -> int:
+    """The recall record's part of `forget` (`doctree.memory.recall`): erase the verbatim
+    passages of past sessions that match, in the caller's transaction; on a dry run, count
+    them."""
+    from doctree.memory.recall import erase, matching
+
+    if dry_run:
+        return matching(repo.conn, owner, pattern.search)
+    return erase(repo.conn, owner, pattern.search)

@@ -368,6 +368,16 @@ def document_date(path: str, title: str, body: str) -> date | None:
     return None
 
 
+def day_tokens(d: date) -> list[str]:
+    """The date tokens of one day (`d20230508 m202305 y2023`), as passages are indexed."""
+    return _day_tokens(d)
+
+
+def clip_words(text: str, n: int) -> str:
+    """The first `n` words of `text`, joined by single spaces."""
+    return _clip(text, n)
+
+
 def _clip(text: str, n: int) -> str:
     parts = text.split()
     return " ".join(parts[:n])

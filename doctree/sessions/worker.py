@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from doctree.errors import UserError
+from doctree.memory.recall import catch_up, hand_over
 from doctree.sessions.repository import Session, SessionsRepository, lease_name
 from doctree.sessions.transcripts import Transcript, format_transcript, transcript_of
 from doctree.store import db as dbmod
@@ -336,6 +337,8 @@ class MemoryWorker:
                 self.sessions.complete(s.id, s.processed_until or 0, mark)
                 result.processed.append(s.id)
                 return
+            # The verbatim record first: findable whatever the memory agent writes.
+            hand_over(self.sessions.conn, s.agent.id, s.id, records)
             job = TranscriptJob(
                 source_agent=s.agent.id,
                 session_id=s.id,
@@ -390,6 +393,10 @@ class MemoryWorker:
             job.first_history_id,
             job.last_history_id,
         )
+        try:  # the pages the agent wrote, indexed now rather than by the next reader
+            catch_up(self.sessions.conn, s.agent.id)
+        except Exception:
+            log.exception("event: chunk index catch-up failed session=%s", s.id)
         if self.after_handle is not None:
             try:
                 self.after_handle(job)

@@ -1,10 +1,10 @@
 """The chunk index: passages of current documents, searchable with FTS5.
 
 Retrieval cuts documents into passages (`doctree.memory.retrieval` decides how); this module only
-stores them and searches them. The index is derived data: a document whose current version
-differs from the version its chunks were cut from is stale, and is re-chunked on the next
-retrieval. All SQL for chunks lives here (migration 007); what the documents are now comes
-from the store (`version_total`, `current_versions`, `deleted_versions`).
+stores them and searches them. The index is derived data: every change of a document puts it in `chunk_pending` (triggers of
+migration 009), and it is re-chunked when the index next catches up — at hand-over, after the
+memory agent's run, or by the next retrieval, which then does only the work of the changes
+since. All SQL for chunks lives here (migrations 007 and 009).
 """
 
 from __future__ import annotations
@@ -77,36 +77,39 @@ class ChunkIndex:
     def stale(self, owner: str) -> tuple[list[StaleDocument], list[int]]:
         """Documents to (re)chunk, and ids of deleted documents to `drop`.
 
-        A live document is stale when it was never chunked or has a newer version since; a
-        deleted document is to be dropped until `chunk_sources` records it at its current
-        (tombstone) version, with no chunks. With every document of the owner recorded at
-        its current version, the sum of the recorded versions equals the store's
-        `version_total` (a recorded version is never newer than the document's, and every
-        document has one), so when nothing changed this costs two aggregate queries.
+        Read from `chunk_pending` (migration 009), which triggers fill on every change of a
+        document and the index empties as it catches up: the cost is that of the changes
+        since, never a read of every document. A live document is stale when it was never
+        chunked or has a newer version since; a deleted one is to be dropped until
+        `chunk_sources` records it at its current (tombstone) version, with no chunks.
         """
-        recorded = self.conn.execute(
-            "SELECT COALESCE(SUM(version), 0) FROM chunk_sources WHERE owner = ?", (owner,)
-        ).fetchone()[0]
-        if recorded == self.repo.version_total(owner):
-            return [], []
         cur = self.conn.cursor()
         cur.row_factory = None
-        chunked = dict(
-            cur.execute(
-                "SELECT document_id, version FROM chunk_sources WHERE owner = ?", (owner,)
-            ).fetchall()
-        )
-        fresh = [
-            StaleDocument(doc_id, version)
-            for doc_id, version in sorted(self.repo.current_versions(owner).items())
-            if chunked.get(doc_id) != version
-        ]
-        gone = sorted(
-            doc_id
-            for doc_id, version in self.repo.deleted_versions(owner).items()
-            if chunked.get(doc_id) != version
-        )
+        rows = cur.execute(
+            "SELECT d.id, d.version, d.deleted_at IS NOT NULL, s.version FROM chunk_pending p"
+            " JOIN documents d ON d.id = p.document_id"
+            " LEFT JOIN chunk_sources s ON s.document_id = p.document_id"
+            " WHERE p.owner = ? ORDER BY d.id",
+            (owner,),
+        ).fetchall()
+        fresh = [StaleDocument(i, v) for i, v, deleted, seen in rows if not deleted]
+        gone = [i for i, v, deleted, seen in rows if deleted]
         return fresh, gone
+
+    def pending(self, owner: str) -> int:
+        """How many of the owner's documents the index has not caught up with."""
+        return self.conn.execute(
+            "SELECT COUNT(*) FROM chunk_pending WHERE owner = ?", (owner,)
+        ).fetchone()[0]
+
+    def _caught_up(self, document_id: int, version: int) -> None:
+        """The index holds this version: the document is no longer pending, unless it has
+        changed since that version was read."""
+        self.conn.execute(
+            "DELETE FROM chunk_pending WHERE document_id = ?"
+            " AND (SELECT version FROM documents WHERE id = ?) = ?",
+            (document_id, document_id, version),
+        )
 
     def drop(self, document_ids: Iterable[int]) -> None:
         """Forget the chunks of these documents. A deleted one stays recorded in
@@ -122,6 +125,7 @@ class ChunkIndex:
                     "INSERT INTO chunk_sources (document_id, owner, version) VALUES (?, ?, ?)",
                     (doc.id, doc.owner, doc.version),
                 )
+                self._caught_up(doc.id, doc.version)
 
     def optimize(self) -> None:
         """Merge the passage index into one segment, dropping every entry of a deleted
@@ -145,6 +149,7 @@ class ChunkIndex:
             "INSERT INTO chunk_sources (document_id, owner, version) VALUES (?, ?, ?)",
             (document_id, owner, version),
         )
+        self._caught_up(document_id, version)
         for r in rows:
             cur = self.conn.execute(
                 "INSERT INTO chunks (document_id, owner, path, seq, speaker, day, heading, text,"

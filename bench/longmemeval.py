@@ -1,0 +1,385 @@
+"""LongMemEval evidence recall: how often the context doctree hands a model holds every
+evidence turn of a question, within 500 and 2,000 words.
+
+The measure is the one `../shared/data/longmemeval/README.md` defines: a question counts when
+all its `has_answer` turns are present in the context; a turn is present when at least half
+of its tokens (lowercased `[a-z0-9]+`) are covered by runs of 5 consecutive tokens that also
+occur in the context (60 covered tokens suffice for turns over 120 tokens; turns under 5
+tokens must appear whole). Every word handed over counts against the budget, headers too.
+
+Each question has its own haystack of about 48 sessions: a fresh store per question, in two
+pipelines:
+
+- raw: each session stored as a document (its transcript, under
+  `~/memory/archive/sessions/`), then `doctree.memory.recall.blend` (with no hand-over, the
+  passages of the documents alone);
+- agent: the sessions replayed in date order through the live path (history, sleep, a
+  worker tick, the offline memory agent — `doctree replay`), then `blend` over what memory
+  holds: the agent's pages first, the verbatim record of the hand-overs after.
+
+The baseline, in the same run: plain SQLite FTS5 BM25 over turns (porter unicode61,
+stopwords removed, OR of the question's words; turns over 120 words cut at sentence ends into
+pieces of at most 120 words), rows added in rank order while they fit.
+
+The data (MIT) is read from `../shared/data/longmemeval/` beside the checkout, or
+`DOCTREE_LONGMEMEVAL`; it is never copied into the project. Absent, the benchmark says so and
+exits 0.
+
+    .venv/bin/python bench/longmemeval.py                     # raw and agent, every question
+    .venv/bin/python bench/longmemeval.py --per-type 4 --mode agent
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import gzip
+import json
+import os
+import re
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from doctree.memory.recall import PAGES_SHARE as DEFAULT_SHARE  # noqa: E402
+from doctree.memory.recall import blend  # noqa: E402
+from doctree.memory.retrieval import (  # noqa: E402
+    DEFAULT_SETTINGS,
+    ENGLISH_STOPWORDS,
+    Settings,
+    sync_chunks,
+)
+from doctree.store.documents import Actor, DocumentsRepository  # noqa: E402
+
+BUDGETS = (500, 2000)
+UNDER = "~/memory"
+OWNER = "lme"
+ACTOR = Actor("system", "longmemeval-bench")
+PAGES_SHARE = [DEFAULT_SHARE]  # --pages-share
+SETTINGS = [DEFAULT_SETTINGS]  # --set
+TOKEN = re.compile(r"[a-z0-9]+")
+RUN = 5
+LONG_TURN = 120
+LONG_COVERED = 60
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def data_file() -> Path:
+    env = os.environ.get("DOCTREE_LONGMEMEVAL")
+    if env:
+        return Path(env) / "longmemeval_s_dev.json.gz"
+    for parent in ROOT.parents:  # `shared/` beside the checkout, or beside a folder above it
+        base = parent / "shared" / "data" / "longmemeval"
+        if base.exists():
+            return base / "longmemeval_s_dev.json.gz"
+    return (ROOT / ".." / "shared" / "data" / "longmemeval" / "longmemeval_s_dev.json.gz").resolve()
+
+
+# -- the measure -------------------------------------------------------------------------
+
+
+def tokens(text: str) -> list[str]:
+    return TOKEN.findall(text.lower())
+
+
+class Present:
+    """Which turns a context holds, by the README's rule."""
+
+    def __init__(self, context: str):
+        self.toks = tokens(context)
+        self.runs = {tuple(self.toks[i : i + RUN]) for i in range(len(self.toks) - RUN + 1)}
+        self.flat = " " + " ".join(self.toks) + " "
+
+    def holds(self, turn: str) -> bool:
+        t = tokens(turn)
+        if len(t) < RUN:
+            return (" " + " ".join(t) + " ") in self.flat
+        covered = [False] * len(t)
+        for i in range(len(t) - RUN + 1):
+            if tuple(t[i : i + RUN]) in self.runs:
+                for j in range(i, i + RUN):
+                    covered[j] = True
+        need = LONG_COVERED if len(t) > LONG_TURN else len(t) / 2
+        return sum(covered) >= need
+
+
+# -- the data ----------------------------------------------------------------------------
+
+
+@dataclass
+class Question:
+    id: str
+    type: str
+    text: str
+    sessions: list[tuple[str, str, list[dict]]]  # (session id, date, turns), in date order
+    evidence: list[str]
+
+
+def parse_when(value: str) -> datetime:
+    """`2023/05/20 (Sat) 02:21` -> 2023-05-20 02:21 UTC."""
+    m = re.match(r"(\d{4})/(\d{2})/(\d{2})\D+(\d{1,2}):(\d{2})", value)
+    if not m:
+        raise ValueError(f"haystack date {value!r}: not YYYY/MM/DD (Day) HH:MM")
+    y, mo, d, h, mi = map(int, m.groups())
+    return datetime(y, mo, d, h, mi, tzinfo=UTC)
+
+
+def load(path: Path) -> list[Question]:
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        data = json.load(f)
+    out = []
+    for r in data:
+        sessions = sorted(
+            zip(
+                r["haystack_session_ids"], r["haystack_dates"], r["haystack_sessions"], strict=True
+            ),
+            key=lambda s: parse_when(s[1]),
+        )
+        evidence = [t["content"] for _, _, turns in sessions for t in turns if t.get("has_answer")]
+        out.append(
+            Question(r["question_id"], r["question_type"], r["question"], sessions, evidence)
+        )
+    return out
+
+
+# -- the pipelines -----------------------------------------------------------------------
+
+
+def messages(date: str, turns: list[dict]) -> list:
+    from doctree.sessions.transcripts import Message
+
+    start = parse_when(date)
+    return [
+        Message(
+            t["role"],
+            (start + timedelta(minutes=i)).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            t["content"],
+        )
+        for i, t in enumerate(turns)
+        if t["content"].strip()
+    ]
+
+
+def store_raw(repo: DocumentsRepository, q: Question) -> None:
+    from doctree.sessions.transcripts import format_transcript
+
+    with repo.transaction():
+        for i, (_, date, turns) in enumerate(q.sessions):
+            day = parse_when(date).date().isoformat()
+            # Named by position only: the benchmark's session ids say which hold the answer.
+            text = format_transcript(messages(date, turns), agent=OWNER, session_id=f"s{i:02d}")
+            text = f"---\ndate: {day}\n---\n{text}"
+            repo.write(OWNER, f"{UNDER}/archive/sessions/s{i:02d}", text, actor=ACTOR)
+    sync_chunks(repo, OWNER)
+
+
+def store_agent(repo: DocumentsRepository, q: Question) -> None:
+    """Replay every session, in date order, through the live path (`doctree replay`)."""
+    from doctree.cli.replay import _Collecting, replay_one, runtime_for
+    from doctree.sessions.repository import SessionsRepository
+    from doctree.sessions.transcripts import format_transcript
+    from doctree.sessions.worker import MemoryWorker
+
+    runtime = runtime_for(repo, "offline")
+    handler = _Collecting(runtime)
+    sessions = SessionsRepository(repo.conn)
+    worker = MemoryWorker(repo.conn, handler=handler)
+    try:
+        for i, (_, date, turns) in enumerate(q.sessions):
+            key = f"s{i:02d}"  # by position: the benchmark's ids say which hold the answer
+            text = format_transcript(messages(date, turns), agent=OWNER, session_id=key)
+            o = replay_one(repo, sessions, worker, handler, text, source=key)
+            if o.error:
+                raise RuntimeError(f"{q.id} {key}: {o.error}")
+    finally:
+        worker.close()
+        runtime.close()
+
+
+class TurnsBM25:
+    """The README's baseline over one question's haystack."""
+
+    def __init__(self, q: Question):
+        self.conn = sqlite3.connect(":memory:")
+        self.conn.execute(
+            "CREATE VIRTUAL TABLE turns USING fts5(text, tokenize = 'porter unicode61')"
+        )
+        for _, _, turns in q.sessions:
+            for t in turns:
+                for piece in pieces(t["content"]):
+                    self.conn.execute("INSERT INTO turns VALUES (?)", (piece,))
+
+    def context(self, question: str, budget: int) -> str:
+        ws = [w for w in re.findall(r"\w+", question.lower()) if w not in ENGLISH_STOPWORDS]
+        if not ws:
+            return ""
+        match = " OR ".join(f'"{w}"' for w in dict.fromkeys(ws))
+        got, used = [], 0
+        for (text,) in self.conn.execute(
+            "SELECT text FROM turns WHERE turns MATCH ? ORDER BY bm25(turns)", (match,)
+        ):
+            n = len(text.split())
+            if used + n <= budget:
+                got.append(text)
+                used += n
+            if used >= budget:
+                break
+        return "\n".join(got)
+
+
+def pieces(text: str) -> list[str]:
+    if len(text.split()) <= LONG_TURN:
+        return [text]
+    out, cur = [], []
+    for sentence in SENTENCE_END.split(text):
+        if cur and len(" ".join(cur).split()) + len(sentence.split()) > LONG_TURN:
+            out.append(" ".join(cur))
+            cur = []
+        cur.append(sentence)
+    if cur:
+        out.append(" ".join(cur))
+    return out
+
+
+# -- the run -----------------------------------------------------------------------------
+
+
+def evaluate(questions: list[Question], mode: str, budgets: tuple[int, ...], workdir: Path):
+    """hits[system][budget][type] -> list of 0/1; plus latencies and the ceiling."""
+    hits: dict = defaultdict(lambda: defaultdict(lambda: defaultdict(list)))
+    latencies: list[float] = []
+    store_s: list[float] = []
+    for n, q in enumerate(questions):
+        db = workdir / f"{mode}-{n}.db"
+        repo = DocumentsRepository(db)
+        t0 = time.perf_counter()
+        (store_raw if mode == "raw" else store_agent)(repo, q)
+        store_s.append(time.perf_counter() - t0)
+        baseline = TurnsBM25(q)
+        for b in budgets:
+            t0 = time.perf_counter()
+            ctx, _ = blend(
+                repo,
+                OWNER,
+                q.text,
+                budget_words=b,
+                under=UNDER,
+                pages_share=PAGES_SHARE[0],
+                page_settings=SETTINGS[0],
+            )
+            latencies.append((time.perf_counter() - t0) * 1000)
+            assert ctx.words <= b, (q.id, ctx.words, b)
+            present = Present(ctx.text)
+            hits["doctree"][b][q.type].append(all(present.holds(e) for e in q.evidence))
+            base = Present(baseline.context(q.text, b))
+            hits["bm25 over turns"][b][q.type].append(all(base.holds(e) for e in q.evidence))
+        repo.close()
+        db.unlink()
+        for suffix in ("-wal", "-shm"):
+            Path(str(db) + suffix).unlink(missing_ok=True)
+    return hits, latencies, store_s
+
+
+def table(title: str, hits: dict, types: list[str], budgets: tuple[int, ...]) -> str:
+    cols = ["all", *types]
+    lines = [title, f"{'system':<18}{'budget':>7}  " + "  ".join(f"{c[:24]:>24}" for c in cols)]
+    for system in ("doctree", "bm25 over turns"):
+        for b in budgets:
+            by = hits[system][b]
+            cells = [[x for t in types for x in by[t]]] + [by[t] for t in types]
+            lines.append(
+                f"{system:<18}{b:>7}  "
+                + "  ".join(
+                    f"{statistics.fmean(xs):>16.3f} n={len(xs):<4}" if xs else f"{'-':>24}"
+                    for xs in cells
+                )
+            )
+    return "\n".join(lines)
+
+
+def parse_settings(pairs: list[str]) -> Settings:
+    known = {f.name for f in dataclasses.fields(Settings)}
+    changes: dict[str, object] = {}
+    for pair in pairs:
+        key, _, value = pair.partition("=")
+        if key not in known:
+            raise SystemExit(f"--set {pair!r}: unknown setting; known: {', '.join(sorted(known))}")
+        kind = type(getattr(DEFAULT_SETTINGS, key))
+        changes[key] = (value.lower() in ("1", "true", "yes")) if kind is bool else kind(value)
+    return dataclasses.replace(DEFAULT_SETTINGS, **changes)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--mode", choices=["raw", "agent", "both"], default="both")
+    ap.add_argument("--per-type", type=int, help="at most this many questions of each type")
+    ap.add_argument("--budgets", default=",".join(map(str, BUDGETS)))
+    ap.add_argument(
+        "--pages-share",
+        type=float,
+        default=DEFAULT_SHARE,
+        help="share of the budget the pages may take while the record has passages",
+    )
+    ap.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="override a retrieval setting (tune on development splits only)",
+    )
+    args = ap.parse_args(argv)
+    PAGES_SHARE[0] = args.pages_share
+    SETTINGS[0] = parse_settings(args.set)
+    if SETTINGS[0] != DEFAULT_SETTINGS:
+        print(f"settings: {SETTINGS[0]}")
+    path = data_file()
+    if not path.exists():
+        print(f"LongMemEval not found at {path} (set DOCTREE_LONGMEMEVAL); skipping.")
+        return 0
+    budgets = tuple(int(b) for b in args.budgets.split(","))
+    questions = load(path)
+    types = sorted({q.type for q in questions})
+    if args.per_type:
+        seen: dict[str, int] = defaultdict(int)
+        picked = []
+        for q in questions:
+            if seen[q.type] < args.per_type:
+                seen[q.type] += 1
+                picked.append(q)
+        questions = picked
+    print(f"LongMemEval development split from {path}: {len(questions)} questions")
+    modes = ["raw", "agent"] if args.mode == "both" else [args.mode]
+    with tempfile.TemporaryDirectory(prefix="doctree-lme-") as tmp:
+        for mode in modes:
+            t0 = time.perf_counter()
+            hits, lat, store_s = evaluate(questions, mode, budgets, Path(tmp))
+            print()
+            print(
+                table(
+                    f"[{mode} pipeline] evidence within the word budget "
+                    f"({time.perf_counter() - t0:.0f} s)",
+                    hits,
+                    types,
+                    budgets,
+                )
+            )
+            lat.sort()
+            print(
+                f"blend latency: p50 {statistics.median(lat):.1f} ms, "
+                f"p95 {lat[int(0.95 * (len(lat) - 1))]:.1f} ms; storing per question: "
+                f"mean {statistics.fmean(store_s):.2f} s"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,385 @@
+"""Recall memory: the second layer, beside the curated pages.
+
+Whatever the memory agent writes, every record handed to it stays findable word for word:
+at hand-over (`hand_over`, called by the worker before the agent runs) each record of the
+transcript becomes a passage of the recall index (`doctree.store.recall`), with its session,
+speaker and time — incrementally, a record handed over twice is stored once. Reading never
+scans: a query is one full-text search.
+
+`recall` finds the passages most relevant to a query within a word budget, grouped by
+session, each group headed by its session and date, each passage by its time and speaker.
+`blend` is what every reader of memory uses with a query (`load_memories`, `doctree
+context`, the MCP `context` tool): the curated pages first, the verbatim passages after,
+within one budget. `erase` is how `forget` reaches this layer.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from doctree.memory.retrieval import (
+    DEFAULT_SETTINGS,
+    DEFAULT_UNDER,
+    MAX_CHUNK_WORDS,
+    Context,
+    Query,
+    Settings,
+    clip_words,
+    date_tokens,
+    day_tokens,
+    has_time_expression,
+    parse_query,
+    retrieve,
+    words,
+)
+from doctree.store.documents import DocumentsRepository
+from doctree.store.paths import validate_owner
+from doctree.store.recall import RecallHit, RecallIndex, RecallRow
+
+CONTEXT_WORDS = 40
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+_DAY = re.compile(r"^(\d{4})-(\d{2})-(\d{2})")
+
+
+# -- hand-over ---------------------------------------------------------------------------
+
+
+def _text(content: object) -> str:
+    if isinstance(content, str):
+        return content.strip()
+    return json.dumps(content, ensure_ascii=False, sort_keys=True)
+
+
+def _day(time: str) -> date | None:
+    m = _DAY.match(time or "")
+    if not m:
+        return None
+    try:
+        return date(int(m[1]), int(m[2]), int(m[3]))
+    except ValueError:
+        return None
+
+
+def _pieces(text: str) -> list[str]:
+    """A record's text as passages of at most `MAX_CHUNK_WORDS` words, cut at sentence ends
+    (a single longer sentence stays whole)."""
+    if words(text) <= MAX_CHUNK_WORDS:
+        return [text]
+    out: list[str] = []
+    cur: list[str] = []
+    for line in text.split("\n"):
+        for sentence in _SENTENCE_END.split(line):
+            if not sentence.strip():
+                continue
+            if cur and words(" ".join(cur)) + words(sentence) > MAX_CHUNK_WORDS:
+                out.append(" ".join(cur))
+                cur = []
+            cur.append(sentence)
+    if cur:
+        out.append(" ".join(cur))
+    return out
+
+
+def passages_of(records: Sequence[Any]) -> list[RecallRow]:
+    """The passages of a session's records (anything with `kind`, `time`, `content` and,
+    for history records, `id`): one per record, long ones cut at sentence ends. A record's
+    key is its history id, or its time and position when it has none."""
+    texts = [_text(r.content) for r in records]
+    rows: list[RecallRow] = []
+    for i, r in enumerate(records):
+        if not texts[i]:
+            continue
+        rid = getattr(r, "id", None)
+        key = f"h{rid}" if rid is not None else f"{r.time}#{i}"
+        day = _day(r.time)
+        before = clip_words(texts[i - 1], CONTEXT_WORDS) if i > 0 else ""
+        after = clip_words(texts[i + 1], CONTEXT_WORDS) if i + 1 < len(texts) else ""
+        context = " ".join(x for x in (before, after) if x)
+        day_toks = day_tokens(day) if day else []
+        for n, piece in enumerate(_pieces(texts[i])):
+            toks = list(dict.fromkeys([*day_toks, *date_tokens(piece, day)]))
+            rows.append(
+                RecallRow(
+                    record=key,
+                    piece=n,
+                    speaker=r.kind.replace("_", " "),
+                    time=r.time,
+                    day=day.isoformat() if day else None,
+                    text=piece,
+                    words=words(piece),
+                    context=context,
+                    dates=" ".join(toks),
+                )
+            )
+    return rows
+
+
+def hand_over(conn: sqlite3.Connection, owner: str, session_id: str, records: Sequence[Any]) -> int:
+    """Keep the records handed to the memory agent findable, word for word; returns how
+    many passages were new. One short write (or part of the caller's transaction)."""
+    owner = validate_owner(owner)
+    rows = passages_of(records)
+    if not rows:
+        return 0
+    if conn.in_transaction:
+        return RecallIndex(conn).add(owner, session_id, rows)
+    with conn:
+        return RecallIndex(conn).add(owner, session_id, rows)
+
+
+# -- reading -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RecallSettings:
+    """Weights of the recall ranking (tuned on the development splits of LoCoMo and
+    LongMemEval together)."""
+
+    text_weight: float = 1.0
+    context_weight: float = 0.3
+    dates_weight: float = 1.0
+    session_weight: float = 0.3
+    session_passages: int = 3
+    temporal_boost: float = 0.3
+    recency_weight: float = 0.05
+    candidates: int = 300
+
+
+DEFAULT_RECALL = RecallSettings()
+
+
+@dataclass
+class RecallPassage:
+    """One verbatim passage in a context: where and when it was said, and by whom."""
+
+    session_id: str
+    time: str
+    speaker: str
+    text: str
+    words: int
+    score: float
+    day: str | None = None
+
+    def to_dict(self) -> dict[str, object]:
+        return self.__dict__.copy()
+
+
+@dataclass
+class RecallContext:
+    """Recalled passages and their text, grouped by session."""
+
+    text: str = ""
+    passages: list[RecallPassage] = field(default_factory=list)
+
+
+def rank(index: RecallIndex, owner: str, q: Query, s: RecallSettings) -> list[RecallHit]:
+    """Passages matching the query, best first: BM25, lifted by how much of their session
+    matches, by a time expression when the query asks when, and a little by recency."""
+    hits = index.search(
+        owner,
+        q.fts(),
+        limit=s.candidates,
+        weights=(s.text_weight, s.context_weight, 0.0, s.dates_weight),
+    )
+    if not hits:
+        return []
+    top = hits[0].score or 1.0
+    per: dict[str, list[float]] = {}
+    for h in hits:
+        per.setdefault(h.session_id, []).append(h.score)
+    sums = {k: sum(sorted(v, reverse=True)[: s.session_passages]) for k, v in per.items()}
+    best = max(sums.values()) or 1.0
+    days = sorted({h.day for h in hits if h.day})
+    day_rank = {d: (i + 1) / len(days) for i, d in enumerate(days)}
+    scored = []
+    for h in hits:
+        score = h.score / top
+        if q.temporal and has_time_expression(h.text):
+            score *= 1 + s.temporal_boost
+        score += s.session_weight * sums[h.session_id] / best
+        score += s.recency_weight * day_rank.get(h.day or "", 0.0)
+        scored.append((score, h))
+    scored.sort(key=lambda x: -x[0])
+    return [RecallHit(**{**h.__dict__, "score": sc}) for sc, h in scored]
+
+
+def session_header(session_id: str, day: str | None) -> str:
+    return f"## session {session_id} · {day}" if day else f"## session {session_id}"
+
+
+def _clock(time: str) -> str:
+    m = re.search(r"T(\d{2}:\d{2})", time or "")
+    return m[1] if m else time
+
+
+def passage_line(p: RecallPassage | RecallHit) -> str:
+    return f"[{_clock(p.time)}] {p.speaker}: {p.text}"
+
+
+def recall(
+    conn_or_repo: DocumentsRepository | sqlite3.Connection,
+    owner: str,
+    query: str | Query,
+    *,
+    budget: int,
+    measure: Callable[[str], int] = words,
+    settings: RecallSettings = DEFAULT_RECALL,
+) -> RecallContext:
+    """The verbatim passages most relevant to `query`, within `budget` as `measure` counts
+    it (words by default; headers and line prefixes included). Best passages are chosen
+    first; they are shown grouped by session, in time order."""
+    conn = conn_or_repo.conn if isinstance(conn_or_repo, DocumentsRepository) else conn_or_repo
+    owner = validate_owner(owner)
+    q = parse_query(query) if isinstance(query, str) else query
+    out = RecallContext()
+    if budget <= 0 or not q.fts():
+        return out
+    hits = rank(RecallIndex(conn), owner, q, settings)
+    used = 0
+    chosen: list[RecallHit] = []
+    sessions: set[str] = set()
+    for h in hits:
+        cost = measure(passage_line(h)) + 1
+        if h.session_id not in sessions:
+            cost += measure(session_header(h.session_id, h.day)) + 1
+        if used + cost > budget:
+            continue
+        used += cost
+        sessions.add(h.session_id)
+        chosen.append(h)
+    chosen.sort(key=lambda h: (h.time, h.session_id, h.id))
+    lines: list[str] = []
+    current: str | None = None
+    for h in chosen:
+        if h.session_id != current:
+            if lines:
+                lines.append("")
+            lines.append(session_header(h.session_id, h.day))
+            current = h.session_id
+        lines.append(passage_line(h))
+        out.passages.append(
+            RecallPassage(h.session_id, h.time, h.speaker, h.text, h.words, h.score, h.day)
+        )
+    out.text = "\n".join(lines)
+    return out
+
+
+RECALL_HEADING = "# Said in sessions"
+PAGES_SHARE = 0.25
+
+
+def blend(
+    repo: DocumentsRepository,
+    owner: str,
+    query: str,
+    *,
+    budget_words: int,
+    under: str = DEFAULT_UNDER,
+    pages_share: float = PAGES_SHARE,
+    settings: RecallSettings = DEFAULT_RECALL,
+    page_settings: Settings = DEFAULT_SETTINGS,
+) -> tuple[Context, RecallContext]:
+    """Both layers for one query within one word budget: the passages of the curated pages
+    first (at most `pages_share` of the budget while the record has passages to offer),
+    then the verbatim passages in what is left. Returns the pages' context (its `text` is
+    the whole blended text) and the recalled passages."""
+    owner = validate_owner(owner)
+    q = parse_query(query)
+    found = has_recall(repo, owner, q)
+    share = budget_words if not found else int(budget_words * pages_share)
+    pages = retrieve(repo, owner, query, budget_words=share, under=under, settings=page_settings)
+    rest = budget_words - pages.words - (2 if pages.text else 0)
+    rest -= words(RECALL_HEADING) + 1
+    said = recall(repo, owner, q, budget=rest, settings=settings) if found else None
+    if said and said.text:
+        head = [pages.text, ""] if pages.text else []
+        pages.text = "\n".join([*head, RECALL_HEADING, said.text])
+    return pages, said or RecallContext()
+
+
+# -- erasing -----------------------------------------------------------------------------
+
+
+def erase(conn: sqlite3.Connection, owner: str, matches: Callable[[str], bool]) -> int:
+    """Erase every recall passage of `owner` whose text `matches` (forget); returns how
+    many. Runs in the caller's transaction when one is open."""
+    index = RecallIndex(conn)
+    ids = [p.id for p in index.passages(validate_owner(owner)) if matches(p.text)]
+    return index.erase(ids) if ids else 0
+
+
+def matching(conn: sqlite3.Connection, owner: str, matches: Callable[[str], bool]) -> int:
+    """How many recall passages of `owner` `matches` (a dry run of `erase`)."""
+    return sum(1 for p in RecallIndex(conn).passages(validate_owner(owner)) if matches(p.text))
+
+
+def texts(conn: sqlite3.Connection, owner: str) -> Iterable[str]:
+    """Every stored passage of `owner`, in order (for inspection and the benchmarks'
+    ceiling, never for answering a query)."""
+    return (p.text for p in RecallIndex(conn).passages(validate_owner(owner)))
+
+
+def catch_up(conn: sqlite3.Connection, owner: str) -> int:
+    """Bring the chunk index of `owner`'s pages up to date after the memory agent wrote
+    them (at hand-over), so that readers find it current; returns how many documents were
+    re-chunked. Only the documents changed since are read."""
+    from doctree.memory.retrieval import sync_chunks
+    from doctree.store.documents import DEFAULT_MAX_BODY_BYTES
+
+    return sync_chunks(DocumentsRepository(conn, max_body_bytes=DEFAULT_MAX_BODY_BYTES), owner)
+
+
+def has_recall(repo: DocumentsRepository, owner: str, query: str | Query) -> bool:
+    """Whether any verbatim passage of `owner` matches the query (one indexed lookup)."""
+    q = parse_query(query) if isinstance(query, str) else query
+    match = q.fts()
+    return bool(match) and bool(
+        RecallIndex(repo.conn).search(validate_owner(owner), match, limit=1)
+    )
+
+
+_NORM = re.compile(r"[a-z0-9]+")
+SOURCE_WORDS = 5  # a sentence this long or longer, found in a passage, makes it a source
+
+
+def _norm(text: str) -> str:
+    return " " + " ".join(_NORM.findall(text.lower())) + " "
+
+
+def sources_of(text: str) -> list[str]:
+    """The sentences of `text` (normalised) long enough to identify where they came from."""
+    out = []
+    for sentence in re.split(r"(?<=[.!?])\s+|\n+", text):
+        n = _norm(sentence)
+        if len(n.split()) >= SOURCE_WORDS:
+            out.append(n)
+    return out
+
+
+def erase_sources(conn: sqlite3.Connection, owner: str, text: str) -> int:
+    """Erase the verbatim passages that hold a sentence of `text` (of five words or more):
+    where a redacted version's words came from. Returns how many."""
+    sentences = sources_of(text)
+    if not sentences:
+        return 0
+    return erase(conn, owner, lambda passage: any(s in _norm(passage) for s in sentences))
+
+
+def redact(
+    repo: DocumentsRepository, owner: str, path: str, version: int, *, actor: Any = None
+) -> tuple[Any, int]:
+    """Redact one version of a document (`DocumentsRepository.redact`) and, in the same
+    transaction, the verbatim passages of past sessions its sentences came from. Returns
+    the redaction record and how many passages were erased."""
+    owner = validate_owner(owner)
+    body = repo.read(owner, path, version=version).body or ""
+    with repo.transaction():
+        v = repo.redact(owner, path, version, actor=actor)
+        erased = erase_sources(repo.conn, owner, body)
+    return v, erased

@@ -1,0 +1,126 @@
+"""The recall index: the verbatim record of what was handed to the memory agent, searchable.
+
+Every transcript record the memory agent receives is kept here word for word, a passage per
+record (long records cut at sentence ends), with the session it belongs to, its speaker and
+its time — whatever the agent chose to write. `doctree.memory.recall` decides how records
+become passages and how passages are ranked and shown; this module only stores, searches and
+erases them. All SQL for recall lives here (migration 009).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class RecallRow:
+    """One passage to store: its place in the session, who said it and when, and what helps
+    find it (`context`: the records around it; `dates`: date tokens)."""
+
+    record: str
+    piece: int
+    speaker: str
+    time: str
+    day: str | None
+    text: str
+    words: int
+    context: str = ""
+    dates: str = ""
+
+
+@dataclass(frozen=True)
+class RecallHit:
+    """A stored passage; `score` is BM25 turned positive (higher is better), 0 when listed."""
+
+    id: int
+    session_id: str
+    record: str
+    piece: int
+    speaker: str
+    time: str
+    day: str | None
+    text: str
+    words: int
+    score: float = 0.0
+
+
+_COLUMNS = "r.id, r.session_id, r.record, r.piece, r.speaker, r.time, r.day, r.text, r.words"
+
+
+def _hit(row: Sequence, score: float = 0.0) -> RecallHit:
+    return RecallHit(*row[:9], score=score)
+
+
+class RecallIndex:
+    """Recall passages of every owner in one SQLite database (tables of migration 009)."""
+
+    def __init__(self, conn: sqlite3.Connection):
+        self.conn = conn
+
+    def add(self, owner: str, session_id: str, rows: Sequence[RecallRow]) -> int:
+        """Store these passages of one session; a passage already stored (the same record
+        and piece, handed over again) is left as it is. Returns how many were new. Joins the
+        caller's transaction when one is open."""
+        added = 0
+        for r in rows:
+            cur = self.conn.execute(
+                "INSERT OR IGNORE INTO recall_passages (owner, session_id, record, piece,"
+                " speaker, time, day, text, words) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (owner, session_id, r.record, r.piece, r.speaker, r.time, r.day, r.text, r.words),
+            )
+            if cur.rowcount:
+                self.conn.execute(
+                    "INSERT INTO recall_fts (rowid, owner, text, context, speaker, dates)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    (cur.lastrowid, owner, r.text, r.context, r.speaker, r.dates),
+                )
+                added += 1
+        return added
+
+    def search(
+        self,
+        owner: str,
+        match: str,
+        *,
+        limit: int = 300,
+        weights: tuple[float, float, float, float] = (1.0, 0.3, 0.0, 1.0),
+    ) -> list[RecallHit]:
+        """Passages matching an FTS5 expression, best first, BM25 weighted per column
+        (text, context, speaker, dates)."""
+        if not match:
+            return []
+        w = ", ".join(f"{float(x):.4f}" for x in (0.0, *weights))
+        match = f'owner : "{owner}" AND {{text context speaker dates}} : ({match})'
+        rows = self.conn.execute(
+            f"SELECT {_COLUMNS}, bm25(recall_fts, {w}) AS score"
+            " FROM recall_fts JOIN recall_passages r ON r.id = recall_fts.rowid"
+            " WHERE recall_fts MATCH ? AND r.owner = ? ORDER BY score LIMIT ?",
+            (match, owner, int(limit)),
+        )
+        return [_hit(r, -r[9]) for r in rows]
+
+    def passages(self, owner: str, session_id: str | None = None) -> Iterator[RecallHit]:
+        """The owner's passages (of one session, if given), in the order they were stored.
+        For erasure and inspection, never for answering a query."""
+        sql = f"SELECT {_COLUMNS} FROM recall_passages r WHERE r.owner = ?"
+        params: list[object] = [owner]
+        if session_id is not None:
+            sql += " AND r.session_id = ?"
+            params.append(session_id)
+        for row in self.conn.execute(sql + " ORDER BY r.id", params):
+            yield _hit(row)
+
+    def count(self, owner: str) -> int:
+        return self.conn.execute(
+            "SELECT COUNT(*) FROM recall_passages WHERE owner = ?", (owner,)
+        ).fetchone()[0]
+
+    def erase(self, ids: Sequence[int]) -> int:
+        """Delete these passages from the record and its index; returns how many."""
+        n = 0
+        for i in ids:
+            self.conn.execute("DELETE FROM recall_fts WHERE rowid = ?", (int(i),))
+            n += self.conn.execute("DELETE FROM recall_passages WHERE id = ?", (int(i),)).rowcount
+        return n
