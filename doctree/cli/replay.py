@@ -60,12 +60,12 @@ def runtime_for(repo: Any, model: str) -> Any:
 
     if model in ("replay", "replay:", "record", "record:"):
         name = model.rstrip(":")
-        raise UserError(f"--model {model}: give the cassette, e.g. --model {name}:FILE")
+        raise UserError(f"--backend/--model {model}: give the cassette, e.g. --backend {name}:FILE")
     if model not in ("offline", "anthropic", "auto") and not model.startswith(
         ("replay:", "record:")
     ):
         raise UserError(
-            f"--model {model!r}: must be one of offline, anthropic, auto, replay:CASSETTE "
+            f"--backend/--model {model!r}: must be one of offline, anthropic, auto, replay:CASSETTE "
             "or record:CASSETTE"
         )
     runtime = MemoryAgentRuntime(repo, backend=model)

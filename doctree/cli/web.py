@@ -44,5 +44,14 @@ def serve(state: State, host: str, port: int, token: str | None, mcp: bool, unde
 
     db = str(state.db_path or default_db_path())
     mcp_note = f" (MCP at http://{host}:{port}/mcp)" if mcp else ""
-    click.echo(f"doctree inspector on http://{host}:{port}/{mcp_note}; Ctrl-C stops it", err=True)
-    run_server(db, state.agent, host=host, port=port, token=token, mcp=mcp, mcp_under=under)
+    banner = f"doctree inspector on http://{host}:{port}/{mcp_note}; Ctrl-C stops it"
+    run_server(
+        db,
+        state.agent,
+        host=host,
+        port=port,
+        token=token,
+        mcp=mcp,
+        mcp_under=under,
+        on_start=lambda: click.echo(banner, err=True),
+    )

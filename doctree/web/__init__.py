@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Callable
 
 from doctree.errors import UserError
 
@@ -30,8 +31,10 @@ def serve(
     mcp: bool = False,
     mcp_under: str = "~",
     log_level: str = "warning",
+    on_start: Callable[[], None] | None = None,
 ) -> None:
-    """Run the inspector on uvicorn until interrupted. Beyond loopback a token is required."""
+    """Run the inspector on uvicorn until interrupted. Beyond loopback a token is required.
+    `on_start` is called once the settings are accepted, just before the server starts."""
     import uvicorn
 
     from doctree.web.app import create_app
@@ -43,4 +46,6 @@ def serve(
             "(pass --token or set DOCTREE_TOKEN)"
         )
     app = create_app(db, owner, token=token, mcp=mcp, mcp_under=mcp_under, loopback=loopback)
+    if on_start is not None:
+        on_start()
     uvicorn.run(app, host=host.strip("[]"), port=port, log_level=log_level, lifespan="on")
