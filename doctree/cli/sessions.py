@@ -116,7 +116,7 @@ def _check_handler(handler: str) -> None:
 
     prefixes = ("replay:", "record:", "recorder:", "python:")
     if handler not in ("auto", "offline", "anthropic") and not handler.startswith(prefixes):
-        raise UserError(f"--handler {handler!r}: must be one of {HANDLERS}")
+        raise UserError(f"--backend/--handler {handler!r}: must be one of {HANDLERS}")
 
 
 @cli.command("worker")
