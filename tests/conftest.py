@@ -4,15 +4,68 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from doctree.store.documents import DocumentsRepository
+from tests.pg_server import Server
 
 # Shared, busy machines: no per-example deadline, and slow data generation is not a failure.
 settings.register_profile("doctree", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("doctree")
 
+# Every test that takes `db_path` (or `repo`) runs on both backends: a SQLite file, and a
+# new database on a throwaway PostgreSQL server (see tests/pg_server.py). Where no server
+# can be started, the PostgreSQL half is skipped, and the report's header says why.
+_server = Server()
+_started: bool | None = None
 
-@pytest.fixture
-def db_path(tmp_path):
-    return tmp_path / "doctree.db"
+
+def _postgres() -> Server | None:
+    global _started
+    if _started is None:
+        _started = _server.start()
+    return _server if _started else None
+
+
+def pytest_report_header(config):
+    found = _postgres()
+    if found is None:
+        return f"postgresql: the PostgreSQL half of the suite is skipped: {_server.why_not}"
+    return f"postgresql: throwaway server at {found.dir}"
+
+
+def pytest_unconfigure(config):
+    _server.stop()
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers",
+        "sqlite_only: tests SQLite's own file (its bytes, WAL, PRAGMAs, migrations from old "
+        "file formats); run on the SQLite backend only",
+    )
+
+
+def pytest_collection_modifyitems(config, items):
+    kept, dropped = [], []
+    for item in items:
+        spec = getattr(item, "callspec", None)
+        on_postgres = spec is not None and spec.params.get("db_path") == "postgres"
+        (dropped if on_postgres and item.get_closest_marker("sqlite_only") else kept).append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db_path(request, tmp_path):
+    """Where the test's database is: a SQLite file, or a PostgreSQL URL."""
+    if request.param == "sqlite":
+        yield tmp_path / "doctree.db"
+        return
+    server = _postgres()
+    if server is None:
+        pytest.skip(f"PostgreSQL: {_server.why_not}")
+    url = server.new_database()
+    yield url
+    server.drop_database(url)
 
 
 @pytest.fixture

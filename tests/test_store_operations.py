@@ -348,11 +348,12 @@ def test_repository_accepts_an_open_connection(db_path):
 
 
 def test_writes_join_a_transaction_the_shared_connection_already_has(db_path):
+    from doctree.store.backends import begin_write
     from doctree.store.db import connect
 
     conn = connect(db_path)
     repo = DocumentsRepository(conn)
-    conn.execute("BEGIN IMMEDIATE")  # the connection's owner opened a transaction
+    begin_write(conn)  # the connection's owner opened a transaction
     repo.write("main", "~/a", "x")
     with pytest.raises(ConflictError):
         repo.write("main", "~/a", "y", expected_version=0)

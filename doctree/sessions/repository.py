@@ -23,6 +23,7 @@ from typing import Any
 
 from doctree.errors import ConflictError, NotFoundError, UserError
 from doctree.store import db as dbmod
+from doctree.store.backends import begin_write, dialect_of, is_connection
 from doctree.store.paths import require_text, validate_owner
 from doctree.timeutil import now_iso
 
@@ -208,7 +209,7 @@ class SessionsRepository:
     """Sessions and session history in a doctree database (a path or an open connection)."""
 
     def __init__(self, db: str | os.PathLike[str] | sqlite3.Connection):
-        if isinstance(db, sqlite3.Connection):
+        if is_connection(db):
             self.conn = db
             self._owns_conn = False
         else:
@@ -245,7 +246,7 @@ class SessionsRepository:
                 raise
             self.conn.execute(f"RELEASE {name}")
             return
-        self.conn.execute("BEGIN IMMEDIATE")
+        begin_write(self.conn)
         try:
             yield
         except BaseException:
@@ -644,7 +645,10 @@ class SessionsRepository:
         return changed
 
     def integrity_check(self) -> str:
-        """SQLite's own consistency check of the database file: 'ok' when sound."""
+        """SQLite's own consistency check of the database file: 'ok' when sound (a
+        PostgreSQL server checks its own storage: 'ok')."""
+        if dialect_of(self.conn).name != "sqlite":
+            return "ok"
         return self.conn.execute("PRAGMA integrity_check").fetchone()[0]
 
 

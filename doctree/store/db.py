@@ -1,4 +1,6 @@
-"""Opening a database: WAL, busy timeout, and the numbered migrations in `migrations/`."""
+"""Opening a database: a SQLite file (WAL, busy timeout) or a PostgreSQL server
+(`postgresql://...`, see `doctree.store.backends.postgres`), and the numbered migrations in
+`migrations/` (SQLite) and `migrations/postgresql/`."""
 
 from __future__ import annotations
 
@@ -9,9 +11,11 @@ import re
 import sqlite3
 import time
 from pathlib import Path
+from typing import Any
 
 from doctree.errors import SchemaError, UserError
 from doctree.resources import resource_dir
+from doctree.store.backends import dialect_of, is_database_url
 from doctree.store.encoding import decode
 
 BUSY_TIMEOUT_MS = 30_000
@@ -24,10 +28,11 @@ _MIGRATION = re.compile(r"(\d{3})_[a-z0-9_]+\.sql")
 DATA_STEPS = {"010_compact_versions": "doctree.store.compact:convert"}
 
 
-def default_db_path() -> Path:
-    """`DOCTREE_DB`, else `doctree.db` under the user's data directory."""
+def default_db_path() -> Path | str:
+    """`DOCTREE_DB` (a file path or a `postgresql://` URL), else `doctree.db` under the
+    user's data directory."""
     if env := os.environ.get("DOCTREE_DB"):
-        return Path(env).expanduser()
+        return env if is_database_url(env) else Path(env).expanduser()
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(Path.home(), ".local", "share")
     return Path(base) / "doctree" / "doctree.db"
 
@@ -48,6 +53,12 @@ def busy_timeout_ms() -> int:
             "from 0 to 3600000, e.g. 30000"
         )
     return value
+
+
+def migrations_dir(dialect: str = "sqlite") -> Path:
+    """Where a dialect's migrations are: `migrations/` for SQLite, `migrations/<dialect>/`."""
+    base = resource_dir("migrations")
+    return base if dialect == "sqlite" else base / dialect
 
 
 def migrations(directory: Path | None = None) -> list[tuple[int, str, str]]:
@@ -81,8 +92,13 @@ def _enable_wal(conn: sqlite3.Connection) -> None:
         pause = min(pause * 2, 0.2)
 
 
-def connect(path: str | os.PathLike[str], *, migrate: bool = True) -> sqlite3.Connection:
-    """Open (creating if needed) a doctree database and bring its schema up to date."""
+def connect(path: str | os.PathLike[str], *, migrate: bool = True) -> Any:
+    """Open (creating if needed) a doctree database and bring its schema up to date: a
+    SQLite file, or a PostgreSQL database given as a `postgresql://` URL."""
+    if is_database_url(path):
+        from doctree.store.backends import postgres
+
+        return postgres.connect(str(path), migrate=migrate)
     path = Path(path)
     if str(path) != ":memory:":
         if path.exists() and path.is_dir():
@@ -125,9 +141,11 @@ def connect(path: str | os.PathLike[str], *, migrate: bool = True) -> sqlite3.Co
     return conn
 
 
-def register_functions(conn: sqlite3.Connection) -> None:
-    """The SQL functions the schema uses: `doctree_body`, with which the full-text index's
-    view `documents_text` decodes stored bodies (migration 010)."""
+def register_functions(conn: Any) -> None:
+    """The SQL functions the SQLite schema uses: `doctree_body`, with which the full-text
+    index's view `documents_text` decodes stored bodies (migration 010)."""
+    if dialect_of(conn).name != "sqlite":
+        return
     conn.create_function("doctree_body", 1, _decode_body, deterministic=True)
 
 
@@ -156,11 +174,16 @@ def check_doctree_database(conn: sqlite3.Connection, path: str | os.PathLike[str
         )
 
 
-def compact_file(conn: sqlite3.Connection) -> tuple[bool, str | None]:
+def compact_file(conn: Any) -> tuple[bool, str | None]:
     """Rewrite the database file without its free pages and free space (VACUUM), then
     checkpoint the WAL into it and truncate the WAL: text deleted before leaves no copy in
     either file. (True, None) when done; (False, why) when another connection kept it from
-    finishing (the data is unchanged either way)."""
+    finishing (the data is unchanged either way). On PostgreSQL: VACUUM of the tables that
+    hold text."""
+    if dialect_of(conn).name == "postgresql":
+        from doctree.store.backends import postgres
+
+        return postgres.compact_database(conn)
     try:
         conn.execute("VACUUM")
         busy, _, _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()

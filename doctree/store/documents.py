@@ -35,6 +35,7 @@ from doctree.errors import (
 )
 from doctree.store import db as dbmod
 from doctree.store import encoding
+from doctree.store.backends import dialect_of, is_connection, is_database_url
 from doctree.store.frontmatter import frontmatter_problem
 from doctree.store.paths import (
     HOME,
@@ -295,27 +296,33 @@ class DocumentsRepository:
         if max_body_bytes <= 0:
             raise UserError(f"max_body_bytes {max_body_bytes}: must be a positive number")
         self.max_body_bytes = max_body_bytes
-        if isinstance(db, sqlite3.Connection):
+        if is_connection(db):
             self.conn = db
             self._owns_conn = False
             dbmod.register_functions(db)  # the full-text index's view decodes with it
         else:
             self.conn = dbmod.connect(db)
             self._owns_conn = True
+        self.dialect = dialect_of(self.conn)
         self._depth = 0
         self._serial = 0
         self._open: list[int] = []  # serials of the open transaction levels, outermost first
         self._broken: set[int] = set()  # levels whose rollback would undo a half-done write
         self._reading = False  # inside snapshot()
         self._purge_index = False  # a redaction asks for the full-text index to be merged
-        # Deleted content is overwritten with zeros, so an erased body leaves no bytes behind
-        # in free space of the file (redaction, forget).
-        self.conn.execute("PRAGMA secure_delete = ON")
+        self.dialect.prepare(self.conn)
 
     @property
     def path(self) -> Path | None:
-        row = self.conn.execute("PRAGMA database_list").fetchone()
-        return Path(row[2]) if row and row[2] else None
+        """The database file (None in memory, or on a server: see `location`)."""
+        where = self.location
+        return Path(where) if where and not is_database_url(where) else None
+
+    @property
+    def location(self) -> str | None:
+        """Where the database is: its file, or the server's URL (with its password: show
+        it through `doctree.store.backends.describe`)."""
+        return self.dialect.location(self.conn)
 
     def close(self) -> None:
         if self._owns_conn:
@@ -346,7 +353,10 @@ class DocumentsRepository:
         # owner's (a shared connection): then a savepoint inside that one.
         begin = self._depth == 0 and not self.conn.in_transaction
         name = f"doctree_sp{serial}"
-        self.conn.execute("BEGIN IMMEDIATE" if begin else f"SAVEPOINT {name}")
+        if begin:
+            self.dialect.begin_write(self.conn)
+        else:
+            self.conn.execute(f"SAVEPOINT {name}")
         self._depth += 1
         self._open.append(serial)
 
@@ -381,8 +391,8 @@ class DocumentsRepository:
         if self._depth == 0 and self._purge_index:
             self._purge_index = False
             try:
-                # One merged segment: the terms of erased text are gone from the index.
-                self.conn.execute("INSERT INTO documents_fts (documents_fts) VALUES ('optimize')")
+                # The terms of erased text are gone from the index.
+                self.dialect.optimize_documents_index(self.conn)
             except BaseException:
                 undo()
                 raise
@@ -405,11 +415,9 @@ class DocumentsRepository:
         if self._depth > 0 or self._reading or self.conn.in_transaction:
             yield
             return
-        self.conn.execute("BEGIN DEFERRED")
+        self.dialect.begin_read(self.conn)
         self._reading = True
         try:
-            # A WAL read transaction takes its snapshot at its first read of the file.
-            self.conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
             yield
         finally:
             self._reading = False
@@ -725,10 +733,7 @@ class DocumentsRepository:
             ts=ts,
         )
         self._insert_references(owner, doc_id, 1, path, body, links)
-        self.conn.execute(
-            "INSERT INTO documents_fts (rowid, path, title, body) VALUES (?, ?, ?, ?)",
-            (doc_id, path, title, body),
-        )
+        self.dialect.index_document(self.conn, doc_id, path, title, body)
         # References waiting on `path` now find this document by path (see _references);
         # they are pinned to it only when it moves away or is deleted.
         return Document(
@@ -834,16 +839,9 @@ class DocumentsRepository:
         # told the old values to remove and the new ones to add, and only when they change.
         changed = path != row["path"] or title != row["title"] or body != old_body
         if not was_deleted and (deleted or changed):
-            self.conn.execute(
-                "INSERT INTO documents_fts (documents_fts, rowid, path, title, body)"
-                " VALUES ('delete', ?, ?, ?, ?)",
-                (doc_id, row["path"], row["title"], old_body),
-            )
+            self.dialect.unindex_document(self.conn, doc_id, row["path"], row["title"], old_body)
         if not deleted and (was_deleted or changed):
-            self.conn.execute(
-                "INSERT INTO documents_fts (rowid, path, title, body) VALUES (?, ?, ?, ?)",
-                (doc_id, path, title, body),
-            )
+            self.dialect.index_document(self.conn, doc_id, path, title, body)
         return Document(
             doc_id,
             owner,
@@ -1258,28 +1256,16 @@ class DocumentsRepository:
         match = parsed.fts()
         if not match:
             return []
-        params: list[Any] = [match, owner]
+        params: list[Any] = []
         scope = ""
         if under != HOME:
             lo, hi = _range(under)
             scope = " AND (d.path = ? OR (d.path >= ? AND d.path < ?))"
             params += [under, lo, hi]
-        params.append(limit)
         # FTS5's snippet() takes time in the square of a body's size; a large body's
         # snippet is cut in Python instead (`long_snippet`, linear).
-        snip = (
-            f"CASE WHEN d.size <= {SQL_SNIPPET_BYTES}"
-            " THEN snippet(documents_fts, 2, '[', ']', ' … ', 16) END"
-            if snippets
-            else "''"
-        )
-        rows = self.conn.execute(
-            "SELECT d.id, d.path, d.title, d.version, d.updated_at,"
-            f" {snip} AS snip, rank AS score"
-            " FROM documents_fts JOIN documents d ON d.id = documents_fts.rowid"
-            " WHERE documents_fts MATCH ? AND d.owner = ?" + scope + " ORDER BY rank LIMIT ?",
-            params,
-        )
+        snip = f"CASE WHEN d.size <= {SQL_SNIPPET_BYTES} THEN {{snippet}} END" if snippets else "''"
+        rows = self.dialect.search_documents(self.conn, match, owner, scope, params, limit, snip)
         return [
             SearchHit(
                 r["id"],
@@ -1287,8 +1273,10 @@ class DocumentsRepository:
                 r["title"],
                 r["snip"]
                 if r["snip"] is not None
-                else long_snippet(self._body_of(r["id"]), parsed),
-                -r["score"],
+                else long_snippet(self._body_of(r["id"]), parsed)
+                if snippets
+                else "",
+                r["score"],
                 r["version"],
                 r["updated_at"],
             )
@@ -1747,17 +1735,11 @@ class DocumentsRepository:
                 (path, title, _map_links(row["links"], path_map), document_id),
             )
             if row["deleted_at"] is None and (path, title) != (row["path"], row["title"]):
-                # External content: the index is told the old values to remove.
                 body = _text(row)
-                self.conn.execute(
-                    "INSERT INTO documents_fts (documents_fts, rowid, path, title, body)"
-                    " VALUES ('delete', ?, ?, ?, ?)",
-                    (document_id, row["path"], row["title"], body),
+                self.dialect.unindex_document(
+                    self.conn, document_id, row["path"], row["title"], body
                 )
-                self.conn.execute(
-                    "INSERT INTO documents_fts (rowid, path, title, body) VALUES (?, ?, ?, ?)",
-                    (document_id, path, title, body),
-                )
+                self.dialect.index_document(self.conn, document_id, path, title, body)
             for old in old_paths:
                 new = current_map(old) if old == row["path"] else path_map(old)
                 if new != old:
@@ -1799,7 +1781,7 @@ class DocumentsRepository:
         """Merge the full-text index into one segment, dropping every entry of a deleted or
         changed row, so text taken out of the index leaves no copy in the file (forget)."""
         with self._writing():
-            self.conn.execute("INSERT INTO documents_fts (documents_fts) VALUES ('optimize')")
+            self.dialect.optimize_documents_index(self.conn)
 
     def max_version_id(self) -> int:
         """The id of the newest version row: every version that exists has an id at most this."""

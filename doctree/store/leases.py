@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from itertools import count
 
+from doctree.store.backends import begin_write
+
 _seq = count(1)
 
 
@@ -33,7 +35,7 @@ class Leases:
     def acquire(self, name: str, holder: str, ttl: float) -> bool:
         """Take the lease if it is free, expired, or already ours. Returns whether we hold it."""
         t = self.clock()
-        self.conn.execute("BEGIN IMMEDIATE")
+        begin_write(self.conn)
         try:
             row = self.conn.execute(
                 "SELECT holder, expires_at FROM leases WHERE name = ?", (name,)
