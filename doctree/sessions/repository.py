@@ -458,13 +458,14 @@ class SessionsRepository:
         leased by a holder other than `holder` (by anyone, when `holder` is None)."""
         t = time.time() if now is None else now
         rows = self.conn.execute(
-            f"SELECT {_SESSION_COLUMNS} FROM sessions s INDEXED BY idx_sessions_invalidated_at"
-            " WHERE s.invalidated_at IS NOT NULL"
-            " AND (s.retry_at IS NULL OR s.retry_at <= :now)"
+            f"SELECT {_SESSION_COLUMNS} FROM sessions s"
+            + dialect_of(self.conn).index_hint("idx_sessions_invalidated_at")
+            + " WHERE s.invalidated_at IS NOT NULL"
+            " AND (s.retry_at IS NULL OR s.retry_at <= ?)"
             " AND NOT EXISTS (SELECT 1 FROM leases l WHERE l.name = 'session:' || s.id"
-            "   AND l.expires_at > :now AND (:holder IS NULL OR l.holder != :holder))"
-            " ORDER BY s.invalidated_at LIMIT :limit",
-            {"now": t, "holder": holder, "limit": limit},
+            "   AND l.expires_at > ? AND (CAST(? AS TEXT) IS NULL OR l.holder != ?))"
+            " ORDER BY s.invalidated_at LIMIT ?",
+            (t, t, holder, holder, limit),
         ).fetchall()
         return [_session(r) for r in rows]
 

@@ -56,6 +56,9 @@ class Dialect(Protocol):
 
     name: str
 
+    def index_hint(self, index: str) -> str:
+        """SQL after a table name that makes the query use `index` ('' if not needed)."""
+
     def begin_write(self, conn: Any) -> None:
         """Open a transaction that holds the store's write lock until it ends."""
 

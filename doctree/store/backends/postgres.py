@@ -355,6 +355,9 @@ def _rank_weights(weights: dict[str, float]) -> str:
 class PostgresDialect:
     name = "postgresql"
 
+    def index_hint(self, index: str) -> str:
+        return ""  # the planner's choice
+
     def begin_write(self, conn: PgConnection) -> None:
         conn.execute("BEGIN")
         try:

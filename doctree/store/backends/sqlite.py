@@ -12,6 +12,9 @@ _FTS = {"chunks": "chunks_fts", "recall": "recall_fts"}
 class SqliteDialect:
     name = "sqlite"
 
+    def index_hint(self, index: str) -> str:
+        return f" INDEXED BY {index}"
+
     def begin_write(self, conn: sqlite3.Connection) -> None:
         conn.execute("BEGIN IMMEDIATE")
 
