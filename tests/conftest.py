@@ -63,9 +63,7 @@ def db_path(request, tmp_path):
     server = _postgres()
     if server is None:
         pytest.skip(f"PostgreSQL: {_server.why_not}")
-    url = server.new_database()
-    yield url
-    server.drop_database(url)
+    yield server.test_database()
 
 
 @pytest.fixture
