@@ -387,7 +387,7 @@ class SessionsRepository:
     def _more_than(self, session_id: str, after_id: int | None, n: int) -> bool:
         row = self.conn.execute(
             "SELECT COUNT(*) FROM (SELECT 1 FROM session_history WHERE session_id = ? AND id > ?"
-            " LIMIT ?)",
+            " LIMIT ?) AS recent",
             (session_id, after_id or 0, n + 1),
         ).fetchone()
         return row[0] > n
@@ -605,12 +605,11 @@ class SessionsRepository:
 
     def counts(self) -> dict[str, int]:
         """How many sessions are pending, failing and in total (cheap: uses the index)."""
+        pending = "sessions" + dialect_of(self.conn).index_hint("idx_sessions_invalidated_at")
         row = self.conn.execute(
             "SELECT"
-            " (SELECT COUNT(*) FROM sessions INDEXED BY idx_sessions_invalidated_at"
-            "   WHERE invalidated_at IS NOT NULL AND failures = 0),"
-            " (SELECT COUNT(*) FROM sessions INDEXED BY idx_sessions_invalidated_at"
-            "   WHERE invalidated_at IS NOT NULL AND failures > 0),"
+            f" (SELECT COUNT(*) FROM {pending} WHERE invalidated_at IS NOT NULL AND failures = 0),"
+            f" (SELECT COUNT(*) FROM {pending} WHERE invalidated_at IS NOT NULL AND failures > 0),"
             " (SELECT COUNT(*) FROM sessions)"
         ).fetchone()
         return {"pending": row[0], "failing": row[1], "total": row[2]}

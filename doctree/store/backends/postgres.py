@@ -30,7 +30,9 @@ from doctree.store.backends import describe, search_words
 
 WRITE_LOCK = 0x646F6374  # 'doct': the advisory lock every write transaction holds
 MIGRATION_LOCK = 0x646F6D67  # 'domg': held while migrations are applied
-TSCONFIG = "english"  # stemming as the SQLite indexes' porter tokenizer does
+# English stemming as the SQLite indexes' porter tokenizer does, and no stopwords (FTS5
+# keeps them, so "to be" finds Hamlet): made by migrations/postgresql/001_schema.sql.
+TSCONFIG = "doctree_english"
 # Tables whose primary key `id` is generated: an INSERT into one returns it (lastrowid).
 _GENERATED_ID = frozenset(
     {
@@ -252,8 +254,13 @@ class PgConnection:
     def __enter__(self) -> PgConnection:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def __exit__(self, exc_type: object, *exc: object) -> None:
+        """As `with sqlite3_connection:` does: commit an open transaction, or roll it back
+        on an exception; the connection stays open."""
+        if exc_type is None:
+            self.commit()
+        else:
+            self.rollback()
 
 
 class _Statements:
@@ -348,8 +355,7 @@ def _vector(fields: Sequence[tuple[str, str]]) -> tuple[str, list[str]]:
 
 def _rank_weights(weights: dict[str, float]) -> str:
     """ts_rank_cd's weight array, {D, C, B, A}."""
-    order = {v: k for k, v in weights.items()}
-    return "'{" + ", ".join(f"{float(order.get(x, 0.0)):.4f}" for x in "DCBA") + "}'"
+    return "'{" + ", ".join(f"{float(weights.get(x, 0.0)):.4f}" for x in "DCBA") + "}'"
 
 
 class PostgresDialect:
