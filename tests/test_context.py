@@ -254,6 +254,7 @@ def _read_only(db_path, how: str) -> DocumentsRepository:
     return DocumentsRepository(conn)
 
 
+@pytest.mark.sqlite_only
 @pytest.mark.parametrize("how", ["mode=ro", "query_only"])
 def test_load_memories_query_on_a_read_only_connection_ranks_by_the_store_search(
     db_path, repo, how, caplog
@@ -268,6 +269,7 @@ def test_load_memories_query_on_a_read_only_connection_ranks_by_the_store_search
     assert "chunk index of 'main' not updated" in caplog.text
 
 
+@pytest.mark.sqlite_only
 def test_load_memories_query_on_a_read_only_connection_uses_an_index_that_is_current(db_path, repo):
     write(repo, "~/memory/tea", "Alice drinks green tea.")
     write(repo, "~/memory/chatter", "What is it that you do, and what is the point of it all?")

@@ -323,6 +323,8 @@ class SessionsRepository:
     def get(self, session_id: str) -> Session | None:
         if isinstance(session_id, str):
             require_text(session_id, f"session id {session_id!r}")
+            if "\x00" in session_id:  # no session can have it (see validate_session_id)
+                return None
         row = self.conn.execute(
             f"SELECT {_SESSION_COLUMNS} FROM sessions s WHERE s.id = ?", (session_id,)
         ).fetchone()
