@@ -110,12 +110,13 @@ _SQL_PARTS = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"])*\"|\?|%|[^'\"?%]+", re.S)
 
 @lru_cache(maxsize=2048)
 def translate(sql: str) -> tuple[str, bool]:
-    """The SQL in psycopg's form (`?` -> `%s`, `%` -> `%%` outside quotes), and whether
+    """The SQL in psycopg's form (`?` -> `%s` outside quotes, `%` -> `%%`), and whether
     `RETURNING id` was added so that the cursor can say the new row's id."""
     out = []
     for m in _SQL_PARTS.finditer(sql):
         part = m.group(0)
-        out.append("%s" if part == "?" else "%%" if part == "%" else part)
+        # psycopg reads `%` everywhere, quoted or not; `?` is a placeholder only outside quotes
+        out.append("%s" if part == "?" else part.replace("%", "%%"))
     text = "".join(out)
     head = re.match(r"\s*INSERT\s+INTO\s+(\w+)", text, re.I)
     returning = bool(
