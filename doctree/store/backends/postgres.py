@@ -19,6 +19,7 @@ psycopg is an optional dependency: `pip install 'doctree[postgres]'`.
 
 from __future__ import annotations
 
+import math
 import re
 import sqlite3
 from collections.abc import Iterator, Sequence
@@ -413,14 +414,17 @@ class PostgresDialect:
         snippet_sql: str | None,
     ) -> list[Any]:
         query = fts_to_tsquery(match, {**_DOC_LABELS})
+        score, score_params = _score(
+            conn, "documents", "d", owner, query, "'{1, 1, 1, 1}'", "d.deleted_at IS NULL"
+        )
         return conn.execute(
             "SELECT d.id, d.path, d.title, d.version, d.updated_at, NULL AS snip,"
-            " ts_rank_cd('{1, 1, 1, 1}', d.search_vector, q) AS score"
+            f" {score} AS score"
             f" FROM documents d, to_tsquery('{TSCONFIG}', ?) q"
             " WHERE d.search_vector @@ q AND d.owner = ? AND d.deleted_at IS NULL"
             + scope
             + " ORDER BY score DESC, d.id LIMIT ?",
-            [query, owner, *scope_params, limit],
+            [*score_params, query, owner, *scope_params, limit],
         ).fetchall()
 
     def index_passage(
@@ -464,17 +468,85 @@ class PostgresDialect:
         weights: tuple[float, float, float, float],
     ) -> list[Any]:
         alias = columns.split(".", 1)[0].strip()
+        table = _PASSAGES[index]
         named = dict(zip(("text", "context", "speaker", "dates"), weights, strict=True))
         rank = _rank_weights({_PASSAGE_LABELS[k]: v for k, v in named.items()})
         query = fts_to_tsquery(match, _PASSAGE_LABELS)
+        score, score_params = _score(conn, table, alias, owner, query, rank)
         return conn.execute(
-            f"SELECT {columns}, ts_rank_cd({rank}, {alias}.search_vector, q, 1) AS score"
-            f" FROM {_PASSAGES[index]} {alias}, to_tsquery('{TSCONFIG}', ?) q"
+            f"SELECT {columns}, {score} AS score"
+            f" FROM {table} {alias}, to_tsquery('{TSCONFIG}', ?) q"
             f" WHERE {alias}.search_vector @@ q AND {alias}.owner = ?"
             + scope
             + f" ORDER BY score DESC, {alias}.id LIMIT ?",
-            [query, owner, *scope_params, limit],
+            [*score_params, query, owner, *scope_params, limit],
         ).fetchall()
+
+
+MAX_WEIGHTED_TERMS = 32  # beyond this many OR'd terms, rank by cover density alone
+
+
+RANK_NORMALIZATION = 1  # ts_rank's: divide by 1 + the log of the passage's length
+
+
+def _score(
+    conn: PgConnection,
+    table: str,
+    alias: str,
+    owner: str,
+    query: str,
+    weights: str,
+    live: str = "TRUE",
+) -> tuple[str, list[Any]]:
+    """The SQL of a row's score for `query` (higher is better), and its parameters.
+
+    BM25's idea on tsvectors: each OR'd term's rank in the row (saturating in its count,
+    over the row's length), weighted by how rare the term is among the owner's rows.
+    ts_rank alone knows no rarity, and common words would win. A query that is not an OR of
+    terms is ranked by cover density (ts_rank_cd)."""
+    terms = _top_level_or(query)
+    if not terms or len(terms) > MAX_WEIGHTED_TERMS:
+        return f"ts_rank_cd({weights}, {alias}.search_vector, q, {RANK_NORMALIZATION})", []
+    idf = _idf(conn, table, owner, terms, live)
+    sql = " + ".join(
+        f"?::float8 * ts_rank({weights}, {alias}.search_vector,"
+        f" to_tsquery('{TSCONFIG}', ?), {RANK_NORMALIZATION})"
+        for _ in terms
+    )
+    return sql, [x for term, w in zip(terms, idf, strict=True) for x in (w, term)]
+
+
+def _top_level_or(query: str) -> list[str]:
+    """The operands of a tsquery text that is an OR of them at its top level; [] if not."""
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(query):
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif depth == 0 and ch in "&!":
+            return []
+        elif depth == 0 and ch == "|":
+            out.append(query[start:i].strip())
+            start = i + 1
+    out.append(query[start:].strip())
+    return [t for t in out if t and t != "''"]
+
+
+def _idf(conn: PgConnection, table: str, owner: str, terms: list[str], live: str) -> list[float]:
+    """BM25's inverse document frequency of each term among the owner's rows."""
+    live = live.replace("d.", "")
+    counts = " ,".join(
+        f"(SELECT COUNT(*) FROM {table} WHERE owner = ? AND {live}"
+        f" AND search_vector @@ to_tsquery('{TSCONFIG}', ?))"
+        for _ in terms
+    )
+    row = conn.execute(
+        f"SELECT (SELECT COUNT(*) FROM {table} WHERE owner = ? AND {live}), {counts}",
+        [owner, *[x for t in terms for x in (owner, t)]],
+    ).fetchone()
+    n = row[0]
+    return [math.log(1 + (n - df + 0.5) / (df + 0.5)) for df in row[1:]]
 
 
 POSTGRES = PostgresDialect()
