@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import signal
+import sys
+
 import pytest
 from hypothesis import HealthCheck, settings
 
@@ -42,6 +45,8 @@ def pytest_unconfigure(config):
 
 
 def pytest_configure(config):
+    # A run stopped by SIGTERM (a CI timeout) still stops its PostgreSQL server on the way out.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     config.addinivalue_line(
         "markers",
         "sqlite_only: tests SQLite's own file (its bytes, WAL, PRAGMAs, migrations from old "

@@ -7,6 +7,7 @@ database copied from a template that is already migrated (fast: no migrations pe
 
 from __future__ import annotations
 
+import atexit
 import glob
 import itertools
 import os
@@ -112,6 +113,7 @@ class Server:
             self.stop()
             return False
         self.url = f"postgresql://doctree@/postgres?host={self.dir}"
+        atexit.register(self.stop)  # also when the run ends without pytest's own teardown
         import psycopg
 
         from doctree.store.db import connect

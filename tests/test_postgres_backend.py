@@ -193,3 +193,27 @@ def test_the_connection_speaks_the_sqlite3_interface(server):
                        " VALUES (?, ?, ?, ?, ?)", ("a", "main", "offline", "m", "t"))  # fmt: skip
     assert cur.lastrowid == 1 and cur.rowcount == 1
     conn.close()
+
+
+def test_vacuum_skipped_for_want_of_ownership_is_reported_not_claimed(server):
+    import psycopg
+
+    from doctree.store.db import compact_file
+
+    url = server.test_database()
+    with psycopg.connect(url, autocommit=True) as admin:
+        admin.execute("DROP ROLE IF EXISTS doctree_writer")
+        admin.execute("CREATE ROLE doctree_writer LOGIN")
+        admin.execute("GRANT ALL ON ALL TABLES IN SCHEMA public TO doctree_writer")
+    try:
+        writer = connect(url.replace("doctree@", "doctree_writer@"), migrate=False)
+        done, why = compact_file(writer)
+        writer.close()
+        assert not done and "skipped VACUUM" in why
+        owner = connect(url)
+        assert compact_file(owner) == (True, None)
+        owner.close()
+    finally:
+        with psycopg.connect(url, autocommit=True) as admin:
+            admin.execute("DROP OWNED BY doctree_writer")
+            admin.execute("DROP ROLE doctree_writer")

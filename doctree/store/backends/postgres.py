@@ -655,7 +655,15 @@ def _now() -> str:
 
 def compact_database(conn: PgConnection) -> tuple[bool, str | None]:
     """VACUUM the tables that hold text, so that rows deleted or rewritten before leave no
-    copy in the table files (forget). (True, None) when done."""
+    copy in the table files (forget). (True, None) when done; (False, why) when the server
+    skipped a table (a role that does not own it may not vacuum it: the server only warns)."""
+    skipped: list[str] = []
+
+    def notice(diag: Any) -> None:
+        if (diag.severity_nonlocalized or diag.severity) == "WARNING":
+            skipped.append(diag.message_primary or "")
+
+    conn._raw.add_notice_handler(notice)
     try:
         for table in (
             "documents",
@@ -668,4 +676,11 @@ def compact_database(conn: PgConnection) -> tuple[bool, str | None]:
             conn.execute(f"VACUUM {table}")
     except sqlite3.Error as e:
         return False, f"the database was not vacuumed ({e}); run forget again later"
+    finally:
+        conn._raw.remove_notice_handler(notice)
+    if skipped:
+        return False, (
+            f"the server skipped VACUUM ({skipped[0]}); old row versions may keep a copy "
+            "until the tables' owner runs VACUUM"
+        )
     return True, None
