@@ -387,7 +387,7 @@ class SessionsRepository:
     def _more_than(self, session_id: str, after_id: int | None, n: int) -> bool:
         row = self.conn.execute(
             "SELECT COUNT(*) FROM (SELECT 1 FROM session_history WHERE session_id = ? AND id > ?"
-            " LIMIT ?)",
+            " LIMIT ?) AS recent",
             (session_id, after_id or 0, n + 1),
         ).fetchone()
         return row[0] > n

@@ -28,7 +28,7 @@ from doctree.memory.recall import catch_up, hand_over
 from doctree.sessions.repository import Session, SessionsRepository, lease_name
 from doctree.sessions.transcripts import Transcript, format_transcript, transcript_of
 from doctree.store import db as dbmod
-from doctree.store.backends import dialect_of, is_connection
+from doctree.store.backends import dialect_of, is_connection, is_database_url
 from doctree.store.leases import Leases, new_holder
 
 log = logging.getLogger("doctree.sessions.worker")
@@ -198,7 +198,7 @@ class MemoryWorker:
             path = _db_file(db)
         else:
             self.sessions = SessionsRepository(db)
-            path = str(Path(db))
+            path = db if is_database_url(db) else str(Path(db))
         self.db_path = path
         self.clock = clock
         self.leases = Leases(self.sessions.conn, clock=clock)

@@ -252,8 +252,13 @@ class PgConnection:
     def __enter__(self) -> PgConnection:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def __exit__(self, exc_type: object, *exc: object) -> None:
+        # As `sqlite3.Connection` does: ends the transaction (commit, or rollback on an
+        # error) and leaves the connection open.
+        if exc_type is None:
+            self.commit()
+        else:
+            self.rollback()
 
 
 class _Statements:
