@@ -193,3 +193,52 @@ def test_four_workers_and_four_writers_on_one_server_with_kill_9(postgres_url, t
         f"{len({j['pid'] for j in jobs})} worker processes, {len(killed)} killed, "
         f"{len(again)} records handed over again after a kill"
     )
+
+
+# A host taking one lease over and over: inside it, a read-modify-write of a shared file
+# that two holders at once would lose an increment of. Prints how often it held the lease.
+CLAIMER = """
+import os, sys, time
+from doctree.store import db
+from doctree.store.leases import Leases, new_holder
+
+url, counter, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3])
+conn = db.connect(url)
+leases, held, end = Leases(conn), 0, time.time() + seconds
+while time.time() < end:
+    holder = new_holder()
+    if leases.acquire("shared", holder, 30.0):
+        with open(counter, "r+") as f:
+            value = int(f.read() or 0)
+            time.sleep(0.002)
+            f.seek(0)
+            f.write(str(value + 1))
+            f.truncate()
+        held += 1
+        leases.release("shared", holder)
+print(held, flush=True)
+"""
+
+
+def test_processes_claiming_one_lease_never_hold_it_at_once(db_path, tmp_path):
+    """Lease claims from several processes exclude each other (on PostgreSQL: one upsert
+    under the row's lock, without the store's write lock)."""
+    counter = tmp_path / "counter"
+    counter.write_text("0")
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", CLAIMER, str(db_path), str(counter), "2.0"],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )  # fmt: skip
+        for _ in range(6)
+    ]
+    held = []
+    for p in procs:
+        out, err = p.communicate(timeout=60)
+        assert p.returncode == 0, err
+        held.append(int(out))
+    assert sum(held) == int(counter.read_text())  # no increment lost: never two holders
+    assert sum(1 for h in held if h) >= 2 and sum(held) >= 20  # the claims did contend
