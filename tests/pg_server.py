@@ -130,6 +130,15 @@ class Server:
             admin.execute(f"CREATE DATABASE {name} TEMPLATE doctree_template")
         return self.database_url(name)
 
+    def new_database_empty(self) -> str:
+        """The URL of a new database without doctree's tables (template0)."""
+        import psycopg
+
+        name = f"e{next(self._names)}"
+        with psycopg.connect(self.url, autocommit=True) as admin:
+            admin.execute(f"CREATE DATABASE {name} TEMPLATE template0")
+        return self.database_url(name)
+
     def drop_database(self, url: str) -> None:
         import psycopg
 

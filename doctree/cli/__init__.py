@@ -118,13 +118,15 @@ class DoctreeGroup(click.Group):
 
 
 def database_of(ctx: click.Context) -> str:
-    """The database file the command uses, for messages."""
+    """The database the command uses, for messages (a server URL without its password)."""
+    from doctree.store.backends import describe
+
     state = ctx.find_object(State)
     if state is not None and state.db_path:
-        return str(state.db_path)
+        return describe(state.db_path)
     from doctree.store.db import default_db_path
 
-    return str(default_db_path())
+    return describe(default_db_path())
 
 
 def _cause(e: sqlite3.Error) -> str:
@@ -141,7 +143,9 @@ def _cause(e: sqlite3.Error) -> str:
     "--db",
     envvar="DOCTREE_DB",
     type=click.Path(dir_okay=False),
-    help="Database file. Default: $DOCTREE_DB, else ~/.local/share/doctree/doctree.db.",
+    help="Database: a SQLite file, or a PostgreSQL server as postgresql://user@host/db "
+    "(needs doctree[postgres]; see docs/scaling.md). Default: $DOCTREE_DB, else "
+    "~/.local/share/doctree/doctree.db.",
 )
 @click.option(
     "--agent",

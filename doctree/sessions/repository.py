@@ -323,6 +323,8 @@ class SessionsRepository:
     def get(self, session_id: str) -> Session | None:
         if isinstance(session_id, str):
             require_text(session_id, f"session id {session_id!r}")
+            if "\x00" in session_id:  # no session can have it (see validate_session_id)
+                return None
         row = self.conn.execute(
             f"SELECT {_SESSION_COLUMNS} FROM sessions s WHERE s.id = ?", (session_id,)
         ).fetchone()
@@ -605,12 +607,11 @@ class SessionsRepository:
 
     def counts(self) -> dict[str, int]:
         """How many sessions are pending, failing and in total (cheap: uses the index)."""
+        pending = "sessions" + dialect_of(self.conn).index_hint("idx_sessions_invalidated_at")
         row = self.conn.execute(
             "SELECT"
-            " (SELECT COUNT(*) FROM sessions INDEXED BY idx_sessions_invalidated_at"
-            "   WHERE invalidated_at IS NOT NULL AND failures = 0),"
-            " (SELECT COUNT(*) FROM sessions INDEXED BY idx_sessions_invalidated_at"
-            "   WHERE invalidated_at IS NOT NULL AND failures > 0),"
+            f" (SELECT COUNT(*) FROM {pending} WHERE invalidated_at IS NOT NULL AND failures = 0),"
+            f" (SELECT COUNT(*) FROM {pending} WHERE invalidated_at IS NOT NULL AND failures > 0),"
             " (SELECT COUNT(*) FROM sessions)"
         ).fetchone()
         return {"pending": row[0], "failing": row[1], "total": row[2]}

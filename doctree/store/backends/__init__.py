@@ -144,7 +144,7 @@ class Dialect(Protocol):
 def dialect_of(conn: Any) -> Dialect:
     """The dialect of a connection: its own `dialect`, else SQLite's (a `sqlite3` one)."""
     found = getattr(conn, "dialect", None)
-    if found is not None:
+    if found is not None and not isinstance(found, str):
         return found
     from doctree.store.backends.sqlite import SQLITE
 
@@ -160,4 +160,6 @@ def is_connection(db: object) -> bool:
     """Whether `db` is an open connection of a backend (rather than a path or URL)."""
     import sqlite3
 
-    return isinstance(db, sqlite3.Connection) or getattr(db, "dialect", None) is not None
+    from doctree.store.backends.postgres import PgConnection
+
+    return isinstance(db, sqlite3.Connection | PgConnection)

@@ -30,7 +30,9 @@ from doctree.store.backends import describe, search_words
 
 WRITE_LOCK = 0x646F6374  # 'doct': the advisory lock every write transaction holds
 MIGRATION_LOCK = 0x646F6D67  # 'domg': held while migrations are applied
-TSCONFIG = "english"  # stemming as the SQLite indexes' porter tokenizer does
+# English stemming as the SQLite indexes' porter tokenizer does, and no stopwords (FTS5
+# keeps them, so "to be" finds Hamlet): made by migrations/postgresql/001_schema.sql.
+TSCONFIG = "doctree_english"
 # Tables whose primary key `id` is generated: an INSERT into one returns it (lastrowid).
 _GENERATED_ID = frozenset(
     {
@@ -108,12 +110,13 @@ _SQL_PARTS = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"])*\"|\?|%|[^'\"?%]+", re.S)
 
 @lru_cache(maxsize=2048)
 def translate(sql: str) -> tuple[str, bool]:
-    """The SQL in psycopg's form (`?` -> `%s`, `%` -> `%%` outside quotes), and whether
+    """The SQL in psycopg's form (`?` -> `%s` outside quotes, `%` -> `%%`), and whether
     `RETURNING id` was added so that the cursor can say the new row's id."""
     out = []
     for m in _SQL_PARTS.finditer(sql):
         part = m.group(0)
-        out.append("%s" if part == "?" else "%%" if part == "%" else part)
+        # psycopg reads `%` everywhere, quoted or not; `?` is a placeholder only outside quotes
+        out.append("%s" if part == "?" else part.replace("%", "%%"))
     text = "".join(out)
     head = re.match(r"\s*INSERT\s+INTO\s+(\w+)", text, re.I)
     returning = bool(
@@ -253,8 +256,8 @@ class PgConnection:
         return self
 
     def __exit__(self, exc_type: object, *exc: object) -> None:
-        # As `sqlite3.Connection` does: ends the transaction (commit, or rollback on an
-        # error) and leaves the connection open.
+        """As `with sqlite3_connection:` does: commit an open transaction, or roll it back
+        on an exception; the connection stays open."""
         if exc_type is None:
             self.commit()
         else:
@@ -353,8 +356,7 @@ def _vector(fields: Sequence[tuple[str, str]]) -> tuple[str, list[str]]:
 
 def _rank_weights(weights: dict[str, float]) -> str:
     """ts_rank_cd's weight array, {D, C, B, A}."""
-    order = {v: k for k, v in weights.items()}
-    return "'{" + ", ".join(f"{float(order.get(x, 0.0)):.4f}" for x in "DCBA") + "}'"
+    return "'{" + ", ".join(f"{float(weights.get(x, 0.0)):.4f}" for x in "DCBA") + "}'"
 
 
 class PostgresDialect:
