@@ -120,7 +120,7 @@ def test_four_workers_and_four_writers_on_one_server_with_kill_9(postgres_url, t
     url = postgres_url
     jobs_file, logs = tmp_path / "jobs.jsonl", tmp_path / "logs"
     sessions = SessionsRepository(url)
-    worker_kw = {"delay": 0.05, "ttl": 1.0, "batch": 3}
+    worker_kw = {"delay": 0.05, "ttl": 2.0, "batch": 3}
     workers = [spawn(url, jobs_file, logs, **worker_kw) for _ in range(WORKERS)]
     done = tmp_path / "done"
     writers = [start_writer(url, i, done) for i in range(WRITERS)]
