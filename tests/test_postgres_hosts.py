@@ -244,3 +244,28 @@ def test_processes_claiming_one_lease_never_hold_it_at_once(db_path, tmp_path):
         held.append(int(out))
     assert sum(held) == int(counter.read_text())  # no increment lost: never two holders
     assert sum(1 for h in held if h) >= 2 and sum(held) >= 20  # the claims did contend
+
+
+def test_a_lease_claim_does_not_wait_for_the_write_lock(postgres_url):
+    """On PostgreSQL a worker claims a session while another host holds the store's write
+    lock (a long write transaction), and a second claim of the same lease is refused."""
+    from doctree.store import db
+    from doctree.store.backends import begin_write
+    from doctree.store.leases import Leases
+
+    writer, a, b = (db.connect(postgres_url) for _ in range(3))
+    try:
+        for conn in (a, b):
+            conn.execute("SET lock_timeout = 2000")
+        begin_write(writer)  # held until the end of the test's claims
+        t0 = time.monotonic()
+        assert Leases(a).acquire("session:s1", "host-a", 30.0)
+        assert not Leases(b).acquire("session:s1", "host-b", 30.0)  # held by host-a
+        assert Leases(b).acquire("session:s2", "host-b", 30.0)
+        assert time.monotonic() - t0 < 1.5  # none of them waited for the write lock
+        assert Leases(b).holder("session:s1") == "host-a"
+        writer.execute("ROLLBACK")
+        assert Leases(b).acquire("session:s1", "host-b", 30.0) is False
+    finally:
+        for conn in (writer, a, b):
+            conn.close()
