@@ -12,9 +12,10 @@ settings.load_profile("doctree")
 
 # Every test that takes `db_path` (or `repo`) runs on both backends: a SQLite file, and a
 # new database on a throwaway PostgreSQL server (see tests/pg_server.py). Where no server
-# can be started, the PostgreSQL half is skipped, and the report's header says why.
+# can be started, the PostgreSQL half is skipped, and the run's summary says why.
 _server = Server()
 _started: bool | None = None
+_left_out = 0  # tests of the PostgreSQL half not run for want of a server
 
 
 def _postgres() -> Server | None:
@@ -24,11 +25,16 @@ def _postgres() -> Server | None:
     return _server if _started else None
 
 
-def pytest_report_header(config):
-    found = _postgres()
-    if found is None:
-        return f"postgresql: the PostgreSQL half of the suite is skipped: {_server.why_not}"
-    return f"postgresql: throwaway server at {found.dir}"
+def pytest_terminal_summary(terminalreporter):
+    """One line on the PostgreSQL half of the run (printed under -q too)."""
+    if _started is None:
+        return  # no selected test needed it
+    if _started:
+        terminalreporter.write_line(f"postgresql: tests ran on a throwaway server in {_server.dir}")
+    else:
+        terminalreporter.write_line(
+            f"postgresql: the PostgreSQL half ({_left_out} tests) was left out: {_server.why_not}"
+        )
 
 
 def pytest_unconfigure(config):
@@ -44,11 +50,18 @@ def pytest_configure(config):
 
 
 def pytest_collection_modifyitems(config, items):
+    global _left_out
     kept, dropped = [], []
     for item in items:
         spec = getattr(item, "callspec", None)
         on_postgres = spec is not None and spec.params.get("db_path") == "postgres"
-        (dropped if on_postgres and item.get_closest_marker("sqlite_only") else kept).append(item)
+        if on_postgres and item.get_closest_marker("sqlite_only"):
+            dropped.append(item)
+        elif on_postgres and _postgres() is None:
+            dropped.append(item)
+            _left_out += 1
+        else:
+            kept.append(item)
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = kept

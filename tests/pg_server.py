@@ -68,6 +68,9 @@ class Server:
         self._shared: str | None = None
 
     def start(self) -> bool:
+        if os.environ.get("DOCTREE_TEST_POSTGRES", "").strip() == "0":
+            self.why_not = "DOCTREE_TEST_POSTGRES=0 leaves it out"
+            return False
         found = find_binaries()
         if found is None:
             self.why_not = "PostgreSQL server binaries not found; " + INSTALL_HINT

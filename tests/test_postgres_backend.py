@@ -180,10 +180,8 @@ def test_four_processes_opening_a_new_database_at_once_all_succeed(empty_url):
     repo.close()
 
 
-def test_the_connection_speaks_the_sqlite3_interface(db_path):
-    if not is_database_url(db_path):
-        pytest.skip("the PostgreSQL connection's interface")
-    conn = connect(db_path)
+def test_the_connection_speaks_the_sqlite3_interface(server):
+    conn = connect(server.test_database())
     with conn:  # as sqlite3: a transaction context, the connection stays open
         conn.execute("BEGIN")
         conn.execute("INSERT INTO leases VALUES (?, ?, ?, ?)", ("n", "h", 1.0, 2.0))

@@ -107,13 +107,14 @@ class DoctreeGroup(click.Group):
         except UserError as e:
             click.echo(f"error: {e}", err=True)
             ctx.exit(EXIT_USER_ERROR)
-        except DoctreeError as e:
-            click.echo(f"error: {e}", err=True)
-            ctx.exit(1)
         except sqlite3.Error as e:
             # Disk full, a read-only file, a lock held past the timeout: the write's own
-            # transaction was rolled back, so nothing of it is stored.
+            # transaction was rolled back, so nothing of it is stored. (A PostgreSQL error
+            # is one of these too, and a DoctreeError: it is caught here, with its database.)
             click.echo(f"error: database {database_of(ctx)!r}: {_cause(e)}", err=True)
+            ctx.exit(1)
+        except DoctreeError as e:
+            click.echo(f"error: {e}", err=True)
             ctx.exit(1)
 
 

@@ -4,23 +4,19 @@
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import os
-import re
 import sqlite3
 import time
 from pathlib import Path
 from typing import Any
 
 from doctree.errors import SchemaError, UserError
-from doctree.resources import resource_dir
-from doctree.store.backends import dialect_of, is_database_url
+from doctree.store.backends import busy_timeout_ms, dialect_of, is_database_url
 from doctree.store.encoding import decode
+from doctree.store.migrations import migration_sha256, migrations
 
-BUSY_TIMEOUT_MS = 30_000
 CACHE_KIB = 32 * 1024
-_MIGRATION = re.compile(r"(\d{3})_[a-z0-9_]+\.sql")
 # Migrations that convert existing data after their SQL, in Python: name -> module:function.
 # The function is called on every open once the migration is recorded; it must return at
 # once when there is nothing left to do, and work in batches that each commit, so that an
@@ -35,44 +31,6 @@ def default_db_path() -> Path | str:
         return env if is_database_url(env) else Path(env).expanduser()
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(Path.home(), ".local", "share")
     return Path(base) / "doctree" / "doctree.db"
-
-
-def busy_timeout_ms() -> int:
-    """How long a connection waits for another one's lock: `$DOCTREE_BUSY_TIMEOUT_MS`, else
-    30 s. A write still waiting then fails, stores nothing, and says so."""
-    raw = os.environ.get("DOCTREE_BUSY_TIMEOUT_MS", "").strip()
-    if not raw:
-        return BUSY_TIMEOUT_MS
-    try:
-        value = int(raw.replace("_", ""))
-    except ValueError:
-        value = -1
-    if not 0 <= value <= 3_600_000:
-        raise UserError(
-            f"DOCTREE_BUSY_TIMEOUT_MS {raw!r}: must be a whole number of milliseconds "
-            "from 0 to 3600000, e.g. 30000"
-        )
-    return value
-
-
-def migrations_dir(dialect: str = "sqlite") -> Path:
-    """Where a dialect's migrations are: `migrations/` for SQLite, `migrations/<dialect>/`."""
-    base = resource_dir("migrations")
-    return base if dialect == "sqlite" else base / dialect
-
-
-def migrations(directory: Path | None = None) -> list[tuple[int, str, str]]:
-    """(number, name, sql) for every migration file, in order (`directory` for tests)."""
-    out = []
-    for f in sorted((directory or resource_dir("migrations")).glob("*.sql")):
-        m = _MIGRATION.fullmatch(f.name)
-        if not m:
-            raise SchemaError(f"migration file {f.name!r}: names must look like 001_name.sql")
-        out.append((int(m.group(1)), f.stem, f.read_text(encoding="utf-8")))
-    numbers = [n for n, _, _ in out]
-    if len(set(numbers)) != len(numbers):
-        raise SchemaError(f"migrations: duplicate numbers in {[name for _, name, _ in out]}")
-    return out
 
 
 def _enable_wal(conn: sqlite3.Connection) -> None:
@@ -201,11 +159,6 @@ def applied_migrations(conn: sqlite3.Connection) -> list[str]:
         " number INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
     )
     return [r[0] for r in conn.execute("SELECT name FROM doctree_migrations ORDER BY number")]
-
-
-def migration_sha256(sql: str) -> str:
-    """The checksum recorded for a migration: sha256 of its text as UTF-8."""
-    return hashlib.sha256(sql.encode("utf-8")).hexdigest()
 
 
 def _records_sha256(conn: sqlite3.Connection) -> bool:

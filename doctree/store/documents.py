@@ -104,6 +104,16 @@ class Actor:
         return f"{self.kind}:{self.id}"
 
 
+@dataclass(frozen=True)
+class Provenance:
+    """Where a change comes from, recorded on every version it makes: its actor, and the
+    session and memory-agent run it was made in (None outside them)."""
+
+    actor: Actor
+    session: str | None = None
+    run: int | None = None
+
+
 @dataclass
 class Document:
     id: int
@@ -604,9 +614,7 @@ class DocumentsRepository:
         digest: str,
         size: int,
         links_json: str | None,
-        actor: Actor,
-        session_id: str | None,
-        run_id: int | None,
+        prov: Provenance,
         ts: str,
         deleted: bool = False,
     ) -> None:
@@ -627,10 +635,10 @@ class DocumentsRepository:
                 encoding.encode(body, base, version, full),
                 digest,
                 size,
-                actor.kind,
-                actor.id,
-                session_id,
-                run_id,
+                prov.actor.kind,
+                prov.actor.id,
+                prov.session,
+                prov.run,
                 links_json,
                 int(deleted),
                 ts,
@@ -689,9 +697,7 @@ class DocumentsRepository:
         title: str,
         body: str,
         links: list[str],
-        actor: Actor,
-        session_id: str | None,
-        run_id: int | None,
+        prov: Provenance,
         ts: str,
     ) -> Document:
         digest, size = sha256(body), len(body.encode("utf-8"))
@@ -727,9 +733,7 @@ class DocumentsRepository:
             digest=digest,
             size=size,
             links_json=links_json,
-            actor=actor,
-            session_id=session_id,
-            run_id=run_id,
+            prov=prov,
             ts=ts,
         )
         self._insert_references(owner, doc_id, 1, path, body, links)
@@ -744,9 +748,7 @@ class DocumentsRepository:
         self,
         owner: str,
         path: str,
-        actor: Actor,
-        session_id: str | None,
-        run_id: int | None,
+        prov: Provenance,
         ts: str,
         known: dict[str, sqlite3.Row] | None = None,
     ) -> int | None:
@@ -760,9 +762,7 @@ class DocumentsRepository:
             if row is not None:
                 parent_id = row["id"]
             else:
-                parent_id = self._create(
-                    owner, a, parent_id, name_of(a), "", [], actor, session_id, run_id, ts
-                ).id
+                parent_id = self._create(owner, a, parent_id, name_of(a), "", [], prov, ts).id
         return parent_id
 
     def _new_version(
@@ -774,9 +774,7 @@ class DocumentsRepository:
         title: str,
         body: str,
         links: list[str],
-        actor: Actor,
-        session_id: str | None,
-        run_id: int | None,
+        prov: Provenance,
         ts: str,
         parent_id: int | None | object = _KEEP,
         deleted: bool = False,
@@ -827,9 +825,7 @@ class DocumentsRepository:
             digest=digest,
             size=size,
             links_json=links_json,
-            actor=actor,
-            session_id=session_id,
-            run_id=run_id,
+            prov=prov,
             ts=ts,
             deleted=deleted,
         )
@@ -858,8 +854,23 @@ class DocumentsRepository:
         )
 
     @staticmethod
-    def _actor(owner: str, actor: Actor | None) -> Actor:
-        return actor if actor is not None else Actor("agent", owner)
+    def _provenance(
+        owner: str,
+        provenance: Provenance | None,
+        actor: Actor | None,
+        session_id: str | None,
+        run_id: int | None,
+    ) -> Provenance:
+        """A write's provenance: given whole, or as actor, session_id and run_id (the actor
+        defaults to the owner agent itself)."""
+        if provenance is not None:
+            if actor is not None or session_id is not None or run_id is not None:
+                raise UserError(
+                    "give a write's provenance either as provenance= or as actor=, "
+                    "session_id=, run_id=, not both"
+                )
+            return provenance
+        return Provenance(actor if actor is not None else Actor("agent", owner), session_id, run_id)
 
     # -- reads ---------------------------------------------------------------------------
 
@@ -1318,6 +1329,7 @@ class DocumentsRepository:
         actor: Actor | None = None,
         session_id: str | None = None,
         run_id: int | None = None,
+        provenance: Provenance | None = None,
     ) -> Document:
         """Create or replace the document at `path`; missing parents are created empty.
 
@@ -1333,7 +1345,7 @@ class DocumentsRepository:
         if title is not None:
             title = check_title(path, title)
         declared = [normalize_path(p) for p in links] if links is not None else None
-        actor = self._actor(owner, actor)
+        prov = self._provenance(owner, provenance, actor, session_id, run_id)
         with self._writing():
             anc = ancestors(path)
             rows = self._live_rows(owner, [*anc, path]) if anc else {}
@@ -1341,9 +1353,7 @@ class DocumentsRepository:
             self._check_precondition(path, row, expected_version, content_sha256)
             ts = now()
             if row is None:
-                parent_id = self._ensure_ancestors(
-                    owner, path, actor, session_id, run_id, ts, known=rows
-                )
+                parent_id = self._ensure_ancestors(owner, path, prov, ts, known=rows)
                 return self._create(
                     owner,
                     path,
@@ -1351,9 +1361,7 @@ class DocumentsRepository:
                     title or title_for(path, body),
                     body,
                     declared or [],
-                    actor,
-                    session_id,
-                    run_id,
+                    prov,
                     ts,
                 )
             old_body = _text(row)
@@ -1376,9 +1384,7 @@ class DocumentsRepository:
                 title=new_title,
                 body=body,
                 links=new_links,
-                actor=actor,
-                session_id=session_id,
-                run_id=run_id,
+                prov=prov,
                 ts=ts,
             )
 
@@ -1395,6 +1401,7 @@ class DocumentsRepository:
         actor: Actor | None = None,
         session_id: str | None = None,
         run_id: int | None = None,
+        provenance: Provenance | None = None,
     ) -> Document:
         """Replace an exact string in the body. It must occur exactly once unless replace_all."""
         owner, path = validate_owner(owner), normalize_path(path)
@@ -1422,9 +1429,7 @@ class DocumentsRepository:
                 path,
                 body,
                 expected_version=row["version"],
-                actor=actor,
-                session_id=session_id,
-                run_id=run_id,
+                provenance=self._provenance(owner, provenance, actor, session_id, run_id),
             )
 
     def move(
@@ -1437,6 +1442,7 @@ class DocumentsRepository:
         actor: Actor | None = None,
         session_id: str | None = None,
         run_id: int | None = None,
+        provenance: Provenance | None = None,
     ) -> list[Document]:
         """Move a document and its subtree. Ids are kept, so references to them survive."""
         owner = validate_owner(owner)
@@ -1445,14 +1451,14 @@ class DocumentsRepository:
             raise PathError(HOME, "the home '~' cannot be moved or replaced")
         if is_under(new_path, path):
             raise PathError(new_path, f"cannot move {path!r} into itself")
-        actor = self._actor(owner, actor)
+        prov = self._provenance(owner, provenance, actor, session_id, run_id)
         with self._writing():
             row = self._require(owner, path)
             self._check_precondition(path, row, expected_version, None)
             if self._doc_row(owner, new_path) is not None:
                 raise ConflictError(f"cannot move {path!r} to {new_path!r}: it already exists")
             ts = now()
-            new_parent_id = self._ensure_ancestors(owner, new_path, actor, session_id, run_id, ts)
+            new_parent_id = self._ensure_ancestors(owner, new_path, prov, ts)
             lo, hi = _range(path)
             rows = self.conn.execute(
                 "SELECT * FROM documents WHERE owner = ? AND deleted_at IS NULL"
@@ -1475,9 +1481,7 @@ class DocumentsRepository:
                         title=_retitle(r["title"], r["path"], target, body),
                         body=body,
                         links=json.loads(r["links"]) if r["links"] else [],
-                        actor=actor,
-                        session_id=session_id,
-                        run_id=run_id,
+                        prov=prov,
                         ts=ts,
                         parent_id=new_parent_id if r["id"] == row["id"] else _KEEP,
                     )
@@ -1495,12 +1499,13 @@ class DocumentsRepository:
         actor: Actor | None = None,
         session_id: str | None = None,
         run_id: int | None = None,
+        provenance: Provenance | None = None,
     ) -> list[Document]:
         """Delete a document (a tombstone version; history stays). Children need recursive."""
         owner, path = validate_owner(owner), normalize_path(path)
         if path == HOME:
             raise PathError(path, "the home '~' cannot be deleted")
-        actor = self._actor(owner, actor)
+        prov = self._provenance(owner, provenance, actor, session_id, run_id)
         with self._writing():
             row = self._require(owner, path)
             self._check_precondition(path, row, expected_version, content_sha256)
@@ -1526,9 +1531,7 @@ class DocumentsRepository:
                     title=r["title"],
                     body=_text(r),
                     links=json.loads(r["links"]) if r["links"] else [],
-                    actor=actor,
-                    session_id=session_id,
-                    run_id=run_id,
+                    prov=prov,
                     ts=ts,
                     deleted=True,
                 )
@@ -1544,13 +1547,14 @@ class DocumentsRepository:
         actor: Actor | None = None,
         session_id: str | None = None,
         run_id: int | None = None,
+        provenance: Provenance | None = None,
     ) -> Document:
         """Write a new version with the content of an earlier one; undeletes a deleted document.
 
         `path` names the live document, or else the one most recently deleted at that path.
         """
         owner, path = validate_owner(owner), normalize_path(path)
-        actor = self._actor(owner, actor)
+        prov = self._provenance(owner, provenance, actor, session_id, run_id)
         with self._writing():
             row = self._any_row(owner, path)
             old = self.version(row["id"], version)
@@ -1564,7 +1568,7 @@ class DocumentsRepository:
             ts = now()
             parent_id: int | None | object = _KEEP
             if row["deleted_at"] is not None:
-                parent_id = self._ensure_ancestors(owner, path, actor, session_id, run_id, ts)
+                parent_id = self._ensure_ancestors(owner, path, prov, ts)
             doc = self._new_version(
                 row,
                 operation="restored",
@@ -1572,9 +1576,7 @@ class DocumentsRepository:
                 title=_retitle(old.title, old.path, path, old.body),
                 body=old.body,
                 links=old.links,
-                actor=actor,
-                session_id=session_id,
-                run_id=run_id,
+                prov=prov,
                 ts=ts,
                 parent_id=parent_id,
             )
@@ -1590,6 +1592,7 @@ class DocumentsRepository:
         actor: Actor | None = None,
         session_id: str | None = None,
         run_id: int | None = None,
+        provenance: Provenance | None = None,
     ) -> Version:
         """Erase the content of one version of the document at `path` (the live one, else
         the one most recently deleted there); see `redact_by_id`."""
@@ -1597,7 +1600,9 @@ class DocumentsRepository:
         with self._writing():
             row = self._any_row(owner, path)
             return self.redact_by_id(
-                row["id"], version, actor=actor, session_id=session_id, run_id=run_id
+                row["id"],
+                version,
+                provenance=self._provenance(owner, provenance, actor, session_id, run_id),
             )
 
     def redact_by_id(
@@ -1608,6 +1613,7 @@ class DocumentsRepository:
         actor: Actor | None = None,
         session_id: str | None = None,
         run_id: int | None = None,
+        provenance: Provenance | None = None,
     ) -> Version:
         """Erase the content of one version; the fact of the change and who redacted it stay.
 
@@ -1621,15 +1627,15 @@ class DocumentsRepository:
             ).fetchone()
             if row is None:
                 raise NotFoundError(f"no document with id {document_id}")
-            actor = self._actor(row["owner"], actor)
+            prov = self._provenance(row["owner"], provenance, actor, session_id, run_id)
             target = self.version(row["id"], version)
             ts = now()
-            self._erase_body(row["id"], target, ts, actor)
+            self._erase_body(row["id"], target, ts, prov.actor)
             self.conn.execute(
                 "DELETE FROM document_references WHERE source_id = ? AND version = ?",
                 (row["id"], version),
             )
-            self._erase_redaction_copies(row["id"], target.content_sha256, ts, actor)
+            self._erase_redaction_copies(row["id"], target.content_sha256, ts, prov.actor)
             # The current state holds this content (it is the current version, or a later
             # version that kept it): it is emptied too.
             current = version == row["version"] or row["content_sha256"] == target.content_sha256
@@ -1640,9 +1646,7 @@ class DocumentsRepository:
                 title=name_of(row["path"]) if current else row["title"],
                 body="" if current else _text(row),
                 links=[] if current else (json.loads(row["links"]) if row["links"] else []),
-                actor=actor,
-                session_id=session_id,
-                run_id=run_id,
+                prov=prov,
                 ts=ts,
                 deleted=row["deleted_at"] is not None,
                 base_redacted=current,

@@ -24,7 +24,10 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from doctree.errors import UserError
+
 URL_SCHEMES = ("postgresql://", "postgres://")
+BUSY_TIMEOUT_MS = 30_000
 _WORD = re.compile(r"\w+", re.UNICODE)
 
 
@@ -39,6 +42,24 @@ def describe(target: str | os.PathLike[str]) -> str:
     if is_database_url(text):
         return re.sub(r"(://[^:/@]*):[^@/]*@", r"\1:***@", text)
     return text
+
+
+def busy_timeout_ms() -> int:
+    """How long a connection waits for another one's lock: `$DOCTREE_BUSY_TIMEOUT_MS`, else
+    30 s. A write still waiting then fails, stores nothing, and says so."""
+    raw = os.environ.get("DOCTREE_BUSY_TIMEOUT_MS", "").strip()
+    if not raw:
+        return BUSY_TIMEOUT_MS
+    try:
+        value = int(raw.replace("_", ""))
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 3_600_000:
+        raise UserError(
+            f"DOCTREE_BUSY_TIMEOUT_MS {raw!r}: must be a whole number of milliseconds "
+            "from 0 to 3600000, e.g. 30000"
+        )
+    return value
 
 
 def search_words(text: str | None) -> str:
@@ -156,10 +177,15 @@ def begin_write(conn: Any) -> None:
     dialect_of(conn).begin_write(conn)
 
 
+class BackendConnection:
+    """The base of a backend's own connection class (the SQLite backend uses
+    `sqlite3.Connection` itself): it has the `sqlite3.Connection` interface and a `dialect`."""
+
+    dialect: Dialect
+
+
 def is_connection(db: object) -> bool:
     """Whether `db` is an open connection of a backend (rather than a path or URL)."""
     import sqlite3
 
-    from doctree.store.backends.postgres import PgConnection
-
-    return isinstance(db, sqlite3.Connection | PgConnection)
+    return isinstance(db, sqlite3.Connection | BackendConnection)

@@ -25,8 +25,10 @@ from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from typing import Any
 
-from doctree.errors import SchemaError, UserError
-from doctree.store.backends import describe, search_words
+from doctree.errors import DoctreeError, SchemaError, UserError
+from doctree.store.backends import BackendConnection, busy_timeout_ms, describe, search_words
+from doctree.store.migrations import migration_sha256, migrations_dir
+from doctree.store.migrations import migrations as read_migrations
 
 WRITE_LOCK = 0x646F6374  # 'doct': the advisory lock every write transaction holds
 MIGRATION_LOCK = 0x646F6D67  # 'domg': held while migrations are applied
@@ -65,15 +67,15 @@ def _psycopg() -> Any:
 # -- errors ---------------------------------------------------------------------------------
 
 
-class PgIntegrityError(sqlite3.IntegrityError):
+class PgIntegrityError(sqlite3.IntegrityError, DoctreeError):
     """A constraint of the PostgreSQL schema refused a write."""
 
 
-class PgOperationalError(sqlite3.OperationalError):
+class PgOperationalError(sqlite3.OperationalError, DoctreeError):
     """The server could not do it now (connection, lock timeout, serialisation)."""
 
 
-class PgDatabaseError(sqlite3.DatabaseError):
+class PgDatabaseError(sqlite3.DatabaseError, DoctreeError):
     """Any other error the server reported."""
 
 
@@ -180,7 +182,7 @@ class PgCursor:
         return iter(self.fetchall())
 
 
-class PgConnection:
+class PgConnection(BackendConnection):
     """A psycopg 3 connection behind the `sqlite3.Connection` interface the store uses.
 
     Autocommit, with transactions opened by explicit BEGIN (as the SQLite connections are
@@ -492,8 +494,6 @@ def connect(url: str, *, migrate: bool = True) -> PgConnection:
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise UserError(f"database {describe(url)!r}: cannot connect ({first})") from None
     conn = PgConnection(raw, url)
-    from doctree.store.db import busy_timeout_ms
-
     # A write waits for another's lock at most this long, then fails and stores nothing.
     POSTGRES.set_wait_timeout(conn, busy_timeout_ms())
     if migrate:
@@ -510,9 +510,7 @@ def connect(url: str, *, migrate: bool = True) -> PgConnection:
 
 def migrations() -> list[tuple[int, str, str]]:
     """(number, name, sql) of every PostgreSQL migration, in order."""
-    from doctree.store import db as dbmod
-
-    return dbmod.migrations(dbmod.migrations_dir("postgresql"))
+    return read_migrations(migrations_dir("postgresql"))
 
 
 def apply_migrations(
@@ -520,8 +518,6 @@ def apply_migrations(
 ) -> list[str]:
     """Apply every migration not yet recorded, each in its own transaction, under a lock
     that keeps a second host from applying the same one. Returns the names applied."""
-    from doctree.store import db as dbmod
-
     known = migrations() if available is None else available
     conn.execute(f"SELECT pg_advisory_lock({MIGRATION_LOCK})").fetchall()
     try:
@@ -552,7 +548,7 @@ def apply_migrations(
             )
         applied = []
         for number, name, sql in known:
-            digest = dbmod.migration_sha256(sql)
+            digest = migration_sha256(sql)
             if name in recorded:
                 if recorded[name] and recorded[name] != digest:
                     raise SchemaError(
