@@ -441,7 +441,7 @@ class DoctreeMemoryTool(BetaAbstractMemoryTool):
                         self.owner,
                         child.path,
                         recursive=True,
-                        provenance=self.provenance,
+                        provenance=self.commands.provenance,
                     )
             return "All memory cleared"
 
