@@ -89,3 +89,15 @@ def repo(db_path):
     r = DocumentsRepository(db_path)
     yield r
     r.close()
+
+
+@pytest.fixture
+def postgres_url():
+    """A new, migrated, empty PostgreSQL database of the test's own, dropped after it (for
+    tests of several processes on one server); skipped where no server can be started."""
+    server = _postgres()
+    if server is None:
+        pytest.skip(f"PostgreSQL: {_server.why_not}")
+    url = server.new_database()
+    yield url
+    server.drop_database(url)

@@ -76,6 +76,9 @@ class Dialect(Protocol):
     """What a backend says its own way. `conn` is the backend's connection."""
 
     name: str
+    # Whether one statement's row locks serialise writes to a row while writes to other
+    # rows go on at once (a server), so a single-row claim (a lease) needs no write lock.
+    row_locks: bool
 
     def index_hint(self, index: str) -> str:
         """SQL after a table name that makes the query use `index` ('' if not needed)."""

@@ -364,6 +364,7 @@ def _rank_weights(weights: dict[str, float]) -> str:
 
 class PostgresDialect:
     name = "postgresql"
+    row_locks = True
 
     def index_hint(self, index: str) -> str:
         return ""  # the planner's choice

@@ -11,6 +11,7 @@ _FTS = {"chunks": "chunks_fts", "recall": "recall_fts"}
 
 class SqliteDialect:
     name = "sqlite"
+    row_locks = False  # one writer at a time: the file's write lock
 
     def index_hint(self, index: str) -> str:
         return f" INDEXED BY {index}"
