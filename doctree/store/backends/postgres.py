@@ -51,6 +51,9 @@ _GENERATED_ID = frozenset(
 _PASSAGES = {"chunks": "chunks", "recall": "recall_passages"}
 # Field weights of the indexes: labels A-D, in the order ts_rank_cd takes them (D first).
 _DOC_LABELS = {"path": "A", "title": "B", "body": "C"}
+# As SQLite's documents_fts ranks (bm25 weights path 2, title 4, body 1), scaled to 1:
+# the array is {D, C, B, A}, i.e. (unused, body, title, path).
+_DOC_WEIGHTS = "'{0, 0.25, 1.0, 0.5}'"
 _PASSAGE_LABELS = {"text": "A", "speaker": "B", "dates": "C", "context": "D"}
 MAX_INDEXED_CHARS = 400_000  # a tsvector holds at most 1 MB; text beyond is not indexed
 
@@ -416,7 +419,7 @@ class PostgresDialect:
     ) -> list[Any]:
         query = fts_to_tsquery(match, {**_DOC_LABELS})
         score, score_params = _score(
-            conn, "documents", "d", owner, query, "'{1, 1, 1, 1}'", "d.deleted_at IS NULL"
+            conn, "documents", "d", owner, query, _DOC_WEIGHTS, "d.deleted_at IS NULL"
         )
         return conn.execute(
             "SELECT d.id, d.path, d.title, d.version, d.updated_at, NULL AS snip,"
