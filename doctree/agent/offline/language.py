@@ -317,6 +317,40 @@ ORGS = (
         r"headquarters|HQ|deal|client)\b"
     ),
 )
+#: Someone's liking, said of them ("Alice prefers green tea"): a preference, as "I prefer" is.
+THIRD_PREFERENCE = re.compile(
+    r"\b(?:prefers|likes|loves|hates|dislikes|enjoys|doesn't\s+like|does\s+not\s+like|"
+    r"can't\s+stand)\b",
+    re.I,
+)
+#: The verb of a liking, for telling which earlier liking a change replaces when they share no
+#: word: "The user prefers green tea" -> "The user prefers coffee now".
+LIKING_VERB = re.compile(
+    r"\b(?P<verb>prefer|like|love|hate|dislike|enjoy|drink|eat|use|want|play|read|watch|"
+    r"listen\s+to|wear|drive|take)(?:s|es|ed|d)?\b",
+    re.I,
+)
+
+
+def liking_frame(text: str) -> tuple[str, str] | None:
+    """(who, verb) of a liking: the word before its verb (adverbs aside; "user" in "the
+    user prefers", "alice"), lowercased, and the verb's base form; None when `text` has no
+    liking verb."""
+    m = LIKING_VERB.search(text)
+    if not m:
+        return None
+    who = re.findall(r"[\w'’-]+", text[: m.start()].lower())
+    who = [w for w in who if w not in _NOT_WHO]
+    return (who[-1] if who else ""), m.group("verb").lower()
+
+
+_NOT_WHO = {
+    "now", "really", "actually", "also", "still", "these", "days", "nowadays", "honestly",
+    "mostly", "usually", "always", "much", "would", "rather", "instead", "lately", "anymore",
+    "and", "but", "so", "oh", "well", "hmm",
+}  # fmt: skip
+
+
 #: A name used the way a service or brand is used: "booked it through Expedia", "good
 #: experiences with Expedia and Booking", "Expedia's app". Such a name is an organisation.
 SERVICE = (

@@ -636,10 +636,12 @@ def _sentence(
             s.kinds.append("decision")
         if _REMEMBER.search(clean):
             s.kinds.append("remember")
+        said_of_someone = lang.THIRD_PREFERENCE.search(clean) and not _FIRST_PERSON.search(clean)
         if (
             _PREFERENCE.search(clean)
             and not (rel and not re.search(r"prefer|like|love", clean, re.I))
             or re.search(r"\b(?:i'd|i\s+would)\s+rather\b", clean, re.I)
+            or said_of_someone
         ):
             s.kinds.append("preference")
         if lang.RULE.search(clean) and "preference" not in s.kinds:
