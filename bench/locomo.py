@@ -23,6 +23,12 @@ The data (CC BY-NC 4.0) is read from `../shared/data/locomo/` beside the checkou
     .venv/bin/python bench/locomo.py                       # both splits, raw mode
     .venv/bin/python bench/locomo.py --split development --limit 40
     .venv/bin/python bench/locomo.py --set speaker_boost=0.5   # try a setting (dev only!)
+    .venv/bin/python bench/locomo.py --backend postgres   # the store on PostgreSQL
+
+`--backend postgres` stores everything in a PostgreSQL database (a throwaway server started
+from the machine's `initdb`/`pg_ctl`, or `--pg-url` naming an existing one, in which a
+database is created per run and dropped after), so that its full-text ranking (`ts_rank_cd`)
+can be compared with SQLite's (BM25) on the same questions.
 """
 
 from __future__ import annotations
@@ -403,9 +409,9 @@ def evaluate(
     settings: Settings,
     budgets: tuple[int, ...],
     limit: int | None,
-    workdir: Path,
+    workdir: Path | str,
 ) -> Results:
-    db = workdir / f"locomo-{mode}.db"
+    db = workdir if isinstance(workdir, str) else workdir / f"locomo-{mode}.db"
     repo = DocumentsRepository(db)
     for c in conversations:
         if mode == "raw":
@@ -523,6 +529,11 @@ def main(argv: list[str] | None = None) -> int:
         default=DEFAULT_SHARE,
         help="share of the budget the pages may take while the record has passages (agent mode)",
     )
+    ap.add_argument("--backend", choices=["sqlite", "postgres"], default="sqlite")
+    ap.add_argument(
+        "--pg-url",
+        help="a PostgreSQL server to create the run's databases in (default: a throwaway one)",
+    )
     args = ap.parse_args(argv)
     PAGES_SHARE[0] = args.pages_share
 
@@ -550,6 +561,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     if settings != DEFAULT_SETTINGS:
         print(f"settings: {settings}")
+    databases = PostgresDatabases(args.pg_url) if args.backend == "postgres" else None
+    if databases is not None:
+        print(f"store: PostgreSQL ({databases.where})")
     with tempfile.TemporaryDirectory(prefix="doctree-locomo-") as tmp:
         for mode in modes:
             if mode == "agent" and (why := agent_available()):
@@ -558,7 +572,8 @@ def main(argv: list[str] | None = None) -> int:
             for name, ids in groups.items():
                 convs = [by_id[i] for i in ids]
                 t0 = time.perf_counter()
-                res = evaluate(convs, mode, settings, budgets, args.limit, Path(tmp) / name)
+                target = databases.new() if databases else Path(tmp) / name
+                res = evaluate(convs, mode, settings, budgets, args.limit, target)
                 n = sum(len(c.questions[: args.limit]) for c in convs)
                 print()
                 print(
@@ -570,7 +585,46 @@ def main(argv: list[str] | None = None) -> int:
                         budgets,
                     )
                 )
+    if databases is not None:
+        databases.close()
     return 0
+
+
+class PostgresDatabases:
+    """New databases on a PostgreSQL server: `url` (an existing server; the databases made
+    are dropped at the end) or a throwaway server of the machine's own binaries."""
+
+    def __init__(self, url: str | None):
+        import psycopg
+
+        self._psycopg = psycopg
+        self._made: list[str] = []
+        self._server = None
+        if url is None:
+            from tests.pg_server import Server
+
+            self._server = Server()
+            if not self._server.start():
+                raise SystemExit(f"PostgreSQL: {self._server.why_not}")
+            url = self._server.url
+        self.admin_url = url
+        self.where = "a throwaway server" if self._server else url.split("@")[-1]
+
+    def new(self) -> str:
+        name = f"doctree_bench_{os.getpid()}_{len(self._made)}"
+        with self._psycopg.connect(self.admin_url, autocommit=True) as admin:
+            admin.execute(f"CREATE DATABASE {name}")
+        self._made.append(name)
+        base, _, query = self.admin_url.partition("?")
+        return base.rsplit("/", 1)[0] + "/" + name + (f"?{query}" if query else "")
+
+    def close(self) -> None:
+        if self._server is not None:
+            self._server.stop()
+            return
+        with self._psycopg.connect(self.admin_url, autocommit=True) as admin:
+            for name in self._made:
+                admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 if __name__ == "__main__":

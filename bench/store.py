@@ -4,6 +4,7 @@
     .venv/bin/python bench/store.py --quick    # a small run (seconds)
     .venv/bin/python bench/store.py --history  # only the history part, against git
     .venv/bin/python bench/store.py --no-history  # leave it out
+    .venv/bin/python bench/store.py --backend postgres [--url URL]  # bench/store_postgres.py
 
 Each figure is measured on a fresh database in this run, next to raw `sqlite3` doing the
 equivalent minimal inserts / selects (the same rows into the same tables, values computed
@@ -697,7 +698,22 @@ def print_table(rows: list[Row]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    pick = argparse.ArgumentParser(add_help=False)
+    pick.add_argument("--backend", choices=("sqlite", "postgres"), default="sqlite")
+    known, rest = pick.parse_known_args(argv)
+    if known.backend == "postgres":  # the same figures against raw psycopg
+        sys.path.insert(0, str(ROOT / "bench"))
+        import store_postgres
+
+        return store_postgres.main(rest)
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument(
+        "--backend",
+        choices=("sqlite", "postgres"),
+        default="sqlite",
+        help="postgres: the same figures on PostgreSQL (bench/store_postgres.py; --url URL)",
+    )
     ap.add_argument("--quick", action="store_true", help="a small run: 5k documents")
     ap.add_argument("--docs", type=int, help="documents for the read/search measures")
     ap.add_argument("--json", action="store_true", help="also print the figures as JSON")

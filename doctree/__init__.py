@@ -12,6 +12,7 @@ from typing import Any
 
 _EXPORTS = {
     "Actor": "doctree.store.documents",
+    "Provenance": "doctree.store.documents",
     "DocumentsRepository": "doctree.store.documents",
     "Engine": "doctree.sessions.engine",
     "SessionsRepository": "doctree.sessions.repository",

@@ -1,18 +1,87 @@
 from __future__ import annotations
 
+import signal
+import sys
+
 import pytest
 from hypothesis import HealthCheck, settings
 
 from doctree.store.documents import DocumentsRepository
+from tests.pg_server import Server
 
 # Shared, busy machines: no per-example deadline, and slow data generation is not a failure.
 settings.register_profile("doctree", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("doctree")
 
+# Every test that takes `db_path` (or `repo`) runs on both backends: a SQLite file, and a
+# new database on a throwaway PostgreSQL server (see tests/pg_server.py). Where no server
+# can be started, the PostgreSQL half is skipped, and the run's summary says why.
+_server = Server()
+_started: bool | None = None
+_left_out = 0  # tests of the PostgreSQL half not run for want of a server
 
-@pytest.fixture
-def db_path(tmp_path):
-    return tmp_path / "doctree.db"
+
+def _postgres() -> Server | None:
+    global _started
+    if _started is None:
+        _started = _server.start()
+    return _server if _started else None
+
+
+def pytest_terminal_summary(terminalreporter):
+    """One line on the PostgreSQL half of the run (printed under -q too)."""
+    if _started is None:
+        return  # no selected test needed it
+    if _started:
+        terminalreporter.write_line(f"postgresql: tests ran on a throwaway server in {_server.dir}")
+    else:
+        terminalreporter.write_line(
+            f"postgresql: the PostgreSQL half ({_left_out} tests) was left out: {_server.why_not}"
+        )
+
+
+def pytest_unconfigure(config):
+    _server.stop()
+
+
+def pytest_configure(config):
+    # A run stopped by SIGTERM (a CI timeout) still stops its PostgreSQL server on the way out.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    config.addinivalue_line(
+        "markers",
+        "sqlite_only: tests SQLite's own file (its bytes, WAL, PRAGMAs, migrations from old "
+        "file formats); run on the SQLite backend only",
+    )
+
+
+def pytest_collection_modifyitems(config, items):
+    global _left_out
+    kept, dropped = [], []
+    for item in items:
+        spec = getattr(item, "callspec", None)
+        on_postgres = spec is not None and spec.params.get("db_path") == "postgres"
+        if on_postgres and item.get_closest_marker("sqlite_only"):
+            dropped.append(item)
+        elif on_postgres and _postgres() is None:
+            dropped.append(item)
+            _left_out += 1
+        else:
+            kept.append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db_path(request, tmp_path):
+    """Where the test's database is: a SQLite file, or a PostgreSQL URL."""
+    if request.param == "sqlite":
+        yield tmp_path / "doctree.db"
+        return
+    server = _postgres()
+    if server is None:
+        pytest.skip(f"PostgreSQL: {_server.why_not}")
+    yield server.test_database()
 
 
 @pytest.fixture
@@ -20,3 +89,15 @@ def repo(db_path):
     r = DocumentsRepository(db_path)
     yield r
     r.close()
+
+
+@pytest.fixture
+def postgres_url():
+    """A new, migrated, empty PostgreSQL database of the test's own, dropped after it (for
+    tests of several processes on one server); skipped where no server can be started."""
+    server = _postgres()
+    if server is None:
+        pytest.skip(f"PostgreSQL: {_server.why_not}")
+    url = server.new_database()
+    yield url
+    server.drop_database(url)

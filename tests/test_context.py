@@ -17,6 +17,7 @@ from doctree.memory.context import (
     relevant_ids,
     total_size,
 )
+from doctree.store.backends import begin_write, dialect_of
 from doctree.store.db import connect
 from doctree.store.documents import DocumentsRepository
 
@@ -253,6 +254,7 @@ def _read_only(db_path, how: str) -> DocumentsRepository:
     return DocumentsRepository(conn)
 
 
+@pytest.mark.sqlite_only
 @pytest.mark.parametrize("how", ["mode=ro", "query_only"])
 def test_load_memories_query_on_a_read_only_connection_ranks_by_the_store_search(
     db_path, repo, how, caplog
@@ -267,6 +269,7 @@ def test_load_memories_query_on_a_read_only_connection_ranks_by_the_store_search
     assert "chunk index of 'main' not updated" in caplog.text
 
 
+@pytest.mark.sqlite_only
 def test_load_memories_query_on_a_read_only_connection_uses_an_index_that_is_current(db_path, repo):
     write(repo, "~/memory/tea", "Alice drinks green tea.")
     write(repo, "~/memory/chatter", "What is it that you do, and what is the point of it all?")
@@ -282,16 +285,17 @@ def test_load_memories_query_while_another_connection_holds_the_write_lock(db_pa
     write(repo, "~/memory/berlin", "Bob moved to Berlin.")
     write(repo, "~/memory/newest", "Unrelated and newest.")
     conn = connect(db_path)
-    conn.execute("PRAGMA busy_timeout = 50")
+    dialect_of(conn).set_wait_timeout(conn, 50)
     waiting = DocumentsRepository(conn)
-    repo.conn.execute("BEGIN IMMEDIATE")
+    begin_write(repo.conn)
     try:
         text = load_memories(waiting, OWNER, query="where did Bob move")
     finally:
         repo.conn.execute("ROLLBACK")
         waiting.close()
     assert text.startswith("<!-- ~/memory/berlin ")
-    assert "database is locked" in caplog.text
+    # SQLite: "database is locked"; PostgreSQL: "canceling statement due to lock timeout"
+    assert "database is locked" in caplog.text or "lock timeout" in caplog.text
 
 
 def test_load_memories_query_in_an_outdated_read_transaction_leaves_it_open(db_path, repo, caplog):
@@ -312,7 +316,7 @@ def test_load_memories_query_in_an_outdated_read_transaction_leaves_it_open(db_p
 def test_load_memories_query_in_a_read_snapshot_never_takes_the_write_lock(db_path, repo):
     write(repo, "~/memory/berlin", "Bob moved to Berlin.")  # never indexed: no query ran
     other = DocumentsRepository(connect(db_path))
-    other.conn.execute("PRAGMA busy_timeout = 50")
+    dialect_of(other.conn).set_wait_timeout(other.conn, 50)
     with repo.snapshot():
         text = load_memories(repo, OWNER, query="where did Bob move")
         other.write(OWNER, "~/memory/written", "Written while the snapshot is open.")

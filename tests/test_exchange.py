@@ -308,6 +308,7 @@ def test_export_inside_a_held_snapshot_shows_the_tree_as_of_its_start(repo, db_p
     assert exported_versions(folder) == {"~/notes": 1, "~/notes/a": 1, "~/notes/b": 1}
 
 
+@pytest.mark.sqlite_only
 def test_a_write_committed_while_export_reads_is_not_in_the_export(repo, db_path, folder):
     repo.write(OWNER, "~/notes/a", "a one")
     other = DocumentsRepository(db_path)

@@ -22,6 +22,9 @@ from doctree.store.db import (
 )
 from doctree.store.documents import DocumentsRepository
 
+# SQLite's migrations and file; PostgreSQL's are tested in test_postgres_backend.py.
+pytestmark = pytest.mark.sqlite_only
+
 
 def tables(conn: sqlite3.Connection) -> set[str]:
     return {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}

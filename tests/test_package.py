@@ -31,3 +31,27 @@ def test_cli_help_does_not_import_heavy_modules():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+def test_every_package_and_migration_folder_ships_in_the_wheel():
+    """pyproject lists packages by hand: a subpackage missing there works in a checkout
+    and is absent from an installed wheel."""
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    config = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]
+    listed = set(config["packages"])
+    found = {
+        ".".join(p.parent.relative_to(root).parts) for p in (root / "doctree").rglob("__init__.py")
+    }
+    assert found, "no packages found under doctree/"
+    assert found - listed == set()
+    migration_dirs = {
+        "doctree._data." + ".".join(p.relative_to(root).parts)
+        for p in [root / "migrations", *(root / "migrations").iterdir()]
+        if p.is_dir() and any(p.glob("*.sql"))
+    }
+    assert len(migration_dirs) >= 2
+    assert migration_dirs - listed == set()
+    assert migration_dirs - set(config["package-data"]) == set()

@@ -193,6 +193,7 @@ def test_redact_erases_the_passages_its_sentences_came_from(db_path, repo):
     assert [p.session_id for p in RecallIndex(repo.conn).passages(OWNER)] == ["s-tea", "s-tea"]
 
 
+@pytest.mark.sqlite_only
 def test_reading_by_query_never_reads_every_document(db_path, repo):
     for i in range(30):
         repo.write(OWNER, f"~/memory/notes/n{i}", f"Note {i} about the harbour.", actor=ACTOR)

@@ -402,6 +402,7 @@ def _read_only(db_path) -> DocumentsRepository:
     return DocumentsRepository(conn)
 
 
+@pytest.mark.sqlite_only
 def test_retrieve_on_a_read_only_database_leaves_out_documents_changed_since_indexing(
     db_path, repo
 ):
@@ -416,6 +417,7 @@ def test_retrieve_on_a_read_only_database_leaves_out_documents_changed_since_ind
     assert ctx.left_out == 1
 
 
+@pytest.mark.sqlite_only
 def test_retrieve_on_a_read_only_database_with_a_current_index_leaves_nothing_out(db_path, repo):
     write(repo, "~/memory/people/ann", "Ann keeps bees.")
     retrieve(repo, OWNER, "bees", budget_words=100)

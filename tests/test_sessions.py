@@ -29,6 +29,7 @@ def _session_with(sessions, n, sid="s1", agent="main"):
 # -- migration ---------------------------------------------------------------------------
 
 
+@pytest.mark.sqlite_only
 def test_migration_adds_nullable_memory_columns(db_path):
     conn = connect(db_path)
     cols = {r["name"]: r for r in conn.execute("PRAGMA table_info(sessions)")}
@@ -36,12 +37,14 @@ def test_migration_adds_nullable_memory_columns(db_path):
     assert cols["processed_until"]["type"] == "INTEGER" and not cols["processed_until"]["notnull"]
 
 
+@pytest.mark.sqlite_only
 def test_migration_indexes_invalidated_at(db_path):
     conn = connect(db_path)
     cols = [r["name"] for r in conn.execute("PRAGMA index_info(idx_sessions_invalidated_at)")]
     assert cols == ["invalidated_at"]
 
 
+@pytest.mark.sqlite_only
 def test_find_invalidated_uses_the_index(sessions):
     plan = sessions.conn.execute(
         "EXPLAIN QUERY PLAN SELECT id FROM sessions WHERE invalidated_at IS NOT NULL"

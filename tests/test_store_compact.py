@@ -174,6 +174,7 @@ def test_iter_versions_decodes_every_version_under_a_path(repo):
     ]
 
 
+@pytest.mark.sqlite_only
 def test_the_full_text_index_holds_no_copy_of_the_bodies(repo):
     repo.write(OWNER, "~/n", "a garden of tea")
     tables = {r[0] for r in repo.conn.execute("SELECT name FROM sqlite_master")}
@@ -316,9 +317,10 @@ def file_bytes(repo: DocumentsRepository) -> bytes:
 
 
 def assert_secret_gone(repo: DocumentsRepository) -> None:
-    data = file_bytes(repo)
-    for token in TOKENS:
-        assert token not in data
+    if repo.path is not None:  # SQLite: its file's bytes (a server's files are its own)
+        data = file_bytes(repo)
+        for token in TOKENS:
+            assert token not in data
     assert not any(SECRET in body for body in every_stored_body(repo.conn))
     assert repo.search(OWNER, "zanzibar quokkapass") == []
 

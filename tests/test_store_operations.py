@@ -348,11 +348,12 @@ def test_repository_accepts_an_open_connection(db_path):
 
 
 def test_writes_join_a_transaction_the_shared_connection_already_has(db_path):
+    from doctree.store.backends import begin_write
     from doctree.store.db import connect
 
     conn = connect(db_path)
     repo = DocumentsRepository(conn)
-    conn.execute("BEGIN IMMEDIATE")  # the connection's owner opened a transaction
+    begin_write(conn)  # the connection's owner opened a transaction
     repo.write("main", "~/a", "x")
     with pytest.raises(ConflictError):
         repo.write("main", "~/a", "y", expected_version=0)
@@ -448,3 +449,20 @@ def test_versions_per_run_counts_the_versions_each_run_made(repo):
     # ~/memory itself was created by the first write of run 7
     assert repo.versions_per_run([7, 8, 9]) == {7: 3, 8: 1}
     assert repo.versions_per_run([]) == {}
+
+
+def test_a_provenance_value_is_recorded_on_every_version_it_makes(repo):
+    from doctree.store.documents import Provenance
+
+    prov = Provenance(Actor("memory-agent", "main"), "sess-1", 7)
+    repo.write("main", "~/memory/people/ann", "Ann.\n", provenance=prov)  # and its parents
+    repo.edit("main", "~/memory/people/ann", "Ann.", "Ann Lee.", provenance=prov)
+    repo.move("main", "~/memory/people/ann", "~/memory/people/ann-lee", provenance=prov)
+    versions = list(repo.iter_versions("main"))
+    assert len(versions) == 5
+    assert {(v.actor, v.session_id, v.run_id) for v in versions} == {
+        ("memory-agent:main", "sess-1", 7)
+    }
+    with pytest.raises(UserError, match="either as provenance= or as actor="):
+        repo.write("main", "~/x", "y", provenance=prov, run_id=8)
+    assert repo.get("main", "~/x") is None

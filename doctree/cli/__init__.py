@@ -107,24 +107,27 @@ class DoctreeGroup(click.Group):
         except UserError as e:
             click.echo(f"error: {e}", err=True)
             ctx.exit(EXIT_USER_ERROR)
-        except DoctreeError as e:
-            click.echo(f"error: {e}", err=True)
-            ctx.exit(1)
         except sqlite3.Error as e:
             # Disk full, a read-only file, a lock held past the timeout: the write's own
-            # transaction was rolled back, so nothing of it is stored.
+            # transaction was rolled back, so nothing of it is stored. (A PostgreSQL error
+            # is one of these too, and a DoctreeError: it is caught here, with its database.)
             click.echo(f"error: database {database_of(ctx)!r}: {_cause(e)}", err=True)
+            ctx.exit(1)
+        except DoctreeError as e:
+            click.echo(f"error: {e}", err=True)
             ctx.exit(1)
 
 
 def database_of(ctx: click.Context) -> str:
-    """The database file the command uses, for messages."""
+    """The database the command uses, for messages (a server URL without its password)."""
+    from doctree.store.backends import describe
+
     state = ctx.find_object(State)
     if state is not None and state.db_path:
-        return str(state.db_path)
+        return describe(state.db_path)
     from doctree.store.db import default_db_path
 
-    return str(default_db_path())
+    return describe(default_db_path())
 
 
 def _cause(e: sqlite3.Error) -> str:
@@ -141,7 +144,9 @@ def _cause(e: sqlite3.Error) -> str:
     "--db",
     envvar="DOCTREE_DB",
     type=click.Path(dir_okay=False),
-    help="Database file. Default: $DOCTREE_DB, else ~/.local/share/doctree/doctree.db.",
+    help="Database: a SQLite file, or a PostgreSQL server as postgresql://user@host/db "
+    "(needs doctree[postgres]; see docs/scaling.md). Default: $DOCTREE_DB, else "
+    "~/.local/share/doctree/doctree.db.",
 )
 @click.option(
     "--agent",

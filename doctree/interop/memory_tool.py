@@ -28,7 +28,7 @@ from pydantic import ConfigDict, Field
 
 from doctree.errors import ConflictError, DoctreeError, PathError
 from doctree.interop.toolkit import MAX_NUMBER, Scope, ToolInput, ToolResult, ToolSet, ToolSpec
-from doctree.store.documents import Actor, Document, DocumentsRepository, TreeNode
+from doctree.store.documents import Actor, Document, DocumentsRepository, Provenance, TreeNode
 from doctree.store.paths import ancestors, is_under, normalize_path
 
 MEMORY_DIR = "/memories"
@@ -139,6 +139,7 @@ class MemoryCommands(ToolSet):
         self.actor = actor
         self.session_id = session_id
         self.run_id = run_id
+        self.provenance = Provenance(actor, session_id, run_id)  # recorded on every write
 
     def error_text(self, e: Exception) -> str:
         if isinstance(e, ToolError):
@@ -210,9 +211,7 @@ class MemoryCommands(ToolSet):
             self.owner,
             doc_path,
             body,
-            actor=self.actor,
-            session_id=self.session_id,
-            run_id=self.run_id,
+            provenance=self.provenance,
             **kwargs,
         )
 
@@ -329,9 +328,7 @@ class MemoryCommands(ToolSet):
             self.owner,
             doc_path,
             recursive=True,
-            actor=self.actor,
-            session_id=self.session_id,
-            run_id=self.run_id,
+            provenance=self.provenance,
         )
         return f"Successfully deleted {command.path}"
 
@@ -349,9 +346,7 @@ class MemoryCommands(ToolSet):
             self.owner,
             old_path,
             new_path,
-            actor=self.actor,
-            session_id=self.session_id,
-            run_id=self.run_id,
+            provenance=self.provenance,
         )
         return f"Successfully renamed {command.old_path} to {command.new_path}"
 
@@ -446,9 +441,7 @@ class DoctreeMemoryTool(BetaAbstractMemoryTool):
                         self.owner,
                         child.path,
                         recursive=True,
-                        actor=self.actor,
-                        session_id=self.session_id,
-                        run_id=self.run_id,
+                        provenance=self.commands.provenance,
                     )
             return "All memory cleared"
 

@@ -32,7 +32,7 @@ from doctree.interop.toolkit import (
 )
 from doctree.memory.layout import MEMORY_ROOT
 from doctree.memory.secrets import redact_fields, withheld_note
-from doctree.store.documents import Actor, Document, DocumentsRepository
+from doctree.store.documents import Actor, Document, DocumentsRepository, Provenance
 from doctree.store.paths import normalize_path
 
 DEFAULT_ROOT = MEMORY_ROOT
@@ -208,6 +208,8 @@ class MemoryTools(ToolSet):
         super().__init__(Scope(self.source_agent, root, noun="the memory tree"), allowed)
         self.root = self.scope.root
         self.actor = Actor("memory-agent", self.source_agent)
+        # What every write of the run records: the memory agent, the session read, the run.
+        self.provenance = Provenance(self.actor, session_id, run_id)
         self.calls: list[ToolCallRecord] = []
 
     # -- calls ----------------------------------------------------------------------------
@@ -246,9 +248,6 @@ class MemoryTools(ToolSet):
         """Normalise `path` and require it at or below the memory root, else ToolInputError."""
         return self.scope.path(path, field)
 
-    def _write_kwargs(self) -> dict[str, Any]:
-        return {"actor": self.actor, "session_id": self.session_id, "run_id": self.run_id}
-
     # -- the tools ------------------------------------------------------------------------
 
     def tool_document_read(self, a: ReadInput) -> str:
@@ -273,7 +272,7 @@ class MemoryTools(ToolSet):
             title=a.title,
             links=links,
             expected_version=a.expected_version,
-            **self._write_kwargs(),
+            provenance=self.provenance,
         )
         if before is None:
             self._changed = [doc.path]
@@ -322,7 +321,7 @@ class MemoryTools(ToolSet):
             a.new_string,
             replace_all=a.replace_all,
             expected_version=a.expected_version,
-            **self._write_kwargs(),
+            provenance=self.provenance,
         )
         self._changed = [doc.path]
         return f"edited {doc.path} (version {doc.version}, {doc.size} bytes)"
@@ -339,7 +338,7 @@ class MemoryTools(ToolSet):
             path,
             new_path,
             expected_version=a.expected_version,
-            **self._write_kwargs(),
+            provenance=self.provenance,
         )
         self._changed = [d.path for d in moved]
         return f"moved {path} to {new_path} ({len(moved)} page(s))"
@@ -353,7 +352,7 @@ class MemoryTools(ToolSet):
             path,
             recursive=a.recursive,
             expected_version=a.expected_version,
-            **self._write_kwargs(),
+            provenance=self.provenance,
         )
         paths = [d.path for d in deleted]
         self._changed = paths

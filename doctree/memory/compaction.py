@@ -27,7 +27,7 @@ from typing import Any, Protocol
 from doctree.errors import ConflictError, DoctreeError, UserError
 from doctree.memory.layout import ACTIVE, CORRECTIONS, MEMORY_ROOT, PATTERNS
 from doctree.memory.lines import estimate_tokens, extract_lines, normal_key
-from doctree.store.documents import Actor, Document, DocumentsRepository
+from doctree.store.documents import Actor, Document, DocumentsRepository, Provenance
 from doctree.store.leases import Leases, new_holder
 from doctree.store.paths import HOME, normalize_path, validate_owner
 
@@ -585,8 +585,7 @@ class Compactor:
                         title=CONDENSED_TITLE,
                         links=sorted({s.path for s in with_body}),
                         expected_version=previous.version if previous else 0,
-                        actor=COMPACTION_ACTOR,
-                        run_id=run_id,
+                        provenance=Provenance(COMPACTION_ACTOR, run=run_id),
                     )
                 except ConflictError as e:
                     raise CompactionError(
@@ -659,7 +658,10 @@ class Compactor:
             return False
         try:
             self.repo.delete(
-                owner, src.path, expected_version=src.version, actor=COMPACTION_ACTOR, run_id=run_id
+                owner,
+                src.path,
+                expected_version=src.version,
+                provenance=Provenance(COMPACTION_ACTOR, run=run_id),
             )
         except UserError:  # a child written during the pass keeps its parent alive
             return False

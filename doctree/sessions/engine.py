@@ -35,6 +35,7 @@ from doctree.sessions.worker import (
     TranscriptJob,
     default_handler,
 )
+from doctree.store.backends import is_database_url
 
 Agent = AgentDescriptor | str | dict[str, str] | tuple[str, str]
 
@@ -59,7 +60,7 @@ class Engine:
         compact: bool = True,
         **worker_options: Any,
     ):
-        self.db_path = Path(db)
+        self.db_path = db if is_database_url(db) else Path(db)
         self.sessions = SessionsRepository(self.db_path)
         self.handler = handler
         self.interval = interval

@@ -23,6 +23,7 @@ from typing import Any
 
 from doctree.errors import ConflictError, NotFoundError, UserError
 from doctree.store import db as dbmod
+from doctree.store.backends import begin_write, dialect_of, is_connection
 from doctree.store.paths import require_text, validate_owner
 from doctree.timeutil import now_iso
 
@@ -208,7 +209,7 @@ class SessionsRepository:
     """Sessions and session history in a doctree database (a path or an open connection)."""
 
     def __init__(self, db: str | os.PathLike[str] | sqlite3.Connection):
-        if isinstance(db, sqlite3.Connection):
+        if is_connection(db):
             self.conn = db
             self._owns_conn = False
         else:
@@ -245,7 +246,7 @@ class SessionsRepository:
                 raise
             self.conn.execute(f"RELEASE {name}")
             return
-        self.conn.execute("BEGIN IMMEDIATE")
+        begin_write(self.conn)
         try:
             yield
         except BaseException:
@@ -322,6 +323,8 @@ class SessionsRepository:
     def get(self, session_id: str) -> Session | None:
         if isinstance(session_id, str):
             require_text(session_id, f"session id {session_id!r}")
+            if "\x00" in session_id:  # no session can have it (see validate_session_id)
+                return None
         row = self.conn.execute(
             f"SELECT {_SESSION_COLUMNS} FROM sessions s WHERE s.id = ?", (session_id,)
         ).fetchone()
@@ -386,7 +389,7 @@ class SessionsRepository:
     def _more_than(self, session_id: str, after_id: int | None, n: int) -> bool:
         row = self.conn.execute(
             "SELECT COUNT(*) FROM (SELECT 1 FROM session_history WHERE session_id = ? AND id > ?"
-            " LIMIT ?)",
+            " LIMIT ?) AS recent",
             (session_id, after_id or 0, n + 1),
         ).fetchone()
         return row[0] > n
@@ -457,13 +460,14 @@ class SessionsRepository:
         leased by a holder other than `holder` (by anyone, when `holder` is None)."""
         t = time.time() if now is None else now
         rows = self.conn.execute(
-            f"SELECT {_SESSION_COLUMNS} FROM sessions s INDEXED BY idx_sessions_invalidated_at"
-            " WHERE s.invalidated_at IS NOT NULL"
-            " AND (s.retry_at IS NULL OR s.retry_at <= :now)"
+            f"SELECT {_SESSION_COLUMNS} FROM sessions s"
+            + dialect_of(self.conn).index_hint("idx_sessions_invalidated_at")
+            + " WHERE s.invalidated_at IS NOT NULL"
+            " AND (s.retry_at IS NULL OR s.retry_at <= ?)"
             " AND NOT EXISTS (SELECT 1 FROM leases l WHERE l.name = 'session:' || s.id"
-            "   AND l.expires_at > :now AND (:holder IS NULL OR l.holder != :holder))"
-            " ORDER BY s.invalidated_at LIMIT :limit",
-            {"now": t, "holder": holder, "limit": limit},
+            "   AND l.expires_at > ? AND (CAST(? AS TEXT) IS NULL OR l.holder != ?))"
+            " ORDER BY s.invalidated_at LIMIT ?",
+            (t, t, holder, holder, limit),
         ).fetchall()
         return [_session(r) for r in rows]
 
@@ -603,12 +607,11 @@ class SessionsRepository:
 
     def counts(self) -> dict[str, int]:
         """How many sessions are pending, failing and in total (cheap: uses the index)."""
+        pending = "sessions" + dialect_of(self.conn).index_hint("idx_sessions_invalidated_at")
         row = self.conn.execute(
             "SELECT"
-            " (SELECT COUNT(*) FROM sessions INDEXED BY idx_sessions_invalidated_at"
-            "   WHERE invalidated_at IS NOT NULL AND failures = 0),"
-            " (SELECT COUNT(*) FROM sessions INDEXED BY idx_sessions_invalidated_at"
-            "   WHERE invalidated_at IS NOT NULL AND failures > 0),"
+            f" (SELECT COUNT(*) FROM {pending} WHERE invalidated_at IS NOT NULL AND failures = 0),"
+            f" (SELECT COUNT(*) FROM {pending} WHERE invalidated_at IS NOT NULL AND failures > 0),"
             " (SELECT COUNT(*) FROM sessions)"
         ).fetchone()
         return {"pending": row[0], "failing": row[1], "total": row[2]}
@@ -644,7 +647,10 @@ class SessionsRepository:
         return changed
 
     def integrity_check(self) -> str:
-        """SQLite's own consistency check of the database file: 'ok' when sound."""
+        """SQLite's own consistency check of the database file: 'ok' when sound (a
+        PostgreSQL server checks its own storage: 'ok')."""
+        if dialect_of(self.conn).name != "sqlite":
+            return "ok"
         return self.conn.execute("PRAGMA integrity_check").fetchone()[0]
 
 

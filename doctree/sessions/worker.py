@@ -28,6 +28,7 @@ from doctree.memory.recall import catch_up, hand_over
 from doctree.sessions.repository import Session, SessionsRepository, lease_name
 from doctree.sessions.transcripts import Transcript, format_transcript, transcript_of
 from doctree.store import db as dbmod
+from doctree.store.backends import dialect_of, is_connection, is_database_url
 from doctree.store.leases import Leases, new_holder
 
 log = logging.getLogger("doctree.sessions.worker")
@@ -100,8 +101,8 @@ def backoff(
 
 
 def _db_file(conn: sqlite3.Connection) -> str | None:
-    row = conn.execute("PRAGMA database_list").fetchone()
-    return row[2] if row and row[2] else None
+    """Where the connection's database is, to open another connection to it."""
+    return dialect_of(conn).location(conn)
 
 
 class _LeaseKeeper:
@@ -133,7 +134,7 @@ class _LeaseKeeper:
         conn = dbmod.connect(self.path, migrate=False)
         # A renewal never waits for a busy database longer than a quarter of the TTL, so a
         # failed attempt leaves time for the next ones before the lease expires.
-        conn.execute(f"PRAGMA busy_timeout = {max(1, int(self.ttl * 250))}")
+        dialect_of(conn).set_wait_timeout(conn, max(1, int(self.ttl * 250)))
         leases = Leases(conn, clock=self.clock)
         try:
             while not self._closed:
@@ -192,12 +193,12 @@ class MemoryWorker:
                 f"lease ttl {lease_ttl!r}: must be at least {MIN_LEASE_TTL} seconds (the lease "
                 "is renewed every quarter of it; a shorter one cannot be kept)"
             )
-        if isinstance(db, sqlite3.Connection):
+        if is_connection(db):
             self.sessions = SessionsRepository(db)
             path = _db_file(db)
         else:
             self.sessions = SessionsRepository(db)
-            path = str(Path(db))
+            path = db if is_database_url(db) else str(Path(db))
         self.db_path = path
         self.clock = clock
         self.leases = Leases(self.sessions.conn, clock=clock)

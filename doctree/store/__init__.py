@@ -3,6 +3,6 @@
 `DocumentsRepository` is the entry point; `doctree.store.db` opens and migrates the database.
 """
 
-from doctree.store.documents import Actor, DocumentsRepository
+from doctree.store.documents import Actor, DocumentsRepository, Provenance
 
-__all__ = ["Actor", "DocumentsRepository"]
+__all__ = ["Actor", "DocumentsRepository", "Provenance"]

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from doctree.errors import NotFoundError
+from doctree.store.backends import dialect_of, is_connection
 from doctree.store.documents import DEFAULT_MAX_BODY_BYTES, DocumentsRepository
 from doctree.store.paths import HOME
 
@@ -69,7 +70,7 @@ class ChunkIndex:
     """
 
     def __init__(self, repo: DocumentsRepository | sqlite3.Connection):
-        if isinstance(repo, sqlite3.Connection):
+        if is_connection(repo):
             repo = DocumentsRepository(repo, max_body_bytes=DEFAULT_MAX_BODY_BYTES)
         self.repo = repo
         self.conn = repo.conn
@@ -130,12 +131,11 @@ class ChunkIndex:
     def optimize(self) -> None:
         """Merge the passage index into one segment, dropping every entry of a deleted
         chunk, so that no copy of its text stays in the file (forget)."""
-        self.conn.execute("INSERT INTO chunks_fts (chunks_fts) VALUES ('optimize')")
+        dialect_of(self.conn).optimize_passage_index(self.conn, "chunks")
 
     def _forget(self, doc_id: int) -> None:
-        self.conn.execute(
-            "DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE document_id = ?)",
-            (doc_id,),
+        dialect_of(self.conn).unindex_passages(
+            self.conn, "chunks", "SELECT id FROM chunks WHERE document_id = ?", (doc_id,)
         )
         self.conn.execute("DELETE FROM chunks WHERE document_id = ?", (doc_id,))
         self.conn.execute("DELETE FROM chunk_sources WHERE document_id = ?", (doc_id,))
@@ -167,10 +167,15 @@ class ChunkIndex:
                     int(r.timed),
                 ),
             )
-            self.conn.execute(
-                "INSERT INTO chunks_fts (rowid, owner, text, context, speaker, dates)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (cur.lastrowid, owner, r.text, r.context, r.speaker or "", r.dates),
+            dialect_of(self.conn).index_passage(
+                self.conn,
+                "chunks",
+                cur.lastrowid,
+                owner,
+                r.text,
+                r.context,
+                r.speaker or "",
+                r.dates,
             )
 
     def search(
@@ -187,18 +192,19 @@ class ChunkIndex:
         if not match:
             return []
         scope, params = _scope(under)
-        w = ", ".join(f"{float(x):.4f}" for x in (0.0, *weights))
-        # The owner phrase narrows the match to one owner's rows before BM25 scores them;
-        # `c.owner = ?` keeps it exact.
-        match = f'owner : "{owner}" AND {{text context speaker dates}} : ({match})'
-        rows = self.conn.execute(
-            "SELECT c.id, c.document_id, c.path, c.seq, c.speaker, c.day, c.heading, c.text,"
-            f" c.words, c.timed, bm25(chunks_fts, {w}) AS score"
-            " FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid"
-            " WHERE chunks_fts MATCH ? AND c.owner = ?" + scope + " ORDER BY score LIMIT ?",
-            [match, owner, *params, int(limit)],
+        rows = dialect_of(self.conn).search_passages(
+            self.conn,
+            "chunks",
+            "c.id, c.document_id, c.path, c.seq, c.speaker, c.day, c.heading, c.text, c.words,"
+            " c.timed",
+            match,
+            owner,
+            scope,
+            params,
+            int(limit),
+            weights,
         )
-        return [_hit(r, -r[10]) for r in rows]
+        return [_hit(r, r[10]) for r in rows]
 
     def around(self, document_id: int, seq: int, before: int, after: int) -> list[ChunkHit]:
         """The passages of one document from `seq - before` to `seq + after`, in order."""

@@ -1,22 +1,22 @@
-"""Opening a database: WAL, busy timeout, and the numbered migrations in `migrations/`."""
+"""Opening a database: a SQLite file (WAL, busy timeout) or a PostgreSQL server
+(`postgresql://...`, see `doctree.store.backends.postgres`), and the numbered migrations in
+`migrations/` (SQLite) and `migrations/postgresql/`."""
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import os
-import re
 import sqlite3
 import time
 from pathlib import Path
+from typing import Any
 
 from doctree.errors import SchemaError, UserError
-from doctree.resources import resource_dir
+from doctree.store.backends import busy_timeout_ms, dialect_of, is_database_url
 from doctree.store.encoding import decode
+from doctree.store.migrations import migration_sha256, migrations
 
-BUSY_TIMEOUT_MS = 30_000
 CACHE_KIB = 32 * 1024
-_MIGRATION = re.compile(r"(\d{3})_[a-z0-9_]+\.sql")
 # Migrations that convert existing data after their SQL, in Python: name -> module:function.
 # The function is called on every open once the migration is recorded; it must return at
 # once when there is nothing left to do, and work in batches that each commit, so that an
@@ -24,44 +24,13 @@ _MIGRATION = re.compile(r"(\d{3})_[a-z0-9_]+\.sql")
 DATA_STEPS = {"010_compact_versions": "doctree.store.compact:convert"}
 
 
-def default_db_path() -> Path:
-    """`DOCTREE_DB`, else `doctree.db` under the user's data directory."""
+def default_db_path() -> Path | str:
+    """`DOCTREE_DB` (a file path or a `postgresql://` URL), else `doctree.db` under the
+    user's data directory."""
     if env := os.environ.get("DOCTREE_DB"):
-        return Path(env).expanduser()
+        return env if is_database_url(env) else Path(env).expanduser()
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(Path.home(), ".local", "share")
     return Path(base) / "doctree" / "doctree.db"
-
-
-def busy_timeout_ms() -> int:
-    """How long a connection waits for another one's lock: `$DOCTREE_BUSY_TIMEOUT_MS`, else
-    30 s. A write still waiting then fails, stores nothing, and says so."""
-    raw = os.environ.get("DOCTREE_BUSY_TIMEOUT_MS", "").strip()
-    if not raw:
-        return BUSY_TIMEOUT_MS
-    try:
-        value = int(raw.replace("_", ""))
-    except ValueError:
-        value = -1
-    if not 0 <= value <= 3_600_000:
-        raise UserError(
-            f"DOCTREE_BUSY_TIMEOUT_MS {raw!r}: must be a whole number of milliseconds "
-            "from 0 to 3600000, e.g. 30000"
-        )
-    return value
-
-
-def migrations(directory: Path | None = None) -> list[tuple[int, str, str]]:
-    """(number, name, sql) for every migration file, in order (`directory` for tests)."""
-    out = []
-    for f in sorted((directory or resource_dir("migrations")).glob("*.sql")):
-        m = _MIGRATION.fullmatch(f.name)
-        if not m:
-            raise SchemaError(f"migration file {f.name!r}: names must look like 001_name.sql")
-        out.append((int(m.group(1)), f.stem, f.read_text(encoding="utf-8")))
-    numbers = [n for n, _, _ in out]
-    if len(set(numbers)) != len(numbers):
-        raise SchemaError(f"migrations: duplicate numbers in {[name for _, name, _ in out]}")
-    return out
 
 
 def _enable_wal(conn: sqlite3.Connection) -> None:
@@ -81,8 +50,13 @@ def _enable_wal(conn: sqlite3.Connection) -> None:
         pause = min(pause * 2, 0.2)
 
 
-def connect(path: str | os.PathLike[str], *, migrate: bool = True) -> sqlite3.Connection:
-    """Open (creating if needed) a doctree database and bring its schema up to date."""
+def connect(path: str | os.PathLike[str], *, migrate: bool = True) -> Any:
+    """Open (creating if needed) a doctree database and bring its schema up to date: a
+    SQLite file, or a PostgreSQL database given as a `postgresql://` URL."""
+    if is_database_url(path):
+        from doctree.store.backends import postgres
+
+        return postgres.connect(str(path), migrate=migrate)
     path = Path(path)
     if str(path) != ":memory:":
         if path.exists() and path.is_dir():
@@ -125,9 +99,11 @@ def connect(path: str | os.PathLike[str], *, migrate: bool = True) -> sqlite3.Co
     return conn
 
 
-def register_functions(conn: sqlite3.Connection) -> None:
-    """The SQL functions the schema uses: `doctree_body`, with which the full-text index's
-    view `documents_text` decodes stored bodies (migration 010)."""
+def register_functions(conn: Any) -> None:
+    """The SQL functions the SQLite schema uses: `doctree_body`, with which the full-text
+    index's view `documents_text` decodes stored bodies (migration 010)."""
+    if dialect_of(conn).name != "sqlite":
+        return
     conn.create_function("doctree_body", 1, _decode_body, deterministic=True)
 
 
@@ -156,11 +132,16 @@ def check_doctree_database(conn: sqlite3.Connection, path: str | os.PathLike[str
         )
 
 
-def compact_file(conn: sqlite3.Connection) -> tuple[bool, str | None]:
+def compact_file(conn: Any) -> tuple[bool, str | None]:
     """Rewrite the database file without its free pages and free space (VACUUM), then
     checkpoint the WAL into it and truncate the WAL: text deleted before leaves no copy in
     either file. (True, None) when done; (False, why) when another connection kept it from
-    finishing (the data is unchanged either way)."""
+    finishing (the data is unchanged either way). On PostgreSQL: VACUUM of the tables that
+    hold text."""
+    if dialect_of(conn).name == "postgresql":
+        from doctree.store.backends import postgres
+
+        return postgres.compact_database(conn)
     try:
         conn.execute("VACUUM")
         busy, _, _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
@@ -178,11 +159,6 @@ def applied_migrations(conn: sqlite3.Connection) -> list[str]:
         " number INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
     )
     return [r[0] for r in conn.execute("SELECT name FROM doctree_migrations ORDER BY number")]
-
-
-def migration_sha256(sql: str) -> str:
-    """The checksum recorded for a migration: sha256 of its text as UTF-8."""
-    return hashlib.sha256(sql.encode("utf-8")).hexdigest()
 
 
 def _records_sha256(conn: sqlite3.Connection) -> bool:

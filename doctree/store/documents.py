@@ -35,6 +35,7 @@ from doctree.errors import (
 )
 from doctree.store import db as dbmod
 from doctree.store import encoding
+from doctree.store.backends import dialect_of, is_connection, is_database_url
 from doctree.store.frontmatter import frontmatter_problem
 from doctree.store.paths import (
     HOME,
@@ -101,6 +102,16 @@ class Actor:
 
     def __str__(self) -> str:
         return f"{self.kind}:{self.id}"
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Where a change comes from, recorded on every version it makes: its actor, and the
+    session and memory-agent run it was made in (None outside them)."""
+
+    actor: Actor
+    session: str | None = None
+    run: int | None = None
 
 
 @dataclass
@@ -295,27 +306,33 @@ class DocumentsRepository:
         if max_body_bytes <= 0:
             raise UserError(f"max_body_bytes {max_body_bytes}: must be a positive number")
         self.max_body_bytes = max_body_bytes
-        if isinstance(db, sqlite3.Connection):
+        if is_connection(db):
             self.conn = db
             self._owns_conn = False
             dbmod.register_functions(db)  # the full-text index's view decodes with it
         else:
             self.conn = dbmod.connect(db)
             self._owns_conn = True
+        self.dialect = dialect_of(self.conn)
         self._depth = 0
         self._serial = 0
         self._open: list[int] = []  # serials of the open transaction levels, outermost first
         self._broken: set[int] = set()  # levels whose rollback would undo a half-done write
         self._reading = False  # inside snapshot()
         self._purge_index = False  # a redaction asks for the full-text index to be merged
-        # Deleted content is overwritten with zeros, so an erased body leaves no bytes behind
-        # in free space of the file (redaction, forget).
-        self.conn.execute("PRAGMA secure_delete = ON")
+        self.dialect.prepare(self.conn)
 
     @property
     def path(self) -> Path | None:
-        row = self.conn.execute("PRAGMA database_list").fetchone()
-        return Path(row[2]) if row and row[2] else None
+        """The database file (None in memory, or on a server: see `location`)."""
+        where = self.location
+        return Path(where) if where and not is_database_url(where) else None
+
+    @property
+    def location(self) -> str | None:
+        """Where the database is: its file, or the server's URL (with its password: show
+        it through `doctree.store.backends.describe`)."""
+        return self.dialect.location(self.conn)
 
     def close(self) -> None:
         if self._owns_conn:
@@ -346,7 +363,10 @@ class DocumentsRepository:
         # owner's (a shared connection): then a savepoint inside that one.
         begin = self._depth == 0 and not self.conn.in_transaction
         name = f"doctree_sp{serial}"
-        self.conn.execute("BEGIN IMMEDIATE" if begin else f"SAVEPOINT {name}")
+        if begin:
+            self.dialect.begin_write(self.conn)
+        else:
+            self.conn.execute(f"SAVEPOINT {name}")
         self._depth += 1
         self._open.append(serial)
 
@@ -381,8 +401,8 @@ class DocumentsRepository:
         if self._depth == 0 and self._purge_index:
             self._purge_index = False
             try:
-                # One merged segment: the terms of erased text are gone from the index.
-                self.conn.execute("INSERT INTO documents_fts (documents_fts) VALUES ('optimize')")
+                # The terms of erased text are gone from the index.
+                self.dialect.optimize_documents_index(self.conn)
             except BaseException:
                 undo()
                 raise
@@ -405,11 +425,9 @@ class DocumentsRepository:
         if self._depth > 0 or self._reading or self.conn.in_transaction:
             yield
             return
-        self.conn.execute("BEGIN DEFERRED")
+        self.dialect.begin_read(self.conn)
         self._reading = True
         try:
-            # A WAL read transaction takes its snapshot at its first read of the file.
-            self.conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
             yield
         finally:
             self._reading = False
@@ -596,9 +614,7 @@ class DocumentsRepository:
         digest: str,
         size: int,
         links_json: str | None,
-        actor: Actor,
-        session_id: str | None,
-        run_id: int | None,
+        prov: Provenance,
         ts: str,
         deleted: bool = False,
     ) -> None:
@@ -619,10 +635,10 @@ class DocumentsRepository:
                 encoding.encode(body, base, version, full),
                 digest,
                 size,
-                actor.kind,
-                actor.id,
-                session_id,
-                run_id,
+                prov.actor.kind,
+                prov.actor.id,
+                prov.session,
+                prov.run,
                 links_json,
                 int(deleted),
                 ts,
@@ -681,9 +697,7 @@ class DocumentsRepository:
         title: str,
         body: str,
         links: list[str],
-        actor: Actor,
-        session_id: str | None,
-        run_id: int | None,
+        prov: Provenance,
         ts: str,
     ) -> Document:
         digest, size = sha256(body), len(body.encode("utf-8"))
@@ -719,16 +733,11 @@ class DocumentsRepository:
             digest=digest,
             size=size,
             links_json=links_json,
-            actor=actor,
-            session_id=session_id,
-            run_id=run_id,
+            prov=prov,
             ts=ts,
         )
         self._insert_references(owner, doc_id, 1, path, body, links)
-        self.conn.execute(
-            "INSERT INTO documents_fts (rowid, path, title, body) VALUES (?, ?, ?, ?)",
-            (doc_id, path, title, body),
-        )
+        self.dialect.index_document(self.conn, doc_id, path, title, body)
         # References waiting on `path` now find this document by path (see _references);
         # they are pinned to it only when it moves away or is deleted.
         return Document(
@@ -739,9 +748,7 @@ class DocumentsRepository:
         self,
         owner: str,
         path: str,
-        actor: Actor,
-        session_id: str | None,
-        run_id: int | None,
+        prov: Provenance,
         ts: str,
         known: dict[str, sqlite3.Row] | None = None,
     ) -> int | None:
@@ -755,9 +762,7 @@ class DocumentsRepository:
             if row is not None:
                 parent_id = row["id"]
             else:
-                parent_id = self._create(
-                    owner, a, parent_id, name_of(a), "", [], actor, session_id, run_id, ts
-                ).id
+                parent_id = self._create(owner, a, parent_id, name_of(a), "", [], prov, ts).id
         return parent_id
 
     def _new_version(
@@ -769,9 +774,7 @@ class DocumentsRepository:
         title: str,
         body: str,
         links: list[str],
-        actor: Actor,
-        session_id: str | None,
-        run_id: int | None,
+        prov: Provenance,
         ts: str,
         parent_id: int | None | object = _KEEP,
         deleted: bool = False,
@@ -822,9 +825,7 @@ class DocumentsRepository:
             digest=digest,
             size=size,
             links_json=links_json,
-            actor=actor,
-            session_id=session_id,
-            run_id=run_id,
+            prov=prov,
             ts=ts,
             deleted=deleted,
         )
@@ -834,16 +835,9 @@ class DocumentsRepository:
         # told the old values to remove and the new ones to add, and only when they change.
         changed = path != row["path"] or title != row["title"] or body != old_body
         if not was_deleted and (deleted or changed):
-            self.conn.execute(
-                "INSERT INTO documents_fts (documents_fts, rowid, path, title, body)"
-                " VALUES ('delete', ?, ?, ?, ?)",
-                (doc_id, row["path"], row["title"], old_body),
-            )
+            self.dialect.unindex_document(self.conn, doc_id, row["path"], row["title"], old_body)
         if not deleted and (was_deleted or changed):
-            self.conn.execute(
-                "INSERT INTO documents_fts (rowid, path, title, body) VALUES (?, ?, ?, ?)",
-                (doc_id, path, title, body),
-            )
+            self.dialect.index_document(self.conn, doc_id, path, title, body)
         return Document(
             doc_id,
             owner,
@@ -860,8 +854,23 @@ class DocumentsRepository:
         )
 
     @staticmethod
-    def _actor(owner: str, actor: Actor | None) -> Actor:
-        return actor if actor is not None else Actor("agent", owner)
+    def _provenance(
+        owner: str,
+        provenance: Provenance | None,
+        actor: Actor | None,
+        session_id: str | None,
+        run_id: int | None,
+    ) -> Provenance:
+        """A write's provenance: given whole, or as actor, session_id and run_id (the actor
+        defaults to the owner agent itself)."""
+        if provenance is not None:
+            if actor is not None or session_id is not None or run_id is not None:
+                raise UserError(
+                    "give a write's provenance either as provenance= or as actor=, "
+                    "session_id=, run_id=, not both"
+                )
+            return provenance
+        return Provenance(actor if actor is not None else Actor("agent", owner), session_id, run_id)
 
     # -- reads ---------------------------------------------------------------------------
 
@@ -1258,28 +1267,16 @@ class DocumentsRepository:
         match = parsed.fts()
         if not match:
             return []
-        params: list[Any] = [match, owner]
+        params: list[Any] = []
         scope = ""
         if under != HOME:
             lo, hi = _range(under)
             scope = " AND (d.path = ? OR (d.path >= ? AND d.path < ?))"
             params += [under, lo, hi]
-        params.append(limit)
         # FTS5's snippet() takes time in the square of a body's size; a large body's
         # snippet is cut in Python instead (`long_snippet`, linear).
-        snip = (
-            f"CASE WHEN d.size <= {SQL_SNIPPET_BYTES}"
-            " THEN snippet(documents_fts, 2, '[', ']', ' … ', 16) END"
-            if snippets
-            else "''"
-        )
-        rows = self.conn.execute(
-            "SELECT d.id, d.path, d.title, d.version, d.updated_at,"
-            f" {snip} AS snip, rank AS score"
-            " FROM documents_fts JOIN documents d ON d.id = documents_fts.rowid"
-            " WHERE documents_fts MATCH ? AND d.owner = ?" + scope + " ORDER BY rank LIMIT ?",
-            params,
-        )
+        snip = f"CASE WHEN d.size <= {SQL_SNIPPET_BYTES} THEN {{snippet}} END" if snippets else "''"
+        rows = self.dialect.search_documents(self.conn, match, owner, scope, params, limit, snip)
         return [
             SearchHit(
                 r["id"],
@@ -1287,8 +1284,10 @@ class DocumentsRepository:
                 r["title"],
                 r["snip"]
                 if r["snip"] is not None
-                else long_snippet(self._body_of(r["id"]), parsed),
-                -r["score"],
+                else long_snippet(self._body_of(r["id"]), parsed)
+                if snippets
+                else "",
+                r["score"],
                 r["version"],
                 r["updated_at"],
             )
@@ -1330,6 +1329,7 @@ class DocumentsRepository:
         actor: Actor | None = None,
         session_id: str | None = None,
         run_id: int | None = None,
+        provenance: Provenance | None = None,
     ) -> Document:
         """Create or replace the document at `path`; missing parents are created empty.
 
@@ -1345,7 +1345,7 @@ class DocumentsRepository:
         if title is not None:
             title = check_title(path, title)
         declared = [normalize_path(p) for p in links] if links is not None else None
-        actor = self._actor(owner, actor)
+        prov = self._provenance(owner, provenance, actor, session_id, run_id)
         with self._writing():
             anc = ancestors(path)
             rows = self._live_rows(owner, [*anc, path]) if anc else {}
@@ -1353,9 +1353,7 @@ class DocumentsRepository:
             self._check_precondition(path, row, expected_version, content_sha256)
             ts = now()
             if row is None:
-                parent_id = self._ensure_ancestors(
-                    owner, path, actor, session_id, run_id, ts, known=rows
-                )
+                parent_id = self._ensure_ancestors(owner, path, prov, ts, known=rows)
                 return self._create(
                     owner,
                     path,
@@ -1363,9 +1361,7 @@ class DocumentsRepository:
                     title or title_for(path, body),
                     body,
                     declared or [],
-                    actor,
-                    session_id,
-                    run_id,
+                    prov,
                     ts,
                 )
             old_body = _text(row)
@@ -1388,9 +1384,7 @@ class DocumentsRepository:
                 title=new_title,
                 body=body,
                 links=new_links,
-                actor=actor,
-                session_id=session_id,
-                run_id=run_id,
+                prov=prov,
                 ts=ts,
             )
 
@@ -1407,6 +1401,7 @@ class DocumentsRepository:
         actor: Actor | None = None,
         session_id: str | None = None,
         run_id: int | None = None,
+        provenance: Provenance | None = None,
     ) -> Document:
         """Replace an exact string in the body. It must occur exactly once unless replace_all."""
         owner, path = validate_owner(owner), normalize_path(path)
@@ -1434,9 +1429,7 @@ class DocumentsRepository:
                 path,
                 body,
                 expected_version=row["version"],
-                actor=actor,
-                session_id=session_id,
-                run_id=run_id,
+                provenance=self._provenance(owner, provenance, actor, session_id, run_id),
             )
 
     def move(
@@ -1449,6 +1442,7 @@ class DocumentsRepository:
         actor: Actor | None = None,
         session_id: str | None = None,
         run_id: int | None = None,
+        provenance: Provenance | None = None,
     ) -> list[Document]:
         """Move a document and its subtree. Ids are kept, so references to them survive."""
         owner = validate_owner(owner)
@@ -1457,14 +1451,14 @@ class DocumentsRepository:
             raise PathError(HOME, "the home '~' cannot be moved or replaced")
         if is_under(new_path, path):
             raise PathError(new_path, f"cannot move {path!r} into itself")
-        actor = self._actor(owner, actor)
+        prov = self._provenance(owner, provenance, actor, session_id, run_id)
         with self._writing():
             row = self._require(owner, path)
             self._check_precondition(path, row, expected_version, None)
             if self._doc_row(owner, new_path) is not None:
                 raise ConflictError(f"cannot move {path!r} to {new_path!r}: it already exists")
             ts = now()
-            new_parent_id = self._ensure_ancestors(owner, new_path, actor, session_id, run_id, ts)
+            new_parent_id = self._ensure_ancestors(owner, new_path, prov, ts)
             lo, hi = _range(path)
             rows = self.conn.execute(
                 "SELECT * FROM documents WHERE owner = ? AND deleted_at IS NULL"
@@ -1487,9 +1481,7 @@ class DocumentsRepository:
                         title=_retitle(r["title"], r["path"], target, body),
                         body=body,
                         links=json.loads(r["links"]) if r["links"] else [],
-                        actor=actor,
-                        session_id=session_id,
-                        run_id=run_id,
+                        prov=prov,
                         ts=ts,
                         parent_id=new_parent_id if r["id"] == row["id"] else _KEEP,
                     )
@@ -1507,12 +1499,13 @@ class DocumentsRepository:
         actor: Actor | None = None,
         session_id: str | None = None,
         run_id: int | None = None,
+        provenance: Provenance | None = None,
     ) -> list[Document]:
         """Delete a document (a tombstone version; history stays). Children need recursive."""
         owner, path = validate_owner(owner), normalize_path(path)
         if path == HOME:
             raise PathError(path, "the home '~' cannot be deleted")
-        actor = self._actor(owner, actor)
+        prov = self._provenance(owner, provenance, actor, session_id, run_id)
         with self._writing():
             row = self._require(owner, path)
             self._check_precondition(path, row, expected_version, content_sha256)
@@ -1538,9 +1531,7 @@ class DocumentsRepository:
                     title=r["title"],
                     body=_text(r),
                     links=json.loads(r["links"]) if r["links"] else [],
-                    actor=actor,
-                    session_id=session_id,
-                    run_id=run_id,
+                    prov=prov,
                     ts=ts,
                     deleted=True,
                 )
@@ -1556,13 +1547,14 @@ class DocumentsRepository:
         actor: Actor | None = None,
         session_id: str | None = None,
         run_id: int | None = None,
+        provenance: Provenance | None = None,
     ) -> Document:
         """Write a new version with the content of an earlier one; undeletes a deleted document.
 
         `path` names the live document, or else the one most recently deleted at that path.
         """
         owner, path = validate_owner(owner), normalize_path(path)
-        actor = self._actor(owner, actor)
+        prov = self._provenance(owner, provenance, actor, session_id, run_id)
         with self._writing():
             row = self._any_row(owner, path)
             old = self.version(row["id"], version)
@@ -1576,7 +1568,7 @@ class DocumentsRepository:
             ts = now()
             parent_id: int | None | object = _KEEP
             if row["deleted_at"] is not None:
-                parent_id = self._ensure_ancestors(owner, path, actor, session_id, run_id, ts)
+                parent_id = self._ensure_ancestors(owner, path, prov, ts)
             doc = self._new_version(
                 row,
                 operation="restored",
@@ -1584,9 +1576,7 @@ class DocumentsRepository:
                 title=_retitle(old.title, old.path, path, old.body),
                 body=old.body,
                 links=old.links,
-                actor=actor,
-                session_id=session_id,
-                run_id=run_id,
+                prov=prov,
                 ts=ts,
                 parent_id=parent_id,
             )
@@ -1602,6 +1592,7 @@ class DocumentsRepository:
         actor: Actor | None = None,
         session_id: str | None = None,
         run_id: int | None = None,
+        provenance: Provenance | None = None,
     ) -> Version:
         """Erase the content of one version of the document at `path` (the live one, else
         the one most recently deleted there); see `redact_by_id`."""
@@ -1609,7 +1600,9 @@ class DocumentsRepository:
         with self._writing():
             row = self._any_row(owner, path)
             return self.redact_by_id(
-                row["id"], version, actor=actor, session_id=session_id, run_id=run_id
+                row["id"],
+                version,
+                provenance=self._provenance(owner, provenance, actor, session_id, run_id),
             )
 
     def redact_by_id(
@@ -1620,6 +1613,7 @@ class DocumentsRepository:
         actor: Actor | None = None,
         session_id: str | None = None,
         run_id: int | None = None,
+        provenance: Provenance | None = None,
     ) -> Version:
         """Erase the content of one version; the fact of the change and who redacted it stay.
 
@@ -1633,15 +1627,15 @@ class DocumentsRepository:
             ).fetchone()
             if row is None:
                 raise NotFoundError(f"no document with id {document_id}")
-            actor = self._actor(row["owner"], actor)
+            prov = self._provenance(row["owner"], provenance, actor, session_id, run_id)
             target = self.version(row["id"], version)
             ts = now()
-            self._erase_body(row["id"], target, ts, actor)
+            self._erase_body(row["id"], target, ts, prov.actor)
             self.conn.execute(
                 "DELETE FROM document_references WHERE source_id = ? AND version = ?",
                 (row["id"], version),
             )
-            self._erase_redaction_copies(row["id"], target.content_sha256, ts, actor)
+            self._erase_redaction_copies(row["id"], target.content_sha256, ts, prov.actor)
             # The current state holds this content (it is the current version, or a later
             # version that kept it): it is emptied too.
             current = version == row["version"] or row["content_sha256"] == target.content_sha256
@@ -1652,9 +1646,7 @@ class DocumentsRepository:
                 title=name_of(row["path"]) if current else row["title"],
                 body="" if current else _text(row),
                 links=[] if current else (json.loads(row["links"]) if row["links"] else []),
-                actor=actor,
-                session_id=session_id,
-                run_id=run_id,
+                prov=prov,
                 ts=ts,
                 deleted=row["deleted_at"] is not None,
                 base_redacted=current,
@@ -1747,17 +1739,11 @@ class DocumentsRepository:
                 (path, title, _map_links(row["links"], path_map), document_id),
             )
             if row["deleted_at"] is None and (path, title) != (row["path"], row["title"]):
-                # External content: the index is told the old values to remove.
                 body = _text(row)
-                self.conn.execute(
-                    "INSERT INTO documents_fts (documents_fts, rowid, path, title, body)"
-                    " VALUES ('delete', ?, ?, ?, ?)",
-                    (document_id, row["path"], row["title"], body),
+                self.dialect.unindex_document(
+                    self.conn, document_id, row["path"], row["title"], body
                 )
-                self.conn.execute(
-                    "INSERT INTO documents_fts (rowid, path, title, body) VALUES (?, ?, ?, ?)",
-                    (document_id, path, title, body),
-                )
+                self.dialect.index_document(self.conn, document_id, path, title, body)
             for old in old_paths:
                 new = current_map(old) if old == row["path"] else path_map(old)
                 if new != old:
@@ -1799,7 +1785,7 @@ class DocumentsRepository:
         """Merge the full-text index into one segment, dropping every entry of a deleted or
         changed row, so text taken out of the index leaves no copy in the file (forget)."""
         with self._writing():
-            self.conn.execute("INSERT INTO documents_fts (documents_fts) VALUES ('optimize')")
+            self.dialect.optimize_documents_index(self.conn)
 
     def max_version_id(self) -> int:
         """The id of the newest version row: every version that exists has an id at most this."""

@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from itertools import count
 
+from doctree.store.backends import begin_write, dialect_of
+
 _seq = count(1)
 
 
@@ -33,7 +35,9 @@ class Leases:
     def acquire(self, name: str, holder: str, ttl: float) -> bool:
         """Take the lease if it is free, expired, or already ours. Returns whether we hold it."""
         t = self.clock()
-        self.conn.execute("BEGIN IMMEDIATE")
+        if dialect_of(self.conn).row_locks:
+            return self._claim(name, holder, t, ttl)
+        begin_write(self.conn)
         try:
             row = self.conn.execute(
                 "SELECT holder, expires_at FROM leases WHERE name = ?", (name,)
@@ -52,6 +56,22 @@ class Leases:
         except BaseException:
             self.conn.execute("ROLLBACK")
             raise
+
+    def _claim(self, name: str, holder: str, t: float, ttl: float) -> bool:
+        """`acquire` as one statement, for a server with row locks: the upsert locks the
+        lease's row (the conflicting row, or the new key), and its condition is checked
+        against the latest committed version of that row, so of two hosts claiming one
+        lease at once exactly one gets it; claims of other leases never wait for it, nor
+        for the store's write lock."""
+        row = self.conn.execute(
+            "INSERT INTO leases (name, holder, acquired_at, expires_at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT(name) DO UPDATE SET holder = excluded.holder,"
+            " acquired_at = excluded.acquired_at, expires_at = excluded.expires_at"
+            " WHERE leases.holder = excluded.holder OR leases.expires_at <= excluded.acquired_at"
+            " RETURNING holder",
+            (name, holder, t, t + ttl),
+        ).fetchone()
+        return row is not None
 
     def renew(self, name: str, holder: str, ttl: float) -> bool:
         """Extend a lease we hold. False if it was lost (expired and taken over)."""

@@ -13,6 +13,8 @@ import sqlite3
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from doctree.store.backends import dialect_of
+
 
 @dataclass(frozen=True)
 class RecallRow:
@@ -66,15 +68,14 @@ class RecallIndex:
         added = 0
         for r in rows:
             cur = self.conn.execute(
-                "INSERT OR IGNORE INTO recall_passages (owner, session_id, record, piece,"
-                " speaker, time, day, text, words) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO recall_passages (owner, session_id, record, piece,"
+                " speaker, time, day, text, words) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (owner, session_id, record, piece) DO NOTHING",
                 (owner, session_id, r.record, r.piece, r.speaker, r.time, r.day, r.text, r.words),
             )
             if cur.rowcount:
-                self.conn.execute(
-                    "INSERT INTO recall_fts (rowid, owner, text, context, speaker, dates)"
-                    " VALUES (?, ?, ?, ?, ?, ?)",
-                    (cur.lastrowid, owner, r.text, r.context, r.speaker, r.dates),
+                dialect_of(self.conn).index_passage(
+                    self.conn, "recall", cur.lastrowid, owner, r.text, r.context, r.speaker, r.dates
                 )
                 added += 1
         return added
@@ -91,15 +92,10 @@ class RecallIndex:
         (text, context, speaker, dates)."""
         if not match:
             return []
-        w = ", ".join(f"{float(x):.4f}" for x in (0.0, *weights))
-        match = f'owner : "{owner}" AND {{text context speaker dates}} : ({match})'
-        rows = self.conn.execute(
-            f"SELECT {_COLUMNS}, bm25(recall_fts, {w}) AS score"
-            " FROM recall_fts JOIN recall_passages r ON r.id = recall_fts.rowid"
-            " WHERE recall_fts MATCH ? AND r.owner = ? ORDER BY score LIMIT ?",
-            (match, owner, int(limit)),
+        rows = dialect_of(self.conn).search_passages(
+            self.conn, "recall", _COLUMNS, match, owner, "", (), int(limit), weights
         )
-        return [_hit(r, -r[9]) for r in rows]
+        return [_hit(r, r[9]) for r in rows]
 
     def passages(self, owner: str, session_id: str | None = None) -> Iterator[RecallHit]:
         """The owner's passages (of one session, if given), in the order they were stored.
@@ -121,6 +117,6 @@ class RecallIndex:
         """Delete these passages from the record and its index; returns how many."""
         n = 0
         for i in ids:
-            self.conn.execute("DELETE FROM recall_fts WHERE rowid = ?", (int(i),))
+            dialect_of(self.conn).unindex_passages(self.conn, "recall", "?", (int(i),))
             n += self.conn.execute("DELETE FROM recall_passages WHERE id = ?", (int(i),)).rowcount
         return n

@@ -10,6 +10,7 @@ import sys
 import textwrap
 import time
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -60,6 +61,7 @@ def _seed_everywhere(repo: DocumentsRepository) -> str:
     return "s-forget"
 
 
+@pytest.mark.sqlite_only
 def test_forget_leaves_no_copy_in_the_database_file(db_path):
     repo = DocumentsRepository(db_path)
     session_id = _seed_everywhere(repo)

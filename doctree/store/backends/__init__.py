@@ -1,0 +1,191 @@
+"""The storage seam: what differs between the SQL backends, behind one narrow interface.
+
+The domain logic of the store (paths, references, preconditions, versions, leases, the
+worker's queue) is written once, in portable SQL with `?` placeholders, against a
+connection with the `sqlite3` interface. A backend supplies that connection and a
+`Dialect`: the few things SQL does not say the same way everywhere — how a write
+transaction takes the store's write lock, the full-text indexes and their queries, and
+housekeeping (secure deletion, compaction of the file).
+
+- `sqlite`: the embedded default, one file (`doctree.store.db.connect`).
+- `postgres`: a PostgreSQL server, for several hosts sharing one store
+  (`--db postgresql://...`; `pip install 'doctree[postgres]'`).
+
+Errors of every backend are raised as `sqlite3`'s DB-API classes (`sqlite3.IntegrityError`,
+`sqlite3.OperationalError`, `sqlite3.DatabaseError`, all under `sqlite3.Error`), the
+portable hierarchy the domain code catches.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import unicodedata
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from doctree.errors import UserError
+
+URL_SCHEMES = ("postgresql://", "postgres://")
+BUSY_TIMEOUT_MS = 30_000
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def is_database_url(target: object) -> bool:
+    """Whether `target` names a database server (`postgresql://...`) rather than a file."""
+    return isinstance(target, str) and target.startswith(URL_SCHEMES)
+
+
+def describe(target: str | os.PathLike[str]) -> str:
+    """`target` as it may be shown to a user: a server URL without its password."""
+    text = os.fspath(target)
+    if is_database_url(text):
+        return re.sub(r"(://[^:/@]*):[^@/]*@", r"\1:***@", text)
+    return text
+
+
+def busy_timeout_ms() -> int:
+    """How long a connection waits for another one's lock: `$DOCTREE_BUSY_TIMEOUT_MS`, else
+    30 s. A write still waiting then fails, stores nothing, and says so."""
+    raw = os.environ.get("DOCTREE_BUSY_TIMEOUT_MS", "").strip()
+    if not raw:
+        return BUSY_TIMEOUT_MS
+    try:
+        value = int(raw.replace("_", ""))
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 3_600_000:
+        raise UserError(
+            f"DOCTREE_BUSY_TIMEOUT_MS {raw!r}: must be a whole number of milliseconds "
+            "from 0 to 3600000, e.g. 30000"
+        )
+    return value
+
+
+def search_words(text: str | None) -> str:
+    """Text as every backend's full-text index sees it: words of letters and digits,
+    case and diacritics folded, joined by spaces."""
+    if not text:
+        return ""
+    folded = unicodedata.normalize("NFKD", text.casefold())
+    folded = "".join(c for c in folded if not unicodedata.combining(c))
+    return " ".join(_WORD.findall(folded))
+
+
+class Dialect(Protocol):
+    """What a backend says its own way. `conn` is the backend's connection."""
+
+    name: str
+    # Whether one statement's row locks serialise writes to a row while writes to other
+    # rows go on at once (a server), so a single-row claim (a lease) needs no write lock.
+    row_locks: bool
+
+    def index_hint(self, index: str) -> str:
+        """SQL after a table name that makes the query use `index` ('' if not needed)."""
+
+    def begin_write(self, conn: Any) -> None:
+        """Open a transaction that holds the store's write lock until it ends."""
+
+    def begin_read(self, conn: Any) -> None:
+        """Open a read-only transaction that sees one snapshot of the store."""
+
+    def location(self, conn: Any) -> str | None:
+        """Where the database lives (a file path, or a server URL to connect to again:
+        show it through `describe`), if known."""
+
+    def set_wait_timeout(self, conn: Any, ms: int) -> None:
+        """How long a statement waits for another connection's lock before it fails."""
+
+    def prepare(self, conn: Any) -> None:
+        """Per-connection settings a repository relies on (e.g. secure deletion)."""
+
+    # The current documents' full-text index.
+    def index_document(self, conn: Any, doc_id: int, path: str, title: str, body: str) -> None:
+        """Add a document's current path, title and body to the index."""
+
+    def unindex_document(
+        self, conn: Any, doc_id: int, path: str, title: str, body: str | None
+    ) -> None:
+        """Take a document's indexed values (as last indexed) out of the index."""
+
+    def optimize_documents_index(self, conn: Any) -> None:
+        """Rewrite the index so that no entry of removed text stays in storage."""
+
+    def search_documents(
+        self,
+        conn: Any,
+        match: str,
+        owner: str,
+        scope: str,
+        scope_params: Sequence[Any],
+        limit: int,
+        snippet_sql: str | None,
+    ) -> list[Any]:
+        """Rows (id, path, title, version, updated_at, snip, score), best first, higher
+        score better. `match` is an FTS5 expression (see `fts_to_tsquery`); `snip` is None
+        where the caller is to cut the snippet itself."""
+
+    # The passage indexes: `chunks` (passages of documents) and `recall` (of sessions).
+    def index_passage(
+        self,
+        conn: Any,
+        index: str,
+        passage_id: int,
+        owner: str,
+        text: str,
+        context: str,
+        speaker: str,
+        dates: str,
+    ) -> None:
+        """Add one passage to the index `index` ('chunks' or 'recall')."""
+
+    def unindex_passages(self, conn: Any, index: str, ids_sql: str, params: Sequence[Any]) -> None:
+        """Take the passages whose ids `ids_sql` selects out of the index."""
+
+    def optimize_passage_index(self, conn: Any, index: str) -> None:
+        """Rewrite the index so that no entry of removed text stays in storage."""
+
+    def search_passages(
+        self,
+        conn: Any,
+        index: str,
+        columns: str,
+        match: str,
+        owner: str,
+        scope: str,
+        scope_params: Sequence[Any],
+        limit: int,
+        weights: tuple[float, float, float, float],
+    ) -> list[Any]:
+        """Rows of `columns` (over the passage table aliased as in `columns`) plus a last
+        column, the score (higher is better), best first. Weights are per field: text,
+        context, speaker, dates."""
+
+
+def dialect_of(conn: Any) -> Dialect:
+    """The dialect of a connection: its own `dialect`, else SQLite's (a `sqlite3` one)."""
+    found = getattr(conn, "dialect", None)
+    if found is not None and not isinstance(found, str):
+        return found
+    from doctree.store.backends.sqlite import SQLITE
+
+    return SQLITE
+
+
+def begin_write(conn: Any) -> None:
+    """Open a write transaction on `conn` (see `Dialect.begin_write`)."""
+    dialect_of(conn).begin_write(conn)
+
+
+class BackendConnection:
+    """The base of a backend's own connection class (the SQLite backend uses
+    `sqlite3.Connection` itself): it has the `sqlite3.Connection` interface and a `dialect`."""
+
+    dialect: Dialect
+
+
+def is_connection(db: object) -> bool:
+    """Whether `db` is an open connection of a backend (rather than a path or URL)."""
+    import sqlite3
+
+    return isinstance(db, sqlite3.Connection | BackendConnection)

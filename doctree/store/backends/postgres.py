@@ -1,0 +1,690 @@
+"""The PostgreSQL backend: a server several hosts share (`--db postgresql://...`).
+
+`connect(url)` returns a `PgConnection`: a psycopg 3 connection behind the `sqlite3`
+interface the store is written against (`?` placeholders, rows read by index or name,
+`lastrowid`, `total_changes`, `in_transaction`, errors as `sqlite3`'s classes), so the
+domain logic is the same on both backends. What PostgreSQL says its own way is
+`PostgresDialect`:
+
+- a write transaction takes a transaction-level advisory lock, so writes are serialised
+  as they are by SQLite's BEGIN IMMEDIATE, and every precondition is checked against the
+  latest committed state (READ COMMITTED: each statement sees the latest commits);
+- full-text search is a `tsvector` column with a GIN index per indexed table, filled from
+  the same text the SQLite indexes see, ranked by `ts_rank_cd` with per-field weights;
+- the migrations are `migrations/postgresql/NNN_name.sql`, recorded with their sha256 like
+  SQLite's, applied under a session advisory lock so that two hosts never both apply one.
+
+psycopg is an optional dependency: `pip install 'doctree[postgres]'`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import sqlite3
+from collections.abc import Iterator, Sequence
+from functools import lru_cache
+from typing import Any
+
+from doctree.errors import DoctreeError, SchemaError, UserError
+from doctree.store.backends import BackendConnection, busy_timeout_ms, describe, search_words
+from doctree.store.migrations import migration_sha256, migrations_dir
+from doctree.store.migrations import migrations as read_migrations
+
+WRITE_LOCK = 0x646F6374  # 'doct': the advisory lock every write transaction holds
+MIGRATION_LOCK = 0x646F6D67  # 'domg': held while migrations are applied
+# English stemming as the SQLite indexes' porter tokenizer does, and no stopwords (FTS5
+# keeps them, so "to be" finds Hamlet): made by migrations/postgresql/001_schema.sql.
+TSCONFIG = "doctree_english"
+# Tables whose primary key `id` is generated: an INSERT into one returns it (lastrowid).
+_GENERATED_ID = frozenset(
+    {
+        "documents",
+        "document_versions",
+        "document_references",
+        "session_history",
+        "runs",
+        "chunks",
+        "recall_passages",
+    }
+)
+_PASSAGES = {"chunks": "chunks", "recall": "recall_passages"}
+# Field weights of the indexes: labels A-D, in the order ts_rank_cd takes them (D first).
+_DOC_LABELS = {"path": "A", "title": "B", "body": "C"}
+# As SQLite's documents_fts ranks (bm25 weights path 2, title 4, body 1), scaled to 1:
+# the array is {D, C, B, A}, i.e. (unused, body, title, path).
+_DOC_WEIGHTS = "'{0, 0.25, 1.0, 0.5}'"
+_PASSAGE_LABELS = {"text": "A", "speaker": "B", "dates": "C", "context": "D"}
+MAX_INDEXED_CHARS = 400_000  # a tsvector holds at most 1 MB; text beyond is not indexed
+
+
+def _psycopg() -> Any:
+    try:
+        import psycopg
+    except ImportError:
+        raise UserError(
+            "a postgresql:// database needs psycopg 3: pip install 'doctree[postgres]'"
+        ) from None
+    return psycopg
+
+
+# -- errors ---------------------------------------------------------------------------------
+
+
+class PgIntegrityError(sqlite3.IntegrityError, DoctreeError):
+    """A constraint of the PostgreSQL schema refused a write."""
+
+
+class PgOperationalError(sqlite3.OperationalError, DoctreeError):
+    """The server could not do it now (connection, lock timeout, serialisation)."""
+
+
+class PgDatabaseError(sqlite3.DatabaseError, DoctreeError):
+    """Any other error the server reported."""
+
+
+# SQLSTATEs that mean "not now" or "not here", named as SQLite names the same conditions
+# (`sqlite_errorname`), so that callers tell them apart the same way on both backends.
+_BUSY = {
+    "55P03": "SQLITE_BUSY",
+    "57014": "SQLITE_BUSY",
+    "40001": "SQLITE_BUSY",
+    "40P01": "SQLITE_BUSY",
+    "25006": "SQLITE_READONLY",
+}
+
+
+def _error(e: Exception) -> sqlite3.Error:
+    psycopg = _psycopg()
+    text = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+    state = getattr(e, "sqlstate", None) or ""
+    if isinstance(e, psycopg.IntegrityError):
+        out: sqlite3.Error = PgIntegrityError(text)
+    elif state in _BUSY or isinstance(e, psycopg.OperationalError):
+        out = PgOperationalError(text)
+    else:
+        out = PgDatabaseError(text)
+    out.sqlite_errorname = _BUSY.get(state, f"POSTGRES_{state or 'ERROR'}")  # type: ignore[attr-defined]
+    out.sqlstate = state  # type: ignore[attr-defined]
+    return out
+
+
+# -- SQL translation ------------------------------------------------------------------------
+
+_SQL_PARTS = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"])*\"|\?|%|[^'\"?%]+", re.S)
+
+
+@lru_cache(maxsize=2048)
+def translate(sql: str) -> tuple[str, bool]:
+    """The SQL in psycopg's form (`?` -> `%s` outside quotes, `%` -> `%%`), and whether
+    `RETURNING id` was added so that the cursor can say the new row's id."""
+    out = []
+    for m in _SQL_PARTS.finditer(sql):
+        part = m.group(0)
+        # psycopg reads `%` everywhere, quoted or not; `?` is a placeholder only outside quotes
+        out.append("%s" if part == "?" else part.replace("%", "%%"))
+    text = "".join(out)
+    head = re.match(r"\s*INSERT\s+INTO\s+(\w+)", text, re.I)
+    returning = bool(
+        head
+        and head.group(1).lower() in _GENERATED_ID
+        and not re.search(r"\bRETURNING\b", text, re.I)
+    )
+    if returning:
+        text = text.rstrip().rstrip(";") + " RETURNING id"
+    return text, returning
+
+
+class Row(tuple):
+    """A result row read by position or by column name, as `sqlite3.Row` is."""
+
+    __slots__ = ()
+    _index: dict[str, int] = {}
+
+    def __getitem__(self, key: Any) -> Any:  # type: ignore[override]
+        if isinstance(key, str):
+            return tuple.__getitem__(self, self._index[key])
+        return tuple.__getitem__(self, key)
+
+    def keys(self) -> list[str]:
+        return list(self._index)
+
+
+def _row_factory(cursor: Any) -> Any:
+    if cursor.description is None:
+        return tuple
+    names = [d.name for d in cursor.description]
+    cls = type("Row", (Row,), {"__slots__": (), "_index": {n: i for i, n in enumerate(names)}})
+    return lambda values: cls(values)
+
+
+class PgCursor:
+    """The result of one statement, as `sqlite3.Cursor` gives it."""
+
+    def __init__(self, cursor: Any, lastrowid: int | None, rows: list[Any] | None):
+        self._cursor = cursor
+        self.lastrowid = lastrowid
+        self._rows = rows
+        self.rowcount = cursor.rowcount
+
+    def fetchone(self) -> Any:
+        if self._rows is not None:
+            return self._rows.pop(0) if self._rows else None
+        if self._cursor.description is None:
+            return None
+        return self._cursor.fetchone()
+
+    def fetchall(self) -> list[Any]:
+        if self._rows is not None:
+            rows, self._rows = self._rows, []
+            return rows
+        if self._cursor.description is None:
+            return []
+        return self._cursor.fetchall()
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.fetchall())
+
+
+class PgConnection(BackendConnection):
+    """A psycopg 3 connection behind the `sqlite3.Connection` interface the store uses.
+
+    Autocommit, with transactions opened by explicit BEGIN (as the SQLite connections are
+    opened with `isolation_level=None`). `total_changes` counts rows changed through it.
+    """
+
+    def __init__(self, raw: Any, url: str):
+        self._raw = raw
+        self.url = url
+        self.total_changes = 0
+        self.dialect = POSTGRES
+
+    @property
+    def in_transaction(self) -> bool:
+        psycopg = _psycopg()
+        return self._raw.info.transaction_status != psycopg.pq.TransactionStatus.IDLE
+
+    def execute(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> PgCursor:
+        text, returning = translate(sql)
+        cursor = self._raw.cursor(row_factory=_row_factory)
+        try:
+            cursor.execute(text, _params(params))
+        except _psycopg().Error as e:
+            raise _error(e) from e
+        if (
+            cursor.rowcount > 0
+            and cursor.statusmessage
+            and not cursor.statusmessage.startswith("SELECT")
+        ):
+            self.total_changes += cursor.rowcount
+        if returning:
+            rows = cursor.fetchall()
+            return PgCursor(cursor, rows[0][0] if rows else None, [])
+        return PgCursor(cursor, None, None)
+
+    def cursor(self) -> _Statements:
+        """What `sqlite3.Connection.cursor()` gives the store: `execute` and a settable
+        `row_factory` (the rows here are tuples either way)."""
+        return _Statements(self)
+
+    def executemany(self, sql: str, seq: Sequence[Sequence[Any]]) -> PgCursor:
+        text, returning = translate(sql)
+        if returning:
+            text = text[: -len(" RETURNING id")]
+        cursor = self._raw.cursor(row_factory=_row_factory)
+        try:
+            cursor.executemany(text, [_params(p) for p in seq])
+        except _psycopg().Error as e:
+            raise _error(e) from e
+        if cursor.rowcount > 0:
+            self.total_changes += cursor.rowcount
+        return PgCursor(cursor, None, [])
+
+    def script(self, sql: str) -> None:
+        """Run several statements at once (a migration); no parameters."""
+        try:
+            self._raw.execute(sql)
+        except _psycopg().Error as e:
+            raise _error(e) from e
+
+    def commit(self) -> None:
+        if self.in_transaction:
+            self.execute("COMMIT")
+
+    def rollback(self) -> None:
+        if self.in_transaction:
+            self.execute("ROLLBACK")
+
+    def close(self) -> None:
+        self._raw.close()
+
+    def __enter__(self) -> PgConnection:
+        return self
+
+    def __exit__(self, exc_type: object, *exc: object) -> None:
+        """As `with sqlite3_connection:` does: commit an open transaction, or roll it back
+        on an exception; the connection stays open."""
+        if exc_type is None:
+            self.commit()
+        else:
+            self.rollback()
+
+
+class _Statements:
+    def __init__(self, conn: PgConnection):
+        self._conn = conn
+        self.row_factory: Any = None
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> PgCursor:
+        return self._conn.execute(sql, params)
+
+    def executemany(self, sql: str, seq: Sequence[Sequence[Any]]) -> PgCursor:
+        return self._conn.executemany(sql, seq)
+
+
+def _params(params: Sequence[Any] | dict[str, Any]) -> Sequence[Any]:
+    if isinstance(params, dict):
+        raise TypeError("PgConnection takes positional (?) parameters only")
+    return tuple(params)
+
+
+# -- full-text search -----------------------------------------------------------------------
+
+_FTS_TOKEN = re.compile(r'"([^"]*)"(\*?)|(\()|(\))|\{([^}]*)\}\s*:|(\w+)\s*:(?!:)|(\w+)(\*?)')
+
+
+def fts_to_tsquery(match: str, labels: dict[str, str] | None = None) -> str:
+    """An FTS5 expression, as the store builds them (quoted phrases, `"word"*` prefixes,
+    AND / OR / NOT, parentheses, `column :` and `{columns} :` filters), as a `to_tsquery`
+    text. Words are folded as `search_words` folds indexed text; a column filter becomes a
+    weight restriction (`word:C`)."""
+    out: list[str] = []
+    pending: str | None = None  # a weight restriction for the next operand
+    group_restrict: list[str | None] = []
+    need_op = False
+
+    def operand(text: str) -> None:
+        nonlocal need_op, pending
+        if need_op:
+            out.append("&")
+        out.append(text)
+        need_op = True
+        pending = None
+
+    for m in _FTS_TOKEN.finditer(match):
+        phrase, star, lpar, rpar, cols, col, word, wstar = m.groups()
+        if cols is not None or col is not None:
+            names = (cols or col or "").split()
+            letters = "".join(sorted({(labels or {}).get(n, "") for n in names}))
+            pending = letters or None
+            continue
+        if lpar:
+            if need_op:
+                out.append("&")
+            out.append("(")
+            group_restrict.append(pending)
+            pending = None
+            need_op = False
+            continue
+        if rpar:
+            out.append(")")
+            if group_restrict:
+                group_restrict.pop()
+            need_op = True
+            continue
+        restrict = pending or next((g for g in reversed(group_restrict) if g), None)
+        if word is not None:
+            upper = word.upper()
+            if upper in ("AND", "OR", "NOT") and not wstar:
+                out.append({"AND": "&", "OR": "|", "NOT": "& !"}[upper])
+                need_op = False
+                continue
+            parts = search_words(word).split()
+            star = wstar
+        else:
+            parts = search_words(phrase).split()
+        if not parts:
+            operand("''")  # matches nothing, keeps the expression well formed
+            continue
+        terms = []
+        for i, part in enumerate(parts):
+            flags = ("*" if star and i == len(parts) - 1 else "") + (restrict or "")
+            terms.append(f"'{part}'" + (":" + flags if flags else ""))
+        operand(terms[0] if len(terms) == 1 else "(" + " <-> ".join(terms) + ")")
+    return " ".join(out)
+
+
+def _vector(fields: Sequence[tuple[str, str]]) -> tuple[str, list[str]]:
+    """SQL and parameters of a weighted tsvector over (label, text) fields."""
+    sql = " || ".join(f"setweight(to_tsvector('{TSCONFIG}', ?), '{label}')" for label, _ in fields)
+    return sql, [search_words(text)[:MAX_INDEXED_CHARS] for _, text in fields]
+
+
+def _rank_weights(weights: dict[str, float]) -> str:
+    """ts_rank_cd's weight array, {D, C, B, A}."""
+    return "'{" + ", ".join(f"{float(weights.get(x, 0.0)):.4f}" for x in "DCBA") + "}'"
+
+
+class PostgresDialect:
+    name = "postgresql"
+    row_locks = True
+
+    def index_hint(self, index: str) -> str:
+        return ""  # the planner's choice
+
+    def begin_write(self, conn: PgConnection) -> None:
+        conn.execute("BEGIN")
+        try:
+            conn.execute(f"SELECT pg_advisory_xact_lock({WRITE_LOCK})").fetchall()
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+    def begin_read(self, conn: PgConnection) -> None:
+        conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        conn.execute("SELECT 1").fetchone()  # the snapshot is taken at the first statement
+
+    def location(self, conn: PgConnection) -> str | None:
+        return conn.url
+
+    def set_wait_timeout(self, conn: PgConnection, ms: int) -> None:
+        conn.execute(f"SET lock_timeout = {int(ms)}")
+
+    def prepare(self, conn: PgConnection) -> None:
+        return None  # deleted rows are removed by VACUUM (see `compact_database`)
+
+    def index_document(
+        self, conn: PgConnection, doc_id: int, path: str, title: str, body: str
+    ) -> None:
+        sql, params = _vector([(_DOC_LABELS["path"], path), ("B", title), ("C", body)])
+        conn.execute(f"UPDATE documents SET search_vector = {sql} WHERE id = ?", [*params, doc_id])
+
+    def unindex_document(
+        self, conn: PgConnection, doc_id: int, path: str, title: str, body: str | None
+    ) -> None:
+        conn.execute("UPDATE documents SET search_vector = NULL WHERE id = ?", (doc_id,))
+
+    def optimize_documents_index(self, conn: PgConnection) -> None:
+        return None  # a tsvector is replaced in place; VACUUM frees the old row versions
+
+    def search_documents(
+        self,
+        conn: PgConnection,
+        match: str,
+        owner: str,
+        scope: str,
+        scope_params: Sequence[Any],
+        limit: int,
+        snippet_sql: str | None,
+    ) -> list[Any]:
+        query = fts_to_tsquery(match, {**_DOC_LABELS})
+        score, score_params = _score(
+            conn, "documents", "d", owner, query, _DOC_WEIGHTS, "d.deleted_at IS NULL"
+        )
+        return conn.execute(
+            "SELECT d.id, d.path, d.title, d.version, d.updated_at, NULL AS snip,"
+            f" {score} AS score"
+            f" FROM documents d, to_tsquery('{TSCONFIG}', ?) q"
+            " WHERE d.search_vector @@ q AND d.owner = ? AND d.deleted_at IS NULL"
+            + scope
+            + " ORDER BY score DESC, d.id LIMIT ?",
+            [*score_params, query, owner, *scope_params, limit],
+        ).fetchall()
+
+    def index_passage(
+        self,
+        conn: PgConnection,
+        index: str,
+        passage_id: int,
+        owner: str,
+        text: str,
+        context: str,
+        speaker: str,
+        dates: str,
+    ) -> None:
+        fields = {"text": text, "context": context, "speaker": speaker, "dates": dates}
+        sql, params = _vector([(_PASSAGE_LABELS[k], v) for k, v in fields.items()])
+        conn.execute(
+            f"UPDATE {_PASSAGES[index]} SET search_vector = {sql} WHERE id = ?",
+            [*params, passage_id],
+        )
+
+    def unindex_passages(
+        self, conn: PgConnection, index: str, ids_sql: str, params: Sequence[Any]
+    ) -> None:
+        conn.execute(
+            f"UPDATE {_PASSAGES[index]} SET search_vector = NULL WHERE id IN ({ids_sql})", params
+        )
+
+    def optimize_passage_index(self, conn: PgConnection, index: str) -> None:
+        return None
+
+    def search_passages(
+        self,
+        conn: PgConnection,
+        index: str,
+        columns: str,
+        match: str,
+        owner: str,
+        scope: str,
+        scope_params: Sequence[Any],
+        limit: int,
+        weights: tuple[float, float, float, float],
+    ) -> list[Any]:
+        alias = columns.split(".", 1)[0].strip()
+        table = _PASSAGES[index]
+        named = dict(zip(("text", "context", "speaker", "dates"), weights, strict=True))
+        rank = _rank_weights({_PASSAGE_LABELS[k]: v for k, v in named.items()})
+        query = fts_to_tsquery(match, _PASSAGE_LABELS)
+        score, score_params = _score(conn, table, alias, owner, query, rank)
+        return conn.execute(
+            f"SELECT {columns}, {score} AS score"
+            f" FROM {table} {alias}, to_tsquery('{TSCONFIG}', ?) q"
+            f" WHERE {alias}.search_vector @@ q AND {alias}.owner = ?"
+            + scope
+            + f" ORDER BY score DESC, {alias}.id LIMIT ?",
+            [*score_params, query, owner, *scope_params, limit],
+        ).fetchall()
+
+
+MAX_WEIGHTED_TERMS = 32  # beyond this many OR'd terms, rank by cover density alone
+
+
+RANK_NORMALIZATION = 1  # ts_rank's: divide by 1 + the log of the passage's length
+
+
+def _score(
+    conn: PgConnection,
+    table: str,
+    alias: str,
+    owner: str,
+    query: str,
+    weights: str,
+    live: str = "TRUE",
+) -> tuple[str, list[Any]]:
+    """The SQL of a row's score for `query` (higher is better), and its parameters.
+
+    BM25's idea on tsvectors: each OR'd term's rank in the row (saturating in its count,
+    over the row's length), weighted by how rare the term is among the owner's rows.
+    ts_rank alone knows no rarity, and common words would win. A query that is not an OR of
+    terms is ranked by cover density (ts_rank_cd)."""
+    terms = _top_level_or(query)
+    if not terms or len(terms) > MAX_WEIGHTED_TERMS:
+        return f"ts_rank_cd({weights}, {alias}.search_vector, q, {RANK_NORMALIZATION})", []
+    idf = _idf(conn, table, owner, terms, live)
+    sql = " + ".join(
+        f"?::float8 * ts_rank({weights}, {alias}.search_vector,"
+        f" to_tsquery('{TSCONFIG}', ?), {RANK_NORMALIZATION})"
+        for _ in terms
+    )
+    return sql, [x for term, w in zip(terms, idf, strict=True) for x in (w, term)]
+
+
+def _top_level_or(query: str) -> list[str]:
+    """The operands of a tsquery text that is an OR of them at its top level; [] if not."""
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(query):
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif depth == 0 and ch in "&!":
+            return []
+        elif depth == 0 and ch == "|":
+            out.append(query[start:i].strip())
+            start = i + 1
+    out.append(query[start:].strip())
+    return [t for t in out if t and t != "''"]
+
+
+def _idf(conn: PgConnection, table: str, owner: str, terms: list[str], live: str) -> list[float]:
+    """BM25's inverse document frequency of each term among the owner's rows."""
+    live = live.replace("d.", "")
+    counts = " ,".join(
+        f"(SELECT COUNT(*) FROM {table} WHERE owner = ? AND {live}"
+        f" AND search_vector @@ to_tsquery('{TSCONFIG}', ?))"
+        for _ in terms
+    )
+    row = conn.execute(
+        f"SELECT (SELECT COUNT(*) FROM {table} WHERE owner = ? AND {live}), {counts}",
+        [owner, *[x for t in terms for x in (owner, t)]],
+    ).fetchone()
+    n = row[0]
+    return [math.log(1 + (n - df + 0.5) / (df + 0.5)) for df in row[1:]]
+
+
+POSTGRES = PostgresDialect()
+
+
+# -- connecting and migrating ---------------------------------------------------------------
+
+
+def connect(url: str, *, migrate: bool = True) -> PgConnection:
+    """Open a connection to the PostgreSQL database at `url` and bring its schema up to
+    date (creating doctree's tables in an empty database)."""
+    psycopg = _psycopg()
+    try:
+        raw = psycopg.connect(url, autocommit=True, connect_timeout=10)
+    except psycopg.Error as e:
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise UserError(f"database {describe(url)!r}: cannot connect ({first})") from None
+    conn = PgConnection(raw, url)
+    # A write waits for another's lock at most this long, then fails and stores nothing.
+    POSTGRES.set_wait_timeout(conn, busy_timeout_ms())
+    if migrate:
+        try:
+            apply_migrations(conn)
+        except SchemaError as e:
+            conn.close()
+            raise SchemaError(f"database {describe(url)!r}: {e}") from None
+        except BaseException:
+            conn.close()
+            raise
+    return conn
+
+
+def migrations() -> list[tuple[int, str, str]]:
+    """(number, name, sql) of every PostgreSQL migration, in order."""
+    return read_migrations(migrations_dir("postgresql"))
+
+
+def apply_migrations(
+    conn: PgConnection, *, available: list[tuple[int, str, str]] | None = None
+) -> list[str]:
+    """Apply every migration not yet recorded, each in its own transaction, under a lock
+    that keeps a second host from applying the same one. Returns the names applied."""
+    known = migrations() if available is None else available
+    conn.execute(f"SELECT pg_advisory_lock({MIGRATION_LOCK})").fetchall()
+    try:
+        tables = {
+            r[0]
+            for r in conn.execute(
+                "SELECT table_name FROM information_schema.tables"
+                " WHERE table_schema = current_schema()"
+            )
+        }
+        if tables and "doctree_migrations" not in tables:
+            shown = ", ".join(sorted(tables)[:5]) + (", ..." if len(tables) > 5 else "")
+            raise UserError(
+                f"database {describe(conn.url)!r}: is not a doctree database (its schema "
+                f"holds other tables: {shown}); give an empty database or schema"
+            )
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS doctree_migrations (number INTEGER PRIMARY KEY,"
+            " name TEXT NOT NULL, applied_at TEXT NOT NULL, sha256 TEXT)"
+        )
+        recorded = {r[0]: r[1] for r in conn.execute("SELECT name, sha256 FROM doctree_migrations")}
+        names = {name for _, name, _ in known}
+        unknown = sorted(set(recorded) - names)
+        if unknown:
+            raise SchemaError(
+                f"database schema is newer than this doctree (unknown migrations {unknown}); "
+                "upgrade doctree to open it"
+            )
+        applied = []
+        for number, name, sql in known:
+            digest = migration_sha256(sql)
+            if name in recorded:
+                if recorded[name] and recorded[name] != digest:
+                    raise SchemaError(
+                        f"migration {name!r} was applied with sha256 {recorded[name][:12]}... "
+                        f"but the file shipped now has {digest[:12]}...; an applied migration "
+                        "must never be edited (restore the file and put the change in a new "
+                        "migration)"
+                    )
+                continue
+            conn.execute("BEGIN")
+            try:
+                conn.script(sql)
+                conn.execute(
+                    "INSERT INTO doctree_migrations (number, name, applied_at, sha256)"
+                    " VALUES (?, ?, ?, ?)",
+                    (number, name, _now(), digest),
+                )
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            applied.append(name)
+        return applied
+    finally:
+        conn.execute(f"SELECT pg_advisory_unlock({MIGRATION_LOCK})").fetchall()
+
+
+def _now() -> str:
+    from doctree.timeutil import now_iso
+
+    return now_iso()
+
+
+def compact_database(conn: PgConnection) -> tuple[bool, str | None]:
+    """VACUUM the tables that hold text, so that rows deleted or rewritten before leave no
+    copy in the table files (forget). (True, None) when done; (False, why) when the server
+    skipped a table (a role that does not own it may not vacuum it: the server only warns)."""
+    skipped: list[str] = []
+
+    def notice(diag: Any) -> None:
+        if (diag.severity_nonlocalized or diag.severity) == "WARNING":
+            skipped.append(diag.message_primary or "")
+
+    conn._raw.add_notice_handler(notice)
+    try:
+        for table in (
+            "documents",
+            "document_versions",
+            "chunks",
+            "recall_passages",
+            "session_history",
+            "runs",
+        ):
+            conn.execute(f"VACUUM {table}")
+    except sqlite3.Error as e:
+        return False, f"the database was not vacuumed ({e}); run forget again later"
+    finally:
+        conn._raw.remove_notice_handler(notice)
+    if skipped:
+        return False, (
+            f"the server skipped VACUUM ({skipped[0]}); old row versions may keep a copy "
+            "until the tables' owner runs VACUUM"
+        )
+    return True, None

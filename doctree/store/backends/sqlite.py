@@ -1,0 +1,135 @@
+"""The SQLite dialect: FTS5 indexes, BEGIN IMMEDIATE, secure deletion."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from typing import Any
+
+_FTS = {"chunks": "chunks_fts", "recall": "recall_fts"}
+
+
+class SqliteDialect:
+    name = "sqlite"
+    row_locks = False  # one writer at a time: the file's write lock
+
+    def index_hint(self, index: str) -> str:
+        return f" INDEXED BY {index}"
+
+    def begin_write(self, conn: sqlite3.Connection) -> None:
+        conn.execute("BEGIN IMMEDIATE")
+
+    def begin_read(self, conn: sqlite3.Connection) -> None:
+        conn.execute("BEGIN DEFERRED")
+        # A WAL read transaction takes its snapshot at its first read of the file.
+        conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+
+    def location(self, conn: sqlite3.Connection) -> str | None:
+        row = conn.execute("PRAGMA database_list").fetchone()
+        return row[2] if row and row[2] else None
+
+    def set_wait_timeout(self, conn: sqlite3.Connection, ms: int) -> None:
+        conn.execute(f"PRAGMA busy_timeout = {int(ms)}")
+
+    def prepare(self, conn: sqlite3.Connection) -> None:
+        # Deleted content is overwritten with zeros, so an erased body leaves no bytes
+        # behind in free space of the file (redaction, forget).
+        conn.execute("PRAGMA secure_delete = ON")
+
+    def index_document(
+        self, conn: sqlite3.Connection, doc_id: int, path: str, title: str, body: str
+    ) -> None:
+        conn.execute(
+            "INSERT INTO documents_fts (rowid, path, title, body) VALUES (?, ?, ?, ?)",
+            (doc_id, path, title, body),
+        )
+
+    def unindex_document(
+        self, conn: sqlite3.Connection, doc_id: int, path: str, title: str, body: str | None
+    ) -> None:
+        # External content: the index is told the old values to remove.
+        conn.execute(
+            "INSERT INTO documents_fts (documents_fts, rowid, path, title, body)"
+            " VALUES ('delete', ?, ?, ?, ?)",
+            (doc_id, path, title, body),
+        )
+
+    def optimize_documents_index(self, conn: sqlite3.Connection) -> None:
+        # One merged segment: the terms of erased text are gone from the index.
+        conn.execute("INSERT INTO documents_fts (documents_fts) VALUES ('optimize')")
+
+    def search_documents(
+        self,
+        conn: sqlite3.Connection,
+        match: str,
+        owner: str,
+        scope: str,
+        scope_params: Sequence[Any],
+        limit: int,
+        snippet_sql: str | None,
+    ) -> list[Any]:
+        snip = snippet_sql.replace("{snippet}", "snippet(documents_fts, 2, '[', ']', ' … ', 16)")
+        return conn.execute(
+            "SELECT d.id, d.path, d.title, d.version, d.updated_at,"
+            f" {snip} AS snip, -rank AS score"
+            " FROM documents_fts JOIN documents d ON d.id = documents_fts.rowid"
+            " WHERE documents_fts MATCH ? AND d.owner = ?" + scope + " ORDER BY rank LIMIT ?",
+            [match, owner, *scope_params, limit],
+        ).fetchall()
+
+    def index_passage(
+        self,
+        conn: sqlite3.Connection,
+        index: str,
+        passage_id: int,
+        owner: str,
+        text: str,
+        context: str,
+        speaker: str,
+        dates: str,
+    ) -> None:
+        conn.execute(
+            f"INSERT INTO {_FTS[index]} (rowid, owner, text, context, speaker, dates)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (passage_id, owner, text, context, speaker, dates),
+        )
+
+    def unindex_passages(
+        self, conn: sqlite3.Connection, index: str, ids_sql: str, params: Sequence[Any]
+    ) -> None:
+        conn.execute(f"DELETE FROM {_FTS[index]} WHERE rowid IN ({ids_sql})", params)
+
+    def optimize_passage_index(self, conn: sqlite3.Connection, index: str) -> None:
+        table = _FTS[index]
+        conn.execute(f"INSERT INTO {table} ({table}) VALUES ('optimize')")
+
+    def search_passages(
+        self,
+        conn: sqlite3.Connection,
+        index: str,
+        columns: str,
+        match: str,
+        owner: str,
+        scope: str,
+        scope_params: Sequence[Any],
+        limit: int,
+        weights: tuple[float, float, float, float],
+    ) -> list[Any]:
+        table = _FTS[index]
+        alias = columns.split(".", 1)[0].strip()
+        passages = "chunks" if index == "chunks" else "recall_passages"
+        w = ", ".join(f"{float(x):.4f}" for x in (0.0, *weights))
+        # The owner phrase narrows the match to one owner's rows before BM25 scores them;
+        # the owner column of the passage table keeps it exact.
+        match = f'owner : "{owner}" AND {{text context speaker dates}} : ({match})'
+        return conn.execute(
+            f"SELECT {columns}, -bm25({table}, {w}) AS score"
+            f" FROM {table} JOIN {passages} {alias} ON {alias}.id = {table}.rowid"
+            f" WHERE {table} MATCH ? AND {alias}.owner = ?"
+            + scope
+            + " ORDER BY score DESC LIMIT ?",
+            [match, owner, *scope_params, limit],
+        ).fetchall()
+
+
+SQLITE = SqliteDialect()
