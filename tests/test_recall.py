@@ -242,3 +242,21 @@ def test_the_mcp_context_tool_blends_both_layers(db_path, repo):
     assert text.index("~/memory/people/bob") < text.index(RECALL_HEADING)
     assert "## session s-bob · 2026-03-05\n[17:40] user: Bob moved to Berlin" in text
     assert len(text) <= 2000
+
+
+BIKE = [
+    ("user", "2026-03-02T09:15:00Z", "I bought a red bike in March."),
+    ("assistant", "2026-03-02T09:15:05Z", "A red bike bought in March, a good buy."),
+]
+
+
+@pytest.mark.parametrize(
+    ("query", "whose"),
+    [("Which bike did I buy?", "user"), ("Which bike did you say was a good buy?", "assistant")],
+)
+def test_a_question_in_the_first_person_recalls_the_user_and_one_to_you_the_assistant(
+    db_path, repo, query, whose
+):
+    handed_over(db_path, "s-bike", BIKE)
+    said = recall(repo, OWNER, query, budget=18)
+    assert [p.speaker for p in said.passages] == [whose]

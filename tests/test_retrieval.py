@@ -15,6 +15,7 @@ from doctree.errors import UserError
 from doctree.memory.retrieval import (
     MAX_CHUNK_WORDS,
     Settings,
+    addressed,
     chunk_document,
     date_tokens,
     document_date,
@@ -174,6 +175,57 @@ def test_turns_of_the_named_speaker_rank_first(repo):
     )
     ctx = retrieve(repo, OWNER, "When does Bob play the guitar?", budget_words=12)
     assert [p.speaker for p in ctx.passages] == ["Bob"]
+
+
+CHAT = (
+    "# Transcript of session s1\n\n## user \u00b7 2026-11-20T09:00:00Z\n\n"
+    "I bought a red bike in March.\n\n## assistant \u00b7 2026-11-20T09:00:05Z\n\n"
+    "A red bike bought in March, a good buy.\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("query", "whose"),
+    [("Which bike did I buy?", "user"), ("Which bike did you say was a good buy?", "assistant")],
+)
+def test_a_question_in_the_first_person_prefers_the_users_turns_and_one_to_you_the_assistants(
+    repo, query, whose
+):
+    write(repo, "~/memory/archive/s1", CHAT)
+    settings = Settings(person_boost=1.0, headers=False)
+    ctx = retrieve(repo, OWNER, query, budget_words=10, settings=settings)
+    assert [p.speaker for p in ctx.passages] == [whose]
+
+
+@pytest.mark.parametrize(
+    ("query", "whose"),
+    [
+        ("What did you suggest for the garden?", "assistant"),
+        ("You mentioned a book on tea; which one?", "assistant"),
+        ("Can you remind me of that restaurant's name?", "assistant"),
+        ("Can you recommend a hotel for my trip?", "user"),  # a request: about the user
+        ("How many days did I spend in Hawaii?", "user"),
+        ("Where did Rachel move to?", None),
+    ],
+)
+def test_whose_words_a_question_asks_about(query, whose):
+    assert addressed(query) == whose
+
+
+def test_link_lines_are_left_out_of_a_context_and_the_facts_kept(repo):
+    write(
+        repo,
+        "~/memory/people/juan",
+        "# Juan\n\n- week: [[~/memory/archive/2023-W20]]\n- [[~/memory/people/juan]]\n"
+        "- 2023-05-20: [[~/memory/archive/2023-W20/s13|s13]]\n"
+        "- Juan tutors the user in Spanish every Wednesday. ([[~/memory/archive/s13|s13]])\n",
+    )
+    ctx = retrieve(repo, OWNER, "When does Juan meet the user?", budget_words=200)
+    assert [p.text for p in ctx.passages] == [
+        "- Juan tutors the user in Spanish every Wednesday. ([[~/memory/archive/s13|s13]])"
+    ]
+    kept = retrieve(repo, OWNER, "Juan", budget_words=200, settings=Settings(skip_bare=False))
+    assert len(kept.passages) == 4
 
 
 def test_speaker_names_are_recognised_in_the_query():

@@ -30,6 +30,7 @@ from doctree.memory.retrieval import (
     Context,
     Query,
     Settings,
+    addressed,
     clip_words,
     date_tokens,
     day_tokens,
@@ -149,6 +150,7 @@ class RecallSettings:
     temporal_boost: float = 0.3
     recency_weight: float = 0.05
     candidates: int = 300
+    person_boost: float = 2.0
 
 
 DEFAULT_RECALL = RecallSettings()
@@ -198,8 +200,11 @@ def rank(index: RecallIndex, owner: str, q: Query, s: RecallSettings) -> list[Re
     days = sorted({h.day for h in hits if h.day})
     day_rank = {d: (i + 1) / len(days) for i, d in enumerate(days)}
     scored = []
+    whose = addressed(q.text) if s.person_boost else None
     for h in hits:
         score = h.score / top
+        if whose and h.speaker == whose:
+            score *= 1 + s.person_boost
         if q.temporal and has_time_expression(h.text):
             score *= 1 + s.temporal_boost
         score += s.session_weight * sums[h.session_id] / best

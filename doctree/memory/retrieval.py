@@ -541,6 +541,34 @@ def parse_query(text: str, speakers: Sequence[str] = ()) -> Query:
     )
 
 
+_FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself|i'm|i've|i'd)\b", re.I)
+_SAID = (
+    r"(?:said|told|mentioned|recommended|suggested|gave|provided|listed|shared|explained|"
+    r"described|wrote|showed|proposed|named|offered|advised|answered|replied)"
+)
+_SAY = (
+    r"(?:say|tell|mention|recommend|suggest|give|provide|list|share|explain|describe|write|"
+    r"show|propose|name|offer|advise|answer|reply)"
+)
+_ASKS_WHAT_WAS_SAID = re.compile(
+    rf"\byou\s+(?:\w+\s+){{0,2}}?{_SAID}\b|\bdid\s+you\s+(?:\w+\s+)?{_SAY}\b|\bremind\s+me\b",
+    re.I,
+)
+
+
+def addressed(query: str) -> str | None:
+    """Whose words a query asks about in a chat with an assistant: the assistant's when it
+    asks what was said to the user ("what did you suggest", "you mentioned", "remind me"),
+    the user's when it otherwise speaks of "I" or "my" (a request, "can you recommend…
+    for my trip", asks about the user), else None. Turns are told apart by their speaker
+    (`user`, `assistant`)."""
+    if _ASKS_WHAT_WAS_SAID.search(query):
+        return "assistant"
+    if _FIRST_PERSON.search(query):
+        return "user"
+    return None
+
+
 # -- retrieval ---------------------------------------------------------------------------
 
 
@@ -567,6 +595,8 @@ class Settings:
     neighbours: int = 0
     headers: bool = True
     name_boost: float = 1.0  # rank_documents only: a document named for the query
+    skip_bare: bool = True  # leave out passages that are only links, dates and labels
+    person_boost: float = 2.0  # see `addressed`: the user's turns, or the assistant's
 
 
 DEFAULT_SETTINGS = Settings()
@@ -802,6 +832,7 @@ def _rank(
     days = sorted({h.day for h in hits if h.day})
     day_rank = {d: (i + 1) / len(days) for i, d in enumerate(days)}
     names = set(q.names)
+    whose = addressed(q.text) if s.person_boost else None
     entity_re = (
         re.compile(r"\b(?:" + "|".join(map(re.escape, q.entities)) + r")", re.I)
         if q.entities and s.entity_boost
@@ -812,6 +843,8 @@ def _rank(
         score = h.score / top
         if names and h.speaker in names:
             score *= 1 + s.speaker_boost
+        elif whose and h.speaker == whose:
+            score *= 1 + s.person_boost
         if entity_re is not None and entity_re.search(h.text):
             score *= 1 + s.entity_boost
         if q.temporal and h.timed:
@@ -823,6 +856,18 @@ def _rank(
         out.append((score, h))
     out.sort(key=lambda x: -x[0])
     return out
+
+
+_LINK = re.compile(r"\[\[[^\]\n]*\]\]|\]\([^)\n]*\)|https?://\S+")
+_LABEL_WORD = re.compile(r"[^\W\d_]{2,}")
+
+
+def bare(text: str) -> bool:
+    """Whether a passage holds links and, besides them, nothing but dates and a label
+    (`- week: [[...]]`, `- 2023-05-20: [[...|s13]]`): found by a query through a link's
+    path, it answers nothing, and would spend the budget."""
+    rest = _LINK.sub(" ", text)
+    return rest != text and len(_LABEL_WORD.findall(rest)) < 2
 
 
 def _header(h: ChunkHit | Passage) -> str:
@@ -839,6 +884,8 @@ def _pack(
     for score, h in ranked:
         if used >= budget:
             break
+        if s.skip_bare and bare(h.text):
+            continue
         group = [h]
         if s.neighbours:
             group = [

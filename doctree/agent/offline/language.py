@@ -317,6 +317,81 @@ ORGS = (
         r"headquarters|HQ|deal|client)\b"
     ),
 )
+#: Someone's liking, said of them ("Alice prefers green tea"): a preference, as "I prefer" is.
+THIRD_PREFERENCE = re.compile(
+    r"\b(?:prefers|likes|loves|hates|dislikes|enjoys|doesn't\s+like|does\s+not\s+like|"
+    r"can't\s+stand)\b",
+    re.I,
+)
+#: The verb of a liking, for telling which earlier liking a change replaces when they share no
+#: word: "The user prefers green tea" -> "The user prefers coffee now".
+LIKING_VERB = re.compile(
+    r"\b(?P<verb>prefer|like|love|hate|dislike|enjoy|drink|eat|use|want|play|read|watch|"
+    r"listen\s+to|wear|drive|take)(?:s|es|ed|d)?\b",
+    re.I,
+)
+
+
+def liking_frame(text: str) -> tuple[str, str] | None:
+    """(who, verb) of a liking: the word before its verb (adverbs aside; "user" in "the
+    user prefers", "alice"), lowercased, and the verb's base form; None when `text` has no
+    liking verb."""
+    m = LIKING_VERB.search(text)
+    if not m:
+        return None
+    who = re.findall(r"[\w'’-]+", text[: m.start()].lower())
+    who = [w for w in who if w not in _NOT_WHO]
+    return (who[-1] if who else ""), m.group("verb").lower()
+
+
+_NOT_WHO = {
+    "now", "really", "actually", "also", "still", "these", "days", "nowadays", "honestly",
+    "mostly", "usually", "always", "much", "would", "rather", "instead", "lately", "anymore",
+    "and", "but", "so", "oh", "well", "hmm",
+}  # fmt: skip
+
+
+#: A name used the way a service or brand is used: "booked it through Expedia", "good
+#: experiences with Expedia and Booking", "Expedia's app". Such a name is an organisation.
+SERVICE = (
+    re.compile(
+        rf"\b(?:experiences?|luck|account|subscription|membership|deals?|booking|reservation|"
+        rf"order)\s+(?:with|on|at|from|through|via)\s+"
+        rf"(?P<names>{NAME_WORD}(?:(?:,\s*|\s+(?:and|or)\s+){NAME_WORD})*)"
+    ),
+    re.compile(
+        rf"\b(?:booked|book|booking|bought|buy|buying|ordered|order|ordering|paid|pay|paying|"
+        rf"reserved|reserve|shopped|shopping|purchased|sold|sell|selling|listed|streamed|"
+        rf"streaming|subscribed|rented|renting)\b[^.;!?\n]{{0,30}}?\b(?:through|via|on|from|at)\s+"
+        rf"(?P<names>{NAME_WORD})(?![\w-])"
+    ),
+    re.compile(
+        rf"\b(?P<names>{NAME_WORD})['’]s\s+(?:app|website|site|platform|customer\s+service|"
+        rf"support\s+team|loyalty\s+program(?:me)?|rewards)\b"
+    ),
+)
+#: A name spoken of as no person is: believed in, prayed to, the existence of ("the
+#: existence of God", "trusting in God's goodness", "ask God for strength"). Not a person,
+#: and no page of its own.
+NOT_PERSON = (
+    re.compile(
+        rf"\b(?:existence|belief|faith|grace|presence|likeness|glory)\s+of\s+(?P<name>{NAME_WORD})"
+    ),
+    re.compile(
+        rf"\b(?:pray|prays|prayed|praying|prayers?)\s+(?:to|for|with)\s+(?P<name>{NAME_WORD})"
+    ),
+    re.compile(
+        rf"\b(?:believe|believes|believed|believing|trust|trusts|trusted|trusting|faith)\s+in\s+"
+        rf"(?P<name>{NAME_WORD})"
+    ),
+    re.compile(
+        rf"\bask(?:s|ed|ing)?\s+(?P<name>{NAME_WORD})\s+for\s+(?:strength|protection|guidance|"
+        rf"forgiveness|mercy|blessings?|wisdom)\b"
+    ),
+    re.compile(
+        rf"(?P<name>{NAME_WORD})['’]s\s+(?:goodness|grace|mercy|will|plan|creation|blessings?|glory)\b"
+    ),
+)
 PLACES = (
     re.compile(
         rf"\b(?:in|near|around|across|outside|via)\s+(?P<name>{NAME_WORD}(?:\s+{NAME_WORD})?)(?!['’]s)"

@@ -55,6 +55,11 @@ ENTITY_INTRO = {
 }
 
 
+def _said(line: str) -> str:
+    """What a fact line says, without its date and its citation."""
+    return line.split(": ", 1)[-1].rsplit(" ([[", 1)[0]
+
+
 class Run(PageIO):
     """One transcript handed over: analysed once, then written page by page, top down."""
 
@@ -437,18 +442,31 @@ class Run(PageIO):
         if "change" in s.kinds:
             words = content_words(s.statement or s.text)
             lines = page.sections.get(section, [])
+            replaced = []
             for old in list(lines):
                 if self.session_path in old:
                     continue  # said in this session too
-                old_words = content_words(old.split(": ", 1)[-1].rsplit(" ([[", 1)[0])
+                old_words = content_words(_said(old))
                 shared = words & old_words
                 if len(shared) >= 2 or (shared and len(old_words) <= 3):
-                    lines.remove(old)
-                    page.add(
-                        "Past",
-                        f"{old} — past: replaced on {s.time[:10]} ({self.cite})",
-                        key=old,
-                    )
+                    replaced.append(old)
+            if not replaced and (frame := lang.liking_frame(neutral(s.statement or s.text))):
+                # No word in common ("prefers green tea" -> "prefers coffee now"): the one
+                # earlier liking of the same person with the same verb is replaced (with
+                # several, which one is unknown, and all stay).
+                same = [
+                    old
+                    for old in lines
+                    if self.session_path not in old and lang.liking_frame(_said(old)) == frame
+                ]
+                replaced = same if len(same) == 1 else []
+            for old in replaced:
+                lines.remove(old)
+                page.add(
+                    "Past",
+                    f"{old} — past: replaced on {s.time[:10]} ({self.cite})",
+                    key=old,
+                )
         page.add(section, line, key=key)
 
     def list_slot(self, s: Sentence) -> tuple[str, str] | None:

@@ -388,6 +388,7 @@ class Directory:
         self.people = dict(people)  # slug -> display name
         self.projects = dict(projects)
         self.others = {k: dict((others or {}).get(k, {})) for k in OTHER_KINDS}
+        self.not_people: set[str] = set()  # names spoken of as no person is (a deity)
 
     def kind_of(self, name: str) -> str | None:
         """'organisations', 'places' or 'pets' for a name known as one, else None."""
@@ -635,10 +636,12 @@ def _sentence(
             s.kinds.append("decision")
         if _REMEMBER.search(clean):
             s.kinds.append("remember")
+        said_of_someone = lang.THIRD_PREFERENCE.search(clean) and not _FIRST_PERSON.search(clean)
         if (
             _PREFERENCE.search(clean)
             and not (rel and not re.search(r"prefer|like|love", clean, re.I))
             or re.search(r"\b(?:i'd|i\s+would)\s+rather\b", clean, re.I)
+            or said_of_someone
         ):
             s.kinds.append("preference")
         if lang.RULE.search(clean) and "preference" not in s.kinds:
@@ -693,6 +696,15 @@ def _entities(s: Sentence, raw: str, directory: Directory) -> None:
     for pattern in lang.ORGS:
         for m in pattern.finditer(raw):
             other("organisations", m.group("name"))
+    for pattern in lang.SERVICE:
+        for m in pattern.finditer(raw):
+            for name in _names_in(m.group("names")):
+                if person_slug(name) not in directory.people:
+                    other("organisations", name)
+    for pattern in lang.NOT_PERSON:
+        for m in pattern.finditer(raw):
+            if (name := _clean_name(m.group("name"))) and person_slug(name) not in directory.people:
+                directory.not_people.add(name)
     for pattern in lang.PETS:
         for m in pattern.finditer(raw):
             other("pets", m.group("name"))
@@ -715,6 +727,8 @@ def _entities(s: Sentence, raw: str, directory: Directory) -> None:
     def person(name: str | None) -> None:
         clean = _clean_name(name) if name else None
         if not clean or clean in not_people or directory.kind_of(clean):
+            return
+        if clean in directory.not_people or clean.split()[0] in directory.not_people:
             return
         if clean.split()[0] in not_people or clean.lower() in _NOT_PROJECTS:
             return
