@@ -26,7 +26,6 @@ from doctree.errors import ConflictError, NotFoundError, PathError, UserError
 from doctree.store import encoding
 from doctree.store.documents import DocumentsRepository, now
 from doctree.store.paths import ancestors, is_under, parent_of
-from tests.pg_server import Server
 
 OWNER = "prop"
 SEGMENTS = ["a", "b"]
@@ -226,9 +225,9 @@ def _versions_match_the_model(repo: DocumentsRepository, model: Model) -> None:
 
 
 class StoreMachine(RuleBasedStateMachine):
-    # Where each example's store is: a function that gives an empty database (a new SQLite
-    # file in `dir`, or the test's PostgreSQL database emptied); set by the test below.
-    empty_database: Callable[[Path], str | os.PathLike[str]]
+    # Where each example's store is: a function that gives an empty one (a new SQLite file,
+    # or the test's PostgreSQL database emptied; the `new_store` fixture), set by the test.
+    new_store: Callable[[], str | os.PathLike[str]]
     old_format = True  # also check the conversion from before migration 010 (SQLite's)
 
     def __init__(self) -> None:
@@ -236,7 +235,7 @@ class StoreMachine(RuleBasedStateMachine):
         self._chain = encoding.CHAIN
         encoding.CHAIN = 3  # short chains: keyframes every 3 versions
         self.dir = Path(tempfile.mkdtemp(prefix="doctree-prop-"))
-        self.repo = DocumentsRepository(type(self).empty_database(self.dir))
+        self.repo = DocumentsRepository(type(self).new_store())
         self.model = Model()
         self.rows: list[tuple] = []
         self.bodies: list[str | None] = []
@@ -379,19 +378,12 @@ class StoreMachine(RuleBasedStateMachine):
 EXAMPLES = {"sqlite": 60, "postgres": 20}
 
 
-def test_the_store_machine(db_path, request):
+def test_the_store_machine(new_store, request):
     backend = request.node.callspec.params["db_path"]
-
-    def empty_database(folder: Path) -> str | os.PathLike[str]:
-        if backend == "sqlite":
-            return folder / "prop.db"
-        Server().reset(db_path)  # the previous example's rows go; ids start again at 1
-        return db_path
-
     machine = type(
         "StoreMachineOn" + backend.title(),
         (StoreMachine,),
-        {"empty_database": staticmethod(empty_database), "old_format": backend == "sqlite"},
+        {"new_store": staticmethod(new_store), "old_format": backend == "sqlite"},
     )
     run_state_machine_as_test(
         machine,
