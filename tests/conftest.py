@@ -132,3 +132,13 @@ def postgres_url_without_tables():
     url = server.new_database_empty()
     yield url
     server.drop_database(url)
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Server:
+    """The throwaway PostgreSQL server (for fixtures that make databases of their own, such
+    as a template built once and copied per test); skipped where none can be started."""
+    server = _postgres()
+    if server is None:
+        pytest.skip(f"PostgreSQL: {_server.why_not}")
+    return server
