@@ -16,14 +16,14 @@ import secrets
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from doctree.errors import ConflictError, NotFoundError, UserError
 from doctree.store import db as dbmod
-from doctree.store.backends import begin_write, dialect_of, is_connection
+from doctree.store.backends import dialect_of, is_connection, write_transaction
 from doctree.store.paths import require_text, validate_owner
 from doctree.timeutil import now_iso
 
@@ -232,27 +232,9 @@ class SessionsRepository:
         with self._tx():
             yield
 
-    @contextmanager
-    def _tx(self) -> Iterator[None]:
+    def _tx(self) -> AbstractContextManager[None]:
         """A write transaction; a savepoint when the connection is already in one."""
-        if self.conn.in_transaction:
-            name = f"sess_{secrets.token_hex(4)}"
-            self.conn.execute(f"SAVEPOINT {name}")
-            try:
-                yield
-            except BaseException:
-                self.conn.execute(f"ROLLBACK TO {name}")
-                self.conn.execute(f"RELEASE {name}")
-                raise
-            self.conn.execute(f"RELEASE {name}")
-            return
-        begin_write(self.conn)
-        try:
-            yield
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
-        self.conn.execute("COMMIT")
+        return write_transaction(self.conn)
 
     # -- sessions ------------------------------------------------------------------------
 

@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import os
 import re
+import secrets
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, Protocol
 
 from doctree.errors import UserError
@@ -175,6 +177,30 @@ def dialect_of(conn: Any) -> Dialect:
 def begin_write(conn: Any) -> None:
     """Open a write transaction on `conn` (see `Dialect.begin_write`)."""
     dialect_of(conn).begin_write(conn)
+
+
+@contextmanager
+def write_transaction(conn: Any) -> Iterator[None]:
+    """One write transaction on `conn`, committed at the end and rolled back on an
+    exception; a savepoint inside the transaction `conn` already has, if it has one."""
+    if conn.in_transaction:
+        name = f"doctree_{secrets.token_hex(4)}"
+        conn.execute(f"SAVEPOINT {name}")
+        try:
+            yield
+        except BaseException:
+            conn.execute(f"ROLLBACK TO {name}")
+            conn.execute(f"RELEASE {name}")
+            raise
+        conn.execute(f"RELEASE {name}")
+        return
+    begin_write(conn)
+    try:
+        yield
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
 
 
 class BackendConnection:
