@@ -128,6 +128,22 @@ def test_a_postgres_database_of_another_application_is_refused_untouched(
         assert conn.execute("SELECT x FROM documents").fetchall() == [("theirs",)]
 
 
+def test_a_read_only_postgres_database_is_read_and_a_write_is_one_line(postgres_url):
+    import psycopg
+
+    assert run(postgres_url, "write", "~/memory/a", stdin=b"kept\n").returncode == 0
+    with psycopg.connect(postgres_url, autocommit=True) as conn:  # as a standby would be
+        conn.execute(
+            "DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET default_transaction_read_only"
+            " = on', current_database()); END $$"
+        )
+    read = run(postgres_url, "read", "~/memory/a")
+    assert (read.returncode, read.stdout) == (0, b"kept\n"), read.stderr
+    err = one_line_error(run(postgres_url, "write", "~/memory/b", stdin=b"new\n"), 1)
+    assert "read-only" in err and "the server refuses writes" in err
+    assert b"~/memory/b" not in run(postgres_url, "show", "~").stdout
+
+
 @pytest.mark.sqlite_only  # corrupts the pages of a SQLite file
 def test_a_corrupt_database_is_one_line_naming_it_and_nothing_is_stored(seeded_db):
     data = bytearray(seeded_db.read_bytes())
