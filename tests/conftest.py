@@ -1,11 +1,14 @@
 from __future__ import annotations
 
+import itertools
 import signal
 import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
 
+from doctree.store.backends import is_database_url
 from doctree.store.documents import DocumentsRepository
 from tests.pg_server import Server
 
@@ -101,3 +104,41 @@ def postgres_url():
     url = server.new_database()
     yield url
     server.drop_database(url)
+
+
+@pytest.fixture
+def new_store(db_path, tmp_path):
+    """A function that gives an empty store of the test's backend at each call (for tests
+    whose hypothesis examples each want one): a new SQLite file, or the test's PostgreSQL
+    database emptied again (see `Server.reset`)."""
+    count = itertools.count(1)
+
+    def make() -> str | Path:
+        if not is_database_url(db_path):
+            return tmp_path / f"store-{next(count)}.db"
+        _server.reset(db_path)
+        return db_path
+
+    return make
+
+
+@pytest.fixture
+def postgres_url_without_tables():
+    """A new PostgreSQL database without doctree's tables (none at all), dropped after the
+    test; skipped where no server can be started."""
+    server = _postgres()
+    if server is None:
+        pytest.skip(f"PostgreSQL: {_server.why_not}")
+    url = server.new_database_empty()
+    yield url
+    server.drop_database(url)
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Server:
+    """The throwaway PostgreSQL server (for fixtures that make databases of their own, such
+    as a template built once and copied per test); skipped where none can be started."""
+    server = _postgres()
+    if server is None:
+        pytest.skip(f"PostgreSQL: {_server.why_not}")
+    return server

@@ -17,7 +17,7 @@ from doctree.store.documents import DocumentsRepository
 PERSONAL = Path(__file__).parent / "fixtures" / "transcripts" / "01-personal-assistant.md"
 
 
-def run(db: Path, *args: str):
+def run(db: Path | str, *args: str):
     return CliRunner().invoke(cli, ["--db", str(db), *args], catch_exceptions=False)
 
 
@@ -42,19 +42,19 @@ def test_replay_names_its_agent_override_source_agent_and_hides_the_old_flag(tmp
         ("--model", "offline", "--agent", "alice"),  # the former names
     ],
 )
-def test_replay_flags_old_and_new_do_the_same(tmp_path, flags):
+def test_replay_flags_old_and_new_do_the_same(db_path, flags):
     assert PERSONAL.is_file()
-    result = run(tmp_path / "a.db", "replay", "--json", *flags, str(PERSONAL))
+    result = run(db_path, "replay", "--json", *flags, str(PERSONAL))
     assert result.exit_code == 0, result.output
     (outcome,) = json.loads(result.stdout)
     assert outcome["agent"] == "alice" and outcome["runs"][0]["backend"] == "offline"
-    with DocumentsRepository(tmp_path / "a.db") as repo:
+    with DocumentsRepository(db_path) as repo:
         assert repo.owners() == ["alice"]
 
 
 @pytest.mark.parametrize("flag", ["--backend", "--handler"])
-def test_worker_backend_old_and_new_flag(tmp_path, flag):
+def test_worker_backend_old_and_new_flag(db_path, tmp_path, flag):
     jobs = tmp_path / "jobs.jsonl"
-    result = run(tmp_path / "a.db", "worker", "--once", flag, f"recorder:{jobs}")
+    result = run(db_path, "worker", "--once", flag, f"recorder:{jobs}")
     assert result.exit_code == 0, result.output
     assert "0 pending" in result.output

@@ -53,9 +53,8 @@ def has_line(body: str, parts: list[str], *, current: bool = False) -> bool:
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
-def test_behaviour_keeps_the_expected_facts(tmp_path, name, capsys):
+def test_behaviour_keeps_the_expected_facts(repo, name, capsys):
     spec = EXPECTED[name]
-    repo = DocumentsRepository(tmp_path / "doctree.db")
     notes = replay(repo, BEHAVIOURS / name)
     pages = current_pages(repo)
     kept = [f for f in spec["facts"] if has_line(pages.get(f["page"], ""), f["line"])]
@@ -85,8 +84,7 @@ def test_behaviour_keeps_the_expected_facts(tmp_path, name, capsys):
     )
 
 
-def test_no_version_of_any_page_holds_a_secret(tmp_path):
-    repo = DocumentsRepository(tmp_path / "doctree.db")
+def test_no_version_of_any_page_holds_a_secret(repo):
     for name in sorted(EXPECTED):
         replay(repo, BEHAVIOURS / name)
     found = []
@@ -98,10 +96,10 @@ def test_no_version_of_any_page_holds_a_secret(tmp_path):
     assert any("[secret withheld" in b or "secret (" in b for b in current_pages(repo).values())
 
 
-def test_the_readme_example_gives_alice_a_page_that_comes_back_first(tmp_path):
+def test_the_readme_example_gives_alice_a_page_that_comes_back_first(db_path):
     from doctree import Engine, load_memories
 
-    db = tmp_path / "agent.db"
+    db = db_path
     engine = Engine(db, handler="offline")
     try:
         s = engine.start_session("main")
@@ -110,7 +108,7 @@ def test_the_readme_example_gives_alice_a_page_that_comes_back_first(tmp_path):
         engine.run_worker_once()
     finally:
         engine.close()
-    repo = DocumentsRepository(db)
-    assert "Alice prefers green tea." in repo.read("main", "~/memory/people/alice").body
-    memory = load_memories(repo, "main", cap=8000, query="Alice")
+    with DocumentsRepository(db) as repo:
+        assert "Alice prefers green tea." in repo.read("main", "~/memory/people/alice").body
+        memory = load_memories(repo, "main", cap=8000, query="Alice")
     assert memory.index("~/memory/people/alice") < memory.index("~/memory/archive/")

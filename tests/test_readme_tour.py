@@ -1,9 +1,11 @@
-"""The README's "CLI at a glance" runs as written, top to bottom, on a fresh database."""
+"""The README's "CLI at a glance" runs as written, top to bottom, on a fresh database (on
+PostgreSQL too: its DOCTREE_DB is then the server's URL)."""
 
 from __future__ import annotations
 
 import os
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -19,11 +21,15 @@ def tour_lines() -> list[str]:
     return [ln for ln in block.splitlines() if ln.strip()]
 
 
-def test_the_readme_tour_runs_top_to_bottom_on_a_fresh_database(tmp_path):
+def test_the_readme_tour_runs_top_to_bottom_on_a_fresh_database(db_path, tmp_path):
     lines = tour_lines()
     assert len(lines) > 20
-    # Verbatim, but in a temporary folder: the tour's /tmp paths move under tmp_path.
-    script = "\n".join(ln.replace("/tmp/", f"{tmp_path}/") for ln in lines)
+    # Verbatim, but in a temporary folder: the tour's /tmp paths move under tmp_path, and its
+    # database is the test's (a file there, or a PostgreSQL URL).
+    assert lines[0].startswith("export DOCTREE_DB=/tmp/doctree-tour.db ")
+    lines = [ln.replace("/tmp/", f"{tmp_path}/") for ln in lines]
+    lines[0] = lines[0].replace(f"{tmp_path}/doctree-tour.db", shlex.quote(str(db_path)), 1)
+    script = "\n".join(lines)
     bin_dir = Path(sys.executable).parent
     env = {
         **os.environ,

@@ -2,21 +2,24 @@
 redactions) keeps the history append-only, reconstructs every version exactly (checked
 against a small in-memory model), keeps the tree well formed, and lets the past be read
 back as it was. Bodies are stored as deltas with a full copy every 3 versions here, so
-chains, keyframes and the re-encoding of redaction are all exercised; and the same history
-converted from the format before migration 010 reads back exactly too."""
+chains, keyframes and the re-encoding of redaction are all exercised; and (on SQLite) the
+same history converted from the format before migration 010 reads back exactly too. The
+machine runs on both backends: each example on an empty database of its own."""
 
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
+from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_state_machine_as_test
 from storage_old_format import old_format_copy
 
 from doctree.errors import ConflictError, NotFoundError, PathError, UserError
@@ -222,12 +225,17 @@ def _versions_match_the_model(repo: DocumentsRepository, model: Model) -> None:
 
 
 class StoreMachine(RuleBasedStateMachine):
+    # Where each example's store is: a function that gives an empty one (a new SQLite file,
+    # or the test's PostgreSQL database emptied; the `new_store` fixture), set by the test.
+    new_store: Callable[[], str | os.PathLike[str]]
+    old_format = True  # also check the conversion from before migration 010 (SQLite's)
+
     def __init__(self) -> None:
         super().__init__()
         self._chain = encoding.CHAIN
         encoding.CHAIN = 3  # short chains: keyframes every 3 versions
         self.dir = Path(tempfile.mkdtemp(prefix="doctree-prop-"))
-        self.repo = DocumentsRepository(self.dir / "prop.db")
+        self.repo = DocumentsRepository(type(self).new_store())
         self.model = Model()
         self.rows: list[tuple] = []
         self.bodies: list[str | None] = []
@@ -245,10 +253,11 @@ class StoreMachine(RuleBasedStateMachine):
                             self.repo.read(OWNER, path, at=ts)
                     else:
                         assert self.repo.read(OWNER, path, at=ts).body == body
-            # The same history in the format before migration 010, converted on open.
-            old_format_copy(self.repo.conn, self.dir / "old.db")
-            with DocumentsRepository(self.dir / "old.db") as migrated:
-                _versions_match_the_model(migrated, self.model)
+            if self.old_format:
+                # The same history in the format before migration 010, converted on open.
+                old_format_copy(self.repo.conn, self.dir / "old.db")
+                with DocumentsRepository(self.dir / "old.db") as migrated:
+                    _versions_match_the_model(migrated, self.model)
         finally:
             encoding.CHAIN = self._chain
             self.repo.close()
@@ -365,10 +374,23 @@ class StoreMachine(RuleBasedStateMachine):
         _references_are_consistent(self.repo)
 
 
-TestStoreMachine = StoreMachine.TestCase
-TestStoreMachine.settings = settings(
-    max_examples=60,
-    stateful_step_count=25,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
+# Fewer examples on PostgreSQL: each step's invariants are many round trips to a server.
+EXAMPLES = {"sqlite": 60, "postgres": 20}
+
+
+def test_the_store_machine(new_store, request):
+    backend = request.node.callspec.params["db_path"]
+    machine = type(
+        "StoreMachineOn" + backend.title(),
+        (StoreMachine,),
+        {"new_store": staticmethod(new_store), "old_format": backend == "sqlite"},
+    )
+    run_state_machine_as_test(
+        machine,
+        settings=settings(
+            max_examples=EXAMPLES[backend],
+            stateful_step_count=25,
+            deadline=None,
+            suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+        ),
+    )

@@ -3,6 +3,7 @@ revert action, bad input (404/400 pages, never a traceback), the token and CSRF 
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import pytest
@@ -12,6 +13,7 @@ from web_demo import build_demo, copy_db
 
 from doctree.cli import cli
 from doctree.errors import UserError
+from doctree.store.backends import is_database_url
 from doctree.store.documents import DocumentsRepository
 from doctree.store.runs import Runs
 from doctree.web.app import create_app
@@ -20,15 +22,40 @@ BASE = "http://127.0.0.1:8765"
 APOLLO = "~/memory/projects/apollo"
 
 
-@pytest.fixture(scope="module")
-def demo_db(tmp_path_factory):
-    return build_demo(tmp_path_factory.mktemp("demo") / "demo.db")
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def db_path(request, tmp_path_factory):
+    """The demo, built once per backend (this module's `db_path`, in place of the one per
+    test): a SQLite file, or a PostgreSQL database that each test's copy is made from."""
+    if request.param == "sqlite":
+        yield build_demo(tmp_path_factory.mktemp("demo") / "demo.db")
+        return
+    server = request.getfixturevalue("postgres_server")
+    url = build_demo(server.new_database())
+    yield url
+    server.drop_database(url)
 
 
 @pytest.fixture
-def db(demo_db, tmp_path):
+def db(db_path, tmp_path, request):
     """A private copy of the demo, for tests that write."""
-    return copy_db(demo_db, tmp_path / "demo.db")
+    if not is_database_url(db_path):
+        yield copy_db(db_path, tmp_path / "demo.db")
+        return
+    import psycopg
+
+    server = request.getfixturevalue("postgres_server")
+    copy = server.database_url(f"web{next(COPIES)}")
+    with psycopg.connect(server.url, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {database_name(copy)} TEMPLATE {database_name(db_path)}")
+    yield copy
+    server.drop_database(copy)
+
+
+COPIES = itertools.count(1)
+
+
+def database_name(url: str) -> str:
+    return url.split("/")[3].split("?")[0]
 
 
 @pytest.fixture

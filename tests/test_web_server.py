@@ -17,9 +17,22 @@ from web_demo import build_demo, free_port
 TOKEN = "t0ken-for-tests"
 
 
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def db_path(request, tmp_path_factory):
+    """The demo, built once per backend (this module's `db_path`, in place of the one per
+    test): a SQLite file, or a PostgreSQL database."""
+    if request.param == "sqlite":
+        yield build_demo(tmp_path_factory.mktemp("served") / "demo.db")
+        return
+    server = request.getfixturevalue("postgres_server")
+    url = build_demo(server.new_database())
+    yield url
+    server.drop_database(url)
+
+
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    db = build_demo(tmp_path_factory.mktemp("served") / "demo.db")
+def server(db_path):
+    db = db_path
     port = free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "doctree", "--db", str(db), "serve", "--port", str(port)]

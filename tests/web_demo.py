@@ -12,7 +12,8 @@ from pathlib import Path
 TRANSCRIPTS = sorted((Path(__file__).parent / "fixtures" / "transcripts").glob("*.md"))
 
 
-def build_demo(path: Path) -> Path:
+def build_demo(path: Path | str) -> Path | str:
+    """The demo replayed into `path`: a SQLite file, or a PostgreSQL URL."""
     subprocess.run(
         [sys.executable, "-m", "doctree", "--db", str(path), "replay", "--model", "offline"]
         + [str(t) for t in TRANSCRIPTS],

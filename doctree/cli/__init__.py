@@ -133,8 +133,11 @@ def database_of(ctx: click.Context) -> str:
 def _cause(e: sqlite3.Error) -> str:
     text = " ".join(str(e).split()) or type(e).__name__
     if "readonly" in text or "read-only" in text:
+        if hasattr(e, "sqlstate"):  # a server's refusal, not a file's permissions
+            return f"{text} (the server refuses writes to this database)"
         return f"{text} (the file or its folder is not writable)"
-    if "locked" in text or "busy" in text:
+    # SQLite says "database is locked"; a server's lock timeout is marked SQLITE_BUSY too.
+    if "locked" in text or "busy" in text or getattr(e, "sqlite_errorname", "") == "SQLITE_BUSY":
         return f"{text} (another process held it past the busy timeout; try again)"
     return text
 

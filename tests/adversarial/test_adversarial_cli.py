@@ -15,6 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from doctree.cli import cli
+from doctree.store.backends import is_database_url
+from doctree.store.db import connect
 
 DOCTREE = [sys.executable, "-m", "doctree"]
 
@@ -26,11 +28,16 @@ def run(db, *args, stdin: bytes = b""):
 
 
 @pytest.fixture
-def seeded_db(tmp_path):
-    db = tmp_path / "d.db"
-    assert run(db, "write", "~/memory/a", stdin=b"# A\nalpha tea\n").returncode == 0
-    assert run(db, "edit", "~/memory/a", "tea", "green tea").returncode == 0
-    return db
+def seeded_db(db_path):
+    """A store with one document in two versions (written in-process: the tests' own
+    commands are the real processes)."""
+    for args, stdin in (
+        (["write", "~/memory/a"], b"# A\nalpha tea\n"),
+        (["edit", "~/memory/a", "tea", "green tea"], b""),
+    ):
+        result = CliRunner().invoke(cli, ["--db", str(db_path), *args], input=stdin)
+        assert result.exit_code == 0, result.output
+    return db_path
 
 
 def one_line_error(result, code: int) -> str:
@@ -86,6 +93,7 @@ def test_deep_frontmatter_is_one_line_exit_2(seeded_db):
     assert "frontmatter nested too deep" in err
 
 
+@pytest.mark.sqlite_only  # a SQLite file's bytes (the PostgreSQL twin follows)
 def test_a_database_of_another_application_is_refused_untouched(tmp_path):
     other = tmp_path / "other.db"
     conn = sqlite3.connect(other)
@@ -101,6 +109,42 @@ def test_a_database_of_another_application_is_refused_untouched(tmp_path):
     )
 
 
+def test_a_postgres_database_of_another_application_is_refused_untouched(
+    postgres_url_without_tables,
+):
+    import psycopg
+
+    url = postgres_url_without_tables
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("CREATE TABLE documents (x TEXT)")
+        conn.execute("INSERT INTO documents VALUES ('theirs')")
+    err = one_line_error(run(url, "show"), 2)
+    assert "is not a doctree database" in err
+    with psycopg.connect(url, autocommit=True) as conn:
+        tables = conn.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"
+        ).fetchall()
+        assert tables == [("documents",)]
+        assert conn.execute("SELECT x FROM documents").fetchall() == [("theirs",)]
+
+
+def test_a_read_only_postgres_database_is_read_and_a_write_is_one_line(postgres_url):
+    import psycopg
+
+    assert run(postgres_url, "write", "~/memory/a", stdin=b"kept\n").returncode == 0
+    with psycopg.connect(postgres_url, autocommit=True) as conn:  # as a standby would be
+        conn.execute(
+            "DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET default_transaction_read_only"
+            " = on', current_database()); END $$"
+        )
+    read = run(postgres_url, "read", "~/memory/a")
+    assert (read.returncode, read.stdout) == (0, b"kept\n"), read.stderr
+    err = one_line_error(run(postgres_url, "write", "~/memory/b", stdin=b"new\n"), 1)
+    assert "read-only" in err and "the server refuses writes" in err
+    assert b"~/memory/b" not in run(postgres_url, "show", "~").stdout
+
+
+@pytest.mark.sqlite_only  # corrupts the pages of a SQLite file
 def test_a_corrupt_database_is_one_line_naming_it_and_nothing_is_stored(seeded_db):
     data = bytearray(seeded_db.read_bytes())
     page = 4096
@@ -150,8 +194,8 @@ def test_export_refuses_files_it_did_not_write_and_uncreatable_folders(seeded_db
     number=st.integers() | st.just(2**70),
     stdin=st.binary(max_size=40),
 )
-def test_fuzzed_commands_never_raise_an_unexpected_exception(tmp_path, command, arg, number, stdin):
-    db = tmp_path / "fuzz.db"
+def test_fuzzed_commands_never_raise_an_unexpected_exception(db_path, command, arg, number, stdin):
+    db = db_path
     args = ["--db", str(db), command[0], arg, *command[1:]]
     if command[0] == "read":
         args += ["--version", str(number)]
@@ -161,14 +205,16 @@ def test_fuzzed_commands_never_raise_an_unexpected_exception(tmp_path, command, 
         raise result.exception
 
 
+# Holds the store's write lock (a write transaction, as the store opens it) until told.
 HOLDER = """
-import sqlite3, sys, time
-conn = sqlite3.connect(sys.argv[1], isolation_level=None)
-conn.execute("BEGIN IMMEDIATE")
-conn.execute("CREATE TABLE IF NOT EXISTS hold_the_lock (x)")
+import sys
+from doctree.store.backends import begin_write
+from doctree.store.db import connect
+conn = connect(sys.argv[1])
+begin_write(conn)
 print("holding", flush=True)
 sys.stdin.readline()
-conn.execute("ROLLBACK")
+conn.rollback()
 """
 
 
@@ -200,14 +246,15 @@ def test_a_lock_held_past_the_timeout_is_one_line_and_stores_nothing(seeded_db, 
     finally:
         holder.communicate("\n", timeout=60)
     err = one_line_error(result, 1)
-    assert str(seeded_db) in err and "locked" in err
+    assert str(seeded_db) in err and "held it past the busy timeout" in err
+    assert "database is locked" in err or "lock timeout" in err  # SQLite's words, a server's
     listing = run(seeded_db, "log", "~", "--json")
     assert listing.returncode == 0
     assert [v["version"] for v in json.loads(listing.stdout)] == [2, 1, 1]
 
 
-def test_forget_from_the_cli_leaves_no_copy_in_transcripts_search_or_the_file(tmp_path):
-    db = tmp_path / "f.db"
+def test_forget_from_the_cli_leaves_no_copy_in_transcripts_search_or_the_file(db_path):
+    db = db_path
     secret = "qpwsecret77"
     from doctree.sessions.repository import AgentDescriptor, SessionsRepository
 
@@ -224,22 +271,41 @@ def test_forget_from_the_cli_leaves_no_copy_in_transcripts_search_or_the_file(tm
     assert secret not in run(db, "transcript", "s1").stdout.decode()
     assert b"no matches" in run(db, "search", secret).stdout
     assert secret not in run(db, "show", "~").stdout.decode()
-    conn = sqlite3.connect(db)
-    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    conn.close()
-    assert secret.encode() not in db.read_bytes()
+    with connect(db) as conn:
+        for table in tables_of(conn, db):
+            for row in conn.execute(f"SELECT * FROM {table}"):
+                assert secret not in repr(tuple(row)), table
+        if not is_database_url(db):  # and not in the file's bytes either
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    if not is_database_url(db):
+        assert secret.encode() not in db.read_bytes()
 
 
-@settings(max_examples=15, deadline=None)
+def tables_of(conn, db) -> list[str]:
+    if is_database_url(db):
+        query = (
+            "SELECT table_name FROM information_schema.tables"
+            " WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'"
+        )
+    else:
+        query = "SELECT name FROM sqlite_master WHERE type = 'table'"
+    tables = [r[0] for r in conn.execute(query)]
+    assert "documents" in tables and "session_history" in tables
+    return tables
+
+
+@settings(
+    max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     command=st.sampled_from(["read", "write", "search", "history", "forget", "show"]),
     raw=st.binary(min_size=1, max_size=12).filter(lambda b: b"\x00" not in b),
     stdin=st.binary(max_size=30),
 )
 def test_raw_bytes_in_argv_and_stdin_of_a_real_process_never_trace_back(
-    tmp_path_factory, command, raw, stdin
+    new_store, command, raw, stdin
 ):
-    db = tmp_path_factory.mktemp("raw") / "d.db"
+    db = new_store()
     result = subprocess.run(
         [*DOCTREE, "--db", str(db), command, os.fsdecode(b"~/" + raw)],
         input=stdin,

@@ -609,10 +609,12 @@ def apply_migrations(
                 f"database {describe(conn.url)!r}: is not a doctree database (its schema "
                 f"holds other tables: {shown}); give an empty database or schema"
             )
-        conn.execute(
-            "CREATE TABLE IF NOT EXISTS doctree_migrations (number INTEGER PRIMARY KEY,"
-            " name TEXT NOT NULL, applied_at TEXT NOT NULL, sha256 TEXT)"
-        )
+        if "doctree_migrations" not in tables:  # (an up-to-date store is opened without a
+            # write, so a read-only database or a standby can still be read)
+            conn.execute(
+                "CREATE TABLE IF NOT EXISTS doctree_migrations (number INTEGER PRIMARY KEY,"
+                " name TEXT NOT NULL, applied_at TEXT NOT NULL, sha256 TEXT)"
+            )
         recorded = {r[0]: r[1] for r in conn.execute("SELECT name, sha256 FROM doctree_migrations")}
         names = {name for _, name, _ in known}
         unknown = sorted(set(recorded) - names)
