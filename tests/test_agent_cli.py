@@ -89,7 +89,9 @@ def test_run_show_of_an_unknown_run_is_a_one_line_error(db_path, repo):
     assert result.output.strip() == "error: run 42: no such run"
 
 
-def test_replay_records_a_cassette_and_replays_it_from_the_command_line(tmp_path, monkeypatch):
+def test_replay_records_a_cassette_and_replays_it_from_the_command_line(
+    tmp_path, fresh_database, monkeypatch
+):
     from pathlib import Path
 
     from tests.fakes.messages_api import ScriptedMemoryModel
@@ -98,17 +100,14 @@ def test_replay_records_a_cassette_and_replays_it_from_the_command_line(tmp_path
     if not fixtures:
         pytest.skip("no fixture transcripts")
     cassette = tmp_path / "new.json"
+    a, b = fresh_database("a"), fresh_database("b")
     with FakeMessagesServer(ScriptedMemoryModel()) as upstream:
         monkeypatch.setenv("ANTHROPIC_BASE_URL", upstream.base_url)
-        recorded = invoke(
-            tmp_path / "a.db", "replay", "--model", f"record:{cassette}", str(fixtures[0])
-        )
+        recorded = invoke(a, "replay", "--model", f"record:{cassette}", str(fixtures[0]))
     monkeypatch.delenv("ANTHROPIC_BASE_URL")
     assert recorded.exit_code == 0, recorded.output
-    replayed = invoke(
-        tmp_path / "b.db", "replay", "--model", f"replay:{cassette}", str(fixtures[0])
-    )
+    replayed = invoke(b, "replay", "--model", f"replay:{cassette}", str(fixtures[0]))
     assert replayed.exit_code == 0, replayed.output
-    show_a = invoke(tmp_path / "a.db", "show", "~/memory").output
-    assert show_a == invoke(tmp_path / "b.db", "show", "~/memory").output
+    show_a = invoke(a, "show", "~/memory").output
+    assert show_a == invoke(b, "show", "~/memory").output
     assert "archive" in show_a

@@ -19,9 +19,10 @@ from click.testing import CliRunner
 from doctree.agent.runtime import MemoryAgentRuntime
 from doctree.cli import cli
 from doctree.sessions.repository import SessionsRepository
+from doctree.store.backends import is_database_url
 from doctree.store.documents import DocumentsRepository
 from doctree.store.runs import Runs
-from tests.fakes.messages_api import FakeMessagesServer, ScriptedMemoryModel
+from tests.fakes.messages_api import SCRIPTED_LABEL, FakeMessagesServer, ScriptedMemoryModel
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -34,10 +35,14 @@ UPDATE = os.environ.get("DOCTREE_UPDATE_GOLDEN") == "1"
 pytestmark = pytest.mark.skipif(not fixtures(), reason="no fixture transcripts")
 
 
-def replay_all(db: Path):
-    outcomes, (repo, _) = replay_live(
-        db, fixtures(), {"backend": "replay", "cassette": CASSETTES / "all.json"}
-    )
+def replay_all(db: Path | str, cassette: Path = CASSETTES / "all.json", upstream: str = ""):
+    """Replay every fixture into `db` from `cassette`; with `upstream` (a scripted fake's
+    URL), record the cassette from it instead, as `bench/agent.py --record` does."""
+    options: dict = {"backend": "replay", "cassette": cassette}
+    if upstream:
+        options |= {"record": True, "upstream": upstream, "api_key": "scripted-fake"}
+        options["label"] = SCRIPTED_LABEL
+    outcomes, (repo, _) = replay_live(db, fixtures(), options)
     return outcomes, repo
 
 
@@ -57,11 +62,37 @@ def version_rows(repo: DocumentsRepository) -> list[tuple]:
     ]
 
 
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def db_path(request, tmp_path_factory):
+    """The database all fixtures are replayed into, once per backend (this module's `db_path`,
+    in place of the one per test): a SQLite file, or a new PostgreSQL database."""
+    if request.param == "sqlite":
+        yield tmp_path_factory.mktemp("replay") / "doctree.db"
+        return
+    server = request.getfixturevalue("postgres_server")
+    url = server.new_database()
+    yield url
+    server.drop_database(url)
+
+
 @pytest.fixture(scope="module")
-def replayed(tmp_path_factory):
-    db = tmp_path_factory.mktemp("replay") / "doctree.db"
-    outcomes, repo = replay_all(db)
-    yield db, outcomes, repo
+def all_cassette(db_path, tmp_path_factory) -> Path:
+    """The cassette of all fixtures in order. On PostgreSQL it is recorded afresh from the
+    scripted model: the stored one holds search results with FTS5's snippets, which
+    PostgreSQL cuts otherwise (see `test_the_stored_cassette_of_all_fixtures_...`)."""
+    if not is_database_url(db_path):
+        return CASSETTES / "all.json"
+    return tmp_path_factory.mktemp("cassette") / "all.json"
+
+
+@pytest.fixture(scope="module")
+def replayed(db_path, all_cassette):
+    if is_database_url(db_path):
+        with FakeMessagesServer(ScriptedMemoryModel()) as upstream:
+            outcomes, repo = replay_all(db_path, all_cassette, upstream.base_url)
+    else:
+        outcomes, repo = replay_all(db_path, all_cassette)
+    yield db_path, outcomes, repo
     repo.close()
 
 
@@ -120,9 +151,9 @@ def test_memory_agent_sessions_are_never_invalidated(replayed):
     assert sessions.find_invalidated(100) == []
 
 
-def test_replay_is_deterministic(replayed, tmp_path):
+def test_replay_is_deterministic(replayed, all_cassette, fresh_database):
     _, _, first = replayed
-    _, second = replay_all(tmp_path / "again.db")
+    _, second = replay_all(fresh_database("again"), all_cassette)
     try:
         assert version_rows(second) == version_rows(first)
         for owner in first.owners():
@@ -133,7 +164,7 @@ def test_replay_is_deterministic(replayed, tmp_path):
         second.close()
 
 
-def _show(db: Path, agent: str) -> str:
+def _show(db: Path | str, agent: str) -> str:
     result = CliRunner().invoke(cli, ["--db", str(db), "--agent", agent, "show", "~/memory"])
     assert result.exit_code == 0, result.output
     return result.output
@@ -184,9 +215,11 @@ def test_documents_match_the_golden_snapshots(replayed):
 
 
 @pytest.mark.parametrize("transcript", fixtures(), ids=lambda p: p.stem)
-def test_each_fixture_cassette_replays_on_a_fresh_tree(tmp_path, transcript):
+def test_each_fixture_cassette_replays_on_a_fresh_tree(fresh_database, transcript):
     outcomes, (repo, _) = replay_live(
-        tmp_path / "d.db", [transcript], {"backend": "replay", "cassette": cassette_for(transcript)}
+        fresh_database("d"),
+        [transcript],
+        {"backend": "replay", "cassette": cassette_for(transcript)},
     )
     try:
         assert outcomes[0].error is None
@@ -195,13 +228,13 @@ def test_each_fixture_cassette_replays_on_a_fresh_tree(tmp_path, transcript):
         repo.close()
 
 
-def test_a_changed_transcript_fails_replay_loudly_with_the_difference(tmp_path):
+def test_a_changed_transcript_fails_replay_loudly_with_the_difference(tmp_path, fresh_database):
     transcript = fixtures()[0]
     changed = tmp_path / transcript.name
     text = transcript.read_text(encoding="utf-8")
     changed.write_text(text.replace("## user", "## user", 1).rstrip() + " Extra words.\n")
     outcomes, (repo, _) = replay_live(
-        tmp_path / "d.db", [changed], {"backend": "replay", "cassette": cassette_for(transcript)}
+        fresh_database("d"), [changed], {"backend": "replay", "cassette": cassette_for(transcript)}
     )
     try:
         error = outcomes[0].error
@@ -223,16 +256,16 @@ def test_replay_backend_needs_an_existing_cassette(repo, tmp_path):
         MemoryAgentRuntime(repo, backend="replay", cassette=tmp_path / "none.json")
 
 
-def test_record_mode_writes_a_cassette_that_replays_to_the_same_tree(tmp_path):
+def test_record_mode_writes_a_cassette_that_replays_to_the_same_tree(tmp_path, fresh_database):
     transcript = fixtures()[-1]
     cassette = tmp_path / "c.json"
     with FakeMessagesServer(ScriptedMemoryModel()) as upstream:
         rec = {"backend": "replay", "record": True, "upstream": upstream.base_url}
         _, (recorded, _) = replay_live(
-            tmp_path / "a.db", [transcript], {**rec, "cassette": cassette}
+            fresh_database("a"), [transcript], {**rec, "cassette": cassette}
         )
     _, (replayed, runtime) = replay_live(
-        tmp_path / "b.db", [transcript], {"backend": "replay", "cassette": cassette}
+        fresh_database("b"), [transcript], {"backend": "replay", "cassette": cassette}
     )
     try:
         assert cassette.is_file()
@@ -241,3 +274,14 @@ def test_record_mode_writes_a_cassette_that_replays_to_the_same_tree(tmp_path):
     finally:
         recorded.close()
         replayed.close()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="search results on PostgreSQL carry snippets cut by `long_snippet`, not FTS5's "
+    "snippet(), so the memory agent's search tool results differ from the recording",
+)
+def test_the_stored_cassette_of_all_fixtures_replays_on_postgresql(postgres_url):
+    outcomes, repo = replay_all(postgres_url)
+    repo.close()
+    assert [o.error for o in outcomes] == [None] * len(fixtures())

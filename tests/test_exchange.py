@@ -59,11 +59,13 @@ tree = st.dictionaries(
     max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(tree)
-def test_export_then_import_round_trips_the_tree_exactly_and_again_changes_nothing(tmp_path, spec):
+def test_export_then_import_round_trips_the_tree_exactly_and_again_changes_nothing(
+    tmp_path, fresh_database, spec
+):
     with tempfile.TemporaryDirectory(dir=tmp_path) as work:
         work = Path(work)
-        src = DocumentsRepository(work / "src.db")
-        dst = DocumentsRepository(work / "dst.db")
+        src = DocumentsRepository(fresh_database("src"))
+        dst = DocumentsRepository(fresh_database("dst"))
         paths = sorted("~/" + "/".join(segs) for segs in spec)
         for segs, (body, title, link) in spec.items():
             path = "~/" + "/".join(segs)
@@ -82,9 +84,9 @@ def test_export_then_import_round_trips_the_tree_exactly_and_again_changes_nothi
 @pytest.mark.parametrize(
     "title", ["0\u2029", "a\u2028b", "nbsp\u00a0here", " padded ", "null", "~"]
 )
-def test_titles_yaml_would_fold_survive_export_and_import(tmp_path, title):
-    src = DocumentsRepository(tmp_path / "src.db")
-    dst = DocumentsRepository(tmp_path / "dst.db")
+def test_titles_yaml_would_fold_survive_export_and_import(tmp_path, fresh_database, title):
+    src = DocumentsRepository(fresh_database("src"))
+    dst = DocumentsRepository(fresh_database("dst"))
     src.write(OWNER, "~/doc", "body", title=title)
 
     export_tree(src, OWNER, "~", tmp_path / "out")
@@ -234,9 +236,9 @@ def test_clashing_names_are_refused_and_nothing_is_written(repo, folder):
 # -- CLI ----------------------------------------------------------------------------------------
 
 
-def test_cli_export_then_import_into_another_database(tmp_path):
+def test_cli_export_then_import_into_another_database(tmp_path, fresh_database):
     runner = CliRunner()
-    one, two = str(tmp_path / "one.db"), str(tmp_path / "two.db")
+    one, two = str(fresh_database("one")), str(fresh_database("two"))
     assert runner.invoke(cli, ["--db", one, "write", "~/memory/x"], input="# X\n").exit_code == 0
 
     exported = runner.invoke(cli, ["--db", one, "export", "~/memory", str(tmp_path / "out")])
@@ -248,8 +250,8 @@ def test_cli_export_then_import_into_another_database(tmp_path):
     assert read.output == "# X\n"
 
 
-def test_a_file_over_the_body_limit_is_refused_and_nothing_written(tmp_path, folder):
-    repo = DocumentsRepository(tmp_path / "small.db", max_body_bytes=10)
+def test_a_file_over_the_body_limit_is_refused_and_nothing_written(db_path, folder):
+    repo = DocumentsRepository(db_path, max_body_bytes=10)
     (folder / "a.md").write_text("short")
     (folder / "b.md").write_text("much longer than ten bytes")
 

@@ -194,11 +194,11 @@ def test_a_failed_run_leaves_the_session_pending_and_says_why(db_path):
         assert sessions.require("s-2026-11-16-week-plan").invalidated_at is not None
 
 
-def test_two_replays_of_all_fixtures_give_the_same_tree_and_versions(tmp_path):
+def test_two_replays_of_all_fixtures_give_the_same_tree_and_versions(fresh_database):
     fixtures = [str(p) for p in sorted(FIXTURES.glob("*.md"))]
     results = []
-    for name in ("a.db", "b.db"):
-        db = tmp_path / name
+    for name in ("a", "b"):
+        db = fresh_database(name)
         assert replay(db, *fixtures).exit_code == 0
         with DocumentsRepository(db) as repo:
             results.append(
@@ -211,22 +211,25 @@ def test_two_replays_of_all_fixtures_give_the_same_tree_and_versions(tmp_path):
     assert {owner for owner, *_ in results[0]} == {"main", "ops"}
 
 
-def test_record_then_replay_through_the_cli_gives_the_same_tree(tmp_path, monkeypatch):
+def test_record_then_replay_through_the_cli_gives_the_same_tree(
+    tmp_path, fresh_database, monkeypatch
+):
     from tests.fakes.messages_api import FakeMessagesServer, ScriptedMemoryModel
 
     cassette = tmp_path / "small-talk.json"
     transcript = str(FIXTURES / "10-small-talk.md")
+    a, b = fresh_database("a"), fresh_database("b")
     with FakeMessagesServer(ScriptedMemoryModel()) as upstream:
         monkeypatch.setenv("ANTHROPIC_BASE_URL", upstream.base_url)
         monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
-        recorded = replay(tmp_path / "a.db", "--model", f"record:{cassette}", transcript)
+        recorded = replay(a, "--model", f"record:{cassette}", transcript)
     assert recorded.exit_code == 0, recorded.output
     assert cassette.is_file()
-    replayed = replay(tmp_path / "b.db", "--model", f"replay:{cassette}", transcript)
+    replayed = replay(b, "--model", f"replay:{cassette}", transcript)
     assert replayed.exit_code == 0, replayed.output
     trees = []
-    for name in ("a.db", "b.db"):
-        with DocumentsRepository(tmp_path / name) as repo:
+    for db in (a, b):
+        with DocumentsRepository(db) as repo:
             trees.append([(d.path, d.version, d.content_sha256) for d in repo.documents("main")])
     assert trees[0] == trees[1]
     assert trees[0]
