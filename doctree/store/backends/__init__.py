@@ -167,7 +167,7 @@ class Dialect(Protocol):
 def dialect_of(conn: Any) -> Dialect:
     """The dialect of a connection: its own `dialect`, else SQLite's (a `sqlite3` one)."""
     found = getattr(conn, "dialect", None)
-    if found is not None and not isinstance(found, str):
+    if found is not None:
         return found
     from doctree.store.backends.sqlite import SQLITE
 

@@ -419,7 +419,7 @@ class PostgresDialect:
     ) -> list[Any]:
         query = fts_to_tsquery(match, {**_DOC_LABELS})
         score, score_params = _score(
-            conn, "documents", "d", owner, query, _DOC_WEIGHTS, "d.deleted_at IS NULL"
+            conn, "documents", "d", owner, query, _DOC_WEIGHTS, "deleted_at IS NULL"
         )
         return conn.execute(
             "SELECT d.id, d.path, d.title, d.version, d.updated_at, NULL AS snip,"
@@ -538,8 +538,8 @@ def _top_level_or(query: str) -> list[str]:
 
 
 def _idf(conn: PgConnection, table: str, owner: str, terms: list[str], live: str) -> list[float]:
-    """BM25's inverse document frequency of each term among the owner's rows."""
-    live = live.replace("d.", "")
+    """BM25's inverse document frequency of each term among the owner's rows (those that
+    `live`, a condition on the table's own columns, keeps)."""
     counts = " ,".join(
         f"(SELECT COUNT(*) FROM {table} WHERE owner = ? AND {live}"
         f" AND search_vector @@ to_tsquery('{TSCONFIG}', ?))"
