@@ -19,11 +19,12 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal
 
 from doctree.errors import ConflictError, NotFoundError, UserError
 from doctree.store import db as dbmod
 from doctree.store.backends import dialect_of, is_connection, write_transaction
+from doctree.store.leases import Leases
 from doctree.store.paths import require_text, validate_owner
 from doctree.timeutil import now_iso
 
@@ -40,9 +41,13 @@ _TYPE = re.compile(r"[a-z][a-z0-9-]*")
 _SESSION_ID = re.compile(r"[^\s\x00-\x1f\x7f]+")
 
 
+#: Leases of sessions are named `session:<id>`.
+LEASE_PREFIX = "session:"
+
+
 def lease_name(session_id: str) -> str:
     """The lease a worker holds while it processes a session."""
-    return f"session:{session_id}"
+    return LEASE_PREFIX + session_id
 
 
 def validate_session_id(session_id: object) -> str:
@@ -160,6 +165,21 @@ class SessionInfo:
         d.update(records=self.records, max_id=self.max_id, unprocessed=self.unprocessed)
         d["state"] = self.state
         return d
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A pending session a worker tried to take, and whether it got the session's lease
+    (False: another worker took it at the same moment)."""
+
+    session: Session
+    leased: bool
+
+
+#: What settling a hand-over did: `processed` (the mark cleared), `raced` (records arrived
+#: meanwhile, or only a first slice was handed over: `processed_until` moved on and the
+#: session stays pending), `lost` (the lease was no longer the worker's: nothing changed).
+HandOverOutcome = Literal["processed", "raced", "lost"]
 
 
 def state_of(s: Session, max_id: int | None) -> str:
@@ -436,22 +456,69 @@ class SessionsRepository:
             return self.invalidate(session_id, last)
 
     def find_invalidated(
-        self, limit: int = 10, *, holder: str | None = None, now: float | None = None
+        self,
+        limit: int = 10,
+        *,
+        holder: str | None = None,
+        now: float | None = None,
+        exclude: Iterable[str] = (),
     ) -> list[Session]:
-        """Pending sessions, oldest mark first. Skips sessions waiting for a retry and those
-        leased by a holder other than `holder` (by anyone, when `holder` is None)."""
+        """Pending sessions, oldest mark first. Skips sessions waiting for a retry, those
+        leased by a holder other than `holder` (by anyone, when `holder` is None) and the
+        ids in `exclude`."""
         t = time.time() if now is None else now
+        sql, params = _pending_sql(holder, t, exclude)
         rows = self.conn.execute(
             f"SELECT {_SESSION_COLUMNS} FROM sessions s"
             + dialect_of(self.conn).index_hint("idx_sessions_invalidated_at")
-            + " WHERE s.invalidated_at IS NOT NULL"
-            " AND (s.retry_at IS NULL OR s.retry_at <= ?)"
-            " AND NOT EXISTS (SELECT 1 FROM leases l WHERE l.name = 'session:' || s.id"
-            "   AND l.expires_at > ? AND (CAST(? AS TEXT) IS NULL OR l.holder != ?))"
-            " ORDER BY s.invalidated_at LIMIT ?",
-            (t, t, holder, holder, limit),
+            + sql
+            + " ORDER BY s.invalidated_at LIMIT ?",
+            (*params, limit),
         ).fetchall()
         return [_session(r) for r in rows]
+
+    def claim(
+        self,
+        holder: str,
+        ttl: float,
+        *,
+        limit: int = 1,
+        now: float | None = None,
+        exclude: Iterable[str] = (),
+    ) -> list[Claim]:
+        """Take the oldest pending sessions (as `find_invalidated` picks them) with their
+        leases `session:<id>` for `ttl` seconds, in one short transaction.
+
+        On a server with row locks (PostgreSQL) it is one statement: the candidates are
+        selected `FOR NO KEY UPDATE SKIP LOCKED`, so a session another worker is claiming
+        at that moment is passed over rather than waited for, and their leases are taken
+        by a conditional upsert that decides, under the lease's row lock, which of two
+        claimers gets one; the store's write lock is not taken. On SQLite the same runs
+        under the file's write lock. A `Claim` whose lease was taken meanwhile by another
+        worker has `leased` False."""
+        t = time.time() if now is None else now
+        exclude = list(exclude)
+        if not dialect_of(self.conn).row_locks:
+            with self._tx():
+                found = self.find_invalidated(limit, holder=holder, now=t, exclude=exclude)
+                leases = Leases(self.conn, clock=lambda: t)
+                return [Claim(s, leases.take(lease_name(s.id), holder, ttl)) for s in found]
+        sql, params = _pending_sql(holder, t, exclude)
+        rows = self.conn.execute(
+            f"WITH c AS (SELECT {_SESSION_COLUMNS} FROM sessions s"
+            + sql
+            + " ORDER BY s.invalidated_at LIMIT ? FOR NO KEY UPDATE OF s SKIP LOCKED),"
+            " t AS (INSERT INTO leases (name, holder, acquired_at, expires_at)"
+            f"  SELECT '{LEASE_PREFIX}' || c.id, ?, ?, ? FROM c"
+            "  ON CONFLICT (name) DO UPDATE SET holder = excluded.holder,"
+            "  acquired_at = excluded.acquired_at, expires_at = excluded.expires_at"
+            "  WHERE leases.holder = excluded.holder OR leases.expires_at <= excluded.acquired_at"
+            "  RETURNING name)"
+            " SELECT c.*, t.name IS NOT NULL AS leased"
+            f" FROM c LEFT JOIN t ON t.name = '{LEASE_PREFIX}' || c.id ORDER BY c.invalidated_at",
+            (*params, limit, holder, t, t + ttl),
+        ).fetchall()
+        return [Claim(_session(r), bool(r["leased"])) for r in rows]
 
     def mark_processed(
         self, session_id: str, processed_until: int, expected_invalidated_at: int
@@ -480,23 +547,136 @@ class SessionsRepository:
     def complete(self, session_id: str, processed_until: int, expected_invalidated_at: int) -> bool:
         """After a hand-over: CAS-mark processed; if records arrived meanwhile (the CAS fails),
         still advance `processed_until` so the next tick hands over only the new records.
-        Returns whether the mark was cleared."""
+        Returns whether the mark was cleared. (On PostgreSQL one statement under the
+        session's row lock, without the store's write lock.)"""
+        if dialect_of(self.conn).row_locks and not self.conn.in_transaction:
+            return self._settle_row(session_id, processed_until, expected_invalidated_at) == (
+                "processed"
+            )
         with self._tx():
             if self.mark_processed(session_id, processed_until, expected_invalidated_at):
                 return True
             self.advance(session_id, processed_until)
             return False
 
+    def settle(
+        self,
+        session_id: str,
+        processed_until: int,
+        expected_invalidated_at: int,
+        *,
+        holder: str,
+        ttl: float,
+        partial: bool = False,
+        now: float | None = None,
+    ) -> HandOverOutcome:
+        """The end of a hand-over by the worker holding the session's lease: `complete`
+        (or, with `partial`, only `advance`: a first slice of a long backlog), done only
+        while `holder` still holds the lease `session:<id>` — extended by `ttl` from `now`
+        — and in one transaction with that check, so a worker whose lease was taken over
+        changes nothing (`lost`).
+
+        On PostgreSQL it is one statement under the session's and the lease's row locks
+        (taken in that order, as `claim` takes them), without the store's write lock: a
+        takeover of the lease and this compare-and-swap exclude each other, and records
+        appended meanwhile raise the mark either before (the CAS fails: `raced`) or after
+        it (a new mark). On SQLite it runs under the file's write lock."""
+        t = time.time() if now is None else now
+        if dialect_of(self.conn).row_locks:
+            return self._settle_row(
+                session_id,
+                processed_until,
+                expected_invalidated_at,
+                lease=(lease_name(session_id), holder, t + ttl),
+                partial=partial,
+            )
+        with self._tx():
+            if not Leases(self.conn, clock=lambda: t).holds(lease_name(session_id), holder, ttl):
+                return "lost"
+            if partial:
+                self.advance(session_id, processed_until)
+                return "raced"
+            return (
+                "processed"
+                if self.complete(session_id, processed_until, expected_invalidated_at)
+                else "raced"
+            )
+
+    def _settle_row(
+        self,
+        session_id: str,
+        processed_until: int,
+        expected_invalidated_at: int,
+        *,
+        lease: tuple[str, str, float] | None = None,
+        partial: bool = False,
+    ) -> HandOverOutcome:
+        """`complete` (or `advance`, with `partial`) as one conditional UPDATE of the
+        session's row, decided under its row lock; with `lease` (name, holder, new expiry),
+        only while the lease is the holder's, extending it."""
+        head, params = _locked_session_sql(session_id, lease)
+        # `o` is the session's row as locked (the latest commit): clear the mark if it is
+        # still the expected one, else move processed_until forward (never back).
+        done = "(o.clear OR o.behind)"
+        row = self.conn.execute(
+            head + " UPDATE sessions s SET"
+            " invalidated_at = CASE WHEN o.clear THEN NULL ELSE s.invalidated_at END,"
+            f" processed_until = CASE WHEN {done} THEN ? ELSE s.processed_until END,"
+            f" processed_at = CASE WHEN {done} THEN ? ELSE s.processed_at END,"
+            f" failures = CASE WHEN {done} THEN 0 ELSE s.failures END,"
+            f" last_error = CASE WHEN {done} THEN NULL ELSE s.last_error END,"
+            f" retry_at = CASE WHEN {done} THEN NULL ELSE s.retry_at END"
+            " FROM (SELECT id, (? AND invalidated_at = ?) AS clear,"
+            "  (processed_until IS NULL OR processed_until < ?) AS behind FROM l) o"
+            " WHERE s.id = o.id"
+            + (" AND EXISTS (SELECT 1 FROM held)" if lease else "")
+            + " RETURNING o.clear",
+            (
+                *params,
+                processed_until,
+                now_iso(),
+                not partial,
+                expected_invalidated_at,
+                processed_until,
+            ),
+        ).fetchone()
+        if row is None:
+            return "lost"
+        return "processed" if row[0] else "raced"
+
     def record_failure(
-        self, session_id: str, error: str, *, retry_in: float, now: float | None = None
+        self,
+        session_id: str,
+        error: str,
+        *,
+        retry_in: float,
+        now: float | None = None,
+        holder: str | None = None,
+        ttl: float | None = None,
     ) -> Session:
         """Count a failed attempt, keep its reason, and hold the session back `retry_in` s
-        from `now` (unix seconds; the current time when None)."""
-        self.conn.execute(
-            "UPDATE sessions SET failures = failures + 1, last_error = ?, retry_at = ?"
-            " WHERE id = ?",
-            (error[:4000], (time.time() if now is None else now) + retry_in, session_id),
+        from `now` (unix seconds; the current time when None). With `holder` (a worker),
+        only while it holds the session's lease (extended by `ttl`): a worker whose lease
+        was taken over records nothing."""
+        t = time.time() if now is None else now
+        update = (
+            "UPDATE sessions SET failures = failures + 1, last_error = ?, retry_at = ? WHERE id = ?"
         )
+        values = (error[:4000], t + retry_in, session_id)
+        if holder is None:
+            self.conn.execute(update, values)
+        elif dialect_of(self.conn).row_locks:
+            lease = (lease_name(session_id), holder, t + (ttl or 0.0))
+            head, params = _locked_session_sql(session_id, lease)
+            self.conn.execute(
+                head + " " + update + " AND EXISTS (SELECT 1 FROM held)", (*params, *values)
+            )
+        else:
+            with self._tx():
+                if Leases(self.conn, clock=lambda: t).holds(
+                    lease_name(session_id), holder, ttl or 0.0
+                ):
+                    self.conn.execute(update, values)
         return self.require(session_id)
 
     # -- lifecycle -----------------------------------------------------------------------
@@ -623,8 +803,11 @@ class SessionsRepository:
                 (agent_id,),
             ).fetchall():
                 if (error := text_map(r["last_error"])) != r["last_error"]:
+                    # (only the error read: a worker may clear it meanwhile, under the
+                    # session's row lock alone on PostgreSQL)
                     self.conn.execute(
-                        "UPDATE sessions SET last_error = ? WHERE id = ?", (error, r["id"])
+                        "UPDATE sessions SET last_error = ? WHERE id = ? AND last_error = ?",
+                        (error, r["id"], r["last_error"]),
                     )
         return changed
 
@@ -634,6 +817,41 @@ class SessionsRepository:
         if dialect_of(self.conn).name != "sqlite":
             return "ok"
         return self.conn.execute("PRAGMA integrity_check").fetchone()[0]
+
+
+def _pending_sql(holder: str | None, now: float, exclude: Iterable[str]) -> tuple[str, list[Any]]:
+    """The WHERE clause (over `sessions s`) of the pending sessions a worker may take."""
+    exclude = list(exclude)
+    sql = (
+        " WHERE s.invalidated_at IS NOT NULL"
+        " AND (s.retry_at IS NULL OR s.retry_at <= ?)"
+        f" AND NOT EXISTS (SELECT 1 FROM leases l WHERE l.name = '{LEASE_PREFIX}' || s.id"
+        "   AND l.expires_at > ? AND (CAST(? AS TEXT) IS NULL OR l.holder != ?))"
+    )
+    if exclude:
+        sql += f" AND s.id NOT IN ({', '.join('?' * len(exclude))})"
+    return sql, [now, now, holder, holder, *exclude]
+
+
+def _locked_session_sql(
+    session_id: str, lease: tuple[str, str, float] | None
+) -> tuple[str, list[Any]]:
+    """The head (`WITH ...`) of a PostgreSQL statement on one session under row locks:
+    `l` is the session's row, locked (`FOR NO KEY UPDATE`: appending history to it is not
+    blocked); with `lease` (name, holder, new expiry), `held` has a row only while the
+    lease is the holder's, which it extends. The session's row is locked before the lease's
+    (the lease UPDATE's condition reads `l`), the order `claim` takes them in, so that the
+    two never wait for each other in a cycle."""
+    sql = "WITH l AS (SELECT * FROM sessions WHERE id = ? FOR NO KEY UPDATE)"
+    params: list[Any] = [session_id]
+    if lease is not None:
+        sql += (
+            ", held AS (UPDATE leases SET expires_at = ? WHERE name = ? AND holder = ?"
+            " AND EXISTS (SELECT 1 FROM l) RETURNING 1)"
+        )
+        name, holder, expires_at = lease
+        params += [expires_at, name, holder]
+    return sql, params
 
 
 def _map_strings(value: Any, text_map: Callable[[str], str]) -> Any:

@@ -1,9 +1,9 @@
 """The memory worker: hands each pending session's new records to the memory agent.
 
-Each tick finds up to `batch` invalidated sessions (oldest mark first). For each it takes
-the lease `session:<id>` (so two workers never hand one session over at once; a crashed
-worker's lease expires and is taken over), loads the records after `processed_until`,
-formats them as a markdown transcript and hands a `TranscriptJob` to the handler — the memory
+Each tick claims up to `batch` invalidated sessions (oldest mark first), one at a time,
+each with the lease `session:<id>` (so two workers never hand one session over at once; a
+crashed worker's lease expires and is taken over). For each it loads the records after
+`processed_until`, formats them as a markdown transcript and hands a `TranscriptJob` to the handler — the memory
 agent of the source agent. Then it marks the session processed with a compare-and-swap: if
 records arrived meanwhile, the mark stays and the next tick hands over only the new records.
 A failing session is retried later with exponential backoff and never blocks the others.
@@ -25,7 +25,12 @@ from typing import Any, Protocol
 
 from doctree.errors import UserError
 from doctree.memory.recall import catch_up, hand_over
-from doctree.sessions.repository import Session, SessionsRepository, lease_name
+from doctree.sessions.repository import (
+    HandOverOutcome,
+    Session,
+    SessionsRepository,
+    lease_name,
+)
 from doctree.sessions.transcripts import Transcript, format_transcript, transcript_of
 from doctree.store import db as dbmod
 from doctree.store.backends import dialect_of, is_connection, is_database_url
@@ -221,18 +226,34 @@ class MemoryWorker:
     # -- one tick --------------------------------------------------------------------------
 
     def tick(self) -> TickResult:
-        """Process up to `batch` pending sessions; one session's failure never stops the rest."""
+        """Process up to `batch` pending sessions; one session's failure never stops the rest.
+
+        Sessions are claimed one at a time (the oldest mark first, each with its lease, in
+        one short transaction): a worker holds only the session in hand, so while it works
+        another host takes the next one. A session is taken at most once per tick."""
         with self._busy:
             result = TickResult()
             stops = self._stops
-            found = self.sessions.find_invalidated(self.batch, holder=self.holder, now=self.clock())
-            result.found = len(found)
-            for s in found:
-                if self._stops != stops:  # asked to stop during this tick
+            seen: list[str] = []
+            while len(seen) < self.batch and self._stops == stops:
+                try:
+                    claims = self.sessions.claim(
+                        self.holder, self.lease_ttl, now=self.clock(), exclude=seen
+                    )
+                except sqlite3.Error as e:
+                    log.warning("event: claim failed error=%s", e)
                     break
-                self._process(s, result)
+                if not claims:
+                    break
+                for claim in claims:
+                    seen.append(claim.session.id)
+                    result.found += 1
+                    if claim.leased:
+                        self._process(claim.session, result)
+                    else:  # another worker took its lease at the same moment
+                        result.skipped.append(claim.session.id)
             self.ticks += 1
-            if found:
+            if result.found:
                 log.info(
                     "event: tick found=%d processed=%d raced=%d exempt=%d skipped=%d failed=%d",
                     result.found,
@@ -244,23 +265,18 @@ class MemoryWorker:
                 )
             return result
 
-    def _process(self, found: Session, result: TickResult) -> None:
-        name = lease_name(found.id)
-        try:
-            acquired = self.leases.acquire(name, self.holder, self.lease_ttl)
-        except sqlite3.Error as e:
-            log.warning("event: lease failed session=%s error=%s", found.id, e)
-            result.skipped.append(found.id)
-            return
-        if not acquired:
-            result.skipped.append(found.id)
-            return
+    def _process(self, s: Session, result: TickResult) -> None:
+        """Hand over a session whose lease this worker has just taken; release it after."""
+        name = lease_name(s.id)
         self._keeper.hold(name)
         try:
-            self._process_leased(found.id, name, result)
+            self._process_leased(s, name, result)
         finally:
             self._keeper.hold(None)
-            self.leases.release(name, self.holder)
+            try:
+                self.leases.release(name, self.holder)
+            except sqlite3.Error as e:  # it expires by itself
+                log.warning("event: lease release failed lease=%s error=%s", name, e)
 
     def _held(self, name: str, *, renew: bool = True) -> bool:
         """Whether this worker still holds `name` (extending it, with `renew`); False once
@@ -303,30 +319,51 @@ class MemoryWorker:
         except Exception:
             log.exception("event: revert failed run=%s; its changes stay", run_id)
 
-    def _abandon(self, outcome: object) -> None:
-        """The lease was lost while the handler ran: another worker may be handing the same
-        records over, so the run this hand-over made is failed and reverted."""
+    def _abandon(self, outcome: object, why: str) -> None:
+        """The hand-over was not recorded (the lease was lost while the handler ran, or the
+        database refused the compare-and-swap): another worker may hand the same records
+        over, so the run this hand-over made is failed and reverted."""
         run = getattr(outcome, "run", None)
         run_id = getattr(run, "id", None)
         if not isinstance(run_id, int):
             return
         from doctree.store.runs import Runs
 
-        runs = Runs(self.sessions.conn)
-        runs.fail_lost(run_id, "the worker lost its session lease mid-hand-over")
+        try:
+            Runs(self.sessions.conn).fail_lost(run_id, why)
+        except sqlite3.Error:
+            log.exception("event: failing the run failed run=%s; it stays as it is", run_id)
+            return
         self._revert(run_id)
 
-    def _process_leased(self, session_id: str, name: str, result: TickResult) -> None:
-        # Re-read under the lease: another worker may have finished it since we found it.
-        s = self.sessions.get(session_id)
-        if s is None or s.invalidated_at is None or (s.retry_at or 0) > self.clock():
-            result.skipped.append(session_id)
-            return
+    def _settle(
+        self, s: Session, name: str, last: int, mark: int, *, partial: bool = False
+    ) -> HandOverOutcome | None:
+        """The compare-and-swap that ends a hand-over, while the lease is still ours (see
+        `SessionsRepository.settle`); None when the database refused it."""
+        if name in self._keeper.lost:
+            return "lost"
+        try:
+            return self.sessions.settle(
+                s.id, last, mark, holder=self.holder, ttl=self.lease_ttl, partial=partial,
+                now=self.clock(),
+            )  # fmt: skip
+        except sqlite3.Error as e:
+            log.warning("event: hand-over not recorded session=%s error=%s", s.id, e)
+            return None
+
+    def _process_leased(self, s: Session, name: str, result: TickResult) -> None:
+        # `s` was read when its lease was taken, so the mark is the one under the lease.
         mark = s.invalidated_at
+        if mark is None:  # (a claim picks only pending sessions)
+            result.skipped.append(s.id)
+            return
         self._settle_orphans(s.id, result)
         if s.exempt:
             last = self.sessions.max_id(s.id)
-            self.sessions.complete(s.id, max(last or 0, s.processed_until or 0), mark)
+            if self._settle(s, name, max(last or 0, s.processed_until or 0), mark) == "lost":
+                result.lost.append(s.id)
+                return
             result.exempt.append(s.id)
             log.info("event: skipped memory-agent session session=%s", s.id)
             return
@@ -335,8 +372,10 @@ class MemoryWorker:
                 s.id, after_id=s.processed_until, limit=self.max_records
             )
             if not records:
-                self.sessions.complete(s.id, s.processed_until or 0, mark)
-                result.processed.append(s.id)
+                if self._settle(s, name, s.processed_until or 0, mark) == "lost":
+                    result.lost.append(s.id)
+                else:
+                    result.processed.append(s.id)
                 return
             # The verbatim record first: findable whatever the memory agent writes.
             hand_over(self.sessions.conn, s.agent.id, s.id, records)
@@ -356,7 +395,13 @@ class MemoryWorker:
             failures = s.failures + 1
             delay = backoff(failures, self.retry_base, self.retry_max)
             reason = f"{type(e).__name__}: {e}"
-            self.sessions.record_failure(s.id, reason, retry_in=delay, now=self.clock())
+            try:
+                self.sessions.record_failure(
+                    s.id, reason, retry_in=delay, now=self.clock(), holder=self.holder,
+                    ttl=self.lease_ttl,
+                )  # fmt: skip
+            except sqlite3.Error as db_error:  # not held back: the next tick retries it
+                log.warning("event: failure not recorded session=%s error=%s", s.id, db_error)
             result.failed.append(s.id)
             log.warning(
                 "event: session failed session=%s failures=%d retry_in=%.1fs error=%s",
@@ -367,24 +412,21 @@ class MemoryWorker:
             )
             return
         # The compare-and-swap, in one transaction with the check that the lease is still
-        # ours: a worker whose lease was taken over marks nothing.
-        with self.sessions.transaction():
-            held = self._held(name)
-            if not held:
-                pass
-            elif job.last_history_id < mark:
-                # Handed over a first slice of a long backlog: the rest stays pending.
-                self.sessions.advance(s.id, job.last_history_id)
-                result.raced.append(s.id)
-            elif self.sessions.complete(s.id, job.last_history_id, mark):
-                result.processed.append(s.id)
-            else:
-                result.raced.append(s.id)
-        if not held:
+        # ours: a worker whose lease was taken over marks nothing. A first slice of a long
+        # backlog only moves processed_until on; the rest stays pending.
+        settled = self._settle(
+            s, name, job.last_history_id, mark, partial=job.last_history_id < mark
+        )
+        if settled in ("lost", None):
             result.lost.append(s.id)
-            log.warning("event: lease lost mid-hand-over session=%s; not marked", s.id)
-            self._abandon(outcome)
+            if settled == "lost":
+                why = "the worker lost its session lease mid-hand-over"
+                log.warning("event: lease lost mid-hand-over session=%s; not marked", s.id)
+            else:
+                why = "the database did not record the hand-over; the session stays pending"
+            self._abandon(outcome, why)
             return
+        (result.processed if settled == "processed" else result.raced).append(s.id)
         result.records += len(records)
         log.info(
             "event: handed over session=%s agent=%s records=%d first=%d last=%d",

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from itertools import count
 
-from doctree.store.backends import begin_write, dialect_of
+from doctree.store.backends import dialect_of, write_transaction
 
 _seq = count(1)
 
@@ -34,35 +34,21 @@ class Leases:
 
     def acquire(self, name: str, holder: str, ttl: float) -> bool:
         """Take the lease if it is free, expired, or already ours. Returns whether we hold it."""
-        t = self.clock()
         if dialect_of(self.conn).row_locks:
-            return self._claim(name, holder, t, ttl)
-        begin_write(self.conn)
-        try:
-            row = self.conn.execute(
-                "SELECT holder, expires_at FROM leases WHERE name = ?", (name,)
-            ).fetchone()
-            if row is not None and row[0] != holder and row[1] > t:
-                self.conn.execute("COMMIT")
-                return False
-            self.conn.execute(
-                "INSERT INTO leases (name, holder, acquired_at, expires_at) VALUES (?, ?, ?, ?)"
-                " ON CONFLICT(name) DO UPDATE SET holder = excluded.holder,"
-                " acquired_at = excluded.acquired_at, expires_at = excluded.expires_at",
-                (name, holder, t, t + ttl),
-            )
-            self.conn.execute("COMMIT")
-            return True
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
+            return self.take(name, holder, ttl)
+        with write_transaction(self.conn):
+            return self.take(name, holder, ttl)
 
-    def _claim(self, name: str, holder: str, t: float, ttl: float) -> bool:
-        """`acquire` as one statement, for a server with row locks: the upsert locks the
-        lease's row (the conflicting row, or the new key), and its condition is checked
-        against the latest committed version of that row, so of two hosts claiming one
-        lease at once exactly one gets it; claims of other leases never wait for it, nor
-        for the store's write lock."""
+    def take(self, name: str, holder: str, ttl: float) -> bool:
+        """`acquire` as one statement, also inside a transaction of the caller's: a
+        conditional upsert that takes the lease only if it is free, expired or ours.
+
+        On a server with row locks (PostgreSQL) the upsert locks the lease's row (the
+        conflicting row, or the new key) and checks its condition against the latest
+        committed version of that row, so of two hosts claiming one lease at once exactly
+        one gets it; claims of other leases never wait for it, nor for the store's write
+        lock. On SQLite, `acquire` runs it under the file's write lock."""
+        t = self.clock()
         row = self.conn.execute(
             "INSERT INTO leases (name, holder, acquired_at, expires_at) VALUES (?, ?, ?, ?)"
             " ON CONFLICT(name) DO UPDATE SET holder = excluded.holder,"
