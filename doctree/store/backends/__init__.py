@@ -79,7 +79,8 @@ class Dialect(Protocol):
 
     name: str
     # Whether one statement's row locks serialise writes to a row while writes to other
-    # rows go on at once (a server), so a single-row claim (a lease) needs no write lock.
+    # rows go on at once (a server, with `SKIP LOCKED`), so the worker queue's bookkeeping
+    # (claims, leases, the hand-over's compare-and-swap) needs no write lock.
     row_locks: bool
 
     def index_hint(self, index: str) -> str:
