@@ -26,14 +26,15 @@ import json
 import os
 import random
 import shutil
-import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -137,30 +138,55 @@ def raw_rows(items: list[tuple[str, str]]) -> list[tuple]:
     return out
 
 
-def raw_insert(conn: sqlite3.Connection, row: tuple, parents: dict[str, int]) -> None:
+def raw_insert(
+    conn: Any,
+    row: tuple,
+    parents: dict[str, int],
+    *,
+    mark: str = "?",
+    index_value: Callable[[str, str, str], tuple[str, str, list[str]]] | None = None,
+) -> None:
+    """The rows a create stores, values computed beforehand: document, version, references
+    and the full-text entry. `mark` is the driver's placeholder; `index_value(path, title,
+    body)` gives (column, SQL value, parameters) where the entry is a column of the
+    document's row (PostgreSQL: bench/store_postgres.py), else it goes to `documents_fts`."""
     path, title, body, data, digest, size, ts, refs = row
+    column, value, extra = ("", "", [])
+    if index_value is not None:
+        name, value, extra = index_value(path, title, body)
+        column, value = f", {name}", f",{value}"
     doc_id = conn.execute(
-        "INSERT INTO documents (owner, path, parent_id, title, body_data, version,"
-        " content_sha256, size, links, created_at, updated_at) VALUES (?,?,?,?,?,1,?,?,NULL,?,?)",
-        (OWNER, path, parents.get(parent_of(path) or ""), title, data, digest, size, ts, ts),
-    ).lastrowid
+        (
+            "INSERT INTO documents (owner, path, parent_id, title, body_data, version,"
+            f" content_sha256, size, links, created_at, updated_at{column})"
+            f" VALUES (?,?,?,?,?,1,?,?,NULL,?,?{value}) RETURNING id"
+        ).replace("?", mark),
+        (OWNER, path, parents.get(parent_of(path) or ""), title, data, digest, size, ts, ts,
+         *extra),
+    ).fetchone()[0]  # fmt: skip
     parents[path] = doc_id
     conn.execute(
-        "INSERT INTO document_versions (document_id, owner, version, operation, path, title,"
-        " body_data, content_sha256, size, actor_kind, actor_id, session_id, run_id, links,"
-        " deleted, created_at) VALUES (?,?,1,'created',?,?,?,?,?,'agent',?,NULL,NULL,NULL,0,?)",
+        (
+            "INSERT INTO document_versions (document_id, owner, version, operation, path,"
+            " title, body_data, content_sha256, size, actor_kind, actor_id, session_id, run_id,"
+            " links, deleted, created_at)"
+            " VALUES (?,?,1,'created',?,?,?,?,?,'agent',?,NULL,NULL,NULL,0,?)"
+        ).replace("?", mark),
         (doc_id, OWNER, path, title, data, digest, size, OWNER, ts),
     )
     for kind, target in refs:
         conn.execute(
-            "INSERT INTO document_references (source_id, version, kind, owner, target_path,"
-            " target_id) VALUES (?,1,?,?,?,?)",
+            (
+                "INSERT INTO document_references (source_id, version, kind, owner, target_path,"
+                " target_id) VALUES (?,1,?,?,?,?)"
+            ).replace("?", mark),
             (doc_id, kind, OWNER, target, parents.get(target)),
         )
-    conn.execute(
-        "INSERT INTO documents_fts (rowid, path, title, body) VALUES (?,?,?,?)",
-        (doc_id, path, title, body),
-    )
+    if index_value is None:
+        conn.execute(
+            "INSERT INTO documents_fts (rowid, path, title, body) VALUES (?,?,?,?)",
+            (doc_id, path, title, body),
+        )
 
 
 def with_parents(items: list[tuple[str, str]]) -> list[tuple[str, str]]:

@@ -40,7 +40,6 @@ from doctree.interop.render import render_tree  # noqa: E402
 from doctree.store.backends import describe, search_words  # noqa: E402
 from doctree.store.backends.postgres import TSCONFIG  # noqa: E402
 from doctree.store.documents import DocumentsRepository  # noqa: E402
-from doctree.store.paths import parent_of  # noqa: E402
 
 
 def _load_sqlite_bench() -> Any:
@@ -120,38 +119,25 @@ def raw_connect(url: str) -> Any:
 # -- raw psycopg ----------------------------------------------------------------------------
 
 _VECTOR = (
-    f"setweight(to_tsvector('{TSCONFIG}', %s), 'A') || setweight(to_tsvector('{TSCONFIG}', %s),"
-    f" 'B') || setweight(to_tsvector('{TSCONFIG}', %s), 'C')"
+    f"setweight(to_tsvector('{TSCONFIG}', ?), 'A') || setweight(to_tsvector('{TSCONFIG}', ?),"
+    f" 'B') || setweight(to_tsvector('{TSCONFIG}', ?), 'C')"
 )
 
 
 def raw_insert(conn: Any, row: tuple, parents: dict[str, int]) -> None:
-    """The rows a create stores: document (with its full-text vector), version,
-    references; values computed beforehand (as bench/store.py's raw_insert on SQLite)."""
-    path, title, body, data, digest, size, ts, refs = row
-    doc_id = conn.execute(
-        "INSERT INTO documents (owner, path, parent_id, title, body_data, version,"
-        " content_sha256, size, links, created_at, updated_at, search_vector)"
-        f" VALUES (%s,%s,%s,%s,%s,1,%s,%s,NULL,%s,%s,{_VECTOR}) RETURNING id",
-        (
-            OWNER, path, parents.get(parent_of(path) or ""), title, data, digest, size, ts, ts,
-            search_words(path), search_words(title), search_words(body),
+    """The rows a create stores, as bench/store.py's raw_insert on SQLite, the full-text
+    vector in the document's row."""
+    base.raw_insert(
+        conn,
+        row,
+        parents,
+        mark="%s",
+        index_value=lambda path, title, body: (
+            "search_vector",
+            _VECTOR,
+            [search_words(path), search_words(title), search_words(body)],
         ),
-    ).fetchone()[0]  # fmt: skip
-    parents[path] = doc_id
-    conn.execute(
-        "INSERT INTO document_versions (document_id, owner, version, operation, path, title,"
-        " body_data, content_sha256, size, actor_kind, actor_id, session_id, run_id, links,"
-        " deleted, created_at) VALUES (%s,%s,1,'created',%s,%s,%s,%s,%s,'agent',%s,NULL,NULL,"
-        "NULL,0,%s)",
-        (doc_id, OWNER, path, title, data, digest, size, OWNER, ts),
     )
-    for kind, target in refs:
-        conn.execute(
-            "INSERT INTO document_references (source_id, version, kind, owner, target_path,"
-            " target_id) VALUES (%s,1,%s,%s,%s,%s)",
-            (doc_id, kind, OWNER, target, parents.get(target)),
-        )
 
 
 def raw_rows(items: list[tuple[str, str]]) -> list[tuple]:

@@ -150,33 +150,29 @@ class ChunkIndex:
             (document_id, owner, version),
         )
         self._caught_up(document_id, version)
-        for r in rows:
-            cur = self.conn.execute(
-                "INSERT INTO chunks (document_id, owner, path, seq, speaker, day, heading, text,"
-                " words, timed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    document_id,
-                    owner,
-                    path,
-                    r.seq,
-                    r.speaker,
-                    r.day,
-                    r.heading,
-                    r.text,
-                    r.words,
-                    int(r.timed),
-                ),
+        dialect = dialect_of(self.conn)
+        insert = (
+            "INSERT INTO chunks (document_id, owner, path, seq, speaker, day, heading, text,"
+            " words, timed{}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?{})"
+        )
+        values = [
+            (document_id, owner, path, r.seq, r.speaker, r.day, r.heading, r.text, r.words,
+             int(r.timed))
+            for r in rows
+        ]  # fmt: skip
+        fields = [(r.text, r.context, r.speaker or "", r.dates) for r in rows]
+        inline = [dialect.passage_index_value("chunks", *f) for f in fields]
+        if inline and inline[0] is not None:
+            # The index is a column of the row: every chunk in one batch of INSERTs.
+            column, value, _ = inline[0]
+            self.conn.executemany(
+                insert.format(f", {column}", f", {value}"),
+                [(*v, *ix[2]) for v, ix in zip(values, inline, strict=True)],  # type: ignore[index]
             )
-            dialect_of(self.conn).index_passage(
-                self.conn,
-                "chunks",
-                cur.lastrowid,
-                owner,
-                r.text,
-                r.context,
-                r.speaker or "",
-                r.dates,
-            )
+            return
+        for v, f in zip(values, fields, strict=True):
+            cur = self.conn.execute(insert.format("", ""), v)
+            dialect.index_passage(self.conn, "chunks", cur.lastrowid, owner, *f)
 
     def search(
         self,

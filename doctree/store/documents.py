@@ -461,11 +461,12 @@ class DocumentsRepository:
         ).fetchone()
 
     def _live_rows(self, owner: str, paths: Sequence[str]) -> dict[str, sqlite3.Row]:
-        """Live rows of several paths (a path and its ancestors) in one query, by path."""
-        marks = ",".join("?" * len(paths))
+        """Live rows of several paths (a path and its ancestors) in one query, by path: a
+        lookup of each path (a planner without statistics of a new table may otherwise
+        scan all of the owner's rows for `path IN (...)`, as PostgreSQL does)."""
+        one = "SELECT * FROM documents WHERE owner = ? AND path = ? AND deleted_at IS NULL"
         rows = self.conn.execute(
-            f"SELECT * FROM documents WHERE owner = ? AND deleted_at IS NULL AND path IN ({marks})",
-            (owner, *paths),
+            " UNION ALL ".join([one] * len(paths)), [x for p in paths for x in (owner, p)]
         )
         return {r["path"]: r for r in rows}
 
@@ -660,21 +661,22 @@ class DocumentsRepository:
         # path until that document moves away or is deleted (see _resolve_references_to).
         # A reference the previous version made too keeps its pin: a link keeps following
         # its target for as long as the source keeps the link.
-        pins: dict[tuple[str, str], int] = {}
-        if version > 1:
-            pins = {
-                (r[0], r[1]): r[2]
-                for r in self.conn.execute(
-                    "SELECT kind, target_path, target_id FROM document_references"
-                    " WHERE source_id = ? AND version = ? AND target_id IS NOT NULL",
-                    (doc_id, version - 1),
-                )
-            }
+        if not refs:
+            return
+        if version == 1:
+            self.conn.executemany(
+                "INSERT INTO document_references (source_id, version, kind, owner, target_path,"
+                " target_id) VALUES (?, 1, ?, ?, ?, NULL)",
+                [(doc_id, kind, owner, target) for kind, target in refs],
+            )
+            return
         self.conn.executemany(
             "INSERT INTO document_references (source_id, version, kind, owner, target_path,"
-            " target_id) VALUES (?, ?, ?, ?, ?, ?)",
+            " target_id) VALUES (?, ?, ?, ?, ?, (SELECT p.target_id FROM document_references p"
+            " WHERE p.source_id = ? AND p.version = ? AND p.kind = ? AND p.target_path = ?"
+            " AND p.target_id IS NOT NULL LIMIT 1))",
             [
-                (doc_id, version, kind, owner, target, pins.get((kind, target)))
+                (doc_id, version, kind, owner, target, doc_id, version - 1, kind, target)
                 for kind, target in refs
             ],
         )
@@ -703,9 +705,15 @@ class DocumentsRepository:
         digest, size = sha256(body), len(body.encode("utf-8"))
         links_json = json.dumps(links) if links else None
         full = encoding.encode_full(body)
+        # Where the full-text entry is a column of the row, it is set by this INSERT.
+        inline = self.dialect.document_index_value(path, title, body)
+        column, value, index_params = (
+            (f", {inline[0]}", f",{inline[1]}", inline[2]) if inline else ("", "", [])
+        )
         doc_id = self.conn.execute(
             "INSERT INTO documents (owner, path, parent_id, title, body_data, version,"
-            " content_sha256, size, links, created_at, updated_at) VALUES (?,?,?,?,?,1,?,?,?,?,?)",
+            f" content_sha256, size, links, created_at, updated_at{column})"
+            f" VALUES (?,?,?,?,?,1,?,?,?,?,?{value})",
             (
                 owner,
                 path,
@@ -717,6 +725,7 @@ class DocumentsRepository:
                 links_json,
                 ts,
                 ts,
+                *index_params,
             ),
         ).lastrowid
         assert doc_id is not None
@@ -737,7 +746,8 @@ class DocumentsRepository:
             ts=ts,
         )
         self._insert_references(owner, doc_id, 1, path, body, links)
-        self.dialect.index_document(self.conn, doc_id, path, title, body)
+        if inline is None:
+            self.dialect.index_document(self.conn, doc_id, path, title, body)
         # References waiting on `path` now find this document by path (see _references);
         # they are pinned to it only when it moves away or is deleted.
         return Document(
@@ -794,10 +804,21 @@ class DocumentsRepository:
         was_deleted = row["deleted_at"] is not None
         deleted_at = (row["deleted_at"] if was_deleted else ts) if deleted else None
         new_parent = row["parent_id"] if parent_id is _KEEP else parent_id
+        # The full-text index is told the old values to remove and the new ones to add, and
+        # only when they change; where its entry is a column of the row, this UPDATE sets it.
+        changed = path != row["path"] or title != row["title"] or body != old_body
+        unindex = not was_deleted and (deleted or changed)
+        index = not deleted and (was_deleted or changed)
+        inline = (
+            self.dialect.document_index_value(path, title, body if index else None)
+            if index or unindex
+            else None
+        )
         self.conn.execute(
             "UPDATE documents SET path = ?, parent_id = ?, title = ?, body_data = ?, version = ?,"
             " content_sha256 = ?, size = ?, links = ?, updated_at = ?, deleted_at = ?"
-            " WHERE id = ?",
+            + (f", {inline[0]} = {inline[1]}" if inline else "")
+            + " WHERE id = ?",
             (
                 path,
                 new_parent,
@@ -809,6 +830,7 @@ class DocumentsRepository:
                 links_json,
                 ts,
                 deleted_at,
+                *(inline[2] if inline else ()),
                 doc_id,
             ),
         )
@@ -831,12 +853,9 @@ class DocumentsRepository:
         )
         if not deleted:
             self._insert_references(owner, doc_id, version, path, body, links)
-        # The full-text index reads its text from `documents` (external content), so it is
-        # told the old values to remove and the new ones to add, and only when they change.
-        changed = path != row["path"] or title != row["title"] or body != old_body
-        if not was_deleted and (deleted or changed):
+        if unindex and inline is None:
             self.dialect.unindex_document(self.conn, doc_id, row["path"], row["title"], old_body)
-        if not deleted and (was_deleted or changed):
+        if index and inline is None:
             self.dialect.index_document(self.conn, doc_id, path, title, body)
         return Document(
             doc_id,

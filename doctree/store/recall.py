@@ -65,18 +65,31 @@ class RecallIndex:
         """Store these passages of one session; a passage already stored (the same record
         and piece, handed over again) is left as it is. Returns how many were new. Joins the
         caller's transaction when one is open."""
-        added = 0
-        for r in rows:
-            cur = self.conn.execute(
-                "INSERT INTO recall_passages (owner, session_id, record, piece,"
-                " speaker, time, day, text, words) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT (owner, session_id, record, piece) DO NOTHING",
-                (owner, session_id, r.record, r.piece, r.speaker, r.time, r.day, r.text, r.words),
+        dialect = dialect_of(self.conn)
+        insert = (
+            "INSERT INTO recall_passages (owner, session_id, record, piece,"
+            " speaker, time, day, text, words{}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?{})"
+            " ON CONFLICT (owner, session_id, record, piece) DO NOTHING"
+        )
+        values = [
+            (owner, session_id, r.record, r.piece, r.speaker, r.time, r.day, r.text, r.words)
+            for r in rows
+        ]
+        fields = [(r.text, r.context, r.speaker, r.dates) for r in rows]
+        inline = [dialect.passage_index_value("recall", *f) for f in fields]
+        if inline and inline[0] is not None:
+            # The index is a column of the row: every passage in one batch of INSERTs.
+            column, value, _ = inline[0]
+            cur = self.conn.executemany(
+                insert.format(f", {column}", f", {value}"),
+                [(*v, *ix[2]) for v, ix in zip(values, inline, strict=True)],  # type: ignore[index]
             )
+            return max(cur.rowcount, 0)
+        added = 0
+        for v, f in zip(values, fields, strict=True):
+            cur = self.conn.execute(insert.format("", ""), v)
             if cur.rowcount:
-                dialect_of(self.conn).index_passage(
-                    self.conn, "recall", cur.lastrowid, owner, r.text, r.context, r.speaker, r.dates
-                )
+                dialect.index_passage(self.conn, "recall", cur.lastrowid, owner, *f)
                 added += 1
         return added
 

@@ -111,6 +111,14 @@ class Dialect(Protocol):
     ) -> None:
         """Take a document's indexed values (as last indexed) out of the index."""
 
+    def document_index_value(
+        self, path: str, title: str, body: str | None
+    ) -> tuple[str, str, list[Any]] | None:
+        """Where the index is a column of `documents`: (column, SQL value with `?`
+        parameters, parameters) that set a document's entry in the INSERT or UPDATE that
+        writes its row (`body` None: no entry), saving a statement; None where the index
+        is apart from the row (`index_document` and `unindex_document` keep it)."""
+
     def optimize_documents_index(self, conn: Any) -> None:
         """Rewrite the index so that no entry of removed text stays in storage."""
 
@@ -142,8 +150,15 @@ class Dialect(Protocol):
     ) -> None:
         """Add one passage to the index `index` ('chunks' or 'recall')."""
 
+    def passage_index_value(
+        self, index: str, text: str, context: str, speaker: str, dates: str
+    ) -> tuple[str, str, list[Any]] | None:
+        """As `document_index_value`, for a passage of the index `index`: set in the INSERT
+        of its row where the index is a column of it; None where `index_passage` keeps it."""
+
     def unindex_passages(self, conn: Any, index: str, ids_sql: str, params: Sequence[Any]) -> None:
-        """Take the passages whose ids `ids_sql` selects out of the index."""
+        """Take the passages whose ids `ids_sql` selects out of the index, before the caller
+        deletes their rows."""
 
     def optimize_passage_index(self, conn: Any, index: str) -> None:
         """Rewrite the index so that no entry of removed text stays in storage."""

@@ -190,13 +190,16 @@ class PgConnection(BackendConnection):
     """A psycopg 3 connection behind the `sqlite3.Connection` interface the store uses.
 
     Autocommit, with transactions opened by explicit BEGIN (as the SQLite connections are
-    opened with `isolation_level=None`). `total_changes` counts rows changed through it.
+    opened with `isolation_level=None`). `total_changes` counts rows changed through it;
+    `round_trips` counts the calls that waited for the server (one per `execute`,
+    `executemany` — its statements are sent as one pipeline — and `script`).
     """
 
     def __init__(self, raw: Any, url: str):
         self._raw = raw
         self.url = url
         self.total_changes = 0
+        self.round_trips = 0
         self.dialect = POSTGRES
 
     @property
@@ -207,6 +210,7 @@ class PgConnection(BackendConnection):
     def execute(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> PgCursor:
         text, returning = translate(sql)
         cursor = self._raw.cursor(row_factory=_row_factory)
+        self.round_trips += 1
         try:
             cursor.execute(text, _params(params))
         except _psycopg().Error as e:
@@ -232,6 +236,7 @@ class PgConnection(BackendConnection):
         if returning:
             text = text[: -len(" RETURNING id")]
         cursor = self._raw.cursor(row_factory=_row_factory)
+        self.round_trips += 1
         try:
             cursor.executemany(text, [_params(p) for p in seq])
         except _psycopg().Error as e:
@@ -242,6 +247,7 @@ class PgConnection(BackendConnection):
 
     def script(self, sql: str) -> None:
         """Run several statements at once (a migration); no parameters."""
+        self.round_trips += 1
         try:
             self._raw.execute(sql)
         except _psycopg().Error as e:
@@ -373,11 +379,11 @@ class PostgresDialect:
         return ""  # the planner's choice
 
     def begin_write(self, conn: PgConnection) -> None:
-        conn.execute("BEGIN")
-        try:
-            conn.execute(f"SELECT pg_advisory_xact_lock({WRITE_LOCK})").fetchall()
+        try:  # one round trip
+            conn.script(f"BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK})")
         except BaseException:
-            conn.execute("ROLLBACK")
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
             raise
 
     def begin_read(self, conn: PgConnection) -> None:
@@ -396,8 +402,16 @@ class PostgresDialect:
     def index_document(
         self, conn: PgConnection, doc_id: int, path: str, title: str, body: str
     ) -> None:
+        column, sql, params = self.document_index_value(path, title, body)
+        conn.execute(f"UPDATE documents SET {column} = {sql} WHERE id = ?", [*params, doc_id])
+
+    def document_index_value(
+        self, path: str, title: str, body: str | None
+    ) -> tuple[str, str, list[Any]]:
+        if body is None:
+            return "search_vector", "NULL", []
         sql, params = _vector([(_DOC_LABELS["path"], path), ("B", title), ("C", body)])
-        conn.execute(f"UPDATE documents SET search_vector = {sql} WHERE id = ?", [*params, doc_id])
+        return "search_vector", sql, params
 
     def unindex_document(
         self, conn: PgConnection, doc_id: int, path: str, title: str, body: str | None
@@ -442,19 +456,22 @@ class PostgresDialect:
         speaker: str,
         dates: str,
     ) -> None:
+        column, sql, params = self.passage_index_value(index, text, context, speaker, dates)
+        conn.execute(
+            f"UPDATE {_PASSAGES[index]} SET {column} = {sql} WHERE id = ?", [*params, passage_id]
+        )
+
+    def passage_index_value(
+        self, index: str, text: str, context: str, speaker: str, dates: str
+    ) -> tuple[str, str, list[Any]]:
         fields = {"text": text, "context": context, "speaker": speaker, "dates": dates}
         sql, params = _vector([(_PASSAGE_LABELS[k], v) for k, v in fields.items()])
-        conn.execute(
-            f"UPDATE {_PASSAGES[index]} SET search_vector = {sql} WHERE id = ?",
-            [*params, passage_id],
-        )
+        return "search_vector", sql, params
 
     def unindex_passages(
         self, conn: PgConnection, index: str, ids_sql: str, params: Sequence[Any]
     ) -> None:
-        conn.execute(
-            f"UPDATE {_PASSAGES[index]} SET search_vector = NULL WHERE id IN ({ids_sql})", params
-        )
+        return None  # the entry is a column of the row: it goes with the row deleted next
 
     def optimize_passage_index(self, conn: PgConnection, index: str) -> None:
         return None

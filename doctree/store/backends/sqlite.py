@@ -44,6 +44,16 @@ class SqliteDialect:
             (doc_id, path, title, body),
         )
 
+    def document_index_value(
+        self, path: str, title: str, body: str | None
+    ) -> tuple[str, str, list[Any]] | None:
+        return None  # FTS5 is a table of its own (external content)
+
+    def passage_index_value(
+        self, index: str, text: str, context: str, speaker: str, dates: str
+    ) -> tuple[str, str, list[Any]] | None:
+        return None
+
     def unindex_document(
         self, conn: sqlite3.Connection, doc_id: int, path: str, title: str, body: str | None
     ) -> None:
