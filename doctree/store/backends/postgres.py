@@ -556,15 +556,14 @@ def _top_level_or(query: str) -> list[str]:
 
 def _idf(conn: PgConnection, table: str, owner: str, terms: list[str], live: str) -> list[float]:
     """BM25's inverse document frequency of each term among the owner's rows (those that
-    `live`, a condition on the table's own columns, keeps)."""
-    counts = " ,".join(
-        f"(SELECT COUNT(*) FROM {table} WHERE owner = ? AND {live}"
-        f" AND search_vector @@ to_tsquery('{TSCONFIG}', ?))"
-        for _ in terms
+    `live`, a condition on the table's own columns, keeps): the rows and each term's
+    matches counted in one pass over them (a count per term, each a scan of its own, took
+    twice as long and more with more terms)."""
+    matches = ", ".join(
+        f"COUNT(*) FILTER (WHERE search_vector @@ to_tsquery('{TSCONFIG}', ?))" for _ in terms
     )
     row = conn.execute(
-        f"SELECT (SELECT COUNT(*) FROM {table} WHERE owner = ? AND {live}), {counts}",
-        [owner, *[x for t in terms for x in (owner, t)]],
+        f"SELECT COUNT(*), {matches} FROM {table} WHERE owner = ? AND {live}", [*terms, owner]
     ).fetchone()
     n = row[0]
     return [math.log(1 + (n - df + 0.5) / (df + 0.5)) for df in row[1:]]
