@@ -354,3 +354,47 @@ def test_a_claim_passes_over_a_session_whose_hand_over_is_being_settled(pg):
     a.conn.execute("COMMIT")
     assert setup.get("s1").invalidated_at is None
     assert _holder(setup, "s1") == ("worker:a", T0 + 119)
+
+
+# -- the worker ----------------------------------------------------------------------------
+
+
+def test_a_hand_over_the_database_does_not_record_stays_pending_and_is_retried(db_path):
+    """The compare-and-swap fails (another connection holds what it needs past the wait
+    timeout): nothing is marked, the session stays pending (the hand-over counts as
+    `lost`), and the next tick hands the same records over again."""
+    from doctree.sessions.worker import MemoryWorker
+
+    setup = SessionsRepository(db_path)
+    ids = _pending(setup, "s1", n=2)
+    blocker = SessionsRepository(db_path)
+    jobs = []
+
+    class Handler:
+        def handle(self, job):
+            jobs.append((job.first_history_id, job.last_history_id))
+            if len(jobs) == 1:  # another connection takes the session's lock meanwhile
+                if dialect_of(blocker.conn).row_locks:
+                    blocker.conn.execute("BEGIN")
+                    blocker.conn.execute(
+                        "SELECT 1 FROM sessions WHERE id = 's1' FOR UPDATE"
+                    ).fetchall()
+                else:
+                    begin_write(blocker.conn)
+
+    worker = MemoryWorker(db_path, handler=Handler())
+    dialect_of(worker.sessions.conn).set_wait_timeout(worker.sessions.conn, 300)
+    try:
+        first = worker.tick()
+        blocker.conn.execute("ROLLBACK")
+        assert first.lost == ["s1"] and first.processed == []
+        s = setup.get("s1")
+        assert (s.invalidated_at, s.processed_until) == (ids[-1], None)
+        second = worker.tick()
+        assert second.processed == ["s1"]
+        assert jobs == [(ids[0], ids[-1])] * 2
+        assert setup.get("s1").invalidated_at is None
+    finally:
+        worker.close()
+        blocker.close()
+        setup.close()
