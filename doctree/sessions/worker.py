@@ -3,8 +3,8 @@
 Each tick claims up to `batch` invalidated sessions (oldest mark first), one at a time,
 each with the lease `session:<id>` (so two workers never hand one session over at once; a
 crashed worker's lease expires and is taken over). For each it loads the records after
-`processed_until`, formats them as a markdown transcript and hands a `TranscriptJob` to the handler — the memory
-agent of the source agent. Then it marks the session processed with a compare-and-swap: if
+`processed_until`, formats them as a markdown transcript and hands a `TranscriptJob` to the
+handler — the memory agent of the source agent. Then it marks the session processed with a compare-and-swap: if
 records arrived meanwhile, the mark stays and the next tick hands over only the new records.
 A failing session is retried later with exponential backoff and never blocks the others.
 """
