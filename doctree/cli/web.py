@@ -47,7 +47,7 @@ def serve(state: State, host: str, port: int, token: str | None, mcp: bool, unde
     banner = f"doctree inspector on http://{host}:{port}/{mcp_note}; Ctrl-C stops it"
     run_server(
         db,
-        state.agent,
+        state.owner,
         host=host,
         port=port,
         token=token,

@@ -127,7 +127,7 @@ class Dialect(Protocol):
         score better. `match` is an FTS5 expression (see `fts_to_tsquery`); `snip` is None
         where the caller is to cut the snippet itself."""
 
-    # The passage indexes: `chunks` (passages of documents) and `recall` (of sessions).
+    # The passage indexes: `passages` (passages of documents) and `recall` (of sessions).
     def index_passage(
         self,
         conn: Any,
@@ -139,7 +139,7 @@ class Dialect(Protocol):
         speaker: str,
         dates: str,
     ) -> None:
-        """Add one passage to the index `index` ('chunks' or 'recall')."""
+        """Add one passage to the index `index` ('passages' or 'recall')."""
 
     def unindex_passages(self, conn: Any, index: str, ids_sql: str, params: Sequence[Any]) -> None:
         """Take the passages whose ids `ids_sql` selects out of the index."""
