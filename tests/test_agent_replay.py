@@ -165,7 +165,7 @@ def test_replay_is_deterministic(replayed, all_cassette, fresh_database):
 
 
 def _show(db: Path | str, agent: str) -> str:
-    result = CliRunner().invoke(cli, ["--db", str(db), "--agent", agent, "show", "~/memory"])
+    result = CliRunner().invoke(cli, ["--db", str(db), "--owner", agent, "show", "~/memory"])
     assert result.exit_code == 0, result.output
     return result.output
 

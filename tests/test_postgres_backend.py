@@ -189,7 +189,7 @@ def test_the_connection_speaks_the_sqlite3_interface(server):
     assert (row[0], row["holder"], dict(row)) == ("n", "h", {"name": "n", "holder": "h"})
     with pytest.raises(sqlite3.IntegrityError):
         conn.execute("INSERT INTO leases VALUES (?, ?, ?, ?)", ("n", "h", 1.0, 2.0))
-    cur = conn.execute("INSERT INTO runs (agent, source_agent, backend, model, started_at)"
+    cur = conn.execute("INSERT INTO runs (definition, owner, backend, model, started_at)"
                        " VALUES (?, ?, ?, ?, ?)", ("a", "main", "offline", "m", "t"))  # fmt: skip
     assert cur.lastrowid == 1 and cur.rowcount == 1
     conn.close()

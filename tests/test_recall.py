@@ -132,14 +132,14 @@ def test_context_cli_blends_both_layers(db_path, repo):
     handed_over(db_path, "s-bob", BOB)
     run = CliRunner().invoke(
         cli,
-        ["--db", str(db_path), "--agent", OWNER, "context", "--query", "where is Bob's flat"],
+        ["--db", str(db_path), "--owner", OWNER, "context", "--query", "where is Bob's flat"],
     )
     assert run.exit_code == 0, run.output
     assert run.output.index("~/memory/people/bob") < run.output.index(RECALL_HEADING)
     assert "his flat is in Kreuzberg" in run.output
     run = CliRunner().invoke(
         cli,
-        ["--db", str(db_path), "--agent", OWNER, "context", "--query", "Bob flat"]
+        ["--db", str(db_path), "--owner", OWNER, "context", "--query", "Bob flat"]
         + ["--words", "60", "--json"],
     )
     assert run.exit_code == 0, run.output
@@ -186,7 +186,7 @@ def test_redact_erases_the_passages_its_sentences_came_from(db_path, repo):
         OWNER, "~/memory/people/bob", "# Bob\n\n- Bob moved to Berlin last month.\n", actor=ACTOR
     )
     run = CliRunner().invoke(
-        cli, ["--db", str(db_path), "--agent", OWNER, "redact", "~/memory/people/bob", "1"]
+        cli, ["--db", str(db_path), "--owner", OWNER, "redact", "~/memory/people/bob", "1"]
     )
     assert run.exit_code == 0, run.output
     assert "erased 1 passage(s) of past sessions" in run.output

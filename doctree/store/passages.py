@@ -64,7 +64,7 @@ def _scope(under: str) -> tuple[str, list[str]]:
 
 
 class PassageIndex:
-    """Passages of every owner's documents in one SQLite database (tables of migrations 007 and 014).
+    """Passages of every owner's documents in one database (migrations 007 and 014).
 
     Give it the store (or, as before, the store's connection: it is wrapped in one).
     """
