@@ -5,6 +5,7 @@ an error that names them."""
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
@@ -23,11 +24,21 @@ def renamed_keywords(**renames: str) -> Callable[[F], F]:
     `UserError`."""
 
     def decorate(func: F) -> F:
+        parameters = inspect.signature(func).parameters
+        # How many positional arguments it takes to reach each new name (None: keyword only).
+        position = {
+            new: i
+            for i, (name, p) in enumerate(parameters.items())
+            for new in renames.values()
+            if name == new and p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD
+        }
+
         @functools.wraps(func)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             for old, new in renames.items():
                 if old in kwargs:
-                    if new in kwargs:
+                    at = position.get(new)
+                    if new in kwargs or (at is not None and len(args) > at):
                         raise _both(old, new, f"{func.__qualname__}()")
                     kwargs[new] = kwargs.pop(old)
             return func(*args, **kwargs)
