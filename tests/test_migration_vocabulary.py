@@ -106,7 +106,9 @@ def check_upgraded(location: Any, made: dict[str, Any]) -> None:
         kept = repo.conn.execute(
             "SELECT id, text FROM passages WHERE document_id = ? ORDER BY id", (made["doc"],)
         ).fetchall()
-        assert [(r[0], r[1]) for r in kept] == list(zip(made["passages"], made["texts"], strict=True))
+        assert [(r[0], r[1]) for r in kept] == list(
+            zip(made["passages"], made["texts"], strict=True)
+        )
         (coffee, *_) = index.search("main", "coffee")
         assert "Bob drinks coffee" in coffee.text and coffee.id in made["passages"]
         assert any("green tea" in h.text for h in index.search("main", "green"))
