@@ -321,7 +321,7 @@ def test_owner_from_environment(run, monkeypatch):
     assert run("read", "~/a", agent="envagent").output == "x\n"
 
 
-def test_bad_agent_id_exits_2_without_traceback(run):
+def test_bad_owner_exits_2_without_traceback(run):
     result = run("show", agent="bad agent")
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert "agent id 'bad agent'" in result.output

@@ -78,7 +78,7 @@ def runs(
         emit_json([{**r.to_dict(), "changes": counts.get(r.id, 0)} for r in rows])
         return
     if not rows:
-        who = "any owner" if all_owners else f"owner {state.owner!r}"
+        who = "any agent" if all_owners else f"agent {state.owner!r}"
         click.echo(f"no runs for {who}")
         return
     click.echo(
