@@ -193,7 +193,8 @@ def _given(ctx: click.Context | None, name: str) -> bool:
 def _print_outcome(o: ReplayOutcome) -> None:
     held = f", {o.skipped} already held" if o.skipped else ""
     click.echo(
-        f"{o.source}: session {o.session_id} of agent {o.owner}: {o.appended} record(s) appended{held}"
+        f"{o.source}: session {o.session_id} of agent {o.owner}: "
+        f"{o.appended} record(s) appended{held}"
     )
     if o.error:
         click.echo(f"  memory agent failed: {o.error}")
