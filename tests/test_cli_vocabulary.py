@@ -202,3 +202,10 @@ def test_engine_compact_is_the_older_name_of_compact_context(db_path):
         assert engine.current_session("main") == new
     finally:
         engine.close()
+
+
+def test_a_descriptor_still_answers_to_its_older_attribute_name():
+    from doctree.sessions.repository import AgentDescriptor
+
+    d = AgentDescriptor.of({"type": "agent", "id": "support-bot"})
+    assert d.owner == "support-bot" and d.id == "support-bot"

@@ -105,6 +105,11 @@ class AgentDescriptor:
         """Sessions of a memory agent are never invalidated (it would collect itself)."""
         return self.type == MEMORY_AGENT
 
+    @property
+    def id(self) -> str:
+        """The older name of `owner`, kept for code that reads it."""
+        return self.owner
+
     def __str__(self) -> str:
         return f"{self.type}:{self.owner}"
 
