@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from doctree.store.chunks import ChunkIndex, ChunkRow
 from doctree.store.documents import DocumentsRepository
+from doctree.store.passages import PassageIndex, PassageRow
 from doctree.store.recall import RecallIndex, RecallRow
 
 
@@ -71,14 +71,14 @@ def test_a_modify_keeps_the_pins_of_references_the_version_before_made(repo):
 
 def test_passages_are_stored_and_indexed_in_one_round_trip(pgrepo):
     doc = pgrepo.write("main", "~/notes/log", "a log")
-    rows = [ChunkRow(seq=i, text=f"passage {i} about cranes", words=4) for i in range(50)]
-    chunks = ChunkIndex(pgrepo.conn)
+    rows = [PassageRow(seq=i, text=f"passage {i} about cranes", words=4) for i in range(50)]
+    passages = PassageIndex(pgrepo.conn)
     with pgrepo.transaction():
-        _, trips = _trips(pgrepo, lambda: chunks.replace(doc.id, "main", 1, doc.path, rows))
+        _, trips = _trips(pgrepo, lambda: passages.replace(doc.id, "main", 1, doc.path, rows))
     # forget the old passages (two statements), the source row, its catch-up mark, and
     # the 50 passages with their full-text entries in one pipeline
     assert trips <= 5
-    assert len(chunks.search("main", "cranes", limit=100)) == 50
+    assert len(passages.search("main", "cranes", limit=100)) == 50
 
     recall = RecallIndex(pgrepo.conn)
     said = [

@@ -136,7 +136,7 @@ class Dialect(Protocol):
         score better. `match` is an FTS5 expression (see `fts_to_tsquery`); `snip` is None
         where the caller is to cut the snippet itself."""
 
-    # The passage indexes: `chunks` (passages of documents) and `recall` (of sessions).
+    # The passage indexes: `passages` (passages of documents) and `recall` (of sessions).
     def index_passage(
         self,
         conn: Any,
@@ -148,7 +148,7 @@ class Dialect(Protocol):
         speaker: str,
         dates: str,
     ) -> None:
-        """Add one passage to the index `index` ('chunks' or 'recall')."""
+        """Add one passage to the index `index` ('passages' or 'recall')."""
 
     def passage_index_value(
         self, index: str, text: str, context: str, speaker: str, dates: str
