@@ -48,7 +48,8 @@ from doctree.store.paths import (
     validate_owner,
 )
 from doctree.store.references import body_links, declared_links, split_frontmatter
-from doctree.store.search import FTS_TOKEN, SQL_SNIPPET_BYTES, STOPWORDS, long_snippet, parse_search
+from doctree.store.search import fts_query as fts_query  # where it was first defined
+from doctree.store.search import parse_search, snippet_of
 from doctree.timeutil import now_iso as now  # the name the store has always used
 
 DEFAULT_MAX_BODY_BYTES = 100_000
@@ -1273,33 +1274,25 @@ class DocumentsRepository:
             lo, hi = _range(under)
             scope = " AND (d.path = ? OR (d.path >= ? AND d.path < ?))"
             params += [under, lo, hi]
-        # FTS5's snippet() takes time in the square of a body's size; a large body's
-        # snippet is cut in Python instead (`long_snippet`, linear).
-        snip = f"CASE WHEN d.size <= {SQL_SNIPPET_BYTES} THEN {{snippet}} END" if snippets else "''"
-        rows = self.dialect.search_documents(self.conn, match, owner, scope, params, limit, snip)
+        rows = self.dialect.search_documents(self.conn, match, owner, scope, params, limit)
+        # Snippets are cut here, the same on every backend (see `snippet_of`).
+        bodies = (
+            self.dialect.indexed_bodies(self.conn, [r["id"] for r in rows])
+            if snippets and rows
+            else {}
+        )
         return [
             SearchHit(
                 r["id"],
                 r["path"],
                 r["title"],
-                r["snip"]
-                if r["snip"] is not None
-                else long_snippet(self._body_of(r["id"]), parsed)
-                if snippets
-                else "",
+                snippet_of(bodies[r["id"]], parsed) if snippets else "",
                 r["score"],
                 r["version"],
                 r["updated_at"],
             )
             for r in rows
         ]
-
-    def _body_of(self, document_id: int) -> str:
-        """The current body of a document, decoded (a large search hit's snippet)."""
-        row = self.conn.execute(
-            "SELECT body_data FROM documents WHERE id = ?", (document_id,)
-        ).fetchone()
-        return _text(row)
 
     def owners(self) -> list[str]:
         return [r[0] for r in self.conn.execute("SELECT DISTINCT owner FROM documents ORDER BY 1")]
@@ -1868,18 +1861,6 @@ def unified_diff(a: str, b: str, a_label: str, b_label: str) -> str:
     ):
         out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
     return "".join(out)
-
-
-def fts_query(text: str) -> str:
-    """Turn free text into an FTS5 query: each word quoted, any word may match (BM25 ranks).
-
-    Stopwords are dropped, so a question ("what did Alice say about the garden?") is matched
-    on its content words rather than by nearly every document; a query of nothing but
-    stopwords keeps them all, so it still finds what contains them.
-    """
-    words = list(dict.fromkeys(w for w in FTS_TOKEN.findall(text or "") if w))
-    content = [w for w in words if w.casefold() not in STOPWORDS]
-    return " OR ".join(f'"{w}"' for w in (content or words))
 
 
 _unified = unified_diff  # the former private name
