@@ -1,4 +1,4 @@
-"""Search syntax and snippets: what `DocumentsRepository.search` makes of a query.
+"""Search: `Search.search` (`DocumentsRepository.search`), its syntax and its snippets.
 
 Words any of which may match (stopwords dropped), `apol*` for a prefix, `"a phrase"` that
 must occur, `-word` (or `-"a phrase"`) to exclude, read into an FTS5 query; and the
@@ -18,6 +18,9 @@ from typing import Any
 
 from doctree import stopwords
 from doctree.errors import UserError
+from doctree.store.core import Core
+from doctree.store.model import SearchHit, check_int
+from doctree.store.paths import HOME, normalize_path, subtree_bounds, validate_owner
 
 FTS_TOKEN = re.compile(r"[\w]+", re.UNICODE)
 """A word as the full-text index sees one (unicode61: letters and digits)."""
@@ -212,3 +215,59 @@ def snippet_of(body: str | None, query: SearchQuery, size: int = SNIPPET_TOKENS)
         out.append(parts[-1])  # and to its end: what follows its last word (a full stop)
     text = " ".join("".join(out).split())
     return ("… " if start > 0 else "") + text + (" …" if stop < n else "")
+
+
+class Search:
+    """The full-text search of a repository, on its `Core`."""
+
+    def __init__(self, core: Core):
+        self.conn = core.conn
+        self.dialect = core.dialect
+
+    def search(
+        self,
+        owner: str,
+        query: str,
+        *,
+        under: str = HOME,
+        limit: int = 10,
+        snippets: bool = True,
+    ) -> list[SearchHit]:
+        """Full-text search over current titles, bodies and paths, best (BM25) first.
+
+        The query is read by `parse_search`: any of its words may match (stopwords
+        dropped), `word*` matches a prefix, `"a phrase"` must occur as written, `-word`
+        excludes. `snippets=False` leaves each hit's snippet empty, for callers that only rank.
+        """
+
+        owner, under = validate_owner(owner), normalize_path(under)
+        limit = check_int(limit, "limit", minimum=1)
+        parsed = parse_search(query)
+        match = parsed.fts()
+        if not match:
+            return []
+        params: list[Any] = []
+        scope = ""
+        if under != HOME:
+            lo, hi = subtree_bounds(under)
+            scope = " AND (d.path = ? OR (d.path >= ? AND d.path < ?))"
+            params += [under, lo, hi]
+        rows = self.dialect.search_documents(self.conn, match, owner, scope, params, limit)
+        # Snippets are cut here, the same on every backend (see `snippet_of`).
+        bodies = (
+            self.dialect.indexed_bodies(self.conn, [r["id"] for r in rows])
+            if snippets and rows
+            else {}
+        )
+        return [
+            SearchHit(
+                r["id"],
+                r["path"],
+                r["title"],
+                snippet_of(bodies[r["id"]], parsed) if snippets else "",
+                r["score"],
+                r["version"],
+                r["updated_at"],
+            )
+            for r in rows
+        ]
