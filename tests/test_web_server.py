@@ -138,3 +138,48 @@ def test_mcp_over_http_without_the_token_is_refused(server):
     assert post_initialize(server + "/mcp", None) == 401
     assert post_initialize(server + "/mcp", "wrong") == 403
     assert post_initialize(server + "/mcp", TOKEN) == 200
+
+
+def test_port_0_announces_the_port_the_system_chose(tmp_path):
+    db = build_demo(tmp_path / "demo.db")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "doctree", "--db", str(db), "serve", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        banner = proc.stderr.readline()
+        port = int(banner.split("http://127.0.0.1:")[1].split("/")[0])
+        assert port != 0, banner
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                status, page = get(f"http://127.0.0.1:{port}/tree")
+                break
+            except OSError:
+                assert proc.poll() is None and time.monotonic() < deadline, banner
+                time.sleep(0.1)
+        assert status == 200 and "memory" in page
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_a_port_in_use_is_one_clear_line(tmp_path):
+    import socket
+
+    db = build_demo(tmp_path / "demo.db")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        r = subprocess.run(
+            [sys.executable, "-m", "doctree", "--db", str(db), "serve", "--port", str(port)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert r.returncode == 2
+    assert f"127.0.0.1:{port}: cannot listen there" in r.stderr
+    assert "Traceback" not in r.stderr

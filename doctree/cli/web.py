@@ -43,8 +43,13 @@ def serve(state: State, host: str, port: int, token: str | None, mcp: bool, unde
     from doctree.web import serve as run_server
 
     db = str(state.db_path or default_db_path())
-    mcp_note = f" (MCP at http://{host}:{port}/mcp)" if mcp else ""
-    banner = f"doctree inspector on http://{host}:{port}/{mcp_note}; Ctrl-C stops it"
+
+    def announce(bound: int) -> None:
+        mcp_note = f" (MCP at http://{host}:{bound}/mcp)" if mcp else ""
+        click.echo(
+            f"doctree inspector on http://{host}:{bound}/{mcp_note}; Ctrl-C stops it", err=True
+        )
+
     run_server(
         db,
         state.agent,
@@ -53,5 +58,5 @@ def serve(state: State, host: str, port: int, token: str | None, mcp: bool, unde
         token=token,
         mcp=mcp,
         mcp_under=under,
-        on_start=lambda: click.echo(banner, err=True),
+        on_start=announce,
     )

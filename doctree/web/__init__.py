@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import ipaddress
+import socket
 from collections.abc import Callable
 
 from doctree.errors import UserError
@@ -31,10 +32,11 @@ def serve(
     mcp: bool = False,
     mcp_under: str = "~",
     log_level: str = "warning",
-    on_start: Callable[[], None] | None = None,
+    on_start: Callable[[int], None] | None = None,
 ) -> None:
     """Run the inspector on uvicorn until interrupted. Beyond loopback a token is required.
-    `on_start` is called once the settings are accepted, just before the server starts."""
+    `on_start` is called with the port listened on (the one the system chose for port 0) once
+    the settings are accepted and the socket is bound, just before the server starts."""
     import uvicorn
 
     from doctree.web.app import create_app
@@ -46,6 +48,27 @@ def serve(
             "(pass --token or set DOCTREE_TOKEN)"
         )
     app = create_app(db, owner, token=token, mcp=mcp, mcp_under=mcp_under, loopback=loopback)
+    sock = bind(host.strip("[]"), port)
     if on_start is not None:
-        on_start()
-    uvicorn.run(app, host=host.strip("[]"), port=port, log_level=log_level, lifespan="on")
+        on_start(sock.getsockname()[1])
+    config = uvicorn.Config(app, log_level=log_level, lifespan="on")
+    uvicorn.Server(config).run(sockets=[sock])
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on `host`:`port` (port 0: one the system picks)."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as e:
+        raise UserError(f"host {host!r}: cannot be resolved ({e.strerror})") from None
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+    except OSError as e:
+        sock.close()
+        raise UserError(f"{host}:{port}: cannot listen there ({e.strerror})") from None
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock
