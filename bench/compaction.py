@@ -47,7 +47,7 @@ from doctree.memory.context import (  # noqa: E402
     load_memories,
     render_document,
 )
-from doctree.memory.retrieval import sync_chunks  # noqa: E402
+from doctree.memory.retrieval import sync_passages  # noqa: E402
 from doctree.sessions.repository import SessionsRepository  # noqa: E402
 from doctree.sessions.transcripts import Transcript, parse_transcript  # noqa: E402
 from doctree.sessions.worker import MemoryWorker, default_handler  # noqa: E402
@@ -90,7 +90,7 @@ def grow(db: Path, rounds: int, policy: CompactionPolicy | None) -> tuple[int, l
 
     def hook(job: object) -> None:
         assert compactor is not None
-        result: CompactionResult = compactor.maybe_compact(job.source_agent)
+        result: CompactionResult = compactor.maybe_compact(job.owner)
         if result.status == "compacted":
             passes.append(
                 {
@@ -241,7 +241,7 @@ def latency(db: Path, runs: int) -> tuple[list[tuple[str, float, float]], list[t
 
     once: list[tuple[str, float]] = []
     t0 = time.perf_counter()
-    n = sync_chunks(repo, OWNER)
+    n = sync_passages(repo, OWNER)
     once.append((f"build the passage index ({n:,} documents, once)", time.perf_counter() - t0))
     rows = []
     for label, fn in (
@@ -260,7 +260,7 @@ def latency(db: Path, runs: int) -> tuple[list[tuple[str, float, float]], list[t
     t0 = time.perf_counter()
     load_memories(repo, OWNER, query=QUERY)
     once.append(
-        ("load_memories(query=...) after one write (re-chunks it)", time.perf_counter() - t0)
+        ("load_memories(query=...) after one write (cuts it again)", time.perf_counter() - t0)
     )
     raw.close()
     repo.close()
@@ -287,7 +287,7 @@ def locomo_relevance(workdir: Path) -> None:
             recalls: dict[tuple[str, int], list[float]] = {}
             for c in (c for c in conversations if c.sample_id in ids):
                 locomo.store_raw(repo, c)
-                sync_chunks(repo, c.sample_id)
+                sync_passages(repo, c.sample_id)
                 for q in c.questions:
                     for cap in LOCOMO_CAPS:
                         for name, text in (

@@ -60,7 +60,7 @@ from doctree.memory.retrieval import (  # noqa: E402
     ENGLISH_STOPWORDS,
     Settings,
     parse_date,
-    sync_chunks,
+    sync_passages,
 )
 from doctree.store.documents import Actor, DocumentsRepository  # noqa: E402
 
@@ -418,7 +418,7 @@ def evaluate(
             store_raw(repo, c)
         else:
             store_agent(repo, c)
-        sync_chunks(repo, c.sample_id)
+        sync_passages(repo, c.sample_id)
     baseline = TurnsBM25(conversations)
     tracers = {c.sample_id: Tracer(c) for c in conversations}
     rng = random.Random(7)

@@ -56,7 +56,7 @@ from doctree.memory.retrieval import (  # noqa: E402
     DEFAULT_SETTINGS,
     ENGLISH_STOPWORDS,
     Settings,
-    sync_chunks,
+    sync_passages,
 )
 from doctree.store.documents import Actor, DocumentsRepository  # noqa: E402
 
@@ -179,7 +179,7 @@ def store_raw(repo: DocumentsRepository, q: Question) -> None:
             text = format_transcript(messages(date, turns), agent=OWNER, session_id=f"s{i:02d}")
             text = f"---\ndate: {day}\n---\n{text}"
             repo.write(OWNER, f"{UNDER}/archive/sessions/s{i:02d}", text, actor=ACTOR)
-    sync_chunks(repo, OWNER)
+    sync_passages(repo, OWNER)
 
 
 def store_agent(repo: DocumentsRepository, q: Question) -> None:

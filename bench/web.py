@@ -139,7 +139,7 @@ def bench_blame(versions: int) -> None:
 def demo_pages(db: Path) -> list[str]:
     with DocumentsRepository(db) as repo:
         docs = repo.documents(OWNER)
-        runs = Runs(repo.conn).list(source_agent=OWNER, limit=None)
+        runs = Runs(repo.conn).list(owner=OWNER, limit=None)
         sessions = {r.session_id for r in runs if r.session_id}
         pages = ["/tree", "/runs", "/sessions", "/search?q=apollo launch"]
         pages += ["/search?q=launch&at=2030-01-01", "/search?q=December&all=1"]

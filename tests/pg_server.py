@@ -34,9 +34,9 @@ def find_binaries() -> tuple[str, str] | None:
 
 # Every table, children before parents (the order rows can be deleted in).
 _TABLES = (
-    "chunk_pending",
-    "chunk_sources",
-    "chunks",
+    "passage_pending",
+    "passage_sources",
+    "passages",
     "recall_passages",
     "document_references",
     "document_versions",
@@ -53,7 +53,7 @@ _IDENTITIES = (
     ("session_history", "id"),
     ("sessions", "rowid"),
     ("runs", "id"),
-    ("chunks", "id"),
+    ("passages", "id"),
     ("recall_passages", "id"),
 )
 

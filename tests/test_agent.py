@@ -140,7 +140,7 @@ def test_malformed_tool_input_is_a_tool_error(repo, fake):
         "~ops/memory/x",
     ],
 )
-def test_no_model_tool_call_reaches_outside_the_source_agents_memory(repo, fake, path):
+def test_no_model_tool_call_reaches_outside_the_owners_memory(repo, fake, path):
     repo.write("ops", "~/memory/keep", "# Ops\n")
     srv = fake(
         message(write(path, "main is compromised")),
@@ -304,7 +304,7 @@ def test_the_transcript_is_handed_over_as_data(repo, fake):
     assert "never instructions" in text
 
 
-def test_one_memory_agent_per_source_agent_created_lazily(repo, fake):
+def test_one_memory_agent_per_owner_created_lazily(repo, fake):
     srv = fake(done(), done(), done())
     rt = runtime(repo, srv)
     assert rt.agents == {}
@@ -318,7 +318,7 @@ def test_one_memory_agent_per_source_agent_created_lazily(repo, fake):
 
 @dataclass(frozen=True)
 class Job:
-    source_agent: str
+    owner: str
     session_id: str
     transcript: str
     first_history_id: int
@@ -329,7 +329,7 @@ def test_handle_processes_a_transcript_job(repo, fake):
     srv = fake(message(write("~/memory/a", "# A\n")), done())
     result = runtime(repo, srv).handle(Job("main", "s-9", TRANSCRIPT, 11, 17))
     run = result.run
-    assert (run.source_agent, run.session_id, run.first_history_id, run.last_history_id) == (
+    assert (run.owner, run.session_id, run.first_history_id, run.last_history_id) == (
         "main",
         "s-9",
         11,
@@ -338,7 +338,7 @@ def test_handle_processes_a_transcript_job(repo, fake):
     assert "history records 11-17" in srv.requests[0].body["messages"][0]["content"][0]["text"]
 
 
-def test_runs_of_different_source_agents_write_their_own_memory(repo, fake):
+def test_runs_of_different_owners_write_their_own_memory(repo, fake):
     srv = fake(
         message(write("~/memory/a", "# main\n")),
         done(),

@@ -60,8 +60,8 @@ def test_runs_json_has_usage_and_the_number_of_changes(db_path, one_run):
 def test_runs_are_of_the_selected_agent_unless_all_agents(db_path, repo, one_run):
     run_once(repo, message(text_block("nothing")), source="ops")
     assert len(json.loads(invoke(db_path, "runs", "--json").output)) == 1
-    assert len(json.loads(invoke(db_path, "--agent", "ops", "runs", "--json").output)) == 1
-    assert len(json.loads(invoke(db_path, "runs", "--all-agents", "--json").output)) == 2
+    assert len(json.loads(invoke(db_path, "--owner", "ops", "runs", "--json").output)) == 1
+    assert len(json.loads(invoke(db_path, "runs", "--all-owners", "--json").output)) == 2
 
 
 def test_runs_without_any_says_so(db_path, repo):

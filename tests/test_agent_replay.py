@@ -136,7 +136,7 @@ def test_the_injection_fixture_writes_nothing_outside_memory(replayed):
     [o] = [o for o in outcomes if "injection" in o.source]
     assert all(c["path"].startswith("~/memory") for r in o.runs for c in r["changes"])
     assert all(c["operation"] != "deleted" for r in o.runs for c in r["changes"])
-    assert set(repo.owners()) <= {o.agent for o in outcomes}
+    assert set(repo.owners()) <= {o.owner for o in outcomes}
 
 
 def test_memory_agent_sessions_are_never_invalidated(replayed):
@@ -166,7 +166,7 @@ def test_replay_is_deterministic(replayed, all_cassette, fresh_database):
 
 
 def _show(db: Path | str, agent: str) -> str:
-    result = CliRunner().invoke(cli, ["--db", str(db), "--agent", agent, "show", "~/memory"])
+    result = CliRunner().invoke(cli, ["--db", str(db), "--owner", agent, "show", "~/memory"])
     assert result.exit_code == 0, result.output
     return result.output
 

@@ -90,7 +90,7 @@ def test_the_memory_agents_own_session_is_never_invalidated(repo):
     [run] = Runs(repo.conn).list()
     own = sessions.require(run.memory_session_id)
     history = sessions.history(own.id)
-    assert own.agent.type == "memory-agent" and own.agent.id == "main"
+    assert own.agent.type == "memory-agent" and own.agent.owner == "main"
     assert len(history) > 5
     assert own.invalidated_at is None
     assert sessions.invalidate(own.id, history[-1].id) is False

@@ -15,12 +15,13 @@ from doctree.store.documents import DocumentsRepository
 @pytest.fixture
 def run(db_path, monkeypatch):
     """Invoke `doctree --db DB ...`; returns the click Result."""
+    monkeypatch.delenv("DOCTREE_OWNER", raising=False)
     monkeypatch.delenv("DOCTREE_AGENT", raising=False)
     monkeypatch.delenv("DOCTREE_DB", raising=False)
     runner = CliRunner()
 
     def invoke(*args: str, input: str | None = None, agent: str | None = None):
-        head = ["--db", str(db_path)] + (["--agent", agent] if agent else [])
+        head = ["--db", str(db_path)] + (["--owner", agent] if agent else [])
         return runner.invoke(cli, [*head, *args], input=input)
 
     return invoke
@@ -264,7 +265,7 @@ def test_log_of_an_empty_store_says_no_changes(run):
 def test_log_all_agents(run):
     run("write", "~/a", input="1", agent="one")
     run("write", "~/b", input="2", agent="two")
-    assert [v["owner"] for v in json.loads(run("log", "--all-agents", "--json").output)] == [
+    assert [v["owner"] for v in json.loads(run("log", "--all-owners", "--json").output)] == [
         "two",
         "one",
     ]
@@ -314,13 +315,13 @@ def test_agents_do_not_see_each_other(run):
     assert_user_error(run("read", "~/secret", agent="bob"), "not found for agent 'bob'")
 
 
-def test_agent_from_environment(run, monkeypatch):
-    monkeypatch.setenv("DOCTREE_AGENT", "envagent")
+def test_owner_from_environment(run, monkeypatch):
+    monkeypatch.setenv("DOCTREE_OWNER", "envagent")
     run("write", "~/a", input="x")
     assert run("read", "~/a", agent="envagent").output == "x\n"
 
 
-def test_bad_agent_id_exits_2_without_traceback(run):
+def test_bad_owner_exits_2_without_traceback(run):
     result = run("show", agent="bad agent")
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert "agent id 'bad agent'" in result.output

@@ -1,7 +1,9 @@
-"""The CLI speaks the glossary's words (docs/concepts.md): the memory agent's backend is
-`--backend` on every command that picks one, replay's agent override is `--source-agent`
-(it no longer shadows the group's --agent in --help). The former names still work for
-scripts but are left out of --help."""
+"""The CLI and the library speak the glossary's words (docs/concepts.md): the owner is
+`--owner` / `$DOCTREE_OWNER`, the memory agent's backend is `--backend` on every command
+that picks one, JSON says `owner` and `definition`. The former names (`--agent`,
+`$DOCTREE_AGENT`, `replay --source-agent`, `--all-agents`, `--model`, `--handler`, the
+keywords `source_agent` and `agent_id`) still work for scripts and callers, but are left
+out of --help."""
 
 from __future__ import annotations
 
@@ -12,13 +14,76 @@ import pytest
 from click.testing import CliRunner
 
 from doctree.cli import cli
+from doctree.errors import UserError
+from doctree.interop.tools import MemoryTools
+from doctree.sessions.engine import Engine
+from doctree.sessions.repository import AgentDescriptor, SessionsRepository
 from doctree.store.documents import DocumentsRepository
+from doctree.store.runs import Runs
 
 PERSONAL = Path(__file__).parent / "fixtures" / "transcripts" / "01-personal-assistant.md"
 
 
-def run(db: Path | str, *args: str):
-    return CliRunner().invoke(cli, ["--db", str(db), *args], catch_exceptions=False)
+@pytest.fixture(autouse=True)
+def no_owner_in_environment(monkeypatch):
+    monkeypatch.delenv("DOCTREE_OWNER", raising=False)
+    monkeypatch.delenv("DOCTREE_AGENT", raising=False)
+
+
+def run(db: Path | str, *args: str, env: dict[str, str] | None = None):
+    return CliRunner().invoke(cli, ["--db", str(db), *args], catch_exceptions=False, env=env)
+
+
+# -- the owner -------------------------------------------------------------------------------
+
+
+def test_help_names_the_owner_option_and_hides_the_old_one(tmp_path):
+    help_text = run(tmp_path / "x.db", "--help").output
+    assert "--owner" in help_text and "DOCTREE_OWNER" in help_text
+    assert "--agent" not in help_text and "DOCTREE_AGENT" not in help_text
+
+
+@pytest.mark.parametrize("flag", ["--owner", "--agent"])
+def test_owner_flag_and_its_former_name_pick_the_same_home(db_path, flag):
+    result = CliRunner().invoke(
+        cli, ["--db", str(db_path), flag, "alice", "write", "~/a"], input="hello\n"
+    )
+    assert result.exit_code == 0, result.output
+    with DocumentsRepository(db_path) as repo:
+        assert repo.owners() == ["alice"]
+    assert run(db_path, "--owner", "alice", "read", "~/a").output == "hello\n"
+
+
+@pytest.mark.parametrize(
+    ("env", "owner"),
+    [
+        ({"DOCTREE_OWNER": "olive"}, "olive"),
+        ({"DOCTREE_AGENT": "adam"}, "adam"),  # the former name, read when the new one is unset
+        ({"DOCTREE_OWNER": "olive", "DOCTREE_AGENT": "adam"}, "olive"),
+    ],
+)
+def test_owner_from_the_environment_and_its_former_name(db_path, env, owner):
+    result = CliRunner().invoke(cli, ["--db", str(db_path), "write", "~/a"], input="x", env=env)
+    assert result.exit_code == 0, result.output
+    with DocumentsRepository(db_path) as repo:
+        assert repo.owners() == [owner]
+
+
+@pytest.mark.parametrize("command", [("runs",), ("log",), ("compact", "~/memory")])
+def test_all_owners_flag_is_shown_and_all_agents_hidden(tmp_path, command):
+    help_text = run(tmp_path / "x.db", *command, "--help").output
+    assert "--all-owners" in help_text and "--all-agents" not in help_text
+
+
+@pytest.mark.parametrize("flag", ["--all-owners", "--all-agents"])
+def test_log_of_every_owner_under_both_names(db_path, flag):
+    for owner in ("alice", "bob"):
+        CliRunner().invoke(cli, ["--db", str(db_path), "--owner", owner, "write", "~/a"], input="x")
+    owners = {v["owner"] for v in json.loads(run(db_path, "log", flag, "--json").output)}
+    assert owners == {"alice", "bob"}
+
+
+# -- replay ----------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("command", ["replay", "worker", "compact"])
@@ -29,27 +94,38 @@ def test_every_command_that_picks_a_backend_calls_it_backend(tmp_path, command):
         assert old not in help_text
 
 
-def test_replay_names_its_agent_override_source_agent_and_hides_the_old_flag(tmp_path):
+def test_replay_has_no_agent_option_of_its_own_in_help(tmp_path):
     help_text = run(tmp_path / "x.db", "replay", "--help").output
-    assert "--source-agent" in help_text
-    assert "--agent " not in help_text and "--agent," not in help_text
+    assert "--source-agent" not in help_text and "--agent" not in help_text
+    assert "--owner" in help_text  # it says where the owner comes from
 
 
 @pytest.mark.parametrize(
-    "flags",
+    ("before", "after", "env"),
     [
-        ("--backend", "offline", "--source-agent", "alice"),
-        ("--model", "offline", "--agent", "alice"),  # the former names
+        (("--owner", "alice"), ("--backend", "offline"), None),
+        ((), ("--backend", "offline"), {"DOCTREE_OWNER": "alice"}),
+        ((), ("--backend", "offline", "--source-agent", "alice"), None),  # former names
+        ((), ("--model", "offline", "--agent", "alice"), None),
+        (("--agent", "alice"), (), None),
     ],
 )
-def test_replay_flags_old_and_new_do_the_same(db_path, flags):
+def test_replay_as_the_given_owner_by_every_name(db_path, before, after, env):
     assert PERSONAL.is_file()
-    result = run(db_path, "replay", "--json", *flags, str(PERSONAL))
+    result = run(db_path, *before, "replay", "--json", *after, str(PERSONAL), env=env)
     assert result.exit_code == 0, result.output
     (outcome,) = json.loads(result.stdout)
-    assert outcome["agent"] == "alice" and outcome["runs"][0]["backend"] == "offline"
+    assert outcome["owner"] == "alice" and outcome["runs"][0]["backend"] == "offline"
+    assert outcome["runs"][0]["owner"] == "alice" and "source_agent" not in outcome["runs"][0]
     with DocumentsRepository(db_path) as repo:
         assert repo.owners() == ["alice"]
+
+
+def test_replay_without_an_owner_given_uses_the_transcripts_agent(db_path):
+    result = run(db_path, "replay", "--json", str(PERSONAL))
+    assert result.exit_code == 0, result.output
+    (outcome,) = json.loads(result.stdout)
+    assert outcome["owner"] == "main"  # the transcript's, not the --owner default's
 
 
 @pytest.mark.parametrize("flag", ["--backend", "--handler"])
@@ -58,3 +134,78 @@ def test_worker_backend_old_and_new_flag(db_path, tmp_path, flag):
     result = run(db_path, "worker", "--once", flag, f"recorder:{jobs}")
     assert result.exit_code == 0, result.output
     assert "0 pending" in result.output
+
+
+# -- JSON and human output ---------------------------------------------------------------------
+
+
+def test_runs_json_and_table_say_owner_and_definition(db_path):
+    run(db_path, "--owner", "alice", "replay", str(PERSONAL))
+    (row,) = json.loads(run(db_path, "--owner", "alice", "runs", "--json").output)
+    assert (row["owner"], row["definition"]) == ("alice", "memory-agent")
+    assert not {"agent", "source_agent", "agent_id"} & set(row)
+    header = run(db_path, "--owner", "alice", "runs").output.splitlines()[0]
+    assert "owner" in header.split() and "agent" not in header.split()
+    shown = json.loads(
+        run(db_path, "--owner", "alice", "run-show", str(row["id"]), "--json").output
+    )
+    assert (shown["owner"], shown["definition"]) == ("alice", "memory-agent")
+
+
+def test_sessions_json_and_table_say_owner(db_path):
+    run(db_path, "--owner", "alice", "replay", str(PERSONAL))
+    rows = json.loads(run(db_path, "sessions", "--json").output)
+    assert {r["agent"]["owner"] for r in rows} == {"alice"}
+    assert all("id" not in r["agent"] for r in rows)
+    assert run(db_path, "sessions").output.split()[1] == "OWNER"
+
+
+# -- the library: older keywords still accepted, never both ------------------------------------
+
+
+def test_runs_take_the_older_keywords(db_path):
+    with DocumentsRepository(db_path) as repo:
+        runs = Runs(repo.conn)
+        old = runs.start(source_agent="main", agent="memory-agent", backend="b", model="m")
+        new = runs.start(owner="main", definition="memory-agent", backend="b", model="m")
+        assert [r.id for r in runs.list(source_agent="main")] == [new, old]
+        assert runs.get(old).owner == runs.get(new).owner == "main"
+        with pytest.raises(UserError, match="'source_agent' is the older name of 'owner'"):
+            runs.start(owner="main", source_agent="main", backend="b", model="m")
+
+
+def test_sessions_scrub_and_descriptor_take_the_older_names(db_path):
+    with SessionsRepository(db_path) as sessions:
+        sessions.create({"type": "agent", "id": "main"}, "s1")
+        sessions.append_history("s1", "user", "my pin is 1234")
+        assert sessions.scrub(agent_id="main", text_map=lambda t: t.replace("1234", "*")) == 1
+        assert sessions.history("s1")[0].content == "my pin is *"
+        assert sessions.require("s1").agent == AgentDescriptor("agent", "main")
+        with pytest.raises(UserError, match="older name"):
+            AgentDescriptor.of({"type": "agent", "id": "a", "owner": "b"})
+        with pytest.raises(UserError, match="'agent_id' is the older name of 'owner'"):
+            sessions.scrub("main", agent_id="main", text_map=str)
+
+
+def test_memory_tools_take_the_older_keyword(db_path):
+    with DocumentsRepository(db_path) as repo:
+        assert MemoryTools(repo, source_agent="ops").owner == "ops"
+
+
+def test_engine_compact_is_the_older_name_of_compact_context(db_path):
+    engine = Engine(db_path, handler="offline", compact=False)
+    try:
+        s = engine.start_session("main")
+        engine.append(s.id, "user", "long context")
+        new = engine.compact(s.id)
+        assert engine.session(s.id).ended_reason == "context-compaction"
+        assert engine.current_session("main") == new
+    finally:
+        engine.close()
+
+
+def test_a_descriptor_still_answers_to_its_older_attribute_name():
+    from doctree.sessions.repository import AgentDescriptor
+
+    d = AgentDescriptor.of({"type": "agent", "id": "support-bot"})
+    assert d.owner == "support-bot" and d.id == "support-bot"

@@ -254,7 +254,7 @@ def test_bad_threshold_setting_names_the_item():
 def test_worker_hook_compacts_the_jobs_agent_past_threshold(repo):
     seed(repo)
     hook = compaction_hook(repo, backend="offline", policy=CompactionPolicy(threshold=100))
-    hook(SimpleNamespace(source_agent=OWNER, session_id="s-1"))
+    hook(SimpleNamespace(owner=OWNER, session_id="s-1"))
     assert repo.exists(OWNER, TARGET)
 
 
@@ -262,7 +262,7 @@ def test_worker_hook_never_raises_on_failure(db_path, caplog):
     repo = too_small_repo(db_path)
     seed(repo)
     hook = compaction_hook(repo, backend="offline", policy=CompactionPolicy(threshold=100))
-    hook(SimpleNamespace(source_agent=OWNER, session_id="s-1"))
+    hook(SimpleNamespace(owner=OWNER, session_id="s-1"))
     assert not repo.exists(OWNER, TARGET)
     repo.close()
 
@@ -368,7 +368,7 @@ def test_empty_keep_setting_lets_a_pass_take_everything(repo):
 def test_hook_given_a_database_path_opens_its_own_connection(repo, db_path):
     seed(repo)
     hook = compaction_hook(db_path, backend="offline", policy=CompactionPolicy(threshold=100))
-    hook(SimpleNamespace(source_agent=OWNER, session_id="s-1"))
+    hook(SimpleNamespace(owner=OWNER, session_id="s-1"))
     assert repo.exists(OWNER, TARGET)
 
 
@@ -468,7 +468,7 @@ def test_compact_command_for_all_agents_compacts_each_over_the_threshold(db_path
             "--db",
             str(db_path),
             "compact",
-            "--all-agents",
+            "--all-owners",
             "--if-over",
             "100",
             "--backend",

@@ -211,7 +211,7 @@ def test_compaction_is_recorded_as_a_run_with_its_usage(repo, serve):
     server = serve(Scripted([answer(usage={"input_tokens": 900, "output_tokens": 100})]))
     result = model_compactor(repo, server).compact(OWNER)
     run = Runs(repo.conn).get(result.run_id)
-    assert (run.agent, run.status, run.input_tokens, run.output_tokens) == (
+    assert (run.definition, run.status, run.input_tokens, run.output_tokens) == (
         "compaction-agent",
         "completed",
         900,

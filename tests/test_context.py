@@ -266,7 +266,7 @@ def test_load_memories_query_on_a_read_only_connection_ranks_by_the_store_search
     ro.conn.close()
     assert text.startswith("<!-- ~/memory/berlin ")
     assert "Unrelated and newest." in text
-    assert "chunk index of 'main' not updated" in caplog.text
+    assert "passage index of 'main' not updated" in caplog.text
 
 
 @pytest.mark.sqlite_only
@@ -310,7 +310,7 @@ def test_load_memories_query_in_an_outdated_read_transaction_leaves_it_open(db_p
     conn.execute("ROLLBACK")
     reader.close()
     assert text.startswith("<!-- ~/memory/berlin ") and still_open
-    assert "chunk index of 'main' not updated" in caplog.text
+    assert "passage index of 'main' not updated" in caplog.text
 
 
 def test_load_memories_query_in_a_read_snapshot_never_takes_the_write_lock(db_path, repo):

@@ -126,7 +126,7 @@ def test_words_reads_only_the_agents_own_memory(db_path, filled):
         [
             "--db",
             str(db_path),
-            "--agent",
+            "--owner",
             "other",
             "context",
             "--query",

@@ -53,7 +53,7 @@ def test_schema_page_describes_every_table_of_every_migration():
         for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
         if not re.match(r"sqlite_|\w+_fts_(data|idx|content|docsize|config)$", r[0])
     ]
-    assert {"documents", "sessions", "runs", "chunks_fts"} <= set(tables)
+    assert {"documents", "sessions", "runs", "passages_fts"} <= set(tables)
     missing = [t for t in tables if f"`{t}`" not in text]
     assert not missing, f"docs/schema.md does not describe the tables {missing}"
 

@@ -59,10 +59,10 @@ def test_five_records_leave_the_session_open(engine):
     assert engine.session(s.id).invalidated_at is None
 
 
-def test_session_is_invalidated_on_compaction(engine):
+def test_session_is_invalidated_on_context_compaction(engine):
     s = engine.start_session("main")
     last = engine.append(s.id, "user", "long context")
-    new = engine.compact(s.id)
+    new = engine.compact_context(s.id)
     assert engine.session(s.id).invalidated_at == last
     assert engine.current_session("main") == new
 
@@ -86,7 +86,7 @@ def test_reset_agent_invalidates_its_current_session(engine):
     assert engine.session(s.id).invalidated_at == last
 
 
-@pytest.mark.parametrize("point", ["records", "sleep", "reset", "compaction"])
+@pytest.mark.parametrize("point", ["records", "sleep", "reset", "context-compaction"])
 def test_memory_agent_sessions_are_exempt_at_every_point(engine, point):
     s = engine.start_session("memory-agent:main")
     for i in range(8 if point == "records" else 2):
@@ -95,8 +95,8 @@ def test_memory_agent_sessions_are_exempt_at_every_point(engine, point):
         engine.sleep(s.id)
     elif point == "reset":
         engine.reset(s.id)
-    elif point == "compaction":
-        engine.compact(s.id)
+    elif point == "context-compaction":
+        engine.compact_context(s.id)
     assert engine.session(s.id).invalidated_at is None
 
 

@@ -110,10 +110,10 @@ def check_golden(name: str, actual: str) -> None:
 
 @pytest.mark.parametrize("agent", ["main", "ops"])
 def test_golden_show_memory(replayed, agent):
-    check_golden(f"show-{agent}.txt", doctree(replayed, "--agent", agent, "show", "~/memory"))
+    check_golden(f"show-{agent}.txt", doctree(replayed, "--owner", agent, "show", "~/memory"))
 
 
 @pytest.mark.parametrize(("agent", "path"), DOCUMENTS, ids=lambda x: str(x))
 def test_golden_document(replayed, agent, path):
     name = f"documents/{agent}/{path[2:].replace('/', '__')}.md"
-    check_golden(name, doctree(replayed, "--agent", agent, "read", path))
+    check_golden(name, doctree(replayed, "--owner", agent, "read", path))

@@ -26,13 +26,13 @@ TOOLS = {
 
 
 def run_session(db_path, script, *extra_args: str):
-    """Start `doctree --db DB --agent a mcp`, run `script(client)` and return its result."""
+    """Start `doctree --db DB --owner a mcp`, run `script(client)` and return its result."""
     from mcp.client import Client
     from mcp.client.stdio import StdioServerParameters
 
     params = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "doctree", "--db", str(db_path), "--agent", "a", "mcp", *extra_args],
+        args=["-m", "doctree", "--db", str(db_path), "--owner", "a", "mcp", *extra_args],
     )
 
     async def main():

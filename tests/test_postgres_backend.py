@@ -140,9 +140,11 @@ def test_a_schema_of_another_application_is_refused_and_left_alone(empty_url):
 
 
 def test_a_failing_migration_is_rolled_back_and_not_recorded(empty_url):
+    shipped = migrations()
+    after = shipped[-1][0] + 1
     broken = [
-        *migrations(),
-        (2, "002_broken", "CREATE TABLE half (x int);\nSELECT no_such_function();"),
+        *shipped,
+        (after, f"{after:03d}_broken", "CREATE TABLE half (x int);\nSELECT no_such_function();"),
     ]
     conn = connect(empty_url, migrate=False)
     with pytest.raises(sqlite3.DatabaseError, match="no_such_function"):
@@ -152,7 +154,7 @@ def test_a_failing_migration_is_rolled_back_and_not_recorded(empty_url):
         r[0] for r in conn.execute("SELECT tablename FROM pg_tables WHERE tablename = 'half'")
     ]
     conn.close()
-    assert names == ["001_schema"] and tables == []
+    assert names == [name for _, name, _ in shipped] and tables == []
 
 
 OPEN = """
@@ -189,7 +191,7 @@ def test_the_connection_speaks_the_sqlite3_interface(server):
     assert (row[0], row["holder"], dict(row)) == ("n", "h", {"name": "n", "holder": "h"})
     with pytest.raises(sqlite3.IntegrityError):
         conn.execute("INSERT INTO leases VALUES (?, ?, ?, ?)", ("n", "h", 1.0, 2.0))
-    cur = conn.execute("INSERT INTO runs (agent, source_agent, backend, model, started_at)"
+    cur = conn.execute("INSERT INTO runs (definition, owner, backend, model, started_at)"
                        " VALUES (?, ?, ?, ?, ?)", ("a", "main", "offline", "m", "t"))  # fmt: skip
     assert cur.lastrowid == 1 and cur.rowcount == 1
     conn.close()

@@ -18,8 +18,8 @@ from doctree.memory.retrieval import words
 from doctree.sessions.repository import SessionsRepository
 from doctree.sessions.transcripts import Message
 from doctree.sessions.worker import MemoryWorker
-from doctree.store.chunks import ChunkIndex
 from doctree.store.documents import Actor
+from doctree.store.passages import PassageIndex
 from doctree.store.recall import RecallIndex
 
 OWNER = "main"
@@ -132,14 +132,14 @@ def test_context_cli_blends_both_layers(db_path, repo):
     handed_over(db_path, "s-bob", BOB)
     run = CliRunner().invoke(
         cli,
-        ["--db", str(db_path), "--agent", OWNER, "context", "--query", "where is Bob's flat"],
+        ["--db", str(db_path), "--owner", OWNER, "context", "--query", "where is Bob's flat"],
     )
     assert run.exit_code == 0, run.output
     assert run.output.index("~/memory/people/bob") < run.output.index(RECALL_HEADING)
     assert "his flat is in Kreuzberg" in run.output
     run = CliRunner().invoke(
         cli,
-        ["--db", str(db_path), "--agent", OWNER, "context", "--query", "Bob flat"]
+        ["--db", str(db_path), "--owner", OWNER, "context", "--query", "Bob flat"]
         + ["--words", "60", "--json"],
     )
     assert run.exit_code == 0, run.output
@@ -186,7 +186,7 @@ def test_redact_erases_the_passages_its_sentences_came_from(db_path, repo):
         OWNER, "~/memory/people/bob", "# Bob\n\n- Bob moved to Berlin last month.\n", actor=ACTOR
     )
     run = CliRunner().invoke(
-        cli, ["--db", str(db_path), "--agent", OWNER, "redact", "~/memory/people/bob", "1"]
+        cli, ["--db", str(db_path), "--owner", OWNER, "redact", "~/memory/people/bob", "1"]
     )
     assert run.exit_code == 0, run.output
     assert "erased 1 passage(s) of past sessions" in run.output
@@ -197,11 +197,12 @@ def test_redact_erases_the_passages_its_sentences_came_from(db_path, repo):
 def test_reading_by_query_never_reads_every_document(db_path, repo):
     for i in range(30):
         repo.write(OWNER, f"~/memory/notes/n{i}", f"Note {i} about the harbour.", actor=ACTOR)
-    handed_over(db_path, "s-tea", TEA)  # the worker catches the chunk index up
-    assert ChunkIndex(repo).pending(OWNER) == 0
+    handed_over(db_path, "s-tea", TEA)  # the worker catches the passage index up
+    assert PassageIndex(repo).pending(OWNER) == 0
     repo.write(OWNER, "~/memory/notes/n3", "Note 3 is now about the lighthouse.", actor=ACTOR)
     assert (
-        ChunkIndex(repo).stale(OWNER)[0][0].document_id == repo.read(OWNER, "~/memory/notes/n3").id
+        PassageIndex(repo).stale(OWNER)[0][0].document_id
+        == repo.read(OWNER, "~/memory/notes/n3").id
     )
     statements: list[str] = []
     repo.conn.set_trace_callback(statements.append)
@@ -212,15 +213,15 @@ def test_reading_by_query_never_reads_every_document(db_path, repo):
     assert text.startswith("<!-- ~/memory/notes/n3 v2 -->")
     scans = [s for s in statements if "SUM(version)" in s or "FROM documents WHERE owner" in s]
     assert scans == []
-    assert ChunkIndex(repo).pending(OWNER) == 0  # caught up on the one changed document
+    assert PassageIndex(repo).pending(OWNER) == 0  # caught up on the one changed document
 
 
 def test_a_reader_in_a_snapshot_leaves_the_index_as_it_is(db_path, repo):
     repo.write(OWNER, "~/memory/notes/a", "About the harbour.", actor=ACTOR)
-    before = ChunkIndex(repo).pending(OWNER)
+    before = PassageIndex(repo).pending(OWNER)
     with repo.snapshot():
         assert "About the harbour." in load_memories(repo, OWNER, query="harbour")
-    assert ChunkIndex(repo).pending(OWNER) == before > 0
+    assert PassageIndex(repo).pending(OWNER) == before > 0
 
 
 @pytest.mark.parametrize("budget", [0, -1])

@@ -61,7 +61,7 @@ def test_replay_appends_the_history_and_processes_the_session(db_path):
         assert len(records) == 19
         assert s.invalidated_at is None
         assert s.processed_until == records[-1].id
-        assert s.agent.id == "main"
+        assert s.agent.owner == "main"
         assert records[0].time == "2026-11-16T08:30:00Z"
 
 

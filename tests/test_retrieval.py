@@ -13,10 +13,10 @@ import pytest
 
 from doctree.errors import UserError
 from doctree.memory.retrieval import (
-    MAX_CHUNK_WORDS,
+    MAX_PASSAGE_WORDS,
     Settings,
     addressed,
-    chunk_document,
+    cut_document,
     date_tokens,
     document_date,
     parse_query,
@@ -88,11 +88,11 @@ def test_question_about_a_day_finds_the_turn_that_said_yesterday(repo):
     assert [p.text for p in ctx.passages] == ["**Ann** [S1:1]: I baked bread yesterday."]
 
 
-# -- chunking ----------------------------------------------------------------------------
+# -- passages ------------------------------------------------------------------------------
 
 
-def test_each_turn_is_one_chunk_with_its_speaker():
-    rows = chunk_document(
+def test_each_turn_is_one_passage_with_its_speaker():
+    rows = cut_document(
         "~/memory/s", "s", session("2023-05-08", [("Ann", "Hello there."), ("Bob", "Hi Ann.")])
     )
     assert [(r.speaker, r.text) for r in rows] == [
@@ -101,8 +101,8 @@ def test_each_turn_is_one_chunk_with_its_speaker():
     ]
 
 
-def test_chunk_context_holds_the_neighbouring_turns():
-    rows = chunk_document(
+def test_passage_context_holds_the_neighbouring_turns():
+    rows = cut_document(
         "~/memory/s",
         "s",
         session("2023-05-08", [("Bob", "Did you adopt the puppy?"), ("Ann", "Yes, on Tuesday!")]),
@@ -133,7 +133,7 @@ def test_messages_of_a_doctree_transcript_carry_their_role_as_speaker():
         "# Transcript of session s1\n\n- agent: main\n\n## user \u00b7 2026-11-20T09:00:00Z\n\n"
         "I prefer tea.\n\n## assistant \u00b7 2026-11-20T09:00:05Z\n\nNoted.\n"
     )
-    rows = chunk_document("~/memory/archive/s1", "s1", body)
+    rows = cut_document("~/memory/archive/s1", "s1", body)
     assert [(r.speaker, r.text) for r in rows[-2:]] == [
         ("user", "I prefer tea."),
         ("assistant", "Noted."),
@@ -142,7 +142,7 @@ def test_messages_of_a_doctree_transcript_carry_their_role_as_speaker():
 
 def test_markdown_is_cut_at_list_items_and_paragraphs_with_headings_as_context():
     body = "# Alice\n\n## Work\n\nShe leads the search team.\n\n- likes tea\n- hates meetings\n"
-    rows = chunk_document("~/memory/people/alice", "Alice", body)
+    rows = cut_document("~/memory/people/alice", "Alice", body)
     assert [r.text for r in rows] == [
         "She leads the search team.",
         "- likes tea",
@@ -151,11 +151,11 @@ def test_markdown_is_cut_at_list_items_and_paragraphs_with_headings_as_context()
     assert "Alice / Work" in rows[1].context
 
 
-def test_long_paragraph_is_split_into_sentences_within_the_chunk_limit():
+def test_long_paragraph_is_split_into_sentences_within_the_passage_limit():
     body = " ".join(f"Sentence number {i} says something about the garden." for i in range(60))
-    rows = chunk_document("~/memory/notes", "notes", body)
+    rows = cut_document("~/memory/notes", "notes", body)
     assert len(rows) > 1
-    assert all(r.words <= MAX_CHUNK_WORDS for r in rows)
+    assert all(r.words <= MAX_PASSAGE_WORDS for r in rows)
 
 
 # -- speakers and entities ---------------------------------------------------------------

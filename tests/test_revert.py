@@ -46,7 +46,7 @@ def run_id(repo, runs):
     repo.write("main", "~/memory/active", ACTIVE)
     repo.write("main", "~/memory/old", "# Old\n")
     repo.write("main", "~/memory/gone", "# Gone\n")
-    rid = runs.start(source_agent="main", backend="anthropic", model="m")
+    rid = runs.start(owner="main", backend="anthropic", model="m")
     repo.write("main", "~/memory/active", ACTIVE + "- tea\n", actor=AGENT, run_id=rid)
     repo.write("main", "~/memory/people/bob", "# Bob\n", actor=AGENT, run_id=rid)
     repo.move("main", "~/memory/old", "~/memory/archive/old", actor=AGENT, run_id=rid)
@@ -156,7 +156,7 @@ def test_deleted_document_whose_path_was_taken_since_is_kept(repo, run_id):
 
 def test_document_changed_by_someone_else_during_the_run_is_kept(repo, runs):
     repo.write("main", "~/memory/active", ACTIVE)
-    rid = runs.start(source_agent="main", backend="anthropic", model="m")
+    rid = runs.start(owner="main", backend="anthropic", model="m")
     repo.write("main", "~/memory/active", ACTIVE + "- tea\n", actor=AGENT, run_id=rid)
     repo.write("main", "~/memory/active", ACTIVE + "- tea\n- mine\n", actor=ME)
     repo.write("main", "~/memory/active", ACTIVE + "- tea\n- mine\n- ok\n", actor=AGENT, run_id=rid)
@@ -168,7 +168,7 @@ def test_document_changed_by_someone_else_during_the_run_is_kept(repo, runs):
 
 def test_moved_subtree_comes_back_whole(repo, runs):
     repo.write("main", "~/memory/projects/x/notes", "# Notes\n")
-    rid = runs.start(source_agent="main", backend="anthropic", model="m")
+    rid = runs.start(owner="main", backend="anthropic", model="m")
     repo.move("main", "~/memory/projects/x", "~/memory/archive/x", actor=AGENT, run_id=rid)
     repo.write("main", "~/memory/archive/x/notes", "# Notes v2\n", actor=AGENT, run_id=rid)
     runs.finish(rid, "failed", "error", "boom")
@@ -210,13 +210,13 @@ def test_dry_run_reports_what_would_be_put_back_and_writes_nothing(repo, runs, r
 
 
 def test_a_run_still_running_is_refused(repo, runs):
-    rid = runs.start(source_agent="main", backend="anthropic", model="m")
+    rid = runs.start(owner="main", backend="anthropic", model="m")
     with pytest.raises(UserError, match=f"run {rid} is still running"):
         revert_run(repo, rid, actor=ME)
 
 
 def test_a_run_still_running_is_reverted_when_forced(repo, runs):
-    rid = runs.start(source_agent="main", backend="anthropic", model="m")
+    rid = runs.start(owner="main", backend="anthropic", model="m")
     repo.write("main", "~/memory/a", "# A\n", actor=AGENT, run_id=rid)
     revert_run(repo, rid, actor=ME, force=True)
     assert not repo.exists("main", "~/memory/a")

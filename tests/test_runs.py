@@ -14,7 +14,7 @@ def runs(repo):
 
 
 def start(runs, **kw):
-    args = {"source_agent": "main", "backend": "replay", "model": "m", "session_id": "s-1"}
+    args = {"owner": "main", "backend": "replay", "model": "m", "session_id": "s-1"}
     return runs.start(**{**args, **kw})
 
 
@@ -63,11 +63,11 @@ def test_unknown_run_is_not_found(runs):
 
 
 def test_list_is_newest_first_and_filters(runs):
-    a = start(runs, source_agent="main")
-    b = start(runs, source_agent="ops")
-    c = start(runs, source_agent="main", session_id="s-2")
+    a = start(runs, owner="main")
+    b = start(runs, owner="ops")
+    c = start(runs, owner="main", session_id="s-2")
     assert [r.id for r in runs.list()] == [c, b, a]
-    assert [r.id for r in runs.list(source_agent="main")] == [c, a]
+    assert [r.id for r in runs.list(owner="main")] == [c, a]
     assert [r.id for r in runs.list(session_id="s-2")] == [c]
     assert [r.id for r in runs.list(limit=1)] == [c]
 
@@ -77,4 +77,4 @@ def test_runs_share_the_store_file(db_path, repo):
 
     run_id = start(Runs(repo.conn))
     with DocumentsRepository(db_path) as other:
-        assert Runs(other.conn).get(run_id).source_agent == "main"
+        assert Runs(other.conn).get(run_id).owner == "main"

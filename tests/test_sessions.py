@@ -344,11 +344,11 @@ def test_reset_invalidates_the_old_session_and_starts_a_new_one(sessions):
     assert sessions.current("main").id == "s2"
 
 
-def test_compaction_invalidates_the_old_session_and_starts_a_new_one(sessions):
+def test_context_compaction_invalidates_the_old_session_and_starts_a_new_one(sessions):
     ids = _session_with(sessions, 3)
-    new = sessions.compact("s1")
+    new = sessions.compact_context("s1")
     old = sessions.get("s1")
-    assert (old.invalidated_at, old.ended_reason) == (ids[-1], "compaction")
+    assert (old.invalidated_at, old.ended_reason) == (ids[-1], "context-compaction")
     assert sessions.current("main") == new
 
 
@@ -378,9 +378,9 @@ def test_memory_agent_session_is_exempt_from_reset(sessions):
     assert sessions.get("m2").agent == AgentDescriptor("memory-agent", "main")
 
 
-def test_memory_agent_session_is_exempt_from_compaction(sessions):
+def test_memory_agent_session_is_exempt_from_context_compaction(sessions):
     _memory_agent_session(sessions, 2)
-    sessions.compact("m1")
+    sessions.compact_context("m1")
     assert sessions.get("m1").invalidated_at is None
 
 

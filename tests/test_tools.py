@@ -249,7 +249,7 @@ def test_every_call_is_recorded_with_what_it_changed(tools):
     ]
 
 
-def test_actor_is_memory_agent_of_the_source_agent(tools):
+def test_actor_is_memory_agent_of_the_owner(tools):
     assert tools.actor == Actor("memory-agent", "main")
 
 
@@ -266,7 +266,7 @@ _SEGMENTS = st.sampled_from(
     segments=st.lists(_SEGMENTS, max_size=6),
     tool=st.sampled_from(["document_write", "document_delete", "document_move"]),
 )
-def test_no_path_reaches_outside_the_source_agents_memory(repo, prefix, segments, tool):
+def test_no_path_reaches_outside_the_owners_memory(repo, prefix, segments, tool):
     """Whatever the path, a change lands at or below ~/memory of the source agent, or nowhere."""
     path = prefix + "/".join(segments)
     tools = MemoryTools(repo, "main")

@@ -77,7 +77,7 @@ def test_mcp_write_refuses_traversal_and_writes_nothing(db_path, path, error):
 
     params = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "doctree", "--db", str(db_path), "--agent", OWNER, "mcp"],
+        args=["-m", "doctree", "--db", str(db_path), "--owner", OWNER, "mcp"],
     )
 
     async def main():

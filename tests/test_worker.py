@@ -90,7 +90,7 @@ def test_tick_hands_over_a_transcript_of_the_records(sessions, make_worker):
     handler = Collect()
     make_worker(handler).tick()
     (job,) = handler.jobs
-    assert (job.source_agent, job.session_id) == ("main", "s1")
+    assert (job.owner, job.session_id) == ("main", "s1")
     assert (job.first_history_id, job.last_history_id) == (ids[0], ids[-1])
     t = parse_transcript(job.transcript)
     assert [m.content for m in t.messages] == [f"s1 message {i}" for i in range(3)]

@@ -14,9 +14,10 @@ from typing import Any
 
 import click
 
+from doctree.cli.aliases import AliasedOption
 from doctree.errors import ConflictError, DoctreeError, UserError
 
-DEFAULT_AGENT = "main"
+DEFAULT_OWNER = "main"
 
 EXIT_USER_ERROR = 2
 EXIT_CONFLICT = 3
@@ -47,11 +48,11 @@ def _not_utf8(args: list[str]) -> str | None:
 
 
 class State:
-    """What the group options decided: the database file and the agent (owner)."""
+    """What the group options decided: the database file and the owner."""
 
-    def __init__(self, db: str | None, agent: str):
+    def __init__(self, db: str | None, owner: str):
         self.db_path = db
-        self.agent = agent
+        self.owner = owner
         self._repo = None
 
     @property
@@ -152,18 +153,23 @@ def _cause(e: sqlite3.Error) -> str:
     "~/.local/share/doctree/doctree.db.",
 )
 @click.option(
+    "--owner",
     "--agent",
-    envvar="DOCTREE_AGENT",
-    default=DEFAULT_AGENT,
+    "owner",
+    cls=AliasedOption,
+    hidden_aliases=["--agent"],
+    # $DOCTREE_AGENT is the older name, read when $DOCTREE_OWNER is not set.
+    envvar=["DOCTREE_OWNER", "DOCTREE_AGENT"],
+    default=DEFAULT_OWNER,
     show_default=True,
-    help="Agent id whose home '~' paths refer to (also $DOCTREE_AGENT).",
+    help="The owner: the agent id whose home '~' paths refer to (also $DOCTREE_OWNER).",
 )
 @click.version_option(package_name="doctree")
 @click.pass_context
-def cli(ctx: click.Context, db: str | None, agent: str) -> None:
+def cli(ctx: click.Context, db: str | None, owner: str) -> None:
     """doctree: a versioned document tree for agent memory.
 
-    Every change is a version with its actor; paths start at the agent's home '~'
+    Every change is a version with its actor; paths start at the owner's home '~'
     (e.g. ~/memory/people/alice). Try:
 
     \b
@@ -176,15 +182,15 @@ def cli(ctx: click.Context, db: str | None, agent: str) -> None:
     from doctree.store.paths import validate_owner
 
     try:
-        validate_owner(agent)
+        validate_owner(owner)
     except UserError as e:
-        raise click.BadParameter(str(e), param_hint="--agent") from None
+        raise click.BadParameter(str(e), param_hint="--owner") from None
     if db is not None and not db.strip():
         raise click.BadParameter(
             "the database file must not be empty; leave --db out to use the default",
             param_hint="--db",
         )
-    ctx.obj = State(db, agent)
+    ctx.obj = State(db, owner)
     ctx.call_on_close(ctx.obj.close)
 
 
@@ -253,8 +259,8 @@ def require_given_path(state: State, name: str, path: str) -> None:
     if ctx.get_parameter_source(name) != click.core.ParameterSource.COMMANDLINE:
         return
     path = normalize_path(path)
-    if path != HOME and not state.repo.exists(state.agent, path):
-        raise NotFoundError(f"document {path!r} not found for agent {state.agent!r}")
+    if path != HOME and not state.repo.exists(state.owner, path):
+        raise NotFoundError(f"document {path!r} not found for agent {state.owner!r}")
 
 
 def main() -> None:

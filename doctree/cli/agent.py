@@ -1,7 +1,7 @@
 """Commands over memory agent runs: `doctree runs` lists them, `doctree run-show N` shows one,
 `doctree revert --run N` puts back what one changed.
 
-A run is one transcript handed to the memory agent of a source agent. Review what a run
+A run is one transcript handed to the memory agent of an owner. Review what a run
 changed with `doctree log --run N` and `doctree diff --run N`.
 """
 
@@ -10,6 +10,7 @@ from __future__ import annotations
 import click
 
 from doctree.cli import Int, State, cli, emit_json, user_actor
+from doctree.cli.aliases import AliasedOption
 
 pass_state = click.pass_obj
 
@@ -24,7 +25,7 @@ def _tokens(n: int) -> str:
 
 
 def _changes(state: State, run) -> list:
-    return state.repo.log(run.source_agent, "~", run_id=run.id, limit=None)
+    return state.repo.log(run.owner, "~", run_id=run.id, limit=None)
 
 
 @cli.command()
@@ -35,7 +36,15 @@ def _changes(state: State, run) -> list:
     help="Only runs that ended this way.",
 )
 @click.option("--limit", type=Int(min=1), default=20, show_default=True)
-@click.option("--all-agents", is_flag=True, help="Runs for every source agent, not just --agent.")
+@click.option(
+    "--all-owners",
+    "--all-agents",
+    "all_owners",
+    cls=AliasedOption,
+    hidden_aliases=["--all-agents"],
+    is_flag=True,
+    help="Runs for every owner, not just --owner.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the runs as JSON.")
 @pass_state
 def runs(
@@ -43,23 +52,23 @@ def runs(
     session_id: str | None,
     status: str | None,
     limit: int,
-    all_agents: bool,
+    all_owners: bool,
     as_json: bool,
 ) -> None:
     """Memory agent runs, newest first: backend, outcome, usage, cost and changes.
 
-    The runs for --agent's memory; with --all-agents every run, the AGENT column saying
+    The runs for --owner's memory; with --all-owners every run, the OWNER column saying
     whose memory each one wrote.
 
     \b
       doctree runs
-      doctree runs --status failed --all-agents
+      doctree runs --status failed --all-owners
       doctree log --run 3        # the versions run 3 made
     """
     from doctree.store.runs import Runs
 
     rows = Runs(state.repo.conn).list(
-        source_agent=None if all_agents else state.agent,
+        owner=None if all_owners else state.owner,
         session_id=session_id,
         status=status,
         limit=limit,
@@ -69,18 +78,18 @@ def runs(
         emit_json([{**r.to_dict(), "changes": counts.get(r.id, 0)} for r in rows])
         return
     if not rows:
-        who = "any agent" if all_agents else f"agent {state.agent!r}"
+        who = "any agent" if all_owners else f"agent {state.owner!r}"
         click.echo(f"no runs for {who}")
         return
     click.echo(
-        f"{'run':>4}  {'agent':<10} {'session':<28} {'backend':<9} {'status':<9} "
+        f"{'run':>4}  {'owner':<10} {'session':<28} {'backend':<9} {'status':<9} "
         f"{'stop':<14} {'turns':>5} {'in':>7} {'out':>6} {'cache r/w':>13} {'cost $':>8} "
         f"{'changes':>7}"
     )
     for r in rows:
         cache = f"{_tokens(r.cache_read_tokens)}/{_tokens(r.cache_write_tokens)}"
         click.echo(
-            f"{r.id:>4}  {cut(r.source_agent, 10):<10} {cut(r.session_id or '-', 28):<28} "
+            f"{r.id:>4}  {cut(r.owner, 10):<10} {cut(r.session_id or '-', 28):<28} "
             f"{cut(r.backend, 9):<9} {'reverted' if r.reverted_at else r.status:<9} "
             f"{cut(r.stop_reason or '-', 14):<14} {r.turns:>5} "
             f"{_tokens(r.input_tokens):>7} {_tokens(r.output_tokens):>6} {cache:>13} "
@@ -118,7 +127,7 @@ def run_show(state: State, run_id: int, as_json: bool) -> None:
     if run.first_history_id is not None:
         records = f" (history records {run.first_history_id}-{run.last_history_id})"
     lines = [
-        f"run {run.id}: {run.agent} for agent {run.source_agent!r}",
+        f"run {run.id}: {run.definition} for owner {run.owner!r}",
         f"  session:   {run.session_id or '-'}{records}",
         f"  own log:   session {run.memory_session_id or '-'}",
         f"  backend:   {run.backend} ({run.model})",

@@ -15,6 +15,7 @@ from doctree.cli import (
     require_given_path,
     user_actor,
 )
+from doctree.cli.aliases import AliasedOption
 from doctree.interop.render import human_size, render_tree
 
 pass_state = click.pass_obj
@@ -37,12 +38,12 @@ def show(state: State, path: str, depth: int | None, at: str | None, as_json: bo
     from doctree.store.paths import HOME, normalize_path
 
     path = normalize_path(path)
-    roots = state.repo.tree(state.agent, path, depth=depth, at=at)
+    roots = state.repo.tree(state.owner, path, depth=depth, at=at)
     if as_json:
         emit_json([r.to_dict() for r in roots])
         return
     if not roots and path == HOME:
-        click.echo(f"~ (empty: agent {state.agent!r} has no documents)")
+        click.echo(f"~ (empty: agent {state.owner!r} has no documents)")
         return
     click.echo("\n".join(render_tree(roots, home=path == HOME)))
 
@@ -55,11 +56,11 @@ def show(state: State, path: str, depth: int | None, at: str | None, as_json: bo
 @pass_state
 def read(state: State, path: str, version: int | None, at: str | None, as_json: bool) -> None:
     """Print the body of the document at PATH (current, a version, or as of a time)."""
-    doc = state.repo.read(state.agent, path, version=version, at=at)
+    doc = state.repo.read(state.owner, path, version=version, at=at)
     if as_json:
         data = doc.to_dict()
         data["children"] = (
-            [c.path for c in state.repo.children(state.agent, doc.path)]
+            [c.path for c in state.repo.children(state.owner, doc.path)]
             if (not doc.deleted and version is None and at is None)
             else []
         )
@@ -105,7 +106,7 @@ def write(
     """
     body = read_input(file)
     doc = state.repo.write(
-        state.agent,
+        state.owner,
         path,
         body,
         title=title,
@@ -152,7 +153,7 @@ def edit(
     OLD must occur exactly once (or use --all).
     """
     doc = state.repo.edit(
-        state.agent,
+        state.owner,
         path,
         old,
         new,
@@ -173,7 +174,7 @@ def edit(
 def mv(state: State, path: str, new_path: str, expected_version: int | None, as_json: bool) -> None:
     """Move the document at PATH, with its subtree, to NEW_PATH. Ids and links survive."""
     docs = state.repo.move(
-        state.agent, path, new_path, expected_version=expected_version, actor=user_actor()
+        state.owner, path, new_path, expected_version=expected_version, actor=user_actor()
     )
     if as_json:
         emit_json([{"id": d.id, "path": d.path, "version": d.version} for d in docs])
@@ -192,7 +193,7 @@ def rm(
 ) -> None:
     """Delete the document at PATH. History stays readable; `restore` brings it back."""
     docs = state.repo.delete(
-        state.agent,
+        state.owner,
         path,
         recursive=recursive,
         expected_version=expected_version,
@@ -211,7 +212,7 @@ def rm(
 @pass_state
 def restore(state: State, path: str, version: int, as_json: bool) -> None:
     """Restore VERSION of the document at PATH as a new version (undeletes it if deleted)."""
-    _report(state.repo.restore(state.agent, path, version, actor=user_actor()), as_json)
+    _report(state.repo.restore(state.owner, path, version, actor=user_actor()), as_json)
 
 
 def _version_line(v) -> str:
@@ -232,7 +233,7 @@ def _version_line(v) -> str:
 @pass_state
 def history(state: State, path: str, as_json: bool) -> None:
     """List every version of the document at PATH, oldest first."""
-    versions = state.repo.history(state.agent, path)
+    versions = state.repo.history(state.owner, path)
     if as_json:
         emit_json([{k: v for k, v in x.to_dict().items() if k != "body"} for x in versions])
         return
@@ -280,9 +281,9 @@ def diff(
         return
     if path is None:
         raise click.UsageError("give PATH (or --run N)")
-    text = state.repo.diff(state.agent, path, from_version, to_version)
+    text = state.repo.diff(state.owner, path, from_version, to_version)
     if as_json:
-        history = state.repo.history(state.agent, path)
+        history = state.repo.history(state.owner, path)
         to_v = to_version if to_version is not None else history[-1].version
         from_v = from_version if from_version is not None else to_v - 1
         emit_json(
@@ -341,7 +342,15 @@ def run_diff_parts(state: State, run_id: int) -> list[dict]:
 @click.option("--session", "session_id", help="Only versions made from this session.")
 @click.option("--since", metavar="TIME", help="Only versions made at or after TIME.")
 @click.option("--limit", type=Int(min=1), default=50, show_default=True)
-@click.option("--all-agents", is_flag=True, help="Versions of every agent, not just --agent.")
+@click.option(
+    "--all-owners",
+    "--all-agents",
+    "all_owners",
+    cls=AliasedOption,
+    hidden_aliases=["--all-agents"],
+    is_flag=True,
+    help="Versions of every owner, not just --owner.",
+)
 @click.option(
     "--json", "as_json", is_flag=True, help="Print the versions as JSON (without bodies)."
 )
@@ -353,12 +362,12 @@ def log(
     session_id: str | None,
     since: str | None,
     limit: int,
-    all_agents: bool,
+    all_owners: bool,
     as_json: bool,
 ) -> None:
     """The change log of the subtree at PATH, newest first."""
     versions = state.repo.log(
-        None if all_agents else state.agent,
+        None if all_owners else state.owner,
         path,
         run_id=run_id,
         session_id=session_id,
@@ -366,7 +375,7 @@ def log(
         limit=limit,
     )
     if not versions:
-        _require_history(state, path, None if all_agents else state.agent)
+        _require_history(state, path, None if all_owners else state.owner)
         if run_id is not None:
             from doctree.store.runs import Runs
 
@@ -397,8 +406,8 @@ def _require_history(state: State, path: str, owner: str | None) -> None:
 @pass_state
 def links(state: State, path: str, as_json: bool) -> None:
     """References from the document at PATH (out) and to it (back)."""
-    out = state.repo.links(state.agent, path)
-    back = state.repo.backlinks(state.agent, path)
+    out = state.repo.links(state.owner, path)
+    back = state.repo.backlinks(state.owner, path)
     if as_json:
         emit_json({"out": [r.to_dict() for r in out], "back": [r.to_dict() for r in back]})
         return
@@ -462,7 +471,7 @@ def search(
 
         print_version_hits(state, query, under, limit, at, all_versions, as_json)
         return
-    hits = state.repo.search(state.agent, query, under=under, limit=limit)
+    hits = state.repo.search(state.owner, query, under=under, limit=limit)
     if as_json:
         emit_json([h.to_dict() for h in hits])
         return

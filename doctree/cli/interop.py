@@ -31,8 +31,8 @@ def mcp(state: State, under: str, actor_id: str | None) -> None:
     from doctree.store.documents import Actor
     from doctree.store.paths import normalize_path
 
-    actor = Actor("agent", actor_id or state.agent)
-    serve_stdio(state.repo, state.agent, under=normalize_path(under), actor=actor)
+    actor = Actor("agent", actor_id or state.owner)
+    serve_stdio(state.repo, state.owner, under=normalize_path(under), actor=actor)
 
 
 @cli.command("export")
@@ -56,7 +56,7 @@ def export_cmd(state: State, path: str, directory: str, force: bool, as_json: bo
     """
     from doctree.interop.exchange import export_tree
 
-    report = export_tree(state.repo, state.agent, path, directory, force=force)
+    report = export_tree(state.repo, state.owner, path, directory, force=force)
     if as_json:
         emit_json({"directory": str(report.directory), "files": [str(f) for f in report.files]})
     else:
@@ -98,7 +98,7 @@ def import_cmd(state: State, directory: str, under: str, if_unchanged: bool, as_
 
     report = import_tree(
         state.repo,
-        state.agent,
+        state.owner,
         directory,
         under=under,
         actor=user_actor(),
@@ -129,7 +129,7 @@ def redact(state: State, path: str, version: int, as_json: bool) -> None:
     """
     from doctree.memory.recall import redact as redact_with_sources
 
-    v, erased = redact_with_sources(state.repo, state.agent, path, version, actor=user_actor())
+    v, erased = redact_with_sources(state.repo, state.owner, path, version, actor=user_actor())
     if as_json:
         emit_json(
             {**{k: x for k, x in v.to_dict().items() if k != "body"}, "recall_passages": erased}
@@ -179,7 +179,7 @@ def forget(
 
     report = run_forget(
         state.repo,
-        state.agent,
+        state.owner,
         pattern,
         under=under,
         regex=regex,

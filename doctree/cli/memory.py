@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from doctree.cli import DOC_PATH, Int, State, cli, emit_json, require_given_path
+from doctree.cli.aliases import AliasedOption
 
 pass_state = click.pass_obj
 
@@ -83,7 +84,7 @@ def context(
     from doctree.memory.context import DEFAULT_CAP, SEPARATOR, memories, render_document
 
     cap = DEFAULT_CAP if cap is None else cap
-    docs, said = memories(state.repo, state.agent, cap=cap, query=query, under=under)
+    docs, said = memories(state.repo, state.owner, cap=cap, query=query, under=under)
     text = SEPARATOR.join([*(render_document(d) for d in docs), *([said] if said else [])])
     if as_json:
         emit_json(
@@ -114,7 +115,7 @@ def _passages(state: State, query: str, words: int, under: str, as_json: bool) -
     past sessions, for the query (`doctree.memory.recall.blend`)."""
     from doctree.memory.recall import blend
 
-    ctx, said = blend(state.repo, state.agent, query, budget_words=words, under=under)
+    ctx, said = blend(state.repo, state.owner, query, budget_words=words, under=under)
     if as_json:
         emit_json(
             {
@@ -179,10 +180,13 @@ def _passages(state: State, query: str, words: int, under: str, as_json: bool) -
     help="Only compact when PATH holds more than BYTES.",
 )
 @click.option(
+    "--all-owners",
     "--all-agents",
-    "all_agents",
+    "all_owners",
+    cls=AliasedOption,
+    hidden_aliases=["--all-agents"],
     is_flag=True,
-    help="Every agent in the database, not only --agent (for cron, with --if-over).",
+    help="Every owner in the database, not only --owner (for cron, with --if-over).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @pass_state
@@ -191,7 +195,7 @@ def compact(
     path: str,
     backend: str,
     if_over: int | None,
-    all_agents: bool,
+    all_owners: bool,
     as_json: bool,
 ) -> None:
     """Condense the subtree PATH into PATH/compacted now.
@@ -203,19 +207,19 @@ def compact(
     \b
       doctree compact
       doctree compact ~/memory/archive --backend offline
-      doctree compact --all-agents --if-over 40000      # from cron
+      doctree compact --all-owners --if-over 40000      # from cron
     """
     from doctree.errors import DoctreeError
     from doctree.memory.compaction import CompactionPolicy, Compactor
 
-    if not all_agents:
+    if not all_owners:
         require_given_path(state, "path", path)
     policy = CompactionPolicy.from_env()
     policy.under = path
     if if_over is not None:
         policy.threshold, policy.thresholds = if_over, {}
     compactor = Compactor(state.repo, condenser=backend, policy=policy)
-    owners = state.repo.owners() if all_agents else [state.agent]
+    owners = state.repo.owners() if all_owners else [state.owner]
     results = []
     for owner in owners:
         if if_over is not None:
@@ -223,10 +227,10 @@ def compact(
         else:
             results.append(compactor.compact(owner, path))
     if as_json:
-        emit_json([r.to_dict() for r in results] if all_agents else results[0].to_dict())
+        emit_json([r.to_dict() for r in results] if all_owners else results[0].to_dict())
     else:
         for r in results:
-            click.echo(_describe(r, path, all_agents))
+            click.echo(_describe(r, path, all_owners))
     failed = [r for r in results if r.status == "failed"]
     if failed:
         raise DoctreeError(
@@ -276,7 +280,7 @@ def consolidate(state: State, week: str | None, keep_active: bool, as_json: bool
     from doctree.memory.tiers import consolidate as run
     from doctree.memory.tiers import last_week
 
-    result = run(state.repo, state.agent, week or last_week(), prune_active=not keep_active)
+    result = run(state.repo, state.owner, week or last_week(), prune_active=not keep_active)
     if as_json:
         emit_json(result.to_dict())
     elif result.changed:

@@ -28,7 +28,7 @@ def blame(state: State, path: str, version: int | None, as_json: bool) -> None:
     """
     from doctree.store.blame import blame as blame_doc
 
-    result = blame_doc(state.repo, state.agent, path, version=version)
+    result = blame_doc(state.repo, state.owner, path, version=version)
     if as_json:
         emit_json(result.to_dict())
         return
@@ -54,9 +54,9 @@ def print_version_hits(
     from doctree.store.timetravel import search_at, search_versions
 
     if all_versions:
-        hits = search_versions(state.repo, state.agent, query, under=under, until=at, limit=limit)
+        hits = search_versions(state.repo, state.owner, query, under=under, until=at, limit=limit)
     else:
-        hits = search_at(state.repo, state.agent, query, at, under=under, limit=limit)
+        hits = search_at(state.repo, state.owner, query, at, under=under, limit=limit)
     if as_json:
         emit_json([h.to_dict() for h in hits])
         return

@@ -27,7 +27,7 @@ class ReplayOutcome:
     """What replaying one transcript did: the session, its history, the runs and changes."""
 
     source: str
-    agent: str
+    owner: str
     session_id: str
     messages: int
     appended: int = 0
@@ -116,13 +116,14 @@ def replay_one(
     text: str,
     *,
     source: str,
-    agent: str | None = None,
+    owner: str | None = None,
 ) -> ReplayOutcome:
-    """Replay one transcript through session, history, sleep, worker tick, memory agent."""
+    """Replay one transcript through session, history, sleep, worker tick, memory agent, as
+    `owner`'s (None: the agent the transcript names)."""
     from doctree.sessions.transcripts import parse_transcript
 
     transcript = parse_transcript(text, source=source)
-    owner = agent or transcript.agent
+    owner = owner or transcript.agent
     outcome = ReplayOutcome(source, owner, transcript.session_id, len(transcript.messages))
     try:
         outcome.appended, outcome.skipped = append_transcript(sessions, transcript, owner)
@@ -149,7 +150,7 @@ def replay_one(
 
 def _run_dict(repo: Any, job: Any, result: Any) -> dict[str, Any]:
     run = result.run
-    versions = repo.log(job.source_agent, "~", run_id=run.id, limit=None)
+    versions = repo.log(job.owner, "~", run_id=run.id, limit=None)
     changes = [
         {"path": v.path, "operation": v.operation, "version": v.version}
         for v in sorted(versions, key=lambda v: v.id)
@@ -157,7 +158,7 @@ def _run_dict(repo: Any, job: Any, result: Any) -> dict[str, Any]:
     return {
         "run_id": run.id,
         "session_id": job.session_id,
-        "source_agent": job.source_agent,
+        "owner": job.owner,
         "records": [job.first_history_id, job.last_history_id],
         "backend": run.backend,
         "model": run.model,
@@ -178,10 +179,21 @@ def _run_dict(repo: Any, job: Any, result: Any) -> dict[str, Any]:
     }
 
 
+def _given(ctx: click.Context | None, name: str) -> bool:
+    """Whether the option `name` of `ctx` was given (on the command line or in the
+    environment) rather than left at its default."""
+    from click.core import ParameterSource
+
+    return ctx is not None and ctx.get_parameter_source(name) in (
+        ParameterSource.COMMANDLINE,
+        ParameterSource.ENVIRONMENT,
+    )
+
+
 def _print_outcome(o: ReplayOutcome) -> None:
     held = f", {o.skipped} already held" if o.skipped else ""
     click.echo(
-        f"{o.source}: session {o.session_id} of agent {o.agent}: "
+        f"{o.source}: session {o.session_id} of agent {o.owner}: "
         f"{o.appended} record(s) appended{held}"
     )
     if o.error:
@@ -210,13 +222,12 @@ def _print_outcome(o: ReplayOutcome) -> None:
 @cli.command()
 @click.argument("transcripts", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option(
+    # The older names of the group's --owner here; hidden, they still work.
     "--source-agent",
     "--agent",
-    "agent",
-    cls=AliasedOption,
-    hidden_aliases=["--agent"],
+    "owner",
+    hidden=True,
     metavar="ID",
-    help="Replay as this source agent instead of the one the transcript names.",
 )
 @click.option(
     "--backend",
@@ -231,16 +242,20 @@ def _print_outcome(o: ReplayOutcome) -> None:
     "recording) or record:CASSETTE (record one from ANTHROPIC_BASE_URL).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the outcome as JSON.")
-@click.pass_obj
+@click.pass_context
 def replay(
-    state: State, transcripts: tuple[str, ...], agent: str | None, model: str, as_json: bool
+    ctx: click.Context,
+    transcripts: tuple[str, ...],
+    owner: str | None,
+    model: str,
+    as_json: bool,
 ) -> None:
     """Replay TRANSCRIPTS through the live path and show what the memory agent changed.
 
-    Each transcript becomes a session (its session id; its agent unless --source-agent), its
-    records are appended as history, the session sleeps (which invalidates it), and a
-    worker tick hands it to the memory agent. A transcript already replayed is not
-    appended again.
+    Each transcript becomes a session (its session id) of the agent it names, or of the
+    owner given to the group (--owner or $DOCTREE_OWNER); its records are appended as
+    history, the session sleeps (which invalidates it), and a worker tick hands it to the
+    memory agent. A transcript already replayed is not appended again.
 
     \b
       doctree replay tests/fixtures/transcripts/*.md
@@ -251,8 +266,11 @@ def replay(
     from doctree.sessions.worker import MemoryWorker
     from doctree.store.paths import validate_owner
 
-    if agent is not None:
-        validate_owner(agent)
+    state: State = ctx.obj
+    if owner is None and _given(ctx.parent, "owner"):
+        owner = state.owner
+    if owner is not None:
+        validate_owner(owner)
     texts = []
     for name in transcripts:
         try:
@@ -276,7 +294,7 @@ def replay(
         ) as bar:
             for name, text in bar:
                 outcomes.append(
-                    replay_one(repo, sessions, worker, handler, text, source=name, agent=agent)
+                    replay_one(repo, sessions, worker, handler, text, source=name, owner=owner)
                 )
     finally:
         worker.close()

@@ -63,7 +63,7 @@ def sessions_cmd(
     if not infos:
         click.echo("no sessions" + (f" in state {state_filter!r}" if state_filter else ""))
         return
-    rows = [("SESSION", "AGENT", "STATE", "RECORDS", "NEW", "MARK", "DONE TO", "ERROR")]
+    rows = [("SESSION", "OWNER", "STATE", "RECORDS", "NEW", "MARK", "DONE TO", "ERROR")]
     for i in infos:
         s = i.session
         error = ""
@@ -74,7 +74,7 @@ def sessions_cmd(
         rows.append(
             (
                 s.id,
-                str(s.agent) if s.agent.type != "agent" else s.agent.id,
+                str(s.agent) if s.agent.type != "agent" else s.agent.owner,
                 i.state,
                 str(i.records),
                 str(i.unprocessed),
@@ -104,7 +104,7 @@ def transcript_cmd(state: State, session_id: str, only_new: bool) -> None:
     sessions = _sessions(state)
     s = sessions.require(session_id)
     records = sessions.history(s.id, after_id=s.processed_until if only_new else None)
-    click.echo(format_transcript(records, agent=s.agent.id, session_id=s.id), nl=False)
+    click.echo(format_transcript(records, agent=s.agent.owner, session_id=s.id), nl=False)
 
 
 HANDLERS = "auto, offline, anthropic, replay:CASSETTE, recorder:FILE[:DELAY] or python:MODULE:ATTR"

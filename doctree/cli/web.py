@@ -52,7 +52,7 @@ def serve(state: State, host: str, port: int, token: str | None, mcp: bool, unde
 
     run_server(
         db,
-        state.agent,
+        state.owner,
         host=host,
         port=port,
         token=token,

@@ -4,7 +4,7 @@
 `document_move` and `document_delete` as Anthropic tool schemas (generated from the pydantic
 input models below, descriptions on the fields), and executes tool calls on the one tool layer
 shared with the MCP server and the memory-tool backend (`doctree.interop.toolkit`).
-There is no owner in any schema: the owner is always the source agent, and every path must
+There is no owner in any schema: the owner is always the run's owner, and every path must
 normalise to the memory root or below. A call outside it, malformed input or a failed
 precondition becomes a `ToolResult` with `is_error=True` that the model can act on, and
 writes nothing. Results hold no timestamps or ids that vary between runs, so a recorded
@@ -32,6 +32,7 @@ from doctree.interop.toolkit import (
 )
 from doctree.memory.layout import MEMORY_ROOT
 from doctree.memory.secrets import redact_fields, withheld_note
+from doctree.renamed import renamed_keywords
 from doctree.store.documents import Actor, Document, DocumentsRepository, Provenance
 from doctree.store.paths import normalize_path
 
@@ -187,10 +188,11 @@ class MemoryTools(ToolSet):
 
     SPECS = TOOL_SPECS
 
+    @renamed_keywords(source_agent="owner")
     def __init__(
         self,
         repo: DocumentsRepository,
-        source_agent: str,
+        owner: str,
         *,
         session_id: str | None = None,
         run_id: int | None = None,
@@ -200,14 +202,14 @@ class MemoryTools(ToolSet):
         from doctree.store.paths import validate_owner
 
         self.repo = repo
-        self.source_agent = validate_owner(source_agent)
+        self.owner = validate_owner(owner)
         self.session_id = session_id
         self.run_id = run_id
         if normalize_path(root) == "~":
             raise PathError(root, "the memory root must be below the home, e.g. '~/memory'")
-        super().__init__(Scope(self.source_agent, root, noun="the memory tree"), allowed)
+        super().__init__(Scope(self.owner, root, noun="the memory tree"), allowed)
         self.root = self.scope.root
-        self.actor = Actor("memory-agent", self.source_agent)
+        self.actor = Actor("memory-agent", self.owner)
         # What every write of the run records: the memory agent, the session read, the run.
         self.provenance = Provenance(self.actor, session_id, run_id)
         self.calls: list[ToolCallRecord] = []
@@ -252,7 +254,7 @@ class MemoryTools(ToolSet):
 
     def tool_document_read(self, a: ReadInput) -> str:
         path = self.confine(a.path)
-        owner = self.source_agent
+        owner = self.owner
         if a.version is None and path == self.root and not self.repo.exists(owner, path):
             return (
                 f"{path} does not exist yet: the memory is empty. Create pages with "
@@ -264,9 +266,9 @@ class MemoryTools(ToolSet):
     def tool_document_write(self, a: WriteInput) -> str:
         path = self.confine(a.path)
         links = self.scope.paths(a.links, "links") if a.links is not None else None
-        before = self.repo.get(self.source_agent, path)
+        before = self.repo.get(self.owner, path)
         doc = self.repo.write(
-            self.source_agent,
+            self.owner,
             path,
             a.body,
             title=a.title,
@@ -284,7 +286,7 @@ class MemoryTools(ToolSet):
 
     def tool_document_search(self, a: SearchInput) -> str:
         under = self.confine(a.under, "under") if a.under is not None else self.root
-        hits = self.repo.search(self.source_agent, a.query, under=under, limit=a.limit)
+        hits = self.repo.search(self.owner, a.query, under=under, limit=a.limit)
         said = self._recalled(a.query, RECALLED_IN_SEARCH)
         if not hits and not said:
             return f"no pages under {under} match {a.query!r}"
@@ -306,16 +308,14 @@ class MemoryTools(ToolSet):
         from doctree.memory.retrieval import parse_query
         from doctree.store.recall import RecallIndex
 
-        hits = rank(
-            RecallIndex(self.repo.conn), self.source_agent, parse_query(query), DEFAULT_RECALL
-        )
+        hits = rank(RecallIndex(self.repo.conn), self.owner, parse_query(query), DEFAULT_RECALL)
         hits = [h for h in hits if h.session_id != self.session_id]  # the one being read now
         return [f"* session {h.session_id} · {h.time} · {h.speaker}: {h.text}" for h in hits[:n]]
 
     def tool_document_edit(self, a: EditInput) -> str:
         path = self.confine(a.path)
         doc = self.repo.edit(
-            self.source_agent,
+            self.owner,
             path,
             a.old_string,
             a.new_string,
@@ -334,7 +334,7 @@ class MemoryTools(ToolSet):
         if new_path == self.root:
             raise ToolInputError(f"new_path {new_path!r}: the memory root cannot be replaced")
         moved = self.repo.move(
-            self.source_agent,
+            self.owner,
             path,
             new_path,
             expected_version=a.expected_version,
@@ -348,7 +348,7 @@ class MemoryTools(ToolSet):
         if path == self.root:
             raise ToolInputError(f"path {path!r}: the memory root cannot be deleted")
         deleted = self.repo.delete(
-            self.source_agent,
+            self.owner,
             path,
             recursive=a.recursive,
             expected_version=a.expected_version,

@@ -453,7 +453,7 @@ class Compactor:
     """Runs compaction passes over one database.
 
     `after_handle` is the worker's hook (called after each successful memory-agent run): it
-    compacts the job's source agent when its subtree is over the threshold, and never raises.
+    compacts the job's owner's memory when its subtree is over the threshold, and never raises.
     """
 
     def __init__(
@@ -496,7 +496,7 @@ class Compactor:
     def after_handle(self, job: Any) -> None:
         """The worker hook: `MemoryWorker(..., after_handle=compactor.after_handle)`."""
         try:
-            self.maybe_compact(job.source_agent)
+            self.maybe_compact(job.owner)
         except Exception:  # the hook must never fail the session
             log.exception("compaction after session %s failed", getattr(job, "session_id", "?"))
 
@@ -624,7 +624,7 @@ class Compactor:
 
             model = getattr(getattr(self.condenser, "definition", None), "model", "extractive")
             return Runs(self.repo.conn).start(
-                agent=AGENT_NAME, source_agent=owner, backend=self.condenser.name, model=model
+                definition=AGENT_NAME, owner=owner, backend=self.condenser.name, model=model
             )
         except (ImportError, sqlite3.Error):
             return None

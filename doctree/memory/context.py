@@ -93,19 +93,19 @@ def relevant_ids(
 ) -> list[int]:
     """Ids of the `limit` documents most relevant to `query`, best first.
 
-    `passages` (the default): ranked by their best passages (`rank_documents`). The chunk
-    index behind it is brought up to date first, a short write (`refresh_chunks`). When
+    `passages` (the default): ranked by their best passages (`rank_documents`). The passage
+    index behind it is brought up to date first, a short write (`refresh_passages`). When
     that write is not made (inside a read snapshot, on a read-only database, or the write
     lock not granted within the busy timeout) and the index is behind, the ranking falls
     back to `search`: the store's full-text search (BM25 over whole documents) for the
     query's words without stopwords, which is always current. `search` can also be asked
     for directly.
     """
-    from doctree.memory.retrieval import parse_query, rank_documents, refresh_chunks
+    from doctree.memory.retrieval import parse_query, rank_documents, refresh_passages
 
     if ranking not in ("passages", "search"):
         raise UserError(f"ranking {ranking!r}: must be 'passages' or 'search'")
-    if ranking == "passages" and not refresh_chunks(repo, owner):
+    if ranking == "passages" and not refresh_passages(repo, owner):
         ranked = rank_documents(repo, owner, query, under=under, limit=limit, refresh=False)
         return [r.document_id for r in ranked]
     terms = parse_query(query).terms

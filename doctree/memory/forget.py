@@ -214,7 +214,7 @@ def _erase(
 ) -> None:
     """The writes of `forget`, inside its transaction."""
     from doctree.sessions.repository import SessionsRepository
-    from doctree.store.chunks import ChunkIndex
+    from doctree.store.passages import PassageIndex
     from doctree.store.runs import Runs
 
     for doc_id, versions in bodies.items():
@@ -244,9 +244,9 @@ def _erase(
     report.history_records = SessionsRepository(repo.conn).scrub(owner, text_map)
     report.recall_passages = forget_recalled(repo, owner, pattern)
     Runs(repo.conn).scrub(owner, text_map)
-    chunks = ChunkIndex(repo)
-    chunks.drop(sorted({*bodies, *names, *linked}))
-    chunks.optimize()
+    passages = PassageIndex(repo)
+    passages.drop(sorted({*bodies, *names, *linked}))
+    passages.optimize()
     repo.optimize_search_index()
 
 

@@ -26,7 +26,7 @@ from typing import Any
 from doctree.memory.retrieval import (
     DEFAULT_SETTINGS,
     DEFAULT_UNDER,
-    MAX_CHUNK_WORDS,
+    MAX_PASSAGE_WORDS,
     Context,
     Query,
     Settings,
@@ -68,9 +68,9 @@ def _day(time: str) -> date | None:
 
 
 def _pieces(text: str) -> list[str]:
-    """A record's text as passages of at most `MAX_CHUNK_WORDS` words, cut at sentence ends
+    """A record's text as passages of at most `MAX_PASSAGE_WORDS` words, cut at sentence ends
     (a single longer sentence stays whole)."""
-    if words(text) <= MAX_CHUNK_WORDS:
+    if words(text) <= MAX_PASSAGE_WORDS:
         return [text]
     out: list[str] = []
     cur: list[str] = []
@@ -78,7 +78,7 @@ def _pieces(text: str) -> list[str]:
         for sentence in _SENTENCE_END.split(line):
             if not sentence.strip():
                 continue
-            if cur and words(" ".join(cur)) + words(sentence) > MAX_CHUNK_WORDS:
+            if cur and words(" ".join(cur)) + words(sentence) > MAX_PASSAGE_WORDS:
                 out.append(" ".join(cur))
                 cur = []
             cur.append(sentence)
@@ -331,13 +331,13 @@ def texts(conn: sqlite3.Connection, owner: str) -> Iterable[str]:
 
 
 def catch_up(conn: sqlite3.Connection, owner: str) -> int:
-    """Bring the chunk index of `owner`'s pages up to date after the memory agent wrote
+    """Bring the passage index of `owner`'s pages up to date after the memory agent wrote
     them (at hand-over), so that readers find it current; returns how many documents were
-    re-chunked. Only the documents changed since are read."""
-    from doctree.memory.retrieval import sync_chunks
+    cut again. Only the documents changed since are read."""
+    from doctree.memory.retrieval import sync_passages
     from doctree.store.documents import DEFAULT_MAX_BODY_BYTES
 
-    return sync_chunks(DocumentsRepository(conn, max_body_bytes=DEFAULT_MAX_BODY_BYTES), owner)
+    return sync_passages(DocumentsRepository(conn, max_body_bytes=DEFAULT_MAX_BODY_BYTES), owner)
 
 
 def has_recall(repo: DocumentsRepository, owner: str, query: str | Query) -> bool:

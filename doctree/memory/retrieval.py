@@ -26,8 +26,8 @@ from datetime import date, timedelta
 from doctree import stopwords
 from doctree.errors import UserError
 from doctree.memory.layout import MEMORY_ROOT
-from doctree.store.chunks import ChunkHit, ChunkIndex, ChunkRow
 from doctree.store.documents import DocumentsRepository
+from doctree.store.passages import PassageHit, PassageIndex, PassageRow
 from doctree.store.paths import name_of, normalize_path, validate_owner
 from doctree.store.references import split_frontmatter
 
@@ -257,7 +257,7 @@ def has_time_expression(text: str) -> bool:
     return _TIME_ANY.search(text) is not None
 
 
-# -- chunking ----------------------------------------------------------------------------
+# -- passages ------------------------------------------------------------------------------
 
 _HEADING_LINE = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _LIST_ITEM = re.compile(r"^\s{0,3}(?:[-*+]|\d{1,3}[.)])\s+")
@@ -268,7 +268,7 @@ _TURN = re.compile(
 _MESSAGE_HEADING = re.compile(r"^(user|assistant|system|tool call|tool result)\s+\u00b7\s+\S+$")
 _BULLET = re.compile(r"^\s{0,3}[-*+]\s+")
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
-MAX_CHUNK_WORDS = 120
+MAX_PASSAGE_WORDS = 120
 CONTEXT_WORDS = 60
 
 
@@ -340,11 +340,11 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
 def _split_long(b: _Block) -> list[_Block]:
-    if words(b.text) <= MAX_CHUNK_WORDS or b.text.lstrip().startswith(("```", "~~~")):
+    if words(b.text) <= MAX_PASSAGE_WORDS or b.text.lstrip().startswith(("```", "~~~")):
         return [b]
     pieces, cur = [], []
     for sentence in _SENTENCE_END.split(b.text):
-        if cur and words(" ".join(cur)) + words(sentence) > MAX_CHUNK_WORDS:
+        if cur and words(" ".join(cur)) + words(sentence) > MAX_PASSAGE_WORDS:
             pieces.append(" ".join(cur))
             cur = []
         cur.append(sentence)
@@ -383,7 +383,7 @@ def _clip(text: str, n: int) -> str:
     return " ".join(parts[:n])
 
 
-def chunk_document(path: str, title: str, body: str) -> list[ChunkRow]:
+def cut_document(path: str, title: str, body: str) -> list[PassageRow]:
     """Cut a document into passages, each with its neighbours and headings as context,
     its speaker (for transcript turns) and its date tokens."""
     _, text = split_frontmatter(body) if body.startswith("---") else ({}, body)
@@ -401,7 +401,7 @@ def chunk_document(path: str, title: str, body: str) -> list[ChunkRow]:
         )
         toks = list(dict.fromkeys([*day_toks, *date_tokens(b.text, day)]))
         rows.append(
-            ChunkRow(
+            PassageRow(
                 seq=i,
                 text=b.text,
                 words=words(b.text),
@@ -416,15 +416,15 @@ def chunk_document(path: str, title: str, body: str) -> list[ChunkRow]:
     return rows
 
 
-def sync_chunks(repo: DocumentsRepository, owner: str) -> int:
-    """Bring the owner's chunk index up to date with the current documents.
+def sync_passages(repo: DocumentsRepository, owner: str) -> int:
+    """Bring the owner's passage index up to date with the current documents.
 
-    Returns how many documents were (re)chunked. Cheap when nothing changed: one query.
+    Returns how many documents were (re)cut into passages. Cheap when nothing changed: one query.
     Documents are read and cut before the write transaction begins, so the write lock is
     held only for the inserts. A document changed or deleted meanwhile is stored at the
     version that was read, and is stale again on the next call.
     """
-    index = ChunkIndex(repo)
+    index = PassageIndex(repo)
     fresh, gone = index.stale(owner)
     if not fresh and not gone:
         return 0
@@ -432,7 +432,7 @@ def sync_chunks(repo: DocumentsRepository, owner: str) -> int:
     for s in fresh:
         doc = repo.read_by_id(s.document_id)
         if not doc.deleted:
-            cut.append((doc, chunk_document(doc.path, doc.title, doc.body)))
+            cut.append((doc, cut_document(doc.path, doc.title, doc.body)))
     with repo.transaction():
         index.drop(gone)
         for doc, rows in cut:
@@ -443,9 +443,9 @@ def sync_chunks(repo: DocumentsRepository, owner: str) -> int:
 _UNWRITABLE = ("SQLITE_READONLY", "SQLITE_BUSY", "SQLITE_LOCKED")
 
 
-def refresh_chunks(repo: DocumentsRepository, owner: str) -> frozenset[int]:
-    """Bring the chunk index up to date if it may be written now; return the ids of the
-    documents whose chunks are not current (empty when the index is up to date).
+def refresh_passages(repo: DocumentsRepository, owner: str) -> frozenset[int]:
+    """Bring the passage index up to date if it may be written now; return the ids of the
+    documents whose passages are not current (empty when the index is up to date).
 
     The update is a short write of its own when no transaction is open, and joins the
     caller's write transaction (`repo.transaction()`) when one is. It is not made inside a
@@ -460,16 +460,16 @@ def refresh_chunks(repo: DocumentsRepository, owner: str) -> frozenset[int]:
     reason = "inside a read transaction"
     if not repo.conn.in_transaction or repo.in_write_transaction:
         try:
-            sync_chunks(repo, owner)
+            sync_passages(repo, owner)
             return frozenset()
         except sqlite3.OperationalError as e:
             if not getattr(e, "sqlite_errorname", "").startswith(_UNWRITABLE):
                 raise
             reason = str(e)
-    fresh, gone = ChunkIndex(repo).stale(owner)
+    fresh, gone = PassageIndex(repo).stale(owner)
     if fresh or gone:
         log.warning(
-            "chunk index of %r not updated (%s): %d document(s) behind",
+            "passage index of %r not updated (%s): %d document(s) behind",
             owner,
             reason,
             len(fresh) + len(gone),
@@ -584,7 +584,7 @@ class Settings:
     temporal_boost: float = 0.3
     entity_boost: float = 0.0
     document_weight: float = 0.3
-    document_prior: str = "chunks"  # or "store": the store's document search (slower)
+    document_prior: str = "passages"  # or "store": the store's document search (slower)
     document_passages: int = 3
     recency_weight: float = 0.05
     length_exponent: float = 0.0
@@ -630,7 +630,7 @@ class Context:
     passages: list[Passage] = field(default_factory=list)
     left_out: int = 0
     """Documents not searched: changed since they were indexed, and the index could not be
-    updated (a read-only database); see `refresh_chunks`."""
+    updated (a read-only database); see `refresh_passages`."""
 
     @property
     def words(self) -> int:
@@ -654,8 +654,8 @@ def retrieve(
     owner, under = validate_owner(owner), normalize_path(under)
     if not isinstance(budget_words, int) or budget_words < 0:
         raise UserError(f"budget_words {budget_words!r}: must be a whole number >= 0")
-    behind = refresh_chunks(repo, owner)
-    index = ChunkIndex(repo)
+    behind = refresh_passages(repo, owner)
+    index = PassageIndex(repo)
     q = parse_query(query, index.speakers(owner))
     ctx = Context(query=query, budget_words=budget_words, left_out=len(behind))
     match = q.fts()
@@ -678,13 +678,13 @@ def retrieve(
 
 
 def _search(
-    index: ChunkIndex,
+    index: PassageIndex,
     owner: str,
     under: str,
     match: str,
     s: Settings,
     behind: frozenset[int] = frozenset(),
-) -> list[ChunkHit]:
+) -> list[PassageHit]:
     hits = index.search(
         owner,
         match,
@@ -723,13 +723,13 @@ def rank_documents(
     stopwords and question words never make a document relevant; a document named for
     the query (every word of its path's last segment is a query term, as `projects/apollo`
     for "when is the Apollo launch") counts `1 + name_boost` times, since in a tree of
-    pages a page named for a subject is the page about it. With `refresh=False` the chunk
-    index is taken as it is (the caller brought it up to date, see `refresh_chunks`);
+    pages a page named for a subject is the page about it. With `refresh=False` the passage
+    index is taken as it is (the caller brought it up to date, see `refresh_passages`);
     otherwise documents the index is behind on and cannot be updated for are left out.
     """
     owner, under = validate_owner(owner), normalize_path(under)
-    behind = refresh_chunks(repo, owner) if refresh else frozenset()
-    index = ChunkIndex(repo)
+    behind = refresh_passages(repo, owner) if refresh else frozenset()
+    index = PassageIndex(repo)
     q = parse_query(query, index.speakers(owner))
     match = q.fts()
     if not match:
@@ -765,7 +765,7 @@ def _named_for(path: str, terms: set[str]) -> bool:
     return bool(name) and all(_plain(w) in terms for w in name)
 
 
-def _feedback_terms(q: Query, hits: Sequence[ChunkHit], n: int) -> list[str]:
+def _feedback_terms(q: Query, hits: Sequence[PassageHit], n: int) -> list[str]:
     """Words that several of the best passages share and the query lacks."""
     have = set(q.terms)
     seen: dict[str, int] = {}
@@ -779,8 +779,8 @@ def _feedback_terms(q: Query, hits: Sequence[ChunkHit], n: int) -> list[str]:
 
 
 def _with_feedback(
-    index: ChunkIndex, owner: str, under: str, q: Query, hits: list[ChunkHit], s: Settings
-) -> list[ChunkHit]:
+    index: PassageIndex, owner: str, under: str, q: Query, hits: list[PassageHit], s: Settings
+) -> list[PassageHit]:
     """Pseudo-relevance feedback: search again with the words the best passages share, and
     add that score, scaled down, to the first."""
     extra = _feedback_terms(q, hits[: s.feedback_passages], s.feedback_terms)
@@ -808,9 +808,9 @@ def _rank(
     owner: str,
     under: str,
     q: Query,
-    hits: list[ChunkHit],
+    hits: list[PassageHit],
     s: Settings,
-) -> list[tuple[float, ChunkHit]]:
+) -> list[tuple[float, PassageHit]]:
     top = hits[0].score or 1.0
     doc_prior: dict[int, float] = {}
     if s.document_weight and s.document_prior == "store":
@@ -870,12 +870,12 @@ def bare(text: str) -> bool:
     return rest != text and len(_LABEL_WORD.findall(rest)) < 2
 
 
-def _header(h: ChunkHit | Passage) -> str:
+def _header(h: PassageHit | Passage) -> str:
     return f"## {h.path} ({h.day})" if h.day else f"## {h.path}"
 
 
 def _pack(
-    ctx: Context, index: ChunkIndex, ranked: list[tuple[float, ChunkHit]], s: Settings
+    ctx: Context, index: PassageIndex, ranked: list[tuple[float, PassageHit]], s: Settings
 ) -> None:
     budget = ctx.budget_words
     used = 0

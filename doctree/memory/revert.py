@@ -110,9 +110,7 @@ def revert_run(
             f"run {run_id} is still running: revert it when it has ended "
             "(force it only if its process died)"
         )
-    report = RevertReport(
-        run_id, run.source_agent, dry_run=dry_run, already_reverted_at=run.reverted_at
-    )
+    report = RevertReport(run_id, run.owner, dry_run=dry_run, already_reverted_at=run.reverted_at)
     if dry_run:
         for plan in _plan(repo, run_id, report):
             plan.item.actions = _predicted_actions(repo.read_by_id(plan.item.document_id), plan)

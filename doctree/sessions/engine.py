@@ -12,7 +12,7 @@ the memory worker in-process (a thread) or as a process.
     engine.close()
 
 The four invalidation points are here: `append` (the 6th unprocessed record), `sleep`,
-`reset` and `compact`. Sessions of a `memory-agent` descriptor are exempt at all four.
+`reset` and `compact_context`. Sessions of a `memory-agent` descriptor are exempt at all four.
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ class Engine:
         return self.sessions.require(session_id)
 
     def current_session(self, agent: Agent) -> Session | None:
-        """The agent's newest session not ended by a reset or a compaction."""
+        """The agent's newest session not ended by a reset or a context compaction."""
         return self.sessions.current(agent)
 
     def append(
@@ -117,9 +117,13 @@ class Engine:
         """A session reset: the old session becomes pending; returns the new session."""
         return self.sessions.reset(session_id, new_session_id=new_session_id)
 
-    def compact(self, session_id: str, *, new_session_id: str | None = None) -> Session:
+    def compact_context(self, session_id: str, *, new_session_id: str | None = None) -> Session:
         """A context compaction: the old session becomes pending; returns the new session."""
-        return self.sessions.compact(session_id, new_session_id=new_session_id)
+        return self.sessions.compact_context(session_id, new_session_id=new_session_id)
+
+    def compact(self, session_id: str, *, new_session_id: str | None = None) -> Session:
+        """The older name of `compact_context`."""
+        return self.compact_context(session_id, new_session_id=new_session_id)
 
     def reset_agent(self, agent: Agent, *, new_session_id: str | None = None) -> Session:
         """Reset an agent: invalidate its current session if it has one, start a new one."""

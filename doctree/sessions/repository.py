@@ -22,6 +22,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from doctree.errors import ConflictError, NotFoundError, UserError
+from doctree.renamed import renamed_key, renamed_keywords
 from doctree.store import db as dbmod
 from doctree.store.backends import dialect_of, is_connection, write_transaction
 from doctree.store.paths import require_text, validate_owner
@@ -32,7 +33,8 @@ MEMORY_AGENT = "memory-agent"
 UNPROCESSED_LIMIT = 5
 KINDS = ("user", "assistant", "system", "tool_call", "tool_result")
 TEXT_KINDS = ("user", "assistant", "system")
-END_REASONS = ("reset", "compaction")
+CONTEXT_COMPACTION = "context-compaction"
+END_REASONS = ("reset", CONTEXT_COMPACTION)
 STATES = ("open", "pending", "failing", "processed", "exempt")
 MAX_SESSION_ID_LENGTH = 200
 
@@ -66,10 +68,11 @@ def new_session_id() -> str:
 
 @dataclass(frozen=True)
 class AgentDescriptor:
-    """Who a session belongs to: a type (`agent`, `memory-agent`, ...) and an agent id."""
+    """Who a session belongs to: a type (`agent`, `memory-agent`, ...) and its owner, the
+    agent id whose memory the session feeds."""
 
     type: str
-    id: str
+    owner: str
 
     def __post_init__(self) -> None:
         if not isinstance(self.type, str) or not _TYPE.fullmatch(self.type):
@@ -77,16 +80,17 @@ class AgentDescriptor:
                 f"agent type {self.type!r}: use lowercase letters, digits and '-' "
                 "(e.g. 'agent', 'memory-agent')"
             )
-        validate_owner(self.id)
+        validate_owner(self.owner)
 
     @classmethod
     def of(cls, value: AgentDescriptor | str | dict[str, str] | tuple[str, str]) -> AgentDescriptor:
-        """Accept a descriptor, `{type, id}`, `(type, id)`, `'type:id'` for known types, or a
-        bare agent id (type `agent`)."""
+        """Accept a descriptor, `{type, owner}` (`id` is the older key), `(type, owner)`,
+        `'type:owner'` for known types, or a bare agent id (type `agent`)."""
         if isinstance(value, AgentDescriptor):
             return value
         if isinstance(value, dict):
-            return cls(value.get("type", "agent"), value.get("id"))  # type: ignore[arg-type]
+            owner = renamed_key(value, "owner", "id", what="agent descriptor")
+            return cls(value.get("type", "agent"), owner)  # type: ignore[arg-type]
         if isinstance(value, tuple) and len(value) == 2:
             return cls(*value)
         if isinstance(value, str):
@@ -94,15 +98,20 @@ class AgentDescriptor:
                 if value.startswith(t + ":") and len(value) > len(t) + 1:
                     return cls(t, value[len(t) + 1 :])
             return cls("agent", value)
-        raise UserError(f"agent {value!r}: expected an agent id or {{type, id}}")
+        raise UserError(f"agent {value!r}: expected an agent id or {{type, owner}}")
 
     @property
     def exempt(self) -> bool:
         """Sessions of a memory agent are never invalidated (it would collect itself)."""
         return self.type == MEMORY_AGENT
 
+    @property
+    def id(self) -> str:
+        """The older name of `owner`, kept for code that reads it."""
+        return self.owner
+
     def __str__(self) -> str:
-        return f"{self.type}:{self.id}"
+        return f"{self.type}:{self.owner}"
 
 
 @dataclass(frozen=True)
@@ -127,7 +136,7 @@ class Session:
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
-        d["agent"] = {"type": self.agent.type, "id": self.agent.id}
+        d["agent"] = {"type": self.agent.type, "owner": self.agent.owner}
         return d
 
 
@@ -174,7 +183,7 @@ def state_of(s: Session, max_id: int | None) -> str:
 
 
 _SESSION_COLUMNS = (
-    "s.id, s.agent_type, s.agent_id, s.created_at, s.ended_at, s.ended_reason, "
+    "s.id, s.agent_type, s.owner, s.created_at, s.ended_at, s.ended_reason, "
     "s.invalidated_at, s.processed_until, s.processed_at, s.failures, s.last_error, s.retry_at"
 )
 
@@ -182,7 +191,7 @@ _SESSION_COLUMNS = (
 def _session(row: sqlite3.Row) -> Session:
     return Session(
         id=row["id"],
-        agent=AgentDescriptor(row["agent_type"], row["agent_id"]),
+        agent=AgentDescriptor(row["agent_type"], row["owner"]),
         created_at=row["created_at"],
         ended_at=row["ended_at"],
         ended_reason=row["ended_reason"],
@@ -252,8 +261,8 @@ class SessionsRepository:
             if self.get(sid) is not None:
                 raise ConflictError(f"session {sid!r}: already exists")
             self.conn.execute(
-                "INSERT INTO sessions (id, agent_type, agent_id, created_at) VALUES (?, ?, ?, ?)",
-                (sid, descriptor.type, descriptor.id, created_at or now_iso()),
+                "INSERT INTO sessions (id, agent_type, owner, created_at) VALUES (?, ?, ?, ?)",
+                (sid, descriptor.type, descriptor.owner, created_at or now_iso()),
             )
         return self.require(sid)
 
@@ -269,12 +278,12 @@ class SessionsRepository:
         descriptor = AgentDescriptor.of(agent)
         t = created_at or now_iso()
         rows = (
-            (validate_session_id(sid), descriptor.type, descriptor.id, t) for sid in session_ids
+            (validate_session_id(sid), descriptor.type, descriptor.owner, t) for sid in session_ids
         )
         with self._tx():
             try:
                 cur = self.conn.executemany(
-                    "INSERT INTO sessions (id, agent_type, agent_id, created_at) VALUES (?, ?, ?, ?)",
+                    "INSERT INTO sessions (id, agent_type, owner, created_at) VALUES (?, ?, ?, ?)",
                     rows,
                 )
             except sqlite3.IntegrityError as e:
@@ -321,12 +330,12 @@ class SessionsRepository:
     def current(
         self, agent: AgentDescriptor | str | dict[str, str] | tuple[str, str]
     ) -> Session | None:
-        """The agent's newest session that no reset or compaction has ended."""
+        """The agent's newest session that no reset or context compaction has ended."""
         d = AgentDescriptor.of(agent)
         row = self.conn.execute(
-            f"SELECT {_SESSION_COLUMNS} FROM sessions s WHERE s.agent_type = ? AND s.agent_id = ?"
+            f"SELECT {_SESSION_COLUMNS} FROM sessions s WHERE s.agent_type = ? AND s.owner = ?"
             " AND s.ended_at IS NULL ORDER BY s.created_at DESC, s.rowid DESC LIMIT 1",
-            (d.type, d.id),
+            (d.type, d.owner),
         ).fetchone()
         return _session(row) if row else None
 
@@ -425,7 +434,7 @@ class SessionsRepository:
 
     def invalidate_unprocessed(self, session_id: str) -> bool:
         """Invalidate at the session's last record, if any record is unprocessed (the sleep,
-        reset and compaction points). Returns whether the mark changed."""
+        reset and context compaction points). Returns whether the mark changed."""
         with self._tx():
             s = self.require(session_id)
             if s.exempt:
@@ -506,8 +515,10 @@ class SessionsRepository:
         return self.invalidate_unprocessed(session_id)
 
     def end(self, session_id: str, reason: str) -> bool:
-        """End a session (reset or compaction) and invalidate it at its last record.
-        Returns whether it was invalidated."""
+        """End a session (`reset` or `context-compaction`; `compaction` is the older name of
+        the latter) and invalidate it at its last record. Returns whether it was invalidated."""
+        if reason == "compaction":
+            reason = CONTEXT_COMPACTION
         if reason not in END_REASONS:
             raise UserError(f"end reason {reason!r}: must be one of {', '.join(END_REASONS)}")
         with self._tx():
@@ -522,7 +533,7 @@ class SessionsRepository:
     def replace(
         self, session_id: str, reason: str, *, new_session_id: str | None = None
     ) -> Session:
-        """End a session (reset or compaction), invalidating it, and start its successor for
+        """End a session (reset or context compaction), invalidating it, and start its successor for
         the same agent descriptor, in one transaction."""
         with self._tx():
             old = self.require(session_id)
@@ -533,9 +544,13 @@ class SessionsRepository:
         """A session reset: invalidate the old session, return the new one."""
         return self.replace(session_id, "reset", new_session_id=new_session_id)
 
-    def compact(self, session_id: str, *, new_session_id: str | None = None) -> Session:
+    def compact_context(self, session_id: str, *, new_session_id: str | None = None) -> Session:
         """A context compaction: invalidate the old session, return the new one."""
-        return self.replace(session_id, "compaction", new_session_id=new_session_id)
+        return self.replace(session_id, CONTEXT_COMPACTION, new_session_id=new_session_id)
+
+    def compact(self, session_id: str, *, new_session_id: str | None = None) -> Session:
+        """The older name of `compact_context`."""
+        return self.compact_context(session_id, new_session_id=new_session_id)
 
     # -- listing -------------------------------------------------------------------------
 
@@ -552,8 +567,8 @@ class SessionsRepository:
         where, params = [], []
         if agent is not None:
             d = AgentDescriptor.of(agent)
-            where.append("s.agent_type = ? AND s.agent_id = ?")
-            params += [d.type, d.id]
+            where.append("s.agent_type = ? AND s.owner = ?")
+            params += [d.type, d.owner]
         if state == "pending":
             where.append("s.invalidated_at IS NOT NULL AND s.failures = 0")
         elif state == "failing":
@@ -598,16 +613,17 @@ class SessionsRepository:
         ).fetchone()
         return {"pending": row[0], "failing": row[1], "total": row[2]}
 
-    def scrub(self, agent_id: str, text_map: Callable[[str], str]) -> int:
-        """Rewrite in place every text of the history of `agent_id`'s sessions (its own and
+    @renamed_keywords(agent_id="owner")
+    def scrub(self, owner: str, text_map: Callable[[str], str]) -> int:
+        """Rewrite in place every text of the history of `owner`'s sessions (its own and
         its memory agent's conversations) that `text_map` changes, and their last errors
         (forget). Returns how many history records changed."""
         changed = 0
         with self._tx():
             rows = self.conn.execute(
                 "SELECT h.id, h.content FROM session_history h JOIN sessions s"
-                " ON s.id = h.session_id WHERE s.agent_id = ?",
-                (agent_id,),
+                " ON s.id = h.session_id WHERE s.owner = ?",
+                (owner,),
             ).fetchall()
             for r in rows:
                 content = json.loads(r["content"])
@@ -619,8 +635,8 @@ class SessionsRepository:
                     )
                     changed += 1
             for r in self.conn.execute(
-                "SELECT id, last_error FROM sessions WHERE agent_id = ? AND last_error IS NOT NULL",
-                (agent_id,),
+                "SELECT id, last_error FROM sessions WHERE owner = ? AND last_error IS NOT NULL",
+                (owner,),
             ).fetchall():
                 if (error := text_map(r["last_error"])) != r["last_error"]:
                     self.conn.execute(

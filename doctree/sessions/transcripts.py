@@ -64,7 +64,7 @@ class Message:
 
 @dataclass(frozen=True)
 class Transcript:
-    """A parsed transcript: the source agent, the session and its messages in order."""
+    """A parsed transcript: its agent (the owner), the session and its messages in order."""
 
     agent: str
     session_id: str

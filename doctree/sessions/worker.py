@@ -4,7 +4,7 @@ Each tick finds up to `batch` invalidated sessions (oldest mark first). For each
 the lease `session:<id>` (so two workers never hand one session over at once; a crashed
 worker's lease expires and is taken over), loads the records after `processed_until`,
 formats them as a markdown transcript and hands a `TranscriptJob` to the handler — the memory
-agent of the source agent. Then it marks the session processed with a compare-and-swap: if
+agent of its owner. Then it marks the session processed with a compare-and-swap: if
 records arrived meanwhile, the mark stays and the next tick hands over only the new records.
 A failing session is retried later with exponential backoff and never blocks the others.
 """
@@ -49,7 +49,7 @@ MIN_LEASE_TTL = 0.25
 class TranscriptJob:
     """What the memory agent receives: one session's records not yet handed over."""
 
-    source_agent: str  # the agent whose session this was (owner of ~/memory)
+    owner: str  # the agent whose session this was (owner of ~/memory)
     session_id: str
     transcript: str  # markdown (docs/transcripts.md) of the records after processed_until
     first_history_id: int
@@ -339,14 +339,14 @@ class MemoryWorker:
                 result.processed.append(s.id)
                 return
             # The verbatim record first: findable whatever the memory agent writes.
-            hand_over(self.sessions.conn, s.agent.id, s.id, records)
+            hand_over(self.sessions.conn, s.agent.owner, s.id, records)
             job = TranscriptJob(
-                source_agent=s.agent.id,
+                owner=s.agent.owner,
                 session_id=s.id,
-                transcript=format_transcript(records, agent=s.agent.id, session_id=s.id),
+                transcript=format_transcript(records, agent=s.agent.owner, session_id=s.id),
                 first_history_id=records[0].id,
                 last_history_id=records[-1].id,
-                parsed=transcript_of(records, agent=s.agent.id, session_id=s.id),
+                parsed=transcript_of(records, agent=s.agent.owner, session_id=s.id),
             )
             if not self._held(name, renew=False):  # lost before the hand-over: hand nothing over
                 result.lost.append(s.id)
@@ -389,15 +389,15 @@ class MemoryWorker:
         log.info(
             "event: handed over session=%s agent=%s records=%d first=%d last=%d",
             s.id,
-            s.agent.id,
+            s.agent.owner,
             len(records),
             job.first_history_id,
             job.last_history_id,
         )
         try:  # the pages the agent wrote, indexed now rather than by the next reader
-            catch_up(self.sessions.conn, s.agent.id)
+            catch_up(self.sessions.conn, s.agent.owner)
         except Exception:
-            log.exception("event: chunk index catch-up failed session=%s", s.id)
+            log.exception("event: passage index catch-up failed session=%s", s.id)
         if self.after_handle is not None:
             try:
                 self.after_handle(job)
@@ -479,7 +479,7 @@ class RecorderHandler:
             time.sleep(self.delay)
         line = {
             "pid": os.getpid(),
-            "source_agent": job.source_agent,
+            "owner": job.owner,
             "session_id": job.session_id,
             "first_history_id": job.first_history_id,
             "last_history_id": job.last_history_id,

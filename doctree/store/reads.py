@@ -255,7 +255,7 @@ class Reads:
     def current_versions(self, owner: str, under: str = HOME) -> dict[int, int]:
         """The current version of every live document at or below `under`, by document id.
 
-        What a derived index (the retrieval chunks) compares with the versions it was built
+        What a derived index (the retrieval passages) compares with the versions it was built
         from, to find what changed without reading any body.
         """
         return self._versions_by_id(owner, under, deleted=False)

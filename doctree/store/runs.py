@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from doctree.errors import NotFoundError, UserError
+from doctree.renamed import renamed_keywords
 from doctree.store.documents import now
 
 STATUSES = ("running", "completed", "stopped", "failed")
@@ -56,8 +57,8 @@ class Usage:
 @dataclass
 class Run:
     id: int
-    agent: str
-    source_agent: str
+    definition: str  # the agent definition the run used, e.g. 'memory-agent'
+    owner: str  # whose ~/memory the run writes
     session_id: str | None
     memory_session_id: str | None
     first_history_id: int | None
@@ -98,13 +99,14 @@ class Runs:
     def __init__(self, conn: sqlite3.Connection):
         self.conn = conn
 
+    @renamed_keywords(source_agent="owner", agent="definition")
     def start(
         self,
         *,
-        source_agent: str,
+        owner: str,
         backend: str,
         model: str,
-        agent: str = "memory-agent",
+        definition: str = "memory-agent",
         session_id: str | None = None,
         memory_session_id: str | None = None,
         first_history_id: int | None = None,
@@ -112,12 +114,12 @@ class Runs:
     ) -> int:
         """Create a run in state `running`; returns its id."""
         cur = self.conn.execute(
-            "INSERT INTO runs (agent, source_agent, session_id, memory_session_id,"
+            "INSERT INTO runs (definition, owner, session_id, memory_session_id,"
             " first_history_id, last_history_id, backend, model, status, started_at, host, pid)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?)",
             (
-                agent,
-                source_agent,
+                definition,
+                owner,
                 session_id,
                 memory_session_id,
                 first_history_id,
@@ -210,13 +212,14 @@ class Runs:
         )
         return self.get(run_id)
 
-    def scrub(self, source_agent: str, text_map: Callable[[str], str]) -> int:
-        """Rewrite in place the errors of `source_agent`'s runs that `text_map` changes
+    @renamed_keywords(source_agent="owner")
+    def scrub(self, owner: str, text_map: Callable[[str], str]) -> int:
+        """Rewrite in place the errors of `owner`'s runs that `text_map` changes
         (forget). Returns how many runs changed."""
         changed = 0
         for r in self.conn.execute(
-            "SELECT id, error FROM runs WHERE source_agent = ? AND error IS NOT NULL",
-            (source_agent,),
+            "SELECT id, error FROM runs WHERE owner = ? AND error IS NOT NULL",
+            (owner,),
         ).fetchall():
             if (error := text_map(r[1])) != r[1]:
                 self.conn.execute("UPDATE runs SET error = ? WHERE id = ?", (error, r[0]))
@@ -229,18 +232,19 @@ class Runs:
             raise NotFoundError(f"run {run_id}: no such run")
         return _run(row)
 
+    @renamed_keywords(source_agent="owner")
     def list(
         self,
         *,
-        source_agent: str | None = None,
+        owner: str | None = None,
         session_id: str | None = None,
         status: str | None = None,
         limit: int | None = 50,
     ) -> list[Run]:
-        """Runs, newest first, optionally of one source agent, session or status (a run
+        """Runs, newest first, optionally of one owner, session or status (a run
         whose process is gone counts as failed, never as running)."""
         where, params = [], []
-        for column, value in (("source_agent", source_agent), ("session_id", session_id)):
+        for column, value in (("owner", owner), ("session_id", session_id)):
             if value is not None:
                 where.append(f"{column} = ?")
                 params.append(value)

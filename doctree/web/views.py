@@ -3,6 +3,8 @@ the library and returns HTML. Errors are doctree errors; the app turns them into
 
 from __future__ import annotations
 
+from typing import Any
+
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -356,7 +358,7 @@ def runs(ins: Inspector, request: Request) -> Response:
     from doctree.store.runs import Runs
 
     limit = _int(request, "limit", low=1) or 100
-    rows = Runs(ins.repo.conn).list(source_agent=ins.owner, limit=limit)
+    rows = Runs(ins.repo.conn).list(owner=ins.owner, limit=limit)
     counts = ins.repo.versions_per_run([r.id for r in rows])
     out = []
     for r in rows:
@@ -394,12 +396,12 @@ def run(ins: Inspector, request: Request) -> Response:
     from doctree.store.runs import Runs
 
     r = Runs(ins.repo.conn).get(_run_id(request))
-    if r.source_agent != ins.owner:
+    if r.owner != ins.owner:
         raise NotFoundError(f"run {r.id}: not a run of agent {ins.owner!r}")
-    versions = list(reversed(ins.repo.log(r.source_agent, HOME, run_id=r.id, limit=None)))
+    versions = list(reversed(ins.repo.log(r.owner, HOME, run_id=r.id, limit=None)))
     status = "reverted" if r.reverted_at else r.status
     facts = [
-        ("agent", f"{esc(r.agent)} for {esc(r.source_agent)}"),
+        ("definition", f"{esc(r.definition)} for {esc(r.owner)}"),
         ("status", f"{badge(status)} stop reason {esc(r.stop_reason or '-')}"),
         ("backend", f"{esc(r.backend)} ({esc(r.model)})"),
         ("started", esc(r.started_at)),
@@ -461,7 +463,7 @@ def _given(ins: Inspector, r) -> str:
     if s is None:
         return f"<p class=muted>session {esc(r.session_id)} is gone</p>"
     records = sessions.history(s.id, after_id=r.first_history_id - 1, until_id=r.last_history_id)
-    text = format_transcript(records, agent=s.agent.id, session_id=s.id)
+    text = format_transcript(records, agent=s.agent.owner, session_id=s.id)
     return (
         f"<details><summary>the transcript: {len(records)} records of session "
         f"{esc(s.id)} (history {r.first_history_id}–{r.last_history_id})</summary>"
@@ -499,7 +501,7 @@ async def revert(ins: Inspector, request: Request) -> Response:
     form = await request.form()
     ins.check_csrf(form.get("csrf"))
     r = Runs(ins.repo.conn).get(run_id)
-    if r.source_agent != ins.owner:
+    if r.owner != ins.owner:
         raise NotFoundError(f"run {run_id}: not a run of agent {ins.owner!r}")
     report = revert_run(ins.repo, run_id, actor=ins.actor)
     items = []
@@ -526,6 +528,11 @@ async def revert(ins: Inspector, request: Request) -> Response:
 STATES = ("open", "pending", "failing", "processed", "exempt")
 
 
+def _who(agent: Any) -> str:
+    """A session's owner; a memory agent's own session as `memory-agent:<owner>`."""
+    return agent.owner if agent.type == "agent" else str(agent)
+
+
 def sessions(ins: Inspector, request: Request) -> Response:
     from doctree.sessions.repository import SessionsRepository
 
@@ -546,7 +553,7 @@ def sessions(ins: Inspector, request: Request) -> Response:
             counts[i.state] += 1
     rows = [
         f'<tr><td><a href="/sessions/{esc(i.session.id)}">{esc(i.session.id)}</a></td>'
-        f"<td>{esc(i.session.agent)}</td><td>{badge(i.state)}</td><td class=n>{i.records}</td>"
+        f"<td>{esc(_who(i.session.agent))}</td><td>{badge(i.state)}</td><td class=n>{i.records}</td>"
         f"<td class=n>{i.unprocessed}</td><td class=n>{i.session.failures}</td>"
         f"<td class=meta>{esc((i.session.last_error or '')[:80])}</td>"
         f"<td class=meta>{esc(i.session.created_at[:19])}</td></tr>"
@@ -563,7 +570,7 @@ def sessions(ins: Inspector, request: Request) -> Response:
             table(
                 [
                     "session",
-                    "agent",
+                    "owner",
                     "memory state",
                     "records",
                     "unprocessed",
@@ -587,7 +594,7 @@ def session(ins: Inspector, request: Request) -> Response:
 
     repo = SessionsRepository(ins.repo.conn)
     s = repo.require(request.path_params["session_id"])
-    if s.agent.id != ins.owner:
+    if s.agent.owner != ins.owner:
         raise NotFoundError(f"session {s.id!r}: not a session of agent {ins.owner!r}")
     state = state_of(s, repo.max_id(s.id))
     records = repo.history(s.id, limit=500)

@@ -30,9 +30,9 @@ class SlowAgent:
 
     def handle(self, job) -> Outcome:
         run_id = self.runs.start(
-            source_agent=job.source_agent, backend="test", model="slow", session_id=job.session_id
+            owner=job.owner, backend="test", model="slow", session_id=job.session_id
         )
-        tools = MemoryTools(self.repo, job.source_agent, session_id=job.session_id, run_id=run_id)
+        tools = MemoryTools(self.repo, job.owner, session_id=job.session_id, run_id=run_id)
         result = tools.call(
             "document_write",
             {

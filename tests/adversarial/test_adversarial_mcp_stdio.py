@@ -21,7 +21,7 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="select on pipes
 class Server:
     def __init__(self, db):
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "doctree", "--db", str(db), "--agent", "a", "mcp"],
+            [sys.executable, "-m", "doctree", "--db", str(db), "--owner", "a", "mcp"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

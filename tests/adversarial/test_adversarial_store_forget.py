@@ -56,7 +56,7 @@ def _seed_everywhere(repo: DocumentsRepository) -> str:
     MemoryAgentRuntime(repo, backend="offline").run("main", "s-forget", transcript)
     retrieve(repo, "main", f"launch code {SECRET}", budget_words=200)  # builds passages
     runs = Runs(repo.conn)
-    failed = runs.start(source_agent="main", backend="offline", model="offline")
+    failed = runs.start(owner="main", backend="offline", model="offline")
     runs.finish(failed, "failed", "error", error=f"tool error quoting {SECRET}")
     return "s-forget"
 

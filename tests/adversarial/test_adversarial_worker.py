@@ -99,12 +99,12 @@ def test_a_run_orphaned_by_kill_9_is_failed_and_reverted_before_the_retry(pendin
 
     with DocumentsRepository(db) as repo:
         # the dead run is never shown as running, by the library or the CLI
-        (shown,) = Runs(repo.conn).list(source_agent="main")
+        (shown,) = Runs(repo.conn).list(owner="main")
         assert (shown.id, shown.status, shown.stop_reason) == (run_a, "failed", "orphaned")
         assert Runs(repo.conn).list(status="running") == []
         assert repo.read("main", PAGE).body.endswith(f"by pid {pid_a}\n")  # its partial write
     cli = subprocess.run(
-        [sys.executable, "-m", "doctree", "--db", str(db), "--agent", "main", "runs", "--json"],
+        [sys.executable, "-m", "doctree", "--db", str(db), "--owner", "main", "runs", "--json"],
         capture_output=True,
         text=True,
         check=True,
@@ -126,7 +126,7 @@ def test_a_run_orphaned_by_kill_9_is_failed_and_reverted_before_the_retry(pendin
         orphan = runs.get(run_a)
         assert (orphan.status, orphan.stop_reason) == ("failed", "orphaned")
         assert orphan.reverted_at is not None  # its partial write was put back
-        retry = [r for r in runs.list(source_agent="main") if r.id != run_a]
+        retry = [r for r in runs.list(owner="main") if r.id != run_a]
         assert [(r.status, r.pid) for r in retry] == [("completed", b.pid)]
         # the orphan's page was deleted by the revert; the retry created it again
         assert [(v.operation, v.run_id) for v in repo.history("main", PAGE)] == [
@@ -181,7 +181,7 @@ def test_a_worker_that_lost_its_lease_mid_hand_over_marks_nothing_and_reverts(pe
         runs = Runs(repo.conn)
         lost = runs.get(run_a)
         assert lost.status == "failed" and lost.stop_reason in ("orphaned", "lease_lost")
-        others = [r for r in runs.list(source_agent="main") if r.id != run_a]
+        others = [r for r in runs.list(owner="main") if r.id != run_a]
         assert [r.status for r in others] == ["completed"]
         # what stays is b's hand-over, once
         assert repo.read("main", PAGE).body.endswith(f"by pid {b.pid}\n")

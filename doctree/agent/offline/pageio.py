@@ -27,7 +27,7 @@ class ToolsLike(Protocol):
 class RunSummary:
     """What one offline run did: its tool calls, the pages it changed, and notes for people."""
 
-    source_agent: str
+    owner: str
     session_id: str
     backend: str = "offline"
     stop_reason: str = "end_turn"
@@ -43,7 +43,7 @@ class RunSummary:
     def __str__(self) -> str:
         notes = "".join(f"; {n}" for n in self.notes)
         return (
-            f"offline run for session {self.session_id} of {self.source_agent}: "
+            f"offline run for session {self.session_id} of {self.owner}: "
             f"{self.tool_calls} tool calls ({self.tool_errors} errors), "
             f"{len(self.changed)} pages changed{notes}"
         )

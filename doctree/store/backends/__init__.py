@@ -130,7 +130,7 @@ class Dialect(Protocol):
         """The current bodies of these documents as the index holds them, by id (to cut
         search hits' snippets from)."""
 
-    # The passage indexes: `chunks` (passages of documents) and `recall` (of sessions).
+    # The passage indexes: `passages` (passages of documents) and `recall` (of sessions).
     def index_passage(
         self,
         conn: Any,
@@ -142,7 +142,7 @@ class Dialect(Protocol):
         speaker: str,
         dates: str,
     ) -> None:
-        """Add one passage to the index `index` ('chunks' or 'recall')."""
+        """Add one passage to the index `index` ('passages' or 'recall')."""
 
     def unindex_passages(self, conn: Any, index: str, ids_sql: str, params: Sequence[Any]) -> None:
         """Take the passages whose ids `ids_sql` selects out of the index."""

@@ -45,11 +45,11 @@ _GENERATED_ID = frozenset(
         "document_references",
         "session_history",
         "runs",
-        "chunks",
+        "passages",
         "recall_passages",
     }
 )
-_PASSAGES = {"chunks": "chunks", "recall": "recall_passages"}
+_PASSAGES = {"passages": "passages", "recall": "recall_passages"}
 # Field weights of the indexes: labels A-D, in the order ts_rank_cd takes them (D first).
 _DOC_LABELS = {"path": "A", "title": "B", "body": "C"}
 # As SQLite's documents_fts ranks (bm25 weights path 2, title 4, body 1), scaled to 1:
@@ -680,7 +680,7 @@ def compact_database(conn: PgConnection) -> tuple[bool, str | None]:
         for table in (
             "documents",
             "document_versions",
-            "chunks",
+            "passages",
             "recall_passages",
             "session_history",
             "runs",

@@ -6,7 +6,7 @@ import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
-_FTS = {"chunks": "chunks_fts", "recall": "recall_fts"}
+_FTS = {"passages": "passages_fts", "recall": "recall_fts"}
 
 
 class SqliteDialect:
@@ -122,7 +122,7 @@ class SqliteDialect:
     ) -> list[Any]:
         table = _FTS[index]
         alias = columns.split(".", 1)[0].strip()
-        passages = "chunks" if index == "chunks" else "recall_passages"
+        passages = "passages" if index == "passages" else "recall_passages"
         w = ", ".join(f"{float(x):.4f}" for x in (0.0, *weights))
         # The owner phrase narrows the match to one owner's rows before BM25 scores them;
         # the owner column of the passage table keeps it exact.

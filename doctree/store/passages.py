@@ -1,10 +1,10 @@
-"""The chunk index: passages of current documents, searchable with FTS5.
+"""The passage index: passages of current documents, searchable with FTS5.
 
 Retrieval cuts documents into passages (`doctree.memory.retrieval` decides how); this module only
-stores them and searches them. The index is derived data: every change of a document puts it in `chunk_pending` (triggers of
-migration 009), and it is re-chunked when the index next catches up — at hand-over, after the
+stores them and searches them. The index is derived data: every change of a document puts it in `passage_pending` (triggers of
+migration 009), and it is cut again when the index next catches up — at hand-over, after the
 memory agent's run, or by the next retrieval, which then does only the work of the changes
-since. All SQL for chunks lives here (migrations 007 and 009).
+since. All SQL for passages lives here (migrations 007, 009 and 014).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from doctree.store.paths import HOME
 
 
 @dataclass(frozen=True)
-class ChunkRow:
+class PassageRow:
     """One passage to index: what is shown (`text`) and what helps find it."""
 
     seq: int
@@ -35,7 +35,7 @@ class ChunkRow:
 
 
 @dataclass(frozen=True)
-class ChunkHit:
+class PassageHit:
     """A passage found by a search; `score` is BM25 turned positive (higher is better)."""
 
     id: int
@@ -63,8 +63,8 @@ def _scope(under: str) -> tuple[str, list[str]]:
     return " AND (c.path = ? OR (c.path >= ? AND c.path < ?))", [under, under + "/", under + "0"]
 
 
-class ChunkIndex:
-    """Chunks of every owner's documents in one SQLite database (tables of migration 007).
+class PassageIndex:
+    """Passages of every owner's documents in one database (migrations 007 and 014).
 
     Give it the store (or, as before, the store's connection: it is wrapped in one).
     """
@@ -76,20 +76,20 @@ class ChunkIndex:
         self.conn = repo.conn
 
     def stale(self, owner: str) -> tuple[list[StaleDocument], list[int]]:
-        """Documents to (re)chunk, and ids of deleted documents to `drop`.
+        """Documents to (re)cut into passages, and ids of deleted documents to `drop`.
 
-        Read from `chunk_pending` (migration 009), which triggers fill on every change of a
+        Read from `passage_pending` (migration 009), which triggers fill on every change of a
         document and the index empties as it catches up: the cost is that of the changes
         since, never a read of every document. A live document is stale when it was never
-        chunked or has a newer version since; a deleted one is to be dropped until
-        `chunk_sources` records it at its current (tombstone) version, with no chunks.
+        cut into passages or has a newer version since; a deleted one is to be dropped until
+        `passage_sources` records it at its current (tombstone) version, with no passages.
         """
         cur = self.conn.cursor()
         cur.row_factory = None
         rows = cur.execute(
-            "SELECT d.id, d.version, d.deleted_at IS NOT NULL, s.version FROM chunk_pending p"
+            "SELECT d.id, d.version, d.deleted_at IS NOT NULL, s.version FROM passage_pending p"
             " JOIN documents d ON d.id = p.document_id"
-            " LEFT JOIN chunk_sources s ON s.document_id = p.document_id"
+            " LEFT JOIN passage_sources s ON s.document_id = p.document_id"
             " WHERE p.owner = ? ORDER BY d.id",
             (owner,),
         ).fetchall()
@@ -100,21 +100,21 @@ class ChunkIndex:
     def pending(self, owner: str) -> int:
         """How many of the owner's documents the index has not caught up with."""
         return self.conn.execute(
-            "SELECT COUNT(*) FROM chunk_pending WHERE owner = ?", (owner,)
+            "SELECT COUNT(*) FROM passage_pending WHERE owner = ?", (owner,)
         ).fetchone()[0]
 
     def _caught_up(self, document_id: int, version: int) -> None:
         """The index holds this version: the document is no longer pending, unless it has
         changed since that version was read."""
         self.conn.execute(
-            "DELETE FROM chunk_pending WHERE document_id = ?"
+            "DELETE FROM passage_pending WHERE document_id = ?"
             " AND (SELECT version FROM documents WHERE id = ?) = ?",
             (document_id, document_id, version),
         )
 
     def drop(self, document_ids: Iterable[int]) -> None:
-        """Forget the chunks of these documents. A deleted one stays recorded in
-        `chunk_sources` at its current version, with no chunks, so it is not stale again."""
+        """Forget the passages of these documents. A deleted one stays recorded in
+        `passage_sources` at its current version, with no passages, so it is not stale again."""
         for doc_id in document_ids:
             self._forget(doc_id)
             try:
@@ -123,36 +123,36 @@ class ChunkIndex:
                 continue
             if doc.deleted:
                 self.conn.execute(
-                    "INSERT INTO chunk_sources (document_id, owner, version) VALUES (?, ?, ?)",
+                    "INSERT INTO passage_sources (document_id, owner, version) VALUES (?, ?, ?)",
                     (doc.id, doc.owner, doc.version),
                 )
                 self._caught_up(doc.id, doc.version)
 
     def optimize(self) -> None:
         """Merge the passage index into one segment, dropping every entry of a deleted
-        chunk, so that no copy of its text stays in the file (forget)."""
-        dialect_of(self.conn).optimize_passage_index(self.conn, "chunks")
+        passage, so that no copy of its text stays in the file (forget)."""
+        dialect_of(self.conn).optimize_passage_index(self.conn, "passages")
 
     def _forget(self, doc_id: int) -> None:
         dialect_of(self.conn).unindex_passages(
-            self.conn, "chunks", "SELECT id FROM chunks WHERE document_id = ?", (doc_id,)
+            self.conn, "passages", "SELECT id FROM passages WHERE document_id = ?", (doc_id,)
         )
-        self.conn.execute("DELETE FROM chunks WHERE document_id = ?", (doc_id,))
-        self.conn.execute("DELETE FROM chunk_sources WHERE document_id = ?", (doc_id,))
+        self.conn.execute("DELETE FROM passages WHERE document_id = ?", (doc_id,))
+        self.conn.execute("DELETE FROM passage_sources WHERE document_id = ?", (doc_id,))
 
     def replace(
-        self, document_id: int, owner: str, version: int, path: str, rows: Sequence[ChunkRow]
+        self, document_id: int, owner: str, version: int, path: str, rows: Sequence[PassageRow]
     ) -> None:
-        """Store the chunks cut from one version of a document, replacing older ones."""
+        """Store the passages cut from one version of a document, replacing older ones."""
         self._forget(document_id)
         self.conn.execute(
-            "INSERT INTO chunk_sources (document_id, owner, version) VALUES (?, ?, ?)",
+            "INSERT INTO passage_sources (document_id, owner, version) VALUES (?, ?, ?)",
             (document_id, owner, version),
         )
         self._caught_up(document_id, version)
         for r in rows:
             cur = self.conn.execute(
-                "INSERT INTO chunks (document_id, owner, path, seq, speaker, day, heading, text,"
+                "INSERT INTO passages (document_id, owner, path, seq, speaker, day, heading, text,"
                 " words, timed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     document_id,
@@ -169,7 +169,7 @@ class ChunkIndex:
             )
             dialect_of(self.conn).index_passage(
                 self.conn,
-                "chunks",
+                "passages",
                 cur.lastrowid,
                 owner,
                 r.text,
@@ -186,7 +186,7 @@ class ChunkIndex:
         under: str = HOME,
         limit: int = 200,
         weights: tuple[float, float, float, float] = (1.0, 0.3, 0.5, 1.0),
-    ) -> list[ChunkHit]:
+    ) -> list[PassageHit]:
         """Passages matching an FTS5 expression, best first, BM25 weighted per column
         (text, context, speaker, dates)."""
         if not match:
@@ -194,7 +194,7 @@ class ChunkIndex:
         scope, params = _scope(under)
         rows = dialect_of(self.conn).search_passages(
             self.conn,
-            "chunks",
+            "passages",
             "c.id, c.document_id, c.path, c.seq, c.speaker, c.day, c.heading, c.text, c.words,"
             " c.timed",
             match,
@@ -206,29 +206,29 @@ class ChunkIndex:
         )
         return [_hit(r, r[10]) for r in rows]
 
-    def around(self, document_id: int, seq: int, before: int, after: int) -> list[ChunkHit]:
+    def around(self, document_id: int, seq: int, before: int, after: int) -> list[PassageHit]:
         """The passages of one document from `seq - before` to `seq + after`, in order."""
         rows = self.conn.execute(
             "SELECT c.id, c.document_id, c.path, c.seq, c.speaker, c.day, c.heading, c.text,"
-            " c.words, c.timed, 0.0 FROM chunks c WHERE c.document_id = ? AND c.seq BETWEEN ? AND ?"
+            " c.words, c.timed, 0.0 FROM passages c WHERE c.document_id = ? AND c.seq BETWEEN ? AND ?"
             " ORDER BY c.seq",
             (document_id, seq - before, seq + after),
         )
         return [_hit(r, 0.0) for r in rows]
 
     def speakers(self, owner: str) -> list[str]:
-        """Every speaker named in the owner's chunks."""
+        """Every speaker named in the owner's passages."""
         return [
             r[0]
             for r in self.conn.execute(
-                "SELECT DISTINCT speaker FROM chunks WHERE owner = ? AND speaker IS NOT NULL",
+                "SELECT DISTINCT speaker FROM passages WHERE owner = ? AND speaker IS NOT NULL",
                 (owner,),
             )
         ]
 
 
-def _hit(r: Sequence, score: float) -> ChunkHit:
-    return ChunkHit(
+def _hit(r: Sequence, score: float) -> PassageHit:
+    return PassageHit(
         id=r[0],
         document_id=r[1],
         path=r[2],
