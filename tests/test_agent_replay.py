@@ -78,8 +78,9 @@ def db_path(request, tmp_path_factory):
 @pytest.fixture(scope="module")
 def all_cassette(db_path, tmp_path_factory) -> Path:
     """The cassette of all fixtures in order. On PostgreSQL it is recorded afresh from the
-    scripted model: the stored one holds search results with FTS5's snippets, which
-    PostgreSQL cuts otherwise (see `test_the_stored_cassette_of_all_fixtures_...`)."""
+    scripted model: the stored one holds search results in the order SQLite's BM25 ranks
+    them, which PostgreSQL's ranking does not always keep (see
+    `test_the_stored_cassette_of_all_fixtures_...`). Snippets are the same on both."""
     if not is_database_url(db_path):
         return CASSETTES / "all.json"
     return tmp_path_factory.mktemp("cassette") / "all.json"
@@ -278,8 +279,9 @@ def test_record_mode_writes_a_cassette_that_replays_to_the_same_tree(tmp_path, f
 
 @pytest.mark.xfail(
     strict=True,
-    reason="search results on PostgreSQL carry snippets cut by `long_snippet`, not FTS5's "
-    "snippet(), so the memory agent's search tool results differ from the recording",
+    reason="snippets are the same on both backends, but PostgreSQL ranks some search hits "
+    "(documents and recalled passages) in another order than SQLite's BM25, so the memory "
+    "agent's search tool results differ from the recording",
 )
 def test_the_stored_cassette_of_all_fixtures_replays_on_postgresql(postgres_url):
     outcomes, repo = replay_all(postgres_url)

@@ -4,6 +4,7 @@ filter, per-owner isolation."""
 from __future__ import annotations
 
 from doctree.store.documents import fts_query
+from doctree.store.search import parse_search, snippet_of
 
 
 def test_more_relevant_documents_come_first(repo):
@@ -25,6 +26,68 @@ def test_snippet_marks_the_matching_words(repo):
     repo.write("main", "~/a", "Alice prefers green tea in the morning.")
     [hit] = repo.search("main", "tea")
     assert "[tea]" in hit.snippet
+
+
+def test_the_snippet_of_a_short_body_is_all_of_it_on_one_line(repo):
+    repo.write("main", "~/a", "# Alice\n\nPrefers green tea\nin the morning.\n")
+    [hit] = repo.search("main", "tea")
+    assert hit.snippet == "# Alice Prefers green [tea] in the morning."
+
+
+def test_the_snippet_is_the_window_with_the_most_distinct_terms_centred(repo):
+    filler = " ".join(f"w{i}" for i in range(40))
+    body = f"tea at the start. {filler} green tea here. {filler} the end"
+    repo.write("main", "~/a", body)
+    [hit] = repo.search("main", "green tea")
+    assert hit.snippet == "… w33 w34 w35 w36 w37 w38 w39 [green] [tea] here. w0 w1 w2 w3 w4 w5 …"
+
+
+def test_the_snippet_of_a_window_at_the_end_keeps_its_last_full_stop(repo):
+    filler = " ".join(f"w{i}" for i in range(40))
+    repo.write("main", "~/a", f"{filler}, then the kettle boiled.\n")
+    [hit] = repo.search("main", "kettle")
+    assert (
+        hit.snippet
+        == "… w28 w29 w30 w31 w32 w33 w34 w35 w36 w37 w38 w39, then the [kettle] boiled."
+    )
+
+
+def test_the_snippet_marks_stemmed_words_and_prefixes(repo):
+    repo.write("main", "~/a", "She was running to the Apollo launch; it stopped.")
+    [hit] = repo.search("main", "runs apol* stops")
+    assert hit.snippet == "She was [running] to the [Apollo] launch; it [stopped]."
+
+
+def test_a_hit_on_its_title_alone_shows_the_start_of_its_body(repo):
+    filler = " ".join(f"w{i}" for i in range(40))
+    repo.write("main", "~/a", filler, title="Zeppelin")
+    [hit] = repo.search("main", "zeppelin")
+    assert hit.snippet == "w0 w1 w2 w3 w4 w5 w6 w7 w8 w9 w10 w11 w12 w13 w14 w15 …"
+
+
+def test_snippets_of_a_phrase_and_of_accented_words_mark_each_word(repo):
+    repo.write("main", "~/a", "Un café crème, then green tea.")
+    assert repo.search("main", "cafe")[0].snippet == "Un [café] crème, then green tea."
+    assert repo.search("main", '"green tea"')[0].snippet == "Un café crème, then [green] [tea]."
+
+
+def test_snippet_of_empty_or_wordless_bodies_is_empty():
+    query = parse_search("tea")
+    assert snippet_of("", query) == ""
+    assert snippet_of(None, query) == ""
+    assert snippet_of("--- ... !!!", query) == ""
+
+
+def test_snippet_of_prefers_more_distinct_terms_over_more_repeats():
+    filler = " ".join(f"w{i}" for i in range(30))
+    body = f"tea tea tea tea. {filler} tea and coffee. {filler}"
+    assert snippet_of(body, parse_search("tea coffee"), size=4) == "… [tea] and [coffee]. w0 …"
+
+
+def test_snippet_of_takes_the_first_of_equal_windows():
+    filler = " ".join(f"w{i}" for i in range(30))
+    body = f"{filler} tea {filler} tea {filler}"
+    assert snippet_of(body, parse_search("tea"), size=3) == "… w29 [tea] w0 …"
 
 
 def test_any_word_may_match_and_stemming_applies(repo):

@@ -49,6 +49,18 @@ def test_search_at_finds_the_text_of_then_with_version_time_and_actor(repo, past
     assert [h.version for h in search_at(repo, "main", "coffee", past["t2"])] == [2]
 
 
+def test_time_travel_snippets_are_cut_as_the_current_search_cuts_them(repo):
+    filler = " ".join(f"w{i}" for i in range(40))
+    repo.write("main", "~/memory/a", f"# A\n{filler} the green\ntea is here. {filler}\n")
+    [now_hit] = repo.search("main", "green tea")
+    [then] = search_at(repo, "main", "green tea", now())
+    [every] = search_versions(repo, "main", "green tea")
+    assert then.snippet == every.snippet == now_hit.snippet
+    assert (
+        now_hit.snippet == "… w34 w35 w36 w37 w38 w39 the [green] [tea] is here. w0 w1 w2 w3 w4 …"
+    )
+
+
 def test_search_at_finds_a_document_deleted_since_and_says_so(repo, past):
     hits = search_at(repo, "main", "broker", past["t1"])
 

@@ -159,3 +159,9 @@ def slugify(text: str, max_len: int = 80) -> str:
     text = re.sub(r"[^\w.\-]+", "-", text, flags=re.UNICODE)
     text = re.sub(r"-{2,}", "-", text).strip("-._")
     return text[:max_len].rstrip("-._") or "untitled"
+
+
+def subtree_bounds(prefix: str) -> tuple[str, str]:
+    """Bounds such that lo <= path < hi selects exactly the strict descendants of prefix."""
+    base = "~" if prefix == HOME else prefix
+    return base + "/", base + "0"  # '0' is the character after '/'

@@ -1,26 +1,33 @@
-"""Search syntax and snippets: what `DocumentsRepository.search` makes of a query.
+"""Search: `Search.search` (`DocumentsRepository.search`), its syntax and its snippets.
 
 Words any of which may match (stopwords dropped), `apol*` for a prefix, `"a phrase"` that
 must occur, `-word` (or `-"a phrase"`) to exclude, read into an FTS5 query; and the
-snippet of a large body, cut in one pass over it (FTS5's own snippet() takes time in the
-square of a body's size).
+snippet of each hit, cut from its body here in one pass rather than by a backend (FTS5's
+own snippet() takes time in the square of a body's size, and PostgreSQL's ts_headline
+cuts otherwise), so that every backend shows the same snippet for the same hit.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
 
 from doctree import stopwords
 from doctree.errors import UserError
+from doctree.store.core import Core
+from doctree.store.model import SearchHit, check_int
+from doctree.store.paths import HOME, normalize_path, subtree_bounds, validate_owner
 
 FTS_TOKEN = re.compile(r"[\w]+", re.UNICODE)
 """A word as the full-text index sees one (unicode61: letters and digits)."""
 STOPWORDS = stopwords.SEARCH  # see doctree.stopwords for why these words
 
-SQL_SNIPPET_BYTES = 16_384  # bodies up to this size get FTS5's own snippet
-SNIPPET_TOKENS = 16
+SNIPPET_TOKENS = 16  # words in a snippet
+_SPLIT = re.compile(r"([\w]+)", re.UNICODE)  # FTS_TOKEN, kept by re.split
 _SEARCH_TOKEN = re.compile(r'(-?)"([^"]*)"?|(-?)([^\s"]+)')
 
 
@@ -89,55 +96,178 @@ def parse_search(text: str) -> SearchQuery:
     return q
 
 
-def _fold(word: str) -> str:
-    """A word as the index compares it: case and diacritics folded, common suffixes off."""
-    word = unicodedata.normalize("NFKD", word.casefold())
-    word = "".join(c for c in word if not unicodedata.combining(c))
-    for suffix in ("ing", "ed", "es", "s", "ly"):
-        if len(word) > len(suffix) + 2 and word.endswith(suffix):
-            return word[: -len(suffix)]
+def plain_words(text: str | None) -> list[str]:
+    """The words of free text that a plain query looks for: every word, stopwords dropped
+    unless nothing else is left (see `fts_query`)."""
+    words = list(dict.fromkeys(w for w in FTS_TOKEN.findall(text or "") if w))
+    content = [w for w in words if w.casefold() not in STOPWORDS]
+    return content or words
+
+
+def fts_query(text: str) -> str:
+    """Turn free text into an FTS5 query: each word quoted, any word may match (BM25 ranks).
+
+    Stopwords are dropped, so a question ("what did Alice say about the garden?") is matched
+    on its content words rather than by nearly every document; a query of nothing but
+    stopwords keeps them all, so it still finds what contains them.
+    """
+    return " OR ".join(f'"{w}"' for w in plain_words(text))
+
+
+def plain_search(text: str) -> SearchQuery:
+    """The words of `fts_query(text)` as a `SearchQuery`, to mark them in a snippet."""
+    return SearchQuery(text or "", terms=[(w, False) for w in plain_words(text)])
+
+
+_SUFFIXES = ("ing", "ed", "es", "s", "ly")
+
+
+def _plain(word: str) -> str:
+    """A word with case and diacritics folded."""
+    word = word.casefold()
+    if not word.isascii():
+        word = unicodedata.normalize("NFKD", word)
+        word = "".join(c for c in word if not unicodedata.combining(c))
     return word
 
 
-def long_snippet(body: str | None, query: SearchQuery, size: int = SNIPPET_TOKENS) -> str:
-    """A snippet of a large body in one pass over it: the window of `size` words holding the
-    most distinct search terms, the terms in [brackets], ' … ' where the body goes on."""
+def _fold(word: str) -> str:
+    """A word as the index compares it, near enough to mark it in a snippet: case and
+    diacritics folded, common suffixes off (`running`, `runs` and `run` fold alike). What is
+    left is always the start of the word with case and diacritics folded."""
+    word = _plain(word)
+    for suffix in _SUFFIXES:
+        if len(word) > len(suffix) + 2 and word.endswith(suffix):
+            word = word[: -len(suffix)]
+            if suffix in ("ing", "ed") and word[-1] == word[-2] and word[-1] not in "lsz":
+                word = word[:-1]  # running -> runn -> run
+            break
+    if len(word) > 3 and word.endswith("e"):
+        word = word[:-1]  # like, likes, liked
+    return word
+
+
+@lru_cache(maxsize=64)
+def _terms(terms: tuple[tuple[str, bool], ...]) -> tuple[frozenset[str], tuple[str, ...], Any]:
+    """A query's terms made ready to match words: the folded words, the prefixes, and a test
+    in C of whether an ASCII word may match any of them (it starts with one)."""
+    exact = frozenset(_fold(w) for w, prefix in terms if not prefix)
+    prefixes = tuple(_plain(w) for w, prefix in terms if prefix)
+    starts = sorted({*exact, *prefixes}, key=len, reverse=True)
+    may = re.compile("|".join(re.escape(s) for s in starts), re.IGNORECASE).match
+    return exact, prefixes, may
+
+
+def _matches(words: Iterable[str], query: SearchQuery) -> dict[str, str]:
+    """Which of these (distinct) words are search terms: word -> the term it matches."""
+    if not query.terms:
+        return {}
+    exact, prefixes, may = _terms(tuple(query.terms))
+    found: dict[str, str] = {}
+    for word in [w for w in words if not w.isascii() or may(w)]:
+        plain = _plain(word)
+        if prefixes and plain.startswith(prefixes):
+            found[word] = next(p for p in prefixes if plain.startswith(p))
+        elif (folded := _fold(word)) in exact:
+            found[word] = folded
+    return found
+
+
+def snippet_of(body: str | None, query: SearchQuery, size: int = SNIPPET_TOKENS) -> str:
+    """The snippet of a search hit: the window of `size` words of `body` that holds the most
+    distinct search terms (then the most of them), the terms centred in it and marked in
+    [brackets], ' … ' where the body goes on, on one line. Its cost grows with the body's
+    size and no faster (each word is looked at once); every backend's search hits get their
+    snippets from here, so they are the same on all of them."""
     if not body:
         return ""
-    exact = {_fold(w) for w, prefix in query.terms if not prefix}
-    prefixes = tuple(w.casefold() for w, prefix in query.terms if prefix)
-    tokens = []  # (start, end, matched term or None)
-    for m in FTS_TOKEN.finditer(body):
-        word = m.group(0)
-        term = None
-        if prefixes and word.casefold().startswith(prefixes):
-            term = word.casefold()
-        elif exact and (folded := _fold(word)) in exact:
-            term = folded
-        tokens.append((m.start(), m.end(), term))
-    if not tokens:
+    parts = _SPLIT.split(body)  # text between words, a word, text between words, ...
+    words = parts[1::2]
+    n = len(words)
+    if n == 0:
         return ""
-    best, best_score, counts, distinct = 0, -1, {}, 0
-    for i, (_, _, term) in enumerate(tokens):  # slide a window of `size` tokens
-        if term is not None:
+    match = _matches(set(words), query)
+    hits = [i for i, w in enumerate(words) if w in match] if match else []
+    # The best window starts at a hit: slide its start over the hits, its end follows.
+    start, best_score, first, last = 0, (0, 0), 0, -1
+    counts: dict[str, int] = {}
+    distinct = end = 0
+    for j, i in enumerate(hits):
+        while end < len(hits) and hits[end] < i + size:
+            term = match[words[hits[end]]]
             counts[term] = counts.get(term, 0) + 1
             distinct += counts[term] == 1
-        if i >= size:
-            old = tokens[i - size][2]
-            if old is not None:
-                counts[old] -= 1
-                distinct -= counts[old] == 0
-        if i >= size - 1 or i == len(tokens) - 1:
-            start = max(0, i - size + 1)
-            if distinct > best_score:
-                best, best_score = start, distinct
-    window = tokens[best : best + size]
-    out, pos = [], window[0][0]
-    for start, end, term in window:
-        out.append(body[pos:start])
-        out.append(f"[{body[start:end]}]" if term is not None else body[start:end])
-        pos = end
-    text = "".join(out)
-    lead = " … " if best > 0 else ""
-    tail = " … " if best + size < len(tokens) else ""
-    return (lead + text + tail).strip()
+            end += 1
+        if (distinct, end - j) > best_score:
+            best_score, first, last = (distinct, end - j), i, hits[end - 1]
+        term = match[words[i]]
+        counts[term] -= 1
+        distinct -= counts[term] == 0
+    if last >= 0:  # centre the terms: as many words before them as after
+        start = max(0, min(first - (size - (last - first + 1)) // 2, n - size))
+    stop = min(start + size, n)
+    out = []
+    for k in range(start, stop):
+        if k > start or k == 0:  # from the start of the body: what comes before its first word
+            out.append(parts[2 * k])
+        out.append(f"[{words[k]}]" if words[k] in match else words[k])
+    if stop == n:
+        out.append(parts[-1])  # and to its end: what follows its last word (a full stop)
+    text = " ".join("".join(out).split())
+    return ("… " if start > 0 else "") + text + (" …" if stop < n else "")
+
+
+class Search:
+    """The full-text search of a repository, on its `Core`."""
+
+    def __init__(self, core: Core):
+        self.conn = core.conn
+        self.dialect = core.dialect
+
+    def search(
+        self,
+        owner: str,
+        query: str,
+        *,
+        under: str = HOME,
+        limit: int = 10,
+        snippets: bool = True,
+    ) -> list[SearchHit]:
+        """Full-text search over current titles, bodies and paths, best (BM25) first.
+
+        The query is read by `parse_search`: any of its words may match (stopwords
+        dropped), `word*` matches a prefix, `"a phrase"` must occur as written, `-word`
+        excludes. `snippets=False` leaves each hit's snippet empty, for callers that only rank.
+        """
+
+        owner, under = validate_owner(owner), normalize_path(under)
+        limit = check_int(limit, "limit", minimum=1)
+        parsed = parse_search(query)
+        match = parsed.fts()
+        if not match:
+            return []
+        params: list[Any] = []
+        scope = ""
+        if under != HOME:
+            lo, hi = subtree_bounds(under)
+            scope = " AND (d.path = ? OR (d.path >= ? AND d.path < ?))"
+            params += [under, lo, hi]
+        rows = self.dialect.search_documents(self.conn, match, owner, scope, params, limit)
+        # Snippets are cut here, the same on every backend (see `snippet_of`).
+        bodies = (
+            self.dialect.indexed_bodies(self.conn, [r["id"] for r in rows])
+            if snippets and rows
+            else {}
+        )
+        return [
+            SearchHit(
+                r["id"],
+                r["path"],
+                r["title"],
+                snippet_of(bodies[r["id"]], parsed) if snippets else "",
+                r["score"],
+                r["version"],
+                r["updated_at"],
+            )
+            for r in rows
+        ]

@@ -9,9 +9,9 @@ Both read bodies through the repository's public reads (`tree(at=...)` + `versio
 `log`), so they work whatever the storage of old bodies is, and a redacted version, whose
 body is gone, is never found. Ranking is the same as `DocumentsRepository.search`: the query
 goes through `fts_query`, then FTS5 BM25 (title above path above body) in a scratch in-memory
-index built for the one query. Cost: reading every candidate body once per query, so
-proportional to the bytes under the path (at that time, or in every version); narrow it with
-`under`. There is no persistent index to keep in step with redaction.
+index built for the one query; snippets are cut by `snippet_of`, as the store's own are.
+Cost: reading every candidate body once per query, so proportional to the bytes under the
+path (at that time, or in every version); narrow it with `under`. There is no persistent index to keep in step with redaction.
 """
 
 from __future__ import annotations
@@ -23,8 +23,9 @@ from datetime import datetime
 from typing import Any
 
 from doctree.errors import NotFoundError
-from doctree.store.documents import DocumentsRepository, Version, fts_query, parse_time
+from doctree.store.documents import DocumentsRepository, Version, parse_time
 from doctree.store.paths import HOME, normalize_path, validate_owner
+from doctree.store.search import fts_query, plain_search, snippet_of
 
 
 @dataclass
@@ -113,14 +114,14 @@ def _rank(query: str, groups: Iterable[list[Version]], limit: int) -> list[Versi
             rows.append((len(kept), first.path, first.title, first.body))
         db.executemany("INSERT INTO t (rowid, path, title, body) VALUES (?, ?, ?, ?)", rows)
         found = db.execute(
-            "SELECT rowid, snippet(t, 2, '[', ']', ' … ', 16), rank FROM t"
-            " WHERE t MATCH ? ORDER BY rank LIMIT ?",
+            "SELECT rowid, rank FROM t WHERE t MATCH ? ORDER BY rank LIMIT ?",
             (fts_query(query), int(limit)),
         ).fetchall()
     finally:
         db.close()
+    terms = plain_search(query)
     hits = []
-    for rowid, snippet, score in found:
+    for rowid, score in found:
         group = kept[rowid - 1]
         v = group[0]
         hits.append(
@@ -132,7 +133,7 @@ def _rank(query: str, groups: Iterable[list[Version]], limit: int) -> list[Versi
                 created_at=v.created_at,
                 actor=v.actor,
                 operation=v.operation,
-                snippet=snippet,
+                snippet=snippet_of(v.body, terms),
                 score=-score,
                 versions=[g.version for g in group],
             )

@@ -130,11 +130,14 @@ class Dialect(Protocol):
         scope: str,
         scope_params: Sequence[Any],
         limit: int,
-        snippet_sql: str | None,
     ) -> list[Any]:
-        """Rows (id, path, title, version, updated_at, snip, score), best first, higher
-        score better. `match` is an FTS5 expression (see `fts_to_tsquery`); `snip` is None
-        where the caller is to cut the snippet itself."""
+        """Rows (id, path, title, version, updated_at, score), best first, higher score
+        better. `match` is an FTS5 expression (see `fts_to_tsquery`). Snippets are the
+        caller's (`doctree.store.search.snippet_of`), the same on every backend."""
+
+    def indexed_bodies(self, conn: Any, doc_ids: Sequence[int]) -> dict[int, str]:
+        """The current bodies of these documents as the index holds them, by id (to cut
+        search hits' snippets from)."""
 
     # The passage indexes: `passages` (passages of documents) and `recall` (of sessions).
     def index_passage(

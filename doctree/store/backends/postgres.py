@@ -27,6 +27,7 @@ from functools import lru_cache
 from typing import Any
 
 from doctree.errors import DoctreeError, SchemaError, UserError
+from doctree.store import encoding
 from doctree.store.backends import BackendConnection, busy_timeout_ms, describe, search_words
 from doctree.store.migrations import migration_sha256, migrations_dir
 from doctree.store.migrations import migrations as read_migrations
@@ -429,21 +430,26 @@ class PostgresDialect:
         scope: str,
         scope_params: Sequence[Any],
         limit: int,
-        snippet_sql: str | None,
     ) -> list[Any]:
         query = fts_to_tsquery(match, {**_DOC_LABELS})
         score, score_params = _score(
             conn, "documents", "d", owner, query, _DOC_WEIGHTS, "deleted_at IS NULL"
         )
         return conn.execute(
-            "SELECT d.id, d.path, d.title, d.version, d.updated_at, NULL AS snip,"
-            f" {score} AS score"
+            f"SELECT d.id, d.path, d.title, d.version, d.updated_at, {score} AS score"
             f" FROM documents d, to_tsquery('{TSCONFIG}', ?) q"
             " WHERE d.search_vector @@ q AND d.owner = ? AND d.deleted_at IS NULL"
             + scope
             + " ORDER BY score DESC, d.id LIMIT ?",
             [*score_params, query, owner, *scope_params, limit],
         ).fetchall()
+
+    def indexed_bodies(self, conn: PgConnection, doc_ids: Sequence[int]) -> dict[int, str]:
+        marks = ",".join("?" * len(doc_ids))
+        rows = conn.execute(
+            f"SELECT id, body_data FROM documents WHERE id IN ({marks})", list(doc_ids)
+        )
+        return {r[0]: encoding.decode(r[1], None) for r in rows}
 
     def index_passage(
         self,

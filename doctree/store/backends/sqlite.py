@@ -76,16 +76,21 @@ class SqliteDialect:
         scope: str,
         scope_params: Sequence[Any],
         limit: int,
-        snippet_sql: str | None,
     ) -> list[Any]:
-        snip = snippet_sql.replace("{snippet}", "snippet(documents_fts, 2, '[', ']', ' … ', 16)")
         return conn.execute(
-            "SELECT d.id, d.path, d.title, d.version, d.updated_at,"
-            f" {snip} AS snip, -rank AS score"
+            "SELECT d.id, d.path, d.title, d.version, d.updated_at, -rank AS score"
             " FROM documents_fts JOIN documents d ON d.id = documents_fts.rowid"
             " WHERE documents_fts MATCH ? AND d.owner = ?" + scope + " ORDER BY rank LIMIT ?",
             [match, owner, *scope_params, limit],
         ).fetchall()
+
+    def indexed_bodies(self, conn: sqlite3.Connection, doc_ids: Sequence[int]) -> dict[int, str]:
+        # The index reads the text of a document through the view `documents_text`.
+        marks = ",".join("?" * len(doc_ids))
+        rows = conn.execute(
+            f"SELECT rowid, body FROM documents_fts WHERE rowid IN ({marks})", list(doc_ids)
+        )
+        return {r[0]: r[1] for r in rows}
 
     def index_passage(
         self,

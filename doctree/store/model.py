@@ -1,0 +1,274 @@
+"""What the store holds and hands out, and the rules of their fields.
+
+Documents, versions, references, search hits and tree nodes as the repository returns them;
+who made a change (`Actor`, `Provenance`); titles, times and whole numbers as the store
+accepts them. No SQL here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from doctree.errors import TitleError, UserError
+from doctree.store.paths import HOME, name_of, require_text
+from doctree.store.references import split_frontmatter
+
+DEFAULT_MAX_BODY_BYTES = 100_000
+MAX_TITLE_BYTES = 1_024
+MAX_SQL_INT = 2**63 - 1  # the largest integer SQLite stores
+_TITLE_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+ACTOR_KINDS = ("agent", "memory-agent", "user", "system")
+OPERATIONS = ("created", "modified", "moved", "deleted", "restored", "redacted")
+HEADING = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.M)
+"""A markdown `# heading` line, whose text is a document's title."""
+
+
+def parse_time(value: str | datetime) -> str:
+    """Turn a user-given time into the stored form; accepts ISO 8601 dates and datetimes."""
+    if isinstance(value, datetime):
+        dt = value
+    else:
+        text = value.strip()
+        try:
+            dt = datetime.fromisoformat(text.replace("Z", "+00:00"))
+        except ValueError:
+            raise UserError(
+                f"time {value!r}: use ISO 8601, e.g. 2026-11-23 or 2026-11-23T14:05:00Z"
+            ) from None
+        if len(text) == 10:  # a bare date means the end of that day
+            dt = dt.replace(hour=23, minute=59, second=59, microsecond=999999)
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=UTC)
+    try:
+        return dt.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    except OverflowError:
+        raise UserError(f"time {value!r}: is outside the years 1 to 9999 in UTC") from None
+
+
+def sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who made a change: kind is agent, memory-agent, user or system."""
+
+    kind: str
+    id: str
+
+    def __post_init__(self) -> None:
+        if self.kind not in ACTOR_KINDS:
+            raise UserError(f"actor kind {self.kind!r}: must be one of {', '.join(ACTOR_KINDS)}")
+        if not self.id:
+            raise UserError("actor id: must not be empty")
+        require_text(self.id, f"actor id {self.id!r}")
+
+    def __str__(self) -> str:
+        return f"{self.kind}:{self.id}"
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Where a change comes from, recorded on every version it makes: its actor, and the
+    session and memory-agent run it was made in (None outside them)."""
+
+    actor: Actor
+    session: str | None = None
+    run: int | None = None
+
+
+def provenance_of(
+    owner: str,
+    provenance: Provenance | None,
+    actor: Actor | None,
+    session_id: str | None,
+    run_id: int | None,
+) -> Provenance:
+    """A write's provenance: given whole, or as actor, session_id and run_id (the actor
+    defaults to the owner agent itself)."""
+    if provenance is not None:
+        if actor is not None or session_id is not None or run_id is not None:
+            raise UserError(
+                "give a write's provenance either as provenance= or as actor=, "
+                "session_id=, run_id=, not both"
+            )
+        return provenance
+    return Provenance(actor if actor is not None else Actor("agent", owner), session_id, run_id)
+
+
+@dataclass
+class Document:
+    id: int
+    owner: str
+    path: str
+    title: str
+    body: str
+    version: int
+    content_sha256: str
+    size: int
+    created_at: str
+    updated_at: str
+    deleted: bool = False
+    links: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.__dict__.copy()
+
+
+@dataclass
+class Version:
+    id: int
+    document_id: int
+    owner: str
+    version: int
+    operation: str
+    path: str
+    title: str
+    body: str | None
+    content_sha256: str
+    size: int
+    actor_kind: str
+    actor_id: str
+    session_id: str | None
+    run_id: int | None
+    created_at: str
+    redacted: bool = False
+    links: list[str] = field(default_factory=list)
+    deleted: bool = False  # the document is a tombstone as of this version
+
+    @property
+    def actor(self) -> str:
+        return f"{self.actor_kind}:{self.actor_id}"
+
+    def to_dict(self) -> dict[str, Any]:
+        d = self.__dict__.copy()
+        d["actor"] = self.actor
+        return d
+
+
+@dataclass
+class Reference:
+    """A reference from one document to a path. `target_id` is None while it dangles."""
+
+    kind: str
+    source_id: int
+    source_path: str
+    target_path: str
+    target_id: int | None
+    state: str  # resolved, dangling, deleted
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.__dict__.copy()
+
+
+@dataclass
+class SearchHit:
+    document_id: int
+    path: str
+    title: str
+    snippet: str
+    score: float
+    version: int
+    updated_at: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.__dict__.copy()
+
+
+@dataclass(slots=True)
+class TreeNode:
+    id: int
+    path: str
+    title: str
+    version: int
+    size: int
+    updated_at: str
+    children: list[TreeNode] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "path": self.path,
+            "title": self.title,
+            "version": self.version,
+            "size": self.size,
+            "updated_at": self.updated_at,
+            "children": [c.to_dict() for c in self.children],
+        }
+
+    def walk(self) -> Iterator[TreeNode]:
+        yield self
+        for c in self.children:
+            yield from c.walk()
+
+
+def title_for(path: str, body: str) -> str:
+    """A title from frontmatter `title:`, else the first `# heading`, else the path's name."""
+    meta, text = split_frontmatter(body) if body.startswith("---") else ({}, body)
+    if isinstance(meta.get("title"), str) and meta["title"].strip():
+        return clean_title(meta["title"])
+    m = HEADING.search(text)
+    if m:
+        return clean_title(m.group(1)[:200])
+    return name_of(path) if path != HOME else HOME
+
+
+def clean_title(text: str) -> str:
+    """A title derived from a body, made to keep the title rules: control characters become
+    spaces, and a title longer than the limit is cut, with an ellipsis."""
+    text = _TITLE_CONTROL.sub(" ", text).strip()
+    if len(text.encode("utf-8")) > MAX_TITLE_BYTES:
+        text = text.encode("utf-8")[: MAX_TITLE_BYTES - 3].decode("utf-8", "ignore") + "…"
+    return text
+
+
+def check_title(path: str, title: object) -> str:
+    """A title given explicitly: text, UTF-8, no control characters, at most MAX_TITLE_BYTES."""
+    if not isinstance(title, str):
+        raise TitleError(path, f"must be text, got {type(title).__name__}")
+    try:
+        size = len(title.encode("utf-8"))
+    except UnicodeEncodeError:
+        raise TitleError(
+            path, "is not UTF-8 text (a lone surrogate or an undecodable byte)"
+        ) from None
+    if _TITLE_CONTROL.search(title):
+        raise TitleError(path, "control characters (NUL, ESC, newlines, ...) are not allowed")
+    if size > MAX_TITLE_BYTES:
+        raise TitleError(path, f"is {size:,} bytes; a title may be at most {MAX_TITLE_BYTES:,}")
+    return title
+
+
+def check_int(value: object, what: str, *, minimum: int = 0) -> int:
+    """An integer SQLite can store (below 2**63), at least `minimum`; UserError otherwise."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise UserError(f"{what} {value!r}: must be a whole number")
+    if not minimum <= value <= MAX_SQL_INT:
+        raise UserError(f"{what} {value}: must be between {minimum} and {MAX_SQL_INT}")
+    return value
+
+
+def env_body_limit() -> int:
+    """The body limit from $DOCTREE_MAX_BODY_BYTES, else the default."""
+    raw = os.environ.get("DOCTREE_MAX_BODY_BYTES", "").strip()
+    if not raw:
+        return DEFAULT_MAX_BODY_BYTES
+    try:
+        return int(raw.replace("_", ""))
+    except ValueError:
+        raise UserError(
+            f"DOCTREE_MAX_BODY_BYTES {raw!r}: must be a whole number of bytes, e.g. 200000"
+        ) from None
+
+
+def retitle(title: str, old_path: str, new_path: str, body: str) -> str:
+    """A title derived from the old path follows the document to its new path."""
+    if old_path != new_path and title == title_for(old_path, body):
+        return title_for(new_path, body)
+    return title

@@ -1,0 +1,154 @@
+"""Rows of `documents` and `document_versions` as the repository reads them: the live row
+at a path, the row of a deleted document, and rows turned into `Document`s and `Version`s
+with their bodies decoded (see `doctree.store.encoding`).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Sequence
+
+from doctree.errors import NotFoundError
+from doctree.store import encoding
+from doctree.store.model import Document, Version
+
+
+def live_row(conn: sqlite3.Connection, owner: str, path: str) -> sqlite3.Row | None:
+    """The row of the live document at `path`, if there is one."""
+    return conn.execute(
+        "SELECT * FROM documents WHERE owner = ? AND path = ? AND deleted_at IS NULL",
+        (owner, path),
+    ).fetchone()
+
+
+def live_rows(conn: sqlite3.Connection, owner: str, paths: Sequence[str]) -> dict[str, sqlite3.Row]:
+    """Live rows of several paths (a path and its ancestors) in one query, by path: a
+    lookup of each path (a planner without statistics of a new table may otherwise scan
+    all of the owner's rows for `path IN (...)`, as PostgreSQL does)."""
+    one = "SELECT * FROM documents WHERE owner = ? AND path = ? AND deleted_at IS NULL"
+    rows = conn.execute(
+        " UNION ALL ".join([one] * len(paths)), [x for p in paths for x in (owner, p)]
+    )
+    return {r["path"]: r for r in rows}
+
+
+def last_deleted_row(conn: sqlite3.Connection, owner: str, path: str) -> sqlite3.Row | None:
+    """The row of the document most recently deleted at `path`, if there is one."""
+    return conn.execute(
+        "SELECT * FROM documents WHERE owner = ? AND path = ? AND deleted_at IS NOT NULL"
+        " ORDER BY deleted_at DESC, id DESC LIMIT 1",
+        (owner, path),
+    ).fetchone()
+
+
+def any_row(conn: sqlite3.Connection, owner: str, path: str) -> sqlite3.Row:
+    """The row of the live document at `path`, else of the one last deleted there."""
+    row = live_row(conn, owner, path) or last_deleted_row(conn, owner, path)
+    if row is None:
+        raise NotFoundError(f"document {path!r} not found for agent {owner!r}")
+    return row
+
+
+def require(conn: sqlite3.Connection, owner: str, path: str) -> sqlite3.Row:
+    """The row of the live document at `path`; NotFoundError if there is none."""
+    row = live_row(conn, owner, path)
+    if row is None:
+        raise NotFoundError(f"document {path!r} not found for agent {owner!r}")
+    return row
+
+
+def to_document(row: sqlite3.Row, *, with_links: bool = True) -> Document:
+    """A `documents` row as a `Document`."""
+    return Document(
+        id=row["id"],
+        owner=row["owner"],
+        path=row["path"],
+        title=row["title"],
+        body=body_of(row),
+        version=row["version"],
+        content_sha256=row["content_sha256"],
+        size=row["size"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        deleted=row["deleted_at"] is not None,
+        links=json.loads(row["links"]) if with_links and row["links"] else [],
+    )
+
+
+def to_version(row: sqlite3.Row, body: str | None) -> Version:
+    """A `document_versions` row as a `Version` with its decoded `body`."""
+    return Version(
+        id=row["id"],
+        document_id=row["document_id"],
+        owner=row["owner"],
+        version=row["version"],
+        operation=row["operation"],
+        path=row["path"],
+        title=row["title"],
+        body=body,
+        content_sha256=row["content_sha256"],
+        size=row["size"],
+        actor_kind=row["actor_kind"],
+        actor_id=row["actor_id"],
+        session_id=row["session_id"],
+        run_id=row["run_id"],
+        created_at=row["created_at"],
+        redacted=row["redacted_at"] is not None,
+        links=json.loads(row["links"]) if row["links"] else [],
+        deleted=bool(row["deleted"]),
+    )
+
+
+def to_versions(conn: sqlite3.Connection, rows: Sequence[sqlite3.Row]) -> list[Version]:
+    """Version rows with their bodies decoded (see `bodies`)."""
+    decoded = bodies(conn, rows)
+    return [to_version(r, decoded[r["id"]]) for r in rows]
+
+
+def bodies(conn: sqlite3.Connection, rows: Sequence[sqlite3.Row]) -> dict[int, str | None]:
+    """The body of each version row, by row id (None: redacted).
+
+    A full copy decodes on its own; a delta needs the versions back to a full copy, read
+    in one range query per run of nearby versions of a document (at most
+    `encoding.CHAIN` rows for a single version).
+    """
+    out: dict[int, str | None] = {}
+    need: dict[int, dict[int, int]] = {}  # document id -> version -> row id
+    for r in rows:
+        data = r["body_data"]
+        if data is None:
+            out[r["id"]] = None
+        elif encoding.is_full(data):
+            out[r["id"]] = encoding.decode(data, None)
+        else:
+            need.setdefault(r["document_id"], {})[r["version"]] = r["id"]
+    for doc_id, wanted in need.items():
+        for lo, hi in spans(wanted):
+            pairs = conn.execute(
+                "SELECT version, body_data FROM document_versions"
+                " WHERE document_id = ? AND version BETWEEN ? AND ? ORDER BY version",
+                (doc_id, lo, hi),
+            ).fetchall()
+            for version, text in encoding.decode_sequence((p[0], p[1]) for p in pairs):
+                if version in wanted:
+                    out[wanted[version]] = text
+    return out
+
+
+def body_of(row: sqlite3.Row) -> str:
+    """The current body of a `documents` row (stored as `encoding.encode_full` makes it)."""
+    return encoding.decode(row["body_data"], None)
+
+
+def spans(versions: Iterable[int]) -> list[tuple[int, int]]:
+    """The ranges of versions to read to decode these versions: from each one's chain start,
+    overlapping ranges merged."""
+    spans: list[tuple[int, int]] = []
+    for v in sorted(versions):
+        lo = encoding.chain_start(v)
+        if spans and lo <= spans[-1][1] + 1:
+            spans[-1] = (spans[-1][0], v)
+        else:
+            spans.append((lo, v))
+    return spans
