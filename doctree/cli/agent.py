@@ -10,7 +10,7 @@ from __future__ import annotations
 import click
 
 from doctree.cli import Int, State, cli, emit_json, user_actor
-from doctree.cli.aliases import AliasedOption
+from doctree.cli.aliases import all_owners_option
 
 pass_state = click.pass_obj
 
@@ -36,15 +36,7 @@ def _changes(state: State, run) -> list:
     help="Only runs that ended this way.",
 )
 @click.option("--limit", type=Int(min=1), default=20, show_default=True)
-@click.option(
-    "--all-owners",
-    "--all-agents",
-    "all_owners",
-    cls=AliasedOption,
-    hidden_aliases=["--all-agents"],
-    is_flag=True,
-    help="Runs for every owner, not just --owner.",
-)
+@all_owners_option("Runs for every owner, not just --owner.")
 @click.option("--json", "as_json", is_flag=True, help="Print the runs as JSON.")
 @pass_state
 def runs(

@@ -3,10 +3,12 @@ out of `--help` and docs/cli.md."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 import click
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 class AliasedOption(click.Option):
@@ -22,3 +24,17 @@ class AliasedOption(click.Option):
             return super().get_help_record(ctx)
         finally:
             self.opts = shown
+
+
+def all_owners_option(help: str) -> Callable[[F], F]:
+    """`--all-owners` (older name `--all-agents`): the command covers every owner in the
+    database instead of the one `--owner` names."""
+    return click.option(
+        "--all-owners",
+        "--all-agents",
+        "all_owners",
+        cls=AliasedOption,
+        hidden_aliases=["--all-agents"],
+        is_flag=True,
+        help=help,
+    )

@@ -15,7 +15,7 @@ from doctree.cli import (
     require_given_path,
     user_actor,
 )
-from doctree.cli.aliases import AliasedOption
+from doctree.cli.aliases import all_owners_option
 from doctree.interop.render import human_size, render_tree
 
 pass_state = click.pass_obj
@@ -342,15 +342,7 @@ def run_diff_parts(state: State, run_id: int) -> list[dict]:
 @click.option("--session", "session_id", help="Only versions made from this session.")
 @click.option("--since", metavar="TIME", help="Only versions made at or after TIME.")
 @click.option("--limit", type=Int(min=1), default=50, show_default=True)
-@click.option(
-    "--all-owners",
-    "--all-agents",
-    "all_owners",
-    cls=AliasedOption,
-    hidden_aliases=["--all-agents"],
-    is_flag=True,
-    help="Versions of every owner, not just --owner.",
-)
+@all_owners_option("Versions of every owner, not just --owner.")
 @click.option(
     "--json", "as_json", is_flag=True, help="Print the versions as JSON (without bodies)."
 )

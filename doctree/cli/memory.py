@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from doctree.cli import DOC_PATH, Int, State, cli, emit_json, require_given_path
-from doctree.cli.aliases import AliasedOption
+from doctree.cli.aliases import all_owners_option
 
 pass_state = click.pass_obj
 
@@ -179,15 +179,7 @@ def _passages(state: State, query: str, words: int, under: str, as_json: bool) -
     metavar="BYTES",
     help="Only compact when PATH holds more than BYTES.",
 )
-@click.option(
-    "--all-owners",
-    "--all-agents",
-    "all_owners",
-    cls=AliasedOption,
-    hidden_aliases=["--all-agents"],
-    is_flag=True,
-    help="Every owner in the database, not only --owner (for cron, with --if-over).",
-)
+@all_owners_option("Every owner in the database, not only --owner (for cron, with --if-over).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @pass_state
 def compact(
