@@ -264,7 +264,11 @@ def single_writes(tmp: Path, items: list[tuple[str, str]]) -> tuple[float, float
     return len(items) / store_s, len(rows) / raw_s
 
 
-def populate(path: Path, items: list[tuple[str, str]]) -> tuple[DocumentsRepository, float]:
+def populate(
+    path: Path | str, items: list[tuple[str, str]], *, statistics: str = "PRAGMA optimize"
+) -> tuple[DocumentsRepository, float]:
+    """A store at `path` (a file, or a database URL) holding `items`, written in batches,
+    and the write rate; then `statistics` lets the planner see the tables."""
     repo = DocumentsRepository(path)
     t0 = time.perf_counter()
     for i in range(0, len(items), BATCH):
@@ -272,7 +276,7 @@ def populate(path: Path, items: list[tuple[str, str]]) -> tuple[DocumentsReposit
             for p, body in items[i : i + BATCH]:
                 repo.write(OWNER, p, body, actor=ACTOR)
     rate = len(items) / (time.perf_counter() - t0)
-    repo.conn.execute("PRAGMA optimize")
+    repo.conn.execute(statistics)
     return repo, rate
 
 

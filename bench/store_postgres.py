@@ -177,18 +177,6 @@ def write_rates(dbs: Databases, items: list[tuple[str, str]], batch: int) -> tup
     return n_rows / store_s, n_rows / raw_s
 
 
-def populate(url: str, items: list[tuple[str, str]]) -> tuple[DocumentsRepository, float]:
-    repo = DocumentsRepository(url)
-    t0 = time.perf_counter()
-    for i in range(0, len(items), BATCH):
-        with repo.transaction():
-            for p, body in items[i : i + BATCH]:
-                repo.write(OWNER, p, body, actor=ACTOR)
-    rate = len(items) / (time.perf_counter() - t0)
-    repo.conn.execute("ANALYZE")
-    return repo, rate
-
-
 def edit_some(repo: DocumentsRepository, paths: list[str], edits: int) -> list[str]:
     """`edits` one-line edits spread over 1/10 of `paths` (each such note gets ~10
     versions); returns the edited paths."""
@@ -347,7 +335,7 @@ def main(argv: list[str] | None = None) -> int:
             )
 
             big = dbs.create()
-            repo, rate = populate(big, items)
+            repo, rate = base.populate(big, items, statistics="ANALYZE")
             total = repo.conn.execute("SELECT COUNT(*) FROM documents").fetchone()[0]
             figures.update(populate_per_s=rate, documents=total)
             print(f"populated {total:,} documents at {rate:,.0f} writes/s (batched)")
