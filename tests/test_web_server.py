@@ -183,3 +183,18 @@ def test_a_port_in_use_is_one_clear_line(tmp_path):
     assert r.returncode == 2
     assert f"127.0.0.1:{port}: cannot listen there" in r.stderr
     assert "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("host", ["no such host..invalid", "999.1.1.1"])
+def test_a_host_that_cannot_be_listened_on_is_one_clear_line(tmp_path, host):
+    db = build_demo(tmp_path / "demo.db")
+    r = subprocess.run(
+        [sys.executable, "-m", "doctree", "--db", str(db), "serve", "--host", host]
+        + ["--token", "t", "--port", "0"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert r.returncode == 2, r.stderr
+    assert f"host {host!r}:" in r.stderr
+    assert "Traceback" not in r.stderr

@@ -61,6 +61,10 @@ def bind(host: str, port: int) -> socket.socket:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as e:
         raise UserError(f"host {host!r}: cannot be resolved ({e.strerror})") from None
+    except UnicodeError:
+        raise UserError(
+            f"host {host!r}: not a valid host name (an empty or too long label)"
+        ) from None
     family, kind, proto, _, address = infos[0]
     sock = socket.socket(family, kind, proto)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
