@@ -41,6 +41,21 @@ class Pricing(BaseModel):
         ) / 1_000_000
 
 
+FREE = Pricing(input=0, output=0, cache_write=0, cache_read=0)
+
+
+class OpenAISettings(BaseModel):
+    """The `openai:` block of a definition: the agent on an OpenAI-compatible server
+    (`--backend openai`). A local server (Ollama, llama.cpp) costs nothing by default."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    model: str | None = Field(default=None, min_length=1)
+    context_window: int = Field(default=8192, ge=512)
+    max_response_tokens: int = Field(default=1024, ge=64)
+    pricing: Pricing = FREE
+
+
 class AgentDefinition(BaseModel):
     """The frontmatter of `agents/<name>.md`, validated."""
 
@@ -57,6 +72,7 @@ class AgentDefinition(BaseModel):
     max_budget_usd: float = Field(gt=0)
     pricing: Pricing
     invalidation: Literal["exempt", "normal"] = "normal"
+    openai: OpenAISettings = OpenAISettings()
     source: str = ""  # the file it was read from (set by the loader)
 
     @field_validator("tools")

@@ -85,10 +85,14 @@ class RecordedRequest:
 
 
 class ReplayServer:
-    """`POST /v1/messages` on 127.0.0.1:<free port>, answered by a responder; a context manager."""
+    """`POST /v1/messages` (or another `route`) on 127.0.0.1:<free port>, answered by a
+    responder; a context manager."""
 
-    def __init__(self, responder: Responder, *, usage: UsageHook | None = None):
+    def __init__(
+        self, responder: Responder, *, usage: UsageHook | None = None, route: str = "/v1/messages"
+    ):
         self.responder = responder
+        self.route = route
         self.requests: list[RecordedRequest] = []
         self.failures: list[str] = []
         self.usage = usage
@@ -117,7 +121,7 @@ class ReplayServer:
             def do_POST(self) -> None:
                 length = int(self.headers.get("content-length") or 0)
                 raw = self.rfile.read(length)
-                if self.path.split("?")[0] != "/v1/messages":
+                if self.path.split("?")[0] != server.route:
                     self._send(
                         ReplayResponse(
                             404,

@@ -1,11 +1,17 @@
-"""The memory agent runtime: one memory agent per owner, a tool loop on the SDK.
+"""The memory agent runtime: one memory agent per owner, one tool loop over a model client.
 
 The worker hands `MemoryAgentRuntime.handle` a transcript job. The runtime finds (or lazily
 creates) the memory agent of the job's owner, opens a run, and lets the agent update
-that agent's `~/memory` through `MemoryTools`. Backends:
+that agent's `~/memory` through `MemoryTools`. The loop (tools, budgets, stop rules, the
+correction of a misbehaving model, run records, usage) is written once here; a model client
+(`doctree.agent.model_clients`) turns it into requests of one API. Backends:
 
 - `anthropic`: the Messages API through the `anthropic` SDK (`ANTHROPIC_API_KEY`,
   `ANTHROPIC_BASE_URL`); 429 and 5xx are retried with backoff by the SDK (`max_retries`).
+  The prompt is laid out for the API's prompt cache.
+- `openai` (`openai:MODEL`): chat completions with tool calls through the `openai` SDK, on
+  any OpenAI-compatible server (`OPENAI_BASE_URL`: Ollama, llama.cpp's server, vLLM, ...;
+  `OPENAI_API_KEY`, which a local server does not need). docs/models.md.
 - `replay` (`replay:CASSETTE`): a cassette served over loopback HTTP by
   `doctree.agent.replay`, so the real SDK client makes real HTTP requests; a request unlike
   the recording fails loudly. Record mode (`record=True`, or `record:CASSETTE`) makes the
@@ -14,25 +20,35 @@ that agent's `~/memory` through `MemoryTools`. Backends:
 - `offline`: `doctree.agent.offline.OfflineMemoryAgent`, rule-based, no model; the default when
   no API key is set.
 
-The prompt is laid out for the API's prompt cache: tool definitions, then the system prompt,
-then the transcript, each ending in a `cache_control` breakpoint, then the growing
-conversation with a breakpoint on its newest block. The first three are byte-identical on
-every turn of a run, so each request after the first repeats the previous one's prefix.
+A model that misbehaves (arguments that are not JSON, a tool that does not exist, a call
+written as text, no tool call at all, the same call over and over) gets an error result or
+a note saying what was wrong and tries again; after `MAX_CORRECTIONS` misbehaving turns in a
+row the run fails, and a failed run is reverted.
 """
 
 from __future__ import annotations
 
-import copy
+import json
 import logging
 import os
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from doctree.agent.client import anthropic_client
+from doctree.agent.client import anthropic_client, openai_client
 from doctree.agent.definitions import AgentDefinition, load_definition
+from doctree.agent.model_clients import (
+    AnthropicModel,
+    ContextWindowError,
+    ModelClient,
+    ModelTurn,
+    OpenAIModel,
+    ToolOutcome,
+    text_tool_call,
+)
 from doctree.errors import DoctreeError, UserError
-from doctree.interop.tools import MemoryTools
+from doctree.interop.tools import MemoryTools, ToolCallRecord
 from doctree.memory.layout import MEMORY_ROOT
 from doctree.renamed import renamed_keywords
 from doctree.store.documents import DocumentsRepository
@@ -40,10 +56,17 @@ from doctree.store.runs import Run, Runs, Usage
 
 log = logging.getLogger(__name__)
 
-BACKENDS = ("auto", "anthropic", "replay", "offline")
-CACHE = {"type": "ephemeral"}
+BACKENDS = ("auto", "anthropic", "openai", "replay", "offline")
+#: Misbehaving turns in a row after which a run fails (and is reverted).
+MAX_CORRECTIONS = 3
+#: The same call (tool and arguments) made this many times in one run is refused as a loop.
+MAX_REPEATS = 3
 DEFAULT_UPSTREAM = "https://api.anthropic.com"
 MEMORY_AGENT_TYPE = "memory-agent"
+
+
+class ModelMisbehavedError(DoctreeError):
+    """The model kept misbehaving after the corrections a run allows."""
 
 
 class RunFailedError(DoctreeError):
@@ -81,6 +104,35 @@ def resolve_backend(backend: str) -> str:
     return backend
 
 
+@dataclass(frozen=True)
+class BackendChoice:
+    """A backend string taken apart: the backend, and the cassette or model it names."""
+
+    name: str
+    cassette: str | None = None
+    record: bool = False
+    model: str | None = None
+
+
+def parse_backend(spec: str) -> BackendChoice:
+    """The one reader of backend strings: `auto`, `offline`, `anthropic`, `openai`,
+    `openai:MODEL`, `replay` / `replay:CASSETTE` and `record:CASSETTE`. Anything else is a
+    user error naming the forms."""
+    name, sep, rest = spec.partition(":")
+    if sep and name in ("replay", "record"):
+        return BackendChoice("replay", cassette=rest or None, record=name == "record")
+    if sep and name == "openai":
+        if not rest:
+            raise UserError(f"backend {spec!r}: name the model, e.g. openai:qwen2.5:7b")
+        return BackendChoice("openai", model=rest)
+    if sep or name not in BACKENDS:
+        raise UserError(
+            f"backend {spec!r}: must be one of {', '.join(BACKENDS)}, openai:MODEL, "
+            "replay:CASSETTE or record:CASSETTE"
+        )
+    return BackendChoice(resolve_backend(name))
+
+
 @dataclass
 class MemoryAgent:
     """The memory agent of one owner: its definition, prompt and tool schemas.
@@ -97,15 +149,6 @@ class MemoryAgent:
     @property
     def key(self) -> str:
         return memory_agent_key(self.owner)
-
-    def system(self) -> list[dict[str, Any]]:
-        return [{"type": "text", "text": self.system_prompt, "cache_control": dict(CACHE)}]
-
-    def tools(self) -> list[dict[str, Any]]:
-        tools = copy.deepcopy(self.tool_definitions)
-        if tools:
-            tools[-1]["cache_control"] = dict(CACHE)
-        return tools
 
 
 def transcript_message(
@@ -128,56 +171,6 @@ def transcript_message(
     )
 
 
-def with_cache_markers(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """A copy of the conversation with breakpoints on the transcript and the newest block."""
-    out = copy.deepcopy(messages)
-    marked = {0}
-    if len(out) > 1 and out[-1]["role"] == "user":
-        marked.add(len(out) - 1)
-    for i in marked:
-        content = out[i]["content"]
-        if isinstance(content, list) and content:
-            content[-1]["cache_control"] = dict(CACHE)
-    return out
-
-
-def _block_param(block: Any) -> dict[str, Any]:
-    """An SDK response content block as the request parameter that echoes it back."""
-    kind = getattr(block, "type", None)
-    if kind == "text":
-        return {"type": "text", "text": block.text}
-    if kind == "tool_use":
-        return {"type": "tool_use", "id": block.id, "name": block.name, "input": block.input}
-    return block.to_dict()
-
-
-def _utf8_safe(value: Any) -> Any:
-    """`value` with every lone surrogate in its strings replaced by U+FFFD."""
-    if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-        return value
-    if isinstance(value, dict):
-        return {_utf8_safe(k): _utf8_safe(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_utf8_safe(v) for v in value]
-    return value
-
-
-def _usage(response: Any) -> Usage:
-    u = getattr(response, "usage", None)
-    if u is None:  # a response without usage counts nothing rather than failing the run
-        return Usage()
-    return Usage(
-        input_tokens=getattr(u, "input_tokens", None) or 0,
-        output_tokens=getattr(u, "output_tokens", None) or 0,
-        cache_read_tokens=getattr(u, "cache_read_input_tokens", None) or 0,
-        cache_write_tokens=getattr(u, "cache_creation_input_tokens", None) or 0,
-    )
-
-
 class MemoryAgentRuntime:
     """Runs memory agents for the worker: `handle(job)` processes one transcript job.
 
@@ -197,15 +190,17 @@ class MemoryAgentRuntime:
         label: str | None = None,
         api_key: str | None = None,
         base_url: str | None = None,
+        model: str | None = None,
+        context_window: int | None = None,
         max_retries: int = 4,
         timeout: float = 120.0,
         root: str = MEMORY_ROOT,
     ):
         self.repo = repo
-        for prefix, records in (("replay:", False), ("record:", True)):
-            if backend.startswith(prefix) and cassette is None:
-                backend, cassette, record = "replay", backend[len(prefix) :] or None, records
-        self.backend = resolve_backend(backend)
+        choice = parse_backend(backend)
+        if choice.name == "replay" and cassette is None:
+            cassette, record = choice.cassette, record or choice.record
+        self.backend = choice.name
         self.definition = definition or load_definition(MEMORY_AGENT_TYPE)
         if self.definition.invalidation != "exempt":
             raise UserError(
@@ -220,10 +215,14 @@ class MemoryAgentRuntime:
         self.label = label
         self.api_key = api_key
         self.base_url = base_url
+        self.openai_model = model or choice.model or self.definition.openai.model
+        if context_window is not None and context_window < 1:
+            raise UserError(f"context window {context_window}: must be a positive token count")
+        self.context_window = context_window or self.definition.openai.context_window
         self.max_retries = max_retries
         self.timeout = timeout
         self.agents: dict[str, MemoryAgent] = {}
-        self._client: Any = None
+        self._client: ModelClient | None = None
         self._server: Any = None
         self._closed_server: Any = None
         self._recorder: Any = None
@@ -231,12 +230,21 @@ class MemoryAgentRuntime:
             raise UserError("backend 'replay': give the cassette file to replay or record")
         if self.backend == "replay" and not record and not self.cassette_path.is_file():
             raise UserError(f"cassette {str(self.cassette_path)!r}: no such file")
+        if self.backend == "openai" and not self.openai_model:
+            raise UserError(
+                f"backend 'openai': name the model, e.g. openai:qwen2.5:7b (agent definition "
+                f"{self.definition.name!r} names none under openai.model)"
+            )
 
     # -- lifecycle ------------------------------------------------------------------------
 
     @property
     def model(self) -> str:
-        return "offline" if self.backend == "offline" else self.definition.model
+        if self.backend == "offline":
+            return "offline"
+        if self.backend == "openai":
+            return self.openai_model or ""
+        return self.definition.model
 
     @property
     def server(self) -> Any:
@@ -261,18 +269,40 @@ class MemoryAgentRuntime:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def client(self) -> Any:
-        """The SDK client of this runtime's backend, created on first use."""
+    def client(self) -> ModelClient:
+        """The model client of this runtime's backend, created on first use (a backend that
+        cannot run, e.g. without its key or with too small a context window, fails here)."""
         if self._client is not None:
             return self._client
         if self.backend == "anthropic":
-            self._client = anthropic_client(
+            self._client = AnthropicModel(
+                anthropic_client(
+                    api_key=self.api_key,
+                    base_url=self.base_url,
+                    max_retries=self.max_retries,
+                    timeout=self.timeout,
+                    require_key="backend 'anthropic'",
+                ),
+                self.definition,
+            )
+        elif self.backend == "openai":
+            settings = self.definition.openai
+            client = OpenAIModel(
+                None,
+                self.openai_model or "",
+                context_window=self.context_window,
+                max_response_tokens=settings.max_response_tokens,
+                pricing=settings.pricing,
+            )
+            probe = MemoryTools(self.repo, "budget", root=self.root, allowed=self.definition.tools)
+            client.check_window(self.definition.system_prompt(), probe.definitions())
+            client.sdk = openai_client(
                 api_key=self.api_key,
                 base_url=self.base_url,
                 max_retries=self.max_retries,
                 timeout=self.timeout,
-                require_key="backend 'anthropic'",
             )
+            self._client = client
         elif self.backend == "replay":
             from doctree.agent.replay import Cassette, CassettePlayer, Recorder, ReplayServer
 
@@ -286,12 +316,13 @@ class MemoryAgentRuntime:
                     Cassette.load(self.cassette_path), source=str(self.cassette_path)
                 )
             self._server = ReplayServer(responder).start()
-            self._client = anthropic_client(
+            sdk = anthropic_client(
                 api_key="replay",
                 base_url=self._server.base_url,
                 max_retries=self.max_retries,
                 timeout=self.timeout,
             )
+            self._client = AnthropicModel(sdk, self.definition, backend="replay")
         else:
             raise UserError(f"backend {self.backend!r} does not use a model client")
         return self._client
@@ -443,67 +474,121 @@ class MemoryAgentRuntime:
         user_message: str,
         conversation: MemoryConversation,
     ) -> tuple[str, str]:
-        """The tool loop. Returns (status, stop reason)."""
+        """The tool loop, on any model client. Returns (status, stop reason).
+
+        A turn that misbehaves (every call refused as malformed, unknown or repeated; a call
+        written as text; no call before the run has made one, on a client that insists on
+        tools) is answered with what was wrong; `MAX_CORRECTIONS` of them in a row fail
+        the run with ModelMisbehavedError.
+        """
         d = agent.definition
-        client = self.client()
-        system, tool_defs = agent.system(), agent.tools()
-        messages: list[dict[str, Any]] = [
-            {"role": "user", "content": [{"type": "text", "text": user_message}]}
-        ]
+        model = self.client()
+        chat = model.chat(agent.system_prompt, agent.tool_definitions, user_message)
         conversation.append("user", user_message)
+        names = [t["name"] for t in agent.tool_definitions]
         total, cost = Usage(), 0.0
+        corrections, called, seen = 0, False, Counter[str]()
         for _ in range(d.max_turns):
-            response = client.messages.create(
-                model=d.model,
-                max_tokens=d.max_response_tokens,
-                system=system,
-                tools=tool_defs,
-                messages=with_cache_markers(messages),
-            )
-            usage = _usage(response)
-            turn_cost = d.pricing.cost(
-                usage.input_tokens,
-                usage.output_tokens,
-                usage.cache_write_tokens,
-                usage.cache_read_tokens,
-            )
-            total, cost = total + usage, cost + turn_cost
-            self.runs.record_turn(run_id, usage, turn_cost)
-            said = [_block_param(b) for b in response.content]
-            # Echoed back as sent, except text that is not UTF-8 (a lone surrogate from a
-            # JSON escape), which no request can carry: U+FFFD in its place. The tool call
-            # itself gets the input as the model gave it, and refuses it with an error result.
-            content = _utf8_safe(said)
-            messages.append({"role": "assistant", "content": content})
-            conversation.append_blocks("assistant", content)
-            calls = [b for b in said if b["type"] == "tool_use"]
-            if not calls:
-                if response.stop_reason in ("end_turn", "stop_sequence"):
-                    return "completed", response.stop_reason
-                reason = (
-                    "response_max_tokens"
-                    if response.stop_reason == "max_tokens"
-                    else str(response.stop_reason)
-                )
-                return "stopped", reason
-            results = []
-            for call in calls:
-                result = tools.call(call["name"], call["input"])
-                results.append(
+            try:
+                turn = chat.send()
+            except ContextWindowError:
+                if called:  # what fitted was done; the rest waits for no one: a limit stop
+                    return "stopped", "context_window"
+                raise
+            turn_cost = model.cost(turn.usage)
+            total, cost = total + turn.usage, cost + turn_cost
+            self.runs.record_turn(run_id, turn.usage, turn_cost)
+            conversation.append_blocks("assistant", turn.blocks)
+            if not turn.calls:
+                if turn.stop not in ("end_turn", "stop_sequence"):
+                    reason = "response_max_tokens" if turn.stop == "max_tokens" else turn.stop
+                    return "stopped", reason
+                problem = self._no_call_problem(turn, names, called, model.insists_on_tools)
+                if problem is None:
+                    return "completed", turn.stop
+                corrections = self._correct(corrections, problem)
+                chat.answer([], problem)
+                conversation.append("user", problem)
+                continue
+            outcomes, refused = [], 0
+            for call in turn.calls:
+                key = call.name + "\0" + json.dumps(call.input, sort_keys=True, default=str)
+                seen[key] += 1
+                if call.problem is not None:
+                    content, is_error, bad = call.problem, True, True
+                    tools.calls.append(ToolCallRecord(call.name, {}, True))
+                elif call.name not in names:
+                    result = tools.call(call.name, call.input)
+                    content, is_error, bad = result.content, result.is_error, True
+                elif seen[key] >= MAX_REPEATS:
+                    content, is_error, bad = (
+                        f"error: {call.name} was called with these same arguments "
+                        f"{seen[key] - 1} times already in this run and gave the same result; "
+                        "nothing was run. Do something else, or finish with a short summary.",
+                        True,
+                        True,
+                    )
+                    tools.calls.append(ToolCallRecord(call.name, dict(call.input or {}), True))
+                else:
+                    result = tools.call(call.name, call.input)
+                    content, is_error, bad = result.content, result.is_error, False
+                    called = True
+                refused += bad
+                outcomes.append(ToolOutcome(call.id, content, is_error))
+            if refused == len(turn.calls):
+                corrections = self._correct(corrections, outcomes[-1].content)
+            else:
+                corrections = 0
+            chat.answer(outcomes)
+            conversation.append_blocks(
+                "user",
+                [
                     {
                         "type": "tool_result",
-                        "tool_use_id": call["id"],
-                        "content": result.content,
-                        "is_error": result.is_error,
+                        "tool_use_id": o.call_id,
+                        "content": o.content,
+                        "is_error": o.is_error,
                     }
-                )
-            messages.append({"role": "user", "content": results})
-            conversation.append_blocks("user", results)
+                    for o in outcomes
+                ],
+            )
             if total.total >= d.max_tokens:
                 return "stopped", "max_tokens"
             if cost >= d.max_budget_usd:
                 return "stopped", "max_budget_usd"
         return "stopped", "max_turns"
+
+    @staticmethod
+    def _no_call_problem(
+        turn: ModelTurn, names: list[str], called: bool, insists: bool
+    ) -> str | None:
+        """The note for a reply that ends without a tool call, or None if it may end the run."""
+        written = text_tool_call(turn.text, names)
+        if written is not None:
+            return (
+                f"Your reply wrote a tool call as text ({written}); text is not run. Make the "
+                "call through the tool-calling interface, one call per tool, with a JSON "
+                "object as its arguments."
+            )
+        if insists and not called:
+            return (
+                "Your reply made no tool call, and nothing has been read or written yet. Start "
+                "by calling document_read with the path ~/memory, then record what the "
+                "transcript holds that is worth keeping; finish with a short summary only "
+                "when the memory is up to date."
+            )
+        return None
+
+    @staticmethod
+    def _correct(corrections: int, problem: str) -> int:
+        """Count one more misbehaving turn in a row; fail the run past the allowance."""
+        corrections += 1
+        if corrections >= MAX_CORRECTIONS:
+            first = problem.splitlines()[0] if problem else "misbehaved"
+            raise ModelMisbehavedError(
+                f"the model misbehaved {corrections} turns in a row; the last: {first}"
+            )
+        return corrections
 
 
 class MemoryConversation:
