@@ -35,6 +35,10 @@ BYTES_PER_TOKEN = 3
 #: Tokens a run needs beyond the fixed prompt and the reply: the transcript and the first
 #: tool results. A window without this much room is refused before any run.
 WORKING_ROOM = 1536
+CUT = (
+    "\n[cut to fit the context window: {n} more characters; read less at a time, e.g. "
+    "search for what you need]"
+)
 ELIDED = "[elided to fit the context window: {n} characters; call the tool again if you need it]"
 
 
@@ -368,6 +372,19 @@ class OpenAIChat:
                 continue
             m["content"] = ELIDED.format(n=len(m["content"]))
             need = self._tokens() + self.model.max_response_tokens
+            if need <= window:
+                return
+        # Still too long: cut the newest results (the largest first) down to what fits.
+        newest = [m for m in self.messages[last_assistant + 1 :] if m["role"] == "tool"]
+        for m in sorted(newest, key=lambda m: -len(m["content"])):
+            text = original = m["content"]
+            while need > window:
+                keep = len(text) - (need - window) * BYTES_PER_TOKEN - len(CUT) - 64
+                if keep < 200:
+                    break
+                text = text[:keep]
+                m["content"] = text + CUT.format(n=len(original) - len(text))
+                need = self._tokens() + self.model.max_response_tokens
             if need <= window:
                 return
         raise ContextWindowError(

@@ -53,22 +53,17 @@ class _Collecting:
         return result
 
 
-def runtime_for(repo: Any, model: str) -> Any:
-    """The memory agent runtime for `--model`: offline, anthropic, auto, replay:CASSETTE or
-    record:CASSETTE. A backend that cannot run (no API key, no cassette) fails here."""
-    from doctree.agent.runtime import MemoryAgentRuntime
+def runtime_for(repo: Any, model: str, **options: Any) -> Any:
+    """The memory agent runtime for `--backend`: offline, anthropic, openai[:MODEL], auto,
+    replay:CASSETTE or record:CASSETTE (read by `parse_backend`). A backend that cannot run
+    (no API key, no cassette, too small a context window) fails here."""
+    from doctree.agent.runtime import MemoryAgentRuntime, parse_backend
 
-    if model in ("replay", "replay:", "record", "record:"):
-        name = model.rstrip(":")
+    choice = parse_backend(model)
+    if choice.name == "replay" and choice.cassette is None:
+        name = "record" if model.startswith("record") else "replay"
         raise UserError(f"--backend/--model {model}: give the cassette, e.g. --backend {name}:FILE")
-    if model not in ("offline", "anthropic", "auto") and not model.startswith(
-        ("replay:", "record:")
-    ):
-        raise UserError(
-            f"--backend/--model {model!r}: must be one of offline, anthropic, auto, replay:CASSETTE "
-            "or record:CASSETTE"
-        )
-    runtime = MemoryAgentRuntime(repo, backend=model)
+    runtime = MemoryAgentRuntime(repo, backend=model, **options)
     if runtime.backend != "offline":
         runtime.client()  # a missing API key fails here, before any session is touched
     return runtime
@@ -238,8 +233,23 @@ def _print_outcome(o: ReplayOutcome) -> None:
     default="offline",
     show_default=True,
     metavar="BACKEND",
-    help="The memory agent's backend: offline, anthropic, auto, replay:CASSETTE (serve a "
+    help="The memory agent's backend: offline, anthropic, openai (an OpenAI-compatible "
+    "server at OPENAI_BASE_URL; openai:MODEL names its model), auto, replay:CASSETTE (serve a "
     "recording) or record:CASSETTE (record one from ANTHROPIC_BASE_URL).",
+)
+@click.option(
+    "--base-url",
+    metavar="URL",
+    help="The model API's base URL (default: OPENAI_BASE_URL for openai, ANTHROPIC_BASE_URL "
+    "for anthropic), e.g. http://localhost:11434/v1 for Ollama.",
+)
+@click.option(
+    "--context-window",
+    type=click.IntRange(min=1),
+    envvar="DOCTREE_CONTEXT_WINDOW",
+    metavar="TOKENS",
+    help="The served model's context window in tokens, for --backend openai (default: the "
+    "agent definition's openai.context_window); one too small for the prompt is refused.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the outcome as JSON.")
 @click.pass_context
@@ -248,6 +258,8 @@ def replay(
     transcripts: tuple[str, ...],
     owner: str | None,
     model: str,
+    base_url: str | None,
+    context_window: int | None,
     as_json: bool,
 ) -> None:
     """Replay TRANSCRIPTS through the live path and show what the memory agent changed.
@@ -280,7 +292,7 @@ def replay(
         except UnicodeDecodeError:
             raise UserError(f"transcript {name!r}: is not UTF-8 text") from None
     repo = state.repo
-    runtime = runtime_for(repo, model)
+    runtime = runtime_for(repo, model, base_url=base_url, context_window=context_window)
     handler = _Collecting(runtime)
     sessions = SessionsRepository(repo.conn)
     worker = MemoryWorker(repo.conn, handler=handler)

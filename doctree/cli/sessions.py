@@ -107,16 +107,24 @@ def transcript_cmd(state: State, session_id: str, only_new: bool) -> None:
     click.echo(format_transcript(records, agent=s.agent.owner, session_id=s.id), nl=False)
 
 
-HANDLERS = "auto, offline, anthropic, replay:CASSETTE, recorder:FILE[:DELAY] or python:MODULE:ATTR"
+HANDLERS = (
+    "auto, offline, anthropic, openai[:MODEL], replay:CASSETTE, recorder:FILE[:DELAY] or "
+    "python:MODULE:ATTR"
+)
 
 
 def _check_handler(handler: str) -> None:
-    """The --handler names `worker --help` gives; anything else is refused naming them all."""
+    """The --handler names `worker --help` gives; anything else is refused naming them all.
+    Model backends are read by the runtime's one reader of backend strings."""
+    from doctree.agent.runtime import parse_backend
     from doctree.errors import UserError
 
-    prefixes = ("replay:", "record:", "recorder:", "python:")
-    if handler not in ("auto", "offline", "anthropic") and not handler.startswith(prefixes):
-        raise UserError(f"--backend/--handler {handler!r}: must be one of {HANDLERS}")
+    if handler.startswith(("recorder:", "python:")):
+        return
+    try:
+        parse_backend(handler)
+    except UserError:
+        raise UserError(f"--backend/--handler {handler!r}: must be one of {HANDLERS}") from None
 
 
 @cli.command("worker")
@@ -144,8 +152,23 @@ def _check_handler(handler: str) -> None:
     envvar=["DOCTREE_WORKER_BACKEND", "DOCTREE_WORKER_HANDLER"],
     default="auto",
     show_default=True,
-    help="The memory agent: auto, offline, anthropic, replay:CASSETTE (the memory agent "
+    help="The memory agent: auto, offline, anthropic, openai (an OpenAI-compatible server at "
+    "OPENAI_BASE_URL; openai:MODEL names its model), replay:CASSETTE (the memory agent "
     "runtime), recorder:FILE[:DELAY] (append each job to FILE, no model) or python:MODULE:ATTR.",
+)
+@click.option(
+    "--base-url",
+    metavar="URL",
+    help="The model API's base URL (default: OPENAI_BASE_URL for openai, ANTHROPIC_BASE_URL "
+    "for anthropic), e.g. http://localhost:11434/v1 for Ollama.",
+)
+@click.option(
+    "--context-window",
+    type=click.IntRange(min=1),
+    envvar="DOCTREE_CONTEXT_WINDOW",
+    metavar="TOKENS",
+    help="The served model's context window in tokens, for --backend openai (default: the "
+    "agent definition's openai.context_window); one too small for the prompt is refused.",
 )
 @click.option(
     "--lease-ttl",
@@ -177,6 +200,8 @@ def worker_cmd(
     interval: float,
     batch: int,
     handler: str,
+    base_url: str | None,
+    context_window: int | None,
     lease_ttl: float,
     retry_base: float,
     compact: bool,
@@ -199,7 +224,12 @@ def worker_cmd(
     )
     _check_handler(handler)
     repo = state.repo
-    the_handler = default_handler(repo, handler)
+    options = {"base_url": base_url, "context_window": context_window}
+    if handler.startswith(("recorder:", "python:")):
+        options = {}
+    the_handler = default_handler(repo, handler, **options)
+    if getattr(the_handler, "backend", None) == "openai":
+        the_handler.client()  # too small a context window (or no server) fails before a tick
     after_handle = None
     if compact:
         from doctree.memory.compaction import compaction_hook

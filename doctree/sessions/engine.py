@@ -245,5 +245,8 @@ class Engine:
 
 def compaction_backend(handler: object) -> str:
     """The compaction backend that goes with a memory-agent handler: the same model backend
-    for offline / anthropic / auto, otherwise auto (a key means the API, else offline)."""
+    for offline / anthropic / auto, offline for openai (memory kept on a local model is not
+    sent to another API), otherwise auto (a key means the API, else offline)."""
+    if isinstance(handler, str) and handler.partition(":")[0] == "openai":
+        return "offline"
     return handler if handler in ("offline", "anthropic", "auto") else "auto"
