@@ -19,6 +19,7 @@ from doctree.agent.runtime import (
 )
 from doctree.errors import UserError
 from doctree.interop.tools import MemoryTools
+from doctree.store.documents import DocumentsRepository
 from doctree.store.runs import Runs
 from tests.fakes.chat_completions import FakeChatServer, call, chat
 from tests.fakes.messages_api import HttpError, Scripted
@@ -334,8 +335,6 @@ def test_the_prompt_budget_fits_an_8k_window():
 
 
 def _tool_definitions(d):
-    from doctree.store.documents import DocumentsRepository
-
     return MemoryTools(DocumentsRepository(":memory:"), "main", allowed=d.tools).definitions()
 
 
@@ -455,3 +454,78 @@ def test_text_tool_call_detection_leaves_plain_summaries_alone():
     assert text_tool_call("Recorded session s-1 in ~/memory/archive/2026-W47.", names) is None
     assert text_tool_call("I read the page and updated it with document_write.", names) is None
     assert text_tool_call('{"name": "document_write", "x": 1}', names) is not None
+
+
+# -- the doors: Engine and the worker process choose it by name ----------------------------------
+
+
+def _reads_then_finishes(request):
+    if request["messages"][-1]["role"] == "tool":
+        return chat("Nothing new to keep.")
+    return chat(None, call("document_read", {"path": "~/memory"}))
+
+
+def _pending_session(engine):
+    s = engine.start_session("main", "s-eng")
+    engine.append(s.id, "user", "I prefer tea in the mornings.")
+    engine.sleep(s.id)
+    return s
+
+
+def test_the_engine_runs_the_memory_agent_on_the_openai_backend(db_path, monkeypatch):
+    from doctree.sessions.engine import Engine
+
+    with FakeChatServer(_reads_then_finishes) as srv:
+        monkeypatch.setenv("OPENAI_BASE_URL", srv.base_url + "/v1")
+        monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+        with Engine(db_path, handler="openai:qwen2.5:7b") as engine:
+            s = _pending_session(engine)
+            tick = engine.run_worker_once()
+            assert s.id in tick.processed
+        assert {r.body["model"] for r in srv.requests} == {"qwen2.5:7b"}
+    repo = DocumentsRepository(db_path)
+    try:
+        assert [(r.backend, r.status) for r in Runs(repo.conn).list()] == [("openai", "completed")]
+    finally:
+        repo.close()
+
+
+def test_a_worker_process_runs_the_memory_agent_on_the_openai_backend(db_path, tmp_path):
+    import os
+    import subprocess
+
+    from doctree.sessions.engine import Engine
+
+    with FakeChatServer(_reads_then_finishes) as srv, Engine(db_path, handler="offline") as engine:
+        _pending_session(engine)
+        env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")}
+        cmd = engine.worker_command(
+            handler="openai:qwen2.5:7b",
+            once=True,
+            extra_args=["--base-url", srv.base_url + "/v1", "--context-window", "16384"],
+        )
+        done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        assert "1 processed" in done.stdout
+        assert srv.requests and srv.failures == []
+
+
+def test_a_worker_refuses_a_window_too_small_before_its_first_tick(db_path):
+    import os
+    import subprocess
+
+    from doctree.sessions.engine import Engine
+
+    with Engine(db_path, handler="offline") as engine:
+        _pending_session(engine)
+        cmd = engine.worker_command(
+            handler="openai:tiny",
+            once=True,
+            extra_args=["--base-url", "http://127.0.0.1:9/v1", "--context-window", "2048"],
+        )
+        env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")}
+        done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 2
+        assert "context window of 2,048 tokens cannot hold" in done.stderr
+        assert "Traceback" not in done.stderr
+        assert engine.session("s-eng").invalidated_at is not None  # still pending, untouched

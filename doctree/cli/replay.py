@@ -59,7 +59,10 @@ def runtime_for(repo: Any, model: str, **options: Any) -> Any:
     (no API key, no cassette, too small a context window) fails here."""
     from doctree.agent.runtime import MemoryAgentRuntime, parse_backend
 
-    choice = parse_backend(model)
+    try:
+        choice = parse_backend(model)
+    except UserError as e:
+        raise UserError(f"--backend/--model {model!r}: {str(e).partition(': ')[2]}") from None
     if choice.name == "replay" and choice.cassette is None:
         name = "record" if model.startswith("record") else "replay"
         raise UserError(f"--backend/--model {model}: give the cassette, e.g. --backend {name}:FILE")
