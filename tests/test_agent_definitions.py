@@ -107,3 +107,28 @@ def test_a_memory_agent_must_be_exempt_from_invalidation(repo):
     d = load_definition("memory-agent").model_copy(update={"invalidation": "normal"})
     with pytest.raises(UserError, match="invalidation: exempt"):
         MemoryAgentRuntime(repo, backend="offline", definition=d)
+
+
+def test_the_openai_block_names_the_served_model_and_its_window():
+    text = GOOD.replace(
+        "invalidation: exempt",
+        "invalidation: exempt\nopenai: {model: 'llama3.1:8b', context_window: 32768}",
+    )
+    d = parse_definition(text)
+    assert (d.openai.model, d.openai.context_window) == ("llama3.1:8b", 32768)
+    assert d.openai.pricing.cost(10**6, 10**6, 0, 0) == 0  # a local server costs nothing
+
+
+def test_a_definition_without_an_openai_block_gets_an_8k_window_and_no_model():
+    d = parse_definition(GOOD)
+    assert (d.openai.model, d.openai.context_window) == (None, 8192)
+
+
+@pytest.mark.parametrize(
+    "block",
+    ["{model: x, window: 8192}", "{context_window: 100}", "{max_response_tokens: 0}"],
+)
+def test_a_bad_openai_block_is_a_one_line_error(block):
+    text = GOOD.replace("invalidation: exempt", f"invalidation: exempt\nopenai: {block}")
+    with pytest.raises(UserError, match="openai"):
+        parse_definition(text)
