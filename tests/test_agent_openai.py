@@ -347,11 +347,78 @@ def test_a_window_too_small_for_the_prompt_is_refused_before_any_run(repo, fake)
     assert srv.requests == [] and Runs(repo.conn).list() == []
 
 
-def test_a_transcript_too_long_for_the_window_fails_without_an_oversized_request(repo, fake):
+def _long_transcript(records: int) -> str:
+    sections = [
+        f"## user · 2026-11-20T09:{i // 60:02d}:{i % 60:02d}Z\n\nThe user said fact number {i}: "
+        f"the meeting room for topic {i} is room {100 + i}.\n"
+        for i in range(records)
+    ]
+    return TRANSCRIPT.split("## user")[0] + "\n".join(sections)
+
+
+def _reads_then_finishes(request):
+    if request["messages"][-1]["role"] == "tool":
+        return chat("Nothing new to keep.")
+    return chat(None, call("document_read", {"path": "~/memory"}))
+
+
+def test_a_transcript_too_long_for_the_window_is_handed_over_in_parts(repo):
+    long = _long_transcript(300)  # about 30 KB: several times what an 8k window holds
+    with FakeChatServer(_reads_then_finishes, context_window=8192) as srv:
+        rt = MemoryAgentRuntime(repo, backend="openai:m", base_url=srv.base_url + "/v1")
+        run = rt.run("main", "s-1", long).run
+    assert run.status == "completed" and srv.oversized == []
+    firsts = [
+        r.body["messages"][1]["content"] for r in srv.requests if len(r.body["messages"]) == 2
+    ]
+    n = len(firsts)
+    assert n > 2
+    assert [f"This is part {i} of {n} of the transcript" in m for i, m in enumerate(firsts, 1)] == [
+        True
+    ] * n
+    handed = "".join(firsts)
+    assert all(f"fact number {i}:" in handed for i in range(300))  # every record, once
+    assert sum(handed.count(f"fact number {i}:") for i in range(300)) == 300
+    assert all("- session: s-1" in m for m in firsts)  # each part keeps the header
+
+
+def test_a_record_too_long_for_the_window_is_cut_between_lines(repo):
+    huge = "\n".join(f"line {i} of a pasted log that goes on and on" for i in range(1200))
+    text = TRANSCRIPT + f"\n## user · 2026-11-20T09:05:00Z\n\n{huge}\n"
+    with FakeChatServer(_reads_then_finishes, context_window=8192) as srv:
+        rt = MemoryAgentRuntime(repo, backend="openai:m", base_url=srv.base_url + "/v1")
+        run = rt.run("main", "s-1", text).run
+    assert run.status == "completed" and srv.oversized == []
+    handed = "".join(
+        r.body["messages"][1]["content"] for r in srv.requests if len(r.body["messages"]) == 2
+    )
+    assert "line 0 of" in handed and "line 1199 of" in handed
+
+
+def test_a_long_tool_result_in_the_transcript_is_cut_with_a_note(repo):
+    result = {"tool_use_id": "t1", "content": "x" * 40_000 + "THE-END", "is_error": False}
+    text = TRANSCRIPT + (
+        f"\n## tool result · 2026-11-20T09:05:00Z\n\n```json\n{json.dumps(result)}\n```\n"
+    )
+    with FakeChatServer(_reads_then_finishes, context_window=8192) as srv:
+        rt = MemoryAgentRuntime(repo, backend="openai:m", base_url=srv.base_url + "/v1")
+        run = rt.run("main", "s-1", text).run
+    assert run.status == "completed" and srv.oversized == []
+    handed = "".join(
+        r.body["messages"][1]["content"] for r in srv.requests if len(r.body["messages"]) == 2
+    )
+    assert "[cut to fit the context window" in handed and "THE-END" not in handed
+    assert "I prefer tea" in handed
+
+
+def test_a_record_that_cannot_be_cut_fails_the_run_without_an_oversized_request(repo, fake):
     srv = fake(context_window=8192)
-    long = TRANSCRIPT + "\n".join(f"The user said fact number {i} today." for i in range(800))
+    huge = {"id": "t1", "name": "run_shell", "input": {"command": "echo " + "y" * 40_000}}
+    text = TRANSCRIPT.split("## user")[0] + (
+        f"## tool call · 2026-11-20T09:05:00Z\n\n```json\n{json.dumps(huge)}\n```\n"
+    )
     with pytest.raises(RunFailedError, match="context window of 8,192"):
-        runtime(repo, srv).run("main", "s-1", long)
+        runtime(repo, srv).run("main", "s-1", text)
     assert srv.requests == [] and srv.oversized == []
     [run] = Runs(repo.conn).list()
     assert run.status == "failed"
@@ -457,12 +524,6 @@ def test_text_tool_call_detection_leaves_plain_summaries_alone():
 
 
 # -- the doors: Engine and the worker process choose it by name ----------------------------------
-
-
-def _reads_then_finishes(request):
-    if request["messages"][-1]["role"] == "tool":
-        return chat("Nothing new to keep.")
-    return chat(None, call("document_read", {"path": "~/memory"}))
 
 
 def _pending_session(engine):

@@ -35,6 +35,8 @@ BYTES_PER_TOKEN = 3
 #: Tokens a run needs beyond the fixed prompt and the reply: the transcript and the first
 #: tool results. A window without this much room is refused before any run.
 WORKING_ROOM = 1536
+#: Of that room, what a transcript split to fit leaves for tool results beside each part.
+RESULTS_ROOM = 1024
 CUT = (
     "\n[cut to fit the context window: {n} more characters; read less at a time, e.g. "
     "search for what you need]"
@@ -112,6 +114,13 @@ class ModelClient(Protocol):
     ) -> ModelChat: ...
 
     def cost(self, usage: Usage) -> float: ...
+
+    def transcript_room(
+        self, system_prompt: str, tool_definitions: list[dict[str, Any]]
+    ) -> int | None:
+        """Bytes of the first user message that leave the run room to work in its context
+        window, or None when the window is no constraint (the transcript is never split)."""
+        ...
 
     def close(self) -> None: ...
 
@@ -249,6 +258,11 @@ class AnthropicModel:
             usage.cache_write_tokens,
             usage.cache_read_tokens,
         )
+
+    def transcript_room(
+        self, system_prompt: str, tool_definitions: list[dict[str, Any]]
+    ) -> int | None:
+        return None
 
     def close(self) -> None:
         self.sdk.close()
@@ -480,6 +494,13 @@ class OpenAIModel:
                 "use a model (or a server setting) with a larger window and give it with "
                 "--context-window"
             )
+
+    def transcript_room(
+        self, system_prompt: str, tool_definitions: list[dict[str, Any]]
+    ) -> int | None:
+        budget = prompt_budget(system_prompt, tool_definitions, self.max_response_tokens)
+        fixed = budget.system + budget.tools + budget.reply
+        return max(self.context_window - fixed - RESULTS_ROOM, 0) * BYTES_PER_TOKEN
 
     def chat(
         self, system_prompt: str, tool_definitions: list[dict[str, Any]], user_message: str
