@@ -5,6 +5,7 @@ tool results, in order) and the same golden trees as the Anthropic replay."""
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -105,3 +106,39 @@ def _owner(transcript: Path) -> str:
     from doctree.sessions.transcripts import parse_transcript
 
     return parse_transcript(transcript.read_text(encoding="utf-8"), source=str(transcript)).agent
+
+
+def test_every_fixture_runs_inside_an_8k_window(db_path):
+    """The scripted memory model over chat completions, on the shipped 8k window: no request
+    exceeds the window (the fake refuses one that would), every run ends, and every write
+    stays under ~/memory. The long fixture is handed over in parts."""
+    from tests.fakes.chat_completions import ChatModel
+    from tests.fakes.messages_api import ScriptedMemoryModel
+
+    with FakeChatServer(ChatModel(ScriptedMemoryModel()), context_window=8192) as srv:
+        options = {"backend": "openai:qwen2.5:7b", "base_url": srv.base_url + "/v1"}
+        outcomes, (repo, _) = replay_live(db_path, fixtures(), options)
+    try:
+        assert srv.oversized == [] and srv.failures == []
+        assert [o.error for o in outcomes] == [None] * len(fixtures())
+        runs = Runs(repo.conn).list(limit=None)
+        assert {r.status for r in runs} <= {"completed", "stopped"}
+        assert all(r.stop_reason != "error" for r in runs)
+        parts = [
+            r.body["messages"][1]["content"]
+            for r in srv.requests
+            if len(r.body["messages"]) == 2 and "This is part" in r.body["messages"][1]["content"]
+        ]
+        assert parts, "the long fixture was not split"
+        handed: dict[tuple[str, int], list[int]] = {}
+        for p in parts:
+            session = re.search(r"session `([^`]+)`", p).group(1)
+            i, n = map(int, re.search(r"part (\d+) of (\d+)", p).groups())
+            handed.setdefault((session, n), []).append(i)
+        for (session, n), numbers in handed.items():  # every part of every split transcript
+            assert sorted(numbers) == list(range(1, n + 1)), session
+        assert max(len(v) for v in handed.values()) > 5  # the long fixture, in many parts
+        for owner in repo.owners():
+            assert all(d.path.startswith("~/memory") for d in repo.documents(owner, "~"))
+    finally:
+        repo.close()

@@ -339,6 +339,22 @@ def _arguments(name: str, raw: Any) -> tuple[Any, str | None]:
     return value, None
 
 
+def _shortened(arguments: str) -> str:
+    """A call's JSON arguments with every long string value replaced by a note of its size
+    (still one JSON object, so servers that parse the history accept it)."""
+    try:
+        value = json.loads(arguments)
+    except ValueError:
+        return arguments
+    if not isinstance(value, dict):
+        return arguments
+    short = {
+        k: (f"[elided: {len(v)} characters]" if isinstance(v, str) and len(v) > 120 else v)
+        for k, v in value.items()
+    }
+    return json.dumps(short, ensure_ascii=False)
+
+
 def _openai_usage(response: Any) -> Usage:
     """Usage as the server reports it: prompt tokens (less those it served from its cache),
     completion tokens and cached prompt tokens. A server that reports none counts nothing."""
@@ -372,8 +388,10 @@ class OpenAIChat:
         return estimate_tokens(text)
 
     def fit(self) -> None:
-        """Elide the oldest tool results until the next request fits the window; raise
-        ContextWindowError if even that cannot make room."""
+        """Make the next request fit the window: elide the oldest tool results and the long
+        arguments of old calls (the model keeps seeing every call it made, so it does not
+        repeat itself), then cut the newest results; raise ContextWindowError if even that
+        cannot make room."""
         window = self.model.context_window
         need = self._tokens() + self.model.max_response_tokens
         if need <= window:
@@ -382,9 +400,13 @@ class OpenAIChat:
             (i for i, m in enumerate(self.messages) if m["role"] == "assistant"), default=-1
         )
         for m in self.messages[:last_assistant]:
-            if m["role"] != "tool" or m["content"].startswith("[elided"):
+            if m["role"] == "tool" and not m["content"].startswith("[elided"):
+                m["content"] = ELIDED.format(n=len(m["content"]))
+            elif m["role"] == "assistant" and m.get("tool_calls"):
+                for c in m["tool_calls"]:  # what an old call wrote is in memory now
+                    c["function"]["arguments"] = _shortened(c["function"]["arguments"])
+            else:
                 continue
-            m["content"] = ELIDED.format(n=len(m["content"]))
             need = self._tokens() + self.model.max_response_tokens
             if need <= window:
                 return

@@ -493,7 +493,7 @@ class MemoryAgentRuntime:
                 model = self.client()
                 room = model.transcript_room(agent.system_prompt, agent.tool_definitions)
                 parts = transcript_parts(transcript, room, parsed)
-                spent = _Spent()
+                spent, stop = _Spent(), None
                 for i, part in enumerate(parts, 1):
                     message = transcript_message(
                         owner,
@@ -504,8 +504,12 @@ class MemoryAgentRuntime:
                         part=(i, len(parts)),
                     )
                     status, reason = self._loop(agent, tools, run_id, message, conversation, spent)
-                    if status != "completed":
+                    if reason == "context_window":  # this part is done as far as it fitted
+                        stop = (status, reason)
+                    elif status != "completed":
                         break
+                else:
+                    status, reason = stop or (status, reason)
                 summary = None
         except BaseException as e:
             error = self._explain(e)

@@ -219,3 +219,57 @@ class CassetteChat:
         if response["status"] != 200:
             return ReplayResponse(response["status"], response["body"])
         return as_chat_response(response["body"], self.model)
+
+
+# -- the scripted memory model, over chat completions -----------------------------------------
+
+
+def as_messages_request(request: dict[str, Any]) -> dict[str, Any]:
+    """A chat-completions request as the Messages API request that carries the same
+    conversation (the inverse of `as_chat_request`, cache breakpoints aside)."""
+    messages: list[dict[str, Any]] = []
+    system = ""
+    for m in request.get("messages") or []:
+        role = m["role"]
+        if role == "system":
+            system = m["content"]
+        elif role == "assistant":
+            blocks: list[dict[str, Any]] = []
+            if m.get("content"):
+                blocks.append({"type": "text", "text": m["content"]})
+            for c in m.get("tool_calls") or []:
+                try:
+                    args = json.loads(c["function"]["arguments"] or "{}")
+                except ValueError:
+                    args = {}
+                blocks.append(
+                    {
+                        "type": "tool_use",
+                        "id": c["id"],
+                        "name": c["function"]["name"],
+                        "input": args,
+                    }
+                )
+            messages.append({"role": "assistant", "content": blocks})
+        else:
+            block = (
+                {"type": "tool_result", "tool_use_id": m["tool_call_id"], "content": m["content"]}
+                if role == "tool"
+                else {"type": "text", "text": m["content"]}
+            )
+            if messages and messages[-1]["role"] == "user":
+                messages[-1]["content"].append(block)
+            else:
+                messages.append({"role": "user", "content": [block]})
+    return {"system": system, "messages": messages, "tools": request.get("tools") or []}
+
+
+class ChatModel:
+    """A Messages API responder (e.g. `ScriptedMemoryModel`) served as chat completions."""
+
+    def __init__(self, model: Any, name: str = DEFAULT_MODEL):
+        self.model = model
+        self.name = name
+
+    def __call__(self, request: dict[str, Any]) -> dict[str, Any]:
+        return as_chat_response(self.model(as_messages_request(request)), self.name)
