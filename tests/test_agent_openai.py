@@ -590,3 +590,65 @@ def test_a_worker_refuses_a_window_too_small_before_its_first_tick(db_path):
         assert "context window of 2,048 tokens cannot hold" in done.stderr
         assert "Traceback" not in done.stderr
         assert engine.session("s-eng").invalidated_at is not None  # still pending, untouched
+
+
+# -- any mix of misbehaviour: memory is never corrupted -----------------------------------------
+
+RESPONSES = {
+    "write": lambda i: chat(None, write(f"~/memory/notes/n{i}", f"# N{i}\n\n- fact {i}\n")),
+    "edit": lambda i: chat(
+        None,
+        call(
+            "document_edit",
+            {"path": "~/memory/patterns", "old_string": "coffee", "new_string": f"tea {i}"},
+        ),
+    ),
+    "invalid_json": lambda i: chat(None, call("document_write", '{"path": "~/memory/x", BROKEN')),
+    "unknown_tool": lambda i: chat(None, call("memory_save", {"text": "BROKEN"})),
+    "text_call": lambda i: chat('<tool_call>{"name": "document_write", "arguments": {}}'),
+    "prose": lambda i: chat("The user likes tea."),
+    "loop": lambda i: chat(None, write("~/memory/loop", "# Loop\n")),
+    "outside": lambda i: chat(None, write("~/../ops/memory/x", "BROKEN")),
+    "server_error": lambda i: HttpError(500),
+    "done": lambda i: done(),
+}
+
+
+def test_no_mix_of_misbehaviour_corrupts_memory(tmp_path_factory):
+    """Any sequence of good and bad turns (the script may also run out, failing the run):
+    a failed run leaves memory exactly as it was; a finished one holds only what the valid
+    calls wrote, all under ~/memory."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from doctree.store.documents import DocumentsRepository
+
+    @settings(max_examples=30, deadline=None)
+    @given(st.lists(st.sampled_from(sorted(RESPONSES)), min_size=1, max_size=9))
+    def check(kinds):
+        repo = DocumentsRepository(tmp_path_factory.mktemp("mix") / "doctree.db")
+        repo.write("main", "~/memory/patterns", "# Patterns\n\n- likes coffee\n")
+        before = snapshot(repo)
+        items = [RESPONSES[k](i) for i, k in enumerate(kinds)]
+        with FakeChatServer(Scripted(items)) as srv:
+            rt = runtime(repo, srv)
+            try:
+                run = rt.run("main", "s-1", TRANSCRIPT).run
+            except RunFailedError:
+                run = None
+        try:
+            after = snapshot(repo)
+            if run is None:
+                assert after == before
+            else:
+                assert run.status in ("completed", "stopped")
+                assert all(path.startswith("~/memory") for _, path in after)
+                assert not any("BROKEN" in body for body in after.values())
+                assert set(after) - set(before) <= {
+                    ("main", p) for p in ["~/memory/loop", "~/memory/notes"]
+                } | {("main", f"~/memory/notes/n{i}") for i in range(len(kinds))}
+            assert repo.owners() == ["main"]
+        finally:
+            repo.close()
+
+    check()
