@@ -388,3 +388,26 @@ def test_only_the_tools_of_the_definition_are_offered_and_usable(repo, fake):
     assert [t["name"] for t in srv.requests[0].body["tools"]] == ["document_read", "document_write"]
     assert sent_tool_results(srv, 1)[0]["is_error"] is True
     assert repo.exists("main", "~/memory/a")
+
+
+def test_the_messages_api_path_corrects_a_call_written_as_text(repo, fake):
+    """The loop is one for every client: a call written as text gets a note, on this API too."""
+    srv = fake(
+        message(text_block('<tool_call>{"name": "document_read", "arguments": {}}</tool_call>')),
+        message(tool_use_block("document_read", {"path": "~/memory"})),
+        done(),
+    )
+    run = runtime(repo, srv).run("main", "s-1", TRANSCRIPT).run
+    assert run.status == "completed"
+    [note] = srv.requests[1].body["messages"][-1]["content"]
+    assert note["type"] == "text" and "wrote a tool call as text" in note["text"]
+
+
+def test_the_messages_api_path_fails_and_reverts_a_model_stuck_on_unknown_tools(repo, fake):
+    repo.write("main", "~/memory/patterns", "# Patterns\n")
+    stuck = message(tool_use_block("memory_save", {"text": "x"}))
+    srv = fake(message(write("~/memory/new", "# New\n")), stuck, stuck, stuck)
+    with pytest.raises(RunFailedError, match="misbehaved 3 turns in a row"):
+        runtime(repo, srv).run("main", "s-1", TRANSCRIPT)
+    assert not repo.exists("main", "~/memory/new")
+    assert repo.read("main", "~/memory/patterns").body == "# Patterns\n"

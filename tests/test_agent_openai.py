@@ -652,3 +652,16 @@ def test_no_mix_of_misbehaviour_corrupts_memory(tmp_path_factory):
             repo.close()
 
     check()
+
+
+def test_a_local_server_gets_minutes_per_request_and_an_api_seconds(repo):
+    assert MemoryAgentRuntime(repo, backend="openai:m").timeout == 600.0
+    assert MemoryAgentRuntime(repo, backend="anthropic").timeout == 120.0
+    assert MemoryAgentRuntime(repo, backend="openai:m", timeout=5).timeout == 5
+
+
+def test_compaction_after_an_openai_run_stays_offline():
+    from doctree.sessions.engine import compaction_backend
+
+    assert compaction_backend("openai") == compaction_backend("openai:qwen2.5:7b") == "offline"
+    assert compaction_backend("anthropic") == "anthropic"

@@ -57,6 +57,9 @@ from doctree.store.runs import Run, Runs, Usage
 log = logging.getLogger(__name__)
 
 BACKENDS = ("auto", "anthropic", "openai", "replay", "offline")
+#: Seconds one request may take: on an API, and on a server that may run the model on a CPU.
+API_TIMEOUT = 120.0
+LOCAL_TIMEOUT = 600.0
 #: Misbehaving turns in a row after which a run fails (and is reverted).
 MAX_CORRECTIONS = 3
 #: The same call (tool and arguments) made this many times in one run is refused as a loop.
@@ -265,7 +268,7 @@ class MemoryAgentRuntime:
         model: str | None = None,
         context_window: int | None = None,
         max_retries: int = 4,
-        timeout: float = 120.0,
+        timeout: float | None = None,
         root: str = MEMORY_ROOT,
     ):
         self.repo = repo
@@ -292,7 +295,8 @@ class MemoryAgentRuntime:
             raise UserError(f"context window {context_window}: must be a positive token count")
         self.context_window = context_window or self.definition.openai.context_window
         self.max_retries = max_retries
-        self.timeout = timeout
+        # A local model on a CPU may take minutes for one reply; an API answers in seconds.
+        self.timeout = timeout or (LOCAL_TIMEOUT if self.backend == "openai" else API_TIMEOUT)
         self.agents: dict[str, MemoryAgent] = {}
         self._client: ModelClient | None = None
         self._server: Any = None
