@@ -551,6 +551,22 @@ def test_the_engine_runs_the_memory_agent_on_the_openai_backend(db_path, monkeyp
         repo.close()
 
 
+def test_the_engine_passes_the_backend_settings_to_its_worker(db_path, monkeypatch):
+    from doctree.sessions.engine import Engine
+
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    with FakeChatServer(_reads_then_finishes) as srv:
+        url = srv.base_url + "/v1"
+        options = {"base_url": url, "context_window": 16384}
+        with Engine(db_path, handler="openai:m", handler_options=options) as engine:
+            s = _pending_session(engine)
+            assert s.id in engine.run_worker_once().processed
+            cmd = engine.worker_command()
+        assert srv.requests
+    assert cmd[cmd.index("--base-url") + 1] == url
+    assert cmd[cmd.index("--context-window") + 1] == "16384"
+
+
 def test_a_worker_process_runs_the_memory_agent_on_the_openai_backend(db_path, tmp_path):
     import os
     import subprocess

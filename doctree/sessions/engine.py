@@ -44,8 +44,9 @@ class Engine:
     """Sessions and the memory worker for one database file.
 
     `handler` is the memory agent: a name for `doctree.sessions.worker.default_handler` (`auto`,
-    `offline`, `anthropic`, `replay:CASSETTE`, `recorder:FILE`, ...) or a handler object
-    (in-process workers only). The worker runs on its own connections, so the engine's
+    `offline`, `anthropic`, `openai:MODEL`, `replay:CASSETTE`, `recorder:FILE`, ...) or a
+    handler object (in-process workers only); `handler_options` are the named backend's
+    settings (`base_url`, `context_window`, ...). The worker runs on its own connections, so the engine's
     calls never share a transaction with it.
     """
 
@@ -58,11 +59,15 @@ class Engine:
         batch: int = DEFAULT_BATCH,
         after_handle: Callable[[TranscriptJob], object] | None = None,
         compact: bool = True,
+        handler_options: dict[str, Any] | None = None,
         **worker_options: Any,
     ):
         self.db_path = db if is_database_url(db) else Path(db)
         self.sessions = SessionsRepository(self.db_path)
         self.handler = handler
+        # Settings of a named model backend, e.g. {"base_url": ..., "context_window": 8192}
+        # for "openai:MODEL"; worker processes get them as --base-url / --context-window.
+        self.handler_options = dict(handler_options or {})
         self.interval = interval
         self.batch = batch
         if after_handle is None and compact:
@@ -141,7 +146,7 @@ class Engine:
 
             # The handler writes documents from the worker thread, on its own connection.
             self._worker_repo = DocumentsRepository(self.db_path)
-            handler = default_handler(self._worker_repo, handler)
+            handler = default_handler(self._worker_repo, handler, **self.handler_options)
         return MemoryWorker(
             self.db_path,
             handler=handler,
@@ -206,6 +211,9 @@ class Engine:
         ]
         if once:
             cmd.append("--once")
+        for option, key in (("--base-url", "base_url"), ("--context-window", "context_window")):
+            if self.handler_options.get(key) is not None:
+                cmd += [option, str(self.handler_options[key])]
         return cmd + list(extra_args)
 
     def spawn_worker(
