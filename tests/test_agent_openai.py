@@ -681,3 +681,10 @@ def test_compaction_after_an_openai_run_stays_offline():
 
     assert compaction_backend("openai") == compaction_backend("openai:qwen2.5:7b") == "offline"
     assert compaction_backend("anthropic") == "anthropic"
+
+
+def test_json_in_a_summary_that_names_no_tool_is_not_taken_for_a_call():
+    names = ["document_read", "document_write"]
+    summary = 'Noted the API shape the user described: {"parameters": {"limit": 10}}.'
+    assert text_tool_call(summary, names) is None
+    assert text_tool_call('{"tool": "document_read", "arguments": {"path": "~/memory"}}', names)

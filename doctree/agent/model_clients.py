@@ -551,8 +551,9 @@ class OpenAIModel:
 # -- misbehaviour a tool loop corrects --------------------------------------------------------
 
 _TEXT_CALL_MARKERS = re.compile(
-    r"<tool_call>|<function[=>]|\[TOOL_CALLS\]|<\|python_tag\|>|<\|tool_call|\"(?:arguments|parameters)\"\s*:",
+    r"<tool_call>|<function[=>]|\[TOOL_CALLS\]|<\|python_tag\|>|<\|tool_call"
 )
+_ARGUMENTS_KEY = re.compile(r"\"(?:arguments|parameters)\"\s*:")
 
 
 def text_tool_call(text: str, tool_names: list[str]) -> str | None:
@@ -567,8 +568,10 @@ def text_tool_call(text: str, tool_names: list[str]) -> str | None:
     if marker:
         return f"it holds {marker.group(0).strip()!r}"
     for name in tool_names:
-        if re.search(rf"\b{re.escape(name)}\s*\(", text) or re.search(
-            rf"\"name\"\s*:\s*\"{re.escape(name)}\"", text
+        if (
+            re.search(rf"\b{re.escape(name)}\s*\(", text)
+            or re.search(rf"\"name\"\s*:\s*\"{re.escape(name)}\"", text)
+            or (name in text and _ARGUMENTS_KEY.search(text))
         ):
             return f"it names the tool {name} as text"
     return None
