@@ -688,3 +688,14 @@ def test_json_in_a_summary_that_names_no_tool_is_not_taken_for_a_call():
     summary = 'Noted the API shape the user described: {"parameters": {"limit": 10}}.'
     assert text_tool_call(summary, names) is None
     assert text_tool_call('{"tool": "document_read", "arguments": {"path": "~/memory"}}', names)
+
+
+def test_a_server_that_does_not_answer_fails_the_run_naming_its_url(repo):
+    rt = MemoryAgentRuntime(
+        repo, backend="openai:m", base_url="http://127.0.0.1:9/v1", max_retries=0
+    )
+    with pytest.raises(
+        RunFailedError, match=r"model server at http://127.0.0.1:9/v1/ did not answer"
+    ):
+        rt.run("main", "s-1", TRANSCRIPT)
+    assert repo.owners() == []

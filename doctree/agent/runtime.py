@@ -559,6 +559,10 @@ class MemoryAgentRuntime:
             failure = self._server.failures[-1]
             self._server.failures.clear()
             return failure
+        url = getattr(getattr(self._client, "sdk", None), "base_url", None)
+        if url is not None and type(e).__name__ in ("APIConnectionError", "APITimeoutError"):
+            # both SDKs name these alike; say which server could not be reached
+            return f"{type(e).__name__}: the model server at {url} did not answer ({e})"
         return f"{type(e).__name__}: {e}"
 
     def _loop(
