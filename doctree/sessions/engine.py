@@ -255,6 +255,12 @@ def compaction_backend(handler: object) -> str:
     """The compaction backend that goes with a memory-agent handler: the same model backend
     for offline / anthropic / auto, offline for openai (memory kept on a local model is not
     sent to another API), otherwise auto (a key means the API, else offline)."""
-    if isinstance(handler, str) and handler.partition(":")[0] == "openai":
-        return "offline"
+    if isinstance(handler, str) and handler not in ("offline", "anthropic", "auto"):
+        from doctree.agent.runtime import parse_backend
+
+        try:
+            if parse_backend(handler).name == "openai":
+                return "offline"
+        except UserError:
+            pass  # a worker handler (recorder:, python:), not a model backend
     return handler if handler in ("offline", "anthropic", "auto") else "auto"
