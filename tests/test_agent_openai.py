@@ -699,3 +699,13 @@ def test_a_server_that_does_not_answer_fails_the_run_naming_its_url(repo):
     ):
         rt.run("main", "s-1", TRANSCRIPT)
     assert repo.owners() == []
+
+
+def test_repeated_or_missing_call_ids_are_made_unique(repo, fake):
+    first = call("document_read", {"path": "~/memory"}, id="call_0")
+    second = call("document_write", {"path": "~/memory/a", "body": "# A\n"}, id="call_0")
+    srv = fake(chat(None, first), chat(None, second), done())
+    run = runtime(repo, srv).run("main", "s-1", TRANSCRIPT).run
+    assert run.status == "completed" and repo.exists("main", "~/memory/a")
+    ids = [m["tool_call_id"] for m in srv.requests[2].body["messages"] if m["role"] == "tool"]
+    assert len(ids) == len(set(ids)) == 2

@@ -379,7 +379,7 @@ class OpenAIChat:
     tools: list[dict[str, Any]]
     messages: list[dict[str, Any]]
     turns: int = 0
-    sizes: list[int] = field(default_factory=list)
+    ids: set[str] = field(default_factory=set)
 
     def _tokens(self) -> int:
         text = json.dumps(self.messages, ensure_ascii=False) + json.dumps(
@@ -425,8 +425,8 @@ class OpenAIChat:
                 return
         raise ContextWindowError(
             f"model {self.model.model!r}: the conversation needs about {need:,} tokens, more "
-            f"than its context window of {window:,} (the transcript is too long for this "
-            "window; use a model with a larger one, --context-window)"
+            f"than its context window of {window:,} (a record of the transcript too long "
+            "to cut, or a reply too large: use a model with a larger window, --context-window)"
         )
 
     def send(self) -> ModelTurn:
@@ -452,6 +452,9 @@ class OpenAIChat:
             name = str(getattr(function, "name", None) or "")
             raw = getattr(function, "arguments", None)
             call_id = getattr(tc, "id", None) or f"call_{self.turns}_{i}"
+            if call_id in self.ids:  # some servers number calls per reply, or repeat ids
+                call_id = f"{call_id}_{self.turns}_{i}"
+            self.ids.add(call_id)
             args, problem = _arguments(name, raw)
             calls.append(ToolCall(call_id, name, args, problem))
             blocks.append(
