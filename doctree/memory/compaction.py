@@ -219,6 +219,14 @@ def link_tokens(line: str) -> list[str]:
     return _LINK_TOKEN.findall(line)
 
 
+def _fence_after(open_fence: str | None, line: str) -> str | None:
+    """The open code fence after a fence line: it closes one opened by the same marker."""
+    marker = line.strip()[:3]
+    if open_fence is None:
+        return marker
+    return None if marker == open_fence else open_fence
+
+
 def source_lines(body: str, title: str) -> list[str]:
     """The lines of a source as the condensed document keeps them: every line of the body but
     a YAML frontmatter block and a first `# heading` equal to the title (the section's own
@@ -231,10 +239,10 @@ def source_lines(body: str, title: str) -> list[str]:
     if heading and normal_key(heading.group(1)) == normal_key(title):
         lines = lines[first + 1 :]
     out: list[str] = []
-    in_code = False
+    in_code: str | None = None
     for line in lines:
         if line.strip().startswith(_FENCE):
-            in_code = not in_code
+            in_code = _fence_after(in_code, line)
         elif not in_code and (m := _HEADING.match(line)):
             line = "#" * min(len(m.group(1)) + 2, 6) + line[len(m.group(1)) :]
         out.append(line.rstrip())
@@ -275,12 +283,12 @@ class ExtractiveCondenser:
             out = sections.setdefault(heading, [])
             if heading not in order:
                 order.append(heading)
-            in_code = False
+            in_code: str | None = None  # the open code fence's marker
             for line in lines:
                 fence = line.strip().startswith(_FENCE)
                 structural = in_code or fence or not line.strip() or _HEADING.match(line)
                 if fence:
-                    in_code = not in_code
+                    in_code = _fence_after(in_code, line)
                 if structural or line.lstrip().startswith("|"):
                     out.append(line)
                     continue
@@ -301,6 +309,8 @@ class ExtractiveCondenser:
                     sections[where][i] += " " + " ".join(missing)
                 if where != heading and link and link not in sections[where][i]:
                     sections[where][i] += f" (also {link})"
+            if in_code:  # a source's unclosed code block ends with it
+                out.append(in_code)
 
         if previous is not None:
             for heading, lines in _sections(previous.body):
