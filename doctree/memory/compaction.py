@@ -138,7 +138,8 @@ class SourceDocument:
 @dataclass
 class CompactionResult:
     """What a pass did. status: compacted, skipped (another holder has the lease),
-    below-threshold, nothing (too little to condense) or failed. `retired`: the sources
+    below-threshold, nothing (too little to condense), no-gain (a threshold-driven pass whose
+    condensed text would not be smaller: nothing written) or failed. `retired`: the sources
     condensed and deleted; `kept`: sources changed during the pass (left as they are);
     `skipped`: pages written by hand, neither condensed nor retired; `run_id`: the pass's
     run (`revert_run` of it puts the pass back)."""
@@ -254,7 +255,8 @@ class ExtractiveCondenser:
     source (each section headed by a link to it), and drops only repeats: a line equal to
     one kept before (`line_key`: the same words once links, list markers and punctuation are
     set aside) goes, and the kept line takes the links it lacked, plus `(also [[source]])`
-    when it was kept under another source, so a fact stays tied to every page that said it.
+    when it was kept under another source, so a fact stays tied to every page that said it
+    (a repeat shorter than what it would add to the kept line simply stays where it is).
     Headings, code blocks and table rows are never dropped. Deterministic, no model.
 
     It keeps everything even past `budget_bytes` (a model condenser can shorten; this one
@@ -301,14 +303,17 @@ class ExtractiveCondenser:
                     out.append(line)
                     continue
                 # A repeat: the kept line takes the links it lacks, and (when it is kept
-                # under another source) a link to this source, so no page loses the fact.
+                # under another source) a link to this source, so no page loses the fact;
+                # unless that costs more than the line itself, which then simply stays.
                 where, i = kept_at[key]
-                tokens = link_tokens(line)
-                missing = [t for t in tokens if t not in sections[where][i]]
-                if missing:
-                    sections[where][i] += " " + " ".join(missing)
-                if where != heading and link and link not in sections[where][i]:
-                    sections[where][i] += f" (also {link})"
+                kept = sections[where][i]
+                added = "".join(f" {t}" for t in link_tokens(line) if t not in kept)
+                if where != heading and link and link not in kept:
+                    added += f" (also {link})"
+                if len(added) >= len(line.strip()):
+                    out.append(line)
+                    continue
+                sections[where][i] += added
             if in_code:  # a source's unclosed code block ends with it
                 out.append(in_code)
 
@@ -556,7 +561,11 @@ class Compactor:
             )
         # The policy (or the caller's --if-over) chose this subtree, the root included.
         return self.compact(
-            owner, under, include_hand_written=include_hand_written, whole_memory=True
+            owner,
+            under,
+            include_hand_written=include_hand_written,
+            whole_memory=True,
+            only_if_smaller=True,
         )
 
     def new_material(self, owner: str, under: str) -> int:
@@ -585,9 +594,12 @@ class Compactor:
         *,
         include_hand_written: bool = False,
         whole_memory: bool = False,
+        only_if_smaller: bool = False,
     ) -> CompactionResult:
         """One pass over `under` now, whatever its size. Never raises for a failed pass: the
         result says `failed` with the error, and every document is left as it was.
+        `only_if_smaller` (the threshold-driven pass): a condensed text no smaller than what
+        it would replace changes nothing (status `no-gain`).
 
         Pages written by hand are skipped (and listed in `skipped`) unless
         `include_hand_written`. The memory root `~/memory` or the home `~` as `under` is
@@ -610,7 +622,7 @@ class Compactor:
                 result = CompactionResult(owner, under, "skipped", self.condenser.name)
             else:
                 try:
-                    result = self._pass(owner, under, include_hand_written)
+                    result = self._pass(owner, under, include_hand_written, only_if_smaller)
                 except Exception as e:
                     log.warning(
                         "compaction of %s for %s failed, nothing changed: %s",
@@ -661,7 +673,9 @@ class Compactor:
         previous = next((d for d in sources if d.path == target), None)
         return [d for d in sources if d.path != target], previous, skipped
 
-    def _pass(self, owner: str, under: str, include_hand_written: bool) -> CompactionResult:
+    def _pass(
+        self, owner: str, under: str, include_hand_written: bool, only_if_smaller: bool = False
+    ) -> CompactionResult:
         target = condensed_path(under)
         size_before = self.repo.total_size(owner, under)
         snapshot, previous, skipped = self.snapshot(
@@ -694,6 +708,28 @@ class Compactor:
             )
             self._record_usage(run_id)
             body = condensed.rstrip() + "\n\n" + sources_section(with_body, previous, target)
+            replaced = sum(_size(s.body) for s in snapshot) + (
+                _size(previous.body) if previous else 0
+            )
+            if only_if_smaller and _size(body) >= replaced:
+                self._finish_run(run_id, "completed", stop_reason="no_gain")
+                log.info(
+                    "compaction of %s for %s changes nothing: %d bytes condensed from %d",
+                    under,
+                    owner,
+                    _size(body),
+                    replaced,
+                )
+                return CompactionResult(
+                    owner,
+                    under,
+                    "no-gain",
+                    self.condenser.name,
+                    size_before,
+                    size_before,
+                    skipped=skipped,
+                    run_id=run_id,
+                )
             retired: list[str] = []
             kept: list[str] = []
             with self.repo.transaction():
@@ -762,13 +798,20 @@ class Compactor:
             getattr(self.condenser, "last_cost_usd", 0.0),
         )
 
-    def _finish_run(self, run_id: int | None, status: str, error: str | None = None) -> None:
+    def _finish_run(
+        self,
+        run_id: int | None,
+        status: str,
+        error: str | None = None,
+        stop_reason: str | None = None,
+    ) -> None:
         if run_id is None:
             return
         from doctree.store.runs import Runs
 
+        reason = stop_reason or ("end_turn" if not error else "error")
         try:
-            Runs(self.repo.conn).finish(run_id, status, "end_turn" if not error else "error", error)
+            Runs(self.repo.conn).finish(run_id, status, reason, error)
         except sqlite3.Error:
             log.warning("compaction run %s could not be finished", run_id, exc_info=True)
 
