@@ -118,12 +118,14 @@ def test_every_line_of_every_source_is_in_the_condensed_text(srcs):
 
 
 def test_a_repeated_line_is_said_once():
+    fact = "Bob moved to Berlin in the spring, with his family and the two cats."
     srcs = [
-        SourceDocument(1, "~/memory/p/a", "A", "- Bob moved to Berlin.\n- Alice likes tea", 1),
-        SourceDocument(2, "~/memory/p/b", "B", "- bob moved to berlin\n- Bob is new", 1),
+        SourceDocument(1, "~/memory/p/a", "A", f"- {fact}\n- Alice likes tea", 1),
+        SourceDocument(2, "~/memory/p/b", "B", f"- {fact.lower()}\n- Bob is new", 1),
     ]
     text = ExtractiveCondenser().condense(srcs, previous=None, under="~/memory/p")
     assert text.lower().count("bob moved to berlin") == 1
+    assert f"- {fact} (also [[~/memory/p/b]])" in text
     assert "- Bob is new" in text and "- Alice likes tea" in text
 
 
@@ -250,6 +252,13 @@ def test_the_whole_memory_is_compacted_when_asked(db_path, repo):
 
 def test_the_workers_policy_compacts_the_root_it_names(repo):
     seed(repo)
+    shared = "".join(
+        f"- Step {i}: Bob and Carol run the Tuesday review of the launch checklist with QA, "
+        "then send the notes to the whole team and file the open questions for Friday.\n"
+        for i in range(8)
+    )
+    for name in ("x", "y", "z"):
+        repo.write(OWNER, f"~/memory/log/{name}", f"# {name}\n\n{shared}", actor=MEMORY_AGENT)
     result = Compactor(repo, condenser="offline", policy=CompactionPolicy(threshold=10))
     assert result.maybe_compact(OWNER).status == "compacted"
 
@@ -303,3 +312,18 @@ def test_revert_of_a_compactions_run_puts_every_source_back(db_path, repo):
     assert back.returncode == 0, back.stderr
     assert not repo.exists(OWNER, "~/memory/people/compacted")
     assert {d.path: (d.id, d.body) for d in repo.documents(OWNER)} == before
+
+
+def test_a_person_editing_the_condensed_page_keeps_the_edit_through_the_next_pass(repo):
+    seed(repo)
+    compactor(repo).compact(OWNER, "~/memory/people")
+    target = "~/memory/people/compacted"
+    edited = repo.read(OWNER, target).body.replace(
+        "## Sources", "- Bob speaks German.\n\n## Sources"
+    )
+    repo.write(OWNER, target, edited, actor=PERSON)
+    repo.write(OWNER, "~/memory/people/erin", "# Erin\n\n- Erin joined.\n", actor=MEMORY_AGENT)
+    result = compactor(repo).compact(OWNER, "~/memory/people")
+    assert result.status == "compacted", result.error
+    body = repo.read(OWNER, target).body
+    assert "- Bob speaks German." in body and "- Erin joined." in body

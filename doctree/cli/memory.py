@@ -282,8 +282,8 @@ def _describe(result, path: str, named: bool) -> str:
         "below-threshold": f"{result.size_before:,} bytes (or what is new in it) is under "
         "the threshold",
         "nothing": "fewer than two documents to condense",
-        "no-gain": "the condensed text would not be smaller (the offline condenser only drops "
-        "repeated lines)",
+        "no-gain": "the condensed text would save less than a quarter (the offline condenser "
+        "only drops repeated lines)",
     }[result.status]
     return f"{who}nothing compacted in {path}: {why}" + skipped
 

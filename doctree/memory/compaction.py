@@ -47,6 +47,7 @@ DEFAULT_UNDER = MEMORY_ROOT
 BUDGET_SHARE = 0.5  # the condensed document aims at half the threshold...
 DEFAULT_BUDGET = 6_000  # ...and at most this, to fit load_memories' default cap of 8,000
 NEW_SHARE = 0.25  # a pass needs new material worth a quarter of the threshold
+GAIN_SHARE = 0.75  # a threshold-driven pass writes only if it shrinks what it replaces to this
 DEFAULT_KEEP = (ACTIVE, PATTERNS, CORRECTIONS)
 CONDENSED_NAME = "compacted"
 CONDENSED_TITLE = "Compacted memory"
@@ -139,7 +140,7 @@ class SourceDocument:
 class CompactionResult:
     """What a pass did. status: compacted, skipped (another holder has the lease),
     below-threshold, nothing (too little to condense), no-gain (a threshold-driven pass whose
-    condensed text would not be smaller: nothing written) or failed. `retired`: the sources
+    condensed text would save less than a quarter: nothing written) or failed. `retired`: the sources
     condensed and deleted; `kept`: sources changed during the pass (left as they are);
     `skipped`: pages written by hand, neither condensed nor retired; `run_id`: the pass's
     run (`revert_run` of it puts the pass back)."""
@@ -598,8 +599,9 @@ class Compactor:
     ) -> CompactionResult:
         """One pass over `under` now, whatever its size. Never raises for a failed pass: the
         result says `failed` with the error, and every document is left as it was.
-        `only_if_smaller` (the threshold-driven pass): a condensed text no smaller than what
-        it would replace changes nothing (status `no-gain`).
+        `only_if_smaller` (the threshold-driven pass): a condensed text larger than
+        `GAIN_SHARE` (3/4) of what it would replace changes nothing (status `no-gain`): the
+        memory agent writes retired pages anew, so a pass that saves little only repeats them.
 
         Pages written by hand are skipped (and listed in `skipped`) unless
         `include_hand_written`. The memory root `~/memory` or the home `~` as `under` is
@@ -665,10 +667,12 @@ class Compactor:
         taken = {d.id for d in docs}
         others = (d.path for d in self.repo.documents(owner, under) if d.id not in taken)
         staying = [*skipped, *others]
+        # The condensed document is the pass's own, edited or not: folded in again, whole.
         sources = [
             SourceDocument.of(d)
             for d in docs
-            if d.id not in by_hand and not any(p.startswith(d.path + "/") for p in staying)
+            if (d.id not in by_hand or d.path == target)
+            and not any(p.startswith(d.path + "/") for p in staying)
         ]
         previous = next((d for d in sources if d.path == target), None)
         return [d for d in sources if d.path != target], previous, skipped
@@ -711,7 +715,7 @@ class Compactor:
             replaced = sum(_size(s.body) for s in snapshot) + (
                 _size(previous.body) if previous else 0
             )
-            if only_if_smaller and _size(body) >= replaced:
+            if only_if_smaller and _size(body) > replaced * GAIN_SHARE:
                 self._finish_run(run_id, "completed", stop_reason="no_gain")
                 log.info(
                     "compaction of %s for %s changes nothing: %d bytes condensed from %d",
