@@ -158,6 +158,24 @@ def test_a_failed_runs_automatic_revert_flags_what_it_cannot_put_back(repo):
     assert [r.path for r in runs.reviews([rid])[rid]] == ["~/memory/new"]
 
 
+def test_a_page_written_by_another_run_while_the_run_ran_is_flagged_not_undone(repo):
+    """Versions interleaved with the run's: its own lines cannot be told apart by a diff of
+    its last version against the one before it, so nothing is guessed."""
+    repo.write("main", "~/memory/active", ACTIVE, actor=AGENT)
+    runs = Runs(repo.conn)
+    rid = runs.start(owner="main", backend="offline", model="m")
+    repo.write("main", "~/memory/active", ACTIVE + "- run 1\n", actor=AGENT, run_id=rid)
+    other = run_writes(repo, "s-2", ACTIVE + "- run 1\n- run 2\n")
+    repo.write("main", "~/memory/active", ACTIVE + "- run 1\n- run 2\n- run 1 again\n",
+               actor=AGENT, run_id=rid)  # fmt: skip
+    runs.finish(rid, "failed", "error", "boom")
+    report = revert_run(repo, rid, actor=ME, lines=True)
+    assert [i.path for i in report.review] == ["~/memory/active"]
+    assert "while the run ran" in report.review[0].reason
+    assert "- run 2" in repo.read("main", "~/memory/active").body
+    assert other != rid
+
+
 def test_forget_rewrites_the_reason_of_a_review(repo):
     runs = Runs(repo.conn)
     rid = runs.start(owner="main", backend="offline", model="m")

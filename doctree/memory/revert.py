@@ -266,6 +266,12 @@ def _line_plan(
     """How to take the run's own lines out of a document changed since: a `_LinePlan`,
     "unchanged" (they are out already), or "review" (with `item.reason` saying why)."""
     who = item.changed_since
+    if any(v.version < last.version for v in later):
+        item.reason = (
+            f"changed by another writer while the run ran (version {later[0].version}); "
+            "the run's own lines cannot be told apart"
+        )
+        return "review"
     if last.deleted or cur.deleted or (before is not None and last.path != before.path):
         item.reason = (
             f"the run {'deleted' if last.deleted else 'moved'} it and {who} changed it since; "
