@@ -50,7 +50,9 @@ def runs(
     """Memory agent runs, newest first: backend, outcome, usage, cost and changes.
 
     The runs for --owner's memory; with --all-owners every run, the OWNER column saying
-    whose memory each one wrote.
+    whose memory each one wrote. STATUS is `review` while documents a revert of the run
+    could not put back wait for a person (`run-show N` lists them; `needs_review` in
+    --json), `reverted` once its changes were put back.
 
     \b
       doctree runs
