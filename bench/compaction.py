@@ -51,6 +51,7 @@ from doctree.memory.retrieval import sync_passages  # noqa: E402
 from doctree.sessions.repository import SessionsRepository  # noqa: E402
 from doctree.sessions.transcripts import Transcript, parse_transcript  # noqa: E402
 from doctree.sessions.worker import MemoryWorker, default_handler  # noqa: E402
+from doctree.store import encoding  # noqa: E402
 from doctree.store.documents import DocumentsRepository  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "fixtures" / "transcripts"
@@ -229,11 +230,12 @@ def latency(db: Path, runs: int) -> tuple[list[tuple[str, float, float]], list[t
 
     def baseline() -> str:
         rows = raw.execute(
-            "SELECT body FROM documents WHERE owner = ? AND deleted_at IS NULL"
+            "SELECT body_data FROM documents WHERE owner = ? AND deleted_at IS NULL"
             " AND path >= '~/memory/' AND path < '~/memory0' ORDER BY updated_at DESC LIMIT 20",
             (OWNER,),
         ).fetchall()
-        return "\n\n---\n\n".join(r[0] for r in rows)
+        # A document's stored body is a full copy (see doctree.store.encoding).
+        return "\n\n---\n\n".join(encoding.decode(r[0], None) for r in rows)
 
     def naive() -> str:
         docs = sorted(repo.documents(OWNER, "~/memory"), key=lambda d: d.updated_at, reverse=True)

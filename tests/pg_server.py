@@ -34,6 +34,7 @@ def find_binaries() -> tuple[str, str] | None:
 
 # Every table, children before parents (the order rows can be deleted in).
 _TABLES = (
+    "run_reviews",
     "passage_pending",
     "passage_sources",
     "passages",
@@ -47,6 +48,7 @@ _TABLES = (
     "leases",
 )
 _IDENTITIES = (
+    ("run_reviews", "id"),
     ("documents", "id"),
     ("document_versions", "id"),
     ("document_references", "id"),

@@ -17,13 +17,20 @@ from doctree.memory.compaction import (
     ExtractiveCondenser,
     SourceDocument,
     compaction_hook,
-    extract_lines,
 )
-from doctree.store.documents import DocumentsRepository
+from doctree.memory.lines import extract_lines
+from doctree.store.documents import Actor, DocumentsRepository
 from doctree.store.leases import Leases
 
 OWNER = "main"
 TARGET = "~/memory/compacted"
+MEMORY_AGENT = Actor("memory-agent", OWNER)
+
+
+def store(repo, owner, path, body):
+    """A page as the memory agent writes it (pages written by hand are never condensed
+    unless asked; see tests/test_compaction_trust.py)."""
+    return repo.write(owner, path, body, actor=Actor("memory-agent", owner))
 
 
 @pytest.fixture(autouse=True)
@@ -34,19 +41,32 @@ def offline(monkeypatch):
     monkeypatch.delenv("DOCTREE_COMPACTION_THRESHOLDS", raising=False)
 
 
+# What the memory agent says on several pages: a pass gains by saying it once.
+SHARED = "".join(
+    f"- Shared fact {i}: the Apollo steering group meets every second Tuesday in the large "
+    f"room on the third floor, and the minutes go to the whole team by Friday noon.\n"
+    for i in range(6)
+)
+
+
 def seed(repo):
-    repo.write(
+    store(
+        repo,
         OWNER,
         "~/memory/people/alice",
-        "# Alice\n\nAlice leads [[~/memory/projects/apollo]]. She prefers green tea.\n",
+        "# Alice\n\nAlice leads [[~/memory/projects/apollo]]. She prefers green tea.\n\n" + SHARED,
     )
-    repo.write(
+    store(
+        repo,
         OWNER,
         "~/memory/projects/apollo",
-        "# Apollo\n\nWe decided to launch on 2026-12-01.\n\n- budget: 40k\n",
+        "# Apollo\n\nWe decided to launch on 2026-12-01.\n\n- budget: 40k\n\n" + SHARED,
     )
-    repo.write(
-        OWNER, "~/memory/notes", "Hello there, how are you today?\n\nShe prefers green tea.\n"
+    store(
+        repo,
+        OWNER,
+        "~/memory/notes",
+        "Hello there, how are you today?\n\nWe decided to launch on 2026-12-01.\n\n" + SHARED,
     )
 
 
@@ -56,7 +76,7 @@ def compactor(repo, **kw):
 
 def test_compaction_writes_condensed_document(repo):
     seed(repo)
-    result = compactor(repo).compact(OWNER)
+    result = compactor(repo).compact(OWNER, whole_memory=True)
     doc = repo.read(OWNER, TARGET)
     assert result.status == "compacted"
     assert "We decided to launch on 2026-12-01." in doc.body
@@ -65,14 +85,14 @@ def test_compaction_writes_condensed_document(repo):
 
 def test_compaction_retires_every_snapshot_document(repo):
     seed(repo)
-    compactor(repo).compact(OWNER)
+    compactor(repo).compact(OWNER, whole_memory=True)
     live = [d.path for d in repo.documents(OWNER, "~/memory")]
     assert live == ["~/memory", TARGET]
 
 
 def test_retired_documents_keep_readable_history(repo):
     seed(repo)
-    compactor(repo).compact(OWNER)
+    compactor(repo).compact(OWNER, whole_memory=True)
     history = repo.history(OWNER, "~/memory/people/alice")
     assert [v.operation for v in history] == ["created", "deleted"]
     assert "green tea" in repo.read(OWNER, "~/memory/people/alice", version=1).body
@@ -80,7 +100,7 @@ def test_retired_documents_keep_readable_history(repo):
 
 def test_condensed_document_links_to_every_source(repo):
     seed(repo)
-    compactor(repo).compact(OWNER)
+    compactor(repo).compact(OWNER, whole_memory=True)
     doc = repo.read(OWNER, TARGET)
     for path in ("~/memory/people/alice", "~/memory/projects/apollo", "~/memory/notes"):
         assert path in doc.links
@@ -89,21 +109,28 @@ def test_condensed_document_links_to_every_source(repo):
 
 def test_condensed_document_names_source_versions(repo):
     seed(repo)
-    repo.write(OWNER, "~/memory/notes", "Alice prefers green tea. Bob is new.")
-    compactor(repo).compact(OWNER)
+    store(repo, OWNER, "~/memory/notes", "Alice prefers green tea. Bob is new.")
+    compactor(repo).compact(OWNER, whole_memory=True)
     assert "- [[~/memory/notes]] (version 2)" in repo.read(OWNER, TARGET).body
 
 
 def test_compaction_drops_duplicate_lines_across_documents(repo):
     seed(repo)
-    compactor(repo).compact(OWNER)
+    compactor(repo).compact(OWNER, whole_memory=True)
     body = repo.read(OWNER, TARGET).body
-    assert body.lower().count("prefers green tea") == 1
+    assert body.count("Shared fact 0:") == 1
+    # kept under the first source by path, tied to the others by links
+    line = next(ln for ln in body.splitlines() if "Shared fact 0:" in ln)
+    assert line.endswith(
+        "by Friday noon. (also [[~/memory/people/alice]]) (also [[~/memory/projects/apollo]])"
+    )
+    # a repeat shorter than the link it would add stays where it is
+    assert body.count("We decided to launch on 2026-12-01.") == 2
 
 
 def test_compaction_versions_carry_the_compaction_actor(repo):
     seed(repo)
-    compactor(repo).compact(OWNER)
+    compactor(repo).compact(OWNER, whole_memory=True)
     deleted = repo.history(OWNER, "~/memory/notes")[-1]
     assert deleted.actor == "system:compaction"
     assert repo.history(OWNER, TARGET)[-1].actor == "system:compaction"
@@ -111,9 +138,9 @@ def test_compaction_versions_carry_the_compaction_actor(repo):
 
 def test_recompaction_folds_earlier_condensed_document_with_new_ones(repo):
     seed(repo)
-    compactor(repo).compact(OWNER)
-    repo.write(OWNER, "~/memory/people/bob", "# Bob\n\nBob moved to Berlin.\n")
-    result = compactor(repo).compact(OWNER)
+    compactor(repo).compact(OWNER, whole_memory=True)
+    store(repo, OWNER, "~/memory/people/bob", "# Bob\n\nBob moved to Berlin.\n")
+    result = compactor(repo).compact(OWNER, whole_memory=True)
     body = repo.read(OWNER, TARGET).body
     assert result.condensed_version == 2
     assert "Bob moved to Berlin." in body
@@ -124,25 +151,25 @@ def test_recompaction_folds_earlier_condensed_document_with_new_ones(repo):
 
 def test_recompaction_keeps_one_sources_section(repo):
     seed(repo)
-    compactor(repo).compact(OWNER)
-    repo.write(OWNER, "~/memory/people/bob", "Bob moved to Berlin.")
-    compactor(repo).compact(OWNER)
+    compactor(repo).compact(OWNER, whole_memory=True)
+    store(repo, OWNER, "~/memory/people/bob", "Bob moved to Berlin.")
+    compactor(repo).compact(OWNER, whole_memory=True)
     assert repo.read(OWNER, TARGET).body.count("## Sources") == 1
 
 
 def test_compaction_with_nothing_new_changes_nothing(repo):
     seed(repo)
-    compactor(repo).compact(OWNER)
-    result = compactor(repo).compact(OWNER)
+    compactor(repo).compact(OWNER, whole_memory=True)
+    result = compactor(repo).compact(OWNER, whole_memory=True)
     assert result.status == "nothing"
     assert repo.read(OWNER, TARGET).version == 1
 
 
 def test_compaction_leaves_other_owners_alone(repo):
     seed(repo)
-    repo.write("other", "~/memory/x", "other agent's memory")
-    repo.write("other", "~/memory/y", "more of it")
-    compactor(repo).compact(OWNER)
+    store(repo, "other", "~/memory/x", "other agent's memory")
+    store(repo, "other", "~/memory/y", "more of it")
+    compactor(repo).compact(OWNER, whole_memory=True)
     assert [d.path for d in repo.documents("other", "~/memory")] == [
         "~/memory",
         "~/memory/x",
@@ -152,7 +179,7 @@ def test_compaction_leaves_other_owners_alone(repo):
 
 def test_compaction_of_a_subtree_leaves_the_rest(repo):
     seed(repo)
-    repo.write(OWNER, "~/memory/projects/zeus", "Zeus is paused until 2027-01-10.")
+    store(repo, OWNER, "~/memory/projects/zeus", "Zeus is paused until 2027-01-10.")
     result = compactor(repo).compact(OWNER, "~/memory/projects")
     assert result.condensed_path == "~/memory/projects/compacted"
     assert repo.exists(OWNER, "~/memory/people/alice")
@@ -163,7 +190,7 @@ def test_compaction_is_skipped_while_another_holder_has_the_lease(repo, db_path)
     seed(repo)
     other = DocumentsRepository(db_path)
     assert Leases(other.conn).acquire("compaction:main", "someone-else", 60)
-    result = compactor(repo).compact(OWNER)
+    result = compactor(repo).compact(OWNER, whole_memory=True)
     other.close()
     assert result.status == "skipped"
     assert not repo.exists(OWNER, TARGET)
@@ -173,24 +200,24 @@ def test_compaction_is_skipped_while_another_holder_has_the_lease(repo, db_path)
 def test_compaction_runs_when_another_owners_lease_is_held(repo):
     seed(repo)
     Leases(repo.conn).acquire("compaction:other", "someone-else", 60)
-    assert compactor(repo).compact(OWNER).status == "compacted"
+    assert compactor(repo).compact(OWNER, whole_memory=True).status == "compacted"
 
 
 def test_compaction_releases_its_lease_after_success(repo):
     seed(repo)
-    compactor(repo).compact(OWNER)
+    compactor(repo).compact(OWNER, whole_memory=True)
     assert Leases(repo.conn).holder("compaction:main") is None
 
 
 def too_small_repo(db_path):
-    return DocumentsRepository(db_path, max_body_bytes=150)
+    return DocumentsRepository(db_path, max_body_bytes=1200)  # each page fits, the condensed not
 
 
 def test_failed_compaction_leaves_every_document_at_its_version(db_path):
     repo = too_small_repo(db_path)
     seed(repo)
     before = {d.path: d.version for d in repo.documents(OWNER)}
-    result = compactor(repo).compact(OWNER)
+    result = compactor(repo).compact(OWNER, whole_memory=True)
     assert result.status == "failed"
     assert {d.path: d.version for d in repo.documents(OWNER)} == before
     repo.close()
@@ -200,7 +227,7 @@ def test_failed_compaction_logs_and_does_not_raise(db_path, caplog):
     repo = too_small_repo(db_path)
     seed(repo)
     with caplog.at_level(logging.WARNING, logger="doctree.memory.compaction"):
-        result = compactor(repo).compact(OWNER)
+        result = compactor(repo).compact(OWNER, whole_memory=True)
     assert "BodyTooLargeError" in result.error
     assert "failed, nothing changed" in caplog.text
     repo.close()
@@ -209,10 +236,10 @@ def test_failed_compaction_logs_and_does_not_raise(db_path, caplog):
 def test_failed_compaction_releases_its_lease_so_next_trigger_retries(db_path):
     repo = too_small_repo(db_path)
     seed(repo)
-    compactor(repo).compact(OWNER)
+    compactor(repo).compact(OWNER, whole_memory=True)
     assert Leases(repo.conn).holder("compaction:main") is None
     repo.max_body_bytes = 100_000
-    assert compactor(repo).compact(OWNER).status == "compacted"
+    assert compactor(repo).compact(OWNER, whole_memory=True).status == "compacted"
     repo.close()
 
 
@@ -269,16 +296,16 @@ def test_worker_hook_never_raises_on_failure(db_path, caplog):
 
 def test_empty_parent_documents_are_retired_with_their_children(repo):
     seed(repo)
-    compactor(repo).compact(OWNER)
+    compactor(repo).compact(OWNER, whole_memory=True)
     assert not repo.exists(OWNER, "~/memory/people")
 
 
 def test_parent_with_child_written_later_is_kept(repo):
     seed(repo)
     c = compactor(repo)
-    snapshot, _ = c.snapshot(OWNER, "~/memory")
+    snapshot, _, _ = c.snapshot(OWNER, "~/memory")
     people = next(s for s in snapshot if s.path == "~/memory/people")
-    repo.write(OWNER, "~/memory/people/carol", "Carol joined on 2026-11-02.")
+    store(repo, OWNER, "~/memory/people/carol", "Carol joined on 2026-11-02.")
     assert c._retire(OWNER, people) is False
     assert repo.exists(OWNER, "~/memory/people")
 
@@ -309,7 +336,9 @@ def test_extract_lines_keeps_facts_and_drops_code_and_headings():
 
 def test_compact_command_reports_what_it_did(db_path, repo):
     seed(repo)
-    result = CliRunner().invoke(cli, ["--db", str(db_path), "compact", "--backend", "offline"])
+    result = CliRunner().invoke(
+        cli, ["--db", str(db_path), "compact", "--backend", "offline", "--whole-memory"]
+    )
     assert result.exit_code == 0, result.output
     assert "compacted ~/memory: 5 document(s) retired" in result.output
 
@@ -317,7 +346,17 @@ def test_compact_command_reports_what_it_did(db_path, repo):
 def test_compact_command_with_if_over_skips_small_trees(db_path, repo):
     seed(repo)
     result = CliRunner().invoke(
-        cli, ["--db", str(db_path), "compact", "--backend", "offline", "--if-over", "100000"]
+        cli,
+        [
+            "--db",
+            str(db_path),
+            "compact",
+            "--whole-memory",
+            "--backend",
+            "offline",
+            "--if-over",
+            "100000",
+        ],
     )
     assert result.exit_code == 0
     assert "(or what is new in it) is under the threshold" in result.output
@@ -326,7 +365,9 @@ def test_compact_command_with_if_over_skips_small_trees(db_path, repo):
 def test_compact_command_failure_exits_nonzero_in_one_line(db_path, repo, monkeypatch):
     seed(repo)
     monkeypatch.setenv("DOCTREE_MAX_BODY_BYTES", "150")
-    result = CliRunner().invoke(cli, ["--db", str(db_path), "compact", "--backend", "offline"])
+    result = CliRunner().invoke(
+        cli, ["--db", str(db_path), "compact", "--backend", "offline", "--whole-memory"]
+    )
     assert result.exit_code == 1
     assert "failed, nothing changed" in result.output
     assert "Traceback" not in result.output
@@ -337,7 +378,7 @@ def test_compact_command_json_lists_retired_documents(db_path, repo):
 
     seed(repo)
     result = CliRunner().invoke(
-        cli, ["--db", str(db_path), "compact", "--backend", "offline", "--json"]
+        cli, ["--db", str(db_path), "compact", "--backend", "offline", "--whole-memory", "--json"]
     )
     data = json.loads(result.output)
     assert "~/memory/people/alice" in data["retired"]
@@ -345,8 +386,8 @@ def test_compact_command_json_lists_retired_documents(db_path, repo):
 
 def test_tier_pages_are_kept_out_of_a_pass_by_default(repo):
     seed(repo)
-    repo.write(OWNER, "~/memory/active", "- 2026-12-01: launch Apollo")
-    result = compactor(repo).compact(OWNER)
+    store(repo, OWNER, "~/memory/active", "- 2026-12-01: launch Apollo")
+    result = compactor(repo).compact(OWNER, whole_memory=True)
     assert repo.read(OWNER, "~/memory/active").version == 1
     assert "~/memory/active" not in result.retired
     assert "launch Apollo" not in repo.read(OWNER, TARGET).body
@@ -359,9 +400,9 @@ def test_kept_subtrees_come_from_the_environment():
 
 def test_empty_keep_setting_lets_a_pass_take_everything(repo):
     seed(repo)
-    repo.write(OWNER, "~/memory/active", "- 2026-12-01: launch Apollo")
+    store(repo, OWNER, "~/memory/active", "- 2026-12-01: launch Apollo")
     policy = CompactionPolicy.from_env({"DOCTREE_COMPACTION_KEEP": ""})
-    compactor(repo, policy=policy).compact(OWNER)
+    compactor(repo, policy=policy).compact(OWNER, whole_memory=True)
     assert not repo.exists(OWNER, "~/memory/active")
 
 
@@ -397,28 +438,44 @@ def test_worker_compacts_after_the_memory_agent_stores(db_path, repo):
     worker.close()
     sessions.close()
     assert len(tick.processed) == len(fixtures)
-    assert repo.exists(OWNER, TARGET)
-    assert any(v.actor == "system:compaction" for v in repo.log(OWNER, "~/memory", limit=None))
+    # The hook ran a pass after the store (one the lossless condenser may find no gain in).
+    from doctree.store.runs import Runs
+
+    passes = [r for r in Runs(repo.conn).list(owner=OWNER) if r.definition == "compaction-agent"]
+    assert passes and all(r.status == "completed" for r in passes)
+    assert all(r.stop_reason in ("end_turn", "no_gain") for r in passes)
 
 
-def test_same_fact_cited_from_two_pages_is_kept_once():
+def test_same_fact_cited_from_two_pages_is_kept_once_with_both_citations():
     sources = [
         SourceDocument(1, "~/memory/p", "P", "- Priya leads the backend ([[~/memory/s1|s1]])", 1),
-        SourceDocument(2, "~/memory/s", "S", "- 09:02 [named] Priya leads the backend.", 1),
+        SourceDocument(2, "~/memory/s", "S", "- Priya leads the backend [[~/memory/s2]]", 1),
     ]
     text = ExtractiveCondenser().condense(sources, previous=None, under="~/memory")
     assert text.count("Priya leads the backend") == 1
+    line = next(ln for ln in text.splitlines() if "Priya leads the backend" in ln)
+    assert "[[~/memory/s1|s1]]" in line and "[[~/memory/s2]]" in line
+    assert "(also [[~/memory/s]])" in line
 
 
-def test_link_only_lines_are_left_out():
+def test_the_same_words_at_another_time_are_not_a_repeat():
+    sources = [
+        SourceDocument(1, "~/memory/p", "P", "- 2026-11-18: Priya met the user.", 1),
+        SourceDocument(2, "~/memory/s", "S", "- 2026-11-20: Priya met the user.", 1),
+    ]
+    text = ExtractiveCondenser().condense(sources, previous=None, under="~/memory")
+    assert "2026-11-18: Priya met the user." in text and "2026-11-20: Priya met the user." in text
+
+
+def test_link_only_lines_are_kept():
     sources = [
         SourceDocument(1, "~/memory/p", "P", "- [[~/memory/people/anna]]\n- Anna likes tea", 1)
     ]
     text = ExtractiveCondenser().condense(sources, previous=None, under="~/memory")
-    assert "- [[~/memory/people/anna]]" not in text and "- Anna likes tea" in text
+    assert "- [[~/memory/people/anna]]" in text and "- Anna likes tea" in text
 
 
-def test_condensed_text_over_budget_keeps_new_material_first():
+def test_condensed_text_over_budget_keeps_every_line():
     earlier = SourceDocument(
         9,
         TARGET,
@@ -429,45 +486,47 @@ def test_condensed_text_over_budget_keeps_new_material_first():
     )
     new = [SourceDocument(1, "~/memory/new", "New", "- Bob moved to Berlin.", 1)]
     text = ExtractiveCondenser().condense(new, previous=earlier, under="~/memory", budget_bytes=300)
-    assert "Bob moved to Berlin." in text and "old fact 3 here" not in text
-    assert "(40 lines left out to stay within 300 bytes" in text
+    assert "Bob moved to Berlin." in text
+    assert all(f"- old fact {i} here\n" in text for i in range(40))
+    assert "left out" not in text
+
+
+def test_a_threshold_driven_pass_that_would_not_shrink_the_subtree_writes_nothing(repo):
+    store(repo, OWNER, "~/memory/a", "Alice prefers tea.")
+    store(repo, OWNER, "~/memory/b", "Bob moved to Berlin.")
+    before = {d.path: d.version for d in repo.documents(OWNER)}
+    result = compactor(repo, policy=CompactionPolicy(threshold=10)).maybe_compact(OWNER)
+    assert result.status == "no-gain"
+    assert {d.path: d.version for d in repo.documents(OWNER)} == before
 
 
 def test_no_pass_past_threshold_without_enough_new_material(repo):
     seed(repo)
     c = compactor(repo, policy=CompactionPolicy(threshold=100))
     assert c.maybe_compact(OWNER).status == "compacted"
-    repo.write(OWNER, "~/memory/tiny", "ok.")
+    store(repo, OWNER, "~/memory/tiny", "ok.")
     assert c.maybe_compact(OWNER).status == "below-threshold"  # 3 bytes new < 25
 
 
 def test_a_kept_subtree_named_explicitly_is_compacted(repo):
-    repo.write(OWNER, "~/memory/active/a", "- 2026-12-01: launch Apollo")
-    repo.write(OWNER, "~/memory/active/b", "- 2026-12-02: review the launch")
+    store(repo, OWNER, "~/memory/active/a", "- 2026-12-01: launch Apollo")
+    store(repo, OWNER, "~/memory/active/b", "- 2026-12-02: review the launch")
     result = compactor(repo).compact(OWNER, "~/memory/active")
     assert result.status == "compacted" and len(result.retired) == 2
 
 
-def test_condensed_document_fits_the_default_load_cap(repo):
-    from doctree.memory.context import load_memories
-
-    for i in range(40):
-        repo.write(OWNER, f"~/memory/notes/n{i}", f"- Fact {i}: Alice decided item {i} " * 6)
-    compactor(repo, policy=CompactionPolicy(threshold=100_000)).compact(OWNER)
-    assert "<!-- ~/memory/compacted v1 -->" in load_memories(repo, OWNER)
-
-
 def test_compact_command_for_all_agents_compacts_each_over_the_threshold(db_path, repo):
     seed(repo)
-    repo.write("ops", "~/memory/a", "Disk alerts on db-1 are noise. " * 3)
-    repo.write("ops", "~/memory/b", "Page the on-call for db-2 only.")
-    repo.write("tiny", "~/memory/x", "small")
+    store(repo, "ops", "~/memory/a", "Disk alerts on db-1 are noise.\n\n" + SHARED)
+    store(repo, "ops", "~/memory/b", "Page the on-call for db-2 only.\n\n" + SHARED)
+    store(repo, "tiny", "~/memory/x", "small")
     result = CliRunner().invoke(
         cli,
         [
             "--db",
             str(db_path),
             "compact",
+            "--whole-memory",
             "--all-owners",
             "--if-over",
             "100",
@@ -478,27 +537,3 @@ def test_compact_command_for_all_agents_compacts_each_over_the_threshold(db_path
     assert result.exit_code == 0, result.output
     assert repo.exists("main", TARGET) and repo.exists("ops", TARGET)
     assert "tiny: nothing compacted" in result.output
-
-
-def test_condensed_text_over_budget_keeps_the_first_lines_of_every_source():
-    sources = [
-        SourceDocument(
-            i,
-            f"~/memory/s{i}",
-            f"S{i}",
-            "".join(f"- source {i} fact number {j}\n" for j in range(20)),
-            1,
-        )
-        for i in range(3)
-    ]
-    text = ExtractiveCondenser().condense(
-        sources, previous=None, under="~/memory", budget_bytes=900
-    )
-    assert len(text.encode()) <= 900
-    for i in range(3):
-        assert f"- source {i} fact number 0\n" in text
-        assert f"- source {i} fact number 19" not in text
-    assert (
-        "lines left out to stay within 900 bytes; they are in the history of their sources.)"
-        in text
-    )

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from doctree.agent.definitions import load_definition
 from doctree.cli import cli
 from doctree.memory.compaction import AnthropicCondenser, Compactor
-from doctree.store.documents import DocumentsRepository
+from doctree.store.documents import Actor, DocumentsRepository
 from tests.fakes.messages_api import FakeMessagesServer, HttpError, Scripted, message, text_block
 
 OWNER = "main"
@@ -20,10 +20,15 @@ TARGET = "~/memory/compacted"
 CONDENSED = "# Memory\n\n## People\n\n- Alice leads Apollo; prefers green tea.\n"
 
 
+def store(repo, owner, path, body):
+    """A page as the memory agent writes it (compaction leaves pages written by hand alone)."""
+    return repo.write(owner, path, body, actor=Actor("memory-agent", owner))
+
+
 def seed(repo):
-    repo.write(OWNER, "~/memory/people/alice", "# Alice\n\nAlice leads Apollo.\n")
-    repo.write(OWNER, "~/memory/prefs", "Alice prefers green tea.\n")
-    repo.write(OWNER, "~/memory/projects/apollo", "# Apollo\n\nLaunch on 2026-12-01.\n")
+    store(repo, OWNER, "~/memory/people/alice", "# Alice\n\nAlice leads Apollo.\n")
+    store(repo, OWNER, "~/memory/prefs", "Alice prefers green tea.\n")
+    store(repo, OWNER, "~/memory/projects/apollo", "# Apollo\n\nLaunch on 2026-12-01.\n")
 
 
 def answer(text=CONDENSED, **kw):
@@ -56,7 +61,7 @@ def versions(repo):
 def test_compaction_sends_every_document_in_the_prompt(repo, serve):
     seed(repo)
     server = serve(Scripted([answer()]))
-    model_compactor(repo, server).compact(OWNER)
+    model_compactor(repo, server).compact(OWNER, whole_memory=True)
     prompt = server.requests[0].body["messages"][0]["content"]
     for body in ("Alice leads Apollo.", "Alice prefers green tea.", "Launch on 2026-12-01."):
         assert body in prompt
@@ -65,7 +70,7 @@ def test_compaction_sends_every_document_in_the_prompt(repo, serve):
 def test_compaction_writes_the_models_condensed_output(repo, serve):
     seed(repo)
     server = serve(Scripted([answer()]))
-    result = model_compactor(repo, server).compact(OWNER)
+    result = model_compactor(repo, server).compact(OWNER, whole_memory=True)
     body = repo.read(OWNER, TARGET).body
     assert result.status == "compacted" and result.backend == "anthropic"
     assert body.startswith(CONDENSED)
@@ -74,7 +79,7 @@ def test_compaction_writes_the_models_condensed_output(repo, serve):
 def test_model_condensed_document_links_every_source(repo, serve):
     seed(repo)
     server = serve(Scripted([answer()]))
-    model_compactor(repo, server).compact(OWNER)
+    model_compactor(repo, server).compact(OWNER, whole_memory=True)
     links = repo.read(OWNER, TARGET).links
     assert links == ["~/memory/people/alice", "~/memory/prefs", "~/memory/projects/apollo"]
 
@@ -82,7 +87,7 @@ def test_model_condensed_document_links_every_source(repo, serve):
 def test_compaction_request_is_one_turn_without_tools(repo, serve):
     seed(repo)
     server = serve(Scripted([answer()]))
-    model_compactor(repo, server).compact(OWNER)
+    model_compactor(repo, server).compact(OWNER, whole_memory=True)
     request = server.requests[0].body
     assert len(server.requests) == 1
     assert "tools" not in request
@@ -97,7 +102,7 @@ def test_compaction_agent_definition_has_one_turn_no_tools_and_a_dollar_limit():
 def test_compaction_request_uses_the_compaction_agents_prompt(repo, serve):
     seed(repo)
     server = serve(Scripted([answer()]))
-    model_compactor(repo, server).compact(OWNER)
+    model_compactor(repo, server).compact(OWNER, whole_memory=True)
     system = server.requests[0].body["system"]
     assert "keep every key fact, decision" in system.lower()
 
@@ -105,9 +110,9 @@ def test_compaction_request_uses_the_compaction_agents_prompt(repo, serve):
 def test_recompaction_sends_earlier_condensed_document_with_new_ones(repo, serve):
     seed(repo)
     server = serve(Scripted([answer(), answer("# Memory\n\n- Alice; Bob in Berlin.\n")]))
-    model_compactor(repo, server).compact(OWNER)
-    repo.write(OWNER, "~/memory/people/bob", "Bob moved to Berlin.")
-    model_compactor(repo, server).compact(OWNER)
+    model_compactor(repo, server).compact(OWNER, whole_memory=True)
+    store(repo, OWNER, "~/memory/people/bob", "Bob moved to Berlin.")
+    model_compactor(repo, server).compact(OWNER, whole_memory=True)
     prompt = server.requests[1].body["messages"][0]["content"]
     assert "Alice leads Apollo; prefers green tea." in prompt  # the earlier condensed text
     assert "Bob moved to Berlin." in prompt
@@ -119,7 +124,7 @@ def test_model_failure_leaves_every_document_at_its_version(repo, serve):
     seed(repo)
     before = versions(repo)
     server = serve(Scripted([HttpError(500, "overloaded")]))
-    result = model_compactor(repo, server).compact(OWNER)
+    result = model_compactor(repo, server).compact(OWNER, whole_memory=True)
     assert result.status == "failed"
     assert versions(repo) == before
 
@@ -128,7 +133,7 @@ def test_model_failure_is_logged_not_raised(repo, serve, caplog):
     seed(repo)
     server = serve(Scripted([HttpError(500, "overloaded")]))
     with caplog.at_level(logging.WARNING, logger="doctree.memory.compaction"):
-        result = model_compactor(repo, server).compact(OWNER)
+        result = model_compactor(repo, server).compact(OWNER, whole_memory=True)
     assert "InternalServerError" in result.error
     assert "compaction of ~/memory for main failed" in caplog.text
 
@@ -137,25 +142,25 @@ def test_next_trigger_after_model_failure_compacts(repo, serve):
     seed(repo)
     server = serve(Scripted([HttpError(500, "overloaded"), answer()]))
     compactor = model_compactor(repo, server)
-    assert compactor.compact(OWNER).status == "failed"
-    assert compactor.compact(OWNER).status == "compacted"
+    assert compactor.compact(OWNER, whole_memory=True).status == "failed"
+    assert compactor.compact(OWNER, whole_memory=True).status == "compacted"
 
 
 def test_answer_cut_off_at_max_tokens_changes_nothing(repo, serve):
     seed(repo)
     before = versions(repo)
     server = serve(Scripted([answer("# Memory\n\n- Alice le", stop_reason="max_tokens")]))
-    result = model_compactor(repo, server).compact(OWNER)
+    result = model_compactor(repo, server).compact(OWNER, whole_memory=True)
     assert "cut off at max_tokens" in result.error
     assert versions(repo) == before
 
 
 def test_request_over_the_dollar_limit_is_refused_before_sending(repo, serve):
     seed(repo)
-    repo.write(OWNER, "~/memory/huge", "word " * 20_000)
+    store(repo, OWNER, "~/memory/huge", "word " * 20_000)
     server = serve(Scripted([answer()]))
     tight = load_definition("compaction-agent").model_copy(update={"max_budget_usd": 0.001})
-    result = model_compactor(repo, server, tight).compact(OWNER)
+    result = model_compactor(repo, server, tight).compact(OWNER, whole_memory=True)
     assert result.status == "failed" and "max_budget_usd 0.001" in result.error
     assert server.requests == []
 
@@ -164,7 +169,7 @@ def test_max_tokens_is_lowered_to_fit_the_dollar_limit(repo, serve):
     seed(repo)
     server = serve(Scripted([answer()]))
     tight = load_definition("compaction-agent").model_copy(update={"max_budget_usd": 0.01})
-    model_compactor(repo, server, tight).compact(OWNER)
+    model_compactor(repo, server, tight).compact(OWNER, whole_memory=True)
     assert server.requests[0].body["max_tokens"] < tight.max_response_tokens
 
 
@@ -179,7 +184,7 @@ def test_compaction_racing_a_concurrent_write_keeps_the_write(repo, db_path, ser
         return answer()
 
     server = serve(write_during_the_pass)
-    result = model_compactor(repo, server).compact(OWNER)
+    result = model_compactor(repo, server).compact(OWNER, whole_memory=True)
     assert result.status == "compacted"
     assert repo.read(OWNER, "~/memory/prefs").body == "Alice now prefers coffee."
     assert repo.read(OWNER, "~/memory/people/carol").version == 1
@@ -199,7 +204,7 @@ def test_condensed_document_written_during_the_pass_fails_the_pass_without_chang
         return answer()
 
     server = serve(write_target)
-    result = model_compactor(repo, server).compact(OWNER)
+    result = model_compactor(repo, server).compact(OWNER, whole_memory=True)
     assert result.status == "failed" and "changed while compaction ran" in result.error
     assert repo.exists(OWNER, "~/memory/prefs")
 
@@ -209,7 +214,7 @@ def test_compaction_is_recorded_as_a_run_with_its_usage(repo, serve):
 
     seed(repo)
     server = serve(Scripted([answer(usage={"input_tokens": 900, "output_tokens": 100})]))
-    result = model_compactor(repo, server).compact(OWNER)
+    result = model_compactor(repo, server).compact(OWNER, whole_memory=True)
     run = Runs(repo.conn).get(result.run_id)
     assert (run.definition, run.status, run.input_tokens, run.output_tokens) == (
         "compaction-agent",
@@ -227,7 +232,7 @@ def test_compact_command_reaches_the_model_through_anthropic_base_url(
     server = serve(Scripted([answer()]))
     monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
     monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
-    result = CliRunner().invoke(cli, ["--db", str(db_path), "compact"])
+    result = CliRunner().invoke(cli, ["--db", str(db_path), "compact", "--whole-memory"])
     assert result.exit_code == 0, result.output
     assert len(server.requests) == 1
     assert repo.read(OWNER, TARGET).body.startswith(CONDENSED)

@@ -8,16 +8,18 @@ import subprocess
 import sys
 import threading
 
+from doctree.store.documents import Actor
 from tests.fakes.messages_api import FakeMessagesServer, message, text_block
 
 OWNER = "main"
+AGENT = Actor("memory-agent", OWNER)
 
 COMPACT = """
 import json, sys
 from doctree.memory.compaction import Compactor
 from doctree.store.documents import DocumentsRepository
 repo = DocumentsRepository(sys.argv[1])
-result = Compactor(repo, condenser="anthropic").compact("main")
+result = Compactor(repo, condenser="anthropic").compact("main", "~/memory/t")
 print(json.dumps({"status": result.status, "error": result.error}))
 """
 
@@ -40,8 +42,8 @@ def outcome(proc):
 
 
 def test_two_processes_compacting_one_owner_one_runs_one_skips(repo, db_path):
-    repo.write(OWNER, "~/memory/a", "Alice prefers tea.")
-    repo.write(OWNER, "~/memory/b", "Bob moved to Berlin.")
+    repo.write(OWNER, "~/memory/t/a", "Alice prefers tea.", actor=AGENT)
+    repo.write(OWNER, "~/memory/t/b", "Bob moved to Berlin.", actor=AGENT)
     arrived, release = threading.Event(), threading.Event()
 
     def slow_model(request):
@@ -59,14 +61,14 @@ def test_two_processes_compacting_one_owner_one_runs_one_skips(repo, db_path):
         requests = len(server.requests)
     assert (first_result["status"], second_result["status"]) == ("compacted", "skipped")
     assert requests == 1
-    assert repo.read(OWNER, "~/memory/compacted").version == 1
+    assert repo.read(OWNER, "~/memory/t/compacted").version == 1
 
 
 def test_lease_of_a_crashed_compaction_expires_and_is_taken_over(repo, db_path):
     from doctree.memory.compaction import Compactor
     from doctree.store.leases import Leases
 
-    repo.write(OWNER, "~/memory/a", "Alice prefers tea.")
-    repo.write(OWNER, "~/memory/b", "Bob moved to Berlin.")
+    repo.write(OWNER, "~/memory/t/a", "Alice prefers tea.", actor=AGENT)
+    repo.write(OWNER, "~/memory/t/b", "Bob moved to Berlin.", actor=AGENT)
     Leases(repo.conn).acquire("compaction:main", "process:gone:1:1", ttl=-1)  # already expired
-    assert Compactor(repo, condenser="offline").compact(OWNER).status == "compacted"
+    assert Compactor(repo, condenser="offline").compact(OWNER, "~/memory/t").status == "compacted"

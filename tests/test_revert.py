@@ -236,10 +236,12 @@ def invoke(db_path, *args):
 
 def test_cli_revert_prints_what_was_put_back_and_what_was_kept(db_path, repo, run_id):
     repo.write("main", "~/memory/people/bob", "# Bob, edited\n", actor=ME)
-    result = invoke(db_path, "revert", "--run", str(run_id))
+    result = invoke(db_path, "revert", "--run", str(run_id), "--keep-changed")
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert lines[0] == f"run {run_id} (agent 'main'): put back 4, kept 2, unchanged 0"
+    assert lines[0] == (
+        f"run {run_id} (agent 'main'): put back 4, kept 2, for review 0, unchanged 0"
+    )
     assert any(ln.split()[:2] == ["restored", "~/memory/active"] for ln in lines)
     kept = {ln.split()[1]: ln for ln in lines if ln.split()[0] == "kept"}
     assert "changed since by user:alice" in kept["~/memory/people/bob"]

@@ -152,8 +152,12 @@ def test_search_versions_finds_text_that_compaction_condensed_away(repo, monkeyp
     from doctree.memory.compaction import compact
 
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
-    repo.write("main", "~/memory/topics/a", "# A\n\nHello there, how are you today?\n\nUse k6.\n")
-    repo.write("main", "~/memory/topics/b", "# B\n\nThe broker runs on port 9092.\n")
+    from doctree.store.documents import Actor
+
+    agent = Actor("memory-agent", "main")  # compaction condenses the memory agent's pages
+    body = "# A\n\nHello there, how are you today?\n\nUse k6.\n"
+    repo.write("main", "~/memory/topics/a", body, actor=agent)
+    repo.write("main", "~/memory/topics/b", "# B\n\nThe broker runs on port 9092.\n", actor=agent)
 
     result = compact(repo, "main", "~/memory/topics", backend="offline")
 

@@ -10,6 +10,7 @@ from doctree.cli import cli
 from doctree.sessions.engine import Engine
 from doctree.sessions.transcripts import parse_transcript
 from doctree.store.documents import DocumentsRepository
+from doctree.store.runs import Runs
 
 FIXTURES = sorted((Path(__file__).parent / "fixtures" / "transcripts").glob("*.md"))[:3]
 
@@ -24,8 +25,9 @@ def _queue_fixtures(engine: Engine) -> None:
 
 
 def _compactions(db_path: Path) -> list:
+    """The compaction passes run (each is a run, also one that found nothing to gain)."""
     with DocumentsRepository(db_path) as repo:
-        return [v for v in repo.log("main", "~/memory", limit=None) if v.actor_kind == "system"]
+        return [r for r in Runs(repo.conn).list(owner="main") if r.definition == "compaction-agent"]
 
 
 def test_engine_worker_compacts_past_the_threshold(db_path, monkeypatch):

@@ -537,16 +537,16 @@ class MemoryAgentRuntime:
         from doctree.memory.revert import revert_actor, revert_run
 
         try:
-            report = revert_run(self.repo, run_id, actor=revert_actor(run_id))
+            report = revert_run(self.repo, run_id, actor=revert_actor(run_id), lines=True)
         except Exception:
             log.exception("revert of failed run %s failed; its changes stay", run_id)
             return
-        if report.reverted or report.kept:
+        if report.reverted or report.review:
             log.info(
-                "reverted failed run %s: %d document(s) put back, %d kept",
+                "reverted failed run %s: %d document(s) put back, %d flagged for review",
                 run_id,
                 len(report.reverted),
-                len(report.kept),
+                len(report.review),
             )
 
     def _count_tools(self, run_id: int, tools: MemoryTools) -> None:

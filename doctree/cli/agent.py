@@ -50,7 +50,9 @@ def runs(
     """Memory agent runs, newest first: backend, outcome, usage, cost and changes.
 
     The runs for --owner's memory; with --all-owners every run, the OWNER column saying
-    whose memory each one wrote.
+    whose memory each one wrote. STATUS is `review` while documents a revert of the run
+    could not put back wait for a person (`run-show N` lists them; `needs_review` in
+    --json), `reverted` once its changes were put back.
 
     \b
       doctree runs
@@ -66,8 +68,18 @@ def runs(
         limit=limit,
     )
     counts = state.repo.versions_per_run([r.id for r in rows])
+    reviews = Runs(state.repo.conn).reviews([r.id for r in rows])
     if as_json:
-        emit_json([{**r.to_dict(), "changes": counts.get(r.id, 0)} for r in rows])
+        emit_json(
+            [
+                {
+                    **r.to_dict(),
+                    "changes": counts.get(r.id, 0),
+                    "needs_review": [v.to_dict() for v in reviews.get(r.id, [])],
+                }
+                for r in rows
+            ]
+        )
         return
     if not rows:
         who = "any agent" if all_owners else f"agent {state.owner!r}"
@@ -82,11 +94,19 @@ def runs(
         cache = f"{_tokens(r.cache_read_tokens)}/{_tokens(r.cache_write_tokens)}"
         click.echo(
             f"{r.id:>4}  {cut(r.owner, 10):<10} {cut(r.session_id or '-', 28):<28} "
-            f"{cut(r.backend, 9):<9} {'reverted' if r.reverted_at else r.status:<9} "
+            f"{cut(r.backend, 9):<9} {_state(r, reviews):<9} "
             f"{cut(r.stop_reason or '-', 14):<14} {r.turns:>5} "
             f"{_tokens(r.input_tokens):>7} {_tokens(r.output_tokens):>6} {cache:>13} "
             f"{r.cost_usd:>8.4f} {counts.get(r.id, 0):>7}"
         )
+
+
+def _state(run, reviews: dict) -> str:
+    """A run's status column: `review` while documents its revert could not put back wait
+    for a person, `reverted` once put back, else how it ended."""
+    if reviews.get(run.id):
+        return "review"
+    return "reverted" if run.reverted_at else run.status
 
 
 @cli.command("run-show")
@@ -104,10 +124,12 @@ def run_show(state: State, run_id: int, as_json: bool) -> None:
 
     run = Runs(state.repo.conn).get(run_id)
     versions = list(reversed(_changes(state, run)))
+    reviews = Runs(state.repo.conn).reviews([run.id]).get(run.id, [])
     if as_json:
         emit_json(
             {
                 **run.to_dict(),
+                "needs_review": [v.to_dict() for v in reviews],
                 "changes": [
                     {"path": v.path, "operation": v.operation, "version": v.version}
                     for v in versions
@@ -133,6 +155,9 @@ def run_show(state: State, run_id: int, as_json: bool) -> None:
     ]
     if run.reverted_at:
         lines.append(f"  reverted:  {run.reverted_at} by {run.reverted_by}")
+    if reviews:
+        lines.append(f"  needs review ({len(reviews)}): its revert could not put these back")
+        lines.extend(f"    {v.path}: {v.reason}" for v in reviews)
     if run.error:
         first, _, rest = run.error.partition("\n")
         lines.append(f"  error:     {first}")
@@ -146,41 +171,91 @@ def run_show(state: State, run_id: int, as_json: bool) -> None:
 @click.option("--run", "run_id", type=Int(min=1), required=True, help="The run to revert.")
 @click.option("--dry-run", is_flag=True, help="Show what would be put back; write nothing.")
 @click.option("--force", is_flag=True, help="Revert a run still marked running (its process died).")
+@click.option(
+    "--lines",
+    is_flag=True,
+    help="For documents changed since the run: take out only the run's own lines, keeping "
+    "the later changes; where those touched the same lines, flag the document for review.",
+)
+@click.option(
+    "--keep-changed",
+    is_flag=True,
+    help="Put back the rest and keep documents changed since the run as they are.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @pass_state
-def revert(state: State, run_id: int, dry_run: bool, force: bool, as_json: bool) -> None:
-    """Put back every document a run changed, unless someone changed it since.
+def revert(
+    state: State,
+    run_id: int,
+    dry_run: bool,
+    force: bool,
+    lines: bool,
+    keep_changed: bool,
+    as_json: bool,
+) -> None:
+    """Put back every document a run changed, never overwriting later work.
 
     A document the run changed goes back to its version before the run, one it created
     is deleted, one it deleted is restored, one it moved is moved back (if its old path is
-    free). A document changed after the run is kept and reported: later work is never
-    overwritten. Each change is a new version; reverting twice changes nothing more.
+    free). Each change is a new version; reverting twice changes nothing more.
+
+    A document someone changed after the run (a shared page such as ~/memory/active) is
+    never overwritten: the revert stops (exit 3) and names them, unless --lines (take out
+    only the run's own lines; documents where a later change touched them are flagged for
+    review, see `doctree runs`) or --keep-changed (leave them as they are). --dry-run shows
+    them either way.
 
     \b
       doctree revert --run 3 --dry-run
       doctree revert --run 3
+      doctree revert --run 3 --lines
       doctree log --run 3        # what run 3 had written
     """
+    from doctree.errors import ConflictError, UserError
     from doctree.memory.revert import revert_run
 
-    report = revert_run(state.repo, run_id, actor=user_actor(), dry_run=dry_run, force=force)
+    if lines and keep_changed:
+        raise UserError("--lines and --keep-changed: give one (see doctree revert --help)")
+    if not (dry_run or lines or keep_changed):
+        preview = revert_run(state.repo, run_id, actor=user_actor(), dry_run=True, force=force)
+        if preview.changed_since:
+            shown = ", ".join(
+                f"{i.path} (by {i.changed_since})" for i in preview.changed_since[:5]
+            ) + (", ..." if len(preview.changed_since) > 5 else "")
+            raise ConflictError(
+                f"run {run_id}: {len(preview.changed_since)} document(s) changed since the run: "
+                f"{shown}; nothing was reverted. --lines takes out only the run's own lines, "
+                "--keep-changed leaves them as they are"
+            )
+    report = revert_run(
+        state.repo,
+        run_id,
+        actor=user_actor(),
+        dry_run=dry_run,
+        force=force,
+        lines=lines,
+        keep_changed=keep_changed,
+    )
     if as_json:
         emit_json(report.to_dict())
         return
     would = "would put back" if dry_run else "put back"
-    lines = [
+    lines_out = [
         f"run {run_id} (agent {report.owner!r}): {would} {len(report.reverted)}, "
-        f"kept {len(report.kept)}, unchanged {len(report.unchanged)}"
+        f"kept {len(report.kept)}, for review {len(report.review)}, "
+        f"unchanged {len(report.unchanged)}"
     ]
     if report.already_reverted_at:
-        lines.append(f"  (already reverted at {report.already_reverted_at})")
+        lines_out.append(f"  (already reverted at {report.already_reverted_at})")
     for item in report.reverted:
         where = item.path
         if item.before_path and item.before_path != item.path:
             where = f"{item.path} -> {item.before_path}"
-        lines.append(f"  {'+'.join(item.actions):<18} {where}  ({item.reason or 'by the run'})")
+        lines_out.append(f"  {'+'.join(item.actions):<18} {where}  ({item.reason or 'by the run'})")
     for item in report.kept:
-        lines.append(f"  {'kept':<18} {item.path}  ({item.reason})")
+        lines_out.append(f"  {'kept':<18} {item.path}  ({item.reason})")
+    for item in report.review:
+        lines_out.append(f"  {'needs review':<18} {item.path}  ({item.reason})")
     for item in report.unchanged:
-        lines.append(f"  {'unchanged':<18} {item.path}  ({item.reason})")
-    click.echo("\n".join(lines))
+        lines_out.append(f"  {'unchanged':<18} {item.path}  ({item.reason})")
+    click.echo("\n".join(lines_out))

@@ -169,8 +169,8 @@ def _passages(state: State, query: str, words: int, under: str, as_json: bool) -
     type=click.Choice(["auto", "offline", "anthropic"]),
     default="auto",
     show_default=True,
-    help="anthropic: the compaction agent on the Messages API; offline: extractive. "
-    "auto: anthropic when ANTHROPIC_API_KEY or ANTHROPIC_BASE_URL is set.",
+    help="anthropic: the compaction agent on the Messages API; offline: lossless (drops only "
+    "repeated lines). auto: anthropic when ANTHROPIC_API_KEY or ANTHROPIC_BASE_URL is set.",
 )
 @click.option(
     "--if-over",
@@ -178,6 +178,18 @@ def _passages(state: State, query: str, words: int, under: str, as_json: bool) -
     type=Int(min=0),
     metavar="BYTES",
     help="Only compact when PATH holds more than BYTES.",
+)
+@click.option(
+    "--include-hand-written",
+    is_flag=True,
+    help="Also condense pages written by hand (by a person, an import or the agent itself); "
+    "by default they are left alone and listed as skipped.",
+)
+@click.option(
+    "--whole-memory",
+    is_flag=True,
+    help="Allow PATH to be the memory root ~/memory (or ~): every page below it goes into one. "
+    "Refused without it.",
 )
 @all_owners_option("Every owner in the database, not only --owner (for cron, with --if-over).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
@@ -187,25 +199,31 @@ def compact(
     path: str,
     backend: str,
     if_over: int | None,
+    include_hand_written: bool,
+    whole_memory: bool,
     all_owners: bool,
     as_json: bool,
 ) -> None:
     """Condense the subtree PATH into PATH/compacted now.
 
     Documents are retired (deleted, history kept) only if still at the version the pass
-    started from; the condensed document links to every one. One compaction per agent at a
-    time: if another process is compacting, this one skips. A failure changes nothing.
+    started from; the condensed document links to every one. Pages written by hand are
+    skipped unless --include-hand-written. The memory root ~/memory is refused unless
+    --whole-memory. One compaction per agent at a time: if another process is compacting,
+    this one skips. A failure changes nothing. Each pass is a run: `doctree revert --run N`
+    puts every condensed page back and removes the condensed one.
 
     \b
-      doctree compact
-      doctree compact ~/memory/archive --backend offline
-      doctree compact --all-owners --if-over 40000      # from cron
+      doctree compact ~/memory/archive
+      doctree compact ~/memory/projects --backend offline --json
+      doctree compact --whole-memory --all-owners --if-over 40000   # from cron
     """
     from doctree.errors import DoctreeError
-    from doctree.memory.compaction import CompactionPolicy, Compactor
+    from doctree.memory.compaction import CompactionPolicy, Compactor, check_scope
 
     if not all_owners:
         require_given_path(state, "path", path)
+    check_scope(path, whole_memory=whole_memory)
     policy = CompactionPolicy.from_env()
     policy.under = path
     if if_over is not None:
@@ -215,9 +233,18 @@ def compact(
     results = []
     for owner in owners:
         if if_over is not None:
-            results.append(compactor.maybe_compact(owner, path))
+            results.append(
+                compactor.maybe_compact(owner, path, include_hand_written=include_hand_written)
+            )
         else:
-            results.append(compactor.compact(owner, path))
+            results.append(
+                compactor.compact(
+                    owner,
+                    path,
+                    include_hand_written=include_hand_written,
+                    whole_memory=whole_memory,
+                )
+            )
     if as_json:
         emit_json([r.to_dict() for r in results] if all_owners else results[0].to_dict())
     else:
@@ -233,13 +260,21 @@ def compact(
 
 def _describe(result, path: str, named: bool) -> str:
     who = f"{result.owner}: " if named else ""
+    skipped = ""
+    if result.skipped:
+        shown = ", ".join(result.skipped[:5]) + (", ..." if len(result.skipped) > 5 else "")
+        skipped = (
+            f"\n{who}skipped {len(result.skipped)} page(s) written by hand: {shown} "
+            "(--include-hand-written condenses them too)"
+        )
     if result.status == "compacted":
+        undo = f"; undo: doctree revert --run {result.run_id}" if result.run_id else ""
         return (
             f"{who}compacted {path}: {len(result.retired)} document(s) retired, "
             f"{len(result.kept)} kept (changed during the pass); "
             f"{result.size_before:,} -> {result.size_after:,} bytes; "
-            f"{result.condensed_path} is at version {result.condensed_version}"
-        )
+            f"{result.condensed_path} is at version {result.condensed_version}{undo}"
+        ) + skipped
     if result.status == "failed":
         return f"{who}compaction of {path} failed, nothing changed: {result.error}"
     why = {
@@ -247,8 +282,10 @@ def _describe(result, path: str, named: bool) -> str:
         "below-threshold": f"{result.size_before:,} bytes (or what is new in it) is under "
         "the threshold",
         "nothing": "fewer than two documents to condense",
+        "no-gain": "the condensed text would save less than a quarter (the offline condenser "
+        "only drops repeated lines)",
     }[result.status]
-    return f"{who}nothing compacted in {path}: {why}"
+    return f"{who}nothing compacted in {path}: {why}" + skipped
 
 
 @cli.command()

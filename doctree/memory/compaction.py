@@ -8,6 +8,14 @@ retires — deletes, leaving tombstones whose history stays readable — only th
 are still at their snapshot version. A document written while the model was thinking is kept.
 The condensed document links to every source it absorbed.
 
+What a pass may take is limited: pages written by hand (a version with content by a person or
+by the agent itself: actor kind `user` or `agent`, which is also what `import` records) are
+left alone unless asked for (`include_hand_written`), and are reported as skipped; the memory
+root `~/memory` (and the home `~`) is compacted only when asked for by name
+(`whole_memory`), or by the policy the worker's hook follows. A pass is one run of the
+compaction agent, so `revert_run` of that run puts every condensed source back and removes
+the condensed page.
+
 One compaction per owner runs at a time across processes (the lease `compaction:<owner>`);
 the lease is released on failure too. A failure is logged, changes nothing, and the next
 trigger simply tries again.
@@ -26,10 +34,11 @@ from typing import Any, Protocol
 
 from doctree.errors import ConflictError, DoctreeError, UserError
 from doctree.memory.layout import ACTIVE, CORRECTIONS, MEMORY_ROOT, PATTERNS
-from doctree.memory.lines import estimate_tokens, extract_lines, normal_key
+from doctree.memory.lines import estimate_tokens, normal_key
 from doctree.store.documents import Actor, Document, DocumentsRepository, Provenance
 from doctree.store.leases import Leases, new_holder
 from doctree.store.paths import HOME, normalize_path, validate_owner
+from doctree.store.references import split_frontmatter
 
 log = logging.getLogger("doctree.memory.compaction")
 
@@ -38,6 +47,7 @@ DEFAULT_UNDER = MEMORY_ROOT
 BUDGET_SHARE = 0.5  # the condensed document aims at half the threshold...
 DEFAULT_BUDGET = 6_000  # ...and at most this, to fit load_memories' default cap of 8,000
 NEW_SHARE = 0.25  # a pass needs new material worth a quarter of the threshold
+GAIN_SHARE = 0.75  # a threshold-driven pass writes only if it shrinks what it replaces to this
 DEFAULT_KEEP = (ACTIVE, PATTERNS, CORRECTIONS)
 CONDENSED_NAME = "compacted"
 CONDENSED_TITLE = "Compacted memory"
@@ -129,7 +139,11 @@ class SourceDocument:
 @dataclass
 class CompactionResult:
     """What a pass did. status: compacted, skipped (another holder has the lease),
-    below-threshold, nothing (too little to condense) or failed."""
+    below-threshold, nothing (too little to condense), no-gain (a threshold-driven pass whose
+    condensed text would save less than a quarter: nothing written) or failed. `retired`: the sources
+    condensed and deleted; `kept`: sources changed during the pass (left as they are);
+    `skipped`: pages written by hand, neither condensed nor retired; `run_id`: the pass's
+    run (`revert_run` of it puts the pass back)."""
 
     owner: str
     under: str
@@ -141,6 +155,7 @@ class CompactionResult:
     condensed_version: int | None = None
     retired: list[str] = field(default_factory=list)
     kept: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # written by hand, left alone
     error: str | None = None
     seconds: float = 0.0
     run_id: int | None = None
@@ -174,42 +189,79 @@ def strip_sources(body: str) -> str:
 
 
 def _sections(body: str) -> list[tuple[str, list[str]]]:
-    """Split an earlier condensed body into (heading, lines) sections."""
+    """Split an earlier condensed body into (heading, lines) sections: every line but its
+    title and its Sources section, blank lines included (they separate blocks)."""
     sections: list[tuple[str, list[str]]] = [("", [])]
     for i, line in enumerate(strip_sources(body).splitlines()):
         if i == 0 and line.startswith("# "):
             continue
         if line.startswith("## "):
             sections.append((line, []))
-        elif line.strip() and not line.startswith("(") and not line.startswith("# "):
+        else:
             sections[-1][1].append(line)
-    return [s for s in sections if s[1]]
+    return [(h, lines) for h, lines in sections if any(ln.strip() for ln in lines)]
 
 
 _LINK = re.compile(r"\[\[[^\]]*\]\]|\]\([^)]*\)")
-_TAGS = re.compile(
-    r"^\s*-?\s*(\d{4}-\d{2}-\d{2}\b[^:\w]*:?\s*)?(\d{1,2}:\d{2}\s*)?(\[[\w ,]+\]\s*)?"
-)
+_LINK_TOKEN = re.compile(r"\[\[[^\]]*\]\]|\[[^\]]*\]\([^)]*\)")
+_ALSO = re.compile(r"\(also \[\[[^\]]*\]\]\)")  # what a repeat adds to the line it repeats
+_HEADING = re.compile(r"^(#{1,6})\s")
+_FENCE = ("```", "~~~")
 
 
-def dedupe_key(line: str) -> str:
-    """What makes two lines the same fact: their words, without links, citations, a leading
-    date or time tag (`2026-11-18:`, `09:02 [decision]`) or punctuation. Empty for a line
-    that is only links."""
-    text = _LINK.sub(" ", line)
-    text = _TAGS.sub("", text)
-    return normal_key(text)
+def line_key(line: str) -> str:
+    """What makes two lines the same line for compaction: their words and punctuation-free
+    text once their links are set aside (a list marker or heading level does not count).
+    Empty for a line that is only links or punctuation."""
+    return normal_key(_LINK.sub(" ", _ALSO.sub(" ", line)))
+
+
+def link_tokens(line: str) -> list[str]:
+    """The `[[wiki]]` and `[text](target)` links of a line, in order."""
+    return _LINK_TOKEN.findall(line)
+
+
+def _fence_after(open_fence: str | None, line: str) -> str | None:
+    """The open code fence after a fence line: it closes one opened by the same marker."""
+    marker = line.strip()[:3]
+    if open_fence is None:
+        return marker
+    return None if marker == open_fence else open_fence
+
+
+def source_lines(body: str, title: str) -> list[str]:
+    """The lines of a source as the condensed document keeps them: every line of the body but
+    a YAML frontmatter block and a first `# heading` equal to the title (the section's own
+    heading names the source); headings are moved two levels down, below the section's."""
+    if body.startswith("---"):
+        _, body = split_frontmatter(body)
+    lines = body.splitlines()
+    first = next((i for i, ln in enumerate(lines) if ln.strip()), None)
+    heading = re.match(r"^#\s+(.*?)\s*#*\s*$", lines[first]) if first is not None else None
+    if heading and normal_key(heading.group(1)) == normal_key(title):
+        lines = lines[first + 1 :]
+    out: list[str] = []
+    in_code: str | None = None
+    for line in lines:
+        if line.strip().startswith(_FENCE):
+            in_code = _fence_after(in_code, line)
+        elif not in_code and (m := _HEADING.match(line)):
+            line = "#" * min(len(m.group(1)) + 2, 6) + line[len(m.group(1)) :]
+        out.append(line.rstrip())
+    return out
 
 
 class ExtractiveCondenser:
-    """The offline condenser: keeps list items, facts, decisions and first sentences; says
-    each fact once across documents (ignoring links, citations and date prefixes); groups
-    what is kept by source. Deterministic, no model.
+    """The offline condenser: lossless. It keeps every line of every source, grouped by
+    source (each section headed by a link to it), and drops only repeats: a line equal to
+    one kept before (`line_key`: the same words once links, list markers and punctuation are
+    set aside) goes, and the kept line takes the links it lacked, plus `(also [[source]])`
+    when it was kept under another source, so a fact stays tied to every page that said it
+    (a repeat shorter than what it would add to the kept line simply stays where it is).
+    Headings, code blocks and table rows are never dropped. Deterministic, no model.
 
-    Over `budget_bytes` it keeps every source's first lines rather than whole sources: it
-    takes lines round by round (each section's next line in turn, fact lines before plain
-    first sentences, new sources before the earlier condensed text) while they fit, and says
-    how many it left out; those stay readable in the sources' history.
+    It keeps everything even past `budget_bytes` (a model condenser can shorten; this one
+    only removes repetition), so a fact is never lost to the condensed text.
     """
 
     name = "offline"
@@ -226,79 +278,72 @@ class ExtractiveCondenser:
         under: str,
         budget_bytes: int | None = None,
     ) -> str:
-        budget = budget_bytes if budget_bytes is not None else self.budget_bytes
-        seen: set[str] = set()
         order: list[str] = []
-        sections: dict[str, list[tuple[int, str]]] = {}
-        earlier: set[str] = set()
+        sections: dict[str, list[str]] = {}
+        kept_at: dict[str, tuple[str, int]] = {}  # line key -> (heading, index)
 
-        def add(heading: str, prio: int, line: str) -> None:
-            key = dedupe_key(line)
-            if len(key.split()) < 2 or key in seen:
-                return
-            seen.add(key)
-            if heading not in sections:
-                sections[heading] = []
+        def add(heading: str, lines: Sequence[str], link: str | None) -> None:
+            out = sections.setdefault(heading, [])
+            if heading not in order:
                 order.append(heading)
-            sections[heading].append((prio, line))
+            in_code: str | None = None  # the open code fence's marker
+            for line in lines:
+                fence = line.strip().startswith(_FENCE)
+                structural = in_code or fence or not line.strip() or _HEADING.match(line)
+                if fence:
+                    in_code = _fence_after(in_code, line)
+                if structural or line.lstrip().startswith("|"):
+                    out.append(line)
+                    continue
+                key = line_key(line) or normal_key(line)
+                if not key:
+                    out.append(line)
+                    continue
+                if key not in kept_at:
+                    kept_at[key] = (heading, len(out))
+                    out.append(line)
+                    continue
+                # A repeat: the kept line takes the links it lacks, and (when it is kept
+                # under another source) a link to this source, so no page loses the fact;
+                # unless that costs more than the line itself, which then simply stays.
+                where, i = kept_at[key]
+                kept = sections[where][i]
+                added = "".join(f" {t}" for t in link_tokens(line) if t not in kept)
+                if where != heading and link and link not in kept:
+                    added += f" (also {link})"
+                if len(added) >= len(line.strip()):
+                    out.append(line)
+                    continue
+                sections[where][i] += added
+            if in_code:  # a source's unclosed code block ends with it
+                out.append(in_code)
 
         if previous is not None:
             for heading, lines in _sections(previous.body):
-                earlier.add(heading)
-                for line in lines:
-                    add(heading, 1, line)
+                found = re.search(r"\[\[[^\]]*\]\]", heading)
+                add(heading, lines, found.group(0) if found else None)
         for src in sorted(sources, key=lambda s: s.path):
-            heading = f"## {src.title} ([[{src.path}]])"
-            for prio, line in extract_lines(src.body):
-                add(heading, prio, line)
+            add(
+                f"## {src.title} ([[{src.path}]])",
+                source_lines(src.body, src.title),
+                f"[[{src.path}]]",
+            )
 
-        title = f"# {self.title or f'{CONDENSED_TITLE}: {under}'}"
-        total = sum(len(lines) for lines in sections.values())
+        parts = [f"# {self.title or f'{CONDENSED_TITLE}: {under}'}"]
+        for heading in order:
+            text = _tidy(sections[heading])
+            if text:
+                parts.append(f"{heading}\n\n{text}" if heading else text)
+        return "\n\n".join(parts) + "\n"
 
-        def render(chosen: dict[str, list[str]], note: str = "") -> str:
-            parts = [title]
-            for heading in order:
-                if chosen.get(heading):
-                    lines = "\n".join(chosen[heading])
-                    parts.append(f"{heading}\n\n{lines}" if heading else lines)
-            if note:
-                parts.append(note)
-            return "\n\n".join(parts) + "\n"
 
-        everything = {h: [line for _, line in sections[h]] for h in order}
-        text = render(everything)
-        if budget is None or _size(text) <= budget:
-            return text
-        # Round by round: priority-1 lines first, then priority-2; new sources first.
-        chosen: dict[str, list[str]] = {h: [] for h in order}
-        picked: dict[str, set[int]] = {h: set() for h in order}
-        room = budget - _size(title) - 200  # the closing note
-        turn = sorted(order, key=lambda h: h in earlier)
-        for prio in (1, 2):
-            queues = {h: [i for i, (p, _) in enumerate(sections[h]) if p == prio] for h in turn}
-            full: set[str] = set()
-            while any(queues[h] for h in turn if h not in full):
-                for h in turn:
-                    if h in full or not queues[h]:
-                        continue
-                    i = queues[h].pop(0)
-                    cost = _size(sections[h][i][1]) + 1 + (_size(h) + 2 if not picked[h] else 0)
-                    if cost > room:
-                        full.add(h)
-                        continue
-                    room -= cost
-                    picked[h].add(i)
-        for h in order:
-            chosen[h] = [line for i, (_, line) in enumerate(sections[h]) if i in picked[h]]
-        left = total - sum(len(v) for v in picked.values())
-        where = "the history of their sources" + (
-            " and the earlier versions of this document" if previous is not None else ""
-        )
-        note = (
-            f"({left} line{'s' if left != 1 else ''} left out to stay within {budget:,} bytes; "
-            f"they are in {where}.)"
-        )
-        return render(chosen, note)
+def _tidy(lines: Sequence[str]) -> str:
+    """Lines joined, without leading, trailing or repeated blank lines."""
+    out: list[str] = []
+    for line in lines:
+        if line.strip() or (out and out[-1].strip()):
+            out.append(line if line.strip() else "")
+    return "\n".join(out).strip("\n")
 
 
 def _size(text: str) -> int:
@@ -449,6 +494,39 @@ def sources_section(
     return "\n".join(lines) + "\n"
 
 
+MEMORY_ROOTS = (HOME, MEMORY_ROOT)
+HAND_KINDS = ("user", "agent")  # actor kinds of pages written by hand (import records these)
+CONTENT_OPERATIONS = ("created", "modified")
+
+
+def check_scope(under: str, *, whole_memory: bool) -> None:
+    """Refuse to compact the memory root or the home unless asked for by `whole_memory`."""
+    under = normalize_path(under)
+    if under in MEMORY_ROOTS and not whole_memory:
+        raise UserError(
+            f"compact {under}: that is the whole memory (every page below it would be condensed "
+            f"into {condensed_path(under)}); name a subtree such as {MEMORY_ROOT}/archive, or "
+            "ask for the whole memory explicitly (--whole-memory)"
+        )
+
+
+def hand_written(repo: DocumentsRepository, owner: str, under: str) -> set[int]:
+    """Ids of the documents at or below `under` written by hand: one of their versions put
+    content there (created or modified, with a body) by an actor of kind `user` or `agent`
+    (a person through the CLI or the inspector, an import, the agent itself through MCP or
+    the memory tool). Restores, moves and implicit empty parents do not count."""
+    found: set[int] = set()
+    for v in repo.iter_versions(owner, under):
+        if (
+            v.document_id not in found
+            and v.actor_kind in HAND_KINDS
+            and v.operation in CONTENT_OPERATIONS
+            and (v.body or "").strip()
+        ):
+            found.add(v.document_id)
+    return found
+
+
 class Compactor:
     """Runs compaction passes over one database.
 
@@ -470,8 +548,11 @@ class Compactor:
         self.lease_ttl = lease_ttl
         self.leases = Leases(repo.conn)
 
-    def maybe_compact(self, owner: str, under: str | None = None) -> CompactionResult:
-        """Compact `under` (default: the policy's subtree) if it is over the owner's threshold."""
+    def maybe_compact(
+        self, owner: str, under: str | None = None, *, include_hand_written: bool = False
+    ) -> CompactionResult:
+        """Compact `under` (default: the policy's subtree, which may be the memory root) if
+        it is over the owner's threshold."""
         under = normalize_path(under or self.policy.under)
         size = self.repo.total_size(owner, under)
         threshold = self.policy.threshold_for(owner)
@@ -479,7 +560,14 @@ class Compactor:
             return CompactionResult(
                 owner, under, "below-threshold", size_before=size, size_after=size
             )
-        return self.compact(owner, under)
+        # The policy (or the caller's --if-over) chose this subtree, the root included.
+        return self.compact(
+            owner,
+            under,
+            include_hand_written=include_hand_written,
+            whole_memory=True,
+            only_if_smaller=True,
+        )
 
     def new_material(self, owner: str, under: str) -> int:
         """Bytes a pass would fold in: the subtree but its condensed document and the kept
@@ -500,11 +588,28 @@ class Compactor:
         except Exception:  # the hook must never fail the session
             log.exception("compaction after session %s failed", getattr(job, "session_id", "?"))
 
-    def compact(self, owner: str, under: str | None = None) -> CompactionResult:
+    def compact(
+        self,
+        owner: str,
+        under: str | None = None,
+        *,
+        include_hand_written: bool = False,
+        whole_memory: bool = False,
+        only_if_smaller: bool = False,
+    ) -> CompactionResult:
         """One pass over `under` now, whatever its size. Never raises for a failed pass: the
-        result says `failed` with the error, and every document is left as it was."""
+        result says `failed` with the error, and every document is left as it was.
+        `only_if_smaller` (the threshold-driven pass): a condensed text larger than
+        `GAIN_SHARE` (3/4) of what it would replace changes nothing (status `no-gain`): the
+        memory agent writes retired pages anew, so a pass that saves little only repeats them.
+
+        Pages written by hand are skipped (and listed in `skipped`) unless
+        `include_hand_written`. The memory root `~/memory` or the home `~` as `under` is
+        refused (UserError) unless `whole_memory`: every page of the memory would go into
+        one."""
         owner = validate_owner(owner)
         under = normalize_path(under or self.policy.under)
+        check_scope(under, whole_memory=whole_memory)
         started = time.monotonic()
         name = f"compaction:{owner}"
         with self.leases.held(name, self.lease_ttl, new_holder("compaction")) as ok:
@@ -519,7 +624,7 @@ class Compactor:
                 result = CompactionResult(owner, under, "skipped", self.condenser.name)
             else:
                 try:
-                    result = self._pass(owner, under)
+                    result = self._pass(owner, under, include_hand_written, only_if_smaller)
                 except Exception as e:
                     log.warning(
                         "compaction of %s for %s failed, nothing changed: %s",
@@ -542,29 +647,62 @@ class Compactor:
         return result
 
     def snapshot(
-        self, owner: str, under: str
-    ) -> tuple[list[SourceDocument], SourceDocument | None]:
+        self, owner: str, under: str, *, include_hand_written: bool = False
+    ) -> tuple[list[SourceDocument], SourceDocument | None, list[str]]:
         """Every live document strictly below `under` at its current version, but those the
-        policy keeps; the earlier condensed document separately."""
+        policy keeps and (unless `include_hand_written`) those written by hand; the earlier
+        condensed document separately; and the paths of the hand-written pages left out.
+        A document with a descendant that stays (kept or written by hand) stays too, since
+        it could not be retired."""
         target = condensed_path(under)
         # A kept subtree at or above `under` was asked for by name: it is compacted.
         keep = [k for k in self.policy.keep if not (k == under or under.startswith(k + "/"))]
         docs = [
-            SourceDocument.of(d)
+            d
             for d in self.repo.documents(owner, under)
             if d.path != under and not any(d.path == k or d.path.startswith(k + "/") for k in keep)
         ]
-        previous = next((d for d in docs if d.path == target), None)
-        return [d for d in docs if d.path != target], previous
+        by_hand = set() if include_hand_written else hand_written(self.repo, owner, under)
+        skipped = sorted(d.path for d in docs if d.id in by_hand and d.path != target)
+        taken = {d.id for d in docs}
+        others = (d.path for d in self.repo.documents(owner, under) if d.id not in taken)
+        staying = [*skipped, *others]
+        # The condensed document is the pass's own, edited or not: folded in again, whole.
+        sources = [
+            SourceDocument.of(d)
+            for d in docs
+            if (d.id not in by_hand or d.path == target)
+            and not any(p.startswith(d.path + "/") for p in staying)
+        ]
+        previous = next((d for d in sources if d.path == target), None)
+        return [d for d in sources if d.path != target], previous, skipped
 
-    def _pass(self, owner: str, under: str) -> CompactionResult:
+    def _pass(
+        self, owner: str, under: str, include_hand_written: bool, only_if_smaller: bool = False
+    ) -> CompactionResult:
         target = condensed_path(under)
         size_before = self.repo.total_size(owner, under)
-        snapshot, previous = self.snapshot(owner, under)
+        snapshot, previous, skipped = self.snapshot(
+            owner, under, include_hand_written=include_hand_written
+        )
+        if skipped:
+            log.info(
+                "compaction of %s for %s leaves %d page(s) written by hand: %s",
+                under,
+                owner,
+                len(skipped),
+                ", ".join(skipped),
+            )
         with_body = [s for s in snapshot if s.body.strip()]
         if len(with_body) + (previous is not None) < 2:
             return CompactionResult(
-                owner, under, "nothing", self.condenser.name, size_before, size_before
+                owner,
+                under,
+                "nothing",
+                self.condenser.name,
+                size_before,
+                size_before,
+                skipped=skipped,
             )
         run_id = self._start_run(owner)
         try:
@@ -574,6 +712,28 @@ class Compactor:
             )
             self._record_usage(run_id)
             body = condensed.rstrip() + "\n\n" + sources_section(with_body, previous, target)
+            replaced = sum(_size(s.body) for s in snapshot) + (
+                _size(previous.body) if previous else 0
+            )
+            if only_if_smaller and _size(body) > replaced * GAIN_SHARE:
+                self._finish_run(run_id, "completed", stop_reason="no_gain")
+                log.info(
+                    "compaction of %s for %s changes nothing: %d bytes condensed from %d",
+                    under,
+                    owner,
+                    _size(body),
+                    replaced,
+                )
+                return CompactionResult(
+                    owner,
+                    under,
+                    "no-gain",
+                    self.condenser.name,
+                    size_before,
+                    size_before,
+                    skipped=skipped,
+                    run_id=run_id,
+                )
             retired: list[str] = []
             kept: list[str] = []
             with self.repo.transaction():
@@ -612,6 +772,7 @@ class Compactor:
             doc.version,
             sorted(retired),
             sorted(kept),
+            skipped,
             run_id=run_id,
         )
 
@@ -641,13 +802,20 @@ class Compactor:
             getattr(self.condenser, "last_cost_usd", 0.0),
         )
 
-    def _finish_run(self, run_id: int | None, status: str, error: str | None = None) -> None:
+    def _finish_run(
+        self,
+        run_id: int | None,
+        status: str,
+        error: str | None = None,
+        stop_reason: str | None = None,
+    ) -> None:
         if run_id is None:
             return
         from doctree.store.runs import Runs
 
+        reason = stop_reason or ("end_turn" if not error else "error")
         try:
-            Runs(self.repo.conn).finish(run_id, status, "end_turn" if not error else "error", error)
+            Runs(self.repo.conn).finish(run_id, status, reason, error)
         except sqlite3.Error:
             log.warning("compaction run %s could not be finished", run_id, exc_info=True)
 
@@ -671,12 +839,16 @@ class Compactor:
 def compact(
     repo: DocumentsRepository,
     owner: str,
-    under: str = DEFAULT_UNDER,
+    under: str,
     *,
     backend: str = "auto",
+    include_hand_written: bool = False,
+    whole_memory: bool = False,
 ) -> CompactionResult:
     """Compact `under` of `owner` now (see `Compactor.compact`)."""
-    return Compactor(repo, condenser=backend).compact(owner, under)
+    return Compactor(repo, condenser=backend).compact(
+        owner, under, include_hand_written=include_hand_written, whole_memory=whole_memory
+    )
 
 
 def compaction_hook(

@@ -316,7 +316,12 @@ class MemoryWorker:
         from doctree.store.documents import DocumentsRepository
 
         try:
-            revert_run(DocumentsRepository(self.sessions.conn), run_id, actor=revert_actor(run_id))
+            revert_run(
+                DocumentsRepository(self.sessions.conn),
+                run_id,
+                actor=revert_actor(run_id),
+                lines=True,  # later runs' changes to the same pages stay; clashes are flagged
+            )
         except Exception:
             log.exception("event: revert failed run=%s; its changes stay", run_id)
 

@@ -3,7 +3,9 @@
 A run is created before the first tool call so every version it writes can carry its id; it
 accumulates turns, tool calls and token usage as it goes, and is finished once with a
 status and a stop reason. A run whose changes were put back (`doctree.memory.revert`) keeps its
-status and records when and by whom it was reverted. All SQL for runs lives in this module.
+status and records when and by whom it was reverted; documents such a revert could not put
+back (a later run changed the same lines) are recorded as the run's open reviews
+(`run_reviews`) until put back or kept by a person. All SQL for runs lives in this module.
 
 A run records the host and process id that run it. A run left `running` by a process that is
 gone (killed mid-run) is orphaned: reading it shows it `failed` with stop reason `orphaned`
@@ -88,6 +90,19 @@ class Run:
         return Usage(
             self.input_tokens, self.output_tokens, self.cache_read_tokens, self.cache_write_tokens
         )
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.__dict__.copy()
+
+
+@dataclass
+class Review:
+    """A document a revert of a run could not put back: it needs a person to look at it."""
+
+    document_id: int
+    path: str
+    reason: str
+    flagged_at: str
 
     def to_dict(self) -> dict[str, Any]:
         return self.__dict__.copy()
@@ -212,10 +227,63 @@ class Runs:
         )
         return self.get(run_id)
 
+    def flag_reviews(self, run_id: int, items: list[tuple[int, str]]) -> int:
+        """Record documents a revert of the run could not put back, each with why, for a
+        person to review (one open review per document). Returns how many were new."""
+        flagged = 0
+        for document_id, reason in items:
+            open_ = self.conn.execute(
+                "SELECT id FROM run_reviews WHERE run_id = ? AND document_id = ?"
+                " AND resolved_at IS NULL",
+                (run_id, document_id),
+            ).fetchone()
+            if open_ is not None:
+                self.conn.execute(
+                    "UPDATE run_reviews SET reason = ? WHERE id = ?", (reason, open_[0])
+                )
+                continue
+            self.conn.execute(
+                "INSERT INTO run_reviews (run_id, document_id, reason, flagged_at)"
+                " VALUES (?, ?, ?, ?)",
+                (run_id, document_id, reason, now()),
+            )
+            flagged += 1
+        return flagged
+
+    def resolve_reviews(self, run_id: int, document_ids: list[int], actor: str) -> int:
+        """Close the run's open reviews of these documents (put back since, or kept by a
+        person's decision). Returns how many were closed."""
+        closed = 0
+        for document_id in dict.fromkeys(document_ids):
+            cur = self.conn.execute(
+                "UPDATE run_reviews SET resolved_at = ?, resolved_by = ?"
+                " WHERE run_id = ? AND document_id = ? AND resolved_at IS NULL",
+                (now(), actor, run_id, document_id),
+            )
+            closed += cur.rowcount
+        return closed
+
+    def reviews(self, run_ids: list[int]) -> dict[int, list[Review]]:
+        """The open reviews of these runs, by run id, each with the document's path now."""
+        out: dict[int, list[Review]] = {}
+        if not run_ids:
+            return out
+        marks = ", ".join("?" for _ in run_ids)
+        rows = self.conn.execute(
+            "SELECT r.run_id, r.document_id, d.path, r.reason, r.flagged_at"
+            " FROM run_reviews r JOIN documents d ON d.id = r.document_id"
+            f" WHERE r.resolved_at IS NULL AND r.run_id IN ({marks})"
+            " ORDER BY r.run_id, r.id",
+            [int(i) for i in run_ids],
+        ).fetchall()
+        for r in rows:
+            out.setdefault(r[0], []).append(Review(r[1], r[2], r[3], r[4]))
+        return out
+
     @renamed_keywords(source_agent="owner")
     def scrub(self, owner: str, text_map: Callable[[str], str]) -> int:
-        """Rewrite in place the errors of `owner`'s runs that `text_map` changes
-        (forget). Returns how many runs changed."""
+        """Rewrite in place the errors of `owner`'s runs, and the reasons of their reviews,
+        that `text_map` changes (forget). Returns how many runs' errors changed."""
         changed = 0
         for r in self.conn.execute(
             "SELECT id, error FROM runs WHERE owner = ? AND error IS NOT NULL",
@@ -224,6 +292,13 @@ class Runs:
             if (error := text_map(r[1])) != r[1]:
                 self.conn.execute("UPDATE runs SET error = ? WHERE id = ?", (error, r[0]))
                 changed += 1
+        for r in self.conn.execute(
+            "SELECT v.id, v.reason FROM run_reviews v JOIN runs r ON r.id = v.run_id"
+            " WHERE r.owner = ?",
+            (owner,),
+        ).fetchall():
+            if (reason := text_map(r[1])) != r[1]:
+                self.conn.execute("UPDATE run_reviews SET reason = ? WHERE id = ?", (reason, r[0]))
         return changed
 
     def get(self, run_id: int) -> Run:
