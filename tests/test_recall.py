@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from doctree.cli import cli
 from doctree.interop.tools import MemoryTools
 from doctree.memory.context import SEPARATOR, load_memories
-from doctree.memory.forget import forget
+from doctree.memory.erase import forget
 from doctree.memory.recall import RECALL_HEADING, blend, hand_over, recall
 from doctree.memory.retrieval import words
 from doctree.sessions.repository import SessionsRepository

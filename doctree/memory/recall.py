@@ -10,7 +10,7 @@ scans: a query is one full-text search.
 session, each group headed by its session and date, each passage by its time and speaker.
 `blend` is what every reader of memory uses with a query (`load_memories`, `doctree
 context`, the MCP `context` tool): the curated pages first, the verbatim passages after,
-within one budget. `erase` is how `forget` reaches this layer.
+within one budget. `scrub` is how `doctree.memory.erase` reaches this layer.
 """
 
 from __future__ import annotations
@@ -312,16 +312,44 @@ def blend(
 
 
 def erase(conn: sqlite3.Connection, owner: str, matches: Callable[[str], bool]) -> int:
-    """Erase every recall passage of `owner` whose text `matches` (forget); returns how
-    many. Runs in the caller's transaction when one is open."""
+    """Delete every recall passage of `owner` whose text `matches` (the redaction of a
+    whole version: the passages it came from); returns how many. Runs in the caller's
+    transaction when one is open."""
     index = RecallIndex(conn)
     ids = [p.id for p in index.passages(validate_owner(owner)) if matches(p.text)]
     return index.erase(ids) if ids else 0
 
 
-def matching(conn: sqlite3.Connection, owner: str, matches: Callable[[str], bool]) -> int:
-    """How many recall passages of `owner` `matches` (a dry run of `erase`)."""
-    return sum(1 for p in RecallIndex(conn).passages(validate_owner(owner)) if matches(p.text))
+def scrub(
+    conn: sqlite3.Connection,
+    owner: str,
+    pattern: re.Pattern,
+    marker: str,
+    *,
+    dry_run: bool = False,
+    removed: Sequence[str] = (),
+) -> tuple[int, int, list[tuple[str, str]]]:
+    """Replace every match of `pattern` in `owner`'s recall record by `marker`: the text
+    of each passage, and the context of the records around it that each passage is
+    indexed with (`doctree.memory.erase`). `removed` are the texts erased elsewhere, whose
+    words also leave an index that keeps only words. Returns (passages rewritten, index
+    contexts rewritten, (where, text) of the passages that match). On a dry run nothing
+    is written and the contexts are not counted."""
+    index = RecallIndex(conn)
+    owner = validate_owner(owner)
+    texts: dict[int, tuple[str, int]] = {}
+    said: list[tuple[str, str]] = []
+    gone = set(removed)
+    for p in index.passages(owner):
+        new = pattern.sub(marker, p.text)
+        if new != p.text:
+            gone.update(m.group(0) for m in pattern.finditer(p.text))
+            texts[p.id] = (new, words(new))
+            said.append((f"session {p.session_id} [{p.time}] {p.speaker}", p.text))
+    if dry_run:
+        return len(texts), 0, said
+    contexts = index.rewrite(owner, texts, lambda c: pattern.sub(marker, c), sorted(gone))
+    return len(texts), contexts, said
 
 
 def texts(conn: sqlite3.Connection, owner: str) -> Iterable[str]:
@@ -374,17 +402,3 @@ def erase_sources(conn: sqlite3.Connection, owner: str, text: str) -> int:
     if not sentences:
         return 0
     return erase(conn, owner, lambda passage: any(s in _norm(passage) for s in sentences))
-
-
-def redact(
-    repo: DocumentsRepository, owner: str, path: str, version: int, *, actor: Any = None
-) -> tuple[Any, int]:
-    """Redact one version of a document (`DocumentsRepository.redact`) and, in the same
-    transaction, the verbatim passages of past sessions its sentences came from. Returns
-    the redaction record and how many passages were erased."""
-    owner = validate_owner(owner)
-    body = repo.read(owner, path, version=version).body or ""
-    with repo.transaction():
-        v = repo.redact(owner, path, version, actor=actor)
-        erased = erase_sources(repo.conn, owner, body)
-    return v, erased

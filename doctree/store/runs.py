@@ -213,16 +213,17 @@ class Runs:
         return self.get(run_id)
 
     @renamed_keywords(source_agent="owner")
-    def scrub(self, owner: str, text_map: Callable[[str], str]) -> int:
+    def scrub(self, owner: str, text_map: Callable[[str], str], *, dry_run: bool = False) -> int:
         """Rewrite in place the errors of `owner`'s runs that `text_map` changes
-        (forget). Returns how many runs changed."""
+        (`doctree.memory.erase`). Returns how many runs changed (on a dry run: would)."""
         changed = 0
         for r in self.conn.execute(
             "SELECT id, error FROM runs WHERE owner = ? AND error IS NOT NULL",
             (owner,),
         ).fetchall():
             if (error := text_map(r[1])) != r[1]:
-                self.conn.execute("UPDATE runs SET error = ? WHERE id = ?", (error, r[0]))
+                if not dry_run:
+                    self.conn.execute("UPDATE runs SET error = ? WHERE id = ?", (error, r[0]))
                 changed += 1
         return changed
 

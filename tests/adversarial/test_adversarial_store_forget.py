@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from doctree.agent.runtime import MemoryAgentRuntime
 from doctree.errors import DoctreeError
-from doctree.memory.forget import forget
+from doctree.memory.erase import forget
 from doctree.memory.retrieval import retrieve
 from doctree.sessions.repository import AgentDescriptor, SessionsRepository
 from doctree.sessions.transcripts import format_transcript
@@ -108,8 +108,8 @@ def test_forget_of_an_old_version_leaves_no_copy_in_redaction_records(repo):
 def test_redacting_an_old_version_then_its_content_in_the_current_one_leaves_no_copy(repo):
     repo.write("main", "~/n", "first\n")
     repo.write("main", "~/n", f"second {SECRET}\n")
-    repo.redact("main", "~/n", 1)  # records the redaction with the current body
-    repo.redact("main", "~/n", 2)
+    repo.erase_version("main", "~/n", 1)  # records the redaction with the current body
+    repo.erase_version("main", "~/n", 2)
 
     assert all(SECRET not in (v.body or "") for v in repo.history("main", "~/n"))
     assert SECRET not in repo.read("main", "~/n").body
