@@ -309,7 +309,9 @@ def test_extract_lines_keeps_facts_and_drops_code_and_headings():
 
 def test_compact_command_reports_what_it_did(db_path, repo):
     seed(repo)
-    result = CliRunner().invoke(cli, ["--db", str(db_path), "compact", "--backend", "offline"])
+    result = CliRunner().invoke(
+        cli, ["--db", str(db_path), "compact", "--backend", "offline", "--yes"]
+    )
     assert result.exit_code == 0, result.output
     assert "compacted ~/memory: 5 document(s) retired" in result.output
 
@@ -317,7 +319,8 @@ def test_compact_command_reports_what_it_did(db_path, repo):
 def test_compact_command_with_if_over_skips_small_trees(db_path, repo):
     seed(repo)
     result = CliRunner().invoke(
-        cli, ["--db", str(db_path), "compact", "--backend", "offline", "--if-over", "100000"]
+        cli,
+        ["--db", str(db_path), "compact", "--backend", "offline", "--if-over", "100000", "--yes"],
     )
     assert result.exit_code == 0
     assert "(or what is new in it) is under the threshold" in result.output
@@ -326,7 +329,9 @@ def test_compact_command_with_if_over_skips_small_trees(db_path, repo):
 def test_compact_command_failure_exits_nonzero_in_one_line(db_path, repo, monkeypatch):
     seed(repo)
     monkeypatch.setenv("DOCTREE_MAX_BODY_BYTES", "150")
-    result = CliRunner().invoke(cli, ["--db", str(db_path), "compact", "--backend", "offline"])
+    result = CliRunner().invoke(
+        cli, ["--db", str(db_path), "compact", "--backend", "offline", "--yes"]
+    )
     assert result.exit_code == 1
     assert "failed, nothing changed" in result.output
     assert "Traceback" not in result.output
@@ -337,7 +342,7 @@ def test_compact_command_json_lists_retired_documents(db_path, repo):
 
     seed(repo)
     result = CliRunner().invoke(
-        cli, ["--db", str(db_path), "compact", "--backend", "offline", "--json"]
+        cli, ["--db", str(db_path), "compact", "--backend", "offline", "--json", "--yes"]
     )
     data = json.loads(result.output)
     assert "~/memory/people/alice" in data["retired"]
@@ -473,6 +478,7 @@ def test_compact_command_for_all_agents_compacts_each_over_the_threshold(db_path
             "100",
             "--backend",
             "offline",
+            "--yes",
         ],
     )
     assert result.exit_code == 0, result.output

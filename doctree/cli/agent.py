@@ -11,6 +11,7 @@ import click
 
 from doctree.cli import Int, State, cli, emit_json, user_actor
 from doctree.cli.aliases import all_owners_option
+from doctree.cli.confirm import confirm, yes_option
 
 pass_state = click.pass_obj
 
@@ -146,9 +147,10 @@ def run_show(state: State, run_id: int, as_json: bool) -> None:
 @click.option("--run", "run_id", type=Int(min=1), required=True, help="The run to revert.")
 @click.option("--dry-run", is_flag=True, help="Show what would be put back; write nothing.")
 @click.option("--force", is_flag=True, help="Revert a run still marked running (its process died).")
+@yes_option
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @pass_state
-def revert(state: State, run_id: int, dry_run: bool, force: bool, as_json: bool) -> None:
+def revert(state: State, run_id: int, dry_run: bool, force: bool, yes: bool, as_json: bool) -> None:
     """Put back every document a run changed, unless someone changed it since.
 
     A document the run changed goes back to its version before the run, one it created
@@ -158,16 +160,32 @@ def revert(state: State, run_id: int, dry_run: bool, force: bool, as_json: bool)
 
     \b
       doctree revert --run 3 --dry-run
-      doctree revert --run 3
+      doctree revert --run 3          # shows the same, then asks (--yes in scripts)
       doctree log --run 3        # what run 3 had written
     """
     from doctree.memory.revert import revert_run
 
-    report = revert_run(state.repo, run_id, actor=user_actor(), dry_run=dry_run, force=force)
+    plan = revert_run(state.repo, run_id, actor=user_actor(), dry_run=True, force=force)
+    if not confirm(
+        "revert",
+        lambda: _revert_lines(plan, run_id),
+        yes=yes,
+        dry_run=dry_run,
+        changes=bool(plan.reverted),
+        quiet=as_json,
+    ):
+        if as_json:
+            emit_json(plan.to_dict())
+        return
+    report = revert_run(state.repo, run_id, actor=user_actor(), force=force)
     if as_json:
         emit_json(report.to_dict())
         return
-    would = "would put back" if dry_run else "put back"
+    click.echo("\n".join(_revert_lines(report, run_id)))
+
+
+def _revert_lines(report, run_id: int) -> list[str]:
+    would = "would put back" if report.dry_run else "put back"
     lines = [
         f"run {run_id} (agent {report.owner!r}): {would} {len(report.reverted)}, "
         f"kept {len(report.kept)}, unchanged {len(report.unchanged)}"
@@ -183,4 +201,4 @@ def revert(state: State, run_id: int, dry_run: bool, force: bool, as_json: bool)
         lines.append(f"  {'kept':<18} {item.path}  ({item.reason})")
     for item in report.unchanged:
         lines.append(f"  {'unchanged':<18} {item.path}  ({item.reason})")
-    click.echo("\n".join(lines))
+    return lines
