@@ -394,3 +394,34 @@ def test_cli_redact_of_a_missing_version_is_a_one_line_error(db_path):
     assert result.output == (
         "error: document '~/notes' has no version 9 (its versions are 1 to 1)\n"
     )
+
+
+# -- one service -------------------------------------------------------------------------
+
+
+def test_the_store_offers_no_redaction_that_would_miss_the_sessions():
+    from doctree.store.documents import DocumentsRepository
+
+    assert not hasattr(DocumentsRepository, "redact")
+    assert not hasattr(DocumentsRepository, "redact_by_id")
+
+
+def test_every_door_erases_through_the_one_service():
+    """Outside the store, only `doctree.memory.erase` calls the store's erasure primitives."""
+    import re
+    from pathlib import Path
+
+    import doctree
+
+    root = Path(doctree.__file__).parent
+    primitive = re.compile(
+        r"\.(erase_version|erase_version_by_id|replace_text|scrub_paths|scrub_links)\("
+        r"|\bscrub\(|compact_file\("
+    )
+    callers = sorted(
+        str(p.relative_to(root))
+        for p in root.rglob("*.py")
+        if not str(p.relative_to(root)).startswith("store/")
+        and primitive.search(p.read_text(encoding="utf-8"))
+    )
+    assert callers == ["memory/erase.py", "memory/recall.py", "sessions/repository.py"]
