@@ -236,3 +236,25 @@ def test_a_passage_index_update_that_read_before_forget_stores_nothing_stale(db_
     assert all(p == d and SECRET not in p for p, d in rows), rows
     indexer.close()
     repo.close()
+
+
+def test_a_hand_over_of_records_read_before_forget_stores_them_as_forget_left_them(repo):
+    """The worker reads a session's records, then hands them over: a forget between the two
+    must not come back through the recall record."""
+    sessions = SessionsRepository(repo.conn)
+    sessions.ensure(AgentDescriptor("agent", "main"), "s-1")
+    sessions.append_history("s-1", "user", f"My locker code is {SECRET}, remember it.")
+    sessions.append_history("s-1", "assistant", "I will remember the locker code.")
+    records = sessions.history("s-1")  # what the worker read
+
+    forget(repo, "main", SECRET, compact_file=False)
+    hand_over(repo.conn, "main", "s-1", records)
+
+    from doctree.store.recall import RecallIndex
+
+    texts = [p.text for p in RecallIndex(repo.conn).passages("main")]
+    assert texts == [
+        "My locker code is [forgotten], remember it.",
+        "I will remember the locker code.",
+    ]
+    assert RecallIndex(repo.conn).search("main", SECRET) == []

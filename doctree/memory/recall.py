@@ -19,7 +19,7 @@ import json
 import re
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
@@ -39,6 +39,7 @@ from doctree.memory.retrieval import (
     retrieve,
     words,
 )
+from doctree.store.backends import write_transaction
 from doctree.store.documents import DocumentsRepository
 from doctree.store.paths import validate_owner
 from doctree.store.recall import RecallHit, RecallIndex, RecallRow
@@ -123,15 +124,38 @@ def passages_of(records: Sequence[Any]) -> list[RecallRow]:
 
 def hand_over(conn: sqlite3.Connection, owner: str, session_id: str, records: Sequence[Any]) -> int:
     """Keep the records handed to the memory agent findable, word for word; returns how
-    many passages were new. One short write (or part of the caller's transaction)."""
+    many passages were new. One short write (or part of the caller's transaction).
+
+    The records of the session's history are read again inside the write, so that what an
+    erasure replaced in them after the caller read them is never stored as it was."""
     owner = validate_owner(owner)
-    rows = passages_of(records)
-    if not rows:
+    if not records:
         return 0
     if conn.in_transaction:
-        return RecallIndex(conn).add(owner, session_id, rows)
-    with conn:
-        return RecallIndex(conn).add(owner, session_id, rows)
+        return _hand_over(conn, owner, session_id, records)
+    with write_transaction(conn):
+        return _hand_over(conn, owner, session_id, records)
+
+
+def _hand_over(
+    conn: sqlite3.Connection, owner: str, session_id: str, records: Sequence[Any]
+) -> int:
+    from doctree.sessions.repository import HistoryRecord, SessionsRepository
+
+    ids = [r.id for r in records if isinstance(r, HistoryRecord) and r.session_id == session_id]
+    if ids:
+        stored = SessionsRepository(conn).history(
+            session_id, after_id=min(ids) - 1, until_id=max(ids)
+        )
+        now = {r.id: r.content for r in stored}
+        records = [
+            replace(r, content=now[r.id])
+            if isinstance(r, HistoryRecord) and r.id in now and now[r.id] != r.content
+            else r
+            for r in records
+        ]
+    rows = passages_of(records)
+    return RecallIndex(conn).add(owner, session_id, rows) if rows else 0
 
 
 # -- reading -----------------------------------------------------------------------------
