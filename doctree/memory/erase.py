@@ -158,17 +158,37 @@ def _scan(
     ever matched), by document id."""
     bodies: dict[int, list[Version]] = {}
     names: dict[int, list[Version]] = {}
-    for doc_id in doc_ids:
-        doc = repo.read_by_id(doc_id)
-        versions = [repo.version(doc_id, n) for n in range(1, doc.version + 1)]
+    for versions in _histories(repo, doc_ids):
+        doc_id = versions[0].document_id
         for v in versions:
             if v.body is not None and pattern.search(v.body):
                 bodies.setdefault(doc_id, []).append(v)
-        if any(pattern.search(t) for v in versions for t in _texts(v)) or any(
-            pattern.search(t) for t in (doc.path, doc.title, *doc.links)
-        ):
+        # The current path, title and links are the last version's.
+        if any(pattern.search(t) for v in versions for t in _texts(v)):
             names[doc_id] = versions
     return bodies, names
+
+
+def _histories(repo: DocumentsRepository, doc_ids: list[int]) -> Any:
+    """Every version of each of these documents, oldest first, one list per document: in
+    one stream of the owner's history when they are many, else document by document."""
+    if len(doc_ids) > 20:
+        wanted = set(doc_ids)
+        owner = repo.read_by_id(doc_ids[0]).owner
+        current: list[Version] = []
+        for v in repo.iter_versions(owner):
+            if v.document_id not in wanted:
+                continue
+            if current and current[0].document_id != v.document_id:
+                yield current
+                current = []
+            current.append(v)
+        if current:
+            yield current
+        return
+    for doc_id in doc_ids:
+        doc = repo.read_by_id(doc_id)
+        yield [repo.version(doc_id, n) for n in range(1, doc.version + 1)]
 
 
 def _examples(text: str, pattern: re.Pattern, where: str, out: list[Example]) -> None:
