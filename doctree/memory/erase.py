@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import re
 import warnings
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -169,7 +170,7 @@ def _scan(
     return bodies, names
 
 
-def _histories(repo: DocumentsRepository, doc_ids: list[int]) -> Any:
+def _histories(repo: DocumentsRepository, doc_ids: list[int]) -> Iterator[list[Version]]:
     """Every version of each of these documents, oldest first, one list per document: in
     one stream of the owner's history when they are many, else document by document."""
     if len(doc_ids) > 20:
@@ -329,7 +330,7 @@ def _run(
     owner: str,
     pattern: re.Pattern,
     text: str,
-    documents: Any,
+    documents: Callable[[], list[int]],
     *,
     under: str,
     marker: str,
