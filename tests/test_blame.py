@@ -97,7 +97,7 @@ def test_lines_after_a_redacted_version_are_blamed_on_the_first_version_that_sho
     repo.write("a", "~/p", "public\n")
     repo.write("a", "~/p", "public\nsecret 1234\n")
     repo.write("a", "~/p", "public\nsafe again\n")
-    repo.redact("a", "~/p", 2)
+    repo.erase_version("a", "~/p", 2)
 
     result = blame(repo, "a", "~/p")
 

@@ -337,7 +337,7 @@ def test_extract_lines_keeps_facts_and_drops_code_and_headings():
 def test_compact_command_reports_what_it_did(db_path, repo):
     seed(repo)
     result = CliRunner().invoke(
-        cli, ["--db", str(db_path), "compact", "--backend", "offline", "--whole-memory"]
+        cli, ["--db", str(db_path), "compact", "--backend", "offline", "--whole-memory", "--yes"]
     )
     assert result.exit_code == 0, result.output
     assert "compacted ~/memory: 5 document(s) retired" in result.output
@@ -356,6 +356,7 @@ def test_compact_command_with_if_over_skips_small_trees(db_path, repo):
             "offline",
             "--if-over",
             "100000",
+            "--yes",
         ],
     )
     assert result.exit_code == 0
@@ -366,7 +367,7 @@ def test_compact_command_failure_exits_nonzero_in_one_line(db_path, repo, monkey
     seed(repo)
     monkeypatch.setenv("DOCTREE_MAX_BODY_BYTES", "150")
     result = CliRunner().invoke(
-        cli, ["--db", str(db_path), "compact", "--backend", "offline", "--whole-memory"]
+        cli, ["--db", str(db_path), "compact", "--backend", "offline", "--whole-memory", "--yes"]
     )
     assert result.exit_code == 1
     assert "failed, nothing changed" in result.output
@@ -378,7 +379,17 @@ def test_compact_command_json_lists_retired_documents(db_path, repo):
 
     seed(repo)
     result = CliRunner().invoke(
-        cli, ["--db", str(db_path), "compact", "--backend", "offline", "--whole-memory", "--json"]
+        cli,
+        [
+            "--db",
+            str(db_path),
+            "compact",
+            "--backend",
+            "offline",
+            "--whole-memory",
+            "--json",
+            "--yes",
+        ],
     )
     data = json.loads(result.output)
     assert "~/memory/people/alice" in data["retired"]
@@ -532,6 +543,7 @@ def test_compact_command_for_all_agents_compacts_each_over_the_threshold(db_path
             "100",
             "--backend",
             "offline",
+            "--yes",
         ],
     )
     assert result.exit_code == 0, result.output

@@ -232,7 +232,7 @@ def test_compact_command_reaches_the_model_through_anthropic_base_url(
     server = serve(Scripted([answer()]))
     monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
     monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
-    result = CliRunner().invoke(cli, ["--db", str(db_path), "compact", "--whole-memory"])
+    result = CliRunner().invoke(cli, ["--db", str(db_path), "compact", "--whole-memory", "--yes"])
     assert result.exit_code == 0, result.output
     assert len(server.requests) == 1
     assert repo.read(OWNER, TARGET).body.startswith(CONDENSED)

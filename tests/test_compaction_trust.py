@@ -212,7 +212,7 @@ def test_a_parent_of_a_page_written_by_hand_is_not_retired(repo):
 def test_compact_command_names_the_pages_it_skipped(db_path, repo):
     seed(repo)
     result = CliRunner().invoke(
-        cli, ["--db", str(db_path), "compact", "~/memory/people", "--backend", "offline"]
+        cli, ["--db", str(db_path), "compact", "~/memory/people", "--backend", "offline", "--yes"]
     )
     assert result.exit_code == 0, result.output
     assert "skipped 1 page(s) written by hand: ~/memory/people/alice" in result.output
@@ -243,7 +243,17 @@ def test_compact_command_refuses_the_memory_root_in_one_line(db_path, repo):
 def test_the_whole_memory_is_compacted_when_asked(db_path, repo):
     seed(repo)
     result = CliRunner().invoke(
-        cli, ["--db", str(db_path), "compact", "~/memory", "--whole-memory", "--backend", "offline"]
+        cli,
+        [
+            "--db",
+            str(db_path),
+            "compact",
+            "~/memory",
+            "--whole-memory",
+            "--backend",
+            "offline",
+            "--yes",
+        ],
     )
     assert result.exit_code == 0, result.output
     assert repo.exists(OWNER, "~/memory/compacted")

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from doctree.cli import cli
 from doctree.interop.tools import MemoryTools
 from doctree.memory.context import SEPARATOR, load_memories
-from doctree.memory.forget import forget
+from doctree.memory.erase import forget
 from doctree.memory.recall import RECALL_HEADING, blend, hand_over, recall
 from doctree.memory.retrieval import words
 from doctree.sessions.repository import SessionsRepository
@@ -160,15 +160,18 @@ def test_the_memory_agents_search_shows_past_sessions_but_not_its_own(db_path, r
     assert "* session s-bob · 2026-03-05T17:40:00Z · user: Bob moved to Berlin" in out.content
 
 
-def test_forget_erases_matching_passages_and_a_dry_run_only_counts_them(db_path, repo):
+def test_forget_rewrites_matching_passages_and_a_dry_run_only_counts_them(db_path, repo):
     handed_over(db_path, "s-tea", TEA)
     handed_over(db_path, "s-bob", BOB)
+    before = [p.text for p in RecallIndex(repo.conn).passages(OWNER)]
     dry = forget(repo, OWNER, "green tea", dry_run=True)
-    assert dry.recall_passages == 2 and RecallIndex(repo.conn).count(OWNER) == 3
+    assert dry.recall_passages == 2
+    assert [p.text for p in RecallIndex(repo.conn).passages(OWNER)] == before
     report = forget(repo, OWNER, "green tea")
     assert report.recall_passages == 2
     left = [p.text for p in RecallIndex(repo.conn).passages(OWNER)]
-    assert left == [BOB[0][2]]
+    assert left == [t.replace("green tea", "[forgotten]") for t in before]
+    assert BOB[0][2] in left
     assert "green tea" not in load_memories(repo, OWNER, query="green tea")
     assert RecallIndex(repo.conn).search(OWNER, '"green"') == []
 
@@ -176,7 +179,7 @@ def test_forget_erases_matching_passages_and_a_dry_run_only_counts_them(db_path,
 def test_forget_reaches_the_record_whatever_the_path_it_is_given(db_path, repo):
     handed_over(db_path, "s-tea", TEA)
     assert forget(repo, OWNER, "green tea", under="~/memory/people").recall_passages == 2
-    assert RecallIndex(repo.conn).count(OWNER) == 0
+    assert not any("green tea" in p.text for p in RecallIndex(repo.conn).passages(OWNER))
 
 
 def test_redact_erases_the_passages_its_sentences_came_from(db_path, repo):
@@ -186,7 +189,18 @@ def test_redact_erases_the_passages_its_sentences_came_from(db_path, repo):
         OWNER, "~/memory/people/bob", "# Bob\n\n- Bob moved to Berlin last month.\n", actor=ACTOR
     )
     run = CliRunner().invoke(
-        cli, ["--db", str(db_path), "--owner", OWNER, "redact", "~/memory/people/bob", "1"]
+        cli,
+        [
+            "--db",
+            str(db_path),
+            "--owner",
+            OWNER,
+            "redact",
+            "~/memory/people/bob",
+            "--whole-version",
+            "1",
+            "--yes",
+        ],
     )
     assert run.exit_code == 0, run.output
     assert "erased 1 passage(s) of past sessions" in run.output

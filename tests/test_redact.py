@@ -1,18 +1,32 @@
-"""Redact one version, and forget every version that matches a pattern."""
+"""Forget a text everywhere, redact a span of one document, redact a whole version: exactly
+what was matched goes, every other byte stays (`doctree.memory.erase`)."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 from click.testing import CliRunner
 
 from doctree.cli import cli
 from doctree.errors import NotFoundError, UserError
-from doctree.memory.forget import forget
+from doctree.memory.erase import (
+    FORGOTTEN,
+    REDACTED,
+    forget,
+    redact,
+    redact_version,
+    redact_version_by_id,
+)
+from doctree.memory.recall import hand_over
+from doctree.sessions.repository import AgentDescriptor, SessionsRepository
 from doctree.store.documents import Actor
+from doctree.store.recall import RecallIndex
 
 OWNER = "a"
 ADMIN = Actor("user", "admin")
 CARD = "4111 1111 1111 1111"
+ALICE = "# Alice\nLikes tea.\nMet Kohl at the fair.\nWorks at Acme.\n"
 
 
 def bodies(repo, path):
@@ -29,73 +43,100 @@ def card_history(repo):
     return repo
 
 
-def test_cli_redact_erases_the_version_and_records_who(db_path):
-    runner = CliRunner()
-    runner.invoke(cli, ["--db", str(db_path), "write", "~/notes"], input="secret one\n")
-    runner.invoke(cli, ["--db", str(db_path), "write", "~/notes"], input="public two\n")
-
-    result = runner.invoke(
-        cli, ["--db", str(db_path), "redact", "~/notes", "1"], env={"USER": "eve"}
-    )
-
-    assert result.exit_code == 0
-    assert result.output == "redacted ~/notes version 1; recorded as version 3 by user:eve\n"
-    history = runner.invoke(cli, ["--db", str(db_path), "history", "~/notes", "--json"])
-    assert '"redacted": true' in history.output and "secret" not in history.output
+# -- forget: exactly the match -----------------------------------------------------------
 
 
-def test_cli_redact_of_a_missing_version_is_a_one_line_error(db_path):
-    runner = CliRunner()
-    runner.invoke(cli, ["--db", str(db_path), "write", "~/notes"], input="x")
+def test_forget_of_a_word_keeps_every_other_line_of_the_page_and_its_history(repo):
+    repo.write(OWNER, "~/memory/people/alice", ALICE)
 
-    result = runner.invoke(cli, ["--db", str(db_path), "redact", "~/notes", "9"])
+    report = forget(repo, OWNER, "Kohl", actor=ADMIN)
 
-    assert result.exit_code == 2
-    assert result.output == (
-        "error: document '~/notes' has no version 9 (its versions are 1 to 1)\n"
+    expected = ALICE.replace("Kohl", FORGOTTEN)
+    assert bodies(repo, "~/memory/people/alice") == [expected, expected]
+    assert repo.read(OWNER, "~/memory/people/alice").body == expected
+    assert [(h.versions, h.new_version) for h in report.hits] == [([1], 2)]
+    v1, v2 = repo.history(OWNER, "~/memory/people/alice")
+    assert (v1.operation, v1.erasure, v2.operation, v2.actor) == (
+        "created",
+        "rewritten",
+        "redacted",
+        "user:admin",
     )
 
 
-def test_forget_redacts_every_matching_version_and_no_other(card_history):
-    report = forget(card_history, OWNER, CARD, actor=ADMIN)
+def test_forget_rewrites_old_versions_in_place_and_keeps_every_other_byte(card_history):
+    forget(card_history, OWNER, CARD, actor=ADMIN)
 
-    assert [(h.path, h.versions) for h in report.hits] == [("~/memory/alice", [2, 3])]
-    assert [v.redacted for v in card_history.history(OWNER, "~/memory/alice")][:3] == [
+    assert bodies(card_history, "~/memory/alice") == [
+        "Alice likes tea.",
+        f"Alice likes tea. Card {FORGOTTEN}.",
+        f"Alice likes coffee. Card {FORGOTTEN}.",
+        f"Alice likes coffee. Card {FORGOTTEN}.",
+    ]
+    assert [v.redacted for v in card_history.history(OWNER, "~/memory/alice")] == [
         False,
         True,
         True,
+        False,
     ]
     assert bodies(card_history, "~/memory/bob") == ["Bob likes water."]
-
-
-def test_forget_leaves_no_copy_of_the_text_in_any_version(card_history):
-    forget(card_history, OWNER, CARD, actor=ADMIN)
-
-    assert not any(CARD in (b or "") for b in bodies(card_history, "~/memory/alice"))
-    assert card_history.read(OWNER, "~/memory/alice").body == ""
     assert card_history.search(OWNER, "4111") == []
 
 
-def test_forget_records_the_actor_on_each_redaction(card_history):
+def test_a_rewritten_version_has_the_digest_and_size_of_its_new_body(card_history):
+    from doctree.store.model import sha256
+
+    forget(card_history, OWNER, CARD)
+
+    for v in card_history.history(OWNER, "~/memory/alice"):
+        assert (v.content_sha256, v.size) == (sha256(v.body), len(v.body.encode()))
+
+
+def test_forget_of_text_only_in_old_versions_makes_no_new_version(card_history):
+    card_history.write(OWNER, "~/memory/alice", "Alice likes coffee.")
+
+    report = forget(card_history, OWNER, CARD)
+
+    assert [(h.versions, h.new_version) for h in report.hits] == [([2, 3], None)]
+    assert card_history.read(OWNER, "~/memory/alice").version == 4
+
+
+def test_forget_keeps_a_long_history_stored_as_deltas_readable(repo):
+    lines = [f"line {i}\n" for i in range(40)]
+    for n in range(40):
+        lines[n] = f"line {n} edited, Kohl was here\n" if n % 7 == 0 else f"line {n} edited\n"
+        repo.write(OWNER, "~/memory/long", "".join(lines))
+    before = bodies(repo, "~/memory/long")
+
+    forget(repo, OWNER, "Kohl")
+
+    after = bodies(repo, "~/memory/long")
+    assert after[:40] == [b.replace("Kohl", FORGOTTEN) for b in before]
+    assert not any("Kohl" in b for b in after)
+
+
+def test_forget_records_who_erased_on_the_new_version(card_history):
     forget(card_history, OWNER, CARD, actor=ADMIN)
 
     added = card_history.history(OWNER, "~/memory/alice")[3:]
-    assert [(v.operation, v.actor) for v in added] == [("redacted", "user:admin")] * 2
+    assert [(v.operation, v.actor) for v in added] == [("redacted", "user:admin")]
 
 
 def test_forget_dry_run_reports_and_changes_nothing(card_history):
-    before = len(card_history.log(None, limit=None))
+    before = [(v.id, v.body) for v in card_history.log(None, limit=None)]
 
     report = forget(card_history, OWNER, CARD, dry_run=True)
 
-    assert [h.versions for h in report.hits] == [[2, 3]]
-    assert len(card_history.log(None, limit=None)) == before
+    assert [(h.versions, h.new_version) for h in report.hits] == [([2, 3], 4)]
+    assert [e.line for e in report.examples] == [f"Alice likes coffee. Card {CARD}."]
+    assert [(v.id, v.body) for v in card_history.log(None, limit=None)] == before
 
 
 def test_forget_matches_a_regex(card_history):
     report = forget(card_history, OWNER, r"\b(?:\d{4} ){3}\d{4}\b", regex=True)
 
-    assert report.redacted == 2
+    assert report.rewritten == 2
+    assert card_history.read(OWNER, "~/memory/alice").body.endswith(f"Card {FORGOTTEN}.")
 
 
 def test_forget_only_touches_documents_under_the_given_path(card_history):
@@ -114,6 +155,7 @@ def test_forget_reaches_deleted_documents_and_keeps_them_deleted(card_history):
 
     assert report.hits[0].deleted and report.hits[0].versions == [2, 3, 4]
     assert not any(CARD in (b or "") for b in bodies(card_history, "~/memory/alice"))
+    assert "Alice likes coffee." in bodies(card_history, "~/memory/alice")[-1]
     assert not card_history.exists(OWNER, "~/memory/alice")
 
 
@@ -122,21 +164,118 @@ def test_forget_refuses_an_empty_pattern(repo):
         forget(repo, OWNER, "")
 
 
-def test_cli_forget_prints_what_it_touched(db_path):
-    runner = CliRunner()
-    runner.invoke(cli, ["--db", str(db_path), "write", "~/memory/x"], input=f"card {CARD}")
+def test_forget_replaces_only_the_matched_part_of_a_title_and_a_path_segment(repo):
+    doc = repo.write(OWNER, "~/memory/people/anna-kohl", "Anna.\n", title="Anna Kohl")
 
-    result = runner.invoke(cli, ["--db", str(db_path), "forget", CARD])
+    forget(repo, OWNER, "kohl", ignore_case=True)
 
-    assert result.output == ("redacted ~/memory/x v1\nredacted 1 version(s) in 1 document(s)\n")
+    now = repo.read_by_id(doc.id)
+    assert now.path == f"~/memory/people/anna-forgotten-{doc.id}"
+    assert now.title == f"Anna {FORGOTTEN}"
+    assert all("ohl" not in v.path + v.title for v in repo.history(OWNER, now.path))
 
 
-def test_redact_by_id_reaches_a_deleted_document_whose_path_was_taken(repo):
+def test_forget_reaches_a_deleted_document_that_shares_its_path_with_a_live_one(repo):
+    old = repo.write(OWNER, "~/memory/alice", f"Card {CARD}.")
+    repo.delete(OWNER, "~/memory/alice")
+    live = repo.write(OWNER, "~/memory/alice", f"Alice, card {CARD}.")
+
+    report = forget(repo, OWNER, CARD, actor=ADMIN)
+
+    assert sorted((h.document_id, h.versions) for h in report.hits) == [
+        (old.id, [1, 2]),
+        (live.id, [1]),
+    ]
+    assert [repo.version(old.id, n).body for n in (1, 2)] == [f"Card {FORGOTTEN}."] * 2
+    assert repo.read(OWNER, "~/memory/alice").body == f"Alice, card {FORGOTTEN}."
+
+
+# -- the sessions: history and the recall record -----------------------------------------
+
+
+def _session(repo, sid: str, *texts: str):
+    sessions = SessionsRepository(repo.conn)
+    sessions.ensure(AgentDescriptor("agent", OWNER), sid)
+    for i, text in enumerate(texts):
+        sessions.append_history(sid, "user" if i % 2 == 0 else "assistant", text)
+    records = sessions.history(sid)
+    hand_over(repo.conn, OWNER, sid, records)
+    return sessions
+
+
+def test_forget_replaces_only_the_match_in_session_history_and_the_recall_record(repo):
+    sessions = _session(repo, "s-1", "I met Kohl at the fair today.", "Nice, who else was there?")
+
+    report = forget(repo, OWNER, "Kohl")
+
+    said = [r.content for r in sessions.history("s-1")]
+    assert said == [f"I met {FORGOTTEN} at the fair today.", "Nice, who else was there?"]
+    texts = [p.text for p in RecallIndex(repo.conn).passages(OWNER)]
+    assert texts == said
+    assert (report.history_records, report.recall_passages) == (1, 1)
+
+
+def test_forget_takes_the_text_out_of_the_neighbour_context_the_recall_index_keeps(repo):
+    _session(repo, "s-1", "I met Kohl at the fair today.", "Nice, who else was there?")
+    index = RecallIndex(repo.conn)
+    assert [h.record for h in index.search(OWNER, "kohl")] != []
+
+    report = forget(repo, OWNER, "Kohl")
+
+    assert index.search(OWNER, "kohl") == []  # neither the text nor the context has it
+    assert report.recall_contexts >= 1
+    # Everything else stays: "fair" still finds the neighbour through its context.
+    assert sorted(h.text for h in index.search(OWNER, "fair")) == [
+        f"I met {FORGOTTEN} at the fair today.",
+        "Nice, who else was there?",
+    ]
+
+
+# -- redact: a span of one document ------------------------------------------------------
+
+
+def test_redact_of_a_span_replaces_it_in_that_document_only(repo):
+    repo.write(OWNER, "~/memory/people/alice", ALICE)
+    repo.write(OWNER, "~/memory/people/bob", "Bob met Kohl too.\n")
+
+    report = redact(repo, OWNER, "~/memory/people/alice", "Kohl", actor=ADMIN)
+
+    expected = ALICE.replace("Kohl", REDACTED)
+    assert bodies(repo, "~/memory/people/alice") == [expected, expected]
+    assert repo.read(OWNER, "~/memory/people/bob").body == "Bob met Kohl too.\n"
+    assert [h.path for h in report.hits] == ["~/memory/people/alice"]
+
+
+def test_redact_of_a_span_reaches_the_recall_record_from_python(repo):
+    repo.write(OWNER, "~/memory/people/alice", ALICE)
+    _session(repo, "s-1", "I met Kohl at the fair today.", "Noted.")
+
+    redact(repo, OWNER, "~/memory/people/alice", "Kohl")
+
+    index = RecallIndex(repo.conn)
+    assert [p.text for p in index.passages(OWNER)][0] == f"I met {REDACTED} at the fair today."
+    assert index.search(OWNER, "kohl") == []
+
+
+# -- redact --whole-version: the explicit choice -----------------------------------------
+
+
+def test_redact_version_erases_the_whole_content_and_records_who(repo):
+    repo.write(OWNER, "~/notes", "secret one\n")
+    repo.write(OWNER, "~/notes", "public two\n")
+
+    record, _ = redact_version(repo, OWNER, "~/notes", 1, actor=ADMIN)
+
+    assert (record.operation, record.version, record.actor) == ("redacted", 3, "user:admin")
+    assert bodies(repo, "~/notes") == [None, "public two\n", "public two\n"]
+
+
+def test_redact_version_by_id_reaches_a_deleted_document_whose_path_was_taken(repo):
     old = repo.write(OWNER, "~/notes", "secret")
     repo.delete(OWNER, "~/notes")
     new = repo.write(OWNER, "~/notes", "public")
 
-    record = repo.redact_by_id(old.id, 1, actor=ADMIN)
+    record, _ = redact_version_by_id(repo, old.id, 1, actor=ADMIN)
 
     assert (record.document_id, record.operation, record.deleted) == (old.id, "redacted", True)
     assert repo.version(old.id, 1).body is None
@@ -145,46 +284,144 @@ def test_redact_by_id_reaches_a_deleted_document_whose_path_was_taken(repo):
     assert repo.read_by_id(new.id).version == 1
 
 
-def test_redact_by_id_of_an_unknown_document_is_not_found(repo):
+def test_redact_version_by_id_of_an_unknown_document_is_not_found(repo):
     with pytest.raises(NotFoundError, match="no document with id 42"):
-        repo.redact_by_id(42, 1)
+        redact_version_by_id(repo, 42, 1)
 
 
-def test_redact_by_path_redacts_the_live_document_there(repo):
-    repo.write(OWNER, "~/notes", "old secret")
-    repo.delete(OWNER, "~/notes")
-    live = repo.write(OWNER, "~/notes", "live secret")
+def test_redact_version_erases_the_recall_passages_it_came_from(repo):
+    said = "Bob keeps the spare key under the blue flower pot."
+    _session(repo, "s-1", said)
+    repo.write(OWNER, "~/memory/people/bob", said + "\n")
 
-    repo.redact(OWNER, "~/notes", 1, actor=ADMIN)
+    _, erased = redact_version(repo, OWNER, "~/memory/people/bob", 1)
 
-    assert repo.version(live.id, 1).body is None
-    assert repo.read(OWNER, "~/notes").body == ""
-
-
-def test_forget_redacts_a_deleted_document_that_shares_its_path_with_a_live_one(repo):
-    old = repo.write(OWNER, "~/memory/alice", f"Card {CARD}.")
-    repo.delete(OWNER, "~/memory/alice")
-    live = repo.write(OWNER, "~/memory/alice", f"Alice, card {CARD}.")
-
-    report = forget(repo, OWNER, CARD, actor=ADMIN)
-
-    assert sorted((h.document_id, h.versions, h.skipped) for h in report.hits) == [
-        (old.id, [1, 2], None),
-        (live.id, [1], None),
-    ]
-    assert report.redacted == 3
-    assert all(repo.version(old.id, n).body is None for n in (1, 2))
-    assert repo.read(OWNER, "~/memory/alice").body == ""
+    assert erased == 1
+    assert list(RecallIndex(repo.conn).passages(OWNER)) == []
 
 
-def test_forget_redacts_two_deleted_documents_of_the_same_path(repo):
-    first = repo.write(OWNER, "~/memory/x", f"one {CARD}")
-    repo.delete(OWNER, "~/memory/x")
-    second = repo.write(OWNER, "~/memory/x", f"two {CARD}")
-    repo.delete(OWNER, "~/memory/x")
+# -- the CLI -----------------------------------------------------------------------------
 
-    forget(repo, OWNER, CARD)
 
-    assert not any(CARD in (v.body or "") for v in repo.log(OWNER, "~/memory/x", limit=None))
-    assert [repo.version(d.id, 1).redacted for d in (first, second)] == [True, True]
-    assert not repo.exists(OWNER, "~/memory/x")
+def _cli(db_path, *args, input=None, env=None):
+    return CliRunner().invoke(
+        cli, ["--db", str(db_path), "--owner", OWNER, *args], input=input, env=env
+    )
+
+
+def test_cli_forget_from_a_script_without_yes_refuses_and_changes_nothing(db_path):
+    _cli(db_path, "write", "~/memory/people/alice", input=ALICE)
+
+    result = _cli(db_path, "forget", "Kohl")
+
+    assert result.exit_code == 2
+    assert result.output.count("\n") == 1 and "--yes" in result.output
+    assert "--dry-run" in result.output
+    assert _cli(db_path, "read", "~/memory/people/alice").output == ALICE
+
+
+def test_cli_forget_dry_run_previews_the_documents_versions_and_lines(db_path):
+    _cli(db_path, "write", "~/memory/people/alice", input=ALICE)
+
+    result = _cli(db_path, "forget", "Kohl", "--dry-run")
+
+    assert result.exit_code == 0
+    assert "~/memory/people/alice: versions v1 rewritten; new current version v2" in result.output
+    assert "~/memory/people/alice v1: Met »Kohl« at the fair." in result.output
+    assert _cli(db_path, "read", "~/memory/people/alice").output == ALICE
+
+
+def test_cli_forget_with_yes_prints_what_it_touched(db_path):
+    _cli(db_path, "write", "~/memory/x", input=f"card {CARD}")
+
+    result = _cli(db_path, "forget", CARD, "--yes")
+
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[0] == "forgot ~/memory/x v1; now v2"
+    assert _cli(db_path, "read", "~/memory/x").output == f"card {FORGOTTEN}\n"
+
+
+def test_cli_forget_json_is_the_report(db_path):
+    _cli(db_path, "write", "~/memory/x", input=f"card {CARD}")
+
+    data = json.loads(_cli(db_path, "forget", CARD, "--yes", "--json").output)
+
+    assert (data["rewritten_versions"], data["new_versions"], data["dry_run"]) == (1, 1, False)
+
+
+def test_cli_redact_of_a_span_with_yes(db_path):
+    _cli(db_path, "write", "~/memory/people/alice", input=ALICE)
+
+    result = _cli(db_path, "redact", "~/memory/people/alice", "Kohl", "--yes")
+
+    assert result.exit_code == 0, result.output
+    assert _cli(db_path, "read", "~/memory/people/alice", "--version", "1").output == (
+        ALICE.replace("Kohl", REDACTED)
+    )
+
+
+def test_cli_redact_whole_version_erases_the_version_and_records_who(db_path):
+    _cli(db_path, "write", "~/notes", input="secret one\n")
+    _cli(db_path, "write", "~/notes", input="public two\n")
+
+    result = _cli(
+        db_path, "redact", "~/notes", "--whole-version", "1", "--yes", env={"USER": "eve"}
+    )
+
+    assert result.exit_code == 0
+    assert result.output == "redacted ~/notes version 1; recorded as version 3 by user:eve\n"
+    history = _cli(db_path, "history", "~/notes", "--json")
+    assert '"redacted": true' in history.output and "secret" not in history.output
+
+
+def test_cli_redact_needs_a_span_or_whole_version_and_not_both(db_path):
+    _cli(db_path, "write", "~/notes", input="x")
+
+    for args in ([], ["x", "--whole-version", "1"]):
+        result = _cli(db_path, "redact", "~/notes", *args, "--yes")
+        assert result.exit_code == 2
+        assert result.output == (
+            "error: redact: give SPAN (the text to erase) or --whole-version N, and not both\n"
+        )
+
+
+def test_cli_redact_of_a_missing_version_is_a_one_line_error(db_path):
+    _cli(db_path, "write", "~/notes", input="x")
+
+    result = _cli(db_path, "redact", "~/notes", "--whole-version", "9", "--yes")
+
+    assert result.exit_code == 2
+    assert result.output == (
+        "error: document '~/notes' has no version 9 (its versions are 1 to 1)\n"
+    )
+
+
+# -- one service -------------------------------------------------------------------------
+
+
+def test_the_store_offers_no_redaction_that_would_miss_the_sessions():
+    from doctree.store.documents import DocumentsRepository
+
+    assert not hasattr(DocumentsRepository, "redact")
+    assert not hasattr(DocumentsRepository, "redact_by_id")
+
+
+def test_every_door_erases_through_the_one_service():
+    """Outside the store, only `doctree.memory.erase` calls the store's erasure primitives."""
+    import re
+    from pathlib import Path
+
+    import doctree
+
+    root = Path(doctree.__file__).parent
+    primitive = re.compile(
+        r"\.(erase_version|erase_version_by_id|replace_text|scrub_paths|scrub_links)\("
+        r"|\bscrub\(|compact_file\("
+    )
+    callers = sorted(
+        str(p.relative_to(root))
+        for p in root.rglob("*.py")
+        if not str(p.relative_to(root)).startswith("store/")
+        and primitive.search(p.read_text(encoding="utf-8"))
+    )
+    assert callers == ["memory/erase.py", "memory/recall.py", "sessions/repository.py"]

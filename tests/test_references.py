@@ -294,6 +294,6 @@ def test_link_keeps_its_target_through_a_redaction_of_the_source(repo):
     repo.write("main", "~/s", "secret")
     repo.write("main", "~/s", "see [[~/p]]")
     repo.move("main", "~/p", "~/q")
-    repo.redact("main", "~/s", 1)
+    repo.erase_version("main", "~/s", 1)
     ref = body_ref(repo, "~/s")
     assert (ref.state, ref.target_id) == ("resolved", x.id)

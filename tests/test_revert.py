@@ -236,7 +236,7 @@ def invoke(db_path, *args):
 
 def test_cli_revert_prints_what_was_put_back_and_what_was_kept(db_path, repo, run_id):
     repo.write("main", "~/memory/people/bob", "# Bob, edited\n", actor=ME)
-    result = invoke(db_path, "revert", "--run", str(run_id), "--keep-changed")
+    result = invoke(db_path, "revert", "--run", str(run_id), "--keep-changed", "--yes")
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0] == (
@@ -249,7 +249,7 @@ def test_cli_revert_prints_what_was_put_back_and_what_was_kept(db_path, repo, ru
 
 
 def test_cli_revert_json_is_the_report(db_path, run_id):
-    result = invoke(db_path, "revert", "--run", str(run_id), "--json")
+    result = invoke(db_path, "revert", "--run", str(run_id), "--json", "--yes")
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert (data["run_id"], data["dry_run"], len(data["reverted"])) == (run_id, False, 6)
@@ -271,7 +271,7 @@ def test_cli_revert_of_an_unknown_run_is_a_user_error(db_path, repo):
 
 
 def test_cli_run_show_says_when_a_run_was_reverted(db_path, run_id):
-    invoke(db_path, "revert", "--run", str(run_id))
+    invoke(db_path, "revert", "--run", str(run_id), "--yes")
     result = invoke(db_path, "run-show", str(run_id))
     assert "reverted:" in result.output and "by user:" in result.output
 
@@ -367,7 +367,7 @@ def test_without_the_revert_the_retry_would_duplicate_the_line(repo):
 
 
 def test_cli_runs_lists_a_reverted_run_as_reverted(db_path, run_id):
-    assert invoke(db_path, "revert", "--run", str(run_id)).exit_code == 0
+    assert invoke(db_path, "revert", "--run", str(run_id), "--yes").exit_code == 0
     result = invoke(db_path, "runs")
     assert result.exit_code == 0, result.output
     row = next(ln for ln in result.output.splitlines() if ln.split()[0] == str(run_id))

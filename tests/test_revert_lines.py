@@ -203,7 +203,7 @@ def test_cli_revert_stops_at_a_page_changed_since_and_names_it(db_path, repo, sh
 
 
 def test_cli_revert_lines_takes_out_only_the_runs_lines(db_path, repo, shared):
-    result = invoke(db_path, "revert", "--run", str(shared), "--lines")
+    result = invoke(db_path, "revert", "--run", str(shared), "--lines", "--yes")
     assert result.exit_code == 0, result.output
     assert "lines-undone" in result.output
     assert repo.read("main", "~/memory/active").body == ACTIVE.replace("Lisbon", "Porto")

@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from storage_old_format import old_format_copy
 
-from doctree.memory.forget import forget
+from doctree.memory.erase import forget
 from doctree.store import compact, encoding
 from doctree.store.db import applied_migrations, apply_migrations, connect, migrations
 from doctree.store.documents import Actor, DocumentsRepository
@@ -198,8 +198,8 @@ def build_history(repo: DocumentsRepository, seed: int = 5) -> None:
     repo.delete(OWNER, "~/notes/n4")
     repo.restore(OWNER, "~/notes/n4", 1)
     repo.delete(OWNER, "~/notes/n5")
-    repo.redact(OWNER, "~/notes/n6", 2)
-    repo.redact(OWNER, "~/notes/n7", repo.read(OWNER, "~/notes/n7").version)
+    repo.erase_version(OWNER, "~/notes/n6", 2)
+    repo.erase_version(OWNER, "~/notes/n7", repo.read(OWNER, "~/notes/n7").version)
 
 
 QUERIES = ["garden tea", "river", "note 3", "stone cloud paper", "archive", "lamp alpha beta"]
@@ -336,7 +336,7 @@ def test_redacting_a_version_others_are_deltas_of_erases_it_and_keeps_them(repo)
         repo.write(OWNER, "~/doc", b)
     assert any(SECRET in b for b in every_stored_body(repo.conn))
 
-    repo.redact(OWNER, "~/doc", 2, actor=Actor("user", "admin"))
+    repo.erase_version(OWNER, "~/doc", 2, actor=Actor("user", "admin"))
 
     history = repo.history(OWNER, "~/doc")
     assert [v.body for v in history[:13]] == [bodies[0], None, *bodies[2:]]
@@ -358,7 +358,7 @@ def test_forget_across_keyframes_and_a_deleted_document_leaves_no_copy(repo):
 
     report = forget(repo, OWNER, SECRET, actor=Actor("user", "admin"))
 
-    assert report.redacted > 10
+    assert report.rewritten > 10
     for v in repo.history(OWNER, "~/keep"):
         assert v.body is None or SECRET not in v.body
         if v.body is not None:
@@ -419,7 +419,7 @@ def test_any_edits_and_redactions_of_one_document_read_back_exactly(tmp_path_fac
                     erased = content[version - 1]
                     # the current state is emptied too when it holds the redacted content
                     current = version == len(want) or erased == content[-1]
-                    repo.redact(OWNER, "~/d", version)
+                    repo.erase_version(OWNER, "~/d", version)
                     want[version - 1] = None
                     for i, kind in enumerate(kinds):  # earlier redactions that carried it
                         if kind == "redacted" and content[i] == erased and erased:

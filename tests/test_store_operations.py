@@ -217,7 +217,7 @@ def test_restore_of_a_deletion_is_refused(repo):
 def test_redact_erases_content_but_keeps_the_fact(repo):
     repo.write("main", "~/a", "secret")
     repo.write("main", "~/a", "public")
-    repo.redact("main", "~/a", 1, actor=Actor("user", "ann"))
+    repo.erase_version("main", "~/a", 1, actor=Actor("user", "ann"))
     history = repo.history("main", "~/a")
     assert history[0].body is None and history[0].redacted
     assert [v.operation for v in history] == ["created", "modified", "redacted"]
@@ -230,7 +230,7 @@ def test_redact_erases_content_but_keeps_the_fact(repo):
 
 def test_redacting_the_current_version_empties_the_document(repo):
     repo.write("main", "~/a", "secret")
-    repo.redact("main", "~/a", 1)
+    repo.erase_version("main", "~/a", 1)
     assert repo.read("main", "~/a").body == ""
     assert repo.search("main", "secret") == []
 

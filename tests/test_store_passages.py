@@ -74,7 +74,7 @@ def test_a_redacted_deleted_document_is_recorded_at_its_new_version(repo):
     repo.delete(OWNER, "~/memory/b")
     sync_passages(repo, OWNER)
 
-    repo.redact_by_id(doc.id, 1)
+    repo.erase_version_by_id(doc.id, 1)
 
     assert stale(repo) == ([], [doc.id])
     sync_passages(repo, OWNER)

@@ -315,7 +315,7 @@ class StoreMachine(RuleBasedStateMachine):
     @rule(path=st.sampled_from(PATHS), version=st.integers(min_value=1, max_value=6))
     def redact(self, path: str, version: int) -> None:
         expected = self.model.redact(path, version)
-        self._apply(expected, lambda: self.repo.redact(OWNER, path, version))
+        self._apply(expected, lambda: self.repo.erase_version(OWNER, path, version))
 
     @rule(path=st.sampled_from(PATHS), back=st.integers(min_value=1, max_value=3))
     def redact_recent(self, path: str, back: int) -> None:
@@ -325,7 +325,7 @@ class StoreMachine(RuleBasedStateMachine):
             return
         version = len(doc.versions) - back
         self.model.redact(path, version)
-        self._apply(None, lambda: self.repo.redact(OWNER, path, version))
+        self._apply(None, lambda: self.repo.erase_version(OWNER, path, version))
 
     @invariant()
     def history_is_append_only(self) -> None:

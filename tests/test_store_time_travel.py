@@ -122,7 +122,7 @@ def test_tree_at_shows_versions_of_that_time(repo):
 def test_redacted_deleted_document_stays_deleted_in_the_past_and_now(repo):
     repo.write("main", "~/p", "secret")
     repo.delete("main", "~/p")
-    repo.redact("main", "~/p", 1)
+    repo.erase_version("main", "~/p", 1)
     t1 = tick()
     assert repo.tree("main", at=t1) == []
     assert not repo.exists("main", "~/p")
@@ -134,7 +134,7 @@ def test_read_at_finds_the_live_document_next_to_a_redacted_deleted_one(repo):
     repo.write("main", "~/p", "old")
     repo.delete("main", "~/p")
     repo.write("main", "~/p", "new")
-    repo.redact("main", "~/p", 1)  # the live one: its version 1
+    repo.erase_version("main", "~/p", 1)  # the live one: its version 1
     t1 = tick()
     assert repo.read("main", "~/p", at=t1).body == ""
 

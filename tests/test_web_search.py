@@ -97,7 +97,7 @@ def test_redacted_text_is_never_found(repo):
     repo.write("main", "~/memory/keys", "# Keys\nthe password is hunter2\n")
     t = tick()
     repo.write("main", "~/memory/keys", "# Keys\nno secrets here\n")
-    repo.redact("main", "~/memory/keys", 1)
+    repo.erase_version("main", "~/memory/keys", 1)
 
     assert search_versions(repo, "main", "hunter2") == []
     assert search_at(repo, "main", "hunter2", t) == []

@@ -11,6 +11,7 @@ import click
 
 from doctree.cli import Int, State, cli, emit_json, user_actor
 from doctree.cli.aliases import all_owners_option
+from doctree.cli.confirm import confirm, yes_option
 
 pass_state = click.pass_obj
 
@@ -182,6 +183,7 @@ def run_show(state: State, run_id: int, as_json: bool) -> None:
     is_flag=True,
     help="Put back the rest and keep documents changed since the run as they are.",
 )
+@yes_option
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @pass_state
 def revert(
@@ -191,6 +193,7 @@ def revert(
     force: bool,
     lines: bool,
     keep_changed: bool,
+    yes: bool,
     as_json: bool,
 ) -> None:
     """Put back every document a run changed, never overwriting later work.
@@ -205,10 +208,12 @@ def revert(
     review, see `doctree runs`) or --keep-changed (leave them as they are). --dry-run shows
     them either way.
 
+    In a terminal it shows what it would put back and asks; give --yes in scripts.
+
     \b
       doctree revert --run 3 --dry-run
-      doctree revert --run 3
-      doctree revert --run 3 --lines
+      doctree revert --run 3          # shows the same, then asks (--yes in scripts)
+      doctree revert --run 3 --lines --yes
       doctree log --run 3        # what run 3 had written
     """
     from doctree.errors import ConflictError, UserError
@@ -216,22 +221,39 @@ def revert(
 
     if lines and keep_changed:
         raise UserError("--lines and --keep-changed: give one (see doctree revert --help)")
-    if not (dry_run or lines or keep_changed):
-        preview = revert_run(state.repo, run_id, actor=user_actor(), dry_run=True, force=force)
-        if preview.changed_since:
-            shown = ", ".join(
-                f"{i.path} (by {i.changed_since})" for i in preview.changed_since[:5]
-            ) + (", ..." if len(preview.changed_since) > 5 else "")
-            raise ConflictError(
-                f"run {run_id}: {len(preview.changed_since)} document(s) changed since the run: "
-                f"{shown}; nothing was reverted. --lines takes out only the run's own lines, "
-                "--keep-changed leaves them as they are"
-            )
+    plan = revert_run(
+        state.repo,
+        run_id,
+        actor=user_actor(),
+        dry_run=True,
+        force=force,
+        lines=lines,
+        keep_changed=keep_changed,
+    )
+    if not (dry_run or lines or keep_changed) and plan.changed_since:
+        shown = ", ".join(f"{i.path} (by {i.changed_since})" for i in plan.changed_since[:5]) + (
+            ", ..." if len(plan.changed_since) > 5 else ""
+        )
+        raise ConflictError(
+            f"run {run_id}: {len(plan.changed_since)} document(s) changed since the run: "
+            f"{shown}; nothing was reverted. --lines takes out only the run's own lines, "
+            "--keep-changed leaves them as they are"
+        )
+    if not confirm(
+        "revert",
+        lambda: _revert_lines(plan, run_id),
+        yes=yes,
+        dry_run=dry_run,
+        changes=bool(plan.reverted or plan.review),
+        quiet=as_json,
+    ):
+        if as_json:
+            emit_json(plan.to_dict())
+        return
     report = revert_run(
         state.repo,
         run_id,
         actor=user_actor(),
-        dry_run=dry_run,
         force=force,
         lines=lines,
         keep_changed=keep_changed,
@@ -239,23 +261,27 @@ def revert(
     if as_json:
         emit_json(report.to_dict())
         return
-    would = "would put back" if dry_run else "put back"
-    lines_out = [
+    click.echo("\n".join(_revert_lines(report, run_id)))
+
+
+def _revert_lines(report, run_id: int) -> list[str]:
+    would = "would put back" if report.dry_run else "put back"
+    lines = [
         f"run {run_id} (agent {report.owner!r}): {would} {len(report.reverted)}, "
         f"kept {len(report.kept)}, for review {len(report.review)}, "
         f"unchanged {len(report.unchanged)}"
     ]
     if report.already_reverted_at:
-        lines_out.append(f"  (already reverted at {report.already_reverted_at})")
+        lines.append(f"  (already reverted at {report.already_reverted_at})")
     for item in report.reverted:
         where = item.path
         if item.before_path and item.before_path != item.path:
             where = f"{item.path} -> {item.before_path}"
-        lines_out.append(f"  {'+'.join(item.actions):<18} {where}  ({item.reason or 'by the run'})")
+        lines.append(f"  {'+'.join(item.actions):<18} {where}  ({item.reason or 'by the run'})")
     for item in report.kept:
-        lines_out.append(f"  {'kept':<18} {item.path}  ({item.reason})")
+        lines.append(f"  {'kept':<18} {item.path}  ({item.reason})")
     for item in report.review:
-        lines_out.append(f"  {'needs review':<18} {item.path}  ({item.reason})")
+        lines.append(f"  {'needs review':<18} {item.path}  ({item.reason})")
     for item in report.unchanged:
-        lines_out.append(f"  {'unchanged':<18} {item.path}  ({item.reason})")
-    click.echo("\n".join(lines_out))
+        lines.append(f"  {'unchanged':<18} {item.path}  ({item.reason})")
+    return lines

@@ -218,7 +218,7 @@ def restore(state: State, path: str, version: int, as_json: bool) -> None:
 def _version_line(v) -> str:
     extra = f" session {v.session_id}" if v.session_id else ""
     extra += f" run {v.run_id}" if v.run_id is not None else ""
-    red = " [redacted]" if v.redacted else ""
+    red = f" [{v.erasure}]" if v.erasure else ""
     return (
         f"v{v.version:<4} {v.created_at[:19]}  {v.operation:<9} {v.path}  "
         f"{human_size(v.size)}  by {v.actor}{extra}{red}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from doctree.cli import DOC_PATH, Int, State, cli, emit_json, user_actor
+from doctree.cli.confirm import confirm, yes_option
 
 pass_state = click.pass_obj
 
@@ -115,21 +116,159 @@ def import_cmd(state: State, directory: str, under: str, if_unchanged: bool, as_
         click.echo(f"  skipped {f}: {reason}")
 
 
+def _erase_preview(report, command: str) -> list[str]:
+    """What an erasure would change, for its preview (see `doctree.cli.confirm`)."""
+    from doctree.cli.confirm import highlight
+
+    lines = [f"{command} {report.pattern!r} would replace each match by {report.marker}:"]
+    for h in report.hits:
+        what = []
+        if h.versions:
+            what.append("versions " + ", ".join(f"v{n}" for n in h.versions) + " rewritten")
+        if h.new_version is not None:
+            what.append(f"new current version v{h.new_version}")
+        if h.renamed:
+            what.append("path or title rewritten")
+        note = " (deleted)" if h.deleted else ""
+        lines.append(f"  {h.path}{note}: {'; '.join(what)}")
+    lines.append(
+        f"  {report.rewritten} version(s) in {len(report.hits)} document(s), "
+        f"{report.history_records} session history record(s), "
+        f"{report.recall_passages} recall passage(s), {report.runs} run error(s)"
+    )
+    if report.examples:
+        lines.append("  for example:")
+        lines.extend(f"    {e.where}: {highlight(e.line, e.spans)}" for e in report.examples)
+    return lines
+
+
+def _erase_result(report, verb: str) -> None:
+    for h in report.hits:
+        what = ", ".join(f"v{n}" for n in h.versions) or "no body"
+        if h.new_version is not None:
+            what += f"; now v{h.new_version}"
+        note = " (deleted)" if h.deleted else ""
+        note += " (path or title rewritten)" if h.renamed else ""
+        click.echo(f"{verb} {h.path}{note} {what}")
+    new = sum(1 for h in report.hits if h.new_version is not None)
+    click.echo(
+        f"{verb} {report.rewritten} version(s) in {len(report.hits)} document(s) "
+        f"({new} new version(s)); {report.history_records} session history record(s), "
+        f"{report.recall_passages} recall passage(s), {report.runs} run error(s)"
+    )
+    if report.note:
+        click.echo(f"note: {report.note}", err=True)
+
+
 @cli.command()
 @click.argument("path", type=DOC_PATH)
-@click.argument("version", type=Int(min=1))
-@click.option("--json", "as_json", is_flag=True, help="Print the redaction record as JSON.")
+@click.argument("span", required=False)
+@click.option(
+    "--whole-version",
+    "whole_version",
+    type=Int(min=1),
+    metavar="N",
+    help="Erase the whole content of version N instead of a span (its body and title).",
+)
+@click.option("--regex", is_flag=True, help="SPAN is a Python regular expression.")
+@click.option("-i", "--ignore-case", is_flag=True, help="Match SPAN regardless of case.")
+@click.option("--dry-run", is_flag=True, help="Show what would change; change nothing.")
+@yes_option
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @pass_state
-def redact(state: State, path: str, version: int, as_json: bool) -> None:
-    """Erase the content of VERSION of the document at PATH.
+def redact(
+    state: State,
+    path: str,
+    span: str | None,
+    whole_version: int | None,
+    regex: bool,
+    ignore_case: bool,
+    dry_run: bool,
+    yes: bool,
+    as_json: bool,
+) -> None:
+    """Erase SPAN from every version of the document at PATH, and from the sessions.
 
-    The fact of the change stays in the history, and a `redacted` version records who
-    erased it. Redacting the current version also empties the document. The passages of
-    past sessions that hold one of its sentences (five words or more) are erased too.
+    Each match of SPAN (plain text unless --regex) is replaced by `[redacted]`: a new
+    current version holds the page with the span replaced, every older version that held
+    it is rewritten in place with only the span replaced, and the agent's session history
+    and recall record get the same. Everything else stays byte for byte. Other documents
+    are left alone (`forget` reaches every document).
+
+    --whole-version N erases the whole content of version N instead: its body and title
+    go, the fact of the change stays, and a `redacted` version records who erased it
+    (redacting the current version empties the document); the passages of past sessions
+    that hold one of its sentences (five words or more) are erased too.
+
+    In a terminal it shows what would change and asks; give --yes in scripts.
+
+    \b
+      doctree redact ~/memory/people/alice "4111 1111 1111 1111" --dry-run
+      doctree redact ~/memory/people/alice "4111 1111 1111 1111"
+      doctree redact ~/notes --whole-version 3 --yes
     """
-    from doctree.memory.recall import redact as redact_with_sources
+    from doctree.errors import UserError
+    from doctree.memory import erase
 
-    v, erased = redact_with_sources(state.repo, state.owner, path, version, actor=user_actor())
+    if (span is None) == (whole_version is None):
+        raise UserError("redact: give SPAN (the text to erase) or --whole-version N, and not both")
+    if whole_version is not None:
+        _redact_whole_version(state, path, whole_version, dry_run, yes, as_json)
+        return
+
+    def run(dry: bool):
+        return erase.redact(
+            state.repo,
+            state.owner,
+            path,
+            span,
+            regex=regex,
+            ignore_case=ignore_case,
+            dry_run=dry,
+            actor=user_actor(),
+        )
+
+    plan = run(True)
+    if not confirm(
+        "redact",
+        lambda: _erase_preview(plan, "redact"),
+        yes=yes,
+        dry_run=dry_run,
+        changes=plan.changes_anything,
+        quiet=as_json,
+    ):
+        if as_json:
+            emit_json(plan.to_dict())
+        return
+    report = run(False) if plan.changes_anything else plan
+    if as_json:
+        emit_json(report.to_dict())
+    elif not report.changes_anything:
+        click.echo(f"{span!r} is not in {path} nor in the sessions: nothing changed")
+    else:
+        _erase_result(report, "redacted")
+
+
+def _redact_whole_version(
+    state: State, path: str, version: int, dry_run: bool, yes: bool, as_json: bool
+) -> None:
+    from doctree.memory.erase import redact_version
+
+    target = state.repo.read(state.owner, path, version=version)
+    head = (target.body or "").splitlines()[:3]
+
+    def preview() -> list[str]:
+        lines = [
+            f"redact --whole-version would erase the body and title of {target.path} "
+            f"version {version} ({target.size} bytes), starting:"
+        ]
+        return lines + [f"    {line}" for line in head]
+
+    if not confirm("redact", preview, yes=yes, dry_run=dry_run, changes=True, quiet=as_json):
+        if as_json:
+            emit_json({"path": target.path, "version": version, "dry_run": True})
+        return
+    v, erased = redact_version(state.repo, state.owner, path, version, actor=user_actor())
     if as_json:
         emit_json(
             {**{k: x for k, x in v.to_dict().items() if k != "body"}, "recall_passages": erased}
@@ -153,7 +292,8 @@ def redact(state: State, path: str, version: int, as_json: bool) -> None:
 )
 @click.option("--regex", is_flag=True, help="PATTERN is a Python regular expression.")
 @click.option("-i", "--ignore-case", is_flag=True, help="Match regardless of case.")
-@click.option("--dry-run", is_flag=True, help="Report what would be redacted; change nothing.")
+@click.option("--dry-run", is_flag=True, help="Show what would change; change nothing.")
+@yes_option
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @pass_state
 def forget(
@@ -163,51 +303,56 @@ def forget(
     regex: bool,
     ignore_case: bool,
     dry_run: bool,
+    yes: bool,
     as_json: bool,
 ) -> None:
     """Erase PATTERN (plain text unless --regex) from memory, its history and sessions.
 
-    Every version whose body holds it is redacted; path segments holding it are renamed
-    `redacted-<id>`, titles and the agent's session records get `[redacted]` instead; the
-    indexes are cleaned and the database file rewritten so no copy stays. One transaction.
+    Exactly the matched text goes, replaced by `[forgotten]`: a document whose current
+    body holds it gets a new current version with each match replaced; every older
+    version that holds it is rewritten in place with only the match replaced; titles,
+    and the agent's session history, run errors and recall record get the same; a path
+    segment holding it has the matched part replaced by `forgotten-<id>`. Everything else
+    stays byte for byte. One transaction; then the indexes are cleaned and the database
+    compacted so no copy stays.
+
+    In a terminal it shows what would change and asks; give --yes in scripts.
 
     \b
       doctree forget "4111 1111 1111 1111" --dry-run
-      doctree forget --regex "sk-[A-Za-z0-9]{20,}" --under ~/memory
+      doctree forget "4111 1111 1111 1111"
+      doctree forget --regex "sk-[A-Za-z0-9]{20,}" --under ~/memory --yes
     """
-    from doctree.memory.forget import forget as run_forget
+    from doctree.memory.erase import forget as run_forget
 
-    report = run_forget(
-        state.repo,
-        state.owner,
-        pattern,
-        under=under,
-        regex=regex,
-        ignore_case=ignore_case,
+    def run(dry: bool):
+        return run_forget(
+            state.repo,
+            state.owner,
+            pattern,
+            under=under,
+            regex=regex,
+            ignore_case=ignore_case,
+            dry_run=dry,
+            actor=user_actor(),
+        )
+
+    plan = run(True)
+    if not confirm(
+        "forget",
+        lambda: _erase_preview(plan, "forget"),
+        yes=yes,
         dry_run=dry_run,
-        actor=user_actor(),
-    )
+        changes=plan.changes_anything,
+        quiet=as_json,
+    ):
+        if as_json:
+            emit_json(plan.to_dict())
+        return
+    report = run(False) if plan.changes_anything else plan
     if as_json:
         emit_json(report.to_dict())
-        return
-    if report.recall_passages:
-        erased = "would erase" if dry_run else "erased"
-        click.echo(f"{erased} {report.recall_passages} passage(s) of past sessions")
-    if not report.hits:
-        click.echo("no versions match")
-        return
-    verb = "would redact" if dry_run else "redacted"
-    for h in report.hits:
-        versions = ", ".join(f"v{n}" for n in h.versions) or "no body"
-        note = " (deleted)" if h.deleted else ""
-        note += " (path or title renamed)" if h.renamed else ""
-        if h.skipped:
-            click.echo(f"skipped {h.path}{note} {versions}: {h.skipped}")
-        else:
-            click.echo(f"{verb} {h.path}{note} {versions}")
-    documents = sum(1 for h in report.hits if not h.skipped)
-    click.echo(f"{verb} {report.redacted} version(s) in {documents} document(s)")
-    if not dry_run and report.history_records:
-        click.echo(f"rewrote {report.history_records} session history record(s)")
-    if report.note:
-        click.echo(f"note: {report.note}", err=True)
+    elif not report.changes_anything:
+        click.echo(f"{pattern!r} is nowhere in memory: nothing changed")
+    else:
+        _erase_result(report, "forgot")

@@ -6,6 +6,7 @@ import click
 
 from doctree.cli import DOC_PATH, Int, State, cli, emit_json, require_given_path
 from doctree.cli.aliases import all_owners_option
+from doctree.cli.confirm import confirm, yes_option
 
 pass_state = click.pass_obj
 
@@ -192,6 +193,10 @@ def _passages(state: State, query: str, words: int, under: str, as_json: bool) -
     "Refused without it.",
 )
 @all_owners_option("Every owner in the database, not only --owner (for cron, with --if-over).")
+@click.option(
+    "--dry-run", is_flag=True, help="Show which documents would be condensed; change nothing."
+)
+@yes_option
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @pass_state
 def compact(
@@ -202,6 +207,8 @@ def compact(
     include_hand_written: bool,
     whole_memory: bool,
     all_owners: bool,
+    dry_run: bool,
+    yes: bool,
     as_json: bool,
 ) -> None:
     """Condense the subtree PATH into PATH/compacted now.
@@ -213,10 +220,13 @@ def compact(
     this one skips. A failure changes nothing. Each pass is a run: `doctree revert --run N`
     puts every condensed page back and removes the condensed one.
 
+    In a terminal it shows which documents would be condensed and asks; give --yes in
+    scripts.
+
     \b
-      doctree compact ~/memory/archive
-      doctree compact ~/memory/projects --backend offline --json
-      doctree compact --whole-memory --all-owners --if-over 40000   # from cron
+      doctree compact ~/memory/archive --dry-run
+      doctree compact ~/memory/projects --backend offline --json --yes
+      doctree compact --whole-memory --all-owners --if-over 40000 --yes   # from cron
     """
     from doctree.errors import DoctreeError
     from doctree.memory.compaction import CompactionPolicy, Compactor, check_scope
@@ -230,6 +240,26 @@ def compact(
         policy.threshold, policy.thresholds = if_over, {}
     compactor = Compactor(state.repo, condenser=backend, policy=policy)
     owners = state.repo.owners() if all_owners else [state.owner]
+    plans = {
+        owner: compactor.snapshot(owner, path, include_hand_written=include_hand_written)
+        for owner in owners
+    }
+    if not confirm(
+        "compact",
+        lambda: _compact_preview(plans, path, if_over),
+        yes=yes,
+        dry_run=dry_run,
+        changes=any(len(docs) + (prev is not None) >= 2 for docs, prev, _ in plans.values()),
+        quiet=as_json,
+    ):
+        if as_json:
+            emit_json(
+                {
+                    owner: [d.path for d in docs] + ([prev.path] if prev else [])
+                    for owner, (docs, prev, _) in plans.items()
+                }
+            )
+        return
     results = []
     for owner in owners:
         if if_over is not None:
@@ -256,6 +286,34 @@ def compact(
             f"compaction of {path} failed for {', '.join(r.owner for r in failed)}, "
             f"nothing changed: {failed[0].error}"
         )
+
+
+def _compact_preview(plans: dict, path: str, if_over: int | None) -> list[str]:
+    """What `compact` would condense, per owner (see `doctree.cli.confirm`)."""
+    from doctree.interop.render import human_size
+    from doctree.memory.compaction import condensed_path
+
+    target = condensed_path(path)
+    when = f" if it holds more than {if_over:,} bytes" if if_over is not None else ""
+    lines = []
+    for owner, (docs, previous, skipped) in plans.items():
+        size = sum(len(d.body.encode("utf-8")) for d in docs)
+        lines.append(
+            f"compact would condense {len(docs)} document(s) of {owner!r} under {path} "
+            f"({human_size(size)}){when} into {target}, and retire them (deleted, history "
+            f"kept; `doctree revert --run N` puts them back):"
+        )
+        lines.extend(f"  {d.path}  {human_size(len(d.body.encode('utf-8')))}" for d in docs[:12])
+        if len(docs) > 12:
+            lines.append(f"  ... and {len(docs) - 12} more")
+        if previous is not None:
+            lines.append(f"  {previous.path} (the earlier condensed document, folded in)")
+        if skipped:
+            lines.append(
+                f"  left alone: {len(skipped)} page(s) written by hand "
+                "(--include-hand-written condenses them too)"
+            )
+    return lines
 
 
 def _describe(result, path: str, named: bool) -> str:

@@ -309,7 +309,7 @@ class DoctreeTools(ToolSet):
     def tool_history(self, a: PathInput) -> str:
         lines = []
         for v in self.repo.history(self.owner, self.path(a.path)):
-            extra = " [redacted]" if v.redacted else ""
+            extra = f" [{v.erasure}]" if v.erasure else ""
             extra += f" session {v.session_id}" if v.session_id else ""
             extra += f" run {v.run_id}" if v.run_id is not None else ""
             lines.append(

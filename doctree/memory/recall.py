@@ -10,7 +10,7 @@ scans: a query is one full-text search.
 session, each group headed by its session and date, each passage by its time and speaker.
 `blend` is what every reader of memory uses with a query (`load_memories`, `doctree
 context`, the MCP `context` tool): the curated pages first, the verbatim passages after,
-within one budget. `erase` is how `forget` reaches this layer.
+within one budget. `scrub` is how `doctree.memory.erase` reaches this layer.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import json
 import re
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
@@ -39,6 +39,7 @@ from doctree.memory.retrieval import (
     retrieve,
     words,
 )
+from doctree.store.backends import write_transaction
 from doctree.store.documents import DocumentsRepository
 from doctree.store.paths import validate_owner
 from doctree.store.recall import RecallHit, RecallIndex, RecallRow
@@ -123,15 +124,38 @@ def passages_of(records: Sequence[Any]) -> list[RecallRow]:
 
 def hand_over(conn: sqlite3.Connection, owner: str, session_id: str, records: Sequence[Any]) -> int:
     """Keep the records handed to the memory agent findable, word for word; returns how
-    many passages were new. One short write (or part of the caller's transaction)."""
+    many passages were new. One short write (or part of the caller's transaction).
+
+    The records of the session's history are read again inside the write, so that what an
+    erasure replaced in them after the caller read them is never stored as it was."""
     owner = validate_owner(owner)
-    rows = passages_of(records)
-    if not rows:
+    if not records:
         return 0
     if conn.in_transaction:
-        return RecallIndex(conn).add(owner, session_id, rows)
-    with conn:
-        return RecallIndex(conn).add(owner, session_id, rows)
+        return _hand_over(conn, owner, session_id, records)
+    with write_transaction(conn):
+        return _hand_over(conn, owner, session_id, records)
+
+
+def _hand_over(
+    conn: sqlite3.Connection, owner: str, session_id: str, records: Sequence[Any]
+) -> int:
+    from doctree.sessions.repository import HistoryRecord, SessionsRepository
+
+    ids = [r.id for r in records if isinstance(r, HistoryRecord) and r.session_id == session_id]
+    if ids:
+        stored = SessionsRepository(conn).history(
+            session_id, after_id=min(ids) - 1, until_id=max(ids)
+        )
+        now = {r.id: r.content for r in stored}
+        records = [
+            replace(r, content=now[r.id])
+            if isinstance(r, HistoryRecord) and r.id in now and now[r.id] != r.content
+            else r
+            for r in records
+        ]
+    rows = passages_of(records)
+    return RecallIndex(conn).add(owner, session_id, rows) if rows else 0
 
 
 # -- reading -----------------------------------------------------------------------------
@@ -312,16 +336,44 @@ def blend(
 
 
 def erase(conn: sqlite3.Connection, owner: str, matches: Callable[[str], bool]) -> int:
-    """Erase every recall passage of `owner` whose text `matches` (forget); returns how
-    many. Runs in the caller's transaction when one is open."""
+    """Delete every recall passage of `owner` whose text `matches` (the redaction of a
+    whole version: the passages it came from); returns how many. Runs in the caller's
+    transaction when one is open."""
     index = RecallIndex(conn)
     ids = [p.id for p in index.passages(validate_owner(owner)) if matches(p.text)]
     return index.erase(ids) if ids else 0
 
 
-def matching(conn: sqlite3.Connection, owner: str, matches: Callable[[str], bool]) -> int:
-    """How many recall passages of `owner` `matches` (a dry run of `erase`)."""
-    return sum(1 for p in RecallIndex(conn).passages(validate_owner(owner)) if matches(p.text))
+def scrub(
+    conn: sqlite3.Connection,
+    owner: str,
+    pattern: re.Pattern,
+    marker: str,
+    *,
+    dry_run: bool = False,
+    removed: Sequence[str] = (),
+) -> tuple[int, int, list[tuple[str, str]]]:
+    """Replace every match of `pattern` in `owner`'s recall record by `marker`: the text
+    of each passage, and the context of the records around it that each passage is
+    indexed with (`doctree.memory.erase`). `removed` are the texts erased elsewhere, whose
+    words also leave an index that keeps only words. Returns (passages rewritten, index
+    contexts rewritten, (where, text) of the passages that match). On a dry run nothing
+    is written and the contexts are not counted."""
+    index = RecallIndex(conn)
+    owner = validate_owner(owner)
+    texts: dict[int, tuple[str, int]] = {}
+    said: list[tuple[str, str]] = []
+    gone = set(removed)
+    for p in index.passages(owner):
+        new = pattern.sub(marker, p.text)
+        if new != p.text:
+            gone.update(m.group(0) for m in pattern.finditer(p.text))
+            texts[p.id] = (new, words(new))
+            said.append((f"session {p.session_id} [{p.time}] {p.speaker}", p.text))
+    if dry_run:
+        return len(texts), 0, said
+    contexts = index.rewrite(owner, texts, lambda c: pattern.sub(marker, c), sorted(gone))
+    return len(texts), contexts, said
 
 
 def texts(conn: sqlite3.Connection, owner: str) -> Iterable[str]:
@@ -374,17 +426,3 @@ def erase_sources(conn: sqlite3.Connection, owner: str, text: str) -> int:
     if not sentences:
         return 0
     return erase(conn, owner, lambda passage: any(s in _norm(passage) for s in sentences))
-
-
-def redact(
-    repo: DocumentsRepository, owner: str, path: str, version: int, *, actor: Any = None
-) -> tuple[Any, int]:
-    """Redact one version of a document (`DocumentsRepository.redact`) and, in the same
-    transaction, the verbatim passages of past sessions its sentences came from. Returns
-    the redaction record and how many passages were erased."""
-    owner = validate_owner(owner)
-    body = repo.read(owner, path, version=version).body or ""
-    with repo.transaction():
-        v = repo.redact(owner, path, version, actor=actor)
-        erased = erase_sources(repo.conn, owner, body)
-    return v, erased

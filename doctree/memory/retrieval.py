@@ -421,8 +421,8 @@ def sync_passages(repo: DocumentsRepository, owner: str) -> int:
 
     Returns how many documents were (re)cut into passages. Cheap when nothing changed: one query.
     Documents are read and cut before the write transaction begins, so the write lock is
-    held only for the inserts. A document changed or deleted meanwhile is stored at the
-    version that was read, and is stale again on the next call.
+    held only for the inserts. A document changed, renamed or deleted meanwhile is left
+    out (it stays stale for the next call), so text erased meanwhile is never stored.
     """
     index = PassageIndex(repo)
     fresh, gone = index.stale(owner)
@@ -433,11 +433,23 @@ def sync_passages(repo: DocumentsRepository, owner: str) -> int:
         doc = repo.read_by_id(s.document_id)
         if not doc.deleted:
             cut.append((doc, cut_document(doc.path, doc.title, doc.body)))
+    stored = 0
     with repo.transaction():
         index.drop(gone)
         for doc, rows in cut:
+            # What was read may have changed since (a write, or an erasure that rewrote its
+            # path or title in place): then it stays stale, and no old text is stored.
+            now = repo.read_by_id(doc.id)
+            if (now.version, now.path, now.title, now.deleted) != (
+                doc.version,
+                doc.path,
+                doc.title,
+                False,
+            ):
+                continue
             index.replace(doc.id, owner, doc.version, doc.path, rows)
-    return len(cut)
+            stored += 1
+    return stored
 
 
 _UNWRITABLE = ("SQLITE_READONLY", "SQLITE_BUSY", "SQLITE_LOCKED")

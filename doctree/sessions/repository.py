@@ -794,11 +794,21 @@ class SessionsRepository:
         return {"pending": row[0], "failing": row[1], "total": row[2]}
 
     @renamed_keywords(agent_id="owner")
-    def scrub(self, owner: str, text_map: Callable[[str], str]) -> int:
+    def scrub(self, owner: str, text_map: Callable[[str], str], *, dry_run: bool = False) -> int:
         """Rewrite in place every text of the history of `owner`'s sessions (its own and
         its memory agent's conversations) that `text_map` changes, and their last errors
-        (forget). Returns how many history records changed."""
+        (`doctree.memory.erase`). Returns how many history records changed (on a dry run:
+        would change, and nothing is written)."""
         changed = 0
+        if dry_run:
+            for r in self.conn.execute(
+                "SELECT h.content FROM session_history h JOIN sessions s"
+                " ON s.id = h.session_id WHERE s.owner = ?",
+                (owner,),
+            ).fetchall():
+                content = json.loads(r["content"])
+                changed += _map_strings(content, text_map) != content
+            return changed
         with self._tx():
             rows = self.conn.execute(
                 "SELECT h.id, h.content FROM session_history h JOIN sessions s"

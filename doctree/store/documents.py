@@ -222,8 +222,11 @@ class DocumentsRepository:
 
     # -- redaction and forget --------------------------------------------------------------
 
-    redact = part("_redaction", Redaction.redact)
-    redact_by_id = part("_redaction", Redaction.redact_by_id)
+    # Storage primitives: `doctree.memory.erase` is the public way to erase, which reaches
+    # the sessions' history and the recall record too.
+    erase_version = part("_redaction", Redaction.erase_version)
+    erase_version_by_id = part("_redaction", Redaction.erase_version_by_id)
+    replace_text = part("_redaction", Redaction.replace_text)
     scrub_paths = part("_redaction", Redaction.scrub_paths)
     scrub_links = part("_redaction", Redaction.scrub_links)
     optimize_search_index = part("_redaction", Redaction.optimize_search_index)

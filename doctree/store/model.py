@@ -138,9 +138,17 @@ class Version:
     session_id: str | None
     run_id: int | None
     created_at: str
-    redacted: bool = False
+    redacted: bool = False  # an erasure reached it: its content erased, or text in it replaced
     links: list[str] = field(default_factory=list)
     deleted: bool = False  # the document is a tombstone as of this version
+
+    @property
+    def erasure(self) -> str | None:
+        """What an erasure did to this version: 'redacted' (its content is gone),
+        'rewritten' (matched text in it was replaced), or None."""
+        if not self.redacted:
+            return None
+        return "redacted" if self.body is None else "rewritten"
 
     @property
     def actor(self) -> str:

@@ -10,7 +10,7 @@ erases them. All SQL for recall lives here (migration 009).
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from doctree.store.backends import dialect_of
@@ -125,6 +125,28 @@ class RecallIndex:
         return self.conn.execute(
             "SELECT COUNT(*) FROM recall_passages WHERE owner = ?", (owner,)
         ).fetchone()[0]
+
+    def rewrite(
+        self,
+        owner: str,
+        texts: dict[int, tuple[str, int]],
+        context_map: Callable[[str], str],
+        removed: Sequence[str],
+    ) -> int:
+        """Erase text from `owner`'s passages in place: the passages in `texts` (id: new
+        text, its words) get their new text, and every index entry its context without the
+        erased text (see `Dialect.rewrite_passage_index`). Returns how many contexts
+        changed. Joins the caller's transaction when one is open."""
+        for i, (text, words) in texts.items():
+            self.conn.execute(
+                "UPDATE recall_passages SET text = ?, words = ? WHERE id = ?", (text, words, i)
+            )
+        dialect = dialect_of(self.conn)
+        changed = dialect.rewrite_passage_index(
+            self.conn, "recall", owner, {i: t for i, (t, _) in texts.items()}, context_map, removed
+        )
+        dialect.optimize_passage_index(self.conn, "recall")
+        return changed
 
     def erase(self, ids: Sequence[int]) -> int:
         """Delete these passages from the record and its index; returns how many."""

@@ -1,6 +1,11 @@
-"""Erasure: redaction of one version's content (the fact of the change stays), and the
-in-place rewriting of paths, titles and links that `doctree.memory.forget` asks for when
-forgotten text was part of them.
+"""Erasure primitives of the store: the exact replacement of a text in every version of a
+document, the erasure of one whole version's content (the fact of the change stays), and the
+in-place rewriting of paths, titles and links that `doctree.memory.erase` asks for when
+erased text was part of them.
+
+These reach the documents only. The public way to erase is `doctree.memory.erase`
+(`forget`, `redact`, `redact_version`), which also reaches the sessions' history and the
+recall record, and cleans the indexes and the database file afterwards.
 """
 
 from __future__ import annotations
@@ -11,7 +16,14 @@ from collections.abc import Callable
 from doctree.errors import NotFoundError
 from doctree.store import encoding
 from doctree.store.core import Core
-from doctree.store.model import Actor, Provenance, Version, check_int, provenance_of
+from doctree.store.model import (
+    Actor,
+    Provenance,
+    Version,
+    check_int,
+    provenance_of,
+    sha256,
+)
 from doctree.store.paths import name_of, normalize_path, validate_owner
 from doctree.store.reads import Reads
 from doctree.store.rows import any_row, body_of
@@ -30,7 +42,7 @@ class Redaction:
         self.reads = reads
         self.writes = writes
 
-    def redact(
+    def erase_version(
         self,
         owner: str,
         path: str,
@@ -42,17 +54,17 @@ class Redaction:
         provenance: Provenance | None = None,
     ) -> Version:
         """Erase the content of one version of the document at `path` (the live one, else
-        the one most recently deleted there); see `redact_by_id`."""
+        the one most recently deleted there); see `erase_version_by_id`."""
         owner, path = validate_owner(owner), normalize_path(path)
         with self.core.writing():
             row = any_row(self.conn, owner, path)
-            return self.redact_by_id(
+            return self.erase_version_by_id(
                 row["id"],
                 version,
                 provenance=provenance_of(owner, provenance, actor, session_id, run_id),
             )
 
-    def redact_by_id(
+    def erase_version_by_id(
         self,
         document_id: int,
         version: int,
@@ -102,6 +114,80 @@ class Redaction:
             # merged: merge them when the transaction ends (see `transaction`).
             self.core.merge_index_at_commit()
             return self.reads.version(row["id"], row["version"] + 1)
+
+    def replace_text(
+        self,
+        document_id: int,
+        body_map: Callable[[str], str],
+        *,
+        actor: Actor | None = None,
+        provenance: Provenance | None = None,
+    ) -> tuple[list[int], Version | None]:
+        """Pass every stored body of a document through `body_map` (which replaces exactly
+        the text to erase and returns what it is given when that is not there).
+
+        When the current body changes, a `redacted` version holding the rewritten body is
+        appended first and becomes the current state. Then every older version whose body
+        changes is rewritten in place: its body, digest and size are those of the
+        rewritten text, `redacted_at`/`redacted_by` record who erased what, and everything
+        else stays. Versions stored as deltas are stored again so that none holds or needs
+        the erased text. Returns (the numbers of the versions rewritten in place, the new
+        version or None).
+        """
+        with self.core.writing():
+            row = self.conn.execute(
+                "SELECT * FROM documents WHERE id = ?", (check_int(document_id, "document id"),)
+            ).fetchone()
+            if row is None:
+                raise NotFoundError(f"no document with id {document_id}")
+            prov = provenance_of(row["owner"], provenance, actor, None, None)
+            ts = now()
+            rows = self.conn.execute(
+                "SELECT id, version, body_data FROM document_versions WHERE document_id = ?"
+                " ORDER BY version",
+                (document_id,),
+            ).fetchall()
+            old = dict(encoding.decode_sequence((r["version"], r["body_data"]) for r in rows))
+            new = {n: None if t is None else body_map(t) for n, t in old.items()}
+            changed = [n for n in old if new[n] != old[n]]
+            if not changed:
+                return [], None
+            added: Version | None = None
+            current = body_of(row)
+            if (body := body_map(current)) != current:
+                self.writes.new_version(
+                    row,
+                    operation="redacted",
+                    path=row["path"],
+                    title=row["title"],
+                    body=body,
+                    links=json.loads(row["links"]) if row["links"] else [],
+                    prov=prov,
+                    ts=ts,
+                    deleted=row["deleted_at"] is not None,
+                    base_redacted=True,  # stored in full: it never needs an older version
+                )
+                added = self.reads.version(document_id, row["version"] + 1)
+            first = changed[0]
+            for r in rows:
+                n = r["version"]
+                if n < first or new[n] is None:
+                    continue
+                text = new[n]
+                value = encoding.encode(text, new.get(n - 1), n)
+                if n in changed:
+                    self.conn.execute(
+                        "UPDATE document_versions SET body_data = ?, content_sha256 = ?,"
+                        " size = ?, redacted_at = ?, redacted_by = ? WHERE id = ?",
+                        (value, sha256(text), len(text.encode("utf-8")), ts, str(prov.actor),
+                         r["id"]),
+                    )  # fmt: skip
+                else:
+                    self.conn.execute(
+                        "UPDATE document_versions SET body_data = ? WHERE id = ?", (value, r["id"])
+                    )
+            self.core.merge_index_at_commit()
+            return changed, added
 
     def _erase_body(self, doc_id: int, target: Version, ts: str, actor: Actor) -> None:
         """Erase one version's stored body. The next version may be stored as a delta

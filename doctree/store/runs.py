@@ -281,23 +281,25 @@ class Runs:
         return out
 
     @renamed_keywords(source_agent="owner")
-    def scrub(self, owner: str, text_map: Callable[[str], str]) -> int:
+    def scrub(self, owner: str, text_map: Callable[[str], str], *, dry_run: bool = False) -> int:
         """Rewrite in place the errors of `owner`'s runs, and the reasons of their reviews,
-        that `text_map` changes (forget). Returns how many runs' errors changed."""
+        that `text_map` changes (`doctree.memory.erase`). Returns how many runs' errors
+        changed (on a dry run: would)."""
         changed = 0
         for r in self.conn.execute(
             "SELECT id, error FROM runs WHERE owner = ? AND error IS NOT NULL",
             (owner,),
         ).fetchall():
             if (error := text_map(r[1])) != r[1]:
-                self.conn.execute("UPDATE runs SET error = ? WHERE id = ?", (error, r[0]))
+                if not dry_run:
+                    self.conn.execute("UPDATE runs SET error = ? WHERE id = ?", (error, r[0]))
                 changed += 1
         for r in self.conn.execute(
             "SELECT v.id, v.reason FROM run_reviews v JOIN runs r ON r.id = v.run_id"
             " WHERE r.owner = ?",
             (owner,),
         ).fetchall():
-            if (reason := text_map(r[1])) != r[1]:
+            if (reason := text_map(r[1])) != r[1] and not dry_run:
                 self.conn.execute("UPDATE run_reviews SET reason = ? WHERE id = ?", (reason, r[0]))
         return changed
 

@@ -219,7 +219,7 @@ def history(ins: Inspector, request: Request) -> Response:
     versions = ins.repo.history(ins.owner, path)
     rows = []
     for v in reversed(versions):
-        note = " <span class=badge>redacted</span>" if v.redacted else ""
+        note = f" <span class=badge>{v.erasure}</span>" if v.erasure else ""
         prev = f'<a href="{doc_url("diff", path, to=v.version)}">diff</a>' if v.version > 1 else ""
         view = (
             f'<a href="{doc_url("doc", path, version=v.version)}">v{v.version}</a>'

@@ -224,7 +224,7 @@ conn.rollback()
         ["write", "~/memory/new"],
         ["rm", "~/memory/a"],
         ["mv", "~/memory/a", "~/memory/b"],
-        ["forget", "tea"],
+        ["forget", "tea", "--yes"],
     ],
 )
 def test_a_lock_held_past_the_timeout_is_one_line_and_stores_nothing(seeded_db, args):
@@ -265,7 +265,7 @@ def test_forget_from_the_cli_leaves_no_copy_in_transcripts_search_or_the_file(db
     assert run(db, "write", f"~/memory/{secret}", stdin=f"code {secret}\n".encode()).returncode == 0
     assert secret in run(db, "transcript", "s1").stdout.decode()
 
-    result = run(db, "forget", secret)
+    result = run(db, "forget", secret, "--yes")
 
     assert result.returncode == 0, result.stderr
     assert secret not in run(db, "transcript", "s1").stdout.decode()

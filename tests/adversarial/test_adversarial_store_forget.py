@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from doctree.agent.runtime import MemoryAgentRuntime
 from doctree.errors import DoctreeError
-from doctree.memory.forget import forget
+from doctree.memory.erase import forget
 from doctree.memory.retrieval import retrieve
 from doctree.sessions.repository import AgentDescriptor, SessionsRepository
 from doctree.sessions.transcripts import format_transcript
@@ -74,7 +74,7 @@ def test_forget_leaves_no_copy_in_the_database_file(db_path):
     report = forget(repo, "main", SECRET)
 
     assert report.file_compacted
-    assert report.redacted >= 2
+    assert report.rewritten >= 2
     assert report.history_records >= 2
     # Every door that shows text shows it no more.
     assert repo.search("main", SECRET) == []
@@ -85,7 +85,7 @@ def test_forget_leaves_no_copy_in_the_database_file(db_path):
             assert SECRET not in str(record.content)
     # The tree is still one tree: the renamed folder kept its child, every parent is there.
     live = {d.path for d in repo.documents("main")}
-    assert any("redacted-" in p and p.endswith("/keys") for p in live)
+    assert any("/vault-forgotten-" in p and p.endswith("/keys") for p in live)
     assert all(p.rsplit("/", 1)[0] in live for p in live if p.count("/") > 1)
     repo.close()
     data = _file_bytes(db_path)
@@ -108,8 +108,8 @@ def test_forget_of_an_old_version_leaves_no_copy_in_redaction_records(repo):
 def test_redacting_an_old_version_then_its_content_in_the_current_one_leaves_no_copy(repo):
     repo.write("main", "~/n", "first\n")
     repo.write("main", "~/n", f"second {SECRET}\n")
-    repo.redact("main", "~/n", 1)  # records the redaction with the current body
-    repo.redact("main", "~/n", 2)
+    repo.erase_version("main", "~/n", 1)  # records the redaction with the current body
+    repo.erase_version("main", "~/n", 2)
 
     assert all(SECRET not in (v.body or "") for v in repo.history("main", "~/n"))
     assert SECRET not in repo.read("main", "~/n").body
@@ -149,7 +149,7 @@ def test_forget_racing_a_writer_process_erases_every_version_that_existed(db_pat
     finally:
         writer.wait(timeout=120)
     assert writer.returncode == 0
-    assert report.redacted > 40
+    assert report.rewritten > 40
     for v in repo.iter_versions("main"):  # every stored version, decoded
         if v.id <= report.last_version_id or v.operation == "redacted":
             assert SECRET not in (v.body or ""), (v.id, v.document_id, v.version, v.operation)

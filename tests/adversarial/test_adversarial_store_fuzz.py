@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from doctree.errors import DoctreeError, NotTextError, TitleError, UserError
-from doctree.memory.forget import forget
+from doctree.memory.erase import forget
 from doctree.store.documents import MAX_TITLE_BYTES, DocumentsRepository
 
 hostile_text = st.one_of(
@@ -56,7 +56,7 @@ def test_integer_arguments_out_of_range_are_refused_cleanly(seeded, op, n):
         "read": lambda: seeded.read("main", "~/memory/a", version=n),
         "restore": lambda: seeded.restore("main", "~/memory/a", n),
         "diff": lambda: seeded.diff("main", "~/memory/a", n, n),
-        "redact": lambda: seeded.redact("main", "~/memory/a", n),
+        "redact": lambda: seeded.erase_version("main", "~/memory/a", n),
         "log": lambda: seeded.log("main", run_id=n, limit=5),
         "search": lambda: seeded.search("main", "apollo", limit=n),
         "version": lambda: seeded.version(n, 1),

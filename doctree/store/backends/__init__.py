@@ -22,7 +22,7 @@ import os
 import re
 import secrets
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Protocol
 
@@ -165,6 +165,21 @@ class Dialect(Protocol):
 
     def optimize_passage_index(self, conn: Any, index: str) -> None:
         """Rewrite the index so that no entry of removed text stays in storage."""
+
+    def rewrite_passage_index(
+        self,
+        conn: Any,
+        index: str,
+        owner: str,
+        texts: dict[int, str],
+        context_map: Callable[[str], str],
+        removed: Sequence[str],
+    ) -> int:
+        """Bring the index of `owner`'s passages in line after an erasure: the passages in
+        `texts` (by id) are indexed with their new text, and every entry's context has the
+        erased text taken out — passed through `context_map` where the index keeps the
+        context as text, or the words of `removed` (the texts that were erased) dropped
+        from it where the index keeps only its words. Returns how many contexts changed."""
 
     def search_passages(
         self,

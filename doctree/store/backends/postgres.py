@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import re
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -482,6 +482,49 @@ class PostgresDialect:
     def optimize_passage_index(self, conn: PgConnection, index: str) -> None:
         return None
 
+    def rewrite_passage_index(
+        self,
+        conn: PgConnection,
+        index: str,
+        owner: str,
+        texts: dict[int, str],
+        context_map: Callable[[str], str],
+        removed: Sequence[str],
+    ) -> int:
+        # The context is kept only as the lexemes of a tsvector: its entry keeps every other
+        # field, and the context's part loses the lexemes of the erased texts.
+        table = _PASSAGES[index]
+        text_label, context_label = _PASSAGE_LABELS["text"], _PASSAGE_LABELS["context"]
+        others = (
+            "{" + ",".join(x.lower() for x in "ABCD" if x not in (text_label, context_label)) + "}"
+        )
+        lexemes: list[str] = []
+        words = search_words(" ".join(removed))
+        if words:
+            lexemes = list(
+                conn.execute(
+                    f"SELECT tsvector_to_array(to_tsvector('{TSCONFIG}', ?))", (words,)
+                ).fetchone()[0]
+                or []
+            )
+        context = f"ts_delete(ts_filter(search_vector, '{{{context_label.lower()}}}'), ?::text[])"
+        for passage_id, text in texts.items():
+            conn.execute(
+                f"UPDATE {table} SET search_vector ="
+                f" setweight(to_tsvector('{TSCONFIG}', ?), '{text_label}')"
+                f" || ts_filter(search_vector, '{others}') || {context} WHERE id = ?",
+                (search_words(text)[:MAX_INDEXED_CHARS], lexemes, passage_id),
+            )
+        if not lexemes:
+            return 0
+        query = " | ".join(f"'{x}':{context_label}" for x in lexemes)
+        return conn.execute(
+            f"UPDATE {table} SET search_vector ="
+            f" ts_filter(search_vector, '{{{text_label.lower()}}}') || ts_filter(search_vector,"
+            f" '{others}') || {context} WHERE owner = ? AND search_vector @@ ?::tsquery",
+            (lexemes, owner, query),
+        ).rowcount
+
     def search_passages(
         self,
         conn: PgConnection,
@@ -681,9 +724,24 @@ def _now() -> str:
     return now_iso()
 
 
+# Every table that holds text a user may erase (`doctree.memory.erase`).
+TEXT_TABLES = (
+    "documents",
+    "document_versions",
+    "document_references",
+    "passages",
+    "recall_passages",
+    "sessions",
+    "session_history",
+    "runs",
+)
+
+
 def compact_database(conn: PgConnection) -> tuple[bool, str | None]:
-    """VACUUM the tables that hold text, so that rows deleted or rewritten before leave no
-    copy in the table files (forget). (True, None) when done; (False, why) when the server
+    """Rewrite the tables that hold text and their indexes (VACUUM FULL), so that rows
+    deleted or rewritten before leave no copy in the table or index files (plain VACUUM
+    only marks their space free: the bytes stay in the page until overwritten). Each table
+    is locked while it is rewritten. (True, None) when done; (False, why) when the server
     skipped a table (a role that does not own it may not vacuum it: the server only warns)."""
     skipped: list[str] = []
 
@@ -693,15 +751,8 @@ def compact_database(conn: PgConnection) -> tuple[bool, str | None]:
 
     conn._raw.add_notice_handler(notice)
     try:
-        for table in (
-            "documents",
-            "document_versions",
-            "passages",
-            "recall_passages",
-            "session_history",
-            "runs",
-        ):
-            conn.execute(f"VACUUM {table}")
+        for table in TEXT_TABLES:
+            conn.execute(f"VACUUM FULL {table}")
     except sqlite3.Error as e:
         return False, f"the database was not vacuumed ({e}); run forget again later"
     finally:
@@ -709,6 +760,6 @@ def compact_database(conn: PgConnection) -> tuple[bool, str | None]:
     if skipped:
         return False, (
             f"the server skipped VACUUM ({skipped[0]}); old row versions may keep a copy "
-            "until the tables' owner runs VACUUM"
+            "until the tables' owner runs VACUUM FULL"
         )
     return True, None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 _FTS = {"passages": "passages_fts", "recall": "recall_fts"}
@@ -117,6 +117,33 @@ class SqliteDialect:
     def optimize_passage_index(self, conn: sqlite3.Connection, index: str) -> None:
         table = _FTS[index]
         conn.execute(f"INSERT INTO {table} ({table}) VALUES ('optimize')")
+
+    def rewrite_passage_index(
+        self,
+        conn: sqlite3.Connection,
+        index: str,
+        owner: str,
+        texts: dict[int, str],
+        context_map: Callable[[str], str],
+        removed: Sequence[str],
+    ) -> int:
+        table = _FTS[index]
+        changed = 0
+        for rowid, text, context, speaker, dates in conn.execute(
+            f"SELECT rowid, text, context, speaker, dates FROM {table} WHERE owner = ?", (owner,)
+        ).fetchall():
+            new_context = context_map(context or "")
+            new_text = texts.get(rowid, text)
+            if new_context == (context or "") and new_text == text:
+                continue
+            changed += new_context != (context or "")
+            conn.execute(f"DELETE FROM {table} WHERE rowid = ?", (rowid,))
+            conn.execute(
+                f"INSERT INTO {table} (rowid, owner, text, context, speaker, dates)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (rowid, owner, new_text, new_context, speaker, dates),
+            )
+        return changed
 
     def search_passages(
         self,

@@ -1,0 +1,500 @@
+"""Erasing: the one service every door calls to take text out of an agent's memory.
+
+- `forget(repo, owner, pattern)`: a text (or a regular expression) everywhere the owner's
+  memory keeps it.
+- `redact(repo, owner, path, span)`: a span of one document, and wherever the sessions
+  kept it.
+- `redact_version(repo, owner, path, version)`: the whole content of one version, the
+  explicit choice when a version must go entirely.
+
+`forget` and `redact` remove exactly the matched text and nothing around it, in one write
+transaction (so nothing written meanwhile escapes it):
+
+- a document whose current body holds the match gets a new current version (operation
+  `redacted`) with each match replaced by a visible marker (`[forgotten]`, `[redacted]`);
+- every older version that holds it is rewritten in place with only the match replaced:
+  every other byte of its body stays, and its digest and size become those of the
+  rewritten body;
+- titles have the match replaced by the marker, in every version; a path segment holding
+  it has the matched part replaced by `forgotten-<id>` (`redacted-<id>`), a slug named
+  after the document at that segment, in every version, declared link and reference;
+- the sessions' history (the owner's conversations and its memory agent's), the errors of
+  its runs, and the recall record (each passage's text and the context it is indexed with)
+  get the same replacement;
+- the indexes built from them are cleaned (the passages of the documents touched dropped,
+  to be cut again; the full-text indexes merged), and when the transaction has ended the
+  database is compacted (SQLite: VACUUM and a WAL checkpoint; PostgreSQL: VACUUM of every
+  table that holds text) so that no freed page or dead row keeps a copy.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from doctree.errors import NotFoundError, UserError
+from doctree.store.documents import Actor, DocumentsRepository, Version
+from doctree.store.paths import HOME, depth_of, is_under, normalize_path, validate_owner
+
+FORGOTTEN = "[forgotten]"  # what `forget` puts where the text was
+REDACTED = "[redacted]"  # what `redact` puts where the span was
+EXAMPLES = 6  # lines shown in a preview
+
+
+@dataclass
+class Example:
+    """A line that holds the match: where it is, the line, and the matched spans in it."""
+
+    where: str
+    line: str
+    spans: list[tuple[int, int]]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"where": self.where, "line": self.line, "spans": [list(s) for s in self.spans]}
+
+
+@dataclass
+class EraseHit:
+    """One document holding the match: the versions whose body was (or, on a dry run,
+    would be) rewritten, the version that records it, and whether its path or title held
+    it (rewritten in place)."""
+
+    document_id: int
+    path: str
+    versions: list[int]
+    deleted: bool
+    renamed: bool = False  # a path segment or title held the match
+    new_version: int | None = None  # the `redacted` version made (dry run: would be made)
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.__dict__.copy()
+
+
+@dataclass
+class EraseReport:
+    pattern: str
+    dry_run: bool
+    marker: str = FORGOTTEN
+    hits: list[EraseHit] = field(default_factory=list)
+    history_records: int = 0  # session history records rewritten (dry run: that match)
+    recall_passages: int = 0  # passages of the recall record whose text was rewritten
+    recall_contexts: int = 0  # index entries whose neighbour context was rewritten
+    runs: int = 0  # runs whose error was rewritten
+    last_version_id: int = 0  # every version with an id up to this one was searched
+    file_compacted: bool = False  # the database was compacted after the transaction
+    note: str | None = None
+    examples: list[Example] = field(default_factory=list)
+
+    @property
+    def rewritten(self) -> int:
+        """How many stored versions were (dry run: would be) rewritten."""
+        return sum(len(h.versions) for h in self.hits)
+
+    @property
+    def changes_anything(self) -> bool:
+        return bool(self.hits or self.history_records or self.recall_passages or self.runs)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "pattern": self.pattern,
+            "dry_run": self.dry_run,
+            "marker": self.marker,
+            "rewritten_versions": self.rewritten,
+            "new_versions": sum(1 for h in self.hits if h.new_version is not None),
+            "renamed_documents": sum(1 for h in self.hits if h.renamed),
+            "history_records": self.history_records,
+            "recall_passages": self.recall_passages,
+            "recall_contexts": self.recall_contexts,
+            "runs": self.runs,
+            "last_version_id": self.last_version_id,
+            "file_compacted": self.file_compacted,
+            "note": self.note,
+            "documents": [h.to_dict() for h in self.hits],
+            "examples": [e.to_dict() for e in self.examples],
+        }
+
+
+def compile_pattern(pattern: str, *, regex: bool = False, ignore_case: bool = False) -> re.Pattern:
+    """A pattern to match stored text: plain text unless `regex`."""
+    if not isinstance(pattern, str) or not pattern:
+        raise UserError("pattern '': must not be empty (it would match every version)")
+    flags = re.IGNORECASE if ignore_case else 0
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # FutureWarning on syntax that may change meaning
+            compiled = re.compile(pattern if regex else re.escape(pattern), flags)
+    except (re.error, RecursionError, OverflowError) as e:
+        raise UserError(f"pattern {pattern!r}: not a valid regular expression ({e})") from None
+    if compiled.fullmatch(""):
+        raise UserError(f"pattern {pattern!r}: matches the empty text (it would match everywhere)")
+    return compiled
+
+
+def _texts(v: Version) -> tuple[str, ...]:
+    """The name-like texts of a version: its path, title and declared links."""
+    return (v.path, v.title or "", *v.links)
+
+
+def matching_versions(
+    repo: DocumentsRepository, owner: str, pattern: re.Pattern, *, under: str = HOME
+) -> dict[int, list[Version]]:
+    """Versions (by document id) of documents that ever lived under `under` whose body
+    matches `pattern`. Read-only."""
+    doc_ids = _documents_under(repo, validate_owner(owner), normalize_path(under))
+    bodies, _ = _scan(repo, pattern, doc_ids)
+    return bodies
+
+
+def _documents_under(repo: DocumentsRepository, owner: str, under: str) -> list[int]:
+    return list(dict.fromkeys(v.document_id for v in repo.log(owner, under, limit=None)))
+
+
+def _scan(
+    repo: DocumentsRepository, pattern: re.Pattern, doc_ids: list[int]
+) -> tuple[dict[int, list[Version]], dict[int, list[Version]]]:
+    """(versions whose body matches, every version of documents whose path, title or links
+    ever matched), by document id."""
+    bodies: dict[int, list[Version]] = {}
+    names: dict[int, list[Version]] = {}
+    for versions in _histories(repo, doc_ids):
+        doc_id = versions[0].document_id
+        for v in versions:
+            if v.body is not None and pattern.search(v.body):
+                bodies.setdefault(doc_id, []).append(v)
+        # The current path, title and links are the last version's.
+        if any(pattern.search(t) for v in versions for t in _texts(v)):
+            names[doc_id] = versions
+    return bodies, names
+
+
+def _histories(repo: DocumentsRepository, doc_ids: list[int]) -> Iterator[list[Version]]:
+    """Every version of each of these documents, oldest first, one list per document: in
+    one stream of the owner's history when they are many, else document by document."""
+    if len(doc_ids) > 20:
+        wanted = set(doc_ids)
+        owner = repo.read_by_id(doc_ids[0]).owner
+        current: list[Version] = []
+        for v in repo.iter_versions(owner):
+            if v.document_id not in wanted:
+                continue
+            if current and current[0].document_id != v.document_id:
+                yield current
+                current = []
+            current.append(v)
+        if current:
+            yield current
+        return
+    for doc_id in doc_ids:
+        doc = repo.read_by_id(doc_id)
+        yield [repo.version(doc_id, n) for n in range(1, doc.version + 1)]
+
+
+def _examples(text: str, pattern: re.Pattern, where: str, out: list[Example]) -> None:
+    """Add the lines of `text` that hold the match to `out`, up to `EXAMPLES` in all."""
+    for line in text.splitlines():
+        if len(out) >= EXAMPLES:
+            return
+        spans = [m.span() for m in pattern.finditer(line) if m.end() > m.start()]
+        if spans:
+            out.append(Example(where, line, spans))
+
+
+class _PathMap:
+    """A path with the matched part of every segment that holds the pattern replaced by
+    `<word>-<id>`, after the document at that segment (so the result is a slug, and a
+    document and its descendants stay one subtree). Segments of `under` itself are kept
+    (the tree above it is out of reach)."""
+
+    def __init__(
+        self, repo: DocumentsRepository, owner: str, pattern: re.Pattern, under: str, word: str
+    ):
+        self.repo, self.owner, self.pattern, self.word = repo, owner, pattern, word
+        self.under, self.keep = under, depth_of(under)
+        self.names: dict[str, str] = {}
+
+    def __call__(self, path: str) -> str:
+        if not self.pattern.search(path):
+            return path
+        segments = path.split("/")
+        bounds, pos = [], 0
+        for seg in segments:
+            bounds.append((pos, pos + len(seg)))
+            pos += len(seg) + 1
+        parts: dict[int, list[tuple[int, int]]] = {}
+        for m in self.pattern.finditer(path):
+            end = max(m.end(), m.start() + 1)
+            for i, (a, b) in enumerate(bounds):
+                if a < end and m.start() < b:
+                    parts.setdefault(i, []).append((max(m.start(), a) - a, min(end, b) - a))
+        keep = self.keep if is_under(path, self.under) else 0
+        out = []
+        for i, seg in enumerate(segments):
+            if i not in parts or i <= keep:
+                out.append(seg)
+                continue
+            name = self._name("/".join(segments[: i + 1]))
+            new, last = [], 0
+            for a, b in sorted(parts[i]):
+                if a < last:
+                    a = last
+                new.append(seg[last:a])
+                if b > a or not new[-1:]:
+                    new.append(name)
+                last = max(last, b)
+            new.append(seg[last:])
+            out.append("".join(new))
+        return "/".join(out)
+
+    def _name(self, prefix: str) -> str:
+        if prefix not in self.names:
+            try:
+                doc_id = self.repo.history(self.owner, prefix)[0].document_id
+                self.names[prefix] = f"{self.word}-{doc_id}"
+            except (NotFoundError, UserError):
+                self.names[prefix] = self.word
+        return self.names[prefix]
+
+
+def forget(
+    repo: DocumentsRepository,
+    owner: str,
+    pattern: str,
+    *,
+    under: str = HOME,
+    regex: bool = False,
+    ignore_case: bool = False,
+    dry_run: bool = False,
+    actor: Actor | None = None,
+    compact_file: bool = True,
+) -> EraseReport:
+    """Erase every match of `pattern` from the documents that ever lived under `under`
+    and from `owner`'s sessions (history, runs, recall record), replacing it by
+    `[forgotten]` (see the module docstring). `compact_file` then compacts the database
+    (skipped inside a caller's transaction). `dry_run` reports and changes nothing."""
+    owner, under = validate_owner(owner), normalize_path(under)
+    compiled = compile_pattern(pattern, regex=regex, ignore_case=ignore_case)
+    return _run(
+        repo,
+        owner,
+        compiled,
+        pattern,
+        lambda: _documents_under(repo, owner, under),
+        under=under,
+        marker=FORGOTTEN,
+        dry_run=dry_run,
+        actor=actor,
+        compact_file=compact_file,
+        literal=None if regex or ignore_case else pattern,
+    )
+
+
+def redact(
+    repo: DocumentsRepository,
+    owner: str,
+    path: str,
+    span: str,
+    *,
+    regex: bool = False,
+    ignore_case: bool = False,
+    dry_run: bool = False,
+    actor: Actor | None = None,
+    compact_file: bool = True,
+) -> EraseReport:
+    """Erase `span` (plain text unless `regex`) from every version of the document at
+    `path` (the live one, else the one last deleted there), and from `owner`'s sessions
+    where it was said (history, runs, recall record), replacing it by `[redacted]`. Other
+    documents are left as they are: `forget` reaches every document."""
+    owner, path = validate_owner(owner), normalize_path(path)
+    compiled = compile_pattern(span, regex=regex, ignore_case=ignore_case)
+    doc_id = repo.history(owner, path)[0].document_id
+    return _run(
+        repo,
+        owner,
+        compiled,
+        span,
+        lambda: [doc_id],
+        under=path,
+        marker=REDACTED,
+        dry_run=dry_run,
+        actor=actor,
+        compact_file=compact_file,
+        literal=None if regex or ignore_case else span,
+    )
+
+
+def _run(
+    repo: DocumentsRepository,
+    owner: str,
+    pattern: re.Pattern,
+    text: str,
+    documents: Callable[[], list[int]],
+    *,
+    under: str,
+    marker: str,
+    dry_run: bool,
+    actor: Actor | None,
+    compact_file: bool,
+    literal: str | None,
+) -> EraseReport:
+    from doctree.memory import recall
+    from doctree.sessions.repository import SessionsRepository
+    from doctree.store.passages import PassageIndex
+    from doctree.store.runs import Runs
+
+    report = EraseReport(text, dry_run, marker)
+
+    def text_map(value: str) -> str:
+        return pattern.sub(marker, value)
+
+    with repo.snapshot() if dry_run else repo.transaction():
+        report.last_version_id = repo.max_version_id()
+        doc_ids = documents()
+        bodies, names = _scan(repo, pattern, doc_ids)
+        removed = {literal} if literal else set()
+        plan: dict[int, tuple[list[int], bool]] = {}
+        for doc_id, versions in bodies.items():
+            doc = repo.read_by_id(doc_id)
+            for v in versions:
+                removed.update(m.group(0) for m in pattern.finditer(v.body or ""))
+            current = bool(pattern.search(doc.body))
+            plan[doc_id] = ([v.version for v in versions], current)
+            latest = versions[-1]
+            _examples(latest.body or "", pattern, f"{doc.path} v{latest.version}", report.examples)
+        for versions in names.values():
+            for v in versions:
+                for t in _texts(v):
+                    removed.update(m.group(0) for m in pattern.finditer(t))
+        sessions = SessionsRepository(repo.conn)
+        runs = Runs(repo.conn)
+        if dry_run:
+            report.history_records = sessions.scrub(owner, text_map, dry_run=True)
+            report.runs = runs.scrub(owner, text_map, dry_run=True)
+            scrubbed = recall.scrub(repo.conn, owner, pattern, marker, dry_run=True)
+            report.recall_passages, report.recall_contexts, said = scrubbed
+            for where, line in said:
+                _examples(line, pattern, where, report.examples)
+            for doc_id in sorted({*bodies, *names}):
+                doc = repo.read_by_id(doc_id)
+                versions, current = plan.get(doc_id, ([], False))
+                report.hits.append(
+                    EraseHit(
+                        doc_id,
+                        doc.path,
+                        versions,
+                        doc.deleted,
+                        renamed=doc_id in names,
+                        new_version=doc.version + 1 if current else None,
+                    )
+                )
+            return report
+        made: dict[int, int | None] = {}
+        for doc_id in bodies:
+            _, added = repo.replace_text(doc_id, text_map, actor=actor)
+            made[doc_id] = added.version if added else None
+        word = marker.strip("[]")
+        path_map = _PathMap(repo, owner, pattern, under, word)
+        # Name every segment before any document is renamed: the names come from the ids of
+        # the documents at the old paths.
+        for doc_id, versions in names.items():
+            doc = repo.read_by_id(doc_id)
+            for t in {doc.path, *doc.links, *(p for v in versions for p in (v.path, *v.links))}:
+                path_map(t)
+
+        def current_map(path: str) -> str:
+            """A current path is renamed only below `under`, where the documents above it
+            are renamed alike; elsewhere its parent, out of reach, keeps its name."""
+            return path_map(path) if is_under(path, under) else path
+
+        for doc_id in names:
+            repo.scrub_paths(doc_id, path_map, text_map, current_map)
+        linked = repo.scrub_links(owner, path_map)
+        report.history_records = sessions.scrub(owner, text_map)
+        report.runs = runs.scrub(owner, text_map)
+        report.recall_passages, report.recall_contexts, _ = recall.scrub(
+            repo.conn, owner, pattern, marker, removed=sorted(removed)
+        )
+        passages = PassageIndex(repo)
+        passages.drop(sorted({*bodies, *names, *linked}))
+        passages.optimize()
+        repo.optimize_search_index()
+        for doc_id in sorted({*bodies, *names}):
+            doc = repo.read_by_id(doc_id)
+            report.hits.append(
+                EraseHit(
+                    doc_id,
+                    doc.path,
+                    plan.get(doc_id, ([], False))[0],
+                    doc.deleted,
+                    renamed=doc_id in names,
+                    new_version=made.get(doc_id),
+                )
+            )
+    if compact_file:
+        _compact(repo, report)
+    return report
+
+
+def _compact(repo: DocumentsRepository, report: EraseReport) -> None:
+    """Compact the database so that no freed page, WAL frame or dead row keeps a copy."""
+    if repo.conn.in_transaction:
+        report.note = "the database was not compacted: a transaction is open"
+        return
+    from doctree.store.db import compact_file
+
+    report.file_compacted, report.note = compact_file(repo.conn)
+
+
+def redact_version(
+    repo: DocumentsRepository,
+    owner: str,
+    path: str,
+    version: int,
+    *,
+    actor: Actor | None = None,
+    compact_file: bool = True,
+) -> tuple[Version, int]:
+    """Erase the whole content of one version of the document at `path` (the live one,
+    else the one last deleted there): its body and title go, the fact of the change stays,
+    and a `redacted` version records who erased it (redacting the current version empties
+    the document). In the same transaction, the passages of the recall record that hold
+    one of its sentences (five words or more) are erased. Returns the `redacted` version
+    and how many passages were erased."""
+    from doctree.memory.recall import erase_sources
+
+    owner = validate_owner(owner)
+    body = repo.read(owner, path, version=version).body or ""
+    with repo.transaction():
+        v = repo.erase_version(owner, path, version, actor=actor)
+        erased = erase_sources(repo.conn, owner, body)
+    if compact_file and not repo.conn.in_transaction:
+        from doctree.store.db import compact_file as compact
+
+        compact(repo.conn)
+    return v, erased
+
+
+def redact_version_by_id(
+    repo: DocumentsRepository,
+    document_id: int,
+    version: int,
+    *,
+    actor: Actor | None = None,
+    compact_file: bool = True,
+) -> tuple[Version, int]:
+    """`redact_version` of a document found by id: it reaches any document, also a
+    deleted one whose path another document has taken since."""
+    doc = repo.read_by_id(document_id)
+    body = repo.version(document_id, version).body or ""
+    from doctree.memory.recall import erase_sources
+
+    with repo.transaction():
+        v = repo.erase_version_by_id(document_id, version, actor=actor)
+        erased = erase_sources(repo.conn, doc.owner, body)
+    if compact_file and not repo.conn.in_transaction:
+        from doctree.store.db import compact_file as compact
+
+        compact(repo.conn)
+    return v, erased
