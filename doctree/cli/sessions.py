@@ -145,7 +145,8 @@ def _check_handler(handler: str) -> None:
     default="auto",
     show_default=True,
     help="The memory agent: auto, offline, anthropic, replay:CASSETTE (the memory agent "
-    "runtime), recorder:FILE[:DELAY] (append each job to FILE, no model) or python:MODULE:ATTR.",
+    "runtime), recorder:FILE[:DELAY] (append each job to FILE, no model) or python:MODULE:ATTR. "
+    "auto is anthropic when ANTHROPIC_API_KEY is set, else offline, and says which on stderr.",
 )
 @click.option(
     "--lease-ttl",
@@ -200,6 +201,11 @@ def worker_cmd(
     _check_handler(handler)
     repo = state.repo
     the_handler = default_handler(repo, handler)
+    from doctree.agent.runtime import MemoryAgentRuntime
+    from doctree.cli.replay import check_runtime
+
+    if isinstance(the_handler, MemoryAgentRuntime):
+        check_runtime(the_handler, handler)  # no API key: one line, exit 2, no tick
     after_handle = None
     if compact:
         from doctree.memory.compaction import compaction_hook
