@@ -11,6 +11,20 @@ class UserError(DoctreeError):
     """Bad input from a caller: the CLI prints it on one line and exits 2."""
 
 
+class ArgumentError(UserError):
+    """A library function called with an argument of the wrong kind (a str where a whole
+    number is needed, a number past 64 bits, None for a path, bytes for text)."""
+
+    def __init__(self, function: str, argument: str, value: object, rule: str):
+        self.function, self.argument, self.value, self.rule = function, argument, value, rule
+        shown = repr(value)
+        if len(shown) > 60:
+            shown = shown[:57] + "..."
+        super().__init__(
+            f"{function}(): argument {argument} {shown} ({type(value).__name__}): must be {rule}"
+        )
+
+
 class PathError(UserError):
     """A path broke one of the path rules."""
 

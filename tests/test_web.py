@@ -230,10 +230,13 @@ def test_only_loopback_host_names_are_served_without_a_token(db):
         readable(c.get("/tree"), 200)
 
 
+TOKEN = "Tq8rX2vJ-kP4nW7yZ3bL9mF5hD1cG6sA0eRuVoYi"  # 40 url-safe characters: 240 bits
+
+
 @pytest.fixture
 def guarded(db):
     with TestClient(
-        create_app(str(db), "main", token="s3cret", loopback=False), base_url="http://10.0.0.5:8765"
+        create_app(str(db), "main", token=TOKEN, loopback=False), base_url="http://10.0.0.5:8765"
     ) as c:
         yield c
 
@@ -248,24 +251,24 @@ def test_with_a_token_a_wrong_one_is_403(guarded):
     assert "token given is wrong" in readable(
         guarded.get("/tree", headers={"Authorization": "Bearer nope"}), 403
     )
-    guarded.cookies.set("doctree_token", "nope")
-    readable(guarded.get("/tree"), 403)
+    guarded.cookies.set("doctree_session_8765", "nope")
+    readable(guarded.get("/tree"), 401)  # a cookie that is not a signed session opens nothing
     # A token link replaces a stale cookie.
-    assert guarded.get("/tree?token=s3cret", follow_redirects=False).status_code == 303
+    assert guarded.get(f"/tree?token={TOKEN}", follow_redirects=False).status_code == 303
     readable(guarded.get("/tree"), 200)
 
 
 def test_with_a_token_a_bearer_header_or_the_cookie_from_a_token_link_opens_it(guarded):
-    readable(guarded.get("/tree", headers={"Authorization": "Bearer s3cret"}), 200)
+    readable(guarded.get("/tree", headers={"Authorization": f"Bearer {TOKEN}"}), 200)
 
-    r = guarded.get("/doc/~/memory?token=s3cret", follow_redirects=False)
+    r = guarded.get(f"/doc/~/memory?token={TOKEN}", follow_redirects=False)
     assert (r.status_code, r.headers["location"]) == (303, "/doc/~/memory")
     assert "HttpOnly" in r.headers["set-cookie"] and "SameSite=strict" in r.headers["set-cookie"]
     readable(guarded.get("/runs"), 200)  # the cookie is sent from now on
 
 
 def test_with_a_token_writes_are_refused_without_it(guarded, db):
-    page = guarded.get("/runs/9", headers={"Authorization": "Bearer s3cret"}).text
+    page = guarded.get("/runs/9", headers={"Authorization": f"Bearer {TOKEN}"}).text
     r = guarded.post("/runs/9/revert", data={"csrf": csrf_of(page)})
     readable(r, 401)
     with DocumentsRepository(db) as repo:

@@ -14,7 +14,7 @@ import anyio
 import pytest
 from web_demo import build_demo, free_port
 
-TOKEN = "t0ken-for-tests"
+TOKEN = "Tq8rX2vJ-kP4nW7yZ3bL9mF5hD1cG6sA0eRuVoYi"  # 40 url-safe characters: 240 bits
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
@@ -190,7 +190,7 @@ def test_a_host_that_cannot_be_listened_on_is_one_clear_line(tmp_path, host):
     db = build_demo(tmp_path / "demo.db")
     r = subprocess.run(
         [sys.executable, "-m", "doctree", "--db", str(db), "serve", "--host", host]
-        + ["--token", "t", "--port", "0"],
+        + ["--token", TOKEN, "--port", "0"],
         capture_output=True,
         text=True,
         timeout=60,

@@ -136,6 +136,28 @@ def parse_backend(spec: str) -> BackendChoice:
     return BackendChoice(resolve_backend(name))
 
 
+API_KEY_VARIABLES = {"anthropic": "ANTHROPIC_API_KEY"}
+"""The environment variable whose key a paid backend bills."""
+
+
+def auto_choice_note(backend: str) -> str | None:
+    """For `auto`, one line saying which backend it picks and why (a paid API is never used
+    without saying so); None for any other backend, which was named on purpose."""
+    if backend != "auto":
+        return None
+    picked = resolve_backend(backend)
+    if picked == "offline":
+        return (
+            "backend auto: picked 'offline' (no model API key is set; the rule-based memory "
+            "agent, no API calls)"
+        )
+    key = API_KEY_VARIABLES.get(picked, "its API key")
+    return (
+        f"backend auto: picked {picked!r} because {key} is set: runs call the paid API "
+        "(--backend offline to avoid it)"
+    )
+
+
 @dataclass
 class MemoryAgent:
     """The memory agent of one owner: its definition, prompt and tool schemas.

@@ -67,9 +67,20 @@ def runtime_for(repo: Any, model: str, **options: Any) -> Any:
         name = "record" if model.startswith("record") else "replay"
         raise UserError(f"--backend/--model {model}: give the cassette, e.g. --backend {name}:FILE")
     runtime = MemoryAgentRuntime(repo, backend=model, **options)
-    if runtime.backend != "offline":
-        runtime.client()  # a missing API key fails here, before any session is touched
+    check_runtime(runtime, model)  # says what auto picked; a missing key fails here
     return runtime
+
+
+def check_runtime(runtime: Any, requested: str) -> None:
+    """Say (stderr) which backend `auto` picked and why; make a backend that cannot run (no
+    API key) fail here, as one line, before any session is touched."""
+    from doctree.agent.runtime import auto_choice_note
+
+    note = auto_choice_note(requested)
+    if note is not None:
+        click.echo(note, err=True)
+    if runtime.backend != "offline":
+        runtime.client()
 
 
 def _same(record: Any, message: Any) -> bool:

@@ -154,7 +154,8 @@ def _check_handler(handler: str) -> None:
     show_default=True,
     help="The memory agent: auto, offline, anthropic, openai (an OpenAI-compatible server at "
     "OPENAI_BASE_URL; openai:MODEL names its model), replay:CASSETTE (the memory agent "
-    "runtime), recorder:FILE[:DELAY] (append each job to FILE, no model) or python:MODULE:ATTR.",
+    "runtime), recorder:FILE[:DELAY] (append each job to FILE, no model) or python:MODULE:ATTR. "
+    "auto is anthropic when ANTHROPIC_API_KEY is set, else offline, and says which on stderr.",
 )
 @click.option(
     "--base-url",
@@ -228,8 +229,12 @@ def worker_cmd(
     if handler.startswith(("recorder:", "python:")):
         options = {}
     the_handler = default_handler(repo, handler, **options)
-    if getattr(the_handler, "backend", None) == "openai":
-        the_handler.client()  # too small a context window (or no server) fails before a tick
+    from doctree.agent.runtime import MemoryAgentRuntime
+    from doctree.cli.replay import check_runtime
+
+    if isinstance(the_handler, MemoryAgentRuntime):
+        # auto says what it picked; no API key, too small a window: one line, exit 2, no tick
+        check_runtime(the_handler, handler)
     after_handle = None
     if compact:
         from doctree.memory.compaction import compaction_hook

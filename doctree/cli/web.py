@@ -15,7 +15,8 @@ pass_state = click.pass_obj
 @click.option(
     "--token",
     envvar="DOCTREE_TOKEN",
-    help="Require this token on every request (also $DOCTREE_TOKEN); needed beyond loopback.",
+    help="Require this token on every request (also $DOCTREE_TOKEN); needed beyond loopback. "
+    "At least 128 bits: 22 random url-safe characters or 32 hex digits.",
 )
 @click.option("--mcp", is_flag=True, help="Also serve the MCP tools over streamable HTTP at /mcp.")
 @click.option(
@@ -25,19 +26,38 @@ pass_state = click.pass_obj
     show_default=True,
     help="With --mcp: confine the MCP tools to this subtree.",
 )
+@click.option(
+    "--header-timeout",
+    type=click.FloatRange(0.1, 3600),
+    default=10.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="Close a connection that has not sent a whole request line and headers by then.",
+)
 @pass_state
-def serve(state: State, host: str, port: int, token: str | None, mcp: bool, under: str) -> None:
+def serve(
+    state: State,
+    host: str,
+    port: int,
+    token: str | None,
+    mcp: bool,
+    under: str,
+    header_timeout: float,
+) -> None:
     """A web inspector over the agent's memory: the tree, pages with links and backlinks,
     history, diffs, blame, search across time, memory-agent runs (with revert) and sessions.
 
     Loopback only unless --token (or $DOCTREE_TOKEN) is set; with a token every request
-    must carry it (open the inspector once with ?token=TOKEN, or send
-    'Authorization: Bearer TOKEN').
+    must carry it: open the inspector once with ?token=TOKEN (that opens a session, a
+    cookie signed with the token, for this port only), or send 'Authorization: Bearer
+    TOKEN'. A token under 128 bits is refused. Pages may not be framed, run no script and
+    load no image from elsewhere (see docs/inspector.md).
 
     \b
       doctree serve                      # http://127.0.0.1:8765/
       doctree serve --mcp                # plus MCP at http://127.0.0.1:8765/mcp
-      DOCTREE_TOKEN=s3cret doctree serve --host 0.0.0.0
+      export DOCTREE_TOKEN=$(python -c 'import secrets; print(secrets.token_urlsafe(32))')
+      doctree serve --host 0.0.0.0
     """
     from doctree.store.db import default_db_path
     from doctree.web import serve as run_server
@@ -59,4 +79,5 @@ def serve(state: State, host: str, port: int, token: str | None, mcp: bool, unde
         mcp=mcp,
         mcp_under=under,
         on_start=announce,
+        header_timeout=header_timeout,
     )

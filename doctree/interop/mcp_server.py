@@ -12,6 +12,7 @@ tool error of one line naming the bad input, never an exception.
 from __future__ import annotations
 
 import json
+import re
 import threading
 from typing import Any
 
@@ -456,7 +457,7 @@ def _checked_line(line: str) -> str:
         return line
     try:
         message = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):
         return line
     params = message.get("params") if isinstance(message, dict) else None
     if message.get("method") != "tools/call" or not isinstance(params, dict):
@@ -480,18 +481,89 @@ def _utf8(text: str) -> bool:
     return True
 
 
+MAX_JSON_DEPTH = 100
+"""The deepest nesting of arrays and objects a JSON-RPC line may have (the tools' inputs are a
+few levels deep; the JSON parsers recurse, so a line 10,000 levels deep is refused first)."""
+
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
+
+
+def json_depth(text: str) -> int:
+    """The deepest nesting of `[`/`{` in JSON text, brackets inside strings left out; linear."""
+    depth = deepest = 0
+    for c in _NOT_BRACKETS.sub("", _STRINGS.sub("", text)):
+        if c in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
+
+
+def admit_line(line: str) -> tuple[str, Any]:
+    """(the line to hand to the SDK, None), or (line, the JSON-RPC error answering it) for a
+    line the SDK cannot take: nested deeper than `MAX_JSON_DEPTH` (invalid request, -32600),
+    not JSON (parse error, -32700), or not a JSON-RPC 2.0 message (invalid request). The id
+    is the line's own when it has a readable one; a tools/call holding text that is not
+    UTF-8 is first rewritten by `_checked_line` into a call that gets an error result."""
+    from mcp import types
+    from pydantic import ValidationError
+
+    def error(code: int, message: str, id: object = None) -> tuple[str, Any]:
+        ok_id = id if isinstance(id, str | int) and not isinstance(id, bool) else None
+        data = types.ErrorData(code=code, message=message)
+        return line, types.JSONRPCError(jsonrpc="2.0", id=ok_id, error=data)
+
+    if ("[" in line or "{" in line) and (depth := json_depth(line)) > MAX_JSON_DEPTH:
+        return error(
+            types.INVALID_REQUEST,
+            f"invalid request: JSON nested {depth} levels deep; at most {MAX_JSON_DEPTH}",
+        )
+    line = _checked_line(line)
+    try:
+        types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+        return line, None
+    except ValidationError:
+        pass
+    try:
+        message = json.loads(line)
+    except (ValueError, RecursionError) as e:
+        return error(types.PARSE_ERROR, f"parse error: the line is not JSON ({str(e)[:80]})")
+    id = message.get("id") if isinstance(message, dict) else None
+    return error(
+        types.INVALID_REQUEST,
+        "invalid request: not a JSON-RPC 2.0 request, notification or response (an object "
+        'with "jsonrpc": "2.0", a method or a result, params as an object, UTF-8 text)',
+        id,
+    )
+
+
 class _CheckedLines:
-    """stdin for the SDK's stdio transport, each line through `_checked_line`."""
+    """stdin for the SDK's stdio transport: each line through `admit_line`, and a line the
+    SDK cannot parse answered here with a JSON-RPC error (the SDK would drop it unanswered,
+    leaving the client waiting) instead of being passed on."""
 
     def __init__(self, inner: Any):
         self.inner = inner
+        self.write_stream: Any = None
+        self.ready: Any = None
 
     def __aiter__(self) -> Any:
         return self._lines()
 
     async def _lines(self) -> Any:
+        from mcp.shared.message import SessionMessage
+
         async for line in self.inner:
-            yield _checked_line(line)
+            if not line.strip():
+                continue  # an empty line is no message
+            line, refusal = admit_line(line)
+            if refusal is None:
+                yield line
+                continue
+            await self.ready.wait()
+            await self.write_stream.send(SessionMessage(refusal))
 
 
 async def _serve_stdio(server: Any) -> None:
@@ -503,7 +575,10 @@ async def _serve_stdio(server: Any) -> None:
 
     raw = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
     stdin = _CheckedLines(anyio.wrap_file(raw))
+    stdin.ready = anyio.Event()
     async with stdio_server(stdin=stdin) as (read_stream, write_stream):  # type: ignore[arg-type]
+        stdin.write_stream = write_stream
+        stdin.ready.set()
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from doctree.arguments import checked
 from doctree.errors import UserError
 from doctree.memory.layout import MEMORY_ROOT
 from doctree.store.documents import Document, DocumentsRepository, Version
@@ -126,6 +127,7 @@ def ranked_documents(
     return list(iter_documents(repo, owner, query=query, under=under))
 
 
+@checked
 def load_memories(
     repo: DocumentsRepository,
     owner: str,
@@ -146,6 +148,7 @@ def load_memories(
     return SEPARATOR.join([*(render_document(d) for d in docs), *([said] if said else [])])
 
 
+@checked
 def memories(
     repo: DocumentsRepository,
     owner: str,
@@ -178,6 +181,7 @@ def recalled(repo: DocumentsRepository, owner: str, *, cap: int, query: str | No
     return f"{RECALL_HEADING}\n{said.text}" if said.text else ""
 
 
+@checked
 def select_memories(
     repo: DocumentsRepository,
     owner: str,

@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from doctree.arguments import checked_methods
 from doctree.errors import UserError
 from doctree.sessions.repository import AgentDescriptor, Session, SessionsRepository
 from doctree.sessions.worker import (
@@ -40,6 +41,7 @@ from doctree.store.backends import is_database_url
 Agent = AgentDescriptor | str | dict[str, str] | tuple[str, str]
 
 
+@checked_methods
 class Engine:
     """Sessions and the memory worker for one database file.
 

@@ -21,12 +21,14 @@ import os
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
+from types import MethodType
 from typing import Any, TypeVar, cast
 
+from doctree.arguments import checked
 from doctree.errors import TransactionError as TransactionError
 from doctree.errors import UserError
 from doctree.store import db as dbmod
-from doctree.store.backends import is_connection, is_database_url
+from doctree.store.backends import BackendConnection, is_connection, is_database_url
 from doctree.store.backlinks import References
 from doctree.store.core import Core
 from doctree.store.model import (
@@ -89,17 +91,20 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 class _Part:
-    """A method of the repository that one of its parts carries out."""
+    """A method of the repository that one of its parts carries out, with its arguments
+    checked against its annotations (`doctree.arguments.checked`): the public edge."""
 
     def __init__(self, attr: str, method: Callable[..., Any]):
         self.attr = attr
         self.name = method.__name__
+        self.checked = checked(method)
+        self.checked.__qualname__ = f"DocumentsRepository.{self.name}"
         functools.update_wrapper(self, method)  # its name, documentation and signature
 
     def __get__(self, repo: object, cls: type | None = None) -> Any:
         if repo is None:
             return self.__wrapped__
-        return getattr(getattr(repo, self.attr), self.name)
+        return MethodType(self.checked, getattr(repo, self.attr))
 
 
 def part(attr: str, method: F) -> F:
@@ -115,9 +120,10 @@ class DocumentsRepository:
     write is one transaction; `transaction()` groups several writes into one.
     """
 
+    @checked
     def __init__(
         self,
-        db: str | os.PathLike[str] | sqlite3.Connection,
+        db: str | os.PathLike[str] | sqlite3.Connection | BackendConnection,
         *,
         max_body_bytes: int | None = None,
     ):

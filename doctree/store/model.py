@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from doctree.errors import TitleError, UserError
-from doctree.store.paths import HOME, name_of, require_text
+from doctree.store.paths import HOME, invisible_character, name_of, require_text, strip_invisible
 from doctree.store.references import split_frontmatter
 
 DEFAULT_MAX_BODY_BYTES = 100_000
@@ -229,15 +229,18 @@ def title_for(path: str, body: str) -> str:
 
 def clean_title(text: str) -> str:
     """A title derived from a body, made to keep the title rules: control characters become
-    spaces, and a title longer than the limit is cut, with an ellipsis."""
-    text = _TITLE_CONTROL.sub(" ", text).strip()
+    spaces, invisible format characters (`invisible_character`) are dropped, a lone surrogate
+    becomes '?', and a title longer than the limit is cut, with an ellipsis."""
+    text = _TITLE_CONTROL.sub(" ", text)
+    text = strip_invisible(text.encode("utf-8", "replace").decode("utf-8")).strip()
     if len(text.encode("utf-8")) > MAX_TITLE_BYTES:
         text = text.encode("utf-8")[: MAX_TITLE_BYTES - 3].decode("utf-8", "ignore") + "…"
     return text
 
 
 def check_title(path: str, title: object) -> str:
-    """A title given explicitly: text, UTF-8, no control characters, at most MAX_TITLE_BYTES."""
+    """A title given explicitly: text, UTF-8, no control characters, no invisible or
+    reordering format characters (`invisible_character`), at most MAX_TITLE_BYTES."""
     if not isinstance(title, str):
         raise TitleError(path, f"must be text, got {type(title).__name__}")
     try:
@@ -248,9 +251,29 @@ def check_title(path: str, title: object) -> str:
         ) from None
     if _TITLE_CONTROL.search(title):
         raise TitleError(path, "control characters (NUL, ESC, newlines, ...) are not allowed")
+    if (hidden := invisible_character(title)) is not None:
+        raise TitleError(path, f"{hidden} is not allowed in a title")
     if size > MAX_TITLE_BYTES:
         raise TitleError(path, f"is {size:,} bytes; a title may be at most {MAX_TITLE_BYTES:,}")
     return title
+
+
+def check_declared_title(path: str, body: str) -> None:
+    """Refuse a body whose frontmatter declares a title that cannot be one: text that is not
+    UTF-8 (a YAML "\\ud800" escape) or that holds an invisible or reordering character."""
+    if not body.startswith("---"):
+        return
+    title = split_frontmatter(body)[0].get("title")
+    if not isinstance(title, str):
+        return
+    try:
+        title.encode("utf-8")
+    except UnicodeEncodeError:
+        raise TitleError(
+            path, 'the frontmatter title is not UTF-8 text (a lone surrogate, e.g. "\\ud800")'
+        ) from None
+    if (hidden := invisible_character(title)) is not None:
+        raise TitleError(path, f"the frontmatter title holds {hidden}, which is not allowed")
 
 
 def check_int(value: object, what: str, *, minimum: int = 0) -> int:

@@ -46,6 +46,8 @@ def _normalize_checked(path: object) -> str:
         raise PathError(path, "is not UTF-8 text (a lone surrogate or an undecodable byte)")
     if _CONTROL.search(path):
         raise PathError(path, "control characters are not allowed in a path")
+    if (hidden := invisible_character(path)) is not None:
+        raise PathError(path, f"{hidden} is not allowed in a path")
     path = unicodedata.normalize("NFC", path)
     if len(path.encode("utf-8")) > MAX_PATH_BYTES:
         raise PathError(path, f"a path may be at most {MAX_PATH_BYTES} bytes")
@@ -96,6 +98,63 @@ def require_text(value: str, what: str) -> str:
     if not is_utf8_text(value):
         raise NotTextError(what, value)
     return value
+
+
+# Format characters (Unicode category Cf) a name may hold: the joiners scripts and emoji
+# need (ZWNJ, ZWJ), the strong direction marks of right-to-left text (ALM, LRM, RLM), and the
+# visible format signs of some scripts (Arabic number signs, Egyptian hieroglyph and Duployan
+# controls, musical beams). Every other one is invisible or reorders text (U+202E and the
+# other bidi embeddings, overrides and isolates), so a name holding it can pass for another.
+_FORMAT_ALLOWED = re.compile(
+    "[\u200c\u200d\u061c\u200e\u200f\u0600-\u0605\u06dd\u070f\u0890\u0891\u08e2"
+    "\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3"
+    "\U0001d173-\U0001d17a]"
+)
+_TAG_BASE = "\U0001f3f4"  # WAVING BLACK FLAG: tag characters after it spell a subdivision flag
+_TAGS = re.compile("[\U000e0020-\U000e007f]")
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def invisible_character(text: str) -> str | None:
+    """The first invisible or text-reordering format character in `text`, described
+    ("U+202E RIGHT-TO-LEFT OVERRIDE (a bidi control)"), or None when it holds none.
+
+    Refused: every character of Unicode category Cf except the joiners, the direction marks
+    and the visible script signs of `_FORMAT_ALLOWED`, and tag characters inside an emoji
+    tag sequence (a subdivision flag)."""
+    i = _first_invisible(text)
+    if i < 0:
+        return None
+    c = text[i]
+    kind = "a bidi control" if c in _BIDI_CONTROLS else "an invisible format character"
+    return f"U+{ord(c):04X} {unicodedata.name(c, 'FORMAT CHARACTER')} ({kind})"
+
+
+def strip_invisible(text: str) -> str:
+    """`text` without the characters `invisible_character` refuses."""
+    while (i := _first_invisible(text)) >= 0:
+        text = text[:i] + text[i + 1 :]
+    return text
+
+
+def _first_invisible(text: str) -> int:
+    if text.isascii():
+        return -1
+    for i, c in enumerate(text):
+        if c.isprintable() or unicodedata.category(c) != "Cf" or _FORMAT_ALLOWED.match(c):
+            continue
+        if _TAGS.match(c) and _in_tag_sequence(text, i):
+            continue
+        return i
+    return -1
+
+
+def _in_tag_sequence(text: str, i: int) -> bool:
+    """True if the tag character at `i` follows a flag base through other tag characters."""
+    j = i
+    while j > 0 and _TAGS.match(text[j - 1]):
+        j -= 1
+    return j > 0 and text[j - 1] == _TAG_BASE
 
 
 _VALID_OWNERS: set[str] = set()  # owners already checked (agents are few)

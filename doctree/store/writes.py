@@ -24,6 +24,7 @@ from doctree.store.model import (
     Actor,
     Document,
     Provenance,
+    check_declared_title,
     check_title,
     provenance_of,
     retitle,
@@ -466,8 +467,10 @@ class Writes:
             raise NotTextError(f"body of {path!r}", body) from None
         if size > self.core.max_body_bytes:
             raise BodyTooLargeError(path, size, self.core.max_body_bytes)
-        if body.startswith("---") and (problem := frontmatter_problem(body)):
-            raise UserError(f"body of {path!r}: {problem}")
+        if body.startswith("---"):
+            if problem := frontmatter_problem(body):
+                raise UserError(f"body of {path!r}: {problem}")
+            check_declared_title(path, body)
         return body
 
     def _insert_version(

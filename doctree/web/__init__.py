@@ -8,6 +8,7 @@ from __future__ import annotations
 import ipaddress
 import socket
 from collections.abc import Callable
+from typing import Any
 
 from doctree.errors import UserError
 
@@ -33,10 +34,13 @@ def serve(
     mcp_under: str = "~",
     log_level: str = "warning",
     on_start: Callable[[int], None] | None = None,
+    header_timeout: float | None = None,
 ) -> None:
     """Run the inspector on uvicorn until interrupted. Beyond loopback a token is required.
     `on_start` is called with the port listened on (the one the system chose for port 0) once
-    the settings are accepted and the socket is bound, just before the server starts."""
+    the settings are accepted and the socket is bound, just before the server starts.
+    `header_timeout` (default `HEADER_TIMEOUT`) bounds the seconds a client has to send a
+    request's line and headers."""
     import uvicorn
 
     from doctree.web.app import create_app
@@ -51,8 +55,64 @@ def serve(
     sock = bind(host.strip("[]"), port)
     if on_start is not None:
         on_start(sock.getsockname()[1])
-    config = uvicorn.Config(app, log_level=log_level, lifespan="on")
+    config = uvicorn.Config(
+        app,
+        log_level=log_level,
+        lifespan="on",
+        http=header_timeout_protocol(header_timeout or HEADER_TIMEOUT),
+        timeout_keep_alive=KEEP_ALIVE_TIMEOUT,
+        h11_max_incomplete_event_size=MAX_HEADER_BYTES,
+    )
     uvicorn.Server(config).run(sockets=[sock])
+
+
+HEADER_TIMEOUT = 10.0
+"""Seconds a connection has to send a whole request line and headers, from its first byte
+(or from when it opens): a client that sends half a request and stalls (slowloris) is cut
+off then, however slowly it trickles bytes."""
+KEEP_ALIVE_TIMEOUT = 5
+"""Seconds an idle keep-alive connection stays open between requests."""
+MAX_HEADER_BYTES = 16 * 1024
+"""The most bytes of request line and headers read before a request is refused (400)."""
+
+
+def header_timeout_protocol(seconds: float) -> type:
+    """uvicorn's h11 protocol with a deadline on reading a request's line and headers, which
+    uvicorn itself does not have: the deadline is armed when the connection opens and when
+    the first byte of a later request on it arrives, and cancelled once the headers are in."""
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class HeaderTimeoutProtocol(H11Protocol):
+        header_deadline: Any = None
+
+        def connection_made(self, transport: Any) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self.header_deadline = self.loop.call_later(seconds, self._headers_too_slow)
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            waiting = self.conn.their_state is h11.IDLE  # the request's headers are not in
+            if waiting and self.header_deadline is None and not self.transport.is_closing():
+                self.header_deadline = self.loop.call_later(seconds, self._headers_too_slow)
+            elif not waiting:
+                self._cancel_header_deadline()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._cancel_header_deadline()
+            super().connection_lost(exc)
+
+        def _cancel_header_deadline(self) -> None:
+            if self.header_deadline is not None:
+                self.header_deadline.cancel()
+                self.header_deadline = None
+
+        def _headers_too_slow(self) -> None:
+            self.header_deadline = None
+            if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+                self.transport.close()
+
+    return HeaderTimeoutProtocol
 
 
 def bind(host: str, port: int) -> socket.socket:

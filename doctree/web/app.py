@@ -6,29 +6,27 @@ its history (`/history/PATH`), one version by document id (`/version/ID/N`), a d
 `POST /runs/N/revert`), sessions and their memory state (`/sessions`, `/sessions/ID`).
 With `mcp=True`, the MCP tools of `doctree mcp` are served over streamable HTTP at `/mcp`.
 
-Access (see `Guard`): with a token, every request must carry it (an `Authorization: Bearer`
-header, the cookie set by opening any page with `?token=...`); without a token, only
-loopback Host headers are served (against DNS rebinding). Every POST also needs the page's
-CSRF token and, when the browser sends one, a same-origin `Origin`.
+Access and the browser's rules are `doctree.web.security`'s (`secured`): with a token, every
+request must carry it (an `Authorization: Bearer` header, or the signed session cookie a page
+opened with `?token=...` sets); without a token, only loopback Host headers are served
+(against DNS rebinding). Every POST also needs the page's CSRF token and, when the browser
+sends one, a same-origin `Origin`. Every response carries the security headers.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hmac
 import inspect
 import secrets
 from collections.abc import AsyncIterator
-from http.cookies import SimpleCookie
 from typing import Any
-from urllib.parse import parse_qs, urlencode
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp
 
 from doctree.errors import ConflictError, DoctreeError, NotFoundError, UserError
 from doctree.store.documents import Actor, DocumentsRepository
@@ -36,9 +34,7 @@ from doctree.store.paths import HOME
 from doctree.web import html as h
 from doctree.web import views
 from doctree.web.inspector import Inspector
-
-LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
-TOKEN_COOKIE = "doctree_token"
+from doctree.web.security import check_token, secured
 
 
 def create_app(
@@ -53,10 +49,13 @@ def create_app(
 ) -> ASGIApp:
     """The inspector for `owner`'s memory in database `db`, behind its `Guard`.
 
-    `loopback=False` (bound to a non-loopback address) requires a token.
+    `loopback=False` (bound to a non-loopback address) requires a token, and a token must
+    carry at least 128 bits (`doctree.web.security.check_token`).
     """
     if not loopback and not token:
         raise UserError("serving beyond loopback needs a token: pass --token or set DOCTREE_TOKEN")
+    if token is not None:
+        check_token(token)
     repo = DocumentsRepository(db)
     ins = Inspector(
         repo,
@@ -145,7 +144,7 @@ def create_app(
         lifespan=lifespan,
         exception_handlers={404: not_found, HTTPException: http_error, 500: server_error},
     )
-    return Guard(app, ins, token=token, loopback=loopback)
+    return secured(app, token=token, loopback=loopback)
 
 
 def error_page(ins: Inspector, status: int, title: str, message: str) -> HTMLResponse:
@@ -154,96 +153,3 @@ def error_page(ins: Inspector, status: int, title: str, message: str) -> HTMLRes
         '<p><a href="/tree">back to the tree</a></p>'
     )
     return ins.page(f"{status} {title}", body, status)
-
-
-class Guard:
-    """Checks every request before the app sees it: the token (when one is set), a loopback
-    Host (when none is), and for every POST the CSRF token and a same-origin Origin."""
-
-    def __init__(self, app: ASGIApp, ins: Inspector, *, token: str | None, loopback: bool):
-        self.app = app
-        self.ins = ins
-        self.token = token
-        self.loopback = loopback
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
-        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-        refusal = self._refusal(scope, headers, query)
-        if refusal is not None:
-            await refusal(scope, receive, send)
-            return
-        given = (query.get("token") or [None])[0]
-        if self.token and given and scope["method"] == "GET" and scope["path"] != "/mcp":
-            # Opened with ?token=: keep it in a cookie and drop it from the address bar.
-            rest = {k: v for k, v in query.items() if k != "token"}
-            target = scope["path"] + ("?" + urlencode(rest, doseq=True) if rest else "")
-            response = RedirectResponse(target, status_code=303)
-            response.set_cookie(TOKEN_COOKIE, given, httponly=True, samesite="strict", path="/")
-            await response(scope, receive, send)
-            return
-        await self.app(scope, receive, send)
-
-    def _refusal(
-        self, scope: Scope, headers: dict[str, str], query: dict[str, list[str]]
-    ) -> Response | None:
-        is_mcp = scope["path"] == "/mcp" or scope["path"].startswith("/mcp/")
-        if self.token:
-            given = (query.get("token") or [None])[0] or _bearer(headers) or _cookie(headers)
-            if not given:
-                return self._deny(
-                    401,
-                    "Token required",
-                    "this inspector needs a token: open it with ?token=TOKEN, "
-                    "or send 'Authorization: Bearer TOKEN'",
-                    is_mcp,
-                )
-            if not hmac.compare_digest(given.encode(), self.token.encode()):
-                return self._deny(403, "Forbidden", "the token given is wrong", is_mcp)
-        elif self.loopback:
-            host = headers.get("host", "")
-            name = host.rsplit(":", 1)[0] if not host.startswith("[") else host.split("]")[0] + "]"
-            if name not in LOOPBACK_HOSTS:
-                return self._deny(
-                    403, "Forbidden", f"host {host!r}: this inspector answers loopback only", is_mcp
-                )
-        if scope["method"] == "POST" and not is_mcp:
-            origin = headers.get("origin")
-            if origin and origin.split("://", 1)[-1] != headers.get("host"):
-                return self._deny(
-                    403, "Forbidden", f"origin {origin!r}: cross-site request refused", False
-                )
-        return None
-
-    def _deny(self, status: int, title: str, message: str, plain: bool) -> Response:
-        headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
-        if plain:
-            return Response(
-                message + "\n", status_code=status, headers=headers, media_type="text/plain"
-            )
-        page = error_page(self.ins, status, title, message)
-        if headers:
-            page.headers.update(headers)
-        return page
-
-
-def _bearer(headers: dict[str, str]) -> str | None:
-    auth = headers.get("authorization", "")
-    if auth.lower().startswith("bearer "):
-        return auth[7:].strip() or None
-    return None
-
-
-def _cookie(headers: dict[str, str]) -> str | None:
-    if "cookie" not in headers:
-        return None
-    jar: SimpleCookie = SimpleCookie()
-    try:
-        jar.load(headers["cookie"])
-    except Exception:
-        return None
-    morsel = jar.get(TOKEN_COOKIE)
-    return morsel.value if morsel else None

@@ -16,7 +16,8 @@ from doctree.interop.render import human_size
 
 __all__ = ["esc", "human_size", "doc_url", "url", "layout", "render_markdown", "render_diff"]
 
-CSS = """
+CSS = (
+    """
 body{font:15px/1.45 system-ui,sans-serif;margin:0;color:#1d232a;background:#fafafa}
 header{background:#22303c;color:#fff;padding:.5em 1.2em;display:flex;gap:1.4em;align-items:center}
 header a{color:#dde6ee;text-decoration:none}header a:hover{color:#fff}
@@ -41,6 +42,12 @@ button.danger{background:#b3261e;color:#fff;border:0;padding:.35em .9em;border-r
 .error{background:#fff;border-left:4px solid #b3261e;padding:.6em 1em}
 .notice{background:#fff;border-left:4px solid #1a7f37;padding:.6em 1em}
 """
+    + "".join(f"td.l{n}{{padding-left:{0.6 + 1.3 * n:.1f}em}}" for n in range(21))
+    + "\n"
+)
+"""The inspector's one stylesheet, inline in every page and allowed by its hash in the
+Content-Security-Policy (`doctree.web.security`); no page has a style attribute. `td.lN`
+indents a row of the tree N levels (a path has at most 20 segments)."""
 
 
 def esc(value: object) -> str:

@@ -82,7 +82,7 @@ def tree(ins: Inspector, request: Request) -> Response:
             title = "" if node.title == name else node.title
             link = doc_url("doc", node.path, version=node.version if at else None)
             rows.append(
-                f'<tr><td style="padding-left:{0.6 + 1.3 * level:.1f}em">'
+                f'<tr><td class="l{min(level, 20)}">'
                 f'<a href="{link}">{esc(name)}</a></td><td>{esc(title)}</td>'
                 f"<td class=n>v{node.version}</td><td class=n>{human_size(node.size)}</td>"
                 f"<td class=meta>{esc(node.updated_at[:19])}</td></tr>"

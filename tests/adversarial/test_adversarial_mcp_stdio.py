@@ -116,3 +116,44 @@ def test_a_hostile_call_gets_a_one_line_error_and_the_server_keeps_serving(
     with DocumentsRepository(db_path) as repo:
         assert [d.path for d in repo.documents("a")] == ["~/memory", "~/memory/ok"]
         assert repo.read("a", "~/memory/ok").body == "café"
+
+
+DEEP = "[" * 10_000 + "]" * 10_000
+
+
+@pytest.mark.parametrize(
+    ("raw", "code", "id", "expected"),
+    [
+        (b"this is not json", -32700, None, "parse error"),
+        (b'{"jsonrpc":"2.0","id":3,"method":"ping"', -32700, None, "parse error"),
+        (b"\xff\xfe{\x00", -32700, None, "parse error"),  # not UTF-8, not JSON
+        (DEEP.encode(), -32600, None, "nested 10000 levels deep"),
+        (
+            b'{"jsonrpc":"2.0","id":3,"method":"tools/call","params":' + DEEP.encode() + b"}",
+            -32600,
+            None,
+            "at most 100",
+        ),
+        (b"[1, 2]", -32600, None, "not a JSON-RPC 2.0"),
+        (b'{"jsonrpc":"2.0","id":9,"method":7}', -32600, 9, "not a JSON-RPC 2.0"),
+        (b'{"jsonrpc":"1.0","id":"x","method":"ping"}', -32600, "x", "not a JSON-RPC 2.0"),
+    ],
+)
+def test_a_line_that_is_not_json_rpc_gets_a_json_rpc_error_and_the_server_keeps_serving(
+    server, db_path, raw, code, id, expected
+):
+    server.proc.stdin.buffer.write(raw + b"\n")
+    server.proc.stdin.flush()
+    reply = server.answer()
+    assert reply["jsonrpc"] == "2.0" and reply["id"] == id
+    assert reply["error"]["code"] == code and expected in reply["error"]["message"]
+    ok = server.call(2, '{"name":"write","arguments":{"path":"~/memory/ok","body":"still here"}}')
+    assert not ok["isError"], text(ok)
+    with DocumentsRepository(db_path) as repo:
+        assert repo.read("a", "~/memory/ok").body == "still here"
+
+
+def test_json_nested_within_the_limit_is_served_as_usual(server):
+    nested = "[" * 50 + "]" * 50
+    reply = server.call(4, f'{{"name":"read","arguments":{{"path":"~/memory","x":{nested}}}}}')
+    assert reply["isError"]  # the tool refuses an unknown field, with a result, not silence
