@@ -42,6 +42,7 @@ from doctree.memory.retrieval import (
 from doctree.store.documents import DocumentsRepository
 from doctree.store.paths import validate_owner
 from doctree.store.recall import RecallHit, RecallIndex, RecallRow
+from doctree.store.secrets import redact_text
 
 CONTEXT_WORDS = 40
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
@@ -91,7 +92,7 @@ def passages_of(records: Sequence[Any]) -> list[RecallRow]:
     """The passages of a session's records (anything with `kind`, `time`, `content` and,
     for history records, `id`): one per record, long ones cut at sentence ends. A record's
     key is its history id, or its time and position when it has none."""
-    texts = [_text(r.content) for r in records]
+    texts = [redact_text(_text(r.content)) for r in records]
     rows: list[RecallRow] = []
     for i, r in enumerate(records):
         if not texts[i]:

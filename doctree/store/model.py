@@ -18,6 +18,7 @@ from typing import Any
 from doctree.errors import TitleError, UserError
 from doctree.store.paths import HOME, name_of, require_text
 from doctree.store.references import split_frontmatter
+from doctree.store.secrets import redact_text
 
 DEFAULT_MAX_BODY_BYTES = 100_000
 MAX_TITLE_BYTES = 1_024
@@ -229,7 +230,8 @@ def clean_title(text: str) -> str:
 
 
 def check_title(path: str, title: object) -> str:
-    """A title given explicitly: text, UTF-8, no control characters, at most MAX_TITLE_BYTES."""
+    """A title given explicitly: text, UTF-8, no control characters, at most MAX_TITLE_BYTES;
+    returned with any secret in it replaced by its marker."""
     if not isinstance(title, str):
         raise TitleError(path, f"must be text, got {type(title).__name__}")
     try:
@@ -242,7 +244,7 @@ def check_title(path: str, title: object) -> str:
         raise TitleError(path, "control characters (NUL, ESC, newlines, ...) are not allowed")
     if size > MAX_TITLE_BYTES:
         raise TitleError(path, f"is {size:,} bytes; a title may be at most {MAX_TITLE_BYTES:,}")
-    return title
+    return redact_text(title)
 
 
 def check_int(value: object, what: str, *, minimum: int = 0) -> int:
