@@ -151,3 +151,22 @@ def test_a_model_backed_run_forgets_on_request_and_never_stores_a_secret(repo):
     assert "9:30" not in repo.read("main", "~/memory/archive/2026-W49/s-1").body
     for v in repo.log("main", "~", limit=None):
         assert "ghp_" not in (v.body or ""), v.path
+
+
+def test_the_detector_is_a_pure_function_of_the_text_with_no_network():
+    """It imports nothing but the standard library's text tools: no socket, no HTTP client,
+    no file or database access, nothing of doctree."""
+    import ast
+
+    import doctree.store.secrets as module
+
+    tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+    imported = {
+        (n.module if isinstance(n, ast.ImportFrom) else a.name).split(".")[0]
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Import | ast.ImportFrom)
+        for a in n.names
+    }
+    assert imported <= {"__future__", "collections", "dataclasses", "math", "re", "typing"}
+    text = f"token {TOKEN}"
+    assert redact(text) == redact(text)
