@@ -3,6 +3,7 @@ run (the real SDK over HTTP against the scripted fake) that writes what the user
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -170,3 +171,16 @@ def test_the_detector_is_a_pure_function_of_the_text_with_no_network():
     assert imported <= {"__future__", "collections", "dataclasses", "math", "re", "typing"}
     text = f"token {TOKEN}"
     assert redact(text) == redact(text)
+
+
+def test_no_secret_found_inside_a_slug_is_shorter_than_the_paths_shortcut():
+    """`normalize_path` skips segments shorter than SHORTEST_IN_A_SLUG: check that every
+    secret the detector finds in a slug-shaped segment is at least that long."""
+    from doctree.store.paths import slugify
+    from doctree.store.secrets import SHORTEST_IN_A_SLUG
+
+    for case in [*secrets(), *held_out()]:
+        for seg in re.split(r"[^\w.-]+", case.text):
+            for s in find_secrets(seg):
+                assert s.end - s.start >= SHORTEST_IN_A_SLUG, (seg, s.kind)
+    assert slugify(f"key {TOKEN}") == "key-secret-github-token"

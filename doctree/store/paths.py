@@ -11,7 +11,7 @@ import re
 import unicodedata
 
 from doctree.errors import NotTextError, PathError, UserError
-from doctree.store.secrets import path_secret, redact
+from doctree.store.secrets import SHORTEST_IN_A_SLUG, path_secret, redact
 
 HOME = "~"
 MAX_SEGMENTS = 20
@@ -43,7 +43,10 @@ def normalize_path(path: object) -> str:
 
 def _without_secret(path: str) -> str:
     """`path`, or PathError when a segment holds a secret; the error names the path with the
-    secret spelled as a slug, never the secret itself."""
+    secret spelled as a slug, never the secret itself. `path` is valid: its segments are
+    slugs, and one too short to hold a secret is not searched."""
+    if all(len(seg) < SHORTEST_IN_A_SLUG for seg in path.split("/")):
+        return path
     named, found = path_secret(path)
     if found:
         kinds = ", ".join(dict.fromkeys(s.kind for s in found))
