@@ -222,8 +222,15 @@ _GATES: list[tuple[tuple[str, ...], re.Pattern[str] | None]] = [
     _words("key", "secret", "token", start=r"api|access|secret|token|client|auth|signing"),
 ]
 assert len(_GATES) == len(_PATTERNS)
-#: Any word of any gate: text without one (most text) holds no secret, found in one search.
-_ANY = re.compile("|".join(sorted({re.escape(w) for ws, _ in _GATES for w in ws})))
+#: Every word of every gate: text without one (most text) holds no secret. Substring
+#: searches, each far faster than one regular expression of the words.
+_WORDS = {w for ws, _ in _GATES for w in ws}
+_ALL_WORDS = tuple(sorted(w for w in _WORDS if not any(v != w and v in w for v in _WORDS)))
+
+
+def _gated(low: str) -> bool:
+    """Whether `low` holds a word of some gate (a word holding another one is left out)."""
+    return any(w in low for w in _ALL_WORDS)
 
 
 def _matches(
@@ -246,7 +253,7 @@ def _matches(
 def find_secrets(text: str) -> list[Secret]:
     """The secrets in `text`, in order, without overlaps. A marker is not a secret."""
     low = text.lower()
-    if not _ANY.search(low):
+    if not _gated(low):
         return []
     # a marker already written stands for a secret; it is not one
     found: list[Secret] = [Secret("", m.start(), m.end()) for m in _MARKER.finditer(text)]
