@@ -5,7 +5,7 @@ UUIDs, base64 images, long URLs, hex ids).
 
 Every secret is built at run time from a seeded random generator, its well-known prefix put
 together from pieces, so this file holds no literal a secret scanner would flag, and the
-corpus is the same on every run. `bench/secrets.py` measures detectors on it; the tests in
+corpus is the same on every run. `bench/secret_detection.py` measures detectors on it; the tests in
 `tests/test_secrets.py` hold the chosen detector to it.
 """
 
@@ -366,7 +366,7 @@ def corpus() -> list[Case]:
 # -- held out ----------------------------------------------------------------------------
 
 #: Sentences written after the patterns were tuned on those above, and never tuned on:
-#: what `bench/secrets.py` reports as held out. Some forms here are known misses.
+#: what `bench/secret_detection.py` reports as held out. Some forms here are known misses.
 HELD_OUT: list[tuple[str, str]] = [
     ("github-token", "Here's my token, don't share it: {s}"),
     ("anthropic-key", "put `{s}` in your .env"),

@@ -9,7 +9,7 @@ refused (`path_secret`): a path is an address a caller uses again, and a silent 
 make two pages collide.
 
 A pure function of the text: regular expressions, no network, no state. The patterns are
-written out here rather than taken from a scanning library; `bench/secrets.py` measures them
+written out here rather than taken from a scanning library; `bench/secret_detection.py` measures them
 against detect-secrets on a labelled corpus (see docs/secrets.md for the figures): the
 library's entropy plugins flag commit hashes, digests and base64 images in prose, and its
 pattern plugins miss most secrets pasted in sentences ("my password is ...").

@@ -21,7 +21,7 @@ transcripts, as ordinary conversation: false alarms only). Detectors:
 - `detect-secrets (no entropy)`: the same without the two high-entropy plugins;
 - `doctree + detect-secrets (no entropy)`: the union.
 
-    .venv/bin/python bench/secrets.py        # needs detect-secrets (the dev extra)
+    .venv/bin/python bench/secret_detection.py        # needs detect-secrets (the dev extra)
 """
 
 from __future__ import annotations
