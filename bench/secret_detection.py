@@ -21,7 +21,10 @@ transcripts, as ordinary conversation: false alarms only). Detectors:
 - `detect-secrets (no entropy)`: the same without the two high-entropy plugins;
 - `doctree + detect-secrets (no entropy)`: the union.
 
-    .venv/bin/python bench/secret_detection.py        # needs detect-secrets (the dev extra)
+    .venv/bin/python bench/secret_detection.py   # needs detect-secrets (the dev extra)
+
+(Not `bench/secrets.py`: a script's folder comes first on `sys.path`, so a module named
+`secrets` there would stand in for the standard library's in every benchmark.)
 """
 
 from __future__ import annotations
