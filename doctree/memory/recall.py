@@ -233,7 +233,7 @@ def quoted(text: str) -> str:
 
 def passage_line(p: RecallPassage | RecallHit) -> str:
     """One recalled passage: who said it and when, then its words quoted as data."""
-    return f"[{_clock(p.time)}] {p.speaker} said:\n{quoted(p.text)}"
+    return f"[{_clock(p.time)}] {p.speaker}:\n{quoted(p.text)}"
 
 
 def recall(
