@@ -141,7 +141,8 @@ def load_memories(
     one would take the text past `cap`; that one and all after it are left out, and no document
     is ever cut. With a query, the second layer follows the pages within the same cap: the
     verbatim passages of past sessions most relevant to it (`doctree.memory.recall`), under
-    `# Said in sessions`, each session headed by its id and date: when there are any, the
+    `# Said in sessions`, each session headed by its id and date, each passage quoted as data
+    after its time and speaker: when there are any, the
     pages take at most three quarters of the cap and the passages what the pages leave. The empty string when there is nothing to load.
     """
     docs, said = memories(repo, owner, cap=cap, query=query, under=under)
@@ -172,13 +173,13 @@ def memories(
 def recalled(repo: DocumentsRepository, owner: str, *, cap: int, query: str | None) -> str:
     """The recall section `load_memories` adds for a query: verbatim passages within `cap`
     characters, headed `# Said in sessions`; empty without a query or a match."""
-    from doctree.memory.recall import RECALL_HEADING, recall
+    from doctree.memory.recall import recall, recall_section
 
     if not query or not query.strip() or not isinstance(cap, int) or cap <= 0:
         return ""
-    budget = cap - len(RECALL_HEADING) - 1
+    budget = cap - len(recall_section(""))
     said = recall(repo, validate_owner(owner), query, budget=budget, measure=len)
-    return f"{RECALL_HEADING}\n{said.text}" if said.text else ""
+    return recall_section(said.text) if said.text else ""
 
 
 @checked

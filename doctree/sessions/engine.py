@@ -107,7 +107,8 @@ class Engine:
         time: str | None = None,
     ) -> int:
         """Append a history record (`user`, `assistant`, `system`: text; `tool_call`,
-        `tool_result`: a dict). Returns its id; the 6th unprocessed record invalidates."""
+        `tool_result`: a dict). Returns its id; the 6th unprocessed record invalidates.
+        A secret in it is stored as a typed marker (`[secret: github-token]`), never as is."""
         return self.sessions.append_history(session_id, kind, content, time=time)
 
     def failing(self) -> list[Session]:

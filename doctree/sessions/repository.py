@@ -27,6 +27,7 @@ from doctree.store import db as dbmod
 from doctree.store.backends import dialect_of, is_connection, write_transaction
 from doctree.store.leases import Leases
 from doctree.store.paths import require_text, validate_owner
+from doctree.store.secrets import redact_text, redact_value
 from doctree.timeutil import now_iso
 
 MEMORY_AGENT = "memory-agent"
@@ -370,7 +371,8 @@ class SessionsRepository:
         time: str | None = None,
     ) -> int:
         """Append a record and return its id. Invalidates the session at this record once
-        more than 5 records are unprocessed (exempt sessions never)."""
+        more than 5 records are unprocessed (exempt sessions never). Secrets in the content
+        are stored as markers (`[secret: aws-access-key]`), never as they were given."""
         if kind not in KINDS:
             raise UserError(f"history kind {kind!r}: must be one of {', '.join(KINDS)}")
         if kind in TEXT_KINDS and not isinstance(content, str):
@@ -382,7 +384,8 @@ class SessionsRepository:
         if time is not None:
             time = _check_time(time)
         try:
-            encoded = json.dumps(content, ensure_ascii=False)
+            # every secret in the record becomes its marker before anything is written
+            encoded = json.dumps(redact_value(content), ensure_ascii=False)
         except (TypeError, ValueError, RecursionError) as e:
             raise UserError(f"a {kind!r} record's content is not JSON-serialisable: {e}") from None
         require_text(encoded, f"a {kind!r} record's content")
@@ -671,7 +674,7 @@ class SessionsRepository:
         update = (
             "UPDATE sessions SET failures = failures + 1, last_error = ?, retry_at = ? WHERE id = ?"
         )
-        values = (error[:4000], t + retry_in, session_id)
+        values = (redact_text(error[:4000]), t + retry_in, session_id)
         if holder is None:
             self.conn.execute(update, values)
         elif dialect_of(self.conn).row_locks:

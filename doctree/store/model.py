@@ -18,6 +18,7 @@ from typing import Any
 from doctree.errors import TitleError, UserError
 from doctree.store.paths import HOME, invisible_character, name_of, require_text, strip_invisible
 from doctree.store.references import split_frontmatter
+from doctree.store.secrets import redact_text
 
 DEFAULT_MAX_BODY_BYTES = 100_000
 MAX_TITLE_BYTES = 1_024
@@ -240,7 +241,8 @@ def clean_title(text: str) -> str:
 
 def check_title(path: str, title: object) -> str:
     """A title given explicitly: text, UTF-8, no control characters, no invisible or
-    reordering format characters (`invisible_character`), at most MAX_TITLE_BYTES."""
+    reordering format characters (`invisible_character`), at most MAX_TITLE_BYTES; returned
+    with any secret in it replaced by its marker."""
     if not isinstance(title, str):
         raise TitleError(path, f"must be text, got {type(title).__name__}")
     try:
@@ -255,7 +257,7 @@ def check_title(path: str, title: object) -> str:
         raise TitleError(path, f"{hidden} is not allowed in a title")
     if size > MAX_TITLE_BYTES:
         raise TitleError(path, f"is {size:,} bytes; a title may be at most {MAX_TITLE_BYTES:,}")
-    return title
+    return redact_text(title)
 
 
 def check_declared_title(path: str, body: str) -> None:

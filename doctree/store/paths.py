@@ -11,6 +11,7 @@ import re
 import unicodedata
 
 from doctree.errors import NotTextError, PathError, UserError
+from doctree.store.secrets import SHORTEST_IN_A_SLUG, path_secret, redact
 
 HOME = "~"
 MAX_SEGMENTS = 20
@@ -28,10 +29,33 @@ _PLAIN = re.compile(r"~(?:/[A-Za-z0-9_][A-Za-z0-9_.\-]{0,254}){1,20}")
 
 
 def normalize_path(path: object) -> str:
-    """Validate `path` and return its canonical form; raise PathError naming the rule broken."""
+    """Validate `path` and return its canonical form; raise PathError naming the rule broken.
+    A path holding a secret (a key pasted as a page name) is refused: no path stores one."""
     if isinstance(path, str) and len(path) <= MAX_PATH_BYTES and _PLAIN.fullmatch(path):
+        return _without_secret(path)
+    try:
+        return _without_secret(_normalize_checked(path))
+    except PathError as e:
+        if isinstance(e.path, str) and (named := path_secret(e.path))[1]:
+            raise PathError(named[0], redact(e.rule)[0]) from None  # the error repeats no secret
+        raise
+
+
+def _without_secret(path: str) -> str:
+    """`path`, or PathError when a segment holds a secret; the error names the path with the
+    secret spelled as a slug, never the secret itself. `path` is valid: its segments are
+    slugs, and one too short to hold a secret is not searched."""
+    if all(len(seg) < SHORTEST_IN_A_SLUG for seg in path.split("/")):
         return path
-    return _normalize_checked(path)
+    named, found = path_secret(path)
+    if found:
+        kinds = ", ".join(dict.fromkeys(s.kind for s in found))
+        raise PathError(
+            named,
+            f"a path segment holds a secret ({kinds}); no path may hold one. "
+            "Name the page for what it is, e.g. the slug shown here",
+        )
+    return path
 
 
 def _normalize_checked(path: object) -> str:
@@ -213,7 +237,9 @@ def ancestors(path: str) -> list[str]:
 
 
 def slugify(text: str, max_len: int = 80) -> str:
-    """Make a slug segment out of free text ('Alice Smith' -> 'alice-smith')."""
+    """Make a slug segment out of free text ('Alice Smith' -> 'alice-smith'); a secret in
+    the text becomes its kind ('secret-github-token'), never part of the slug."""
+    text = redact(text, replace=lambda kind: f" secret-{kind} ")[0]
     text = unicodedata.normalize("NFC", text).strip().lower()
     text = re.sub(r"[^\w.\-]+", "-", text, flags=re.UNICODE)
     text = re.sub(r"-{2,}", "-", text).strip("-._")

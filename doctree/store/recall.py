@@ -2,7 +2,8 @@
 
 Every transcript record the memory agent receives is kept here word for word, a passage per
 record (long records cut at sentence ends), with the session it belongs to, its speaker and
-its time — whatever the agent chose to write. `doctree.memory.recall` decides how records
+its time — whatever the agent chose to write; word for word except secrets, which are
+stored as their markers (`doctree.store.secrets`). `doctree.memory.recall` decides how records
 become passages and how passages are ranked and shown; this module only stores, searches and
 erases them. All SQL for recall lives here (migration 009).
 """
@@ -11,9 +12,10 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from doctree.store.backends import dialect_of
+from doctree.store.secrets import redact_text
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,8 @@ class RecallIndex:
         and piece, handed over again) is left as it is. Returns how many were new. Joins the
         caller's transaction when one is open."""
         dialect = dialect_of(self.conn)
+        # no passage stores a secret, whoever built it (`doctree.store.secrets`)
+        rows = [replace(r, text=redact_text(r.text), context=redact_text(r.context)) for r in rows]
         insert = (
             "INSERT INTO recall_passages (owner, session_id, record, piece,"
             " speaker, time, day, text, words{}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?{})"

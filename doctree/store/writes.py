@@ -42,6 +42,7 @@ from doctree.store.paths import (
 )
 from doctree.store.reads import Reads
 from doctree.store.rows import any_row, body_of, live_row, live_rows, require, to_document
+from doctree.store.secrets import redact_text
 from doctree.timeutil import now_iso as now
 
 _KEEP = object()  # "leave the parent as it is" in new_version
@@ -457,6 +458,8 @@ class Writes:
                 )
 
     def _check_body(self, path: str, body: object) -> str:
+        """The body to store: text within the size limit, each secret in it replaced by its
+        marker (`doctree.store.secrets`), so no version, index or WAL frame holds one."""
         if not isinstance(body, str):
             raise UserError(f"body of {path!r}: must be text, got {type(body).__name__}")
         if "\x00" in body:
@@ -471,7 +474,7 @@ class Writes:
             if problem := frontmatter_problem(body):
                 raise UserError(f"body of {path!r}: {problem}")
             check_declared_title(path, body)
-        return body
+        return redact_text(body)
 
     def _insert_version(
         self,

@@ -1,0 +1,344 @@
+"""Secrets in text: API keys, tokens, passwords and private keys, found so they are never stored.
+
+Everything doctree stores passes through here first, whoever sends it: session history
+(`SessionsRepository.append_history`), the recall record (`RecallIndex.add`), document
+bodies, titles and paths (`Writes`), and the error texts of runs and sessions. Each secret is
+replaced by a typed marker, `[secret: aws-access-key]`, before anything is written, so no
+table, index, WAL frame or free page ever holds one. A path segment holding a secret is
+refused (`path_secret`): a path is an address a caller uses again, and a silent rename could
+make two pages collide.
+
+A pure function of the text: regular expressions, no network, no state. The patterns are
+written out here rather than taken from a scanning library; `bench/secret_detection.py` measures them
+against detect-secrets on a labelled corpus (see docs/secrets.md for the figures): the
+library's entropy plugins flag commit hashes, digests and base64 images in prose, and its
+pattern plugins miss most secrets pasted in sentences ("my password is ...").
+
+    find_secrets(text)   -> [Secret(kind, start, end), ...]
+    redact(text)         -> (text with each secret replaced by its marker, [Secret, ...])
+    redact_value(value)  -> a JSON-like value with every string in it redacted
+    contains_secret(text), marker(kind), markers(text), path_secret(path)
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "KINDS",
+    "SHORTEST_IN_A_SLUG",
+    "Secret",
+    "contains_secret",
+    "find_secrets",
+    "marker",
+    "markers",
+    "path_secret",
+    "redact",
+    "redact_text",
+    "redact_value",
+    "slug",
+]
+
+
+@dataclass(frozen=True)
+class Secret:
+    """One secret found in a text: its kind (`aws-access-key`, `password`, ...) and its span."""
+
+    kind: str
+    start: int
+    end: int
+
+    @property
+    def label(self) -> str:
+        """The kind in words, for people: 'AWS access key'."""
+        return KINDS.get(self.kind, self.kind.replace("-", " "))
+
+
+#: Every kind of secret found, and how it reads in a sentence.
+KINDS: dict[str, str] = {
+    "private-key": "private key",
+    "anthropic-key": "Anthropic API key",
+    "openai-key": "OpenAI API key",
+    "stripe-key": "Stripe key",
+    "aws-access-key": "AWS access key",
+    "aws-secret-key": "AWS secret access key",
+    "github-token": "GitHub token",
+    "gitlab-token": "GitLab token",
+    "slack-token": "Slack token",
+    "slack-webhook": "Slack webhook",
+    "google-api-key": "Google API key",
+    "npm-token": "npm token",
+    "pypi-token": "PyPI token",
+    "sendgrid-key": "SendGrid key",
+    "twilio-key": "Twilio key",
+    "jwt": "JSON web token",
+    "database-url-password": "password in a URL",
+    "bearer-token": "bearer token",
+    "password": "password",
+    "pin": "PIN",
+    "api-key": "API key",
+}
+
+# Values after a keyword ("password: ...") are judged by `_looks_random`; these kinds are.
+_JUDGED = {"password", "api-key", "bearer-token"}
+_SEP = r"(?:[\"']?\s*[:=]\s*|\s+(?:is|was|=|:)\s+(?:now\s+)?|\s+)"
+_FOR = r"(?:\s+(?:for|of|to|on)(?:\s+[^\s:=]+){1,3}?)?"
+
+#: (kind, pattern); the group named `value` is the secret when present, else the whole match.
+#: Earlier patterns win where two overlap, so the specific ones come first.
+_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    (
+        "private-key",
+        re.compile(
+            r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
+            r"(?:.*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|.*)",
+            re.S,
+        ),
+    ),
+    ("anthropic-key", re.compile(r"sk-ant-(?<!\wsk-ant-)[A-Za-z0-9_-]{16,}")),
+    (
+        "openai-key",
+        re.compile(
+            r"sk-(?<!\wsk-)(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}|[A-Za-z0-9_-]{8,}T3BlbkFJ[A-Za-z0-9_-]{8,})"
+        ),
+    ),
+    ("api-key", re.compile(r"sk-(?<!\wsk-)[A-Za-z0-9_-]{20,}")),
+    ("stripe-key", re.compile(r"\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}")),
+    ("aws-access-key", re.compile(r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA)[A-Z0-9]{16}\b")),
+    (
+        "aws-secret-key",
+        re.compile(
+            r"(?<![A-Za-z])(?:aws[ _-]?)?secret[ _-]?access[ _-]?key"
+            + _SEP
+            + r"[\"'`]?(?P<value>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])",
+            re.I,
+        ),
+    ),
+    ("github-token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})")),
+    ("gitlab-token", re.compile(r"\bglpat-[A-Za-z0-9_-]{20,}")),
+    ("slack-token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}")),
+    ("slack-webhook", re.compile(r"https://hooks\.slack\.com/services/[A-Za-z0-9/_-]+")),
+    ("google-api-key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}")),
+    ("npm-token", re.compile(r"\bnpm_[A-Za-z0-9]{36}\b")),
+    ("pypi-token", re.compile(r"\bpypi-[A-Za-z0-9_-]{50,}")),
+    ("sendgrid-key", re.compile(r"\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}")),
+    ("twilio-key", re.compile(r"SK(?<!\wSK)[0-9a-fA-F]{32}\b")),
+    ("jwt", re.compile(r"eyJ(?<!\weyJ)[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
+    (
+        "database-url-password",
+        re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s:/@]*:(?P<value>[^\s/@]{3,})@[^\s]+", re.I),
+    ),
+    ("bearer-token", re.compile(r"\b[Bb]earer\s+(?P<value>[A-Za-z0-9._~+/=-]{16,})")),
+    (
+        "password",
+        re.compile(
+            r"(?<![A-Za-z])(?:password|passwd|passphrase|pass ?code|pin|pwd|pw)(?![A-Za-z])"
+            + _FOR
+            + _SEP
+            + r"[\"'`]?(?P<value>(?=[^\s\"'`]*(?:[\d_]|[^\w\s]))[^\s\"'`]{6,}?)[\"'`]?"
+            r"(?=[\s,;}]|[.!?](?:\s|$)|$)",
+            re.I,
+        ),
+    ),
+    (
+        "pin",
+        re.compile(
+            r"\b(?:pin|pin\s+code|passcode|door\s+code|alarm\s+code)\b"
+            + _FOR
+            + r"(?:\s*[:=]\s*|\s+(?:is|was)\s+(?:now\s+)?)(?P<value>\d{4,10})\b",
+            re.I,
+        ),
+    ),
+    (
+        "api-key",
+        re.compile(
+            r"(?<![A-Za-z])(?:api[ _-]?key|apikey|access[ _-]?key|secret(?:[ _-]?key)?|token|"
+            r"client[ _-]?secret|auth[ _-]?key|signing[ _-]?key)(?![A-Za-z])"
+            + _FOR
+            + _SEP
+            + r"[\"'`]?(?P<value>[A-Za-z0-9][A-Za-z0-9._~+/=-]{15,})[\"'`]?",
+            re.I,
+        ),
+    ),
+]
+
+_MARKER = re.compile(r"\[secret: ([a-z0-9-]{1,40})\]")
+
+#: Words a value after "token"/"password" may be without being a secret ("the token is expired").
+_PLAIN = re.compile(r"[a-z]+(?:[-'][a-z]+)*", re.I)
+#: A name in code, not a literal: `process.env.API_KEY`, `settings.SECRET_KEY`.
+_REFERENCE = re.compile(r"[A-Za-z]+(?:[._][A-Za-z]+)+")
+
+
+def _entropy(s: str) -> float:
+    counts = Counter(s)
+    return -sum(n / len(s) * math.log2(n / len(s)) for n in counts.values())
+
+
+def _looks_random(value: str) -> bool:
+    """A credential, not a word: mixed characters with some entropy."""
+    value = value.strip(".,;:!?()[]{}")
+    if len(value) < 6 or _PLAIN.fullmatch(value) or _REFERENCE.fullmatch(value):
+        return False
+    kinds = sum(bool(re.search(p, value)) for p in (r"[a-z]", r"[A-Z]", r"\d", r"[^A-Za-z0-9]"))
+    return kinds >= 2 and _entropy(value) >= 2.5
+
+
+def _words(*words: str, start: str | None = None) -> tuple[tuple[str, ...], re.Pattern[str] | None]:
+    return words, re.compile(start) if start else None
+
+
+#: For each pattern above, in order: words one of which the lower-cased text must hold for
+#: the pattern to be tried at all (most text holds none), and for a pattern opened by a
+#: keyword, where a match can start, searched in the lower-cased text: the pattern is then
+#: tried only there. Both only make the search faster; neither changes what is found.
+_GATES: list[tuple[tuple[str, ...], re.Pattern[str] | None]] = [
+    _words("private key"),
+    _words("sk-ant-"),
+    _words("sk-"),
+    _words("sk-"),
+    _words("_live_", "_test_"),
+    _words("akia", "asia", "agpa", "aida", "aroa", "anpa"),
+    _words("access", start=r"aws|secret"),
+    _words("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
+    _words("glpat-"),
+    _words("xox"),
+    _words("hooks.slack.com"),
+    _words("aiza"),
+    _words("npm_"),
+    _words("pypi-"),
+    _words("sg."),
+    _words("sk"),
+    _words("eyj"),
+    _words("://"),
+    _words("bearer", start=r"bearer"),
+    _words("pass", "pw", "pin", start=r"pass|pw|pin"),
+    _words("pin", "passcode", "door", "alarm", start=r"pin|passcode|door|alarm"),
+    _words("key", "secret", "token", start=r"api|access|secret|token|client|auth|signing"),
+]
+assert len(_GATES) == len(_PATTERNS)
+#: Every word of every gate: text without one (most text) holds no secret. Substring
+#: searches, each far faster than one regular expression of the words.
+_WORDS = {w for ws, _ in _GATES for w in ws}
+_ALL_WORDS = tuple(sorted(w for w in _WORDS if not any(v != w and v in w for v in _WORDS)))
+
+
+def _gated(low: str) -> bool:
+    """Whether `low` holds a word of some gate (a word holding another one is left out)."""
+    return any(w in low for w in _ALL_WORDS)
+
+
+def _matches(
+    pattern: re.Pattern[str], start: re.Pattern[str] | None, text: str, low: str
+) -> Iterator[re.Match[str]]:
+    """`pattern.finditer(text)`, tried only where `start` finds a keyword in `low`."""
+    if start is None or len(low) != len(text):  # lower() moved an offset: search it all
+        yield from pattern.finditer(text)
+        return
+    end = 0
+    for c in start.finditer(low):
+        if c.start() < end:
+            continue
+        m = pattern.match(text, c.start())
+        if m:
+            end = m.end()
+            yield m
+
+
+def find_secrets(text: str) -> list[Secret]:
+    """The secrets in `text`, in order, without overlaps. A marker is not a secret."""
+    low = text.lower()
+    if not _gated(low):
+        return []
+    # a marker already written stands for a secret; it is not one
+    found: list[Secret] = [Secret("", m.start(), m.end()) for m in _MARKER.finditer(text)]
+    for (kind, pattern), (words, start) in zip(_PATTERNS, _GATES, strict=True):
+        for w in words:
+            if w in low:
+                break
+        else:
+            continue
+        for m in _matches(pattern, start, text, low):
+            if "value" in pattern.groupindex and m.group("value") is not None:
+                begin, end = m.span("value")
+                if kind in _JUDGED and not _looks_random(m.group("value")):
+                    continue
+            else:
+                begin, end = m.span()
+            if any(s.start < end and begin < s.end for s in found):
+                continue
+            found.append(Secret(kind, begin, end))
+    return sorted((s for s in found if s.kind), key=lambda s: s.start)
+
+
+def contains_secret(text: str) -> bool:
+    """Whether `text` holds anything `find_secrets` finds."""
+    return bool(find_secrets(text))
+
+
+def marker(kind: str) -> str:
+    """What stands where a secret was: `[secret: aws-access-key]`."""
+    return f"[secret: {kind}]"
+
+
+def slug(kind: str) -> str:
+    """The marker as a path segment would spell it: `secret-aws-access-key`."""
+    return f"secret-{kind}"
+
+
+def markers(text: str) -> list[Secret]:
+    """The markers already in `text`, as the secrets they stand for (kind and span)."""
+    return [Secret(m.group(1), m.start(), m.end()) for m in _MARKER.finditer(text)]
+
+
+def redact(text: str, *, replace: Any = marker) -> tuple[str, list[Secret]]:
+    """`text` with every secret replaced by `replace(kind)` (its marker), and the secrets."""
+    found = find_secrets(text)
+    if not found:
+        return text, []
+    out, pos = [], 0
+    for s in found:
+        out.append(text[pos : s.start])
+        out.append(replace(s.kind))
+        pos = s.end
+    out.append(text[pos:])
+    return "".join(out), found
+
+
+def redact_text(text: str) -> str:
+    """`text` with every secret replaced by its marker."""
+    return redact(text)[0]
+
+
+def redact_value(value: Any) -> Any:
+    """A JSON-like value (str, list, dict, numbers) with every string in it redacted, keys
+    included; the same object when nothing changed."""
+    if isinstance(value, str):
+        return redact(value)[0]
+    if isinstance(value, dict):
+        items = [(redact_value(k), redact_value(v)) for k, v in value.items()]
+        if all(k is k0 and v is v0 for (k, v), (k0, v0) in zip(items, value.items(), strict=True)):
+            return value
+        return dict(items)
+    if isinstance(value, list | tuple):
+        out = [redact_value(v) for v in value]
+        return value if all(a is b for a, b in zip(out, value, strict=True)) else type(value)(out)
+    return value
+
+
+#: The shortest secret a pattern finds inside a slug segment: there a keyword pattern cannot
+#: match (it needs a space, ':' or '='), and every other needs a run of at least 15
+#: characters (`xoxb-` and ten more for a Slack token; the rest are longer).
+SHORTEST_IN_A_SLUG = 15
+
+
+def path_secret(path: str) -> tuple[str, list[Secret]]:
+    """The path with each secret in it spelled as a slug (`secret-aws-access-key`), and the
+    secrets found; `(path, [])` when it holds none. Paths holding one are refused by the
+    store (`doctree.store.paths.normalize_path`), and this is the name the refusal shows."""
+    return redact(path, replace=slug)
