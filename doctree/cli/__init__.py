@@ -47,26 +47,71 @@ def _not_utf8(args: list[str]) -> str | None:
     return next((a for a in args if isinstance(a, str) and not is_utf8_text(a)), None)
 
 
-class State:
-    """What the group options decided: the database file and the owner."""
+# The commands that add documents or sessions to a store that may not exist yet: given a
+# new SQLite file, they create it (its folder must exist, except the default database's,
+# which is created for the user on the first write). Every other command needs the
+# database to exist and never creates one, so a mistyped --db is an error, not a new file.
+CREATING_COMMANDS = frozenset({"write", "import", "replay", "worker", "mcp"})
 
-    def __init__(self, db: str | None, owner: str):
+
+class State:
+    """What the group options decided: the database, the owner, and the command run."""
+
+    def __init__(self, db: str | None, owner: str, command: str | None = None):
         self.db_path = db
         self.owner = owner
+        self.command = command
         self._repo = None
+        self._conn = None
+
+    @property
+    def creates(self) -> bool:
+        """Whether the command may create the database (see CREATING_COMMANDS)."""
+        return self.command in CREATING_COMMANDS
+
+    def database(self) -> Any:
+        """The database to use, checked: a known URL scheme, and (for a command that does
+        not create one) an existing file. UserError naming the database otherwise."""
+        from doctree.store.backends import is_database_url
+        from doctree.store.db import check_target, default_db_path
+
+        target = self.db_path or default_db_path()
+        check_target(target)
+        if is_database_url(target) or str(target) == ":memory:" or self.creates:
+            return target
+        if not os.path.exists(target):
+            given = "the default database" if self.db_path is None else "database"
+            hint = (
+                "write something first (e.g. doctree write ~/memory/notes), or give --db"
+                if self.db_path is None
+                else "check --db or $DOCTREE_DB"
+            )
+            raise UserError(
+                f"{given} {str(target)!r}: no such file; '{self.command}' never creates a "
+                f"database (only {', '.join(sorted(CREATING_COMMANDS))} do); {hint}"
+            )
+        return target
 
     @property
     def repo(self):
         if self._repo is None:
-            from doctree.store.db import default_db_path
+            from doctree.store.db import connect
             from doctree.store.documents import DocumentsRepository
 
-            self._repo = DocumentsRepository(self.db_path or default_db_path())
+            self._conn = connect(
+                self.database(),
+                create=self.creates,
+                # only the default location's folder is made for the user
+                create_folder=self.db_path is None,
+            )
+            self._repo = DocumentsRepository(self._conn)
         return self._repo
 
     def close(self) -> None:
         if self._repo is not None:
             self._repo.close()
+        if self._conn is not None:
+            self._conn.close()
 
 
 class DoctreeGroup(click.Group):
@@ -190,7 +235,7 @@ def cli(ctx: click.Context, db: str | None, owner: str) -> None:
             "the database file must not be empty; leave --db out to use the default",
             param_hint="--db",
         )
-    ctx.obj = State(db, owner)
+    ctx.obj = State(db, owner, ctx.invoked_subcommand)
     ctx.call_on_close(ctx.obj.close)
 
 

@@ -39,10 +39,9 @@ def serve(state: State, host: str, port: int, token: str | None, mcp: bool, unde
       doctree serve --mcp                # plus MCP at http://127.0.0.1:8765/mcp
       DOCTREE_TOKEN=s3cret doctree serve --host 0.0.0.0
     """
-    from doctree.store.db import default_db_path
     from doctree.web import serve as run_server
 
-    db = str(state.db_path or default_db_path())
+    db = str(state.database())  # an existing database: the inspector never creates one
 
     def announce(bound: int) -> None:
         mcp_note = f" (MCP at http://{host}:{bound}/mcp)" if mcp else ""

@@ -24,9 +24,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from doctree.errors import ConflictError, DoctreeError, UserError
+from doctree.errors import ConflictError, DatabaseUnavailableError, DoctreeError, UserError
 from doctree.memory.layout import ACTIVE, CORRECTIONS, MEMORY_ROOT, PATTERNS
 from doctree.memory.lines import estimate_tokens, extract_lines, normal_key
+from doctree.store.backends import describe
 from doctree.store.documents import Actor, Document, DocumentsRepository, Provenance
 from doctree.store.leases import Leases, new_holder
 from doctree.store.paths import HOME, normalize_path, validate_owner
@@ -700,8 +701,11 @@ def compaction_hook(
                 compactor.append(
                     Compactor(DocumentsRepository(db), condenser=backend, policy=policy)
                 )
+        except DatabaseUnavailableError as e:  # a server restarting: the next job opens it
+            log.warning("compaction hook: cannot open %s: %s", describe(db), e)
+            return
         except Exception:
-            log.exception("compaction hook: cannot open %s", db)
+            log.exception("compaction hook: cannot open %s", describe(db))
             return
         compactor[0].after_handle(job)
 
