@@ -196,7 +196,9 @@ def _cause(e: sqlite3.Error) -> str:
     type=click.Path(dir_okay=False),
     help="Database: a SQLite file, or a PostgreSQL server as postgresql://user@host/db "
     "(needs doctree[postgres]; see docs/scaling.md). Default: $DOCTREE_DB, else "
-    "~/.local/share/doctree/doctree.db.",
+    "~/.local/share/doctree/doctree.db. Only write, import, replay, worker and mcp create a "
+    "new file, in a folder that exists (the default's folder is made on the first write); "
+    "every other command needs the database to exist. Other URL schemes are refused.",
 )
 @click.option(
     "--owner",

@@ -32,7 +32,9 @@ def serve(state: State, host: str, port: int, token: str | None, mcp: bool, unde
 
     Loopback only unless --token (or $DOCTREE_TOKEN) is set; with a token every request
     must carry it (open the inspector once with ?token=TOKEN, or send
-    'Authorization: Bearer TOKEN').
+    'Authorization: Bearer TOKEN'). While the database is unavailable (a PostgreSQL server
+    restarting, a lock held past the busy timeout) pages answer 503 with Retry-After; the
+    inspector reconnects on its own.
 
     \b
       doctree serve                      # http://127.0.0.1:8765/
