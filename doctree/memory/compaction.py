@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from doctree.errors import ConflictError, DatabaseUnavailableError, DoctreeError, UserError
+from doctree.errors import ConflictError, DoctreeError, UserError
 from doctree.memory.layout import ACTIVE, CORRECTIONS, MEMORY_ROOT, PATTERNS
 from doctree.memory.lines import estimate_tokens, extract_lines, normal_key
 from doctree.store.backends import describe
@@ -698,10 +698,12 @@ def compaction_hook(
     def hook(job: Any) -> None:
         try:
             if not compactor:
-                compactor.append(
-                    Compactor(DocumentsRepository(db), condenser=backend, policy=policy)
-                )
-        except DatabaseUnavailableError as e:  # a server restarting: the next job opens it
+                from doctree.store.db import connect
+
+                # The database exists (the worker opened it): never make a new one here.
+                repo = DocumentsRepository(connect(db, create=False))
+                compactor.append(Compactor(repo, condenser=backend, policy=policy))
+        except DoctreeError as e:  # a server restarting (the next job opens it), a file gone
             log.warning("compaction hook: cannot open %s: %s", describe(db), e)
             return
         except Exception:

@@ -20,7 +20,12 @@ class SqliteConnection(sqlite3.Connection):
     file_identity: tuple[str, int, int] | None = None
 
     def remember_file(self, path: str) -> None:
-        st = os.stat(path)
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:  # removed right after it was opened
+            raise DatabaseGoneError(
+                f"database {path!r}: the file was deleted or moved while in use"
+            ) from None
         self.file_identity = (os.path.abspath(path), st.st_dev, st.st_ino)
 
 
