@@ -282,3 +282,52 @@ def test_a_write_to_a_replaced_database_file_is_refused(tmp_path):
     repo.close()
     with DocumentsRepository(tmp_path / "moved.db") as moved:
         assert not moved.exists("main", "~/b")
+
+
+# -- SQLite: a lock held past the busy timeout ----------------------------------------------
+
+
+def test_serve_answers_503_to_a_write_while_another_process_holds_the_lock(tmp_path, monkeypatch):
+    from starlette.testclient import TestClient
+
+    from doctree.store.runs import Runs
+    from doctree.web.app import create_app
+
+    monkeypatch.setenv("DOCTREE_BUSY_TIMEOUT_MS", "200")
+    db = tmp_path / "doctree.db"
+    with DocumentsRepository(db) as repo:
+        runs = Runs(repo.conn)
+        run_id = runs.start(owner="main", backend="offline", model="offline")
+        repo.write("main", "~/a", "written by the run\n", actor=Actor("memory-agent", "main"),
+                   run_id=run_id)  # fmt: skip
+        runs.finish(run_id, "completed", "end_turn")
+    with TestClient(create_app(str(db), "main"), base_url="http://127.0.0.1:8765") as client:
+        page = client.get(f"/runs/{run_id}").text
+        csrf = re.search(r'name=csrf value="([^"]+)"', page).group(1)
+        holder = sqlite3.connect(db, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")  # another process's write transaction
+        try:
+            refused = client.post(f"/runs/{run_id}/revert", data={"csrf": csrf})
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        assert refused.status_code == 503, refused.text[:500]
+        assert refused.headers["Retry-After"] == "2"
+        assert "database is locked" in refused.text and "Traceback" not in refused.text
+        with DocumentsRepository(db) as repo:
+            assert repo.read("main", "~/a").body == "written by the run\n"  # nothing changed
+        done = client.post(f"/runs/{run_id}/revert", data={"csrf": csrf})
+        assert done.status_code == 200 and "put back" in done.text
+
+
+def test_a_read_snapshot_cut_by_a_restart_fails_and_the_next_read_works(server):
+    url = server.new_database()
+    with DocumentsRepository(url) as repo:
+        repo.write("main", "~/a", "one\n", actor=ACTOR)
+        with pytest.raises(DatabaseUnavailableError), repo.snapshot():
+            assert repo.read("main", "~/a").body == "one\n"
+            server.halt()
+            server.resume()
+            repo.read("main", "~/a")
+        assert repo.read("main", "~/a").body == "one\n"
+        assert repo.write("main", "~/b", "two\n", actor=ACTOR).version == 1

@@ -267,9 +267,12 @@ class PgConnection(BackendConnection):
         if it is lost during the call, reconnect and call again when that is safe."""
         psycopg = _psycopg()
         if self._lost_transaction:
-            if _ROLLBACK.match(sql):  # the server rolled it back when the connection ended
+            # The server rolled the transaction back when the connection ended: a ROLLBACK
+            # ends it here too, a COMMIT ends it as failed; anything else fails until then.
+            if _ROLLBACK.match(sql) or _COMMIT.match(sql):
                 self._lost_transaction = False
-                return None
+                if _ROLLBACK.match(sql):
+                    return None
             raise self._lost("the transaction open on it was rolled back; nothing of it is stored")
         if self._raw.closed or getattr(self._raw, "broken", False):
             self._reconnect()
