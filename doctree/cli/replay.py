@@ -267,7 +267,8 @@ def replay(
     Each transcript becomes a session (its session id) of the agent it names, or of the
     owner given to the group (--owner or $DOCTREE_OWNER); its records are appended as
     history, the session sleeps (which invalidates it), and a worker tick hands it to the
-    memory agent. A transcript already replayed is not appended again.
+    memory agent. A transcript already replayed is not appended again. Each transcript
+    is a regular file of at most 10,000,000 bytes (a FIFO or a device is refused).
 
     \b
       doctree replay tests/fixtures/transcripts/*.md

@@ -114,8 +114,8 @@ def connect(
         if not path.exists():
             if not create:
                 raise UserError(
-                    f"database {target!r}: no such file (this command only reads, and never "
-                    "creates a database; check --db or $DOCTREE_DB)"
+                    f"database {target!r}: no such file (an existing database was expected; "
+                    "none is created here)"
                 )
             folder = path.parent
             if not folder.is_dir():
