@@ -180,3 +180,12 @@ def test_replay_of_a_folder_is_refused(tmp_path):
     result = doctree(tmp_path / "x.db", "replay", str(tmp_path))
     assert result.returncode == 2 and b"Traceback" not in result.stderr
     assert b"is a directory" in result.stderr
+
+
+def test_replay_help_states_the_transcript_limit():
+    from click.testing import CliRunner
+
+    from doctree.cli import cli
+
+    out = CliRunner().invoke(cli, ["replay", "--help"]).output
+    assert f"at most {MAX_TRANSCRIPT_BYTES:,} bytes" in " ".join(out.split())

@@ -331,3 +331,27 @@ def test_a_read_snapshot_cut_by_a_restart_fails_and_the_next_read_works(server):
             repo.read("main", "~/a")
         assert repo.read("main", "~/a").body == "one\n"
         assert repo.write("main", "~/b", "two\n", actor=ACTOR).version == 1
+
+
+def test_a_commit_cut_off_by_a_lost_connection_is_resolved_by_asking_the_server(server):
+    """The connection is ended just before COMMIT: the server rolled the transaction back,
+    and the COMMIT, after asking the server (txid_status), says so rather than 'unknown'."""
+    import psycopg
+
+    url = server.new_database()
+    repo = DocumentsRepository(url)
+    try:
+        with (
+            psycopg.connect(url, autocommit=True) as admin,
+            pytest.raises(DatabaseUnavailableError) as lost,
+            repo.transaction(),
+        ):
+            repo.write("main", "~/a", "in flight\n", actor=ACTOR)
+            pid = repo.conn.execute("SELECT pg_backend_pid()").fetchone()[0]
+            admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        assert "COMMIT did not complete" in str(lost.value)
+        assert "nothing of it is stored" in str(lost.value)
+        assert not repo.exists("main", "~/a")
+        assert repo.write("main", "~/b", "after\n", actor=ACTOR).version == 1
+    finally:
+        repo.close()

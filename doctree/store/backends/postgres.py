@@ -111,6 +111,7 @@ _GONE_STATES = frozenset({"57P01", "57P02", "57P03"})
 _RETRY_SAFE = re.compile(r"\s*(BEGIN|SELECT|SET|SHOW)\b", re.I)
 _ROLLBACK = re.compile(r"\s*ROLLBACK\s*;?\s*$", re.I)
 _COMMIT = re.compile(r"\s*COMMIT\s*;?\s*$", re.I)
+_BEGIN = re.compile(r"\s*BEGIN\b", re.I)
 
 
 # SQLSTATEs that mean "not now" or "not here", named as SQLite names the same conditions
@@ -241,6 +242,7 @@ class PgConnection(BackendConnection):
         self.reconnect_wait = reconnect_wait
         self.dialect = POSTGRES
         self._lock_timeout_ms: int | None = None
+        self._txid: int | None = None  # of the write transaction `begin_locked` opened
         self._lost_transaction = False  # a transaction was open when the connection was lost
 
     @property
@@ -276,6 +278,8 @@ class PgConnection(BackendConnection):
             raise self._lost("the transaction open on it was rolled back; nothing of it is stored")
         if self._raw.closed or getattr(self._raw, "broken", False):
             self._reconnect()
+        if _BEGIN.match(sql):
+            self._txid = None  # `begin_locked` sets it for its own transactions
         idle = self._raw.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
         self.round_trips += 1
         try:
@@ -288,10 +292,8 @@ class PgConnection(BackendConnection):
             if _ROLLBACK.match(sql):
                 return None
             if _COMMIT.match(sql):
-                raise self._lost(
-                    "COMMIT was in flight: the transaction was stored whole or not at all; "
-                    f"read it back to see which ({first})"
-                )
+                self._resolve_commit(first)
+                return None  # it was committed
             self._lost_transaction = True
             raise self._lost(
                 f"the transaction open on it was rolled back; nothing of it is stored ({first})"
@@ -306,6 +308,50 @@ class PgConnection(BackendConnection):
             if self._gone(e):
                 raise self._lost(_first_line(e)) from None
             raise _error(e) from e
+
+    def begin_locked(self, lock: int) -> None:
+        """BEGIN a transaction that holds the advisory lock `lock` (one round trip), and
+        remember its transaction id: a COMMIT cut off by a lost connection is then resolved
+        by asking the server whether that transaction committed (`txid_status`)."""
+        sql = f"BEGIN; SELECT pg_advisory_xact_lock({int(lock)}), txid_current()"
+
+        def call() -> Any:
+            cursor = self._raw.execute(sql)
+            txid = None
+            while True:
+                if cursor.description is not None:
+                    txid = cursor.fetchone()[1]
+                if not cursor.nextset():
+                    return txid
+
+        txid = self._run(sql, call)
+        self._txid = int(txid) if txid is not None else None
+
+    def _resolve_commit(self, first: str) -> None:
+        """The connection was lost while a COMMIT was in flight: return if the transaction
+        committed (whole), raise PgConnectionLost if it did not (nothing of it is stored)
+        or if that cannot be known."""
+        txid, self._txid = self._txid, None
+        unknown = (
+            "COMMIT was in flight when the connection was lost: the transaction was stored "
+            "whole or not at all; read it back to see which"
+        )
+        if txid is None:
+            raise self._lost(f"{unknown} ({first})")
+        try:
+            self._reconnect()
+            row = self._raw.execute("SELECT txid_status(%s)", (txid,)).fetchone()
+        except (PgConnectionLost, _psycopg().Error):
+            raise self._lost(f"{unknown} (the server cannot be asked now)") from None
+        status = row[0] if row else None
+        if status == "committed":
+            log.warning("event: COMMIT confirmed after a lost connection txid=%d", txid)
+            return
+        if status == "in progress":
+            raise self._lost(f"{unknown} (the server is still committing it)")
+        raise self._lost(
+            "COMMIT did not complete: the transaction was rolled back; nothing of it is stored"
+        )
 
     def _lost(self, why: str) -> PgConnectionLost:
         out = PgConnectionLost(f"connection to the server lost: {why}")
@@ -543,7 +589,7 @@ class PostgresDialect:
 
     def begin_write(self, conn: PgConnection) -> None:
         try:  # one round trip
-            conn.script(f"BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK})")
+            conn.begin_locked(WRITE_LOCK)
         except BaseException:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
