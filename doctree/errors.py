@@ -92,3 +92,13 @@ class ReplayMismatchError(UserError):
 
 class SchemaError(DoctreeError):
     """The database schema cannot be used by this version of doctree."""
+
+
+class DatabaseUnavailableError(DoctreeError):
+    """The database cannot be reached now: a server that is down or restarting (or could
+    not be reached at start). Nothing of the failed call was stored; try again later."""
+
+
+class DatabaseGoneError(DoctreeError):
+    """The database file was deleted or replaced while in use: whatever would be written
+    now would go to a file no one can open again, so nothing more is read or written."""

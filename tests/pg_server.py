@@ -69,6 +69,7 @@ class Server:
         self._names = itertools.count(1)
         self.why_not = ""
         self._shared: str | None = None
+        self._options = ""
 
     def start(self) -> bool:
         if os.environ.get("DOCTREE_TEST_POSTGRES", "").strip() == "0":
@@ -100,15 +101,11 @@ class Server:
                  "-E", "UTF8", "--locale=C", "--no-sync"],
                 check=True, capture_output=True, timeout=120,
             )  # fmt: skip
-            options = (
+            self._options = (
                 f"-k {self.dir} -c listen_addresses='' -c fsync=off -c synchronous_commit=off"
                 " -c full_page_writes=off -c max_connections=200"
             )
-            subprocess.run(
-                [*self.as_user, self.pg_ctl, "-D", str(data), "-o", options, "-w", "-t", "60",
-                 "-l", str(self.dir / "server.log"), "start"],
-                check=True, capture_output=True, timeout=120,
-            )  # fmt: skip
+            self.resume()
         except (subprocess.SubprocessError, OSError) as e:
             err = getattr(e, "stderr", b"") or b""
             self.why_not = f"PostgreSQL did not start ({e}; {err.decode(errors='replace')[-300:]})"
@@ -124,6 +121,25 @@ class Server:
             admin.execute("CREATE DATABASE doctree_template")
         connect(self.database_url("doctree_template")).close()  # migrated once
         return True
+
+    def resume(self) -> None:
+        """Start the server (again, after `halt`) on its data directory, and wait for it."""
+        assert self.dir is not None
+        subprocess.run(
+            [*self.as_user, self.pg_ctl, "-D", str(self.dir / "data"), "-o", self._options,
+             "-w", "-t", "60", "-l", str(self.dir / "server.log"), "start"],
+            check=True, capture_output=True, timeout=120,
+        )  # fmt: skip
+
+    def halt(self) -> None:
+        """Stop the server as an administrator's restart does (`-m fast`: every session is
+        ended, open transactions are rolled back), keeping its data for `resume`."""
+        assert self.dir is not None
+        subprocess.run(
+            [*self.as_user, self.pg_ctl, "-D", str(self.dir / "data"), "-m", "fast", "-w",
+             "-t", "60", "stop"],
+            check=True, capture_output=True, timeout=120,
+        )  # fmt: skip
 
     def database_url(self, name: str) -> str:
         return f"postgresql://doctree@/{name}?host={self.dir}"

@@ -18,6 +18,7 @@ def run(db_path, monkeypatch):
     monkeypatch.delenv("DOCTREE_OWNER", raising=False)
     monkeypatch.delenv("DOCTREE_AGENT", raising=False)
     monkeypatch.delenv("DOCTREE_DB", raising=False)
+    DocumentsRepository(db_path).close()  # a store with no documents yet (reads need one)
     runner = CliRunner()
 
     def invoke(*args: str, input: str | None = None, agent: str | None = None):

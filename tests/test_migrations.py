@@ -194,4 +194,25 @@ def test_a_database_whose_folder_cannot_be_created_is_a_user_error(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
     with pytest.raises(UserError, match="cannot create its folder"):
-        connect(blocker / "sub" / "doctree.db")
+        connect(blocker / "sub" / "doctree.db", create_folder=True)
+
+
+def test_a_database_in_a_missing_folder_is_refused_unless_its_folder_may_be_made(tmp_path):
+    from doctree.errors import UserError
+    from doctree.store.db import connect
+
+    target = tmp_path / "missing" / "doctree.db"
+    with pytest.raises(UserError, match="its folder .* does not exist"):
+        connect(target)
+    assert not (tmp_path / "missing").exists()
+    connect(target, create_folder=True).close()
+    assert target.is_file()
+
+
+def test_a_database_opened_without_create_is_never_made(tmp_path):
+    from doctree.errors import UserError
+    from doctree.store.db import connect
+
+    with pytest.raises(UserError, match="no such file"):
+        connect(tmp_path / "doctree.db", create=False)
+    assert list(tmp_path.iterdir()) == []

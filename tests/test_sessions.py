@@ -506,7 +506,7 @@ def test_cli_transcript_new_shows_only_unprocessed_records(sessions, db_path):
     assert [m.content for m in t.messages] == ["message 2"]
 
 
-def test_cli_transcript_of_unknown_session_is_a_one_line_error(db_path):
+def test_cli_transcript_of_unknown_session_is_a_one_line_error(sessions, db_path):
     result = _run(db_path, "transcript", "nope")
     assert result.exit_code == 2
     assert result.output.strip() == "error: session 'nope': no such session"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import stat
 import sys
 from typing import Any
 
@@ -47,26 +48,71 @@ def _not_utf8(args: list[str]) -> str | None:
     return next((a for a in args if isinstance(a, str) and not is_utf8_text(a)), None)
 
 
-class State:
-    """What the group options decided: the database file and the owner."""
+# The commands that add documents or sessions to a store that may not exist yet: given a
+# new SQLite file, they create it (its folder must exist, except the default database's,
+# which is created for the user on the first write). Every other command needs the
+# database to exist and never creates one, so a mistyped --db is an error, not a new file.
+CREATING_COMMANDS = frozenset({"write", "import", "replay", "worker", "mcp"})
 
-    def __init__(self, db: str | None, owner: str):
+
+class State:
+    """What the group options decided: the database, the owner, and the command run."""
+
+    def __init__(self, db: str | None, owner: str, command: str | None = None):
         self.db_path = db
         self.owner = owner
+        self.command = command
         self._repo = None
+        self._conn = None
+
+    @property
+    def creates(self) -> bool:
+        """Whether the command may create the database (see CREATING_COMMANDS)."""
+        return self.command in CREATING_COMMANDS
+
+    def database(self) -> Any:
+        """The database to use, checked: a known URL scheme, and (for a command that does
+        not create one) an existing file. UserError naming the database otherwise."""
+        from doctree.store.backends import is_database_url
+        from doctree.store.db import check_target, default_db_path
+
+        target = self.db_path or default_db_path()
+        check_target(target)
+        if is_database_url(target) or str(target) == ":memory:" or self.creates:
+            return target
+        if not os.path.exists(target):
+            given = "the default database" if self.db_path is None else "database"
+            hint = (
+                "write something first (e.g. doctree write ~/memory/notes), or give --db"
+                if self.db_path is None
+                else "check --db or $DOCTREE_DB"
+            )
+            raise UserError(
+                f"{given} {str(target)!r}: no such file; '{self.command}' never creates a "
+                f"database (only {', '.join(sorted(CREATING_COMMANDS))} do); {hint}"
+            )
+        return target
 
     @property
     def repo(self):
         if self._repo is None:
-            from doctree.store.db import default_db_path
+            from doctree.store.db import connect
             from doctree.store.documents import DocumentsRepository
 
-            self._repo = DocumentsRepository(self.db_path or default_db_path())
+            self._conn = connect(
+                self.database(),
+                create=self.creates,
+                # only the default location's folder is made for the user
+                create_folder=self.db_path is None,
+            )
+            self._repo = DocumentsRepository(self._conn)
         return self._repo
 
     def close(self) -> None:
         if self._repo is not None:
             self._repo.close()
+        if self._conn is not None:
+            self._conn.close()
 
 
 class DoctreeGroup(click.Group):
@@ -150,7 +196,9 @@ def _cause(e: sqlite3.Error) -> str:
     type=click.Path(dir_okay=False),
     help="Database: a SQLite file, or a PostgreSQL server as postgresql://user@host/db "
     "(needs doctree[postgres]; see docs/scaling.md). Default: $DOCTREE_DB, else "
-    "~/.local/share/doctree/doctree.db.",
+    "~/.local/share/doctree/doctree.db. Only write, import, replay, worker and mcp create a "
+    "new file, in a folder that exists (the default's folder is made on the first write); "
+    "every other command needs the database to exist. Other URL schemes are refused.",
 )
 @click.option(
     "--owner",
@@ -190,7 +238,7 @@ def cli(ctx: click.Context, db: str | None, owner: str) -> None:
             "the database file must not be empty; leave --db out to use the default",
             param_hint="--db",
         )
-    ctx.obj = State(db, owner)
+    ctx.obj = State(db, owner, ctx.invoked_subcommand)
     ctx.call_on_close(ctx.obj.close)
 
 
@@ -227,26 +275,83 @@ def user_actor():
 
 
 def read_input(file: str | None) -> str:
-    """Body text from a file, or from stdin ('-' or no file)."""
+    """Body text from a file, or from stdin ('-' or no file): at most the store's body
+    limit is read (`DOCTREE_MAX_BODY_BYTES`); more is refused without reading the rest."""
+    from doctree.store.model import env_body_limit
+
+    limit = env_body_limit()
     if file and file != "-":
-        try:
-            with open(file, encoding="utf-8") as f:
-                return f.read()
-        except OSError as e:
-            raise UserError(f"file {file!r}: cannot be read ({e.strerror})") from None
-        except UnicodeDecodeError:
-            raise UserError(f"file {file!r}: is not UTF-8 text") from None
+        return read_regular_file(file, f"file {file!r}", limit)
     if sys.stdin.isatty():
         raise UserError("no body given: pipe it on stdin or pass --file FILE")
-    raw = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read()
-    if isinstance(raw, str):
+    if not hasattr(sys.stdin, "buffer"):  # a text stream (tests)
         from doctree.store.paths import require_text
 
-        return require_text(raw, "stdin")
+        text = sys.stdin.read(limit + 1)
+        if len(text.encode("utf-8", "surrogatepass")) > limit:
+            raise _over_limit("stdin", limit)
+        return require_text(text, "stdin")
+    raw = read_bounded(sys.stdin.buffer, limit, "stdin")
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
         raise UserError("stdin: is not UTF-8 text") from None
+
+
+def read_regular_file(name: str, what: str, limit: int, rule: str | None = None) -> str:
+    """The UTF-8 text of the regular file `name`, of at most `limit` bytes. Anything else
+    is refused before it is read: a FIFO or a device could block or never end (pipe such
+    input on stdin instead), and a file larger than the limit is refused by its size."""
+    try:  # O_NONBLOCK: opening a FIFO never waits for a writer
+        fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as e:
+        raise UserError(f"{what}: cannot be read ({e.strerror})") from None
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(f.fileno())
+        if not stat.S_ISREG(st.st_mode):
+            raise UserError(
+                f"{what}: is {_kind_of(st.st_mode)}, not a regular file (save it to a file, "
+                "or pipe it on stdin where the command reads stdin)"
+            )
+        if st.st_size > limit:
+            raise _over_limit(what, limit, rule, size=st.st_size)
+        raw = read_bounded(f, limit, what, rule=rule)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UserError(f"{what}: is not UTF-8 text") from None
+
+
+def _kind_of(mode: int) -> str:
+    for test, kind in (
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISFIFO, "a FIFO (a named pipe)"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
+        if test(mode):
+            return kind
+    return "a special file"
+
+
+def read_bounded(f: Any, limit: int, what: str, *, rule: str | None = None) -> bytes:
+    """At most `limit` bytes of the binary stream `f`; UserError (naming `what` and the
+    limit) if there is more, without reading the rest."""
+    data = f.read(limit + 1)
+    if len(data) > limit:
+        raise _over_limit(what, limit, rule)
+    return data
+
+
+def _over_limit(
+    what: str, limit: int, rule: str | None = None, *, size: int | None = None
+) -> UserError:
+    said = f"is {size:,} bytes" if size is not None else f"more than {limit:,} bytes"
+    return UserError(
+        f"{what}: {said}; "
+        + (rule or f"the body limit is {limit:,} bytes (raise it with DOCTREE_MAX_BODY_BYTES)")
+    )
 
 
 def require_given_path(state: State, name: str, path: str) -> None:

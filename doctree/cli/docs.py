@@ -26,6 +26,16 @@ This reference is generated from `doctree --help` and the `--help` of every comm
 Paths start at the agent's home `~` (quote them, or the shell expands `~` itself; an
 expanded home directory is turned back into `~`). Exit codes: 0 ok, 2 bad input (one
 line on stderr, never a traceback), 3 conflict (a precondition failed), 1 other errors.
+
+The database (`--db`, else `$DOCTREE_DB`, else `~/.local/share/doctree/doctree.db`): a
+mistyped one is an error, never a new database. Only the commands that add content
+(`write`, `import`, `replay`, `worker`, `mcp`) create a SQLite file that does not exist,
+and only in a folder that exists; the default database's folder is the one made for you on
+the first write. Every other command needs the database to exist (exit 2, naming it). A
+`scheme:` other than `postgresql://` or `postgres://` is refused (exit 2; write
+`./name:x.db` for a file whose name has a colon). A PostgreSQL server that cannot be
+reached is one line and exit 1; one that restarts while a command runs is reconnected to
+(see docs/scaling.md).
 """
 
 

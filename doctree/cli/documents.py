@@ -72,7 +72,12 @@ def read(state: State, path: str, version: int | None, at: str | None, as_json: 
 @cli.command()
 @click.argument("path", type=DOC_PATH)
 @click.option(
-    "--file", "-f", "file", metavar="FILE", help="Read the body from FILE (default: stdin)."
+    "--file",
+    "-f",
+    "file",
+    metavar="FILE",
+    help="Read the body from FILE, a regular file (default: stdin). At most the body limit "
+    "($DOCTREE_MAX_BODY_BYTES, 100000 unless set) is read; a larger body is refused.",
 )
 @click.option("--title", help="Title (default: the first '# heading', else the last path segment).")
 @click.option("--link", "links", multiple=True, type=DOC_PATH, help="Declare a link (repeatable).")

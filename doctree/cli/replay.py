@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from doctree.cli import State, cli, emit_json
+from doctree.cli import State, cli, emit_json, read_regular_file
 from doctree.cli.aliases import AliasedOption
 from doctree.errors import ConflictError, UserError
 
@@ -228,6 +228,18 @@ def _print_outcome(o: ReplayOutcome) -> None:
             click.echo(f"    {c['path']:<{width}}  {c['operation']:<9} v{c['version']}")
 
 
+def read_transcript(name: str) -> str:
+    """The text of the transcript file `name`: a regular file (a FIFO or a device could
+    block or never end: refused before reading) of at most MAX_TRANSCRIPT_BYTES."""
+    from doctree.sessions.transcripts import MAX_TRANSCRIPT_BYTES
+
+    rule = (
+        f"a transcript is at most {MAX_TRANSCRIPT_BYTES:,} bytes (split a longer one into "
+        "several sessions)"
+    )
+    return read_regular_file(name, f"transcript {name!r}", MAX_TRANSCRIPT_BYTES, rule)
+
+
 @cli.command()
 @click.argument("transcripts", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option(
@@ -281,7 +293,8 @@ def replay(
     Each transcript becomes a session (its session id) of the agent it names, or of the
     owner given to the group (--owner or $DOCTREE_OWNER); its records are appended as
     history, the session sleeps (which invalidates it), and a worker tick hands it to the
-    memory agent. A transcript already replayed is not appended again.
+    memory agent. A transcript already replayed is not appended again. Each transcript
+    is a regular file of at most 10,000,000 bytes (a FIFO or a device is refused).
 
     \b
       doctree replay tests/fixtures/transcripts/*.md
@@ -297,14 +310,7 @@ def replay(
         owner = state.owner
     if owner is not None:
         validate_owner(owner)
-    texts = []
-    for name in transcripts:
-        try:
-            texts.append((name, Path(name).read_text(encoding="utf-8")))
-        except OSError as e:
-            raise UserError(f"transcript {name!r}: cannot be read ({e.strerror})") from None
-        except UnicodeDecodeError:
-            raise UserError(f"transcript {name!r}: is not UTF-8 text") from None
+    texts = [(name, read_transcript(name)) for name in transcripts]
     repo = state.repo
     runtime = runtime_for(repo, model, base_url=base_url, context_window=context_window)
     handler = _Collecting(runtime)

@@ -213,6 +213,8 @@ def worker_cmd(
 
     SIGINT or SIGTERM stops it after the session in hand (a second one aborts that session;
     its lease is released and it stays pending). Several workers may share one database.
+    While a PostgreSQL server is away it retries with backoff, one log line per attempt,
+    and carries on once the server is back.
     """
     import logging
 

@@ -52,6 +52,8 @@ def serve(
     cookie signed with the token, for this port only), or send 'Authorization: Bearer
     TOKEN'. A token under 128 bits is refused. Pages may not be framed, run no script and
     load no image from elsewhere (see docs/inspector.md).
+    While the database is unavailable (a PostgreSQL server restarting, a lock held past the
+    busy timeout) pages answer 503 with Retry-After; the inspector reconnects on its own.
 
     \b
       doctree serve                      # http://127.0.0.1:8765/
@@ -59,10 +61,9 @@ def serve(
       export DOCTREE_TOKEN=$(python -c 'import secrets; print(secrets.token_urlsafe(32))')
       doctree serve --host 0.0.0.0
     """
-    from doctree.store.db import default_db_path
     from doctree.web import serve as run_server
 
-    db = str(state.db_path or default_db_path())
+    db = str(state.database())  # an existing database: the inspector never creates one
 
     def announce(bound: int) -> None:
         mcp_note = f" (MCP at http://{host}:{bound}/mcp)" if mcp else ""

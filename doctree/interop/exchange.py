@@ -41,6 +41,9 @@ from doctree.store.references import WIKI_LINK
 EXPORT_KEYS = ("id", "version", "updated")  # a frontmatter with these keys is an export's
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+# An exported file holds frontmatter (title, links, sha256) besides its body: a file is
+# refused unread when it is larger than the body limit plus this much.
+FRONTMATTER_ALLOWANCE = 64 * 1024
 
 
 @dataclass
@@ -326,7 +329,7 @@ def import_tree(
             if kind is not None:
                 report.skipped.append((rel, f"not a regular file ({kind})"))
                 continue
-            text = _read_text(full, rel)
+            text = _read_text(full, rel, repo.max_body_bytes)
             if text is None:
                 report.skipped.append((rel, "not UTF-8 text"))
                 continue
@@ -444,22 +447,37 @@ def _kind(full: str) -> str | None:
     return "another kind of file"
 
 
-def _read_text(full: str, rel: str) -> str | None:
+def _read_text(full: str, rel: str, body_limit: int) -> str | None:
+    """The file's text; None when it is not a UTF-8 text file. Never more than the body
+    limit plus FRONTMATTER_ALLOWANCE is read: a larger file is refused by its size."""
     try:
         # O_NONBLOCK: a FIFO swapped in after the check must not block the open
         fd = os.open(full, os.O_RDONLY | _O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
     except OSError as e:
         raise UserError(f"import file {rel!r}: cannot be read ({e.strerror})") from None
+    limit = body_limit + FRONTMATTER_ALLOWANCE
     with os.fdopen(fd, "rb") as f:
-        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+        st = os.fstat(f.fileno())
+        if not stat.S_ISREG(st.st_mode):
             return None
-        data = f.read()
+        if st.st_size > limit:
+            raise _too_large(rel, f"is {st.st_size:,} bytes", body_limit)
+        data = f.read(limit + 1)
+    if len(data) > limit:  # it grew while read
+        raise _too_large(rel, f"is more than {limit:,} bytes", body_limit)
     if b"\x00" in data:
         return None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         return None
+
+
+def _too_large(rel: str, size: str, body_limit: int) -> UserError:
+    return UserError(
+        f"import file {rel!r}: {size}; the body limit is {body_limit:,} bytes (raise it "
+        "with DOCTREE_MAX_BODY_BYTES); nothing was written"
+    )
 
 
 class _LinkResolver:

@@ -35,6 +35,7 @@ from typing import Any, Protocol
 from doctree.errors import ConflictError, DoctreeError, UserError
 from doctree.memory.layout import ACTIVE, CORRECTIONS, MEMORY_ROOT, PATTERNS
 from doctree.memory.lines import estimate_tokens, normal_key
+from doctree.store.backends import describe
 from doctree.store.documents import Actor, Document, DocumentsRepository, Provenance
 from doctree.store.leases import Leases, new_holder
 from doctree.store.paths import HOME, normalize_path, validate_owner
@@ -869,11 +870,16 @@ def compaction_hook(
     def hook(job: Any) -> None:
         try:
             if not compactor:
-                compactor.append(
-                    Compactor(DocumentsRepository(db), condenser=backend, policy=policy)
-                )
+                from doctree.store.db import connect
+
+                # The database exists (the worker opened it): never make a new one here.
+                repo = DocumentsRepository(connect(db, create=False))
+                compactor.append(Compactor(repo, condenser=backend, policy=policy))
+        except DoctreeError as e:  # a server restarting (the next job opens it), a file gone
+            log.warning("compaction hook: cannot open %s: %s", describe(db), e)
+            return
         except Exception:
-            log.exception("compaction hook: cannot open %s", db)
+            log.exception("compaction hook: cannot open %s", describe(db))
             return
         compactor[0].after_handle(job)
 

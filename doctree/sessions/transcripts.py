@@ -19,6 +19,8 @@ from doctree.errors import UserError
 
 #: Record kinds as stored in `session_history.kind`.
 KINDS = ("user", "assistant", "system", "tool_call", "tool_result")
+# The largest transcript file read (replay): a day of conversation is well under it.
+MAX_TRANSCRIPT_BYTES = 10_000_000
 TEXT_KINDS = ("user", "assistant", "system")
 TOOL_KINDS = ("tool_call", "tool_result")
 #: How each kind is written in a message heading.

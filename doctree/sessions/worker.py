@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from doctree.errors import UserError
+from doctree.errors import DatabaseGoneError, DatabaseUnavailableError, DoctreeError, UserError
 from doctree.memory.recall import catch_up, hand_over
 from doctree.sessions.repository import (
     HandOverOutcome,
@@ -49,6 +49,10 @@ DEFAULT_MAX_RECORDS = 1000
 # database, so three attempts fit in one TTL; below this a thread's scheduling delay alone
 # can outlast the lease, so such a TTL is refused.
 MIN_LEASE_TTL = 0.25
+# While the database is unavailable (a server restarting), the loop tries again after
+# 1, 2, 4, ... seconds, at most this long (and never longer than its interval).
+OUTAGE_RETRY_BASE = 1.0
+OUTAGE_RETRY_MAX = 30.0
 
 
 @dataclass(frozen=True)
@@ -137,7 +141,11 @@ class _LeaseKeeper:
             self._thread.start()
 
     def _run(self) -> None:
-        conn = dbmod.connect(self.path, migrate=False)
+        try:
+            conn = dbmod.connect(self.path, migrate=False, create=False)
+        except (DoctreeError, sqlite3.Error) as e:  # the lease is then kept by the checks of
+            log.warning("event: lease keeper cannot open the database error=%s", e)  # _held
+            return
         # A renewal never waits for a busy database longer than a quarter of the TTL, so a
         # failed attempt leaves time for the next ones before the lease expires.
         dialect_of(conn).set_wait_timeout(conn, max(1, int(self.ttl * 250)))
@@ -241,6 +249,8 @@ class MemoryWorker:
                     claims = self.sessions.claim(
                         self.holder, self.lease_ttl, now=self.clock(), exclude=seen
                     )
+                except (DatabaseUnavailableError, DatabaseGoneError):
+                    raise  # the loop waits for the database to come back, or stops
                 except sqlite3.Error as e:
                     log.warning("event: claim failed error=%s", e)
                     break
@@ -337,8 +347,10 @@ class MemoryWorker:
 
         try:
             Runs(self.sessions.conn).fail_lost(run_id, why)
-        except sqlite3.Error:
-            log.exception("event: failing the run failed run=%s; it stays as it is", run_id)
+        except sqlite3.Error as e:
+            # It stays `running`; the next worker to take the session settles it as an
+            # orphan (failed and reverted) before handing the records over again.
+            log.warning("event: failing the run failed run=%s error=%s", run_id, e)
             return
         self._revert(run_id)
 
@@ -397,6 +409,10 @@ class MemoryWorker:
                 result.lost.append(s.id)
                 return
             outcome = self.handler.handle(job)
+        except (DatabaseUnavailableError, DatabaseGoneError):
+            # Not this session's fault: it stays pending, with no failure counted, and the
+            # loop waits for the database to come back.
+            raise
         except Exception as e:
             failures = s.failures + 1
             delay = backoff(failures, self.retry_base, self.retry_max)
@@ -444,11 +460,15 @@ class MemoryWorker:
         )
         try:  # the pages the agent wrote, indexed now rather than by the next reader
             catch_up(self.sessions.conn, s.agent.owner)
+        except DatabaseUnavailableError as e:  # the next reader or hand-over catches up
+            log.warning("event: passage index catch-up failed session=%s error=%s", s.id, e)
         except Exception:
             log.exception("event: passage index catch-up failed session=%s", s.id)
         if self.after_handle is not None:
             try:
                 self.after_handle(job)
+            except DatabaseUnavailableError as e:
+                log.warning("event: after_handle failed session=%s error=%s", s.id, e)
             except Exception:
                 log.exception("event: after_handle failed session=%s", s.id)
 
@@ -457,18 +477,48 @@ class MemoryWorker:
     def run(
         self, *, once: bool = False, on_tick: Callable[[TickResult], object] | None = None
     ) -> None:
-        """Tick every `interval` seconds in this thread until `stop()` (or once)."""
+        """Tick every `interval` seconds in this thread until `stop()` (or once).
+
+        While the database is unavailable (a PostgreSQL server restarting), each tick fails
+        at once and the next is tried after a backoff (1, 2, 4, ... s, at most 30 s and the
+        interval), one log line per attempt, until it is back; a session in hand then stays
+        pending, with no failure counted. `once` raises instead of waiting."""
+        outage = 0  # consecutive ticks that found the database unavailable
+        started = 0.0
         while not self._stop.is_set():
+            wait = self.interval
             try:
                 result = self.tick()
+            except DatabaseUnavailableError as e:
+                if once:
+                    raise
+                if outage == 0:
+                    started = time.monotonic()
+                outage += 1
+                wait = min(self.interval, backoff(outage, OUTAGE_RETRY_BASE, OUTAGE_RETRY_MAX))
+                log.warning(
+                    "event: database unavailable attempt=%d retry_in=%.1fs error=%s",
+                    outage,
+                    wait,
+                    e,
+                )
+                result = None
             except sqlite3.Error as e:  # e.g. the database is busy beyond the timeout
                 log.warning("event: tick failed error=%s", e)
                 result = None
+            else:
+                if outage:
+                    log.warning(
+                        "event: database available again attempts=%d after=%.1fs",
+                        outage,
+                        time.monotonic() - started,
+                    )
+                    outage = 0
             if on_tick is not None and result is not None:
                 on_tick(result)
             if once:
                 break
-            self._stop.wait(self.interval)
+            self._stop.wait(wait)
 
     def start(self) -> None:
         """Run the loop in a background thread (a daemon; call `stop()` before exit)."""

@@ -6,13 +6,22 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 import sqlite3
 import time
+import urllib.parse
 from pathlib import Path
 from typing import Any
 
 from doctree.errors import SchemaError, UserError
-from doctree.store.backends import busy_timeout_ms, dialect_of, is_database_url
+from doctree.store.backends import (
+    busy_timeout_ms,
+    describe,
+    dialect_of,
+    is_database_url,
+    is_unavailable,
+)
+from doctree.store.backends.sqlite import SqliteConnection
 from doctree.store.encoding import decode
 from doctree.store.migrations import migration_sha256, migrations
 
@@ -50,27 +59,90 @@ def _enable_wal(conn: sqlite3.Connection) -> None:
         pause = min(pause * 2, 0.2)
 
 
-def connect(path: str | os.PathLike[str], *, migrate: bool = True) -> Any:
-    """Open (creating if needed) a doctree database and bring its schema up to date: a
-    SQLite file, or a PostgreSQL database given as a `postgresql://` URL."""
+# `scheme:` at the start of a database target: a URL (two letters at least, so that a
+# drive letter is never taken for one).
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]+):")
+ACCEPTED = "a SQLite file path, or a PostgreSQL server as postgresql://... or postgres://..."
+
+
+def check_target(target: str | os.PathLike[str]) -> None:
+    """Refuse a database target that names an unknown kind of server (`mysql://...`) or a
+    malformed PostgreSQL URL (`postgres:/db`): such a string would otherwise become the name
+    of a new SQLite file."""
+    text = os.fspath(target)
+    if not isinstance(text, str) or is_database_url(text):
+        return
+    m = _SCHEME.match(text)
+    if m is None:
+        return
+    scheme = m.group(1).lower()
+    if scheme in ("postgresql", "postgres"):
+        raise UserError(
+            f"database {describe(text)!r}: a PostgreSQL URL starts with {scheme}:// "
+            "(e.g. postgresql://user@host/db)"
+        )
+    hint = "" if text[m.end() :].startswith("//") else f" (or ./{text} for a file of that name)"
+    raise UserError(
+        f"database {describe(text)!r}: unknown scheme {scheme + ':'!r}; a database is "
+        f"{ACCEPTED}{hint}"
+    )
+
+
+def connect(
+    path: str | os.PathLike[str],
+    *,
+    migrate: bool = True,
+    create: bool = True,
+    create_folder: bool = False,
+) -> Any:
+    """Open a doctree database and bring its schema up to date: a SQLite file, or a
+    PostgreSQL database given as a `postgresql://` URL.
+
+    A SQLite file that does not exist is created with `create` (its folder must exist,
+    unless `create_folder`), and refused without it: a reader never creates a database.
+    Unknown URL schemes are refused (see `check_target`)."""
+    check_target(path)
     if is_database_url(path):
         from doctree.store.backends import postgres
 
         return postgres.connect(str(path), migrate=migrate)
     path = Path(path)
-    if str(path) != ":memory:":
-        if path.exists() and path.is_dir():
-            raise UserError(f"database {str(path)!r}: is a directory, not a file")
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            raise UserError(
-                f"database {str(path)!r}: cannot create its folder ({e.strerror})"
-            ) from None
+    target = str(path)
+    if target != ":memory:":
+        if path.is_dir():
+            raise UserError(f"database {target!r}: is a directory, not a file")
+        if not path.exists():
+            if not create:
+                raise UserError(
+                    f"database {target!r}: no such file (an existing database was expected; "
+                    "none is created here)"
+                )
+            folder = path.parent
+            if not folder.is_dir():
+                if not create_folder:
+                    raise UserError(
+                        f"database {target!r}: its folder {str(folder)!r} does not exist "
+                        "(create it first, or check --db or $DOCTREE_DB)"
+                    )
+                try:
+                    folder.mkdir(parents=True, exist_ok=True)
+                except OSError as e:
+                    raise UserError(
+                        f"database {target!r}: cannot create its folder ({e.strerror})"
+                    ) from None
+        elif not create:
+            # Opened read-write but never created: a file removed since the check above is
+            # an error from SQLite, not a new empty database.
+            target = "file:" + urllib.parse.quote(str(path.absolute())) + "?mode=rw"
     timeout_ms = busy_timeout_ms()
     try:
         conn = sqlite3.connect(
-            str(path), timeout=timeout_ms / 1000, isolation_level=None, check_same_thread=False
+            target,
+            uri=target.startswith("file:"),
+            timeout=timeout_ms / 1000,
+            isolation_level=None,
+            check_same_thread=False,
+            factory=SqliteConnection,
         )
         conn.row_factory = sqlite3.Row
         conn.execute(f"PRAGMA busy_timeout = {timeout_ms}")
@@ -88,7 +160,11 @@ def connect(path: str | os.PathLike[str], *, migrate: bool = True) -> Any:
         # store with many documents stay in memory; it is only used as the file grows.
         conn.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
         register_functions(conn)
+        if str(path) != ":memory:":
+            conn.remember_file(str(path))
     except sqlite3.DatabaseError as e:
+        if is_unavailable(e):  # locked by another process past the busy timeout: not a
+            raise  # mistake of the caller's (the CLI says so, exit 1)
         raise UserError(f"database {str(path)!r}: cannot be opened as SQLite ({e})") from e
     if migrate:
         try:

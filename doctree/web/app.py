@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import inspect
 import secrets
+import sqlite3
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -28,13 +29,22 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp
 
-from doctree.errors import ConflictError, DoctreeError, NotFoundError, UserError
+from doctree.errors import (
+    ConflictError,
+    DatabaseUnavailableError,
+    DoctreeError,
+    NotFoundError,
+    UserError,
+)
+from doctree.store.backends import is_unavailable
 from doctree.store.documents import Actor, DocumentsRepository
 from doctree.store.paths import HOME
 from doctree.web import html as h
 from doctree.web import views
 from doctree.web.inspector import Inspector
 from doctree.web.security import check_token, secured
+
+RETRY_AFTER_SECONDS = 2  # a 503's Retry-After while the database is unavailable
 
 
 def create_app(
@@ -103,6 +113,16 @@ def create_app(
                 return error_page(ins, 409, "Conflict", str(e))
             except UserError as e:
                 return error_page(ins, 400, "Bad request", str(e))
+            except (DatabaseUnavailableError, sqlite3.OperationalError) as e:
+                # A server restarting, a lock held past the timeout: ask to come back soon.
+                # The connection reconnects on its own at the next request.
+                if is_unavailable(e):
+                    page = error_page(ins, 503, "Database unavailable", f"{e}; try again")
+                    page.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+                    return page
+                if isinstance(e, DoctreeError):
+                    return error_page(ins, 500, "Error", str(e))
+                raise
             except DoctreeError as e:
                 return error_page(ins, 500, "Error", str(e))
 

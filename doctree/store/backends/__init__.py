@@ -21,12 +21,13 @@ from __future__ import annotations
 import os
 import re
 import secrets
+import sqlite3
 import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Protocol
 
-from doctree.errors import UserError
+from doctree.errors import DatabaseUnavailableError, UserError
 
 URL_SCHEMES = ("postgresql://", "postgres://")
 BUSY_TIMEOUT_MS = 30_000
@@ -38,10 +39,23 @@ def is_database_url(target: object) -> bool:
     return isinstance(target, str) and target.startswith(URL_SCHEMES)
 
 
+def is_unavailable(error: BaseException) -> bool:
+    """Whether `error` means "the database cannot serve this now, try again later": a
+    server that cannot be reached, or a lock held by another connection past the busy
+    timeout (SQLite's "database is locked", a server's lock timeout). Nothing of the failed
+    call is stored in either case."""
+    if isinstance(error, DatabaseUnavailableError):
+        return True
+    return isinstance(error, sqlite3.OperationalError) and (
+        getattr(error, "sqlite_errorname", "") in ("SQLITE_BUSY", "SQLITE_LOCKED")
+        or "database is locked" in str(error)
+    )
+
+
 def describe(target: str | os.PathLike[str]) -> str:
     """`target` as it may be shown to a user: a server URL without its password."""
     text = os.fspath(target)
-    if is_database_url(text):
+    if re.match(r"[A-Za-z][A-Za-z0-9+.-]*://", text):  # any URL, a refused one too
         return re.sub(r"(://[^:/@]*):[^@/]*@", r"\1:***@", text)
     return text
 

@@ -19,14 +19,17 @@ psycopg is an optional dependency: `pip install 'doctree[postgres]'`.
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import math
 import re
 import sqlite3
+import time
 from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 from typing import Any
 
-from doctree.errors import DoctreeError, SchemaError, UserError
+from doctree.errors import DatabaseUnavailableError, DoctreeError, SchemaError, UserError
 from doctree.store import encoding
 from doctree.store.backends import BackendConnection, busy_timeout_ms, describe, search_words
 from doctree.store.migrations import migration_sha256, migrations_dir
@@ -82,6 +85,33 @@ class PgOperationalError(sqlite3.OperationalError, DoctreeError):
 
 class PgDatabaseError(sqlite3.DatabaseError, DoctreeError):
     """Any other error the server reported."""
+
+
+class PgConnectionLost(PgOperationalError, DatabaseUnavailableError):
+    """The connection to the server was lost (a restart, a network failure) and could not
+    be opened again within the connection's `reconnect_wait`. A transaction open on it was
+    rolled back by the server: nothing of it is stored."""
+
+
+log = logging.getLogger("doctree.store.postgres")
+# How long a statement waits for a lost server to come back (reconnecting with backoff)
+# before it fails with PgConnectionLost: a command rides out a quick restart, and a request
+# of the inspector is answered soon (503 then). Longer outages are the caller's to wait out
+# (the worker's loop retries with its own backoff).
+RECONNECT_WAIT = 2.0
+RECONNECT_FIRST_PAUSE = 0.05
+RECONNECT_MAX_PAUSE = 2.0
+# SQLSTATEs of a connection the server ended: class 08 (connection exception) and the
+# shutdown family (57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now).
+_GONE_STATES = frozenset({"57P01", "57P02", "57P03"})
+# Statements that may be sent again on a new connection when the old one was lost outside
+# a transaction: they open a transaction, only read, or set a session setting, so sending
+# them twice changes nothing. Anything else (a write in autocommit) may have run once and
+# is reported failed rather than run twice.
+_RETRY_SAFE = re.compile(r"\s*(BEGIN|SELECT|SET|SHOW)\b", re.I)
+_ROLLBACK = re.compile(r"\s*ROLLBACK\s*;?\s*$", re.I)
+_COMMIT = re.compile(r"\s*COMMIT\s*;?\s*$", re.I)
+_BEGIN = re.compile(r"\s*BEGIN\b", re.I)
 
 
 # SQLSTATEs that mean "not now" or "not here", named as SQLite names the same conditions
@@ -166,7 +196,7 @@ class PgCursor:
         self._cursor = cursor
         self.lastrowid = lastrowid
         self._rows = rows
-        self.rowcount = cursor.rowcount
+        self.rowcount = cursor.rowcount if cursor is not None else -1
 
     def fetchone(self) -> Any:
         if self._rows is not None:
@@ -194,28 +224,199 @@ class PgConnection(BackendConnection):
     opened with `isolation_level=None`). `total_changes` counts rows changed through it;
     `round_trips` counts the calls that waited for the server (one per `execute`,
     `executemany` — its statements are sent as one pipeline — and `script`).
+
+    A lost connection (the server restarted, the network failed) is opened again on the
+    next call, retrying with backoff for up to `reconnect_wait` seconds, one log line per
+    attempt. A statement that only opens a transaction, reads or sets a setting is then
+    sent again; any other statement that was in flight fails with `PgConnectionLost`. So
+    does every statement of a transaction that was open on the lost connection (the server
+    rolled it back) until the caller's ROLLBACK, which ends it without a round trip.
     """
 
-    def __init__(self, raw: Any, url: str):
+    def __init__(self, raw: Any, url: str, *, reconnect_wait: float = RECONNECT_WAIT):
         self._raw = raw
         self.url = url
         self.total_changes = 0
         self.round_trips = 0
+        self.reconnects = 0
+        self.reconnect_wait = reconnect_wait
         self.dialect = POSTGRES
+        self._lock_timeout_ms: int | None = None
+        self._txid: int | None = None  # of the write transaction `begin_locked` opened
+        self._lost_transaction = False  # a transaction was open when the connection was lost
 
     @property
     def in_transaction(self) -> bool:
+        if self._lost_transaction:
+            return True  # until the caller's ROLLBACK ends it
+        if self._raw.closed:
+            return False
         psycopg = _psycopg()
         return self._raw.info.transaction_status != psycopg.pq.TransactionStatus.IDLE
 
-    def execute(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> PgCursor:
-        text, returning = translate(sql)
-        cursor = self._raw.cursor(row_factory=_row_factory)
+    def _gone(self, e: Exception) -> bool:
+        """Whether `e` means the connection itself is lost (not a statement's error)."""
+        state = getattr(e, "sqlstate", None) or ""
+        return bool(
+            self._raw.closed
+            or getattr(self._raw, "broken", False)
+            or state.startswith("08")
+            or state in _GONE_STATES
+        )
+
+    def _run(self, sql: str, call: Any) -> Any:
+        """`call()` (one round trip) on a live connection: reconnect first if it was lost;
+        if it is lost during the call, reconnect and call again when that is safe."""
+        psycopg = _psycopg()
+        if self._lost_transaction:
+            # The server rolled the transaction back when the connection ended: a ROLLBACK
+            # ends it here too, a COMMIT ends it as failed; anything else fails until then.
+            if _ROLLBACK.match(sql) or _COMMIT.match(sql):
+                self._lost_transaction = False
+                if _ROLLBACK.match(sql):
+                    return None
+            raise self._lost("the transaction open on it was rolled back; nothing of it is stored")
+        if self._raw.closed or getattr(self._raw, "broken", False):
+            self._reconnect()
+        if _BEGIN.match(sql):
+            self._txid = None  # `begin_locked` sets it for its own transactions
+        idle = self._raw.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
         self.round_trips += 1
         try:
-            cursor.execute(text, _params(params))
-        except _psycopg().Error as e:
+            return call()
+        except psycopg.Error as e:
+            if not self._gone(e):
+                raise _error(e) from e
+            first = _first_line(e)
+        if not idle:
+            if _ROLLBACK.match(sql):
+                return None
+            if _COMMIT.match(sql):
+                self._resolve_commit(first)
+                return None  # it was committed
+            self._lost_transaction = True
+            raise self._lost(
+                f"the transaction open on it was rolled back; nothing of it is stored ({first})"
+            )
+        if not _RETRY_SAFE.match(sql):
+            raise self._lost(f"the statement may not have run; nothing is half-stored ({first})")
+        self._reconnect()
+        self.round_trips += 1
+        try:
+            return call()
+        except psycopg.Error as e:
+            if self._gone(e):
+                raise self._lost(_first_line(e)) from None
             raise _error(e) from e
+
+    def begin_locked(self, lock: int) -> None:
+        """BEGIN a transaction that holds the advisory lock `lock` (one round trip), and
+        remember its transaction id: a COMMIT cut off by a lost connection is then resolved
+        by asking the server whether that transaction committed (`txid_status`)."""
+        sql = f"BEGIN; SELECT pg_advisory_xact_lock({int(lock)}), txid_current()"
+
+        def call() -> Any:
+            cursor = self._raw.execute(sql)
+            txid = None
+            while True:
+                if cursor.description is not None:
+                    txid = cursor.fetchone()[1]
+                if not cursor.nextset():
+                    return txid
+
+        txid = self._run(sql, call)
+        self._txid = int(txid) if txid is not None else None
+
+    def _resolve_commit(self, first: str) -> None:
+        """The connection was lost while a COMMIT was in flight: return if the transaction
+        committed (whole), raise PgConnectionLost if it did not (nothing of it is stored)
+        or if that cannot be known."""
+        txid, self._txid = self._txid, None
+        unknown = (
+            "COMMIT was in flight when the connection was lost: the transaction was stored "
+            "whole or not at all; read it back to see which"
+        )
+        if txid is None:
+            raise self._lost(f"{unknown} ({first})")
+        try:
+            self._reconnect()
+            row = self._raw.execute("SELECT txid_status(%s)", (txid,)).fetchone()
+        except (PgConnectionLost, _psycopg().Error):
+            raise self._lost(f"{unknown} (the server cannot be asked now)") from None
+        status = row[0] if row else None
+        if status == "committed":
+            log.warning("event: COMMIT confirmed after a lost connection txid=%d", txid)
+            return
+        if status == "in progress":
+            raise self._lost(f"{unknown} (the server is still committing it)")
+        raise self._lost(
+            "COMMIT did not complete: the transaction was rolled back; nothing of it is stored"
+        )
+
+    def _lost(self, why: str) -> PgConnectionLost:
+        out = PgConnectionLost(f"connection to the server lost: {why}")
+        out.sqlite_errorname = "POSTGRES_CONNECTION_LOST"  # type: ignore[attr-defined]
+        out.sqlstate = "08006"  # type: ignore[attr-defined]
+        return out
+
+    def _reconnect(self) -> None:
+        """Open the connection again, retrying with backoff for up to `reconnect_wait`
+        seconds (one log line per attempt); PgConnectionLost if the server stays away."""
+        psycopg = _psycopg()
+        with_timeout = max(1, min(10, int(self.reconnect_wait) or 1))
+        started = time.monotonic()
+        deadline = started + self.reconnect_wait
+        pause = RECONNECT_FIRST_PAUSE
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                raw = psycopg.connect(self.url, autocommit=True, connect_timeout=with_timeout)
+            except psycopg.Error as e:
+                waited = time.monotonic() - started
+                if time.monotonic() + pause > deadline:
+                    log.warning(
+                        "event: database reconnect failed attempt=%d waited=%.2fs giving up "
+                        "database=%s error=%s", attempt, waited, describe(self.url), _first_line(e),
+                    )  # fmt: skip
+                    raise self._lost(
+                        f"the server could not be reached again in {waited:.1f}s "
+                        f"({attempt} attempts; {_first_line(e)}); try again later"
+                    ) from None
+                log.warning(
+                    "event: database reconnect failed attempt=%d waited=%.2fs retry_in=%.2fs "
+                    "database=%s error=%s", attempt, waited, pause, describe(self.url),
+                    _first_line(e),
+                )  # fmt: skip
+                time.sleep(pause)
+                pause = min(pause * 2, RECONNECT_MAX_PAUSE)
+                continue
+            break
+        with contextlib.suppress(Exception):  # the old one is gone anyway
+            self._raw.close()
+        self._raw = raw
+        self.reconnects += 1
+        if self._lock_timeout_ms is not None:
+            raw.execute(f"SET lock_timeout = {int(self._lock_timeout_ms)}")
+        log.warning(
+            "event: database reconnected attempt=%d after=%.2fs database=%s",
+            attempt,
+            time.monotonic() - started,
+            describe(self.url),
+        )
+
+    def execute(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> PgCursor:
+        text, returning = translate(sql)
+        values = _params(params)
+
+        def call() -> Any:
+            cursor = self._raw.cursor(row_factory=_row_factory)
+            cursor.execute(text, values)
+            return cursor
+
+        cursor = self._run(sql, call)
+        if cursor is None:  # a ROLLBACK of a transaction the lost connection ended
+            return PgCursor(None, None, [])
         if (
             cursor.rowcount > 0
             and cursor.statusmessage
@@ -236,23 +437,26 @@ class PgConnection(BackendConnection):
         text, returning = translate(sql)
         if returning:
             text = text[: -len(" RETURNING id")]
-        cursor = self._raw.cursor(row_factory=_row_factory)
-        self.round_trips += 1
-        try:
-            cursor.executemany(text, [_params(p) for p in seq])
-        except _psycopg().Error as e:
-            raise _error(e) from e
-        if cursor.rowcount > 0:
+        values = [_params(p) for p in seq]
+
+        def call() -> Any:
+            cursor = self._raw.cursor(row_factory=_row_factory)
+            cursor.executemany(text, values)
+            return cursor
+
+        cursor = self._run(sql, call)
+        if cursor is not None and cursor.rowcount > 0:
             self.total_changes += cursor.rowcount
         return PgCursor(cursor, None, [])
 
     def script(self, sql: str) -> None:
         """Run several statements at once (a migration); no parameters."""
-        self.round_trips += 1
-        try:
-            self._raw.execute(sql)
-        except _psycopg().Error as e:
-            raise _error(e) from e
+        self._run(sql, lambda: self._raw.execute(sql))
+
+    def set_lock_timeout(self, ms: int) -> None:
+        """SET lock_timeout, kept to be set again on a new connection after a loss."""
+        self._lock_timeout_ms = int(ms)
+        self.execute(f"SET lock_timeout = {int(ms)}")
 
     def commit(self) -> None:
         if self.in_transaction:
@@ -275,6 +479,10 @@ class PgConnection(BackendConnection):
             self.commit()
         else:
             self.rollback()
+
+
+def _first_line(e: Exception) -> str:
+    return str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
 
 
 class _Statements:
@@ -381,7 +589,7 @@ class PostgresDialect:
 
     def begin_write(self, conn: PgConnection) -> None:
         try:  # one round trip
-            conn.script(f"BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK})")
+            conn.begin_locked(WRITE_LOCK)
         except BaseException:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
@@ -395,7 +603,7 @@ class PostgresDialect:
         return conn.url
 
     def set_wait_timeout(self, conn: PgConnection, ms: int) -> None:
-        conn.execute(f"SET lock_timeout = {int(ms)}")
+        conn.set_lock_timeout(ms)
 
     def prepare(self, conn: PgConnection) -> None:
         return None  # deleted rows are removed by VACUUM (see `compact_database`)
@@ -630,9 +838,12 @@ def connect(url: str, *, migrate: bool = True) -> PgConnection:
     psycopg = _psycopg()
     try:
         raw = psycopg.connect(url, autocommit=True, connect_timeout=10)
+    except psycopg.ProgrammingError as e:  # the URL itself is malformed: a usage mistake
+        raise UserError(f"database {describe(url)!r}: not a valid URL ({_first_line(e)})") from None
     except psycopg.Error as e:
-        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        raise UserError(f"database {describe(url)!r}: cannot connect ({first})") from None
+        raise DatabaseUnavailableError(
+            f"database {describe(url)!r}: cannot connect ({_first_line(e)})"
+        ) from None
     conn = PgConnection(raw, url)
     # A write waits for another's lock at most this long, then fails and stores nothing.
     POSTGRES.set_wait_timeout(conn, busy_timeout_ms())

@@ -2,11 +2,54 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from doctree.errors import DatabaseGoneError
+
 _FTS = {"passages": "passages_fts", "recall": "recall_fts"}
+
+
+class SqliteConnection(sqlite3.Connection):
+    """A `sqlite3.Connection` that knows which file it opened (`file_identity`: path,
+    device, inode), so that a file deleted or replaced under a running process is noticed
+    before anything more is written to (or read from) the orphaned copy."""
+
+    file_identity: tuple[str, int, int] | None = None
+
+    def remember_file(self, path: str) -> None:
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:  # removed right after it was opened
+            raise DatabaseGoneError(
+                f"database {path!r}: the file was deleted or moved while in use"
+            ) from None
+        self.file_identity = (os.path.abspath(path), st.st_dev, st.st_ino)
+
+
+def check_file(conn: sqlite3.Connection) -> None:
+    """DatabaseGoneError if the file `conn` opened is no longer at its path (deleted,
+    moved, or replaced by another file): writes would be lost with the orphaned copy."""
+    identity = getattr(conn, "file_identity", None)
+    if identity is None:
+        return
+    path, dev, ino = identity
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise DatabaseGoneError(
+            f"database {path!r}: the file was deleted or moved while in use; nothing more "
+            "is written to it (put it back, or start again with the database where it is)"
+        ) from None
+    except OSError:
+        return  # cannot tell (permissions): SQLite reports what it cannot do itself
+    if (st.st_dev, st.st_ino) != (dev, ino):
+        raise DatabaseGoneError(
+            f"database {path!r}: the file was replaced by another while in use; nothing "
+            "more is written to the old one (start again to use the new file)"
+        )
 
 
 class SqliteDialect:
@@ -17,9 +60,11 @@ class SqliteDialect:
         return f" INDEXED BY {index}"
 
     def begin_write(self, conn: sqlite3.Connection) -> None:
+        check_file(conn)
         conn.execute("BEGIN IMMEDIATE")
 
     def begin_read(self, conn: sqlite3.Connection) -> None:
+        check_file(conn)
         conn.execute("BEGIN DEFERRED")
         # A WAL read transaction takes its snapshot at its first read of the file.
         conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
