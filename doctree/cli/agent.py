@@ -70,7 +70,7 @@ def runs(
         emit_json([{**r.to_dict(), "changes": counts.get(r.id, 0)} for r in rows])
         return
     if not rows:
-        who = "any agent" if all_owners else f"agent {state.owner!r}"
+        who = "any owner" if all_owners else f"owner {state.owner!r}"
         click.echo(f"no runs for {who}")
         return
     click.echo(
@@ -169,7 +169,7 @@ def revert(state: State, run_id: int, dry_run: bool, force: bool, as_json: bool)
         return
     would = "would put back" if dry_run else "put back"
     lines = [
-        f"run {run_id} (agent {report.owner!r}): {would} {len(report.reverted)}, "
+        f"run {run_id} (owner {report.owner!r}): {would} {len(report.reverted)}, "
         f"kept {len(report.kept)}, unchanged {len(report.unchanged)}"
     ]
     if report.already_reverted_at:

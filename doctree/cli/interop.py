@@ -9,23 +9,40 @@ from doctree.cli import DOC_PATH, Int, State, cli, emit_json, user_actor
 pass_state = click.pass_obj
 
 
-@cli.command()
+class McpCommand(click.Command):
+    """`doctree mcp`, whose help lists the server's tools from the tool registry itself, so
+    the list cannot drift from what the server offers (read only when help is shown)."""
+
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        from doctree.interop.mcp_server import TOOL_SPECS
+
+        saved = self.help
+        self.help = (saved or "").replace("{tools}", ", ".join(TOOL_SPECS))
+        try:
+            super().format_help_text(ctx, formatter)
+        finally:
+            self.help = saved
+
+
+@cli.command(cls=McpCommand)
 @click.option(
     "--under",
     default="~",
     type=DOC_PATH,
     show_default=True,
-    help="Serve only this subtree of the agent's home (e.g. ~/memory).",
+    help="Serve only this subtree of the owner's home (e.g. ~/memory).",
 )
-@click.option("--actor-id", help="Id recorded as the actor of changes (default: the agent id).")
+@click.option("--actor-id", help="Id recorded as the actor of changes (default: the owner).")
 @pass_state
 def mcp(state: State, under: str, actor_id: str | None) -> None:
-    """Serve the tree to an MCP client over stdio (read, write, edit, search, history, diff,
-    backlinks, show, context).
+    """Serve the tree to an MCP client over stdio.
+
+    Tools: {tools}. Resources: every document as doctree:///PATH (the tree, and a template
+    for any path). Prompts: recall (the memory that bears on a question).
 
     \b
     Claude Code:
-      claude mcp add doctree -- doctree --db ~/doctree.db --agent main mcp
+      claude mcp add doctree -- doctree --db ~/doctree.db --owner main mcp
     """
     from doctree.interop.mcp_server import serve_stdio
     from doctree.store.documents import Actor

@@ -128,7 +128,7 @@ def export_tree(
     with repo.snapshot():
         docs = repo.documents(owner, path, with_links=True)
     if path != HOME and not docs:
-        raise UserError(f"document {path!r} not found for agent {owner!r}")
+        raise UserError(f"document {path!r} not found for owner {owner!r}")
     root = Path(dest)
     base = HOME if path == HOME else path.rsplit("/", 1)[0]
     planned = []
