@@ -163,3 +163,35 @@ def test_context_takes_the_same_arguments_at_every_door(seeded):
     assert docs.content[0].text == library_docs
     assert both.is_error and "cap 100 and words 30: give one" in both.content[0].text
     assert alone.is_error and "passage mode needs query" in alone.content[0].text
+
+
+def test_a_listening_client_hears_of_changes_made_through_the_server(seeded):
+    alice = "doctree:///~/memory/people/alice"
+
+    async def script(client):
+        events = []
+        async with client.listen(
+            resources_list_changed=True, resource_subscriptions=[alice]
+        ) as sub:
+            await client.call_tool(
+                "write", {"path": "~/memory/people/alice", "body": "# Alice\n\nCoffee now.\n"}
+            )
+            await client.call_tool(  # the same body again: no version, no event
+                "write", {"path": "~/memory/people/alice", "body": "# Alice\n\nCoffee now.\n"}
+            )
+            await client.call_tool("write", {"path": "~/memory/people/carol", "body": "# Carol"})
+            await client.call_tool("read", {"path": "~/memory/people/alice"})
+            with anyio.move_on_after(10):
+                async for event in sub:
+                    events.append(event)
+                    if len(events) == 2:
+                        break
+            with anyio.move_on_after(0.5):  # nothing else arrives
+                async for event in sub:
+                    events.append(event)
+        return events
+
+    events = run_session(seeded, script)
+
+    assert [type(e).__name__ for e in events] == ["ResourceUpdated", "ResourcesListChanged"]
+    assert events[0].uri == alice

@@ -147,6 +147,38 @@ def recall_messages(tools: DoctreeTools, arguments: dict[str, str] | None) -> tu
     return f"Memory under {under} for: {question}", text
 
 
+class ChangeEvents:
+    """Change notifications over `subscriptions/listen` (the SDK's bus and listen handler):
+    a write or edit through this server publishes `ResourceUpdated` for the document's URI,
+    and `ResourcesListChanged` when it created a document. Changes made by other processes
+    are not pushed; a client re-reads to see them."""
+
+    CHANGING_TOOLS = ("write", "edit")
+
+    def __init__(self, tools: DoctreeTools):
+        from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler
+
+        self.tools = tools
+        self.bus = InMemorySubscriptionBus()
+        self.listen_handler = ListenHandler(self.bus)
+
+    async def published(self, tool: str, arguments: object, result: Any) -> None:
+        """Publish what a finished tool call changed (nothing for a failed or reading one)."""
+        from mcp.server.subscriptions import ResourcesListChanged, ResourceUpdated
+
+        if tool not in self.CHANGING_TOOLS or result.is_error or not isinstance(arguments, dict):
+            return
+        if result.content.split(" ", 1)[0] not in ("created", "wrote", "edited"):
+            return  # "unchanged": no new version
+        try:
+            path = self.tools.path(arguments.get("path"))
+        except DoctreeError:
+            return
+        if result.content.startswith("created "):
+            await self.bus.publish(ResourcesListChanged())
+        await self.bus.publish(ResourceUpdated(uri_of(path)))
+
+
 def mcp_error(e: Exception) -> Exception:
     """The JSON-RPC error for a failed resource or prompt request: invalid params for bad
     input, resource-not-found (-32002) for a document that does not exist."""

@@ -450,6 +450,7 @@ def build_server(tools: DoctreeTools) -> Any:
             result = ToolResult(str(arguments[_INVALID]), is_error=True)
         else:
             result = await anyio.to_thread.run_sync(run, params.name, arguments)
+            await changes.published(params.name, arguments, result)
         return types.CallToolResult(
             content=[types.TextContent(type="text", text=result.content)],
             is_error=result.is_error,
@@ -462,8 +463,9 @@ def build_server(tools: DoctreeTools) -> Any:
 
         return await anyio.to_thread.run_sync(call)
 
-    from doctree.interop.mcp_resources import server_handlers
+    from doctree.interop.mcp_resources import ChangeEvents, server_handlers
 
+    changes = ChangeEvents(tools)
     return Server(
         "doctree",
         version=server_version(),
@@ -471,6 +473,7 @@ def build_server(tools: DoctreeTools) -> Any:
         on_list_tools=list_tools,
         on_call_tool=call_tool,
         **server_handlers(tools, locked),
+        on_subscriptions_listen=changes.listen_handler,
     )
 
 
