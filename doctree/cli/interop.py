@@ -64,8 +64,10 @@ def export_cmd(state: State, path: str, directory: str, force: bool, as_json: bo
     """Write the subtree at PATH into DIRECTORY as markdown files with YAML frontmatter.
 
     Each document becomes NAME.md (frontmatter: id, path, version, title, links, updated,
-    sha256); a document with children also gets a NAME/ folder. `doctree import DIRECTORY`
-    brings it back exactly. A file an earlier export wrote is overwritten; any other file
+    sha256, then the body's own properties, in one block); a document with children also
+    gets a NAME/ folder. NAME is the title when it names the same path segment ('Alice
+    Smith' for alice-smith, so Obsidian links find it), else the segment. `doctree import
+    DIRECTORY` brings it back exactly. A file an earlier export wrote is overwritten; any other file
     in the way stops the export before it writes anything (unless --force).
 
     \b
@@ -101,10 +103,13 @@ def import_cmd(state: State, directory: str, under: str, if_unchanged: bool, as_
     """Import a folder of markdown files: a doctree export, an Obsidian vault, or an
     Anthropic memory directory.
 
-    NAME.md becomes the document NAME and a folder NAME/ its children. Names that are not
-    slugs are slugified ('Alice Smith.md' -> alice-smith). In plain markdown, [[wiki]] links
-    and relative links become references. Symlinks out of the folder are refused; nothing is
-    written unless everything can be. Importing the same folder again changes nothing.
+    NAME.md becomes the document NAME and a folder NAME/ its children. Plain names become
+    their slug, the name kept as the title ('People/Alice Smith.md' -> people/alice-smith);
+    an exported file goes back to its document. In plain markdown, [[wiki]] links (with
+    |label, #heading, ![[embeds]]) and relative links become references. Hidden folders
+    (.obsidian) and binary files are skipped and listed. Symlinks out of the folder are
+    refused; nothing is written unless everything can be. Importing the same folder again
+    changes nothing.
 
     \b
       doctree import backup/
