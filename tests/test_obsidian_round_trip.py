@@ -162,3 +162,38 @@ def test_a_vault_exported_and_imported_into_another_database_is_the_same_tree(
     with DocumentsRepository(tmp_path / "other.db") as other:
         import_tree(other, OWNER, tmp_path / "out" / "vault", under="~/vault")
         assert tree(other) == tree(repo)
+
+
+def test_doctree_path_links_resolve_in_obsidian_and_come_back_as_path_links(repo, tmp_path):
+    repo.write(OWNER, "~/memory/people/alice", "# Alice\n\nLeads [[~/memory/projects/apollo]].\n")
+    repo.write(
+        OWNER, "~/memory/projects/apollo", "# Apollo\n\nLed by [[~/memory/people/alice#Role]].\n"
+    )
+    odd = "# Odd\n\nAlready labelled: [[Alice|~/memory/people/alice]].\n"
+    repo.write(OWNER, "~/memory/odd", odd)  # a body the rewriting could not give back exactly
+    before = {d.path: d.body for d in repo.documents(OWNER, "~/memory")}
+    out = tmp_path / "out"
+
+    export_tree(repo, OWNER, "~/memory", out)
+
+    exported = notes(out)
+    assert "Leads [[Apollo|~/memory/projects/apollo]]." in exported["memory/people/Alice.md"]
+    assert "[[Alice#Role|~/memory/people/alice#Role]]" in exported["memory/projects/Apollo.md"]
+    assert exported["memory/Odd.md"].endswith(odd)
+    assert unresolved_links(out) == []
+
+    versions = len(repo.log(OWNER, limit=None))
+    import_tree(repo, OWNER, out)  # unchanged: every body comes back exactly
+    assert len(repo.log(OWNER, limit=None)) == versions
+    with DocumentsRepository(tmp_path / "other.db") as other:
+        import_tree(other, OWNER, out)
+        assert {d.path: d.body for d in other.documents(OWNER, "~/memory")} == before
+
+    alice = out / "memory" / "people" / "Alice.md"
+    alice.write_text(alice.read_text() + "Prefers tea.\n")  # edited in Obsidian
+    import_tree(repo, OWNER, out)
+    doc = repo.read(OWNER, "~/memory/people/alice")
+    assert doc.body == "# Alice\n\nLeads [[~/memory/projects/apollo]].\nPrefers tea.\n"
+    assert [r.source_path for r in repo.backlinks(OWNER, "~/memory/projects/apollo")] == [
+        "~/memory/people/alice"
+    ]

@@ -97,7 +97,47 @@ _UNSAFE_NAME = re.compile(r'[\x00-\x1f\x7f/\\:*?"<>|#^\[\]]')
 _MAX_NAME_BYTES = 200
 
 
-def export_text(doc) -> str:
+_PATH_LINK = re.compile(r"\[\[(~/[^\[\]|#]+)(#[^\[\]|]*)?\]\]")
+_LABELLED_PATH_LINK = re.compile(r"\[\[[^\[\]|]+\|(~/[^\[\]|#]+)(#[^\[\]|]*)?\]\]")
+
+
+def obsidian_targets(planned: list[tuple[str, list[str]]]) -> dict[str, str]:
+    """Document path -> how an Obsidian link names its exported file: the file name alone
+    when no other exported file has it (ignoring case), else its path from the export's
+    folder (without `.md`)."""
+    counts: dict[str, int] = {}
+    for _, segments in planned:
+        counts[segments[-1].lower()] = counts.get(segments[-1].lower(), 0) + 1
+    return {
+        path: segments[-1] if counts[segments[-1].lower()] == 1 else "/".join(segments)
+        for path, segments in planned
+    }
+
+
+def to_obsidian_links(body: str, targets: dict[str, str]) -> str:
+    """`[[~/memory/people/alice]]` (a doctree path link to an exported document) written as
+    `[[Alice|~/memory/people/alice]]`, which Obsidian resolves; the label keeps the path, so
+    `from_obsidian_links` gives the body back. A body that would not come back byte for
+    byte is left as it is."""
+
+    def rewrite(m: re.Match[str]) -> str:
+        target = targets.get(m.group(1).rstrip("/"))
+        if target is None:
+            return m.group(0)
+        heading = m.group(2) or ""
+        return f"[[{target}{heading}|{m.group(1)}{heading}]]"
+
+    out = _PATH_LINK.sub(rewrite, body)
+    return out if from_obsidian_links(out) == body else body
+
+
+def from_obsidian_links(body: str) -> str:
+    """The inverse of `to_obsidian_links`: a link labelled with a doctree path becomes that
+    path link again."""
+    return _LABELLED_PATH_LINK.sub(lambda m: f"[[{m.group(1)}{m.group(2) or ''}]]", body)
+
+
+def export_text(doc, targets: dict[str, str] | None = None) -> str:
     """The whole file an export writes for `doc`: one frontmatter block, then the body.
 
     A body that opens with its own frontmatter (an Obsidian note's aliases, tags, ...) gets
@@ -105,14 +145,15 @@ def export_text(doc) -> str:
     `import_tree` takes them back out exactly. Only when the body's own keys reuse an
     export key (or its block is not a plain YAML mapping) does the body keep its own block.
     """
-    own = FRONTMATTER.match(doc.body)
-    if own is not None and doc.body.startswith("---\n"):
-        meta, _ = read_frontmatter(doc.body)
+    body = to_obsidian_links(doc.body, targets) if targets else doc.body
+    own = FRONTMATTER.match(body)
+    if own is not None and body.startswith("---\n"):
+        meta, _ = read_frontmatter(body)
         first = own.group(1).split("\n", 1)[0]
         if meta and not set(map(str, meta)) & set(EXPORT_FIELDS) and _TOP_KEY.match(first):
             head = export_frontmatter(doc)[: -len("---\n")]
-            return head + own.group(1) + doc.body[own.end(1) :]
-    return export_frontmatter(doc) + doc.body
+            return head + own.group(1) + body[own.end(1) :]
+    return export_frontmatter(doc) + body
 
 
 def display_name(title: str, segment: str) -> str:
@@ -218,8 +259,10 @@ def export_tree(
         rel = doc.path[len(base) + 1 :] if base != HOME else doc.path[2:]
         depth = rel.count("/") + 1
         parts = doc.path.split("/")
-        segments = [names["/".join(parts[: len(parts) - depth + i + 1])] for i in range(depth)]
+        ancestors = ["/".join(parts[: len(parts) - depth + i + 1]) for i in range(depth)]
+        segments = [names.get(a, a.rsplit("/", 1)[-1]) for a in ancestors]
         planned.append((doc, segments, root.joinpath(*segments[:-1], segments[-1] + ".md")))
+    targets = obsidian_targets([(doc.path, segments) for doc, segments, _ in planned])
     if not force:
         for _, _, target in planned:
             _check_overwrite(target)
@@ -230,7 +273,7 @@ def export_tree(
         for seg in segments[:-1]:
             folder = folder / seg
             _ensure_real_dir(folder)
-        _write_no_follow(target, export_text(doc))
+        _write_no_follow(target, export_text(doc, targets))
         report.files.append(target)
     return report
 
@@ -326,7 +369,17 @@ def split_export(text: str) -> tuple[dict | None, str]:
         m = FRONTMATTER.match(text)
         if m is not None:
             rest = _own_frontmatter(m.group(1), text[m.end(1) : m.end()]) + rest
-    return {k: v for k, v in meta.items() if k in EXPORT_FIELDS}, rest
+    return {k: v for k, v in meta.items() if k in EXPORT_FIELDS}, _restored(rest, meta)
+
+
+def _restored(body: str, meta: dict) -> str:
+    """An exported body with its doctree path links given back (`from_obsidian_links`),
+    unless the body is still exactly as exported without that (its `sha256` says so)."""
+    from doctree.store.model import sha256
+
+    if sha256(body) == str(meta.get("sha256")):
+        return body
+    return from_obsidian_links(body)
 
 
 def shown_name(name: str) -> str:
