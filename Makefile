@@ -7,7 +7,7 @@ PYTHON ?= python3
 BIN := $(VENV)/bin
 DEMO_DB ?= .demo/doctree.db
 
-.PHONY: demo test lint docs clean browser serve
+.PHONY: demo test lint docs clean browser serve mcp-inspector
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,8 +27,20 @@ demo: $(VENV)/.installed
 	@echo "  $(BIN)/doctree --db $(DEMO_DB) log '~/memory' --run 1"
 	@echo "  make serve    # the web inspector on http://127.0.0.1:8765/"
 
-test: $(VENV)/.installed
+test: $(VENV)/.installed mcp-inspector
 	$(BIN)/pytest -q
+
+# The official MCP Inspector CLI, for tests/test_mcp_inspector.py (which drives `doctree mcp`
+# through it), installed locally into .node/ when npm is here; without it that test is
+# skipped with this target's name.
+MCP_INSPECTOR_VERSION ?= 2.12.0
+mcp-inspector:
+	@if [ -x .node/node_modules/.bin/mcp-inspector ]; then :; \
+	elif command -v npm >/dev/null 2>&1; then \
+	  npm install --prefix .node --no-save --no-audit --no-fund --loglevel=error \
+	    @modelcontextprotocol/inspector@$(MCP_INSPECTOR_VERSION) || \
+	    echo "npm install of the MCP Inspector failed: tests/test_mcp_inspector.py will skip"; \
+	else echo "npm is not installed: tests/test_mcp_inspector.py will skip"; fi
 
 docs: $(VENV)/.installed
 	$(BIN)/python -m doctree.cli.docs
@@ -49,4 +61,4 @@ lint: $(VENV)/.installed
 	$(BIN)/ruff format --check doctree tests bench
 
 clean:
-	rm -rf $(VENV) .demo
+	rm -rf $(VENV) .demo .node

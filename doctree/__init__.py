@@ -19,6 +19,7 @@ _EXPORTS = {
     "MemoryWorker": "doctree.sessions.worker",
     "MemoryAgentRuntime": "doctree.agent.runtime",
     "load_memories": "doctree.memory.context",
+    "load_context": "doctree.memory.context",
     "Compactor": "doctree.memory.compaction",
 }
 

@@ -16,6 +16,15 @@ from tests.pg_server import Server
 settings.register_profile("doctree", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("doctree")
 
+
+@pytest.fixture(autouse=True)
+def _no_model_api_key(monkeypatch):
+    """The `auto` backend (the default of `replay` and `worker`) is `offline` in tests: a key
+    in the developer's environment must not send a test to the real API. A test that wants
+    the anthropic backend sets the key itself (for a loopback fake)."""
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+
+
 # Every test that takes `db_path` (or `repo`) runs on both backends: a SQLite file, and a
 # new database on a throwaway PostgreSQL server (see tests/pg_server.py). Where no server
 # can be started, the PostgreSQL half is skipped, and the run's summary says why.

@@ -65,7 +65,7 @@ def test_runs_are_of_the_selected_agent_unless_all_agents(db_path, repo, one_run
 
 
 def test_runs_without_any_says_so(db_path, repo):
-    assert invoke(db_path, "runs").output.strip() == "no runs for agent 'main'"
+    assert invoke(db_path, "runs").output.strip() == "no runs for owner 'main'"
 
 
 def test_run_show_lists_the_versions_the_run_made(db_path, one_run):

@@ -313,7 +313,7 @@ def test_search_without_hits(seeded):
 
 def test_agents_do_not_see_each_other(run):
     run("write", "~/secret", input="x", agent="alice")
-    assert_user_error(run("read", "~/secret", agent="bob"), "not found for agent 'bob'")
+    assert_user_error(run("read", "~/secret", agent="bob"), "not found for owner 'bob'")
 
 
 def test_owner_from_environment(run, monkeypatch):

@@ -131,7 +131,7 @@ def test_replay_without_an_owner_given_uses_the_transcripts_agent(db_path):
 @pytest.mark.parametrize("flag", ["--backend", "--handler"])
 def test_worker_backend_old_and_new_flag(db_path, tmp_path, flag):
     jobs = tmp_path / "jobs.jsonl"
-    result = run(db_path, "worker", "--once", flag, f"recorder:{jobs}")
+    result = run(db_path, "worker", "--once", flag, f"jobs:{jobs}")
     assert result.exit_code == 0, result.output
     assert "0 pending" in result.output
 

@@ -125,7 +125,7 @@ def test_cas_keeps_the_mark_when_messages_arrive_during_processing(db_path):
 
 def test_in_process_worker_with_a_named_handler(db_path, tmp_path):
     out = tmp_path / "jobs.jsonl"
-    with Engine(db_path, handler=f"recorder:{out}", interval=0.05) as engine:
+    with Engine(db_path, handler=f"jobs:{out}", interval=0.05) as engine:
         s = engine.start_session("main", "s1")
         engine.append(s.id, "user", "hi")
         engine.sleep(s.id)

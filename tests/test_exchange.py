@@ -46,7 +46,7 @@ tree = st.dictionaries(
         body_text,
         st.none()
         | st.text(
-            alphabet=st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=20
+            alphabet=st.characters(blacklist_categories=("Cs", "Cc", "Cf")), min_size=1, max_size=20
         ).filter(str.strip),
         st.booleans(),
     ),
@@ -163,8 +163,8 @@ def test_obsidian_wiki_links_become_references(repo, folder):
 
     import_tree(repo, OWNER, folder, under="~/vault")
 
-    back = repo.backlinks(OWNER, "~/vault/People/alice-smith")
-    assert [r.source_path for r in back] == ["~/vault/Daily"]
+    back = repo.backlinks(OWNER, "~/vault/people/alice-smith")
+    assert [r.source_path for r in back] == ["~/vault/daily"]
 
 
 def test_relative_markdown_links_become_references(repo, folder):
@@ -220,7 +220,10 @@ def test_binary_and_hidden_files_are_skipped_and_reported(repo, folder):
     report = import_tree(repo, OWNER, folder)
 
     assert report.created == ["~/ok"]
-    assert report.skipped == [("pic.png", "not UTF-8 text")]
+    assert report.skipped == [
+        (".obsidian/", "Obsidian's settings; not imported"),
+        ("pic.png", "not UTF-8 text"),
+    ]
 
 
 def test_clashing_names_are_refused_and_nothing_is_written(repo, folder):

@@ -26,7 +26,7 @@ def test_replay_prints_each_run_and_the_versions_it_made(db_path):
     result = replay(db_path, str(PERSONAL))
     assert result.exit_code == 0, result.output
     out = result.stdout
-    assert "session s-2026-11-16-week-plan of agent main: 19 record(s) appended" in out
+    assert "session s-2026-11-16-week-plan of owner main: 19 record(s) appended" in out
     assert "run 1 (offline, completed, end_turn)" in out
     assert "~/memory/archive/2026-W47/s-2026-11-16-week-plan  created   v1" in out
 

@@ -240,7 +240,7 @@ def test_cli_revert_prints_what_was_put_back_and_what_was_kept(db_path, repo, ru
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0] == (
-        f"run {run_id} (agent 'main'): put back 4, kept 2, for review 0, unchanged 0"
+        f"run {run_id} (owner 'main'): put back 4, kept 2, for review 0, unchanged 0"
     )
     assert any(ln.split()[:2] == ["restored", "~/memory/active"] for ln in lines)
     kept = {ln.split()[1]: ln for ln in lines if ln.split()[0] == "kept"}

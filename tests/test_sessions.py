@@ -515,7 +515,7 @@ def test_cli_transcript_of_unknown_session_is_a_one_line_error(sessions, db_path
 def test_cli_worker_once_hands_pending_sessions_over(sessions, db_path, tmp_path):
     _session_with(sessions, 6, "s1")
     jobs = tmp_path / "jobs.jsonl"
-    result = _run(db_path, "worker", "--once", "--handler", f"recorder:{jobs}")
+    result = _run(db_path, "worker", "--once", "--handler", f"jobs:{jobs}")
     assert result.exit_code == 0
     assert "1 processed" in result.output
     assert sessions.get("s1").invalidated_at is None

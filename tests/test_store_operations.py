@@ -289,7 +289,7 @@ def test_tree_depth_limits_the_levels(repo):
 
 
 def test_missing_document_is_not_found_naming_path_and_owner(repo):
-    with pytest.raises(NotFoundError, match="document '~/nope' not found for agent 'main'"):
+    with pytest.raises(NotFoundError, match="document '~/nope' not found for owner 'main'"):
         repo.read("main", "~/nope")
 
 

@@ -17,8 +17,8 @@ from doctree.sessions.transcripts import parse_transcript
 from doctree.sessions.worker import (
     DEFAULT_BATCH,
     DEFAULT_INTERVAL,
+    JobsFileHandler,
     MemoryWorker,
-    RecorderHandler,
     TranscriptJob,
     backoff,
     default_handler,
@@ -423,7 +423,7 @@ def test_worker_rejects_a_zero_interval(db_path):
 def test_recorder_handler_appends_one_json_line_per_job(sessions, make_worker, tmp_path):
     _pending(sessions, "s1", n=2)
     out = tmp_path / "jobs.jsonl"
-    make_worker(default_handler(None, f"recorder:{out}")).tick()
+    make_worker(default_handler(None, f"jobs:{out}")).tick()
     import json
 
     (line,) = [json.loads(x) for x in out.read_text().splitlines()]
@@ -431,8 +431,8 @@ def test_recorder_handler_appends_one_json_line_per_job(sessions, make_worker, t
 
 
 def test_recorder_spec_takes_an_optional_delay(tmp_path):
-    h = default_handler(None, f"recorder:{tmp_path}/x.jsonl:0.5")
-    assert isinstance(h, RecorderHandler) and h.delay == 0.5
+    h = default_handler(None, f"jobs:{tmp_path}/x.jsonl:0.5")
+    assert isinstance(h, JobsFileHandler) and h.delay == 0.5
 
 
 def test_python_handler_spec_that_cannot_be_imported_is_a_user_error():

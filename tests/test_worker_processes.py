@@ -34,7 +34,7 @@ def worker_cmd(db, jobs, *, delay=0.0, ttl=5.0, interval=0.05, batch=3, once=Fal
         "--batch",
         str(batch),
         "--handler",
-        f"recorder:{jobs}:{delay}",
+        f"jobs:{jobs}:{delay}",
         "--lease-ttl",
         str(ttl),
         "--retry-base",
@@ -239,7 +239,7 @@ def test_worker_once_runs_one_tick_and_exits(sessions, db_path, tmp_path):
 
 def test_engine_spawns_a_worker_process(db_path, tmp_path):
     jobs_file = tmp_path / "jobs.jsonl"
-    with Engine(db_path, handler=f"recorder:{jobs_file}", interval=0.05) as engine:
+    with Engine(db_path, handler=f"jobs:{jobs_file}", interval=0.05) as engine:
         s = engine.start_session("main", "s1")
         engine.append(s.id, "user", "hello")
         engine.sleep(s.id)

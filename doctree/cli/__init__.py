@@ -365,7 +365,7 @@ def require_given_path(state: State, name: str, path: str) -> None:
         return
     path = normalize_path(path)
     if path != HOME and not state.repo.exists(state.owner, path):
-        raise NotFoundError(f"document {path!r} not found for agent {state.owner!r}")
+        raise NotFoundError(f"document {path!r} not found for owner {state.owner!r}")
 
 
 def main() -> None:

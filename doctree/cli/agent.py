@@ -83,7 +83,7 @@ def runs(
         )
         return
     if not rows:
-        who = "any agent" if all_owners else f"agent {state.owner!r}"
+        who = "any owner" if all_owners else f"owner {state.owner!r}"
         click.echo(f"no runs for {who}")
         return
     click.echo(
@@ -267,7 +267,7 @@ def revert(
 def _revert_lines(report, run_id: int) -> list[str]:
     would = "would put back" if report.dry_run else "put back"
     lines = [
-        f"run {run_id} (agent {report.owner!r}): {would} {len(report.reverted)}, "
+        f"run {run_id} (owner {report.owner!r}): {would} {len(report.reverted)}, "
         f"kept {len(report.kept)}, for review {len(report.review)}, "
         f"unchanged {len(report.unchanged)}"
     ]

@@ -16,6 +16,7 @@ from doctree.cli import (
     user_actor,
 )
 from doctree.cli.aliases import all_owners_option
+from doctree.errors import UserError
 from doctree.interop.render import human_size, render_tree
 
 pass_state = click.pass_obj
@@ -43,9 +44,10 @@ def show(state: State, path: str, depth: int | None, at: str | None, as_json: bo
         emit_json([r.to_dict() for r in roots])
         return
     if not roots and path == HOME:
-        click.echo(f"~ (empty: agent {state.owner!r} has no documents)")
+        click.echo(f"~ (empty: owner {state.owner!r} has no documents)")
         return
-    click.echo("\n".join(render_tree(roots, home=path == HOME)))
+    dim = lambda text: click.style(text, dim=True)  # noqa: E731 (kept only on a terminal)
+    click.echo("\n".join(render_tree(roots, home=path == HOME, dim=dim)))
 
 
 @cli.command()
@@ -104,12 +106,18 @@ def write(
     """Create or replace the document at PATH with a body from stdin or --file.
 
     Missing parents are created empty. Writing the same body again makes no new version.
+    An empty stdin is refused (nothing was piped); to empty a document on purpose, give an
+    empty file: --file /dev/null.
 
     \b
       printf '# Alice\\nPrefers tea.\\n' | doctree write ~/memory/people/alice
       doctree write ~/memory/notes --file notes.md --expected-version 3
     """
     body = read_input(file)
+    if not body and (file is None or file == "-"):
+        raise UserError(
+            "stdin: is empty; pipe the body in, or pass --file /dev/null to write an empty one"
+        )
     doc = state.repo.write(
         state.owner,
         path,
@@ -393,7 +401,7 @@ def _require_history(state: State, path: str, owner: str | None) -> None:
 
     path = normalize_path(path)
     if path != HOME and not state.repo.log(owner, path, limit=1):
-        who = f" for agent {owner!r}" if owner else ""
+        who = f" for owner {owner!r}" if owner else ""
         raise NotFoundError(f"no document was ever at or below {path!r}{who}")
 
 
@@ -462,6 +470,8 @@ def search(
       doctree search 'apol* -kafka' --under ~/memory/projects
       doctree search "green tea" --at 2026-11-20 --all-versions
     """
+    if not query.strip():
+        raise UserError("query '': is empty; give at least one word to search for")
     require_given_path(state, "under", under)
     if at is not None or all_versions:
         from doctree.cli.provenance import print_version_hits

@@ -10,23 +10,40 @@ from doctree.cli.confirm import confirm, yes_option
 pass_state = click.pass_obj
 
 
-@cli.command()
+class McpCommand(click.Command):
+    """`doctree mcp`, whose help lists the server's tools from the tool registry itself, so
+    the list cannot drift from what the server offers (read only when help is shown)."""
+
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        from doctree.interop.mcp_server import TOOL_SPECS
+
+        saved = self.help
+        self.help = (saved or "").replace("{tools}", ", ".join(TOOL_SPECS))
+        try:
+            super().format_help_text(ctx, formatter)
+        finally:
+            self.help = saved
+
+
+@cli.command(cls=McpCommand)
 @click.option(
     "--under",
     default="~",
     type=DOC_PATH,
     show_default=True,
-    help="Serve only this subtree of the agent's home (e.g. ~/memory).",
+    help="Serve only this subtree of the owner's home (e.g. ~/memory).",
 )
-@click.option("--actor-id", help="Id recorded as the actor of changes (default: the agent id).")
+@click.option("--actor-id", help="Id recorded as the actor of changes (default: the owner).")
 @pass_state
 def mcp(state: State, under: str, actor_id: str | None) -> None:
-    """Serve the tree to an MCP client over stdio (read, write, edit, search, history, diff,
-    backlinks, show, context).
+    """Serve the tree to an MCP client over stdio.
+
+    Tools: {tools}. Resources: every document as doctree:///PATH (the tree, and a template
+    for any path). Prompts: recall (the memory that bears on a question).
 
     \b
     Claude Code:
-      claude mcp add doctree -- doctree --db ~/doctree.db --agent main mcp
+      claude mcp add doctree -- doctree --db ~/doctree.db --owner main mcp
     """
     from doctree.interop.mcp_server import serve_stdio
     from doctree.store.documents import Actor
@@ -48,8 +65,10 @@ def export_cmd(state: State, path: str, directory: str, force: bool, as_json: bo
     """Write the subtree at PATH into DIRECTORY as markdown files with YAML frontmatter.
 
     Each document becomes NAME.md (frontmatter: id, path, version, title, links, updated,
-    sha256); a document with children also gets a NAME/ folder. `doctree import DIRECTORY`
-    brings it back exactly. A file an earlier export wrote is overwritten; any other file
+    sha256, then the body's own properties, in one block); a document with children also
+    gets a NAME/ folder. NAME is the title when it names the same path segment ('Alice
+    Smith' for alice-smith, so Obsidian links find it), else the segment. `doctree import
+    DIRECTORY` brings it back exactly. A file an earlier export wrote is overwritten; any other file
     in the way stops the export before it writes anything (unless --force).
 
     \b
@@ -85,10 +104,13 @@ def import_cmd(state: State, directory: str, under: str, if_unchanged: bool, as_
     """Import a folder of markdown files: a doctree export, an Obsidian vault, or an
     Anthropic memory directory.
 
-    NAME.md becomes the document NAME and a folder NAME/ its children. Names that are not
-    slugs are slugified ('Alice Smith.md' -> alice-smith). In plain markdown, [[wiki]] links
-    and relative links become references. Symlinks out of the folder are refused; nothing is
-    written unless everything can be. Importing the same folder again changes nothing.
+    NAME.md becomes the document NAME and a folder NAME/ its children. Plain names become
+    their slug, the name kept as the title ('People/Alice Smith.md' -> people/alice-smith);
+    an exported file goes back to its document. In plain markdown, [[wiki]] links (with
+    |label, #heading, ![[embeds]]) and relative links become references. Hidden folders
+    (.obsidian) and binary files are skipped and listed. Symlinks out of the folder are
+    refused; nothing is written unless everything can be. Importing the same folder again
+    changes nothing.
 
     \b
       doctree import backup/

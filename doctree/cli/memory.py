@@ -69,17 +69,11 @@ def context(
       doctree context --query "when is the Apollo launch" --words 200
       doctree context --query "what does Bob do" --words 500 --json
     """
-    from doctree.errors import UserError
+    from doctree.memory.context import check_context_args
 
     require_given_path(state, "under", under)
-    if words is not None:
-        if cap is not None:
-            raise UserError(
-                f"--cap {cap} and --words {words}: give one; --cap loads whole documents, "
-                "--words passages"
-            )
-        if not query:
-            raise UserError(f"--words {words}: passage mode needs --query to choose passages")
+    check_context_args(query=query, cap=cap, words=words, flag="--")
+    if words is not None and query:
         _passages(state, query, words, under, as_json)
         return
     from doctree.memory.context import DEFAULT_CAP, SEPARATOR, memories, render_document

@@ -202,7 +202,7 @@ def _given(ctx: click.Context | None, name: str) -> bool:
 def _print_outcome(o: ReplayOutcome) -> None:
     held = f", {o.skipped} already held" if o.skipped else ""
     click.echo(
-        f"{o.source}: session {o.session_id} of agent {o.owner}: "
+        f"{o.source}: session {o.session_id} of owner {o.owner}: "
         f"{o.appended} record(s) appended{held}"
     )
     if o.error:
@@ -256,11 +256,12 @@ def read_transcript(name: str) -> str:
     "model",
     cls=AliasedOption,
     hidden_aliases=["--model"],
-    default="offline",
+    default="auto",
     show_default=True,
     metavar="BACKEND",
-    help="The memory agent's backend: offline, anthropic, openai (an OpenAI-compatible "
-    "server at OPENAI_BASE_URL; openai:MODEL names its model), auto, replay:CASSETTE (serve a "
+    help="The memory agent's backend: auto (anthropic when ANTHROPIC_API_KEY is set, else "
+    "offline; the same rule as `worker`), offline, anthropic, openai (an OpenAI-compatible "
+    "server at OPENAI_BASE_URL; openai:MODEL names its model), replay:CASSETTE (serve a "
     "recording) or record:CASSETTE (record one from ANTHROPIC_BASE_URL).",
 )
 @click.option(

@@ -41,12 +41,26 @@ def _db_path(state: State) -> str:
     help="Only sessions of this agent descriptor: an agent id, or 'memory-agent:ID'.",
 )
 @click.option("--limit", type=Int(min=1), default=50, show_default=True)
+@click.option(
+    "--all",
+    "show_all",
+    is_flag=True,
+    help="Also list the memory agents' own sessions (state exempt), which are left out "
+    "unless --state exempt or --of memory-agent:ID asks for them.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the sessions as JSON.")
 @pass_state
 def sessions_cmd(
-    state: State, state_filter: str | None, of: str | None, limit: int, as_json: bool
+    state: State,
+    state_filter: str | None,
+    of: str | None,
+    limit: int,
+    show_all: bool,
+    as_json: bool,
 ) -> None:
     """List sessions, newest first, with their memory state.
+
+    The memory agents' own sessions (exempt) are listed only with --all.
 
     \b
     States:
@@ -56,7 +70,10 @@ def sessions_cmd(
       processed  every record has been handed to the memory agent
       exempt     a memory agent's own session: never collected
     """
-    infos = _sessions(state).list_sessions(agent=of, state=state_filter, limit=limit)
+    asked = show_all or state_filter == "exempt" or (of or "").startswith("memory-agent:")
+    infos = _sessions(state).list_sessions(
+        agent=of, state=state_filter, limit=limit, include_exempt=asked
+    )
     if as_json:
         emit_json([i.to_dict() for i in infos])
         return
@@ -108,7 +125,7 @@ def transcript_cmd(state: State, session_id: str, only_new: bool) -> None:
 
 
 HANDLERS = (
-    "auto, offline, anthropic, openai[:MODEL], replay:CASSETTE, recorder:FILE[:DELAY] or "
+    "auto, offline, anthropic, openai[:MODEL], replay:CASSETTE, jobs:FILE[:DELAY] or "
     "python:MODULE:ATTR"
 )
 
@@ -119,7 +136,7 @@ def _check_handler(handler: str) -> None:
     from doctree.agent.runtime import parse_backend
     from doctree.errors import UserError
 
-    if handler.startswith(("recorder:", "python:")):
+    if handler.startswith(("jobs:", "python:")):
         return
     try:
         parse_backend(handler)
@@ -152,10 +169,12 @@ def _check_handler(handler: str) -> None:
     envvar=["DOCTREE_WORKER_BACKEND", "DOCTREE_WORKER_HANDLER"],
     default="auto",
     show_default=True,
-    help="The memory agent: auto, offline, anthropic, openai (an OpenAI-compatible server at "
+    help="The memory agent: auto (anthropic when ANTHROPIC_API_KEY is set, else offline; the "
+    "same rule as `replay`), offline, anthropic, openai (an OpenAI-compatible server at "
     "OPENAI_BASE_URL; openai:MODEL names its model), replay:CASSETTE (the memory agent "
-    "runtime), recorder:FILE[:DELAY] (append each job to FILE, no model) or python:MODULE:ATTR. "
-    "auto is anthropic when ANTHROPIC_API_KEY is set, else offline, and says which on stderr.",
+    "runtime), jobs:FILE[:DELAY] (append each job to FILE as a JSON line, no model) or "
+    "python:MODULE:ATTR. auto is anthropic when ANTHROPIC_API_KEY is set, else offline, and "
+    "says which on stderr.",
 )
 @click.option(
     "--base-url",
@@ -228,7 +247,7 @@ def worker_cmd(
     _check_handler(handler)
     repo = state.repo
     options = {"base_url": base_url, "context_window": context_window}
-    if handler.startswith(("recorder:", "python:")):
+    if handler.startswith(("jobs:", "python:")):
         options = {}
     the_handler = default_handler(repo, handler, **options)
     from doctree.agent.runtime import MemoryAgentRuntime

@@ -94,6 +94,128 @@ def export_frontmatter(doc) -> str:
     return f"---\n{text}---\n"
 
 
+EXPORT_FIELDS = ("id", "path", "version", "title", "links", "updated", "sha256")
+# Characters Obsidian (or Windows) refuses in a file name, which a title may hold.
+_UNSAFE_NAME = re.compile(r'[\x00-\x1f\x7f/\\:*?"<>|#^\[\]]')
+_MAX_NAME_BYTES = 200
+
+
+_PATH_LINK = re.compile(r"\[\[(~/[^\[\]|#]+)(#[^\[\]|]*)?\]\]")
+_LABELLED_PATH_LINK = re.compile(r"\[\[[^\[\]|]+\|(~/[^\[\]|#]+)(#[^\[\]|]*)?\]\]")
+
+
+def obsidian_targets(planned: list[tuple[str, list[str]]]) -> dict[str, str]:
+    """Document path -> how an Obsidian link names its exported file: the file name alone
+    when no other exported file has it (ignoring case), else its path from the export's
+    folder (without `.md`)."""
+    counts: dict[str, int] = {}
+    for _, segments in planned:
+        counts[segments[-1].lower()] = counts.get(segments[-1].lower(), 0) + 1
+    return {
+        path: segments[-1] if counts[segments[-1].lower()] == 1 else "/".join(segments)
+        for path, segments in planned
+    }
+
+
+def to_obsidian_links(body: str, targets: dict[str, str]) -> str:
+    """`[[~/memory/people/alice]]` (a doctree path link to an exported document) written as
+    `[[Alice|~/memory/people/alice]]`, which Obsidian resolves; the label keeps the path, so
+    `from_obsidian_links` gives the body back. A body that would not come back byte for
+    byte is left as it is."""
+
+    def rewrite(m: re.Match[str]) -> str:
+        target = targets.get(m.group(1).rstrip("/"))
+        if target is None:
+            return m.group(0)
+        heading = m.group(2) or ""
+        return f"[[{target}{heading}|{m.group(1)}{heading}]]"
+
+    out = _PATH_LINK.sub(rewrite, body)
+    return out if from_obsidian_links(out) == body else body
+
+
+def from_obsidian_links(body: str) -> str:
+    """The inverse of `to_obsidian_links`: a link labelled with a doctree path becomes that
+    path link again."""
+    return _LABELLED_PATH_LINK.sub(lambda m: f"[[{m.group(1)}{m.group(2) or ''}]]", body)
+
+
+def export_text(doc, targets: dict[str, str] | None = None) -> str:
+    """The whole file an export writes for `doc`: one frontmatter block, then the body.
+
+    A body that opens with its own frontmatter (an Obsidian note's aliases, tags, ...) gets
+    its keys after the export's, in the same block, so Obsidian sees one block of properties;
+    `import_tree` takes them back out exactly. Only when the body's own keys reuse an
+    export key (or its block is not a plain YAML mapping) does the body keep its own block.
+    """
+    body = to_obsidian_links(doc.body, targets) if targets else doc.body
+    own = FRONTMATTER.match(body)
+    if own is not None and body.startswith("---\n"):
+        meta, _ = read_frontmatter(body)
+        first = own.group(1).split("\n", 1)[0]
+        if meta and not set(map(str, meta)) & set(EXPORT_FIELDS) and _TOP_KEY.match(first):
+            head = export_frontmatter(doc)[: -len("---\n")]
+            return head + own.group(1) + body[own.end(1) :]
+    return export_frontmatter(doc) + body
+
+
+def display_name(title: str, segment: str) -> str:
+    """The file (and folder) name an export gives a document: its title when the title names
+    the same path segment (`Alice Smith` for `alice-smith`) and is a safe file name, so that
+    Obsidian's `[[Alice Smith]]` finds it; else the segment itself."""
+    name = title.strip()
+    if (
+        name
+        and name == title
+        and not name.startswith(".")
+        and not _UNSAFE_NAME.search(name)
+        and len(name.encode("utf-8")) <= _MAX_NAME_BYTES
+        and slugify(name) == slugify(segment)
+    ):
+        return name
+    return segment
+
+
+def file_names(docs) -> dict[str, str]:
+    """Document path -> the name its file and folder get in an export (`display_name`),
+    falling back to the segment wherever two siblings would share a name (ignoring case,
+    as macOS and Windows do)."""
+    by_parent: dict[str, list[tuple[str, str, str]]] = {}
+    for doc in docs:
+        parent, _, segment = doc.path.rpartition("/")
+        by_parent.setdefault(parent, []).append(
+            (doc.path, segment, display_name(doc.title, segment))
+        )
+    names: dict[str, str] = {}
+    for siblings in by_parent.values():
+        taken: dict[str, int] = {}
+        for _, segment, shown in siblings:
+            for key in {segment.lower(), shown.lower()}:
+                taken[key] = taken.get(key, 0) + 1
+        for path, segment, shown in siblings:
+            clash = shown != segment and taken[shown.lower()] > 1
+            names[path] = segment if clash else shown
+    return names
+
+
+def _own_frontmatter(inner: str, closing: str) -> str:
+    """The body's own frontmatter block from a merged export block's YAML `inner`: every
+    top-level entry whose key is not an export field, in order and byte for byte; '' when
+    none is left."""
+    entries: list[tuple[str | None, list[str]]] = []
+    for line in inner.splitlines(keepends=True):
+        m = _TOP_KEY.match(line)
+        if m is not None or not entries:
+            entries.append((m.group(1).strip("'\"") if m else None, [line]))
+        else:
+            entries[-1][1].append(line)
+    kept = "".join("".join(lines) for key, lines in entries if key not in EXPORT_FIELDS)
+    return f"---\n{kept}{closing}" if kept.strip() else ""
+
+
+_TOP_KEY = re.compile(r"^([^\s#\-][^:]*?|'[^']*'|\"[^\"]*\"):(?:[ \t]|$)")
+
+
 def _exact_dumper():
     import yaml
 
@@ -131,14 +253,19 @@ def export_tree(
     with repo.snapshot():
         docs = repo.documents(owner, path, with_links=True)
     if path != HOME and not docs:
-        raise UserError(f"document {path!r} not found for agent {owner!r}")
+        raise UserError(f"document {path!r} not found for owner {owner!r}")
     root = Path(dest)
     base = HOME if path == HOME else path.rsplit("/", 1)[0]
+    names = file_names(docs)
     planned = []
     for doc in docs:
         rel = doc.path[len(base) + 1 :] if base != HOME else doc.path[2:]
-        segments = rel.split("/")
+        depth = rel.count("/") + 1
+        parts = doc.path.split("/")
+        ancestors = ["/".join(parts[: len(parts) - depth + i + 1]) for i in range(depth)]
+        segments = [names.get(a, a.rsplit("/", 1)[-1]) for a in ancestors]
         planned.append((doc, segments, root.joinpath(*segments[:-1], segments[-1] + ".md")))
+    targets = obsidian_targets([(doc.path, segments) for doc, segments, _ in planned])
     if not force:
         for _, _, target in planned:
             _check_overwrite(target)
@@ -149,7 +276,7 @@ def export_tree(
         for seg in segments[:-1]:
             folder = folder / seg
             _ensure_real_dir(folder)
-        _write_no_follow(target, export_frontmatter(doc) + doc.body)
+        _write_no_follow(target, export_text(doc, targets))
         report.files.append(target)
     return report
 
@@ -230,14 +357,32 @@ class _Planned:
     links: list[str] | None
     exported: bool  # it carried an export's frontmatter
     sha256: str | None = None  # the body's sha256 when it was exported
+    folder: bool = False  # a folder with no note of its own, created only if missing
 
 
 def split_export(text: str) -> tuple[dict | None, str]:
-    """(frontmatter, body) if `text` starts with an export's frontmatter, else (None, text)."""
+    """(frontmatter, body) if `text` starts with an export's frontmatter, else (None, text).
+
+    Keys in the block that are not an export's (the note's own properties, merged in by
+    `export_text` or added in Obsidian) go back to the body as its own frontmatter."""
     meta, rest = read_frontmatter(text)
     if meta is None or not all(k in meta for k in EXPORT_KEYS):
         return None, text
-    return meta, rest
+    if set(map(str, meta)) - set(EXPORT_FIELDS):
+        m = FRONTMATTER.match(text)
+        if m is not None:
+            rest = _own_frontmatter(m.group(1), text[m.end(1) : m.end()]) + rest
+    return {k: v for k, v in meta.items() if k in EXPORT_FIELDS}, _restored(rest, meta)
+
+
+def _restored(body: str, meta: dict) -> str:
+    """An exported body with its doctree path links given back (`from_obsidian_links`),
+    unless the body is still exactly as exported without that (its `sha256` says so)."""
+    from doctree.store.model import sha256
+
+    if sha256(body) == str(meta.get("sha256")):
+        return body
+    return from_obsidian_links(body)
 
 
 def shown_name(name: str) -> str:
@@ -249,14 +394,46 @@ def shown_name(name: str) -> str:
 
 
 def segment_for(name: str) -> str:
-    """The path segment a file or folder name becomes: itself if it is a valid slug, else slugified."""
+    """The path segment a plain file or folder name becomes: its slug (lowercase, '-' for
+    spaces: `People` -> people, `Alice Smith` -> alice-smith), so that every name of a vault
+    maps by one rule; a name that is not its own slug is kept as the document's title."""
+    slug = slugify(name)
     try:
-        path = normalize_path(HOME + "/" + name)
+        path = normalize_path(HOME + "/" + slug)
         if path.count("/") == 1:
             return name_of(path)
     except PathError:
         pass
-    return slugify(name)
+    return "untitled"
+
+
+def _exported_segment(text: str | None, stem: str) -> str | None:
+    """The path segment an exported file was written for (the last segment of its
+    frontmatter `path`), when the file still bears that document's name: an export names
+    files by title (`Alice Smith.md` for `alice-smith`), which maps back to the segment."""
+    if not text:
+        return None
+    meta, _ = split_export(text)
+    path = meta.get("path") if meta else None
+    if not isinstance(path, str) or "/" not in path:
+        return None
+    segment = path.rsplit("/", 1)[-1]
+    if slugify(segment) != slugify(stem):
+        return None  # renamed since the export: the new name decides
+    try:
+        return name_of(normalize_path(HOME + "/" + segment))
+    except PathError:
+        return None
+
+
+def _peek(full: str, body_limit: int) -> str | None:
+    """The text of a file next to a folder (its folder note), or None if it cannot be read."""
+    try:
+        if os.path.islink(full) or _kind(full) is not None:
+            return None
+        return _read_text(full, full, body_limit)
+    except UserError:
+        return None
 
 
 def _doc_name(filename: str) -> str:
@@ -292,6 +469,8 @@ def import_tree(
     doc_of_file: dict[str, str] = {}  # relative file -> document path
     doc_of_dir: dict[str, str] = {"": under}  # relative folder -> document path
     sources: dict[str, str] = {}  # document path -> relative file (clash detection)
+    file_titles: dict[str, str] = {}  # relative file -> title, for a name slugified
+    folder_titles: dict[str, tuple[str, str]] = {}  # document path -> (folder, its name)
 
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
         rel_dir = os.path.relpath(dirpath, root).replace(os.sep, "/")
@@ -301,7 +480,9 @@ def import_tree(
             rel = posixpath.join(rel_dir, name)
             full = os.path.join(dirpath, name)
             if name.startswith("."):
-                continue  # .obsidian, .git, ...
+                why = "Obsidian's settings" if name == ".obsidian" else "a hidden folder"
+                report.skipped.append((rel + "/", f"{why}; not imported"))
+                continue
             if not is_utf8_text(name):
                 report.skipped.append((shown_name(rel), "its name is not UTF-8 text"))
                 continue
@@ -309,7 +490,15 @@ def import_tree(
                 _check_symlink(full, rel, real_root)
                 report.skipped.append((rel, "symlink to a folder inside the import; not followed"))
                 continue
-            doc_of_dir[rel] = _join(doc_of_dir[rel_dir], segment_for(name), rel)
+            note = os.path.join(dirpath, name + ".md")
+            seg = (
+                _exported_segment(_peek(note, repo.max_body_bytes), name)
+                if os.path.isfile(note)
+                else None
+            )
+            doc_of_dir[rel] = _join(doc_of_dir[rel_dir], seg or segment_for(name), rel)
+            if seg is None and segment_for(name) != name:
+                folder_titles[doc_of_dir[rel]] = (rel, name)
             kept.append(name)
         dirnames[:] = kept
         for name in sorted(filenames):
@@ -333,7 +522,11 @@ def import_tree(
             if text is None:
                 report.skipped.append((rel, "not UTF-8 text"))
                 continue
-            doc_path = _join(doc_of_dir[rel_dir], segment_for(_doc_name(name)), rel)
+            stem = _doc_name(name)
+            seg = _exported_segment(text, stem)
+            doc_path = _join(doc_of_dir[rel_dir], seg or segment_for(stem), rel)
+            if seg is None and segment_for(stem) != stem and name.lower().endswith(".md"):
+                file_titles[rel] = stem  # an Obsidian note's name is its title
             if doc_path in sources:
                 raise UserError(
                     f"import of {str(src)!r}: files {sources[doc_path]!r} and {rel!r} would both "
@@ -368,7 +561,11 @@ def import_tree(
             )
         else:
             links = resolver.links(rel, text)
-            plan.append(_Planned(rel, doc_of_file[rel], text, None, links, False))
+            title = file_titles.get(rel)
+            plan.append(_Planned(rel, doc_of_file[rel], text, title, links, False))
+    for path, (rel, name) in folder_titles.items():
+        if path not in sources:  # a folder without a note of its own: titled by its name
+            plan.append(_Planned(rel + "/", path, "", name, None, False, folder=True))
     for p in plan:  # refuse a too-large body before writing anything
         size = len(p.body.encode("utf-8"))
         if size > repo.max_body_bytes:
@@ -378,6 +575,8 @@ def import_tree(
     with repo.transaction():
         for p in plan:
             before = repo.get(owner, p.path)
+            if p.folder and before is not None:
+                continue  # never replace a document's body for a folder's sake
             guard = p.sha256 if if_unchanged and before is not None else None
             doc = repo.write(
                 owner,

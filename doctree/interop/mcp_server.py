@@ -113,8 +113,23 @@ class ShowInput(ToolInput):
 
 
 class ContextInput(ToolInput):
+    """The arguments `context` takes at every door (`doctree context`, this tool, the
+    `recall` prompt, `doctree.memory.context.load_context`)."""
+
     query: str | None = Field(default=None, description="What the memory is needed for, in words.")
-    cap: int = Field(default=8000, ge=100, le=200_000, description="Maximum characters returned.")
+    cap: int | None = Field(
+        default=None,
+        ge=0,
+        le=MAX_NUMBER,
+        description="Whole documents, at most this many characters (default 8000).",
+    )
+    words: int | None = Field(
+        default=None,
+        ge=0,
+        le=MAX_NUMBER,
+        description="Passage mode (needs `query`; not with `cap`): only the passages most "
+        "relevant to the query, at most this many words, headers included.",
+    )
     under: str | None = Field(
         default=None,
         description="Only memory at or below this path (default '~/memory', or the served "
@@ -214,7 +229,9 @@ TOOL_SPECS: dict[str, ToolSpec] = {
             "`cap` characters. A document is never cut: one that would pass the cap ends the "
             "list. With a query, what was said about it in past sessions follows the pages, "
             "word for word, under '# Said in sessions', each session headed by its id and "
-            "date. Use it at the start of a task to recall what is known.",
+            "date. Passage mode (`words` with `query`): only the passages most relevant to "
+            "the query, at most `words` words. Use it at the start of a task to recall what "
+            "is known.",
             ContextInput,
         ),
     )
@@ -382,13 +399,17 @@ class DoctreeTools(ToolSet):
         return MEMORY_ROOT if is_under(MEMORY_ROOT, self.under) else self.under
 
     def tool_context(self, a: ContextInput) -> str:
-        from doctree.memory.context import load_memories
+        from doctree.memory.context import DEFAULT_CAP, load_context
 
         under = self.path(a.under, "under") if a.under is not None else self.context_root()
-        text = load_memories(self.repo, self.owner, cap=a.cap, query=a.query, under=under)
-        if not text:
-            return f"no memory under {under} fits within {a.cap} characters"
-        return text
+        text = load_context(
+            self.repo, self.owner, query=a.query, cap=a.cap, words=a.words, under=under
+        )
+        if text:
+            return text
+        if a.words is not None:
+            return f"no passages under {under} match {a.query!r}"
+        return f"no memory under {under} fits within {DEFAULT_CAP if a.cap is None else a.cap} characters"
 
 
 def server_version() -> str:
@@ -430,17 +451,30 @@ def build_server(tools: DoctreeTools) -> Any:
             result = ToolResult(str(arguments[_INVALID]), is_error=True)
         else:
             result = await anyio.to_thread.run_sync(run, params.name, arguments)
+            await changes.published(params.name, arguments, result)
         return types.CallToolResult(
             content=[types.TextContent(type="text", text=result.content)],
             is_error=result.is_error,
         )
 
+    async def locked(fn: Any, *args: Any) -> Any:
+        def call() -> Any:
+            with lock:
+                return fn(*args)
+
+        return await anyio.to_thread.run_sync(call)
+
+    from doctree.interop.mcp_resources import ChangeEvents, server_handlers
+
+    changes = ChangeEvents(tools)
     return Server(
         "doctree",
         version=server_version(),
         instructions=SERVER_INSTRUCTIONS,
         on_list_tools=list_tools,
         on_call_tool=call_tool,
+        **server_handlers(tools, locked),
+        on_subscriptions_listen=changes.listen_handler,
     )
 
 

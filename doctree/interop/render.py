@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 
 def human_size(n: int) -> str:
     if n < 1024:
@@ -11,15 +13,19 @@ def human_size(n: int) -> str:
     return f"{n / 1024 / 1024:.1f} MB"
 
 
-def render_tree(roots, *, home: bool) -> list[str]:
-    """Tree lines: name, title, version and size of every node, with box-drawing branches."""
+def render_tree(roots, *, home: bool, dim: Callable[[str], str] | None = None) -> list[str]:
+    """Tree lines: name, title, version and size of every node, with box-drawing branches.
+
+    A document without a title of its own (no '# heading', so its title is its name) shows
+    its name in parentheses, passed through `dim` (the CLI dims it on a terminal), so the
+    title column is never blank."""
     from doctree.store.documents import gc_paused
 
     with gc_paused():  # one line per node: see gc_paused
-        return _render_tree(roots, home=home)
+        return _render_tree(roots, home=home, dim=dim or (lambda text: text))
 
 
-def _render_tree(roots, *, home: bool) -> list[str]:
+def _render_tree(roots, *, home: bool, dim: Callable[[str], str]) -> list[str]:
     rows: list[tuple[str, object]] = []
 
     def walk(node, prefix: str, last: bool, top: bool) -> None:
@@ -43,9 +49,10 @@ def _render_tree(roots, *, home: bool) -> list[str]:
         if node is None:
             lines.append(label)
             continue
-        title = node.title if node.title != node.path.rsplit("/", 1)[-1] else ""
+        name = node.path.rsplit("/", 1)[-1]
+        untitled = not node.title.strip() or node.title == name
+        title = f"({name})" if untitled else node.title
         title = (title[:40] + "…") if len(title) > 41 else title
-        lines.append(
-            f"{label:<{width}}  {title:<41}  v{node.version:<4} {human_size(node.size):>8}"
-        )
+        shown = dim(f"{title:<41}") if untitled else f"{title:<41}"
+        lines.append(f"{label:<{width}}  {shown}  v{node.version:<4} {human_size(node.size):>8}")
     return lines

@@ -208,3 +208,49 @@ def select_memories(
 def total_size(repo: DocumentsRepository, owner: str, under: str = MEMORY_ROOT) -> int:
     """Bytes of body in every live document of `owner` at or below `under` (0 when none)."""
     return repo.total_size(owner, under)
+
+
+# -- one argument set for every door ---------------------------------------------------------
+
+
+def check_context_args(
+    *, query: str | None, cap: int | None, words: int | None, flag: str = ""
+) -> None:
+    """Refuse a combination of `context` arguments that has no meaning, naming the arguments
+    as the door calls them (`flag='--'` for the CLI): `cap` loads whole documents, `words`
+    passages, and passages are chosen by `query`."""
+    if words is not None and cap is not None:
+        raise UserError(
+            f"{flag}cap {cap} and {flag}words {words}: give one; {flag}cap loads whole "
+            f"documents, {flag}words passages"
+        )
+    if words is not None and not (query or "").strip():
+        raise UserError(f"{flag}words {words}: passage mode needs {flag}query to choose passages")
+
+
+def load_context(
+    repo: DocumentsRepository,
+    owner: str,
+    *,
+    query: str | None = None,
+    cap: int | None = None,
+    words: int | None = None,
+    under: str = MEMORY_ROOT,
+) -> str:
+    """Memory for a prompt, with the one argument set `context` takes at every door (the
+    CLI's `doctree context`, the MCP `context` tool and prompt, and this library):
+
+    - whole documents (default): `load_memories` within `cap` characters (default 8000);
+    - passages (`words`, needs `query`): the passages of the pages most relevant to the
+      query, then the verbatim passages of past sessions, within `words` words
+      (`doctree.memory.recall.blend`).
+    """
+    check_context_args(query=query, cap=cap, words=words)
+    if words is not None:
+        from doctree.memory.recall import blend
+
+        ctx, _ = blend(repo, owner, query or "", budget_words=words, under=under)
+        return ctx.text
+    return load_memories(
+        repo, owner, cap=DEFAULT_CAP if cap is None else cap, query=query, under=under
+    )

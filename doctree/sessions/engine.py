@@ -46,7 +46,7 @@ class Engine:
     """Sessions and the memory worker for one database file.
 
     `handler` is the memory agent: a name for `doctree.sessions.worker.default_handler` (`auto`,
-    `offline`, `anthropic`, `openai:MODEL`, `replay:CASSETTE`, `recorder:FILE`, ...) or a
+    `offline`, `anthropic`, `openai:MODEL`, `replay:CASSETTE`, `jobs:FILE`, ...) or a
     handler object (in-process workers only); `handler_options` are the named backend's
     settings (`base_url`, `context_window`, ...). The worker runs on its own connections, so the engine's
     calls never share a transaction with it.
@@ -195,7 +195,7 @@ class Engine:
         handler = handler if handler is not None else self.handler
         if not isinstance(handler, str):
             raise UserError(
-                "a worker process needs its handler by name (e.g. 'offline', 'recorder:FILE'),"
+                "a worker process needs its handler by name (e.g. 'offline', 'jobs:FILE'),"
                 f" not {type(handler).__name__}"
             )
         cmd = [
@@ -265,5 +265,5 @@ def compaction_backend(handler: object) -> str:
             if parse_backend(handler).name == "openai":
                 return "offline"
         except UserError:
-            pass  # a worker handler (recorder:, python:), not a model backend
+            pass  # a worker handler (jobs:, python:), not a model backend
     return handler if handler in ("offline", "anthropic", "auto") else "auto"

@@ -743,11 +743,16 @@ class SessionsRepository:
         agent: AgentDescriptor | str | None = None,
         state: str | None = None,
         limit: int | None = 100,
+        include_exempt: bool = True,
     ) -> list[SessionInfo]:
-        """Sessions newest first, with counts and state; filter by agent and state."""
+        """Sessions newest first, with counts and state; filter by agent and state.
+        `include_exempt=False` leaves out the memory agents' own (exempt) sessions."""
         if state is not None and state not in STATES:
             raise UserError(f"state {state!r}: must be one of {', '.join(STATES)}")
         where, params = [], []
+        if not include_exempt:
+            where.append("s.agent_type != ?")
+            params.append(MEMORY_AGENT)
         if agent is not None:
             d = AgentDescriptor.of(agent)
             where.append("s.agent_type = ? AND s.owner = ?")

@@ -560,7 +560,7 @@ class MemoryWorker:
 # -- handlers ------------------------------------------------------------------------------
 
 
-class RecorderHandler:
+class JobsFileHandler:
     """An instant handler that appends each job as a JSON line to a file (tests, debugging).
 
     One `write` per line on a file opened for appending, so several processes may share it.
@@ -598,21 +598,21 @@ class RecorderHandler:
 def default_handler(repo: Any, backend: str = "auto", **options: Any) -> MemoryAgentHandler:
     """The handler named `backend`.
 
-    - `recorder:FILE` (optionally `recorder:FILE:DELAY`): `RecorderHandler`, no model.
+    - `jobs:FILE` (optionally `jobs:FILE:DELAY`): `JobsFileHandler`, no model.
     - `python:MODULE:ATTR`: an object (or a factory called with the repository) to import.
     - anything else (`auto`, `offline`, `anthropic`, `replay:CASSETTE`, ...): the memory
       agent runtime, `doctree.agent.runtime.default_handler(repo, backend=..., **options)`.
     """
-    if backend.startswith("recorder:"):
-        spec = backend[len("recorder:") :]
+    if backend.startswith("jobs:"):
+        spec = backend[len("jobs:") :]
         path, delay = spec, 0.0
         head, sep, tail = spec.rpartition(":")
         if sep:
             with contextlib.suppress(ValueError):
                 path, delay = head, float(tail)
         if not path:
-            raise UserError(f"handler {backend!r}: expected recorder:FILE or recorder:FILE:DELAY")
-        return RecorderHandler(path, delay=delay)
+            raise UserError(f"handler {backend!r}: expected jobs:FILE or jobs:FILE:DELAY")
+        return JobsFileHandler(path, delay=delay)
     if backend.startswith("python:"):
         import importlib
 

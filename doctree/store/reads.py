@@ -57,7 +57,7 @@ class Reads:
         if version is not None:
             row = live_row(self.conn, owner, path) or last_deleted_row(self.conn, owner, path)
             if row is None:
-                raise NotFoundError(f"document {path!r} not found for agent {owner!r}")
+                raise NotFoundError(f"document {path!r} not found for owner {owner!r}")
             v = self.version(row["id"], version)
             return self._document_from_version(v, row["created_at"])
         at_ts = parse_time(at)
@@ -75,7 +75,7 @@ class Reads:
             return self._document_from_version(
                 to_versions(self.conn, [vrow])[0], vrow["doc_created_at"]
             )
-        raise NotFoundError(f"document {path!r} did not exist at {at_ts} for agent {owner!r}")
+        raise NotFoundError(f"document {path!r} did not exist at {at_ts} for owner {owner!r}")
 
     @staticmethod
     def _document_from_version(v: Version, created_at: str) -> Document:

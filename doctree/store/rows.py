@@ -46,7 +46,7 @@ def any_row(conn: sqlite3.Connection, owner: str, path: str) -> sqlite3.Row:
     """The row of the live document at `path`, else of the one last deleted there."""
     row = live_row(conn, owner, path) or last_deleted_row(conn, owner, path)
     if row is None:
-        raise NotFoundError(f"document {path!r} not found for agent {owner!r}")
+        raise NotFoundError(f"document {path!r} not found for owner {owner!r}")
     return row
 
 
@@ -54,7 +54,7 @@ def require(conn: sqlite3.Connection, owner: str, path: str) -> sqlite3.Row:
     """The row of the live document at `path`; NotFoundError if there is none."""
     row = live_row(conn, owner, path)
     if row is None:
-        raise NotFoundError(f"document {path!r} not found for agent {owner!r}")
+        raise NotFoundError(f"document {path!r} not found for owner {owner!r}")
     return row
 
 

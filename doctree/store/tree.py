@@ -60,7 +60,7 @@ class Tree:
                 ).fetchall()
             if path != HOME and not any(r[1] == path for r in rows):
                 when = f" at {parse_time(at)}" if at is not None else ""
-                raise NotFoundError(f"document {path!r} not found for agent {owner!r}{when}")
+                raise NotFoundError(f"document {path!r} not found for owner {owner!r}{when}")
             return build_tree(rows, path, depth)
 
 
