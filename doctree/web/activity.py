@@ -123,11 +123,12 @@ def home(ins: Inspector, request: Request) -> Response:
     """What did my agent learn? The memory-agent runs, newest first, each with its session,
     its time and what it changed, as diffs, with a revert for the run and each document."""
     from doctree.store.runs import Runs
-    from doctree.web.views import _page_number, side
+    from doctree.web.views import _int, _page_number, side
 
     page = _page_number(request)
+    per = _int(request, "limit", low=1) or FEED_PAGE
     every = Runs(ins.repo.conn).list(owner=ins.owner, limit=None)
-    shown = every[(page - 1) * FEED_PAGE : page * FEED_PAGE]
+    shown = every[(page - 1) * per : page * per]
     cards = []
     for r in shown:
         versions = list(reversed(ins.repo.log(r.owner, HOME, run_id=r.id, limit=None)))
@@ -145,7 +146,7 @@ def home(ins: Inspector, request: Request) -> Response:
             else "<p class=muted>changed nothing</p>"
         )
         cards.append(f'<section class=run id="run-{r.id}">{head}{body}</section>')
-    nav = pager("/", page, FEED_PAGE, len(every))
+    nav = pager("/", page, per, len(every), limit=per if per != FEED_PAGE else None)
     intro = (
         "<h1>What the memory agent learned</h1><p class=meta>Every memory-agent run, newest "
         "first, with the changes it made. Revert a whole run (you see what it will do first) "

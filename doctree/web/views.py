@@ -4,6 +4,7 @@ the library and returns HTML. Errors are doctree errors; the app turns them into
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import unquote
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -702,12 +703,21 @@ def sessions(ins: Inspector, request: Request) -> Response:
 RECORDS_PAGE = 500
 
 
+def _session_id(request: Request) -> str:
+    """The session id of `/sessions/ID`, percent-decoded exactly once from the raw path (a
+    session id may hold `/`, `?`, `#` and `%`, each encoded by `session_url`)."""
+    raw = request.scope.get("raw_path")
+    if isinstance(raw, bytes) and raw.startswith(b"/sessions/"):
+        return unquote(raw[len(b"/sessions/") :].decode("latin-1"), errors="strict")
+    return str(request.path_params["session_id"])
+
+
 def session(ins: Inspector, request: Request) -> Response:
     from doctree.sessions.repository import SessionsRepository, state_of
     from doctree.store.runs import Runs
 
     repo = SessionsRepository(ins.repo.conn)
-    s = repo.require(request.path_params["session_id"])
+    s = repo.require(_session_id(request))
     if s.agent.owner != ins.owner:
         raise NotFoundError(f"session {s.id!r}: not a session of agent {ins.owner!r}")
     state = state_of(s, repo.max_id(s.id))
