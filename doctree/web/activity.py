@@ -23,6 +23,8 @@ from doctree.web.inspector import Inspector
 
 FEED_PAGE = 10
 """Runs on one page of the activity feed."""
+FOLD_LINES = 40
+"""A document's diff longer than this is folded (one click opens it; no script)."""
 
 
 def _csrf_field(ins: Inspector) -> str:
@@ -84,10 +86,13 @@ def changes(ins: Inspector, run: Any, versions: list[Version], *, controls: bool
                 f"{_csrf_field(ins)}<input type=hidden name=document value={doc_id}>"
                 f"<button>{esc(label)}</button></form>"
             )
+        lines = text.count("\n")
+        fold = " open" if lines <= FOLD_LINES else ""
         parts.append(
             f'<div class=change><h3><a href="{link}">{esc(last.path)}</a> <span class=muted>'
             f"{esc(ops)}, v{vs[0].version}–v{last.version}</span></h3>{note}"
-            f"{render_diff(text)}{control}</div>"
+            f"<details{fold}><summary class=meta>the diff ({lines} lines)</summary>"
+            f"{render_diff(text)}</details>{control}</div>"
         )
     return "".join(parts) or "<p class=muted>no changes</p>"
 

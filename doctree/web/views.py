@@ -125,7 +125,8 @@ def side(ins: Inspector, path: str = HOME) -> str:
         for c in children[:SIDE_ITEMS]:
             name = c.path.rsplit("/", 1)[-1] if c.path != HOME else c.path
             cls = " class=here" if c.path == path else ""
-            sub = level(c.path, depth + 1) if c.path in wanted and depth < 20 else ""
+            opened = c.path in wanted or len(children) == 1  # a lone child is shown open
+            sub = level(c.path, depth + 1) if opened and depth < 20 else ""
             items.append(f'<li{cls}><a href="{doc_url("doc", c.path)}">{esc(name)}</a>{sub}</li>')
         if len(children) > SIDE_ITEMS:
             rest = len(children) - SIDE_ITEMS
