@@ -122,6 +122,21 @@ def test_a_runs_revert_is_previewed_with_the_pages_changed_since_and_then_confir
     assert "id=confirm" not in readable(client.get("/runs/9/revert"), 200)
 
 
+def test_any_earlier_version_is_restored_from_the_history_page(client, db):
+    page = readable(client.get(f"/history/{APOLLO}"), 200)
+    assert "restore v4" not in page  # the current one
+    r = client.post(
+        f"/restore/{APOLLO}", data={"csrf": csrf_of(page), "version": "1"}, follow_redirects=False
+    )
+    assert r.status_code == 303
+    assert "id=restored" in readable(client.get(r.headers["location"]), 200)
+    with DocumentsRepository(db) as repo:
+        now = repo.read("main", APOLLO)
+        assert now.version == 5 and now.body == repo.version(now.id, 1).body
+    forged = client.post(f"/restore/{APOLLO}", data={"csrf": "x", "version": "2"})
+    assert "CSRF" in readable(forged, 403)
+
+
 def test_a_deleted_documents_pages_have_no_subtree_link(db):
     with DocumentsRepository(db) as repo:
         repo.write("main", "~/memory/gone", "# Gone\n")
@@ -197,12 +212,13 @@ def test_pages_render_gfm_tables_task_lists_and_autolinks(db):
         repo.write(
             "main",
             "~/memory/gfm",
-            "# GFM\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n- [x] done\n- [ ] todo\n\n"
+            "# GFM\n\n| a | b |\n|---|--:|\n| 1 | 2 |\n\n- [x] done\n- [ ] todo\n\n"
             "see https://example.com/x\n",
         )
     with TestClient(create_app(str(db), "main"), base_url=BASE) as c:
         page = readable(c.get("/doc/~/memory/gfm"), 200)
-    assert "<table>" in page and "<td>2</td>" in page
+    assert "<table>" in page and '<td class="ta-right">2</td>' in page
+    assert "style=" not in page  # the CSP allows no style attribute
     assert 'type="checkbox"' in page and "checked" in page
     assert '<a href="https://example.com/x">' in page
 

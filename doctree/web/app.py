@@ -115,6 +115,7 @@ def create_app(
         Route("/tree/{path:path}", wrap(views.tree)),
         Route("/doc/{path:path}", wrap(views.document)),
         Route("/history/{path:path}", wrap(views.history)),
+        Route("/restore/{path:path}", wrap(views.restore), methods=["POST"]),
         Route("/version/{document_id}/{version}", wrap(views.version)),
         Route("/diff/{path:path}", wrap(views.diff)),
         Route("/blame/{path:path}", wrap(views.blame)),

@@ -50,6 +50,7 @@ button.danger{background:#b3261e;color:#fff;border:0;padding:.35em .9em;border-r
 pre.diff,.src,pre.wrap{white-space:pre-wrap;overflow-wrap:anywhere}
 .diff ins{background:#abf2bc;text-decoration:none}.diff del{background:#ffc0ba;text-decoration:none}
 mark{background:#fff3a3;padding:0 .1em}
+.ta-left{text-align:left}.ta-center{text-align:center}.ta-right{text-align:right}
 .prov{background:#fff;border:1px solid #e3e6e8;padding:.3em .8em;font-size:.9em}
 .run{background:#fff;border:1px solid #e3e6e8;margin:0 0 1.2em;padding:.2em 1em .6em}
 .run h2{margin:.4em 0}.run h3{font-size:1em;margin:.8em 0 .2em}
@@ -253,6 +254,11 @@ def render_markdown(body: str) -> str:
     inspector's page of the target."""
     tokens = _md.parse(_WIKI.sub(_wiki_to_link, body))
     for tok in tokens:
+        style = str(tok.attrGet("style") or "")
+        if tok.type in ("th_open", "td_open") and style.startswith("text-align:"):
+            # a table column's alignment as a class: the CSP allows no style attribute
+            tok.attrs.pop("style", None)
+            tok.attrSet("class", "ta-" + style.split(":", 1)[1].strip())
         for child in tok.children or []:
             if child.type == "link_open":
                 href = str(child.attrGet("href") or "")

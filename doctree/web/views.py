@@ -343,10 +343,19 @@ def history(ins: Inspector, request: Request) -> Response:
             if v.body is not None and not v.deleted
             else f"v{v.version}"
         )
+        restore = ""
+        if v.body is not None and not v.deleted and v.version != versions[-1].version:
+            restore = (
+                f' <form method=post action="{doc_url("restore", path)}" class=inline>'
+                f'<input type=hidden name=csrf value="{esc(ins.csrf)}">'
+                f"<input type=hidden name=version value={v.version}>"
+                f"<button>restore v{v.version}</button></form>"
+            )
         rows.append(
             f"<tr><td class=n>{view}</td><td>{esc(v.operation)}{note}</td>"
             f"<td>{esc(v.path)}</td><td class=n>{human_size(v.size)}</td>"
-            f"<td class=meta>{when(v.created_at)}</td><td>{_actor(v)}</td><td>{prev}</td></tr>"
+            f"<td class=meta>{when(v.created_at)}</td><td>{_actor(v)}</td>"
+            f"<td>{prev}{restore}</td></tr>"
         )
     last = versions[-1].version
     form = (
@@ -360,6 +369,23 @@ def history(ins: Inspector, request: Request) -> Response:
         ["version", "operation", "path", "size", "time", "by", ""], rows, numeric={0, 3}
     )
     return ins.page(f"history {path}", body, side=side(ins, path))
+
+
+async def restore(ins: Inspector, request: Request) -> Response:
+    """Restore an earlier version of a document as its new version (undeleting it if need
+    be), from the history page's button."""
+    from starlette.responses import RedirectResponse
+
+    path = _path(request)
+    form = await request.form()
+    ins.check_csrf(form.get("csrf"))
+    raw = str(form.get("version") or "")
+    try:
+        number = int(raw)
+    except ValueError:
+        raise UserError(f"version {raw!r}: must be a whole number") from None
+    doc = ins.repo.restore(ins.owner, path, number, actor=ins.actor)
+    return RedirectResponse(doc_url("doc", doc.path, restored=1), status_code=303)
 
 
 def diff(ins: Inspector, request: Request) -> Response:
