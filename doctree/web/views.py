@@ -519,7 +519,8 @@ def _version_group(vhs: list[Any]) -> str:
         others = (
             "<br><span class=meta>also in "
             + ", ".join(
-                f'<a href="/version/{o.document_id}/{o.version}">v{o.version}</a>' for o in vhs[1:]
+                f'<a href="/version/{o.document_id}/{o.version}">v{o.version}</a>'
+                for o in sorted(vhs[1:], key=lambda o: -o.version)
             )
             + "</span>"
         )
