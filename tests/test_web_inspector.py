@@ -36,6 +36,7 @@ def test_the_feed_shows_each_run_with_its_session_time_diffs_and_reverts(client)
     assert '<pre class="diff">' in run9 and "<ins>" in run9  # word-level inline diffs
     assert 'href="/runs/9/revert"' in run9  # the run's revert, previewed first
     assert run9.count('action="/runs/9/revert-document"') >= 2  # one per document
+    assert "changed since by memory-agent:main" in run9  # run 10 wrote ~/memory/active since
 
 
 def test_the_feed_is_paginated_with_a_total(client):

@@ -45,11 +45,15 @@ def _before(ins: Inspector, doc_id: int, vs: list[Version]) -> Version | None:
     return ins.repo.version(doc_id, first - 1) if first > 1 else None
 
 
-def _later(ins: Inspector, doc_id: int, run_id: int, last: int) -> list[Version]:
-    """Versions of the document written after the run's last one, by anyone else."""
-    now = ins.repo.read_by_id(doc_id)
-    later = [ins.repo.version(doc_id, n) for n in range(last + 1, now.version + 1)]
-    return [v for v in later if v.run_id != run_id]
+def _later(ins: Inspector, doc_id: int, run_id: int, last: int) -> list[str]:
+    """Who wrote versions of the document after the run's last one (other than the run),
+    without reading their bodies."""
+    rows = ins.repo.conn.execute(
+        "SELECT actor_kind, actor_id, run_id FROM document_versions"
+        " WHERE document_id = ? AND version > ? ORDER BY version",
+        (doc_id, last),
+    ).fetchall()
+    return [f"{r[0]}:{r[1]}" for r in rows if r[2] != run_id]
 
 
 def changes(ins: Inspector, run: Any, versions: list[Version], *, controls: bool = True) -> str:
@@ -66,10 +70,10 @@ def changes(ins: Inspector, run: Any, versions: list[Version], *, controls: bool
         ops = ", ".join(dict.fromkeys(v.operation for v in vs))
         now = ins.repo.read_by_id(doc_id)
         link = doc_url("doc", now.path) if not now.deleted else doc_url("history", now.path)
-        later = _later(ins, doc_id, run.id, last.version)
+        later = _later(ins, doc_id, run.id, last.version) if now.version > last.version else []
         note = ""
         if later:
-            who = ", ".join(dict.fromkeys(v.actor for v in later))
+            who = ", ".join(dict.fromkeys(later))
             note = (
                 f"<p class=meta>changed since by {esc(who)} (now v{now.version}): putting it "
                 "back drops those changes too</p>"
