@@ -195,7 +195,7 @@ def tree(ins: Inspector, request: Request) -> Response:
     for root in roots:
         total += size_of(root)
         show(root)
-    as_of = f" as it was at {esc(at)}" if at else ""
+    as_of = f" as it was at {when(at)}" if at else ""
     form = (
         f'<form method=get action="{doc_url("tree", path)}">'
         f'<label>as of <input name=at value="{esc(at or "")}" placeholder="2026-11-20T09:00:00Z">'
@@ -234,7 +234,7 @@ def document(ins: Inspector, request: Request) -> Response:
         last = history[-1]
         shown = next((v for v in reversed(history) if v.body is not None and not v.deleted), None)
         banner = (
-            f"<p class=error>deleted at version {last.version} ({esc(last.created_at[:19])}, "
+            f"<p class=error>deleted at version {last.version} ({when(last.created_at)}, "
             f"by {esc(last.actor)})"
             + (f"; shown as of version {shown.version}" if shown else "")
             + "</p>"
