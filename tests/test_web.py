@@ -105,9 +105,10 @@ def test_every_page_of_the_demo_renders(client, page, expected):
     assert expected in readable(client.get(page), 200)
 
 
-def test_home_redirects_to_the_tree(client):
-    r = client.get("/", follow_redirects=False)
-    assert (r.status_code, r.headers["location"]) == (302, "/tree")
+def test_home_is_the_activity_feed_newest_run_first(client):
+    page = readable(client.get("/"), 200)
+    ids = [int(n) for n in re.findall(r'<section class=run id="run-(\d+)">', page)]
+    assert ids and ids == sorted(ids, reverse=True)
 
 
 def test_tree_lists_titles_versions_and_sizes(client):
@@ -149,11 +150,11 @@ def test_run_page_shows_what_it_was_given_changed_and_cost(client):
     assert "apollo-kickoff" in page  # the transcript it was given
     assert "What it changed" in page and '<pre class="diff">' in page
     assert "cost" in page and "$0.0000" in page
-    assert 'action="/runs/3/revert"' in page
+    assert 'href="/runs/3/revert"' in page  # to the revert's preview
 
 
 def test_revert_button_puts_the_run_back(client, db):
-    page = readable(client.get("/runs/9"), 200)
+    page = readable(client.get("/runs/9/revert"), 200)
     before = client.get(f"/doc/{APOLLO}").text
     assert "December 8" in before
 
@@ -191,7 +192,7 @@ def test_revert_of_a_run_that_does_not_exist_is_a_404_page(client):
     assert "no such run" in readable(
         client.post("/runs/999/revert", data={"csrf": csrf_of(page)}), 404
     )
-    assert readable(client.get("/runs/3/revert"), 405)
+    assert readable(client.get("/runs/3/revert-document"), 405)
 
 
 BAD = [

@@ -100,7 +100,7 @@ def session_cookie(headers: dict[str, str]) -> tuple[str, str, str]:
 SECURITY = {
     "x-frame-options": "DENY",
     "x-content-type-options": "nosniff",
-    "referrer-policy": "no-referrer",
+    "referrer-policy": "same-origin",
 }
 
 

@@ -44,8 +44,10 @@ def serve(
     under: str,
     header_timeout: float,
 ) -> None:
-    """A web inspector over the agent's memory: the tree, pages with links and backlinks,
-    history, diffs, blame, search across time, memory-agent runs (with revert) and sessions.
+    """A web inspector over the agent's memory. Its home is what the memory agent learned:
+    every run, newest first, with its changes as diffs and a revert for the run (previewed
+    first) and for each document; then the tree, pages with their provenance, links and
+    backlinks, history, diffs, blame, search across time, runs and sessions.
 
     Loopback only unless --token (or $DOCTREE_TOKEN) is set; with a token every request
     must carry it: open the inspector once with ?token=TOKEN (that opens a session, a

@@ -1,9 +1,10 @@
 """The inspector's Starlette application: pages over one agent's memory, and MCP over HTTP.
 
-Pages (server-rendered HTML, no JavaScript): the tree (`/tree`), a document (`/doc/PATH`),
+Pages (server-rendered HTML, no JavaScript): the activity feed (`/`: memory-agent runs
+with their changes as diffs; `GET /runs/N/revert` previews a run's revert, `POST` does it,
+`POST /runs/N/revert-document` puts one document back as before the run), the tree (`/tree`), a document (`/doc/PATH`),
 its history (`/history/PATH`), one version by document id (`/version/ID/N`), a diff of two versions (`/diff/PATH?from=A&to=B`), its blame
-(`/blame/PATH`), search across time (`/search`), memory-agent runs (`/runs`, `/runs/N`, and
-`POST /runs/N/revert`), sessions and their memory state (`/sessions`, `/sessions/ID`).
+(`/blame/PATH`), search across time (`/search`), memory-agent runs (`/runs`, `/runs/N`), sessions and their memory state (`/sessions`, `/sessions/ID`).
 With `mcp=True`, the MCP tools of `doctree mcp` are served over streamable HTTP at `/mcp`.
 
 Access and the browser's rules are `doctree.web.security`'s (`secured`): with a token, every
@@ -25,7 +26,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp
 
@@ -39,8 +40,8 @@ from doctree.errors import (
 from doctree.store.backends import is_unavailable
 from doctree.store.documents import Actor, DocumentsRepository
 from doctree.store.paths import HOME
+from doctree.web import activity, views
 from doctree.web import html as h
-from doctree.web import views
 from doctree.web.inspector import Inspector
 from doctree.web.security import check_token, secured
 
@@ -129,20 +130,23 @@ def create_app(
         return endpoint
 
     routes: list[Any] = [
-        Route("/", wrap(lambda ins, r: RedirectResponse("/tree", status_code=302))),
+        Route("/", wrap(activity.home)),
         Route("/tree", wrap(views.tree)),
         Route("/tree/{path:path}", wrap(views.tree)),
         Route("/doc/{path:path}", wrap(views.document)),
         Route("/history/{path:path}", wrap(views.history)),
+        Route("/restore/{path:path}", wrap(views.restore), methods=["POST"]),
         Route("/version/{document_id}/{version}", wrap(views.version)),
         Route("/diff/{path:path}", wrap(views.diff)),
         Route("/blame/{path:path}", wrap(views.blame)),
         Route("/search", wrap(views.search)),
         Route("/runs", wrap(views.runs)),
         Route("/runs/{run_id}", wrap(views.run)),
-        Route("/runs/{run_id}/revert", wrap(views.revert), methods=["POST"]),
+        Route("/runs/{run_id}/revert", wrap(activity.revert_preview), methods=["GET"]),
+        Route("/runs/{run_id}/revert", wrap(activity.revert), methods=["POST"]),
+        Route("/runs/{run_id}/revert-document", wrap(activity.revert_document), methods=["POST"]),
         Route("/sessions", wrap(views.sessions)),
-        Route("/sessions/{session_id}", wrap(views.session)),
+        Route("/sessions/{session_id:path}", wrap(views.session)),
     ]
     if mcp_app is not None:
         routes.append(Route("/mcp", mcp_app, methods=["GET", "POST", "DELETE"]))

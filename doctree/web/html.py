@@ -6,11 +6,16 @@ raw HTML off), so a document body can never inject markup or script into a page.
 
 from __future__ import annotations
 
+import contextlib
+import difflib
+import json
 import re
+from datetime import UTC, datetime
 from html import escape
-from urllib.parse import quote, urlencode
+from urllib.parse import quote, unquote, urlencode
 
 from markdown_it import MarkdownIt
+from mdit_py_plugins.tasklists import tasklists_plugin
 
 from doctree.interop.render import human_size
 
@@ -38,9 +43,33 @@ pre{background:#fff;border:1px solid #e3e6e8;padding:.7em;overflow:auto}
 .badge.failing,.badge.failed{background:#ffd8d3}.badge.pending,.badge.running{background:#fff1c2}
 .badge.processed,.badge.completed{background:#d3f5dc}.badge.reverted{background:#e0dcff}
 form.inline{display:inline}input,select,button{font:inherit;padding:.15em .4em}
+a.button{display:inline-block;background:#b3261e;color:#fff;padding:.3em .9em;border-radius:4px;text-decoration:none}
 button.danger{background:#b3261e;color:#fff;border:0;padding:.35em .9em;border-radius:4px}
 .error{background:#fff;border-left:4px solid #b3261e;padding:.6em 1em}
 .notice{background:#fff;border-left:4px solid #1a7f37;padding:.6em 1em}
+pre.diff,.src,pre.wrap{white-space:pre-wrap;overflow-wrap:anywhere}
+.diff ins{background:#abf2bc;text-decoration:none}.diff del{background:#ffc0ba;text-decoration:none}
+mark{background:#fff3a3;padding:0 .1em}
+.ta-left{text-align:left}.ta-center{text-align:center}.ta-right{text-align:right}
+.prov{background:#fff;border:1px solid #e3e6e8;padding:.3em .8em;font-size:.9em}
+.run{background:#fff;border:1px solid #e3e6e8;margin:0 0 1.2em;padding:.2em 1em .6em}
+.run h2{margin:.4em 0}.run h3{font-size:1em;margin:.8em 0 .2em}
+.pager{margin:.6em 0}.pager a,.pager strong{margin-right:.6em}
+.tools{margin:.2em 0}.wide{overflow-x:auto;max-width:100%}
+.layout{display:flex;gap:1.4em;align-items:flex-start}.layout>.content{flex:1;min-width:0}
+nav.side{width:15em;flex:none;font-size:.9em;background:#fff;border:1px solid #e3e6e8;padding:.3em .6em}
+nav.side ul{list-style:none;margin:0;padding-left:.9em}nav.side>ul{padding-left:0}
+nav.side .here{font-weight:700}
+#drawer,label.drawer{display:none}
+main img{max-width:100%}
+@media (max-width:700px){
+main{padding:.6em .7em}header{flex-wrap:wrap;gap:.2em .9em;padding:.4em .7em}
+header .who{margin-left:0;width:100%}
+.layout{display:block}label.drawer{display:inline-block;margin:.2em 0 .4em;padding:.2em .6em;
+border:1px solid #c9d1d7;background:#fff;border-radius:4px;cursor:pointer}
+nav.side{display:none;width:auto}#drawer:checked~nav.side{display:block}
+table{display:block;overflow-x:auto}input{max-width:100%}
+}
 """
     + "".join(f"td.l{n}{{padding-left:{0.6 + 1.3 * n:.1f}em}}" for n in range(21))
     + "\n"
@@ -61,14 +90,126 @@ def url(base: str, **params: object) -> str:
 
 
 def doc_url(kind: str, path: str, **params: object) -> str:
-    """`/doc/~/memory/x`, `/history/~/memory/x`, ...: a page about the document at `path`."""
+    """`/doc/~/memory/x`, `/history/~/memory/x`, ...: a page about the document at `path`
+    (each segment percent-encoded once, as UTF-8)."""
     return url(f"/{kind}/" + quote(path, safe="/~"), **params)
 
 
-def layout(title: str, body: str, *, owner: str, db: str = "") -> str:
+def session_url(session_id: str) -> str:
+    """`/sessions/ID`, the id percent-encoded whole (a `/`, `?`, `#` or `%` in it too)."""
+    return "/sessions/" + quote(session_id, safe="")
+
+
+def session_link(session_id: str) -> str:
+    return f'<a href="{session_url(session_id)}">{esc(session_id)}</a>'
+
+
+def _parse(iso: str) -> datetime | None:
+    try:
+        t = datetime.fromisoformat(iso.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return t if t.tzinfo else t.replace(tzinfo=UTC)
+
+
+def relative(iso: str, now: datetime | None = None) -> str:
+    """How long ago (or ahead) `iso` is, in words: 'just now', '5 minutes ago', 'in 2 days'."""
+    t = _parse(iso)
+    if t is None:
+        return ""
+    seconds = ((now or datetime.now(UTC)) - t).total_seconds()
+    ahead, s = seconds < 0, abs(seconds)
+    if s < 45:
+        return "just now"
+    for size, unit in (
+        (31536000, "year"),
+        (2592000, "month"),
+        (86400, "day"),
+        (3600, "hour"),
+        (60, "minute"),
+    ):
+        if s >= size:
+            n = round(s / size) if size < 86400 else int(s // size)
+            words = f"{n} {unit}{'s' if n != 1 else ''}"
+            return f"in {words}" if ahead else f"{words} ago"
+    return "just now"
+
+
+def when(iso: str | None, now: datetime | None = None) -> str:
+    """A time as every page shows it: `2026-11-20 09:00 UTC` and how long ago, the exact
+    stored value in the tooltip."""
+    if not iso:
+        return "-"
+    t = _parse(iso)
+    if t is None:
+        return esc(iso)
+    shown = t.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    return (
+        f'<time datetime="{esc(iso)}" title="{esc(iso)}">{shown}</time>'
+        f" <span class=muted>({relative(iso, now)})</span>"
+    )
+
+
+def pager(base: str, page: int, per: int, total: int, **params: object) -> str:
+    """'21–40 of 312' with links to the pages before and after (and the first and last)."""
+    if total == 0:
+        return ""
+    pages = max(1, -(-total // per))
+    first, last = (page - 1) * per + 1, min(page * per, total)
+    links = []
+    if page > 1:
+        links.append(f'<a href="{esc(url(base, page=1, **params))}">« first</a>')
+        links.append(f'<a href="{esc(url(base, page=page - 1, **params))}" rel=prev>‹ newer</a>')
+    links.append(f"<strong>{first}–{last} of {total}</strong>")
+    if page < pages:
+        links.append(f'<a href="{esc(url(base, page=page + 1, **params))}" rel=next>older ›</a>')
+        links.append(f'<a href="{esc(url(base, page=pages, **params))}">last »</a>')
+    return f"<p class=pager>{''.join(links)}</p>"
+
+
+def pretty(content: object) -> str:
+    """A session record's content as readable text: text as is (newlines kept), anything
+    structured (a tool call, its result) as indented JSON."""
+    if isinstance(content, str):
+        text = content
+        stripped = text.strip()
+        if stripped[:1] in "{[" and stripped:
+            with contextlib.suppress(ValueError):
+                text = json.dumps(json.loads(stripped), indent=2, ensure_ascii=False)
+    else:
+        text = json.dumps(content, indent=2, ensure_ascii=False, default=str)
+    return f"<pre class=wrap>{esc(text)}</pre>"
+
+
+_MARKED = re.compile(r"(?<!\[)\[(\w[\w'’-]*)\](?![\](])")
+_MD_LINK = re.compile(r"\[([^\[\]]*)\]\([^()\s]*\)")
+_MD_NOISE = re.compile(r"\[\[|\]\]|(?:^|\s)#{1,6}\s|\*\*|__|`|(?:^|\s)[-*+]\s|^---$")
+
+
+def snippet(text: str) -> str:
+    """A search snippet as HTML: the words the search matched (marked `[word]` by the store)
+    highlighted, markdown syntax (headings, emphasis, link brackets) taken out."""
+    text = " ".join(text.split())
+    marks: list[str] = []
+
+    def keep(m: re.Match[str]) -> str:
+        marks.append(m.group(1))
+        return f"\x00{len(marks) - 1}\x01"
+
+    text = _MARKED.sub(keep, text)
+    text = _MD_LINK.sub(r"\1", text)
+    text = _MD_NOISE.sub(" ", text)
+    html = esc(" ".join(text.split()))
+    return re.sub(r"\x00(\d+)\x01", lambda m: f"<mark>{esc(marks[int(m.group(1))])}</mark>", html)
+
+
+def layout(title: str, body: str, *, owner: str, db: str = "", side: str = "") -> str:
+    """A whole page. `side`: the tree beside the page (a drawer behind a button at phone
+    width, opened by a checkbox and CSS: the pages run no script)."""
     nav = "".join(
         f'<a href="{href}">{label}</a>'
         for href, label in (
+            ("/", "Activity"),
             ("/tree", "Tree"),
             ("/search", "Search"),
             ("/runs", "Runs"),
@@ -81,12 +222,25 @@ def layout(title: str, body: str, *, owner: str, db: str = "") -> str:
         f"<title>{esc(title)} · doctree</title><style>{CSS}</style></head><body>"
         f"<header><strong>doctree</strong>{nav}<span class=who>agent {esc(owner)}"
         f"{' · ' + esc(db) if db else ''}</span></header>"
-        f"<main>{body}</main></body></html>"
+        f"<main>{_with_side(body, side)}</main></body></html>"
+    )
+
+
+def _with_side(body: str, side: str) -> str:
+    if not side:
+        return body
+    return (
+        "<div class=layout><input type=checkbox id=drawer>"
+        "<label for=drawer class=drawer>☰ Tree</label>"
+        f'<nav class=side aria-label="the tree">{side}</nav><div class=content>{body}</div></div>'
     )
 
 
 _WIKI = re.compile(r"\[\[([^\[\]|#\n]+)(?:#[^\[\]|\n]*)?(?:\|([^\[\]\n]*))?\]\]")
-_md = MarkdownIt("commonmark", {"html": False, "linkify": False})
+_md = MarkdownIt("gfm-like", {"html": False, "linkify": True, "typographer": False}).use(
+    tasklists_plugin
+)
+"""GitHub-flavoured markdown: tables, strikethrough, task lists, autolinks; raw HTML off."""
 
 
 def _wiki_to_link(m: re.Match[str]) -> str:
@@ -100,28 +254,76 @@ def render_markdown(body: str) -> str:
     inspector's page of the target."""
     tokens = _md.parse(_WIKI.sub(_wiki_to_link, body))
     for tok in tokens:
+        style = str(tok.attrGet("style") or "")
+        if tok.type in ("th_open", "td_open") and style.startswith("text-align:"):
+            # a table column's alignment as a class: the CSP allows no style attribute
+            tok.attrs.pop("style", None)
+            tok.attrSet("class", "ta-" + style.split(":", 1)[1].strip())
         for child in tok.children or []:
             if child.type == "link_open":
                 href = str(child.attrGet("href") or "")
                 if href.startswith("~"):
-                    child.attrSet("href", doc_url("doc", href.split("#", 1)[0]))
+                    # markdown-it has percent-encoded the link already: decode it once, so
+                    # that doc_url encodes it once (`zoë`, not `zo%25C3%25AB`)
+                    child.attrSet("href", doc_url("doc", unquote(href.split("#", 1)[0])))
     return _md.renderer.render(tokens, _md.options, {})
 
 
+_WORDS = re.compile(r"\s+|\w+|[^\w\s]")
+
+
+def _word_diff(old: str, new: str) -> tuple[str, str]:
+    """Two changed lines as HTML, the words only one of them has in <del> / <ins>."""
+    a, b = _WORDS.findall(old), _WORDS.findall(new)
+    sm = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    left, right = [], []
+    for op, i1, i2, j1, j2 in sm.get_opcodes():
+        x, y = esc("".join(a[i1:i2])), esc("".join(b[j1:j2]))
+        if op == "equal":
+            left.append(x)
+            right.append(y)
+        else:
+            if x:
+                left.append(f"<del>{x}</del>")
+            if y:
+                right.append(f"<ins>{y}</ins>")
+    return "".join(left), "".join(right)
+
+
 def render_diff(text: str) -> str:
-    """A unified diff as a coloured <pre>."""
+    """A unified diff as a coloured <pre>: lines wrap rather than clip, and where a run of
+    removed lines is followed by as many added ones, the words that changed are marked."""
     if not text:
         return "<p class=muted>no differences</p>"
-    out = []
-    for line in text.splitlines():
-        cls = ""
+    lines = text.splitlines()
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
         if line.startswith("@@"):
-            cls = "hunk"
-        elif line.startswith("+") and not line.startswith("+++"):
-            cls = "add"
+            out.append(f'<span class="hunk">{esc(line)}</span>')
         elif line.startswith("-") and not line.startswith("---"):
-            cls = "del"
-        out.append(f'<span class="{cls}">{esc(line)}</span>' if cls else esc(line))
+            j = i
+            while j < len(lines) and lines[j].startswith("-") and not lines[j].startswith("---"):
+                j += 1
+            k = j
+            while k < len(lines) and lines[k].startswith("+") and not lines[k].startswith("+++"):
+                k += 1
+            dels, adds = lines[i:j], lines[j:k]
+            if len(dels) == len(adds):
+                pairs = [_word_diff(d[1:], a[1:]) for d, a in zip(dels, adds, strict=True)]
+                out += [f'<span class="del">-{x}</span>' for x, _ in pairs]
+                out += [f'<span class="add">+{y}</span>' for _, y in pairs]
+            else:
+                out += [f'<span class="del">{esc(d)}</span>' for d in dels]
+                out += [f'<span class="add">{esc(a)}</span>' for a in adds]
+            i = k
+            continue
+        elif line.startswith("+") and not line.startswith("+++"):
+            out.append(f'<span class="add">{esc(line)}</span>')
+        else:
+            out.append(esc(line))
+        i += 1
     return '<pre class="diff">' + "\n".join(out) + "</pre>"
 
 

@@ -29,7 +29,8 @@ class Inspector:
         ):
             raise HTTPException(403, "the form's CSRF token is missing or stale: reload the page")
 
-    def page(self, title: str, body: str, status: int = 200) -> HTMLResponse:
+    def page(self, title: str, body: str, status: int = 200, *, side: str = "") -> HTMLResponse:
         return HTMLResponse(
-            h.layout(title, body, owner=self.owner, db=self.db_label), status_code=status
+            h.layout(title, body, owner=self.owner, db=self.db_label, side=side),
+            status_code=status,
         )

@@ -6,7 +6,9 @@ must be (`check_token`).
   framing (`frame-ancestors 'none'`), scripts (the pages have none), images from elsewhere
   (`img-src 'self'`: an image a memory page links to does not load, so opening a page tells
   no third party), forms posting elsewhere, and any style but the inspector's own stylesheet
-  (by its hash); plus `X-Content-Type-Options: nosniff` and `Referrer-Policy: no-referrer`.
+  (by its hash); plus `X-Content-Type-Options: nosniff` and `Referrer-Policy: same-origin` (no referrer leaves
+  the inspector; within it the browser sends its real `Origin` on a form post, which
+  `no-referrer` would turn into `null` and so refuse every form as cross-site).
 - A token link (`/?token=TOKEN`) opens a session: a cookie signed with the token
   (itsdangerous, salted with the port) whose name holds the port, so inspectors on two ports
   of one host keep their own, and the token itself is never stored in the browser.
@@ -56,7 +58,7 @@ SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = tuple(
         ("x-frame-options", "DENY"),
         ("content-security-policy", CONTENT_SECURITY_POLICY),
         ("x-content-type-options", "nosniff"),
-        ("referrer-policy", "no-referrer"),
+        ("referrer-policy", "same-origin"),
     )
 )
 
