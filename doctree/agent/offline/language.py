@@ -212,8 +212,10 @@ FORGET_THAT = re.compile(
 )
 FORGET_ABOUT = re.compile(
     r"\b(?:forget|delete|erase|remove|drop|scratch)\s+(?:everything\s+|anything\s+|all\s+)?"
-    r"(?:(?:what|that)\s+i\s+(?:said|told\s+you|mentioned)\s+)?about\s+(?P<what>[^.,;!?]+)"
-    r"|\bdon'?t\s+(?:keep|remember|store)\s+(?:anything\s+)?about\s+(?P<what2>[^.,;!?]+)",
+    r"(?:(?:what|that)\s+i\s+(?:said|told\s+you|mentioned)\s+)?about\s+(?P<what>(?:[^.,;!?]|,\s*(?=(?-i:[A-Z])))+)"
+    r"|\bdon'?t\s+(?:keep|remember|store)\s+(?:anything\s+)?about\s+(?P<what2>[^.,;!?]+)"
+    r"|\b(?:forget|delete|erase|remove|drop|scratch)\s+(?:all\s+)?(?:the|my|our|that)\s+"
+    r"(?P<what3>[^.,;!?]+?)\s+(?:stuff|things?|bits?|business|details|part|story)\b",
     re.I,
 )
 
@@ -223,6 +225,12 @@ WITHDRAWN = re.compile(
     r"no\s+wait)\b",
     re.I,
 )
+#: Where the thing to forget ends: a new clause ("... and delete his page", "..., he asked").
+_CLAUSE_END = re.compile(
+    r"\s+(?:but|so|because|since|as|he|she|they|it|too|as\s+well|either|also|please|now|"
+    r"anymore|for\s+good)\b.*$|\s+and\s+(?!(?-i:[A-Z])|(?:the|my|our|his|her|their)\s).*$",
+    re.I,
+)
 
 
 def forget_request(sentence: str) -> tuple[bool, str | None] | None:
@@ -230,12 +238,26 @@ def forget_request(sentence: str) -> tuple[bool, str | None] | None:
     None when the sentence asks nothing to be forgotten."""
     m = FORGET_ABOUT.search(sentence)
     if m:
-        what = (m.group("what") or m.group("what2")).strip()
-        what = re.split(r"\s+(?:and|but|so|because|since|as|he|she|they|it)\s+", what)[0]
-        return True, what
+        what = (m.group("what") or m.group("what2") or m.group("what3")).strip()
+        # "and" goes on the target only before a name or a noun ("Jonas and Elif"),
+        # not before a verb ("Bob and delete his page")
+        what = _CLAUSE_END.sub("", what).strip()
+        return (True, what) if what else (True, None)
     if FORGET_THAT.search(sentence):
         return True, None
     return None
+
+
+def forget_targets(what: str) -> list[str]:
+    """The things one request names: "Jonas and Elif" -> ["Jonas", "Elif"]; a name joined
+    by "&" ("Hoffmann & Söhne") stays one."""
+    parts = re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", what)
+    out = []
+    for part in parts:
+        part = re.sub(r"^(?:(?:the|my|our)\s+)", "", part.strip(), flags=re.I)
+        if part and part.lower() not in ("everything", "anything", "all", "that", "it"):
+            out.append(part)
+    return out
 
 
 # -- kinds of statement ---------------------------------------------------------------------

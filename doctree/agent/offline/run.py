@@ -276,21 +276,21 @@ class Run(PageIO):
                     "Ignored instructions",
                     f"- {quote(text)} — addressed to the memory system; kept as data, not followed",
                 )
-            for text in a.not_acted:
-                page.add(
-                    "Not acted on",
-                    f"- {quote(text)} — withdrawn as it was made; nothing was removed",
-                )
+            for text, why in a.not_acted:
+                page.add("Not acted on", f"- {quote(text)} — {why}")
             if a.forgotten:
                 page.add(
                     "Forgotten on request",
                     f"- {a.forgotten} statement(s) left out of memory, as the user asked",
                     key="left out of memory",
                 )
-            for what in a.forget:
+            if a.forget:  # what was forgotten is not named again here
+                n = len(a.forget)
                 page.add(
                     "Forgotten on request",
-                    f"- {quote(what, 80)}: removed from current memory, as the user asked",
+                    f"- {n} subject{'s' if n != 1 else ''} removed from current memory, "
+                    "as the user asked",
+                    key="removed from current memory",
                 )
             links = [f"{self.root}/projects/{p}" for p in projects]
             links += [
@@ -523,23 +523,42 @@ class Run(PageIO):
             self.update(f"{self.root}/{name}", titles[name], change)
 
     def forget(self, what: str) -> None:
-        """Remove the lines that say `what` from current pages (not the archive)."""
+        """Forget `what` in current memory: the page of the person or thing it names is
+        deleted (a tombstone: its history stays and reverting this run restores it), and
+        every line that says it or links to that page is removed from the pages that hold
+        one. Each change is a document write of this run, so `doctree revert --run` puts
+        it back."""
         words = content_words(what)
         if not words:
             return
-        r = self.call("document_search", {"query": " ".join(sorted(words)), "under": self.root})
+        gone = self._pages_named(what)
+        links = tuple(f"[[{p}]]" for p in gone) + tuple(f"[[{p}|" for p in gone)
+        for path in gone:
+            r = self.call("document_delete", {"path": path})
+            if not r.is_error:
+                self.absent.add(path)
+                self.summary.changed.append(path)
+        r = self.call(
+            "document_search",
+            {"query": " ".join(sorted(words)), "under": self.root, "limit": 50},
+        )
         paths = [f"{self.root}/{n}" for n in ("corrections", "decisions", "notes", "active")]
-        paths.append(self.session_path)  # the request's own session page is read anyway
+        paths += [f"{self.root}/patterns", self.session_path]
+        paths += sorted({p.rsplit("/", 1)[0] for p in gone})  # the listings that link them
         if not r.is_error:
             paths += [m.group(1) for m in re.finditer(r"^- (\S+) \(v\d+\)", r.content, re.M)]
         removed = 0
         for path in dict.fromkeys(paths):
+            if path in gone:
+                continue
             current = self.read(path)
             if current is None:
                 continue
             edits: dict[str, str | None] = {}
             for ln in current.body.split("\n"):
-                if not ln.startswith("- ") or not mentions(ln, words):
+                if not ln.startswith("- "):
+                    continue
+                if not mentions(ln, words) and not (links and any(x in ln for x in links)):
                     continue
                 if self._session_line(ln):  # a recent session keeps its link, not its words
                     edits[ln] = ln.split(" `", 1)[0] if " `" in ln else None
@@ -554,13 +573,32 @@ class Run(PageIO):
                     section[:] = [
                         edits.get(ln, ln) for ln in section if ln not in edits or edits[ln]
                     ]
+                page.sections = {k: v for k, v in page.sections.items() if v}
 
             self.update(path, Page.parse(current.body, path).title, change)
             removed += len(edits)
         self.summary.notes.append(
-            f"forgot {removed} line(s) about {what!r} from current memory on request "
+            f"forgot {removed} line(s) and {len(gone)} page(s) from current memory on request "
             "(earlier versions keep them until `doctree forget` erases them)"
         )
+
+    def _pages_named(self, what: str) -> list[str]:
+        """The pages of the people, projects and things `what` names: "Jonas" is the page
+        of Jonas Berg when he is the only Jonas known."""
+        d = self.directory
+        out = []
+        people = d.known_person_names()
+        if what in people:
+            out.append(f"{self.root}/people/{people[what]}")
+        slug = slugify(lang.ascii_slug_text(what))
+        if slug in d.projects:
+            out.append(f"{self.root}/projects/{slug}")
+        for kind in OTHER_KINDS:
+            if slug in d.others[kind]:
+                out.append(f"{self.root}/{kind}/{slug}")
+        if slug in {slugify(t) for t in TOPICS.values()}:
+            out.append(f"{self.root}/topics/{slug}")
+        return [p for p in dict.fromkeys(out) if p != self.root]
 
     def write_active(self, sentences: list[Sentence]) -> None:
         upcoming = [s for s in sentences if "date" in s.kinds and s.when is not None]

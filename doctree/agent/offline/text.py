@@ -173,7 +173,8 @@ class Analysis:
     ignored: list[str]  # text addressed to the memory system, quoted as data
     forget: list[str] = field(default_factory=list)  # what to forget from earlier sessions
     forgotten: int = 0  # statements of this session left out on request
-    not_acted: list[str] = field(default_factory=list)  # requests withdrawn as they were made
+    #: requests not acted on: (what was said, why not)
+    not_acted: list[tuple[str, str]] = field(default_factory=list)
     opening: str | None = None  # what the session was about, in the user's first words
 
 
@@ -338,6 +339,25 @@ def user_sentences(text: str) -> tuple[list[str], list[str]]:
     return [s for s in own if s], quoted
 
 
+#: A line that introduces someone else's words below it: "my colleague pasted this:",
+#: "Ana wrote:", "here's the message:".
+_PASTE_INTRO = re.compile(
+    r"\b(?:pasted|pasting|paste|forwarded|forwarding|wrote|writes|said|says|sent|posted|"
+    r"copied|quoting|message|email|text|reads|reply|replied)\b[^:]{0,60}:\s*$",
+    re.I,
+)
+
+
+def pasted_sentences(text: str) -> set[str]:
+    """The sentences of a message below a line that introduces someone else's words ("my
+    colleague pasted this:", "Ana wrote:"): kept as what was said, never a request."""
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if _PASTE_INTRO.search(line.strip()):
+            return set(user_sentences("\n".join(lines[i + 1 :]))[0])
+    return set()
+
+
 def split_sentences(paragraph: str) -> list[str]:
     """Sentences of a paragraph; abbreviations such as `Dr.` do not end one."""
     parts = re.split(r"(?<=[.!?])\s+(?=[\"'(A-Za-z0-9`])", paragraph.strip())
@@ -475,20 +495,26 @@ def analyse(transcript: Transcript, directory: Directory) -> Analysis:
             continue
         speaker, content = _speaker(m.content, chat=chat)
         own, quoted = user_sentences(content)
+        pasted = pasted_sentences(content)
         ignored.extend(_addressed("\n".join(quoted)))
         if pending and own and lang.accepts(own[0]):
             a.sentences.extend(pending)
         pending = []
         current: list[Sentence] = []
+        kept: list[str] = []  # the user's own sentences that are not requests
         for raw in own:
             if _ADDRESSED.search(raw):
                 ignored.append(raw)
                 continue
             request = lang.forget_request(raw)
+            if request is not None and (speaker or _ITEM_LABEL.match(raw) or raw in pasted):
+                # a participant's line in a thread or a pasted note: not the user's request
+                a.not_acted.append((raw, "said by someone else; nothing was removed"))
+                continue
             if request is not None:
                 later = own[own.index(raw) + 1 :]
                 if any(lang.WITHDRAWN.search(x) for x in [raw, *later]):
-                    a.not_acted.append(raw)  # "... just kidding, keep it"
+                    a.not_acted.append((raw, "withdrawn as it was made; nothing was removed"))
                     continue
                 what = request[1]
                 if what is None:  # "forget that": the statements just made
@@ -501,13 +527,15 @@ def analyse(transcript: Transcript, directory: Directory) -> Analysis:
                             a.forgotten += 1
                             dropped.append(t.text)
                 else:
-                    a.forget.append(what)
-                    words = content_words(what)
-                    for t in [t for t in a.sentences if words and mentions(t.text, words)]:
-                        a.sentences.remove(t)
-                        a.forgotten += 1
-                        dropped.append(t.text)
+                    for target in lang.forget_targets(what):
+                        a.forget.append(target)
+                        words = content_words(target)
+                        for t in [t for t in a.sentences if words and mentions(t.text, words)]:
+                            a.sentences.remove(t)
+                            a.forgotten += 1
+                            dropped.append(t.text)
                 continue
+            kept.append(raw)
             label, body = speaker, raw
             item = _ITEM_LABEL.match(raw)  # pasted notes: "Wei: finished the export"
             name = item.group("name") if item else None
@@ -517,9 +545,9 @@ def analyse(transcript: Transcript, directory: Directory) -> Analysis:
             a.sentences.append(s)
             current.append(s)
         previous = current
-        if a.opening is None and own:  # the first words: until past 60 characters
+        if a.opening is None and kept:  # the first words: until past 60 characters
             text = ""
-            for sentence in own:
+            for sentence in kept:
                 text = f"{text} {sentence}".strip()
                 if len(text) > 60:
                     break
