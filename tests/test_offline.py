@@ -581,3 +581,36 @@ def test_a_forget_request_removes_the_fact_and_says_so(repo):
     assert "9:30" not in body(repo, "~/memory/corrections")
     assert any(n.startswith("forgot ") and "doctree forget" in n for n in summary.notes)
     assert "9:30" in repo.read("main", "~/memory/corrections", version=1).body  # history keeps it
+
+
+@pytest.mark.parametrize(
+    ("said_on", "sentence", "meant"),
+    [
+        ("2027-03-15", "The quarterly review is next Thursday.", "2027-03-25"),
+        ("2027-03-15", "The car goes to the garage in two weeks.", "2027-03-29"),
+        ("2027-03-15", "Rent is due on the 1st.", "2027-04-01"),
+        ("2027-03-15", "The school play is Friday the 19th.", "2027-03-19"),
+        ("2027-03-15", "The school play is Thursday the 19th.", "2027-03-19"),
+        ("2027-03-15", "The invoice is due Dec 8.", "2027-12-08"),
+        ("2027-03-15", "The audit is on the 14th.", "2027-04-14"),
+        ("2027-05-27", "The freeze starts on the 4th.", "2027-06-04"),
+        ("2027-06-08", "It was delivered on June 3.", "2027-06-03"),
+        ("2027-01-12", "The party is on Friday, the 22nd.", "2027-01-22"),
+        ("2027-11-20", "The offsite is on Monday 7 December.", "2027-12-07"),
+        ("2027-03-22", "Payroll runs on the 25th of this month.", "2027-03-25"),
+        ("2027-03-22", "She wants it by April 30th.", "2027-04-30"),
+    ],
+)
+def test_a_date_is_resolved_against_the_time_it_was_said(said_on, sentence, meant):
+    """An explicit day of the month wins over a weekday said with it; a month-day date
+    is the next one to come unless the sentence tells of the past."""
+    from doctree.agent.offline.text import _sentence
+
+    s = _sentence(f"{said_on}T09:00:00Z", sentence, date.fromisoformat(said_on), _directory())
+    assert s.when == date.fromisoformat(meant)
+
+
+def _directory():
+    from doctree.agent.offline.text import Directory
+
+    return Directory({}, {})

@@ -47,7 +47,10 @@ _RELATIVE = re.compile(
     r"|(?P<inn>in\s+(?P<n>\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+"
     r"(?P<unit>days?|weeks?))"
     rf"|(?P<afternext>(?P<day2>{_WEEKDAY_RE})\s+after\s+next|the\s+week\s+after\s+next)"
+    rf"|(?P<dom>(?:(?:on\s+)?{_WEEKDAY_RE},?\s+)?(?:the\s+)?(?P<n2>[1-9]|[12]\d|3[01])"
+    rf"(?:st|nd|rd|th)(?:\s+of\s+(?P<thismonth>this|next)\s+month)?(?!\s+(?:of\s+)?{_MONTH_RE}))"
     rf"|(?P<wd>(?:(?P<mod>this|next|last|coming|on)\s+)?(?P<day>{_WEEKDAY_RE}))"
+    rf"(?!,?\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\b|,?\s+{_MONTH_RE}\s+\d)"
     r")\b",
     re.I,
 )
@@ -243,6 +246,13 @@ def resolve_relative(
             else:
                 d = ref - timedelta(days=ref.weekday()) + timedelta(days=14)
                 label = f"week of {d.isoformat()}"
+        elif m.group("dom"):
+            if re.search(rf"\b{_MONTH_RE}\s*$", text[: m.start()], re.I):
+                continue  # "April 30th": a month-day date, found by `absolute_dates`
+            # "the 14th", "Friday the 19th": the day of the month wins over a weekday
+            d = _day_of_month(
+                ref, int(m.group("n2")), past=past, month=(m.group("thismonth") or "").lower()
+            )
         elif m.group("wd"):
             before = text[: m.start()].lower()
             after = text[m.end() :]
@@ -276,8 +286,36 @@ def resolve_relative(
     return "".join(out), found
 
 
-def absolute_dates(text: str, ref: date) -> list[tuple[str, date]]:
-    """Month-day dates (`December 3`, `3 December`) with the year that puts them nearest `ref`."""
+def _day_of_month(ref: date, day: int, *, past: bool, month: str = "") -> date | None:
+    """The date a bare day of the month means said on `ref`: the next one to come (the
+    latest one gone in a sentence about the past); "of this/next month" fixes the month."""
+    first = ref.replace(day=1)
+    months = [first]
+    if month == "next" or not month:
+        months.append((first + timedelta(days=32)).replace(day=1))
+    if past and not month:
+        months.insert(0, (first - timedelta(days=1)).replace(day=1))
+    if month == "next":
+        months = months[1:]
+    candidates = []
+    for m in months:
+        try:
+            candidates.append(m.replace(day=day))
+        except ValueError:
+            continue
+    if month:
+        return candidates[0] if candidates else None
+    if past:
+        gone = [d for d in candidates if d <= ref]
+        return gone[-1] if gone else None
+    coming = [d for d in candidates if d >= ref]
+    return coming[0] if coming else None
+
+
+def absolute_dates(text: str, ref: date, *, past: bool | None = None) -> list[tuple[str, date]]:
+    """Month-day dates (`December 3`, `3 December`) with their year: in a sentence about the
+    past the latest such day up to `ref`, in one about what is coming the next from `ref`;
+    when the tense is not known (`past` None), the year that puts them nearest `ref`."""
     found = []
     for m in _ABSOLUTE.finditer(text):
         month = (m.group("m1") or m.group("m2")).lower().rstrip(".")
@@ -289,7 +327,14 @@ def absolute_dates(text: str, ref: date) -> list[tuple[str, date]]:
             d = date(ref.year, num, day)
         except ValueError:
             continue
-        if d < ref - timedelta(days=183):
+        if past is True and d > ref:
+            d = date(ref.year - 1, num, day) if not (num == 2 and day == 29) else d
+        elif past is False and d < ref - timedelta(days=7):
+            # a week of slack: "the talk on March 3" said on March 5 is still this year's
+            d = date(ref.year + 1, num, day) if not (num == 2 and day == 29) else d
+        elif past is not None:
+            pass
+        elif d < ref - timedelta(days=183):
             d = date(ref.year + 1, num, day)
         elif d > ref + timedelta(days=183):
             d = date(ref.year - 1, num, day)
@@ -652,7 +697,7 @@ def _sentence(
             )
             + ")."
         )
-    abs_dates = absolute_dates(clean, ref)
+    abs_dates = absolute_dates(clean, ref, past=lang.past_tense(clean))
     all_dates = sorted(rel + abs_dates, key=lambda pd: clean.lower().find(pd[0].lower()))
     if all_dates:
         s.when = all_dates[0][1]
