@@ -273,7 +273,8 @@ HEALTH = re.compile(
     r"\b(?:allergic|allergy|allergies|intolerant|intolerance|can't\s+eat|cannot\s+eat|"
     r"doesn't\s+eat|don't\s+eat|vegetarian|vegan|pescatarian|celiac|coeliac|diabetic|"
     r"gluten[- ]free|lactose|kosher|halal|medication|wheelchair|hurts|injur\w*|physio\w*|"
-    r"surgery|sprain\w*|broke\s+(?:my|his|her)|pregnan\w*|diagnos\w*|therapy|migraines?)\b",
+    r"surgery|sprain\w*|broke\s+(?:my|his|her)|pregnan\w*|diagnos\w*|therapy|migraines?|"
+    r"blood\s+pressure|prescri\w+|\d+\s*mg|dose|tonsils|asthma|insulin)\b",
     re.I,
 )
 CHANGE = re.compile(
@@ -469,3 +470,66 @@ def filler(sentence: str) -> bool:
     content = [w for w in words if _CONTENT.fullmatch(w) or len(w) >= 4 or w.isdigit()]
     content = [w for w in content if w.lower() not in FILLER_WORDS and not w[:1].isupper()]
     return len(content) < 2
+
+
+# -- nicknames and kin ----------------------------------------------------------------------
+
+#: A nickname introduced for a name: "Theodore — we all call him Teddy", "Alexandra (Sasha
+#: for short)", "Robert, who goes by Bob", "Elizabeth aka Liz".
+NICKNAME = (
+    re.compile(
+        rf"(?P<full>{NAME})\s*(?:[—–,(-]\s*)?(?:who\s+)?(?:we\s+(?:all\s+)?|everyone\s+|they\s+|"
+        rf"people\s+)?call(?:s|ed)?\s+(?:him|her|them)\s+(?P<nick>{NAME_WORD})"
+    ),
+    re.compile(rf"(?P<full>{NAME})\s*[(,]\s*(?P<nick>{NAME_WORD})\s+for\s+short"),
+    re.compile(rf"(?P<full>{NAME}),?\s+(?:who\s+)?(?:goes|went)\s+by\s+(?P<nick>{NAME_WORD})"),
+    re.compile(rf"(?P<full>{NAME}),?\s+(?:aka|a\.k\.a\.)\s+(?P<nick>{NAME_WORD})"),
+)
+#: A kin or role word after a possessive, with the name that may follow it: "my brother",
+#: "her son Theodore".
+KIN = re.compile(
+    r"\b(?P<whose>[Mm]y|[Hh]is|[Hh]er|[Tt]heir|[Oo]ur)\s+(?P<rel>sister|brother|mum|mom|mother|"
+    r"father|dad|wife|husband|partner|son|daughter|aunt|uncle|niece|nephew|grandma|grandpa|"
+    r"grandmother|grandfather|girlfriend|boyfriend|cousin|friend|boss|manager|colleague|"
+    r"neighbour|neighbor)\b"
+    rf"(?:\s+(?P<name>{NAME_WORD}))?"
+)
+
+
+def kin_gender(rel: str) -> str | None:
+    rel = rel.lower()
+    return "f" if rel in FEMALE_RELATIONS else "m" if rel in MALE_RELATIONS else None
+
+
+# -- statements worth keeping ---------------------------------------------------------------
+
+_NOT_STATEMENT = re.compile(
+    r"^(?:(?:so|and|but|ok|okay|oh|well|hmm|also),?\s+)*(?:can|could|would|will|do|does|did|is|"
+    r"are|should|shall|may|might|what|why|how|where|when|who|which|whose|please|help|let's|"
+    r"let\s+me|tell\s+me|show\s+me|give\s+me|find\s+me|check|look|try|thanks|thank|hi|hello|hey|"
+    r"good\s+(?:morning|night|evening)|bye|sure|great|cool|nice|perfect|lol|haha|i\s+wonder|"
+    r"i\s+(?:need|want)\s+(?:you|to\s+know)|any\s+(?:idea|ideas|tips|thoughts))\b",
+    re.I,
+)
+_VERB = re.compile(
+    r"\b(?:is|are|was|were|am|be|been|has|have|had|do|does|did|can|can't|cannot|could|will|"
+    r"won't|would|should|must|need|needs|go|goes|went|get|gets|got|take|takes|took|make|makes|"
+    r"made|eat|eats|drink|drinks|use|uses|used|run|runs|ran|live|lives|work|works|start|starts|"
+    r"owns?|keeps?|comes?|came|moved?|moves|found|finds?|pays?|paid|costs?|owes?|prefers?|"
+    r"likes?|loves?|hates?|wants?|leaves?|left|arrives?|ends?|opens?|closes?|begins?|"
+    r"[a-z]{2,}(?:ed|es))\b|'s\b|'re\b|'m\b|n't\b",
+    re.I,
+)
+_SPECIFIC = re.compile(rf"\d|(?<=\s)[{_UP}][{_LOW}]|(?<=\s)[{_UP}]{{2,}}\b|\b[a-z]+-\d")
+
+
+def worth_keeping(sentence: str) -> bool:
+    """Whether a user's sentence states something worth a line of memory without any
+    trigger word: declarative (not a question, request, greeting or thanks), with a verb,
+    saying something specific (a number, a name, a code) or a full clause of six words."""
+    text = sentence.strip()
+    if text.endswith("?") or len(text.split()) < 4 or _NOT_STATEMENT.match(text):
+        return False
+    if not _VERB.search(text):
+        return False
+    return bool(_SPECIFIC.search(text)) or len(text.split()) >= 6

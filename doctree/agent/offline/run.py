@@ -108,7 +108,7 @@ class Run(PageIO):
             s
             for s in a.sentences
             if (s.kinds or s.people or s.others or (s.projects and len(s.text.split()) >= 6))
-            and not (filler(s.text) and not s.kinds)
+            and not (filler(s.text) and not s.kinds and not s.subject)
         ]
         self.homes = {id(s): self.home(s) for s in facts}
         self.touched = {kind: set() for kind in ENTITY_KINDS}
@@ -488,6 +488,8 @@ class Run(PageIO):
             return "notes", "To remember"
         if "setup" in kinds:
             return "notes", "How things are set up"
+        if "statement" in kinds:
+            return "notes", "Facts"
         return None
 
     def list_page(self, s: Sentence) -> str | None:

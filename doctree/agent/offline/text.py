@@ -454,6 +454,13 @@ class Directory:
         self.projects = dict(projects)
         self.others = {k: dict((others or {}).get(k, {})) for k in OTHER_KINDS}
         self.not_people: set[str] = set()  # names spoken of as no person is (a deity)
+        self.aliases: dict[str, str] = {}  # a nickname introduced in the session -> slug
+
+    def alias(self, nick: str, name: str) -> None:
+        """`nick` is what `name` is called ("Theodore — we call him Teddy")."""
+        slug = self.person(name)
+        if person_slug(nick) != slug:
+            self.aliases[nick] = slug
 
     def kind_of(self, name: str) -> str | None:
         """'organisations', 'places' or 'pets' for a name known as one, else None."""
@@ -471,6 +478,8 @@ class Directory:
 
     def person(self, name: str) -> str:
         """The slug of the page for `name`, reusing a page known by first or full name."""
+        if name in self.aliases:
+            return self.aliases[name]
         slug = person_slug(name)
         if slug in self.people:
             return slug
@@ -490,6 +499,7 @@ class Directory:
             forms[name] = slug
             if not is_title(name) and " " in name:
                 forms.setdefault(name.split()[0], slug)
+        forms.update(self.aliases)
         return forms
 
     def project(self, name: str) -> str:
@@ -666,8 +676,22 @@ class _Context:
     def __init__(self, directory: Directory):
         self.directory = directory
         self.gender: dict[str, str] = {}
-        self.last: list[str] = []  # people named, latest last
+        self.last: list[str] = []  # people named (page slugs), latest last
+        self.form: dict[str, str] = {}  # slug -> the name as it was last written
         self.pet_last = False  # the latest thing named is an animal
+
+
+def _referent(context: _Context, gender: str, *, exclude: set[str]) -> str | None:
+    """Who "he" or "she" means, or None when unsure: the latest person known to be of that
+    gender, unless someone whose gender is unknown was named after them; someone of unknown
+    gender only when nobody else could be meant. A wrong person is worse than none."""
+    recent = [k for k in reversed(context.last) if k not in exclude]
+    fits = [k for k in recent if context.gender.get(k) in (gender, None)]
+    if not fits:
+        return None
+    if context.gender.get(fits[0]) == gender or len(fits) == 1:
+        return fits[0]
+    return None
 
 
 def _sentence(
@@ -727,6 +751,8 @@ def _sentence(
             s.kinds.append("leaving")
         if s.when is not None and s.when > ref and len(clean.split()) >= 5:
             s.kinds.append("date")
+        if not s.kinds and lang.worth_keeping(clean):
+            s.kinds.append("statement")  # said plainly, no trigger word: kept as said
     if lang.CHANGE.search(clean) and ({"preference", "decision"} & set(s.kinds)):
         s.kinds.append("change")
     _entities(s, clean, directory)
@@ -815,6 +841,17 @@ def _entities(s: Sentence, raw: str, directory: Directory) -> None:
         if clean not in s.people:
             s.people.append(clean)
 
+    for m in re.finditer(rf"{lang.TITLE}{lang.NAME_WORD}", raw):
+        person(m.group(0))  # "Dr. Osei": a title names a person
+    for pattern in lang.NICKNAME:
+        for m in pattern.finditer(raw):
+            full = _clean_name(m.group("full"))
+            if full and m.group("nick") not in _NOT_NAMES:
+                directory.alias(m.group("nick"), full)
+                person(full)
+    for m in lang.KIN.finditer(raw):
+        if m.group("name") and m.group("name") not in _NOT_NAMES:
+            person(m.group("name"))
     for m in _PERSON_TRIGGER.finditer(raw):
         if _NOT_WITH_PERSON.search(raw[: m.start("names")]):
             continue  # "we're going with Dagster": a choice, not a person
@@ -866,12 +903,8 @@ _NOT_WITH_PERSON = re.compile(
 def _resolve_pronouns(s: Sentence, raw: str, context: _Context) -> None:
     """'Her birthday is March 14' after 'my sister Maya': the sentence is about Maya."""
     directory = context.directory
-    if s.relation:
-        rel = s.relation[0]
-        if rel in lang.FEMALE_RELATIONS:
-            context.gender[s.relation[1]] = "f"
-        elif rel in lang.MALE_RELATIONS:
-            context.gender[s.relation[1]] = "m"
+    if s.relation and (g := lang.kin_gender(s.relation[0])):
+        context.gender[directory.person(s.relation[1])] = g
     gender = lang.pronoun_gender(raw)
     if s.others.get("pets") or (lang.PET_NOUN.search(raw) and not s.people):
         context.pet_last = True
@@ -883,20 +916,44 @@ def _resolve_pronouns(s: Sentence, raw: str, context: _Context) -> None:
             s.people.remove(name)
         return
     named = [n for n in s.people if n != s.speaker]
-    if gender and not named and not context.pet_last:
-        candidates = [n for n in reversed(context.last) if context.gender.get(n) in (gender, None)]
-        if candidates:
-            name = candidates[0]
-            context.gender.setdefault(name, gender)
-            s.people.insert(0, name)
-            s.subject = name
-            s.text = lang.resolve_pronoun(s.text, name)
-    elif gender and len(named) == 1 and named[0] not in context.gender:
-        context.gender[named[0]] = gender
+    key = {n: directory.person(n) for n in named}
+    # kin words: "my sister Farah", "her son Theodore" tell a gender; "my brother" without a
+    # name is someone too, whom a later "he" may mean
+    unnamed: list[str] = []
+    for m in lang.KIN.finditer(raw):
+        g = lang.kin_gender(m.group("rel"))
+        if m.group("name") and m.group("name") in key:
+            if g:
+                context.gender.setdefault(key[m.group("name")], g)
+        elif not m.group("name") and m.group("whose").lower() == "my":
+            who = f"the user's {m.group('rel').lower()}"
+            unnamed.append(who)
+            if g:
+                context.gender[who] = g
+    for pattern in lang.NICKNAME:
+        for m in pattern.finditer(raw):
+            if (full := m.group("full")) in key and (g := lang.pronoun_gender(m.group(0))):
+                context.gender.setdefault(key[full], g)
+    lead_kin = re.match(r"\s*(?:his|her)\s+\w+\s+(?P<name>\S+)", raw, re.I)
+    about_kin = bool(lead_kin and lang.KIN.match(raw.strip()) and len(set(key.values())) == 1)
+    if gender and (not named or about_kin) and not context.pet_last and not unnamed:
+        ref = _referent(context, gender, exclude=set(key.values()))
+        if ref is not None:
+            context.gender.setdefault(ref, gender)
+            form = context.form.get(ref, ref)
+            if ref in directory.people or ref in directory.aliases.values():
+                s.people.insert(0, form)
+                if not about_kin:
+                    s.subject = form
+            s.text = lang.resolve_pronoun(s.text, form[:1].upper() + form[1:])
+    elif gender and len(named) == 1 and key[named[0]] not in context.gender:
+        context.gender[key[named[0]]] = gender
     for n in named:
-        if n in context.last:
-            context.last.remove(n)
-        context.last.append(n)
+        context.form[key[n]] = n
+    for k in [*(key[n] for n in named), *unnamed]:
+        if k in context.last:
+            context.last.remove(k)
+        context.last.append(k)
     if named:
         context.pet_last = bool(s.others.get("pets")) or (
             bool(lang.PET_NOUN.search(raw))
