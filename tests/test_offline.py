@@ -614,3 +614,62 @@ def _directory():
     from doctree.agent.offline.text import Directory
 
     return Directory({}, {})
+
+
+CORRECTED = [
+    ("user", "2027-02-02T20:00:00Z", "The team offsite is on Wednesday — no, sorry, Thursday."),
+    (
+        "user",
+        "2027-02-02T20:02:00Z",
+        "I ordered two pizzas for the offsite. Actually make that four.",
+    ),
+    (
+        "user",
+        "2027-02-02T20:05:00Z",
+        "The offsite dessert is apple pie from the bakery on Elm Street.",
+    ),
+    (
+        "user",
+        "2027-02-02T20:15:00Z",
+        "Correction on the dessert: it's cheesecake, they were sold out.",
+    ),
+]
+
+
+def current_text(repo: DocumentsRepository) -> str:
+    """Every current line of every page outside the archive, without the "Past" sections."""
+    out = []
+    for doc in repo.documents("main", "~/memory"):
+        if doc.path.startswith("~/memory/archive"):
+            continue
+        past = False
+        for line in doc.body.split("\n"):
+            if line.startswith("## "):
+                past = line == "## Past"
+            elif not past:
+                out.append(line)
+    return "\n".join(out)
+
+
+def test_a_value_corrected_as_it_is_said_is_kept_with_the_new_value_only(repo):
+    run(repo, transcript("s-corr", *CORRECTED[:1]))
+    now = current_text(repo)
+    assert "2027-02-04" in now and "Thursday" in now
+    assert "Wednesday" not in now
+
+
+def test_make_that_replaces_the_value_just_said(repo):
+    run(repo, transcript("s-corr", *CORRECTED[1:2]))
+    now = current_text(repo)
+    assert "ordered four pizzas" in now
+    assert "two pizzas" not in now and "make that" not in now
+
+
+def test_a_later_message_correcting_an_earlier_one_moves_the_old_one_to_past(repo):
+    run(repo, transcript("s-corr", *CORRECTED[2:]))
+    now = current_text(repo)
+    assert "cheesecake" in now
+    assert "apple pie" not in now
+    notes = body(repo, "~/memory/notes")
+    past = section(notes, "Past")
+    assert "apple pie" in past and "corrected on 2027-02-02" in past

@@ -533,3 +533,81 @@ def worth_keeping(sentence: str) -> bool:
     if not _VERB.search(text):
         return False
     return bool(_SPECIFIC.search(text)) or len(text.split()) >= 6
+
+
+# -- corrections said as they are made ------------------------------------------------------
+
+_NUMBER_WORDS = (
+    "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|"
+    "forty|fifty|hundred"
+)
+_VALUE = (
+    rf"(?:\d+(?:[.,:]\d+)*(?:\s*(?:am|pm)\b)?|(?:{_NUMBER_WORDS})\b|"
+    r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|"
+    rf"(?-i:{NAME_WORD}(?:\s+{NAME_WORD})?))"
+)
+#: "Thursday — no, sorry, Friday", "at 3, I mean 4": a value corrected as it is said.
+SAID_AGAIN = re.compile(
+    rf"(?P<old>\b{_VALUE})\s*(?:—|–|-|,|\.\.\.)?\s*"
+    r"(?:(?:no|nope|wait|sorry|oops|err|uh|i\s+mean|i\s+meant|rather|or\s+rather)[,.!]?\s*)+"
+    rf"(?P<new>{_VALUE})\b",
+    re.I,
+)
+#: "Actually make that three.", "No, change it to Friday.": the last value said is replaced.
+MAKE_THAT = re.compile(
+    r"^\W*(?:(?:actually|sorry|no|oh|wait|hmm|correction|oops)[,:!]?\s+)*"
+    r"(?:make\s+(?:that|it)|change\s+(?:that|it)\s+to|(?:i|we)\s+meant?)\s+(?P<new>[^.!?;]+)",
+    re.I,
+)
+#: A message that corrects something said earlier without saying what: "Correction on the
+#: cake: ...", "Actually, ...", "Change of plan: ...", "Update: ...".
+CORRECTS_EARLIER = re.compile(
+    r"^\W*(?:correction(?:\s+(?:on|about|to)\s+[^:,]+)?|actually|change\s+of\s+plans?|update|"
+    r"scratch\s+that|on\s+second\s+thought|i\s+was\s+wrong(?:\s+about\s+[^:,]+)?)\s*[:,—–-]",
+    re.I,
+)
+
+
+def value_sort(value: str) -> str:
+    """The sort of a value: 'number', 'weekday', 'time' or 'name'."""
+    v = value.strip().lower()
+    if re.fullmatch(r"\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}:\d{2}", v):
+        return "time"
+    if re.fullmatch(rf"\d[\d.,]*|{_NUMBER_WORDS}", v):
+        return "number"
+    if re.fullmatch(r"monday|tuesday|wednesday|thursday|friday|saturday|sunday", v):
+        return "weekday"
+    return "name"
+
+
+def said_again(sentence: str) -> tuple[str, str, str] | None:
+    """(the sentence with the corrected value only, old, new) for "Thursday — no, sorry,
+    Friday"; None when no value is corrected as it is said."""
+    m = SAID_AGAIN.search(sentence)
+    if not m or value_sort(m.group("old")) != value_sort(m.group("new")):
+        return None
+    if m.group("old").lower() == m.group("new").lower():
+        return None
+    fixed = sentence[: m.start()] + m.group("new") + sentence[m.end() :]
+    return fixed, m.group("old"), m.group("new")
+
+
+def replace_last_value(earlier: str, new: str) -> tuple[str, str] | None:
+    """`earlier` with its last value of the sort of `new` replaced by it ("two lanes" +
+    "three lanes" -> "three lanes"); (text, old value), or None when it holds none."""
+    head = new.split()[0] if new.split() else ""
+    sort = value_sort(head)
+    if sort == "name":
+        return None
+    found = [
+        m for m in re.finditer(rf"\b{_VALUE}\b", earlier, re.I) if value_sort(m.group(0)) == sort
+    ]
+    if not found:
+        return None
+    m = found[-1]
+    tail = new.split()[1:]
+    rest = earlier[m.end() :]
+    if tail and rest.lstrip().lower().startswith(tail[0].lower()):
+        rest = rest.lstrip()[len(tail[0]) :]
+        return earlier[: m.start()] + " ".join([head, tail[0]]) + rest, m.group(0)
+    return earlier[: m.start()] + head + rest, m.group(0)

@@ -437,6 +437,12 @@ class Run(PageIO):
         to the page's "Past" section, dated, so the page tells what holds now."""
         line = self.line(s)
         key = neutral(s.statement or s.text)
+        for old in s.replaces:  # corrected later in the same session
+            page.add(
+                "Past",
+                f"{self.line(old)} — past: corrected on {s.time[:10]}",
+                key=neutral(old.statement or old.text),
+            )
         if any(key in existing for existing in page.sections.get(section, [])):
             return
         if "change" in s.kinds:

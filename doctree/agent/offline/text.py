@@ -162,6 +162,8 @@ class Sentence:
     others: dict[str, list[str]] = field(default_factory=dict)  # organisations/places/pets
     roles: list[tuple[str, str]] = field(default_factory=list)  # (name, role)
     secrets: list[str] = field(default_factory=list)  # kinds of secret withheld from it
+    raw: str = ""  # the sentence as said, corrections said with it applied
+    replaces: list[Sentence] = field(default_factory=list)  # earlier ones it corrects
 
 
 @dataclass
@@ -556,7 +558,6 @@ def analyse(transcript: Transcript, directory: Directory) -> Analysis:
             a.sentences.extend(pending)
         pending = []
         current: list[Sentence] = []
-        kept: list[str] = []  # the user's own sentences that are not requests
         for raw in own:
             if _ADDRESSED.search(raw):
                 ignored.append(raw)
@@ -590,30 +591,86 @@ def analyse(transcript: Transcript, directory: Directory) -> Analysis:
                             a.forgotten += 1
                             dropped.append(t.text)
                 continue
-            kept.append(raw)
             label, body = speaker, raw
             item = _ITEM_LABEL.match(raw)  # pasted notes: "Wei: finished the export"
             name = item.group("name") if item else None
             if name and name not in _NOT_NAMES and not directory.kind_of(name):
                 label = name
+            if again := lang.said_again(body):  # "Thursday — no, sorry, Friday"
+                body = again[0]
+            if (made := lang.MAKE_THAT.match(body)) and (
+                earlier := _fix_last(a.sentences, made.group("new"), speaker=label)
+            ):
+                i, fixed = earlier  # "Actually make that three": the last value said changes
+                old = a.sentences[i]
+                new = _sentence(old.time, fixed, message_date(old.time), directory, context)
+                new.speaker, new.subject = old.speaker, new.subject or old.subject
+                a.sentences[i] = new
+                if old in current:
+                    current[current.index(old)] = new
+                continue
             s = _sentence(m.time, body, ref, directory, context, speaker=label)
+            if lang.CORRECTS_EARLIER.match(body) and not s.correction:
+                s.replaces = _corrected_earlier(s, a.sentences)
+                for old in s.replaces:
+                    a.sentences.remove(old)
+                    if old in current:
+                        current.remove(old)
+                if s.replaces and "statement" not in s.kinds and not s.kinds:
+                    s.kinds.append("statement")
             a.sentences.append(s)
             current.append(s)
         previous = current
-        if a.opening is None and kept:  # the first words: until past 60 characters
-            text = ""
-            for sentence in kept:
-                text = f"{text} {sentence}".strip()
-                if len(text) > 60:
-                    break
-            a.opening = text
     a.tool_errors = tool_errors
+    # the opening: the first words kept (corrections applied), until past 60 characters
+    said = [x for x in a.sentences if x.speaker != "the assistant" and x.raw]
+    if said:
+        text = ""
+        for x in said:
+            if x.time != said[0].time:
+                break
+            text = f"{text} {x.raw}".strip()
+            if len(text) > 60:
+                break
+        a.opening = text
     if a.opening and any(d.split(" (")[0][:40] in a.opening for d in dropped):
         a.opening = None  # the session began with what the user asked to forget
     _link_known(a.sentences, directory)
     for s in a.sentences:
         s.statement = s.statement or _statement(s)
     return a
+
+
+def _fix_last(
+    sentences: list[Sentence], new: str, *, speaker: str | None
+) -> tuple[int, str] | None:
+    """(index, corrected text) of the latest sentence by the same speaker that holds a
+    value of the sort of `new`, with that value replaced."""
+    who = speaker or "the user"
+    for i in range(len(sentences) - 1, max(-1, len(sentences) - 4), -1):
+        s = sentences[i]
+        if s.speaker != who or not s.raw:
+            continue
+        if fixed := lang.replace_last_value(s.raw, new.strip()):
+            return i, fixed[0]
+    return None
+
+
+def _corrected_earlier(s: Sentence, sentences: list[Sentence]) -> list[Sentence]:
+    """The earlier sentences of the session that `s` ("Correction on the cake: it's
+    vanilla") corrects: by the same speaker, sharing the subject it names, or two words."""
+    m = re.match(r"\W*(?:correction|i\s+was\s+wrong)\s+(?:on|about|to)\s+([^:,]+)", s.raw, re.I)
+    named = content_words(m.group(1)) if m else set()
+    words = content_words(s.raw) - {"correction", "actually", "update", "plan", "plans", "wrong"}
+    out = []
+    for old in reversed(sentences):
+        if old.speaker != s.speaker or not old.raw:
+            continue
+        have = content_words(old.raw)
+        if (named and named <= have) or (not named and len(words & have) >= 2):
+            out.append(old)
+            break  # the latest one it can mean
+    return out
 
 
 def content_words(text: str) -> set[str]:
@@ -705,7 +762,7 @@ def _sentence(
 ) -> Sentence:
     clean, found = redact(raw)
     text, rel = resolve_relative(clean, ref, past=lang.past_tense(clean))
-    s = Sentence(time=time, text=text, dates=rel, speaker=speaker or "the user")
+    s = Sentence(time=time, text=text, dates=rel, speaker=speaker or "the user", raw=clean)
     if found:
         kinds = ", ".join(dict.fromkeys(x.kind for x in found))
         where = secret_location(raw)
@@ -974,7 +1031,7 @@ def _statement(s: Sentence) -> str:
     """The sentence as a statement about its subject, third person, dates made absolute."""
     text = re.sub(
         r"^(?:(?:and|also|oh|so|but|plus|btw|fyi|please|quick\s+note|anyway|yes|ok|okay|sure|then|"
-        r"actually|in\s+fact|correction)"
+        r"actually|in\s+fact|correction(?:\s+(?:on|about|to))?)"
         r"[,:]?\s+)*"
         r"(?:(?:remember|note|keep\s+in\s+mind)(?:\s+that)?[,:]?\s+)?",
         "",
