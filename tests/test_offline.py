@@ -673,3 +673,39 @@ def test_a_later_message_correcting_an_earlier_one_moves_the_old_one_to_past(rep
     notes = body(repo, "~/memory/notes")
     past = section(notes, "Past")
     assert "apple pie" in past and "corrected on 2027-02-02" in past
+
+
+def test_what_the_assistant_read_from_a_tool_and_the_user_did_not_turn_down_is_kept(repo):
+    run(
+        repo,
+        transcript(
+            "s-tool",
+            ("user", "2027-06-08T11:00:00Z", "What is the warranty on the Kettlecorp kettle?"),
+            (
+                "tool_call",
+                "2027-06-08T11:00:05Z",
+                {"id": "t1", "name": "web_fetch", "input": {"url": "https://k.example/w"}},
+            ),
+            (
+                "tool_result",
+                "2027-06-08T11:00:06Z",
+                {"tool_use_id": "t1", "content": "Warranty: 24 months.", "is_error": False},
+            ),
+            ("assistant", "2027-06-08T11:00:10Z", "The kettle has a warranty of 24 months."),
+            ("user", "2027-06-08T11:01:00Z", "Good to know."),
+        ),
+    )
+    assert "warranty of 24 months" in current_text(repo)
+
+
+def test_a_root_cause_the_user_confirms_with_that_worked_is_kept(repo):
+    run(
+        repo,
+        transcript(
+            "s-fix",
+            ("user", MONDAY, "The nightly export of the ledger project keeps failing."),
+            ("assistant", "2026-11-16T09:00:10Z", "The root cause is the disk quota on /var."),
+            ("user", "2026-11-16T09:05:00Z", "That worked, the export ran."),
+        ),
+    )
+    assert "root cause is the disk quota" in current_text(repo)

@@ -169,7 +169,8 @@ _ACCEPT = re.compile(
     r"(?:yes|yeah|yep|yup|sure|ok(?:ay)?|perfect|great|exactly|agreed|correct|right|nice|"
     r"makes\s+sense|that\s+makes\s+sense|that\s+works|sounds\s+good|go\s+(?:ahead|for\s+it)|"
     r"do\s+it|let's\s+do\s+(?:it|that)|good\s+(?:catch|call|idea|find|point)|that(?:'s|\s+was)\s+it|"
-    r"that\s+fixed\s+it|it\s+worked|works\s+now|ship\s+it|lgtm|confirmed)\b",
+    r"that\s+fixed\s+it|it\s+worked|works\s+now|ship\s+it|lgtm|confirmed|"
+    r"that\s+(?:worked|works|did\s+it|helped|did\s+the\s+trick)|it\s+works|thanks|thank\s+you)\b",
     re.I,
 )
 _REJECT = re.compile(r"\b(?:no|not|but|wrong|doesn't|didn't|don't|isn't|nope|wait)\b", re.I)
@@ -186,6 +187,11 @@ OFFER = re.compile(
     r"ok\s+to|okay\s+to|go\s+ahead|sound\s+good|does\s+that\s+work)\b[^.!]*\?$",
     re.I,
 )
+
+
+def rejects(reply: str) -> bool:
+    """Whether a user's reply turns down what the assistant just said ("no, that's wrong")."""
+    return bool(_REJECT.search(" ".join(reply.split()[:3])))
 
 
 def accepts(reply: str) -> bool:
@@ -520,7 +526,7 @@ _VERB = re.compile(
     r"[a-z]{2,}(?:ed|es))\b|'s\b|'re\b|'m\b|n't\b",
     re.I,
 )
-_SPECIFIC = re.compile(rf"\d|(?<=\s)[{_UP}][{_LOW}]|(?<=\s)[{_UP}]{{2,}}\b|\b[a-z]+-\d")
+SPECIFIC = re.compile(rf"\d|(?<=\s)[{_UP}][{_LOW}]|(?<=\s)[{_UP}]{{2,}}\b|\b[a-z]+-\d")
 
 
 def worth_keeping(sentence: str) -> bool:
@@ -532,7 +538,7 @@ def worth_keeping(sentence: str) -> bool:
         return False
     if not _VERB.search(text):
         return False
-    return bool(_SPECIFIC.search(text)) or len(text.split()) >= 6
+    return bool(SPECIFIC.search(text)) or len(text.split()) >= 6
 
 
 # -- corrections said as they are made ------------------------------------------------------

@@ -535,7 +535,15 @@ def analyse(transcript: Transcript, directory: Directory) -> Analysis:
     previous: list[Sentence] = []  # the last user message's sentences: what "forget that" means
     context = _Context(directory)
     dropped: list[str] = []  # what the user asked to forget
+    # the assistant's message answers the user's question from a tool's result
+    after_tool = from_tool = asked = False
     for m in transcript.messages:
+        if m.kind == "user" and isinstance(m.content, str):
+            asked = m.content.rstrip().endswith("?")
+        if m.kind != "assistant":
+            after_tool = asked and (
+                m.kind == "tool_result" or (after_tool and m.kind == "tool_call")
+            )
         if m.kind == "tool_call" and isinstance(m.content, dict):
             tools[str(m.content.get("name", "?"))] += 1
         if m.kind == "tool_result" and isinstance(m.content, dict):
@@ -548,13 +556,16 @@ def analyse(transcript: Transcript, directory: Directory) -> Analysis:
             continue
         ref = message_date(m.time)
         if m.kind == "assistant":
-            pending = _findings(m.time, m.content, ref, directory)
+            pending = _findings(m.time, m.content, ref, directory, from_tool=after_tool)
+            from_tool = after_tool
             continue
         speaker, content = _speaker(m.content, chat=chat)
         own, quoted = user_sentences(content)
         pasted = pasted_sentences(content)
         ignored.extend(_addressed("\n".join(quoted)))
-        if pending and own and lang.accepts(own[0]):
+        if (
+            pending and own and (lang.accepts(own[0]) or (from_tool and not lang.rejects(own[0])))
+        ):  # accepted, or what a tool returned and the user did not turn down
             a.sentences.extend(pending)
         pending = []
         current: list[Sentence] = []
@@ -707,12 +718,18 @@ _ECHO = re.compile(
 )
 
 
-def _findings(time: str, text: str, ref: date, directory: Directory) -> list[Sentence]:
-    """What an assistant's message found or proposed: kept if the user's reply accepts it."""
+def _findings(
+    time: str, text: str, ref: date, directory: Directory, *, from_tool: bool = False
+) -> list[Sentence]:
+    """What an assistant's message found or proposed: kept if the user's reply accepts it.
+    Right after a tool's result, what it says of that result with something specific in it
+    (a number, a name, a code) is a finding too."""
     own, _ = user_sentences(text)
     own = [r for r in own if not r.endswith("?") or r is own[-1]]
     said = [r for r in own if not r.endswith("?") and not _ECHO.match(r)]
     chosen = [r for r in said if lang.FINDING.search(r)][:3]
+    if not chosen and from_tool:
+        chosen = [r for r in said if lang.worth_keeping(r) and lang.SPECIFIC.search(r)][:3]
     if not chosen and own and lang.OFFER.search(own[-1]):
         # "Then settle should sum integer cents ... Shall I make both changes?"
         chosen = [r for r in said if len(r.split()) >= 6][-2:]
