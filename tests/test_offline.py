@@ -473,12 +473,36 @@ def test_relation_is_recorded_on_the_persons_page(repo):
     assert "- Relation: the user's sister" in body(repo, "~/memory/people/anna")
 
 
-def test_a_known_technology_gets_a_topic_page(repo):
-    run(repo, transcript("s-topic", ("user", MONDAY, "We decided to move the queue to Kafka.")))
+def test_a_technology_named_with_what_it_is_gets_a_topic_page(repo):
+    said = "We decided to move the queue to a Kafka cluster."
+    run(repo, transcript("s-topic", ("user", MONDAY, said)))
     page = body(repo, "~/memory/topics/kafka")
     assert page.startswith("# Kafka\n")
     assert "- [[~/memory/decisions]]" in page  # the decision lives there, once
-    assert "We decided to move the queue to Kafka." in body(repo, "~/memory/decisions")
+    assert said in body(repo, "~/memory/decisions")
+
+
+@pytest.mark.parametrize(
+    ("said", "kind", "name"),
+    [
+        (
+            "We keep the passwords for the client portals in Bitwarden.",
+            "organisations",
+            "Bitwarden",
+        ),
+        ("The invoices go out through Stripe.", "organisations", "Stripe"),
+        ("Our Redis cache is full again.", "topics", "Redis"),
+        ("pgloader 3.6 stopped at the ledger table.", "topics", "pgloader"),
+        ("I met Anna in Lisbon last year.", "places", "Lisbon"),
+    ],
+)
+def test_a_service_or_technology_is_told_from_a_place_or_person(said, kind, name):
+    from doctree.agent.offline.text import Directory, _sentence
+
+    s = _sentence("2027-01-04T09:00:00Z", said, date(2027, 1, 4), Directory({}, {}))
+    found = s.topics if kind == "topics" else s.others.get(kind, [])
+    assert name in found
+    assert name not in s.people
 
 
 def test_a_person_named_in_two_sessions_is_a_pattern(repo):

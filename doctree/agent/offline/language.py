@@ -384,6 +384,18 @@ _NOT_WHO = {
 #: A name used the way a service or brand is used: "booked it through Expedia", "good
 #: experiences with Expedia and Booking", "Expedia's app". Such a name is an organisation.
 SERVICE = (
+    # what is kept, tracked or sent somewhere: "passwords in Bitwarden", "tickets in Linear",
+    # "invoices go out through Stripe"
+    re.compile(
+        rf"\b(?:keep|keeps|kept|store|stores|stored|save|saves|saved|track|tracks|tracked|"
+        rf"log|logs|logged|manage|manages|managed|host|hosts|hosted|sync|synced|back\s+up|"
+        rf"passwords?|tickets?|tasks?|issues?|notes?|docs?|invoices?|payments?|files?|secrets?)"
+        rf"\b[^.;!?\n]{{0,40}}?\b(?:in|on|into|with)\s+(?P<names>{NAME_WORD})(?![\w-])"
+    ),
+    re.compile(
+        rf"\b(?:go|goes|went|sent|send|sends|paid|pay|pays|billed|bill|processed|run|runs)"
+        rf"(?:\s+out)?\s+(?:through|via)\s+(?P<names>{NAME_WORD})(?![\w-])"
+    ),
     re.compile(
         rf"\b(?:experiences?|luck|account|subscription|membership|deals?|booking|reservation|"
         rf"order)\s+(?:with|on|at|from|through|via)\s+"
@@ -568,7 +580,7 @@ MAKE_THAT = re.compile(
 #: A message that corrects something said earlier without saying what: "Correction on the
 #: cake: ...", "Actually, ...", "Change of plan: ...", "Update: ...".
 CORRECTS_EARLIER = re.compile(
-    r"^\W*(?:correction(?:\s+(?:on|about|to)\s+[^:,]+)?|actually|change\s+of\s+plans?|update|"
+    r"^\W*(?:correction(?:\s+(?:on|about|to)\s+[^:,]+)?|change\s+of\s+plans?|update|"
     r"scratch\s+that|on\s+second\s+thought|i\s+was\s+wrong(?:\s+about\s+[^:,]+)?)\s*[:,—–-]",
     re.I,
 )
@@ -592,6 +604,8 @@ def said_again(sentence: str) -> tuple[str, str, str] | None:
     m = SAID_AGAIN.search(sentence)
     if not m or value_sort(m.group("old")) != value_sort(m.group("new")):
         return None
+    if not sentence[: m.start()].strip() or "!" in m.group(0):
+        return None  # "Oh no, Jon!": an exclamation, not a value said again
     if m.group("old").lower() == m.group("new").lower():
         return None
     fixed = sentence[: m.start()] + m.group("new") + sentence[m.end() :]

@@ -12,7 +12,6 @@ from doctree.agent.offline.pages import Page, neutral, quote
 from doctree.agent.offline.text import (
     IGNORED_WORDS,
     OTHER_KINDS,
-    TOPICS,
     Analysis,
     Directory,
     Sentence,
@@ -100,6 +99,8 @@ class Run(PageIO):
         a = analyse(self.t, directory)
         self.directory = directory
         self.analysis = a
+        self.listed_topics = listings.get("topics", {})
+        self.topic_titles = {slugify(tp): tp for s in a.sentences for tp in s.topics}
         session_projects = sorted({p for s in a.sentences for p in s.projects})
         self.session_project = session_projects[0] if len(session_projects) == 1 else None
         # What is worth keeping: a sentence of some kind, or one about someone or something
@@ -108,7 +109,7 @@ class Run(PageIO):
             s
             for s in a.sentences
             if (s.kinds or s.people or s.others or (s.projects and len(s.text.split()) >= 6))
-            and not (filler(s.text) and not s.kinds and not s.subject)
+            and not (filler(s.text) and not s.kinds and s.subject in (None, s.speaker))
         ]
         self.homes = {id(s): self.home(s) for s in facts}
         self.touched = {kind: set() for kind in ENTITY_KINDS}
@@ -341,7 +342,7 @@ class Run(PageIO):
         if kind == "projects":
             return self.directory.projects.get(slug, slug)
         if kind == "topics":
-            return next((t for t in TOPICS.values() if slugify(t) == slug), slug)
+            return self.topic_titles.get(slug, slug)
         return self.directory.others[kind].get(slug, slug)
 
     def who(self, slug: str, sentences: list[Sentence]) -> str | None:
@@ -604,7 +605,7 @@ class Run(PageIO):
         for kind in OTHER_KINDS:
             if slug in d.others[kind]:
                 out.append(f"{self.root}/{kind}/{slug}")
-        if slug in {slugify(t) for t in TOPICS.values()}:
+        if slug in self.topic_titles or slug in self.listed_topics:
             out.append(f"{self.root}/topics/{slug}")
         return [p for p in dict.fromkeys(out) if p != self.root]
 

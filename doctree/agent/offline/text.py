@@ -75,8 +75,8 @@ _NOT_NAMES = {
     "Last", "OK", "Ok", "Okay", "Good", "Great", "Please", "Let", "Our", "My", "His", "Her",
     "Their", "You", "Your", "He", "She", "They", "Me", "Us", "Them", "A", "An", "In", "On",
     "At", "For", "If", "When", "Hi", "Hey", "Hello", "Morning", "Evening", "Afternoon",
-    "Back", "Quick", "Note", "Notes", "Remember", "Actually", "Correction", "Slack", "Zoom",
-    "Teams", "Google", "Postgres", "Kafka", "Python", "Team", "Everyone", "All",
+    "Back", "Quick", "Note", "Notes", "Remember", "Actually", "Correction", "Team",
+    "Everyone", "All",
     "Update", "Reminder", "Todo", "Status", "Agenda", "Summary", "Context", "Background",
     "Problem", "Question", "Answer", "Edit", "Rule", "Change", "Plan", "Idea", "Decision",
     "Action", "Big", "Bad", "News", "Hmm", "Aww", "Wow", "Honestly", "Before", "After",
@@ -89,14 +89,27 @@ _PROJECTS = (
     re.compile(r"\b(?P<name>[A-Z][\w-]+)\s+project\b"),
 )
 _NOT_PROJECTS = {"this", "that", "the", "a", "new", "side", "my", "our", "old", "same", "whole"}
-TOPICS = {
-    "postgres": "Postgres", "postgresql": "Postgres", "mysql": "MySQL", "kafka": "Kafka",
-    "pytest": "pytest", "k6": "k6", "openapi": "OpenAPI", "graphql": "GraphQL",
-    "sso": "SSO", "logrotate": "logrotate", "pgloader": "pgloader", "docker": "Docker",
-    "kubernetes": "Kubernetes", "redis": "Redis", "sqlite": "SQLite", "rust": "Rust",
-    "typescript": "TypeScript", "react": "React", "terraform": "Terraform",
-}  # fmt: skip
-_TOPIC_RE = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, TOPICS)) + r")(?![\w-])", re.I)
+#: A tool or technology: a name said with what kind of technical thing it is ("the Kafka
+#: cluster", "a Postgres database", "our Redis cache", "pgloader 3.6"), or the name a system
+#: moves to or from ("migrate from MySQL to Postgres").
+_TECH_NOUN = (
+    r"(?:cluster|database|db|queue|server|instance|config|library|package|pipeline|dashboard|"
+    r"api|sdk|cli|plugin|extension|container|bucket|schema|broker|replica|cache|backend|"
+    r"frontend|framework|runtime|driver|module|integration|cron|daemon|repo|repository)"
+)
+_TECH = (
+    re.compile(
+        rf"(?<![\w/.-])(?P<name>(?-i:[A-Z][A-Za-z0-9+#]*[A-Za-z0-9+#]|[a-z][a-z0-9]*\d[a-z0-9]*|"
+        rf"[a-z]{{3,}}))\s+(?:\d[\d.]*\s+)?{_TECH_NOUN}\b",
+        re.I,
+    ),
+    re.compile(r"(?<![\w/.-])(?P<name>[A-Za-z][\w+#-]*[A-Za-z0-9+#])\s+v?\d+\.\d+(?:\.\d+)?\b"),
+    re.compile(
+        r"\b(?:migrat\w*|mov\w*|switch\w*|port\w*)\s+(?:\w+\s+){0,4}?from\s+"
+        r"(?P<name>(?-i:[A-Z][A-Za-z0-9+#]+))\s+to\s+(?P<name2>(?-i:[A-Z][A-Za-z0-9+#]+))",
+        re.I,
+    ),
+)
 
 _PREFERENCE = re.compile(
     r"\b(?:i|we)\s+(?:really\s+|much\s+|strongly\s+|always\s+)?"
@@ -415,6 +428,12 @@ def split_sentences(paragraph: str) -> list[str]:
         else:
             out.append(p)
     return [s.strip() for s in out if s.strip()]
+
+
+def _code_word(text: str, word: str) -> bool:
+    """Whether `word` is written as a name of a program: in backticks, or all lowercase
+    where a plain word would not be (before a version number)."""
+    return bool(re.search(rf"`{re.escape(word)}`|\b{re.escape(word)}\s+\d", text))
 
 
 def _names_in(group: str) -> list[str]:
@@ -825,7 +844,7 @@ def _sentence(
             s.kinds.append("leaving")
         if s.when is not None and s.when > ref and len(clean.split()) >= 5:
             s.kinds.append("date")
-        if not s.kinds and lang.worth_keeping(clean):
+        if not s.kinds and not speaker and lang.worth_keeping(clean):
             s.kinds.append("statement")  # said plainly, no trigger word: kept as said
     if lang.CHANGE.search(clean) and ({"preference", "decision"} & set(s.kinds)):
         s.kinds.append("change")
@@ -958,10 +977,16 @@ def _entities(s: Sentence, raw: str, directory: Directory) -> None:
             slug = directory.project(name)
             if slug not in s.projects:
                 s.projects.append(slug)
-    for m in _TOPIC_RE.finditer(raw):
-        topic = TOPICS[m.group(1).lower()]
-        if topic not in s.topics:
-            s.topics.append(topic)
+    for pattern in _TECH:
+        for m in pattern.finditer(raw):
+            for name in (m.group("name"), m.groupdict().get("name2")):
+                if not name or name.lower() in stopwords.ENGLISH or name in _NOT_NAMES:
+                    continue
+                if name[:1].islower() and not re.search(r"\d", name) and not _code_word(raw, name):
+                    continue  # "the staging database": an ordinary word, not a name
+                if name not in s.topics and name not in s.people:
+                    s.topics.append(name)
+    s.people = [p for p in s.people if p not in s.topics]  # a technology is no person
     # the person named first is who the sentence is about
     s.people.sort(key=lambda n: raw.find(n) if n in raw else len(raw))
 
