@@ -237,10 +237,12 @@ def test_correction_is_applied_where_the_old_fact_is_recorded(repo):
         ),
     )
     page = body(repo, "~/memory/people/bob")
-    # the old line keeps its own words, marked past; the correction is a fact of its own
-    assert "- past (corrected 2026-11-21: “Berlin”, not “Munich”" in page
-    assert "he moved to Munich" in page
-    assert "Bob moved to Berlin, not Munich." in page
+    # the old line keeps its own words under "Past"; the correction is a fact of its own
+    past = section(page, "Past")
+    assert "he moved to Munich" in past
+    assert "— past: corrected on 2026-11-21: “Berlin”, not “Munich”" in past
+    assert "Bob moved to Berlin, not Munich." in section(page, "Facts")
+    assert "Munich" not in section(page, "Facts").replace("not Munich", "")
     history = repo.history("main", "~/memory/people/bob")
     assert history[-1].session_id == "s-new"
     corrections = body(repo, "~/memory/corrections")

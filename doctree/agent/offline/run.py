@@ -738,6 +738,7 @@ class Run(PageIO):
         new_iso = _iso(new, s)
         edited = []
         stated: set[str] = set()  # pages that got the new value's line
+        moved: dict[str, list[str]] = {}  # page -> the old lines it keeps under "Past"
         for path in paths:
             page = self.read(path)
             if page is None:
@@ -763,23 +764,26 @@ class Run(PageIO):
                 )
                 if not relevant:
                     continue
+                if line.startswith("- past") or " — past: " in line:
+                    continue
+                now = self.line(s)
                 if value_kind(old) in ("name", "weekday"):
-                    # A name replaced keeps its own reasons: the old line stays, marked past.
-                    if line.startswith("- past"):
-                        continue
-                    fixed = (
-                        f"- past (corrected {s.time[:10]}: “{new}”, not “{old}”, {self.cite}): "
-                        + line[2:]
-                    )
-                    now = self.line(s)  # and the new value, with its own reasons, below it
+                    # A name replaced keeps its own reasons: the old line moves under "Past",
+                    # and the correction, with its own reasons, takes its place.
+                    fixed = ""
                     if neutral(s.statement) not in page.body and path not in stated:
-                        fixed += "\n" + now
+                        fixed = now
                         stated.add(path)
                 else:
                     fixed = re.sub(rf"(?<![\w]){re.escape(old)}(?![\w])", new, line)
                     if old_iso and new_iso:
                         fixed = fixed.replace(old_iso, new_iso)
-                    fixed += f" (corrected {s.time[:10]}: was “{old}”, {self.cite})"
+                    fixed = fixed.rsplit(" ([[", 1)[0] + f" ({self.cite})"
+                    if path != f"{self.root}/active":  # said, as it stands now, on this day
+                        fixed = re.sub(r"^- \d{4}-\d{2}-\d{2}:", f"- {s.time[:10]}:", fixed)
+                past_line = f"{line} — past: corrected on {s.time[:10]}: “{new}”, not “{old}”"
+                if not fixed:
+                    line += "\n"  # the line goes; the page keeps its other lines as they are
                 if path == f"{self.root}/active" and value_kind(old) in ("name", "weekday"):
                     # what is current lists the new value only (an upcoming date is added apart)
                     upcoming = s.when is not None and s.when > self.day
@@ -792,10 +796,18 @@ class Run(PageIO):
                         f"{path}: correction not applied: {r.content.removeprefix('error: ')}"
                     )
                     continue
+                if path != f"{self.root}/active":
+                    moved.setdefault(path, []).append(past_line)
                 if path not in edited:
                     edited.append(path)
                 if path not in self.summary.changed:
                     self.summary.changed.append(path)
+        for path, lines in moved.items():
+            self.update(
+                path,
+                path.rsplit("/", 1)[1],
+                lambda page, lines=lines: [page.add("Past", ln) for ln in lines],
+            )
         return edited
 
     def _session_line(self, line: str) -> bool:
