@@ -411,10 +411,7 @@ class Run(PageIO):
                 if link != path:
                     page.add("Related", f"- [[{link}]]")
             page.add("Sessions", f"- {self.day.isoformat()}: {self.cite}", key=self.session_path)
-            order = {name: i for i, name in enumerate(SECTION_ORDER)}
-            page.sections = dict(
-                sorted(page.sections.items(), key=lambda kv: order.get(kv[0], len(order)))
-            )
+            _order_sections(page)
 
         self.update(path, title, change)
 
@@ -428,6 +425,11 @@ class Run(PageIO):
         for name, role in s.roles:
             if self.directory.person(name) == slug:
                 page.add("Facts", f"- Role: {role} ({self.cite})", key=f"Role: {role}")
+        for nick, target in self.directory.aliases.items():
+            if target == slug and nick in s.text:
+                page.add(
+                    "Facts", f"- Also called: {nick} ({self.cite})", key=f"Also called: {nick}"
+                )
         for n in s.people:
             full = " " in n and not is_title(n) and n != page.title
             if full and self.directory.person(n) == slug:
@@ -806,7 +808,10 @@ class Run(PageIO):
             self.update(
                 path,
                 path.rsplit("/", 1)[1],
-                lambda page, lines=lines: [page.add("Past", ln) for ln in lines],
+                lambda page, lines=lines: [
+                    *(page.add("Past", ln) for ln in lines),
+                    _order_sections(page),
+                ],
             )
         return edited
 
@@ -894,6 +899,13 @@ class Run(PageIO):
             page.sections["Contents"] = known + others
 
         self.update(self.root, "Memory", change)
+
+
+def _order_sections(page: Page) -> None:
+    """Current facts first, then what they replaced ("Past"), then links and sessions; a
+    section this order does not name keeps its place after them."""
+    order = {name: i for i, name in enumerate(SECTION_ORDER)}
+    page.sections = dict(sorted(page.sections.items(), key=lambda kv: order.get(kv[0], len(order))))
 
 
 def _iso(value: str, s: Sentence) -> str | None:

@@ -1044,6 +1044,12 @@ def _resolve_pronouns(s: Sentence, raw: str, context: _Context) -> None:
                 s.people.insert(0, form)
                 if not about_kin:
                     s.subject = form
+                else:  # "Her son Theodore ...": about Theodore, who is Farah's son
+                    kin = lang.KIN.match(raw.strip())
+                    name = kin.group("name") if kin else None
+                    if name and name in key:
+                        s.subject = name
+                        s.roles.append((name, f"{form}'s {kin.group('rel').lower()}"))
             s.text = lang.resolve_pronoun(s.text, form[:1].upper() + form[1:])
     elif gender and len(named) == 1 and key[named[0]] not in context.gender:
         context.gender[key[named[0]]] = gender
