@@ -109,7 +109,8 @@ class Run(PageIO):
             s
             for s in a.sentences
             if (s.kinds or s.people or s.others or (s.projects and len(s.text.split()) >= 6))
-            and not (filler(s.text) and not s.kinds and s.subject in (None, s.speaker))
+            # a few words are a fact when the user says them of someone ("Teddy is six")
+            and not (filler(s.text) and not s.kinds and not (s.speaker == "the user" and s.subject))
         ]
         self.homes = {id(s): self.home(s) for s in facts}
         self.touched = {kind: set() for kind in ENTITY_KINDS}
