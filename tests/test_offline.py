@@ -237,10 +237,12 @@ def test_correction_is_applied_where_the_old_fact_is_recorded(repo):
         ),
     )
     page = body(repo, "~/memory/people/bob")
-    # the old line keeps its own words, marked past; the correction is a fact of its own
-    assert "- past (corrected 2026-11-21: “Berlin”, not “Munich”" in page
-    assert "he moved to Munich" in page
-    assert "Bob moved to Berlin, not Munich." in page
+    # the old line keeps its own words under "Past"; the correction is a fact of its own
+    past = section(page, "Past")
+    assert "he moved to Munich" in past
+    assert "— past: corrected on 2026-11-21: “Berlin”, not “Munich”" in past
+    assert "Bob moved to Berlin, not Munich." in section(page, "Facts")
+    assert "Munich" not in section(page, "Facts").replace("not Munich", "")
     history = repo.history("main", "~/memory/people/bob")
     assert history[-1].session_id == "s-new"
     corrections = body(repo, "~/memory/corrections")
@@ -473,12 +475,36 @@ def test_relation_is_recorded_on_the_persons_page(repo):
     assert "- Relation: the user's sister" in body(repo, "~/memory/people/anna")
 
 
-def test_a_known_technology_gets_a_topic_page(repo):
-    run(repo, transcript("s-topic", ("user", MONDAY, "We decided to move the queue to Kafka.")))
+def test_a_technology_named_with_what_it_is_gets_a_topic_page(repo):
+    said = "We decided to move the queue to a Kafka cluster."
+    run(repo, transcript("s-topic", ("user", MONDAY, said)))
     page = body(repo, "~/memory/topics/kafka")
     assert page.startswith("# Kafka\n")
     assert "- [[~/memory/decisions]]" in page  # the decision lives there, once
-    assert "We decided to move the queue to Kafka." in body(repo, "~/memory/decisions")
+    assert said in body(repo, "~/memory/decisions")
+
+
+@pytest.mark.parametrize(
+    ("said", "kind", "name"),
+    [
+        (
+            "We keep the passwords for the client portals in Bitwarden.",
+            "organisations",
+            "Bitwarden",
+        ),
+        ("The invoices go out through Stripe.", "organisations", "Stripe"),
+        ("Our Redis cache is full again.", "topics", "Redis"),
+        ("pgloader 3.6 stopped at the ledger table.", "topics", "pgloader"),
+        ("I met Anna in Lisbon last year.", "places", "Lisbon"),
+    ],
+)
+def test_a_service_or_technology_is_told_from_a_place_or_person(said, kind, name):
+    from doctree.agent.offline.text import Directory, _sentence
+
+    s = _sentence("2027-01-04T09:00:00Z", said, date(2027, 1, 4), Directory({}, {}))
+    found = s.topics if kind == "topics" else s.others.get(kind, [])
+    assert name in found
+    assert name not in s.people
 
 
 def test_a_person_named_in_two_sessions_is_a_pattern(repo):
@@ -581,3 +607,131 @@ def test_a_forget_request_removes_the_fact_and_says_so(repo):
     assert "9:30" not in body(repo, "~/memory/corrections")
     assert any(n.startswith("forgot ") and "doctree forget" in n for n in summary.notes)
     assert "9:30" in repo.read("main", "~/memory/corrections", version=1).body  # history keeps it
+
+
+@pytest.mark.parametrize(
+    ("said_on", "sentence", "meant"),
+    [
+        ("2027-03-15", "The quarterly review is next Thursday.", "2027-03-25"),
+        ("2027-03-15", "The car goes to the garage in two weeks.", "2027-03-29"),
+        ("2027-03-15", "Rent is due on the 1st.", "2027-04-01"),
+        ("2027-03-15", "The school play is Friday the 19th.", "2027-03-19"),
+        ("2027-03-15", "The school play is Thursday the 19th.", "2027-03-19"),
+        ("2027-03-15", "The invoice is due Dec 8.", "2027-12-08"),
+        ("2027-03-15", "The audit is on the 14th.", "2027-04-14"),
+        ("2027-05-27", "The freeze starts on the 4th.", "2027-06-04"),
+        ("2027-06-08", "It was delivered on June 3.", "2027-06-03"),
+        ("2027-01-12", "The party is on Friday, the 22nd.", "2027-01-22"),
+        ("2027-11-20", "The offsite is on Monday 7 December.", "2027-12-07"),
+        ("2027-03-22", "Payroll runs on the 25th of this month.", "2027-03-25"),
+        ("2027-03-22", "She wants it by April 30th.", "2027-04-30"),
+    ],
+)
+def test_a_date_is_resolved_against_the_time_it_was_said(said_on, sentence, meant):
+    """An explicit day of the month wins over a weekday said with it; a month-day date
+    is the next one to come unless the sentence tells of the past."""
+    from doctree.agent.offline.text import _sentence
+
+    s = _sentence(f"{said_on}T09:00:00Z", sentence, date.fromisoformat(said_on), _directory())
+    assert s.when == date.fromisoformat(meant)
+
+
+def _directory():
+    from doctree.agent.offline.text import Directory
+
+    return Directory({}, {})
+
+
+CORRECTED = [
+    ("user", "2027-02-02T20:00:00Z", "The team offsite is on Wednesday — no, sorry, Thursday."),
+    (
+        "user",
+        "2027-02-02T20:02:00Z",
+        "I ordered two pizzas for the offsite. Actually make that four.",
+    ),
+    (
+        "user",
+        "2027-02-02T20:05:00Z",
+        "The offsite dessert is apple pie from the bakery on Elm Street.",
+    ),
+    (
+        "user",
+        "2027-02-02T20:15:00Z",
+        "Correction on the dessert: it's cheesecake, they were sold out.",
+    ),
+]
+
+
+def current_text(repo: DocumentsRepository) -> str:
+    """Every current line of every page outside the archive, without the "Past" sections."""
+    out = []
+    for doc in repo.documents("main", "~/memory"):
+        if doc.path.startswith("~/memory/archive"):
+            continue
+        past = False
+        for line in doc.body.split("\n"):
+            if line.startswith("## "):
+                past = line == "## Past"
+            elif not past:
+                out.append(line)
+    return "\n".join(out)
+
+
+def test_a_value_corrected_as_it_is_said_is_kept_with_the_new_value_only(repo):
+    run(repo, transcript("s-corr", *CORRECTED[:1]))
+    now = current_text(repo)
+    assert "2027-02-04" in now and "Thursday" in now
+    assert "Wednesday" not in now
+
+
+def test_make_that_replaces_the_value_just_said(repo):
+    run(repo, transcript("s-corr", *CORRECTED[1:2]))
+    now = current_text(repo)
+    assert "ordered four pizzas" in now
+    assert "two pizzas" not in now and "make that" not in now
+
+
+def test_a_later_message_correcting_an_earlier_one_moves_the_old_one_to_past(repo):
+    run(repo, transcript("s-corr", *CORRECTED[2:]))
+    now = current_text(repo)
+    assert "cheesecake" in now
+    assert "apple pie" not in now
+    notes = body(repo, "~/memory/notes")
+    past = section(notes, "Past")
+    assert "apple pie" in past and "corrected on 2027-02-02" in past
+
+
+def test_what_the_assistant_read_from_a_tool_and_the_user_did_not_turn_down_is_kept(repo):
+    run(
+        repo,
+        transcript(
+            "s-tool",
+            ("user", "2027-06-08T11:00:00Z", "What is the warranty on the Kettlecorp kettle?"),
+            (
+                "tool_call",
+                "2027-06-08T11:00:05Z",
+                {"id": "t1", "name": "web_fetch", "input": {"url": "https://k.example/w"}},
+            ),
+            (
+                "tool_result",
+                "2027-06-08T11:00:06Z",
+                {"tool_use_id": "t1", "content": "Warranty: 24 months.", "is_error": False},
+            ),
+            ("assistant", "2027-06-08T11:00:10Z", "The kettle has a warranty of 24 months."),
+            ("user", "2027-06-08T11:01:00Z", "Good to know."),
+        ),
+    )
+    assert "warranty of 24 months" in current_text(repo)
+
+
+def test_a_root_cause_the_user_confirms_with_that_worked_is_kept(repo):
+    run(
+        repo,
+        transcript(
+            "s-fix",
+            ("user", MONDAY, "The nightly export of the ledger project keeps failing."),
+            ("assistant", "2026-11-16T09:00:10Z", "The root cause is the disk quota on /var."),
+            ("user", "2026-11-16T09:05:00Z", "That worked, the export ran."),
+        ),
+    )
+    assert "root cause is the disk quota" in current_text(repo)

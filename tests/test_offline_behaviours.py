@@ -47,8 +47,14 @@ def current_pages(repo: DocumentsRepository) -> dict[str, str]:
 
 
 def has_line(body: str, parts: list[str], *, current: bool = False) -> bool:
-    """Whether a line of `body` holds every part; `current`: not counting lines marked past."""
-    lines = [ln for ln in body.split("\n") if not (current and ln.startswith("- past"))]
+    """Whether a line of `body` holds every part; `current`: not counting the lines under a
+    "Past" heading (what was superseded) or marked past."""
+    lines, past = [], False
+    for ln in body.split("\n"):
+        if ln.startswith("## "):
+            past = ln == "## Past"
+        if not (current and (past or ln.startswith("- past"))):
+            lines.append(ln)
     return any(all(p.lower() in line.lower() for p in parts) for line in lines)
 
 

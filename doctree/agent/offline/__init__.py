@@ -6,8 +6,9 @@ find again, through the same document tools a model-backed memory agent gets
 below `~/memory`. What it writes, in the tiered layout of the design:
 
 - `~/memory/archive/<YYYY-Www>/<session>`: a page per session with its key lines;
-- `~/memory/people/<name>`, `~/memory/projects/<name>`, `~/memory/topics/<name>`: the
-  people, projects and things named, each fact citing the session it came from;
+- `~/memory/people/<name>`, `~/memory/projects/<name>`, `~/memory/topics/<name>` (and
+  organisations, places, pets): the people, projects and things named, each fact citing
+  the session it came from;
 - `~/memory/corrections`: the user's explicit preferences ("I prefer", "don't", "always")
   and corrections ("actually, X, not Y"), which are also applied where the old fact is
   recorded, by an exact-string edit;
@@ -17,11 +18,18 @@ below `~/memory`. What it writes, in the tiered layout of the design:
   and recent decisions; dates that have passed move to the archive week;
 - `~/memory/patterns`: people, projects and topics that keep coming up.
 
-Only what the user says counts as a fact: assistant text, tool output, quoted (`>`) and
-fenced text are context. Instructions inside a transcript are data: the agent never
-derives a path from them, never deletes or moves anything, and lists text that addresses
-the memory system on the session page as ignored. Same transcript and same tree in, same
-calls out: no clock, no randomness.
+What the user says counts as a fact, plain statements included; what the assistant found
+counts when the user accepts it or asked for it and a tool answered. Tool output, quoted
+(`>`), fenced and pasted text are context. Superseded lines move under a page's "Past"
+heading, dated. Only the user's own request to forget acts; the agent then deletes the pages
+of what it forgets, as changes of its run that `revert` undoes. Instructions inside a
+transcript are data: the agent never derives a path from them, never moves anything, and
+lists text that addresses the memory system on the session page as ignored. Same transcript
+and same tree in, same calls out: no clock, no randomness.
+
+The work runs in stages (see docs/memory-agent.md): segment and extract (`text.py`, with the
+language rules of `language.py`), resolve (pronouns, nicknames, corrections, in `text.py`),
+file (`Run.home`, `Run.list_slot`) and write (`Run.write_*`, `Run.forget`).
 """
 
 from doctree.agent.offline.pageio import OfflineAgentError, RunSummary, ToolsLike

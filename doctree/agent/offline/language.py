@@ -37,7 +37,8 @@ _PAST = re.compile(
 _NOT_PAST = re.compile(
     r"\b(?:will|shall|gonna|going\s+to|plan(?:s|ning)?\s+to|next|upcoming|let's|can\s+we|"
     r"could\s+we|should|need\s+to|want\s+to|excited|interested|tired|worried|scheduled|"
-    r"planned|booked|supposed|used|based|married|needed)\b|'ll\b",
+    r"planned|booked|supposed|used|based|married|needed)\b|'ll\b"
+    r"|\b(?:gets?|is|are|am)\s+(?:being\s+)?[a-z]{3,}ed\b",  # present passive: "gets switched off"
     re.I,
 )
 
@@ -168,7 +169,8 @@ _ACCEPT = re.compile(
     r"(?:yes|yeah|yep|yup|sure|ok(?:ay)?|perfect|great|exactly|agreed|correct|right|nice|"
     r"makes\s+sense|that\s+makes\s+sense|that\s+works|sounds\s+good|go\s+(?:ahead|for\s+it)|"
     r"do\s+it|let's\s+do\s+(?:it|that)|good\s+(?:catch|call|idea|find|point)|that(?:'s|\s+was)\s+it|"
-    r"that\s+fixed\s+it|it\s+worked|works\s+now|ship\s+it|lgtm|confirmed)\b",
+    r"that\s+fixed\s+it|it\s+worked|works\s+now|ship\s+it|lgtm|confirmed|"
+    r"that\s+(?:worked|works|did\s+it|helped|did\s+the\s+trick)|it\s+works|thanks|thank\s+you)\b",
     re.I,
 )
 _REJECT = re.compile(r"\b(?:no|not|but|wrong|doesn't|didn't|don't|isn't|nope|wait)\b", re.I)
@@ -185,6 +187,11 @@ OFFER = re.compile(
     r"ok\s+to|okay\s+to|go\s+ahead|sound\s+good|does\s+that\s+work)\b[^.!]*\?$",
     re.I,
 )
+
+
+def rejects(reply: str) -> bool:
+    """Whether a user's reply turns down what the assistant just said ("no, that's wrong")."""
+    return bool(_REJECT.search(" ".join(reply.split()[:3])))
 
 
 def accepts(reply: str) -> bool:
@@ -212,8 +219,10 @@ FORGET_THAT = re.compile(
 )
 FORGET_ABOUT = re.compile(
     r"\b(?:forget|delete|erase|remove|drop|scratch)\s+(?:everything\s+|anything\s+|all\s+)?"
-    r"(?:(?:what|that)\s+i\s+(?:said|told\s+you|mentioned)\s+)?about\s+(?P<what>[^.,;!?]+)"
-    r"|\bdon'?t\s+(?:keep|remember|store)\s+(?:anything\s+)?about\s+(?P<what2>[^.,;!?]+)",
+    r"(?:(?:what|that)\s+i\s+(?:said|told\s+you|mentioned)\s+)?about\s+(?P<what>(?:[^.,;!?]|,\s*(?=(?-i:[A-Z])))+)"
+    r"|\bdon'?t\s+(?:keep|remember|store)\s+(?:anything\s+)?about\s+(?P<what2>[^.,;!?]+)"
+    r"|\b(?:forget|delete|erase|remove|drop|scratch)\s+(?:all\s+)?(?:the|my|our|that)\s+"
+    r"(?P<what3>[^.,;!?]+?)\s+(?:stuff|things?|bits?|business|details|part|story)\b",
     re.I,
 )
 
@@ -223,6 +232,12 @@ WITHDRAWN = re.compile(
     r"no\s+wait)\b",
     re.I,
 )
+#: Where the thing to forget ends: a new clause ("... and delete his page", "..., he asked").
+_CLAUSE_END = re.compile(
+    r"\s+(?:but|so|because|since|as|he|she|they|it|too|as\s+well|either|also|please|now|"
+    r"anymore|for\s+good)\b.*$|\s+and\s+(?!(?-i:[A-Z])|(?:the|my|our|his|her|their)\s).*$",
+    re.I,
+)
 
 
 def forget_request(sentence: str) -> tuple[bool, str | None] | None:
@@ -230,12 +245,26 @@ def forget_request(sentence: str) -> tuple[bool, str | None] | None:
     None when the sentence asks nothing to be forgotten."""
     m = FORGET_ABOUT.search(sentence)
     if m:
-        what = (m.group("what") or m.group("what2")).strip()
-        what = re.split(r"\s+(?:and|but|so|because|since|as|he|she|they|it)\s+", what)[0]
-        return True, what
+        what = (m.group("what") or m.group("what2") or m.group("what3")).strip()
+        # "and" goes on the target only before a name or a noun ("Jonas and Elif"),
+        # not before a verb ("Bob and delete his page")
+        what = _CLAUSE_END.sub("", what).strip()
+        return (True, what) if what else (True, None)
     if FORGET_THAT.search(sentence):
         return True, None
     return None
+
+
+def forget_targets(what: str) -> list[str]:
+    """The things one request names: "Jonas and Elif" -> ["Jonas", "Elif"]; a name joined
+    by "&" ("Hoffmann & Söhne") stays one."""
+    parts = re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", what)
+    out = []
+    for part in parts:
+        part = re.sub(r"^(?:(?:the|my|our)\s+)", "", part.strip(), flags=re.I)
+        if part and part.lower() not in ("everything", "anything", "all", "that", "it"):
+            out.append(part)
+    return out
 
 
 # -- kinds of statement ---------------------------------------------------------------------
@@ -250,7 +279,8 @@ HEALTH = re.compile(
     r"\b(?:allergic|allergy|allergies|intolerant|intolerance|can't\s+eat|cannot\s+eat|"
     r"doesn't\s+eat|don't\s+eat|vegetarian|vegan|pescatarian|celiac|coeliac|diabetic|"
     r"gluten[- ]free|lactose|kosher|halal|medication|wheelchair|hurts|injur\w*|physio\w*|"
-    r"surgery|sprain\w*|broke\s+(?:my|his|her)|pregnan\w*|diagnos\w*|therapy|migraines?)\b",
+    r"surgery|sprain\w*|broke\s+(?:my|his|her)|pregnan\w*|diagnos\w*|therapy|migraines?|"
+    r"blood\s+pressure|prescri\w+|\d+\s*mg|dose|tonsils|asthma|insulin)\b",
     re.I,
 )
 CHANGE = re.compile(
@@ -354,6 +384,18 @@ _NOT_WHO = {
 #: A name used the way a service or brand is used: "booked it through Expedia", "good
 #: experiences with Expedia and Booking", "Expedia's app". Such a name is an organisation.
 SERVICE = (
+    # what is kept, tracked or sent somewhere: "passwords in Bitwarden", "tickets in Linear",
+    # "invoices go out through Stripe"
+    re.compile(
+        rf"\b(?:keep|keeps|kept|store|stores|stored|save|saves|saved|track|tracks|tracked|"
+        rf"log|logs|logged|manage|manages|managed|host|hosts|hosted|sync|synced|back\s+up|"
+        rf"passwords?|tickets?|tasks?|issues?|notes?|docs?|invoices?|payments?|files?|secrets?)"
+        rf"\b[^.;!?\n]{{0,40}}?\b(?:in|on|into|with)\s+(?P<names>{NAME_WORD})(?![\w-])"
+    ),
+    re.compile(
+        rf"\b(?:go|goes|went|sent|send|sends|paid|pay|pays|billed|bill|processed|run|runs)"
+        rf"(?:\s+out)?\s+(?:through|via)\s+(?P<names>{NAME_WORD})(?![\w-])"
+    ),
     re.compile(
         rf"\b(?:experiences?|luck|account|subscription|membership|deals?|booking|reservation|"
         rf"order)\s+(?:with|on|at|from|through|via)\s+"
@@ -446,3 +488,146 @@ def filler(sentence: str) -> bool:
     content = [w for w in words if _CONTENT.fullmatch(w) or len(w) >= 4 or w.isdigit()]
     content = [w for w in content if w.lower() not in FILLER_WORDS and not w[:1].isupper()]
     return len(content) < 2
+
+
+# -- nicknames and kin ----------------------------------------------------------------------
+
+#: A nickname introduced for a name: "Theodore — we all call him Teddy", "Alexandra (Sasha
+#: for short)", "Robert, who goes by Bob", "Elizabeth aka Liz".
+NICKNAME = (
+    re.compile(
+        rf"(?P<full>{NAME})\s*(?:[—–,(-]\s*)?(?:who\s+)?(?:we\s+(?:all\s+)?|everyone\s+|they\s+|"
+        rf"people\s+)?call(?:s|ed)?\s+(?:him|her|them)\s+(?P<nick>{NAME_WORD})"
+    ),
+    re.compile(rf"(?P<full>{NAME})\s*[(,]\s*(?P<nick>{NAME_WORD})\s+for\s+short"),
+    re.compile(rf"(?P<full>{NAME}),?\s+(?:who\s+)?(?:goes|went)\s+by\s+(?P<nick>{NAME_WORD})"),
+    re.compile(rf"(?P<full>{NAME}),?\s+(?:aka|a\.k\.a\.)\s+(?P<nick>{NAME_WORD})"),
+)
+#: A kin or role word after a possessive, with the name that may follow it: "my brother",
+#: "her son Theodore".
+KIN = re.compile(
+    r"\b(?P<whose>[Mm]y|[Hh]is|[Hh]er|[Tt]heir|[Oo]ur)\s+(?P<rel>sister|brother|mum|mom|mother|"
+    r"father|dad|wife|husband|partner|son|daughter|aunt|uncle|niece|nephew|grandma|grandpa|"
+    r"grandmother|grandfather|girlfriend|boyfriend|cousin|friend|boss|manager|colleague|"
+    r"neighbour|neighbor)\b"
+    rf"(?:\s+(?P<name>{NAME_WORD}))?"
+)
+
+
+def kin_gender(rel: str) -> str | None:
+    rel = rel.lower()
+    return "f" if rel in FEMALE_RELATIONS else "m" if rel in MALE_RELATIONS else None
+
+
+# -- statements worth keeping ---------------------------------------------------------------
+
+_NOT_STATEMENT = re.compile(
+    r"^(?:(?:so|and|but|ok|okay|oh|well|hmm|also),?\s+)*(?:can|could|would|will|do|does|did|is|"
+    r"are|should|shall|may|might|what|why|how|where|when|who|which|whose|please|help|let's|"
+    r"let\s+me|tell\s+me|show\s+me|give\s+me|find\s+me|check|look|try|thanks|thank|hi|hello|hey|"
+    r"good\s+(?:morning|night|evening)|bye|sure|great|cool|nice|perfect|lol|haha|i\s+wonder|"
+    r"i\s+(?:need|want)\s+(?:you|to\s+know)|any\s+(?:idea|ideas|tips|thoughts))\b",
+    re.I,
+)
+_VERB = re.compile(
+    r"\b(?:is|are|was|were|am|be|been|has|have|had|do|does|did|can|can't|cannot|could|will|"
+    r"won't|would|should|must|need|needs|go|goes|went|get|gets|got|take|takes|took|make|makes|"
+    r"made|eat|eats|drink|drinks|use|uses|used|run|runs|ran|live|lives|work|works|start|starts|"
+    r"owns?|keeps?|comes?|came|moved?|moves|found|finds?|pays?|paid|costs?|owes?|prefers?|"
+    r"likes?|loves?|hates?|wants?|leaves?|left|arrives?|ends?|opens?|closes?|begins?|"
+    r"[a-z]{2,}(?:ed|es))\b|'s\b|'re\b|'m\b|n't\b",
+    re.I,
+)
+SPECIFIC = re.compile(rf"\d|(?<=\s)[{_UP}][{_LOW}]|(?<=\s)[{_UP}]{{2,}}\b|\b[a-z]+-\d")
+
+
+def worth_keeping(sentence: str) -> bool:
+    """Whether a user's sentence states something worth a line of memory without any
+    trigger word: declarative (not a question, request, greeting or thanks), with a verb,
+    saying something specific (a number, a name, a code) or a full clause of six words."""
+    text = sentence.strip()
+    if text.endswith("?") or len(text.split()) < 4 or _NOT_STATEMENT.match(text):
+        return False
+    if not _VERB.search(text):
+        return False
+    return bool(SPECIFIC.search(text)) or len(text.split()) >= 6
+
+
+# -- corrections said as they are made ------------------------------------------------------
+
+_NUMBER_WORDS = (
+    "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|"
+    "forty|fifty|hundred"
+)
+_VALUE = (
+    rf"(?:\d+(?:[.,:]\d+)*(?:\s*(?:am|pm)\b)?|(?:{_NUMBER_WORDS})\b|"
+    r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|"
+    rf"(?-i:{NAME_WORD}(?:\s+{NAME_WORD})?))"
+)
+#: "Thursday — no, sorry, Friday", "at 3, I mean 4": a value corrected as it is said.
+SAID_AGAIN = re.compile(
+    rf"(?P<old>\b{_VALUE})\s*(?:—|–|-|,|\.\.\.)?\s*"
+    r"(?:(?:no|nope|wait|sorry|oops|err|uh|i\s+mean|i\s+meant|rather|or\s+rather)[,.!]?\s*)+"
+    rf"(?P<new>{_VALUE})\b",
+    re.I,
+)
+#: "Actually make that three.", "No, change it to Friday.": the last value said is replaced.
+MAKE_THAT = re.compile(
+    r"^\W*(?:(?:actually|sorry|no|oh|wait|hmm|correction|oops)[,:!]?\s+)*"
+    r"(?:make\s+(?:that|it)|change\s+(?:that|it)\s+to|(?:i|we)\s+meant?)\s+(?P<new>[^.!?;]+)",
+    re.I,
+)
+#: A message that corrects something said earlier without saying what: "Correction on the
+#: cake: ...", "Actually, ...", "Change of plan: ...", "Update: ...".
+CORRECTS_EARLIER = re.compile(
+    r"^\W*(?:correction(?:\s+(?:on|about|to)\s+[^:,]+)?|change\s+of\s+plans?|update|"
+    r"scratch\s+that|on\s+second\s+thought|i\s+was\s+wrong(?:\s+about\s+[^:,]+)?)\s*[:,—–-]",
+    re.I,
+)
+
+
+def value_sort(value: str) -> str:
+    """The sort of a value: 'number', 'weekday', 'time' or 'name'."""
+    v = value.strip().lower()
+    if re.fullmatch(r"\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}:\d{2}", v):
+        return "time"
+    if re.fullmatch(rf"\d[\d.,]*|{_NUMBER_WORDS}", v):
+        return "number"
+    if re.fullmatch(r"monday|tuesday|wednesday|thursday|friday|saturday|sunday", v):
+        return "weekday"
+    return "name"
+
+
+def said_again(sentence: str) -> tuple[str, str, str] | None:
+    """(the sentence with the corrected value only, old, new) for "Thursday — no, sorry,
+    Friday"; None when no value is corrected as it is said."""
+    m = SAID_AGAIN.search(sentence)
+    if not m or value_sort(m.group("old")) != value_sort(m.group("new")):
+        return None
+    if not sentence[: m.start()].strip() or "!" in m.group(0):
+        return None  # "Oh no, Jon!": an exclamation, not a value said again
+    if m.group("old").lower() == m.group("new").lower():
+        return None
+    fixed = sentence[: m.start()] + m.group("new") + sentence[m.end() :]
+    return fixed, m.group("old"), m.group("new")
+
+
+def replace_last_value(earlier: str, new: str) -> tuple[str, str] | None:
+    """`earlier` with its last value of the sort of `new` replaced by it ("two lanes" +
+    "three lanes" -> "three lanes"); (text, old value), or None when it holds none."""
+    head = new.split()[0] if new.split() else ""
+    sort = value_sort(head)
+    if sort == "name":
+        return None
+    found = [
+        m for m in re.finditer(rf"\b{_VALUE}\b", earlier, re.I) if value_sort(m.group(0)) == sort
+    ]
+    if not found:
+        return None
+    m = found[-1]
+    tail = new.split()[1:]
+    rest = earlier[m.end() :]
+    if tail and rest.lstrip().lower().startswith(tail[0].lower()):
+        rest = rest.lstrip()[len(tail[0]) :]
+        return earlier[: m.start()] + " ".join([head, tail[0]]) + rest, m.group(0)
+    return earlier[: m.start()] + head + rest, m.group(0)

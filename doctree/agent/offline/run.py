@@ -12,7 +12,6 @@ from doctree.agent.offline.pages import Page, neutral, quote
 from doctree.agent.offline.text import (
     IGNORED_WORDS,
     OTHER_KINDS,
-    TOPICS,
     Analysis,
     Directory,
     Sentence,
@@ -100,6 +99,8 @@ class Run(PageIO):
         a = analyse(self.t, directory)
         self.directory = directory
         self.analysis = a
+        self.listed_topics = listings.get("topics", {})
+        self.topic_titles = {slugify(tp): tp for s in a.sentences for tp in s.topics}
         session_projects = sorted({p for s in a.sentences for p in s.projects})
         self.session_project = session_projects[0] if len(session_projects) == 1 else None
         # What is worth keeping: a sentence of some kind, or one about someone or something
@@ -108,7 +109,8 @@ class Run(PageIO):
             s
             for s in a.sentences
             if (s.kinds or s.people or s.others or (s.projects and len(s.text.split()) >= 6))
-            and not (filler(s.text) and not s.kinds)
+            # a few words are a fact when the user says them of someone ("Teddy is six")
+            and not (filler(s.text) and not s.kinds and not (s.speaker == "the user" and s.subject))
         ]
         self.homes = {id(s): self.home(s) for s in facts}
         self.touched = {kind: set() for kind in ENTITY_KINDS}
@@ -276,21 +278,21 @@ class Run(PageIO):
                     "Ignored instructions",
                     f"- {quote(text)} — addressed to the memory system; kept as data, not followed",
                 )
-            for text in a.not_acted:
-                page.add(
-                    "Not acted on",
-                    f"- {quote(text)} — withdrawn as it was made; nothing was removed",
-                )
+            for text, why in a.not_acted:
+                page.add("Not acted on", f"- {quote(text)} — {why}")
             if a.forgotten:
                 page.add(
                     "Forgotten on request",
                     f"- {a.forgotten} statement(s) left out of memory, as the user asked",
                     key="left out of memory",
                 )
-            for what in a.forget:
+            if a.forget:  # what was forgotten is not named again here
+                n = len(a.forget)
                 page.add(
                     "Forgotten on request",
-                    f"- {quote(what, 80)}: removed from current memory, as the user asked",
+                    f"- {n} subject{'s' if n != 1 else ''} removed from current memory, "
+                    "as the user asked",
+                    key="removed from current memory",
                 )
             links = [f"{self.root}/projects/{p}" for p in projects]
             links += [
@@ -341,7 +343,7 @@ class Run(PageIO):
         if kind == "projects":
             return self.directory.projects.get(slug, slug)
         if kind == "topics":
-            return next((t for t in TOPICS.values() if slugify(t) == slug), slug)
+            return self.topic_titles.get(slug, slug)
         return self.directory.others[kind].get(slug, slug)
 
     def who(self, slug: str, sentences: list[Sentence]) -> str | None:
@@ -410,10 +412,7 @@ class Run(PageIO):
                 if link != path:
                     page.add("Related", f"- [[{link}]]")
             page.add("Sessions", f"- {self.day.isoformat()}: {self.cite}", key=self.session_path)
-            order = {name: i for i, name in enumerate(SECTION_ORDER)}
-            page.sections = dict(
-                sorted(page.sections.items(), key=lambda kv: order.get(kv[0], len(order)))
-            )
+            _order_sections(page)
 
         self.update(path, title, change)
 
@@ -427,6 +426,11 @@ class Run(PageIO):
         for name, role in s.roles:
             if self.directory.person(name) == slug:
                 page.add("Facts", f"- Role: {role} ({self.cite})", key=f"Role: {role}")
+        for nick, target in self.directory.aliases.items():
+            if target == slug and nick in s.text:
+                page.add(
+                    "Facts", f"- Also called: {nick} ({self.cite})", key=f"Also called: {nick}"
+                )
         for n in s.people:
             full = " " in n and not is_title(n) and n != page.title
             if full and self.directory.person(n) == slug:
@@ -437,6 +441,12 @@ class Run(PageIO):
         to the page's "Past" section, dated, so the page tells what holds now."""
         line = self.line(s)
         key = neutral(s.statement or s.text)
+        for old in s.replaces:  # corrected later in the same session
+            page.add(
+                "Past",
+                f"{self.line(old)} — past: corrected on {s.time[:10]}",
+                key=neutral(old.statement or old.text),
+            )
         if any(key in existing for existing in page.sections.get(section, [])):
             return
         if "change" in s.kinds:
@@ -488,6 +498,8 @@ class Run(PageIO):
             return "notes", "To remember"
         if "setup" in kinds:
             return "notes", "How things are set up"
+        if "statement" in kinds:
+            return "notes", "Facts"
         return None
 
     def list_page(self, s: Sentence) -> str | None:
@@ -523,23 +535,42 @@ class Run(PageIO):
             self.update(f"{self.root}/{name}", titles[name], change)
 
     def forget(self, what: str) -> None:
-        """Remove the lines that say `what` from current pages (not the archive)."""
+        """Forget `what` in current memory: the page of the person or thing it names is
+        deleted (a tombstone: its history stays and reverting this run restores it), and
+        every line that says it or links to that page is removed from the pages that hold
+        one. Each change is a document write of this run, so `doctree revert --run` puts
+        it back."""
         words = content_words(what)
         if not words:
             return
-        r = self.call("document_search", {"query": " ".join(sorted(words)), "under": self.root})
+        gone = self._pages_named(what)
+        links = tuple(f"[[{p}]]" for p in gone) + tuple(f"[[{p}|" for p in gone)
+        for path in gone:
+            r = self.call("document_delete", {"path": path})
+            if not r.is_error:
+                self.absent.add(path)
+                self.summary.changed.append(path)
+        r = self.call(
+            "document_search",
+            {"query": " ".join(sorted(words)), "under": self.root, "limit": 50},
+        )
         paths = [f"{self.root}/{n}" for n in ("corrections", "decisions", "notes", "active")]
-        paths.append(self.session_path)  # the request's own session page is read anyway
+        paths += [f"{self.root}/patterns", self.session_path]
+        paths += sorted({p.rsplit("/", 1)[0] for p in gone})  # the listings that link them
         if not r.is_error:
             paths += [m.group(1) for m in re.finditer(r"^- (\S+) \(v\d+\)", r.content, re.M)]
         removed = 0
         for path in dict.fromkeys(paths):
+            if path in gone:
+                continue
             current = self.read(path)
             if current is None:
                 continue
             edits: dict[str, str | None] = {}
             for ln in current.body.split("\n"):
-                if not ln.startswith("- ") or not mentions(ln, words):
+                if not ln.startswith("- "):
+                    continue
+                if not mentions(ln, words) and not (links and any(x in ln for x in links)):
                     continue
                 if self._session_line(ln):  # a recent session keeps its link, not its words
                     edits[ln] = ln.split(" `", 1)[0] if " `" in ln else None
@@ -554,13 +585,32 @@ class Run(PageIO):
                     section[:] = [
                         edits.get(ln, ln) for ln in section if ln not in edits or edits[ln]
                     ]
+                page.sections = {k: v for k, v in page.sections.items() if v}
 
             self.update(path, Page.parse(current.body, path).title, change)
             removed += len(edits)
         self.summary.notes.append(
-            f"forgot {removed} line(s) about {what!r} from current memory on request "
+            f"forgot {removed} line(s) and {len(gone)} page(s) from current memory on request "
             "(earlier versions keep them until `doctree forget` erases them)"
         )
+
+    def _pages_named(self, what: str) -> list[str]:
+        """The pages of the people, projects and things `what` names: "Jonas" is the page
+        of Jonas Berg when he is the only Jonas known."""
+        d = self.directory
+        out = []
+        people = d.known_person_names()
+        if what in people:
+            out.append(f"{self.root}/people/{people[what]}")
+        slug = slugify(lang.ascii_slug_text(what))
+        if slug in d.projects:
+            out.append(f"{self.root}/projects/{slug}")
+        for kind in OTHER_KINDS:
+            if slug in d.others[kind]:
+                out.append(f"{self.root}/{kind}/{slug}")
+        if slug in self.topic_titles or slug in self.listed_topics:
+            out.append(f"{self.root}/topics/{slug}")
+        return [p for p in dict.fromkeys(out) if p != self.root]
 
     def write_active(self, sentences: list[Sentence]) -> None:
         upcoming = [s for s in sentences if "date" in s.kinds and s.when is not None]
@@ -691,6 +741,7 @@ class Run(PageIO):
         new_iso = _iso(new, s)
         edited = []
         stated: set[str] = set()  # pages that got the new value's line
+        moved: dict[str, list[str]] = {}  # page -> the old lines it keeps under "Past"
         for path in paths:
             page = self.read(path)
             if page is None:
@@ -716,23 +767,26 @@ class Run(PageIO):
                 )
                 if not relevant:
                     continue
+                if line.startswith("- past") or " — past: " in line:
+                    continue
+                now = self.line(s)
                 if value_kind(old) in ("name", "weekday"):
-                    # A name replaced keeps its own reasons: the old line stays, marked past.
-                    if line.startswith("- past"):
-                        continue
-                    fixed = (
-                        f"- past (corrected {s.time[:10]}: “{new}”, not “{old}”, {self.cite}): "
-                        + line[2:]
-                    )
-                    now = self.line(s)  # and the new value, with its own reasons, below it
+                    # A name replaced keeps its own reasons: the old line moves under "Past",
+                    # and the correction, with its own reasons, takes its place.
+                    fixed = ""
                     if neutral(s.statement) not in page.body and path not in stated:
-                        fixed += "\n" + now
+                        fixed = now
                         stated.add(path)
                 else:
                     fixed = re.sub(rf"(?<![\w]){re.escape(old)}(?![\w])", new, line)
                     if old_iso and new_iso:
                         fixed = fixed.replace(old_iso, new_iso)
-                    fixed += f" (corrected {s.time[:10]}: was “{old}”, {self.cite})"
+                    fixed = fixed.rsplit(" ([[", 1)[0] + f" ({self.cite})"
+                    if path != f"{self.root}/active":  # said, as it stands now, on this day
+                        fixed = re.sub(r"^- \d{4}-\d{2}-\d{2}:", f"- {s.time[:10]}:", fixed)
+                past_line = f"{line} — past: corrected on {s.time[:10]}: “{new}”, not “{old}”"
+                if not fixed:
+                    line += "\n"  # the line goes; the page keeps its other lines as they are
                 if path == f"{self.root}/active" and value_kind(old) in ("name", "weekday"):
                     # what is current lists the new value only (an upcoming date is added apart)
                     upcoming = s.when is not None and s.when > self.day
@@ -745,10 +799,21 @@ class Run(PageIO):
                         f"{path}: correction not applied: {r.content.removeprefix('error: ')}"
                     )
                     continue
+                if path != f"{self.root}/active":
+                    moved.setdefault(path, []).append(past_line)
                 if path not in edited:
                     edited.append(path)
                 if path not in self.summary.changed:
                     self.summary.changed.append(path)
+        for path, lines in moved.items():
+            self.update(
+                path,
+                path.rsplit("/", 1)[1],
+                lambda page, lines=lines: [
+                    *(page.add("Past", ln) for ln in lines),
+                    _order_sections(page),
+                ],
+            )
         return edited
 
     def _session_line(self, line: str) -> bool:
@@ -835,6 +900,13 @@ class Run(PageIO):
             page.sections["Contents"] = known + others
 
         self.update(self.root, "Memory", change)
+
+
+def _order_sections(page: Page) -> None:
+    """Current facts first, then what they replaced ("Past"), then links and sessions; a
+    section this order does not name keeps its place after them."""
+    order = {name: i for i, name in enumerate(SECTION_ORDER)}
+    page.sections = dict(sorted(page.sections.items(), key=lambda kv: order.get(kv[0], len(order))))
 
 
 def _iso(value: str, s: Sentence) -> str | None:

@@ -47,7 +47,10 @@ _RELATIVE = re.compile(
     r"|(?P<inn>in\s+(?P<n>\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+"
     r"(?P<unit>days?|weeks?))"
     rf"|(?P<afternext>(?P<day2>{_WEEKDAY_RE})\s+after\s+next|the\s+week\s+after\s+next)"
+    rf"|(?P<dom>(?:(?:on\s+)?{_WEEKDAY_RE},?\s+)?(?:the\s+)?(?P<n2>[1-9]|[12]\d|3[01])"
+    rf"(?:st|nd|rd|th)(?:\s+of\s+(?P<thismonth>this|next)\s+month)?(?!\s+(?:of\s+)?{_MONTH_RE}))"
     rf"|(?P<wd>(?:(?P<mod>this|next|last|coming|on)\s+)?(?P<day>{_WEEKDAY_RE}))"
+    rf"(?!,?\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\b|,?\s+{_MONTH_RE}\s+\d)"
     r")\b",
     re.I,
 )
@@ -72,8 +75,8 @@ _NOT_NAMES = {
     "Last", "OK", "Ok", "Okay", "Good", "Great", "Please", "Let", "Our", "My", "His", "Her",
     "Their", "You", "Your", "He", "She", "They", "Me", "Us", "Them", "A", "An", "In", "On",
     "At", "For", "If", "When", "Hi", "Hey", "Hello", "Morning", "Evening", "Afternoon",
-    "Back", "Quick", "Note", "Notes", "Remember", "Actually", "Correction", "Slack", "Zoom",
-    "Teams", "Google", "Postgres", "Kafka", "Python", "Team", "Everyone", "All",
+    "Back", "Quick", "Note", "Notes", "Remember", "Actually", "Correction", "Team",
+    "Everyone", "All",
     "Update", "Reminder", "Todo", "Status", "Agenda", "Summary", "Context", "Background",
     "Problem", "Question", "Answer", "Edit", "Rule", "Change", "Plan", "Idea", "Decision",
     "Action", "Big", "Bad", "News", "Hmm", "Aww", "Wow", "Honestly", "Before", "After",
@@ -86,14 +89,27 @@ _PROJECTS = (
     re.compile(r"\b(?P<name>[A-Z][\w-]+)\s+project\b"),
 )
 _NOT_PROJECTS = {"this", "that", "the", "a", "new", "side", "my", "our", "old", "same", "whole"}
-TOPICS = {
-    "postgres": "Postgres", "postgresql": "Postgres", "mysql": "MySQL", "kafka": "Kafka",
-    "pytest": "pytest", "k6": "k6", "openapi": "OpenAPI", "graphql": "GraphQL",
-    "sso": "SSO", "logrotate": "logrotate", "pgloader": "pgloader", "docker": "Docker",
-    "kubernetes": "Kubernetes", "redis": "Redis", "sqlite": "SQLite", "rust": "Rust",
-    "typescript": "TypeScript", "react": "React", "terraform": "Terraform",
-}  # fmt: skip
-_TOPIC_RE = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, TOPICS)) + r")(?![\w-])", re.I)
+#: A tool or technology: a name said with what kind of technical thing it is ("the Kafka
+#: cluster", "a Postgres database", "our Redis cache", "pgloader 3.6"), or the name a system
+#: moves to or from ("migrate from MySQL to Postgres").
+_TECH_NOUN = (
+    r"(?:cluster|database|db|queue|server|instance|config|library|package|pipeline|dashboard|"
+    r"api|sdk|cli|plugin|extension|container|bucket|schema|broker|replica|cache|backend|"
+    r"frontend|framework|runtime|driver|module|integration|cron|daemon|repo|repository)"
+)
+_TECH = (
+    re.compile(
+        rf"(?<![\w/.-])(?P<name>(?-i:[A-Z][A-Za-z0-9+#]*[A-Za-z0-9+#]|[a-z][a-z0-9]*\d[a-z0-9]*|"
+        rf"[a-z]{{3,}}))\s+(?:\d[\d.]*\s+)?{_TECH_NOUN}\b",
+        re.I,
+    ),
+    re.compile(r"(?<![\w/.-])(?P<name>[A-Za-z][\w+#-]*[A-Za-z0-9+#])\s+v?\d+\.\d+(?:\.\d+)?\b"),
+    re.compile(
+        r"\b(?:migrat\w*|mov\w*|switch\w*|port\w*)\s+(?:\w+\s+){0,4}?from\s+"
+        r"(?P<name>(?-i:[A-Z][A-Za-z0-9+#]+))\s+to\s+(?P<name2>(?-i:[A-Z][A-Za-z0-9+#]+))",
+        re.I,
+    ),
+)
 
 _PREFERENCE = re.compile(
     r"\b(?:i|we)\s+(?:really\s+|much\s+|strongly\s+|always\s+)?"
@@ -159,6 +175,8 @@ class Sentence:
     others: dict[str, list[str]] = field(default_factory=dict)  # organisations/places/pets
     roles: list[tuple[str, str]] = field(default_factory=list)  # (name, role)
     secrets: list[str] = field(default_factory=list)  # kinds of secret withheld from it
+    raw: str = ""  # the sentence as said, corrections said with it applied
+    replaces: list[Sentence] = field(default_factory=list)  # earlier ones it corrects
 
 
 @dataclass
@@ -173,7 +191,8 @@ class Analysis:
     ignored: list[str]  # text addressed to the memory system, quoted as data
     forget: list[str] = field(default_factory=list)  # what to forget from earlier sessions
     forgotten: int = 0  # statements of this session left out on request
-    not_acted: list[str] = field(default_factory=list)  # requests withdrawn as they were made
+    #: requests not acted on: (what was said, why not)
+    not_acted: list[tuple[str, str]] = field(default_factory=list)
     opening: str | None = None  # what the session was about, in the user's first words
 
 
@@ -242,6 +261,13 @@ def resolve_relative(
             else:
                 d = ref - timedelta(days=ref.weekday()) + timedelta(days=14)
                 label = f"week of {d.isoformat()}"
+        elif m.group("dom"):
+            if re.search(rf"\b{_MONTH_RE}\s*$", text[: m.start()], re.I):
+                continue  # "April 30th": a month-day date, found by `absolute_dates`
+            # "the 14th", "Friday the 19th": the day of the month wins over a weekday
+            d = _day_of_month(
+                ref, int(m.group("n2")), past=past, month=(m.group("thismonth") or "").lower()
+            )
         elif m.group("wd"):
             before = text[: m.start()].lower()
             after = text[m.end() :]
@@ -275,8 +301,36 @@ def resolve_relative(
     return "".join(out), found
 
 
-def absolute_dates(text: str, ref: date) -> list[tuple[str, date]]:
-    """Month-day dates (`December 3`, `3 December`) with the year that puts them nearest `ref`."""
+def _day_of_month(ref: date, day: int, *, past: bool, month: str = "") -> date | None:
+    """The date a bare day of the month means said on `ref`: the next one to come (the
+    latest one gone in a sentence about the past); "of this/next month" fixes the month."""
+    first = ref.replace(day=1)
+    months = [first]
+    if month == "next" or not month:
+        months.append((first + timedelta(days=32)).replace(day=1))
+    if past and not month:
+        months.insert(0, (first - timedelta(days=1)).replace(day=1))
+    if month == "next":
+        months = months[1:]
+    candidates = []
+    for m in months:
+        try:
+            candidates.append(m.replace(day=day))
+        except ValueError:
+            continue
+    if month:
+        return candidates[0] if candidates else None
+    if past:
+        gone = [d for d in candidates if d <= ref]
+        return gone[-1] if gone else None
+    coming = [d for d in candidates if d >= ref]
+    return coming[0] if coming else None
+
+
+def absolute_dates(text: str, ref: date, *, past: bool | None = None) -> list[tuple[str, date]]:
+    """Month-day dates (`December 3`, `3 December`) with their year: in a sentence about the
+    past the latest such day up to `ref`, in one about what is coming the next from `ref`;
+    when the tense is not known (`past` None), the year that puts them nearest `ref`."""
     found = []
     for m in _ABSOLUTE.finditer(text):
         month = (m.group("m1") or m.group("m2")).lower().rstrip(".")
@@ -288,7 +342,14 @@ def absolute_dates(text: str, ref: date) -> list[tuple[str, date]]:
             d = date(ref.year, num, day)
         except ValueError:
             continue
-        if d < ref - timedelta(days=183):
+        if past is True and d > ref:
+            d = date(ref.year - 1, num, day) if not (num == 2 and day == 29) else d
+        elif past is False and d < ref - timedelta(days=7):
+            # a week of slack: "the talk on March 3" said on March 5 is still this year's
+            d = date(ref.year + 1, num, day) if not (num == 2 and day == 29) else d
+        elif past is not None:
+            pass
+        elif d < ref - timedelta(days=183):
             d = date(ref.year + 1, num, day)
         elif d > ref + timedelta(days=183):
             d = date(ref.year - 1, num, day)
@@ -338,6 +399,25 @@ def user_sentences(text: str) -> tuple[list[str], list[str]]:
     return [s for s in own if s], quoted
 
 
+#: A line that introduces someone else's words below it: "my colleague pasted this:",
+#: "Ana wrote:", "here's the message:".
+_PASTE_INTRO = re.compile(
+    r"\b(?:pasted|pasting|paste|forwarded|forwarding|wrote|writes|said|says|sent|posted|"
+    r"copied|quoting|message|email|text|reads|reply|replied)\b[^:]{0,60}:\s*$",
+    re.I,
+)
+
+
+def pasted_sentences(text: str) -> set[str]:
+    """The sentences of a message below a line that introduces someone else's words ("my
+    colleague pasted this:", "Ana wrote:"): kept as what was said, never a request."""
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if _PASTE_INTRO.search(line.strip()):
+            return set(user_sentences("\n".join(lines[i + 1 :]))[0])
+    return set()
+
+
 def split_sentences(paragraph: str) -> list[str]:
     """Sentences of a paragraph; abbreviations such as `Dr.` do not end one."""
     parts = re.split(r"(?<=[.!?])\s+(?=[\"'(A-Za-z0-9`])", paragraph.strip())
@@ -348,6 +428,12 @@ def split_sentences(paragraph: str) -> list[str]:
         else:
             out.append(p)
     return [s.strip() for s in out if s.strip()]
+
+
+def _code_word(text: str, word: str) -> bool:
+    """Whether `word` is written as a name of a program: in backticks, or all lowercase
+    where a plain word would not be (before a version number)."""
+    return bool(re.search(rf"`{re.escape(word)}`|\b{re.escape(word)}\s+\d", text))
 
 
 def _names_in(group: str) -> list[str]:
@@ -389,6 +475,13 @@ class Directory:
         self.projects = dict(projects)
         self.others = {k: dict((others or {}).get(k, {})) for k in OTHER_KINDS}
         self.not_people: set[str] = set()  # names spoken of as no person is (a deity)
+        self.aliases: dict[str, str] = {}  # a nickname introduced in the session -> slug
+
+    def alias(self, nick: str, name: str) -> None:
+        """`nick` is what `name` is called ("Theodore — we call him Teddy")."""
+        slug = self.person(name)
+        if person_slug(nick) != slug:
+            self.aliases[nick] = slug
 
     def kind_of(self, name: str) -> str | None:
         """'organisations', 'places' or 'pets' for a name known as one, else None."""
@@ -406,6 +499,8 @@ class Directory:
 
     def person(self, name: str) -> str:
         """The slug of the page for `name`, reusing a page known by first or full name."""
+        if name in self.aliases:
+            return self.aliases[name]
         slug = person_slug(name)
         if slug in self.people:
             return slug
@@ -425,6 +520,7 @@ class Directory:
             forms[name] = slug
             if not is_title(name) and " " in name:
                 forms.setdefault(name.split()[0], slug)
+        forms.update(self.aliases)
         return forms
 
     def project(self, name: str) -> str:
@@ -458,7 +554,15 @@ def analyse(transcript: Transcript, directory: Directory) -> Analysis:
     previous: list[Sentence] = []  # the last user message's sentences: what "forget that" means
     context = _Context(directory)
     dropped: list[str] = []  # what the user asked to forget
+    # the assistant's message answers the user's question from a tool's result
+    after_tool = from_tool = asked = False
     for m in transcript.messages:
+        if m.kind == "user" and isinstance(m.content, str):
+            asked = m.content.rstrip().endswith("?")
+        if m.kind != "assistant":
+            after_tool = asked and (
+                m.kind == "tool_result" or (after_tool and m.kind == "tool_call")
+            )
         if m.kind == "tool_call" and isinstance(m.content, dict):
             tools[str(m.content.get("name", "?"))] += 1
         if m.kind == "tool_result" and isinstance(m.content, dict):
@@ -471,12 +575,16 @@ def analyse(transcript: Transcript, directory: Directory) -> Analysis:
             continue
         ref = message_date(m.time)
         if m.kind == "assistant":
-            pending = _findings(m.time, m.content, ref, directory)
+            pending = _findings(m.time, m.content, ref, directory, from_tool=after_tool)
+            from_tool = after_tool
             continue
         speaker, content = _speaker(m.content, chat=chat)
         own, quoted = user_sentences(content)
+        pasted = pasted_sentences(content)
         ignored.extend(_addressed("\n".join(quoted)))
-        if pending and own and lang.accepts(own[0]):
+        if (
+            pending and own and (lang.accepts(own[0]) or (from_tool and not lang.rejects(own[0])))
+        ):  # accepted, or what a tool returned and the user did not turn down
             a.sentences.extend(pending)
         pending = []
         current: list[Sentence] = []
@@ -485,10 +593,14 @@ def analyse(transcript: Transcript, directory: Directory) -> Analysis:
                 ignored.append(raw)
                 continue
             request = lang.forget_request(raw)
+            if request is not None and (speaker or _ITEM_LABEL.match(raw) or raw in pasted):
+                # a participant's line in a thread or a pasted note: not the user's request
+                a.not_acted.append((raw, "said by someone else; nothing was removed"))
+                continue
             if request is not None:
                 later = own[own.index(raw) + 1 :]
                 if any(lang.WITHDRAWN.search(x) for x in [raw, *later]):
-                    a.not_acted.append(raw)  # "... just kidding, keep it"
+                    a.not_acted.append((raw, "withdrawn as it was made; nothing was removed"))
                     continue
                 what = request[1]
                 if what is None:  # "forget that": the statements just made
@@ -501,36 +613,94 @@ def analyse(transcript: Transcript, directory: Directory) -> Analysis:
                             a.forgotten += 1
                             dropped.append(t.text)
                 else:
-                    a.forget.append(what)
-                    words = content_words(what)
-                    for t in [t for t in a.sentences if words and mentions(t.text, words)]:
-                        a.sentences.remove(t)
-                        a.forgotten += 1
-                        dropped.append(t.text)
+                    for target in lang.forget_targets(what):
+                        a.forget.append(target)
+                        words = content_words(target)
+                        for t in [t for t in a.sentences if words and mentions(t.text, words)]:
+                            a.sentences.remove(t)
+                            a.forgotten += 1
+                            dropped.append(t.text)
                 continue
             label, body = speaker, raw
             item = _ITEM_LABEL.match(raw)  # pasted notes: "Wei: finished the export"
             name = item.group("name") if item else None
             if name and name not in _NOT_NAMES and not directory.kind_of(name):
                 label = name
+            if again := lang.said_again(body):  # "Thursday — no, sorry, Friday"
+                body = again[0]
+            if (made := lang.MAKE_THAT.match(body)) and (
+                earlier := _fix_last(a.sentences, made.group("new"), speaker=label)
+            ):
+                i, fixed = earlier  # "Actually make that three": the last value said changes
+                old = a.sentences[i]
+                new = _sentence(old.time, fixed, message_date(old.time), directory, context)
+                new.speaker, new.subject = old.speaker, new.subject or old.subject
+                a.sentences[i] = new
+                if old in current:
+                    current[current.index(old)] = new
+                continue
             s = _sentence(m.time, body, ref, directory, context, speaker=label)
+            if lang.CORRECTS_EARLIER.match(body) and not s.correction:
+                s.replaces = _corrected_earlier(s, a.sentences)
+                for old in s.replaces:
+                    a.sentences.remove(old)
+                    if old in current:
+                        current.remove(old)
+                if s.replaces and "statement" not in s.kinds and not s.kinds:
+                    s.kinds.append("statement")
             a.sentences.append(s)
             current.append(s)
         previous = current
-        if a.opening is None and own:  # the first words: until past 60 characters
-            text = ""
-            for sentence in own:
-                text = f"{text} {sentence}".strip()
-                if len(text) > 60:
-                    break
-            a.opening = text
     a.tool_errors = tool_errors
+    # the opening: the first words kept (corrections applied), until past 60 characters
+    said = [x for x in a.sentences if x.speaker != "the assistant" and x.raw]
+    if said:
+        text = ""
+        for x in said:
+            if x.time != said[0].time:
+                break
+            text = f"{text} {x.raw}".strip()
+            if len(text) > 60:
+                break
+        a.opening = text
     if a.opening and any(d.split(" (")[0][:40] in a.opening for d in dropped):
         a.opening = None  # the session began with what the user asked to forget
     _link_known(a.sentences, directory)
     for s in a.sentences:
         s.statement = s.statement or _statement(s)
     return a
+
+
+def _fix_last(
+    sentences: list[Sentence], new: str, *, speaker: str | None
+) -> tuple[int, str] | None:
+    """(index, corrected text) of the latest sentence by the same speaker that holds a
+    value of the sort of `new`, with that value replaced."""
+    who = speaker or "the user"
+    for i in range(len(sentences) - 1, max(-1, len(sentences) - 4), -1):
+        s = sentences[i]
+        if s.speaker != who or not s.raw:
+            continue
+        if fixed := lang.replace_last_value(s.raw, new.strip()):
+            return i, fixed[0]
+    return None
+
+
+def _corrected_earlier(s: Sentence, sentences: list[Sentence]) -> list[Sentence]:
+    """The earlier sentences of the session that `s` ("Correction on the cake: it's
+    vanilla") corrects: by the same speaker, sharing the subject it names, or two words."""
+    m = re.match(r"\W*(?:correction|i\s+was\s+wrong)\s+(?:on|about|to)\s+([^:,]+)", s.raw, re.I)
+    named = content_words(m.group(1)) if m else set()
+    words = content_words(s.raw) - {"correction", "actually", "update", "plan", "plans", "wrong"}
+    out = []
+    for old in reversed(sentences):
+        if old.speaker != s.speaker or not old.raw:
+            continue
+        have = content_words(old.raw)
+        if (named and named <= have) or (not named and len(words & have) >= 2):
+            out.append(old)
+            break  # the latest one it can mean
+    return out
 
 
 def content_words(text: str) -> set[str]:
@@ -567,12 +737,18 @@ _ECHO = re.compile(
 )
 
 
-def _findings(time: str, text: str, ref: date, directory: Directory) -> list[Sentence]:
-    """What an assistant's message found or proposed: kept if the user's reply accepts it."""
+def _findings(
+    time: str, text: str, ref: date, directory: Directory, *, from_tool: bool = False
+) -> list[Sentence]:
+    """What an assistant's message found or proposed: kept if the user's reply accepts it.
+    Right after a tool's result, what it says of that result with something specific in it
+    (a number, a name, a code) is a finding too."""
     own, _ = user_sentences(text)
     own = [r for r in own if not r.endswith("?") or r is own[-1]]
     said = [r for r in own if not r.endswith("?") and not _ECHO.match(r)]
     chosen = [r for r in said if lang.FINDING.search(r)][:3]
+    if not chosen and from_tool:
+        chosen = [r for r in said if lang.worth_keeping(r) and lang.SPECIFIC.search(r)][:3]
     if not chosen and own and lang.OFFER.search(own[-1]):
         # "Then settle should sum integer cents ... Shall I make both changes?"
         chosen = [r for r in said if len(r.split()) >= 6][-2:]
@@ -593,8 +769,22 @@ class _Context:
     def __init__(self, directory: Directory):
         self.directory = directory
         self.gender: dict[str, str] = {}
-        self.last: list[str] = []  # people named, latest last
+        self.last: list[str] = []  # people named (page slugs), latest last
+        self.form: dict[str, str] = {}  # slug -> the name as it was last written
         self.pet_last = False  # the latest thing named is an animal
+
+
+def _referent(context: _Context, gender: str, *, exclude: set[str]) -> str | None:
+    """Who "he" or "she" means, or None when unsure: the latest person known to be of that
+    gender, unless someone whose gender is unknown was named after them; someone of unknown
+    gender only when nobody else could be meant. A wrong person is worse than none."""
+    recent = [k for k in reversed(context.last) if k not in exclude]
+    fits = [k for k in recent if context.gender.get(k) in (gender, None)]
+    if not fits:
+        return None
+    if context.gender.get(fits[0]) == gender or len(fits) == 1:
+        return fits[0]
+    return None
 
 
 def _sentence(
@@ -608,7 +798,7 @@ def _sentence(
 ) -> Sentence:
     clean, found = redact(raw)
     text, rel = resolve_relative(clean, ref, past=lang.past_tense(clean))
-    s = Sentence(time=time, text=text, dates=rel, speaker=speaker or "the user")
+    s = Sentence(time=time, text=text, dates=rel, speaker=speaker or "the user", raw=clean)
     if found:
         kinds = ", ".join(dict.fromkeys(x.kind for x in found))
         where = secret_location(raw)
@@ -624,7 +814,7 @@ def _sentence(
             )
             + ")."
         )
-    abs_dates = absolute_dates(clean, ref)
+    abs_dates = absolute_dates(clean, ref, past=lang.past_tense(clean))
     all_dates = sorted(rel + abs_dates, key=lambda pd: clean.lower().find(pd[0].lower()))
     if all_dates:
         s.when = all_dates[0][1]
@@ -654,6 +844,8 @@ def _sentence(
             s.kinds.append("leaving")
         if s.when is not None and s.when > ref and len(clean.split()) >= 5:
             s.kinds.append("date")
+        if not s.kinds and not speaker and lang.worth_keeping(clean):
+            s.kinds.append("statement")  # said plainly, no trigger word: kept as said
     if lang.CHANGE.search(clean) and ({"preference", "decision"} & set(s.kinds)):
         s.kinds.append("change")
     _entities(s, clean, directory)
@@ -742,6 +934,17 @@ def _entities(s: Sentence, raw: str, directory: Directory) -> None:
         if clean not in s.people:
             s.people.append(clean)
 
+    for m in re.finditer(rf"{lang.TITLE}{lang.NAME_WORD}", raw):
+        person(m.group(0))  # "Dr. Osei": a title names a person
+    for pattern in lang.NICKNAME:
+        for m in pattern.finditer(raw):
+            full = _clean_name(m.group("full"))
+            if full and m.group("nick") not in _NOT_NAMES:
+                directory.alias(m.group("nick"), full)
+                person(full)
+    for m in lang.KIN.finditer(raw):
+        if m.group("name") and m.group("name") not in _NOT_NAMES:
+            person(m.group("name"))
     for m in _PERSON_TRIGGER.finditer(raw):
         if _NOT_WITH_PERSON.search(raw[: m.start("names")]):
             continue  # "we're going with Dagster": a choice, not a person
@@ -774,10 +977,16 @@ def _entities(s: Sentence, raw: str, directory: Directory) -> None:
             slug = directory.project(name)
             if slug not in s.projects:
                 s.projects.append(slug)
-    for m in _TOPIC_RE.finditer(raw):
-        topic = TOPICS[m.group(1).lower()]
-        if topic not in s.topics:
-            s.topics.append(topic)
+    for pattern in _TECH:
+        for m in pattern.finditer(raw):
+            for name in (m.group("name"), m.groupdict().get("name2")):
+                if not name or name.lower() in stopwords.ENGLISH or name in _NOT_NAMES:
+                    continue
+                if name[:1].islower() and not re.search(r"\d", name) and not _code_word(raw, name):
+                    continue  # "the staging database": an ordinary word, not a name
+                if name not in s.topics and name not in s.people:
+                    s.topics.append(name)
+    s.people = [p for p in s.people if p not in s.topics]  # a technology is no person
     # the person named first is who the sentence is about
     s.people.sort(key=lambda n: raw.find(n) if n in raw else len(raw))
 
@@ -793,12 +1002,8 @@ _NOT_WITH_PERSON = re.compile(
 def _resolve_pronouns(s: Sentence, raw: str, context: _Context) -> None:
     """'Her birthday is March 14' after 'my sister Maya': the sentence is about Maya."""
     directory = context.directory
-    if s.relation:
-        rel = s.relation[0]
-        if rel in lang.FEMALE_RELATIONS:
-            context.gender[s.relation[1]] = "f"
-        elif rel in lang.MALE_RELATIONS:
-            context.gender[s.relation[1]] = "m"
+    if s.relation and (g := lang.kin_gender(s.relation[0])):
+        context.gender[directory.person(s.relation[1])] = g
     gender = lang.pronoun_gender(raw)
     if s.others.get("pets") or (lang.PET_NOUN.search(raw) and not s.people):
         context.pet_last = True
@@ -810,20 +1015,50 @@ def _resolve_pronouns(s: Sentence, raw: str, context: _Context) -> None:
             s.people.remove(name)
         return
     named = [n for n in s.people if n != s.speaker]
-    if gender and not named and not context.pet_last:
-        candidates = [n for n in reversed(context.last) if context.gender.get(n) in (gender, None)]
-        if candidates:
-            name = candidates[0]
-            context.gender.setdefault(name, gender)
-            s.people.insert(0, name)
-            s.subject = name
-            s.text = lang.resolve_pronoun(s.text, name)
-    elif gender and len(named) == 1 and named[0] not in context.gender:
-        context.gender[named[0]] = gender
+    key = {n: directory.person(n) for n in named}
+    # kin words: "my sister Farah", "her son Theodore" tell a gender; "my brother" without a
+    # name is someone too, whom a later "he" may mean
+    unnamed: list[str] = []
+    for m in lang.KIN.finditer(raw):
+        g = lang.kin_gender(m.group("rel"))
+        if m.group("name") and m.group("name") in key:
+            if g:
+                context.gender.setdefault(key[m.group("name")], g)
+        elif not m.group("name") and m.group("whose").lower() == "my":
+            who = f"the user's {m.group('rel').lower()}"
+            unnamed.append(who)
+            if g:
+                context.gender[who] = g
+    for pattern in lang.NICKNAME:
+        for m in pattern.finditer(raw):
+            if (full := m.group("full")) in key and (g := lang.pronoun_gender(m.group(0))):
+                context.gender.setdefault(key[full], g)
+    lead_kin = re.match(r"\s*(?:his|her)\s+\w+\s+(?P<name>\S+)", raw, re.I)
+    about_kin = bool(lead_kin and lang.KIN.match(raw.strip()) and len(set(key.values())) == 1)
+    if gender and (not named or about_kin) and not context.pet_last and not unnamed:
+        ref = _referent(context, gender, exclude=set(key.values()))
+        if ref is not None:
+            context.gender.setdefault(ref, gender)
+            form = context.form.get(ref, ref)
+            if ref in directory.people or ref in directory.aliases.values():
+                s.people.insert(0, form)
+                if not about_kin:
+                    s.subject = form
+                else:  # "Her son Theodore ...": about Theodore, who is Farah's son
+                    kin = lang.KIN.match(raw.strip())
+                    name = kin.group("name") if kin else None
+                    if name and name in key:
+                        s.subject = name
+                        s.roles.append((name, f"{form}'s {kin.group('rel').lower()}"))
+            s.text = lang.resolve_pronoun(s.text, form[:1].upper() + form[1:])
+    elif gender and len(named) == 1 and key[named[0]] not in context.gender:
+        context.gender[key[named[0]]] = gender
     for n in named:
-        if n in context.last:
-            context.last.remove(n)
-        context.last.append(n)
+        context.form[key[n]] = n
+    for k in [*(key[n] for n in named), *unnamed]:
+        if k in context.last:
+            context.last.remove(k)
+        context.last.append(k)
     if named:
         context.pet_last = bool(s.others.get("pets")) or (
             bool(lang.PET_NOUN.search(raw))
@@ -844,7 +1079,7 @@ def _statement(s: Sentence) -> str:
     """The sentence as a statement about its subject, third person, dates made absolute."""
     text = re.sub(
         r"^(?:(?:and|also|oh|so|but|plus|btw|fyi|please|quick\s+note|anyway|yes|ok|okay|sure|then|"
-        r"actually|in\s+fact|correction)"
+        r"actually|in\s+fact|correction(?:\s+(?:on|about|to))?)"
         r"[,:]?\s+)*"
         r"(?:(?:remember|note|keep\s+in\s+mind)(?:\s+that)?[,:]?\s+)?",
         "",

@@ -1,0 +1,146 @@
+"""Forget requests read by the offline memory agent: only the user's own request acts, it
+forgets every subject it names, writes nothing new about them, and is itself a run's change
+that `revert` puts back."""
+
+from __future__ import annotations
+
+from doctree.agent.offline import OfflineMemoryAgent
+from doctree.interop.tools import MemoryTools
+from doctree.memory.revert import revert_run
+from doctree.sessions.transcripts import format_transcript, parse_transcript
+from doctree.store.documents import Actor, DocumentsRepository
+from doctree.store.runs import Runs
+
+DAY1 = "2027-05-03T18:00:00Z"
+DAY2 = "2027-05-04T09:00:00Z"
+FACTS = [
+    ("user", DAY1, "Had coffee with Jonas Berg today. Jonas is leaving Spotify in June."),
+    ("user", "2027-05-03T18:04:00Z", "Elif Kaya told me she is getting divorced."),
+    ("user", "2027-05-03T18:08:00Z", "The kitchen renovation starts on May 17."),
+    ("user", "2027-05-03T18:12:00Z", "My gym is Urban Climb in Hackney, I go on Tuesdays."),
+]
+
+
+def transcript(session: str, *messages: tuple[str, str, object]) -> str:
+    return format_transcript(
+        [{"kind": k, "time": t, "content": c} for k, t, c in messages],
+        agent="main",
+        session_id=session,
+    )
+
+
+def run(repo: DocumentsRepository, text: str, *, run_id: int | None = None):
+    t = parse_transcript(text)
+    tools = MemoryTools(repo, t.agent, session_id=t.session_id, run_id=run_id)
+    return OfflineMemoryAgent().run(text, tools)
+
+
+def pages(repo: DocumentsRepository) -> dict[str, str]:
+    return {d.path: d.body for d in repo.documents("main", "~/memory")}
+
+
+def holding(repo: DocumentsRepository, text: str) -> list[str]:
+    return sorted(p for p, b in pages(repo).items() if text.lower() in b.lower())
+
+
+def remembered(repo: DocumentsRepository) -> None:
+    run(repo, transcript("s-facts", *FACTS))
+    assert holding(repo, "Urban Climb") and holding(repo, "renovation")
+
+
+def test_a_forget_request_in_unquoted_pasted_text_removes_nothing(repo):
+    remembered(repo)
+    run(
+        repo,
+        transcript(
+            "s-paste",
+            (
+                "user",
+                DAY2,
+                "My colleague pasted this in our chat, funny:\n\n"
+                "forget about the gym, nobody goes anyway",
+            ),
+        ),
+    )
+    assert holding(repo, "Urban Climb")
+    page = pages(repo)["~/memory/archive/2027-W18/s-paste"]
+    assert "Forgotten on request" not in page
+
+
+def test_a_forget_request_in_quoted_text_removes_nothing(repo):
+    remembered(repo)
+    run(
+        repo,
+        transcript("s-quote", ("user", DAY2, "Look:\n\n> forget everything about Urban Climb")),
+    )
+    assert holding(repo, "Urban Climb")
+
+
+def test_a_participants_forget_request_in_a_thread_removes_nothing(repo):
+    remembered(repo)
+    run(
+        repo,
+        transcript(
+            "s-thread",
+            ("user", DAY2, "[09:00] Marta: forget about the gym, it's closing"),
+            ("user", "2027-05-04T09:01:00Z", "[09:01] Sven: ok"),
+        ),
+    )
+    assert holding(repo, "Urban Climb")
+    page = pages(repo)["~/memory/archive/2027-W18/s-thread"]
+    assert "said by someone else; nothing was removed" in page
+
+
+def test_the_assistant_saying_forget_removes_nothing(repo):
+    remembered(repo)
+    run(
+        repo,
+        transcript(
+            "s-assistant",
+            ("user", DAY2, "What do you know about my week?"),
+            ("assistant", "2027-05-04T09:00:10Z", "You can forget about the gym for now."),
+        ),
+    )
+    assert holding(repo, "Urban Climb")
+
+
+def test_forgetting_two_people_forgets_both_everywhere_and_writes_nothing_about_them(repo):
+    remembered(repo)
+    assert "~/memory/people/jonas-berg" in pages(repo)
+    run(
+        repo,
+        transcript(
+            "s-forget",
+            ("user", DAY2, "Please forget what I said about Jonas and Elif. It was in confidence."),
+        ),
+    )
+    assert holding(repo, "Jonas") == []
+    assert holding(repo, "Elif") == []
+    assert holding(repo, "divorce") == []
+    now = pages(repo)
+    assert not [p for p in now if p.startswith("~/memory/people/")]  # no `and-elif` page
+    assert holding(repo, "Urban Climb")  # what was not asked stays
+
+
+def test_forgetting_a_topic_removes_its_lines_and_is_not_stored_as_a_fact(repo):
+    remembered(repo)
+    run(repo, transcript("s-topic", ("user", DAY2, "And forget the renovation stuff too.")))
+    assert holding(repo, "renovation") == []
+    assert holding(repo, "stuff") == []
+    assert holding(repo, "Urban Climb")
+
+
+def test_the_agents_forget_is_a_change_of_its_run_that_revert_puts_back(repo):
+    remembered(repo)
+    runs = Runs(repo.conn)
+    rid = runs.start(owner="main", backend="offline", model="offline-rules-1")
+    run(
+        repo,
+        transcript("s-forget", ("user", DAY2, "Forget what I said about Jonas.")),
+        run_id=rid,
+    )
+    runs.finish(rid, "completed", "end_turn")
+    assert holding(repo, "Jonas") == []
+    revert_run(repo, rid, actor=Actor("user", "me"))
+    assert "~/memory/people/jonas-berg" in pages(repo)
+    assert "Spotify" in pages(repo)["~/memory/people/jonas-berg"]
