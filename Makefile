@@ -7,7 +7,7 @@ PYTHON ?= python3
 BIN := $(VENV)/bin
 DEMO_DB ?= .demo/doctree.db
 
-.PHONY: demo test lint docs clean browser serve
+.PHONY: demo test lint docs clean browser serve bench
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,10 @@ demo: $(VENV)/.installed
 
 test: $(VENV)/.installed
 	$(BIN)/pytest -q
+
+# Every bench in bench/ in its quick form: one table, one JSON file under .bench/.
+bench: $(VENV)/.installed
+	$(BIN)/python bench/all.py
 
 docs: $(VENV)/.installed
 	$(BIN)/python -m doctree.cli.docs
