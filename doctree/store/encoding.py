@@ -32,7 +32,6 @@ full copies, so a chain never grows past the keyframe boundary.
 
 from __future__ import annotations
 
-import difflib
 import zlib
 from collections.abc import Iterable, Iterator
 
@@ -231,6 +230,8 @@ def _line_ops(old: str, new: str, offset: int) -> list[tuple[int, int] | str]:
         b_at.append(b_at[-1] + len(line))
     ops: list[tuple[int, int] | str] = []
     j = 0
+    import difflib  # only when a delta is made, not at start-up
+
     for block in difflib.SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks():
         if block.b > j:
             ops.append(new[b_at[j] : b_at[block.b]])

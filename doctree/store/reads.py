@@ -6,7 +6,6 @@ itself in step with (current versions, version totals).
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
@@ -325,6 +324,8 @@ def unified_diff(a: str, b: str, a_label: str, b_label: str) -> str:
     A last line without a newline is marked as `diff -u` does, so lines never run together.
     """
     out = []
+    import difflib  # only for a diff, not at start-up
+
     for line in difflib.unified_diff(
         a.splitlines(keepends=True), b.splitlines(keepends=True), a_label, b_label
     ):
