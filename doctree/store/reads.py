@@ -133,7 +133,8 @@ class Reads:
         ).fetchall()
         # Every version from the first: each delta applies to the body decoded just before.
         bodies = encoding.decode_sequence((r["version"], r["body_data"]) for r in rows)
-        return [to_version(r, body) for r, (_, body) in zip(rows, bodies, strict=True)]
+        links: dict[str, list[str]] = {}
+        return [to_version(r, body, links) for r, (_, body) in zip(rows, bodies, strict=True)]
 
     def iter_versions(self, owner: str, under: str = HOME) -> Iterator[Version]:
         """Every version made at or below `under` (its path then) of the owner's documents,
