@@ -148,7 +148,7 @@ def command_table(group: LazyGroup) -> dict[str, tuple[str, str]]:
 
 
 def _print_table() -> None:
-    from doctree.cli import cli
+    cli = importlib.import_module("doctree.cli").cli  # the group this module serves
 
     print("COMMANDS: dict[str, tuple[str, str]] = {")
     for name, (module, short) in command_table(cli).items():
