@@ -87,7 +87,8 @@ def test_command_table_matches_the_commands():
     from doctree.cli.lazy import COMMANDS, command_table
 
     assert command_table(cli) == COMMANDS, (
-        "doctree/cli/lazy.py COMMANDS is stale; print it afresh: python -m doctree.cli.lazy"
+        "doctree/cli/lazy.py COMMANDS is stale; print it afresh: "
+        "python -c 'from doctree.cli.lazy import print_table; print_table()'"
     )
 
 

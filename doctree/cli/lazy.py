@@ -4,7 +4,9 @@
 its help) without importing any command module, and `doctree read PATH` imports only
 `doctree.cli.documents`. `tests/test_cli_startup.py` checks the table against the commands
 themselves; after adding or renaming a command or changing the first sentence of its help,
-print the table afresh with `python -m doctree.cli.lazy` and paste it below.
+print the table afresh and paste it below:
+
+    .venv/bin/python -c 'from doctree.cli.lazy import print_table; print_table()'
 """
 
 from __future__ import annotations
@@ -147,14 +149,11 @@ def command_table(group: LazyGroup) -> dict[str, tuple[str, str]]:
     }
 
 
-def _print_table() -> None:
+def print_table() -> None:
+    """Print `COMMANDS` as the loaded commands say it should be, to paste above."""
     cli = importlib.import_module("doctree.cli").cli  # the group this module serves
 
     print("COMMANDS: dict[str, tuple[str, str]] = {")
     for name, (module, short) in command_table(cli).items():
         print(f"    {name!r}: ({module!r}, {short!r}),")
     print("}")
-
-
-if __name__ == "__main__":
-    _print_table()
