@@ -92,6 +92,17 @@ def test_command_table_matches_the_commands():
     )
 
 
+def test_every_command_module_is_listed():
+    from pathlib import Path
+
+    from doctree.cli.lazy import COMMANDS, MODULES
+
+    folder = Path(__file__).resolve().parent.parent / "doctree" / "cli"
+    registering = {p.stem for p in folder.glob("*.py") if "@cli.command" in p.read_text()}
+    assert registering == set(MODULES)
+    assert {m for m, _ in COMMANDS.values()} <= set(MODULES)
+
+
 def test_lazy_help_is_the_help_of_the_loaded_commands():
     """The lazily listed commands read exactly as click lists the loaded commands."""
     from doctree.cli import cli
