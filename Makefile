@@ -7,7 +7,7 @@ PYTHON ?= python3
 BIN := $(VENV)/bin
 DEMO_DB ?= .demo/doctree.db
 
-.PHONY: demo test lint docs clean browser serve mcp-inspector
+.PHONY: demo test lint docs clean browser serve mcp-inspector bench
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +41,10 @@ mcp-inspector:
 	    @modelcontextprotocol/inspector@$(MCP_INSPECTOR_VERSION) || \
 	    echo "npm install of the MCP Inspector failed: tests/test_mcp_inspector.py will skip"; \
 	else echo "npm is not installed: tests/test_mcp_inspector.py will skip"; fi
+
+# Every bench in bench/ in its quick form: one table, one JSON file under .bench/.
+bench: $(VENV)/.installed
+	$(BIN)/python bench/all.py
 
 docs: $(VENV)/.installed
 	$(BIN)/python -m doctree.cli.docs

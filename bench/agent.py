@@ -35,6 +35,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the scripted model and prompt-cache simulator are test fakes
+
+import benchreport  # noqa: E402
+
 TRANSCRIPTS = ROOT / "tests" / "fixtures" / "transcripts"
 CASSETTES = ROOT / "tests" / "fixtures" / "cassettes"
 ALL = "all"  # the cassette of every fixture replayed in order on one tree
@@ -169,6 +172,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--record", action="store_true", help="re-record the cassettes first")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--quick", action="store_true", help="the same run (it takes seconds)")
+    benchreport.add_json_out(parser)
     args = parser.parse_args(argv)
     transcripts = fixtures()
     if not transcripts:
@@ -177,6 +182,32 @@ def main(argv: list[str] | None = None) -> int:
         record(transcripts)
     with tempfile.TemporaryDirectory() as d:
         rows = [measure(t, Path(d)) for t in transcripts]
+    worst = min(r["min_share"] for r in rows)
+    mean = sum(r["mean_share"] for r in rows) / len(rows)
+    wire = sum(r["mean_wire_share"] for r in rows) / len(rows)
+    cost = sum(r["cost_usd"] for r in rows)
+    uncached = sum(r["uncached_cost_usd"] for r in rows)
+    benchreport.write(
+        args.json_out,
+        "agent",
+        [
+            benchreport.row(
+                "prompt prefix share, mean (worst)",
+                f"{mean:.1%} ({worst:.1%})",
+                f"{wire:.1%} (wire order)",
+                f"{mean / wire:.2f}x",
+                f"worst >= {GOAL:.0%}",
+                worst >= GOAL,
+            ),
+            benchreport.row(
+                "model cost of the fixture runs",
+                f"${cost:.4f}",
+                f"${uncached:.4f} (same tokens uncached)",
+                f"{cost / uncached:.2f}x",
+            ),
+        ],
+        {"runs": rows, "worst_share": worst, "mean_share": mean, "wire_share": wire},
+    )
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
@@ -197,12 +228,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     trips = sum(r["round_trips"] for r in rows)
     total_bytes = sum(r["request_bytes"] for r in rows)
-    worst = min(r["min_share"] for r in rows)
-    mean = sum(r["mean_share"] for r in rows) / len(rows)
-    wire = sum(r["mean_wire_share"] for r in rows) / len(rows)
     print("-" * len(header))
-    cost = sum(r["cost_usd"] for r in rows)
-    uncached = sum(r["uncached_cost_usd"] for r in rows)
     print(
         f"cost of all runs ${cost:.4f} with prompt caching, ${uncached:.4f} with the same "
         f"tokens uncached: {uncached / cost:.2f}x (simulated cache, definition prices)"

@@ -39,6 +39,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import benchreport  # noqa: E402
+
 from doctree.memory.compaction import CompactionPolicy, CompactionResult, Compactor  # noqa: E402
 from doctree.memory.context import (  # noqa: E402
     DEFAULT_CAP,
@@ -318,6 +320,7 @@ def main() -> None:
     ap.add_argument("--docs", type=int, default=10_000)
     ap.add_argument("--runs", type=int, default=30)
     ap.add_argument("--no-locomo", action="store_true", help="skip the LoCoMo relevance part")
+    benchreport.add_json_out(ap)
     args = ap.parse_args()
     if args.quick:
         args.rounds, args.docs, args.runs = 2, 2_000, 10
@@ -366,6 +369,26 @@ def main() -> None:
             print(f"{label:<58} {p50:>8.2f} {p99:>8.2f} {p50 / base:>10.2f}")
         for label, seconds in once:
             print(f"{label:<58} {seconds * 1000:>8.1f} ms")
+        report = [
+            benchreport.row(
+                f"~/memory after {args.rounds} rounds, compacted",
+                f"{compacted:,} bytes",
+                f"{plain:,} bytes (no compaction)",
+                f"{compacted / plain:.2f}x",
+            )
+        ]
+        report += [
+            benchreport.row(
+                f"{label} p50, {args.docs:,} docs",
+                f"{p50:.2f} ms",
+                f"{base:.2f} ms ({rows[0][0]})",
+                f"{p50 / base:.2f}x",
+            )
+            for label, p50, _ in rows[1:]
+        ]
+        figures = {"compacted_bytes": compacted, "plain_bytes": plain}
+        figures.update({f"{label} p50 ms": p50 for label, p50, _ in rows})
+        benchreport.write(args.json_out, "compaction", report, figures)
         print(f"load average: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
         if not args.no_locomo and not args.quick:
             print()

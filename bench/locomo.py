@@ -52,6 +52,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import benchreport  # noqa: E402
+
 from doctree.memory.recall import PAGES_SHARE as DEFAULT_SHARE  # noqa: E402
 from doctree.memory.recall import blend  # noqa: E402
 from doctree.memory.recall import texts as recalled_texts  # noqa: E402
@@ -534,13 +536,22 @@ def main(argv: list[str] | None = None) -> int:
         "--pg-url",
         help="a PostgreSQL server to create the run's databases in (default: a throwaway one)",
     )
+    ap.add_argument(
+        "--quick", action="store_true", help="raw mode, development split, 20 questions each"
+    )
+    benchreport.add_json_out(ap)
     args = ap.parse_args(argv)
+    if args.quick:
+        args.mode, args.split, args.limit = "raw", "development", args.limit or 20
     PAGES_SHARE[0] = args.pages_share
 
     path = data_dir()
     if not (path / "locomo10.json").exists():
         print(f"LoCoMo not found at {path} (set DOCTREE_LOCOMO); skipping the benchmark.")
+        benchreport.write(args.json_out, "locomo", [], {}, skipped=f"no data at {path}")
         return 0
+    report: list[dict] = []
+    figures: dict[str, float] = {}
     settings = parse_settings(args.set)
     budgets = tuple(int(b) for b in args.budgets.split(","))
     conversations, skipped = load(path, args.audited)
@@ -585,8 +596,26 @@ def main(argv: list[str] | None = None) -> int:
                         budgets,
                     )
                 )
+                for b in budgets:
+                    mean = {
+                        system: statistics.fmean(
+                            [x for k in CATEGORIES for x in res.recalls[system][b][k]] or [0.0]
+                        )
+                        for system in ("doctree", "bm25 over turns")
+                    }
+                    figures[f"{mode}_{name}_{b}_doctree"] = mean["doctree"]
+                    figures[f"{mode}_{name}_{b}_bm25"] = mean["bm25 over turns"]
+                    report.append(
+                        benchreport.row(
+                            f"LoCoMo evidence recall, {mode} {name}, {b} words ({n} q)",
+                            f"{mean['doctree']:.3f}",
+                            f"{mean['bm25 over turns']:.3f} (BM25 over turns)",
+                            f"{mean['doctree'] - mean['bm25 over turns']:+.3f}",
+                        )
+                    )
     if databases is not None:
         databases.close()
+    benchreport.write(args.json_out, "locomo", report, figures)
     return 0
 
 

@@ -50,6 +50,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import benchreport  # noqa: E402
+
 from doctree.memory.recall import PAGES_SHARE as DEFAULT_SHARE  # noqa: E402
 from doctree.memory.recall import blend  # noqa: E402
 from doctree.memory.retrieval import (  # noqa: E402
@@ -336,7 +338,11 @@ def main(argv: list[str] | None = None) -> int:
         metavar="NAME=VALUE",
         help="override a retrieval setting (tune on development splits only)",
     )
+    ap.add_argument("--quick", action="store_true", help="raw mode, 2 questions of each type")
+    benchreport.add_json_out(ap)
     args = ap.parse_args(argv)
+    if args.quick:
+        args.mode, args.per_type = "raw", args.per_type or 2
     PAGES_SHARE[0] = args.pages_share
     SETTINGS[0] = parse_settings(args.set)
     if SETTINGS[0] != DEFAULT_SETTINGS:
@@ -344,7 +350,10 @@ def main(argv: list[str] | None = None) -> int:
     path = data_file()
     if not path.exists():
         print(f"LongMemEval not found at {path} (set DOCTREE_LONGMEMEVAL); skipping.")
+        benchreport.write(args.json_out, "longmemeval", [], {}, skipped=f"no data at {path}")
         return 0
+    report: list[dict] = []
+    figures: dict[str, float] = {}
     budgets = tuple(int(b) for b in args.budgets.split(","))
     questions = load(path)
     types = sorted({q.type for q in questions})
@@ -378,6 +387,25 @@ def main(argv: list[str] | None = None) -> int:
                 f"p95 {lat[int(0.95 * (len(lat) - 1))]:.1f} ms; storing per question: "
                 f"mean {statistics.fmean(store_s):.2f} s"
             )
+            for b in budgets:
+                mean = {
+                    system: statistics.fmean(
+                        [x for t in types for x in hits[system][b][t]] or [0.0]
+                    )
+                    for system in ("doctree", "bm25 over turns")
+                }
+                figures[f"{mode}_{b}_doctree"] = mean["doctree"]
+                figures[f"{mode}_{b}_bm25"] = mean["bm25 over turns"]
+                report.append(
+                    benchreport.row(
+                        f"LongMemEval all evidence in context, {mode}, {b} words "
+                        f"({len(questions)} q)",
+                        f"{mean['doctree']:.3f}",
+                        f"{mean['bm25 over turns']:.3f} (BM25 over turns)",
+                        f"{mean['doctree'] - mean['bm25 over turns']:+.3f}",
+                    )
+                )
+    benchreport.write(args.json_out, "longmemeval", report, figures)
     return 0
 
 

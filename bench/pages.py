@@ -31,6 +31,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import benchreport  # noqa: E402
+
 from doctree.agent.offline import OfflineMemoryAgent  # noqa: E402
 from doctree.interop.tools import MemoryTools  # noqa: E402
 from doctree.memory.retrieval import retrieve  # noqa: E402
@@ -161,8 +163,40 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--show", action="append", default=[], help="print this transcript's pages")
     ap.add_argument("-v", "--verbose", action="store_true", help="list misses and leaks")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--quick", action="store_true", help="the same run (it takes seconds)")
+    benchreport.add_json_out(ap)
     args = ap.parse_args(argv)
     scores = run(args.half, set(args.show))
+    report_rows, figures = [], {}
+    for half in ("dev", "heldout"):
+        part = [s for s in scores if s.half == half]
+        if not part:
+            continue
+        facts, kept = sum(s.facts for s in part), sum(s.kept for s in part)
+        questions, answered = sum(s.questions for s in part), sum(s.answered for s in part)
+        leaks = sum(len(s.leaks) for s in part)
+        figures.update(
+            {
+                f"{half}_facts_kept": kept / max(facts, 1),
+                f"{half}_answered": answered / max(questions, 1),
+                f"{half}_leaks": leaks,
+            }
+        )
+        report_rows += [
+            benchreport.row(
+                f"{half}: facts kept", f"{kept}/{facts}", target=">= 85%", ok=kept >= 0.85 * facts
+            ),
+            benchreport.row(
+                f"{half}: answered from pages",
+                f"{answered}/{questions}",
+                target=">= 90%",
+                ok=answered >= 0.9 * questions,
+            ),
+            benchreport.row(
+                f"{half}: forgotten/secret/superseded left", str(leaks), target="0", ok=leaks == 0
+            ),
+        ]
+    benchreport.write(args.json_out, "pages", report_rows, figures)
     if args.json:
         print(json.dumps([s.__dict__ for s in scores], indent=2, ensure_ascii=False))
         return 0

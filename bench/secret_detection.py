@@ -29,6 +29,7 @@ transcripts, as ordinary conversation: false alarms only). Detectors:
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 from collections.abc import Callable
@@ -36,6 +37,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the corpus lives with the tests
+
+import benchreport  # noqa: E402
 
 from doctree.store.secrets import find_secrets  # noqa: E402
 from tests.secrets_corpus import Case, held_out, prose, secrets, transcript_lines  # noqa: E402
@@ -112,6 +115,11 @@ def measure(detect: Detector, cases: list[Case], plain: list[Case]) -> dict[str,
 
 
 def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true", help="the same run (it takes seconds)")
+    benchreport.add_json_out(ap)
+    args = ap.parse_args()
+    results: dict[tuple[str, str], dict[str, int]] = {}
     sets = {
         "tuned": (secrets(), prose()),
         "held out": (held_out(), []),
@@ -140,6 +148,7 @@ def main() -> None:
             size = sum(len(c.text) for c in [*cases, *plain]) / 1024
             t0 = time.perf_counter()
             m = measure(detect, cases, plain)
+            results[name, set_name] = {**m, "secrets": len(cases), "prose": len(plain)}
             ms = (time.perf_counter() - t0) * 1000 / max(size, 1e-9)
             typed = str(m["typed"]) if name == "doctree" else "-"
             print(
@@ -149,6 +158,28 @@ def main() -> None:
     print(
         "\nfound: no 8 characters of the secret in a row survive; alarms: prose lines "
         "flagged; typed: the marker names the right kind."
+    )
+    rows = []
+    for set_name in ("tuned", "held out"):
+        ours = results["doctree", set_name]
+        other = results.get(("detect-secrets", set_name))
+        rows.append(
+            benchreport.row(
+                f"secrets found, {set_name} set ({ours['secrets']})",
+                f"{ours['found']} (alarms {ours['alarms']})",
+                f"{other['found']} (alarms {other['alarms']}) (detect-secrets)"
+                if other
+                else "detect-secrets not installed",
+            )
+        )
+    fixtures = results["doctree", "fixtures"]
+    rows.append(
+        benchreport.row(
+            f"false alarms on fixture lines ({fixtures['prose']})", str(fixtures["alarms"])
+        )
+    )
+    benchreport.write(
+        args.json_out, "secret_detection", rows, {f"{d}/{s}": m for (d, s), m in results.items()}
     )
 
 

@@ -39,6 +39,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import benchreport  # noqa: E402
+
 from doctree.interop.render import render_tree  # noqa: E402
 from doctree.store import db as dbmod  # noqa: E402
 from doctree.store import encoding  # noqa: E402
@@ -727,6 +729,11 @@ def print_table(rows: list[Row]) -> None:
             print("  ".join("-" * w for w in widths) + "  ------")
 
 
+def write_report(path: Path | None, rows: list[Row], figures: dict[str, float]) -> None:
+    out = [benchreport.row(r.measure, r.doctree, r.raw, r.ratio, r.target, r.ok) for r in rows]
+    benchreport.write(path, "store", out, figures)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     pick = argparse.ArgumentParser(add_help=False)
@@ -749,6 +756,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="also print the figures as JSON")
     ap.add_argument("--history", action="store_true", help="only the history part, against git")
     ap.add_argument("--no-history", action="store_true", help="leave out the history part")
+    benchreport.add_json_out(ap)
     args = ap.parse_args(argv)
     if args.history:
         rows: list[Row] = []
@@ -757,6 +765,7 @@ def main(argv: list[str] | None = None) -> int:
             history_part(Path(d), rows, figures, args.quick)
         print()
         print_table(rows)
+        write_report(args.json_out, rows, figures)
         if args.json:
             print(json.dumps(figures, indent=2))
         return 1 if any(r.ok is False for r in rows) else 0
@@ -942,6 +951,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     print()
     print_table(rows)
+    write_report(args.json_out, rows, figures)
     if args.json:
         print(json.dumps(figures, indent=2))
     missed = [r.measure for r in rows if r.ok is False]

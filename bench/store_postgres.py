@@ -36,6 +36,8 @@ from urllib.parse import urlsplit, urlunsplit
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import benchreport  # noqa: E402
+
 from doctree.interop.render import render_tree  # noqa: E402
 from doctree.store.backends import describe, search_words  # noqa: E402
 from doctree.store.backends.postgres import TSCONFIG  # noqa: E402
@@ -269,6 +271,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="a small run: 5k documents")
     ap.add_argument("--docs", type=int, help="documents for the read/search measures")
     ap.add_argument("--json", action="store_true", help="also print the figures as JSON")
+    benchreport.add_json_out(ap)
     args = ap.parse_args(argv)
     try:
         import psycopg  # noqa: F401
@@ -369,6 +372,22 @@ def main(argv: list[str] | None = None) -> int:
 
     print()
     print_table(rows)
+    benchreport.write(
+        args.json_out,
+        "store_postgres",
+        [
+            benchreport.row(
+                f"{r.measure} (PostgreSQL)",
+                r.doctree,
+                f"{r.raw} (raw psycopg)",
+                r.ratio,
+                r.target if r.target != "-" else "",
+                r.ok,
+            )
+            for r in rows
+        ],
+        figures,
+    )
     if args.json:
         print(json.dumps(figures, indent=2))
     return 0

@@ -21,6 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import benchreport
+
 from doctree.sessions.repository import SessionsRepository
 from doctree.sessions.worker import MemoryWorker, TranscriptJob
 
@@ -104,6 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--records", type=int, default=6, help="records per session (default 6)")
     p.add_argument("--batch", type=int, default=100, help="sessions per tick (default 100)")
     p.add_argument("--repeat", type=int, default=200, help="find_invalidated calls per size")
+    benchreport.add_json_out(p)
     args = p.parse_args(argv)
     n = args.sessions or (1000 if args.quick else 5000)
     totals = [10_000, 100_000] if args.quick else [10_000, 100_000, 1_000_000]
@@ -117,12 +120,37 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  ratio worker / baseline            {worker_rate / base_rate:10.2f}")
         print()
         print("find_invalidated(10) latency, 1% of sessions invalidated (median):")
-        rows = find_latency(tmp, totals, 0.01, args.repeat)
-        base_ms = rows[0][1]
-        for total, ms in rows:
+        latency = find_latency(tmp, totals, 0.01, args.repeat)
+        base_ms = latency[0][1]
+        for total, ms in latency:
             print(
                 f"  {total:>9,} sessions  {ms:8.3f} ms   ratio to {totals[0]:,}: {ms / base_ms:5.2f}"
             )
+    ratio = worker_rate / base_rate
+    rows = [
+        benchreport.row(
+            "worker hand-over",
+            f"{worker_rate:,.0f} sessions/s",
+            f"{base_rate:,.0f} sessions/s (bare find + CAS loop)",
+            f"{ratio:.3f}x",
+            ">= 0.25x",
+            ratio >= 0.25,
+        )
+    ]
+    total, ms = latency[-1]
+    rows.append(
+        benchreport.row(
+            f"find_invalidated(10) at {total:,} sessions",
+            f"{ms:.3f} ms",
+            f"{base_ms:.3f} ms at {totals[0]:,}",
+            f"{ms / base_ms:.2f}x",
+            "flat (<= 2x)",
+            ms / base_ms <= 2,
+        )
+    )
+    figures = {"worker_sessions_per_s": worker_rate, "baseline_sessions_per_s": base_rate}
+    figures.update({f"find_invalidated_{t}_ms": m for t, m in latency})
+    benchreport.write(args.json_out, "worker", rows, figures)
     return 0
 
 

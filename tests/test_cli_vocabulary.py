@@ -177,9 +177,9 @@ def test_runs_take_the_older_keywords(db_path):
 def test_sessions_scrub_and_descriptor_take_the_older_names(db_path):
     with SessionsRepository(db_path) as sessions:
         sessions.create({"type": "agent", "id": "main"}, "s1")
-        sessions.append_history("s1", "user", "my pin is 1234")
-        assert sessions.scrub(agent_id="main", text_map=lambda t: t.replace("1234", "*")) == 1
-        assert sessions.history("s1")[0].content == "my pin is *"
+        sessions.append_history("s1", "user", "my dog is Rex")
+        assert sessions.scrub(agent_id="main", text_map=lambda t: t.replace("Rex", "*")) == 1
+        assert sessions.history("s1")[0].content == "my dog is *"
         assert sessions.require("s1").agent == AgentDescriptor("agent", "main")
         with pytest.raises(UserError, match="older name"):
             AgentDescriptor.of({"type": "agent", "id": "a", "owner": "b"})

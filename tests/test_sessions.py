@@ -524,3 +524,35 @@ def test_cli_worker_once_hands_pending_sessions_over(sessions, db_path, tmp_path
 def test_cli_worker_with_unknown_handler_module_is_a_user_error(db_path):
     result = _run(db_path, "worker", "--once", "--handler", "python:no_such_mod:H")
     assert result.exit_code == 2 and "cannot be imported" in result.output
+
+
+# -- append_many: a batch ends as the same records appended one by one ------------------
+
+
+@pytest.mark.parametrize("n", [0, 1, 5, 6, 9])
+def test_append_many_ends_as_one_by_one(db_path, n):
+    one = SessionsRepository(db_path)
+    one.create("main", "a")
+    single = [one.append_history("a", "user", f"m {i} key AKIA1234567890ABCDEF") for i in range(n)]
+    one.create("main", "b")
+    batch = one.append_many(
+        "b", [("user", f"m {i} key AKIA1234567890ABCDEF", None) for i in range(n)]
+    )
+    assert len(batch) == n
+    a, b = one.get("a"), one.get("b")
+    # the mark sits on the same position of the batch as of the single appends
+    pos = {x: i for i, x in enumerate(single)}
+    pos_b = {x: i for i, x in enumerate(batch)}
+    assert pos.get(a.invalidated_at) == pos_b.get(b.invalidated_at)
+    assert (a.invalidated_at is None) == (b.invalidated_at is None) == (n <= 5)
+    texts = [r.content for r in one.history("b")]
+    assert texts == [r.content for r in one.history("a")]
+    assert all("AKIA1234567890ABCDEF" not in t for t in texts)
+    one.close()
+
+
+def test_append_many_checks_every_record_before_writing_any(sessions):
+    sessions.create("main", "s1")
+    with pytest.raises(UserError, match="history kind"):
+        sessions.append_many("s1", [("user", "fine", None), ("nonsense", "x", None)])
+    assert sessions.history("s1") == []

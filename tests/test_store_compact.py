@@ -348,8 +348,8 @@ def test_forget_across_keyframes_and_a_deleted_document_leaves_no_copy(repo):
     body = note(rnd)
     repo.write(OWNER, "~/keep", body)
     for k in range(encoding.CHAIN + 8):  # the secret lives in versions 2..12 and 30..40
-        line = f"secret {SECRET} line\n" if k < 11 or 28 <= k < 39 else None
-        body = edit_line(rnd, body, line) if line else body.replace(f"secret {SECRET} line\n", "")
+        line = f"noted {SECRET} line\n" if k < 11 or 28 <= k < 39 else None
+        body = edit_line(rnd, body, line) if line else body.replace(f"noted {SECRET} line\n", "")
         body = edit_line(rnd, body) if not line else body
         repo.write(OWNER, "~/keep", body)
     repo.write(OWNER, "~/gone", f"only {SECRET}")

@@ -16,6 +16,7 @@ from typing import Any
 import click
 
 from doctree.cli.aliases import AliasedOption
+from doctree.cli.lazy import LazyGroup
 from doctree.errors import ConflictError, DoctreeError, UserError
 
 DEFAULT_OWNER = "main"
@@ -42,10 +43,17 @@ class Int(click.IntRange):
 
 
 def _not_utf8(args: list[str]) -> str | None:
-    """The first argument that is not UTF-8 text (Python decodes bad bytes to surrogates)."""
-    from doctree.store.paths import is_utf8_text
+    """The first argument that is not UTF-8 text (Python decodes bad bytes to surrogates).
 
-    return next((a for a in args if isinstance(a, str) and not is_utf8_text(a)), None)
+    The check of `doctree.store.paths.is_utf8_text`, here so that `--help` imports no store.
+    """
+    for a in args:
+        if isinstance(a, str) and not a.isascii():
+            try:
+                a.encode("utf-8")
+            except UnicodeEncodeError:
+                return a
+    return None
 
 
 # The commands that add documents or sessions to a store that may not exist yet: given a
@@ -115,7 +123,7 @@ class State:
             self._conn.close()
 
 
-class DoctreeGroup(click.Group):
+class DoctreeGroup(LazyGroup):
     """Turns doctree's own errors into one-line messages and exit codes, never tracebacks."""
 
     def main(self, args: Any = None, prog_name: str | None = None, *a: Any, **kw: Any) -> Any:
@@ -370,24 +378,3 @@ def require_given_path(state: State, name: str, path: str) -> None:
 
 def main() -> None:
     cli(prog_name="doctree")
-
-
-def _register() -> None:
-    """Import the command modules; each registers its commands on `cli`."""
-    import importlib
-
-    for name in COMMAND_MODULES:
-        importlib.import_module(f"doctree.cli.{name}")
-
-
-COMMAND_MODULES = (
-    "documents",
-    "interop",
-    "memory",
-    "replay",
-    "sessions",
-    "agent",
-    "provenance",
-    "web",
-)
-_register()

@@ -111,9 +111,8 @@ def append_transcript(sessions: Any, transcript: Any, agent: str) -> tuple[int, 
             f"session {s.id!r}: holds {len(existing)} records, more than the transcript's "
             f"{len(messages)}; replay it under another session id"
         )
-    with sessions.transaction():  # one commit for the whole transcript, not one per record
-        for message in messages[held:]:
-            sessions.append_history(s.id, message.kind, message.content, time=message.time)
+    # one transaction, one session lookup and one count for the whole transcript
+    sessions.append_many(s.id, ((m.kind, m.content, m.time) for m in messages[held:]))
     return len(messages) - held, held
 
 

@@ -235,6 +235,28 @@ def _record(row: sqlite3.Row) -> HistoryRecord:
     )
 
 
+def _encode_record(
+    kind: str, content: str | dict[str, Any], time: str | None
+) -> tuple[str, str, str | None]:
+    """(kind, content as stored, time) of a history record, checked; every secret in the
+    content becomes its marker before anything is written."""
+    if kind not in KINDS:
+        raise UserError(f"history kind {kind!r}: must be one of {', '.join(KINDS)}")
+    if kind in TEXT_KINDS and not isinstance(content, str):
+        raise UserError(f"a {kind!r} record needs text content, not {type(content).__name__}")
+    if kind not in TEXT_KINDS and not isinstance(content, dict):
+        raise UserError(f"a {kind!r} record needs a dict as content, not {type(content).__name__}")
+    if time is not None:
+        time = _check_time(time)
+    try:
+        # every secret in the record becomes its marker before anything is written
+        encoded = json.dumps(redact_value(content), ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError) as e:
+        raise UserError(f"a {kind!r} record's content is not JSON-serialisable: {e}") from None
+    require_text(encoded, f"a {kind!r} record's content")
+    return kind, encoded, time
+
+
 class SessionsRepository:
     """Sessions and session history in a doctree database (a path or an open connection)."""
 
@@ -373,22 +395,7 @@ class SessionsRepository:
         """Append a record and return its id. Invalidates the session at this record once
         more than 5 records are unprocessed (exempt sessions never). Secrets in the content
         are stored as markers (`[secret: aws-access-key]`), never as they were given."""
-        if kind not in KINDS:
-            raise UserError(f"history kind {kind!r}: must be one of {', '.join(KINDS)}")
-        if kind in TEXT_KINDS and not isinstance(content, str):
-            raise UserError(f"a {kind!r} record needs text content, not {type(content).__name__}")
-        if kind not in TEXT_KINDS and not isinstance(content, dict):
-            raise UserError(
-                f"a {kind!r} record needs a dict as content, not {type(content).__name__}"
-            )
-        if time is not None:
-            time = _check_time(time)
-        try:
-            # every secret in the record becomes its marker before anything is written
-            encoded = json.dumps(redact_value(content), ensure_ascii=False)
-        except (TypeError, ValueError, RecursionError) as e:
-            raise UserError(f"a {kind!r} record's content is not JSON-serialisable: {e}") from None
-        require_text(encoded, f"a {kind!r} record's content")
+        kind, encoded, time = _encode_record(kind, content, time)
         with self._tx():
             s = self.require(session_id)
             cur = self.conn.execute(
@@ -399,6 +406,30 @@ class SessionsRepository:
             if not s.exempt and self._more_than(session_id, s.processed_until, UNPROCESSED_LIMIT):
                 self.invalidate(session_id, new_id)
         return new_id
+
+    def append_many(
+        self, session_id: str, records: Iterable[tuple[str, str | dict[str, Any], str | None]]
+    ) -> list[int]:
+        """Append (kind, content, time) records in one transaction; returns their ids. The
+        same checks, secret markers and invalidation as `append_history` record by record
+        (the mark only rises, so it ends at the last record once more than 5 are
+        unprocessed), with one session lookup and one count for the whole batch."""
+        rows = [_encode_record(kind, content, time) for kind, content, time in records]
+        ids: list[int] = []
+        if not rows:
+            return ids
+        with self._tx():
+            s = self.require(session_id)
+            for kind, encoded, time in rows:
+                cur = self.conn.execute(
+                    "INSERT INTO session_history (session_id, kind, content, time)"
+                    " VALUES (?, ?, ?, ?)",
+                    (session_id, kind, encoded, time or now_iso()),
+                )
+                ids.append(int(cur.lastrowid))
+            if not s.exempt and self._more_than(session_id, s.processed_until, UNPROCESSED_LIMIT):
+                self.invalidate(session_id, ids[-1])
+        return ids
 
     def _more_than(self, session_id: str, after_id: int | None, n: int) -> bool:
         row = self.conn.execute(

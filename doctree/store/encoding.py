@@ -32,7 +32,6 @@ full copies, so a chain never grows past the keyframe boundary.
 
 from __future__ import annotations
 
-import difflib
 import zlib
 from collections.abc import Iterable, Iterator
 
@@ -231,6 +230,8 @@ def _line_ops(old: str, new: str, offset: int) -> list[tuple[int, int] | str]:
         b_at.append(b_at[-1] + len(line))
     ops: list[tuple[int, int] | str] = []
     j = 0
+    import difflib  # only when a delta is made, not at start-up
+
     for block in difflib.SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks():
         if block.b > j:
             ops.append(new[b_at[j] : b_at[block.b]])
@@ -262,17 +263,26 @@ def _encode_delta(base: str, text: str) -> bytes:
 
 def _apply(base: str, ops: bytes) -> str:
     parts = []
+    append = parts.append
     i, end = 0, len(ops)
     try:
         while i < end:
-            n, i = _read_varint(ops, i)
+            n = ops[i]  # most ops are one byte long: read them here, the rest in _read_varint
+            if n < 0x80:
+                i += 1
+            else:
+                n, i = _read_varint(ops, i)
             if n & 1:
                 size = n >> 1
-                parts.append(ops[i : i + size].decode("utf-8"))
+                append(ops[i : i + size].decode("utf-8"))
                 i += size
             else:
-                start, i = _read_varint(ops, i)
-                parts.append(base[start : start + (n >> 1)])
+                start = ops[i]
+                if start < 0x80:
+                    i += 1
+                else:
+                    start, i = _read_varint(ops, i)
+                append(base[start : start + (n >> 1)])
     except (IndexError, UnicodeDecodeError) as e:
         raise EncodingError(f"a stored delta is damaged ({e})") from None
     return "".join(parts)

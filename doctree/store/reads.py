@@ -6,7 +6,6 @@ itself in step with (current versions, version totals).
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
@@ -134,7 +133,8 @@ class Reads:
         ).fetchall()
         # Every version from the first: each delta applies to the body decoded just before.
         bodies = encoding.decode_sequence((r["version"], r["body_data"]) for r in rows)
-        return [to_version(r, body) for r, (_, body) in zip(rows, bodies, strict=True)]
+        links: dict[str, list[str]] = {}
+        return [to_version(r, body, links) for r, (_, body) in zip(rows, bodies, strict=True)]
 
     def iter_versions(self, owner: str, under: str = HOME) -> Iterator[Version]:
         """Every version made at or below `under` (its path then) of the owner's documents,
@@ -325,6 +325,8 @@ def unified_diff(a: str, b: str, a_label: str, b_label: str) -> str:
     A last line without a newline is marked as `diff -u` does, so lines never run together.
     """
     out = []
+    import difflib  # only for a diff, not at start-up
+
     for line in difflib.unified_diff(
         a.splitlines(keepends=True), b.splitlines(keepends=True), a_label, b_label
     ):

@@ -76,8 +76,20 @@ def to_document(row: sqlite3.Row, *, with_links: bool = True) -> Document:
     )
 
 
-def to_version(row: sqlite3.Row, body: str | None) -> Version:
-    """A `document_versions` row as a `Version` with its decoded `body`."""
+def to_version(
+    row: sqlite3.Row, body: str | None, links: dict[str, list[str]] | None = None
+) -> Version:
+    """A `document_versions` row as a `Version` with its decoded `body`. `links`, when
+    given, caches the decoded link lists of a run of versions (most repeat the one before)."""
+    raw = row["links"]
+    if not raw:
+        decoded: list[str] = []
+    elif links is None:
+        decoded = json.loads(raw)
+    elif (decoded := links.get(raw)) is None:  # type: ignore[assignment]
+        decoded = links[raw] = json.loads(raw)
+    else:
+        decoded = list(decoded)  # each Version owns its list
     return Version(
         id=row["id"],
         document_id=row["document_id"],
@@ -95,7 +107,7 @@ def to_version(row: sqlite3.Row, body: str | None) -> Version:
         run_id=row["run_id"],
         created_at=row["created_at"],
         redacted=row["redacted_at"] is not None,
-        links=json.loads(row["links"]) if row["links"] else [],
+        links=decoded,
         deleted=bool(row["deleted"]),
     )
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import os
 import re
-import secrets
 import sqlite3
 import unicodedata
 from collections.abc import Callable, Iterator, Sequence
@@ -232,6 +231,8 @@ def write_transaction(conn: Any) -> Iterator[None]:
     """One write transaction on `conn`, committed at the end and rolled back on an
     exception; a savepoint inside the transaction `conn` already has, if it has one."""
     if conn.in_transaction:
+        import secrets  # only here: its import (hmac, random) is not paid at start-up
+
         name = f"doctree_{secrets.token_hex(4)}"
         conn.execute(f"SAVEPOINT {name}")
         try:
