@@ -36,6 +36,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the scripted model and prompt-cache simulator are test fakes
 
+sys.path.insert(
+    0, str(Path(__file__).resolve().parent)
+)  # benchreport, also when imported as bench.*
 import benchreport  # noqa: E402
 
 TRANSCRIPTS = ROOT / "tests" / "fixtures" / "transcripts"

@@ -31,6 +31,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+sys.path.insert(
+    0, str(Path(__file__).resolve().parent)
+)  # benchreport, also when imported as bench.*
 import benchreport  # noqa: E402
 
 from doctree.agent.offline import OfflineMemoryAgent  # noqa: E402
