@@ -12,7 +12,12 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "doctree"
 
 # distribution name -> import name, where they differ
-IMPORT_NAMES = {"markdown-it-py": "markdown_it", "pyyaml": "yaml"}
+IMPORT_NAMES = {
+    "markdown-it-py": "markdown_it",
+    "pyyaml": "yaml",
+    "linkify-it-py": "linkify_it",
+    "mdit-py-plugins": "mdit_py_plugins",
+}
 
 
 def module_name(path: Path) -> str:

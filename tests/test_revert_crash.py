@@ -120,7 +120,7 @@ def take_over(db_path, tmp_path):
     backend records the hand-over and writes nothing)."""
     time.sleep(1.2)  # the killed worker's lease (1 s) lapses
     result = doctree(
-        db_path, "worker", "--once", "--backend", f"recorder:{tmp_path / 'jobs.jsonl'}",
+        db_path, "worker", "--once", "--backend", f"jobs:{tmp_path / 'jobs.jsonl'}",
         "--lease-ttl", "5", "--no-compact", "--json",
     )  # fmt: skip
     assert result.returncode == 0, result.stderr

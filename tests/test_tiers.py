@@ -199,7 +199,7 @@ def test_consolidate_command_is_idempotent(db_path, repo):
     assert second.output.strip() == "nothing to consolidate for 2026-W47"
 
 
-def test_consolidate_command_rejects_a_bad_week_in_one_line(db_path):
+def test_consolidate_command_rejects_a_bad_week_in_one_line(db_path, repo):
     result = CliRunner().invoke(cli, ["--db", str(db_path), "consolidate", "--week", "W47"])
     assert result.exit_code == 2
     assert "write an ISO week as YYYY-Www" in result.output and "Traceback" not in result.output

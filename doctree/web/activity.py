@@ -20,6 +20,7 @@ from doctree.store.documents import Version, unified_diff
 from doctree.store.paths import HOME
 from doctree.web.html import badge, doc_url, esc, pager, render_diff, session_link, when
 from doctree.web.inspector import Inspector
+from doctree.web.views import int_param, own_run, page_number, run_id_of, side
 
 FEED_PAGE = 10
 """Runs on one page of the activity feed."""
@@ -132,10 +133,9 @@ def home(ins: Inspector, request: Request) -> Response:
     """What did my agent learn? The memory-agent runs, newest first, each with its session,
     its time and what it changed, as diffs, with a revert for the run and each document."""
     from doctree.store.runs import Runs
-    from doctree.web.views import _int, _page_number, side
 
-    page = _page_number(request)
-    per = _int(request, "limit", low=1) or FEED_PAGE
+    page = page_number(request)
+    per = int_param(request, "limit", low=1) or FEED_PAGE
     every = Runs(ins.repo.conn).list(owner=ins.owner, limit=None)
     shown = every[(page - 1) * per : page * per]
     cards = []
@@ -176,9 +176,8 @@ def home(ins: Inspector, request: Request) -> Response:
 def revert_preview(ins: Inspector, request: Request) -> Response:
     """What reverting the run would do, document by document, and a button to do it."""
     from doctree.memory.revert import revert_run
-    from doctree.web.views import _own_run, _run_id
 
-    r = _own_run(ins, _run_id(request))
+    r = own_run(ins, run_id_of(request))
     report = revert_run(ins.repo, r.id, actor=ins.actor, dry_run=True, force=False)
     befores = {
         doc_id: _before(ins, doc_id, vs)
@@ -240,12 +239,11 @@ def revert_preview(ins: Inspector, request: Request) -> Response:
 async def revert(ins: Inspector, request: Request) -> Response:
     """Revert the run (after its preview): what was put back, kept and found unchanged."""
     from doctree.memory.revert import revert_run
-    from doctree.web.views import _own_run, _run_id
 
-    run_id = _run_id(request)
+    run_id = run_id_of(request)
     form = await request.form()
     ins.check_csrf(form.get("csrf"))
-    _own_run(ins, run_id)
+    own_run(ins, run_id)
     report = revert_run(ins.repo, run_id, actor=ins.actor)
     items = []
     for label, group in (
@@ -272,12 +270,11 @@ async def revert(ins: Inspector, request: Request) -> Response:
 async def revert_document(ins: Inspector, request: Request) -> Response:
     """Put one document back as it was before the run: its version before the run's first
     version of it restored (undeleted, at its path now), or, if the run created it, deleted."""
-    from doctree.web.views import _own_run, _run_id
 
-    run_id = _run_id(request)
+    run_id = run_id_of(request)
     form = await request.form()
     ins.check_csrf(form.get("csrf"))
-    r = _own_run(ins, run_id)
+    r = own_run(ins, run_id)
     raw = str(form.get("document") or "")
     try:
         doc_id = int(raw)
@@ -296,3 +293,60 @@ async def revert_document(ins: Inspector, request: Request) -> Response:
         return RedirectResponse(doc_url("history", now.path), status_code=303)
     doc = ins.repo.restore(ins.owner, now.path, before.version, actor=ins.actor)
     return RedirectResponse(doc_url("doc", doc.path, restored=1), status_code=303)
+
+
+def run(ins: Inspector, request: Request) -> Response:
+    r = own_run(ins, run_id_of(request))
+    versions = list(reversed(ins.repo.log(r.owner, HOME, run_id=r.id, limit=None)))
+    status = "reverted" if r.reverted_at else r.status
+    facts = [
+        ("definition", f"{esc(r.definition)} for {esc(r.owner)}"),
+        ("status", f"{badge(status)} stop reason {esc(r.stop_reason or '-')}"),
+        ("backend", f"{esc(r.backend)} ({esc(r.model)})"),
+        ("started", when(r.started_at)),
+        ("ended", when(r.ended_at)),
+        ("turns", f"{r.turns}; tool calls {r.tool_calls} ({r.tool_errors} errors)"),
+        (
+            "tokens",
+            f"input {r.input_tokens}, output {r.output_tokens}, cache read "
+            f"{r.cache_read_tokens}, cache write {r.cache_write_tokens}",
+        ),
+        ("cost", f"${r.cost_usd:.4f}"),
+    ]
+    if r.session_id:
+        facts.insert(1, ("session", session_link(r.session_id)))
+    if r.memory_session_id:
+        facts.append(("own log", session_link(r.memory_session_id)))
+    if r.reverted_at:
+        facts.append(("reverted", f"{when(r.reverted_at)} by {esc(r.reverted_by)}"))
+    if r.error:
+        facts.append(("error", f"<pre class=wrap>{esc(r.error)}</pre>"))
+    facts_html = (
+        "<table>" + "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in facts) + "</table>"
+    )
+    transcript = given(ins, r)
+    body = (
+        f"<h1>Run {r.id}</h1>{facts_html}<h2>What it was given</h2>{transcript}"
+        f"<h2>What it changed ({len(versions)} versions)</h2>{revert_control(ins, r, versions)}"
+        f"{changes(ins, r, versions)}"
+    )
+    return ins.page(f"run {r.id}", body)
+
+
+def given(ins: Inspector, r: Any) -> str:
+    if not r.session_id or r.first_history_id is None:
+        return "<p class=muted>no transcript recorded for this run</p>"
+    from doctree.sessions.repository import SessionsRepository
+    from doctree.sessions.transcripts import format_transcript
+
+    sessions = SessionsRepository(ins.repo.conn)
+    s = sessions.get(r.session_id)
+    if s is None:
+        return f"<p class=muted>session {esc(r.session_id)} is gone</p>"
+    records = sessions.history(s.id, after_id=r.first_history_id - 1, until_id=r.last_history_id)
+    text = format_transcript(records, agent=s.agent.owner, session_id=s.id)
+    return (
+        f"<details><summary>the transcript: {len(records)} records of session "
+        f"{esc(s.id)} (history {r.first_history_id}–{r.last_history_id})</summary>"
+        f"<pre class=wrap>{esc(text)}</pre></details>"
+    )

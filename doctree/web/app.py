@@ -141,7 +141,7 @@ def create_app(
         Route("/blame/{path:path}", wrap(views.blame)),
         Route("/search", wrap(views.search)),
         Route("/runs", wrap(views.runs)),
-        Route("/runs/{run_id}", wrap(views.run)),
+        Route("/runs/{run_id}", wrap(activity.run)),
         Route("/runs/{run_id}/revert", wrap(activity.revert_preview), methods=["GET"]),
         Route("/runs/{run_id}/revert", wrap(activity.revert), methods=["POST"]),
         Route("/runs/{run_id}/revert-document", wrap(activity.revert_document), methods=["POST"]),

@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from html import escape
 from urllib.parse import quote, unquote, urlencode
 
+import linkify_it
 from markdown_it import MarkdownIt
 from mdit_py_plugins.tasklists import tasklists_plugin
 
@@ -240,6 +241,7 @@ _WIKI = re.compile(r"\[\[([^\[\]|#\n]+)(?:#[^\[\]|\n]*)?(?:\|([^\[\]\n]*))?\]\]"
 _md = MarkdownIt("gfm-like", {"html": False, "linkify": True, "typographer": False}).use(
     tasklists_plugin
 )
+_md.linkify = linkify_it.LinkifyIt()  # the autolink engine, named so a missing install fails here
 """GitHub-flavoured markdown: tables, strikethrough, task lists, autolinks; raw HTML off."""
 
 

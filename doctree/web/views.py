@@ -31,7 +31,7 @@ from doctree.web.html import (
 from doctree.web.inspector import Inspector
 
 
-def _int(request: Request, name: str, *, low: int = 0) -> int | None:
+def int_param(request: Request, name: str, *, low: int = 0) -> int | None:
     value = request.query_params.get(name)
     if value is None or value == "":
         return None
@@ -53,8 +53,8 @@ def _time(request: Request, name: str = "at") -> str | None:
     return parse_time(value) if value else None
 
 
-def _page_number(request: Request) -> int:
-    return _int(request, "page", low=1) or 1
+def page_number(request: Request) -> int:
+    return int_param(request, "page", low=1) or 1
 
 
 def _doc_tabs(path: str, current: str, *, live: bool = True) -> str:
@@ -151,7 +151,7 @@ documents is a page of its top levels."""
 def tree(ins: Inspector, request: Request) -> Response:
     path = _path(request)
     at = _time(request)
-    asked = _int(request, "depth", low=1)
+    asked = int_param(request, "depth", low=1)
     roots = ins.repo.tree(ins.owner, path, at=at)
     rows: list[str] = []
     total = 0
@@ -221,7 +221,7 @@ def tree(ins: Inspector, request: Request) -> Response:
 
 def document(ins: Inspector, request: Request) -> Response:
     path = _path(request)
-    version = _int(request, "version", low=1)
+    version = int_param(request, "version", low=1)
     banner = ""
     deleted = False
     try:
@@ -390,8 +390,8 @@ async def restore(ins: Inspector, request: Request) -> Response:
 
 def diff(ins: Inspector, request: Request) -> Response:
     path = _path(request)
-    to_v = _int(request, "to", low=1)
-    from_v = _int(request, "from", low=0)
+    to_v = int_param(request, "to", low=1)
+    from_v = int_param(request, "from", low=0)
     text = ins.repo.diff(ins.owner, path, from_v, to_v)
     label_to = to_v if to_v is not None else "current"
     label_from = from_v if from_v is not None else "previous"
@@ -406,7 +406,7 @@ def blame(ins: Inspector, request: Request) -> Response:
     from doctree.store.blame import blame as blame_doc
 
     path = _path(request)
-    version = _int(request, "version", low=1)
+    version = int_param(request, "version", low=1)
     result = blame_doc(ins.repo, ins.owner, path, version=version)
     rows = []
     previous = None
@@ -447,8 +447,8 @@ def search(ins: Inspector, request: Request) -> Response:
     under = normalize_path(request.query_params.get("under") or HOME)
     at = _time(request)
     every = request.query_params.get("all") in ("1", "on", "true")
-    page = _page_number(request)
-    per = _int(request, "limit", low=1) or SEARCH_PAGE
+    page = page_number(request)
+    per = int_param(request, "limit", low=1) or SEARCH_PAGE
     form = (
         '<form method=get action="/search">'
         f'<input name=q value="{esc(q)}" placeholder="words" size=30 autofocus> '
@@ -537,7 +537,7 @@ def _version_group(vhs: list[Any]) -> str:
 RUNS_PAGE = 50
 
 
-def _run_id(request: Request) -> int:
+def run_id_of(request: Request) -> int:
     value = request.path_params["run_id"]
     try:
         return int(value)
@@ -545,7 +545,7 @@ def _run_id(request: Request) -> int:
         raise NotFoundError(f"run {value!r}: runs are numbered") from None
 
 
-def _own_run(ins: Inspector, run_id: int) -> Any:
+def own_run(ins: Inspector, run_id: int) -> Any:
     from doctree.store.runs import Runs
 
     r = Runs(ins.repo.conn).get(run_id)
@@ -557,8 +557,8 @@ def _own_run(ins: Inspector, run_id: int) -> Any:
 def runs(ins: Inspector, request: Request) -> Response:
     from doctree.store.runs import Runs
 
-    page = _page_number(request)
-    per = _int(request, "limit", low=1) or RUNS_PAGE
+    page = page_number(request)
+    per = int_param(request, "limit", low=1) or RUNS_PAGE
     every = Runs(ins.repo.conn).list(owner=ins.owner, limit=None)
     rows = every[(page - 1) * per : page * per]
     counts = ins.repo.versions_per_run([r.id for r in rows])
@@ -598,65 +598,6 @@ def runs(ins: Inspector, request: Request) -> Response:
     return ins.page("runs", body)
 
 
-def run(ins: Inspector, request: Request) -> Response:
-    from doctree.web.activity import changes, revert_control
-
-    r = _own_run(ins, _run_id(request))
-    versions = list(reversed(ins.repo.log(r.owner, HOME, run_id=r.id, limit=None)))
-    status = "reverted" if r.reverted_at else r.status
-    facts = [
-        ("definition", f"{esc(r.definition)} for {esc(r.owner)}"),
-        ("status", f"{badge(status)} stop reason {esc(r.stop_reason or '-')}"),
-        ("backend", f"{esc(r.backend)} ({esc(r.model)})"),
-        ("started", when(r.started_at)),
-        ("ended", when(r.ended_at)),
-        ("turns", f"{r.turns}; tool calls {r.tool_calls} ({r.tool_errors} errors)"),
-        (
-            "tokens",
-            f"input {r.input_tokens}, output {r.output_tokens}, cache read "
-            f"{r.cache_read_tokens}, cache write {r.cache_write_tokens}",
-        ),
-        ("cost", f"${r.cost_usd:.4f}"),
-    ]
-    if r.session_id:
-        facts.insert(1, ("session", session_link(r.session_id)))
-    if r.memory_session_id:
-        facts.append(("own log", session_link(r.memory_session_id)))
-    if r.reverted_at:
-        facts.append(("reverted", f"{when(r.reverted_at)} by {esc(r.reverted_by)}"))
-    if r.error:
-        facts.append(("error", f"<pre class=wrap>{esc(r.error)}</pre>"))
-    facts_html = (
-        "<table>" + "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in facts) + "</table>"
-    )
-    given = _given(ins, r)
-    body = (
-        f"<h1>Run {r.id}</h1>{facts_html}<h2>What it was given</h2>{given}"
-        f"<h2>What it changed ({len(versions)} versions)</h2>{revert_control(ins, r, versions)}"
-        f"{changes(ins, r, versions)}"
-    )
-    return ins.page(f"run {r.id}", body)
-
-
-def _given(ins: Inspector, r: Any) -> str:
-    if not r.session_id or r.first_history_id is None:
-        return "<p class=muted>no transcript recorded for this run</p>"
-    from doctree.sessions.repository import SessionsRepository
-    from doctree.sessions.transcripts import format_transcript
-
-    sessions = SessionsRepository(ins.repo.conn)
-    s = sessions.get(r.session_id)
-    if s is None:
-        return f"<p class=muted>session {esc(r.session_id)} is gone</p>"
-    records = sessions.history(s.id, after_id=r.first_history_id - 1, until_id=r.last_history_id)
-    text = format_transcript(records, agent=s.agent.owner, session_id=s.id)
-    return (
-        f"<details><summary>the transcript: {len(records)} records of session "
-        f"{esc(s.id)} (history {r.first_history_id}–{r.last_history_id})</summary>"
-        f"<pre class=wrap>{esc(text)}</pre></details>"
-    )
-
-
 # -- sessions -----------------------------------------------------------------------------
 
 STATES = ("open", "pending", "failing", "processed", "exempt")
@@ -675,8 +616,8 @@ def sessions(ins: Inspector, request: Request) -> Response:
     if state is not None and state not in STATES:
         raise UserError(f"state {state!r}: must be one of {', '.join(STATES)}")
     repo = SessionsRepository(ins.repo.conn)
-    page = _page_number(request)
-    per = _int(request, "limit", low=1) or SESSIONS_PAGE
+    page = page_number(request)
+    per = int_param(request, "limit", low=1) or SESSIONS_PAGE
     infos = [
         *repo.list_sessions(agent=ins.owner, state=state, limit=None),
         *repo.list_sessions(agent=f"memory-agent:{ins.owner}", state=state, limit=None),
@@ -749,7 +690,7 @@ def session(ins: Inspector, request: Request) -> Response:
     if s.agent.owner != ins.owner:
         raise NotFoundError(f"session {s.id!r}: not a session of agent {ins.owner!r}")
     state = state_of(s, repo.max_id(s.id))
-    page = _page_number(request)
+    page = page_number(request)
     total = repo.count_since(s.id, None)
     records = repo.history(s.id, limit=None)[(page - 1) * RECORDS_PAGE : page * RECORDS_PAGE]
     rows = [
