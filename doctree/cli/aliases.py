@@ -1,5 +1,5 @@
-"""Options renamed to the project's vocabulary keep their old names working for scripts,
-out of `--help` and docs/cli.md."""
+"""Options shared by several commands; options renamed to the project's vocabulary keep their
+old names working for scripts, out of `--help` and docs/cli.md."""
 
 from __future__ import annotations
 
@@ -38,3 +38,22 @@ def all_owners_option(help: str) -> Callable[[F], F]:
         is_flag=True,
         help=help,
     )
+
+
+def model_server_options(f: F) -> F:
+    """`--base-url` and `--context-window`: where the memory agent's model is served and how
+    much it can read, for every command that runs the memory agent (replay, worker)."""
+    f = click.option(
+        "--context-window",
+        type=click.IntRange(min=1),
+        envvar="DOCTREE_CONTEXT_WINDOW",
+        metavar="TOKENS",
+        help="The served model's context window in tokens, for --backend openai (default: the "
+        "agent definition's openai.context_window); one too small for the prompt is refused.",
+    )(f)
+    return click.option(
+        "--base-url",
+        metavar="URL",
+        help="The model API's base URL (default: OPENAI_BASE_URL for openai, ANTHROPIC_BASE_URL "
+        "for anthropic), e.g. http://localhost:11434/v1 for Ollama.",
+    )(f)

@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from doctree.cli import State, cli, emit_json, read_regular_file
-from doctree.cli.aliases import AliasedOption
+from doctree.cli.aliases import AliasedOption, model_server_options
 from doctree.errors import ConflictError, UserError
 
 MAX_TICKS = 100
@@ -263,20 +263,7 @@ def read_transcript(name: str) -> str:
     "server at OPENAI_BASE_URL; openai:MODEL names its model), replay:CASSETTE (serve a "
     "recording) or record:CASSETTE (record one from ANTHROPIC_BASE_URL).",
 )
-@click.option(
-    "--base-url",
-    metavar="URL",
-    help="The model API's base URL (default: OPENAI_BASE_URL for openai, ANTHROPIC_BASE_URL "
-    "for anthropic), e.g. http://localhost:11434/v1 for Ollama.",
-)
-@click.option(
-    "--context-window",
-    type=click.IntRange(min=1),
-    envvar="DOCTREE_CONTEXT_WINDOW",
-    metavar="TOKENS",
-    help="The served model's context window in tokens, for --backend openai (default: the "
-    "agent definition's openai.context_window); one too small for the prompt is refused.",
-)
+@model_server_options
 @click.option("--json", "as_json", is_flag=True, help="Print the outcome as JSON.")
 @click.pass_context
 def replay(

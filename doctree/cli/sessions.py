@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from doctree.cli import Int, State, cli, emit_json
-from doctree.cli.aliases import AliasedOption
+from doctree.cli.aliases import AliasedOption, model_server_options
 
 pass_state = click.pass_obj
 
@@ -173,23 +173,9 @@ def _check_handler(handler: str) -> None:
     "same rule as `replay`), offline, anthropic, openai (an OpenAI-compatible server at "
     "OPENAI_BASE_URL; openai:MODEL names its model), replay:CASSETTE (the memory agent "
     "runtime), jobs:FILE[:DELAY] (append each job to FILE as a JSON line, no model) or "
-    "python:MODULE:ATTR. auto is anthropic when ANTHROPIC_API_KEY is set, else offline, and "
-    "says which on stderr.",
+    "python:MODULE:ATTR. auto says on stderr which it picked.",
 )
-@click.option(
-    "--base-url",
-    metavar="URL",
-    help="The model API's base URL (default: OPENAI_BASE_URL for openai, ANTHROPIC_BASE_URL "
-    "for anthropic), e.g. http://localhost:11434/v1 for Ollama.",
-)
-@click.option(
-    "--context-window",
-    type=click.IntRange(min=1),
-    envvar="DOCTREE_CONTEXT_WINDOW",
-    metavar="TOKENS",
-    help="The served model's context window in tokens, for --backend openai (default: the "
-    "agent definition's openai.context_window); one too small for the prompt is refused.",
-)
+@model_server_options
 @click.option(
     "--lease-ttl",
     type=click.FloatRange(min=0, min_open=True),
