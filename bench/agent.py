@@ -62,8 +62,8 @@ def replay_live(
     from doctree.agent.runtime import MemoryAgentRuntime
     from doctree.cli.replay import _Collecting, replay_one
     from doctree.sessions.repository import SessionsRepository
-    from doctree.sessions.worker import MemoryWorker
     from doctree.store.documents import DocumentsRepository
+    from doctree.worker.worker import MemoryWorker
 
     repo = DocumentsRepository(db)
     runtime = MemoryAgentRuntime(repo, **runtime_options)

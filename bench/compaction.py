@@ -52,9 +52,9 @@ from doctree.memory.context import (  # noqa: E402
 from doctree.memory.retrieval import sync_passages  # noqa: E402
 from doctree.sessions.repository import SessionsRepository  # noqa: E402
 from doctree.sessions.transcripts import Transcript, parse_transcript  # noqa: E402
-from doctree.sessions.worker import MemoryWorker, default_handler  # noqa: E402
 from doctree.store import encoding  # noqa: E402
 from doctree.store.documents import DocumentsRepository  # noqa: E402
+from doctree.worker.worker import MemoryWorker, default_handler  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "fixtures" / "transcripts"
 OWNER = "main"

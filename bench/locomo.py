@@ -273,7 +273,7 @@ def store_agent(repo: DocumentsRepository, c: Conversation) -> None:
     sleep, a worker tick that hands it over, the offline memory agent)."""
     from doctree.cli.replay import _Collecting, replay_one, runtime_for
     from doctree.sessions.repository import SessionsRepository
-    from doctree.sessions.worker import MemoryWorker
+    from doctree.worker.worker import MemoryWorker
 
     runtime = runtime_for(repo, "offline")
     handler = _Collecting(runtime)

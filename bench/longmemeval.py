@@ -189,7 +189,7 @@ def store_agent(repo: DocumentsRepository, q: Question) -> None:
     from doctree.cli.replay import _Collecting, replay_one, runtime_for
     from doctree.sessions.repository import SessionsRepository
     from doctree.sessions.transcripts import format_transcript
-    from doctree.sessions.worker import MemoryWorker
+    from doctree.worker.worker import MemoryWorker
 
     runtime = runtime_for(repo, "offline")
     handler = _Collecting(runtime)

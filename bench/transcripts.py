@@ -4,7 +4,7 @@
    measured in the same run: markdown-it's own block `parse` of the same text (the floor:
    the parser walks its tokens once more). Linear: the ratio to the floor stays flat, and
    doubling the turns doubles the time (growth ~2.0x, where a quadratic parser shows ~4x).
-2. A 6,000-turn replay end to end (`doctree replay --model offline`, one process: parse,
+2. A 6,000-turn replay end to end (`doctree replay --backend offline`, one process: parse,
    append, worker ticks, the offline memory agent): target under 1.5 s, with `python -c pass`
    as the same-run baseline for process start-up.
 
@@ -137,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
                     "--db",
                     str(db),
                     "replay",
-                    "--model",
+                    "--backend",
                     "offline",
                     str(path),
                 ],

@@ -174,7 +174,7 @@ def bench_demo() -> None:
         db = Path(d) / "demo.db"
         transcripts = sorted((ROOT / "tests" / "fixtures" / "transcripts").glob("*.md"))
         subprocess.run(
-            [sys.executable, "-m", "doctree", "--db", str(db), "replay", "--model", "offline"]
+            [sys.executable, "-m", "doctree", "--db", str(db), "replay", "--backend", "offline"]
             + [str(t) for t in transcripts],
             check=True,
             capture_output=True,

@@ -24,7 +24,7 @@ from pathlib import Path
 import benchreport
 
 from doctree.sessions.repository import SessionsRepository
-from doctree.sessions.worker import MemoryWorker, TranscriptJob
+from doctree.worker.worker import MemoryWorker, TranscriptJob
 
 
 class Instant:

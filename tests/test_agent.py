@@ -7,13 +7,13 @@ from dataclasses import dataclass
 
 import pytest
 
-from doctree.agent.definitions import load_definition
 from doctree.agent.runtime import (
     MemoryAgentRuntime,
     RunFailedError,
     memory_agent_key,
     resolve_backend,
 )
+from doctree.llm.definitions import load_definition
 from doctree.store.runs import Runs
 from tests.fakes.messages_api import (
     FakeMessagesServer,

@@ -103,10 +103,10 @@ def test_replay_records_a_cassette_and_replays_it_from_the_command_line(
     a, b = fresh_database("a"), fresh_database("b")
     with FakeMessagesServer(ScriptedMemoryModel()) as upstream:
         monkeypatch.setenv("ANTHROPIC_BASE_URL", upstream.base_url)
-        recorded = invoke(a, "replay", "--model", f"record:{cassette}", str(fixtures[0]))
+        recorded = invoke(a, "replay", "--backend", f"record:{cassette}", str(fixtures[0]))
     monkeypatch.delenv("ANTHROPIC_BASE_URL")
     assert recorded.exit_code == 0, recorded.output
-    replayed = invoke(b, "replay", "--model", f"replay:{cassette}", str(fixtures[0]))
+    replayed = invoke(b, "replay", "--backend", f"replay:{cassette}", str(fixtures[0]))
     assert replayed.exit_code == 0, replayed.output
     show_a = invoke(a, "show", "~/memory").output
     assert show_a == invoke(b, "show", "~/memory").output

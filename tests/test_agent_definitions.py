@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from doctree.agent.definitions import load_definition, parse_definition
 from doctree.errors import UserError
-from doctree.interop.tools import TOOL_NAMES
+from doctree.llm.definitions import TOOL_NAMES, load_definition, parse_definition
 
 GOOD = """---
 name: x

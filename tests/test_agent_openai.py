@@ -8,8 +8,6 @@ import json
 
 import pytest
 
-from doctree.agent.definitions import Pricing, load_definition
-from doctree.agent.model_clients import prompt_budget, text_tool_call
 from doctree.agent.runtime import (
     MAX_CORRECTIONS,
     BackendChoice,
@@ -19,6 +17,8 @@ from doctree.agent.runtime import (
 )
 from doctree.errors import UserError
 from doctree.interop.tools import MemoryTools
+from doctree.llm.definitions import Pricing, load_definition
+from doctree.llm.model_clients import prompt_budget, text_tool_call
 from doctree.store.documents import DocumentsRepository
 from doctree.store.runs import Runs
 from tests.fakes.chat_completions import FakeChatServer, call, chat
@@ -534,7 +534,7 @@ def _pending_session(engine):
 
 
 def test_the_engine_runs_the_memory_agent_on_the_openai_backend(db_path, monkeypatch):
-    from doctree.sessions.engine import Engine
+    from doctree.worker.engine import Engine
 
     with FakeChatServer(_reads_then_finishes) as srv:
         monkeypatch.setenv("OPENAI_BASE_URL", srv.base_url + "/v1")
@@ -552,7 +552,7 @@ def test_the_engine_runs_the_memory_agent_on_the_openai_backend(db_path, monkeyp
 
 
 def test_the_engine_passes_the_backend_settings_to_its_worker(db_path, monkeypatch):
-    from doctree.sessions.engine import Engine
+    from doctree.worker.engine import Engine
 
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
     with FakeChatServer(_reads_then_finishes) as srv:
@@ -571,7 +571,7 @@ def test_a_worker_process_runs_the_memory_agent_on_the_openai_backend(db_path, t
     import os
     import subprocess
 
-    from doctree.sessions.engine import Engine
+    from doctree.worker.engine import Engine
 
     with FakeChatServer(_reads_then_finishes) as srv, Engine(db_path, handler="offline") as engine:
         _pending_session(engine)
@@ -591,7 +591,7 @@ def test_a_worker_refuses_a_window_too_small_before_its_first_tick(db_path):
     import os
     import subprocess
 
-    from doctree.sessions.engine import Engine
+    from doctree.worker.engine import Engine
 
     with Engine(db_path, handler="offline") as engine:
         _pending_session(engine)
@@ -677,7 +677,7 @@ def test_a_local_server_gets_minutes_per_request_and_an_api_seconds(repo):
 
 
 def test_compaction_after_an_openai_run_stays_offline():
-    from doctree.sessions.engine import compaction_backend
+    from doctree.worker.engine import compaction_backend
 
     assert compaction_backend("openai") == compaction_backend("openai:qwen2.5:7b") == "offline"
     assert compaction_backend("anthropic") == "anthropic"

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from doctree.agent.replay import Cassette
+from doctree.llm.replay import Cassette
 from doctree.store.runs import Runs
 from tests.fakes.chat_completions import CassetteChat, FakeChatServer
 

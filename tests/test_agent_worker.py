@@ -8,8 +8,8 @@ import pytest
 
 from doctree.agent.runtime import MemoryAgentRuntime, default_handler
 from doctree.sessions.repository import SessionsRepository
-from doctree.sessions.worker import MemoryWorker
 from doctree.store.runs import Runs
+from doctree.worker.worker import MemoryWorker
 from tests.fakes.messages_api import (
     FakeMessagesServer,
     HttpError,
@@ -121,7 +121,7 @@ def test_default_handler_spells_record_with_its_cassette(repo, tmp_path):
 
 
 def test_the_workers_handler_by_name_is_the_memory_agent_runtime(repo):
-    from doctree.sessions.worker import default_handler as worker_handler
+    from doctree.worker.worker import default_handler as worker_handler
 
     assert isinstance(worker_handler(repo, "offline"), MemoryAgentRuntime)
 

@@ -14,8 +14,8 @@ import pytest
 from doctree.arguments import checked
 from doctree.errors import ArgumentError, DoctreeError
 from doctree.memory.context import load_memories
-from doctree.sessions.engine import Engine
 from doctree.store.documents import Actor, DocumentsRepository
+from doctree.worker.engine import Engine
 
 BIG = 2**70
 

@@ -16,7 +16,6 @@ from doctree.store.documents import DocumentsRepository
 def run(db_path, monkeypatch):
     """Invoke `doctree --db DB ...`; returns the click Result."""
     monkeypatch.delenv("DOCTREE_OWNER", raising=False)
-    monkeypatch.delenv("DOCTREE_AGENT", raising=False)
     monkeypatch.delenv("DOCTREE_DB", raising=False)
     DocumentsRepository(db_path).close()  # a store with no documents yet (reads need one)
     runner = CliRunner()

@@ -58,7 +58,7 @@ def test_help_imports_no_store_sdk_or_command_module():
     doctree_modules = {m for m in modules if m.startswith("doctree.")}
     assert doctree_modules <= {
         "doctree.cli",
-        "doctree.cli.aliases",
+        "doctree.cli.options",
         "doctree.cli.lazy",
         "doctree.errors",
     }, doctree_modules
@@ -77,7 +77,7 @@ def test_read_imports_its_own_command_module_only(tmp_path):
     assert status == 0 and "hello" in out
     assert top(modules) & set(HEAVY) == set()
     commands = {m for m in modules if m.startswith("doctree.cli.")}
-    assert commands <= {"doctree.cli.aliases", "doctree.cli.lazy", "doctree.cli.documents"}
+    assert commands <= {"doctree.cli.options", "doctree.cli.lazy", "doctree.cli.documents"}
     assert {"doctree.agent", "doctree.sessions", "doctree.web"} & modules == set()
 
 

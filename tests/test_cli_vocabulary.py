@@ -1,9 +1,8 @@
 """The CLI and the library speak the glossary's words (docs/concepts.md): the owner is
 `--owner` / `$DOCTREE_OWNER`, the memory agent's backend is `--backend` on every command
-that picks one, JSON says `owner` and `definition`. The former names (`--agent`,
-`$DOCTREE_AGENT`, `replay --source-agent`, `--all-agents`, `--model`, `--handler`, the
-keywords `source_agent` and `agent_id`) still work for scripts and callers, but are left
-out of --help."""
+that picks one, JSON says `owner` and `definition`. No other name works: doctree 0.1.0 is its first release, so
+words it used before (`--agent`, `$DOCTREE_AGENT`, `replay --source-agent`, `--all-agents`,
+`--model`, `--handler`, the keywords `source_agent` and `agent_id`) are refused, not aliased."""
 
 from __future__ import annotations
 
@@ -16,10 +15,10 @@ from click.testing import CliRunner
 from doctree.cli import cli
 from doctree.errors import UserError
 from doctree.interop.tools import MemoryTools
-from doctree.sessions.engine import Engine
 from doctree.sessions.repository import AgentDescriptor, SessionsRepository
 from doctree.store.documents import DocumentsRepository
 from doctree.store.runs import Runs
+from doctree.worker.engine import Engine
 
 PERSONAL = Path(__file__).parent / "fixtures" / "transcripts" / "01-personal-assistant.md"
 
@@ -37,32 +36,35 @@ def run(db: Path | str, *args: str, env: dict[str, str] | None = None):
 # -- the owner -------------------------------------------------------------------------------
 
 
-def test_help_names_the_owner_option_and_hides_the_old_one(tmp_path):
+def test_help_names_the_owner_option_and_no_other(tmp_path):
     help_text = run(tmp_path / "x.db", "--help").output
     assert "--owner" in help_text and "DOCTREE_OWNER" in help_text
     assert "--agent" not in help_text and "DOCTREE_AGENT" not in help_text
 
 
-@pytest.mark.parametrize("flag", ["--owner", "--agent"])
-def test_owner_flag_and_its_former_name_pick_the_same_home(db_path, flag):
+def test_the_owner_flag_picks_the_home_and_the_old_flag_is_unknown(db_path):
     result = CliRunner().invoke(
-        cli, ["--db", str(db_path), flag, "alice", "write", "~/a"], input="hello\n"
+        cli, ["--db", str(db_path), "--owner", "alice", "write", "~/a"], input="hello\n"
     )
     assert result.exit_code == 0, result.output
     with DocumentsRepository(db_path) as repo:
         assert repo.owners() == ["alice"]
     assert run(db_path, "--owner", "alice", "read", "~/a").output == "hello\n"
+    old = CliRunner().invoke(cli, ["--db", str(db_path), "--agent", "bob", "write", "~/b"])
+    assert old.exit_code == 2 and "No such option '--agent'" in old.output
+    with DocumentsRepository(db_path) as repo:
+        assert repo.owners() == ["alice"]
 
 
 @pytest.mark.parametrize(
     ("env", "owner"),
     [
         ({"DOCTREE_OWNER": "olive"}, "olive"),
-        ({"DOCTREE_AGENT": "adam"}, "adam"),  # the former name, read when the new one is unset
+        ({"DOCTREE_AGENT": "adam"}, "main"),  # not a doctree variable: the default owner
         ({"DOCTREE_OWNER": "olive", "DOCTREE_AGENT": "adam"}, "olive"),
     ],
 )
-def test_owner_from_the_environment_and_its_former_name(db_path, env, owner):
+def test_owner_from_the_environment_only_under_its_name(db_path, env, owner):
     result = CliRunner().invoke(cli, ["--db", str(db_path), "write", "~/a"], input="x", env=env)
     assert result.exit_code == 0, result.output
     with DocumentsRepository(db_path) as repo:
@@ -70,16 +72,17 @@ def test_owner_from_the_environment_and_its_former_name(db_path, env, owner):
 
 
 @pytest.mark.parametrize("command", [("runs",), ("log",), ("compact", "~/memory")])
-def test_all_owners_flag_is_shown_and_all_agents_hidden(tmp_path, command):
+def test_all_owners_flag_is_shown_and_all_agents_unknown(tmp_path, command):
     help_text = run(tmp_path / "x.db", *command, "--help").output
     assert "--all-owners" in help_text and "--all-agents" not in help_text
+    old = run(tmp_path / "x.db", *command, "--all-agents")
+    assert old.exit_code == 2 and "No such option '--all-agents'" in old.output
 
 
-@pytest.mark.parametrize("flag", ["--all-owners", "--all-agents"])
-def test_log_of_every_owner_under_both_names(db_path, flag):
+def test_log_of_every_owner(db_path):
     for owner in ("alice", "bob"):
         CliRunner().invoke(cli, ["--db", str(db_path), "--owner", owner, "write", "~/a"], input="x")
-    owners = {v["owner"] for v in json.loads(run(db_path, "log", flag, "--json").output)}
+    owners = {v["owner"] for v in json.loads(run(db_path, "log", "--all-owners", "--json").output)}
     assert owners == {"alice", "bob"}
 
 
@@ -92,6 +95,8 @@ def test_every_command_that_picks_a_backend_calls_it_backend(tmp_path, command):
     assert "--backend" in help_text
     for old in ("--model", "--handler"):
         assert old not in help_text
+        result = run(tmp_path / "x.db", command, old, "offline")
+        assert result.exit_code == 2 and f"No such option '{old}'" in result.output
 
 
 def test_replay_has_no_agent_option_of_its_own_in_help(tmp_path):
@@ -105,12 +110,9 @@ def test_replay_has_no_agent_option_of_its_own_in_help(tmp_path):
     [
         (("--owner", "alice"), ("--backend", "offline"), None),
         ((), ("--backend", "offline"), {"DOCTREE_OWNER": "alice"}),
-        ((), ("--backend", "offline", "--source-agent", "alice"), None),  # former names
-        ((), ("--model", "offline", "--agent", "alice"), None),
-        (("--agent", "alice"), (), None),
     ],
 )
-def test_replay_as_the_given_owner_by_every_name(db_path, before, after, env):
+def test_replay_as_the_given_owner(db_path, before, after, env):
     assert PERSONAL.is_file()
     result = run(db_path, *before, "replay", "--json", *after, str(PERSONAL), env=env)
     assert result.exit_code == 0, result.output
@@ -128,12 +130,21 @@ def test_replay_without_an_owner_given_uses_the_transcripts_agent(db_path):
     assert outcome["owner"] == "main"  # the transcript's, not the --owner default's
 
 
-@pytest.mark.parametrize("flag", ["--backend", "--handler"])
-def test_worker_backend_old_and_new_flag(db_path, tmp_path, flag):
+def test_replay_refuses_the_old_owner_flags(db_path):
+    for flag in ("--source-agent", "--agent"):
+        result = run(db_path, "replay", flag, "alice", str(PERSONAL))
+        assert result.exit_code == 2 and f"No such option '{flag}'" in result.output
+    assert not Path(db_path).exists()  # refused before anything was opened
+
+
+def test_worker_backend_flag_and_its_environment_variable(db_path, tmp_path):
     jobs = tmp_path / "jobs.jsonl"
-    result = run(db_path, "worker", "--once", flag, f"jobs:{jobs}")
+    result = run(db_path, "worker", "--once", "--backend", f"jobs:{jobs}")
     assert result.exit_code == 0, result.output
     assert "0 pending" in result.output
+    env = {"DOCTREE_WORKER_BACKEND": f"jobs:{jobs}", "DOCTREE_WORKER_HANDLER": "anthropic"}
+    result = run(db_path, "worker", "--once", env=env)
+    assert result.exit_code == 0, result.output  # anthropic without a key would fail
 
 
 # -- JSON and human output ---------------------------------------------------------------------
@@ -160,52 +171,52 @@ def test_sessions_json_and_table_say_owner(db_path):
     assert run(db_path, "sessions").output.split()[1] == "OWNER"
 
 
-# -- the library: older keywords still accepted, never both ------------------------------------
+# -- the library: one name for each keyword -----------------------------------------------------
 
 
-def test_runs_take_the_older_keywords(db_path):
+def test_runs_take_owner_and_definition_only(db_path):
     with DocumentsRepository(db_path) as repo:
         runs = Runs(repo.conn)
-        old = runs.start(source_agent="main", agent="memory-agent", backend="b", model="m")
         new = runs.start(owner="main", definition="memory-agent", backend="b", model="m")
-        assert [r.id for r in runs.list(source_agent="main")] == [new, old]
-        assert runs.get(old).owner == runs.get(new).owner == "main"
-        with pytest.raises(UserError, match="'source_agent' is the older name of 'owner'"):
-            runs.start(owner="main", source_agent="main", backend="b", model="m")
+        assert [r.id for r in runs.list(owner="main")] == [new]
+        with pytest.raises(TypeError, match="source_agent"):
+            runs.start(source_agent="main", definition="memory-agent", backend="b", model="m")
+        with pytest.raises(TypeError, match="source_agent"):
+            runs.list(source_agent="main")
+        assert [r.id for r in runs.list(owner="main")] == [new]
 
 
-def test_sessions_scrub_and_descriptor_take_the_older_names(db_path):
+def test_sessions_scrub_and_descriptor_take_owner_only(db_path):
     with SessionsRepository(db_path) as sessions:
-        sessions.create({"type": "agent", "id": "main"}, "s1")
+        sessions.create({"type": "agent", "owner": "main"}, "s1")
         sessions.append_history("s1", "user", "my dog is Rex")
-        assert sessions.scrub(agent_id="main", text_map=lambda t: t.replace("Rex", "*")) == 1
+        assert sessions.scrub(owner="main", text_map=lambda t: t.replace("Rex", "*")) == 1
         assert sessions.history("s1")[0].content == "my dog is *"
         assert sessions.require("s1").agent == AgentDescriptor("agent", "main")
-        with pytest.raises(UserError, match="older name"):
-            AgentDescriptor.of({"type": "agent", "id": "a", "owner": "b"})
-        with pytest.raises(UserError, match="'agent_id' is the older name of 'owner'"):
-            sessions.scrub("main", agent_id="main", text_map=str)
+        with pytest.raises(UserError, match="expected the keys type and owner, not id"):
+            AgentDescriptor.of({"type": "agent", "id": "a"})
+        with pytest.raises(TypeError, match="agent_id"):
+            sessions.scrub(agent_id="main", text_map=str)
+        with pytest.raises(UserError, match="'compaction': must be one of"):
+            sessions.end("s1", "compaction")
+    assert not hasattr(AgentDescriptor("agent", "main"), "id")
 
 
-def test_memory_tools_take_the_older_keyword(db_path):
+def test_memory_tools_take_owner_only(db_path):
     with DocumentsRepository(db_path) as repo:
-        assert MemoryTools(repo, source_agent="ops").owner == "ops"
+        assert MemoryTools(repo, owner="ops").owner == "ops"
+        with pytest.raises(TypeError, match="source_agent"):
+            MemoryTools(repo, source_agent="ops")
 
 
-def test_engine_compact_is_the_older_name_of_compact_context(db_path):
+def test_engine_compacts_context_under_one_name(db_path):
     engine = Engine(db_path, handler="offline", compact=False)
     try:
         s = engine.start_session("main")
         engine.append(s.id, "user", "long context")
-        new = engine.compact(s.id)
+        new = engine.compact_context(s.id)
         assert engine.session(s.id).ended_reason == "context-compaction"
         assert engine.current_session("main") == new
+        assert not hasattr(engine, "compact")
     finally:
         engine.close()
-
-
-def test_a_descriptor_still_answers_to_its_older_attribute_name():
-    from doctree.sessions.repository import AgentDescriptor
-
-    d = AgentDescriptor.of({"type": "agent", "id": "support-bot"})
-    assert d.owner == "support-bot" and d.id == "support-bot"

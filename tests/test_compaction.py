@@ -429,7 +429,7 @@ def test_worker_compacts_after_the_memory_agent_stores(db_path, repo):
 
     from doctree.sessions.repository import SessionsRepository
     from doctree.sessions.transcripts import parse_transcript
-    from doctree.sessions.worker import MemoryWorker, default_handler
+    from doctree.worker.worker import MemoryWorker, default_handler
 
     fixtures = sorted((Path(__file__).parent / "fixtures" / "transcripts").glob("*.md"))[:3]
     sessions = SessionsRepository(db_path)

@@ -9,8 +9,8 @@ import anthropic
 import pytest
 from click.testing import CliRunner
 
-from doctree.agent.definitions import load_definition
 from doctree.cli import cli
+from doctree.llm.definitions import load_definition
 from doctree.memory.compaction import AnthropicCondenser, Compactor
 from doctree.store.documents import Actor, DocumentsRepository
 from tests.fakes.messages_api import FakeMessagesServer, HttpError, Scripted, message, text_block

@@ -349,7 +349,7 @@ def replayed(tmp_path_factory):
     db = tmp_path_factory.mktemp("relevance") / "doctree.db"
     transcripts = sorted(map(str, FIXTURES.glob("*.md")))
     result = CliRunner().invoke(
-        cli, ["--db", str(db), "replay", "--model", "offline", *transcripts]
+        cli, ["--db", str(db), "replay", "--backend", "offline", *transcripts]
     )
     assert result.exit_code == 0, result.output
     r = DocumentsRepository(db)

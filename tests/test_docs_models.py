@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from doctree.agent.definitions import load_definition
-from doctree.agent.model_clients import prompt_budget
 from doctree.interop.tools import MemoryTools
+from doctree.llm.definitions import load_definition
+from doctree.llm.model_clients import prompt_budget
 from doctree.store.documents import DocumentsRepository
 from tests.fakes.chat_completions import FakeChatServer, call, chat
 

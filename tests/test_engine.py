@@ -8,8 +8,8 @@ import time
 import pytest
 
 from doctree.errors import UserError
-from doctree.sessions.engine import Engine
 from doctree.sessions.transcripts import parse_transcript
+from doctree.worker.engine import Engine
 
 
 class Collect:
@@ -180,7 +180,7 @@ def test_worker_command_runs_doctree_worker_on_the_database(db_path):
         "30.0",
         "--batch",
         "3",
-        "--handler",
+        "--backend",
         "offline",
         "--once",
     ]

@@ -35,7 +35,7 @@ def test_every_exception_doctree_defines_is_a_doctree_error():
 
 def test_one_replay_mismatch_error():
     from doctree import errors
-    from doctree.agent import replay
+    from doctree.llm import replay
 
     assert not hasattr(replay, "ReplayMismatch")
     assert replay.ReplayMismatchError is errors.ReplayMismatchError

@@ -78,7 +78,7 @@ def replayed(tmp_path_factory):
     """A database after `doctree replay` of every fixture on the offline backend."""
     db = tmp_path_factory.mktemp("golden") / "doctree.db"
     result = CliRunner().invoke(
-        cli, ["--db", str(db), "replay", "--model", "offline", *map(str, TRANSCRIPTS)]
+        cli, ["--db", str(db), "replay", "--backend", "offline", *map(str, TRANSCRIPTS)]
     )
     assert result.exit_code == 0, result.output
     return db

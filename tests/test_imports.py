@@ -115,6 +115,56 @@ def test_no_import_cycles_between_doctree_modules():
     assert cycles(edges) == []
 
 
+# The floors, bottom to top (docs/architecture.md). A module may import its own floor and
+# the floors below, never one above, at module level or inside a function. The ground
+# modules (errors, arguments, ...) are below every floor.
+FLOORS = [
+    ("errors", "arguments", "stopwords", "timeutil", "resources"),
+    ("store",),
+    ("sessions",),
+    ("llm",),
+    ("memory",),
+    ("interop",),
+    ("agent",),
+    ("worker",),
+    ("cli", "web", "compose", "__main__", ""),
+]
+
+
+def floor(module: str) -> int:
+    """The floor of a doctree module: the index in FLOORS of its first segment below
+    `doctree` (`doctree` itself, the package's lazy front door, is at the top)."""
+    top = module.split(".")[1] if "." in module else ""
+    for i, names in enumerate(FLOORS):
+        if top in names:
+            return i
+    raise AssertionError(f"{module}: no floor; add its package to FLOORS and the architecture")
+
+
+def upward_imports(edges: dict[str, set[str]]) -> list[str]:
+    return sorted(
+        f"{name} -> {target}"
+        for name, targets in edges.items()
+        for target in targets
+        if floor(target) > floor(name)
+    )
+
+
+def test_the_floor_check_catches_an_upward_import_hidden_in_a_function(tmp_path):
+    f = tmp_path / "m.py"
+    f.write_text("def late():\n    from doctree.worker import worker\n")
+    edges = {"doctree.store.m": {t for t, _ in imports(f, "doctree.store.m")}}
+    assert upward_imports(edges) == ["doctree.store.m -> doctree.worker"]
+    assert upward_imports({"doctree.worker.w": {"doctree.store.db"}}) == []
+
+
+def test_every_package_has_a_floor_and_no_import_runs_upward():
+    edges = graph()
+    for name in edges:
+        floor(name)
+    assert upward_imports(edges) == []
+
+
 def test_nothing_below_the_cli_imports_it():
     offenders = [
         f"{name} -> {target}"

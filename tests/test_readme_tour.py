@@ -39,7 +39,6 @@ def test_the_readme_tour_runs_top_to_bottom_on_a_fresh_database(db_path, tmp_pat
     env.pop("ANTHROPIC_API_KEY", None)
     env.pop("ANTHROPIC_BASE_URL", None)
     env.pop("DOCTREE_OWNER", None)
-    env.pop("DOCTREE_AGENT", None)
     steps = []
     for n in range(1, len(lines) + 1):
         steps.append(f"echo '>>> {n}' >&2")

@@ -18,10 +18,10 @@ from doctree.memory.recall import RECALL_HEADING, RECALL_NOTE, blend, hand_over,
 from doctree.memory.retrieval import words
 from doctree.sessions.repository import SessionsRepository
 from doctree.sessions.transcripts import Message
-from doctree.sessions.worker import MemoryWorker
 from doctree.store.documents import Actor
 from doctree.store.passages import PassageIndex
 from doctree.store.recall import RecallIndex
+from doctree.worker.worker import MemoryWorker
 
 OWNER = "main"
 ACTOR = Actor("agent", OWNER)

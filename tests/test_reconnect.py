@@ -93,7 +93,7 @@ def test_worker_waits_out_a_stopped_server_and_hands_over_what_came_after(server
     jobs = tmp_path / "jobs.jsonl"
     add_session(url, "before")
     proc = subprocess.Popen(
-        doctree("--db", url, "worker", "--interval", "0.2", "--handler", f"jobs:{jobs}"),
+        doctree("--db", url, "worker", "--interval", "0.2", "--backend", f"jobs:{jobs}"),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -255,7 +255,7 @@ def test_a_database_file_deleted_under_the_worker_stops_it_with_one_line(tmp_pat
     jobs = tmp_path / "jobs.jsonl"
     add_session(str(db), "s1")
     proc = subprocess.Popen(
-        doctree("--db", str(db), "worker", "--interval", "0.1", "--handler", f"jobs:{jobs}"),
+        doctree("--db", str(db), "worker", "--interval", "0.1", "--backend", f"jobs:{jobs}"),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

@@ -78,7 +78,9 @@ def test_replaying_twice_does_not_duplicate_the_history(db_path):
 
 
 def test_replay_as_another_agent(db_path):
-    result = replay(db_path, "--agent", "alice", str(PERSONAL))
+    result = CliRunner().invoke(
+        cli, ["--db", str(db_path), "--owner", "alice", "replay", str(PERSONAL)]
+    )
     assert result.exit_code == 0, result.output
     with DocumentsRepository(db_path) as repo:
         assert repo.owners() == ["alice"]
@@ -118,9 +120,9 @@ def test_a_session_with_other_history_is_refused(db_path, tmp_path):
 
 
 def test_an_unknown_backend_is_refused(db_path):
-    result = replay(db_path, "--model", "gpt", str(PERSONAL))
+    result = replay(db_path, "--backend", "gpt", str(PERSONAL))
     assert result.exit_code == 2
-    assert "--model 'gpt'" in result.stderr
+    assert "--backend 'gpt'" in result.stderr
     for choice in ("offline", "anthropic", "auto", "replay:CASSETTE", "record:CASSETTE"):
         assert choice in result.stderr
 
@@ -134,7 +136,7 @@ def test_a_missing_transcript_file_is_refused(db_path, tmp_path):
 def test_replay_on_the_replay_backend_goes_through_the_sdk(db_path):
     cassette = Path(__file__).parent / "fixtures" / "cassettes" / "10-small-talk.json"
     result = replay(
-        db_path, "--json", "--model", f"replay:{cassette}", str(FIXTURES / "10-small-talk.md")
+        db_path, "--json", "--backend", f"replay:{cassette}", str(FIXTURES / "10-small-talk.md")
     )
     assert result.exit_code == 0, result.output
     run = json.loads(result.stdout)[0]["runs"][0]
@@ -144,14 +146,16 @@ def test_replay_on_the_replay_backend_goes_through_the_sdk(db_path):
 
 
 def test_replay_without_a_cassette_is_refused(db_path):
-    result = replay(db_path, "--model", "replay", str(PERSONAL))
+    result = replay(db_path, "--backend", "replay", str(PERSONAL))
     assert result.exit_code == 2
     assert "replay:FILE" in result.stderr
 
 
 def test_a_session_of_another_agent_is_refused(db_path):
     replay(db_path, str(PERSONAL))
-    result = replay(db_path, "--agent", "alice", str(PERSONAL))
+    result = CliRunner().invoke(
+        cli, ["--db", str(db_path), "--owner", "alice", "replay", str(PERSONAL)]
+    )
     assert result.exit_code == 2
     assert "belongs to agent:main, not to agent:alice" in result.stderr
 
@@ -175,7 +179,7 @@ def test_a_longer_transcript_of_a_replayed_session_appends_only_the_new_records(
 
 def test_anthropic_without_a_key_fails_before_any_session_is_made(db_path, monkeypatch):
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
-    result = replay(db_path, "--model", "anthropic", str(PERSONAL))
+    result = replay(db_path, "--backend", "anthropic", str(PERSONAL))
     assert result.exit_code == 2
     assert "set ANTHROPIC_API_KEY" in result.stderr
     with SessionsRepository(db_path) as sessions:
@@ -184,10 +188,10 @@ def test_anthropic_without_a_key_fails_before_any_session_is_made(db_path, monke
 
 def test_a_failed_run_leaves_the_session_pending_and_says_why(db_path):
     cassette = Path(__file__).parent / "fixtures" / "cassettes" / "10-small-talk.json"
-    result = replay(db_path, "--model", f"replay:{cassette}", str(PERSONAL))
+    result = replay(db_path, "--backend", f"replay:{cassette}", str(PERSONAL))
     assert result.exit_code == 1
     assert "memory agent failed:" in result.stdout
-    again = replay(db_path, "--model", f"replay:{cassette}", str(PERSONAL))
+    again = replay(db_path, "--backend", f"replay:{cassette}", str(PERSONAL))
     assert again.exit_code == 1
     assert "waiting for a retry after:" in again.stdout
     with SessionsRepository(db_path) as sessions:
@@ -222,10 +226,10 @@ def test_record_then_replay_through_the_cli_gives_the_same_tree(
     with FakeMessagesServer(ScriptedMemoryModel()) as upstream:
         monkeypatch.setenv("ANTHROPIC_BASE_URL", upstream.base_url)
         monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
-        recorded = replay(a, "--model", f"record:{cassette}", transcript)
+        recorded = replay(a, "--backend", f"record:{cassette}", transcript)
     assert recorded.exit_code == 0, recorded.output
     assert cassette.is_file()
-    replayed = replay(b, "--model", f"replay:{cassette}", transcript)
+    replayed = replay(b, "--backend", f"replay:{cassette}", transcript)
     assert replayed.exit_code == 0, replayed.output
     trees = []
     for db in (a, b):

@@ -17,9 +17,9 @@ from doctree.cli import cli
 from doctree.errors import NotFoundError, UserError
 from doctree.memory.revert import revert_run
 from doctree.sessions.repository import SessionsRepository
-from doctree.sessions.worker import MemoryWorker
 from doctree.store.documents import Actor
 from doctree.store.runs import Runs
+from doctree.worker.worker import MemoryWorker
 from tests.fakes.messages_api import (
     FakeMessagesServer,
     HttpError,

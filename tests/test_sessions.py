@@ -85,7 +85,7 @@ def test_ensure_refuses_a_session_of_another_agent(sessions):
 
 def test_descriptor_parses_type_prefix():
     assert AgentDescriptor.of("memory-agent:main") == AgentDescriptor("memory-agent", "main")
-    assert AgentDescriptor.of({"type": "agent", "id": "bob"}) == AgentDescriptor("agent", "bob")
+    assert AgentDescriptor.of({"type": "agent", "owner": "bob"}) == AgentDescriptor("agent", "bob")
     assert AgentDescriptor.of("bob") == AgentDescriptor("agent", "bob")
 
 
@@ -515,14 +515,14 @@ def test_cli_transcript_of_unknown_session_is_a_one_line_error(sessions, db_path
 def test_cli_worker_once_hands_pending_sessions_over(sessions, db_path, tmp_path):
     _session_with(sessions, 6, "s1")
     jobs = tmp_path / "jobs.jsonl"
-    result = _run(db_path, "worker", "--once", "--handler", f"jobs:{jobs}")
+    result = _run(db_path, "worker", "--once", "--backend", f"jobs:{jobs}")
     assert result.exit_code == 0
     assert "1 processed" in result.output
     assert sessions.get("s1").invalidated_at is None
 
 
 def test_cli_worker_with_unknown_handler_module_is_a_user_error(db_path):
-    result = _run(db_path, "worker", "--once", "--handler", "python:no_such_mod:H")
+    result = _run(db_path, "worker", "--once", "--backend", "python:no_such_mod:H")
     assert result.exit_code == 2 and "cannot be imported" in result.output
 
 

@@ -9,8 +9,8 @@ from datetime import UTC, date, datetime
 import pytest
 
 from doctree import stopwords
-from doctree.agent.client import anthropic_client
 from doctree.errors import UserError
+from doctree.llm.client import anthropic_client
 from doctree.memory import layout
 from doctree.store.frontmatter import frontmatter_block, read_frontmatter, split_frontmatter
 from doctree.timeutil import iso_week, now_iso

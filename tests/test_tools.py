@@ -6,7 +6,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from doctree.interop.tools import TOOL_NAMES, MemoryTools
+from doctree.interop.tools import MemoryTools
+from doctree.llm.definitions import TOOL_NAMES
 from doctree.store.documents import Actor
 
 

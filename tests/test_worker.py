@@ -14,7 +14,9 @@ from hypothesis import strategies as st
 from doctree.errors import UserError
 from doctree.sessions.repository import SessionsRepository, lease_name
 from doctree.sessions.transcripts import parse_transcript
-from doctree.sessions.worker import (
+from doctree.store.leases import Leases
+from doctree.store.secrets import redact_value
+from doctree.worker.worker import (
     DEFAULT_BATCH,
     DEFAULT_INTERVAL,
     JobsFileHandler,
@@ -23,8 +25,6 @@ from doctree.sessions.worker import (
     backoff,
     default_handler,
 )
-from doctree.store.leases import Leases
-from doctree.store.secrets import redact_value
 
 
 class Collect:
@@ -472,7 +472,7 @@ def test_fixture_replayed_as_a_session_is_handed_over_unchanged(sessions, make_w
 
 def test_tick_logs_each_hand_over(sessions, make_worker, caplog):
     _pending(sessions, "s1", n=2)
-    with caplog.at_level("INFO", logger="doctree.sessions.worker"):
+    with caplog.at_level("INFO", logger="doctree.worker.worker"):
         make_worker(Collect()).tick()
     assert any(
         "event: handed over session=s1 agent=main records=2" in r.getMessage()

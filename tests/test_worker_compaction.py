@@ -7,10 +7,10 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from doctree.cli import cli
-from doctree.sessions.engine import Engine
 from doctree.sessions.transcripts import parse_transcript
 from doctree.store.documents import DocumentsRepository
 from doctree.store.runs import Runs
+from doctree.worker.engine import Engine
 
 FIXTURES = sorted((Path(__file__).parent / "fixtures" / "transcripts").glob("*.md"))[:3]
 
@@ -52,7 +52,7 @@ def test_worker_command_compacts_by_default(db_path, monkeypatch):
     with Engine(db_path, handler="offline") as engine:
         _queue_fixtures(engine)
     result = CliRunner().invoke(
-        cli, ["--db", str(db_path), "worker", "--once", "--handler", "offline"]
+        cli, ["--db", str(db_path), "worker", "--once", "--backend", "offline"]
     )
     assert result.exit_code == 0, result.output
     assert _compactions(db_path)

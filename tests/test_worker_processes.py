@@ -14,9 +14,9 @@ from collections import defaultdict
 
 import pytest
 
-from doctree.sessions.engine import Engine
 from doctree.sessions.repository import SessionsRepository, lease_name
 from doctree.store.leases import Leases
+from doctree.worker.engine import Engine
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
@@ -33,7 +33,7 @@ def worker_cmd(db, jobs, *, delay=0.0, ttl=5.0, interval=0.05, batch=3, once=Fal
         str(interval),
         "--batch",
         str(batch),
-        "--handler",
+        "--backend",
         f"jobs:{jobs}:{delay}",
         "--lease-ttl",
         str(ttl),

@@ -363,7 +363,7 @@ def test_a_hand_over_the_database_does_not_record_stays_pending_and_is_retried(d
     """The compare-and-swap fails (another connection holds what it needs past the wait
     timeout): nothing is marked, the session stays pending (the hand-over counts as
     `lost`), and the next tick hands the same records over again."""
-    from doctree.sessions.worker import MemoryWorker
+    from doctree.worker.worker import MemoryWorker
 
     setup = SessionsRepository(db_path)
     ids = _pending(setup, "s1", n=2)

@@ -15,7 +15,7 @@ TRANSCRIPTS = sorted((Path(__file__).parent / "fixtures" / "transcripts").glob("
 def build_demo(path: Path | str) -> Path | str:
     """The demo replayed into `path`: a SQLite file, or a PostgreSQL URL."""
     subprocess.run(
-        [sys.executable, "-m", "doctree", "--db", str(path), "replay", "--model", "offline"]
+        [sys.executable, "-m", "doctree", "--db", str(path), "replay", "--backend", "offline"]
         + [str(t) for t in TRANSCRIPTS],
         check=True,
         capture_output=True,

@@ -1,1 +1,1 @@
-"""The memory agent: its runtime, definitions, and model backends (anthropic, replay, offline)."""
+"""The memory agent: its runtime loop over the tool layer, and the offline agent."""

@@ -4,7 +4,7 @@ The worker hands `MemoryAgentRuntime.handle` a transcript job. The runtime finds
 creates) the memory agent of the job's owner, opens a run, and lets the agent update
 that agent's `~/memory` through `MemoryTools`. The loop (tools, budgets, stop rules, the
 correction of a misbehaving model, run records, usage) is written once here; a model client
-(`doctree.agent.model_clients`) turns it into requests of one API. Backends:
+(`doctree.llm.model_clients`) turns it into requests of one API. Backends:
 
 - `anthropic`: the Messages API through the `anthropic` SDK (`ANTHROPIC_API_KEY`,
   `ANTHROPIC_BASE_URL`); 429 and 5xx are retried with backoff by the SDK (`max_retries`).
@@ -13,7 +13,7 @@ correction of a misbehaving model, run records, usage) is written once here; a m
   any OpenAI-compatible server (`OPENAI_BASE_URL`: Ollama, llama.cpp's server, vLLM, ...;
   `OPENAI_API_KEY`, which a local server does not need). docs/models.md.
 - `replay` (`replay:CASSETTE`): a cassette served over loopback HTTP by
-  `doctree.agent.replay`, so the real SDK client makes real HTTP requests; a request unlike
+  `doctree.llm.replay`, so the real SDK client makes real HTTP requests; a request unlike
   the recording fails loudly. Record mode (`record=True`, or `record:CASSETTE`) makes the
   server forward to a live endpoint instead (`upstream`, else ANTHROPIC_BASE_URL, else the
   API, with ANTHROPIC_API_KEY) and write the cassette when the runtime is closed.
@@ -36,9 +36,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from doctree.agent.client import anthropic_client, openai_client
-from doctree.agent.definitions import AgentDefinition, load_definition
-from doctree.agent.model_clients import (
+from doctree.errors import DoctreeError, UserError
+from doctree.interop.tools import MemoryTools, ToolCallRecord
+from doctree.llm.client import anthropic_client, openai_client
+from doctree.llm.definitions import AgentDefinition, load_definition
+from doctree.llm.model_clients import (
     AnthropicModel,
     ContextWindowError,
     ModelClient,
@@ -47,10 +49,7 @@ from doctree.agent.model_clients import (
     ToolOutcome,
     text_tool_call,
 )
-from doctree.errors import DoctreeError, UserError
-from doctree.interop.tools import MemoryTools, ToolCallRecord
 from doctree.memory.layout import MEMORY_ROOT
-from doctree.renamed import renamed_keywords
 from doctree.store.documents import DocumentsRepository
 from doctree.store.runs import Run, Runs, Usage
 
@@ -402,7 +401,7 @@ class MemoryAgentRuntime:
             )
             self._client = client
         elif self.backend == "replay":
-            from doctree.agent.replay import Cassette, CassettePlayer, Recorder, ReplayServer
+            from doctree.llm.replay import Cassette, CassettePlayer, Recorder, ReplayServer
 
             if self.record:
                 upstream = self.upstream or os.environ.get("ANTHROPIC_BASE_URL") or DEFAULT_UPSTREAM
@@ -427,7 +426,6 @@ class MemoryAgentRuntime:
 
     # -- agents ---------------------------------------------------------------------------
 
-    @renamed_keywords(source_agent="owner")
     def agent_for(self, owner: str) -> MemoryAgent:
         """The memory agent of `owner`, created on first use."""
         key = memory_agent_key(owner)
@@ -456,7 +454,6 @@ class MemoryAgentRuntime:
             parsed=getattr(job, "parsed", None),
         )
 
-    @renamed_keywords(source_agent="owner")
     def run(
         self,
         owner: str,

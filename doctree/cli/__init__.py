@@ -15,7 +15,6 @@ from typing import Any
 
 import click
 
-from doctree.cli.aliases import AliasedOption
 from doctree.cli.lazy import LazyGroup
 from doctree.errors import ConflictError, DoctreeError, UserError
 
@@ -210,12 +209,8 @@ def _cause(e: sqlite3.Error) -> str:
 )
 @click.option(
     "--owner",
-    "--agent",
     "owner",
-    cls=AliasedOption,
-    hidden_aliases=["--agent"],
-    # $DOCTREE_AGENT is the older name, read when $DOCTREE_OWNER is not set.
-    envvar=["DOCTREE_OWNER", "DOCTREE_AGENT"],
+    envvar="DOCTREE_OWNER",
     default=DEFAULT_OWNER,
     show_default=True,
     help="The owner: the agent id whose home '~' paths refer to (also $DOCTREE_OWNER).",

@@ -10,8 +10,8 @@ from __future__ import annotations
 import click
 
 from doctree.cli import Int, State, cli, emit_json, user_actor
-from doctree.cli.aliases import all_owners_option
 from doctree.cli.confirm import confirm, yes_option
+from doctree.cli.options import all_owners_option
 
 pass_state = click.pass_obj
 

@@ -15,7 +15,7 @@ from doctree.cli import (
     require_given_path,
     user_actor,
 )
-from doctree.cli.aliases import all_owners_option
+from doctree.cli.options import all_owners_option
 from doctree.errors import UserError
 from doctree.interop.render import human_size, render_tree
 

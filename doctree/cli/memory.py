@@ -5,8 +5,8 @@ from __future__ import annotations
 import click
 
 from doctree.cli import DOC_PATH, Int, State, cli, emit_json, require_given_path
-from doctree.cli.aliases import all_owners_option
 from doctree.cli.confirm import confirm, yes_option
+from doctree.cli.options import all_owners_option
 
 pass_state = click.pass_obj
 

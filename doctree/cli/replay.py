@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from doctree.cli import State, cli, emit_json, read_regular_file
-from doctree.cli.aliases import AliasedOption, model_server_options
+from doctree.cli.options import model_server_options
 from doctree.errors import ConflictError, UserError
 
 MAX_TICKS = 100
@@ -62,10 +62,10 @@ def runtime_for(repo: Any, model: str, **options: Any) -> Any:
     try:
         choice = parse_backend(model)
     except UserError as e:
-        raise UserError(f"--backend/--model {model!r}: {str(e).partition(': ')[2]}") from None
+        raise UserError(f"--backend {model!r}: {str(e).partition(': ')[2]}") from None
     if choice.name == "replay" and choice.cassette is None:
         name = "record" if model.startswith("record") else "replay"
-        raise UserError(f"--backend/--model {model}: give the cassette, e.g. --backend {name}:FILE")
+        raise UserError(f"--backend {model}: give the cassette, e.g. --backend {name}:FILE")
     runtime = MemoryAgentRuntime(repo, backend=model, **options)
     check_runtime(runtime, model)  # says what auto picked; a missing key fails here
     return runtime
@@ -242,19 +242,8 @@ def read_transcript(name: str) -> str:
 @cli.command()
 @click.argument("transcripts", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option(
-    # The older names of the group's --owner here; hidden, they still work.
-    "--source-agent",
-    "--agent",
-    "owner",
-    hidden=True,
-    metavar="ID",
-)
-@click.option(
     "--backend",
-    "--model",
     "model",
-    cls=AliasedOption,
-    hidden_aliases=["--model"],
     default="auto",
     show_default=True,
     metavar="BACKEND",
@@ -269,7 +258,6 @@ def read_transcript(name: str) -> str:
 def replay(
     ctx: click.Context,
     transcripts: tuple[str, ...],
-    owner: str | None,
     model: str,
     base_url: str | None,
     context_window: int | None,
@@ -289,12 +277,11 @@ def replay(
       doctree log --run 1
     """
     from doctree.sessions.repository import SessionsRepository
-    from doctree.sessions.worker import MemoryWorker
     from doctree.store.paths import validate_owner
+    from doctree.worker.worker import MemoryWorker
 
     state: State = ctx.obj
-    if owner is None and _given(ctx.parent, "owner"):
-        owner = state.owner
+    owner = state.owner if _given(ctx.parent, "owner") else None
     if owner is not None:
         validate_owner(owner)
     texts = [(name, read_transcript(name)) for name in transcripts]

@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from doctree.cli import Int, State, cli, emit_json
-from doctree.cli.aliases import AliasedOption, model_server_options
+from doctree.cli.options import model_server_options
 
 pass_state = click.pass_obj
 
@@ -131,7 +131,7 @@ HANDLERS = (
 
 
 def _check_handler(handler: str) -> None:
-    """The --handler names `worker --help` gives; anything else is refused naming them all.
+    """The --backend names `worker --help` gives; anything else is refused naming them all.
     Model backends are read by the runtime's one reader of backend strings."""
     from doctree.agent.runtime import parse_backend
     from doctree.errors import UserError
@@ -141,7 +141,7 @@ def _check_handler(handler: str) -> None:
     try:
         parse_backend(handler)
     except UserError:
-        raise UserError(f"--backend/--handler {handler!r}: must be one of {HANDLERS}") from None
+        raise UserError(f"--backend {handler!r}: must be one of {HANDLERS}") from None
 
 
 @cli.command("worker")
@@ -162,11 +162,8 @@ def _check_handler(handler: str) -> None:
 )
 @click.option(
     "--backend",
-    "--handler",
     "handler",
-    cls=AliasedOption,
-    hidden_aliases=["--handler"],
-    envvar=["DOCTREE_WORKER_BACKEND", "DOCTREE_WORKER_HANDLER"],
+    envvar="DOCTREE_WORKER_BACKEND",
     default="auto",
     show_default=True,
     help="The memory agent: auto (anthropic when ANTHROPIC_API_KEY is set, else offline; the "
@@ -223,7 +220,7 @@ def worker_cmd(
     """
     import logging
 
-    from doctree.sessions.worker import MemoryWorker, default_handler
+    from doctree.worker.worker import MemoryWorker, default_handler
 
     logging.basicConfig(
         level=logging.INFO if verbose else logging.WARNING,
@@ -245,7 +242,7 @@ def worker_cmd(
     after_handle = None
     if compact:
         from doctree.memory.compaction import compaction_hook
-        from doctree.sessions.engine import compaction_backend
+        from doctree.worker.engine import compaction_backend
 
         after_handle = compaction_hook(_db_path(state), backend=compaction_backend(handler))
     worker = MemoryWorker(

@@ -30,9 +30,9 @@ from doctree.interop.toolkit import (
     input_schema,
     unexpected_text,
 )
+from doctree.llm.definitions import TOOL_NAMES
 from doctree.memory.layout import MEMORY_ROOT
 from doctree.memory.secrets import redact_fields, withheld_note
-from doctree.renamed import renamed_keywords
 from doctree.store.documents import Actor, Document, DocumentsRepository, Provenance
 from doctree.store.paths import normalize_path
 
@@ -176,11 +176,13 @@ TOOL_SPECS: dict[str, ToolSpec] = {
     )
 }
 
+if tuple(TOOL_SPECS) != TOOL_NAMES:  # one list of names, in the definitions' floor
+    raise ImportError(f"tool specs {tuple(TOOL_SPECS)} differ from TOOL_NAMES {TOOL_NAMES}")
+
 TOOL_SCHEMAS: dict[str, dict[str, Any]] = {
     name: {"description": spec.description, "input_schema": input_schema(spec.input)}
     for name, spec in TOOL_SPECS.items()
 }
-TOOL_NAMES = tuple(TOOL_SPECS)
 
 
 class MemoryTools(ToolSet):
@@ -188,7 +190,6 @@ class MemoryTools(ToolSet):
 
     SPECS = TOOL_SPECS
 
-    @renamed_keywords(source_agent="owner")
     def __init__(
         self,
         repo: DocumentsRepository,

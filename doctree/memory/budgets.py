@@ -71,7 +71,7 @@ class SdkTokenCounter:
     @property
     def client(self) -> Any:
         if self._client is None:
-            from doctree.agent.client import anthropic_client
+            from doctree.llm.client import anthropic_client
 
             self._client = anthropic_client()
         return self._client

@@ -379,7 +379,7 @@ class AnthropicCondenser:
 
     def __init__(self, client: Any = None, definition: Any = None):
         if definition is None:
-            from doctree.agent.definitions import load_definition
+            from doctree.llm.definitions import load_definition
 
             definition = load_definition(AGENT_NAME)
         self.definition = definition
@@ -390,7 +390,7 @@ class AnthropicCondenser:
     @property
     def client(self) -> Any:
         if self._client is None:
-            from doctree.agent.client import anthropic_client
+            from doctree.llm.client import anthropic_client
 
             self._client = anthropic_client()
         return self._client

@@ -1,1 +1,1 @@
-"""Sessions and their history, transcripts, the memory worker and the engine facade."""
+"""Sessions and their history (records, leases, runs of collection) and transcripts."""

@@ -22,7 +22,6 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 
 from doctree.errors import ConflictError, NotFoundError, UserError
-from doctree.renamed import renamed_key, renamed_keywords
 from doctree.store import db as dbmod
 from doctree.store.backends import dialect_of, is_connection, write_transaction
 from doctree.store.leases import Leases
@@ -90,13 +89,18 @@ class AgentDescriptor:
 
     @classmethod
     def of(cls, value: AgentDescriptor | str | dict[str, str] | tuple[str, str]) -> AgentDescriptor:
-        """Accept a descriptor, `{type, owner}` (`id` is the older key), `(type, owner)`,
+        """Accept a descriptor, `{type, owner}`, `(type, owner)`,
         `'type:owner'` for known types, or a bare agent id (type `agent`)."""
         if isinstance(value, AgentDescriptor):
             return value
         if isinstance(value, dict):
-            owner = renamed_key(value, "owner", "id", what="agent descriptor")
-            return cls(value.get("type", "agent"), owner)  # type: ignore[arg-type]
+            unknown = sorted(set(value) - {"type", "owner"})
+            if unknown or "owner" not in value:
+                raise UserError(
+                    f"agent descriptor {value!r}: expected the keys type and owner"
+                    + (f", not {', '.join(unknown)}" if unknown else "")
+                )
+            return cls(value.get("type", "agent"), value["owner"])
         if isinstance(value, tuple) and len(value) == 2:
             return cls(*value)
         if isinstance(value, str):
@@ -110,11 +114,6 @@ class AgentDescriptor:
     def exempt(self) -> bool:
         """Sessions of a memory agent are never invalidated (it would collect itself)."""
         return self.type == MEMORY_AGENT
-
-    @property
-    def id(self) -> str:
-        """The older name of `owner`, kept for code that reads it."""
-        return self.owner
 
     def __str__(self) -> str:
         return f"{self.type}:{self.owner}"
@@ -729,10 +728,8 @@ class SessionsRepository:
         return self.invalidate_unprocessed(session_id)
 
     def end(self, session_id: str, reason: str) -> bool:
-        """End a session (`reset` or `context-compaction`; `compaction` is the older name of
-        the latter) and invalidate it at its last record. Returns whether it was invalidated."""
-        if reason == "compaction":
-            reason = CONTEXT_COMPACTION
+        """End a session (`reset` or `context-compaction`) and invalidate it at its last
+        record. Returns whether it was invalidated."""
         if reason not in END_REASONS:
             raise UserError(f"end reason {reason!r}: must be one of {', '.join(END_REASONS)}")
         with self._tx():
@@ -761,10 +758,6 @@ class SessionsRepository:
     def compact_context(self, session_id: str, *, new_session_id: str | None = None) -> Session:
         """A context compaction: invalidate the old session, return the new one."""
         return self.replace(session_id, CONTEXT_COMPACTION, new_session_id=new_session_id)
-
-    def compact(self, session_id: str, *, new_session_id: str | None = None) -> Session:
-        """The older name of `compact_context`."""
-        return self.compact_context(session_id, new_session_id=new_session_id)
 
     # -- listing -------------------------------------------------------------------------
 
@@ -832,7 +825,6 @@ class SessionsRepository:
         ).fetchone()
         return {"pending": row[0], "failing": row[1], "total": row[2]}
 
-    @renamed_keywords(agent_id="owner")
     def scrub(self, owner: str, text_map: Callable[[str], str], *, dry_run: bool = False) -> int:
         """Rewrite in place every text of the history of `owner`'s sessions (its own and
         its memory agent's conversations) that `text_map` changes, and their last errors

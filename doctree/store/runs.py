@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from doctree.errors import NotFoundError, UserError
-from doctree.renamed import renamed_keywords
 from doctree.store.documents import now
 from doctree.store.secrets import redact_text
 
@@ -115,7 +114,6 @@ class Runs:
     def __init__(self, conn: sqlite3.Connection):
         self.conn = conn
 
-    @renamed_keywords(source_agent="owner", agent="definition")
     def start(
         self,
         *,
@@ -281,7 +279,6 @@ class Runs:
             out.setdefault(r[0], []).append(Review(r[1], r[2], r[3], r[4]))
         return out
 
-    @renamed_keywords(source_agent="owner")
     def scrub(self, owner: str, text_map: Callable[[str], str], *, dry_run: bool = False) -> int:
         """Rewrite in place the errors of `owner`'s runs, and the reasons of their reviews,
         that `text_map` changes (`doctree.memory.erase`). Returns how many runs' errors
@@ -310,7 +307,6 @@ class Runs:
             raise NotFoundError(f"run {run_id}: no such run")
         return _run(row)
 
-    @renamed_keywords(source_agent="owner")
     def list(
         self,
         *,

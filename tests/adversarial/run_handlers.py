@@ -1,4 +1,4 @@
-"""Handlers for worker processes in the adversarial tests (`--handler python:run_handlers:...`).
+"""Handlers for worker processes in the adversarial tests (`--backend python:run_handlers:...`).
 
 `slow_agent` is a memory agent as the worker sees it: it starts a run, writes a page of the
 source agent's memory through `MemoryTools` under that run, and then, while the file named by

@@ -4,8 +4,8 @@ loopback fake of the Messages API."""
 
 from __future__ import annotations
 
-from doctree.agent.definitions import load_definition
 from doctree.agent.runtime import MemoryAgentRuntime
+from doctree.llm.definitions import load_definition
 from tests.fakes.messages_api import (
     FakeMessagesServer,
     Scripted,

@@ -79,7 +79,7 @@ def test_non_utf8_argument_stdin_and_file_are_refused(seeded_db, tmp_path):
         ["diff", "--run", "99"],
         ["context", "--under", "~/nonexistent"],
         ["search", "tea", "--under", "~/nonexistent"],
-        ["worker", "--once", "--handler", "bogus"],
+        ["worker", "--once", "--backend", "bogus"],
         ["search", "-- -tea"],
     ],
 )

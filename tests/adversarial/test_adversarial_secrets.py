@@ -24,11 +24,11 @@ from doctree.interop.memory_tool import DoctreeMemoryTool
 from doctree.interop.tools import MemoryTools
 from doctree.memory.context import load_memories
 from doctree.memory.recall import blend
-from doctree.sessions.engine import Engine
 from doctree.store.backends import is_database_url
 from doctree.store.documents import DocumentsRepository
 from doctree.store.recall import RecallIndex
 from doctree.store.secrets import find_secrets
+from doctree.worker.engine import Engine
 from tests.secrets_corpus import Case, secrets
 
 OWNER = "main"

@@ -38,7 +38,7 @@ def spawn(db, tmp_path, *, ttl, hold: bool):
         "worker",
         "--interval",
         "0.05",
-        "--handler",
+        "--backend",
         "python:run_handlers:slow_agent",
         "--lease-ttl",
         str(ttl),

@@ -19,7 +19,7 @@ import json
 import math
 from typing import Any
 
-from doctree.agent.replay import (
+from doctree.llm.replay import (
     Cassette,
     HttpError,
     ReplayMismatchError,

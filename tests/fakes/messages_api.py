@@ -1,6 +1,6 @@
 """Test fakes of the Anthropic Messages API, served by the product's replay server.
 
-`FakeMessagesServer` is `doctree.agent.replay.ReplayServer` with a simulated prompt cache:
+`FakeMessagesServer` is `doctree.llm.replay.ReplayServer` with a simulated prompt cache:
 responses without a `usage` get one from `PromptCacheSimulator` (tokens estimated as
 bytes / 4; the `cache_control` breakpoints of each request are remembered so a later request
 that repeats a prefix is billed as a cache read, as the API's prompt cache would).
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from doctree.agent.replay import (
+from doctree.llm.replay import (
     CASSETTE_FORMAT,
     Cassette,
     CassettePlayer,

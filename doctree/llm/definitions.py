@@ -14,9 +14,19 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from doctree.errors import UserError
-from doctree.interop.tools import TOOL_NAMES
 from doctree.resources import resource_dir, resource_path
 from doctree.store.frontmatter import frontmatter_block
+
+# The memory tools a definition may name. The tool layer (`doctree.interop.tools`) implements
+# exactly these, one input model each; tests/test_tools.py checks that the two agree.
+TOOL_NAMES = (
+    "document_read",
+    "document_write",
+    "document_search",
+    "document_edit",
+    "document_move",
+    "document_delete",
+)
 
 
 class Pricing(BaseModel):

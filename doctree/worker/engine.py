@@ -1,7 +1,7 @@
 """The one facade an agent engine imports: record history, signal lifecycle events, and run
 the memory worker in-process (a thread) or as a process.
 
-    from doctree.sessions.engine import Engine
+    from doctree.worker.engine import Engine
 
     engine = Engine("agent.db")
     s = engine.start_session("main")
@@ -27,7 +27,8 @@ from typing import Any
 from doctree.arguments import checked_methods
 from doctree.errors import UserError
 from doctree.sessions.repository import AgentDescriptor, Session, SessionsRepository
-from doctree.sessions.worker import (
+from doctree.store.backends import is_database_url
+from doctree.worker.worker import (
     DEFAULT_BATCH,
     DEFAULT_INTERVAL,
     MemoryAgentHandler,
@@ -36,7 +37,6 @@ from doctree.sessions.worker import (
     TranscriptJob,
     default_handler,
 )
-from doctree.store.backends import is_database_url
 
 Agent = AgentDescriptor | str | dict[str, str] | tuple[str, str]
 
@@ -45,7 +45,7 @@ Agent = AgentDescriptor | str | dict[str, str] | tuple[str, str]
 class Engine:
     """Sessions and the memory worker for one database file.
 
-    `handler` is the memory agent: a name for `doctree.sessions.worker.default_handler` (`auto`,
+    `handler` is the memory agent: a name for `doctree.worker.worker.default_handler` (`auto`,
     `offline`, `anthropic`, `openai:MODEL`, `replay:CASSETTE`, `jobs:FILE`, ...) or a
     handler object (in-process workers only); `handler_options` are the named backend's
     settings (`base_url`, `context_window`, ...). The worker runs on its own connections, so the engine's
@@ -129,10 +129,6 @@ class Engine:
         """A context compaction: the old session becomes pending; returns the new session."""
         return self.sessions.compact_context(session_id, new_session_id=new_session_id)
 
-    def compact(self, session_id: str, *, new_session_id: str | None = None) -> Session:
-        """The older name of `compact_context`."""
-        return self.compact_context(session_id, new_session_id=new_session_id)
-
     def reset_agent(self, agent: Agent, *, new_session_id: str | None = None) -> Session:
         """Reset an agent: invalidate its current session if it has one, start a new one."""
         current = self.current_session(agent)
@@ -209,7 +205,7 @@ class Engine:
             str(interval if interval is not None else self.interval),
             "--batch",
             str(batch if batch is not None else self.batch),
-            "--handler",
+            "--backend",
             handler,
         ]
         if once:

@@ -37,7 +37,7 @@ from doctree.store import db as dbmod
 from doctree.store.backends import dialect_of, is_connection, is_database_url
 from doctree.store.leases import Leases, new_holder
 
-log = logging.getLogger("doctree.sessions.worker")
+log = logging.getLogger("doctree.worker.worker")
 
 DEFAULT_INTERVAL = 30.0
 DEFAULT_BATCH = 10

@@ -23,8 +23,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from doctree.agent.definitions import AgentDefinition, Pricing
 from doctree.errors import DoctreeError, UserError
+from doctree.llm.definitions import AgentDefinition, Pricing
 from doctree.store.runs import Usage
 
 CACHE = {"type": "ephemeral"}

@@ -1,9 +1,8 @@
-"""Options shared by several commands; options renamed to the project's vocabulary keep their
-old names working for scripts, out of `--help` and docs/cli.md."""
+"""Options shared by several commands, defined once."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 import click
@@ -11,30 +10,12 @@ import click
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-class AliasedOption(click.Option):
-    """An option whose `hidden_aliases` (old names) still parse but are not shown."""
-
-    def __init__(self, *args: Any, hidden_aliases: Sequence[str] = (), **kwargs: Any):
-        super().__init__(*args, **kwargs)
-        self.hidden_aliases = tuple(hidden_aliases)
-
-    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
-        shown, self.opts = self.opts, [o for o in self.opts if o not in self.hidden_aliases]
-        try:
-            return super().get_help_record(ctx)
-        finally:
-            self.opts = shown
-
-
 def all_owners_option(help: str) -> Callable[[F], F]:
-    """`--all-owners` (older name `--all-agents`): the command covers every owner in the
+    """`--all-owners`: the command covers every owner in the
     database instead of the one `--owner` names."""
     return click.option(
         "--all-owners",
-        "--all-agents",
         "all_owners",
-        cls=AliasedOption,
-        hidden_aliases=["--all-agents"],
         is_flag=True,
         help=help,
     )
