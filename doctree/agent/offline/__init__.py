@@ -43,15 +43,14 @@ reads top to bottom as the pipeline; see docs/memory-agent.md):
 """
 
 from doctree.agent.offline.pageio import OfflineAgentError, RunSummary, ToolsLike
-from doctree.agent.offline.resolve import absolute_dates, message_date, resolve_relative
+from doctree.agent.offline.resolve import absolute_dates, resolve_relative
 from doctree.agent.offline.run import run_session
 from doctree.agent.offline.write import ROOT
 from doctree.sessions.transcripts import Transcript, parse_transcript
-from doctree.timeutil import iso_week
 
 __all__ = [
     "OfflineAgentError", "OfflineMemoryAgent", "RunSummary", "ToolsLike", "absolute_dates",
-    "iso_week", "message_date", "resolve_relative",
+    "resolve_relative",
 ]  # fmt: skip
 
 

@@ -34,6 +34,7 @@ MONTHS = (
     "january", "february", "march", "april", "may", "june", "july", "august", "september",
     "october", "november", "december",
 )  # fmt: skip
+WEEKDAY = "(?:" + "|".join(WEEKDAYS) + ")"
 #: Capitalised words that name nobody: sentence openers, days, months, greetings.
 NOT_NAMES = {
     *(w.capitalize() for w in WEEKDAYS), *(m.capitalize() for m in MONTHS), "I", "The",
@@ -613,7 +614,7 @@ _NUMBER_WORDS = (
 )
 _VALUE = (
     rf"(?:\d+(?:[.,:]\d+)*(?:\s*(?:am|pm)\b)?|(?:{_NUMBER_WORDS})\b|"
-    r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|"
+    rf"{WEEKDAY}\b|"
     rf"(?-i:{NAME_WORD}(?:\s+{NAME_WORD})?))"
 )
 #: "Thursday — no, sorry, Friday", "at 3, I mean 4": a value corrected as it is said.
@@ -645,7 +646,7 @@ def value_sort(value: str) -> str:
         return "time"
     if re.fullmatch(rf"\d[\d.,]*|{_NUMBER_WORDS}", v):
         return "number"
-    if re.fullmatch(r"monday|tuesday|wednesday|thursday|friday|saturday|sunday", v):
+    if re.fullmatch(WEEKDAY, v):
         return "weekday"
     return "name"
 

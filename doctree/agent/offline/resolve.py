@@ -16,7 +16,7 @@ from datetime import UTC, date, datetime, timedelta
 
 from doctree.agent.offline import language as lang
 from doctree.agent.offline.directory import Directory
-from doctree.agent.offline.language import MONTHS, NOT_NAMES, WEEKDAYS, content_words
+from doctree.agent.offline.language import MONTHS, NOT_NAMES, WEEKDAY, WEEKDAYS, content_words
 from doctree.agent.offline.model import Sentence
 
 # -- dates ----------------------------------------------------------------------------------
@@ -34,7 +34,6 @@ _ABSOLUTE = re.compile(
     rf"|\b(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<m2>{_MONTH_RE})",
     re.I,
 )
-_WEEKDAY_RE = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 _RELATIVE = re.compile(
     r"\b(?:"
     r"(?P<dat>(?:the\s+)?day\s+after\s+tomorrow)"
@@ -46,10 +45,10 @@ _RELATIVE = re.compile(
     r"|(?P<weekend>(?:this|next)\s+weekend)"
     r"|(?P<inn>in\s+(?P<n>\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+"
     r"(?P<unit>days?|weeks?))"
-    rf"|(?P<afternext>(?P<day2>{_WEEKDAY_RE})\s+after\s+next|the\s+week\s+after\s+next)"
-    rf"|(?P<dom>(?:(?:on\s+)?{_WEEKDAY_RE},?\s+)?(?:the\s+)?(?P<n2>[1-9]|[12]\d|3[01])"
+    rf"|(?P<afternext>(?P<day2>{WEEKDAY})\s+after\s+next|the\s+week\s+after\s+next)"
+    rf"|(?P<dom>(?:(?:on\s+)?{WEEKDAY},?\s+)?(?:the\s+)?(?P<n2>[1-9]|[12]\d|3[01])"
     rf"(?:st|nd|rd|th)(?:\s+of\s+(?P<thismonth>this|next)\s+month)?(?!\s+(?:of\s+)?{_MONTH_RE}))"
-    rf"|(?P<wd>(?:(?P<mod>this|next|last|coming|on)\s+)?(?P<day>{_WEEKDAY_RE}))"
+    rf"|(?P<wd>(?:(?P<mod>this|next|last|coming|on)\s+)?(?P<day>{WEEKDAY}))"
     rf"(?!,?\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\b|,?\s+{_MONTH_RE}\s+\d)"
     r")\b",
     re.I,
@@ -387,7 +386,7 @@ def corrected_earlier(s: Sentence, sentences: list[Sentence]) -> list[Sentence]:
 def value_kind(value: str) -> str:
     if _ABSOLUTE.fullmatch(value.strip()):
         return "date"
-    if re.fullmatch(_WEEKDAY_RE, value.strip(), re.I):
+    if re.fullmatch(WEEKDAY, value.strip(), re.I):
         return "weekday"
     if re.fullmatch(r"[\d.,:]+\s*\w*", value.strip()):
         return "number"
@@ -403,7 +402,7 @@ def _values(text: str, kind: str) -> list[tuple[int, str]]:
     if kind == "number":
         return [(m.start(), m.group(0)) for m in re.finditer(r"\d[\d.,:]*", text)]
     if kind == "weekday":
-        return [(m.start(), m.group(0)) for m in re.finditer(_WEEKDAY_RE, text, re.I)]
+        return [(m.start(), m.group(0)) for m in re.finditer(WEEKDAY, text, re.I)]
     pattern = r"[A-Z][\w'-]*(?:\s+(?:&|and|of|de|van|von)\s+[A-Z][\w'-]*|\s+[A-Z][\w'-]*)*"
     out = []
     for m in re.finditer(pattern, text):

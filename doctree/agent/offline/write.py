@@ -90,12 +90,7 @@ class Writer(PageIO):
         """Write every page `filing` names, top down, and say what was left out."""
         a = filing.analysis
         self.filing = filing
-        self.analysis = a
-        self.directory = filing.directory
-        self.facts = filing.facts
-        self.session_project = filing.session_project
-        self.topic_titles = filing.topic_titles
-        self.listed_topics = filing.listed_topics
+        # the pages this run names; writing a correction or a fact may add one
         self.touched = {kind: set(slugs) for kind, slugs in filing.touched.items()}
 
         # Top down, so that a new page's parents already list it when it is created.
@@ -147,7 +142,7 @@ class Writer(PageIO):
 
     def write_session_page(self, projects: list[str]) -> None:
         t = self.t
-        a = self.analysis
+        a = self.filing.analysis
         msgs = t.messages
         first = msgs[0].time if msgs else self.start_time
         last = msgs[-1].time if msgs else (t.ended or self.start_time)
@@ -164,7 +159,7 @@ class Writer(PageIO):
         # A fact with a page of its own is linked from here; the rest is listed here.
         key = [
             s
-            for s in self.facts
+            for s in self.filing.facts
             if self.filing.home(s) is None and "secret" not in s.kinds and not s.correction
             and self.filing.slot(s) is None and "date" not in s.kinds
         ]  # fmt: skip
@@ -191,7 +186,7 @@ class Writer(PageIO):
                     f"- … and {len(key) - MAX_KEY_LINES} more key lines",
                     key="more key lines",
                 )
-            if not self.facts and not page.sections.get("Key lines"):
+            if not self.filing.facts and not page.sections.get("Key lines"):
                 page.add(
                     "Key lines",
                     "- Nothing durable: no preference, decision, correction, date, person or project was named.",
@@ -229,7 +224,7 @@ class Writer(PageIO):
                 )
             links = [f"{self.root}/projects/{p}" for p in projects]
             links += [
-                f"{self.root}/people/{self.directory.person(n)}"
+                f"{self.root}/people/{self.filing.directory.person(n)}"
                 for n in sorted({n for s in a.sentences for n in s.people})
             ]
             for kind in OTHER_KINDS:
@@ -249,10 +244,10 @@ class Writer(PageIO):
         """Each page named in the session: its own facts, links to pages that name it."""
         own: dict[tuple[str, str], list[Sentence]] = {}
         named: dict[tuple[str, str], list[Sentence]] = {}
-        for s in self.analysis.sentences:
+        for s in self.filing.analysis.sentences:
             for key in named_pages(self.filing, s):
                 named.setdefault(key, []).append(s)
-        for s in self.facts:
+        for s in self.filing.facts:
             if (home := self.filing.home(s)) is not None:
                 own.setdefault(home, []).append(s)
                 named.setdefault(home, [])
@@ -264,25 +259,25 @@ class Writer(PageIO):
 
     def title_of(self, kind: str, slug: str) -> str:
         if kind == "people":
-            return self.directory.people.get(slug, slug)
+            return self.filing.directory.people.get(slug, slug)
         if kind == "projects":
-            return self.directory.projects.get(slug, slug)
+            return self.filing.directory.projects.get(slug, slug)
         if kind == "topics":
-            return self.topic_titles.get(slug, slug)
-        return self.directory.others[kind].get(slug, slug)
+            return self.filing.topic_titles.get(slug, slug)
+        return self.filing.directory.others[kind].get(slug, slug)
 
     def who(self, slug: str, sentences: list[Sentence]) -> str | None:
         """A person's one-line "who is this", from what the session said of them."""
         for s in sentences:
-            if s.relation and self.directory.person(s.relation[1]) == slug:
+            if s.relation and self.filing.directory.person(s.relation[1]) == slug:
                 return f"the user's {s.relation[0]}"
         for s in sentences:
             for name, role in s.roles:
-                if self.directory.person(name) == slug:
+                if self.filing.directory.person(name) == slug:
                     return role
         for s in sentences:
             speaking = s.speaker not in ("the user", "the assistant")
-            if speaking and self.directory.person(s.speaker) == slug:
+            if speaking and self.filing.directory.person(s.speaker) == slug:
                 return f"a participant in conversations of agent {self.t.agent}"
         return None
 
@@ -331,8 +326,8 @@ class Writer(PageIO):
                 for key in named_pages(self.filing, s):
                     if key != (kind, slug) and key[0] != "topics":
                         links.append(self._path(*key))
-            if self.session_project and kind != "projects":
-                links.append(self._path("projects", self.session_project))
+            if self.filing.session_project and kind != "projects":
+                links.append(self._path("projects", self.filing.session_project))
             for link in dict.fromkeys(links):
                 if link != path:
                     page.add("Related", f"- [[{link}]]")
@@ -342,23 +337,23 @@ class Writer(PageIO):
         self.update(path, title, change)
 
     def _person_details(self, page: Page, slug: str, s: Sentence) -> None:
-        if s.relation and self.directory.person(s.relation[1]) == slug:
+        if s.relation and self.filing.directory.person(s.relation[1]) == slug:
             page.add(
                 "Facts",
                 f"- Relation: the user's {s.relation[0]} ({self.cite})",
                 key=f"Relation: the user's {s.relation[0]}",
             )
         for name, role in s.roles:
-            if self.directory.person(name) == slug:
+            if self.filing.directory.person(name) == slug:
                 page.add("Facts", f"- Role: {role} ({self.cite})", key=f"Role: {role}")
-        for nick, target in self.directory.aliases.items():
+        for nick, target in self.filing.directory.aliases.items():
             if target == slug and nick in s.text:
                 page.add(
                     "Facts", f"- Also called: {nick} ({self.cite})", key=f"Also called: {nick}"
                 )
         for n in s.people:
             full = " " in n and not is_title(n) and n != page.title
-            if full and self.directory.person(n) == slug:
+            if full and self.filing.directory.person(n) == slug:
                 page.add("Facts", f"- Full name: {n} ({self.cite})", key=f"Full name: {n}")
 
     def add_fact(self, page: Page, section: str, s: Sentence) -> None:
@@ -479,7 +474,7 @@ class Writer(PageIO):
     def _pages_named(self, what: str) -> list[str]:
         """The pages of the people, projects and things `what` names: "Jonas" is the page
         of Jonas Berg when he is the only Jonas known."""
-        d = self.directory
+        d = self.filing.directory
         out = []
         people = d.known_person_names()
         if what in people:
@@ -490,16 +485,16 @@ class Writer(PageIO):
         for kind in OTHER_KINDS:
             if slug in d.others[kind]:
                 out.append(f"{self.root}/{kind}/{slug}")
-        if slug in self.topic_titles or slug in self.listed_topics:
+        if slug in self.filing.topic_titles or slug in self.filing.listed_topics:
             out.append(f"{self.root}/topics/{slug}")
         return [p for p in dict.fromkeys(out) if p != self.root]
 
     def write_active(self) -> None:
-        upcoming = [s for s in self.facts if "date" in s.kinds and s.when is not None]
-        decisions = [s for s in self.facts if "decision" in s.kinds]
+        upcoming = [s for s in self.filing.facts if "date" in s.kinds and s.when is not None]
+        decisions = [s for s in self.filing.facts if "decision" in s.kinds]
         path = f"{self.root}/active"
         past: dict[str, list[str]] = {}
-        opening = redact(self.analysis.opening)[0] if self.analysis.opening else None
+        opening = redact(self.filing.analysis.opening)[0] if self.filing.analysis.opening else None
         session_line = f"- {self.day.isoformat()}: {self.cite}" + (
             f" {quote(opening, 120)}" if opening else ""
         )
@@ -549,15 +544,17 @@ class Writer(PageIO):
             )
 
     def _where(self, s: Sentence) -> str:
-        targets = s.projects or ([self.session_project] if self.session_project else [])
+        targets = s.projects or (
+            [self.filing.session_project] if self.filing.session_project else []
+        )
         return "".join(f" [[{self.root}/projects/{p}]]" for p in targets)
 
     def apply_corrections(self, corrections: list[Sentence]) -> None:
         for s in corrections:
             statement, old, new = s.correction
-            subjects = {self.directory.person(n) for n in s.people} | set(s.projects)
-            if self.session_project:
-                subjects.add(self.session_project)
+            subjects = {self.filing.directory.person(n) for n in s.people} | set(s.projects)
+            if self.filing.session_project:
+                subjects.add(self.filing.session_project)
             edited = self._correct(old, new, statement, subjects, s)
             active = f"{self.root}/active"
             swapped = value_kind(old) in ("date", "number") and active in edited
@@ -586,13 +583,13 @@ class Writer(PageIO):
 
             self.update(f"{self.root}/corrections", "Corrections", change)
             for name in s.people:
-                slug = self.directory.person(name)
+                slug = self.filing.directory.person(name)
                 path = f"{self.root}/people/{slug}"
                 if path not in edited:
                     self.touched["people"].add(slug)
                     self.update(
                         path,
-                        self.directory.people.get(slug, slug),
+                        self.filing.directory.people.get(slug, slug),
                         lambda page, s=s: page.add("Facts", self.line(s), key=neutral(s.statement)),
                     )
 
@@ -607,7 +604,7 @@ class Writer(PageIO):
         # are read whatever their rank.
         paths = [f"{self.root}/{name}" for name in ("active", "decisions", "notes")]
         for slug in sorted(subjects):
-            kind = "projects" if slug in self.directory.projects else "people"
+            kind = "projects" if slug in self.filing.directory.projects else "people"
             paths.append(f"{self.root}/{kind}/{slug}")
         for line in r.content.split("\n")[1:]:
             m = re.match(r"- (\S+) \(v\d+\)", line)
