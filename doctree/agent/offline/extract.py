@@ -31,7 +31,7 @@ from doctree.agent.offline.resolve import (
     resolve_relative,
 )
 from doctree.agent.offline.segment import ADDRESSED
-from doctree.memory.secrets import redact, secret_location
+from doctree.memory.secrets import Secret, redact, secret_location
 
 _PREFERENCE = re.compile(
     r"\b(?:i|we)\s+(?:really\s+|much\s+|strongly\s+|always\s+)?"
@@ -244,29 +244,58 @@ def read_sentence(
     *,
     speaker: str | None = None,
 ) -> Sentence:
+    """One sentence said at `time` (on `ref`) read: secrets withheld, dates made absolute,
+    a correction found, its kinds, the names in it and, given the session's `context`, the
+    person its pronoun means."""
     clean, found = redact(raw)
     text, rel = resolve_relative(clean, ref, past=lang.past_tense(clean))
     s = Sentence(time=time, text=text, dates=rel, speaker=speaker or "the user", raw=clean)
     if found:
-        kinds = ", ".join(dict.fromkeys(x.kind for x in found))
-        where = secret_location(raw)
-        s.secrets = [x.kind for x in found]
-        s.kinds.append("secret")
-        statement = restate(s).rstrip(".")
-        s.statement = (
-            f"{statement} (a secret, {kinds}, was shared here and is not kept"
-            + (
-                f"; {s.speaker} said it is kept {where.rstrip('.')}"
-                if where and where not in statement
-                else ""
-            )
-            + ")."
-        )
+        _withhold(s, raw, found)
     abs_dates = absolute_dates(clean, ref, past=lang.past_tense(clean))
     all_dates = sorted(rel + abs_dates, key=lambda pd: clean.lower().find(pd[0].lower()))
     if all_dates:
         s.when = all_dates[0][1]
     s.correction = correction_of(clean)
+    _classify(s, clean, ref, speaker=speaker)
+    find_entities(s, clean, directory)
+    if speaker and speaker != "the user":
+        directory.person(speaker)
+        if FIRST_PERSON.search(clean) or not s.people:
+            s.subject = speaker
+        if speaker not in s.people:
+            s.people.insert(0 if s.subject == speaker else len(s.people), speaker)
+    if context is not None:
+        resolve_pronouns(s, clean, context)
+    if s.roles or s.relation:
+        s.kinds.append("role")
+    return s
+
+
+def _withhold(s: Sentence, raw: str, found: list[Secret]) -> None:
+    """A sentence that held a secret: kept as a statement that one was shared, and where
+    the speaker said it is kept, never the secret itself."""
+    kinds = ", ".join(dict.fromkeys(x.kind for x in found))
+    where = secret_location(raw)
+    s.secrets = [x.kind for x in found]
+    s.kinds.append("secret")
+    statement = restate(s).rstrip(".")
+    s.statement = (
+        f"{statement} (a secret, {kinds}, was shared here and is not kept"
+        + (
+            f"; {s.speaker} said it is kept {where.rstrip('.')}"
+            if where and where not in statement
+            else ""
+        )
+        + ")."
+    )
+
+
+def _classify(s: Sentence, clean: str, ref: date, *, speaker: str | None) -> None:
+    """The kinds of statement `s` is: a correction, or any of decision, remember,
+    preference, rule, health, setup, leaving, date; a plain statement worth keeping when
+    the user said it with no trigger word; and a change when it replaces a liking or a
+    decision."""
     if s.correction:
         s.kinds.append("correction")
     else:
@@ -277,7 +306,7 @@ def read_sentence(
         said_of_someone = lang.THIRD_PREFERENCE.search(clean) and not FIRST_PERSON.search(clean)
         if (
             _PREFERENCE.search(clean)
-            and not (rel and not re.search(r"prefer|like|love", clean, re.I))
+            and not (s.dates and not re.search(r"prefer|like|love", clean, re.I))
             or re.search(r"\b(?:i'd|i\s+would)\s+rather\b", clean, re.I)
             or said_of_someone
         ):
@@ -296,18 +325,6 @@ def read_sentence(
             s.kinds.append("statement")  # said plainly, no trigger word: kept as said
     if lang.CHANGE.search(clean) and ({"preference", "decision"} & set(s.kinds)):
         s.kinds.append("change")
-    find_entities(s, clean, directory)
-    if speaker and speaker != "the user":
-        directory.person(speaker)
-        if FIRST_PERSON.search(clean) or not s.people:
-            s.subject = speaker
-        if speaker not in s.people:
-            s.people.insert(0 if s.subject == speaker else len(s.people), speaker)
-    if context is not None:
-        resolve_pronouns(s, clean, context)
-    if s.roles or s.relation:
-        s.kinds.append("role")
-    return s
 
 
 def restate(s: Sentence) -> str:
