@@ -47,6 +47,8 @@ class Sentence:
 
     time: str
     text: str  # as said, relative dates annotated with their absolute date
+    #: what kind of statement it is: statement, preference, decision, rule, health, setup,
+    #: leaving, date, remember, correction, change, finding, secret, role
     kinds: list[str] = field(default_factory=list)
     dates: list[tuple[str, date]] = field(default_factory=list)  # (phrase, date) resolved
     when: date | None = None  # the first date it names, relative or absolute
