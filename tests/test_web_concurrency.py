@@ -18,7 +18,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-import pytest
 from web_demo import free_port
 
 from doctree.store.backends import is_database_url
