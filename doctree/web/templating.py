@@ -38,7 +38,6 @@ def templates() -> Jinja2Templates:
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
-        keep_trailing_newline=False,
     )
     env.globals.update(
         NAV=NAV,

@@ -56,7 +56,7 @@ KINDS = {
 
 
 @dataclass(frozen=True)
-class Provenance:
+class Authorship:
     """Who wrote a version (a person, the agent, a memory-agent run, an import or a revert),
     from which session, when that session happened and when the version was written."""
 
@@ -65,14 +65,14 @@ class Provenance:
     session_started: str | None
 
 
-def provenance(ins: Inspector, v: Version) -> Provenance:
+def provenance(ins: Inspector, v: Version) -> Authorship:
     from doctree.sessions.repository import SessionsRepository
 
     started = None
     if v.session_id:
         s = SessionsRepository(ins.repo.conn).get(v.session_id)
         started = s.created_at if s is not None else None
-    return Provenance(v, KINDS.get(v.actor_kind, v.actor_kind), started)
+    return Authorship(v, KINDS.get(v.actor_kind, v.actor_kind), started)
 
 
 # -- the tree beside a page -------------------------------------------------------------------
