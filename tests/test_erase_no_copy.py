@@ -17,7 +17,8 @@ from doctree.agent.runtime import MemoryAgentRuntime
 from doctree.memory.erase import forget
 from doctree.memory.recall import hand_over
 from doctree.memory.retrieval import retrieve, sync_passages
-from doctree.sessions.repository import AgentDescriptor, SessionsRepository
+from doctree.sessions.repository import SessionsRepository
+from doctree.sessions.sessions import AgentDescriptor
 from doctree.sessions.transcripts import format_transcript
 from doctree.store.backends import is_database_url
 from doctree.store.documents import DocumentsRepository

@@ -142,7 +142,8 @@ def hand_over(conn: sqlite3.Connection, owner: str, session_id: str, records: Se
 def _hand_over(
     conn: sqlite3.Connection, owner: str, session_id: str, records: Sequence[Any]
 ) -> int:
-    from doctree.sessions.repository import HistoryRecord, SessionsRepository
+    from doctree.sessions.records import HistoryRecord
+    from doctree.sessions.repository import SessionsRepository
 
     ids = [r.id for r in records if isinstance(r, HistoryRecord) and r.session_id == session_id]
     if ids:
