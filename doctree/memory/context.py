@@ -102,7 +102,9 @@ def relevant_ids(
     query's words without stopwords, which is always current. `search` can also be asked
     for directly.
     """
-    from doctree.memory.retrieval import parse_query, rank_documents, refresh_passages
+    from doctree.memory.passages import refresh_passages
+    from doctree.memory.query import parse_query
+    from doctree.memory.retrieval import rank_documents
 
     if ranking not in ("passages", "search"):
         raise UserError(f"ranking {ranking!r}: must be 'passages' or 'search'")
