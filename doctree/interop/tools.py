@@ -27,7 +27,6 @@ from doctree.interop.toolkit import (
     ToolResult,
     ToolSet,
     ToolSpec,
-    input_schema,
     unexpected_text,
 )
 from doctree.llm.definitions import TOOL_NAMES
@@ -178,11 +177,6 @@ TOOL_SPECS: dict[str, ToolSpec] = {
 
 if tuple(TOOL_SPECS) != TOOL_NAMES:  # one list of names, in the definitions' floor
     raise ImportError(f"tool specs {tuple(TOOL_SPECS)} differ from TOOL_NAMES {TOOL_NAMES}")
-
-TOOL_SCHEMAS: dict[str, dict[str, Any]] = {
-    name: {"description": spec.description, "input_schema": input_schema(spec.input)}
-    for name, spec in TOOL_SPECS.items()
-}
 
 
 class MemoryTools(ToolSet):

@@ -118,17 +118,6 @@ def relevant_ids(
     return [h.document_id for h in hits]
 
 
-def ranked_documents(
-    repo: DocumentsRepository,
-    owner: str,
-    *,
-    query: str | None = None,
-    under: str = MEMORY_ROOT,
-) -> list[Document]:
-    """Every document `load_memories` would consider, in its order (see `iter_documents`)."""
-    return list(iter_documents(repo, owner, query=query, under=under))
-
-
 @checked
 def load_memories(
     repo: DocumentsRepository,

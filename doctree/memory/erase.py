@@ -138,16 +138,6 @@ def _texts(v: Version) -> tuple[str, ...]:
     return (v.path, v.title or "", *v.links)
 
 
-def matching_versions(
-    repo: DocumentsRepository, owner: str, pattern: re.Pattern, *, under: str = HOME
-) -> dict[int, list[Version]]:
-    """Versions (by document id) of documents that ever lived under `under` whose body
-    matches `pattern`. Read-only."""
-    doc_ids = _documents_under(repo, validate_owner(owner), normalize_path(under))
-    bodies, _ = _scan(repo, pattern, doc_ids)
-    return bodies
-
-
 def _documents_under(repo: DocumentsRepository, owner: str, under: str) -> list[int]:
     return list(dict.fromkeys(v.document_id for v in repo.log(owner, under, limit=None)))
 
