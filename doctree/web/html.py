@@ -19,6 +19,7 @@ from markdown_it import MarkdownIt
 from mdit_py_plugins.tasklists import tasklists_plugin
 
 from doctree.interop.render import human_size
+from doctree.store.references import WIKI_LINK
 
 __all__ = ["esc", "human_size", "doc_url", "url", "layout", "render_markdown", "render_diff"]
 
@@ -237,7 +238,6 @@ def _with_side(body: str, side: str) -> str:
     )
 
 
-_WIKI = re.compile(r"\[\[([^\[\]|#\n]+)(?:#[^\[\]|\n]*)?(?:\|([^\[\]\n]*))?\]\]")
 _md = MarkdownIt("gfm-like", {"html": False, "linkify": True, "typographer": False}).use(
     tasklists_plugin
 )
@@ -254,7 +254,7 @@ def _wiki_to_link(m: re.Match[str]) -> str:
 def render_markdown(body: str) -> str:
     """A document body as HTML: raw HTML off; `~/...` links and [[wiki]] links go to the
     inspector's page of the target."""
-    tokens = _md.parse(_WIKI.sub(_wiki_to_link, body))
+    tokens = _md.parse(WIKI_LINK.sub(_wiki_to_link, body))
     for tok in tokens:
         style = str(tok.attrGet("style") or "")
         if tok.type in ("th_open", "td_open") and style.startswith("text-align:"):
