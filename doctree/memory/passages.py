@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from doctree.memory.dates import date_tokens, day_tokens, has_time_expression, parse_date
+from doctree.memory.lines import HEADING_LINE
 from doctree.store.documents import DocumentsRepository
 from doctree.store.passages import PassageIndex, PassageRow
 from doctree.store.references import split_frontmatter
@@ -25,7 +26,6 @@ def words(text: str) -> int:
     return len(text.split())
 
 
-_HEADING_LINE = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _LIST_ITEM = re.compile(r"^\s{0,3}(?:[-*+]|\d{1,3}[.)])\s+")
 _TURN = re.compile(
     r"^\s{0,3}(?:[-*+]\s+)?(?:\*\*(?P<b>[^*\n]{1,60})\*\*|(?P<p>[A-Z][\w.'-]*(?: [A-Z][\w.'-]*){0,2}))"
@@ -80,7 +80,7 @@ def _blocks(body: str) -> list[_Block]:
         if not line.strip():
             flush()
             continue
-        h = _HEADING_LINE.match(line)
+        h = HEADING_LINE.match(line)
         if h:
             flush()
             level = len(h[1])
@@ -128,7 +128,7 @@ def document_date(path: str, title: str, body: str) -> date | None:
         return value
     if isinstance(value, str) and (d := parse_date(value)):
         return d
-    for candidate in (title, next(iter(_HEADING_LINE.findall(text)), ("", ""))[1], path):
+    for candidate in (title, next(iter(HEADING_LINE.findall(text)), ("", ""))[1], path):
         if d := parse_date(candidate):
             return d
     return None
