@@ -13,14 +13,13 @@ from typing import Any
 
 from doctree.errors import UserError
 from doctree.sessions.sessions import Sessions
+from doctree.sessions.transcripts import KINDS, TEXT_KINDS, check_time
 from doctree.store.paths import require_text
 from doctree.store.secrets import redact_value
 from doctree.timeutil import now_iso
 
 #: A session is invalidated once more than this many records are unprocessed (the 6th).
 UNPROCESSED_LIMIT = 5
-KINDS = ("user", "assistant", "system", "tool_call", "tool_result")
-TEXT_KINDS = ("user", "assistant", "system")
 
 
 @dataclass(frozen=True)
@@ -220,8 +219,6 @@ def _map_strings(value: Any, text_map: Callable[[str], str]) -> Any:
 def _check_time(value: str) -> str:
     if not isinstance(value, str):
         raise UserError(f"time {value!r}: use ISO 8601, e.g. 2026-11-20T09:00:00Z")
-    from doctree.sessions.transcripts import check_time
-
     try:
         return check_time(value)
     except UserError:
