@@ -49,7 +49,7 @@ from doctree.memory.context import (  # noqa: E402
     load_memories,
     render_document,
 )
-from doctree.memory.retrieval import sync_passages  # noqa: E402
+from doctree.memory.passages import sync_passages  # noqa: E402
 from doctree.sessions.repository import SessionsRepository  # noqa: E402
 from doctree.sessions.transcripts import Transcript, parse_transcript  # noqa: E402
 from doctree.store import encoding  # noqa: E402

@@ -52,14 +52,11 @@ sys.path.insert(0, str(ROOT))
 
 import benchreport  # noqa: E402
 
+from doctree.memory.passages import sync_passages  # noqa: E402
+from doctree.memory.ranking import DEFAULT_SETTINGS, Settings  # noqa: E402
 from doctree.memory.recall import PAGES_SHARE as DEFAULT_SHARE  # noqa: E402
 from doctree.memory.recall import blend  # noqa: E402
-from doctree.memory.retrieval import (  # noqa: E402
-    DEFAULT_SETTINGS,
-    ENGLISH_STOPWORDS,
-    Settings,
-    sync_passages,
-)
+from doctree.stopwords import ENGLISH as ENGLISH_STOPWORDS  # noqa: E402
 from doctree.store.documents import Actor, DocumentsRepository  # noqa: E402
 
 BUDGETS = (500, 2000)

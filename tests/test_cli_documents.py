@@ -245,6 +245,17 @@ def test_diff_of_a_run(db_path, run):
     assert "-before\n+after\n" in out and "+++ ~/b@1" in out
 
 
+def test_diff_of_a_run_shows_what_a_deletion_removed_in_the_order_the_run_went(db_path, run):
+    # one home for a run's diff (doctree.store.changes): the CLI says what the inspector says
+    with DocumentsRepository(db_path) as repo:
+        repo.write("main", "~/c", "kept line\n")
+        repo.write("main", "~/b", "new\n", run_id=7)
+        repo.delete("main", "~/c", run_id=7)
+    parts = json.loads(run("diff", "--run", "7", "--json").output)["documents"]
+    assert [(p["path"], p["from"], p["to"]) for p in parts] == [("~/b", 0, 1), ("~/c", 1, 2)]
+    assert "-kept line\n" in parts[1]["diff"] and "--- ~/c@1" in parts[1]["diff"]
+
+
 def test_diff_without_path_or_run_is_a_usage_error(run):
     result = run("diff")
     assert result.exit_code == 2 and "give PATH" in result.output

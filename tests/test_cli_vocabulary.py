@@ -15,7 +15,8 @@ from click.testing import CliRunner
 from doctree.cli import cli
 from doctree.errors import UserError
 from doctree.interop.tools import MemoryTools
-from doctree.sessions.repository import AgentDescriptor, SessionsRepository
+from doctree.sessions.repository import SessionsRepository
+from doctree.sessions.sessions import AgentDescriptor
 from doctree.store.documents import DocumentsRepository
 from doctree.store.runs import Runs
 from doctree.worker.engine import Engine

@@ -15,9 +15,11 @@ from pathlib import Path
 
 from doctree.agent.runtime import MemoryAgentRuntime
 from doctree.memory.erase import forget
+from doctree.memory.passages import sync_passages
 from doctree.memory.recall import hand_over
-from doctree.memory.retrieval import retrieve, sync_passages
-from doctree.sessions.repository import AgentDescriptor, SessionsRepository
+from doctree.memory.retrieval import retrieve
+from doctree.sessions.repository import SessionsRepository
+from doctree.sessions.sessions import AgentDescriptor
 from doctree.sessions.transcripts import format_transcript
 from doctree.store.backends import is_database_url
 from doctree.store.documents import DocumentsRepository
@@ -136,7 +138,7 @@ WRITER = textwrap.dedent(
     """
     import sys, time
     from doctree.errors import DoctreeError
-    from doctree.memory.retrieval import sync_passages
+    from doctree.memory.passages import sync_passages
     from doctree.store.documents import DocumentsRepository
     repo = DocumentsRepository(sys.argv[1])
     folder, stop = sys.argv[2], time.monotonic() + float(sys.argv[3])

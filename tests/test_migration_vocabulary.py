@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from doctree.memory.retrieval import cut_document, rank_documents
+from doctree.memory.passages import cut_document
+from doctree.memory.retrieval import rank_documents
 from doctree.sessions.repository import SessionsRepository
 from doctree.store import db as dbmod
 from doctree.store.documents import Actor, DocumentsRepository

@@ -14,8 +14,8 @@ from doctree.cli import cli
 from doctree.interop.tools import MemoryTools
 from doctree.memory.context import SEPARATOR, load_memories
 from doctree.memory.erase import forget
+from doctree.memory.passages import words
 from doctree.memory.recall import RECALL_HEADING, RECALL_NOTE, blend, hand_over, recall
-from doctree.memory.retrieval import words
 from doctree.sessions.repository import SessionsRepository
 from doctree.sessions.transcripts import Message
 from doctree.store.documents import Actor

@@ -12,17 +12,11 @@ from pathlib import Path
 import pytest
 
 from doctree.errors import UserError
-from doctree.memory.retrieval import (
-    MAX_PASSAGE_WORDS,
-    Settings,
-    addressed,
-    cut_document,
-    date_tokens,
-    document_date,
-    parse_query,
-    rank_documents,
-    retrieve,
-)
+from doctree.memory.dates import date_tokens
+from doctree.memory.passages import MAX_PASSAGE_WORDS, cut_document, document_date
+from doctree.memory.query import addressed, parse_query
+from doctree.memory.ranking import Settings
+from doctree.memory.retrieval import rank_documents, retrieve
 from doctree.store.documents import DocumentsRepository
 
 OWNER = "main"

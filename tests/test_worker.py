@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from doctree.errors import UserError
-from doctree.sessions.repository import SessionsRepository, lease_name
+from doctree.sessions.claims import lease_name
+from doctree.sessions.repository import SessionsRepository
 from doctree.sessions.transcripts import parse_transcript
 from doctree.store.leases import Leases
 from doctree.store.secrets import redact_value

@@ -14,7 +14,8 @@ from collections import defaultdict
 
 import pytest
 
-from doctree.sessions.repository import SessionsRepository, lease_name
+from doctree.sessions.claims import lease_name
+from doctree.sessions.repository import SessionsRepository
 from doctree.store.leases import Leases
 from doctree.worker.engine import Engine
 

@@ -728,7 +728,8 @@ class MemoryConversation:
     """
 
     def __init__(self, repo: DocumentsRepository, agent: MemoryAgent, run_id: int):
-        from doctree.sessions.repository import AgentDescriptor, SessionsRepository
+        from doctree.sessions.repository import SessionsRepository
+        from doctree.sessions.sessions import AgentDescriptor
 
         self.sessions = SessionsRepository(repo.conn)
         self.descriptor = AgentDescriptor(MEMORY_AGENT_TYPE, agent.owner)

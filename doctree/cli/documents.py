@@ -306,45 +306,16 @@ def diff(
     click.echo(text, nl=False)
 
 
-def run_diff(state: State, run_id: int) -> str:
-    """The combined diff of every document a run changed, from before the run to after it."""
-    return "".join(p["diff"] for p in run_diff_parts(state, run_id))
-
-
 def run_diff_parts(state: State, run_id: int) -> list[dict]:
-    """Per document a run changed: its path, the versions before and after, the diff."""
-    from doctree.store.documents import unified_diff
+    """Per document a run changed, in the order the run first changed it: its path, the
+    versions before and after, the diff."""
+    from doctree.store.changes import changes_by_document
 
-    versions = state.repo.log(None, run_id=run_id, limit=None)
-    out = []
-    by_doc: dict[int, list] = {}
-    for v in versions:
-        by_doc.setdefault(v.document_id, []).append(v)
-    for doc_versions in by_doc.values():
-        first = min(doc_versions, key=lambda v: v.version)
-        last = max(doc_versions, key=lambda v: v.version)
-        start = first.version - 1
-        if last.operation == "deleted":
-            out.append(
-                {
-                    "path": last.path,
-                    "from": start,
-                    "to": last.version,
-                    "diff": f"deleted {last.path}\n",
-                }
-            )
-            continue
-        before = (
-            state.repo.version(first.document_id, first.version - 1) if first.version > 1 else None
-        )
-        text = unified_diff(
-            (before.body or "") if before else "",
-            last.body or "",
-            f"{before.path}@{before.version}" if before else "/dev/null",
-            f"{last.path}@{last.version}",
-        )
-        out.append({"path": last.path, "from": start, "to": last.version, "diff": text})
-    return out
+    versions = reversed(state.repo.log(None, run_id=run_id, limit=None))
+    return [
+        {"path": c.path, "from": c.from_version, "to": c.to_version, "diff": c.diff}
+        for c in changes_by_document(state.repo, versions)
+    ]
 
 
 @cli.command()

@@ -32,8 +32,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from doctree.memory.lines import KEY_WORDS, extract_lines, normal_key
-from doctree.memory.lines import estimate_tokens as estimate_tokens  # part of this API
+from doctree.memory.lines import KEY_WORDS, estimate_tokens, extract_lines, normal_key
 
 log = logging.getLogger("doctree.memory.budgets")
 

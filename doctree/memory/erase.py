@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from doctree.errors import NotFoundError, UserError
-from doctree.store.documents import Actor, DocumentsRepository, Version
+from doctree.store.documents import Actor, Document, DocumentsRepository, Version
 from doctree.store.paths import HOME, depth_of, is_under, normalize_path, validate_owner
 
 FORGOTTEN = "[forgotten]"  # what `forget` puts where the text was
@@ -136,16 +136,6 @@ def compile_pattern(pattern: str, *, regex: bool = False, ignore_case: bool = Fa
 def _texts(v: Version) -> tuple[str, ...]:
     """The name-like texts of a version: its path, title and declared links."""
     return (v.path, v.title or "", *v.links)
-
-
-def matching_versions(
-    repo: DocumentsRepository, owner: str, pattern: re.Pattern, *, under: str = HOME
-) -> dict[int, list[Version]]:
-    """Versions (by document id) of documents that ever lived under `under` whose body
-    matches `pattern`. Read-only."""
-    doc_ids = _documents_under(repo, validate_owner(owner), normalize_path(under))
-    bodies, _ = _scan(repo, pattern, doc_ids)
-    return bodies
 
 
 def _documents_under(repo: DocumentsRepository, owner: str, under: str) -> list[int]:
@@ -376,19 +366,13 @@ def _run(
             report.recall_passages, report.recall_contexts, said = scrubbed
             for where, line in said:
                 _examples(line, pattern, where, report.examples)
-            for doc_id in sorted({*bodies, *names}):
-                doc = repo.read_by_id(doc_id)
-                versions, current = plan.get(doc_id, ([], False))
-                report.hits.append(
-                    EraseHit(
-                        doc_id,
-                        doc.path,
-                        versions,
-                        doc.deleted,
-                        renamed=doc_id in names,
-                        new_version=doc.version + 1 if current else None,
-                    )
-                )
+            report.hits = _hits(
+                repo,
+                sorted({*bodies, *names}),
+                plan,
+                names,
+                lambda doc: doc.version + 1 if plan.get(doc.id, ([], False))[1] else None,
+            )
             return report
         made: dict[int, int | None] = {}
         for doc_id in bodies:
@@ -420,21 +404,37 @@ def _run(
         passages.drop(sorted({*bodies, *names, *linked}))
         passages.optimize()
         repo.optimize_search_index()
-        for doc_id in sorted({*bodies, *names}):
-            doc = repo.read_by_id(doc_id)
-            report.hits.append(
-                EraseHit(
-                    doc_id,
-                    doc.path,
-                    plan.get(doc_id, ([], False))[0],
-                    doc.deleted,
-                    renamed=doc_id in names,
-                    new_version=made.get(doc_id),
-                )
-            )
+        report.hits = _hits(
+            repo, sorted({*bodies, *names}), plan, names, lambda doc: made.get(doc.id)
+        )
     if compact_file:
         _compact(repo, report)
     return report
+
+
+def _hits(
+    repo: DocumentsRepository,
+    doc_ids: list[int],
+    plan: dict[int, tuple[list[int], bool]],
+    renamed: dict[int, list[Version]],
+    new_version: Callable[[Document], int | None],
+) -> list[EraseHit]:
+    """What an erasure did (or would do) to each of these documents, as they are now."""
+    hits = []
+    for doc_id in doc_ids:
+        doc = repo.read_by_id(doc_id)
+        versions = plan.get(doc_id, ([], False))[0]
+        hits.append(
+            EraseHit(
+                doc_id,
+                doc.path,
+                versions,
+                doc.deleted,
+                renamed=doc_id in renamed,
+                new_version=new_version(doc),
+            )
+        )
+    return hits
 
 
 def _compact(repo: DocumentsRepository, report: EraseReport) -> None:
@@ -462,18 +462,8 @@ def redact_version(
     the document). In the same transaction, the passages of the recall record that hold
     one of its sentences (five words or more) are erased. Returns the `redacted` version
     and how many passages were erased."""
-    from doctree.memory.recall import erase_sources
-
-    owner = validate_owner(owner)
-    body = repo.read(owner, path, version=version).body or ""
-    with repo.transaction():
-        v = repo.erase_version(owner, path, version, actor=actor)
-        erased = erase_sources(repo.conn, owner, body)
-    if compact_file and not repo.conn.in_transaction:
-        from doctree.store.db import compact_file as compact
-
-        compact(repo.conn)
-    return v, erased
+    document_id = repo.read(validate_owner(owner), path, version=version).id
+    return redact_version_by_id(repo, document_id, version, actor=actor, compact_file=compact_file)
 
 
 def redact_version_by_id(

@@ -24,22 +24,11 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
-from doctree.memory.retrieval import (
-    DEFAULT_SETTINGS,
-    DEFAULT_UNDER,
-    MAX_PASSAGE_WORDS,
-    Context,
-    Query,
-    Settings,
-    addressed,
-    clip_words,
-    date_tokens,
-    day_tokens,
-    has_time_expression,
-    parse_query,
-    retrieve,
-    words,
-)
+from doctree.memory.dates import date_tokens, day_tokens, has_time_expression
+from doctree.memory.passages import MAX_PASSAGE_WORDS, clip_words, words
+from doctree.memory.query import Query, addressed, parse_query
+from doctree.memory.ranking import DEFAULT_SETTINGS, Settings
+from doctree.memory.retrieval import DEFAULT_UNDER, Context, retrieve
 from doctree.store.backends import write_transaction
 from doctree.store.documents import DocumentsRepository
 from doctree.store.paths import validate_owner
@@ -142,7 +131,8 @@ def hand_over(conn: sqlite3.Connection, owner: str, session_id: str, records: Se
 def _hand_over(
     conn: sqlite3.Connection, owner: str, session_id: str, records: Sequence[Any]
 ) -> int:
-    from doctree.sessions.repository import HistoryRecord, SessionsRepository
+    from doctree.sessions.records import HistoryRecord
+    from doctree.sessions.repository import SessionsRepository
 
     ids = [r.id for r in records if isinstance(r, HistoryRecord) and r.session_id == session_id]
     if ids:
@@ -407,7 +397,7 @@ def catch_up(conn: sqlite3.Connection, owner: str) -> int:
     """Bring the passage index of `owner`'s pages up to date after the memory agent wrote
     them (at hand-over), so that readers find it current; returns how many documents were
     cut again. Only the documents changed since are read."""
-    from doctree.memory.retrieval import sync_passages
+    from doctree.memory.passages import sync_passages
     from doctree.store.documents import DEFAULT_MAX_BODY_BYTES
 
     return sync_passages(DocumentsRepository(conn, max_body_bytes=DEFAULT_MAX_BODY_BYTES), owner)

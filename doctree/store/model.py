@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -174,6 +174,21 @@ class Reference:
 
     def to_dict(self) -> dict[str, Any]:
         return self.__dict__.copy()
+
+
+@dataclass(frozen=True)
+class PassageSearch:
+    """A search of one owner's passages in an index: `match` (an FTS5 expression), the SQL
+    that narrows it further (`scope`, appended to the WHERE clause, with its
+    `scope_params`), how many rows at most, and the weight of each field (text, context,
+    speaker, dates)."""
+
+    match: str
+    owner: str
+    limit: int
+    weights: tuple[float, float, float, float]
+    scope: str = ""
+    scope_params: Sequence[Any] = ()
 
 
 @dataclass

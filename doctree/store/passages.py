@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from doctree.errors import NotFoundError
 from doctree.store.backends import dialect_of, is_connection
 from doctree.store.documents import DEFAULT_MAX_BODY_BYTES, DocumentsRepository
+from doctree.store.model import PassageSearch
 from doctree.store.paths import HOME
 
 
@@ -193,12 +194,7 @@ class PassageIndex:
             "passages",
             "c.id, c.document_id, c.path, c.seq, c.speaker, c.day, c.heading, c.text, c.words,"
             " c.timed",
-            match,
-            owner,
-            scope,
-            params,
-            int(limit),
-            weights,
+            PassageSearch(match, owner, int(limit), weights, scope, params),
         )
         return [_hit(r, r[10]) for r in rows]
 

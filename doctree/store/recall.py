@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from doctree.store.backends import dialect_of
+from doctree.store.model import PassageSearch
 from doctree.store.secrets import redact_text
 
 
@@ -110,7 +111,7 @@ class RecallIndex:
         if not match:
             return []
         rows = dialect_of(self.conn).search_passages(
-            self.conn, "recall", _COLUMNS, match, owner, "", (), int(limit), weights
+            self.conn, "recall", _COLUMNS, PassageSearch(match, owner, int(limit), weights)
         )
         return [_hit(r, r[9]) for r in rows]
 

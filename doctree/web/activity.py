@@ -18,6 +18,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from doctree.errors import NotFoundError, UserError
+from doctree.store.changes import changes_by_document
 from doctree.store.documents import Version, unified_diff
 from doctree.store.paths import HOME
 from doctree.web.html import doc_url, pager
@@ -80,13 +81,14 @@ def changes(
     """One change per document the run changed; with `controls`, the label of a button
     putting that one document back as it was before the run."""
     out = []
-    for doc_id, vs in _by_document(versions).items():
-        last = vs[-1]
-        before = _before(ins, doc_id, vs)
-        a_body = (before.body or "") if before and not before.deleted else ""
-        a_label = f"{before.path}@{before.version}" if before else "/dev/null"
-        b_body = "" if last.deleted else (last.body or "")
-        text = unified_diff(a_body, b_body, a_label, f"{last.path}@{last.version}")
+    for change in changes_by_document(ins.repo, versions):
+        doc_id, vs, last, before, text = (
+            change.document_id,
+            change.versions,
+            change.last,
+            change.before,
+            change.diff,
+        )
         now = ins.repo.read_by_id(doc_id)
         later = _later(ins, doc_id, run.id, last.version) if now.version > last.version else []
         label = None

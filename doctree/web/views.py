@@ -472,7 +472,8 @@ def _session_id(request: Request) -> str:
 
 
 def session(ins: Inspector, request: Request) -> Response:
-    from doctree.sessions.repository import SessionsRepository, state_of
+    from doctree.sessions.repository import SessionsRepository
+    from doctree.sessions.sessions import state_of
     from doctree.store.runs import Runs
     from doctree.web.html import session_url
 

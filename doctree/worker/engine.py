@@ -26,7 +26,8 @@ from typing import Any
 
 from doctree.arguments import checked_methods
 from doctree.errors import UserError
-from doctree.sessions.repository import AgentDescriptor, Session, SessionsRepository
+from doctree.sessions.repository import SessionsRepository
+from doctree.sessions.sessions import AgentDescriptor, Session
 from doctree.store.backends import is_database_url
 from doctree.worker.worker import (
     DEFAULT_BATCH,

@@ -26,12 +26,10 @@ from typing import Any, Protocol
 
 from doctree.errors import DatabaseGoneError, DatabaseUnavailableError, DoctreeError, UserError
 from doctree.memory.recall import catch_up, hand_over
-from doctree.sessions.repository import (
-    HandOverOutcome,
-    Session,
-    SessionsRepository,
-    lease_name,
-)
+from doctree.sessions.claims import lease_name
+from doctree.sessions.handover import HandOverOutcome
+from doctree.sessions.repository import SessionsRepository
+from doctree.sessions.sessions import Session
 from doctree.sessions.transcripts import Transcript, format_transcript, transcript_of
 from doctree.store import db as dbmod
 from doctree.store.backends import dialect_of, is_connection, is_database_url

@@ -18,7 +18,8 @@ from doctree.agent.runtime import MemoryAgentRuntime
 from doctree.errors import DoctreeError
 from doctree.memory.erase import forget
 from doctree.memory.retrieval import retrieve
-from doctree.sessions.repository import AgentDescriptor, SessionsRepository
+from doctree.sessions.repository import SessionsRepository
+from doctree.sessions.sessions import AgentDescriptor
 from doctree.sessions.transcripts import format_transcript
 from doctree.store.documents import DocumentsRepository
 from doctree.store.runs import Runs

@@ -142,7 +142,8 @@ def test_a_large_body_gets_a_snippet_around_the_match(repo):
 def test_session_history_with_hostile_input_works_or_is_refused_cleanly(
     repo, session_id, kind, content
 ):
-    from doctree.sessions.repository import AgentDescriptor, SessionsRepository
+    from doctree.sessions.repository import SessionsRepository
+    from doctree.sessions.sessions import AgentDescriptor
 
     sessions = SessionsRepository(repo.conn)
     try:

@@ -27,6 +27,7 @@ from contextlib import contextmanager
 from typing import Any, Protocol
 
 from doctree.errors import DatabaseUnavailableError, UserError
+from doctree.store.model import PassageSearch
 
 URL_SCHEMES = ("postgresql://", "postgres://")
 BUSY_TIMEOUT_MS = 30_000
@@ -195,20 +196,10 @@ class Dialect(Protocol):
         from it where the index keeps only its words. Returns how many contexts changed."""
 
     def search_passages(
-        self,
-        conn: Any,
-        index: str,
-        columns: str,
-        match: str,
-        owner: str,
-        scope: str,
-        scope_params: Sequence[Any],
-        limit: int,
-        weights: tuple[float, float, float, float],
+        self, conn: Any, index: str, columns: str, search: PassageSearch
     ) -> list[Any]:
         """Rows of `columns` (over the passage table aliased as in `columns`) plus a last
-        column, the score (higher is better), best first. Weights are per field: text,
-        context, speaker, dates."""
+        column, the score (higher is better), best first."""
 
 
 def dialect_of(conn: Any) -> Dialect:

@@ -31,9 +31,15 @@ from typing import Any
 
 from doctree.errors import DatabaseUnavailableError, DoctreeError, SchemaError, UserError
 from doctree.store import encoding
-from doctree.store.backends import BackendConnection, busy_timeout_ms, describe, search_words
+from doctree.store.backends import (
+    BackendConnection,
+    busy_timeout_ms,
+    describe,
+    search_words,
+)
 from doctree.store.migrations import migration_sha256, migrations_dir
 from doctree.store.migrations import migrations as read_migrations
+from doctree.store.model import PassageSearch
 
 WRITE_LOCK = 0x646F6374  # 'doct': the advisory lock every write transaction holds
 MIGRATION_LOCK = 0x646F6D67  # 'domg': held while migrations are applied
@@ -734,30 +740,21 @@ class PostgresDialect:
         ).rowcount
 
     def search_passages(
-        self,
-        conn: PgConnection,
-        index: str,
-        columns: str,
-        match: str,
-        owner: str,
-        scope: str,
-        scope_params: Sequence[Any],
-        limit: int,
-        weights: tuple[float, float, float, float],
+        self, conn: PgConnection, index: str, columns: str, search: PassageSearch
     ) -> list[Any]:
         alias = columns.split(".", 1)[0].strip()
         table = _PASSAGES[index]
-        named = dict(zip(("text", "context", "speaker", "dates"), weights, strict=True))
+        named = dict(zip(("text", "context", "speaker", "dates"), search.weights, strict=True))
         rank = _rank_weights({_PASSAGE_LABELS[k]: v for k, v in named.items()})
-        query = fts_to_tsquery(match, _PASSAGE_LABELS)
-        score, score_params = _score(conn, table, alias, owner, query, rank)
+        query = fts_to_tsquery(search.match, _PASSAGE_LABELS)
+        score, score_params = _score(conn, table, alias, search.owner, query, rank)
         return conn.execute(
             f"SELECT {columns}, {score} AS score"
             f" FROM {table} {alias}, to_tsquery('{TSCONFIG}', ?) q"
             f" WHERE {alias}.search_vector @@ q AND {alias}.owner = ?"
-            + scope
+            + search.scope
             + f" ORDER BY score DESC, {alias}.id LIMIT ?",
-            [*score_params, query, owner, *scope_params, limit],
+            [*score_params, query, search.owner, *search.scope_params, search.limit],
         ).fetchall()
 
 

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from doctree.errors import DatabaseGoneError
+from doctree.store.model import PassageSearch
 
 _FTS = {"passages": "passages_fts", "recall": "recall_fts"}
 
@@ -191,31 +192,22 @@ class SqliteDialect:
         return changed
 
     def search_passages(
-        self,
-        conn: sqlite3.Connection,
-        index: str,
-        columns: str,
-        match: str,
-        owner: str,
-        scope: str,
-        scope_params: Sequence[Any],
-        limit: int,
-        weights: tuple[float, float, float, float],
+        self, conn: sqlite3.Connection, index: str, columns: str, search: PassageSearch
     ) -> list[Any]:
         table = _FTS[index]
         alias = columns.split(".", 1)[0].strip()
         passages = "passages" if index == "passages" else "recall_passages"
-        w = ", ".join(f"{float(x):.4f}" for x in (0.0, *weights))
+        w = ", ".join(f"{float(x):.4f}" for x in (0.0, *search.weights))
         # The owner phrase narrows the match to one owner's rows before BM25 scores them;
         # the owner column of the passage table keeps it exact.
-        match = f'owner : "{owner}" AND {{text context speaker dates}} : ({match})'
+        match = f'owner : "{search.owner}" AND {{text context speaker dates}} : ({search.match})'
         return conn.execute(
             f"SELECT {columns}, -bm25({table}, {w}) AS score"
             f" FROM {table} JOIN {passages} {alias} ON {alias}.id = {table}.rowid"
             f" WHERE {table} MATCH ? AND {alias}.owner = ?"
-            + scope
+            + search.scope
             + " ORDER BY score DESC LIMIT ?",
-            [match, owner, *scope_params, limit],
+            [match, search.owner, *search.scope_params, search.limit],
         ).fetchall()
 
 
