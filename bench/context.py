@@ -12,7 +12,7 @@ right after a single write (the reader catches up that one document); and `retri
 `retrieve` p50 < 20 ms at 10k.
 
 Baseline, measured in the same run on the same database: what the reader paid before the
-pending queue (migration 009) to learn whether the index was current — the sum of every
+pending queue (`passage_pending`) to learn whether the index was current — the sum of every
 document's version (`version_total`, every call) and, after any write, the current version of
 every document (`current_versions`).
 """

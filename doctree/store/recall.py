@@ -5,7 +5,7 @@ record (long records cut at sentence ends), with the session it belongs to, its 
 its time — whatever the agent chose to write; word for word except secrets, which are
 stored as their markers (`doctree.store.secrets`). `doctree.memory.recall` decides how records
 become passages and how passages are ranked and shown; this module only stores, searches and
-erases them. All SQL for recall lives here (migration 009).
+erases them. All SQL for recall lives here.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def _hit(row: Sequence, score: float = 0.0) -> RecallHit:
 
 
 class RecallIndex:
-    """Recall passages of every owner in one SQLite database (tables of migration 009)."""
+    """Recall passages of every owner in one SQLite database (see migrations/001_baseline.sql)."""
 
     def __init__(self, conn: sqlite3.Connection):
         self.conn = conn

@@ -83,7 +83,7 @@ class Run:
     ended_at: str | None
     reverted_at: str | None = None  # when `doctree revert --run` (or the runtime) put it back
     reverted_by: str | None = None
-    host: str | None = None  # the process that runs it (migration 013)
+    host: str | None = None  # the process that runs it
     pid: int | None = None
 
     @property

@@ -32,13 +32,18 @@ from typing import Any
 from doctree.errors import DatabaseUnavailableError, DoctreeError, SchemaError, UserError
 from doctree.store import encoding
 from doctree.store.backends import BackendConnection, busy_timeout_ms, describe, search_words
-from doctree.store.migrations import migration_sha256, migrations_dir
+from doctree.store.migrations import (
+    edited_migration_error,
+    migration_sha256,
+    migrations_dir,
+    unknown_migrations_error,
+)
 from doctree.store.migrations import migrations as read_migrations
 
 WRITE_LOCK = 0x646F6374  # 'doct': the advisory lock every write transaction holds
 MIGRATION_LOCK = 0x646F6D67  # 'domg': held while migrations are applied
 # English stemming as the SQLite indexes' porter tokenizer does, and no stopwords (FTS5
-# keeps them, so "to be" finds Hamlet): made by migrations/postgresql/001_schema.sql.
+# keeps them, so "to be" finds Hamlet): made by migrations/postgresql/001_baseline.sql.
 TSCONFIG = "doctree_english"
 # Tables whose primary key `id` is generated: an INSERT into one returns it (lastrowid).
 _GENERATED_ID = frozenset(
@@ -889,27 +894,19 @@ def apply_migrations(
             # write, so a read-only database or a standby can still be read)
             conn.execute(
                 "CREATE TABLE IF NOT EXISTS doctree_migrations (number INTEGER PRIMARY KEY,"
-                " name TEXT NOT NULL, applied_at TEXT NOT NULL, sha256 TEXT)"
+                " name TEXT NOT NULL, applied_at TEXT NOT NULL, sha256 TEXT NOT NULL)"
             )
         recorded = {r[0]: r[1] for r in conn.execute("SELECT name, sha256 FROM doctree_migrations")}
         names = {name for _, name, _ in known}
         unknown = sorted(set(recorded) - names)
         if unknown:
-            raise SchemaError(
-                f"database schema is newer than this doctree (unknown migrations {unknown}); "
-                "upgrade doctree to open it"
-            )
+            raise unknown_migrations_error(unknown)
         applied = []
         for number, name, sql in known:
             digest = migration_sha256(sql)
             if name in recorded:
-                if recorded[name] and recorded[name] != digest:
-                    raise SchemaError(
-                        f"migration {name!r} was applied with sha256 {recorded[name][:12]}... "
-                        f"but the file shipped now has {digest[:12]}...; an applied migration "
-                        "must never be edited (restore the file and put the change in a new "
-                        "migration)"
-                    )
+                if recorded[name] != digest:
+                    raise edited_migration_error(name, recorded[name], digest)
                 continue
             conn.execute("BEGIN")
             try:
