@@ -264,7 +264,7 @@ def agent_transcript(c: Conversation, s: Session) -> str:
         for i, t in enumerate(s.turns)
     ]
     return format_transcript(
-        messages, agent=c.sample_id, session_id=f"{c.sample_id}-session-{s.number}"
+        messages, owner=c.sample_id, session_id=f"{c.sample_id}-session-{s.number}"
     )
 
 

@@ -230,7 +230,7 @@ CREATE INDEX idx_passages_owner_speaker ON passages(owner, speaker);
 CREATE VIRTUAL TABLE passages_fts USING fts5(
     owner,                                        -- lets a match stay inside one owner's passages
     text,                                         -- the passage itself
-    context,                                      -- its neighbours and headings
+    surroundings,                                 -- its neighbours and headings
     speaker,                                      -- the speaker's name
     dates,                                        -- normalised date tokens (d20230508 m202305 y2023)
     tokenize = 'porter unicode61 remove_diacritics 2'
@@ -282,7 +282,7 @@ CREATE INDEX idx_recall_passages_session ON recall_passages(owner, session_id, i
 CREATE VIRTUAL TABLE recall_fts USING fts5(
     owner,                                        -- lets a match stay inside one owner's passages
     text,                                         -- the passage itself
-    context,                                      -- the records around it in its session
+    surroundings,                                 -- the records around it in its session
     speaker,                                      -- who said it
     dates,                                        -- normalised date tokens (d20230508 m202305 y2023)
     tokenize = 'porter unicode61 remove_diacritics 2'

@@ -435,7 +435,7 @@ def test_worker_compacts_after_the_memory_agent_stores(db_path, repo):
     sessions = SessionsRepository(db_path)
     for path in fixtures:
         t = parse_transcript(path.read_text(encoding="utf-8"), source=path.name)
-        sessions.ensure(t.agent, t.session_id, created_at=t.started)
+        sessions.ensure(t.owner, t.session_id, created_at=t.started)
         for m in t.messages:
             sessions.append_history(t.session_id, m.kind, m.content, time=m.time)
         sessions.sleep(t.session_id)

@@ -255,7 +255,7 @@ def test_the_connection_speaks_the_sqlite3_interface(server):
 def test_vacuum_skipped_for_want_of_ownership_is_reported_not_claimed(server):
     import psycopg
 
-    from doctree.store.db import compact_file
+    from doctree.store.db import vacuum_file
 
     url = server.test_database()
     with psycopg.connect(url, autocommit=True) as admin:
@@ -264,11 +264,11 @@ def test_vacuum_skipped_for_want_of_ownership_is_reported_not_claimed(server):
         admin.execute("GRANT ALL ON ALL TABLES IN SCHEMA public TO doctree_writer")
     try:
         writer = connect(url.replace("doctree@", "doctree_writer@"), migrate=False)
-        done, why = compact_file(writer)
+        done, why = vacuum_file(writer)
         writer.close()
         assert not done and "skipped VACUUM" in why
         owner = connect(url)
-        assert compact_file(owner) == (True, None)
+        assert vacuum_file(owner) == (True, None)
         owner.close()
     finally:
         with psycopg.connect(url, autocommit=True) as admin:

@@ -1,7 +1,7 @@
 """Retrieval: the passages of an owner's documents most relevant to a query, within a budget.
 
 Documents are cut into passages (a transcript turn, a list item, a paragraph), each indexed
-with the context around it (its neighbours and headings), its speaker and the dates it
+with its surroundings (its neighbours and headings), its speaker and the dates it
 speaks of — relative dates ("yesterday", "last year") resolved against the document's own
 date — so that a question finds the turn that holds the answer and the session it belongs
 to. A query is read for more than its words: stopwords and question words drop out, word
@@ -269,7 +269,7 @@ _MESSAGE_HEADING = re.compile(r"^(user|assistant|system|tool call|tool result)\s
 _BULLET = re.compile(r"^\s{0,3}[-*+]\s+")
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
 MAX_PASSAGE_WORDS = 120
-CONTEXT_WORDS = 60
+SURROUNDING_WORDS = 60
 
 
 @dataclass
@@ -384,7 +384,7 @@ def _clip(text: str, n: int) -> str:
 
 
 def cut_document(path: str, title: str, body: str) -> list[PassageRow]:
-    """Cut a document into passages, each with its neighbours and headings as context,
+    """Cut a document into passages, each with its neighbours and headings as its surroundings,
     its speaker (for transcript turns) and its date tokens."""
     _, text = split_frontmatter(body) if body.startswith("---") else ({}, body)
     day = document_date(path, title, body)
@@ -394,9 +394,14 @@ def cut_document(path: str, title: str, body: str) -> list[PassageRow]:
     for i, b in enumerate(blocks):
         before = blocks[i - 1].text if i > 0 else ""
         after = blocks[i + 1].text if i + 1 < len(blocks) else ""
-        context = " ".join(
+        surroundings = " ".join(
             x
-            for x in (title, b.heading, _clip(before, CONTEXT_WORDS), _clip(after, CONTEXT_WORDS))
+            for x in (
+                title,
+                b.heading,
+                _clip(before, SURROUNDING_WORDS),
+                _clip(after, SURROUNDING_WORDS),
+            )
             if x
         )
         toks = list(dict.fromkeys([*day_toks, *date_tokens(b.text, day)]))
@@ -405,7 +410,7 @@ def cut_document(path: str, title: str, body: str) -> list[PassageRow]:
                 seq=i,
                 text=b.text,
                 words=words(b.text),
-                context=context,
+                surroundings=surroundings,
                 speaker=b.speaker,
                 day=day.isoformat() if day else None,
                 dates=" ".join(toks),
@@ -589,7 +594,7 @@ class Settings:
     """Weights of the ranking; the defaults were tuned on LoCoMo's development split."""
 
     text_weight: float = 1.0
-    context_weight: float = 0.3
+    surroundings_weight: float = 0.3
     speaker_weight: float = 0.0
     dates_weight: float = 1.0
     speaker_boost: float = 1.0
@@ -702,7 +707,7 @@ def _search(
         match,
         under=under,
         limit=s.candidates,
-        weights=(s.text_weight, s.context_weight, s.speaker_weight, s.dates_weight),
+        weights=(s.text_weight, s.surroundings_weight, s.speaker_weight, s.dates_weight),
     )
     if behind:
         hits = [h for h in hits if h.document_id not in behind]
@@ -803,7 +808,7 @@ def _with_feedback(
         " OR ".join(f'"{t}"' for t in extra),
         under=under,
         limit=s.candidates,
-        weights=(s.text_weight, s.context_weight, s.speaker_weight, s.dates_weight),
+        weights=(s.text_weight, s.surroundings_weight, s.speaker_weight, s.dates_weight),
     )
     if not more:
         return hits

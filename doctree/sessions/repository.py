@@ -27,7 +27,7 @@ from doctree.store import db as dbmod
 from doctree.store.backends import dialect_of, is_connection, write_transaction
 from doctree.store.leases import Leases
 from doctree.store.paths import require_text, validate_owner
-from doctree.store.secrets import redact_text, redact_value
+from doctree.store.secrets import mask_text, mask_value
 from doctree.timeutil import now_iso
 
 MEMORY_AGENT = "memory-agent"
@@ -250,7 +250,7 @@ def _encode_record(
         time = _check_time(time)
     try:
         # every secret in the record becomes its marker before anything is written
-        encoded = json.dumps(redact_value(content), ensure_ascii=False)
+        encoded = json.dumps(mask_value(content), ensure_ascii=False)
     except (TypeError, ValueError, RecursionError) as e:
         raise UserError(f"a {kind!r} record's content is not JSON-serialisable: {e}") from None
     require_text(encoded, f"a {kind!r} record's content")
@@ -705,7 +705,7 @@ class SessionsRepository:
         update = (
             "UPDATE sessions SET failures = failures + 1, last_error = ?, retry_at = ? WHERE id = ?"
         )
-        values = (redact_text(error[:4000]), t + retry_in, session_id)
+        values = (mask_text(error[:4000]), t + retry_in, session_id)
         if holder is None:
             self.conn.execute(update, values)
         elif dialect_of(self.conn).row_locks:

@@ -207,7 +207,7 @@ def check_doctree_database(conn: sqlite3.Connection, path: str | os.PathLike[str
         )
 
 
-def compact_file(conn: Any) -> tuple[bool, str | None]:
+def vacuum_file(conn: Any) -> tuple[bool, str | None]:
     """Rewrite the database file without its free pages and free space (VACUUM), then
     checkpoint the WAL into it and truncate the WAL: text deleted before leaves no copy in
     either file. (True, None) when done; (False, why) when another connection kept it from
@@ -216,12 +216,12 @@ def compact_file(conn: Any) -> tuple[bool, str | None]:
     if dialect_of(conn).name == "postgresql":
         from doctree.store.backends import postgres
 
-        return postgres.compact_database(conn)
+        return postgres.vacuum_database(conn)
     try:
         conn.execute("VACUUM")
         busy, _, _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
     except sqlite3.OperationalError as e:
-        return False, f"the database file was not compacted ({e}); run forget again later"
+        return False, f"the database file was not vacuumed ({e}); run forget again later"
     if busy:
         return False, "the WAL was not checkpointed: another process is reading; it will be"
     return True, None

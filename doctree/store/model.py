@@ -18,7 +18,7 @@ from typing import Any
 from doctree.errors import TitleError, UserError
 from doctree.store.paths import HOME, invisible_character, name_of, require_text, strip_invisible
 from doctree.store.references import split_frontmatter
-from doctree.store.secrets import redact_text
+from doctree.store.secrets import mask_text
 
 DEFAULT_MAX_BODY_BYTES = 100_000
 MAX_TITLE_BYTES = 1_024
@@ -257,7 +257,7 @@ def check_title(path: str, title: object) -> str:
         raise TitleError(path, f"{hidden} is not allowed in a title")
     if size > MAX_TITLE_BYTES:
         raise TitleError(path, f"is {size:,} bytes; a title may be at most {MAX_TITLE_BYTES:,}")
-    return redact_text(title)
+    return mask_text(title)
 
 
 def check_declared_title(path: str, body: str) -> None:

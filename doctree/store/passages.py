@@ -26,7 +26,7 @@ class PassageRow:
     seq: int
     text: str
     words: int
-    context: str = ""
+    surroundings: str = ""
     speaker: str | None = None
     day: str | None = None
     dates: str = ""
@@ -160,7 +160,7 @@ class PassageIndex:
              int(r.timed))
             for r in rows
         ]  # fmt: skip
-        fields = [(r.text, r.context, r.speaker or "", r.dates) for r in rows]
+        fields = [(r.text, r.surroundings, r.speaker or "", r.dates) for r in rows]
         inline = [dialect.passage_index_value("passages", *f) for f in fields]
         if inline and inline[0] is not None:
             # The index is a column of the row: every passage in one batch of INSERTs.
@@ -184,7 +184,7 @@ class PassageIndex:
         weights: tuple[float, float, float, float] = (1.0, 0.3, 0.5, 1.0),
     ) -> list[PassageHit]:
         """Passages matching an FTS5 expression, best first, BM25 weighted per column
-        (text, context, speaker, dates)."""
+        (text, surroundings, speaker, dates)."""
         if not match:
             return []
         scope, params = _scope(under)

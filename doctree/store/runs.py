@@ -25,7 +25,7 @@ from typing import Any
 from doctree.errors import NotFoundError, UserError
 from doctree.renamed import renamed_keywords
 from doctree.store.documents import now
-from doctree.store.secrets import redact_text
+from doctree.store.secrets import mask_text
 
 STATUSES = ("running", "completed", "stopped", "failed")
 
@@ -188,7 +188,7 @@ class Runs:
         self.conn.execute(
             "UPDATE runs SET status = ?, stop_reason = ?, error = ?, ended_at = ?"
             " WHERE id = ? AND status = 'running'",
-            (status, stop_reason, redact_text(error) if error else error, now(), run_id),
+            (status, stop_reason, mask_text(error) if error else error, now(), run_id),
         )
         return self.get(run_id)
 
@@ -198,7 +198,7 @@ class Runs:
         self.conn.execute(
             "UPDATE runs SET status = 'failed', stop_reason = 'lease_lost', error = ?,"
             " ended_at = COALESCE(ended_at, ?) WHERE id = ? AND status != 'failed'",
-            (redact_text(error), now(), run_id),
+            (mask_text(error), now(), run_id),
         )
         return self.get(run_id)
 
@@ -216,7 +216,7 @@ class Runs:
         cur = self.conn.execute(
             "UPDATE runs SET status = 'failed', stop_reason = 'orphaned', error = ?,"
             " ended_at = ? WHERE id = ? AND status = 'running'",
-            (redact_text(reason), now(), run_id),
+            (mask_text(reason), now(), run_id),
         )
         return cur.rowcount == 1
 

@@ -42,7 +42,7 @@ from doctree.store.paths import (
 )
 from doctree.store.reads import Reads
 from doctree.store.rows import any_row, body_of, live_row, live_rows, require, to_document
-from doctree.store.secrets import redact_text
+from doctree.store.secrets import mask_text
 from doctree.timeutil import now_iso as now
 
 _KEEP = object()  # "leave the parent as it is" in new_version
@@ -474,7 +474,7 @@ class Writes:
             if problem := frontmatter_problem(body):
                 raise UserError(f"body of {path!r}: {problem}")
             check_declared_title(path, body)
-        return redact_text(body)
+        return mask_text(body)
 
     def _insert_version(
         self,

@@ -344,7 +344,7 @@ def given(ins: Inspector, r: Any) -> str:
     if s is None:
         return f"<p class=muted>session {esc(r.session_id)} is gone</p>"
     records = sessions.history(s.id, after_id=r.first_history_id - 1, until_id=r.last_history_id)
-    text = format_transcript(records, agent=s.agent.owner, session_id=s.id)
+    text = format_transcript(records, owner=s.agent.owner, session_id=s.id)
     return (
         f"<details><summary>the transcript: {len(records)} records of session "
         f"{esc(s.id)} (history {r.first_history_id}–{r.last_history_id})</summary>"

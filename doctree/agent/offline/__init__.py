@@ -29,11 +29,11 @@ and same tree in, same calls out: no clock, no randomness.
 
 The work runs in stages (see docs/memory-agent.md): segment and extract (`text.py`, with the
 language rules of `language.py`), resolve (pronouns, nicknames, corrections, in `text.py`),
-file (`Run.home`, `Run.list_slot`) and write (`Run.write_*`, `Run.forget`).
+file (`OfflineRun.home`, `OfflineRun.list_slot`) and write (`OfflineRun.write_*`, `OfflineRun.forget`).
 """
 
 from doctree.agent.offline.pageio import OfflineAgentError, RunSummary, ToolsLike
-from doctree.agent.offline.run import ROOT, Run
+from doctree.agent.offline.run import ROOT, OfflineRun
 from doctree.agent.offline.text import absolute_dates, message_date, resolve_relative
 from doctree.sessions.transcripts import Transcript, parse_transcript
 from doctree.timeutil import iso_week
@@ -66,4 +66,4 @@ class OfflineMemoryAgent:
         transcript = (
             parsed if parsed is not None else parse_transcript(transcript_text, source=source)
         )
-        return Run(self.root, transcript, tools).execute()
+        return OfflineRun(self.root, transcript, tools).execute()

@@ -10,7 +10,7 @@ from datetime import UTC, date, datetime, timedelta
 from doctree import stopwords
 from doctree.agent.offline import language as lang
 from doctree.agent.offline.language import NAME
-from doctree.memory.secrets import redact, secret_location
+from doctree.memory.secrets import mask, secret_location
 from doctree.sessions.transcripts import Transcript
 from doctree.store.paths import slugify
 
@@ -754,7 +754,7 @@ def _findings(
         chosen = [r for r in said if len(r.split()) >= 6][-2:]
     out = []
     for raw in chosen:
-        clean, found = redact(raw)
+        clean, found = mask(raw)
         dated, rel = resolve_relative(clean, ref)
         s = Sentence(time=time, text=dated, dates=rel, speaker="the assistant", kinds=["finding"])
         _entities(s, clean, directory)
@@ -796,7 +796,7 @@ def _sentence(
     *,
     speaker: str | None = None,
 ) -> Sentence:
-    clean, found = redact(raw)
+    clean, found = mask(raw)
     text, rel = resolve_relative(clean, ref, past=lang.past_tense(clean))
     s = Sentence(time=time, text=text, dates=rel, speaker=speaker or "the user", raw=clean)
     if found:

@@ -63,7 +63,7 @@ _DOC_LABELS = {"path": "A", "title": "B", "body": "C"}
 # As SQLite's documents_fts ranks (bm25 weights path 2, title 4, body 1), scaled to 1:
 # the array is {D, C, B, A}, i.e. (unused, body, title, path).
 _DOC_WEIGHTS = "'{0, 0.25, 1.0, 0.5}'"
-_PASSAGE_LABELS = {"text": "A", "speaker": "B", "dates": "C", "context": "D"}
+_PASSAGE_LABELS = {"text": "A", "speaker": "B", "dates": "C", "surroundings": "D"}
 MAX_INDEXED_CHARS = 400_000  # a tsvector holds at most 1 MB; text beyond is not indexed
 
 
@@ -611,7 +611,7 @@ class PostgresDialect:
         conn.set_lock_timeout(ms)
 
     def prepare(self, conn: PgConnection) -> None:
-        return None  # deleted rows are removed by VACUUM (see `compact_database`)
+        return None  # deleted rows are removed by VACUUM (see `vacuum_database`)
 
     def index_document(
         self, conn: PgConnection, doc_id: int, path: str, title: str, body: str
@@ -671,19 +671,19 @@ class PostgresDialect:
         passage_id: int,
         owner: str,
         text: str,
-        context: str,
+        surroundings: str,
         speaker: str,
         dates: str,
     ) -> None:
-        column, sql, params = self.passage_index_value(index, text, context, speaker, dates)
+        column, sql, params = self.passage_index_value(index, text, surroundings, speaker, dates)
         conn.execute(
             f"UPDATE {_PASSAGES[index]} SET {column} = {sql} WHERE id = ?", [*params, passage_id]
         )
 
     def passage_index_value(
-        self, index: str, text: str, context: str, speaker: str, dates: str
+        self, index: str, text: str, surroundings: str, speaker: str, dates: str
     ) -> tuple[str, str, list[Any]]:
-        fields = {"text": text, "context": context, "speaker": speaker, "dates": dates}
+        fields = {"text": text, "surroundings": surroundings, "speaker": speaker, "dates": dates}
         sql, params = _vector([(_PASSAGE_LABELS[k], v) for k, v in fields.items()])
         return "search_vector", sql, params
 
@@ -701,15 +701,17 @@ class PostgresDialect:
         index: str,
         owner: str,
         texts: dict[int, str],
-        context_map: Callable[[str], str],
+        surroundings_map: Callable[[str], str],
         removed: Sequence[str],
     ) -> int:
-        # The context is kept only as the lexemes of a tsvector: its entry keeps every other
-        # field, and the context's part loses the lexemes of the erased texts.
+        # The surroundings is kept only as the lexemes of a tsvector: its entry keeps every other
+        # field, and the surroundings's part loses the lexemes of the erased texts.
         table = _PASSAGES[index]
-        text_label, context_label = _PASSAGE_LABELS["text"], _PASSAGE_LABELS["context"]
+        text_label, surroundings_label = _PASSAGE_LABELS["text"], _PASSAGE_LABELS["surroundings"]
         others = (
-            "{" + ",".join(x.lower() for x in "ABCD" if x not in (text_label, context_label)) + "}"
+            "{"
+            + ",".join(x.lower() for x in "ABCD" if x not in (text_label, surroundings_label))
+            + "}"
         )
         lexemes: list[str] = []
         words = search_words(" ".join(removed))
@@ -720,21 +722,23 @@ class PostgresDialect:
                 ).fetchone()[0]
                 or []
             )
-        context = f"ts_delete(ts_filter(search_vector, '{{{context_label.lower()}}}'), ?::text[])"
+        surroundings = (
+            f"ts_delete(ts_filter(search_vector, '{{{surroundings_label.lower()}}}'), ?::text[])"
+        )
         for passage_id, text in texts.items():
             conn.execute(
                 f"UPDATE {table} SET search_vector ="
                 f" setweight(to_tsvector('{TSCONFIG}', ?), '{text_label}')"
-                f" || ts_filter(search_vector, '{others}') || {context} WHERE id = ?",
+                f" || ts_filter(search_vector, '{others}') || {surroundings} WHERE id = ?",
                 (search_words(text)[:MAX_INDEXED_CHARS], lexemes, passage_id),
             )
         if not lexemes:
             return 0
-        query = " | ".join(f"'{x}':{context_label}" for x in lexemes)
+        query = " | ".join(f"'{x}':{surroundings_label}" for x in lexemes)
         return conn.execute(
             f"UPDATE {table} SET search_vector ="
             f" ts_filter(search_vector, '{{{text_label.lower()}}}') || ts_filter(search_vector,"
-            f" '{others}') || {context} WHERE owner = ? AND search_vector @@ ?::tsquery",
+            f" '{others}') || {surroundings} WHERE owner = ? AND search_vector @@ ?::tsquery",
             (lexemes, owner, query),
         ).rowcount
 
@@ -752,7 +756,7 @@ class PostgresDialect:
     ) -> list[Any]:
         alias = columns.split(".", 1)[0].strip()
         table = _PASSAGES[index]
-        named = dict(zip(("text", "context", "speaker", "dates"), weights, strict=True))
+        named = dict(zip(("text", "surroundings", "speaker", "dates"), weights, strict=True))
         rank = _rank_weights({_PASSAGE_LABELS[k]: v for k, v in named.items()})
         query = fts_to_tsquery(match, _PASSAGE_LABELS)
         score, score_params = _score(conn, table, alias, owner, query, rank)
@@ -945,7 +949,7 @@ TEXT_TABLES = (
 )
 
 
-def compact_database(conn: PgConnection) -> tuple[bool, str | None]:
+def vacuum_database(conn: PgConnection) -> tuple[bool, str | None]:
     """Rewrite the tables that hold text and their indexes (VACUUM FULL), so that rows
     deleted or rewritten before leave no copy in the table or index files (plain VACUUM
     only marks their space free: the bytes stay in the page until overwritten). Each table
