@@ -49,6 +49,8 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
+from doctree.store.documents import Provenance
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -64,7 +66,7 @@ from doctree.memory.retrieval import (  # noqa: E402
     parse_date,
     sync_passages,
 )
-from doctree.store.documents import Actor, DocumentsRepository  # noqa: E402
+from doctree.store.documents import Actor, DocumentsRepository  # noqa: E402, Provenance
 
 SPLITS = {
     "development": ("conv-26", "conv-30", "conv-41", "conv-42", "conv-43"),
@@ -225,7 +227,7 @@ def store_raw(repo: DocumentsRepository, c: Conversation) -> None:
                 c.sample_id,
                 f"{UNDER}/archive/sessions/session-{s.number:02d}",
                 transcript(c, s),
-                actor=ACTOR,
+                provenance=Provenance(ACTOR),
             )
 
 

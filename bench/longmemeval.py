@@ -47,6 +47,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from doctree.store.documents import Provenance
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -60,7 +62,7 @@ from doctree.memory.retrieval import (  # noqa: E402
     Settings,
     sync_passages,
 )
-from doctree.store.documents import Actor, DocumentsRepository  # noqa: E402
+from doctree.store.documents import Actor, DocumentsRepository  # noqa: E402, Provenance
 
 BUDGETS = (500, 2000)
 UNDER = "~/memory"
@@ -180,7 +182,9 @@ def store_raw(repo: DocumentsRepository, q: Question) -> None:
             # Named by position only: the benchmark's session ids say which hold the answer.
             text = format_transcript(messages(date, turns), owner=OWNER, session_id=f"s{i:02d}")
             text = f"---\ndate: {day}\n---\n{text}"
-            repo.write(OWNER, f"{UNDER}/archive/sessions/s{i:02d}", text, actor=ACTOR)
+            repo.write(
+                OWNER, f"{UNDER}/archive/sessions/s{i:02d}", text, provenance=Provenance(ACTOR)
+            )
     sync_passages(repo, OWNER)
 
 

@@ -15,7 +15,7 @@ from doctree.arguments import checked
 from doctree.errors import ArgumentError, DoctreeError
 from doctree.memory.context import load_memories
 from doctree.sessions.engine import Engine
-from doctree.store.documents import Actor, DocumentsRepository
+from doctree.store.documents import Actor, DocumentsRepository, Provenance
 
 BIG = 2**70
 
@@ -46,7 +46,11 @@ def seeded(repo):
         (lambda r: r.erase_version("a", "~/memory/x", "1"), "version", "whole number"),
         (lambda r: r.restore("a", "~/memory/x", BIG), "version", "64 bits"),
         (lambda r: r.move("a", "~/memory/x", None), "new_path", "text (str)"),
-        (lambda r: r.write("a", "~/memory/x", "b", actor="user:me"), "actor", "an Actor"),
+        (
+            lambda r: r.write("a", "~/memory/x", "b", provenance=Provenance("user:me")),
+            "actor",
+            "an Actor",
+        ),
         (lambda r: r.write("a", "~/memory/x", "b", links="~/memory/y"), "links", "a list"),
         (lambda r: r.delete("a", "~/memory/x", recursive=1), "recursive", "True or False"),
     ],
@@ -75,7 +79,9 @@ def test_the_repository_refuses_none_and_a_wrong_body_limit_as_its_database(tmp_
 
 def test_right_kinds_still_pass(seeded, tmp_path):
     assert seeded.read("a", "~/memory/x", version=1).body == "hello"
-    doc = seeded.write("a", "~/memory/x", "b", expected_version=1, actor=Actor("user", "me"))
+    doc = seeded.write(
+        "a", "~/memory/x", "b", expected_version=1, provenance=Provenance(Actor("user", "me"))
+    )
     assert doc.version == 2
     with DocumentsRepository(Path(tmp_path) / "p.db") as r:  # a Path, not only a str
         assert r.write("a", "~/y", "z", links=["~/x"]).links == ["~/x"]

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from doctree.cli import cli
-from doctree.store.documents import DocumentsRepository
+from doctree.store.documents import DocumentsRepository, Provenance
 
 
 @pytest.fixture
@@ -240,8 +240,8 @@ def test_diff_between_versions(run):
 def test_diff_of_a_run(db_path, run):
     with DocumentsRepository(db_path) as repo:
         repo.write("main", "~/a", "before\n")
-        repo.write("main", "~/a", "after\n", run_id=42)
-        repo.write("main", "~/b", "new\n", run_id=42)
+        repo.write("main", "~/a", "after\n", provenance=Provenance(run=42))
+        repo.write("main", "~/b", "new\n", provenance=Provenance(run=42))
     out = run("diff", "--run", "42").output
     assert "-before\n+after\n" in out and "+++ ~/b@1" in out
 

@@ -19,7 +19,7 @@ from doctree.memory.compaction import (
     compaction_hook,
 )
 from doctree.memory.lines import extract_lines
-from doctree.store.documents import Actor, DocumentsRepository
+from doctree.store.documents import Actor, DocumentsRepository, Provenance
 from doctree.store.leases import Leases
 
 OWNER = "main"
@@ -30,7 +30,7 @@ MEMORY_AGENT = Actor("memory-agent", OWNER)
 def store(repo, owner, path, body):
     """A page as the memory agent writes it (pages written by hand are never condensed
     unless asked; see tests/test_compaction_trust.py)."""
-    return repo.write(owner, path, body, actor=Actor("memory-agent", owner))
+    return repo.write(owner, path, body, provenance=Provenance(Actor("memory-agent", owner)))
 
 
 @pytest.fixture(autouse=True)

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from doctree.memory.erase import forget
 from doctree.store import encoding
-from doctree.store.documents import Actor, DocumentsRepository
+from doctree.store.documents import Actor, DocumentsRepository, Provenance
 
 OWNER = "a"
 WORDS = [
@@ -211,7 +211,7 @@ def test_redacting_a_version_others_are_deltas_of_erases_it_and_keeps_them(repo)
         repo.write(OWNER, "~/doc", b)
     assert any(SECRET in b for b in every_stored_body(repo.conn))
 
-    repo.erase_version(OWNER, "~/doc", 2, actor=Actor("user", "admin"))
+    repo.erase_version(OWNER, "~/doc", 2, provenance=Provenance(Actor("user", "admin")))
 
     history = repo.history(OWNER, "~/doc")
     assert [v.body for v in history[:13]] == [bodies[0], None, *bodies[2:]]

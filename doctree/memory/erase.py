@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from doctree.errors import NotFoundError, UserError
-from doctree.store.documents import Actor, DocumentsRepository, Version
+from doctree.store.documents import Actor, DocumentsRepository, Provenance, Version
 from doctree.store.paths import HOME, depth_of, is_under, normalize_path, validate_owner
 
 FORGOTTEN = "[forgotten]"  # what `forget` puts where the text was
@@ -392,7 +392,7 @@ def _run(
             return report
         made: dict[int, int | None] = {}
         for doc_id in bodies:
-            _, added = repo.replace_text(doc_id, text_map, actor=actor)
+            _, added = repo.replace_text(doc_id, text_map, provenance=Provenance(actor))
             made[doc_id] = added.version if added else None
         word = marker.strip("[]")
         path_map = _PathMap(repo, owner, pattern, under, word)
@@ -467,7 +467,7 @@ def redact_version(
     owner = validate_owner(owner)
     body = repo.read(owner, path, version=version).body or ""
     with repo.transaction():
-        v = repo.erase_version(owner, path, version, actor=actor)
+        v = repo.erase_version(owner, path, version, provenance=Provenance(actor))
         erased = erase_sources(repo.conn, owner, body)
     if vacuum_file and not repo.conn.in_transaction:
         from doctree.store.db import vacuum_file as vacuum
@@ -491,7 +491,7 @@ def redact_version_by_id(
     from doctree.memory.recall import erase_sources
 
     with repo.transaction():
-        v = repo.erase_version_by_id(document_id, version, actor=actor)
+        v = repo.erase_version_by_id(document_id, version, provenance=Provenance(actor))
         erased = erase_sources(repo.conn, doc.owner, body)
     if vacuum_file and not repo.conn.in_transaction:
         from doctree.store.db import vacuum_file as vacuum

@@ -77,30 +77,22 @@ class Actor:
 @dataclass(frozen=True)
 class Provenance:
     """Where a change comes from, recorded on every version it makes: its actor, and the
-    session and memory-agent run it was made in (None outside them)."""
+    session and memory-agent run it was made in (None outside them). Every write method
+    takes it as its one keyword `provenance=`; no actor means the owner agent itself
+    (`agent:<owner>`)."""
 
-    actor: Actor
+    actor: Actor | None = None
     session: str | None = None
     run: int | None = None
 
 
-def provenance_of(
-    owner: str,
-    provenance: Provenance | None,
-    actor: Actor | None,
-    session_id: str | None,
-    run_id: int | None,
-) -> Provenance:
-    """A write's provenance: given whole, or as actor, session_id and run_id (the actor
-    defaults to the owner agent itself)."""
-    if provenance is not None:
-        if actor is not None or session_id is not None or run_id is not None:
-            raise UserError(
-                "give a write's provenance either as provenance= or as actor=, "
-                "session_id=, run_id=, not both"
-            )
-        return provenance
-    return Provenance(actor if actor is not None else Actor("agent", owner), session_id, run_id)
+def provenance_of(owner: str, provenance: Provenance | None) -> Provenance:
+    """A write's provenance with its actor filled in (the owner agent itself if none)."""
+    if provenance is None:
+        return Provenance(Actor("agent", owner))
+    if provenance.actor is None:
+        return Provenance(Actor("agent", owner), provenance.session, provenance.run)
+    return provenance
 
 
 @dataclass

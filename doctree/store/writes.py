@@ -21,7 +21,6 @@ from doctree.store.core import Core
 from doctree.store.frontmatter import frontmatter_problem
 from doctree.store.model import (
     HEADING,
-    Actor,
     Document,
     Provenance,
     check_declared_title,
@@ -68,9 +67,6 @@ class Writes:
         links: list[str] | None = None,
         expected_version: int | None = None,
         content_sha256: str | None = None,
-        actor: Actor | None = None,
-        session_id: str | None = None,
-        run_id: int | None = None,
         provenance: Provenance | None = None,
     ) -> Document:
         """Create or replace the document at `path`; missing parents are created empty.
@@ -87,7 +83,7 @@ class Writes:
         if title is not None:
             title = check_title(path, title)
         declared = [normalize_path(p) for p in links] if links is not None else None
-        prov = provenance_of(owner, provenance, actor, session_id, run_id)
+        prov = provenance_of(owner, provenance)
         with self.core.writing():
             anc = ancestors(path)
             rows = live_rows(self.conn, owner, [*anc, path]) if anc else {}
@@ -140,9 +136,6 @@ class Writes:
         replace_all: bool = False,
         expected_version: int | None = None,
         content_sha256: str | None = None,
-        actor: Actor | None = None,
-        session_id: str | None = None,
-        run_id: int | None = None,
         provenance: Provenance | None = None,
     ) -> Document:
         """Replace an exact string in the body. It must occur exactly once unless replace_all."""
@@ -171,7 +164,7 @@ class Writes:
                 path,
                 body,
                 expected_version=row["version"],
-                provenance=provenance_of(owner, provenance, actor, session_id, run_id),
+                provenance=provenance_of(owner, provenance),
             )
 
     def move(
@@ -181,9 +174,6 @@ class Writes:
         new_path: str,
         *,
         expected_version: int | None = None,
-        actor: Actor | None = None,
-        session_id: str | None = None,
-        run_id: int | None = None,
         provenance: Provenance | None = None,
     ) -> list[Document]:
         """Move a document and its subtree. Ids are kept, so references to them survive."""
@@ -193,7 +183,7 @@ class Writes:
             raise PathError(HOME, "the home '~' cannot be moved or replaced")
         if is_under(new_path, path):
             raise PathError(new_path, f"cannot move {path!r} into itself")
-        prov = provenance_of(owner, provenance, actor, session_id, run_id)
+        prov = provenance_of(owner, provenance)
         with self.core.writing():
             row = require(self.conn, owner, path)
             self._check_precondition(path, row, expected_version, None)
@@ -238,16 +228,13 @@ class Writes:
         recursive: bool = False,
         expected_version: int | None = None,
         content_sha256: str | None = None,
-        actor: Actor | None = None,
-        session_id: str | None = None,
-        run_id: int | None = None,
         provenance: Provenance | None = None,
     ) -> list[Document]:
         """Delete a document (a tombstone version; history stays). Children need recursive."""
         owner, path = validate_owner(owner), normalize_path(path)
         if path == HOME:
             raise PathError(path, "the home '~' cannot be deleted")
-        prov = provenance_of(owner, provenance, actor, session_id, run_id)
+        prov = provenance_of(owner, provenance)
         with self.core.writing():
             row = require(self.conn, owner, path)
             self._check_precondition(path, row, expected_version, content_sha256)
@@ -286,9 +273,6 @@ class Writes:
         path: str,
         version: int,
         *,
-        actor: Actor | None = None,
-        session_id: str | None = None,
-        run_id: int | None = None,
         provenance: Provenance | None = None,
     ) -> Document:
         """Write a new version with the content of an earlier one; undeletes a deleted document.
@@ -296,7 +280,7 @@ class Writes:
         `path` names the live document, or else the one most recently deleted at that path.
         """
         owner, path = validate_owner(owner), normalize_path(path)
-        prov = provenance_of(owner, provenance, actor, session_id, run_id)
+        prov = provenance_of(owner, provenance)
         with self.core.writing():
             row = any_row(self.conn, owner, path)
             old = self.reads.version(row["id"], version)

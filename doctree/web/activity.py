@@ -16,7 +16,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from doctree.errors import NotFoundError, UserError
-from doctree.store.documents import Version, unified_diff
+from doctree.store.documents import Provenance, Version, unified_diff
 from doctree.store.paths import HOME
 from doctree.web.html import badge, doc_url, esc, pager, render_diff, session_link, when
 from doctree.web.inspector import Inspector
@@ -289,9 +289,11 @@ async def revert_document(ins: Inspector, request: Request) -> Response:
     if not _restorable(before, now):
         raise UserError(f"{now.path}: already as it was before run {run_id}")
     if before is None or before.deleted:
-        ins.repo.delete(ins.owner, now.path, actor=ins.actor, expected_version=now.version)
+        ins.repo.delete(
+            ins.owner, now.path, provenance=Provenance(ins.actor), expected_version=now.version
+        )
         return RedirectResponse(doc_url("history", now.path), status_code=303)
-    doc = ins.repo.restore(ins.owner, now.path, before.version, actor=ins.actor)
+    doc = ins.repo.restore(ins.owner, now.path, before.version, provenance=Provenance(ins.actor))
     return RedirectResponse(doc_url("doc", doc.path, restored=1), status_code=303)
 
 

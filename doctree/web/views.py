@@ -10,7 +10,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from doctree.errors import NotFoundError, UserError
-from doctree.store.documents import Version, parse_time
+from doctree.store.documents import Provenance, Version, parse_time
 from doctree.store.paths import HOME, normalize_path
 from doctree.web.html import (
     badge,
@@ -384,7 +384,7 @@ async def restore(ins: Inspector, request: Request) -> Response:
         number = int(raw)
     except ValueError:
         raise UserError(f"version {raw!r}: must be a whole number") from None
-    doc = ins.repo.restore(ins.owner, path, number, actor=ins.actor)
+    doc = ins.repo.restore(ins.owner, path, number, provenance=Provenance(ins.actor))
     return RedirectResponse(doc_url("doc", doc.path, restored=1), status_code=303)
 
 
