@@ -47,9 +47,9 @@ def seeded(repo):
         (lambda r: r.restore("a", "~/memory/x", BIG), "version", "64 bits"),
         (lambda r: r.move("a", "~/memory/x", None), "new_path", "text (str)"),
         (
-            lambda r: r.write("a", "~/memory/x", "b", provenance=Provenance("user:me")),
-            "actor",
-            "an Actor",
+            lambda r: r.write("a", "~/memory/x", "b", provenance="user:me"),
+            "provenance",
+            "Provenance",
         ),
         (lambda r: r.write("a", "~/memory/x", "b", links="~/memory/y"), "links", "a list"),
         (lambda r: r.delete("a", "~/memory/x", recursive=1), "recursive", "True or False"),
@@ -66,6 +66,22 @@ def test_a_repository_call_with_a_wrong_kind_of_argument_names_it_and_changes_no
     assert isinstance(e.value, DoctreeError)
     doc = seeded.read("a", "~/memory/x")
     assert (doc.version, doc.body) == (1, "hello")
+
+
+@pytest.mark.parametrize(
+    ("fields", "argument", "rule"),
+    [
+        ({"actor": "user:me"}, "actor", "an Actor or None"),
+        ({"session": 42}, "session", "text (str) or None"),
+        ({"run": "7"}, "run", "a run id"),
+        ({"run": 2**70}, "run", "a run id"),
+        ({"run": True}, "run", "a run id"),
+    ],
+)
+def test_a_provenance_of_the_wrong_kind_is_refused_naming_the_field(fields, argument, rule):
+    with pytest.raises(ArgumentError, match=f"Provenance\\(\\): argument {argument} ") as e:
+        Provenance(**fields)
+    assert rule in str(e.value)
 
 
 def test_the_repository_refuses_none_and_a_wrong_body_limit_as_its_database(tmp_path):

@@ -325,11 +325,20 @@ def test_nested_transaction_rolls_back_only_its_part(repo):
     assert [d.path for d in repo.documents("main")] == ["~/a"]
 
 
+def unbindable_provenance() -> Provenance:
+    """A provenance whose session no database can bind, made past Provenance's own checks
+    (which would refuse it up front), so that a write fails in the database midway."""
+    prov = object.__new__(Provenance)
+    for name, value in (("actor", Actor("agent", "main")), ("session", {"x": 1}), ("run", None)):
+        object.__setattr__(prov, name, value)
+    return prov
+
+
 def test_a_write_failing_midway_alone_writes_nothing(repo):
     # The write part itself (behind the facade, which would refuse the dict up front), so the
     # failure comes from the database midway, after the parent was inserted.
     with pytest.raises(sqlite3.Error):
-        repo._writes.write("main", "~/a/b", "x", provenance=Provenance(session={"not": "bindable"}))
+        repo._writes.write("main", "~/a/b", "x", provenance=unbindable_provenance())
     assert repo.documents("main") == []
 
 
@@ -337,7 +346,7 @@ def test_a_write_failing_midway_in_a_transaction_rolls_it_all_back(repo):
     with pytest.raises(TransactionError, match="rolled back"), repo.transaction():
         repo.write("main", "~/a", "kept?")
         with pytest.raises(sqlite3.Error):
-            repo._writes.write("main", "~/b", "x", provenance=Provenance(session={"bad": 1}))
+            repo._writes.write("main", "~/b", "x", provenance=unbindable_provenance())
     assert repo.documents("main") == []
 
 

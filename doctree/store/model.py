@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from doctree.errors import TitleError, UserError
+from doctree.errors import ArgumentError, TitleError, UserError
 from doctree.store.paths import HOME, invisible_character, name_of, require_text, strip_invisible
 from doctree.store.references import split_frontmatter
 from doctree.store.secrets import mask_text
@@ -84,6 +84,18 @@ class Provenance:
     actor: Actor | None = None
     session: str | None = None
     run: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.actor is not None and not isinstance(self.actor, Actor):
+            raise ArgumentError("Provenance", "actor", self.actor, "an Actor or None")
+        if self.session is not None and not isinstance(self.session, str):
+            raise ArgumentError("Provenance", "session", self.session, "text (str) or None")
+        if self.run is not None and (
+            isinstance(self.run, bool) or not isinstance(self.run, int) or not 0 < self.run < 2**63
+        ):
+            raise ArgumentError(
+                "Provenance", "run", self.run, "a run id (a whole number > 0) or None"
+            )
 
 
 def provenance_of(owner: str, provenance: Provenance | None) -> Provenance:
