@@ -97,6 +97,10 @@ class Provenance:
                 "Provenance", "run", self.run, "a run id (a whole number > 0) or None"
             )
 
+    def actor_for(self, owner: str) -> Actor:
+        """The actor of the change: the one given, else the owner agent itself."""
+        return self.actor if self.actor is not None else Actor("agent", owner)
+
 
 def provenance_of(owner: str, provenance: Provenance | None) -> Provenance:
     """A write's provenance with its actor filled in (the owner agent itself if none)."""

@@ -83,12 +83,14 @@ class Redaction:
             prov = provenance_of(row["owner"], provenance)
             target = self.reads.version(row["id"], version)
             ts = now()
-            self._erase_body(row["id"], target, ts, prov.actor)
+            self._erase_body(row["id"], target, ts, prov.actor_for(row["owner"]))
             self.conn.execute(
                 "DELETE FROM document_references WHERE source_id = ? AND version = ?",
                 (row["id"], version),
             )
-            self._erase_redaction_copies(row["id"], target.content_sha256, ts, prov.actor)
+            self._erase_redaction_copies(
+                row["id"], target.content_sha256, ts, prov.actor_for(row["owner"])
+            )
             # The current state holds this content (it is the current version, or a later
             # version that kept it): it is emptied too.
             current = version == row["version"] or row["content_sha256"] == target.content_sha256
@@ -172,7 +174,7 @@ class Redaction:
                     self.conn.execute(
                         "UPDATE document_versions SET body_data = ?, content_sha256 = ?,"
                         " size = ?, redacted_at = ?, redacted_by = ? WHERE id = ?",
-                        (value, sha256(text), len(text.encode("utf-8")), ts, str(prov.actor),
+                        (value, sha256(text), len(text.encode("utf-8")), ts, str(prov.actor_for(row["owner"])),
                          r["id"]),
                     )  # fmt: skip
                 else:
