@@ -113,7 +113,7 @@ def grow(db: Path, rounds: int, policy: CompactionPolicy | None) -> tuple[int, l
         for t in transcripts:
             s = shifted(t, r)
             current.update(round=r, name=s.session_id)
-            sessions.ensure(s.agent, s.session_id, created_at=s.started)
+            sessions.ensure(s.owner, s.session_id, created_at=s.started)
             for m in s.messages:
                 sessions.append_history(s.session_id, m.kind, m.content, time=m.time)
             sessions.sleep(s.session_id)

@@ -49,6 +49,8 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
+from doctree.store.documents import Provenance
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -222,7 +224,7 @@ def store_raw(repo: DocumentsRepository, c: Conversation) -> None:
                 c.sample_id,
                 f"{UNDER}/archive/sessions/session-{s.number:02d}",
                 transcript(c, s),
-                actor=ACTOR,
+                provenance=Provenance(ACTOR),
             )
 
 
@@ -261,7 +263,7 @@ def agent_transcript(c: Conversation, s: Session) -> str:
         for i, t in enumerate(s.turns)
     ]
     return format_transcript(
-        messages, agent=c.sample_id, session_id=f"{c.sample_id}-session-{s.number}"
+        messages, owner=c.sample_id, session_id=f"{c.sample_id}-session-{s.number}"
     )
 
 

@@ -417,7 +417,7 @@ def test_every_door_erases_through_the_one_service():
     root = Path(doctree.__file__).parent
     primitive = re.compile(
         r"\.(erase_version|erase_version_by_id|replace_text|scrub_paths|scrub_links)\("
-        r"|\bscrub\(|compact_file\("
+        r"|\bscrub\(|vacuum_file\("
     )
     callers = sorted(
         str(p.relative_to(root))

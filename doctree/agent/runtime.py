@@ -221,7 +221,7 @@ def transcript_parts(transcript: str, room: int | None, parsed: Any = None) -> l
 
     def fmt(messages: list[Any]) -> str:
         return format_transcript(
-            messages, agent=t.agent, session_id=t.session_id, started=t.started, ended=t.ended
+            messages, owner=t.owner, session_id=t.session_id, started=t.started, ended=t.ended
         )
 
     header = len(fmt([]).encode("utf-8"))

@@ -18,6 +18,7 @@ from doctree.cli import (
 from doctree.cli.options import all_owners_option
 from doctree.errors import UserError
 from doctree.interop.render import human_size, render_tree
+from doctree.store.model import Provenance
 
 pass_state = click.pass_obj
 
@@ -126,7 +127,7 @@ def write(
         links=list(links) if links else None,
         expected_version=expected_version,
         content_sha256=content_sha256,
-        actor=user_actor(),
+        provenance=Provenance(user_actor()),
     )
     _report(doc, as_json)
 
@@ -173,7 +174,7 @@ def edit(
         replace_all=replace_all,
         expected_version=expected_version,
         content_sha256=content_sha256,
-        actor=user_actor(),
+        provenance=Provenance(user_actor()),
     )
     _report(doc, as_json)
 
@@ -187,7 +188,11 @@ def edit(
 def mv(state: State, path: str, new_path: str, expected_version: int | None, as_json: bool) -> None:
     """Move the document at PATH, with its subtree, to NEW_PATH. Ids and links survive."""
     docs = state.repo.move(
-        state.owner, path, new_path, expected_version=expected_version, actor=user_actor()
+        state.owner,
+        path,
+        new_path,
+        expected_version=expected_version,
+        provenance=Provenance(user_actor()),
     )
     if as_json:
         emit_json([{"id": d.id, "path": d.path, "version": d.version} for d in docs])
@@ -210,7 +215,7 @@ def rm(
         path,
         recursive=recursive,
         expected_version=expected_version,
-        actor=user_actor(),
+        provenance=Provenance(user_actor()),
     )
     if as_json:
         emit_json([{"id": d.id, "path": d.path, "version": d.version} for d in docs])
@@ -225,7 +230,9 @@ def rm(
 @pass_state
 def restore(state: State, path: str, version: int, as_json: bool) -> None:
     """Restore VERSION of the document at PATH as a new version (undeletes it if deleted)."""
-    _report(state.repo.restore(state.owner, path, version, actor=user_actor()), as_json)
+    _report(
+        state.repo.restore(state.owner, path, version, provenance=Provenance(user_actor())), as_json
+    )
 
 
 def _version_line(v) -> str:

@@ -382,7 +382,7 @@ def forget(
     and the agent's session history, run errors and recall record get the same; a path
     segment holding it has the matched part replaced by `forgotten-<id>`. Everything else
     stays byte for byte. One transaction; then the indexes are cleaned and the database
-    compacted so no copy stays.
+    vacuumed so no copy stays.
 
     In a terminal it shows what would change and asks; give --yes in scripts.
 

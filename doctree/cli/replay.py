@@ -131,7 +131,7 @@ def replay_one(
     from doctree.sessions.transcripts import parse_transcript
 
     transcript = parse_transcript(text, source=source)
-    owner = owner or transcript.agent
+    owner = owner or transcript.owner
     outcome = ReplayOutcome(source, owner, transcript.session_id, len(transcript.messages))
     try:
         outcome.appended, outcome.skipped = append_transcript(sessions, transcript, owner)

@@ -31,7 +31,7 @@ from doctree.interop.toolkit import (
 )
 from doctree.llm.definitions import TOOL_NAMES
 from doctree.memory.layout import MEMORY_ROOT
-from doctree.memory.secrets import redact_fields, withheld_note
+from doctree.memory.secrets import mask_fields, withheld_note
 from doctree.store.documents import Actor, Document, DocumentsRepository, Provenance
 from doctree.store.paths import normalize_path
 
@@ -227,7 +227,7 @@ class MemoryTools(ToolSet):
     def parse(self, name: str, input: object) -> ToolInput:
         """The validated input, with secrets withheld from every text it would store: no
         backend of the memory agent writes a key, token or password to memory."""
-        args, self._withheld = redact_fields(super().parse(name, input))
+        args, self._withheld = mask_fields(super().parse(name, input))
         return args
 
     def error_text(self, e: Exception) -> str:

@@ -1,5 +1,5 @@
 """Passages: documents cut into the pieces retrieval ranks (a transcript turn, a list item,
-a paragraph), each indexed with the context around it (its neighbours and headings), its
+a paragraph), each indexed with its surroundings (its neighbours and headings), its
 speaker and the dates it speaks of, and the passage index kept up to date with the
 documents. Budgets count words (`words`).
 """
@@ -35,7 +35,7 @@ _MESSAGE_HEADING = re.compile(r"^(user|assistant|system|tool call|tool result)\s
 _BULLET = re.compile(r"^\s{0,3}[-*+]\s+")
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
 MAX_PASSAGE_WORDS = 120
-CONTEXT_WORDS = 60
+SURROUNDING_WORDS = 60
 
 
 @dataclass
@@ -141,7 +141,7 @@ def clip_words(text: str, n: int) -> str:
 
 
 def cut_document(path: str, title: str, body: str) -> list[PassageRow]:
-    """Cut a document into passages, each with its neighbours and headings as context,
+    """Cut a document into passages, each with its neighbours and headings as its surroundings,
     its speaker (for transcript turns) and its date tokens."""
     _, text = split_frontmatter(body) if body.startswith("---") else ({}, body)
     day = document_date(path, title, body)
@@ -151,13 +151,13 @@ def cut_document(path: str, title: str, body: str) -> list[PassageRow]:
     for i, b in enumerate(blocks):
         before = blocks[i - 1].text if i > 0 else ""
         after = blocks[i + 1].text if i + 1 < len(blocks) else ""
-        context = " ".join(
+        surroundings = " ".join(
             x
             for x in (
                 title,
                 b.heading,
-                clip_words(before, CONTEXT_WORDS),
-                clip_words(after, CONTEXT_WORDS),
+                clip_words(before, SURROUNDING_WORDS),
+                clip_words(after, SURROUNDING_WORDS),
             )
             if x
         )
@@ -167,7 +167,7 @@ def cut_document(path: str, title: str, body: str) -> list[PassageRow]:
                 seq=i,
                 text=b.text,
                 words=words(b.text),
-                context=context,
+                surroundings=surroundings,
                 speaker=b.speaker,
                 day=day.isoformat() if day else None,
                 dates=" ".join(toks),

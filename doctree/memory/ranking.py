@@ -21,7 +21,7 @@ class Settings:
     """Weights of the ranking; the defaults were tuned on LoCoMo's development split."""
 
     text_weight: float = 1.0
-    context_weight: float = 0.3
+    surroundings_weight: float = 0.3
     speaker_weight: float = 0.0
     dates_weight: float = 1.0
     speaker_boost: float = 1.0
@@ -59,7 +59,7 @@ def search(
         match,
         under=under,
         limit=s.candidates,
-        weights=(s.text_weight, s.context_weight, s.speaker_weight, s.dates_weight),
+        weights=(s.text_weight, s.surroundings_weight, s.speaker_weight, s.dates_weight),
     )
     if behind:
         hits = [h for h in hits if h.document_id not in behind]
@@ -103,7 +103,7 @@ def with_feedback(
         " OR ".join(f'"{t}"' for t in extra),
         under=under,
         limit=s.candidates,
-        weights=(s.text_weight, s.context_weight, s.speaker_weight, s.dates_weight),
+        weights=(s.text_weight, s.surroundings_weight, s.speaker_weight, s.dates_weight),
     )
     if not more:
         return hits

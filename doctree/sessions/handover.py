@@ -11,7 +11,7 @@ from doctree.sessions.claims import lease_name
 from doctree.sessions.sessions import Session, Sessions
 from doctree.store.backends import dialect_of
 from doctree.store.leases import Leases
-from doctree.store.secrets import redact_text
+from doctree.store.secrets import mask_text
 from doctree.timeutil import now_iso
 
 #: What settling a hand-over did: `processed` (the mark cleared), `raced` (records arrived
@@ -165,7 +165,7 @@ class HandOver(Sessions):
         update = (
             "UPDATE sessions SET failures = failures + 1, last_error = ?, retry_at = ? WHERE id = ?"
         )
-        values = (redact_text(error[:4000]), t + retry_in, session_id)
+        values = (mask_text(error[:4000]), t + retry_in, session_id)
         if holder is None:
             self.conn.execute(update, values)
         elif dialect_of(self.conn).row_locks:

@@ -15,7 +15,7 @@ from doctree.errors import UserError
 from doctree.sessions.sessions import Sessions
 from doctree.sessions.transcripts import KINDS, TEXT_KINDS, check_time
 from doctree.store.paths import require_text
-from doctree.store.secrets import redact_value
+from doctree.store.secrets import mask_value
 from doctree.timeutil import now_iso
 
 #: A session is invalidated once more than this many records are unprocessed (the 6th).
@@ -61,7 +61,7 @@ def _encode_record(
         time = _check_time(time)
     try:
         # every secret in the record becomes its marker before anything is written
-        encoded = json.dumps(redact_value(content), ensure_ascii=False)
+        encoded = json.dumps(mask_value(content), ensure_ascii=False)
     except (TypeError, ValueError, RecursionError) as e:
         raise UserError(f"a {kind!r} record's content is not JSON-serialisable: {e}") from None
     require_text(encoded, f"a {kind!r} record's content")

@@ -398,10 +398,10 @@ class MemoryWorker:
             job = TranscriptJob(
                 owner=s.agent.owner,
                 session_id=s.id,
-                transcript=format_transcript(records, agent=s.agent.owner, session_id=s.id),
+                transcript=format_transcript(records, owner=s.agent.owner, session_id=s.id),
                 first_history_id=records[0].id,
                 last_history_id=records[-1].id,
-                parsed=transcript_of(records, agent=s.agent.owner, session_id=s.id),
+                parsed=transcript_of(records, owner=s.agent.owner, session_id=s.id),
             )
             if not self._held(name, renew=False):  # lost before the hand-over: hand nothing over
                 result.lost.append(s.id)
