@@ -29,6 +29,7 @@ MIN_INT, MAX_INT = -(2**63), 2**63 - 1
 """The integers a database column holds (SQLite and PostgreSQL BIGINT alike)."""
 
 F = TypeVar("F", bound=Callable[..., Any])
+C = TypeVar("C", bound=type)
 Check = Callable[[object], bool]
 
 
@@ -55,11 +56,19 @@ def checked(fn: F) -> F:
     return typing.cast(F, wrapper)
 
 
-def checked_methods(cls: type) -> type:
-    """`cls` with `checked` applied to `__init__` and to every public method it defines."""
-    for name, value in list(vars(cls).items()):
-        if inspect.isfunction(value) and (name == "__init__" or not name.startswith("_")):
-            setattr(cls, name, checked(value))
+def checked_methods(cls: C) -> C:
+    """`cls` with `checked` applied to `__init__` and to every public method it defines or
+    inherits, each named as a method of `cls` in its errors."""
+    done: set[str] = set()
+    for klass in cls.__mro__[:-1]:  # all but `object`
+        for name, value in vars(klass).items():
+            if name in done or not (name == "__init__" or not name.startswith("_")):
+                continue
+            done.add(name)
+            if inspect.isfunction(value):
+                method = checked(value)
+                method.__qualname__ = f"{cls.__qualname__}.{name}"
+                setattr(cls, name, method)
     return cls
 
 

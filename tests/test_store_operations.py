@@ -15,6 +15,7 @@ from doctree.errors import (
     UserError,
 )
 from doctree.store.documents import Actor, DocumentsRepository, TransactionError, sha256
+from doctree.store.writes import Writes
 
 # -- write and preconditions -------------------------------------------------------------
 
@@ -323,10 +324,10 @@ def test_nested_transaction_rolls_back_only_its_part(repo):
 
 
 def test_a_write_failing_midway_alone_writes_nothing(repo):
-    # The write part itself (behind the facade, which would refuse the dict up front), so the
-    # failure comes from the database midway, after the parent was inserted.
+    # The write part itself (behind the public edge, which would refuse the dict up front), so
+    # the failure comes from the database midway, after the parent was inserted.
     with pytest.raises(sqlite3.Error):
-        repo._writes.write("main", "~/a/b", "x", session_id={"not": "bindable"})
+        Writes.write(repo, "main", "~/a/b", "x", session_id={"not": "bindable"})
     assert repo.documents("main") == []
 
 
@@ -334,7 +335,7 @@ def test_a_write_failing_midway_in_a_transaction_rolls_it_all_back(repo):
     with pytest.raises(TransactionError, match="rolled back"), repo.transaction():
         repo.write("main", "~/a", "kept?")
         with pytest.raises(sqlite3.Error):
-            repo._writes.write("main", "~/b", "x", session_id={"bad": 1})
+            Writes.write(repo, "main", "~/b", "x", session_id={"bad": 1})
     assert repo.documents("main") == []
 
 

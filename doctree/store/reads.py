@@ -12,7 +12,7 @@ from typing import Any
 
 from doctree.errors import NotFoundError
 from doctree.store import encoding
-from doctree.store.core import Core
+from doctree.store.core import Part
 from doctree.store.model import Document, Version, check_int, parse_time
 from doctree.store.paths import HOME, is_under, normalize_path, subtree_bounds, validate_owner
 from doctree.store.rows import (
@@ -26,12 +26,8 @@ from doctree.store.rows import (
 )
 
 
-class Reads:
-    """The reads of a repository, on its `Core`."""
-
-    def __init__(self, core: Core):
-        self.core = core
-        self.conn = core.conn
+class Reads(Part):
+    """The reads of a repository."""
 
     def get(self, owner: str, path: str) -> Document | None:
         """The current document at `path`, or None."""
