@@ -29,6 +29,7 @@ MIN_INT, MAX_INT = -(2**63), 2**63 - 1
 """The integers a database column holds (SQLite and PostgreSQL BIGINT alike)."""
 
 F = TypeVar("F", bound=Callable[..., Any])
+_CALLABLE: object = Callable  # the class a `Callable[...]` annotation's origin is
 C = TypeVar("C", bound=type)
 Check = Callable[[object], bool]
 
@@ -107,7 +108,7 @@ def _plan(
 
 def _whole(v: object) -> bool:
     return (type(v) is int or (isinstance(v, int) and not isinstance(v, bool))) and (
-        MIN_INT <= v <= MAX_INT  # type: ignore[operator]
+        MIN_INT <= v <= MAX_INT
     )
 
 
@@ -161,6 +162,6 @@ def _build(annotation: Any) -> tuple[Check, str] | None:
     except TypeError:
         return None
     kind = annotation
-    name = "callable" if kind is Callable else kind.__name__
+    name = "callable" if kind is _CALLABLE else kind.__name__
     article = "an" if name[0].lower() in "aeiou" else "a"
     return (lambda v: isinstance(v, kind)), f"{article} {name}"

@@ -47,14 +47,14 @@ class Reads(Part):
     ) -> Document:
         """The document at `path`: current, a given version number, or as it was at a time."""
         owner, path = validate_owner(owner), normalize_path(path)
-        if version is None and at is None:
-            return to_document(require(self.conn, owner, path))
         if version is not None:
             row = live_row(self.conn, owner, path) or last_deleted_row(self.conn, owner, path)
             if row is None:
                 raise NotFoundError(f"document {path!r} not found for owner {owner!r}")
             v = self.version(row["id"], version)
             return self._document_from_version(v, row["created_at"])
+        if at is None:
+            return to_document(require(self.conn, owner, path))
         at_ts = parse_time(at)
         # The document at `path` then: its latest version at that time is there and live.
         vrow = self.conn.execute(
@@ -191,7 +191,8 @@ class Reads(Part):
         limit: int | None = 100,
     ) -> list[Version]:
         """Versions under a path (newest first): the change log of a subtree, a run or a session."""
-        where, params = [], []
+        where: list[str] = []
+        params: list[Any] = []
         if owner is not None:
             where.append("owner = ?")
             params.append(validate_owner(owner))

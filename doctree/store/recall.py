@@ -54,7 +54,8 @@ _COLUMNS = "r.id, r.session_id, r.record, r.piece, r.speaker, r.time, r.day, r.t
 
 
 def _hit(row: Sequence, score: float = 0.0) -> RecallHit:
-    return RecallHit(*row[:9], score=score)
+    id_, session_id, record, piece, speaker, time, day, text, words = row[:9]
+    return RecallHit(id_, session_id, record, piece, speaker, time, day, text, words, score)
 
 
 class RecallIndex:
@@ -93,6 +94,7 @@ class RecallIndex:
         for v, f in zip(values, fields, strict=True):
             cur = self.conn.execute(insert.format("", ""), v)
             if cur.rowcount:
+                assert cur.lastrowid is not None  # an INSERT's
                 dialect.index_passage(self.conn, "recall", cur.lastrowid, owner, *f)
                 added += 1
         return added

@@ -161,10 +161,9 @@ class Redaction(Writes):
                 added = self.version(document_id, row["version"] + 1)
             first = changed[0]
             for r in rows:
-                n = r["version"]
-                if n < first or new[n] is None:
+                n, text = r["version"], new[r["version"]]
+                if n < first or text is None:
                     continue
-                text = new[n]
                 value = encoding.encode(text, new.get(n - 1), n)
                 if n in changed:
                     self.conn.execute(

@@ -135,7 +135,7 @@ def _error(e: Exception) -> sqlite3.Error:
         out = PgOperationalError(text)
     else:
         out = PgDatabaseError(text)
-    out.sqlite_errorname = _BUSY.get(state, f"POSTGRES_{state or 'ERROR'}")  # type: ignore[attr-defined]
+    out.sqlite_errorname = _BUSY.get(state, f"POSTGRES_{state or 'ERROR'}")
     out.sqlstate = state  # type: ignore[attr-defined]
     return out
 
@@ -172,7 +172,7 @@ class Row(tuple):
     __slots__ = ()
     _index: dict[str, int] = {}
 
-    def __getitem__(self, key: Any) -> Any:  # type: ignore[override]
+    def __getitem__(self, key: Any) -> Any:
         if isinstance(key, str):
             return tuple.__getitem__(self, self._index[key])
         return tuple.__getitem__(self, key)
@@ -355,7 +355,7 @@ class PgConnection(BackendConnection):
 
     def _lost(self, why: str) -> PgConnectionLost:
         out = PgConnectionLost(f"connection to the server lost: {why}")
-        out.sqlite_errorname = "POSTGRES_CONNECTION_LOST"  # type: ignore[attr-defined]
+        out.sqlite_errorname = "POSTGRES_CONNECTION_LOST"
         out.sqlstate = "08006"  # type: ignore[attr-defined]
         return out
 
