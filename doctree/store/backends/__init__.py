@@ -24,9 +24,12 @@ import sqlite3
 import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from doctree.errors import DatabaseUnavailableError, UserError
+
+if TYPE_CHECKING:
+    from typing_extensions import TypeIs
 
 URL_SCHEMES = ("postgresql://", "postgres://")
 BUSY_TIMEOUT_MS = 30_000
@@ -259,7 +262,7 @@ class BackendConnection:
     dialect: Dialect
 
 
-def is_connection(db: object) -> bool:
+def is_connection(db: object) -> TypeIs[sqlite3.Connection | BackendConnection]:
     """Whether `db` is an open connection of a backend (rather than a path or URL)."""
     import sqlite3
 
