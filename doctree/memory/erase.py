@@ -378,12 +378,12 @@ def _run(
                 _examples(line, pattern, where, report.examples)
             for doc_id in sorted({*bodies, *names}):
                 doc = repo.read_by_id(doc_id)
-                versions, current = plan.get(doc_id, ([], False))
+                numbers, current = plan.get(doc_id, ([], False))
                 report.hits.append(
                     EraseHit(
                         doc_id,
                         doc.path,
-                        versions,
+                        numbers,
                         doc.deleted,
                         renamed=doc_id in names,
                         new_version=doc.version + 1 if current else None,

@@ -401,7 +401,8 @@ class SessionsRepository:
                 "INSERT INTO session_history (session_id, kind, content, time) VALUES (?, ?, ?, ?)",
                 (session_id, kind, encoded, time or now_iso()),
             )
-            new_id = int(cur.lastrowid)
+            assert cur.lastrowid is not None  # an INSERT's
+            new_id = cur.lastrowid
             if not s.exempt and self._more_than(session_id, s.processed_until, UNPROCESSED_LIMIT):
                 self.invalidate(session_id, new_id)
         return new_id
@@ -425,7 +426,8 @@ class SessionsRepository:
                     " VALUES (?, ?, ?, ?)",
                     (session_id, kind, encoded, time or now_iso()),
                 )
-                ids.append(int(cur.lastrowid))
+                assert cur.lastrowid is not None  # an INSERT's
+                ids.append(cur.lastrowid)
             if not s.exempt and self._more_than(session_id, s.processed_until, UNPROCESSED_LIMIT):
                 self.invalidate(session_id, ids[-1])
         return ids
