@@ -24,7 +24,7 @@ import sqlite3
 import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeGuard
 
 from doctree.errors import DatabaseUnavailableError, UserError
 
@@ -36,7 +36,7 @@ BUSY_TIMEOUT_MS = 30_000
 _WORD = re.compile(r"\w+", re.UNICODE)
 
 
-def is_database_url(target: object) -> bool:
+def is_database_url(target: object) -> TypeGuard[str]:
     """Whether `target` names a database server (`postgresql://...`) rather than a file."""
     return isinstance(target, str) and target.startswith(URL_SCHEMES)
 
