@@ -235,7 +235,7 @@ class Guard:
     ) -> Response | None:
         mcp = _is_mcp(scope)
         if self.token and self.sessions:
-            given = (query.get("token") or [None])[0] or _bearer(headers)
+            given = (query.get("token") or [""])[0] or _bearer(headers)
             if given is not None:
                 if not hmac.compare_digest(given.encode(), self.token.encode()):
                     return _deny(403, "Forbidden", "the token given is wrong", mcp)

@@ -10,7 +10,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from doctree.errors import NotFoundError, UserError
-from doctree.store.documents import Version, parse_time
+from doctree.store.documents import Document, Version, parse_time
 from doctree.store.paths import HOME, normalize_path
 from doctree.web.html import (
     badge,
@@ -224,6 +224,7 @@ def document(ins: Inspector, request: Request) -> Response:
     version = int_param(request, "version", low=1)
     banner = ""
     deleted = False
+    doc: Document | None
     try:
         doc = ins.repo.read(ins.owner, path, version=version)
     except NotFoundError:
