@@ -2,6 +2,7 @@
 #   make demo   the memory agent (offline, no API key) replays the fixture transcripts,
 #               then shows the memory tree it wrote
 #   make test   the test suite
+# and `make lint` runs lint and types (ruff, mypy) before a commit, as .ci/run does.
 VENV ?= .venv
 PYTHON ?= python3
 BIN := $(VENV)/bin
@@ -60,9 +61,12 @@ browser:
 serve: $(VENV)/.installed
 	$(BIN)/doctree --db $(DEMO_DB) serve
 
+# Lint and types: ruff's checks and formatting, and mypy over doctree/ ([tool.mypy] in
+# pyproject.toml). .ci/run runs it before the tests.
 lint: $(VENV)/.installed
 	$(BIN)/ruff check doctree tests bench
 	$(BIN)/ruff format --check doctree tests bench
+	$(BIN)/mypy
 
 clean:
 	rm -rf $(VENV) .demo .node
