@@ -167,7 +167,7 @@ class PassageIndex:
             column, value, _ = inline[0]
             self.conn.executemany(
                 insert.format(f", {column}", f", {value}"),
-                [(*v, *ix[2]) for v, ix in zip(values, inline, strict=True)],  # type: ignore[index]
+                [(*v, *ix[2]) for v, ix in zip(values, inline, strict=True) if ix is not None],
             )
             return
         for v, f in zip(values, fields, strict=True):

@@ -87,7 +87,7 @@ class RecallIndex:
             column, value, _ = inline[0]
             cur = self.conn.executemany(
                 insert.format(f", {column}", f", {value}"),
-                [(*v, *ix[2]) for v, ix in zip(values, inline, strict=True)],  # type: ignore[index]
+                [(*v, *ix[2]) for v, ix in zip(values, inline, strict=True) if ix is not None],
             )
             return max(cur.rowcount, 0)
         added = 0
