@@ -2,6 +2,7 @@
 #   make demo   the memory agent (offline, no API key) replays the fixture transcripts,
 #               then shows the memory tree it wrote
 #   make test   the test suite
+# and `make lint` runs lint and types (ruff, mypy) before a commit, as .ci/run does.
 VENV ?= .venv
 PYTHON ?= python3
 BIN := $(VENV)/bin
@@ -53,6 +54,24 @@ docs: $(VENV)/.installed
 API_DIR ?= .api
 api: $(VENV)/.installed
 	$(BIN)/python -m doctree.cli.docs --api $(API_DIR)
+
+# Headless Chromium for the inspector's browser tests (tests/test_web_browser.py), from the
+# Debian package (root or sudo); without it those tests are skipped with this hint.
+browser:
+	@command -v chromium >/dev/null 2>&1 && echo "chromium is installed: $$(command -v chromium)" || \
+	  { $$( [ "$$(id -u)" = 0 ] || echo sudo ) apt-get update && \
+	    $$( [ "$$(id -u)" = 0 ] || echo sudo ) apt-get install -y chromium; }
+
+# The web inspector over the demo's memory (run `make demo` first).
+serve: $(VENV)/.installed
+	$(BIN)/doctree --db $(DEMO_DB) serve
+
+# Lint and types: ruff's checks and formatting, and mypy over doctree/ ([tool.mypy] in
+# pyproject.toml). .ci/run runs it before the tests.
+lint: $(VENV)/.installed
+	$(BIN)/ruff check doctree tests bench
+	$(BIN)/ruff format --check doctree tests bench
+	$(BIN)/mypy
 
 clean:
 	rm -rf $(VENV) .demo .node .api

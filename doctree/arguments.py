@@ -29,6 +29,8 @@ MIN_INT, MAX_INT = -(2**63), 2**63 - 1
 """The integers a database column holds (SQLite and PostgreSQL BIGINT alike)."""
 
 F = TypeVar("F", bound=Callable[..., Any])
+_CALLABLE: object = Callable  # the class a `Callable[...]` annotation's origin is
+C = TypeVar("C", bound=type)
 Check = Callable[[object], bool]
 
 
@@ -55,11 +57,19 @@ def checked(fn: F) -> F:
     return typing.cast(F, wrapper)
 
 
-def checked_methods(cls: type) -> type:
-    """`cls` with `checked` applied to `__init__` and to every public method it defines."""
-    for name, value in list(vars(cls).items()):
-        if inspect.isfunction(value) and (name == "__init__" or not name.startswith("_")):
-            setattr(cls, name, checked(value))
+def checked_methods(cls: C) -> C:
+    """`cls` with `checked` applied to `__init__` and to every public method it defines or
+    inherits, each named as a method of `cls` in its errors."""
+    done: set[str] = set()
+    for klass in cls.__mro__[:-1]:  # all but `object`
+        for name, value in vars(klass).items():
+            if name in done or not (name == "__init__" or not name.startswith("_")):
+                continue
+            done.add(name)
+            if inspect.isfunction(value):
+                method = checked(value)
+                method.__qualname__ = f"{cls.__qualname__}.{name}"
+                setattr(cls, name, method)
     return cls
 
 
@@ -98,7 +108,7 @@ def _plan(
 
 def _whole(v: object) -> bool:
     return (type(v) is int or (isinstance(v, int) and not isinstance(v, bool))) and (
-        MIN_INT <= v <= MAX_INT  # type: ignore[operator]
+        MIN_INT <= v <= MAX_INT
     )
 
 
@@ -152,6 +162,6 @@ def _build(annotation: Any) -> tuple[Check, str] | None:
     except TypeError:
         return None
     kind = annotation
-    name = "callable" if kind is Callable else kind.__name__
+    name = "callable" if kind is _CALLABLE else kind.__name__
     article = "an" if name[0].lower() in "aeiou" else "a"
     return (lambda v: isinstance(v, kind)), f"{article} {name}"

@@ -183,6 +183,23 @@ def test_a_page_written_by_another_run_while_the_run_ran_is_flagged_not_undone(r
     assert other != rid
 
 
+def test_a_page_the_run_made_whose_lines_all_go_is_deleted(repo):
+    """The run made the page; a later change added only a blank line: taking out the run's
+    lines leaves nothing, so the page is deleted (and the report names its tombstone)."""
+    repo.write("main", "~/memory/other", "# Other\n", provenance=Provenance(AGENT))
+    runs = Runs(repo.conn)
+    rid = runs.start(owner="main", backend="offline", model="m")
+    repo.write("main", "~/memory/p", "# P\n", provenance=Provenance(AGENT, run=rid))
+    runs.finish(rid, "failed", "error", "boom")
+    repo.write("main", "~/memory/p", "# P\n\n", provenance=Provenance(ME))
+    report = revert_run(repo, rid, actor=ME, lines=True)
+    assert [(i.path, i.actions, i.versions) for i in report.reverted] == [
+        ("~/memory/p", ["deleted"], [3])
+    ]
+    assert repo.get("main", "~/memory/p") is None
+    assert repo.history("main", "~/memory/p")[-1].deleted
+
+
 def test_forget_rewrites_the_reason_of_a_review(repo):
     runs = Runs(repo.conn)
     rid = runs.start(owner="main", backend="offline", model="m")

@@ -15,6 +15,7 @@ from doctree.errors import (
     UserError,
 )
 from doctree.store.documents import Actor, DocumentsRepository, Provenance, TransactionError, sha256
+from doctree.store.writes import Writes
 
 # -- write and preconditions -------------------------------------------------------------
 
@@ -335,10 +336,10 @@ def unbindable_provenance() -> Provenance:
 
 
 def test_a_write_failing_midway_alone_writes_nothing(repo):
-    # The write part itself (behind the facade, which would refuse the dict up front), so the
-    # failure comes from the database midway, after the parent was inserted.
+    # The write part itself (behind the public edge, which would refuse the dict up front), so
+    # the failure comes from the database midway, after the parent was inserted.
     with pytest.raises(sqlite3.Error):
-        repo._writes.write("main", "~/a/b", "x", provenance=unbindable_provenance())
+        Writes.write(repo, "main", "~/a/b", "x", provenance=unbindable_provenance())
     assert repo.documents("main") == []
 
 
@@ -346,7 +347,7 @@ def test_a_write_failing_midway_in_a_transaction_rolls_it_all_back(repo):
     with pytest.raises(TransactionError, match="rolled back"), repo.transaction():
         repo.write("main", "~/a", "kept?")
         with pytest.raises(sqlite3.Error):
-            repo._writes.write("main", "~/b", "x", provenance=unbindable_provenance())
+            Writes.write(repo, "main", "~/b", "x", provenance=unbindable_provenance())
     assert repo.documents("main") == []
 
 

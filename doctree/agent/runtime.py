@@ -323,10 +323,11 @@ class MemoryAgentRuntime:
         self._server: Any = None
         self._closed_server: Any = None
         self._recorder: Any = None
-        if self.backend == "replay" and self.cassette_path is None:
-            raise UserError("backend 'replay': give the cassette file to replay or record")
-        if self.backend == "replay" and not record and not self.cassette_path.is_file():
-            raise UserError(f"cassette {str(self.cassette_path)!r}: no such file")
+        if self.backend == "replay":
+            if self.cassette_path is None:
+                raise UserError("backend 'replay': give the cassette file to replay or record")
+            if not record and not self.cassette_path.is_file():
+                raise UserError(f"cassette {str(self.cassette_path)!r}: no such file")
         if self.backend == "openai" and not self.openai_model:
             raise UserError(
                 f"backend 'openai': name the model, e.g. openai:qwen2.5:7b (agent definition "
@@ -409,6 +410,7 @@ class MemoryAgentRuntime:
                 self._recorder = Recorder(upstream, key or None, label=self.label or "")
                 responder: Any = self._recorder
             else:
+                assert self.cassette_path is not None  # (checked in __init__)
                 responder = CassettePlayer(
                     Cassette.load(self.cassette_path), source=str(self.cassette_path)
                 )
@@ -573,7 +575,7 @@ class MemoryAgentRuntime:
             run_id, len(tools.calls), sum(1 for c in tools.calls if c.is_error)
         )
 
-    def _explain(self, e: Exception) -> str:
+    def _explain(self, e: BaseException) -> str:
         if self._server is not None and self._server.failures:
             failure = self._server.failures[-1]
             self._server.failures.clear()

@@ -11,12 +11,15 @@ import os
 import sqlite3
 import stat
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from doctree.cli.lazy import LazyGroup
 from doctree.errors import ConflictError, DoctreeError, UserError
+
+if TYPE_CHECKING:
+    from doctree.store.documents import DocumentsRepository
 
 DEFAULT_OWNER = "main"
 
@@ -69,8 +72,8 @@ class State:
         self.db_path = db
         self.owner = owner
         self.command = command
-        self._repo = None
-        self._conn = None
+        self._repo: DocumentsRepository | None = None
+        self._conn: sqlite3.Connection | None = None
 
     @property
     def creates(self) -> bool:

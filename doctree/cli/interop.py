@@ -297,6 +297,7 @@ def redact(
     if whole_version is not None:
         _redact_whole_version(state, path, whole_version, dry_run, yes, as_json)
         return
+    assert span is not None  # one of the two (above)
 
     def run(dry: bool):
         return erase.redact(

@@ -142,7 +142,7 @@ def command_table(group: LazyGroup) -> dict[str, tuple[str, str]]:
     group.load_all()
     return {
         name: (
-            cmd.callback.__module__.rsplit(".", 1)[1],  # type: ignore[union-attr]
+            cmd.callback.__module__.rsplit(".", 1)[1],
             click.Command(name, help=cmd.help).get_short_help_str(10**9),
         )
         for name, cmd in sorted(group.commands.items())

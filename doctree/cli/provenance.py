@@ -53,7 +53,7 @@ def print_version_hits(
     """`doctree search --at / --all-versions`: hits in past versions, with who and when."""
     from doctree.store.timetravel import search_at, search_versions
 
-    if all_versions:
+    if all_versions or at is None:
         hits = search_versions(state.repo, state.owner, query, under=under, until=at, limit=limit)
     else:
         hits = search_at(state.repo, state.owner, query, at, under=under, limit=limit)

@@ -610,6 +610,7 @@ async def _serve_stdio(server: Any) -> None:
     raw = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
     stdin = _CheckedLines(anyio.wrap_file(raw))
     stdin.ready = anyio.Event()
+    # The SDK types stdin as anyio.AsyncFile[str] but only iterates its lines, as this does.
     async with stdio_server(stdin=stdin) as (read_stream, write_stream):  # type: ignore[arg-type]
         stdin.write_stream = write_stream
         stdin.ready.set()

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from doctree.store.model import TreeNode
 
 
 def human_size(n: int) -> str:
@@ -13,7 +17,9 @@ def human_size(n: int) -> str:
     return f"{n / 1024 / 1024:.1f} MB"
 
 
-def render_tree(roots, *, home: bool, dim: Callable[[str], str] | None = None) -> list[str]:
+def render_tree(
+    roots: list[TreeNode], *, home: bool, dim: Callable[[str], str] | None = None
+) -> list[str]:
     """Tree lines: name, title, version and size of every node, with box-drawing branches.
 
     A document without a title of its own (no '# heading', so its title is its name) shows
@@ -25,10 +31,10 @@ def render_tree(roots, *, home: bool, dim: Callable[[str], str] | None = None) -
         return _render_tree(roots, home=home, dim=dim or (lambda text: text))
 
 
-def _render_tree(roots, *, home: bool, dim: Callable[[str], str]) -> list[str]:
-    rows: list[tuple[str, object]] = []
+def _render_tree(roots: list[TreeNode], *, home: bool, dim: Callable[[str], str]) -> list[str]:
+    rows: list[tuple[str, TreeNode | None]] = []
 
-    def walk(node, prefix: str, last: bool, top: bool) -> None:
+    def walk(node: TreeNode, prefix: str, last: bool, top: bool) -> None:
         name = node.path if top else node.path.rsplit("/", 1)[-1]
         branch = "" if top else ("└── " if last else "├── ")
         rows.append((prefix + branch + name, node))

@@ -105,6 +105,7 @@ class ReplayServer:
         if self._httpd is None:
             raise RuntimeError("the replay server is not started")
         host, port = self._httpd.server_address[:2]
+        assert isinstance(host, str)  # an AF_INET server's
         return f"http://{host}:{port}"
 
     def start(self) -> ReplayServer:
@@ -176,8 +177,9 @@ class ReplayServer:
                 return HttpError(400, "request body is not JSON", None).response()
             headers = {k.lower(): v for k, v in headers.items()}
             self.requests.append(RecordedRequest(raw, body, headers))
+            out: ReplayResponse | HttpError | dict[str, Any]
             try:
-                if getattr(self.responder, "wants_headers", False):
+                if isinstance(self.responder, Recorder):  # passes the client's headers on
                     out = self.responder(body, headers)
                 else:
                     out = self.responder(body)
@@ -187,9 +189,9 @@ class ReplayServer:
             except Exception as e:  # a broken responder must surface, not hang the client
                 self.failures.append(f"{type(e).__name__}: {e}")
                 resp = HttpError(500, f"responder failed: {type(e).__name__}: {e}", None)
-                out = resp.response()
-                out.headers["x-should-retry"] = "false"
-                return out
+                failed = resp.response()
+                failed.headers["x-should-retry"] = "false"
+                return failed
             if isinstance(out, HttpError):
                 return out.response()
             if isinstance(out, dict):
@@ -280,7 +282,8 @@ def _compress(interactions: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _expand(stored: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    out, prev = [], None
+    out: list[dict[str, Any]] = []
+    prev: dict[str, Any] = {}  # the request before (a first one refers to none)
     for item in stored:
         request = dict(item["request"])
         same = request.pop("$same", [])
@@ -364,8 +367,6 @@ class Recorder:
     replaces them. Only the request body and the response are recorded, never credentials.
     """
 
-    wants_headers = True
-
     def __init__(
         self,
         upstream: str,
@@ -397,11 +398,11 @@ class Recorder:
         )
         try:
             with urllib.request.urlopen(req, timeout=self.timeout) as r:
-                status, raw, headers = r.status, r.read(), r.headers
+                status, raw, answered = r.status, r.read(), r.headers
         except urllib.error.HTTPError as e:
-            status, raw, headers = e.code, e.read(), e.headers
+            status, raw, answered = e.code, e.read(), e.headers
         body = json.loads(raw) if raw else {}
-        kept = {k: headers[k] for k in _KEPT_HEADERS if headers.get(k) is not None}
+        kept = {k: answered[k] for k in _KEPT_HEADERS if answered.get(k) is not None}
         self.cassette.interactions.append(
             {"request": request, "response": {"status": status, "headers": kept, "body": body}}
         )

@@ -49,7 +49,7 @@ BUDGET_SHARE = 0.5  # the condensed document aims at half the threshold...
 DEFAULT_BUDGET = 6_000  # ...and at most this, to fit load_memories' default cap of 8,000
 NEW_SHARE = 0.25  # a pass needs new material worth a quarter of the threshold
 GAIN_SHARE = 0.75  # a threshold-driven pass writes only if it shrinks what it replaces to this
-DEFAULT_KEEP = (ACTIVE, PATTERNS, CORRECTIONS)
+DEFAULT_KEEP: tuple[str, ...] = (ACTIVE, PATTERNS, CORRECTIONS)
 CONDENSED_NAME = "compacted"
 CONDENSED_TITLE = "Compacted memory"
 LEASE_TTL = 600.0
@@ -237,9 +237,10 @@ def source_lines(body: str, title: str) -> list[str]:
         _, body = split_frontmatter(body)
     lines = body.splitlines()
     first = next((i for i, ln in enumerate(lines) if ln.strip()), None)
-    heading = HEADING_LINE.match(lines[first]) if first is not None else None
-    if heading and len(heading[1]) == 1 and normal_key(heading[2]) == normal_key(title):
-        lines = lines[first + 1 :]
+    if first is not None:
+        heading = HEADING_LINE.match(lines[first])
+        if heading and len(heading[1]) == 1 and normal_key(heading[2]) == normal_key(title):
+            lines = lines[first + 1 :]
     out: list[str] = []
     in_code: str | None = None
     for line in lines:

@@ -108,7 +108,8 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 def _split_long(b: _Block) -> list[_Block]:
     if words(b.text) <= MAX_PASSAGE_WORDS or b.text.lstrip().startswith(("```", "~~~")):
         return [b]
-    pieces, cur = [], []
+    pieces: list[str] = []
+    cur: list[str] = []
     for sentence in _SENTENCE_END.split(b.text):
         if cur and words(" ".join(cur)) + words(sentence) > MAX_PASSAGE_WORDS:
             pieces.append(" ".join(cur))

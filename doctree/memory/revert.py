@@ -287,7 +287,7 @@ def _line_plan(
     if last.body is None or cur.body is None:
         item.reason = "a version since the run was redacted"
         return "review"
-    base = before.body if before is not None else ""
+    base = "" if before is None else before.body or ""  # (redacted: returned above)
     # Taken out already (by an earlier revert): some later version is exactly the undo of
     # the one before it.
     previous = last.body
@@ -318,9 +318,10 @@ def _line_plan(
 def _undo_lines(repo: DocumentsRepository, lp: _LinePlan, actor: Actor) -> None:
     """Write the document without the run's lines (or delete it), if still at its version."""
     if lp.body is None:
+        # its tombstone (a document with no children: see _line_plan)
         doc = repo.delete(
             lp.owner, lp.path, expected_version=lp.version, provenance=Provenance(actor)
-        )
+        )[-1]
         lp.item.actions.append("deleted")
     else:
         doc = repo.write(
@@ -414,9 +415,10 @@ def _predicted_actions(cur: Document, plan: _Plan) -> list[str]:
 def _ordered(repo: DocumentsRepository, plans: list[_Plan]) -> list[_Plan]:
     """Documents to restore or move back first, parents before children; then the ones to
     delete, children before parents."""
+    back_to = {p.item.document_id: p.before.path for p in plans if p.before is not None}
     back = [p for p in plans if p.before is not None]
     gone = [p for p in plans if p.before is None]
-    back.sort(key=lambda p: (depth_of(p.before.path), p.before.path))
+    back.sort(key=lambda p: (depth_of(back_to[p.item.document_id]), back_to[p.item.document_id]))
     paths = {p.item.document_id: repo.read_by_id(p.item.document_id).path for p in gone}
     gone.sort(key=lambda p: (-depth_of(paths[p.item.document_id]), paths[p.item.document_id]))
     return back + gone

@@ -89,6 +89,7 @@ class Records(Sessions):
                 "INSERT INTO session_history (session_id, kind, content, time) VALUES (?, ?, ?, ?)",
                 (session_id, kind, encoded, time or now_iso()),
             )
+            assert cur.lastrowid is not None  # an INSERT into a table with a rowid
             new_id = int(cur.lastrowid)
             if not s.exempt and self._more_than(session_id, s.processed_until, UNPROCESSED_LIMIT):
                 self.invalidate(session_id, new_id)
@@ -113,6 +114,7 @@ class Records(Sessions):
                     " VALUES (?, ?, ?, ?)",
                     (session_id, kind, encoded, time or now_iso()),
                 )
+                assert cur.lastrowid is not None
                 ids.append(int(cur.lastrowid))
             if not s.exempt and self._more_than(session_id, s.processed_until, UNPROCESSED_LIMIT):
                 self.invalidate(session_id, ids[-1])

@@ -9,7 +9,7 @@ import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
-from doctree.store.core import Core
+from doctree.store.core import Part
 from doctree.store.model import Reference
 from doctree.store.paths import HOME, normalize_path, parent_of, validate_owner
 from doctree.store.references import body_links, declared_links
@@ -100,11 +100,8 @@ def references(conn: sqlite3.Connection, where: str, params: Sequence[Any]) -> l
     return out
 
 
-class References:
-    """The references a repository's documents make and receive, on its `Core`."""
-
-    def __init__(self, core: Core):
-        self.conn = core.conn
+class References(Part):
+    """The references a repository's documents make and receive."""
 
     def links(self, owner: str, path: str) -> list[Reference]:
         """References the current version of `path` makes (parent, link, body)."""

@@ -1,6 +1,7 @@
 """The core of a document repository: its connection, the connection's dialect, and its
 transactions (one write = one transaction; `transaction()` groups writes; `snapshot()`
-gives reads one view). Every part of the repository works through one `Core`.
+gives reads one view). Every part of the repository works through one `Core`; `Part` is
+what the parts share.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from doctree.errors import DoctreeError, TransactionError
-from doctree.store.backends import dialect_of
+from doctree.store.backends import Dialect, dialect_of
 
 
 class Core:
@@ -144,3 +145,13 @@ class Core:
             if self.conn.total_changes != before:
                 self._broken = set(self._open)
             raise
+
+
+class Part:
+    """The base of each part of a repository (`Reads`, `Writes`, `Redaction`, `Tree`,
+    `References`, `Search`): the core, connection and dialect that
+    `doctree.store.documents.DocumentsRepository`, which is every part at once, sets."""
+
+    _core: Core
+    conn: sqlite3.Connection
+    dialect: Dialect

@@ -254,7 +254,7 @@ def _encode_delta(base: str, text: str) -> bytes:
 
 
 def _apply(base: str, ops: bytes) -> str:
-    parts = []
+    parts: list[str] = []
     append = parts.append
     i, end = 0, len(ops)
     try:

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from doctree.errors import NotFoundError
-from doctree.store.backends import dialect_of, is_connection
+from doctree.store.backends import dialect_of
 from doctree.store.documents import DEFAULT_MAX_BODY_BYTES, DocumentsRepository
 from doctree.store.model import PassageSearch
 from doctree.store.paths import HOME
@@ -71,7 +71,7 @@ class PassageIndex:
     """
 
     def __init__(self, repo: DocumentsRepository | sqlite3.Connection):
-        if is_connection(repo):
+        if not isinstance(repo, DocumentsRepository):  # a connection
             repo = DocumentsRepository(repo, max_body_bytes=DEFAULT_MAX_BODY_BYTES)
         self.repo = repo
         self.conn = repo.conn
@@ -168,11 +168,12 @@ class PassageIndex:
             column, value, _ = inline[0]
             self.conn.executemany(
                 insert.format(f", {column}", f", {value}"),
-                [(*v, *ix[2]) for v, ix in zip(values, inline, strict=True)],  # type: ignore[index]
+                [(*v, *ix[2]) for v, ix in zip(values, inline, strict=True) if ix is not None],
             )
             return
         for v, f in zip(values, fields, strict=True):
             cur = self.conn.execute(insert.format("", ""), v)
+            assert cur.lastrowid is not None  # an INSERT's
             dialect.index_passage(self.conn, "passages", cur.lastrowid, owner, *f)
 
     def search(

@@ -12,7 +12,7 @@ from typing import Any
 
 from doctree.errors import NotFoundError
 from doctree.store import encoding
-from doctree.store.core import Core
+from doctree.store.core import Part
 from doctree.store.model import Document, Version, check_int, parse_time
 from doctree.store.paths import HOME, is_under, normalize_path, subtree_bounds, validate_owner
 from doctree.store.rows import (
@@ -26,12 +26,8 @@ from doctree.store.rows import (
 )
 
 
-class Reads:
-    """The reads of a repository, on its `Core`."""
-
-    def __init__(self, core: Core):
-        self.core = core
-        self.conn = core.conn
+class Reads(Part):
+    """The reads of a repository."""
 
     def get(self, owner: str, path: str) -> Document | None:
         """The current document at `path`, or None."""
@@ -51,14 +47,14 @@ class Reads:
     ) -> Document:
         """The document at `path`: current, a given version number, or as it was at a time."""
         owner, path = validate_owner(owner), normalize_path(path)
-        if version is None and at is None:
-            return to_document(require(self.conn, owner, path))
         if version is not None:
             row = live_row(self.conn, owner, path) or last_deleted_row(self.conn, owner, path)
             if row is None:
                 raise NotFoundError(f"document {path!r} not found for owner {owner!r}")
             v = self.version(row["id"], version)
             return self._document_from_version(v, row["created_at"])
+        if at is None:
+            return to_document(require(self.conn, owner, path))
         at_ts = parse_time(at)
         # The document at `path` then: its latest version at that time is there and live.
         vrow = self.conn.execute(
@@ -195,7 +191,8 @@ class Reads:
         limit: int | None = 100,
     ) -> list[Version]:
         """Versions under a path (newest first): the change log of a subtree, a run or a session."""
-        where, params = [], []
+        where: list[str] = []
+        params: list[Any] = []
         if owner is not None:
             where.append("owner = ?")
             params.append(validate_owner(owner))

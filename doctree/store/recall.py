@@ -55,7 +55,8 @@ _COLUMNS = "r.id, r.session_id, r.record, r.piece, r.speaker, r.time, r.day, r.t
 
 
 def _hit(row: Sequence, score: float = 0.0) -> RecallHit:
-    return RecallHit(*row[:9], score=score)
+    id_, session_id, record, piece, speaker, time, day, text, words = row[:9]
+    return RecallHit(id_, session_id, record, piece, speaker, time, day, text, words, score)
 
 
 class RecallIndex:
@@ -89,13 +90,14 @@ class RecallIndex:
             column, value, _ = inline[0]
             cur = self.conn.executemany(
                 insert.format(f", {column}", f", {value}"),
-                [(*v, *ix[2]) for v, ix in zip(values, inline, strict=True)],  # type: ignore[index]
+                [(*v, *ix[2]) for v, ix in zip(values, inline, strict=True) if ix is not None],
             )
             return max(cur.rowcount, 0)
         added = 0
         for v, f in zip(values, fields, strict=True):
             cur = self.conn.execute(insert.format("", ""), v)
             if cur.rowcount:
+                assert cur.lastrowid is not None  # an INSERT's
                 dialect.index_passage(self.conn, "recall", cur.lastrowid, owner, *f)
                 added += 1
         return added

@@ -15,7 +15,6 @@ from collections.abc import Callable
 
 from doctree.errors import NotFoundError
 from doctree.store import encoding
-from doctree.store.core import Core
 from doctree.store.model import (
     Actor,
     Provenance,
@@ -25,22 +24,14 @@ from doctree.store.model import (
     sha256,
 )
 from doctree.store.paths import name_of, normalize_path, validate_owner
-from doctree.store.reads import Reads
 from doctree.store.rows import any_row, body_of
 from doctree.store.writes import Writes
 from doctree.timeutil import now_iso as now
 
 
-class Redaction:
-    """Redaction and the rewriting of a forget, on a repository's `Core`; `writes` appends
-    the `redacted` version, `reads` finds the versions to erase."""
-
-    def __init__(self, core: Core, reads: Reads, writes: Writes):
-        self.core = core
-        self.conn = core.conn
-        self.dialect = core.dialect
-        self.reads = reads
-        self.writes = writes
+class Redaction(Writes):
+    """Redaction and the rewriting of a forget, on a repository's writes (which append the
+    `redacted` version) and reads (which find the versions to erase)."""
 
     def erase_version(
         self,
@@ -53,7 +44,7 @@ class Redaction:
         """Erase the content of one version of the document at `path` (the live one, else
         the one most recently deleted there); see `erase_version_by_id`."""
         owner, path = validate_owner(owner), normalize_path(path)
-        with self.core.writing():
+        with self._core.writing():
             row = any_row(self.conn, owner, path)
             return self.erase_version_by_id(
                 row["id"],
@@ -74,14 +65,14 @@ class Redaction:
         empties the current body. A deleted document stays deleted. By id, so it reaches any
         document, also a deleted one whose path another document has taken since.
         """
-        with self.core.writing():
+        with self._core.writing():
             row = self.conn.execute(
                 "SELECT * FROM documents WHERE id = ?", (document_id,)
             ).fetchone()
             if row is None:
                 raise NotFoundError(f"no document with id {document_id}")
             prov = provenance_of(row["owner"], provenance)
-            target = self.reads.version(row["id"], version)
+            target = self.version(row["id"], version)
             ts = now()
             self._erase_body(row["id"], target, ts, prov.actor_for(row["owner"]))
             self.conn.execute(
@@ -94,7 +85,7 @@ class Redaction:
             # The current state holds this content (it is the current version, or a later
             # version that kept it): it is emptied too.
             current = version == row["version"] or row["content_sha256"] == target.content_sha256
-            self.writes.new_version(
+            self._new_version(
                 row,
                 operation="redacted",
                 path=row["path"],
@@ -108,8 +99,8 @@ class Redaction:
             )
             # Text removed from the full-text index lingers in its segments until they are
             # merged: merge them when the transaction ends (see `transaction`).
-            self.core.merge_index_at_commit()
-            return self.reads.version(row["id"], row["version"] + 1)
+            self._core.merge_index_at_commit()
+            return self.version(row["id"], row["version"] + 1)
 
     def replace_text(
         self,
@@ -129,7 +120,7 @@ class Redaction:
         the erased text. Returns (the numbers of the versions rewritten in place, the new
         version or None).
         """
-        with self.core.writing():
+        with self._core.writing():
             row = self.conn.execute(
                 "SELECT * FROM documents WHERE id = ?", (check_int(document_id, "document id"),)
             ).fetchone()
@@ -150,7 +141,7 @@ class Redaction:
             added: Version | None = None
             current = body_of(row)
             if (body := body_map(current)) != current:
-                self.writes.new_version(
+                self._new_version(
                     row,
                     operation="redacted",
                     path=row["path"],
@@ -162,13 +153,12 @@ class Redaction:
                     deleted=row["deleted_at"] is not None,
                     base_redacted=True,  # stored in full: it never needs an older version
                 )
-                added = self.reads.version(document_id, row["version"] + 1)
+                added = self.version(document_id, row["version"] + 1)
             first = changed[0]
             for r in rows:
-                n = r["version"]
-                if n < first or new[n] is None:
+                n, text = r["version"], new[r["version"]]
+                if n < first or text is None:
                     continue
-                text = new[n]
                 value = encoding.encode(text, new.get(n - 1), n)
                 if n in changed:
                     self.conn.execute(
@@ -181,7 +171,7 @@ class Redaction:
                     self.conn.execute(
                         "UPDATE document_versions SET body_data = ? WHERE id = ?", (value, r["id"])
                     )
-            self.core.merge_index_at_commit()
+            self._core.merge_index_at_commit()
             return changed, added
 
     def _erase_body(self, doc_id: int, target: Version, ts: str, actor: Actor) -> None:
@@ -224,7 +214,7 @@ class Redaction:
             )
         ]
         for n in numbers:
-            self._erase_body(doc_id, self.reads.version(doc_id, n), ts, actor)
+            self._erase_body(doc_id, self.version(doc_id, n), ts, actor)
 
     def scrub_paths(
         self,
@@ -240,7 +230,7 @@ class Redaction:
         `current_map` (default `path_map`) gives the current path's, which must keep the
         document where its parent is."""
         current_map = current_map or path_map
-        with self.core.writing():
+        with self._core.writing():
             row = self.conn.execute(
                 "SELECT * FROM documents WHERE id = ?", (check_int(document_id, "document id"),)
             ).fetchone()
@@ -285,7 +275,7 @@ class Redaction:
         """Rewrite in place the declared links (every version) and reference targets of
         `owner` that `path_map` changes; the ids of the documents whose links changed."""
         changed: set[int] = set()
-        with self.core.writing():
+        with self._core.writing():
             for table in ("documents", "document_versions"):
                 key = "id" if table == "documents" else "document_id"
                 for r in self.conn.execute(
@@ -312,7 +302,7 @@ class Redaction:
     def optimize_search_index(self) -> None:
         """Merge the full-text index into one segment, dropping every entry of a deleted or
         changed row, so text taken out of the index leaves no copy in the file (forget)."""
-        with self.core.writing():
+        with self._core.writing():
             self.dialect.optimize_documents_index(self.conn)
 
 

@@ -86,10 +86,10 @@ def to_version(
         decoded: list[str] = []
     elif links is None:
         decoded = json.loads(raw)
-    elif (decoded := links.get(raw)) is None:  # type: ignore[assignment]
+    elif (cached := links.get(raw)) is None:
         decoded = links[raw] = json.loads(raw)
     else:
-        decoded = list(decoded)  # each Version owns its list
+        decoded = list(cached)  # each Version owns its list
     return Version(
         id=row["id"],
         document_id=row["document_id"],

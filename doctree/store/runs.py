@@ -145,7 +145,8 @@ class Runs:
                 os.getpid(),
             ),
         )
-        return int(cur.lastrowid)
+        assert cur.lastrowid is not None  # an INSERT's
+        return cur.lastrowid
 
     def set_memory_session(self, run_id: int, memory_session_id: str) -> None:
         self.conn.execute(
@@ -317,7 +318,8 @@ class Runs:
     ) -> list[Run]:
         """Runs, newest first, optionally of one owner, session or status (a run
         whose process is gone counts as failed, never as running)."""
-        where, params = [], []
+        where: list[str] = []
+        params: list[Any] = []
         for column, value in (("owner", owner), ("session_id", session_id)):
             if value is not None:
                 where.append(f"{column} = ?")

@@ -18,7 +18,7 @@ from typing import Any
 
 from doctree import stopwords
 from doctree.errors import UserError
-from doctree.store.core import Core
+from doctree.store.core import Part
 from doctree.store.model import SearchHit, check_int
 from doctree.store.paths import HOME, normalize_path, subtree_bounds, validate_owner
 
@@ -217,12 +217,8 @@ def snippet_of(body: str | None, query: SearchQuery, size: int = SNIPPET_TOKENS)
     return ("… " if start > 0 else "") + text + (" …" if stop < n else "")
 
 
-class Search:
-    """The full-text search of a repository, on its `Core`."""
-
-    def __init__(self, core: Core):
-        self.conn = core.conn
-        self.dialect = core.dialect
+class Search(Part):
+    """The full-text search of a repository."""
 
     def search(
         self,

@@ -10,16 +10,13 @@ from contextlib import contextmanager
 from datetime import datetime
 
 from doctree.errors import NotFoundError
-from doctree.store.core import Core
+from doctree.store.core import Part
 from doctree.store.model import TreeNode, parse_time
 from doctree.store.paths import HOME, normalize_path, parent_of, subtree_bounds, validate_owner
 
 
-class Tree:
-    """The tree of a repository's documents, on its `Core`."""
-
-    def __init__(self, core: Core):
-        self.conn = core.conn
+class Tree(Part):
+    """The tree of a repository's documents."""
 
     def tree(
         self,

@@ -1,6 +1,6 @@
 """Writes to the document tree: create, replace, edit, move, delete and restore, each one
 transaction that first checks its preconditions and then appends a version per document it
-changes (see `Writes.new_version`), with the references that version makes.
+changes (see `Writes._new_version`), with the references that version makes.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from doctree.errors import (
     UserError,
 )
 from doctree.store import backlinks, encoding
-from doctree.store.core import Core
 from doctree.store.frontmatter import frontmatter_problem
 from doctree.store.model import (
     HEADING,
@@ -44,18 +43,11 @@ from doctree.store.rows import any_row, body_of, live_row, live_rows, require, t
 from doctree.store.secrets import mask_text
 from doctree.timeutil import now_iso as now
 
-_KEEP = object()  # "leave the parent as it is" in new_version
+_KEEP = object()  # "leave the parent as it is" in _new_version
 
 
-class Writes:
-    """The writes of a repository, on its `Core`; `reads` gives the versions a restore
-    copies."""
-
-    def __init__(self, core: Core, reads: Reads):
-        self.core = core
-        self.conn = core.conn
-        self.dialect = core.dialect
-        self.reads = reads
+class Writes(Reads):
+    """The writes of a repository (on its reads: a restore copies a version)."""
 
     def write(
         self,
@@ -84,7 +76,7 @@ class Writes:
             title = check_title(path, title)
         declared = [normalize_path(p) for p in links] if links is not None else None
         prov = provenance_of(owner, provenance)
-        with self.core.writing():
+        with self._core.writing():
             anc = ancestors(path)
             rows = live_rows(self.conn, owner, [*anc, path]) if anc else {}
             row = rows.get(path) if anc else live_row(self.conn, owner, path)
@@ -115,7 +107,7 @@ class Writes:
                 new_title = title_for(path, body)
             if body == old_body and new_title == row["title"] and new_links == old_links:
                 return to_document(row)
-            return self.new_version(
+            return self._new_version(
                 row,
                 operation="modified",
                 path=path,
@@ -144,7 +136,7 @@ class Writes:
             raise EditError(f"edit of {path!r}: the text to replace must not be empty")
         if not isinstance(new, str):
             raise EditError(f"edit of {path!r}: the replacement must be text")
-        with self.core.writing():
+        with self._core.writing():
             row = require(self.conn, owner, path)
             self._check_precondition(path, row, expected_version, content_sha256)
             current = body_of(row)
@@ -184,7 +176,7 @@ class Writes:
         if is_under(new_path, path):
             raise PathError(new_path, f"cannot move {path!r} into itself")
         prov = provenance_of(owner, provenance)
-        with self.core.writing():
+        with self._core.writing():
             row = require(self.conn, owner, path)
             self._check_precondition(path, row, expected_version, None)
             if live_row(self.conn, owner, new_path) is not None:
@@ -206,7 +198,7 @@ class Writes:
                 target = new_path + r["path"][len(path) :]
                 body = body_of(r)
                 moved.append(
-                    self.new_version(
+                    self._new_version(
                         r,
                         operation="moved",
                         path=target,
@@ -235,7 +227,7 @@ class Writes:
         if path == HOME:
             raise PathError(path, "the home '~' cannot be deleted")
         prov = provenance_of(owner, provenance)
-        with self.core.writing():
+        with self._core.writing():
             row = require(self.conn, owner, path)
             self._check_precondition(path, row, expected_version, content_sha256)
             lo, hi = subtree_bounds(path)
@@ -253,7 +245,7 @@ class Writes:
             for r in [*rows, row]:
                 backlinks.resolve_references_to(self.conn, owner, r["path"], r["id"])
             return [
-                self.new_version(
+                self._new_version(
                     r,
                     operation="deleted",
                     path=r["path"],
@@ -281,9 +273,9 @@ class Writes:
         """
         owner, path = validate_owner(owner), normalize_path(path)
         prov = provenance_of(owner, provenance)
-        with self.core.writing():
+        with self._core.writing():
             row = any_row(self.conn, owner, path)
-            old = self.reads.version(row["id"], version)
+            old = self.version(row["id"], version)
             if old.body is None:
                 raise UserError(f"cannot restore version {version} of {path!r}: it was redacted")
             if old.deleted:
@@ -295,7 +287,7 @@ class Writes:
             parent_id: int | None | object = _KEEP
             if row["deleted_at"] is not None:
                 parent_id = self._ensure_ancestors(owner, path, prov, ts)
-            doc = self.new_version(
+            doc = self._new_version(
                 row,
                 operation="restored",
                 path=path,
@@ -309,7 +301,7 @@ class Writes:
             backlinks.resolve_references_to(self.conn, owner, path, row["id"])
             return doc
 
-    def new_version(
+    def _new_version(
         self,
         row: sqlite3.Row,
         *,
@@ -452,8 +444,8 @@ class Writes:
             size = len(body.encode("utf-8"))
         except UnicodeEncodeError:
             raise NotTextError(f"body of {path!r}", body) from None
-        if size > self.core.max_body_bytes:
-            raise BodyTooLargeError(path, size, self.core.max_body_bytes)
+        if size > self._core.max_body_bytes:
+            raise BodyTooLargeError(path, size, self._core.max_body_bytes)
         if body.startswith("---"):
             if problem := frontmatter_problem(body):
                 raise UserError(f"body of {path!r}: {problem}")

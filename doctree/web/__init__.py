@@ -86,7 +86,7 @@ def header_timeout_protocol(seconds: float) -> type:
     class HeaderTimeoutProtocol(H11Protocol):
         header_deadline: Any = None
 
-        def connection_made(self, transport: Any) -> None:  # type: ignore[override]
+        def connection_made(self, transport: Any) -> None:
             super().connection_made(transport)
             self.header_deadline = self.loop.call_later(seconds, self._headers_too_slow)
 

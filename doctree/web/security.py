@@ -23,6 +23,7 @@ import math
 import secrets
 import string
 from http.cookies import SimpleCookie
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, urlencode
 
 from starlette.responses import HTMLResponse, RedirectResponse, Response
@@ -30,6 +31,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from doctree.errors import UserError
 from doctree.web.templating import render
+
+if TYPE_CHECKING:
+    from itsdangerous import TimestampSigner
 
 MIN_TOKEN_BITS = 128
 SESSION_MAX_AGE = 12 * 60 * 60
@@ -109,20 +113,20 @@ class SessionCookies:
     def name(port: int | None) -> str:
         return f"doctree_session_{port or 0}"
 
-    def _signer(self, port: int | None) -> object:
+    def _signer(self, port: int | None) -> TimestampSigner:
         from itsdangerous import TimestampSigner
 
         return TimestampSigner(self.token, salt=f"doctree-inspector-session:{port or 0}")
 
     def issue(self, port: int | None) -> str:
         signer = self._signer(port)
-        return signer.sign(secrets.token_urlsafe(16)).decode("ascii")  # type: ignore[attr-defined]
+        return signer.sign(secrets.token_urlsafe(16)).decode("ascii")
 
     def valid(self, value: str, port: int | None) -> bool:
         from itsdangerous import BadSignature
 
         try:
-            self._signer(port).unsign(value, max_age=self.max_age)  # type: ignore[attr-defined]
+            self._signer(port).unsign(value, max_age=self.max_age)
         except BadSignature:
             return False
         return True
@@ -219,7 +223,7 @@ class Guard:
     ) -> Response | None:
         mcp = _is_mcp(scope)
         if self.token and self.sessions:
-            given = (query.get("token") or [None])[0] or _bearer(headers)
+            given = (query.get("token") or [""])[0] or _bearer(headers)
             if given is not None:
                 if not hmac.compare_digest(given.encode(), self.token.encode()):
                     return _deny(403, "Forbidden", "the token given is wrong", mcp)

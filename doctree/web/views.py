@@ -15,7 +15,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from doctree.errors import NotFoundError, UserError
-from doctree.store.documents import Provenance, Version, parse_time
+from doctree.store.documents import Document, Provenance, Version, parse_time
 from doctree.store.paths import HOME, normalize_path
 from doctree.web.html import doc_url, pager
 from doctree.web.inspector import Inspector
@@ -197,6 +197,7 @@ def document(ins: Inspector, request: Request) -> Response:
     path = _path(request)
     version = int_param(request, "version", low=1)
     deleted = None
+    doc: Document | None
     try:
         doc = ins.repo.read(ins.owner, path, version=version)
     except NotFoundError:
@@ -351,9 +352,9 @@ def search(ins: Inspector, request: Request) -> Response:
             total = len(found)
             groups = [VersionGroup(vh, []) for vh in found[window]]
         else:
-            found = ins.repo.search(ins.owner, q, under=under, limit=SEARCH_MAX)
-            total = len(found)
-            hits = found[window]
+            current = ins.repo.search(ins.owner, q, under=under, limit=SEARCH_MAX)
+            total = len(current)
+            hits = current[window]
     nav = pager(
         "/search",
         page,

@@ -189,12 +189,13 @@ class Engine:
         extra_args: Sequence[str] = (),
     ) -> list[str]:
         """The command line that runs `doctree worker` on this database."""
-        handler = handler if handler is not None else self.handler
-        if not isinstance(handler, str):
-            raise UserError(
-                "a worker process needs its handler by name (e.g. 'offline', 'jobs:FILE'),"
-                f" not {type(handler).__name__}"
-            )
+        if handler is None:
+            if not isinstance(self.handler, str):
+                raise UserError(
+                    "a worker process needs its handler by name (e.g. 'offline', 'jobs:FILE'),"
+                    f" not {type(self.handler).__name__}"
+                )
+            handler = self.handler
         cmd = [
             sys.executable,
             "-m",

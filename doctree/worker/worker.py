@@ -139,6 +139,7 @@ class _LeaseKeeper:
             self._thread.start()
 
     def _run(self) -> None:
+        assert self.path is not None  # (hold() starts no thread without one)
         try:
             conn = dbmod.connect(self.path, migrate=False, create=False)
         except (DoctreeError, sqlite3.Error) as e:  # the lease is then kept by the checks of

@@ -84,6 +84,7 @@ _LANGUAGE = re.compile(r"(?:ish|ese|French|Dutch|Greek|Thai|Hindi|Swahili|Latin)
 def find_entities(s: Sentence, raw: str, directory: Directory) -> None:
     """People, projects, topics, organisations, places and pets named in `raw`."""
     others: dict[str, list[str]] = {}
+    name: str | None  # a name found, or None where a pattern's group is empty
 
     def other(kind: str, name: str) -> None:
         name = _clean_name(name) or ""

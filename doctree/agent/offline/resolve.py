@@ -292,7 +292,7 @@ def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
                 else:  # "Her son Theodore ...": about Theodore, who is Farah's son
                     kin = lang.KIN.match(raw.strip())
                     name = kin.group("name") if kin else None
-                    if name and name in key:
+                    if kin and name and name in key:
                         s.subject = name
                         s.roles.append((name, f"{form}'s {kin.group('rel').lower()}"))
             s.text = lang.resolve_pronoun(s.text, form[:1].upper() + form[1:])
@@ -306,8 +306,7 @@ def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
         context.last.append(k)
     if named:
         context.pet_last = bool(s.others.get("pets")) or (
-            bool(lang.PET_NOUN.search(raw))
-            and raw.find(named[-1]) < lang.PET_NOUN.search(raw).start()
+            (pet := lang.PET_NOUN.search(raw)) is not None and raw.find(named[-1]) < pet.start()
         )
     if s.subject is None and s.people:
         first = s.people[0]

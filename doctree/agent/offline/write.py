@@ -373,29 +373,30 @@ class Writer(PageIO):
             words = content_words(s.statement or s.text)
             lines = page.sections.get(section, [])
             replaced = []
-            for old in list(lines):
-                if self.session_path in old:
+            for earlier in list(lines):
+                if self.session_path in earlier:
                     continue  # said in this session too
-                old_words = content_words(_said(old))
-                shared = words & old_words
-                if len(shared) >= 2 or (shared and len(old_words) <= 3):
-                    replaced.append(old)
+                earlier_words = content_words(_said(earlier))
+                shared = words & earlier_words
+                if len(shared) >= 2 or (shared and len(earlier_words) <= 3):
+                    replaced.append(earlier)
             if not replaced and (frame := lang.liking_frame(neutral(s.statement or s.text))):
                 # No word in common ("prefers green tea" -> "prefers coffee now"): the one
                 # earlier liking of the same person with the same verb is replaced (with
                 # several, which one is unknown, and all stay).
                 same = [
-                    old
-                    for old in lines
-                    if self.session_path not in old and lang.liking_frame(_said(old)) == frame
+                    earlier
+                    for earlier in lines
+                    if self.session_path not in earlier
+                    and lang.liking_frame(_said(earlier)) == frame
                 ]
                 replaced = same if len(same) == 1 else []
-            for old in replaced:
-                lines.remove(old)
+            for earlier in replaced:
+                lines.remove(earlier)
                 page.add(
                     "Past",
-                    f"{old} — past: replaced on {s.time[:10]} ({self.cite})",
-                    key=old,
+                    f"{earlier} — past: replaced on {s.time[:10]} ({self.cite})",
+                    key=earlier,
                 )
         page.add(section, line, key=key)
 
@@ -507,6 +508,7 @@ class Writer(PageIO):
                 ]
             lines = page.sections.setdefault("Upcoming", [])
             for s in upcoming:
+                assert s.when is not None  # kept above only when it has a date
                 where = self._where(s)
                 page.add(
                     "Upcoming",
@@ -551,6 +553,8 @@ class Writer(PageIO):
 
     def apply_corrections(self, corrections: list[Sentence]) -> None:
         for s in corrections:
+            if s.correction is None:
+                continue
             statement, old, new = s.correction
             subjects = {self.filing.directory.person(n) for n in s.people} | set(s.projects)
             if self.filing.session_project:
@@ -688,10 +692,7 @@ class Writer(PageIO):
             self.update(
                 path,
                 path.rsplit("/", 1)[1],
-                lambda page, lines=lines: [
-                    *(page.add("Past", ln) for ln in lines),
-                    _order_sections(page),
-                ],
+                lambda page, lines=lines: _add_past(page, lines),
             )
         return edited
 
@@ -779,6 +780,13 @@ class Writer(PageIO):
             page.sections["Contents"] = known + others
 
         self.update(self.root, "Memory", change)
+
+
+def _add_past(page: Page, lines: list[str]) -> None:
+    """Put `lines` under the page's "Past" heading, sections in their usual order."""
+    for ln in lines:
+        page.add("Past", ln)
+    _order_sections(page)
 
 
 def _order_sections(page: Page) -> None:

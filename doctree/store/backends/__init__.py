@@ -24,17 +24,20 @@ import sqlite3
 import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeGuard
 
 from doctree.errors import DatabaseUnavailableError, UserError
 from doctree.store.model import PassageSearch
+
+if TYPE_CHECKING:
+    from typing_extensions import TypeIs
 
 URL_SCHEMES = ("postgresql://", "postgres://")
 BUSY_TIMEOUT_MS = 30_000
 _WORD = re.compile(r"\w+", re.UNICODE)
 
 
-def is_database_url(target: object) -> bool:
+def is_database_url(target: object) -> TypeGuard[str]:
     """Whether `target` names a database server (`postgresql://...`) rather than a file."""
     return isinstance(target, str) and target.startswith(URL_SCHEMES)
 
@@ -251,7 +254,7 @@ class BackendConnection:
     dialect: Dialect
 
 
-def is_connection(db: object) -> bool:
+def is_connection(db: object) -> TypeIs[sqlite3.Connection | BackendConnection]:
     """Whether `db` is an open connection of a backend (rather than a path or URL)."""
     import sqlite3
 

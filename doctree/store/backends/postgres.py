@@ -84,13 +84,19 @@ def _psycopg() -> Any:
 class PgIntegrityError(sqlite3.IntegrityError, DoctreeError):
     """A constraint of the PostgreSQL schema refused a write."""
 
+    sqlstate: str = ""  # the server's SQLSTATE
+
 
 class PgOperationalError(sqlite3.OperationalError, DoctreeError):
     """The server could not do it now (connection, lock timeout, serialisation)."""
 
+    sqlstate: str = ""  # the server's SQLSTATE
+
 
 class PgDatabaseError(sqlite3.DatabaseError, DoctreeError):
     """Any other error the server reported."""
+
+    sqlstate: str = ""  # the server's SQLSTATE
 
 
 class PgConnectionLost(PgOperationalError, DatabaseUnavailableError):
@@ -136,13 +142,13 @@ def _error(e: Exception) -> sqlite3.Error:
     text = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
     state = getattr(e, "sqlstate", None) or ""
     if isinstance(e, psycopg.IntegrityError):
-        out: sqlite3.Error = PgIntegrityError(text)
+        out: PgIntegrityError | PgOperationalError | PgDatabaseError = PgIntegrityError(text)
     elif state in _BUSY or isinstance(e, psycopg.OperationalError):
         out = PgOperationalError(text)
     else:
         out = PgDatabaseError(text)
-    out.sqlite_errorname = _BUSY.get(state, f"POSTGRES_{state or 'ERROR'}")  # type: ignore[attr-defined]
-    out.sqlstate = state  # type: ignore[attr-defined]
+    out.sqlite_errorname = _BUSY.get(state, f"POSTGRES_{state or 'ERROR'}")
+    out.sqlstate = state
     return out
 
 
@@ -178,7 +184,7 @@ class Row(tuple):
     __slots__ = ()
     _index: dict[str, int] = {}
 
-    def __getitem__(self, key: Any) -> Any:  # type: ignore[override]
+    def __getitem__(self, key: Any) -> Any:
         if isinstance(key, str):
             return tuple.__getitem__(self, self._index[key])
         return tuple.__getitem__(self, key)
@@ -361,8 +367,8 @@ class PgConnection(BackendConnection):
 
     def _lost(self, why: str) -> PgConnectionLost:
         out = PgConnectionLost(f"connection to the server lost: {why}")
-        out.sqlite_errorname = "POSTGRES_CONNECTION_LOST"  # type: ignore[attr-defined]
-        out.sqlstate = "08006"  # type: ignore[attr-defined]
+        out.sqlite_errorname = "POSTGRES_CONNECTION_LOST"
+        out.sqlstate = "08006"
         return out
 
     def _reconnect(self) -> None:
