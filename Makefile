@@ -30,7 +30,7 @@ demo: $(VENV)/.installed
 test: $(VENV)/.installed mcp-inspector
 	$(BIN)/pytest -q
 
-# The official MCP Inspector CLI, for tests/test_mcp_inspector.py (which drives `doctree mcp`
+# The official MCP Inspector CLI, for tests/interop/test_mcp_inspector.py (which drives `doctree mcp`
 # through it), installed locally into .node/ when npm is here; without it that test is
 # skipped with this target's name.
 MCP_INSPECTOR_VERSION ?= 2.12.0
@@ -39,8 +39,8 @@ mcp-inspector:
 	elif command -v npm >/dev/null 2>&1; then \
 	  npm install --prefix .node --no-save --no-audit --no-fund --loglevel=error \
 	    @modelcontextprotocol/inspector@$(MCP_INSPECTOR_VERSION) || \
-	    echo "npm install of the MCP Inspector failed: tests/test_mcp_inspector.py will skip"; \
-	else echo "npm is not installed: tests/test_mcp_inspector.py will skip"; fi
+	    echo "npm install of the MCP Inspector failed: tests/interop/test_mcp_inspector.py will skip"; \
+	else echo "npm is not installed: tests/interop/test_mcp_inspector.py will skip"; fi
 
 # Every bench in bench/ in its quick form: one table, one JSON file under .bench/.
 bench: $(VENV)/.installed
@@ -49,7 +49,7 @@ bench: $(VENV)/.installed
 docs: $(VENV)/.installed
 	$(BIN)/python -m doctree.cli.docs
 
-# Headless Chromium for the inspector's browser tests (tests/test_web_browser.py), from the
+# Headless Chromium for the inspector's browser tests (tests/web/test_web_browser.py), from the
 # Debian package (root or sudo); without it those tests are skipped with this hint.
 browser:
 	@command -v chromium >/dev/null 2>&1 && echo "chromium is installed: $$(command -v chromium)" || \

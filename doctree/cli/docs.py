@@ -4,7 +4,7 @@
     .venv/bin/python -m doctree.cli.docs --check   # exit 1 if docs/cli.md is out of date
 
 The reference is generated, never edited by hand, so it cannot drift from the code;
-tests/test_docs.py fails when it is stale.
+tests/project/test_docs.py fails when it is stale.
 """
 
 from __future__ import annotations

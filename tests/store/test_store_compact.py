@@ -1,0 +1,447 @@
+"""Compact storage of bodies: the encoding, migration 010 converting a database of the
+format before it (resumably), the full-text index over the store's own text, and redaction
+leaving nothing of an erased body anywhere in the file."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from doctree.memory.erase import forget
+from doctree.store import compact, encoding
+from doctree.store.db import applied_migrations, apply_migrations, connect, migrations
+from doctree.store.documents import Actor, DocumentsRepository
+from tests.storage_old_format import old_format_copy
+
+OWNER = "a"
+WORDS = [
+    "alpha",
+    "beta",
+    "gamma",
+    "delta",
+    "garden",
+    "tea",
+    "coffee",
+    "river",
+    "stone",
+    "cloud",
+    "paper",
+    "lamp",
+]
+
+
+def note(rnd: random.Random, lines: int = 30) -> str:
+    return "".join(" ".join(rnd.choice(WORDS) for _ in range(9)) + "\n" for _ in range(lines))
+
+
+def edit_line(rnd: random.Random, body: str, line: str | None = None) -> str:
+    lines = body.splitlines(keepends=True)
+    lines[rnd.randrange(len(lines))] = line or note(rnd, 1)
+    return "".join(lines)
+
+
+def stored_values(conn: sqlite3.Connection) -> list[tuple[str, int, int, bytes | None]]:
+    rows = [
+        ("documents", r[0], 0, r[1]) for r in conn.execute("SELECT id, body_data FROM documents")
+    ]
+    rows += [
+        ("document_versions", r[0], r[1], r[2])
+        for r in conn.execute(
+            "SELECT document_id, version, body_data FROM document_versions"
+            " ORDER BY document_id, version"
+        )
+    ]
+    return rows
+
+
+def every_stored_body(conn: sqlite3.Connection) -> list[str]:
+    """Every body the file holds, decoded from its stored value, whatever its encoding."""
+    out = []
+    text: str | None = None
+    for table, _, version, value in stored_values(conn):
+        if table == "documents":
+            out.append(encoding.decode(value, None))
+            continue
+        if version == 1:
+            text = None
+        text = None if value is None else encoding.decode(value, text)
+        if text is not None:
+            out.append(text)
+    return out
+
+
+def histories(repo: DocumentsRepository) -> dict[int, list[tuple]]:
+    out: dict[int, list[tuple]] = {}
+    for v in repo.iter_versions(OWNER):
+        out.setdefault(v.document_id, []).append(
+            (v.version, v.operation, v.path, v.title, v.body, v.content_sha256, v.size)
+        )
+    return out
+
+
+# -- encoding ---------------------------------------------------------------------------------
+
+
+@given(st.text(max_size=300), st.text(max_size=300), st.integers(min_value=1, max_value=200))
+def test_any_text_encodes_against_any_base_and_decodes_exactly(base, text, version):
+    value = encoding.encode(text, base, version)
+    assert encoding.decode(value, base) == text
+    assert encoding.decode(encoding.reencode_after(base, value), None) == text
+
+
+def test_a_one_line_edit_is_stored_as_a_small_delta():
+    rnd = random.Random(1)
+    base = note(rnd, 150)
+    text = edit_line(rnd, base)
+    value = encoding.encode(text, base, 2)
+    assert not encoding.is_full(value)
+    assert len(value) < 120
+    assert encoding.decode(value, base) == text
+
+
+def test_scattered_edits_in_a_long_body_copy_the_unchanged_lines():
+    rnd = random.Random(2)
+    base = note(rnd, 200)
+    lines = base.splitlines(keepends=True)
+    lines[10], lines[190] = "first change\n", "second change\n"
+    text = "".join(lines)
+    value = encoding.encode(text, base, 2)
+    assert len(value) < 200 and encoding.decode(value, base) == text
+
+
+def test_keyframes_bound_the_rows_a_read_needs():
+    assert [encoding.is_keyframe(v) for v in (1, 2, encoding.CHAIN, encoding.CHAIN + 1)] == [
+        True,
+        False,
+        False,
+        True,
+    ]
+    for v in range(1, 200):
+        assert v - encoding.chain_start(v) < encoding.CHAIN
+        assert encoding.is_keyframe(encoding.chain_start(v))
+
+
+def test_a_damaged_value_is_an_error_not_garbage():
+    with pytest.raises(encoding.EncodingError):
+        encoding.decode(b"\x01not deflate", None)
+    with pytest.raises(encoding.EncodingError):
+        encoding.decode(b"\x09", None)
+    with pytest.raises(encoding.EncodingError, match="no previous version"):
+        long = "a line of text that repeats\n" * 20
+        encoding.decode(encoding.encode(long + "more", long, 2), None)
+
+
+# -- the store ----------------------------------------------------------------------------------
+
+
+def test_a_long_history_reads_back_exactly_and_sizes_are_of_the_plain_text(repo):
+    rnd = random.Random(3)
+    bodies = [note(rnd, 40)]
+    while len(bodies) < 3 * encoding.CHAIN + 5:
+        line = "ünïcode line 🙂\n" if rnd.random() < 0.2 else None
+        if (body := edit_line(rnd, bodies[-1], line)) != bodies[-1]:
+            bodies.append(body)
+    for b in bodies:
+        repo.write(OWNER, "~/doc", b)
+    got = repo.history(OWNER, "~/doc")
+    assert [v.body for v in got] == bodies
+    assert [repo.read(OWNER, "~/doc", version=n).body for n in range(1, len(bodies) + 1)] == bodies
+    assert all(v.size == len(v.body.encode()) for v in got)
+    keyframes = sum(
+        encoding.is_full(r[0]) for r in repo.conn.execute("SELECT body_data FROM document_versions")
+    )
+    assert keyframes == 4  # versions 1, 33, 65, 97: every other version is a delta
+    assert [v.body for v in repo.log(OWNER, limit=None)][::-1] == bodies
+
+
+def test_iter_versions_decodes_every_version_under_a_path(repo):
+    repo.write(OWNER, "~/x/a", "one")
+    repo.write(OWNER, "~/x/a", "one two")
+    repo.write(OWNER, "~/y", "elsewhere")
+    repo.move(OWNER, "~/y", "~/x/y")
+    got = [(v.path, v.version, v.body) for v in repo.iter_versions(OWNER, "~/x")]
+    assert got == [
+        ("~/x", 1, ""),
+        ("~/x/a", 1, "one"),
+        ("~/x/a", 2, "one two"),
+        ("~/x/y", 2, "elsewhere"),
+    ]
+
+
+@pytest.mark.sqlite_only
+def test_the_full_text_index_holds_no_copy_of_the_bodies(repo):
+    repo.write(OWNER, "~/n", "a garden of tea")
+    tables = {r[0] for r in repo.conn.execute("SELECT name FROM sqlite_master")}
+    assert "documents_fts_content" not in tables
+    [hit] = repo.search(OWNER, "garden")
+    assert hit.path == "~/n" and hit.snippet == "a [garden] of tea"
+
+
+# -- migration 010 ------------------------------------------------------------------------------
+
+
+def build_history(repo: DocumentsRepository, seed: int = 5) -> None:
+    """Notes written and edited past a keyframe, moved, deleted, restored and redacted."""
+    rnd = random.Random(seed)
+    for i in range(12):
+        repo.write(OWNER, f"~/notes/n{i}", f"# Note {i}\n\n" + note(rnd, 20))
+    for _ in range(150):
+        path = f"~/notes/n{rnd.randrange(12)}"
+        repo.write(OWNER, path, edit_line(rnd, repo.read(OWNER, path).body))
+    repo.move(OWNER, "~/notes/n3", "~/archive/n3")
+    repo.delete(OWNER, "~/notes/n4")
+    repo.restore(OWNER, "~/notes/n4", 1)
+    repo.delete(OWNER, "~/notes/n5")
+    repo.erase_version(OWNER, "~/notes/n6", 2)
+    repo.erase_version(OWNER, "~/notes/n7", repo.read(OWNER, "~/notes/n7").version)
+
+
+QUERIES = ["garden tea", "river", "note 3", "stone cloud paper", "archive", "lamp alpha beta"]
+
+
+def search_results(repo: DocumentsRepository) -> list:
+    return [
+        [(h.document_id, h.path, h.title, h.snippet, h.score) for h in repo.search(OWNER, q)]
+        for q in QUERIES
+    ]
+
+
+def old_database(tmp_path):
+    """(path of a database in the format before 010, what its store holds)."""
+    with DocumentsRepository(tmp_path / "source.db") as source:
+        build_history(source)
+        want = histories(source)
+        live = {d.path: d.body for d in source.documents(OWNER)}
+        old_format_copy(source.conn, tmp_path / "old.db")
+    return tmp_path / "old.db", want, live
+
+
+def test_migration_converts_a_database_of_the_previous_format_exactly(tmp_path):
+    path, want, live = old_database(tmp_path)
+    raw = sqlite3.connect(path)
+    assert raw.execute("SELECT COUNT(*) FROM document_versions WHERE body IS NULL").fetchone()[0]
+    raw.close()
+    before_conn = connect(path, migrate=False)
+    before = search_results(DocumentsRepository(before_conn))  # searched as the old schema
+    before_conn.close()
+
+    with DocumentsRepository(path) as repo:
+        assert "010_compact_versions" in applied_migrations(repo.conn)
+        assert not compact.pending(repo.conn)
+        assert histories(repo) == want
+        assert {d.path: d.body for d in repo.documents(OWNER)} == live
+        assert search_results(repo) == before
+        assert any(before)  # the queries find something
+        # and the store keeps working on the converted history
+        repo.write(OWNER, "~/notes/n1", repo.read(OWNER, "~/notes/n1").body + "more\n")
+        assert repo.history(OWNER, "~/notes/n1")[-1].body.endswith("more\n")
+
+
+def test_an_interrupted_migration_resumes_on_the_next_open(tmp_path):
+    path, want, _ = old_database(tmp_path)
+    conn = connect(path, migrate=False)
+    # the SQL of 010 and a few batches of its data step, as a process killed midway leaves
+    shipped = [m for m in migrations() if m[0] <= 10]
+    apply_migrations(conn, available=shipped)
+    assert 0 < compact.convert(conn, batch=40, max_batches=3) <= 120
+    left = conn.execute(
+        "SELECT COUNT(*) FROM document_versions WHERE body_data IS NULL AND body IS NOT NULL"
+    ).fetchone()[0]
+    assert left > 0 and compact.pending(conn)
+    conn.close()
+
+    with DocumentsRepository(path) as repo:
+        assert not compact.pending(repo.conn)
+        assert histories(repo) == want
+
+
+def test_a_migration_killed_midway_resumes(tmp_path):
+    path, want, _ = old_database(tmp_path)
+    code = (
+        "import os, sys\n"
+        "from doctree.store import compact\n"
+        "from doctree.store.db import connect\n"
+        "real = compact.encoding.encode\n"
+        "count = [0]\n"
+        "def encode(*a):\n"
+        "    count[0] += 1\n"
+        "    if count[0] == 100:\n"
+        "        os.kill(os.getpid(), 9)\n"
+        "    return real(*a)\n"
+        "compact.encoding.encode = encode\n"
+        "compact.BATCH = 50\n"
+        "connect(sys.argv[1])\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True)
+    assert proc.returncode == -9, proc.stderr.decode()
+    raw = sqlite3.connect(path)
+    done = raw.execute("SELECT COUNT(*) FROM document_versions WHERE body_data IS NOT NULL")
+    assert done.fetchone()[0] > 0
+    raw.close()
+
+    with DocumentsRepository(path) as repo:
+        assert histories(repo) == want
+
+
+def test_two_processes_opening_an_old_database_at_once_both_succeed(tmp_path):
+    path, want, _ = old_database(tmp_path)
+    code = "import sys; from doctree.store.db import connect; connect(sys.argv[1]).close()"
+    procs = [
+        subprocess.Popen([sys.executable, "-c", code, str(path)], stderr=subprocess.PIPE)
+        for _ in range(2)
+    ]
+    for p in procs:
+        _, err = p.communicate(timeout=120)
+        assert p.returncode == 0, err.decode()
+    with DocumentsRepository(path) as repo:
+        assert histories(repo) == want
+
+
+# -- redaction leaves nothing behind --------------------------------------------------------------
+
+SECRET = "zanzibar-otter-7731-quokkapass"
+TOKENS = [b"zanzibar", b"quokkapass", SECRET.encode()]
+
+
+def file_bytes(repo: DocumentsRepository) -> bytes:
+    repo.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    data = repo.path.read_bytes()
+    wal = repo.path.with_name(repo.path.name + "-wal")
+    return data + (wal.read_bytes() if wal.exists() else b"")
+
+
+def assert_secret_gone(repo: DocumentsRepository) -> None:
+    if repo.path is not None:  # SQLite: its file's bytes (a server's files are its own)
+        data = file_bytes(repo)
+        for token in TOKENS:
+            assert token not in data
+    assert not any(SECRET in body for body in every_stored_body(repo.conn))
+    assert repo.search(OWNER, "zanzibar quokkapass") == []
+
+
+def test_redacting_a_version_others_are_deltas_of_erases_it_and_keeps_them(repo):
+    rnd = random.Random(8)
+    bodies = [note(rnd)]
+    bodies.append(edit_line(rnd, bodies[-1], f"the code is {SECRET}\n"))
+    bodies.append(bodies[-1].replace(f"the code is {SECRET}\n", "no code here\n"))
+    for _ in range(10):
+        bodies.append(edit_line(rnd, bodies[-1]))
+    for b in bodies:
+        repo.write(OWNER, "~/doc", b)
+    assert any(SECRET in b for b in every_stored_body(repo.conn))
+
+    repo.erase_version(OWNER, "~/doc", 2, actor=Actor("user", "admin"))
+
+    history = repo.history(OWNER, "~/doc")
+    assert [v.body for v in history[:13]] == [bodies[0], None, *bodies[2:]]
+    assert_secret_gone(repo)
+
+
+def test_forget_across_keyframes_and_a_deleted_document_leaves_no_copy(repo):
+    rnd = random.Random(9)
+    body = note(rnd)
+    repo.write(OWNER, "~/keep", body)
+    for k in range(encoding.CHAIN + 8):  # the secret lives in versions 2..12 and 30..40
+        line = f"noted {SECRET} line\n" if k < 11 or 28 <= k < 39 else None
+        body = edit_line(rnd, body, line) if line else body.replace(f"noted {SECRET} line\n", "")
+        body = edit_line(rnd, body) if not line else body
+        repo.write(OWNER, "~/keep", body)
+    repo.write(OWNER, "~/gone", f"only {SECRET}")
+    repo.write(OWNER, "~/gone", f"only {SECRET} and more")
+    repo.delete(OWNER, "~/gone")
+
+    report = forget(repo, OWNER, SECRET, actor=Actor("user", "admin"))
+
+    assert report.rewritten > 10
+    for v in repo.history(OWNER, "~/keep"):
+        assert v.body is None or SECRET not in v.body
+        if v.body is not None:
+            assert len(v.body.encode()) == v.size
+    assert not repo.exists(OWNER, "~/gone")
+    assert_secret_gone(repo)
+
+
+# -- one document's chain under any edits and redactions -------------------------------------------
+
+LONG = "".join(f"line {i * 104729 % 1009} of the note\n" for i in range(40))
+OPS = st.lists(
+    st.one_of(
+        st.tuples(
+            st.just("edit"),
+            st.integers(0, len(LONG)),
+            st.integers(0, 30),
+            st.text(alphabet="xyz é\n🙂", max_size=20),
+        ),
+        st.tuples(st.just("redact"), st.integers(0, 6)),
+        st.tuples(st.just("delete")),
+        st.tuples(st.just("restore"), st.integers(0, 6)),
+    ),
+    max_size=40,
+)
+
+
+@given(OPS)
+def test_any_edits_and_redactions_of_one_document_read_back_exactly(tmp_path_factory, ops):
+    """With a full copy every 4 versions, any mix of small edits, redactions (of versions that
+    later ones are deltas of), deletes and restores reads back byte for byte, also after the
+    same history is converted from the format before migration 010."""
+    saved, encoding.CHAIN = encoding.CHAIN, 4
+    tmp = tmp_path_factory.mktemp("chain")
+    try:
+        with DocumentsRepository(tmp / "s.db") as repo:
+            repo.write(OWNER, "~/d", LONG)
+            want: list[str | None] = [LONG]  # what each version reads back
+            content = [LONG]  # what each version held when it was made
+            kinds = ["created"]
+            live = True
+
+            def append(body: str, kind: str) -> None:
+                want.append(body)
+                content.append(body)
+                kinds.append(kind)
+
+            for op in ops:
+                if op[0] == "edit" and live:
+                    _, at, cut, text = op
+                    cur = content[-1]
+                    body = cur[:at] + text + cur[at + cut :]
+                    if body != cur:
+                        repo.write(OWNER, "~/d", body)
+                        append(body, "modified")
+                elif op[0] == "redact":
+                    version = max(1, len(want) - op[1])
+                    erased = content[version - 1]
+                    # the current state is emptied too when it holds the redacted content
+                    current = version == len(want) or erased == content[-1]
+                    repo.erase_version(OWNER, "~/d", version)
+                    want[version - 1] = None
+                    for i, kind in enumerate(kinds):  # earlier redactions that carried it
+                        if kind == "redacted" and content[i] == erased and erased:
+                            want[i] = None
+                    append("" if current else content[-1], "redacted")
+                elif op[0] == "delete" and live:
+                    repo.delete(OWNER, "~/d")
+                    append(content[-1], "deleted")
+                    live = False
+                elif op[0] == "restore":
+                    version = max(1, len(want) - op[1])
+                    old = repo.version(1, version)
+                    if old.body is not None and not old.deleted:
+                        repo.restore(OWNER, "~/d", version)
+                        append(old.body, "restored")
+                        live = True
+            got = [v.body for v in repo.history(OWNER, "~/d")]
+            assert got == want
+            assert [repo.version(1, n).body for n in range(1, len(want) + 1)] == want
+            assert [v.body for v in repo.iter_versions(OWNER)] == want
+            old_format_copy(repo.conn, tmp / "old.db")
+        with DocumentsRepository(tmp / "old.db") as migrated:
+            assert [v.body for v in migrated.history(OWNER, "~/d")] == want
+    finally:
+        encoding.CHAIN = saved
