@@ -1,13 +1,13 @@
 # Two commands do all set-up on a fresh machine:
 #   make demo   the memory agent (offline, no API key) replays the fixture transcripts,
 #               then shows the memory tree it wrote
-#   make test   the test suite
+#   make test   the test suite (every test; `make test-fast` for the quick subset)
 VENV ?= .venv
 PYTHON ?= python3
 BIN := $(VENV)/bin
 DEMO_DB ?= .demo/doctree.db
 
-.PHONY: demo test lint docs clean browser serve mcp-inspector bench
+.PHONY: demo test test-fast lint docs clean browser serve mcp-inspector bench
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,8 +27,15 @@ demo: $(VENV)/.installed
 	@echo "  $(BIN)/doctree --db $(DEMO_DB) log '~/memory' --run 1"
 	@echo "  make serve    # the web inspector on http://127.0.0.1:8765/"
 
+# Every test: both backends, the processes, the browser (what .ci/run runs).
 test: $(VENV)/.installed mcp-inspector
 	$(BIN)/pytest -q
+
+# The quick subset while you work: no test marked slow (processes, long property runs),
+# browser or postgres (see docs/testing.md); FOLDER narrows it, e.g. `make test-fast
+# FOLDER=tests/store`. Run `make test` before you push.
+test-fast: $(VENV)/.installed
+	$(BIN)/pytest -q -m "not slow and not browser and not postgres" $(FOLDER)
 
 # The official MCP Inspector CLI, for tests/interop/test_mcp_inspector.py (which drives `doctree mcp`
 # through it), installed locally into .node/ when npm is here; without it that test is

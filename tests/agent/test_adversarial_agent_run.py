@@ -4,6 +4,8 @@ loopback fake of the Messages API."""
 
 from __future__ import annotations
 
+import pytest
+
 from doctree.agent.runtime import MemoryAgentRuntime
 from doctree.llm.definitions import load_definition
 from tests.fakes.messages_api import (
@@ -30,6 +32,7 @@ HOSTILE = [
 ]
 
 
+@pytest.mark.slow
 def test_hostile_tool_calls_are_error_results_and_the_run_completes(repo):
     script = [message(tool_use_block(name, input)) for name, input in HOSTILE]
     script += [

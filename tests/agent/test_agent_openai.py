@@ -103,6 +103,7 @@ def seeded(repo):
 # -- the loop on chat completions -------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_multi_turn_tool_loop_writes_through_the_tools(repo, fake):
     srv = fake(
         chat(None, write("~/memory/patterns", "# Patterns\n\n- prefers tea (session s-1)\n")),
@@ -362,6 +363,7 @@ def _reads_then_finishes(request):
     return chat(None, call("document_read", {"path": "~/memory"}))
 
 
+@pytest.mark.slow
 def test_a_transcript_too_long_for_the_window_is_handed_over_in_parts(repo):
     long = _long_transcript(300)  # about 30 KB: several times what an 8k window holds
     with FakeChatServer(_reads_then_finishes, context_window=8192) as srv:
@@ -382,6 +384,7 @@ def test_a_transcript_too_long_for_the_window_is_handed_over_in_parts(repo):
     assert all("- session: s-1" in m for m in firsts)  # each part keeps the header
 
 
+@pytest.mark.slow
 def test_a_record_too_long_for_the_window_is_cut_between_lines(repo):
     huge = "\n".join(f"line {i} of a pasted log that goes on and on" for i in range(1200))
     text = TRANSCRIPT + f"\n## user · 2026-11-20T09:05:00Z\n\n{huge}\n"
@@ -567,6 +570,7 @@ def test_the_engine_passes_the_backend_settings_to_its_worker(db_path, monkeypat
     assert cmd[cmd.index("--context-window") + 1] == "16384"
 
 
+@pytest.mark.slow
 def test_a_worker_process_runs_the_memory_agent_on_the_openai_backend(db_path, tmp_path):
     import os
     import subprocess
@@ -587,6 +591,7 @@ def test_a_worker_process_runs_the_memory_agent_on_the_openai_backend(db_path, t
         assert srv.requests and srv.failures == []
 
 
+@pytest.mark.slow
 def test_a_worker_refuses_a_window_too_small_before_its_first_tick(db_path):
     import os
     import subprocess
@@ -630,6 +635,7 @@ RESPONSES = {
 }
 
 
+@pytest.mark.slow
 def test_no_mix_of_misbehaviour_corrupts_memory(tmp_path_factory):
     """Any sequence of good and bad turns (the script may also run out, failing the run):
     a failed run leaves memory exactly as it was; a finished one holds only what the valid

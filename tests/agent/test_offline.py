@@ -406,6 +406,7 @@ def test_session_handed_over_in_two_parts_keeps_one_page(repo):
     assert not repo.exists("main", "~/memory/archive/2026-W48/s-parts")
 
 
+@pytest.mark.slow
 def test_replaying_all_fixtures_twice_gives_the_same_tree_and_versions(tmp_path):
     snapshots = []
     for name in ("one.db", "two.db"):
@@ -445,6 +446,7 @@ class Checked(Recording):
         return result
 
 
+@pytest.mark.slow
 @settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
@@ -462,6 +464,7 @@ def test_any_user_text_is_handled_inside_memory(repo, words):
     assert {v.operation for v in new} <= {"created", "modified"}
 
 
+@pytest.mark.slow
 def test_the_fixtures_replay_without_a_single_tool_error(repo):
     errors = {}
     for f in sorted(FIXTURES.glob("*.md")):

@@ -90,6 +90,7 @@ def test_behaviour_keeps_the_expected_facts(repo, name, capsys):
     )
 
 
+@pytest.mark.slow
 def test_no_version_of_any_page_holds_a_secret(repo):
     for name in sorted(EXPECTED):
         replay(repo, BEHAVIOURS / name)

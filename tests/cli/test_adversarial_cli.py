@@ -18,6 +18,8 @@ from doctree.cli import cli
 from doctree.store.backends import is_database_url
 from doctree.store.db import connect
 
+pytestmark = pytest.mark.slow
+
 DOCTREE = [sys.executable, "-m", "doctree"]
 
 

@@ -89,6 +89,7 @@ def test_run_show_of_an_unknown_run_is_a_one_line_error(db_path, repo):
     assert result.output.strip() == "error: run 42: no such run"
 
 
+@pytest.mark.slow
 def test_replay_records_a_cassette_and_replays_it_from_the_command_line(
     tmp_path, fresh_database, monkeypatch
 ):

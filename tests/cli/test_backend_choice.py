@@ -13,6 +13,8 @@ import pytest
 
 from doctree.sessions.repository import SessionsRepository
 
+pytestmark = pytest.mark.slow
+
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "transcripts" / "01-personal-assistant.md"
 
 

@@ -153,6 +153,7 @@ def test_the_default_database_and_its_folder_are_created_by_the_first_write(tmp_
 # -- through real processes -----------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_brief_example_creates_nothing_and_exits_2(tmp_path):
     env = {**os.environ, "HOME": str(tmp_path)}
     env.pop("DOCTREE_DB", None)

@@ -12,10 +12,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from doctree.interop.mcp_server import TOOL_SPECS
 from doctree.store.documents import DocumentsRepository
 from doctree.worker.engine import Engine
 from tests.fakes.messages_api import FakeMessagesServer, Scripted, message, text_block
+
+pytestmark = pytest.mark.slow
 
 PERSONAL = Path(__file__).parents[1] / "fixtures" / "transcripts" / "01-personal-assistant.md"
 

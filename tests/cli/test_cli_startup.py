@@ -11,6 +11,7 @@ import json
 import subprocess
 import sys
 
+import pytest
 from click.testing import CliRunner
 
 HEAVY = (
@@ -51,6 +52,7 @@ def top(modules: set[str]) -> set[str]:
     return {m.split(".")[0] for m in modules}
 
 
+@pytest.mark.slow
 def test_help_imports_no_store_sdk_or_command_module():
     status, modules, out = modules_after("--help")
     assert status == 0 and "Commands:" in out
@@ -64,6 +66,7 @@ def test_help_imports_no_store_sdk_or_command_module():
     }, doctree_modules
 
 
+@pytest.mark.slow
 def test_read_imports_its_own_command_module_only(tmp_path):
     db = tmp_path / "t.db"
     subprocess.run(
@@ -103,6 +106,7 @@ def test_every_command_module_is_listed():
     assert {m for m, _ in COMMANDS.values()} <= set(MODULES)
 
 
+@pytest.mark.slow
 def test_lazy_help_is_the_help_of_the_loaded_commands():
     """The lazily listed commands read exactly as click lists the loaded commands."""
     from doctree.cli import cli
@@ -120,6 +124,7 @@ def test_lazy_help_is_the_help_of_the_loaded_commands():
     assert loaded.output.splitlines()[0] == shown[0]
 
 
+@pytest.mark.slow
 def test_unknown_command_is_still_a_usage_error():
     proc = subprocess.run(
         [sys.executable, "-m", "doctree", "no-such-command"], capture_output=True, text=True

@@ -18,6 +18,8 @@ from click.testing import CliRunner
 from doctree.cli import cli
 from doctree.store.documents import DocumentsRepository
 
+pytestmark = pytest.mark.slow
+
 DOCTREE = [sys.executable, "-m", "doctree"]
 ALICE = "# Alice\nLikes tea.\nMet Kohl at the fair.\nWorks at Acme.\n"
 

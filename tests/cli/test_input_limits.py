@@ -18,7 +18,7 @@ import pytest
 from doctree.sessions.transcripts import MAX_TRANSCRIPT_BYTES
 from doctree.store.documents import DocumentsRepository
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX files")
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(sys.platform == "win32", reason="POSIX files")]
 
 LIMIT = 50_000  # DOCTREE_MAX_BODY_BYTES for these tests
 

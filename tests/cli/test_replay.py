@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from doctree.cli import cli
@@ -198,6 +199,7 @@ def test_a_failed_run_leaves_the_session_pending_and_says_why(db_path):
         assert sessions.require("s-2026-11-16-week-plan").invalidated_at is not None
 
 
+@pytest.mark.slow
 def test_two_replays_of_all_fixtures_give_the_same_tree_and_versions(fresh_database):
     fixtures = [str(p) for p in sorted(FIXTURES.glob("*.md"))]
     results = []
@@ -215,6 +217,7 @@ def test_two_replays_of_all_fixtures_give_the_same_tree_and_versions(fresh_datab
     assert {owner for owner, *_ in results[0]} == {"main", "ops"}
 
 
+@pytest.mark.slow
 def test_record_then_replay_through_the_cli_gives_the_same_tree(
     tmp_path, fresh_database, monkeypatch
 ):

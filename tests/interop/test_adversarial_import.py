@@ -27,6 +27,7 @@ def vault(tmp_path):
     return d
 
 
+@pytest.mark.slow
 def test_import_skips_a_fifo_and_reports_it_without_hanging(db_path, vault):
     # a real process with a timeout: the defect was a read that never returned
     proc = subprocess.run(
@@ -66,6 +67,7 @@ def test_import_skips_a_socket(repo, tmp_path):
     assert "~/memory/a" in report.created
 
 
+@pytest.mark.slow
 def test_import_reports_non_utf8_file_and_folder_names_and_imports_the_rest(db_path, tmp_path):
     d = tmp_path / "v"
     d.mkdir()

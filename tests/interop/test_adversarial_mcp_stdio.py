@@ -15,7 +15,10 @@ import pytest
 
 from doctree.store.documents import DocumentsRepository
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="select on pipes")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(sys.platform == "win32", reason="select on pipes"),
+]
 
 
 class Server:

@@ -167,6 +167,7 @@ memory_calls = mostly(
 )
 
 
+@pytest.mark.slow
 @FUZZ
 @given(calls=st.lists(memory_calls, min_size=1, max_size=6))
 def test_memory_tools_return_results_and_stay_in_memory(tmp_path_factory, calls):
@@ -224,6 +225,7 @@ mcp_calls = mostly(st.sampled_from(list(MCP_SPECS)), st.just("delete"), 8).flatm
 )
 
 
+@pytest.mark.slow
 @FUZZ
 @given(calls=st.lists(mcp_calls, min_size=1, max_size=6))
 def test_mcp_tools_return_one_line_errors_and_stay_under_the_served_subtree(
@@ -259,6 +261,7 @@ def _with_client(db, script, under="~/memory"):
         repo.close()
 
 
+@pytest.mark.slow
 def test_mcp_server_in_process_survives_a_hostile_session(db_path):
     hostile = [
         ("read", {"path": "~/memory", "version": 2**70}),
@@ -333,6 +336,7 @@ command_inputs = mostly(
 )
 
 
+@pytest.mark.slow
 @FUZZ
 @given(commands=st.lists(mostly(command_inputs, values, 8), min_size=1, max_size=6))
 def test_memory_tool_backend_never_raises_but_tool_errors_and_stays_in_memory(

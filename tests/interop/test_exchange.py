@@ -55,6 +55,7 @@ tree = st.dictionaries(
 )
 
 
+@pytest.mark.slow
 @settings(
     max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )

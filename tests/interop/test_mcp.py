@@ -10,6 +10,8 @@ import pytest
 
 from doctree.store.documents import DocumentsRepository
 
+pytestmark = pytest.mark.slow
+
 TOOLS = {
     "read",
     "write",

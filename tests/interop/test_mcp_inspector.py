@@ -17,6 +17,8 @@ import pytest
 from doctree.interop.mcp_server import TOOL_SPECS
 from doctree.store.documents import DocumentsRepository
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 INSPECTOR = ROOT / ".node" / "node_modules" / ".bin" / "mcp-inspector"
 

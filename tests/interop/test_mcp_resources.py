@@ -15,6 +15,8 @@ from doctree.cli import cli
 from doctree.memory.context import load_context
 from doctree.store.documents import DocumentsRepository
 
+pytestmark = pytest.mark.slow
+
 
 def run_session(db_path, script, *extra_args: str):
     from mcp.client import Client

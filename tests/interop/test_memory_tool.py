@@ -61,6 +61,7 @@ def result_text(block: dict) -> str:
 # -- through the SDK's tool runner ----------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_model_remembers_through_the_tool_runner(repo):
     tool = DoctreeMemoryTool(repo, OWNER, session_id="s1")
     final, fake = run_model(

@@ -259,6 +259,7 @@ _SEGMENTS = st.sampled_from(
 )
 
 
+@pytest.mark.slow
 @settings(
     max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )

@@ -63,6 +63,7 @@ def test_memory_tool_refuses_renaming_out_of_memories(repo):
 # -- the MCP server, over real stdio --------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("path", "error"),
     [

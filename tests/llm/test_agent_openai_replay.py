@@ -49,6 +49,7 @@ def documents(repo, owner: str) -> str:
     )
 
 
+@pytest.mark.slow
 def test_every_fixture_replays_with_the_recorded_tool_traffic_and_the_golden_tree(db_path):
     outcomes, repo, srv, responder = replay_openai(db_path, fixtures(), CASSETTES / "all.json")
     try:
@@ -68,6 +69,7 @@ def test_every_fixture_replays_with_the_recorded_tool_traffic_and_the_golden_tre
         repo.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("transcript", fixtures(), ids=lambda p: p.stem)
 def test_each_fixture_replays_on_a_fresh_tree_through_chat_completions(db_path, transcript):
     outcomes, repo, srv, responder = replay_openai(db_path, [transcript], cassette_for(transcript))
@@ -108,6 +110,7 @@ def _owner(transcript: Path) -> str:
     return parse_transcript(transcript.read_text(encoding="utf-8"), source=str(transcript)).agent
 
 
+@pytest.mark.slow
 def test_every_fixture_runs_inside_an_8k_window(db_path):
     """The scripted memory model over chat completions, on the shipped 8k window: no request
     exceeds the window (the fake refuses one that would), every run ends, and every write

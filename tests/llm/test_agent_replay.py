@@ -97,6 +97,7 @@ def replayed(db_path, all_cassette):
     repo.close()
 
 
+@pytest.mark.slow
 def test_every_fixture_replays_without_error(replayed):
     _, outcomes, _ = replayed
     assert [o.error for o in outcomes] == [None] * len(fixtures()), (
@@ -152,6 +153,7 @@ def test_memory_agent_sessions_are_never_invalidated(replayed):
     assert sessions.find_invalidated(100) == []
 
 
+@pytest.mark.slow
 def test_replay_is_deterministic(replayed, all_cassette, fresh_database):
     _, _, first = replayed
     _, second = replay_all(fresh_database("again"), all_cassette)
@@ -215,6 +217,7 @@ def test_documents_match_the_golden_snapshots(replayed):
         _golden(f"documents-{owner}.md", _documents(repo, owner))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("transcript", fixtures(), ids=lambda p: p.stem)
 def test_each_fixture_cassette_replays_on_a_fresh_tree(fresh_database, transcript):
     outcomes, (repo, _) = replay_live(
@@ -257,6 +260,7 @@ def test_replay_backend_needs_an_existing_cassette(repo, tmp_path):
         MemoryAgentRuntime(repo, backend="replay", cassette=tmp_path / "none.json")
 
 
+@pytest.mark.slow
 def test_record_mode_writes_a_cassette_that_replays_to_the_same_tree(tmp_path, fresh_database):
     transcript = fixtures()[-1]
     cassette = tmp_path / "c.json"

@@ -185,6 +185,7 @@ def test_a_key_pasted_as_a_page_name_is_refused_without_repeating_it(repo):
     assert result.is_error is False or aws.lower() not in result.content
 
 
+@pytest.mark.slow
 def test_the_cli_writes_no_secret_and_refuses_one_in_a_path(tmp_path):
     db = tmp_path / "cli.db"
     token = one_of_each_kind()[2].secret

@@ -424,6 +424,7 @@ def test_hook_given_a_database_path_opens_its_own_connection(repo, db_path):
     assert repo.exists(OWNER, TARGET)
 
 
+@pytest.mark.slow
 def test_worker_compacts_after_the_memory_agent_stores(db_path, repo):
     from pathlib import Path
 

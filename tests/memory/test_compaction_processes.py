@@ -8,6 +8,8 @@ import subprocess
 import sys
 import threading
 
+import pytest
+
 from doctree.store.documents import Actor
 from tests.fakes.messages_api import FakeMessagesServer, message, text_block
 
@@ -41,6 +43,7 @@ def outcome(proc):
     return json.loads(out.strip().splitlines()[-1])
 
 
+@pytest.mark.slow
 def test_two_processes_compacting_one_owner_one_runs_one_skips(repo, db_path):
     repo.write(OWNER, "~/memory/t/a", "Alice prefers tea.", actor=AGENT)
     repo.write(OWNER, "~/memory/t/b", "Bob moved to Berlin.", actor=AGENT)

@@ -91,6 +91,7 @@ def sections_of(text: str) -> dict[str, list[str]]:
     return out
 
 
+@pytest.mark.slow
 @given(sources())
 def test_every_line_of_every_source_is_in_the_condensed_text(srcs):
     """Property: a line that is not a repeat of one kept before is in the output as it was
@@ -209,6 +210,7 @@ def test_a_parent_of_a_page_written_by_hand_is_not_retired(repo):
     assert "y one" not in repo.read(OWNER, "~/memory/t/compacted").body
 
 
+@pytest.mark.slow
 def test_compact_command_names_the_pages_it_skipped(db_path, repo):
     seed(repo)
     result = CliRunner().invoke(
@@ -273,6 +275,7 @@ def test_the_workers_policy_compacts_the_root_it_names(repo):
     assert result.maybe_compact(OWNER).status == "compacted"
 
 
+@pytest.mark.slow
 def test_the_readme_tour_never_compacts_the_root():
     compacts = [ln.split("#")[0].split() for ln in tour_lines() if ln.startswith("doctree compact")]
     assert compacts, "the tour shows compact"
@@ -301,6 +304,7 @@ def confirmed(db, command: str) -> list[str]:
     return ["--yes"] if "--yes" in doctree(db, command, "--help").stdout else []
 
 
+@pytest.mark.slow
 def test_revert_of_a_compactions_run_puts_every_source_back(db_path, repo):
     seed(repo)
     repo.write(

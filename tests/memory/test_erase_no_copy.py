@@ -13,6 +13,8 @@ import textwrap
 import time
 from pathlib import Path
 
+import pytest
+
 from doctree.agent.runtime import MemoryAgentRuntime
 from doctree.memory.erase import forget
 from doctree.memory.recall import hand_over
@@ -155,6 +157,7 @@ WRITER = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_forget_racing_writers_and_the_passage_index_leaves_no_stale_path_or_text(
     db_path, tmp_path
 ):
@@ -197,6 +200,7 @@ def test_forget_racing_writers_and_the_passage_index_leaves_no_stale_path_or_tex
     repo.close()
 
 
+@pytest.mark.slow
 def test_a_passage_index_update_that_read_before_forget_stores_nothing_stale(db_path):
     """The passage index reads documents outside its write transaction: one that read a
     page before a forget renamed it (in place, no new version) must not store the old path

@@ -430,6 +430,7 @@ def test_retrieve_on_a_read_only_database_with_a_current_index_leaves_nothing_ou
 # -- the benchmark -----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_locomo_benchmark_skips_cleanly_without_the_data(tmp_path):
     env = {**os.environ, "DOCTREE_LOCOMO": str(tmp_path)}
     out = subprocess.run(

@@ -205,6 +205,7 @@ def test_consolidate_command_rejects_a_bad_week_in_one_line(db_path, repo):
     assert "write an ISO week as YYYY-Www" in result.output and "Traceback" not in result.output
 
 
+@pytest.mark.slow
 def test_consolidate_after_replaying_the_fixture_transcripts(db_path, repo):
     transcripts = sorted(str(p) for p in FIXTURES.glob("*.md"))
     replay = CliRunner().invoke(cli, ["--db", str(db_path), "replay", *transcripts])

@@ -25,6 +25,7 @@ def test_every_bench_script_is_run_by_all():
     assert scripts == names
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", [n for n, _ in _all().BENCHES])
 def test_bench_takes_quick_and_json_out(name):
     proc = subprocess.run(

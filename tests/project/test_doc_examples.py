@@ -56,6 +56,7 @@ def test_the_pages_have_python_examples_and_few_are_left_out():
     assert len(left_out) <= len(BLOCKS) // 4, [b[0] for b in left_out]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("where", "code", "reason"), BLOCKS, ids=[b[0] for b in BLOCKS])
 def test_documented_example_runs_from_the_installed_package(tmp_path, where, code, reason):
     if reason is not None:
@@ -79,6 +80,7 @@ def test_documented_example_runs_from_the_installed_package(tmp_path, where, cod
     assert result.returncode == 0, f"{where} failed:\n{result.stderr[-3000:]}"
 
 
+@pytest.mark.slow
 def test_an_example_importing_the_test_scaffolding_fails_here(tmp_path):
     """The guard itself: `tests` is not importable inside an example's process."""
     script = tmp_path / "example.py"

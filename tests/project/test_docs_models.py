@@ -44,6 +44,7 @@ def reads_then_finishes(request: dict) -> dict:
     return chat(None, call("document_read", {"path": "~/memory"}))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("section", ["Ollama", "llama.cpp's server"])
 def test_the_documented_commands_reach_the_server_on_the_documented_path(section, tmp_path):
     lines = sections()[section]
@@ -100,6 +101,7 @@ def test_the_documented_prompt_budget_is_the_one_the_code_computes():
     )
 
 
+@pytest.mark.slow
 def test_a_window_too_small_is_refused_on_the_command_line_with_the_budget(tmp_path):
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "DOCTREE_"))}
     env |= {"DOCTREE_DB": str(tmp_path / "memory.db"), "OPENAI_BASE_URL": "http://127.0.0.1:9/v1"}

@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 import doctree
 
 
@@ -22,6 +24,7 @@ def test_unknown_name_is_an_attribute_error():
         raise AssertionError("expected AttributeError")
 
 
+@pytest.mark.slow
 def test_cli_help_does_not_import_heavy_modules():
     code = (
         "import sys; from doctree.cli import cli\n"

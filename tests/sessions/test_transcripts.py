@@ -219,6 +219,7 @@ _markdownish = st.lists(
 ).map("\n".join)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.lists(_messages, max_size=6))
 def test_round_trip_property_for_arbitrary_messages(messages):
@@ -227,6 +228,7 @@ def test_round_trip_property_for_arbitrary_messages(messages):
     assert list(t.messages) == messages
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.lists(_messages, max_size=6))
 def test_transcript_of_records_is_what_their_markdown_parses_back_to(messages):
@@ -263,6 +265,7 @@ def test_parsing_is_linear_in_the_number_of_messages():
     assert calls == []
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.lists(_markdownish, min_size=1, max_size=5))
 def test_round_trip_property_for_markdown_that_looks_like_structure(texts):

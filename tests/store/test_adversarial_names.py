@@ -33,12 +33,14 @@ def one_line_error(result: subprocess.CompletedProcess, code: int = 2) -> str:
     return err
 
 
+@pytest.mark.slow
 def test_write_of_a_frontmatter_title_with_a_lone_surrogate_is_one_clear_error(db_path, repo):
     err = one_line_error(run(db_path, "write", "~/memory/x", stdin=SURROGATE_TITLE))
     assert "frontmatter title is not UTF-8 text" in err
     assert repo.get("main", "~/memory/x") is None
 
 
+@pytest.mark.slow
 def test_import_of_a_frontmatter_title_with_a_lone_surrogate_is_one_clear_error(
     db_path, repo, tmp_path
 ):
@@ -80,6 +82,7 @@ def test_a_title_from_a_heading_with_a_lone_surrogate_is_not_a_traceback():
     assert title_for("~/x", "# a\ud800b\n") == "a?b"
 
 
+@pytest.mark.slow
 def test_a_path_with_a_bidi_control_is_refused_naming_the_code_point(db_path, repo):
     with pytest.raises(PathError, match="U\\+202E RIGHT-TO-LEFT OVERRIDE"):
         repo.write("a", f"~/memory/gpj{RLO}exe", "x")

@@ -131,6 +131,7 @@ WRITER = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_forget_racing_a_writer_process_erases_every_version_that_existed(db_path, tmp_path):
     repo = DocumentsRepository(db_path)
     for i in range(40):
@@ -182,6 +183,7 @@ _ops = st.lists(
 )
 
 
+@pytest.mark.slow
 @settings(
     max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )

@@ -142,6 +142,7 @@ def test_cli_blame_prints_lines_and_json(db_path, repo):
     assert bad.exit_code == 2 and "no version 9" in bad.output
 
 
+@pytest.mark.slow
 @settings(max_examples=60)
 @given(
     st.lists(

@@ -159,6 +159,7 @@ def test_failing_migration_is_rolled_back_and_not_recorded(db_path):
     conn.close()
 
 
+@pytest.mark.slow
 def test_two_processes_opening_a_fresh_database_both_succeed(db_path):
     code = "import sys; from doctree.store.db import connect; connect(sys.argv[1]).close()"
     procs = [

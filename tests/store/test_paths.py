@@ -169,6 +169,7 @@ def test_slugify_makes_a_valid_segment():
     assert slugify("???") == "untitled"
 
 
+@pytest.mark.slow
 @settings(max_examples=1000, deadline=None)
 @given(
     st.lists(

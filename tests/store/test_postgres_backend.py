@@ -95,6 +95,7 @@ def empty_url(server):
     server.drop_database(url)
 
 
+@pytest.mark.postgres
 def test_a_new_database_gets_every_migration_recorded_with_its_sha256(empty_url):
     conn = connect(empty_url)
     rows = conn.execute("SELECT number, name, sha256 FROM doctree_migrations ORDER BY number")
@@ -105,6 +106,7 @@ def test_a_new_database_gets_every_migration_recorded_with_its_sha256(empty_url)
     conn.close()
 
 
+@pytest.mark.postgres
 def test_an_edited_migration_is_refused_with_the_database_named(empty_url):
     connect(empty_url).close()
     edited = [(n, name, sql + "\n-- edited") for n, name, sql in migrations()]
@@ -114,6 +116,7 @@ def test_an_edited_migration_is_refused_with_the_database_named(empty_url):
     conn.close()
 
 
+@pytest.mark.postgres
 def test_a_database_of_a_newer_doctree_is_refused(empty_url):
     conn = connect(empty_url)
     conn.execute(
@@ -124,6 +127,7 @@ def test_a_database_of_a_newer_doctree_is_refused(empty_url):
         connect(empty_url)
 
 
+@pytest.mark.postgres
 def test_a_schema_of_another_application_is_refused_and_left_alone(empty_url):
     import psycopg
 
@@ -139,6 +143,7 @@ def test_a_schema_of_another_application_is_refused_and_left_alone(empty_url):
     assert names == ["invoices"]
 
 
+@pytest.mark.postgres
 def test_a_failing_migration_is_rolled_back_and_not_recorded(empty_url):
     shipped = migrations()
     after = shipped[-1][0] + 1
@@ -166,6 +171,8 @@ print("ok")
 """
 
 
+@pytest.mark.postgres
+@pytest.mark.slow
 def test_four_processes_opening_a_new_database_at_once_all_succeed(empty_url):
     procs = [
         subprocess.Popen([sys.executable, "-c", OPEN, empty_url, str(i)], stdout=subprocess.PIPE,
@@ -182,6 +189,7 @@ def test_four_processes_opening_a_new_database_at_once_all_succeed(empty_url):
     repo.close()
 
 
+@pytest.mark.postgres
 def test_the_connection_speaks_the_sqlite3_interface(server):
     conn = connect(server.test_database())
     with conn:  # as sqlite3: a transaction context, the connection stays open
@@ -197,6 +205,7 @@ def test_the_connection_speaks_the_sqlite3_interface(server):
     conn.close()
 
 
+@pytest.mark.postgres
 def test_vacuum_skipped_for_want_of_ownership_is_reported_not_claimed(server):
     import psycopg
 

@@ -28,6 +28,8 @@ from doctree.sessions.repository import SessionsRepository
 from doctree.store.documents import Actor, DocumentsRepository
 from tests.pg_server import Server
 
+pytestmark = pytest.mark.slow
+
 ACTOR = Actor("user", "test")
 
 
@@ -88,6 +90,7 @@ def get(port: int, path: str) -> tuple[int, Message, str]:
 # -- PostgreSQL: the worker -----------------------------------------------------------------
 
 
+@pytest.mark.postgres
 def test_worker_waits_out_a_stopped_server_and_hands_over_what_came_after(server, tmp_path):
     url = server.new_database()
     jobs = tmp_path / "jobs.jsonl"
@@ -128,6 +131,7 @@ def test_worker_waits_out_a_stopped_server_and_hands_over_what_came_after(server
 # -- PostgreSQL: the inspector --------------------------------------------------------------
 
 
+@pytest.mark.postgres
 def test_serve_answers_503_while_the_server_is_down_and_recovers_on_its_own(server):
     url = server.new_database()
     with DocumentsRepository(url) as repo:
@@ -176,6 +180,7 @@ def test_serve_answers_503_while_the_server_is_down_and_recovers_on_its_own(serv
 # -- PostgreSQL: what was acknowledged ------------------------------------------------------
 
 
+@pytest.mark.postgres
 def test_writes_acknowledged_before_a_restart_are_kept_and_none_is_half_stored(server):
     url = server.new_database()
     repo = DocumentsRepository(url)
@@ -219,6 +224,7 @@ def test_writes_acknowledged_before_a_restart_are_kept_and_none_is_half_stored(s
         assert set(acked) <= stored
 
 
+@pytest.mark.postgres
 def test_a_transaction_open_when_the_connection_is_lost_is_rolled_back_whole(server):
     url = server.new_database()
     repo = DocumentsRepository(url)
@@ -320,6 +326,7 @@ def test_serve_answers_503_to_a_write_while_another_process_holds_the_lock(tmp_p
         assert done.status_code == 200 and "put back" in done.text
 
 
+@pytest.mark.postgres
 def test_a_read_snapshot_cut_by_a_restart_fails_and_the_next_read_works(server):
     url = server.new_database()
     with DocumentsRepository(url) as repo:
@@ -333,6 +340,7 @@ def test_a_read_snapshot_cut_by_a_restart_fails_and_the_next_read_works(server):
         assert repo.write("main", "~/b", "two\n", actor=ACTOR).version == 1
 
 
+@pytest.mark.postgres
 def test_a_commit_cut_off_by_a_lost_connection_is_resolved_by_asking_the_server(server):
     """The connection is ended just before COMMIT: the server rolled the transaction back,
     and the COMMIT, after asking the server (txid_status), says so rather than 'unknown'."""

@@ -3,6 +3,7 @@ deletes and the appearance of a dangling reference's target."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -120,6 +121,7 @@ BODIES = st.one_of(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=1000, deadline=None)
 @given(BODIES)
 def test_fast_link_scan_agrees_with_markdown_it(body):

@@ -243,6 +243,7 @@ def test_migration_converts_a_database_of_the_previous_format_exactly(tmp_path):
         assert repo.history(OWNER, "~/notes/n1")[-1].body.endswith("more\n")
 
 
+@pytest.mark.slow
 def test_an_interrupted_migration_resumes_on_the_next_open(tmp_path):
     path, want, _ = old_database(tmp_path)
     conn = connect(path, migrate=False)
@@ -261,6 +262,7 @@ def test_an_interrupted_migration_resumes_on_the_next_open(tmp_path):
         assert histories(repo) == want
 
 
+@pytest.mark.slow
 def test_a_migration_killed_midway_resumes(tmp_path):
     path, want, _ = old_database(tmp_path)
     code = (
@@ -289,6 +291,7 @@ def test_a_migration_killed_midway_resumes(tmp_path):
         assert histories(repo) == want
 
 
+@pytest.mark.slow
 def test_two_processes_opening_an_old_database_at_once_both_succeed(tmp_path):
     path, want, _ = old_database(tmp_path)
     code = "import sys; from doctree.store.db import connect; connect(sys.argv[1]).close()"
@@ -386,6 +389,7 @@ OPS = st.lists(
 )
 
 
+@pytest.mark.slow
 @given(OPS)
 def test_any_edits_and_redactions_of_one_document_read_back_exactly(tmp_path_factory, ops):
     """With a full copy every 4 versions, any mix of small edits, redactions (of versions that

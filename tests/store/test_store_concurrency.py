@@ -9,6 +9,8 @@ import sys
 import textwrap
 import time
 
+import pytest
+
 from doctree.store.documents import DocumentsRepository
 
 ROUNDS = 8
@@ -38,6 +40,7 @@ WRITER = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_same_expected_version_from_two_processes_exactly_one_wins(db_path):
     with DocumentsRepository(db_path) as repo:
         repo.write("main", "~/race", "start")

@@ -378,6 +378,7 @@ class StoreMachine(RuleBasedStateMachine):
 EXAMPLES = {"sqlite": 60, "postgres": 20}
 
 
+@pytest.mark.slow
 def test_the_store_machine(new_store, request):
     backend = request.node.callspec.params["db_path"]
     machine = type(

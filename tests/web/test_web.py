@@ -305,6 +305,7 @@ def test_sessions_page_shows_pending_and_failing_sessions_with_their_error(db):
     assert "Remember the blue door." in one
 
 
+@pytest.mark.slow
 def test_every_link_reachable_from_the_tree_opens_a_page(client):
     """A crawl of the demo from /tree (GET links only, no forms): no broken link."""
     seen, queue, broken = set(), ["/tree", "/runs", "/sessions"], []

@@ -20,6 +20,8 @@ import pytest
 
 from tests.web_demo import build_demo, free_port
 
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
+
 CHROMIUM = os.environ.get("DOCTREE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).parents[1] / "artifacts"
 HOW = "no Chromium: run `make browser` (apt-get install chromium) for the browser tests"

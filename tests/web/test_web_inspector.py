@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from urllib.parse import quote
 
+import pytest
 from starlette.testclient import TestClient
 
 from doctree.sessions.repository import SessionsRepository
@@ -157,6 +158,7 @@ def test_a_deleted_documents_pages_have_no_subtree_link(db):
 # -- 4. large trees and long lists ----------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_tree_of_5000_documents_is_a_small_page_of_its_top_levels(tmp_path):
     db = tmp_path / "big.db"
     with DocumentsRepository(db) as repo, repo.transaction():

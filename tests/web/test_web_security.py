@@ -24,6 +24,8 @@ from doctree.store.documents import DocumentsRepository
 from doctree.web.security import check_token, token_bits
 from tests.web_demo import build_demo, free_port
 
+pytestmark = pytest.mark.slow
+
 TOKEN = secrets.token_urlsafe(32)
 
 

@@ -15,6 +15,8 @@ import pytest
 
 from tests.web_demo import build_demo, free_port
 
+pytestmark = pytest.mark.slow
+
 TOKEN = "Tq8rX2vJ-kP4nW7yZ3bL9mF5hD1cG6sA0eRuVoYi"  # 40 url-safe characters: 240 bits
 
 

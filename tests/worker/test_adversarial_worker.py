@@ -17,7 +17,7 @@ from doctree.sessions.repository import SessionsRepository
 from doctree.store.documents import DocumentsRepository
 from doctree.store.runs import Runs
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")]
 
 HERE = Path(__file__).resolve().parent
 SID = "s1"

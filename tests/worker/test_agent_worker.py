@@ -40,6 +40,7 @@ def runtime_on(repo, srv):
     )
 
 
+@pytest.mark.slow
 def test_sixth_record_hands_the_session_to_the_memory_agent(repo):
     sessions = fill_session(repo)
     with FakeMessagesServer(ScriptedMemoryModel()) as srv:

@@ -23,7 +23,7 @@ import pytest
 from doctree.sessions.repository import SessionsRepository
 from tests.worker.test_worker_processes import read_jobs, wait_for, worker_cmd
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")]
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKERS = 4

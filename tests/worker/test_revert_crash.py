@@ -21,7 +21,7 @@ from doctree.store.documents import Actor
 from doctree.store.runs import Runs
 from tests.fakes.messages_api import FakeMessagesServer, message, tool_use_block
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")]
 
 ACTIVE = "# Active\n\n## Preferences\n"
 CRASHED = "- prefers tea (session s-crash)\n"

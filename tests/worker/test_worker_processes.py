@@ -18,7 +18,7 @@ from doctree.sessions.repository import SessionsRepository, lease_name
 from doctree.store.leases import Leases
 from doctree.worker.engine import Engine
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")]
 
 
 def worker_cmd(db, jobs, *, delay=0.0, ttl=5.0, interval=0.05, batch=3, once=False):
