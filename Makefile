@@ -1,14 +1,14 @@
 # Two commands do all set-up on a fresh machine:
 #   make demo   the memory agent (offline, no API key) replays the fixture transcripts,
 #               then shows the memory tree it wrote
-#   make test   the test suite
+#   make test   the test suite (every test; `make test-fast` for the quick subset)
 # and `make lint` runs lint and types (ruff, mypy) before a commit, as .ci/run does.
 VENV ?= .venv
 PYTHON ?= python3
 BIN := $(VENV)/bin
 DEMO_DB ?= .demo/doctree.db
 
-.PHONY: demo test lint docs api clean browser serve mcp-inspector bench
+.PHONY: demo test test-fast lint docs api clean browser serve mcp-inspector bench
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,10 +28,17 @@ demo: $(VENV)/.installed
 	@echo "  $(BIN)/doctree --db $(DEMO_DB) log '~/memory' --run 1"
 	@echo "  make serve    # the web inspector on http://127.0.0.1:8765/"
 
+# Every test: both backends, the processes, the browser (what .ci/run runs).
 test: $(VENV)/.installed mcp-inspector
 	$(BIN)/pytest -q
 
-# The official MCP Inspector CLI, for tests/test_mcp_inspector.py (which drives `doctree mcp`
+# The quick subset while you work: no test marked slow (processes, long property runs),
+# browser or postgres (see docs/testing.md); FOLDER narrows it, e.g. `make test-fast
+# FOLDER=tests/store`. Run `make test` before you push.
+test-fast: $(VENV)/.installed
+	$(BIN)/pytest -q -m "not slow and not browser and not postgres" $(FOLDER)
+
+# The official MCP Inspector CLI, for tests/interop/test_mcp_inspector.py (which drives `doctree mcp`
 # through it), installed locally into .node/ when npm is here; without it that test is
 # skipped with this target's name.
 MCP_INSPECTOR_VERSION ?= 2.12.0
@@ -40,8 +47,8 @@ mcp-inspector:
 	elif command -v npm >/dev/null 2>&1; then \
 	  npm install --prefix .node --no-save --no-audit --no-fund --loglevel=error \
 	    @modelcontextprotocol/inspector@$(MCP_INSPECTOR_VERSION) || \
-	    echo "npm install of the MCP Inspector failed: tests/test_mcp_inspector.py will skip"; \
-	else echo "npm is not installed: tests/test_mcp_inspector.py will skip"; fi
+	    echo "npm install of the MCP Inspector failed: tests/interop/test_mcp_inspector.py will skip"; \
+	else echo "npm is not installed: tests/interop/test_mcp_inspector.py will skip"; fi
 
 # Every bench in bench/ in its quick form: one table, one JSON file under .bench/.
 bench: $(VENV)/.installed
@@ -55,7 +62,7 @@ API_DIR ?= .api
 api: $(VENV)/.installed
 	$(BIN)/python -m doctree.cli.docs --api $(API_DIR)
 
-# Headless Chromium for the inspector's browser tests (tests/test_web_browser.py), from the
+# Headless Chromium for the inspector's browser tests (tests/web/test_web_browser.py), from the
 # Debian package (root or sudo); without it those tests are skipped with this hint.
 browser:
 	@command -v chromium >/dev/null 2>&1 && echo "chromium is installed: $$(command -v chromium)" || \

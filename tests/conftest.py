@@ -59,14 +59,27 @@ def pytest_unconfigure(config):
 def pytest_configure(config):
     # A run stopped by SIGTERM (a CI timeout) still stops its PostgreSQL server on the way out.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    config.addinivalue_line(
-        "markers",
-        "sqlite_only: tests SQLite's own file (its bytes, WAL, PRAGMAs, migrations from old "
-        "file formats); run on the SQLite backend only",
-    )
 
 
+# Fixtures that give a test a database on the PostgreSQL server (directly or through a
+# fixture of its own that asks for one of them).
+_POSTGRES_FIXTURES = {"postgres_url", "postgres_url_without_tables", "postgres_server"}
+
+
+def pytest_itemcollected(item):
+    """Mark the PostgreSQL half `postgres` (markers are registered in pyproject.toml), so
+    `-m "not postgres"` leaves it out: the `postgres` param of `db_path` (here, or in a module
+    that defines its own `db_path`), and every test that asks for a server database."""
+    spec = getattr(item, "callspec", None)
+    on_postgres = spec is not None and spec.params.get("db_path") == "postgres"
+    if on_postgres or _POSTGRES_FIXTURES & set(getattr(item, "fixturenames", ())):
+        item.add_marker(pytest.mark.postgres)
+
+
+@pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config, items):
+    # Last, after `-m` has deselected what it leaves out: a run without PostgreSQL tests
+    # starts no server.
     global _left_out
     kept, dropped = [], []
     for item in items:
@@ -84,7 +97,7 @@ def pytest_collection_modifyitems(config, items):
         items[:] = kept
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def db_path(request, tmp_path):
     """Where the test's database is: a SQLite file, or a PostgreSQL URL."""
     if request.param == "sqlite":

@@ -6,7 +6,7 @@ UUIDs, base64 images, long URLs, hex ids).
 Every secret is built at run time from a seeded random generator, its well-known prefix put
 together from pieces, so this file holds no literal a secret scanner would flag, and the
 corpus is the same on every run. `bench/secret_detection.py` measures detectors on it; the tests in
-`tests/test_secrets.py` hold the chosen detector to it.
+`tests/memory/test_secrets.py` hold the chosen detector to it.
 """
 
 from __future__ import annotations

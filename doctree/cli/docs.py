@@ -7,7 +7,7 @@ from the docstrings.
                                                      # (pdoc, from the dev extra; `make api`)
 
 The reference is generated, never edited by hand, so it cannot drift from the code;
-tests/test_docs.py fails when it is stale.
+tests/project/test_docs.py fails when it is stale.
 """
 
 from __future__ import annotations

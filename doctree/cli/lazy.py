@@ -2,7 +2,7 @@
 
 `doctree --help` lists every command from `COMMANDS` (its module and the first sentence of
 its help) without importing any command module, and `doctree read PATH` imports only
-`doctree.cli.documents`. `tests/test_cli_startup.py` checks the table against the commands
+`doctree.cli.documents`. `tests/cli/test_cli_startup.py` checks the table against the commands
 themselves; after adding or renaming a command or changing the first sentence of its help,
 print the table afresh and paste it below:
 

@@ -18,7 +18,7 @@ from doctree.resources import resource_dir, resource_path
 from doctree.store.frontmatter import frontmatter_block
 
 # The memory tools a definition may name. The tool layer (`doctree.interop.tools`) implements
-# exactly these, one input model each; tests/test_tools.py checks that the two agree.
+# exactly these, one input model each; tests/interop/test_tools.py checks that the two agree.
 TOOL_NAMES = (
     "document_read",
     "document_write",

@@ -67,7 +67,7 @@ def body_links(body: str) -> list[str]:
 # Plain prose with inline links is parsed by one regex; anything where markdown's block or
 # inline structure could change what is a link (code, HTML, escapes, entities, indentation,
 # reference definitions, images, nested brackets) goes to markdown-it. The two agree on
-# every body the regex accepts (tests/test_references.py checks it with hypothesis).
+# every body the regex accepts (tests/store/test_references.py checks it with hypothesis).
 _NEEDS_PARSER = re.compile(r"[`<\\&\t]|~~~|    |\]:|!\[")
 _PARSER_MARKS = ("`", "<", "\\", "&", "\t", "~~~", "    ", "]:", "![")  # the same, for `in`
 _SIMPLE = re.compile(

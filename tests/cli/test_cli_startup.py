@@ -1,0 +1,133 @@
+"""Start-up of the command line: a command imports only what it uses.
+
+`doctree --help` lists the commands from a table (doctree/cli/lazy.py) without importing any
+command module, the store, the SDKs or pydantic; `doctree read PATH` imports the store and
+its own command module only. Each runs in a fresh interpreter, as a user runs it.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+HEAVY = (
+    "anthropic",
+    "openai",
+    "starlette",
+    "uvicorn",
+    "pydantic",
+    "httpx",
+    "mcp",
+    "markdown_it",
+    "yaml",
+    "psycopg",
+)
+
+
+def modules_after(*args: str) -> tuple[int, set[str], str]:
+    """(exit code, modules imported, stdout) of `doctree ARGS` run in a fresh interpreter."""
+    code = (
+        "import io, json, sys, contextlib\n"
+        f"sys.argv = ['doctree', *{list(args)!r}]\n"
+        "out = io.StringIO()\n"
+        "status = 0\n"
+        "with contextlib.redirect_stdout(out):\n"
+        "    try:\n"
+        "        from doctree.cli import main\n"
+        "        main()\n"
+        "    except SystemExit as e:\n"
+        "        status = e.code or 0\n"
+        "print(json.dumps([status, sorted(sys.modules), out.getvalue()]))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    status, modules, stdout = json.loads(proc.stdout)
+    return status, set(modules), stdout
+
+
+def top(modules: set[str]) -> set[str]:
+    return {m.split(".")[0] for m in modules}
+
+
+@pytest.mark.slow
+def test_help_imports_no_store_sdk_or_command_module():
+    status, modules, out = modules_after("--help")
+    assert status == 0 and "Commands:" in out
+    assert top(modules) & set(HEAVY) == set()
+    doctree_modules = {m for m in modules if m.startswith("doctree.")}
+    assert doctree_modules <= {
+        "doctree.cli",
+        "doctree.cli.options",
+        "doctree.cli.lazy",
+        "doctree.errors",
+    }, doctree_modules
+
+
+@pytest.mark.slow
+def test_read_imports_its_own_command_module_only(tmp_path):
+    db = tmp_path / "t.db"
+    subprocess.run(
+        [sys.executable, "-m", "doctree", "--db", str(db), "write", "~/notes"],
+        input="# Notes\n\nhello\n",
+        text=True,
+        check=True,
+        capture_output=True,
+    )
+    status, modules, out = modules_after("--db", str(db), "read", "~/notes")
+    assert status == 0 and "hello" in out
+    assert top(modules) & set(HEAVY) == set()
+    commands = {m for m in modules if m.startswith("doctree.cli.")}
+    assert commands <= {"doctree.cli.options", "doctree.cli.lazy", "doctree.cli.documents"}
+    assert {"doctree.agent", "doctree.sessions", "doctree.web"} & modules == set()
+
+
+def test_command_table_matches_the_commands():
+    """The table --help reads: every command, its module, the first sentence of its help."""
+    from doctree.cli import cli
+    from doctree.cli.lazy import COMMANDS, command_table
+
+    assert command_table(cli) == COMMANDS, (
+        "doctree/cli/lazy.py COMMANDS is stale; print it afresh: "
+        "python -c 'from doctree.cli.lazy import print_table; print_table()'"
+    )
+
+
+def test_every_command_module_is_listed():
+    from pathlib import Path
+
+    from doctree.cli.lazy import COMMANDS, MODULES
+
+    folder = Path(__file__).resolve().parents[2] / "doctree" / "cli"
+    registering = {p.stem for p in folder.glob("*.py") if "@cli.command" in p.read_text()}
+    assert registering == set(MODULES)
+    assert {m for m, _ in COMMANDS.values()} <= set(MODULES)
+
+
+@pytest.mark.slow
+def test_lazy_help_is_the_help_of_the_loaded_commands():
+    """The lazily listed commands read exactly as click lists the loaded commands."""
+    from doctree.cli import cli
+    from doctree.cli.lazy import LazyGroup
+
+    _, _, lazy = modules_after("--help")
+    cli.load_all()
+    loaded = CliRunner().invoke(cli, ["--help"], prog_name="doctree", terminal_width=80)
+    shown = [line for line in lazy.splitlines() if line.strip()]
+    # click's own listing, calling each loaded command (no table involved)
+    ctx = cli.make_context("doctree", ["--help"], resilient_parsing=True)
+    formatter = ctx.make_formatter()
+    super(LazyGroup, cli).format_commands(ctx, formatter)
+    assert formatter.getvalue().strip() in lazy
+    assert loaded.output.splitlines()[0] == shown[0]
+
+
+@pytest.mark.slow
+def test_unknown_command_is_still_a_usage_error():
+    proc = subprocess.run(
+        [sys.executable, "-m", "doctree", "no-such-command"], capture_output=True, text=True
+    )
+    assert proc.returncode == 2
+    assert "No such command 'no-such-command'" in proc.stderr

@@ -1,0 +1,438 @@
+"""Retrieval: passages with their context, dates, speakers, and a context within budget."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from doctree.errors import UserError
+from doctree.memory.dates import date_tokens
+from doctree.memory.passages import MAX_PASSAGE_WORDS, cut_document, document_date
+from doctree.memory.query import addressed, parse_query
+from doctree.memory.ranking import Settings
+from doctree.memory.retrieval import rank_documents, retrieve
+from doctree.store.documents import DocumentsRepository
+
+OWNER = "main"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def session(day: str, turns: list[tuple[str, str]], number: int = 1) -> str:
+    lines = ["---", f"date: {day}", "---", f"# Session {number}", ""]
+    lines += [f"- **{who}** [S{number}:{i}]: {text}" for i, (who, text) in enumerate(turns, 1)]
+    return "\n".join(lines) + "\n"
+
+
+def write(repo: DocumentsRepository, path: str, body: str) -> None:
+    repo.write(OWNER, path, body)
+
+
+# -- dates -------------------------------------------------------------------------------
+
+
+def test_yesterday_resolves_to_the_day_before_the_document_date():
+    assert "d20230507" in date_tokens("I went to a support group yesterday.", date(2023, 5, 8))
+
+
+def test_last_year_resolves_to_the_year_before():
+    assert date_tokens("I painted that lake sunrise last year!", date(2023, 5, 8)) == ["y2022"]
+
+
+def test_weeks_ago_resolves_to_the_month_it_fell_in():
+    assert "m202304" in date_tokens("We moved two weeks ago.", date(2023, 5, 3))
+
+
+def test_last_weekday_resolves_to_that_day():
+    # 8 May 2023 was a Monday; the Friday before was 5 May.
+    assert "d20230505" in date_tokens("Last Friday we hiked.", date(2023, 5, 8))
+
+
+def test_absolute_dates_in_a_query_become_tokens():
+    q = parse_query("What did Ann do on 7 May 2023?")
+    assert "d20230507" in q.dates
+
+
+def test_relative_dates_without_an_anchor_are_dropped():
+    assert date_tokens("yesterday", None) == []
+
+
+def test_document_date_comes_from_frontmatter_then_title():
+    assert document_date("~/memory/x", "x", "---\ndate: 2023-05-08\n---\nbody") == date(2023, 5, 8)
+    assert document_date("~/memory/x", "Trip on 9 June, 2023", "body") == date(2023, 6, 9)
+
+
+def test_question_about_a_day_finds_the_turn_that_said_yesterday(repo):
+    write(
+        repo,
+        "~/memory/archive/s1",
+        session("2023-05-08", [("Ann", "I baked bread yesterday."), ("Bob", "Nice.")]),
+    )
+    write(
+        repo,
+        "~/memory/archive/s2",
+        session("2023-07-20", [("Ann", "I baked bread this afternoon."), ("Bob", "Yum.")], 2),
+    )
+    ctx = retrieve(repo, OWNER, "What did Ann bake on 7 May 2023?", budget_words=9)
+    assert [p.text for p in ctx.passages] == ["**Ann** [S1:1]: I baked bread yesterday."]
+
+
+# -- passages ------------------------------------------------------------------------------
+
+
+def test_each_turn_is_one_passage_with_its_speaker():
+    rows = cut_document(
+        "~/memory/s", "s", session("2023-05-08", [("Ann", "Hello there."), ("Bob", "Hi Ann.")])
+    )
+    assert [(r.speaker, r.text) for r in rows] == [
+        ("Ann", "**Ann** [S1:1]: Hello there."),
+        ("Bob", "**Bob** [S1:2]: Hi Ann."),
+    ]
+
+
+def test_passage_context_holds_the_neighbouring_turns():
+    rows = cut_document(
+        "~/memory/s",
+        "s",
+        session("2023-05-08", [("Bob", "Did you adopt the puppy?"), ("Ann", "Yes, on Tuesday!")]),
+    )
+    assert "adopt the puppy" in rows[1].surroundings
+
+
+def test_reply_is_found_through_the_question_it_answers(repo):
+    write(
+        repo,
+        "~/memory/archive/s1",
+        session(
+            "2023-05-08",
+            [
+                ("Bob", "Did you finally adopt the puppy?"),
+                ("Ann", "Yes, on Tuesday! She is lovely."),
+                ("Bob", "What are you reading these days?"),
+                ("Ann", "A novel about sailors."),
+            ],
+        ),
+    )
+    ctx = retrieve(repo, OWNER, "When did Ann adopt the puppy?", budget_words=200)
+    assert "**Ann** [S1:2]: Yes, on Tuesday! She is lovely." in [p.text for p in ctx.passages]
+
+
+def test_messages_of_a_doctree_transcript_carry_their_role_as_speaker():
+    body = (
+        "# Transcript of session s1\n\n- agent: main\n\n## user \u00b7 2026-11-20T09:00:00Z\n\n"
+        "I prefer tea.\n\n## assistant \u00b7 2026-11-20T09:00:05Z\n\nNoted.\n"
+    )
+    rows = cut_document("~/memory/archive/s1", "s1", body)
+    assert [(r.speaker, r.text) for r in rows[-2:]] == [
+        ("user", "I prefer tea."),
+        ("assistant", "Noted."),
+    ]
+
+
+def test_markdown_is_cut_at_list_items_and_paragraphs_with_headings_as_context():
+    body = "# Alice\n\n## Work\n\nShe leads the search team.\n\n- likes tea\n- hates meetings\n"
+    rows = cut_document("~/memory/people/alice", "Alice", body)
+    assert [r.text for r in rows] == [
+        "She leads the search team.",
+        "- likes tea",
+        "- hates meetings",
+    ]
+    assert "Alice / Work" in rows[1].surroundings
+
+
+def test_long_paragraph_is_split_into_sentences_within_the_passage_limit():
+    body = " ".join(f"Sentence number {i} says something about the garden." for i in range(60))
+    rows = cut_document("~/memory/notes", "notes", body)
+    assert len(rows) > 1
+    assert all(r.words <= MAX_PASSAGE_WORDS for r in rows)
+
+
+# -- speakers and entities ---------------------------------------------------------------
+
+
+def test_turns_of_the_named_speaker_rank_first(repo):
+    write(
+        repo,
+        "~/memory/archive/s1",
+        session(
+            "2023-05-08",
+            [
+                ("Ann", "I play the guitar every evening."),
+                ("Bob", "I play the guitar on weekends."),
+            ],
+        ),
+    )
+    ctx = retrieve(repo, OWNER, "When does Bob play the guitar?", budget_words=12)
+    assert [p.speaker for p in ctx.passages] == ["Bob"]
+
+
+CHAT = (
+    "# Transcript of session s1\n\n## user \u00b7 2026-11-20T09:00:00Z\n\n"
+    "I bought a red bike in March.\n\n## assistant \u00b7 2026-11-20T09:00:05Z\n\n"
+    "A red bike bought in March, a good buy.\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("query", "whose"),
+    [("Which bike did I buy?", "user"), ("Which bike did you say was a good buy?", "assistant")],
+)
+def test_a_question_in_the_first_person_prefers_the_users_turns_and_one_to_you_the_assistants(
+    repo, query, whose
+):
+    write(repo, "~/memory/archive/s1", CHAT)
+    settings = Settings(person_boost=1.0, headers=False)
+    ctx = retrieve(repo, OWNER, query, budget_words=10, settings=settings)
+    assert [p.speaker for p in ctx.passages] == [whose]
+
+
+@pytest.mark.parametrize(
+    ("query", "whose"),
+    [
+        ("What did you suggest for the garden?", "assistant"),
+        ("You mentioned a book on tea; which one?", "assistant"),
+        ("Can you remind me of that restaurant's name?", "assistant"),
+        ("Can you recommend a hotel for my trip?", "user"),  # a request: about the user
+        ("How many days did I spend in Hawaii?", "user"),
+        ("Where did Rachel move to?", None),
+    ],
+)
+def test_whose_words_a_question_asks_about(query, whose):
+    assert addressed(query) == whose
+
+
+def test_link_lines_are_left_out_of_a_context_and_the_facts_kept(repo):
+    write(
+        repo,
+        "~/memory/people/juan",
+        "# Juan\n\n- week: [[~/memory/archive/2023-W20]]\n- [[~/memory/people/juan]]\n"
+        "- 2023-05-20: [[~/memory/archive/2023-W20/s13|s13]]\n"
+        "- Juan tutors the user in Spanish every Wednesday. ([[~/memory/archive/s13|s13]])\n",
+    )
+    ctx = retrieve(repo, OWNER, "When does Juan meet the user?", budget_words=200)
+    assert [p.text for p in ctx.passages] == [
+        "- Juan tutors the user in Spanish every Wednesday. ([[~/memory/archive/s13|s13]])"
+    ]
+    kept = retrieve(repo, OWNER, "Juan", budget_words=200, settings=Settings(skip_bare=False))
+    assert len(kept.passages) == 4
+
+
+def test_speaker_names_are_recognised_in_the_query():
+    q = parse_query("What is Melanie's favourite dish?", speakers=["Melanie", "Caroline"])
+    assert q.names == ["Melanie"]
+    assert "melanie" in q.terms
+
+
+def test_proper_names_that_are_not_speakers_are_entities():
+    q = parse_query("Did Caroline visit Sweden last year?", speakers=["Caroline", "Melanie"])
+    assert q.entities == ["sweden"]
+
+
+def test_entity_boost_prefers_passages_naming_the_entity(repo):
+    body = "- Big lakes, big big lakes, up north.\n- Sweden has lakes.\n"
+    write(repo, "~/memory/trips", body)
+    query = "Which big lakes are in Sweden?"
+    plain = retrieve(repo, OWNER, query, budget_words=10, settings=Settings(entity_boost=0.0))
+    boosted = retrieve(repo, OWNER, query, budget_words=10, settings=Settings(entity_boost=2.0))
+    assert [p.text for p in plain.passages] == ["- Big lakes, big big lakes, up north."]
+    assert [p.text for p in boosted.passages] == ["- Sweden has lakes."]
+
+
+def test_word_pairs_of_the_query_become_phrases():
+    assert "support group" in parse_query("Where is the LGBTQ support group?").phrases
+
+
+def test_when_question_prefers_the_turn_that_says_when(repo):
+    write(
+        repo,
+        "~/memory/archive/s1",
+        session(
+            "2023-05-08",
+            [
+                ("Ann", "The charity race was great fun."),
+                ("Ann", "I ran the charity race last week."),
+            ],
+        ),
+    )
+    ctx = retrieve(repo, OWNER, "When did Ann run the charity race?", budget_words=14)
+    assert [p.seq for p in ctx.passages] == [1]
+
+
+def test_newer_document_wins_a_tie(repo):
+    write(repo, "~/memory/archive/old", session("2023-01-01", [("Ann", "My car is blue.")]))
+    write(repo, "~/memory/archive/new", session("2023-09-01", [("Ann", "My car is blue.")], 2))
+    ctx = retrieve(repo, OWNER, "What colour is the car?", budget_words=9)
+    assert [p.path for p in ctx.passages] == ["~/memory/archive/new"]
+
+
+# -- the context -------------------------------------------------------------------------
+
+
+@pytest.fixture
+def filled(repo):
+    for n in range(1, 6):
+        turns = [
+            (
+                "Ann" if i % 2 else "Bob",
+                f"Turn {i} of day {n} mentions the garden and tomatoes {i}.",
+            )
+            for i in range(1, 12)
+        ]
+        write(repo, f"~/memory/archive/s{n}", session(f"2023-05-0{n}", turns, n))
+    return repo
+
+
+@pytest.mark.parametrize("budget", [0, 1, 5, 13, 40, 99, 250, 1000])
+def test_context_never_exceeds_the_budget(filled, budget):
+    ctx = retrieve(filled, OWNER, "What grows in the garden? tomatoes", budget_words=budget)
+    assert ctx.words <= budget
+
+
+def test_context_passages_are_whole_turns_grouped_under_a_dated_header(filled):
+    ctx = retrieve(filled, OWNER, "tomatoes in the garden on day 3", budget_words=120)
+    lines = ctx.text.splitlines()
+    assert lines[0].startswith("## ~/memory/archive/s")
+    assert lines[0].endswith(")")
+    bodies = {filled.read(OWNER, p.path).body for p in ctx.passages}
+    for p in ctx.passages:
+        assert any(p.text in b for b in bodies)
+
+
+def test_editing_a_document_updates_what_is_retrieved(repo):
+    write(repo, "~/memory/people/ann", "Ann keeps bees.")
+    assert retrieve(repo, OWNER, "bees", budget_words=50).passages
+    repo.edit(OWNER, "~/memory/people/ann", "keeps bees", "grows roses")
+    assert not retrieve(repo, OWNER, "bees", budget_words=50).passages
+    assert retrieve(repo, OWNER, "roses", budget_words=50).passages
+
+
+def test_deleted_document_is_no_longer_retrieved(repo):
+    write(repo, "~/memory/people/ann", "Ann keeps bees.")
+    retrieve(repo, OWNER, "bees", budget_words=50)
+    repo.delete(OWNER, "~/memory/people/ann")
+    assert retrieve(repo, OWNER, "bees", budget_words=50).passages == []
+
+
+def test_moved_document_is_retrieved_at_its_new_path(repo):
+    write(repo, "~/memory/people/ann", "Ann keeps bees.")
+    retrieve(repo, OWNER, "bees", budget_words=50)
+    repo.move(OWNER, "~/memory/people/ann", "~/memory/friends/ann")
+    ctx = retrieve(repo, OWNER, "bees", budget_words=50)
+    assert [p.path for p in ctx.passages] == ["~/memory/friends/ann"]
+
+
+def test_store_search_can_serve_as_the_document_prior(repo):
+    write(repo, "~/memory/people/ann", "Ann keeps bees.\n\nAnn sells honey from her bees.")
+    write(repo, "~/memory/people/bob", "Bob once saw bees.")
+    ctx = retrieve(
+        repo, OWNER, "bees honey", budget_words=50, settings=Settings(document_prior="store")
+    )
+    best = max(ctx.passages, key=lambda p: p.score)
+    assert best.text == "Ann sells honey from her bees."
+    assert len(ctx.passages) == 3
+
+
+def test_documents_rank_by_their_best_passages_not_by_stopwords(repo):
+    write(repo, "~/memory/people/ann", "Ann keeps bees in the garden.\n\nHer bees make honey.")
+    write(repo, "~/memory/notes", "What is it that they were doing when it was there?")
+    ranked = rank_documents(repo, OWNER, "What is it that Ann keeps?")
+    assert [r.path for r in ranked] == ["~/memory/people/ann"]
+
+
+def test_retrieval_stays_under_the_given_path_and_owner(repo):
+    write(repo, "~/memory/people/ann", "Ann keeps bees.")
+    write(repo, "~/notes/bees", "Bees make honey.")
+    repo.write("other", "~/memory/bees", "Other agent's bees.")
+    ctx = retrieve(repo, OWNER, "bees", budget_words=100)
+    assert [p.path for p in ctx.passages] == ["~/memory/people/ann"]
+
+
+def test_negative_budget_is_refused_naming_the_value(repo):
+    with pytest.raises(UserError, match="budget_words -1"):
+        retrieve(repo, OWNER, "bees", budget_words=-1)
+
+
+def test_query_of_only_stopwords_gives_an_empty_context(repo):
+    write(repo, "~/memory/people/ann", "Ann keeps bees.")
+    assert retrieve(repo, OWNER, "what is it that they were", budget_words=100).text == ""
+
+
+def test_rank_documents_is_empty_when_no_passage_matches(repo):
+    write(repo, "~/memory/people/ann", "Ann keeps bees.")
+    assert rank_documents(repo, OWNER, "volcano eruption") == []
+
+
+def test_document_named_for_the_query_ranks_first(repo):
+    write(repo, "~/memory/archive/s-1", "Apollo launch moved. The launch is later now.")
+    write(repo, "~/memory/projects/apollo", "The launch date is December 8.")
+    ranked = rank_documents(repo, OWNER, "when is the Apollo launch")
+    assert [r.path for r in ranked] == ["~/memory/projects/apollo", "~/memory/archive/s-1"]
+
+
+def test_name_boost_zero_ranks_by_passages_alone(repo):
+    write(repo, "~/memory/archive/s-1", "Apollo launch moved. The launch is later now.")
+    write(repo, "~/memory/projects/apollo", "The launch date is December 8.")
+    ranked = rank_documents(
+        repo, OWNER, "when is the Apollo launch", settings=Settings(name_boost=0.0)
+    )
+    assert ranked[0].path == "~/memory/archive/s-1"
+
+
+def test_passages_carry_the_version_of_their_document(repo):
+    write(repo, "~/memory/people/ann", "Ann keeps bees.")
+    write(repo, "~/memory/people/ann", "Ann keeps bees and goats.")
+    ctx = retrieve(repo, OWNER, "bees", budget_words=100)
+    assert [(p.path, p.version) for p in ctx.passages] == [("~/memory/people/ann", 2)]
+
+
+def _read_only(db_path) -> DocumentsRepository:
+    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, isolation_level=None)
+    conn.row_factory = sqlite3.Row
+    return DocumentsRepository(conn)
+
+
+@pytest.mark.sqlite_only
+def test_retrieve_on_a_read_only_database_leaves_out_documents_changed_since_indexing(
+    db_path, repo
+):
+    write(repo, "~/memory/people/ann", "Ann keeps bees.")
+    write(repo, "~/memory/people/bob", "Bob keeps bees.")
+    retrieve(repo, OWNER, "bees", budget_words=100)  # indexes both
+    write(repo, "~/memory/people/bob", "Bob gave his bees away.")
+    ro = _read_only(db_path)
+    ctx = retrieve(ro, OWNER, "bees", budget_words=100)
+    ro.conn.close()
+    assert [p.path for p in ctx.passages] == ["~/memory/people/ann"]
+    assert ctx.left_out == 1
+
+
+@pytest.mark.sqlite_only
+def test_retrieve_on_a_read_only_database_with_a_current_index_leaves_nothing_out(db_path, repo):
+    write(repo, "~/memory/people/ann", "Ann keeps bees.")
+    retrieve(repo, OWNER, "bees", budget_words=100)
+    ro = _read_only(db_path)
+    ctx = retrieve(ro, OWNER, "bees", budget_words=100)
+    ro.conn.close()
+    assert ctx.left_out == 0 and [p.path for p in ctx.passages] == ["~/memory/people/ann"]
+
+
+# -- the benchmark -----------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_locomo_benchmark_skips_cleanly_without_the_data(tmp_path):
+    env = {**os.environ, "DOCTREE_LOCOMO": str(tmp_path)}
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "locomo.py")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 0
+    assert "skipping" in out.stdout

@@ -1,0 +1,186 @@
+"""Secrets never reach memory: the detector, the guard on the write path, and a model-backed
+run (the real SDK over HTTP against the scripted fake) that writes what the user typed."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from doctree.agent.runtime import MemoryAgentRuntime
+from doctree.interop.tools import MemoryTools
+from doctree.memory.secrets import secret_location
+from doctree.sessions.transcripts import format_transcript
+from doctree.store.secrets import (
+    KINDS,
+    contains_secret,
+    find_secrets,
+    markers,
+    mask,
+    mask_value,
+)
+from tests.fakes.messages_api import FakeMessagesServer, ScriptedMemoryModel
+from tests.secrets_corpus import held_out, prose, secrets, transcript_lines
+
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "transcripts"
+# a fake key built at run time (no literal in the repository a scanner would flag)
+TOKEN = "gh" + "p_" + "Zx8Qw7Er6Ty5Ui4Op3As2Df1Gh0Jk9Lm8Nb7V"
+
+
+def survives(secret: str, text: str, n: int = 8) -> bool:
+    """Whether any `n` characters of `secret` in a row are still in `text`."""
+    return any(secret[i : i + n] in text for i in range(max(1, len(secret) - n + 1)))
+
+
+@pytest.mark.parametrize("case", secrets(), ids=lambda c: c.kind)
+def test_every_kind_of_secret_is_replaced_by_its_typed_marker(case):
+    clean, found = mask(case.text)
+    assert not survives(case.secret, clean), clean
+    assert f"[secret: {case.kind}]" in clean
+    assert not contains_secret(clean)  # a marker is not a secret
+
+
+def test_every_kind_in_the_corpus_is_a_kind_the_detector_names():
+    assert {c.kind for c in secrets()} <= set(KINDS)
+
+
+@pytest.mark.parametrize("case", prose(), ids=lambda c: c.text[:30])
+def test_ordinary_prose_with_hashes_ids_and_images_is_left_alone(case):
+    assert find_secrets(case.text) == []
+
+
+def test_the_fixture_conversations_raise_no_false_alarm():
+    assert [c.text for c in transcript_lines(str(FIXTURES)) if find_secrets(c.text)] == []
+
+
+def test_held_out_forms_are_mostly_found():
+    """The sentences written after tuning: a floor on what is found (docs/secrets.md lists
+    the forms known to be missed)."""
+    cases = held_out()
+    found = sum(not survives(c.secret, mask(c.text)[0]) for c in cases)
+    assert found >= 36, f"{found}/{len(cases)}"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the password is in the vault",
+        "the token expired yesterday",
+        "the API key for staging lives in 1Password",
+        "we rotated the secret key last week",
+        "call me at 10:30 on December 4",
+        "const apiKey = process.env.API_KEY;",
+        "Password rules: at least twelve characters.",
+    ],
+)
+def test_plain_words_are_not_secrets(text):
+    assert find_secrets(text) == []
+
+
+def test_redaction_is_idempotent_and_markers_name_their_kind():
+    text = f"token {TOKEN} and AKIA{'Q' * 16}"
+    once, found = mask(text)
+    assert [s.kind for s in found] == ["github-token", "aws-access-key"]
+    assert mask(once) == (once, [])
+    assert [m.kind for m in markers(once)] == ["github-token", "aws-access-key"]
+
+
+def test_a_json_value_is_redacted_in_every_string_keys_included():
+    value = {"cmd": ["curl", f"-H 'Authorization: token {TOKEN}'"], TOKEN: 1, "n": 2}
+    clean = mask_value(value)
+    assert TOKEN not in repr(clean) and clean["n"] == 2
+    plain = {"a": ["b", 1]}
+    assert mask_value(plain) is plain
+
+
+def test_where_the_user_keeps_a_secret():
+    assert secret_location("the key is sk-ant-x, it lives in 1Password under Staging") == (
+        "in 1Password under Staging"
+    )
+    assert secret_location("no idea") is None
+
+
+def test_the_write_path_withholds_a_secret_whoever_writes(repo):
+    tools = MemoryTools(repo, "main", session_id="s-1")
+    r = tools.call(
+        "document_write",
+        {"path": "~/memory/notes", "body": f"# Notes\n\n- token {TOKEN}\n"},
+    )
+    assert not r.is_error and "secret(s) (github-token) withheld" in r.content
+    body = repo.read("main", "~/memory/notes").body
+    assert "ghp_" not in body and "[secret: github-token]" in body
+    r = tools.call(
+        "document_edit",
+        {"path": "~/memory/notes", "old_string": "# Notes", "new_string": "# Notes pw: hunter2!x"},
+    )
+    assert not r.is_error
+    assert "hunter2" not in repo.read("main", "~/memory/notes").body
+
+
+def _transcript(session: str, time: str, text: str) -> str:
+    return format_transcript(
+        [{"kind": "user", "time": time, "content": text}], owner="main", session_id=session
+    )
+
+
+def test_a_model_backed_run_forgets_on_request_and_never_stores_a_secret(repo):
+    with FakeMessagesServer(ScriptedMemoryModel()) as srv:
+        runtime = MemoryAgentRuntime(
+            repo, backend="anthropic", api_key="k", base_url=srv.base_url, max_retries=0
+        )
+        try:
+            runtime.run(
+                "main",
+                "s-1",
+                _transcript(
+                    "s-1",
+                    "2026-12-01T09:00:00Z",
+                    f"The standup moved to 9:30 with Ana. My token is {TOKEN}, it is in 1Password.",
+                ),
+            )
+            assert "9:30" in repo.read("main", "~/memory/archive/2026-W49/s-1").body
+            runtime.run(
+                "main",
+                "s-2",
+                _transcript(
+                    "s-2", "2026-12-02T09:00:00Z", "Please forget what I said about the standup."
+                ),
+            )
+        finally:
+            runtime.close()
+    assert "9:30" not in repo.read("main", "~/memory/archive/2026-W49/s-1").body
+    for v in repo.log("main", "~", limit=None):
+        assert "ghp_" not in (v.body or ""), v.path
+
+
+def test_the_detector_is_a_pure_function_of_the_text_with_no_network():
+    """It imports nothing but the standard library's text tools: no socket, no HTTP client,
+    no file or database access, nothing of doctree."""
+    import ast
+
+    import doctree.store.secrets as module
+
+    tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+    imported = {
+        (n.module if isinstance(n, ast.ImportFrom) else a.name).split(".")[0]
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Import | ast.ImportFrom)
+        for a in n.names
+    }
+    assert imported <= {"__future__", "collections", "dataclasses", "math", "re", "typing"}
+    text = f"token {TOKEN}"
+    assert mask(text) == mask(text)
+
+
+def test_no_secret_found_inside_a_slug_is_shorter_than_the_paths_shortcut():
+    """`normalize_path` skips segments shorter than SHORTEST_IN_A_SLUG: check that every
+    secret the detector finds in a slug-shaped segment is at least that long."""
+    from doctree.store.paths import slugify
+    from doctree.store.secrets import SHORTEST_IN_A_SLUG
+
+    for case in [*secrets(), *held_out()]:
+        for seg in re.split(r"[^\w.-]+", case.text):
+            for s in find_secrets(seg):
+                assert s.end - s.start >= SHORTEST_IN_A_SLUG, (seg, s.kind)
+    assert slugify(f"key {TOKEN}") == "key-secret-github-token"
