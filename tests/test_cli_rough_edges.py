@@ -12,9 +12,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from doctree.engine import Engine
 from doctree.interop.mcp_server import TOOL_SPECS
 from doctree.store.documents import DocumentsRepository
-from doctree.worker.engine import Engine
 from tests.fakes.messages_api import FakeMessagesServer, Scripted, message, text_block
 
 PERSONAL = Path(__file__).parent / "fixtures" / "transcripts" / "01-personal-assistant.md"

@@ -13,12 +13,12 @@ import pytest
 from click.testing import CliRunner
 
 from doctree.cli import cli
+from doctree.engine import Engine
 from doctree.errors import UserError
 from doctree.interop.tools import MemoryTools
 from doctree.sessions.repository import AgentDescriptor, SessionsRepository
 from doctree.store.documents import DocumentsRepository
 from doctree.store.runs import Runs
-from doctree.worker.engine import Engine
 
 PERSONAL = Path(__file__).parent / "fixtures" / "transcripts" / "01-personal-assistant.md"
 

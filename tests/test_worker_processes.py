@@ -14,9 +14,9 @@ from collections import defaultdict
 
 import pytest
 
+from doctree.engine import Engine
 from doctree.sessions.repository import SessionsRepository, lease_name
 from doctree.store.leases import Leases
-from doctree.worker.engine import Engine
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 

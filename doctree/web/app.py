@@ -30,6 +30,7 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp
 
+from doctree.compose import Settings, open_repository
 from doctree.errors import (
     ConflictError,
     DatabaseUnavailableError,
@@ -38,7 +39,7 @@ from doctree.errors import (
     UserError,
 )
 from doctree.store.backends import is_unavailable
-from doctree.store.documents import Actor, DocumentsRepository
+from doctree.store.documents import Actor
 from doctree.store.paths import HOME
 from doctree.web import activity, views
 from doctree.web import html as h
@@ -67,7 +68,8 @@ def create_app(
         raise UserError("serving beyond loopback needs a token: pass --token or set DOCTREE_TOKEN")
     if token is not None:
         check_token(token)
-    repo = DocumentsRepository(db)
+    settings = Settings(db=str(db), owner=owner)
+    repo = open_repository(settings)
     ins = Inspector(
         repo,
         owner,
@@ -80,7 +82,7 @@ def create_app(
     if mcp:
         from doctree.interop.mcp_server import DoctreeTools, build_server
 
-        repos.append(DocumentsRepository(db))  # the MCP tools run in worker threads
+        repos.append(open_repository(settings))  # the MCP tools run in worker threads
         server = build_server(DoctreeTools(repos[-1], owner, under=mcp_under, actor=actor))
         mcp_app = server.streamable_http_app(
             streamable_http_path="/mcp",
