@@ -116,8 +116,8 @@ def test_each_worker_handler_form(spec, expected):
         ("anthropic:claude", f"must be one of {MODEL_FORMS}"),
         ("ollama:qwen", f"must be one of {MODEL_FORMS}"),
         ("openai:", "name the model, e.g. openai:qwen2.5:7b"),
-        ("replay:", "name the cassette, e.g. replay:cassette.json"),
-        ("record:", "name the cassette, e.g. record:cassette.json"),
+        ("replay:", "name the cassette, e.g. replay:FILE"),
+        ("record:", "name the cassette, e.g. record:FILE"),
         ("jobs:out.jsonl", f"must be one of {MODEL_FORMS}"),  # a worker handler only
         ("python:m:a", f"must be one of {MODEL_FORMS}"),
     ],
@@ -178,8 +178,12 @@ def test_settings_alone_read_no_environment(monkeypatch):
 def test_a_bad_setting_is_a_user_error_naming_its_variable():
     with pytest.raises(UserError, match=r"setting \$DOCTREE_CONTEXT_WINDOW 'lots'"):
         Settings.from_env({"DOCTREE_CONTEXT_WINDOW": "lots"})
-    with pytest.raises(UserError, match="setting context_window 0: input should be greater"):
+    with pytest.raises(UserError, match="setting context_window 0: must be a whole number"):
         Settings.from_env({}, context_window=0)
+    with pytest.raises(UserError, match="setting timeout -1: must be a positive number"):
+        Settings(timeout=-1)
+    with pytest.raises(UserError, match=r"setting \$DOCTREE_OWNER '../x'"):
+        Settings.from_env({"DOCTREE_OWNER": "../x"})
     with pytest.raises(UserError, match="setting colour 'red'"):
         Settings.from_env({}, colour="red")
 

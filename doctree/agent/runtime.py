@@ -236,7 +236,6 @@ class MemoryAgentRuntime:
         choice = backend if isinstance(backend, Backend) else parse_backend(backend)
         if not choice.runs_the_memory_agent:
             raise UserError(f"backend {choice.spec!r}: is a worker handler, not a model backend")
-        self.choice = choice
         if choice.name == "replay" and cassette is None:
             cassette, record = choice.cassette, record or choice.record
         self.backend = choice.name
@@ -267,7 +266,7 @@ class MemoryAgentRuntime:
         self._closed_server: Any = None
         self._recorder: Any = None
         if self.backend == "replay" and self.cassette_path is None:
-            raise UserError("backend 'replay': give the cassette file to replay or record")
+            raise UserError("backend 'replay': name the cassette, e.g. replay:FILE (or pass cassette=)")
         if self.backend == "replay" and not record and not self.cassette_path.is_file():
             raise UserError(f"cassette {str(self.cassette_path)!r}: no such file")
         if self.backend == "openai" and not self.openai_model:

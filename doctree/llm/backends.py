@@ -98,7 +98,7 @@ def parse_backend(
         return Backend("openai", spec=spec, model=rest)
     if name in ("replay", "record") and sep:
         if not rest:
-            raise UserError(f"backend {spec!r}: name the cassette, e.g. {name}:cassette.json")
+            raise UserError(f"backend {spec!r}: name the cassette, e.g. {name}:FILE")
         return Backend("replay", spec=spec, cassette=rest, record=name == "record")
     if handlers and name == "jobs" and sep:
         path, delay = rest, 0.0
