@@ -266,7 +266,9 @@ class MemoryAgentRuntime:
         self._closed_server: Any = None
         self._recorder: Any = None
         if self.backend == "replay" and self.cassette_path is None:
-            raise UserError("backend 'replay': name the cassette, e.g. replay:FILE (or pass cassette=)")
+            raise UserError(
+                "backend 'replay': name the cassette, e.g. replay:FILE (or pass cassette=)"
+            )
         if self.backend == "replay" and not record and not self.cassette_path.is_file():
             raise UserError(f"cassette {str(self.cassette_path)!r}: no such file")
         if self.backend == "openai" and not self.openai_model:
