@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING, Any
 
 from doctree.errors import UserError
 from doctree.llm.backends import Backend, parse_backend
-from doctree.store.backends import is_database_url
 from doctree.store.db import connect, default_db_path
 from doctree.store.documents import DocumentsRepository
 from doctree.store.paths import validate_owner
@@ -148,12 +147,9 @@ class Settings:
         return parse_backend(self.backend, handlers=handlers)
 
     def database(self) -> str | Path:
-        """The database to open: `db`, else the default one."""
-        if self.db is None:
-            return default_db_path()
-        if is_database_url(self.db) or self.db == ":memory:":
-            return self.db
-        return Path(self.db)
+        """The database to open: `db` as given (a path is not normalised: `./notes:v2.db`
+        stays a file, not a URL scheme), else the default one."""
+        return default_db_path() if self.db is None else self.db
 
     def model_options(self) -> dict[str, Any]:
         """The memory agent runtime's settings that were set (base URL, model, ...)."""

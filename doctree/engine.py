@@ -78,7 +78,7 @@ class Engine:
         self.sessions = open_sessions(self.settings)
         self.interval = interval
         self.batch = batch
-        self.compact = compact
+        self.compact_after_runs = compact
         self.after_handle = after_handle
         self.worker_options = worker_options
         self._worker: MemoryWorker | None = None
@@ -149,7 +149,7 @@ class Engine:
         return build_worker(
             self.settings,
             handler,
-            compact=self.compact,
+            compact=self.compact_after_runs,
             after_handle=self.after_handle,
             interval=self.interval,
             batch=self.batch,

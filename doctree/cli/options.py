@@ -22,7 +22,7 @@ def all_owners_option(help: str) -> Callable[[F], F]:
 
 
 BACKEND_HELP = (
-    "The memory agent's backend (default: $DOCTREE_BACKEND, else auto): auto (anthropic when "
+    "The memory agent's backend ($DOCTREE_BACKEND when not given): auto (anthropic when "
     "ANTHROPIC_API_KEY is set, else offline: one rule for every command and the library), "
     "offline, anthropic, openai (an OpenAI-compatible server at OPENAI_BASE_URL; openai:MODEL "
     "names its model), replay:CASSETTE (serve a recording) or record:CASSETTE (record one from "
@@ -47,6 +47,16 @@ def model_server_options(f: F) -> F:
         help="The model API's base URL (default: OPENAI_BASE_URL for openai, ANTHROPIC_BASE_URL "
         "for anthropic), e.g. http://localhost:11434/v1 for Ollama.",
     )(f)
+
+
+def on_command_line(name: str, value: Any) -> Any:
+    """`value` if the current command's option `name` was given on the command line, else
+    None: a default is left to `doctree.compose.Settings.from_env`, which reads the
+    environment for it."""
+    ctx = click.get_current_context()
+    return (
+        value if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE else None
+    )
 
 
 def announce_backend(settings: Any, *, handlers: bool = False) -> None:

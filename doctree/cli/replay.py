@@ -13,7 +13,12 @@ from typing import Any
 import click
 
 from doctree.cli import State, cli, emit_json, read_regular_file
-from doctree.cli.options import BACKEND_HELP, announce_backend, model_server_options
+from doctree.cli.options import (
+    BACKEND_HELP,
+    announce_backend,
+    model_server_options,
+    on_command_line,
+)
 
 
 def _given(ctx: click.Context | None, name: str) -> bool:
@@ -70,14 +75,16 @@ def read_transcript(name: str) -> str:
 
 @cli.command()
 @click.argument("transcripts", nargs=-1, required=True, type=click.Path(dir_okay=False))
-@click.option("--backend", "backend", metavar="BACKEND", help=BACKEND_HELP)
+@click.option(
+    "--backend", "backend", metavar="BACKEND", default="auto", show_default=True, help=BACKEND_HELP
+)
 @model_server_options
 @click.option("--json", "as_json", is_flag=True, help="Print the outcome as JSON.")
 @click.pass_context
 def replay(
     ctx: click.Context,
     transcripts: tuple[str, ...],
-    backend: str | None,
+    backend: str,
     base_url: str | None,
     context_window: int | None,
     as_json: bool,
@@ -103,7 +110,11 @@ def replay(
     if owner is not None:
         validate_owner(owner)
     texts = [(name, read_transcript(name)) for name in transcripts]
-    settings = state.settings(backend=backend, base_url=base_url, context_window=context_window)
+    settings = state.settings(
+        backend=on_command_line("backend", backend),
+        base_url=base_url,
+        context_window=context_window,
+    )
     announce_backend(settings)
     outcomes = []
     # a backend that cannot run (no API key, no cassette) fails here, before any session

@@ -144,7 +144,9 @@ def transcript_cmd(state: State, session_id: str, only_new: bool) -> None:
     "--backend",
     "handler",
     metavar="BACKEND",
-    help="The memory agent (default: $DOCTREE_BACKEND, else auto): auto (anthropic when "
+    default="auto",
+    show_default=True,
+    help="The memory agent ($DOCTREE_BACKEND when not given): auto (anthropic when "
     "ANTHROPIC_API_KEY is set, else offline; the same rule as `replay` and the library), "
     "offline, anthropic, openai (an OpenAI-compatible server at OPENAI_BASE_URL; openai:MODEL "
     "names its model), replay:CASSETTE (the memory agent runtime), jobs:FILE[:DELAY] (append "
@@ -181,7 +183,7 @@ def worker_cmd(
     once: bool,
     interval: float,
     batch: int,
-    handler: str | None,
+    handler: str,
     base_url: str | None,
     context_window: int | None,
     lease_ttl: float,
@@ -199,7 +201,7 @@ def worker_cmd(
     """
     import logging
 
-    from doctree.cli.options import announce_backend
+    from doctree.cli.options import announce_backend, on_command_line
     from doctree.compose import build_handler, build_worker
 
     logging.basicConfig(
@@ -209,7 +211,7 @@ def worker_cmd(
     )
     settings = state.settings(
         db=str(_db_path(state)),
-        backend=handler,
+        backend=on_command_line("handler", handler),
         base_url=base_url,
         context_window=context_window,
     )
