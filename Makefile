@@ -7,7 +7,7 @@ PYTHON ?= python3
 BIN := $(VENV)/bin
 DEMO_DB ?= .demo/doctree.db
 
-.PHONY: demo test lint docs clean browser serve mcp-inspector bench
+.PHONY: demo test lint docs api clean browser serve mcp-inspector bench
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -49,20 +49,10 @@ bench: $(VENV)/.installed
 docs: $(VENV)/.installed
 	$(BIN)/python -m doctree.cli.docs
 
-# Headless Chromium for the inspector's browser tests (tests/test_web_browser.py), from the
-# Debian package (root or sudo); without it those tests are skipped with this hint.
-browser:
-	@command -v chromium >/dev/null 2>&1 && echo "chromium is installed: $$(command -v chromium)" || \
-	  { $$( [ "$$(id -u)" = 0 ] || echo sudo ) apt-get update && \
-	    $$( [ "$$(id -u)" = 0 ] || echo sudo ) apt-get install -y chromium; }
-
-# The web inspector over the demo's memory (run `make demo` first).
-serve: $(VENV)/.installed
-	$(BIN)/doctree --db $(DEMO_DB) serve
-
-lint: $(VENV)/.installed
-	$(BIN)/ruff check doctree tests bench
-	$(BIN)/ruff format --check doctree tests bench
+# The API reference, generated from the docstrings by pdoc: open $(API_DIR)/index.html.
+API_DIR ?= .api
+api: $(VENV)/.installed
+	$(BIN)/python -m doctree.cli.docs --api $(API_DIR)
 
 clean:
-	rm -rf $(VENV) .demo .node
+	rm -rf $(VENV) .demo .node .api

@@ -45,6 +45,7 @@ BENCHES: list[tuple[str, list[str]]] = [
     ("pages", []),
     ("locomo", []),
     ("longmemeval", []),
+    ("scale", []),
 ]
 
 

@@ -499,9 +499,10 @@ def test_a_technology_named_with_what_it_is_gets_a_topic_page(repo):
     ],
 )
 def test_a_service_or_technology_is_told_from_a_place_or_person(said, kind, name):
-    from doctree.agent.offline.text import Directory, _sentence
+    from doctree.agent.offline.directory import Directory
+    from doctree.agent.offline.extract import read_sentence
 
-    s = _sentence("2027-01-04T09:00:00Z", said, date(2027, 1, 4), Directory({}, {}))
+    s = read_sentence("2027-01-04T09:00:00Z", said, date(2027, 1, 4), Directory({}, {}))
     found = s.topics if kind == "topics" else s.others.get(kind, [])
     assert name in found
     assert name not in s.people
@@ -630,14 +631,14 @@ def test_a_forget_request_removes_the_fact_and_says_so(repo):
 def test_a_date_is_resolved_against_the_time_it_was_said(said_on, sentence, meant):
     """An explicit day of the month wins over a weekday said with it; a month-day date
     is the next one to come unless the sentence tells of the past."""
-    from doctree.agent.offline.text import _sentence
+    from doctree.agent.offline.extract import read_sentence
 
-    s = _sentence(f"{said_on}T09:00:00Z", sentence, date.fromisoformat(said_on), _directory())
+    s = read_sentence(f"{said_on}T09:00:00Z", sentence, date.fromisoformat(said_on), _directory())
     assert s.when == date.fromisoformat(meant)
 
 
 def _directory():
-    from doctree.agent.offline.text import Directory
+    from doctree.agent.offline.directory import Directory
 
     return Directory({}, {})
 

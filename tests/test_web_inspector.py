@@ -6,6 +6,7 @@ same pages is tests/test_web_browser.py)."""
 # ruff: noqa: F811  (the demo fixtures `db` and `client` are test_web's, imported)
 from __future__ import annotations
 
+import html
 import re
 from urllib.parse import quote
 
@@ -198,8 +199,9 @@ def test_session_pages_keep_newlines_and_show_tool_calls_as_json(db):
     with TestClient(create_app(str(db), "main"), base_url=BASE) as c:
         page = readable(c.get("/sessions/s-readable"), 200)
     assert "<pre class=wrap>first line\nsecond line</pre>" in page
-    assert "&quot;name&quot;: &quot;memory_write&quot;,\n  &quot;input&quot;: {" in page
-    assert "{&#x27;name&#x27;" not in page  # not a Python repr
+    text = html.unescape(page)
+    assert '"name": "memory_write",\n  "input": {' in text
+    assert "{'name'" not in text  # not a Python repr
 
 
 def test_search_snippets_are_highlighted_and_every_version_results_grouped(client):

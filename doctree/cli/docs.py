@@ -1,7 +1,10 @@
-"""Generate docs/cli.md from the `--help` of every doctree command.
+"""Generate docs/cli.md from the `--help` of every doctree command, and the API reference
+from the docstrings.
 
-    .venv/bin/python -m doctree.cli.docs           # rewrite docs/cli.md
-    .venv/bin/python -m doctree.cli.docs --check   # exit 1 if docs/cli.md is out of date
+    .venv/bin/python -m doctree.cli.docs             # rewrite docs/cli.md
+    .venv/bin/python -m doctree.cli.docs --check     # exit 1 if docs/cli.md is out of date
+    .venv/bin/python -m doctree.cli.docs --api DIR   # the API reference, as HTML, into DIR
+                                                     # (pdoc, from the dev extra; `make api`)
 
 The reference is generated, never edited by hand, so it cannot drift from the code;
 tests/test_docs.py fails when it is stale.
@@ -77,11 +80,59 @@ def render() -> str:
     return HEADER + "\n" + index + "\n" + "\n".join(sections)
 
 
+PACKAGE = Path(__file__).resolve().parent.parent
+
+
+def api_modules() -> list[str]:
+    """The modules to give pdoc: every package, which brings its modules along, except a
+    package with a lazy `__all__` (the front doors `doctree`, `doctree.store`): pdoc would
+    show only its names, which are defined and documented in its modules, so those modules
+    are named one by one instead."""
+
+    def lazy(package: Path) -> bool:
+        init = package / "__init__.py"
+        return init.exists() and "__all__" in init.read_text(encoding="utf-8")
+
+    names = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path.name == "__main__.py" or "__pycache__" in path.parts:
+            continue
+        folder = path.parent
+        if path.name == "__init__.py":
+            # a package: given when nothing above brings it (its parent is lazy) and it is
+            # not lazy itself
+            given = not lazy(folder) and (folder == PACKAGE or lazy(folder.parent))
+        else:
+            given = lazy(folder)  # a module: given when its package does not bring it
+        if given:
+            parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+            names.append(".".join(p for p in parts if p != "__init__"))
+    return names
+
+
+def write_api(out: Path) -> int:
+    try:
+        import pdoc
+        import pdoc.render
+    except ImportError:
+        print("error: pdoc is not installed (pip install -e '.[dev]')", file=sys.stderr)
+        return 2
+    pdoc.render.configure(docformat="markdown")
+    pdoc.pdoc(*api_modules(), output_directory=out)
+    print(f"wrote {out / 'index.html'}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if "-h" in args or "--help" in args:
         print(__doc__.strip())
         return 0
+    if args[:1] == ["--api"]:
+        if len(args) != 2:
+            print("error: --api needs one folder, e.g. --api .api", file=sys.stderr)
+            return 2
+        return write_api(Path(args[1]))
     unknown = [a for a in args if a != "--check"]
     if unknown:
         print(f"error: unknown argument {unknown[0]!r} (see --help)", file=sys.stderr)

@@ -10,15 +10,17 @@ and what it keeps because someone changed it after the run, named with who did.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from doctree.errors import NotFoundError, UserError
 from doctree.store.documents import Version, unified_diff
 from doctree.store.paths import HOME
-from doctree.web.html import badge, doc_url, esc, pager, render_diff, session_link, when
+from doctree.web.html import doc_url, pager
 from doctree.web.inspector import Inspector
 from doctree.web.views import int_param, own_run, page_number, run_id_of, side
 
@@ -26,10 +28,6 @@ FEED_PAGE = 10
 """Runs on one page of the activity feed."""
 FOLD_LINES = 40
 """A document's diff longer than this is folded (one click opens it; no script)."""
-
-
-def _csrf_field(ins: Inspector) -> str:
-    return f'<input type=hidden name=csrf value="{esc(ins.csrf)}">'
 
 
 def _by_document(versions: list[Version]) -> dict[int, list[Version]]:
@@ -57,10 +55,31 @@ def _later(ins: Inspector, doc_id: int, run_id: int, last: int) -> list[str]:
     return [f"{r[0]}:{r[1]}" for r in rows if r[2] != run_id]
 
 
-def changes(ins: Inspector, run: Any, versions: list[Version], *, controls: bool = True) -> str:
-    """One diff per document the run changed, from before its first version to its last;
-    with `controls`, a button putting that one document back as it was before the run."""
-    parts = []
+@dataclass(frozen=True)
+class Change:
+    """What a run did to one document: from before its first version to its last, who
+    changed it since, and (with controls) how to put it back as before the run."""
+
+    document_id: int
+    path: str
+    link: str
+    operations: str
+    first: int
+    last: int
+    diff: str
+    lines: int
+    folded: bool
+    changed_since: str  # who wrote it after the run ('' if no one)
+    now_version: int
+    put_back: str | None  # the button's label; None: nothing to put back
+
+
+def changes(
+    ins: Inspector, run: Any, versions: list[Version], *, controls: bool = True
+) -> list[Change]:
+    """One change per document the run changed; with `controls`, the label of a button
+    putting that one document back as it was before the run."""
+    out = []
     for doc_id, vs in _by_document(versions).items():
         last = vs[-1]
         before = _before(ins, doc_id, vs)
@@ -68,38 +87,33 @@ def changes(ins: Inspector, run: Any, versions: list[Version], *, controls: bool
         a_label = f"{before.path}@{before.version}" if before else "/dev/null"
         b_body = "" if last.deleted else (last.body or "")
         text = unified_diff(a_body, b_body, a_label, f"{last.path}@{last.version}")
-        ops = ", ".join(dict.fromkeys(v.operation for v in vs))
         now = ins.repo.read_by_id(doc_id)
-        link = doc_url("doc", now.path) if not now.deleted else doc_url("history", now.path)
         later = _later(ins, doc_id, run.id, last.version) if now.version > last.version else []
-        note = ""
-        if later:
-            who = ", ".join(dict.fromkeys(later))
-            note = (
-                f"<p class=meta>changed since by {esc(who)} (now v{now.version}): putting it "
-                "back drops those changes too</p>"
-            )
-        control = ""
+        label = None
         if controls and _restorable(before, now):
             label = (
                 "Delete it (the run created it)"
                 if before is None or before.deleted
                 else f"Put back v{before.version} (as before this run)"
             )
-            control = (
-                f'<form method=post action="/runs/{run.id}/revert-document" class="inline tools">'
-                f"{_csrf_field(ins)}<input type=hidden name=document value={doc_id}>"
-                f"<button>{esc(label)}</button></form>"
-            )
         lines = text.count("\n")
-        fold = " open" if lines <= FOLD_LINES else ""
-        parts.append(
-            f'<div class=change><h3><a href="{link}">{esc(last.path)}</a> <span class=muted>'
-            f"{esc(ops)}, v{vs[0].version}–v{last.version}</span></h3>{note}"
-            f"<details{fold}><summary class=meta>the diff ({lines} lines)</summary>"
-            f"{render_diff(text)}</details>{control}</div>"
+        out.append(
+            Change(
+                document_id=doc_id,
+                path=last.path,
+                link=doc_url("doc", now.path) if not now.deleted else doc_url("history", now.path),
+                operations=", ".join(dict.fromkeys(v.operation for v in vs)),
+                first=vs[0].version,
+                last=last.version,
+                diff=text,
+                lines=lines,
+                folded=lines > FOLD_LINES,
+                changed_since=", ".join(dict.fromkeys(later)),
+                now_version=now.version,
+                put_back=label,
+            )
         )
-    return "".join(parts) or "<p class=muted>no changes</p>"
+    return out
 
 
 def _restorable(before: Version | None, now: Any) -> bool:
@@ -111,22 +125,22 @@ def _restorable(before: Version | None, now: Any) -> bool:
     return now.deleted or now.content_sha256 != before.content_sha256 or now.path != before.path
 
 
-def revert_control(ins: Inspector, run: Any, versions: list[Version]) -> str:
-    """The run's revert: a link to its preview, or, once reverted, when and by whom."""
-    if run.reverted_at:
-        return (
-            f"<p class=notice id=reverted>reverted {when(run.reverted_at)} by "
-            f"{esc(run.reverted_by)}</p>"
-        )
-    if not versions or run.status == "running":
-        return ""
-    return (
-        f'<p class=tools><a class=button id=revert href="/runs/{run.id}/revert">'
-        "Revert this run…</a> <span class=meta>shows what it would change first</span></p>"
-    )
+def _run_versions(ins: Inspector, r: Any) -> list[Version]:
+    """The versions the run wrote, oldest first."""
+    return list(reversed(ins.repo.log(r.owner, HOME, run_id=r.id, limit=None)))
 
 
 # -- the feed -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Card:
+    """One run in the feed: the run, whether it wrote anything, and its changes."""
+
+    run: Any
+    status: str
+    wrote: bool
+    changes: list[Change]
 
 
 def home(ins: Inspector, request: Request) -> Response:
@@ -137,40 +151,31 @@ def home(ins: Inspector, request: Request) -> Response:
     page = page_number(request)
     per = int_param(request, "limit", low=1) or FEED_PAGE
     every = Runs(ins.repo.conn).list(owner=ins.owner, limit=None)
-    shown = every[(page - 1) * per : page * per]
     cards = []
-    for r in shown:
-        versions = list(reversed(ins.repo.log(r.owner, HOME, run_id=r.id, limit=None)))
+    for r in every[(page - 1) * per : page * per]:
+        versions = _run_versions(ins, r)
         status = "reverted" if r.reverted_at else r.status
-        docs = len(_by_document(versions))
-        head = (
-            f'<h2><a href="/runs/{r.id}">Run {r.id}</a> {badge(status)}</h2>'
-            f"<p class=meta>{when(r.started_at)}"
-            + (f" · session {session_link(r.session_id)}" if r.session_id else "")
-            + f" · {esc(r.backend)} · {docs} document{'s' if docs != 1 else ''} changed</p>"
-        )
-        body = (
-            revert_control(ins, r, versions) + changes(ins, r, versions)
-            if versions
-            else "<p class=muted>changed nothing</p>"
-        )
-        cards.append(f'<section class=run id="run-{r.id}">{head}{body}</section>')
-    nav = pager("/", page, per, len(every), limit=per if per != FEED_PAGE else None)
-    intro = (
-        "<h1>What the memory agent learned</h1><p class=meta>Every memory-agent run, newest "
-        "first, with the changes it made. Revert a whole run (you see what it will do first) "
-        "or put one document back as it was before the run.</p>"
+        cards.append(Card(r, status, bool(versions), changes(ins, r, versions)))
+    return ins.page(
+        "activity.html",
+        title="activity",
+        side=side(ins),
+        cards=cards,
+        restored=request.query_params.get("restored"),
+        nav=pager("/", page, per, len(every), limit=per if per != FEED_PAGE else None),
     )
-    notice = ""
-    if request.query_params.get("restored"):
-        notice = f"<p class=notice id=restored>put back {esc(request.query_params['restored'])}</p>"
-    body = (
-        intro + notice + (nav + "".join(cards) + nav if cards else "<p class=muted>no runs yet</p>")
-    )
-    return ins.page("activity", body, side=side(ins))
 
 
 # -- reverting a run ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PutBack:
+    """A document the revert puts back: its path now, what the revert does, the diff."""
+
+    path: str
+    actions: str
+    diff: str
 
 
 def revert_preview(ins: Inspector, request: Request) -> Response:
@@ -181,98 +186,47 @@ def revert_preview(ins: Inspector, request: Request) -> Response:
     report = revert_run(ins.repo, r.id, actor=ins.actor, dry_run=True, force=False)
     befores = {
         doc_id: _before(ins, doc_id, vs)
-        for doc_id, vs in _by_document(
-            list(reversed(ins.repo.log(r.owner, HOME, run_id=r.id, limit=None)))
-        ).items()
+        for doc_id, vs in _by_document(_run_versions(ins, r)).items()
     }
-    parts = []
+    will = []
     for item in report.reverted:
         now = ins.repo.read_by_id(item.document_id)
         before = befores.get(item.document_id)
         a = "" if now.deleted else now.body
         b = "" if before is None or before.deleted else (before.body or "")
         text = unified_diff(a, b, f"{now.path} now", f"{item.before_path or now.path} after revert")
-        parts.append(
-            f"<div class=change><h3>{esc(now.path)} <span class=muted>"
-            f"{esc(', '.join(item.actions))}</span></h3>{render_diff(text)}</div>"
-        )
-    kept = [
-        f'<li><a href="{doc_url("history", i.path)}">{esc(i.path)}</a> — changed since by '
-        f"{esc(i.changed_since or 'someone')}: left as it is ({esc(i.reason)}). Put it back "
-        "alone from the run's page if you want the run's change gone anyway.</li>"
-        for i in report.kept
-    ]
-    unchanged = [f"<li>{esc(i.path)}</li>" for i in report.unchanged]
-    if r.reverted_at:
-        action = (
-            f"<p class=notice id=reverted>this run was reverted {when(r.reverted_at)} by "
-            f"{esc(r.reverted_by)}</p>"
-        )
-    elif report.reverted:
-        n = len(report.reverted)
-        action = (
-            f'<form method=post action="/runs/{r.id}/revert">{_csrf_field(ins)}'
-            f"<button class=danger id=confirm>Revert run {r.id}: put back {n} "
-            f"document{'s' if n != 1 else ''}</button></form>"
-        )
-    else:
-        action = "<p class=muted>nothing to put back</p>"
-    body = (
-        f'<h1>Revert run {r.id}?</h1><p class=meta><a href="/runs/{r.id}">run {r.id}</a> · '
-        f"{when(r.started_at)}"
-        + (f" · session {session_link(r.session_id)}" if r.session_id else "")
-        + "</p>"
-        f"<h2 id=will>Will put back ({len(report.reverted)})</h2>"
-        + ("".join(parts) or "<p class=muted>none</p>")
-        + f"<h2 id=kept>Will keep: changed by someone since ({len(kept)})</h2>"
-        + (f"<ul>{''.join(kept)}</ul>" if kept else "<p class=muted>none</p>")
-        + (
-            f"<h2>Already as before the run ({len(unchanged)})</h2><ul>{''.join(unchanged)}</ul>"
-            if unchanged
-            else ""
-        )
-        + action
+        will.append(PutBack(now.path, ", ".join(item.actions), text))
+    return ins.page(
+        "revert_preview.html", title=f"revert run {r.id}?", run=r, report=report, will=will
     )
-    return ins.page(f"revert run {r.id}?", body)
 
 
-async def revert(ins: Inspector, request: Request) -> Response:
+def revert(ins: Inspector, request: Request, form: FormData) -> Response:
     """Revert the run (after its preview): what was put back, kept and found unchanged."""
     from doctree.memory.revert import revert_run
 
     run_id = run_id_of(request)
-    form = await request.form()
     ins.check_csrf(form.get("csrf"))
     own_run(ins, run_id)
     report = revert_run(ins.repo, run_id, actor=ins.actor)
-    items = []
-    for label, group in (
-        ("put back", report.reverted),
-        ("kept", report.kept),
-        ("unchanged", report.unchanged),
-    ):
-        for item in group:
-            since = f" (changed since by {esc(item.changed_since)})" if item.changed_since else ""
-            items.append(
-                f'<li>{label}: <a href="{doc_url("history", item.path)}">{esc(item.path)}</a> '
-                f"<span class=muted>{esc('+'.join(item.actions))} {esc(item.reason)}</span>"
-                f"{since}</li>"
-            )
-    body = (
-        f"<h1>Reverted run {run_id}</h1><p class=notice id=reverted>put back "
-        f"{len(report.reverted)}, kept {len(report.kept)}, unchanged {len(report.unchanged)}</p>"
-        f'<ul>{"".join(items)}</ul><p><a href="/runs/{run_id}">back to run {run_id}</a> · '
-        '<a href="/">activity</a></p>'
+    items = [
+        (label, item)
+        for label, group in (
+            ("put back", report.reverted),
+            ("kept", report.kept),
+            ("unchanged", report.unchanged),
+        )
+        for item in group
+    ]
+    return ins.page(
+        "reverted.html", title=f"reverted run {run_id}", run_id=run_id, report=report, items=items
     )
-    return ins.page(f"reverted run {run_id}", body)
 
 
-async def revert_document(ins: Inspector, request: Request) -> Response:
+def revert_document(ins: Inspector, request: Request, form: FormData) -> Response:
     """Put one document back as it was before the run: its version before the run's first
     version of it restored (undeleted, at its path now), or, if the run created it, deleted."""
-
     run_id = run_id_of(request)
-    form = await request.form()
     ins.check_csrf(form.get("csrf"))
     r = own_run(ins, run_id)
     raw = str(form.get("document") or "")
@@ -280,8 +234,7 @@ async def revert_document(ins: Inspector, request: Request) -> Response:
         doc_id = int(raw)
     except ValueError:
         raise UserError(f"document {raw!r}: documents are numbered") from None
-    vs = [v for v in reversed(ins.repo.log(r.owner, HOME, run_id=r.id, limit=None))]
-    vs = [v for v in vs if v.document_id == doc_id]
+    vs = [v for v in _run_versions(ins, r) if v.document_id == doc_id]
     if not vs:
         raise NotFoundError(f"document {doc_id}: run {run_id} did not change it")
     before = _before(ins, doc_id, vs)
@@ -295,58 +248,45 @@ async def revert_document(ins: Inspector, request: Request) -> Response:
     return RedirectResponse(doc_url("doc", doc.path, restored=1), status_code=303)
 
 
+# -- one run --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Given:
+    """The transcript a run was given: its session's records the run read, as text."""
+
+    session_id: str
+    records: int
+    first: int
+    last: int | None
+    text: str
+
+
 def run(ins: Inspector, request: Request) -> Response:
     r = own_run(ins, run_id_of(request))
-    versions = list(reversed(ins.repo.log(r.owner, HOME, run_id=r.id, limit=None)))
-    status = "reverted" if r.reverted_at else r.status
-    facts = [
-        ("definition", f"{esc(r.definition)} for {esc(r.owner)}"),
-        ("status", f"{badge(status)} stop reason {esc(r.stop_reason or '-')}"),
-        ("backend", f"{esc(r.backend)} ({esc(r.model)})"),
-        ("started", when(r.started_at)),
-        ("ended", when(r.ended_at)),
-        ("turns", f"{r.turns}; tool calls {r.tool_calls} ({r.tool_errors} errors)"),
-        (
-            "tokens",
-            f"input {r.input_tokens}, output {r.output_tokens}, cache read "
-            f"{r.cache_read_tokens}, cache write {r.cache_write_tokens}",
-        ),
-        ("cost", f"${r.cost_usd:.4f}"),
-    ]
-    if r.session_id:
-        facts.insert(1, ("session", session_link(r.session_id)))
-    if r.memory_session_id:
-        facts.append(("own log", session_link(r.memory_session_id)))
-    if r.reverted_at:
-        facts.append(("reverted", f"{when(r.reverted_at)} by {esc(r.reverted_by)}"))
-    if r.error:
-        facts.append(("error", f"<pre class=wrap>{esc(r.error)}</pre>"))
-    facts_html = (
-        "<table>" + "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in facts) + "</table>"
+    versions = _run_versions(ins, r)
+    return ins.page(
+        "run.html",
+        title=f"run {r.id}",
+        run=r,
+        run_status="reverted" if r.reverted_at else r.status,
+        versions=versions,
+        changes=changes(ins, r, versions),
+        given=given(ins, r),
     )
-    transcript = given(ins, r)
-    body = (
-        f"<h1>Run {r.id}</h1>{facts_html}<h2>What it was given</h2>{transcript}"
-        f"<h2>What it changed ({len(versions)} versions)</h2>{revert_control(ins, r, versions)}"
-        f"{changes(ins, r, versions)}"
-    )
-    return ins.page(f"run {r.id}", body)
 
 
-def given(ins: Inspector, r: Any) -> str:
+def given(ins: Inspector, r: Any) -> Given | str | None:
+    """The run's transcript; None: none recorded; the session's id: it is gone."""
     if not r.session_id or r.first_history_id is None:
-        return "<p class=muted>no transcript recorded for this run</p>"
+        return None
     from doctree.sessions.repository import SessionsRepository
     from doctree.sessions.transcripts import format_transcript
 
     sessions = SessionsRepository(ins.repo.conn)
     s = sessions.get(r.session_id)
     if s is None:
-        return f"<p class=muted>session {esc(r.session_id)} is gone</p>"
+        return str(r.session_id)
     records = sessions.history(s.id, after_id=r.first_history_id - 1, until_id=r.last_history_id)
     text = format_transcript(records, agent=s.agent.owner, session_id=s.id)
-    return (
-        f"<details><summary>the transcript: {len(records)} records of session "
-        f"{esc(s.id)} (history {r.first_history_id}–{r.last_history_id})</summary>"
-        f"<pre class=wrap>{esc(text)}</pre></details>"
-    )
+    return Given(s.id, len(records), r.first_history_id, r.last_history_id, text)

@@ -1,7 +1,10 @@
-"""HTML for the inspector: the page layout, markdown rendering, diffs, small helpers.
+"""What the inspector's templates show, as data: the URLs of its pages, times in words, pagers,
+search snippets with their matches, a unified diff as lines with the changed words marked,
+session records as readable text, and a document body rendered from markdown.
 
-Server-rendered strings; every value from the store goes through `esc` (or markdown-it with
-raw HTML off), so a document body can never inject markup or script into a page.
+The markup itself is the templates' (`doctree/web/templates/`, autoescaped). The one piece of
+HTML made here is a body rendered by markdown-it with raw HTML off (`render_markdown`): it is
+the only value the templates insert unescaped, marked safe there and nowhere else.
 """
 
 from __future__ import annotations
@@ -10,78 +13,32 @@ import contextlib
 import difflib
 import json
 import re
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from html import escape
 from urllib.parse import quote, unquote, urlencode
 
 import linkify_it
 from markdown_it import MarkdownIt
+from markupsafe import Markup
 from mdit_py_plugins.tasklists import tasklists_plugin
 
 from doctree.interop.render import human_size
 
-__all__ = ["esc", "human_size", "doc_url", "url", "layout", "render_markdown", "render_diff"]
-
-CSS = (
-    """
-body{font:15px/1.45 system-ui,sans-serif;margin:0;color:#1d232a;background:#fafafa}
-header{background:#22303c;color:#fff;padding:.5em 1.2em;display:flex;gap:1.4em;align-items:center}
-header a{color:#dde6ee;text-decoration:none}header a:hover{color:#fff}
-header .who{margin-left:auto;font-size:.85em;color:#9fb3c4}
-main{padding:1em 1.6em;max-width:1200px}
-h1{font-size:1.4em;margin:.3em 0 .6em}h2{font-size:1.15em;margin:1.3em 0 .4em}
-table{border-collapse:collapse;width:100%;background:#fff}
-th,td{text-align:left;padding:.25em .6em;border-bottom:1px solid #e3e6e8;vertical-align:top}
-th{background:#eef1f3;font-weight:600}td.n{text-align:right;white-space:nowrap}
-code,pre,.mono{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.9em}
-pre{background:#fff;border:1px solid #e3e6e8;padding:.7em;overflow:auto}
-.doc{background:#fff;border:1px solid #e3e6e8;padding:.4em 1.2em}
-.meta{color:#5b6770;font-size:.9em}.muted{color:#8a959d}
-.diff .add{background:#e6ffec}.diff .del{background:#ffebe9}.diff .hunk{color:#0a58ca}
-.blame td{padding:0 .5em;border:0}.blame tr.first td{border-top:1px solid #e3e6e8}
-.blame .src{white-space:pre-wrap;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.9em}
-.badge{display:inline-block;padding:0 .45em;border-radius:.6em;font-size:.8em;background:#e3e6e8}
-.badge.failing,.badge.failed{background:#ffd8d3}.badge.pending,.badge.running{background:#fff1c2}
-.badge.processed,.badge.completed{background:#d3f5dc}.badge.reverted{background:#e0dcff}
-form.inline{display:inline}input,select,button{font:inherit;padding:.15em .4em}
-a.button{display:inline-block;background:#b3261e;color:#fff;padding:.3em .9em;border-radius:4px;text-decoration:none}
-button.danger{background:#b3261e;color:#fff;border:0;padding:.35em .9em;border-radius:4px}
-.error{background:#fff;border-left:4px solid #b3261e;padding:.6em 1em}
-.notice{background:#fff;border-left:4px solid #1a7f37;padding:.6em 1em}
-pre.diff,.src,pre.wrap{white-space:pre-wrap;overflow-wrap:anywhere}
-.diff ins{background:#abf2bc;text-decoration:none}.diff del{background:#ffc0ba;text-decoration:none}
-mark{background:#fff3a3;padding:0 .1em}
-.ta-left{text-align:left}.ta-center{text-align:center}.ta-right{text-align:right}
-.prov{background:#fff;border:1px solid #e3e6e8;padding:.3em .8em;font-size:.9em}
-.run{background:#fff;border:1px solid #e3e6e8;margin:0 0 1.2em;padding:.2em 1em .6em}
-.run h2{margin:.4em 0}.run h3{font-size:1em;margin:.8em 0 .2em}
-.pager{margin:.6em 0}.pager a,.pager strong{margin-right:.6em}
-.tools{margin:.2em 0}.wide{overflow-x:auto;max-width:100%}
-.layout{display:flex;gap:1.4em;align-items:flex-start}.layout>.content{flex:1;min-width:0}
-nav.side{width:15em;flex:none;font-size:.9em;background:#fff;border:1px solid #e3e6e8;padding:.3em .6em}
-nav.side ul{list-style:none;margin:0;padding-left:.9em}nav.side>ul{padding-left:0}
-nav.side .here{font-weight:700}
-#drawer,label.drawer{display:none}
-main img{max-width:100%}
-@media (max-width:700px){
-main{padding:.6em .7em}header{flex-wrap:wrap;gap:.2em .9em;padding:.4em .7em}
-header .who{margin-left:0;width:100%}
-.layout{display:block}label.drawer{display:inline-block;margin:.2em 0 .4em;padding:.2em .6em;
-border:1px solid #c9d1d7;background:#fff;border-radius:4px;cursor:pointer}
-nav.side{display:none;width:auto}#drawer:checked~nav.side{display:block}
-table{display:block;overflow-x:auto}input{max-width:100%}
-}
-"""
-    + "".join(f"td.l{n}{{padding-left:{0.6 + 1.3 * n:.1f}em}}" for n in range(21))
-    + "\n"
-)
-"""The inspector's one stylesheet, inline in every page and allowed by its hash in the
-Content-Security-Policy (`doctree.web.security`); no page has a style attribute. `td.lN`
-indents a row of the tree N levels (a path has at most 20 segments)."""
-
-
-def esc(value: object) -> str:
-    return escape("" if value is None else str(value), quote=True)
+__all__ = [
+    "DiffLine",
+    "Moment",
+    "Pager",
+    "diff_lines",
+    "doc_url",
+    "human_size",
+    "moment",
+    "pager",
+    "pretty",
+    "render_markdown",
+    "session_url",
+    "snippet",
+    "url",
+]
 
 
 def url(base: str, **params: object) -> str:
@@ -101,8 +58,7 @@ def session_url(session_id: str) -> str:
     return "/sessions/" + quote(session_id, safe="")
 
 
-def session_link(session_id: str) -> str:
-    return f'<a href="{session_url(session_id)}">{esc(session_id)}</a>'
+# -- times ----------------------------------------------------------------------------------
 
 
 def _parse(iso: str) -> datetime | None:
@@ -136,36 +92,63 @@ def relative(iso: str, now: datetime | None = None) -> str:
     return "just now"
 
 
-def when(iso: str | None, now: datetime | None = None) -> str:
-    """A time as every page shows it: `2026-11-20 09:00 UTC` and how long ago, the exact
-    stored value in the tooltip."""
-    if not iso:
-        return "-"
+@dataclass(frozen=True)
+class Moment:
+    """A stored time as every page shows it: `2026-11-20 09:00 UTC` and how long ago."""
+
+    iso: str
+    shown: str
+    ago: str
+
+
+def moment(iso: str, now: datetime | None = None) -> Moment | None:
+    """`iso` as a `Moment` (None: not a time, shown as stored)."""
     t = _parse(iso)
     if t is None:
-        return esc(iso)
-    shown = t.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    return (
-        f'<time datetime="{esc(iso)}" title="{esc(iso)}">{shown}</time>'
-        f" <span class=muted>({relative(iso, now)})</span>"
+        return None
+    return Moment(iso, t.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC"), relative(iso, now))
+
+
+# -- pagers ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Pager:
+    """'21–40 of 312', with the URLs of the first, previous, next and last pages (None where
+    there is none); `more` is '+' when the total is a cap."""
+
+    first: int
+    last: int
+    total: int
+    first_url: str | None = None
+    prev_url: str | None = None
+    next_url: str | None = None
+    last_url: str | None = None
+    more: str = ""
+
+
+def pager(
+    base: str, page: int, per: int, total: int, *, more: bool = False, **params: object
+) -> Pager | None:
+    """Page `page` of `total` items, `per` a page (None: nothing to page)."""
+    if total == 0:
+        return None
+    pages = max(1, -(-total // per))
+    earlier = page > 1
+    later = page < pages
+    return Pager(
+        first=(page - 1) * per + 1,
+        last=min(page * per, total),
+        total=total,
+        first_url=url(base, page=1, **params) if earlier else None,
+        prev_url=url(base, page=page - 1, **params) if earlier else None,
+        next_url=url(base, page=page + 1, **params) if later else None,
+        last_url=url(base, page=pages, **params) if later else None,
+        more="+" if more else "",
     )
 
 
-def pager(base: str, page: int, per: int, total: int, **params: object) -> str:
-    """'21–40 of 312' with links to the pages before and after (and the first and last)."""
-    if total == 0:
-        return ""
-    pages = max(1, -(-total // per))
-    first, last = (page - 1) * per + 1, min(page * per, total)
-    links = []
-    if page > 1:
-        links.append(f'<a href="{esc(url(base, page=1, **params))}">« first</a>')
-        links.append(f'<a href="{esc(url(base, page=page - 1, **params))}" rel=prev>‹ newer</a>')
-    links.append(f"<strong>{first}–{last} of {total}</strong>")
-    if page < pages:
-        links.append(f'<a href="{esc(url(base, page=page + 1, **params))}" rel=next>older ›</a>')
-        links.append(f'<a href="{esc(url(base, page=pages, **params))}">last »</a>')
-    return f"<p class=pager>{''.join(links)}</p>"
+# -- text -----------------------------------------------------------------------------------
 
 
 def pretty(content: object) -> str:
@@ -177,19 +160,20 @@ def pretty(content: object) -> str:
         if stripped[:1] in "{[" and stripped:
             with contextlib.suppress(ValueError):
                 text = json.dumps(json.loads(stripped), indent=2, ensure_ascii=False)
-    else:
-        text = json.dumps(content, indent=2, ensure_ascii=False, default=str)
-    return f"<pre class=wrap>{esc(text)}</pre>"
+        return text
+    return json.dumps(content, indent=2, ensure_ascii=False, default=str)
 
 
 _MARKED = re.compile(r"(?<!\[)\[(\w[\w'’-]*)\](?![\](])")
 _MD_LINK = re.compile(r"\[([^\[\]]*)\]\([^()\s]*\)")
 _MD_NOISE = re.compile(r"\[\[|\]\]|(?:^|\s)#{1,6}\s|\*\*|__|`|(?:^|\s)[-*+]\s|^---$")
+_MARK = re.compile(r"\x00(\d+)\x01")
 
 
-def snippet(text: str) -> str:
-    """A search snippet as HTML: the words the search matched (marked `[word]` by the store)
-    highlighted, markdown syntax (headings, emphasis, link brackets) taken out."""
+def snippet(text: str) -> list[tuple[str, bool]]:
+    """A search snippet as (text, matched) pieces: the words the search matched (marked
+    `[word]` by the store) apart, markdown syntax (headings, emphasis, link brackets) taken
+    out."""
     text = " ".join(text.split())
     marks: list[str] = []
 
@@ -199,43 +183,20 @@ def snippet(text: str) -> str:
 
     text = _MARKED.sub(keep, text)
     text = _MD_LINK.sub(r"\1", text)
-    text = _MD_NOISE.sub(" ", text)
-    html = esc(" ".join(text.split()))
-    return re.sub(r"\x00(\d+)\x01", lambda m: f"<mark>{esc(marks[int(m.group(1))])}</mark>", html)
+    text = " ".join(_MD_NOISE.sub(" ", text).split())
+    pieces: list[tuple[str, bool]] = []
+    at = 0
+    for m in _MARK.finditer(text):
+        if m.start() > at:
+            pieces.append((text[at : m.start()], False))
+        pieces.append((marks[int(m.group(1))], True))
+        at = m.end()
+    if at < len(text):
+        pieces.append((text[at:], False))
+    return pieces
 
 
-def layout(title: str, body: str, *, owner: str, db: str = "", side: str = "") -> str:
-    """A whole page. `side`: the tree beside the page (a drawer behind a button at phone
-    width, opened by a checkbox and CSS: the pages run no script)."""
-    nav = "".join(
-        f'<a href="{href}">{label}</a>'
-        for href, label in (
-            ("/", "Activity"),
-            ("/tree", "Tree"),
-            ("/search", "Search"),
-            ("/runs", "Runs"),
-            ("/sessions", "Sessions"),
-        )
-    )
-    return (
-        "<!doctype html><html lang=en><head><meta charset=utf-8>"
-        '<meta name=viewport content="width=device-width,initial-scale=1">'
-        f"<title>{esc(title)} · doctree</title><style>{CSS}</style></head><body>"
-        f"<header><strong>doctree</strong>{nav}<span class=who>agent {esc(owner)}"
-        f"{' · ' + esc(db) if db else ''}</span></header>"
-        f"<main>{_with_side(body, side)}</main></body></html>"
-    )
-
-
-def _with_side(body: str, side: str) -> str:
-    if not side:
-        return body
-    return (
-        "<div class=layout><input type=checkbox id=drawer>"
-        "<label for=drawer class=drawer>☰ Tree</label>"
-        f'<nav class=side aria-label="the tree">{side}</nav><div class=content>{body}</div></div>'
-    )
-
+# -- markdown -------------------------------------------------------------------------------
 
 _WIKI = re.compile(r"\[\[([^\[\]|#\n]+)(?:#[^\[\]|\n]*)?(?:\|([^\[\]\n]*))?\]\]")
 _md = MarkdownIt("gfm-like", {"html": False, "linkify": True, "typographer": False}).use(
@@ -251,9 +212,11 @@ def _wiki_to_link(m: re.Match[str]) -> str:
     return f"[{label}](<{target}>)"
 
 
-def render_markdown(body: str) -> str:
-    """A document body as HTML: raw HTML off; `~/...` links and [[wiki]] links go to the
-    inspector's page of the target."""
+def render_markdown(body: str) -> Markup:
+    """A document body as HTML: raw HTML off (a tag in the body is text), `~/...` links and
+    [[wiki]] links to the inspector's page of the target. markdown-it escapes every piece of
+    text and attribute it writes, and refuses `javascript:` and other unsafe link schemes,
+    so its output is the one value the templates take as markup."""
     tokens = _md.parse(_WIKI.sub(_wiki_to_link, body))
     for tok in tokens:
         style = str(tok.attrGet("style") or "")
@@ -268,42 +231,54 @@ def render_markdown(body: str) -> str:
                     # markdown-it has percent-encoded the link already: decode it once, so
                     # that doc_url encodes it once (`zoë`, not `zo%25C3%25AB`)
                     child.attrSet("href", doc_url("doc", unquote(href.split("#", 1)[0])))
-    return _md.renderer.render(tokens, _md.options, {})
+    return Markup(_md.renderer.render(tokens, _md.options, {}))
+
+
+# -- diffs ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DiffLine:
+    """One line of a unified diff: `kind` 'hunk', 'del', 'add' or '' (context, headers), and
+    its text as (text, changed) pieces; on a removed or added line paired with one on the
+    other side, the changed pieces are the words only that side has."""
+
+    kind: str
+    pieces: list[tuple[str, bool]] = field(default_factory=list)
 
 
 _WORDS = re.compile(r"\s+|\w+|[^\w\s]")
 
 
-def _word_diff(old: str, new: str) -> tuple[str, str]:
-    """Two changed lines as HTML, the words only one of them has in <del> / <ins>."""
+def _word_diff(old: str, new: str) -> tuple[list[tuple[str, bool]], list[tuple[str, bool]]]:
+    """Two changed lines as pieces, the words only one of them has marked changed."""
     a, b = _WORDS.findall(old), _WORDS.findall(new)
     sm = difflib.SequenceMatcher(None, a, b, autojunk=False)
-    left, right = [], []
+    left: list[tuple[str, bool]] = []
+    right: list[tuple[str, bool]] = []
     for op, i1, i2, j1, j2 in sm.get_opcodes():
-        x, y = esc("".join(a[i1:i2])), esc("".join(b[j1:j2]))
+        x, y = "".join(a[i1:i2]), "".join(b[j1:j2])
         if op == "equal":
-            left.append(x)
-            right.append(y)
+            left.append((x, False))
+            right.append((y, False))
         else:
             if x:
-                left.append(f"<del>{x}</del>")
+                left.append((x, True))
             if y:
-                right.append(f"<ins>{y}</ins>")
-    return "".join(left), "".join(right)
+                right.append((y, True))
+    return left, right
 
 
-def render_diff(text: str) -> str:
-    """A unified diff as a coloured <pre>: lines wrap rather than clip, and where a run of
-    removed lines is followed by as many added ones, the words that changed are marked."""
-    if not text:
-        return "<p class=muted>no differences</p>"
+def diff_lines(text: str) -> list[DiffLine]:
+    """A unified diff as lines to colour: where a run of removed lines is followed by as many
+    added ones, the words that changed are marked."""
     lines = text.splitlines()
-    out: list[str] = []
+    out: list[DiffLine] = []
     i = 0
     while i < len(lines):
         line = lines[i]
         if line.startswith("@@"):
-            out.append(f'<span class="hunk">{esc(line)}</span>')
+            out.append(DiffLine("hunk", [(line, False)]))
         elif line.startswith("-") and not line.startswith("---"):
             j = i
             while j < len(lines) and lines[j].startswith("-") and not lines[j].startswith("---"):
@@ -314,28 +289,16 @@ def render_diff(text: str) -> str:
             dels, adds = lines[i:j], lines[j:k]
             if len(dels) == len(adds):
                 pairs = [_word_diff(d[1:], a[1:]) for d, a in zip(dels, adds, strict=True)]
-                out += [f'<span class="del">-{x}</span>' for x, _ in pairs]
-                out += [f'<span class="add">+{y}</span>' for _, y in pairs]
+                out += [DiffLine("del", [("-", False), *x]) for x, _ in pairs]
+                out += [DiffLine("add", [("+", False), *y]) for _, y in pairs]
             else:
-                out += [f'<span class="del">{esc(d)}</span>' for d in dels]
-                out += [f'<span class="add">{esc(a)}</span>' for a in adds]
+                out += [DiffLine("del", [(d, False)]) for d in dels]
+                out += [DiffLine("add", [(a, False)]) for a in adds]
             i = k
             continue
         elif line.startswith("+") and not line.startswith("+++"):
-            out.append(f'<span class="add">{esc(line)}</span>')
+            out.append(DiffLine("add", [(line, False)]))
         else:
-            out.append(esc(line))
+            out.append(DiffLine("", [(line, False)]))
         i += 1
-    return '<pre class="diff">' + "\n".join(out) + "</pre>"
-
-
-def badge(text: str) -> str:
-    return f'<span class="badge {esc(text)}">{esc(text)}</span>'
-
-
-def table(headers: list[str], rows: list[str], *, numeric: set[int] | None = None) -> str:
-    numeric = numeric or set()
-    head = "".join(
-        f"<th{' class=n' if i in numeric else ''}>{esc(h)}</th>" for i, h in enumerate(headers)
-    )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    return out

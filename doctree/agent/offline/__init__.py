@@ -27,20 +27,30 @@ transcript are data: the agent never derives a path from them, never moves anyth
 lists text that addresses the memory system on the session page as ignored. Same transcript
 and same tree in, same calls out: no clock, no randomness.
 
-The work runs in stages (see docs/memory-agent.md): segment and extract (`text.py`, with the
-language rules of `language.py`), resolve (pronouns, nicknames, corrections, in `text.py`),
-file (`Run.home`, `Run.list_slot`) and write (`Run.write_*`, `Run.forget`).
+The work runs in stages, one module each, passing the data of `model.py` on (`run.run_session`
+reads top to bottom as the pipeline; see docs/memory-agent.md):
+
+- `segment.py`: the transcript into turns, each into its speaker's own sentences;
+- `extract.py`: the sentences worth reading and the kind of statement each is, findings the
+  user accepted, requests to forget; names found and typed by `entities.py`;
+- `resolve.py`: dates made absolute, corrections, pronouns and nicknames (run by extract
+  sentence by sentence, as a pronoun can only mean someone named before it);
+- `file.py`: the one page each fact goes to;
+- `write.py`: the pages read, merged and written through the document tools (`pageio.py`,
+  `pages.py`).
+
+`language.py` holds the rules of English the stages share.
 """
 
 from doctree.agent.offline.pageio import OfflineAgentError, RunSummary, ToolsLike
-from doctree.agent.offline.run import ROOT, Run
-from doctree.agent.offline.text import absolute_dates, message_date, resolve_relative
+from doctree.agent.offline.resolve import absolute_dates, resolve_relative
+from doctree.agent.offline.run import run_session
+from doctree.agent.offline.write import ROOT
 from doctree.sessions.transcripts import Transcript, parse_transcript
-from doctree.timeutil import iso_week
 
 __all__ = [
     "OfflineAgentError", "OfflineMemoryAgent", "RunSummary", "ToolsLike", "absolute_dates",
-    "iso_week", "message_date", "resolve_relative",
+    "resolve_relative",
 ]  # fmt: skip
 
 
@@ -66,4 +76,4 @@ class OfflineMemoryAgent:
         transcript = (
             parsed if parsed is not None else parse_transcript(transcript_text, source=source)
         )
-        return Run(self.root, transcript, tools).execute()
+        return run_session(self.root, transcript, tools)

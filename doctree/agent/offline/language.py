@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from doctree import stopwords
+
 #: One capitalised name word, accents included ("Lucía", "Zoë", "O'Brien", "Anne-Marie").
 _UP = "A-ZÀ-ÖØ-ÞĀĂĄĆČĎĐĒĖĘĚĞĪĮİĶĹĻĽŁŃŅŇŌŐŒŔŘŚŞŠŢŤŪŮŰŲŹŻŽ"
 _LOW = "a-zß-öø-ÿā-ž"
@@ -23,6 +25,57 @@ def ascii_slug_text(name: str) -> str:
     """`Lucía` -> `Lucia`: accents dropped, for page slugs people can type."""
     decomposed = unicodedata.normalize("NFKD", name)
     return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+# -- words ----------------------------------------------------------------------------------
+
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+MONTHS = (
+    "january", "february", "march", "april", "may", "june", "july", "august", "september",
+    "october", "november", "december",
+)  # fmt: skip
+WEEKDAY = "(?:" + "|".join(WEEKDAYS) + ")"
+#: Capitalised words that name nobody: sentence openers, days, months, greetings.
+NOT_NAMES = {
+    *(w.capitalize() for w in WEEKDAYS), *(m.capitalize() for m in MONTHS), "I", "The",
+    "We", "It", "This", "That", "These", "Those", "Thanks", "Thank", "Yes", "No", "Sure",
+    "Also", "And", "But", "So", "Then", "Today", "Tomorrow", "Tonight", "Yesterday", "Next",
+    "Last", "OK", "Ok", "Okay", "Good", "Great", "Please", "Let", "Our", "My", "His", "Her",
+    "Their", "You", "Your", "He", "She", "They", "Me", "Us", "Them", "A", "An", "In", "On",
+    "At", "For", "If", "When", "Hi", "Hey", "Hello", "Morning", "Evening", "Afternoon",
+    "Back", "Quick", "Note", "Notes", "Remember", "Actually", "Correction", "Team",
+    "Everyone", "All",
+    "Update", "Reminder", "Todo", "Status", "Agenda", "Summary", "Context", "Background",
+    "Problem", "Question", "Answer", "Edit", "Rule", "Change", "Plan", "Idea", "Decision",
+    "Action", "Big", "Bad", "News", "Hmm", "Aww", "Wow", "Honestly", "Before", "After",
+    "Can", "Could", "Would", "Should", "Will", "What", "Why", "How", "Where", "Who", "Not",
+    "Just", "Still", "Anyway", "Btw", "Fyi", "Ps", "Dear", "Cheers", "Regards", "Congrats",
+}  # fmt: skip
+
+
+def content_words(text: str) -> set[str]:
+    """The words that say what `text` is about: names, and longer words that are not filler."""
+    return {
+        w.lower()
+        for w in re.findall(r"[\w'-]{3,}", text)
+        if (len(w) >= 4 or w[:1].isupper()) and w.lower() not in stopwords.FILLER
+        and w.lower() not in _GENERIC
+    }  # fmt: skip
+
+
+_GENERIC = {
+    "time", "thing", "things", "stuff", "what", "said", "about", "that", "this", "anything",
+    "everything", "prefer", "prefers", "like", "likes", "rather", "want", "wants", "decided",
+    "going", "instead", "anymore", "user", "team", "changed", "change", "mind", "minds", "now",
+    "would", "have", "after", "last", "first", "when", "book", "flights",
+}  # fmt: skip
+
+
+def mentions(text: str, words: set[str]) -> bool:
+    """Whether `text` holds at least half of `words` (and one at least)."""
+    have = {w.lower() for w in re.findall(r"[\w'-]{3,}", text)}
+    hits = len(words & have)
+    return hits >= max(1, (len(words) + 1) // 2)
 
 
 # -- tense ----------------------------------------------------------------------------------
@@ -561,7 +614,7 @@ _NUMBER_WORDS = (
 )
 _VALUE = (
     rf"(?:\d+(?:[.,:]\d+)*(?:\s*(?:am|pm)\b)?|(?:{_NUMBER_WORDS})\b|"
-    r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|"
+    rf"{WEEKDAY}\b|"
     rf"(?-i:{NAME_WORD}(?:\s+{NAME_WORD})?))"
 )
 #: "Thursday — no, sorry, Friday", "at 3, I mean 4": a value corrected as it is said.
@@ -593,7 +646,7 @@ def value_sort(value: str) -> str:
         return "time"
     if re.fullmatch(rf"\d[\d.,]*|{_NUMBER_WORDS}", v):
         return "number"
-    if re.fullmatch(r"monday|tuesday|wednesday|thursday|friday|saturday|sunday", v):
+    if re.fullmatch(WEEKDAY, v):
         return "weekday"
     return "name"
 

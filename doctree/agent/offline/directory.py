@@ -1,0 +1,89 @@
+"""The names memory knows, each with the slug of its page: the people, projects,
+organisations, places and pets it has pages for, and those a session adds as it is read."""
+
+from __future__ import annotations
+
+import re
+
+from doctree.agent.offline import language as lang
+from doctree.store.paths import slugify
+
+
+def is_title(name: str) -> bool:
+    """Whether `name` starts with a title ("Dr. Okafor"): a title names a person."""
+    return bool(re.match(lang.TITLE, name))
+
+
+def person_slug(name: str) -> str:
+    """Slug of a page: 'Dr. Okafor' -> 'dr-okafor', 'Priya Raman' -> 'priya-raman', 'Lucía' -> 'lucia'."""
+    return slugify(lang.ascii_slug_text(name).replace(".", ""))
+
+
+OTHER_KINDS = ("organisations", "places", "pets")
+
+
+class Directory:
+    """The people, projects, organisations, places and pets known before and during a run."""
+
+    def __init__(
+        self,
+        people: dict[str, str],
+        projects: dict[str, str],
+        others: dict[str, dict[str, str]] | None = None,
+    ):
+        self.people = dict(people)  # slug -> display name
+        self.projects = dict(projects)
+        self.others = {k: dict((others or {}).get(k, {})) for k in OTHER_KINDS}
+        self.not_people: set[str] = set()  # names spoken of as no person is (a deity)
+        self.aliases: dict[str, str] = {}  # a nickname introduced in the session -> slug
+
+    def alias(self, nick: str, name: str) -> None:
+        """`nick` is what `name` is called ("Theodore — we call him Teddy")."""
+        slug = self.person(name)
+        if person_slug(nick) != slug:
+            self.aliases[nick] = slug
+
+    def kind_of(self, name: str) -> str | None:
+        """'organisations', 'places' or 'pets' for a name known as one, else None."""
+        slug = person_slug(name)
+        for kind in OTHER_KINDS:
+            if slug in self.others[kind]:
+                return kind
+        return None
+
+    def other(self, kind: str, name: str) -> str:
+        slug = person_slug(name)
+        if self.kind_of(name) is None:
+            self.others[kind][slug] = name
+        return slug
+
+    def person(self, name: str) -> str:
+        """The slug of the page for `name`, reusing a page known by first or full name."""
+        if name in self.aliases:
+            return self.aliases[name]
+        slug = person_slug(name)
+        if slug in self.people:
+            return slug
+        first = person_slug(name.split()[0]) if not is_title(name) else None
+        if first and first in self.people:
+            return first
+        matches = sorted(s for s in self.people if first and s.startswith(first + "-"))
+        if len(matches) == 1:
+            return matches[0]
+        self.people[slug] = name
+        return slug
+
+    def known_person_names(self) -> dict[str, str]:
+        """Name forms to look for in text (full and first names) -> slug."""
+        forms: dict[str, str] = {}
+        for slug, name in self.people.items():
+            forms[name] = slug
+            if not is_title(name) and " " in name:
+                forms.setdefault(name.split()[0], slug)
+        forms.update(self.aliases)
+        return forms
+
+    def project(self, name: str) -> str:
+        slug = slugify(name)
+        self.projects.setdefault(slug, name[:1].upper() + name[1:])
+        return slug

@@ -1,0 +1,214 @@
+"""Names, and what kind of thing each names: a person, a project, a topic (a tool or
+technology), an organisation, a place or a pet.
+
+`find_entities` finds the names in a sentence and types them, registering what it learns
+(a nickname, a name that is no person) in the session's `Directory`. A
+name used as a service is used ("passwords in Bitwarden") is an organisation, not a
+person; a name already known as one kind stays that kind.
+"""
+
+from __future__ import annotations
+
+import re
+
+from doctree import stopwords
+from doctree.agent.offline import language as lang
+from doctree.agent.offline.directory import Directory, is_title, person_slug
+from doctree.agent.offline.language import NAME, NOT_NAMES
+from doctree.agent.offline.model import Sentence
+
+_PERSON_TRIGGER = re.compile(
+    r"\b(?:with|met|meet|meeting|call|called|calling|email|emailed|ask|asked|tell|told|"
+    r"invite|invited|page|paged|thank|thanked|talked to|talk to|spoke to|spoke with|"
+    r"heard from|hear from|visit|visited)\s+"
+    rf"(?P<names>{NAME}(?:(?:,\s*|\s+and\s+){NAME})*)"
+)
+_RELATION = re.compile(
+    r"\b(?i:my)\s+(?P<rel>(?i:sister|brother|mum|mom|mother|father|dad|wife|husband|partner|"
+    r"manager|boss|colleague|friend|son|daughter|dentist|doctor|neighbour|neighbor|cousin))\s+"
+    rf"(?P<name>{NAME})"
+)
+_PROJECTS = (
+    re.compile(r"\bproject\s+(?P<name>[A-Z][\w-]+)"),
+    re.compile(r"\bthe\s+(?P<name>[A-Za-z][\w-]+)\s+(?:project|repo|repository|codebase)\b"),
+    re.compile(r"\b(?P<name>[A-Z][\w-]+)\s+project\b"),
+)
+_NOT_PROJECTS = {"this", "that", "the", "a", "new", "side", "my", "our", "old", "same", "whole"}
+#: A tool or technology: a name said with what kind of technical thing it is ("the Kafka
+#: cluster", "a Postgres database", "our Redis cache", "pgloader 3.6"), or the name a system
+#: moves to or from ("migrate from MySQL to Postgres").
+_TECH_NOUN = (
+    r"(?:cluster|database|db|queue|server|instance|config|library|package|pipeline|dashboard|"
+    r"api|sdk|cli|plugin|extension|container|bucket|schema|broker|replica|cache|backend|"
+    r"frontend|framework|runtime|driver|module|integration|cron|daemon|repo|repository)"
+)
+_TECH = (
+    re.compile(
+        rf"(?<![\w/.-])(?P<name>(?-i:[A-Z][A-Za-z0-9+#]*[A-Za-z0-9+#]|[a-z][a-z0-9]*\d[a-z0-9]*|"
+        rf"[a-z]{{3,}}))\s+(?:\d[\d.]*\s+)?{_TECH_NOUN}\b",
+        re.I,
+    ),
+    re.compile(r"(?<![\w/.-])(?P<name>[A-Za-z][\w+#-]*[A-Za-z0-9+#])\s+v?\d+\.\d+(?:\.\d+)?\b"),
+    re.compile(
+        r"\b(?:migrat\w*|mov\w*|switch\w*|port\w*)\s+(?:\w+\s+){0,4}?from\s+"
+        r"(?P<name>(?-i:[A-Z][A-Za-z0-9+#]+))\s+to\s+(?P<name2>(?-i:[A-Z][A-Za-z0-9+#]+))",
+        re.I,
+    ),
+)
+
+
+def _code_word(text: str, word: str) -> bool:
+    """Whether `word` is written as a name of a program: in backticks, or all lowercase
+    where a plain word would not be (before a version number)."""
+    return bool(re.search(rf"`{re.escape(word)}`|\b{re.escape(word)}\s+\d", text))
+
+
+def _names_in(group: str) -> list[str]:
+    names = re.findall(NAME, group)
+    return [n for n in names if n.split()[0].rstrip(".") not in NOT_NAMES or is_title(n)]
+
+
+def _clean_name(name: str) -> str | None:
+    words = name.split()
+    if is_title(name):
+        return name if len(words) >= 2 else None
+    # 'Priya Raman' keeps both words; 'Bob Thanks' drops a trailing non-name
+    words = [w for w in words if w not in NOT_NAMES]
+    return " ".join(words) or None
+
+
+#: "in Spanish", "in English": a language, not a place.
+_LANGUAGE = re.compile(r"(?:ish|ese|French|Dutch|Greek|Thai|Hindi|Swahili|Latin)$")
+
+
+def find_entities(s: Sentence, raw: str, directory: Directory) -> None:
+    """People, projects, topics, organisations, places and pets named in `raw`."""
+    others: dict[str, list[str]] = {}
+
+    def other(kind: str, name: str) -> None:
+        name = _clean_name(name) or ""
+        if not name or name in NOT_NAMES or name.split()[0] in NOT_NAMES:
+            return
+        if kind == "places" and (
+            directory.kind_of(name)
+            or person_slug(name) in directory.people
+            or _LANGUAGE.search(name)
+        ):
+            return
+        directory.other(kind, name)
+        known = directory.kind_of(name) or kind
+        if name not in others.setdefault(known, []):
+            others[known].append(name)
+
+    for pattern in lang.ORGS:
+        for m in pattern.finditer(raw):
+            other("organisations", m.group("name"))
+    for pattern in lang.SERVICE:
+        for m in pattern.finditer(raw):
+            for name in _names_in(m.group("names")):
+                if person_slug(name) not in directory.people:
+                    other("organisations", name)
+    for pattern in lang.NOT_PERSON:
+        for m in pattern.finditer(raw):
+            if (name := _clean_name(m.group("name"))) and person_slug(name) not in directory.people:
+                directory.not_people.add(name)
+    for pattern in lang.PETS:
+        for m in pattern.finditer(raw):
+            other("pets", m.group("name"))
+    for pattern in lang.PLACES:
+        for m in pattern.finditer(raw):
+            if lang.PERSON_TO.search(raw[: m.start("name")]):
+                continue
+            if re.match(r"(?:in|at)\s", m.group(0)) and re.match(
+                r"\s*(?:'s|’s)", raw[m.end("name") :]
+            ):
+                continue
+            other("places", m.group("name"))
+    # names already known as something other than a person stay what they are
+    for word in re.findall(NAME, raw):
+        if (kind := directory.kind_of(word)) and word not in others.get(kind, []):
+            others.setdefault(kind, []).append(word)
+    s.others = others
+    not_people = {n for names in others.values() for n in names}
+
+    def person(name: str | None) -> None:
+        clean = _clean_name(name) if name else None
+        if not clean or clean in not_people or directory.kind_of(clean):
+            return
+        if clean in directory.not_people or clean.split()[0] in directory.not_people:
+            return
+        if clean.split()[0] in not_people or clean.lower() in _NOT_PROJECTS:
+            return
+        if any(clean == directory.projects.get(p) for p in directory.projects):
+            return
+        if re.search(
+            rf"{re.escape(clean)}(?:\.(?:com|org|net|io|co|app|ai)\b|['’]s\s+(?:app|website|site))",
+            raw,
+        ):
+            return  # "Booking.com", "Expedia's app": a service, not a person
+        if clean not in s.people:
+            s.people.append(clean)
+
+    for m in re.finditer(rf"{lang.TITLE}{lang.NAME_WORD}", raw):
+        person(m.group(0))  # "Dr. Osei": a title names a person
+    for pattern in lang.NICKNAME:
+        for m in pattern.finditer(raw):
+            full = _clean_name(m.group("full"))
+            if full and m.group("nick") not in NOT_NAMES:
+                directory.alias(m.group("nick"), full)
+                person(full)
+    for m in lang.KIN.finditer(raw):
+        if m.group("name") and m.group("name") not in NOT_NAMES:
+            person(m.group("name"))
+    for m in _PERSON_TRIGGER.finditer(raw):
+        if _NOT_WITH_PERSON.search(raw[: m.start("names")]):
+            continue  # "we're going with Dagster": a choice, not a person
+        for name in _names_in(m.group("names")):
+            person(name)
+    if (r := _RELATION.search(raw)) and (clean := _clean_name(r.group("name"))):
+        s.relation = (r.group("rel").lower(), clean)
+        person(clean)
+    for pattern in (lang.ROLE_IS, lang.ROLE_DOES):
+        for m in pattern.finditer(raw):
+            name = _clean_name(m.group("name"))
+            if name and name not in not_people and name.split()[0] not in NOT_NAMES:
+                role = re.sub(r"^(?:our|the|my|their|a|an)\s+", "", m.group("role").strip())
+                s.roles.append((name, role))
+                person(name)
+    for m in lang.FROM.finditer(raw):
+        if m.group("name").split()[0] not in NOT_NAMES:
+            person(m.group("name"))
+    for m in lang.SUBJECT.finditer(raw):
+        if m.group("name").split()[0] not in NOT_NAMES:
+            person(m.group("name"))
+    for form in sorted(directory.known_person_names(), key=len, reverse=True):
+        if re.search(rf"(?<![\w-]){re.escape(form)}(?![\w-])", raw) and not any(
+            form in p or p in form for p in s.people
+        ):
+            person(form)
+    for m in (m for pattern in _PROJECTS for m in pattern.finditer(raw)):
+        name = m.group("name")
+        if name.lower() not in _NOT_PROJECTS and name not in NOT_NAMES:
+            slug = directory.project(name)
+            if slug not in s.projects:
+                s.projects.append(slug)
+    for pattern in _TECH:
+        for m in pattern.finditer(raw):
+            for name in (m.group("name"), m.groupdict().get("name2")):
+                if not name or name.lower() in stopwords.ENGLISH or name in NOT_NAMES:
+                    continue
+                if name[:1].islower() and not re.search(r"\d", name) and not _code_word(raw, name):
+                    continue  # "the staging database": an ordinary word, not a name
+                if name not in s.topics and name not in s.people:
+                    s.topics.append(name)
+    s.people = [p for p in s.people if p not in s.topics]  # a technology is no person
+    # the person named first is who the sentence is about
+    s.people.sort(key=lambda n: raw.find(n) if n in raw else len(raw))
+
+
+_NOT_WITH_PERSON = re.compile(
+    r"\b(?:go|going|goes|went|stick|sticking|stay|staying|settle|settled|along|done|fine|ok|"
+    r"okay|happy|familiar|compatible|integrates?|integrated|works?|working|built|deal|dealing|"
+    r"replaced?|replaces|experience|experiment\w*|start|started|starting|run|running)\s+with\s*$",
+    re.I,
+)

@@ -1,0 +1,343 @@
+"""Extract: the sentences of a session worth reading, and what kind of statement each is.
+
+It reads the turns in order, as a person would: a user's plain statement, preference,
+decision, rule, date or health fact; what the assistant found, kept when the user accepts
+it or a tool's result answered the user; a request to forget, acted on at once; a value
+corrected as it is said ("Thursday — no, Friday", "actually make that three"). For each
+sentence it finds the names (`entities`) and resolves dates, corrections and pronouns
+(`resolve`) before reading the next one, because a pronoun can only mean someone named
+before it.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+from doctree.agent.offline import language as lang
+from doctree.agent.offline.directory import Directory
+from doctree.agent.offline.entities import find_entities
+from doctree.agent.offline.language import FIRST_PERSON, NAME, NOT_NAMES, content_words, mentions
+from doctree.agent.offline.model import Analysis, Segmented, Sentence, Turn
+from doctree.agent.offline.resolve import (
+    Context,
+    absolute_dates,
+    corrected_earlier,
+    correction_of,
+    fix_last_value,
+    link_known_names,
+    message_date,
+    resolve_pronouns,
+    resolve_relative,
+)
+from doctree.agent.offline.segment import ADDRESSED
+from doctree.memory.secrets import Secret, redact, secret_location
+
+_PREFERENCE = re.compile(
+    r"\b(?:i|we)\s+(?:really\s+|much\s+|strongly\s+|always\s+)?"
+    r"(?:prefer|like|love|hate|dislike|can't stand|don't like|do not like)\b"
+    r"|\bi(?:'m|\s+am)\s+(?:a\s+)?(?:vegetarian|vegan|allergic|lactose|gluten)"
+    r"|\bmy\s+favou?rite\b"
+    r"|^(?:(?:and|also|but|so|please|oh),?\s+)*(?:don't|do not|never|always|avoid)\b"
+    r"|\bi\s+(?:can't|cannot|can\s+not|won't|don't)\s+(?:do|make|attend|eat|drink|work|travel|"
+    r"fly|drive|take|join|meet)\b"
+    r"|\bi(?:'ve|\s+have)?\s+(?:switched|changed)\s+to\b|\bi(?:'ve|\s+have)?\s+(?:gave\s+up|given\s+up|"
+    r"quit|stopped)\b",
+    re.I,
+)
+#: How things are set up ("we use Linear for tickets"): kept in notes when nothing else holds it.
+_SETUP = re.compile(
+    r"\b(?:we|i)\s+(?:use|are\s+using|run|host|deploy\s+(?:to|on)|work\s+with|switched\s+to|"
+    r"moved\s+to|pay\s+for|subscribe\s+to)\b|\bour\s+[\w-]+\s+(?:is|are|runs|lives)\b",
+    re.I,
+)
+_DECISION = re.compile(
+    r"\bwe(?:'ve|\s+have)?\s+(?:decided|agreed|chose|settled\s+on)\b"
+    r"|\bwe're\s+going\s+with\b|\blet's\s+(?:go\s+with|use|book|pick|choose)\b"
+    r"|\bdecision:",
+    re.I,
+)
+_REMEMBER = re.compile(r"\bremember\s+(?:that\s+)?|\bnote\s+that\b|\bkeep\s+in\s+mind\b", re.I)
+#: A participant's line in pasted notes: "Wei: finished the export".
+_ITEM_LABEL = re.compile(rf"^(?P<name>{NAME})\s*(?::|\s[-–—])\s+")
+
+
+def extract(segmented: Segmented, directory: Directory) -> Analysis:
+    """Read every turn of a session in order: the sentences worth reading, each resolved
+    (dates, corrections, pronouns), and the requests to forget and the text addressed to
+    the memory system. Touches no page."""
+    a = Analysis([], segmented.counts, segmented.tools, segmented.tool_errors, [])
+    pending: list[Sentence] = []  # what the assistant just said, kept if the user accepts it
+    from_tool = False  # what the assistant just said answers the user from a tool's result
+    previous: list[Sentence] = []  # the last user turn's sentences: what "forget that" means
+    context = Context(directory)
+    dropped: list[str] = []  # what the user asked to forget
+    for turn in segmented.turns:
+        a.ignored.extend(turn.addressed)
+        if turn.kind == "assistant":
+            pending = findings(turn, directory)
+            from_tool = turn.after_tool
+            continue
+        if turn.kind != "user":
+            continue
+        own = turn.sentences
+        if (
+            pending and own and (lang.accepts(own[0]) or (from_tool and not lang.rejects(own[0])))
+        ):  # accepted, or what a tool returned and the user did not turn down
+            a.sentences.extend(pending)
+        pending = []
+        current: list[Sentence] = []
+        for raw in own:
+            if ADDRESSED.search(raw):
+                a.ignored.append(raw)
+                continue
+            request = lang.forget_request(raw)
+            if request is not None:
+                _forget(a, turn, raw, request[1], previous, current, dropped)
+                continue
+            _read(a, turn, raw, directory, context, current)
+        previous = current
+    a.opening = _opening(a.sentences, dropped)
+    link_known_names(a.sentences, directory)
+    for s in a.sentences:
+        s.statement = s.statement or restate(s)
+    return a
+
+
+def _forget(
+    a: Analysis,
+    turn: Turn,
+    raw: str,
+    what: str | None,
+    previous: list[Sentence],
+    current: list[Sentence],
+    dropped: list[str],
+) -> None:
+    """A request to forget: "forget that" drops the statements just made, "forget about X"
+    drops this session's statements of X and asks the writer to forget X in memory."""
+    if turn.speaker or _ITEM_LABEL.match(raw) or raw in turn.pasted:
+        # a participant's line in a thread or a pasted note: not the user's request
+        a.not_acted.append((raw, "said by someone else; nothing was removed"))
+        return
+    later = turn.sentences[turn.sentences.index(raw) + 1 :]
+    if any(lang.WITHDRAWN.search(x) for x in [raw, *later]):
+        a.not_acted.append((raw, "withdrawn as it was made; nothing was removed"))
+        return
+    if what is None:  # "forget that": the statements just made
+        targets = [*previous, *current]  # this message so far, and the last one
+        previous.clear()
+        current.clear()
+        for t in targets:
+            if t in a.sentences:
+                a.sentences.remove(t)
+                a.forgotten += 1
+                dropped.append(t.text)
+        return
+    for target in lang.forget_targets(what):
+        a.forget.append(target)
+        words = content_words(target)
+        for t in [t for t in a.sentences if words and mentions(t.text, words)]:
+            a.sentences.remove(t)
+            a.forgotten += 1
+            dropped.append(t.text)
+
+
+def _read(
+    a: Analysis,
+    turn: Turn,
+    raw: str,
+    directory: Directory,
+    context: Context,
+    current: list[Sentence],
+) -> None:
+    """One sentence of a user turn read into `a`, with the corrections it makes applied."""
+    label, body = turn.speaker, raw
+    item = _ITEM_LABEL.match(raw)  # pasted notes: "Wei: finished the export"
+    name = item.group("name") if item else None
+    if name and name not in NOT_NAMES and not directory.kind_of(name):
+        label = name
+    if again := lang.said_again(body):  # "Thursday — no, sorry, Friday"
+        body = again[0]
+    if (made := lang.MAKE_THAT.match(body)) and (
+        earlier := fix_last_value(a.sentences, made.group("new"), speaker=label)
+    ):
+        i, fixed = earlier  # "Actually make that three": the last value said changes
+        old = a.sentences[i]
+        new = read_sentence(old.time, fixed, message_date(old.time), directory, context)
+        new.speaker, new.subject = old.speaker, new.subject or old.subject
+        a.sentences[i] = new
+        if old in current:
+            current[current.index(old)] = new
+        return
+    s = read_sentence(turn.time, body, message_date(turn.time), directory, context, speaker=label)
+    if lang.CORRECTS_EARLIER.match(body) and not s.correction:
+        s.replaces = corrected_earlier(s, a.sentences)
+        for old in s.replaces:
+            a.sentences.remove(old)
+            if old in current:
+                current.remove(old)
+        if s.replaces and "statement" not in s.kinds and not s.kinds:
+            s.kinds.append("statement")
+    a.sentences.append(s)
+    current.append(s)
+
+
+def _opening(sentences: list[Sentence], dropped: list[str]) -> str | None:
+    """What the session was about: the first words kept (corrections applied), until past
+    60 characters; None when the session began with what the user asked to forget."""
+    said = [x for x in sentences if x.speaker != "the assistant" and x.raw]
+    if not said:
+        return None
+    text = ""
+    for x in said:
+        if x.time != said[0].time:
+            break
+        text = f"{text} {x.raw}".strip()
+        if len(text) > 60:
+            break
+    if any(d.split(" (")[0][:40] in text for d in dropped):
+        return None
+    return text
+
+
+#: An assistant's acknowledgement or echo of what the user said: not a finding of its own.
+_ECHO = re.compile(
+    r"(?:noted|got\s+it|done|sure|ok(?:ay)?|thanks|thank\s+you|great|here(?:'s|\s+is)|"
+    r"sounds|understood|will\s+do|happy\s+to|let\s+me|i've|i\s+have|i'll|i\s+will|"
+    r"congratulations|sorry)\b",
+    re.I,
+)
+
+
+def findings(turn: Turn, directory: Directory) -> list[Sentence]:
+    """What an assistant's turn found or proposed: kept if the user's reply accepts it.
+    Right after a tool's result, what it says of that result with something specific in it
+    (a number, a name, a code) is a finding too."""
+    own = [r for r in turn.sentences if not r.endswith("?") or r is turn.sentences[-1]]
+    said = [r for r in own if not r.endswith("?") and not _ECHO.match(r)]
+    chosen = [r for r in said if lang.FINDING.search(r)][:3]
+    if not chosen and turn.after_tool:
+        chosen = [r for r in said if lang.worth_keeping(r) and lang.SPECIFIC.search(r)][:3]
+    if not chosen and own and lang.OFFER.search(own[-1]):
+        # "Then settle should sum integer cents ... Shall I make both changes?"
+        chosen = [r for r in said if len(r.split()) >= 6][-2:]
+    ref = message_date(turn.time)
+    out = []
+    for raw in chosen:
+        clean, found = redact(raw)
+        dated, rel = resolve_relative(clean, ref)
+        s = Sentence(
+            time=turn.time, text=dated, dates=rel, speaker="the assistant", kinds=["finding"]
+        )
+        find_entities(s, clean, directory)
+        s.statement = restate(s)
+        out.append(s)
+    return out
+
+
+def read_sentence(
+    time: str,
+    raw: str,
+    ref: date,
+    directory: Directory,
+    context: Context | None = None,
+    *,
+    speaker: str | None = None,
+) -> Sentence:
+    """One sentence said at `time` (on `ref`) read: secrets withheld, dates made absolute,
+    a correction found, its kinds, the names in it and, given the session's `context`, the
+    person its pronoun means."""
+    clean, found = redact(raw)
+    text, rel = resolve_relative(clean, ref, past=lang.past_tense(clean))
+    s = Sentence(time=time, text=text, dates=rel, speaker=speaker or "the user", raw=clean)
+    if found:
+        _withhold(s, raw, found)
+    abs_dates = absolute_dates(clean, ref, past=lang.past_tense(clean))
+    all_dates = sorted(rel + abs_dates, key=lambda pd: clean.lower().find(pd[0].lower()))
+    if all_dates:
+        s.when = all_dates[0][1]
+    s.correction = correction_of(clean)
+    _classify(s, clean, ref, speaker=speaker)
+    find_entities(s, clean, directory)
+    if speaker and speaker != "the user":
+        directory.person(speaker)
+        if FIRST_PERSON.search(clean) or not s.people:
+            s.subject = speaker
+        if speaker not in s.people:
+            s.people.insert(0 if s.subject == speaker else len(s.people), speaker)
+    if context is not None:
+        resolve_pronouns(s, clean, context)
+    if s.roles or s.relation:
+        s.kinds.append("role")
+    return s
+
+
+def _withhold(s: Sentence, raw: str, found: list[Secret]) -> None:
+    """A sentence that held a secret: kept as a statement that one was shared, and where
+    the speaker said it is kept, never the secret itself."""
+    kinds = ", ".join(dict.fromkeys(x.kind for x in found))
+    where = secret_location(raw)
+    s.secrets = [x.kind for x in found]
+    s.kinds.append("secret")
+    statement = restate(s).rstrip(".")
+    s.statement = (
+        f"{statement} (a secret, {kinds}, was shared here and is not kept"
+        + (
+            f"; {s.speaker} said it is kept {where.rstrip('.')}"
+            if where and where not in statement
+            else ""
+        )
+        + ")."
+    )
+
+
+def _classify(s: Sentence, clean: str, ref: date, *, speaker: str | None) -> None:
+    """The kinds of statement `s` is: a correction, or any of decision, remember,
+    preference, rule, health, setup, leaving, date; a plain statement worth keeping when
+    the user said it with no trigger word; and a change when it replaces a liking or a
+    decision."""
+    if s.correction:
+        s.kinds.append("correction")
+    else:
+        if _DECISION.search(clean):
+            s.kinds.append("decision")
+        if _REMEMBER.search(clean):
+            s.kinds.append("remember")
+        said_of_someone = lang.THIRD_PREFERENCE.search(clean) and not FIRST_PERSON.search(clean)
+        if (
+            _PREFERENCE.search(clean)
+            and not (s.dates and not re.search(r"prefer|like|love", clean, re.I))
+            or re.search(r"\b(?:i'd|i\s+would)\s+rather\b", clean, re.I)
+            or said_of_someone
+        ):
+            s.kinds.append("preference")
+        if lang.RULE.search(clean) and "preference" not in s.kinds:
+            s.kinds.append("rule")
+        if lang.HEALTH.search(clean):
+            s.kinds.append("health")
+        if _SETUP.search(clean) and not s.kinds:
+            s.kinds.append("setup")
+        if lang.LEAVING.search(clean):
+            s.kinds.append("leaving")
+        if s.when is not None and s.when > ref and len(clean.split()) >= 5:
+            s.kinds.append("date")
+        if not s.kinds and not speaker and lang.worth_keeping(clean):
+            s.kinds.append("statement")  # said plainly, no trigger word: kept as said
+    if lang.CHANGE.search(clean) and ({"preference", "decision"} & set(s.kinds)):
+        s.kinds.append("change")
+
+
+def restate(s: Sentence) -> str:
+    """The sentence as a statement about its subject, third person, dates made absolute."""
+    text = re.sub(
+        r"^(?:(?:and|also|oh|so|but|plus|btw|fyi|please|quick\s+note|anyway|yes|ok|okay|sure|then|"
+        r"actually|in\s+fact|correction(?:\s+(?:on|about|to))?)"
+        r"[,:]?\s+)*"
+        r"(?:(?:remember|note|keep\s+in\s+mind)(?:\s+that)?[,:]?\s+)?",
+        "",
+        s.text,
+        flags=re.I,
+    )
+    if s.speaker == "the assistant":
+        return lang.assistant_third_person(text)
+    return lang.third_person(text, s.speaker)

@@ -1,0 +1,119 @@
+"""The data the offline agent's stages hand to each other.
+
+segment: a `Transcript` -> `Segmented` (its `Turn`s, split into sentences);
+extract and resolve: `Segmented` -> `Analysis` (the `Sentence`s worth reading, each with
+its speaker, time, kinds, names and resolved dates); file: `Analysis` -> `Filing` (the page
+each fact goes to); write: `Filing` -> pages.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import date
+
+from doctree.agent.offline.directory import Directory
+
+#: A page of its own: (kind, slug), e.g. ("people", "maya").
+Home = tuple[str, str]
+
+
+@dataclass
+class Turn:
+    """One message of the transcript as segment split it: who, when, and its sentences."""
+
+    kind: str  # "user", "assistant" or "tool_result"
+    time: str
+    sentences: list[str] = field(default_factory=list)  # its own sentences, quotes left out
+    speaker: str | None = None  # the named speaker of a chat line ("Caroline: ..."), if any
+    pasted: set[str] = field(default_factory=set)  # sentences below "Ana wrote:": not requests
+    addressed: list[str] = field(default_factory=list)  # passages addressed to the memory system
+    after_tool: bool = False  # an assistant turn answering the user's question from a tool
+
+
+@dataclass
+class Segmented:
+    """A transcript as segment hands it on: its turns and what its messages count."""
+
+    turns: list[Turn]
+    counts: Counter  # messages by kind
+    tools: Counter  # tool calls by tool name
+    tool_errors: int
+
+
+@dataclass
+class Sentence:
+    """One sentence said in the session, with what the rules found in it."""
+
+    time: str
+    text: str  # as said, relative dates annotated with their absolute date
+    #: what kind of statement it is: statement, preference, decision, rule, health, setup,
+    #: leaving, date, remember, correction, change, finding, secret, role
+    kinds: list[str] = field(default_factory=list)
+    dates: list[tuple[str, date]] = field(default_factory=list)  # (phrase, date) resolved
+    when: date | None = None  # the first date it names, relative or absolute
+    people: list[str] = field(default_factory=list)  # person names as written, subject first
+    projects: list[str] = field(default_factory=list)
+    topics: list[str] = field(default_factory=list)
+    relation: tuple[str, str] | None = None  # (relation, name)
+    correction: tuple[str, str, str] | None = None  # (statement, old, new)
+    speaker: str = "the user"  # who said it: the user, a named speaker, or the assistant
+    statement: str = ""  # the text as a statement about its subject, in the third person
+    subject: str | None = None  # the person the sentence is about, when it names one
+    others: dict[str, list[str]] = field(default_factory=dict)  # organisations/places/pets
+    roles: list[tuple[str, str]] = field(default_factory=list)  # (name, role)
+    secrets: list[str] = field(default_factory=list)  # kinds of secret withheld from it
+    raw: str = ""  # the sentence as said, corrections said with it applied
+    replaces: list[Sentence] = field(default_factory=list)  # earlier ones it corrects
+
+
+@dataclass
+class Analysis:
+    """What extract and resolve found in one transcript, before any page is touched."""
+
+    sentences: list[Sentence]
+    counts: Counter
+    tools: Counter
+    tool_errors: int
+    ignored: list[str]  # text addressed to the memory system, quoted as data
+    forget: list[str] = field(default_factory=list)  # what to forget from earlier sessions
+    forgotten: int = 0  # statements of this session left out on request
+    #: requests not acted on: (what was said, why not)
+    not_acted: list[tuple[str, str]] = field(default_factory=list)
+    opening: str | None = None  # what the session was about, in the user's first words
+
+
+@dataclass
+class Filing:
+    """Where each fact of a session goes: the one page of its own (`home`), or a list page
+    and section (`slot`) for a fact without one; and the pages the session names."""
+
+    analysis: Analysis
+    directory: Directory
+    facts: list[Sentence]  # the sentences worth a line of memory
+    homes: dict[int, Home | None]  # id(fact) -> its page, None for the lists
+    slots: dict[int, tuple[str, str]]  # id(fact) -> (list page, section)
+    touched: dict[str, set[str]]  # kind -> slugs of the pages this session names
+    passing: set[Home]  # named in passing: told apart from people, no page of their own
+    projects: list[str]  # the projects the session names
+    session_project: str | None  # the one project of the session, when it names one only
+    topic_titles: dict[str, str]  # slug -> a topic as written
+    listed_topics: dict[str, str]  # topic pages memory already has: slug -> title
+
+    def home(self, s: Sentence) -> Home | None:
+        return self.homes.get(id(s))
+
+    def slot(self, s: Sentence) -> tuple[str, str] | None:
+        return self.slots.get(id(s))
+
+    def list_page(self, s: Sentence) -> str | None:
+        slot = self.slot(s)
+        return slot[0] if slot else None
+
+    def lists(self) -> dict[str, list[tuple[str, Sentence]]]:
+        """The facts with no page of their own, by list page: (section, sentence)."""
+        out: dict[str, list[tuple[str, Sentence]]] = {}
+        for s in self.facts:
+            if slot := self.slot(s):
+                out.setdefault(slot[0], []).append((slot[1], s))
+        return out

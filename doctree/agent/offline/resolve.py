@@ -1,0 +1,448 @@
+"""Resolve: what a sentence means given when and after what it was said.
+
+Dates: relative dates ("next Thursday", "in two weeks", "the 14th") made absolute against
+the time the message was sent. Coreference: "he", "her", "my brother" and a nickname meant
+as someone named before, or left as said when unsure. Corrections: "X, not Y" sentences,
+"make that three" and "Correction on the cake: ..." said of an earlier sentence.
+
+Coreference keeps state (`Context`: who was named, of which gender) and so runs sentence
+by sentence, in the order they were said; extract calls it for each sentence it reads.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, date, datetime, timedelta
+
+from doctree.agent.offline import language as lang
+from doctree.agent.offline.directory import Directory
+from doctree.agent.offline.language import MONTHS, NOT_NAMES, WEEKDAY, WEEKDAYS, content_words
+from doctree.agent.offline.model import Sentence
+
+# -- dates ----------------------------------------------------------------------------------
+
+_MONTH_ABBR = {m[:3]: i + 1 for i, m in enumerate(MONTHS)} | {
+    m: i + 1 for i, m in enumerate(MONTHS)
+}
+_NUMBERS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+    "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+}  # fmt: skip
+_MONTH_RE = r"(?:" + "|".join(MONTHS) + r"|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\b\.?"
+_ABSOLUTE = re.compile(
+    rf"\b(?P<m1>{_MONTH_RE})\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\b"
+    rf"|\b(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<m2>{_MONTH_RE})",
+    re.I,
+)
+_RELATIVE = re.compile(
+    r"\b(?:"
+    r"(?P<dat>(?:the\s+)?day\s+after\s+tomorrow)"
+    r"|(?P<tomorrow>tomorrow)"
+    r"|(?P<yesterday>yesterday)"
+    r"|(?P<today>today|tonight|this\s+(?:morning|afternoon|evening))"
+    r"|(?P<nextweek>next\s+week)\b(?!end)"
+    r"|(?P<lastweek>last\s+week)\b(?!end)"
+    r"|(?P<weekend>(?:this|next)\s+weekend)"
+    r"|(?P<inn>in\s+(?P<n>\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+"
+    r"(?P<unit>days?|weeks?))"
+    rf"|(?P<afternext>(?P<day2>{WEEKDAY})\s+after\s+next|the\s+week\s+after\s+next)"
+    rf"|(?P<dom>(?:(?:on\s+)?{WEEKDAY},?\s+)?(?:the\s+)?(?P<n2>[1-9]|[12]\d|3[01])"
+    rf"(?:st|nd|rd|th)(?:\s+of\s+(?P<thismonth>this|next)\s+month)?(?!\s+(?:of\s+)?{_MONTH_RE}))"
+    rf"|(?P<wd>(?:(?P<mod>this|next|last|coming|on)\s+)?(?P<day>{WEEKDAY}))"
+    rf"(?!,?\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\b|,?\s+{_MONTH_RE}\s+\d)"
+    r")\b",
+    re.I,
+)
+_RECURRING_AFTER = re.compile(r"\s*(?:s\b|mornings|afternoons|evenings|nights)", re.I)
+
+
+def message_date(time: str) -> date:
+    """The UTC calendar date of an ISO 8601 message time."""
+    dt = datetime.fromisoformat(time.replace("Z", "+00:00"))
+    if dt.tzinfo is not None:
+        dt = dt.astimezone(UTC)
+    return dt.date()
+
+
+def _next_weekday(ref: date, wd: int, *, include_today: bool = False) -> date:
+    delta = (wd - ref.weekday()) % 7
+    if delta == 0 and not include_today:
+        delta = 7
+    return ref + timedelta(days=delta)
+
+
+def resolve_relative(
+    text: str, ref: date, *, past: bool = False
+) -> tuple[str, list[tuple[str, date]]]:
+    """Annotate relative dates in `text` with the absolute date they mean, said on `ref`.
+
+    `tomorrow` -> `tomorrow (2026-11-17)`. Rules: a bare or `this`/`on` weekday is the next
+    such day after `ref`; `next <weekday>` is that day in the following (ISO, Monday-first)
+    week; `last <weekday>` the latest one before `ref`; `<weekday> after next` a week after the
+    coming one. In a sentence about the past (`past`), a bare or `on` weekday is the latest
+    such day before `ref`, unless it follows "for", "to", "until" or "by". Recurring forms (`Fridays`,
+    `Friday afternoons`, `every Friday`) are left alone.
+    """
+    found: list[tuple[str, date]] = []
+    out: list[str] = []
+    pos = 0
+    for m in _RELATIVE.finditer(text):
+        phrase = m.group(0)
+        d: date | None = None
+        label = None
+        if m.group("dat"):
+            d = ref + timedelta(days=2)
+        elif m.group("tomorrow"):
+            d = ref + timedelta(days=1)
+        elif m.group("yesterday"):
+            d = ref - timedelta(days=1)
+        elif m.group("today"):
+            d = ref
+        elif m.group("nextweek"):
+            d = ref - timedelta(days=ref.weekday()) + timedelta(days=7)
+            label = f"week of {d.isoformat()}"
+        elif m.group("lastweek"):
+            d = ref - timedelta(days=ref.weekday()) - timedelta(days=7)
+            label = f"week of {d.isoformat()}"
+        elif m.group("weekend"):
+            monday = ref - timedelta(days=ref.weekday())
+            if phrase.lower().startswith("next"):
+                monday += timedelta(days=7)
+            d = monday + timedelta(days=5)
+            label = f"weekend of {d.isoformat()}"
+        elif m.group("inn"):
+            n = m.group("n").lower()
+            count = int(n) if n.isdigit() else _NUMBERS[n]
+            unit = 7 if m.group("unit").lower().startswith("week") else 1
+            d = ref + timedelta(days=count * unit)
+        elif m.group("afternext"):
+            if m.group("day2"):
+                d = _next_weekday(ref, WEEKDAYS.index(m.group("day2").lower())) + timedelta(days=7)
+            else:
+                d = ref - timedelta(days=ref.weekday()) + timedelta(days=14)
+                label = f"week of {d.isoformat()}"
+        elif m.group("dom"):
+            if re.search(rf"\b{_MONTH_RE}\s*$", text[: m.start()], re.I):
+                continue  # "April 30th": a month-day date, found by `absolute_dates`
+            # "the 14th", "Friday the 19th": the day of the month wins over a weekday
+            d = _day_of_month(
+                ref, int(m.group("n2")), past=past, month=(m.group("thismonth") or "").lower()
+            )
+        elif m.group("wd"):
+            before = text[: m.start()].lower()
+            after = text[m.end() :]
+            if _RECURRING_AFTER.match(after) or re.search(r"\b(?:every|each)\s+$", before):
+                continue
+            if not m.group("day")[0].isupper():
+                continue  # weekday names are capitalised; 'friday' inside code is not a date
+            wd = WEEKDAYS.index(m.group("day").lower())
+            mod = (m.group("mod") or "").lower()
+            if mod == "next":
+                monday = ref - timedelta(days=ref.weekday()) + timedelta(days=7)
+                d = monday + timedelta(days=wd)
+            elif mod == "last":
+                d = ref - timedelta(days=((ref.weekday() - wd) % 7) or 7)
+            elif mod == "this":
+                d = _next_weekday(ref, wd, include_today=True)
+            elif past and not re.search(r"\b(?:for|to|until|till|by|before|from)\s+$", before):
+                d = ref - timedelta(days=((ref.weekday() - wd) % 7) or 7)
+            else:
+                d = _next_weekday(ref, wd)
+        if d is None:
+            continue
+        end = m.end()
+        if text[end : end + 2] in ("'s", "’s"):
+            end += 2  # "today's run (2026-11-20)", not "today (2026-11-20)'s run"
+        found.append((phrase, d))
+        out.append(text[pos:end])
+        out.append(f" ({label or d.isoformat()})")
+        pos = end
+    out.append(text[pos:])
+    return "".join(out), found
+
+
+def _day_of_month(ref: date, day: int, *, past: bool, month: str = "") -> date | None:
+    """The date a bare day of the month means said on `ref`: the next one to come (the
+    latest one gone in a sentence about the past); "of this/next month" fixes the month."""
+    first = ref.replace(day=1)
+    months = [first]
+    if month == "next" or not month:
+        months.append((first + timedelta(days=32)).replace(day=1))
+    if past and not month:
+        months.insert(0, (first - timedelta(days=1)).replace(day=1))
+    if month == "next":
+        months = months[1:]
+    candidates = []
+    for m in months:
+        try:
+            candidates.append(m.replace(day=day))
+        except ValueError:
+            continue
+    if month:
+        return candidates[0] if candidates else None
+    if past:
+        gone = [d for d in candidates if d <= ref]
+        return gone[-1] if gone else None
+    coming = [d for d in candidates if d >= ref]
+    return coming[0] if coming else None
+
+
+def absolute_dates(text: str, ref: date, *, past: bool | None = None) -> list[tuple[str, date]]:
+    """Month-day dates (`December 3`, `3 December`) with their year: in a sentence about the
+    past the latest such day up to `ref`, in one about what is coming the next from `ref`;
+    when the tense is not known (`past` None), the year that puts them nearest `ref`."""
+    found = []
+    for m in _ABSOLUTE.finditer(text):
+        month = (m.group("m1") or m.group("m2")).lower().rstrip(".")
+        day = int(m.group("d1") or m.group("d2"))
+        num = _MONTH_ABBR.get(month) or _MONTH_ABBR.get(month[:3])
+        if num is None:
+            continue
+        try:
+            d = date(ref.year, num, day)
+        except ValueError:
+            continue
+        if past is True and d > ref:
+            d = date(ref.year - 1, num, day) if not (num == 2 and day == 29) else d
+        elif past is False and d < ref - timedelta(days=7):
+            # a week of slack: "the talk on March 3" said on March 5 is still this year's
+            d = date(ref.year + 1, num, day) if not (num == 2 and day == 29) else d
+        elif past is not None:
+            pass
+        elif d < ref - timedelta(days=183):
+            d = date(ref.year + 1, num, day)
+        elif d > ref + timedelta(days=183):
+            d = date(ref.year - 1, num, day)
+        found.append((m.group(0), d))
+    return found
+
+
+# -- coreference --------------------------------------------------------------------------
+
+
+class Context:
+    """What the sentences so far named: who "he", "she" and "it" can be."""
+
+    def __init__(self, directory: Directory):
+        self.directory = directory
+        self.gender: dict[str, str] = {}
+        self.last: list[str] = []  # people named (page slugs), latest last
+        self.form: dict[str, str] = {}  # slug -> the name as it was last written
+        self.pet_last = False  # the latest thing named is an animal
+
+
+def _referent(context: Context, gender: str, *, exclude: set[str]) -> str | None:
+    """Who "he" or "she" means, or None when unsure: the latest person known to be of that
+    gender, unless someone whose gender is unknown was named after them; someone of unknown
+    gender only when nobody else could be meant. A wrong person is worse than none."""
+    recent = [k for k in reversed(context.last) if k not in exclude]
+    fits = [k for k in recent if context.gender.get(k) in (gender, None)]
+    if not fits:
+        return None
+    if context.gender.get(fits[0]) == gender or len(fits) == 1:
+        return fits[0]
+    return None
+
+
+def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
+    """'Her birthday is March 14' after 'my sister Maya': the sentence is about Maya."""
+    directory = context.directory
+    if s.relation and (g := lang.kin_gender(s.relation[0])):
+        context.gender[directory.person(s.relation[1])] = g
+    gender = lang.pronoun_gender(raw)
+    if s.others.get("pets") or (lang.PET_NOUN.search(raw) and not s.people):
+        context.pet_last = True
+    if (m := lang.PET_NAMED.search(raw)) and context.pet_last:
+        name = m.group("name")
+        directory.other("pets", name)
+        s.others.setdefault("pets", []).append(name)
+        if name in s.people:
+            s.people.remove(name)
+        return
+    named = [n for n in s.people if n != s.speaker]
+    key = {n: directory.person(n) for n in named}
+    # kin words: "my sister Farah", "her son Theodore" tell a gender; "my brother" without a
+    # name is someone too, whom a later "he" may mean
+    unnamed: list[str] = []
+    for m in lang.KIN.finditer(raw):
+        g = lang.kin_gender(m.group("rel"))
+        if m.group("name") and m.group("name") in key:
+            if g:
+                context.gender.setdefault(key[m.group("name")], g)
+        elif not m.group("name") and m.group("whose").lower() == "my":
+            who = f"the user's {m.group('rel').lower()}"
+            unnamed.append(who)
+            if g:
+                context.gender[who] = g
+    for pattern in lang.NICKNAME:
+        for m in pattern.finditer(raw):
+            if (full := m.group("full")) in key and (g := lang.pronoun_gender(m.group(0))):
+                context.gender.setdefault(key[full], g)
+    lead_kin = re.match(r"\s*(?:his|her)\s+\w+\s+(?P<name>\S+)", raw, re.I)
+    about_kin = bool(lead_kin and lang.KIN.match(raw.strip()) and len(set(key.values())) == 1)
+    if gender and (not named or about_kin) and not context.pet_last and not unnamed:
+        ref = _referent(context, gender, exclude=set(key.values()))
+        if ref is not None:
+            context.gender.setdefault(ref, gender)
+            form = context.form.get(ref, ref)
+            if ref in directory.people or ref in directory.aliases.values():
+                s.people.insert(0, form)
+                if not about_kin:
+                    s.subject = form
+                else:  # "Her son Theodore ...": about Theodore, who is Farah's son
+                    kin = lang.KIN.match(raw.strip())
+                    name = kin.group("name") if kin else None
+                    if name and name in key:
+                        s.subject = name
+                        s.roles.append((name, f"{form}'s {kin.group('rel').lower()}"))
+            s.text = lang.resolve_pronoun(s.text, form[:1].upper() + form[1:])
+    elif gender and len(named) == 1 and key[named[0]] not in context.gender:
+        context.gender[key[named[0]]] = gender
+    for n in named:
+        context.form[key[n]] = n
+    for k in [*(key[n] for n in named), *unnamed]:
+        if k in context.last:
+            context.last.remove(k)
+        context.last.append(k)
+    if named:
+        context.pet_last = bool(s.others.get("pets")) or (
+            bool(lang.PET_NOUN.search(raw))
+            and raw.find(named[-1]) < lang.PET_NOUN.search(raw).start()
+        )
+    if s.subject is None and s.people:
+        first = s.people[0]
+        if (
+            first != "the user"
+            and re.search(rf"(?:^|[,;:]\s*|\b(?:and|but|so|that)\s+){re.escape(first)}\b", raw)
+            or s.relation
+            or s.roles
+        ):
+            s.subject = first
+
+
+def link_known_names(sentences: list[Sentence], directory: Directory) -> None:
+    """Register the people named by a rule, then find known names anywhere in the sentences."""
+    for s in sentences:
+        for name in s.people:
+            directory.person(name)
+    forms = directory.known_person_names()
+    project_forms = {name.lower(): slug for slug, name in directory.projects.items()}
+    for s in sentences:
+        for form in sorted(forms, key=len, reverse=True):
+            named = re.search(rf"(?<![\w-]){re.escape(form)}(?![\w-])", s.text)
+            if any(form in names for names in s.others.values()) or directory.kind_of(form):
+                continue
+            if named and not any(form in p or p in form for p in s.people):
+                s.people.append(form)
+        for form, slug in project_forms.items():
+            if slug not in s.projects and re.search(
+                rf"(?<![\w-]){re.escape(form)}(?![\w-])", s.text, re.I
+            ):
+                s.projects.append(slug)
+
+
+# -- corrections --------------------------------------------------------------------------
+
+_CORRECTION_HEAD = re.compile(
+    r"\b(?:actually|correction|to\s+correct|i\s+was\s+wrong|i\s+meant|my\s+mistake|sorry|"
+    r"in\s+fact|change\s+of\s+plans?|scratch\s+that|update|turns\s+out|wait)\b",
+    re.I,
+)
+_NOT_CLAUSE = re.compile(r",?\s+not\s+(?P<old>[^,.;:!?()—–]+)")
+
+
+def fix_last_value(
+    sentences: list[Sentence], new: str, *, speaker: str | None
+) -> tuple[int, str] | None:
+    """(index, corrected text) of the latest sentence by the same speaker that holds a
+    value of the sort of `new`, with that value replaced."""
+    who = speaker or "the user"
+    for i in range(len(sentences) - 1, max(-1, len(sentences) - 4), -1):
+        s = sentences[i]
+        if s.speaker != who or not s.raw:
+            continue
+        if fixed := lang.replace_last_value(s.raw, new.strip()):
+            return i, fixed[0]
+    return None
+
+
+def corrected_earlier(s: Sentence, sentences: list[Sentence]) -> list[Sentence]:
+    """The earlier sentences of the session that `s` ("Correction on the cake: it's
+    vanilla") corrects: by the same speaker, sharing the subject it names, or two words."""
+    m = re.match(r"\W*(?:correction|i\s+was\s+wrong)\s+(?:on|about|to)\s+([^:,]+)", s.raw, re.I)
+    named = content_words(m.group(1)) if m else set()
+    words = content_words(s.raw) - {"correction", "actually", "update", "plan", "plans", "wrong"}
+    out = []
+    for old in reversed(sentences):
+        if old.speaker != s.speaker or not old.raw:
+            continue
+        have = content_words(old.raw)
+        if (named and named <= have) or (not named and len(words & have) >= 2):
+            out.append(old)
+            break  # the latest one it can mean
+    return out
+
+
+def value_kind(value: str) -> str:
+    if _ABSOLUTE.fullmatch(value.strip()):
+        return "date"
+    if re.fullmatch(WEEKDAY, value.strip(), re.I):
+        return "weekday"
+    if re.fullmatch(r"[\d.,:]+\s*\w*", value.strip()):
+        return "number"
+    if value[:1].isupper():
+        return "name"
+    return "text"
+
+
+def _values(text: str, kind: str) -> list[tuple[int, str]]:
+    """Values of one kind in `text`, with their positions: dates, numbers or capitalised names."""
+    if kind == "date":
+        return [(m.start(), m.group(0)) for m in _ABSOLUTE.finditer(text)]
+    if kind == "number":
+        return [(m.start(), m.group(0)) for m in re.finditer(r"\d[\d.,:]*", text)]
+    if kind == "weekday":
+        return [(m.start(), m.group(0)) for m in re.finditer(WEEKDAY, text, re.I)]
+    pattern = r"[A-Z][\w'-]*(?:\s+(?:&|and|of|de|van|von)\s+[A-Z][\w'-]*|\s+[A-Z][\w'-]*)*"
+    out = []
+    for m in re.finditer(pattern, text):
+        words = m.group(0).split()
+        if words[0] in NOT_NAMES and len(words) == 1:
+            continue
+        out.append((m.start(), m.group(0)))
+    return out
+
+
+def correction_of(raw: str) -> tuple[str, str, str] | None:
+    """(statement, old, new) for 'X, not Y' sentences where Y is a name, date or number."""
+    m = _NOT_CLAUSE.search(raw)
+    if not m:
+        return None
+    rest = m.group("old").strip()
+    kind = value_kind(rest)
+    if kind == "text":
+        return None
+    olds = [v for pos, v in _values(rest, kind) if pos == 0]
+    if not olds:
+        return None
+    old = olds[0].strip()
+    head = raw[: m.start()]
+    markers = list(_CORRECTION_HEAD.finditer(head))
+    marker = markers[-1] if markers else None
+    head = head[head.rfind(":") + 1 :] if marker is None else head
+    if marker is not None:  # "his flat is actually in X" -> "his flat is in X"
+        head = head[: marker.start()].rstrip(" ,") + " " + head[marker.end() :].lstrip(" ,:")
+    statement = head.strip(" ,:;—–-")
+    for _ in range(2):  # "And also, ..." -> "..."
+        statement = re.sub(r"^(?:and|also|but|so|oh|no|well)\b[ ,]*", "", statement, flags=re.I)
+    if not statement:
+        return None
+    candidates = [v for _, v in _values(statement, kind) if v != old]
+    if not candidates:
+        return None
+    if marker is None and kind != "date":
+        return None  # "we use Postgres, not MySQL" contrasts; only a date contrast corrects unasked
+    new = candidates[-1].strip()
+    if new.split()[0] in ("Actually", "Correction") and len(new.split()) > 1:
+        new = " ".join(new.split()[1:])
+    return statement[:1].upper() + statement[1:], old, new

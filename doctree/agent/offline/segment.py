@@ -1,0 +1,164 @@
+"""Segment: a transcript into turns, and each turn into the sentences its speaker said.
+
+What a message quotes (`>`), fences or pastes below "Ana wrote:" is context, not the
+speaker's own word; text addressed to the memory system is set apart, to be listed as
+ignored. No rule here decides what a sentence means: that is extract's work.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from doctree.agent.offline.language import NAME, NOT_NAMES
+from doctree.agent.offline.model import Segmented, Turn
+from doctree.sessions.transcripts import Transcript
+
+ADDRESSED = re.compile(
+    r"memory[\s_-]agent|ignore\s+(?:all\s+)?(?:previous|prior|your|earlier)\s+instructions"
+    r"|system\s+prompt|document_(?:read|write|edit|move|delete|search)|\.\./|~/\.\.|/etc/"
+    r"|home\s+of\s+agent|delete\s+everything|recursive\s*=\s*true",
+    re.I,
+)
+_ABBREVIATIONS = ("Dr.", "Mr.", "Mrs.", "Ms.", "Prof.", "e.g.", "i.e.", "vs.", "St.", "etc.")
+
+
+def user_sentences(text: str) -> tuple[list[str], list[str]]:
+    """Split a user message into the user's own sentences and the quoted or fenced rest.
+
+    Quoted (`>`) and fenced text is what someone pasted: context, not the user's word.
+    """
+    own: list[str] = []
+    quoted: list[str] = []
+    para: list[str] = []
+    in_fence = False
+
+    def flush() -> None:
+        if para:
+            own.extend(split_sentences(" ".join(para)))
+            para.clear()
+
+    for raw in text.split("\n"):
+        line = raw.strip()
+        if line.startswith("```") or line.startswith("~~~"):
+            flush()
+            in_fence = not in_fence
+            continue
+        if in_fence:
+            quoted.append(line)
+            continue
+        if line.startswith(">"):
+            flush()
+            quoted.append(line.lstrip("> ").strip())
+            continue
+        if not line:
+            flush()
+            continue
+        item = re.match(r"(?:[-*+]|\d+[.)])\s+(.*)", line)
+        if item:
+            flush()
+            para.append(item.group(1))
+            flush()
+            continue
+        para.append(line)
+    flush()
+    return [s for s in own if s], quoted
+
+
+#: A line that introduces someone else's words below it: "my colleague pasted this:",
+#: "Ana wrote:", "here's the message:".
+_PASTE_INTRO = re.compile(
+    r"\b(?:pasted|pasting|paste|forwarded|forwarding|wrote|writes|said|says|sent|posted|"
+    r"copied|quoting|message|email|text|reads|reply|replied)\b[^:]{0,60}:\s*$",
+    re.I,
+)
+
+
+def pasted_sentences(text: str) -> set[str]:
+    """The sentences of a message below a line that introduces someone else's words ("my
+    colleague pasted this:", "Ana wrote:"): kept as what was said, never a request."""
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if _PASTE_INTRO.search(line.strip()):
+            return set(user_sentences("\n".join(lines[i + 1 :]))[0])
+    return set()
+
+
+def split_sentences(paragraph: str) -> list[str]:
+    """Sentences of a paragraph; abbreviations such as `Dr.` do not end one."""
+    parts = re.split(r"(?<=[.!?])\s+(?=[\"'(A-Za-z0-9`])", paragraph.strip())
+    out: list[str] = []
+    for p in parts:
+        if out and out[-1].endswith(_ABBREVIATIONS):
+            out[-1] += " " + p
+        else:
+            out.append(p)
+    return [s.strip() for s in out if s.strip()]
+
+
+_SPEAKER = re.compile(rf"^\s*(?:\[[^\]\n]{{1,20}}\]\s*)?(?P<name>{NAME}):\s+")
+
+
+def speaker_of(text: str, *, chat: bool) -> tuple[str | None, str]:
+    """A message that starts with its speaker ("[D1:3] Caroline: ..."): (name, the rest)."""
+    m = _SPEAKER.match(text)
+    if m and (chat or text.lstrip().startswith("[")) and m.group("name") not in NOT_NAMES:
+        return m.group("name"), text[m.end() :]
+    return None, text
+
+
+def addressed(text: str) -> list[str]:
+    """Sentences of `text` that address the memory system (quoted later as ignored data)."""
+    out = []
+    for para in re.split(r"\n\s*\n", text):
+        for s in split_sentences(" ".join(line.strip() for line in para.split("\n"))):
+            if ADDRESSED.search(s):
+                out.append(s)
+    return out
+
+
+def segment(transcript: Transcript) -> Segmented:
+    """Every message of `transcript` as a turn: the user's and the assistant's text split
+    into sentences, a tool result kept for what it addresses to the memory system."""
+    counts: Counter = Counter(m.kind for m in transcript.messages)
+    chat = counts["assistant"] == 0  # people talking to each other, no assistant
+    tools: Counter = Counter()
+    tool_errors = 0
+    turns: list[Turn] = []
+    # an assistant's message answers the user's question from a tool's result
+    after_tool = asked = False
+    for m in transcript.messages:
+        if m.kind == "user" and isinstance(m.content, str):
+            asked = m.content.rstrip().endswith("?")
+        if m.kind != "assistant":
+            after_tool = asked and (
+                m.kind == "tool_result" or (after_tool and m.kind == "tool_call")
+            )
+        if m.kind == "tool_call" and isinstance(m.content, dict):
+            tools[str(m.content.get("name", "?"))] += 1
+        if m.kind == "tool_result" and isinstance(m.content, dict):
+            if m.content.get("is_error"):
+                tool_errors += 1
+            text = m.content.get("content")
+            if isinstance(text, str) and (passages := addressed(text)):
+                turns.append(Turn("tool_result", m.time, addressed=passages))
+        if not isinstance(m.content, str) or m.kind not in ("user", "assistant"):
+            continue
+        if m.kind == "assistant":
+            turns.append(
+                Turn("assistant", m.time, user_sentences(m.content)[0], after_tool=after_tool)
+            )
+            continue
+        speaker, content = speaker_of(m.content, chat=chat)
+        own, quoted = user_sentences(content)
+        turns.append(
+            Turn(
+                "user",
+                m.time,
+                own,
+                speaker=speaker,
+                pasted=pasted_sentences(content),
+                addressed=addressed("\n".join(quoted)),
+            )
+        )
+    return Segmented(turns, counts, tools, tool_errors)

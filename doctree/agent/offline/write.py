@@ -1,0 +1,793 @@
+"""Write: the filed facts of a session merged into the pages memory already holds.
+
+Every page is read before it is changed (`PageIO.update`); a fact goes in once, a changed
+preference or corrected value moves what it replaces under the page's "Past" heading,
+dated; a correction edits the line that states the old value wherever it stands; a request
+to forget deletes the page of what is forgotten and the lines that say it. Pages are
+written top down, so that a new page's parents already list it when it is created.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+
+from doctree import stopwords
+from doctree.agent.offline import language as lang
+from doctree.agent.offline.directory import OTHER_KINDS, is_title
+from doctree.agent.offline.file import ENTITY_KINDS, named_pages, planned_top_level
+from doctree.agent.offline.language import content_words, mentions
+from doctree.agent.offline.model import Filing, Sentence
+from doctree.agent.offline.pageio import PageIO, RunSummary, ToolsLike
+from doctree.agent.offline.pages import Page, neutral, quote
+from doctree.agent.offline.resolve import absolute_dates, message_date, value_kind
+from doctree.memory.layout import CORRECTIONS, MEMORY_ROOT, TIER_PAGES
+from doctree.memory.secrets import redact
+from doctree.sessions.transcripts import Transcript
+from doctree.store.paths import slugify
+from doctree.timeutil import iso_week
+
+ROOT = MEMORY_ROOT
+MAX_KEY_LINES = 40
+MAX_FACTS_PER_ENTITY = 8
+MAX_RECENT_DECISIONS = 10
+MAX_RECENT_SESSIONS = 10
+TOP_LEVEL = (
+    "active", "corrections", "decisions", "notes", "patterns", "people", "projects",
+    "organisations", "places", "pets", "topics", "archive",
+)  # fmt: skip
+CORRECTIONS_INTRO = TIER_PAGES[CORRECTIONS][1]
+SECTION_ORDER = (
+    "Facts", "Findings", "Decisions", "Dates", "Preferences", "Mentions", "Past", "Related",
+    "Sessions",
+)  # fmt: skip
+ENTITY_INTRO = {
+    "people": "A person named in conversations of agent {agent}.",
+    "projects": "A project in conversations of agent {agent}.",
+    "topics": "A tool or technology that came up in conversation.",
+    "organisations": "An organisation (a company, a team, an institution) named in conversation.",
+    "places": "A place named in conversation.",
+    "pets": "An animal named in conversation.",
+}
+
+
+def _said(line: str) -> str:
+    """What a fact line says, without its date and its citation."""
+    return line.split(": ", 1)[-1].rsplit(" ([[", 1)[0]
+
+
+class Writer(PageIO):
+    """The pages of one session's run: read before filing, written after it."""
+
+    def __init__(self, root: str, transcript: Transcript, tools: ToolsLike):
+        super().__init__(root, tools, RunSummary(transcript.agent, transcript.session_id, turns=1))
+        self.t = transcript
+        first = transcript.started or (transcript.messages[0].time if transcript.messages else None)
+        self.start_time = first or "1970-01-01T00:00:00Z"
+        self.day = message_date(self.start_time)
+        self.week = iso_week(self.day)
+        self.session_path = f"{root}/archive/{self.week}/{slugify(transcript.session_id)}"
+        self.cite = f"[[{self.session_path}|{transcript.session_id}]]"
+
+    def read_known(self) -> dict[str, dict[str, str]]:
+        """The pages memory lists by kind (kind -> slug -> title), and where this session's
+        page is: what the stages before writing need to know of the tree."""
+        root = self.read(self.root)
+        listings: dict[str, dict[str, str]] = {}
+        for kind in ENTITY_KINDS:
+            if kind == "topics" and not root:
+                continue
+            index = self.read(f"{self.root}/{kind}") if root else None
+            listings[kind] = {
+                p.rsplit("/", 1)[1]: title for p, title in (index.children if index else [])
+            }
+        if root:
+            self.read(f"{self.root}/archive")
+        self.find_session_page()
+        return listings
+
+    def write(self, filing: Filing) -> RunSummary:
+        """Write every page `filing` names, top down, and say what was left out."""
+        a = filing.analysis
+        self.filing = filing
+        # the pages this run names; writing a correction or a fact may add one
+        self.touched = {kind: set(slugs) for kind, slugs in filing.touched.items()}
+
+        # Top down, so that a new page's parents already list it when it is created.
+        self.write_indexes(planned_top_level(filing))
+        self.write_session_page(filing.projects)
+        self.write_entities()
+        self.write_lists()
+        self.write_active()
+        self.apply_corrections([s for s in a.sentences if s.correction])
+        for what in a.forget:
+            self.forget(what)
+        if self.write_patterns():
+            self.write_root({"patterns"})
+        if a.ignored:
+            self.summary.notes.append(
+                f"ignored {len(a.ignored)} passage(s) addressed to the memory system"
+            )
+        if a.forgotten:
+            self.summary.notes.append(
+                f"forgot {a.forgotten} statement(s) of this session on request (not written; "
+                "`doctree forget` erases them from the session's history)"
+            )
+        secrets = sum(len(s.secrets) for s in a.sentences)
+        if secrets:
+            self.summary.notes.append(
+                f"withheld {secrets} secret(s): memory holds a placeholder and where it is kept"
+            )
+        return self.summary
+
+    def find_session_page(self) -> None:
+        """A session handed over in parts keeps one page: look in this week and the last."""
+        slug = slugify(self.t.session_id)
+        for day in (self.day, self.day - timedelta(days=7)):
+            week_page = f"{self.root}/archive/{iso_week(day)}"
+            if self.read(week_page) is not None and f"{week_page}/{slug}" in self.listing.get(
+                week_page, set()
+            ):
+                self.week = iso_week(day)
+                self.session_path = f"{week_page}/{slug}"
+                self.cite = f"[[{self.session_path}|{self.t.session_id}]]"
+                return
+
+    def line(self, s: Sentence) -> str:
+        """A fact as a page line: the day it was said, what it says, the session it cites."""
+        text = neutral(s.statement or s.text)
+        if "finding" in s.kinds:
+            text = f"Found by the assistant and accepted by the user: {text}"
+        return f"- {s.time[:10]}: {text} ({self.cite})"
+
+    def write_session_page(self, projects: list[str]) -> None:
+        t = self.t
+        a = self.filing.analysis
+        msgs = t.messages
+        first = msgs[0].time if msgs else self.start_time
+        last = msgs[-1].time if msgs else (t.ended or self.start_time)
+        kinds = ", ".join(
+            f"{a.counts[k]} {k.replace('_', ' ')}{'s' if a.counts[k] != 1 and k.startswith('tool') else ''}"
+            for k in ("user", "assistant", "system", "tool_call", "tool_result")
+            if a.counts[k]
+        )
+        tools = ", ".join(f"{name} ×{n}" for name, n in sorted(a.tools.items()))
+        record = f"- {first} – {last}: {len(msgs)} messages ({kinds or 'none'})"
+        if tools:
+            record += f"; tools: {tools} ({a.tool_errors} error{'s' if a.tool_errors != 1 else ''})"
+        opening = redact(a.opening)[0] if a.opening else None
+        # A fact with a page of its own is linked from here; the rest is listed here.
+        key = [
+            s
+            for s in self.filing.facts
+            if self.filing.home(s) is None and "secret" not in s.kinds and not s.correction
+            and self.filing.slot(s) is None and "date" not in s.kinds
+        ]  # fmt: skip
+
+        def change(page: Page) -> None:
+            page.intro = page.intro or [
+                f"- agent: {t.agent}",
+                f"- session: {t.session_id}",
+                f"- date: {self.day.isoformat()} ({self.day.strftime('%A')}, week {self.week})",
+                f"- week: [[{self.root}/archive/{self.week}]]",
+            ]
+            if opening and not page.sections.get("Opening"):
+                page.add("Opening", f"- {quote(opening, 240)}")
+            page.add("Records", record)
+            for s in key[:MAX_KEY_LINES]:
+                page.add(
+                    "Key lines",
+                    f"- {s.time[11:16]} {neutral(s.statement or s.text)}",
+                    key=neutral(s.statement or s.text),
+                )
+            if len(key) > MAX_KEY_LINES:
+                page.add(
+                    "Key lines",
+                    f"- … and {len(key) - MAX_KEY_LINES} more key lines",
+                    key="more key lines",
+                )
+            if not self.filing.facts and not page.sections.get("Key lines"):
+                page.add(
+                    "Key lines",
+                    "- Nothing durable: no preference, decision, correction, date, person or project was named.",
+                )
+            resolved: dict[tuple[str, date], str] = {}
+            for s in a.sentences:
+                for phrase, d in s.dates:
+                    resolved.setdefault((phrase.lower(), d), phrase)
+            for (_, d), phrase in sorted(resolved.items(), key=lambda x: (x[0][1], x[0][0])):
+                page.add(
+                    "Dates resolved",
+                    f"- “{phrase}” → {d.isoformat()} ({d.strftime('%a')})",
+                    key=f"“{phrase}” → {d.isoformat()}",
+                )
+            for text in a.ignored:
+                page.add(
+                    "Ignored instructions",
+                    f"- {quote(text)} — addressed to the memory system; kept as data, not followed",
+                )
+            for text, why in a.not_acted:
+                page.add("Not acted on", f"- {quote(text)} — {why}")
+            if a.forgotten:
+                page.add(
+                    "Forgotten on request",
+                    f"- {a.forgotten} statement(s) left out of memory, as the user asked",
+                    key="left out of memory",
+                )
+            if a.forget:  # what was forgotten is not named again here
+                n = len(a.forget)
+                page.add(
+                    "Forgotten on request",
+                    f"- {n} subject{'s' if n != 1 else ''} removed from current memory, "
+                    "as the user asked",
+                    key="removed from current memory",
+                )
+            links = [f"{self.root}/projects/{p}" for p in projects]
+            links += [
+                f"{self.root}/people/{self.filing.directory.person(n)}"
+                for n in sorted({n for s in a.sentences for n in s.people})
+            ]
+            for kind in OTHER_KINDS:
+                links += [
+                    f"{self.root}/{kind}/{slug}" for slug in sorted(self.touched.get(kind, ()))
+                ]
+            links += [
+                f"{self.root}/topics/{slugify(tp)}"
+                for tp in sorted({tp for s in a.sentences for tp in s.topics})
+            ]
+            for link in dict.fromkeys(links):
+                page.add("Pages", f"- [[{link}]]")
+
+        self.update(self.session_path, f"Session {t.session_id}", change)
+
+    def write_entities(self) -> None:
+        """Each page named in the session: its own facts, links to pages that name it."""
+        own: dict[tuple[str, str], list[Sentence]] = {}
+        named: dict[tuple[str, str], list[Sentence]] = {}
+        for s in self.filing.analysis.sentences:
+            for key in named_pages(self.filing, s):
+                named.setdefault(key, []).append(s)
+        for s in self.filing.facts:
+            if (home := self.filing.home(s)) is not None:
+                own.setdefault(home, []).append(s)
+                named.setdefault(home, [])
+        for kind, slug in sorted(named):
+            self.write_entity(kind, slug, own.get((kind, slug), []), named[(kind, slug)])
+
+    def _path(self, kind: str, slug: str) -> str:
+        return f"{self.root}/{kind}/{slug}"
+
+    def title_of(self, kind: str, slug: str) -> str:
+        if kind == "people":
+            return self.filing.directory.people.get(slug, slug)
+        if kind == "projects":
+            return self.filing.directory.projects.get(slug, slug)
+        if kind == "topics":
+            return self.filing.topic_titles.get(slug, slug)
+        return self.filing.directory.others[kind].get(slug, slug)
+
+    def who(self, slug: str, sentences: list[Sentence]) -> str | None:
+        """A person's one-line "who is this", from what the session said of them."""
+        for s in sentences:
+            if s.relation and self.filing.directory.person(s.relation[1]) == slug:
+                return f"the user's {s.relation[0]}"
+        for s in sentences:
+            for name, role in s.roles:
+                if self.filing.directory.person(name) == slug:
+                    return role
+        for s in sentences:
+            speaking = s.speaker not in ("the user", "the assistant")
+            if speaking and self.filing.directory.person(s.speaker) == slug:
+                return f"a participant in conversations of agent {self.t.agent}"
+        return None
+
+    def write_entity(
+        self, kind: str, slug: str, own: list[Sentence], named: list[Sentence]
+    ) -> None:
+        path = self._path(kind, slug)
+        title = self.title_of(kind, slug)
+        self.touched.setdefault(kind, set()).add(slug)
+        who = self.who(slug, named) if kind == "people" else None
+        first_seen = f"first named on {self.day.isoformat()} ({self.cite})"
+
+        def change(page: Page) -> None:
+            intro = page.intro[0] if page.intro else ""
+            generic = not intro or intro.startswith(
+                ("A person named", f"{page.title}: first named")
+            )
+            if kind == "people" and (who or not intro) and (generic or who):
+                line = f"{page.title}: {who or first_seen}."
+                if who and not generic and who not in intro:
+                    line = f"{intro.rstrip('.')}; {who}."
+                elif who and not generic:
+                    line = intro
+                page.intro = [line]
+            elif not page.intro:
+                page.intro = [ENTITY_INTRO[kind].format(agent=self.t.agent)]
+            if kind == "people":
+                for s in named:
+                    self._person_details(page, slug, s)
+            for s in own[: MAX_FACTS_PER_ENTITY * (2 if kind == "projects" else 1)]:
+                section = (
+                    "Decisions" if "decision" in s.kinds
+                    else "Findings" if "finding" in s.kinds
+                    else "Dates" if "date" in s.kinds and kind == "projects"
+                    else "Preferences" if "preference" in s.kinds and kind != "people"
+                    else "Facts"
+                )  # fmt: skip
+                self.add_fact(page, section, s)
+            links = []
+            for s in own + named:
+                home = self.filing.home(s)
+                if home and home != (kind, slug):
+                    links.append(self._path(*home))
+                elif home is None and (listed := self.filing.list_page(s)):
+                    links.append(f"{self.root}/{listed}")
+                for key in named_pages(self.filing, s):
+                    if key != (kind, slug) and key[0] != "topics":
+                        links.append(self._path(*key))
+            if self.filing.session_project and kind != "projects":
+                links.append(self._path("projects", self.filing.session_project))
+            for link in dict.fromkeys(links):
+                if link != path:
+                    page.add("Related", f"- [[{link}]]")
+            page.add("Sessions", f"- {self.day.isoformat()}: {self.cite}", key=self.session_path)
+            _order_sections(page)
+
+        self.update(path, title, change)
+
+    def _person_details(self, page: Page, slug: str, s: Sentence) -> None:
+        if s.relation and self.filing.directory.person(s.relation[1]) == slug:
+            page.add(
+                "Facts",
+                f"- Relation: the user's {s.relation[0]} ({self.cite})",
+                key=f"Relation: the user's {s.relation[0]}",
+            )
+        for name, role in s.roles:
+            if self.filing.directory.person(name) == slug:
+                page.add("Facts", f"- Role: {role} ({self.cite})", key=f"Role: {role}")
+        for nick, target in self.filing.directory.aliases.items():
+            if target == slug and nick in s.text:
+                page.add(
+                    "Facts", f"- Also called: {nick} ({self.cite})", key=f"Also called: {nick}"
+                )
+        for n in s.people:
+            full = " " in n and not is_title(n) and n != page.title
+            if full and self.filing.directory.person(n) == slug:
+                page.add("Facts", f"- Full name: {n} ({self.cite})", key=f"Full name: {n}")
+
+    def add_fact(self, page: Page, section: str, s: Sentence) -> None:
+        """Add a fact; a changed preference or reversed decision moves the one it replaces
+        to the page's "Past" section, dated, so the page tells what holds now."""
+        line = self.line(s)
+        key = neutral(s.statement or s.text)
+        for old in s.replaces:  # corrected later in the same session
+            page.add(
+                "Past",
+                f"{self.line(old)} — past: corrected on {s.time[:10]}",
+                key=neutral(old.statement or old.text),
+            )
+        if any(key in existing for existing in page.sections.get(section, [])):
+            return
+        if "change" in s.kinds:
+            words = content_words(s.statement or s.text)
+            lines = page.sections.get(section, [])
+            replaced = []
+            for old in list(lines):
+                if self.session_path in old:
+                    continue  # said in this session too
+                old_words = content_words(_said(old))
+                shared = words & old_words
+                if len(shared) >= 2 or (shared and len(old_words) <= 3):
+                    replaced.append(old)
+            if not replaced and (frame := lang.liking_frame(neutral(s.statement or s.text))):
+                # No word in common ("prefers green tea" -> "prefers coffee now"): the one
+                # earlier liking of the same person with the same verb is replaced (with
+                # several, which one is unknown, and all stay).
+                same = [
+                    old
+                    for old in lines
+                    if self.session_path not in old and lang.liking_frame(_said(old)) == frame
+                ]
+                replaced = same if len(same) == 1 else []
+            for old in replaced:
+                lines.remove(old)
+                page.add(
+                    "Past",
+                    f"{old} — past: replaced on {s.time[:10]} ({self.cite})",
+                    key=old,
+                )
+        page.add(section, line, key=key)
+
+    def write_lists(self) -> None:
+        titles = {"corrections": "Corrections", "decisions": "Decisions", "notes": "Notes"}
+        for name, items in self.filing.lists().items():
+
+            def change(page: Page, name=name, items=items) -> None:
+                if not page.intro and name == "corrections":
+                    page.intro = [CORRECTIONS_INTRO]
+                for section, s in items:
+                    self.add_fact(page, section, s)
+
+            self.update(f"{self.root}/{name}", titles[name], change)
+
+    def forget(self, what: str) -> None:
+        """Forget `what` in current memory: the page of the person or thing it names is
+        deleted (a tombstone: its history stays and reverting this run restores it), and
+        every line that says it or links to that page is removed from the pages that hold
+        one. Each change is a document write of this run, so `doctree revert --run` puts
+        it back."""
+        words = content_words(what)
+        if not words:
+            return
+        gone = self._pages_named(what)
+        links = tuple(f"[[{p}]]" for p in gone) + tuple(f"[[{p}|" for p in gone)
+        for path in gone:
+            r = self.call("document_delete", {"path": path})
+            if not r.is_error:
+                self.absent.add(path)
+                self.summary.changed.append(path)
+        r = self.call(
+            "document_search",
+            {"query": " ".join(sorted(words)), "under": self.root, "limit": 50},
+        )
+        paths = [f"{self.root}/{n}" for n in ("corrections", "decisions", "notes", "active")]
+        paths += [f"{self.root}/patterns", self.session_path]
+        paths += sorted({p.rsplit("/", 1)[0] for p in gone})  # the listings that link them
+        if not r.is_error:
+            paths += [m.group(1) for m in re.finditer(r"^- (\S+) \(v\d+\)", r.content, re.M)]
+        removed = 0
+        for path in dict.fromkeys(paths):
+            if path in gone:
+                continue
+            current = self.read(path)
+            if current is None:
+                continue
+            edits: dict[str, str | None] = {}
+            for ln in current.body.split("\n"):
+                if not ln.startswith("- "):
+                    continue
+                if not mentions(ln, words) and not (links and any(x in ln for x in links)):
+                    continue
+                if self._session_line(ln):  # a recent session keeps its link, not its words
+                    edits[ln] = ln.split(" `", 1)[0] if " `" in ln else None
+                else:
+                    edits[ln] = None
+            edits = {k: v for k, v in edits.items() if v != k}
+            if not edits:
+                continue
+
+            def change(page: Page, edits=edits) -> None:
+                for section in [page.intro, *page.sections.values()]:
+                    section[:] = [
+                        edits.get(ln, ln) for ln in section if ln not in edits or edits[ln]
+                    ]
+                page.sections = {k: v for k, v in page.sections.items() if v}
+
+            self.update(path, Page.parse(current.body, path).title, change)
+            removed += len(edits)
+        self.summary.notes.append(
+            f"forgot {removed} line(s) and {len(gone)} page(s) from current memory on request "
+            "(earlier versions keep them until `doctree forget` erases them)"
+        )
+
+    def _pages_named(self, what: str) -> list[str]:
+        """The pages of the people, projects and things `what` names: "Jonas" is the page
+        of Jonas Berg when he is the only Jonas known."""
+        d = self.filing.directory
+        out = []
+        people = d.known_person_names()
+        if what in people:
+            out.append(f"{self.root}/people/{people[what]}")
+        slug = slugify(lang.ascii_slug_text(what))
+        if slug in d.projects:
+            out.append(f"{self.root}/projects/{slug}")
+        for kind in OTHER_KINDS:
+            if slug in d.others[kind]:
+                out.append(f"{self.root}/{kind}/{slug}")
+        if slug in self.filing.topic_titles or slug in self.filing.listed_topics:
+            out.append(f"{self.root}/topics/{slug}")
+        return [p for p in dict.fromkeys(out) if p != self.root]
+
+    def write_active(self) -> None:
+        upcoming = [s for s in self.filing.facts if "date" in s.kinds and s.when is not None]
+        decisions = [s for s in self.filing.facts if "decision" in s.kinds]
+        path = f"{self.root}/active"
+        past: dict[str, list[str]] = {}
+        opening = redact(self.filing.analysis.opening)[0] if self.filing.analysis.opening else None
+        session_line = f"- {self.day.isoformat()}: {self.cite}" + (
+            f" {quote(opening, 120)}" if opening else ""
+        )
+
+        def change(page: Page) -> None:
+            if not page.intro:
+                page.intro = [
+                    "What is current: upcoming dates, recent decisions and recent sessions. "
+                    "Dates that have passed move to the archive week."
+                ]
+            lines = page.sections.setdefault("Upcoming", [])
+            for s in upcoming:
+                where = self._where(s)
+                page.add(
+                    "Upcoming",
+                    f"- {s.when.isoformat()}{where}: {neutral(s.statement)} ({self.cite})",
+                    key=neutral(s.statement),
+                )
+            keep = []
+            for line in lines:
+                if line.startswith("- past"):
+                    continue  # superseded: its page and the corrections log keep it
+                m = re.match(r"- (\d{4}-\d{2}-\d{2})", line)
+                if m and date.fromisoformat(m.group(1)) < self.day:
+                    past.setdefault(iso_week(date.fromisoformat(m.group(1))), []).append(line)
+                else:
+                    keep.append(line)
+            page.sections["Upcoming"] = sorted(keep, key=lambda x: x[:12])
+            for s in decisions:
+                page.add(
+                    "Recent decisions",
+                    self.line(s)[:-1] + f"{self._where(s)})",
+                    key=neutral(s.statement),
+                )
+            recent = page.sections.get("Recent decisions", [])
+            page.sections["Recent decisions"] = recent[-MAX_RECENT_DECISIONS:]
+            page.add("Recent sessions", session_line, key=self.session_path)
+            sessions = sorted(page.sections["Recent sessions"], key=lambda x: x[:12])
+            page.sections["Recent sessions"] = sessions[-MAX_RECENT_SESSIONS:]
+
+        self.update(path, "Active", change)
+        for week, lines in sorted(past.items()):
+            self.update(
+                f"{self.root}/archive/{week}",
+                f"Week {week}",
+                lambda page, lines=lines: [page.add("Dates that passed", ln) for ln in lines],
+            )
+
+    def _where(self, s: Sentence) -> str:
+        targets = s.projects or (
+            [self.filing.session_project] if self.filing.session_project else []
+        )
+        return "".join(f" [[{self.root}/projects/{p}]]" for p in targets)
+
+    def apply_corrections(self, corrections: list[Sentence]) -> None:
+        for s in corrections:
+            statement, old, new = s.correction
+            subjects = {self.filing.directory.person(n) for n in s.people} | set(s.projects)
+            if self.filing.session_project:
+                subjects.add(self.filing.session_project)
+            edited = self._correct(old, new, statement, subjects, s)
+            active = f"{self.root}/active"
+            swapped = value_kind(old) in ("date", "number") and active in edited
+            if s.when is not None and s.when > self.day and not swapped:
+                self.update(  # the corrected date is the one coming up
+                    active,
+                    "Active",
+                    lambda page, s=s: page.add(
+                        "Upcoming",
+                        f"- {s.when.isoformat()}{self._where(s)}: {neutral(s.statement)} "
+                        f"({self.cite})",
+                        key=neutral(s.statement),
+                    ),
+                )
+            where = ", ".join(f"[[{p}]]" for p in edited) if edited else None
+            record = (
+                f"- {s.time[:10]}: {neutral(s.statement)} — “{old}” → “{new}”; "
+                + (f"corrected in {where}" if where else f"no page held “{old}”; recorded here")
+                + f" ({self.cite})"
+            )
+
+            def change(page: Page, record=record, s=s) -> None:
+                if not page.intro:
+                    page.intro = [CORRECTIONS_INTRO]
+                page.add("Corrections", record, key=neutral(s.statement))
+
+            self.update(f"{self.root}/corrections", "Corrections", change)
+            for name in s.people:
+                slug = self.filing.directory.person(name)
+                path = f"{self.root}/people/{slug}"
+                if path not in edited:
+                    self.touched["people"].add(slug)
+                    self.update(
+                        path,
+                        self.filing.directory.people.get(slug, slug),
+                        lambda page, s=s: page.add("Facts", self.line(s), key=neutral(s.statement)),
+                    )
+
+    def _correct(
+        self, old: str, new: str, statement: str, subjects: set[str], s: Sentence
+    ) -> list[str]:
+        """Edit every line that states `old` in a current page (not the archive) to say `new`."""
+        r = self.call("document_search", {"query": old, "under": self.root, "limit": 50})
+        if r.is_error:
+            return []
+        # Search ranks pages by any of the words; the pages that most likely hold the fact
+        # are read whatever their rank.
+        paths = [f"{self.root}/{name}" for name in ("active", "decisions", "notes")]
+        for slug in sorted(subjects):
+            kind = "projects" if slug in self.filing.directory.projects else "people"
+            paths.append(f"{self.root}/{kind}/{slug}")
+        for line in r.content.split("\n")[1:]:
+            m = re.match(r"- (\S+) \(v\d+\)", line)
+            if m:
+                paths.append(m.group(1))
+        skip = (f"{self.root}/archive", f"{self.root}/corrections")
+        paths = sorted(p for p in dict.fromkeys(paths) if not p.startswith(skip))
+        words = {
+            w.lower() for w in re.findall(r"[A-Za-z]{4,}", statement)
+            if w.lower() not in stopwords.FILLER and w not in old and w not in new
+        }  # fmt: skip
+        old_iso = _iso(old, s)
+        new_iso = _iso(new, s)
+        edited = []
+        stated: set[str] = set()  # pages that got the new value's line
+        moved: dict[str, list[str]] = {}  # page -> the old lines it keeps under "Past"
+        for path in paths:
+            page = self.read(path)
+            if page is None:
+                continue
+            on_subject = path.rsplit("/", 1)[1] in subjects
+            for line in page.body.split("\n"):
+                if (
+                    not re.search(rf"(?<![\w]){re.escape(old)}(?![\w])", line)
+                    or "(corrected " in line
+                ):
+                    continue
+                if not line.startswith("- ") or self._session_line(line):
+                    continue  # a session's opening is a record of what was said then
+                if self.session_path in line and re.search(
+                    rf"(?<![\w]){re.escape(new)}(?![\w])", line
+                ):
+                    continue  # said in this session with the new value already
+                relevant = (
+                    on_subject
+                    or value_kind(old) == "name"
+                    or (value_kind(old) == "weekday" and self.session_path in line)
+                    or any(w in line.lower() for w in words)
+                )
+                if not relevant:
+                    continue
+                if line.startswith("- past") or " — past: " in line:
+                    continue
+                now = self.line(s)
+                if value_kind(old) in ("name", "weekday"):
+                    # A name replaced keeps its own reasons: the old line moves under "Past",
+                    # and the correction, with its own reasons, takes its place.
+                    fixed = ""
+                    if neutral(s.statement) not in page.body and path not in stated:
+                        fixed = now
+                        stated.add(path)
+                else:
+                    fixed = re.sub(rf"(?<![\w]){re.escape(old)}(?![\w])", new, line)
+                    if old_iso and new_iso:
+                        fixed = fixed.replace(old_iso, new_iso)
+                    fixed = fixed.rsplit(" ([[", 1)[0] + f" ({self.cite})"
+                    if path != f"{self.root}/active":  # said, as it stands now, on this day
+                        fixed = re.sub(r"^- \d{4}-\d{2}-\d{2}:", f"- {s.time[:10]}:", fixed)
+                past_line = f"{line} — past: corrected on {s.time[:10]}: “{new}”, not “{old}”"
+                if not fixed:
+                    line += "\n"  # the line goes; the page keeps its other lines as they are
+                if path == f"{self.root}/active" and value_kind(old) in ("name", "weekday"):
+                    # what is current lists the new value only (an upcoming date is added apart)
+                    upcoming = s.when is not None and s.when > self.day
+                    line, fixed = line + "\n", "" if upcoming else now + "\n"
+                r = self.call(
+                    "document_edit", {"path": path, "old_string": line, "new_string": fixed}
+                )
+                if r.is_error:
+                    self.summary.notes.append(
+                        f"{path}: correction not applied: {r.content.removeprefix('error: ')}"
+                    )
+                    continue
+                if path != f"{self.root}/active":
+                    moved.setdefault(path, []).append(past_line)
+                if path not in edited:
+                    edited.append(path)
+                if path not in self.summary.changed:
+                    self.summary.changed.append(path)
+        for path, lines in moved.items():
+            self.update(
+                path,
+                path.rsplit("/", 1)[1],
+                lambda page, lines=lines: [
+                    *(page.add("Past", ln) for ln in lines),
+                    _order_sections(page),
+                ],
+            )
+        return edited
+
+    def _session_line(self, line: str) -> bool:
+        return bool(
+            re.match(r"- \d{4}-\d{2}-\d{2}: \[\[" + re.escape(f"{self.root}/archive/"), line)
+        )
+
+    def write_patterns(self) -> bool:
+        """List the people, projects and topics of this run named in two sessions or more."""
+        rows = []
+        for kind in ENTITY_KINDS:
+            for slug in sorted(self.touched.get(kind, ())):
+                current = self.read(f"{self.root}/{kind}/{slug}")
+                if current is None:
+                    continue
+                page = Page.parse(current.body, slug)
+                n = len(page.sections.get("Sessions", []))
+                if n >= 2:
+                    rows.append((f"{self.root}/{kind}/{slug}", n))
+        if not rows:
+            return False
+
+        def change(page: Page) -> None:
+            if not page.intro:
+                page.intro = ["Recurring: who and what comes up in more than one session."]
+            lines = page.sections.setdefault("Recurring", [])
+            for path, n in rows:
+                entry = f"- [[{path}]]: named in {n} sessions, latest {self.day.isoformat()}"
+                lines[:] = [ln for ln in lines if not ln.startswith(f"- [[{path}]]:")] + [entry]
+            lines.sort()
+
+        self.update(f"{self.root}/patterns", "Patterns", change)
+        return True
+
+    def write_indexes(self, top_level: set[str]) -> None:
+        """The root, the archive, the week and the people/projects/topics listings."""
+        self.write_root(top_level)
+        archive = self.read(f"{self.root}/archive")
+        weeks = {p for p, _ in (archive.children if archive else [])} | {
+            f"{self.root}/archive/{self.week}"
+        }
+        self.update(
+            f"{self.root}/archive",
+            "Archive",
+            lambda page: page.sections.__setitem__(
+                "Weeks", [f"- [[{w}]]" for w in sorted(weeks, reverse=True)]
+            ),
+        )
+        self.update(
+            f"{self.root}/archive/{self.week}",
+            f"Week {self.week}",
+            lambda page: page.add(
+                "Sessions", f"- {self.day.isoformat()}: {self.cite}", key=self.session_path
+            ),
+        )
+        for kind in ENTITY_KINDS:
+            title = kind.capitalize()
+            if not self.touched.get(kind):
+                continue
+            listing = self.read(f"{self.root}/{kind}")
+            names = dict(listing.children) if listing else {}
+
+            def change(page: Page, kind=kind, names=names) -> None:
+                entries = {p.rsplit("/", 1)[1] for p in names} | self.touched[kind]
+                page.sections["Pages"] = [
+                    f"- [[{self.root}/{kind}/{slug}]]" for slug in sorted(entries)
+                ]
+
+            self.update(f"{self.root}/{kind}", title, change)
+
+    def write_root(self, top_level: set[str]) -> None:
+        """The root page: what lies right below it, existing and about to be written."""
+        root = self.read(self.root)
+        children = {p.rsplit("/", 1)[1] for p, _ in (root.children if root else [])} | top_level
+
+        def change(page: Page) -> None:
+            if not page.intro:
+                page.intro = [
+                    f"Memory of agent {self.t.agent}, kept by its memory agent. "
+                    "Every fact cites the session it came from.",
+                ]
+            known = [f"- [[{self.root}/{name}]]" for name in TOP_LEVEL if name in children]
+            others = [f"- [[{self.root}/{c}]]" for c in sorted(children) if c not in TOP_LEVEL]
+            page.sections["Contents"] = known + others
+
+        self.update(self.root, "Memory", change)
+
+
+def _order_sections(page: Page) -> None:
+    """Current facts first, then what they replaced ("Past"), then links and sessions; a
+    section this order does not name keeps its place after them."""
+    order = {name: i for i, name in enumerate(SECTION_ORDER)}
+    page.sections = dict(sorted(page.sections.items(), key=lambda kv: order.get(kv[0], len(order))))
+
+
+def _iso(value: str, s: Sentence) -> str | None:
+    found = absolute_dates(value, message_date(s.time))
+    return found[0][1].isoformat() if found else None

@@ -1,0 +1,41 @@
+"""bench/scale.py fills a store and measures it; a small run here proves the script works
+end to end on SQLite (the figures themselves are the bench's, not the test's)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+
+
+def test_a_small_scale_run_reports_every_measure_beside_its_baseline(tmp_path):
+    out = tmp_path / "scale.json"
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(BENCH / "scale.py"),
+            "--docs",
+            "2000",
+            "--backend",
+            "sqlite",
+            "--queries",
+            "10",
+            "--json-out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert report["bench"] == "scale" and report["skipped"] is None
+    figures = report["figures"]
+    assert figures["docs"] == 2000 and "sqlite_broke" not in figures
+    for name in ("search_p50", "baseline_p50", "context_p50", "show_subtree_p50", "bytes"):
+        assert figures[f"sqlite_{name}"] > 0, name
+    search = next(r for r in report["rows"] if r["measure"] == "SQLite: search p50")
+    assert "plain FTS" in search["baseline"] and search["ratio"].endswith("x")
