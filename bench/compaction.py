@@ -50,7 +50,7 @@ from doctree.memory.context import (  # noqa: E402
     recent_documents,
     render_document,
 )
-from doctree.memory.retrieval import sync_passages  # noqa: E402
+from doctree.memory.passages import sync_passages  # noqa: E402
 from doctree.sessions.repository import SessionsRepository  # noqa: E402
 from doctree.sessions.transcripts import Transcript, parse_transcript  # noqa: E402
 from doctree.store import encoding  # noqa: E402
@@ -116,7 +116,7 @@ def grow(db: Path, rounds: int, policy: CompactionPolicy | None) -> tuple[int, l
         for t in transcripts:
             s = shifted(t, r)
             current.update(round=r, name=s.session_id)
-            sessions.ensure(s.agent, s.session_id, created_at=s.started)
+            sessions.ensure(s.owner, s.session_id, created_at=s.started)
             for m in s.messages:
                 sessions.append_history(s.session_id, m.kind, m.content, time=m.time)
             sessions.sleep(s.session_id)

@@ -12,7 +12,7 @@ right after a single write (the reader catches up that one document); and `retri
 `retrieve` p50 < 20 ms at 10k.
 
 Baseline, measured in the same run on the same database: what the reader paid before the
-pending queue (migration 009) to learn whether the index was current — the sum of every
+pending queue (`passage_pending`) to learn whether the index was current — the sum of every
 document's version (`version_total`, every call) and, after any write, the current version of
 every document (`current_versions`).
 """
@@ -27,6 +27,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from doctree.store.documents import Provenance
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -35,7 +37,7 @@ import benchreport  # noqa: E402
 from doctree.memory.context import load_memories  # noqa: E402
 from doctree.memory.recall import catch_up  # noqa: E402
 from doctree.memory.retrieval import retrieve  # noqa: E402
-from doctree.store.documents import Actor, DocumentsRepository  # noqa: E402
+from doctree.store.documents import Actor, DocumentsRepository  # noqa: E402, Provenance
 
 OWNER = "bench"
 ACTOR = Actor("memory-agent", OWNER)
@@ -70,7 +72,12 @@ def run(n_docs: int, tmp: Path) -> dict[str, float]:
         with repo.transaction():
             for i in range(start, min(n_docs, start + BATCH)):
                 topic = f"t{i % 97:02d}"
-                repo.write(OWNER, f"~/memory/{topic}/n{i}", body(rnd, words, i), actor=ACTOR)
+                repo.write(
+                    OWNER,
+                    f"~/memory/{topic}/n{i}",
+                    body(rnd, words, i),
+                    provenance=Provenance(ACTOR),
+                )
         catch_up(repo.conn, OWNER)
     populate_s = time.perf_counter() - t0
     repo.close()
@@ -90,7 +97,9 @@ def run(n_docs: int, tmp: Path) -> dict[str, float]:
     after = []
     for k in range(20):
         i = rnd.randrange(n_docs)
-        repo.write(OWNER, f"~/memory/t{i % 97:02d}/n{i}", body(rnd, words, i), actor=ACTOR)
+        repo.write(
+            OWNER, f"~/memory/t{i % 97:02d}/n{i}", body(rnd, words, i), provenance=Provenance(ACTOR)
+        )
         t0 = time.perf_counter()
         load_memories(repo, OWNER, query=queries[k + 1])
         after.append((time.perf_counter() - t0) * 1000)

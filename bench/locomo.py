@@ -49,21 +49,20 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
+from doctree.store.documents import Provenance
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import benchreport  # noqa: E402
 
+from doctree.memory.dates import parse_date  # noqa: E402
+from doctree.memory.passages import sync_passages  # noqa: E402
+from doctree.memory.ranking import DEFAULT_SETTINGS, Settings  # noqa: E402
 from doctree.memory.recall import PAGES_SHARE as DEFAULT_SHARE  # noqa: E402
 from doctree.memory.recall import blend  # noqa: E402
 from doctree.memory.recall import texts as recalled_texts  # noqa: E402
-from doctree.memory.retrieval import (  # noqa: E402
-    DEFAULT_SETTINGS,
-    ENGLISH_STOPWORDS,
-    Settings,
-    parse_date,
-    sync_passages,
-)
+from doctree.stopwords import ENGLISH as ENGLISH_STOPWORDS  # noqa: E402
 from doctree.store.documents import Actor, DocumentsRepository  # noqa: E402
 
 SPLITS = {
@@ -225,7 +224,7 @@ def store_raw(repo: DocumentsRepository, c: Conversation) -> None:
                 c.sample_id,
                 f"{UNDER}/archive/sessions/session-{s.number:02d}",
                 transcript(c, s),
-                actor=ACTOR,
+                provenance=Provenance(ACTOR),
             )
 
 
@@ -264,7 +263,7 @@ def agent_transcript(c: Conversation, s: Session) -> str:
         for i, t in enumerate(s.turns)
     ]
     return format_transcript(
-        messages, agent=c.sample_id, session_id=f"{c.sample_id}-session-{s.number}"
+        messages, owner=c.sample_id, session_id=f"{c.sample_id}-session-{s.number}"
     )
 
 

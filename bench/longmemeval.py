@@ -47,19 +47,18 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from doctree.store.documents import Provenance
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import benchreport  # noqa: E402
 
+from doctree.memory.passages import sync_passages  # noqa: E402
+from doctree.memory.ranking import DEFAULT_SETTINGS, Settings  # noqa: E402
 from doctree.memory.recall import PAGES_SHARE as DEFAULT_SHARE  # noqa: E402
 from doctree.memory.recall import blend  # noqa: E402
-from doctree.memory.retrieval import (  # noqa: E402
-    DEFAULT_SETTINGS,
-    ENGLISH_STOPWORDS,
-    Settings,
-    sync_passages,
-)
+from doctree.stopwords import ENGLISH as ENGLISH_STOPWORDS  # noqa: E402
 from doctree.store.documents import Actor, DocumentsRepository  # noqa: E402
 
 BUDGETS = (500, 2000)
@@ -178,9 +177,11 @@ def store_raw(repo: DocumentsRepository, q: Question) -> None:
         for i, (_, date, turns) in enumerate(q.sessions):
             day = parse_when(date).date().isoformat()
             # Named by position only: the benchmark's session ids say which hold the answer.
-            text = format_transcript(messages(date, turns), agent=OWNER, session_id=f"s{i:02d}")
+            text = format_transcript(messages(date, turns), owner=OWNER, session_id=f"s{i:02d}")
             text = f"---\ndate: {day}\n---\n{text}"
-            repo.write(OWNER, f"{UNDER}/archive/sessions/s{i:02d}", text, actor=ACTOR)
+            repo.write(
+                OWNER, f"{UNDER}/archive/sessions/s{i:02d}", text, provenance=Provenance(ACTOR)
+            )
     sync_passages(repo, OWNER)
 
 
@@ -192,7 +193,7 @@ def store_agent(repo: DocumentsRepository, q: Question) -> None:
     with replay_pipeline(Settings(backend="offline"), repo) as replayer:
         for i, (_, date, turns) in enumerate(q.sessions):
             key = f"s{i:02d}"  # by position: the benchmark's ids say which hold the answer
-            text = format_transcript(messages(date, turns), agent=OWNER, session_id=key)
+            text = format_transcript(messages(date, turns), owner=OWNER, session_id=key)
             o = replayer.replay(text, source=key)
             if o.error:
                 raise RuntimeError(f"{q.id} {key}: {o.error}")

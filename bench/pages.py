@@ -68,8 +68,8 @@ def replay(repo: DocumentsRepository, folder: Path) -> str:
     for path in sorted(folder.glob("*.md")):
         text = path.read_text(encoding="utf-8")
         t = parse_transcript(text, source=str(path))
-        owner = t.agent
-        OfflineMemoryAgent().run(text, MemoryTools(repo, t.agent, session_id=t.session_id))
+        owner = t.owner
+        OfflineMemoryAgent().run(text, MemoryTools(repo, t.owner, session_id=t.session_id))
     return owner
 
 

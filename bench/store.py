@@ -44,7 +44,7 @@ import benchreport  # noqa: E402
 from doctree.interop.render import render_tree  # noqa: E402
 from doctree.store import db as dbmod  # noqa: E402
 from doctree.store import encoding  # noqa: E402
-from doctree.store.documents import Actor, DocumentsRepository, now, title_for  # noqa: E402
+from doctree.store.documents import Actor, DocumentsRepository, Provenance, now, title_for  # noqa: E402
 from doctree.store.paths import parent_of  # noqa: E402
 from doctree.store.references import body_links  # noqa: E402
 
@@ -224,7 +224,7 @@ def batched_writes(tmp: Path, items: list[tuple[str, str]]) -> tuple[float, floa
     for i in range(0, len(items), BATCH):
         with repo.transaction():
             for path, body in items[i : i + BATCH]:
-                repo.write(OWNER, path, body, actor=ACTOR)
+                repo.write(OWNER, path, body, provenance=Provenance(ACTOR))
     store_s = time.perf_counter() - t0
     n_rows = repo.conn.execute("SELECT COUNT(*) FROM documents").fetchone()[0]
     repo.close()
@@ -250,7 +250,7 @@ def single_writes(tmp: Path, items: list[tuple[str, str]]) -> tuple[float, float
     repo = DocumentsRepository(fresh(tmp, "single"))
     t0 = time.perf_counter()
     for path, body in items:
-        repo.write(OWNER, path, body, actor=ACTOR)
+        repo.write(OWNER, path, body, provenance=Provenance(ACTOR))
     store_s = time.perf_counter() - t0
     repo.close()
     rows = raw_rows(items)
@@ -276,7 +276,7 @@ def populate(
     for i in range(0, len(items), BATCH):
         with repo.transaction():
             for p, body in items[i : i + BATCH]:
-                repo.write(OWNER, p, body, actor=ACTOR)
+                repo.write(OWNER, p, body, provenance=Provenance(ACTOR))
     rate = len(items) / (time.perf_counter() - t0)
     repo.conn.execute(statistics)
     return repo, rate
@@ -363,7 +363,7 @@ def search_large_bodies(tmp: Path, sizes: tuple[int, ...]) -> list[tuple[int, fl
     for size in sizes:
         repo = DocumentsRepository(fresh(tmp, f"large{size}"), max_body_bytes=size * 2)
         body = " ".join(rnd.choice(words) for _ in range(size // 6))
-        repo.write(OWNER, "~/large", body, actor=ACTOR)
+        repo.write(OWNER, "~/large", body, provenance=Provenance(ACTOR))
         repo.search(OWNER, "apollo")  # warm
         out.append(
             (
@@ -501,7 +501,7 @@ def history_part(tmp: Path, rows: list[Row], figures: dict[str, float], quick: b
     for i in range(0, len(changes), 100):
         with repo.transaction():
             for path, body in changes[i : i + 100]:
-                repo.write(OWNER, path, body, actor=ACTOR)
+                repo.write(OWNER, path, body, provenance=Provenance(ACTOR))
     write_s = time.perf_counter() - t0
     notes_bytes = db_bytes(repo)
     root, commits = git_repo(tmp, "notes-git", changes)
@@ -587,7 +587,7 @@ def history_part(tmp: Path, rows: list[Row], figures: dict[str, float], quick: b
     repo = DocumentsRepository(fresh(tmp, "bigdoc"))
     with repo.transaction():
         for path, body in big:
-            repo.write(OWNER, path, body, actor=ACTOR)
+            repo.write(OWNER, path, body, provenance=Provenance(ACTOR))
     big_bytes = db_bytes(repo)
     root, commits = git_repo(tmp, "bigdoc-git", big)
     git_pack, git_all = tree_bytes(root, ".git/objects/pack"), tree_bytes(root, ".git")

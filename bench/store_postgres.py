@@ -33,6 +33,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from doctree.store.documents import Provenance
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -41,7 +43,7 @@ import benchreport  # noqa: E402
 from doctree.interop.render import render_tree  # noqa: E402
 from doctree.store.backends import describe, search_words  # noqa: E402
 from doctree.store.backends.postgres import TSCONFIG  # noqa: E402
-from doctree.store.documents import DocumentsRepository  # noqa: E402
+from doctree.store.documents import DocumentsRepository  # noqa: E402, Provenance
 
 
 def _load_sqlite_bench() -> Any:
@@ -156,11 +158,11 @@ def write_rates(dbs: Databases, items: list[tuple[str, str]], batch: int) -> tup
     t0 = time.perf_counter()
     for i in range(0, len(items), batch):
         if batch == 1:
-            repo.write(OWNER, *items[i], actor=ACTOR)
+            repo.write(OWNER, *items[i], provenance=Provenance(ACTOR))
             continue
         with repo.transaction():
             for path, body in items[i : i + batch]:
-                repo.write(OWNER, path, body, actor=ACTOR)
+                repo.write(OWNER, path, body, provenance=Provenance(ACTOR))
     store_s = time.perf_counter() - t0
     n_rows = repo.conn.execute("SELECT COUNT(*) FROM documents").fetchone()[0]
     repo.close()
@@ -187,7 +189,9 @@ def edit_some(repo: DocumentsRepository, paths: list[str], edits: int) -> list[s
     with repo.transaction():
         for k in range(edits):
             p = chosen[k % len(chosen)]
-            repo.write(OWNER, p, f"{p} edit {k}: {base.note_line(rnd)}", actor=ACTOR)
+            repo.write(
+                OWNER, p, f"{p} edit {k}: {base.note_line(rnd)}", provenance=Provenance(ACTOR)
+            )
     return chosen
 
 

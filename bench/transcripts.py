@@ -54,7 +54,7 @@ def transcript(turns: int) -> str:
         else:
             content = f"Noted turn {i}.\n\n- Alice: Apollo\n- step {i}"
         messages.append({"kind": kind, "time": t, "content": content})
-    return format_transcript(messages, agent="main", session_id="s-long")
+    return format_transcript(messages, owner="main", session_id="s-long")
 
 
 def parser_at(ref: str):

@@ -24,6 +24,8 @@ import time
 from difflib import SequenceMatcher
 from pathlib import Path
 
+from doctree.store.documents import Provenance
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -32,7 +34,7 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from doctree.interop.render import render_tree  # noqa: E402
 from doctree.store.blame import blame  # noqa: E402
-from doctree.store.documents import Actor, DocumentsRepository  # noqa: E402
+from doctree.store.documents import Actor, DocumentsRepository  # noqa: E402, Provenance
 from doctree.store.runs import Runs  # noqa: E402
 from doctree.web.app import create_app  # noqa: E402
 from doctree.web.html import doc_url  # noqa: E402
@@ -112,8 +114,7 @@ def build_history(repo: DocumentsRepository, versions: int) -> str:
                     OWNER,
                     path,
                     "# Long\n\n" + "\n".join(lines) + "\n",
-                    actor=rnd.choice(actors),
-                    run_id=n // 10,
+                    provenance=Provenance(actor=rnd.choice(actors), run=n // 10),
                 ).version
     return path
 

@@ -27,7 +27,7 @@ from typing import Any
 from doctree.arguments import checked_methods
 from doctree.compose import Settings, build_handler, build_worker, open_repository, open_sessions
 from doctree.errors import UserError
-from doctree.sessions.repository import AgentDescriptor, Session
+from doctree.sessions.sessions import AgentDescriptor, Session
 from doctree.store.backends import is_database_url
 from doctree.worker.worker import (
     DEFAULT_BATCH,

@@ -105,7 +105,7 @@ def test_a_changed_tool_result_fails_the_run_with_the_difference(db_path, tmp_pa
 def _owner(transcript: Path) -> str:
     from doctree.sessions.transcripts import parse_transcript
 
-    return parse_transcript(transcript.read_text(encoding="utf-8"), source=str(transcript)).agent
+    return parse_transcript(transcript.read_text(encoding="utf-8"), source=str(transcript)).owner
 
 
 def test_every_fixture_runs_inside_an_8k_window(db_path):

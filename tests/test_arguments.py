@@ -15,7 +15,7 @@ from doctree.arguments import checked
 from doctree.engine import Engine
 from doctree.errors import ArgumentError, DoctreeError
 from doctree.memory.context import load_memories
-from doctree.store.documents import Actor, DocumentsRepository
+from doctree.store.documents import Actor, DocumentsRepository, Provenance
 
 BIG = 2**70
 
@@ -46,7 +46,11 @@ def seeded(repo):
         (lambda r: r.erase_version("a", "~/memory/x", "1"), "version", "whole number"),
         (lambda r: r.restore("a", "~/memory/x", BIG), "version", "64 bits"),
         (lambda r: r.move("a", "~/memory/x", None), "new_path", "text (str)"),
-        (lambda r: r.write("a", "~/memory/x", "b", actor="user:me"), "actor", "an Actor"),
+        (
+            lambda r: r.write("a", "~/memory/x", "b", provenance="user:me"),
+            "provenance",
+            "Provenance",
+        ),
         (lambda r: r.write("a", "~/memory/x", "b", links="~/memory/y"), "links", "a list"),
         (lambda r: r.delete("a", "~/memory/x", recursive=1), "recursive", "True or False"),
     ],
@@ -64,6 +68,22 @@ def test_a_repository_call_with_a_wrong_kind_of_argument_names_it_and_changes_no
     assert (doc.version, doc.body) == (1, "hello")
 
 
+@pytest.mark.parametrize(
+    ("fields", "argument", "rule"),
+    [
+        ({"actor": "user:me"}, "actor", "an Actor or None"),
+        ({"session": 42}, "session", "text (str) or None"),
+        ({"run": "7"}, "run", "a run id"),
+        ({"run": 2**70}, "run", "a run id"),
+        ({"run": True}, "run", "a run id"),
+    ],
+)
+def test_a_provenance_of_the_wrong_kind_is_refused_naming_the_field(fields, argument, rule):
+    with pytest.raises(ArgumentError, match=f"Provenance\\(\\): argument {argument} ") as e:
+        Provenance(**fields)
+    assert rule in str(e.value)
+
+
 def test_the_repository_refuses_none_and_a_wrong_body_limit_as_its_database(tmp_path):
     with pytest.raises(ArgumentError, match="argument db None"):
         DocumentsRepository(None)  # type: ignore[arg-type]
@@ -75,7 +95,9 @@ def test_the_repository_refuses_none_and_a_wrong_body_limit_as_its_database(tmp_
 
 def test_right_kinds_still_pass(seeded, tmp_path):
     assert seeded.read("a", "~/memory/x", version=1).body == "hello"
-    doc = seeded.write("a", "~/memory/x", "b", expected_version=1, actor=Actor("user", "me"))
+    doc = seeded.write(
+        "a", "~/memory/x", "b", expected_version=1, provenance=Provenance(Actor("user", "me"))
+    )
     assert doc.version == 2
     with DocumentsRepository(Path(tmp_path) / "p.db") as r:  # a Path, not only a str
         assert r.write("a", "~/y", "z", links=["~/x"]).links == ["~/x"]

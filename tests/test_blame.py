@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from doctree.cli import cli
 from doctree.errors import NotFoundError
 from doctree.store.blame import blame
-from doctree.store.documents import Actor
+from doctree.store.documents import Actor, Provenance
 
 ALICE = Actor("agent", "alice")
 BOB = Actor("user", "bob")
@@ -25,9 +25,13 @@ def origins(result) -> list[tuple[str, int]]:
 
 
 def test_each_line_names_the_version_that_introduced_it(repo):
-    repo.write("a", "~/p", "# P\nalpha\nbeta\n", actor=ALICE)
-    repo.write("a", "~/p", "# P\nalpha\nBETA\ngamma\n", actor=BOB, session_id="s1")
-    repo.write("a", "~/p", "# P\nzero\nalpha\nBETA\ngamma\n", actor=MEM, run_id=7)
+    repo.write("a", "~/p", "# P\nalpha\nbeta\n", provenance=Provenance(ALICE))
+    repo.write(
+        "a", "~/p", "# P\nalpha\nBETA\ngamma\n", provenance=Provenance(actor=BOB, session="s1")
+    )
+    repo.write(
+        "a", "~/p", "# P\nzero\nalpha\nBETA\ngamma\n", provenance=Provenance(actor=MEM, run=7)
+    )
 
     result = blame(repo, "a", "~/p")
 
@@ -48,9 +52,9 @@ def test_blame_of_an_earlier_version(repo):
 
 
 def test_blame_follows_the_document_across_a_move(repo):
-    repo.write("a", "~/old/p", "kept line\n", actor=ALICE)
-    repo.move("a", "~/old/p", "~/new/p", actor=BOB)
-    repo.write("a", "~/new/p", "kept line\nadded after the move\n", actor=BOB)
+    repo.write("a", "~/old/p", "kept line\n", provenance=Provenance(ALICE))
+    repo.move("a", "~/old/p", "~/new/p", provenance=Provenance(BOB))
+    repo.write("a", "~/new/p", "kept line\nadded after the move\n", provenance=Provenance(BOB))
 
     result = blame(repo, "a", "~/new/p")
 
@@ -60,9 +64,9 @@ def test_blame_follows_the_document_across_a_move(repo):
 
 
 def test_restored_lines_keep_their_first_author(repo):
-    repo.write("a", "~/p", "original by alice\n", actor=ALICE)
-    repo.write("a", "~/p", "vandalised\n", actor=BOB)
-    repo.restore("a", "~/p", 1, actor=BOB)
+    repo.write("a", "~/p", "original by alice\n", provenance=Provenance(ALICE))
+    repo.write("a", "~/p", "vandalised\n", provenance=Provenance(BOB))
+    repo.restore("a", "~/p", 1, provenance=Provenance(BOB))
 
     result = blame(repo, "a", "~/p")
 
@@ -72,8 +76,10 @@ def test_restored_lines_keep_their_first_author(repo):
 
 
 def test_a_moved_paragraph_keeps_its_origin(repo):
-    repo.write("a", "~/p", "intro\n\nfirst point\n\nsecond point\n", actor=ALICE)
-    repo.write("a", "~/p", "intro\n\nsecond point\n\nfirst point\nnew\n", actor=BOB)
+    repo.write("a", "~/p", "intro\n\nfirst point\n\nsecond point\n", provenance=Provenance(ALICE))
+    repo.write(
+        "a", "~/p", "intro\n\nsecond point\n\nfirst point\nnew\n", provenance=Provenance(BOB)
+    )
 
     result = blame(repo, "a", "~/p")
 
@@ -116,8 +122,8 @@ def test_version_out_of_range_names_the_range(repo):
 
 
 def test_cli_blame_prints_lines_and_json(db_path, repo):
-    repo.write("main", "~/p", "one\n", actor=ALICE)
-    repo.write("main", "~/p", "one\ntwo\n", actor=MEM, run_id=3, session_id="s-9")
+    repo.write("main", "~/p", "one\n", provenance=Provenance(ALICE))
+    repo.write("main", "~/p", "one\ntwo\n", provenance=Provenance(actor=MEM, session="s-9", run=3))
     runner = CliRunner()
 
     text = runner.invoke(cli, ["--db", str(db_path), "blame", "~/p"])

@@ -19,11 +19,11 @@ from doctree.memory.budgets import (
     ModelSummarizer,
     SdkTokenCounter,
     WorkingContext,
-    estimate_tokens,
     load_working_context,
     save_working_context,
     token_counter,
 )
+from doctree.memory.lines import estimate_tokens
 from tests.fakes.messages_api import FakeMessagesServer, HttpError, Scripted, message, text_block
 
 CHATTY = "{} called about the launch. They talked at length about unrelated things. It went on."

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from doctree.cli import cli
-from doctree.store.documents import DocumentsRepository
+from doctree.store.documents import DocumentsRepository, Provenance
 
 
 @pytest.fixture
@@ -239,10 +239,21 @@ def test_diff_between_versions(run):
 def test_diff_of_a_run(db_path, run):
     with DocumentsRepository(db_path) as repo:
         repo.write("main", "~/a", "before\n")
-        repo.write("main", "~/a", "after\n", run_id=42)
-        repo.write("main", "~/b", "new\n", run_id=42)
+        repo.write("main", "~/a", "after\n", provenance=Provenance(run=42))
+        repo.write("main", "~/b", "new\n", provenance=Provenance(run=42))
     out = run("diff", "--run", "42").output
     assert "-before\n+after\n" in out and "+++ ~/b@1" in out
+
+
+def test_diff_of_a_run_shows_what_a_deletion_removed_in_the_order_the_run_went(db_path, run):
+    # one home for a run's diff (doctree.store.changes): the CLI says what the inspector says
+    with DocumentsRepository(db_path) as repo:
+        repo.write("main", "~/c", "kept line\n")
+        repo.write("main", "~/b", "new\n", provenance=Provenance(run=7))
+        repo.delete("main", "~/c", provenance=Provenance(run=7))
+    parts = json.loads(run("diff", "--run", "7", "--json").output)["documents"]
+    assert [(p["path"], p["from"], p["to"]) for p in parts] == [("~/b", 0, 1), ("~/c", 1, 2)]
+    assert "-kept line\n" in parts[1]["diff"] and "--- ~/c@1" in parts[1]["diff"]
 
 
 def test_diff_without_path_or_run_is_a_usage_error(run):

@@ -19,7 +19,7 @@ from doctree.memory.compaction import (
     compaction_hook,
 )
 from doctree.memory.lines import extract_lines
-from doctree.store.documents import Actor, DocumentsRepository
+from doctree.store.documents import Actor, DocumentsRepository, Provenance
 from doctree.store.leases import Leases
 
 OWNER = "main"
@@ -30,7 +30,7 @@ MEMORY_AGENT = Actor("memory-agent", OWNER)
 def store(repo, owner, path, body):
     """A page as the memory agent writes it (pages written by hand are never condensed
     unless asked; see tests/test_compaction_trust.py)."""
-    return repo.write(owner, path, body, actor=Actor("memory-agent", owner))
+    return repo.write(owner, path, body, provenance=Provenance(Actor("memory-agent", owner)))
 
 
 @pytest.fixture(autouse=True)
@@ -436,7 +436,7 @@ def test_worker_compacts_after_the_memory_agent_stores(db_path, repo):
     sessions = SessionsRepository(db_path)
     for path in fixtures:
         t = parse_transcript(path.read_text(encoding="utf-8"), source=path.name)
-        sessions.ensure(t.agent, t.session_id, created_at=t.started)
+        sessions.ensure(t.owner, t.session_id, created_at=t.started)
         for m in t.messages:
             sessions.append_history(t.session_id, m.kind, m.content, time=m.time)
         sessions.sleep(t.session_id)

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from doctree.cli import cli
 from doctree.llm.definitions import load_definition
 from doctree.memory.compaction import AnthropicCondenser, Compactor
-from doctree.store.documents import Actor, DocumentsRepository
+from doctree.store.documents import Actor, DocumentsRepository, Provenance
 from tests.fakes.messages_api import FakeMessagesServer, HttpError, Scripted, message, text_block
 
 OWNER = "main"
@@ -22,7 +22,7 @@ CONDENSED = "# Memory\n\n## People\n\n- Alice leads Apollo; prefers green tea.\n
 
 def store(repo, owner, path, body):
     """A page as the memory agent writes it (compaction leaves pages written by hand alone)."""
-    return repo.write(owner, path, body, actor=Actor("memory-agent", owner))
+    return repo.write(owner, path, body, provenance=Provenance(Actor("memory-agent", owner)))
 
 
 def seed(repo):

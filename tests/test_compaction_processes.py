@@ -8,7 +8,7 @@ import subprocess
 import sys
 import threading
 
-from doctree.store.documents import Actor
+from doctree.store.documents import Actor, Provenance
 from tests.fakes.messages_api import FakeMessagesServer, message, text_block
 
 OWNER = "main"
@@ -42,8 +42,8 @@ def outcome(proc):
 
 
 def test_two_processes_compacting_one_owner_one_runs_one_skips(repo, db_path):
-    repo.write(OWNER, "~/memory/t/a", "Alice prefers tea.", actor=AGENT)
-    repo.write(OWNER, "~/memory/t/b", "Bob moved to Berlin.", actor=AGENT)
+    repo.write(OWNER, "~/memory/t/a", "Alice prefers tea.", provenance=Provenance(AGENT))
+    repo.write(OWNER, "~/memory/t/b", "Bob moved to Berlin.", provenance=Provenance(AGENT))
     arrived, release = threading.Event(), threading.Event()
 
     def slow_model(request):
@@ -68,7 +68,7 @@ def test_lease_of_a_crashed_compaction_expires_and_is_taken_over(repo, db_path):
     from doctree.memory.compaction import Compactor
     from doctree.store.leases import Leases
 
-    repo.write(OWNER, "~/memory/t/a", "Alice prefers tea.", actor=AGENT)
-    repo.write(OWNER, "~/memory/t/b", "Bob moved to Berlin.", actor=AGENT)
+    repo.write(OWNER, "~/memory/t/a", "Alice prefers tea.", provenance=Provenance(AGENT))
+    repo.write(OWNER, "~/memory/t/b", "Bob moved to Berlin.", provenance=Provenance(AGENT))
     Leases(repo.conn).acquire("compaction:main", "process:gone:1:1", ttl=-1)  # already expired
     assert Compactor(repo, condenser="offline").compact(OWNER, "~/memory/t").status == "compacted"

@@ -28,7 +28,7 @@ from doctree.memory.compaction import (
 )
 from doctree.memory.lines import normal_key
 from doctree.memory.revert import revert_run
-from doctree.store.documents import Actor
+from doctree.store.documents import Actor, Provenance
 from tests.test_readme_tour import tour_lines
 
 OWNER = "main"
@@ -132,10 +132,18 @@ def test_a_repeated_line_is_said_once():
 def test_recompaction_keeps_every_line_of_the_earlier_condensed_text(repo):
     for i in range(3):
         repo.write(
-            OWNER, f"~/memory/p/n{i}", f"- fact {i} one\n- fact {i} two\n", actor=MEMORY_AGENT
+            OWNER,
+            f"~/memory/p/n{i}",
+            f"- fact {i} one\n- fact {i} two\n",
+            provenance=Provenance(MEMORY_AGENT),
         )
     compactor(repo).compact(OWNER, "~/memory/p")
-    repo.write(OWNER, "~/memory/p/n9", "- fact 9 one\n(a remark in brackets)\n", actor=MEMORY_AGENT)
+    repo.write(
+        OWNER,
+        "~/memory/p/n9",
+        "- fact 9 one\n(a remark in brackets)\n",
+        provenance=Provenance(MEMORY_AGENT),
+    )
     compactor(repo).compact(OWNER, "~/memory/p")
     body = repo.read(OWNER, "~/memory/p/compacted").body
     for i in (0, 1, 2, 9):
@@ -148,10 +156,20 @@ def test_recompaction_keeps_every_line_of_the_earlier_condensed_text(repo):
 
 def seed(repo):
     repo.write(
-        OWNER, "~/memory/people/bob", "# Bob\n\n- Bob moved to Berlin.\n", actor=MEMORY_AGENT
+        OWNER,
+        "~/memory/people/bob",
+        "# Bob\n\n- Bob moved to Berlin.\n",
+        provenance=Provenance(MEMORY_AGENT),
     )
-    repo.write(OWNER, "~/memory/people/carol", "# Carol\n\n- Carol leads QA.\n", actor=MEMORY_AGENT)
-    repo.write(OWNER, "~/memory/people/alice", "# Alice\n\nLikes tea.\n", actor=PERSON)
+    repo.write(
+        OWNER,
+        "~/memory/people/carol",
+        "# Carol\n\n- Carol leads QA.\n",
+        provenance=Provenance(MEMORY_AGENT),
+    )
+    repo.write(
+        OWNER, "~/memory/people/alice", "# Alice\n\nLikes tea.\n", provenance=Provenance(PERSON)
+    )
 
 
 def test_a_page_a_person_wrote_is_skipped_and_said_so(repo):
@@ -166,7 +184,12 @@ def test_a_page_a_person_wrote_is_skipped_and_said_so(repo):
 
 def test_a_memory_agent_page_a_person_edited_is_skipped(repo):
     seed(repo)
-    repo.write(OWNER, "~/memory/people/bob", "# Bob\n\n- Bob moved to Munich.\n", actor=PERSON)
+    repo.write(
+        OWNER,
+        "~/memory/people/bob",
+        "# Bob\n\n- Bob moved to Munich.\n",
+        provenance=Provenance(PERSON),
+    )
     result = compactor(repo).compact(OWNER, "~/memory/people")
     assert "~/memory/people/bob" in result.skipped
 
@@ -200,8 +223,13 @@ def test_a_page_restored_by_a_person_stays_the_memory_agents(repo):
 
 def test_a_parent_of_a_page_written_by_hand_is_not_retired(repo):
     for name in ("x", "y", "z"):
-        repo.write(OWNER, f"~/memory/t/{name}", f"# {name}\n\n- {name} one\n", actor=MEMORY_AGENT)
-    repo.write(OWNER, "~/memory/t/y/mine", "# Mine\n\n- my note\n", actor=PERSON)
+        repo.write(
+            OWNER,
+            f"~/memory/t/{name}",
+            f"# {name}\n\n- {name} one\n",
+            provenance=Provenance(MEMORY_AGENT),
+        )
+    repo.write(OWNER, "~/memory/t/y/mine", "# Mine\n\n- my note\n", provenance=Provenance(PERSON))
     result = compactor(repo).compact(OWNER, "~/memory/t")
     assert result.retired == ["~/memory/t/x", "~/memory/t/z"]
     assert result.skipped == ["~/memory/t/y/mine"]
@@ -268,7 +296,12 @@ def test_the_workers_policy_compacts_the_root_it_names(repo):
         for i in range(8)
     )
     for name in ("x", "y", "z"):
-        repo.write(OWNER, f"~/memory/log/{name}", f"# {name}\n\n{shared}", actor=MEMORY_AGENT)
+        repo.write(
+            OWNER,
+            f"~/memory/log/{name}",
+            f"# {name}\n\n{shared}",
+            provenance=Provenance(MEMORY_AGENT),
+        )
     result = Compactor(repo, condenser="offline", policy=CompactionPolicy(threshold=10))
     assert result.maybe_compact(OWNER).status == "compacted"
 
@@ -304,9 +337,17 @@ def confirmed(db, command: str) -> list[str]:
 def test_revert_of_a_compactions_run_puts_every_source_back(db_path, repo):
     seed(repo)
     repo.write(
-        OWNER, "~/memory/people/dan", "# Dan\n\n- Bob moved to Berlin.\n", actor=MEMORY_AGENT
+        OWNER,
+        "~/memory/people/dan",
+        "# Dan\n\n- Bob moved to Berlin.\n",
+        provenance=Provenance(MEMORY_AGENT),
     )
-    repo.write(OWNER, "~/memory/people/teams/qa", "- Carol leads QA.\n", actor=MEMORY_AGENT)
+    repo.write(
+        OWNER,
+        "~/memory/people/teams/qa",
+        "- Carol leads QA.\n",
+        provenance=Provenance(MEMORY_AGENT),
+    )
     before = {d.path: (d.id, d.body) for d in repo.documents(OWNER)}
 
     done = doctree(
@@ -331,8 +372,13 @@ def test_a_person_editing_the_condensed_page_keeps_the_edit_through_the_next_pas
     edited = repo.read(OWNER, target).body.replace(
         "## Sources", "- Bob speaks German.\n\n## Sources"
     )
-    repo.write(OWNER, target, edited, actor=PERSON)
-    repo.write(OWNER, "~/memory/people/erin", "# Erin\n\n- Erin joined.\n", actor=MEMORY_AGENT)
+    repo.write(OWNER, target, edited, provenance=Provenance(PERSON))
+    repo.write(
+        OWNER,
+        "~/memory/people/erin",
+        "# Erin\n\n- Erin joined.\n",
+        provenance=Provenance(MEMORY_AGENT),
+    )
     result = compactor(repo).compact(OWNER, "~/memory/people")
     assert result.status == "compacted", result.error
     body = repo.read(OWNER, target).body

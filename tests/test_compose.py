@@ -279,7 +279,7 @@ def _pending(db: Path, text: str) -> None:
 
     t = parse_transcript(text)
     with SessionsRepository(db) as sessions:
-        sessions.ensure(t.agent, t.session_id, created_at=t.started)
+        sessions.ensure(t.owner, t.session_id, created_at=t.started)
         sessions.append_many(t.session_id, ((m.kind, m.content, m.time) for m in t.messages))
         sessions.sleep(t.session_id)
 

@@ -12,8 +12,8 @@ from doctree.cli import cli
 from doctree.errors import UserError
 from doctree.memory.context import (
     SEPARATOR,
+    iter_documents,
     load_memories,
-    ranked_documents,
     relevant_ids,
     total_size,
 )
@@ -101,7 +101,7 @@ def test_load_memories_ranks_by_relevance_to_query(repo):
 def test_ranked_documents_put_matches_first_then_recent(repo):
     write(repo, "~/memory/match", "Bob moved to Berlin.")
     write(repo, "~/memory/recent", "Something else entirely.")
-    paths = [d.path for d in ranked_documents(repo, OWNER, query="Berlin")]
+    paths = [d.path for d in iter_documents(repo, OWNER, query="Berlin")]
     assert paths == ["~/memory/match", "~/memory/recent"]
 
 

@@ -154,7 +154,7 @@ def test_handed_over_transcript_names_agent_and_session(engine):
     engine.sleep(s.id)
     engine.run_worker_once()
     t = parse_transcript(engine.handler.jobs[0].transcript)
-    assert (t.agent, t.session_id, t.started, t.ended) == (
+    assert (t.owner, t.session_id, t.started, t.ended) == (
         "bob",
         "s-bob",
         "2026-11-20T09:00:00Z",

@@ -15,9 +15,11 @@ from pathlib import Path
 
 from doctree.agent.runtime import MemoryAgentRuntime
 from doctree.memory.erase import forget
+from doctree.memory.passages import sync_passages
 from doctree.memory.recall import hand_over
-from doctree.memory.retrieval import retrieve, sync_passages
-from doctree.sessions.repository import AgentDescriptor, SessionsRepository
+from doctree.memory.retrieval import retrieve
+from doctree.sessions.repository import SessionsRepository
+from doctree.sessions.sessions import AgentDescriptor
 from doctree.sessions.transcripts import format_transcript
 from doctree.store.backends import is_database_url
 from doctree.store.documents import DocumentsRepository
@@ -43,7 +45,7 @@ def seed(repo: DocumentsRepository) -> None:
     sessions.append_history("s-1", "assistant", "Noted, the harbour fair.")
     records = sessions.history("s-1")
     hand_over(repo.conn, "main", "s-1", records)
-    transcript = format_transcript(records, agent="main", session_id="s-1")
+    transcript = format_transcript(records, owner="main", session_id="s-1")
     MemoryAgentRuntime(repo, backend="offline").run("main", "s-1", transcript)
     retrieve(repo, "main", f"who is {SECRET}", budget_words=200)  # cuts the passages
     runs = Runs(repo.conn)
@@ -101,7 +103,7 @@ def test_after_forget_no_file_of_the_database_holds_the_text(db_path):
 
     report = forget(repo, "main", SECRET)
 
-    assert report.file_compacted, report.note
+    assert report.file_vacuumed, report.note
     assert report.recall_contexts >= 1  # the neighbour's context held it too
     assert holding(files_of(db_path), SECRET) == []
     repo.close()
@@ -111,7 +113,7 @@ def test_after_forget_no_file_of_the_database_holds_the_text(db_path):
 def test_after_forget_no_row_of_any_table_holds_the_text(repo):
     seed(repo)
 
-    forget(repo, "main", SECRET, compact_file=False)
+    forget(repo, "main", SECRET, vacuum_file=False)
 
     if is_database_url(repo.location):
         query = (
@@ -136,7 +138,7 @@ WRITER = textwrap.dedent(
     """
     import sys, time
     from doctree.errors import DoctreeError
-    from doctree.memory.retrieval import sync_passages
+    from doctree.memory.passages import sync_passages
     from doctree.store.documents import DocumentsRepository
     repo = DocumentsRepository(sys.argv[1])
     folder, stop = sys.argv[2], time.monotonic() + float(sys.argv[3])
@@ -178,7 +180,7 @@ def test_forget_racing_writers_and_the_passage_index_leaves_no_stale_path_or_tex
         for w in writers:
             assert w.stdout.readline().strip() == "ready"
         time.sleep(0.7)
-        forget(repo, "main", SECRET, compact_file=False)
+        forget(repo, "main", SECRET, vacuum_file=False)
     finally:
         for w in writers:
             w.wait(timeout=180)
@@ -217,7 +219,7 @@ def test_a_passage_index_update_that_read_before_forget_stores_nothing_stale(db_
     def run_forget() -> None:
         other = DocumentsRepository(db_path)
         started.set()
-        forget(other, "main", SECRET, compact_file=False)
+        forget(other, "main", SECRET, vacuum_file=False)
         other.close()
 
     thread = threading.Thread(target=run_forget)
@@ -247,7 +249,7 @@ def test_a_hand_over_of_records_read_before_forget_stores_them_as_forget_left_th
     sessions.append_history("s-1", "assistant", "I will remember the locker code.")
     records = sessions.history("s-1")  # what the worker read
 
-    forget(repo, "main", SECRET, compact_file=False)
+    forget(repo, "main", SECRET, vacuum_file=False)
     hand_over(repo.conn, "main", "s-1", records)
 
     from doctree.store.recall import RecallIndex

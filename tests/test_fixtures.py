@@ -70,7 +70,7 @@ def test_fixtures_cover_tool_calls_and_more_than_one_agent():
     parsed = [parse_transcript(p.read_text()) for p in TRANSCRIPTS]
     kinds = {m.kind for t in parsed for m in t.messages}
     assert kinds == {"user", "assistant", "system", "tool_call", "tool_result"}
-    assert len({t.agent for t in parsed}) >= 2
+    assert len({t.owner for t in parsed}) >= 2
 
 
 @pytest.fixture(scope="module")

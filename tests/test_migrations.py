@@ -20,7 +20,6 @@ from doctree.store.db import (
     migration_sha256,
     migrations,
 )
-from doctree.store.documents import DocumentsRepository
 
 # SQLite's migrations and file; PostgreSQL's are tested in test_postgres_backend.py.
 pytestmark = pytest.mark.sqlite_only
@@ -40,7 +39,7 @@ def test_shipped_migration_files_are_well_named_and_numbered_once_from_one():
     assert not repeated, f"migration numbers used twice: {repeated}"
     assert min(numbers) == 1
     assert [n for n, _, _ in migrations()] == sorted(numbers)
-    assert [name for _, name, _ in migrations()][:2] == ["001_documents", "002_leases"]
+    assert [name for _, name, _ in migrations()][0] == "001_baseline"
 
 
 def test_migration_files_with_a_repeated_number_or_a_bad_name_are_refused(tmp_path):
@@ -69,14 +68,14 @@ def test_each_applied_migration_records_the_sha256_of_its_file(db_path):
 def test_a_migration_edited_after_it_was_applied_is_refused(db_path):
     connect(db_path).close()
     edited = [
-        (n, name, sql + "\nCREATE TABLE added_later (x);" if name == "001_documents" else sql)
+        (n, name, sql + "\nCREATE TABLE added_later (x);" if name == "001_baseline" else sql)
         for n, name, sql in migrations()
     ]
     conn = connect(db_path, migrate=False)
     with pytest.raises(SchemaError) as err:
         apply_migrations(conn, available=edited)
     message = str(err.value)
-    assert "001_documents" in message and "must never be edited" in message
+    assert "001_baseline" in message and "must never be edited" in message
     assert "added_later" not in tables(conn)
     conn.close()
 
@@ -84,25 +83,12 @@ def test_a_migration_edited_after_it_was_applied_is_refused(db_path):
 def test_an_edited_migration_makes_open_fail_with_the_database_named(db_path):
     connect(db_path).close()
     raw = sqlite3.connect(db_path)
-    raw.execute("UPDATE doctree_migrations SET sha256 = 'feed' WHERE name = '002_leases'")
+    raw.execute("UPDATE doctree_migrations SET sha256 = 'feed' WHERE name = '001_baseline'")
     raw.commit()
     raw.close()
     with pytest.raises(SchemaError) as err:
         connect(db_path)
-    assert str(db_path) in str(err.value) and "002_leases" in str(err.value)
-
-
-def test_a_database_from_before_checksums_gets_them_recorded_on_open(db_path):
-    conn = connect(db_path, migrate=False)
-    apply_migrations(conn, upto=10)
-    assert applied_migrations(conn) == [name for n, name, _ in migrations() if n <= 10]
-    assert "sha256" not in {r[1] for r in conn.execute("PRAGMA table_info(doctree_migrations)")}
-    conn.close()
-    conn = connect(db_path)
-    assert recorded_checksums(conn) == {
-        name: migration_sha256(sql) for _, name, sql in migrations()
-    }
-    conn.close()
+    assert str(db_path) in str(err.value) and "001_baseline" in str(err.value)
 
 
 def test_fresh_database_gets_every_migration_recorded_in_order(db_path):
@@ -121,21 +107,51 @@ def test_migrations_are_applied_only_once(db_path):
     conn.close()
 
 
-def test_older_database_is_upgraded_on_open(db_path):
+def appended(tmp_path, sql: str) -> list[tuple[int, str, str]]:
+    """The shipped migrations and one more after them, from a migrations directory of the
+    test's own (as a later release appends a file)."""
+    folder = tmp_path / "migrations"
+    folder.mkdir()
+    for f in resource_dir("migrations").glob("*.sql"):
+        (folder / f.name).write_bytes(f.read_bytes())
+    after = migrations()[-1][0] + 1
+    (folder / f"{after:03d}_notes.sql").write_text(sql)
+    return migrations(folder)
+
+
+def test_a_database_of_an_older_release_is_upgraded_by_the_appended_migration(db_path, tmp_path):
+    connect(db_path).close()  # as the shipped migrations leave it
+    added = appended(tmp_path, "-- a later change\nCREATE TABLE notes (x);\n")
     conn = connect(db_path, migrate=False)
-    assert apply_migrations(conn, upto=1) == ["001_documents"]
-    assert "leases" not in tables(conn)
+    assert apply_migrations(conn, available=added) == [added[-1][1]]
+    assert "notes" in tables(conn)
+    assert recorded_checksums(conn) == {name: migration_sha256(sql) for _, name, sql in added}
+    assert apply_migrations(conn, available=added) == []
     conn.close()
-    with DocumentsRepository(db_path) as repo:
-        assert applied_migrations(repo.conn)[:2] == ["001_documents", "002_leases"]
-        assert "leases" in tables(repo.conn)
+
+
+def test_migrations_are_applied_in_the_order_of_their_numbers(tmp_path):
+    folder = tmp_path / "m"
+    folder.mkdir()
+    (folder / "002_second.sql").write_text("INSERT INTO log VALUES ('second');")
+    (folder / "010_third.sql").write_text("INSERT INTO log VALUES ('third');")
+    (folder / "001_first.sql").write_text("CREATE TABLE log (what TEXT);")
+    conn = connect(tmp_path / "x.db", migrate=False)
+    assert apply_migrations(conn, available=migrations(folder)) == [
+        "001_first",
+        "002_second",
+        "010_third",
+    ]
+    assert [r[0] for r in conn.execute("SELECT what FROM log")] == ["second", "third"]
+    conn.close()
 
 
 def test_database_with_an_unknown_newer_migration_is_refused(db_path):
     connect(db_path).close()
     raw = sqlite3.connect(db_path)
     raw.execute(
-        "INSERT INTO doctree_migrations (number, name, applied_at) VALUES (999, '999_future', 'x')"
+        "INSERT INTO doctree_migrations (number, name, applied_at, sha256)"
+        " VALUES (999, '999_future', 'x', 'x')"
     )
     raw.commit()
     raw.close()

@@ -14,7 +14,7 @@ from doctree.agent.offline import OfflineMemoryAgent, absolute_dates, resolve_re
 from doctree.agent.offline.language import past_tense
 from doctree.interop.tools import MemoryTools
 from doctree.sessions.transcripts import format_transcript, parse_transcript
-from doctree.store.documents import Actor, DocumentsRepository
+from doctree.store.documents import Actor, DocumentsRepository, Provenance
 
 FIXTURES = Path(__file__).parent / "fixtures" / "transcripts"
 
@@ -22,14 +22,14 @@ FIXTURES = Path(__file__).parent / "fixtures" / "transcripts"
 def transcript(session: str, *messages: tuple[str, str, object], agent: str = "main") -> str:
     return format_transcript(
         [{"kind": k, "time": t, "content": c} for k, t, c in messages],
-        agent=agent,
+        owner=agent,
         session_id=session,
     )
 
 
 def run(repo: DocumentsRepository, text: str, *, run_id: int | None = None):
     t = parse_transcript(text)
-    tools = MemoryTools(repo, t.agent, session_id=t.session_id, run_id=run_id)
+    tools = MemoryTools(repo, t.owner, session_id=t.session_id, run_id=run_id)
     return OfflineMemoryAgent().run(text, tools)
 
 
@@ -348,7 +348,10 @@ class Interfering(Recording):
             self.done = True
             current = self.tools.repo.read("main", self.path).body
             self.tools.repo.write(
-                "main", self.path, current + "\nAdded by hand.\n", actor=Actor("user", "me")
+                "main",
+                self.path,
+                current + "\nAdded by hand.\n",
+                provenance=Provenance(Actor("user", "me")),
             )
         return super().call(name, input)
 
@@ -375,7 +378,10 @@ def test_versions_carry_the_memory_agent_the_session_and_the_run(repo):
 
 def test_a_page_written_by_a_person_keeps_its_text(repo):
     repo.write(
-        "main", "~/memory/people/bob", "# Bob\n\nMy oldest friend.\n", actor=Actor("user", "me")
+        "main",
+        "~/memory/people/bob",
+        "# Bob\n\nMy oldest friend.\n",
+        provenance=Provenance(Actor("user", "me")),
     )
     run(repo, transcript("s-bob", ("user", MONDAY, "I had dinner with Bob yesterday.")))
     page = body(repo, "~/memory/people/bob")

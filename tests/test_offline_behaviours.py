@@ -31,7 +31,7 @@ def replay(repo: DocumentsRepository, folder: Path) -> list[str]:
         text = path.read_text(encoding="utf-8")
         t = parse_transcript(text, source=str(path))
         summary = OfflineMemoryAgent().run(
-            text, MemoryTools(repo, t.agent, session_id=t.session_id)
+            text, MemoryTools(repo, t.owner, session_id=t.session_id)
         )
         assert summary.tool_errors == 0, str(summary)
         notes += summary.notes

@@ -24,14 +24,14 @@ FACTS = [
 def transcript(session: str, *messages: tuple[str, str, object]) -> str:
     return format_transcript(
         [{"kind": k, "time": t, "content": c} for k, t, c in messages],
-        agent="main",
+        owner="main",
         session_id=session,
     )
 
 
 def run(repo: DocumentsRepository, text: str, *, run_id: int | None = None):
     t = parse_transcript(text)
-    tools = MemoryTools(repo, t.agent, session_id=t.session_id, run_id=run_id)
+    tools = MemoryTools(repo, t.owner, session_id=t.session_id, run_id=run_id)
     return OfflineMemoryAgent().run(text, tools)
 
 

@@ -32,7 +32,7 @@ MONDAY = "2027-03-15T09:00:00Z"  # a Monday
 def conversation(*messages: tuple[str, str, object], session: str = "s-1") -> Transcript:
     text = format_transcript(
         [{"kind": k, "time": t, "content": c} for k, t, c in messages],
-        agent="main",
+        owner="main",
         session_id=session,
     )
     return parse_transcript(text)

@@ -117,7 +117,8 @@ def test_an_edited_migration_is_refused_with_the_database_named(empty_url):
 def test_a_database_of_a_newer_doctree_is_refused(empty_url):
     conn = connect(empty_url)
     conn.execute(
-        "INSERT INTO doctree_migrations (number, name, applied_at) VALUES (999, '999_future', 'x')"
+        "INSERT INTO doctree_migrations (number, name, applied_at, sha256)"
+        " VALUES (999, '999_future', 'x', 'x')"
     )
     conn.close()
     with pytest.raises(SchemaError, match=r"newer than this doctree.*999_future"):
@@ -155,6 +156,60 @@ def test_a_failing_migration_is_rolled_back_and_not_recorded(empty_url):
     ]
     conn.close()
     assert names == [name for _, name, _ in shipped] and tables == []
+
+
+def test_a_migration_appended_after_the_baseline_upgrades_a_database_on_open(empty_url):
+    shipped = migrations()
+    after = shipped[-1][0] + 1
+    added = [*shipped, (after, f"{after:03d}_notes", "CREATE TABLE notes (x int);")]
+    connect(empty_url).close()
+    conn = connect(empty_url, migrate=False)
+    assert apply_migrations(conn, available=added) == [f"{after:03d}_notes"]
+    assert apply_migrations(conn, available=added) == []
+    rows = conn.execute("SELECT name, sha256 FROM doctree_migrations ORDER BY number").fetchall()
+    conn.close()
+    assert [(r[0], r[1]) for r in rows] == [(n, migration_sha256(q)) for _, n, q in added]
+
+
+# Columns PostgreSQL has where SQLite has something of its own: the full-text vectors
+# (SQLite's FTS5 tables) and the insertion order of sessions (SQLite's implicit rowid).
+PG_ONLY_COLUMNS = {"search_vector", "rowid"}
+
+
+def test_both_backends_have_the_same_tables_columns_and_indexes(empty_url, tmp_path):
+    lite = connect(tmp_path / "s.db")
+    lite_tables = {
+        r[0]: [c[1] for c in lite.execute(f"PRAGMA table_info('{r[0]}')")]
+        for r in lite.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+            " AND sql NOT LIKE 'CREATE VIRTUAL%' AND name NOT LIKE '%_fts_%'"
+        ).fetchall()
+    }
+    lite_indexes = {
+        r[0]
+        for r in lite.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL"
+        ).fetchall()
+    }
+    lite.close()
+    pg = connect(empty_url)
+    pg_tables: dict[str, list[str]] = {}
+    for table, column in pg.execute(
+        "SELECT table_name, column_name FROM information_schema.columns"
+        " WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position"
+    ).fetchall():
+        if column not in PG_ONLY_COLUMNS:
+            pg_tables.setdefault(table, []).append(column)
+    pg_indexes = {
+        r[0]
+        for r in pg.execute(
+            "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()"
+            " AND indexname LIKE 'idx_%' AND indexname NOT LIKE '%_search'"
+        ).fetchall()
+    }
+    pg.close()
+    assert pg_tables == lite_tables
+    assert pg_indexes == lite_indexes
 
 
 OPEN = """
@@ -200,7 +255,7 @@ def test_the_connection_speaks_the_sqlite3_interface(server):
 def test_vacuum_skipped_for_want_of_ownership_is_reported_not_claimed(server):
     import psycopg
 
-    from doctree.store.db import compact_file
+    from doctree.store.db import vacuum_file
 
     url = server.test_database()
     with psycopg.connect(url, autocommit=True) as admin:
@@ -209,11 +264,11 @@ def test_vacuum_skipped_for_want_of_ownership_is_reported_not_claimed(server):
         admin.execute("GRANT ALL ON ALL TABLES IN SCHEMA public TO doctree_writer")
     try:
         writer = connect(url.replace("doctree@", "doctree_writer@"), migrate=False)
-        done, why = compact_file(writer)
+        done, why = vacuum_file(writer)
         writer.close()
         assert not done and "skipped VACUUM" in why
         owner = connect(url)
-        assert compact_file(owner) == (True, None)
+        assert vacuum_file(owner) == (True, None)
         owner.close()
     finally:
         with psycopg.connect(url, autocommit=True) as admin:

@@ -14,11 +14,11 @@ from doctree.cli import cli
 from doctree.interop.tools import MemoryTools
 from doctree.memory.context import SEPARATOR, load_memories
 from doctree.memory.erase import forget
+from doctree.memory.passages import words
 from doctree.memory.recall import RECALL_HEADING, RECALL_NOTE, blend, hand_over, recall
-from doctree.memory.retrieval import words
 from doctree.sessions.repository import SessionsRepository
 from doctree.sessions.transcripts import Message
-from doctree.store.documents import Actor
+from doctree.store.documents import Actor, Provenance
 from doctree.store.passages import PassageIndex
 from doctree.store.recall import RecallIndex
 from doctree.worker.worker import MemoryWorker
@@ -98,7 +98,12 @@ def test_recall_is_per_owner(db_path, repo):
 
 
 def test_blend_puts_pages_first_then_passages_within_one_word_budget(db_path, repo):
-    repo.write(OWNER, "~/memory/people/alice", "# Alice\n\n- Prefers green tea.\n", actor=ACTOR)
+    repo.write(
+        OWNER,
+        "~/memory/people/alice",
+        "# Alice\n\n- Prefers green tea.\n",
+        provenance=Provenance(ACTOR),
+    )
     handed_over(db_path, "s-tea", TEA)
     handed_over(db_path, "s-bob", BOB)
     for budget in (12, 40, 200):
@@ -111,7 +116,12 @@ def test_blend_puts_pages_first_then_passages_within_one_word_budget(db_path, re
 
 
 def test_load_memories_keeps_pages_first_and_the_whole_text_within_the_cap(db_path, repo):
-    repo.write(OWNER, "~/memory/people/alice", "# Alice\n\n- Prefers green tea.\n", actor=ACTOR)
+    repo.write(
+        OWNER,
+        "~/memory/people/alice",
+        "# Alice\n\n- Prefers green tea.\n",
+        provenance=Provenance(ACTOR),
+    )
     handed_over(db_path, "s-tea", TEA)
     for cap in (60, 150, 400, 8000):
         text = load_memories(repo, OWNER, cap=cap, query="green tea Alice")
@@ -125,13 +135,20 @@ def test_load_memories_keeps_pages_first_and_the_whole_text_within_the_cap(db_pa
 
 
 def test_load_memories_without_a_query_loads_no_passages(db_path, repo):
-    repo.write(OWNER, "~/memory/people/alice", "# Alice\n\n- Prefers green tea.\n", actor=ACTOR)
+    repo.write(
+        OWNER,
+        "~/memory/people/alice",
+        "# Alice\n\n- Prefers green tea.\n",
+        provenance=Provenance(ACTOR),
+    )
     handed_over(db_path, "s-tea", TEA)
     assert RECALL_HEADING not in load_memories(repo, OWNER)
 
 
 def test_context_cli_blends_both_layers(db_path, repo):
-    repo.write(OWNER, "~/memory/people/bob", "# Bob\n\n- Lives in Berlin.\n", actor=ACTOR)
+    repo.write(
+        OWNER, "~/memory/people/bob", "# Bob\n\n- Lives in Berlin.\n", provenance=Provenance(ACTOR)
+    )
     handed_over(db_path, "s-bob", BOB)
     run = CliRunner().invoke(
         cli,
@@ -189,7 +206,10 @@ def test_redact_erases_the_passages_its_sentences_came_from(db_path, repo):
     handed_over(db_path, "s-tea", TEA)
     handed_over(db_path, "s-bob", BOB)
     repo.write(
-        OWNER, "~/memory/people/bob", "# Bob\n\n- Bob moved to Berlin last month.\n", actor=ACTOR
+        OWNER,
+        "~/memory/people/bob",
+        "# Bob\n\n- Bob moved to Berlin last month.\n",
+        provenance=Provenance(ACTOR),
     )
     run = CliRunner().invoke(
         cli,
@@ -213,10 +233,20 @@ def test_redact_erases_the_passages_its_sentences_came_from(db_path, repo):
 @pytest.mark.sqlite_only
 def test_reading_by_query_never_reads_every_document(db_path, repo):
     for i in range(30):
-        repo.write(OWNER, f"~/memory/notes/n{i}", f"Note {i} about the harbour.", actor=ACTOR)
+        repo.write(
+            OWNER,
+            f"~/memory/notes/n{i}",
+            f"Note {i} about the harbour.",
+            provenance=Provenance(ACTOR),
+        )
     handed_over(db_path, "s-tea", TEA)  # the worker catches the passage index up
     assert PassageIndex(repo).pending(OWNER) == 0
-    repo.write(OWNER, "~/memory/notes/n3", "Note 3 is now about the lighthouse.", actor=ACTOR)
+    repo.write(
+        OWNER,
+        "~/memory/notes/n3",
+        "Note 3 is now about the lighthouse.",
+        provenance=Provenance(ACTOR),
+    )
     assert (
         PassageIndex(repo).stale(OWNER)[0][0].document_id
         == repo.read(OWNER, "~/memory/notes/n3").id
@@ -234,7 +264,7 @@ def test_reading_by_query_never_reads_every_document(db_path, repo):
 
 
 def test_a_reader_in_a_snapshot_leaves_the_index_as_it_is(db_path, repo):
-    repo.write(OWNER, "~/memory/notes/a", "About the harbour.", actor=ACTOR)
+    repo.write(OWNER, "~/memory/notes/a", "About the harbour.", provenance=Provenance(ACTOR))
     before = PassageIndex(repo).pending(OWNER)
     with repo.snapshot():
         assert "About the harbour." in load_memories(repo, OWNER, query="harbour")
@@ -250,7 +280,9 @@ def test_recall_with_no_budget_is_empty(repo, budget):
 def test_the_mcp_context_tool_blends_both_layers(db_path, repo):
     from doctree.interop.mcp_server import DoctreeTools
 
-    repo.write(OWNER, "~/memory/people/bob", "# Bob\n\n- Lives in Berlin.\n", actor=ACTOR)
+    repo.write(
+        OWNER, "~/memory/people/bob", "# Bob\n\n- Lives in Berlin.\n", provenance=Provenance(ACTOR)
+    )
     handed_over(db_path, "s-bob", BOB)
     result = DoctreeTools(repo, OWNER).call(
         "context", {"query": "where is Bob's flat", "cap": 2000}

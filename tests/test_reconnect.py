@@ -25,7 +25,7 @@ import pytest
 
 from doctree.errors import DatabaseGoneError, DatabaseUnavailableError, NotFoundError
 from doctree.sessions.repository import SessionsRepository
-from doctree.store.documents import Actor, DocumentsRepository
+from doctree.store.documents import Actor, DocumentsRepository, Provenance
 from tests.pg_server import Server
 
 ACTOR = Actor("user", "test")
@@ -131,7 +131,9 @@ def test_worker_waits_out_a_stopped_server_and_hands_over_what_came_after(server
 def test_serve_answers_503_while_the_server_is_down_and_recovers_on_its_own(server):
     url = server.new_database()
     with DocumentsRepository(url) as repo:
-        repo.write("main", "~/memory/alice", "# Alice\n\nLikes tea.\n", actor=ACTOR)
+        repo.write(
+            "main", "~/memory/alice", "# Alice\n\nLikes tea.\n", provenance=Provenance(ACTOR)
+        )
     port = free_port()
     proc = subprocess.Popen(
         doctree("--db", url, "serve", "--port", str(port)),
@@ -188,7 +190,7 @@ def test_writes_acknowledged_before_a_restart_are_kept_and_none_is_half_stored(s
         while not done.is_set():
             path, body = f"~/notes/n{i}", f"# Note {i}\n\n" + f"line of note {i}\n" * 40
             try:
-                repo.write("main", path, body, actor=ACTOR)
+                repo.write("main", path, body, provenance=Provenance(ACTOR))
                 acked[path] = body
             except (DatabaseUnavailableError, sqlite3.Error):
                 failed[path] = body
@@ -224,12 +226,12 @@ def test_a_transaction_open_when_the_connection_is_lost_is_rolled_back_whole(ser
     repo = DocumentsRepository(url)
     try:
         with pytest.raises(DatabaseUnavailableError, match="rolled back"), repo.transaction():
-            repo.write("main", "~/t/a", "first\n", actor=ACTOR)
+            repo.write("main", "~/t/a", "first\n", provenance=Provenance(ACTOR))
             server.halt()
             server.resume()
-            repo.write("main", "~/t/b", "second\n", actor=ACTOR)
+            repo.write("main", "~/t/b", "second\n", provenance=Provenance(ACTOR))
         assert not repo.exists("main", "~/t/a")  # read on a new connection
-        assert repo.write("main", "~/t/c", "third\n", actor=ACTOR).version == 1
+        assert repo.write("main", "~/t/c", "third\n", provenance=Provenance(ACTOR)).version == 1
     finally:
         repo.close()
 
@@ -274,11 +276,11 @@ def test_a_database_file_deleted_under_the_worker_stops_it_with_one_line(tmp_pat
 def test_a_write_to_a_replaced_database_file_is_refused(tmp_path):
     db = tmp_path / "doctree.db"
     repo = DocumentsRepository(db)
-    repo.write("main", "~/a", "one\n", actor=ACTOR)
+    repo.write("main", "~/a", "one\n", provenance=Provenance(ACTOR))
     os.replace(db, tmp_path / "moved.db")
     DocumentsRepository(db).close()  # another database now at the path
     with pytest.raises(DatabaseGoneError, match="replaced by another"):
-        repo.write("main", "~/b", "two\n", actor=ACTOR)
+        repo.write("main", "~/b", "two\n", provenance=Provenance(ACTOR))
     repo.close()
     with DocumentsRepository(tmp_path / "moved.db") as moved:
         assert not moved.exists("main", "~/b")
@@ -298,8 +300,7 @@ def test_serve_answers_503_to_a_write_while_another_process_holds_the_lock(tmp_p
     with DocumentsRepository(db) as repo:
         runs = Runs(repo.conn)
         run_id = runs.start(owner="main", backend="offline", model="offline")
-        repo.write("main", "~/a", "written by the run\n", actor=Actor("memory-agent", "main"),
-                   run_id=run_id)  # fmt: skip
+        repo.write("main", "~/a", "written by the run\n", provenance=Provenance(actor=Actor("memory-agent", "main"), run=run_id))  # fmt: skip
         runs.finish(run_id, "completed", "end_turn")
     with TestClient(create_app(str(db), "main"), base_url="http://127.0.0.1:8765") as client:
         page = client.get(f"/runs/{run_id}").text
@@ -323,14 +324,14 @@ def test_serve_answers_503_to_a_write_while_another_process_holds_the_lock(tmp_p
 def test_a_read_snapshot_cut_by_a_restart_fails_and_the_next_read_works(server):
     url = server.new_database()
     with DocumentsRepository(url) as repo:
-        repo.write("main", "~/a", "one\n", actor=ACTOR)
+        repo.write("main", "~/a", "one\n", provenance=Provenance(ACTOR))
         with pytest.raises(DatabaseUnavailableError), repo.snapshot():
             assert repo.read("main", "~/a").body == "one\n"
             server.halt()
             server.resume()
             repo.read("main", "~/a")
         assert repo.read("main", "~/a").body == "one\n"
-        assert repo.write("main", "~/b", "two\n", actor=ACTOR).version == 1
+        assert repo.write("main", "~/b", "two\n", provenance=Provenance(ACTOR)).version == 1
 
 
 def test_a_commit_cut_off_by_a_lost_connection_is_resolved_by_asking_the_server(server):
@@ -346,12 +347,12 @@ def test_a_commit_cut_off_by_a_lost_connection_is_resolved_by_asking_the_server(
             pytest.raises(DatabaseUnavailableError) as lost,
             repo.transaction(),
         ):
-            repo.write("main", "~/a", "in flight\n", actor=ACTOR)
+            repo.write("main", "~/a", "in flight\n", provenance=Provenance(ACTOR))
             pid = repo.conn.execute("SELECT pg_backend_pid()").fetchone()[0]
             admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
         assert "COMMIT did not complete" in str(lost.value)
         assert "nothing of it is stored" in str(lost.value)
         assert not repo.exists("main", "~/a")
-        assert repo.write("main", "~/b", "after\n", actor=ACTOR).version == 1
+        assert repo.write("main", "~/b", "after\n", provenance=Provenance(ACTOR)).version == 1
     finally:
         repo.close()

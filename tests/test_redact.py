@@ -19,7 +19,8 @@ from doctree.memory.erase import (
     redact_version_by_id,
 )
 from doctree.memory.recall import hand_over
-from doctree.sessions.repository import AgentDescriptor, SessionsRepository
+from doctree.sessions.repository import SessionsRepository
+from doctree.sessions.sessions import AgentDescriptor
 from doctree.store.documents import Actor
 from doctree.store.recall import RecallIndex
 
@@ -416,7 +417,7 @@ def test_every_door_erases_through_the_one_service():
     root = Path(doctree.__file__).parent
     primitive = re.compile(
         r"\.(erase_version|erase_version_by_id|replace_text|scrub_paths|scrub_links)\("
-        r"|\bscrub\(|compact_file\("
+        r"|\bscrub\(|vacuum_file\("
     )
     callers = sorted(
         str(p.relative_to(root))
@@ -424,4 +425,4 @@ def test_every_door_erases_through_the_one_service():
         if not str(p.relative_to(root)).startswith("store/")
         and primitive.search(p.read_text(encoding="utf-8"))
     )
-    assert callers == ["memory/erase.py", "memory/recall.py", "sessions/repository.py"]
+    assert callers == ["memory/erase.py", "memory/recall.py", "sessions/records.py"]

@@ -163,7 +163,7 @@ def test_a_session_of_another_agent_is_refused(db_path):
 def test_a_longer_transcript_of_a_replayed_session_appends_only_the_new_records(db_path, tmp_path):
     t = parse_transcript(PERSONAL.read_text())
     first = tmp_path / "first.md"
-    first.write_text(format_transcript(t.messages[:8], agent=t.agent, session_id=t.session_id))
+    first.write_text(format_transcript(t.messages[:8], owner=t.owner, session_id=t.session_id))
     replay(db_path, str(first))
     result = replay(db_path, "--json", str(PERSONAL))
     assert result.exit_code == 0, result.output

@@ -12,17 +12,11 @@ from pathlib import Path
 import pytest
 
 from doctree.errors import UserError
-from doctree.memory.retrieval import (
-    MAX_PASSAGE_WORDS,
-    Settings,
-    addressed,
-    cut_document,
-    date_tokens,
-    document_date,
-    parse_query,
-    rank_documents,
-    retrieve,
-)
+from doctree.memory.dates import date_tokens
+from doctree.memory.passages import MAX_PASSAGE_WORDS, cut_document, document_date
+from doctree.memory.query import addressed, parse_query
+from doctree.memory.ranking import Settings
+from doctree.memory.retrieval import rank_documents, retrieve
 from doctree.store.documents import DocumentsRepository
 
 OWNER = "main"
@@ -107,7 +101,7 @@ def test_passage_context_holds_the_neighbouring_turns():
         "s",
         session("2023-05-08", [("Bob", "Did you adopt the puppy?"), ("Ann", "Yes, on Tuesday!")]),
     )
-    assert "adopt the puppy" in rows[1].context
+    assert "adopt the puppy" in rows[1].surroundings
 
 
 def test_reply_is_found_through_the_question_it_answers(repo):
@@ -148,7 +142,7 @@ def test_markdown_is_cut_at_list_items_and_paragraphs_with_headings_as_context()
         "- likes tea",
         "- hates meetings",
     ]
-    assert "Alice / Work" in rows[1].context
+    assert "Alice / Work" in rows[1].surroundings
 
 
 def test_long_paragraph_is_split_into_sentences_within_the_passage_limit():

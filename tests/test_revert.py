@@ -17,7 +17,7 @@ from doctree.cli import cli
 from doctree.errors import NotFoundError, UserError
 from doctree.memory.revert import revert_run
 from doctree.sessions.repository import SessionsRepository
-from doctree.store.documents import Actor
+from doctree.store.documents import Actor, Provenance
 from doctree.store.runs import Runs
 from doctree.worker.worker import MemoryWorker
 from tests.fakes.messages_api import (
@@ -47,10 +47,16 @@ def run_id(repo, runs):
     repo.write("main", "~/memory/old", "# Old\n")
     repo.write("main", "~/memory/gone", "# Gone\n")
     rid = runs.start(owner="main", backend="anthropic", model="m")
-    repo.write("main", "~/memory/active", ACTIVE + "- tea\n", actor=AGENT, run_id=rid)
-    repo.write("main", "~/memory/people/bob", "# Bob\n", actor=AGENT, run_id=rid)
-    repo.move("main", "~/memory/old", "~/memory/archive/old", actor=AGENT, run_id=rid)
-    repo.delete("main", "~/memory/gone", actor=AGENT, run_id=rid)
+    repo.write(
+        "main", "~/memory/active", ACTIVE + "- tea\n", provenance=Provenance(actor=AGENT, run=rid)
+    )
+    repo.write(
+        "main", "~/memory/people/bob", "# Bob\n", provenance=Provenance(actor=AGENT, run=rid)
+    )
+    repo.move(
+        "main", "~/memory/old", "~/memory/archive/old", provenance=Provenance(actor=AGENT, run=rid)
+    )
+    repo.delete("main", "~/memory/gone", provenance=Provenance(actor=AGENT, run=rid))
     runs.finish(rid, "failed", "error", "boom")
     return rid
 
@@ -117,7 +123,7 @@ def test_revert_report_lists_what_was_put_back_and_how(repo, run_id):
 
 
 def test_document_changed_by_someone_else_after_the_run_is_kept(repo, run_id):
-    repo.write("main", "~/memory/active", ACTIVE + "- tea\n- coffee\n", actor=ME)
+    repo.write("main", "~/memory/active", ACTIVE + "- tea\n- coffee\n", provenance=Provenance(ME))
     report = revert_run(repo, run_id, actor=ME)
     assert repo.read("main", "~/memory/active").body == ACTIVE + "- tea\n- coffee\n"
     [kept] = report.kept
@@ -126,7 +132,7 @@ def test_document_changed_by_someone_else_after_the_run_is_kept(repo, run_id):
 
 
 def test_created_document_with_a_later_child_by_someone_else_is_kept(repo, run_id):
-    repo.write("main", "~/memory/people/carol", "# Carol\n", actor=ME)
+    repo.write("main", "~/memory/people/carol", "# Carol\n", provenance=Provenance(ME))
     report = revert_run(repo, run_id, actor=ME)
     assert repo.exists("main", "~/memory/people")
     assert repo.exists("main", "~/memory/people/carol")
@@ -137,7 +143,7 @@ def test_created_document_with_a_later_child_by_someone_else_is_kept(repo, run_i
 
 
 def test_move_back_is_reported_when_the_old_path_is_taken(repo, run_id):
-    repo.write("main", "~/memory/old", "# A new old\n", actor=ME)
+    repo.write("main", "~/memory/old", "# A new old\n", provenance=Provenance(ME))
     report = revert_run(repo, run_id, actor=ME)
     assert repo.exists("main", "~/memory/archive/old")
     assert repo.read("main", "~/memory/old").body == "# A new old\n"
@@ -147,7 +153,7 @@ def test_move_back_is_reported_when_the_old_path_is_taken(repo, run_id):
 
 
 def test_deleted_document_whose_path_was_taken_since_is_kept(repo, run_id):
-    repo.write("main", "~/memory/gone", "# Gone again\n", actor=ME)
+    repo.write("main", "~/memory/gone", "# Gone again\n", provenance=Provenance(ME))
     report = revert_run(repo, run_id, actor=ME)
     assert repo.read("main", "~/memory/gone").body == "# Gone again\n"
     [kept] = report.kept
@@ -157,9 +163,16 @@ def test_deleted_document_whose_path_was_taken_since_is_kept(repo, run_id):
 def test_document_changed_by_someone_else_during_the_run_is_kept(repo, runs):
     repo.write("main", "~/memory/active", ACTIVE)
     rid = runs.start(owner="main", backend="anthropic", model="m")
-    repo.write("main", "~/memory/active", ACTIVE + "- tea\n", actor=AGENT, run_id=rid)
-    repo.write("main", "~/memory/active", ACTIVE + "- tea\n- mine\n", actor=ME)
-    repo.write("main", "~/memory/active", ACTIVE + "- tea\n- mine\n- ok\n", actor=AGENT, run_id=rid)
+    repo.write(
+        "main", "~/memory/active", ACTIVE + "- tea\n", provenance=Provenance(actor=AGENT, run=rid)
+    )
+    repo.write("main", "~/memory/active", ACTIVE + "- tea\n- mine\n", provenance=Provenance(ME))
+    repo.write(
+        "main",
+        "~/memory/active",
+        ACTIVE + "- tea\n- mine\n- ok\n",
+        provenance=Provenance(actor=AGENT, run=rid),
+    )
     runs.finish(rid, "failed", "error", "boom")
     report = revert_run(repo, rid, actor=ME)
     assert "- mine" in repo.read("main", "~/memory/active").body
@@ -169,8 +182,18 @@ def test_document_changed_by_someone_else_during_the_run_is_kept(repo, runs):
 def test_moved_subtree_comes_back_whole(repo, runs):
     repo.write("main", "~/memory/projects/x/notes", "# Notes\n")
     rid = runs.start(owner="main", backend="anthropic", model="m")
-    repo.move("main", "~/memory/projects/x", "~/memory/archive/x", actor=AGENT, run_id=rid)
-    repo.write("main", "~/memory/archive/x/notes", "# Notes v2\n", actor=AGENT, run_id=rid)
+    repo.move(
+        "main",
+        "~/memory/projects/x",
+        "~/memory/archive/x",
+        provenance=Provenance(actor=AGENT, run=rid),
+    )
+    repo.write(
+        "main",
+        "~/memory/archive/x/notes",
+        "# Notes v2\n",
+        provenance=Provenance(actor=AGENT, run=rid),
+    )
     runs.finish(rid, "failed", "error", "boom")
     revert_run(repo, rid, actor=ME)
     assert repo.read("main", "~/memory/projects/x/notes").body == "# Notes\n"
@@ -217,7 +240,7 @@ def test_a_run_still_running_is_refused(repo, runs):
 
 def test_a_run_still_running_is_reverted_when_forced(repo, runs):
     rid = runs.start(owner="main", backend="anthropic", model="m")
-    repo.write("main", "~/memory/a", "# A\n", actor=AGENT, run_id=rid)
+    repo.write("main", "~/memory/a", "# A\n", provenance=Provenance(actor=AGENT, run=rid))
     revert_run(repo, rid, actor=ME, force=True)
     assert not repo.exists("main", "~/memory/a")
 
@@ -235,7 +258,7 @@ def invoke(db_path, *args):
 
 
 def test_cli_revert_prints_what_was_put_back_and_what_was_kept(db_path, repo, run_id):
-    repo.write("main", "~/memory/people/bob", "# Bob, edited\n", actor=ME)
+    repo.write("main", "~/memory/people/bob", "# Bob, edited\n", provenance=Provenance(ME))
     result = invoke(db_path, "revert", "--run", str(run_id), "--keep-changed", "--yes")
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()

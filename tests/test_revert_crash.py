@@ -17,7 +17,7 @@ import time
 import pytest
 
 from doctree.sessions.repository import SessionsRepository
-from doctree.store.documents import Actor
+from doctree.store.documents import Actor, Provenance
 from doctree.store.runs import Runs
 from tests.fakes.messages_api import FakeMessagesServer, message, tool_use_block
 
@@ -67,7 +67,7 @@ class CrashingModel:
 def crash_a_run(db_path, repo):
     """A worker process hands session s-crash to the memory agent on the Messages API and is
     killed with SIGKILL after the agent's first write; returns the crashed run's id."""
-    repo.write("main", "~/memory/active", ACTIVE, actor=MEMORY_AGENT)
+    repo.write("main", "~/memory/active", ACTIVE, provenance=Provenance(MEMORY_AGENT))
     sessions = SessionsRepository(repo.conn)
     sessions.create("main", "s-crash")
     for i in range(6):
@@ -110,7 +110,7 @@ def a_later_run_writes_active(repo, body):
     """Another session's run, completed after the crash, changes the same page."""
     runs = Runs(repo.conn)
     rid = runs.start(owner="main", backend="offline", model="m", session_id="s-later")
-    repo.write("main", "~/memory/active", body, actor=MEMORY_AGENT, run_id=rid)
+    repo.write("main", "~/memory/active", body, provenance=Provenance(actor=MEMORY_AGENT, run=rid))
     runs.finish(rid, "completed", "end_turn")
     return rid
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from doctree.cli import cli
 from doctree.memory.revert import revert_run, undo_lines
-from doctree.store.documents import Actor
+from doctree.store.documents import Actor, Provenance
 from doctree.store.runs import Runs
 
 AGENT = Actor("memory-agent", "main")
@@ -24,7 +24,7 @@ ACTIVE = "# Active\n\n## Preferences\n- likes Lisbon\n\n## Dates\n- 2026-12-01: 
 def run_writes(repo, session, body, path="~/memory/active", status="completed"):
     runs = Runs(repo.conn)
     rid = runs.start(owner="main", backend="offline", model="m", session_id=session)
-    repo.write("main", path, body, actor=AGENT, run_id=rid)
+    repo.write("main", path, body, provenance=Provenance(actor=AGENT, run=rid))
     runs.finish(rid, status, "end_turn" if status == "completed" else "error")
     return rid
 
@@ -32,10 +32,15 @@ def run_writes(repo, session, body, path="~/memory/active", status="completed"):
 @pytest.fixture
 def shared(repo):
     """Run 1 (failed) added a line to active; run 2 then added another and made a page."""
-    repo.write("main", "~/memory/active", ACTIVE, actor=AGENT)
-    repo.write("main", "~/memory/notes", "# Notes\n", actor=AGENT)
+    repo.write("main", "~/memory/active", ACTIVE, provenance=Provenance(AGENT))
+    repo.write("main", "~/memory/notes", "# Notes\n", provenance=Provenance(AGENT))
     first = run_writes(repo, "s-1", ACTIVE + "- prefers tea\n", status="failed")
-    repo.write("main", "~/memory/notes", "# Notes\n\n- from run 1\n", actor=AGENT, run_id=first)
+    repo.write(
+        "main",
+        "~/memory/notes",
+        "# Notes\n\n- from run 1\n",
+        provenance=Provenance(actor=AGENT, run=first),
+    )
     run_writes(
         repo, "s-2", ACTIVE.replace("- likes Lisbon\n", "- likes Porto\n") + "- prefers tea\n"
     )
@@ -147,12 +152,12 @@ def test_keeping_the_changed_pages_resolves_the_review(repo, shared):
 def test_a_failed_runs_automatic_revert_flags_what_it_cannot_put_back(repo):
     """The runtime's revert of a failed run (lines=True): a page whose run-made path was
     taken since cannot come back, and is flagged rather than kept silently."""
-    repo.write("main", "~/memory/old", "# Old\n", actor=AGENT)
+    repo.write("main", "~/memory/old", "# Old\n", provenance=Provenance(AGENT))
     runs = Runs(repo.conn)
     rid = runs.start(owner="main", backend="offline", model="m")
-    repo.move("main", "~/memory/old", "~/memory/new", actor=AGENT, run_id=rid)
+    repo.move("main", "~/memory/old", "~/memory/new", provenance=Provenance(actor=AGENT, run=rid))
     runs.finish(rid, "failed", "error", "boom")
-    repo.write("main", "~/memory/old", "# Another page\n", actor=AGENT)
+    repo.write("main", "~/memory/old", "# Another page\n", provenance=Provenance(AGENT))
     report = revert_run(repo, rid, actor=Actor("system", f"revert-run-{rid}"), lines=True)
     assert [i.path for i in report.review] == ["~/memory/new"]
     assert [r.path for r in runs.reviews([rid])[rid]] == ["~/memory/new"]
@@ -161,13 +166,15 @@ def test_a_failed_runs_automatic_revert_flags_what_it_cannot_put_back(repo):
 def test_a_page_written_by_another_run_while_the_run_ran_is_flagged_not_undone(repo):
     """Versions interleaved with the run's: its own lines cannot be told apart by a diff of
     its last version against the one before it, so nothing is guessed."""
-    repo.write("main", "~/memory/active", ACTIVE, actor=AGENT)
+    repo.write("main", "~/memory/active", ACTIVE, provenance=Provenance(AGENT))
     runs = Runs(repo.conn)
     rid = runs.start(owner="main", backend="offline", model="m")
-    repo.write("main", "~/memory/active", ACTIVE + "- run 1\n", actor=AGENT, run_id=rid)
+    repo.write(
+        "main", "~/memory/active", ACTIVE + "- run 1\n", provenance=Provenance(actor=AGENT, run=rid)
+    )
     other = run_writes(repo, "s-2", ACTIVE + "- run 1\n- run 2\n")
     repo.write("main", "~/memory/active", ACTIVE + "- run 1\n- run 2\n- run 1 again\n",
-               actor=AGENT, run_id=rid)  # fmt: skip
+               provenance=Provenance(actor=AGENT, run=rid))  # fmt: skip
     runs.finish(rid, "failed", "error", "boom")
     report = revert_run(repo, rid, actor=ME, lines=True)
     assert [i.path for i in report.review] == ["~/memory/active"]
@@ -179,7 +186,7 @@ def test_a_page_written_by_another_run_while_the_run_ran_is_flagged_not_undone(r
 def test_forget_rewrites_the_reason_of_a_review(repo):
     runs = Runs(repo.conn)
     rid = runs.start(owner="main", backend="offline", model="m")
-    repo.write("main", "~/memory/a", "x", actor=AGENT, run_id=rid)
+    repo.write("main", "~/memory/a", "x", provenance=Provenance(actor=AGENT, run=rid))
     doc = repo.read("main", "~/memory/a")
     runs.flag_reviews(rid, [(doc.id, "about Kohl")])
     runs.scrub("main", lambda text: text.replace("Kohl", "[forgotten]"))

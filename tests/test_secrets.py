@@ -17,8 +17,8 @@ from doctree.store.secrets import (
     contains_secret,
     find_secrets,
     markers,
-    redact,
-    redact_value,
+    mask,
+    mask_value,
 )
 from tests.fakes.messages_api import FakeMessagesServer, ScriptedMemoryModel
 from tests.secrets_corpus import held_out, prose, secrets, transcript_lines
@@ -35,7 +35,7 @@ def survives(secret: str, text: str, n: int = 8) -> bool:
 
 @pytest.mark.parametrize("case", secrets(), ids=lambda c: c.kind)
 def test_every_kind_of_secret_is_replaced_by_its_typed_marker(case):
-    clean, found = redact(case.text)
+    clean, found = mask(case.text)
     assert not survives(case.secret, clean), clean
     assert f"[secret: {case.kind}]" in clean
     assert not contains_secret(clean)  # a marker is not a secret
@@ -58,7 +58,7 @@ def test_held_out_forms_are_mostly_found():
     """The sentences written after tuning: a floor on what is found (docs/secrets.md lists
     the forms known to be missed)."""
     cases = held_out()
-    found = sum(not survives(c.secret, redact(c.text)[0]) for c in cases)
+    found = sum(not survives(c.secret, mask(c.text)[0]) for c in cases)
     assert found >= 36, f"{found}/{len(cases)}"
 
 
@@ -80,18 +80,18 @@ def test_plain_words_are_not_secrets(text):
 
 def test_redaction_is_idempotent_and_markers_name_their_kind():
     text = f"token {TOKEN} and AKIA{'Q' * 16}"
-    once, found = redact(text)
+    once, found = mask(text)
     assert [s.kind for s in found] == ["github-token", "aws-access-key"]
-    assert redact(once) == (once, [])
+    assert mask(once) == (once, [])
     assert [m.kind for m in markers(once)] == ["github-token", "aws-access-key"]
 
 
 def test_a_json_value_is_redacted_in_every_string_keys_included():
     value = {"cmd": ["curl", f"-H 'Authorization: token {TOKEN}'"], TOKEN: 1, "n": 2}
-    clean = redact_value(value)
+    clean = mask_value(value)
     assert TOKEN not in repr(clean) and clean["n"] == 2
     plain = {"a": ["b", 1]}
-    assert redact_value(plain) is plain
+    assert mask_value(plain) is plain
 
 
 def test_where_the_user_keeps_a_secret():
@@ -120,7 +120,7 @@ def test_the_write_path_withholds_a_secret_whoever_writes(repo):
 
 def _transcript(session: str, time: str, text: str) -> str:
     return format_transcript(
-        [{"kind": "user", "time": time, "content": text}], agent="main", session_id=session
+        [{"kind": "user", "time": time, "content": text}], owner="main", session_id=session
     )
 
 
@@ -170,7 +170,7 @@ def test_the_detector_is_a_pure_function_of_the_text_with_no_network():
     }
     assert imported <= {"__future__", "collections", "dataclasses", "math", "re", "typing"}
     text = f"token {TOKEN}"
-    assert redact(text) == redact(text)
+    assert mask(text) == mask(text)
 
 
 def test_no_secret_found_inside_a_slug_is_shorter_than_the_paths_shortcut():

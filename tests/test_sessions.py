@@ -9,7 +9,9 @@ import time
 import pytest
 
 from doctree.errors import ConflictError, NotFoundError, UserError
-from doctree.sessions.repository import AgentDescriptor, SessionsRepository, lease_name
+from doctree.sessions.claims import lease_name
+from doctree.sessions.repository import SessionsRepository
+from doctree.sessions.sessions import AgentDescriptor
 from doctree.store.db import connect
 from doctree.store.leases import Leases
 

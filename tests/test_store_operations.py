@@ -14,14 +14,17 @@ from doctree.errors import (
     PathError,
     UserError,
 )
-from doctree.store.documents import Actor, DocumentsRepository, TransactionError, sha256
+from doctree.store.documents import Actor, DocumentsRepository, Provenance, TransactionError, sha256
 
 # -- write and preconditions -------------------------------------------------------------
 
 
 def test_version_records_operation_actor_session_run_and_digest(repo):
     repo.write(
-        "main", "~/a", "hello", actor=Actor("memory-agent", "mem-1"), session_id="s1", run_id=7
+        "main",
+        "~/a",
+        "hello",
+        provenance=Provenance(actor=Actor("memory-agent", "mem-1"), session="s1", run=7),
     )
     [v] = repo.history("main", "~/a")
     assert (v.operation, v.actor, v.session_id, v.run_id) == (
@@ -217,7 +220,7 @@ def test_restore_of_a_deletion_is_refused(repo):
 def test_redact_erases_content_but_keeps_the_fact(repo):
     repo.write("main", "~/a", "secret")
     repo.write("main", "~/a", "public")
-    repo.erase_version("main", "~/a", 1, actor=Actor("user", "ann"))
+    repo.erase_version("main", "~/a", 1, provenance=Provenance(Actor("user", "ann")))
     history = repo.history("main", "~/a")
     assert history[0].body is None and history[0].redacted
     assert [v.operation for v in history] == ["created", "modified", "redacted"]
@@ -261,8 +264,8 @@ def test_log_lists_a_subtree_newest_first(repo):
 
 
 def test_log_filters_by_run_and_session(repo):
-    repo.write("main", "~/a", "1", run_id=1, session_id="s")
-    repo.write("main", "~/b", "2", run_id=2)
+    repo.write("main", "~/a", "1", provenance=Provenance(session="s", run=1))
+    repo.write("main", "~/b", "2", provenance=Provenance(run=2))
     assert [v.path for v in repo.log("main", run_id=2)] == ["~/b"]
     assert [v.path for v in repo.log("main", session_id="s")] == ["~/a"]
     assert [v.path for v in repo.log(None, run_id=1)] == ["~/a"]
@@ -322,11 +325,20 @@ def test_nested_transaction_rolls_back_only_its_part(repo):
     assert [d.path for d in repo.documents("main")] == ["~/a"]
 
 
+def unbindable_provenance() -> Provenance:
+    """A provenance whose session no database can bind, made past Provenance's own checks
+    (which would refuse it up front), so that a write fails in the database midway."""
+    prov = object.__new__(Provenance)
+    for name, value in (("actor", Actor("agent", "main")), ("session", {"x": 1}), ("run", None)):
+        object.__setattr__(prov, name, value)
+    return prov
+
+
 def test_a_write_failing_midway_alone_writes_nothing(repo):
     # The write part itself (behind the facade, which would refuse the dict up front), so the
     # failure comes from the database midway, after the parent was inserted.
     with pytest.raises(sqlite3.Error):
-        repo._writes.write("main", "~/a/b", "x", session_id={"not": "bindable"})
+        repo._writes.write("main", "~/a/b", "x", provenance=unbindable_provenance())
     assert repo.documents("main") == []
 
 
@@ -334,7 +346,7 @@ def test_a_write_failing_midway_in_a_transaction_rolls_it_all_back(repo):
     with pytest.raises(TransactionError, match="rolled back"), repo.transaction():
         repo.write("main", "~/a", "kept?")
         with pytest.raises(sqlite3.Error):
-            repo._writes.write("main", "~/b", "x", session_id={"bad": 1})
+            repo._writes.write("main", "~/b", "x", provenance=unbindable_provenance())
     assert repo.documents("main") == []
 
 
@@ -445,9 +457,9 @@ def test_version_total_counts_every_version_of_the_owner(repo):
 
 
 def test_versions_per_run_counts_the_versions_each_run_made(repo):
-    repo.write("main", "~/memory/a", "one", run_id=7)
-    repo.write("main", "~/memory/a", "two", run_id=7)
-    repo.write("main", "~/memory/b", "three", run_id=8)
+    repo.write("main", "~/memory/a", "one", provenance=Provenance(run=7))
+    repo.write("main", "~/memory/a", "two", provenance=Provenance(run=7))
+    repo.write("main", "~/memory/b", "three", provenance=Provenance(run=8))
     # ~/memory itself was created by the first write of run 7
     assert repo.versions_per_run([7, 8, 9]) == {7: 3, 8: 1}
     assert repo.versions_per_run([]) == {}
@@ -465,6 +477,7 @@ def test_a_provenance_value_is_recorded_on_every_version_it_makes(repo):
     assert {(v.actor, v.session_id, v.run_id) for v in versions} == {
         ("memory-agent:main", "sess-1", 7)
     }
-    with pytest.raises(UserError, match="either as provenance= or as actor="):
-        repo.write("main", "~/x", "y", provenance=prov, run_id=8)
-    assert repo.get("main", "~/x") is None
+    # without an actor, the owner agent itself made the change
+    repo.write("main", "~/x", "y", provenance=Provenance(session="sess-2", run=8))
+    [v] = repo.history("main", "~/x")
+    assert (v.actor, v.session_id, v.run_id) == ("agent:main", "sess-2", 8)

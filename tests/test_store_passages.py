@@ -4,7 +4,7 @@ changed nothing is stale."""
 
 from __future__ import annotations
 
-from doctree.memory.retrieval import sync_passages
+from doctree.memory.passages import sync_passages
 from doctree.store.passages import PassageIndex
 
 OWNER = "a"

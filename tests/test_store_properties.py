@@ -2,25 +2,20 @@
 redactions) keeps the history append-only, reconstructs every version exactly (checked
 against a small in-memory model), keeps the tree well formed, and lets the past be read
 back as it was. Bodies are stored as deltas with a full copy every 3 versions here, so
-chains, keyframes and the re-encoding of redaction are all exercised; and (on SQLite) the
-same history converted from the format before migration 010 reads back exactly too. The
-machine runs on both backends: each example on an empty database of its own."""
+chains, keyframes and the re-encoding of redaction are all exercised. The machine runs on
+both backends: each example on an empty database of its own."""
 
 from __future__ import annotations
 
 import hashlib
 import os
-import shutil
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_state_machine_as_test
-from storage_old_format import old_format_copy
 
 from doctree.errors import ConflictError, NotFoundError, PathError, UserError
 from doctree.store import encoding
@@ -228,13 +223,11 @@ class StoreMachine(RuleBasedStateMachine):
     # Where each example's store is: a function that gives an empty one (a new SQLite file,
     # or the test's PostgreSQL database emptied; the `new_store` fixture), set by the test.
     new_store: Callable[[], str | os.PathLike[str]]
-    old_format = True  # also check the conversion from before migration 010 (SQLite's)
 
     def __init__(self) -> None:
         super().__init__()
         self._chain = encoding.CHAIN
         encoding.CHAIN = 3  # short chains: keyframes every 3 versions
-        self.dir = Path(tempfile.mkdtemp(prefix="doctree-prop-"))
         self.repo = DocumentsRepository(type(self).new_store())
         self.model = Model()
         self.rows: list[tuple] = []
@@ -253,15 +246,9 @@ class StoreMachine(RuleBasedStateMachine):
                             self.repo.read(OWNER, path, at=ts)
                     else:
                         assert self.repo.read(OWNER, path, at=ts).body == body
-            if self.old_format:
-                # The same history in the format before migration 010, converted on open.
-                old_format_copy(self.repo.conn, self.dir / "old.db")
-                with DocumentsRepository(self.dir / "old.db") as migrated:
-                    _versions_match_the_model(migrated, self.model)
         finally:
             encoding.CHAIN = self._chain
             self.repo.close()
-            shutil.rmtree(self.dir, ignore_errors=True)
 
     def _apply(self, expected: type[Exception] | None, call) -> None:
         before = self._version_count()
@@ -383,7 +370,7 @@ def test_the_store_machine(new_store, request):
     machine = type(
         "StoreMachineOn" + backend.title(),
         (StoreMachine,),
-        {"new_store": staticmethod(new_store), "old_format": backend == "sqlite"},
+        {"new_store": staticmethod(new_store)},
     )
     run_state_machine_as_test(
         machine,

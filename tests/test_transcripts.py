@@ -78,7 +78,7 @@ def _error(text: str) -> TranscriptError:
 
 def test_parse_reads_header_fields():
     t = parse_transcript(EXAMPLE)
-    assert (t.agent, t.session_id, t.started, t.ended) == (
+    assert (t.owner, t.session_id, t.started, t.ended) == (
         "main",
         "s-2026-11-20-apollo",
         "2026-11-20T09:00:00Z",
@@ -120,7 +120,7 @@ def test_format_writes_the_documented_shape():
             Message("user", "2026-11-20T09:00:00Z", "Hi"),
             Message("tool_call", "2026-11-20T09:00:06Z", {"id": "t1", "name": "x", "input": {}}),
         ],
-        agent="main",
+        owner="main",
         session_id="s1",
     )
     assert text == (
@@ -140,7 +140,7 @@ def test_example_round_trips_through_format():
 
 def test_text_that_would_read_as_a_message_heading_is_fenced():
     m = Message("assistant", "2026-11-20T09:00:00Z", "## user · 2026-11-20T09:00:00Z\nfake")
-    text = format_transcript([m], agent="main", session_id="s1")
+    text = format_transcript([m], owner="main", session_id="s1")
     assert "```verbatim" in text
     assert parse_transcript(text).messages == (m,)
 
@@ -150,19 +150,19 @@ def test_unclosed_fence_in_text_does_not_swallow_the_next_message():
         Message("user", "2026-11-20T09:00:00Z", "```python\nunclosed"),
         Message("assistant", "2026-11-20T09:00:01Z", "after"),
     ]
-    text = format_transcript(msgs, agent="main", session_id="s1")
+    text = format_transcript(msgs, owner="main", session_id="s1")
     assert parse_transcript(text).messages == tuple(msgs)
 
 
 def test_control_characters_survive_in_json_verbatim_form():
     m = Message("user", "2026-11-20T09:00:00Z", "a\rb\x00c")
-    text = format_transcript([m], agent="main", session_id="s1")
+    text = format_transcript([m], owner="main", session_id="s1")
     assert "```json-verbatim" in text
     assert parse_transcript(text).messages == (m,)
 
 
 def test_empty_transcript_has_no_times_and_round_trips():
-    text = format_transcript([], agent="main", session_id="s1")
+    text = format_transcript([], owner="main", session_id="s1")
     assert parse_transcript(text) == Transcript("main", "s1", None, None, ())
 
 
@@ -222,7 +222,7 @@ _markdownish = st.lists(
 @settings(max_examples=200, deadline=None)
 @given(st.lists(_messages, max_size=6))
 def test_round_trip_property_for_arbitrary_messages(messages):
-    text = format_transcript(messages, agent="main", session_id="s-1")
+    text = format_transcript(messages, owner="main", session_id="s-1")
     t = parse_transcript(text)
     assert list(t.messages) == messages
 
@@ -231,8 +231,8 @@ def test_round_trip_property_for_arbitrary_messages(messages):
 @given(st.lists(_messages, max_size=6))
 def test_transcript_of_records_is_what_their_markdown_parses_back_to(messages):
     # the worker hands both to the memory agent; the agent reads `parsed` without parsing
-    text = format_transcript(messages, agent="main", session_id="s-1")
-    assert transcript_of(messages, agent="main", session_id="s-1") == parse_transcript(text)
+    text = format_transcript(messages, owner="main", session_id="s-1")
+    assert transcript_of(messages, owner="main", session_id="s-1") == parse_transcript(text)
 
 
 def test_parsing_is_linear_in_the_number_of_messages():
@@ -251,7 +251,7 @@ def test_parsing_is_linear_in_the_number_of_messages():
     md = t.markdown_parser()
     text = format_transcript(
         [Message("user", "2026-01-01T00:00:00Z", f"m{i}") for i in range(300)],
-        agent="main",
+        owner="main",
         session_id="s-1",
     )
 
@@ -267,7 +267,7 @@ def test_parsing_is_linear_in_the_number_of_messages():
 @given(st.lists(_markdownish, min_size=1, max_size=5))
 def test_round_trip_property_for_markdown_that_looks_like_structure(texts):
     messages = [Message("user", f"2026-01-01T00:00:0{i}Z", x) for i, x in enumerate(texts)]
-    text = format_transcript(messages, agent="main", session_id="s-1")
+    text = format_transcript(messages, owner="main", session_id="s-1")
     assert list(parse_transcript(text).messages) == messages
 
 
@@ -347,13 +347,13 @@ def test_underscore_kind_names_are_accepted_in_headings():
 def test_format_rejects_unknown_kind():
     with pytest.raises(TranscriptError, match="kind 'robot'"):
         format_transcript(
-            [Message("robot", "2026-11-20T09:00:00Z", "x")], agent="a", session_id="s"
+            [Message("robot", "2026-11-20T09:00:00Z", "x")], owner="a", session_id="s"
         )
 
 
 def test_format_rejects_session_id_with_whitespace():
     with pytest.raises(TranscriptError, match="session 'a b'"):
-        format_transcript([], agent="main", session_id="a b")
+        format_transcript([], owner="main", session_id="a b")
 
 
 def test_all_kinds_are_documented_in_order():

@@ -14,7 +14,7 @@ from starlette.testclient import TestClient
 from test_web import APOLLO, BASE, client, csrf_of, db, db_path, readable  # noqa: F401
 
 from doctree.sessions.repository import SessionsRepository
-from doctree.store.documents import Actor, DocumentsRepository
+from doctree.store.documents import Actor, DocumentsRepository, Provenance
 from doctree.store.runs import Runs
 from doctree.web.app import create_app
 
@@ -94,7 +94,9 @@ def test_every_document_page_says_who_wrote_it_in_which_run_session_and_when(cli
 
 def test_a_persons_edit_says_so_and_outside_any_session(db):
     with DocumentsRepository(db) as repo:
-        repo.write("main", APOLLO, "# Apollo\nhand edit\n", actor=Actor("user", "ana"))
+        repo.write(
+            "main", APOLLO, "# Apollo\nhand edit\n", provenance=Provenance(Actor("user", "ana"))
+        )
     with TestClient(create_app(str(db), "main"), base_url=BASE) as c:
         prov = readable(c.get(f"/doc/{APOLLO}"), 200)
     assert "a person" in prov and "user:ana" in prov and "outside any session" in prov

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from doctree.cli import cli
-from doctree.store.documents import Actor, now
+from doctree.store.documents import Actor, Provenance, now
 from doctree.store.timetravel import search_at, search_versions
 
 ALICE = Actor("agent", "alice")
@@ -28,11 +28,15 @@ def tick() -> str:
 @pytest.fixture
 def past(repo):
     """tea (v1, alice) -> coffee (v2, bob); a note later deleted; a page moved."""
-    repo.write("main", "~/memory/alice", "# Alice\nPrefers green tea.\n", actor=ALICE)
+    repo.write(
+        "main", "~/memory/alice", "# Alice\nPrefers green tea.\n", provenance=Provenance(ALICE)
+    )
     repo.write("main", "~/memory/notes/kafka", "# Kafka\nThe broker runs on port 9092.\n")
     repo.write("main", "~/memory/old/plan", "# Plan\nShip the zeppelin in May.\n")
     t1 = tick()
-    repo.write("main", "~/memory/alice", "# Alice\nPrefers black coffee.\n", actor=BOB)
+    repo.write(
+        "main", "~/memory/alice", "# Alice\nPrefers black coffee.\n", provenance=Provenance(BOB)
+    )
     repo.delete("main", "~/memory/notes/kafka")
     repo.move("main", "~/memory/old/plan", "~/memory/new/plan")
     t2 = tick()
@@ -132,7 +136,12 @@ def test_inspector_search_of_every_version_links_to_the_version_even_if_its_path
 
     from doctree.web.app import create_app
 
-    repo.write("main", "~/memory/note", "# Note\nThe zeppelin leaves at dawn.\n", actor=ALICE)
+    repo.write(
+        "main",
+        "~/memory/note",
+        "# Note\nThe zeppelin leaves at dawn.\n",
+        provenance=Provenance(ALICE),
+    )
     first = repo.get("main", "~/memory/note").id
     repo.delete("main", "~/memory/note")
     repo.write("main", "~/memory/note", "# Note\nSomething else entirely.\n")
@@ -156,8 +165,13 @@ def test_search_versions_finds_text_that_compaction_condensed_away(repo, monkeyp
 
     agent = Actor("memory-agent", "main")  # compaction condenses the memory agent's pages
     body = "# A\n\nHello there, how are you today?\n\nUse k6.\n"
-    repo.write("main", "~/memory/topics/a", body, actor=agent)
-    repo.write("main", "~/memory/topics/b", "# B\n\nThe broker runs on port 9092.\n", actor=agent)
+    repo.write("main", "~/memory/topics/a", body, provenance=Provenance(agent))
+    repo.write(
+        "main",
+        "~/memory/topics/b",
+        "# B\n\nThe broker runs on port 9092.\n",
+        provenance=Provenance(agent),
+    )
 
     result = compact(repo, "main", "~/memory/topics", backend="offline")
 

@@ -13,7 +13,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from doctree.sessions.repository import SessionsRepository
-from doctree.store.documents import Actor, DocumentsRepository
+from doctree.store.documents import Actor, DocumentsRepository, Provenance
 from doctree.store.runs import Runs
 from doctree.web.app import create_app
 
@@ -56,8 +56,7 @@ def hostile(db_path):
             "main",
             DOC,
             f"# Title {HOSTILE}\n\nsecond {HOSTILE} zeppelin\n",
-            actor=Actor("memory-agent", "main"),
-            run_id=run_id,
+            provenance=Provenance(Actor("memory-agent", "main"), run=run_id),
         )
         runs.finish(run_id, "failed", HOSTILE, error=HOSTILE)
         document_id = repo.read("main", DOC).id

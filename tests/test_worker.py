@@ -13,10 +13,11 @@ from hypothesis import strategies as st
 
 from doctree.compose import Settings, build_handler
 from doctree.errors import UserError
-from doctree.sessions.repository import SessionsRepository, lease_name
+from doctree.sessions.claims import lease_name
+from doctree.sessions.repository import SessionsRepository
 from doctree.sessions.transcripts import parse_transcript
 from doctree.store.leases import Leases
-from doctree.store.secrets import redact_value
+from doctree.store.secrets import mask_value
 from doctree.worker.worker import (
     DEFAULT_BATCH,
     DEFAULT_INTERVAL,
@@ -96,7 +97,7 @@ def test_tick_hands_over_a_transcript_of_the_records(sessions, make_worker):
     assert (job.first_history_id, job.last_history_id) == (ids[0], ids[-1])
     t = parse_transcript(job.transcript)
     assert [m.content for m in t.messages] == [f"s1 message {i}" for i in range(3)]
-    assert (t.agent, t.session_id) == ("main", "s1")
+    assert (t.owner, t.session_id) == ("main", "s1")
 
 
 def test_tick_hands_over_only_records_after_processed_until(sessions, make_worker):
@@ -458,7 +459,7 @@ FIXTURES = sorted((Path(__file__).parent / "fixtures" / "transcripts").glob("*.m
 def test_fixture_replayed_as_a_session_is_handed_over_unchanged(sessions, make_worker, fixture):
     """Word for word, but for secrets: those were stored, and so are handed over, as markers."""
     t = parse_transcript(fixture.read_text(encoding="utf-8"), source=fixture.name)
-    sessions.create(t.agent, t.session_id)
+    sessions.create(t.owner, t.session_id)
     for m in t.messages:
         sessions.append_history(t.session_id, m.kind, m.content, time=m.time)
     sessions.sleep(t.session_id)
@@ -467,7 +468,7 @@ def test_fixture_replayed_as_a_session_is_handed_over_unchanged(sessions, make_w
     while worker.tick().found:
         pass
     handed = [m for job in handler.jobs for m in parse_transcript(job.transcript).messages]
-    assert handed == [replace(m, content=redact_value(m.content)) for m in t.messages]
+    assert handed == [replace(m, content=mask_value(m.content)) for m in t.messages]
 
 
 def test_tick_logs_each_hand_over(sessions, make_worker, caplog):

@@ -18,7 +18,7 @@ FIXTURES = sorted((Path(__file__).parent / "fixtures" / "transcripts").glob("*.m
 def _queue_fixtures(engine: Engine) -> None:
     for path in FIXTURES:
         t = parse_transcript(path.read_text(encoding="utf-8"), source=path.name)
-        engine.start_session(t.agent, t.session_id, created_at=t.started)
+        engine.start_session(t.owner, t.session_id, created_at=t.started)
         for m in t.messages:
             engine.append(t.session_id, m.kind, m.content, time=m.time)
         engine.sleep(t.session_id)

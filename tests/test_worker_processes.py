@@ -15,7 +15,8 @@ from collections import defaultdict
 import pytest
 
 from doctree.engine import Engine
-from doctree.sessions.repository import SessionsRepository, lease_name
+from doctree.sessions.claims import lease_name
+from doctree.sessions.repository import SessionsRepository
 from doctree.store.leases import Leases
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")

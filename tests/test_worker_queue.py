@@ -11,7 +11,8 @@ import time
 
 import pytest
 
-from doctree.sessions.repository import SessionsRepository, lease_name
+from doctree.sessions.claims import lease_name
+from doctree.sessions.repository import SessionsRepository
 from doctree.store.backends import begin_write, dialect_of
 from doctree.store.leases import Leases
 

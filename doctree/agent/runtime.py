@@ -161,7 +161,7 @@ def transcript_parts(transcript: str, room: int | None, parsed: Any = None) -> l
 
     def fmt(messages: list[Any]) -> str:
         return format_transcript(
-            messages, agent=t.agent, session_id=t.session_id, started=t.started, ended=t.ended
+            messages, owner=t.owner, session_id=t.session_id, started=t.started, ended=t.ended
         )
 
     header = len(fmt([]).encode("utf-8"))
@@ -672,7 +672,8 @@ class MemoryConversation:
     """
 
     def __init__(self, repo: DocumentsRepository, agent: MemoryAgent, run_id: int):
-        from doctree.sessions.repository import AgentDescriptor, SessionsRepository
+        from doctree.sessions.repository import SessionsRepository
+        from doctree.sessions.sessions import AgentDescriptor
 
         self.sessions = SessionsRepository(repo.conn)
         self.descriptor = AgentDescriptor(MEMORY_AGENT_TYPE, agent.owner)

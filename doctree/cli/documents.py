@@ -18,6 +18,7 @@ from doctree.cli import (
 from doctree.cli.options import all_owners_option
 from doctree.errors import UserError
 from doctree.interop.render import human_size, render_tree
+from doctree.store.model import Provenance
 
 pass_state = click.pass_obj
 
@@ -126,7 +127,7 @@ def write(
         links=list(links) if links else None,
         expected_version=expected_version,
         content_sha256=content_sha256,
-        actor=user_actor(),
+        provenance=Provenance(user_actor()),
     )
     _report(doc, as_json)
 
@@ -173,7 +174,7 @@ def edit(
         replace_all=replace_all,
         expected_version=expected_version,
         content_sha256=content_sha256,
-        actor=user_actor(),
+        provenance=Provenance(user_actor()),
     )
     _report(doc, as_json)
 
@@ -187,7 +188,11 @@ def edit(
 def mv(state: State, path: str, new_path: str, expected_version: int | None, as_json: bool) -> None:
     """Move the document at PATH, with its subtree, to NEW_PATH. Ids and links survive."""
     docs = state.repo.move(
-        state.owner, path, new_path, expected_version=expected_version, actor=user_actor()
+        state.owner,
+        path,
+        new_path,
+        expected_version=expected_version,
+        provenance=Provenance(user_actor()),
     )
     if as_json:
         emit_json([{"id": d.id, "path": d.path, "version": d.version} for d in docs])
@@ -210,7 +215,7 @@ def rm(
         path,
         recursive=recursive,
         expected_version=expected_version,
-        actor=user_actor(),
+        provenance=Provenance(user_actor()),
     )
     if as_json:
         emit_json([{"id": d.id, "path": d.path, "version": d.version} for d in docs])
@@ -225,7 +230,9 @@ def rm(
 @pass_state
 def restore(state: State, path: str, version: int, as_json: bool) -> None:
     """Restore VERSION of the document at PATH as a new version (undeletes it if deleted)."""
-    _report(state.repo.restore(state.owner, path, version, actor=user_actor()), as_json)
+    _report(
+        state.repo.restore(state.owner, path, version, provenance=Provenance(user_actor())), as_json
+    )
 
 
 def _version_line(v) -> str:
@@ -306,45 +313,16 @@ def diff(
     click.echo(text, nl=False)
 
 
-def run_diff(state: State, run_id: int) -> str:
-    """The combined diff of every document a run changed, from before the run to after it."""
-    return "".join(p["diff"] for p in run_diff_parts(state, run_id))
-
-
 def run_diff_parts(state: State, run_id: int) -> list[dict]:
-    """Per document a run changed: its path, the versions before and after, the diff."""
-    from doctree.store.documents import unified_diff
+    """Per document a run changed, in the order the run first changed it: its path, the
+    versions before and after, the diff."""
+    from doctree.store.changes import changes_by_document
 
-    versions = state.repo.log(None, run_id=run_id, limit=None)
-    out = []
-    by_doc: dict[int, list] = {}
-    for v in versions:
-        by_doc.setdefault(v.document_id, []).append(v)
-    for doc_versions in by_doc.values():
-        first = min(doc_versions, key=lambda v: v.version)
-        last = max(doc_versions, key=lambda v: v.version)
-        start = first.version - 1
-        if last.operation == "deleted":
-            out.append(
-                {
-                    "path": last.path,
-                    "from": start,
-                    "to": last.version,
-                    "diff": f"deleted {last.path}\n",
-                }
-            )
-            continue
-        before = (
-            state.repo.version(first.document_id, first.version - 1) if first.version > 1 else None
-        )
-        text = unified_diff(
-            (before.body or "") if before else "",
-            last.body or "",
-            f"{before.path}@{before.version}" if before else "/dev/null",
-            f"{last.path}@{last.version}",
-        )
-        out.append({"path": last.path, "from": start, "to": last.version, "diff": text})
-    return out
+    versions = reversed(state.repo.log(None, run_id=run_id, limit=None))
+    return [
+        {"path": c.path, "from": c.from_version, "to": c.to_version, "diff": c.diff}
+        for c in changes_by_document(state.repo, versions)
+    ]
 
 
 @cli.command()

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 import click
 
 from doctree.cli import DOC_PATH, Int, State, cli, emit_json, user_actor
 from doctree.cli.confirm import confirm, yes_option
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 pass_state = click.pass_obj
 
@@ -182,6 +187,65 @@ def _erase_result(report, verb: str) -> None:
         click.echo(f"note: {report.note}", err=True)
 
 
+def _erase_options(what: str) -> Callable[[F], F]:
+    """The options `redact` and `forget` share; `what` names the argument they match."""
+
+    def apply(f: F) -> F:
+        for option in reversed(
+            (
+                click.option(
+                    "--regex", is_flag=True, help=f"{what} is a Python regular expression."
+                ),
+                click.option(
+                    "-i", "--ignore-case", is_flag=True, help=f"Match {what} regardless of case."
+                ),
+                click.option(
+                    "--dry-run", is_flag=True, help="Show what would change; change nothing."
+                ),
+                yes_option,
+                click.option("--json", "as_json", is_flag=True, help="Print the report as JSON."),
+            )
+        ):
+            f = option(f)
+        return f
+
+    return apply
+
+
+def _plan_and_erase(
+    run: Callable[[bool], Any],
+    verb: str,
+    nothing: str,
+    done: str,
+    *,
+    yes: bool,
+    dry_run: bool,
+    as_json: bool,
+) -> None:
+    """Plan an erasure (`run(True)`), show it and ask (or not: --yes, --dry-run), then
+    carry it out (`run(False)`) and report: `nothing` when nothing matched, else what was
+    `done`."""
+    plan = run(True)
+    if not confirm(
+        verb,
+        lambda: _erase_preview(plan, verb),
+        yes=yes,
+        dry_run=dry_run,
+        changes=plan.changes_anything,
+        quiet=as_json,
+    ):
+        if as_json:
+            emit_json(plan.to_dict())
+        return
+    report = run(False) if plan.changes_anything else plan
+    if as_json:
+        emit_json(report.to_dict())
+    elif not report.changes_anything:
+        click.echo(nothing)
+    else:
+        _erase_result(report, done)
+
+
 @cli.command()
 @click.argument("path", type=DOC_PATH)
 @click.argument("span", required=False)
@@ -192,11 +256,7 @@ def _erase_result(report, verb: str) -> None:
     metavar="N",
     help="Erase the whole content of version N instead of a span (its body and title).",
 )
-@click.option("--regex", is_flag=True, help="SPAN is a Python regular expression.")
-@click.option("-i", "--ignore-case", is_flag=True, help="Match SPAN regardless of case.")
-@click.option("--dry-run", is_flag=True, help="Show what would change; change nothing.")
-@yes_option
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@_erase_options("SPAN")
 @pass_state
 def redact(
     state: State,
@@ -250,25 +310,15 @@ def redact(
             actor=user_actor(),
         )
 
-    plan = run(True)
-    if not confirm(
+    _plan_and_erase(
+        run,
         "redact",
-        lambda: _erase_preview(plan, "redact"),
+        f"{span!r} is not in {path} nor in the sessions: nothing changed",
+        "redacted",
         yes=yes,
         dry_run=dry_run,
-        changes=plan.changes_anything,
-        quiet=as_json,
-    ):
-        if as_json:
-            emit_json(plan.to_dict())
-        return
-    report = run(False) if plan.changes_anything else plan
-    if as_json:
-        emit_json(report.to_dict())
-    elif not report.changes_anything:
-        click.echo(f"{span!r} is not in {path} nor in the sessions: nothing changed")
-    else:
-        _erase_result(report, "redacted")
+        as_json=as_json,
+    )
 
 
 def _redact_whole_version(
@@ -312,11 +362,7 @@ def _redact_whole_version(
     show_default=True,
     help="Only documents that lived at or below this path.",
 )
-@click.option("--regex", is_flag=True, help="PATTERN is a Python regular expression.")
-@click.option("-i", "--ignore-case", is_flag=True, help="Match regardless of case.")
-@click.option("--dry-run", is_flag=True, help="Show what would change; change nothing.")
-@yes_option
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@_erase_options("PATTERN")
 @pass_state
 def forget(
     state: State,
@@ -336,7 +382,7 @@ def forget(
     and the agent's session history, run errors and recall record get the same; a path
     segment holding it has the matched part replaced by `forgotten-<id>`. Everything else
     stays byte for byte. One transaction; then the indexes are cleaned and the database
-    compacted so no copy stays.
+    vacuumed so no copy stays.
 
     In a terminal it shows what would change and asks; give --yes in scripts.
 
@@ -359,22 +405,12 @@ def forget(
             actor=user_actor(),
         )
 
-    plan = run(True)
-    if not confirm(
+    _plan_and_erase(
+        run,
         "forget",
-        lambda: _erase_preview(plan, "forget"),
+        f"{pattern!r} is nowhere in memory: nothing changed",
+        "forgot",
         yes=yes,
         dry_run=dry_run,
-        changes=plan.changes_anything,
-        quiet=as_json,
-    ):
-        if as_json:
-            emit_json(plan.to_dict())
-        return
-    report = run(False) if plan.changes_anything else plan
-    if as_json:
-        emit_json(report.to_dict())
-    elif not report.changes_anything:
-        click.echo(f"{pattern!r} is nowhere in memory: nothing changed")
-    else:
-        _erase_result(report, "forgot")
+        as_json=as_json,
+    )

@@ -121,7 +121,7 @@ def transcript_cmd(state: State, session_id: str, only_new: bool) -> None:
     sessions = _sessions(state)
     s = sessions.require(session_id)
     records = sessions.history(s.id, after_id=s.processed_until if only_new else None)
-    click.echo(format_transcript(records, agent=s.agent.owner, session_id=s.id), nl=False)
+    click.echo(format_transcript(records, owner=s.agent.owner, session_id=s.id), nl=False)
 
 
 @cli.command("worker")

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from doctree.errors import BodyTooLargeError, PathError, UserError
-from doctree.store.documents import Actor, DocumentsRepository
+from doctree.store.documents import Actor, DocumentsRepository, Provenance
 from doctree.store.frontmatter import (
     FRONTMATTER,
     frontmatter_problem,
@@ -585,7 +585,7 @@ def import_tree(
                 title=p.title,
                 links=p.links,
                 content_sha256=guard,
-                actor=actor,
+                provenance=Provenance(actor),
             )
             if before is None:
                 report.created.append(doc.path)

@@ -28,7 +28,7 @@ from doctree.interop.toolkit import (
     ToolSpec,
     check_text,
 )
-from doctree.store.documents import Actor, DocumentsRepository
+from doctree.store.documents import Actor, DocumentsRepository, Provenance
 from doctree.store.paths import HOME, is_under
 
 MEMORY_ROOT = "~/memory"
@@ -294,7 +294,7 @@ class DoctreeTools(ToolSet):
             links=links,
             expected_version=a.expected_version,
             content_sha256=a.content_sha256,
-            actor=self.actor,
+            provenance=Provenance(self.actor),
         )
         if before is not None and before.version == doc.version:
             return f"{doc.path} unchanged (version {doc.version}, sha256 {doc.content_sha256})"
@@ -310,7 +310,7 @@ class DoctreeTools(ToolSet):
             replace_all=a.replace_all,
             expected_version=a.expected_version,
             content_sha256=a.content_sha256,
-            actor=self.actor,
+            provenance=Provenance(self.actor),
         )
         return f"edited {doc.path} version {doc.version} (sha256 {doc.content_sha256})"
 

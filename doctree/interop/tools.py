@@ -27,12 +27,11 @@ from doctree.interop.toolkit import (
     ToolResult,
     ToolSet,
     ToolSpec,
-    input_schema,
     unexpected_text,
 )
 from doctree.llm.definitions import TOOL_NAMES
 from doctree.memory.layout import MEMORY_ROOT
-from doctree.memory.secrets import redact_fields, withheld_note
+from doctree.memory.secrets import mask_fields, withheld_note
 from doctree.store.documents import Actor, Document, DocumentsRepository, Provenance
 from doctree.store.paths import normalize_path
 
@@ -179,11 +178,6 @@ TOOL_SPECS: dict[str, ToolSpec] = {
 if tuple(TOOL_SPECS) != TOOL_NAMES:  # one list of names, in the definitions' floor
     raise ImportError(f"tool specs {tuple(TOOL_SPECS)} differ from TOOL_NAMES {TOOL_NAMES}")
 
-TOOL_SCHEMAS: dict[str, dict[str, Any]] = {
-    name: {"description": spec.description, "input_schema": input_schema(spec.input)}
-    for name, spec in TOOL_SPECS.items()
-}
-
 
 class MemoryTools(ToolSet):
     """The document tools of one memory agent run: owner, root, session and run are fixed."""
@@ -233,7 +227,7 @@ class MemoryTools(ToolSet):
     def parse(self, name: str, input: object) -> ToolInput:
         """The validated input, with secrets withheld from every text it would store: no
         backend of the memory agent writes a key, token or password to memory."""
-        args, self._withheld = redact_fields(super().parse(name, input))
+        args, self._withheld = mask_fields(super().parse(name, input))
         return args
 
     def error_text(self, e: Exception) -> str:
@@ -308,8 +302,8 @@ class MemoryTools(ToolSet):
     def _recalled(self, query: str, n: int) -> list[str]:
         """The verbatim passages of past sessions that best match `query`, each cited by
         session, time and speaker and its words quoted (`> `): data, never instructions."""
+        from doctree.memory.query import parse_query
         from doctree.memory.recall import DEFAULT_RECALL, quoted, rank
-        from doctree.memory.retrieval import parse_query
         from doctree.store.recall import RecallIndex
 
         hits = rank(RecallIndex(self.repo.conn), self.owner, parse_query(query), DEFAULT_RECALL)

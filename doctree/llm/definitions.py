@@ -139,8 +139,3 @@ def load_definition(name: str = "memory-agent") -> AgentDefinition:
         known = ", ".join(sorted(p.stem for p in resource_dir("agents").glob("*.md")))
         raise UserError(f"agent definition {name!r}: no file {path.name} (known: {known})")
     return parse_definition(path.read_text(encoding="utf-8"), source=str(path))
-
-
-def list_definitions() -> list[AgentDefinition]:
-    """Every definition in `agents/`, by name."""
-    return [load_definition(p.stem) for p in sorted(resource_dir("agents").glob("*.md"))]

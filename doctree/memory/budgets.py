@@ -32,8 +32,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from doctree.memory.lines import KEY_WORDS, extract_lines, normal_key
-from doctree.memory.lines import estimate_tokens as estimate_tokens  # part of this API
+from doctree.memory.lines import KEY_WORDS, estimate_tokens, extract_lines, normal_key
+from doctree.store.model import Provenance
 
 log = logging.getLogger("doctree.memory.budgets")
 
@@ -350,13 +350,21 @@ def save_working_context(repo: Any, ctx: WorkingContext, root: str = CONTEXT_ROO
 
     actor = Actor("system", "budgets")
     with repo.transaction():
-        repo.write(ctx.agent, f"{root}/summary", ctx.summary, title="Summary", actor=actor)
+        repo.write(
+            ctx.agent, f"{root}/summary", ctx.summary, title="Summary", provenance=Provenance(actor)
+        )
         repo.write(
             ctx.agent,
             f"{root}/facts",
             "".join(f"- {f}\n" for f in ctx.facts),
             title="Facts",
-            actor=actor,
+            provenance=Provenance(actor),
         )
         buffer = "".join(f"{ENTRY_MARK}\n{e}\n" for e in ctx.buffer)
-        repo.write(ctx.agent, f"{root}/buffer", buffer, title="Recent entries", actor=actor)
+        repo.write(
+            ctx.agent,
+            f"{root}/buffer",
+            buffer,
+            title="Recent entries",
+            provenance=Provenance(actor),
+        )

@@ -35,7 +35,7 @@ from typing import Any, Protocol
 from doctree.errors import ConflictError, DoctreeError, UserError
 from doctree.llm.backends import parse_backend
 from doctree.memory.layout import ACTIVE, CORRECTIONS, MEMORY_ROOT, PATTERNS
-from doctree.memory.lines import estimate_tokens, normal_key
+from doctree.memory.lines import HEADING_LINE, estimate_tokens, normal_key
 from doctree.store.backends import describe
 from doctree.store.documents import Actor, Document, DocumentsRepository, Provenance
 from doctree.store.leases import Leases, new_holder
@@ -207,7 +207,6 @@ def _sections(body: str) -> list[tuple[str, list[str]]]:
 _LINK = re.compile(r"\[\[[^\]]*\]\]|\]\([^)]*\)")
 _LINK_TOKEN = re.compile(r"\[\[[^\]]*\]\]|\[[^\]]*\]\([^)]*\)")
 _ALSO = re.compile(r"\(also \[\[[^\]]*\]\]\)")  # what a repeat adds to the line it repeats
-_HEADING = re.compile(r"^(#{1,6})\s")
 _FENCE = ("```", "~~~")
 
 
@@ -239,15 +238,15 @@ def source_lines(body: str, title: str) -> list[str]:
         _, body = split_frontmatter(body)
     lines = body.splitlines()
     first = next((i for i, ln in enumerate(lines) if ln.strip()), None)
-    heading = re.match(r"^#\s+(.*?)\s*#*\s*$", lines[first]) if first is not None else None
-    if heading and normal_key(heading.group(1)) == normal_key(title):
+    heading = HEADING_LINE.match(lines[first]) if first is not None else None
+    if heading and len(heading[1]) == 1 and normal_key(heading[2]) == normal_key(title):
         lines = lines[first + 1 :]
     out: list[str] = []
     in_code: str | None = None
     for line in lines:
         if line.strip().startswith(_FENCE):
             in_code = _fence_after(in_code, line)
-        elif not in_code and (m := _HEADING.match(line)):
+        elif not in_code and (m := HEADING_LINE.match(line)):
             line = "#" * min(len(m.group(1)) + 2, 6) + line[len(m.group(1)) :]
         out.append(line.rstrip())
     return out
@@ -291,7 +290,7 @@ class ExtractiveCondenser:
             in_code: str | None = None  # the open code fence's marker
             for line in lines:
                 fence = line.strip().startswith(_FENCE)
-                structural = in_code or fence or not line.strip() or _HEADING.match(line)
+                structural = in_code or fence or not line.strip() or HEADING_LINE.match(line)
                 if fence:
                     in_code = _fence_after(in_code, line)
                 if structural or line.lstrip().startswith("|"):

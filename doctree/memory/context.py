@@ -102,7 +102,9 @@ def relevant_ids(
     query's words without stopwords, which is always current. `search` can also be asked
     for directly.
     """
-    from doctree.memory.retrieval import parse_query, rank_documents, refresh_passages
+    from doctree.memory.passages import refresh_passages
+    from doctree.memory.query import parse_query
+    from doctree.memory.retrieval import rank_documents
 
     if ranking not in ("passages", "search"):
         raise UserError(f"ranking {ranking!r}: must be 'passages' or 'search'")
@@ -114,17 +116,6 @@ def relevant_ids(
         return []
     hits = repo.search(owner, " ".join(terms), under=under, limit=limit, snippets=False)
     return [h.document_id for h in hits]
-
-
-def ranked_documents(
-    repo: DocumentsRepository,
-    owner: str,
-    *,
-    query: str | None = None,
-    under: str = MEMORY_ROOT,
-) -> list[Document]:
-    """Every document `load_memories` would consider, in its order (see `iter_documents`)."""
-    return list(iter_documents(repo, owner, query=query, under=under))
 
 
 @checked

@@ -23,7 +23,7 @@ transaction (so nothing written meanwhile escapes it):
   get the same replacement;
 - the indexes built from them are cleaned (the passages of the documents touched dropped,
   to be cut again; the full-text indexes merged), and when the transaction has ended the
-  database is compacted (SQLite: VACUUM and a WAL checkpoint; PostgreSQL: VACUUM of every
+  database is vacuumed (SQLite: VACUUM and a WAL checkpoint; PostgreSQL: VACUUM of every
   table that holds text) so that no freed page or dead row keeps a copy.
 """
 
@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from doctree.errors import NotFoundError, UserError
-from doctree.store.documents import Actor, DocumentsRepository, Version
+from doctree.store.documents import Actor, Document, DocumentsRepository, Provenance, Version
 from doctree.store.paths import HOME, depth_of, is_under, normalize_path, validate_owner
 
 FORGOTTEN = "[forgotten]"  # what `forget` puts where the text was
@@ -84,7 +84,7 @@ class EraseReport:
     recall_contexts: int = 0  # index entries whose neighbour context was rewritten
     runs: int = 0  # runs whose error was rewritten
     last_version_id: int = 0  # every version with an id up to this one was searched
-    file_compacted: bool = False  # the database was compacted after the transaction
+    file_vacuumed: bool = False  # the database was vacuumed after the transaction
     note: str | None = None
     examples: list[Example] = field(default_factory=list)
 
@@ -110,7 +110,7 @@ class EraseReport:
             "recall_contexts": self.recall_contexts,
             "runs": self.runs,
             "last_version_id": self.last_version_id,
-            "file_compacted": self.file_compacted,
+            "file_vacuumed": self.file_vacuumed,
             "note": self.note,
             "documents": [h.to_dict() for h in self.hits],
             "examples": [e.to_dict() for e in self.examples],
@@ -136,16 +136,6 @@ def compile_pattern(pattern: str, *, regex: bool = False, ignore_case: bool = Fa
 def _texts(v: Version) -> tuple[str, ...]:
     """The name-like texts of a version: its path, title and declared links."""
     return (v.path, v.title or "", *v.links)
-
-
-def matching_versions(
-    repo: DocumentsRepository, owner: str, pattern: re.Pattern, *, under: str = HOME
-) -> dict[int, list[Version]]:
-    """Versions (by document id) of documents that ever lived under `under` whose body
-    matches `pattern`. Read-only."""
-    doc_ids = _documents_under(repo, validate_owner(owner), normalize_path(under))
-    bodies, _ = _scan(repo, pattern, doc_ids)
-    return bodies
 
 
 def _documents_under(repo: DocumentsRepository, owner: str, under: str) -> list[int]:
@@ -268,11 +258,11 @@ def forget(
     ignore_case: bool = False,
     dry_run: bool = False,
     actor: Actor | None = None,
-    compact_file: bool = True,
+    vacuum_file: bool = True,
 ) -> EraseReport:
     """Erase every match of `pattern` from the documents that ever lived under `under`
     and from `owner`'s sessions (history, runs, recall record), replacing it by
-    `[forgotten]` (see the module docstring). `compact_file` then compacts the database
+    `[forgotten]` (see the module docstring). `vacuum_file` then vacuums the database
     (skipped inside a caller's transaction). `dry_run` reports and changes nothing."""
     owner, under = validate_owner(owner), normalize_path(under)
     compiled = compile_pattern(pattern, regex=regex, ignore_case=ignore_case)
@@ -286,7 +276,7 @@ def forget(
         marker=FORGOTTEN,
         dry_run=dry_run,
         actor=actor,
-        compact_file=compact_file,
+        vacuum_file=vacuum_file,
         literal=None if regex or ignore_case else pattern,
     )
 
@@ -301,7 +291,7 @@ def redact(
     ignore_case: bool = False,
     dry_run: bool = False,
     actor: Actor | None = None,
-    compact_file: bool = True,
+    vacuum_file: bool = True,
 ) -> EraseReport:
     """Erase `span` (plain text unless `regex`) from every version of the document at
     `path` (the live one, else the one last deleted there), and from `owner`'s sessions
@@ -320,7 +310,7 @@ def redact(
         marker=REDACTED,
         dry_run=dry_run,
         actor=actor,
-        compact_file=compact_file,
+        vacuum_file=vacuum_file,
         literal=None if regex or ignore_case else span,
     )
 
@@ -336,7 +326,7 @@ def _run(
     marker: str,
     dry_run: bool,
     actor: Actor | None,
-    compact_file: bool,
+    vacuum_file: bool,
     literal: str | None,
 ) -> EraseReport:
     from doctree.memory import recall
@@ -376,23 +366,17 @@ def _run(
             report.recall_passages, report.recall_contexts, said = scrubbed
             for where, line in said:
                 _examples(line, pattern, where, report.examples)
-            for doc_id in sorted({*bodies, *names}):
-                doc = repo.read_by_id(doc_id)
-                versions, current = plan.get(doc_id, ([], False))
-                report.hits.append(
-                    EraseHit(
-                        doc_id,
-                        doc.path,
-                        versions,
-                        doc.deleted,
-                        renamed=doc_id in names,
-                        new_version=doc.version + 1 if current else None,
-                    )
-                )
+            report.hits = _hits(
+                repo,
+                sorted({*bodies, *names}),
+                plan,
+                names,
+                lambda doc: doc.version + 1 if plan.get(doc.id, ([], False))[1] else None,
+            )
             return report
         made: dict[int, int | None] = {}
         for doc_id in bodies:
-            _, added = repo.replace_text(doc_id, text_map, actor=actor)
+            _, added = repo.replace_text(doc_id, text_map, provenance=Provenance(actor))
             made[doc_id] = added.version if added else None
         word = marker.strip("[]")
         path_map = _PathMap(repo, owner, pattern, under, word)
@@ -420,31 +404,47 @@ def _run(
         passages.drop(sorted({*bodies, *names, *linked}))
         passages.optimize()
         repo.optimize_search_index()
-        for doc_id in sorted({*bodies, *names}):
-            doc = repo.read_by_id(doc_id)
-            report.hits.append(
-                EraseHit(
-                    doc_id,
-                    doc.path,
-                    plan.get(doc_id, ([], False))[0],
-                    doc.deleted,
-                    renamed=doc_id in names,
-                    new_version=made.get(doc_id),
-                )
-            )
-    if compact_file:
-        _compact(repo, report)
+        report.hits = _hits(
+            repo, sorted({*bodies, *names}), plan, names, lambda doc: made.get(doc.id)
+        )
+    if vacuum_file:
+        _vacuum(repo, report)
     return report
 
 
-def _compact(repo: DocumentsRepository, report: EraseReport) -> None:
-    """Compact the database so that no freed page, WAL frame or dead row keeps a copy."""
-    if repo.conn.in_transaction:
-        report.note = "the database was not compacted: a transaction is open"
-        return
-    from doctree.store.db import compact_file
+def _hits(
+    repo: DocumentsRepository,
+    doc_ids: list[int],
+    plan: dict[int, tuple[list[int], bool]],
+    renamed: dict[int, list[Version]],
+    new_version: Callable[[Document], int | None],
+) -> list[EraseHit]:
+    """What an erasure did (or would do) to each of these documents, as they are now."""
+    hits = []
+    for doc_id in doc_ids:
+        doc = repo.read_by_id(doc_id)
+        versions = plan.get(doc_id, ([], False))[0]
+        hits.append(
+            EraseHit(
+                doc_id,
+                doc.path,
+                versions,
+                doc.deleted,
+                renamed=doc_id in renamed,
+                new_version=new_version(doc),
+            )
+        )
+    return hits
 
-    report.file_compacted, report.note = compact_file(repo.conn)
+
+def _vacuum(repo: DocumentsRepository, report: EraseReport) -> None:
+    """Vacuum the database so that no freed page, WAL frame or dead row keeps a copy."""
+    if repo.conn.in_transaction:
+        report.note = "the database was not vacuumed: a transaction is open"
+        return
+    from doctree.store.db import vacuum_file
+
+    report.file_vacuumed, report.note = vacuum_file(repo.conn)
 
 
 def redact_version(
@@ -454,7 +454,7 @@ def redact_version(
     version: int,
     *,
     actor: Actor | None = None,
-    compact_file: bool = True,
+    vacuum_file: bool = True,
 ) -> tuple[Version, int]:
     """Erase the whole content of one version of the document at `path` (the live one,
     else the one last deleted there): its body and title go, the fact of the change stays,
@@ -462,18 +462,8 @@ def redact_version(
     the document). In the same transaction, the passages of the recall record that hold
     one of its sentences (five words or more) are erased. Returns the `redacted` version
     and how many passages were erased."""
-    from doctree.memory.recall import erase_sources
-
-    owner = validate_owner(owner)
-    body = repo.read(owner, path, version=version).body or ""
-    with repo.transaction():
-        v = repo.erase_version(owner, path, version, actor=actor)
-        erased = erase_sources(repo.conn, owner, body)
-    if compact_file and not repo.conn.in_transaction:
-        from doctree.store.db import compact_file as compact
-
-        compact(repo.conn)
-    return v, erased
+    document_id = repo.read(validate_owner(owner), path, version=version).id
+    return redact_version_by_id(repo, document_id, version, actor=actor, vacuum_file=vacuum_file)
 
 
 def redact_version_by_id(
@@ -482,7 +472,7 @@ def redact_version_by_id(
     version: int,
     *,
     actor: Actor | None = None,
-    compact_file: bool = True,
+    vacuum_file: bool = True,
 ) -> tuple[Version, int]:
     """`redact_version` of a document found by id: it reaches any document, also a
     deleted one whose path another document has taken since."""
@@ -491,10 +481,10 @@ def redact_version_by_id(
     from doctree.memory.recall import erase_sources
 
     with repo.transaction():
-        v = repo.erase_version_by_id(document_id, version, actor=actor)
+        v = repo.erase_version_by_id(document_id, version, provenance=Provenance(actor))
         erased = erase_sources(repo.conn, doc.owner, body)
-    if compact_file and not repo.conn.in_transaction:
-        from doctree.store.db import compact_file as compact
+    if vacuum_file and not repo.conn.in_transaction:
+        from doctree.store.db import vacuum_file as vacuum
 
-        compact(repo.conn)
+        vacuum(repo.conn)
     return v, erased

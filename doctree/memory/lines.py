@@ -9,6 +9,9 @@ import re
 
 from doctree.store.references import split_frontmatter
 
+HEADING_LINE = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+"""A markdown heading line: group 1 its `#` marks (the level), group 2 its text."""
+
 TOKENS_PER_WORD = 1.3
 CHARS_PER_TOKEN = 4
 

@@ -24,29 +24,18 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
-from doctree.memory.retrieval import (
-    DEFAULT_SETTINGS,
-    DEFAULT_UNDER,
-    MAX_PASSAGE_WORDS,
-    Context,
-    Query,
-    Settings,
-    addressed,
-    clip_words,
-    date_tokens,
-    day_tokens,
-    has_time_expression,
-    parse_query,
-    retrieve,
-    words,
-)
+from doctree.memory.dates import date_tokens, day_tokens, has_time_expression
+from doctree.memory.passages import MAX_PASSAGE_WORDS, clip_words, words
+from doctree.memory.query import Query, addressed, parse_query
+from doctree.memory.ranking import DEFAULT_SETTINGS, Settings
+from doctree.memory.retrieval import DEFAULT_UNDER, Context, retrieve
 from doctree.store.backends import write_transaction
 from doctree.store.documents import DocumentsRepository
 from doctree.store.paths import validate_owner
 from doctree.store.recall import RecallHit, RecallIndex, RecallRow
-from doctree.store.secrets import redact_text
+from doctree.store.secrets import mask_text
 
-CONTEXT_WORDS = 40
+SURROUNDING_WORDS = 40
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _DAY = re.compile(r"^(\d{4})-(\d{2})-(\d{2})")
 
@@ -94,7 +83,7 @@ def passages_of(records: Sequence[Any]) -> list[RecallRow]:
     """The passages of a session's records (anything with `kind`, `time`, `content` and,
     for history records, `id`): one per record, long ones cut at sentence ends. A record's
     key is its history id, or its time and position when it has none."""
-    texts = [redact_text(_text(r.content)) for r in records]
+    texts = [mask_text(_text(r.content)) for r in records]
     rows: list[RecallRow] = []
     for i, r in enumerate(records):
         if not texts[i]:
@@ -102,9 +91,9 @@ def passages_of(records: Sequence[Any]) -> list[RecallRow]:
         rid = getattr(r, "id", None)
         key = f"h{rid}" if rid is not None else f"{r.time}#{i}"
         day = _day(r.time)
-        before = clip_words(texts[i - 1], CONTEXT_WORDS) if i > 0 else ""
-        after = clip_words(texts[i + 1], CONTEXT_WORDS) if i + 1 < len(texts) else ""
-        context = " ".join(x for x in (before, after) if x)
+        before = clip_words(texts[i - 1], SURROUNDING_WORDS) if i > 0 else ""
+        after = clip_words(texts[i + 1], SURROUNDING_WORDS) if i + 1 < len(texts) else ""
+        surroundings = " ".join(x for x in (before, after) if x)
         day_toks = day_tokens(day) if day else []
         for n, piece in enumerate(_pieces(texts[i])):
             toks = list(dict.fromkeys([*day_toks, *date_tokens(piece, day)]))
@@ -117,7 +106,7 @@ def passages_of(records: Sequence[Any]) -> list[RecallRow]:
                     day=day.isoformat() if day else None,
                     text=piece,
                     words=words(piece),
-                    context=context,
+                    surroundings=surroundings,
                     dates=" ".join(toks),
                 )
             )
@@ -142,7 +131,8 @@ def hand_over(conn: sqlite3.Connection, owner: str, session_id: str, records: Se
 def _hand_over(
     conn: sqlite3.Connection, owner: str, session_id: str, records: Sequence[Any]
 ) -> int:
-    from doctree.sessions.repository import HistoryRecord, SessionsRepository
+    from doctree.sessions.records import HistoryRecord
+    from doctree.sessions.repository import SessionsRepository
 
     ids = [r.id for r in records if isinstance(r, HistoryRecord) and r.session_id == session_id]
     if ids:
@@ -169,7 +159,7 @@ class RecallSettings:
     LongMemEval together)."""
 
     text_weight: float = 1.0
-    context_weight: float = 0.3
+    surroundings_weight: float = 0.3
     dates_weight: float = 1.0
     session_weight: float = 0.3
     session_passages: int = 3
@@ -213,7 +203,7 @@ def rank(index: RecallIndex, owner: str, q: Query, s: RecallSettings) -> list[Re
         owner,
         q.fts(),
         limit=s.candidates,
-        weights=(s.text_weight, s.context_weight, 0.0, s.dates_weight),
+        weights=(s.text_weight, s.surroundings_weight, 0.0, s.dates_weight),
     )
     if not hits:
         return []
@@ -375,11 +365,11 @@ def scrub(
     removed: Sequence[str] = (),
 ) -> tuple[int, int, list[tuple[str, str]]]:
     """Replace every match of `pattern` in `owner`'s recall record by `marker`: the text
-    of each passage, and the context of the records around it that each passage is
+    of each passage, and the surroundings (the records around it) that each passage is
     indexed with (`doctree.memory.erase`). `removed` are the texts erased elsewhere, whose
     words also leave an index that keeps only words. Returns (passages rewritten, index
-    contexts rewritten, (where, text) of the passages that match). On a dry run nothing
-    is written and the contexts are not counted."""
+    surroundings rewritten, (where, text) of the passages that match). On a dry run
+    nothing is written and the surroundings are not counted."""
     index = RecallIndex(conn)
     owner = validate_owner(owner)
     texts: dict[int, tuple[str, int]] = {}
@@ -393,8 +383,8 @@ def scrub(
             said.append((f"session {p.session_id} [{p.time}] {p.speaker}", p.text))
     if dry_run:
         return len(texts), 0, said
-    contexts = index.rewrite(owner, texts, lambda c: pattern.sub(marker, c), sorted(gone))
-    return len(texts), contexts, said
+    rewritten = index.rewrite(owner, texts, lambda c: pattern.sub(marker, c), sorted(gone))
+    return len(texts), rewritten, said
 
 
 def texts(conn: sqlite3.Connection, owner: str) -> Iterable[str]:
@@ -407,7 +397,7 @@ def catch_up(conn: sqlite3.Connection, owner: str) -> int:
     """Bring the passage index of `owner`'s pages up to date after the memory agent wrote
     them (at hand-over), so that readers find it current; returns how many documents were
     cut again. Only the documents changed since are read."""
-    from doctree.memory.retrieval import sync_passages
+    from doctree.memory.passages import sync_passages
     from doctree.store.documents import DEFAULT_MAX_BODY_BYTES
 
     return sync_passages(DocumentsRepository(conn, max_body_bytes=DEFAULT_MAX_BODY_BYTES), owner)

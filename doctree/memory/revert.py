@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from doctree.errors import DoctreeError, UserError
-from doctree.store.documents import Actor, Document, DocumentsRepository, Version
+from doctree.store.documents import Actor, Document, DocumentsRepository, Provenance, Version
 from doctree.store.paths import depth_of
 from doctree.store.runs import Runs
 
@@ -318,10 +318,14 @@ def _line_plan(
 def _undo_lines(repo: DocumentsRepository, lp: _LinePlan, actor: Actor) -> None:
     """Write the document without the run's lines (or delete it), if still at its version."""
     if lp.body is None:
-        doc = repo.delete(lp.owner, lp.path, expected_version=lp.version, actor=actor)
+        doc = repo.delete(
+            lp.owner, lp.path, expected_version=lp.version, provenance=Provenance(actor)
+        )
         lp.item.actions.append("deleted")
     else:
-        doc = repo.write(lp.owner, lp.path, lp.body, expected_version=lp.version, actor=actor)
+        doc = repo.write(
+            lp.owner, lp.path, lp.body, expected_version=lp.version, provenance=Provenance(actor)
+        )
         lp.item.actions.append("lines-undone")
     lp.item.versions.append(doc.version)
 
@@ -440,7 +444,11 @@ def _put_back(repo: DocumentsRepository, plan: _Plan, actor: Actor) -> None:
                 f"document(s) below it stay (e.g. {children[0].path!r})"
             )
         _record(
-            plan, "deleted", repo.delete(owner, cur.path, expected_version=cur.version, actor=actor)
+            plan,
+            "deleted",
+            repo.delete(
+                owner, cur.path, expected_version=cur.version, provenance=Provenance(actor)
+            ),
         )
         plan.item.path = cur.path
         plan.item.reason = "created by the run"
@@ -454,14 +462,24 @@ def _put_back(repo: DocumentsRepository, plan: _Plan, actor: Actor) -> None:
                 f"cannot restore {cur.path!r}: another document was deleted there later; "
                 f"restore document {doc_id} by hand"
             )
-        _record(plan, "undeleted", repo.restore(owner, cur.path, before.version, actor=actor))
+        _record(
+            plan,
+            "undeleted",
+            repo.restore(owner, cur.path, before.version, provenance=Provenance(actor)),
+        )
         cur = repo.read_by_id(doc_id)
     if cur.path != before.path:
-        moved = repo.move(owner, cur.path, before.path, expected_version=cur.version, actor=actor)
+        moved = repo.move(
+            owner, cur.path, before.path, expected_version=cur.version, provenance=Provenance(actor)
+        )
         _record(plan, "moved", moved)
         cur = repo.read_by_id(doc_id)
     if not _matches(cur, before):
-        _record(plan, "restored", repo.restore(owner, cur.path, before.version, actor=actor))
+        _record(
+            plan,
+            "restored",
+            repo.restore(owner, cur.path, before.version, provenance=Provenance(actor)),
+        )
     if not plan.item.actions:
         plan.item.actions.append("moved")
         plan.item.reason = "moved back with its parent"

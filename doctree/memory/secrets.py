@@ -1,14 +1,14 @@
 """Secrets and the memory agent: where a user said a secret lives, and the guard on the tool
 layer that tells the agent a secret was withheld from what it wrote.
 
-The detector itself (`find_secrets`, `redact`, the markers) lives in `doctree.store.secrets`,
+The detector itself (`find_secrets`, `mask`, the markers) lives in `doctree.store.secrets`,
 below every layer that stores text: the store withholds secrets from whatever reaches it.
-The tool layer (`doctree.interop.tools.MemoryTools`) also redacts its inputs first, so that
+The tool layer (`doctree.interop.tools.MemoryTools`) also masks its inputs first, so that
 the tool result can tell the agent what was withheld, and the offline agent records where the
 user said a secret lives instead of the secret.
 
     secret_location(text)   -> where the text says the secret lives ("1Password"), or None
-    redact_fields(args)     -> a tool input with secrets withheld from its stored fields
+    mask_fields(args)     -> a tool input with secrets withheld from its stored fields
 """
 
 from __future__ import annotations
@@ -16,14 +16,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from doctree.store.secrets import Secret, contains_secret, find_secrets, redact
+from doctree.store.secrets import Secret, contains_secret, find_secrets, mask
 
 __all__ = [
     "Secret",
     "contains_secret",
     "find_secrets",
-    "redact",
-    "redact_fields",
+    "mask",
+    "mask_fields",
     "secret_location",
     "withheld_note",
 ]
@@ -52,14 +52,14 @@ def secret_location(text: str) -> str | None:
 STORED_FIELDS = ("body", "title", "new_string")
 
 
-def redact_fields(args: Any, fields: tuple[str, ...] = STORED_FIELDS) -> tuple[Any, list[Secret]]:
+def mask_fields(args: Any, fields: tuple[str, ...] = STORED_FIELDS) -> tuple[Any, list[Secret]]:
     """A copy of the pydantic input `args` with secrets withheld from its stored text fields."""
     update: dict[str, str] = {}
     found: list[Secret] = []
     for name in fields:
         value = getattr(args, name, None)
         if isinstance(value, str):
-            clean, secrets = redact(value)
+            clean, secrets = mask(value)
             if secrets:
                 update[name] = clean
                 found += secrets

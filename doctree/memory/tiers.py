@@ -24,7 +24,7 @@ from doctree.memory.layout import (
     TIER_PAGES,
 )
 from doctree.memory.lines import extract_lines, normal_key
-from doctree.store.documents import Actor, DocumentsRepository
+from doctree.store.documents import Actor, DocumentsRepository, Provenance
 from doctree.store.paths import slugify, validate_owner
 from doctree.timeutil import iso_week as week_of
 
@@ -71,7 +71,7 @@ def ensure_layout(repo: DocumentsRepository, owner: str) -> list[str]:
     created = []
     for path, body in _DESCRIPTIONS.items():
         if not repo.exists(owner, path):
-            repo.write(owner, path, body, actor=CONSOLIDATION_ACTOR)
+            repo.write(owner, path, body, provenance=Provenance(CONSOLIDATION_ACTOR))
             created.append(path)
     return created
 
@@ -194,11 +194,16 @@ def consolidate(
                 title=page.title,
                 links=sorted(set(links)),
                 expected_version=current.version if current else 0,
-                actor=CONSOLIDATION_ACTOR,
+                provenance=Provenance(CONSOLIDATION_ACTOR),
             )
             result.archive_version = doc.version
             for s in sorted(sessions, key=lambda d: -d.path.count("/")):
-                repo.delete(owner, s.path, expected_version=s.version, actor=CONSOLIDATION_ACTOR)
+                repo.delete(
+                    owner,
+                    s.path,
+                    expected_version=s.version,
+                    provenance=Provenance(CONSOLIDATION_ACTOR),
+                )
         elif current is not None:
             result.archive_version = current.version
     return result
@@ -218,6 +223,6 @@ def _prune_active(repo: DocumentsRepository, owner: str, monday: date, sunday: d
             ACTIVE,
             "\n".join(kept).rstrip() + "\n",
             expected_version=current.version,
-            actor=CONSOLIDATION_ACTOR,
+            provenance=Provenance(CONSOLIDATION_ACTOR),
         )
     return moved

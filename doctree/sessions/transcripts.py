@@ -66,9 +66,10 @@ class Message:
 
 @dataclass(frozen=True)
 class Transcript:
-    """A parsed transcript: its agent (the owner), the session and its messages in order."""
+    """A parsed transcript: its owner (the agent whose conversation it is, the header's
+    `agent:` line), the session and its messages in order."""
 
-    agent: str
+    owner: str
     session_id: str
     started: str | None = None
     ended: str | None = None
@@ -78,7 +79,7 @@ class Transcript:
         """This transcript as markdown."""
         return format_transcript(
             self.messages,
-            agent=self.agent,
+            owner=self.owner,
             session_id=self.session_id,
             started=self.started,
             ended=self.ended,
@@ -86,7 +87,7 @@ class Transcript:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "agent": self.agent,
+            "owner": self.owner,
             "session_id": self.session_id,
             "started": self.started,
             "ended": self.ended,
@@ -142,7 +143,7 @@ def _as_message(m: Any) -> Message:
 def format_transcript(
     messages: Iterable[Any],
     *,
-    agent: str,
+    owner: str,
     session_id: str,
     started: str | None = None,
     ended: str | None = None,
@@ -154,14 +155,14 @@ def format_transcript(
     fence (or, for text no fence can hold, a `json-verbatim` fence with a JSON string).
     """
     msgs = [_as_message(m) for m in messages]
-    _check_header_value("agent", agent)
+    _check_header_value("agent", owner)
     _check_header_value("session", session_id)
     if started is None and msgs:
         started = msgs[0].time
     if ended is None and msgs:
         ended = msgs[-1].time
     out = [f"# Transcript of session {session_id}", ""]
-    out.append(f"- agent: {agent}")
+    out.append(f"- agent: {owner}")
     out.append(f"- session: {session_id}")
     if started is not None:
         out.append(f"- started: {check_time(started)}")
@@ -177,7 +178,7 @@ def format_transcript(
 def transcript_of(
     messages: Iterable[Any],
     *,
-    agent: str,
+    owner: str,
     session_id: str,
     started: str | None = None,
     ended: str | None = None,
@@ -191,7 +192,7 @@ def transcript_of(
     if ended is None and msgs:
         ended = msgs[-1].time
     return Transcript(
-        agent=agent, session_id=session_id, started=started, ended=ended, messages=msgs
+        owner=owner, session_id=session_id, started=started, ended=ended, messages=msgs
     )
 
 
@@ -377,7 +378,7 @@ def parse_transcript(text: str, source: str = "<transcript>", *, _md: Any = None
         messages.append(Message(kind, time, content))
 
     return Transcript(
-        agent=fields["agent"],
+        owner=fields["agent"],
         session_id=fields["session"],
         started=fields.get("started"),
         ended=fields.get("ended"),

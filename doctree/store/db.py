@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import importlib
 import os
 import re
 import sqlite3
@@ -23,14 +22,14 @@ from doctree.store.backends import (
 )
 from doctree.store.backends.sqlite import SqliteConnection
 from doctree.store.encoding import decode
-from doctree.store.migrations import migration_sha256, migrations
+from doctree.store.migrations import (
+    edited_migration_error,
+    migration_sha256,
+    migrations,
+    unknown_migrations_error,
+)
 
 CACHE_KIB = 32 * 1024
-# Migrations that convert existing data after their SQL, in Python: name -> module:function.
-# The function is called on every open once the migration is recorded; it must return at
-# once when there is nothing left to do, and work in batches that each commit, so that an
-# interrupted conversion resumes on the next open.
-DATA_STEPS = {"010_compact_versions": "doctree.store.compact:convert"}
 
 
 def default_db_path() -> Path | str:
@@ -177,7 +176,7 @@ def connect(
 
 def register_functions(conn: Any) -> None:
     """The SQL functions the SQLite schema uses: `doctree_body`, with which the full-text
-    index's view `documents_text` decodes stored bodies (migration 010)."""
+    index's view `documents_text` decodes stored bodies."""
     if dialect_of(conn).name != "sqlite":
         return
     conn.create_function("doctree_body", 1, _decode_body, deterministic=True)
@@ -208,7 +207,7 @@ def check_doctree_database(conn: sqlite3.Connection, path: str | os.PathLike[str
         )
 
 
-def compact_file(conn: Any) -> tuple[bool, str | None]:
+def vacuum_file(conn: Any) -> tuple[bool, str | None]:
     """Rewrite the database file without its free pages and free space (VACUUM), then
     checkpoint the WAL into it and truncate the WAL: text deleted before leaves no copy in
     either file. (True, None) when done; (False, why) when another connection kept it from
@@ -217,12 +216,12 @@ def compact_file(conn: Any) -> tuple[bool, str | None]:
     if dialect_of(conn).name == "postgresql":
         from doctree.store.backends import postgres
 
-        return postgres.compact_database(conn)
+        return postgres.vacuum_database(conn)
     try:
         conn.execute("VACUUM")
         busy, _, _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
     except sqlite3.OperationalError as e:
-        return False, f"the database file was not compacted ({e}); run forget again later"
+        return False, f"the database file was not vacuumed ({e}); run forget again later"
     if busy:
         return False, "the WAL was not checkpointed: another process is reading; it will be"
     return True, None
@@ -232,83 +231,38 @@ def applied_migrations(conn: sqlite3.Connection) -> list[str]:
     """Names of the migrations recorded in the database, in order."""
     conn.execute(
         "CREATE TABLE IF NOT EXISTS doctree_migrations ("
-        " number INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+        " number INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL,"
+        " sha256 TEXT NOT NULL)"
     )
     return [r[0] for r in conn.execute("SELECT name FROM doctree_migrations ORDER BY number")]
 
 
-def _records_sha256(conn: sqlite3.Connection) -> bool:
-    """Whether `doctree_migrations` has its `sha256` column yet (migration 011)."""
-    return any(
-        r[0] == "sha256"
-        for r in conn.execute("SELECT name FROM pragma_table_info('doctree_migrations')")
-    )
-
-
-def _check_checksums(conn: sqlite3.Connection, known: list[tuple[int, str, str]]) -> None:
-    """Refuse a database that applied a migration whose file has changed since."""
-    if not _records_sha256(conn):
-        return
-    current = {name: migration_sha256(sql) for _, name, sql in known}
-    for name, recorded in conn.execute(
-        "SELECT name, sha256 FROM doctree_migrations WHERE sha256 IS NOT NULL ORDER BY number"
-    ):
-        if name in current and current[name] != recorded:
-            raise SchemaError(
-                f"migration {name!r} was applied with sha256 {recorded[:12]}... but the file "
-                f"shipped now has {current[name][:12]}...; an applied migration must never be "
-                "edited (restore the file and put the change in a new migration)"
-            )
-
-
-def _record_checksums(conn: sqlite3.Connection, known: list[tuple[int, str, str]]) -> None:
-    """Record the sha256 of applied migrations that have none yet (applied before 011)."""
-    if (
-        not _records_sha256(conn)
-        or not conn.execute(
-            "SELECT 1 FROM doctree_migrations WHERE sha256 IS NULL LIMIT 1"
-        ).fetchone()
-    ):
-        return
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        conn.executemany(
-            "UPDATE doctree_migrations SET sha256 = ? WHERE name = ? AND sha256 IS NULL",
-            [(migration_sha256(sql), name) for _, name, sql in known],
-        )
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-
-
 def apply_migrations(
-    conn: sqlite3.Connection,
-    *,
-    upto: int | None = None,
-    available: list[tuple[int, str, str]] | None = None,
+    conn: sqlite3.Connection, *, available: list[tuple[int, str, str]] | None = None
 ) -> list[str]:
-    """Apply every migration not yet recorded, each in its own transaction. Returns names applied.
+    """Apply every migration not yet recorded, each in its own transaction, recording the
+    sha256 of its file. Returns the names applied.
 
     A database that records a migration this code does not know is newer than the code, and
     is refused rather than guessed at, and so is one that applied a migration whose file has
-    changed since (its recorded sha256 differs). `upto` stops after that number (to build an older
-    database); `available` replaces the shipped migrations (for tests).
+    changed since (its recorded sha256 differs). `available` replaces the shipped migrations
+    (for tests).
     """
     known = migrations() if available is None else available
     register_functions(conn)
-    known_names = {name for _, name, _ in known}
     done = set(applied_migrations(conn))
-    unknown = sorted(done - known_names)
+    unknown = sorted(done - {name for _, name, _ in known})
     if unknown:
-        raise SchemaError(
-            f"database schema is newer than this doctree (unknown migrations {unknown}); "
-            "upgrade doctree to open it"
-        )
-    _check_checksums(conn, known)
+        raise unknown_migrations_error(unknown)
+    current = {name: migration_sha256(sql) for _, name, sql in known}
+    for name, recorded in conn.execute(
+        "SELECT name, sha256 FROM doctree_migrations ORDER BY number"
+    ).fetchall():
+        if current[name] != recorded:
+            raise edited_migration_error(name, recorded, current[name])
     applied = []
     for number, name, sql in known:
-        if name in done or (upto is not None and number > upto):
+        if name in done:
             continue
         conn.execute("BEGIN IMMEDIATE")
         try:
@@ -321,22 +275,15 @@ def apply_migrations(
             for statement in _statements(sql):
                 conn.execute(statement)
             conn.execute(
-                "INSERT INTO doctree_migrations (number, name, applied_at) "
-                "VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
-                (number, name),
+                "INSERT INTO doctree_migrations (number, name, applied_at, sha256) "
+                "VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?)",
+                (number, name, current[name]),
             )
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
             raise
         applied.append(name)
-    _record_checksums(conn, known)
-    if available is None:
-        recorded = set(applied_migrations(conn))
-        for name, target in DATA_STEPS.items():
-            if name in recorded:
-                module, function = target.split(":")
-                getattr(importlib.import_module(module), function)(conn)
     return applied
 
 

@@ -108,14 +108,6 @@ def decode(value: bytes, base: str | None) -> str:
     raise EncodingError(f"unknown body encoding {kind}")
 
 
-def decode_chain(values: Iterable[bytes | None]) -> str | None:
-    """The text of the last of consecutive versions' values (None: it was redacted)."""
-    text: str | None = None
-    for value in values:
-        text = None if value is None else decode(value, text)
-    return text
-
-
 def decode_sequence(pairs: Iterable[tuple[int, bytes | None]]) -> Iterator[tuple[int, str | None]]:
     """(version, text) for consecutive (version, value) pairs, rebuilt in one pass.
 

@@ -1,5 +1,8 @@
 """The numbered migration files of each backend: `migrations/NNN_name.sql` (SQLite) and
-`migrations/postgresql/NNN_name.sql`, read in order, and the checksum recorded for each."""
+`migrations/postgresql/NNN_name.sql`, read in order, and the checksum recorded for each.
+
+Each backend starts from `001_baseline.sql`, the 0.1.0 schema; every later change is a new
+file appended after it, never an edit of an applied one (its sha256 is checked on open)."""
 
 from __future__ import annotations
 
@@ -36,3 +39,21 @@ def migrations(directory: Path | None = None) -> list[tuple[int, str, str]]:
 def migration_sha256(sql: str) -> str:
     """The checksum recorded for a migration: sha256 of its text as UTF-8."""
     return hashlib.sha256(sql.encode("utf-8")).hexdigest()
+
+
+def unknown_migrations_error(unknown: list[str]) -> SchemaError:
+    """The refusal of a database that recorded migrations this doctree does not ship."""
+    return SchemaError(
+        f"database schema is newer than this doctree (unknown migrations {unknown}); "
+        "upgrade doctree to open it (a database made before the 0.1.0 schema, whose "
+        "migrations were squashed into 001_baseline, cannot be opened: make a new one)"
+    )
+
+
+def edited_migration_error(name: str, recorded: str, shipped: str) -> SchemaError:
+    """The refusal of a database that applied a migration whose file has changed since."""
+    return SchemaError(
+        f"migration {name!r} was applied with sha256 {recorded[:12]}... but the file "
+        f"shipped now has {shipped[:12]}...; an applied migration must never be "
+        "edited (restore the file and put the change in a new migration)"
+    )

@@ -10,15 +10,15 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from doctree.errors import TitleError, UserError
+from doctree.errors import ArgumentError, TitleError, UserError
 from doctree.store.paths import HOME, invisible_character, name_of, require_text, strip_invisible
 from doctree.store.references import split_frontmatter
-from doctree.store.secrets import redact_text
+from doctree.store.secrets import mask_text
 
 DEFAULT_MAX_BODY_BYTES = 100_000
 MAX_TITLE_BYTES = 1_024
@@ -77,30 +77,38 @@ class Actor:
 @dataclass(frozen=True)
 class Provenance:
     """Where a change comes from, recorded on every version it makes: its actor, and the
-    session and memory-agent run it was made in (None outside them)."""
+    session and memory-agent run it was made in (None outside them). Every write method
+    takes it as its one keyword `provenance=`; no actor means the owner agent itself
+    (`agent:<owner>`)."""
 
-    actor: Actor
+    actor: Actor | None = None
     session: str | None = None
     run: int | None = None
 
-
-def provenance_of(
-    owner: str,
-    provenance: Provenance | None,
-    actor: Actor | None,
-    session_id: str | None,
-    run_id: int | None,
-) -> Provenance:
-    """A write's provenance: given whole, or as actor, session_id and run_id (the actor
-    defaults to the owner agent itself)."""
-    if provenance is not None:
-        if actor is not None or session_id is not None or run_id is not None:
-            raise UserError(
-                "give a write's provenance either as provenance= or as actor=, "
-                "session_id=, run_id=, not both"
+    def __post_init__(self) -> None:
+        if self.actor is not None and not isinstance(self.actor, Actor):
+            raise ArgumentError("Provenance", "actor", self.actor, "an Actor or None")
+        if self.session is not None and not isinstance(self.session, str):
+            raise ArgumentError("Provenance", "session", self.session, "text (str) or None")
+        if self.run is not None and (
+            isinstance(self.run, bool) or not isinstance(self.run, int) or not 0 < self.run < 2**63
+        ):
+            raise ArgumentError(
+                "Provenance", "run", self.run, "a run id (a whole number > 0) or None"
             )
-        return provenance
-    return Provenance(actor if actor is not None else Actor("agent", owner), session_id, run_id)
+
+    def actor_for(self, owner: str) -> Actor:
+        """The actor of the change: the one given, else the owner agent itself."""
+        return self.actor if self.actor is not None else Actor("agent", owner)
+
+
+def provenance_of(owner: str, provenance: Provenance | None) -> Provenance:
+    """A write's provenance with its actor filled in (the owner agent itself if none)."""
+    if provenance is None:
+        return Provenance(Actor("agent", owner))
+    if provenance.actor is None:
+        return Provenance(Actor("agent", owner), provenance.session, provenance.run)
+    return provenance
 
 
 @dataclass
@@ -174,6 +182,21 @@ class Reference:
 
     def to_dict(self) -> dict[str, Any]:
         return self.__dict__.copy()
+
+
+@dataclass(frozen=True)
+class PassageSearch:
+    """A search of one owner's passages in an index: `match` (an FTS5 expression), the SQL
+    that narrows it further (`scope`, appended to the WHERE clause, with its
+    `scope_params`), how many rows at most, and the weight of each field (text, context,
+    speaker, dates)."""
+
+    match: str
+    owner: str
+    limit: int
+    weights: tuple[float, float, float, float]
+    scope: str = ""
+    scope_params: Sequence[Any] = ()
 
 
 @dataclass
@@ -257,7 +280,7 @@ def check_title(path: str, title: object) -> str:
         raise TitleError(path, f"{hidden} is not allowed in a title")
     if size > MAX_TITLE_BYTES:
         raise TitleError(path, f"is {size:,} bytes; a title may be at most {MAX_TITLE_BYTES:,}")
-    return redact_text(title)
+    return mask_text(title)
 
 
 def check_declared_title(path: str, body: str) -> None:

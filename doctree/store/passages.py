@@ -2,9 +2,9 @@
 
 Retrieval cuts documents into passages (`doctree.memory.retrieval` decides how); this module only
 stores them and searches them. The index is derived data: every change of a document puts it in `passage_pending` (triggers of
-migration 009), and it is cut again when the index next catches up — at hand-over, after the
+the baseline migration), and it is cut again when the index next catches up — at hand-over, after the
 memory agent's run, or by the next retrieval, which then does only the work of the changes
-since. All SQL for passages lives here (migrations 007, 009 and 014).
+since. All SQL for passages lives here.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from doctree.errors import NotFoundError
 from doctree.store.backends import dialect_of, is_connection
 from doctree.store.documents import DEFAULT_MAX_BODY_BYTES, DocumentsRepository
+from doctree.store.model import PassageSearch
 from doctree.store.paths import HOME
 
 
@@ -26,7 +27,7 @@ class PassageRow:
     seq: int
     text: str
     words: int
-    context: str = ""
+    surroundings: str = ""
     speaker: str | None = None
     day: str | None = None
     dates: str = ""
@@ -64,7 +65,7 @@ def _scope(under: str) -> tuple[str, list[str]]:
 
 
 class PassageIndex:
-    """Passages of every owner's documents in one database (migrations 007 and 014).
+    """Passages of every owner's documents in one database (see migrations/001_baseline.sql).
 
     Give it the store (or, as before, the store's connection: it is wrapped in one).
     """
@@ -78,7 +79,7 @@ class PassageIndex:
     def stale(self, owner: str) -> tuple[list[StaleDocument], list[int]]:
         """Documents to (re)cut into passages, and ids of deleted documents to `drop`.
 
-        Read from `passage_pending` (migration 009), which triggers fill on every change of a
+        Read from `passage_pending`, which triggers fill on every change of a
         document and the index empties as it catches up: the cost is that of the changes
         since, never a read of every document. A live document is stale when it was never
         cut into passages or has a newer version since; a deleted one is to be dropped until
@@ -160,7 +161,7 @@ class PassageIndex:
              int(r.timed))
             for r in rows
         ]  # fmt: skip
-        fields = [(r.text, r.context, r.speaker or "", r.dates) for r in rows]
+        fields = [(r.text, r.surroundings, r.speaker or "", r.dates) for r in rows]
         inline = [dialect.passage_index_value("passages", *f) for f in fields]
         if inline and inline[0] is not None:
             # The index is a column of the row: every passage in one batch of INSERTs.
@@ -184,7 +185,7 @@ class PassageIndex:
         weights: tuple[float, float, float, float] = (1.0, 0.3, 0.5, 1.0),
     ) -> list[PassageHit]:
         """Passages matching an FTS5 expression, best first, BM25 weighted per column
-        (text, context, speaker, dates)."""
+        (text, surroundings, speaker, dates)."""
         if not match:
             return []
         scope, params = _scope(under)
@@ -193,12 +194,7 @@ class PassageIndex:
             "passages",
             "c.id, c.document_id, c.path, c.seq, c.speaker, c.day, c.heading, c.text, c.words,"
             " c.timed",
-            match,
-            owner,
-            scope,
-            params,
-            int(limit),
-            weights,
+            PassageSearch(match, owner, int(limit), weights, scope, params),
         )
         return [_hit(r, r[10]) for r in rows]
 

@@ -11,7 +11,7 @@ import re
 import unicodedata
 
 from doctree.errors import NotTextError, PathError, UserError
-from doctree.store.secrets import SHORTEST_IN_A_SLUG, path_secret, redact
+from doctree.store.secrets import SHORTEST_IN_A_SLUG, mask, path_secret
 
 HOME = "~"
 MAX_SEGMENTS = 20
@@ -37,7 +37,7 @@ def normalize_path(path: object) -> str:
         return _without_secret(_normalize_checked(path))
     except PathError as e:
         if isinstance(e.path, str) and (named := path_secret(e.path))[1]:
-            raise PathError(named[0], redact(e.rule)[0]) from None  # the error repeats no secret
+            raise PathError(named[0], mask(e.rule)[0]) from None  # the error repeats no secret
         raise
 
 
@@ -239,7 +239,7 @@ def ancestors(path: str) -> list[str]:
 def slugify(text: str, max_len: int = 80) -> str:
     """Make a slug segment out of free text ('Alice Smith' -> 'alice-smith'); a secret in
     the text becomes its kind ('secret-github-token'), never part of the slug."""
-    text = redact(text, replace=lambda kind: f" secret-{kind} ")[0]
+    text = mask(text, replace=lambda kind: f" secret-{kind} ")[0]
     text = unicodedata.normalize("NFC", text).strip().lower()
     text = re.sub(r"[^\w.\-]+", "-", text, flags=re.UNICODE)
     text = re.sub(r"-{2,}", "-", text).strip("-._")

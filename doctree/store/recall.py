@@ -5,7 +5,7 @@ record (long records cut at sentence ends), with the session it belongs to, its 
 its time — whatever the agent chose to write; word for word except secrets, which are
 stored as their markers (`doctree.store.secrets`). `doctree.memory.recall` decides how records
 become passages and how passages are ranked and shown; this module only stores, searches and
-erases them. All SQL for recall lives here (migration 009).
+erases them. All SQL for recall lives here.
 """
 
 from __future__ import annotations
@@ -15,13 +15,14 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from doctree.store.backends import dialect_of
-from doctree.store.secrets import redact_text
+from doctree.store.model import PassageSearch
+from doctree.store.secrets import mask_text
 
 
 @dataclass(frozen=True)
 class RecallRow:
     """One passage to store: its place in the session, who said it and when, and what helps
-    find it (`context`: the records around it; `dates`: date tokens)."""
+    find it (`surroundings`: the records around it; `dates`: date tokens)."""
 
     record: str
     piece: int
@@ -30,7 +31,7 @@ class RecallRow:
     day: str | None
     text: str
     words: int
-    context: str = ""
+    surroundings: str = ""
     dates: str = ""
 
 
@@ -58,7 +59,7 @@ def _hit(row: Sequence, score: float = 0.0) -> RecallHit:
 
 
 class RecallIndex:
-    """Recall passages of every owner in one SQLite database (tables of migration 009)."""
+    """Recall passages of every owner in one SQLite database (see migrations/001_baseline.sql)."""
 
     def __init__(self, conn: sqlite3.Connection):
         self.conn = conn
@@ -69,7 +70,9 @@ class RecallIndex:
         caller's transaction when one is open."""
         dialect = dialect_of(self.conn)
         # no passage stores a secret, whoever built it (`doctree.store.secrets`)
-        rows = [replace(r, text=redact_text(r.text), context=redact_text(r.context)) for r in rows]
+        rows = [
+            replace(r, text=mask_text(r.text), surroundings=mask_text(r.surroundings)) for r in rows
+        ]
         insert = (
             "INSERT INTO recall_passages (owner, session_id, record, piece,"
             " speaker, time, day, text, words{}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?{})"
@@ -79,7 +82,7 @@ class RecallIndex:
             (owner, session_id, r.record, r.piece, r.speaker, r.time, r.day, r.text, r.words)
             for r in rows
         ]
-        fields = [(r.text, r.context, r.speaker, r.dates) for r in rows]
+        fields = [(r.text, r.surroundings, r.speaker, r.dates) for r in rows]
         inline = [dialect.passage_index_value("recall", *f) for f in fields]
         if inline and inline[0] is not None:
             # The index is a column of the row: every passage in one batch of INSERTs.
@@ -106,11 +109,11 @@ class RecallIndex:
         weights: tuple[float, float, float, float] = (1.0, 0.3, 0.0, 1.0),
     ) -> list[RecallHit]:
         """Passages matching an FTS5 expression, best first, BM25 weighted per column
-        (text, context, speaker, dates)."""
+        (text, surroundings, speaker, dates)."""
         if not match:
             return []
         rows = dialect_of(self.conn).search_passages(
-            self.conn, "recall", _COLUMNS, match, owner, "", (), int(limit), weights
+            self.conn, "recall", _COLUMNS, PassageSearch(match, owner, int(limit), weights)
         )
         return [_hit(r, r[9]) for r in rows]
 
@@ -134,12 +137,12 @@ class RecallIndex:
         self,
         owner: str,
         texts: dict[int, tuple[str, int]],
-        context_map: Callable[[str], str],
+        surroundings_map: Callable[[str], str],
         removed: Sequence[str],
     ) -> int:
         """Erase text from `owner`'s passages in place: the passages in `texts` (id: new
-        text, its words) get their new text, and every index entry its context without the
-        erased text (see `Dialect.rewrite_passage_index`). Returns how many contexts
+        text, its words) get their new text, and every index entry its surroundings without the
+        erased text (see `Dialect.rewrite_passage_index`). Returns how many surroundings
         changed. Joins the caller's transaction when one is open."""
         for i, (text, words) in texts.items():
             self.conn.execute(
@@ -147,7 +150,12 @@ class RecallIndex:
             )
         dialect = dialect_of(self.conn)
         changed = dialect.rewrite_passage_index(
-            self.conn, "recall", owner, {i: t for i, (t, _) in texts.items()}, context_map, removed
+            self.conn,
+            "recall",
+            owner,
+            {i: t for i, (t, _) in texts.items()},
+            surroundings_map,
+            removed,
         )
         dialect.optimize_passage_index(self.conn, "recall")
         return changed

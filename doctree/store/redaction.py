@@ -48,9 +48,6 @@ class Redaction:
         path: str,
         version: int,
         *,
-        actor: Actor | None = None,
-        session_id: str | None = None,
-        run_id: int | None = None,
         provenance: Provenance | None = None,
     ) -> Version:
         """Erase the content of one version of the document at `path` (the live one, else
@@ -61,7 +58,7 @@ class Redaction:
             return self.erase_version_by_id(
                 row["id"],
                 version,
-                provenance=provenance_of(owner, provenance, actor, session_id, run_id),
+                provenance=provenance_of(owner, provenance),
             )
 
     def erase_version_by_id(
@@ -69,9 +66,6 @@ class Redaction:
         document_id: int,
         version: int,
         *,
-        actor: Actor | None = None,
-        session_id: str | None = None,
-        run_id: int | None = None,
         provenance: Provenance | None = None,
     ) -> Version:
         """Erase the content of one version; the fact of the change and who redacted it stay.
@@ -86,15 +80,17 @@ class Redaction:
             ).fetchone()
             if row is None:
                 raise NotFoundError(f"no document with id {document_id}")
-            prov = provenance_of(row["owner"], provenance, actor, session_id, run_id)
+            prov = provenance_of(row["owner"], provenance)
             target = self.reads.version(row["id"], version)
             ts = now()
-            self._erase_body(row["id"], target, ts, prov.actor)
+            self._erase_body(row["id"], target, ts, prov.actor_for(row["owner"]))
             self.conn.execute(
                 "DELETE FROM document_references WHERE source_id = ? AND version = ?",
                 (row["id"], version),
             )
-            self._erase_redaction_copies(row["id"], target.content_sha256, ts, prov.actor)
+            self._erase_redaction_copies(
+                row["id"], target.content_sha256, ts, prov.actor_for(row["owner"])
+            )
             # The current state holds this content (it is the current version, or a later
             # version that kept it): it is emptied too.
             current = version == row["version"] or row["content_sha256"] == target.content_sha256
@@ -120,7 +116,6 @@ class Redaction:
         document_id: int,
         body_map: Callable[[str], str],
         *,
-        actor: Actor | None = None,
         provenance: Provenance | None = None,
     ) -> tuple[list[int], Version | None]:
         """Pass every stored body of a document through `body_map` (which replaces exactly
@@ -140,7 +135,7 @@ class Redaction:
             ).fetchone()
             if row is None:
                 raise NotFoundError(f"no document with id {document_id}")
-            prov = provenance_of(row["owner"], provenance, actor, None, None)
+            prov = provenance_of(row["owner"], provenance)
             ts = now()
             rows = self.conn.execute(
                 "SELECT id, version, body_data FROM document_versions WHERE document_id = ?"
@@ -179,7 +174,7 @@ class Redaction:
                     self.conn.execute(
                         "UPDATE document_versions SET body_data = ?, content_sha256 = ?,"
                         " size = ?, redacted_at = ?, redacted_by = ? WHERE id = ?",
-                        (value, sha256(text), len(text.encode("utf-8")), ts, str(prov.actor),
+                        (value, sha256(text), len(text.encode("utf-8")), ts, str(prov.actor_for(row["owner"])),
                          r["id"]),
                     )  # fmt: skip
                 else:

@@ -13,8 +13,9 @@ from doctree.store.paths import normalize_path
 
 __all__ = ["WIKI_LINK", "body_links", "declared_links", "split_frontmatter"]
 
-WIKI_LINK = re.compile(r"\[\[([^\[\]|#]+)(?:#[^\[\]|]*)?(?:\|[^\[\]]*)?\]\]")
-"""A `[[target]]`, `[[target#heading]]` or `[[target|label]]` wiki link; group 1 is the target."""
+WIKI_LINK = re.compile(r"\[\[([^\[\]|#]+)(?:#[^\[\]|]*)?(?:\|([^\[\]]*))?\]\]")
+"""A `[[target]]`, `[[target#heading]]` or `[[target|label]]` wiki link; group 1 is the
+target, group 2 the label (None without one)."""
 
 
 @cache

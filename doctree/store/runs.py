@@ -24,7 +24,7 @@ from typing import Any
 
 from doctree.errors import NotFoundError, UserError
 from doctree.store.documents import now
-from doctree.store.secrets import redact_text
+from doctree.store.secrets import mask_text
 
 STATUSES = ("running", "completed", "stopped", "failed")
 
@@ -82,7 +82,7 @@ class Run:
     ended_at: str | None
     reverted_at: str | None = None  # when `doctree revert --run` (or the runtime) put it back
     reverted_by: str | None = None
-    host: str | None = None  # the process that runs it (migration 013)
+    host: str | None = None  # the process that runs it
     pid: int | None = None
 
     @property
@@ -186,7 +186,7 @@ class Runs:
         self.conn.execute(
             "UPDATE runs SET status = ?, stop_reason = ?, error = ?, ended_at = ?"
             " WHERE id = ? AND status = 'running'",
-            (status, stop_reason, redact_text(error) if error else error, now(), run_id),
+            (status, stop_reason, mask_text(error) if error else error, now(), run_id),
         )
         return self.get(run_id)
 
@@ -196,7 +196,7 @@ class Runs:
         self.conn.execute(
             "UPDATE runs SET status = 'failed', stop_reason = 'lease_lost', error = ?,"
             " ended_at = COALESCE(ended_at, ?) WHERE id = ? AND status != 'failed'",
-            (redact_text(error), now(), run_id),
+            (mask_text(error), now(), run_id),
         )
         return self.get(run_id)
 
@@ -214,7 +214,7 @@ class Runs:
         cur = self.conn.execute(
             "UPDATE runs SET status = 'failed', stop_reason = 'orphaned', error = ?,"
             " ended_at = ? WHERE id = ? AND status = 'running'",
-            (redact_text(reason), now(), run_id),
+            (mask_text(reason), now(), run_id),
         )
         return cur.rowcount == 1
 

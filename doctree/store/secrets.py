@@ -15,8 +15,8 @@ library's entropy plugins flag commit hashes, digests and base64 images in prose
 pattern plugins miss most secrets pasted in sentences ("my password is ...").
 
     find_secrets(text)   -> [Secret(kind, start, end), ...]
-    redact(text)         -> (text with each secret replaced by its marker, [Secret, ...])
-    redact_value(value)  -> a JSON-like value with every string in it redacted
+    mask(text)         -> (text with each secret replaced by its marker, [Secret, ...])
+    mask_value(value)  -> a JSON-like value with every string in it masked
     contains_secret(text), marker(kind), markers(text), path_secret(path)
 """
 
@@ -38,9 +38,9 @@ __all__ = [
     "marker",
     "markers",
     "path_secret",
-    "redact",
-    "redact_text",
-    "redact_value",
+    "mask",
+    "mask_text",
+    "mask_value",
     "slug",
 ]
 
@@ -296,7 +296,7 @@ def markers(text: str) -> list[Secret]:
     return [Secret(m.group(1), m.start(), m.end()) for m in _MARKER.finditer(text)]
 
 
-def redact(text: str, *, replace: Any = marker) -> tuple[str, list[Secret]]:
+def mask(text: str, *, replace: Any = marker) -> tuple[str, list[Secret]]:
     """`text` with every secret replaced by `replace(kind)` (its marker), and the secrets."""
     found = find_secrets(text)
     if not found:
@@ -310,23 +310,23 @@ def redact(text: str, *, replace: Any = marker) -> tuple[str, list[Secret]]:
     return "".join(out), found
 
 
-def redact_text(text: str) -> str:
+def mask_text(text: str) -> str:
     """`text` with every secret replaced by its marker."""
-    return redact(text)[0]
+    return mask(text)[0]
 
 
-def redact_value(value: Any) -> Any:
-    """A JSON-like value (str, list, dict, numbers) with every string in it redacted, keys
+def mask_value(value: Any) -> Any:
+    """A JSON-like value (str, list, dict, numbers) with every string in it masked, keys
     included; the same object when nothing changed."""
     if isinstance(value, str):
-        return redact(value)[0]
+        return mask(value)[0]
     if isinstance(value, dict):
-        items = [(redact_value(k), redact_value(v)) for k, v in value.items()]
+        items = [(mask_value(k), mask_value(v)) for k, v in value.items()]
         if all(k is k0 and v is v0 for (k, v), (k0, v0) in zip(items, value.items(), strict=True)):
             return value
         return dict(items)
     if isinstance(value, list | tuple):
-        out = [redact_value(v) for v in value]
+        out = [mask_value(v) for v in value]
         return value if all(a is b for a, b in zip(out, value, strict=True)) else type(value)(out)
     return value
 
@@ -341,4 +341,4 @@ def path_secret(path: str) -> tuple[str, list[Secret]]:
     """The path with each secret in it spelled as a slug (`secret-aws-access-key`), and the
     secrets found; `(path, [])` when it holds none. Paths holding one are refused by the
     store (`doctree.store.paths.normalize_path`), and this is the name the refusal shows."""
-    return redact(path, replace=slug)
+    return mask(path, replace=slug)

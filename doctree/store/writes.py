@@ -21,7 +21,6 @@ from doctree.store.core import Core
 from doctree.store.frontmatter import frontmatter_problem
 from doctree.store.model import (
     HEADING,
-    Actor,
     Document,
     Provenance,
     check_declared_title,
@@ -42,7 +41,7 @@ from doctree.store.paths import (
 )
 from doctree.store.reads import Reads
 from doctree.store.rows import any_row, body_of, live_row, live_rows, require, to_document
-from doctree.store.secrets import redact_text
+from doctree.store.secrets import mask_text
 from doctree.timeutil import now_iso as now
 
 _KEEP = object()  # "leave the parent as it is" in new_version
@@ -68,9 +67,6 @@ class Writes:
         links: list[str] | None = None,
         expected_version: int | None = None,
         content_sha256: str | None = None,
-        actor: Actor | None = None,
-        session_id: str | None = None,
-        run_id: int | None = None,
         provenance: Provenance | None = None,
     ) -> Document:
         """Create or replace the document at `path`; missing parents are created empty.
@@ -87,7 +83,7 @@ class Writes:
         if title is not None:
             title = check_title(path, title)
         declared = [normalize_path(p) for p in links] if links is not None else None
-        prov = provenance_of(owner, provenance, actor, session_id, run_id)
+        prov = provenance_of(owner, provenance)
         with self.core.writing():
             anc = ancestors(path)
             rows = live_rows(self.conn, owner, [*anc, path]) if anc else {}
@@ -140,9 +136,6 @@ class Writes:
         replace_all: bool = False,
         expected_version: int | None = None,
         content_sha256: str | None = None,
-        actor: Actor | None = None,
-        session_id: str | None = None,
-        run_id: int | None = None,
         provenance: Provenance | None = None,
     ) -> Document:
         """Replace an exact string in the body. It must occur exactly once unless replace_all."""
@@ -171,7 +164,7 @@ class Writes:
                 path,
                 body,
                 expected_version=row["version"],
-                provenance=provenance_of(owner, provenance, actor, session_id, run_id),
+                provenance=provenance_of(owner, provenance),
             )
 
     def move(
@@ -181,9 +174,6 @@ class Writes:
         new_path: str,
         *,
         expected_version: int | None = None,
-        actor: Actor | None = None,
-        session_id: str | None = None,
-        run_id: int | None = None,
         provenance: Provenance | None = None,
     ) -> list[Document]:
         """Move a document and its subtree. Ids are kept, so references to them survive."""
@@ -193,7 +183,7 @@ class Writes:
             raise PathError(HOME, "the home '~' cannot be moved or replaced")
         if is_under(new_path, path):
             raise PathError(new_path, f"cannot move {path!r} into itself")
-        prov = provenance_of(owner, provenance, actor, session_id, run_id)
+        prov = provenance_of(owner, provenance)
         with self.core.writing():
             row = require(self.conn, owner, path)
             self._check_precondition(path, row, expected_version, None)
@@ -238,16 +228,13 @@ class Writes:
         recursive: bool = False,
         expected_version: int | None = None,
         content_sha256: str | None = None,
-        actor: Actor | None = None,
-        session_id: str | None = None,
-        run_id: int | None = None,
         provenance: Provenance | None = None,
     ) -> list[Document]:
         """Delete a document (a tombstone version; history stays). Children need recursive."""
         owner, path = validate_owner(owner), normalize_path(path)
         if path == HOME:
             raise PathError(path, "the home '~' cannot be deleted")
-        prov = provenance_of(owner, provenance, actor, session_id, run_id)
+        prov = provenance_of(owner, provenance)
         with self.core.writing():
             row = require(self.conn, owner, path)
             self._check_precondition(path, row, expected_version, content_sha256)
@@ -286,9 +273,6 @@ class Writes:
         path: str,
         version: int,
         *,
-        actor: Actor | None = None,
-        session_id: str | None = None,
-        run_id: int | None = None,
         provenance: Provenance | None = None,
     ) -> Document:
         """Write a new version with the content of an earlier one; undeletes a deleted document.
@@ -296,7 +280,7 @@ class Writes:
         `path` names the live document, or else the one most recently deleted at that path.
         """
         owner, path = validate_owner(owner), normalize_path(path)
-        prov = provenance_of(owner, provenance, actor, session_id, run_id)
+        prov = provenance_of(owner, provenance)
         with self.core.writing():
             row = any_row(self.conn, owner, path)
             old = self.reads.version(row["id"], version)
@@ -474,7 +458,7 @@ class Writes:
             if problem := frontmatter_problem(body):
                 raise UserError(f"body of {path!r}: {problem}")
             check_declared_title(path, body)
-        return redact_text(body)
+        return mask_text(body)
 
     def _insert_version(
         self,
@@ -512,8 +496,8 @@ class Writes:
                 encoding.encode(body, base, version, full),
                 digest,
                 size,
-                prov.actor.kind,
-                prov.actor.id,
+                prov.actor_for(owner).kind,
+                prov.actor_for(owner).id,
                 prov.session,
                 prov.run,
                 links_json,

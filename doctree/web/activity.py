@@ -18,7 +18,8 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from doctree.errors import NotFoundError, UserError
-from doctree.store.documents import Version, unified_diff
+from doctree.store.changes import changes_by_document
+from doctree.store.documents import Provenance, Version, unified_diff
 from doctree.store.paths import HOME
 from doctree.web.html import doc_url, pager
 from doctree.web.inspector import Inspector
@@ -80,13 +81,14 @@ def changes(
     """One change per document the run changed; with `controls`, the label of a button
     putting that one document back as it was before the run."""
     out = []
-    for doc_id, vs in _by_document(versions).items():
-        last = vs[-1]
-        before = _before(ins, doc_id, vs)
-        a_body = (before.body or "") if before and not before.deleted else ""
-        a_label = f"{before.path}@{before.version}" if before else "/dev/null"
-        b_body = "" if last.deleted else (last.body or "")
-        text = unified_diff(a_body, b_body, a_label, f"{last.path}@{last.version}")
+    for change in changes_by_document(ins.repo, versions):
+        doc_id, vs, last, before, text = (
+            change.document_id,
+            change.versions,
+            change.last,
+            change.before,
+            change.diff,
+        )
         now = ins.repo.read_by_id(doc_id)
         later = _later(ins, doc_id, run.id, last.version) if now.version > last.version else []
         label = None
@@ -242,9 +244,11 @@ def revert_document(ins: Inspector, request: Request, form: FormData) -> Respons
     if not _restorable(before, now):
         raise UserError(f"{now.path}: already as it was before run {run_id}")
     if before is None or before.deleted:
-        ins.repo.delete(ins.owner, now.path, actor=ins.actor, expected_version=now.version)
+        ins.repo.delete(
+            ins.owner, now.path, provenance=Provenance(ins.actor), expected_version=now.version
+        )
         return RedirectResponse(doc_url("history", now.path), status_code=303)
-    doc = ins.repo.restore(ins.owner, now.path, before.version, actor=ins.actor)
+    doc = ins.repo.restore(ins.owner, now.path, before.version, provenance=Provenance(ins.actor))
     return RedirectResponse(doc_url("doc", doc.path, restored=1), status_code=303)
 
 
@@ -288,5 +292,5 @@ def given(ins: Inspector, r: Any) -> Given | str | None:
     if s is None:
         return str(r.session_id)
     records = sessions.history(s.id, after_id=r.first_history_id - 1, until_id=r.last_history_id)
-    text = format_transcript(records, agent=s.agent.owner, session_id=s.id)
+    text = format_transcript(records, owner=s.agent.owner, session_id=s.id)
     return Given(s.id, len(records), r.first_history_id, r.last_history_id, text)

@@ -23,6 +23,7 @@ from markupsafe import Markup
 from mdit_py_plugins.tasklists import tasklists_plugin
 
 from doctree.interop.render import human_size
+from doctree.store.references import WIKI_LINK
 
 __all__ = [
     "DiffLine",
@@ -198,7 +199,6 @@ def snippet(text: str) -> list[tuple[str, bool]]:
 
 # -- markdown -------------------------------------------------------------------------------
 
-_WIKI = re.compile(r"\[\[([^\[\]|#\n]+)(?:#[^\[\]|\n]*)?(?:\|([^\[\]\n]*))?\]\]")
 _md = MarkdownIt("gfm-like", {"html": False, "linkify": True, "typographer": False}).use(
     tasklists_plugin
 )
@@ -217,7 +217,7 @@ def render_markdown(body: str) -> Markup:
     [[wiki]] links to the inspector's page of the target. markdown-it escapes every piece of
     text and attribute it writes, and refuses `javascript:` and other unsafe link schemes,
     so its output is the one value the templates take as markup."""
-    tokens = _md.parse(_WIKI.sub(_wiki_to_link, body))
+    tokens = _md.parse(WIKI_LINK.sub(_wiki_to_link, body))
     for tok in tokens:
         style = str(tok.attrGet("style") or "")
         if tok.type in ("th_open", "td_open") and style.startswith("text-align:"):

@@ -94,11 +94,6 @@ def check_token(token: str) -> str:
     return token
 
 
-def new_token() -> str:
-    """A token of 256 bits, url-safe."""
-    return secrets.token_urlsafe(32)
-
-
 # -- sessions ------------------------------------------------------------------------------
 
 

@@ -15,7 +15,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from doctree.errors import NotFoundError, UserError
-from doctree.store.documents import Version, parse_time
+from doctree.store.documents import Provenance, Version, parse_time
 from doctree.store.paths import HOME, normalize_path
 from doctree.web.html import doc_url, pager
 from doctree.web.inspector import Inspector
@@ -267,7 +267,7 @@ def restore(ins: Inspector, request: Request, form: FormData) -> Response:
         number = int(raw)
     except ValueError:
         raise UserError(f"version {raw!r}: must be a whole number") from None
-    doc = ins.repo.restore(ins.owner, path, number, actor=ins.actor)
+    doc = ins.repo.restore(ins.owner, path, number, provenance=Provenance(ins.actor))
     return RedirectResponse(doc_url("doc", doc.path, restored=1), status_code=303)
 
 
@@ -472,7 +472,8 @@ def _session_id(request: Request) -> str:
 
 
 def session(ins: Inspector, request: Request) -> Response:
-    from doctree.sessions.repository import SessionsRepository, state_of
+    from doctree.sessions.repository import SessionsRepository
+    from doctree.sessions.sessions import state_of
     from doctree.store.runs import Runs
     from doctree.web.html import session_url
 

@@ -59,12 +59,12 @@ class CollectingHandler:
 
 
 def append_transcript(
-    sessions: SessionsRepository, transcript: Transcript, agent: str
+    sessions: SessionsRepository, transcript: Transcript, owner: str
 ) -> tuple[int, int]:
     """Append the transcript's records the session does not hold yet; returns
-    (appended, skipped). The session must belong to `agent`, and its history must be the
+    (appended, skipped). The session must belong to `owner`, and its history must be the
     start of the transcript (or hold all of it)."""
-    s = sessions.ensure(agent, transcript.session_id, created_at=transcript.started)
+    s = sessions.ensure(owner, transcript.session_id, created_at=transcript.started)
     existing = sessions.history(s.id)
     messages = list(transcript.messages)
     held = 0
@@ -103,7 +103,7 @@ class Replayer:
         """Replay one transcript (markdown, docs/transcripts.md) as `owner`'s (None: the
         agent the transcript names); `source` names it in messages."""
         transcript = parse_transcript(text, source=source)
-        owner = owner or transcript.agent
+        owner = owner or transcript.owner
         outcome = ReplayOutcome(source, owner, transcript.session_id, len(transcript.messages))
         try:
             outcome.appended, outcome.skipped = append_transcript(self.sessions, transcript, owner)

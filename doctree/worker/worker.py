@@ -25,12 +25,10 @@ from typing import Any, Protocol
 
 from doctree.errors import DatabaseGoneError, DatabaseUnavailableError, DoctreeError, UserError
 from doctree.memory.recall import catch_up, hand_over
-from doctree.sessions.repository import (
-    HandOverOutcome,
-    Session,
-    SessionsRepository,
-    lease_name,
-)
+from doctree.sessions.claims import lease_name
+from doctree.sessions.handover import HandOverOutcome
+from doctree.sessions.repository import SessionsRepository
+from doctree.sessions.sessions import Session
 from doctree.sessions.transcripts import Transcript, format_transcript, transcript_of
 from doctree.store import db as dbmod
 from doctree.store.backends import dialect_of, is_connection, is_database_url
@@ -399,10 +397,10 @@ class MemoryWorker:
             job = TranscriptJob(
                 owner=s.agent.owner,
                 session_id=s.id,
-                transcript=format_transcript(records, agent=s.agent.owner, session_id=s.id),
+                transcript=format_transcript(records, owner=s.agent.owner, session_id=s.id),
                 first_history_id=records[0].id,
                 last_history_id=records[-1].id,
-                parsed=transcript_of(records, agent=s.agent.owner, session_id=s.id),
+                parsed=transcript_of(records, owner=s.agent.owner, session_id=s.id),
             )
             if not self._held(name, renew=False):  # lost before the hand-over: hand nothing over
                 result.lost.append(s.id)

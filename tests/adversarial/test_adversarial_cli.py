@@ -256,7 +256,8 @@ def test_a_lock_held_past_the_timeout_is_one_line_and_stores_nothing(seeded_db, 
 def test_forget_from_the_cli_leaves_no_copy_in_transcripts_search_or_the_file(db_path):
     db = db_path
     secret = "qpwsecret77"
-    from doctree.sessions.repository import AgentDescriptor, SessionsRepository
+    from doctree.sessions.repository import SessionsRepository
+    from doctree.sessions.sessions import AgentDescriptor
 
     sessions = SessionsRepository(db)
     sessions.ensure(AgentDescriptor("agent", "main"), "s1")

@@ -18,7 +18,8 @@ from doctree.agent.runtime import MemoryAgentRuntime
 from doctree.errors import DoctreeError
 from doctree.memory.erase import forget
 from doctree.memory.retrieval import retrieve
-from doctree.sessions.repository import AgentDescriptor, SessionsRepository
+from doctree.sessions.repository import SessionsRepository
+from doctree.sessions.sessions import AgentDescriptor
 from doctree.sessions.transcripts import format_transcript
 from doctree.store.documents import DocumentsRepository
 from doctree.store.runs import Runs
@@ -52,7 +53,7 @@ def _seed_everywhere(repo: DocumentsRepository) -> str:
         "s-forget", "tool_call", {"id": "t1", "name": "note", "input": {"text": SECRET}}
     )
     records = sessions.history("s-forget")
-    transcript = format_transcript(records, agent="main", session_id="s-forget")
+    transcript = format_transcript(records, owner="main", session_id="s-forget")
     MemoryAgentRuntime(repo, backend="offline").run("main", "s-forget", transcript)
     retrieve(repo, "main", f"launch code {SECRET}", budget_words=200)  # builds passages
     runs = Runs(repo.conn)
@@ -73,7 +74,7 @@ def test_forget_leaves_no_copy_in_the_database_file(db_path):
 
     report = forget(repo, "main", SECRET)
 
-    assert report.file_compacted
+    assert report.file_vacuumed
     assert report.rewritten >= 2
     assert report.history_records >= 2
     # Every door that shows text shows it no more.
@@ -98,7 +99,7 @@ def test_forget_of_an_old_version_leaves_no_copy_in_redaction_records(repo):
     repo.write("main", "~/n", f"v2 {SECRET} again\n")
     repo.write("main", "~/n", "v3 clean\n")
 
-    forget(repo, "main", SECRET, compact_file=False)
+    forget(repo, "main", SECRET, vacuum_file=False)
 
     for v in repo.history("main", "~/n"):
         assert SECRET not in (v.body or "") + v.title + v.path
@@ -145,7 +146,7 @@ def test_forget_racing_a_writer_process_erases_every_version_that_existed(db_pat
     try:
         assert writer.stdout.readline().strip() == "ready"
         time.sleep(0.5)
-        report = forget(repo, "main", SECRET, compact_file=False)
+        report = forget(repo, "main", SECRET, vacuum_file=False)
     finally:
         writer.wait(timeout=120)
     assert writer.returncode == 0
@@ -161,7 +162,7 @@ def test_forget_under_a_path_keeps_the_tree_whole_outside_it(repo):
     repo.move("main", "~/a/x", f"~/{SECRET}/x")  # it lived under ~/a, now lives elsewhere
     repo.write("main", "~/a/y", "plain\n")
 
-    forget(repo, "main", SECRET, under="~/a", compact_file=False)
+    forget(repo, "main", SECRET, under="~/a", vacuum_file=False)
 
     doc = repo.read_by_id(repo.history("main", f"~/{SECRET}/x")[0].document_id)
     parent = repo.get("main", f"~/{SECRET}")

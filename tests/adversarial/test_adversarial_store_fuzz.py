@@ -76,7 +76,7 @@ def test_any_search_text_works_or_is_refused_cleanly(seeded, query):
 @given(pattern=hostile_text, regex=st.booleans())
 def test_forget_with_any_pattern_works_or_is_refused_cleanly(seeded, pattern, regex):
     with contextlib.suppress(DoctreeError):
-        forget(seeded, "main", pattern, regex=regex, compact_file=False)
+        forget(seeded, "main", pattern, regex=regex, vacuum_file=False)
 
 
 def test_deep_frontmatter_is_refused_with_its_own_message(repo):
@@ -142,7 +142,8 @@ def test_a_large_body_gets_a_snippet_around_the_match(repo):
 def test_session_history_with_hostile_input_works_or_is_refused_cleanly(
     repo, session_id, kind, content
 ):
-    from doctree.sessions.repository import AgentDescriptor, SessionsRepository
+    from doctree.sessions.repository import SessionsRepository
+    from doctree.sessions.sessions import AgentDescriptor
 
     sessions = SessionsRepository(repo.conn)
     try:

@@ -31,7 +31,7 @@ from doctree.agent.offline.resolve import (
     resolve_relative,
 )
 from doctree.agent.offline.segment import ADDRESSED
-from doctree.memory.secrets import Secret, redact, secret_location
+from doctree.memory.secrets import Secret, mask, secret_location
 
 _PREFERENCE = re.compile(
     r"\b(?:i|we)\s+(?:really\s+|much\s+|strongly\s+|always\s+)?"
@@ -224,7 +224,7 @@ def findings(turn: Turn, directory: Directory) -> list[Sentence]:
     ref = message_date(turn.time)
     out = []
     for raw in chosen:
-        clean, found = redact(raw)
+        clean, found = mask(raw)
         dated, rel = resolve_relative(clean, ref)
         s = Sentence(
             time=turn.time, text=dated, dates=rel, speaker="the assistant", kinds=["finding"]
@@ -247,7 +247,7 @@ def read_sentence(
     """One sentence said at `time` (on `ref`) read: secrets withheld, dates made absolute,
     a correction found, its kinds, the names in it and, given the session's `context`, the
     person its pronoun means."""
-    clean, found = redact(raw)
+    clean, found = mask(raw)
     text, rel = resolve_relative(clean, ref, past=lang.past_tense(clean))
     s = Sentence(time=time, text=text, dates=rel, speaker=speaker or "the user", raw=clean)
     if found:

@@ -22,7 +22,7 @@ from doctree.agent.offline.pageio import PageIO, RunSummary, ToolsLike
 from doctree.agent.offline.pages import Page, neutral, quote
 from doctree.agent.offline.resolve import absolute_dates, message_date, value_kind
 from doctree.memory.layout import CORRECTIONS, MEMORY_ROOT, TIER_PAGES
-from doctree.memory.secrets import redact
+from doctree.memory.secrets import mask
 from doctree.sessions.transcripts import Transcript
 from doctree.store.paths import slugify
 from doctree.timeutil import iso_week
@@ -60,7 +60,7 @@ class Writer(PageIO):
     """The pages of one session's run: read before filing, written after it."""
 
     def __init__(self, root: str, transcript: Transcript, tools: ToolsLike):
-        super().__init__(root, tools, RunSummary(transcript.agent, transcript.session_id, turns=1))
+        super().__init__(root, tools, RunSummary(transcript.owner, transcript.session_id, turns=1))
         self.t = transcript
         first = transcript.started or (transcript.messages[0].time if transcript.messages else None)
         self.start_time = first or "1970-01-01T00:00:00Z"
@@ -155,7 +155,7 @@ class Writer(PageIO):
         record = f"- {first} – {last}: {len(msgs)} messages ({kinds or 'none'})"
         if tools:
             record += f"; tools: {tools} ({a.tool_errors} error{'s' if a.tool_errors != 1 else ''})"
-        opening = redact(a.opening)[0] if a.opening else None
+        opening = mask(a.opening)[0] if a.opening else None
         # A fact with a page of its own is linked from here; the rest is listed here.
         key = [
             s
@@ -166,7 +166,7 @@ class Writer(PageIO):
 
         def change(page: Page) -> None:
             page.intro = page.intro or [
-                f"- agent: {t.agent}",
+                f"- agent: {t.owner}",
                 f"- session: {t.session_id}",
                 f"- date: {self.day.isoformat()} ({self.day.strftime('%A')}, week {self.week})",
                 f"- week: [[{self.root}/archive/{self.week}]]",
@@ -278,7 +278,7 @@ class Writer(PageIO):
         for s in sentences:
             speaking = s.speaker not in ("the user", "the assistant")
             if speaking and self.filing.directory.person(s.speaker) == slug:
-                return f"a participant in conversations of agent {self.t.agent}"
+                return f"a participant in conversations of agent {self.t.owner}"
         return None
 
     def write_entity(
@@ -303,7 +303,7 @@ class Writer(PageIO):
                     line = intro
                 page.intro = [line]
             elif not page.intro:
-                page.intro = [ENTITY_INTRO[kind].format(agent=self.t.agent)]
+                page.intro = [ENTITY_INTRO[kind].format(agent=self.t.owner)]
             if kind == "people":
                 for s in named:
                     self._person_details(page, slug, s)
@@ -494,7 +494,7 @@ class Writer(PageIO):
         decisions = [s for s in self.filing.facts if "decision" in s.kinds]
         path = f"{self.root}/active"
         past: dict[str, list[str]] = {}
-        opening = redact(self.filing.analysis.opening)[0] if self.filing.analysis.opening else None
+        opening = mask(self.filing.analysis.opening)[0] if self.filing.analysis.opening else None
         session_line = f"- {self.day.isoformat()}: {self.cite}" + (
             f" {quote(opening, 120)}" if opening else ""
         )
@@ -771,7 +771,7 @@ class Writer(PageIO):
         def change(page: Page) -> None:
             if not page.intro:
                 page.intro = [
-                    f"Memory of agent {self.t.agent}, kept by its memory agent. "
+                    f"Memory of agent {self.t.owner}, kept by its memory agent. "
                     "Every fact cites the session it came from.",
                 ]
             known = [f"- [[{self.root}/{name}]]" for name in TOP_LEVEL if name in children]

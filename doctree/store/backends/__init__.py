@@ -5,7 +5,7 @@ worker's queue) is written once, in portable SQL with `?` placeholders, against 
 connection with the `sqlite3` interface. A backend supplies that connection and a
 `Dialect`: the few things SQL does not say the same way everywhere — how a write
 transaction takes the store's write lock, the full-text indexes and their queries, and
-housekeeping (secure deletion, compaction of the file).
+housekeeping (secure deletion, vacuuming the file).
 
 - `sqlite`: the embedded default, one file (`doctree.store.db.connect`).
 - `postgres`: a PostgreSQL server, for several hosts sharing one store
@@ -27,6 +27,7 @@ from contextlib import contextmanager
 from typing import Any, Protocol
 
 from doctree.errors import DatabaseUnavailableError, UserError
+from doctree.store.model import PassageSearch
 
 URL_SCHEMES = ("postgresql://", "postgres://")
 BUSY_TIMEOUT_MS = 30_000
@@ -160,14 +161,14 @@ class Dialect(Protocol):
         passage_id: int,
         owner: str,
         text: str,
-        context: str,
+        surroundings: str,
         speaker: str,
         dates: str,
     ) -> None:
         """Add one passage to the index `index` ('passages' or 'recall')."""
 
     def passage_index_value(
-        self, index: str, text: str, context: str, speaker: str, dates: str
+        self, index: str, text: str, surroundings: str, speaker: str, dates: str
     ) -> tuple[str, str, list[Any]] | None:
         """As `document_index_value`, for a passage of the index `index`: set in the INSERT
         of its row where the index is a column of it; None where `index_passage` keeps it."""
@@ -185,30 +186,21 @@ class Dialect(Protocol):
         index: str,
         owner: str,
         texts: dict[int, str],
-        context_map: Callable[[str], str],
+        surroundings_map: Callable[[str], str],
         removed: Sequence[str],
     ) -> int:
         """Bring the index of `owner`'s passages in line after an erasure: the passages in
-        `texts` (by id) are indexed with their new text, and every entry's context has the
-        erased text taken out — passed through `context_map` where the index keeps the
-        context as text, or the words of `removed` (the texts that were erased) dropped
-        from it where the index keeps only its words. Returns how many contexts changed."""
+        `texts` (by id) are indexed with their new text, and every entry's surroundings has the
+        erased text taken out — passed through `surroundings_map` where the index keeps the
+        surroundings as text, or the words of `removed` (the texts that were erased) dropped
+        from it where the index keeps only its words. Returns how many surroundings changed."""
 
     def search_passages(
-        self,
-        conn: Any,
-        index: str,
-        columns: str,
-        match: str,
-        owner: str,
-        scope: str,
-        scope_params: Sequence[Any],
-        limit: int,
-        weights: tuple[float, float, float, float],
+        self, conn: Any, index: str, columns: str, search: PassageSearch
     ) -> list[Any]:
         """Rows of `columns` (over the passage table aliased as in `columns`) plus a last
         column, the score (higher is better), best first. Weights are per field: text,
-        context, speaker, dates."""
+        surroundings, speaker, dates."""
 
 
 def dialect_of(conn: Any) -> Dialect:

@@ -32,13 +32,19 @@ from typing import Any
 from doctree.errors import DatabaseUnavailableError, DoctreeError, SchemaError, UserError
 from doctree.store import encoding
 from doctree.store.backends import BackendConnection, busy_timeout_ms, describe, search_words
-from doctree.store.migrations import migration_sha256, migrations_dir
+from doctree.store.migrations import (
+    edited_migration_error,
+    migration_sha256,
+    migrations_dir,
+    unknown_migrations_error,
+)
 from doctree.store.migrations import migrations as read_migrations
+from doctree.store.model import PassageSearch
 
 WRITE_LOCK = 0x646F6374  # 'doct': the advisory lock every write transaction holds
 MIGRATION_LOCK = 0x646F6D67  # 'domg': held while migrations are applied
 # English stemming as the SQLite indexes' porter tokenizer does, and no stopwords (FTS5
-# keeps them, so "to be" finds Hamlet): made by migrations/postgresql/001_schema.sql.
+# keeps them, so "to be" finds Hamlet): made by migrations/postgresql/001_baseline.sql.
 TSCONFIG = "doctree_english"
 # Tables whose primary key `id` is generated: an INSERT into one returns it (lastrowid).
 _GENERATED_ID = frozenset(
@@ -58,7 +64,7 @@ _DOC_LABELS = {"path": "A", "title": "B", "body": "C"}
 # As SQLite's documents_fts ranks (bm25 weights path 2, title 4, body 1), scaled to 1:
 # the array is {D, C, B, A}, i.e. (unused, body, title, path).
 _DOC_WEIGHTS = "'{0, 0.25, 1.0, 0.5}'"
-_PASSAGE_LABELS = {"text": "A", "speaker": "B", "dates": "C", "context": "D"}
+_PASSAGE_LABELS = {"text": "A", "speaker": "B", "dates": "C", "surroundings": "D"}
 MAX_INDEXED_CHARS = 400_000  # a tsvector holds at most 1 MB; text beyond is not indexed
 
 
@@ -606,7 +612,7 @@ class PostgresDialect:
         conn.set_lock_timeout(ms)
 
     def prepare(self, conn: PgConnection) -> None:
-        return None  # deleted rows are removed by VACUUM (see `compact_database`)
+        return None  # deleted rows are removed by VACUUM (see `vacuum_database`)
 
     def index_document(
         self, conn: PgConnection, doc_id: int, path: str, title: str, body: str
@@ -666,19 +672,19 @@ class PostgresDialect:
         passage_id: int,
         owner: str,
         text: str,
-        context: str,
+        surroundings: str,
         speaker: str,
         dates: str,
     ) -> None:
-        column, sql, params = self.passage_index_value(index, text, context, speaker, dates)
+        column, sql, params = self.passage_index_value(index, text, surroundings, speaker, dates)
         conn.execute(
             f"UPDATE {_PASSAGES[index]} SET {column} = {sql} WHERE id = ?", [*params, passage_id]
         )
 
     def passage_index_value(
-        self, index: str, text: str, context: str, speaker: str, dates: str
+        self, index: str, text: str, surroundings: str, speaker: str, dates: str
     ) -> tuple[str, str, list[Any]]:
-        fields = {"text": text, "context": context, "speaker": speaker, "dates": dates}
+        fields = {"text": text, "surroundings": surroundings, "speaker": speaker, "dates": dates}
         sql, params = _vector([(_PASSAGE_LABELS[k], v) for k, v in fields.items()])
         return "search_vector", sql, params
 
@@ -696,15 +702,17 @@ class PostgresDialect:
         index: str,
         owner: str,
         texts: dict[int, str],
-        context_map: Callable[[str], str],
+        surroundings_map: Callable[[str], str],
         removed: Sequence[str],
     ) -> int:
-        # The context is kept only as the lexemes of a tsvector: its entry keeps every other
-        # field, and the context's part loses the lexemes of the erased texts.
+        # The surroundings is kept only as the lexemes of a tsvector: its entry keeps every other
+        # field, and the surroundings's part loses the lexemes of the erased texts.
         table = _PASSAGES[index]
-        text_label, context_label = _PASSAGE_LABELS["text"], _PASSAGE_LABELS["context"]
+        text_label, surroundings_label = _PASSAGE_LABELS["text"], _PASSAGE_LABELS["surroundings"]
         others = (
-            "{" + ",".join(x.lower() for x in "ABCD" if x not in (text_label, context_label)) + "}"
+            "{"
+            + ",".join(x.lower() for x in "ABCD" if x not in (text_label, surroundings_label))
+            + "}"
         )
         lexemes: list[str] = []
         words = search_words(" ".join(removed))
@@ -715,49 +723,42 @@ class PostgresDialect:
                 ).fetchone()[0]
                 or []
             )
-        context = f"ts_delete(ts_filter(search_vector, '{{{context_label.lower()}}}'), ?::text[])"
+        surroundings = (
+            f"ts_delete(ts_filter(search_vector, '{{{surroundings_label.lower()}}}'), ?::text[])"
+        )
         for passage_id, text in texts.items():
             conn.execute(
                 f"UPDATE {table} SET search_vector ="
                 f" setweight(to_tsvector('{TSCONFIG}', ?), '{text_label}')"
-                f" || ts_filter(search_vector, '{others}') || {context} WHERE id = ?",
+                f" || ts_filter(search_vector, '{others}') || {surroundings} WHERE id = ?",
                 (search_words(text)[:MAX_INDEXED_CHARS], lexemes, passage_id),
             )
         if not lexemes:
             return 0
-        query = " | ".join(f"'{x}':{context_label}" for x in lexemes)
+        query = " | ".join(f"'{x}':{surroundings_label}" for x in lexemes)
         return conn.execute(
             f"UPDATE {table} SET search_vector ="
             f" ts_filter(search_vector, '{{{text_label.lower()}}}') || ts_filter(search_vector,"
-            f" '{others}') || {context} WHERE owner = ? AND search_vector @@ ?::tsquery",
+            f" '{others}') || {surroundings} WHERE owner = ? AND search_vector @@ ?::tsquery",
             (lexemes, owner, query),
         ).rowcount
 
     def search_passages(
-        self,
-        conn: PgConnection,
-        index: str,
-        columns: str,
-        match: str,
-        owner: str,
-        scope: str,
-        scope_params: Sequence[Any],
-        limit: int,
-        weights: tuple[float, float, float, float],
+        self, conn: PgConnection, index: str, columns: str, search: PassageSearch
     ) -> list[Any]:
         alias = columns.split(".", 1)[0].strip()
         table = _PASSAGES[index]
-        named = dict(zip(("text", "context", "speaker", "dates"), weights, strict=True))
+        named = dict(zip(("text", "surroundings", "speaker", "dates"), search.weights, strict=True))
         rank = _rank_weights({_PASSAGE_LABELS[k]: v for k, v in named.items()})
-        query = fts_to_tsquery(match, _PASSAGE_LABELS)
-        score, score_params = _score(conn, table, alias, owner, query, rank)
+        query = fts_to_tsquery(search.match, _PASSAGE_LABELS)
+        score, score_params = _score(conn, table, alias, search.owner, query, rank)
         return conn.execute(
             f"SELECT {columns}, {score} AS score"
             f" FROM {table} {alias}, to_tsquery('{TSCONFIG}', ?) q"
             f" WHERE {alias}.search_vector @@ q AND {alias}.owner = ?"
-            + scope
+            + search.scope
             + f" ORDER BY score DESC, {alias}.id LIMIT ?",
-            [*score_params, query, owner, *scope_params, limit],
+            [*score_params, query, search.owner, *search.scope_params, search.limit],
         ).fetchall()
 
 
@@ -889,27 +890,19 @@ def apply_migrations(
             # write, so a read-only database or a standby can still be read)
             conn.execute(
                 "CREATE TABLE IF NOT EXISTS doctree_migrations (number INTEGER PRIMARY KEY,"
-                " name TEXT NOT NULL, applied_at TEXT NOT NULL, sha256 TEXT)"
+                " name TEXT NOT NULL, applied_at TEXT NOT NULL, sha256 TEXT NOT NULL)"
             )
         recorded = {r[0]: r[1] for r in conn.execute("SELECT name, sha256 FROM doctree_migrations")}
         names = {name for _, name, _ in known}
         unknown = sorted(set(recorded) - names)
         if unknown:
-            raise SchemaError(
-                f"database schema is newer than this doctree (unknown migrations {unknown}); "
-                "upgrade doctree to open it"
-            )
+            raise unknown_migrations_error(unknown)
         applied = []
         for number, name, sql in known:
             digest = migration_sha256(sql)
             if name in recorded:
-                if recorded[name] and recorded[name] != digest:
-                    raise SchemaError(
-                        f"migration {name!r} was applied with sha256 {recorded[name][:12]}... "
-                        f"but the file shipped now has {digest[:12]}...; an applied migration "
-                        "must never be edited (restore the file and put the change in a new "
-                        "migration)"
-                    )
+                if recorded[name] != digest:
+                    raise edited_migration_error(name, recorded[name], digest)
                 continue
             conn.execute("BEGIN")
             try:
@@ -948,7 +941,7 @@ TEXT_TABLES = (
 )
 
 
-def compact_database(conn: PgConnection) -> tuple[bool, str | None]:
+def vacuum_database(conn: PgConnection) -> tuple[bool, str | None]:
     """Rewrite the tables that hold text and their indexes (VACUUM FULL), so that rows
     deleted or rewritten before leave no copy in the table or index files (plain VACUUM
     only marks their space free: the bytes stay in the page until overwritten). Each table

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from doctree.errors import DatabaseGoneError
+from doctree.store.model import PassageSearch
 
 _FTS = {"passages": "passages_fts", "recall": "recall_fts"}
 
@@ -95,7 +96,7 @@ class SqliteDialect:
         return None  # FTS5 is a table of its own (external content)
 
     def passage_index_value(
-        self, index: str, text: str, context: str, speaker: str, dates: str
+        self, index: str, text: str, surroundings: str, speaker: str, dates: str
     ) -> tuple[str, str, list[Any]] | None:
         return None
 
@@ -144,14 +145,14 @@ class SqliteDialect:
         passage_id: int,
         owner: str,
         text: str,
-        context: str,
+        surroundings: str,
         speaker: str,
         dates: str,
     ) -> None:
         conn.execute(
-            f"INSERT INTO {_FTS[index]} (rowid, owner, text, context, speaker, dates)"
+            f"INSERT INTO {_FTS[index]} (rowid, owner, text, surroundings, speaker, dates)"
             " VALUES (?, ?, ?, ?, ?, ?)",
-            (passage_id, owner, text, context, speaker, dates),
+            (passage_id, owner, text, surroundings, speaker, dates),
         )
 
     def unindex_passages(
@@ -169,53 +170,47 @@ class SqliteDialect:
         index: str,
         owner: str,
         texts: dict[int, str],
-        context_map: Callable[[str], str],
+        surroundings_map: Callable[[str], str],
         removed: Sequence[str],
     ) -> int:
         table = _FTS[index]
         changed = 0
-        for rowid, text, context, speaker, dates in conn.execute(
-            f"SELECT rowid, text, context, speaker, dates FROM {table} WHERE owner = ?", (owner,)
+        for rowid, text, surroundings, speaker, dates in conn.execute(
+            f"SELECT rowid, text, surroundings, speaker, dates FROM {table} WHERE owner = ?",
+            (owner,),
         ).fetchall():
-            new_context = context_map(context or "")
+            new_surroundings = surroundings_map(surroundings or "")
             new_text = texts.get(rowid, text)
-            if new_context == (context or "") and new_text == text:
+            if new_surroundings == (surroundings or "") and new_text == text:
                 continue
-            changed += new_context != (context or "")
+            changed += new_surroundings != (surroundings or "")
             conn.execute(f"DELETE FROM {table} WHERE rowid = ?", (rowid,))
             conn.execute(
-                f"INSERT INTO {table} (rowid, owner, text, context, speaker, dates)"
+                f"INSERT INTO {table} (rowid, owner, text, surroundings, speaker, dates)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
-                (rowid, owner, new_text, new_context, speaker, dates),
+                (rowid, owner, new_text, new_surroundings, speaker, dates),
             )
         return changed
 
     def search_passages(
-        self,
-        conn: sqlite3.Connection,
-        index: str,
-        columns: str,
-        match: str,
-        owner: str,
-        scope: str,
-        scope_params: Sequence[Any],
-        limit: int,
-        weights: tuple[float, float, float, float],
+        self, conn: sqlite3.Connection, index: str, columns: str, search: PassageSearch
     ) -> list[Any]:
         table = _FTS[index]
         alias = columns.split(".", 1)[0].strip()
         passages = "passages" if index == "passages" else "recall_passages"
-        w = ", ".join(f"{float(x):.4f}" for x in (0.0, *weights))
+        w = ", ".join(f"{float(x):.4f}" for x in (0.0, *search.weights))
         # The owner phrase narrows the match to one owner's rows before BM25 scores them;
         # the owner column of the passage table keeps it exact.
-        match = f'owner : "{owner}" AND {{text context speaker dates}} : ({match})'
+        match = (
+            f'owner : "{search.owner}" AND {{text surroundings speaker dates}} : ({search.match})'
+        )
         return conn.execute(
             f"SELECT {columns}, -bm25({table}, {w}) AS score"
             f" FROM {table} JOIN {passages} {alias} ON {alias}.id = {table}.rowid"
             f" WHERE {table} MATCH ? AND {alias}.owner = ?"
-            + scope
+            + search.scope
             + " ORDER BY score DESC LIMIT ?",
-            [match, owner, *scope_params, limit],
+            [match, search.owner, *search.scope_params, search.limit],
         ).fetchall()
 
 

@@ -1,23 +1,18 @@
-"""Compact storage of bodies: the encoding, migration 010 converting a database of the
-format before it (resumably), the full-text index over the store's own text, and redaction
-leaving nothing of an erased body anywhere in the file."""
+"""Encoded storage of bodies: the encoding (full copies and deltas), the full-text index over
+the store's own text, and redaction leaving nothing of an erased body anywhere in the file."""
 
 from __future__ import annotations
 
 import random
 import sqlite3
-import subprocess
-import sys
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from storage_old_format import old_format_copy
 
 from doctree.memory.erase import forget
-from doctree.store import compact, encoding
-from doctree.store.db import applied_migrations, apply_migrations, connect, migrations
-from doctree.store.documents import Actor, DocumentsRepository
+from doctree.store import encoding
+from doctree.store.documents import Actor, DocumentsRepository, Provenance
 
 OWNER = "a"
 WORDS = [
@@ -183,126 +178,6 @@ def test_the_full_text_index_holds_no_copy_of_the_bodies(repo):
     assert hit.path == "~/n" and hit.snippet == "a [garden] of tea"
 
 
-# -- migration 010 ------------------------------------------------------------------------------
-
-
-def build_history(repo: DocumentsRepository, seed: int = 5) -> None:
-    """Notes written and edited past a keyframe, moved, deleted, restored and redacted."""
-    rnd = random.Random(seed)
-    for i in range(12):
-        repo.write(OWNER, f"~/notes/n{i}", f"# Note {i}\n\n" + note(rnd, 20))
-    for _ in range(150):
-        path = f"~/notes/n{rnd.randrange(12)}"
-        repo.write(OWNER, path, edit_line(rnd, repo.read(OWNER, path).body))
-    repo.move(OWNER, "~/notes/n3", "~/archive/n3")
-    repo.delete(OWNER, "~/notes/n4")
-    repo.restore(OWNER, "~/notes/n4", 1)
-    repo.delete(OWNER, "~/notes/n5")
-    repo.erase_version(OWNER, "~/notes/n6", 2)
-    repo.erase_version(OWNER, "~/notes/n7", repo.read(OWNER, "~/notes/n7").version)
-
-
-QUERIES = ["garden tea", "river", "note 3", "stone cloud paper", "archive", "lamp alpha beta"]
-
-
-def search_results(repo: DocumentsRepository) -> list:
-    return [
-        [(h.document_id, h.path, h.title, h.snippet, h.score) for h in repo.search(OWNER, q)]
-        for q in QUERIES
-    ]
-
-
-def old_database(tmp_path):
-    """(path of a database in the format before 010, what its store holds)."""
-    with DocumentsRepository(tmp_path / "source.db") as source:
-        build_history(source)
-        want = histories(source)
-        live = {d.path: d.body for d in source.documents(OWNER)}
-        old_format_copy(source.conn, tmp_path / "old.db")
-    return tmp_path / "old.db", want, live
-
-
-def test_migration_converts_a_database_of_the_previous_format_exactly(tmp_path):
-    path, want, live = old_database(tmp_path)
-    raw = sqlite3.connect(path)
-    assert raw.execute("SELECT COUNT(*) FROM document_versions WHERE body IS NULL").fetchone()[0]
-    raw.close()
-    before_conn = connect(path, migrate=False)
-    before = search_results(DocumentsRepository(before_conn))  # searched as the old schema
-    before_conn.close()
-
-    with DocumentsRepository(path) as repo:
-        assert "010_compact_versions" in applied_migrations(repo.conn)
-        assert not compact.pending(repo.conn)
-        assert histories(repo) == want
-        assert {d.path: d.body for d in repo.documents(OWNER)} == live
-        assert search_results(repo) == before
-        assert any(before)  # the queries find something
-        # and the store keeps working on the converted history
-        repo.write(OWNER, "~/notes/n1", repo.read(OWNER, "~/notes/n1").body + "more\n")
-        assert repo.history(OWNER, "~/notes/n1")[-1].body.endswith("more\n")
-
-
-def test_an_interrupted_migration_resumes_on_the_next_open(tmp_path):
-    path, want, _ = old_database(tmp_path)
-    conn = connect(path, migrate=False)
-    # the SQL of 010 and a few batches of its data step, as a process killed midway leaves
-    shipped = [m for m in migrations() if m[0] <= 10]
-    apply_migrations(conn, available=shipped)
-    assert 0 < compact.convert(conn, batch=40, max_batches=3) <= 120
-    left = conn.execute(
-        "SELECT COUNT(*) FROM document_versions WHERE body_data IS NULL AND body IS NOT NULL"
-    ).fetchone()[0]
-    assert left > 0 and compact.pending(conn)
-    conn.close()
-
-    with DocumentsRepository(path) as repo:
-        assert not compact.pending(repo.conn)
-        assert histories(repo) == want
-
-
-def test_a_migration_killed_midway_resumes(tmp_path):
-    path, want, _ = old_database(tmp_path)
-    code = (
-        "import os, sys\n"
-        "from doctree.store import compact\n"
-        "from doctree.store.db import connect\n"
-        "real = compact.encoding.encode\n"
-        "count = [0]\n"
-        "def encode(*a):\n"
-        "    count[0] += 1\n"
-        "    if count[0] == 100:\n"
-        "        os.kill(os.getpid(), 9)\n"
-        "    return real(*a)\n"
-        "compact.encoding.encode = encode\n"
-        "compact.BATCH = 50\n"
-        "connect(sys.argv[1])\n"
-    )
-    proc = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True)
-    assert proc.returncode == -9, proc.stderr.decode()
-    raw = sqlite3.connect(path)
-    done = raw.execute("SELECT COUNT(*) FROM document_versions WHERE body_data IS NOT NULL")
-    assert done.fetchone()[0] > 0
-    raw.close()
-
-    with DocumentsRepository(path) as repo:
-        assert histories(repo) == want
-
-
-def test_two_processes_opening_an_old_database_at_once_both_succeed(tmp_path):
-    path, want, _ = old_database(tmp_path)
-    code = "import sys; from doctree.store.db import connect; connect(sys.argv[1]).close()"
-    procs = [
-        subprocess.Popen([sys.executable, "-c", code, str(path)], stderr=subprocess.PIPE)
-        for _ in range(2)
-    ]
-    for p in procs:
-        _, err = p.communicate(timeout=120)
-        assert p.returncode == 0, err.decode()
-    with DocumentsRepository(path) as repo:
-        assert histories(repo) == want
-
-
 # -- redaction leaves nothing behind --------------------------------------------------------------
 
 SECRET = "zanzibar-otter-7731-quokkapass"
@@ -336,7 +211,7 @@ def test_redacting_a_version_others_are_deltas_of_erases_it_and_keeps_them(repo)
         repo.write(OWNER, "~/doc", b)
     assert any(SECRET in b for b in every_stored_body(repo.conn))
 
-    repo.erase_version(OWNER, "~/doc", 2, actor=Actor("user", "admin"))
+    repo.erase_version(OWNER, "~/doc", 2, provenance=Provenance(Actor("user", "admin")))
 
     history = repo.history(OWNER, "~/doc")
     assert [v.body for v in history[:13]] == [bodies[0], None, *bodies[2:]]
@@ -389,8 +264,7 @@ OPS = st.lists(
 @given(OPS)
 def test_any_edits_and_redactions_of_one_document_read_back_exactly(tmp_path_factory, ops):
     """With a full copy every 4 versions, any mix of small edits, redactions (of versions that
-    later ones are deltas of), deletes and restores reads back byte for byte, also after the
-    same history is converted from the format before migration 010."""
+    later ones are deltas of), deletes and restores reads back byte for byte."""
     saved, encoding.CHAIN = encoding.CHAIN, 4
     tmp = tmp_path_factory.mktemp("chain")
     try:
@@ -440,8 +314,5 @@ def test_any_edits_and_redactions_of_one_document_read_back_exactly(tmp_path_fac
             assert got == want
             assert [repo.version(1, n).body for n in range(1, len(want) + 1)] == want
             assert [v.body for v in repo.iter_versions(OWNER)] == want
-            old_format_copy(repo.conn, tmp / "old.db")
-        with DocumentsRepository(tmp / "old.db") as migrated:
-            assert [v.body for v in migrated.history(OWNER, "~/d")] == want
     finally:
         encoding.CHAIN = saved

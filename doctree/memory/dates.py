@@ -1,0 +1,211 @@
+"""Dates in text: full dates (`parse_date`), and the normalised date tokens of what a text
+speaks of (`date_tokens`: `d20230507 m202305 y2023`), relative dates ("yesterday", "last
+year") resolved against the date the text was written.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from datetime import date, timedelta
+
+_MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
+_MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
+_MONTHS["sept"] = 9
+_MONTH_RE = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_WEEKDAYS = {name.lower(): i for i, name in enumerate(calendar.day_name)}
+_NUMBERS = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "couple of": 2,
+    "a couple of": 2,
+    "few": 3,
+    "a few": 3,
+    "several": 3,
+}
+_NUM_RE = r"\d{1,2}|" + "|".join(sorted(map(re.escape, _NUMBERS), key=len, reverse=True))
+
+_ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+_DAY_MONTH_YEAR = re.compile(
+    rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+({_MONTH_RE})\.?,?\s+(\d{{4}})\b", re.I
+)
+_MONTH_DAY_YEAR = re.compile(
+    rf"\b({_MONTH_RE})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.I
+)
+_MONTH_YEAR = re.compile(rf"\b({_MONTH_RE})\.?,?\s+(\d{{4}})\b", re.I)
+_DAY_MONTH = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_RE})\b", re.I)
+_MONTH_DAY = re.compile(rf"\b({_MONTH_RE})\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?!\s*\d)", re.I)
+_LONE_MONTH = re.compile(
+    r"\b(?:in|since|during|early|late|mid|last|next|this|of)\s+(january|february|march|april|"
+    r"june|july|august|september|october|november|december)\b",
+    re.I,
+)
+_YEAR = re.compile(r"\b(19[5-9]\d|20[0-4]\d)\b")
+_RELATIVE = re.compile(
+    rf"\b(?P<simple>yesterday|today|tonight|tomorrow|last night|this morning|this weekend"
+    rf"|last weekend|next weekend|last week|this week|next week|last month|this month"
+    rf"|next month|last year|this year|next year|recently|the other day)\b"
+    rf"|\b(?P<n>{_NUM_RE})\s+(?P<unit>days?|weeks?|weekends?|months?|years?)\s+(?P<dir>ago|before|back|later|from now)\b"
+    rf"|\b(?P<wdir>last|this|next|on|past)\s+(?P<weekday>monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
+    re.I,
+)
+
+
+def parse_date(text: str) -> date | None:
+    """The first full date in `text`: `2023-05-08`, `8 May, 2023`, `May 8, 2023`, or None."""
+    if not text:
+        return None
+    found: list[tuple[int, date]] = []
+    for m in _ISO_DATE.finditer(text):
+        d = _safe_date(int(m[1]), int(m[2]), int(m[3]))
+        if d:
+            found.append((m.start(), d))
+    for m in _DAY_MONTH_YEAR.finditer(text):
+        d = _safe_date(int(m[3]), _MONTHS[m[2].lower()], int(m[1]))
+        if d:
+            found.append((m.start(), d))
+    for m in _MONTH_DAY_YEAR.finditer(text):
+        d = _safe_date(int(m[3]), _MONTHS[m[1].lower()], int(m[2]))
+        if d:
+            found.append((m.start(), d))
+    return min(found)[1] if found else None
+
+
+def _safe_date(y: int, m: int, d: int) -> date | None:
+    try:
+        return date(y, m, d)
+    except ValueError:
+        return None
+
+
+def _shift_months(d: date, months: int) -> date:
+    y, m = divmod(d.year * 12 + d.month - 1 + months, 12)
+    return date(y, m + 1, min(d.day, calendar.monthrange(y, m + 1)[1]))
+
+
+def day_tokens(d: date) -> list[str]:
+    """The date tokens of one day (`d20230508 m202305 y2023`), as passages are indexed."""
+    return [f"d{d:%Y%m%d}", f"m{d:%Y%m}", f"y{d:%Y}"]
+
+
+def _month_tokens(d: date) -> list[str]:
+    return [f"m{d:%Y%m}", f"y{d:%Y}"]
+
+
+def date_tokens(text: str, anchor: date | None) -> list[str]:
+    """Normalised date tokens for what `text` speaks of: `d20230507 m202305 y2023`.
+
+    Absolute dates are taken as written (a day or month without a year takes the anchor's
+    year); relative ones ("yesterday", "two weeks ago", "last Friday", "last year") are
+    resolved against `anchor`, the date the text was written, and dropped without one.
+    """
+    out: list[str] = []
+    spans: list[tuple[int, int]] = []
+
+    def take(m: re.Match[str], toks: list[str]) -> None:
+        spans.append(m.span())
+        out.extend(toks)
+
+    def free(m: re.Match[str]) -> bool:
+        return not any(a <= m.start() < b or a < m.end() <= b for a, b in spans)
+
+    for m in _ISO_DATE.finditer(text):
+        if d := _safe_date(int(m[1]), int(m[2]), int(m[3])):
+            take(m, day_tokens(d))
+    for m in _DAY_MONTH_YEAR.finditer(text):
+        if free(m) and (d := _safe_date(int(m[3]), _MONTHS[m[2].lower()], int(m[1]))):
+            take(m, day_tokens(d))
+    for m in _MONTH_DAY_YEAR.finditer(text):
+        if free(m) and (d := _safe_date(int(m[3]), _MONTHS[m[1].lower()], int(m[2]))):
+            take(m, day_tokens(d))
+    for m in _MONTH_YEAR.finditer(text):
+        if free(m):
+            take(m, _month_tokens(date(int(m[2]), _MONTHS[m[1].lower()], 1)))
+    if anchor is not None:
+        for m in _DAY_MONTH.finditer(text):
+            if free(m) and (d := _safe_date(anchor.year, _MONTHS[m[2].lower()], int(m[1]))):
+                take(m, day_tokens(d))
+        for m in _MONTH_DAY.finditer(text):
+            if free(m) and (d := _safe_date(anchor.year, _MONTHS[m[1].lower()], int(m[2]))):
+                take(m, day_tokens(d))
+        for m in _LONE_MONTH.finditer(text):
+            if free(m):
+                take(m, _month_tokens(date(anchor.year, _MONTHS[m[1].lower()], 1)))
+        for m in _RELATIVE.finditer(text):
+            if free(m):
+                out.extend(_relative_tokens(m, anchor))
+    for m in _YEAR.finditer(text):
+        if free(m):
+            out.append(f"y{m[1]}")
+    return list(dict.fromkeys(out))
+
+
+def _relative_tokens(m: re.Match[str], anchor: date) -> list[str]:
+    if m["simple"]:
+        s = m["simple"].lower()
+        if s in ("yesterday", "last night"):
+            return day_tokens(anchor - timedelta(days=1))
+        if s in ("today", "tonight", "this morning", "recently", "the other day"):
+            return day_tokens(anchor)
+        if s == "tomorrow":
+            return day_tokens(anchor + timedelta(days=1))
+        if s in ("last week", "last weekend"):
+            return day_tokens(anchor - timedelta(days=7))[1:]
+        if s in ("this week", "this weekend"):
+            return _month_tokens(anchor)
+        if s in ("next week", "next weekend"):
+            return _month_tokens(anchor + timedelta(days=7))
+        if s == "last month":
+            return _month_tokens(_shift_months(anchor, -1))
+        if s == "this month":
+            return _month_tokens(anchor)
+        if s == "next month":
+            return _month_tokens(_shift_months(anchor, 1))
+        if s == "last year":
+            return [f"y{anchor.year - 1}"]
+        if s == "this year":
+            return [f"y{anchor.year}"]
+        if s == "next year":
+            return [f"y{anchor.year + 1}"]
+        return []
+    if m["unit"]:
+        raw = m["n"].lower()
+        n = int(raw) if raw.isdigit() else _NUMBERS.get(raw, 1)
+        sign = 1 if m["dir"].lower() in ("later", "from now") else -1
+        unit = m["unit"].lower().rstrip("s")
+        if unit == "day":
+            return day_tokens(anchor + timedelta(days=sign * n))
+        if unit in ("week", "weekend"):
+            return _month_tokens(anchor + timedelta(days=sign * 7 * n))
+        if unit == "month":
+            return _month_tokens(_shift_months(anchor, sign * n))
+        return [f"y{anchor.year + sign * n}"]
+    wd = _WEEKDAYS[m["weekday"].lower()]
+    back = (anchor.weekday() - wd) % 7 or 7
+    if m["wdir"].lower() == "next":
+        return day_tokens(anchor + timedelta(days=(wd - anchor.weekday()) % 7 or 7))
+    return day_tokens(anchor - timedelta(days=back))
+
+
+_TIME_ANY = re.compile(
+    "|".join(
+        f"(?:{p.pattern})"
+        for p in (_RELATIVE, _YEAR, _DAY_MONTH, _MONTH_DAY, _LONE_MONTH, _ISO_DATE)
+    ),
+    re.I,
+)
+
+
+def has_time_expression(text: str) -> bool:
+    """Whether a passage says when something happened (a date, a year or a relative time)."""
+    return _TIME_ANY.search(text) is not None

@@ -1,0 +1,225 @@
+"""Records: a session's history. Each record gets an increasing id; appending one
+invalidates its session once more than 5 records are unprocessed. Secrets in a record are
+stored as markers, never as they were given.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from doctree.errors import UserError
+from doctree.sessions.sessions import Sessions
+from doctree.sessions.transcripts import KINDS, TEXT_KINDS, check_time
+from doctree.store.paths import require_text
+from doctree.store.secrets import mask_value
+from doctree.timeutil import now_iso
+
+#: A session is invalidated once more than this many records are unprocessed (the 6th).
+UNPROCESSED_LIMIT = 5
+
+
+@dataclass(frozen=True)
+class HistoryRecord:
+    """One record of a session's history: content is a str for text kinds, a dict for tools."""
+
+    id: int
+    session_id: str
+    kind: str
+    content: str | dict[str, Any]
+    time: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _record(row: sqlite3.Row) -> HistoryRecord:
+    return HistoryRecord(
+        id=row["id"],
+        session_id=row["session_id"],
+        kind=row["kind"],
+        content=json.loads(row["content"]),
+        time=row["time"],
+    )
+
+
+def _encode_record(
+    kind: str, content: str | dict[str, Any], time: str | None
+) -> tuple[str, str, str | None]:
+    """(kind, content as stored, time) of a history record, checked; every secret in the
+    content becomes its marker before anything is written."""
+    if kind not in KINDS:
+        raise UserError(f"history kind {kind!r}: must be one of {', '.join(KINDS)}")
+    if kind in TEXT_KINDS and not isinstance(content, str):
+        raise UserError(f"a {kind!r} record needs text content, not {type(content).__name__}")
+    if kind not in TEXT_KINDS and not isinstance(content, dict):
+        raise UserError(f"a {kind!r} record needs a dict as content, not {type(content).__name__}")
+    if time is not None:
+        time = _check_time(time)
+    try:
+        # every secret in the record becomes its marker before anything is written
+        encoded = json.dumps(mask_value(content), ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError) as e:
+        raise UserError(f"a {kind!r} record's content is not JSON-serialisable: {e}") from None
+    require_text(encoded, f"a {kind!r} record's content")
+    return kind, encoded, time
+
+
+class Records(Sessions):
+    """The history records of sessions."""
+
+    def append_history(
+        self,
+        session_id: str,
+        kind: str,
+        content: str | dict[str, Any],
+        *,
+        time: str | None = None,
+    ) -> int:
+        """Append a record and return its id. Invalidates the session at this record once
+        more than 5 records are unprocessed (exempt sessions never). Secrets in the content
+        are stored as markers (`[secret: aws-access-key]`), never as they were given."""
+        kind, encoded, time = _encode_record(kind, content, time)
+        with self._tx():
+            s = self.require(session_id)
+            cur = self.conn.execute(
+                "INSERT INTO session_history (session_id, kind, content, time) VALUES (?, ?, ?, ?)",
+                (session_id, kind, encoded, time or now_iso()),
+            )
+            new_id = int(cur.lastrowid)
+            if not s.exempt and self._more_than(session_id, s.processed_until, UNPROCESSED_LIMIT):
+                self.invalidate(session_id, new_id)
+        return new_id
+
+    def append_many(
+        self, session_id: str, records: Iterable[tuple[str, str | dict[str, Any], str | None]]
+    ) -> list[int]:
+        """Append (kind, content, time) records in one transaction; returns their ids. The
+        same checks, secret markers and invalidation as `append_history` record by record
+        (the mark only rises, so it ends at the last record once more than 5 are
+        unprocessed), with one session lookup and one count for the whole batch."""
+        rows = [_encode_record(kind, content, time) for kind, content, time in records]
+        ids: list[int] = []
+        if not rows:
+            return ids
+        with self._tx():
+            s = self.require(session_id)
+            for kind, encoded, time in rows:
+                cur = self.conn.execute(
+                    "INSERT INTO session_history (session_id, kind, content, time)"
+                    " VALUES (?, ?, ?, ?)",
+                    (session_id, kind, encoded, time or now_iso()),
+                )
+                ids.append(int(cur.lastrowid))
+            if not s.exempt and self._more_than(session_id, s.processed_until, UNPROCESSED_LIMIT):
+                self.invalidate(session_id, ids[-1])
+        return ids
+
+    def _more_than(self, session_id: str, after_id: int | None, n: int) -> bool:
+        row = self.conn.execute(
+            "SELECT COUNT(*) FROM (SELECT 1 FROM session_history WHERE session_id = ? AND id > ?"
+            " LIMIT ?) AS recent",
+            (session_id, after_id or 0, n + 1),
+        ).fetchone()
+        return row[0] > n
+
+    def history(
+        self,
+        session_id: str,
+        *,
+        after_id: int | None = None,
+        until_id: int | None = None,
+        limit: int | None = None,
+    ) -> list[HistoryRecord]:
+        """Records of a session in order, those with after_id < id <= until_id."""
+        sql = "SELECT * FROM session_history WHERE session_id = ? AND id > ?"
+        params: list[Any] = [session_id, after_id or 0]
+        if until_id is not None:
+            sql += " AND id <= ?"
+            params.append(until_id)
+        sql += " ORDER BY id"
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(limit)
+        return [_record(r) for r in self.conn.execute(sql, params)]
+
+    def count_since(self, session_id: str, after_id: int | None) -> int:
+        """How many records of the session have an id above `after_id` (None: all)."""
+        row = self.conn.execute(
+            "SELECT COUNT(*) FROM session_history WHERE session_id = ? AND id > ?",
+            (session_id, after_id or 0),
+        ).fetchone()
+        return int(row[0])
+
+    def max_id(self, session_id: str) -> int | None:
+        """The id of the session's last record, or None when it has none."""
+        row = self.conn.execute(
+            "SELECT MAX(id) FROM session_history WHERE session_id = ?", (session_id,)
+        ).fetchone()
+        return row[0]
+
+    def scrub(self, owner: str, text_map: Callable[[str], str], *, dry_run: bool = False) -> int:
+        """Rewrite in place every text of the history of `owner`'s sessions (its own and
+        its memory agent's conversations) that `text_map` changes, and their last errors
+        (`doctree.memory.erase`). Returns how many history records changed (on a dry run:
+        would change, and nothing is written)."""
+        changed = 0
+        if dry_run:
+            for r in self.conn.execute(
+                "SELECT h.content FROM session_history h JOIN sessions s"
+                " ON s.id = h.session_id WHERE s.owner = ?",
+                (owner,),
+            ).fetchall():
+                content = json.loads(r["content"])
+                changed += _map_strings(content, text_map) != content
+            return changed
+        with self._tx():
+            rows = self.conn.execute(
+                "SELECT h.id, h.content FROM session_history h JOIN sessions s"
+                " ON s.id = h.session_id WHERE s.owner = ?",
+                (owner,),
+            ).fetchall()
+            for r in rows:
+                content = json.loads(r["content"])
+                new = _map_strings(content, text_map)
+                if new != content:
+                    self.conn.execute(
+                        "UPDATE session_history SET content = ? WHERE id = ?",
+                        (json.dumps(new, ensure_ascii=False), r["id"]),
+                    )
+                    changed += 1
+            for r in self.conn.execute(
+                "SELECT id, last_error FROM sessions WHERE owner = ? AND last_error IS NOT NULL",
+                (owner,),
+            ).fetchall():
+                if (error := text_map(r["last_error"])) != r["last_error"]:
+                    # (only the error read: a worker may clear it meanwhile, under the
+                    # session's row lock alone on PostgreSQL)
+                    self.conn.execute(
+                        "UPDATE sessions SET last_error = ? WHERE id = ? AND last_error = ?",
+                        (error, r["id"], r["last_error"]),
+                    )
+        return changed
+
+
+def _map_strings(value: Any, text_map: Callable[[str], str]) -> Any:
+    """`value` (decoded JSON) with `text_map` applied to every string in it, keys too."""
+    if isinstance(value, str):
+        return text_map(value)
+    if isinstance(value, list):
+        return [_map_strings(v, text_map) for v in value]
+    if isinstance(value, dict):
+        return {text_map(k): _map_strings(v, text_map) for k, v in value.items()}
+    return value
+
+
+def _check_time(value: str) -> str:
+    if not isinstance(value, str):
+        raise UserError(f"time {value!r}: use ISO 8601, e.g. 2026-11-20T09:00:00Z")
+    try:
+        return check_time(value)
+    except UserError:
+        raise UserError(f"time {value!r}: use ISO 8601, e.g. 2026-11-20T09:00:00Z") from None

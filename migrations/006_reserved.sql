@@ -1,4 +1,0 @@
--- Number 006 was reserved while the chunk index (007) was written alongside 003-005, and the
--- change it was held for was never made. No database ever recorded a migration 006. This
--- file changes nothing; it keeps the numbering contiguous so a test can check that no
--- migration is missing.
