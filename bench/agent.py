@@ -59,28 +59,17 @@ def replay_live(
     db: Path, transcripts: list[Path], runtime_options: dict[str, Any]
 ) -> tuple[list[Any], Any]:
     """Replay transcripts through the live path into `db`; returns (outcomes, runtime)."""
-    from doctree.agent.runtime import MemoryAgentRuntime
-    from doctree.cli.replay import _Collecting, replay_one
-    from doctree.sessions.repository import SessionsRepository
+    from doctree.compose import Settings, replay_pipeline
     from doctree.store.documents import DocumentsRepository
-    from doctree.worker.worker import MemoryWorker
 
+    options = dict(runtime_options)
+    settings = Settings(backend=options.pop("backend"))
     repo = DocumentsRepository(db)
-    runtime = MemoryAgentRuntime(repo, **runtime_options)
-    handler = _Collecting(runtime)
-    worker = MemoryWorker(repo.conn, handler=handler)
-    sessions = SessionsRepository(repo.conn)
-    outcomes = []
-    try:
-        for t in transcripts:
-            outcomes.append(
-                replay_one(
-                    repo, sessions, worker, handler, t.read_text(encoding="utf-8"), source=str(t)
-                )
-            )
-    finally:
-        worker.close()
-        runtime.close()
+    with replay_pipeline(settings, repo, **options) as replayer:
+        outcomes = [
+            replayer.replay(t.read_text(encoding="utf-8"), source=str(t)) for t in transcripts
+        ]
+        runtime = replayer.handler.inner
     return outcomes, (repo, runtime)
 
 

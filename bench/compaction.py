@@ -41,12 +41,13 @@ sys.path.insert(0, str(ROOT))
 
 import benchreport  # noqa: E402
 
+from doctree.compose import Settings, build_handler  # noqa: E402
 from doctree.memory.compaction import CompactionPolicy, CompactionResult, Compactor  # noqa: E402
 from doctree.memory.context import (  # noqa: E402
     DEFAULT_CAP,
     SEPARATOR,
-    _recent,
     load_memories,
+    recent_documents,
     render_document,
 )
 from doctree.memory.passages import sync_passages  # noqa: E402
@@ -54,7 +55,7 @@ from doctree.sessions.repository import SessionsRepository  # noqa: E402
 from doctree.sessions.transcripts import Transcript, parse_transcript  # noqa: E402
 from doctree.store import encoding  # noqa: E402
 from doctree.store.documents import DocumentsRepository  # noqa: E402
-from doctree.worker.worker import MemoryWorker, default_handler  # noqa: E402
+from doctree.worker.worker import MemoryWorker  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "fixtures" / "transcripts"
 OWNER = "main"
@@ -107,7 +108,9 @@ def grow(db: Path, rounds: int, policy: CompactionPolicy | None) -> tuple[int, l
             )
 
     worker = MemoryWorker(
-        db, handler=default_handler(repo, "offline"), after_handle=hook if compactor else None
+        db,
+        handler=build_handler(repo, Settings(backend="offline")),
+        after_handle=hook if compactor else None,
     )
     for r in range(rounds):
         for t in transcripts:
@@ -211,7 +214,7 @@ def load_before(
             docs.append(doc)
     parts: list[str] = []
     length = 0
-    rest = (d for d in _recent(repo, owner, "~/memory") if d.id not in given)
+    rest = (d for d in recent_documents(repo, owner, "~/memory") if d.id not in given)
     for doc in itertools.chain(docs, rest):
         text = render_document(doc)
         extra = len(text) + (len(SEPARATOR) if parts else 0)

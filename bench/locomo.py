@@ -270,24 +270,13 @@ def agent_transcript(c: Conversation, s: Session) -> str:
 def store_agent(repo: DocumentsRepository, c: Conversation) -> None:
     """Replay each session, in order, through the live path (`doctree replay`: history,
     sleep, a worker tick that hands it over, the offline memory agent)."""
-    from doctree.cli.replay import _Collecting, replay_one, runtime_for
-    from doctree.sessions.repository import SessionsRepository
-    from doctree.worker.worker import MemoryWorker
+    from doctree.compose import Settings, replay_pipeline
 
-    runtime = runtime_for(repo, "offline")
-    handler = _Collecting(runtime)
-    sessions = SessionsRepository(repo.conn)
-    worker = MemoryWorker(repo.conn, handler=handler)
-    try:
+    with replay_pipeline(Settings(backend="offline"), repo) as replayer:
         for s in c.sessions:
-            o = replay_one(
-                repo, sessions, worker, handler, agent_transcript(c, s), source=f"s{s.number}"
-            )
+            o = replayer.replay(agent_transcript(c, s), source=f"s{s.number}")
             if o.error:
                 raise RuntimeError(f"{c.sample_id} session {s.number}: {o.error}")
-    finally:
-        worker.close()
-        runtime.close()
 
 
 class Tracer:

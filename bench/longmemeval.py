@@ -187,25 +187,16 @@ def store_raw(repo: DocumentsRepository, q: Question) -> None:
 
 def store_agent(repo: DocumentsRepository, q: Question) -> None:
     """Replay every session, in date order, through the live path (`doctree replay`)."""
-    from doctree.cli.replay import _Collecting, replay_one, runtime_for
-    from doctree.sessions.repository import SessionsRepository
+    from doctree.compose import Settings, replay_pipeline
     from doctree.sessions.transcripts import format_transcript
-    from doctree.worker.worker import MemoryWorker
 
-    runtime = runtime_for(repo, "offline")
-    handler = _Collecting(runtime)
-    sessions = SessionsRepository(repo.conn)
-    worker = MemoryWorker(repo.conn, handler=handler)
-    try:
+    with replay_pipeline(Settings(backend="offline"), repo) as replayer:
         for i, (_, date, turns) in enumerate(q.sessions):
             key = f"s{i:02d}"  # by position: the benchmark's ids say which hold the answer
             text = format_transcript(messages(date, turns), owner=OWNER, session_id=key)
-            o = replay_one(repo, sessions, worker, handler, text, source=key)
+            o = replayer.replay(text, source=key)
             if o.error:
                 raise RuntimeError(f"{q.id} {key}: {o.error}")
-    finally:
-        worker.close()
-        runtime.close()
 
 
 class TurnsBM25:

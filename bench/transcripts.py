@@ -31,7 +31,7 @@ from pathlib import Path
 
 import benchreport
 
-from doctree.sessions.transcripts import _markdown, format_transcript, parse_transcript
+from doctree.sessions.transcripts import format_transcript, markdown_parser, parse_transcript
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -95,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick:
         args.repeat = 1
     figures: dict[str, float] = {}
-    md = _markdown()
+    md = markdown_parser()
     if args.before:
         old = parser_at(args.before)
         print(f"parse_transcript as of {args.before} (same texts, this run):")

@@ -38,6 +38,7 @@ from typing import Any
 
 from doctree.errors import DoctreeError, UserError
 from doctree.interop.tools import MemoryTools, ToolCallRecord
+from doctree.llm.backends import Backend, parse_backend
 from doctree.llm.client import anthropic_client, openai_client
 from doctree.llm.definitions import AgentDefinition, load_definition
 from doctree.llm.model_clients import (
@@ -55,7 +56,6 @@ from doctree.store.runs import Run, Runs, Usage
 
 log = logging.getLogger(__name__)
 
-BACKENDS = ("auto", "anthropic", "openai", "replay", "offline")
 #: Seconds one request may take: on an API, and on a server that may run the model on a CPU.
 API_TIMEOUT = 120.0
 LOCAL_TIMEOUT = 600.0
@@ -95,66 +95,6 @@ class RunResult:
 def memory_agent_key(owner: str) -> str:
     """The cache key of an owner's memory agent."""
     return f"/{MEMORY_AGENT_TYPE}/{owner}"
-
-
-def resolve_backend(backend: str) -> str:
-    """`auto` is `anthropic` when ANTHROPIC_API_KEY is set, else `offline`."""
-    if backend not in BACKENDS:
-        raise UserError(f"backend {backend!r}: must be one of {', '.join(BACKENDS)}")
-    if backend == "auto":
-        return "anthropic" if os.environ.get("ANTHROPIC_API_KEY") else "offline"
-    return backend
-
-
-@dataclass(frozen=True)
-class BackendChoice:
-    """A backend string taken apart: the backend, and the cassette or model it names."""
-
-    name: str
-    cassette: str | None = None
-    record: bool = False
-    model: str | None = None
-
-
-def parse_backend(spec: str) -> BackendChoice:
-    """The one reader of backend strings: `auto`, `offline`, `anthropic`, `openai`,
-    `openai:MODEL`, `replay` / `replay:CASSETTE` and `record:CASSETTE`. Anything else is a
-    user error naming the forms."""
-    name, sep, rest = spec.partition(":")
-    if sep and name in ("replay", "record"):
-        return BackendChoice("replay", cassette=rest or None, record=name == "record")
-    if sep and name == "openai":
-        if not rest:
-            raise UserError(f"backend {spec!r}: name the model, e.g. openai:qwen2.5:7b")
-        return BackendChoice("openai", model=rest)
-    if sep or name not in BACKENDS:
-        raise UserError(
-            f"backend {spec!r}: must be one of {', '.join(BACKENDS)}, openai:MODEL, "
-            "replay:CASSETTE or record:CASSETTE"
-        )
-    return BackendChoice(resolve_backend(name))
-
-
-API_KEY_VARIABLES = {"anthropic": "ANTHROPIC_API_KEY"}
-"""The environment variable whose key a paid backend bills."""
-
-
-def auto_choice_note(backend: str) -> str | None:
-    """For `auto`, one line saying which backend it picks and why (a paid API is never used
-    without saying so); None for any other backend, which was named on purpose."""
-    if backend != "auto":
-        return None
-    picked = resolve_backend(backend)
-    if picked == "offline":
-        return (
-            "backend auto: picked 'offline' (no model API key is set; the rule-based memory "
-            "agent, no API calls)"
-        )
-    key = API_KEY_VARIABLES.get(picked, "its API key")
-    return (
-        f"backend auto: picked {picked!r} because {key} is set: runs call the paid API "
-        "(--backend offline to avoid it)"
-    )
 
 
 @dataclass
@@ -278,7 +218,7 @@ class MemoryAgentRuntime:
         self,
         repo: DocumentsRepository,
         *,
-        backend: str = "auto",
+        backend: str | Backend = "auto",
         definition: AgentDefinition | None = None,
         cassette: str | os.PathLike[str] | None = None,
         record: bool = False,
@@ -293,7 +233,9 @@ class MemoryAgentRuntime:
         root: str = MEMORY_ROOT,
     ):
         self.repo = repo
-        choice = parse_backend(backend)
+        choice = backend if isinstance(backend, Backend) else parse_backend(backend)
+        if not choice.runs_the_memory_agent:
+            raise UserError(f"backend {choice.spec!r}: is a worker handler, not a model backend")
         if choice.name == "replay" and cassette is None:
             cassette, record = choice.cassette, record or choice.record
         self.backend = choice.name
@@ -325,7 +267,9 @@ class MemoryAgentRuntime:
         self._recorder: Any = None
         if self.backend == "replay":
             if self.cassette_path is None:
-                raise UserError("backend 'replay': give the cassette file to replay or record")
+                raise UserError(
+                    "backend 'replay': name the cassette, e.g. replay:FILE (or pass cassette=)"
+                )
             if not record and not self.cassette_path.is_file():
                 raise UserError(f"cassette {str(self.cassette_path)!r}: no such file")
         if self.backend == "openai" and not self.openai_model:
@@ -776,14 +720,3 @@ def _offline_agent() -> Any:
             f"available ({e}); use --backend anthropic or replay"
         ) from None
     return OfflineMemoryAgent()
-
-
-def default_handler(
-    repo: DocumentsRepository, backend: str = "auto", **options: Any
-) -> MemoryAgentRuntime:
-    """The worker's default handler: a memory agent runtime on `backend`.
-
-    `backend` is `auto`, `offline`, `anthropic`, `replay:CASSETTE` (serve a cassette) or
-    `record:CASSETTE` (forward to ANTHROPIC_BASE_URL, or the API, and write the cassette).
-    """
-    return MemoryAgentRuntime(repo, backend=backend, **options)

@@ -103,19 +103,24 @@ class State:
             )
         return target
 
+    def settings(self, **given: Any) -> Any:
+        """The `doctree.compose.Settings` of this command: the group's database and owner,
+        the command's options `given` (None: not given), the rest from the environment."""
+        from doctree.compose import Settings
+
+        return Settings.from_env(**({"db": self.db_path, "owner": self.owner} | given))
+
     @property
     def repo(self):
         if self._repo is None:
-            from doctree.store.db import connect
-            from doctree.store.documents import DocumentsRepository
+            from doctree.compose import connect_database, open_repository
 
-            self._conn = connect(
-                self.database(),
-                create=self.creates,
-                # only the default location's folder is made for the user
-                create_folder=self.db_path is None,
+            settings = self.settings(db=str(self.database()))
+            # only the default location's folder is made for the user
+            self._conn = connect_database(
+                settings, create=self.creates, create_folder=self.db_path is None
             )
-            self._repo = DocumentsRepository(self._conn)
+            self._repo = open_repository(self._conn)
         return self._repo
 
     def close(self) -> None:

@@ -165,7 +165,8 @@ def _passages(state: State, query: str, words: int, under: str, as_json: bool) -
     default="auto",
     show_default=True,
     help="anthropic: the compaction agent on the Messages API; offline: lossless (drops only "
-    "repeated lines). auto: anthropic when ANTHROPIC_API_KEY or ANTHROPIC_BASE_URL is set.",
+    "repeated lines). auto: anthropic when ANTHROPIC_API_KEY is set, else offline (the rule "
+    "of every command).",
 )
 @click.option(
     "--if-over",

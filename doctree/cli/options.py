@@ -21,16 +21,25 @@ def all_owners_option(help: str) -> Callable[[F], F]:
     )
 
 
+BACKEND_HELP = (
+    "The memory agent's backend ($DOCTREE_BACKEND when not given): auto (anthropic when "
+    "ANTHROPIC_API_KEY is set, else offline: one rule for every command and the library), "
+    "offline, anthropic, openai (an OpenAI-compatible server at OPENAI_BASE_URL; openai:MODEL "
+    "names its model), replay:CASSETTE (serve a recording) or record:CASSETTE (record one from "
+    "ANTHROPIC_BASE_URL). auto says on stderr which it picked."
+)
+
+
 def model_server_options(f: F) -> F:
     """`--base-url` and `--context-window`: where the memory agent's model is served and how
     much it can read, for every command that runs the memory agent (replay, worker)."""
     f = click.option(
         "--context-window",
         type=click.IntRange(min=1),
-        envvar="DOCTREE_CONTEXT_WINDOW",
         metavar="TOKENS",
-        help="The served model's context window in tokens, for --backend openai (default: the "
-        "agent definition's openai.context_window); one too small for the prompt is refused.",
+        help="The served model's context window in tokens, for --backend openai (default: "
+        "$DOCTREE_CONTEXT_WINDOW, else the agent definition's openai.context_window); one too "
+        "small for the prompt is refused.",
     )(f)
     return click.option(
         "--base-url",
@@ -38,3 +47,21 @@ def model_server_options(f: F) -> F:
         help="The model API's base URL (default: OPENAI_BASE_URL for openai, ANTHROPIC_BASE_URL "
         "for anthropic), e.g. http://localhost:11434/v1 for Ollama.",
     )(f)
+
+
+def on_command_line(name: str, value: Any) -> Any:
+    """`value` if the current command's option `name` was given on the command line, else
+    None: a default is left to `doctree.compose.Settings.from_env`, which reads the
+    environment for it."""
+    ctx = click.get_current_context()
+    return (
+        value if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE else None
+    )
+
+
+def announce_backend(settings: Any, *, handlers: bool = False) -> None:
+    """Say on stderr which backend `auto` picked and why (a paid API is never used
+    silently); a backend named on purpose says nothing. A bad backend string fails here."""
+    note = settings.backend_choice(handlers=handlers).note()
+    if note is not None:
+        click.echo(note, err=True)

@@ -124,26 +124,6 @@ def transcript_cmd(state: State, session_id: str, only_new: bool) -> None:
     click.echo(format_transcript(records, owner=s.agent.owner, session_id=s.id), nl=False)
 
 
-HANDLERS = (
-    "auto, offline, anthropic, openai[:MODEL], replay:CASSETTE, jobs:FILE[:DELAY] or "
-    "python:MODULE:ATTR"
-)
-
-
-def _check_handler(handler: str) -> None:
-    """The --backend names `worker --help` gives; anything else is refused naming them all.
-    Model backends are read by the runtime's one reader of backend strings."""
-    from doctree.agent.runtime import parse_backend
-    from doctree.errors import UserError
-
-    if handler.startswith(("jobs:", "python:")):
-        return
-    try:
-        parse_backend(handler)
-    except UserError:
-        raise UserError(f"--backend {handler!r}: must be one of {HANDLERS}") from None
-
-
 @cli.command("worker")
 @click.option("--once", is_flag=True, help="Run one tick and exit.")
 @click.option(
@@ -163,14 +143,15 @@ def _check_handler(handler: str) -> None:
 @click.option(
     "--backend",
     "handler",
-    envvar="DOCTREE_WORKER_BACKEND",
+    metavar="BACKEND",
     default="auto",
     show_default=True,
-    help="The memory agent: auto (anthropic when ANTHROPIC_API_KEY is set, else offline; the "
-    "same rule as `replay`), offline, anthropic, openai (an OpenAI-compatible server at "
-    "OPENAI_BASE_URL; openai:MODEL names its model), replay:CASSETTE (the memory agent "
-    "runtime), jobs:FILE[:DELAY] (append each job to FILE as a JSON line, no model) or "
-    "python:MODULE:ATTR. auto says on stderr which it picked.",
+    help="The memory agent ($DOCTREE_BACKEND when not given): auto (anthropic when "
+    "ANTHROPIC_API_KEY is set, else offline; the same rule as `replay` and the library), "
+    "offline, anthropic, openai (an OpenAI-compatible server at OPENAI_BASE_URL; openai:MODEL "
+    "names its model), replay:CASSETTE (the memory agent runtime), jobs:FILE[:DELAY] (append "
+    "each job to FILE as a JSON line, no model) or python:MODULE:ATTR. auto says on stderr "
+    "which it picked.",
 )
 @model_server_options
 @click.option(
@@ -220,35 +201,27 @@ def worker_cmd(
     """
     import logging
 
-    from doctree.worker.worker import MemoryWorker, default_handler
+    from doctree.cli.options import announce_backend, on_command_line
+    from doctree.compose import build_handler, build_worker
 
     logging.basicConfig(
         level=logging.INFO if verbose else logging.WARNING,
         stream=sys.stderr,
         format="%(asctime)s %(name)s %(message)s",
     )
-    _check_handler(handler)
-    repo = state.repo
-    options = {"base_url": base_url, "context_window": context_window}
-    if handler.startswith(("jobs:", "python:")):
-        options = {}
-    the_handler = default_handler(repo, handler, **options)
-    from doctree.agent.runtime import MemoryAgentRuntime
-    from doctree.cli.replay import check_runtime
-
-    if isinstance(the_handler, MemoryAgentRuntime):
-        # auto says what it picked; no API key, too small a window: one line, exit 2, no tick
-        check_runtime(the_handler, handler)
-    after_handle = None
-    if compact:
-        from doctree.memory.compaction import compaction_hook
-        from doctree.worker.engine import compaction_backend
-
-        after_handle = compaction_hook(_db_path(state), backend=compaction_backend(handler))
-    worker = MemoryWorker(
-        _db_path(state),
-        handler=the_handler,
-        after_handle=after_handle,
+    settings = state.settings(
+        db=str(_db_path(state)),
+        backend=on_command_line("handler", handler),
+        base_url=base_url,
+        context_window=context_window,
+    )
+    announce_backend(settings, handlers=True)
+    # no API key, too small a window: one line, exit 2, before any tick
+    the_handler = build_handler(state.repo, settings, check=True)
+    worker = build_worker(
+        settings,
+        the_handler,
+        compact=compact,
         interval=interval,
         batch=batch,
         lease_ttl=lease_ttl,
@@ -282,7 +255,7 @@ def worker_cmd(
     if not once:
         click.echo(
             f"worker {worker.holder}: every {interval:g}s, {batch} sessions per tick, "
-            f"backend {handler}",
+            f"backend {settings.backend}",
             err=True,
         )
     try:
@@ -294,5 +267,7 @@ def worker_cmd(
         for s, h in previous.items():
             signal.signal(s, h)
         worker.close()
+        if hasattr(the_handler, "close"):
+            the_handler.close()  # a replay backend's loopback server
     if not once:
         click.echo("worker: stopped", err=True)

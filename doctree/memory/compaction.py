@@ -33,6 +33,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from doctree.errors import ConflictError, DoctreeError, UserError
+from doctree.llm.backends import parse_backend
 from doctree.memory.layout import ACTIVE, CORRECTIONS, MEMORY_ROOT, PATTERNS
 from doctree.memory.lines import HEADING_LINE, estimate_tokens, normal_key
 from doctree.store.backends import describe
@@ -455,14 +456,15 @@ class AnthropicCondenser:
 
 
 def condenser_for(backend: str = "auto", **kwargs: Any) -> Condenser:
-    """`offline`, `anthropic`, or `auto`: anthropic when ANTHROPIC_API_KEY or
-    ANTHROPIC_BASE_URL is set, else offline."""
-    if backend == "auto":
-        has_api = os.environ.get("ANTHROPIC_API_KEY") or os.environ.get("ANTHROPIC_BASE_URL")
-        backend = "anthropic" if has_api else "offline"
-    if backend == "offline":
+    """`offline`, `anthropic`, or `auto` (the one rule of `doctree.llm.backends`: anthropic
+    when ANTHROPIC_API_KEY is set, else offline)."""
+    try:
+        name = parse_backend(backend).name
+    except UserError:
+        name = None
+    if name == "offline":
         return ExtractiveCondenser(**kwargs)
-    if backend == "anthropic":
+    if name == "anthropic":
         return AnthropicCondenser(**kwargs)
     raise UserError(f"compaction backend {backend!r}: must be one of auto, offline, anthropic")
 

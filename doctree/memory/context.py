@@ -30,7 +30,7 @@ def render_document(doc: Document | Version) -> str:
     return f"<!-- {doc.path} v{doc.version} -->\n{(doc.body or '').strip()}"
 
 
-def _recent(repo: DocumentsRepository, owner: str, under: str) -> Iterator[Document]:
+def recent_documents(repo: DocumentsRepository, owner: str, under: str) -> Iterator[Document]:
     """The live documents under `under`, most recently changed first.
 
     Read from the change log newest first, a page at a time, so that loading a few kilobytes
@@ -78,7 +78,7 @@ def iter_documents(
             if not doc.deleted and is_under(doc.path, under) and doc.body.strip():
                 given.add(doc.id)
                 yield doc
-    for doc in _recent(repo, owner, under):
+    for doc in recent_documents(repo, owner, under):
         if doc.id not in given:
             yield doc
 

@@ -96,7 +96,8 @@ class Transcript:
 
 
 @functools.cache
-def _markdown():
+def markdown_parser():
+    """The markdown-it parser transcripts are read with (block structure only), made once."""
     from markdown_it import MarkdownIt
 
     # Only the block structure is read (headings, lists, fences, their lines); inline
@@ -167,7 +168,7 @@ def format_transcript(
         out.append(f"- started: {check_time(started)}")
     if ended is not None:
         out.append(f"- ended: {check_time(ended)}")
-    md = _markdown()
+    md = markdown_parser()
     for m in msgs:
         out.append("")
         out.append(_format_message(m, md))
@@ -265,7 +266,7 @@ def parse_transcript(text: str, source: str = "<transcript>", *, _md: Any = None
         raise TranscriptError(source, None, "a transcript must be text")
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = text.split("\n")
-    tokens = (_md or _markdown()).parse(text)
+    tokens = (_md or markdown_parser()).parse(text)
     top = [t for t in tokens if t.level == 0]
     # Each token's position, found once: looking it up per message (list.index) made
     # parsing quadratic in the number of messages.

@@ -39,6 +39,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp
 
+from doctree.compose import Settings, open_repository
 from doctree.errors import (
     ConflictError,
     DatabaseUnavailableError,
@@ -47,7 +48,7 @@ from doctree.errors import (
     UserError,
 )
 from doctree.store.backends import is_unavailable
-from doctree.store.documents import Actor, DocumentsRepository
+from doctree.store.documents import Actor
 from doctree.store.paths import HOME
 from doctree.web import activity, views
 from doctree.web.inspector import Inspector, Repositories, Site
@@ -79,7 +80,9 @@ def create_app(
         raise UserError("serving beyond loopback needs a token: pass --token or set DOCTREE_TOKEN")
     if token is not None:
         check_token(token)
-    repos = Repositories(str(db), DocumentsRepository(db))  # opened now: a bad database fails here
+    settings = Settings(db=str(db), owner=owner)
+    # opened now: a bad database fails here
+    repos = Repositories(str(db), open_repository(settings))
     site = Site(
         owner,
         actor or Actor("user", "inspector"),
@@ -91,7 +94,7 @@ def create_app(
     if mcp:
         from doctree.interop.mcp_server import DoctreeTools, build_server
 
-        mcp_repo = DocumentsRepository(db)  # the MCP tools' own, one call at a time
+        mcp_repo = open_repository(settings)  # the MCP tools' own, one call at a time
         server = build_server(DoctreeTools(mcp_repo, owner, under=mcp_under, actor=actor))
         mcp_app = server.streamable_http_app(
             streamable_http_path="/mcp",

@@ -12,7 +12,6 @@ blocks the others.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import os
@@ -592,37 +591,3 @@ class JobsFileHandler:
         finally:
             os.close(fd)
         return line
-
-
-def default_handler(repo: Any, backend: str = "auto", **options: Any) -> MemoryAgentHandler:
-    """The handler named `backend`.
-
-    - `jobs:FILE` (optionally `jobs:FILE:DELAY`): `JobsFileHandler`, no model.
-    - `python:MODULE:ATTR`: an object (or a factory called with the repository) to import.
-    - anything else (`auto`, `offline`, `anthropic`, `replay:CASSETTE`, ...): the memory
-      agent runtime, `doctree.agent.runtime.default_handler(repo, backend=..., **options)`.
-    """
-    if backend.startswith("jobs:"):
-        spec = backend[len("jobs:") :]
-        path, delay = spec, 0.0
-        head, sep, tail = spec.rpartition(":")
-        if sep:
-            with contextlib.suppress(ValueError):
-                path, delay = head, float(tail)
-        if not path:
-            raise UserError(f"handler {backend!r}: expected jobs:FILE or jobs:FILE:DELAY")
-        return JobsFileHandler(path, delay=delay)
-    if backend.startswith("python:"):
-        import importlib
-
-        module_name, _, attr = backend[len("python:") :].partition(":")
-        if not module_name or not attr:
-            raise UserError(f"handler {backend!r}: expected python:MODULE:ATTR")
-        try:
-            obj = getattr(importlib.import_module(module_name), attr)
-        except (ImportError, AttributeError) as e:
-            raise UserError(f"handler {backend!r}: cannot be imported ({e})") from None
-        return obj if hasattr(obj, "handle") else obj(repo)
-    from doctree.agent import runtime as agent
-
-    return agent.default_handler(repo, backend=backend, **options)

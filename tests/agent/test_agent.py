@@ -11,8 +11,8 @@ from doctree.agent.runtime import (
     MemoryAgentRuntime,
     RunFailedError,
     memory_agent_key,
-    resolve_backend,
 )
+from doctree.llm.backends import parse_backend
 from doctree.llm.definitions import load_definition
 from doctree.store.runs import Runs
 from tests.fakes.messages_api import (
@@ -354,19 +354,19 @@ def test_runs_of_different_owners_write_their_own_memory(repo, fake):
 
 def test_auto_backend_is_offline_without_a_key(monkeypatch):
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
-    assert resolve_backend("auto") == "offline"
+    assert parse_backend("auto").name == "offline"
 
 
 def test_auto_backend_is_anthropic_with_a_key(monkeypatch):
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
-    assert resolve_backend("auto") == "anthropic"
+    assert parse_backend("auto").name == "anthropic"
 
 
 def test_unknown_backend_is_refused():
     from doctree.errors import UserError
 
     with pytest.raises(UserError, match="must be one of"):
-        resolve_backend("gpt")
+        parse_backend("gpt")
 
 
 def test_anthropic_backend_reads_base_url_from_the_environment(repo, fake, monkeypatch):

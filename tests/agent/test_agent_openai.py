@@ -10,13 +10,12 @@ import pytest
 
 from doctree.agent.runtime import (
     MAX_CORRECTIONS,
-    BackendChoice,
     MemoryAgentRuntime,
     RunFailedError,
-    parse_backend,
 )
 from doctree.errors import UserError
 from doctree.interop.tools import MemoryTools
+from doctree.llm.backends import Backend, parse_backend
 from doctree.llm.definitions import Pricing, load_definition
 from doctree.llm.model_clients import prompt_budget, text_tool_call
 from doctree.store.documents import DocumentsRepository
@@ -502,11 +501,11 @@ def test_the_model_comes_from_the_backend_string_else_the_definition(repo):
 @pytest.mark.parametrize(
     ("spec", "choice"),
     [
-        ("openai", BackendChoice("openai")),
-        ("openai:qwen2.5:7b", BackendChoice("openai", model="qwen2.5:7b")),
-        ("replay:c.json", BackendChoice("replay", cassette="c.json")),
-        ("record:c.json", BackendChoice("replay", cassette="c.json", record=True)),
-        ("offline", BackendChoice("offline")),
+        ("openai", Backend("openai", spec="openai")),
+        ("openai:qwen2.5:7b", Backend("openai", spec="openai:qwen2.5:7b", model="qwen2.5:7b")),
+        ("replay:c.json", Backend("replay", spec="replay:c.json", cassette="c.json")),
+        ("record:c.json", Backend("replay", spec="record:c.json", cassette="c.json", record=True)),
+        ("offline", Backend("offline", spec="offline")),
     ],
 )
 def test_backend_strings_are_read_by_one_function(spec, choice):
@@ -537,7 +536,7 @@ def _pending_session(engine):
 
 
 def test_the_engine_runs_the_memory_agent_on_the_openai_backend(db_path, monkeypatch):
-    from doctree.worker.engine import Engine
+    from doctree.engine import Engine
 
     with FakeChatServer(_reads_then_finishes) as srv:
         monkeypatch.setenv("OPENAI_BASE_URL", srv.base_url + "/v1")
@@ -555,7 +554,7 @@ def test_the_engine_runs_the_memory_agent_on_the_openai_backend(db_path, monkeyp
 
 
 def test_the_engine_passes_the_backend_settings_to_its_worker(db_path, monkeypatch):
-    from doctree.worker.engine import Engine
+    from doctree.engine import Engine
 
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
     with FakeChatServer(_reads_then_finishes) as srv:
@@ -575,7 +574,7 @@ def test_a_worker_process_runs_the_memory_agent_on_the_openai_backend(db_path, t
     import os
     import subprocess
 
-    from doctree.worker.engine import Engine
+    from doctree.engine import Engine
 
     with FakeChatServer(_reads_then_finishes) as srv, Engine(db_path, handler="offline") as engine:
         _pending_session(engine)
@@ -596,7 +595,7 @@ def test_a_worker_refuses_a_window_too_small_before_its_first_tick(db_path):
     import os
     import subprocess
 
-    from doctree.worker.engine import Engine
+    from doctree.engine import Engine
 
     with Engine(db_path, handler="offline") as engine:
         _pending_session(engine)
@@ -683,7 +682,7 @@ def test_a_local_server_gets_minutes_per_request_and_an_api_seconds(repo):
 
 
 def test_compaction_after_an_openai_run_stays_offline():
-    from doctree.worker.engine import compaction_backend
+    from doctree.compose import compaction_backend
 
     assert compaction_backend("openai") == compaction_backend("openai:qwen2.5:7b") == "offline"
     assert compaction_backend("anthropic") == "anthropic"

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from doctree.engine import Engine
 from doctree.interop.mcp_server import TOOL_SPECS
 from doctree.store.documents import DocumentsRepository
-from doctree.worker.engine import Engine
 from tests.fakes.messages_api import FakeMessagesServer, Scripted, message, text_block
 
 pytestmark = pytest.mark.slow

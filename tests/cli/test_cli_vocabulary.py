@@ -13,13 +13,13 @@ import pytest
 from click.testing import CliRunner
 
 from doctree.cli import cli
+from doctree.engine import Engine
 from doctree.errors import UserError
 from doctree.interop.tools import MemoryTools
 from doctree.sessions.repository import SessionsRepository
 from doctree.sessions.sessions import AgentDescriptor
 from doctree.store.documents import DocumentsRepository
 from doctree.store.runs import Runs
-from doctree.worker.engine import Engine
 
 PERSONAL = Path(__file__).parents[1] / "fixtures" / "transcripts" / "01-personal-assistant.md"
 
@@ -143,9 +143,15 @@ def test_worker_backend_flag_and_its_environment_variable(db_path, tmp_path):
     result = run(db_path, "worker", "--once", "--backend", f"jobs:{jobs}")
     assert result.exit_code == 0, result.output
     assert "0 pending" in result.output
-    env = {"DOCTREE_WORKER_BACKEND": f"jobs:{jobs}", "DOCTREE_WORKER_HANDLER": "anthropic"}
+    # $DOCTREE_BACKEND is read; the old names are not (anthropic without a key would fail)
+    env = {
+        "DOCTREE_BACKEND": f"jobs:{jobs}",
+        "DOCTREE_WORKER_BACKEND": "anthropic",
+        "DOCTREE_WORKER_HANDLER": "anthropic",
+    }
     result = run(db_path, "worker", "--once", env=env)
-    assert result.exit_code == 0, result.output  # anthropic without a key would fail
+    assert result.exit_code == 0, result.output
+    assert "backend auto" not in result.output  # jobs:FILE was taken, not the default
 
 
 # -- JSON and human output ---------------------------------------------------------------------

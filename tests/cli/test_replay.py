@@ -123,7 +123,7 @@ def test_a_session_with_other_history_is_refused(db_path, tmp_path):
 def test_an_unknown_backend_is_refused(db_path):
     result = replay(db_path, "--backend", "gpt", str(PERSONAL))
     assert result.exit_code == 2
-    assert "--backend 'gpt'" in result.stderr
+    assert "backend 'gpt'" in result.stderr
     for choice in ("offline", "anthropic", "auto", "replay:CASSETTE", "record:CASSETTE"):
         assert choice in result.stderr
 

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from doctree.engine import Engine
 from doctree.errors import PathError
 from doctree.interop.mcp_server import DoctreeTools
 from doctree.interop.memory_tool import DoctreeMemoryTool
@@ -28,7 +29,6 @@ from doctree.store.backends import is_database_url
 from doctree.store.documents import DocumentsRepository
 from doctree.store.recall import RecallIndex
 from doctree.store.secrets import find_secrets
-from doctree.worker.engine import Engine
 from tests.secrets_corpus import Case, secrets
 
 OWNER = "main"

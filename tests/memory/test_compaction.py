@@ -428,9 +428,10 @@ def test_hook_given_a_database_path_opens_its_own_connection(repo, db_path):
 def test_worker_compacts_after_the_memory_agent_stores(db_path, repo):
     from pathlib import Path
 
+    from doctree.compose import Settings, build_handler
     from doctree.sessions.repository import SessionsRepository
     from doctree.sessions.transcripts import parse_transcript
-    from doctree.worker.worker import MemoryWorker, default_handler
+    from doctree.worker.worker import MemoryWorker
 
     fixtures = sorted((Path(__file__).parents[1] / "fixtures" / "transcripts").glob("*.md"))[:3]
     sessions = SessionsRepository(db_path)
@@ -443,7 +444,7 @@ def test_worker_compacts_after_the_memory_agent_stores(db_path, repo):
     policy = CompactionPolicy(threshold=2000)
     worker = MemoryWorker(
         db_path,
-        handler=default_handler(repo, "offline"),
+        handler=build_handler(repo, Settings(backend="offline")),
         after_handle=compaction_hook(db_path, backend="offline", policy=policy),
     )
     tick = worker.tick()

@@ -12,10 +12,10 @@ from typing import Literal
 import pytest
 
 from doctree.arguments import checked
+from doctree.engine import Engine
 from doctree.errors import ArgumentError, DoctreeError
 from doctree.memory.context import load_memories
 from doctree.store.documents import Actor, DocumentsRepository, Provenance
-from doctree.worker.engine import Engine
 
 BIG = 2**70
 

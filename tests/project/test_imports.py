@@ -127,7 +127,7 @@ FLOORS = [
     ("interop",),
     ("agent",),
     ("worker",),
-    ("cli", "web", "compose", "__main__", ""),
+    ("cli", "web", "compose", "engine", "__main__", ""),
 ]
 
 

@@ -250,7 +250,7 @@ def test_parsing_is_linear_in_the_number_of_messages():
             calls.append(1)
             return real(self, *a)
 
-    md = t._markdown()
+    md = t.markdown_parser()
     text = format_transcript(
         [Message("user", "2026-01-01T00:00:00Z", f"m{i}") for i in range(300)],
         owner="main",

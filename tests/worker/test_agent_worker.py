@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from doctree.agent.runtime import MemoryAgentRuntime, default_handler
+from doctree.agent.runtime import MemoryAgentRuntime
+from doctree.compose import Settings, build_handler
 from doctree.sessions.repository import SessionsRepository
 from doctree.store.runs import Runs
 from doctree.worker.worker import MemoryWorker
@@ -109,22 +110,20 @@ def test_the_memory_agents_session_holds_its_tool_calls_and_results(repo):
     assert kinds == ["user", "tool_call", "tool_result", "assistant"]
 
 
-def test_default_handler_spells_replay_with_its_cassette(repo, tmp_path):
+def test_the_handler_by_name_spells_replay_with_its_cassette(repo, tmp_path):
     cassette = tmp_path / "c.json"
     cassette.write_text('{"format": "doctree-cassette/1", "interactions": []}')
-    handler = default_handler(repo, backend=f"replay:{cassette}")
+    handler = build_handler(repo, Settings(backend=f"replay:{cassette}"))
     assert (handler.backend, handler.cassette_path, handler.record) == ("replay", cassette, False)
 
 
-def test_default_handler_spells_record_with_its_cassette(repo, tmp_path):
-    handler = default_handler(repo, backend=f"record:{tmp_path / 'new.json'}")
+def test_the_handler_by_name_spells_record_with_its_cassette(repo, tmp_path):
+    handler = build_handler(repo, Settings(backend=f"record:{tmp_path / 'new.json'}"))
     assert (handler.backend, handler.record) == ("replay", True)
 
 
 def test_the_workers_handler_by_name_is_the_memory_agent_runtime(repo):
-    from doctree.worker.worker import default_handler as worker_handler
-
-    assert isinstance(worker_handler(repo, "offline"), MemoryAgentRuntime)
+    assert isinstance(build_handler(repo, Settings(backend="offline")), MemoryAgentRuntime)
 
 
 @pytest.mark.skipif(not (FIXTURES / "03-apollo-day1-kickoff.md").exists(), reason="no fixture")

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from doctree.compose import Settings, build_handler
 from doctree.errors import UserError
 from doctree.sessions.claims import lease_name
 from doctree.sessions.repository import SessionsRepository
@@ -24,7 +25,6 @@ from doctree.worker.worker import (
     MemoryWorker,
     TranscriptJob,
     backoff,
-    default_handler,
 )
 
 
@@ -424,7 +424,7 @@ def test_worker_rejects_a_zero_interval(db_path):
 def test_recorder_handler_appends_one_json_line_per_job(sessions, make_worker, tmp_path):
     _pending(sessions, "s1", n=2)
     out = tmp_path / "jobs.jsonl"
-    make_worker(default_handler(None, f"jobs:{out}")).tick()
+    make_worker(build_handler(None, Settings(backend=f"jobs:{out}"))).tick()
     import json
 
     (line,) = [json.loads(x) for x in out.read_text().splitlines()]
@@ -432,19 +432,19 @@ def test_recorder_handler_appends_one_json_line_per_job(sessions, make_worker, t
 
 
 def test_recorder_spec_takes_an_optional_delay(tmp_path):
-    h = default_handler(None, f"jobs:{tmp_path}/x.jsonl:0.5")
+    h = build_handler(None, Settings(backend=f"jobs:{tmp_path}/x.jsonl:0.5"))
     assert isinstance(h, JobsFileHandler) and h.delay == 0.5
 
 
 def test_python_handler_spec_that_cannot_be_imported_is_a_user_error():
     with pytest.raises(UserError, match="'python:no_such_module:H': cannot be imported"):
-        default_handler(None, "python:no_such_module:H")
+        build_handler(None, Settings(backend="python:no_such_module:H"))
 
 
 def test_model_handler_names_go_to_the_agent_runtime(repo):
     from doctree.agent import runtime as agent
 
-    handler = default_handler(repo, "offline")
+    handler = build_handler(repo, Settings(backend="offline"))
     assert isinstance(handler, agent.MemoryAgentRuntime)
     handler.close()
 

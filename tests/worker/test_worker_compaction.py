@@ -7,10 +7,10 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from doctree.cli import cli
+from doctree.engine import Engine
 from doctree.sessions.transcripts import parse_transcript
 from doctree.store.documents import DocumentsRepository
 from doctree.store.runs import Runs
-from doctree.worker.engine import Engine
 
 FIXTURES = sorted((Path(__file__).parents[1] / "fixtures" / "transcripts").glob("*.md"))[:3]
 

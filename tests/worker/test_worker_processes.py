@@ -14,10 +14,10 @@ from collections import defaultdict
 
 import pytest
 
+from doctree.engine import Engine
 from doctree.sessions.claims import lease_name
 from doctree.sessions.repository import SessionsRepository
 from doctree.store.leases import Leases
-from doctree.worker.engine import Engine
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")]
 

@@ -7,9 +7,9 @@ import time
 
 import pytest
 
+from doctree.engine import Engine
 from doctree.errors import UserError
 from doctree.sessions.transcripts import parse_transcript
-from doctree.worker.engine import Engine
 
 
 class Collect:

@@ -1,7 +1,7 @@
 """The one facade an agent engine imports: record history, signal lifecycle events, and run
 the memory worker in-process (a thread) or as a process.
 
-    from doctree.worker.engine import Engine
+    from doctree import Engine
 
     engine = Engine("agent.db")
     s = engine.start_session("main")
@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from doctree.arguments import checked_methods
+from doctree.compose import Settings, build_handler, build_worker, open_repository, open_sessions
 from doctree.errors import UserError
-from doctree.sessions.repository import SessionsRepository
 from doctree.sessions.sessions import AgentDescriptor, Session
 from doctree.store.backends import is_database_url
 from doctree.worker.worker import (
@@ -36,7 +36,6 @@ from doctree.worker.worker import (
     MemoryWorker,
     TickResult,
     TranscriptJob,
-    default_handler,
 )
 
 Agent = AgentDescriptor | str | dict[str, str] | tuple[str, str]
@@ -46,18 +45,20 @@ Agent = AgentDescriptor | str | dict[str, str] | tuple[str, str]
 class Engine:
     """Sessions and the memory worker for one database file.
 
-    `handler` is the memory agent: a name for `doctree.worker.worker.default_handler` (`auto`,
-    `offline`, `anthropic`, `openai:MODEL`, `replay:CASSETTE`, `jobs:FILE`, ...) or a
-    handler object (in-process workers only); `handler_options` are the named backend's
-    settings (`base_url`, `context_window`, ...). The worker runs on its own connections, so the engine's
-    calls never share a transaction with it.
+    `handler` is the memory agent: a backend string (`auto`, `offline`, `anthropic`,
+    `openai:MODEL`, `replay:CASSETTE`, `jobs:FILE`, ...; see `doctree.llm.backends`) or a
+    handler object (in-process workers only); None takes $DOCTREE_BACKEND, else `auto`.
+    `handler_options` are the model backend's settings (`base_url`, `context_window`,
+    `model`, `max_retries`, `timeout`: fields of `doctree.compose.Settings`). The objects are
+    built by `doctree.compose`, as every door's are. The worker runs on its own connections,
+    so the engine's calls never share a transaction with it.
     """
 
     def __init__(
         self,
         db: str | os.PathLike[str],
         *,
-        handler: str | MemoryAgentHandler = "auto",
+        handler: str | MemoryAgentHandler | None = None,
         interval: float = DEFAULT_INTERVAL,
         batch: int = DEFAULT_BATCH,
         after_handle: Callable[[TranscriptJob], object] | None = None,
@@ -66,18 +67,18 @@ class Engine:
         **worker_options: Any,
     ):
         self.db_path = db if is_database_url(db) else Path(db)
-        self.sessions = SessionsRepository(self.db_path)
-        self.handler = handler
-        # Settings of a named model backend, e.g. {"base_url": ..., "context_window": 8192}
-        # for "openai:MODEL"; worker processes get them as --base-url / --context-window.
-        self.handler_options = dict(handler_options or {})
+        self.settings = Settings.from_env(
+            db=str(self.db_path),
+            backend=handler if isinstance(handler, str) else None,
+            **dict(handler_options or {}),
+        )
+        # A handler object is used as is; a name is checked now, built on first use.
+        self.settings.backend_choice(handlers=True)
+        self.handler = handler if handler is not None and not isinstance(handler, str) else None
+        self.sessions = open_sessions(self.settings)
         self.interval = interval
         self.batch = batch
-        if after_handle is None and compact:
-            from doctree.memory.compaction import compaction_hook
-
-            # After each memory-agent run, compact the agent's memory if it grew past budget.
-            after_handle = compaction_hook(self.db_path, backend=compaction_backend(handler))
+        self.compact_after_runs = compact
         self.after_handle = after_handle
         self.worker_options = worker_options
         self._worker: MemoryWorker | None = None
@@ -141,18 +142,17 @@ class Engine:
 
     def _make_worker(self) -> MemoryWorker:
         handler = self.handler
-        if isinstance(handler, str):
-            from doctree.store.documents import DocumentsRepository
-
+        if handler is None:
             # The handler writes documents from the worker thread, on its own connection.
-            self._worker_repo = DocumentsRepository(self.db_path)
-            handler = default_handler(self._worker_repo, handler, **self.handler_options)
-        return MemoryWorker(
-            self.db_path,
-            handler=handler,
+            self._worker_repo = open_repository(self.settings)
+            handler = build_handler(self._worker_repo, self.settings)
+        return build_worker(
+            self.settings,
+            handler,
+            compact=self.compact_after_runs,
+            after_handle=self.after_handle,
             interval=self.interval,
             batch=self.batch,
-            after_handle=self.after_handle,
             **self.worker_options,
         )
 
@@ -190,12 +190,12 @@ class Engine:
     ) -> list[str]:
         """The command line that runs `doctree worker` on this database."""
         if handler is None:
-            if not isinstance(self.handler, str):
+            if self.handler is not None:
                 raise UserError(
                     "a worker process needs its handler by name (e.g. 'offline', 'jobs:FILE'),"
                     f" not {type(self.handler).__name__}"
                 )
-            handler = self.handler
+            handler = self.settings.backend
         cmd = [
             sys.executable,
             "-m",
@@ -212,9 +212,12 @@ class Engine:
         ]
         if once:
             cmd.append("--once")
-        for option, key in (("--base-url", "base_url"), ("--context-window", "context_window")):
-            if self.handler_options.get(key) is not None:
-                cmd += [option, str(self.handler_options[key])]
+        for option, value in (
+            ("--base-url", self.settings.base_url),
+            ("--context-window", self.settings.context_window),
+        ):
+            if value is not None:
+                cmd += [option, str(value)]
         return cmd + list(extra_args)
 
     def spawn_worker(
@@ -250,18 +253,3 @@ class Engine:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def compaction_backend(handler: object) -> str:
-    """The compaction backend that goes with a memory-agent handler: the same model backend
-    for offline / anthropic / auto, offline for openai (memory kept on a local model is not
-    sent to another API), otherwise auto (a key means the API, else offline)."""
-    if isinstance(handler, str) and handler not in ("offline", "anthropic", "auto"):
-        from doctree.agent.runtime import parse_backend
-
-        try:
-            if parse_backend(handler).name == "openai":
-                return "offline"
-        except UserError:
-            pass  # a worker handler (jobs:, python:), not a model backend
-    return handler if handler in ("offline", "anthropic", "auto") else "auto"
