@@ -401,7 +401,11 @@ def evaluate(
     limit: int | None,
     workdir: Path | str,
 ) -> Results:
-    db = workdir if isinstance(workdir, str) else workdir / f"locomo-{mode}.db"
+    if isinstance(workdir, str):
+        db: Path | str = workdir
+    else:
+        workdir.mkdir(parents=True, exist_ok=True)
+        db = workdir / f"locomo-{mode}.db"
     repo = DocumentsRepository(db)
     for c in conversations:
         if mode == "raw":
