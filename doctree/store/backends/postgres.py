@@ -813,14 +813,23 @@ def _top_level_or(query: str) -> list[str]:
 
 def _idf(conn: PgConnection, table: str, owner: str, terms: list[str], live: str) -> list[float]:
     """BM25's inverse document frequency of each term among the owner's rows (those that
-    `live`, a condition on the table's own columns, keeps): the rows and each term's
-    matches counted in one pass over them (a count per term, each a scan of its own, took
-    twice as long and more with more terms)."""
-    matches = ", ".join(
-        f"COUNT(*) FILTER (WHERE search_vector @@ to_tsquery('{TSCONFIG}', ?))" for _ in terms
+    `live`, a condition on the table's own columns, keeps), in one round trip that reads
+    no row of `table` for a plain word: N and each word's document frequency are the sums
+    the tables `search_counts` and `search_terms` keep (migration 090_search_terms). A
+    term that is not one lexeme (a prefix, a phrase, a field restriction) is counted
+    exactly through the GIN index, at the cost of its own matches, as the search pays."""
+    each = (
+        "(SELECT CASE WHEN numnode(q) = 1 AND strpos(querytree(q), ':') = 0 THEN"
+        " (SELECT COALESCE(SUM(df), 0)::bigint FROM search_terms"
+        "  WHERE owner = ? AND source = ? AND term = btrim(querytree(q), ''''))"
+        f" ELSE (SELECT COUNT(*) FROM {table} WHERE owner = ? AND {live}"
+        "  AND search_vector @@ q) END"
+        f" FROM to_tsquery('{TSCONFIG}', ?) AS q)"
     )
     row = conn.execute(
-        f"SELECT COUNT(*), {matches} FROM {table} WHERE owner = ? AND {live}", [*terms, owner]
+        "SELECT (SELECT COALESCE(SUM(n), 0)::bigint FROM search_counts WHERE owner = ? AND source = ?)"
+        + "".join(", " + each for _ in terms),
+        [owner, table, *[x for term in terms for x in (owner, table, owner, term)]],
     ).fetchone()
     n = row[0]
     return [math.log(1 + (n - df + 0.5) / (df + 0.5)) for df in row[1:]]
@@ -942,6 +951,7 @@ TEXT_TABLES = (
     "document_references",
     "passages",
     "recall_passages",
+    "search_terms",
     "sessions",
     "session_history",
     "runs",
