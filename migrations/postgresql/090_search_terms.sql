@@ -39,6 +39,8 @@ DECLARE
     slot SMALLINT := pg_backend_pid() % 16;
     rows_sql TEXT := 'SELECT id, owner, search_vector AS v, (' || TG_ARGV[0] || ') AS live FROM ';
     delta TEXT;
+    gone_owners TEXT[];
+    gone_terms TEXT[];
 BEGIN
     IF TG_OP = 'INSERT' THEN
         delta := 'SELECT owner, 1 AS sign, v FROM (' || rows_sql || 'new_rows) n WHERE live';
@@ -52,32 +54,33 @@ BEGIN
             || ' WHERE x.live AND (n.owner IS DISTINCT FROM o.owner OR n.live IS DISTINCT FROM'
             || ' o.live OR n.v IS DISTINCT FROM o.v)';
     END IF;
+    -- One statement adds the changes and says which terms lost rows (owners, terms).
     EXECUTE format(
         'WITH d AS MATERIALIZED (%1$s),'
+        ' terms AS MATERIALIZED (SELECT d.owner, t.term, SUM(d.sign) AS delta'
+        '  FROM d, unnest(tsvector_to_array(d.v)) AS t(term) WHERE d.v IS NOT NULL'
+        '  GROUP BY d.owner, t.term HAVING SUM(d.sign) <> 0),'
         ' c AS (INSERT INTO search_counts (owner, source, slot, n)'
         '  SELECT owner, %2$L, %3$s, SUM(sign) FROM d GROUP BY owner HAVING SUM(sign) <> 0'
         '  ORDER BY owner'
-        '  ON CONFLICT (owner, source, slot) DO UPDATE SET n = search_counts.n + EXCLUDED.n)'
-        ' INSERT INTO search_terms (owner, source, term, slot, df)'
-        '  SELECT d.owner, %2$L, t.term, %3$s, SUM(d.sign)'
-        '  FROM d, unnest(tsvector_to_array(d.v)) AS t(term) WHERE d.v IS NOT NULL'
-        '  GROUP BY d.owner, t.term HAVING SUM(d.sign) <> 0 ORDER BY 1, 3'
-        '  ON CONFLICT (owner, source, term, slot) DO UPDATE SET df = search_terms.df + EXCLUDED.df',
-        delta, TG_TABLE_NAME, slot);
-    IF TG_OP <> 'INSERT' THEN
-        -- Terms this statement took rows from: where no live row holds one any more, its
-        -- rows go (locked first, in one order, so the sum read is the committed one).
-        EXECUTE format(
-            'WITH d AS MATERIALIZED (%1$s),'
-            ' gone AS (SELECT d.owner, t.term FROM d, unnest(tsvector_to_array(d.v)) AS t(term)'
-            '  WHERE d.v IS NOT NULL GROUP BY 1, 2 HAVING SUM(d.sign) < 0),'
-            ' locked AS (SELECT s.owner, s.term, s.df FROM search_terms s JOIN gone g'
-            '  ON s.owner = g.owner AND s.term = g.term WHERE s.source = %2$L'
-            '  ORDER BY s.owner, s.term, s.slot FOR UPDATE OF s),'
-            ' zero AS (SELECT owner, term FROM locked GROUP BY 1, 2 HAVING SUM(df) = 0)'
-            ' DELETE FROM search_terms s USING zero z'
-            ' WHERE s.owner = z.owner AND s.source = %2$L AND s.term = z.term',
-            delta, TG_TABLE_NAME);
+        '  ON CONFLICT (owner, source, slot) DO UPDATE SET n = search_counts.n + EXCLUDED.n),'
+        ' t AS (INSERT INTO search_terms (owner, source, term, slot, df)'
+        '  SELECT owner, %2$L, term, %3$s, delta FROM terms ORDER BY owner, term'
+        '  ON CONFLICT (owner, source, term, slot) DO UPDATE SET df = search_terms.df + EXCLUDED.df)'
+        ' SELECT array_agg(owner), array_agg(term) FROM terms WHERE delta < 0',
+        delta, TG_TABLE_NAME, slot) INTO gone_owners, gone_terms;
+    IF gone_terms IS NOT NULL THEN
+        -- Where no live row holds such a term any more, its rows go (locked first, in one
+        -- order, so that the sum read is the committed one): an erased word is not kept.
+        WITH gone AS (SELECT * FROM unnest(gone_owners, gone_terms) AS g(owner, term)),
+        locked AS (
+            SELECT s.owner, s.term, s.df FROM search_terms s JOIN gone g
+                ON s.owner = g.owner AND s.term = g.term
+            WHERE s.source = TG_TABLE_NAME
+            ORDER BY s.owner, s.term, s.slot FOR UPDATE OF s),
+        zero AS (SELECT owner, term FROM locked GROUP BY 1, 2 HAVING SUM(df) = 0)
+        DELETE FROM search_terms s USING zero z
+        WHERE s.owner = z.owner AND s.source = TG_TABLE_NAME AND s.term = z.term;
     END IF;
     RETURN NULL;
 END
