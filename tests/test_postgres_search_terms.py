@@ -179,3 +179,33 @@ def test_two_writers_at_once_do_not_wait_for_each_other_on_a_counter_row(postgre
         second.close()
     finally:
         first.close()
+
+
+def test_a_writer_removing_a_common_word_does_not_wait_for_another_writers_slot(postgres_url):
+    """Only a term whose sum reads zero is locked across slots: taking one row of a word
+    many rows hold goes on while another writer holds its own slot's row of that word."""
+    DocumentsRepository(postgres_url).close()  # migrated
+    first = psycopg.connect(postgres_url, autocommit=True)
+    second = psycopg.connect(postgres_url, autocommit=True)
+    try:
+        while second.info.backend_pid % 16 == first.info.backend_pid % 16:  # another slot
+            second.close()
+            second = psycopg.connect(postgres_url, autocommit=True)
+        insert = (
+            "INSERT INTO documents (owner, path, title, version, content_sha256, size,"
+            " created_at, updated_at, search_vector) VALUES ('main', %s, '', 1, '', 0, 't', 't',"
+            f" to_tsvector('{TSCONFIG}', 'tea'))"
+        )
+        first.execute(insert, ("~/a",))
+        second.execute(insert, ("~/b",))
+        with first.transaction():
+            first.execute(insert, ("~/c",))  # its slot's row of "tea" stays locked
+            second.execute("SET lock_timeout = '2s'")
+            second.execute("UPDATE documents SET deleted_at = 't' WHERE path = '~/b'")
+        total = second.execute(
+            "SELECT SUM(df) FROM search_terms WHERE owner = 'main' AND term = 'tea'"
+        ).fetchone()[0]
+        assert total == 2
+    finally:
+        first.close()
+        second.close()

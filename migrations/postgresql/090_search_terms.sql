@@ -70,12 +70,18 @@ BEGIN
         ' SELECT array_agg(owner), array_agg(term) FROM terms WHERE delta < 0',
         delta, TG_TABLE_NAME, slot) INTO gone_owners, gone_terms;
     IF gone_terms IS NOT NULL THEN
-        -- Where no live row holds such a term any more, its rows go (locked first, in one
-        -- order, so that the sum read is the committed one): an erased word is not kept.
+        -- Where no live row holds such a term any more, its rows go: an erased word is
+        -- not kept. Only a term whose sum reads zero is locked (in every slot, in one
+        -- order) and read again, so the sum deleted is the committed one; a common word
+        -- never makes a writer wait for another's slot.
         WITH gone AS (SELECT * FROM unnest(gone_owners, gone_terms) AS g(owner, term)),
-        locked AS (
-            SELECT s.owner, s.term, s.df FROM search_terms s JOIN gone g
+        maybe AS (
+            SELECT s.owner, s.term FROM search_terms s JOIN gone g
                 ON s.owner = g.owner AND s.term = g.term
+            WHERE s.source = TG_TABLE_NAME GROUP BY 1, 2 HAVING SUM(s.df) = 0),
+        locked AS (
+            SELECT s.owner, s.term, s.df FROM search_terms s JOIN maybe m
+                ON s.owner = m.owner AND s.term = m.term
             WHERE s.source = TG_TABLE_NAME
             ORDER BY s.owner, s.term, s.slot FOR UPDATE OF s),
         zero AS (SELECT owner, term FROM locked GROUP BY 1, 2 HAVING SUM(df) = 0)
