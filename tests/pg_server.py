@@ -46,6 +46,8 @@ _TABLES = (
     "sessions",
     "runs",
     "leases",
+    "search_counts",  # after the tables whose triggers keep them
+    "search_terms",
 )
 _IDENTITIES = (
     ("run_reviews", "id"),

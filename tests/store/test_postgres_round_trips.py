@@ -91,3 +91,20 @@ def test_passages_are_stored_and_indexed_in_one_round_trip(pgrepo):
     with pgrepo.transaction():  # handed over again: nothing new
         assert recall.add("main", "s1", [*said, said[0]]) == 0
     assert len(recall.search("main", "storks")) == 30
+
+
+def test_a_search_ranks_in_one_round_trip_with_its_idf_weights(pgrepo):
+    pgrepo.write("main", "~/notes/a", "otters and herons by the river")
+    pgrepo.write("main", "~/notes/b", "herons only")
+    # The terms' document frequencies and the owner's rows are read by the ranking
+    # statement itself (kept statistics), not by a statement of their own before it.
+    hits, trips = _trips(pgrepo, lambda: pgrepo.search("main", "otters herons", snippets=False))
+    assert trips == 1
+    assert [h.path for h in hits] == ["~/notes/a", "~/notes/b"]
+    doc = pgrepo.write("main", "~/notes/log", "a log")
+    rows = [PassageRow(seq=i, text=f"passage {i} about otters", words=4) for i in range(3)]
+    passages = PassageIndex(pgrepo.conn)
+    with pgrepo.transaction():
+        passages.replace(doc.id, "main", 1, doc.path, rows)
+    found, trips = _trips(pgrepo, lambda: passages.search("main", '"otters" OR "herons"'))
+    assert trips == 1 and len(found) == 3

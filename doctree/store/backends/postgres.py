@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import math
 import re
 import sqlite3
 import time
@@ -652,16 +651,16 @@ class PostgresDialect:
         limit: int,
     ) -> list[Any]:
         query = fts_to_tsquery(match, {**_DOC_LABELS})
-        score, score_params = _score(
-            conn, "documents", "d", owner, query, _DOC_WEIGHTS, "deleted_at IS NULL"
+        score, score_params, idf, idf_params = _score(
+            "documents", "d", owner, query, _DOC_WEIGHTS, "deleted_at IS NULL"
         )
         return conn.execute(
             f"SELECT d.id, d.path, d.title, d.version, d.updated_at, {score} AS score"
-            f" FROM documents d, to_tsquery('{TSCONFIG}', ?) q"
+            f" FROM documents d, to_tsquery('{TSCONFIG}', ?) q{idf}"
             " WHERE d.search_vector @@ q AND d.owner = ? AND d.deleted_at IS NULL"
             + scope
             + " ORDER BY score DESC, d.id LIMIT ?",
-            [*score_params, query, owner, *scope_params, limit],
+            [*score_params, query, *idf_params, owner, *scope_params, limit],
         ).fetchall()
 
     def indexed_bodies(self, conn: PgConnection, doc_ids: Sequence[int]) -> dict[int, str]:
@@ -757,14 +756,14 @@ class PostgresDialect:
         named = dict(zip(("text", "surroundings", "speaker", "dates"), search.weights, strict=True))
         rank = _rank_weights({_PASSAGE_LABELS[k]: v for k, v in named.items()})
         query = fts_to_tsquery(search.match, _PASSAGE_LABELS)
-        score, score_params = _score(conn, table, alias, search.owner, query, rank)
+        score, score_params, idf, idf_params = _score(table, alias, search.owner, query, rank)
         return conn.execute(
             f"SELECT {columns}, {score} AS score"
-            f" FROM {table} {alias}, to_tsquery('{TSCONFIG}', ?) q"
+            f" FROM {table} {alias}, to_tsquery('{TSCONFIG}', ?) q{idf}"
             f" WHERE {alias}.search_vector @@ q AND {alias}.owner = ?"
             + search.scope
             + f" ORDER BY score DESC, {alias}.id LIMIT ?",
-            [*score_params, query, search.owner, *search.scope_params, search.limit],
+            [*score_params, query, *idf_params, search.owner, *search.scope_params, search.limit],
         ).fetchall()
 
 
@@ -775,15 +774,16 @@ RANK_NORMALIZATION = 1  # ts_rank's: divide by 1 + the log of the passage's leng
 
 
 def _score(
-    conn: PgConnection,
     table: str,
     alias: str,
     owner: str,
     query: str,
     weights: str,
     live: str = "TRUE",
-) -> tuple[str, list[Any]]:
-    """The SQL of a row's score for `query` (higher is better), and its parameters.
+) -> tuple[str, list[Any], str, list[Any]]:
+    """The SQL of a row's score for `query` (higher is better) and its parameters, and what
+    the score needs in the FROM clause (with its parameters): the query's idf weights, read
+    by the same statement, so a search is one round trip.
 
     BM25's idea on tsvectors: each OR'd term's rank in the row (saturating in its count,
     over the row's length), weighted by how rare the term is among the owner's rows.
@@ -791,14 +791,14 @@ def _score(
     terms is ranked by cover density (ts_rank_cd)."""
     terms = _top_level_or(query)
     if not terms or len(terms) > MAX_WEIGHTED_TERMS:
-        return f"ts_rank_cd({weights}, {alias}.search_vector, q, {RANK_NORMALIZATION})", []
-    idf = _idf(conn, table, owner, terms, live)
+        return f"ts_rank_cd({weights}, {alias}.search_vector, q, {RANK_NORMALIZATION})", [], "", []
+    idf, idf_params = _idf_sql(table, owner, terms, live)
     sql = " + ".join(
-        f"?::float8 * ts_rank({weights}, {alias}.search_vector,"
+        f"idf.w{i} * ts_rank({weights}, {alias}.search_vector,"
         f" to_tsquery('{TSCONFIG}', ?), {RANK_NORMALIZATION})"
-        for _ in terms
+        for i in range(len(terms))
     )
-    return sql, [x for term, w in zip(terms, idf, strict=True) for x in (w, term)]
+    return sql, list(terms), f", ({idf}) AS idf", idf_params
 
 
 def _top_level_or(query: str) -> list[str]:
@@ -818,19 +818,38 @@ def _top_level_or(query: str) -> list[str]:
     return [t for t in out if t and t != "''"]
 
 
-def _idf(conn: PgConnection, table: str, owner: str, terms: list[str], live: str) -> list[float]:
-    """BM25's inverse document frequency of each term among the owner's rows (those that
-    `live`, a condition on the table's own columns, keeps): the rows and each term's
-    matches counted in one pass over them (a count per term, each a scan of its own, took
-    twice as long and more with more terms)."""
-    matches = ", ".join(
-        f"COUNT(*) FILTER (WHERE search_vector @@ to_tsquery('{TSCONFIG}', ?))" for _ in terms
+def _idf_sql(table: str, owner: str, terms: list[str], live: str) -> tuple[str, list[Any]]:
+    """A one-row query of BM25's inverse document frequency of each term among the owner's
+    rows (those that `live`, a condition on the table's own columns, keeps), as columns
+    w0, w1, ..., and its parameters. It reads no row of `table` for a plain word: N and
+    each word's document frequency are the sums the tables `search_counts` and
+    `search_terms` keep (in the PostgreSQL baseline migration), so its cost does not grow with the
+    owner's rows. A term that is not one lexeme (a prefix, a phrase, a field restriction)
+    is counted exactly through the GIN index, at the cost of its own matches."""
+    each = (
+        "(SELECT CASE WHEN numnode(q) = 1 AND strpos(querytree(q), ':') = 0 THEN"
+        " (SELECT COALESCE(SUM(df), 0) FROM search_terms"
+        "  WHERE owner = ? AND source = ? AND term = btrim(querytree(q), ''''))"
+        f" ELSE (SELECT COUNT(*) FROM {table} WHERE owner = ? AND {live}"
+        "  AND search_vector @@ q) END"
+        f" FROM to_tsquery('{TSCONFIG}', ?) AS q)::float8"
     )
-    row = conn.execute(
-        f"SELECT COUNT(*), {matches} FROM {table} WHERE owner = ? AND {live}", [*terms, owner]
-    ).fetchone()
-    n = row[0]
-    return [math.log(1 + (n - df + 0.5) / (df + 0.5)) for df in row[1:]]
+    counts = (
+        "SELECT (SELECT COALESCE(SUM(n), 0) FROM search_counts WHERE owner = ? AND source = ?)"
+        "::float8 AS n" + "".join(f", {each} AS f{i}" for i in range(len(terms)))
+    )
+    weights = ", ".join(
+        f"ln(1 + (counted.n - counted.f{i} + 0.5) / (counted.f{i} + 0.5)) AS w{i}"
+        for i in range(len(terms))
+    )
+    params = [owner, table, *[x for term in terms for x in (owner, table, owner, term)]]
+    return f"SELECT {weights} FROM ({counts}) AS counted", params
+
+
+def _idf(conn: PgConnection, table: str, owner: str, terms: list[str], live: str) -> list[float]:
+    """The idf weights `_idf_sql` reads, on their own."""
+    sql, params = _idf_sql(table, owner, terms, live)
+    return list(conn.execute(sql, params).fetchone())
 
 
 POSTGRES = PostgresDialect()
@@ -941,6 +960,7 @@ TEXT_TABLES = (
     "document_references",
     "passages",
     "recall_passages",
+    "search_terms",
     "sessions",
     "session_history",
     "runs",
