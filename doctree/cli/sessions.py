@@ -215,9 +215,11 @@ def worker_cmd(
         base_url=base_url,
         context_window=context_window,
     )
+    settings.backend_choice(handlers=True)  # a bad backend string: exit 2, nothing opened
+    repo = state.repo  # a database that cannot be reached: one line, before any other
     announce_backend(settings, handlers=True)
     # no API key, too small a window: one line, exit 2, before any tick
-    the_handler = build_handler(state.repo, settings, check=True)
+    the_handler = build_handler(repo, settings, check=True)
     worker = build_worker(
         settings,
         the_handler,
