@@ -28,6 +28,11 @@ from doctree.errors import ArgumentError
 MIN_INT, MAX_INT = -(2**63), 2**63 - 1
 """The integers a database column holds (SQLite and PostgreSQL BIGINT alike)."""
 
+MAX_NUMBER = 2**31 - 1
+"""The largest count a caller may give (versions, limits, line numbers, a context window,
+retries): far above any real value, far below `MAX_INT`, so a number never overflows on its
+way to the store."""
+
 F = TypeVar("F", bound=Callable[..., Any])
 _CALLABLE: object = Callable  # the class a `Callable[...]` annotation's origin is
 C = TypeVar("C", bound=type)

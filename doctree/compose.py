@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from doctree.arguments import MAX_NUMBER
 from doctree.errors import UserError
 from doctree.llm.backends import Backend, parse_backend
 from doctree.store.db import connect, default_db_path
@@ -49,8 +50,12 @@ ENVIRONMENT = {
 def _whole(minimum: int) -> Callable[[Any], int]:
     def check(value: Any) -> int:
         number = int(value) if isinstance(value, str) and value.strip().isdigit() else value
-        if isinstance(number, bool) or not isinstance(number, int) or number < minimum:
-            raise ValueError(f"must be a whole number, at least {minimum}")
+        if (
+            isinstance(number, bool)
+            or not isinstance(number, int)
+            or not minimum <= number <= MAX_NUMBER
+        ):
+            raise ValueError(f"must be a whole number, at least {minimum}, at most {MAX_NUMBER}")
         return number
 
     return check

@@ -118,7 +118,11 @@ def write_api(out: Path) -> int:
         print("error: pdoc is not installed (pip install -e '.[dev]')", file=sys.stderr)
         return 2
     pdoc.render.configure(docformat="markdown")
-    pdoc.pdoc(*api_modules(), output_directory=out)
+    try:
+        pdoc.pdoc(*api_modules(), output_directory=out)
+    except OSError as e:
+        print(f"error: --api {str(out)!r}: cannot write there ({e.strerror})", file=sys.stderr)
+        return 2
     print(f"wrote {out / 'index.html'}")
     return 0
 

@@ -7,6 +7,8 @@ from typing import Any, TypeVar
 
 import click
 
+from doctree.arguments import MAX_NUMBER
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -35,7 +37,7 @@ def model_server_options(f: F) -> F:
     much it can read, for every command that runs the memory agent (replay, worker)."""
     f = click.option(
         "--context-window",
-        type=click.IntRange(min=1),
+        type=click.IntRange(min=1, max=MAX_NUMBER),
         metavar="TOKENS",
         help="The served model's context window in tokens, for --backend openai (default: "
         "$DOCTREE_CONTEXT_WINDOW, else the agent definition's openai.context_window); one too "

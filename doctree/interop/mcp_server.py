@@ -18,8 +18,8 @@ from typing import Any
 
 from pydantic import Field
 
+from doctree.arguments import MAX_NUMBER
 from doctree.interop.toolkit import (
-    MAX_NUMBER,
     Scope,
     ToolInput,
     ToolInputError,

@@ -26,8 +26,9 @@ from anthropic.types.beta import (
 )
 from pydantic import ConfigDict, Field
 
+from doctree.arguments import MAX_NUMBER
 from doctree.errors import ConflictError, DoctreeError, PathError
-from doctree.interop.toolkit import MAX_NUMBER, Scope, ToolInput, ToolResult, ToolSet, ToolSpec
+from doctree.interop.toolkit import Scope, ToolInput, ToolResult, ToolSet, ToolSpec
 from doctree.store.documents import Actor, Document, DocumentsRepository, Provenance, TreeNode
 from doctree.store.paths import ancestors, is_under, normalize_path
 

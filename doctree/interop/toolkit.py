@@ -24,14 +24,11 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from doctree.arguments import MAX_NUMBER
 from doctree.errors import DoctreeError, PathError, UserError
 from doctree.store.paths import is_under, normalize_path
 
 log = logging.getLogger("doctree.interop.toolkit")
-
-# The largest integer any tool accepts (versions, limits, line numbers): far above any real
-# value, and far below SQLite's 2^63, so a number never overflows on its way to the store.
-MAX_NUMBER = 2**31 - 1
 
 
 class ToolInputError(UserError):

@@ -186,6 +186,11 @@ def test_a_bad_setting_is_a_user_error_naming_its_variable():
         Settings.from_env({"DOCTREE_OWNER": "../x"})
     with pytest.raises(UserError, match="setting colour 'red'"):
         Settings.from_env({}, colour="red")
+    huge = "9" * 30  # a count no model has: refused, never carried on to a request or a row
+    with pytest.raises(UserError, match=r"\$DOCTREE_CONTEXT_WINDOW '9+': .* at most 2147483647"):
+        Settings.from_env({"DOCTREE_CONTEXT_WINDOW": huge})
+    with pytest.raises(UserError, match="setting max_retries 4294967296: .* at most"):
+        Settings(max_retries=2**32)
 
 
 # -- the objects -------------------------------------------------------------------------------

@@ -57,3 +57,17 @@ def test_api_without_a_folder_is_refused_in_one_line():
     )
     assert result.returncode == 2
     assert result.stderr == "error: --api needs one folder, e.g. --api .api\n"
+
+
+def test_api_into_a_folder_that_cannot_be_made_is_one_line(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    result = subprocess.run(
+        [sys.executable, "-m", "doctree.cli.docs", "--api", str(blocker / "api")],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.startswith(f"error: --api '{blocker / 'api'}': cannot write there")
+    assert "Traceback" not in result.stderr and blocker.read_text() == "not a folder"
