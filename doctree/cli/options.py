@@ -61,9 +61,14 @@ def on_command_line(name: str, value: Any) -> Any:
     )
 
 
-def announce_backend(settings: Any, *, handlers: bool = False) -> None:
-    """Say on stderr which backend `auto` picked and why (a paid API is never used
-    silently); a backend named on purpose says nothing. A bad backend string fails here."""
-    note = settings.backend_choice(handlers=handlers).note()
+def open_with_backend(state: Any, settings: Any, *, handlers: bool = False) -> Any:
+    """The command's repository, opened between checking the backend and saying which one
+    `auto` picked: a bad backend string fails before anything is opened, a database that
+    cannot be reached is the run's one line, and then stderr says which backend `auto`
+    picked and why (a paid API is never used silently; one named on purpose says nothing)."""
+    choice = settings.backend_choice(handlers=handlers)
+    repo = state.repo
+    note = choice.note()
     if note is not None:
         click.echo(note, err=True)
+    return repo

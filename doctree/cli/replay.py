@@ -15,9 +15,9 @@ import click
 from doctree.cli import State, cli, emit_json, read_regular_file
 from doctree.cli.options import (
     BACKEND_HELP,
-    announce_backend,
     model_server_options,
     on_command_line,
+    open_with_backend,
 )
 
 
@@ -115,11 +115,11 @@ def replay(
         base_url=base_url,
         context_window=context_window,
     )
-    announce_backend(settings)
+    repo = open_with_backend(state, settings)
     outcomes = []
     # a backend that cannot run (no API key, no cassette) fails here, before any session
     with (
-        replay_pipeline(settings, state.repo) as replayer,
+        replay_pipeline(settings, repo) as replayer,
         click.progressbar(
             texts,
             label="replaying",

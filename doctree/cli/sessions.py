@@ -201,7 +201,7 @@ def worker_cmd(
     """
     import logging
 
-    from doctree.cli.options import announce_backend, on_command_line
+    from doctree.cli.options import on_command_line, open_with_backend
     from doctree.compose import build_handler, build_worker
 
     logging.basicConfig(
@@ -215,9 +215,7 @@ def worker_cmd(
         base_url=base_url,
         context_window=context_window,
     )
-    settings.backend_choice(handlers=True)  # a bad backend string: exit 2, nothing opened
-    repo = state.repo  # a database that cannot be reached: one line, before any other
-    announce_backend(settings, handlers=True)
+    repo = open_with_backend(state, settings, handlers=True)
     # no API key, too small a window: one line, exit 2, before any tick
     the_handler = build_handler(repo, settings, check=True)
     worker = build_worker(

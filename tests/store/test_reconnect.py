@@ -20,6 +20,7 @@ import time
 import urllib.error
 import urllib.request
 from email.message import Message
+from pathlib import Path
 
 import pytest
 
@@ -245,7 +246,14 @@ def test_a_transaction_open_when_the_connection_is_lost_is_rolled_back_whole(ser
 # -- unreachable at start -------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("command", [["show"], ["worker", "--once"], ["serve", "--port", "0"]])
+SMALL_TALK = str(
+    Path(__file__).resolve().parents[1] / "fixtures" / "transcripts" / "10-small-talk.md"
+)
+
+
+@pytest.mark.parametrize(
+    "command", [["show"], ["worker", "--once"], ["serve", "--port", "0"], ["replay", SMALL_TALK]]
+)
 def test_a_server_unreachable_at_start_is_one_line_and_exit_1(tmp_path, command):
     url = f"postgresql://nobody:pw@/doctree?host={tmp_path}"  # no server listens there
     result = subprocess.run(doctree("--db", url, *command), capture_output=True, text=True)
