@@ -246,11 +246,17 @@ class MemoryWorker:
         with self._busy:
             result = TickResult()
             stops = self._stops
-            seen: list[str] = []
-            while len(seen) < self.batch and self._stops == stops:
+            taken = 0
+            # The claim leaves out the sessions taken in this tick that are still pending
+            # (failed, raced, skipped, lost); one whose mark was cleared is out of the
+            # pending ones anyway, unless records arrived since: it is then let go below.
+            # (A shorter list to leave out keeps the claim's query cheap.)
+            pending: list[str] = []
+            settled: set[str] = set()
+            while taken < self.batch and self._stops == stops:
                 try:
                     claims = self.sessions.claim(
-                        self.holder, self.lease_ttl, now=self.clock(), exclude=seen
+                        self.holder, self.lease_ttl, now=self.clock(), exclude=pending
                     )
                 except (DatabaseUnavailableError, DatabaseGoneError):
                     raise  # the loop waits for the database to come back, or stops
@@ -260,12 +266,21 @@ class MemoryWorker:
                 if not claims:
                     break
                 for claim in claims:
-                    seen.append(claim.session.id)
+                    sid = claim.session.id
+                    pending.append(sid)
+                    if sid in settled:  # taken already in this tick, pending again since
+                        if claim.leased:
+                            self._release(lease_name(sid))
+                        continue
+                    taken += 1
                     result.found += 1
                     if claim.leased:
                         self._process(claim.session, result)
                     else:  # another worker took its lease at the same moment
-                        result.skipped.append(claim.session.id)
+                        result.skipped.append(sid)
+                    if result.processed[-1:] == [sid] or result.exempt[-1:] == [sid]:
+                        pending.pop()
+                        settled.add(sid)
             self.ticks += 1
             if result.found:
                 log.info(
@@ -290,10 +305,13 @@ class MemoryWorker:
         finally:
             self._keeper.hold(None)
             if not released:
-                try:
-                    self.leases.release(name, self.holder)
-                except sqlite3.Error as e:  # it expires by itself
-                    log.warning("event: lease release failed lease=%s error=%s", name, e)
+                self._release(name)
+
+    def _release(self, name: str) -> None:
+        try:
+            self.leases.release(name, self.holder)
+        except sqlite3.Error as e:  # it expires by itself
+            log.warning("event: lease release failed lease=%s error=%s", name, e)
 
     def _held(self, name: str, *, renew: bool = True) -> bool:
         """Whether this worker still holds `name` (extending it, with `renew`); False once
