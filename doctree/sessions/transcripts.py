@@ -8,9 +8,11 @@ a fixture replays through exactly the path a live session takes. The format is d
 from __future__ import annotations
 
 import functools
+import gc
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -168,10 +170,9 @@ def format_transcript(
         out.append(f"- started: {check_time(started)}")
     if ended is not None:
         out.append(f"- ended: {check_time(ended)}")
-    md = markdown_parser()
     for m in msgs:
         out.append("")
-        out.append(_format_message(m, md))
+        out.append(_format_message(m))
     return "\n".join(out) + "\n"
 
 
@@ -196,7 +197,7 @@ def transcript_of(
     )
 
 
-def _format_message(m: Message, md: Any) -> str:
+def _format_message(m: Message) -> str:
     if m.kind not in KINDS:
         raise TranscriptError("<format>", None, f"kind {m.kind!r}: must be one of {list(KINDS)}")
     heading = f"## {HEADING_KIND[m.kind]} {SEPARATOR} {check_time(m.time)}"
@@ -210,6 +211,7 @@ def _format_message(m: Message, md: Any) -> str:
         raise TranscriptError("<format>", None, f"a {m.kind} message needs a str as content")
     if plainly_safe(m.content):
         return f"{heading}\n\n{m.content}" if m.content else heading
+    md = markdown_parser()  # (made, and markdown-it imported, only for such text)
     for body in _text_candidates(m.content):
         section = f"{heading}\n\n{body}" if body else heading
         if _reads_back(section, m, md):
@@ -266,7 +268,8 @@ def parse_transcript(text: str, source: str = "<transcript>", *, _md: Any = None
         raise TranscriptError(source, None, "a transcript must be text")
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = text.split("\n")
-    tokens = (_md or markdown_parser()).parse(text)
+    with _no_cycle_collection():
+        tokens = (_md or markdown_parser()).parse(text)
     top = [t for t in tokens if t.level == 0]
     # Each token's position, found once: looking it up per message (list.index) made
     # parsing quadratic in the number of messages.
@@ -384,6 +387,22 @@ def parse_transcript(text: str, source: str = "<transcript>", *, _md: Any = None
         ended=fields.get("ended"),
         messages=tuple(messages),
     )
+
+
+@contextmanager
+def _no_cycle_collection() -> Iterator[None]:
+    """The cyclic garbage collector paused (if it runs) for the duration: markdown-it makes
+    some eight tokens a message, none in a reference cycle, and each collection the
+    allocations set off walks every object of the process (a quarter of the parse of a
+    long transcript). Objects freed meanwhile are freed as usual; cycles wait for the next
+    collection."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def _inline_after(tokens: list[Any], opening: Any, position: dict[int, int]) -> str:
