@@ -1,9 +1,10 @@
 """Benchmark the transcript parser and a long replay (not a test).
 
 1. `parse_transcript` of transcripts of 1,500, 3,000 and 6,000 turns, against a baseline
-   measured in the same run: markdown-it's own block `parse` of the same text (the floor:
-   the parser walks its tokens once more). Linear: the ratio to the floor stays flat, and
-   doubling the turns doubles the time (growth ~2.0x, where a quadratic parser shows ~4x).
+   measured in the same run: markdown-it's own block `parse` of the same text (what any
+   text not in the formatter's shape costs; the formatter's shape is read line by line).
+   Linear: doubling the turns doubles the time (growth ~2.0x, where a quadratic parser
+   shows ~4x).
 2. A 6,000-turn replay end to end (`doctree replay --backend offline`, one process: parse,
    append, worker ticks, the offline memory agent): target under 1.5 s, with `python -c pass`
    as the same-run baseline for process start-up.

@@ -71,6 +71,7 @@ class HandOver(Sessions):
         holder: str,
         ttl: float,
         partial: bool = False,
+        release: bool = False,
         now: float | None = None,
     ) -> HandOverOutcome:
         """The end of a hand-over by the worker holding the session's lease: `complete`
@@ -83,7 +84,10 @@ class HandOver(Sessions):
         (taken in that order, as `claim` takes them), without the store's write lock: a
         takeover of the lease and this compare-and-swap exclude each other, and records
         appended meanwhile raise the mark either before (the CAS fails: `raced`) or after
-        it (a new mark). On SQLite it runs under the file's write lock."""
+        it (a new mark). On SQLite it runs under the file's write lock.
+
+        With `release`, the lease is given up in the same statement (or transaction)
+        instead of extended: the hand-over's end and the lease's release are one write."""
         t = time.time() if now is None else now
         if dialect_of(self.conn).row_locks:
             return self._settle_row(
@@ -92,18 +96,29 @@ class HandOver(Sessions):
                 expected_invalidated_at,
                 lease=(lease_name(session_id), holder, t + ttl),
                 partial=partial,
+                release=release,
             )
         with self._tx():
-            if not Leases(self.conn, clock=lambda: t).holds(lease_name(session_id), holder, ttl):
+            name = lease_name(session_id)
+            if release:
+                held = (
+                    self.conn.execute(
+                        "DELETE FROM leases WHERE name = ? AND holder = ?", (name, holder)
+                    ).rowcount
+                    == 1
+                )
+            else:
+                held = Leases(self.conn, clock=lambda: t).holds(name, holder, ttl)
+            if not held:
                 return "lost"
-            if partial:
-                self.advance(session_id, processed_until)
-                return "raced"
-            return (
-                "processed"
-                if self.complete(session_id, processed_until, expected_invalidated_at)
-                else "raced"
-            )
+            # (`complete`'s two statements, inline: a savepoint of their own would be a
+            # statement more on each side of them)
+            if not partial and self.mark_processed(
+                session_id, processed_until, expected_invalidated_at
+            ):
+                return "processed"
+            self.advance(session_id, processed_until)
+            return "raced"
 
     def _settle_row(
         self,
@@ -113,11 +128,12 @@ class HandOver(Sessions):
         *,
         lease: tuple[str, str, float] | None = None,
         partial: bool = False,
+        release: bool = False,
     ) -> HandOverOutcome:
         """`complete` (or `advance`, with `partial`) as one conditional UPDATE of the
         session's row, decided under its row lock; with `lease` (name, holder, new expiry),
-        only while the lease is the holder's, extending it."""
-        head, params = _locked_session_sql(session_id, lease)
+        only while the lease is the holder's, extending it (with `release`: deleting it)."""
+        head, params = _locked_session_sql(session_id, lease, release=release)
         # `o` is the session's row as locked (the latest commit): clear the mark if it is
         # still the expected one, else move processed_until forward (never back).
         done = "(o.clear OR o.behind)"
@@ -184,17 +200,24 @@ class HandOver(Sessions):
 
 
 def _locked_session_sql(
-    session_id: str, lease: tuple[str, str, float] | None
+    session_id: str, lease: tuple[str, str, float] | None, *, release: bool = False
 ) -> tuple[str, list[Any]]:
     """The head (`WITH ...`) of a PostgreSQL statement on one session under row locks:
     `l` is the session's row, locked (`FOR NO KEY UPDATE`: appending history to it is not
     blocked); with `lease` (name, holder, new expiry), `held` has a row only while the
-    lease is the holder's, which it extends. The session's row is locked before the lease's
-    (the lease UPDATE's condition reads `l`), the order `claim` takes them in, so that the
-    two never wait for each other in a cycle."""
+    lease is the holder's, which it extends (with `release`: deletes). The session's row is
+    locked before the lease's (the lease statement's condition reads `l`), the order
+    `claim` takes them in, so that the two never wait for each other in a cycle."""
     sql = "WITH l AS (SELECT * FROM sessions WHERE id = ? FOR NO KEY UPDATE)"
     params: list[Any] = [session_id]
-    if lease is not None:
+    if lease is not None and release:
+        sql += (
+            ", held AS (DELETE FROM leases WHERE name = ? AND holder = ?"
+            " AND EXISTS (SELECT 1 FROM l) RETURNING 1)"
+        )
+        name, holder, _ = lease
+        params += [name, holder]
+    elif lease is not None:
         sql += (
             ", held AS (UPDATE leases SET expires_at = ? WHERE name = ? AND holder = ?"
             " AND EXISTS (SELECT 1 FROM l) RETURNING 1)"

@@ -8,9 +8,11 @@ a fixture replays through exactly the path a live session takes. The format is d
 from __future__ import annotations
 
 import functools
+import gc
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -168,10 +170,9 @@ def format_transcript(
         out.append(f"- started: {check_time(started)}")
     if ended is not None:
         out.append(f"- ended: {check_time(ended)}")
-    md = markdown_parser()
     for m in msgs:
         out.append("")
-        out.append(_format_message(m, md))
+        out.append(_format_message(m))
     return "\n".join(out) + "\n"
 
 
@@ -196,7 +197,7 @@ def transcript_of(
     )
 
 
-def _format_message(m: Message, md: Any) -> str:
+def _format_message(m: Message) -> str:
     if m.kind not in KINDS:
         raise TranscriptError("<format>", None, f"kind {m.kind!r}: must be one of {list(KINDS)}")
     heading = f"## {HEADING_KIND[m.kind]} {SEPARATOR} {check_time(m.time)}"
@@ -210,6 +211,7 @@ def _format_message(m: Message, md: Any) -> str:
         raise TranscriptError("<format>", None, f"a {m.kind} message needs a str as content")
     if plainly_safe(m.content):
         return f"{heading}\n\n{m.content}" if m.content else heading
+    md = markdown_parser()  # (made, and markdown-it imported, only for such text)
     for body in _text_candidates(m.content):
         section = f"{heading}\n\n{body}" if body else heading
         if _reads_back(section, m, md):
@@ -261,12 +263,19 @@ def _reads_back(section: str, m: Message, md: Any) -> bool:
 
 
 def parse_transcript(text: str, source: str = "<transcript>", *, _md: Any = None) -> Transcript:
-    """Parse a markdown transcript; raise TranscriptError naming the source, line and reason."""
+    """Parse a markdown transcript; raise TranscriptError naming the source, line and reason.
+
+    A transcript in the shape `format_transcript` writes (plain text, fences opened by
+    backticks at the start of a line and closed, nothing else that opens a block) is read
+    line by line; any other (and any error) is read by markdown-it, which decides."""
     if not isinstance(text, str):
         raise TranscriptError(source, None, "a transcript must be text")
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = text.split("\n")
-    tokens = (_md or markdown_parser()).parse(text)
+    if _md is None and "\x00" not in text and (plain := _read_plain(lines)) is not None:
+        return plain
+    with _no_cycle_collection():
+        tokens = (_md or markdown_parser()).parse(text)
     top = [t for t in tokens if t.level == 0]
     # Each token's position, found once: looking it up per message (list.index) made
     # parsing quadratic in the number of messages.
@@ -384,6 +393,165 @@ def parse_transcript(text: str, source: str = "<transcript>", *, _md: Any = None
         ended=fields.get("ended"),
         messages=tuple(messages),
     )
+
+
+@contextmanager
+def _no_cycle_collection() -> Iterator[None]:
+    """The cyclic garbage collector paused (if it runs) for the duration: markdown-it makes
+    some eight tokens a message, none in a reference cycle, and each collection the
+    allocations set off walks every object of the process (a quarter of the parse of a
+    long transcript). Objects freed meanwhile are freed as usual; cycles wait for the next
+    collection."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+# -- the line-by-line reading of the formatter's shape -------------------------------------
+
+_FAST_HEADING = re.compile(
+    r"## (?P<kind>[a-z_]+(?: [a-z]+)?) " + SEPARATOR + r" (?P<time>[0-9A-Za-z:.+\-]+)"
+)
+_FAST_FIELD = re.compile(r"- (?P<key>[a-z]+): (?P<value>\S+)")
+_FENCE_OPEN = re.compile(r"(?P<ticks>```+)(?P<info>[^`\\&]*)")
+
+
+def _may_open_block(line: str) -> bool:
+    """Whether `line` (not a backtick fence at its start) may open a block the
+    line-by-line reading does not follow: after less than four columns of indentation, an
+    HTML block, a tilde fence, a heading, or a backtick fence not at the line's start.
+    Indentation with a tab is not measured: such a line is left to markdown-it."""
+    stripped = line.lstrip(" \t")
+    if not stripped or stripped[0] not in "<~#`":
+        return False
+    indent = line[: len(line) - len(stripped)]
+    if "\t" in indent:
+        return True
+    if len(indent) >= 4:  # indented code, or a paragraph's continuation
+        return False
+    if stripped[0] == "`":
+        return stripped.startswith("```")
+    if stripped[0] == "~":
+        return stripped.startswith("~~~")
+    return True
+
+
+@functools.cache
+def _closer(ticks: int) -> re.Pattern[str]:
+    """A line closing a fence opened by `ticks` backticks."""
+    return re.compile(r" {0,3}`{" + str(ticks) + r",}[ \t]*")
+
+
+class _Declined(Exception):
+    """The text is not in the formatter's shape: markdown-it reads it."""
+
+
+def _read_plain(lines: list[str]) -> Transcript | None:
+    """The transcript of `lines` (without NUL) when they are in the shape
+    `format_transcript` writes, read line by line, the same as markdown-it reads it: a
+    line `## ` at the start is a message's heading wherever no fence is open (no list or
+    quote goes on past it), fences open and close by the CommonMark rules, and text is
+    kept as its lines. None for any other shape, and for any error (markdown-it then
+    reads it and names the error)."""
+    try:
+        return _read_plain_lines(lines)
+    except (_Declined, UserError, ValueError):
+        return None
+
+
+def _read_plain_lines(lines: list[str]) -> Transcript:
+    if not lines[0].startswith("# "):
+        raise _Declined
+    title = lines[0][2:].strip()
+    m = _TITLE.fullmatch(title)
+    if not m or title.endswith("#"):
+        raise _Declined
+    n, fields = 1, {}
+    while n < len(lines) and not lines[n].startswith("## "):
+        line = lines[n]
+        if line:
+            fm = _FAST_FIELD.fullmatch(line)
+            if not fm or fm["key"] not in HEADER_FIELDS or fm["key"] in fields:
+                raise _Declined
+            fields[fm["key"]] = fm["value"]
+        n += 1
+    if set(fields) < {"agent", "session"} or fields["session"] != m.group(1):
+        raise _Declined
+    for key in ("started", "ended"):
+        if key in fields:
+            check_time(fields[key])
+    messages: list[Message] = []
+    while n < len(lines):
+        hm = _FAST_HEADING.fullmatch(lines[n])
+        if not hm or hm["kind"] not in _KIND_OF_HEADING:
+            raise _Declined
+        kind, time = _KIND_OF_HEADING[hm["kind"]], check_time(hm["time"])
+        n += 1
+        body: list[str] = []
+        fences: list[tuple[str, str]] = []  # (info, content) of each fence in the body
+        while n < len(lines) and not lines[n].startswith("## "):
+            line = lines[n]
+            n += 1
+            if not line.startswith("```"):
+                if _may_open_block(line):
+                    raise _Declined
+                body.append(line)
+                continue
+            opened = _FENCE_OPEN.fullmatch(line)
+            if not opened:
+                raise _Declined
+            closer = _closer(len(opened["ticks"]))
+            inside: list[str] = []
+            while n < len(lines) and not closer.fullmatch(lines[n]):
+                inside.append(lines[n])
+                n += 1
+            if n == len(lines):  # unclosed: it runs to the end
+                raise _Declined
+            n += 1
+            fences.append((opened["info"].strip(), "".join(x + "\n" for x in inside)))
+            body.append("\x00")  # where the fence was
+        while body and _is_blank(body[-1]):
+            body.pop()
+        while body and _is_blank(body[0]):
+            body.pop(0)
+        messages.append(Message(kind, time, _plain_content(kind, body, fences)))
+    return Transcript(
+        owner=fields["agent"],
+        session_id=fields["session"],
+        started=fields.get("started"),
+        ended=fields.get("ended"),
+        messages=tuple(messages),
+    )
+
+
+def _plain_content(
+    kind: str, body: list[str], fences: list[tuple[str, str]]
+) -> str | dict[str, Any]:
+    """A message's content from its body lines (a fence stands as one NUL line)."""
+    if fences and body != ["\x00"]:
+        raise _Declined  # a fence beside other lines: markdown-it decides what it is
+    info, content = fences[0] if fences else ("", "")
+    if kind in TOOL_KINDS:
+        if not fences or info != "json":
+            raise _Declined
+        value = json.loads(content)
+        if not isinstance(value, dict):
+            raise _Declined
+        return value
+    if fences and info == VERBATIM:
+        return content[:-1] if content.endswith("\n") else content
+    if fences and info == JSON_VERBATIM:
+        value = json.loads(content)
+        if not isinstance(value, str):
+            raise _Declined
+        return value
+    if fences:
+        raise _Declined
+    return "\n".join(body)
 
 
 def _inline_after(tokens: list[Any], opening: Any, position: dict[int, int]) -> str:

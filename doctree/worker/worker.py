@@ -24,15 +24,19 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from doctree.errors import DatabaseGoneError, DatabaseUnavailableError, DoctreeError, UserError
-from doctree.memory.recall import catch_up, hand_over
+from doctree.memory.passages import sync_passages
+from doctree.memory.recall import hand_over
 from doctree.sessions.claims import lease_name
 from doctree.sessions.handover import HandOverOutcome
+from doctree.sessions.records import HistoryRecord
 from doctree.sessions.repository import SessionsRepository
 from doctree.sessions.sessions import Session
 from doctree.sessions.transcripts import Transcript, format_transcript, transcript_of
 from doctree.store import db as dbmod
-from doctree.store.backends import dialect_of, is_connection, is_database_url
+from doctree.store.backends import dialect_of, is_connection, is_database_url, write_transaction
+from doctree.store.documents import DEFAULT_MAX_BODY_BYTES, DocumentsRepository
 from doctree.store.leases import Leases, new_holder
+from doctree.store.runs import Runs
 
 log = logging.getLogger("doctree.worker.worker")
 
@@ -228,6 +232,7 @@ class MemoryWorker:
         self._stops = 0  # stop requests so far: a tick ends early only for one made during it
         self._thread: threading.Thread | None = None
         self._busy = threading.Lock()
+        self._docs: DocumentsRepository | None = None
         self.ticks = 0
 
     # -- one tick --------------------------------------------------------------------------
@@ -241,11 +246,17 @@ class MemoryWorker:
         with self._busy:
             result = TickResult()
             stops = self._stops
-            seen: list[str] = []
-            while len(seen) < self.batch and self._stops == stops:
+            taken = 0
+            # The claim leaves out the sessions taken in this tick that are still pending
+            # (failed, raced, skipped, lost); one whose mark was cleared is out of the
+            # pending ones anyway, unless records arrived since: it is then let go below.
+            # (A shorter list to leave out keeps the claim's query cheap.)
+            pending: list[str] = []
+            settled: set[str] = set()
+            while taken < self.batch and self._stops == stops:
                 try:
                     claims = self.sessions.claim(
-                        self.holder, self.lease_ttl, now=self.clock(), exclude=seen
+                        self.holder, self.lease_ttl, now=self.clock(), exclude=pending
                     )
                 except (DatabaseUnavailableError, DatabaseGoneError):
                     raise  # the loop waits for the database to come back, or stops
@@ -255,12 +266,21 @@ class MemoryWorker:
                 if not claims:
                     break
                 for claim in claims:
-                    seen.append(claim.session.id)
+                    sid = claim.session.id
+                    pending.append(sid)
+                    if sid in settled:  # taken already in this tick, pending again since
+                        if claim.leased:
+                            self._release(lease_name(sid))
+                        continue
+                    taken += 1
                     result.found += 1
                     if claim.leased:
                         self._process(claim.session, result)
                     else:  # another worker took its lease at the same moment
-                        result.skipped.append(claim.session.id)
+                        result.skipped.append(sid)
+                    if result.processed[-1:] == [sid] or result.exempt[-1:] == [sid]:
+                        pending.pop()
+                        settled.add(sid)
             self.ticks += 1
             if result.found:
                 log.info(
@@ -275,17 +295,23 @@ class MemoryWorker:
             return result
 
     def _process(self, s: Session, result: TickResult) -> None:
-        """Hand over a session whose lease this worker has just taken; release it after."""
+        """Hand over a session whose lease this worker has just taken; release it after
+        (the compare-and-swap that ends a hand-over releases it in the same write)."""
         name = lease_name(s.id)
         self._keeper.hold(name)
+        released = False
         try:
-            self._process_leased(s, name, result)
+            released = self._process_leased(s, name, result)
         finally:
             self._keeper.hold(None)
-            try:
-                self.leases.release(name, self.holder)
-            except sqlite3.Error as e:  # it expires by itself
-                log.warning("event: lease release failed lease=%s error=%s", name, e)
+            if not released:
+                self._release(name)
+
+    def _release(self, name: str) -> None:
+        try:
+            self.leases.release(name, self.holder)
+        except sqlite3.Error as e:  # it expires by itself
+            log.warning("event: lease release failed lease=%s error=%s", name, e)
 
     def _held(self, name: str, *, renew: bool = True) -> bool:
         """Whether this worker still holds `name` (extending it, with `renew`); False once
@@ -305,8 +331,6 @@ class MemoryWorker:
         record them failed and put back what they wrote, before the retry hands the same
         records over again. Only a lease holder runs a session, so none of them is live
         work of ours."""
-        from doctree.store.runs import Runs
-
         runs = Runs(self.sessions.conn)
         for run in runs.running(session_id):
             reason = (
@@ -321,7 +345,6 @@ class MemoryWorker:
 
     def _revert(self, run_id: int) -> None:
         from doctree.memory.revert import revert_actor, revert_run
-        from doctree.store.documents import DocumentsRepository
 
         try:
             revert_run(
@@ -341,8 +364,6 @@ class MemoryWorker:
         run_id = getattr(run, "id", None)
         if not isinstance(run_id, int):
             return
-        from doctree.store.runs import Runs
-
         try:
             Runs(self.sessions.conn).fail_lost(run_id, why)
         except sqlite3.Error as e:
@@ -355,46 +376,76 @@ class MemoryWorker:
     def _settle(
         self, s: Session, name: str, last: int, mark: int, *, partial: bool = False
     ) -> HandOverOutcome | None:
-        """The compare-and-swap that ends a hand-over, while the lease is still ours (see
-        `SessionsRepository.settle`); None when the database refused it."""
+        """The compare-and-swap that ends a hand-over, while the lease is still ours, and
+        the lease's release in the same write (see `SessionsRepository.settle`); None when
+        the database refused it (the lease is then released by `_process`)."""
         if name in self._keeper.lost:
             return "lost"
+        self._keeper.hold(None)  # no renewal of a lease being released
         try:
             return self.sessions.settle(
                 s.id, last, mark, holder=self.holder, ttl=self.lease_ttl, partial=partial,
-                now=self.clock(),
+                release=True, now=self.clock(),
             )  # fmt: skip
         except sqlite3.Error as e:
             log.warning("event: hand-over not recorded session=%s error=%s", s.id, e)
             return None
 
-    def _process_leased(self, s: Session, name: str, result: TickResult) -> None:
+    def _load(self, s: Session, name: str, result: TickResult) -> list[HistoryRecord] | None:
+        """The session's records after `processed_until` (at most `max_records`), each kept
+        in the recall record before the memory agent sees them (`hand_over`: findable
+        whatever the agent writes); None when the lease is no longer this worker's.
+
+        One write transaction: the check for runs orphaned by a dead worker, the lease
+        check, the read and the hand-over (orphans, when there are any, are settled first,
+        outside it: a revert is a write of its own)."""
+        conn = self.sessions.conn
+        orphans_checked = False
+        while True:
+            with write_transaction(conn):
+                if orphans_checked or not Runs(conn).running(s.id):
+                    if not self._held(name, renew=False):
+                        return None
+                    records = self.sessions.history(
+                        s.id, after_id=s.processed_until, limit=self.max_records
+                    )
+                    if records:
+                        hand_over(conn, s.agent.owner, s.id, records)
+                    return records
+            self._settle_orphans(s.id, result)
+            orphans_checked = True
+
+    def _process_leased(self, s: Session, name: str, result: TickResult) -> bool:
+        """Hand over a leased session; returns whether the lease was released with the
+        hand-over's end (else `_process` releases it)."""
         # `s` was read when its lease was taken, so the mark is the one under the lease.
         mark = s.invalidated_at
         if mark is None:  # (a claim picks only pending sessions)
             result.skipped.append(s.id)
-            return
-        self._settle_orphans(s.id, result)
+            return False
         if s.exempt:
+            self._settle_orphans(s.id, result)
             last = self.sessions.max_id(s.id)
-            if self._settle(s, name, max(last or 0, s.processed_until or 0), mark) == "lost":
+            settled = self._settle(s, name, max(last or 0, s.processed_until or 0), mark)
+            if settled == "lost":
                 result.lost.append(s.id)
-                return
+                return True
             result.exempt.append(s.id)
             log.info("event: skipped memory-agent session session=%s", s.id)
-            return
+            return settled is not None
         try:
-            records = self.sessions.history(
-                s.id, after_id=s.processed_until, limit=self.max_records
-            )
+            loaded = self._load(s, name, result)
+            if loaded is None:  # lost before the hand-over: hand nothing over
+                result.lost.append(s.id)
+                return False
+            records = loaded
             if not records:
-                if self._settle(s, name, s.processed_until or 0, mark) == "lost":
+                settled = self._settle(s, name, s.processed_until or 0, mark)
+                if settled == "lost":
                     result.lost.append(s.id)
                 else:
                     result.processed.append(s.id)
-                return
-            # The verbatim record first: findable whatever the memory agent writes.
-            hand_over(self.sessions.conn, s.agent.owner, s.id, records)
+                return settled is not None
             job = TranscriptJob(
                 owner=s.agent.owner,
                 session_id=s.id,
@@ -403,9 +454,6 @@ class MemoryWorker:
                 last_history_id=records[-1].id,
                 parsed=transcript_of(records, owner=s.agent.owner, session_id=s.id),
             )
-            if not self._held(name, renew=False):  # lost before the hand-over: hand nothing over
-                result.lost.append(s.id)
-                return
             outcome = self.handler.handle(job)
         except (DatabaseUnavailableError, DatabaseGoneError):
             # Not this session's fault: it stays pending, with no failure counted, and the
@@ -430,7 +478,7 @@ class MemoryWorker:
                 delay,
                 reason,
             )
-            return
+            return False
         # The compare-and-swap, in one transaction with the check that the lease is still
         # ours: a worker whose lease was taken over marks nothing. A first slice of a long
         # backlog only moves processed_until on; the rest stays pending.
@@ -445,7 +493,7 @@ class MemoryWorker:
             else:
                 why = "the database did not record the hand-over; the session stays pending"
             self._abandon(outcome, why)
-            return
+            return settled is not None
         (result.processed if settled == "processed" else result.raced).append(s.id)
         result.records += len(records)
         log.info(
@@ -457,7 +505,7 @@ class MemoryWorker:
             job.last_history_id,
         )
         try:  # the pages the agent wrote, indexed now rather than by the next reader
-            catch_up(self.sessions.conn, s.agent.owner)
+            sync_passages(self._documents(), s.agent.owner)
         except DatabaseUnavailableError as e:  # the next reader or hand-over catches up
             log.warning("event: passage index catch-up failed session=%s error=%s", s.id, e)
         except Exception:
@@ -469,6 +517,15 @@ class MemoryWorker:
                 log.warning("event: after_handle failed session=%s error=%s", s.id, e)
             except Exception:
                 log.exception("event: after_handle failed session=%s", s.id)
+        return True
+
+    def _documents(self) -> DocumentsRepository:
+        """The store on the worker's connection, made once (for the passage index)."""
+        if self._docs is None:
+            self._docs = DocumentsRepository(
+                self.sessions.conn, max_body_bytes=DEFAULT_MAX_BODY_BYTES
+            )
+        return self._docs
 
     # -- the loop ------------------------------------------------------------------------
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 
 import pytest
@@ -361,3 +362,95 @@ def test_format_rejects_session_id_with_whitespace():
 
 def test_all_kinds_are_documented_in_order():
     assert KINDS == ("user", "assistant", "system", "tool_call", "tool_result")
+
+
+# -- the line-by-line reading agrees with markdown-it ---------------------------------------
+
+
+def _both(text: str):
+    """(line-by-line reading or None, markdown-it's reading or the error it raised)."""
+    from doctree.sessions.transcripts import _read_plain, markdown_parser
+
+    plain = _read_plain(text.split("\n")) if "\x00" not in text else None
+    try:
+        full = parse_transcript(text, _md=markdown_parser())
+    except TranscriptError as e:
+        full = e
+    return plain, full
+
+
+def test_the_formatters_shape_is_read_line_by_line_as_markdown_it_reads_it():
+    messages = [
+        Message("user", "2026-01-01T00:00:00Z", "Alice owns Apollo.\n\n- a list\n> a quote"),
+        Message("assistant", "2026-01-01T00:00:01Z", "## user · 2026-01-01T00:00:00Z"),
+        Message("assistant", "2026-01-01T00:00:02Z", "```\nunclosed fence"),
+        Message("tool_call", "2026-01-01T00:00:03Z", {"id": "t1", "input": {"q": "x"}}),
+        Message("tool_result", "2026-01-01T00:00:04Z", {"content": "```\n## not a heading"}),
+        Message("system", "2026-01-01T00:00:05Z", "a \r is kept"),
+        Message("user", "2026-01-01T00:00:06Z", ""),
+    ]
+    text = format_transcript(messages, owner="main", session_id="s-1")
+    plain, full = _both(text)
+    assert plain is not None and plain == full
+    assert list(plain.messages) == messages
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "<div>\n\n## user · 2026-01-01T00:00:00Z\n\nx",  # an HTML block
+        "~~~\n## user · 2026-01-01T00:00:00Z\n~~~",  # a tilde fence swallows the heading
+        "  ```\n## user · 2026-01-01T00:00:00Z\n```",  # an indented fence
+        "```json\n{}\n```\n[ref]: https://example.com",  # a fence beside a reference
+        "# a second title",
+        "\t<pre>",
+        "```python\nprint()\n```",  # a fence of another language: text, as written
+    ],
+)
+def test_any_other_shape_is_left_to_markdown_it(body):
+    text = (
+        "# Transcript of session s\n\n- agent: a\n- session: s\n\n"
+        f"## user · 2026-01-01T00:00:00Z\n\n{body}\n"
+    )
+    plain, full = _both(text)
+    assert plain is None
+    if isinstance(full, Exception):
+        with pytest.raises(TranscriptError, match=re.escape(str(full))):
+            parse_transcript(text)
+    else:
+        assert parse_transcript(text) == full
+
+
+@pytest.mark.slow
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["user", "tool call", "assistant"]), _markdownish),
+        min_size=1,
+        max_size=5,
+    ),
+    st.sampled_from(["", "- started: 2026-01-01T00:00:00Z\n", "- ended: nope\n", "x\n"]),
+)
+def test_line_by_line_reading_is_markdown_its_or_declines(sections, header):
+    # Raw markdown, not the formatter's: whatever the text, the line-by-line reading
+    # either gives exactly what markdown-it gives, or declines and markdown-it decides.
+    text = "# Transcript of session s\n\n- agent: a\n- session: s\n" + header + "\n"
+    for i, (kind, body) in enumerate(sections):
+        text += f"## {kind} · 2026-01-01T00:00:0{i}Z\n\n{body}\n\n"
+    plain, full = _both(text)
+    if plain is not None:
+        assert plain == full
+    if isinstance(full, Exception):
+        with pytest.raises(TranscriptError, match=re.escape(str(full))):
+            parse_transcript(text)
+    else:
+        assert parse_transcript(text) == full
+
+
+@pytest.mark.slow
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_messages, max_size=6))
+def test_line_by_line_reading_of_formatted_messages_is_markdown_its(messages):
+    text = format_transcript(messages, owner="main", session_id="s-1")
+    plain, full = _both(text)
+    assert plain is None or plain == full

@@ -140,6 +140,30 @@ def test_tick_processes_oldest_mark_first(sessions, make_worker):
 # -- the CAS race --------------------------------------------------------------------------
 
 
+def test_session_pending_again_within_a_tick_is_taken_by_the_next_tick(sessions, make_worker):
+    # s1 is handed over first; while s2 is in hand, s1 gets enough records to be pending
+    # again. A tick takes a session at most once: s1's new records wait for the next tick,
+    # and s1's lease is not left behind by this one.
+    _pending(sessions, "s1", n=6)
+    _pending(sessions, "s2", n=6)
+
+    def more_for_s1(job):
+        if job.session_id == "s2":
+            for i in range(6):
+                sessions.append_history("s1", "user", f"later {i}")
+
+    handler = Collect(during=more_for_s1)
+    worker = make_worker(handler, batch=10)
+    first = worker.tick()
+    assert [j.session_id for j in handler.jobs] == ["s1", "s2"]
+    assert (first.found, first.processed) == (2, ["s1", "s2"])
+    assert sessions.get("s1").invalidated_at is not None
+    assert Leases(sessions.conn).holder(lease_name("s1")) is None
+    second = worker.tick()
+    assert second.processed == ["s1"]
+    assert [m.content for m in handler.jobs[-1].parsed.messages] == [f"later {i}" for i in range(6)]
+
+
 def test_records_arriving_during_processing_keep_the_session_pending(sessions, make_worker):
     ids = _pending(sessions, "s1", n=6)
     late = []

@@ -154,6 +154,33 @@ def test_settle_by_a_worker_whose_lease_was_taken_over_changes_nothing(sessions)
     assert sessions.get("s1") == before
 
 
+def test_settle_with_release_gives_the_lease_up_in_the_same_write(sessions):
+    ids, mark = _claimed(sessions, n=6)
+    out = sessions.settle("s1", ids[-1], mark, holder="worker:a", ttl=60, release=True, now=T0 + 10)
+    assert out == "processed" and _holder(sessions, "s1") is None
+    assert sessions.get("s1").invalidated_at is None
+    # a raced hand-over releases it too, and the session stays pending for anyone
+    late = [sessions.append_history("s1", "user", f"late {i}") for i in range(6)]
+    (claim,) = sessions.claim("worker:a", 60, now=T0 + 20)
+    out = sessions.settle(
+        "s1", late[2], claim.session.invalidated_at, holder="worker:a", ttl=60,
+        partial=True, release=True, now=T0 + 20,
+    )  # fmt: skip
+    assert out == "raced" and _holder(sessions, "s1") is None
+    assert sessions.get("s1").processed_until == late[2]
+    assert [c.session.id for c in sessions.claim("worker:b", 60, now=T0 + 21)] == ["s1"]
+
+
+def test_settle_with_release_by_a_worker_whose_lease_was_taken_over_changes_nothing(sessions):
+    ids, mark = _claimed(sessions)
+    (claim,) = sessions.claim("worker:b", 60, now=T0 + 61)
+    assert claim.leased
+    before = sessions.get("s1")
+    out = sessions.settle("s1", ids[-1], mark, holder="worker:a", ttl=60, release=True, now=T0 + 62)
+    assert out == "lost" and sessions.get("s1") == before
+    assert _holder(sessions, "s1") == ("worker:b", T0 + 121)  # not released by worker:a
+
+
 def test_settle_with_an_expired_lease_nobody_took_still_applies(sessions):
     ids, mark = _claimed(sessions)
     assert sessions.settle("s1", ids[-1], mark, holder="worker:a", ttl=60, now=T0 + 600) == (

@@ -3,6 +3,7 @@ organisations, places and pets it has pages for, and those a session adds as it 
 
 from __future__ import annotations
 
+import functools
 import re
 
 from doctree.agent.offline import language as lang
@@ -14,8 +15,10 @@ def is_title(name: str) -> bool:
     return bool(re.match(lang.TITLE, name))
 
 
+@functools.lru_cache(maxsize=4096)
 def person_slug(name: str) -> str:
-    """Slug of a page: 'Dr. Okafor' -> 'dr-okafor', 'Priya Raman' -> 'priya-raman', 'Lucía' -> 'lucia'."""
+    """Slug of a page: 'Dr. Okafor' -> 'dr-okafor', 'Priya Raman' -> 'priya-raman', 'Lucía' -> 'lucia'.
+    Cached: a session names the same few people thousands of times."""
     return slugify(lang.ascii_slug_text(name).replace(".", ""))
 
 
