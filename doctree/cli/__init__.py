@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import stat
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 import click
 
@@ -182,7 +182,7 @@ class DoctreeGroup(LazyGroup):
             raise
 
 
-def _is_database_error(e: Exception) -> bool:
+def _is_database_error(e: Exception) -> TypeGuard[sqlite3.Error]:
     """Whether `e` is a `sqlite3.Error`. sqlite3 is looked up, not imported: a command that
     opened no database (`--help`) never imports it, and then raised none of its errors."""
     sqlite3 = sys.modules.get("sqlite3")
