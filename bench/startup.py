@@ -3,7 +3,8 @@
     .venv/bin/python bench/startup.py            # 15 runs of each
     .venv/bin/python bench/startup.py --quick    # 7 runs of each
 
-Whole-process wall time (median) of:
+Whole-process wall time (median; the target's measure), and CPU time (user + system, median;
+steadier when other work shares the machine), of:
 
 - `python -c pass` (the baseline: the interpreter with this environment's site-packages);
 - `doctree --help` (target <= 2x the baseline);
@@ -30,6 +31,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import resource
 import shutil
 import site
 import statistics
@@ -103,22 +105,44 @@ def plain_install(d: Path) -> Path:
     return d / "bin" / "python"
 
 
+def runs(cmd: list[str], repeat: int, env: dict[str, str]) -> tuple[list[float], list[float]]:
+    """(wall times, CPU times) in seconds of `repeat` runs of `cmd`, after one warm-up run.
+    The CPU time (user + system, of the child) moves less than the wall time when other
+    work shares the machine."""
+    subprocess.run(cmd, check=True, capture_output=True, env=env)
+    walls, cpus = [], []
+    for _ in range(repeat):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t0 = time.perf_counter()
+        subprocess.run(cmd, check=True, capture_output=True, env=env)
+        walls.append(time.perf_counter() - t0)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return walls, cpus
+
+
 def measure(
     python: str, doctree: list[str], db: Path, repeat: int, env: dict[str, str]
 ) -> dict[str, float]:
-    """Median wall times of bare python, `doctree --help`, `doctree read` and the click floor,
-    interleaved in three rounds so that a burst of load hits them alike."""
+    """Median wall times (`bare`, `help`, `read`, `click`) and CPU times (`bare_cpu`, ...) of
+    bare python, `doctree --help`, `doctree read` and the click floor, interleaved in three
+    rounds so that a burst of load hits them alike."""
     cmds = {
         "bare": [python, "-c", "pass"],
         "help": [*doctree, "--help"],
         "read": [*doctree, "--db", str(db), "read", DOC],
         "click": [python, "-c", CLICK_FLOOR],
     }
-    times: dict[str, list[float]] = {k: [] for k in cmds}
+    walls: dict[str, list[float]] = {k: [] for k in cmds}
+    cpus: dict[str, list[float]] = {k: [] for k in cmds}
     for _ in range(3):
         for k, cmd in cmds.items():
-            times[k].append(wall(cmd, max(1, repeat // 3), env))
-    return {k: statistics.median(v) for k, v in times.items()}
+            w, c = runs(cmd, max(1, repeat // 3), env)
+            walls[k] += w
+            cpus[k] += c
+    return {k: statistics.median(v) for k, v in walls.items()} | {
+        f"{k}_cpu": statistics.median(v) for k, v in cpus.items()
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -177,6 +201,8 @@ def main(argv: list[str] | None = None) -> int:
         plain_help_s=plain["help"],
         plain_read_s=plain["read"],
         plain_click_floor_s=plain["click"],
+        **{f"{k}_s": v for k, v in editable.items() if k.endswith("_cpu")},
+        **{f"plain_{k}_s": v for k, v in plain.items() if k.endswith("_cpu")},
     )
     if git_s is not None:
         figures["git_show_s"] = git_s
@@ -216,8 +242,8 @@ def main(argv: list[str] | None = None) -> int:
             f"{finder_s / bare:.1%} of bare python",
         )
     )
-    print(f"runs of each: {repeat} (three interleaved rounds), median wall time, bytecode cached")
-    print(f"{'':34s}{'editable':>18s}{'plain (no finder)':>22s}")
+    print(f"runs of each: {repeat} (three interleaved rounds), medians, bytecode cached")
+    print(f"{'':28s}{'editable: wall':>16s}{'CPU':>16s}{'plain: wall':>16s}{'CPU':>16s}")
     for label, key in (
         ("python -c pass", "bare"),
         ("doctree --help", "help"),
@@ -225,9 +251,11 @@ def main(argv: list[str] | None = None) -> int:
         ("click group --help (floor)", "click"),
     ):
         cells = [
-            f"{benchreport.ms(got[key])} {got[key] / got['bare']:.2f}x" for got in (editable, plain)
+            f"{benchreport.ms(got[k])} {got[k] / got[base]:.2f}x"
+            for got in (editable, plain)
+            for k, base in ((key, "bare"), (f"{key}_cpu", "bare_cpu"))
         ]
-        print(f"{label:34s}{cells[0]:>18s}{cells[1]:>22s}")
+        print(f"{label:28s}" + "".join(f"{c:>16s}" for c in cells))
     if git_s is not None:
         print(f"git show HEAD:PATH                {benchreport.ms(git_s)}")
     print(f"editable finder import            {benchreport.ms(finder_s)}  ({finder or 'none'})")
