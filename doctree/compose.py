@@ -27,13 +27,13 @@ from typing import TYPE_CHECKING, Any
 
 from doctree.arguments import MAX_NUMBER
 from doctree.errors import UserError
-from doctree.llm.backends import Backend, parse_backend
 from doctree.store.db import connect, default_db_path
 from doctree.store.documents import DocumentsRepository
 from doctree.store.paths import validate_owner
 
 if TYPE_CHECKING:  # the heavy floors are imported by the builders that need them
     from doctree.agent.runtime import MemoryAgentRuntime
+    from doctree.llm.backends import Backend
     from doctree.sessions.repository import SessionsRepository
     from doctree.worker.replay import Replayer
     from doctree.worker.worker import MemoryAgentHandler, MemoryWorker, TranscriptJob
@@ -149,6 +149,8 @@ class Settings:
 
     def backend_choice(self, *, handlers: bool = False) -> Backend:
         """The backend string taken apart (`handlers`: worker-only forms allowed too)."""
+        from doctree.llm.backends import parse_backend
+
         return parse_backend(self.backend, handlers=handlers)
 
     def database(self) -> str | Path:
@@ -248,6 +250,8 @@ def compaction_backend(choice: Backend | str) -> str:
     and anthropic (and what `auto` picked), offline for openai (memory kept on a local model
     is not sent to another API), otherwise `auto` (the one rule)."""
     if isinstance(choice, str):
+        from doctree.llm.backends import parse_backend
+
         choice = parse_backend(choice, handlers=True)
     if choice.name in ("offline", "anthropic"):
         return choice.name

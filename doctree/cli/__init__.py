@@ -6,12 +6,10 @@ imported inside commands so that `doctree --help` starts fast.
 
 from __future__ import annotations
 
-import json
 import os
-import sqlite3
 import stat
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 import click
 
@@ -19,6 +17,8 @@ from doctree.cli.lazy import LazyGroup
 from doctree.errors import ConflictError, DoctreeError, UserError
 
 if TYPE_CHECKING:
+    import sqlite3
+
     from doctree.store.documents import DocumentsRepository
 
 DEFAULT_OWNER = "main"
@@ -169,15 +169,24 @@ class DoctreeGroup(LazyGroup):
         except UserError as e:
             click.echo(f"error: {e}", err=True)
             ctx.exit(EXIT_USER_ERROR)
-        except sqlite3.Error as e:
-            # Disk full, a read-only file, a lock held past the timeout: the write's own
-            # transaction was rolled back, so nothing of it is stored. (A PostgreSQL error
-            # is one of these too, and a DoctreeError: it is caught here, with its database.)
-            click.echo(f"error: database {database_of(ctx)!r}: {_cause(e)}", err=True)
-            ctx.exit(1)
-        except DoctreeError as e:
-            click.echo(f"error: {e}", err=True)
-            ctx.exit(1)
+        except Exception as e:
+            if _is_database_error(e):
+                # Disk full, a read-only file, a lock held past the timeout: the write's own
+                # transaction was rolled back, so nothing of it is stored. (A PostgreSQL error
+                # is one of these too, and a DoctreeError: it is caught here, with its database.)
+                click.echo(f"error: database {database_of(ctx)!r}: {_cause(e)}", err=True)
+                ctx.exit(1)
+            if isinstance(e, DoctreeError):
+                click.echo(f"error: {e}", err=True)
+                ctx.exit(1)
+            raise
+
+
+def _is_database_error(e: Exception) -> TypeGuard[sqlite3.Error]:
+    """Whether `e` is a `sqlite3.Error`. sqlite3 is looked up, not imported: a command that
+    opened no database (`--help`) never imports it, and then raised none of its errors."""
+    sqlite3 = sys.modules.get("sqlite3")
+    return sqlite3 is not None and isinstance(e, sqlite3.Error)
 
 
 def database_of(ctx: click.Context) -> str:
@@ -276,6 +285,8 @@ DOC_PATH = DocPathType()
 
 
 def emit_json(data: Any) -> None:
+    import json
+
     click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
 
 

@@ -27,6 +27,7 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 __all__ = [
@@ -89,83 +90,94 @@ _JUDGED = {"password", "api-key", "bearer-token"}
 _SEP = r"(?:[\"']?\s*[:=]\s*|\s+(?:is|was|=|:)\s+(?:now\s+)?|\s+)"
 _FOR = r"(?:\s+(?:for|of|to|on)(?:\s+[^\s:=]+){1,3}?)?"
 
-#: (kind, pattern); the group named `value` is the secret when present, else the whole match.
-#: Earlier patterns win where two overlap, so the specific ones come first.
-_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
-    (
-        "private-key",
-        re.compile(
-            r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
-            r"(?:.*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|.*)",
-            re.S,
+
+@cache
+def _patterns() -> list[tuple[str, re.Pattern[str]]]:
+    """(kind, pattern); the group named `value` is the secret when present, else the whole
+    match. Earlier patterns win where two overlap, so the specific ones come first. Compiled
+    on first use: importing the store (`doctree read`) compiles none of them."""
+    return [
+        (
+            "private-key",
+            re.compile(
+                r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
+                r"(?:.*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|.*)",
+                re.S,
+            ),
         ),
-    ),
-    ("anthropic-key", re.compile(r"sk-ant-(?<!\wsk-ant-)[A-Za-z0-9_-]{16,}")),
-    (
-        "openai-key",
-        re.compile(
-            r"sk-(?<!\wsk-)(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}|[A-Za-z0-9_-]{8,}T3BlbkFJ[A-Za-z0-9_-]{8,})"
+        ("anthropic-key", re.compile(r"sk-ant-(?<!\wsk-ant-)[A-Za-z0-9_-]{16,}")),
+        (
+            "openai-key",
+            re.compile(
+                r"sk-(?<!\wsk-)(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}|[A-Za-z0-9_-]{8,}T3BlbkFJ[A-Za-z0-9_-]{8,})"
+            ),
         ),
-    ),
-    ("api-key", re.compile(r"sk-(?<!\wsk-)[A-Za-z0-9_-]{20,}")),
-    ("stripe-key", re.compile(r"\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}")),
-    ("aws-access-key", re.compile(r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA)[A-Z0-9]{16}\b")),
-    (
-        "aws-secret-key",
-        re.compile(
-            r"(?<![A-Za-z])(?:aws[ _-]?)?secret[ _-]?access[ _-]?key"
-            + _SEP
-            + r"[\"'`]?(?P<value>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])",
-            re.I,
+        ("api-key", re.compile(r"sk-(?<!\wsk-)[A-Za-z0-9_-]{20,}")),
+        ("stripe-key", re.compile(r"\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}")),
+        ("aws-access-key", re.compile(r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA)[A-Z0-9]{16}\b")),
+        (
+            "aws-secret-key",
+            re.compile(
+                r"(?<![A-Za-z])(?:aws[ _-]?)?secret[ _-]?access[ _-]?key"
+                + _SEP
+                + r"[\"'`]?(?P<value>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])",
+                re.I,
+            ),
         ),
-    ),
-    ("github-token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})")),
-    ("gitlab-token", re.compile(r"\bglpat-[A-Za-z0-9_-]{20,}")),
-    ("slack-token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}")),
-    ("slack-webhook", re.compile(r"https://hooks\.slack\.com/services/[A-Za-z0-9/_-]+")),
-    ("google-api-key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}")),
-    ("npm-token", re.compile(r"\bnpm_[A-Za-z0-9]{36}\b")),
-    ("pypi-token", re.compile(r"\bpypi-[A-Za-z0-9_-]{50,}")),
-    ("sendgrid-key", re.compile(r"\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}")),
-    ("twilio-key", re.compile(r"SK(?<!\wSK)[0-9a-fA-F]{32}\b")),
-    ("jwt", re.compile(r"eyJ(?<!\weyJ)[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
-    (
-        "database-url-password",
-        re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s:/@]*:(?P<value>[^\s/@]{3,})@[^\s]+", re.I),
-    ),
-    ("bearer-token", re.compile(r"\b[Bb]earer\s+(?P<value>[A-Za-z0-9._~+/=-]{16,})")),
-    (
-        "password",
-        re.compile(
-            r"(?<![A-Za-z])(?:password|passwd|passphrase|pass ?code|pin|pwd|pw)(?![A-Za-z])"
-            + _FOR
-            + _SEP
-            + r"[\"'`]?(?P<value>(?=[^\s\"'`]*(?:[\d_]|[^\w\s]))[^\s\"'`]{6,}?)[\"'`]?"
-            r"(?=[\s,;}]|[.!?](?:\s|$)|$)",
-            re.I,
+        (
+            "github-token",
+            re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})"),
         ),
-    ),
-    (
-        "pin",
-        re.compile(
-            r"\b(?:pin|pin\s+code|passcode|door\s+code|alarm\s+code)\b"
-            + _FOR
-            + r"(?:\s*[:=]\s*|\s+(?:is|was)\s+(?:now\s+)?)(?P<value>\d{4,10})\b",
-            re.I,
+        ("gitlab-token", re.compile(r"\bglpat-[A-Za-z0-9_-]{20,}")),
+        ("slack-token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}")),
+        ("slack-webhook", re.compile(r"https://hooks\.slack\.com/services/[A-Za-z0-9/_-]+")),
+        ("google-api-key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}")),
+        ("npm-token", re.compile(r"\bnpm_[A-Za-z0-9]{36}\b")),
+        ("pypi-token", re.compile(r"\bpypi-[A-Za-z0-9_-]{50,}")),
+        ("sendgrid-key", re.compile(r"\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}")),
+        ("twilio-key", re.compile(r"SK(?<!\wSK)[0-9a-fA-F]{32}\b")),
+        (
+            "jwt",
+            re.compile(r"eyJ(?<!\weyJ)[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
         ),
-    ),
-    (
-        "api-key",
-        re.compile(
-            r"(?<![A-Za-z])(?:api[ _-]?key|apikey|access[ _-]?key|secret(?:[ _-]?key)?|token|"
-            r"client[ _-]?secret|auth[ _-]?key|signing[ _-]?key)(?![A-Za-z])"
-            + _FOR
-            + _SEP
-            + r"[\"'`]?(?P<value>[A-Za-z0-9][A-Za-z0-9._~+/=-]{15,})[\"'`]?",
-            re.I,
+        (
+            "database-url-password",
+            re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s:/@]*:(?P<value>[^\s/@]{3,})@[^\s]+", re.I),
         ),
-    ),
-]
+        ("bearer-token", re.compile(r"\b[Bb]earer\s+(?P<value>[A-Za-z0-9._~+/=-]{16,})")),
+        (
+            "password",
+            re.compile(
+                r"(?<![A-Za-z])(?:password|passwd|passphrase|pass ?code|pin|pwd|pw)(?![A-Za-z])"
+                + _FOR
+                + _SEP
+                + r"[\"'`]?(?P<value>(?=[^\s\"'`]*(?:[\d_]|[^\w\s]))[^\s\"'`]{6,}?)[\"'`]?"
+                r"(?=[\s,;}]|[.!?](?:\s|$)|$)",
+                re.I,
+            ),
+        ),
+        (
+            "pin",
+            re.compile(
+                r"\b(?:pin|pin\s+code|passcode|door\s+code|alarm\s+code)\b"
+                + _FOR
+                + r"(?:\s*[:=]\s*|\s+(?:is|was)\s+(?:now\s+)?)(?P<value>\d{4,10})\b",
+                re.I,
+            ),
+        ),
+        (
+            "api-key",
+            re.compile(
+                r"(?<![A-Za-z])(?:api[ _-]?key|apikey|access[ _-]?key|secret(?:[ _-]?key)?|token|"
+                r"client[ _-]?secret|auth[ _-]?key|signing[ _-]?key)(?![A-Za-z])"
+                + _FOR
+                + _SEP
+                + r"[\"'`]?(?P<value>[A-Za-z0-9][A-Za-z0-9._~+/=-]{15,})[\"'`]?",
+                re.I,
+            ),
+        ),
+    ]
+
 
 _MARKER = re.compile(r"\[secret: ([a-z0-9-]{1,40})\]")
 
@@ -189,15 +201,15 @@ def _looks_random(value: str) -> bool:
     return kinds >= 2 and _entropy(value) >= 2.5
 
 
-def _words(*words: str, start: str | None = None) -> tuple[tuple[str, ...], re.Pattern[str] | None]:
-    return words, re.compile(start) if start else None
+def _words(*words: str, start: str | None = None) -> tuple[tuple[str, ...], str | None]:
+    return words, start
 
 
 #: For each pattern above, in order: words one of which the lower-cased text must hold for
 #: the pattern to be tried at all (most text holds none), and for a pattern opened by a
 #: keyword, where a match can start, searched in the lower-cased text: the pattern is then
 #: tried only there. Both only make the search faster; neither changes what is found.
-_GATES: list[tuple[tuple[str, ...], re.Pattern[str] | None]] = [
+_GATES: list[tuple[tuple[str, ...], str | None]] = [
     _words("private key"),
     _words("sk-ant-"),
     _words("sk-"),
@@ -221,7 +233,15 @@ _GATES: list[tuple[tuple[str, ...], re.Pattern[str] | None]] = [
     _words("pin", "passcode", "door", "alarm", start=r"pin|passcode|door|alarm"),
     _words("key", "secret", "token", start=r"api|access|secret|token|client|auth|signing"),
 ]
-assert len(_GATES) == len(_PATTERNS)
+
+
+@cache
+def _gates() -> list[tuple[tuple[str, ...], re.Pattern[str] | None]]:
+    """`_GATES` with each keyword start compiled (on first use, as `_patterns`)."""
+    assert len(_GATES) == len(_patterns())
+    return [(words, re.compile(start) if start else None) for words, start in _GATES]
+
+
 #: Every word of every gate: text without one (most text) holds no secret. Substring
 #: searches, each far faster than one regular expression of the words.
 _WORDS = {w for ws, _ in _GATES for w in ws}
@@ -257,7 +277,7 @@ def find_secrets(text: str) -> list[Secret]:
         return []
     # a marker already written stands for a secret; it is not one
     found: list[Secret] = [Secret("", m.start(), m.end()) for m in _MARKER.finditer(text)]
-    for (kind, pattern), (words, start) in zip(_PATTERNS, _GATES, strict=True):
+    for (kind, pattern), (words, start) in zip(_patterns(), _gates(), strict=True):
         for w in words:
             if w in low:
                 break
