@@ -114,7 +114,7 @@ def build_history(repo: DocumentsRepository, versions: int) -> str:
                     OWNER,
                     path,
                     "# Long\n\n" + "\n".join(lines) + "\n",
-                    provenance=Provenance(actor=rnd.choice(actors), run=n // 10),
+                    provenance=Provenance(actor=rnd.choice(actors), run=n // 10 + 1),
                 ).version
     return path
 
