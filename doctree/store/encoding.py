@@ -259,9 +259,14 @@ def _apply(base: str, ops: bytes) -> str:
     i, end = 0, len(ops)
     try:
         while i < end:
-            n = ops[i]  # most ops are one byte long: read them here, the rest in _read_varint
+            # Varints of one or two bytes (below 16,384: the offsets and lengths of most
+            # bodies) are read here, longer ones in _read_varint.
+            n = ops[i]
             if n < 0x80:
                 i += 1
+            elif (hi := ops[i + 1]) < 0x80:
+                n = (n & 0x7F) | hi << 7
+                i += 2
             else:
                 n, i = _read_varint(ops, i)
             if n & 1:
@@ -272,6 +277,9 @@ def _apply(base: str, ops: bytes) -> str:
                 start = ops[i]
                 if start < 0x80:
                     i += 1
+                elif (hi := ops[i + 1]) < 0x80:
+                    start = (start & 0x7F) | hi << 7
+                    i += 2
                 else:
                     start, i = _read_varint(ops, i)
                 append(base[start : start + (n >> 1)])

@@ -16,7 +16,9 @@ from doctree.store.core import Part
 from doctree.store.model import Document, Version, check_int, parse_time
 from doctree.store.paths import HOME, is_under, normalize_path, subtree_bounds, validate_owner
 from doctree.store.rows import (
+    VERSION_COLUMNS,
     any_row,
+    decoded_history,
     last_deleted_row,
     live_row,
     require,
@@ -123,14 +125,14 @@ class Reads(Part):
     def history(self, owner: str, path: str) -> list[Version]:
         """Every version of the document at `path` (or the one last deleted there), oldest first."""
         row = any_row(self.conn, validate_owner(owner), normalize_path(path))
-        rows = self.conn.execute(
-            "SELECT * FROM document_versions WHERE document_id = ? ORDER BY version",
-            (row["id"],),
-        ).fetchall()
         # Every version from the first: each delta applies to the body decoded just before.
-        bodies = encoding.decode_sequence((r["version"], r["body_data"]) for r in rows)
-        links: dict[str, list[str]] = {}
-        return [to_version(r, body, links) for r, (_, body) in zip(rows, bodies, strict=True)]
+        return decoded_history(
+            self.conn.execute(
+                f"SELECT {VERSION_COLUMNS} FROM document_versions WHERE document_id = ?"
+                " ORDER BY version",
+                (row["id"],),
+            ).fetchall()
+        )
 
     def iter_versions(self, owner: str, under: str = HOME) -> Iterator[Version]:
         """Every version made at or below `under` (its path then) of the owner's documents,

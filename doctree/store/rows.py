@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from doctree.errors import NotFoundError
 from doctree.store import encoding
@@ -110,6 +111,64 @@ def to_version(
         links=decoded,
         deleted=bool(row["deleted"]),
     )
+
+
+VERSION_COLUMNS = (
+    "id, document_id, owner, version, operation, path, title, content_sha256, size,"
+    " actor_kind, actor_id, session_id, run_id, created_at, redacted_at, links, deleted,"
+    " body_data"
+)
+"""The columns `decoded_history` reads, in the order it unpacks them."""
+
+
+def decoded_history(rows: Iterable[Sequence[Any]]) -> list[Version]:
+    """Versions from consecutive `document_versions` rows of one document, selected as
+    `VERSION_COLUMNS` from a full copy (version 1) on: each body is decoded once, against
+    the one decoded just before it (the rows are unpacked by position, not by name: this
+    is the loop of a whole history)."""
+    out: list[Version] = []
+    links: dict[str, list[str]] = {}
+    text: str | None = None
+    previous: int | None = None
+    decode = encoding.decode
+    for (
+        id_, doc_id, owner, version, operation, path, title, digest, size,
+        actor_kind, actor_id, session_id, run_id, created_at, redacted_at, raw, deleted, data,
+    ) in rows:  # fmt: skip
+        if previous is not None and version != previous + 1:
+            raise encoding.EncodingError(f"versions {previous} and {version} are not consecutive")
+        previous = version
+        text = None if data is None else decode(data, text)
+        if not raw:
+            decoded: list[str] = []
+        elif (cached := links.get(raw)) is None:
+            links[raw] = json.loads(raw)
+            decoded = list(links[raw])
+        else:
+            decoded = list(cached)  # each Version owns its list
+        out.append(
+            Version(
+                id_,
+                doc_id,
+                owner,
+                version,
+                operation,
+                path,
+                title,
+                text,
+                digest,
+                size,
+                actor_kind,
+                actor_id,
+                session_id,
+                run_id,
+                created_at,
+                redacted_at is not None,
+                decoded,
+                bool(deleted),
+            )  # fmt: skip
+        )
+    return out
 
 
 def to_versions(conn: sqlite3.Connection, rows: Sequence[sqlite3.Row]) -> list[Version]:

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from doctree.memory.erase import forget
 from doctree.store import encoding
 from doctree.store.documents import Actor, DocumentsRepository, Provenance
+from doctree.store.rows import decoded_history
 
 OWNER = "a"
 WORDS = [
@@ -316,3 +317,53 @@ def test_any_edits_and_redactions_of_one_document_read_back_exactly(tmp_path_fac
             assert [v.body for v in repo.iter_versions(OWNER)] == want
     finally:
         encoding.CHAIN = saved
+
+
+# -- chains of random edits, at the encoding level ------------------------------------------------
+
+# Long enough that copy offsets and lengths take one, two and three varint bytes.
+HUGE = "".join(f"row {i * 7919 % 4099} é of the long note\n" for i in range(700))
+EDITS = st.lists(
+    st.tuples(
+        st.floats(0, 1),  # where, as a fraction of the body
+        st.integers(0, 400),  # characters cut there
+        st.text(alphabet="ab \né🙂\u00a0", max_size=300),  # text put in their place
+    ),
+    min_size=1,
+    max_size=12,
+)
+
+
+@given(st.sampled_from(["", "x", LONG, HUGE]), EDITS, st.integers(1, 5))
+def test_any_chain_of_edits_decodes_exactly_from_every_keyframe(start, edits, chain):
+    """A body edited anywhere, encoded version after version as the store does (a full copy
+    every `chain` versions), decodes byte for byte: by `decode_sequence` from each version's
+    chain start, and by one forward pass over the whole history (`decoded_history`)."""
+    texts = [start]
+    for where, cut, put in edits:
+        cur = texts[-1]
+        at = int(where * len(cur))
+        texts.append(cur[:at] + put + cur[at + cut :])
+    saved, encoding.CHAIN = encoding.CHAIN, chain
+    try:
+        values = [
+            encoding.encode(t, texts[v - 2] if v > 1 else None, v)
+            for v, t in enumerate(texts, start=1)
+        ]
+        for v in range(1, len(texts) + 1):
+            lo = encoding.chain_start(v)
+            assert encoding.is_full(values[lo - 1])
+            pairs = [(k, values[k - 1]) for k in range(lo, v + 1)]
+            assert list(encoding.decode_sequence(pairs))[-1] == (v, texts[v - 1])
+    finally:
+        encoding.CHAIN = saved
+    rows = [
+        (v, 1, OWNER, v, "modified", "~/d", "d", "sha", 0, "user", OWNER, None, None, "t", None,
+         None, 0, value)
+        for v, value in enumerate(values, start=1)
+    ]  # fmt: skip
+    assert [v.body for v in decoded_history(rows)] == texts
+    gap = rows[:1] + rows[2:]
+    if len(gap) > 1:
+        with pytest.raises(encoding.EncodingError, match="not consecutive"):
+            decoded_history(gap)
