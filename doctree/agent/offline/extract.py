@@ -178,8 +178,50 @@ def _read(
                 current.remove(old)
         if s.replaces and "statement" not in s.kinds and not s.kinds:
             s.kinds.append("statement")
+    prev = current[-1] if current else None
+    if prev is not None and prev in a.sentences and not item and _continues(s, prev, body):
+        _join(prev, s)  # "The renovation starts May 17. Our contractor is Bauwerk."
+        return
     a.sentences.append(s)
     current.append(s)
+
+
+#: A sentence that goes on about what the one before it said: it opens on a pronoun or on a
+#: definite or possessive noun ("the budget", "our contractor") rather than on a name.
+_GOES_ON = re.compile(
+    r"^(?:(?:and|but|so|also|plus)[,\s]+)?(?:it|it's|its|they|they're|their|them|this|that|"
+    r"these|those|the|our)\b(?!\s+(?:user|assistant)\b)",
+    re.I,
+)
+
+
+def _continues(s: Sentence, prev: Sentence, body: str) -> bool:
+    """Whether `s`, said right after `prev` in the same message by the same speaker, goes on
+    about the same thing: it opens on a reference back (`_GOES_ON`), names no person and
+    no date of its own, and is a plain statement; neither holds a secret or a correction.
+    Kept as one fact, the two are read, filed and forgotten together."""
+    return (
+        bool(_GOES_ON.match(body))
+        and s.speaker == prev.speaker
+        and bool(s.kinds)
+        and set(s.kinds) <= {"statement", "setup"}
+        and bool(prev.kinds)
+        and not (s.people or s.subject or s.when or s.correction or s.replaces or s.secrets)
+        and not (prev.secrets or prev.correction or prev.statement)
+    )
+
+
+def _join(prev: Sentence, s: Sentence) -> None:
+    """`s` said on as part of `prev`: one fact of two sentences."""
+    prev.text = f"{prev.text} {s.text}"
+    prev.raw = f"{prev.raw} {s.raw}".strip()
+    prev.dates += s.dates
+    prev.kinds += [k for k in s.kinds if k not in prev.kinds and k != "statement"]
+    prev.projects += [x for x in s.projects if x not in prev.projects]
+    prev.topics += [x for x in s.topics if x not in prev.topics]
+    for kind, names in s.others.items():
+        prev.others.setdefault(kind, []).extend(n for n in names if n not in prev.others[kind])
+    prev.roles += [r for r in s.roles if r not in prev.roles]
 
 
 def _opening(sentences: list[Sentence], dropped: list[str]) -> str | None:
@@ -248,11 +290,12 @@ def read_sentence(
     a correction found, its kinds, the names in it and, given the session's `context`, the
     person its pronoun means."""
     clean, found = mask(raw)
-    text, rel = resolve_relative(clean, ref, past=lang.past_tense(clean))
+    text, rel = resolve_relative(clean, ref, by_clause=True)
+    abs_dates = absolute_dates(clean, ref, by_clause=True)
+    text = _with_years(text, abs_dates)
     s = Sentence(time=time, text=text, dates=rel, speaker=speaker or "the user", raw=clean)
     if found:
         _withhold(s, raw, found)
-    abs_dates = absolute_dates(clean, ref, past=lang.past_tense(clean))
     all_dates = sorted(rel + abs_dates, key=lambda pd: clean.lower().find(pd[0].lower()))
     if all_dates:
         s.when = all_dates[0][1]
@@ -270,6 +313,18 @@ def read_sentence(
     if s.roles or s.relation:
         s.kinds.append("role")
     return s
+
+
+def _with_years(text: str, dates: list[tuple[str, date]]) -> str:
+    """`text` with each month-day date said without its year followed by the absolute date
+    it means: "delivered on June 3 (2027-06-03)"."""
+    for phrase, d in dates:
+        at = text.find(phrase)
+        if at < 0 or re.match(r",?\s*(?:\d{4}\b|\()", text[at + len(phrase) :]):
+            continue
+        end = at + len(phrase)
+        text = f"{text[:end]} ({d.isoformat()}){text[end:]}"
+    return text
 
 
 def _withhold(s: Sentence, raw: str, found: list[Secret]) -> None:

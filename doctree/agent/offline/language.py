@@ -588,7 +588,9 @@ _VERB = re.compile(
     r"made|eat|eats|drink|drinks|use|uses|used|run|runs|ran|live|lives|work|works|start|starts|"
     r"owns?|keeps?|comes?|came|moved?|moves|found|finds?|pays?|paid|costs?|owes?|prefers?|"
     r"likes?|loves?|hates?|wants?|leaves?|left|arrives?|ends?|opens?|closes?|begins?|"
-    r"[a-z]{2,}(?:ed|es))\b|'s\b|'re\b|'m\b|n't\b",
+    r"[a-z]{2,}(?:ed|es))\b|'s\b|'re\b|'m\b|n't\b"
+    # a word after a subject pronoun is its verb: "we roll back", "she fails"
+    rf"|\b(?:i|we|they)\s+(?:(?:{_ADVERBS})\s+)?[a-z]{{3,}}\b|\b(?:he|she|it)\s+[a-z]{{2,}}s\b",
     re.I,
 )
 SPECIFIC = re.compile(rf"\d|(?<=\s)[{_UP}][{_LOW}]|(?<=\s)[{_UP}]{{2,}}\b|\b[a-z]+-\d")
@@ -599,11 +601,52 @@ def worth_keeping(sentence: str) -> bool:
     trigger word: declarative (not a question, request, greeting or thanks), with a verb,
     saying something specific (a number, a name, a code) or a full clause of six words."""
     text = sentence.strip()
-    if text.endswith("?") or len(text.split()) < 4 or _NOT_STATEMENT.match(text):
+    if text.endswith("?") or _NOT_STATEMENT.match(text):
         return False
     if not _VERB.search(text):
+        return _fragment(text)
+    if len(text.split()) < 4:
         return False
     return bool(SPECIFIC.search(text)) or len(text.split()) >= 6
+
+
+_COUNT = re.compile(
+    r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
+    r"thirty|forty|fifty|hundred)\b",
+    re.I,
+)
+
+
+def has_verb(text: str) -> bool:
+    """Whether `text` holds a verb (of the closed list, or a word after a subject pronoun)."""
+    return bool(_VERB.search(text))
+
+
+def _fragment(text: str) -> bool:
+    """A verbless fragment that still says something: a count and what it counts ("Twelve
+    kids."), or a thing and what is said of it ("Coffee black, no sugar."). An opener such
+    as "Back on project Apollo." says nothing of its own."""
+    words = text.rstrip(".!").split()
+    if not 2 <= len(words) <= 8:
+        return False
+    content = content_words(text)
+    if bool(content) and bool(_COUNT.search(text)):
+        return True
+    head = text.split(",", 1)[0].lower().split()  # "Coffee black", said of before the comma
+    return (
+        "," in text
+        and len(head) >= 2
+        and not set(head) & _DISCOURSE
+        and len(content_words(" ".join(head))) >= 2
+    )
+
+
+#: Words of talk rather than of content: a fragment made of them says nothing to keep.
+_DISCOURSE = {
+    "yes", "no", "ok", "okay", "oh", "ah", "ha", "haha", "ugh", "hmm", "well", "so", "good",
+    "great", "nice", "fine", "sure", "thanks", "nothing", "much", "not", "really", "just",
+    "anyway", "alright", "cool", "wow", "sorry", "please",
+}  # fmt: skip
 
 
 # -- corrections said as they are made ------------------------------------------------------

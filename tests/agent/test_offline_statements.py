@@ -1,0 +1,121 @@
+"""What the offline memory agent keeps of a session said plainly: a fragment that answers,
+what a tool found when the user asked without a question mark, a date read in the tense of
+its own clause, a month-day date written with its year, and sentences that go on about the
+one before them kept with it."""
+
+from __future__ import annotations
+
+from doctree.agent.offline import OfflineMemoryAgent
+from doctree.agent.offline.resolve import (
+    absolute_dates,
+    clause_at,
+    message_date,
+    resolve_relative,
+)
+from doctree.interop.tools import MemoryTools
+from doctree.sessions.transcripts import format_transcript, parse_transcript
+from doctree.store.documents import DocumentsRepository
+
+TUESDAY = "2027-06-08T11:00:00Z"
+date_of = message_date
+
+
+def transcript(session: str, *messages: tuple[str, str, object]) -> str:
+    return format_transcript(
+        [{"kind": k, "time": t, "content": c} for k, t, c in messages],
+        owner="main",
+        session_id=session,
+    )
+
+
+def run(repo: DocumentsRepository, text: str) -> None:
+    t = parse_transcript(text)
+    OfflineMemoryAgent().run(text, MemoryTools(repo, t.owner, session_id=t.session_id))
+
+
+def lines(repo: DocumentsRepository) -> list[str]:
+    """Every line of the pages a person reads (session pages left out)."""
+    return [
+        ln
+        for d in repo.documents("main", "~/memory")
+        if not d.path.startswith("~/memory/archive")
+        for ln in d.body.split("\n")
+    ]
+
+
+def test_what_a_tool_returned_is_kept_when_the_user_asked_without_a_question_mark(repo):
+    run(
+        repo,
+        transcript(
+            "s-tool",
+            ("user", TUESDAY, "Can you check the return policy. Order number is BL-448213."),
+            ("tool_call", "2027-06-08T11:00:05Z", {"id": "t1", "name": "fetch", "input": {}}),
+            (
+                "tool_result",
+                "2027-06-08T11:00:06Z",
+                {"tool_use_id": "t1", "content": "Returns within 30 days.", "is_error": False},
+            ),
+            (
+                "assistant",
+                "2027-06-08T11:00:10Z",
+                "Damaged items can be returned within 30 days of delivery for a full refund.",
+            ),
+            ("user", "2027-06-08T11:01:00Z", "Great."),
+        ),
+    )
+    assert any("30 days" in ln and "refund" in ln for ln in lines(repo))
+
+
+def test_a_date_is_read_in_the_tense_of_its_own_clause():
+    text = "Support replied: the courier picks the machine up on Friday."
+    assert clause_at(text, text.index("Friday")).startswith(" the courier picks")
+    _, found = resolve_relative(text, date_of(TUESDAY), by_clause=True)
+    assert [d.isoformat() for _, d in found] == ["2027-06-11"]  # coming, not the one gone
+    _, gone = resolve_relative("We met on Friday.", date_of(TUESDAY), by_clause=True)
+    assert [d.isoformat() for _, d in gone] == ["2027-06-04"]
+
+
+def test_a_day_of_the_month_in_words_is_a_date():
+    found = absolute_dates("surgery on the third of December", date_of(TUESDAY))
+    assert [(p, d.isoformat()) for p, d in found] == [("third of December", "2027-12-03")]
+    found = absolute_dates("the baby is due the 21 of March", date_of(TUESDAY), by_clause=True)
+    assert [d.isoformat() for _, d in found] == ["2028-03-21"]
+
+
+def test_a_month_day_date_is_written_with_its_absolute_date(repo):
+    run(repo, transcript("s-date", ("user", TUESDAY, "The parcel was delivered on June 3.")))
+    assert any("June 3 (2027-06-03)" in ln for ln in lines(repo))
+
+
+def test_a_short_fragment_that_says_something_is_kept(repo):
+    run(
+        repo,
+        transcript(
+            "s-frag",
+            ("assistant", "2027-06-08T10:59:00Z", "How many kids are coming?"),
+            ("user", TUESDAY, "Twelve kids."),
+            ("user", "2027-06-08T11:01:00Z", "Coffee black, no sugar."),
+            ("user", "2027-06-08T11:02:00Z", "Thanks."),
+        ),
+    )
+    kept = lines(repo)
+    assert any("Twelve kids" in ln for ln in kept)
+    assert any("Coffee black, no sugar" in ln for ln in kept)
+    assert not any("Thanks" in ln for ln in kept)
+
+
+def test_a_sentence_that_goes_on_about_the_one_before_is_kept_with_it(repo):
+    run(
+        repo,
+        transcript(
+            "s-on",
+            (
+                "user",
+                TUESDAY,
+                "The kitchen renovation starts on July 17. Our contractor is Bauwerk, "
+                "and the budget is 18,000 euros.",
+            ),
+        ),
+    )
+    together = [ln for ln in lines(repo) if "renovation" in ln]
+    assert together and all("Bauwerk" in ln and "18,000" in ln for ln in together)
