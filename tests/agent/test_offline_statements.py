@@ -119,3 +119,20 @@ def test_a_sentence_that_goes_on_about_the_one_before_is_kept_with_it(repo):
     )
     together = [ln for ln in lines(repo) if "renovation" in ln]
     assert together and all("Bauwerk" in ln and "18,000" in ln for ln in together)
+
+
+def test_a_day_corrected_as_it_is_said_through_spoken_hesitations_keeps_the_new_day(repo):
+    run(
+        repo,
+        transcript(
+            "s-voice",
+            (
+                "user",
+                TUESDAY,
+                "um so the dentist, uh, is on the 14th, no wait, the 15th of June",
+            ),
+        ),
+    )
+    kept = [ln for ln in lines(repo) if "dentist" in ln and "[[~/memory/archive" in ln]
+    assert any("The dentist is on the 15th of June (2027-06-15)" in ln for ln in kept), kept
+    assert not any("14th" in ln or " um " in ln or " uh" in ln for ln in kept), kept

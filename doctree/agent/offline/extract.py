@@ -151,7 +151,7 @@ def _read(
     current: list[Sentence],
 ) -> None:
     """One sentence of a user turn read into `a`, with the corrections it makes applied."""
-    label, body = turn.speaker, raw
+    label, body = turn.speaker, lang.without_fillers(raw)  # "on, um, the 3rd": "on, the 3rd"
     item = _ITEM_LABEL.match(raw)  # pasted notes: "Wei: finished the export"
     name = item.group("name") if item else None
     if name and name not in NOT_NAMES and not directory.kind_of(name):

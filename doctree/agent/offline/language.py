@@ -655,8 +655,16 @@ _NUMBER_WORDS = (
     "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|"
     "forty|fifty|hundred"
 )
+_ORDINAL_WORDS = (
+    "first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|"
+    "thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|"
+    "twenty-(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)|thirtieth|"
+    "thirty-first"
+)
+#: A day of the month said as an ordinal: "the 3rd", "the third".
+_ORDINAL = rf"(?:the\s+)?(?:\d{{1,2}}(?:st|nd|rd|th)|(?:{_ORDINAL_WORDS}))\b"
 _VALUE = (
-    rf"(?:\d+(?:[.,:]\d+)*(?:\s*(?:am|pm)\b)?|(?:{_NUMBER_WORDS})\b|"
+    rf"(?:{_ORDINAL}|\d+(?:[.,:]\d+)*(?:\s*(?:am|pm)\b)?|(?:{_NUMBER_WORDS})\b|"
     rf"{WEEKDAY}\b|"
     rf"(?-i:{NAME_WORD}(?:\s+{NAME_WORD})?))"
 )
@@ -683,8 +691,11 @@ CORRECTS_EARLIER = re.compile(
 
 
 def value_sort(value: str) -> str:
-    """The sort of a value: 'number', 'weekday', 'time' or 'name'."""
+    """The sort of a value: 'ordinal' (a day of the month), 'number', 'weekday', 'time' or
+    'name'."""
     v = value.strip().lower()
+    if re.fullmatch(_ORDINAL, v):
+        return "ordinal"
     if re.fullmatch(r"\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}:\d{2}", v):
         return "time"
     if re.fullmatch(rf"\d[\d.,]*|{_NUMBER_WORDS}", v):
@@ -692,6 +703,18 @@ def value_sort(value: str) -> str:
     if re.fullmatch(WEEKDAY, v):
         return "weekday"
     return "name"
+
+
+#: Spoken hesitations ("um", "uh", "erm"): dropped from what was said, as a note-taker would.
+_FILLER_SOUNDS = re.compile(r"(?:(?<=\s)|^)(?:u+m+|u+h+|e+rm+|uhm+|hmm+)\b[,.]?\s*", re.I)
+
+
+def without_fillers(sentence: str) -> str:
+    """`sentence` without spoken hesitations: "on, um, the third" -> "on the third"."""
+    out = re.sub(rf",\s*{_FILLER_SOUNDS.pattern}", " ", sentence, flags=re.I)  # "on, um, the"
+    out = _FILLER_SOUNDS.sub("", out)
+    out = re.sub(r"\s{2,}", " ", out).strip()
+    return out[:1].upper() + out[1:] if out[:1].islower() and sentence[:1].isupper() else out
 
 
 def said_again(sentence: str) -> tuple[str, str, str] | None:
