@@ -136,3 +136,27 @@ def test_a_day_corrected_as_it_is_said_through_spoken_hesitations_keeps_the_new_
     kept = [ln for ln in lines(repo) if "dentist" in ln and "[[~/memory/archive" in ln]
     assert any("The dentist is on the 15th of June (2027-06-15)" in ln for ln in kept), kept
     assert not any("14th" in ln or " um " in ln or " uh" in ln for ln in kept), kept
+
+
+def test_a_tool_finding_outside_any_project_goes_on_the_page_of_the_company_it_names(repo):
+    run(
+        repo,
+        transcript(
+            "s-shop",
+            ("user", TUESDAY, "The kettle I bought from Brewline leaks. What is their policy?"),
+            ("tool_call", "2027-06-08T11:00:05Z", {"id": "t1", "name": "fetch", "input": {}}),
+            (
+                "tool_result",
+                "2027-06-08T11:00:06Z",
+                {"tool_use_id": "t1", "content": "Refunds within 30 days.", "is_error": False},
+            ),
+            (
+                "assistant",
+                "2027-06-08T11:00:10Z",
+                "Brewline refunds damaged items within 30 days of delivery.",
+            ),
+            ("user", "2027-06-08T11:01:00Z", "Thanks."),
+        ),
+    )
+    page = repo.read("main", "~/memory/organisations/brewline")
+    assert page is not None and "30 days" in page.body
