@@ -160,3 +160,19 @@ def test_a_tool_finding_outside_any_project_goes_on_the_page_of_the_company_it_n
     )
     page = repo.read("main", "~/memory/organisations/brewline")
     assert page is not None and "30 days" in page.body
+
+
+def test_a_name_written_in_lower_case_after_a_kin_word_gets_a_page(repo):
+    run(
+        repo,
+        transcript(
+            "s-lower",
+            ("user", TUESDAY, "my brother tom is visiting on friday"),
+            ("user", "2027-06-08T11:01:00Z", "our neighbour next door is loud"),
+            ("user", "2027-06-08T11:02:00Z", "tom's flight lands at 9"),
+        ),
+    )
+    page = repo.read("main", "~/memory/people/tom")
+    assert page is not None and "2027-06-11" in page.body and "lands at 9" in page.body
+    people = {d.path for d in repo.documents("main", "~/memory/people")}
+    assert "~/memory/people/next" not in people

@@ -151,7 +151,8 @@ def _read(
     current: list[Sentence],
 ) -> None:
     """One sentence of a user turn read into `a`, with the corrections it makes applied."""
-    label, body = turn.speaker, lang.without_fillers(raw)  # "on, um, the 3rd": "on, the 3rd"
+    label, body = turn.speaker, lang.without_fillers(raw)  # "on, um, the 3rd": "on the 3rd"
+    body = lang.names_capitalised(body, set(directory.known_person_names()))
     item = _ITEM_LABEL.match(raw)  # pasted notes: "Wei: finished the export"
     name = item.group("name") if item else None
     if name and name not in NOT_NAMES and not directory.kind_of(name):

@@ -567,6 +567,55 @@ KIN = re.compile(
 )
 
 
+def names_capitalised(sentence: str, known: set[str]) -> str:
+    """A sentence written all in lower case ("my sister dani is coming sat") with the names
+    in it capitalised, as a careful reader would: the word right after a kin or role word
+    ("my sister dani"), unless it is a function word, an adverb or a verb or starts a phrase
+    ("our neighbour next door"), every name `known` already, and the days of the week. A
+    sentence with any capital letter is returned as it is."""
+    if sentence != sentence.lower():
+        return sentence
+    lowered = {k.lower(): k for k in known if " " not in k}
+
+    def after_kin(m: re.Match) -> str:
+        word = m.group("name")
+        if not word or word in lowered or word in stopwords.ENGLISH or word in _GENERIC:
+            return m.group(0)
+        if has_verb(word) or word in stopwords.FILLER:
+            return m.group(0)
+        if re.fullmatch(rf"(?:{_ADVERBS}|[a-z]+(?:ing|ly))", word):
+            return m.group(0)
+        following = re.match(r"\s*([a-z'-]+)?", sentence[m.end() :])
+        nxt = following.group(1) if following else None
+        if (
+            nxt
+            and not nxt.startswith("'")
+            and nxt not in stopwords.ENGLISH
+            and not has_verb(nxt)
+            and not nxt.endswith("ing")
+        ):
+            return m.group(0)  # "our neighbour next door": a phrase, not a name
+        return m.group(0)[: m.start("name") - m.start()] + word[:1].upper() + word[1:]
+
+    out = _KIN_LOWER.sub(after_kin, sentence)
+    out = _WEEKDAY_LOWER.sub(lambda m: m.group(0).capitalize(), out)  # a day, not code
+    if lowered:
+        pattern = (
+            r"\b(" + "|".join(re.escape(k) for k in sorted(lowered, key=len, reverse=True)) + r")\b"
+        )
+        out = re.sub(pattern, lambda m: lowered[m.group(1)], out)
+    return out
+
+
+_KIN_LOWER = re.compile(
+    r"\b(?:my|his|her|their|our)\s+(?:sister|brother|mum|mom|mother|father|dad|wife|husband|"
+    r"partner|son|daughter|aunt|uncle|niece|nephew|grandma|grandpa|grandmother|grandfather|"
+    r"girlfriend|boyfriend|cousin|friend|boss|manager|colleague|neighbour|neighbor|kid|"
+    r"child)\s+(?P<name>[a-z][a-z-]+)"
+)
+_WEEKDAY_LOWER = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b")
+
+
 def kin_gender(rel: str) -> str | None:
     rel = rel.lower()
     return "f" if rel in FEMALE_RELATIONS else "m" if rel in MALE_RELATIONS else None
