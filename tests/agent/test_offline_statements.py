@@ -176,3 +176,35 @@ def test_a_name_written_in_lower_case_after_a_kin_word_gets_a_page(repo):
     assert page is not None and "2027-06-11" in page.body and "lands at 9" in page.body
     people = {d.path for d in repo.documents("main", "~/memory/people")}
     assert "~/memory/people/next" not in people
+
+
+def test_a_company_named_by_what_it_is_or_after_two_people_is_no_person(repo):
+    run(
+        repo,
+        transcript(
+            "s-orgs",
+            ("user", TUESDAY, "I work for the company Brightwell as a designer."),
+            ("user", "2027-06-08T11:01:00Z", "Our lawyers are Halden & Voss, they are slow."),
+        ),
+    )
+    pages = {d.path for d in repo.documents("main", "~/memory")}
+    assert "~/memory/organisations/brightwell" in pages
+    assert not {p for p in pages if p.startswith("~/memory/people/")} & {
+        "~/memory/people/brightwell",
+        "~/memory/people/halden",
+        "~/memory/people/voss",
+    }
+
+
+def test_a_relation_said_with_is_and_a_role_set_beside_a_name_make_a_person(repo):
+    run(
+        repo,
+        transcript(
+            "s-roles",
+            ("user", TUESDAY, "My manager is Lena Ortiz, she wants the report by Friday."),
+            ("user", "2027-06-08T11:01:00Z", "The plumber, Kieran, comes on Monday."),
+        ),
+    )
+    lena = repo.read("main", "~/memory/people/lena-ortiz")
+    kieran = repo.read("main", "~/memory/people/kieran")
+    assert "manager" in lena.body and "plumber" in kieran.body

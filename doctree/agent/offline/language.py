@@ -346,7 +346,14 @@ _ROLE_WORD = (
     r"(?:lead|manager|designer|engineer|developer|owner|architect|director|ceo|cto|cfo|coo|pm|"
     r"head\s+of\s+\w+|intern|contractor|consultant|recruiter|analyst|scientist|reviewer|admin|"
     r"founder|coordinator|contact|mentor|coach|advisor|adviser|lawyer|accountant|doctor|dentist|"
-    r"teacher|tester|qa|sre|on-?call|point\s+person|product\s+owner|scrum\s+master)"
+    r"teacher|tester|qa|sre|on-?call|point\s+person|product\s+owner|scrum\s+master|plumber|"
+    r"electrician|builder|landlord|landlady|therapist|vet|nanny|cleaner|mechanic|trainer|"
+    r"tutor|agent|midwife|surgeon|nurse)"
+)
+#: A role and the name set beside it: "The plumber, Gareth, comes Friday", "our vet Dr. Lin".
+ROLE_APPOSITIVE = re.compile(
+    rf"\b(?i:the|our|my|their)\s+(?P<role>(?i:{_ROLE_WORD}))(?:,\s*|\s+)(?P<name>{NAME})\b"
+    r"(?!\s*(?:&|and)\s)"
 )
 ROLE_IS = re.compile(
     rf"(?P<name>{NAME})\s+(?:is|'s|will\s+be|becomes|became|joins\s+as|joined\s+as|as)\s+"
@@ -385,15 +392,32 @@ _ORG_SUFFIX = (
     r"(?:Inc|Ltd|GmbH|LLC|AG|SA|Corp|Corporation|Labs|Bank|University|College|Group|Systems|"
     r"Technologies|Capital|Health|Foundation|Agency|Studios?|Partners|Ventures|Consulting)\b\.?"
 )
+#: What names a business or institution when set before its name: "the company Feitoria".
+_ORG_NOUN = (
+    r"(?:company|firm|agency|startup|start-up|bank|shop|store|brand|restaurant|caf[eé]|hotel|"
+    r"clinic|hospital|school|studio|charity|supplier|vendor|airline|carrier|provider|insurer|"
+    r"publisher|label|platform|app|service|retailer|chain|consultancy|manufacturer|maker|"
+    r"employer)"
+)
 ORGS = (
     re.compile(rf"\b(?P<name>{NAME_WORD}(?:\s+{NAME_WORD})?\s+{_ORG_SUFFIX})"),
+    # "Kessler & Haas", "Hargreaves and Lowe Ltd": names joined by "&" are a firm
+    re.compile(rf"\b(?P<name>{NAME_WORD}\s+&\s+{NAME_WORD})(?![\w-])"),
+    re.compile(
+        rf"\b(?i:the|a|an|our|my|their|this)\s+(?i:{_ORG_NOUN})\s+(?:(?i:called|named)\s+)?"
+        rf"(?P<name>{NAME_WORD}(?:\s+{NAME_WORD})?)"
+    ),
+    re.compile(
+        rf"\b(?P<name>{NAME_WORD}(?:\s+{NAME_WORD})?),\s+(?i:our|the|their|my|a|an)\s+"
+        rf"(?:[\w-]+\s+)?(?i:{_ORG_NOUN})\b"
+    ),
     re.compile(
         rf"\b(?:offer|job|role|position|interview|internship|contract|job\s+offer)\s+"
         rf"(?:from|at|with)\s+(?P<name>{NAME_WORD}(?:\s+{NAME_WORD})?)"
     ),
     re.compile(
         rf"\b(?:work|works|worked|working|employed|hired)\s+(?:at|for|by)\s+"
-        rf"(?P<name>{NAME_WORD}(?:\s+{NAME_WORD})?)"
+        rf"(?P<name>{NAME_WORD}(?:\s+(?:&\s+)?{NAME_WORD})?)"
     ),
     re.compile(
         rf"\bthe\s+(?P<name>{NAME_WORD})\s+(?:job|office|offer|account|contract|interview|"
