@@ -208,3 +208,16 @@ def test_a_relation_said_with_is_and_a_role_set_beside_a_name_make_a_person(repo
     lena = repo.read("main", "~/memory/people/lena-ortiz")
     kieran = repo.read("main", "~/memory/people/kieran")
     assert "manager" in lena.body and "plumber" in kieran.body
+
+
+def test_scratch_that_with_a_new_value_corrects_the_last_value_and_forgets_nothing(repo):
+    run(
+        repo,
+        transcript(
+            "s-scratch",
+            ("user", TUESDAY, "The vet visit is on the 12th."),
+            ("user", "2027-06-08T11:01:00Z", "Scratch that, it's the 14th."),
+        ),
+    )
+    vet = [ln for ln in lines(repo) if "vet visit" in ln]
+    assert vet and all("2027-06-14" in ln and "12th" not in ln for ln in vet), vet

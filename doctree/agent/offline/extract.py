@@ -92,7 +92,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 a.ignored.append(raw)
                 continue
             request = lang.forget_request(raw)
-            if request is not None:
+            if request is not None and not _says_instead(raw):
                 _forget(a, turn, raw, request[1], previous, current, dropped)
                 continue
             _read(a, turn, raw, directory, context, current)
@@ -102,6 +102,13 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
     for s in a.sentences:
         s.statement = s.statement or restate(s)
     return a
+
+
+def _says_instead(raw: str) -> bool:
+    """ "Scratch that, it's the 14th": a correction that says what holds instead (a value: a
+    number, a day, a time, a name), not a request to forget ("scratch that, never mind")."""
+    m = lang.CORRECTS_EARLIER.match(raw)
+    return bool(m) and lang.holds_value(raw[m.end() :])
 
 
 def _forget(

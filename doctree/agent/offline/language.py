@@ -748,10 +748,13 @@ SAID_AGAIN = re.compile(
     rf"(?P<new>{_VALUE})\b",
     re.I,
 )
-#: "Actually make that three.", "No, change it to Friday.": the last value said is replaced.
+#: "Actually make that three.", "No, change it to Friday.", "Scratch that, it's the 14th.":
+#: the last value said is replaced.
 MAKE_THAT = re.compile(
     r"^\W*(?:(?:actually|sorry|no|oh|wait|hmm|correction|oops)[,:!]?\s+)*"
-    r"(?:make\s+(?:that|it)|change\s+(?:that|it)\s+to|(?:i|we)\s+meant?)\s+(?P<new>[^.!?;]+)",
+    r"(?:make\s+(?:that|it)|change\s+(?:that|it)\s+to|(?:i|we)\s+meant?"
+    r"|(?:scratch|forget)\s+that[,.;:—–-]*\s+(?:it's|it\s+is|it'll\s+be|make\s+it))"
+    r"\s+(?P<new>[^.!?;]+)",
     re.I,
 )
 #: A message that corrects something said earlier without saying what: "Correction on the
@@ -761,6 +764,11 @@ CORRECTS_EARLIER = re.compile(
     r"scratch\s+that|on\s+second\s+thought|i\s+was\s+wrong(?:\s+about\s+[^:,]+)?)\s*[:,—–-]",
     re.I,
 )
+
+
+def holds_value(text: str) -> bool:
+    """Whether `text` says a value: a number, a day of the month, a weekday, a time or a name."""
+    return bool(re.search(rf"\b{_VALUE}", text, re.I))
 
 
 def value_sort(value: str) -> str:
@@ -807,7 +815,8 @@ def said_again(sentence: str) -> tuple[str, str, str] | None:
 def replace_last_value(earlier: str, new: str) -> tuple[str, str] | None:
     """`earlier` with its last value of the sort of `new` replaced by it ("two lanes" +
     "three lanes" -> "three lanes"); (text, old value), or None when it holds none."""
-    head = new.split()[0] if new.split() else ""
+    lead = re.match(rf"{_ORDINAL}", new, re.I)  # "the 14th": a value of two words
+    head = lead.group(0) if lead else (new.split()[0] if new.split() else "")
     sort = value_sort(head)
     if sort == "name":
         return None
@@ -817,7 +826,7 @@ def replace_last_value(earlier: str, new: str) -> tuple[str, str] | None:
     if not found:
         return None
     m = found[-1]
-    tail = new.split()[1:]
+    tail = new[len(head) :].split()
     rest = earlier[m.end() :]
     if tail and rest.lstrip().lower().startswith(tail[0].lower()):
         rest = rest.lstrip()[len(tail[0]) :]
