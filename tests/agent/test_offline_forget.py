@@ -164,3 +164,20 @@ def test_forgetting_a_topic_forgets_the_sentences_that_went_on_about_it(repo):
     run(repo, transcript("s-forget", ("user", DAY2, "Forget the renovation stuff, please.")))
     assert holding(repo, "Bauwerk") == [] and holding(repo, "18,000") == []
     assert holding(repo, "Urban Climb")  # what was said apart from it stays
+
+
+def test_what_the_user_says_of_a_forget_request_is_not_kept_either(repo):
+    remembered(repo)
+    run(
+        repo,
+        transcript(
+            "s-why",
+            (
+                "user",
+                DAY2,
+                "Please forget what I said about Jonas. That was told to me in confidence.",
+            ),
+        ),
+    )
+    assert holding(repo, "in confidence") == []
+    assert holding(repo, "Jonas") == []

@@ -87,14 +87,20 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
             a.sentences.extend(pending)
         pending = []
         current: list[Sentence] = []
+        forgetting = False  # the sentence before asked to forget
         for raw in own:
             if ADDRESSED.search(raw):
                 a.ignored.append(raw)
                 continue
             request = lang.forget_request(raw)
             if request is not None and not _says_instead(raw):
-                _forget(a, turn, raw, request[1], previous, current, dropped)
+                forgetting = _forget(a, turn, raw, request[1], previous, current, dropped)
                 continue
+            if forgetting and _GOES_ON.match(raw):
+                # "Forget what I said about Jonas. That was told to me in confidence."
+                a.forgotten += 1
+                continue
+            forgetting = False
             _read(a, turn, raw, directory, context, current)
         previous = current
     a.opening = _opening(a.sentences, dropped)
@@ -119,17 +125,18 @@ def _forget(
     previous: list[Sentence],
     current: list[Sentence],
     dropped: list[str],
-) -> None:
+) -> bool:
     """A request to forget: "forget that" drops the statements just made, "forget about X"
-    drops this session's statements of X and asks the writer to forget X in memory."""
+    drops this session's statements of X and asks the writer to forget X in memory. True
+    when it was acted on."""
     if turn.speaker or _ITEM_LABEL.match(raw) or raw in turn.pasted:
         # a participant's line in a thread or a pasted note: not the user's request
         a.not_acted.append((raw, "said by someone else; nothing was removed"))
-        return
+        return False
     later = turn.sentences[turn.sentences.index(raw) + 1 :]
     if any(lang.WITHDRAWN.search(x) for x in [raw, *later]):
         a.not_acted.append((raw, "withdrawn as it was made; nothing was removed"))
-        return
+        return False
     if what is None:  # "forget that": the statements just made
         targets = [*previous, *current]  # this message so far, and the last one
         previous.clear()
@@ -139,7 +146,7 @@ def _forget(
                 a.sentences.remove(t)
                 a.forgotten += 1
                 dropped.append(t.text)
-        return
+        return True
     for target in lang.forget_targets(what):
         a.forget.append(target)
         words = content_words(target)
@@ -147,6 +154,7 @@ def _forget(
             a.sentences.remove(t)
             a.forgotten += 1
             dropped.append(t.text)
+    return True
 
 
 def _read(

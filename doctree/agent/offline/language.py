@@ -674,8 +674,8 @@ def worth_keeping(sentence: str) -> bool:
     trigger word: declarative (not a question, request, greeting or thanks), with a verb,
     saying something specific (a number, a name, a code) or a full clause of six words."""
     text = sentence.strip()
-    if text.endswith("?") or _NOT_STATEMENT.match(text):
-        return False
+    if text.endswith(("?", ":")) or _NOT_STATEMENT.match(text):
+        return False  # a question, or a line that introduces what follows it
     if not _VERB.search(text):
         return _fragment(text)
     if len(text.split()) < 4:
