@@ -222,3 +222,22 @@ def test_scratch_that_with_a_new_value_corrects_the_last_value_and_forgets_nothi
     vet = [ln for ln in lines(repo) if "vet visit" in ln]
     assert any("on the 14th (2027-06-14)" in ln for ln in vet), vet
     assert not any("12th" in ln for ln in vet), vet
+
+
+def test_an_action_item_of_pasted_notes_goes_to_its_owner_and_a_sign_off_is_no_fact(repo):
+    run(
+        repo,
+        transcript(
+            "s-notes",
+            (
+                "user",
+                TUESDAY,
+                "notes from the planning call:\n\n* Action (Tomas): book the room\n\n"
+                "Best regards,\nAnna",
+            ),
+        ),
+    )
+    tomas = repo.read("main", "~/memory/people/tomas")
+    assert "book the room" in tomas.body
+    # the opening words quoted beside the session's link aside, no line holds the sign-off
+    assert not any("regards" in ln.lower() and "`" not in ln for ln in lines(repo))

@@ -60,6 +60,11 @@ _DECISION = re.compile(
 _REMEMBER = re.compile(r"\bremember\s+(?:that\s+)?|\bnote\s+that\b|\bkeep\s+in\s+mind\b", re.I)
 #: A participant's line in pasted notes: "Wei: finished the export".
 _ITEM_LABEL = re.compile(rf"^(?P<name>{NAME})\s*(?::|\s[-–—])\s+")
+#: An action item of pasted notes with its owner: "Action (Tomas): book the room".
+_ACTION_ITEM = re.compile(
+    rf"^(?i:action(?:\s+items?)?|to-?do|task|follow-?up|next\s+step)\s*\((?P<who>{NAME}|(?i:me|i))\)"
+    r"\s*:\s+"
+)
 
 
 def extract(segmented: Segmented, directory: Directory) -> Analysis:
@@ -170,6 +175,9 @@ def _read(
     body = lang.names_capitalised(body, set(directory.known_person_names()))
     item = _ITEM_LABEL.match(raw)  # pasted notes: "Wei: finished the export"
     name = item.group("name") if item else None
+    action = _ACTION_ITEM.match(raw)  # "Action (Tomas): book the room"
+    if action and action.group("who").lower() not in ("me", "i"):
+        name = action.group("who")
     if name and name not in NOT_NAMES and not directory.kind_of(name):
         label = name
     if again := lang.said_again(body):  # "Thursday — no, sorry, Friday"
@@ -186,6 +194,8 @@ def _read(
             current[current.index(old)] = new
         return
     s = read_sentence(turn.time, body, message_date(turn.time), directory, context, speaker=label)
+    if action and not s.kinds:
+        s.kinds.append("statement")  # an action item is worth a line, however short
     if lang.CORRECTS_EARLIER.match(body) and not s.correction:
         s.replaces = corrected_earlier(s, a.sentences)
         for old in s.replaces:

@@ -655,6 +655,12 @@ _NOT_STATEMENT = re.compile(
     r"i\s+(?:need|want)\s+(?:you|to\s+know)|any\s+(?:idea|ideas|tips|thoughts))\b",
     re.I,
 )
+#: The greeting and sign-off of a letter: "Dear all", "Best regards", "Cheers".
+_SIGN_OFF = re.compile(
+    r"^(?:dear\b|(?:best|kind|warm|many)\s+(?:regards|wishes|thanks)\b|regards\b|cheers\b|"
+    r"sincerely\b|yours\b|all\s+the\s+best\b|hi\s+all\b|hello\s+all\b)",
+    re.I,
+)
 _VERB = re.compile(
     r"\b(?:is|are|was|were|am|be|been|has|have|had|do|does|did|can|can't|cannot|could|will|"
     r"won't|would|should|must|need|needs|go|goes|went|get|gets|got|take|takes|took|make|makes|"
@@ -674,8 +680,12 @@ def worth_keeping(sentence: str) -> bool:
     trigger word: declarative (not a question, request, greeting or thanks), with a verb,
     saying something specific (a number, a name, a code) or a full clause of six words."""
     text = sentence.strip()
-    if text.endswith(("?", ":")) or _NOT_STATEMENT.match(text):
-        return False  # a question, or a line that introduces what follows it
+    if (
+        text.endswith(("?", ":", ","))
+        or _NOT_STATEMENT.match(text)
+        or (_SIGN_OFF.match(text) and len(text.split()) <= 4)
+    ):
+        return False  # a question, a line that introduces what follows it, a greeting
     if not _VERB.search(text):
         return _fragment(text)
     if len(text.split()) < 4:
