@@ -116,10 +116,10 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
 
 
 def _says_instead(raw: str) -> bool:
-    """ "Scratch that, it's the 14th": a correction that says what holds instead (a value: a
-    number, a day, a time, a name), not a request to forget ("scratch that, never mind")."""
+    """A correction that says what holds instead ("Scratch that, it's the 14th": a value, a
+    number, a day, a time or a name), not a request to forget ("scratch that, never mind")."""
     m = lang.CORRECTS_EARLIER.match(raw)
-    return bool(m) and lang.holds_value(raw[m.end() :])
+    return m is not None and lang.holds_value(raw[m.end() :])
 
 
 def _forget(
