@@ -262,8 +262,9 @@ def test_correction_of_a_date_updates_the_dated_line(repo):
         ),
     )
     upcoming = section(body(repo, "~/memory/active"), "Upcoming")
-    assert "- 2026-12-04: Anna's birthday is on December 4." in upcoming
-    assert "December 3." not in upcoming.replace("was “December 3”", "")
+    assert "- 2026-12-04: Anna's birthday is on December 4 (2026-12-04)." in upcoming
+    assert "December 3" not in upcoming.replace("was “December 3”", "")
+    assert "2026-12-03" not in upcoming
 
 
 def test_correction_nobody_recorded_is_kept_in_corrections(repo):

@@ -144,3 +144,40 @@ def test_the_agents_forget_is_a_change_of_its_run_that_revert_puts_back(repo):
     revert_run(repo, rid, actor=Actor("user", "me"))
     assert "~/memory/people/jonas-berg" in pages(repo)
     assert "Spotify" in pages(repo)["~/memory/people/jonas-berg"]
+
+
+def test_forgetting_a_topic_forgets_the_sentences_that_went_on_about_it(repo):
+    run(
+        repo,
+        transcript(
+            "s-reno",
+            (
+                "user",
+                DAY1,
+                "The kitchen renovation starts on May 17. Our contractor is Bauwerk, "
+                "and the budget is 18,000 euros.",
+            ),
+            ("user", "2027-05-03T18:12:00Z", "My gym is Urban Climb in Hackney."),
+        ),
+    )
+    assert holding(repo, "Bauwerk")
+    run(repo, transcript("s-forget", ("user", DAY2, "Forget the renovation stuff, please.")))
+    assert holding(repo, "Bauwerk") == [] and holding(repo, "18,000") == []
+    assert holding(repo, "Urban Climb")  # what was said apart from it stays
+
+
+def test_what_the_user_says_of_a_forget_request_is_not_kept_either(repo):
+    remembered(repo)
+    run(
+        repo,
+        transcript(
+            "s-why",
+            (
+                "user",
+                DAY2,
+                "Please forget what I said about Jonas. That was told to me in confidence.",
+            ),
+        ),
+    )
+    assert holding(repo, "in confidence") == []
+    assert holding(repo, "Jonas") == []

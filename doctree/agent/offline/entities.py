@@ -24,8 +24,10 @@ _PERSON_TRIGGER = re.compile(
     rf"(?P<names>{NAME}(?:(?:,\s*|\s+and\s+){NAME})*)"
 )
 _RELATION = re.compile(
-    r"\b(?i:my)\s+(?P<rel>(?i:sister|brother|mum|mom|mother|father|dad|wife|husband|partner|"
-    r"manager|boss|colleague|friend|son|daughter|dentist|doctor|neighbour|neighbor|cousin))\s+"
+    r"\b(?i:my|our)\s+(?P<rel>(?i:sister|brother|mum|mom|mother|father|dad|wife|husband|partner|"
+    r"manager|boss|colleague|friend|son|daughter|dentist|doctor|neighbour|neighbor|cousin|"
+    r"landlord|landlady|fianc[eé]e?|girlfriend|boyfriend|flatmate|roommate))\s+"
+    r"(?:(?:is|was)\s+(?:(?i:called|named)\s+)?|(?i:is\s+called|is\s+named),?\s+)?"
     rf"(?P<name>{NAME})"
 )
 _PROJECTS = (
@@ -176,6 +178,11 @@ def find_entities(s: Sentence, raw: str, directory: Directory) -> None:
                 role = re.sub(r"^(?:our|the|my|their|a|an)\s+", "", m.group("role").strip())
                 s.roles.append((name, role))
                 person(name)
+    for m in lang.ROLE_APPOSITIVE.finditer(raw):
+        name = _clean_name(m.group("name"))
+        if name and name not in not_people and name.split()[0] not in NOT_NAMES:
+            s.roles.append((name, m.group("role").lower()))
+            person(name)
     for m in lang.FROM.finditer(raw):
         if m.group("name").split()[0] not in NOT_NAMES:
             person(m.group("name"))

@@ -60,6 +60,11 @@ _DECISION = re.compile(
 _REMEMBER = re.compile(r"\bremember\s+(?:that\s+)?|\bnote\s+that\b|\bkeep\s+in\s+mind\b", re.I)
 #: A participant's line in pasted notes: "Wei: finished the export".
 _ITEM_LABEL = re.compile(rf"^(?P<name>{NAME})\s*(?::|\s[-–—])\s+")
+#: An action item of pasted notes with its owner: "Action (Tomas): book the room".
+_ACTION_ITEM = re.compile(
+    rf"^(?i:action(?:\s+items?)?|to-?do|task|follow-?up|next\s+step)\s*\((?P<who>{NAME}|(?i:me|i))\)"
+    r"\s*:\s+"
+)
 
 
 def extract(segmented: Segmented, directory: Directory) -> Analysis:
@@ -87,14 +92,20 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
             a.sentences.extend(pending)
         pending = []
         current: list[Sentence] = []
+        forgetting = False  # the sentence before asked to forget
         for raw in own:
             if ADDRESSED.search(raw):
                 a.ignored.append(raw)
                 continue
             request = lang.forget_request(raw)
-            if request is not None:
-                _forget(a, turn, raw, request[1], previous, current, dropped)
+            if request is not None and not _says_instead(raw):
+                forgetting = _forget(a, turn, raw, request[1], previous, current, dropped)
                 continue
+            if forgetting and _GOES_ON.match(raw):
+                # "Forget what I said about Jonas. That was told to me in confidence."
+                a.forgotten += 1
+                continue
+            forgetting = False
             _read(a, turn, raw, directory, context, current)
         previous = current
     a.opening = _opening(a.sentences, dropped)
@@ -102,6 +113,13 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
     for s in a.sentences:
         s.statement = s.statement or restate(s)
     return a
+
+
+def _says_instead(raw: str) -> bool:
+    """A correction that says what holds instead ("Scratch that, it's the 14th": a value, a
+    number, a day, a time or a name), not a request to forget ("scratch that, never mind")."""
+    m = lang.CORRECTS_EARLIER.match(raw)
+    return m is not None and lang.holds_value(raw[m.end() :])
 
 
 def _forget(
@@ -112,17 +130,18 @@ def _forget(
     previous: list[Sentence],
     current: list[Sentence],
     dropped: list[str],
-) -> None:
+) -> bool:
     """A request to forget: "forget that" drops the statements just made, "forget about X"
-    drops this session's statements of X and asks the writer to forget X in memory."""
+    drops this session's statements of X and asks the writer to forget X in memory. True
+    when it was acted on."""
     if turn.speaker or _ITEM_LABEL.match(raw) or raw in turn.pasted:
         # a participant's line in a thread or a pasted note: not the user's request
         a.not_acted.append((raw, "said by someone else; nothing was removed"))
-        return
+        return False
     later = turn.sentences[turn.sentences.index(raw) + 1 :]
     if any(lang.WITHDRAWN.search(x) for x in [raw, *later]):
         a.not_acted.append((raw, "withdrawn as it was made; nothing was removed"))
-        return
+        return False
     if what is None:  # "forget that": the statements just made
         targets = [*previous, *current]  # this message so far, and the last one
         previous.clear()
@@ -132,7 +151,7 @@ def _forget(
                 a.sentences.remove(t)
                 a.forgotten += 1
                 dropped.append(t.text)
-        return
+        return True
     for target in lang.forget_targets(what):
         a.forget.append(target)
         words = content_words(target)
@@ -140,6 +159,7 @@ def _forget(
             a.sentences.remove(t)
             a.forgotten += 1
             dropped.append(t.text)
+    return True
 
 
 def _read(
@@ -151,9 +171,13 @@ def _read(
     current: list[Sentence],
 ) -> None:
     """One sentence of a user turn read into `a`, with the corrections it makes applied."""
-    label, body = turn.speaker, raw
+    label, body = turn.speaker, lang.without_fillers(raw)  # "on, um, the 3rd": "on the 3rd"
+    body = lang.names_capitalised(body, set(directory.known_person_names()))
     item = _ITEM_LABEL.match(raw)  # pasted notes: "Wei: finished the export"
     name = item.group("name") if item else None
+    action = _ACTION_ITEM.match(raw)  # "Action (Tomas): book the room"
+    if action and action.group("who").lower() not in ("me", "i"):
+        name = action.group("who")
     if name and name not in NOT_NAMES and not directory.kind_of(name):
         label = name
     if again := lang.said_again(body):  # "Thursday — no, sorry, Friday"
@@ -170,6 +194,8 @@ def _read(
             current[current.index(old)] = new
         return
     s = read_sentence(turn.time, body, message_date(turn.time), directory, context, speaker=label)
+    if action and not s.kinds:
+        s.kinds.append("statement")  # an action item is worth a line, however short
     if lang.CORRECTS_EARLIER.match(body) and not s.correction:
         s.replaces = corrected_earlier(s, a.sentences)
         for old in s.replaces:
@@ -178,8 +204,50 @@ def _read(
                 current.remove(old)
         if s.replaces and "statement" not in s.kinds and not s.kinds:
             s.kinds.append("statement")
+    prev = current[-1] if current else None
+    if prev is not None and prev in a.sentences and not item and _continues(s, prev, body):
+        _join(prev, s)  # "The renovation starts May 17. Our contractor is Bauwerk."
+        return
     a.sentences.append(s)
     current.append(s)
+
+
+#: A sentence that goes on about what the one before it said: it opens on a pronoun or on a
+#: definite or possessive noun ("the budget", "our contractor") rather than on a name.
+_GOES_ON = re.compile(
+    r"^(?:(?:and|but|so|also|plus)[,\s]+)?(?:it|it's|its|they|they're|their|them|this|that|"
+    r"these|those|the|our)\b(?!\s+(?:user|assistant)\b)",
+    re.I,
+)
+
+
+def _continues(s: Sentence, prev: Sentence, body: str) -> bool:
+    """Whether `s`, said right after `prev` in the same message by the same speaker, goes on
+    about the same thing: it opens on a reference back (`_GOES_ON`), names no person and
+    no date of its own, and is a plain statement; neither holds a secret or a correction.
+    Kept as one fact, the two are read, filed and forgotten together."""
+    return (
+        bool(_GOES_ON.match(body))
+        and s.speaker == prev.speaker
+        and bool(s.kinds)
+        and set(s.kinds) <= {"statement", "setup"}
+        and bool(prev.kinds)
+        and not (s.people or s.subject or s.when or s.correction or s.replaces or s.secrets)
+        and not (prev.secrets or prev.correction or prev.statement)
+    )
+
+
+def _join(prev: Sentence, s: Sentence) -> None:
+    """`s` said on as part of `prev`: one fact of two sentences."""
+    prev.text = f"{prev.text} {s.text}"
+    prev.raw = f"{prev.raw} {s.raw}".strip()
+    prev.dates += s.dates
+    prev.kinds += [k for k in s.kinds if k not in prev.kinds and k != "statement"]
+    prev.projects += [x for x in s.projects if x not in prev.projects]
+    prev.topics += [x for x in s.topics if x not in prev.topics]
+    for kind, names in s.others.items():
+        prev.others.setdefault(kind, []).extend(n for n in names if n not in prev.others[kind])
+    prev.roles += [r for r in s.roles if r not in prev.roles]
 
 
 def _opening(sentences: list[Sentence], dropped: list[str]) -> str | None:
@@ -248,11 +316,12 @@ def read_sentence(
     a correction found, its kinds, the names in it and, given the session's `context`, the
     person its pronoun means."""
     clean, found = mask(raw)
-    text, rel = resolve_relative(clean, ref, past=lang.past_tense(clean))
+    text, rel = resolve_relative(clean, ref, by_clause=True)
+    abs_dates = absolute_dates(clean, ref, by_clause=True)
+    text = _with_years(text, abs_dates)
     s = Sentence(time=time, text=text, dates=rel, speaker=speaker or "the user", raw=clean)
     if found:
         _withhold(s, raw, found)
-    abs_dates = absolute_dates(clean, ref, past=lang.past_tense(clean))
     all_dates = sorted(rel + abs_dates, key=lambda pd: clean.lower().find(pd[0].lower()))
     if all_dates:
         s.when = all_dates[0][1]
@@ -270,6 +339,18 @@ def read_sentence(
     if s.roles or s.relation:
         s.kinds.append("role")
     return s
+
+
+def _with_years(text: str, dates: list[tuple[str, date]]) -> str:
+    """`text` with each month-day date said without its year followed by the absolute date
+    it means: "delivered on June 3 (2027-06-03)"."""
+    for phrase, d in dates:
+        at = text.find(phrase)
+        if at < 0 or re.match(r",?\s*(?:\d{4}\b|\()", text[at + len(phrase) :]):
+            continue
+        end = at + len(phrase)
+        text = f"{text[:end]} ({d.isoformat()}){text[end:]}"
+    return text
 
 
 def _withhold(s: Sentence, raw: str, found: list[Secret]) -> None:

@@ -1,7 +1,8 @@
 """File: the one page each fact of a session goes to.
 
 A fact about a person goes to that person's page, a project's fact to the project, a
-finding of the assistant to the project being worked on; the user's own preferences,
+finding of the assistant to the project being worked on (or, outside any project, to the
+organisation or place it names); the user's own preferences,
 rules, decisions outside any project and plain notes go to the list pages (`corrections`,
 `decisions`, `notes`). An organisation, place or pet gets a page once something is said
 about it; named in passing, it is only told apart from the people. Touches no page.
@@ -86,7 +87,12 @@ def home(s: Sentence, directory: Directory, session_project: str | None) -> Home
         return None
     if "finding" in s.kinds:
         target = s.projects[0] if s.projects else session_project
-        return ("projects", target) if target else None
+        if target:
+            return "projects", target
+        for kind in ("organisations", "places"):  # a shop's policy goes on the shop's page
+            if s.others.get(kind):
+                return kind, directory.other(kind, s.others[kind][0])
+        return None
     if s.subject:
         return "people", directory.person(s.subject)
     users_own = s.speaker == "the user" and lang.FIRST_PERSON.search(s.text)

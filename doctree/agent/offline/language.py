@@ -346,7 +346,14 @@ _ROLE_WORD = (
     r"(?:lead|manager|designer|engineer|developer|owner|architect|director|ceo|cto|cfo|coo|pm|"
     r"head\s+of\s+\w+|intern|contractor|consultant|recruiter|analyst|scientist|reviewer|admin|"
     r"founder|coordinator|contact|mentor|coach|advisor|adviser|lawyer|accountant|doctor|dentist|"
-    r"teacher|tester|qa|sre|on-?call|point\s+person|product\s+owner|scrum\s+master)"
+    r"teacher|tester|qa|sre|on-?call|point\s+person|product\s+owner|scrum\s+master|plumber|"
+    r"electrician|builder|landlord|landlady|therapist|vet|nanny|cleaner|mechanic|trainer|"
+    r"tutor|agent|midwife|surgeon|nurse)"
+)
+#: A role and the name set beside it: "The plumber, Gareth, comes Friday", "our vet Dr. Lin".
+ROLE_APPOSITIVE = re.compile(
+    rf"\b(?i:the|our|my|their)\s+(?P<role>(?i:{_ROLE_WORD}))(?:,\s*|\s+)(?P<name>{NAME})\b"
+    r"(?!\s*(?:&|and)\s)"
 )
 ROLE_IS = re.compile(
     rf"(?P<name>{NAME})\s+(?:is|'s|will\s+be|becomes|became|joins\s+as|joined\s+as|as)\s+"
@@ -385,15 +392,32 @@ _ORG_SUFFIX = (
     r"(?:Inc|Ltd|GmbH|LLC|AG|SA|Corp|Corporation|Labs|Bank|University|College|Group|Systems|"
     r"Technologies|Capital|Health|Foundation|Agency|Studios?|Partners|Ventures|Consulting)\b\.?"
 )
+#: What names a business or institution when set before its name: "the company Feitoria".
+_ORG_NOUN = (
+    r"(?:company|firm|agency|startup|start-up|bank|shop|store|brand|restaurant|caf[eé]|hotel|"
+    r"clinic|hospital|school|studio|charity|supplier|vendor|airline|carrier|provider|insurer|"
+    r"publisher|label|platform|app|service|retailer|chain|consultancy|manufacturer|maker|"
+    r"employer)"
+)
 ORGS = (
     re.compile(rf"\b(?P<name>{NAME_WORD}(?:\s+{NAME_WORD})?\s+{_ORG_SUFFIX})"),
+    # "Kessler & Haas", "Hargreaves and Lowe Ltd": names joined by "&" are a firm
+    re.compile(rf"\b(?P<name>{NAME_WORD}\s+&\s+{NAME_WORD})(?![\w-])"),
+    re.compile(
+        rf"\b(?i:the|a|an|our|my|their|this)\s+(?i:{_ORG_NOUN})\s+(?:(?i:called|named)\s+)?"
+        rf"(?P<name>{NAME_WORD}(?:\s+{NAME_WORD})?)"
+    ),
+    re.compile(
+        rf"\b(?P<name>{NAME_WORD}(?:\s+{NAME_WORD})?),\s+(?i:our|the|their|my|a|an)\s+"
+        rf"(?:[\w-]+\s+)?(?i:{_ORG_NOUN})\b"
+    ),
     re.compile(
         rf"\b(?:offer|job|role|position|interview|internship|contract|job\s+offer)\s+"
         rf"(?:from|at|with)\s+(?P<name>{NAME_WORD}(?:\s+{NAME_WORD})?)"
     ),
     re.compile(
         rf"\b(?:work|works|worked|working|employed|hired)\s+(?:at|for|by)\s+"
-        rf"(?P<name>{NAME_WORD}(?:\s+{NAME_WORD})?)"
+        rf"(?P<name>{NAME_WORD}(?:\s+(?:&\s+)?{NAME_WORD})?)"
     ),
     re.compile(
         rf"\bthe\s+(?P<name>{NAME_WORD})\s+(?:job|office|offer|account|contract|interview|"
@@ -567,6 +591,55 @@ KIN = re.compile(
 )
 
 
+def names_capitalised(sentence: str, known: set[str]) -> str:
+    """A sentence written all in lower case ("my sister dani is coming sat") with the names
+    in it capitalised, as a careful reader would: the word right after a kin or role word
+    ("my sister dani"), unless it is a function word, an adverb or a verb or starts a phrase
+    ("our neighbour next door"), every name `known` already, and the days of the week. A
+    sentence with any capital letter is returned as it is."""
+    if sentence != sentence.lower():
+        return sentence
+    lowered = {k.lower(): k for k in known if " " not in k}
+
+    def after_kin(m: re.Match) -> str:
+        word = m.group("name")
+        if not word or word in lowered or word in stopwords.ENGLISH or word in _GENERIC:
+            return m.group(0)
+        if has_verb(word) or word in stopwords.FILLER:
+            return m.group(0)
+        if re.fullmatch(rf"(?:{_ADVERBS}|[a-z]+(?:ing|ly))", word):
+            return m.group(0)
+        following = re.match(r"\s*([a-z'-]+)?", sentence[m.end() :])
+        nxt = following.group(1) if following else None
+        if (
+            nxt
+            and not nxt.startswith("'")
+            and nxt not in stopwords.ENGLISH
+            and not has_verb(nxt)
+            and not nxt.endswith("ing")
+        ):
+            return m.group(0)  # "our neighbour next door": a phrase, not a name
+        return m.group(0)[: m.start("name") - m.start()] + word[:1].upper() + word[1:]
+
+    out = _KIN_LOWER.sub(after_kin, sentence)
+    out = _WEEKDAY_LOWER.sub(lambda m: m.group(0).capitalize(), out)  # a day, not code
+    if lowered:
+        pattern = (
+            r"\b(" + "|".join(re.escape(k) for k in sorted(lowered, key=len, reverse=True)) + r")\b"
+        )
+        out = re.sub(pattern, lambda m: lowered[m.group(1)], out)
+    return out
+
+
+_KIN_LOWER = re.compile(
+    r"\b(?:my|his|her|their|our)\s+(?:sister|brother|mum|mom|mother|father|dad|wife|husband|"
+    r"partner|son|daughter|aunt|uncle|niece|nephew|grandma|grandpa|grandmother|grandfather|"
+    r"girlfriend|boyfriend|cousin|friend|boss|manager|colleague|neighbour|neighbor|kid|"
+    r"child)\s+(?P<name>[a-z][a-z-]+)"
+)
+_WEEKDAY_LOWER = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b")
+
+
 def kin_gender(rel: str) -> str | None:
     rel = rel.lower()
     return "f" if rel in FEMALE_RELATIONS else "m" if rel in MALE_RELATIONS else None
@@ -582,13 +655,21 @@ _NOT_STATEMENT = re.compile(
     r"i\s+(?:need|want)\s+(?:you|to\s+know)|any\s+(?:idea|ideas|tips|thoughts))\b",
     re.I,
 )
+#: The greeting and sign-off of a letter: "Dear all", "Best regards", "Cheers".
+_SIGN_OFF = re.compile(
+    r"^(?:dear\b|(?:best|kind|warm|many)\s+(?:regards|wishes|thanks)\b|regards\b|cheers\b|"
+    r"sincerely\b|yours\b|all\s+the\s+best\b|hi\s+all\b|hello\s+all\b)",
+    re.I,
+)
 _VERB = re.compile(
     r"\b(?:is|are|was|were|am|be|been|has|have|had|do|does|did|can|can't|cannot|could|will|"
     r"won't|would|should|must|need|needs|go|goes|went|get|gets|got|take|takes|took|make|makes|"
     r"made|eat|eats|drink|drinks|use|uses|used|run|runs|ran|live|lives|work|works|start|starts|"
     r"owns?|keeps?|comes?|came|moved?|moves|found|finds?|pays?|paid|costs?|owes?|prefers?|"
     r"likes?|loves?|hates?|wants?|leaves?|left|arrives?|ends?|opens?|closes?|begins?|"
-    r"[a-z]{2,}(?:ed|es))\b|'s\b|'re\b|'m\b|n't\b",
+    r"[a-z]{2,}(?:ed|es))\b|'s\b|'re\b|'m\b|n't\b"
+    # a word after a subject pronoun is its verb: "we roll back", "she fails"
+    rf"|\b(?:i|we|they)\s+(?:(?:{_ADVERBS})\s+)?[a-z]{{3,}}\b|\b(?:he|she|it)\s+[a-z]{{2,}}s\b",
     re.I,
 )
 SPECIFIC = re.compile(rf"\d|(?<=\s)[{_UP}][{_LOW}]|(?<=\s)[{_UP}]{{2,}}\b|\b[a-z]+-\d")
@@ -599,11 +680,56 @@ def worth_keeping(sentence: str) -> bool:
     trigger word: declarative (not a question, request, greeting or thanks), with a verb,
     saying something specific (a number, a name, a code) or a full clause of six words."""
     text = sentence.strip()
-    if text.endswith("?") or len(text.split()) < 4 or _NOT_STATEMENT.match(text):
-        return False
+    if (
+        text.endswith(("?", ":", ","))
+        or _NOT_STATEMENT.match(text)
+        or (_SIGN_OFF.match(text) and len(text.split()) <= 4)
+    ):
+        return False  # a question, a line that introduces what follows it, a greeting
     if not _VERB.search(text):
+        return _fragment(text)
+    if len(text.split()) < 4:
         return False
     return bool(SPECIFIC.search(text)) or len(text.split()) >= 6
+
+
+_COUNT = re.compile(
+    r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
+    r"thirty|forty|fifty|hundred)\b",
+    re.I,
+)
+
+
+def has_verb(text: str) -> bool:
+    """Whether `text` holds a verb (of the closed list, or a word after a subject pronoun)."""
+    return bool(_VERB.search(text))
+
+
+def _fragment(text: str) -> bool:
+    """A verbless fragment that still says something: a count and what it counts ("Twelve
+    kids."), or a thing and what is said of it ("Coffee black, no sugar."). An opener such
+    as "Back on project Apollo." says nothing of its own."""
+    words = text.rstrip(".!").split()
+    if not 2 <= len(words) <= 8:
+        return False
+    content = content_words(text)
+    if bool(content) and bool(_COUNT.search(text)):
+        return True
+    head = text.split(",", 1)[0].lower().split()  # "Coffee black", said of before the comma
+    return (
+        "," in text
+        and len(head) >= 2
+        and not set(head) & _DISCOURSE
+        and len(content_words(" ".join(head))) >= 2
+    )
+
+
+#: Words of talk rather than of content: a fragment made of them says nothing to keep.
+_DISCOURSE = {
+    "yes", "no", "ok", "okay", "oh", "ah", "ha", "haha", "ugh", "hmm", "well", "so", "good",
+    "great", "nice", "fine", "sure", "thanks", "nothing", "much", "not", "really", "just",
+    "anyway", "alright", "cool", "wow", "sorry", "please",
+}  # fmt: skip
 
 
 # -- corrections said as they are made ------------------------------------------------------
@@ -612,8 +738,16 @@ _NUMBER_WORDS = (
     "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|"
     "forty|fifty|hundred"
 )
+_ORDINAL_WORDS = (
+    "first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|"
+    "thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|"
+    "twenty-(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)|thirtieth|"
+    "thirty-first"
+)
+#: A day of the month said as an ordinal: "the 3rd", "the third".
+_ORDINAL = rf"(?:the\s+)?(?:\d{{1,2}}(?:st|nd|rd|th)|(?:{_ORDINAL_WORDS}))\b"
 _VALUE = (
-    rf"(?:\d+(?:[.,:]\d+)*(?:\s*(?:am|pm)\b)?|(?:{_NUMBER_WORDS})\b|"
+    rf"(?:{_ORDINAL}|\d+(?:[.,:]\d+)*(?:\s*(?:am|pm)\b)?|(?:{_NUMBER_WORDS})\b|"
     rf"{WEEKDAY}\b|"
     rf"(?-i:{NAME_WORD}(?:\s+{NAME_WORD})?))"
 )
@@ -624,10 +758,13 @@ SAID_AGAIN = re.compile(
     rf"(?P<new>{_VALUE})\b",
     re.I,
 )
-#: "Actually make that three.", "No, change it to Friday.": the last value said is replaced.
+#: "Actually make that three.", "No, change it to Friday.", "Scratch that, it's the 14th.":
+#: the last value said is replaced.
 MAKE_THAT = re.compile(
     r"^\W*(?:(?:actually|sorry|no|oh|wait|hmm|correction|oops)[,:!]?\s+)*"
-    r"(?:make\s+(?:that|it)|change\s+(?:that|it)\s+to|(?:i|we)\s+meant?)\s+(?P<new>[^.!?;]+)",
+    r"(?:make\s+(?:that|it)|change\s+(?:that|it)\s+to|(?:i|we)\s+meant?"
+    r"|(?:scratch|forget)\s+that[,.;:—–-]*\s+(?:it's|it\s+is|it'll\s+be|make\s+it))"
+    r"\s+(?P<new>[^.!?;]+)",
     re.I,
 )
 #: A message that corrects something said earlier without saying what: "Correction on the
@@ -639,9 +776,17 @@ CORRECTS_EARLIER = re.compile(
 )
 
 
+def holds_value(text: str) -> bool:
+    """Whether `text` says a value: a number, a day of the month, a weekday, a time or a name."""
+    return bool(re.search(rf"\b{_VALUE}", text, re.I))
+
+
 def value_sort(value: str) -> str:
-    """The sort of a value: 'number', 'weekday', 'time' or 'name'."""
+    """The sort of a value: 'ordinal' (a day of the month), 'number', 'weekday', 'time' or
+    'name'."""
     v = value.strip().lower()
+    if re.fullmatch(_ORDINAL, v):
+        return "ordinal"
     if re.fullmatch(r"\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}:\d{2}", v):
         return "time"
     if re.fullmatch(rf"\d[\d.,]*|{_NUMBER_WORDS}", v):
@@ -649,6 +794,18 @@ def value_sort(value: str) -> str:
     if re.fullmatch(WEEKDAY, v):
         return "weekday"
     return "name"
+
+
+#: Spoken hesitations ("um", "uh", "erm"): dropped from what was said, as a note-taker would.
+_FILLER_SOUNDS = re.compile(r"(?:(?<=\s)|^)(?:u+m+|u+h+|e+rm+|uhm+|hmm+)\b[,.]?\s*", re.I)
+
+
+def without_fillers(sentence: str) -> str:
+    """`sentence` without spoken hesitations: "on, um, the third" -> "on the third"."""
+    out = re.sub(rf",\s*{_FILLER_SOUNDS.pattern}", " ", sentence, flags=re.I)  # "on, um, the"
+    out = _FILLER_SOUNDS.sub("", out)
+    out = re.sub(r"\s{2,}", " ", out).strip()
+    return out[:1].upper() + out[1:] if out[:1].islower() and sentence[:1].isupper() else out
 
 
 def said_again(sentence: str) -> tuple[str, str, str] | None:
@@ -668,7 +825,8 @@ def said_again(sentence: str) -> tuple[str, str, str] | None:
 def replace_last_value(earlier: str, new: str) -> tuple[str, str] | None:
     """`earlier` with its last value of the sort of `new` replaced by it ("two lanes" +
     "three lanes" -> "three lanes"); (text, old value), or None when it holds none."""
-    head = new.split()[0] if new.split() else ""
+    lead = re.match(rf"{_ORDINAL}", new, re.I)  # "the 14th": a value of two words
+    head = lead.group(0) if lead else (new.split()[0] if new.split() else "")
     sort = value_sort(head)
     if sort == "name":
         return None
@@ -678,7 +836,7 @@ def replace_last_value(earlier: str, new: str) -> tuple[str, str] | None:
     if not found:
         return None
     m = found[-1]
-    tail = new.split()[1:]
+    tail = new[len(head) :].split()
     rest = earlier[m.end() :]
     if tail and rest.lstrip().lower().startswith(tail[0].lower()):
         rest = rest.lstrip()[len(tail[0]) :]

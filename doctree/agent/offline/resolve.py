@@ -29,9 +29,23 @@ _NUMBERS = {
     "seven": 7, "eight": 8, "nine": 9, "ten": 10,
 }  # fmt: skip
 _MONTH_RE = r"(?:" + "|".join(MONTHS) + r"|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\b\.?"
+_FIRST_ORDINALS = (
+    "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
+)  # fmt: skip
+_ORDINALS = {
+    w: i + 1
+    for i, w in enumerate(
+        [*_FIRST_ORDINALS, "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth",
+         "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth"]
+    )
+} | {f"twenty-{w}": 21 + i for i, w in enumerate(_FIRST_ORDINALS)} | {
+    "thirtieth": 30, "thirty-first": 31,
+}  # fmt: skip
+_ORDINAL_RE = "|".join(sorted(_ORDINALS, key=len, reverse=True))
+#: "December 3", "3 December", "the 3rd of December", "the third of December".
 _ABSOLUTE = re.compile(
     rf"\b(?P<m1>{_MONTH_RE})\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\b"
-    rf"|\b(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<m2>{_MONTH_RE})",
+    rf"|\b(?P<d2>\d{{1,2}}|{_ORDINAL_RE})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<m2>{_MONTH_RE})",
     re.I,
 )
 _RELATIVE = re.compile(
@@ -71,8 +85,42 @@ def _next_weekday(ref: date, wd: int, *, include_today: bool = False) -> date:
     return ref + timedelta(days=delta)
 
 
+_CLAUSE_END = re.compile(r"[:;]|,\s|\s(?:and|but|while|whereas)\s|\s[-–—]\s")
+
+
+def _clause_span(text: str, pos: int) -> tuple[int, int]:
+    start = max((m.end() for m in _CLAUSE_END.finditer(text, 0, pos)), default=0)
+    nxt = _CLAUSE_END.search(text, pos)
+    return start, nxt.start() if nxt else len(text)
+
+
+def clause_at(text: str, pos: int) -> str:
+    """The clause of `text` around position `pos`: "Support replied: the courier comes on
+    Friday" has "the courier comes on Friday" around "Friday"."""
+    start, end = _clause_span(text, pos)
+    return text[start:end]
+
+
+def tense_at(text: str, pos: int) -> bool:
+    """Whether the clause around `pos` tells of the past: the tense of the clause a date
+    sits in, not of the whole sentence ("She called: the visit is on Friday"); a clause
+    without a verb ("…on December 4, not December 3") takes the tense of the nearest one
+    before it that has one, or the sentence's."""
+    while True:
+        start, end = _clause_span(text, pos)
+        clause = text[start:end]
+        if lang.has_verb(clause) or re.search(r"\b[a-z]{3,}[^s\W]s\b", clause):
+            # a verb, or a word that reads as one ("the courier picks it up on Friday")
+            return lang.past_tense(clause)
+        if start == 0:
+            return lang.past_tense(text)
+        pos = max(start - 2, 0)
+        while pos > 0 and _CLAUSE_END.match(text, pos):
+            pos -= 1
+
+
 def resolve_relative(
-    text: str, ref: date, *, past: bool = False
+    text: str, ref: date, *, past: bool = False, by_clause: bool = False
 ) -> tuple[str, list[tuple[str, date]]]:
     """Annotate relative dates in `text` with the absolute date they mean, said on `ref`.
 
@@ -80,13 +128,16 @@ def resolve_relative(
     such day after `ref`; `next <weekday>` is that day in the following (ISO, Monday-first)
     week; `last <weekday>` the latest one before `ref`; `<weekday> after next` a week after the
     coming one. In a sentence about the past (`past`), a bare or `on` weekday is the latest
-    such day before `ref`, unless it follows "for", "to", "until" or "by". Recurring forms (`Fridays`,
+    such day before `ref`, unless it follows "for", "to", "until" or "by"; `by_clause` reads
+    the tense of the clause each date sits in instead (`tense_at`). Recurring forms (`Fridays`,
     `Friday afternoons`, `every Friday`) are left alone.
     """
     found: list[tuple[str, date]] = []
     out: list[str] = []
     pos = 0
+    given = past
     for m in _RELATIVE.finditer(text):
+        past = tense_at(text, m.start()) if by_clause else given
         phrase = m.group(0)
         d: date | None = None
         label = None
@@ -187,14 +238,20 @@ def _day_of_month(ref: date, day: int, *, past: bool, month: str = "") -> date |
     return coming[0] if coming else None
 
 
-def absolute_dates(text: str, ref: date, *, past: bool | None = None) -> list[tuple[str, date]]:
+def absolute_dates(
+    text: str, ref: date, *, past: bool | None = None, by_clause: bool = False
+) -> list[tuple[str, date]]:
     """Month-day dates (`December 3`, `3 December`) with their year: in a sentence about the
     past the latest such day up to `ref`, in one about what is coming the next from `ref`;
-    when the tense is not known (`past` None), the year that puts them nearest `ref`."""
+    when the tense is not known (`past` None), the year that puts them nearest `ref`;
+    `by_clause` reads the tense of the clause each date sits in (`tense_at`)."""
     found = []
+    given = past
     for m in _ABSOLUTE.finditer(text):
+        past = tense_at(text, m.start()) if by_clause else given
         month = (m.group("m1") or m.group("m2")).lower().rstrip(".")
-        day = int(m.group("d1") or m.group("d2"))
+        raw_day = (m.group("d1") or m.group("d2")).lower()
+        day = int(raw_day) if raw_day.isdigit() else _ORDINALS[raw_day]
         num = _MONTH_ABBR.get(month) or _MONTH_ABBR.get(month[:3])
         if num is None:
             continue

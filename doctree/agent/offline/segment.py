@@ -96,6 +96,13 @@ def split_sentences(paragraph: str) -> list[str]:
     return [s.strip() for s in out if s.strip()]
 
 
+#: A user's message that asks for something a tool can answer: a question anywhere in it,
+#: or a request ("can you check ...", "please look up ...", "what are my options").
+_ASKS = re.compile(
+    r"\?|\b(?:can|could|would|will)\s+you\b|\bplease\b|\bwhat\s+(?:are|is|were)\b"
+    r"|^\s*(?:check|find|look\s+up|search|tell\s+me|show\s+me|get\s+me)\b",
+    re.I | re.M,
+)
 _SPEAKER = re.compile(rf"^\s*(?:\[[^\]\n]{{1,20}}\]\s*)?(?P<name>{NAME}):\s+")
 
 
@@ -129,7 +136,7 @@ def segment(transcript: Transcript) -> Segmented:
     after_tool = asked = False
     for m in transcript.messages:
         if m.kind == "user" and isinstance(m.content, str):
-            asked = m.content.rstrip().endswith("?")
+            asked = bool(_ASKS.search(m.content))
         if m.kind != "assistant":
             after_tool = asked and (
                 m.kind == "tool_result" or (after_tool and m.kind == "tool_call")
