@@ -113,6 +113,7 @@ def _day_tokens(d: date) -> tuple[str, str, str]:
 # the expressions are tried only where they can match (most text holds none). In ASCII text
 # `re.I` folds case as `str.lower` does, so substrings of the lower-cased text are enough;
 # other text is searched with the same folding (`re.I`) as the expressions themselves.
+# An ISO date needs a '-', a lone year '19' or '20', and every other absolute date a digit.
 _DIGIT = re.compile(r"\d")
 #: Every month name or abbreviation above begins with one of these.
 _MONTH_STARTS = tuple(sorted({m[:3] for m in _MONTHS}))
@@ -126,7 +127,10 @@ def _holds(text: str, low: str | None, words: tuple[str, ...], pattern: re.Patte
     """Whether `text` holds one of `words` (any case); `low` is it lower-cased when ASCII."""
     if low is None:
         return pattern.search(text) is not None
-    return any(w in low for w in words)
+    for w in words:  # (a loop: faster than any() or one pattern of them all, measured)
+        if w in low:
+            return True
+    return False
 
 
 def date_tokens(text: str, anchor: date | None) -> list[str]:
@@ -138,10 +142,11 @@ def date_tokens(text: str, anchor: date | None) -> list[str]:
     """
     low = text.lower() if text.isascii() else None
     digit = _DIGIT.search(text) is not None
-    month = digit or anchor is not None
-    month = month and _holds(text, low, _MONTH_STARTS, _MONTH_START)
+    iso = digit and "-" in text
+    year = digit and ("19" in text or "20" in text)
+    month = (digit or anchor is not None) and _holds(text, low, _MONTH_STARTS, _MONTH_START)
     relative = anchor is not None and _holds(text, low, _RELATIVE_WORDS, _RELATIVE_WORD)
-    if not (digit or month or relative):
+    if not (iso or year or month or relative):
         return []
     out: list[str] = []
     spans: list[tuple[int, int]] = []
@@ -153,7 +158,7 @@ def date_tokens(text: str, anchor: date | None) -> list[str]:
     def free(m: re.Match[str]) -> bool:
         return not any(a <= m.start() < b or a < m.end() <= b for a, b in spans)
 
-    if digit:
+    if iso:
         for m in _ISO_DATE.finditer(text):
             if d := _safe_date(int(m[1]), int(m[2]), int(m[3])):
                 take(m, day_tokens(d))
@@ -183,7 +188,7 @@ def date_tokens(text: str, anchor: date | None) -> list[str]:
             for m in _RELATIVE.finditer(text):
                 if free(m):
                     out.extend(_relative_tokens(m, anchor))
-    if digit:
+    if year:
         for m in _YEAR.finditer(text):
             if free(m):
                 out.append(f"y{m[1]}")
