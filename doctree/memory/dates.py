@@ -8,6 +8,7 @@ from __future__ import annotations
 import calendar
 import re
 from datetime import date, timedelta
+from functools import lru_cache
 
 _MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
 _MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
@@ -95,11 +96,42 @@ def _shift_months(d: date, months: int) -> date:
 
 def day_tokens(d: date) -> list[str]:
     """The date tokens of one day (`d20230508 m202305 y2023`), as passages are indexed."""
-    return [f"d{d:%Y%m%d}", f"m{d:%Y%m}", f"y{d:%Y}"]
+    return list(_day_tokens(d))
 
 
 def _month_tokens(d: date) -> list[str]:
-    return [f"m{d:%Y%m}", f"y{d:%Y}"]
+    return list(_day_tokens(d)[1:])
+
+
+@lru_cache(maxsize=4096)
+def _day_tokens(d: date) -> tuple[str, str, str]:
+    # A pure function of the day, asked for again for every passage of a session.
+    return f"d{d:%Y%m%d}", f"m{d:%Y%m}", f"y{d:%Y}"
+
+
+# What each kind of date expression cannot do without, looked for once per text so that
+# the expressions are tried only where they can match (most text holds none). In ASCII text
+# `re.I` folds case as `str.lower` does, so substrings of the lower-cased text are enough;
+# other text is searched with the same folding (`re.I`) as the expressions themselves.
+# An ISO date needs a '-', a lone year '19' or '20', and every other absolute date a digit.
+_DIGIT = re.compile(r"\d")
+#: Every month name or abbreviation above begins with one of these.
+_MONTH_STARTS = tuple(sorted({m[:3] for m in _MONTHS}))
+_MONTH_START = re.compile("|".join(_MONTH_STARTS), re.I)
+#: Every relative expression holds one of these ("yesterday", "last Friday", "tonight").
+_RELATIVE_WORDS = ("day", "week", "month", "year", "night", "morning", "tomorrow", "recently")
+_RELATIVE_WORD = re.compile("|".join(_RELATIVE_WORDS), re.I)
+
+
+def _holds(text: str, low: str | None, words: tuple[str, ...], pattern: re.Pattern[str]) -> bool:
+    """Whether `text` holds one of `words` (any case); `low` is it lower-cased when ASCII."""
+    if low is None:
+        return pattern.search(text) is not None
+    # a loop: faster than any() or one pattern of them all (measured)
+    for w in words:  # noqa: SIM110
+        if w in low:
+            return True
+    return False
 
 
 def date_tokens(text: str, anchor: date | None) -> list[str]:
@@ -109,6 +141,14 @@ def date_tokens(text: str, anchor: date | None) -> list[str]:
     year); relative ones ("yesterday", "two weeks ago", "last Friday", "last year") are
     resolved against `anchor`, the date the text was written, and dropped without one.
     """
+    low = text.lower() if text.isascii() else None
+    digit = _DIGIT.search(text) is not None
+    iso = digit and "-" in text
+    year = digit and ("19" in text or "20" in text)
+    month = (digit or anchor is not None) and _holds(text, low, _MONTH_STARTS, _MONTH_START)
+    relative = anchor is not None and _holds(text, low, _RELATIVE_WORDS, _RELATIVE_WORD)
+    if not (iso or year or month or relative):
+        return []
     out: list[str] = []
     spans: list[tuple[int, int]] = []
 
@@ -119,34 +159,40 @@ def date_tokens(text: str, anchor: date | None) -> list[str]:
     def free(m: re.Match[str]) -> bool:
         return not any(a <= m.start() < b or a < m.end() <= b for a, b in spans)
 
-    for m in _ISO_DATE.finditer(text):
-        if d := _safe_date(int(m[1]), int(m[2]), int(m[3])):
-            take(m, day_tokens(d))
-    for m in _DAY_MONTH_YEAR.finditer(text):
-        if free(m) and (d := _safe_date(int(m[3]), _MONTHS[m[2].lower()], int(m[1]))):
-            take(m, day_tokens(d))
-    for m in _MONTH_DAY_YEAR.finditer(text):
-        if free(m) and (d := _safe_date(int(m[3]), _MONTHS[m[1].lower()], int(m[2]))):
-            take(m, day_tokens(d))
-    for m in _MONTH_YEAR.finditer(text):
-        if free(m):
-            take(m, _month_tokens(date(int(m[2]), _MONTHS[m[1].lower()], 1)))
+    if iso:
+        for m in _ISO_DATE.finditer(text):
+            if d := _safe_date(int(m[1]), int(m[2]), int(m[3])):
+                take(m, day_tokens(d))
+    if digit and month:
+        for m in _DAY_MONTH_YEAR.finditer(text):
+            if free(m) and (d := _safe_date(int(m[3]), _MONTHS[m[2].lower()], int(m[1]))):
+                take(m, day_tokens(d))
+        for m in _MONTH_DAY_YEAR.finditer(text):
+            if free(m) and (d := _safe_date(int(m[3]), _MONTHS[m[1].lower()], int(m[2]))):
+                take(m, day_tokens(d))
+        for m in _MONTH_YEAR.finditer(text):
+            if free(m):
+                take(m, _month_tokens(date(int(m[2]), _MONTHS[m[1].lower()], 1)))
     if anchor is not None:
-        for m in _DAY_MONTH.finditer(text):
-            if free(m) and (d := _safe_date(anchor.year, _MONTHS[m[2].lower()], int(m[1]))):
-                take(m, day_tokens(d))
-        for m in _MONTH_DAY.finditer(text):
-            if free(m) and (d := _safe_date(anchor.year, _MONTHS[m[1].lower()], int(m[2]))):
-                take(m, day_tokens(d))
-        for m in _LONE_MONTH.finditer(text):
+        if digit and month:
+            for m in _DAY_MONTH.finditer(text):
+                if free(m) and (d := _safe_date(anchor.year, _MONTHS[m[2].lower()], int(m[1]))):
+                    take(m, day_tokens(d))
+            for m in _MONTH_DAY.finditer(text):
+                if free(m) and (d := _safe_date(anchor.year, _MONTHS[m[1].lower()], int(m[2]))):
+                    take(m, day_tokens(d))
+        if month:
+            for m in _LONE_MONTH.finditer(text):
+                if free(m):
+                    take(m, _month_tokens(date(anchor.year, _MONTHS[m[1].lower()], 1)))
+        if relative:
+            for m in _RELATIVE.finditer(text):
+                if free(m):
+                    out.extend(_relative_tokens(m, anchor))
+    if year:
+        for m in _YEAR.finditer(text):
             if free(m):
-                take(m, _month_tokens(date(anchor.year, _MONTHS[m[1].lower()], 1)))
-        for m in _RELATIVE.finditer(text):
-            if free(m):
-                out.extend(_relative_tokens(m, anchor))
-    for m in _YEAR.finditer(text):
-        if free(m):
-            out.append(f"y{m[1]}")
+                out.append(f"y{m[1]}")
     return list(dict.fromkeys(out))
 
 

@@ -32,8 +32,7 @@ from doctree.memory.retrieval import DEFAULT_UNDER, Context, retrieve
 from doctree.store.backends import write_transaction
 from doctree.store.documents import DocumentsRepository
 from doctree.store.paths import validate_owner
-from doctree.store.recall import RecallHit, RecallIndex, RecallRow
-from doctree.store.secrets import mask_text
+from doctree.store.recall import RecallHit, RecallIndex, RecallRow, masked
 
 SURROUNDING_WORDS = 40
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
@@ -83,27 +82,34 @@ def passages_of(records: Sequence[Any]) -> list[RecallRow]:
     """The passages of a session's records (anything with `kind`, `time`, `content` and,
     for history records, `id`): one per record, long ones cut at sentence ends. A record's
     key is its history id, or its time and position when it has none."""
-    texts = [mask_text(_text(r.content)) for r in records]
+    texts = [masked(_text(r.content)) for r in records]
+    clipped = [clip_words(t, SURROUNDING_WORDS) for t in texts]
+    days: dict[str, tuple[date | None, str | None, list[str]]] = {}  # time: day, ISO, tokens
     rows: list[RecallRow] = []
+    last = len(texts) - 1
     for i, r in enumerate(records):
-        if not texts[i]:
+        text = texts[i]
+        if not text:
             continue
         rid = getattr(r, "id", None)
         key = f"h{rid}" if rid is not None else f"{r.time}#{i}"
-        day = _day(r.time)
-        before = clip_words(texts[i - 1], SURROUNDING_WORDS) if i > 0 else ""
-        after = clip_words(texts[i + 1], SURROUNDING_WORDS) if i + 1 < len(texts) else ""
-        surroundings = " ".join(x for x in (before, after) if x)
-        day_toks = day_tokens(day) if day else []
-        for n, piece in enumerate(_pieces(texts[i])):
+        if r.time not in days:
+            d = _day(r.time)
+            days[r.time] = (d, d.isoformat(), day_tokens(d)) if d else (None, None, [])
+        day, iso, day_toks = days[r.time]
+        before = clipped[i - 1] if i > 0 else ""
+        after = clipped[i + 1] if i < last else ""
+        surroundings = f"{before} {after}" if before and after else before or after
+        speaker = r.kind.replace("_", " ")
+        for n, piece in enumerate(_pieces(text)):
             toks = list(dict.fromkeys([*day_toks, *date_tokens(piece, day)]))
             rows.append(
                 RecallRow(
                     record=key,
                     piece=n,
-                    speaker=r.kind.replace("_", " "),
+                    speaker=speaker,
                     time=r.time,
-                    day=day.isoformat() if day else None,
+                    day=iso,
                     text=piece,
                     words=words(piece),
                     surroundings=surroundings,
@@ -113,29 +119,43 @@ def passages_of(records: Sequence[Any]) -> list[RecallRow]:
     return rows
 
 
-def hand_over(conn: sqlite3.Connection, owner: str, session_id: str, records: Sequence[Any]) -> int:
+def hand_over(
+    conn: sqlite3.Connection,
+    owner: str,
+    session_id: str,
+    records: Sequence[Any],
+    *,
+    read_here: bool = False,
+) -> int:
     """Keep the records handed to the memory agent findable, word for word; returns how
     many passages were new. One short write (or part of the caller's transaction).
 
     The records of the session's history are read again inside the write, so that what an
-    erasure replaced in them after the caller read them is never stored as it was."""
+    erasure replaced in them after the caller read them is never stored as it was; unless
+    `read_here`: the caller read them inside the write transaction it has open on `conn`
+    (writes are serialised: nothing can have replaced them since)."""
     owner = validate_owner(owner)
     if not records:
         return 0
     if conn.in_transaction:
-        return _hand_over(conn, owner, session_id, records)
+        return _hand_over(conn, owner, session_id, records, reread=not read_here)
     with write_transaction(conn):
-        return _hand_over(conn, owner, session_id, records)
+        return _hand_over(conn, owner, session_id, records, reread=True)
 
 
 def _hand_over(
-    conn: sqlite3.Connection, owner: str, session_id: str, records: Sequence[Any]
+    conn: sqlite3.Connection,
+    owner: str,
+    session_id: str,
+    records: Sequence[Any],
+    *,
+    reread: bool,
 ) -> int:
     from doctree.sessions.records import HistoryRecord
     from doctree.sessions.repository import SessionsRepository
 
     ids = [r.id for r in records if isinstance(r, HistoryRecord) and r.session_id == session_id]
-    if ids:
+    if ids and reread:
         stored = SessionsRepository(conn).history(
             session_id, after_id=min(ids) - 1, until_id=max(ids)
         )

@@ -12,11 +12,30 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from doctree.store.backends import dialect_of
 from doctree.store.model import PassageSearch
 from doctree.store.secrets import mask_text
+
+#: Texts `mask_text` returned as they were (holding no secret; at most `_CLEAN_MAX`, all
+#: forgotten when full): a record's text is masked before it is cut into passages
+#: (`doctree.memory.recall`) and each passage again here, and a short record's passage is
+#: the very text masked a moment before.
+_CLEAN: dict[str, None] = {}
+_CLEAN_MAX = 256
+
+
+def masked(text: str) -> str:
+    """`mask_text(text)`, remembered for the last texts found to hold no secret."""
+    if text in _CLEAN:
+        return text
+    out = mask_text(text)
+    if out is text:
+        if len(_CLEAN) >= _CLEAN_MAX:
+            _CLEAN.clear()
+        _CLEAN[text] = None
+    return out
 
 
 @dataclass(frozen=True)
@@ -71,19 +90,20 @@ class RecallIndex:
         caller's transaction when one is open."""
         dialect = dialect_of(self.conn)
         # no passage stores a secret, whoever built it (`doctree.store.secrets`)
-        rows = [
-            replace(r, text=mask_text(r.text), surroundings=mask_text(r.surroundings)) for r in rows
-        ]
+        texts = [masked(r.text) for r in rows]
         insert = (
             "INSERT INTO recall_passages (owner, session_id, record, piece,"
             " speaker, time, day, text, words{}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?{})"
             " ON CONFLICT (owner, session_id, record, piece) DO NOTHING"
         )
         values = [
-            (owner, session_id, r.record, r.piece, r.speaker, r.time, r.day, r.text, r.words)
-            for r in rows
+            (owner, session_id, r.record, r.piece, r.speaker, r.time, r.day, t, r.words)
+            for r, t in zip(rows, texts, strict=True)
         ]
-        fields = [(r.text, r.surroundings, r.speaker, r.dates) for r in rows]
+        fields = [
+            (t, mask_text(r.surroundings), r.speaker, r.dates)
+            for r, t in zip(rows, texts, strict=True)
+        ]
         inline = [dialect.passage_index_value("recall", *f) for f in fields]
         if inline and inline[0] is not None:
             # The index is a column of the row: every passage in one batch of INSERTs.

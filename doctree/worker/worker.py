@@ -410,7 +410,7 @@ class MemoryWorker:
                         s.id, after_id=s.processed_until, limit=self.max_records
                     )
                     if records:
-                        hand_over(conn, s.agent.owner, s.id, records)
+                        hand_over(conn, s.agent.owner, s.id, records, read_here=True)
                     return records
             self._settle_orphans(s.id, result)
             orphans_checked = True

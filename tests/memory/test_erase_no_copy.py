@@ -244,9 +244,11 @@ def test_a_passage_index_update_that_read_before_forget_stores_nothing_stale(db_
     repo.close()
 
 
-def test_a_hand_over_of_records_read_before_forget_stores_them_as_forget_left_them(repo):
+@pytest.mark.parametrize("read_here", [False, True])
+def test_a_hand_over_of_records_read_before_forget_stores_them_as_forget_left_them(repo, read_here):
     """The worker reads a session's records, then hands them over: a forget between the two
-    must not come back through the recall record."""
+    must not come back through the recall record, even when the caller says it read them in
+    its write transaction (`read_here`) but has none open."""
     sessions = SessionsRepository(repo.conn)
     sessions.ensure(AgentDescriptor("agent", "main"), "s-1")
     sessions.append_history("s-1", "user", f"My locker code is {SECRET}, remember it.")
@@ -254,7 +256,8 @@ def test_a_hand_over_of_records_read_before_forget_stores_them_as_forget_left_th
     records = sessions.history("s-1")  # what the worker read
 
     forget(repo, "main", SECRET, vacuum_file=False)
-    hand_over(repo.conn, "main", "s-1", records)
+    assert not repo.conn.in_transaction
+    hand_over(repo.conn, "main", "s-1", records, read_here=read_here)
 
     from doctree.store.recall import RecallIndex
 
