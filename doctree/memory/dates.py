@@ -72,14 +72,21 @@ def parse_date(text: str) -> date | None:
         if d:
             found.append((m.start(), d))
     for m in _DAY_MONTH_YEAR.finditer(text):
-        d = _safe_date(int(m[3]), _MONTHS[m[2].lower()], int(m[1]))
+        d = _safe_date(int(m[3]), _month(m[2]), int(m[1]))
         if d:
             found.append((m.start(), d))
     for m in _MONTH_DAY_YEAR.finditer(text):
-        d = _safe_date(int(m[3]), _MONTHS[m[1].lower()], int(m[2]))
+        d = _safe_date(int(m[3]), _month(m[1]), int(m[2]))
         if d:
             found.append((m.start(), d))
     return min(found)[1] if found else None
+
+
+def _month(name: str) -> int:
+    """The number of a month name the patterns matched, or 0. The patterns match without
+    regard to case in Unicode's sense, so `ſept` (a long s) matches `sept`: casefold reads it
+    the same way."""
+    return _MONTHS.get(name.lower()) or _MONTHS.get(name.casefold(), 0)
 
 
 def _safe_date(y: int, m: int, d: int) -> date | None:
@@ -165,26 +172,26 @@ def date_tokens(text: str, anchor: date | None) -> list[str]:
                 take(m, day_tokens(d))
     if digit and month:
         for m in _DAY_MONTH_YEAR.finditer(text):
-            if free(m) and (d := _safe_date(int(m[3]), _MONTHS[m[2].lower()], int(m[1]))):
+            if free(m) and (d := _safe_date(int(m[3]), _month(m[2]), int(m[1]))):
                 take(m, day_tokens(d))
         for m in _MONTH_DAY_YEAR.finditer(text):
-            if free(m) and (d := _safe_date(int(m[3]), _MONTHS[m[1].lower()], int(m[2]))):
+            if free(m) and (d := _safe_date(int(m[3]), _month(m[1]), int(m[2]))):
                 take(m, day_tokens(d))
         for m in _MONTH_YEAR.finditer(text):
-            if free(m):
-                take(m, _month_tokens(date(int(m[2]), _MONTHS[m[1].lower()], 1)))
+            if free(m) and (mo := _safe_date(int(m[2]), _month(m[1]), 1)):
+                take(m, _month_tokens(mo))
     if anchor is not None:
         if digit and month:
             for m in _DAY_MONTH.finditer(text):
-                if free(m) and (d := _safe_date(anchor.year, _MONTHS[m[2].lower()], int(m[1]))):
+                if free(m) and (d := _safe_date(anchor.year, _month(m[2]), int(m[1]))):
                     take(m, day_tokens(d))
             for m in _MONTH_DAY.finditer(text):
-                if free(m) and (d := _safe_date(anchor.year, _MONTHS[m[1].lower()], int(m[2]))):
+                if free(m) and (d := _safe_date(anchor.year, _month(m[1]), int(m[2]))):
                     take(m, day_tokens(d))
         if month:
             for m in _LONE_MONTH.finditer(text):
-                if free(m):
-                    take(m, _month_tokens(date(anchor.year, _MONTHS[m[1].lower()], 1)))
+                if free(m) and (mo := _safe_date(anchor.year, _month(m[1]), 1)):
+                    take(m, _month_tokens(mo))
         if relative:
             for m in _RELATIVE.finditer(text):
                 if free(m):
@@ -236,7 +243,7 @@ def _relative_tokens(m: re.Match[str], anchor: date) -> list[str]:
         if unit == "month":
             return _month_tokens(_shift_months(anchor, sign * n))
         return [f"y{anchor.year + sign * n}"]
-    wd = _WEEKDAYS[m["weekday"].lower()]
+    wd = _WEEKDAYS[m["weekday"].casefold()]
     back = (anchor.weekday() - wd) % 7 or 7
     if m["wdir"].lower() == "next":
         return day_tokens(anchor + timedelta(days=(wd - anchor.weekday()) % 7 or 7))

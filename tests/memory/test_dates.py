@@ -35,3 +35,19 @@ def test_day_tokens_are_a_new_list_each_time():
     first = day_tokens(MONDAY)
     first.append("changed")
     assert day_tokens(MONDAY) == ["d20230508", "m202305", "y2023"]
+
+
+@pytest.mark.parametrize(
+    ("text", "tokens"),
+    [
+        ("ſept 3", ["d20240903", "m202409", "y2024"]),  # a long s: the pattern matches `sept`
+        ("3 ſept 2023", ["d20230903", "m202309", "y2023"]),
+        ("ſeptember 2025", ["m202509", "y2025"]),
+    ],
+)
+def test_a_month_the_pattern_matches_in_another_case_is_read_not_a_crash(text, tokens):
+    assert date_tokens(text, date(2024, 1, 1)) == tokens
+
+
+def test_a_weekday_the_pattern_matches_in_another_case_is_read_not_a_crash():
+    assert date_tokens("next ſunday", date(2024, 1, 1)) == ["d20240107", "m202401", "y2024"]

@@ -188,7 +188,7 @@ _GENDER = {"he": "m", "him": "m", "his": "m", "she": "f", "her": "f", "hers": "f
 def pronoun_gender(sentence: str) -> str | None:
     """'m' or 'f' for the first third-person pronoun of `sentence`, None without one."""
     m = PRONOUN.search(sentence)
-    return _GENDER[m.group("p").lower()] if m else None
+    return _GENDER[m.group("p").casefold()] if m else None
 
 
 def resolve_pronoun(sentence: str, name: str) -> str:
