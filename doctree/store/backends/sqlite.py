@@ -56,6 +56,7 @@ def check_file(conn: sqlite3.Connection) -> None:
 class SqliteDialect:
     name = "sqlite"
     row_locks = False  # one writer at a time: the file's write lock
+    contentless_passages = True  # passages_fts keeps terms only (migration 004)
 
     def index_hint(self, index: str) -> str:
         return f" INDEXED BY {index}"
@@ -159,6 +160,20 @@ class SqliteDialect:
         self, conn: sqlite3.Connection, index: str, ids_sql: str, params: Sequence[Any]
     ) -> None:
         conn.execute(f"DELETE FROM {_FTS[index]} WHERE rowid IN ({ids_sql})", params)
+
+    def unindex_passage_entries(
+        self,
+        conn: sqlite3.Connection,
+        index: str,
+        entries: Sequence[tuple[int, str, str, str, str, str]],
+    ) -> None:
+        # A contentless FTS5 table is told the values an entry was made from.
+        table = _FTS[index]
+        conn.executemany(
+            f"INSERT INTO {table} ({table}, rowid, owner, text, surroundings, speaker, dates)"
+            " VALUES ('delete', ?, ?, ?, ?, ?, ?)",
+            entries,
+        )
 
     def optimize_passage_index(self, conn: sqlite3.Connection, index: str) -> None:
         table = _FTS[index]
