@@ -5,6 +5,9 @@ ALTER TABLE passages ADD COLUMN dates TEXT COLLATE "C" NOT NULL DEFAULT '';
 ALTER TABLE passage_sources ADD COLUMN title TEXT COLLATE "C" NOT NULL DEFAULT '';
 UPDATE passage_sources s SET title = d.title FROM documents d WHERE d.id = s.document_id;
 
--- The speakers of an owner are read from the passages that have one.
+-- The same indexes as SQLite's: no query reads passages by owner and path (a search
+-- checks them on the rows it matched), and the speakers of an owner are read from the
+-- passages that have one.
+DROP INDEX idx_passages_owner_path;
 DROP INDEX idx_passages_owner_speaker;
 CREATE INDEX idx_passages_owner_speaker ON passages(owner, speaker) WHERE speaker IS NOT NULL;
