@@ -965,6 +965,7 @@ TEXT_TABLES = (
     "document_versions",
     "document_references",
     "passages",
+    "passage_sources",  # the title a document had when its passages were cut
     "recall_passages",
     "search_terms",
     "sessions",
