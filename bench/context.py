@@ -3,6 +3,7 @@
 
     .venv/bin/python bench/context.py                 # 10k and 100k documents
     .venv/bin/python bench/context.py --docs 10000    # one size
+    .venv/bin/python bench/context.py --docs 100000 --db /tmp/c.db   # build once, then reuse
 
 Per size, on a fresh database: documents are written in batches of 1,000, each batch followed
 by the catch-up the worker makes after a hand-over (`doctree.memory.recall.catch_up`). Then:
@@ -62,13 +63,14 @@ def pct(xs: list[float], p: float) -> float:
     return xs[min(len(xs) - 1, int(p * (len(xs) - 1)))]
 
 
-def run(n_docs: int, tmp: Path) -> dict[str, float]:
+def run(n_docs: int, tmp: Path, keep: Path | None = None) -> dict[str, float]:
     rnd = random.Random(n_docs)
     words = vocabulary()
-    db = tmp / f"context-{n_docs}.db"
+    db = keep or tmp / f"context-{n_docs}.db"
+    reuse = db.exists()
     repo = DocumentsRepository(db)
     t0 = time.perf_counter()
-    for start in range(0, n_docs, BATCH):
+    for start in range(0, 0 if reuse else n_docs, BATCH):
         with repo.transaction():
             for i in range(start, min(n_docs, start + BATCH)):
                 topic = f"t{i % 97:02d}"
@@ -82,6 +84,7 @@ def run(n_docs: int, tmp: Path) -> dict[str, float]:
     populate_s = time.perf_counter() - t0
     repo.close()
 
+    rnd = random.Random(n_docs + 1)  # the same queries and writes whether built now or reused
     queries = [" ".join(rnd.choice(words) for _ in range(3)) for _ in range(60)]
     repo = DocumentsRepository(db)  # a new connection: the first call pays whatever is cold
     t0 = time.perf_counter()
@@ -136,15 +139,23 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--docs", default="10000,100000", help="comma-separated sizes")
     ap.add_argument("--quick", action="store_true", help="one size: 5,000 documents")
+    ap.add_argument(
+        "--db",
+        type=Path,
+        help="keep the database at DB (one size only); if DB exists it is reused as built "
+        "(minutes saved at 100k), and the run's writes are added to it",
+    )
     benchreport.add_json_out(ap)
     args = ap.parse_args(argv)
     if args.quick:
         args.docs = "5000"
+    if args.db and "," in args.docs:
+        ap.error("--db keeps one database: give one size with --docs")
     rows: list[dict] = []
     figures: dict[str, float] = {}
     with tempfile.TemporaryDirectory(prefix="doctree-context-") as tmp:
         for n in (int(x) for x in args.docs.split(",")):
-            r = run(n, Path(tmp))
+            r = run(n, Path(tmp), args.db)
             figures.update({f"{k}_{n}": v for k, v in r.items()})
             old = f"{r['baseline_total_ms']:.1f} ms (old staleness check alone)"
             rows += [

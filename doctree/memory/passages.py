@@ -16,6 +16,7 @@ from doctree.memory.dates import date_tokens, day_tokens, has_time_expression, p
 from doctree.memory.lines import HEADING_LINE
 from doctree.store.documents import DocumentsRepository
 from doctree.store.passages import PassageIndex, PassageRow
+from doctree.store.passages import clip_words as clip_words  # recall's too
 from doctree.store.references import split_frontmatter
 
 log = logging.getLogger("doctree.memory.passages")
@@ -35,7 +36,6 @@ _MESSAGE_HEADING = re.compile(r"^(user|assistant|system|tool call|tool result)\s
 _BULLET = re.compile(r"^\s{0,3}[-*+]\s+")
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
 MAX_PASSAGE_WORDS = 120
-SURROUNDING_WORDS = 60
 
 
 @dataclass
@@ -135,40 +135,22 @@ def document_date(path: str, title: str, body: str) -> date | None:
     return None
 
 
-def clip_words(text: str, n: int) -> str:
-    """The first `n` words of `text`, joined by single spaces."""
-    parts = text.split()
-    return " ".join(parts[:n])
-
-
 def cut_document(path: str, title: str, body: str) -> list[PassageRow]:
-    """Cut a document into passages, each with its neighbours and headings as its surroundings,
-    its speaker (for transcript turns) and its date tokens."""
+    """Cut a document into passages, each with its speaker (for transcript turns) and its
+    date tokens; the index adds its surroundings (its title, headings and neighbours,
+    `doctree.store.passages.surroundings_of`)."""
     _, text = split_frontmatter(body) if body.startswith("---") else ({}, body)
     day = document_date(path, title, body)
     blocks = _blocks(text)
     day_toks = day_tokens(day) if day else []
     rows = []
     for i, b in enumerate(blocks):
-        before = blocks[i - 1].text if i > 0 else ""
-        after = blocks[i + 1].text if i + 1 < len(blocks) else ""
-        surroundings = " ".join(
-            x
-            for x in (
-                title,
-                b.heading,
-                clip_words(before, SURROUNDING_WORDS),
-                clip_words(after, SURROUNDING_WORDS),
-            )
-            if x
-        )
         toks = list(dict.fromkeys([*day_toks, *date_tokens(b.text, day)]))
         rows.append(
             PassageRow(
                 seq=i,
                 text=b.text,
                 words=words(b.text),
-                surroundings=surroundings,
                 speaker=b.speaker,
                 day=day.isoformat() if day else None,
                 dates=" ".join(toks),
@@ -210,7 +192,7 @@ def sync_passages(repo: DocumentsRepository, owner: str) -> int:
                 False,
             ):
                 continue
-            index.replace(doc.id, owner, doc.version, doc.path, rows)
+            index.replace(doc.id, owner, doc.version, doc.path, rows, title=doc.title)
             stored += 1
     return stored
 

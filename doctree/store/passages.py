@@ -19,20 +19,57 @@ from doctree.store.documents import DEFAULT_MAX_BODY_BYTES, DocumentsRepository
 from doctree.store.model import PassageSearch
 from doctree.store.paths import HOME
 
+SURROUNDING_WORDS = 60
+"""Words of each neighbour in a passage's surroundings. The SQLite index keeps no copy of
+what it indexed: an entry is taken out with the surroundings derived again, so changing
+this needs a migration that rebuilds the index."""
+
+
+def clip_words(text: str, n: int) -> str:
+    """The first `n` words of `text`, joined by single spaces."""
+    return " ".join(text.split()[:n])
+
+
+def surroundings_of(title: str, heading: str, before: str, after: str) -> str:
+    """What a passage is indexed with besides its text: its document's title, the headings
+    above it, and the first `SURROUNDING_WORDS` words of the passages before and after it."""
+    return " ".join(
+        x
+        for x in (
+            title,
+            heading,
+            clip_words(before, SURROUNDING_WORDS),
+            clip_words(after, SURROUNDING_WORDS),
+        )
+        if x
+    )
+
 
 @dataclass(frozen=True)
 class PassageRow:
-    """One passage to index: what is shown (`text`) and what helps find it."""
+    """One passage to index: what is shown (`text`) and what helps find it (its
+    surroundings are derived from its neighbours in the document, `surroundings_of`)."""
 
     seq: int
     text: str
     words: int
-    surroundings: str = ""
     speaker: str | None = None
     day: str | None = None
     dates: str = ""
     heading: str = ""
     timed: bool = False
+
+
+def surroundings(title: str, rows: Sequence[tuple[str, str]]) -> list[str]:
+    """The surroundings of each passage of one document titled `title`, from its passages'
+    (text, heading) in order."""
+    n = len(rows)
+    return [
+        surroundings_of(
+            title, rows[i][1], rows[i - 1][0] if i > 0 else "", rows[i + 1][0] if i + 1 < n else ""
+        )
+        for i in range(n)
+    ]
 
 
 @dataclass(frozen=True)
@@ -124,8 +161,9 @@ class PassageIndex:
                 continue
             if doc.deleted:
                 self.conn.execute(
-                    "INSERT INTO passage_sources (document_id, owner, version) VALUES (?, ?, ?)",
-                    (doc.id, doc.owner, doc.version),
+                    "INSERT INTO passage_sources (document_id, owner, version, title)"
+                    " VALUES (?, ?, ?, ?)",
+                    (doc.id, doc.owner, doc.version, doc.title),
                 )
                 self._caught_up(doc.id, doc.version)
 
@@ -135,33 +173,63 @@ class PassageIndex:
         dialect_of(self.conn).optimize_passage_index(self.conn, "passages")
 
     def _forget(self, doc_id: int) -> None:
-        dialect_of(self.conn).unindex_passages(
-            self.conn, "passages", "SELECT id FROM passages WHERE document_id = ?", (doc_id,)
-        )
+        dialect = dialect_of(self.conn)
+        if dialect.contentless_passages:
+            # The index holds no copy: it is told what each entry indexed, as it was made.
+            title = self.conn.execute(
+                "SELECT title FROM passage_sources WHERE document_id = ?", (doc_id,)
+            ).fetchone()
+            rows = self.conn.execute(
+                "SELECT id, owner, text, heading, speaker, dates FROM passages"
+                " WHERE document_id = ? ORDER BY seq",
+                (doc_id,),
+            ).fetchall()
+            if rows:
+                around = surroundings(title[0] if title else "", [(r[2], r[3]) for r in rows])
+                dialect.unindex_passage_entries(
+                    self.conn,
+                    "passages",
+                    [
+                        (r[0], r[1], r[2], s, r[4] or "", r[5])
+                        for r, s in zip(rows, around, strict=True)
+                    ],
+                )
+        else:
+            dialect.unindex_passages(
+                self.conn, "passages", "SELECT id FROM passages WHERE document_id = ?", (doc_id,)
+            )
         self.conn.execute("DELETE FROM passages WHERE document_id = ?", (doc_id,))
         self.conn.execute("DELETE FROM passage_sources WHERE document_id = ?", (doc_id,))
 
     def replace(
-        self, document_id: int, owner: str, version: int, path: str, rows: Sequence[PassageRow]
+        self,
+        document_id: int,
+        owner: str,
+        version: int,
+        path: str,
+        rows: Sequence[PassageRow],
+        title: str = "",
     ) -> None:
-        """Store the passages cut from one version of a document, replacing older ones."""
+        """Store the passages cut from one version of a document (titled `title`),
+        replacing older ones."""
         self._forget(document_id)
         self.conn.execute(
-            "INSERT INTO passage_sources (document_id, owner, version) VALUES (?, ?, ?)",
-            (document_id, owner, version),
+            "INSERT INTO passage_sources (document_id, owner, version, title) VALUES (?, ?, ?, ?)",
+            (document_id, owner, version, title),
         )
         self._caught_up(document_id, version)
         dialect = dialect_of(self.conn)
         insert = (
             "INSERT INTO passages (document_id, owner, path, seq, speaker, day, heading, text,"
-            " words, timed{}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?{})"
+            " words, timed, dates{}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?{})"
         )
         values = [
             (document_id, owner, path, r.seq, r.speaker, r.day, r.heading, r.text, r.words,
-             int(r.timed))
+             int(r.timed), r.dates)
             for r in rows
         ]  # fmt: skip
-        fields = [(r.text, r.surroundings, r.speaker or "", r.dates) for r in rows]
+        around = surroundings(title, [(r.text, r.heading) for r in rows])
+        fields = [(r.text, s, r.speaker or "", r.dates) for r, s in zip(rows, around, strict=True)]
         inline = [dialect.passage_index_value("passages", *f) for f in fields]
         if inline and inline[0] is not None:
             # The index is a column of the row: every passage in one batch of INSERTs.

@@ -18,6 +18,7 @@ from doctree.memory.query import addressed, parse_query
 from doctree.memory.ranking import Settings
 from doctree.memory.retrieval import rank_documents, retrieve
 from doctree.store.documents import DocumentsRepository
+from doctree.store.passages import surroundings
 
 OWNER = "main"
 ROOT = Path(__file__).resolve().parents[2]
@@ -101,7 +102,7 @@ def test_passage_context_holds_the_neighbouring_turns():
         "s",
         session("2023-05-08", [("Bob", "Did you adopt the puppy?"), ("Ann", "Yes, on Tuesday!")]),
     )
-    assert "adopt the puppy" in rows[1].surroundings
+    assert "adopt the puppy" in surroundings("s", [(r.text, r.heading) for r in rows])[1]
 
 
 def test_reply_is_found_through_the_question_it_answers(repo):
@@ -142,7 +143,7 @@ def test_markdown_is_cut_at_list_items_and_paragraphs_with_headings_as_context()
         "- likes tea",
         "- hates meetings",
     ]
-    assert "Alice / Work" in rows[1].surroundings
+    assert "Alice / Work" in surroundings("Alice", [(r.text, r.heading) for r in rows])[1]
 
 
 def test_long_paragraph_is_split_into_sentences_within_the_passage_limit():

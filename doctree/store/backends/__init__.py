@@ -99,6 +99,9 @@ class Dialect(Protocol):
     # rows go on at once (a server, with `SKIP LOCKED`), so the worker queue's bookkeeping
     # (claims, leases, the hand-over's compare-and-swap) needs no write lock.
     row_locks: bool
+    contentless_passages: bool
+    """Whether the index of document passages keeps only terms (SQLite's contentless FTS5):
+    then an entry is taken out by `unindex_passage_entries`, told what it indexed."""
 
     def index_hint(self, index: str) -> str:
         """SQL after a table name that makes the query use `index` ('' if not needed)."""
@@ -179,6 +182,12 @@ class Dialect(Protocol):
     def unindex_passages(self, conn: Any, index: str, ids_sql: str, params: Sequence[Any]) -> None:
         """Take the passages whose ids `ids_sql` selects out of the index, before the caller
         deletes their rows."""
+
+    def unindex_passage_entries(
+        self, conn: Any, index: str, entries: Sequence[tuple[int, str, str, str, str, str]]
+    ) -> None:
+        """Take entries (id, owner, text, surroundings, speaker, dates) out of an index that
+        keeps only terms, each told exactly what it was indexed with."""
 
     def optimize_passage_index(self, conn: Any, index: str) -> None:
         """Rewrite the index so that no entry of removed text stays in storage."""

@@ -594,6 +594,7 @@ def _rank_weights(weights: dict[str, float]) -> str:
 class PostgresDialect:
     name = "postgresql"
     row_locks = True
+    contentless_passages = False  # the index is a tsvector column of the passage row
 
     def index_hint(self, index: str) -> str:
         return ""  # the planner's choice
@@ -697,6 +698,11 @@ class PostgresDialect:
         self, conn: PgConnection, index: str, ids_sql: str, params: Sequence[Any]
     ) -> None:
         return None  # the entry is a column of the row: it goes with the row deleted next
+
+    def unindex_passage_entries(
+        self, conn: PgConnection, index: str, entries: Sequence[tuple[int, str, str, str, str, str]]
+    ) -> None:
+        return None  # never called: see contentless_passages
 
     def optimize_passage_index(self, conn: PgConnection, index: str) -> None:
         return None
@@ -959,6 +965,7 @@ TEXT_TABLES = (
     "document_versions",
     "document_references",
     "passages",
+    "passage_sources",  # the title a document had when its passages were cut
     "recall_passages",
     "search_terms",
     "sessions",

@@ -56,6 +56,7 @@ def check_file(conn: sqlite3.Connection) -> None:
 class SqliteDialect:
     name = "sqlite"
     row_locks = False  # one writer at a time: the file's write lock
+    contentless_passages = True  # passages_fts keeps terms only (migration 004)
 
     def index_hint(self, index: str) -> str:
         return f" INDEXED BY {index}"
@@ -160,6 +161,20 @@ class SqliteDialect:
     ) -> None:
         conn.execute(f"DELETE FROM {_FTS[index]} WHERE rowid IN ({ids_sql})", params)
 
+    def unindex_passage_entries(
+        self,
+        conn: sqlite3.Connection,
+        index: str,
+        entries: Sequence[tuple[int, str, str, str, str, str]],
+    ) -> None:
+        # A contentless FTS5 table is told the values an entry was made from.
+        table = _FTS[index]
+        conn.executemany(
+            f"INSERT INTO {table} ({table}, rowid, owner, text, surroundings, speaker, dates)"
+            " VALUES ('delete', ?, ?, ?, ?, ?, ?)",
+            entries,
+        )
+
     def optimize_passage_index(self, conn: sqlite3.Connection, index: str) -> None:
         table = _FTS[index]
         conn.execute(f"INSERT INTO {table} ({table}) VALUES ('optimize')")
@@ -199,17 +214,18 @@ class SqliteDialect:
         alias = columns.split(".", 1)[0].strip()
         passages = "passages" if index == "passages" else "recall_passages"
         w = ", ".join(f"{float(x):.4f}" for x in (0.0, *search.weights))
-        # The owner phrase narrows the match to one owner's rows before BM25 scores them;
-        # the owner column of the passage table keeps it exact.
-        match = (
-            f'owner : "{search.owner}" AND {{text surroundings speaker dates}} : ({search.match})'
-        )
+        # The owner is not part of the MATCH: a phrase matching every row of the owner costs
+        # a read of its whole doclist, and adds nothing to BM25 (the owner column weighs 0).
+        # The owner and scope are checked on the passage row. Only the ids and scores of the
+        # matches are sorted; the wide rows are read for the best `limit` alone.
+        match = f"{{text surroundings speaker dates}} : ({search.match})"
+        inner = search.scope.replace(f"{alias}.", "p.")
         return conn.execute(
-            f"SELECT {columns}, -bm25({table}, {w}) AS score"
-            f" FROM {table} JOIN {passages} {alias} ON {alias}.id = {table}.rowid"
-            f" WHERE {table} MATCH ? AND {alias}.owner = ?"
-            + search.scope
-            + " ORDER BY score DESC LIMIT ?",
+            f"SELECT {columns}, t.score FROM (SELECT p.id AS id, m.score AS score"
+            f" FROM (SELECT rowid, -bm25({table}, {w}) AS score FROM {table}"
+            f" WHERE {table} MATCH ?) m JOIN {passages} p ON p.id = m.rowid"
+            " WHERE p.owner = ?" + inner + " ORDER BY m.score DESC LIMIT ?) t"
+            f" JOIN {passages} {alias} ON {alias}.id = t.id ORDER BY t.score DESC",
             [match, search.owner, *search.scope_params, search.limit],
         ).fetchall()
 
