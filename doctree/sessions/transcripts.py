@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from doctree.errors import UserError
+from doctree.errors import DoctreeError, UserError
 
 #: Record kinds as stored in `session_history.kind`.
 KINDS = ("user", "assistant", "system", "tool_call", "tool_result")
@@ -446,7 +446,7 @@ def _closer(ticks: int) -> re.Pattern[str]:
     return re.compile(r" {0,3}`{" + str(ticks) + r",}[ \t]*")
 
 
-class _Declined(Exception):
+class _Declined(DoctreeError):
     """The text is not in the formatter's shape: markdown-it reads it."""
 
 

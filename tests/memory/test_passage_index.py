@@ -1,4 +1,4 @@
-"""The SQLite passage index keeps terms only (contentless FTS5, migration 004): an entry is
+"""The SQLite passage index keeps terms only (contentless FTS5, migration 002): an entry is
 taken out with what it indexed derived again, and no term of text cut away stays in it."""
 
 from __future__ import annotations
@@ -64,10 +64,10 @@ def test_a_rewritten_document_leaves_no_term_of_its_old_passages_or_title(tmp_pa
 
 
 def _old_database(path: Path) -> None:
-    """A database of the schema before 004, holding passages as its code stored them: the
+    """A database of the schema before 002, holding passages as its code stored them: the
     index with a copy of each passage's text, surroundings and dates."""
     conn = sqlite3.connect(path, isolation_level=None)
-    apply_migrations(conn, available=[m for m in migrations() if m[0] < 4])
+    apply_migrations(conn, available=[m for m in migrations() if m[0] < 2])
     docs = {
         1: ("~/memory/zoo", "Zoo", ["- quokka hops d", "- wombat digs"], "d20230508"),
         2: ("~/memory/sea", "Sea", ["- otter floats", "- seal dives"], ""),  # pending
@@ -98,10 +98,10 @@ def _old_database(path: Path) -> None:
     conn.close()
 
 
-def test_migration_004_keeps_the_index_of_current_passages_and_drops_the_pending(tmp_path):
+def test_migration_002_keeps_the_index_of_current_passages_and_drops_the_pending(tmp_path):
     db = tmp_path / "old.db"
     _old_database(db)
-    repo = DocumentsRepository(db)  # applies 004
+    repo = DocumentsRepository(db)  # applies 002
     index = PassageIndex(repo)
     assert [h.text for h in index.search("main", 'text : "quokka"')] == ["- quokka hops d"]
     assert [h.text for h in index.search("main", 'dates : "d20230508"')] == [

@@ -56,7 +56,7 @@ def check_file(conn: sqlite3.Connection) -> None:
 class SqliteDialect:
     name = "sqlite"
     row_locks = False  # one writer at a time: the file's write lock
-    contentless_passages = True  # passages_fts keeps terms only (migration 004)
+    contentless_passages = True  # passages_fts keeps terms only (migration 002)
 
     def index_hint(self, index: str) -> str:
         return f" INDEXED BY {index}"
