@@ -360,7 +360,7 @@ def replayed(tmp_path_factory):
 def test_apollo_launch_question_loads_the_apollo_project_page_first(replayed):
     text = load_memories(replayed, OWNER, query="when is the Apollo launch")
     assert text.startswith("<!-- ~/memory/projects/apollo ")
-    assert "The launch date is December 8." in text.split(SEPARATOR)[0]
+    assert "The launch date is December 8 (2026-12-08)." in text.split(SEPARATOR)[0]
 
 
 @pytest.mark.parametrize(
