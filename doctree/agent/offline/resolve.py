@@ -439,6 +439,59 @@ def corrected_earlier(s: Sentence, sentences: list[Sentence]) -> list[Sentence]:
     return out
 
 
+#: Where a statement's subject ends and what it says of it begins: "the interview is ...".
+_SUBJECT_END = re.compile(
+    r"\b(?:is|are|was|were|will\s+be|falls|moved|starts|begins|ends|happens|takes\s+place)\b"
+    r"|'s\b|’s\b",
+    re.I,
+)
+_VALUE_WORDS = {*MONTHS, *WEEKDAYS, "today", "tomorrow", "tonight", "next", "this"}
+
+
+def _subject_words(text: str) -> set[str]:
+    """The content words of what a statement is about: its words before the verb, dates,
+    numbers and names of days left out ("The vet visit for Rex is on May 2" -> vet, visit, rex)."""
+    m = _SUBJECT_END.search(text)
+    if not m or m.start() == 0:
+        return set()
+    return {
+        w for w in content_words(text[: m.start()]) if w not in _VALUE_WORDS and not w[0].isdigit()
+    }
+
+
+def _value(s: Sentence) -> tuple[str, frozenset[str]] | None:
+    """What a statement gives its subject: the dates it names, else the numbers it says."""
+    if s.dates:
+        return "date", frozenset(d.isoformat() for _, d in s.dates)
+    numbers = re.findall(r"\d[\d.:,]*\d|\d", s.raw or s.text)
+    return ("number", frozenset(numbers)) if numbers else None
+
+
+def restates_earlier(s: Sentence, sentences: list[Sentence]) -> list[Sentence]:
+    """The earlier sentence that `s` restates with another value, no correction word said
+    ("the interview is on the 21st" after "my interview with Acme is on the 19th"): by the
+    same speaker, about the same subject (its words before the verb, the later ones among
+    the earlier's, the earlier no more than two words longer), giving a value of the same
+    kind that differs. When that is unsure (two candidates, different subjects) none."""
+    if s.correction or "?" in s.raw:
+        return []
+    subject = _subject_words(s.raw or s.text)
+    value = _value(s)
+    if not subject or value is None:
+        return []
+    found = []
+    for old in sentences:
+        if old.speaker != s.speaker or not old.raw or old.correction or "?" in old.raw:
+            continue
+        have = _subject_words(old.raw)
+        old_value = _value(old)
+        if not have or old_value is None or old_value[0] != value[0] or old_value == value:
+            continue
+        if subject <= have and len(have - subject) <= 2 and len(subject) >= len(have - subject):
+            found.append(old)
+    return found if len(found) == 1 else []
+
+
 def value_kind(value: str) -> str:
     if _ABSOLUTE.fullmatch(value.strip()):
         return "date"
