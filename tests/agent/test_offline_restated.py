@@ -116,3 +116,20 @@ def test_an_organisation_name_broken_across_a_line_is_still_an_organisation(repo
     now = pages(repo)
     assert not [p for p in now if p.startswith("~/memory/people/")], sorted(now)
     assert any(p.startswith("~/memory/organisations/pemberton") for p in now), sorted(now)
+
+
+def test_a_thing_named_fully_then_referred_back_to_takes_the_new_date(repo):
+    run(
+        repo,
+        transcript(
+            "s-dentist",
+            ("user", "2028-05-01T08:00:00Z", "I have a check-up at Brightsmile Clinic on May 4."),
+            ("user", "2028-05-01T08:30:00Z", "Lunch with the team was nice."),
+            ("user", "2028-05-01T09:00:00Z", "The check-up is on May 6."),
+        ),
+    )
+    body = pages(repo)
+    now = "\n".join(current(b) for p, b in body.items() if "/archive/" not in p)
+    assert "2028-05-06" in now or "May 6" in now, body
+    assert "2028-05-04" not in now and "May 4" not in now, now
+    assert any("May 4" in b for b in body.values())  # kept, under "Past"
