@@ -133,3 +133,27 @@ def test_a_thing_named_fully_then_referred_back_to_takes_the_new_date(repo):
     assert "2028-05-06" in now or "May 6" in now, body
     assert "2028-05-04" not in now and "May 4" not in now, now
     assert any("May 4" in b for b in body.values())  # kept, under "Past"
+
+
+def test_a_bare_noun_restating_a_date_in_plain_words_supersedes_it(repo):
+    run(
+        repo,
+        transcript(
+            "s-visa",
+            (
+                "user",
+                "2028-06-01T08:00:00Z",
+                "I have visa appointment at consulate of Norland on 19 of June, I am nervous.",
+            ),
+            ("assistant", "2028-06-01T08:00:05Z", "Good luck with it."),
+            (
+                "user",
+                "2028-06-01T08:20:00Z",
+                "Sorry I mix the days, appointment is the 23 of June.",
+            ),
+        ),
+    )
+    body = pages(repo)
+    now = "\n".join(current(b) for p, b in body.items() if "/archive/" not in p)
+    assert "2028-06-23" in now, body
+    assert "2028-06-19" not in now and "19 of June" not in now, now

@@ -448,18 +448,30 @@ _SUBJECT_END = re.compile(
 _VALUE_WORDS = {*MONTHS, *WEEKDAYS, "today", "tomorrow", "tonight", "next", "this"}
 
 
-def _subject_words(text: str, *, whole: bool = False) -> set[str]:
-    """The content words of what a statement is about: its words before the verb, dates,
-    numbers and names of days left out ("The vet visit for Rex is on May 2" -> vet, visit,
-    rex); with `whole`, all its words when it has no such verb ("I have a vet visit on May 2")."""
-    m = _SUBJECT_END.search(text)
-    if not m or m.start() == 0:
-        if not whole:
-            return set()
-        part = text
-    else:
-        part = text[: m.start()]
-    return {w for w in content_words(part) if w not in _VALUE_WORDS and not w[0].isdigit()}
+def _words(text: str) -> set[str]:
+    """Content words, dates, numbers and names of days left out."""
+    return {w for w in content_words(text) if w not in _VALUE_WORDS and not w[0].isdigit()}
+
+
+def _subject(text: str) -> tuple[set[str], bool] | None:
+    """What a statement is about: the words before the verb of its clause that has one
+    ("The vet visit for Rex is on May 2" -> vet, visit, rex), and whether they refer back to
+    a thing named before: a definite or possessive phrase ("the visit", "our flight") or one
+    bare noun ("interview is the 21 of March")."""
+    for clause in re.split(r"[,;:—–]|\s-\s", text):
+        m = _SUBJECT_END.search(clause)
+        if not m:
+            continue
+        part = clause[: m.start()]
+        words = _words(part)
+        if not words:
+            continue
+        definite = re.match(
+            r"\W*(?:(?:so|and|ok|oh|now)\s+)?(?:the|my|our|this|that)\s", part, re.I
+        )
+        bare = len(words) == 1 and len(re.findall(r"\w+", part)) == 1
+        return words, bool(definite or bare)
+    return None
 
 
 def _value(s: Sentence) -> tuple[str, frozenset[str]] | None:
@@ -473,29 +485,29 @@ def _value(s: Sentence) -> tuple[str, frozenset[str]] | None:
 def restates_earlier(s: Sentence, sentences: list[Sentence]) -> list[Sentence]:
     """The earlier sentence that `s` restates with another value, no correction word said
     ("the interview is on the 21st" after "my interview with Acme is on the 19th"): by the
-    same speaker, about the same subject (its words before the verb; when the later one says
-    "the"/"my"/"our", the earlier may name it with up to three more words), giving a value
+    same speaker, about the same subject (its words before the verb; when the later one
+    refers back, the earlier may name it with up to four more words), giving a value
     of the same kind that differs. When that is unsure (two candidates, another subject),
     none: both stay."""
     if s.correction or "?" in s.raw:
         return []
-    subject = _subject_words(s.raw or s.text)
+    said = _subject(s.raw or s.text)
     value = _value(s)
-    if not subject or value is None:
+    if said is None or value is None:
         return []
-    # "the interview", "our flight": a definite subject refers back to a thing said before,
-    # which may have been named with more words ("my interview with Acme Labs")
-    back = bool(re.match(r"\W*(?:so\s+|and\s+|ok\s+)?(?:the|my|our)\s", s.raw or s.text, re.I))
+    subject, back = said
     found = []
     for old in sentences:
         if old.speaker != s.speaker or not old.raw or old.correction or "?" in old.raw:
             continue
-        have = _subject_words(old.raw, whole=back)
         old_value = _value(old)
-        if not have or old_value is None or old_value[0] != value[0] or old_value == value:
+        if old_value is None or old_value[0] != value[0] or old_value == value:
             continue
-        if subject == have or (back and subject <= have and len(have - subject) <= 3):
+        earlier = _subject(old.raw)
+        if earlier is not None and earlier[0] == subject:
             found.append(old)
+        elif back and subject <= (have := _words(old.raw)) and len(have - subject) <= 4:
+            found.append(old)  # the thing named before with more words
     return found if len(found) == 1 else []
 
 
