@@ -157,3 +157,21 @@ def test_a_bare_noun_restating_a_date_in_plain_words_supersedes_it(repo):
     now = "\n".join(current(b) for p, b in body.items() if "/archive/" not in p)
     assert "2028-06-23" in now, body
     assert "2028-06-19" not in now and "19 of June" not in now, now
+
+
+def test_a_firm_named_after_people_is_no_person_when_a_name_trigger_precedes_it(repo):
+    run(
+        repo,
+        transcript(
+            "s-status",
+            (
+                "user",
+                "2028-04-02T10:00:00Z",
+                "Status for the week:\n\nThe audit is done. We signed the engagement letter "
+                "with Pemberton &\nMarsh yesterday.\n\nBest,\nDana",
+            ),
+        ),
+    )
+    now = pages(repo)
+    assert "~/memory/people/pemberton" not in now, sorted(now)
+    assert "~/memory/organisations/pemberton-marsh" in now, sorted(now)
