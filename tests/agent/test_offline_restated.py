@@ -175,3 +175,25 @@ def test_a_firm_named_after_people_is_no_person_when_a_name_trigger_precedes_it(
     now = pages(repo)
     assert "~/memory/people/pemberton" not in now, sorted(now)
     assert "~/memory/organisations/pemberton-marsh" in now, sorted(now)
+
+
+def test_a_date_given_by_a_pronoun_and_one_said_with_the_same_words_are_superseded(repo):
+    run(
+        repo,
+        transcript(
+            "s-trips",
+            (
+                "user",
+                "2028-07-01T08:00:00Z",
+                "I have an audition with Larkspur Theatre. It is on 9 July.",
+            ),
+            ("user", "2028-07-01T08:05:00Z", "I will fly to Tallinn on 15 July."),
+            ("assistant", "2028-07-01T08:05:05Z", "Both noted."),
+            ("user", "2028-07-01T08:30:00Z", "The audition is the 11 of July."),
+            ("user", "2028-07-01T08:35:00Z", "I fly to Tallinn on 17 July."),
+        ),
+    )
+    body = pages(repo)
+    now = "\n".join(current(b) for p, b in body.items() if "/archive/" not in p)
+    assert "2028-07-11" in now and "2028-07-17" in now, now
+    assert "9 July" not in now and "15 July" not in now, now
