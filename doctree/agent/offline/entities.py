@@ -142,6 +142,8 @@ def find_entities(s: Sentence, raw: str, directory: Directory) -> None:
             return
         if clean.split()[0] in not_people or clean.lower() in _NOT_PROJECTS:
             return
+        if _inside_names(clean, not_people, raw):
+            return  # "with Hargreaves & Lowe": the firm, not a person called Hargreaves
         if any(clean == directory.projects.get(p) for p in directory.projects):
             return
         if re.search(
@@ -212,6 +214,18 @@ def find_entities(s: Sentence, raw: str, directory: Directory) -> None:
     s.people = [p for p in s.people if p not in s.topics]  # a technology is no person
     # the person named first is who the sentence is about
     s.people.sort(key=lambda n: raw.find(n) if n in raw else len(raw))
+
+
+def _inside_names(name: str, names: set[str], raw: str) -> bool:
+    """Whether every place `raw` says `name` is inside one of `names` said there."""
+    spans = [
+        (m.start(), m.end())
+        for n in names
+        if n != name
+        for m in re.finditer(rf"(?<![\w-]){re.escape(n)}(?![\w-])", raw)
+    ]
+    said = [m.start() for m in re.finditer(rf"(?<![\w-]){re.escape(name)}(?![\w-])", raw)]
+    return bool(said) and all(any(a <= i < b for a, b in spans) for i in said)
 
 
 _NOT_WITH_PERSON = re.compile(

@@ -29,6 +29,7 @@ from doctree.agent.offline.resolve import (
     message_date,
     resolve_pronouns,
     resolve_relative,
+    restates_earlier,
 )
 from doctree.agent.offline.segment import ADDRESSED
 from doctree.memory.secrets import Secret, mask, secret_location
@@ -204,6 +205,12 @@ def _read(
                 current.remove(old)
         if s.replaces and "statement" not in s.kinds and not s.kinds:
             s.kinds.append("statement")
+    elif s.kinds and (restated := restates_earlier(s, a.sentences)):
+        s.replaces = restated  # the same thing said again with another value: it holds now
+        for old in restated:
+            a.sentences.remove(old)
+            if old in current:
+                current.remove(old)
     prev = current[-1] if current else None
     if prev is not None and prev in a.sentences and not item and _continues(s, prev, body):
         _join(prev, s)  # "The renovation starts May 17. Our contractor is Bauwerk."

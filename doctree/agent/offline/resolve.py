@@ -439,6 +439,92 @@ def corrected_earlier(s: Sentence, sentences: list[Sentence]) -> list[Sentence]:
     return out
 
 
+#: Where a statement's subject ends and what it says of it begins: "the interview is ...".
+_SUBJECT_END = re.compile(
+    r"\b(?:is|are|was|were|will\s+be|falls|moved|starts|begins|ends|happens|takes\s+place)\b"
+    r"|'s\b|’s\b",
+    re.I,
+)
+_PRONOUN_SUBJECT = re.compile(r"\W*(?:it|this|that|they)(?:'s|’s)?\s", re.I)
+_VALUE_WORDS = {*MONTHS, *WEEKDAYS, "today", "tomorrow", "tonight", "next", "this"}
+
+
+def _words(text: str) -> set[str]:
+    """Content words, dates, numbers and names of days left out."""
+    return {w for w in content_words(text) if w not in _VALUE_WORDS and not w[0].isdigit()}
+
+
+def _subject(text: str) -> tuple[set[str], str] | None:
+    """What a statement is about: the words before the verb of its clause that has one
+    ("The vet visit for Rex is on May 2" -> vet, visit, rex), and whether they refer back to
+    a thing named before: a definite or possessive phrase ("the visit", "our flight") or one
+    bare noun ("interview is the 21 of March"): "definite", "bare" or ""."""
+    for clause in re.split(r"[,;:—–]|\s-\s", text):
+        m = _SUBJECT_END.search(clause)
+        if not m:
+            continue
+        part = clause[: m.start()]
+        words = _words(part)
+        if not words:
+            continue
+        definite = re.match(
+            r"\W*(?:(?:so|and|ok|oh|now)\s+)?(?:the|my|our|this|that)\s", part, re.I
+        )
+        bare = len(re.findall(r"\w+", part)) == 1
+        return words, "definite" if definite else "bare" if bare else ""
+    return None
+
+
+def _value(s: Sentence) -> tuple[str, frozenset[str]] | None:
+    """What a statement gives its subject: the dates it names, else the numbers it says."""
+    days = {d for _, d in s.dates} | {d for _, d in absolute_dates(s.raw, message_date(s.time))}
+    if days:
+        return "date", frozenset(d.isoformat() for d in days)
+    numbers = re.findall(r"\d[\d.:,]*\d|\d", s.raw or s.text)
+    return ("number", frozenset(numbers)) if numbers else None
+
+
+def restates_earlier(s: Sentence, sentences: list[Sentence]) -> list[Sentence]:
+    """The earlier sentence that `s` restates with another value, no correction word said
+    ("the interview is on the 21st" after "my interview with Acme is on the 19th"): by the
+    same speaker, about the same subject (its words before the verb; when the later one
+    refers back, the earlier may name it with up to six more words, or with a pronoun after
+    naming it in the sentence before; or all the same words), giving a value
+    of the same kind that differs. When that is unsure (two candidates, another subject),
+    none: both stay."""
+    if s.correction or "?" in s.raw:
+        return []
+    said = _subject(s.raw or s.text)
+    value = _value(s)
+    subject, back = said if said is not None else (set(), "")
+    words = _words(s.raw or s.text)
+    if value is None or not (subject or words):
+        return []
+    found = []
+    before: Sentence | None = None  # the sentence said before `old` by the same speaker
+    for old in sentences:
+        prev, before = before, (old if old.speaker == s.speaker else before)
+        if old.speaker != s.speaker or not old.raw or old.correction or "?" in old.raw:
+            continue
+        old_value = _value(old)
+        if old_value is None or old_value[0] != value[0] or old_value == value:
+            continue
+        have = _words(old.raw)
+        if _PRONOUN_SUBJECT.match(old.raw) and prev is not None:
+            have |= _words(prev.raw)  # "I have an interview at Acme. It is on the 19th."
+        earlier = _subject(old.raw)
+        if (earlier is not None and subject and earlier[0] == subject) or (words and have == words):
+            found.append(old)  # the same subject, or the same words with another value
+        elif back and subject and subject <= have and len(have - subject) <= 6:
+            said_before = f"{prev.raw if prev else ''} {old.raw}"
+            if back == "definite" or all(
+                re.search(rf"\b{re.escape(w)}\b", said_before) for w in subject
+            ):
+                found.append(old)  # the thing named before with more words (a bare noun
+                # refers back only to a common noun, not to a name: "Bob is ...")
+    return found if len(found) == 1 else []
+
+
 def value_kind(value: str) -> str:
     if _ABSOLUTE.fullmatch(value.strip()):
         return "date"

@@ -38,6 +38,8 @@ def user_sentences(text: str) -> tuple[list[str], list[str]]:
             own.extend(split_sentences(" ".join(para)))
             para.clear()
 
+    # A name joined by "&" goes on across a line break ("Hargreaves &" / "Lowe"), list item or not.
+    text = re.sub(r"[ \t]*&[ \t]*\n[ \t]*(?=\S)|[ \t]*\n[ \t]*&[ \t]*(?=\S)", " & ", text)
     for raw in text.split("\n"):
         line = raw.strip()
         if line.startswith("```") or line.startswith("~~~"):

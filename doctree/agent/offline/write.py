@@ -467,6 +467,15 @@ class Writer(PageIO):
 
             self.update(path, Page.parse(current.body, path).title, change)
             removed += len(edits)
+            if path.split("/")[-2:-1] and path.split("/")[-2] in ENTITY_KINDS:
+                left = self.read(path)
+                kept = Page.parse(left.body, path).sections if left else {}
+                if left and not any(v for k, v in kept.items() if k not in _LINKS_ONLY):
+                    # nothing said of it is left: the page goes (its history keeps it)
+                    r = self.call("document_delete", {"path": path})
+                    if not r.is_error:
+                        self.absent.add(path)
+                        self.summary.changed.append(path)
         self.summary.notes.append(
             f"forgot {removed} line(s) and {len(gone)} page(s) from current memory on request "
             "(earlier versions keep them until `doctree forget` erases them)"
@@ -488,6 +497,15 @@ class Writer(PageIO):
                 out.append(f"{self.root}/{kind}/{slug}")
         if slug in self.filing.topic_titles or slug in self.filing.listed_topics:
             out.append(f"{self.root}/topics/{slug}")
+        # A name forgotten goes with the things named after it: "the Tessel interview" is
+        # the page of Tessel Labs too (the name as a whole word of the page's title).
+        names = [n for n in re.findall(lang.NAME_WORD, what) if n not in lang.NOT_NAMES]
+        titled = {"projects": d.projects, **{k: d.others[k] for k in OTHER_KINDS}}
+        titled["topics"] = {**self.filing.listed_topics, **self.filing.topic_titles}
+        for kind, titles in titled.items():
+            for page_slug, title in sorted(titles.items()):
+                if any(re.search(rf"(?<!\w){re.escape(n)}(?!\w)", title) for n in names):
+                    out.append(f"{self.root}/{kind}/{page_slug}")
         return [p for p in dict.fromkeys(out) if p != self.root]
 
     def write_active(self) -> None:
@@ -525,6 +543,15 @@ class Writer(PageIO):
                 else:
                     keep.append(line)
             page.sections["Upcoming"] = sorted(keep, key=lambda x: x[:12])
+            for s in upcoming:  # a date said again differently: the earlier one is past
+                for old in s.replaces:
+                    page.add(
+                        "Past",
+                        f"{self.line(old)} — past: corrected on {s.time[:10]}",
+                        key=neutral(old.statement or old.text),
+                    )
+            if "Past" in page.sections:
+                page.sections["Past"] = page.sections["Past"][-MAX_RECENT_DECISIONS:]
             for s in decisions:
                 page.add(
                     "Recent decisions",
@@ -536,6 +563,8 @@ class Writer(PageIO):
             page.add("Recent sessions", session_line, key=self.session_path)
             sessions = sorted(page.sections["Recent sessions"], key=lambda x: x[:12])
             page.sections["Recent sessions"] = sessions[-MAX_RECENT_SESSIONS:]
+            if "Past" in page.sections:  # what is current first
+                page.sections["Past"] = page.sections.pop("Past")
 
         self.update(path, "Active", change)
         for week, lines in sorted(past.items()):
@@ -780,6 +809,10 @@ class Writer(PageIO):
             page.sections["Contents"] = known + others
 
         self.update(self.root, "Memory", change)
+
+
+#: The sections of an entity page that say nothing of it on their own.
+_LINKS_ONLY = {"Related", "Sessions"}
 
 
 def _add_past(page: Page, lines: list[str]) -> None:
