@@ -79,13 +79,10 @@ def test_without_a_server_the_cli_says_which_database_and_why(tmp_path):
 
 
 @pytest.fixture
-def server():
-    from tests.conftest import _postgres, _server
-
-    found = _postgres()
-    if found is None:
-        pytest.skip(f"PostgreSQL: {_server.why_not}")
-    return found
+def server(postgres_server):
+    """The throwaway server, through conftest's fixture, so these tests are marked `postgres`
+    (and `make test-fast` starts no server for them)."""
+    return postgres_server
 
 
 @pytest.fixture
