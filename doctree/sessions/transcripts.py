@@ -386,13 +386,7 @@ def parse_transcript(text: str, source: str = "<transcript>", *, _md: Any = None
         content = _section_content(kind, body_tokens, body_lines, source, hline)
         messages.append(Message(kind, time, content))
 
-    return Transcript(
-        owner=fields["agent"],
-        session_id=fields["session"],
-        started=fields.get("started"),
-        ended=fields.get("ended"),
-        messages=tuple(messages),
-    )
+    return _transcript(fields, messages)
 
 
 @contextmanager
@@ -444,6 +438,17 @@ def _may_open_block(line: str) -> bool:
 def _closer(ticks: int) -> re.Pattern[str]:
     """A line closing a fence opened by `ticks` backticks."""
     return re.compile(r" {0,3}`{" + str(ticks) + r",}[ \t]*")
+
+
+def _transcript(fields: dict[str, str], messages: list[Message]) -> Transcript:
+    """The transcript of a header's fields and its messages, as either reader found them."""
+    return Transcript(
+        owner=fields["agent"],
+        session_id=fields["session"],
+        started=fields.get("started"),
+        ended=fields.get("ended"),
+        messages=tuple(messages),
+    )
 
 
 class _Declined(DoctreeError):
@@ -519,13 +524,7 @@ def _read_plain_lines(lines: list[str]) -> Transcript:
         while body and _is_blank(body[0]):
             body.pop(0)
         messages.append(Message(kind, time, _plain_content(kind, body, fences)))
-    return Transcript(
-        owner=fields["agent"],
-        session_id=fields["session"],
-        started=fields.get("started"),
-        ended=fields.get("ended"),
-        messages=tuple(messages),
-    )
+    return _transcript(fields, messages)
 
 
 def _plain_content(

@@ -13,24 +13,10 @@ from hypothesis import strategies as st
 from doctree.agent.offline import OfflineMemoryAgent, absolute_dates, resolve_relative
 from doctree.agent.offline.language import past_tense
 from doctree.interop.tools import MemoryTools
-from doctree.sessions.transcripts import format_transcript, parse_transcript
 from doctree.store.documents import Actor, DocumentsRepository, Provenance
+from tests.agent.offline_runs import run, transcript
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "transcripts"
-
-
-def transcript(session: str, *messages: tuple[str, str, object], agent: str = "main") -> str:
-    return format_transcript(
-        [{"kind": k, "time": t, "content": c} for k, t, c in messages],
-        owner=agent,
-        session_id=session,
-    )
-
-
-def run(repo: DocumentsRepository, text: str, *, run_id: int | None = None):
-    t = parse_transcript(text)
-    tools = MemoryTools(repo, t.owner, session_id=t.session_id, run_id=run_id)
-    return OfflineMemoryAgent().run(text, tools)
 
 
 def body(repo: DocumentsRepository, path: str, owner: str = "main") -> str:

@@ -4,12 +4,10 @@ that `revert` puts back."""
 
 from __future__ import annotations
 
-from doctree.agent.offline import OfflineMemoryAgent
-from doctree.interop.tools import MemoryTools
 from doctree.memory.revert import revert_run
-from doctree.sessions.transcripts import format_transcript, parse_transcript
 from doctree.store.documents import Actor, DocumentsRepository
 from doctree.store.runs import Runs
+from tests.agent.offline_runs import run, transcript
 
 DAY1 = "2027-05-03T18:00:00Z"
 DAY2 = "2027-05-04T09:00:00Z"
@@ -19,20 +17,6 @@ FACTS = [
     ("user", "2027-05-03T18:08:00Z", "The kitchen renovation starts on May 17."),
     ("user", "2027-05-03T18:12:00Z", "My gym is Urban Climb in Hackney, I go on Tuesdays."),
 ]
-
-
-def transcript(session: str, *messages: tuple[str, str, object]) -> str:
-    return format_transcript(
-        [{"kind": k, "time": t, "content": c} for k, t, c in messages],
-        owner="main",
-        session_id=session,
-    )
-
-
-def run(repo: DocumentsRepository, text: str, *, run_id: int | None = None):
-    t = parse_transcript(text)
-    tools = MemoryTools(repo, t.owner, session_id=t.session_id, run_id=run_id)
-    return OfflineMemoryAgent().run(text, tools)
 
 
 def pages(repo: DocumentsRepository) -> dict[str, str]:

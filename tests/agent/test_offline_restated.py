@@ -4,23 +4,8 @@ across a line of a pasted message."""
 
 from __future__ import annotations
 
-from doctree.agent.offline import OfflineMemoryAgent
-from doctree.interop.tools import MemoryTools
-from doctree.sessions.transcripts import format_transcript, parse_transcript
 from doctree.store.documents import DocumentsRepository
-
-
-def transcript(session: str, *messages: tuple[str, str, str]) -> str:
-    return format_transcript(
-        [{"kind": k, "time": t, "content": c} for k, t, c in messages],
-        owner="main",
-        session_id=session,
-    )
-
-
-def run(repo: DocumentsRepository, text: str) -> None:
-    t = parse_transcript(text)
-    OfflineMemoryAgent().run(text, MemoryTools(repo, t.owner, session_id=t.session_id))
+from tests.agent.offline_runs import run, transcript
 
 
 def pages(repo: DocumentsRepository) -> dict[str, str]:

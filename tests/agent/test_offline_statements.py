@@ -5,32 +5,17 @@ one before them kept with it."""
 
 from __future__ import annotations
 
-from doctree.agent.offline import OfflineMemoryAgent
 from doctree.agent.offline.resolve import (
     absolute_dates,
     clause_at,
     message_date,
     resolve_relative,
 )
-from doctree.interop.tools import MemoryTools
-from doctree.sessions.transcripts import format_transcript, parse_transcript
 from doctree.store.documents import DocumentsRepository
+from tests.agent.offline_runs import run, transcript
 
 TUESDAY = "2027-06-08T11:00:00Z"
 date_of = message_date
-
-
-def transcript(session: str, *messages: tuple[str, str, object]) -> str:
-    return format_transcript(
-        [{"kind": k, "time": t, "content": c} for k, t, c in messages],
-        owner="main",
-        session_id=session,
-    )
-
-
-def run(repo: DocumentsRepository, text: str) -> None:
-    t = parse_transcript(text)
-    OfflineMemoryAgent().run(text, MemoryTools(repo, t.owner, session_id=t.session_id))
 
 
 def lines(repo: DocumentsRepository) -> list[str]:

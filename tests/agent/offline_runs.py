@@ -1,0 +1,23 @@
+"""What the offline agent's tests share: a transcript written from (kind, time, content)
+messages, and one run of the offline memory agent over it."""
+
+from __future__ import annotations
+
+from doctree.agent.offline import OfflineMemoryAgent
+from doctree.interop.tools import MemoryTools
+from doctree.sessions.transcripts import format_transcript, parse_transcript
+from doctree.store.documents import DocumentsRepository
+
+
+def transcript(session: str, *messages: tuple[str, str, object], agent: str = "main") -> str:
+    return format_transcript(
+        [{"kind": k, "time": t, "content": c} for k, t, c in messages],
+        owner=agent,
+        session_id=session,
+    )
+
+
+def run(repo: DocumentsRepository, text: str, *, run_id: int | None = None):
+    t = parse_transcript(text)
+    tools = MemoryTools(repo, t.owner, session_id=t.session_id, run_id=run_id)
+    return OfflineMemoryAgent().run(text, tools)
