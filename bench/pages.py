@@ -15,13 +15,15 @@ Per transcript:
   (`absent_current`: parts a current line must hold, `!x` parts it must not) or a fact
   filed on the wrong page (`absent_on`).
 
-Three halves: `dev` (what the agent is improved on), `heldout` (looked at once already, so
-no longer clean) and `aside` (written last and kept aside: its misses are listed, and its
-pages shown, only when it is asked for by name with `--half aside`, so that improving on
+Four halves: `dev` (what the agent is improved on), `heldout` (looked at once already, so
+no longer clean), `aside` and `fresh` (written later, each in styles the halves before it
+do not have, and kept aside: a held-aside half's misses are listed, and its pages shown,
+only when it is asked for by name, `--half aside` or `--half fresh`, so that improving on
 the other halves does not peek at it).
 
     .venv/bin/python bench/pages.py                  # every half, a table per half
     .venv/bin/python bench/pages.py --half dev --show debugging   # and the pages written
+    .venv/bin/python bench/pages.py --half fresh -v  # a held-aside half, with its misses
 """
 
 from __future__ import annotations
@@ -49,7 +51,9 @@ from doctree.store.documents import DocumentsRepository  # noqa: E402
 
 SET = ROOT / "tests" / "fixtures" / "generalisation"
 QUESTION_WORDS = 500
-HALVES = ("dev", "heldout", "aside")
+HALVES = ("dev", "heldout", "aside", "fresh")
+#: Halves kept aside: their misses and pages are shown only when the half is asked for by name.
+HELD_ASIDE = ("aside", "fresh")
 
 
 @dataclass
@@ -143,7 +147,7 @@ def run(half: str, show: set[str]) -> list[Score]:
         with tempfile.TemporaryDirectory() as tmp, DocumentsRepository(f"{tmp}/p.db") as repo:
             owner = replay(repo, SET / spec["half"] / name)
             out.append(score(name, spec, repo, owner))
-            if name in show and (spec["half"] != "aside" or half == "aside"):
+            if name in show and (spec["half"] not in HELD_ASIDE or half == spec["half"]):
                 for d in repo.documents(owner, "~/memory"):
                     print(f"== {d.path}\n{d.body}\n")
     return out
@@ -215,8 +219,8 @@ def main(argv: list[str] | None = None) -> int:
             print(table(f"\n{half} half", part))
     if args.verbose:
         for s in scores:
-            if s.half == "aside" and args.half != "aside":
-                continue  # the set-aside half is listed only when asked for by name
+            if s.half in HELD_ASIDE and args.half != s.half:
+                continue  # a held-aside half is listed only when asked for by name
             for m in s.missing:
                 print(f"{s.name}: missing {m}")
             for q in s.unanswered:

@@ -5,12 +5,18 @@ fitted to)."""
 
 from __future__ import annotations
 
+import json
+import re
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from bench.pages import run  # noqa: E402
+from bench.pages import HALVES, HELD_ASIDE, SET, run  # noqa: E402
+from doctree.sessions.transcripts import parse_transcript  # noqa: E402
+
+ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+KEYS = {"half", "kind", "facts", "questions", "absent", "no_pages", "absent_current", "absent_on"}
 
 
 def test_the_pages_keep_facts_and_answer_questions_on_the_development_half():
@@ -27,3 +33,44 @@ def test_the_pages_keep_facts_and_answer_questions_on_the_development_half():
     # A forgotten topic's sentence that does not name it ("Our contractor is Bauwerk" after
     # "The kitchen renovation starts ...") goes with it: nothing may leak.
     assert leaks == [], leaks
+
+
+def test_every_transcript_of_the_set_is_scored_on_what_it_says():
+    """expected.json and the folders agree, and no expectation is kept or missed by construction:
+    every part of a fact, answer or leak that a line must hold is said in the transcript, except an absolute date,
+    which must not be a day a session of it was held (every line a session writes carries that
+    day, so such a fact would be kept by any line); forgotten or secret text is in the
+    transcript, so its check can fail."""
+    expected = json.loads((SET / "expected.json").read_text(encoding="utf-8"))
+    on_disk = {(p.parent.name, p.name) for p in SET.glob("*/*") if p.is_dir()}
+    assert on_disk == {(spec["half"], name) for name, spec in expected.items()}
+    for name, spec in expected.items():
+        assert spec["half"] in HALVES and set(spec) <= KEYS, name
+        assert spec["facts"] and spec["questions"], name
+        raw = ""
+        days: set[str] = set()
+        for path in sorted((SET / spec["half"] / name).glob("*.md")):
+            text = path.read_text(encoding="utf-8")
+            t = parse_transcript(text, source=str(path))
+            raw += text
+            days.update(m.time[:10] for m in t.messages)
+        parts = [p for fact in spec["facts"] for p in fact]
+        parts += [a for q in spec["questions"] for a in q["answer"]]
+        # `!x` parts say what a leaking line does not hold: any word may be named there
+        parts += [p for leak in spec.get("absent_current", []) for p in leak if p[:1] != "!"]
+        parts += [p for leak in spec.get("absent_on", []) for p in leak["line"]]
+        for part in parts:
+            assert part.strip(), name
+            if ISO_DAY.fullmatch(part):
+                assert part not in days, (name, part)
+            else:
+                assert part.lower() in raw.lower(), (name, part)
+        for text in spec.get("absent", []):
+            assert text in raw, (name, text)
+
+
+def test_the_fresh_half_is_held_aside_with_its_own_transcripts():
+    expected = json.loads((SET / "expected.json").read_text(encoding="utf-8"))
+    fresh = [name for name, spec in expected.items() if spec["half"] == "fresh"]
+    assert "fresh" in HELD_ASIDE and len(fresh) >= 8
+    assert not set(fresh) & {n for n, s in expected.items() if s["half"] != "fresh"}
