@@ -339,6 +339,8 @@ def _run(
     def text_map(value: str) -> str:
         return pattern.sub(marker, value)
 
+    if dry_run:  # the preview counts the records handed over since the last catch-up too
+        recall.refresh_recall(repo, owner)
     with repo.snapshot() if dry_run else repo.transaction():
         report.last_version_id = repo.max_version_id()
         doc_ids = documents()
