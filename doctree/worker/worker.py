@@ -188,6 +188,9 @@ class MemoryWorker:
     thread next to the engine) or an open connection. `after_handle(job)` runs after a
     successful hand-over (compaction plugs in there); its failure is logged, never fatal.
     `clock` gives the time in unix seconds for retries and leases (tests pass their own).
+    The records handed over are stored in the recall record at the end of each tick, and
+    in a longer tick before the next claim once `catch_up_interval` seconds have passed
+    since the first of them was handed over (readers catch up first in any case).
     """
 
     def __init__(
@@ -204,11 +207,14 @@ class MemoryWorker:
         max_records: int | None = DEFAULT_MAX_RECORDS,
         holder: str | None = None,
         clock: Callable[[], float] = time.time,
+        catch_up_interval: float = RECALL_CATCH_UP_INTERVAL,
     ):
         if interval <= 0:
             raise UserError(f"interval {interval!r}: must be a positive number of seconds")
         if batch < 1:
             raise UserError(f"batch {batch!r}: must be at least 1")
+        if not catch_up_interval >= 0:
+            raise UserError(f"catch-up interval {catch_up_interval!r}: must be 0 or more seconds")
         if not lease_ttl >= MIN_LEASE_TTL:
             raise UserError(
                 f"lease ttl {lease_ttl!r}: must be at least {MIN_LEASE_TTL} seconds (the lease "
@@ -231,6 +237,7 @@ class MemoryWorker:
         self.retry_base = float(retry_base)
         self.retry_max = float(retry_max)
         self.max_records = max_records
+        self.catch_up_interval = float(catch_up_interval)
         self.holder = holder or new_holder("worker")
         self._keeper = _LeaseKeeper(path, self.holder, self.lease_ttl, clock)
         self._stop = threading.Event()
@@ -264,7 +271,7 @@ class MemoryWorker:
             while taken < self.batch and self._stops == stops:
                 if (
                     self._handed_since is not None
-                    and time.monotonic() - self._handed_since >= RECALL_CATCH_UP_INTERVAL
+                    and time.monotonic() - self._handed_since >= self.catch_up_interval
                 ):
                     self._catch_up()
                 try:
