@@ -8,5 +8,5 @@ CREATE TABLE recall_pending (
     owner TEXT NOT NULL,                          -- the agent whose memory the session feeds
     after_id INTEGER NOT NULL,                    -- records with after_id < id <= until_id
     until_id INTEGER NOT NULL                     -- of session_history were handed over
-);
+) WITHOUT ROWID;                                  -- one B-tree written per note, not two
 CREATE INDEX idx_recall_pending_owner ON recall_pending(owner);
