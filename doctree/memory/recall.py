@@ -1,10 +1,12 @@
 """Recall memory: the second layer, beside the curated pages.
 
 Whatever the memory agent writes, every record handed to it stays findable word for word:
-at hand-over (`hand_over`, called by the worker before the agent runs) each record of the
-transcript becomes a passage of the recall index (`doctree.store.recall`), with its session,
-speaker and time — incrementally, a record handed over twice is stored once. Reading never
-scans: a query is one full-text search.
+each record of the transcript becomes a passage of the recall index (`doctree.store.recall`),
+with its session, speaker and time — incrementally, a record handed over twice is stored
+once. The worker notes the records it hands over, before the agent runs, and
+`catch_up_recall` stores them after, many sessions in one write (at the end of the worker's
+tick, and before any reader or erasure reads the record: `refresh_recall`); `hand_over`
+stores records at once. Reading never scans: a query is one full-text search.
 
 `recall` finds the passages most relevant to a query within a word budget, grouped by
 session, each group headed by its session and date, each passage by its time and speaker
@@ -130,8 +132,9 @@ def hand_over(
     *,
     read_here: bool = False,
 ) -> int:
-    """Keep the records handed to the memory agent findable, word for word; returns how
-    many passages were new. One short write (or part of the caller's transaction).
+    """Keep these records findable, word for word, at once (the worker notes its records
+    for `catch_up_recall` instead); returns how many passages were new. One short write (or
+    part of the caller's transaction).
 
     The records of the session's history are read again inside the write, so that what an
     erasure replaced in them after the caller read them is never stored as it was; unless
