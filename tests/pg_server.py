@@ -39,6 +39,7 @@ _TABLES = (
     "passage_sources",
     "passages",
     "recall_passages",
+    "recall_pending",
     "document_references",
     "document_versions",
     "documents",

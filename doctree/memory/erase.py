@@ -339,7 +339,11 @@ def _run(
     def text_map(value: str) -> str:
         return pattern.sub(marker, value)
 
+    if dry_run:  # the preview counts the records handed over since the last catch-up too
+        recall.refresh_recall(repo, owner)
     with repo.snapshot() if dry_run else repo.transaction():
+        if not dry_run:  # the records handed over are in the record before it is erased
+            recall.catch_up_recall(repo.conn, owner)
         report.last_version_id = repo.max_version_id()
         doc_ids = documents()
         bodies, names = _scan(repo, pattern, doc_ids)

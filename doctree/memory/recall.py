@@ -1,10 +1,12 @@
 """Recall memory: the second layer, beside the curated pages.
 
 Whatever the memory agent writes, every record handed to it stays findable word for word:
-at hand-over (`hand_over`, called by the worker before the agent runs) each record of the
-transcript becomes a passage of the recall index (`doctree.store.recall`), with its session,
-speaker and time — incrementally, a record handed over twice is stored once. Reading never
-scans: a query is one full-text search.
+each record of the transcript becomes a passage of the recall index (`doctree.store.recall`),
+with its session, speaker and time — incrementally, a record handed over twice is stored
+once. The worker notes the records it hands over, before the agent runs, and
+`catch_up_recall` stores them after, many sessions in one write (at the end of the worker's
+tick, and before any reader or erasure reads the record: `refresh_recall`); `hand_over`
+stores records at once. Reading never scans: a query is one full-text search.
 
 `recall` finds the passages most relevant to a query within a word budget, grouped by
 session, each group headed by its session and date, each passage by its time and speaker
@@ -17,6 +19,7 @@ within one budget. `scrub` is how `doctree.memory.erase` reaches this layer.
 from __future__ import annotations
 
 import json
+import logging
 import re
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
@@ -33,6 +36,8 @@ from doctree.store.backends import write_transaction
 from doctree.store.documents import DocumentsRepository
 from doctree.store.paths import validate_owner
 from doctree.store.recall import RecallHit, RecallIndex, RecallRow, masked
+
+log = logging.getLogger("doctree.memory.recall")
 
 SURROUNDING_WORDS = 40
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
@@ -127,8 +132,9 @@ def hand_over(
     *,
     read_here: bool = False,
 ) -> int:
-    """Keep the records handed to the memory agent findable, word for word; returns how
-    many passages were new. One short write (or part of the caller's transaction).
+    """Keep these records findable, word for word, at once (the worker notes its records
+    for `catch_up_recall` instead); returns how many passages were new. One short write (or
+    part of the caller's transaction).
 
     The records of the session's history are read again inside the write, so that what an
     erasure replaced in them after the caller read them is never stored as it was; unless
@@ -168,6 +174,81 @@ def _hand_over(
         ]
     rows = passages_of(records)
     return RecallIndex(conn).add(owner, session_id, rows) if rows else 0
+
+
+#: Sessions whose handed-over records one catch-up transaction stores at most (a longer
+#: list of notes is worked through in several).
+CATCH_UP_SESSIONS = 500
+#: Passages stored by one batch of INSERTs (fewer than `masked` remembers).
+CATCH_UP_PASSAGES = 200
+
+
+def catch_up_recall(conn: sqlite3.Connection, owner: str | None = None) -> int:
+    """Store the records handed over since the last catch-up (of `owner`, or of everyone)
+    in the recall record; returns how many passages were new.
+
+    The worker notes which records it hands over (`RecallIndex.note_handed_over`, in the
+    transaction that reads them) and stores them here later, many sessions in one write:
+    at the end of its tick, and before any reader or erasure of the record. The records
+    are read inside that write, as they are now: what an erasure replaced in them since
+    the hand-over is never stored as it was. Cheap when nothing waits: one query. Joins
+    the caller's transaction when one is open."""
+    from doctree.sessions.repository import SessionsRepository
+
+    index = RecallIndex(conn)
+    if not index.any_pending(owner):
+        return 0
+    history = SessionsRepository(conn)
+    added = 0
+    while True:
+        with write_transaction(conn):
+            notes = index.pending(owner, limit=CATCH_UP_SESSIONS)
+            batch: list[tuple[str, str, list[RecallRow]]] = []
+            size = 0
+            for n in notes:
+                records = history.history(n.session_id, after_id=n.after_id, until_id=n.until_id)
+                rows = passages_of(records)
+                if rows:
+                    batch.append((n.owner, n.session_id, rows))
+                    size += len(rows)
+                # stored a few hundred passages at a time: the texts just masked are still
+                # in `masked`'s memory when the store masks them again
+                if size >= CATCH_UP_PASSAGES:
+                    added += index.add_sessions(batch)
+                    batch, size = [], 0
+            added += index.add_sessions(batch)
+            index.caught_up(notes)
+        if len(notes) < CATCH_UP_SESSIONS:
+            return added
+
+
+_UNWRITABLE = ("SQLITE_READONLY", "SQLITE_BUSY", "SQLITE_LOCKED")
+
+
+def refresh_recall(conn_or_repo: DocumentsRepository | sqlite3.Connection, owner: str) -> bool:
+    """Before a read of `owner`'s recall record: catch it up if it may be written now;
+    returns whether it is current. Not inside a read transaction (that would make the
+    reader a writer holding the lock), nor on a read-only database, nor while another
+    connection keeps the write lock past the busy timeout: then a warning is logged and the
+    reader sees the record as of the last catch-up (records handed over since, at most one
+    worker tick's, are found after the next one)."""
+    if isinstance(conn_or_repo, DocumentsRepository):
+        conn, writing = conn_or_repo.conn, conn_or_repo.in_write_transaction
+    else:
+        conn, writing = conn_or_repo, False
+    reason = "inside a read transaction"
+    if not conn.in_transaction or writing:
+        try:
+            catch_up_recall(conn, owner)
+            return True
+        except sqlite3.OperationalError as e:
+            if not getattr(e, "sqlite_errorname", "").startswith(_UNWRITABLE):
+                raise
+            reason = str(e)
+    if RecallIndex(conn).any_pending(owner):
+        log.warning("recall record of %r not caught up (%s)", owner, reason)
+        return False
+    return True
 
 
 # -- reading -----------------------------------------------------------------------------
@@ -288,6 +369,7 @@ def recall(
     out = RecallContext()
     if budget <= 0 or not q.fts():
         return out
+    refresh_recall(conn_or_repo, owner)
     hits = rank(RecallIndex(conn), owner, q, settings)
     used = 0
     chosen: list[RecallHit] = []
@@ -370,8 +452,10 @@ def erase(conn: sqlite3.Connection, owner: str, matches: Callable[[str], bool]) 
     """Delete every recall passage of `owner` whose text `matches` (the redaction of a
     whole version: the passages it came from); returns how many. Runs in the caller's
     transaction when one is open."""
+    owner = validate_owner(owner)
+    catch_up_recall(conn, owner)  # records handed over are erased from too
     index = RecallIndex(conn)
-    ids = [p.id for p in index.passages(validate_owner(owner)) if matches(p.text)]
+    ids = [p.id for p in index.passages(owner) if matches(p.text)]
     return index.erase(ids) if ids else 0
 
 
@@ -389,9 +473,12 @@ def scrub(
     indexed with (`doctree.memory.erase`). `removed` are the texts erased elsewhere, whose
     words also leave an index that keeps only words. Returns (passages rewritten, index
     surroundings rewritten, (where, text) of the passages that match). On a dry run
-    nothing is written and the surroundings are not counted."""
+    nothing is written and the surroundings are not counted (nor records handed over since
+    the last catch-up: `refresh_recall` first)."""
     index = RecallIndex(conn)
     owner = validate_owner(owner)
+    if not dry_run:
+        catch_up_recall(conn, owner)  # records handed over are erased from too
     texts: dict[int, tuple[str, int]] = {}
     said: list[tuple[str, str]] = []
     gone = set(removed)
@@ -410,7 +497,9 @@ def scrub(
 def texts(conn: sqlite3.Connection, owner: str) -> Iterable[str]:
     """Every stored passage of `owner`, in order (for inspection and the benchmarks'
     ceiling, never for answering a query)."""
-    return (p.text for p in RecallIndex(conn).passages(validate_owner(owner)))
+    owner = validate_owner(owner)
+    refresh_recall(conn, owner)
+    return (p.text for p in RecallIndex(conn).passages(owner))
 
 
 def catch_up(conn: sqlite3.Connection, owner: str) -> int:
@@ -427,9 +516,11 @@ def has_recall(repo: DocumentsRepository, owner: str, query: str | Query) -> boo
     """Whether any verbatim passage of `owner` matches the query (one indexed lookup)."""
     q = parse_query(query) if isinstance(query, str) else query
     match = q.fts()
-    return bool(match) and bool(
-        RecallIndex(repo.conn).search(validate_owner(owner), match, limit=1)
-    )
+    if not match:
+        return False
+    owner = validate_owner(owner)
+    refresh_recall(repo, owner)
+    return bool(RecallIndex(repo.conn).search(owner, match, limit=1))
 
 
 _NORM = re.compile(r"[a-z0-9]+")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any
 
@@ -78,7 +79,9 @@ class Claims(Sessions):
         t = time.time() if now is None else now
         exclude = list(exclude)
         if not dialect_of(self.conn).row_locks:
-            with self._tx():
+            # (in the caller's write transaction as it is, when one is open: a find and
+            # upserts need no savepoint of their own)
+            with nullcontext() if self.conn.in_transaction else self._tx():
                 found = self.find_invalidated(limit, holder=holder, now=t, exclude=exclude)
                 leases = Leases(self.conn, clock=lambda: t)
                 return [Claim(s, leases.take(lease_name(s.id), holder, ttl)) for s in found]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from doctree.store.backends import dialect_of
 from doctree.store.model import PassageSearch
@@ -70,6 +71,27 @@ class RecallHit:
     score: float = 0.0
 
 
+@dataclass(frozen=True)
+class HandedOver:
+    """Records of a session handed to the memory agent and not yet in the recall record:
+    those with after_id < id <= until_id in `session_history`."""
+
+    session_id: str
+    owner: str
+    after_id: int
+    until_id: int
+
+
+_ONE_ROW = "(?, ?, ?, ?, ?, ?, ?, ?, ?{})"
+_INSERT = (
+    "INSERT INTO recall_passages (owner, session_id, record, piece,"
+    " speaker, time, day, text, words{}) VALUES "
+    + _ONE_ROW
+    + " ON CONFLICT (owner, session_id, record, piece) DO NOTHING"
+)
+#: Rows per multi-row INSERT (9 parameters each, well under SQLite's 32,766).
+_ROWS_PER_INSERT = 500
+
 _COLUMNS = "r.id, r.session_id, r.record, r.piece, r.speaker, r.time, r.day, r.text, r.words"
 
 
@@ -88,39 +110,93 @@ class RecallIndex:
         """Store these passages of one session; a passage already stored (the same record
         and piece, handed over again) is left as it is. Returns how many were new. Joins the
         caller's transaction when one is open."""
+        return self.add_sessions([(owner, session_id, rows)])
+
+    def add_sessions(self, batch: Sequence[tuple[str, str, Sequence[RecallRow]]]) -> int:
+        """`add` for many sessions at once, (owner, session id, passages) each: a few
+        statements for the whole batch rather than two per passage."""
         dialect = dialect_of(self.conn)
-        # no passage stores a secret, whoever built it (`doctree.store.secrets`)
-        texts = [masked(r.text) for r in rows]
-        insert = (
-            "INSERT INTO recall_passages (owner, session_id, record, piece,"
-            " speaker, time, day, text, words{}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?{})"
-            " ON CONFLICT (owner, session_id, record, piece) DO NOTHING"
-        )
-        values = [
-            (owner, session_id, r.record, r.piece, r.speaker, r.time, r.day, t, r.words)
-            for r, t in zip(rows, texts, strict=True)
-        ]
-        fields = [
-            (t, mask_text(r.surroundings), r.speaker, r.dates)
-            for r, t in zip(rows, texts, strict=True)
-        ]
+        values: list[tuple[Any, ...]] = []
+        fields: list[tuple[str, str, str, str]] = []
+        for owner, session_id, rows in batch:
+            for r in rows:
+                # no passage stores a secret, whoever built it (`doctree.store.secrets`)
+                text = masked(r.text)
+                values.append(
+                    (owner, session_id, r.record, r.piece, r.speaker, r.time, r.day, text, r.words)
+                )
+                fields.append((text, mask_text(r.surroundings), r.speaker, r.dates))
+        if not values:
+            return 0
         inline = [dialect.passage_index_value("recall", *f) for f in fields]
-        if inline and inline[0] is not None:
+        if inline[0] is not None:
             # The index is a column of the row: every passage in one batch of INSERTs.
             column, value, _ = inline[0]
             cur = self.conn.executemany(
-                insert.format(f", {column}", f", {value}"),
+                _INSERT.format(f", {column}", f", {value}"),
                 [(*v, *ix[2]) for v, ix in zip(values, inline, strict=True) if ix is not None],
             )
             return max(cur.rowcount, 0)
-        added = 0
+        # The index is a table of its own, keyed by the passage's id: the rows in multi-row
+        # INSERTs that return the ids of those that were new, then their entries at once.
+        ids: dict[tuple[Any, ...], int] = {}
+        for start in range(0, len(values), _ROWS_PER_INSERT):
+            chunk = values[start : start + _ROWS_PER_INSERT]
+            row = _ONE_ROW.format("")
+            sql = _INSERT.format("", "").replace(row, ", ".join([row] * len(chunk)))
+            sql += " RETURNING id, owner, session_id, record, piece"
+            for id_, *key in self.conn.execute(sql, [x for v in chunk for x in v]).fetchall():
+                ids[tuple(key)] = id_
+        entries = []
         for v, f in zip(values, fields, strict=True):
-            cur = self.conn.execute(insert.format("", ""), v)
-            if cur.rowcount:
-                assert cur.lastrowid is not None  # an INSERT's
-                dialect.index_passage(self.conn, "recall", cur.lastrowid, owner, *f)
-                added += 1
-        return added
+            id_ = ids.pop(v[:4], None)  # (a passage given twice is indexed once)
+            if id_ is not None:
+                entries.append((id_, v[0], *f))
+        dialect.index_passage_entries(self.conn, "recall", entries)
+        return len(entries)
+
+    # -- records handed over, not yet stored (the catch-up's work list) ------------------
+
+    def note_handed_over(self, owner: str, session_id: str, after_id: int, until_id: int) -> None:
+        """Note that the records of `session_id` with after_id < id <= until_id were handed
+        to the memory agent, for a catch-up to store (`doctree.memory.recall.catch_up_recall`).
+        A note not yet caught up is widened to cover both."""
+        self.conn.execute(
+            "INSERT INTO recall_pending (session_id, owner, after_id, until_id)"
+            " VALUES (?, ?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET"
+            " after_id = CASE WHEN excluded.after_id < recall_pending.after_id"
+            "  THEN excluded.after_id ELSE recall_pending.after_id END,"
+            " until_id = CASE WHEN excluded.until_id > recall_pending.until_id"
+            "  THEN excluded.until_id ELSE recall_pending.until_id END",
+            (session_id, owner, after_id, until_id),
+        )
+
+    def any_pending(self, owner: str | None = None) -> bool:
+        """Whether records handed over (of `owner`, or of anyone) wait for a catch-up."""
+        if owner is None:
+            row = self.conn.execute("SELECT 1 FROM recall_pending LIMIT 1").fetchone()
+        else:
+            row = self.conn.execute(
+                "SELECT 1 FROM recall_pending WHERE owner = ? LIMIT 1", (owner,)
+            ).fetchone()
+        return row is not None
+
+    def pending(self, owner: str | None = None, limit: int = 1000) -> list[HandedOver]:
+        """The notes of records waiting for a catch-up (of `owner`, or of anyone)."""
+        sql = "SELECT session_id, owner, after_id, until_id FROM recall_pending"
+        params: list[Any] = []
+        if owner is not None:
+            sql += " WHERE owner = ?"
+            params.append(owner)
+        rows = self.conn.execute(sql + " ORDER BY session_id LIMIT ?", [*params, limit])
+        return [HandedOver(*r) for r in rows.fetchall()]
+
+    def caught_up(self, notes: Sequence[HandedOver]) -> None:
+        """Drop these notes, their records stored; a note widened since stays."""
+        self.conn.executemany(
+            "DELETE FROM recall_pending WHERE session_id = ? AND after_id = ? AND until_id = ?",
+            [(n.session_id, n.after_id, n.until_id) for n in notes],
+        )
 
     def search(
         self,

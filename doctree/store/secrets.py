@@ -250,7 +250,11 @@ _ALL_WORDS = tuple(sorted(w for w in _WORDS if not any(v != w and v in w for v i
 
 def _gated(low: str) -> bool:
     """Whether `low` holds a word of some gate (a word holding another one is left out)."""
-    return any(w in low for w in _ALL_WORDS)
+    # a loop: faster than any() over a generator (measured)
+    for w in _ALL_WORDS:  # noqa: SIM110
+        if w in low:
+            return True
+    return False
 
 
 def _matches(

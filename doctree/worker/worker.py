@@ -25,8 +25,8 @@ from typing import Any, Protocol
 
 from doctree.errors import DatabaseGoneError, DatabaseUnavailableError, DoctreeError, UserError
 from doctree.memory.passages import sync_passages
-from doctree.memory.recall import hand_over
-from doctree.sessions.claims import lease_name
+from doctree.memory.recall import catch_up_recall
+from doctree.sessions.claims import Claim, lease_name
 from doctree.sessions.handover import HandOverOutcome
 from doctree.sessions.records import HistoryRecord
 from doctree.sessions.repository import SessionsRepository
@@ -36,6 +36,7 @@ from doctree.store import db as dbmod
 from doctree.store.backends import dialect_of, is_connection, is_database_url, write_transaction
 from doctree.store.documents import DEFAULT_MAX_BODY_BYTES, DocumentsRepository
 from doctree.store.leases import Leases, new_holder
+from doctree.store.recall import RecallIndex
 from doctree.store.runs import Runs
 
 log = logging.getLogger("doctree.worker.worker")
@@ -46,6 +47,10 @@ DEFAULT_LEASE_TTL = 60.0
 DEFAULT_RETRY_BASE = 30.0
 DEFAULT_RETRY_MAX = 3600.0
 DEFAULT_MAX_RECORDS = 1000
+#: Records handed over are stored in the recall record at the end of a tick, many sessions
+#: in one write; within a long tick, at least this often (seconds). Readers catch up first
+#: in any case (`doctree.memory.recall.refresh_recall`).
+RECALL_CATCH_UP_INTERVAL = 1.0
 # The lease keeper renews every ttl/4, each attempt waiting at most ttl/4 for a busy
 # database, so three attempts fit in one TTL; below this a thread's scheduling delay alone
 # can outlast the lease, so such a TTL is refused.
@@ -183,6 +188,9 @@ class MemoryWorker:
     thread next to the engine) or an open connection. `after_handle(job)` runs after a
     successful hand-over (compaction plugs in there); its failure is logged, never fatal.
     `clock` gives the time in unix seconds for retries and leases (tests pass their own).
+    The records handed over are stored in the recall record at the end of each tick, and
+    in a longer tick before the next claim once `catch_up_interval` seconds have passed
+    since the first of them was handed over (readers catch up first in any case).
     """
 
     def __init__(
@@ -199,11 +207,14 @@ class MemoryWorker:
         max_records: int | None = DEFAULT_MAX_RECORDS,
         holder: str | None = None,
         clock: Callable[[], float] = time.time,
+        catch_up_interval: float = RECALL_CATCH_UP_INTERVAL,
     ):
         if interval <= 0:
             raise UserError(f"interval {interval!r}: must be a positive number of seconds")
         if batch < 1:
             raise UserError(f"batch {batch!r}: must be at least 1")
+        if not catch_up_interval >= 0:
+            raise UserError(f"catch-up interval {catch_up_interval!r}: must be 0 or more seconds")
         if not lease_ttl >= MIN_LEASE_TTL:
             raise UserError(
                 f"lease ttl {lease_ttl!r}: must be at least {MIN_LEASE_TTL} seconds (the lease "
@@ -226,6 +237,7 @@ class MemoryWorker:
         self.retry_base = float(retry_base)
         self.retry_max = float(retry_max)
         self.max_records = max_records
+        self.catch_up_interval = float(catch_up_interval)
         self.holder = holder or new_holder("worker")
         self._keeper = _LeaseKeeper(path, self.holder, self.lease_ttl, clock)
         self._stop = threading.Event()
@@ -233,6 +245,9 @@ class MemoryWorker:
         self._thread: threading.Thread | None = None
         self._busy = threading.Lock()
         self._docs: DocumentsRepository | None = None
+        # when the first record not yet in the recall record was handed over (monotonic)
+        self._handed_since: float | None = None
+        self._written: set[str] = set()  # owners handed over since: pages to index
         self.ticks = 0
 
     # -- one tick --------------------------------------------------------------------------
@@ -254,10 +269,13 @@ class MemoryWorker:
             pending: list[str] = []
             settled: set[str] = set()
             while taken < self.batch and self._stops == stops:
+                if (
+                    self._handed_since is not None
+                    and time.monotonic() - self._handed_since >= self.catch_up_interval
+                ):
+                    self._catch_up()
                 try:
-                    claims = self.sessions.claim(
-                        self.holder, self.lease_ttl, now=self.clock(), exclude=pending
-                    )
+                    claims, loaded = self._claim(pending)
                 except (DatabaseUnavailableError, DatabaseGoneError):
                     raise  # the loop waits for the database to come back, or stops
                 except sqlite3.Error as e:
@@ -275,12 +293,14 @@ class MemoryWorker:
                     taken += 1
                     result.found += 1
                     if claim.leased:
-                        self._process(claim.session, result)
+                        self._process(claim.session, result, loaded.get(sid))
                     else:  # another worker took its lease at the same moment
                         result.skipped.append(sid)
                     if result.processed[-1:] == [sid] or result.exempt[-1:] == [sid]:
                         pending.pop()
                         settled.add(sid)
+            if self._handed_since is not None or self._written:
+                self._catch_up()
             self.ticks += 1
             if result.found:
                 log.info(
@@ -294,14 +314,78 @@ class MemoryWorker:
                 )
             return result
 
-    def _process(self, s: Session, result: TickResult) -> None:
-        """Hand over a session whose lease this worker has just taken; release it after
-        (the compare-and-swap that ends a hand-over releases it in the same write)."""
+    def _claim(self, exclude: list[str]) -> tuple[list[Claim], dict[str, list[HistoryRecord]]]:
+        """Take the next pending session with its lease (`SessionsRepository.claim`), and
+        the records it will hand over, by session id.
+
+        On SQLite the claim, the check for runs orphaned by a dead worker, the read of the
+        records and the note that they are handed over are one write transaction (what
+        `_load` does in a second one otherwise); a session with orphaned runs, or one on a
+        server with row locks, is read by `_load` after the claim."""
+        conn = self.sessions.conn
+        if dialect_of(conn).row_locks:
+            claims = self.sessions.claim(
+                self.holder, self.lease_ttl, now=self.clock(), exclude=exclude
+            )
+            return claims, {}
+        loaded: dict[str, list[HistoryRecord]] = {}
+        with write_transaction(conn):
+            claims = self.sessions.claim(
+                self.holder, self.lease_ttl, now=self.clock(), exclude=exclude
+            )
+            for c in claims:
+                s = c.session
+                fresh = c.leased and not s.exempt and s.invalidated_at is not None
+                if fresh and not Runs(conn).running(s.id):
+                    loaded[s.id] = self._read(s)
+        return claims, loaded
+
+    def _read(self, s: Session) -> list[HistoryRecord]:
+        """The session's records after `processed_until` (at most `max_records`), noted as
+        handed over for the recall record (`RecallIndex.note_handed_over`: stored by the
+        catch-up at the end of the tick, whatever the memory agent does with them). Inside
+        the caller's write transaction."""
+        records = self.sessions.history(s.id, after_id=s.processed_until, limit=self.max_records)
+        if records:
+            RecallIndex(self.sessions.conn).note_handed_over(
+                s.agent.owner, s.id, s.processed_until or 0, records[-1].id
+            )
+            if self._handed_since is None:
+                self._handed_since = time.monotonic()
+        return records
+
+    def _catch_up(self) -> None:
+        """Store the records handed over since the last catch-up in the recall record, in
+        one write (`doctree.memory.recall.catch_up_recall`), and index the pages the memory
+        agent wrote (`sync_passages` of each owner handed over), rather than leave both to
+        the next reader. A failure is logged: what is left stays noted, and the next tick or
+        reader catches up."""
+        try:
+            catch_up_recall(self.sessions.conn)
+        except (DoctreeError, sqlite3.Error) as e:
+            log.warning("event: recall catch-up failed error=%s", e)
+        else:
+            self._handed_since = None
+        while self._written:
+            owner = self._written.pop()
+            try:
+                sync_passages(self._documents(), owner)
+            except DatabaseUnavailableError as e:
+                log.warning("event: passage index catch-up failed owner=%s error=%s", owner, e)
+            except Exception:
+                log.exception("event: passage index catch-up failed owner=%s", owner)
+
+    def _process(
+        self, s: Session, result: TickResult, records: list[HistoryRecord] | None = None
+    ) -> None:
+        """Hand over a session whose lease this worker has just taken (its records read with
+        the claim, if given); release it after (the compare-and-swap that ends a hand-over
+        releases it in the same write)."""
         name = lease_name(s.id)
         self._keeper.hold(name)
         released = False
         try:
-            released = self._process_leased(s, name, result)
+            released = self._process_leased(s, name, result, records)
         finally:
             self._keeper.hold(None)
             if not released:
@@ -392,12 +476,12 @@ class MemoryWorker:
             return None
 
     def _load(self, s: Session, name: str, result: TickResult) -> list[HistoryRecord] | None:
-        """The session's records after `processed_until` (at most `max_records`), each kept
-        in the recall record before the memory agent sees them (`hand_over`: findable
-        whatever the agent writes); None when the lease is no longer this worker's.
+        """The session's records after `processed_until` (at most `max_records`), noted as
+        handed over for the recall record (`_read`); None when the lease is no longer this
+        worker's.
 
         One write transaction: the check for runs orphaned by a dead worker, the lease
-        check, the read and the hand-over (orphans, when there are any, are settled first,
+        check, the read and the note (orphans, when there are any, are settled first,
         outside it: a revert is a write of its own)."""
         conn = self.sessions.conn
         orphans_checked = False
@@ -406,18 +490,19 @@ class MemoryWorker:
                 if orphans_checked or not Runs(conn).running(s.id):
                     if not self._held(name, renew=False):
                         return None
-                    records = self.sessions.history(
-                        s.id, after_id=s.processed_until, limit=self.max_records
-                    )
-                    if records:
-                        hand_over(conn, s.agent.owner, s.id, records, read_here=True)
-                    return records
+                    return self._read(s)
             self._settle_orphans(s.id, result)
             orphans_checked = True
 
-    def _process_leased(self, s: Session, name: str, result: TickResult) -> bool:
-        """Hand over a leased session; returns whether the lease was released with the
-        hand-over's end (else `_process` releases it)."""
+    def _process_leased(
+        self,
+        s: Session,
+        name: str,
+        result: TickResult,
+        records: list[HistoryRecord] | None = None,
+    ) -> bool:
+        """Hand over a leased session (its records already read, if given); returns whether
+        the lease was released with the hand-over's end (else `_process` releases it)."""
         # `s` was read when its lease was taken, so the mark is the one under the lease.
         mark = s.invalidated_at
         if mark is None:  # (a claim picks only pending sessions)
@@ -434,7 +519,7 @@ class MemoryWorker:
             log.info("event: skipped memory-agent session session=%s", s.id)
             return settled is not None
         try:
-            loaded = self._load(s, name, result)
+            loaded = records if records is not None else self._load(s, name, result)
             if loaded is None:  # lost before the hand-over: hand nothing over
                 result.lost.append(s.id)
                 return False
@@ -504,12 +589,8 @@ class MemoryWorker:
             job.first_history_id,
             job.last_history_id,
         )
-        try:  # the pages the agent wrote, indexed now rather than by the next reader
-            sync_passages(self._documents(), s.agent.owner)
-        except DatabaseUnavailableError as e:  # the next reader or hand-over catches up
-            log.warning("event: passage index catch-up failed session=%s error=%s", s.id, e)
-        except Exception:
-            log.exception("event: passage index catch-up failed session=%s", s.id)
+        # the pages the agent wrote are indexed with the recall record, at the catch-up
+        self._written.add(s.agent.owner)
         if self.after_handle is not None:
             try:
                 self.after_handle(job)

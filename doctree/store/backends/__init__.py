@@ -173,6 +173,12 @@ class Dialect(Protocol):
     ) -> None:
         """Add one passage to the index `index` ('passages' or 'recall')."""
 
+    def index_passage_entries(
+        self, conn: Any, index: str, entries: Sequence[tuple[int, str, str, str, str, str]]
+    ) -> None:
+        """Add entries (id, owner, text, surroundings, speaker, dates) to the index `index`
+        at once (`index_passage` of each)."""
+
     def passage_index_value(
         self, index: str, text: str, surroundings: str, speaker: str, dates: str
     ) -> tuple[str, str, list[Any]] | None:

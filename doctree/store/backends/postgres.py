@@ -687,6 +687,15 @@ class PostgresDialect:
             f"UPDATE {_PASSAGES[index]} SET {column} = {sql} WHERE id = ?", [*params, passage_id]
         )
 
+    def index_passage_entries(
+        self,
+        conn: PgConnection,
+        index: str,
+        entries: Sequence[tuple[int, str, str, str, str, str]],
+    ) -> None:
+        for passage_id, owner, *fields in entries:
+            self.index_passage(conn, index, passage_id, owner, *fields)
+
     def passage_index_value(
         self, index: str, text: str, surroundings: str, speaker: str, dates: str
     ) -> tuple[str, str, list[Any]]:

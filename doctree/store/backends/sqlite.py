@@ -156,6 +156,18 @@ class SqliteDialect:
             (passage_id, owner, text, surroundings, speaker, dates),
         )
 
+    def index_passage_entries(
+        self,
+        conn: sqlite3.Connection,
+        index: str,
+        entries: Sequence[tuple[int, str, str, str, str, str]],
+    ) -> None:
+        conn.executemany(
+            f"INSERT INTO {_FTS[index]} (rowid, owner, text, surroundings, speaker, dates)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            entries,
+        )
+
     def unindex_passages(
         self, conn: sqlite3.Connection, index: str, ids_sql: str, params: Sequence[Any]
     ) -> None:
