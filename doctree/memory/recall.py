@@ -455,8 +455,42 @@ def erase(conn: sqlite3.Connection, owner: str, matches: Callable[[str], bool]) 
     owner = validate_owner(owner)
     catch_up_recall(conn, owner)  # records handed over are erased from too
     index = RecallIndex(conn)
-    ids = [p.id for p in index.passages(owner) if matches(p.text)]
-    return index.erase(ids) if ids else 0
+    hits = [p for p in index.passages(owner) if matches(p.text)]
+    if not hits:
+        return 0
+    n = index.erase([p.id for p in hits])
+    # The records around an erased passage are indexed with its words as their
+    # surroundings: those words leave the index too.
+    texts = [p.text for p in hits]
+    index.rewrite(owner, {}, without_words_of(texts), texts)
+    return n
+
+
+def without_words_of(texts: Sequence[str]) -> Callable[[str], str]:
+    """A map of surroundings (the first `SURROUNDING_WORDS` words of the records before
+    and after a passage, see `passages_of`) that drops the words of `texts`, erased
+    passages: a run of a text's words from its start that is the whole text, or that a
+    clip cut (it ends where a record's clip or the surroundings end)."""
+    erased = [t.split() for t in texts if t.split()]
+
+    def strip(surroundings: str) -> str:
+        ws = surroundings.split()
+        drop = [False] * len(ws)
+        for w in erased:
+            for i, x in enumerate(ws):
+                if x != w[0]:
+                    continue
+                k = 0
+                while k < len(w) and i + k < len(ws) and ws[i + k] == w[k]:
+                    k += 1
+                end = i + k
+                if k == len(w) or end in (len(ws), SURROUNDING_WORDS):
+                    drop[i:end] = [True] * k
+        if not any(drop):
+            return surroundings
+        return " ".join(x for x, gone in zip(ws, drop, strict=True) if not gone)
+
+    return strip
 
 
 def scrub(

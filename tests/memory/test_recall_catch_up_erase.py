@@ -87,7 +87,40 @@ def test_redact_of_a_whole_version_erases_the_noted_records_its_sentences_came_f
     assert erased == 1
     assert [r[1] for r in rows(repo)] == [SAID[0], SAID[2]]
     assert not RecallIndex(repo.conn).any_pending()
-    assert recall(repo, OWNER, "ferry Dar noon", budget=200).passages[0].text != SAID[1]
+    said = recall(repo, OWNER, "ferry Dar noon", budget=200).passages
+    assert SAID[1] not in [p.text for p in said]
+    # the records around it were indexed with its words (their surroundings): gone too
+    left = terms(repo)
+    assert not {"dar", "ferry", "noon", "thursdays", "thursday"} & left
+    assert {"zanzibar", "snorkel", "lagoon"} <= left
+
+
+def test_redact_of_a_whole_version_leaves_the_surroundings_of_other_records_whole(repo):
+    long_record = " ".join(f"w{i}" for i in range(60)) + "."  # clipped in its neighbours
+    said = [SAID[0], long_record, SAID[1], SAID[2]]
+    noted_session(repo, "s-trip", said)
+    repo.write(OWNER, "~/memory/trip", "# Trip\n\n" + long_record + "\n", provenance=P)
+    repo.write(OWNER, "~/memory/trip", "# Trip\n\nBy ferry.\n", provenance=P)
+    _, erased = redact_version(repo, OWNER, "~/memory/trip", 1, vacuum_file=False)
+    assert erased == 1
+    left = terms(repo)
+    assert not {"w0", "w39", "w40", "w59"} & left
+    assert {"zanzibar", "dar", "snorkel"} <= left
+
+
+def test_the_surroundings_lose_a_cut_run_of_erased_words_and_nothing_else():
+    from doctree.memory.recall import SURROUNDING_WORDS, without_words_of
+
+    erased = "the ferry from Dar leaves at noon on Thursdays."
+    strip = without_words_of([erased])
+    # the whole text, between other words
+    assert strip("we planned it " + erased + " pack the shoes") == "we planned it pack the shoes"
+    # a clip that cut it: the record before had SURROUNDING_WORDS - 3 words
+    before = " ".join(["x"] * (SURROUNDING_WORDS - 3))
+    cut = before + " the ferry from"
+    assert strip(cut + " after words") == before + " after words"
+    # the same first words elsewhere, not where a clip ends: kept
+    assert strip("take the ferry from here") == "take the ferry from here"
 
 
 def test_records_erased_between_hand_over_and_catch_up_are_stored_as_erased(repo):
