@@ -5,6 +5,7 @@
     .venv/bin/python bench/scale.py --backend sqlite     # one backend
     .venv/bin/python bench/scale.py --quick              # 10k documents (bench/all.py)
     .venv/bin/python bench/scale.py --url postgresql://user@host/db   # an existing server
+    .venv/bin/python bench/scale.py --backend sqlite --keep DIR  # keep DIR/scale.db afterwards
 
 Per backend, on a fresh database: documents (short notes, Zipf-like words, a `~/big` subtree
 of 1,000 documents) are written 1,000 to a transaction, each batch followed by the passage
@@ -198,7 +199,8 @@ def run_backend(
     )
 
     qs = queries(n_queries)
-    doc_notes = ((path_of(i), note(random.Random(i), i)) for i in range(n_docs))
+    same = random.Random(1)  # the notes written above, in their order
+    doc_notes = ((path_of(i), note(same, i)) for i in range(n_docs))
     base, base_bytes = baseline(doc_notes, qs)
     search = timed(lambda q: repo.search(OWNER, q, limit=10), qs)
     p50, p99, b50 = pct(search, 50), pct(search, 99), pct(base, 50)
@@ -274,6 +276,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--backend", choices=["sqlite", "postgres", "both"], default="both")
     ap.add_argument("--url", help="an existing PostgreSQL database to fill (it is not emptied)")
     ap.add_argument("--queries", type=int, default=200)
+    ap.add_argument(
+        "--keep",
+        metavar="DIR",
+        type=Path,
+        help="write the SQLite database into DIR and keep it (scale.db), for a later look",
+    )
     benchreport.add_json_out(ap)
     args = ap.parse_args(argv)
     n_docs = args.docs or (10_000 if args.quick else 1_000_000)
@@ -283,7 +291,12 @@ def main(argv: list[str] | None = None) -> int:
     skipped = None
     with tempfile.TemporaryDirectory(prefix="doctree-scale-") as tmp:
         if args.backend in ("sqlite", "both"):
-            db = Path(tmp) / "scale.db"
+            if args.keep:
+                args.keep.mkdir(parents=True, exist_ok=True)
+            db = (args.keep or Path(tmp)) / "scale.db"
+            if db.exists():
+                print(f"{db} exists: give --keep a directory without a scale.db")
+                return 2
             r, f = run_backend(
                 "sqlite",
                 str(db),
