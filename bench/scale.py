@@ -5,6 +5,8 @@
     .venv/bin/python bench/scale.py --backend sqlite     # one backend
     .venv/bin/python bench/scale.py --quick              # 10k documents (bench/all.py)
     .venv/bin/python bench/scale.py --url postgresql://user@host/db   # an existing server
+    .venv/bin/python bench/scale.py --backend sqlite --keep DIR  # keep DIR/scale.db afterwards
+    .venv/bin/python bench/scale.py --write-minutes 30  # measure at the size 30 min of writing reach
 
 Per backend, on a fresh database: documents (short notes, Zipf-like words, a `~/big` subtree
 of 1,000 documents) are written 1,000 to a transaction, each batch followed by the passage
@@ -24,6 +26,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import signal
 import statistics
 import sys
 import tempfile
@@ -155,6 +158,7 @@ def run_backend(
     n_docs: int,
     n_queries: int,
     baseline: Callable[..., tuple[list[float], int]],
+    write_seconds: float | None = None,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     figures: dict[str, Any] = {}
@@ -164,20 +168,32 @@ def run_backend(
         rows.append(row)
         print(f"  {row['measure']:<44} {row['value']:>16} {row['baseline']:>16} {row['ratio']:>8}")
 
-    print(f"{name}: {n_docs:,} documents")
+    print(
+        f"{name}: {n_docs:,} documents"
+        + (f", writing for at most {write_seconds:,.0f} s" if write_seconds else "")
+    )
     repo = DocumentsRepository(target)
     rnd = random.Random(1)
     rates: list[float] = []
     t_all = time.perf_counter()
     broke: str | None = None
+    written = 0
     try:
         for start in range(0, n_docs, BATCH):
+            if write_seconds is not None and time.perf_counter() - t_all > write_seconds:
+                broke = (
+                    f"writing: {n_docs:,} documents not written within {write_seconds / 60:g}"
+                    f" min, measured at {start:,}"
+                )
+                print(f"  broke: {broke}")
+                break
             t0 = time.perf_counter()
             with repo.transaction():
                 for i in range(start, min(n_docs, start + BATCH)):
                     repo.write(OWNER, path_of(i), note(rnd, i), provenance=PROVENANCE)
             catch_up(repo.conn, OWNER)
-            rates.append((min(n_docs, start + BATCH) - start) / (time.perf_counter() - t0))
+            written = min(n_docs, start + BATCH)
+            rates.append((written - start) / (time.perf_counter() - t0))
             if len(rates) % 100 == 0:
                 print(f"    {start + BATCH:,} written, {rates[-1]:,.0f}/s", flush=True)
     except Exception as e:  # what broke first is a result of this bench
@@ -186,7 +202,12 @@ def run_backend(
     write_s = time.perf_counter() - t_all
     tenth = max(1, len(rates) // 10)
     first, last = statistics.mean(rates[:tenth]), statistics.mean(rates[-tenth:])
-    figures.update(write_s=write_s, rate_first=first, rate_last=last)
+    figures.update(written=written, write_s=write_s, rate_first=first, rate_last=last)
+    add(
+        benchreport.row(
+            "documents written", f"{written:,}", f"{n_docs:,} asked", ok=written == n_docs
+        )
+    )
     add(benchreport.row("write rate, first tenth", f"{first:,.0f} docs/s"))
     add(
         benchreport.row(
@@ -198,7 +219,8 @@ def run_backend(
     )
 
     qs = queries(n_queries)
-    doc_notes = ((path_of(i), note(random.Random(i), i)) for i in range(n_docs))
+    same = random.Random(1)  # the notes written above, in their order
+    doc_notes = ((path_of(i), note(same, i)) for i in range(written))
     base, base_bytes = baseline(doc_notes, qs)
     search = timed(lambda q: repo.search(OWNER, q, limit=10), qs)
     p50, p99, b50 = pct(search, 50), pct(search, 99), pct(base, 50)
@@ -274,22 +296,42 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--backend", choices=["sqlite", "postgres", "both"], default="both")
     ap.add_argument("--url", help="an existing PostgreSQL database to fill (it is not emptied)")
     ap.add_argument("--queries", type=int, default=200)
+    ap.add_argument(
+        "--write-minutes",
+        type=float,
+        help="stop writing after this long and measure at the size reached (a shared machine)",
+    )
+    ap.add_argument(
+        "--keep",
+        metavar="DIR",
+        type=Path,
+        help="write the SQLite database into DIR and keep it (scale.db), for a later look",
+    )
     benchreport.add_json_out(ap)
     args = ap.parse_args(argv)
+    # A run stopped with SIGTERM still stops the PostgreSQL server it started.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     n_docs = args.docs or (10_000 if args.quick else 1_000_000)
     n_docs = max(n_docs, SUBTREE + BATCH)
     rows: list[dict[str, Any]] = []
     figures: dict[str, Any] = {"docs": n_docs}
     skipped = None
+    write_seconds = args.write_minutes * 60 if args.write_minutes else None
     with tempfile.TemporaryDirectory(prefix="doctree-scale-") as tmp:
         if args.backend in ("sqlite", "both"):
-            db = Path(tmp) / "scale.db"
+            if args.keep:
+                args.keep.mkdir(parents=True, exist_ok=True)
+            db = (args.keep or Path(tmp)) / "scale.db"
+            if db.exists():
+                print(f"{db} exists: give --keep a directory without a scale.db")
+                return 2
             r, f = run_backend(
                 "sqlite",
                 str(db),
                 n_docs,
                 args.queries,
                 lambda notes, qs: sqlite_baseline(Path(tmp) / "plain.db", notes, qs),
+                write_seconds,
             )
             rows += [{**x, "measure": f"SQLite: {x['measure']}"} for x in r]
             figures.update({f"sqlite_{k}": v for k, v in f.items()})
@@ -309,6 +351,7 @@ def main(argv: list[str] | None = None) -> int:
                             n_docs,
                             args.queries,
                             lambda notes, qs: postgres_baseline(url, notes, qs),
+                            write_seconds,
                         )
                         rows += [{**x, "measure": f"PostgreSQL: {x['measure']}"} for x in r]
                         figures.update({f"postgres_{k}": v for k, v in f.items()})

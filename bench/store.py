@@ -40,6 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import benchreport  # noqa: E402
+import startup  # noqa: E402
 
 from doctree.interop.render import render_tree  # noqa: E402
 from doctree.store import db as dbmod  # noqa: E402
@@ -785,17 +786,23 @@ def doctree_command() -> list[str]:
 
 
 def help_time(repeat: int) -> tuple[float, float]:
+    """Median wall times of `doctree --help` and of `python -c pass`, with bytecode cached
+    as an installed doctree has it (as bench/startup.py runs them: without
+    PYTHONDONTWRITEBYTECODE, `.pyc` files in a temporary PYTHONPYCACHEPREFIX written by the
+    warm-up runs)."""
     cmd = doctree_command()
-    env = {**os.environ, "DOCTREE_DB": os.devnull}
+    with tempfile.TemporaryDirectory(prefix="doctree-pycache-") as pycache:
+        env = {**startup.child_env(Path(pycache)), "DOCTREE_DB": os.devnull}
 
-    def run(argv):
-        t0 = time.perf_counter()
-        subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, env=env)
-        return time.perf_counter() - t0
+        def run(argv: list[str]) -> float:
+            t0 = time.perf_counter()
+            subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, env=env)
+            return time.perf_counter() - t0
 
-    run(cmd + ["--help"])
-    store = statistics.median(run(cmd + ["--help"]) for _ in range(repeat))
-    bare = statistics.median(run([sys.executable, "-c", "pass"]) for _ in range(repeat))
+        run(cmd + ["--help"])
+        run([sys.executable, "-c", "pass"])
+        store = statistics.median(run(cmd + ["--help"]) for _ in range(repeat))
+        bare = statistics.median(run([sys.executable, "-c", "pass"]) for _ in range(repeat))
     return store, bare
 
 
