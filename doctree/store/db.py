@@ -30,7 +30,6 @@ from doctree.store.migrations import (
 )
 
 CACHE_KIB = 32 * 1024
-MMAP_BYTES = 2**31 - 2**16  # SQLite's usual build limit (SQLITE_MAX_MMAP_SIZE); it caps at its own
 
 
 def default_db_path() -> Path | str:
@@ -159,11 +158,6 @@ def connect(
         # A 32 MiB page cache (the default is 2 MiB): path lookups and index updates of a
         # store with many documents stay in memory; it is only used as the file grows.
         conn.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
-        # Reads through a memory map of the file (writes still go through the journal): a
-        # search or `context` of a store past the page cache reads its pages from the
-        # system's cache without a copy per page. Measured on 414k documents (interleaved,
-        # same file): `context` p50 75 -> 59 ms, search p50 26 -> 21 ms.
-        conn.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
         register_functions(conn)
         if str(path) != ":memory:":
             conn.remember_file(str(path))

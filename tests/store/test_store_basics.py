@@ -35,20 +35,3 @@ def test_owners_are_isolated(repo):
     with pytest.raises(NotFoundError):
         repo.read("b", "~/memory/x")
     assert repo.search("b", "secret") == []
-
-
-def test_sqlite_store_reads_through_a_memory_map(tmp_path):
-    """A store past its page cache reads pages from the system's cache through a memory map
-    (bench/scale.py: `context` and search at 400k documents), so every connection the store
-    opens has one."""
-    from doctree.store.db import MMAP_BYTES
-    from doctree.store.documents import DocumentsRepository
-
-    repo = DocumentsRepository(tmp_path / "doctree.db")
-    try:
-        repo.write("main", "~/memory/x", "mapped")
-        mapped = repo.conn.execute("PRAGMA mmap_size").fetchone()[0]
-        assert 0 < mapped <= MMAP_BYTES
-        assert repo.search("main", "mapped")[0].path == "~/memory/x"
-    finally:
-        repo.close()
