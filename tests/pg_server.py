@@ -35,6 +35,9 @@ def find_binaries() -> tuple[str, str] | None:
 # Every table, children before parents (the order rows can be deleted in).
 _TABLES = (
     "run_reviews",
+    "vector_pending",
+    "passage_vectors",
+    "recall_vectors",
     "passage_pending",
     "passage_sources",
     "passages",
@@ -198,10 +201,14 @@ class Server:
                 )
             }
             with conn.transaction():
-                for table in sorted(present - set(_TABLES) - {"doctree_migrations"}):
+                for table in sorted(present - {*_TABLES, "doctree_migrations", "vector_models"}):
                     conn.execute(f'DROP TABLE IF EXISTS "{table}" CASCADE')
                 for table in _TABLES:
                     conn.execute(f"DELETE FROM {table}")
+                conn.execute(  # as migration 003 leaves it, at a new generation (vectors.py)
+                    "UPDATE vector_models SET model = '', dimension = 0,"
+                    " generation = (random() * 1e15)::bigint"
+                )
                 for table, column in _IDENTITIES:
                     conn.execute(
                         f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), 1, false)"
