@@ -4,7 +4,8 @@
 -- text changes (forget, redact, any rewrite) loses its vector in the same statement, by the
 -- triggers below, and waits in `vector_pending` until the index next catches up and embeds
 -- its new text. `vector_models` records which model and dimension the vectors of each
--- index come from: vectors of another model are dropped and made again.
+-- index come from (none until retrieval by meaning is first asked for): vectors of another
+-- model are dropped and made again.
 --
 -- A vector is stored as its scale (float32) followed by its components as int8 (see
 -- doctree/store/vectors.py), a quarter of a float32 vector's size.
@@ -12,19 +13,26 @@
 CREATE TABLE vector_models (
     kind TEXT PRIMARY KEY,                        -- 'passages' or 'recall'
     model TEXT NOT NULL,                          -- the embedder's name ('' before any)
-    dimension INTEGER NOT NULL,
-    generation INTEGER NOT NULL                   -- grows with every change of the vectors
+    dimension INTEGER NOT NULL
 );
--- Generations start at random, so that a database made anew at the same place never
--- repeats one that a reader holds in memory.
-INSERT INTO vector_models (kind, model, dimension, generation)
-    VALUES ('passages', '', 0, abs(random() % 1000000000000)),
-           ('recall', '', 0, abs(random() % 1000000000000));
+INSERT INTO vector_models (kind, model, dimension) VALUES ('passages', '', 0), ('recall', '', 0);
+
+-- Readers keep an owner's vectors in memory while its generation is unchanged: it grows with
+-- every vector of the owner stored or deleted (the triggers at the end). A generation
+-- starts at random, so that a database made anew at the same place never repeats one that
+-- a reader holds in memory.
+CREATE TABLE vector_generations (
+    kind TEXT NOT NULL,
+    owner TEXT NOT NULL,
+    generation INTEGER NOT NULL,
+    PRIMARY KEY (kind, owner)
+) WITHOUT ROWID;
 
 CREATE TABLE passage_vectors (
     owner TEXT NOT NULL,
     passage_id INTEGER NOT NULL,                  -- passages.id
     vector BLOB NOT NULL,
+    stamp INTEGER NOT NULL,                       -- the owner's generation when stored
     PRIMARY KEY (owner, passage_id)
 ) WITHOUT ROWID;
 
@@ -32,6 +40,7 @@ CREATE TABLE recall_vectors (
     owner TEXT NOT NULL,
     passage_id INTEGER NOT NULL,                  -- recall_passages.id
     vector BLOB NOT NULL,
+    stamp INTEGER NOT NULL,                       -- the owner's generation when stored
     PRIMARY KEY (owner, passage_id)
 ) WITHOUT ROWID;
 
@@ -82,20 +91,26 @@ BEGIN
     DELETE FROM vector_pending WHERE kind = 'recall' AND owner = OLD.owner AND passage_id = OLD.id;
 END;
 
--- Readers keep the vectors of an owner in memory while `generation` is unchanged.
+-- Every vector stored or deleted moves its owner's generation.
 CREATE TRIGGER passage_vectors_generation_insert AFTER INSERT ON passage_vectors
 BEGIN
-    UPDATE vector_models SET generation = generation + 1 WHERE kind = 'passages';
+    INSERT INTO vector_generations (kind, owner, generation)
+        VALUES ('passages', NEW.owner, abs(random() % 1000000000000))
+        ON CONFLICT (kind, owner) DO UPDATE SET generation = generation + 1;
 END;
 CREATE TRIGGER passage_vectors_generation_delete AFTER DELETE ON passage_vectors
 BEGIN
-    UPDATE vector_models SET generation = generation + 1 WHERE kind = 'passages';
+    UPDATE vector_generations SET generation = generation + 1
+        WHERE kind = 'passages' AND owner = OLD.owner;
 END;
 CREATE TRIGGER recall_vectors_generation_insert AFTER INSERT ON recall_vectors
 BEGIN
-    UPDATE vector_models SET generation = generation + 1 WHERE kind = 'recall';
+    INSERT INTO vector_generations (kind, owner, generation)
+        VALUES ('recall', NEW.owner, abs(random() % 1000000000000))
+        ON CONFLICT (kind, owner) DO UPDATE SET generation = generation + 1;
 END;
 CREATE TRIGGER recall_vectors_generation_delete AFTER DELETE ON recall_vectors
 BEGIN
-    UPDATE vector_models SET generation = generation + 1 WHERE kind = 'recall';
+    UPDATE vector_generations SET generation = generation + 1
+        WHERE kind = 'recall' AND owner = OLD.owner;
 END;

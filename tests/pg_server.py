@@ -36,6 +36,7 @@ def find_binaries() -> tuple[str, str] | None:
 _TABLES = (
     "run_reviews",
     "vector_pending",
+    "vector_generations",
     "passage_vectors",
     "recall_vectors",
     "passage_pending",
@@ -205,10 +206,7 @@ class Server:
                     conn.execute(f'DROP TABLE IF EXISTS "{table}" CASCADE')
                 for table in _TABLES:
                     conn.execute(f"DELETE FROM {table}")
-                conn.execute(  # as migration 003 leaves it, at a new generation (vectors.py)
-                    "UPDATE vector_models SET model = '', dimension = 0,"
-                    " generation = (random() * 1e15)::bigint"
-                )
+                conn.execute("UPDATE vector_models SET model = '', dimension = 0")  # as made
                 for table, column in _IDENTITIES:
                     conn.execute(
                         f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), 1, false)"

@@ -29,7 +29,7 @@ log = logging.getLogger("doctree.memory.meaning")
 
 Mode = Literal["lexical", "semantic", "hybrid"]
 MODES: tuple[Mode, ...] = ("lexical", "semantic", "hybrid")
-FUSIONS = ("scores", "rrf")
+FUSIONS = ("scores", "rrf", "add")
 
 
 def check_mode(mode: str, fusion: str = "scores") -> str:
@@ -147,7 +147,8 @@ def fuse(lexical: Sequence[_H], semantic: Sequence[_H], s: MeaningSettings) -> l
     """One ranking of two: BM25's and the vectors', best first, `score` the fused score.
 
     `scores`: BM25 over the best BM25 score plus `semantic_weight` times the cosine over
-    the best cosine. `rrf` (reciprocal rank fusion): each list gives `weight / (k + rank)`,
+    the best cosine. `add`: BM25's ranking as it is, with the passages only the vectors
+    found added at `semantic_weight` times their cosine over the best cosine. `rrf` (reciprocal rank fusion): each list gives `weight / (k + rank)`,
     so that what both rank high comes first and neither list's scale matters. With
     `thin_lexical` > 0, the vectors' candidates are added only when BM25 found fewer than
     that many passages (meaning fills in where words are thin) and otherwise the ranking
@@ -169,6 +170,16 @@ def fuse(lexical: Sequence[_H], semantic: Sequence[_H], s: MeaningSettings) -> l
             for h in hits:
                 by_id.setdefault(h.id, h)
                 fused[h.id] = fused.get(h.id, 0.0) + weight * max(h.score, 0.0) / top
+    elif s.fusion == "add":
+        top_l = lexical[0].score or 1.0
+        top_s = semantic[0].score or 1.0
+        for h in lexical:
+            by_id[h.id] = h
+            fused[h.id] = max(h.score, 0.0) / top_l
+        for h in semantic:
+            if h.id not in fused:
+                by_id[h.id] = h
+                fused[h.id] = s.semantic_weight * max(h.score, 0.0) / top_s
     else:
         for hits, weight in ((lexical, 1.0), (semantic, s.semantic_weight)):
             for rank, h in enumerate(hits, 1):

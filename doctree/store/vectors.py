@@ -86,32 +86,61 @@ class VectorHit:
 
 
 class _Matrix:
-    """An owner's vectors in memory. Up to `EXACT_ROWS` rows: the unit float32 matrix, one
-    exact product per query. Beyond: the int8 components with their inverse norms (the
-    cosine is `codes @ q / |codes|`, the scale cancels) and the first `HEAD` components as a
-    unit float32 matrix — the model is trained so that they stand alone — which ranks every
-    row cheaply before the best `SHORTLIST` are ranked exactly: a quarter of the memory
-    read per query."""
+    """An owner's vectors in memory: the int8 components (`codes`) with their inverse norms
+    (the cosine is `codes @ q / |codes|`: the stored scale cancels), and what a query is
+    scanned against. Up to `EXACT_ROWS` rows, the unit float32 matrix (`full`): one exact
+    product per query. Beyond, the first `HEAD` components as unit float32 rows (`head`;
+    the model is trained so that they stand alone) rank every row cheaply, and the best
+    `SHORTLIST` are ranked exactly on their codes: a quarter of the memory read per query.
+    Built in chunks, so that no temporary holds every row as float32."""
 
-    __slots__ = ("generation", "ids", "full", "codes", "inv_norm", "head")
+    __slots__ = ("generation", "ids", "stamps", "codes", "inv_norm", "head", "full")
 
-    def __init__(self, generation: int, ids: np.ndarray, blobs: Sequence[bytes], dimension: int):
+    def __init__(
+        self,
+        generation: int,
+        ids: np.ndarray,
+        stamps: np.ndarray,
+        codes: np.ndarray,
+        inv_norm: np.ndarray | None = None,
+        head: np.ndarray | None = None,
+    ):
         self.generation = generation
         self.ids = ids
-        self.full: np.ndarray | None = None
-        self.codes: np.ndarray | None = None
-        self.inv_norm: np.ndarray | None = None
-        self.head: np.ndarray | None = None
-        if len(ids) <= EXACT_ROWS or dimension <= HEAD:
-            self.full = decode(blobs, dimension)
-            return
-        raw = np.frombuffer(b"".join(bytes(b) for b in blobs), dtype=np.uint8)
-        codes = raw.reshape(len(blobs), 4 + dimension)[:, 4:].copy().view(np.int8)
+        self.stamps = stamps
         self.codes = codes
-        norms = np.linalg.norm(codes.astype(np.float32), axis=1)
-        norms[norms == 0] = 1.0
-        self.inv_norm = (1.0 / norms).astype(np.float32)
-        self.head = unit_rows(codes[:, :HEAD].astype(np.float32))
+        if inv_norm is None or head is None:
+            inv_norm, head = _derive(codes)
+        self.inv_norm = inv_norm
+        self.head = head
+        self.full: np.ndarray | None = None
+        if len(ids) <= EXACT_ROWS or codes.shape[1] <= HEAD:
+            self.full = codes.astype(np.float32) * inv_norm[:, None]
+
+    @classmethod
+    def of_rows(cls, generation: int, rows: Sequence[Sequence[Any]], dimension: int) -> _Matrix:
+        """From rows (passage_id, stamp, vector blob)."""
+        ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+        stamps = np.fromiter((r[1] for r in rows), dtype=np.int64, count=len(rows))
+        return cls(generation, ids, stamps, _codes([bytes(r[2]) for r in rows], dimension))
+
+    def keys(self) -> np.ndarray:
+        """Each row's (passage_id, stamp) as one comparable value."""
+        return _keys(self.ids, self.stamps)
+
+    def changed(self, generation: int, keep: np.ndarray, rows: Sequence[Sequence[Any]]) -> _Matrix:
+        """This matrix with only the rows `keep` (a mask) and the new `rows` (passage_id,
+        stamp, vector blob) after them: what a reload would build, computing only the new
+        rows."""
+        new = _Matrix.of_rows(generation, rows, self.codes.shape[1])
+        return _Matrix(
+            generation,
+            np.concatenate([self.ids[keep], new.ids]),
+            np.concatenate([self.stamps[keep], new.stamps]),
+            np.concatenate([self.codes[keep], new.codes]),
+            np.concatenate([self.inv_norm[keep], new.inv_norm]),
+            np.concatenate([self.head[keep], new.head]),
+        )
 
     def similarities(self, q: np.ndarray, limit: int) -> tuple[np.ndarray, np.ndarray]:
         """Row indexes of the `limit` rows nearest `q` (unit), best first, and their cosines."""
@@ -119,7 +148,6 @@ class _Matrix:
             sims = self.full @ q
             rows = np.arange(len(sims))
         else:
-            assert self.head is not None and self.codes is not None and self.inv_norm is not None
             qh = q[:HEAD] / (np.linalg.norm(q[:HEAD]) or 1.0)
             rough = self.head @ qh
             k = min(len(rough), max(SHORTLIST, 4 * limit))
@@ -131,9 +159,38 @@ class _Matrix:
         return rows[top], sims[top]
 
 
+def _keys(ids: np.ndarray, stamps: np.ndarray) -> np.ndarray:
+    pairs = np.ascontiguousarray(np.stack([ids, stamps], axis=1).astype(np.int64))
+    return pairs.view("V16").ravel()
+
+
+def _codes(blobs: Sequence[bytes], dimension: int) -> np.ndarray:
+    """The int8 components of `encode`'s blobs, one row each (the scales dropped)."""
+    if not blobs:
+        return np.zeros((0, dimension), dtype=np.int8)
+    raw = np.frombuffer(b"".join(blobs), dtype=np.uint8).reshape(len(blobs), 4 + dimension)
+    return raw[:, 4:].view(np.int8).copy()
+
+
+def _derive(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The inverse norms of `codes`' rows and their first `HEAD` components as unit
+    float32 rows, computed a chunk of rows at a time."""
+    n = len(codes)
+    inv_norm = np.empty(n, dtype=np.float32)
+    head = np.empty((n, min(HEAD, codes.shape[1])), dtype=np.float32)
+    for i in range(0, n, _CHUNK):
+        part = codes[i : i + _CHUNK].astype(np.float32)
+        norms = np.linalg.norm(part, axis=1)
+        norms[norms == 0] = 1.0
+        inv_norm[i : i + _CHUNK] = 1.0 / norms
+        head[i : i + _CHUNK] = unit_rows(part[:, :HEAD])
+    return inv_norm, head
+
+
 EXACT_ROWS = 20_000
 HEAD = 64
 SHORTLIST = 2_000
+_CHUNK = 16_384
 
 
 _CACHE: OrderedDict[tuple[str, str, str, str], _Matrix] = OrderedDict()
@@ -167,17 +224,19 @@ class VectorIndex:
 
     def model(self) -> tuple[str, int]:
         """The model name and dimension the stored vectors come from ('' and 0: none yet)."""
-        name, dimension, _ = self._state()
-        return name, dimension
-
-    def _state(self) -> tuple[str, int, int]:
         row = self.conn.execute(
-            "SELECT model, dimension, generation FROM vector_models WHERE kind = ?", (self.kind,)
+            "SELECT model, dimension FROM vector_models WHERE kind = ?", (self.kind,)
         ).fetchone()
-        return (row[0], int(row[1]), int(row[2])) if row else ("", 0, 0)
+        return (row[0], int(row[1])) if row else ("", 0)
 
-    def _generation(self) -> int:
-        return self._state()[2]
+    def generation(self, owner: str) -> int | None:
+        """The owner's generation of vectors: it moves whenever one of them is stored or
+        deleted (None: the owner never had any)."""
+        row = self.conn.execute(
+            "SELECT generation FROM vector_generations WHERE kind = ? AND owner = ?",
+            (self.kind, owner),
+        ).fetchone()
+        return None if row is None else int(row[0])
 
     def active(self) -> bool:
         """Whether any model has made this index's vectors: until retrieval by meaning is
@@ -202,8 +261,7 @@ class VectorIndex:
             (self.kind,),
         )
         self.conn.execute(
-            "UPDATE vector_models SET model = ?, dimension = ?, generation = generation + 1"
-            " WHERE kind = ?",
+            "UPDATE vector_models SET model = ?, dimension = ? WHERE kind = ?",
             (embedder.name, embedder.dimension, self.kind),
         )
         return True
@@ -247,9 +305,11 @@ class VectorIndex:
         blobs = encode(vectors)
         keys = [(owner, int(i)) for i in ids]
         self.conn.executemany(f"DELETE FROM {self.table} WHERE owner = ? AND passage_id = ?", keys)
+        # Above every stamp the owner's rows have: the generation grows with each row stored.
+        stamp = (self.generation(owner) or 0) + 1
         self.conn.executemany(
-            f"INSERT INTO {self.table} (owner, passage_id, vector) VALUES (?, ?, ?)",
-            [(owner, int(i), b) for i, b in zip(ids, blobs, strict=True)],
+            f"INSERT INTO {self.table} (owner, passage_id, vector, stamp) VALUES (?, ?, ?, ?)",
+            [(owner, int(i), b, stamp) for i, b in zip(ids, blobs, strict=True)],
         )
         self.conn.executemany(
             "DELETE FROM vector_pending WHERE kind = ? AND owner = ? AND passage_id = ?",
@@ -264,26 +324,28 @@ class VectorIndex:
         ).fetchone()
         return None if row is None else decode([row[0]], self.model()[1])[0]
 
-    def _matrix(self, owner: str) -> _Matrix:
-        model, dimension, generation = self._state()
-        where = _where(self.conn)
-        key = (where, self.kind, owner, model)
+    def _matrix(self, owner: str, model: str, dimension: int) -> _Matrix | None:
+        """The owner's vectors in memory: kept while the owner's generation is unchanged;
+        when it has moved, only the rows stored since are read and prepared (and those
+        deleted since dropped), unless most rows changed; read whole the first time."""
+        generation = self.generation(owner)
+        if generation is None:
+            return None
+        key = (_where(self.conn), self.kind, owner, model)
         with _LOCK:
-            hit = _CACHE.get(key)
-            if hit is not None and hit.generation == generation:
+            cached = _CACHE.get(key)
+            if cached is not None and cached.generation == generation:
                 _CACHE.move_to_end(key)
-                return hit
-        rows = self.conn.execute(
-            f"SELECT passage_id, vector FROM {self.table} WHERE owner = ? ORDER BY passage_id",
-            (owner,),
-        ).fetchall()
-        m = _Matrix(
-            generation,
-            np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows)),
-            [r[1] for r in rows],
-            dimension,
-        )
-        if generation == self._generation():  # no change while the rows were read
+                return cached
+        m = self._changed(cached, owner, generation) if cached is not None else None
+        if m is None:
+            rows = self.conn.execute(
+                f"SELECT passage_id, stamp, vector FROM {self.table} WHERE owner = ?"
+                " ORDER BY passage_id",
+                (owner,),
+            ).fetchall()
+            m = _Matrix.of_rows(generation, rows, dimension)
+        if generation == self.generation(owner):  # no change while the rows were read
             with _LOCK:
                 _CACHE[key] = m
                 _CACHE.move_to_end(key)
@@ -291,13 +353,40 @@ class VectorIndex:
                     _CACHE.popitem(last=False)
         return m
 
+    def _changed(self, cached: _Matrix, owner: str, generation: int) -> _Matrix | None:
+        """`cached` brought up to date: the rows deleted since dropped, those stored since
+        read (a row rewritten is both); None when more than half of the rows are new, as a
+        whole read is cheaper then."""
+        listed = self.conn.execute(
+            f"SELECT passage_id, stamp FROM {self.table} WHERE owner = ? ORDER BY passage_id",
+            (owner,),
+        ).fetchall()
+        ids = np.fromiter((r[0] for r in listed), dtype=np.int64, count=len(listed))
+        stamps = np.fromiter((r[1] for r in listed), dtype=np.int64, count=len(listed))
+        now, had = _keys(ids, stamps), cached.keys()
+        fresh = ~np.isin(now, had)
+        if fresh.sum() * 2 > len(now):
+            return None
+        rows: list[Sequence[Any]] = []
+        new = ids[fresh]
+        for start in range(0, len(new), 500):
+            part = [int(i) for i in new[start : start + 500]]
+            marks = ", ".join("?" * len(part))
+            rows += self.conn.execute(
+                f"SELECT passage_id, stamp, vector FROM {self.table} WHERE owner = ?"
+                f" AND passage_id IN ({marks}) ORDER BY passage_id",
+                [owner, *part],
+            ).fetchall()
+        return cached.changed(generation, np.isin(had, now), rows)
+
     def search(self, owner: str, query: np.ndarray, limit: int) -> list[VectorHit]:
         """The owner's passages most similar to the query vector (cosine), best first."""
-        m = self._matrix(owner)
-        if not len(m.ids) or limit <= 0:
-            return []
+        model, dimension = self.model()
         q = np.asarray(query, dtype=np.float32).reshape(-1)
-        if q.shape[0] != self.model()[1]:
+        if limit <= 0 or not model or q.shape[0] != dimension:
+            return []
+        m = self._matrix(owner, model, dimension)
+        if m is None or not len(m.ids):
             return []
         rows, sims = m.similarities(q, limit)
         return [VectorHit(int(m.ids[r]), float(x)) for r, x in zip(rows, sims, strict=True)]

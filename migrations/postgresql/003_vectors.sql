@@ -6,16 +6,22 @@
 CREATE TABLE vector_models (
     kind TEXT COLLATE "C" PRIMARY KEY,
     model TEXT COLLATE "C" NOT NULL,
-    dimension INTEGER NOT NULL,
-    generation BIGINT NOT NULL                    -- starts at random (see the SQLite migration)
+    dimension INTEGER NOT NULL
 );
-INSERT INTO vector_models (kind, model, dimension, generation)
-    VALUES ('passages', '', 0, (random() * 1e12)::bigint), ('recall', '', 0, (random() * 1e12)::bigint);
+INSERT INTO vector_models (kind, model, dimension) VALUES ('passages', '', 0), ('recall', '', 0);
+
+CREATE TABLE vector_generations (
+    kind TEXT COLLATE "C" NOT NULL,
+    owner TEXT COLLATE "C" NOT NULL,
+    generation BIGINT NOT NULL,                   -- starts at random (see the SQLite migration)
+    PRIMARY KEY (kind, owner)
+);
 
 CREATE TABLE passage_vectors (
     owner TEXT COLLATE "C" NOT NULL,
     passage_id BIGINT NOT NULL,
     vector BYTEA NOT NULL,
+    stamp BIGINT NOT NULL,
     PRIMARY KEY (owner, passage_id)
 );
 
@@ -23,6 +29,7 @@ CREATE TABLE recall_vectors (
     owner TEXT COLLATE "C" NOT NULL,
     passage_id BIGINT NOT NULL,
     vector BYTEA NOT NULL,
+    stamp BIGINT NOT NULL,
     PRIMARY KEY (owner, passage_id)
 );
 
@@ -66,15 +73,22 @@ CREATE TRIGGER recall_vectors_on_update AFTER UPDATE OF text, owner ON recall_pa
 CREATE TRIGGER recall_vectors_on_delete AFTER DELETE ON recall_passages
     FOR EACH ROW EXECUTE FUNCTION doctree_vector_pending('recall', 'recall_vectors');
 
--- Readers keep an owner's vectors in memory while `generation` is unchanged: one bump per
--- statement that changes a vector table.
+-- Every vector stored or deleted moves its owner's generation. TG_ARGV[0] is the kind.
 CREATE FUNCTION doctree_vector_generation() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    UPDATE vector_models SET generation = generation + 1 WHERE kind = TG_ARGV[0];
+    IF TG_OP = 'INSERT' THEN
+        INSERT INTO vector_generations (kind, owner, generation)
+            VALUES (TG_ARGV[0], NEW.owner, (random() * 1e12)::bigint)
+            ON CONFLICT (kind, owner)
+            DO UPDATE SET generation = vector_generations.generation + 1;
+    ELSE
+        UPDATE vector_generations SET generation = generation + 1
+            WHERE kind = TG_ARGV[0] AND owner = OLD.owner;
+    END IF;
     RETURN NULL;
 END;
 $$;
 CREATE TRIGGER passage_vectors_generation AFTER INSERT OR DELETE ON passage_vectors
-    FOR EACH STATEMENT EXECUTE FUNCTION doctree_vector_generation('passages');
+    FOR EACH ROW EXECUTE FUNCTION doctree_vector_generation('passages');
 CREATE TRIGGER recall_vectors_generation AFTER INSERT OR DELETE ON recall_vectors
-    FOR EACH STATEMENT EXECUTE FUNCTION doctree_vector_generation('recall');
+    FOR EACH ROW EXECUTE FUNCTION doctree_vector_generation('recall');
