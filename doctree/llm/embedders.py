@@ -18,11 +18,13 @@ import os
 import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from doctree.errors import UserError
 from doctree.store.vectors import Embedder, unit_rows
+
+if TYPE_CHECKING:
+    import numpy as np
 
 EMBED_BATCH = 512
 ENV = "DOCTREE_EMBEDDER"
@@ -44,6 +46,8 @@ class WordLlamaEmbedder:
     FULL = 256
 
     def __init__(self, dimension: int = FULL):
+        import numpy as np
+
         if dimension not in (64, 128, 256):
             raise UserError(f"wordllama dimension {dimension!r}: must be 64, 128 or 256")
         try:
@@ -73,6 +77,8 @@ class WordLlamaEmbedder:
         self.name = f"wordllama/{self.CONFIG}-{dimension}"
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
+        import numpy as np
+
         out = np.zeros((len(texts), self.dimension), dtype=np.float32)
         for start in range(0, len(texts), EMBED_BATCH):
             part = list(texts[start : start + EMBED_BATCH])
@@ -113,6 +119,8 @@ class MiniLMEmbedder:
         self.name = f"all-MiniLM-L6-v2-{self.dimension}"
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
+        import numpy as np
+
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
         m = self._model.encode(list(texts), batch_size=64, normalize_embeddings=True)

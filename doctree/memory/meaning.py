@@ -15,15 +15,16 @@ import logging
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any, Literal, Protocol, TypeVar
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
 from doctree.errors import UserError
 from doctree.llm.embedders import default_embedder, embedder_spec
 from doctree.memory.query import Query
 from doctree.store.backends import write_transaction
 from doctree.store.vectors import Embedder, VectorIndex
+
+if TYPE_CHECKING:
+    import numpy as np
 
 log = logging.getLogger("doctree.memory.meaning")
 

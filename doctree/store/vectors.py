@@ -19,11 +19,12 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Protocol
 
 from doctree.store.backends import dialect_of
+
+if TYPE_CHECKING:  # numpy is imported where vectors are made or read, not at start-up
+    import numpy as np
 
 KINDS = {
     "passages": ("passages", "passage_vectors"),
@@ -45,6 +46,8 @@ class Embedder(Protocol):
 
 def unit_rows(m: Any) -> np.ndarray:
     """`m` as float32 rows of length 1 (a zero row stays zero)."""
+    import numpy as np
+
     m = np.asarray(m, dtype=np.float32)
     norms = np.linalg.norm(m, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
@@ -61,6 +64,8 @@ def encode(vectors: np.ndarray) -> list[bytes]:
     """Each vector as its scale (float32) and its components as int8 (`round(x / scale)`,
     the scale being the largest magnitude over 127): a quarter of float32's size, with a
     cosine within about 0.001 of the exact one."""
+    import numpy as np
+
     v = np.asarray(vectors, dtype=np.float32)
     scale = np.abs(v).max(axis=1) / 127.0
     scale[scale == 0] = 1.0
@@ -70,6 +75,8 @@ def encode(vectors: np.ndarray) -> list[bytes]:
 
 def decode(blobs: Sequence[bytes], dimension: int) -> np.ndarray:
     """The unit float32 vectors of `encode`'s blobs, one row each."""
+    import numpy as np
+
     if not blobs:
         return np.zeros((0, dimension), dtype=np.float32)
     raw = np.frombuffer(b"".join(bytes(b) for b in blobs), dtype=np.uint8)
@@ -105,6 +112,8 @@ class _Matrix:
         inv_norm: np.ndarray | None = None,
         head: np.ndarray | None = None,
     ):
+        import numpy as np
+
         self.generation = generation
         self.ids = ids
         self.stamps = stamps
@@ -120,6 +129,8 @@ class _Matrix:
     @classmethod
     def of_rows(cls, generation: int, rows: Sequence[Sequence[Any]], dimension: int) -> _Matrix:
         """From rows (passage_id, stamp, vector blob)."""
+        import numpy as np
+
         ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
         stamps = np.fromiter((r[1] for r in rows), dtype=np.int64, count=len(rows))
         return cls(generation, ids, stamps, _codes([bytes(r[2]) for r in rows], dimension))
@@ -132,6 +143,8 @@ class _Matrix:
         """This matrix with only the rows `keep` (a mask) and the new `rows` (passage_id,
         stamp, vector blob) after them: what a reload would build, computing only the new
         rows."""
+        import numpy as np
+
         new = _Matrix.of_rows(generation, rows, self.codes.shape[1])
         return _Matrix(
             generation,
@@ -144,6 +157,8 @@ class _Matrix:
 
     def similarities(self, q: np.ndarray, limit: int) -> tuple[np.ndarray, np.ndarray]:
         """Row indexes of the `limit` rows nearest `q` (unit), best first, and their cosines."""
+        import numpy as np
+
         if self.full is not None:
             sims = self.full @ q
             rows = np.arange(len(sims))
@@ -160,12 +175,16 @@ class _Matrix:
 
 
 def _keys(ids: np.ndarray, stamps: np.ndarray) -> np.ndarray:
+    import numpy as np
+
     pairs = np.ascontiguousarray(np.stack([ids, stamps], axis=1).astype(np.int64))
     return pairs.view("V16").ravel()
 
 
 def _codes(blobs: Sequence[bytes], dimension: int) -> np.ndarray:
     """The int8 components of `encode`'s blobs, one row each (the scales dropped)."""
+    import numpy as np
+
     if not blobs:
         return np.zeros((0, dimension), dtype=np.int8)
     raw = np.frombuffer(b"".join(blobs), dtype=np.uint8).reshape(len(blobs), 4 + dimension)
@@ -175,6 +194,8 @@ def _codes(blobs: Sequence[bytes], dimension: int) -> np.ndarray:
 def _derive(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The inverse norms of `codes`' rows and their first `HEAD` components as unit
     float32 rows, computed a chunk of rows at a time."""
+    import numpy as np
+
     n = len(codes)
     inv_norm = np.empty(n, dtype=np.float32)
     head = np.empty((n, min(HEAD, codes.shape[1])), dtype=np.float32)
@@ -357,6 +378,8 @@ class VectorIndex:
         """`cached` brought up to date: the rows deleted since dropped, those stored since
         read (a row rewritten is both); None when more than half of the rows are new, as a
         whole read is cheaper then."""
+        import numpy as np
+
         listed = self.conn.execute(
             f"SELECT passage_id, stamp FROM {self.table} WHERE owner = ? ORDER BY passage_id",
             (owner,),
@@ -381,6 +404,8 @@ class VectorIndex:
 
     def search(self, owner: str, query: np.ndarray, limit: int) -> list[VectorHit]:
         """The owner's passages most similar to the query vector (cosine), best first."""
+        import numpy as np
+
         model, dimension = self.model()
         q = np.asarray(query, dtype=np.float32).reshape(-1)
         if limit <= 0 or not model or q.shape[0] != dimension:

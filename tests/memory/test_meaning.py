@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -229,3 +231,23 @@ def test_cli_search_mode(db_path):
     assert [h["path"] for h in json.loads(r.output)] == ["~/memory/projects/apollo"]
     r = runner.invoke(cli, ["--db", db, "search", "release", "--mode", "fuzzy"])
     assert r.exit_code == 2 and "fuzzy" in r.output
+
+
+def test_retrieval_by_words_loads_neither_numpy_nor_an_embedder(tmp_path):
+    """A store searched by words only pays nothing for meaning: not numpy's import, not
+    the embedder's weights, at write, catch-up, hand-over or search."""
+    script = (
+        "import sys\n"
+        "from doctree.memory.recall import blend, hand_over\n"
+        "from doctree.sessions.transcripts import Message\n"
+        "from doctree.store.documents import DocumentsRepository\n"
+        f"repo = DocumentsRepository({str(tmp_path / 'm.db')!r})\n"
+        "repo.write('main', '~/memory/notes/a', 'The launch moved to December 8.')\n"
+        "hand_over(repo.conn, 'main', 's1', [Message('user', '2026-03-01T08:00:00Z', 'hi')])\n"
+        "ctx, _ = blend(repo, 'main', 'launch', budget_words=100)\n"
+        "assert 'December 8' in ctx.text, ctx.text\n"
+        "print(sorted({'numpy', 'wordllama', 'tokenizers'} & set(sys.modules)))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
