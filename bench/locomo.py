@@ -57,8 +57,9 @@ sys.path.insert(0, str(ROOT))
 import benchreport  # noqa: E402
 
 from doctree.memory.dates import parse_date  # noqa: E402
+from doctree.memory.meaning import DEFAULT_MODE  # noqa: E402
 from doctree.memory.passages import sync_passages  # noqa: E402
-from doctree.memory.ranking import DEFAULT_MODE, DEFAULT_SETTINGS, Settings  # noqa: E402
+from doctree.memory.ranking import DEFAULT_SETTINGS, Settings  # noqa: E402
 from doctree.memory.recall import DEFAULT_RECALL, RecallSettings, blend  # noqa: E402
 from doctree.memory.recall import PAGES_SHARE as DEFAULT_SHARE  # noqa: E402
 from doctree.memory.recall import texts as recalled_texts  # noqa: E402

@@ -3,6 +3,8 @@ log, links, search."""
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from doctree.cli import (
@@ -422,10 +424,8 @@ def links(state: State, path: str, as_json: bool) -> None:
 @click.option(
     "--mode",
     type=click.Choice(["lexical", "semantic", "hybrid"]),
-    default="lexical",
-    show_default=True,
     help="lexical: by words (BM25); semantic: by meaning (the passage nearest the query); "
-    "hybrid: both rankings fused.",
+    "hybrid: both rankings fused.  [default: lexical, or $DOCTREE_RETRIEVAL]",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the hits as JSON.")
 @pass_state
@@ -436,7 +436,7 @@ def search(
     limit: int,
     at: str | None,
     all_versions: bool,
-    mode: str,
+    mode: str | None,
     as_json: bool,
 ) -> None:
     """Search titles, bodies and paths by words or meaning, best first, with snippets.
@@ -475,7 +475,7 @@ def search(
 
         print_version_hits(state, query, under, limit, at, all_versions, as_json)
         return
-    if mode == "lexical":
+    if mode == "lexical" or (mode is None and not os.environ.get("DOCTREE_RETRIEVAL")):
         hits = state.repo.search(state.owner, query, under=under, limit=limit)
     else:
         from doctree.memory.retrieval import search_documents

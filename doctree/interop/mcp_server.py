@@ -28,7 +28,6 @@ from doctree.interop.toolkit import (
     ToolSpec,
     check_text,
 )
-from doctree.memory.ranking import DEFAULT_MODE
 from doctree.memory.retrieval import search_documents
 from doctree.store.documents import Actor, DocumentsRepository, Provenance
 from doctree.store.paths import HOME, is_under
@@ -95,10 +94,11 @@ class SearchInput(ToolInput):
     query: str = Field(min_length=1, description="Words to search for.")
     under: str | None = Field(default=None, description="Only documents at or below this path.")
     limit: int = Field(default=10, ge=1, le=100, description="Maximum hits.")
-    mode: Literal["lexical", "semantic", "hybrid"] = Field(
-        default=DEFAULT_MODE,
+    mode: Literal["lexical", "semantic", "hybrid"] | None = Field(
+        default=None,
         description="lexical: by words (BM25); semantic: by meaning (the passage nearest "
-        "the query); hybrid: both rankings fused.",
+        "the query); hybrid: both rankings fused. Default: the server's (lexical unless "
+        "DOCTREE_RETRIEVAL says otherwise).",
     )
 
 

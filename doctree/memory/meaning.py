@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import os
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import replace
@@ -32,13 +33,25 @@ Mode = Literal["lexical", "semantic", "hybrid"]
 MODES: tuple[Mode, ...] = ("lexical", "semantic", "hybrid")
 FUSIONS = ("scores", "rrf", "add")
 
+DEFAULT_MODE: Mode = "lexical"
+"""The retrieval mode when none is asked for and `DOCTREE_RETRIEVAL` names none: chosen by
+measurement (docs/retrieval.md, "By meaning")."""
+ENV_MODE = "DOCTREE_RETRIEVAL"
 
-def check_mode(mode: str, fusion: str = "scores") -> str:
-    """`mode` if it is a retrieval mode (and `fusion` a fusion), else a clear error."""
-    if mode not in MODES:
-        raise UserError(f"mode {mode!r}: must be one of {', '.join(MODES)}")
+
+def check_mode(mode: str | None, fusion: str = "scores") -> str:
+    """The retrieval mode to use: `mode`, or for None the configured default
+    (`DOCTREE_RETRIEVAL`, else `DEFAULT_MODE`); a clear error for anything else, and for a
+    `fusion` that is not one."""
     if fusion not in FUSIONS:
         raise UserError(f"fusion {fusion!r}: must be one of {', '.join(FUSIONS)}")
+    if mode is None:
+        configured = os.environ.get(ENV_MODE, "").strip().lower()
+        if configured and configured not in MODES:
+            raise UserError(f"{ENV_MODE} {configured!r}: must be one of {', '.join(MODES)}")
+        return configured or DEFAULT_MODE
+    if mode not in MODES:
+        raise UserError(f"mode {mode!r}: must be one of {', '.join(MODES)}")
     return mode
 
 
@@ -46,6 +59,8 @@ class MeaningSettings(Protocol):
     """What of a ranking's settings retrieval by meaning reads (`Settings`,
     `RecallSettings`)."""
 
+    @property
+    def mode(self) -> str | None: ...
     @property
     def fusion(self) -> str: ...
     @property

@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from doctree.memory.meaning import (
-    Mode,
     check_mode,
     ensure_vectors,
     fuse,
@@ -24,10 +23,6 @@ from doctree.store.documents import DocumentsRepository
 from doctree.store.passages import PassageHit, PassageIndex
 from doctree.store.paths import HOME, name_of
 from doctree.store.vectors import VectorIndex
-
-DEFAULT_MODE: Mode = "lexical"
-"""The retrieval mode when none is asked for: see docs/retrieval.md for the measurement
-that chose it."""
 
 
 @dataclass(frozen=True)
@@ -56,7 +51,9 @@ class Settings:
     skip_bare: bool = True  # leave out passages that are only links, dates and labels
     person_boost: float = 2.0  # see `addressed`: the user's turns, or the assistant's
     # Retrieval by meaning (`doctree.memory.meaning`):
-    mode: str = DEFAULT_MODE  # "lexical" (BM25), "semantic" (vectors) or "hybrid" (both)
+    # "lexical" (BM25), "semantic" (vectors) or "hybrid" (both); None: the configured
+    # default (`DOCTREE_RETRIEVAL`, else `DEFAULT_MODE`)
+    mode: str | None = None
     fusion: str = "scores"  # or "rrf": see `fuse`
     rrf_k: float = 60.0
     semantic_weight: float = 0.5
@@ -79,10 +76,10 @@ def search(
 ) -> list[PassageHit]:
     """Candidate passages, best first: BM25's (`lexical`), the vectors' (`semantic`, `score`
     the cosine) or both fused (`hybrid`); those of documents in `behind` left out."""
-    check_mode(s.mode, s.fusion)
+    mode = check_mode(s.mode, s.fusion)
     match = q.fts()
     hits: list[PassageHit] = []
-    if s.mode != "semantic" and match:
+    if mode != "semantic" and match:
         hits = index.search(
             owner,
             match,
@@ -90,9 +87,9 @@ def search(
             limit=s.candidates,
             weights=(s.text_weight, s.surroundings_weight, s.speaker_weight, s.dates_weight),
         )
-    if s.mode != "lexical":
+    if mode != "lexical":
         near = nearest(index, owner, under, semantic_text(q, s), s)
-        hits = near if s.mode == "semantic" else fuse(hits, near, s)
+        hits = near if mode == "semantic" else fuse(hits, near, s)
     if behind:
         hits = [h for h in hits if h.document_id not in behind]
     return hits

@@ -35,7 +35,7 @@ from doctree.memory.meaning import (
 )
 from doctree.memory.passages import MAX_PASSAGE_WORDS, clip_words, words
 from doctree.memory.query import Query, addressed, parse_query
-from doctree.memory.ranking import DEFAULT_MODE, DEFAULT_SETTINGS, Settings
+from doctree.memory.ranking import DEFAULT_SETTINGS, Settings
 from doctree.memory.retrieval import DEFAULT_UNDER, Context, retrieve
 from doctree.store.backends import write_transaction
 from doctree.store.documents import DocumentsRepository
@@ -201,7 +201,7 @@ class RecallSettings:
     candidates: int = 300
     person_boost: float = 2.0
     # Retrieval by meaning, as `Settings` (`doctree.memory.meaning`):
-    mode: str = DEFAULT_MODE
+    mode: str | None = None
     fusion: str = "scores"
     rrf_k: float = 60.0
     semantic_weight: float = 0.5
@@ -242,18 +242,18 @@ def rank(index: RecallIndex, owner: str, q: Query, s: RecallSettings) -> list[Re
     """Passages matching the query, best first: BM25 (or the vectors' cosine, or both fused:
     `s.mode`), lifted by how much of their session matches, by a time expression when the
     query asks when, and a little by recency."""
-    check_mode(s.mode, s.fusion)
+    mode = check_mode(s.mode, s.fusion)
     hits: list[RecallHit] = []
-    if s.mode != "semantic":
+    if mode != "semantic":
         hits = index.search(
             owner,
             q.fts(),
             limit=s.candidates,
             weights=(s.text_weight, s.surroundings_weight, 0.0, s.dates_weight),
         )
-    if s.mode != "lexical":
+    if mode != "lexical":
         near = nearest(index, owner, q, s)
-        hits = near if s.mode == "semantic" else fuse(hits, near, s)
+        hits = near if mode == "semantic" else fuse(hits, near, s)
     if not hits:
         return []
     top = hits[0].score or 1.0
@@ -330,10 +330,10 @@ def recall(
     owner = validate_owner(owner)
     q = parse_query(query) if isinstance(query, str) else query
     out = RecallContext()
-    check_mode(settings.mode, settings.fusion)
-    if budget <= 0 or (settings.mode == "lexical" and not q.fts()):
+    mode = check_mode(settings.mode, settings.fusion)
+    if budget <= 0 or (mode == "lexical" and not q.fts()):
         return out
-    if settings.mode != "lexical":
+    if mode != "lexical":
         writing = (
             isinstance(conn_or_repo, DocumentsRepository) and conn_or_repo.in_write_transaction
         )
@@ -474,13 +474,17 @@ def catch_up(conn: sqlite3.Connection, owner: str) -> int:
 
 
 def has_recall(
-    repo: DocumentsRepository, owner: str, query: str | Query, *, mode: str = DEFAULT_MODE
+    repo: DocumentsRepository, owner: str, query: str | Query, *, mode: str | None = None
 ) -> bool:
     """Whether any verbatim passage of `owner` matches the query (one indexed lookup): by
     its words, or, when meaning counts (`mode` hybrid or semantic), any passage at all,
     since one is always nearest."""
     q = parse_query(query) if isinstance(query, str) else query
-    if mode != "lexical" and q.text.strip() and RecallIndex(repo.conn).count(owner, limit=1):
+    if (
+        check_mode(mode) != "lexical"
+        and q.text.strip()
+        and RecallIndex(repo.conn).count(owner, limit=1)
+    ):
         return True
     match = q.fts()
     return bool(match) and bool(

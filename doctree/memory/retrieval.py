@@ -19,7 +19,6 @@ from doctree.memory.packing import Passage, fill, render
 from doctree.memory.passages import clip_words, refresh_passages, words
 from doctree.memory.query import parse_query
 from doctree.memory.ranking import (
-    DEFAULT_MODE,
     DEFAULT_SETTINGS,
     Settings,
     named_for,
@@ -77,8 +76,8 @@ def retrieve(
     q = parse_query(query, index.speakers(owner))
     ctx = Context(query=query, budget_words=budget_words, left_out=len(behind))
     s = settings
-    check_mode(s.mode, s.fusion)
-    if (not q.fts() and s.mode == "lexical") or budget_words == 0:
+    mode = check_mode(s.mode, s.fusion)
+    if (not q.fts() and mode == "lexical") or budget_words == 0:
         return ctx
     hits = search(index, owner, under, q, s, behind)
     if not hits:
@@ -131,8 +130,8 @@ def rank_documents(
     index = PassageIndex(repo)
     q = parse_query(query, index.speakers(owner))
     s = settings
-    check_mode(s.mode, s.fusion)
-    if not q.fts() and s.mode == "lexical":
+    mode = check_mode(s.mode, s.fusion)
+    if not q.fts() and mode == "lexical":
         return []
     hits = search(index, owner, under, q, s, behind)
     if not hits:
@@ -161,7 +160,7 @@ def search_documents(
     owner: str,
     query: str,
     *,
-    mode: str = DEFAULT_MODE,
+    mode: str | None = None,
     under: str = HOME,
     limit: int = 10,
 ) -> list[SearchHit]:
@@ -169,8 +168,9 @@ def search_documents(
     show them. `lexical` is the store's full-text search (BM25, with its syntax: `word*`,
     `"a phrase"`, `-word`); `semantic` ranks documents by their passage nearest the query
     in meaning (its text is the snippet); `hybrid` fuses both rankings by reciprocal rank,
-    leaving out documents the query excludes (`-word`)."""
-    check_mode(mode)
+    leaving out documents the query excludes (`-word`). `mode` None: the configured default
+    (`DOCTREE_RETRIEVAL`, else lexical)."""
+    mode = check_mode(mode)
     owner, under = validate_owner(owner), normalize_path(under)
     if mode == "lexical":
         return repo.search(owner, query, under=under, limit=limit)

@@ -251,3 +251,31 @@ def test_retrieval_by_words_loads_neither_numpy_nor_an_embedder(tmp_path):
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_doctree_retrieval_sets_the_default_mode_at_every_door(repo, monkeypatch):
+    write(repo, "~/memory/projects/apollo", "The launch moved to December 8.")
+    query = "when is the release date?"
+    assert not retrieve(repo, OWNER, query, budget_words=50).passages  # lexical by default
+    monkeypatch.setenv("DOCTREE_RETRIEVAL", "hybrid")
+    assert "December 8" in retrieve(repo, OWNER, query, budget_words=50).text
+    assert [h.path for h in search_documents(repo, OWNER, query)] == ["~/memory/projects/apollo"]
+    assert rank_documents(repo, OWNER, query)[0].path == "~/memory/projects/apollo"
+    monkeypatch.setenv("DOCTREE_RETRIEVAL", "fuzzy")
+    with pytest.raises(UserError, match="DOCTREE_RETRIEVAL 'fuzzy': must be one of"):
+        retrieve(repo, OWNER, query, budget_words=50)
+
+
+def test_cli_context_follows_doctree_retrieval(db_path):
+    runner = CliRunner()
+    db = str(db_path)
+    body = "The launch moved to December 8."
+    r = runner.invoke(cli, ["--db", db, "write", "~/memory/projects/apollo"], input=body)
+    assert r.exit_code == 0, r.output
+    args = ["--db", db, "context", "--query", "when is the release", "--words", "60"]
+    r = runner.invoke(cli, args)
+    assert r.exit_code == 0 and "December 8" not in r.output
+    r = runner.invoke(cli, args, env={"DOCTREE_RETRIEVAL": "hybrid"})
+    assert r.exit_code == 0 and "December 8" in r.output, r.output
+    r = runner.invoke(cli, args, env={"DOCTREE_RETRIEVAL": "fuzzy"})
+    assert r.exit_code == 2 and "DOCTREE_RETRIEVAL 'fuzzy'" in r.output
