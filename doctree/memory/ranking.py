@@ -56,7 +56,7 @@ class Settings:
     mode: str | None = None
     fusion: str = "scores"  # or "rrf": see `fuse`
     rrf_k: float = 60.0
-    semantic_weight: float = 0.5
+    semantic_weight: float = 0.2
     semantic_candidates: int = 300
     semantic_floor: float = 0.0  # a passage less similar than this is not near
     semantic_query: str = "terms"  # embed the query's content terms, or the "text" as written

@@ -204,7 +204,7 @@ class RecallSettings:
     mode: str | None = None
     fusion: str = "scores"
     rrf_k: float = 60.0
-    semantic_weight: float = 0.5
+    semantic_weight: float = 0.2
     semantic_candidates: int = 300
     semantic_floor: float = 0.0
     semantic_query: str = "terms"

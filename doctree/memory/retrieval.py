@@ -167,8 +167,8 @@ def search_documents(
     """Documents for a search, best first, as `doctree search`, MCP and the agents' tools
     show them. `lexical` is the store's full-text search (BM25, with its syntax: `word*`,
     `"a phrase"`, `-word`); `semantic` ranks documents by their passage nearest the query
-    in meaning (its text is the snippet); `hybrid` fuses both rankings by reciprocal rank,
-    leaving out documents the query excludes (`-word`). `mode` None: the configured default
+    in meaning (its text is the snippet); `hybrid` fuses both rankings by reciprocal rank
+    (equal weights, k = 60), leaving out documents the query excludes (`-word`). `mode` None: the configured default
     (`DOCTREE_RETRIEVAL`, else lexical)."""
     mode = check_mode(mode)
     owner, under = validate_owner(owner), normalize_path(under)
@@ -193,7 +193,7 @@ def search_documents(
         for rank_, hit in enumerate(lexical, 1):
             fused[hit.document_id] = 1 / (s.rrf_k + rank_)
         for rank_, d in enumerate(near, 1):
-            fused[d] = fused.get(d, 0.0) + s.semantic_weight / (s.rrf_k + rank_)
+            fused[d] = fused.get(d, 0.0) + 1 / (s.rrf_k + rank_)
         ranked = [(score, d) for d, score in fused.items()]
     ranked.sort(key=lambda x: -x[0])
     by_doc = {h.document_id: h for h in lexical}
