@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import subprocess
 import sys
 
@@ -248,7 +249,8 @@ def test_retrieval_by_words_loads_neither_numpy_nor_an_embedder(tmp_path):
         "assert 'December 8' in ctx.text, ctx.text\n"
         "print(sorted({'numpy', 'wordllama', 'tokenizers'} & set(sys.modules)))\n"
     )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    env = {**os.environ, "DOCTREE_RETRIEVAL": "lexical"}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
 
@@ -256,7 +258,9 @@ def test_retrieval_by_words_loads_neither_numpy_nor_an_embedder(tmp_path):
 def test_doctree_retrieval_sets_the_default_mode_at_every_door(repo, monkeypatch):
     write(repo, "~/memory/projects/apollo", "The launch moved to December 8.")
     query = "when is the release date?"
-    assert not retrieve(repo, OWNER, query, budget_words=50).passages  # lexical by default
+    monkeypatch.setenv("DOCTREE_RETRIEVAL", "lexical")
+    assert not retrieve(repo, OWNER, query, budget_words=50).passages
+    assert search_documents(repo, OWNER, query) == []
     monkeypatch.setenv("DOCTREE_RETRIEVAL", "hybrid")
     assert "December 8" in retrieve(repo, OWNER, query, budget_words=50).text
     assert [h.path for h in search_documents(repo, OWNER, query)] == ["~/memory/projects/apollo"]
@@ -273,7 +277,7 @@ def test_cli_context_follows_doctree_retrieval(db_path):
     r = runner.invoke(cli, ["--db", db, "write", "~/memory/projects/apollo"], input=body)
     assert r.exit_code == 0, r.output
     args = ["--db", db, "context", "--query", "when is the release", "--words", "60"]
-    r = runner.invoke(cli, args)
+    r = runner.invoke(cli, args, env={"DOCTREE_RETRIEVAL": "lexical"})
     assert r.exit_code == 0 and "December 8" not in r.output
     r = runner.invoke(cli, args, env={"DOCTREE_RETRIEVAL": "hybrid"})
     assert r.exit_code == 0 and "December 8" in r.output, r.output
