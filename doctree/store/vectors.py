@@ -133,11 +133,7 @@ class _Matrix:
 
         ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
         stamps = np.fromiter((r[1] for r in rows), dtype=np.int64, count=len(rows))
-        return cls(generation, ids, stamps, _codes([bytes(r[2]) for r in rows], dimension))
-
-    def keys(self) -> np.ndarray:
-        """Each row's (passage_id, stamp) as one comparable value."""
-        return _keys(self.ids, self.stamps)
+        return cls(generation, ids, stamps, _codes([r[2] for r in rows], dimension))
 
     def changed(self, generation: int, keep: np.ndarray, rows: Sequence[Sequence[Any]]) -> _Matrix:
         """This matrix with only the rows `keep` (a mask) and the new `rows` (passage_id,
@@ -174,14 +170,7 @@ class _Matrix:
         return rows[top], sims[top]
 
 
-def _keys(ids: np.ndarray, stamps: np.ndarray) -> np.ndarray:
-    import numpy as np
-
-    pairs = np.ascontiguousarray(np.stack([ids, stamps], axis=1).astype(np.int64))
-    return pairs.view("V16").ravel()
-
-
-def _codes(blobs: Sequence[bytes], dimension: int) -> np.ndarray:
+def _codes(blobs: Sequence[bytes | memoryview], dimension: int) -> np.ndarray:
     """The int8 components of `encode`'s blobs, one row each (the scales dropped)."""
     import numpy as np
 
@@ -386,10 +375,21 @@ class VectorIndex:
         ).fetchall()
         ids = np.fromiter((r[0] for r in listed), dtype=np.int64, count=len(listed))
         stamps = np.fromiter((r[1] for r in listed), dtype=np.int64, count=len(listed))
-        now, had = _keys(ids, stamps), cached.keys()
-        fresh = ~np.isin(now, had)
-        if fresh.sum() * 2 > len(now):
+        # Align the rows listed now with the cached ones by id: a row is kept when its id is
+        # still there with the same stamp; every other row listed now is read.
+        order = np.argsort(cached.ids, kind="stable")
+        had_ids, had_stamps = cached.ids[order], cached.stamps[order]
+        pos = np.minimum(np.searchsorted(had_ids, ids), max(len(had_ids) - 1, 0))
+        same = (
+            (had_ids[pos] == ids) & (had_stamps[pos] == stamps)
+            if len(had_ids)
+            else np.zeros(len(ids), dtype=bool)
+        )
+        fresh = ~same
+        if fresh.sum() * 2 > len(ids):
             return None
+        keep = np.zeros(len(cached.ids), dtype=bool)
+        keep[order[pos[same]]] = True
         rows: list[Sequence[Any]] = []
         new = ids[fresh]
         for start in range(0, len(new), 500):
@@ -400,7 +400,7 @@ class VectorIndex:
                 f" AND passage_id IN ({marks}) ORDER BY passage_id",
                 [owner, *part],
             ).fetchall()
-        return cached.changed(generation, np.isin(had, now), rows)
+        return cached.changed(generation, keep, rows)
 
     def search(self, owner: str, query: np.ndarray, limit: int) -> list[VectorHit]:
         """The owner's passages most similar to the query vector (cosine), best first."""
