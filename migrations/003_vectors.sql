@@ -45,6 +45,10 @@ CREATE TABLE recall_vectors (
 ) WITHOUT ROWID;
 
 -- Passages whose vector is to be made: new ones, and those whose text changed.
+-- What a reader holding an owner's vectors reads to catch up: the rows stored since.
+CREATE INDEX idx_passage_vectors_stamp ON passage_vectors(owner, stamp);
+CREATE INDEX idx_recall_vectors_stamp ON recall_vectors(owner, stamp);
+
 CREATE TABLE vector_pending (
     kind TEXT NOT NULL,
     owner TEXT NOT NULL,

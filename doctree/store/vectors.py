@@ -142,13 +142,18 @@ class _Matrix:
         import numpy as np
 
         new = _Matrix.of_rows(generation, rows, self.codes.shape[1])
+        every = bool(keep.all())
+
+        def kept(a: np.ndarray) -> np.ndarray:
+            return a if every else a[keep]
+
         return _Matrix(
             generation,
-            np.concatenate([self.ids[keep], new.ids]),
-            np.concatenate([self.stamps[keep], new.stamps]),
-            np.concatenate([self.codes[keep], new.codes]),
-            np.concatenate([self.inv_norm[keep], new.inv_norm]),
-            np.concatenate([self.head[keep], new.head]),
+            np.concatenate([kept(self.ids), new.ids]),
+            np.concatenate([kept(self.stamps), new.stamps]),
+            np.concatenate([kept(self.codes), new.codes]),
+            np.concatenate([kept(self.inv_norm), new.inv_norm]),
+            np.concatenate([kept(self.head), new.head]),
         )
 
     def similarities(self, q: np.ndarray, limit: int) -> tuple[np.ndarray, np.ndarray]:
@@ -366,34 +371,45 @@ class VectorIndex:
     def _changed(self, cached: _Matrix, owner: str, generation: int) -> _Matrix | None:
         """`cached` brought up to date: the rows deleted since dropped, those stored since
         read (a row rewritten is both); None when more than half of the rows are new, as a
-        whole read is cheaper then."""
+        whole read is cheaper then. The rows stored since are found by their stamp (an
+        index); only when the count then disagrees (rows deleted) is every row listed."""
         import numpy as np
 
-        listed = self.conn.execute(
-            f"SELECT passage_id, stamp FROM {self.table} WHERE owner = ? ORDER BY passage_id",
-            (owner,),
+        since = self.conn.execute(
+            f"SELECT passage_id, stamp FROM {self.table} WHERE owner = ? AND stamp > ?",
+            (owner, cached.generation),
         ).fetchall()
-        ids = np.fromiter((r[0] for r in listed), dtype=np.int64, count=len(listed))
-        stamps = np.fromiter((r[1] for r in listed), dtype=np.int64, count=len(listed))
-        # Align the rows listed now with the cached ones by id: a row is kept when its id is
-        # still there with the same stamp; every other row listed now is read.
-        order = np.argsort(cached.ids, kind="stable")
-        had_ids, had_stamps = cached.ids[order], cached.stamps[order]
-        pos = np.minimum(np.searchsorted(had_ids, ids), max(len(had_ids) - 1, 0))
-        same = (
-            (had_ids[pos] == ids) & (had_stamps[pos] == stamps)
-            if len(had_ids)
-            else np.zeros(len(ids), dtype=bool)
-        )
-        fresh = ~same
-        if fresh.sum() * 2 > len(ids):
+        count = self.conn.execute(
+            f"SELECT COUNT(*) FROM {self.table} WHERE owner = ?", (owner,)
+        ).fetchone()[0]
+        new_ids = np.fromiter((r[0] for r in since), dtype=np.int64, count=len(since))
+        rewritten = np.isin(cached.ids, new_ids)
+        if count == len(cached.ids) - int(rewritten.sum()) + len(new_ids):
+            keep, fresh_ids = ~rewritten, new_ids
+        else:
+            listed = self.conn.execute(
+                f"SELECT passage_id, stamp FROM {self.table} WHERE owner = ?", (owner,)
+            ).fetchall()
+            ids = np.fromiter((r[0] for r in listed), dtype=np.int64, count=len(listed))
+            stamps = np.fromiter((r[1] for r in listed), dtype=np.int64, count=len(listed))
+            # Aligned with the cached rows by id: a row is kept when its id is still there
+            # with the same stamp; every other row listed now is read.
+            order = np.argsort(cached.ids, kind="stable")
+            had_ids, had_stamps = cached.ids[order], cached.stamps[order]
+            pos = np.minimum(np.searchsorted(had_ids, ids), max(len(had_ids) - 1, 0))
+            same = (
+                (had_ids[pos] == ids) & (had_stamps[pos] == stamps)
+                if len(had_ids)
+                else np.zeros(len(ids), dtype=bool)
+            )
+            keep = np.zeros(len(cached.ids), dtype=bool)
+            keep[order[pos[same]]] = True
+            fresh_ids = ids[~same]
+        if len(fresh_ids) * 2 > count:
             return None
-        keep = np.zeros(len(cached.ids), dtype=bool)
-        keep[order[pos[same]]] = True
         rows: list[Sequence[Any]] = []
-        new = ids[fresh]
-        for start in range(0, len(new), 500):
-            part = [int(i) for i in new[start : start + 500]]
+        for start in range(0, len(fresh_ids), 500):
+            part = [int(i) for i in fresh_ids[start : start + 500]]
             marks = ", ".join("?" * len(part))
             rows += self.conn.execute(
                 f"SELECT passage_id, stamp, vector FROM {self.table} WHERE owner = ?"

@@ -33,6 +33,10 @@ CREATE TABLE recall_vectors (
     PRIMARY KEY (owner, passage_id)
 );
 
+-- What a reader holding an owner's vectors reads to catch up: the rows stored since.
+CREATE INDEX idx_passage_vectors_stamp ON passage_vectors(owner, stamp);
+CREATE INDEX idx_recall_vectors_stamp ON recall_vectors(owner, stamp);
+
 CREATE TABLE vector_pending (
     kind TEXT COLLATE "C" NOT NULL,
     owner TEXT COLLATE "C" NOT NULL,

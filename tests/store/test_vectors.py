@@ -66,3 +66,13 @@ def test_a_reader_sees_vectors_stored_rewritten_and_deleted_since_it_last_read(r
     assert abs(by_id[1] - float(e.embed(["income taxes"])[0] @ q)) < 0.01
     v._CACHE.clear()
     assert vectors.search(OWNER, q, 10) == hits
+    # Stored and rewritten only (no row deleted): found by their stamps alone.
+    with repo.transaction():
+        vectors.put(OWNER, [3], e.embed(["bees in the garden"]))
+        vectors.put(OWNER, [5], e.embed(["the sea is calm"]))
+    hits = vectors.search(OWNER, q, 10)
+    assert {h.passage_id for h in hits} == {1, 3, 4, 5}
+    by_id = {h.passage_id: h.similarity for h in hits}
+    assert abs(by_id[3] - float(e.embed(["bees in the garden"])[0] @ q)) < 0.01
+    v._CACHE.clear()
+    assert vectors.search(OWNER, q, 10) == hits
