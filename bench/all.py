@@ -46,6 +46,7 @@ BENCHES: list[tuple[str, list[str]]] = [
     ("locomo", []),
     ("longmemeval", []),
     ("scale", []),
+    ("vectors", []),
 ]
 
 

@@ -57,10 +57,11 @@ sys.path.insert(0, str(ROOT))
 import benchreport  # noqa: E402
 
 from doctree.memory.dates import parse_date  # noqa: E402
+from doctree.memory.meaning import DEFAULT_MODE  # noqa: E402
 from doctree.memory.passages import sync_passages  # noqa: E402
 from doctree.memory.ranking import DEFAULT_SETTINGS, Settings  # noqa: E402
+from doctree.memory.recall import DEFAULT_RECALL, RecallSettings, blend  # noqa: E402
 from doctree.memory.recall import PAGES_SHARE as DEFAULT_SHARE  # noqa: E402
-from doctree.memory.recall import blend  # noqa: E402
 from doctree.memory.recall import texts as recalled_texts  # noqa: E402
 from doctree.stopwords import ENGLISH as ENGLISH_STOPWORDS  # noqa: E402
 from doctree.store.documents import Actor, DocumentsRepository  # noqa: E402
@@ -429,21 +430,24 @@ def evaluate(
             res.recalls[STORED][ALL][q.category].append(recall(q.evidence, everything))
         for q in c.questions[:limit]:
             for b in budgets:
-                t0 = time.perf_counter()
-                ctx, _ = blend(
-                    repo,
-                    c.sample_id,
-                    q.text,
-                    budget_words=b,
-                    under=UNDER,
-                    page_settings=settings,
-                    pages_share=PAGES_SHARE[0],
-                )
-                res.latencies_ms.append((time.perf_counter() - t0) * 1000)
-                res.words[b].append(ctx.words)
-                assert ctx.words <= b, (q.text, ctx.words, b)
-                found = tracers[c.sample_id].found(ctx.text, by_text=mode == "agent")
-                res.recalls["doctree"][b][q.category].append(recall(q.evidence, found))
+                for how in RETRIEVAL[0]:
+                    page_settings, recall_settings = retrieval_settings(settings, how)
+                    t0 = time.perf_counter()
+                    ctx, _ = blend(
+                        repo,
+                        c.sample_id,
+                        q.text,
+                        budget_words=b,
+                        under=UNDER,
+                        page_settings=page_settings,
+                        settings=recall_settings,
+                        pages_share=PAGES_SHARE[0],
+                    )
+                    res.latencies_ms.append((time.perf_counter() - t0) * 1000)
+                    res.words[b].append(ctx.words)
+                    assert ctx.words <= b, (q.text, ctx.words, b)
+                    found = tracers[c.sample_id].found(ctx.text, by_text=mode == "agent")
+                    res.recalls[f"doctree {how}"][b][q.category].append(recall(q.evidence, found))
                 res.recalls["bm25 over turns"][b][q.category].append(
                     recall(q.evidence, baseline.context(c.sample_id, q.text, b))
                 )
@@ -456,7 +460,9 @@ def table(title: str, res: Results, budgets: tuple[int, ...]) -> str:
     cols = ["1-4", *(f"{k} {v}" for k, v in CATEGORIES.items())]
     lines = [title, f"{'system':<18}{'budget':>7}  " + "  ".join(f"{c:>14}" for c in cols)]
     rows = [(STORED, ALL)] + [
-        (system, b) for system in ("doctree", "bm25 over turns", "chance") for b in budgets
+        (system, b)
+        for system in (*(f"doctree {how}" for how in RETRIEVAL[0]), "bm25 over turns", "chance")
+        for b in budgets
     ]
     for system, b in rows:
         by_cat = res.recalls[system][b]
@@ -498,6 +504,29 @@ def parse_settings(pairs: list[str]) -> Settings:
     return dataclasses.replace(DEFAULT_SETTINGS, **changes)
 
 
+# The retrieval modes each question is answered in (--retrieval), each a row of the table.
+RETRIEVAL = [("lexical", "semantic", "hybrid")]
+# Settings of the pages' ranking that the recall record's ranking shares (by name).
+_SHARED = (
+    "mode",
+    "fusion",
+    "rrf_k",
+    "semantic_weight",
+    "semantic_candidates",
+    "semantic_floor",
+    "semantic_query",
+    "thin_lexical",
+)
+
+
+def retrieval_settings(settings: Settings, how: str) -> tuple[Settings, RecallSettings]:
+    """The pages' and the recall record's settings for one retrieval mode: `settings` (with
+    any --set) in mode `how`, the shared fusion settings carried to the recall record's."""
+    pages = dataclasses.replace(settings, mode=how)
+    shared = {k: getattr(pages, k) for k in _SHARED}
+    return pages, dataclasses.replace(DEFAULT_RECALL, **shared)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--split", choices=["development", "held-out", "both"], default="both")
@@ -532,10 +561,16 @@ def main(argv: list[str] | None = None) -> int:
         "--quick", action="store_true", help="raw mode, development split, 20 questions each"
     )
     benchreport.add_json_out(ap)
+    ap.add_argument(
+        "--retrieval",
+        default=",".join(RETRIEVAL[0]),
+        help="retrieval modes to measure, comma-separated: lexical, semantic, hybrid",
+    )
     args = ap.parse_args(argv)
     if args.quick:
         args.mode, args.split, args.limit = "raw", "development", args.limit or 20
     PAGES_SHARE[0] = args.pages_share
+    RETRIEVAL[0] = tuple(m for m in args.retrieval.split(",") if m)
 
     path = data_dir()
     if not (path / "locomo10.json").exists():
@@ -589,22 +624,26 @@ def main(argv: list[str] | None = None) -> int:
                     )
                 )
                 for b in budgets:
+                    systems = [f"doctree {how}" for how in RETRIEVAL[0]]
                     mean = {
                         system: statistics.fmean(
                             [x for k in CATEGORIES for x in res.recalls[system][b][k]] or [0.0]
                         )
-                        for system in ("doctree", "bm25 over turns")
+                        for system in (*systems, "bm25 over turns")
                     }
-                    figures[f"{mode}_{name}_{b}_doctree"] = mean["doctree"]
                     figures[f"{mode}_{name}_{b}_bm25"] = mean["bm25 over turns"]
-                    report.append(
-                        benchreport.row(
-                            f"LoCoMo evidence recall, {mode} {name}, {b} words ({n} q)",
-                            f"{mean['doctree']:.3f}",
-                            f"{mean['bm25 over turns']:.3f} (BM25 over turns)",
-                            f"{mean['doctree'] - mean['bm25 over turns']:+.3f}",
+                    for how, system in zip(RETRIEVAL[0], systems, strict=True):
+                        # the default mode's figure keeps the name it always had
+                        key = "doctree" if how == DEFAULT_MODE else f"doctree_{how}"
+                        figures[f"{mode}_{name}_{b}_{key}"] = mean[system]
+                        report.append(
+                            benchreport.row(
+                                f"LoCoMo evidence recall, {mode} {name}, {b} words ({n} q), {how}",
+                                f"{mean[system]:.3f}",
+                                f"{mean['bm25 over turns']:.3f} (BM25 over turns)",
+                                f"{mean[system] - mean['bm25 over turns']:+.3f}",
+                            )
                         )
-                    )
     if databases is not None:
         databases.close()
     benchreport.write(args.json_out, "locomo", report, figures)

@@ -35,6 +35,10 @@ def find_binaries() -> tuple[str, str] | None:
 # Every table, children before parents (the order rows can be deleted in).
 _TABLES = (
     "run_reviews",
+    "vector_pending",
+    "vector_generations",
+    "passage_vectors",
+    "recall_vectors",
     "passage_pending",
     "passage_sources",
     "passages",
@@ -199,10 +203,11 @@ class Server:
                 )
             }
             with conn.transaction():
-                for table in sorted(present - set(_TABLES) - {"doctree_migrations"}):
+                for table in sorted(present - {*_TABLES, "doctree_migrations", "vector_models"}):
                     conn.execute(f'DROP TABLE IF EXISTS "{table}" CASCADE')
                 for table in _TABLES:
                     conn.execute(f"DELETE FROM {table}")
+                conn.execute("UPDATE vector_models SET model = '', dimension = 0")  # as made
                 for table, column in _IDENTITIES:
                     conn.execute(
                         f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), 1, false)"

@@ -3,6 +3,8 @@ log, links, search."""
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from doctree.cli import (
@@ -419,6 +421,12 @@ def links(state: State, path: str, as_json: bool) -> None:
     is_flag=True,
     help="Search every version ever made (deleted documents too); with --at, up to TIME.",
 )
+@click.option(
+    "--mode",
+    type=click.Choice(["lexical", "semantic", "hybrid"]),
+    help="lexical: by words (BM25); semantic: by meaning (the passage nearest the query); "
+    "hybrid: both rankings fused.  [default: lexical, or $DOCTREE_RETRIEVAL]",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the hits as JSON.")
 @pass_state
 def search(
@@ -428,9 +436,13 @@ def search(
     limit: int,
     at: str | None,
     all_versions: bool,
+    mode: str | None,
     as_json: bool,
 ) -> None:
-    """Full-text search (BM25) over titles, bodies and paths, best first, with snippets.
+    """Search titles, bodies and paths by words or meaning, best first, with snippets.
+
+    By words (BM25) by default; by meaning too with --mode, so that "when is the release"
+    finds "the launch moved to December 8".
 
     \b
     QUERY syntax:
@@ -441,11 +453,18 @@ def search(
       apollo -kafka     leave out documents that mention kafka (also -"a phrase")
     Words match their forms ('launches' finds 'launch'); case and accents do not matter.
 
-    --at and --all-versions search the past: each hit names the version, its time and actor.
+    --mode semantic ranks documents by their passage nearest the query in meaning (its text
+    is the snippet); --mode hybrid fuses that ranking with the words' (-word still leaves
+    documents out). The first search by meaning gives every passage its vector (once; then
+    they are kept in step as documents change).
+
+    --at and --all-versions search the past, by words: each hit names the version, its time
+    and actor.
 
     \b
       doctree search "green tea"
       doctree search 'apol* -kafka' --under ~/memory/projects
+      doctree search "what do I drink" --mode hybrid
       doctree search "green tea" --at 2026-11-20 --all-versions
     """
     if not query.strip():
@@ -456,7 +475,12 @@ def search(
 
         print_version_hits(state, query, under, limit, at, all_versions, as_json)
         return
-    hits = state.repo.search(state.owner, query, under=under, limit=limit)
+    if mode == "lexical" or (mode is None and not os.environ.get("DOCTREE_RETRIEVAL")):
+        hits = state.repo.search(state.owner, query, under=under, limit=limit)
+    else:
+        from doctree.memory.retrieval import search_documents
+
+        hits = search_documents(state.repo, state.owner, query, mode=mode, under=under, limit=limit)
     if as_json:
         emit_json([h.to_dict() for h in hits])
         return

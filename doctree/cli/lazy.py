@@ -74,7 +74,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "search": (
         "documents",
-        "Full-text search (BM25) over titles, bodies and paths, best first, with snippets.",
+        "Search titles, bodies and paths by words or meaning, best first, with snippets.",
     ),
     "serve": ("web", "A web inspector over the agent's memory."),
     "sessions": ("sessions", "List sessions, newest first, with their memory state."),

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 import threading
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -28,6 +28,7 @@ from doctree.interop.toolkit import (
     ToolSpec,
     check_text,
 )
+from doctree.memory.retrieval import search_documents
 from doctree.store.documents import Actor, DocumentsRepository, Provenance
 from doctree.store.paths import HOME, is_under
 
@@ -93,6 +94,12 @@ class SearchInput(ToolInput):
     query: str = Field(min_length=1, description="Words to search for.")
     under: str | None = Field(default=None, description="Only documents at or below this path.")
     limit: int = Field(default=10, ge=1, le=100, description="Maximum hits.")
+    mode: Literal["lexical", "semantic", "hybrid"] | None = Field(
+        default=None,
+        description="lexical: by words (BM25); semantic: by meaning (the passage nearest "
+        "the query); hybrid: both rankings fused. Default: the server's (lexical unless "
+        "DOCTREE_RETRIEVAL says otherwise).",
+    )
 
 
 class PathInput(ToolInput):
@@ -316,7 +323,9 @@ class DoctreeTools(ToolSet):
 
     def tool_search(self, a: SearchInput) -> str:
         scope = self.path(a.under, "under") if a.under is not None else self.under
-        hits = self.repo.search(self.owner, a.query, under=scope, limit=a.limit)
+        hits = search_documents(
+            self.repo, self.owner, a.query, mode=a.mode, under=scope, limit=a.limit
+        )
         if not hits:
             return f"no documents under {scope} match {a.query!r}"
         return "\n".join(

@@ -31,6 +31,7 @@ from doctree.interop.toolkit import (
 )
 from doctree.llm.definitions import TOOL_NAMES
 from doctree.memory.layout import MEMORY_ROOT
+from doctree.memory.retrieval import search_documents
 from doctree.memory.secrets import mask_fields, withheld_note
 from doctree.store.documents import Actor, Document, DocumentsRepository, Provenance
 from doctree.store.paths import normalize_path
@@ -281,7 +282,7 @@ class MemoryTools(ToolSet):
 
     def tool_document_search(self, a: SearchInput) -> str:
         under = self.confine(a.under, "under") if a.under is not None else self.root
-        hits = self.repo.search(self.owner, a.query, under=under, limit=a.limit)
+        hits = search_documents(self.repo, self.owner, a.query, under=under, limit=a.limit)
         said = self._recalled(a.query, RECALLED_IN_SEARCH)
         if not hits and not said:
             return f"no pages under {under} match {a.query!r}"

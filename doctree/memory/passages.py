@@ -14,6 +14,7 @@ from datetime import date
 
 from doctree.memory.dates import date_tokens, day_tokens, has_time_expression, parse_date
 from doctree.memory.lines import HEADING_LINE
+from doctree.memory.meaning import keep_vectors
 from doctree.store.documents import DocumentsRepository
 from doctree.store.passages import PassageIndex, PassageRow
 from doctree.store.passages import clip_words as clip_words  # recall's too
@@ -194,6 +195,7 @@ def sync_passages(repo: DocumentsRepository, owner: str) -> int:
                 continue
             index.replace(doc.id, owner, doc.version, doc.path, rows, title=doc.title)
             stored += 1
+        keep_vectors(repo.conn, "passages", owner)
     return stored
 
 

@@ -1,6 +1,7 @@
-"""Ranking: the weights (`Settings`), the full-text search for candidate passages, and the
-score of each: speakers named or addressed, dates, "when" questions, the weight of the
-document a passage is in, recency; pseudo-relevance feedback when asked.
+"""Ranking: the weights (`Settings`), the search for candidate passages (by words, BM25; by
+meaning, vectors; or both fused, see `doctree.memory.meaning`), and the score of each:
+speakers named or addressed, dates, "when" questions, the weight of the document a passage
+is in, recency; pseudo-relevance feedback when asked.
 """
 
 from __future__ import annotations
@@ -10,10 +11,18 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from doctree.memory.meaning import (
+    check_mode,
+    ensure_vectors,
+    fuse,
+    query_vector,
+    semantic_text,
+)
 from doctree.memory.query import STOPWORDS, WORD, Query, addressed
 from doctree.store.documents import DocumentsRepository
 from doctree.store.passages import PassageHit, PassageIndex
-from doctree.store.paths import name_of
+from doctree.store.paths import HOME, name_of
+from doctree.store.vectors import VectorIndex
 
 
 @dataclass(frozen=True)
@@ -41,6 +50,17 @@ class Settings:
     name_boost: float = 1.0  # rank_documents only: a document named for the query
     skip_bare: bool = True  # leave out passages that are only links, dates and labels
     person_boost: float = 2.0  # see `addressed`: the user's turns, or the assistant's
+    # Retrieval by meaning (`doctree.memory.meaning`):
+    # "lexical" (BM25), "semantic" (vectors) or "hybrid" (both); None: the configured
+    # default (`DOCTREE_RETRIEVAL`, else `DEFAULT_MODE`)
+    mode: str | None = None
+    fusion: str = "scores"  # or "rrf": see `fuse`
+    rrf_k: float = 60.0
+    semantic_weight: float = 0.2
+    semantic_candidates: int = 300
+    semantic_floor: float = 0.0  # a passage less similar than this is not near
+    semantic_query: str = "terms"  # embed the query's content terms, or the "text" as written
+    thin_lexical: int = 0  # > 0: add the vectors' candidates only below this many BM25 hits
 
 
 DEFAULT_SETTINGS = Settings()
@@ -50,20 +70,46 @@ def search(
     index: PassageIndex,
     owner: str,
     under: str,
-    match: str,
+    q: Query,
     s: Settings,
     behind: frozenset[int] = frozenset(),
 ) -> list[PassageHit]:
-    hits = index.search(
-        owner,
-        match,
-        under=under,
-        limit=s.candidates,
-        weights=(s.text_weight, s.surroundings_weight, s.speaker_weight, s.dates_weight),
-    )
+    """Candidate passages, best first: BM25's (`lexical`), the vectors' (`semantic`, `score`
+    the cosine) or both fused (`hybrid`); those of documents in `behind` left out."""
+    mode = check_mode(s.mode, s.fusion)
+    match = q.fts()
+    hits: list[PassageHit] = []
+    if mode != "semantic" and match:
+        hits = index.search(
+            owner,
+            match,
+            under=under,
+            limit=s.candidates,
+            weights=(s.text_weight, s.surroundings_weight, s.speaker_weight, s.dates_weight),
+        )
+    if mode != "lexical":
+        near = nearest(index, owner, under, semantic_text(q, s), s)
+        hits = near if mode == "semantic" else fuse(hits, near, s)
     if behind:
         hits = [h for h in hits if h.document_id not in behind]
     return hits
+
+
+def nearest(
+    index: PassageIndex, owner: str, under: str, text: str, s: Settings
+) -> list[PassageHit]:
+    """The passages under `under` nearest `text` in meaning, best first, `score` their
+    cosine (at most `semantic_candidates`, none below `semantic_floor`)."""
+    ensure_vectors(index.conn, "passages", owner, in_write=index.repo.in_write_transaction)
+    vectors = VectorIndex(index.conn, "passages")
+    qv = query_vector(text, vectors)
+    if qv is None:
+        return []
+    found = vectors.search(owner, qv, s.semantic_candidates * (1 if under == HOME else 2))
+    sims = {f.passage_id: f.similarity for f in found}
+    hits = index.by_ids(owner, [f.passage_id for f in found], under=under)
+    hits = [h for h in hits if sims[h.id] >= s.semantic_floor]
+    return [replace(h, score=sims[h.id]) for h in hits[: s.semantic_candidates]]
 
 
 def plain(word: str) -> str:

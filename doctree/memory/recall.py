@@ -28,6 +28,14 @@ from datetime import date
 from typing import Any
 
 from doctree.memory.dates import date_tokens, day_tokens, has_time_expression
+from doctree.memory.meaning import (
+    check_mode,
+    ensure_vectors,
+    fuse,
+    keep_vectors,
+    query_vector,
+    semantic_text,
+)
 from doctree.memory.passages import MAX_PASSAGE_WORDS, clip_words, words
 from doctree.memory.query import Query, addressed, parse_query
 from doctree.memory.ranking import DEFAULT_SETTINGS, Settings
@@ -36,6 +44,7 @@ from doctree.store.backends import write_transaction
 from doctree.store.documents import DocumentsRepository
 from doctree.store.paths import validate_owner
 from doctree.store.recall import RecallHit, RecallIndex, RecallRow, masked
+from doctree.store.vectors import VectorIndex
 
 log = logging.getLogger("doctree.memory.recall")
 
@@ -173,7 +182,11 @@ def _hand_over(
             for r in records
         ]
     rows = passages_of(records)
-    return RecallIndex(conn).add(owner, session_id, rows) if rows else 0
+    if not rows:
+        return 0
+    added = RecallIndex(conn).add(owner, session_id, rows)
+    keep_vectors(conn, "recall", owner)
+    return added
 
 
 #: Sessions whose handed-over records one catch-up transaction stores at most (a longer
@@ -205,11 +218,13 @@ def catch_up_recall(conn: sqlite3.Connection, owner: str | None = None) -> int:
             notes = index.pending(owner, limit=CATCH_UP_SESSIONS)
             batch: list[tuple[str, str, list[RecallRow]]] = []
             size = 0
+            owners: set[str] = set()
             for n in notes:
                 records = history.history(n.session_id, after_id=n.after_id, until_id=n.until_id)
                 rows = passages_of(records)
                 if rows:
                     batch.append((n.owner, n.session_id, rows))
+                    owners.add(n.owner)
                     size += len(rows)
                 # stored a few hundred passages at a time: the texts just masked are still
                 # in `masked`'s memory when the store masks them again
@@ -217,6 +232,8 @@ def catch_up_recall(conn: sqlite3.Connection, owner: str | None = None) -> int:
                     added += index.add_sessions(batch)
                     batch, size = [], 0
             added += index.add_sessions(batch)
+            for o in sorted(owners):
+                keep_vectors(conn, "recall", o)  # a store searched by meaning keeps them
             index.caught_up(notes)
         if len(notes) < CATCH_UP_SESSIONS:
             return added
@@ -268,6 +285,15 @@ class RecallSettings:
     recency_weight: float = 0.05
     candidates: int = 300
     person_boost: float = 2.0
+    # Retrieval by meaning, as `Settings` (`doctree.memory.meaning`):
+    mode: str | None = None
+    fusion: str = "scores"
+    rrf_k: float = 60.0
+    semantic_weight: float = 0.2
+    semantic_candidates: int = 300
+    semantic_floor: float = 0.0
+    semantic_query: str = "terms"
+    thin_lexical: int = 0
 
 
 DEFAULT_RECALL = RecallSettings()
@@ -298,14 +324,21 @@ class RecallContext:
 
 
 def rank(index: RecallIndex, owner: str, q: Query, s: RecallSettings) -> list[RecallHit]:
-    """Passages matching the query, best first: BM25, lifted by how much of their session
-    matches, by a time expression when the query asks when, and a little by recency."""
-    hits = index.search(
-        owner,
-        q.fts(),
-        limit=s.candidates,
-        weights=(s.text_weight, s.surroundings_weight, 0.0, s.dates_weight),
-    )
+    """Passages matching the query, best first: BM25 (or the vectors' cosine, or both fused:
+    `s.mode`), lifted by how much of their session matches, by a time expression when the
+    query asks when, and a little by recency."""
+    mode = check_mode(s.mode, s.fusion)
+    hits: list[RecallHit] = []
+    if mode != "semantic":
+        hits = index.search(
+            owner,
+            q.fts(),
+            limit=s.candidates,
+            weights=(s.text_weight, s.surroundings_weight, 0.0, s.dates_weight),
+        )
+    if mode != "lexical":
+        near = nearest(index, owner, q, s)
+        hits = near if mode == "semantic" else fuse(hits, near, s)
     if not hits:
         return []
     top = hits[0].score or 1.0
@@ -329,6 +362,21 @@ def rank(index: RecallIndex, owner: str, q: Query, s: RecallSettings) -> list[Re
         scored.append((score, h))
     scored.sort(key=lambda x: -x[0])
     return [RecallHit(**{**h.__dict__, "score": sc}) for sc, h in scored]
+
+
+def nearest(index: RecallIndex, owner: str, q: Query, s: RecallSettings) -> list[RecallHit]:
+    """The passages nearest the query in meaning, best first, `score` their cosine."""
+    vectors = VectorIndex(index.conn, "recall")
+    qv = query_vector(semantic_text(q, s), vectors)
+    if qv is None:
+        return []
+    found = vectors.search(owner, qv, s.semantic_candidates)
+    sims = {f.passage_id: f.similarity for f in found}
+    return [
+        replace(h, score=sims[h.id])
+        for h in index.by_ids(owner, [f.passage_id for f in found])
+        if sims[h.id] >= s.semantic_floor
+    ]
 
 
 def session_header(session_id: str, day: str | None) -> str:
@@ -367,9 +415,15 @@ def recall(
     owner = validate_owner(owner)
     q = parse_query(query) if isinstance(query, str) else query
     out = RecallContext()
-    if budget <= 0 or not q.fts():
+    mode = check_mode(settings.mode, settings.fusion)
+    if budget <= 0 or (mode == "lexical" and not q.fts()):
         return out
     refresh_recall(conn_or_repo, owner)
+    if mode != "lexical":
+        writing = (
+            isinstance(conn_or_repo, DocumentsRepository) and conn_or_repo.in_write_transaction
+        )
+        ensure_vectors(conn, "recall", owner, in_write=writing)
     hits = rank(RecallIndex(conn), owner, q, settings)
     used = 0
     chosen: list[RecallHit] = []
@@ -433,7 +487,7 @@ def blend(
     the whole blended text) and the recalled passages."""
     owner = validate_owner(owner)
     q = parse_query(query)
-    found = has_recall(repo, owner, q)
+    found = has_recall(repo, owner, q, mode=settings.mode)
     share = budget_words if not found else int(budget_words * pages_share)
     pages = retrieve(repo, owner, query, budget_words=share, under=under, settings=page_settings)
     rest = budget_words - pages.words - (2 if pages.text else 0)
@@ -546,15 +600,22 @@ def catch_up(conn: sqlite3.Connection, owner: str) -> int:
     return sync_passages(DocumentsRepository(conn, max_body_bytes=DEFAULT_MAX_BODY_BYTES), owner)
 
 
-def has_recall(repo: DocumentsRepository, owner: str, query: str | Query) -> bool:
-    """Whether any verbatim passage of `owner` matches the query (one indexed lookup)."""
+def has_recall(
+    repo: DocumentsRepository, owner: str, query: str | Query, *, mode: str | None = None
+) -> bool:
+    """Whether any verbatim passage of `owner` matches the query (one indexed lookup): by
+    its words, or, when meaning counts (`mode` hybrid or semantic), any passage at all,
+    since one is always nearest."""
     q = parse_query(query) if isinstance(query, str) else query
+    meaning = check_mode(mode) != "lexical" and bool(q.text.strip())
     match = q.fts()
-    if not match:
+    if not match and not meaning:
         return False
     owner = validate_owner(owner)
     refresh_recall(repo, owner)
-    return bool(RecallIndex(repo.conn).search(owner, match, limit=1))
+    if meaning and RecallIndex(repo.conn).count(owner, limit=1):
+        return True
+    return bool(match) and bool(RecallIndex(repo.conn).search(owner, match, limit=1))
 
 
 _NORM = re.compile(r"[a-z0-9]+")

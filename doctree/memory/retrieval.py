@@ -10,25 +10,29 @@ documents, best first).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from doctree.errors import UserError
 from doctree.memory.layout import MEMORY_ROOT
+from doctree.memory.meaning import check_mode
 from doctree.memory.packing import Passage, fill, render
-from doctree.memory.passages import refresh_passages, words
+from doctree.memory.passages import clip_words, refresh_passages, words
 from doctree.memory.query import parse_query
 from doctree.memory.ranking import (
     DEFAULT_SETTINGS,
     Settings,
     named_for,
+    nearest,
     plain,
     rank,
     search,
     with_feedback,
 )
 from doctree.store.documents import DocumentsRepository
-from doctree.store.passages import PassageIndex
-from doctree.store.paths import normalize_path, validate_owner
+from doctree.store.model import SearchHit
+from doctree.store.passages import PassageHit, PassageIndex
+from doctree.store.paths import HOME, normalize_path, validate_owner
+from doctree.store.search import SearchQuery, parse_search
 
 DEFAULT_UNDER = MEMORY_ROOT
 
@@ -71,11 +75,11 @@ def retrieve(
     index = PassageIndex(repo)
     q = parse_query(query, index.speakers(owner))
     ctx = Context(query=query, budget_words=budget_words, left_out=len(behind))
-    match = q.fts()
-    if not match or budget_words == 0:
-        return ctx
     s = settings
-    hits = search(index, owner, under, match, s, behind)
+    mode = check_mode(s.mode, s.fusion)
+    if (not q.fts() and mode == "lexical") or budget_words == 0:
+        return ctx
+    hits = search(index, owner, under, q, s, behind)
     if not hits:
         return ctx
     if s.feedback_terms:
@@ -125,11 +129,11 @@ def rank_documents(
     behind = refresh_passages(repo, owner) if refresh else frozenset()
     index = PassageIndex(repo)
     q = parse_query(query, index.speakers(owner))
-    match = q.fts()
-    if not match:
-        return []
     s = settings
-    hits = search(index, owner, under, match, s, behind)
+    mode = check_mode(s.mode, s.fusion)
+    if not q.fts() and mode == "lexical":
+        return []
+    hits = search(index, owner, under, q, s, behind)
     if not hits:
         return []
     per_doc: dict[int, list[float]] = {}
@@ -146,3 +150,84 @@ def rank_documents(
         ranked.append(RankedDocument(d, paths[d], score))
     ranked.sort(key=lambda r: (-r.score, r.path))
     return ranked[:limit]
+
+
+# -- document search -----------------------------------------------------------------------
+
+
+def search_documents(
+    repo: DocumentsRepository,
+    owner: str,
+    query: str,
+    *,
+    mode: str | None = None,
+    under: str = HOME,
+    limit: int = 10,
+) -> list[SearchHit]:
+    """Documents for a search, best first, as `doctree search`, MCP and the agents' tools
+    show them. `lexical` is the store's full-text search (BM25, with its syntax: `word*`,
+    `"a phrase"`, `-word`); `semantic` ranks documents by their passage nearest the query
+    in meaning (its text is the snippet); `hybrid` fuses both rankings by reciprocal rank
+    (equal weights, k = 60), leaving out documents the query excludes (`-word`). `mode` None: the configured default
+    (`DOCTREE_RETRIEVAL`, else lexical)."""
+    mode = check_mode(mode)
+    owner, under = validate_owner(owner), normalize_path(under)
+    if mode == "lexical":
+        return repo.search(owner, query, under=under, limit=limit)
+    lexical = repo.search(owner, query, under=under, limit=max(limit, 50))
+    behind = refresh_passages(repo, owner)
+    index = PassageIndex(repo)
+    s = Settings(mode="semantic")
+    near: dict[int, PassageHit] = {}
+    for h in nearest(index, owner, under, query, s):
+        if h.document_id not in behind:
+            near.setdefault(h.document_id, h)
+    parsed = parse_search(query)
+    if parsed.excluded and near:  # a document the query excludes (`-word`) stays out
+        excluded = _excluded_documents(repo, owner, parsed, under, set(near))
+        near = {d: h for d, h in near.items() if d not in excluded}
+    if mode == "semantic":
+        ranked = [(h.score, d) for d, h in near.items()]
+    else:
+        fused: dict[int, float] = {}
+        for rank_, hit in enumerate(lexical, 1):
+            fused[hit.document_id] = 1 / (s.rrf_k + rank_)
+        for rank_, d in enumerate(near, 1):
+            fused[d] = fused.get(d, 0.0) + 1 / (s.rrf_k + rank_)
+        ranked = [(score, d) for d, score in fused.items()]
+    ranked.sort(key=lambda x: -x[0])
+    by_doc = {h.document_id: h for h in lexical}
+    out: list[SearchHit] = []
+    for score, d in ranked[:limit]:
+        if d in by_doc:
+            out.append(replace(by_doc[d], score=score))
+            continue
+        doc = repo.read_by_id(d)
+        out.append(
+            SearchHit(
+                document_id=d,
+                path=doc.path,
+                title=doc.title,
+                snippet=clip_words(near[d].text, 30),
+                score=score,
+                version=doc.version,
+                updated_at=doc.updated_at,
+            )
+        )
+    return out
+
+
+def _excluded_documents(
+    repo: DocumentsRepository,
+    owner: str,
+    parsed: SearchQuery,
+    under: str,
+    candidates: set[int],
+) -> set[int]:
+    """Which of these documents hold a word or phrase the search excludes."""
+    out: set[int] = set()
+    for e in parsed.excluded:
+        for hit in repo.search(owner, e, under=under, limit=10_000, snippets=False):
+            if hit.document_id in candidates:
+                out.add(hit.document_id)
+    return out

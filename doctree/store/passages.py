@@ -267,6 +267,24 @@ class PassageIndex:
         )
         return [_hit(r, r[10]) for r in rows]
 
+    def by_ids(self, owner: str, ids: Sequence[int], *, under: str = HOME) -> list[PassageHit]:
+        """The owner's passages with these ids under `under`, in the order of `ids`
+        (score 0); ids of other owners, of gone passages or out of scope are left out."""
+        scope, params = _scope(under)
+        found: dict[int, PassageHit] = {}
+        for start in range(0, len(ids), 500):
+            part = [int(i) for i in ids[start : start + 500]]
+            marks = ", ".join("?" * len(part))
+            rows = self.conn.execute(
+                "SELECT c.id, c.document_id, c.path, c.seq, c.speaker, c.day, c.heading, c.text,"
+                f" c.words, c.timed FROM passages c WHERE c.owner = ? AND c.id IN ({marks})"
+                + scope,
+                [owner, *part, *params],
+            )
+            for r in rows:
+                found[r[0]] = _hit(r, 0.0)
+        return [found[int(i)] for i in ids if int(i) in found]
+
     def around(self, document_id: int, seq: int, before: int, after: int) -> list[PassageHit]:
         """The passages of one document from `seq - before` to `seq + after`, in order."""
         rows = self.conn.execute(

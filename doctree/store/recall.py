@@ -215,6 +215,20 @@ class RecallIndex:
         )
         return [_hit(r, r[9]) for r in rows]
 
+    def by_ids(self, owner: str, ids: Sequence[int]) -> list[RecallHit]:
+        """The owner's passages with these ids, in the order of `ids` (score 0)."""
+        found: dict[int, RecallHit] = {}
+        for start in range(0, len(ids), 500):
+            part = [int(i) for i in ids[start : start + 500]]
+            marks = ", ".join("?" * len(part))
+            rows = self.conn.execute(
+                f"SELECT {_COLUMNS} FROM recall_passages r WHERE r.owner = ? AND r.id IN ({marks})",
+                [owner, *part],
+            )
+            for r in rows:
+                found[r[0]] = _hit(r)
+        return [found[int(i)] for i in ids if int(i) in found]
+
     def passages(self, owner: str, session_id: str | None = None) -> Iterator[RecallHit]:
         """The owner's passages (of one session, if given), in the order they were stored.
         For erasure and inspection, never for answering a query."""
@@ -226,7 +240,13 @@ class RecallIndex:
         for row in self.conn.execute(sql + " ORDER BY r.id", params):
             yield _hit(row)
 
-    def count(self, owner: str) -> int:
+    def count(self, owner: str, *, limit: int | None = None) -> int:
+        """How many passages the owner has (at most `limit`, counted no further)."""
+        if limit is not None:
+            return self.conn.execute(
+                "SELECT COUNT(*) FROM (SELECT 1 FROM recall_passages WHERE owner = ? LIMIT ?) t",
+                (owner, int(limit)),
+            ).fetchone()[0]
         return self.conn.execute(
             "SELECT COUNT(*) FROM recall_passages WHERE owner = ?", (owner,)
         ).fetchone()[0]

@@ -188,3 +188,23 @@ def test_context_with_a_cap_too_small_for_any_document_says_so(db_path):
         return text_of(await client.call_tool("context", {"cap": 100}))
 
     assert "fits within 100 characters" in run_session(db_path, script)
+
+
+def test_search_by_meaning_finds_what_words_miss(db_path):
+    with DocumentsRepository(db_path) as repo:
+        repo.write("a", "~/memory/projects/apollo", "# Apollo\nThe launch moved to December 8.\n")
+        repo.write("a", "~/memory/people/ann", "# Ann\nAnn keeps bees on the roof.\n")
+
+    async def script(client):
+        words = await client.call_tool("search", {"query": "when is the release"})
+        meaning = await client.call_tool(
+            "search", {"query": "when is the release", "mode": "hybrid", "limit": 1}
+        )
+        bad = await client.call_tool("search", {"query": "release", "mode": "fuzzy"})
+        return text_of(words), text_of(meaning), bad
+
+    words, meaning, bad = run_session(db_path, script)
+    assert words.startswith("no documents")
+    assert meaning.startswith("~/memory/projects/apollo")
+    assert "December 8" in meaning
+    assert bad.is_error and "mode" in text_of(bad)

@@ -976,6 +976,8 @@ TEXT_TABLES = (
     "passages",
     "passage_sources",  # the title a document had when its passages were cut
     "recall_passages",
+    "passage_vectors",  # a vector says what its passage's text meant
+    "recall_vectors",
     "search_terms",
     "sessions",
     "session_history",

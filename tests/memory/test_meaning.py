@@ -1,0 +1,285 @@
+"""Retrieval by meaning: passages get vectors once a search by meaning is asked of a
+database and keep them in step from then on, a rewritten or deleted passage never keeps the
+vector of its old text, a change of model rebuilds them, and search by meaning finds what
+words miss — on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from doctree.cli import cli
+from doctree.errors import UserError
+from doctree.llm.embedders import default_embedder
+from doctree.memory.erase import forget
+from doctree.memory.meaning import ensure_vectors
+from doctree.memory.passages import sync_passages
+from doctree.memory.ranking import DEFAULT_SETTINGS, Settings
+from doctree.memory.recall import DEFAULT_RECALL, blend, hand_over, recall
+from doctree.memory.retrieval import rank_documents, retrieve, search_documents
+from doctree.sessions.transcripts import Message
+from doctree.store.documents import DocumentsRepository
+from doctree.store.vectors import VectorIndex
+
+OWNER = "main"
+
+
+def write(repo: DocumentsRepository, path: str, body: str) -> None:
+    repo.write(OWNER, path, body)
+
+
+def mode(m: str, **kw) -> Settings:
+    return dataclasses.replace(DEFAULT_SETTINGS, mode=m, **kw)
+
+
+def stored(repo: DocumentsRepository, kind: str) -> dict[int, tuple[str, np.ndarray]]:
+    """Every stored vector of OWNER in `kind`, with the current text of its passage."""
+    table = "passages" if kind == "passages" else "recall_passages"
+    rows = repo.conn.execute(f"SELECT id, text FROM {table} WHERE owner = ?", (OWNER,))
+    texts = {r[0]: r[1] for r in rows}
+    vectors = VectorIndex(repo.conn, kind)
+    out = {}
+    for pid, text in texts.items():
+        v = vectors.vector(OWNER, pid)
+        if v is not None:
+            out[pid] = (text, v)
+    return out
+
+
+def cosine_to(text: str, v: np.ndarray) -> float:
+    e = default_embedder()
+    assert e is not None
+    return float(v @ e.embed([text])[0])
+
+
+def test_passages_get_no_vectors_until_meaning_is_asked_for(repo):
+    """Indexing stays as cheap as before for a database that only searches by words."""
+    write(repo, "~/memory/notes/launch", "The launch moved to December 8.")
+    retrieve(repo, OWNER, "launch", budget_words=50, settings=mode("lexical"))
+    vectors = VectorIndex(repo.conn, "passages")
+    assert not vectors.active() and vectors.count(OWNER) == 0
+
+
+def test_the_first_search_by_meaning_embeds_every_passage_then_indexing_keeps_them(repo):
+    write(repo, "~/memory/notes/launch", "The launch moved to December 8.\n\nOat milk in coffee.")
+    retrieve(repo, OWNER, "release", budget_words=50, settings=mode("hybrid"))
+    got = stored(repo, "passages")
+    assert len(got) == 2
+    for text, v in got.values():
+        assert cosine_to(text, v) > 0.99
+    # From now on a new passage gets its vector when it is indexed, not when searched.
+    write(repo, "~/memory/people/ann", "Ann keeps bees on the roof.")
+    sync_passages(repo, OWNER)
+    vectors = VectorIndex(repo.conn, "passages")
+    assert vectors.pending(OWNER) == 0
+    assert any("bees" in text for text, _ in stored(repo, "passages").values())
+
+
+def test_a_rewritten_passage_loses_the_vector_of_its_old_text(repo):
+    """Any path that rewrites a passage's text in place gets this from the triggers."""
+    write(repo, "~/memory/people/ann", "Ann keeps bees on the roof.")
+    sync_passages(repo, OWNER)
+    assert ensure_vectors(repo.conn, "passages", OWNER)
+    (pid,) = stored(repo, "passages")
+    with repo.transaction():
+        repo.conn.execute("UPDATE passages SET text = ? WHERE id = ?", ("Ann [forgotten].", pid))
+    vectors = VectorIndex(repo.conn, "passages")
+    assert vectors.vector(OWNER, pid) is None
+    assert vectors.pending(OWNER) == 1
+    assert ensure_vectors(repo.conn, "passages", OWNER)
+    assert cosine_to("Ann [forgotten].", vectors.vector(OWNER, pid)) > 0.99
+
+
+def test_after_forget_no_vector_of_the_erased_text_remains(repo):
+    write(repo, "~/memory/people/bob", "Bob's locker code is tangerine falcon.\n\nBob likes jazz.")
+    said = [Message("user", "2026-03-01T10:00:00Z", "my locker code is tangerine falcon")]
+    hand_over(repo.conn, OWNER, "s1", said)
+    sync_passages(repo, OWNER)
+    assert ensure_vectors(repo.conn, "passages", OWNER)
+    assert ensure_vectors(repo.conn, "recall", OWNER)
+    e = default_embedder()
+    assert e is not None
+    erased = e.embed(
+        ["Bob's locker code is tangerine falcon.", "my locker code is tangerine falcon"]
+    )
+    assert len(stored(repo, "recall")) == 1
+    forget(repo, OWNER, "tangerine falcon")
+    sync_passages(repo, OWNER)  # the pages' passages are cut again, with their vectors
+    assert ensure_vectors(repo.conn, "recall", OWNER)  # the rewritten record's, embedded anew
+    for kind in ("passages", "recall"):
+        assert VectorIndex(repo.conn, kind).pending(OWNER) == 0
+        left = stored(repo, kind)
+        assert left, kind
+        for text, v in left.values():
+            assert "tangerine" not in text
+            assert cosine_to(text, v) > 0.99  # the vector of the text there now
+            assert float((erased @ v).max()) < 0.99
+
+
+def test_a_change_of_model_rebuilds_the_vectors(repo, monkeypatch):
+    write(repo, "~/memory/notes/a", "The launch moved to December 8.")
+    retrieve(repo, OWNER, "release", budget_words=50, settings=mode("semantic"))
+    vectors = VectorIndex(repo.conn, "passages")
+    assert vectors.model() == ("wordllama/l2_supercat-256", 256)
+    monkeypatch.setenv("DOCTREE_EMBEDDER", "wordllama:64")
+    ctx = retrieve(repo, OWNER, "when is the release", budget_words=100, settings=mode("semantic"))
+    assert vectors.model() == ("wordllama/l2_supercat-64", 64)
+    ((_, v),) = stored(repo, "passages").values()
+    assert v.shape == (64,)
+    assert "December 8" in ctx.text
+
+
+def test_embedder_none_turns_meaning_off_and_leaves_words(repo, monkeypatch):
+    monkeypatch.setenv("DOCTREE_EMBEDDER", "none")
+    write(repo, "~/memory/notes/a", "The launch moved to December 8.")
+    assert not retrieve(repo, OWNER, "release", budget_words=50, settings=mode("semantic")).text
+    assert (
+        "December 8"
+        in retrieve(repo, OWNER, "launch", budget_words=50, settings=mode("hybrid")).text
+    )
+    assert not VectorIndex(repo.conn, "passages").active()
+
+
+def test_search_by_meaning_finds_a_page_that_words_miss(repo):
+    write(repo, "~/memory/projects/apollo", "The launch moved to December 8.")
+    write(repo, "~/memory/people/ann", "Ann keeps bees on the roof.")
+    query = "when is the release date?"
+    assert not retrieve(repo, OWNER, query, budget_words=50, settings=mode("lexical")).passages
+    found = retrieve(repo, OWNER, query, budget_words=8, settings=mode("semantic"))
+    assert [p.path for p in found.passages] == ["~/memory/projects/apollo"]
+    found = retrieve(repo, OWNER, query, budget_words=8, settings=mode("hybrid"))
+    assert [p.path for p in found.passages] == ["~/memory/projects/apollo"]
+    ranked = rank_documents(repo, OWNER, query, settings=mode("hybrid"))
+    assert ranked[0].path == "~/memory/projects/apollo"
+
+
+def test_hybrid_keeps_what_words_find_first(repo):
+    write(repo, "~/memory/notes/tea", "Green tea every morning, never coffee after noon.")
+    write(repo, "~/memory/notes/sea", "The sea was calm on the crossing.")
+    ctx = retrieve(repo, OWNER, "green tea", budget_words=12, settings=mode("hybrid"))
+    assert [p.path for p in ctx.passages] == ["~/memory/notes/tea"]
+
+
+def test_recall_finds_what_was_said_by_meaning(repo):
+    hand_over(
+        repo.conn,
+        OWNER,
+        "s-drink",
+        [
+            Message("user", "2026-03-01T08:00:00Z", "I always take oat milk in my coffee."),
+            Message("user", "2026-03-01T08:05:00Z", "The printer on floor two is broken."),
+        ],
+    )
+    query = "which beverage do I like with breakfast?"
+    lexical = dataclasses.replace(DEFAULT_RECALL, mode="lexical")
+    assert not recall(repo, OWNER, query, budget=20, settings=lexical).passages
+    semantic = dataclasses.replace(DEFAULT_RECALL, mode="semantic")
+    said = recall(repo, OWNER, query, budget=20, settings=semantic)
+    assert [p.text for p in said.passages] == ["I always take oat milk in my coffee."]
+    # and from then on a hand-over embeds what it stores
+    hand_over(repo.conn, OWNER, "s-2", [Message("user", "2026-03-02T08:00:00Z", "Jazz tonight.")])
+    assert VectorIndex(repo.conn, "recall").pending(OWNER) == 0
+
+
+def test_blend_in_hybrid_mode_recalls_by_meaning(repo):
+    hand_over(
+        repo.conn,
+        OWNER,
+        "s-drink",
+        [Message("user", "2026-03-01T08:00:00Z", "I always take oat milk in my coffee.")],
+    )
+    query = "which beverage do I like?"
+    settings = dataclasses.replace(DEFAULT_RECALL, mode="hybrid")
+    _, said = blend(repo, OWNER, query, budget_words=200, settings=settings)
+    assert [p.text for p in said.passages] == ["I always take oat milk in my coffee."]
+
+
+def test_search_documents_by_meaning_keeps_out_what_the_query_excludes(repo):
+    write(repo, "~/memory/projects/apollo", "The launch moved to December 8.")
+    write(repo, "~/memory/projects/kafka", "Kafka's launch slipped to spring.")
+    hits = search_documents(repo, OWNER, "release schedule", mode="semantic")
+    assert "~/memory/projects/apollo" in {h.path for h in hits}
+    hits = search_documents(repo, OWNER, "release schedule -kafka", mode="hybrid")
+    assert "~/memory/projects/kafka" not in {h.path for h in hits}
+    assert search_documents(repo, OWNER, "release schedule", mode="lexical") == []
+
+
+def test_an_unknown_mode_is_a_clear_error(repo):
+    with pytest.raises(UserError, match="mode 'fuzzy': must be one of lexical, semantic, hybrid"):
+        search_documents(repo, OWNER, "x", mode="fuzzy")
+    with pytest.raises(UserError, match="mode 'fuzzy'"):
+        retrieve(repo, OWNER, "x", budget_words=10, settings=mode("fuzzy"))
+
+
+def test_cli_search_mode(db_path):
+    runner = CliRunner()
+    db = str(db_path)
+    body = "The launch moved to December 8."
+    r = runner.invoke(cli, ["--db", db, "write", "~/memory/projects/apollo"], input=body)
+    assert r.exit_code == 0, r.output
+    r = runner.invoke(cli, ["--db", db, "search", "when is the release", "--mode", "lexical"])
+    assert r.exit_code == 0 and "no matches" in r.output
+    args = ["--db", db, "search", "when is the release", "--mode", "hybrid", "--json"]
+    r = runner.invoke(cli, args)
+    assert r.exit_code == 0, r.output
+    assert [h["path"] for h in json.loads(r.output)] == ["~/memory/projects/apollo"]
+    r = runner.invoke(cli, ["--db", db, "search", "release", "--mode", "fuzzy"])
+    assert r.exit_code == 2 and "fuzzy" in r.output
+
+
+def test_retrieval_by_words_loads_neither_numpy_nor_an_embedder(tmp_path):
+    """A store searched by words only pays nothing for meaning: not numpy's import, not
+    the embedder's weights, at write, catch-up, hand-over or search."""
+    script = (
+        "import sys\n"
+        "from doctree.memory.recall import blend, hand_over\n"
+        "from doctree.sessions.transcripts import Message\n"
+        "from doctree.store.documents import DocumentsRepository\n"
+        f"repo = DocumentsRepository({str(tmp_path / 'm.db')!r})\n"
+        "repo.write('main', '~/memory/notes/a', 'The launch moved to December 8.')\n"
+        "hand_over(repo.conn, 'main', 's1', [Message('user', '2026-03-01T08:00:00Z', 'hi')])\n"
+        "ctx, _ = blend(repo, 'main', 'launch', budget_words=100)\n"
+        "assert 'December 8' in ctx.text, ctx.text\n"
+        "print(sorted({'numpy', 'wordllama', 'tokenizers'} & set(sys.modules)))\n"
+    )
+    env = {**os.environ, "DOCTREE_RETRIEVAL": "lexical"}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
+def test_doctree_retrieval_sets_the_default_mode_at_every_door(repo, monkeypatch):
+    write(repo, "~/memory/projects/apollo", "The launch moved to December 8.")
+    query = "when is the release date?"
+    monkeypatch.setenv("DOCTREE_RETRIEVAL", "lexical")
+    assert not retrieve(repo, OWNER, query, budget_words=50).passages
+    assert search_documents(repo, OWNER, query) == []
+    monkeypatch.setenv("DOCTREE_RETRIEVAL", "hybrid")
+    assert "December 8" in retrieve(repo, OWNER, query, budget_words=50).text
+    assert [h.path for h in search_documents(repo, OWNER, query)] == ["~/memory/projects/apollo"]
+    assert rank_documents(repo, OWNER, query)[0].path == "~/memory/projects/apollo"
+    monkeypatch.setenv("DOCTREE_RETRIEVAL", "fuzzy")
+    with pytest.raises(UserError, match="DOCTREE_RETRIEVAL 'fuzzy': must be one of"):
+        retrieve(repo, OWNER, query, budget_words=50)
+
+
+def test_cli_context_follows_doctree_retrieval(db_path):
+    runner = CliRunner()
+    db = str(db_path)
+    body = "The launch moved to December 8."
+    r = runner.invoke(cli, ["--db", db, "write", "~/memory/projects/apollo"], input=body)
+    assert r.exit_code == 0, r.output
+    args = ["--db", db, "context", "--query", "when is the release", "--words", "60"]
+    r = runner.invoke(cli, args, env={"DOCTREE_RETRIEVAL": "lexical"})
+    assert r.exit_code == 0 and "December 8" not in r.output
+    r = runner.invoke(cli, args, env={"DOCTREE_RETRIEVAL": "hybrid"})
+    assert r.exit_code == 0 and "December 8" in r.output, r.output
+    r = runner.invoke(cli, args, env={"DOCTREE_RETRIEVAL": "fuzzy"})
+    assert r.exit_code == 2 and "DOCTREE_RETRIEVAL 'fuzzy'" in r.output
