@@ -370,6 +370,14 @@ LEAVING = re.compile(
     r"is\s+joining|joins\s+(?:the|us|on|in)|starts\s+on|new\s+hire)\b",
     re.I,
 )
+#: What comes from someone rather than being someone: "Contract from Hallworth is attached",
+#: "Invoice from Acme": the word before "from" in such a line names a thing, not a person.
+SENT_THING = re.compile(
+    r"(?:offer|job|role|position|interview|internship|contract|invoice|quote|letter|email|"
+    r"e-mail|mail|message|note|reply|answer|feedback|update|order|parcel|package|delivery|"
+    r"bill|statement|receipt|proposal|report|request|notice|reminder|call|text|news)s?",
+    re.I,
+)
 #: "Sam from Acme Corp", "Ines from the data team": a person and where they are from.
 FROM = re.compile(
     rf"(?:^|[,;:]\s*|\b(?:and|met|with|to|ask|asked|tell|told|call|called)\s+)(?P<name>{NAME})\s+"
@@ -761,10 +769,13 @@ SAID_AGAIN = re.compile(
 #: "Actually make that three.", "No, change it to Friday.", "Scratch that, it's the 14th.":
 #: the last value said is replaced.
 MAKE_THAT = re.compile(
-    r"^\W*(?:(?:actually|sorry|no|oh|wait|hmm|correction|oops)[,:!]?\s+)*"
+    r"^\W*(?:(?:actually|sorry|no|oh|ah|wait|hmm|correction|oops)[,:!]?\s+)*"
     r"(?:make\s+(?:that|it)|change\s+(?:that|it)\s+to|(?:i|we)\s+meant?"
     r"|(?:scratch|forget)\s+that[,.;:—–-]*\s+(?:it's|it\s+is|it'll\s+be|make\s+it))"
-    r"\s+(?P<new>[^.!?;]+)",
+    r"\s+(?P<new>[^.!?;]+)"
+    # "Ah no, sorry, it is the 21st": a message opening on an apology, then the value
+    r"|^\W*(?:(?:ah|oh|um|er|hmm)[,!]?\s+)?(?:(?:no|sorry|oops|wait|my\s+mistake|my\s+bad)"
+    r"[,:!.]?\s+)+(?:it's|it\s+is|it\s+was|is|was|it'll\s+be|will\s+be)\s+(?P<said>[^.!?;]+)",
     re.I,
 )
 #: A message that corrects something said earlier without saying what: "Correction on the

@@ -417,6 +417,11 @@ def fix_last_value(
         s = sentences[i]
         if s.speaker != who or not s.raw:
             continue
+        day = _ABSOLUTE.search(new)
+        if day and (said := list(_ABSOLUTE.finditer(s.raw))):
+            # "the 21 of March" for "the 12 of March": the day said last is the one meant
+            last = said[-1]
+            return i, s.raw[: last.start()] + day.group(0) + s.raw[last.end() :]
         if fixed := lang.replace_last_value(s.raw, new.strip()):
             return i, fixed[0]
     return None
@@ -454,11 +459,14 @@ def _words(text: str) -> set[str]:
     return {w for w in content_words(text) if w not in _VALUE_WORDS and not w[0].isdigit()}
 
 
-def _subject(text: str) -> tuple[set[str], str] | None:
+def _subject(text: str) -> tuple[set[str], str, str] | None:
     """What a statement is about: the words before the verb of its clause that has one
-    ("The vet visit for Rex is on May 2" -> vet, visit, rex), and whether they refer back to
+    ("The vet visit for Rex is on May 2" -> vet, visit, rex), whether they refer back to
     a thing named before: a definite or possessive phrase ("the visit", "our flight") or one
-    bare noun ("interview is the 21 of March"): "definite", "bare" or ""."""
+    bare noun ("interview is the 21 of March"): "definite", "bare" or "", and what the verb
+    says of it ("be" for is, falls, moved; "start" for starts; "end" for ends): a start and
+    an end of one thing are two values, not one said again."""
+    text = re.sub(r"\b(?i:the\s+user)(?:'s|’s)\s", "my ", text)  # a page's "the user's X"
     for clause in re.split(r"[,;:—–]|\s-\s", text):
         m = _SUBJECT_END.search(clause)
         if not m:
@@ -471,7 +479,9 @@ def _subject(text: str) -> tuple[set[str], str] | None:
             r"\W*(?:(?:so|and|ok|oh|now)\s+)?(?:the|my|our|this|that)\s", part, re.I
         )
         bare = len(re.findall(r"\w+", part)) == 1
-        return words, "definite" if definite else "bare" if bare else ""
+        verb = m.group(0).lower()
+        attribute = "start" if verb in ("starts", "begins") else "end" if verb == "ends" else "be"
+        return words, "definite" if definite else "bare" if bare else "", attribute
     return None
 
 
@@ -496,7 +506,7 @@ def restates_earlier(s: Sentence, sentences: list[Sentence]) -> list[Sentence]:
         return []
     said = _subject(s.raw or s.text)
     value = _value(s)
-    subject, back = said if said is not None else (set(), "")
+    subject, back, attribute = said if said is not None else (set(), "", "")
     words = _words(s.raw or s.text)
     if value is None or not (subject or words):
         return []
@@ -513,6 +523,8 @@ def restates_earlier(s: Sentence, sentences: list[Sentence]) -> list[Sentence]:
         if _PRONOUN_SUBJECT.match(old.raw) and prev is not None:
             have |= _words(prev.raw)  # "I have an interview at Acme. It is on the 19th."
         earlier = _subject(old.raw)
+        if earlier is not None and attribute and earlier[2] != attribute:
+            continue  # "the repair starts on the 12th" and "ends on the 30th": two values
         if (earlier is not None and subject and earlier[0] == subject) or (words and have == words):
             found.append(old)  # the same subject, or the same words with another value
         elif back and subject and subject <= have and len(have - subject) <= 6:
@@ -523,6 +535,49 @@ def restates_earlier(s: Sentence, sentences: list[Sentence]) -> list[Sentence]:
                 found.append(old)  # the thing named before with more words (a bare noun
                 # refers back only to a common noun, not to a name: "Bob is ...")
     return found if len(found) == 1 else []
+
+
+_ISO = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
+
+
+def _line_value(said: str, said_on: date) -> tuple[str, frozenset[str]] | None:
+    """What a page line gives its subject: the dates it names (written with their absolute
+    date, or read against the day it was said), else the numbers it says."""
+    days = {m.group(0) for m in _ISO.finditer(said)}
+    days |= {d.isoformat() for _, d in absolute_dates(_ISO.sub("", said), said_on)}
+    if days:
+        return "date", frozenset(days)
+    numbers = re.findall(r"\d[\d.:,]*\d|\d", _ISO.sub("", said))
+    return ("number", frozenset(numbers)) if numbers else None
+
+
+def restates_line(s: Sentence, said: str, said_on: date) -> bool:
+    """Whether `s` says again, with another value, what a line of an earlier session said
+    (`said`: the line's statement, said on `said_on`): "The roof repair is on the 21st now"
+    after "The roof repair is scheduled for March 12". Stricter than within a session,
+    since days apart the same words more often mean another thing: the same verb of the
+    same subject of two words or more (one word only when the rest is mostly the same
+    words too), or all the same words but the value, and a value of the same sort that
+    differs. The caller acts only when exactly one line of a page fits."""
+    text = s.statement or s.text
+    if s.correction or "?" in text or "?" in said:
+        return False
+    new, old = _value(s), _line_value(said, said_on)
+    if new is None or old is None or new[0] != old[0] or new[1] & old[1]:
+        return False
+    words, have = _words(text), _words(said)
+    if words and words == have:
+        return True
+    now, before = _subject(text), _subject(said)
+    if now is None or before is None or now[2] != before[2]:
+        return False
+    subject = now[0]
+    if subject == before[0]:
+        shared = len(words & have) / max(1, len(words | have))
+        return len(subject) >= 2 or shared >= 0.5
+    return (
+        now[1] == "definite" and len(subject) >= 2 and subject <= have and len(have - subject) <= 6
+    )
 
 
 def value_kind(value: str) -> str:

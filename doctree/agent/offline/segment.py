@@ -23,10 +23,11 @@ ADDRESSED = re.compile(
 _ABBREVIATIONS = ("Dr.", "Mr.", "Mrs.", "Ms.", "Prof.", "e.g.", "i.e.", "vs.", "St.", "etc.")
 
 
-def user_sentences(text: str) -> tuple[list[str], list[str]]:
+def user_sentences(text: str, items: set[str] | None = None) -> tuple[list[str], list[str]]:
     """Split a user message into the user's own sentences and the quoted or fenced rest.
 
-    Quoted (`>`) and fenced text is what someone pasted: context, not the user's word.
+    Quoted (`>`) and fenced text is what someone pasted: context, not the user's word. The
+    sentences written as list items ("- Wei: finished the export") are added to `items`.
     """
     own: list[str] = []
     quoted: list[str] = []
@@ -60,6 +61,8 @@ def user_sentences(text: str) -> tuple[list[str], list[str]]:
         if item:
             flush()
             para.append(item.group(1))
+            if items is not None:
+                items.update(split_sentences(item.group(1)))
             flush()
             continue
         para.append(line)
@@ -159,7 +162,8 @@ def segment(transcript: Transcript) -> Segmented:
             )
             continue
         speaker, content = speaker_of(m.content, chat=chat)
-        own, quoted = user_sentences(content)
+        items: set[str] = set()
+        own, quoted = user_sentences(content, items)
         turns.append(
             Turn(
                 "user",
@@ -167,6 +171,7 @@ def segment(transcript: Transcript) -> Segmented:
                 own,
                 speaker=speaker,
                 pasted=pasted_sentences(content),
+                items=items,
                 addressed=addressed("\n".join(quoted)),
             )
         )

@@ -1,0 +1,227 @@
+"""A person page needs evidence of a person, and a value restated in a later session replaces
+the earlier one: a tool used "with" a name, the labels and headers of a pasted mail, and a
+date or amount said again days later."""
+
+from __future__ import annotations
+
+from doctree.store.documents import DocumentsRepository
+from tests.agent.offline_runs import run, transcript
+
+
+def pages(repo: DocumentsRepository) -> dict[str, str]:
+    return {d.path: d.body for d in repo.documents("main", "~/memory")}
+
+
+def people(repo: DocumentsRepository) -> set[str]:
+    return {p.rsplit("/", 1)[1] for p in pages(repo) if p.startswith("~/memory/people/")}
+
+
+def current(body: str) -> str:
+    """A page without what it keeps as superseded, nor the openings of recent sessions (a
+    record of what was said then)."""
+    kept = "\n".join(ln for ln in body.split("\n") if " — past: " not in ln)
+    return kept.split("## Past")[0].split("## Recent sessions")[0]
+
+
+def current_text(repo: DocumentsRepository) -> str:
+    return "\n".join(current(b) for p, b in pages(repo).items() if "/archive/" not in p)
+
+
+# -- "with X": a tool, a product or a person ------------------------------------------------
+
+
+def test_a_tool_used_with_a_name_is_no_person(repo):
+    run(
+        repo,
+        transcript(
+            "s-infra",
+            (
+                "user",
+                "2028-01-10T09:00:00Z",
+                "We deploy it with Terraform and configure the hosts with Saltstack. "
+                "The nightly backups are encrypted with Restic before upload.",
+            ),
+        ),
+    )
+    assert not people(repo) & {"terraform", "saltstack", "restic"}, people(repo)
+    # the statements themselves are kept
+    assert "Terraform" in current_text(repo) and "Restic" in current_text(repo)
+
+
+def test_a_name_after_with_is_a_person_with_evidence(repo):
+    run(
+        repo,
+        transcript(
+            "s-social",
+            (
+                "user",
+                "2028-01-10T09:00:00Z",
+                "I had lunch with Oriana on Tuesday, she is moving to Lyon. "
+                "My colleague Bertil set up the new printer. "
+                "I paired with Bertil on the invoice bug yesterday.",
+            ),
+        ),
+    )
+    assert {"oriana", "bertil"} <= people(repo), people(repo)
+
+
+# -- labels and headers of a pasted mail ----------------------------------------------------
+
+MAIL = """Please keep track of this mail I got:
+
+From: facilities desk
+Subject: Office move - week 12
+
+Hi team,
+
+Schedule: the move to the new floor is planned for March 18.
+
+Costs: the movers quoted 4,300 EUR, which the budget covers.
+
+Contract from Hallworth Removals is attached.
+
+Best regards,
+Facilities"""
+
+
+def test_labels_and_headers_of_a_pasted_mail_make_no_person(repo):
+    run(repo, transcript("s-mail", ("user", "2028-03-01T09:00:00Z", MAIL)))
+    found = people(repo)
+    for word in ("from", "subject", "schedule", "costs", "contract", "facilities"):
+        assert word not in found, (word, found)
+    text = current_text(repo)
+    assert "2028-03-18" in text and "4,300" in text, text
+
+
+def test_a_participant_label_in_pasted_notes_is_still_its_speaker(repo):
+    run(
+        repo,
+        transcript(
+            "s-notes",
+            (
+                "user",
+                "2028-03-01T09:00:00Z",
+                "Standup notes:\n\n- Wendeline: finished the invoice export\n"
+                "- Osgar: blocked on the staging certificates",
+            ),
+        ),
+    )
+    assert {"wendeline", "osgar"} <= people(repo), people(repo)
+
+
+# -- a value restated in a later session ----------------------------------------------------
+
+
+def test_a_date_restated_in_a_later_session_supersedes_the_earlier_one(repo):
+    run(
+        repo,
+        transcript(
+            "s-first",
+            ("user", "2028-02-01T09:00:00Z", "The roof repair is scheduled for March 12."),
+        ),
+    )
+    run(
+        repo,
+        transcript(
+            "s-later",
+            ("user", "2028-02-08T09:00:00Z", "The roof repair is on the 21 of March now."),
+        ),
+    )
+    text = current_text(repo)
+    assert "2028-03-21" in text, text
+    assert "2028-03-12" not in text and "March 12" not in text, text
+    # the earlier value stands under Past with its date and the session that said it
+    assert any(
+        "## Past" in b
+        and any(
+            "March 12" in ln and "2028-03-12" in ln and "s-first" in ln and "past: replaced" in ln
+            for ln in b.split("## Past")[1].split("\n")
+        )
+        for p, b in pages(repo).items()
+        if "/archive/" not in p
+    ), pages(repo)
+
+
+def test_an_amount_restated_by_a_pasted_mail_in_a_later_session_supersedes_it(repo):
+    run(
+        repo,
+        transcript(
+            "s-quote",
+            ("user", "2028-02-01T09:00:00Z", "The quote for the garden fence is 2,400 euros."),
+        ),
+    )
+    run(
+        repo,
+        transcript(
+            "s-mail",
+            (
+                "user",
+                "2028-02-09T09:00:00Z",
+                "Got this today:\n\nSubject: revised offer\n\n"
+                "The quote for the garden fence is 2,150 euros.",
+            ),
+        ),
+    )
+    text = current_text(repo)
+    assert "2,150" in text and "2,400" not in text, text
+
+
+def test_a_later_session_with_two_fitting_lines_changes_nothing(repo):
+    run(
+        repo,
+        transcript(
+            "s-first",
+            (
+                "user",
+                "2028-02-01T09:00:00Z",
+                "The roof repair is on March 12. The roof repair invoice is due on March 30.",
+            ),
+        ),
+    )
+    run(
+        repo,
+        transcript(
+            "s-later",
+            ("user", "2028-02-08T09:00:00Z", "The plumber visit is on March 21."),
+        ),
+    )
+    text = current_text(repo)
+    assert "2028-03-12" in text and "2028-03-30" in text and "2028-03-21" in text, text
+
+
+# -- a value corrected by the next message ---------------------------------------------------
+
+
+def test_a_message_opening_on_an_apology_corrects_the_date_just_said(repo):
+    run(
+        repo,
+        transcript(
+            "s-due",
+            (
+                "user",
+                "2028-01-05T09:00:00Z",
+                "My cousin Anselm moves into his new flat on the 12 of March.",
+            ),
+            ("user", "2028-01-05T09:01:00Z", "Ah no, sorry, is the 21 of March."),
+        ),
+    )
+    text = current_text(repo)
+    assert "2028-03-21" in text, text
+    assert "2028-03-12" not in text, text
+    assert "Ah no, sorry" not in text, text
+
+
+def test_an_apology_without_a_value_changes_nothing(repo):
+    run(
+        repo,
+        transcript(
+            "s-due",
+            (
+                "user",
+                "2028-01-05T09:00:00Z",
+                "My cousin Anselm moves into his new flat on the 12 of March.",
+            ),
+            ("user", "2028-01-05T09:01:00Z", "Oh sorry, it is late here, good night."),
+        ),
+    )
+    assert "2028-03-12" in current_text(repo)
