@@ -225,3 +225,48 @@ def test_an_apology_without_a_value_changes_nothing(repo):
         ),
     )
     assert "2028-03-12" in current_text(repo)
+
+
+def test_a_pasted_mail_files_its_facts_on_what_its_subject_line_names(repo):
+    run(repo, transcript("s-mail", ("user", "2028-03-01T09:00:00Z", STATUS_MAIL)))
+    page = pages(repo).get("~/memory/projects/quillfeather", "")
+    assert "2028-04-09" in page and "48,000" in page, pages(repo).keys()
+
+
+def test_a_subject_line_that_opens_on_a_common_word_names_no_project(repo):
+    run(repo, transcript("s-mail", ("user", "2028-03-01T09:00:00Z", MAIL)))
+    assert not any(p.startswith("~/memory/projects/") for p in pages(repo)), pages(repo).keys()
+
+
+STATUS_MAIL = """Here's the update I sent to the board:
+
+Subject: Quillfeather rollout - status
+
+Hello all,
+
+A brief note on Quillfeather ahead of Thursday.
+
+The pilot ends on April 9. So far we have spent 48,000 EUR of the budget.
+
+Kind regards,
+Ines"""
+
+
+# -- chat's abbreviated days ----------------------------------------------------------------
+
+
+def test_abbreviated_days_in_a_chat_resolve_to_their_dates(repo):
+    # Wednesday 2028-01-05: the coming Saturday is the 8th, the coming Friday the 7th
+    run(
+        repo,
+        transcript(
+            "s-chat",
+            ("user", "2028-01-05T20:00:00Z", "my uncle ferdinand is visiting on sat for lunch"),
+            ("user", "2028-01-05T20:01:00Z", "the boiler guy comes fri to fix the pump"),
+            ("user", "2028-01-05T20:02:00Z", "I sat in the sun for an hour at the lake"),
+        ),
+    )
+    text = current_text(repo)
+    assert "2028-01-08" in text and "2028-01-07" in text, text
+    assert "I sat" in text or "The user sat" in text, text
+    assert "Sunday" not in text and "Saturday in" not in text, text

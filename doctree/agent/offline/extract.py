@@ -196,6 +196,7 @@ def _read(
     """One sentence of a user turn read into `a`, with the corrections it makes applied."""
     label, body = turn.speaker, lang.without_fillers(raw)  # "on, um, the 3rd": "on the 3rd"
     body = lang.names_capitalised(body, set(directory.known_person_names()))
+    body = lang.weekdays_spelled(body)  # "coming over sat": "coming over Saturday"
     item = _ITEM_LABEL.match(raw)  # pasted notes: "Wei: finished the export"
     name = item.group("name") if item else None
     action = _ACTION_ITEM.match(raw)  # "Action (Tomas): book the room"
@@ -224,6 +225,13 @@ def _read(
             current[current.index(old)] = new
         return
     s = read_sentence(turn.time, body, message_date(turn.time), directory, context, speaker=label)
+    if (
+        turn.about
+        and not s.projects
+        and not directory.kind_of(turn.about)
+        and turn.about not in directory.known_person_names()
+    ):
+        s.projects.append(directory.project(turn.about))  # what the pasted mail is about
     if action and not s.kinds:
         s.kinds.append("statement")  # an action item is worth a line, however short
     if lang.CORRECTS_EARLIER.match(body) and not s.correction:

@@ -599,6 +599,42 @@ KIN = re.compile(
 )
 
 
+_WEEKDAY_ABBR = {
+    "mon": "Monday", "tue": "Tuesday", "tues": "Tuesday", "wed": "Wednesday",
+    "weds": "Wednesday", "thu": "Thursday", "thur": "Thursday", "thurs": "Thursday",
+    "fri": "Friday", "sat": "Saturday", "sun": "Sunday",
+}  # fmt: skip
+#: Abbreviations that are English words too ("I sat down", "in the sun", "they wed in June"):
+#: a day only after a word that introduces a day ("on sat", "coming over sat", "till sun").
+_WORD_ABBR = {"sat", "sun", "wed"}
+_BEFORE_DAY = {
+    "on", "this", "next", "last", "by", "until", "till", "til", "from", "before", "after",
+    "over", "since", "due", "or", "and", "to",
+}  # fmt: skip
+_ABBR_DAY = re.compile(
+    r"(?:(?<=\s)|^)(?:(?P<prev>[A-Za-z']+)\s+)?(?P<abbr>(?i:mon|tues?|weds?|thu(?:rs?)?|fri|sat|sun))"
+    r"(?![\w'’-])"
+)
+
+
+def weekdays_spelled(sentence: str) -> str:
+    """Chat's abbreviated days written out ("coming over sat" -> "coming over Saturday",
+    "call fri" -> "call Friday"), so that they resolve like any day: an abbreviation that
+    is an English word too only after a word that introduces a day."""
+
+    def spell(m: re.Match) -> str:
+        abbr = m.group("abbr")
+        prev = m.group("prev")
+        if abbr.lower() in _WORD_ABBR and (prev is None or prev.lower() not in _BEFORE_DAY):
+            return m.group(0)
+        if abbr != abbr.lower() and abbr != abbr.capitalize():
+            return m.group(0)  # "SAT", "SUN": an acronym
+        day = _WEEKDAY_ABBR[abbr.lower()]
+        return m.group(0)[: m.start("abbr") - m.start()] + day
+
+    return _ABBR_DAY.sub(spell, sentence)
+
+
 def names_capitalised(sentence: str, known: set[str]) -> str:
     """A sentence written all in lower case ("my sister dani is coming sat") with the names
     in it capitalised, as a careful reader would: the word right after a kin or role word

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from doctree.agent.offline.language import NAME, NOT_NAMES
+from doctree.agent.offline.language import NAME, NAME_WORD, NOT_NAMES
 from doctree.agent.offline.model import Segmented, Turn
 from doctree.sessions.transcripts import Transcript
 
@@ -87,6 +87,24 @@ def pasted_sentences(text: str) -> set[str]:
         if _PASTE_INTRO.search(line.strip()):
             return set(user_sentences("\n".join(lines[i + 1 :]))[0])
     return set()
+
+
+_MAIL_SUBJECT = re.compile(
+    rf"^\s*(?:[-*]\s+)?Subject:\s*(?:(?i:re|fwd?|aw|wg):\s*)*(?P<name>{NAME_WORD})\b", re.M
+)
+
+
+def mail_subject(text: str) -> str | None:
+    """The name a mail pasted in `text` is about: the name its subject line opens on
+    ("Subject: Larkspur migration - status week 37"), when the mail names it again inside a
+    sentence, capitalised (so a name, not "Subject: Dinner on Friday")."""
+    m = _MAIL_SUBJECT.search(text)
+    if m is None or m.group("name") in NOT_NAMES:
+        return None
+    name = m.group("name")
+    rest = text[: m.start()] + text[m.end() :]
+    again = re.search(rf"(?<=[\w,;:] )(?:[a-z]\w*\s+)*{re.escape(name)}(?![\w-])", rest)
+    return name if again else None
 
 
 def split_sentences(paragraph: str) -> list[str]:
@@ -172,6 +190,7 @@ def segment(transcript: Transcript) -> Segmented:
                 speaker=speaker,
                 pasted=pasted_sentences(content),
                 items=items,
+                about=mail_subject(content),
                 addressed=addressed("\n".join(quoted)),
             )
         )
