@@ -270,3 +270,67 @@ def test_abbreviated_days_in_a_chat_resolve_to_their_dates(repo):
     assert "2028-01-08" in text and "2028-01-07" in text, text
     assert "I sat" in text or "The user sat" in text, text
     assert "Sunday" not in text and "Saturday in" not in text, text
+
+
+# -- a mail pasted into a chat with no assistant ---------------------------------------------
+
+
+def test_a_mail_pasted_where_no_assistant_answers_keeps_its_statement_and_makes_no_person(repo):
+    run(
+        repo,
+        transcript(
+            "s-rent",
+            (
+                "user",
+                "2028-05-20T09:00:00Z",
+                "From: Karim Haddad\nSubject: rent\n\nHello, from July the rent is 1,520 a month. "
+                "Regards, Karim",
+            ),
+        ),
+    )
+    assert "from" not in people(repo) and "subject" not in people(repo), people(repo)
+    assert "the rent is 1,520 a month" in current_text(repo), current_text(repo)
+
+
+def test_a_date_something_was_moved_to_is_the_coming_one(repo):
+    run(
+        repo,
+        transcript(
+            "s-move",
+            (
+                "user",
+                "2028-05-20T09:00:00Z",
+                "Quick update: the go-live for the new dashboards moved to June 28.",
+            ),
+        ),
+    )
+    text = current_text(repo)
+    assert "2028-06-28" in text and "2027-06-28" not in text, text
+
+
+def test_a_restated_date_leaves_no_other_page_holding_the_old_one(repo):
+    run(
+        repo,
+        transcript(
+            "s-1",
+            (
+                "user",
+                "2028-05-02T09:00:00Z",
+                "The go-live for the new dashboards is June 14. "
+                "The contract with Datafold costs 900 dollars a month.",
+            ),
+        ),
+    )
+    run(
+        repo,
+        transcript(
+            "s-2",
+            (
+                "user",
+                "2028-05-20T09:00:00Z",
+                "The go-live for the new dashboards moved to June 28.",
+            ),
+        ),
+    )
+    text = current_text(repo)
+    assert "2028-06-28" in text and "2028-06-14" not in text, text

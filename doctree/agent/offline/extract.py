@@ -179,6 +179,8 @@ def _speaks(name: str, raw: str, turn: Turn, directory: Directory) -> bool:
     than what the line is about ("Budget: we are at 64%", "Subject: Q3 review", a mail's
     header): a person known by that name, a line of a list of participants' notes, or a
     line that reads as said by its label (its subject left out, or "I")."""
+    if lang.MAIL_HEADER.fullmatch(name):
+        return False  # "From: Karim Haddad": a mail's header
     if name in directory.known_person_names() or raw in turn.items:
         return True
     body = raw[_ITEM_LABEL.match(raw).end() :] if _ITEM_LABEL.match(raw) else raw
@@ -195,6 +197,7 @@ def _read(
 ) -> None:
     """One sentence of a user turn read into `a`, with the corrections it makes applied."""
     label, body = turn.speaker, lang.without_fillers(raw)  # "on, um, the 3rd": "on the 3rd"
+    body = lang.without_greeting(body)  # "Hello, the rent is …": "The rent is …"
     body = lang.names_capitalised(body, set(directory.known_person_names()))
     body = lang.weekdays_spelled(body)  # "coming over sat": "coming over Saturday"
     item = _ITEM_LABEL.match(raw)  # pasted notes: "Wei: finished the export"

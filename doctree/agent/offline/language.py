@@ -53,6 +53,10 @@ NOT_NAMES = {
 }  # fmt: skip
 
 
+#: The fields of a mail's header (RFC 5322): "From: Karim Haddad" names no speaker "From".
+MAIL_HEADER = re.compile(r"(?:From|To|Cc|Bcc|Subject|Date|Sent|Reply-To|Received|Attachments?)")
+
+
 def content_words(text: str) -> set[str]:
     """The words that say what `text` is about: names, and longer words that are not filler."""
     return {
@@ -717,6 +721,23 @@ _VERB = re.compile(
     re.I,
 )
 SPECIFIC = re.compile(rf"\d|(?<=\s)[{_UP}][{_LOW}]|(?<=\s)[{_UP}]{{2,}}\b|\b[a-z]+-\d")
+
+
+_GREETING = re.compile(
+    rf"^(?:hi|hello|hey|dear|good\s+(?:morning|afternoon|evening))(?:\s+(?:all|everyone|team|"
+    rf"there|{NAME_WORD}))?\s*[,!]\s+(?=\S+(?:\s+\S+){{3}})",
+    re.I,
+)
+
+
+def without_greeting(sentence: str) -> str:
+    """A sentence without the greeting it opens on ("Hello, from July the rent is 1,520 a
+    month." -> "from July the rent is …"), when a statement of four words or more follows."""
+    m = _GREETING.match(sentence)
+    if m is None:
+        return sentence
+    rest = sentence[m.end() :]
+    return rest[:1].upper() + rest[1:]
 
 
 def worth_keeping(sentence: str) -> bool:

@@ -238,6 +238,11 @@ def _day_of_month(ref: date, day: int, *, past: bool, month: str = "") -> date |
     return coming[0] if coming else None
 
 
+#: What a date said in the past tense follows when it is where something was moved, not when
+#: something happened: "the go-live moved to June 28", "postponed until the 3rd of May".
+_MOVED_TO = re.compile(r"\b(?:to|until|till|for|by)\s+(?:the\s+)?$", re.I)
+
+
 def absolute_dates(
     text: str, ref: date, *, past: bool | None = None, by_clause: bool = False
 ) -> list[tuple[str, date]]:
@@ -249,6 +254,8 @@ def absolute_dates(
     given = past
     for m in _ABSOLUTE.finditer(text):
         past = tense_at(text, m.start()) if by_clause else given
+        if past and _MOVED_TO.search(text[: m.start()]):
+            past = None  # "moved to June 28", "pushed back until May 3": where it went, nearest
         month = (m.group("m1") or m.group("m2")).lower().rstrip(".")
         raw_day = (m.group("d1") or m.group("d2")).lower()
         day = int(raw_day) if raw_day.isdigit() else _ORDINALS[raw_day]

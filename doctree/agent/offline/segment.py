@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from doctree.agent.offline.language import NAME, NAME_WORD, NOT_NAMES
+from doctree.agent.offline.language import MAIL_HEADER, NAME, NAME_WORD, NOT_NAMES
 from doctree.agent.offline.model import Segmented, Turn
 from doctree.sessions.transcripts import Transcript
 
@@ -55,6 +55,13 @@ def user_sentences(text: str, items: set[str] | None = None) -> tuple[list[str],
             quoted.append(line.lstrip("> ").strip())
             continue
         if not line:
+            flush()
+            continue
+        if (head := re.match(r"(?P<field>[\w-]+):\s", line)) and MAIL_HEADER.fullmatch(
+            head.group("field")
+        ):
+            flush()  # a mail's header line is a line of its own: "From: …", "Subject: …"
+            para.append(line)
             flush()
             continue
         item = re.match(r"(?:[-*+]|\d+[.)])\s+(.*)", line)
@@ -132,7 +139,12 @@ _SPEAKER = re.compile(rf"^\s*(?:\[[^\]\n]{{1,20}}\]\s*)?(?P<name>{NAME}):\s+")
 def speaker_of(text: str, *, chat: bool) -> tuple[str | None, str]:
     """A message that starts with its speaker ("[D1:3] Caroline: ..."): (name, the rest)."""
     m = _SPEAKER.match(text)
-    if m and (chat or text.lstrip().startswith("[")) and m.group("name") not in NOT_NAMES:
+    if (
+        m
+        and (chat or text.lstrip().startswith("["))
+        and m.group("name") not in NOT_NAMES
+        and not MAIL_HEADER.fullmatch(m.group("name"))
+    ):
         return m.group("name"), text[m.end() :]
     return None, text
 

@@ -100,6 +100,7 @@ class Writer(PageIO):
         self.write_entities()
         self.write_lists()
         self.write_active()
+        self.retire_superseded()
         self.apply_corrections([s for s in a.sentences if s.correction])
         for what in a.forget:
             self.forget(what)
@@ -420,6 +421,43 @@ class Writer(PageIO):
         lines.remove(fits[0])
         page.add("Past", f"{fits[0]} — past: replaced on {s.time[:10]} ({self.cite})", key=fits[0])
         self.superseded.add(_said(fits[0]))
+
+    def retire_superseded(self) -> None:
+        """What this run replaced on one page (an upcoming date said again with another
+        value) goes under "Past" on every other current page that still states it, so no
+        page keeps the old value as current."""
+        for said in sorted(self.superseded):
+            r = self.call("document_search", {"query": said[:200], "under": self.root, "limit": 20})
+            if r.is_error:
+                continue
+            paths = [
+                m.group(1)
+                for line in r.content.split("\n")[1:]
+                if (m := re.match(r"- (\S+) \(v\d+\)", line))
+                and not m.group(1).startswith(f"{self.root}/archive")
+                and m.group(1) != f"{self.root}/active"
+            ]
+            for path in dict.fromkeys(paths):
+                page = self.read(path)
+                if page is None or said not in page.body:
+                    continue
+
+                def change(page: Page, said=said) -> None:
+                    for section, lines in list(page.sections.items()):
+                        if section == "Past":
+                            continue
+                        for line in [ln for ln in lines if _said(ln) == said]:
+                            if self.session_path in line or " — past: " in line:
+                                continue
+                            lines.remove(line)
+                            page.add(
+                                "Past",
+                                f"{line} — past: replaced on {self.day.isoformat()} ({self.cite})",
+                                key=line,
+                            )
+                    _order_sections(page)
+
+                self.update(path, path.rsplit("/", 1)[1], change)
 
     def write_lists(self) -> None:
         titles = {"corrections": "Corrections", "decisions": "Decisions", "notes": "Notes"}
