@@ -167,26 +167,15 @@ def test_an_amount_restated_by_a_pasted_mail_in_a_later_session_supersedes_it(re
 
 
 def test_a_later_session_with_two_fitting_lines_changes_nothing(repo):
-    run(
-        repo,
-        transcript(
-            "s-first",
-            (
-                "user",
-                "2028-02-01T09:00:00Z",
-                "The roof repair is on March 12. The roof repair invoice is due on March 30.",
-            ),
-        ),
-    )
-    run(
-        repo,
-        transcript(
-            "s-later",
-            ("user", "2028-02-08T09:00:00Z", "The plumber visit is on March 21."),
-        ),
-    )
+    # two roof repairs, said in two sessions; "the roof repair" later may mean either
+    for session, day, text in (
+        ("s-a", "2028-02-01T09:00:00Z", "The roof repair for the garage is on March 12."),
+        ("s-b", "2028-02-02T09:00:00Z", "The roof repair for the shed is on March 14."),
+        ("s-c", "2028-02-08T09:00:00Z", "The roof repair is on March 21."),
+    ):
+        run(repo, transcript(session, ("user", day, text)))
     text = current_text(repo)
-    assert "2028-03-12" in text and "2028-03-30" in text and "2028-03-21" in text, text
+    assert "2028-03-12" in text and "2028-03-14" in text and "2028-03-21" in text, text
 
 
 # -- a value corrected by the next message ---------------------------------------------------
@@ -334,3 +323,7 @@ def test_a_restated_date_leaves_no_other_page_holding_the_old_one(repo):
     )
     text = current_text(repo)
     assert "2028-06-28" in text and "2028-06-14" not in text, text
+    # every page that held the old date states the new one in its place
+    for path, body in pages(repo).items():
+        if "/archive/" not in path and "2028-06-14" in body:
+            assert "2028-06-28" in current(body), (path, body)

@@ -183,7 +183,8 @@ def _speaks(name: str, raw: str, turn: Turn, directory: Directory) -> bool:
         return False  # "From: Karim Haddad": a mail's header
     if name in directory.known_person_names() or raw in turn.items:
         return True
-    body = raw[_ITEM_LABEL.match(raw).end() :] if _ITEM_LABEL.match(raw) else raw
+    label = _ITEM_LABEL.match(raw)
+    body = raw[label.end() :] if label else raw
     return bool(_SPOKEN_BODY.match(body))
 
 

@@ -68,7 +68,8 @@ class Writer(PageIO):
         self.week = iso_week(self.day)
         self.session_path = f"{root}/archive/{self.week}/{slugify(transcript.session_id)}"
         self.cite = f"[[{self.session_path}|{transcript.session_id}]]"
-        self.superseded: set[str] = set()  # what earlier lines said that this run replaced
+        # what earlier lines said that this run replaced -> the sentence that replaced it
+        self.superseded: dict[str, Sentence] = {}
 
     def read_known(self) -> dict[str, dict[str, str]]:
         """The pages memory lists by kind (kind -> slug -> title), and where this session's
@@ -420,13 +421,14 @@ class Writer(PageIO):
             return
         lines.remove(fits[0])
         page.add("Past", f"{fits[0]} — past: replaced on {s.time[:10]} ({self.cite})", key=fits[0])
-        self.superseded.add(_said(fits[0]))
+        self.superseded[_said(fits[0])] = s
 
     def retire_superseded(self) -> None:
         """What this run replaced on one page (an upcoming date said again with another
-        value) goes under "Past" on every other current page that still states it, so no
-        page keeps the old value as current."""
-        for said in sorted(self.superseded):
+        value) goes under "Past" on every other current page that still states it, and the
+        statement that replaced it takes its place there, so no page keeps the old value as
+        current and none loses the fact."""
+        for said, new in sorted(self.superseded.items(), key=lambda kv: kv[0]):
             r = self.call("document_search", {"query": said[:200], "under": self.root, "limit": 20})
             if r.is_error:
                 continue
@@ -442,19 +444,25 @@ class Writer(PageIO):
                 if page is None or said not in page.body:
                     continue
 
-                def change(page: Page, said=said) -> None:
+                def change(page: Page, said=said, new=new) -> None:
                     for section, lines in list(page.sections.items()):
                         if section == "Past":
                             continue
                         for line in [ln for ln in lines if _said(ln) == said]:
                             if self.session_path in line or " — past: " in line:
                                 continue
-                            lines.remove(line)
+                            lines[lines.index(line)] = self.line(new)
                             page.add(
                                 "Past",
                                 f"{line} — past: replaced on {self.day.isoformat()} ({self.cite})",
                                 key=line,
                             )
+                    if "Sessions" in page.sections:
+                        page.add(
+                            "Sessions",
+                            f"- {self.day.isoformat()}: {self.cite}",
+                            key=self.session_path,
+                        )
                     _order_sections(page)
 
                 self.update(path, path.rsplit("/", 1)[1], change)
@@ -595,7 +603,7 @@ class Writer(PageIO):
                     and restates_line(s, _said(line), date.fromisoformat(day.group(1)))
                 ]
                 if len(fits) == 1:
-                    self.superseded.add(_said(fits[0]))
+                    self.superseded[_said(fits[0])] = s
             for s in upcoming:
                 assert s.when is not None  # kept above only when it has a date
                 where = self._where(s)
