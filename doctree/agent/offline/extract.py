@@ -197,6 +197,8 @@ def _read(
     current: list[Sentence],
 ) -> None:
     """One sentence of a user turn read into `a`, with the corrections it makes applied."""
+    if (field := re.match(r"([\w-]+):\s", raw)) and lang.MAIL_HEADER.fullmatch(field.group(1)):
+        return  # a mail's header line ("Subject: …", "From: …") is no fact
     label, body = turn.speaker, lang.without_fillers(raw)  # "on, um, the 3rd": "on the 3rd"
     body = lang.without_greeting(body)  # "Hello, the rent is …": "The rent is …"
     body = lang.names_capitalised(body, set(directory.known_person_names()))
@@ -229,13 +231,10 @@ def _read(
             current[current.index(old)] = new
         return
     s = read_sentence(turn.time, body, message_date(turn.time), directory, context, speaker=label)
-    if (
-        turn.about
-        and not s.projects
-        and not directory.kind_of(turn.about)
-        and turn.about not in directory.known_person_names()
-    ):
-        s.projects.append(directory.project(turn.about))  # what the pasted mail is about
+    if turn.mail and raw in turn.mail[1] and not s.projects:
+        about = turn.mail[0]
+        if not directory.kind_of(about) and about not in directory.known_person_names():
+            s.projects.append(directory.project(about))  # what the pasted mail is about
     if action and not s.kinds:
         s.kinds.append("statement")  # an action item is worth a line, however short
     if lang.CORRECTS_EARLIER.match(body) and not s.correction:

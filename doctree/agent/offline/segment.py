@@ -101,17 +101,21 @@ _MAIL_SUBJECT = re.compile(
 )
 
 
-def mail_subject(text: str) -> str | None:
-    """The name a mail pasted in `text` is about: the name its subject line opens on
-    ("Subject: Larkspur migration - status week 37"), when the mail names it again inside a
-    sentence, capitalised (so a name, not "Subject: Dinner on Friday")."""
+def mail_subject(text: str) -> tuple[str, set[str]] | None:
+    """The name a mail pasted in `text` is about, and the mail's sentences (its subject line
+    and what follows): the name its subject line opens on ("Subject: Larkspur migration -
+    status week 37"), when the mail names it again inside a sentence, capitalised (so a
+    name, not "Subject: Dinner on Friday")."""
     m = _MAIL_SUBJECT.search(text)
     if m is None or m.group("name") in NOT_NAMES:
         return None
     name = m.group("name")
-    rest = text[: m.start()] + text[m.end() :]
+    rest = text[m.end() :]
     again = re.search(rf"(?<=[\w,;:] )(?:[a-z]\w*\s+)*{re.escape(name)}(?![\w-])", rest)
-    return name if again else None
+    if again is None:
+        return None
+    line_start = text.rfind("\n", 0, m.start()) + 1
+    return name, set(user_sentences(text[line_start:])[0])
 
 
 def split_sentences(paragraph: str) -> list[str]:
@@ -202,7 +206,7 @@ def segment(transcript: Transcript) -> Segmented:
                 speaker=speaker,
                 pasted=pasted_sentences(content),
                 items=items,
-                about=mail_subject(content),
+                mail=mail_subject(content),
                 addressed=addressed("\n".join(quoted)),
             )
         )
