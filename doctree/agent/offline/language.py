@@ -613,7 +613,7 @@ _WEEKDAY_ABBR = {
 _WORD_ABBR = {"sat", "sun", "wed"}
 _BEFORE_DAY = {
     "on", "this", "next", "last", "by", "until", "till", "til", "from", "before", "after",
-    "over", "since", "due", "or", "and", "to",
+    "over", "since", "due",
 }  # fmt: skip
 _ABBR_DAY = re.compile(
     r"(?:(?<=\s)|^)(?:(?P<prev>[A-Za-z']+)\s+)?(?P<abbr>(?i:mon|tues?|weds?|thu(?:rs?)?|fri|sat|sun))"
