@@ -327,3 +327,10 @@ def test_a_restated_date_leaves_no_other_page_holding_the_old_one(repo):
     for path, body in pages(repo).items():
         if "/archive/" not in path and "2028-06-14" in body:
             assert "2028-06-28" in current(body), (path, body)
+
+
+def test_the_same_words_with_another_value_days_later_are_another_event(repo):
+    run(repo, transcript("s-1", ("user", "2028-02-01T09:00:00Z", "I ran 5 km along the canal.")))
+    run(repo, transcript("s-2", ("user", "2028-02-08T09:00:00Z", "I ran 10 km along the canal.")))
+    text = current_text(repo)
+    assert "5 km" in text and "10 km" in text, text

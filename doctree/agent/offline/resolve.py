@@ -562,9 +562,10 @@ def restates_line(s: Sentence, said: str, said_on: date) -> bool:
     """Whether `s` says again, with another value, what a line of an earlier session said
     (`said`: the line's statement, said on `said_on`): "The roof repair is on the 21st now"
     after "The roof repair is scheduled for March 12". Stricter than within a session,
-    since days apart the same words more often mean another thing: the same verb of the
-    same subject of two words or more (one word only when the rest is mostly the same
-    words too), or all the same words but the value, and a value of the same sort that
+    since days apart the same words more often mean another thing: a statement of what
+    something is (a subject and its verb: "I ran 5 km today" and, days later, "I ran 10 km
+    today" are two runs), the same verb of the same subject of two words or more (one word
+    only when the rest is mostly the same words too), and a value of the same sort that
     differs. The caller acts only when exactly one line of a page fits."""
     text = s.statement or s.text
     if s.correction or "?" in text or "?" in said:
@@ -573,8 +574,6 @@ def restates_line(s: Sentence, said: str, said_on: date) -> bool:
     if new is None or old is None or new[0] != old[0] or new[1] & old[1]:
         return False
     words, have = _words(text), _words(said)
-    if words and words == have:
-        return True
     now, before = _subject(text), _subject(said)
     if now is None or before is None or now[2] != before[2]:
         return False
