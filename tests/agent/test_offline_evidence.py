@@ -334,3 +334,21 @@ def test_the_same_words_with_another_value_days_later_are_another_event(repo):
     run(repo, transcript("s-2", ("user", "2028-02-08T09:00:00Z", "I ran 10 km along the canal.")))
     text = current_text(repo)
     assert "5 km" in text and "10 km" in text, text
+
+
+def test_every_kin_word_gives_the_person_page_its_relation(repo):
+    run(
+        repo,
+        transcript(
+            "s-kin",
+            (
+                "user",
+                "2028-04-01T09:00:00Z",
+                "My nephew Bartholomew starts school in September. "
+                "My grandmother Ottilie turns 90 on June 2.",
+            ),
+        ),
+    )
+    body = pages(repo)
+    assert "Relation: the user's nephew" in body["~/memory/people/bartholomew"], body.keys()
+    assert "Relation: the user's grandmother" in body["~/memory/people/ottilie"], body.keys()

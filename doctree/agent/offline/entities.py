@@ -26,7 +26,9 @@ _PERSON_TRIGGER = re.compile(
 _RELATION = re.compile(
     r"\b(?i:my|our)\s+(?P<rel>(?i:sister|brother|mum|mom|mother|father|dad|wife|husband|partner|"
     r"manager|boss|colleague|friend|son|daughter|dentist|doctor|neighbour|neighbor|cousin|"
-    r"landlord|landlady|fianc[eé]e?|girlfriend|boyfriend|flatmate|roommate))\s+"
+    r"landlord|landlady|fianc[eé]e?|girlfriend|boyfriend|flatmate|roommate|aunt|uncle|niece|"
+    r"nephew|grandma|grandpa|grandmother|grandfather|granddaughter|grandson|stepmother|"
+    r"stepfather|stepson|stepdaughter))\s+"
     r"(?:(?:is|was)\s+(?:(?i:called|named)\s+)?|(?i:is\s+called|is\s+named),?\s+)?"
     rf"(?P<name>{NAME})"
 )
