@@ -352,3 +352,19 @@ def test_every_kin_word_gives_the_person_page_its_relation(repo):
     body = pages(repo)
     assert "Relation: the user's nephew" in body["~/memory/people/bartholomew"], body.keys()
     assert "Relation: the user's grandmother" in body["~/memory/people/ottilie"], body.keys()
+
+
+def test_a_team_a_thing_is_shared_with_is_no_person_and_whom_to_ping_is(repo):
+    run(
+        repo,
+        transcript(
+            "s-ops",
+            (
+                "user",
+                "2028-06-01T09:00:00Z",
+                "The staging cluster is shared with Procurement until Q3. "
+                "Ping Marguerite about the quota, she owns the pipeline.",
+            ),
+        ),
+    )
+    assert "procurement" not in people(repo) and "marguerite" in people(repo), people(repo)

@@ -20,7 +20,7 @@ from doctree.agent.offline.model import Sentence
 _PERSON_TRIGGER = re.compile(
     r"\b(?P<trigger>with|met|meet|meeting|call|called|calling|email|emailed|ask|asked|tell|told|"
     r"invite|invited|page|paged|thank|thanked|talked to|talk to|spoke to|spoke with|"
-    r"heard from|hear from|visit|visited)\s+"
+    r"heard from|hear from|visit|visited|(?i:ping)|pinged|texted|messaged|remind|reminded)\s+"
     rf"(?P<names>{NAME}(?:(?:,\s*|\s+and\s+){NAME})*)"
 )
 _RELATION = re.compile(
@@ -232,8 +232,8 @@ _IN_COMPANY_WITH = re.compile(
     r"onboarding|date|walk|hike|hiking|trip|holiday|vacation|party|game|session|interview|"
     r"appointment|chatted|talked|spoke|met|meet|paired|pairing|hung\s+out|hanging\s+out|"
     r"went\s+out|caught\s+up|catch\s+up|played|playing|lives?|living|stayed|staying|"
-    r"travel(?:l)?(?:ed|ing)|married|engaged|dating|argued|fought|friends|together|agreed|"
-    r"arguing|sat|shared|sharing|collaborat\w+|worked\s+closely|"
+    r"travel(?:l)?(?:ed|ing)|married|engaged|dating|argued|fought|friends|together|"
+    r"arguing|sat|collaborat\w+|worked\s+closely|"
     r"(?:go|goes|going|went)\s+\w+ing)"
     r"(?:\s+(?!with\b)[\w'-]+){0,4}\s+with\s*$",
     re.I,
