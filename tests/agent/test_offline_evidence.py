@@ -57,12 +57,13 @@ def test_a_name_after_with_is_a_person_with_evidence(repo):
                 "user",
                 "2028-01-10T09:00:00Z",
                 "I had lunch with Oriana on Tuesday, she is moving to Lyon. "
+                "I'm going to the cinema with Anouk tonight. "
                 "My colleague Bertil set up the new printer. "
                 "I paired with Bertil on the invoice bug yesterday.",
             ),
         ),
     )
-    assert {"oriana", "bertil"} <= people(repo), people(repo)
+    assert {"oriana", "bertil", "anouk"} <= people(repo), people(repo)
 
 
 # -- labels and headers of a pasted mail ----------------------------------------------------

@@ -234,7 +234,8 @@ _IN_COMPANY_WITH = re.compile(
     r"went\s+out|caught\s+up|catch\s+up|played|playing|lives?|living|stayed|staying|"
     r"travel(?:l)?(?:ed|ing)|married|engaged|dating|argued|fought|friends|together|"
     r"arguing|sat|collaborat\w+|worked\s+closely|"
-    r"(?:go|goes|going|went)\s+\w+ing)"
+    r"(?:go|goes|going|went)\s+\w+ing|"
+    r"(?:go|goes|going|went|come|comes|coming|came)\s+(?:to|out|for|on|over|round|home|back)\b)"
     r"(?:\s+(?!with\b)[\w'-]+){0,4}\s+with\s*$",
     re.I,
 )
