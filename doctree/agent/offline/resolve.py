@@ -11,6 +11,7 @@ by sentence, in the order they were said; extract calls it for each sentence it 
 
 from __future__ import annotations
 
+import functools
 import re
 from datetime import UTC, date, datetime, timedelta
 
@@ -547,6 +548,7 @@ def restates_earlier(s: Sentence, sentences: list[Sentence]) -> list[Sentence]:
 _ISO = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 
 
+@functools.lru_cache(maxsize=4096)
 def _line_value(said: str, said_on: date) -> tuple[str, frozenset[str]] | None:
     """What a page line gives its subject: the dates it names (written with their absolute
     date, or read against the day it was said), else the numbers it says."""
@@ -570,20 +572,35 @@ def restates_line(s: Sentence, said: str, said_on: date) -> bool:
     text = s.statement or s.text
     if s.correction or "?" in text or "?" in said:
         return False
-    new, old = _value(s), _line_value(said, said_on)
-    if new is None or old is None or new[0] != old[0] or new[1] & old[1]:
-        return False
-    words, have = _words(text), _words(said)
-    now, before = _subject(text), _subject(said)
+    now, before = _line_subject(text), _line_subject(said)
     if now is None or before is None or now[2] != before[2]:
         return False
+    words, have = _line_words(text), _line_words(said)
     subject = now[0]
     if subject == before[0]:
         shared = len(words & have) / max(1, len(words | have))
-        return len(subject) >= 2 or shared >= 0.5
-    return (
-        now[1] == "definite" and len(subject) >= 2 and subject <= have and len(have - subject) <= 6
-    )
+        if len(subject) < 2 and shared < 0.5:
+            return False
+    elif (
+        not (now[1] == "definite" and len(subject) >= 2 and subject <= have)
+        or len(have - subject) > 6
+    ):
+        return False
+    new, old = _value(s), _line_value(said, said_on)
+    return not (new is None or old is None or new[0] != old[0] or new[1] & old[1])
+
+
+@functools.lru_cache(maxsize=4096)
+def _line_subject(text: str) -> tuple[frozenset[str], str, str] | None:
+    """`_subject` of a page line's text, kept: a page's lines are compared with every new
+    fact written to it."""
+    found = _subject(text)
+    return None if found is None else (frozenset(found[0]), found[1], found[2])
+
+
+@functools.lru_cache(maxsize=4096)
+def _line_words(text: str) -> frozenset[str]:
+    return frozenset(_words(text))
 
 
 def value_kind(value: str) -> str:

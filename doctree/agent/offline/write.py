@@ -409,6 +409,8 @@ class Writer(PageIO):
         """A value said again in a later session for the same thing ("The roof repair is on
         the 21st now" after "… is scheduled for March 12") moves the earlier line under
         "Past", with its day; only when exactly one current line of the section fits."""
+        if not (s.dates or re.search(r"\d", s.raw or s.text)):
+            return  # no date and no number: nothing to say again with another value
         lines = page.sections.get(section, [])
         fits = []
         for earlier in lines:
