@@ -369,3 +369,30 @@ def test_a_team_a_thing_is_shared_with_is_no_person_and_whom_to_ping_is(repo):
         ),
     )
     assert "procurement" not in people(repo) and "marguerite" in people(repo), people(repo)
+
+
+def test_two_outings_days_apart_are_two_events_not_a_value_said_again(repo):
+    run(
+        repo,
+        transcript(
+            "s-1",
+            (
+                "user",
+                "2028-06-27T09:00:00Z",
+                "My friend Odalys just took Odalys's kids camping in the mountains last week.",
+            ),
+        ),
+    )
+    run(
+        repo,
+        transcript(
+            "s-2",
+            (
+                "user",
+                "2028-08-28T09:00:00Z",
+                "Since we last spoke, Odalys took Odalys's kids to a park yesterday.",
+            ),
+        ),
+    )
+    text = current_text(repo)
+    assert "camping" in text and "park" in text, text

@@ -590,12 +590,34 @@ def restates_line(s: Sentence, said: str, said_on: date) -> bool:
     return not (new is None or old is None or new[0] != old[0] or new[1] & old[1])
 
 
+#: Words before the verb that open on someone and what they did ("Melanie just took
+#: Melanie['s kids]", "we booked [the hotel's …]"): an event, not the subject of a value.
+_ACTOR_FIRST = re.compile(
+    rf"\W*(?P<who>{lang.NAME_WORD}|(?i:i|we|he|she|they|you))\s+"
+    r"(?:(?i:just|also|finally|then)\s+)?[a-z]+(?:\s|$)"
+)
+
+
 @functools.lru_cache(maxsize=4096)
 def _line_subject(text: str) -> tuple[frozenset[str], str, str] | None:
-    """`_subject` of a page line's text, kept: a page's lines are compared with every new
-    fact written to it."""
-    found = _subject(text)
-    return None if found is None else (frozenset(found[0]), found[1], found[2])
+    """`_subject` of a statement compared across sessions, kept (a page's lines are compared
+    with every new fact written to it); None when the words before the verb hold a verb of
+    their own: "Melanie took Melanie's kids to a park" tells of an event, it gives no value
+    of a thing ("Melanie took Melanie", someone and what they did, is no subject)."""
+    text = re.sub(r"\b(?i:the\s+user)(?:'s|’s)\s", "my ", text)
+    for clause in re.split(r"[,;:—–]|\s-\s", text):
+        m = _SUBJECT_END.search(clause)
+        if m is None or not _words(clause[: m.start()]):
+            continue
+        actor = _ACTOR_FIRST.match(clause[: m.start()])
+        if actor and (
+            actor.group("who").lower() in ("i", "we", "he", "she", "they", "you")
+            or actor.group("who") not in NOT_NAMES
+        ):
+            return None
+        found = _subject(clause)
+        return None if found is None else (frozenset(found[0]), found[1], found[2])
+    return None
 
 
 @functools.lru_cache(maxsize=4096)
