@@ -18,15 +18,17 @@ from doctree.agent.offline.language import NAME, NOT_NAMES
 from doctree.agent.offline.model import Sentence
 
 _PERSON_TRIGGER = re.compile(
-    r"\b(?:with|met|meet|meeting|call|called|calling|email|emailed|ask|asked|tell|told|"
+    r"\b(?P<trigger>with|met|meet|meeting|call|called|calling|email|emailed|ask|asked|tell|told|"
     r"invite|invited|page|paged|thank|thanked|talked to|talk to|spoke to|spoke with|"
-    r"heard from|hear from|visit|visited)\s+"
+    r"heard from|hear from|visit|visited|(?i:ping)|pinged|texted|messaged|remind|reminded)\s+"
     rf"(?P<names>{NAME}(?:(?:,\s*|\s+and\s+){NAME})*)"
 )
 _RELATION = re.compile(
     r"\b(?i:my|our)\s+(?P<rel>(?i:sister|brother|mum|mom|mother|father|dad|wife|husband|partner|"
     r"manager|boss|colleague|friend|son|daughter|dentist|doctor|neighbour|neighbor|cousin|"
-    r"landlord|landlady|fianc[eé]e?|girlfriend|boyfriend|flatmate|roommate))\s+"
+    r"landlord|landlady|fianc[eé]e?|girlfriend|boyfriend|flatmate|roommate|aunt|uncle|niece|"
+    r"nephew|grandma|grandpa|grandmother|grandfather|granddaughter|grandson|stepmother|"
+    r"stepfather|stepson|stepdaughter))\s+"
     r"(?:(?:is|was)\s+(?:(?i:called|named)\s+)?|(?i:is\s+called|is\s+named),?\s+)?"
     rf"(?P<name>{NAME})"
 )
@@ -165,10 +167,14 @@ def find_entities(s: Sentence, raw: str, directory: Directory) -> None:
     for m in lang.KIN.finditer(raw):
         if m.group("name") and m.group("name") not in NOT_NAMES:
             person(m.group("name"))
+    known = directory.known_person_names()
     for m in _PERSON_TRIGGER.finditer(raw):
-        if _NOT_WITH_PERSON.search(raw[: m.start("names")]):
+        before = raw[: m.start("names")]
+        if _NOT_WITH_PERSON.search(before):
             continue  # "we're going with Dagster": a choice, not a person
         for name in _names_in(m.group("names")):
+            if m.group("trigger") == "with" and not _person_with(name, before, raw, known):
+                continue  # "we deploy it with Ansible": a tool, unless it is someone
             person(name)
     if (r := _RELATION.search(raw)) and (clean := _clean_name(r.group("name"))):
         s.relation = (r.group("rel").lower(), clean)
@@ -186,7 +192,9 @@ def find_entities(s: Sentence, raw: str, directory: Directory) -> None:
             s.roles.append((name, m.group("role").lower()))
             person(name)
     for m in lang.FROM.finditer(raw):
-        if m.group("name").split()[0] not in NOT_NAMES:
+        if m.group("name").split()[0] not in NOT_NAMES and not lang.SENT_THING.fullmatch(
+            m.group("name").split()[0]
+        ):
             person(m.group("name"))
     for m in lang.SUBJECT.finditer(raw):
         if m.group("name").split()[0] not in NOT_NAMES:
@@ -214,6 +222,42 @@ def find_entities(s: Sentence, raw: str, directory: Directory) -> None:
     s.people = [p for p in s.people if p not in s.topics]  # a technology is no person
     # the person named first is who the sentence is about
     s.people.sort(key=lambda n: raw.find(n) if n in raw else len(raw))
+
+
+#: What one does in someone's company: "lunch with Ana", "kickoff for Apollo with Priya", "I
+#: paired with Bertil", said within a few words before "with".
+_IN_COMPANY_WITH = re.compile(
+    r"\b(?:lunch|dinner|breakfast|brunch|coffee|tea|drinks?|beers?|meeting|meetings|call|calls|"
+    r"chat|talk|sync|1:1|one-on-one|catch-?up|kick-?off|stand-?up|review|retro|workshop|demo|"
+    r"onboarding|date|walk|hike|hiking|trip|holiday|vacation|party|game|session|interview|"
+    r"appointment|chatted|talked|spoke|met|meet|paired|pairing|hung\s+out|hanging\s+out|"
+    r"went\s+out|caught\s+up|catch\s+up|played|playing|lives?|living|stayed|staying|"
+    r"travel(?:l)?(?:ed|ing)|married|engaged|dating|argued|fought|friends|together|"
+    r"arguing|sat|collaborat\w+|worked\s+closely|"
+    r"(?:go|goes|going|went)\s+\w+ing|"
+    r"(?:go|goes|going|went|come|comes|coming|came)\s+(?:to|out|for|on|over|round|home|back)\b)"
+    r"(?:\s+(?!with\b)[\w'-]+){0,4}\s+with\s*$",
+    re.I,
+)
+
+
+def _person_with(name: str, before: str, raw: str, known: dict[str, str]) -> bool:
+    """Whether the name after "with" is someone: a person known already, said in someone's
+    company ("lunch with Ana", "I paired with Bertil"), or spoken of as a person right after
+    ("with Ana, who ...", "with Ana and her husband"). A tool or product used with something
+    ("we deploy it with Ansible", "encrypted with Restic") has none of these."""
+    if name in known or name.split()[0] in known:
+        return True
+    if _IN_COMPANY_WITH.search(before):
+        return True
+    after = raw[len(before) :]
+    return bool(
+        re.match(
+            rf"{re.escape(name)}(?:\s[^,.;!?]{{0,30}})?(?:\s+and\s+|,\s*|\s+)"
+            r"(?:who|whom|she|he|her|his)\b",
+            after,
+        )
+    )
 
 
 def _inside_names(name: str, names: set[str], raw: str) -> bool:

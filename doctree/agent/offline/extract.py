@@ -163,6 +163,31 @@ def _forget(
     return True
 
 
+#: What a participant's line of notes opens on when its speaker is the subject left out
+#: ("Wei: finished the export", "Osgar: blocked on the certs", "Ana: will book the room") or
+#: speaks for themselves ("Ana: I'll book it").
+_SPOKEN_BODY = re.compile(
+    r"(?:[a-z]+ed|will|won't|can|can't|could|should|must|is|isn't|was|wasn't|has|hasn't|had|"
+    r"needs|wants|thinks|says|agrees|disagrees|asks|proposes|suggests|takes|owns|handles|"
+    r"leads|going|out|off|away|back|working|looking|taking|waiting|still|also|on\s+it|"
+    r"i|i'm|i'll|i've|i'd)\b"
+)
+
+
+def _speaks(name: str, raw: str, turn: Turn, directory: Directory) -> bool:
+    """Whether the label of a line ("Wei: finished the export") names who said it, rather
+    than what the line is about ("Budget: we are at 64%", "Subject: Q3 review", a mail's
+    header): a person known by that name, a line of a list of participants' notes, or a
+    line that reads as said by its label (its subject left out, or "I")."""
+    if lang.MAIL_HEADER.fullmatch(name):
+        return False  # "From: Karim Haddad": a mail's header
+    if name in directory.known_person_names() or raw in turn.items:
+        return True
+    label = _ITEM_LABEL.match(raw)
+    body = raw[label.end() :] if label else raw
+    return bool(_SPOKEN_BODY.match(body))
+
+
 def _read(
     a: Analysis,
     turn: Turn,
@@ -172,19 +197,30 @@ def _read(
     current: list[Sentence],
 ) -> None:
     """One sentence of a user turn read into `a`, with the corrections it makes applied."""
+    if (field := re.match(r"([\w-]+):\s", raw)) and lang.MAIL_HEADER.fullmatch(field.group(1)):
+        return  # a mail's header line ("Subject: …", "From: …") is no fact
     label, body = turn.speaker, lang.without_fillers(raw)  # "on, um, the 3rd": "on the 3rd"
+    body = lang.without_greeting(body)  # "Hello, the rent is …": "The rent is …"
     body = lang.names_capitalised(body, set(directory.known_person_names()))
+    body = lang.weekdays_spelled(body)  # "coming over sat": "coming over Saturday"
     item = _ITEM_LABEL.match(raw)  # pasted notes: "Wei: finished the export"
     name = item.group("name") if item else None
     action = _ACTION_ITEM.match(raw)  # "Action (Tomas): book the room"
     if action and action.group("who").lower() not in ("me", "i"):
         name = action.group("who")
-    if name and name not in NOT_NAMES and not directory.kind_of(name):
+    if (
+        name
+        and name not in NOT_NAMES
+        and not directory.kind_of(name)
+        and (action or _speaks(name, raw, turn, directory))
+    ):
         label = name
     if again := lang.said_again(body):  # "Thursday — no, sorry, Friday"
         body = again[0]
     if (made := lang.MAKE_THAT.match(body)) and (
-        earlier := fix_last_value(a.sentences, made.group("new"), speaker=label)
+        earlier := fix_last_value(
+            a.sentences, made.group("new") or made.group("said"), speaker=label
+        )
     ):
         i, fixed = earlier  # "Actually make that three": the last value said changes
         old = a.sentences[i]
@@ -195,6 +231,10 @@ def _read(
             current[current.index(old)] = new
         return
     s = read_sentence(turn.time, body, message_date(turn.time), directory, context, speaker=label)
+    if turn.mail and raw in turn.mail[1] and not s.projects:
+        about = turn.mail[0]
+        if not directory.kind_of(about) and about not in directory.known_person_names():
+            s.projects.append(directory.project(about))  # what the pasted mail is about
     if action and not s.kinds:
         s.kinds.append("statement")  # an action item is worth a line, however short
     if lang.CORRECTS_EARLIER.match(body) and not s.correction:

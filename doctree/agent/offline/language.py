@@ -53,6 +53,10 @@ NOT_NAMES = {
 }  # fmt: skip
 
 
+#: The fields of a mail's header (RFC 5322): "From: Karim Haddad" names no speaker "From".
+MAIL_HEADER = re.compile(r"(?:From|To|Cc|Bcc|Subject|Date|Sent|Reply-To|Received|Attachments?)")
+
+
 def content_words(text: str) -> set[str]:
     """The words that say what `text` is about: names, and longer words that are not filler."""
     return {
@@ -370,6 +374,14 @@ LEAVING = re.compile(
     r"is\s+joining|joins\s+(?:the|us|on|in)|starts\s+on|new\s+hire)\b",
     re.I,
 )
+#: What comes from someone rather than being someone: "Contract from Hallworth is attached",
+#: "Invoice from Acme": the word before "from" in such a line names a thing, not a person.
+SENT_THING = re.compile(
+    r"(?:offer|job|role|position|interview|internship|contract|invoice|quote|letter|email|"
+    r"e-mail|mail|message|note|reply|answer|feedback|update|order|parcel|package|delivery|"
+    r"bill|statement|receipt|proposal|report|request|notice|reminder|call|text|news)s?",
+    re.I,
+)
 #: "Sam from Acme Corp", "Ines from the data team": a person and where they are from.
 FROM = re.compile(
     rf"(?:^|[,;:]\s*|\b(?:and|met|with|to|ask|asked|tell|told|call|called)\s+)(?P<name>{NAME})\s+"
@@ -591,6 +603,42 @@ KIN = re.compile(
 )
 
 
+_WEEKDAY_ABBR = {
+    "mon": "Monday", "tue": "Tuesday", "tues": "Tuesday", "wed": "Wednesday",
+    "weds": "Wednesday", "thu": "Thursday", "thur": "Thursday", "thurs": "Thursday",
+    "fri": "Friday", "sat": "Saturday", "sun": "Sunday",
+}  # fmt: skip
+#: Abbreviations that are English words too ("I sat down", "in the sun", "they wed in June"):
+#: a day only after a word that introduces a day ("on sat", "coming over sat", "till sun").
+_WORD_ABBR = {"sat", "sun", "wed"}
+_BEFORE_DAY = {
+    "on", "this", "next", "last", "by", "until", "till", "til", "from", "before", "after",
+    "over", "since", "due",
+}  # fmt: skip
+_ABBR_DAY = re.compile(
+    r"(?:(?<=\s)|^)(?:(?P<prev>[A-Za-z']+)\s+)?(?P<abbr>(?i:mon|tues?|weds?|thu(?:rs?)?|fri|sat|sun))"
+    r"(?![\w'’-])"
+)
+
+
+def weekdays_spelled(sentence: str) -> str:
+    """Chat's abbreviated days written out ("coming over sat" -> "coming over Saturday",
+    "call fri" -> "call Friday"), so that they resolve like any day: an abbreviation that
+    is an English word too only after a word that introduces a day."""
+
+    def spell(m: re.Match) -> str:
+        abbr = m.group("abbr")
+        prev = m.group("prev")
+        if abbr.lower() in _WORD_ABBR and (prev is None or prev.lower() not in _BEFORE_DAY):
+            return m.group(0)
+        if abbr != abbr.lower() and abbr != abbr.capitalize():
+            return m.group(0)  # "SAT", "SUN": an acronym
+        day = _WEEKDAY_ABBR[abbr.lower()]
+        return m.group(0)[: m.start("abbr") - m.start()] + day
+
+    return _ABBR_DAY.sub(spell, sentence)
+
+
 def names_capitalised(sentence: str, known: set[str]) -> str:
     """A sentence written all in lower case ("my sister dani is coming sat") with the names
     in it capitalised, as a careful reader would: the word right after a kin or role word
@@ -673,6 +721,25 @@ _VERB = re.compile(
     re.I,
 )
 SPECIFIC = re.compile(rf"\d|(?<=\s)[{_UP}][{_LOW}]|(?<=\s)[{_UP}]{{2,}}\b|\b[a-z]+-\d")
+
+
+_GREETING = re.compile(
+    r"^(?:hi|hello|hey|good\s+(?:morning|afternoon|evening))(?:\s+(?:all|everyone|team|"
+    r"there))?\s*[,!]\s+(?=\S+(?:\s+\S+){3})",
+    re.I,
+)
+
+
+def without_greeting(sentence: str) -> str:
+    """A sentence without the greeting it opens on ("Hello, from July the rent is 1,520 a
+    month." -> "From July the rent is …"), when a statement of four words or more follows.
+    A greeting that names someone ("Hey Mel, …") is a line of a chat between two people,
+    kept as said."""
+    m = _GREETING.match(sentence)
+    if m is None:
+        return sentence
+    rest = sentence[m.end() :]
+    return rest[:1].upper() + rest[1:]
 
 
 def worth_keeping(sentence: str) -> bool:
@@ -761,10 +828,13 @@ SAID_AGAIN = re.compile(
 #: "Actually make that three.", "No, change it to Friday.", "Scratch that, it's the 14th.":
 #: the last value said is replaced.
 MAKE_THAT = re.compile(
-    r"^\W*(?:(?:actually|sorry|no|oh|wait|hmm|correction|oops)[,:!]?\s+)*"
+    r"^\W*(?:(?:actually|sorry|no|oh|ah|wait|hmm|correction|oops)[,:!]?\s+)*"
     r"(?:make\s+(?:that|it)|change\s+(?:that|it)\s+to|(?:i|we)\s+meant?"
     r"|(?:scratch|forget)\s+that[,.;:—–-]*\s+(?:it's|it\s+is|it'll\s+be|make\s+it))"
-    r"\s+(?P<new>[^.!?;]+)",
+    r"\s+(?P<new>[^.!?;]+)"
+    # "Ah no, sorry, it is the 21st": a message opening on an apology, then the value
+    r"|^\W*(?:(?:ah|oh|um|er|hmm)[,!]?\s+)?(?:(?:no|sorry|oops|wait|my\s+mistake|my\s+bad)"
+    r"[,:!.]?\s+)+(?:it's|it\s+is|it\s+was|is|was|it'll\s+be|will\s+be)\s+(?P<said>[^.!?;]+)",
     re.I,
 )
 #: A message that corrects something said earlier without saying what: "Correction on the

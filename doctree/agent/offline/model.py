@@ -27,6 +27,9 @@ class Turn:
     sentences: list[str] = field(default_factory=list)  # its own sentences, quotes left out
     speaker: str | None = None  # the named speaker of a chat line ("Caroline: ..."), if any
     pasted: set[str] = field(default_factory=set)  # sentences below "Ana wrote:": not requests
+    items: set[str] = field(default_factory=set)  # sentences written as list items ("- Wei: ...")
+    # the name a pasted mail's subject line says it is about, and the mail's sentences
+    mail: tuple[str, set[str]] | None = None
     addressed: list[str] = field(default_factory=list)  # passages addressed to the memory system
     after_tool: bool = False  # an assistant turn answering the user's question from a tool
 

@@ -11,6 +11,7 @@ by sentence, in the order they were said; extract calls it for each sentence it 
 
 from __future__ import annotations
 
+import functools
 import re
 from datetime import UTC, date, datetime, timedelta
 
@@ -238,6 +239,11 @@ def _day_of_month(ref: date, day: int, *, past: bool, month: str = "") -> date |
     return coming[0] if coming else None
 
 
+#: What a date said in the past tense follows when it is where something was moved, not when
+#: something happened: "the go-live moved to June 28", "postponed until the 3rd of May".
+_MOVED_TO = re.compile(r"\b(?:to|until|till|for|by)\s+(?:the\s+)?$", re.I)
+
+
 def absolute_dates(
     text: str, ref: date, *, past: bool | None = None, by_clause: bool = False
 ) -> list[tuple[str, date]]:
@@ -249,6 +255,8 @@ def absolute_dates(
     given = past
     for m in _ABSOLUTE.finditer(text):
         past = tense_at(text, m.start()) if by_clause else given
+        if past and _MOVED_TO.search(text[: m.start()]):
+            past = None  # "moved to June 28", "pushed back until May 3": where it went, nearest
         month = (m.group("m1") or m.group("m2")).lower().rstrip(".")
         raw_day = (m.group("d1") or m.group("d2")).lower()
         day = int(raw_day) if raw_day.isdigit() else _ORDINALS[raw_day]
@@ -417,6 +425,11 @@ def fix_last_value(
         s = sentences[i]
         if s.speaker != who or not s.raw:
             continue
+        day = _ABSOLUTE.search(new)
+        if day and (said := list(_ABSOLUTE.finditer(s.raw))):
+            # "the 21 of March" for "the 12 of March": the day said last is the one meant
+            last = said[-1]
+            return i, s.raw[: last.start()] + day.group(0) + s.raw[last.end() :]
         if fixed := lang.replace_last_value(s.raw, new.strip()):
             return i, fixed[0]
     return None
@@ -454,11 +467,14 @@ def _words(text: str) -> set[str]:
     return {w for w in content_words(text) if w not in _VALUE_WORDS and not w[0].isdigit()}
 
 
-def _subject(text: str) -> tuple[set[str], str] | None:
+def _subject(text: str) -> tuple[set[str], str, str] | None:
     """What a statement is about: the words before the verb of its clause that has one
-    ("The vet visit for Rex is on May 2" -> vet, visit, rex), and whether they refer back to
+    ("The vet visit for Rex is on May 2" -> vet, visit, rex), whether they refer back to
     a thing named before: a definite or possessive phrase ("the visit", "our flight") or one
-    bare noun ("interview is the 21 of March"): "definite", "bare" or ""."""
+    bare noun ("interview is the 21 of March"): "definite", "bare" or "", and what the verb
+    says of it ("be" for is, falls, moved; "start" for starts; "end" for ends): a start and
+    an end of one thing are two values, not one said again."""
+    text = re.sub(r"\b(?i:the\s+user)(?:'s|’s)\s", "my ", text)  # a page's "the user's X"
     for clause in re.split(r"[,;:—–]|\s-\s", text):
         m = _SUBJECT_END.search(clause)
         if not m:
@@ -471,7 +487,9 @@ def _subject(text: str) -> tuple[set[str], str] | None:
             r"\W*(?:(?:so|and|ok|oh|now)\s+)?(?:the|my|our|this|that)\s", part, re.I
         )
         bare = len(re.findall(r"\w+", part)) == 1
-        return words, "definite" if definite else "bare" if bare else ""
+        verb = m.group(0).lower()
+        attribute = "start" if verb in ("starts", "begins") else "end" if verb == "ends" else "be"
+        return words, "definite" if definite else "bare" if bare else "", attribute
     return None
 
 
@@ -496,7 +514,7 @@ def restates_earlier(s: Sentence, sentences: list[Sentence]) -> list[Sentence]:
         return []
     said = _subject(s.raw or s.text)
     value = _value(s)
-    subject, back = said if said is not None else (set(), "")
+    subject, back, attribute = said if said is not None else (set(), "", "")
     words = _words(s.raw or s.text)
     if value is None or not (subject or words):
         return []
@@ -513,6 +531,8 @@ def restates_earlier(s: Sentence, sentences: list[Sentence]) -> list[Sentence]:
         if _PRONOUN_SUBJECT.match(old.raw) and prev is not None:
             have |= _words(prev.raw)  # "I have an interview at Acme. It is on the 19th."
         earlier = _subject(old.raw)
+        if earlier is not None and attribute and earlier[2] != attribute:
+            continue  # "the repair starts on the 12th" and "ends on the 30th": two values
         if (earlier is not None and subject and earlier[0] == subject) or (words and have == words):
             found.append(old)  # the same subject, or the same words with another value
         elif back and subject and subject <= have and len(have - subject) <= 6:
@@ -523,6 +543,86 @@ def restates_earlier(s: Sentence, sentences: list[Sentence]) -> list[Sentence]:
                 found.append(old)  # the thing named before with more words (a bare noun
                 # refers back only to a common noun, not to a name: "Bob is ...")
     return found if len(found) == 1 else []
+
+
+_ISO = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
+
+
+@functools.lru_cache(maxsize=4096)
+def _line_value(said: str, said_on: date) -> tuple[str, frozenset[str]] | None:
+    """What a page line gives its subject: the dates it names (written with their absolute
+    date, or read against the day it was said), else the numbers it says."""
+    days = {m.group(0) for m in _ISO.finditer(said)}
+    days |= {d.isoformat() for _, d in absolute_dates(_ISO.sub("", said), said_on)}
+    if days:
+        return "date", frozenset(days)
+    numbers = re.findall(r"\d[\d.:,]*\d|\d", _ISO.sub("", said))
+    return ("number", frozenset(numbers)) if numbers else None
+
+
+def restates_line(s: Sentence, said: str, said_on: date) -> bool:
+    """Whether `s` says again, with another value, what a line of an earlier session said
+    (`said`: the line's statement, said on `said_on`): "The roof repair is on the 21st now"
+    after "The roof repair is scheduled for March 12". Stricter than within a session,
+    since days apart the same words more often mean another thing: a statement of what
+    something is (a subject and its verb: "I ran 5 km today" and, days later, "I ran 10 km
+    today" are two runs), the same verb of the same subject of two words or more (one word
+    only when the rest is mostly the same words too), and a value of the same sort that
+    differs. The caller acts only when exactly one line of a page fits."""
+    text = s.statement or s.text
+    if s.correction or "?" in text or "?" in said:
+        return False
+    now, before = _line_subject(text), _line_subject(said)
+    if now is None or before is None or now[2] != before[2]:
+        return False
+    words, have = _line_words(text), _line_words(said)
+    subject = now[0]
+    if subject == before[0]:
+        shared = len(words & have) / max(1, len(words | have))
+        if len(subject) < 2 and shared < 0.5:
+            return False
+    elif (
+        not (now[1] == "definite" and len(subject) >= 2 and subject <= have)
+        or len(have - subject) > 6
+    ):
+        return False
+    new, old = _value(s), _line_value(said, said_on)
+    return not (new is None or old is None or new[0] != old[0] or new[1] & old[1])
+
+
+#: Words before the verb that open on someone and what they did ("Melanie just took
+#: Melanie['s kids]", "we booked [the hotel's …]"): an event, not the subject of a value.
+_ACTOR_FIRST = re.compile(
+    rf"\W*(?P<who>{lang.NAME_WORD}|(?i:i|we|he|she|they|you))\s+"
+    r"(?:(?i:just|also|finally|then)\s+)?[a-z]+(?:\s|$)"
+)
+
+
+@functools.lru_cache(maxsize=4096)
+def _line_subject(text: str) -> tuple[frozenset[str], str, str] | None:
+    """`_subject` of a statement compared across sessions, kept (a page's lines are compared
+    with every new fact written to it); None when the words before the verb hold a verb of
+    their own: "Melanie took Melanie's kids to a park" tells of an event, it gives no value
+    of a thing ("Melanie took Melanie", someone and what they did, is no subject)."""
+    text = re.sub(r"\b(?i:the\s+user)(?:'s|’s)\s", "my ", text)
+    for clause in re.split(r"[,;:—–]|\s-\s", text):
+        m = _SUBJECT_END.search(clause)
+        if m is None or not _words(clause[: m.start()]):
+            continue
+        actor = _ACTOR_FIRST.match(clause[: m.start()])
+        if actor and (
+            actor.group("who").lower() in ("i", "we", "he", "she", "they", "you")
+            or actor.group("who") not in NOT_NAMES
+        ):
+            return None
+        found = _subject(clause)
+        return None if found is None else (frozenset(found[0]), found[1], found[2])
+    return None
+
+
+@functools.lru_cache(maxsize=4096)
+def _line_words(text: str) -> frozenset[str]:
+    return frozenset(_words(text))
 
 
 def value_kind(value: str) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from doctree.agent.offline.language import NAME, NOT_NAMES
+from doctree.agent.offline.language import MAIL_HEADER, NAME, NAME_WORD, NOT_NAMES
 from doctree.agent.offline.model import Segmented, Turn
 from doctree.sessions.transcripts import Transcript
 
@@ -23,10 +23,11 @@ ADDRESSED = re.compile(
 _ABBREVIATIONS = ("Dr.", "Mr.", "Mrs.", "Ms.", "Prof.", "e.g.", "i.e.", "vs.", "St.", "etc.")
 
 
-def user_sentences(text: str) -> tuple[list[str], list[str]]:
+def user_sentences(text: str, items: set[str] | None = None) -> tuple[list[str], list[str]]:
     """Split a user message into the user's own sentences and the quoted or fenced rest.
 
-    Quoted (`>`) and fenced text is what someone pasted: context, not the user's word.
+    Quoted (`>`) and fenced text is what someone pasted: context, not the user's word. The
+    sentences written as list items ("- Wei: finished the export") are added to `items`.
     """
     own: list[str] = []
     quoted: list[str] = []
@@ -56,10 +57,19 @@ def user_sentences(text: str) -> tuple[list[str], list[str]]:
         if not line:
             flush()
             continue
+        if (head := re.match(r"(?P<field>[\w-]+):\s", line)) and MAIL_HEADER.fullmatch(
+            head.group("field")
+        ):
+            flush()  # a mail's header line is a line of its own: "From: …", "Subject: …"
+            para.append(line)
+            flush()
+            continue
         item = re.match(r"(?:[-*+]|\d+[.)])\s+(.*)", line)
         if item:
             flush()
             para.append(item.group(1))
+            if items is not None:
+                items.update(split_sentences(item.group(1)))
             flush()
             continue
         para.append(line)
@@ -84,6 +94,28 @@ def pasted_sentences(text: str) -> set[str]:
         if _PASTE_INTRO.search(line.strip()):
             return set(user_sentences("\n".join(lines[i + 1 :]))[0])
     return set()
+
+
+_MAIL_SUBJECT = re.compile(
+    rf"^\s*(?:[-*]\s+)?Subject:\s*(?:(?i:re|fwd?|aw|wg):\s*)*(?P<name>{NAME_WORD})\b", re.M
+)
+
+
+def mail_subject(text: str) -> tuple[str, set[str]] | None:
+    """The name a mail pasted in `text` is about, and the mail's sentences (its subject line
+    and what follows): the name its subject line opens on ("Subject: Larkspur migration -
+    status week 37"), when the mail names it again inside a sentence, capitalised (so a
+    name, not "Subject: Dinner on Friday")."""
+    m = _MAIL_SUBJECT.search(text)
+    if m is None or m.group("name") in NOT_NAMES:
+        return None
+    name = m.group("name")
+    rest = text[m.end() :]
+    again = re.search(rf"(?<=[\w,;:] )(?:[a-z]\w*\s+)*{re.escape(name)}(?![\w-])", rest)
+    if again is None:
+        return None
+    line_start = text.rfind("\n", 0, m.start()) + 1
+    return name, set(user_sentences(text[line_start:])[0])
 
 
 def split_sentences(paragraph: str) -> list[str]:
@@ -111,7 +143,12 @@ _SPEAKER = re.compile(rf"^\s*(?:\[[^\]\n]{{1,20}}\]\s*)?(?P<name>{NAME}):\s+")
 def speaker_of(text: str, *, chat: bool) -> tuple[str | None, str]:
     """A message that starts with its speaker ("[D1:3] Caroline: ..."): (name, the rest)."""
     m = _SPEAKER.match(text)
-    if m and (chat or text.lstrip().startswith("[")) and m.group("name") not in NOT_NAMES:
+    if (
+        m
+        and (chat or text.lstrip().startswith("["))
+        and m.group("name") not in NOT_NAMES
+        and not MAIL_HEADER.fullmatch(m.group("name"))
+    ):
         return m.group("name"), text[m.end() :]
     return None, text
 
@@ -159,7 +196,8 @@ def segment(transcript: Transcript) -> Segmented:
             )
             continue
         speaker, content = speaker_of(m.content, chat=chat)
-        own, quoted = user_sentences(content)
+        items: set[str] = set()
+        own, quoted = user_sentences(content, items)
         turns.append(
             Turn(
                 "user",
@@ -167,6 +205,8 @@ def segment(transcript: Transcript) -> Segmented:
                 own,
                 speaker=speaker,
                 pasted=pasted_sentences(content),
+                items=items,
+                mail=mail_subject(content),
                 addressed=addressed("\n".join(quoted)),
             )
         )

@@ -20,7 +20,7 @@ from doctree.agent.offline.language import content_words, mentions
 from doctree.agent.offline.model import Filing, Sentence
 from doctree.agent.offline.pageio import PageIO, RunSummary, ToolsLike
 from doctree.agent.offline.pages import Page, neutral, quote
-from doctree.agent.offline.resolve import absolute_dates, message_date, value_kind
+from doctree.agent.offline.resolve import absolute_dates, message_date, restates_line, value_kind
 from doctree.memory.layout import CORRECTIONS, MEMORY_ROOT, TIER_PAGES
 from doctree.memory.secrets import mask
 from doctree.sessions.transcripts import Transcript
@@ -68,6 +68,8 @@ class Writer(PageIO):
         self.week = iso_week(self.day)
         self.session_path = f"{root}/archive/{self.week}/{slugify(transcript.session_id)}"
         self.cite = f"[[{self.session_path}|{transcript.session_id}]]"
+        # what earlier lines said that this run replaced -> the sentence that replaced it
+        self.superseded: dict[str, Sentence] = {}
 
     def read_known(self) -> dict[str, dict[str, str]]:
         """The pages memory lists by kind (kind -> slug -> title), and where this session's
@@ -99,6 +101,7 @@ class Writer(PageIO):
         self.write_entities()
         self.write_lists()
         self.write_active()
+        self.retire_superseded()
         self.apply_corrections([s for s in a.sentences if s.correction])
         for what in a.forget:
             self.forget(what)
@@ -369,6 +372,8 @@ class Writer(PageIO):
             )
         if any(key in existing for existing in page.sections.get(section, [])):
             return
+        if not s.replaces and "change" not in s.kinds:
+            self._supersede(page, section, s)
         if "change" in s.kinds:
             words = content_words(s.statement or s.text)
             lines = page.sections.get(section, [])
@@ -399,6 +404,70 @@ class Writer(PageIO):
                     key=earlier,
                 )
         page.add(section, line, key=key)
+
+    def _supersede(self, page: Page, section: str, s: Sentence) -> None:
+        """A value said again in a later session for the same thing ("The roof repair is on
+        the 21st now" after "… is scheduled for March 12") moves the earlier line under
+        "Past", with its day; only when exactly one current line of the section fits."""
+        if not (s.dates or re.search(r"\d", s.raw or s.text)):
+            return  # no date and no number: nothing to say again with another value
+        lines = page.sections.get(section, [])
+        fits = []
+        for earlier in lines:
+            day = re.match(r"- (\d{4}-\d{2}-\d{2}): ", earlier)
+            if day is None or self.session_path in earlier or " — past: " in earlier:
+                continue
+            if restates_line(s, _said(earlier), date.fromisoformat(day.group(1))):
+                fits.append(earlier)
+        if len(fits) != 1:
+            return
+        lines.remove(fits[0])
+        page.add("Past", f"{fits[0]} — past: replaced on {s.time[:10]} ({self.cite})", key=fits[0])
+        self.superseded[_said(fits[0])] = s
+
+    def retire_superseded(self) -> None:
+        """What this run replaced on one page (an upcoming date said again with another
+        value) goes under "Past" on every other current page that still states it, and the
+        statement that replaced it takes its place there, so no page keeps the old value as
+        current and none loses the fact."""
+        for said, new in sorted(self.superseded.items(), key=lambda kv: kv[0]):
+            r = self.call("document_search", {"query": said[:200], "under": self.root, "limit": 20})
+            if r.is_error:
+                continue
+            paths = [
+                m.group(1)
+                for line in r.content.split("\n")[1:]
+                if (m := re.match(r"- (\S+) \(v\d+\)", line))
+                and not m.group(1).startswith(f"{self.root}/archive")
+                and m.group(1) != f"{self.root}/active"
+            ]
+            for path in dict.fromkeys(paths):
+                page = self.read(path)
+                if page is None or said not in page.body:
+                    continue
+
+                def change(page: Page, said=said, new=new) -> None:
+                    for section, lines in list(page.sections.items()):
+                        if section == "Past":
+                            continue
+                        for line in [ln for ln in lines if _said(ln) == said]:
+                            if self.session_path in line or " — past: " in line:
+                                continue
+                            lines[lines.index(line)] = self.line(new)
+                            page.add(
+                                "Past",
+                                f"{line} — past: replaced on {self.day.isoformat()} ({self.cite})",
+                                key=line,
+                            )
+                    if "Sessions" in page.sections:
+                        page.add(
+                            "Sessions",
+                            f"- {self.day.isoformat()}: {self.cite}",
+                            key=self.session_path,
+                        )
+                    _order_sections(page)
+
+                self.update(path, path.rsplit("/", 1)[1], change)
 
     def write_lists(self) -> None:
         titles = {"corrections": "Corrections", "decisions": "Decisions", "notes": "Notes"}
@@ -526,6 +595,18 @@ class Writer(PageIO):
                 ]
             lines = page.sections.setdefault("Upcoming", [])
             for s in upcoming:
+                if s.replaces:
+                    continue
+                fits = [  # said again with another value, days later: the earlier one is past
+                    line
+                    for line in lines
+                    if self.session_path not in line
+                    and (day := re.match(r"- (\d{4}-\d{2}-\d{2})\b", line))
+                    and restates_line(s, _said(line), date.fromisoformat(day.group(1)))
+                ]
+                if len(fits) == 1:
+                    self.superseded[_said(fits[0])] = s
+            for s in upcoming:
                 assert s.when is not None  # kept above only when it has a date
                 where = self._where(s)
                 page.add(
@@ -537,6 +618,9 @@ class Writer(PageIO):
             for line in lines:
                 if line.startswith("- past"):
                     continue  # superseded: its page and the corrections log keep it
+                if _said(line) in self.superseded and self.session_path not in line:
+                    page.add("Past", f"{line} — past: replaced on {self.day.isoformat()}")
+                    continue  # said again with another value in this session
                 m = re.match(r"- (\d{4}-\d{2}-\d{2})", line)
                 if m and date.fromisoformat(m.group(1)) < self.day:
                     past.setdefault(iso_week(date.fromisoformat(m.group(1))), []).append(line)
