@@ -165,3 +165,35 @@ def test_what_the_user_says_of_a_forget_request_is_not_kept_either(repo):
     )
     assert holding(repo, "in confidence") == []
     assert holding(repo, "Jonas") == []
+
+
+def test_forgetting_a_persons_news_kept_secret_removes_it_and_nothing_else(repo):
+    # "keep it to myself" asks for the forgetting; it does not take it back. The request
+    # names "Elif's divorce" where the line said "divorced": the line about her goes.
+    remembered(repo)
+    run(
+        repo,
+        transcript(
+            "s-forget",
+            (
+                "user",
+                DAY2,
+                "Please forget what I told you about Elif's divorce, she asked me to keep it "
+                "to myself. The renovation news is fine.",
+            ),
+        ),
+    )
+    assert not holding(repo, "divorced")
+    assert holding(repo, "renovation") and holding(repo, "Jonas")
+
+
+def test_keep_it_that_ends_the_request_takes_it_back(repo):
+    remembered(repo)
+    run(
+        repo,
+        transcript(
+            "s-withdrawn",
+            ("user", DAY2, "Forget about the gym. Actually no, keep it."),
+        ),
+    )
+    assert holding(repo, "Urban Climb")

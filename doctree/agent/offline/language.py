@@ -57,11 +57,20 @@ NOT_NAMES = {
 MAIL_HEADER = re.compile(r"(?:From|To|Cc|Bcc|Subject|Date|Sent|Reply-To|Received|Attachments?)")
 
 
+_POSSESSIVE = re.compile(r"['\u2019]s$", re.I)
+
+
+def _words(text: str) -> list[str]:
+    """The words of `text` (three characters or more), a possessive's "'s" taken off:
+    "Mira's pregnancy" speaks of Mira."""
+    return [_POSSESSIVE.sub("", w) for w in re.findall(r"[\w'\u2019-]{3,}", text)]
+
+
 def content_words(text: str) -> set[str]:
     """The words that say what `text` is about: names, and longer words that are not filler."""
     return {
         w.lower()
-        for w in re.findall(r"[\w'-]{3,}", text)
+        for w in _words(text)
         if (len(w) >= 4 or w[:1].isupper()) and w.lower() not in stopwords.FILLER
         and w.lower() not in _GENERIC
     }  # fmt: skip
@@ -77,7 +86,7 @@ _GENERIC = {
 
 def mentions(text: str, words: set[str]) -> bool:
     """Whether `text` holds at least half of `words` (and one at least)."""
-    have = {w.lower() for w in re.findall(r"[\w'-]{3,}", text)}
+    have = {w.lower() for w in _words(text)}
     hits = len(words & have)
     return hits >= max(1, (len(words) + 1) // 2)
 
@@ -285,8 +294,10 @@ FORGET_ABOUT = re.compile(
 
 
 WITHDRAWN = re.compile(
-    r"\b(?:just\s+kidding|kidding|jk|keep\s+it|never\s*mind|don't\s+forget|actually\s+keep|"
-    r"no\s+wait)\b",
+    r"\b(?:just\s+kidding|kidding|jk|never\s*mind|don't\s+forget|actually\s+keep|no\s+wait)\b"
+    # "keep it" that ends its clause ("keep it.", "keep it after all"), not "keep it to
+    # myself" or "keep it quiet", which ask the opposite
+    r"|\bkeep\s+it\b(?=\s*(?:[.,;!?)]|$|(?:then|after\s+all|actually|please|instead)\b))",
     re.I,
 )
 #: Where the thing to forget ends: a new clause ("... and delete his page", "..., he asked").
