@@ -138,6 +138,21 @@ def test_extract_acts_on_a_request_to_forget_what_was_just_said():
     assert a.forgotten == 1
 
 
+def test_forget_that_ending_a_sentence_with_a_secret_drops_that_sentence_alone():
+    a = said(
+        ("user", MONDAY, "The printer on floor two is named Kestrel."),
+        (
+            "user",
+            MONDAY,
+            "The staging database lives on db-west-4. The admin password of the router is "
+            "Lantern-Quay-4417, don't keep that anywhere.",
+        ),
+    )
+    kept = " ".join(s.raw for s in a.sentences)
+    assert "Kestrel" in kept and "db-west-4" in kept
+    assert "Lantern" not in kept and "router" not in kept
+
+
 # -- resolve ------------------------------------------------------------------------------
 
 

@@ -132,7 +132,8 @@ def _forget(
     current: list[Sentence],
     dropped: list[str],
 ) -> bool:
-    """A request to forget: "forget that" drops the statements just made, "forget about X"
+    """A request to forget: "forget that" drops the statements just made (only its own
+    sentence when that sentence holds a secret before it), "forget about X"
     drops this session's statements of X and asks the writer to forget X in memory. True
     when it was acted on."""
     if turn.speaker or _ITEM_LABEL.match(raw) or raw in turn.pasted:
@@ -143,7 +144,12 @@ def _forget(
     if any(lang.WITHDRAWN.search(x) for x in [raw, *later]):
         a.not_acted.append((raw, "withdrawn as it was made; nothing was removed"))
         return False
-    if what is None:  # "forget that": the statements just made
+    if what is None:  # "forget that": what was just said
+        m = lang.FORGET_THAT.search(raw)
+        if m is not None and mask(raw[: m.start()])[1]:
+            # "The root password is …, don't keep that": the secret said in the request's
+            # own sentence, which is not kept; what was said before it stays
+            return True
         targets = [*previous, *current]  # this message so far, and the last one
         previous.clear()
         current.clear()
