@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from doctree.errors import ConflictError, DoctreeError, UserError
+from doctree.errors import ConflictError, DatabaseUnavailableError, DoctreeError, UserError
 from doctree.llm.backends import parse_backend
 from doctree.memory.layout import ACTIVE, CORRECTIONS, MEMORY_ROOT, PATTERNS
 from doctree.memory.lines import HEADING_LINE, estimate_tokens, normal_key
@@ -586,10 +586,13 @@ class Compactor:
 
     def after_handle(self, job: Any) -> None:
         """The worker hook: `MemoryWorker(..., after_handle=compactor.after_handle)`."""
+        session = getattr(job, "session_id", "?")
         try:
             self.maybe_compact(job.owner)
+        except DatabaseUnavailableError as e:  # the server went away: the next session retries
+            log.warning("compaction after session %s skipped: %s", session, e)
         except Exception:  # the hook must never fail the session
-            log.exception("compaction after session %s failed", getattr(job, "session_id", "?"))
+            log.exception("compaction after session %s failed", session)
 
     def compact(
         self,

@@ -50,7 +50,7 @@ def wait_for(predicate, timeout=30.0, what="condition"):
         if predicate():
             return
         time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
+    raise AssertionError(f"timed out waiting for {what() if callable(what) else what}")
 
 
 def doctree(*args: str) -> list[str]:
@@ -189,6 +189,7 @@ def test_writes_acknowledged_before_a_restart_are_kept_and_none_is_half_stored(s
     repo = DocumentsRepository(url)
     acked: dict[str, str] = {}
     failed: dict[str, str] = {}
+    errors: list[str] = []
     done = threading.Event()
 
     def writer() -> None:
@@ -198,8 +199,9 @@ def test_writes_acknowledged_before_a_restart_are_kept_and_none_is_half_stored(s
             try:
                 repo.write("main", path, body, provenance=Provenance(ACTOR))
                 acked[path] = body
-            except (DatabaseUnavailableError, sqlite3.Error):
+            except (DatabaseUnavailableError, sqlite3.Error) as e:
                 failed[path] = body
+                errors.append(f"{type(e).__name__}: {e}")
             i += 1
 
     thread = threading.Thread(target=writer)
@@ -210,7 +212,14 @@ def test_writes_acknowledged_before_a_restart_are_kept_and_none_is_half_stored(s
         time.sleep(0.5)
         server.resume()
         after = len(acked)
-        wait_for(lambda: len(acked) >= after + 20, what="writes after the restart")
+        wait_for(
+            lambda: len(acked) >= after + 20,
+            what=lambda: (
+                f"writes after the restart ({len(acked) - after} acknowledged,"
+                f" {len(failed)} failed, writer alive: {thread.is_alive()},"
+                f" last error: {errors[-1] if errors else None})"
+            ),
+        )
     finally:
         done.set()
         thread.join(timeout=60)
