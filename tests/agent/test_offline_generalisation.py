@@ -10,9 +10,11 @@ import re
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from bench.pages import HALVES, HELD_ASIDE, SET, run  # noqa: E402
+from bench.pages import HALVES, HELD_ASIDE, SET, Score, misses, run  # noqa: E402
 from doctree.sessions.transcripts import parse_transcript  # noqa: E402
 
 ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -58,7 +60,7 @@ def test_every_transcript_of_the_set_is_scored_on_what_it_says():
         parts += [a for q in spec["questions"] for a in q["answer"]]
         # `!x` parts say what a leaking line does not hold: any word may be named there
         parts += [p for leak in spec.get("absent_current", []) for p in leak if p[:1] != "!"]
-        parts += [p for leak in spec.get("absent_on", []) for p in leak["line"]]
+        parts += [p for leak in spec.get("absent_on", []) for p in leak["line"] if p[:1] != "!"]
         for part in parts:
             assert part.strip(), name
             if ISO_DAY.fullmatch(part):
@@ -69,8 +71,31 @@ def test_every_transcript_of_the_set_is_scored_on_what_it_says():
             assert text in raw, (name, text)
 
 
-def test_the_fresh_half_is_held_aside_with_its_own_transcripts():
+@pytest.mark.parametrize("half,least", [("fresh", 8), ("fresh2", 10)])
+def test_a_fresh_half_is_held_aside_with_its_own_transcripts(half: str, least: int):
     expected = json.loads((SET / "expected.json").read_text(encoding="utf-8"))
-    fresh = [name for name, spec in expected.items() if spec["half"] == "fresh"]
-    assert "fresh" in HELD_ASIDE and len(fresh) >= 8
-    assert not set(fresh) & {n for n, s in expected.items() if s["half"] != "fresh"}
+    names = [name for name, spec in expected.items() if spec["half"] == half]
+    assert half in HELD_ASIDE and len(names) >= least
+    assert not set(names) & {n for n, s in expected.items() if s["half"] != half}
+
+
+def test_each_transcript_of_the_second_fresh_half_is_small_enough_to_read_whole():
+    """1-3 sessions, 5-10 facts and 2-4 questions each: a miss can be traced by reading it."""
+    expected = json.loads((SET / "expected.json").read_text(encoding="utf-8"))
+    for name, spec in expected.items():
+        if spec["half"] == "fresh2":
+            sessions = list((SET / "fresh2" / name).glob("*.md"))
+            assert 1 <= len(sessions) <= 3, name
+            assert 5 <= len(spec["facts"]) <= 10 and 2 <= len(spec["questions"]) <= 4, name
+
+
+def test_a_held_aside_half_s_misses_are_listed_only_when_it_is_asked_for_by_name():
+    dev = Score("debugging", "k", "dev", facts=1, missing=[["b-7"]])
+    aside = Score("car-thread", "k", "fresh2", facts=1, missing=[["46,200"]], leaks=["x"])
+    assert misses([dev, aside], "all") == ["debugging: missing ['b-7']"]
+    assert misses([dev, aside], "fresh2") == [
+        "debugging: missing ['b-7']",
+        "car-thread: missing ['46,200']",
+        "car-thread: leak x",
+    ]
+    assert misses([dev, aside], "fresh") == ["debugging: missing ['b-7']"]
