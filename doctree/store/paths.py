@@ -11,7 +11,14 @@ import re
 import unicodedata
 
 from doctree.errors import NotTextError, PathError, UserError
-from doctree.store.secrets import SHORTEST_IN_A_SLUG, mask, path_secret
+
+# The secret detector (doctree.store.secrets) is imported by the checks that search a path
+# for a secret: a path whose segments are all too short to hold one never loads it.
+
+#: The shortest secret a pattern finds inside a slug segment: there a keyword pattern cannot
+#: match (it needs a space, ':' or '='), and every other needs a run of at least 15
+#: characters (`xoxb-` and ten more for a Slack token; the rest are longer).
+SHORTEST_IN_A_SLUG = 15
 
 HOME = "~"
 MAX_SEGMENTS = 20
@@ -36,6 +43,8 @@ def normalize_path(path: object) -> str:
     try:
         return _without_secret(_normalize_checked(path))
     except PathError as e:
+        from doctree.store.secrets import mask, path_secret
+
         if isinstance(e.path, str) and (named := path_secret(e.path))[1]:
             raise PathError(named[0], mask(e.rule)[0]) from None  # the error repeats no secret
         raise
@@ -47,6 +56,8 @@ def _without_secret(path: str) -> str:
     slugs, and one too short to hold a secret is not searched."""
     if all(len(seg) < SHORTEST_IN_A_SLUG for seg in path.split("/")):
         return path
+    from doctree.store.secrets import path_secret
+
     named, found = path_secret(path)
     if found:
         kinds = ", ".join(dict.fromkeys(s.kind for s in found))
@@ -239,6 +250,8 @@ def ancestors(path: str) -> list[str]:
 def slugify(text: str, max_len: int = 80) -> str:
     """Make a slug segment out of free text ('Alice Smith' -> 'alice-smith'); a secret in
     the text becomes its kind ('secret-github-token'), never part of the slug."""
+    from doctree.store.secrets import mask
+
     text = mask(text, replace=lambda kind: f" secret-{kind} ")[0]
     text = unicodedata.normalize("NFC", text).strip().lower()
     text = re.sub(r"[^\w.\-]+", "-", text, flags=re.UNICODE)
