@@ -39,6 +39,21 @@ def test_a_current_database_is_read_as_the_repository_reads_it(store):
         conn.close()
 
 
+@pytest.mark.parametrize("name", ["a?b#c%20d.db", "with space.db", "naïve ünïcode.db", "100%.db"])
+def test_a_file_whose_name_holds_uri_characters_is_read(tmp_path, name):
+    path = tmp_path / name
+    with DocumentsRepository(path) as repo:
+        repo.write("main", "~/notes", "hello\n")
+    conn = open_reader(path)
+    assert conn is not None
+    try:
+        assert current_body(conn, "main", "~/notes") == "hello\n"
+    finally:
+        conn.close()
+    # the name was not taken for another (a new, empty) file
+    assert sorted(p.name for p in tmp_path.iterdir() if p.suffix == ".db") == [name]
+
+
 def test_no_file_is_created_for_a_missing_database(tmp_path):
     missing = tmp_path / "missing.db"
     assert open_reader(missing) is None
