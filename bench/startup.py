@@ -21,6 +21,10 @@ Two installs, each against its own bare python:
 - plain: a throwaway venv whose `.pth` file puts the checkout and this environment's
   site-packages on `sys.path` as plain lines, with no finder: how a wheel install starts.
 
+With `--instructions` (needs valgrind), each command's instructions are counted too
+(callgrind, one run each): a figure the machine's load does not move, unlike wall and CPU
+time, so before and after compare on a busy machine.
+
 Bytecode is cached as an installed doctree has it: the measured commands run without
 PYTHONDONTWRITEBYTECODE (which would compile every doctree module on each start), their
 `.pyc` files kept in a temporary PYTHONPYCACHEPREFIX and written by a warm-up run.
@@ -145,10 +149,42 @@ def measure(
     }
 
 
+def instructions(cmd: list[str], env: dict[str, str]) -> int:
+    """Instructions executed by one run of `cmd` (valgrind's callgrind, after a warm-up run)."""
+    subprocess.run(cmd, check=True, capture_output=True, env=env)
+    err = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *cmd],
+        check=True,
+        capture_output=True,
+        text=True,
+        env=env,
+    ).stderr
+    m = re.search(r"I\s+refs:\s+([\d,]+)", err)
+    if m is None:
+        raise RuntimeError(f"no instruction count in valgrind's output: {err[-300:]}")
+    return int(m.group(1).replace(",", ""))
+
+
+def count(python: str, doctree: list[str], db: Path, env: dict[str, str]) -> dict[str, int]:
+    """Instructions of bare python, `--help`, `read` and the click floor (`measure`'s four)."""
+    cmds = {
+        "bare": [python, "-c", "pass"],
+        "help": [*doctree, "--help"],
+        "read": [*doctree, "--db", str(db), "read", DOC],
+        "click": [python, "-c", CLICK_FLOOR],
+    }
+    return {k: instructions(cmd, env) for k, cmd in cmds.items()}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="7 runs of each instead of 15")
     ap.add_argument("--repeat", type=int, help="runs of each command")
+    ap.add_argument(
+        "--instructions",
+        action="store_true",
+        help="also count each command's instructions with valgrind (steady under load)",
+    )
     benchreport.add_json_out(ap)
     args = ap.parse_args(argv)
     repeat = args.repeat or (7 if args.quick else 15)
@@ -174,6 +210,10 @@ def main(argv: list[str] | None = None) -> int:
         plain_python = plain_install(Path(d) / "plain")
         plain_doctree = [str(console_script(plain_python, Path(d)))]
         plain = measure(str(plain_python), plain_doctree, db, repeat, env)
+        counted: dict[str, dict[str, int]] = {}
+        if args.instructions and shutil.which("valgrind"):
+            counted["editable"] = count(sys.executable, doctree, db, env)
+            counted["plain"] = count(str(plain_python), plain_doctree, db, env)
         git_s = None
         if shutil.which("git"):
             repo = Path(d) / "git"
@@ -259,6 +299,12 @@ def main(argv: list[str] | None = None) -> int:
     if git_s is not None:
         print(f"git show HEAD:PATH                {benchreport.ms(git_s)}")
     print(f"editable finder import            {benchreport.ms(finder_s)}  ({finder or 'none'})")
+    for install, got_i in counted.items():
+        print(f"instructions ({install}):", end="")
+        for key in ("bare", "help", "read", "click"):
+            figures[f"{install}_{key}_instructions"] = got_i[key]
+            print(f"  {key} {got_i[key] / 1e6:.1f} M ({got_i[key] / got_i['bare']:.2f}x)", end="")
+        print()
     benchreport.write(args.json_out, "startup", rows, figures)
     return 0 if help_s <= 2 * bare and read_s <= 2 * bare else 1
 

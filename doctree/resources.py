@@ -2,19 +2,35 @@
 
 from __future__ import annotations
 
+import os
 from functools import cache
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-_HERE = Path(__file__).resolve().parent
+if TYPE_CHECKING:
+    from pathlib import Path
+
+_HERE = os.path.dirname(os.path.realpath(__file__))
 
 
 @cache
-def resource_dir(name: str) -> Path:
-    """Return the directory `name` (agents, prompts, migrations) that ships with doctree."""
-    for candidate in (_HERE.parent / name, _HERE / "_data" / name):
-        if candidate.is_dir():
+def resource_folder(name: str) -> str:
+    """The directory `name` (agents, prompts, migrations) that ships with doctree, as a
+    string: found with `os.path` alone, so a command that only lists it (`doctree read`
+    comparing migration names) imports no pathlib."""
+    for candidate in (
+        os.path.join(os.path.dirname(_HERE), name),
+        os.path.join(_HERE, "_data", name),
+    ):
+        if os.path.isdir(candidate):
             return candidate
     raise FileNotFoundError(f"doctree data directory {name!r} not found next to {_HERE}")
+
+
+def resource_dir(name: str) -> Path:
+    """Return the directory `name` (agents, prompts, migrations) that ships with doctree."""
+    from pathlib import Path
+
+    return Path(resource_folder(name))
 
 
 def resource_path(relative: str) -> Path:

@@ -123,6 +123,24 @@ class State:
             self._repo = open_repository(self._conn)
         return self._repo
 
+    def current_body(self, path: str) -> str | None:
+        """The body of the live document at `path`, read the quick way: on a SQLite file
+        whose schema is current, through `doctree.store.db.open_reader`, without building a
+        repository (the store's modules, the migrations' checksums). None when the quick
+        way does not apply or finds no document: `repo` then reads it, or says why not."""
+        from doctree.store.db import open_reader
+        from doctree.store.live import current_body
+        from doctree.store.paths import normalize_path
+
+        path = normalize_path(path)
+        conn = open_reader(self.database())
+        if conn is None:
+            return None
+        try:
+            return current_body(conn, self.owner, path)
+        finally:
+            conn.close()
+
     def close(self) -> None:
         if self._repo is not None:
             self._repo.close()

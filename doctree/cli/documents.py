@@ -4,6 +4,7 @@ log, links, search."""
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 import click
 
@@ -19,10 +20,21 @@ from doctree.cli import (
 )
 from doctree.cli.options import all_owners_option
 from doctree.errors import UserError
-from doctree.interop.render import human_size, render_tree
-from doctree.store.model import Provenance
+
+if TYPE_CHECKING:
+    from doctree.store.model import Provenance
+
+# The store and the renderers are imported by the commands that use them: `doctree read`
+# imports neither (tests/cli/test_cli_startup.py).
 
 pass_state = click.pass_obj
+
+
+def by_user() -> Provenance:
+    """The provenance of a change made on the command line: the user who runs it."""
+    from doctree.store.model import Provenance
+
+    return Provenance(user_actor())
 
 
 @cli.command()
@@ -39,6 +51,7 @@ def show(state: State, path: str, depth: int | None, at: str | None, as_json: bo
       doctree show ~/memory --depth 1
       doctree show ~ --at 2026-11-20T12:00:00Z
     """
+    from doctree.interop.render import render_tree
     from doctree.store.paths import HOME, normalize_path
 
     path = normalize_path(path)
@@ -61,6 +74,11 @@ def show(state: State, path: str, depth: int | None, at: str | None, as_json: bo
 @pass_state
 def read(state: State, path: str, version: int | None, at: str | None, as_json: bool) -> None:
     """Print the body of the document at PATH (current, a version, or as of a time)."""
+    if version is None and at is None and not as_json:
+        body = state.current_body(path)
+        if body is not None:
+            click.echo(body, nl=not body.endswith("\n"))
+            return
     doc = state.repo.read(state.owner, path, version=version, at=at)
     if as_json:
         data = doc.to_dict()
@@ -129,12 +147,14 @@ def write(
         links=list(links) if links else None,
         expected_version=expected_version,
         content_sha256=content_sha256,
-        provenance=Provenance(user_actor()),
+        provenance=by_user(),
     )
     _report(doc, as_json)
 
 
 def _report(doc, as_json: bool) -> None:
+    from doctree.interop.render import human_size
+
     if as_json:
         d = doc.to_dict()
         d.pop("body", None)
@@ -176,7 +196,7 @@ def edit(
         replace_all=replace_all,
         expected_version=expected_version,
         content_sha256=content_sha256,
-        provenance=Provenance(user_actor()),
+        provenance=by_user(),
     )
     _report(doc, as_json)
 
@@ -194,7 +214,7 @@ def mv(state: State, path: str, new_path: str, expected_version: int | None, as_
         path,
         new_path,
         expected_version=expected_version,
-        provenance=Provenance(user_actor()),
+        provenance=by_user(),
     )
     if as_json:
         emit_json([{"id": d.id, "path": d.path, "version": d.version} for d in docs])
@@ -217,7 +237,7 @@ def rm(
         path,
         recursive=recursive,
         expected_version=expected_version,
-        provenance=Provenance(user_actor()),
+        provenance=by_user(),
     )
     if as_json:
         emit_json([{"id": d.id, "path": d.path, "version": d.version} for d in docs])
@@ -232,12 +252,12 @@ def rm(
 @pass_state
 def restore(state: State, path: str, version: int, as_json: bool) -> None:
     """Restore VERSION of the document at PATH as a new version (undeletes it if deleted)."""
-    _report(
-        state.repo.restore(state.owner, path, version, provenance=Provenance(user_actor())), as_json
-    )
+    _report(state.repo.restore(state.owner, path, version, provenance=by_user()), as_json)
 
 
 def _version_line(v) -> str:
+    from doctree.interop.render import human_size
+
     extra = f" session {v.session_id}" if v.session_id else ""
     extra += f" run {v.run_id}" if v.run_id is not None else ""
     red = f" [{v.erasure}]" if v.erasure else ""

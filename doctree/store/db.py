@@ -8,9 +8,7 @@ import os
 import re
 import sqlite3
 import time
-import urllib.parse
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from doctree.errors import SchemaError, UserError
 from doctree.store.backends import (
@@ -20,14 +18,14 @@ from doctree.store.backends import (
     is_database_url,
     is_unavailable,
 )
-from doctree.store.backends.sqlite import SqliteConnection
 from doctree.store.encoding import decode
-from doctree.store.migrations import (
-    edited_migration_error,
-    migration_sha256,
-    migrations,
-    unknown_migrations_error,
-)
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+# The migrations (hashlib, pathlib) and the SQLite dialect (which imports the store's model)
+# are imported by the functions that use them: `doctree read` opens with `open_reader`,
+# which needs neither (tests/cli/test_cli_startup.py).
 
 CACHE_KIB = 32 * 1024
 
@@ -35,6 +33,8 @@ CACHE_KIB = 32 * 1024
 def default_db_path() -> Path | str:
     """`DOCTREE_DB` (a file path or a `postgresql://` URL), else `doctree.db` under the
     user's data directory."""
+    from pathlib import Path
+
     if env := os.environ.get("DOCTREE_DB"):
         return env if is_database_url(env) else Path(env).expanduser()
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(Path.home(), ".local", "share")
@@ -105,6 +105,11 @@ def connect(
         from doctree.store.backends import postgres
 
         return postgres.connect(str(path), migrate=migrate)
+    import urllib.parse
+    from pathlib import Path
+
+    from doctree.store.backends.sqlite import SqliteConnection
+
     path = Path(path)
     target = str(path)
     if target != ":memory:":
@@ -172,6 +177,55 @@ def connect(
             conn.close()
             raise SchemaError(f"database {str(path)!r}: {e}") from None
     return conn
+
+
+def open_reader(target: str | os.PathLike[str]) -> sqlite3.Connection | None:
+    """An existing SQLite doctree database opened for one read with the minimum, or None.
+
+    What a one-shot read (`doctree read PATH`) needs and no more: the file opened read-write
+    (never created) with the busy timeout, and of the schema only a cheap read of the
+    migration names it records, which must be those shipped (`shipped_names`). No WAL
+    switch or other PRAGMA, no SQL function, no checksum of a migration file, no dialect.
+    None when that does not hold: a server URL, no such file, a file that is not a doctree
+    database or cannot be read, a schema to bring up to date. `connect` then opens it the
+    full way, migrating it or saying what is wrong."""
+    if is_database_url(target):
+        return None
+    path = os.fspath(target)
+    if not isinstance(path, str) or path == ":memory:" or not os.path.isfile(path):
+        return None
+    from doctree.store.migrations import shipped_names
+
+    timeout_ms = busy_timeout_ms()
+    try:
+        conn = sqlite3.connect(
+            _file_uri(os.path.abspath(path)),
+            uri=True,
+            timeout=timeout_ms / 1000,
+            isolation_level=None,
+            check_same_thread=False,
+        )
+    except sqlite3.Error:
+        return None
+    try:
+        recorded = [
+            r[0] for r in conn.execute("SELECT name FROM doctree_migrations ORDER BY number")
+        ]
+    except sqlite3.Error:  # not a doctree database, damaged, or locked past the timeout
+        recorded = None
+    if recorded != shipped_names():
+        conn.close()
+        return None
+    conn.row_factory = sqlite3.Row
+    return conn
+
+
+def _file_uri(path: str) -> str:
+    """The `file:` URI that opens the existing file `path` read-write and never creates it.
+    Only `%`, `?` and `#` are special in the path of an SQLite URI, so only they are escaped
+    (urllib.parse would cost a one-shot read more than its query)."""
+    escaped = path.replace("%", "%25").replace("?", "%3f").replace("#", "%23")
+    return f"file:{escaped}?mode=rw"
 
 
 def register_functions(conn: Any) -> None:
@@ -248,6 +302,13 @@ def apply_migrations(
     changed since (its recorded sha256 differs). `available` replaces the shipped migrations
     (for tests).
     """
+    from doctree.store.migrations import (
+        edited_migration_error,
+        migration_sha256,
+        migrations,
+        unknown_migrations_error,
+    )
+
     known = migrations() if available is None else available
     register_functions(conn)
     done = set(applied_migrations(conn))

@@ -6,12 +6,15 @@ file appended after it, never an edit of an applied one (its sha256 is checked o
 
 from __future__ import annotations
 
-import hashlib
+import os
 import re
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from doctree.errors import SchemaError
-from doctree.resources import resource_dir
+from doctree.resources import resource_dir, resource_folder
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 _MIGRATION = re.compile(r"(\d{3})_[a-z0-9_]+\.sql")
 
@@ -20,6 +23,14 @@ def migrations_dir(dialect: str = "sqlite") -> Path:
     """Where a dialect's migrations are: `migrations/` for SQLite, `migrations/<dialect>/`."""
     base = resource_dir("migrations")
     return base if dialect == "sqlite" else base / dialect
+
+
+def shipped_names() -> list[str]:
+    """The names of the SQLite migrations shipped (`001_baseline`, ...), in order: what a
+    current database records in `doctree_migrations`. Read from the folder's listing alone
+    (no file is read, nothing hashed): the cheap check of `doctree.store.db.open_reader`. A
+    misnamed file is listed too: no database records it, so `migrations` gets to refuse it."""
+    return sorted(f[:-4] for f in os.listdir(resource_folder("migrations")) if f.endswith(".sql"))
 
 
 def migrations(directory: Path | None = None) -> list[tuple[int, str, str]]:
@@ -38,6 +49,8 @@ def migrations(directory: Path | None = None) -> list[tuple[int, str, str]]:
 
 def migration_sha256(sql: str) -> str:
     """The checksum recorded for a migration: sha256 of its text as UTF-8."""
+    import hashlib
+
     return hashlib.sha256(sql.encode("utf-8")).hexdigest()
 
 

@@ -9,9 +9,17 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import cache
 
 from doctree.errors import NotTextError, PathError, UserError
-from doctree.store.secrets import SHORTEST_IN_A_SLUG, mask, path_secret
+
+# The secret detector (doctree.store.secrets) is imported by the checks that search a path
+# for a secret: a path whose segments are all too short to hold one never loads it.
+
+#: The shortest secret a pattern finds inside a slug segment: there a keyword pattern cannot
+#: match (it needs a space, ':' or '='), and every other needs a run of at least 15
+#: characters (`xoxb-` and ten more for a Slack token; the rest are longer).
+SHORTEST_IN_A_SLUG = 15
 
 HOME = "~"
 MAX_SEGMENTS = 20
@@ -36,6 +44,8 @@ def normalize_path(path: object) -> str:
     try:
         return _without_secret(_normalize_checked(path))
     except PathError as e:
+        from doctree.store.secrets import mask, path_secret
+
         if isinstance(e.path, str) and (named := path_secret(e.path))[1]:
             raise PathError(named[0], mask(e.rule)[0]) from None  # the error repeats no secret
         raise
@@ -47,6 +57,8 @@ def _without_secret(path: str) -> str:
     slugs, and one too short to hold a secret is not searched."""
     if all(len(seg) < SHORTEST_IN_A_SLUG for seg in path.split("/")):
         return path
+    from doctree.store.secrets import path_secret
+
     named, found = path_secret(path)
     if found:
         kinds = ", ".join(dict.fromkeys(s.kind for s in found))
@@ -129,13 +141,23 @@ def require_text(value: str, what: str) -> str:
 # visible format signs of some scripts (Arabic number signs, Egyptian hieroglyph and Duployan
 # controls, musical beams). Every other one is invisible or reorders text (U+202E and the
 # other bidi embeddings, overrides and isolates), so a name holding it can pass for another.
-_FORMAT_ALLOWED = re.compile(
+_FORMAT_ALLOWED = (
     "[\u200c\u200d\u061c\u200e\u200f\u0600-\u0605\u06dd\u070f\u0890\u0891\u08e2"
     "\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3"
     "\U0001d173-\U0001d17a]"
 )
 _TAG_BASE = "\U0001f3f4"  # WAVING BLACK FLAG: tag characters after it spell a subdivision flag
-_TAGS = re.compile("[\U000e0020-\U000e007f]")
+_TAGS = "[\U000e0020-\U000e007f]"
+
+
+@cache
+def _pattern(pattern: str) -> re.Pattern[str]:
+    """`pattern` compiled on first use: the format-character classes are only looked at in
+    text that is not ASCII, and compiling them costs a one-shot read (`doctree read`) more
+    than the rest of its path checks."""
+    return re.compile(pattern)
+
+
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
@@ -165,9 +187,9 @@ def _first_invisible(text: str) -> int:
     if text.isascii():
         return -1
     for i, c in enumerate(text):
-        if c.isprintable() or unicodedata.category(c) != "Cf" or _FORMAT_ALLOWED.match(c):
+        if c.isprintable() or unicodedata.category(c) != "Cf" or _pattern(_FORMAT_ALLOWED).match(c):
             continue
-        if _TAGS.match(c) and _in_tag_sequence(text, i):
+        if _pattern(_TAGS).match(c) and _in_tag_sequence(text, i):
             continue
         return i
     return -1
@@ -176,7 +198,7 @@ def _first_invisible(text: str) -> int:
 def _in_tag_sequence(text: str, i: int) -> bool:
     """True if the tag character at `i` follows a flag base through other tag characters."""
     j = i
-    while j > 0 and _TAGS.match(text[j - 1]):
+    while j > 0 and _pattern(_TAGS).match(text[j - 1]):
         j -= 1
     return j > 0 and text[j - 1] == _TAG_BASE
 
@@ -239,6 +261,8 @@ def ancestors(path: str) -> list[str]:
 def slugify(text: str, max_len: int = 80) -> str:
     """Make a slug segment out of free text ('Alice Smith' -> 'alice-smith'); a secret in
     the text becomes its kind ('secret-github-token'), never part of the slug."""
+    from doctree.store.secrets import mask
+
     text = mask(text, replace=lambda kind: f" secret-{kind} ")[0]
     text = unicodedata.normalize("NFC", text).strip().lower()
     text = re.sub(r"[^\w.\-]+", "-", text, flags=re.UNICODE)

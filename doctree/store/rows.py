@@ -12,15 +12,8 @@ from typing import Any
 
 from doctree.errors import NotFoundError
 from doctree.store import encoding
+from doctree.store.live import body_of, live_row
 from doctree.store.model import Document, Version
-
-
-def live_row(conn: sqlite3.Connection, owner: str, path: str) -> sqlite3.Row | None:
-    """The row of the live document at `path`, if there is one."""
-    return conn.execute(
-        "SELECT * FROM documents WHERE owner = ? AND path = ? AND deleted_at IS NULL",
-        (owner, path),
-    ).fetchone()
 
 
 def live_rows(conn: sqlite3.Connection, owner: str, paths: Sequence[str]) -> dict[str, sqlite3.Row]:
@@ -205,11 +198,6 @@ def bodies(conn: sqlite3.Connection, rows: Sequence[sqlite3.Row]) -> dict[int, s
                 if version in wanted:
                     out[wanted[version]] = text
     return out
-
-
-def body_of(row: sqlite3.Row) -> str:
-    """The current body of a `documents` row (stored as `encoding.encode_full` makes it)."""
-    return encoding.decode(row["body_data"], None)
 
 
 def spans(versions: Iterable[int]) -> list[tuple[int, int]]:

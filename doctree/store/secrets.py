@@ -32,7 +32,6 @@ from typing import Any
 
 __all__ = [
     "KINDS",
-    "SHORTEST_IN_A_SLUG",
     "Secret",
     "contains_secret",
     "find_secrets",
@@ -353,12 +352,6 @@ def mask_value(value: Any) -> Any:
         out = [mask_value(v) for v in value]
         return value if all(a is b for a, b in zip(out, value, strict=True)) else type(value)(out)
     return value
-
-
-#: The shortest secret a pattern finds inside a slug segment: there a keyword pattern cannot
-#: match (it needs a space, ':' or '='), and every other needs a run of at least 15
-#: characters (`xoxb-` and ten more for a Slack token; the rest are longer).
-SHORTEST_IN_A_SLUG = 15
 
 
 def path_secret(path: str) -> tuple[str, list[Secret]]:

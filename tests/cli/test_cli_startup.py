@@ -2,14 +2,16 @@
 
 `doctree --help` lists the commands from a table (doctree/cli/lazy.py) without importing any
 command module, the store, sqlite3, json, the SDKs or pydantic; `doctree read PATH` imports
-the store and its own command module only, not the model backends, and compiles none of the
-secret detector's patterns (only text being stored is searched for secrets). Each runs in a
-fresh interpreter, as a user runs it; the time itself is measured by bench/startup.py.
+its own command module and the few store modules of a one-shot read (`open_reader`: no
+repository, no migration checksums, no secret detector for a path too short to hold a
+secret), and none of the model backends. Each runs in a fresh interpreter, as a user runs
+it; the time itself is measured by bench/startup.py.
 """
 
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import sys
 
@@ -29,6 +31,17 @@ HEAVY = (
     "yaml",
     "psycopg",
 )
+
+# What `doctree read PATH` may import of the store: the quick opening and the live row.
+READ_STORE = {
+    "doctree.store",
+    "doctree.store.backends",
+    "doctree.store.db",
+    "doctree.store.encoding",
+    "doctree.store.live",
+    "doctree.store.migrations",
+    "doctree.store.paths",
+}
 
 
 # Run in the child after the command: what it imported, and whether the secret detector
@@ -107,19 +120,75 @@ def test_read_imports_its_own_command_module_only(tmp_path):
     assert commands <= {"doctree.cli.options", "doctree.cli.lazy", "doctree.cli.documents"}
     floors = {"doctree.llm", "doctree.memory", "doctree.agent", "doctree.sessions", "doctree.web"}
     assert floors & {".".join(m.split(".")[:2]) for m in modules} == set()
+    # a one-shot read: no repository, no settings, no checksums of migration files
+    store = {m for m in modules if m.startswith("doctree.store")}
+    assert store <= READ_STORE, store - READ_STORE
+    assert top(modules) & {"hashlib", "dataclasses"} == set()
 
 
 @pytest.mark.slow
 def test_read_compiles_no_secret_pattern_and_write_does(tmp_path):
     """The detector's patterns are compiled for the first text that may hold a secret (one
-    holding a keyword such as "token"): a write searches its body, a read searches nothing."""
+    holding a keyword such as "token"): a write searches its body, a read searches nothing
+    (a path whose segments are too short to hold a secret does not even load the detector)."""
     db = str(tmp_path / "t.db")
     body = "# Notes\n\nThe token is expired.\n"
     status, _, _, compiled = run_child("--db", db, "write", "~/notes", stdin=body)
     assert status == 0 and compiled
     status, modules, out, compiled = run_child("--db", db, "read", "~/notes")
     assert status == 0 and out == body
-    assert "doctree.store.secrets" in modules and not compiled
+    assert "doctree.store.secrets" not in modules and not compiled
+
+
+@pytest.mark.slow
+def test_read_of_a_schema_newer_than_the_code_is_refused_not_read(tmp_path):
+    """The quick opening reads the migration names recorded: a database that records one
+    this doctree does not ship is left to the full opening, which refuses it."""
+    db = tmp_path / "t.db"
+    subprocess.run(
+        [sys.executable, "-m", "doctree", "--db", str(db), "write", "~/notes"],
+        input="hello\n",
+        text=True,
+        check=True,
+        capture_output=True,
+    )
+    raw = sqlite3.connect(db)
+    raw.execute(
+        "INSERT INTO doctree_migrations (number, name, applied_at, sha256)"
+        " VALUES (999, '999_future', 'x', 'x')"
+    )
+    raw.commit()
+    raw.close()
+    proc = subprocess.run(
+        [sys.executable, "-m", "doctree", "--db", str(db), "read", "~/notes"],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode != 0 and proc.stdout == ""
+    assert "999_future" in proc.stderr and "newer than this doctree" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.slow
+def test_read_of_an_older_schema_brings_it_up_to_date_as_before(tmp_path):
+    """A database missing a shipped migration is opened the full way, which applies it."""
+    from doctree.store.db import apply_migrations, connect
+    from doctree.store.migrations import migrations, shipped_names
+
+    db = tmp_path / "old.db"
+    conn = connect(db, migrate=False)
+    apply_migrations(conn, available=migrations()[:-1])
+    conn.close()
+    proc = subprocess.run(
+        [sys.executable, "-m", "doctree", "--db", str(db), "read", "~/notes"],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 2 and "document '~/notes' not found" in proc.stderr
+    raw = sqlite3.connect(db)
+    recorded = [r[0] for r in raw.execute("SELECT name FROM doctree_migrations ORDER BY number")]
+    raw.close()
+    assert recorded == shipped_names()
 
 
 def test_command_table_matches_the_commands():

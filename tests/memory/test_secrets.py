@@ -184,8 +184,7 @@ def test_the_detector_is_a_pure_function_of_the_text_with_no_network():
 def test_no_secret_found_inside_a_slug_is_shorter_than_the_paths_shortcut():
     """`normalize_path` skips segments shorter than SHORTEST_IN_A_SLUG: check that every
     secret the detector finds in a slug-shaped segment is at least that long."""
-    from doctree.store.paths import slugify
-    from doctree.store.secrets import SHORTEST_IN_A_SLUG
+    from doctree.store.paths import SHORTEST_IN_A_SLUG, slugify
 
     for case in [*secrets(), *held_out()]:
         for seg in re.split(r"[^\w.-]+", case.text):

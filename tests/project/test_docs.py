@@ -8,8 +8,9 @@ import sqlite3
 from pathlib import Path
 
 from doctree.cli import docs as cli_docs
-from doctree.store.db import apply_migrations, migrations
+from doctree.store.db import apply_migrations
 from doctree.store.documents import ACTOR_KINDS, OPERATIONS
+from doctree.store.migrations import migrations
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 

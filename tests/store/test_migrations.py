@@ -13,13 +13,8 @@ import pytest
 
 from doctree.errors import SchemaError
 from doctree.resources import resource_dir
-from doctree.store.db import (
-    applied_migrations,
-    apply_migrations,
-    connect,
-    migration_sha256,
-    migrations,
-)
+from doctree.store.db import applied_migrations, apply_migrations, connect
+from doctree.store.migrations import migration_sha256, migrations
 
 # SQLite's migrations and file; PostgreSQL's are tested in test_postgres_backend.py.
 pytestmark = pytest.mark.sqlite_only

@@ -15,8 +15,9 @@ from doctree.cli import cli
 from doctree.errors import SchemaError, UserError
 from doctree.store.backends import describe, is_database_url, search_words
 from doctree.store.backends.postgres import apply_migrations, fts_to_tsquery, migrations, translate
-from doctree.store.db import connect, migration_sha256
+from doctree.store.db import connect
 from doctree.store.documents import DocumentsRepository
+from doctree.store.migrations import migration_sha256
 
 # -- without a server ---------------------------------------------------------------------
 

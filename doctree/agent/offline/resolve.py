@@ -495,10 +495,19 @@ def _subject(text: str) -> tuple[set[str], str, str] | None:
 
 def _value(s: Sentence) -> tuple[str, frozenset[str]] | None:
     """What a statement gives its subject: the dates it names, else the numbers it says."""
-    days = {d for _, d in s.dates} | {d for _, d in absolute_dates(s.raw, message_date(s.time))}
+    return _value_of(s.raw, s.text, s.time, frozenset(d for _, d in s.dates))
+
+
+@functools.lru_cache(maxsize=4096)
+def _value_of(
+    raw: str, text: str, time: str, dates: frozenset[date]
+) -> tuple[str, frozenset[str]] | None:
+    """`_value` of a sentence's fields: remembered, as `restates_earlier` asks it of every
+    earlier sentence for each new one."""
+    days = set(dates) | {d for _, d in absolute_dates(raw, message_date(time))}
     if days:
         return "date", frozenset(d.isoformat() for d in days)
-    numbers = re.findall(r"\d[\d.:,]*\d|\d", s.raw or s.text)
+    numbers = re.findall(r"\d[\d.:,]*\d|\d", raw or text)
     return ("number", frozenset(numbers)) if numbers else None
 
 

@@ -27,10 +27,11 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Protocol, TypeGuard
 
 from doctree.errors import DatabaseUnavailableError, UserError
-from doctree.store.model import PassageSearch
 
 if TYPE_CHECKING:
     from typing_extensions import TypeIs
+
+    from doctree.store.model import PassageSearch
 
 URL_SCHEMES = ("postgresql://", "postgres://")
 BUSY_TIMEOUT_MS = 30_000

@@ -5,10 +5,12 @@ from __future__ import annotations
 import os
 import sqlite3
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from doctree.errors import DatabaseGoneError
-from doctree.store.model import PassageSearch
+
+if TYPE_CHECKING:
+    from doctree.store.model import PassageSearch
 
 _FTS = {"passages": "passages_fts", "recall": "recall_fts"}
 

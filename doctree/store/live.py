@@ -1,0 +1,31 @@
+"""The live document at a path, read with the store's lightest imports.
+
+The query a one-shot read makes (`doctree read PATH`, on a connection from
+`doctree.store.db.open_reader`) and the one the repository's reads make (`doctree.store.rows`
+takes it from here): one definition of "the live row", however the database was opened.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from doctree.store import encoding
+
+
+def live_row(conn: sqlite3.Connection, owner: str, path: str) -> sqlite3.Row | None:
+    """The row of the live document at `path`, if there is one."""
+    return conn.execute(
+        "SELECT * FROM documents WHERE owner = ? AND path = ? AND deleted_at IS NULL",
+        (owner, path),
+    ).fetchone()
+
+
+def body_of(row: sqlite3.Row) -> str:
+    """The current body of a `documents` row (stored as `encoding.encode_full` makes it)."""
+    return encoding.decode(row["body_data"], None)
+
+
+def current_body(conn: sqlite3.Connection, owner: str, path: str) -> str | None:
+    """The body of the live document at `path` (a normalized path), or None if there is none."""
+    row = live_row(conn, owner, path)
+    return None if row is None else body_of(row)
