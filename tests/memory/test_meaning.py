@@ -25,6 +25,7 @@ from doctree.memory.ranking import DEFAULT_SETTINGS, Settings
 from doctree.memory.recall import DEFAULT_RECALL, blend, hand_over, recall
 from doctree.memory.retrieval import rank_documents, retrieve, search_documents
 from doctree.sessions.transcripts import Message
+from doctree.store import encoding
 from doctree.store.documents import DocumentsRepository
 from doctree.store.vectors import VectorIndex
 
@@ -43,7 +44,7 @@ def stored(repo: DocumentsRepository, kind: str) -> dict[int, tuple[str, np.ndar
     """Every stored vector of OWNER in `kind`, with the current text of its passage."""
     table = "passages" if kind == "passages" else "recall_passages"
     rows = repo.conn.execute(f"SELECT id, text FROM {table} WHERE owner = ?", (OWNER,))
-    texts = {r[0]: r[1] for r in rows}
+    texts = {r[0]: encoding.text_of(r[1]) for r in rows}  # packed on SQLite
     vectors = VectorIndex(repo.conn, kind)
     out = {}
     for pid, text in texts.items():
