@@ -38,3 +38,12 @@ BEGIN
 END;
 
 DELETE FROM vector_pending WHERE kind IN (SELECT kind FROM vector_models WHERE model = '');
+
+-- Deleted documents are found by (owner, path) through an index of their own (restore,
+-- history of a path, a reference to a deleted target); the live ones through
+-- idx_documents_live_path. An index of every document on (owner, path) held each live path a
+-- second time.
+DROP INDEX idx_documents_owner_path;
+CREATE INDEX idx_documents_deleted_path ON documents(owner, path) WHERE deleted_at IS NOT NULL;
+-- No query reads passage_sources by owner (it is read by document id).
+DROP INDEX idx_passage_sources_owner;
