@@ -68,6 +68,21 @@ def test_passages_get_no_vectors_until_meaning_is_asked_for(repo):
     assert not vectors.active() and vectors.count(OWNER) == 0
 
 
+def test_no_passage_waits_for_a_vector_until_meaning_is_asked_for(repo):
+    """Nothing reads the queue before a model is adopted, and adopting one queues every
+    passage: until then the queue stays empty (migration 006), and no passage is missed."""
+    write(repo, "~/memory/notes/launch", "The launch moved to December 8.\n\nOat milk.")
+    retrieve(repo, OWNER, "launch", budget_words=50, settings=mode("lexical"))
+    queued = "SELECT COUNT(*) FROM vector_pending"
+    assert repo.conn.execute(queued).fetchone()[0] == 0
+    retrieve(repo, OWNER, "release", budget_words=50, settings=mode("hybrid"))
+    assert VectorIndex(repo.conn, "passages").count(OWNER) == 2
+    # Once a model is adopted, a passage whose text is rewritten waits again.
+    write(repo, "~/memory/notes/launch", "The launch moved to December 9.\n\nOat milk.")
+    sync_passages(repo, OWNER)
+    assert VectorIndex(repo.conn, "passages").count(OWNER) == 2
+
+
 def test_the_first_search_by_meaning_embeds_every_passage_then_indexing_keeps_them(repo):
     write(repo, "~/memory/notes/launch", "The launch moved to December 8.\n\nOat milk in coffee.")
     retrieve(repo, OWNER, "release", budget_words=50, settings=mode("hybrid"))
