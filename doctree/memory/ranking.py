@@ -117,9 +117,12 @@ def plain(word: str) -> str:
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
+_NAME_WORDS = re.compile(r"[-_.]+")
+
+
 def named_for(path: str, terms: set[str]) -> bool:
     """Whether every word of the path's last segment is one of the query's terms."""
-    name = [w for w in re.split(r"[-_.]+", name_of(path).lower()) if w]
+    name = [w for w in _NAME_WORDS.split(name_of(path).lower()) if w]
     return bool(name) and all(plain(w) in terms for w in name)
 
 

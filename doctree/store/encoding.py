@@ -108,6 +108,12 @@ def decode(value: bytes, base: str | None) -> str:
     raise EncodingError(f"unknown body encoding {kind}")
 
 
+def text_of(value: str | bytes) -> str:
+    """A text stored either plain or as `encode_full` makes it (a passage's text on SQLite,
+    `doctree.store.passages`)."""
+    return value if isinstance(value, str) else decode(value, None)
+
+
 def decode_sequence(pairs: Iterable[tuple[int, bytes | None]]) -> Iterator[tuple[int, str | None]]:
     """(version, text) for consecutive (version, value) pairs, rebuilt in one pass.
 

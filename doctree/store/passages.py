@@ -12,8 +12,10 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from doctree.errors import NotFoundError
+from doctree.store import encoding
 from doctree.store.backends import dialect_of
 from doctree.store.documents import DEFAULT_MAX_BODY_BYTES, DocumentsRepository
 from doctree.store.model import PassageSearch
@@ -74,7 +76,11 @@ def surroundings(title: str, rows: Sequence[tuple[str, str]]) -> list[str]:
 
 @dataclass(frozen=True)
 class PassageHit:
-    """A passage found by a search; `score` is BM25 turned positive (higher is better)."""
+    """A passage found by a search; `score` is BM25 turned positive (higher is better).
+
+    `stored` is the text as the row holds it (packed on SQLite, see
+    `Dialect.packed_passage_text`); `text` unpacks it when first read, so that ranking
+    many candidates pays only for the texts it shows."""
 
     id: int
     document_id: int
@@ -83,10 +89,14 @@ class PassageHit:
     speaker: str | None
     day: str | None
     heading: str
-    text: str
+    stored: str | bytes
     words: int
     score: float
     timed: bool = False
+
+    @cached_property
+    def text(self) -> str:
+        return encoding.text_of(self.stored)
 
 
 @dataclass(frozen=True)
@@ -185,13 +195,16 @@ class PassageIndex:
                 (doc_id,),
             ).fetchall()
             if rows:
-                around = surroundings(title[0] if title else "", [(r[2], r[3]) for r in rows])
+                texts = [encoding.text_of(r[2]) for r in rows]
+                around = surroundings(
+                    title[0] if title else "", [(t, r[3]) for t, r in zip(texts, rows, strict=True)]
+                )
                 dialect.unindex_passage_entries(
                     self.conn,
                     "passages",
                     [
-                        (r[0], r[1], r[2], s, r[4] or "", r[5])
-                        for r, s in zip(rows, around, strict=True)
+                        (r[0], r[1], t, s, r[4] or "", r[5])
+                        for r, t, s in zip(rows, texts, around, strict=True)
                     ],
                 )
         else:
@@ -223,8 +236,9 @@ class PassageIndex:
             "INSERT INTO passages (document_id, owner, path, seq, speaker, day, heading, text,"
             " words, timed, dates{}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?{})"
         )
+        pack = encoding.encode_full if dialect.packed_passage_text else str
         values = [
-            (document_id, owner, path, r.seq, r.speaker, r.day, r.heading, r.text, r.words,
+            (document_id, owner, path, r.seq, r.speaker, r.day, r.heading, pack(r.text), r.words,
              int(r.timed), r.dates)
             for r in rows
         ]  # fmt: skip
@@ -315,7 +329,7 @@ def _hit(r: Sequence, score: float) -> PassageHit:
         speaker=r[4],
         day=r[5],
         heading=r[6],
-        text=r[7],
+        stored=r[7],
         words=r[8],
         timed=bool(r[9]),
         score=score,

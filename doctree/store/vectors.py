@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from doctree.store import encoding
 from doctree.store.backends import dialect_of
 
 if TYPE_CHECKING:  # numpy is imported where vectors are made or read, not at start-up
@@ -301,7 +302,8 @@ class VectorIndex:
             ).fetchall()
             if not rows:
                 break
-            self.put(owner, [r[0] for r in rows], embedder.embed([r[1] for r in rows]))
+            texts = [encoding.text_of(r[1]) for r in rows]  # a page passage's may be packed
+            self.put(owner, [r[0] for r in rows], embedder.embed(texts))
             done += len(rows)
             if len(rows) < batch:
                 break

@@ -23,6 +23,7 @@ from doctree.memory.retrieval import retrieve
 from doctree.sessions.repository import SessionsRepository
 from doctree.sessions.sessions import AgentDescriptor
 from doctree.sessions.transcripts import format_transcript
+from doctree.store import encoding
 from doctree.store.backends import is_database_url
 from doctree.store.documents import DocumentsRepository
 from doctree.store.runs import Runs
@@ -195,9 +196,9 @@ def test_forget_racing_writers_and_the_passage_index_leaves_no_stale_path_or_tex
         " WHERE p.owner = 'main'"
     ).fetchall()
     assert rows
-    for passage_path, text, document_path in rows:
+    for passage_path, stored, document_path in rows:
         assert passage_path == document_path  # no stale path
-        assert SECRET not in passage_path + text
+        assert SECRET not in passage_path + encoding.text_of(stored)
     assert all(SECRET not in d.path + d.body for d in repo.documents("main"))
     repo.close()
 

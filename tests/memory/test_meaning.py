@@ -25,6 +25,7 @@ from doctree.memory.ranking import DEFAULT_SETTINGS, Settings
 from doctree.memory.recall import DEFAULT_RECALL, blend, hand_over, recall
 from doctree.memory.retrieval import rank_documents, retrieve, search_documents
 from doctree.sessions.transcripts import Message
+from doctree.store import encoding
 from doctree.store.documents import DocumentsRepository
 from doctree.store.vectors import VectorIndex
 
@@ -43,7 +44,7 @@ def stored(repo: DocumentsRepository, kind: str) -> dict[int, tuple[str, np.ndar
     """Every stored vector of OWNER in `kind`, with the current text of its passage."""
     table = "passages" if kind == "passages" else "recall_passages"
     rows = repo.conn.execute(f"SELECT id, text FROM {table} WHERE owner = ?", (OWNER,))
-    texts = {r[0]: r[1] for r in rows}
+    texts = {r[0]: encoding.text_of(r[1]) for r in rows}  # packed on SQLite
     vectors = VectorIndex(repo.conn, kind)
     out = {}
     for pid, text in texts.items():
@@ -65,6 +66,21 @@ def test_passages_get_no_vectors_until_meaning_is_asked_for(repo):
     retrieve(repo, OWNER, "launch", budget_words=50, settings=mode("lexical"))
     vectors = VectorIndex(repo.conn, "passages")
     assert not vectors.active() and vectors.count(OWNER) == 0
+
+
+def test_no_passage_waits_for_a_vector_until_meaning_is_asked_for(repo):
+    """Nothing reads the queue before a model is adopted, and adopting one queues every
+    passage: until then the queue stays empty (migration 006), and no passage is missed."""
+    write(repo, "~/memory/notes/launch", "The launch moved to December 8.\n\nOat milk.")
+    retrieve(repo, OWNER, "launch", budget_words=50, settings=mode("lexical"))
+    queued = "SELECT COUNT(*) FROM vector_pending"
+    assert repo.conn.execute(queued).fetchone()[0] == 0
+    retrieve(repo, OWNER, "release", budget_words=50, settings=mode("hybrid"))
+    assert VectorIndex(repo.conn, "passages").count(OWNER) == 2
+    # Once a model is adopted, a passage whose text is rewritten waits again.
+    write(repo, "~/memory/notes/launch", "The launch moved to December 9.\n\nOat milk.")
+    sync_passages(repo, OWNER)
+    assert VectorIndex(repo.conn, "passages").count(OWNER) == 2
 
 
 def test_the_first_search_by_meaning_embeds_every_passage_then_indexing_keeps_them(repo):

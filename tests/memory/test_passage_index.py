@@ -121,3 +121,28 @@ def test_migration_002_keeps_the_index_of_current_passages_and_drops_the_pending
         index.drop([1])
     assert not {"quokka", "wombat", "zoo", "d20230508"} & set(terms(db))
     repo.close()
+
+
+def test_a_passage_text_is_stored_packed_and_read_back_whole(tmp_path):
+    """On SQLite a passage's text is stored as `encode_full` makes it (compressed when that
+    is smaller): the text of a page is then in the file once as text at most, and every
+    read gives it back whole."""
+    repo = DocumentsRepository(tmp_path / "d.db")
+    item = "- the quokka hops " + "round and round the yard again " * 8
+    repo.write("main", "~/memory/zoo", f"# Zoo\n\n{item}\n- a wombat digs\n", provenance=P)
+    sync_passages(repo, "main")
+    stored = dict(repo.conn.execute("SELECT seq, text FROM passages").fetchall())
+    assert stored[0] == encode_full(item.strip()) and len(stored[0]) < len(item) // 2
+    index = PassageIndex(repo)
+    [hit] = index.search("main", 'text : "quokka"')
+    assert hit.text == item.strip()
+    assert [h.text for h in index.around(hit.document_id, 0, 0, 1)] == [
+        item.strip(),
+        "- a wombat digs",
+    ]
+    assert [h.text for h in index.by_ids("main", [hit.id])] == [item.strip()]
+    # Taking the entry out derives what it indexed from the packed text: nothing is left.
+    repo.write("main", "~/memory/zoo", "# Zoo\n\n- an egret waits\n", provenance=P)
+    sync_passages(repo, "main")
+    repo.close()
+    assert "quokka" not in terms(tmp_path / "d.db") and "wombat" not in terms(tmp_path / "d.db")

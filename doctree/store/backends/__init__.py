@@ -103,6 +103,9 @@ class Dialect(Protocol):
     contentless_passages: bool
     """Whether the index of document passages keeps only terms (SQLite's contentless FTS5):
     then an entry is taken out by `unindex_passage_entries`, told what it indexed."""
+    packed_passage_text: bool
+    """Whether a passage's text is stored as `encoding.encode_full` makes it (a BLOB,
+    compressed when that is smaller) rather than as text; read with `encoding.text_of`."""
 
     def index_hint(self, index: str) -> str:
         """SQL after a table name that makes the query use `index` ('' if not needed)."""

@@ -59,6 +59,7 @@ class SqliteDialect:
     name = "sqlite"
     row_locks = False  # one writer at a time: the file's write lock
     contentless_passages = True  # passages_fts keeps terms only (migration 002)
+    packed_passage_text = True  # passages.text holds encoding.encode_full of the text
 
     def index_hint(self, index: str) -> str:
         return f" INDEXED BY {index}"
@@ -230,18 +231,39 @@ class SqliteDialect:
         w = ", ".join(f"{float(x):.4f}" for x in (0.0, *search.weights))
         # The owner is not part of the MATCH: a phrase matching every row of the owner costs
         # a read of its whole doclist, and adds nothing to BM25 (the owner column weighs 0).
-        # The owner and scope are checked on the passage row. Only the ids and scores of the
-        # matches are sorted; the wide rows are read for the best `limit` alone.
+        # Nor is it checked on the row of every match: a match's row is a lookup in a large
+        # table, and the matches of a common word are thousands. The index gives its best
+        # `reach` matches (ids and scores only, sorted by score then id), and the owner and
+        # scope are checked on those rows alone; when fewer than `limit` pass and the index
+        # has more, it is asked again for as many as the share that passed says are needed,
+        # and at last for every match. The result is the best `limit` of the owner's matches
+        # in scope, ties in id order, as one check of every match would give.
         match = f"{{text surroundings speaker dates}} : ({search.match})"
-        inner = search.scope.replace(f"{alias}.", "p.")
-        return conn.execute(
-            f"SELECT {columns}, t.score FROM (SELECT p.id AS id, m.score AS score"
-            f" FROM (SELECT rowid, -bm25({table}, {w}) AS score FROM {table}"
-            f" WHERE {table} MATCH ?) m JOIN {passages} p ON p.id = m.rowid"
-            " WHERE p.owner = ?" + inner + " ORDER BY m.score DESC LIMIT ?) t"
-            f" JOIN {passages} {alias} ON {alias}.id = t.id ORDER BY t.score DESC",
-            [match, search.owner, *search.scope_params, search.limit],
-        ).fetchall()
+        limit = search.limit
+        if limit <= 0:
+            return []
+        ranked = (
+            f"SELECT rowid AS id, -bm25({table}, {w}) AS score FROM {table}"
+            f" WHERE {table} MATCH ? ORDER BY score DESC, rowid LIMIT ?"
+        )
+        # A LEFT JOIN: a match of another owner or out of scope comes back as NULLs, so that
+        # one statement says both what passed and whether the index had more.
+        sql = (
+            f"SELECT {columns}, m.score FROM ({ranked}) m"
+            f" LEFT JOIN {passages} {alias} ON {alias}.id = m.id AND {alias}.owner = ?"
+            + search.scope
+            + " ORDER BY m.score DESC, m.id"
+        )
+        params = [search.owner, *search.scope_params]
+        reach = limit
+        while True:
+            found = conn.execute(sql, [match, reach, *params]).fetchall()
+            rows = [r for r in found if r[0] is not None]
+            if len(rows) >= limit or len(found) < reach or reach < 0:
+                return rows[:limit]
+            # Ask for as many as the share of matches that passed says `limit` needs (with a
+            # margin); after a second miss, for every match.
+            reach = -1 if reach > limit else max(4 * reach, 2 * reach * limit // max(len(rows), 1))
 
 
 SQLITE = SqliteDialect()
