@@ -192,12 +192,17 @@ class Row(tuple):
         return list(self._index)
 
 
+@lru_cache(maxsize=1024)
+def _row_class(names: tuple[str, ...]) -> Any:
+    """The row class of one list of column names, made once: a statement run again (most
+    are) reuses it instead of building a class per statement."""
+    return type("Row", (Row,), {"__slots__": (), "_index": {n: i for i, n in enumerate(names)}})
+
+
 def _row_factory(cursor: Any) -> Any:
     if cursor.description is None:
         return tuple
-    names = [d.name for d in cursor.description]
-    cls = type("Row", (Row,), {"__slots__": (), "_index": {n: i for i, n in enumerate(names)}})
-    return lambda values: cls(values)
+    return _row_class(tuple(d.name for d in cursor.description))
 
 
 class PgCursor:
