@@ -51,7 +51,9 @@ _TABLES = (
     "sessions",
     "runs",
     "leases",
-    "search_counts",  # after the tables whose triggers keep them
+    "search_deltas",  # after the tables whose triggers note their changes, so that the
+    "search_flush",  # COMMIT applies nothing; then the figures themselves
+    "search_counts",
     "search_terms",
 )
 _IDENTITIES = (

@@ -1,16 +1,21 @@
-"""The term statistics the PostgreSQL backend keeps for BM25 (in the PostgreSQL baseline migration):
-after any write, move, delete, restore, passage sync, hand-over or erasure they equal a
-count of the rows themselves; concurrent writers do not queue on one counter row; the
-ranking reads them instead of counting rows; an erased word leaves no row behind."""
+"""The term statistics the PostgreSQL backend keeps for BM25 (in the PostgreSQL baseline
+migration, applied once per transaction since migration 005): after any write, move, delete,
+restore, passage sync, hand-over or erasure, in transactions of one write or of many, with
+savepoints rolled back and with writers on several connections at once, they equal a count
+of the rows themselves; a transaction updates each word's row once; concurrent writers do not
+queue on one counter row; the ranking reads them instead of counting rows; an erased word
+leaves no row behind."""
 
 from __future__ import annotations
 
 import math
+import random
+import threading
 
 import psycopg
 import pytest
 
-from doctree.memory.erase import forget
+from doctree.memory.erase import forget, redact, redact_version
 from doctree.memory.passages import sync_passages
 from doctree.store.backends.postgres import TSCONFIG, _idf
 from doctree.store.documents import DocumentsRepository
@@ -57,6 +62,9 @@ def kept(conn, source: str) -> tuple[dict[str, int], dict[tuple[str, str], int]]
 def assert_exact(conn) -> None:
     for source in SOURCES:
         assert kept(conn, source) == counted(conn, source), source
+    # The notes a transaction leaves for its COMMIT are gone with it.
+    assert conn.execute("SELECT COUNT(*) FROM search_deltas").fetchone()[0] == 0
+    assert conn.execute("SELECT COUNT(*) FROM search_flush").fetchone()[0] == 0
 
 
 @pytest.fixture
@@ -209,3 +217,175 @@ def test_a_writer_removing_a_common_word_does_not_wait_for_another_writers_slot(
     finally:
         first.close()
         second.close()
+
+
+def test_a_transaction_of_many_notes_writes_each_word_of_the_statistics_once(pg_repo):
+    """Forty notes sharing their words, in one transaction: each (owner, word) row of
+    `search_terms` is written once, at COMMIT, not once per note."""
+    repo = pg_repo
+    with repo.transaction():
+        for i in range(40):
+            repo.write("main", f"~/notes/n{i}", f"Tea and biscuits at four, note {i}.\n")
+        repo.conn.execute("SET CONSTRAINTS ALL IMMEDIATE")  # what COMMIT would apply, now
+        inserted, updated = repo.conn.execute(
+            "SELECT pg_stat_get_xact_tuples_inserted(c), pg_stat_get_xact_tuples_updated(c)"
+            " FROM CAST('search_terms' AS regclass) AS c"
+        ).fetchone()
+    words = repo.conn.execute(
+        "SELECT COUNT(DISTINCT t) FROM documents, unnest(tsvector_to_array(search_vector)) t"
+        " WHERE owner = 'main'"
+    ).fetchone()[0]
+    assert words > 40  # "note", "tea", ..., n0..n39, the folder's
+    assert (inserted, updated) == (words, 0)
+    assert_exact(repo.conn)
+
+
+def test_the_figures_equal_a_recount_after_a_mixed_transaction_and_every_erasure(pg_repo):
+    repo = pg_repo
+    repo.write("main", "~/notes/keep", "Keep the kettle warm.\n")
+    with repo.transaction():
+        repo.write("main", "~/notes/a", "Apricot jam and quince paste.\n", title="Jams")
+        repo.write("main", "~/notes/b", "Quince trees in the orchard.\n")
+        repo.edit("main", "~/notes/a", "Apricot", "Plum")  # a row written twice in it
+        repo.delete("main", "~/notes/b")  # written and deleted in the same transaction
+        repo.write("main", "~/notes/keep", "Keep the kettle warm, and the pot.\n")
+        # A savepoint rolled back: its notes go with it.
+        with pytest.raises(RuntimeError), repo.transaction():
+            repo.write("main", "~/notes/gone", "Zyzzyva beetles everywhere.\n")
+            raise RuntimeError("undo")
+        repo.move("main", "~/notes/a", "~/pantry/a")
+    assert_exact(repo.conn)
+    gone = "SELECT COUNT(*) FROM search_terms WHERE term = 'zyzzyva'"
+    assert repo.conn.execute(gone).fetchone()[0] == 0
+    # A transaction rolled back applies nothing.
+    with pytest.raises(psycopg.Error), psycopg.connect(repo.conn.url) as raw:
+        raw.execute(
+            "INSERT INTO documents (owner, path, title, version, content_sha256, size,"
+            " created_at, updated_at, search_vector) VALUES ('main', '~/x', '', 1, '', 0,"
+            f" 't', 't', to_tsvector('{TSCONFIG}', 'zyzzyva'))"
+        )
+        raw.execute("SELECT 1/0")
+    assert repo.conn.execute(gone).fetchone()[0] == 0
+    sync_passages(repo, "main")
+    RecallIndex(repo.conn).add(
+        "main",
+        "s-1",
+        [RecallRow("r1", 0, "user", "t", None, "Plum jam for the orchard party.", 6)],
+    )
+    assert_exact(repo.conn)
+    redact(repo, "main", "~/pantry/a", "quince", vacuum_file=False)
+    assert_exact(repo.conn)
+    redact_version(repo, "main", "~/notes/keep", 2, vacuum_file=False)
+    assert_exact(repo.conn)
+    forget(repo, "main", "orchard", vacuum_file=False)
+    assert_exact(repo.conn)
+    for word in ("quinc", "orchard"):
+        assert (
+            repo.conn.execute(
+                "SELECT COUNT(*) FROM search_terms WHERE term = ?", (word,)
+            ).fetchone()[0]
+            == 0
+        ), word
+
+
+WORDS = ["tea", "kettle", "plum", "quince", "orchard", "beetle", "lantern", "harbour"]
+
+
+def _raw_writer(url: str, name: str, rounds: int, seed: int, errors: list[BaseException]) -> None:
+    """Transactions of several inserts, rewrites, soft and hard deletes of its own rows,
+    on a connection of its own that takes no write lock (so its COMMIT overlaps others')."""
+    rnd = random.Random(seed)
+    try:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute("SET lock_timeout = '20s'")
+            ids: list[int] = []
+            for r in range(rounds):
+                for _attempt in range(5):
+                    try:
+                        with conn.transaction():
+                            for _ in range(rnd.randint(1, 4)):
+                                text = " ".join(rnd.choices(WORDS, k=rnd.randint(1, 5)))
+                                op = rnd.random() if ids else 0.0
+                                if op < 0.5:
+                                    ids.append(
+                                        conn.execute(
+                                            "INSERT INTO documents (owner, path, title, version,"
+                                            " content_sha256, size, created_at, updated_at,"
+                                            " search_vector) VALUES (%s, %s, '', 1, '', 0, 't',"
+                                            f" 't', to_tsvector('{TSCONFIG}', %s)) RETURNING id",
+                                            (rnd.choice(["main", "other"]),
+                                             f"~/{name}/r{r}-{len(ids)}", text),
+                                        ).fetchone()[0]
+                                    )  # fmt: skip
+                                elif op < 0.75:
+                                    conn.execute(
+                                        "UPDATE documents SET search_vector ="
+                                        f" to_tsvector('{TSCONFIG}', %s) WHERE id = %s",
+                                        (text, rnd.choice(ids)),
+                                    )
+                                elif op < 0.9:
+                                    conn.execute(
+                                        "UPDATE documents SET deleted_at = 't' WHERE id = %s",
+                                        (rnd.choice(ids),),
+                                    )
+                                else:
+                                    doc = ids.pop(rnd.randrange(len(ids)))
+                                    conn.execute(
+                                        "DELETE FROM passage_pending WHERE document_id = %s",
+                                        (doc,),
+                                    )
+                                    conn.execute("DELETE FROM documents WHERE id = %s", (doc,))
+                            # Its rows have no body to cut passages from: the store's
+                            # catch-up is not told about them.
+                            conn.execute(
+                                "DELETE FROM passage_pending WHERE document_id = ANY(%s)", (ids,)
+                            )
+                        break
+                    except psycopg.errors.DeadlockDetected:
+                        continue  # rolled back whole: tried again
+    except BaseException as e:  # reported by the test
+        errors.append(e)
+
+
+def _repo_writer(url: str, name: str, rounds: int, errors: list[BaseException]) -> None:
+    try:
+        repo = DocumentsRepository(url)
+        try:
+            for r in range(rounds):
+                with repo.transaction():
+                    repo.write("main", f"~/{name}/n{r}", f"{WORDS[r % 8]} and {WORDS[r % 5]}\n")
+                    if r % 3 == 2:
+                        repo.delete("main", f"~/{name}/n{r - 1}")
+                if r % 4 == 3:
+                    sync_passages(repo, "main")
+        finally:
+            repo.close()
+    except BaseException as e:  # reported by the test
+        errors.append(e)
+
+
+def test_the_figures_equal_a_recount_after_writers_on_four_connections_at_once(postgres_url):
+    """Two connections writing through the store (serialised by its write lock) and two
+    writing rows directly (no lock: their COMMITs overlap), all on the same words."""
+    DocumentsRepository(postgres_url).close()  # migrated
+    errors: list[BaseException] = []
+    threads = [
+        threading.Thread(target=_repo_writer, args=(postgres_url, "w1", 24, errors)),
+        threading.Thread(target=_repo_writer, args=(postgres_url, "w2", 24, errors)),
+        threading.Thread(target=_raw_writer, args=(postgres_url, "r1", 40, 1, errors)),
+        threading.Thread(target=_raw_writer, args=(postgres_url, "r2", 40, 2, errors)),
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=300)
+    assert not errors, errors
+    repo = DocumentsRepository(postgres_url)
+    try:
+        live = repo.conn.execute(
+            "SELECT COUNT(*) FROM documents WHERE deleted_at IS NULL AND path LIKE '~/r%'"
+        ).fetchone()[0]
+        assert live > 10  # the direct writers' rows are there to count
+        assert_exact(repo.conn)
+    finally:
+        repo.close()
