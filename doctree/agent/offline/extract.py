@@ -30,6 +30,7 @@ from doctree.agent.offline.resolve import (
     resolve_pronouns,
     resolve_relative,
     restates_earlier,
+    session_dates,
 )
 from doctree.agent.offline.segment import ADDRESSED
 from doctree.memory.secrets import Secret, mask, secret_location
@@ -369,8 +370,12 @@ def read_sentence(
     a correction found, its kinds, the names in it and, given the session's `context`, the
     person its pronoun means."""
     clean, found = mask(raw)
-    text, rel = resolve_relative(clean, ref, by_clause=True)
     abs_dates = absolute_dates(clean, ref, by_clause=True)
+    anchors = context.dates if context is not None else None
+    given = [(clean.lower().find(phrase.lower()), d) for phrase, d in abs_dates]
+    text, rel = resolve_relative(clean, ref, by_clause=True, anchors=anchors, given=given)
+    if anchors is not None:
+        session_dates(anchors, clean, rel + abs_dates)
     text = _with_years(text, abs_dates)
     s = Sentence(time=time, text=text, dates=rel, speaker=speaker or "the user", raw=clean)
     if found:

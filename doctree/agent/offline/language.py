@@ -103,10 +103,17 @@ _PAST = re.compile(
 _NOT_PAST = re.compile(
     r"\b(?:will|shall|gonna|going\s+to|plan(?:s|ning)?\s+to|next|upcoming|let's|can\s+we|"
     r"could\s+we|should|need\s+to|want\s+to|excited|interested|tired|worried|scheduled|"
-    r"planned|booked|supposed|used|based|married|needed)\b|'ll\b"
+    r"planned|booked|supposed|used|based|married|needed|would|starting)\b|'ll\b"
+    r"|'d\s+(?:like|love|want|prefer|rather)\b"
     r"|\b(?:gets?|is|are|am)\s+(?:being\s+)?[a-z]{3,}ed\b",  # present passive: "gets switched off"
     re.I,
 )
+
+
+def marked_not_past(text: str) -> bool:
+    """Whether `text` holds a word that keeps it out of the past ("will", "starting", "'d
+    like"), whatever verb it has or lacks."""
+    return bool(_NOT_PAST.search(text))
 
 
 def past_tense(sentence: str) -> bool:

@@ -49,6 +49,14 @@ _ABSOLUTE = re.compile(
     rf"|\b(?P<d2>\d{{1,2}}|{_ORDINAL_RE})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<m2>{_MONTH_RE})",
     re.I,
 )
+
+
+#: What a chained date counts from: "that" (the date said last) or "the <thing>" said
+#: earlier with a date ("the Monday after that", "a week before the real exam").
+def _anchor(tag: str) -> str:
+    return rf"(?P<anchor{tag}>that|then|the\s+(?-i:[a-z]{{3,}}(?:\s+[a-z]{{3,}}){{0,2}}))\b"
+
+
 _RELATIVE = re.compile(
     r"\b(?:"
     r"(?P<dat>(?:the\s+)?day\s+after\s+tomorrow)"
@@ -60,8 +68,13 @@ _RELATIVE = re.compile(
     r"|(?P<weekend>(?:this|next)\s+weekend)"
     r"|(?P<inn>in\s+(?P<n>\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+"
     r"(?P<unit>days?|weeks?))"
+    r"|(?P<fromnow>(?P<fn>\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+"
+    r"(?P<funit>days?|weeks?)\s+(?:from|after)\s+(?:today|now))"
+    rf"|(?P<chainwd>(?:the\s+)?(?P<cday>{WEEKDAY})\s+(?P<cdir>after|before)\s+{_anchor('w')})"
+    r"|(?P<chainn>(?P<cn>\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+"
+    rf"(?P<cunit>days?|weeks?)\s+(?P<cndir>after|before)\s+{_anchor('n')})"
     rf"|(?P<afternext>(?P<day2>{WEEKDAY})\s+after\s+next|the\s+week\s+after\s+next)"
-    rf"|(?P<dom>(?:(?:on\s+)?{WEEKDAY},?\s+)?(?:the\s+)?(?P<n2>[1-9]|[12]\d|3[01])"
+    rf"|(?P<dom>(?:(?:on\s+)?(?P<domwd>{WEEKDAY}),?\s+)?(?:the\s+)?(?P<n2>[1-9]|[12]\d|3[01])"
     rf"(?:st|nd|rd|th)(?:\s+of\s+(?P<thismonth>this|next)\s+month)?(?!\s+(?:of\s+)?{_MONTH_RE}))"
     rf"|(?P<wd>(?:(?P<mod>this|next|last|coming|on)\s+)?(?P<day>{WEEKDAY}))"
     rf"(?!,?\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\b|,?\s+{_MONTH_RE}\s+\d)"
@@ -110,6 +123,8 @@ def tense_at(text: str, pos: int) -> bool:
     while True:
         start, end = _clause_span(text, pos)
         clause = text[start:end]
+        if lang.marked_not_past(clause):
+            return False  # "£52,000, starting on 6 September": what is to come
         if lang.has_verb(clause) or re.search(r"\b[a-z]{3,}[^s\W]s\b", clause):
             # a verb, or a word that reads as one ("the courier picks it up on Friday")
             return lang.past_tense(clause)
@@ -121,7 +136,13 @@ def tense_at(text: str, pos: int) -> bool:
 
 
 def resolve_relative(
-    text: str, ref: date, *, past: bool = False, by_clause: bool = False
+    text: str,
+    ref: date,
+    *,
+    past: bool = False,
+    by_clause: bool = False,
+    anchors: list[tuple[str, date]] | None = None,
+    given: list[tuple[int, date]] | None = None,
 ) -> tuple[str, list[tuple[str, date]]]:
     """Annotate relative dates in `text` with the absolute date they mean, said on `ref`.
 
@@ -132,17 +153,53 @@ def resolve_relative(
     such day before `ref`, unless it follows "for", "to", "until" or "by"; `by_clause` reads
     the tense of the clause each date sits in instead (`tense_at`). Recurring forms (`Fridays`,
     `Friday afternoons`, `every Friday`) are left alone.
+
+    Chained dates count from a date said before them: `anchors` holds the dates said earlier
+    in the session, each with the clause it was said in, latest last, `given` the dates of
+    `text` found by `absolute_dates`, by position (`session_dates` puts a sentence's in).
+    "the Monday after that" is the first Monday after the date said last, "a week before the
+    exam" a week before the latest date said of an exam, "the Monday" the first Monday after
+    the date said last when that date is still to come ("fly out on Thursday 17 June and come
+    back on the Monday"). A chain whose anchor is not found is left as said.
     """
     found: list[tuple[str, date]] = []
     out: list[str] = []
     pos = 0
-    given = past
+    tense = past
+    session = anchors or []
+    here: list[tuple[int, date]] = list(given or [])
+
+    def earlier(at: int) -> list[tuple[str, date]]:
+        """The dates said before position `at`, each with its clause, latest last."""
+        return session + [(clause_at(text, p).lower(), d) for p, d in sorted(here) if p < at]
+
     for m in _RELATIVE.finditer(text):
-        past = tense_at(text, m.start()) if by_clause else given
+        past = tense_at(text, m.start()) if by_clause else tense
         phrase = m.group(0)
         d: date | None = None
         label = None
-        if m.group("dat"):
+        if m.group("chainwd") or m.group("chainn"):
+            tag = "w" if m.group("chainwd") else "n"
+            base = _anchor_date(m.group(f"anchor{tag}"), earlier(m.start()))
+            if base is None:
+                continue
+            if tag == "w":
+                wd = WEEKDAYS.index(m.group("cday").lower())
+                if m.group("cdir").lower() == "after":
+                    d = _next_weekday(base, wd)
+                else:
+                    d = base - timedelta(days=((base.weekday() - wd) % 7) or 7)
+            else:
+                n = m.group("cn").lower()
+                days = (int(n) if n.isdigit() else _NUMBERS[n]) * (
+                    7 if m.group("cunit").lower().startswith("week") else 1
+                )
+                d = base + timedelta(days=days if m.group("cndir").lower() == "after" else -days)
+        elif m.group("fromnow"):
+            n = m.group("fn").lower()
+            count = int(n) if n.isdigit() else _NUMBERS[n]
+            d = ref + timedelta(days=count * (7 if m.group("funit").lower()[0] == "w" else 1))
+        elif m.group("dat"):
             d = ref + timedelta(days=2)
         elif m.group("tomorrow"):
             d = ref + timedelta(days=1)
@@ -178,7 +235,11 @@ def resolve_relative(
                 continue  # "April 30th": a month-day date, found by `absolute_dates`
             # "the 14th", "Friday the 19th": the day of the month wins over a weekday
             d = _day_of_month(
-                ref, int(m.group("n2")), past=past, month=(m.group("thismonth") or "").lower()
+                ref,
+                int(m.group("n2")),
+                past=past,
+                month=(m.group("thismonth") or "").lower(),
+                weekday=m.group("domwd"),
             )
         elif m.group("wd"):
             before = text[: m.start()].lower()
@@ -196,6 +257,10 @@ def resolve_relative(
                 d = ref - timedelta(days=((ref.weekday() - wd) % 7) or 7)
             elif mod == "this":
                 d = _next_weekday(ref, wd, include_today=True)
+            elif re.search(r"\bthe\s+$", before) and (
+                (last := earlier(m.start())) and last[-1][1] > ref
+            ):
+                d = _next_weekday(last[-1][1], wd)  # "… on Thursday 17 June, back on the Monday"
             elif past and not re.search(r"\b(?:for|to|until|till|by|before|from)\s+$", before):
                 d = ref - timedelta(days=((ref.weekday() - wd) % 7) or 7)
             else:
@@ -206,6 +271,7 @@ def resolve_relative(
         if text[end : end + 2] in ("'s", "’s"):
             end += 2  # "today's run (2026-11-20)", not "today (2026-11-20)'s run"
         found.append((phrase, d))
+        here.append((m.start(), d))
         out.append(text[pos:end])
         out.append(f" ({label or d.isoformat()})")
         pos = end
@@ -213,9 +279,50 @@ def resolve_relative(
     return "".join(out), found
 
 
-def _day_of_month(ref: date, day: int, *, past: bool, month: str = "") -> date | None:
+def session_dates(
+    anchors: list[tuple[str, date]], text: str, dates: list[tuple[str, date]]
+) -> None:
+    """Add the dates of a sentence (`text`, its `dates` as (phrase, date)) to the dates said
+    so far in the session, in the order they were said, each with the clause it sits in."""
+    low = text.lower()
+    for phrase, d in sorted(dates, key=lambda pd: low.find(pd[0].lower())):
+        clause = clause_at(text, max(low.find(phrase.lower()), 0)).lower()
+        # the clause without the date's own words: "a week before the exam" is no exam
+        anchors.append((clause.replace(phrase.lower(), " "), d))
+
+
+def _anchor_date(anchor: str, said: list[tuple[str, date]]) -> date | None:
+    """The date a chain counts from: "that" or "then" is the date said last; "the real
+    exam" the latest date said in a clause naming the exam (its last word that names one)."""
+    if not said:
+        return None
+    words = anchor.lower().split()
+    if words[0] in ("that", "then"):
+        return said[-1][1]
+    for word in reversed(words[1:]):
+        for clause, d in reversed(said):
+            if re.search(rf"\b{re.escape(word)}\b", clause):
+                return d
+    return None
+
+
+def _day_of_month(
+    ref: date, day: int, *, past: bool, month: str = "", weekday: str | None = None
+) -> date | None:
     """The date a bare day of the month means said on `ref`: the next one to come (the
-    latest one gone in a sentence about the past); "of this/next month" fixes the month."""
+    latest one gone in a sentence about the past); "of this/next month" fixes the month.
+    With a weekday ("Friday the 18th") it is the nearest such day that falls on it."""
+    if weekday and not month:
+        wd = WEEKDAYS.index(weekday.lower())
+        at = ref.replace(day=1)
+        for _ in range(12):
+            try:
+                d = at.replace(day=day)
+            except ValueError:
+                d = None
+            if d is not None and d.weekday() == wd and (d <= ref if past else d >= ref):
+                return d
+            at = (at - timedelta(days=1) if past else at + timedelta(days=32)).replace(day=1)
     first = ref.replace(day=1)
     months = [first]
     if month == "next" or not month:
@@ -294,6 +401,7 @@ class Context:
         self.last: list[str] = []  # people named (page slugs), latest last
         self.form: dict[str, str] = {}  # slug -> the name as it was last written
         self.pet_last = False  # the latest thing named is an animal
+        self.dates: list[tuple[str, date]] = []  # dates said so far, with their clause
 
 
 def _referent(context: Context, gender: str, *, exclude: set[str]) -> str | None:
