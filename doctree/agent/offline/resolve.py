@@ -15,6 +15,7 @@ import functools
 import re
 from datetime import UTC, date, datetime, timedelta
 
+from doctree import stopwords
 from doctree.agent.offline import language as lang
 from doctree.agent.offline.directory import Directory
 from doctree.agent.offline.language import MONTHS, NOT_NAMES, WEEKDAY, WEEKDAYS, content_words
@@ -311,11 +312,13 @@ def _day_of_month(
 ) -> date | None:
     """The date a bare day of the month means said on `ref`: the next one to come (the
     latest one gone in a sentence about the past); "of this/next month" fixes the month.
-    With a weekday ("Friday the 18th") it is the nearest such day that falls on it."""
+    With a weekday ("Friday the 18th" said on Tuesday the 18th of May) it is the one of this
+    month and the next that falls on it; when neither does, the day of the month wins (a
+    weekday is more often misremembered than a date)."""
     if weekday and not month:
         wd = WEEKDAYS.index(weekday.lower())
         at = ref.replace(day=1)
-        for _ in range(12):
+        for _ in range(2):
             try:
                 d = at.replace(day=day)
             except ValueError:
@@ -796,3 +799,90 @@ def correction_of(raw: str) -> tuple[str, str, str] | None:
     if new.split()[0] in ("Actually", "Correction") and len(new.split()) > 1:
         new = " ".join(new.split()[1:])
     return statement[:1].upper() + statement[1:], old, new
+
+
+# -- a value changed, said in a later session ---------------------------------------------
+
+#: Words that say a value is now another one: "down to 29.5 kg", "halved the dose to 8 mg",
+#: "we fly on the 18th instead", "it's three nights now", "from July the rent is 1,520".
+_CHANGE_CUE = re.compile(
+    r"\b(?:instead|now|no\s+longer|anymore|any\s+more|(?:down|up|back)\s+to"
+    r"|(?:halved|doubled|cut|raised|lowered|increased|reduced|dropped|changed|moved|bumped|"
+    rf"upped|put\s+up|brought\s+down)\b[^.;]{{0,40}}?\bto\b|from\s+(?:{_MONTH_RE}|next\s+\w+))",
+    re.I,
+)
+_QUANTITY = re.compile(
+    r"(?<![\w.:])(?P<cur>[£$€])?\s?(?P<num>\d[\d,]*(?:\.\d+)?|(?i:"
+    + "|".join(n for n in _NUMBERS if len(n) > 2)
+    + r"))(?:\s?(?P<unit>[a-z]+))?\b(?![:\d])"
+)
+#: Units short enough to name what is measured by themselves ("kg", "mg", "ml", "km").
+_MEASURE = re.compile(r"[a-z]{1,3}", re.I)
+
+
+def change_cue(text: str) -> bool:
+    """Whether `text` says something now has another value ("down to", "instead", "now")."""
+    return bool(_CHANGE_CUE.search(text))
+
+
+def _quantities(text: str) -> set[tuple[str, str]]:
+    """(unit, value) of each quantity in `text`: "31 kg" -> ("kg", "31"), "£1,500" ->
+    ("£", "1500"), "four nights" -> ("nights", "4"); a date's digits are no quantity."""
+    out = set()
+    for m in _QUANTITY.finditer(_ISO.sub(" ", text)):
+        num = m.group("num").lower().replace(",", "")
+        value = str(_NUMBERS[num]) if num in _NUMBERS else num
+        unit = m.group("cur") or (m.group("unit") or "").lower()
+        if (
+            not unit
+            or unit in stopwords.ENGLISH
+            or unit in WEEKDAYS
+            or unit in _MONTH_ABBR
+            or unit in ("st", "nd", "rd", "th", "am", "pm")
+        ):
+            continue  # a bare number, "3 of them", "4 June": no quantity of anything
+        out.add((unit, value))
+    return out
+
+
+def _topic_words(text: str) -> set[str]:
+    """The words of `text` that say what it is about (no value, date or filler)."""
+    return {
+        w.lower()
+        for w in re.findall(r"[A-Za-z][A-Za-z'’-]{2,}", _ISO.sub(" ", text))
+        if w.lower() not in stopwords.ENGLISH
+        and w.lower() not in WEEKDAYS
+        and w.lower() not in _MONTH_ABBR
+        and w.lower() not in _NUMBERS
+        and not re.fullmatch(r"\d*(?:st|nd|rd|th)", w.lower())
+    }
+
+
+def changes_value(s: Sentence, said: str) -> bool:
+    """Whether `s`, said in a later session with a word of change ("down to", "instead",
+    "now"), gives another value to what the line `said` states: a quantity of the same unit
+    with another value (for a unit of a measure, "kg" or "£", the unit alone tells the
+    attribute; for another noun, "nights", the lines must also share a word), or, in the
+    clause that says the change, another date for the same verb or thing as a clause of the
+    line ("we fly on the 18th instead" after "we fly out on 17 June"). The caller acts only
+    when exactly one current line of memory fits; an event told twice ("ran 5 km", "ran
+    10 km") has no word of change and stays two facts."""
+    text = s.statement or s.text
+    if s.correction or "?" in text or "?" in said or not change_cue(s.raw or text):
+        return False
+    new, old = _quantities(text), _quantities(said)
+    shared = _topic_words(text) & _topic_words(said)
+    for unit, value in new:
+        values = {v for u, v in old if u == unit}
+        if values and value not in values and (shared or _MEASURE.fullmatch(unit) or unit in "£$€"):
+            return True
+    for m in _CHANGE_CUE.finditer(text):
+        clause = clause_at(text, m.start())
+        days = set(_ISO.findall(clause))
+        if not days:
+            continue
+        words = _topic_words(clause)
+        for part in _CLAUSE_END.split(said):
+            if (had := set(_ISO.findall(part))) and not had & days and words & _topic_words(part):
+                return True
+    return False

@@ -20,7 +20,14 @@ from doctree.agent.offline.language import content_words, mentions
 from doctree.agent.offline.model import Filing, Sentence
 from doctree.agent.offline.pageio import PageIO, RunSummary, ToolsLike
 from doctree.agent.offline.pages import Page, neutral, quote
-from doctree.agent.offline.resolve import absolute_dates, message_date, restates_line, value_kind
+from doctree.agent.offline.resolve import (
+    absolute_dates,
+    change_cue,
+    changes_value,
+    message_date,
+    restates_line,
+    value_kind,
+)
 from doctree.memory.layout import CORRECTIONS, MEMORY_ROOT, TIER_PAGES
 from doctree.memory.secrets import mask
 from doctree.sessions.transcripts import Transcript
@@ -49,6 +56,13 @@ ENTITY_INTRO = {
     "places": "A place named in conversation.",
     "pets": "An animal named in conversation.",
 }
+
+
+def _topic_query(text: str) -> set[str]:
+    """Words to search memory with for what `text` changes: what it is about and the units
+    of its quantities."""
+    words = {w.lower() for w in re.findall(r"\b[A-Za-z][A-Za-z]+\b", text)}
+    return words - set(stopwords.SEARCH) - {"now", "instead"}
 
 
 def _said(line: str) -> str:
@@ -100,6 +114,7 @@ class Writer(PageIO):
         self.write_session_page(filing.projects)
         self.write_entities()
         self.write_lists()
+        self.supersede_elsewhere()
         self.write_active()
         self.retire_superseded()
         self.apply_corrections([s for s in a.sentences if s.correction])
@@ -424,6 +439,44 @@ class Writer(PageIO):
         lines.remove(fits[0])
         page.add("Past", f"{fits[0]} — past: replaced on {s.time[:10]} ({self.cite})", key=fits[0])
         self.superseded[_said(fits[0])] = s
+
+    def supersede_elsewhere(self) -> None:
+        """A value said to have changed ("he's down to 29.5 kg", "we fly on the 18th
+        instead") replaces the one current line of memory that gave it before, whatever page
+        holds it: the weight a vet's page noted, the date `active` lists. Only when exactly
+        one line of an earlier session fits (`changes_value`); `retire_superseded` then moves
+        it under "Past" wherever it stands."""
+        for s in self.filing.facts:
+            text = s.statement or s.text
+            if s.replaces or s.correction or not change_cue(s.raw or text):
+                continue
+            query = " ".join(sorted(_topic_query(text)))
+            if not query:
+                continue
+            r = self.call("document_search", {"query": query, "under": self.root, "limit": 20})
+            if r.is_error:
+                continue
+            fits: set[str] = set()
+            for line in r.content.split("\n")[1:]:
+                m = re.match(r"- (\S+) \(v\d+\)", line)
+                if m is None or m.group(1).startswith(f"{self.root}/archive"):
+                    continue
+                page = self.read(m.group(1))
+                if page is None:
+                    continue
+                for section, lines in Page.parse(page.body, "").sections.items():
+                    if section in ("Past", "Sessions", "Recent sessions", "Related"):
+                        continue
+                    fits |= {
+                        _said(ln)
+                        for ln in lines
+                        if re.match(r"- \d{4}-\d{2}-\d{2}\b", ln)
+                        and self.session_path not in ln
+                        and " — past: " not in ln
+                        and changes_value(s, _said(ln))
+                    }
+            if len(fits) == 1:
+                self.superseded.setdefault(fits.pop(), s)
 
     def retire_superseded(self) -> None:
         """What this run replaced on one page (an upcoming date said again with another
