@@ -91,3 +91,26 @@ def test_nothing_moves_when_two_earlier_lines_could_be_meant(repo):
     )
     now = _current_facts(repo)
     assert "9 kg" in now and "23 kg" in now and "8 kg" in now, now
+
+
+def test_an_amount_with_a_currency_sign_corrected_later_in_the_session_is_fixed(repo):
+    run(
+        repo,
+        transcript(
+            "s-bike",
+            (
+                "user",
+                "2029-05-02T09:00:00Z",
+                "The shop charged £2,300 for the cargo bike and £90 for the lock.",
+            ),
+            (
+                "user",
+                "2029-05-02T09:05:00Z",
+                "I got the bike price wrong, it was £2,450, not £2,300.",
+            ),
+        ),
+    )
+    now = _current_facts(repo)
+    assert "£2,450 for the cargo bike" in now, now
+    assert "£2,300 for the cargo bike" not in now, now
+    assert "£2,300" in _past(repo)

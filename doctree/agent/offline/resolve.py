@@ -520,10 +520,11 @@ def link_known_names(sentences: list[Sentence], directory: Directory) -> None:
 
 _CORRECTION_HEAD = re.compile(
     r"\b(?:actually|correction|to\s+correct|i\s+was\s+wrong|i\s+meant|my\s+mistake|sorry|"
-    r"in\s+fact|change\s+of\s+plans?|scratch\s+that|update|turns\s+out|wait)\b",
+    r"in\s+fact|change\s+of\s+plans?|scratch\s+that|update|turns\s+out|wait|"
+    r"wrong(?=\s+(?:up\s+there|above|before|earlier)|\s*[,;:—–]))",
     re.I,
 )
-_NOT_CLAUSE = re.compile(r",?\s+not\s+(?P<old>[^,.;:!?()—–]+)")
+_NOT_CLAUSE = re.compile(r",?\s+not\s+(?P<old>(?:[^,.;:!?()—–]|[,.](?=\d))+)")
 
 
 def fix_last_value(
@@ -741,7 +742,7 @@ def value_kind(value: str) -> str:
         return "date"
     if re.fullmatch(WEEKDAY, value.strip(), re.I):
         return "weekday"
-    if re.fullmatch(r"[\d.,:]+\s*\w*", value.strip()):
+    if re.fullmatch(r"[£$€]?[\d.,:]+\s*\w*", value.strip()):
         return "number"
     if value[:1].isupper():
         return "name"
@@ -753,7 +754,7 @@ def _values(text: str, kind: str) -> list[tuple[int, str]]:
     if kind == "date":
         return [(m.start(), m.group(0)) for m in _ABSOLUTE.finditer(text)]
     if kind == "number":
-        return [(m.start(), m.group(0)) for m in re.finditer(r"\d[\d.,:]*", text)]
+        return [(m.start(), m.group(0)) for m in re.finditer(r"[£$€]?\d[\d.,:]*", text)]
     if kind == "weekday":
         return [(m.start(), m.group(0)) for m in re.finditer(WEEKDAY, text, re.I)]
     pattern = r"[A-Z][\w'-]*(?:\s+(?:&|and|of|de|van|von)\s+[A-Z][\w'-]*|\s+[A-Z][\w'-]*)*"
