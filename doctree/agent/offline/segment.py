@@ -134,7 +134,10 @@ def split_sentences(paragraph: str) -> list[str]:
 #: or a request ("can you check ...", "please look up ...", "what are my options").
 _ASKS = re.compile(
     r"\?|\b(?:can|could|would|will)\s+you\b|\bplease\b|\bwhat\s+(?:are|is|were)\b"
-    r"|^\s*(?:check|find|look\s+up|search|tell\s+me|show\s+me|get\s+me)\b",
+    r"|(?:^|[.!;]\s+)\s*(?:(?:ok(?:ay)?|so|then|and)[,\s]+)?(?:go\s+ahead\s+and\s+|just\s+)?"
+    r"(?:check|find|look\s+(?:up|into)|search|tell\s+me|show\s+me|get\s+me|book|order|"
+    r"reserve|buy|cancel|schedule|send|compare|calculate|work\s+out|add\s+up|sum\s+up)\b"
+    r"|(?:^|[.!;]\s+)\s*go\s+ahead\b",
     re.I | re.M,
 )
 _SPEAKER = re.compile(rf"^\s*(?:\[[^\]\n]{{1,20}}\]\s*)?(?P<name>{NAME}):\s+")
