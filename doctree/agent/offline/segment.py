@@ -12,6 +12,7 @@ from collections import Counter
 
 from doctree.agent.offline.language import MAIL_HEADER, NAME, NAME_WORD, NOT_NAMES
 from doctree.agent.offline.model import Segmented, Turn
+from doctree.memory.secrets import mask
 from doctree.sessions.transcripts import Transcript
 
 ADDRESSED = re.compile(
@@ -32,6 +33,7 @@ def user_sentences(text: str, items: set[str] | None = None) -> tuple[list[str],
     own: list[str] = []
     quoted: list[str] = []
     para: list[str] = []
+    settings: list[str] = []  # KEY=value lines of a fenced block (a pasted .env)
     in_fence = False
 
     def flush() -> None:
@@ -46,9 +48,14 @@ def user_sentences(text: str, items: set[str] | None = None) -> tuple[list[str],
         if line.startswith("```") or line.startswith("~~~"):
             flush()
             in_fence = not in_fence
+            if not in_fence and (kept := settings_sentence(settings)):
+                own.append(kept)
+            settings.clear()
             continue
         if in_fence:
             quoted.append(line)
+            if _SETTING.match(line):
+                settings.append(line)
             continue
         if line.startswith(">"):
             flush()
@@ -75,6 +82,43 @@ def user_sentences(text: str, items: set[str] | None = None) -> tuple[list[str],
         para.append(line)
     flush()
     return [s for s in own if s], quoted
+
+
+#: A line of a pasted configuration: `APP_PORT=8443`, `export AWS_REGION="eu-west-3"`.
+_SETTING = re.compile(
+    r"^(?:export\s+)?(?P<key>[A-Za-z_][A-Za-z0-9_.]*)\s*=\s*(?P<value>[^\s#]\S*)\s*(?:#.*)?$"
+)
+#: A setting whose value is a secret by its name alone, whatever the value looks like.
+_SECRET_KEY = re.compile(
+    r"secret|token|passw(?:or)?d|passwd|pwd|pass\b|_key$|^key$|api_?key|credential|auth|"
+    r"private|salt|signature|cookie|session|dsn",
+    re.I,
+)
+
+
+def settings_sentence(lines: list[str]) -> str | None:
+    """The settings of a pasted configuration block as one statement the user made
+    ("The pasted settings are APP_ENV=staging, AWS_REGION=eu-west-3."): what is set up is
+    worth keeping; a setting named as a secret (a key, token or password) or whose value
+    holds one (a password inside a database URL) is named, never its value."""
+    kept, withheld = [], []
+    for line in lines:
+        m = _SETTING.match(line)
+        if m is None:
+            continue
+        key, value = m.group("key"), m.group("value").strip("'\"")
+        if _SECRET_KEY.search(key) or mask(value)[1] or re.search(r"://[^/\s:@]+:[^@\s]+@", value):
+            withheld.append(key)
+        elif value:
+            kept.append(f"{key}={value}")
+    if not kept:
+        return None
+    out = f"The pasted settings are {', '.join(kept)}"
+    if withheld:
+        out += (
+            f"; {', '.join(withheld)} {'holds a secret' if len(withheld) == 1 else 'hold secrets'}"
+        )
+    return out + "."
 
 
 #: A line that introduces someone else's words below it: "my colleague pasted this:",
