@@ -57,3 +57,27 @@ def test_an_imperative_in_the_middle_of_a_message_still_asks(repo):
 def test_a_tool_the_user_did_not_ask_for_keeps_its_result_out(repo):
     run(repo, _reservation("Four of us on Saturday night, I will sort out the restaurant."))
     assert "QM-5521" not in _current(repo)
+
+
+def _review(reply: str) -> str:
+    return transcript(
+        "s-review",
+        ("user", "2029-04-03T09:00:00Z", "Here is the cron line for the backup job: 0 3 * * 1."),
+        (
+            "assistant",
+            "2029-04-03T09:00:10Z",
+            "One thing stands out. BACKUP_DIR is never set, so on host db-2 the job writes into "
+            "/tmp and the files vanish at reboot.",
+        ),
+        ("user", "2029-04-03T09:02:00Z", reply),
+    )
+
+
+def test_what_the_user_credits_as_a_good_catch_is_kept(repo):
+    run(repo, _review("Good catch, I had no idea."))
+    assert "BACKUP_DIR is never set" in _current(repo)
+
+
+def test_thanks_alone_does_not_make_a_plain_remark_a_finding(repo):
+    run(repo, _review("ok thanks"))
+    assert "BACKUP_DIR" not in _current(repo)

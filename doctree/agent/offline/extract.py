@@ -75,6 +75,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
     the memory system. Touches no page."""
     a = Analysis([], segmented.counts, segmented.tools, segmented.tool_errors, [])
     pending: list[Sentence] = []  # what the assistant just said, kept if the user accepts it
+    specific: list[Sentence] = []  # its specific statements, kept if the user credits them
     from_tool = False  # what the assistant just said answers the user from a tool's result
     previous: list[Sentence] = []  # the last user turn's sentences: what "forget that" means
     context = Context(directory)
@@ -83,6 +84,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
         a.ignored.extend(turn.addressed)
         if turn.kind == "assistant":
             pending = findings(turn, directory)
+            specific = [] if pending else findings(turn, directory, specific=True)
             from_tool = turn.after_tool
             continue
         if turn.kind != "user":
@@ -92,7 +94,9 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
             pending and own and (lang.accepts(own[0]) or (from_tool and not lang.rejects(own[0])))
         ):  # accepted, or what a tool returned and the user did not turn down
             a.sentences.extend(pending)
-        pending = []
+        elif specific and own and lang.credits(own[0]):
+            a.sentences.extend(specific)  # "good catch": what it said is what it found
+        pending, specific = [], []
         current: list[Sentence] = []
         forgetting = False  # the sentence before asked to forget
         for raw in own:
@@ -331,14 +335,15 @@ _ECHO = re.compile(
 )
 
 
-def findings(turn: Turn, directory: Directory) -> list[Sentence]:
+def findings(turn: Turn, directory: Directory, *, specific: bool = False) -> list[Sentence]:
     """What an assistant's turn found or proposed: kept if the user's reply accepts it.
-    Right after a tool's result, what it says of that result with something specific in it
-    (a number, a name, a code) is a finding too."""
+    Right after a tool's result (or, with `specific`, for a reply that credits it: "good
+    catch"), what it says with something specific in it (a number, a name, a code) is a
+    finding too."""
     own = [r for r in turn.sentences if not r.endswith("?") or r is turn.sentences[-1]]
     said = [r for r in own if not r.endswith("?") and not _ECHO.match(r)]
-    chosen = [r for r in said if lang.FINDING.search(r)][:3]
-    if not chosen and turn.after_tool:
+    chosen = [] if specific else [r for r in said if lang.FINDING.search(r)][:3]
+    if not chosen and (turn.after_tool or specific):
         chosen = [r for r in said if lang.worth_keeping(r) and lang.SPECIFIC.search(r)][:3]
     if not chosen and own and lang.OFFER.search(own[-1]):
         # "Then settle should sum integer cents ... Shall I make both changes?"

@@ -267,6 +267,20 @@ def rejects(reply: str) -> bool:
     return bool(_REJECT.search(" ".join(reply.split()[:3])))
 
 
+_CREDIT = re.compile(
+    r"^\W*(?:(?:ah|oh|ok|okay|yes|yeah|wow|nice)\W+)*(?:good|great|nice)\s+(?:catch|find|spot|point)"
+    r"|^\W*(?:(?:ah|oh|yes|yeah)\W+)*(?:you(?:'re|’re|\s+are)\s+right|that(?:'s|\s+was)\s+it|"
+    r"that\s+(?:fixed|solved)\s+it|spot\s+on)\b",
+    re.I,
+)
+
+
+def credits(reply: str) -> bool:
+    """Whether a user's reply credits the assistant with what it found ("good catch", "you're
+    right", "that fixed it"): more than thanks, it accepts what was said as found."""
+    return bool(_CREDIT.match(reply)) and not rejects(reply)
+
+
 def accepts(reply: str) -> bool:
     """Whether a user's reply accepts what the assistant just said ("yes, go ahead")."""
     head = " ".join(reply.split()[:8])
