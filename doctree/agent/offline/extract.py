@@ -22,6 +22,7 @@ from doctree.agent.offline.model import Analysis, Segmented, Sentence, Turn
 from doctree.agent.offline.resolve import (
     Context,
     absolute_dates,
+    contrasted_earlier,
     corrected_earlier,
     correction_of,
     fix_last_value,
@@ -256,6 +257,12 @@ def _read(
                 current.remove(old)
         if s.replaces and "statement" not in s.kinds and not s.kinds:
             s.kinds.append("statement")
+    elif not s.correction and (contrasted := contrasted_earlier(s, a.sentences)):
+        s.replaces = contrasted  # "… is gluten, not dairy": the earlier "dairy" is corrected
+        for old in contrasted:
+            a.sentences.remove(old)
+            if old in current:
+                current.remove(old)
     elif s.kinds and (restated := restates_earlier(s, a.sentences)):
         s.replaces = restated  # the same thing said again with another value: it holds now
         for old in restated:

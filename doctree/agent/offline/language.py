@@ -194,12 +194,12 @@ def third_person(text: str, subject: str = "the user") -> str:
 # -- pronouns -------------------------------------------------------------------------------
 
 FEMALE_RELATIONS = {
-    "sister", "mum", "mom", "mother", "wife", "daughter", "aunt", "niece", "grandma",
-    "grandmother", "girlfriend",
+    "sister", "mum", "mom", "mother", "wife", "daughter", "aunt", "auntie", "niece", "grandma",
+    "grandmother", "granny", "nana", "girlfriend",
 }  # fmt: skip
 MALE_RELATIONS = {
     "brother", "dad", "father", "husband", "son", "uncle", "nephew", "grandpa", "grandfather",
-    "boyfriend",
+    "grandad", "granddad", "boyfriend",
 }  # fmt: skip
 PRONOUN = re.compile(r"\b(?P<p>he|she|him|his|her|hers)\b(?P<s>'s|’s)?", re.I)
 _GENDER = {"he": "m", "him": "m", "his": "m", "she": "f", "her": "f", "hers": "f"}
@@ -718,6 +718,13 @@ _KIN_LOWER = re.compile(
     r"child)\s+(?P<name>[a-z][a-z-]+)"
 )
 _WEEKDAY_LOWER = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b")
+
+
+#: A kin word used as a title before a name: "Uncle Desmond", "Grandma Ruth", "Aunt May".
+KIN_TITLE = re.compile(
+    rf"\b(?P<rel>Uncle|Aunt|Auntie|Grandma|Grandpa|Granny|Grandad|Granddad|Nana|Cousin)\s+"
+    rf"(?P<name>{NAME_WORD})"
+)
 
 
 def kin_gender(rel: str) -> str | None:

@@ -445,11 +445,22 @@ def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
         if m.group("name") and m.group("name") in key:
             if g:
                 context.gender.setdefault(key[m.group("name")], g)
+        elif (
+            s.relation
+            and s.relation[0] == m.group("rel").lower()
+            and s.relation[1] in key
+            and not m.group("name")
+        ):  # "Kit (my nephew, 9)": the nephew is Kit
+            if g:
+                context.gender.setdefault(key[s.relation[1]], g)
         elif not m.group("name") and m.group("whose").lower() == "my":
             who = f"the user's {m.group('rel').lower()}"
             unnamed.append(who)
             if g:
                 context.gender[who] = g
+    for m in lang.KIN_TITLE.finditer(raw):
+        if m.group("name") in key and (g := lang.kin_gender(m.group("rel"))):
+            context.gender.setdefault(key[m.group("name")], g)
     for pattern in lang.NICKNAME:
         for m in pattern.finditer(raw):
             if (full := m.group("full")) in key and (g := lang.pronoun_gender(m.group(0))):
@@ -525,6 +536,29 @@ _CORRECTION_HEAD = re.compile(
     re.I,
 )
 _NOT_CLAUSE = re.compile(r",?\s+not\s+(?P<old>(?:[^,.;:!?()—–]|[,.](?=\d))+)")
+
+
+def contrasted_earlier(s: Sentence, sentences: list[Sentence]) -> list[Sentence]:
+    """The one earlier sentence of the session that "X, not Y" corrects when Y is a plain
+    word ("Desmond's problem is gluten, not dairy" after a row "Uncle Desmond: dairy"): said
+    by the same speaker, about the same person, holding Y as a word. When no sentence or
+    several fit, none: "we use Postgres, not MySQL" only contrasts."""
+    m = _NOT_CLAUSE.search(s.raw or s.text)
+    if m is None or not s.people:
+        return []
+    old = m.group("old").strip()
+    if not re.fullmatch(r"[a-z][a-z'’-]*(?:\s+[a-z][a-z'’-]*){0,2}", old):
+        return []
+    said = re.compile(rf"(?<![\w-]){re.escape(old)}(?![\w-])", re.I)
+    fits = [
+        e
+        for e in sentences
+        if e.speaker == s.speaker
+        and set(e.people) & set(s.people)
+        and said.search(e.raw or e.text)
+        and not _NOT_CLAUSE.search(e.raw or e.text)
+    ]
+    return fits if len(fits) == 1 else []
 
 
 def fix_last_value(

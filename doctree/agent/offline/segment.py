@@ -34,6 +34,7 @@ def user_sentences(text: str, items: set[str] | None = None) -> tuple[list[str],
     quoted: list[str] = []
     para: list[str] = []
     settings: list[str] = []  # KEY=value lines of a fenced block (a pasted .env)
+    header: list[str] = []  # the header of the table being read
     in_fence = False
 
     def flush() -> None:
@@ -64,6 +65,14 @@ def user_sentences(text: str, items: set[str] | None = None) -> tuple[list[str],
         if not line:
             flush()
             continue
+        if line.startswith("|") and line.endswith("|") and line.count("|") >= 3:
+            flush()  # a row of a pasted table: a sentence of its own, its cells labelled
+            if (row := _table_row(line, header)) is not None:
+                own.append(row)
+            elif not re.fullmatch(r"[|:\-\s]+", line):
+                header[:] = _cells(line)
+            continue
+        header.clear()
         if (head := re.match(r"(?P<field>[\w-]+):\s", line)) and MAIL_HEADER.fullmatch(
             head.group("field")
         ):
@@ -82,6 +91,29 @@ def user_sentences(text: str, items: set[str] | None = None) -> tuple[list[str],
         para.append(line)
     flush()
     return [s for s in own if s], quoted
+
+
+def _cells(line: str) -> list[str]:
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def _table_row(line: str, header: list[str]) -> str | None:
+    """A row of a markdown table under `header` as one statement, its cells labelled by
+    their column: "| Ana | shellfish | severe |" under "| who | allergy | notes |" reads
+    "Ana, allergy: shellfish; notes: severe."; None for the header and the rule below it."""
+    if not header or re.fullmatch(r"[|:\-\s]+", line):
+        return None
+    cells = _cells(line)
+    if not cells or not cells[0]:
+        return None
+    parts = [
+        f"{label}: {cell}" if label else cell
+        for label, cell in zip(header[1:], cells[1:], strict=False)
+        if cell
+    ]
+    if not parts:
+        return None
+    return f"{cells[0]}, {'; '.join(parts)}".rstrip(".") + "."
 
 
 #: A line of a pasted configuration: `APP_PORT=8443`, `export AWS_REGION="eu-west-3"`.
