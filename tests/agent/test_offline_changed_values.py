@@ -114,3 +114,16 @@ def test_an_amount_with_a_currency_sign_corrected_later_in_the_session_is_fixed(
     assert "£2,450 for the cargo bike" in now, now
     assert "£2,300 for the cargo bike" not in now, now
     assert "£2,300" in _past(repo)
+
+
+def test_the_list_of_recent_sessions_drops_an_opening_sentence_that_was_replaced(repo):
+    _two_sessions(
+        repo,
+        "Picked Biscuit up from the groomer today. Dr. Okafor weighed her at 12 kg and wants "
+        "her a bit lighter.",
+        "Biscuit's check went well, she is down to 11.2 kg.",
+    )
+    active = _pages(repo)["~/memory/active"]
+    recent = active.split("## Recent sessions")[1]
+    assert "Picked Biscuit up from the groomer today." in recent  # the rest of it stays
+    assert "12 kg" not in recent, recent

@@ -698,6 +698,9 @@ class Writer(PageIO):
             recent = page.sections.get("Recent decisions", [])
             page.sections["Recent decisions"] = recent[-MAX_RECENT_DECISIONS:]
             page.add("Recent sessions", session_line, key=self.session_path)
+            page.sections["Recent sessions"] = [
+                _without_stale(line, self.superseded) for line in page.sections["Recent sessions"]
+            ]
             sessions = sorted(page.sections["Recent sessions"], key=lambda x: x[:12])
             page.sections["Recent sessions"] = sessions[-MAX_RECENT_SESSIONS:]
             if "Past" in page.sections:  # what is current first
@@ -950,6 +953,27 @@ class Writer(PageIO):
 
 #: The sections of an entity page that say nothing of it on their own.
 _LINKS_ONLY = {"Related", "Sessions"}
+
+
+def _without_stale(line: str, superseded: dict[str, Sentence]) -> str:
+    """A recent session's line without the sentences of its quoted opening that state what
+    was replaced since ("… weighed him at 31 kg …" once "down to 29.5 kg" was said): the list
+    of sessions must not show an old value as if it held."""
+    m = re.match(r"(?P<head>.*?)\s`(?P<said>.*)`$", line)
+    if m is None or not superseded:
+        return line
+    pieces = re.split(r"(?<=[a-z]{3}[.!?])\s+", m.group("said"))  # not after "Dr."
+
+    def stale(piece: str) -> bool:
+        text = piece.rstrip("…").strip()
+        return len(text) >= 20 and any(
+            old.startswith(text) or text.startswith(old.rstrip(".")) for old in superseded
+        )
+
+    keep = [p for p in pieces if not stale(p)]
+    if len(keep) == len(pieces):
+        return line
+    return f"{m.group('head')} `{' '.join(keep)}`" if keep else m.group("head")
 
 
 def _add_past(page: Page, lines: list[str]) -> None:
