@@ -57,7 +57,11 @@ _SETUP = re.compile(
 _DECISION = re.compile(
     r"\bwe(?:'ve|\s+have)?\s+(?:decided|agreed|chose|settled\s+on)\b"
     r"|\bwe're\s+going\s+with\b|\blet's\s+(?:go\s+with|use|book|pick|choose)\b"
-    r"|\bdecision:",
+    r"|\bdecision:"
+    # "Tagine with quinoa it is.": a choice made, not "I know what it is."
+    r"|^(?:[\w']+[,!]\s+)?(?!(?:it|that|this|so|there|here)\b)"
+    r"(?!.*\b(?:what|whatever|how|who|where|when|why|which|know|knew|think|see|wonder)\b)"
+    r"\w+(?:\s+[\w'-]+){0,5}\s+it\s+is[.!]*$",
     re.I,
 )
 _REMEMBER = re.compile(r"\bremember\s+(?:that\s+)?|\bnote\s+that\b|\bkeep\s+in\s+mind\b", re.I)
