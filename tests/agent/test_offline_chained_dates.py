@@ -104,3 +104,10 @@ def test_a_start_date_after_a_past_sentence_is_still_to_come(repo):
     now = current_pages(repo)
     assert "2029-06-04" in now, now
     assert "2028-06-04" not in now
+
+
+def test_months_and_years_from_now_are_resolved_and_a_duration_is_not():
+    ref = date(2029, 1, 31)
+    assert "(2029-02-28)" in resolve_relative("The lease review is in one month.", ref)[0]
+    assert "(2030-01-31)" in resolve_relative("The next check isn't due for a year.", ref)[0]
+    assert "(" not in resolve_relative("We lived in Porto for a year.", ref)[0]

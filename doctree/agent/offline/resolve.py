@@ -67,8 +67,8 @@ _RELATIVE = re.compile(
     r"|(?P<nextweek>next\s+week)\b(?!end)"
     r"|(?P<lastweek>last\s+week)\b(?!end)"
     r"|(?P<weekend>(?:this|next)\s+weekend)"
-    r"|(?P<inn>in\s+(?P<n>\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+"
-    r"(?P<unit>days?|weeks?))"
+    r"|(?P<inn>(?:in|(?<=due\s)for)\s+(?P<n>\d+|a|an|one|two|three|four|five|six|seven|eight|"
+    r"nine|ten)\s+(?P<unit>days?|weeks?|months?|years?))"
     r"|(?P<fromnow>(?P<fn>\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+"
     r"(?P<funit>days?|weeks?)\s+(?:from|after)\s+(?:today|now))"
     rf"|(?P<chainwd>(?:the\s+)?(?P<cday>{WEEKDAY})\s+(?P<cdir>after|before)\s+{_anchor('w')})"
@@ -223,8 +223,11 @@ def resolve_relative(
         elif m.group("inn"):
             n = m.group("n").lower()
             count = int(n) if n.isdigit() else _NUMBERS[n]
-            unit = 7 if m.group("unit").lower().startswith("week") else 1
-            d = ref + timedelta(days=count * unit)
+            unit = m.group("unit").lower()
+            if unit.startswith(("month", "year")):
+                d = _months_later(ref, count * (12 if unit.startswith("year") else 1))
+            else:
+                d = ref + timedelta(days=count * (7 if unit.startswith("week") else 1))
         elif m.group("afternext"):
             if m.group("day2"):
                 d = _next_weekday(ref, WEEKDAYS.index(m.group("day2").lower())) + timedelta(days=7)
@@ -290,6 +293,17 @@ def session_dates(
         clause = clause_at(text, max(low.find(phrase.lower()), 0)).lower()
         # the clause without the date's own words: "a week before the exam" is no exam
         anchors.append((clause.replace(phrase.lower(), " "), d))
+
+
+def _months_later(ref: date, months: int) -> date:
+    """The same day `months` later (the month's last day when it has no such day)."""
+    year, month = divmod(ref.month - 1 + months, 12)
+    for day in (ref.day, 30, 29, 28):
+        try:
+            return date(ref.year + year, month + 1, min(day, ref.day))
+        except ValueError:
+            continue
+    return date(ref.year + year, month + 1, 28)
 
 
 def _anchor_date(anchor: str, said: list[tuple[str, date]]) -> date | None:
