@@ -31,3 +31,8 @@ def test_a_choice_said_as_x_it_is_is_kept(repo):
 def test_a_sentence_ending_in_it_is_that_chooses_nothing_is_not_a_decision(repo):
     run(repo, _chat("I know what it is."))
     assert "what it is" not in _current(repo)
+
+
+def test_a_word_for_a_mood_taken_from_the_assistant_is_not_a_decision(repo):
+    run(repo, _chat("ha, cheerfully knackered it is."))
+    assert "knackered" not in _current(repo)

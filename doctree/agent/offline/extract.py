@@ -61,6 +61,7 @@ _DECISION = re.compile(
     # "Tagine with quinoa it is.": a choice made, not "I know what it is."
     r"|^(?:[\w']+[,!]\s+)?(?!(?:it|that|this|so|there|here)\b)"
     r"(?!.*\b(?:what|whatever|how|who|where|when|why|which|know|knew|think|see|wonder)\b)"
+    r"(?![a-z]+ly\s)"  # "pleasantly exhausted it is": a word for a mood, not a thing chosen
     r"\w+(?:\s+[\w'-]+){0,5}\s+it\s+is[.!]*$",
     re.I,
 )
