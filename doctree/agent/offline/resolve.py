@@ -870,8 +870,9 @@ _MEASURE = re.compile(r"[a-z]{1,3}", re.I)
 
 
 def change_cue(text: str) -> bool:
-    """Whether `text` says something now has another value ("down to", "instead", "now")."""
-    return bool(_CHANGE_CUE.search(text))
+    """Whether `text` says something now has another value ("down to", "instead", "now")
+    and holds a value to compare: a quantity with its unit or an absolute date."""
+    return bool(_CHANGE_CUE.search(text)) and bool(_ISO.search(text) or _quantities(text))
 
 
 def _quantities(text: str) -> set[tuple[str, str]]:
@@ -917,7 +918,7 @@ def changes_value(s: Sentence, said: str) -> bool:
     when exactly one current line of memory fits; an event told twice ("ran 5 km", "ran
     10 km") has no word of change and stays two facts."""
     text = s.statement or s.text
-    if s.correction or "?" in text or "?" in said or not change_cue(s.raw or text):
+    if s.correction or "?" in text or "?" in said or not _CHANGE_CUE.search(s.raw or text):
         return False
     new, old = _quantities(text), _quantities(said)
     shared = _topic_words(text) & _topic_words(said)

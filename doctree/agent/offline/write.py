@@ -448,7 +448,7 @@ class Writer(PageIO):
         it under "Past" wherever it stands."""
         for s in self.filing.facts:
             text = s.statement or s.text
-            if s.replaces or s.correction or not change_cue(s.raw or text):
+            if s.replaces or s.correction or not (change_cue(text) or change_cue(s.raw or "")):
                 continue
             query = " ".join(sorted(_topic_query(text)))
             if not query:
