@@ -32,6 +32,14 @@ _RELATION = re.compile(
     r"(?:(?:is|was)\s+(?:(?i:called|named)\s+)?|(?i:is\s+called|is\s+named),?\s+)?"
     rf"(?P<name>{NAME})"
 )
+#: A name followed by who they are in brackets: "Kit (my nephew, 9)", "Priya (Desmond's
+#: wife)", as a pasted list or table names people.
+_BRACKETED_KIN = re.compile(
+    rf"(?P<name>{NAME})\s*\(\s*(?:(?P<my>(?i:my|our))|(?P<owner>{NAME})(?:'s|’s))\s+"
+    r"(?P<rel>(?i:sister|brother|mum|mom|mother|father|dad|wife|husband|partner|son|daughter|"
+    r"aunt|uncle|niece|nephew|grandma|grandpa|grandmother|grandfather|granddaughter|grandson|"
+    r"cousin|friend|colleague|neighbour|neighbor|boss|manager|girlfriend|boyfriend|fianc[eé]e?))\b(?!['’]s)"
+)
 _PROJECTS = (
     re.compile(r"\bproject\s+(?P<name>[A-Z][\w-]+)"),
     re.compile(r"\bthe\s+(?P<name>[A-Za-z][\w-]+)\s+(?:project|repo|repository|codebase)\b"),
@@ -78,6 +86,8 @@ def _clean_name(name: str) -> str | None:
         return name if len(words) >= 2 else None
     # 'Priya Raman' keeps both words; 'Bob Thanks' drops a trailing non-name
     words = [w for w in words if w not in NOT_NAMES]
+    if len(words) >= 2 and lang.KIN_TITLE.match(" ".join(words[:2])):
+        words = words[1:]  # "Aunt Mira" is Mira
     return " ".join(words) or None
 
 
@@ -176,6 +186,16 @@ def find_entities(s: Sentence, raw: str, directory: Directory) -> None:
             if m.group("trigger") == "with" and not _person_with(name, before, raw, known):
                 continue  # "we deploy it with Ansible": a tool, unless it is someone
             person(name)
+    for m in lang.KIN_TITLE.finditer(raw):
+        if m.group("name") not in NOT_NAMES:
+            person(m.group("name"))  # "Uncle Desmond": Desmond, a person
+    for m in _BRACKETED_KIN.finditer(raw):
+        if (clean := _clean_name(m.group("name"))) and clean.split()[0] not in NOT_NAMES:
+            if m.group("my") and not s.relation:
+                s.relation = (m.group("rel").lower(), clean)
+            elif m.group("owner"):
+                s.roles.append((clean, f"{m.group('owner')}'s {m.group('rel').lower()}"))
+            person(clean)
     if (r := _RELATION.search(raw)) and (clean := _clean_name(r.group("name"))):
         s.relation = (r.group("rel").lower(), clean)
         person(clean)

@@ -22,6 +22,7 @@ from doctree.agent.offline.model import Analysis, Segmented, Sentence, Turn
 from doctree.agent.offline.resolve import (
     Context,
     absolute_dates,
+    contrasted_earlier,
     corrected_earlier,
     correction_of,
     fix_last_value,
@@ -30,6 +31,7 @@ from doctree.agent.offline.resolve import (
     resolve_pronouns,
     resolve_relative,
     restates_earlier,
+    session_dates,
 )
 from doctree.agent.offline.segment import ADDRESSED
 from doctree.memory.secrets import Secret, mask, secret_location
@@ -55,7 +57,12 @@ _SETUP = re.compile(
 _DECISION = re.compile(
     r"\bwe(?:'ve|\s+have)?\s+(?:decided|agreed|chose|settled\s+on)\b"
     r"|\bwe're\s+going\s+with\b|\blet's\s+(?:go\s+with|use|book|pick|choose)\b"
-    r"|\bdecision:",
+    r"|\bdecision:"
+    # "Tagine with quinoa it is.": a choice made, not "I know what it is."
+    r"|^(?:[\w']+[,!]\s+)?(?!(?:it|that|this|so|there|here)\b)"
+    r"(?!.*\b(?:what|whatever|how|who|where|when|why|which|know|knew|think|see|wonder)\b)"
+    r"(?![a-z]+ly\s)"  # "pleasantly exhausted it is": a word for a mood, not a thing chosen
+    r"\w+(?:\s+[\w'-]+){0,5}\s+it\s+is[.!]*$",
     re.I,
 )
 _REMEMBER = re.compile(r"\bremember\s+(?:that\s+)?|\bnote\s+that\b|\bkeep\s+in\s+mind\b", re.I)
@@ -74,6 +81,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
     the memory system. Touches no page."""
     a = Analysis([], segmented.counts, segmented.tools, segmented.tool_errors, [])
     pending: list[Sentence] = []  # what the assistant just said, kept if the user accepts it
+    specific: list[Sentence] = []  # its specific statements, kept if the user credits them
     from_tool = False  # what the assistant just said answers the user from a tool's result
     previous: list[Sentence] = []  # the last user turn's sentences: what "forget that" means
     context = Context(directory)
@@ -82,6 +90,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
         a.ignored.extend(turn.addressed)
         if turn.kind == "assistant":
             pending = findings(turn, directory)
+            specific = [] if pending else findings(turn, directory, specific=True)
             from_tool = turn.after_tool
             continue
         if turn.kind != "user":
@@ -91,7 +100,9 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
             pending and own and (lang.accepts(own[0]) or (from_tool and not lang.rejects(own[0])))
         ):  # accepted, or what a tool returned and the user did not turn down
             a.sentences.extend(pending)
-        pending = []
+        elif specific and own and lang.credits(own[0]):
+            a.sentences.extend(specific)  # "good catch": what it said is what it found
+        pending, specific = [], []
         current: list[Sentence] = []
         forgetting = False  # the sentence before asked to forget
         for raw in own:
@@ -251,6 +262,12 @@ def _read(
                 current.remove(old)
         if s.replaces and "statement" not in s.kinds and not s.kinds:
             s.kinds.append("statement")
+    elif not s.correction and (contrasted := contrasted_earlier(s, a.sentences)):
+        s.replaces = contrasted  # "… is gluten, not dairy": the earlier "dairy" is corrected
+        for old in contrasted:
+            a.sentences.remove(old)
+            if old in current:
+                current.remove(old)
     elif s.kinds and (restated := restates_earlier(s, a.sentences)):
         s.replaces = restated  # the same thing said again with another value: it holds now
         for old in restated:
@@ -330,14 +347,15 @@ _ECHO = re.compile(
 )
 
 
-def findings(turn: Turn, directory: Directory) -> list[Sentence]:
+def findings(turn: Turn, directory: Directory, *, specific: bool = False) -> list[Sentence]:
     """What an assistant's turn found or proposed: kept if the user's reply accepts it.
-    Right after a tool's result, what it says of that result with something specific in it
-    (a number, a name, a code) is a finding too."""
+    Right after a tool's result (or, with `specific`, for a reply that credits it: "good
+    catch"), what it says with something specific in it (a number, a name, a code) is a
+    finding too."""
     own = [r for r in turn.sentences if not r.endswith("?") or r is turn.sentences[-1]]
     said = [r for r in own if not r.endswith("?") and not _ECHO.match(r)]
-    chosen = [r for r in said if lang.FINDING.search(r)][:3]
-    if not chosen and turn.after_tool:
+    chosen = [] if specific else [r for r in said if lang.FINDING.search(r)][:3]
+    if not chosen and (turn.after_tool or specific):
         chosen = [r for r in said if lang.worth_keeping(r) and lang.SPECIFIC.search(r)][:3]
     if not chosen and own and lang.OFFER.search(own[-1]):
         # "Then settle should sum integer cents ... Shall I make both changes?"
@@ -369,8 +387,12 @@ def read_sentence(
     a correction found, its kinds, the names in it and, given the session's `context`, the
     person its pronoun means."""
     clean, found = mask(raw)
-    text, rel = resolve_relative(clean, ref, by_clause=True)
     abs_dates = absolute_dates(clean, ref, by_clause=True)
+    anchors = context.dates if context is not None else None
+    given = [(clean.lower().find(phrase.lower()), d) for phrase, d in abs_dates]
+    text, rel = resolve_relative(clean, ref, by_clause=True, anchors=anchors, given=given)
+    if anchors is not None:
+        session_dates(anchors, clean, rel + abs_dates)
     text = _with_years(text, abs_dates)
     s = Sentence(time=time, text=text, dates=rel, speaker=speaker or "the user", raw=clean)
     if found:

@@ -103,10 +103,17 @@ _PAST = re.compile(
 _NOT_PAST = re.compile(
     r"\b(?:will|shall|gonna|going\s+to|plan(?:s|ning)?\s+to|next|upcoming|let's|can\s+we|"
     r"could\s+we|should|need\s+to|want\s+to|excited|interested|tired|worried|scheduled|"
-    r"planned|booked|supposed|used|based|married|needed)\b|'ll\b"
+    r"planned|booked|supposed|used|based|married|needed|would|starting)\b|'ll\b"
+    r"|'d\s+(?:like|love|want|prefer|rather)\b"
     r"|\b(?:gets?|is|are|am)\s+(?:being\s+)?[a-z]{3,}ed\b",  # present passive: "gets switched off"
     re.I,
 )
+
+
+def marked_not_past(text: str) -> bool:
+    """Whether `text` holds a word that keeps it out of the past ("will", "starting", "'d
+    like"), whatever verb it has or lacks."""
+    return bool(_NOT_PAST.search(text))
 
 
 def past_tense(sentence: str) -> bool:
@@ -187,12 +194,12 @@ def third_person(text: str, subject: str = "the user") -> str:
 # -- pronouns -------------------------------------------------------------------------------
 
 FEMALE_RELATIONS = {
-    "sister", "mum", "mom", "mother", "wife", "daughter", "aunt", "niece", "grandma",
-    "grandmother", "girlfriend",
+    "sister", "mum", "mom", "mother", "wife", "daughter", "aunt", "auntie", "niece", "grandma",
+    "grandmother", "granny", "nana", "girlfriend",
 }  # fmt: skip
 MALE_RELATIONS = {
     "brother", "dad", "father", "husband", "son", "uncle", "nephew", "grandpa", "grandfather",
-    "boyfriend",
+    "grandad", "granddad", "boyfriend",
 }  # fmt: skip
 PRONOUN = re.compile(r"\b(?P<p>he|she|him|his|her|hers)\b(?P<s>'s|’s)?", re.I)
 _GENDER = {"he": "m", "him": "m", "his": "m", "she": "f", "her": "f", "hers": "f"}
@@ -258,6 +265,20 @@ OFFER = re.compile(
 def rejects(reply: str) -> bool:
     """Whether a user's reply turns down what the assistant just said ("no, that's wrong")."""
     return bool(_REJECT.search(" ".join(reply.split()[:3])))
+
+
+_CREDIT = re.compile(
+    r"^\W*(?:(?:ah|oh|ok|okay|yes|yeah|wow|nice)\W+)*(?:good|great|nice)\s+(?:catch|find|spot|point)"
+    r"|^\W*(?:(?:ah|oh|yes|yeah)\W+)*(?:you(?:'re|’re|\s+are)\s+right|that(?:'s|\s+was)\s+it|"
+    r"that\s+(?:fixed|solved)\s+it|spot\s+on)\b",
+    re.I,
+)
+
+
+def credits(reply: str) -> bool:
+    """Whether a user's reply credits the assistant with what it found ("good catch", "you're
+    right", "that fixed it"): more than thanks, it accepts what was said as found."""
+    return bool(_CREDIT.match(reply)) and not rejects(reply)
 
 
 def accepts(reply: str) -> bool:
@@ -697,6 +718,13 @@ _KIN_LOWER = re.compile(
     r"child)\s+(?P<name>[a-z][a-z-]+)"
 )
 _WEEKDAY_LOWER = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b")
+
+
+#: A kin word used as a title before a name: "Uncle Desmond", "Grandma Ruth", "Aunt May".
+KIN_TITLE = re.compile(
+    rf"\b(?P<rel>Uncle|Aunt|Auntie|Grandma|Grandpa|Granny|Grandad|Granddad|Nana|Cousin)\s+"
+    rf"(?P<name>{NAME_WORD})"
+)
 
 
 def kin_gender(rel: str) -> str | None:

@@ -15,6 +15,7 @@ import functools
 import re
 from datetime import UTC, date, datetime, timedelta
 
+from doctree import stopwords
 from doctree.agent.offline import language as lang
 from doctree.agent.offline.directory import Directory
 from doctree.agent.offline.language import MONTHS, NOT_NAMES, WEEKDAY, WEEKDAYS, content_words
@@ -49,6 +50,14 @@ _ABSOLUTE = re.compile(
     rf"|\b(?P<d2>\d{{1,2}}|{_ORDINAL_RE})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<m2>{_MONTH_RE})",
     re.I,
 )
+
+
+#: What a chained date counts from: "that" (the date said last) or "the <thing>" said
+#: earlier with a date ("the Monday after that", "a week before the real exam").
+def _anchor(tag: str) -> str:
+    return rf"(?P<anchor{tag}>that|then|the\s+(?-i:[a-z]{{3,}}(?:\s+[a-z]{{3,}}){{0,2}}))\b"
+
+
 _RELATIVE = re.compile(
     r"\b(?:"
     r"(?P<dat>(?:the\s+)?day\s+after\s+tomorrow)"
@@ -58,10 +67,15 @@ _RELATIVE = re.compile(
     r"|(?P<nextweek>next\s+week)\b(?!end)"
     r"|(?P<lastweek>last\s+week)\b(?!end)"
     r"|(?P<weekend>(?:this|next)\s+weekend)"
-    r"|(?P<inn>in\s+(?P<n>\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+"
-    r"(?P<unit>days?|weeks?))"
+    r"|(?P<inn>(?:in|(?<=due\s)for)\s+(?P<n>\d+|a|an|one|two|three|four|five|six|seven|eight|"
+    r"nine|ten)\s+(?P<unit>days?|weeks?|months?|years?))"
+    r"|(?P<fromnow>(?P<fn>\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+"
+    r"(?P<funit>days?|weeks?)\s+(?:from|after)\s+(?:today|now))"
+    rf"|(?P<chainwd>(?:the\s+)?(?P<cday>{WEEKDAY})\s+(?P<cdir>after|before)\s+{_anchor('w')})"
+    r"|(?P<chainn>(?P<cn>\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+"
+    rf"(?P<cunit>days?|weeks?)\s+(?P<cndir>after|before)\s+{_anchor('n')})"
     rf"|(?P<afternext>(?P<day2>{WEEKDAY})\s+after\s+next|the\s+week\s+after\s+next)"
-    rf"|(?P<dom>(?:(?:on\s+)?{WEEKDAY},?\s+)?(?:the\s+)?(?P<n2>[1-9]|[12]\d|3[01])"
+    rf"|(?P<dom>(?:(?:on\s+)?(?P<domwd>{WEEKDAY}),?\s+)?(?:the\s+)?(?P<n2>[1-9]|[12]\d|3[01])"
     rf"(?:st|nd|rd|th)(?:\s+of\s+(?P<thismonth>this|next)\s+month)?(?!\s+(?:of\s+)?{_MONTH_RE}))"
     rf"|(?P<wd>(?:(?P<mod>this|next|last|coming|on)\s+)?(?P<day>{WEEKDAY}))"
     rf"(?!,?\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\b|,?\s+{_MONTH_RE}\s+\d)"
@@ -110,6 +124,8 @@ def tense_at(text: str, pos: int) -> bool:
     while True:
         start, end = _clause_span(text, pos)
         clause = text[start:end]
+        if lang.marked_not_past(clause):
+            return False  # "£52,000, starting on 6 September": what is to come
         if lang.has_verb(clause) or re.search(r"\b[a-z]{3,}[^s\W]s\b", clause):
             # a verb, or a word that reads as one ("the courier picks it up on Friday")
             return lang.past_tense(clause)
@@ -121,7 +137,13 @@ def tense_at(text: str, pos: int) -> bool:
 
 
 def resolve_relative(
-    text: str, ref: date, *, past: bool = False, by_clause: bool = False
+    text: str,
+    ref: date,
+    *,
+    past: bool = False,
+    by_clause: bool = False,
+    anchors: list[tuple[str, date]] | None = None,
+    given: list[tuple[int, date]] | None = None,
 ) -> tuple[str, list[tuple[str, date]]]:
     """Annotate relative dates in `text` with the absolute date they mean, said on `ref`.
 
@@ -132,17 +154,53 @@ def resolve_relative(
     such day before `ref`, unless it follows "for", "to", "until" or "by"; `by_clause` reads
     the tense of the clause each date sits in instead (`tense_at`). Recurring forms (`Fridays`,
     `Friday afternoons`, `every Friday`) are left alone.
+
+    Chained dates count from a date said before them: `anchors` holds the dates said earlier
+    in the session, each with the clause it was said in, latest last, `given` the dates of
+    `text` found by `absolute_dates`, by position (`session_dates` puts a sentence's in).
+    "the Monday after that" is the first Monday after the date said last, "a week before the
+    exam" a week before the latest date said of an exam, "the Monday" the first Monday after
+    the date said last when that date is still to come ("fly out on Thursday 17 June and come
+    back on the Monday"). A chain whose anchor is not found is left as said.
     """
     found: list[tuple[str, date]] = []
     out: list[str] = []
     pos = 0
-    given = past
+    tense = past
+    session = anchors or []
+    here: list[tuple[int, date]] = list(given or [])
+
+    def earlier(at: int) -> list[tuple[str, date]]:
+        """The dates said before position `at`, each with its clause, latest last."""
+        return session + [(clause_at(text, p).lower(), d) for p, d in sorted(here) if p < at]
+
     for m in _RELATIVE.finditer(text):
-        past = tense_at(text, m.start()) if by_clause else given
+        past = tense_at(text, m.start()) if by_clause else tense
         phrase = m.group(0)
         d: date | None = None
         label = None
-        if m.group("dat"):
+        if m.group("chainwd") or m.group("chainn"):
+            tag = "w" if m.group("chainwd") else "n"
+            base = _anchor_date(m.group(f"anchor{tag}"), earlier(m.start()))
+            if base is None:
+                continue
+            if tag == "w":
+                wd = WEEKDAYS.index(m.group("cday").lower())
+                if m.group("cdir").lower() == "after":
+                    d = _next_weekday(base, wd)
+                else:
+                    d = base - timedelta(days=((base.weekday() - wd) % 7) or 7)
+            else:
+                n = m.group("cn").lower()
+                days = (int(n) if n.isdigit() else _NUMBERS[n]) * (
+                    7 if m.group("cunit").lower().startswith("week") else 1
+                )
+                d = base + timedelta(days=days if m.group("cndir").lower() == "after" else -days)
+        elif m.group("fromnow"):
+            n = m.group("fn").lower()
+            count = int(n) if n.isdigit() else _NUMBERS[n]
+            d = ref + timedelta(days=count * (7 if m.group("funit").lower()[0] == "w" else 1))
+        elif m.group("dat"):
             d = ref + timedelta(days=2)
         elif m.group("tomorrow"):
             d = ref + timedelta(days=1)
@@ -165,8 +223,11 @@ def resolve_relative(
         elif m.group("inn"):
             n = m.group("n").lower()
             count = int(n) if n.isdigit() else _NUMBERS[n]
-            unit = 7 if m.group("unit").lower().startswith("week") else 1
-            d = ref + timedelta(days=count * unit)
+            unit = m.group("unit").lower()
+            if unit.startswith(("month", "year")):
+                d = _months_later(ref, count * (12 if unit.startswith("year") else 1))
+            else:
+                d = ref + timedelta(days=count * (7 if unit.startswith("week") else 1))
         elif m.group("afternext"):
             if m.group("day2"):
                 d = _next_weekday(ref, WEEKDAYS.index(m.group("day2").lower())) + timedelta(days=7)
@@ -178,7 +239,11 @@ def resolve_relative(
                 continue  # "April 30th": a month-day date, found by `absolute_dates`
             # "the 14th", "Friday the 19th": the day of the month wins over a weekday
             d = _day_of_month(
-                ref, int(m.group("n2")), past=past, month=(m.group("thismonth") or "").lower()
+                ref,
+                int(m.group("n2")),
+                past=past,
+                month=(m.group("thismonth") or "").lower(),
+                weekday=m.group("domwd"),
             )
         elif m.group("wd"):
             before = text[: m.start()].lower()
@@ -196,6 +261,10 @@ def resolve_relative(
                 d = ref - timedelta(days=((ref.weekday() - wd) % 7) or 7)
             elif mod == "this":
                 d = _next_weekday(ref, wd, include_today=True)
+            elif re.search(r"\bthe\s+$", before) and (
+                (last := earlier(m.start())) and last[-1][1] > ref
+            ):
+                d = _next_weekday(last[-1][1], wd)  # "… on Thursday 17 June, back on the Monday"
             elif past and not re.search(r"\b(?:for|to|until|till|by|before|from)\s+$", before):
                 d = ref - timedelta(days=((ref.weekday() - wd) % 7) or 7)
             else:
@@ -206,6 +275,7 @@ def resolve_relative(
         if text[end : end + 2] in ("'s", "’s"):
             end += 2  # "today's run (2026-11-20)", not "today (2026-11-20)'s run"
         found.append((phrase, d))
+        here.append((m.start(), d))
         out.append(text[pos:end])
         out.append(f" ({label or d.isoformat()})")
         pos = end
@@ -213,9 +283,63 @@ def resolve_relative(
     return "".join(out), found
 
 
-def _day_of_month(ref: date, day: int, *, past: bool, month: str = "") -> date | None:
+def session_dates(
+    anchors: list[tuple[str, date]], text: str, dates: list[tuple[str, date]]
+) -> None:
+    """Add the dates of a sentence (`text`, its `dates` as (phrase, date)) to the dates said
+    so far in the session, in the order they were said, each with the clause it sits in."""
+    low = text.lower()
+    for phrase, d in sorted(dates, key=lambda pd: low.find(pd[0].lower())):
+        clause = clause_at(text, max(low.find(phrase.lower()), 0)).lower()
+        # the clause without the date's own words: "a week before the exam" is no exam
+        anchors.append((clause.replace(phrase.lower(), " "), d))
+
+
+def _months_later(ref: date, months: int) -> date:
+    """The same day `months` later (the month's last day when it has no such day)."""
+    year, month = divmod(ref.month - 1 + months, 12)
+    for day in (ref.day, 30, 29, 28):
+        try:
+            return date(ref.year + year, month + 1, min(day, ref.day))
+        except ValueError:
+            continue
+    return date(ref.year + year, month + 1, 28)
+
+
+def _anchor_date(anchor: str, said: list[tuple[str, date]]) -> date | None:
+    """The date a chain counts from: "that" or "then" is the date said last; "the real
+    exam" the latest date said in a clause naming the exam (its last word that names one)."""
+    if not said:
+        return None
+    words = anchor.lower().split()
+    if words[0] in ("that", "then"):
+        return said[-1][1]
+    for word in reversed(words[1:]):
+        for clause, d in reversed(said):
+            if re.search(rf"\b{re.escape(word)}\b", clause):
+                return d
+    return None
+
+
+def _day_of_month(
+    ref: date, day: int, *, past: bool, month: str = "", weekday: str | None = None
+) -> date | None:
     """The date a bare day of the month means said on `ref`: the next one to come (the
-    latest one gone in a sentence about the past); "of this/next month" fixes the month."""
+    latest one gone in a sentence about the past); "of this/next month" fixes the month.
+    With a weekday ("Friday the 18th" said on Tuesday the 18th of May) it is the one of this
+    month and the next that falls on it; when neither does, the day of the month wins (a
+    weekday is more often misremembered than a date)."""
+    if weekday and not month:
+        wd = WEEKDAYS.index(weekday.lower())
+        at = ref.replace(day=1)
+        for _ in range(2):
+            try:
+                d = at.replace(day=day)
+            except ValueError:
+                d = None
+            if d is not None and d.weekday() == wd and (d <= ref if past else d >= ref):
+                return d
+            at = (at - timedelta(days=1) if past else at + timedelta(days=32)).replace(day=1)
     first = ref.replace(day=1)
     months = [first]
     if month == "next" or not month:
@@ -294,6 +418,7 @@ class Context:
         self.last: list[str] = []  # people named (page slugs), latest last
         self.form: dict[str, str] = {}  # slug -> the name as it was last written
         self.pet_last = False  # the latest thing named is an animal
+        self.dates: list[tuple[str, date]] = []  # dates said so far, with their clause
 
 
 def _referent(context: Context, gender: str, *, exclude: set[str]) -> str | None:
@@ -334,11 +459,22 @@ def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
         if m.group("name") and m.group("name") in key:
             if g:
                 context.gender.setdefault(key[m.group("name")], g)
+        elif (
+            s.relation
+            and s.relation[0] == m.group("rel").lower()
+            and s.relation[1] in key
+            and not m.group("name")
+        ):  # "Kit (my nephew, 9)": the nephew is Kit
+            if g:
+                context.gender.setdefault(key[s.relation[1]], g)
         elif not m.group("name") and m.group("whose").lower() == "my":
             who = f"the user's {m.group('rel').lower()}"
             unnamed.append(who)
             if g:
                 context.gender[who] = g
+    for m in lang.KIN_TITLE.finditer(raw):
+        if m.group("name") in key and (g := lang.kin_gender(m.group("rel"))):
+            context.gender.setdefault(key[m.group("name")], g)
     for pattern in lang.NICKNAME:
         for m in pattern.finditer(raw):
             if (full := m.group("full")) in key and (g := lang.pronoun_gender(m.group(0))):
@@ -409,10 +545,34 @@ def link_known_names(sentences: list[Sentence], directory: Directory) -> None:
 
 _CORRECTION_HEAD = re.compile(
     r"\b(?:actually|correction|to\s+correct|i\s+was\s+wrong|i\s+meant|my\s+mistake|sorry|"
-    r"in\s+fact|change\s+of\s+plans?|scratch\s+that|update|turns\s+out|wait)\b",
+    r"in\s+fact|change\s+of\s+plans?|scratch\s+that|update|turns\s+out|wait|"
+    r"wrong(?=\s+(?:up\s+there|above|before|earlier)|\s*[,;:—–]))",
     re.I,
 )
-_NOT_CLAUSE = re.compile(r",?\s+not\s+(?P<old>[^,.;:!?()—–]+)")
+_NOT_CLAUSE = re.compile(r",?\s+not\s+(?P<old>(?:[^,.;:!?()—–]|[,.](?=\d))+)")
+
+
+def contrasted_earlier(s: Sentence, sentences: list[Sentence]) -> list[Sentence]:
+    """The one earlier sentence of the session that "X, not Y" corrects when Y is a plain
+    word ("Desmond's problem is gluten, not dairy" after a row "Uncle Desmond: dairy"): said
+    by the same speaker, about the same person, holding Y as a word. When no sentence or
+    several fit, none: "we use Postgres, not MySQL" only contrasts."""
+    m = _NOT_CLAUSE.search(s.raw or s.text)
+    if m is None or not s.people:
+        return []
+    old = m.group("old").strip()
+    if not re.fullmatch(r"[a-z][a-z'’-]*(?:\s+[a-z][a-z'’-]*){0,2}", old):
+        return []
+    said = re.compile(rf"(?<![\w-]){re.escape(old)}(?![\w-])", re.I)
+    fits = [
+        e
+        for e in sentences
+        if e.speaker == s.speaker
+        and set(e.people) & set(s.people)
+        and said.search(e.raw or e.text)
+        and not _NOT_CLAUSE.search(e.raw or e.text)
+    ]
+    return fits if len(fits) == 1 else []
 
 
 def fix_last_value(
@@ -639,7 +799,7 @@ def value_kind(value: str) -> str:
         return "date"
     if re.fullmatch(WEEKDAY, value.strip(), re.I):
         return "weekday"
-    if re.fullmatch(r"[\d.,:]+\s*\w*", value.strip()):
+    if re.fullmatch(r"[£$€]?[\d.,:]+\s*\w*", value.strip()):
         return "number"
     if value[:1].isupper():
         return "name"
@@ -651,7 +811,7 @@ def _values(text: str, kind: str) -> list[tuple[int, str]]:
     if kind == "date":
         return [(m.start(), m.group(0)) for m in _ABSOLUTE.finditer(text)]
     if kind == "number":
-        return [(m.start(), m.group(0)) for m in re.finditer(r"\d[\d.,:]*", text)]
+        return [(m.start(), m.group(0)) for m in re.finditer(r"[£$€]?\d[\d.,:]*", text)]
     if kind == "weekday":
         return [(m.start(), m.group(0)) for m in re.finditer(WEEKDAY, text, re.I)]
     pattern = r"[A-Z][\w'-]*(?:\s+(?:&|and|of|de|van|von)\s+[A-Z][\w'-]*|\s+[A-Z][\w'-]*)*"
@@ -697,3 +857,91 @@ def correction_of(raw: str) -> tuple[str, str, str] | None:
     if new.split()[0] in ("Actually", "Correction") and len(new.split()) > 1:
         new = " ".join(new.split()[1:])
     return statement[:1].upper() + statement[1:], old, new
+
+
+# -- a value changed, said in a later session ---------------------------------------------
+
+#: Words that say a value is now another one: "down to 29.5 kg", "halved the dose to 8 mg",
+#: "we fly on the 18th instead", "it's three nights now", "from July the rent is 1,520".
+_CHANGE_CUE = re.compile(
+    r"\b(?:instead|now|no\s+longer|anymore|any\s+more|(?:down|up|back)\s+to"
+    r"|(?:halved|doubled|cut|raised|lowered|increased|reduced|dropped|changed|moved|bumped|"
+    rf"upped|put\s+up|brought\s+down)\b[^.;]{{0,40}}?\bto\b|from\s+(?:{_MONTH_RE}|next\s+\w+))",
+    re.I,
+)
+_QUANTITY = re.compile(
+    r"(?<![\w.:])(?P<cur>[£$€])?\s?(?P<num>\d[\d,]*(?:\.\d+)?|(?i:"
+    + "|".join(n for n in _NUMBERS if len(n) > 2)
+    + r"))(?:\s?(?P<unit>[a-z]+))?\b(?![:\d])"
+)
+#: Units short enough to name what is measured by themselves ("kg", "mg", "ml", "km").
+_MEASURE = re.compile(r"[a-z]{1,3}", re.I)
+
+
+def change_cue(text: str) -> bool:
+    """Whether `text` says something now has another value ("down to", "instead", "now")
+    and holds a value to compare: a quantity with its unit or an absolute date."""
+    return bool(_CHANGE_CUE.search(text)) and bool(_ISO.search(text) or _quantities(text))
+
+
+def _quantities(text: str) -> set[tuple[str, str]]:
+    """(unit, value) of each quantity in `text`: "31 kg" -> ("kg", "31"), "£1,500" ->
+    ("£", "1500"), "four nights" -> ("nights", "4"); a date's digits are no quantity."""
+    out = set()
+    for m in _QUANTITY.finditer(_ISO.sub(" ", text)):
+        num = m.group("num").lower().replace(",", "")
+        value = str(_NUMBERS[num]) if num in _NUMBERS else num
+        unit = m.group("cur") or (m.group("unit") or "").lower()
+        if (
+            not unit
+            or unit in stopwords.ENGLISH
+            or unit in WEEKDAYS
+            or unit in _MONTH_ABBR
+            or unit in ("st", "nd", "rd", "th", "am", "pm")
+        ):
+            continue  # a bare number, "3 of them", "4 June": no quantity of anything
+        out.add((unit, value))
+    return out
+
+
+def _topic_words(text: str) -> set[str]:
+    """The words of `text` that say what it is about (no value, date or filler)."""
+    return {
+        w.lower()
+        for w in re.findall(r"[A-Za-z][A-Za-z'’-]{2,}", _ISO.sub(" ", text))
+        if w.lower() not in stopwords.ENGLISH
+        and w.lower() not in WEEKDAYS
+        and w.lower() not in _MONTH_ABBR
+        and w.lower() not in _NUMBERS
+        and not re.fullmatch(r"\d*(?:st|nd|rd|th)", w.lower())
+    }
+
+
+def changes_value(s: Sentence, said: str) -> bool:
+    """Whether `s`, said in a later session with a word of change ("down to", "instead",
+    "now"), gives another value to what the line `said` states: a quantity of the same unit
+    with another value (for a unit of a measure, "kg" or "£", the unit alone tells the
+    attribute; for another noun, "nights", the lines must also share a word), or, in the
+    clause that says the change, another date for the same verb or thing as a clause of the
+    line ("we fly on the 18th instead" after "we fly out on 17 June"). The caller acts only
+    when exactly one current line of memory fits; an event told twice ("ran 5 km", "ran
+    10 km") has no word of change and stays two facts."""
+    text = s.statement or s.text
+    if s.correction or "?" in text or "?" in said or not _CHANGE_CUE.search(s.raw or text):
+        return False
+    new, old = _quantities(text), _quantities(said)
+    shared = _topic_words(text) & _topic_words(said)
+    for unit, value in new:
+        values = {v for u, v in old if u == unit}
+        if values and value not in values and (shared or _MEASURE.fullmatch(unit) or unit in "£$€"):
+            return True
+    for m in _CHANGE_CUE.finditer(text):
+        clause = clause_at(text, m.start())
+        days = set(_ISO.findall(clause))
+        if not days:
+            continue
+        words = _topic_words(clause)
+        for part in _CLAUSE_END.split(said):
+            if (had := set(_ISO.findall(part))) and not had & days and words & _topic_words(part):
+                return True
+    return False

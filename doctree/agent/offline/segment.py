@@ -12,6 +12,7 @@ from collections import Counter
 
 from doctree.agent.offline.language import MAIL_HEADER, NAME, NAME_WORD, NOT_NAMES
 from doctree.agent.offline.model import Segmented, Turn
+from doctree.memory.secrets import mask
 from doctree.sessions.transcripts import Transcript
 
 ADDRESSED = re.compile(
@@ -32,6 +33,8 @@ def user_sentences(text: str, items: set[str] | None = None) -> tuple[list[str],
     own: list[str] = []
     quoted: list[str] = []
     para: list[str] = []
+    settings: list[str] = []  # KEY=value lines of a fenced block (a pasted .env)
+    header: list[str] = []  # the header of the table being read
     in_fence = False
 
     def flush() -> None:
@@ -46,9 +49,14 @@ def user_sentences(text: str, items: set[str] | None = None) -> tuple[list[str],
         if line.startswith("```") or line.startswith("~~~"):
             flush()
             in_fence = not in_fence
+            if not in_fence and (kept := settings_sentence(settings)):
+                own.append(kept)
+            settings.clear()
             continue
         if in_fence:
             quoted.append(line)
+            if _SETTING.match(line):
+                settings.append(line)
             continue
         if line.startswith(">"):
             flush()
@@ -57,6 +65,14 @@ def user_sentences(text: str, items: set[str] | None = None) -> tuple[list[str],
         if not line:
             flush()
             continue
+        if line.startswith("|") and line.endswith("|") and line.count("|") >= 3:
+            flush()  # a row of a pasted table: a sentence of its own, its cells labelled
+            if (row := _table_row(line, header)) is not None:
+                own.append(row)
+            elif not re.fullmatch(r"[|:\-\s]+", line):
+                header[:] = _cells(line)
+            continue
+        header.clear()
         if (head := re.match(r"(?P<field>[\w-]+):\s", line)) and MAIL_HEADER.fullmatch(
             head.group("field")
         ):
@@ -75,6 +91,66 @@ def user_sentences(text: str, items: set[str] | None = None) -> tuple[list[str],
         para.append(line)
     flush()
     return [s for s in own if s], quoted
+
+
+def _cells(line: str) -> list[str]:
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def _table_row(line: str, header: list[str]) -> str | None:
+    """A row of a markdown table under `header` as one statement, its cells labelled by
+    their column: "| Ana | shellfish | severe |" under "| who | allergy | notes |" reads
+    "Ana, allergy: shellfish; notes: severe."; None for the header and the rule below it."""
+    if not header or re.fullmatch(r"[|:\-\s]+", line):
+        return None
+    cells = _cells(line)
+    if not cells or not cells[0]:
+        return None
+    parts = [
+        f"{label}: {cell}" if label else cell
+        for label, cell in zip(header[1:], cells[1:], strict=False)
+        if cell
+    ]
+    if not parts:
+        return None
+    return f"{cells[0]}, {'; '.join(parts)}".rstrip(".") + "."
+
+
+#: A line of a pasted configuration: `APP_PORT=8443`, `export AWS_REGION="eu-west-3"`.
+_SETTING = re.compile(
+    r"^(?:export\s+)?(?P<key>[A-Za-z_][A-Za-z0-9_.]*)\s*=\s*(?P<value>[^\s#]\S*)\s*(?:#.*)?$"
+)
+#: A setting whose value is a secret by its name alone, whatever the value looks like.
+_SECRET_KEY = re.compile(
+    r"secret|token|passw(?:or)?d|passwd|pwd|pass\b|_key$|^key$|api_?key|credential|auth|"
+    r"private|salt|signature|cookie|session|dsn",
+    re.I,
+)
+
+
+def settings_sentence(lines: list[str]) -> str | None:
+    """The settings of a pasted configuration block as one statement the user made
+    ("The pasted settings are APP_ENV=staging, AWS_REGION=eu-west-3."): what is set up is
+    worth keeping; a setting named as a secret (a key, token or password) or whose value
+    holds one (a password inside a database URL) is named, never its value."""
+    kept, withheld = [], []
+    for line in lines:
+        m = _SETTING.match(line)
+        if m is None:
+            continue
+        key, value = m.group("key"), m.group("value").strip("'\"")
+        if _SECRET_KEY.search(key) or mask(value)[1] or re.search(r"://[^/\s:@]+:[^@\s]+@", value):
+            withheld.append(key)
+        elif value:
+            kept.append(f"{key}={value}")
+    if not kept:
+        return None
+    out = f"The pasted settings are {', '.join(kept)}"
+    if withheld:
+        out += (
+            f"; {', '.join(withheld)} {'holds a secret' if len(withheld) == 1 else 'hold secrets'}"
+        )
+    return out + "."
 
 
 #: A line that introduces someone else's words below it: "my colleague pasted this:",
@@ -134,7 +210,10 @@ def split_sentences(paragraph: str) -> list[str]:
 #: or a request ("can you check ...", "please look up ...", "what are my options").
 _ASKS = re.compile(
     r"\?|\b(?:can|could|would|will)\s+you\b|\bplease\b|\bwhat\s+(?:are|is|were)\b"
-    r"|^\s*(?:check|find|look\s+up|search|tell\s+me|show\s+me|get\s+me)\b",
+    r"|(?:^|[.!;]\s+)\s*(?:(?:ok(?:ay)?|so|then|and)[,\s]+)?(?:go\s+ahead\s+and\s+|just\s+)?"
+    r"(?:check|find|look\s+(?:up|into)|search|tell\s+me|show\s+me|get\s+me|book|order|"
+    r"reserve|buy|cancel|schedule|send|compare|calculate|work\s+out|add\s+up|sum\s+up)\b"
+    r"|(?:^|[.!;]\s+)\s*go\s+ahead\b",
     re.I | re.M,
 )
 _SPEAKER = re.compile(rf"^\s*(?:\[[^\]\n]{{1,20}}\]\s*)?(?P<name>{NAME}):\s+")

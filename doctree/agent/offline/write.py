@@ -20,7 +20,14 @@ from doctree.agent.offline.language import content_words, mentions
 from doctree.agent.offline.model import Filing, Sentence
 from doctree.agent.offline.pageio import PageIO, RunSummary, ToolsLike
 from doctree.agent.offline.pages import Page, neutral, quote
-from doctree.agent.offline.resolve import absolute_dates, message_date, restates_line, value_kind
+from doctree.agent.offline.resolve import (
+    absolute_dates,
+    change_cue,
+    changes_value,
+    message_date,
+    restates_line,
+    value_kind,
+)
 from doctree.memory.layout import CORRECTIONS, MEMORY_ROOT, TIER_PAGES
 from doctree.memory.secrets import mask
 from doctree.sessions.transcripts import Transcript
@@ -49,6 +56,13 @@ ENTITY_INTRO = {
     "places": "A place named in conversation.",
     "pets": "An animal named in conversation.",
 }
+
+
+def _topic_query(text: str) -> set[str]:
+    """Words to search memory with for what `text` changes: what it is about and the units
+    of its quantities."""
+    words = {w.lower() for w in re.findall(r"\b[A-Za-z][A-Za-z]+\b", text)}
+    return words - set(stopwords.SEARCH) - {"now", "instead"}
 
 
 def _said(line: str) -> str:
@@ -100,6 +114,7 @@ class Writer(PageIO):
         self.write_session_page(filing.projects)
         self.write_entities()
         self.write_lists()
+        self.supersede_elsewhere()
         self.write_active()
         self.retire_superseded()
         self.apply_corrections([s for s in a.sentences if s.correction])
@@ -425,6 +440,44 @@ class Writer(PageIO):
         page.add("Past", f"{fits[0]} — past: replaced on {s.time[:10]} ({self.cite})", key=fits[0])
         self.superseded[_said(fits[0])] = s
 
+    def supersede_elsewhere(self) -> None:
+        """A value said to have changed ("he's down to 29.5 kg", "we fly on the 18th
+        instead") replaces the one current line of memory that gave it before, whatever page
+        holds it: the weight a vet's page noted, the date `active` lists. Only when exactly
+        one line of an earlier session fits (`changes_value`); `retire_superseded` then moves
+        it under "Past" wherever it stands."""
+        for s in self.filing.facts:
+            text = s.statement or s.text
+            if s.replaces or s.correction or not (change_cue(text) or change_cue(s.raw or "")):
+                continue
+            query = " ".join(sorted(_topic_query(text)))
+            if not query:
+                continue
+            r = self.call("document_search", {"query": query, "under": self.root, "limit": 20})
+            if r.is_error:
+                continue
+            fits: set[str] = set()
+            for line in r.content.split("\n")[1:]:
+                m = re.match(r"- (\S+) \(v\d+\)", line)
+                if m is None or m.group(1).startswith(f"{self.root}/archive"):
+                    continue
+                page = self.read(m.group(1))
+                if page is None:
+                    continue
+                for section, lines in Page.parse(page.body, "").sections.items():
+                    if section in ("Past", "Sessions", "Recent sessions", "Related"):
+                        continue
+                    fits |= {
+                        _said(ln)
+                        for ln in lines
+                        if re.match(r"- \d{4}-\d{2}-\d{2}\b", ln)
+                        and self.session_path not in ln
+                        and " — past: " not in ln
+                        and changes_value(s, _said(ln))
+                    }
+            if len(fits) == 1:
+                self.superseded.setdefault(fits.pop(), s)
+
     def retire_superseded(self) -> None:
         """What this run replaced on one page (an upcoming date said again with another
         value) goes under "Past" on every other current page that still states it, and the
@@ -645,6 +698,9 @@ class Writer(PageIO):
             recent = page.sections.get("Recent decisions", [])
             page.sections["Recent decisions"] = recent[-MAX_RECENT_DECISIONS:]
             page.add("Recent sessions", session_line, key=self.session_path)
+            page.sections["Recent sessions"] = [
+                _without_stale(line, self.superseded) for line in page.sections["Recent sessions"]
+            ]
             sessions = sorted(page.sections["Recent sessions"], key=lambda x: x[:12])
             page.sections["Recent sessions"] = sessions[-MAX_RECENT_SESSIONS:]
             if "Past" in page.sections:  # what is current first
@@ -897,6 +953,27 @@ class Writer(PageIO):
 
 #: The sections of an entity page that say nothing of it on their own.
 _LINKS_ONLY = {"Related", "Sessions"}
+
+
+def _without_stale(line: str, superseded: dict[str, Sentence]) -> str:
+    """A recent session's line without the sentences of its quoted opening that state what
+    was replaced since ("… weighed him at 31 kg …" once "down to 29.5 kg" was said): the list
+    of sessions must not show an old value as if it held."""
+    m = re.match(r"(?P<head>.*?)\s`(?P<said>.*)`$", line)
+    if m is None or not superseded:
+        return line
+    pieces = re.split(r"(?<=[a-z]{3}[.!?])\s+", m.group("said"))  # not after "Dr."
+
+    def stale(piece: str) -> bool:
+        text = piece.rstrip("…").strip()
+        return len(text) >= 20 and any(
+            old.startswith(text) or text.startswith(old.rstrip(".")) for old in superseded
+        )
+
+    keep = [p for p in pieces if not stale(p)]
+    if len(keep) == len(pieces):
+        return line
+    return f"{m.group('head')} `{' '.join(keep)}`" if keep else m.group("head")
 
 
 def _add_past(page: Page, lines: list[str]) -> None:

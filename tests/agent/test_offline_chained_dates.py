@@ -1,0 +1,113 @@
+"""Dates said relative to another date of the conversation, not to the day it was said:
+"the Tuesday after that", "two days before the audition", "back on the Monday"; a weekday
+with a day of the month picks the month where they agree; a date in a clause of what is to
+come ("starting on …") is not read in the tense of the clause before it."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from doctree.agent.offline.resolve import absolute_dates, resolve_relative, session_dates
+from doctree.store.documents import DocumentsRepository
+from tests.agent.offline_runs import run, transcript
+
+
+def current_pages(repo: DocumentsRepository) -> str:
+    """Every page a person reads (session pages left out), without what is past."""
+    out = []
+    for d in repo.documents("main", "~/memory"):
+        if "/archive/" in d.path:
+            continue
+        out.append(
+            "\n".join(ln for ln in d.body.split("\n") if " — past: " not in ln).split("## Past")[0]
+        )
+    return "\n".join(out)
+
+
+def _said(anchors: list, text: str, ref: date) -> str:
+    """`text` said on `ref` with its dates resolved, as the agent reads a session's
+    sentences one after another (`anchors`: the dates said so far)."""
+    fixed = absolute_dates(text, ref, by_clause=True)
+    given = [(text.lower().find(p.lower()), d) for p, d in fixed]
+    out, found = resolve_relative(text, ref, by_clause=True, anchors=anchors, given=given)
+    session_dates(anchors, text, found + fixed)
+    return out
+
+
+def test_a_weekday_after_that_counts_from_the_date_said_just_before():
+    anchors: list = []
+    said = _said(
+        anchors,
+        "The audition is four weeks from today, and the callback is the Tuesday after that.",
+        date(2029, 3, 7),  # a Wednesday
+    )
+    assert "four weeks from today (2029-04-04)" in said
+    assert "the Tuesday after that (2029-04-10)" in said
+
+
+def test_an_offset_before_a_named_thing_counts_from_the_date_said_of_it():
+    anchors: list = []
+    ref = date(2029, 3, 7)
+    _said(anchors, "The audition is on April 4.", ref)
+    _said(anchors, "Choir practice is this Thursday.", ref)
+    said = _said(anchors, "I should book a lesson two days before the audition.", ref)
+    assert "two days before the audition (2029-04-02)" in said
+    # a chain that names nothing said with a date is left as said
+    unknown = _said([], "Pack the bags two days before the move.", ref)
+    assert "(" not in unknown
+
+
+def test_a_chained_date_is_not_an_anchor_for_what_it_names():
+    anchors: list = []
+    ref = date(2029, 3, 7)
+    _said(anchors, "The final is three weeks from today.", ref)  # 2029-03-28
+    _said(anchors, "There is a rehearsal a week before the final.", ref)  # 2029-03-21
+    said = _said(anchors, "The Sunday before the final I rest.", ref)
+    assert "(2029-03-25)" in said  # counted from the final, not from the rehearsal
+
+
+def test_a_weekday_with_a_day_of_the_month_takes_the_month_where_they_agree():
+    # said on 2029-03-07; the 13th of March 2029 is a Tuesday, of April a Friday
+    out, _ = resolve_relative("The viewing is on Friday the 13th.", date(2029, 3, 7))
+    assert "(2029-04-13)" in out
+
+
+def test_the_weekday_of_a_trip_counts_from_its_first_day(repo):
+    run(
+        repo,
+        transcript(
+            "s-porto",
+            (
+                "user",
+                "2029-03-07T10:00:00Z",
+                "We drive to Porto on Saturday 21 April and come home on the Wednesday.",
+            ),
+        ),
+    )
+    now = current_pages(repo)
+    assert "the Wednesday (2029-04-25)" in now, now
+    assert "2029-03-14" not in now  # not the Wednesday after the day it was said
+
+
+def test_a_start_date_after_a_past_sentence_is_still_to_come(repo):
+    run(
+        repo,
+        transcript(
+            "s-offer",
+            (
+                "user",
+                "2029-03-07T10:00:00Z",
+                "Halvorsen Marine sent me the contract. A salary of 61,000, starting on 4 June.",
+            ),
+        ),
+    )
+    now = current_pages(repo)
+    assert "2029-06-04" in now, now
+    assert "2028-06-04" not in now
+
+
+def test_months_and_years_from_now_are_resolved_and_a_duration_is_not():
+    ref = date(2029, 1, 31)
+    assert "(2029-02-28)" in resolve_relative("The lease review is in one month.", ref)[0]
+    assert "(2030-01-31)" in resolve_relative("The next check isn't due for a year.", ref)[0]
+    assert "(" not in resolve_relative("We lived in Porto for a year.", ref)[0]

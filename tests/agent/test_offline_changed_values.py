@@ -1,0 +1,129 @@
+"""A value said to have changed in a later session ("down to 11.2 kg", "cut the dose to 5 mg",
+"we fly on the 4th instead") replaces the one line of memory that held the old value, on
+whatever page holds it, and the old line stays readable under "Past"; when two lines could
+be meant, or nothing says the value changed, both stay."""
+
+from __future__ import annotations
+
+from doctree.store.documents import DocumentsRepository
+from tests.agent.offline_runs import run, transcript
+
+
+def _pages(repo: DocumentsRepository) -> dict[str, str]:
+    return {d.path: d.body for d in repo.documents("main", "~/memory")}
+
+
+def _current(body: str) -> str:
+    return "\n".join(ln for ln in body.split("\n") if " — past: " not in ln).split("## Past")[0]
+
+
+def _current_facts(repo: DocumentsRepository) -> str:
+    """The fact lines of every page a person reads that still hold now (no session list)."""
+    lines = []
+    for path, body in _pages(repo).items():
+        if "/archive/" in path:
+            continue
+        for section in _current(body).split("\n## ")[1:]:
+            name, *rest = section.split("\n")
+            if name.strip() not in ("Recent sessions", "Sessions", "Related"):
+                lines += [ln for ln in rest if ln.startswith("- ")]
+    return "\n".join(lines)
+
+
+def _past(repo: DocumentsRepository) -> str:
+    return "\n".join(
+        ln for p, b in _pages(repo).items() if "/archive/" not in p for ln in b.split("\n")
+        if " — past: " in ln
+    )  # fmt: skip
+
+
+def _two_sessions(repo: DocumentsRepository, first: str, later: str) -> None:
+    run(repo, transcript("s-one", ("user", "2029-05-02T09:00:00Z", first)))
+    run(repo, transcript("s-two", ("user", "2029-06-12T09:00:00Z", later)))
+
+
+def test_a_weight_down_to_a_new_value_replaces_the_one_weighed_before(repo):
+    _two_sessions(
+        repo,
+        "Dr. Okafor weighed her at 12 kg and wants her a bit lighter.",
+        "Biscuit's check went well, she is down to 11.2 kg.",
+    )
+    now = _current_facts(repo)
+    assert "11.2 kg" in now, now
+    assert "12 kg" not in now, now
+    assert "12 kg" in _past(repo)  # kept, dated, under Past
+
+
+def test_a_dose_cut_to_a_new_value_replaces_the_earlier_dose(repo):
+    _two_sessions(
+        repo,
+        "The nurse started Tomasz on Cetirizine, 10 mg every morning.",
+        "His hay fever calmed down, so the nurse cut the Cetirizine to 5 mg.",
+    )
+    now = _current_facts(repo)
+    assert "5 mg" in now and "10 mg" not in now, now
+    assert "10 mg" in _past(repo)
+
+
+def test_a_date_changed_with_instead_moves_the_old_date_off_the_upcoming_list(repo):
+    _two_sessions(
+        repo,
+        "We fly to Oslo on 3 August and come back on the Sunday.",
+        "The airline cancelled, so we fly on 4 August instead.",
+    )
+    now = _current_facts(repo)
+    assert "2029-08-04" in now, now
+    assert "2029-08-03" not in now, now
+    assert "2029-08-03" in _past(repo)
+
+
+def test_a_value_said_again_without_a_word_of_change_stays_a_second_fact(repo):
+    _two_sessions(repo, "I ran 5 km along the canal today.", "I ran 10 km along the canal today.")
+    now = _current_facts(repo)
+    assert "5 km" in now and "10 km" in now, now
+
+
+def test_nothing_moves_when_two_earlier_lines_could_be_meant(repo):
+    _two_sessions(
+        repo,
+        "The vet weighed the puppy at 9 kg. My suitcase came to 23 kg at the airport.",
+        "Good news, it is down to 8 kg.",
+    )
+    now = _current_facts(repo)
+    assert "9 kg" in now and "23 kg" in now and "8 kg" in now, now
+
+
+def test_an_amount_with_a_currency_sign_corrected_later_in_the_session_is_fixed(repo):
+    run(
+        repo,
+        transcript(
+            "s-bike",
+            (
+                "user",
+                "2029-05-02T09:00:00Z",
+                "The shop charged £2,300 for the cargo bike and £90 for the lock.",
+            ),
+            (
+                "user",
+                "2029-05-02T09:05:00Z",
+                "I got the bike price wrong, it was £2,450, not £2,300.",
+            ),
+        ),
+    )
+    now = _current_facts(repo)
+    assert "£2,450 for the cargo bike" in now, now
+    assert "£2,300 for the cargo bike" not in now, now
+    assert "£2,300" in _past(repo)
+
+
+def test_the_list_of_recent_sessions_drops_an_opening_sentence_that_was_replaced(repo):
+    _two_sessions(
+        repo,
+        "Picked Biscuit up from the groomer today. Dr. Okafor weighed her at 12 kg and wants "
+        "her a bit lighter.",
+        "Biscuit's check went well, she is down to 11.2 kg.",
+    )
+    active = _pages(repo)["~/memory/active"]
+    recent = active.split("## Recent sessions")[1]
+    assert "Picked Biscuit up from the groomer today." in recent  # the rest of it stays
+    assert "12 kg" not in recent, recent

@@ -1,0 +1,83 @@
+"""What a tool did at the user's bidding, reported back by the assistant (a reservation made,
+its reference, a time), is kept like an answer to a question: the user asked for it, even
+without a question mark ("go ahead and reserve it"). What a tool returned when the user had
+asked nothing stays out."""
+
+from __future__ import annotations
+
+from doctree.store.documents import DocumentsRepository
+from tests.agent.offline_runs import run, transcript
+
+
+def _current(repo: DocumentsRepository) -> str:
+    return "\n".join(
+        d.body.split("## Past")[0] for d in repo.documents("main", "~/memory")
+        if "/archive/" not in d.path
+    )  # fmt: skip
+
+
+def _reservation(first_user_line: str) -> str:
+    return transcript(
+        "s-table",
+        ("user", "2029-04-03T18:00:00Z", first_user_line),
+        (
+            "tool_call",
+            "2029-04-03T18:00:05Z",
+            {"id": "r1", "name": "table_reserve", "input": {"venue": "Osteria Lumi", "seats": 4}},
+        ),
+        (
+            "tool_result",
+            "2029-04-03T18:00:07Z",
+            {
+                "tool_use_id": "r1",
+                "content": '{"status": "ok", "ref": "QM-5521"}',
+                "is_error": False,
+            },
+        ),
+        (
+            "assistant",
+            "2029-04-03T18:00:10Z",
+            "Reserved: a table for four at Osteria Lumi at 19:30, reference QM-5521.",
+        ),
+        ("user", "2029-04-03T18:01:00Z", "Lovely, thanks."),
+    )
+
+
+def test_a_reservation_the_user_told_the_assistant_to_make_is_kept(repo):
+    run(repo, _reservation("Four of us on Saturday night. Go ahead and reserve Osteria Lumi."))
+    now = _current(repo)
+    assert "QM-5521" in now and "19:30" in now, now
+
+
+def test_an_imperative_in_the_middle_of_a_message_still_asks(repo):
+    run(repo, _reservation("the corner table would be nice. book it for four"))
+    assert "QM-5521" in _current(repo)
+
+
+def test_a_tool_the_user_did_not_ask_for_keeps_its_result_out(repo):
+    run(repo, _reservation("Four of us on Saturday night, I will sort out the restaurant."))
+    assert "QM-5521" not in _current(repo)
+
+
+def _review(reply: str) -> str:
+    return transcript(
+        "s-review",
+        ("user", "2029-04-03T09:00:00Z", "Here is the cron line for the backup job: 0 3 * * 1."),
+        (
+            "assistant",
+            "2029-04-03T09:00:10Z",
+            "One thing stands out. BACKUP_DIR is never set, so on host db-2 the job writes into "
+            "/tmp and the files vanish at reboot.",
+        ),
+        ("user", "2029-04-03T09:02:00Z", reply),
+    )
+
+
+def test_what_the_user_credits_as_a_good_catch_is_kept(repo):
+    run(repo, _review("Good catch, I had no idea."))
+    assert "BACKUP_DIR is never set" in _current(repo)
+
+
+def test_thanks_alone_does_not_make_a_plain_remark_a_finding(repo):
+    run(repo, _review("ok thanks"))
+    assert "BACKUP_DIR" not in _current(repo)
