@@ -87,7 +87,7 @@ KINDS: dict[str, str] = {
 # Values after a keyword ("password: ...") are judged by `_looks_random`; these kinds are.
 _JUDGED = {"password", "api-key", "bearer-token"}
 _SEP = r"(?:[\"']?\s*[:=]\s*|\s+(?:is|was|=|:)\s+(?:now\s+)?|\s+)"
-_FOR = r"(?:\s+(?:for|of|to|on)(?:\s+[^\s:=]+){1,3}?)?"
+_FOR = r"(?:\s+(?:for|of|to|on|at|in)(?:\s+[^\s:=]+){1,3}?)?"
 
 
 @cache

@@ -197,3 +197,68 @@ def test_keep_it_that_ends_the_request_takes_it_back(repo):
         ),
     )
     assert holding(repo, "Urban Climb")
+
+
+def test_forgetting_the_bit_about_someone_removes_that_news_from_their_page(repo):
+    run(
+        repo,
+        transcript(
+            "s-club",
+            ("user", DAY1, "Tomasz is retiring at Easter. Ines has been off sick with shingles."),
+        ),
+    )
+    assert holding(repo, "shingles")
+    run(
+        repo,
+        transcript(
+            "s-club-2",
+            ("user", DAY2, "Please forget the bit about Ines being off sick, it was private."),
+        ),
+    )
+    assert holding(repo, "shingles") == []
+    assert holding(repo, "retiring")
+
+
+def test_forgetting_an_identifier_completely_removes_every_line_that_holds_it(repo):
+    run(
+        repo,
+        transcript(
+            "s-orders",
+            (
+                "user",
+                DAY1,
+                "Order PO-5521 is for the standing desk. Order PO-5522 is for the lamp.",
+            ),
+        ),
+    )
+    assert holding(repo, "PO-5522")
+    run(
+        repo, transcript("s-orders-2", ("user", DAY2, "Forget PO-5522 completely, I sent it back."))
+    )
+    assert holding(repo, "PO-5522") == []
+    assert holding(repo, "PO-5521")
+
+
+def test_dont_forget_x_completely_is_not_a_request_to_forget():
+    from doctree.agent.offline.language import forget_request
+
+    assert forget_request("Don't forget the passports completely packed.") is None
+    assert forget_request("Please forget the part about the lawsuit.") == (True, "the lawsuit")
+
+
+def test_dont_write_that_down_at_the_end_of_a_long_sentence_drops_only_the_clause_before_it(repo):
+    run(
+        repo,
+        transcript(
+            "s-run-on",
+            (
+                "user",
+                DAY1,
+                "the plumber Wojtek comes on the 9th at noon, the boiler is a Vaillant from "
+                "2019, and the garage door code is 558211 but don't write that down anywhere",
+            ),
+        ),
+    )
+    assert holding(repo, "Vaillant")
+    assert holding(repo, "558211") == []
+    assert holding(repo, "garage door code") == []

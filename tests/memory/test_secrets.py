@@ -191,3 +191,11 @@ def test_no_secret_found_inside_a_slug_is_shorter_than_the_paths_shortcut():
             for s in find_secrets(seg):
                 assert s.end - s.start >= SHORTEST_IN_A_SLUG, (seg, s.kind)
     assert slugify(f"key {TOKEN}") == "key-secret-github-token"
+
+
+def test_a_code_named_with_where_it_opens_is_a_secret():
+    from doctree.store.secrets import mask
+
+    text, found = mask("the alarm code at the new flat is 4417, the door code in the lobby is 9920")
+    assert [s.kind for s in found] == ["pin", "pin"]
+    assert "4417" not in text and "9920" not in text

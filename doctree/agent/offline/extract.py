@@ -111,7 +111,12 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 continue
             request = lang.forget_request(raw)
             if request is not None and not _says_instead(raw):
-                forgetting = _forget(a, turn, raw, request[1], previous, current, dropped)
+                kept = _clauses_before(raw) if request[1] is None else None
+                forgetting = _forget(
+                    a, turn, raw, request[1], previous, current, dropped, bool(kept)
+                )
+                if forgetting and kept:
+                    _read(a, turn, kept, directory, context, current)
                 continue
             if forgetting and _GOES_ON.match(raw):
                 # "Forget what I said about Jonas. That was told to me in confidence."
@@ -125,6 +130,27 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
     for s in a.sentences:
         s.statement = s.statement or restate(s)
     return a
+
+
+#: Where one clause of a sentence ends and the next begins.
+_CLAUSE_BREAK = re.compile(r"\s*(?:[,;]\s*(?:(?:and|but|then|so)\s+)?|\s+(?:and|but|then)\s+)")
+_TRAILING_JOIN = re.compile(r"(?:[\s,;]+|\s+(?:and|but|so|then|though))+$", re.I)
+
+
+def _clauses_before(raw: str) -> str | None:
+    """What a sentence says before the clause that "don't write that down" ends: in "the van
+    comes at 8, the alarm code is 7390 but don't write that down" the request takes back
+    the alarm code, not the van. None when the request follows a single clause (or opens
+    the sentence): then it reaches back as "forget that" does."""
+    m = lang.FORGET_THAT.search(raw)
+    if m is None:
+        return None
+    before = _TRAILING_JOIN.sub("", raw[: m.start()])
+    breaks = list(_CLAUSE_BREAK.finditer(before))
+    if not breaks:
+        return None
+    kept = before[: breaks[-1].start()].strip()
+    return kept if content_words(kept) else None
 
 
 def _says_instead(raw: str) -> bool:
@@ -142,9 +168,11 @@ def _forget(
     previous: list[Sentence],
     current: list[Sentence],
     dropped: list[str],
+    own_clause: bool = False,
 ) -> bool:
     """A request to forget: "forget that" drops the statements just made (only its own
-    sentence when that sentence holds a secret before it), "forget about X"
+    sentence when that sentence holds a secret before it, only the clause before it when
+    `own_clause`: the request ends a sentence of several clauses), "forget about X"
     drops this session's statements of X and asks the writer to forget X in memory. True
     when it was acted on."""
     if turn.speaker or _ITEM_LABEL.match(raw) or raw in turn.pasted:
@@ -155,6 +183,9 @@ def _forget(
     if any(lang.WITHDRAWN.search(x) for x in [raw, *later]):
         a.not_acted.append((raw, "withdrawn as it was made; nothing was removed"))
         return False
+    if what is None and own_clause:
+        a.forgotten += 1  # the clause before the request; the caller keeps the ones before it
+        return True
     if what is None:  # "forget that": what was just said
         m = lang.FORGET_THAT.search(raw)
         if m is not None and mask(raw[: m.start()])[1]:

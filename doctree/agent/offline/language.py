@@ -301,15 +301,22 @@ FORGET_THAT = re.compile(
     r"\b(?:forget|scratch|disregard|delete|remove|erase|drop|strike)\s+(?:about\s+)?"
     r"(?:that|this|it|what\s+i\s+(?:just\s+)?said)\b(?!\s+about)"
     r"|\bdon'?t\s+(?:keep|remember|store|save|record|note|write\s+down)\s+(?:that|this|it)\b"
+    r"|\bdon'?t\s+(?:write|put|note|jot)\s+(?:that|this|it)\s+down\b"
     r"|\bnever\s*mind\s+(?:that|what\s+i\s+said)\b|\boff\s+the\s+record\b",
     re.I,
 )
 FORGET_ABOUT = re.compile(
     r"\b(?:forget|delete|erase|remove|drop|scratch)\s+(?:everything\s+|anything\s+|all\s+)?"
-    r"(?:(?:what|that)\s+i\s+(?:said|told\s+you|mentioned)\s+)?about\s+(?P<what>(?:[^.,;!?]|,\s*(?=(?-i:[A-Z])))+)"
+    r"(?:(?:what|that)\s+i\s+(?:said|told\s+you|mentioned)\s+)?"
+    # "forget the bit about Fen", "delete that part about the move"
+    r"(?:(?:the|that|this)\s+(?:bits?|parts?|stuff|things?|story|news|details?|info|mention)\s+)?"
+    r"about\s+(?P<what>(?:[^.,;!?]|,\s*(?=(?-i:[A-Z])))+)"
     r"|\bdon'?t\s+(?:keep|remember|store)\s+(?:anything\s+)?about\s+(?P<what2>[^.,;!?]+)"
     r"|\b(?:forget|delete|erase|remove|drop|scratch)\s+(?:all\s+)?(?:the|my|our|that)\s+"
-    r"(?P<what3>[^.,;!?]+?)\s+(?:stuff|things?|bits?|business|details|part|story)\b",
+    r"(?P<what3>[^.,;!?]+?)\s+(?:stuff|things?|bits?|business|details|part|story)\b"
+    # "Forget INV-2027-034 completely", "erase Marco's address entirely"
+    r"|(?<!n't\s)(?<!not\s)\b(?:forget|delete|erase)\s+(?!about\b|that\b|this\b|it\b)"
+    r"(?P<what4>[^.,;!?]+?)\s+(?:completely|entirely|altogether|for\s+good|from\s+(?:your\s+)?memory)\b",
     re.I,
 )
 
@@ -334,7 +341,7 @@ def forget_request(sentence: str) -> tuple[bool, str | None] | None:
     None when the sentence asks nothing to be forgotten."""
     m = FORGET_ABOUT.search(sentence)
     if m:
-        what = (m.group("what") or m.group("what2") or m.group("what3")).strip()
+        what = (m.group("what") or m.group("what2") or m.group("what3") or m.group("what4")).strip()
         # "and" goes on the target only before a name or a noun ("Jonas and Elif"),
         # not before a verb ("Bob and delete his page")
         what = _CLAUSE_END.sub("", what).strip()
