@@ -127,3 +127,43 @@ def test_the_list_of_recent_sessions_drops_an_opening_sentence_that_was_replaced
     recent = active.split("## Recent sessions")[1]
     assert "Picked Biscuit up from the groomer today." in recent  # the rest of it stays
     assert "12 kg" not in recent, recent
+
+
+def test_a_value_named_as_wrong_in_a_later_session_moves_its_line_to_past(repo):
+    _two_sessions(
+        repo,
+        "The boiler service came back fine, the meter read 31,870 units.",
+        "Checked the photo again: the meter read 31,780, not 31,870.",
+    )
+    now = _current_facts(repo)
+    assert "31,780" in now
+    assert not [ln for ln in now.split("\n") if "31,870" in ln and "31,780" not in ln]
+    assert "31,870" in _past(repo)
+
+
+def test_a_value_named_as_wrong_later_in_the_session_is_corrected_in_the_sentence_that_said_it(
+    repo,
+):
+    run(
+        repo,
+        transcript(
+            "s-trip",
+            (
+                "user",
+                "2027-03-01T10:00:00Z",
+                "We leave on the 14th and come home on the 20th of March.",
+            ),
+            ("user", "2027-03-01T10:05:00Z", "Oops, we come home on the 21st, not the 20th."),
+        ),
+    )
+    now = _current_facts(repo)
+    assert "2027-03-21" in now and "2027-03-14" in now
+    assert "2027-03-20" not in now
+
+
+def test_a_small_bare_number_or_a_time_against_a_number_is_not_taken_as_a_named_old_value():
+    from doctree.agent.offline.resolve import values_contrasted
+
+    assert values_contrasted("bring 4, not 3") is None
+    assert values_contrasted("load in is 5:30 not 6") is None
+    assert values_contrasted("it was £95, not £59") == ("£95", "£59")

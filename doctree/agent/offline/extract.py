@@ -23,6 +23,7 @@ from doctree.agent.offline.resolve import (
     Context,
     absolute_dates,
     contrasted_earlier,
+    contrasted_value_earlier,
     corrected_earlier,
     correction_of,
     fix_last_value,
@@ -305,6 +306,15 @@ def _read(
             a.sentences.remove(old)
             if old in current:
                 current.remove(old)
+    elif not s.correction and (earlier := contrasted_value_earlier(body, label, a.sentences)):
+        i, fixed = earlier  # "back on the 3rd, not the 2nd": the sentence that said the 2nd
+        old = a.sentences[i]
+        new = read_sentence(old.time, fixed, message_date(old.time), directory, context)
+        new.speaker, new.subject = old.speaker, new.subject or old.subject
+        a.sentences[i] = new
+        if old in current:
+            current[current.index(old)] = new
+        return
     prev = current[-1] if current else None
     if prev is not None and prev in a.sentences and not item and _continues(s, prev, body):
         _join(prev, s)  # "The renovation starts May 17. Our contractor is Bauwerk."

@@ -575,6 +575,74 @@ def contrasted_earlier(s: Sentence, sentences: list[Sentence]) -> list[Sentence]
     return fits if len(fits) == 1 else []
 
 
+#: A value as said: "48,200", "£612", "the 2nd", "3 mm".
+_VALUE_SAID = re.compile(
+    r"(?<![\w.,:])[£$€]?\d+(?:[,.:]\d+)*(?:st|nd|rd|th|am|pm)?(?![\w,:]|\.\d)", re.I
+)
+
+
+def values_contrasted(text: str) -> tuple[str, str] | None:
+    """(new, old) when `text` corrects a value by naming the one it replaces: "the mileage
+    was 46,200, not 48,200" -> ("46,200", "48,200"); "back on the 3rd, not the 2nd" ->
+    ("3rd", "2nd"). Both sides must be values of the same form (an ordinal for an ordinal,
+    an amount for an amount); None otherwise."""
+    m = _NOT_CLAUSE.search(text)
+    if m is None:
+        return None
+    old_said = re.sub(r"^(?:the|a|an)\s+", "", m.group("old").strip(), flags=re.I)
+    old = _VALUE_SAID.fullmatch(old_said.split(" ")[0].rstrip(".,"))
+    before = list(_VALUE_SAID.finditer(text[: m.start()]))
+    if old is None or not before:
+        return None
+    new = before[-1].group(0).rstrip(".,")
+    old_value = old.group(0)
+
+    def form(v: str) -> tuple[bool, bool, bool]:
+        return (
+            v[:1] in "£$€",
+            bool(re.search(r"(?:st|nd|rd|th)$", v, re.I)),
+            bool(re.search(r":|am$|pm$", v, re.I)),
+        )
+
+    if new == old_value or form(new) != form(old_value):
+        return None
+    if not any(form(old_value)) and len(re.sub(r"\D", "", old_value)) < 3:
+        return None  # "4, not 3": a small bare number could be any count or day said before
+    return new, old_value
+
+
+def holds_value(text: str, value: str) -> bool:
+    """Whether `text` says `value` as a value of its own ("48,200" in "48,200 miles", not
+    in "148,200")."""
+    return any(m.group(0).rstrip(".,") == value for m in _VALUE_SAID.finditer(text))
+
+
+def contrasted_value_earlier(
+    s_raw: str, speaker: str | None, sentences: list[Sentence]
+) -> tuple[int, str] | None:
+    """(index, corrected text) of the one earlier sentence of the session, by the same
+    speaker, that said the value "X, not Y" names as wrong, with Y replaced by X: "we fly
+    back on the 3rd, not the 2nd" after "we fly out on the 22nd and back on the 2nd of
+    January" makes that sentence "... back on the 3rd of January". None when no sentence or
+    several said it."""
+    pair = values_contrasted(s_raw)
+    if pair is None:
+        return None
+    new, old = pair
+    who = speaker or "the user"
+    fits = [
+        i
+        for i, e in enumerate(sentences)
+        if e.speaker == who and e.raw and holds_value(e.raw, old) and not _NOT_CLAUSE.search(e.raw)
+    ]
+    if len(fits) != 1:
+        return None
+    i = fits[0]
+    raw = sentences[i].raw
+    m = next(m for m in _VALUE_SAID.finditer(raw) if m.group(0).rstrip(".,") == old)
+    return i, raw[: m.start()] + new + raw[m.start() + len(old) :]
+
+
 def fix_last_value(
     sentences: list[Sentence], new: str, *, speaker: str | None
 ) -> tuple[int, str] | None:

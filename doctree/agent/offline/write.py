@@ -24,9 +24,11 @@ from doctree.agent.offline.resolve import (
     absolute_dates,
     change_cue,
     changes_value,
+    holds_value,
     message_date,
     restates_line,
     value_kind,
+    values_contrasted,
 )
 from doctree.memory.layout import CORRECTIONS, MEMORY_ROOT, TIER_PAGES
 from doctree.memory.secrets import mask
@@ -448,9 +450,12 @@ class Writer(PageIO):
         it under "Past" wherever it stands."""
         for s in self.filing.facts:
             text = s.statement or s.text
-            if s.replaces or s.correction or not (change_cue(text) or change_cue(s.raw or "")):
+            named = values_contrasted(s.raw or text)  # "46,200, not 48,200": the old one named
+            if s.replaces or s.correction:
                 continue
-            query = " ".join(sorted(_topic_query(text)))
+            if named is None and not (change_cue(text) or change_cue(s.raw or "")):
+                continue
+            query = " ".join(sorted(_topic_query(text) | ({named[1]} if named else set())))
             if not query:
                 continue
             r = self.call("document_search", {"query": query, "under": self.root, "limit": 20})
@@ -473,7 +478,12 @@ class Writer(PageIO):
                         if re.match(r"- \d{4}-\d{2}-\d{2}\b", ln)
                         and self.session_path not in ln
                         and " — past: " not in ln
-                        and changes_value(s, _said(ln))
+                        and (
+                            holds_value(_said(ln), named[1])
+                            and not holds_value(_said(ln), named[0])
+                            if named
+                            else changes_value(s, _said(ln))
+                        )
                     }
             if len(fits) == 1:
                 self.superseded.setdefault(fits.pop(), s)
