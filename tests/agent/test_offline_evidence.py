@@ -396,3 +396,23 @@ def test_two_outings_days_apart_are_two_events_not_a_value_said_again(repo):
     )
     text = current_text(repo)
     assert "camping" in text and "park" in text, text
+
+
+# -- "X from Y": a person and where they are from, or a carrier and where it leaves ----------
+
+
+def test_a_carrier_from_an_airport_in_a_sentence_about_a_journey_is_no_person(repo):
+    run(
+        repo,
+        transcript(
+            "s-journey",
+            (
+                "user",
+                "2028-02-01T09:00:00Z",
+                "We fly to Porto on the 12th and home on the 19th, Transavia from Rotterdam. "
+                "I met Odile from Brightline at the airport café, she runs their design team.",
+            ),
+        ),
+    )
+    assert "transavia" not in people(repo)
+    assert "odile" in people(repo)

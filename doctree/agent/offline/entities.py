@@ -69,6 +69,18 @@ _TECH = (
 )
 
 
+_LEADING_VERB = re.compile(r"(?:Met|Meeting|Asked|Ask|Told|Tell|Called|Call)\s+")
+
+#: A sentence about a journey: there "X from Y" is a way of travelling and where it leaves
+#: from ("the 7:40 easyJet from Luton", "National Express from Victoria"), not a person and
+#: where they come from, unless X is already known as a person.
+_TRAVEL = re.compile(
+    r"\b(?:fly|flies|flying|flew|flight|flights|airline|airport|train|trains|coach|bus|"
+    r"ferry|departs?|departing|departure|boarding|layover|return\s+leg)\b",
+    re.I,
+)
+
+
 def _code_word(text: str, word: str) -> bool:
     """Whether `word` is written as a name of a program: in backticks, or all lowercase
     where a plain word would not be (before a version number)."""
@@ -211,11 +223,17 @@ def find_entities(s: Sentence, raw: str, directory: Directory) -> None:
         if name and name not in not_people and name.split()[0] not in NOT_NAMES:
             s.roles.append((name, m.group("role").lower()))
             person(name)
+    travel = _TRAVEL.search(raw) is not None
     for m in lang.FROM.finditer(raw):
-        if m.group("name").split()[0] not in NOT_NAMES and not lang.SENT_THING.fullmatch(
-            m.group("name").split()[0]
-        ):
-            person(m.group("name"))
+        # "Met Odile from Brightline" opening a sentence: the verb is no part of the name
+        led = re.match(r"\s*(?:met|with|ask|asked|tell|told|call|called)\s+", m.group(0), re.I)
+        name = m.group("name")
+        if led is None and (verb := _LEADING_VERB.match(name)) and name[verb.end() :]:
+            name, led = name[verb.end() :], verb
+        if travel and not led and name not in directory.known_person_names():
+            continue  # "we fly back on the 3rd, Vueling from Gatwick": a carrier and its airport
+        if name.split()[0] not in NOT_NAMES and not lang.SENT_THING.fullmatch(name.split()[0]):
+            person(name)
     for m in lang.SUBJECT.finditer(raw):
         if m.group("name").split()[0] not in NOT_NAMES:
             person(m.group("name"))
