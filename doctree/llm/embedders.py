@@ -27,7 +27,7 @@ from doctree.store.vectors import Embedder, unit_rows
 if TYPE_CHECKING:
     import numpy as np
 
-EMBED_BATCH = 4096
+EMBED_BATCH = 1024
 ENV = "DOCTREE_EMBEDDER"
 DEFAULT_EMBEDDER = "wordllama"
 
