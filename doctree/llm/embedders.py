@@ -82,7 +82,8 @@ class WordLlamaEmbedder:
         self._tokenizer = Tokenizer.from_file(str(tokenizer))
         self._tokenizer.no_padding()
         self._tokenizer.no_truncation()
-        self._space = [self._tokenizer.token_to_id("\u2581")]
+        space = self._tokenizer.token_to_id("\u2581")  # a word that is only a space
+        self._space: list[int] = [space] if space is not None else []
         self._words: dict[str, list[int]] = {}
         self.dimension = dimension
         self.name = f"wordllama/{self.CONFIG}-{dimension}"
@@ -115,21 +116,18 @@ class WordLlamaEmbedder:
         import numpy as np
 
         known = self._words
-        ids = [known.get(w) for w in words]
-        missing = [w for w, i in zip(words, ids, strict=True) if i is None]
+        got: dict[str, list[int] | None] = {w: known.get(w) for w in words}
+        missing = [w for w, i in got.items() if i is None]
         if missing:
             if len(known) + len(missing) > WORDS_REMEMBERED:
                 known.clear()
             made = self._tokenizer.encode_batch(missing, add_special_tokens=False)
-            fresh = {w: e.ids or self._space for w, e in zip(missing, made, strict=True)}
+            fresh = {w: list(e.ids) or self._space for w, e in zip(missing, made, strict=True)}
             known.update(fresh)
-            ids = [i if i is not None else fresh[w] for w, i in zip(words, ids, strict=True)]
-        counts = np.fromiter(map(len, ids), dtype=np.int64, count=len(ids))  # type: ignore[arg-type]
-        flat = np.fromiter(
-            (t for i in ids for t in i),  # type: ignore[union-attr]
-            dtype=np.int64,
-            count=int(counts.sum()),
-        )
+            got.update(fresh)
+        ids: list[list[int]] = [got[w] or self._space for w in words]
+        counts = np.fromiter(map(len, ids), dtype=np.int64, count=len(ids))
+        flat = np.fromiter((t for i in ids for t in i), dtype=np.int64, count=int(counts.sum()))
         np.clip(flat, 0, self._columns.shape[1] - 1, out=flat)
         starts = np.cumsum(counts) - counts
         return np.add.reduceat(np.take(self._columns, flat, axis=1), starts, axis=1)

@@ -219,10 +219,10 @@ def _one_blas_thread() -> contextlib.AbstractContextManager[Any]:
     while it lasts, and costs about 20 us."""
     global _BLAS
     if _BLAS is None:
-        from threadpoolctl import ThreadpoolController
+        from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
 
         _BLAS = ThreadpoolController()
-    return _BLAS.limit(limits=1, user_api="blas")  # type: ignore[no-any-return]
+    return _BLAS.limit(limits=1, user_api="blas")
 
 
 EXACT_ROWS = 20_000
