@@ -3,9 +3,9 @@
 An embedder (`doctree.store.vectors.Embedder`: `name`, `dimension`, `embed(texts) -> float32
 matrix`) is what retrieval by meaning asks. The default, `wordllama`, is a static
 word-embedding model whose weights and tokenizer ship inside its wheel (16 MB, MIT): it
-loads from those files, never from the network, and embeds tens of thousands of passages a
-second on two cores. `minilm` (all-MiniLM-L6-v2, Apache-2.0, the `doctree[embed-minilm]`
-extra) is a sentence transformer, better alone and far slower. `DOCTREE_EMBEDDER` picks one
+loads from those files, never from the network, and embeds over ten thousand passages a
+second of CPU (docs/retrieval.md). `minilm` (all-MiniLM-L6-v2, Apache-2.0, the
+`doctree[embed-minilm]` extra) is a sentence transformer, better alone and far slower. `DOCTREE_EMBEDDER` picks one
 (`wordllama`, `wordllama:128`, `wordllama:64`, `minilm`, or `none`).
 """
 
@@ -48,7 +48,7 @@ class WordLlamaEmbedder:
     a `▁` after another character), so a text's tokens are its space-separated words'
     tokens one after the other: each distinct word is tokenized once and remembered, a
     batch's distinct words are summed once, and each text is the sum of its words' sums —
-    the same vectors, several times faster (docs/retrieval.md, "By meaning").
+    the same vectors, about twice as fast in CPU time (docs/retrieval.md, "By meaning").
     """
 
     CONFIG = "l2_supercat"
