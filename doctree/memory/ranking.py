@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from doctree.memory.meaning import (
+    SIMILARITY_FLOOR,
     check_mode,
     ensure_vectors,
     fuse,
@@ -58,7 +59,7 @@ class Settings:
     rrf_k: float = 60.0
     semantic_weight: float = 0.2
     semantic_candidates: int = 300
-    semantic_floor: float = 0.0  # a passage less similar than this is not near
+    semantic_floor: float = SIMILARITY_FLOOR  # the nearest passage below it: nothing is near
     semantic_query: str = "terms"  # embed the query's content terms, or the "text" as written
     thin_lexical: int = 0  # > 0: add the vectors' candidates only below this many BM25 hits
 
@@ -99,7 +100,8 @@ def nearest(
     index: PassageIndex, owner: str, under: str, text: str, s: Settings
 ) -> list[PassageHit]:
     """The passages under `under` nearest `text` in meaning, best first, `score` their
-    cosine (at most `semantic_candidates`, none below `semantic_floor`)."""
+    cosine (at most `semantic_candidates`); none when even the nearest is below
+    `semantic_floor` (the query is about nothing stored)."""
     ensure_vectors(index.conn, "passages", owner, in_write=index.repo.in_write_transaction)
     vectors = VectorIndex(index.conn, "passages")
     qv = query_vector(text, vectors)
@@ -108,7 +110,8 @@ def nearest(
     found = vectors.search(owner, qv, s.semantic_candidates * (1 if under == HOME else 2))
     sims = {f.passage_id: f.similarity for f in found}
     hits = index.by_ids(owner, [f.passage_id for f in found], under=under)
-    hits = [h for h in hits if sims[h.id] >= s.semantic_floor]
+    if not hits or sims[hits[0].id] < s.semantic_floor:  # by_ids keeps the order, best first
+        return []
     return [replace(h, score=sims[h.id]) for h in hits[: s.semantic_candidates]]
 
 

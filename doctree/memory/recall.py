@@ -29,6 +29,7 @@ from typing import Any
 
 from doctree.memory.dates import date_tokens, day_tokens, has_time_expression
 from doctree.memory.meaning import (
+    SIMILARITY_FLOOR,
     check_mode,
     ensure_vectors,
     fuse,
@@ -291,7 +292,7 @@ class RecallSettings:
     rrf_k: float = 60.0
     semantic_weight: float = 0.2
     semantic_candidates: int = 300
-    semantic_floor: float = 0.0
+    semantic_floor: float = SIMILARITY_FLOOR
     semantic_query: str = "terms"
     thin_lexical: int = 0
 
@@ -365,18 +366,17 @@ def rank(index: RecallIndex, owner: str, q: Query, s: RecallSettings) -> list[Re
 
 
 def nearest(index: RecallIndex, owner: str, q: Query, s: RecallSettings) -> list[RecallHit]:
-    """The passages nearest the query in meaning, best first, `score` their cosine."""
+    """The passages nearest the query in meaning, best first, `score` their cosine; none
+    when even the nearest is below `semantic_floor` (the query is about nothing said)."""
     vectors = VectorIndex(index.conn, "recall")
     qv = query_vector(semantic_text(q, s), vectors)
     if qv is None:
         return []
     found = vectors.search(owner, qv, s.semantic_candidates)
+    if not found or found[0].similarity < s.semantic_floor:
+        return []
     sims = {f.passage_id: f.similarity for f in found}
-    return [
-        replace(h, score=sims[h.id])
-        for h in index.by_ids(owner, [f.passage_id for f in found])
-        if sims[h.id] >= s.semantic_floor
-    ]
+    return [replace(h, score=sims[h.id]) for h in index.by_ids(owner, list(sims))]
 
 
 def session_header(session_id: str, day: str | None) -> str:
@@ -487,7 +487,7 @@ def blend(
     the whole blended text) and the recalled passages."""
     owner = validate_owner(owner)
     q = parse_query(query)
-    found = has_recall(repo, owner, q, mode=settings.mode)
+    found = has_recall(repo, owner, q, settings=settings)
     share = budget_words if not found else int(budget_words * pages_share)
     pages = retrieve(repo, owner, query, budget_words=share, under=under, settings=page_settings)
     rest = budget_words - pages.words - (2 if pages.text else 0)
@@ -601,21 +601,31 @@ def catch_up(conn: sqlite3.Connection, owner: str) -> int:
 
 
 def has_recall(
-    repo: DocumentsRepository, owner: str, query: str | Query, *, mode: str | None = None
+    repo: DocumentsRepository,
+    owner: str,
+    query: str | Query,
+    *,
+    mode: str | None = None,
+    settings: RecallSettings = DEFAULT_RECALL,
 ) -> bool:
-    """Whether any verbatim passage of `owner` matches the query (one indexed lookup): by
-    its words, or, when meaning counts (`mode` hybrid or semantic), any passage at all,
-    since one is always nearest."""
+    """Whether any verbatim passage of `owner` answers the query as `recall` ranks it (`mode`,
+    else `settings.mode`): one matching its words (one indexed lookup), or, when meaning
+    counts (hybrid or semantic), one at least `semantic_floor` similar to it."""
     q = parse_query(query) if isinstance(query, str) else query
-    meaning = check_mode(mode) != "lexical" and bool(q.text.strip())
-    match = q.fts()
+    how = check_mode(mode if mode is not None else settings.mode, settings.fusion)
+    meaning = how != "lexical" and bool(q.text.strip())
+    match = q.fts() if how != "semantic" else ""
     if not match and not meaning:
         return False
     owner = validate_owner(owner)
     refresh_recall(repo, owner)
-    if meaning and RecallIndex(repo.conn).count(owner, limit=1):
+    index = RecallIndex(repo.conn)
+    if match and index.search(owner, match, limit=1):
         return True
-    return bool(match) and bool(RecallIndex(repo.conn).search(owner, match, limit=1))
+    if not meaning or not index.count(owner, limit=1):
+        return False
+    ensure_vectors(repo.conn, "recall", owner, in_write=repo.in_write_transaction)
+    return bool(nearest(index, owner, q, replace(settings, semantic_candidates=1)))
 
 
 _NORM = re.compile(r"[a-z0-9]+")

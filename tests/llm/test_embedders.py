@@ -57,3 +57,35 @@ def test_a_text_with_no_token_is_a_zero_row():
 def test_an_unknown_embedder_is_a_clear_error(spec):
     with pytest.raises(UserError, match="embedder|dimension"):
         embedder_named(spec)
+
+
+def test_embedding_word_by_word_gives_the_vectors_of_the_whole_text():
+    """Each distinct word is tokenized once and remembered; the vectors are those of the
+    whole text tokenized at once (wordllama's way), spaces at the ends and in runs included."""
+    from pathlib import Path
+
+    import wordllama
+    from safetensors.numpy import load_file
+    from tokenizers import Tokenizer
+
+    e = embedder_named("wordllama")
+    texts = [
+        "the launch moved to December 8",
+        "  two leading spaces, then  a run of   three",
+        "trailing space ",
+        "tabs\tand\nnew lines\n\n- a list item",
+        "ünïcödé 日本語 🎉 and a ▁ sign",
+        "    indented code\n    more",
+        "the launch moved to December 8 and the launch moved again",
+        " ",
+    ]
+    got = e.embed(texts)
+    root = Path(wordllama.__file__).parent
+    whole = Tokenizer.from_file(str(root / "tokenizers" / "l2_supercat_tokenizer_config.json"))
+    table = load_file(str(root / "weights" / "l2_supercat_256.safetensors"))["embedding.weight"]
+    for text, row in zip(texts, got, strict=True):
+        ids = whole.encode(text, add_special_tokens=False).ids
+        want = table[ids].astype(np.float32).sum(axis=0)
+        want = want / np.linalg.norm(want)
+        assert np.allclose(row, want, atol=1e-5), text
+    assert np.array_equal(e.embed(texts[::-1]), got[::-1])  # the words remembered: the same

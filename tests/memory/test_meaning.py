@@ -211,7 +211,7 @@ def test_blend_in_hybrid_mode_recalls_by_meaning(repo):
         "s-drink",
         [Message("user", "2026-03-01T08:00:00Z", "I always take oat milk in my coffee.")],
     )
-    query = "which beverage do I like?"
+    query = "which beverage do I like with breakfast?"
     settings = dataclasses.replace(DEFAULT_RECALL, mode="hybrid")
     _, said = blend(repo, OWNER, query, budget_words=200, settings=settings)
     assert [p.text for p in said.passages] == ["I always take oat milk in my coffee."]
@@ -220,11 +220,11 @@ def test_blend_in_hybrid_mode_recalls_by_meaning(repo):
 def test_search_documents_by_meaning_keeps_out_what_the_query_excludes(repo):
     write(repo, "~/memory/projects/apollo", "The launch moved to December 8.")
     write(repo, "~/memory/projects/kafka", "Kafka's launch slipped to spring.")
-    hits = search_documents(repo, OWNER, "release schedule", mode="semantic")
+    hits = search_documents(repo, OWNER, "when is the release", mode="semantic")
     assert "~/memory/projects/apollo" in {h.path for h in hits}
-    hits = search_documents(repo, OWNER, "release schedule -kafka", mode="hybrid")
+    hits = search_documents(repo, OWNER, "when is the release -kafka", mode="hybrid")
     assert "~/memory/projects/kafka" not in {h.path for h in hits}
-    assert search_documents(repo, OWNER, "release schedule", mode="lexical") == []
+    assert search_documents(repo, OWNER, "when is the release", mode="lexical") == []
 
 
 def test_an_unknown_mode_is_a_clear_error(repo):
@@ -299,3 +299,42 @@ def test_cli_context_follows_doctree_retrieval(db_path):
     assert r.exit_code == 0 and "December 8" in r.output, r.output
     r = runner.invoke(cli, args, env={"DOCTREE_RETRIEVAL": "fuzzy"})
     assert r.exit_code == 2 and "DOCTREE_RETRIEVAL 'fuzzy'" in r.output
+
+
+UNRELATED = "volcano eruption"
+
+
+def _a_small_memory(repo: DocumentsRepository) -> None:
+    write(repo, "~/memory/projects/apollo", "The launch moved to December 8.")
+    write(repo, "~/memory/people/ann", "Ann keeps bees on the roof.")
+    write(repo, "~/memory/notes/drinks", "Oat milk in my coffee, green tea after lunch.")
+    hand_over(
+        repo.conn,
+        OWNER,
+        "s-drink",
+        [
+            Message("user", "2026-03-01T08:00:00Z", "I always take oat milk in my coffee."),
+            Message("user", "2026-03-01T08:05:00Z", "The printer on floor two is broken."),
+        ],
+    )
+
+
+@pytest.mark.parametrize("how", ["semantic", "hybrid"])
+def test_a_query_about_nothing_stored_finds_nothing_by_meaning(repo, how):
+    _a_small_memory(repo)
+    assert not retrieve(repo, OWNER, UNRELATED, budget_words=200, settings=mode(how)).passages
+    settings = dataclasses.replace(DEFAULT_RECALL, mode=how)
+    assert not recall(repo, OWNER, UNRELATED, budget=200, settings=settings).passages
+    pages, said = blend(repo, OWNER, UNRELATED, budget_words=200, settings=settings)
+    assert not pages.passages and not said.passages
+    assert search_documents(repo, OWNER, UNRELATED, mode=how) == []
+    # while a question about what is stored still finds it by meaning alone
+    found = retrieve(repo, OWNER, "when is the release date?", budget_words=8, settings=mode(how))
+    assert [p.path for p in found.passages] == ["~/memory/projects/apollo"]
+
+
+def test_without_the_floor_the_nearest_unrelated_passages_come_back(repo):
+    """The floor is what keeps them out: at 0 the vectors always have a nearest passage."""
+    _a_small_memory(repo)
+    floorless = mode("semantic", semantic_floor=0.0)
+    assert retrieve(repo, OWNER, UNRELATED, budget_words=200, settings=floorless).passages
