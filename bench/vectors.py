@@ -44,6 +44,7 @@ from doctree.memory.passages import sync_passages  # noqa: E402
 from doctree.memory.ranking import DEFAULT_SETTINGS  # noqa: E402
 from doctree.memory.retrieval import retrieve  # noqa: E402
 from doctree.stopwords import ENGLISH  # noqa: E402
+from doctree.store import encoding  # noqa: E402
 from doctree.store.documents import Actor, DocumentsRepository, Provenance  # noqa: E402
 from doctree.store.vectors import VectorIndex  # noqa: E402
 
@@ -168,7 +169,10 @@ def run(n_docs: int, tmp: Path) -> dict[str, float]:
     embedder = default_embedder()
     assert embedder is not None, "DOCTREE_EMBEDDER=none: nothing to measure"
     vectors = VectorIndex(repo.conn, "passages")
-    texts = [r[0] for r in repo.conn.execute("SELECT text FROM passages LIMIT 20000")]
+    texts = [  # a passage's text may be stored packed (store/encoding.py)
+        encoding.text_of(r[0])
+        for r in repo.conn.execute("SELECT text FROM passages LIMIT 20000")
+    ]
     whole_per_s = whole_text_rate(embedder, texts)
     t0 = time.perf_counter()
     embedder.embed(texts)
