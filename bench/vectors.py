@@ -170,8 +170,7 @@ def run(n_docs: int, tmp: Path) -> dict[str, float]:
     assert embedder is not None, "DOCTREE_EMBEDDER=none: nothing to measure"
     vectors = VectorIndex(repo.conn, "passages")
     texts = [  # a passage's text may be stored packed (store/encoding.py)
-        encoding.text_of(r[0])
-        for r in repo.conn.execute("SELECT text FROM passages LIMIT 20000")
+        encoding.text_of(r[0]) for r in repo.conn.execute("SELECT text FROM passages LIMIT 20000")
     ]
     whole_per_s = whole_text_rate(embedder, texts)
     t0 = time.perf_counter()
