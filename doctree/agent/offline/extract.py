@@ -154,6 +154,23 @@ def _clauses_before(raw: str) -> str | None:
     return kept if content_words(kept) else None
 
 
+def _reread(
+    a: Analysis,
+    current: list[Sentence],
+    i: int,
+    fixed: str,
+    directory: Directory,
+    context: Context,
+) -> None:
+    """Sentence `i` of the session read again as corrected (`fixed`), in its place."""
+    old = a.sentences[i]
+    new = read_sentence(old.time, fixed, message_date(old.time), directory, context)
+    new.speaker, new.subject = old.speaker, new.subject or old.subject
+    a.sentences[i] = new
+    if old in current:
+        current[current.index(old)] = new
+
+
 def _says_instead(raw: str) -> bool:
     """A correction that says what holds instead ("Scratch that, it's the 14th": a value, a
     number, a day, a time or a name), not a request to forget ("scratch that, never mind")."""
@@ -271,13 +288,8 @@ def _read(
             a.sentences, made.group("new") or made.group("said"), speaker=label
         )
     ):
-        i, fixed = earlier  # "Actually make that three": the last value said changes
-        old = a.sentences[i]
-        new = read_sentence(old.time, fixed, message_date(old.time), directory, context)
-        new.speaker, new.subject = old.speaker, new.subject or old.subject
-        a.sentences[i] = new
-        if old in current:
-            current[current.index(old)] = new
+        # "Actually make that three": the last value said changes
+        _reread(a, current, *earlier, directory, context)
         return
     s = read_sentence(turn.time, body, message_date(turn.time), directory, context, speaker=label)
     if turn.mail and raw in turn.mail[1] and not s.projects:
@@ -307,13 +319,8 @@ def _read(
             if old in current:
                 current.remove(old)
     elif not s.correction and (earlier := contrasted_value_earlier(body, label, a.sentences)):
-        i, fixed = earlier  # "back on the 3rd, not the 2nd": the sentence that said the 2nd
-        old = a.sentences[i]
-        new = read_sentence(old.time, fixed, message_date(old.time), directory, context)
-        new.speaker, new.subject = old.speaker, new.subject or old.subject
-        a.sentences[i] = new
-        if old in current:
-            current[current.index(old)] = new
+        # "back on the 3rd, not the 2nd": the sentence that said the 2nd
+        _reread(a, current, *earlier, directory, context)
         return
     prev = current[-1] if current else None
     if prev is not None and prev in a.sentences and not item and _continues(s, prev, body):
