@@ -262,3 +262,10 @@ def test_dont_write_that_down_at_the_end_of_a_long_sentence_drops_only_the_claus
     assert holding(repo, "Vaillant")
     assert holding(repo, "558211") == []
     assert holding(repo, "garage door code") == []
+
+
+def test_deleting_something_completely_is_about_files_and_forgets_nothing():
+    from doctree.agent.offline.language import forget_request
+
+    assert forget_request("Delete the old release branch completely, it is merged.") is None
+    assert forget_request("Erase the staging disk entirely before the handover.") is None

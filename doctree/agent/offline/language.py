@@ -314,8 +314,9 @@ FORGET_ABOUT = re.compile(
     r"|\bdon'?t\s+(?:keep|remember|store)\s+(?:anything\s+)?about\s+(?P<what2>[^.,;!?]+)"
     r"|\b(?:forget|delete|erase|remove|drop|scratch)\s+(?:all\s+)?(?:the|my|our|that)\s+"
     r"(?P<what3>[^.,;!?]+?)\s+(?:stuff|things?|bits?|business|details|part|story)\b"
-    # "Forget INV-2027-034 completely", "erase Marco's address entirely"
-    r"|(?<!n't\s)(?<!not\s)\b(?:forget|delete|erase)\s+(?!about\b|that\b|this\b|it\b)"
+    # "Forget INV-2027-034 completely" (only "forget": "delete the old branch completely" is
+    # about files, not memory)
+    r"|(?<!n't\s)(?<!not\s)\bforget\s+(?!about\b|that\b|this\b|it\b)"
     r"(?P<what4>[^.,;!?]+?)\s+(?:completely|entirely|altogether|for\s+good|from\s+(?:your\s+)?memory)\b",
     re.I,
 )
