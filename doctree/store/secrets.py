@@ -87,7 +87,15 @@ KINDS: dict[str, str] = {
 # Values after a keyword ("password: ...") are judged by `_looks_random`; these kinds are.
 _JUDGED = {"password", "api-key", "bearer-token"}
 _SEP = r"(?:[\"']?\s*[:=]\s*|\s+(?:is|was|=|:)\s+(?:now\s+)?|\s+)"
-_FOR = r"(?:\s+(?:for|of|to|on|at|in)(?:\s+[^\s:=]+){1,3}?)?"
+_FOR = (
+    r"(?:\s+(?:for|of|to|on|at|in|by|beside|behind|outside|inside|under|near|next\s+to)"
+    r"(?:\s+[^\s:=]+){1,3}?)?"
+)
+#: What a code opens: "the gate code", "the code for the back door", "the key safe".
+_LOCK = (
+    r"(?:door|gate|alarm|entry|access|garage|lock|safe|building|lock\s*box|key\s*safe|"
+    r"key\s*box|padlock|shed|storeroom|store\s+room)"
+)
 
 
 @cache
@@ -145,6 +153,20 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
         ),
         ("bearer-token", re.compile(r"\b[Bb]earer\s+(?P<value>[A-Za-z0-9._~+/=-]{16,})")),
         (
+            # a login given as a pair: "the portal login is anna.k / Xy!93kq"
+            "password",
+            re.compile(
+                r"(?<![A-Za-z])(?:log-?\s?in|sign-?\s?in|credentials|creds|"
+                r"user(?:name)?\s*(?:and|&|/)\s*pass(?:word)?s?)(?![A-Za-z])"
+                + _FOR
+                + r"(?:[\"']?\s*[:=]\s*|\s+(?:is|are|was|were)\s+(?:now\s+)?|\s+)"
+                + r"[\"'`]?[^\s/\"'`]{2,64}?[\"'`]?\s*(?:/|:|,|and)\s*"
+                r"[\"'`]?(?P<value>(?=[^\s\"'`]*(?:[\d_]|[^\w\s]))[^\s\"'`]{6,}?)[\"'`]?"
+                r"(?=[\s,;}]|[.!?](?:\s|$)|$)",
+                re.I,
+            ),
+        ),
+        (
             "password",
             re.compile(
                 r"(?<![A-Za-z])(?:password|passwd|passphrase|pass ?code|pin|pwd|pw)(?![A-Za-z])"
@@ -158,7 +180,13 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
         (
             "pin",
             re.compile(
-                r"\b(?:pin|pin\s+code|passcode|door\s+code|alarm\s+code)\b"
+                r"\b(?:pin(?:\s+code)?|passcode|"
+                + _LOCK
+                + r"\s+(?:code|combination|combo|pin)|key\s*safe|lock\s*box|key\s*box|padlock|"
+                r"(?:code|combination|combo)\s+(?:for|to|of|on)\s+"
+                r"(?:the\s+|my\s+|our\s+|his\s+|her\s+|their\s+)?(?:\w+\s+)?"
+                + _LOCK
+                + r")\b"
                 + _FOR
                 + r"(?:\s*[:=]\s*|\s+(?:is|was)\s+(?:now\s+)?)(?P<value>\d{4,10})\b",
                 re.I,
@@ -228,8 +256,31 @@ _GATES: list[tuple[tuple[str, ...], str | None]] = [
     _words("eyj"),
     _words("://"),
     _words("bearer", start=r"bearer"),
+    _words(
+        "login",
+        "log-in",
+        "log in",
+        "signin",
+        "sign-in",
+        "sign in",
+        "credential",
+        "creds",
+        "user",
+        start=r"log|sign|cred|user",
+    ),
     _words("pass", "pw", "pin", start=r"pass|pw|pin"),
-    _words("pin", "passcode", "door", "alarm", start=r"pin|passcode|door|alarm"),
+    _words(
+        "pin",
+        "passcode",
+        "code",
+        "safe",
+        "lock",
+        "box",
+        "combination",
+        "combo",
+        start=r"pin|passcode|door|gate|alarm|entry|access|garage|lock|safe|building|key|padlock|"
+        r"shed|store|combination|combo|code",
+    ),
     _words("key", "secret", "token", start=r"api|access|secret|token|client|auth|signing"),
 ]
 

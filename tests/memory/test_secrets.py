@@ -199,3 +199,43 @@ def test_a_code_named_with_where_it_opens_is_a_secret():
     text, found = mask("the alarm code at the new flat is 4417, the door code in the lobby is 9920")
     assert [s.kind for s in found] == ["pin", "pin"]
     assert "4417" not in text and "9920" not in text
+
+
+def test_a_code_named_by_the_lock_it_opens_is_a_secret():
+    from doctree.store.secrets import mask
+
+    said = [
+        ("the key safe next to the garage is 7712, let them in", "7712"),
+        ("lockbox by the side door is 3385", "3385"),
+        ("the code for the bike shed is 0451", "0451"),
+        ("our gate code is 66120 now", "66120"),
+        ("the padlock combination is 9023", "9023"),
+    ]
+    for sentence, value in said:
+        text, found = mask(sentence)
+        assert value not in text, sentence
+        assert [s.kind for s in found] == ["pin"], sentence
+
+
+def test_a_login_given_as_a_pair_keeps_the_name_and_withholds_the_password():
+    from doctree.store.secrets import mask
+
+    text, found = mask("the supplier portal login is kim.ops / Pl@ntPot88 — oops, wrong tab")
+    assert "Pl@ntPot88" not in text and "kim.ops" in text
+    assert [s.kind for s in found] == ["password"]
+    text, _ = mask("username and password are admin / cAstle&9road")
+    assert "cAstle&9road" not in text
+
+
+def test_numbers_near_lock_words_that_are_not_codes_stay():
+    from doctree.store.secrets import find_secrets
+
+    for sentence in [
+        "the combination of the two is 1234 points",
+        "the error code is 5003",
+        "I wrote code for the door sensor in 2024",
+        "the safe is 1.5m tall",
+        "the login is via SSO / Okta",
+        "the store opens at 0900",
+    ]:
+        assert find_secrets(sentence) == [], sentence
