@@ -269,3 +269,93 @@ def test_deleting_something_completely_is_about_files_and_forgets_nothing():
 
     assert forget_request("Delete the old release branch completely, it is merged.") is None
     assert forget_request("Erase the staging disk entirely before the handover.") is None
+
+
+def test_wipe_him_from_whatever_you_have_forgets_the_person_named_before(repo):
+    run(
+        repo,
+        transcript(
+            "s-club",
+            ("user", DAY1, "Tobias Brandt runs the Thursday chess club and drives the minibus."),
+            ("user", "2027-05-03T18:05:00Z", "Nadia Osei keeps the club's accounts."),
+        ),
+    )
+    assert holding(repo, "Tobias") and holding(repo, "Nadia")
+    run(
+        repo,
+        transcript(
+            "s-club-2",
+            (
+                "user",
+                DAY2,
+                "Tobias has left the club and asked that nobody keeps his details. Please wipe "
+                "him from whatever you've got, and I'll drive the minibus myself.",
+            ),
+        ),
+    )
+    assert holding(repo, "Tobias") == []
+    assert holding(repo, "Nadia")
+
+
+def test_clear_out_everything_about_him_means_the_name_said_before_it(repo):
+    run(
+        repo,
+        transcript(
+            "s-pups",
+            (
+                "user",
+                DAY1,
+                "We're choosing between two puppies: Biscuit is a beagle, Moss a collie.",
+            ),
+        ),
+    )
+    run(
+        repo,
+        transcript(
+            "s-pups-2",
+            (
+                "user",
+                DAY2,
+                "We took Moss home today! Biscuit went to another family, so can you clear out "
+                "everything I told you about him?",
+            ),
+        ),
+    )
+    assert holding(repo, "Biscuit") == []
+    assert holding(repo, "Moss")
+
+
+def test_a_pronoun_nobody_can_be_meant_by_forgets_nothing(repo):
+    remembered(repo)
+    run(repo, transcript("s-who", ("user", DAY2, "Please wipe him from whatever you've got.")))
+    assert holding(repo, "Jonas") and holding(repo, "Urban Climb")
+
+
+def test_dont_keep_that_after_a_secret_takes_back_that_sentence_only(repo):
+    run(
+        repo,
+        transcript(
+            "s-visit",
+            ("user", DAY1, "The electrician Priya Nair is rewiring the shed on the 12th."),
+            (
+                "user",
+                "2027-05-03T18:05:00Z",
+                "I'm out that day, so she'll let herself in: the key safe by the side gate is "
+                "4471. I'll text it to her myself, don't keep that.",
+            ),
+        ),
+    )
+    assert holding(repo, "rewiring")  # the message before is not what was taken back
+    assert holding(repo, "4471") == []
+    assert holding(repo, "key safe") == []
+    from doctree.agent.offline.language import forget_request
+
+    assert forget_request("I'll text it to her, don't hang on to it.") == (True, None)
+
+
+def test_clear_about_is_not_a_request_to_forget():
+    from doctree.agent.offline.language import forget_request
+
+    assert forget_request("I'm not clear about the dates yet.") is None
+    assert forget_request("Remove the screws from the panel first.") is None
+    assert forget_request("Delete Nadia from your notes, please.") == (True, "Nadia")

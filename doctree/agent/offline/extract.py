@@ -29,6 +29,7 @@ from doctree.agent.offline.resolve import (
     fix_last_value,
     link_known_names,
     message_date,
+    referent,
     resolve_pronouns,
     resolve_relative,
     restates_earlier,
@@ -36,6 +37,7 @@ from doctree.agent.offline.resolve import (
 )
 from doctree.agent.offline.segment import ADDRESSED
 from doctree.memory.secrets import Secret, mask, secret_location
+from doctree.stopwords import ENGLISH
 
 _PREFERENCE = re.compile(
     r"\b(?:i|we)\s+(?:really\s+|much\s+|strongly\s+|always\s+)?"
@@ -111,6 +113,12 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 a.ignored.append(raw)
                 continue
             request = lang.forget_request(raw)
+            if request is not None and request[1] and lang.PRONOUN_TARGET.fullmatch(request[1]):
+                whom = _whom(own[: own.index(raw)], raw, request[1], context, directory)
+                if whom is None:  # a wrong person's lines are worse than none removed
+                    a.not_acted.append((raw, f"could not tell whom '{request[1]}' means"))
+                    continue
+                request = (True, whom)
             if request is not None and not _says_instead(raw):
                 kept = _clauses_before(raw) if request[1] is None else None
                 forgetting = _forget(
@@ -131,6 +139,49 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
     for s in a.sentences:
         s.statement = s.statement or restate(s)
     return a
+
+
+_PRONOUN_GENDER = {"him": "m", "he": "m", "her": "f", "she": "f"}
+
+
+def _whom(
+    earlier: list[str], raw: str, pronoun: str, context: Context, directory: Directory
+) -> str | None:
+    """Whom a request's "him" or "her" means. Looked for in its own sentence, then in the
+    message's sentences before it (`earlier`): the last name memory knows ("Pickle went to
+    another family, so clear out everything about him"), else the one name said there (two
+    unknown names: unsure). Then the person the sentences before point to. None when unsure:
+    a wrong person's lines removed are worse than none."""
+    at = raw.lower().rfind(pronoun.lower())
+    names = [*directory.known_person_names()]
+    names += [n for kind in directory.others.values() for n in kind.values()]
+    for before in (raw[: at if at >= 0 else len(raw)], " ".join(earlier)):
+        best: tuple[int, str] | None = None
+        for name in names:
+            for m in re.finditer(rf"\b{re.escape(name)}\b", before):
+                if best is None or m.start() > best[0]:
+                    best = (m.start(), name)
+        if best is not None:
+            return best[1]
+        unknown = {
+            w
+            for w in re.findall(r"\b[A-Z][\w'’-]+", before)
+            if w.lower() not in ENGLISH
+            and w.lower() not in lang.WEEKDAYS
+            and w.lower() not in lang.MONTHS
+            and w not in NOT_NAMES
+        }
+        if len(unknown) == 1:
+            return unknown.pop()
+        if unknown:
+            return None
+    gender = _PRONOUN_GENDER.get(pronoun.lower())
+    if gender is None:
+        return None
+    ref = referent(context, gender, exclude=set())
+    if ref is None or ref not in directory.people:
+        return None
+    return context.form.get(ref, directory.people[ref])
 
 
 #: Where one clause of a sentence ends and the next begins.
@@ -209,6 +260,17 @@ def _forget(
         if m is not None and mask(raw[: m.start()])[1]:
             # "The root password is …, don't keep that": the secret said in the request's
             # own sentence, which is not kept; what was said before it stays
+            return True
+        if secret := [t for t in current if t.secrets]:
+            # "The key safe is 5830. Don't hang on to it.": the sentence that held the
+            # secret, not the rest of the message or the one before
+            targets = secret
+            current[:] = [t for t in current if not t.secrets]
+            for t in targets:
+                if t in a.sentences:
+                    a.sentences.remove(t)
+                    a.forgotten += 1
+                    dropped.append(t.text)
             return True
         targets = [*previous, *current]  # this message so far, and the last one
         previous.clear()

@@ -300,14 +300,26 @@ def assistant_third_person(text: str) -> str:
 FORGET_THAT = re.compile(
     r"\b(?:forget|scratch|disregard|delete|remove|erase|drop|strike)\s+(?:about\s+)?"
     r"(?:that|this|it|what\s+i\s+(?:just\s+)?said)\b(?!\s+about)"
-    r"|\bdon'?t\s+(?:keep|remember|store|save|record|note|write\s+down)\s+(?:that|this|it)\b"
+    r"|\bdon'?t\s+(?:keep|remember|store|save|record|note|write\s+down|hang\s+on\s*to|"
+    r"hold\s+on\s*to|hold\s+onto)\s+(?:that|this|it)\b"
     r"|\bdon'?t\s+(?:write|put|note|jot)\s+(?:that|this|it)\s+down\b"
     r"|\bnever\s*mind\s+(?:that|what\s+i\s+said)\b|\boff\s+the\s+record\b",
     re.I,
 )
+#: What a request to forget is said of: "what I told you", "everything I said".
+_SAID = r"(?:(?:what|that)\s+)?i(?:'ve)?\s+(?:said|told\s+you|mentioned|shared)\s+"
+#: Verbs that ask for memory to be cleared only with an object such as "everything": "clear
+#: out everything about him", not "I'm not clear about the dates".
+_CLEAR = r"(?:wipe|clear(?:\s+out)?|scrub|purge|get\s+rid\s+of)"
+#: Where a user says memory is: "from whatever you've got", "out of your notes".
+_MEMORY = (
+    r"(?:from|out\s+of)\s+(?:your\s+|the\s+|my\s+)?(?:memory|notes|records|files|pages|"
+    r"whatever\s+you(?:'ve|\s+have)?\s+(?:got|have|keep|know)|"
+    r"(?:everything|anything|wherever|anywhere)\s+you(?:'ve|\s+have)?\s+(?:got|have|keep|know))"
+)
 FORGET_ABOUT = re.compile(
     r"\b(?:forget|delete|erase|remove|drop|scratch)\s+(?:everything\s+|anything\s+|all\s+)?"
-    r"(?:(?:what|that)\s+i\s+(?:said|told\s+you|mentioned)\s+)?"
+    rf"(?:{_SAID})?"
     # "forget the bit about Fen", "delete that part about the move"
     r"(?:(?:the|that|this)\s+(?:bits?|parts?|stuff|things?|story|news|details?|info|mention)\s+)?"
     r"about\s+(?P<what>(?:[^.,;!?]|,\s*(?=(?-i:[A-Z])))+)"
@@ -317,9 +329,16 @@ FORGET_ABOUT = re.compile(
     # "Forget INV-2027-034 completely" (only "forget": "delete the old branch completely" is
     # about files, not memory)
     r"|(?<!n't\s)(?<!not\s)\bforget\s+(?!about\b|that\b|this\b|it\b)"
-    r"(?P<what4>[^.,;!?]+?)\s+(?:completely|entirely|altogether|for\s+good|from\s+(?:your\s+)?memory)\b",
+    r"(?P<what4>[^.,;!?]+?)\s+(?:completely|entirely|altogether|for\s+good|from\s+(?:your\s+)?memory)\b"
+    # "clear out everything I told you about him"
+    rf"|\b{_CLEAR}\s+(?:everything|anything|all)\s+(?:{_SAID})?(?:you\s+(?:have|know|keep)\s+)?"
+    r"(?:about|on)\s+(?P<what5>[^.,;!?]+)"
+    # "wipe him from whatever you've got", "delete Dariusz from your notes"
+    rf"|\b(?:{_CLEAR}|forget|delete|erase|remove|drop)\s+(?P<what6>[^.,;!?]+?)\s+{_MEMORY}",
     re.I,
 )
+#: A forget request's target that is a pronoun: whom it means is found in what came before.
+PRONOUN_TARGET = re.compile(r"(?:him|her|them|he|she|they)", re.I)
 
 
 WITHDRAWN = re.compile(
@@ -337,12 +356,15 @@ _CLAUSE_END = re.compile(
 )
 
 
+_TARGET_GROUPS = ("what", "what2", "what3", "what4", "what5", "what6")
+
+
 def forget_request(sentence: str) -> tuple[bool, str | None] | None:
     """(True, None) for "forget that", (True, "the standup time") for "forget about ...",
     None when the sentence asks nothing to be forgotten."""
     m = FORGET_ABOUT.search(sentence)
     if m:
-        what = (m.group("what") or m.group("what2") or m.group("what3") or m.group("what4")).strip()
+        what = next(m.group(g) for g in _TARGET_GROUPS if m.group(g)).strip()
         # "and" goes on the target only before a name or a noun ("Jonas and Elif"),
         # not before a verb ("Bob and delete his page")
         what = _CLAUSE_END.sub("", what).strip()

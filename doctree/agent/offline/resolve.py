@@ -421,7 +421,7 @@ class Context:
         self.dates: list[tuple[str, date]] = []  # dates said so far, with their clause
 
 
-def _referent(context: Context, gender: str, *, exclude: set[str]) -> str | None:
+def referent(context: Context, gender: str, *, exclude: set[str]) -> str | None:
     """Who "he" or "she" means, or None when unsure: the latest person known to be of that
     gender, unless someone whose gender is unknown was named after them; someone of unknown
     gender only when nobody else could be meant. A wrong person is worse than none."""
@@ -482,7 +482,7 @@ def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
     lead_kin = re.match(r"\s*(?:his|her)\s+\w+\s+(?P<name>\S+)", raw, re.I)
     about_kin = bool(lead_kin and lang.KIN.match(raw.strip()) and len(set(key.values())) == 1)
     if gender and (not named or about_kin) and not context.pet_last and not unnamed:
-        ref = _referent(context, gender, exclude=set(key.values()))
+        ref = referent(context, gender, exclude=set(key.values()))
         if ref is not None:
             context.gender.setdefault(ref, gender)
             form = context.form.get(ref, ref)
