@@ -44,6 +44,7 @@ import sys
 import sysconfig
 import tempfile
 import time
+import tomllib
 import venv
 from pathlib import Path
 
@@ -89,11 +90,14 @@ def finder_cost(env: dict[str, str]) -> tuple[float, str]:
 
 
 def console_script(python: Path, where: Path) -> Path:
-    """The `doctree` script pip writes for a console entry point, run by `python`."""
+    """The `doctree` script pip writes for the console entry point of pyproject.toml, run by
+    `python`."""
+    entry = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]["doctree"]
+    module, _, function = entry.partition(":")
     script = where / "doctree"
     script.write_text(
-        f"#!{python}\nimport sys\nfrom doctree.cli import main\n"
-        "if __name__ == '__main__':\n    sys.exit(main())\n"
+        f"#!{python}\nimport sys\nfrom {module} import {function}\n"
+        f"if __name__ == '__main__':\n    sys.exit({function}())\n"
     )
     script.chmod(0o755)
     return script
