@@ -7,6 +7,11 @@ themselves; after adding or renaming a command or changing the first sentence of
 print the table afresh and paste it below:
 
     .venv/bin/python -c 'from doctree.cli.lazy import print_table; print_table()'
+
+The console entry point (`doctree.console`) prints `doctree --help` without even this
+group: from `doctree/help_text.py`, written here from the group (`write_help_text`, also run
+by `python -m doctree.cli.docs`) and checked against click's rendering by
+tests/cli/test_console.py.
 """
 
 from __future__ import annotations
@@ -192,9 +197,10 @@ def write_help_text() -> None:
         "terminal of 80 columns or more: `doctree.console` prints it without importing click.",
         "",
         "Generated: do not edit. After changing the command tree (a command added, renamed or",
-        "its help changed), write it afresh (tests/cli/test_console.py fails until then):",
+        "its help changed), write it afresh with docs/cli.md (tests/cli/test_console.py fails",
+        "until then):",
         "",
-        "    .venv/bin/python -c 'from doctree.cli.lazy import write_help_text; write_help_text()'",
+        "    .venv/bin/python -m doctree.cli.docs",
         '"""',
         "",
     ]

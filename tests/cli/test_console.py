@@ -81,8 +81,7 @@ def test_the_cached_help_text_is_what_click_renders():
     rendered = rendered_help_text()
     assert help_text.COLUMNS == HELP_COLUMNS
     assert rendered == {"HELP": help_text.HELP, "VERSION": help_text.VERSION}, (
-        "doctree/help_text.py is stale; write it afresh: .venv/bin/python -c "
-        "'from doctree.cli.lazy import write_help_text; write_help_text()'"
+        "doctree/help_text.py is stale; write it afresh: .venv/bin/python -m doctree.cli.docs"
     )
 
 
