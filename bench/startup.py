@@ -10,7 +10,8 @@ steadier when other work shares the machine), of:
 - `doctree --help` (target <= 2x the baseline);
 - `doctree read PATH` of one document in a small SQLite database (target <= 2x the baseline);
 - a click group with no commands printing its `--help`: the floor of any click command line,
-  for reference;
+  for reference (the entry point, `doctree.console`, serves `--help` and `read PATH` without
+  importing click, so neither pays it);
 - `git show HEAD:PATH` of the same text in a one-commit repository, for reference.
 
 Two installs, each against its own bare python:
