@@ -205,7 +205,16 @@ def write_help_text() -> None:
         "",
     ]
     lines.append(f"COLUMNS = {HELP_COLUMNS}  # the text applies on a terminal this wide or wider")
-    lines += [f"{name} = {text!r}" for name, text in rendered_help_text().items()]
+    lines += [f"{name} = {_literal(text)}" for name, text in rendered_help_text().items()]
     package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     with open(os.path.join(package, "help_text.py"), "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")
+
+
+def _literal(text: str) -> str:
+    """`text` as a Python string literal, in double quotes where that needs no escape (the
+    quotes ruff's formatter would choose, so a written file stays formatted)."""
+    literal = repr(text)
+    if literal.startswith("'") and '"' not in text:  # then text holds no ' either
+        literal = f'"{literal[1:-1]}"'
+    return literal
