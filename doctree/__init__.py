@@ -8,7 +8,11 @@ Names are imported on first use, so `import doctree` (and the CLI) stays fast.
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Any
+
+# typing is not imported at run time: `doctree --help` (doctree.console) would pay for it.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _EXPORTS = {
     "Actor": "doctree.store.documents",

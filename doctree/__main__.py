@@ -1,3 +1,3 @@
-from doctree.cli import main
+from doctree.console import main
 
 main()

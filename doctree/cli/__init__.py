@@ -128,18 +128,9 @@ class State:
         whose schema is current, through `doctree.store.db.open_reader`, without building a
         repository (the store's modules, the migrations' checksums). None when the quick
         way does not apply or finds no document: `repo` then reads it, or says why not."""
-        from doctree.store.db import open_reader
-        from doctree.store.live import current_body
-        from doctree.store.paths import normalize_path
+        from doctree.store.live import read_current
 
-        path = normalize_path(path)
-        conn = open_reader(self.database())
-        if conn is None:
-            return None
-        try:
-            return current_body(conn, self.owner, path)
-        finally:
-            conn.close()
+        return read_current(self.database(), self.owner, path)
 
     def close(self) -> None:
         if self._repo is not None:
@@ -286,17 +277,9 @@ class DocPathType(click.ParamType):
     name = "PATH"
 
     def convert(self, value: Any, param: Any, ctx: Any) -> str:
+        from doctree.store.paths import unexpand_home
+
         return unexpand_home(value)
-
-
-def unexpand_home(value: str) -> str:
-    home = os.path.expanduser("~").rstrip("/")
-    if home and home != "~":
-        if value == home:
-            return "~"
-        if value.startswith(home + "/"):
-            return "~" + value[len(home) :]
-    return value
 
 
 DOC_PATH = DocPathType()

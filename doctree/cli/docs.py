@@ -1,7 +1,7 @@
 """Generate docs/cli.md from the `--help` of every doctree command, and the API reference
 from the docstrings.
 
-    .venv/bin/python -m doctree.cli.docs             # rewrite docs/cli.md
+    .venv/bin/python -m doctree.cli.docs             # rewrite docs/cli.md and doctree/help_text.py
     .venv/bin/python -m doctree.cli.docs --check     # exit 1 if docs/cli.md is out of date
     .venv/bin/python -m doctree.cli.docs --api DIR   # the API reference, as HTML, into DIR
                                                      # (pdoc, from the dev extra; `make api`)
@@ -151,6 +151,11 @@ def main(argv: list[str] | None = None) -> int:
     DOC.parent.mkdir(parents=True, exist_ok=True)
     DOC.write_text(text, encoding="utf-8")
     print(f"wrote {DOC}")
+    # The text `doctree --help` prints without click comes from the same commands.
+    from doctree.cli.lazy import write_help_text
+
+    write_help_text()
+    print("wrote doctree/help_text.py")
     return 0
 
 

@@ -7,6 +7,11 @@ themselves; after adding or renaming a command or changing the first sentence of
 print the table afresh and paste it below:
 
     .venv/bin/python -c 'from doctree.cli.lazy import print_table; print_table()'
+
+The console entry point (`doctree.console`) prints `doctree --help` without even this
+group: from `doctree/help_text.py`, written here from the group (`write_help_text`, also run
+by `python -m doctree.cli.docs`) and checked against click's rendering by
+tests/cli/test_console.py.
 """
 
 from __future__ import annotations
@@ -158,3 +163,58 @@ def print_table() -> None:
     for name, (module, short) in command_table(cli).items():
         print(f"    {name!r}: ({module!r}, {short!r}),")
     print("}")
+
+
+#: The terminal width `doctree.help_text` is rendered for: click renders help alike on any
+#: terminal at least this wide (and when there is none).
+HELP_COLUMNS = 80
+
+
+def rendered_help_text(group: click.Group | None = None) -> dict[str, str]:
+    """`doctree --help` and `doctree --version` (as `HELP` and `VERSION`) as click renders
+    them for `group` (default: doctree's) on a terminal of `HELP_COLUMNS` columns: what
+    `doctree.help_text` must hold."""
+    from click.testing import CliRunner
+
+    cli = group or importlib.import_module("doctree.cli").cli
+    rendered = {}
+    for name, option in (("HELP", "--help"), ("VERSION", "--version")):
+        result = CliRunner().invoke(
+            cli, [option], prog_name="doctree", terminal_width=HELP_COLUMNS - 2
+        )
+        if result.exit_code != 0:
+            raise RuntimeError(f"doctree {option} exited with {result.exit_code}: {result.output}")
+        rendered[name] = result.output
+    return rendered
+
+
+def write_help_text() -> None:
+    """Write `doctree/help_text.py` afresh from the command tree."""
+    import os
+
+    lines = [
+        '"""What `doctree --help` and `doctree --version` print, as click renders them on a',
+        "terminal of 80 columns or more: `doctree.console` prints it without importing click.",
+        "",
+        "Generated: do not edit. After changing the command tree (a command added, renamed or",
+        "its help changed), write it afresh with docs/cli.md (tests/cli/test_console.py fails",
+        "until then):",
+        "",
+        "    .venv/bin/python -m doctree.cli.docs",
+        '"""',
+        "",
+    ]
+    lines.append(f"COLUMNS = {HELP_COLUMNS}  # the text applies on a terminal this wide or wider")
+    lines += [f"{name} = {_literal(text)}" for name, text in rendered_help_text().items()]
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with open(os.path.join(package, "help_text.py"), "w", encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def _literal(text: str) -> str:
+    """`text` as a Python string literal, in double quotes where that needs no escape (the
+    quotes ruff's formatter would choose, so a written file stays formatted)."""
+    literal = repr(text)
+    if literal.startswith("'") and '"' not in text:  # then text holds no ' either
+        literal = f'"{literal[1:-1]}"'
+    return literal

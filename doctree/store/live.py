@@ -7,6 +7,7 @@ takes it from here): one definition of "the live row", however the database was 
 
 from __future__ import annotations
 
+import os
 import sqlite3
 
 from doctree.store import encoding
@@ -29,3 +30,22 @@ def current_body(conn: sqlite3.Connection, owner: str, path: str) -> str | None:
     """The body of the live document at `path` (a normalized path), or None if there is none."""
     row = live_row(conn, owner, path)
     return None if row is None else body_of(row)
+
+
+def read_current(target: str | os.PathLike[str], owner: str, path: str) -> str | None:
+    """The body of the live document at `path` (normalized here: PathError if it breaks a
+    rule) in the database `target`, read the quick way: on a SQLite file whose schema is
+    current, opened by `doctree.store.db.open_reader`, without building a repository. None
+    when the quick way does not apply or finds no document; the full opening then reads it,
+    migrates the file or says what is wrong."""
+    from doctree.store.db import open_reader
+    from doctree.store.paths import normalize_path
+
+    path = normalize_path(path)
+    conn = open_reader(target)
+    if conn is None:
+        return None
+    try:
+        return current_body(conn, owner, path)
+    finally:
+        conn.close()

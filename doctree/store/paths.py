@@ -230,6 +230,20 @@ def validate_owner(owner: object) -> str:
     return owner
 
 
+def unexpand_home(value: str) -> str:
+    """A path as typed, with the user's home directory turned back into `~`: the shell
+    expands an unquoted `~/x` into `$HOME/x` before doctree sees it."""
+    import os
+
+    home = os.path.expanduser("~").rstrip("/")
+    if home and home != "~":
+        if value == home:
+            return HOME
+        if value.startswith(home + "/"):
+            return HOME + value[len(home) :]
+    return value
+
+
 def parent_of(path: str) -> str | None:
     """The parent path, or None for the home itself."""
     if path == HOME:

@@ -1,5 +1,8 @@
 """Start-up of the command line: a command imports only what it uses.
 
+The console entry point (`doctree.console`) prints `doctree --help` and `--version` and
+reads `doctree read PATH` without importing click or any command module; the tests below it
+check the click group these fall back to (and every other command goes to) as well.
 `doctree --help` lists the commands from a table (doctree/cli/lazy.py) without importing any
 command module, the store, sqlite3, json, the SDKs or pydantic; `doctree read PATH` imports
 its own command module and the few store modules of a one-shot read (`open_reader`: no
@@ -50,11 +53,11 @@ READ_STORE = {
 CHILD = """\
 import io, sys, contextlib
 sys.argv = ['doctree', *ARGS]
-out = io.StringIO()
+out = io.TextIOWrapper(io.BytesIO(), encoding='utf-8', write_through=True)
 status = 0
 with contextlib.redirect_stdout(out):
     try:
-        from doctree.cli import main
+        from ENTRY import main
         main()
     except SystemExit as e:
         status = e.code or 0
@@ -62,14 +65,17 @@ modules = sorted(sys.modules)
 secrets = sys.modules.get('doctree.store.secrets')
 compiled = bool(secrets and secrets._patterns.cache_info().currsize)
 import json
-print(json.dumps([status, modules, out.getvalue(), compiled]))
+print(json.dumps([status, modules, out.buffer.getvalue().decode(), compiled]))
 """
 
 
-def run_child(*args: str, stdin: str | None = None) -> tuple[int, set[str], str, bool]:
+def run_child(
+    *args: str, stdin: str | None = None, entry: str = "doctree.cli"
+) -> tuple[int, set[str], str, bool]:
     """(exit code, modules imported, stdout, secret patterns compiled) of `doctree ARGS`
-    run in a fresh interpreter."""
-    code = CHILD.replace("ARGS", repr(list(args)))
+    run in a fresh interpreter, through the click group (`doctree.cli`) or the console
+    entry point (`doctree.console`)."""
+    code = CHILD.replace("ARGS", repr(list(args))).replace("ENTRY", entry)
     proc = subprocess.run(
         [sys.executable, "-c", code], input=stdin, capture_output=True, text=True, check=True
     )
@@ -77,9 +83,9 @@ def run_child(*args: str, stdin: str | None = None) -> tuple[int, set[str], str,
     return status, set(modules), stdout, compiled
 
 
-def modules_after(*args: str) -> tuple[int, set[str], str]:
+def modules_after(*args: str, entry: str = "doctree.cli") -> tuple[int, set[str], str]:
     """(exit code, modules imported, stdout) of `doctree ARGS` run in a fresh interpreter."""
-    status, modules, stdout, _ = run_child(*args)
+    status, modules, stdout, _ = run_child(*args, entry=entry)
     return status, modules, stdout
 
 
@@ -101,6 +107,44 @@ def test_help_imports_no_store_sdk_or_command_module():
         "doctree.cli.lazy",
         "doctree.errors",
     }, doctree_modules
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("args", [["--help"], ["-h"], ["--version"]])
+def test_help_through_the_entry_point_imports_neither_click_nor_the_store(args):
+    status, modules, out = modules_after(*args, entry="doctree.console")
+    assert status == 0 and out.startswith(("Usage: doctree", "doctree, version"))
+    # (re is not checked: the editable install's finder imports it at every start)
+    assert top(modules) & {"click", "sqlite3", "json", "typing", *HEAVY} == set()
+    assert {m for m in modules if m.startswith("doctree")} == {
+        "doctree",
+        "doctree.console",
+        "doctree.help_text",
+    }
+
+
+@pytest.mark.slow
+def test_read_through_the_entry_point_imports_no_click_and_no_command_module(tmp_path):
+    db = tmp_path / "t.db"
+    subprocess.run(
+        [sys.executable, "-m", "doctree", "--db", str(db), "write", "~/notes"],
+        input="# Notes\n\nhello\n",
+        text=True,
+        check=True,
+        capture_output=True,
+    )
+    status, modules, out = modules_after(
+        "--db", str(db), "read", "~/notes", entry="doctree.console"
+    )
+    assert status == 0 and out == "# Notes\n\nhello\n"
+    assert top(modules) & {"click", "json", "hashlib", "dataclasses", *HEAVY} == set()
+    doctree_modules = {m for m in modules if m.startswith("doctree")}
+    assert doctree_modules - READ_STORE == {
+        "doctree",
+        "doctree.console",
+        "doctree.errors",
+        "doctree.resources",
+    }
 
 
 @pytest.mark.slow
