@@ -16,6 +16,7 @@ from doctree.agent.offline import language as lang
 from doctree.agent.offline.directory import Directory, is_title, person_slug
 from doctree.agent.offline.language import NAME, NOT_NAMES
 from doctree.agent.offline.model import Sentence
+from doctree.agent.offline.prefilter import gate_patterns
 
 _PERSON_TRIGGER = re.compile(
     r"\b(?P<trigger>with|met|meet|meeting|call|called|calling|email|emailed|ask|asked|tell|told|"
@@ -316,3 +317,6 @@ _NOT_WITH_PERSON = re.compile(
     r"replaced?|replaces|experience|experiment\w*|start|started|starting|run|running)\s+with\s*$",
     re.I,
 )
+
+
+gate_patterns(globals())  # the cheap test in front of every pattern above (prefilter.py)

@@ -19,6 +19,7 @@ from doctree.agent.offline.directory import Directory
 from doctree.agent.offline.entities import find_entities
 from doctree.agent.offline.language import FIRST_PERSON, NAME, NOT_NAMES, content_words, mentions
 from doctree.agent.offline.model import Analysis, Segmented, Sentence, Turn
+from doctree.agent.offline.prefilter import gate_patterns
 from doctree.agent.offline.resolve import (
     Context,
     absolute_dates,
@@ -545,3 +546,6 @@ def restate(s: Sentence) -> str:
     if s.speaker == "the assistant":
         return lang.assistant_third_person(text)
     return lang.third_person(text, s.speaker)
+
+
+gate_patterns(globals())  # the cheap test in front of every pattern above (prefilter.py)

@@ -12,6 +12,7 @@ import re
 import unicodedata
 
 from doctree import stopwords
+from doctree.agent.offline.prefilter import gate_patterns
 
 #: One capitalised name word, accents included ("Lucía", "Zoë", "O'Brien", "Anne-Marie").
 _UP = "A-ZÀ-ÖØ-ÞĀĂĄĆČĎĐĒĖĘĚĞĪĮİĶĹĻĽŁŃŅŇŌŐŒŔŘŚŞŠŢŤŪŮŰŲŹŻŽ"
@@ -959,3 +960,6 @@ def replace_last_value(earlier: str, new: str) -> tuple[str, str] | None:
         rest = rest.lstrip()[len(tail[0]) :]
         return earlier[: m.start()] + " ".join([head, tail[0]]) + rest, m.group(0)
     return earlier[: m.start()] + head + rest, m.group(0)
+
+
+gate_patterns(globals())  # the cheap test in front of every pattern above (prefilter.py)

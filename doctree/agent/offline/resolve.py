@@ -20,6 +20,7 @@ from doctree.agent.offline import language as lang
 from doctree.agent.offline.directory import Directory
 from doctree.agent.offline.language import MONTHS, NOT_NAMES, WEEKDAY, WEEKDAYS, content_words
 from doctree.agent.offline.model import Sentence
+from doctree.agent.offline.prefilter import gate_patterns
 
 # -- dates ----------------------------------------------------------------------------------
 
@@ -1013,3 +1014,6 @@ def changes_value(s: Sentence, said: str) -> bool:
             if (had := set(_ISO.findall(part))) and not had & days and words & _topic_words(part):
                 return True
     return False
+
+
+gate_patterns(globals())  # the cheap test in front of every pattern above (prefilter.py)
