@@ -239,8 +239,10 @@ def find_entities(s: Sentence, raw: str, directory: Directory) -> None:
         if m.group("name").split()[0] not in NOT_NAMES:
             person(m.group("name"))
     for form in sorted(directory.known_person_names(), key=len, reverse=True):
-        if re.search(rf"(?<![\w-]){re.escape(form)}(?![\w-])", raw) and not any(
-            form in p or p in form for p in s.people
+        if (
+            form in raw
+            and re.search(rf"(?<![\w-]){re.escape(form)}(?![\w-])", raw)
+            and not any(form in p or p in form for p in s.people)
         ):
             person(form)
     for m in (m for pattern in _PROJECTS for m in pattern.finditer(raw)):
