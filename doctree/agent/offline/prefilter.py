@@ -195,20 +195,26 @@ class GatedPattern:
                     return True
         return False
 
-    def search(self, string: str, *args: Any) -> re.Match[str] | None:
-        return self.compiled.search(string, *args) if self.could_match(string) else None
+    def search(self, string: str, *args: Any, **kwargs: Any) -> re.Match[str] | None:
+        return self.compiled.search(string, *args, **kwargs) if self.could_match(string) else None
 
-    def match(self, string: str, *args: Any) -> re.Match[str] | None:
-        return self.compiled.match(string, *args) if self.could_match(string) else None
+    def match(self, string: str, *args: Any, **kwargs: Any) -> re.Match[str] | None:
+        return self.compiled.match(string, *args, **kwargs) if self.could_match(string) else None
 
-    def fullmatch(self, string: str, *args: Any) -> re.Match[str] | None:
-        return self.compiled.fullmatch(string, *args) if self.could_match(string) else None
+    def fullmatch(self, string: str, *args: Any, **kwargs: Any) -> re.Match[str] | None:
+        return (
+            self.compiled.fullmatch(string, *args, **kwargs) if self.could_match(string) else None
+        )
 
-    def finditer(self, string: str, *args: Any) -> Iterator[re.Match[str]]:
-        return self.compiled.finditer(string, *args) if self.could_match(string) else iter(())
+    def finditer(self, string: str, *args: Any, **kwargs: Any) -> Iterator[re.Match[str]]:
+        return (
+            self.compiled.finditer(string, *args, **kwargs)
+            if self.could_match(string)
+            else iter(())
+        )
 
-    def findall(self, string: str, *args: Any) -> list[Any]:
-        return self.compiled.findall(string, *args) if self.could_match(string) else []
+    def findall(self, string: str, *args: Any, **kwargs: Any) -> list[Any]:
+        return self.compiled.findall(string, *args, **kwargs) if self.could_match(string) else []
 
     def sub(self, repl: str | Callable[[re.Match[str]], str], string: str, count: int = 0) -> str:
         return self.compiled.sub(repl, string, count) if self.could_match(string) else string
@@ -236,6 +242,11 @@ class GatedPattern:
     @property
     def groupindex(self) -> Any:
         return self.compiled.groupindex
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "compiled":  # not set yet (a copy being made)
+            raise AttributeError(name)
+        return getattr(self.compiled, name)  # `scanner` and the rest, untested
 
     def __repr__(self) -> str:
         return f"GatedPattern({self.compiled!r})"
