@@ -395,6 +395,9 @@ _ECHO = re.compile(
     re.I,
 )
 
+# the cheap test in front of every pattern of this module, all defined above (prefilter.py)
+gate_patterns(globals())
+
 
 def findings(turn: Turn, directory: Directory, *, specific: bool = False) -> list[Sentence]:
     """What an assistant's turn found or proposed: kept if the user's reply accepts it.
@@ -546,6 +549,3 @@ def restate(s: Sentence) -> str:
     if s.speaker == "the assistant":
         return lang.assistant_third_person(text)
     return lang.third_person(text, s.speaker)
-
-
-gate_patterns(globals())  # the cheap test in front of every pattern above (prefilter.py)
