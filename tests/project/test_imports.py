@@ -177,6 +177,15 @@ def test_nothing_below_the_cli_imports_it():
     assert offenders == []
 
 
+#: The one reader of the `re` module's own parser: the offline agent's test in front of its
+#: patterns reads each pattern as `re.compile` does (it falls back to running the pattern
+#: when the parser's shape is not the one it knows).
+READS_PATTERNS = {
+    ("doctree.agent.offline.prefilter", "re._parser"),
+    ("doctree.agent.offline.prefilter", "re._constants"),
+}
+
+
 def test_no_module_takes_a_private_name_from_another():
     offenders = []
     for name, path in modules().items():
@@ -186,7 +195,9 @@ def test_no_module_takes_a_private_name_from_another():
             offenders += [
                 f"{name}: {target}"
                 for part in target.split(".")
-                if part.startswith("_") and part not in ("__future__", "__main__")
+                if part.startswith("_")
+                and part not in ("__future__", "__main__")
+                and (name, target) not in READS_PATTERNS
             ]
     assert offenders == []
 

@@ -39,7 +39,9 @@ reads top to bottom as the pipeline; see docs/memory-agent.md):
 - `write.py`: the pages read, merged and written through the document tools (`pageio.py`,
   `pages.py`).
 
-`language.py` holds the rules of English the stages share.
+`language.py` holds the rules of English the stages share; `prefilter.py` puts a cheap test in
+front of each of their patterns (a sentence holding none of the literals a match needs is
+not searched).
 """
 
 from doctree.agent.offline.pageio import OfflineAgentError, RunSummary, ToolsLike

@@ -16,6 +16,7 @@ from doctree.agent.offline import language as lang
 from doctree.agent.offline.directory import Directory, is_title, person_slug
 from doctree.agent.offline.language import NAME, NOT_NAMES
 from doctree.agent.offline.model import Sentence
+from doctree.agent.offline.prefilter import gate_patterns
 
 _PERSON_TRIGGER = re.compile(
     r"\b(?P<trigger>with|met|meet|meeting|call|called|calling|email|emailed|ask|asked|tell|told|"
@@ -238,8 +239,10 @@ def find_entities(s: Sentence, raw: str, directory: Directory) -> None:
         if m.group("name").split()[0] not in NOT_NAMES:
             person(m.group("name"))
     for form in sorted(directory.known_person_names(), key=len, reverse=True):
-        if re.search(rf"(?<![\w-]){re.escape(form)}(?![\w-])", raw) and not any(
-            form in p or p in form for p in s.people
+        if (
+            form in raw
+            and re.search(rf"(?<![\w-]){re.escape(form)}(?![\w-])", raw)
+            and not any(form in p or p in form for p in s.people)
         ):
             person(form)
     for m in (m for pattern in _PROJECTS for m in pattern.finditer(raw)):
@@ -316,3 +319,6 @@ _NOT_WITH_PERSON = re.compile(
     r"replaced?|replaces|experience|experiment\w*|start|started|starting|run|running)\s+with\s*$",
     re.I,
 )
+
+
+gate_patterns(globals())  # the cheap test in front of every pattern above (prefilter.py)

@@ -19,6 +19,7 @@ from doctree.agent.offline.directory import Directory
 from doctree.agent.offline.entities import find_entities
 from doctree.agent.offline.language import FIRST_PERSON, NAME, NOT_NAMES, content_words, mentions
 from doctree.agent.offline.model import Analysis, Segmented, Sentence, Turn
+from doctree.agent.offline.prefilter import gate_patterns
 from doctree.agent.offline.resolve import (
     Context,
     absolute_dates,
@@ -455,6 +456,9 @@ _ECHO = re.compile(
     r"congratulations|sorry)\b",
     re.I,
 )
+
+# the cheap test in front of every pattern of this module, all defined above (prefilter.py)
+gate_patterns(globals())
 
 
 def findings(turn: Turn, directory: Directory, *, specific: bool = False) -> list[Sentence]:

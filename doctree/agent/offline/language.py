@@ -8,10 +8,14 @@ sentence as a statement about its subject ("I prefer tea" -> "The user prefers t
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from doctree import stopwords
+from doctree.agent.offline.prefilter import gate_patterns
 
 #: One capitalised name word, accents included ("Lucía", "Zoë", "O'Brien", "Anne-Marie").
 _UP = "A-ZÀ-ÖØ-ÞĀĂĄĆČĎĐĒĖĘĚĞĪĮİĶĹĻĽŁŃŅŇŌŐŒŔŘŚŞŠŢŤŪŮŰŲŹŻŽ"
@@ -66,6 +70,28 @@ def _words(text: str) -> list[str]:
     return [_POSSESSIVE.sub("", w) for w in re.findall(r"[\w'\u2019-]{3,}", text)]
 
 
+_Read = TypeVar("_Read")
+
+
+def remembered(read: Callable[[str], _Read]) -> Callable[[str], _Read]:
+    """`read` (a pure function of a text) remembered for the last 4,096 texts: a session reads
+    the same sentence again for each later one it compares with it. Each answer is a fresh
+    copy of the sets in it, as callers may change theirs."""
+    cached = functools.lru_cache(maxsize=4096)(read)
+
+    @functools.wraps(read)
+    def again(text: str) -> Any:
+        out: Any = cached(text)
+        if isinstance(out, set):
+            return set(out)
+        if isinstance(out, tuple):
+            return tuple(set(x) if isinstance(x, set) else x for x in out)
+        return out
+
+    return again
+
+
+@remembered
 def content_words(text: str) -> set[str]:
     """The words that say what `text` is about: names, and longer words that are not filler."""
     return {
@@ -981,3 +1007,6 @@ def replace_last_value(earlier: str, new: str) -> tuple[str, str] | None:
         rest = rest.lstrip()[len(tail[0]) :]
         return earlier[: m.start()] + " ".join([head, tail[0]]) + rest, m.group(0)
     return earlier[: m.start()] + head + rest, m.group(0)
+
+
+gate_patterns(globals())  # the cheap test in front of every pattern above (prefilter.py)

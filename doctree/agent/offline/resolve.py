@@ -20,6 +20,7 @@ from doctree.agent.offline import language as lang
 from doctree.agent.offline.directory import Directory
 from doctree.agent.offline.language import MONTHS, NOT_NAMES, WEEKDAY, WEEKDAYS, content_words
 from doctree.agent.offline.model import Sentence
+from doctree.agent.offline.prefilter import gate_patterns
 
 # -- dates ----------------------------------------------------------------------------------
 
@@ -690,11 +691,13 @@ _PRONOUN_SUBJECT = re.compile(r"\W*(?:it|this|that|they)(?:'s|’s)?\s", re.I)
 _VALUE_WORDS = {*MONTHS, *WEEKDAYS, "today", "tomorrow", "tonight", "next", "this"}
 
 
+@lang.remembered
 def _words(text: str) -> set[str]:
     """Content words, dates, numbers and names of days left out."""
     return {w for w in content_words(text) if w not in _VALUE_WORDS and not w[0].isdigit()}
 
 
+@lang.remembered
 def _subject(text: str) -> tuple[set[str], str, str] | None:
     """What a statement is about: the words before the verb of its clause that has one
     ("The vet visit for Rex is on May 2" -> vet, visit, rex), whether they refer back to
@@ -1013,3 +1016,6 @@ def changes_value(s: Sentence, said: str) -> bool:
             if (had := set(_ISO.findall(part))) and not had & days and words & _topic_words(part):
                 return True
     return False
+
+
+gate_patterns(globals())  # the cheap test in front of every pattern above (prefilter.py)

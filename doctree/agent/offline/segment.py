@@ -12,6 +12,7 @@ from collections import Counter
 
 from doctree.agent.offline.language import MAIL_HEADER, NAME, NAME_WORD, NOT_NAMES
 from doctree.agent.offline.model import Segmented, Turn
+from doctree.agent.offline.prefilter import gate_patterns
 from doctree.memory.secrets import mask
 from doctree.sessions.transcripts import Transcript
 
@@ -290,3 +291,6 @@ def segment(transcript: Transcript) -> Segmented:
             )
         )
     return Segmented(turns, counts, tools, tool_errors)
+
+
+gate_patterns(globals())  # the cheap test in front of every pattern above (prefilter.py)

@@ -1,0 +1,144 @@
+"""The test in front of the offline agent's patterns: it skips a pattern only on a text the
+pattern cannot match, so every answer is the pattern's own."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from doctree.agent.offline import entities, extract, language, resolve, segment
+from doctree.agent.offline.prefilter import GatedPattern, gate_patterns, literals
+from doctree.agent.offline.segment import segment as segment_turns
+from doctree.sessions.transcripts import parse_transcript
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+
+def _gated_rules() -> list[tuple[str, GatedPattern]]:
+    out = []
+    for module in (language, entities, extract, resolve, segment):
+        for name, value in vars(module).items():
+            values = value if isinstance(value, tuple) else (value,)
+            out += [(f"{module.__name__}.{name}", v) for v in values if isinstance(v, GatedPattern)]
+    return out
+
+
+def _sentences() -> list[str]:
+    """Every sentence of the fixture transcripts, and texts where case and ASCII matter."""
+    texts = []
+    for path in sorted((FIXTURES / "transcripts").glob("*.md")) + sorted(
+        (FIXTURES / "behaviours").glob("*/*.md")
+    ):
+        for turn in segment_turns(parse_transcript(path.read_text())).turns:
+            texts += turn.sentences
+    return texts + [
+        "DR. OSEI SAID I PREFER TEA, NOT COFFEE. REMEMBER THAT.",
+        "Remember thaT we DECIDED to go with Postgres.",
+        "I ſtrongly prefer ſushi; the Kelvin sign K is not a K.",
+        "Met Odile from Brightline on 3 June — no, sorry, 4 June.",
+        "",
+    ]
+
+
+def _forced(compiled: re.Pattern[str]) -> GatedPattern:
+    """A gated pattern that tests from its first run (no runs to wait for)."""
+    gated = GatedPattern(compiled)
+    gated._runs = 10**9  # noqa: SLF001 - past READ_AFTER: the literals are read on first use
+    return gated
+
+
+def test_every_rule_of_the_agent_is_gated():
+    rules = _gated_rules()
+    assert len(rules) > 100
+    assert isinstance(language.HEALTH, GatedPattern)
+    assert all(isinstance(p, GatedPattern) for p in language.ORGS)
+
+
+def test_a_rule_skipped_on_a_text_never_matches_it():
+    texts = _sentences()
+    skipped = 0
+    for name, rule in _gated_rules():
+        gated = _forced(rule.compiled)
+        for text in texts:
+            if not gated.could_match(text):
+                skipped += 1
+                assert rule.compiled.search(text) is None, (name, text)
+    assert skipped > len(texts)  # the test does skip: most rules, most sentences
+
+
+@pytest.mark.parametrize(
+    ("pattern", "flags", "exact", "folded"),
+    [
+        (r"\b(?:prefer|like)\b", re.I, (), ("like", "prefer")),
+        (r"(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+[A-Z]", 0, ("Dr", "Mr", "Ms", "Prof"), ()),
+        (r"\b(?i:action)\s*\((?P<who>[A-Z]\w+)\)", 0, (), ("action",)),
+        (r"(?:abc)?\s*de", 0, ("de",), ()),
+        (r"x{0,3}yz", 0, ("yz",), ()),
+        (r"(?:meet|meeting|met)\s+\w+", 0, ("meet", "met"), ()),
+        (r"[eé]t[eé]", 0, ("t",), ()),
+    ],
+)
+def test_the_literals_a_match_needs(pattern: str, flags: int, exact: tuple, folded: tuple):
+    assert literals(re.compile(pattern, flags)) == (exact, folded)
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [r"\w+", r"(?:abc|)\s", r"[A-Z][a-z]+", r"(?=abc)\w+", r"(?:foo)*", r"(?i)ſ"],
+)
+def test_a_pattern_with_no_literal_it_must_hold_runs_untested(pattern: str):
+    compiled = re.compile(pattern)
+    assert literals(compiled) is None
+    assert _forced(compiled).could_match("") is True
+
+
+def test_a_case_insensitive_rule_runs_on_text_that_is_not_ascii():
+    # to re.I, "ſ" (long s) is an "s": "ſtrongly" matches "strongly", which lower() misses
+    rule = _forced(re.compile(r"\bstrongly\b", re.I))
+    assert rule.could_match("I STRONGLY prefer it")
+    assert not rule.could_match("I mildly prefer it")
+    assert rule.could_match("I ſtrongly prefer it")
+    assert rule.search("I ſtrongly prefer it") is not None
+
+
+@pytest.mark.parametrize("text", ["we met Ana at noon", "nothing here", "MET ana"])
+def test_a_gated_pattern_answers_as_the_pattern_does(text: str):
+    compiled = re.compile(r"\bmet\s+(?P<name>[A-Z]\w+)")
+    gated = _forced(compiled)
+
+    def span(m: re.Match[str] | None) -> tuple[int, int] | None:
+        return m.span() if m else None
+
+    assert span(gated.search(text)) == span(compiled.search(text))
+    assert [m.span() for m in gated.finditer(text)] == [m.span() for m in compiled.finditer(text)]
+    assert gated.findall(text) == compiled.findall(text)
+    assert [m.span() for m in gated.finditer(text, pos=3)] == [
+        m.span() for m in compiled.finditer(text, pos=3)
+    ]
+    assert gated.scanner(text).search() is not None or compiled.search(text) is None
+    assert gated.sub("X", text) == compiled.sub("X", text)
+    assert gated.subn("X", text) == compiled.subn("X", text)
+    assert gated.split(text) == compiled.split(text)
+    assert span(gated.match(text)) == span(compiled.match(text))
+    assert span(gated.fullmatch(text)) == span(compiled.fullmatch(text))
+    assert (gated.pattern, gated.flags, gated.groupindex) == (
+        compiled.pattern,
+        compiled.flags,
+        compiled.groupindex,
+    )
+
+
+def test_gate_patterns_wraps_patterns_and_tuples_of_them_only():
+    namespace = {
+        "ONE": re.compile("a"),
+        "SEVERAL": (re.compile("b"), re.compile("c")),
+        "TEXT": "a",
+        "MIXED": (re.compile("d"), "e"),
+    }
+    gate_patterns(namespace)
+    assert isinstance(namespace["ONE"], GatedPattern)
+    assert all(isinstance(p, GatedPattern) for p in namespace["SEVERAL"])
+    assert namespace["TEXT"] == "a"
+    assert isinstance(namespace["MIXED"][0], re.Pattern)
