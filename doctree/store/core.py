@@ -28,6 +28,7 @@ class Core:
         self._broken: set[int] = set()  # levels whose rollback would undo a half-done write
         self._reading = False  # inside snapshot()
         self._purge_index = False  # a redaction asks for the full-text index to be merged
+        self._index_written = False  # the transaction changed the documents' full-text index
         self.dialect.prepare(conn)
 
     @property
@@ -39,6 +40,11 @@ class Core:
         """Have the full-text index merged when the outermost transaction commits: text
         removed from it lingers in its segments until they are merged (redaction)."""
         self._purge_index = True
+
+    def index_written(self) -> None:
+        """Note that the open transaction changed the documents' full-text index: its
+        segments are merged a bounded step when the outermost transaction commits."""
+        self._index_written = True
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
@@ -77,7 +83,7 @@ class Core:
             self._open.pop()
             self._depth -= 1
             if self._depth == 0:
-                self._purge_index = False
+                self._purge_index = self._index_written = False
             undo()
             if serial in self._broken:  # the half-done write is undone
                 self._broken = set()
@@ -86,17 +92,19 @@ class Core:
         self._depth -= 1
         if self._depth == 0 and self._broken:
             self._broken = set()
-            self._purge_index = False
+            self._purge_index = self._index_written = False
             undo()
             raise TransactionError(
                 "a write in this transaction failed after changing the database; "
                 "the whole transaction was rolled back"
             )
-        if self._depth == 0 and self._purge_index:
-            self._purge_index = False
+        if self._depth == 0 and (self._purge_index or self._index_written):
+            purge, self._purge_index, self._index_written = self._purge_index, False, False
             try:
-                # The terms of erased text are gone from the index.
-                self.dialect.optimize_documents_index(self.conn)
+                if purge:  # the terms of erased text are gone from the index
+                    self.dialect.optimize_documents_index(self.conn)
+                else:  # the entries this transaction replaced do not pile up in it
+                    self.dialect.tidy_documents_index(self.conn)
             except BaseException:
                 undo()
                 raise

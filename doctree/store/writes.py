@@ -383,6 +383,8 @@ class Writes(Reads):
             self.dialect.unindex_document(self.conn, doc_id, row["path"], row["title"], old_body)
         if index and inline is None:
             self.dialect.index_document(self.conn, doc_id, path, title, body)
+        if unindex:
+            self._core.index_written()
         return Document(
             doc_id,
             owner,

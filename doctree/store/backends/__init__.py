@@ -146,6 +146,10 @@ class Dialect(Protocol):
     def optimize_documents_index(self, conn: Any) -> None:
         """Rewrite the index so that no entry of removed text stays in storage."""
 
+    def tidy_documents_index(self, conn: Any) -> None:
+        """A bounded step of upkeep at the end of a write transaction that changed the
+        index (SQLite: merge FTS5 segments, so replaced entries do not pile up)."""
+
     def search_documents(
         self,
         conn: Any,

@@ -14,6 +14,30 @@ if TYPE_CHECKING:
 
 _FTS = {"passages": "passages_fts", "recall": "recall_fts"}
 
+TIDY_PAGES = 16
+"""Leaf pages of the documents' full-text index merged at the end of a write transaction
+that changed it (`SqliteDialect.tidy_documents_index`; measured in bench/store.py)."""
+
+FREE_SHARE = 32
+"""Free pages are given back to the file system once they are more than 1/FREE_SHARE of
+the file (and at least `FREE_MIN`): see `release_free_pages`."""
+FREE_MIN = 8
+
+
+def release_free_pages(conn: sqlite3.Connection) -> None:
+    """Give the file's free pages back to the file system when they have grown past a
+    share of it. A file made by this doctree has `auto_vacuum = INCREMENTAL`
+    (`doctree.store.db.connect`), so `incremental_vacuum` moves pages from the end of the
+    file into the free ones and truncates it; in an older file it does nothing. Free
+    pages are reused by later writes anyway: this only keeps a file that shrank (merged
+    index segments, deleted passages) from keeping its largest size."""
+    free = conn.execute("PRAGMA freelist_count").fetchone()[0]
+    if free >= FREE_MIN and free * FREE_SHARE > conn.execute("PRAGMA page_count").fetchone()[0]:
+        # Each step of the statement frees one page, and the sqlite3 module steps a
+        # statement without result columns once: one statement per page (about 6 us).
+        for _ in range(free):
+            conn.execute("PRAGMA incremental_vacuum(1)").close()
+
 
 class SqliteConnection(sqlite3.Connection):
     """A `sqlite3.Connection` that knows which file it opened (`file_identity`: path,
@@ -117,6 +141,19 @@ class SqliteDialect:
     def optimize_documents_index(self, conn: sqlite3.Connection) -> None:
         # One merged segment: the terms of erased text are gone from the index.
         conn.execute("INSERT INTO documents_fts (documents_fts) VALUES ('optimize')")
+
+    def tidy_documents_index(self, conn: sqlite3.Connection) -> None:
+        # FTS5 writes each transaction's changes as a new segment, and an entry replaced
+        # or removed stays in the older segments, with a marker in the new one, until the
+        # two are merged: without merging, an index of documents edited over and over
+        # holds every old version's terms (twice the index of the current documents). A
+        # negative 'merge' merges all segments together, at most TIDY_PAGES leaf pages
+        # per call, so the work a commit adds is bounded whatever the index's size.
+        conn.execute(
+            "INSERT INTO documents_fts (documents_fts, rank) VALUES ('merge', ?)",
+            (-TIDY_PAGES,),
+        )
+        release_free_pages(conn)
 
     def search_documents(
         self,
