@@ -387,7 +387,7 @@ class Writes(Reads):
         if index and inline is None:
             self.dialect.index_document(self.conn, doc_id, path, title, body)
         if unindex:
-            self._core.index_written()
+            self._core.index_replaced()
         return Document(
             doc_id,
             owner,

@@ -14,9 +14,12 @@ if TYPE_CHECKING:
 
 _FTS = {"passages": "passages_fts", "recall": "recall_fts"}
 
+TIDY_EVERY = 32
 TIDY_PAGES = 16
-"""Leaf pages of the documents' full-text index merged at the end of a write transaction
-that changed it (`SqliteDialect.tidy_documents_index`; measured in bench/store.py)."""
+"""The documents' full-text index is merged once TIDY_EVERY of its entries have been
+replaced (by this connection), a leaf page for each and at most TIDY_PAGES
+(`SqliteDialect.tidy_documents_index`; measured with bench/store.py: a one-line edit of a
+2 KB note replaces about a page of terms)."""
 
 FREE_SHARE = 32
 """Free pages are given back to the file system once they are more than 1/FREE_SHARE of
@@ -142,18 +145,23 @@ class SqliteDialect:
         # One merged segment: the terms of erased text are gone from the index.
         conn.execute("INSERT INTO documents_fts (documents_fts) VALUES ('optimize')")
 
-    def tidy_documents_index(self, conn: sqlite3.Connection) -> None:
+    def tidy_documents_index(self, conn: sqlite3.Connection, replaced: int) -> bool:
         # FTS5 writes each transaction's changes as a new segment, and an entry replaced
         # or removed stays in the older segments, with a marker in the new one, until the
         # two are merged: without merging, an index of documents edited over and over
         # holds every old version's terms (twice the index of the current documents). A
-        # negative 'merge' merges all segments together, at most TIDY_PAGES leaf pages
-        # per call, so the work a commit adds is bounded whatever the index's size.
+        # negative 'merge' merges all segments together, so many leaf pages per call. A
+        # call costs about a millisecond whatever it is asked to do, so it is made once
+        # TIDY_EVERY entries have been replaced, for as many pages (at most TIDY_PAGES):
+        # the work follows what was written, whatever the index's size.
+        if replaced < TIDY_EVERY:
+            return False
         conn.execute(
             "INSERT INTO documents_fts (documents_fts, rank) VALUES ('merge', ?)",
-            (-TIDY_PAGES,),
+            (-min(TIDY_PAGES, replaced),),
         )
         release_free_pages(conn)
+        return True
 
     def search_documents(
         self,
