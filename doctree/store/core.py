@@ -28,6 +28,8 @@ class Core:
         self._broken: set[int] = set()  # levels whose rollback would undo a half-done write
         self._reading = False  # inside snapshot()
         self._purge_index = False  # a redaction asks for the full-text index to be merged
+        self._replaced = 0  # entries of the documents' full-text index this transaction replaced
+        self._untidied = 0  # entries replaced by committed transactions since the last tidying
         self.dialect.prepare(conn)
 
     @property
@@ -39,6 +41,13 @@ class Core:
         """Have the full-text index merged when the outermost transaction commits: text
         removed from it lingers in its segments until they are merged (redaction)."""
         self._purge_index = True
+
+    def index_replaced(self) -> None:
+        """Note that the open transaction took an entry out of the documents' full-text
+        index (a document changed or deleted): once enough have been, the index's segments
+        are merged a step in proportion as a transaction commits
+        (`Dialect.tidy_documents_index`)."""
+        self._replaced += 1
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
@@ -77,7 +86,7 @@ class Core:
             self._open.pop()
             self._depth -= 1
             if self._depth == 0:
-                self._purge_index = False
+                self._purge_index, self._replaced = False, 0
             undo()
             if serial in self._broken:  # the half-done write is undone
                 self._broken = set()
@@ -86,20 +95,25 @@ class Core:
         self._depth -= 1
         if self._depth == 0 and self._broken:
             self._broken = set()
-            self._purge_index = False
+            self._purge_index, self._replaced = False, 0
             undo()
             raise TransactionError(
                 "a write in this transaction failed after changing the database; "
                 "the whole transaction was rolled back"
             )
-        if self._depth == 0 and self._purge_index:
-            self._purge_index = False
+        if self._depth == 0 and (self._purge_index or self._replaced):
+            purge, replaced = self._purge_index, self._untidied + self._replaced
+            self._purge_index, self._replaced = False, 0
             try:
-                # The terms of erased text are gone from the index.
-                self.dialect.optimize_documents_index(self.conn)
+                if purge:  # the terms of erased text are gone from the index
+                    self.dialect.optimize_documents_index(self.conn)
+                    replaced = 0
+                elif self.dialect.tidy_documents_index(self.conn, replaced):
+                    replaced = 0  # the replaced entries do not pile up in it
             except BaseException:
                 undo()
                 raise
+            self._untidied = replaced
         self.conn.execute("COMMIT" if begin else f"RELEASE {name}")
 
     @property

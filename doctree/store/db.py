@@ -156,6 +156,11 @@ def connect(
             except UserError:
                 conn.close()
                 raise
+        if conn.execute("PRAGMA page_count").fetchone()[0] == 0:
+            # A new file: its free pages can be given back to the file system, a step at a
+            # time (doctree.store.backends.sqlite.release_free_pages). Only a file without
+            # tables can be switched, so an existing one keeps its mode.
+            conn.execute("PRAGMA auto_vacuum = INCREMENTAL")
         _enable_wal(conn)
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA foreign_keys = ON")

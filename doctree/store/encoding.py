@@ -28,6 +28,12 @@ inserts the next `n >> 1` bytes (UTF-8). Offsets and lengths of copies count cha
 Keyframes: version `v` is stored in full when `(v - 1) % CHAIN == 0`, when there is no
 previous text, or when a delta would not be smaller. Redaction only ever turns deltas into
 full copies, so a chain never grows past the keyframe boundary.
+
+`CURRENT`, the empty value, stands for a full copy that is not stored twice: the version is
+the document's current one, whose body `documents.body_data` holds (as `encode_full` makes
+it). The store keeps it only in the row of the current version, and stores the full copy
+there when a later version is written; a reader resolves it to the current body
+(`doctree.store.rows.VERSION_BODY`) before decoding.
 """
 
 from __future__ import annotations
@@ -44,6 +50,9 @@ LEVEL = 6
 """zlib compression level (measured in bench/store.py: higher levels gain little here)."""
 
 FULL_PLAIN, FULL_DEFLATE, DELTA_PLAIN, DELTA_DEFLATE = 0, 1, 2, 3
+CURRENT = b""
+"""The stored value of a current version kept in full: its body is the document's current
+body (`documents.body_data`), not a second copy of it."""
 _MIN_COMPRESS = 48  # below this many bytes, DEFLATE never pays for itself
 _LINE_MATCH_MIN = 512  # a changed region this long is matched line by line
 
@@ -89,12 +98,25 @@ def encode_full(text: str) -> bytes:
 
 
 def is_full(value: bytes) -> bool:
-    """True if the value holds its text on its own (needs no previous version)."""
-    return value[0] in (FULL_PLAIN, FULL_DEFLATE)
+    """True if the value needs no previous version: a full copy, or `CURRENT`."""
+    return not value or value[0] in (FULL_PLAIN, FULL_DEFLATE)
+
+
+def is_current(value: bytes | None) -> bool:
+    """True if the value is `CURRENT`: the body is the document's current one."""
+    return value is not None and len(value) == 0
+
+
+def stored(value: bytes, full: bytes) -> bytes:
+    """What the row of a new current version stores for `value` (from `encode`, given
+    `full`): `CURRENT` in place of a full copy, which `documents.body_data` holds."""
+    return CURRENT if value == full else value
 
 
 def decode(value: bytes, base: str | None) -> str:
     """The text of one stored value; `base` is the previous version's text (for a delta)."""
+    if not value:
+        raise EncodingError("the current version's value stands for the document's body")
     kind = value[0]
     if kind == FULL_PLAIN:
         return value[1:].decode("utf-8")

@@ -16,6 +16,7 @@ from doctree.store.core import Part
 from doctree.store.model import Document, Version, check_int, parse_time
 from doctree.store.paths import HOME, is_under, normalize_path, subtree_bounds, validate_owner
 from doctree.store.rows import (
+    VERSION_BODY,
     VERSION_COLUMNS,
     any_row,
     decoded_history,
@@ -59,14 +60,19 @@ class Reads(Part):
             return to_document(require(self.conn, owner, path))
         at_ts = parse_time(at)
         # The document at `path` then: its latest version at that time is there and live.
+        # Only a `created` or `moved` version changes a document's path, so the documents
+        # that were ever at `path` by then are found among those (idx_versions_path_time).
         vrow = self.conn.execute(
             "SELECT v.*, d.created_at AS doc_created_at FROM document_versions v"
             " JOIN documents d ON d.id = v.document_id"
-            " WHERE v.owner = ? AND v.path = ? AND v.created_at <= ? AND v.deleted = 0"
+            " WHERE v.document_id IN (SELECT p.document_id FROM document_versions p"
+            "   WHERE p.owner = ? AND p.path = ? AND p.operation IN ('created', 'moved')"
+            "   AND p.created_at <= ?)"
+            " AND v.path = ? AND v.deleted = 0"
             " AND v.version = (SELECT MAX(w.version) FROM document_versions w"
             "   WHERE w.document_id = v.document_id AND w.created_at <= ?)"
             " ORDER BY v.created_at DESC, v.id DESC LIMIT 1",
-            (owner, path, at_ts, at_ts),
+            (owner, path, at_ts, path, at_ts),
         ).fetchone()
         if vrow is not None:
             return self._document_from_version(
@@ -150,14 +156,14 @@ class Reads(Part):
             scope += " AND (path = ? OR (path >= ? AND path < ?))"
             params += [under, lo, hi]
         rows = self.conn.execute(
-            "SELECT * FROM document_versions WHERE document_id IN"
+            f"SELECT *, {VERSION_BODY} AS body_value FROM document_versions WHERE document_id IN"
             f" (SELECT document_id FROM document_versions WHERE {scope})"
             " ORDER BY document_id, version",
             params,
         )
         text: str | None = None
         for r in rows:
-            data = r["body_data"]
+            data = r["body_value"]
             if r["version"] == 1:
                 text = None
             text = None if data is None else encoding.decode(data, text)

@@ -24,7 +24,7 @@ from doctree.store.model import (
     sha256,
 )
 from doctree.store.paths import name_of, normalize_path, validate_owner
-from doctree.store.rows import any_row, body_of
+from doctree.store.rows import VERSION_BODY, any_row, body_of
 from doctree.store.writes import Writes
 from doctree.timeutil import now_iso as now
 
@@ -129,8 +129,8 @@ class Redaction(Writes):
             prov = provenance_of(row["owner"], provenance)
             ts = now()
             rows = self.conn.execute(
-                "SELECT id, version, body_data FROM document_versions WHERE document_id = ?"
-                " ORDER BY version",
+                f"SELECT id, version, {VERSION_BODY} AS body_data FROM document_versions"
+                " WHERE document_id = ? ORDER BY version",
                 (document_id,),
             ).fetchall()
             old = dict(encoding.decode_sequence((r["version"], r["body_data"]) for r in rows))
@@ -160,6 +160,8 @@ class Redaction(Writes):
                 if n < first or text is None:
                     continue
                 value = encoding.encode(text, new.get(n - 1), n)
+                if n == row["version"] and added is None:  # still the current version
+                    value = encoding.stored(value, encoding.encode_full(text))
                 if n in changed:
                     self.conn.execute(
                         "UPDATE document_versions SET body_data = ?, content_sha256 = ?,"

@@ -106,10 +106,18 @@ def to_version(
     )
 
 
+VERSION_BODY = (
+    "CASE WHEN length(document_versions.body_data) = 0 THEN (SELECT d.body_data FROM"
+    " documents d WHERE d.id = document_versions.document_id)"
+    " ELSE document_versions.body_data END"
+)
+"""The stored value of a `document_versions` row with `encoding.CURRENT` resolved: the
+current version's full copy is the document's own `body_data`."""
+
 VERSION_COLUMNS = (
     "id, document_id, owner, version, operation, path, title, content_sha256, size,"
     " actor_kind, actor_id, session_id, run_id, created_at, redacted_at, links, deleted,"
-    " body_data"
+    f" {VERSION_BODY}"
 )
 """The columns `decoded_history` reads, in the order it unpacks them."""
 
@@ -179,18 +187,27 @@ def bodies(conn: sqlite3.Connection, rows: Sequence[sqlite3.Row]) -> dict[int, s
     """
     out: dict[int, str | None] = {}
     need: dict[int, dict[int, int]] = {}  # document id -> version -> row id
+    current: dict[int, int] = {}  # document id -> row id of its current version
     for r in rows:
         data = r["body_data"]
         if data is None:
             out[r["id"]] = None
+        elif encoding.is_current(data):
+            current[r["document_id"]] = r["id"]
         elif encoding.is_full(data):
             out[r["id"]] = encoding.decode(data, None)
         else:
             need.setdefault(r["document_id"], {})[r["version"]] = r["id"]
+    if current:
+        marks = ",".join("?" * len(current))
+        for doc_id, data in conn.execute(
+            f"SELECT id, body_data FROM documents WHERE id IN ({marks})", list(current)
+        ).fetchall():
+            out[current[doc_id]] = encoding.decode(data, None)
     for doc_id, wanted in need.items():
         for lo, hi in spans(wanted):
             pairs = conn.execute(
-                "SELECT version, body_data FROM document_versions"
+                f"SELECT version, {VERSION_BODY} FROM document_versions"
                 " WHERE document_id = ? AND version BETWEEN ? AND ? ORDER BY version",
                 (doc_id, lo, hi),
             ).fetchall()

@@ -340,6 +340,9 @@ class Writes(Reads):
             if index or unindex
             else None
         )
+        # The version before stops being the current one: if its row stands for the
+        # document's body (encoding.CURRENT), the trigger documents_version_kept (migration
+        # 007) gives it the full copy this statement replaces.
         self.conn.execute(
             "UPDATE documents SET path = ?, parent_id = ?, title = ?, body_data = ?, version = ?,"
             " content_sha256 = ?, size = ?, links = ?, updated_at = ?, deleted_at = ?"
@@ -383,6 +386,8 @@ class Writes(Reads):
             self.dialect.unindex_document(self.conn, doc_id, row["path"], row["title"], old_body)
         if index and inline is None:
             self.dialect.index_document(self.conn, doc_id, path, title, body)
+        if unindex:
+            self._core.index_replaced()
         return Document(
             doc_id,
             owner,
@@ -473,7 +478,8 @@ class Writes(Reads):
     ) -> None:
         """Append a version row; its body is stored encoded against `base`, the body of
         the version before it (None: there is none, or it was redacted). `full` is
-        `encoding.encode_full(body)`, which the caller stores in `documents` too."""
+        `encoding.encode_full(body)`, which the caller stores in `documents`: where the
+        version would hold that same full copy, it holds `encoding.CURRENT` instead."""
         self.conn.execute(
             "INSERT INTO document_versions (document_id, owner, version, operation, path, title,"
             " body_data, content_sha256, size, actor_kind, actor_id, session_id, run_id, links,"
@@ -485,7 +491,7 @@ class Writes(Reads):
                 operation,
                 path,
                 title,
-                encoding.encode(body, base, version, full),
+                encoding.stored(encoding.encode(body, base, version, full), full),
                 digest,
                 size,
                 prov.actor_for(owner).kind,

@@ -60,12 +60,16 @@ def every_stored_body(conn: sqlite3.Connection) -> list[str]:
     """Every body the file holds, decoded from its stored value, whatever its encoding."""
     out = []
     text: str | None = None
-    for table, _, version, value in stored_values(conn):
+    values = stored_values(conn)
+    current = {doc: value for table, doc, _, value in values if table == "documents"}
+    for table, doc, version, value in values:
         if table == "documents":
             out.append(encoding.decode(value, None))
             continue
         if version == 1:
             text = None
+        if encoding.is_current(value):  # the current version: the document's own body
+            value = current[doc]
         text = None if value is None else encoding.decode(value, text)
         if text is not None:
             out.append(text)

@@ -146,6 +146,11 @@ class Dialect(Protocol):
     def optimize_documents_index(self, conn: Any) -> None:
         """Rewrite the index so that no entry of removed text stays in storage."""
 
+    def tidy_documents_index(self, conn: Any, replaced: int) -> bool:
+        """Upkeep at the end of a write transaction, `replaced` entries having been taken out
+        of the index since the last time this returned True (SQLite: merge FTS5 segments a
+        step, so they do not pile up). False: not yet, ask again with more."""
+
     def search_documents(
         self,
         conn: Any,

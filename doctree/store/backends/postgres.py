@@ -661,6 +661,9 @@ class PostgresDialect:
     def optimize_documents_index(self, conn: PgConnection) -> None:
         return None  # a tsvector is replaced in place; VACUUM frees the old row versions
 
+    def tidy_documents_index(self, conn: PgConnection, replaced: int) -> bool:
+        return True  # nothing piles up: autovacuum reclaims the old row versions
+
     def search_documents(
         self,
         conn: PgConnection,

@@ -14,6 +14,33 @@ if TYPE_CHECKING:
 
 _FTS = {"passages": "passages_fts", "recall": "recall_fts"}
 
+TIDY_EVERY = 32
+TIDY_PAGES = 16
+"""The documents' full-text index is merged once TIDY_EVERY of its entries have been
+replaced (by this connection), a leaf page for each and at most TIDY_PAGES
+(`SqliteDialect.tidy_documents_index`; measured with bench/store.py: a one-line edit of a
+2 KB note replaces about a page of terms)."""
+
+FREE_SHARE = 32
+"""Free pages are given back to the file system once they are more than 1/FREE_SHARE of
+the file (and at least `FREE_MIN`): see `release_free_pages`."""
+FREE_MIN = 8
+
+
+def release_free_pages(conn: sqlite3.Connection) -> None:
+    """Give the file's free pages back to the file system when they have grown past a
+    share of it. A file made by this doctree has `auto_vacuum = INCREMENTAL`
+    (`doctree.store.db.connect`), so `incremental_vacuum` moves pages from the end of the
+    file into the free ones and truncates it; in an older file it does nothing. Free
+    pages are reused by later writes anyway: this only keeps a file that shrank (merged
+    index segments, deleted passages) from keeping its largest size."""
+    free = conn.execute("PRAGMA freelist_count").fetchone()[0]
+    if free >= FREE_MIN and free * FREE_SHARE > conn.execute("PRAGMA page_count").fetchone()[0]:
+        # Each step of the statement frees one page, and the sqlite3 module steps a
+        # statement without result columns once: one statement per page (about 6 us).
+        for _ in range(free):
+            conn.execute("PRAGMA incremental_vacuum(1)").close()
+
 
 class SqliteConnection(sqlite3.Connection):
     """A `sqlite3.Connection` that knows which file it opened (`file_identity`: path,
@@ -117,6 +144,24 @@ class SqliteDialect:
     def optimize_documents_index(self, conn: sqlite3.Connection) -> None:
         # One merged segment: the terms of erased text are gone from the index.
         conn.execute("INSERT INTO documents_fts (documents_fts) VALUES ('optimize')")
+
+    def tidy_documents_index(self, conn: sqlite3.Connection, replaced: int) -> bool:
+        # FTS5 writes each transaction's changes as a new segment, and an entry replaced
+        # or removed stays in the older segments, with a marker in the new one, until the
+        # two are merged: without merging, an index of documents edited over and over
+        # holds every old version's terms (twice the index of the current documents). A
+        # negative 'merge' merges all segments together, so many leaf pages per call. A
+        # call costs about a millisecond whatever it is asked to do, so it is made once
+        # TIDY_EVERY entries have been replaced, for as many pages (at most TIDY_PAGES):
+        # the work follows what was written, whatever the index's size.
+        if replaced < TIDY_EVERY:
+            return False
+        conn.execute(
+            "INSERT INTO documents_fts (documents_fts, rank) VALUES ('merge', ?)",
+            (-min(TIDY_PAGES, replaced),),
+        )
+        release_free_pages(conn)
+        return True
 
     def search_documents(
         self,

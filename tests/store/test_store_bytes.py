@@ -1,0 +1,131 @@
+"""Bytes on disk: what a write leaves behind besides the version it stores (issue 24).
+
+The full-text index does not keep the terms of replaced entries, a new SQLite file gives
+its free pages back, and a document's current body is stored once, not also in its
+current version's row."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from doctree.errors import NotFoundError
+from doctree.store.documents import Actor, DocumentsRepository, Provenance
+
+OWNER = "a"
+PROV = Provenance(Actor("agent", OWNER))
+WORDS = [f"w{i:03d}x" for i in range(400)]
+
+
+def note(rnd: random.Random, lines: int = 30) -> str:
+    return "".join(" ".join(rnd.choice(WORDS) for _ in range(9)) + "\n" for _ in range(lines))
+
+
+def index_bytes(path: Path) -> int:
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute(
+            "SELECT SUM(pgsize) FROM dbstat WHERE name LIKE 'documents_fts%'"
+        ).fetchone()[0]
+    finally:
+        conn.close()
+
+
+def test_edits_one_by_one_leave_no_old_terms_piling_up_in_the_index(tmp_path):
+    """Each write its own transaction (as the CLI and the agent's tools write): the index
+    stays near the size of one merged segment of the current bodies, instead of holding
+    every replaced body's terms until some later merge."""
+    path = tmp_path / "m.db"
+    repo = DocumentsRepository(path)
+    rnd = random.Random(1)
+    body = note(rnd)
+    for k in range(150):
+        lines = body.splitlines(keepends=True)
+        lines[rnd.randrange(len(lines))] = note(rnd, 1)
+        body = "".join(lines)
+        repo.write(OWNER, f"~/notes/n{k % 5}", body, provenance=PROV)
+    repo.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    kept = index_bytes(path)
+    repo.optimize_search_index()
+    repo.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    merged = index_bytes(path)
+    assert kept <= 1.5 * merged, (kept, merged)
+    assert [h.path for h in repo.search(OWNER, body.split()[0])][:1]  # still searchable
+    repo.close()
+
+
+def test_a_new_file_gives_its_free_pages_back(tmp_path):
+    """Pages freed by a write (here: the index entries of deleted documents, merged away)
+    do not stay in the file as free pages past a small share of it."""
+    path = tmp_path / "m.db"
+    repo = DocumentsRepository(path)
+    assert repo.conn.execute("PRAGMA auto_vacuum").fetchone()[0] == 2  # incremental
+    rnd = random.Random(2)
+    with repo.transaction():
+        for k in range(300):
+            repo.write(OWNER, f"~/tmp/n{k}", note(rnd), provenance=PROV)
+    for start in range(0, 300, 15):  # each transaction merges the index a step further
+        with repo.transaction():
+            for k in range(start, start + 15):
+                repo.delete(OWNER, f"~/tmp/n{k}", provenance=PROV)
+    free = repo.conn.execute("PRAGMA freelist_count").fetchone()[0]
+    pages = repo.conn.execute("PRAGMA page_count").fetchone()[0]
+    assert free * 32 <= pages or free < 8, (free, pages)
+    repo.close()
+
+
+def test_a_documents_current_body_is_stored_once(repo):
+    """The current version of a document kept in full does not copy the body the document
+    holds; every version still reads back exactly once later versions are written."""
+    rnd = random.Random(3)
+    bodies = {f"~/notes/n{k}": note(rnd) for k in range(40)}
+    with repo.transaction():
+        for path, body in bodies.items():
+            repo.write(OWNER, path, body, provenance=PROV)
+    in_versions, in_documents = repo.conn.execute(
+        "SELECT (SELECT SUM(length(body_data)) FROM document_versions),"
+        " (SELECT SUM(length(body_data)) FROM documents)"
+    ).fetchone()
+    assert in_versions < 0.05 * in_documents, (in_versions, in_documents)
+    edited = {p: b.replace("\n", " edited\n", 1) for p, b in list(bodies.items())[:20]}
+    for path, body in edited.items():
+        repo.write(OWNER, path, body, provenance=PROV)
+    for path, body in bodies.items():
+        assert repo.read(OWNER, path, version=1).body == body
+        assert repo.read(OWNER, path).body == edited.get(path, body)
+        assert [v.body for v in repo.history(OWNER, path)][-1] == edited.get(path, body)
+    assert {v.body for v in repo.iter_versions(OWNER)} == {
+        *bodies.values(),
+        *edited.values(),
+        "",  # the parent ~/notes
+    }
+
+
+def test_edits_add_no_entry_to_the_index_of_paths_over_time(tmp_path):
+    """`read(at=)` finds a path's document among the versions that changed a path (created,
+    moved): an edit adds nothing to that index, and reads by time stay exact."""
+    path = tmp_path / "m.db"
+    repo = DocumentsRepository(path)
+    stamps = []
+    for k in range(300):
+        repo.write(OWNER, "~/a", f"body {k} " + "x" * 40, provenance=PROV)
+        stamps.append(repo.read(OWNER, "~/a").updated_at)
+    repo.move(OWNER, "~/a", "~/b", provenance=PROV)
+    repo.write(OWNER, "~/a", "a new document at the old path", provenance=PROV)
+    conn = sqlite3.connect(path)
+    pages = conn.execute(
+        "SELECT COUNT(*) FROM dbstat WHERE name = 'idx_versions_path_time'"
+    ).fetchone()[0]
+    conn.close()
+    assert pages == 1
+    for k in (0, 150, 299):
+        assert repo.read(OWNER, "~/a", at=stamps[k]).body.startswith(f"body {k} ")
+        with pytest.raises(NotFoundError):  # the document was not at ~/b yet
+            repo.read(OWNER, "~/b", at=stamps[k])
+    moved = repo.read(OWNER, "~/b")
+    assert repo.read(OWNER, "~/b", at=moved.updated_at).body == moved.body
+    assert repo.read(OWNER, "~/a").body == "a new document at the old path"
+    repo.close()
