@@ -437,3 +437,18 @@ def test_locomo_benchmark_skips_cleanly_without_the_data(tmp_path):
     )
     assert out.returncode == 0
     assert "skipping" in out.stdout
+
+
+def test_a_time_in_the_question_favours_the_session_of_that_day(repo):
+    # Two sessions say the same; the question asks about two weeks before 5 May.
+    write(repo, "~/memory/archive/s1", session("2023-04-21", [("Ann", "I planted tomatoes.")]))
+    write(repo, "~/memory/archive/s2", session("2023-05-02", [("Ann", "I planted tomatoes.")], 2))
+    question = "What did Ann plant two weeks ago?"
+    asked = retrieve(repo, OWNER, question, budget_words=9, now=date(2023, 5, 5))
+    assert [p.path for p in asked.passages] == ["~/memory/archive/s1"]
+    # Asked on another day, the period holds neither: the newer session wins the tie.
+    later = retrieve(repo, OWNER, question, budget_words=9, now=date(2024, 1, 10))
+    assert [p.path for p in later.passages] == ["~/memory/archive/s2"]
+    off = Settings(window_boost=0.0)
+    plain = retrieve(repo, OWNER, question, budget_words=9, now=date(2023, 5, 5), settings=off)
+    assert [p.path for p in plain.passages] == ["~/memory/archive/s2"]
