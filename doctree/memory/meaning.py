@@ -31,7 +31,7 @@ log = logging.getLogger("doctree.memory.meaning")
 
 Mode = Literal["lexical", "semantic", "hybrid"]
 MODES: tuple[Mode, ...] = ("lexical", "semantic", "hybrid")
-FUSIONS = ("scores", "rrf", "add", "minmax")
+FUSIONS = ("scores", "rrf", "add")
 
 DEFAULT_MODE: Mode = "lexical"
 """The retrieval mode when none is asked for and `DOCTREE_RETRIEVAL` names none: chosen by
@@ -196,14 +196,6 @@ def fuse(lexical: Sequence[_H], semantic: Sequence[_H], s: MeaningSettings) -> l
             for h in hits:
                 by_id.setdefault(h.id, h)
                 fused[h.id] = fused.get(h.id, 0.0) + weight * max(h.score, 0.0) / top
-    elif s.fusion == "minmax":
-        for hits, weight in ((lexical, 1.0), (semantic, s.semantic_weight)):
-            hi = max(h.score for h in hits)
-            lo = min(h.score for h in hits)
-            span = (hi - lo) or 1.0
-            for h in hits:
-                by_id.setdefault(h.id, h)
-                fused[h.id] = fused.get(h.id, 0.0) + weight * (h.score - lo) / span
     elif s.fusion == "add":
         top_l = lexical[0].score or 1.0
         top_s = semantic[0].score or 1.0

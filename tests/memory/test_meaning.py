@@ -338,3 +338,23 @@ def test_without_the_floor_the_nearest_unrelated_passages_come_back(repo):
     _a_small_memory(repo)
     floorless = mode("semantic", semantic_floor=0.0)
     assert retrieve(repo, OWNER, UNRELATED, budget_words=200, settings=floorless).passages
+
+
+def test_hybrid_keeps_the_records_word_ranking_and_adds_what_only_meaning_finds():
+    # The record fuses by "add": a turn with the question's words keeps its place ahead of
+    # one nearer in meaning, and a turn only meaning finds comes after them; fusion by
+    # scores would let the cosine reorder the first two.
+    from doctree.memory.meaning import fuse
+    from doctree.store.recall import RecallHit
+
+    def hit(i: int, score: float) -> RecallHit:
+        return RecallHit(
+            i, "s", f"h{i}", 0, "user", "2026-03-01T08:00:00Z", None, f"t{i}", 1, score
+        )
+
+    by_words = [hit(1, 10.0), hit(2, 9.5)]
+    by_meaning = [hit(2, 0.9), hit(3, 0.8), hit(1, 0.3)]
+    assert DEFAULT_RECALL.fusion == "add"
+    assert [h.id for h in fuse(by_words, by_meaning, DEFAULT_RECALL)] == [1, 2, 3]
+    scores = dataclasses.replace(DEFAULT_RECALL, fusion="scores")
+    assert [h.id for h in fuse(by_words, by_meaning, scores)][:2] == [2, 1]
