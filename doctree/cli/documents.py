@@ -3,7 +3,6 @@ log, links, search."""
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING
 
 import click
@@ -445,7 +444,7 @@ def links(state: State, path: str, as_json: bool) -> None:
     "--mode",
     type=click.Choice(["lexical", "semantic", "hybrid"]),
     help="lexical: by words (BM25); semantic: by meaning (the passage nearest the query); "
-    "hybrid: both rankings fused.  [default: lexical, or $DOCTREE_RETRIEVAL]",
+    "hybrid: both rankings fused.  [default: hybrid, or $DOCTREE_RETRIEVAL]",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the hits as JSON.")
 @pass_state
@@ -461,8 +460,8 @@ def search(
 ) -> None:
     """Search titles, bodies and paths by words or meaning, best first, with snippets.
 
-    By words (BM25) by default; by meaning too with --mode, so that "when is the release"
-    finds "the launch moved to December 8".
+    By words (BM25) and by meaning together by default (hybrid), so that "when is the
+    release" finds "the launch moved to December 8"; --mode lexical for words alone.
 
     \b
     QUERY syntax:
@@ -484,7 +483,8 @@ def search(
     \b
       doctree search "green tea"
       doctree search 'apol* -kafka' --under ~/memory/projects
-      doctree search "what do I drink" --mode hybrid
+      doctree search "what do I drink"
+      doctree search "green tea" --mode lexical
       doctree search "green tea" --at 2026-11-20 --all-versions
     """
     if not query.strip():
@@ -495,7 +495,11 @@ def search(
 
         print_version_hits(state, query, under, limit, at, all_versions, as_json)
         return
-    if mode == "lexical" or (mode is None and not os.environ.get("DOCTREE_RETRIEVAL")):
+    if mode is None:
+        from doctree.memory.meaning import check_mode
+
+        mode = check_mode(None)
+    if mode == "lexical":
         hits = state.repo.search(state.owner, query, under=under, limit=limit)
     else:
         from doctree.memory.retrieval import search_documents

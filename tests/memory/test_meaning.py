@@ -60,17 +60,19 @@ def cosine_to(text: str, v: np.ndarray) -> float:
     return float(v @ e.embed([text])[0])
 
 
-def test_passages_get_no_vectors_until_meaning_is_asked_for(repo):
+def test_passages_get_no_vectors_until_meaning_is_asked_for(repo, monkeypatch):
     """Indexing stays as cheap as before for a database that only searches by words."""
+    monkeypatch.setenv("DOCTREE_RETRIEVAL", "lexical")
     write(repo, "~/memory/notes/launch", "The launch moved to December 8.")
     retrieve(repo, OWNER, "launch", budget_words=50, settings=mode("lexical"))
     vectors = VectorIndex(repo.conn, "passages")
     assert not vectors.active() and vectors.count(OWNER) == 0
 
 
-def test_no_passage_waits_for_a_vector_until_meaning_is_asked_for(repo):
+def test_no_passage_waits_for_a_vector_until_meaning_is_asked_for(repo, monkeypatch):
     """Nothing reads the queue before a model is adopted, and adopting one queues every
     passage: until then the queue stays empty (migration 006), and no passage is missed."""
+    monkeypatch.setenv("DOCTREE_RETRIEVAL", "lexical")
     write(repo, "~/memory/notes/launch", "The launch moved to December 8.\n\nOat milk.")
     retrieve(repo, OWNER, "launch", budget_words=50, settings=mode("lexical"))
     queued = "SELECT COUNT(*) FROM vector_pending"
@@ -83,7 +85,21 @@ def test_no_passage_waits_for_a_vector_until_meaning_is_asked_for(repo):
     assert VectorIndex(repo.conn, "passages").count(OWNER) == 2
 
 
-def test_the_first_search_by_meaning_embeds_every_passage_then_indexing_keeps_them(repo):
+def test_by_default_passages_get_their_vectors_when_indexed_not_when_searched(repo, monkeypatch):
+    """Meaning is part of the default retrieval: the index's catch-up embeds the passages
+    it stores, and the first search reads vectors rather than making them."""
+    monkeypatch.delenv("DOCTREE_RETRIEVAL", raising=False)
+    write(repo, "~/memory/notes/launch", "The launch moved to December 8.\n\nOat milk.")
+    sync_passages(repo, OWNER)
+    assert VectorIndex(repo.conn, "passages").count(OWNER) == 2
+    ctx = retrieve(repo, OWNER, "when is the release?", budget_words=50)
+    assert "December 8" in ctx.text  # found by meaning: no word of the question is in it
+
+
+def test_the_first_search_by_meaning_embeds_every_passage_then_indexing_keeps_them(
+    repo, monkeypatch
+):
+    monkeypatch.setenv("DOCTREE_RETRIEVAL", "lexical")
     write(repo, "~/memory/notes/launch", "The launch moved to December 8.\n\nOat milk in coffee.")
     retrieve(repo, OWNER, "release", budget_words=50, settings=mode("hybrid"))
     got = stored(repo, "passages")
