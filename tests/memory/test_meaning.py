@@ -85,10 +85,12 @@ def test_no_passage_waits_for_a_vector_until_meaning_is_asked_for(repo, monkeypa
     assert VectorIndex(repo.conn, "passages").count(OWNER) == 2
 
 
-def test_by_default_passages_get_their_vectors_when_indexed_not_when_searched(repo, monkeypatch):
-    """Meaning is part of the default retrieval: the index's catch-up embeds the passages
-    it stores, and the first search reads vectors rather than making them."""
-    monkeypatch.delenv("DOCTREE_RETRIEVAL", raising=False)
+def test_with_meaning_configured_passages_get_vectors_when_indexed_not_when_searched(
+    repo, monkeypatch
+):
+    """When the configured mode uses meaning, the index's catch-up embeds the passages it
+    stores, and the first search reads vectors rather than making them."""
+    monkeypatch.setenv("DOCTREE_RETRIEVAL", "hybrid")
     write(repo, "~/memory/notes/launch", "The launch moved to December 8.\n\nOat milk.")
     sync_passages(repo, OWNER)
     assert VectorIndex(repo.conn, "passages").count(OWNER) == 2
