@@ -428,6 +428,8 @@ def evaluate(
         everything = tracers[c.sample_id].found(stored, by_text=mode == "agent")
         for q in c.questions[:limit]:
             res.recalls[STORED][ALL][q.category].append(recall(q.evidence, everything))
+        # Questions are asked after the conversation: on the day of its last session.
+        asked = session_start(c.sessions[-1]).date()
         for q in c.questions[:limit]:
             for b in budgets:
                 for how in RETRIEVAL[0]:
@@ -442,6 +444,7 @@ def evaluate(
                         page_settings=page_settings,
                         settings=recall_settings,
                         pages_share=PAGES_SHARE[0],
+                        now=asked,
                     )
                     res.latencies_ms.append((time.perf_counter() - t0) * 1000)
                     res.words[b].append(ctx.words)
@@ -521,9 +524,14 @@ _SHARED = (
 
 def retrieval_settings(settings: Settings, how: str) -> tuple[Settings, RecallSettings]:
     """The pages' and the recall record's settings for one retrieval mode: `settings` (with
-    any --set) in mode `how`, the shared fusion settings carried to the recall record's."""
+    any --set) in mode `how`; a fusion setting --set changes is carried to the recall
+    record's too (each layer keeps its own default otherwise)."""
     pages = dataclasses.replace(settings, mode=how)
-    shared = {k: getattr(pages, k) for k in _SHARED}
+    shared = {
+        k: getattr(pages, k)
+        for k in _SHARED
+        if k == "mode" or getattr(pages, k) != getattr(DEFAULT_SETTINGS, k)
+    }
     return pages, dataclasses.replace(DEFAULT_RECALL, **shared)
 
 

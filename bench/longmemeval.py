@@ -17,6 +17,9 @@ pipelines:
   worker tick, the offline memory agent — `doctree replay`), then `blend` over what memory
   holds: the agent's pages first, the verbatim record of the hand-overs after.
 
+Each question is asked on its `question_date` (`blend(now=...)`), so that a time it speaks
+of ("two weeks ago") is read as the benchmark means it.
+
 The baseline, in the same run: plain SQLite FTS5 BM25 over turns (porter unicode61,
 stopwords removed, OR of the question's words; turns over 120 words cut at sentence ends into
 pieces of at most 120 words), rows added in rank order while they fit.
@@ -44,7 +47,7 @@ import tempfile
 import time
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 from doctree.store.documents import Provenance
@@ -125,6 +128,7 @@ class Question:
     text: str
     sessions: list[tuple[str, str, list[dict]]]  # (session id, date, turns), in date order
     evidence: list[str]
+    asked: date  # the question's date: the day it is asked, against which "a week ago" is read
 
 
 def parse_when(value: str) -> datetime:
@@ -149,7 +153,14 @@ def load(path: Path) -> list[Question]:
         )
         evidence = [t["content"] for _, _, turns in sessions for t in turns if t.get("has_answer")]
         out.append(
-            Question(r["question_id"], r["question_type"], r["question"], sessions, evidence)
+            Question(
+                r["question_id"],
+                r["question_type"],
+                r["question"],
+                sessions,
+                evidence,
+                parse_when(r["question_date"]).date(),
+            )
         )
     return out
 
@@ -274,6 +285,7 @@ def evaluate(questions: list[Question], mode: str, budgets: tuple[int, ...], wor
                     pages_share=PAGES_SHARE[0],
                     page_settings=page_settings,
                     settings=recall_settings,
+                    now=q.asked,
                 )
                 latencies.append((time.perf_counter() - t0) * 1000)
                 assert ctx.words <= b, (q.id, ctx.words, b)

@@ -10,6 +10,11 @@ def now_iso() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
+def today() -> date:
+    """The current day, UTC: the day a question is asked unless the caller says otherwise."""
+    return datetime.now(UTC).date()
+
+
 def iso_week(day: date | datetime) -> str:
     """`2026-W47`: the ISO week a day falls in (the archive's unit)."""
     year, week, _ = day.isocalendar()

@@ -214,6 +214,13 @@ class Server:
                     conn.execute(
                         f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), 1, false)"
                     )
+        # A new database would have a new URL, and nothing of it in this process's memory:
+        # the owners' vectors read from the emptied one (keyed by its URL) go too, or a
+        # later test whose generation numbers start over would be served the old ones.
+        from doctree.store import vectors
+
+        with vectors._LOCK:
+            vectors._CACHE.clear()
 
     def stop(self) -> None:
         if self.dir is None:

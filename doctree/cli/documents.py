@@ -3,7 +3,6 @@ log, links, search."""
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING
 
 import click
@@ -461,8 +460,8 @@ def search(
 ) -> None:
     """Search titles, bodies and paths by words or meaning, best first, with snippets.
 
-    By words (BM25) by default; by meaning too with --mode, so that "when is the release"
-    finds "the launch moved to December 8".
+    By words (BM25) by default ($DOCTREE_RETRIEVAL sets another); by meaning too with
+    --mode hybrid, so that "when is the release" finds "the launch moved to December 8".
 
     \b
     QUERY syntax:
@@ -495,7 +494,11 @@ def search(
 
         print_version_hits(state, query, under, limit, at, all_versions, as_json)
         return
-    if mode == "lexical" or (mode is None and not os.environ.get("DOCTREE_RETRIEVAL")):
+    if mode is None:
+        from doctree.memory.meaning import check_mode
+
+        mode = check_mode(None)
+    if mode == "lexical":
         hits = state.repo.search(state.owner, query, under=under, limit=limit)
     else:
         from doctree.memory.retrieval import search_documents

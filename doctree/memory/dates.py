@@ -262,3 +262,91 @@ _TIME_ANY = re.compile(
 def has_time_expression(text: str) -> bool:
     """Whether a passage says when something happened (a date, a year or a relative time)."""
     return _TIME_ANY.search(text) is not None
+
+
+# -- the time a question asks about ------------------------------------------------------
+
+_WINDOW = re.compile(
+    # a span ending now: "in the last two months", "over the past month", "past few weeks"
+    rf"\b(?:(?:in|over|during|within|for)\s+)?(?:the\s+)?(?P<span>past|last)\s+(?:(?P<n>{_NUM_RE})\s+)?(?P<unit>days?|weeks?|weekends?|months?|years?)\b"
+    # a point back in time: "two weeks ago", "a month ago"
+    rf"|\b(?P<n2>{_NUM_RE})\s+(?P<unit2>days?|weeks?|weekends?|months?|years?)\s+ago\b"
+    # a named day or period: "yesterday", "last Friday", "this month", "last weekend"
+    rf"|\b(?P<simple>yesterday|today|last night|this morning|this week|this weekend|this month"
+    rf"|this year)\b"
+    rf"|\b(?:on\s+)?(?P<wdir>last|this|past)\s+(?P<weekday>monday|tuesday|wednesday|thursday"
+    rf"|friday|saturday|sunday)\b",
+    re.I,
+)
+
+
+def _ago(anchor: date, n: int, unit: str) -> date:
+    unit = unit.lower().rstrip("s")
+    if unit == "day":
+        return anchor - timedelta(days=n)
+    if unit in ("week", "weekend"):
+        return anchor - timedelta(days=7 * n)
+    if unit == "month":
+        return _shift_months(anchor, -n)
+    return _shift_months(anchor, -12 * n)
+
+
+def _slack(anchor: date, back: date) -> timedelta:
+    """How far from a point back in time ("two weeks ago") a day may lie and still be
+    meant: a fifth of the distance (people round), at least a day."""
+    return timedelta(days=max(1, (anchor - back).days // 5))
+
+
+def time_windows(text: str, now: date) -> list[tuple[tuple[int, int], date, date]]:
+    """The periods a question asks about, read against `now` (the day it is asked): each
+    the span of its words in `text` and its first and last day. "two weeks ago" is that
+    day give or take a fifth of the distance; "in the last two months" the two months up
+    to `now`; "last month" the calendar month before and this one so far (either may be
+    meant); "last weekend" its Saturday and Sunday; "last Friday" that day; "this month"
+    the month so far. Questions that ask for a time ("how many weeks ago did I…") name
+    none."""
+    out = []
+    for m in _WINDOW.finditer(text):
+        if m["span"]:
+            unit = m["unit"].lower()
+            if m["n"] is None and unit == "weekend":  # the Saturday and Sunday before
+                saturday = now - timedelta(days=(now.weekday() - 5) % 7 or 7)
+                out.append((m.span(), saturday, saturday + timedelta(days=1)))
+                continue
+            if m["n"] is None and unit.endswith("s"):  # "the past weeks": a few
+                n = 3
+            else:
+                raw = (m["n"] or "1").lower()
+                n = int(raw) if raw.isdigit() else _NUMBERS.get(raw, 1)
+            start = _ago(now, n, unit)
+            if m["n"] is None and m["span"].lower() == "last" and unit in ("month", "year"):
+                # "last month": the calendar month before, or the month up to now
+                start = start.replace(day=1) if unit == "month" else date(start.year, 1, 1)
+            out.append((m.span(), start, now))
+        elif m["unit2"]:
+            raw = m["n2"].lower()
+            n = int(raw) if raw.isdigit() else _NUMBERS.get(raw, 1)
+            back = _ago(now, n, m["unit2"])
+            slack = _slack(now, back)
+            out.append((m.span(), back - slack, min(now, back + slack)))
+        elif m["simple"]:
+            s = m["simple"].lower()
+            if s in ("yesterday", "last night"):
+                day = now - timedelta(days=1)
+                out.append((m.span(), day, day))
+            elif s in ("today", "this morning"):
+                out.append((m.span(), now, now))
+            elif s in ("this week", "this weekend"):
+                out.append((m.span(), now - timedelta(days=now.weekday()), now))
+            elif s == "this month":
+                out.append((m.span(), now.replace(day=1), now))
+            else:  # this year
+                out.append((m.span(), date(now.year, 1, 1), now))
+        else:
+            wd = _WEEKDAYS[m["weekday"].casefold()]
+            if m["wdir"].lower() == "this":
+                day = now - timedelta(days=(now.weekday() - wd) % 7)
+            else:
+                day = now - timedelta(days=(now.weekday() - wd) % 7 or 7)
+            out.append((m.span(), day, day))
+    return out

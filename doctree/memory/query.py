@@ -1,7 +1,9 @@
 """Queries read for more than their words: stopwords and question words drop out, word pairs
 count as phrases, names of speakers and other proper names are recognised, dates in the
-query become date tokens, and a "when" question is noticed (`parse_query`); whose turns a
-question asks about (`addressed`).
+query become date tokens, a "when" question is noticed, and a time the question speaks of
+("two weeks ago", "in the last two months") becomes the period it asks about, read
+against the day it is asked (`parse_query`); whose turns a question asks about
+(`addressed`).
 """
 
 from __future__ import annotations
@@ -9,10 +11,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import date
 
 from doctree import stopwords
 from doctree.errors import UserError
-from doctree.memory.dates import date_tokens
+from doctree.memory.dates import date_tokens, time_windows
 
 WORD = re.compile(r"[\w]+(?:'[\w]+)?", re.UNICODE)
 
@@ -36,6 +39,16 @@ class Query:
     entities: list[str]
     dates: list[str]
     temporal: bool
+    window: tuple[date, date] | None = None
+    """The days a time in the question points at ("two weeks ago"), first and last."""
+
+    def in_window(self, day: str | None) -> bool:
+        """Whether a passage of this day (ISO) falls in the question's period."""
+        return (
+            self.window is not None
+            and day is not None
+            and self.window[0].isoformat() <= day[:10] <= self.window[1].isoformat()
+        )
 
     def fts(self) -> str:
         """The FTS5 expression: any term, phrase or date token may match; BM25 ranks."""
@@ -45,11 +58,14 @@ class Query:
         return " OR ".join(parts)
 
 
-def parse_query(text: str, speakers: Sequence[str] = ()) -> Query:
+def parse_query(text: str, speakers: Sequence[str] = (), now: date | None = None) -> Query:
     """Read a natural-language query: drop stopwords, keep word pairs as phrases, recognise
-    speaker names and dates, and notice whether it asks when."""
+    speaker names and dates, and notice whether it asks when. With `now` (the day it is
+    asked), a time it speaks of ("a week ago", "over the past month") becomes its
+    `window`: the days it points at, which ranking favours."""
     if not isinstance(text, str):
         raise UserError(f"query {text!r}: must be text")
+    windows = time_windows(text, now) if now is not None else []
     known = {s.lower(): s for s in speakers}
     for s in speakers:
         for part in s.split():
@@ -83,6 +99,7 @@ def parse_query(text: str, speakers: Sequence[str] = ()) -> Query:
         entities=list(dict.fromkeys(entities)),
         dates=date_tokens(text, None),
         temporal=bool(_TEMPORAL_QUERY.search(text)),
+        window=(min(w[1] for w in windows), max(w[2] for w in windows)) if windows else None,
     )
 
 

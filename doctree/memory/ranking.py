@@ -51,6 +51,7 @@ class Settings:
     name_boost: float = 1.0  # rank_documents only: a document named for the query
     skip_bare: bool = True  # leave out passages that are only links, dates and labels
     person_boost: float = 2.0  # see `addressed`: the user's turns, or the assistant's
+    window_boost: float = 1.0  # a passage of the day(s) a time in the query points at
     # Retrieval by meaning (`doctree.memory.meaning`):
     # "lexical" (BM25), "semantic" (vectors) or "hybrid" (both); None: the configured
     # default (`DOCTREE_RETRIEVAL`, else `DEFAULT_MODE`)
@@ -213,6 +214,8 @@ def rank(
             score *= 1 + s.entity_boost
         if q.temporal and h.timed:
             score *= 1 + s.temporal_boost
+        if s.window_boost and q.in_window(h.day):
+            score *= 1 + s.window_boost
         score += s.document_weight * doc_prior.get(h.document_id, 0.0)
         score += s.recency_weight * day_rank.get(h.day or "", 0.0)
         if s.length_exponent:

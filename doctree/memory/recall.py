@@ -46,6 +46,7 @@ from doctree.store.documents import DocumentsRepository
 from doctree.store.paths import validate_owner
 from doctree.store.recall import RecallHit, RecallIndex, RecallRow, masked
 from doctree.store.vectors import VectorIndex
+from doctree.timeutil import today
 
 log = logging.getLogger("doctree.memory.recall")
 
@@ -286,9 +287,13 @@ class RecallSettings:
     recency_weight: float = 0.05
     candidates: int = 300
     person_boost: float = 2.0
-    # Retrieval by meaning, as `Settings` (`doctree.memory.meaning`):
+    window_boost: float = 1.0
+    # Retrieval by meaning, as `Settings` (`doctree.memory.meaning`), but for one thing: the
+    # record's words were said as they are, and a turn that has the question's words is
+    # better evidence than one near it in meaning, so by default its BM25 ranking is kept
+    # and the passages only the vectors find come after ("add"; docs/retrieval.md).
     mode: str | None = None
-    fusion: str = "scores"
+    fusion: str = "add"
     rrf_k: float = 60.0
     semantic_weight: float = 0.2
     semantic_candidates: int = 300
@@ -327,7 +332,15 @@ class RecallContext:
 def rank(index: RecallIndex, owner: str, q: Query, s: RecallSettings) -> list[RecallHit]:
     """Passages matching the query, best first: BM25 (or the vectors' cosine, or both fused:
     `s.mode`), lifted by how much of their session matches, by a time expression when the
-    query asks when, and a little by recency."""
+    query asks when, by the day a time in the query points at, and a little by recency.
+    """
+    hits = _candidates(index, owner, q, s)
+    if not hits:
+        return []
+    return _scored(hits, q, s)
+
+
+def _candidates(index: RecallIndex, owner: str, q: Query, s: RecallSettings) -> list[RecallHit]:
     mode = check_mode(s.mode, s.fusion)
     hits: list[RecallHit] = []
     if mode != "semantic":
@@ -340,8 +353,10 @@ def rank(index: RecallIndex, owner: str, q: Query, s: RecallSettings) -> list[Re
     if mode != "lexical":
         near = nearest(index, owner, q, s)
         hits = near if mode == "semantic" else fuse(hits, near, s)
-    if not hits:
-        return []
+    return hits
+
+
+def _scored(hits: list[RecallHit], q: Query, s: RecallSettings) -> list[RecallHit]:
     top = hits[0].score or 1.0
     per: dict[str, list[float]] = {}
     for h in hits:
@@ -358,6 +373,8 @@ def rank(index: RecallIndex, owner: str, q: Query, s: RecallSettings) -> list[Re
             score *= 1 + s.person_boost
         if q.temporal and has_time_expression(h.text):
             score *= 1 + s.temporal_boost
+        if s.window_boost and q.in_window(h.day):
+            score *= 1 + s.window_boost
         score += s.session_weight * sums[h.session_id] / best
         score += s.recency_weight * day_rank.get(h.day or "", 0.0)
         scored.append((score, h))
@@ -407,13 +424,15 @@ def recall(
     budget: int,
     measure: Callable[[str], int] = words,
     settings: RecallSettings = DEFAULT_RECALL,
+    now: date | None = None,
 ) -> RecallContext:
     """The verbatim passages most relevant to `query`, within `budget` as `measure` counts
     it (words by default; headers and line prefixes included). Best passages are chosen
-    first; they are shown grouped by session, in time order."""
+    first; they are shown grouped by session, in time order. `now` is the day the question
+    is asked (default today, UTC), against which a time it speaks of is read."""
     conn = conn_or_repo.conn if isinstance(conn_or_repo, DocumentsRepository) else conn_or_repo
     owner = validate_owner(owner)
-    q = parse_query(query) if isinstance(query, str) else query
+    q = parse_query(query, now=now or today()) if isinstance(query, str) else query
     out = RecallContext()
     mode = check_mode(settings.mode, settings.fusion)
     if budget <= 0 or (mode == "lexical" and not q.fts()):
@@ -480,16 +499,21 @@ def blend(
     pages_share: float = PAGES_SHARE,
     settings: RecallSettings = DEFAULT_RECALL,
     page_settings: Settings = DEFAULT_SETTINGS,
+    now: date | None = None,
 ) -> tuple[Context, RecallContext]:
     """Both layers for one query within one word budget: the passages of the curated pages
     first (at most `pages_share` of the budget while the record has passages to offer),
     then the verbatim passages in what is left. Returns the pages' context (its `text` is
-    the whole blended text) and the recalled passages."""
+    the whole blended text) and the recalled passages. `now`: the day the question is
+    asked (default today, UTC)."""
     owner = validate_owner(owner)
-    q = parse_query(query)
+    now = now or today()
+    q = parse_query(query, now=now)
     found = has_recall(repo, owner, q, settings=settings)
     share = budget_words if not found else int(budget_words * pages_share)
-    pages = retrieve(repo, owner, query, budget_words=share, under=under, settings=page_settings)
+    pages = retrieve(
+        repo, owner, query, budget_words=share, under=under, settings=page_settings, now=now
+    )
     rest = budget_words - pages.words - (2 if pages.text else 0)
     rest -= words(recall_section("")) + 1
     said = recall(repo, owner, q, budget=rest, settings=settings) if found else None

@@ -11,6 +11,7 @@ documents, best first).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from datetime import date
 
 from doctree.errors import UserError
 from doctree.memory.layout import MEMORY_ROOT
@@ -33,6 +34,7 @@ from doctree.store.model import SearchHit
 from doctree.store.passages import PassageHit, PassageIndex
 from doctree.store.paths import HOME, normalize_path, validate_owner
 from doctree.store.search import SearchQuery, parse_search
+from doctree.timeutil import today
 
 DEFAULT_UNDER = MEMORY_ROOT
 
@@ -65,15 +67,18 @@ def retrieve(
     budget_words: int,
     under: str = DEFAULT_UNDER,
     settings: Settings = DEFAULT_SETTINGS,
+    now: date | None = None,
 ) -> Context:
     """The passages of `owner`'s documents under `under` most relevant to `query`, as one
-    context of at most `budget_words` words (headers included), grouped by document."""
+    context of at most `budget_words` words (headers included), grouped by document.
+    `now` is the day the question is asked (default today, UTC): a time it speaks of
+    ("two weeks ago") is read against it."""
     owner, under = validate_owner(owner), normalize_path(under)
     if not isinstance(budget_words, int) or budget_words < 0:
         raise UserError(f"budget_words {budget_words!r}: must be a whole number >= 0")
     behind = refresh_passages(repo, owner)
     index = PassageIndex(repo)
-    q = parse_query(query, index.speakers(owner))
+    q = parse_query(query, index.speakers(owner), now=now or today())
     ctx = Context(query=query, budget_words=budget_words, left_out=len(behind))
     s = settings
     mode = check_mode(s.mode, s.fusion)
@@ -113,6 +118,7 @@ def rank_documents(
     limit: int = 50,
     settings: Settings = DEFAULT_SETTINGS,
     refresh: bool = True,
+    now: date | None = None,
 ) -> list[RankedDocument]:
     """`owner`'s documents under `under` most relevant to `query`, best first: for callers
     that load whole documents (`load_memories(query=...)`) rather than passages.
@@ -124,11 +130,12 @@ def rank_documents(
     pages a page named for a subject is the page about it. With `refresh=False` the passage
     index is taken as it is (the caller brought it up to date, see `refresh_passages`);
     otherwise documents the index is behind on and cannot be updated for are left out.
+    `now`: the day the question is asked, as for `retrieve`.
     """
     owner, under = validate_owner(owner), normalize_path(under)
     behind = refresh_passages(repo, owner) if refresh else frozenset()
     index = PassageIndex(repo)
-    q = parse_query(query, index.speakers(owner))
+    q = parse_query(query, index.speakers(owner), now=now or today())
     s = settings
     mode = check_mode(s.mode, s.fusion)
     if not q.fts() and mode == "lexical":

@@ -60,17 +60,19 @@ def cosine_to(text: str, v: np.ndarray) -> float:
     return float(v @ e.embed([text])[0])
 
 
-def test_passages_get_no_vectors_until_meaning_is_asked_for(repo):
+def test_passages_get_no_vectors_until_meaning_is_asked_for(repo, monkeypatch):
     """Indexing stays as cheap as before for a database that only searches by words."""
+    monkeypatch.setenv("DOCTREE_RETRIEVAL", "lexical")
     write(repo, "~/memory/notes/launch", "The launch moved to December 8.")
     retrieve(repo, OWNER, "launch", budget_words=50, settings=mode("lexical"))
     vectors = VectorIndex(repo.conn, "passages")
     assert not vectors.active() and vectors.count(OWNER) == 0
 
 
-def test_no_passage_waits_for_a_vector_until_meaning_is_asked_for(repo):
+def test_no_passage_waits_for_a_vector_until_meaning_is_asked_for(repo, monkeypatch):
     """Nothing reads the queue before a model is adopted, and adopting one queues every
     passage: until then the queue stays empty (migration 006), and no passage is missed."""
+    monkeypatch.setenv("DOCTREE_RETRIEVAL", "lexical")
     write(repo, "~/memory/notes/launch", "The launch moved to December 8.\n\nOat milk.")
     retrieve(repo, OWNER, "launch", budget_words=50, settings=mode("lexical"))
     queued = "SELECT COUNT(*) FROM vector_pending"
@@ -83,7 +85,23 @@ def test_no_passage_waits_for_a_vector_until_meaning_is_asked_for(repo):
     assert VectorIndex(repo.conn, "passages").count(OWNER) == 2
 
 
-def test_the_first_search_by_meaning_embeds_every_passage_then_indexing_keeps_them(repo):
+def test_with_meaning_configured_passages_get_vectors_when_indexed_not_when_searched(
+    repo, monkeypatch
+):
+    """When the configured mode uses meaning, the index's catch-up embeds the passages it
+    stores, and the first search reads vectors rather than making them."""
+    monkeypatch.setenv("DOCTREE_RETRIEVAL", "hybrid")
+    write(repo, "~/memory/notes/launch", "The launch moved to December 8.\n\nOat milk.")
+    sync_passages(repo, OWNER)
+    assert VectorIndex(repo.conn, "passages").count(OWNER) == 2
+    ctx = retrieve(repo, OWNER, "when is the release?", budget_words=50)
+    assert "December 8" in ctx.text  # found by meaning: no word of the question is in it
+
+
+def test_the_first_search_by_meaning_embeds_every_passage_then_indexing_keeps_them(
+    repo, monkeypatch
+):
+    monkeypatch.setenv("DOCTREE_RETRIEVAL", "lexical")
     write(repo, "~/memory/notes/launch", "The launch moved to December 8.\n\nOat milk in coffee.")
     retrieve(repo, OWNER, "release", budget_words=50, settings=mode("hybrid"))
     got = stored(repo, "passages")
@@ -338,3 +356,23 @@ def test_without_the_floor_the_nearest_unrelated_passages_come_back(repo):
     _a_small_memory(repo)
     floorless = mode("semantic", semantic_floor=0.0)
     assert retrieve(repo, OWNER, UNRELATED, budget_words=200, settings=floorless).passages
+
+
+def test_hybrid_keeps_the_records_word_ranking_and_adds_what_only_meaning_finds():
+    # The record fuses by "add": a turn with the question's words keeps its place ahead of
+    # one nearer in meaning, and a turn only meaning finds comes after them; fusion by
+    # scores would let the cosine reorder the first two.
+    from doctree.memory.meaning import fuse
+    from doctree.store.recall import RecallHit
+
+    def hit(i: int, score: float) -> RecallHit:
+        return RecallHit(
+            i, "s", f"h{i}", 0, "user", "2026-03-01T08:00:00Z", None, f"t{i}", 1, score
+        )
+
+    by_words = [hit(1, 10.0), hit(2, 9.5)]
+    by_meaning = [hit(2, 0.9), hit(3, 0.8), hit(1, 0.3)]
+    assert DEFAULT_RECALL.fusion == "add"
+    assert [h.id for h in fuse(by_words, by_meaning, DEFAULT_RECALL)] == [1, 2, 3]
+    scores = dataclasses.replace(DEFAULT_RECALL, fusion="scores")
+    assert [h.id for h in fuse(by_words, by_meaning, scores)][:2] == [2, 1]

@@ -305,11 +305,12 @@ def test_context_passages_are_whole_turns_grouped_under_a_dated_header(filled):
 
 
 def test_editing_a_document_updates_what_is_retrieved(repo):
+    words = Settings(mode="lexical")  # by meaning, roses are near enough to bees
     write(repo, "~/memory/people/ann", "Ann keeps bees.")
-    assert retrieve(repo, OWNER, "bees", budget_words=50).passages
+    assert retrieve(repo, OWNER, "bees", budget_words=50, settings=words).passages
     repo.edit(OWNER, "~/memory/people/ann", "keeps bees", "grows roses")
-    assert not retrieve(repo, OWNER, "bees", budget_words=50).passages
-    assert retrieve(repo, OWNER, "roses", budget_words=50).passages
+    assert not retrieve(repo, OWNER, "bees", budget_words=50, settings=words).passages
+    assert retrieve(repo, OWNER, "roses", budget_words=50, settings=words).passages
 
 
 def test_deleted_document_is_no_longer_retrieved(repo):
@@ -341,7 +342,8 @@ def test_store_search_can_serve_as_the_document_prior(repo):
 def test_documents_rank_by_their_best_passages_not_by_stopwords(repo):
     write(repo, "~/memory/people/ann", "Ann keeps bees in the garden.\n\nHer bees make honey.")
     write(repo, "~/memory/notes", "What is it that they were doing when it was there?")
-    ranked = rank_documents(repo, OWNER, "What is it that Ann keeps?")
+    words = Settings(mode="lexical")  # by meaning, any sentence is somewhat near
+    ranked = rank_documents(repo, OWNER, "What is it that Ann keeps?", settings=words)
     assert [r.path for r in ranked] == ["~/memory/people/ann"]
 
 
@@ -437,3 +439,18 @@ def test_locomo_benchmark_skips_cleanly_without_the_data(tmp_path):
     )
     assert out.returncode == 0
     assert "skipping" in out.stdout
+
+
+def test_a_time_in_the_question_favours_the_session_of_that_day(repo):
+    # Two sessions say the same; the question asks about two weeks before 5 May.
+    write(repo, "~/memory/archive/s1", session("2023-04-21", [("Ann", "I planted tomatoes.")]))
+    write(repo, "~/memory/archive/s2", session("2023-05-02", [("Ann", "I planted tomatoes.")], 2))
+    question = "What did Ann plant two weeks ago?"
+    asked = retrieve(repo, OWNER, question, budget_words=9, now=date(2023, 5, 5))
+    assert [p.path for p in asked.passages] == ["~/memory/archive/s1"]
+    # Asked on another day, the period holds neither: the newer session wins the tie.
+    later = retrieve(repo, OWNER, question, budget_words=9, now=date(2024, 1, 10))
+    assert [p.path for p in later.passages] == ["~/memory/archive/s2"]
+    off = Settings(window_boost=0.0)
+    plain = retrieve(repo, OWNER, question, budget_words=9, now=date(2023, 5, 5), settings=off)
+    assert [p.path for p in plain.passages] == ["~/memory/archive/s2"]
