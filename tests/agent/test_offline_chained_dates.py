@@ -111,3 +111,28 @@ def test_months_and_years_from_now_are_resolved_and_a_duration_is_not():
     assert "(2029-02-28)" in resolve_relative("The lease review is in one month.", ref)[0]
     assert "(2030-01-31)" in resolve_relative("The next check isn't due for a year.", ref)[0]
     assert "(" not in resolve_relative("We lived in Porto for a year.", ref)[0]
+
+
+def test_dates_counted_from_an_unarticled_event_named_with_its_date():
+    anchors: list = []
+    ref = date(2029, 3, 7)
+    said = _said(
+        anchors,
+        "Race day is Sunday the 15th of April, the evening before race day we carb-load, "
+        "the physio check is two days after race day and the Monday after race day I rest.",
+        ref,
+    )
+    assert "the evening before race day (2029-04-14)" in said
+    assert "two days after race day (2029-04-17)" in said
+    assert "the Monday after race day (2029-04-16)" in said
+
+
+def test_a_date_counted_from_an_event_is_not_the_event_for_the_next_date():
+    anchors: list = []
+    ref = date(2029, 3, 7)
+    _said(anchors, "Launch day is on 10 May.", ref)
+    said = _said(
+        anchors, "The dry run is the day before launch day, the retro a week after launch day.", ref
+    )
+    assert "the day before launch day (2029-05-09)" in said
+    assert "a week after launch day (2029-05-17)" in said  # from launch day, not the dry run

@@ -37,7 +37,8 @@ MONTHS = (
 WEEKDAY = "(?:" + "|".join(WEEKDAYS) + ")"
 #: Capitalised words that name nobody: sentence openers, days, months, greetings.
 NOT_NAMES = {
-    *(w.capitalize() for w in WEEKDAYS), *(m.capitalize() for m in MONTHS), "I", "The",
+    *(w.capitalize() for w in WEEKDAYS), *(w.capitalize() + "s" for w in WEEKDAYS),
+    *(m.capitalize() for m in MONTHS), "I", "The",
     "We", "It", "This", "That", "These", "Those", "Thanks", "Thank", "Yes", "No", "Sure",
     "Also", "And", "But", "So", "Then", "Today", "Tomorrow", "Tonight", "Yesterday", "Next",
     "Last", "OK", "Ok", "Okay", "Good", "Great", "Please", "Let", "Our", "My", "His", "Her",

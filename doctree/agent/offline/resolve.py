@@ -54,8 +54,17 @@ _ABSOLUTE = re.compile(
 
 #: What a chained date counts from: "that" (the date said last) or "the <thing>" said
 #: earlier with a date ("the Monday after that", "a week before the real exam").
+#: A word of a chained date's anchor: lower case, no function word ("race day and" is "race day").
+_ANCHOR_WORD = (
+    r"(?-i:(?!(?:"
+    + "|".join(sorted((w for w in stopwords.ENGLISH if "'" not in w), key=len, reverse=True))
+    + r"|today|tomorrow|tonight|now)\b)[a-z]{3,})"
+)
+
+
 def _anchor(tag: str) -> str:
-    return rf"(?P<anchor{tag}>that|then|the\s+(?-i:[a-z]{{3,}}(?:\s+[a-z]{{3,}}){{0,2}}))\b"
+    # "moving day", "the move", "that": a thing named before with its date
+    return rf"(?P<anchor{tag}>that|then|(?:the\s+)?{_ANCHOR_WORD}(?:\s+{_ANCHOR_WORD}){{0,2}})\b"
 
 
 _RELATIVE = re.compile(
@@ -74,6 +83,9 @@ _RELATIVE = re.compile(
     rf"|(?P<chainwd>(?:the\s+)?(?P<cday>{WEEKDAY})\s+(?P<cdir>after|before)\s+{_anchor('w')})"
     r"|(?P<chainn>(?P<cn>\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+"
     rf"(?P<cunit>days?|weeks?)\s+(?P<cndir>after|before)\s+{_anchor('n')})"
+    # "the day before moving day", "the evening after the party": one day from it
+    r"|(?P<chaind>the\s+(?:day|morning|afternoon|evening|night)\s+(?P<cddir>after|before)\s+"
+    rf"{_anchor('d')})"
     rf"|(?P<afternext>(?P<day2>{WEEKDAY})\s+after\s+next|the\s+week\s+after\s+next)"
     rf"|(?P<dom>(?:(?:on\s+)?(?P<domwd>{WEEKDAY}),?\s+)?(?:the\s+)?(?P<n2>[1-9]|[12]\d|3[01])"
     rf"(?:st|nd|rd|th)(?:\s+of\s+(?P<thismonth>this|next)\s+month)?(?!\s+(?:of\s+)?{_MONTH_RE}))"
@@ -170,21 +182,33 @@ def resolve_relative(
     session = anchors or []
     here: list[tuple[int, date]] = list(given or [])
 
+    spans: dict[int, int] = {}  # where a date found here starts -> where it ends
+
     def earlier(at: int) -> list[tuple[str, date]]:
-        """The dates said before position `at`, each with its clause, latest last."""
-        return session + [(clause_at(text, p).lower(), d) for p, d in sorted(here) if p < at]
+        """The dates said before position `at`, each with its clause (without the date's own
+        words: "the day before moving day" is no date of moving day), latest last."""
+        out = []
+        for p, d in sorted(here):
+            if p >= at:
+                continue
+            start, end = _clause_span(text, p)
+            clause = text[start:p] + " " + text[spans.get(p, p) : end]
+            out.append((clause.lower(), d))
+        return session + out
 
     for m in _RELATIVE.finditer(text):
         past = tense_at(text, m.start()) if by_clause else tense
         phrase = m.group(0)
         d: date | None = None
         label = None
-        if m.group("chainwd") or m.group("chainn"):
-            tag = "w" if m.group("chainwd") else "n"
+        if m.group("chainwd") or m.group("chainn") or m.group("chaind"):
+            tag = "w" if m.group("chainwd") else "n" if m.group("chainn") else "d"
             base = _anchor_date(m.group(f"anchor{tag}"), earlier(m.start()))
             if base is None:
                 continue
-            if tag == "w":
+            if tag == "d":
+                d = base + timedelta(days=1 if m.group("cddir").lower() == "after" else -1)
+            elif tag == "w":
                 wd = WEEKDAYS.index(m.group("cday").lower())
                 if m.group("cdir").lower() == "after":
                     d = _next_weekday(base, wd)
@@ -237,14 +261,22 @@ def resolve_relative(
         elif m.group("dom"):
             if re.search(rf"\b{_MONTH_RE}\s*$", text[: m.start()], re.I):
                 continue  # "April 30th": a month-day date, found by `absolute_dates`
-            # "the 14th", "Friday the 19th": the day of the month wins over a weekday
-            d = _day_of_month(
-                ref,
-                int(m.group("n2")),
-                past=past,
-                month=(m.group("thismonth") or "").lower(),
-                weekday=m.group("domwd"),
-            )
+            contrasted = [d for p, d in sorted(here) if p < m.start()]
+            if contrasted and re.search(r"\bnot\s+(?:on\s+)?(?:the\s+)?$", text[: m.start()], re.I):
+                # "renews on 12 October, not the 2nd": the day set against a date is of its month
+                try:
+                    d = contrasted[-1].replace(day=int(m.group("n2")))
+                except ValueError:
+                    continue
+            else:
+                # "the 14th", "Friday the 19th": the day of the month wins over a weekday
+                d = _day_of_month(
+                    ref,
+                    int(m.group("n2")),
+                    past=past,
+                    month=(m.group("thismonth") or "").lower(),
+                    weekday=m.group("domwd"),
+                )
         elif m.group("wd"):
             before = text[: m.start()].lower()
             after = text[m.end() :]
@@ -276,6 +308,7 @@ def resolve_relative(
             end += 2  # "today's run (2026-11-20)", not "today (2026-11-20)'s run"
         found.append((phrase, d))
         here.append((m.start(), d))
+        spans[m.start()] = m.end()
         out.append(text[pos:end])
         out.append(f" ({label or d.isoformat()})")
         pos = end
@@ -314,7 +347,13 @@ def _anchor_date(anchor: str, said: list[tuple[str, date]]) -> date | None:
     words = anchor.lower().split()
     if words[0] in ("that", "then"):
         return said[-1][1]
-    for word in reversed(words[1:]):
+    if words[0] == "the":
+        words = words[1:]
+    phrase = " ".join(words)
+    for clause, d in reversed(said):  # the whole name first: "moving day", not any "day"
+        if len(words) > 1 and re.search(rf"\b{re.escape(phrase)}\b", clause):
+            return d
+    for word in reversed(words):
         for clause, d in reversed(said):
             if re.search(rf"\b{re.escape(word)}\b", clause):
                 return d
@@ -892,12 +931,26 @@ def _values(text: str, kind: str) -> list[tuple[int, str]]:
     return out
 
 
+def _day_of_contrasted_date(head: str, old: str) -> str:
+    """`old` as a date when it is a bare day set against a date ("renews on 12 October, not
+    the 2nd" -> "2 October"), else as said."""
+    day = re.fullmatch(r"(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?", old, re.I)
+    dates = list(_ABSOLUTE.finditer(head))
+    if day is None or not dates:
+        return old
+    said = dates[-1].group(0)
+    number = re.search(r"\d{1,2}", said)
+    if number is None:
+        return old
+    return said[: number.start()] + day.group(1) + said[number.end() :]
+
+
 def correction_of(raw: str) -> tuple[str, str, str] | None:
     """(statement, old, new) for 'X, not Y' sentences where Y is a name, date or number."""
     m = _NOT_CLAUSE.search(raw)
     if not m:
         return None
-    rest = m.group("old").strip()
+    rest = _day_of_contrasted_date(raw[: m.start()], m.group("old").strip())
     kind = value_kind(rest)
     if kind == "text":
         return None
@@ -933,7 +986,8 @@ def correction_of(raw: str) -> tuple[str, str, str] | None:
 #: "we fly on the 18th instead", "it's three nights now", "from July the rent is 1,520".
 _CHANGE_CUE = re.compile(
     r"\b(?:instead|now|no\s+longer|anymore|any\s+more|(?:down|up|back)\s+to"
-    r"|(?:halved|doubled|cut|raised|lowered|increased|reduced|dropped|changed|moved|bumped|"
+    r"|(?:halved|doubled|cut|raised|lowered|increased|reduced|dropped|chang(?:ed|es)|"
+    r"mov(?:ed|es)|switch(?:ed|es)|bumped|"
     rf"upped|put\s+up|brought\s+down)\b[^.;]{{0,40}}?\bto\b|from\s+(?:{_MONTH_RE}|next\s+\w+))",
     re.I,
 )
@@ -949,7 +1003,14 @@ _MEASURE = re.compile(r"[a-z]{1,3}", re.I)
 def change_cue(text: str) -> bool:
     """Whether `text` says something now has another value ("down to", "instead", "now")
     and holds a value to compare: a quantity with its unit or an absolute date."""
-    return bool(_CHANGE_CUE.search(text)) and bool(_ISO.search(text) or _quantities(text))
+    return bool(_CHANGE_CUE.search(text)) and bool(
+        _ISO.search(text) or _quantities(text) or _weekdays(text)
+    )
+
+
+def _weekdays(text: str) -> set[str]:
+    """The days of the week `text` names, a recurring one too ("Thursdays" -> thursday)."""
+    return {m.group(1).lower() for m in re.finditer(rf"\b({WEEKDAY})s?\b", text, re.I)}
 
 
 def _quantities(text: str) -> set[tuple[str, str]]:
@@ -1005,11 +1066,13 @@ def changes_value(s: Sentence, said: str) -> bool:
             return True
     for m in _CHANGE_CUE.finditer(text):
         clause = clause_at(text, m.start())
-        days = set(_ISO.findall(clause))
-        if not days:
-            continue
         words = _topic_words(clause)
-        for part in _CLAUSE_END.split(said):
-            if (had := set(_ISO.findall(part))) and not had & days and words & _topic_words(part):
-                return True
+        # a date, or a day of the week ("training moves to Thursdays" after "is Tuesdays")
+        for values in (lambda t: set(_ISO.findall(t)), _weekdays):
+            days = values(clause)
+            if not days:
+                continue
+            for part in _CLAUSE_END.split(said):
+                if (had := values(part)) and not had & days and words & _topic_words(part):
+                    return True
     return False

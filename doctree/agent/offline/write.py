@@ -516,7 +516,10 @@ class Writer(PageIO):
                         for line in [ln for ln in lines if _said(ln) == said]:
                             if self.session_path in line or " — past: " in line:
                                 continue
-                            lines[lines.index(line)] = self.line(new)
+                            if any(self.line(new) in held for held in page.sections.values()):
+                                lines.remove(line)  # the page states the new value already
+                            else:
+                                lines[lines.index(line)] = self.line(new)
                             page.add(
                                 "Past",
                                 f"{line} — past: replaced on {self.day.isoformat()} ({self.cite})",
