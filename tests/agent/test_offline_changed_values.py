@@ -199,5 +199,29 @@ def test_a_quoted_opening_too_long_to_show_ends_on_a_whole_sentence():
     from doctree.agent.offline.pages import quote
 
     said = "Plans changed. Please swap the soup for the salad and move Ines to table four tonight."
-    assert quote(said, 40) == "`Plans changed. …`"
+    assert quote(said, 60) == "`Plans changed. …`"
+    assert quote("Dr. Osei rang. The scan moved from the 3rd to the 9th of May.", 30) == (
+        "`Dr. Osei rang. …`"  # a title's full stop ends no sentence
+    )
     assert quote("a" * 50, 10) == "`aaaaaaaaa…`"  # no sentence end: cut as before
+
+
+def test_a_plan_taken_back_after_all_replaces_the_line_that_made_it(repo):
+    _two_sessions(
+        repo,
+        "Grandpa Joe is minding Pepper while we are in Crete.",
+        "Grandpa Joe can't take Pepper after all, so she goes to the kennels at Fernhill.",
+    )
+    now = _current_facts(repo)
+    assert "Fernhill" in now, now
+    assert not [ln for ln in now.split("\n") if "minding Pepper" in ln], now
+    assert "minding Pepper" in _past(repo)
+
+
+def test_a_plan_taken_back_about_someone_else_leaves_the_line(repo):
+    _two_sessions(
+        repo,
+        "Grandpa Joe is minding Pepper while we are in Crete.",
+        "Aunt Lou can't make the barbecue with Dev after all.",
+    )
+    assert "minding Pepper" in _current_facts(repo)

@@ -117,6 +117,8 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                     a, turn, raw, request[1], previous, current, dropped, bool(kept)
                 )
                 if forgetting and kept:
+                    if raw in turn.pieces:
+                        turn.pieces.add(kept)
                     _read(a, turn, kept, directory, context, current)
                 continue
             if forgetting and _GOES_ON.match(raw):
@@ -323,7 +325,13 @@ def _read(
         _reread(a, current, *earlier, directory, context)
         return
     prev = current[-1] if current else None
-    if prev is not None and prev in a.sentences and not item and _continues(s, prev, body):
+    if (
+        prev is not None
+        and prev in a.sentences
+        and not item
+        and raw not in turn.pieces  # a clause of a run-on sentence is a statement of its own
+        and _continues(s, prev, body)
+    ):
         _join(prev, s)  # "The renovation starts May 17. Our contractor is Bauwerk."
         return
     a.sentences.append(s)

@@ -28,6 +28,7 @@ class Turn:
     speaker: str | None = None  # the named speaker of a chat line ("Caroline: ..."), if any
     pasted: set[str] = field(default_factory=set)  # sentences below "Ana wrote:": not requests
     items: set[str] = field(default_factory=set)  # sentences written as list items ("- Wei: ...")
+    pieces: set[str] = field(default_factory=set)  # the clauses of a run-on sentence
     # the name a pasted mail's subject line says it is about, and the mail's sentences
     mail: tuple[str, set[str]] | None = None
     addressed: list[str] = field(default_factory=list)  # passages addressed to the memory system

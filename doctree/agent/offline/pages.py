@@ -108,6 +108,10 @@ def _printable(text: str) -> str:
     return _CONTROL.sub("\ufffd", text)
 
 
+#: Where a sentence ends: not after a title ("Dr. Osei").
+_SENTENCE_END = re.compile(r"(?<!\bDr)(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bSt)[.!?](?=\s)")
+
+
 def quote(text: str, limit: int = 200) -> str:
     """Text as an inline code span: shown, never a link, never markup. Text over `limit`
     is cut after its last whole sentence that fits, when one does: a sentence cut short can
@@ -115,8 +119,8 @@ def quote(text: str, limit: int = 200) -> str:
     text = " ".join(_printable(text).split()).replace("`", "'")
     if len(text) > limit:
         cut = text[: limit - 1]
-        ends = [m.end() for m in re.finditer(r"[.!?](?=\s)", cut)]
-        text = (cut[: ends[-1]] + " …") if ends and ends[-1] > limit // 3 else cut + "…"
+        ends = [m.end() for m in _SENTENCE_END.finditer(cut)]
+        text = (cut[: ends[-1]] + " …") if ends else cut + "…"
     return f"`{text}`"
 
 

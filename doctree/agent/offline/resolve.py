@@ -58,7 +58,7 @@ _ABSOLUTE = re.compile(
 _ANCHOR_WORD = (
     r"(?-i:(?!(?:"
     + "|".join(sorted((w for w in stopwords.ENGLISH if "'" not in w), key=len, reverse=True))
-    + r"|today|tomorrow|tonight|now)\b)[a-z]{3,})"
+    + r"|today|tomorrow|tonight|now|next|last)\b)[a-z]{3,})"
 )
 
 
@@ -615,22 +615,29 @@ def contrasted_earlier(s: Sentence, sentences: list[Sentence]) -> list[Sentence]
 
 
 #: A value as said: "48,200", "£612", "the 2nd", "3 mm".
-_VALUE_SAID = re.compile(
+VALUE_SAID = re.compile(
     r"(?<![\w.,:])[£$€]?\d+(?:[,.:]\d+)*(?:st|nd|rd|th|am|pm)?(?![\w,:]|\.\d)", re.I
+)
+
+
+#: "7:30 instead of 8am": the value replaced named after the one that holds.
+_INSTEAD_OF = re.compile(
+    r",?\s+(?:instead\s+of|rather\s+than)\s+(?P<old>(?:[^,.;:!?()—–]|[,.](?=\d))+)"
 )
 
 
 def values_contrasted(text: str) -> tuple[str, str] | None:
     """(new, old) when `text` corrects a value by naming the one it replaces: "the mileage
     was 46,200, not 48,200" -> ("46,200", "48,200"); "back on the 3rd, not the 2nd" ->
-    ("3rd", "2nd"). Both sides must be values of the same form (an ordinal for an ordinal,
-    an amount for an amount); None otherwise."""
-    m = _NOT_CLAUSE.search(text)
+    ("3rd", "2nd"); "comes at 7:30 instead of 8am" -> ("7:30", "8am"). Both sides must be
+    values of the same form (an ordinal for an ordinal, an amount for an amount); None
+    otherwise."""
+    m = _NOT_CLAUSE.search(text) or _INSTEAD_OF.search(text)
     if m is None:
         return None
     old_said = re.sub(r"^(?:the|a|an)\s+", "", m.group("old").strip(), flags=re.I)
-    old = _VALUE_SAID.fullmatch(old_said.split(" ")[0].rstrip(".,"))
-    before = list(_VALUE_SAID.finditer(text[: m.start()]))
+    old = VALUE_SAID.fullmatch(old_said.split(" ")[0].rstrip(".,"))
+    before = list(VALUE_SAID.finditer(text[: m.start()]))
     if old is None or not before:
         return None
     new = before[-1].group(0).rstrip(".,")
@@ -653,7 +660,7 @@ def values_contrasted(text: str) -> tuple[str, str] | None:
 def holds_value(text: str, value: str) -> bool:
     """Whether `text` says `value` as a value of its own ("48,200" in "48,200 miles", not
     in "148,200")."""
-    return any(m.group(0).rstrip(".,") == value for m in _VALUE_SAID.finditer(text))
+    return any(m.group(0).rstrip(".,") == value for m in VALUE_SAID.finditer(text))
 
 
 def contrasted_value_earlier(
@@ -678,7 +685,7 @@ def contrasted_value_earlier(
         return None
     i = fits[0]
     raw = sentences[i].raw
-    m = next(m for m in _VALUE_SAID.finditer(raw) if m.group(0).rstrip(".,") == old)
+    m = next(m for m in VALUE_SAID.finditer(raw) if m.group(0).rstrip(".,") == old)
     return i, raw[: m.start()] + new + raw[m.start() + len(old) :]
 
 
@@ -1075,4 +1082,45 @@ def changes_value(s: Sentence, said: str) -> bool:
             for part in _CLAUSE_END.split(said):
                 if (had := values(part)) and not had & days and words & _topic_words(part):
                     return True
+    return False
+
+
+#: A clause that takes back what was said before: "Nana can't have Biscuit after all", "Ana
+#: is no longer coming", "the trip to Oslo is off", "the party got cancelled".
+_REVERSAL = re.compile(
+    r"\b(?:(?:can't|cannot|can\s+not|won't|isn't|aren't|not)\b[^,;.]*\bafter\s+all\b"
+    r"|no\s+longer\b|(?:is|are|'s|'re)\s+(?:off|cancell?ed|called\s+off)\b"
+    r"|(?:got|been|was|were)\s+(?:cancell?ed|called\s+off)\b|fell\s+through\b)",
+    re.I,
+)
+_NEGATED = re.compile(
+    r"\b(?:not|no|never|can't|cannot|won't|isn't|aren't|don't|doesn't)\b|n't\b", re.I
+)
+
+
+def reversal_cue(text: str) -> bool:
+    """Whether `text` says something said before no longer holds (`_REVERSAL`)."""
+    return bool(_REVERSAL.search(text))
+
+
+def _names(text: str) -> set[str]:
+    """The capitalised words of `text` that can name someone or something."""
+    return {w for w in re.findall(r"\b[A-Z][\w'’-]+", text) if w not in NOT_NAMES}
+
+
+def reverses(s: Sentence, said: str) -> bool:
+    """Whether `s` takes back what the line `said` stated: a clause of `s` that says so
+    ("can't … after all", "no longer", "is off") names two things or more ("Nana can't have
+    Biscuit after all"), and a clause of the line names them all without a negation ("Nana
+    is having Biscuit for the weekend"). The caller acts only when exactly one line fits."""
+    text = s.raw or s.statement or s.text
+    if s.correction or "?" in text:
+        return False
+    for m in _REVERSAL.finditer(text):
+        names = _names(clause_at(text, m.start()))
+        if len(names) < 2:
+            continue
+        for part in _CLAUSE_END.split(said):
+            if names <= _names(part) and not _NEGATED.search(part):
+                return True
     return False

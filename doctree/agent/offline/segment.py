@@ -10,7 +10,14 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from doctree.agent.offline.language import MAIL_HEADER, NAME, NAME_WORD, NOT_NAMES
+from doctree.agent.offline.language import (
+    FORGET_THAT,
+    MAIL_HEADER,
+    NAME,
+    NAME_WORD,
+    NOT_NAMES,
+    has_verb,
+)
 from doctree.agent.offline.model import Segmented, Turn
 from doctree.memory.secrets import mask
 from doctree.sessions.transcripts import Transcript
@@ -24,11 +31,14 @@ ADDRESSED = re.compile(
 _ABBREVIATIONS = ("Dr.", "Mr.", "Mrs.", "Ms.", "Prof.", "e.g.", "i.e.", "vs.", "St.", "etc.")
 
 
-def user_sentences(text: str, items: set[str] | None = None) -> tuple[list[str], list[str]]:
+def user_sentences(
+    text: str, items: set[str] | None = None, pieces: set[str] | None = None
+) -> tuple[list[str], list[str]]:
     """Split a user message into the user's own sentences and the quoted or fenced rest.
 
     Quoted (`>`) and fenced text is what someone pasted: context, not the user's word. The
-    sentences written as list items ("- Wei: finished the export") are added to `items`.
+    sentences written as list items ("- Wei: finished the export") are added to `items`, the
+    clauses of a run-on sentence said as sentences of their own (`run_on_pieces`) to `pieces`.
     """
     own: list[str] = []
     quoted: list[str] = []
@@ -39,7 +49,11 @@ def user_sentences(text: str, items: set[str] | None = None) -> tuple[list[str],
 
     def flush() -> None:
         if para:
-            own.extend(split_sentences(" ".join(para)))
+            for sentence in split_sentences(" ".join(para)):
+                split = run_on_pieces(sentence)
+                own.extend(split)
+                if pieces is not None and len(split) > 1:
+                    pieces.update(split)
             para.clear()
 
     # A name joined by "&" goes on across a line break ("Hargreaves &" / "Lowe"), list item or not.
@@ -194,6 +208,43 @@ def mail_subject(text: str) -> tuple[str, set[str]] | None:
     return name, set(user_sentences(text[line_start:])[0])
 
 
+#: Where a run-on sentence's clauses meet: a comma, with the joining word it may carry.
+_RUN_ON_JOIN = re.compile(r",\s+(?:(?:and|then|but|so|plus|also)\s+)*", re.I)
+#: A sentence this long, in this many clauses or more, is a dictated list, not one statement.
+RUN_ON_WORDS, RUN_ON_CLAUSES = 40, 4
+
+
+def run_on_pieces(sentence: str) -> list[str]:
+    """A run-on sentence (a dictated list: "moving day is the 23rd, the van comes at 8, the
+    day before we defrost the freezer, …") as one statement per clause, each with a verb of
+    its own and four words or more (a piece without one stays with the clause before it:
+    "12 Quarry Bank, Lindley"); a request to forget stays with the clause it takes back.
+    A sentence of a usual length is left whole."""
+    if len(sentence.split()) < RUN_ON_WORDS:
+        return [sentence]
+    bounds = [0]  # where each clause starts (after its joining comma)
+    ends = []  # where each clause ends (at its joining comma)
+    for m in _RUN_ON_JOIN.finditer(sentence):
+        ends.append(m.start())
+        bounds.append(m.end())
+    ends.append(len(sentence))
+    pieces: list[tuple[int, int]] = []
+    for start, end in zip(bounds, ends, strict=True):
+        clause = sentence[start:end]
+        whole = len(clause.split()) >= 4 and has_verb(clause) and not FORGET_THAT.search(clause)
+        if pieces and not whole:
+            pieces[-1] = (pieces[-1][0], end)  # "…, Lindley": with the clause before it
+        else:
+            pieces.append((start, end))
+    if len(pieces) < RUN_ON_CLAUSES:
+        return [sentence]
+    out = []
+    for start, end in pieces:
+        piece = sentence[start:end].strip(" ,")
+        out.append(piece[:1].upper() + piece[1:] + ("" if piece[-1:] in ".!?" else "."))
+    return out
+
+
 def split_sentences(paragraph: str) -> list[str]:
     """Sentences of a paragraph; abbreviations such as `Dr.` do not end one."""
     parts = re.split(r"(?<=[.!?])\s+(?=[\"'(A-Za-z0-9`])", paragraph.strip())
@@ -276,7 +327,8 @@ def segment(transcript: Transcript) -> Segmented:
             continue
         speaker, content = speaker_of(m.content, chat=chat)
         items: set[str] = set()
-        own, quoted = user_sentences(content, items)
+        pieces: set[str] = set()
+        own, quoted = user_sentences(content, items, pieces)
         turns.append(
             Turn(
                 "user",
@@ -285,6 +337,7 @@ def segment(transcript: Transcript) -> Segmented:
                 speaker=speaker,
                 pasted=pasted_sentences(content),
                 items=items,
+                pieces=pieces,
                 mail=mail_subject(content),
                 addressed=addressed("\n".join(quoted)),
             )

@@ -21,12 +21,15 @@ from doctree.agent.offline.model import Filing, Sentence
 from doctree.agent.offline.pageio import PageIO, RunSummary, ToolsLike
 from doctree.agent.offline.pages import Page, neutral, quote
 from doctree.agent.offline.resolve import (
+    VALUE_SAID,
     absolute_dates,
     change_cue,
     changes_value,
     holds_value,
     message_date,
     restates_line,
+    reversal_cue,
+    reverses,
     value_kind,
     values_contrasted,
 )
@@ -86,6 +89,9 @@ class Writer(PageIO):
         self.cite = f"[[{self.session_path}|{transcript.session_id}]]"
         # what earlier lines said that this run replaced -> the sentence that replaced it
         self.superseded: dict[str, Sentence] = {}
+        # of those, a line that named a value since said to be wrong -> (old value, new value):
+        # edited in its place rather than replaced whole, as it may say more than that value
+        self.value_edits: dict[str, tuple[str, str]] = {}
 
     def read_known(self) -> dict[str, dict[str, str]]:
         """The pages memory lists by kind (kind -> slug -> title), and where this session's
@@ -453,7 +459,8 @@ class Writer(PageIO):
             named = values_contrasted(s.raw or text)  # "46,200, not 48,200": the old one named
             if s.replaces or s.correction:
                 continue
-            if named is None and not (change_cue(text) or change_cue(s.raw or "")):
+            taken_back = bool(reversal_cue(s.raw or text))
+            if named is None and not (change_cue(text) or change_cue(s.raw or "") or taken_back):
                 continue
             query = " ".join(sorted(_topic_query(text) | ({named[1]} if named else set())))
             if not query:
@@ -483,10 +490,33 @@ class Writer(PageIO):
                             and not holds_value(_said(ln), named[0])
                             if named
                             else changes_value(s, _said(ln))
+                            or (taken_back and reverses(s, _said(ln)))
                         )
                     }
             if len(fits) == 1:
-                self.superseded.setdefault(fits.pop(), s)
+                said = fits.pop()
+                self.superseded.setdefault(said, s)
+                if named and self.superseded[said] is s:
+                    self.value_edits[said] = (named[1], named[0])
+
+    def restated(self, line: str, new: Sentence, *, dated: bool = True) -> str:
+        """What stands in place of `line`, which `new` superseded: the line with its value
+        edited when `new` named the value it replaces ("the van now comes at 7:30 instead of
+        8am": the line that said 8am says 7:30, whatever else it says), else `new`'s line.
+        `dated`: the line's day becomes this session's (not on `active`, where it is the day
+        of what is coming)."""
+        edit = self.value_edits.get(_said(line))
+        if edit is None:
+            return self.line(new)
+        old, value = edit
+        m = next((m for m in VALUE_SAID.finditer(line) if m.group(0).rstrip(".,") == old), None)
+        if m is None:
+            return self.line(new)
+        fixed = line[: m.start()] + value + line[m.start() + len(old) :]
+        fixed = fixed.rsplit(" ([[", 1)[0] + f" ({self.cite})"
+        if dated:
+            fixed = re.sub(r"^- \d{4}-\d{2}-\d{2}:", f"- {self.day.isoformat()}:", fixed)
+        return fixed
 
     def retire_superseded(self) -> None:
         """What this run replaced on one page (an upcoming date said again with another
@@ -516,10 +546,11 @@ class Writer(PageIO):
                         for line in [ln for ln in lines if _said(ln) == said]:
                             if self.session_path in line or " — past: " in line:
                                 continue
-                            if any(self.line(new) in held for held in page.sections.values()):
+                            now = self.restated(line, new)
+                            if any(now in held for held in page.sections.values()):
                                 lines.remove(line)  # the page states the new value already
                             else:
-                                lines[lines.index(line)] = self.line(new)
+                                lines[lines.index(line)] = now
                             page.add(
                                 "Past",
                                 f"{line} — past: replaced on {self.day.isoformat()} ({self.cite})",
@@ -686,6 +717,8 @@ class Writer(PageIO):
                     continue  # superseded: its page and the corrections log keep it
                 if _said(line) in self.superseded and self.session_path not in line:
                     page.add("Past", f"{line} — past: replaced on {self.day.isoformat()}")
+                    if _said(line) in self.value_edits:  # the rest of the line still holds
+                        keep.append(self.restated(line, self.superseded[_said(line)], dated=False))
                     continue  # said again with another value in this session
                 m = re.match(r"- (\d{4}-\d{2}-\d{2})", line)
                 if m and date.fromisoformat(m.group(1)) < self.day:
