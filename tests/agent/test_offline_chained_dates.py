@@ -136,3 +136,21 @@ def test_a_date_counted_from_an_event_is_not_the_event_for_the_next_date():
     )
     assert "the day before launch day (2029-05-09)" in said
     assert "a week after launch day (2029-05-17)" in said  # from launch day, not the dry run
+
+
+def test_a_date_said_in_another_language_is_made_absolute():
+    ref = date(2029, 10, 2)  # a Tuesday
+    said = [d for _, d in absolute_dates("la boda es el sábado 9 de marzo en Cádiz", ref)]
+    assert said == [date(2030, 3, 9)]
+    assert [d for _, d in absolute_dates("on se voit le 14 novembre", ref)] == [date(2029, 11, 14)]
+    assert [d for _, d in absolute_dates("Abflug am 3. Dezember", ref)] == [date(2029, 12, 3)]
+    out, _ = resolve_relative("la cena es el 19, y el jueves vamos al cine", ref)
+    assert "el 19 (2029-10-19)" in out
+    assert "el jueves (2029-10-04)" in out
+
+
+def test_an_english_word_that_looks_like_a_foreign_month_is_no_date():
+    ref = date(2029, 10, 2)
+    assert absolute_dates("I ate 3 Mars bars on the train", ref) == []
+    out, _ = resolve_relative("I am 24 and my brother is 19", ref)
+    assert "(" not in out

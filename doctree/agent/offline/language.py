@@ -35,6 +35,38 @@ MONTHS = (
     "october", "november", "december",
 )  # fmt: skip
 WEEKDAY = "(?:" + "|".join(WEEKDAYS) + ")"
+#: Month and weekday names of the languages most often mixed into English chat (Spanish,
+#: French, German, Italian, Portuguese), by number (January 1) and index (Monday 0): a date
+#: said in one ("el sábado 22 de abril", "le 3 mars", "am 3. März") is a date all the same.
+_GERMAN_MONTHS = (
+    "januar februar märz april mai juni juli august september oktober november dezember"
+)
+#: Month names written capitalised in their language (German nouns): "am 3. März".
+CAPITALISED_MONTHS = {m.capitalize() for m in _GERMAN_MONTHS.split()}
+FOREIGN_MONTHS = {
+    name: i + 1
+    for names in (
+        "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre",
+        "janvier février mars avril mai juin juillet août septembre octobre novembre décembre",
+        _GERMAN_MONTHS,
+        "gennaio febbraio marzo aprile maggio giugno luglio agosto settembre ottobre novembre "
+        "dicembre",
+        "janeiro fevereiro março abril maio junho julho agosto setembro outubro novembro dezembro",
+    )
+    for i, name in enumerate(names.split())
+}
+FOREIGN_WEEKDAYS = {
+    name: i
+    for names in (
+        "lunes martes miércoles jueves viernes sábado domingo",
+        "lundi mardi mercredi jeudi vendredi samedi dimanche",
+        "montag dienstag mittwoch donnerstag freitag samstag sonntag",
+        "lunedì martedì mercoledì giovedì venerdì sabato domenica",
+        "segunda terça quarta quinta sexta sábado domingo",
+    )
+    for i, name in enumerate(names.split())
+    if names.split()[0] != "segunda" or i >= 5  # "segunda", "quarta" are ordinary words too
+}
 #: Capitalised words that name nobody: sentence openers, days, months, greetings.
 NOT_NAMES = {
     *(w.capitalize() for w in WEEKDAYS), *(w.capitalize() + "s" for w in WEEKDAYS),

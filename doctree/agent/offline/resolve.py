@@ -31,6 +31,20 @@ _NUMBERS = {
     "seven": 7, "eight": 8, "nine": 9, "ten": 10,
 }  # fmt: skip
 _MONTH_RE = r"(?:" + "|".join(MONTHS) + r"|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\b\.?"
+#: Lower case, as these languages write them, or capitalised as German nouns are ("März"),
+#: so that "3 Mars bars" is no date.
+_FOREIGN_MONTH_RE = (
+    r"(?-i:"
+    + "|".join(
+        sorted(
+            (set(lang.FOREIGN_MONTHS) | lang.CAPITALISED_MONTHS) - set(MONTHS),
+            key=len,
+            reverse=True,
+        )
+    )
+    + r")\b"
+)
+_FOREIGN_WEEKDAY_RE = r"(?:" + "|".join(sorted(lang.FOREIGN_WEEKDAYS, key=len, reverse=True)) + ")"
 _FIRST_ORDINALS = (
     "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
 )  # fmt: skip
@@ -47,7 +61,9 @@ _ORDINAL_RE = "|".join(sorted(_ORDINALS, key=len, reverse=True))
 #: "December 3", "3 December", "the 3rd of December", "the third of December".
 _ABSOLUTE = re.compile(
     rf"\b(?P<m1>{_MONTH_RE})\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\b"
-    rf"|\b(?P<d2>\d{{1,2}}|{_ORDINAL_RE})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<m2>{_MONTH_RE})",
+    rf"|\b(?P<d2>\d{{1,2}}|{_ORDINAL_RE})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<m2>{_MONTH_RE})"
+    # "22 de abril", "3 mars", "3. März": a day and a month said in another language
+    rf"|\b(?P<d3>\d{{1,2}})(?:\.|º|er)?\s+(?:de\s+|di\s+)?(?P<m3>{_FOREIGN_MONTH_RE}|{_MONTH_RE})",
     re.I,
 )
 
@@ -89,6 +105,10 @@ _RELATIVE = re.compile(
     rf"|(?P<afternext>(?P<day2>{WEEKDAY})\s+after\s+next|the\s+week\s+after\s+next)"
     rf"|(?P<dom>(?:(?:on\s+)?(?P<domwd>{WEEKDAY}),?\s+)?(?:the\s+)?(?P<n2>[1-9]|[12]\d|3[01])"
     rf"(?:st|nd|rd|th)(?:\s+of\s+(?P<thismonth>this|next)\s+month)?(?!\s+(?:of\s+)?{_MONTH_RE}))"
+    # "el martes", "le 24", "il sabato": a weekday or a day of the month in another language
+    rf"|(?<=\b(?:el|le|il)\s)(?P<fwd>(?-i:{_FOREIGN_WEEKDAY_RE}))(?!\s+\d)"
+    rf"|(?<=\b(?:el|le|il)\s)(?P<fdom>[1-9]|[12]\d|3[01])(?![.:,/]\d|\s*%|\s+(?:de|di|del)\s)"
+    rf"(?!\.?\s+(?:{_FOREIGN_MONTH_RE}|{_MONTH_RE}))"
     rf"|(?P<wd>(?:(?P<mod>this|next|last|coming|on)\s+)?(?P<day>{WEEKDAY}))"
     rf"(?!,?\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\b|,?\s+{_MONTH_RE}\s+\d)"
     r")\b",
@@ -258,6 +278,14 @@ def resolve_relative(
             else:
                 d = ref - timedelta(days=ref.weekday()) + timedelta(days=14)
                 label = f"week of {d.isoformat()}"
+        elif m.group("fwd"):
+            wd = lang.FOREIGN_WEEKDAYS[m.group("fwd").lower()]
+            if past:
+                d = ref - timedelta(days=((ref.weekday() - wd) % 7) or 7)
+            else:
+                d = _next_weekday(ref, wd)
+        elif m.group("fdom"):
+            d = _day_of_month(ref, int(m.group("fdom")), past=past)
         elif m.group("dom"):
             if re.search(rf"\b{_MONTH_RE}\s*$", text[: m.start()], re.I):
                 continue  # "April 30th": a month-day date, found by `absolute_dates`
@@ -420,10 +448,10 @@ def absolute_dates(
         past = tense_at(text, m.start()) if by_clause else given
         if past and _MOVED_TO.search(text[: m.start()]):
             past = None  # "moved to June 28", "pushed back until May 3": where it went, nearest
-        month = (m.group("m1") or m.group("m2")).lower().rstrip(".")
-        raw_day = (m.group("d1") or m.group("d2")).lower()
+        month = (m.group("m1") or m.group("m2") or m.group("m3")).lower().rstrip(".")
+        raw_day = (m.group("d1") or m.group("d2") or m.group("d3")).lower()
         day = int(raw_day) if raw_day.isdigit() else _ORDINALS[raw_day]
-        num = _MONTH_ABBR.get(month) or _MONTH_ABBR.get(month[:3])
+        num = _MONTH_ABBR.get(month) or lang.FOREIGN_MONTHS.get(month) or _MONTH_ABBR.get(month[:3])
         if num is None:
             continue
         try:
