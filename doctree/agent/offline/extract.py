@@ -298,8 +298,10 @@ def _read(
         about = turn.mail[0]
         if not directory.kind_of(about) and about not in directory.known_person_names():
             s.projects.append(directory.project(about))  # what the pasted mail is about
-    if action and not s.kinds:
-        s.kinds.append("statement")  # an action item is worth a line, however short
+    if (action or raw in turn.rows) and not s.kinds:
+        s.kinds.append("statement")  # an action item or a pasted record is worth a line
+    if raw in turn.rows:
+        _row_subject(s, raw, directory)
     if lang.CORRECTS_EARLIER.match(body) and not s.correction:
         s.replaces = corrected_earlier(s, a.sentences)
         for old in s.replaces:
@@ -336,6 +338,21 @@ def _read(
         return
     a.sentences.append(s)
     current.append(s)
+
+
+def _row_subject(s: Sentence, raw: str, directory: Directory) -> None:
+    """A pasted record is about what its first cell names: a full name there ("Oona Brandt,
+    role: cafe; notes: no dairy") is a person, unless it is known as something else."""
+    key = re.match(rf"(?P<name>{NAME})(?:\s*\([^)]*\))?,\s", raw)
+    if key is None or " " not in (name := key.group("name")) or name.split()[0] in NOT_NAMES:
+        return
+    if lang.KIN_TITLE.match(name) or re.match(lang.TITLE, name):
+        return  # "Aunt Mira", "Dr. Osei": found as people by their own rule
+    if directory.kind_of(name) or any(name in names for names in s.others.values()):
+        return
+    if name not in s.people:
+        s.people.insert(0, name)
+    s.subject = s.subject or name
 
 
 #: A sentence that goes on about what the one before it said: it opens on a pronoun or on a
@@ -387,8 +404,8 @@ def _opening(sentences: list[Sentence], dropped: list[str]) -> str | None:
         if x.time != said[0].time:
             break
         text = f"{text} {x.raw}".strip()
-        if len(text) > 60:
-            break
+        if len(text) > 60 or text.endswith(":"):
+            break  # long enough, or a line that introduces what was pasted below it
     if any(d.split(" (")[0][:40] in text for d in dropped):
         return None
     return text

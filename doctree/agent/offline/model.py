@@ -29,6 +29,7 @@ class Turn:
     pasted: set[str] = field(default_factory=set)  # sentences below "Ana wrote:": not requests
     items: set[str] = field(default_factory=set)  # sentences written as list items ("- Wei: ...")
     pieces: set[str] = field(default_factory=set)  # the clauses of a run-on sentence
+    rows: set[str] = field(default_factory=set)  # the records of a pasted table, CSV or JSON
     # the name a pasted mail's subject line says it is about, and the mail's sentences
     mail: tuple[str, set[str]] | None = None
     addressed: list[str] = field(default_factory=list)  # passages addressed to the memory system

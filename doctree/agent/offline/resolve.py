@@ -687,8 +687,38 @@ def values_contrasted(text: str) -> tuple[str, str] | None:
 
 def holds_value(text: str, value: str) -> bool:
     """Whether `text` says `value` as a value of its own ("48,200" in "48,200 miles", not
-    in "148,200")."""
-    return any(m.group(0).rstrip(".,") == value for m in VALUE_SAID.finditer(text))
+    in "148,200"; "beef" as a word, not in "beefy")."""
+    return value_span(text, value) is not None
+
+
+def value_span(text: str, value: str) -> tuple[int, int] | None:
+    """Where `text` says `value` as a value of its own (`holds_value`), the first time."""
+    if not re.search(r"\d", value):
+        m = re.search(rf"(?<![\w-]){re.escape(value)}(?![\w-])", text, re.I)
+        return m.span() if m else None
+    for m in VALUE_SAID.finditer(text):
+        if m.group(0).rstrip(".,") == value:
+            return m.start(), m.start() + len(value)
+    return None
+
+
+#: "swap him from the beef to the risotto", "switch the booking from Friday to Sunday": a
+#: value changed, the old one named after "from", the new one after "to".
+_SWAPPED = re.compile(
+    r"\b(?:swap|switch|chang|mov|put|bump|upgrad|downgrad)(?:e|es|ed|ing|s|ped|ping)?\b"
+    r"[^,.;:!?]{0,30}?\bfrom\s+(?:the\s+|a\s+|an\s+)?(?P<old>[\w'’-]+(?:\s+[\w'’-]+)?)"
+    r"\s+to\s+(?:the\s+|a\s+|an\s+)?(?P<new>[\w'’-]+(?:\s+[\w'’-]+)?)(?=\s*(?:[,.;:!?]|$))",
+    re.I,
+)
+
+
+def values_swapped(text: str) -> tuple[str, str] | None:
+    """(new, old) when `text` moves something from one value to another by name: "swap him
+    from the beef to the risotto" -> ("risotto", "beef")."""
+    m = _SWAPPED.search(text)
+    if m is None or m.group("old").lower() == m.group("new").lower():
+        return None
+    return m.group("new"), m.group("old")
 
 
 def contrasted_value_earlier(

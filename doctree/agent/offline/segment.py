@@ -7,6 +7,8 @@ ignored. No rule here decides what a sentence means: that is extract's work.
 
 from __future__ import annotations
 
+import csv
+import json
 import re
 from collections import Counter
 
@@ -32,18 +34,23 @@ _ABBREVIATIONS = ("Dr.", "Mr.", "Mrs.", "Ms.", "Prof.", "e.g.", "i.e.", "vs.", "
 
 
 def user_sentences(
-    text: str, items: set[str] | None = None, pieces: set[str] | None = None
+    text: str,
+    items: set[str] | None = None,
+    pieces: set[str] | None = None,
+    rows: set[str] | None = None,
 ) -> tuple[list[str], list[str]]:
     """Split a user message into the user's own sentences and the quoted or fenced rest.
 
     Quoted (`>`) and fenced text is what someone pasted: context, not the user's word. The
     sentences written as list items ("- Wei: finished the export") are added to `items`, the
-    clauses of a run-on sentence said as sentences of their own (`run_on_pieces`) to `pieces`.
+    clauses of a run-on sentence said as sentences of their own (`run_on_pieces`) to `pieces`,
+    the records of a pasted table, CSV file or JSON array (`pasted_rows`) to `rows`.
     """
     own: list[str] = []
     quoted: list[str] = []
     para: list[str] = []
     settings: list[str] = []  # KEY=value lines of a fenced block (a pasted .env)
+    fenced: list[str] = []  # the lines of the fenced block being read
     header: list[str] = []  # the header of the table being read
     in_fence = False
 
@@ -65,10 +72,17 @@ def user_sentences(
             in_fence = not in_fence
             if not in_fence and (kept := settings_sentence(settings)):
                 own.append(kept)
+            elif not in_fence:
+                records = pasted_rows(fenced)
+                own.extend(records)
+                if rows is not None:
+                    rows.update(records)
             settings.clear()
+            fenced.clear()
             continue
         if in_fence:
             quoted.append(line)
+            fenced.append(raw)
             if _SETTING.match(line):
                 settings.append(line)
             continue
@@ -83,6 +97,8 @@ def user_sentences(
             flush()  # a row of a pasted table: a sentence of its own, its cells labelled
             if (row := _table_row(line, header)) is not None:
                 own.append(row)
+                if rows is not None:
+                    rows.add(row)
             elif not re.fullmatch(r"[|:\-\s]+", line):
                 header[:] = _cells(line)
             continue
@@ -128,6 +144,83 @@ def _table_row(line: str, header: list[str]) -> str | None:
     if not parts:
         return None
     return f"{cells[0]}, {'; '.join(parts)}".rstrip(".") + "."
+
+
+def _row_sentence(key: str, cells: list[tuple[str, str]]) -> str | None:
+    """A row as one statement, its cells labelled: "Ana, allergy: shellfish; notes: severe."."""
+    parts = [f"{label}: {cell}" if label else cell for label, cell in cells if cell]
+    if not key or not parts:
+        return None
+    return f"{key}, {'; '.join(parts)}".rstrip(".") + "."
+
+
+#: A currency named by a column's name: `amount_gbp`, `price_usd`, `total_eur`.
+_CURRENCY_KEY = re.compile(r"[_\s-](?P<code>gbp|usd|eur)$", re.I)
+_CURRENCY_SIGN = {"gbp": "£", "usd": "$", "eur": "€"}
+
+
+def _json_cell(key: str, value: object) -> tuple[str, str] | None:
+    """A field of a pasted JSON record as a labelled cell; an amount in the currency its name
+    says is written as people write it (`"amount_gbp": 3150` -> `amount: £3,150`)."""
+    if isinstance(value, bool) or value is None:
+        return (key.replace("_", " "), {True: "yes", False: "no", None: ""}[value])
+    if isinstance(value, dict | list):
+        return None  # nested: not one cell
+    if (m := _CURRENCY_KEY.search(key)) and isinstance(value, int | float):
+        amount = f"{value:,.2f}".removesuffix(".00")
+        return key[: m.start()].replace("_", " "), _CURRENCY_SIGN[m.group("code").lower()] + amount
+    return key.replace("_", " "), str(value)
+
+
+#: A column's name in a CSV header: a word or a few ("guest", "amount_gbp", "due date").
+_LABEL = re.compile(r"[A-Za-z][A-Za-z0-9 _./%#-]{0,39}")
+
+
+def pasted_rows(lines: list[str]) -> list[str]:
+    """The records of a pasted CSV file or JSON array as one statement each, its cells
+    labelled by their column or field, so that each row can land on the page of what it
+    names and be corrected alone: "Bernard Kaye, table: 1; main: beef; notes: Rose's
+    husband." A block that is neither (code, a log, prose) gives none."""
+    text = "\n".join(lines).strip()
+    if not text:
+        return []
+    if text[0] in "[{":
+        try:
+            data = json.loads(text)
+        except ValueError:
+            return []
+        if isinstance(data, dict) and len(data) == 1:
+            data = next(iter(data.values()))  # {"invoices": [...]}
+        if not isinstance(data, list) or not all(isinstance(x, dict) and x for x in data):
+            return []
+        out = []
+        for record in data:
+            (first, key), *rest = record.items()
+            if isinstance(key, dict | list):
+                continue
+            cells = [c for k, v in rest if (c := _json_cell(k, v)) is not None]
+            if (row := _row_sentence(str(key), cells)) is not None:
+                out.append(row)
+        return out
+    rows = [ln for ln in lines if ln.strip()]
+    if len(rows) < 3:
+        return []
+    for delimiter in (",", "\t", ";"):
+        parsed = list(csv.reader(rows, delimiter=delimiter, skipinitialspace=True))
+        header = [h.strip() for h in parsed[0]]
+        if (
+            len(header) < 2
+            or not all(_LABEL.fullmatch(h) for h in header)
+            or any(len(r) != len(header) for r in parsed[1:])
+        ):
+            continue
+        out = []
+        for r in parsed[1:]:
+            cells = [c.strip() for c in r]
+            if row := _row_sentence(cells[0], list(zip(header[1:], cells[1:], strict=True))):
+                out.append(row)
+        return out
+    return []
 
 
 #: A line of a pasted configuration: `APP_PORT=8443`, `export AWS_REGION="eu-west-3"`.
@@ -328,7 +421,8 @@ def segment(transcript: Transcript) -> Segmented:
         speaker, content = speaker_of(m.content, chat=chat)
         items: set[str] = set()
         pieces: set[str] = set()
-        own, quoted = user_sentences(content, items, pieces)
+        rows: set[str] = set()
+        own, quoted = user_sentences(content, items, pieces, rows)
         turns.append(
             Turn(
                 "user",
@@ -338,6 +432,7 @@ def segment(transcript: Transcript) -> Segmented:
                 pasted=pasted_sentences(content),
                 items=items,
                 pieces=pieces,
+                rows=rows,
                 mail=mail_subject(content),
                 addressed=addressed("\n".join(quoted)),
             )

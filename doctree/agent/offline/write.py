@@ -21,7 +21,6 @@ from doctree.agent.offline.model import Filing, Sentence
 from doctree.agent.offline.pageio import PageIO, RunSummary, ToolsLike
 from doctree.agent.offline.pages import Page, neutral, quote
 from doctree.agent.offline.resolve import (
-    VALUE_SAID,
     absolute_dates,
     change_cue,
     changes_value,
@@ -31,7 +30,9 @@ from doctree.agent.offline.resolve import (
     reversal_cue,
     reverses,
     value_kind,
+    value_span,
     values_contrasted,
+    values_swapped,
 )
 from doctree.memory.layout import CORRECTIONS, MEMORY_ROOT, TIER_PAGES
 from doctree.memory.secrets import mask
@@ -457,6 +458,9 @@ class Writer(PageIO):
         for s in self.filing.facts:
             text = s.statement or s.text
             named = values_contrasted(s.raw or text)  # "46,200, not 48,200": the old one named
+            swapped = named is None and (named := values_swapped(s.raw or text)) is not None
+            # a word swapped ("from the beef to the risotto") is a value of the people named
+            whose = [p for p in s.people if p != "the user"] if swapped else []
             if s.replaces or s.correction:
                 continue
             taken_back = bool(reversal_cue(s.raw or text))
@@ -488,6 +492,7 @@ class Writer(PageIO):
                         and (
                             holds_value(_said(ln), named[1])
                             and not holds_value(_said(ln), named[0])
+                            and (not whose or any(p in ln for p in whose))
                             if named
                             else changes_value(s, _said(ln))
                             or (taken_back and reverses(s, _said(ln)))
@@ -509,10 +514,10 @@ class Writer(PageIO):
         if edit is None:
             return self.line(new)
         old, value = edit
-        m = next((m for m in VALUE_SAID.finditer(line) if m.group(0).rstrip(".,") == old), None)
-        if m is None:
+        span = value_span(line, old)
+        if span is None:
             return self.line(new)
-        fixed = line[: m.start()] + value + line[m.start() + len(old) :]
+        fixed = line[: span[0]] + value + line[span[1] :]
         fixed = fixed.rsplit(" ([[", 1)[0] + f" ({self.cite})"
         if dated:
             fixed = re.sub(r"^- \d{4}-\d{2}-\d{2}:", f"- {self.day.isoformat()}:", fixed)
@@ -835,6 +840,13 @@ class Writer(PageIO):
             w.lower() for w in re.findall(r"[A-Za-z]{4,}", statement)
             if w.lower() not in stopwords.FILLER and w not in old and w not in new
         }  # fmt: skip
+        # a number or code the correction names the thing by ("033 is wrong: …" of the row
+        # of invoice INV-2027-033)
+        codes = [
+            re.compile(rf"(?<![\w]){re.escape(c)}(?![\w])")
+            for c in re.findall(r"(?<![\w£$€.,])[A-Za-z0-9-]*\d[A-Za-z0-9-]*", statement)
+            if len(c) >= 3 and c not in old and c not in new
+        ]
         old_iso = _iso(old, s)
         new_iso = _iso(new, s)
         edited = []
@@ -862,6 +874,7 @@ class Writer(PageIO):
                     or value_kind(old) == "name"
                     or (value_kind(old) == "weekday" and self.session_path in line)
                     or any(w in line.lower() for w in words)
+                    or any(c.search(line) for c in codes)
                 )
                 if not relevant:
                     continue
