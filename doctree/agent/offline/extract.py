@@ -208,6 +208,10 @@ def _forget(
         return True
     if what is None:  # "forget that": what was just said
         m = lang.FORGET_THAT.search(raw)
+        if turn.secret_pasted:
+            # "here's the log, it prints our key … don't keep it": the secret pasted, which
+            # is never kept; what was said around it stays
+            return True
         if m is not None and mask(raw[: m.start()])[1]:
             # "The root password is …, don't keep that": the secret said in the request's
             # own sentence, which is not kept; what was said before it stays
@@ -428,8 +432,11 @@ def findings(turn: Turn, directory: Directory, *, specific: bool = False) -> lis
     own = [r for r in turn.sentences if not r.endswith("?") or r is turn.sentences[-1]]
     said = [r for r in own if not r.endswith("?") and not _ECHO.match(r)]
     chosen = [] if specific else [r for r in said if lang.FINDING.search(r)][:3]
-    if not chosen and (turn.after_tool or specific):
-        chosen = [r for r in said if lang.worth_keeping(r) and lang.SPECIFIC.search(r)][:3]
+    if turn.after_tool or turn.tool_ran or specific:
+        # what a tool printed, as the assistant reports it: a version, a count, a name
+        chosen = [
+            r for r in said if r in chosen or (lang.worth_keeping(r) and lang.SPECIFIC.search(r))
+        ][:4]
     if not chosen and own and lang.OFFER.search(own[-1]):
         # "Then settle should sum integer cents ... Shall I make both changes?"
         chosen = [r for r in said if len(r.split()) >= 6][-2:]

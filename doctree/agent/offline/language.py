@@ -283,7 +283,9 @@ _REJECT = re.compile(r"\b(?:no|not|but|wrong|doesn't|didn't|don't|isn't|nope|wai
 FINDING = re.compile(
     r"\b(?:root\s+cause|the\s+(?:cause|culprit|issue|problem|bug)\s+(?:is|was)|caused\s+by|"
     r"because|the\s+fix\s+(?:is|was)|should\s+fix|would\s+fix|fixes\s+it|i\s+(?:suggest|recommend|"
-    r"propose)|i'd\s+(?:suggest|recommend)|the\s+plan\s+is|the\s+answer\s+is|turns\s+out)\b",
+    r"propose)|i'd\s+(?:suggest|recommend)|the\s+plan\s+is|the\s+answer\s+is|turns\s+out|"
+    # "I'd also pin urllib3<3": what the assistant would do, a proposal the user may accept
+    r"i(?:'d|\s+would)\s+(?:also\s+)?(?!be\b|love\b|like\b|say\b|guess\b|think\b|imagine\b)[a-z]+)\b",
     re.I,
 )
 
@@ -833,7 +835,7 @@ def worth_keeping(sentence: str) -> bool:
         or (_SIGN_OFF.match(text) and len(text.split()) <= 4)
     ):
         return False  # a question, a line that introduces what follows it, a greeting
-    if not _VERB.search(text):
+    if not has_verb(text):
         return _fragment(text)
     if len(text.split()) < 4:
         return False
@@ -849,7 +851,19 @@ _COUNT = re.compile(
 
 def has_verb(text: str) -> bool:
     """Whether `text` holds a verb (of the closed list, or a word after a subject pronoun)."""
-    return bool(_VERB.search(text))
+    return bool(_VERB.search(text)) or any(
+        m.group("name") not in NOT_NAMES and m.group("name").lower() not in _COUNT_WORDS
+        for m in _NAME_VERB.finditer(text)
+    )
+
+
+#: A word in -s after a name is its verb: "Priya reviews every PR", "Tomasz coaches".
+_NAME_VERB = re.compile(rf"\b(?P<name>[{_UP}][{_LOW}]+)\s+[a-z]{{2,}}[^s\W]s\b")
+_COUNT_WORDS = {
+    "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+    "twelve", "twenty", "thirty", "forty", "fifty", "hundred", "many", "more", "most", "some",
+    "both", "few", "several", "no",
+}  # fmt: skip
 
 
 def _fragment(text: str) -> bool:

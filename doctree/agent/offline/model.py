@@ -34,6 +34,8 @@ class Turn:
     mail: tuple[str, set[str]] | None = None
     addressed: list[str] = field(default_factory=list)  # passages addressed to the memory system
     after_tool: bool = False  # an assistant turn answering the user's question from a tool
+    tool_ran: bool = False  # an assistant turn right after a tool's result, asked for or not
+    secret_pasted: bool = False  # a user turn whose pasted or fenced text holds a secret
 
 
 @dataclass

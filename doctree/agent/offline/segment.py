@@ -395,14 +395,13 @@ def segment(transcript: Transcript) -> Segmented:
     tool_errors = 0
     turns: list[Turn] = []
     # an assistant's message answers the user's question from a tool's result
-    after_tool = asked = False
+    after_tool = asked = ran = False
     for m in transcript.messages:
         if m.kind == "user" and isinstance(m.content, str):
             asked = bool(_ASKS.search(m.content))
         if m.kind != "assistant":
-            after_tool = asked and (
-                m.kind == "tool_result" or (after_tool and m.kind == "tool_call")
-            )
+            ran = m.kind == "tool_result" or (ran and m.kind == "tool_call")
+            after_tool = asked and ran
         if m.kind == "tool_call" and isinstance(m.content, dict):
             tools[str(m.content.get("name", "?"))] += 1
         if m.kind == "tool_result" and isinstance(m.content, dict):
@@ -415,7 +414,13 @@ def segment(transcript: Transcript) -> Segmented:
             continue
         if m.kind == "assistant":
             turns.append(
-                Turn("assistant", m.time, user_sentences(m.content)[0], after_tool=after_tool)
+                Turn(
+                    "assistant",
+                    m.time,
+                    user_sentences(m.content)[0],
+                    after_tool=after_tool,
+                    tool_ran=ran,
+                )
             )
             continue
         speaker, content = speaker_of(m.content, chat=chat)
@@ -435,6 +440,7 @@ def segment(transcript: Transcript) -> Segmented:
                 rows=rows,
                 mail=mail_subject(content),
                 addressed=addressed("\n".join(quoted)),
+                secret_pasted=bool(mask("\n".join(quoted))[1]),
             )
         )
     return Segmented(turns, counts, tools, tool_errors)
