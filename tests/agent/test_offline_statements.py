@@ -226,3 +226,45 @@ def test_an_action_item_of_pasted_notes_goes_to_its_owner_and_a_sign_off_is_no_f
     assert "book the room" in tomas.body
     # the opening words quoted beside the session's link aside, no line holds the sign-off
     assert not any("regards" in ln.lower() and "`" not in ln for ln in lines(repo))
+
+
+def _readable(repo: DocumentsRepository) -> dict[str, str]:
+    return {
+        d.path: d.body.split("## Past")[0]
+        for d in repo.documents("main", "~/memory")
+        if "/archive/" not in d.path
+    }
+
+
+def test_a_nickname_in_quotes_on_a_list_leads_to_the_full_name(repo):
+    run(
+        repo,
+        transcript(
+            "s-crew",
+            (
+                "user",
+                "2029-03-01T18:00:00Z",
+                'Rowing crew this term:\n\n1. Imogen "Midge" Farrow - stroke\n'
+                "2. Callum 'CJ' Jessop - bow",
+            ),
+            ("user", "2029-03-01T18:05:00Z", "CJ's dad says he has a peanut allergy."),
+        ),
+    )
+    pages = _readable(repo)
+    assert "Also called: Midge" in pages.get("~/memory/people/imogen-farrow", ""), pages.keys()
+    assert "peanut allergy" in pages.get("~/memory/people/callum-jessop", "")
+
+
+def test_a_dated_fact_with_no_page_of_its_own_outlives_its_day(repo):
+    run(
+        repo,
+        transcript(
+            "s-one",
+            ("user", "2029-03-01T18:00:00Z", "The first regatta is on the 10th, at Henley."),
+        ),
+    )
+    run(repo, transcript("s-two", ("user", "2029-03-20T18:00:00Z", "We came fourth overall.")))
+    pages = _readable(repo)
+    upcoming = pages["~/memory/active"].split("## Upcoming")[-1].split("##")[0]
+    assert "regatta" not in upcoming  # its day has passed
+    assert "2029-03-10" in pages["~/memory/notes"] and "regatta" in pages["~/memory/notes"]

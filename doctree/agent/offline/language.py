@@ -667,6 +667,12 @@ NICKNAME = (
     re.compile(rf"(?P<full>{NAME}),?\s+(?:who\s+)?(?:goes|went)\s+by\s+(?P<nick>{NAME_WORD})"),
     re.compile(rf"(?P<full>{NAME}),?\s+(?:aka|a\.k\.a\.)\s+(?P<nick>{NAME_WORD})"),
 )
+#: A nickname in quotes between a first and a last name, as squad and class lists write
+#: them: `Ellis "Boots" Morgan`, `Jayden 'JJ' Joseph`.
+QUOTED_NICKNAME = re.compile(
+    rf"\b(?P<first>{NAME_WORD})\s+[\"“‘'](?P<nick>{NAME_WORD}|[{_UP}]{{2,4}})[\"”’']\s+"
+    rf"(?P<last>{NAME_WORD})\b"
+)
 #: A kin or role word after a possessive, with the name that may follow it: "my brother",
 #: "her son Theodore".
 KIN = re.compile(
