@@ -268,3 +268,37 @@ def test_a_dated_fact_with_no_page_of_its_own_outlives_its_day(repo):
     upcoming = pages["~/memory/active"].split("## Upcoming")[-1].split("##")[0]
     assert "regatta" not in upcoming  # its day has passed
     assert "2029-03-10" in pages["~/memory/notes"] and "regatta" in pages["~/memory/notes"]
+
+
+def test_a_pasted_note_signed_by_its_writer_is_kept_as_theirs(repo):
+    run(
+        repo,
+        transcript(
+            "s-note",
+            (
+                "user",
+                "2029-03-01T18:00:00Z",
+                "Copying the note the dog walker left on the fridge:\n\n"
+                "> Tue - Your dad was out when I came, so Rufus only had a short walk. "
+                "I can take him on Saturdays as well from April. - Marisol",
+            ),
+        ),
+    )
+    marisol = _readable(repo).get("~/memory/people/marisol", "")
+    assert "Marisol is the dog walker" in marisol, _readable(repo).keys()
+    assert "Marisol can take him on Saturdays" in marisol
+
+
+def test_a_quoted_block_without_a_signature_stays_context(repo):
+    run(
+        repo,
+        transcript(
+            "s-quote",
+            (
+                "user",
+                "2029-03-01T18:00:00Z",
+                "The note the landlord left:\n\n> The boiler service is booked for Friday.",
+            ),
+        ),
+    )
+    assert "boiler" not in "\n".join(_readable(repo).values())

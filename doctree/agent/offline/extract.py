@@ -576,4 +576,8 @@ def restate(s: Sentence) -> str:
     )
     if s.speaker == "the assistant":
         return lang.assistant_third_person(text)
-    return lang.third_person(text, s.speaker)
+    said = lang.third_person(text, s.speaker)
+    label = f"{s.speaker}: "
+    if said.startswith(label + s.speaker + " ") or said.startswith(label + s.speaker + "'"):
+        return said[len(label) :]  # "Gosia: Gosia can do the evenings": the label said twice
+    return said

@@ -676,7 +676,7 @@ QUOTED_NICKNAME = re.compile(
 #: A kin or role word after a possessive, with the name that may follow it: "my brother",
 #: "her son Theodore".
 KIN = re.compile(
-    r"\b(?P<whose>[Mm]y|[Hh]is|[Hh]er|[Tt]heir|[Oo]ur)\s+(?P<rel>sister|brother|mum|mom|mother|"
+    r"\b(?P<whose>[Mm]y|[Hh]is|[Hh]er|[Tt]heir|[Oo]ur|[Yy]our)\s+(?P<rel>sister|brother|mum|mom|mother|"
     r"father|dad|wife|husband|partner|son|daughter|aunt|uncle|niece|nephew|grandma|grandpa|"
     r"grandmother|grandfather|girlfriend|boyfriend|cousin|friend|boss|manager|colleague|"
     r"neighbour|neighbor)\b"

@@ -534,7 +534,10 @@ def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
         ):  # "Kit (my nephew, 9)": the nephew is Kit
             if g:
                 context.gender.setdefault(key[s.relation[1]], g)
-        elif not m.group("name") and m.group("whose").lower() == "my":
+        elif not m.group("name") and (
+            m.group("whose").lower() == "my"
+            or (m.group("whose").lower() == "your" and s.speaker != "the user")
+        ):  # "my brother"; "your mum" in a note someone wrote to the user
             who = f"the user's {m.group('rel').lower()}"
             unnamed.append(who)
             if g:

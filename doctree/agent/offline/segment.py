@@ -54,6 +54,29 @@ def user_sentences(
     header: list[str] = []  # the header of the table being read
     in_fence = False
 
+    block: list[str] = []  # the quoted lines being read
+
+    def signed_note() -> None:
+        """A quoted note signed by its writer ("… — Gosia") after a line that says whose it
+        is ("the note the morning carer left:"): its sentences are the writer's, each
+        labelled with the name, and who the writer is a sentence of its own."""
+        lines, intro = [*block], own[-1] if own else ""
+        block.clear()
+        sign = _SIGNATURE.search(" ".join(lines))
+        whose = _NOTE_OF.search(intro)
+        if sign is None or whose is None or not intro.endswith(":"):
+            return
+        name = sign.group("name")
+        said = split_sentences(" ".join(lines)[: sign.start()].strip())
+        own.append(f"{name} is the {whose.group('role')}.")
+        if rows is not None:
+            rows.add(own[-1])  # a record of who wrote it: worth a line however short
+        for sentence in said:
+            sentence = re.sub(r"^[A-Z][a-z]{1,2}\s*[—–-]\s*", "", sentence)  # "Mon — "
+            own.append(f"{name}: {sentence}")
+            if items is not None:
+                items.add(own[-1])
+
     def flush() -> None:
         if para:
             for sentence in split_sentences(" ".join(para)):
@@ -89,7 +112,9 @@ def user_sentences(
         if line.startswith(">"):
             flush()
             quoted.append(line.lstrip("> ").strip())
+            block.append(quoted[-1])
             continue
+        signed_note()
         if not line:
             flush()
             continue
@@ -120,7 +145,18 @@ def user_sentences(
             continue
         para.append(line)
     flush()
+    signed_note()
     return [s for s in own if s], quoted
+
+
+#: The name a note is signed with, at its end: "… if you want. — Gosia".
+_SIGNATURE = re.compile(rf"(?:^|[.!?]\s+)[—–-]+\s*(?P<name>{NAME})\s*$")
+#: A line that says whose note follows: "the note the morning carer left in the book:".
+_NOTE_OF = re.compile(
+    r"\b(?:note|message|text|email|e-mail|letter|card)\s+(?:that\s+)?(?:the|my|our)\s+"
+    r"(?P<role>[a-z]+(?:\s+[a-z]+)?)\s+(?:left|wrote|sent|posted|gave|put)\b",
+    re.I,
+)
 
 
 def _cells(line: str) -> list[str]:
