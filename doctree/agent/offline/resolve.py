@@ -297,11 +297,12 @@ def resolve_relative(
                 except ValueError:
                     continue
             else:
-                # "the 14th", "Friday the 19th": the day of the month wins over a weekday
+                # "the 14th", "Friday the 19th": the day of the month wins over a weekday;
+                # "moved to the 16th" said in the past is where it went: the one to come
                 d = _day_of_month(
                     ref,
                     int(m.group("n2")),
-                    past=past,
+                    past=past and not _MOVED_TO.search(text[: m.start()]),
                     month=(m.group("thismonth") or "").lower(),
                     weekday=m.group("domwd"),
                 )
