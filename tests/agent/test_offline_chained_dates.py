@@ -154,3 +154,12 @@ def test_an_english_word_that_looks_like_a_foreign_month_is_no_date():
     assert absolute_dates("I ate 3 Mars bars on the train", ref) == []
     out, _ = resolve_relative("I am 24 and my brother is 19", ref)
     assert "(" not in out
+
+
+def test_a_bare_day_something_was_moved_to_is_the_one_to_come():
+    out, _ = resolve_relative(
+        "The tasting moved to the 20th because the chef is away.", date(2029, 5, 10), past=True
+    )
+    assert "(2029-05-20)" in out
+    gone, _ = resolve_relative("We met on the 2nd at the cafe.", date(2029, 5, 10), past=True)
+    assert "(2029-05-02)" in gone  # said of what happened: the one gone
