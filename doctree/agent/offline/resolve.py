@@ -1077,6 +1077,11 @@ def change_cue(text: str) -> bool:
     )
 
 
+def _iso_days(text: str) -> set[str]:
+    """The absolute dates `text` is written with."""
+    return set(_ISO.findall(text))
+
+
 def _weekdays(text: str) -> set[str]:
     """The days of the week `text` names, a recurring one too ("Thursdays" -> thursday)."""
     return {m.group(1).lower() for m in re.finditer(rf"\b({WEEKDAY})s?\b", text, re.I)}
@@ -1137,12 +1142,12 @@ def changes_value(s: Sentence, said: str) -> bool:
         clause = clause_at(text, m.start())
         words = _topic_words(clause)
         # a date, or a day of the week ("training moves to Thursdays" after "is Tuesdays")
-        for values in (lambda t: set(_ISO.findall(t)), _weekdays):
-            days = values(clause)
+        for found in (_iso_days, _weekdays):
+            days = found(clause)
             if not days:
                 continue
             for part in _CLAUSE_END.split(said):
-                if (had := values(part)) and not had & days and words & _topic_words(part):
+                if (had := found(part)) and not had & days and words & _topic_words(part):
                     return True
     return False
 

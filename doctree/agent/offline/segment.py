@@ -252,8 +252,8 @@ def pasted_rows(lines: list[str]) -> list[str]:
             continue
         out = []
         for r in parsed[1:]:
-            cells = [c.strip() for c in r]
-            if row := _row_sentence(cells[0], list(zip(header[1:], cells[1:], strict=True))):
+            said = [c.strip() for c in r]
+            if row := _row_sentence(said[0], list(zip(header[1:], said[1:], strict=True))):
                 out.append(row)
         return out
     return []
