@@ -144,3 +144,22 @@ def test_a_fenced_block_that_is_no_table_gives_no_rows():
 
     assert pasted_rows(["def f(a, b):", "    return a, b", "print(f(1, 2))"]) == []
     assert pasted_rows(['{"error": "timeout"}']) == []
+
+
+def test_a_record_said_later_to_be_in_another_state_has_its_status_changed(repo):
+    run(repo, transcript("s-jobs", ("user", "2029-06-01T10:00:00Z", JSON)))
+    run(
+        repo,
+        transcript(
+            "s-paid",
+            (
+                "user",
+                "2029-06-08T10:00:00Z",
+                "Velo Nord cancelled the job, so only Tamsin is left.",
+            ),
+        ),
+    )
+    now = "\n".join(_current(b) for p, b in _pages(repo).items() if "/archive/" not in p)
+    assert "customer: Velo Nord; price: €85; status: cancelled." in now, now
+    assert "status: done" not in now
+    assert "status: waiting for parts" in now  # the other record is left as it was

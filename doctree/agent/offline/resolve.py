@@ -1170,7 +1170,7 @@ def reversal_cue(text: str) -> bool:
     return bool(_REVERSAL.search(text))
 
 
-def _names(text: str) -> set[str]:
+def capitalised_names(text: str) -> set[str]:
     """The capitalised words of `text` that can name someone or something."""
     return {w for w in re.findall(r"\b[A-Z][\w'’-]+", text) if w not in NOT_NAMES}
 
@@ -1184,10 +1184,36 @@ def reverses(s: Sentence, said: str) -> bool:
     if s.correction or "?" in text:
         return False
     for m in _REVERSAL.finditer(text):
-        names = _names(clause_at(text, m.start()))
+        names = capitalised_names(clause_at(text, m.start()))
         if len(names) < 2:
             continue
         for part in _CLAUSE_END.split(said):
-            if names <= _names(part) and not _NEGATED.search(part):
+            if names <= capitalised_names(part) and not _NEGATED.search(part):
                 return True
     return False
+
+
+#: A state a record can be in, said of it later: "Moorcroft paid the £850", "the order shipped".
+_STATUS_SAID = re.compile(
+    r"\b(?:has\s+|have\s+|is\s+|was\s+|got\s+|been\s+)*(?P<status>paid|shipped|delivered|"
+    r"cancell?ed|closed|resolved|refunded|returned|approved|rejected|completed|done)\b",
+    re.I,
+)
+#: The status field of a pasted record: "status: overdue".
+_STATUS_FIELD = re.compile(r"\bstatus:\s*(?P<value>[\w -]+?)(?=[.;]|$)", re.I)
+
+
+def status_changed(text: str, said: str) -> tuple[str, str] | None:
+    """(new, old) when `text` says that a record `said` holds ("INV-032, client: Moorcroft;
+    …; status: overdue.") is now in another state ("Moorcroft paid the £850"): a name of
+    the clause that says the state is in the record, whose status field says another."""
+    field = _STATUS_FIELD.search(said)
+    if field is None:
+        return None
+    for m in _STATUS_SAID.finditer(text):
+        names = capitalised_names(clause_at(text, m.start()))
+        status = m.group("status").lower()
+        old = field.group("value").strip()
+        if names and all(n in said for n in names) and old.lower() != status:
+            return status, old
+    return None

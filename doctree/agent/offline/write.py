@@ -22,6 +22,7 @@ from doctree.agent.offline.pageio import PageIO, RunSummary, ToolsLike
 from doctree.agent.offline.pages import Page, neutral, quote
 from doctree.agent.offline.resolve import (
     absolute_dates,
+    capitalised_names,
     change_cue,
     changes_value,
     holds_value,
@@ -29,6 +30,7 @@ from doctree.agent.offline.resolve import (
     restates_line,
     reversal_cue,
     reverses,
+    status_changed,
     value_kind,
     value_span,
     values_contrasted,
@@ -464,6 +466,8 @@ class Writer(PageIO):
             if s.replaces or s.correction:
                 continue
             taken_back = bool(reversal_cue(s.raw or text))
+            if named is None and not s.replaces and not s.correction:
+                self._status_elsewhere(s)
             if named is None and not (change_cue(text) or change_cue(s.raw or "") or taken_back):
                 continue
             query = " ".join(sorted(_topic_query(text) | ({named[1]} if named else set())))
@@ -503,6 +507,39 @@ class Writer(PageIO):
                 self.superseded.setdefault(said, s)
                 if named and self.superseded[said] is s:
                     self.value_edits[said] = (named[1], named[0])
+
+    def _status_elsewhere(self, s: Sentence) -> None:
+        """A record whose state `s` says changed ("Moorcroft paid the £850" of a pasted
+        invoice with "status: overdue") has its status edited in place, the old line under
+        Past; only when exactly one current line fits."""
+        text = s.raw or s.statement or s.text
+        query = " ".join(sorted(capitalised_names(text)))
+        if not query:
+            return
+        r = self.call("document_search", {"query": query, "under": self.root, "limit": 20})
+        if r.is_error:
+            return
+        fits: dict[str, tuple[str, str]] = {}
+        for found in r.content.split("\n")[1:]:
+            m = re.match(r"- (\S+) \(v\d+\)", found)
+            if m is None or m.group(1).startswith(f"{self.root}/archive"):
+                continue
+            page = self.read(m.group(1))
+            if page is None:
+                continue
+            for section, lines in Page.parse(page.body, "").sections.items():
+                if section in ("Past", "Sessions", "Recent sessions", "Related"):
+                    continue
+                for ln in lines:
+                    if self.session_path in ln or " — past: " in ln:
+                        continue
+                    if change := status_changed(text, _said(ln)):
+                        fits[_said(ln)] = (change[1], change[0])
+        if len(fits) == 1:
+            said, edit = fits.popitem()
+            self.superseded.setdefault(said, s)
+            if self.superseded[said] is s:
+                self.value_edits[said] = edit
 
     def restated(self, line: str, new: Sentence, *, dated: bool = True) -> str:
         """What stands in place of `line`, which `new` superseded: the line with its value
