@@ -302,3 +302,17 @@ def test_a_quoted_block_without_a_signature_stays_context(repo):
         ),
     )
     assert "boiler" not in "\n".join(_readable(repo).values())
+
+
+def test_a_fragment_holding_a_code_is_kept(repo):
+    run(
+        repo,
+        transcript(
+            "s-code",
+            ("user", TUESDAY, "Big week."),
+            ("user", "2027-06-08T11:01:00Z", "Parking bay 4C near the lifts."),
+        ),
+    )
+    kept = lines(repo)
+    assert any("Parking bay 4C near the lifts" in ln for ln in kept)
+    assert not any("Big week" in ln for ln in kept if "`" not in ln)  # a quoted opening aside

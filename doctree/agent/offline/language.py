@@ -872,6 +872,10 @@ _COUNT_WORDS = {
 }  # fmt: skip
 
 
+#: A code of letters and digits: "14B", "A-12", "KP19".
+_CODE = re.compile(r"\b\d+[A-Z]{1,2}\b|\b[A-Z]{1,3}-?\d+\b")
+
+
 def _fragment(text: str) -> bool:
     """A verbless fragment that still says something: a count and what it counts ("Twelve
     kids."), or a thing and what is said of it ("Coffee black, no sugar."). An opener such
@@ -880,8 +884,8 @@ def _fragment(text: str) -> bool:
     if not 2 <= len(words) <= 8:
         return False
     content = content_words(text)
-    if bool(content) and bool(_COUNT.search(text)):
-        return True
+    if bool(content) and bool(_COUNT.search(text) or _CODE.search(text)):
+        return True  # "Twelve kids.", "Plot 14B at Hollins Lane."
     head = text.split(",", 1)[0].lower().split()  # "Coffee black", said of before the comma
     return (
         "," in text
