@@ -316,3 +316,22 @@ def test_a_fragment_holding_a_code_is_kept(repo):
     kept = lines(repo)
     assert any("Parking bay 4C near the lifts" in ln for ln in kept)
     assert not any("Big week" in ln for ln in kept if "`" not in ln)  # a quoted opening aside
+
+
+def test_your_mum_in_someone_elses_note_keeps_her_off_the_last_person_named(repo):
+    run(
+        repo,
+        transcript(
+            "s-visit",
+            ("user", "2029-03-01T17:00:00Z", "Dr Abara wants to see Mum again in May."),
+            (
+                "user",
+                "2029-03-01T18:00:00Z",
+                "The note the night nurse left:\n\n"
+                "> Your mum slept badly, she says the new pillow hurts her neck. - Ines",
+            ),
+        ),
+    )
+    abara = _readable(repo).get("~/memory/people/dr-abara", "")
+    assert "pillow" not in abara, abara
+    assert "pillow" in _readable(repo).get("~/memory/people/ines", "")

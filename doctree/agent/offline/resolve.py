@@ -522,6 +522,7 @@ def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
     # kin words: "my sister Farah", "her son Theodore" tell a gender; "my brother" without a
     # name is someone too, whom a later "he" may mean
     unnamed: list[str] = []
+    addressed_kin = False
     for m in lang.KIN.finditer(raw):
         g = lang.kin_gender(m.group("rel"))
         if m.group("name") and m.group("name") in key:
@@ -535,10 +536,9 @@ def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
         ):  # "Kit (my nephew, 9)": the nephew is Kit
             if g:
                 context.gender.setdefault(key[s.relation[1]], g)
-        elif not m.group("name") and (
-            m.group("whose").lower() == "my"
-            or (m.group("whose").lower() == "your" and s.speaker != "the user")
-        ):  # "my brother"; "your mum" in a note someone wrote to the user
+        elif not m.group("name") and m.group("whose").lower() == "your":
+            addressed_kin = True  # "your mum … she says": someone unnamed the pronoun may mean
+        elif not m.group("name") and m.group("whose").lower() == "my":
             who = f"the user's {m.group('rel').lower()}"
             unnamed.append(who)
             if g:
@@ -552,7 +552,13 @@ def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
                 context.gender.setdefault(key[full], g)
     lead_kin = re.match(r"\s*(?:his|her)\s+\w+\s+(?P<name>\S+)", raw, re.I)
     about_kin = bool(lead_kin and lang.KIN.match(raw.strip()) and len(set(key.values())) == 1)
-    if gender and (not named or about_kin) and not context.pet_last and not unnamed:
+    if (
+        gender
+        and (not named or about_kin)
+        and not context.pet_last
+        and not unnamed
+        and not addressed_kin
+    ):
         ref = _referent(context, gender, exclude=set(key.values()))
         if ref is not None:
             context.gender.setdefault(ref, gender)
