@@ -111,3 +111,55 @@ def test_months_and_years_from_now_are_resolved_and_a_duration_is_not():
     assert "(2029-02-28)" in resolve_relative("The lease review is in one month.", ref)[0]
     assert "(2030-01-31)" in resolve_relative("The next check isn't due for a year.", ref)[0]
     assert "(" not in resolve_relative("We lived in Porto for a year.", ref)[0]
+
+
+def test_dates_counted_from_an_unarticled_event_named_with_its_date():
+    anchors: list = []
+    ref = date(2029, 3, 7)
+    said = _said(
+        anchors,
+        "Race day is Sunday the 15th of April, the evening before race day we carb-load, "
+        "the physio check is two days after race day and the Monday after race day I rest.",
+        ref,
+    )
+    assert "the evening before race day (2029-04-14)" in said
+    assert "two days after race day (2029-04-17)" in said
+    assert "the Monday after race day (2029-04-16)" in said
+
+
+def test_a_date_counted_from_an_event_is_not_the_event_for_the_next_date():
+    anchors: list = []
+    ref = date(2029, 3, 7)
+    _said(anchors, "Launch day is on 10 May.", ref)
+    said = _said(
+        anchors, "The dry run is the day before launch day, the retro a week after launch day.", ref
+    )
+    assert "the day before launch day (2029-05-09)" in said
+    assert "a week after launch day (2029-05-17)" in said  # from launch day, not the dry run
+
+
+def test_a_date_said_in_another_language_is_made_absolute():
+    ref = date(2029, 10, 2)  # a Tuesday
+    said = [d for _, d in absolute_dates("la boda es el sábado 9 de marzo en Cádiz", ref)]
+    assert said == [date(2030, 3, 9)]
+    assert [d for _, d in absolute_dates("on se voit le 14 novembre", ref)] == [date(2029, 11, 14)]
+    assert [d for _, d in absolute_dates("Abflug am 3. Dezember", ref)] == [date(2029, 12, 3)]
+    out, _ = resolve_relative("la cena es el 19, y el jueves vamos al cine", ref)
+    assert "el 19 (2029-10-19)" in out
+    assert "el jueves (2029-10-04)" in out
+
+
+def test_an_english_word_that_looks_like_a_foreign_month_is_no_date():
+    ref = date(2029, 10, 2)
+    assert absolute_dates("I ate 3 Mars bars on the train", ref) == []
+    out, _ = resolve_relative("I am 24 and my brother is 19", ref)
+    assert "(" not in out
+
+
+def test_a_bare_day_something_was_moved_to_is_the_one_to_come():
+    out, _ = resolve_relative(
+        "The tasting moved to the 20th because the chef is away.", date(2029, 5, 10), past=True
+    )
+    assert "(2029-05-20)" in out
+    gone, _ = resolve_relative("We met on the 2nd at the cafe.", date(2029, 5, 10), past=True)
+    assert "(2029-05-02)" in gone  # said of what happened: the one gone

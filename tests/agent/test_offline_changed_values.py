@@ -167,3 +167,61 @@ def test_a_small_bare_number_or_a_time_against_a_number_is_not_taken_as_a_named_
     assert values_contrasted("bring 4, not 3") is None
     assert values_contrasted("load in is 5:30 not 6") is None
     assert values_contrasted("it was £95, not £59") == ("£95", "£59")
+
+
+def test_a_bare_day_set_against_a_date_later_corrects_the_date_of_that_month(repo):
+    _two_sessions(
+        repo,
+        "The gym membership at Corvex renews on 3 March.",
+        "Small fix: the gym membership renews on 13 March, not the 3rd.",
+    )
+    now = _current_facts(repo)
+    assert "2030-03-13" in now or "13 March" in now, now
+    assert not [ln for ln in now.split("\n") if "3 March" in ln and "13 March" not in ln], now
+    pages = _pages(repo)
+    assert "2029-07-03" not in "\n".join(pages.values())  # "the 3rd" is no day of next month
+
+
+def test_a_recurring_day_moved_later_replaces_the_day_it_was_on(repo):
+    _two_sessions(
+        repo,
+        "Choir practice is Wednesdays at 7 in the church hall.",
+        "Choir practice moves to Mondays from September, the hall is booked on Wednesdays now.",
+    )
+    now = _current_facts(repo)
+    assert "Mondays" in now, now
+    assert not [ln for ln in now.split("\n") if "Wednesdays at 7" in ln], now
+    assert "Wednesdays at 7" in _past(repo)
+    assert now.count("Choir practice moves to Mondays") == 1, now  # stated once, not twice
+
+
+def test_a_quoted_opening_too_long_to_show_ends_on_a_whole_sentence():
+    from doctree.agent.offline.pages import quote
+
+    said = "Plans changed. Please swap the soup for the salad and move Ines to table four tonight."
+    assert quote(said, 60) == "`Plans changed. …`"
+    assert quote("Dr. Osei rang. The scan moved from the 3rd to the 9th of May.", 30) == (
+        "`Dr. Osei rang. …`"  # a title's full stop ends no sentence
+    )
+    assert quote("a" * 50, 10) == "`aaaaaaaaa…`"  # no sentence end: cut as before
+
+
+def test_a_plan_taken_back_after_all_replaces_the_line_that_made_it(repo):
+    _two_sessions(
+        repo,
+        "Grandpa Joe is minding Pepper while we are in Crete.",
+        "Grandpa Joe can't take Pepper after all, so she goes to the kennels at Fernhill.",
+    )
+    now = _current_facts(repo)
+    assert "Fernhill" in now, now
+    assert not [ln for ln in now.split("\n") if "minding Pepper" in ln], now
+    assert "minding Pepper" in _past(repo)
+
+
+def test_a_plan_taken_back_about_someone_else_leaves_the_line(repo):
+    _two_sessions(
+        repo,
+        "Grandpa Joe is minding Pepper while we are in Crete.",
+        "Aunt Lou can't make the barbecue with Dev after all.",
+    )
+    assert "minding Pepper" in _current_facts(repo)

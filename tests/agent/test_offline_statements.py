@@ -226,3 +226,112 @@ def test_an_action_item_of_pasted_notes_goes_to_its_owner_and_a_sign_off_is_no_f
     assert "book the room" in tomas.body
     # the opening words quoted beside the session's link aside, no line holds the sign-off
     assert not any("regards" in ln.lower() and "`" not in ln for ln in lines(repo))
+
+
+def _readable(repo: DocumentsRepository) -> dict[str, str]:
+    return {
+        d.path: d.body.split("## Past")[0]
+        for d in repo.documents("main", "~/memory")
+        if "/archive/" not in d.path
+    }
+
+
+def test_a_nickname_in_quotes_on_a_list_leads_to_the_full_name(repo):
+    run(
+        repo,
+        transcript(
+            "s-crew",
+            (
+                "user",
+                "2029-03-01T18:00:00Z",
+                'Rowing crew this term:\n\n1. Imogen "Midge" Farrow - stroke\n'
+                "2. Callum 'CJ' Jessop - bow",
+            ),
+            ("user", "2029-03-01T18:05:00Z", "CJ's dad says he has a peanut allergy."),
+        ),
+    )
+    pages = _readable(repo)
+    assert "Also called: Midge" in pages.get("~/memory/people/imogen-farrow", ""), pages.keys()
+    assert "peanut allergy" in pages.get("~/memory/people/callum-jessop", "")
+
+
+def test_a_dated_fact_with_no_page_of_its_own_outlives_its_day(repo):
+    run(
+        repo,
+        transcript(
+            "s-one",
+            ("user", "2029-03-01T18:00:00Z", "The first regatta is on the 10th, at Henley."),
+        ),
+    )
+    run(repo, transcript("s-two", ("user", "2029-03-20T18:00:00Z", "We came fourth overall.")))
+    pages = _readable(repo)
+    upcoming = pages["~/memory/active"].split("## Upcoming")[-1].split("##")[0]
+    assert "regatta" not in upcoming  # its day has passed
+    assert "2029-03-10" in pages["~/memory/notes"] and "regatta" in pages["~/memory/notes"]
+
+
+def test_a_pasted_note_signed_by_its_writer_is_kept_as_theirs(repo):
+    run(
+        repo,
+        transcript(
+            "s-note",
+            (
+                "user",
+                "2029-03-01T18:00:00Z",
+                "Copying the note the dog walker left on the fridge:\n\n"
+                "> Tue - Your dad was out when I came, so Rufus only had a short walk. "
+                "I can take him on Saturdays as well from April. - Marisol",
+            ),
+        ),
+    )
+    marisol = _readable(repo).get("~/memory/people/marisol", "")
+    assert "Marisol is the dog walker" in marisol, _readable(repo).keys()
+    assert "Marisol can take him on Saturdays" in marisol
+
+
+def test_a_quoted_block_without_a_signature_stays_context(repo):
+    run(
+        repo,
+        transcript(
+            "s-quote",
+            (
+                "user",
+                "2029-03-01T18:00:00Z",
+                "The note the landlord left:\n\n> The boiler service is booked for Friday.",
+            ),
+        ),
+    )
+    assert "boiler" not in "\n".join(_readable(repo).values())
+
+
+def test_a_fragment_holding_a_code_is_kept(repo):
+    run(
+        repo,
+        transcript(
+            "s-code",
+            ("user", TUESDAY, "Big week."),
+            ("user", "2027-06-08T11:01:00Z", "Parking bay 4C near the lifts."),
+        ),
+    )
+    kept = lines(repo)
+    assert any("Parking bay 4C near the lifts" in ln for ln in kept)
+    assert not any("Big week" in ln for ln in kept if "`" not in ln)  # a quoted opening aside
+
+
+def test_your_mum_in_someone_elses_note_keeps_her_off_the_last_person_named(repo):
+    run(
+        repo,
+        transcript(
+            "s-visit",
+            ("user", "2029-03-01T17:00:00Z", "Dr Abara wants to see Mum again in May."),
+            (
+                "user",
+                "2029-03-01T18:00:00Z",
+                "The note the night nurse left:\n\n"
+                "> Your mum slept badly, she says the new pillow hurts her neck. - Ines",
+            ),
+        ),
+    )
+    abara = _readable(repo).get("~/memory/people/dr-abara", "")
+    assert "pillow" not in abara, abara
+    assert "pillow" in _readable(repo).get("~/memory/people/ines", "")

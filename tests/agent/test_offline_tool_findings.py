@@ -81,3 +81,84 @@ def test_what_the_user_credits_as_a_good_catch_is_kept(repo):
 def test_thanks_alone_does_not_make_a_plain_remark_a_finding(repo):
     run(repo, _review("ok thanks"))
     assert "BACKUP_DIR" not in _current(repo)
+
+
+def _debugging(reply: str) -> str:
+    return transcript(
+        "s-build",
+        ("user", "2029-04-03T09:00:00Z", "The nightly export job died again. Can you look?"),
+        (
+            "tool_call",
+            "2029-04-03T09:00:05Z",
+            {"id": "d1", "name": "shell", "input": {"command": "pip show lxml; pytest -q"}},
+        ),
+        (
+            "tool_result",
+            "2029-04-03T09:00:09Z",
+            {
+                "tool_use_id": "d1",
+                "content": "Name: lxml\nVersion: 6.1.2\n3 failed, 87 passed in 4.20s",
+                "is_error": False,
+            },
+        ),
+        (
+            "assistant",
+            "2029-04-03T09:00:30Z",
+            "The job picked up lxml 6.1.2 overnight, which dropped the `huge_tree` default. "
+            "The fix is to pass `huge_tree=True` in exporter/parse.py.",
+        ),
+        ("user", "2029-04-03T09:05:00Z", reply),
+        (
+            "tool_call",
+            "2029-04-03T09:06:00Z",
+            {"id": "d2", "name": "shell", "input": {"command": "pytest -q"}},
+        ),
+        (
+            "tool_result",
+            "2029-04-03T09:06:09Z",
+            {"tool_use_id": "d2", "content": "90 passed in 4.02s", "is_error": False},
+        ),
+        (
+            "assistant",
+            "2029-04-03T09:06:20Z",
+            "All 90 tests pass now. I'd also cap lxml below 7 in the lock file.",
+        ),
+        (
+            "user",
+            "2029-04-03T09:07:00Z",
+            "Yes, cap it. Odile reviews every change to the exporter.",
+        ),
+    )
+
+
+def test_what_a_tool_printed_as_the_assistant_reports_it_is_kept(repo):
+    run(repo, _debugging("ok, patch it"))
+    now = _current(repo)
+    assert "lxml 6.1.2" in now, now  # the version the tool printed, with the cause
+    assert "All 90 tests pass" in now  # a test count reported after a run, accepted
+    assert "cap lxml below 7" in now  # a proposal ("I'd also …") the user accepted
+
+
+def test_a_plain_statement_about_someone_opening_on_their_name_is_kept(repo):
+    run(repo, _debugging("ok, patch it"))
+    assert "Odile reviews every change to the exporter" in _current(repo)
+
+
+def test_a_secret_pasted_with_dont_keep_it_removes_nothing_said_before(repo):
+    run(
+        repo,
+        transcript(
+            "s-log",
+            ("user", "2029-04-03T09:00:00Z", "The staging deploy of Quillpad failed at 02:10."),
+            (
+                "user",
+                "2029-04-03T09:01:00Z",
+                "Here is the log, it prints the token:\n\n```\n"
+                "DEPLOY_TOKEN=ghp_4kTq9ZrW2xLmP7vN3sYbC8dH6fJ1aE5uQ0oR\n```\n\n"
+                "I'll rotate it, don't keep it anywhere.",
+            ),
+        ),
+    )
+    everything = "\n".join(d.body for d in repo.documents("main", "~/memory"))
+    assert "ghp_4kTq9ZrW2xLmP7vN3sYbC8dH6fJ1aE5uQ0oR" not in everything
+    assert "The staging deploy of Quillpad failed at 02:10" in _current(repo)

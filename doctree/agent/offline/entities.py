@@ -187,6 +187,11 @@ def find_entities(s: Sentence, raw: str, directory: Directory) -> None:
             if full and m.group("nick") not in NOT_NAMES:
                 directory.alias(m.group("nick"), full)
                 person(full)
+    for m in lang.QUOTED_NICKNAME.finditer(raw):
+        full = f"{m.group('first')} {m.group('last')}"
+        if m.group("first") not in NOT_NAMES and m.group("nick") not in NOT_NAMES:
+            directory.alias(m.group("nick"), full)  # `Ellis "Boots" Morgan`
+            person(full)
     for m in lang.KIN.finditer(raw):
         if m.group("name") and m.group("name") not in NOT_NAMES:
             person(m.group("name"))

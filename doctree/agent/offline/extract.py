@@ -126,6 +126,8 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                     a, turn, raw, request[1], previous, current, dropped, bool(kept)
                 )
                 if forgetting and kept:
+                    if raw in turn.pieces:
+                        turn.pieces.add(kept)
                     _read(a, turn, kept, directory, context, current)
                 continue
             if forgetting and _GOES_ON.match(raw):
@@ -258,6 +260,10 @@ def _forget(
         return True
     if what is None:  # "forget that": what was just said
         m = lang.FORGET_THAT.search(raw)
+        if turn.secret_pasted:
+            # "here's the log, it prints our key … don't keep it": the secret pasted, which
+            # is never kept; what was said around it stays
+            return True
         if m is not None and mask(raw[: m.start()])[1]:
             # "The root password is …, don't keep that": the secret said in the request's
             # own sentence, which is not kept; what was said before it stays
@@ -359,8 +365,10 @@ def _read(
         about = turn.mail[0]
         if not directory.kind_of(about) and about not in directory.known_person_names():
             s.projects.append(directory.project(about))  # what the pasted mail is about
-    if action and not s.kinds:
-        s.kinds.append("statement")  # an action item is worth a line, however short
+    if (action or raw in turn.rows) and not s.kinds:
+        s.kinds.append("statement")  # an action item or a pasted record is worth a line
+    if raw in turn.rows:
+        _row_subject(s, raw, directory)
     if lang.CORRECTS_EARLIER.match(body) and not s.correction:
         s.replaces = corrected_earlier(s, a.sentences)
         for old in s.replaces:
@@ -386,11 +394,32 @@ def _read(
         _reread(a, current, *earlier, directory, context)
         return
     prev = current[-1] if current else None
-    if prev is not None and prev in a.sentences and not item and _continues(s, prev, body):
+    if (
+        prev is not None
+        and prev in a.sentences
+        and not item
+        and raw not in turn.pieces  # a clause of a run-on sentence is a statement of its own
+        and _continues(s, prev, body)
+    ):
         _join(prev, s)  # "The renovation starts May 17. Our contractor is Bauwerk."
         return
     a.sentences.append(s)
     current.append(s)
+
+
+def _row_subject(s: Sentence, raw: str, directory: Directory) -> None:
+    """A pasted record is about what its first cell names: a full name there ("Oona Brandt,
+    role: cafe; notes: no dairy") is a person, unless it is known as something else."""
+    key = re.match(rf"(?P<name>{NAME})(?:\s*\([^)]*\))?,\s", raw)
+    if key is None or " " not in (name := key.group("name")) or name.split()[0] in NOT_NAMES:
+        return
+    if lang.KIN_TITLE.match(name) or re.match(lang.TITLE, name):
+        return  # "Aunt Mira", "Dr. Osei": found as people by their own rule
+    if directory.kind_of(name) or any(name in names for names in s.others.values()):
+        return
+    if name not in s.people:
+        s.people.insert(0, name)
+    s.subject = s.subject or name
 
 
 #: A sentence that goes on about what the one before it said: it opens on a pronoun or on a
@@ -442,8 +471,8 @@ def _opening(sentences: list[Sentence], dropped: list[str]) -> str | None:
         if x.time != said[0].time:
             break
         text = f"{text} {x.raw}".strip()
-        if len(text) > 60:
-            break
+        if len(text) > 60 or text.endswith(":"):
+            break  # long enough, or a line that introduces what was pasted below it
     if any(d.split(" (")[0][:40] in text for d in dropped):
         return None
     return text
@@ -469,8 +498,11 @@ def findings(turn: Turn, directory: Directory, *, specific: bool = False) -> lis
     own = [r for r in turn.sentences if not r.endswith("?") or r is turn.sentences[-1]]
     said = [r for r in own if not r.endswith("?") and not _ECHO.match(r)]
     chosen = [] if specific else [r for r in said if lang.FINDING.search(r)][:3]
-    if not chosen and (turn.after_tool or specific):
-        chosen = [r for r in said if lang.worth_keeping(r) and lang.SPECIFIC.search(r)][:3]
+    if turn.after_tool or turn.tool_ran or specific:
+        # what a tool printed, as the assistant reports it: a version, a count, a name
+        chosen = [
+            r for r in said if r in chosen or (lang.worth_keeping(r) and lang.SPECIFIC.search(r))
+        ][:4]
     if not chosen and own and lang.OFFER.search(own[-1]):
         # "Then settle should sum integer cents ... Shall I make both changes?"
         chosen = [r for r in said if len(r.split()) >= 6][-2:]
@@ -610,4 +642,8 @@ def restate(s: Sentence) -> str:
     )
     if s.speaker == "the assistant":
         return lang.assistant_third_person(text)
-    return lang.third_person(text, s.speaker)
+    said = lang.third_person(text, s.speaker)
+    label = f"{s.speaker}: "
+    if said.startswith(label + s.speaker + " ") or said.startswith(label + s.speaker + "'"):
+        return said[len(label) :]  # "Gosia: Gosia can do the evenings": the label said twice
+    return said

@@ -131,7 +131,9 @@ def list_slot(s: Sentence) -> tuple[str, str] | None:
         return "notes", "To remember"
     if "setup" in kinds:
         return "notes", "How things are set up"
-    if "statement" in kinds:
+    if kinds & {"statement", "date"}:
+        # a dated fact with no page of its own: `active` lists it while it is to come, and
+        # the notes keep it once its day has passed
         return "notes", "Facts"
     return None
 

@@ -39,9 +39,42 @@ MONTHS = (
     "october", "november", "december",
 )  # fmt: skip
 WEEKDAY = "(?:" + "|".join(WEEKDAYS) + ")"
+#: Month and weekday names of the languages most often mixed into English chat (Spanish,
+#: French, German, Italian, Portuguese), by number (January 1) and index (Monday 0): a date
+#: said in one ("el sábado 22 de abril", "le 3 mars", "am 3. März") is a date all the same.
+_GERMAN_MONTHS = (
+    "januar februar märz april mai juni juli august september oktober november dezember"
+)
+#: Month names written capitalised in their language (German nouns): "am 3. März".
+CAPITALISED_MONTHS = {m.capitalize() for m in _GERMAN_MONTHS.split()}
+FOREIGN_MONTHS = {
+    name: i + 1
+    for names in (
+        "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre",
+        "janvier février mars avril mai juin juillet août septembre octobre novembre décembre",
+        _GERMAN_MONTHS,
+        "gennaio febbraio marzo aprile maggio giugno luglio agosto settembre ottobre novembre "
+        "dicembre",
+        "janeiro fevereiro março abril maio junho julho agosto setembro outubro novembro dezembro",
+    )
+    for i, name in enumerate(names.split())
+}
+FOREIGN_WEEKDAYS = {
+    name: i
+    for names in (
+        "lunes martes miércoles jueves viernes sábado domingo",
+        "lundi mardi mercredi jeudi vendredi samedi dimanche",
+        "montag dienstag mittwoch donnerstag freitag samstag sonntag",
+        "lunedì martedì mercoledì giovedì venerdì sabato domenica",
+        "segunda terça quarta quinta sexta sábado domingo",
+    )
+    for i, name in enumerate(names.split())
+    if names.split()[0] != "segunda" or i >= 5  # "segunda", "quarta" are ordinary words too
+}
 #: Capitalised words that name nobody: sentence openers, days, months, greetings.
 NOT_NAMES = {
-    *(w.capitalize() for w in WEEKDAYS), *(m.capitalize() for m in MONTHS), "I", "The",
+    *(w.capitalize() for w in WEEKDAYS), *(w.capitalize() + "s" for w in WEEKDAYS),
+    *(m.capitalize() for m in MONTHS), "I", "The",
     "We", "It", "This", "That", "These", "Those", "Thanks", "Thank", "Yes", "No", "Sure",
     "Also", "And", "But", "So", "Then", "Today", "Tomorrow", "Tonight", "Yesterday", "Next",
     "Last", "OK", "Ok", "Okay", "Good", "Great", "Please", "Let", "Our", "My", "His", "Her",
@@ -276,7 +309,9 @@ _REJECT = re.compile(r"\b(?:no|not|but|wrong|doesn't|didn't|don't|isn't|nope|wai
 FINDING = re.compile(
     r"\b(?:root\s+cause|the\s+(?:cause|culprit|issue|problem|bug)\s+(?:is|was)|caused\s+by|"
     r"because|the\s+fix\s+(?:is|was)|should\s+fix|would\s+fix|fixes\s+it|i\s+(?:suggest|recommend|"
-    r"propose)|i'd\s+(?:suggest|recommend)|the\s+plan\s+is|the\s+answer\s+is|turns\s+out)\b",
+    r"propose)|i'd\s+(?:suggest|recommend)|the\s+plan\s+is|the\s+answer\s+is|turns\s+out|"
+    # "I'd also pin urllib3<3": what the assistant would do, a proposal the user may accept
+    r"i(?:'d|\s+would)\s+(?:also\s+)?(?!be\b|love\b|like\b|say\b|guess\b|think\b|imagine\b)[a-z]+)\b",
     re.I,
 )
 
@@ -680,10 +715,16 @@ NICKNAME = (
     re.compile(rf"(?P<full>{NAME}),?\s+(?:who\s+)?(?:goes|went)\s+by\s+(?P<nick>{NAME_WORD})"),
     re.compile(rf"(?P<full>{NAME}),?\s+(?:aka|a\.k\.a\.)\s+(?P<nick>{NAME_WORD})"),
 )
+#: A nickname in quotes between a first and a last name, as squad and class lists write
+#: them: `Ellis "Boots" Morgan`, `Jayden 'JJ' Joseph`.
+QUOTED_NICKNAME = re.compile(
+    rf"\b(?P<first>{NAME_WORD})\s+[\"“‘'](?P<nick>{NAME_WORD}|[{_UP}]{{2,4}})[\"”’']\s+"
+    rf"(?P<last>{NAME_WORD})\b"
+)
 #: A kin or role word after a possessive, with the name that may follow it: "my brother",
 #: "her son Theodore".
 KIN = re.compile(
-    r"\b(?P<whose>[Mm]y|[Hh]is|[Hh]er|[Tt]heir|[Oo]ur)\s+(?P<rel>sister|brother|mum|mom|mother|"
+    r"\b(?P<whose>[Mm]y|[Hh]is|[Hh]er|[Tt]heir|[Oo]ur|[Yy]our)\s+(?P<rel>sister|brother|mum|mom|mother|"
     r"father|dad|wife|husband|partner|son|daughter|aunt|uncle|niece|nephew|grandma|grandpa|"
     r"grandmother|grandfather|girlfriend|boyfriend|cousin|friend|boss|manager|colleague|"
     r"neighbour|neighbor)\b"
@@ -848,7 +889,7 @@ def worth_keeping(sentence: str) -> bool:
         or (_SIGN_OFF.match(text) and len(text.split()) <= 4)
     ):
         return False  # a question, a line that introduces what follows it, a greeting
-    if not _VERB.search(text):
+    if not has_verb(text):
         return _fragment(text)
     if len(text.split()) < 4:
         return False
@@ -864,7 +905,23 @@ _COUNT = re.compile(
 
 def has_verb(text: str) -> bool:
     """Whether `text` holds a verb (of the closed list, or a word after a subject pronoun)."""
-    return bool(_VERB.search(text))
+    return bool(_VERB.search(text)) or any(
+        m.group("name") not in NOT_NAMES and m.group("name").lower() not in _COUNT_WORDS
+        for m in _NAME_VERB.finditer(text)
+    )
+
+
+#: A word in -s after a name is its verb: "Priya reviews every PR", "Tomasz coaches".
+_NAME_VERB = re.compile(rf"\b(?P<name>[{_UP}][{_LOW}]+)\s+[a-z]{{2,}}[^s\W]s\b")
+_COUNT_WORDS = {
+    "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+    "twelve", "twenty", "thirty", "forty", "fifty", "hundred", "many", "more", "most", "some",
+    "both", "few", "several", "no",
+}  # fmt: skip
+
+
+#: A code of letters and digits: "14B", "A-12", "KP19".
+_CODE = re.compile(r"\b\d+[A-Z]{1,2}\b|\b[A-Z]{1,3}-?\d+\b")
 
 
 def _fragment(text: str) -> bool:
@@ -875,8 +932,8 @@ def _fragment(text: str) -> bool:
     if not 2 <= len(words) <= 8:
         return False
     content = content_words(text)
-    if bool(content) and bool(_COUNT.search(text)):
-        return True
+    if bool(content) and bool(_COUNT.search(text) or _CODE.search(text)):
+        return True  # "Twelve kids.", "Plot 14B at Hollins Lane."
     head = text.split(",", 1)[0].lower().split()  # "Coffee black", said of before the comma
     return (
         "," in text

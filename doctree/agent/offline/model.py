@@ -28,10 +28,14 @@ class Turn:
     speaker: str | None = None  # the named speaker of a chat line ("Caroline: ..."), if any
     pasted: set[str] = field(default_factory=set)  # sentences below "Ana wrote:": not requests
     items: set[str] = field(default_factory=set)  # sentences written as list items ("- Wei: ...")
+    pieces: set[str] = field(default_factory=set)  # the clauses of a run-on sentence
+    rows: set[str] = field(default_factory=set)  # the records of a pasted table, CSV or JSON
     # the name a pasted mail's subject line says it is about, and the mail's sentences
     mail: tuple[str, set[str]] | None = None
     addressed: list[str] = field(default_factory=list)  # passages addressed to the memory system
     after_tool: bool = False  # an assistant turn answering the user's question from a tool
+    tool_ran: bool = False  # an assistant turn right after a tool's result, asked for or not
+    secret_pasted: bool = False  # a user turn whose pasted or fenced text holds a secret
 
 
 @dataclass

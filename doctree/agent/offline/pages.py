@@ -108,11 +108,19 @@ def _printable(text: str) -> str:
     return _CONTROL.sub("\ufffd", text)
 
 
+#: Where a sentence ends: not after a title ("Dr. Osei").
+_SENTENCE_END = re.compile(r"(?<!\bDr)(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bSt)[.!?](?=\s)")
+
+
 def quote(text: str, limit: int = 200) -> str:
-    """Text as an inline code span: shown, never a link, never markup."""
+    """Text as an inline code span: shown, never a link, never markup. Text over `limit`
+    is cut after its last whole sentence that fits, when one does: a sentence cut short can
+    say half of a change ("swap him from the beef to t…")."""
     text = " ".join(_printable(text).split()).replace("`", "'")
     if len(text) > limit:
-        text = text[: limit - 1] + "…"
+        cut = text[: limit - 1]
+        ends = [m.end() for m in _SENTENCE_END.finditer(cut)]
+        text = (cut[: ends[-1]] + " …") if ends else cut + "…"
     return f"`{text}`"
 
 

@@ -32,6 +32,20 @@ _NUMBERS = {
     "seven": 7, "eight": 8, "nine": 9, "ten": 10,
 }  # fmt: skip
 _MONTH_RE = r"(?:" + "|".join(MONTHS) + r"|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\b\.?"
+#: Lower case, as these languages write them, or capitalised as German nouns are ("März"),
+#: so that "3 Mars bars" is no date.
+_FOREIGN_MONTH_RE = (
+    r"(?-i:"
+    + "|".join(
+        sorted(
+            (set(lang.FOREIGN_MONTHS) | lang.CAPITALISED_MONTHS) - set(MONTHS),
+            key=len,
+            reverse=True,
+        )
+    )
+    + r")\b"
+)
+_FOREIGN_WEEKDAY_RE = r"(?:" + "|".join(sorted(lang.FOREIGN_WEEKDAYS, key=len, reverse=True)) + ")"
 _FIRST_ORDINALS = (
     "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
 )  # fmt: skip
@@ -48,15 +62,26 @@ _ORDINAL_RE = "|".join(sorted(_ORDINALS, key=len, reverse=True))
 #: "December 3", "3 December", "the 3rd of December", "the third of December".
 _ABSOLUTE = re.compile(
     rf"\b(?P<m1>{_MONTH_RE})\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\b"
-    rf"|\b(?P<d2>\d{{1,2}}|{_ORDINAL_RE})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<m2>{_MONTH_RE})",
+    rf"|\b(?P<d2>\d{{1,2}}|{_ORDINAL_RE})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<m2>{_MONTH_RE})"
+    # "22 de abril", "3 mars", "3. März": a day and a month said in another language
+    rf"|\b(?P<d3>\d{{1,2}})(?:\.|º|er)?\s+(?:de\s+|di\s+)?(?P<m3>{_FOREIGN_MONTH_RE}|{_MONTH_RE})",
     re.I,
 )
 
 
 #: What a chained date counts from: "that" (the date said last) or "the <thing>" said
 #: earlier with a date ("the Monday after that", "a week before the real exam").
+#: A word of a chained date's anchor: lower case, no function word ("race day and" is "race day").
+_ANCHOR_WORD = (
+    r"(?-i:(?!(?:"
+    + "|".join(sorted((w for w in stopwords.ENGLISH if "'" not in w), key=len, reverse=True))
+    + r"|today|tomorrow|tonight|now|next|last)\b)[a-z]{3,})"
+)
+
+
 def _anchor(tag: str) -> str:
-    return rf"(?P<anchor{tag}>that|then|the\s+(?-i:[a-z]{{3,}}(?:\s+[a-z]{{3,}}){{0,2}}))\b"
+    # "moving day", "the move", "that": a thing named before with its date
+    return rf"(?P<anchor{tag}>that|then|(?:the\s+)?{_ANCHOR_WORD}(?:\s+{_ANCHOR_WORD}){{0,2}})\b"
 
 
 _RELATIVE = re.compile(
@@ -75,9 +100,16 @@ _RELATIVE = re.compile(
     rf"|(?P<chainwd>(?:the\s+)?(?P<cday>{WEEKDAY})\s+(?P<cdir>after|before)\s+{_anchor('w')})"
     r"|(?P<chainn>(?P<cn>\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+"
     rf"(?P<cunit>days?|weeks?)\s+(?P<cndir>after|before)\s+{_anchor('n')})"
+    # "the day before moving day", "the evening after the party": one day from it
+    r"|(?P<chaind>the\s+(?:day|morning|afternoon|evening|night)\s+(?P<cddir>after|before)\s+"
+    rf"{_anchor('d')})"
     rf"|(?P<afternext>(?P<day2>{WEEKDAY})\s+after\s+next|the\s+week\s+after\s+next)"
     rf"|(?P<dom>(?:(?:on\s+)?(?P<domwd>{WEEKDAY}),?\s+)?(?:the\s+)?(?P<n2>[1-9]|[12]\d|3[01])"
     rf"(?:st|nd|rd|th)(?:\s+of\s+(?P<thismonth>this|next)\s+month)?(?!\s+(?:of\s+)?{_MONTH_RE}))"
+    # "el martes", "le 24", "il sabato": a weekday or a day of the month in another language
+    rf"|(?<=\b(?:el|le|il)\s)(?P<fwd>(?-i:{_FOREIGN_WEEKDAY_RE}))(?!\s+\d)"
+    rf"|(?<=\b(?:el|le|il)\s)(?P<fdom>[1-9]|[12]\d|3[01])(?![.:,/]\d|\s*%|\s+(?:de|di|del)\s)"
+    rf"(?!\.?\s+(?:{_FOREIGN_MONTH_RE}|{_MONTH_RE}))"
     rf"|(?P<wd>(?:(?P<mod>this|next|last|coming|on)\s+)?(?P<day>{WEEKDAY}))"
     rf"(?!,?\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\b|,?\s+{_MONTH_RE}\s+\d)"
     r")\b",
@@ -171,21 +203,33 @@ def resolve_relative(
     session = anchors or []
     here: list[tuple[int, date]] = list(given or [])
 
+    spans: dict[int, int] = {}  # where a date found here starts -> where it ends
+
     def earlier(at: int) -> list[tuple[str, date]]:
-        """The dates said before position `at`, each with its clause, latest last."""
-        return session + [(clause_at(text, p).lower(), d) for p, d in sorted(here) if p < at]
+        """The dates said before position `at`, each with its clause (without the date's own
+        words: "the day before moving day" is no date of moving day), latest last."""
+        out = []
+        for p, d in sorted(here):
+            if p >= at:
+                continue
+            start, end = _clause_span(text, p)
+            clause = text[start:p] + " " + text[spans.get(p, p) : end]
+            out.append((clause.lower(), d))
+        return session + out
 
     for m in _RELATIVE.finditer(text):
         past = tense_at(text, m.start()) if by_clause else tense
         phrase = m.group(0)
         d: date | None = None
         label = None
-        if m.group("chainwd") or m.group("chainn"):
-            tag = "w" if m.group("chainwd") else "n"
+        if m.group("chainwd") or m.group("chainn") or m.group("chaind"):
+            tag = "w" if m.group("chainwd") else "n" if m.group("chainn") else "d"
             base = _anchor_date(m.group(f"anchor{tag}"), earlier(m.start()))
             if base is None:
                 continue
-            if tag == "w":
+            if tag == "d":
+                d = base + timedelta(days=1 if m.group("cddir").lower() == "after" else -1)
+            elif tag == "w":
                 wd = WEEKDAYS.index(m.group("cday").lower())
                 if m.group("cdir").lower() == "after":
                     d = _next_weekday(base, wd)
@@ -235,17 +279,34 @@ def resolve_relative(
             else:
                 d = ref - timedelta(days=ref.weekday()) + timedelta(days=14)
                 label = f"week of {d.isoformat()}"
+        elif m.group("fwd"):
+            wd = lang.FOREIGN_WEEKDAYS[m.group("fwd").lower()]
+            if past:
+                d = ref - timedelta(days=((ref.weekday() - wd) % 7) or 7)
+            else:
+                d = _next_weekday(ref, wd)
+        elif m.group("fdom"):
+            d = _day_of_month(ref, int(m.group("fdom")), past=past)
         elif m.group("dom"):
             if re.search(rf"\b{_MONTH_RE}\s*$", text[: m.start()], re.I):
                 continue  # "April 30th": a month-day date, found by `absolute_dates`
-            # "the 14th", "Friday the 19th": the day of the month wins over a weekday
-            d = _day_of_month(
-                ref,
-                int(m.group("n2")),
-                past=past,
-                month=(m.group("thismonth") or "").lower(),
-                weekday=m.group("domwd"),
-            )
+            contrasted = [d for p, d in sorted(here) if p < m.start()]
+            if contrasted and re.search(r"\bnot\s+(?:on\s+)?(?:the\s+)?$", text[: m.start()], re.I):
+                # "renews on 12 October, not the 2nd": the day set against a date is of its month
+                try:
+                    d = contrasted[-1].replace(day=int(m.group("n2")))
+                except ValueError:
+                    continue
+            else:
+                # "the 14th", "Friday the 19th": the day of the month wins over a weekday;
+                # "moved to the 16th" said in the past is where it went: the one to come
+                d = _day_of_month(
+                    ref,
+                    int(m.group("n2")),
+                    past=past and not _MOVED_TO.search(text[: m.start()]),
+                    month=(m.group("thismonth") or "").lower(),
+                    weekday=m.group("domwd"),
+                )
         elif m.group("wd"):
             before = text[: m.start()].lower()
             after = text[m.end() :]
@@ -277,6 +338,7 @@ def resolve_relative(
             end += 2  # "today's run (2026-11-20)", not "today (2026-11-20)'s run"
         found.append((phrase, d))
         here.append((m.start(), d))
+        spans[m.start()] = m.end()
         out.append(text[pos:end])
         out.append(f" ({label or d.isoformat()})")
         pos = end
@@ -315,7 +377,13 @@ def _anchor_date(anchor: str, said: list[tuple[str, date]]) -> date | None:
     words = anchor.lower().split()
     if words[0] in ("that", "then"):
         return said[-1][1]
-    for word in reversed(words[1:]):
+    if words[0] == "the":
+        words = words[1:]
+    phrase = " ".join(words)
+    for clause, d in reversed(said):  # the whole name first: "moving day", not any "day"
+        if len(words) > 1 and re.search(rf"\b{re.escape(phrase)}\b", clause):
+            return d
+    for word in reversed(words):
         for clause, d in reversed(said):
             if re.search(rf"\b{re.escape(word)}\b", clause):
                 return d
@@ -382,10 +450,10 @@ def absolute_dates(
         past = tense_at(text, m.start()) if by_clause else given
         if past and _MOVED_TO.search(text[: m.start()]):
             past = None  # "moved to June 28", "pushed back until May 3": where it went, nearest
-        month = (m.group("m1") or m.group("m2")).lower().rstrip(".")
-        raw_day = (m.group("d1") or m.group("d2")).lower()
+        month = (m.group("m1") or m.group("m2") or m.group("m3")).lower().rstrip(".")
+        raw_day = (m.group("d1") or m.group("d2") or m.group("d3")).lower()
         day = int(raw_day) if raw_day.isdigit() else _ORDINALS[raw_day]
-        num = _MONTH_ABBR.get(month) or _MONTH_ABBR.get(month[:3])
+        num = _MONTH_ABBR.get(month) or lang.FOREIGN_MONTHS.get(month) or _MONTH_ABBR.get(month[:3])
         if num is None:
             continue
         try:
@@ -455,6 +523,7 @@ def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
     # kin words: "my sister Farah", "her son Theodore" tell a gender; "my brother" without a
     # name is someone too, whom a later "he" may mean
     unnamed: list[str] = []
+    addressed_kin = False
     for m in lang.KIN.finditer(raw):
         g = lang.kin_gender(m.group("rel"))
         if m.group("name") and m.group("name") in key:
@@ -468,6 +537,8 @@ def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
         ):  # "Kit (my nephew, 9)": the nephew is Kit
             if g:
                 context.gender.setdefault(key[s.relation[1]], g)
+        elif not m.group("name") and m.group("whose").lower() == "your":
+            addressed_kin = True  # "your mum … she says": someone unnamed the pronoun may mean
         elif not m.group("name") and m.group("whose").lower() == "my":
             who = f"the user's {m.group('rel').lower()}"
             unnamed.append(who)
@@ -482,7 +553,13 @@ def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
                 context.gender.setdefault(key[full], g)
     lead_kin = re.match(r"\s*(?:his|her)\s+\w+\s+(?P<name>\S+)", raw, re.I)
     about_kin = bool(lead_kin and lang.KIN.match(raw.strip()) and len(set(key.values())) == 1)
-    if gender and (not named or about_kin) and not context.pet_last and not unnamed:
+    if (
+        gender
+        and (not named or about_kin)
+        and not context.pet_last
+        and not unnamed
+        and not addressed_kin
+    ):
         ref = referent(context, gender, exclude=set(key.values()))
         if ref is not None:
             context.gender.setdefault(ref, gender)
@@ -577,22 +654,29 @@ def contrasted_earlier(s: Sentence, sentences: list[Sentence]) -> list[Sentence]
 
 
 #: A value as said: "48,200", "£612", "the 2nd", "3 mm".
-_VALUE_SAID = re.compile(
+VALUE_SAID = re.compile(
     r"(?<![\w.,:])[£$€]?\d+(?:[,.:]\d+)*(?:st|nd|rd|th|am|pm)?(?![\w,:]|\.\d)", re.I
+)
+
+
+#: "7:30 instead of 8am": the value replaced named after the one that holds.
+_INSTEAD_OF = re.compile(
+    r",?\s+(?:instead\s+of|rather\s+than)\s+(?P<old>(?:[^,.;:!?()—–]|[,.](?=\d))+)"
 )
 
 
 def values_contrasted(text: str) -> tuple[str, str] | None:
     """(new, old) when `text` corrects a value by naming the one it replaces: "the mileage
     was 46,200, not 48,200" -> ("46,200", "48,200"); "back on the 3rd, not the 2nd" ->
-    ("3rd", "2nd"). Both sides must be values of the same form (an ordinal for an ordinal,
-    an amount for an amount); None otherwise."""
-    m = _NOT_CLAUSE.search(text)
+    ("3rd", "2nd"); "comes at 7:30 instead of 8am" -> ("7:30", "8am"). Both sides must be
+    values of the same form (an ordinal for an ordinal, an amount for an amount); None
+    otherwise."""
+    m = _NOT_CLAUSE.search(text) or _INSTEAD_OF.search(text)
     if m is None:
         return None
     old_said = re.sub(r"^(?:the|a|an)\s+", "", m.group("old").strip(), flags=re.I)
-    old = _VALUE_SAID.fullmatch(old_said.split(" ")[0].rstrip(".,"))
-    before = list(_VALUE_SAID.finditer(text[: m.start()]))
+    old = VALUE_SAID.fullmatch(old_said.split(" ")[0].rstrip(".,"))
+    before = list(VALUE_SAID.finditer(text[: m.start()]))
     if old is None or not before:
         return None
     new = before[-1].group(0).rstrip(".,")
@@ -614,8 +698,38 @@ def values_contrasted(text: str) -> tuple[str, str] | None:
 
 def holds_value(text: str, value: str) -> bool:
     """Whether `text` says `value` as a value of its own ("48,200" in "48,200 miles", not
-    in "148,200")."""
-    return any(m.group(0).rstrip(".,") == value for m in _VALUE_SAID.finditer(text))
+    in "148,200"; "beef" as a word, not in "beefy")."""
+    return value_span(text, value) is not None
+
+
+def value_span(text: str, value: str) -> tuple[int, int] | None:
+    """Where `text` says `value` as a value of its own (`holds_value`), the first time."""
+    if not re.search(r"\d", value):
+        m = re.search(rf"(?<![\w-]){re.escape(value)}(?![\w-])", text, re.I)
+        return m.span() if m else None
+    for m in VALUE_SAID.finditer(text):
+        if m.group(0).rstrip(".,") == value:
+            return m.start(), m.start() + len(value)
+    return None
+
+
+#: "swap him from the beef to the risotto", "switch the booking from Friday to Sunday": a
+#: value changed, the old one named after "from", the new one after "to".
+_SWAPPED = re.compile(
+    r"\b(?:swap|switch|chang|mov|put|bump|upgrad|downgrad)(?:e|es|ed|ing|s|ped|ping)?\b"
+    r"[^,.;:!?]{0,30}?\bfrom\s+(?:the\s+|a\s+|an\s+)?(?P<old>[\w'’-]+(?:\s+[\w'’-]+)?)"
+    r"\s+to\s+(?:the\s+|a\s+|an\s+)?(?P<new>[\w'’-]+(?:\s+[\w'’-]+)?)(?=\s*(?:[,.;:!?]|$))",
+    re.I,
+)
+
+
+def values_swapped(text: str) -> tuple[str, str] | None:
+    """(new, old) when `text` moves something from one value to another by name: "swap him
+    from the beef to the risotto" -> ("risotto", "beef")."""
+    m = _SWAPPED.search(text)
+    if m is None or m.group("old").lower() == m.group("new").lower():
+        return None
+    return m.group("new"), m.group("old")
 
 
 def contrasted_value_earlier(
@@ -640,7 +754,7 @@ def contrasted_value_earlier(
         return None
     i = fits[0]
     raw = sentences[i].raw
-    m = next(m for m in _VALUE_SAID.finditer(raw) if m.group(0).rstrip(".,") == old)
+    m = next(m for m in VALUE_SAID.finditer(raw) if m.group(0).rstrip(".,") == old)
     return i, raw[: m.start()] + new + raw[m.start() + len(old) :]
 
 
@@ -895,12 +1009,26 @@ def _values(text: str, kind: str) -> list[tuple[int, str]]:
     return out
 
 
+def _day_of_contrasted_date(head: str, old: str) -> str:
+    """`old` as a date when it is a bare day set against a date ("renews on 12 October, not
+    the 2nd" -> "2 October"), else as said."""
+    day = re.fullmatch(r"(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?", old, re.I)
+    dates = list(_ABSOLUTE.finditer(head))
+    if day is None or not dates:
+        return old
+    said = dates[-1].group(0)
+    number = re.search(r"\d{1,2}", said)
+    if number is None:
+        return old
+    return said[: number.start()] + day.group(1) + said[number.end() :]
+
+
 def correction_of(raw: str) -> tuple[str, str, str] | None:
     """(statement, old, new) for 'X, not Y' sentences where Y is a name, date or number."""
     m = _NOT_CLAUSE.search(raw)
     if not m:
         return None
-    rest = m.group("old").strip()
+    rest = _day_of_contrasted_date(raw[: m.start()], m.group("old").strip())
     kind = value_kind(rest)
     if kind == "text":
         return None
@@ -936,7 +1064,8 @@ def correction_of(raw: str) -> tuple[str, str, str] | None:
 #: "we fly on the 18th instead", "it's three nights now", "from July the rent is 1,520".
 _CHANGE_CUE = re.compile(
     r"\b(?:instead|now|no\s+longer|anymore|any\s+more|(?:down|up|back)\s+to"
-    r"|(?:halved|doubled|cut|raised|lowered|increased|reduced|dropped|changed|moved|bumped|"
+    r"|(?:halved|doubled|cut|raised|lowered|increased|reduced|dropped|chang(?:ed|es)|"
+    r"mov(?:ed|es)|switch(?:ed|es)|bumped|"
     rf"upped|put\s+up|brought\s+down)\b[^.;]{{0,40}}?\bto\b|from\s+(?:{_MONTH_RE}|next\s+\w+))",
     re.I,
 )
@@ -952,7 +1081,19 @@ _MEASURE = re.compile(r"[a-z]{1,3}", re.I)
 def change_cue(text: str) -> bool:
     """Whether `text` says something now has another value ("down to", "instead", "now")
     and holds a value to compare: a quantity with its unit or an absolute date."""
-    return bool(_CHANGE_CUE.search(text)) and bool(_ISO.search(text) or _quantities(text))
+    return bool(_CHANGE_CUE.search(text)) and bool(
+        _ISO.search(text) or _quantities(text) or _weekdays(text)
+    )
+
+
+def _iso_days(text: str) -> set[str]:
+    """The absolute dates `text` is written with."""
+    return set(_ISO.findall(text))
+
+
+def _weekdays(text: str) -> set[str]:
+    """The days of the week `text` names, a recurring one too ("Thursdays" -> thursday)."""
+    return {m.group(1).lower() for m in re.finditer(rf"\b({WEEKDAY})s?\b", text, re.I)}
 
 
 def _quantities(text: str) -> set[tuple[str, str]]:
@@ -1008,14 +1149,83 @@ def changes_value(s: Sentence, said: str) -> bool:
             return True
     for m in _CHANGE_CUE.finditer(text):
         clause = clause_at(text, m.start())
-        days = set(_ISO.findall(clause))
-        if not days:
-            continue
         words = _topic_words(clause)
+        # a date, or a day of the week ("training moves to Thursdays" after "is Tuesdays")
+        for found in (_iso_days, _weekdays):
+            days = found(clause)
+            if not days:
+                continue
+            for part in _CLAUSE_END.split(said):
+                if (had := found(part)) and not had & days and words & _topic_words(part):
+                    return True
+    return False
+
+
+#: A clause that takes back what was said before: "Nana can't have Biscuit after all", "Ana
+#: is no longer coming", "the trip to Oslo is off", "the party got cancelled".
+_REVERSAL = re.compile(
+    r"\b(?:(?:can't|cannot|can\s+not|won't|isn't|aren't|not)\b[^,;.]*\bafter\s+all\b"
+    r"|no\s+longer\b|(?:is|are|'s|'re)\s+(?:off|cancell?ed|called\s+off)\b"
+    r"|(?:got|been|was|were)\s+(?:cancell?ed|called\s+off)\b|fell\s+through\b)",
+    re.I,
+)
+_NEGATED = re.compile(
+    r"\b(?:not|no|never|can't|cannot|won't|isn't|aren't|don't|doesn't)\b|n't\b", re.I
+)
+
+
+def reversal_cue(text: str) -> bool:
+    """Whether `text` says something said before no longer holds (`_REVERSAL`)."""
+    return bool(_REVERSAL.search(text))
+
+
+def capitalised_names(text: str) -> set[str]:
+    """The capitalised words of `text` that can name someone or something."""
+    return {w for w in re.findall(r"\b[A-Z][\w'’-]+", text) if w not in NOT_NAMES}
+
+
+def reverses(s: Sentence, said: str) -> bool:
+    """Whether `s` takes back what the line `said` stated: a clause of `s` that says so
+    ("can't … after all", "no longer", "is off") names two things or more ("Nana can't have
+    Biscuit after all"), and a clause of the line names them all without a negation ("Nana
+    is having Biscuit for the weekend"). The caller acts only when exactly one line fits."""
+    text = s.raw or s.statement or s.text
+    if s.correction or "?" in text:
+        return False
+    for m in _REVERSAL.finditer(text):
+        names = capitalised_names(clause_at(text, m.start()))
+        if len(names) < 2:
+            continue
         for part in _CLAUSE_END.split(said):
-            if (had := set(_ISO.findall(part))) and not had & days and words & _topic_words(part):
+            if names <= capitalised_names(part) and not _NEGATED.search(part):
                 return True
     return False
+
+
+#: A state a record can be in, said of it later: "Moorcroft paid the £850", "the order shipped".
+_STATUS_SAID = re.compile(
+    r"\b(?:has\s+|have\s+|is\s+|was\s+|got\s+|been\s+)*(?P<status>paid|shipped|delivered|"
+    r"cancell?ed|closed|resolved|refunded|returned|approved|rejected|completed|done)\b",
+    re.I,
+)
+#: The status field of a pasted record: "status: overdue".
+_STATUS_FIELD = re.compile(r"\bstatus:\s*(?P<value>[\w -]+?)(?=[.;]|$)", re.I)
+
+
+def status_changed(text: str, said: str) -> tuple[str, str] | None:
+    """(new, old) when `text` says that a record `said` holds ("INV-032, client: Moorcroft;
+    …; status: overdue.") is now in another state ("Moorcroft paid the £850"): a name of
+    the clause that says the state is in the record, whose status field says another."""
+    field = _STATUS_FIELD.search(said)
+    if field is None:
+        return None
+    for m in _STATUS_SAID.finditer(text):
+        names = capitalised_names(clause_at(text, m.start()))
+        status = m.group("status").lower()
+        old = field.group("value").strip()
+        if names and all(n in said for n in names) and old.lower() != status:
+            return status, old
+    return None
 
 
 gate_patterns(globals())  # the cheap test in front of every pattern above (prefilter.py)

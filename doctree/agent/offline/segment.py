@@ -7,10 +7,19 @@ ignored. No rule here decides what a sentence means: that is extract's work.
 
 from __future__ import annotations
 
+import csv
+import json
 import re
 from collections import Counter
 
-from doctree.agent.offline.language import MAIL_HEADER, NAME, NAME_WORD, NOT_NAMES
+from doctree.agent.offline.language import (
+    FORGET_THAT,
+    MAIL_HEADER,
+    NAME,
+    NAME_WORD,
+    NOT_NAMES,
+    has_verb,
+)
 from doctree.agent.offline.model import Segmented, Turn
 from doctree.agent.offline.prefilter import gate_patterns
 from doctree.memory.secrets import mask
@@ -25,22 +34,57 @@ ADDRESSED = re.compile(
 _ABBREVIATIONS = ("Dr.", "Mr.", "Mrs.", "Ms.", "Prof.", "e.g.", "i.e.", "vs.", "St.", "etc.")
 
 
-def user_sentences(text: str, items: set[str] | None = None) -> tuple[list[str], list[str]]:
+def user_sentences(
+    text: str,
+    items: set[str] | None = None,
+    pieces: set[str] | None = None,
+    rows: set[str] | None = None,
+) -> tuple[list[str], list[str]]:
     """Split a user message into the user's own sentences and the quoted or fenced rest.
 
     Quoted (`>`) and fenced text is what someone pasted: context, not the user's word. The
-    sentences written as list items ("- Wei: finished the export") are added to `items`.
+    sentences written as list items ("- Wei: finished the export") are added to `items`, the
+    clauses of a run-on sentence said as sentences of their own (`run_on_pieces`) to `pieces`,
+    the records of a pasted table, CSV file or JSON array (`pasted_rows`) to `rows`.
     """
     own: list[str] = []
     quoted: list[str] = []
     para: list[str] = []
     settings: list[str] = []  # KEY=value lines of a fenced block (a pasted .env)
+    fenced: list[str] = []  # the lines of the fenced block being read
     header: list[str] = []  # the header of the table being read
     in_fence = False
 
+    block: list[str] = []  # the quoted lines being read
+
+    def signed_note() -> None:
+        """A quoted note signed by its writer ("… — Gosia") after a line that says whose it
+        is ("the note the morning carer left:"): its sentences are the writer's, each
+        labelled with the name, and who the writer is a sentence of its own."""
+        lines, intro = [*block], own[-1] if own else ""
+        block.clear()
+        sign = _SIGNATURE.search(" ".join(lines))
+        whose = _NOTE_OF.search(intro)
+        if sign is None or whose is None or not intro.endswith(":"):
+            return
+        name = sign.group("name")
+        said = split_sentences(" ".join(lines)[: sign.start()].strip())
+        own.append(f"{name} is the {whose.group('role')}.")
+        if rows is not None:
+            rows.add(own[-1])  # a record of who wrote it: worth a line however short
+        for sentence in said:
+            sentence = re.sub(r"^[A-Z][a-z]{1,2}\s*[—–-]\s*", "", sentence)  # "Mon — "
+            own.append(f"{name}: {sentence}")
+            if items is not None:
+                items.add(own[-1])
+
     def flush() -> None:
         if para:
-            own.extend(split_sentences(" ".join(para)))
+            for sentence in split_sentences(" ".join(para)):
+                split = run_on_pieces(sentence)
+                own.extend(split)
+                if pieces is not None and len(split) > 1:
+                    pieces.update(split)
             para.clear()
 
     # A name joined by "&" goes on across a line break ("Hargreaves &" / "Lowe"), list item or not.
@@ -52,17 +96,26 @@ def user_sentences(text: str, items: set[str] | None = None) -> tuple[list[str],
             in_fence = not in_fence
             if not in_fence and (kept := settings_sentence(settings)):
                 own.append(kept)
+            elif not in_fence:
+                records = pasted_rows(fenced)
+                own.extend(records)
+                if rows is not None:
+                    rows.update(records)
             settings.clear()
+            fenced.clear()
             continue
         if in_fence:
             quoted.append(line)
+            fenced.append(raw)
             if _SETTING.match(line):
                 settings.append(line)
             continue
         if line.startswith(">"):
             flush()
             quoted.append(line.lstrip("> ").strip())
+            block.append(quoted[-1])
             continue
+        signed_note()
         if not line:
             flush()
             continue
@@ -70,6 +123,8 @@ def user_sentences(text: str, items: set[str] | None = None) -> tuple[list[str],
             flush()  # a row of a pasted table: a sentence of its own, its cells labelled
             if (row := _table_row(line, header)) is not None:
                 own.append(row)
+                if rows is not None:
+                    rows.add(row)
             elif not re.fullmatch(r"[|:\-\s]+", line):
                 header[:] = _cells(line)
             continue
@@ -91,7 +146,18 @@ def user_sentences(text: str, items: set[str] | None = None) -> tuple[list[str],
             continue
         para.append(line)
     flush()
+    signed_note()
     return [s for s in own if s], quoted
+
+
+#: The name a note is signed with, at its end: "… if you want. — Gosia".
+_SIGNATURE = re.compile(rf"(?:^|[.!?]\s+)[—–-]+\s*(?P<name>{NAME})\s*$")
+#: A line that says whose note follows: "the note the morning carer left in the book:".
+_NOTE_OF = re.compile(
+    r"\b(?:note|message|text|email|e-mail|letter|card)\s+(?:that\s+)?(?:the|my|our)\s+"
+    r"(?P<role>[a-z]+(?:\s+[a-z]+)?)\s+(?:left|wrote|sent|posted|gave|put)\b",
+    re.I,
+)
 
 
 def _cells(line: str) -> list[str]:
@@ -115,6 +181,83 @@ def _table_row(line: str, header: list[str]) -> str | None:
     if not parts:
         return None
     return f"{cells[0]}, {'; '.join(parts)}".rstrip(".") + "."
+
+
+def _row_sentence(key: str, cells: list[tuple[str, str]]) -> str | None:
+    """A row as one statement, its cells labelled: "Ana, allergy: shellfish; notes: severe."."""
+    parts = [f"{label}: {cell}" if label else cell for label, cell in cells if cell]
+    if not key or not parts:
+        return None
+    return f"{key}, {'; '.join(parts)}".rstrip(".") + "."
+
+
+#: A currency named by a column's name: `amount_gbp`, `price_usd`, `total_eur`.
+_CURRENCY_KEY = re.compile(r"[_\s-](?P<code>gbp|usd|eur)$", re.I)
+_CURRENCY_SIGN = {"gbp": "£", "usd": "$", "eur": "€"}
+
+
+def _json_cell(key: str, value: object) -> tuple[str, str] | None:
+    """A field of a pasted JSON record as a labelled cell; an amount in the currency its name
+    says is written as people write it (`"amount_gbp": 3150` -> `amount: £3,150`)."""
+    if isinstance(value, bool) or value is None:
+        return (key.replace("_", " "), {True: "yes", False: "no", None: ""}[value])
+    if isinstance(value, dict | list):
+        return None  # nested: not one cell
+    if (m := _CURRENCY_KEY.search(key)) and isinstance(value, int | float):
+        amount = f"{value:,.2f}".removesuffix(".00")
+        return key[: m.start()].replace("_", " "), _CURRENCY_SIGN[m.group("code").lower()] + amount
+    return key.replace("_", " "), str(value)
+
+
+#: A column's name in a CSV header: a word or a few ("guest", "amount_gbp", "due date").
+_LABEL = re.compile(r"[A-Za-z][A-Za-z0-9 _./%#-]{0,39}")
+
+
+def pasted_rows(lines: list[str]) -> list[str]:
+    """The records of a pasted CSV file or JSON array as one statement each, its cells
+    labelled by their column or field, so that each row can land on the page of what it
+    names and be corrected alone: "Bernard Kaye, table: 1; main: beef; notes: Rose's
+    husband." A block that is neither (code, a log, prose) gives none."""
+    text = "\n".join(lines).strip()
+    if not text:
+        return []
+    if text[0] in "[{":
+        try:
+            data = json.loads(text)
+        except ValueError:
+            return []
+        if isinstance(data, dict) and len(data) == 1:
+            data = next(iter(data.values()))  # {"invoices": [...]}
+        if not isinstance(data, list) or not all(isinstance(x, dict) and x for x in data):
+            return []
+        out = []
+        for record in data:
+            (first, key), *rest = record.items()
+            if isinstance(key, dict | list):
+                continue
+            cells = [c for k, v in rest if (c := _json_cell(k, v)) is not None]
+            if (row := _row_sentence(str(key), cells)) is not None:
+                out.append(row)
+        return out
+    rows = [ln for ln in lines if ln.strip()]
+    if len(rows) < 3:
+        return []
+    for delimiter in (",", "\t", ";"):
+        parsed = list(csv.reader(rows, delimiter=delimiter, skipinitialspace=True))
+        header = [h.strip() for h in parsed[0]]
+        if (
+            len(header) < 2
+            or not all(_LABEL.fullmatch(h) for h in header)
+            or any(len(r) != len(header) for r in parsed[1:])
+        ):
+            continue
+        out = []
+        for r in parsed[1:]:
+            said = [c.strip() for c in r]
+            if row := _row_sentence(said[0], list(zip(header[1:], said[1:], strict=True))):
+                out.append(row)
+        return out
+    return []
 
 
 #: A line of a pasted configuration: `APP_PORT=8443`, `export AWS_REGION="eu-west-3"`.
@@ -195,6 +338,43 @@ def mail_subject(text: str) -> tuple[str, set[str]] | None:
     return name, set(user_sentences(text[line_start:])[0])
 
 
+#: Where a run-on sentence's clauses meet: a comma, with the joining word it may carry.
+_RUN_ON_JOIN = re.compile(r",\s+(?:(?:and|then|but|so|plus|also)\s+)*", re.I)
+#: A sentence this long, in this many clauses or more, is a dictated list, not one statement.
+RUN_ON_WORDS, RUN_ON_CLAUSES = 40, 4
+
+
+def run_on_pieces(sentence: str) -> list[str]:
+    """A run-on sentence (a dictated list: "moving day is the 23rd, the van comes at 8, the
+    day before we defrost the freezer, …") as one statement per clause, each with a verb of
+    its own and four words or more (a piece without one stays with the clause before it:
+    "12 Quarry Bank, Lindley"); a request to forget stays with the clause it takes back.
+    A sentence of a usual length is left whole."""
+    if len(sentence.split()) < RUN_ON_WORDS:
+        return [sentence]
+    bounds = [0]  # where each clause starts (after its joining comma)
+    ends = []  # where each clause ends (at its joining comma)
+    for m in _RUN_ON_JOIN.finditer(sentence):
+        ends.append(m.start())
+        bounds.append(m.end())
+    ends.append(len(sentence))
+    pieces: list[tuple[int, int]] = []
+    for start, end in zip(bounds, ends, strict=True):
+        clause = sentence[start:end]
+        whole = len(clause.split()) >= 4 and has_verb(clause) and not FORGET_THAT.search(clause)
+        if pieces and not whole:
+            pieces[-1] = (pieces[-1][0], end)  # "…, Lindley": with the clause before it
+        else:
+            pieces.append((start, end))
+    if len(pieces) < RUN_ON_CLAUSES:
+        return [sentence]
+    out = []
+    for start, end in pieces:
+        piece = sentence[start:end].strip(" ,")
+        out.append(piece[:1].upper() + piece[1:] + ("" if piece[-1:] in ".!?" else "."))
+    return out
+
+
 def split_sentences(paragraph: str) -> list[str]:
     """Sentences of a paragraph; abbreviations such as `Dr.` do not end one."""
     parts = re.split(r"(?<=[.!?])\s+(?=[\"'(A-Za-z0-9`])", paragraph.strip())
@@ -252,14 +432,13 @@ def segment(transcript: Transcript) -> Segmented:
     tool_errors = 0
     turns: list[Turn] = []
     # an assistant's message answers the user's question from a tool's result
-    after_tool = asked = False
+    after_tool = asked = ran = False
     for m in transcript.messages:
         if m.kind == "user" and isinstance(m.content, str):
             asked = bool(_ASKS.search(m.content))
         if m.kind != "assistant":
-            after_tool = asked and (
-                m.kind == "tool_result" or (after_tool and m.kind == "tool_call")
-            )
+            ran = m.kind == "tool_result" or (ran and m.kind == "tool_call")
+            after_tool = asked and ran
         if m.kind == "tool_call" and isinstance(m.content, dict):
             tools[str(m.content.get("name", "?"))] += 1
         if m.kind == "tool_result" and isinstance(m.content, dict):
@@ -272,12 +451,20 @@ def segment(transcript: Transcript) -> Segmented:
             continue
         if m.kind == "assistant":
             turns.append(
-                Turn("assistant", m.time, user_sentences(m.content)[0], after_tool=after_tool)
+                Turn(
+                    "assistant",
+                    m.time,
+                    user_sentences(m.content)[0],
+                    after_tool=after_tool,
+                    tool_ran=ran,
+                )
             )
             continue
         speaker, content = speaker_of(m.content, chat=chat)
         items: set[str] = set()
-        own, quoted = user_sentences(content, items)
+        pieces: set[str] = set()
+        rows: set[str] = set()
+        own, quoted = user_sentences(content, items, pieces, rows)
         turns.append(
             Turn(
                 "user",
@@ -286,8 +473,11 @@ def segment(transcript: Transcript) -> Segmented:
                 speaker=speaker,
                 pasted=pasted_sentences(content),
                 items=items,
+                pieces=pieces,
+                rows=rows,
                 mail=mail_subject(content),
                 addressed=addressed("\n".join(quoted)),
+                secret_pasted=bool(mask("\n".join(quoted))[1]),
             )
         )
     return Segmented(turns, counts, tools, tool_errors)

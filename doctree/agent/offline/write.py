@@ -22,13 +22,19 @@ from doctree.agent.offline.pageio import PageIO, RunSummary, ToolsLike
 from doctree.agent.offline.pages import Page, neutral, quote
 from doctree.agent.offline.resolve import (
     absolute_dates,
+    capitalised_names,
     change_cue,
     changes_value,
     holds_value,
     message_date,
     restates_line,
+    reversal_cue,
+    reverses,
+    status_changed,
     value_kind,
+    value_span,
     values_contrasted,
+    values_swapped,
 )
 from doctree.memory.layout import CORRECTIONS, MEMORY_ROOT, TIER_PAGES
 from doctree.memory.secrets import mask
@@ -86,6 +92,9 @@ class Writer(PageIO):
         self.cite = f"[[{self.session_path}|{transcript.session_id}]]"
         # what earlier lines said that this run replaced -> the sentence that replaced it
         self.superseded: dict[str, Sentence] = {}
+        # of those, a line that named a value since said to be wrong -> (old value, new value):
+        # edited in its place rather than replaced whole, as it may say more than that value
+        self.value_edits: dict[str, tuple[str, str]] = {}
 
     def read_known(self) -> dict[str, dict[str, str]]:
         """The pages memory lists by kind (kind -> slug -> title), and where this session's
@@ -451,9 +460,15 @@ class Writer(PageIO):
         for s in self.filing.facts:
             text = s.statement or s.text
             named = values_contrasted(s.raw or text)  # "46,200, not 48,200": the old one named
+            swapped = named is None and (named := values_swapped(s.raw or text)) is not None
+            # a word swapped ("from the beef to the risotto") is a value of the people named
+            whose = [p for p in s.people if p != "the user"] if swapped else []
             if s.replaces or s.correction:
                 continue
-            if named is None and not (change_cue(text) or change_cue(s.raw or "")):
+            taken_back = bool(reversal_cue(s.raw or text))
+            if named is None and not s.replaces and not s.correction:
+                self._status_elsewhere(s)
+            if named is None and not (change_cue(text) or change_cue(s.raw or "") or taken_back):
                 continue
             query = " ".join(sorted(_topic_query(text) | ({named[1]} if named else set())))
             if not query:
@@ -481,12 +496,69 @@ class Writer(PageIO):
                         and (
                             holds_value(_said(ln), named[1])
                             and not holds_value(_said(ln), named[0])
+                            and (not whose or any(p in ln for p in whose))
                             if named
                             else changes_value(s, _said(ln))
+                            or (taken_back and reverses(s, _said(ln)))
                         )
                     }
             if len(fits) == 1:
-                self.superseded.setdefault(fits.pop(), s)
+                said = fits.pop()
+                self.superseded.setdefault(said, s)
+                if named and self.superseded[said] is s:
+                    self.value_edits[said] = (named[1], named[0])
+
+    def _status_elsewhere(self, s: Sentence) -> None:
+        """A record whose state `s` says changed ("Moorcroft paid the £850" of a pasted
+        invoice with "status: overdue") has its status edited in place, the old line under
+        Past; only when exactly one current line fits."""
+        text = s.raw or s.statement or s.text
+        query = " ".join(sorted(capitalised_names(text)))
+        if not query:
+            return
+        r = self.call("document_search", {"query": query, "under": self.root, "limit": 20})
+        if r.is_error:
+            return
+        fits: dict[str, tuple[str, str]] = {}
+        for found in r.content.split("\n")[1:]:
+            m = re.match(r"- (\S+) \(v\d+\)", found)
+            if m is None or m.group(1).startswith(f"{self.root}/archive"):
+                continue
+            page = self.read(m.group(1))
+            if page is None:
+                continue
+            for section, lines in Page.parse(page.body, "").sections.items():
+                if section in ("Past", "Sessions", "Recent sessions", "Related"):
+                    continue
+                for ln in lines:
+                    if self.session_path in ln or " — past: " in ln:
+                        continue
+                    if change := status_changed(text, _said(ln)):
+                        fits[_said(ln)] = (change[1], change[0])
+        if len(fits) == 1:
+            said, edit = fits.popitem()
+            self.superseded.setdefault(said, s)
+            if self.superseded[said] is s:
+                self.value_edits[said] = edit
+
+    def restated(self, line: str, new: Sentence, *, dated: bool = True) -> str:
+        """What stands in place of `line`, which `new` superseded: the line with its value
+        edited when `new` named the value it replaces ("the van now comes at 7:30 instead of
+        8am": the line that said 8am says 7:30, whatever else it says), else `new`'s line.
+        `dated`: the line's day becomes this session's (not on `active`, where it is the day
+        of what is coming)."""
+        edit = self.value_edits.get(_said(line))
+        if edit is None:
+            return self.line(new)
+        old, value = edit
+        span = value_span(line, old)
+        if span is None:
+            return self.line(new)
+        fixed = line[: span[0]] + value + line[span[1] :]
+        fixed = fixed.rsplit(" ([[", 1)[0] + f" ({self.cite})"
+        if dated:
+            fixed = re.sub(r"^- \d{4}-\d{2}-\d{2}:", f"- {self.day.isoformat()}:", fixed)
+        return fixed
 
     def retire_superseded(self) -> None:
         """What this run replaced on one page (an upcoming date said again with another
@@ -516,7 +588,11 @@ class Writer(PageIO):
                         for line in [ln for ln in lines if _said(ln) == said]:
                             if self.session_path in line or " — past: " in line:
                                 continue
-                            lines[lines.index(line)] = self.line(new)
+                            now = self.restated(line, new)
+                            if any(now in held for held in page.sections.values()):
+                                lines.remove(line)  # the page states the new value already
+                            else:
+                                lines[lines.index(line)] = now
                             page.add(
                                 "Past",
                                 f"{line} — past: replaced on {self.day.isoformat()} ({self.cite})",
@@ -683,6 +759,8 @@ class Writer(PageIO):
                     continue  # superseded: its page and the corrections log keep it
                 if _said(line) in self.superseded and self.session_path not in line:
                     page.add("Past", f"{line} — past: replaced on {self.day.isoformat()}")
+                    if _said(line) in self.value_edits:  # the rest of the line still holds
+                        keep.append(self.restated(line, self.superseded[_said(line)], dated=False))
                     continue  # said again with another value in this session
                 m = re.match(r"- (\d{4}-\d{2}-\d{2})", line)
                 if m and date.fromisoformat(m.group(1)) < self.day:
@@ -799,6 +877,13 @@ class Writer(PageIO):
             w.lower() for w in re.findall(r"[A-Za-z]{4,}", statement)
             if w.lower() not in stopwords.FILLER and w not in old and w not in new
         }  # fmt: skip
+        # a number or code the correction names the thing by ("033 is wrong: …" of the row
+        # of invoice INV-2027-033)
+        codes = [
+            re.compile(rf"(?<![\w]){re.escape(c)}(?![\w])")
+            for c in re.findall(r"(?<![\w£$€.,])[A-Za-z0-9-]*\d[A-Za-z0-9-]*", statement)
+            if len(c) >= 3 and c not in old and c not in new
+        ]
         old_iso = _iso(old, s)
         new_iso = _iso(new, s)
         edited = []
@@ -826,6 +911,7 @@ class Writer(PageIO):
                     or value_kind(old) == "name"
                     or (value_kind(old) == "weekday" and self.session_path in line)
                     or any(w in line.lower() for w in words)
+                    or any(c.search(line) for c in codes)
                 )
                 if not relevant:
                     continue
