@@ -169,7 +169,9 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
         (
             "password",
             re.compile(
-                r"(?<![A-Za-z])(?:password|passwd|passphrase|pass ?code|pin|pwd|pw)(?![A-Za-z])"
+                r"(?<![A-Za-z])(?:password|passwd|passphrase|pass ?code|pwd|pw|"
+                # "pin" is a verb too ("pin urllib3>=2,<3"): a PIN only with "is", ":" or "="
+                r"pin(?=\s*[:=]|\s+(?:is|was|for|of|to|on|at|in)\b))(?![A-Za-z])"
                 + _FOR
                 + _SEP
                 + r"[\"'`]?(?P<value>(?=[^\s\"'`]*(?:[\d_]|[^\w\s]))[^\s\"'`]{6,}?)[\"'`]?"

@@ -211,6 +211,19 @@ def test_a_company_named_like_a_person_is_typed_as_an_organisation():
     assert directory.kind_of("Hoffmann") == "organisations"
 
 
+def test_a_trade_or_charity_named_by_what_it_does_is_an_organisation():
+    for text, name in [
+        ("Our contractor, Mallory Roofing, can come on Friday.", "Mallory Roofing"),
+        ("We adopted him through Brookside Rescue last spring.", "Brookside Rescue"),
+        ("The keys are with Ashdown Lettings until the 4th.", "Ashdown Lettings"),
+    ]:
+        directory = Directory({}, {})
+        s = Sentence(time=MONDAY, text=text)
+        find_entities(s, s.text, directory)
+        assert name not in s.people, text
+        assert directory.kind_of(name) == "organisations", text
+
+
 def test_file_puts_a_fact_about_a_person_on_that_persons_page():
     directory = Directory({}, {})
     s = Sentence(

@@ -237,5 +237,7 @@ def test_numbers_near_lock_words_that_are_not_codes_stay():
         "the safe is 1.5m tall",
         "the login is via SSO / Okta",
         "the store opens at 0900",
+        "I'd pin urllib3>=2,<3 in the lock file",
+        "pin requests==2.31.0 as well",
     ]:
         assert find_secrets(sentence) == [], sentence

@@ -525,7 +525,12 @@ SUBJECT = re.compile(
 )
 _ORG_SUFFIX = (
     r"(?:Inc|Ltd|GmbH|LLC|AG|SA|Corp|Corporation|Labs|Bank|University|College|Group|Systems|"
-    r"Technologies|Capital|Health|Foundation|Agency|Studios?|Partners|Ventures|Consulting)\b\.?"
+    r"Technologies|Capital|Health|Foundation|Agency|Studios?|Partners|Ventures|Consulting|"
+    # what a trade or a charity calls itself: "Dwyer Heating", "Hollis Removals"
+    r"Heating|Plumbing|Electrical|Electrics|Roofing|Builders|Construction|Motors|Lettings|"
+    r"Estates|Removals|Logistics|Services|Solutions|Supplies|Rescue|Trust|Society|Pharmacy|"
+    r"Dental|Veterinary|Vets|Insurance|Housing|Landscaping|Cleaning|Catering|Bakery|Kitchens)"
+    r"\b\.?"
 )
 #: What names a business or institution when set before its name: "the company Feitoria".
 _ORG_NOUN = (
