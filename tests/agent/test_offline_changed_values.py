@@ -225,3 +225,35 @@ def test_a_plan_taken_back_about_someone_else_leaves_the_line(repo):
         "Aunt Lou can't make the barbecue with Dev after all.",
     )
     assert "minding Pepper" in _current_facts(repo)
+
+
+def test_a_count_corrected_with_what_it_counts_edits_the_line_that_counted_it(repo):
+    run(
+        repo,
+        transcript(
+            "s-stew",
+            (
+                "user",
+                "2027-03-02T18:00:00Z",
+                "Stew for Sunday:\n\n- 3 tins of tomatoes\n- 2 onions\n- 400g lentils",
+            ),
+            (
+                "user",
+                "2027-03-02T18:05:00Z",
+                "Hang on, it's 4 tins not 3, and 2 of the onions are red.",
+            ),
+        ),
+    )
+    bodies = "\n".join(d.body for d in repo.documents("main", "~/memory"))
+    current = [ln for ln in bodies.splitlines() if "tins" in ln and "past" not in ln.lower()]
+    assert any("4 tins" in ln for ln in current), current
+    assert not any("3 tins" in ln for ln in current), current
+    assert "4 tins tins" not in bodies
+
+
+def test_a_small_bare_number_corrected_without_what_it_counts_is_left_as_said():
+    from doctree.agent.offline.resolve import values_contrasted
+
+    assert values_contrasted("bring 4, not 3") is None
+    assert values_contrasted("we need 2 of them not 3") is None
+    assert values_contrasted("it's 2 eggs not 3") == ("2 eggs", "3 eggs")

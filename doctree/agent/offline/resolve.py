@@ -692,8 +692,17 @@ def values_contrasted(text: str) -> tuple[str, str] | None:
     if new == old_value or form(new) != form(old_value):
         return None
     if not any(form(old_value)) and len(re.sub(r"\D", "", old_value)) < 3:
-        return None  # "4, not 3": a small bare number could be any count or day said before
+        # "4, not 3": a small bare number could be any count or day said before; "2 eggs
+        # not 3" names what it counts, and only a sentence counting that is corrected
+        unit = _COUNTED.match(text, before[-1].end())
+        if unit is None or unit.group("unit").lower() in stopwords.ENGLISH:
+            return None
+        return f"{new} {unit.group('unit')}", f"{old_value} {unit.group('unit')}"
     return new, old_value
+
+
+#: What a number counts, said right after it: "2 eggs", "3 tins".
+_COUNTED = re.compile(r"\s*(?P<unit>[A-Za-z]{3,})\b(?=\s*,?\s+not\s)")
 
 
 def holds_value(text: str, value: str) -> bool:
@@ -703,7 +712,13 @@ def holds_value(text: str, value: str) -> bool:
 
 
 def value_span(text: str, value: str) -> tuple[int, int] | None:
-    """Where `text` says `value` as a value of its own (`holds_value`), the first time."""
+    """Where `text` says `value` as a value of its own (`holds_value`), the first time; for
+    a count with what it counts ("3 eggs"), the span of the number."""
+    if (counted := re.fullmatch(r"(\d+) ([A-Za-z]+)", value)) is not None:
+        m = re.search(
+            rf"(?<![\w.,]){counted.group(1)}\s*{re.escape(counted.group(2))}\b", text, re.I
+        )
+        return (m.start(), m.start() + len(counted.group(1))) if m else None
     if not re.search(r"\d", value):
         m = re.search(rf"(?<![\w-]){re.escape(value)}(?![\w-])", text, re.I)
         return m.span() if m else None
@@ -754,8 +769,9 @@ def contrasted_value_earlier(
         return None
     i = fits[0]
     raw = sentences[i].raw
-    m = next(m for m in VALUE_SAID.finditer(raw) if m.group(0).rstrip(".,") == old)
-    return i, raw[: m.start()] + new + raw[m.start() + len(old) :]
+    span = value_span(raw, old)
+    assert span is not None  # holds_value found it
+    return i, raw[: span[0]] + new.split(" ")[0] + raw[span[1] :]
 
 
 def fix_last_value(

@@ -554,6 +554,8 @@ class Writer(PageIO):
         span = value_span(line, old)
         if span is None:
             return self.line(new)
+        if re.fullmatch(r"\d+ [A-Za-z]+", old):  # a count with what it counts: the number
+            value = value.split(" ")[0]
         fixed = line[: span[0]] + value + line[span[1] :]
         fixed = fixed.rsplit(" ([[", 1)[0] + f" ({self.cite})"
         if dated:
