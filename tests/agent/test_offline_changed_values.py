@@ -257,3 +257,40 @@ def test_a_small_bare_number_corrected_without_what_it_counts_is_left_as_said():
     assert values_contrasted("bring 4, not 3") is None
     assert values_contrasted("we need 2 of them not 3") is None
     assert values_contrasted("it's 2 eggs not 3") == ("2 eggs", "3 eggs")
+
+
+def test_a_version_said_to_be_another_now_replaces_the_line_that_gave_it(repo):
+    run(
+        repo,
+        transcript(
+            "s-nas",
+            ("user", "2027-03-02T18:00:00Z", "My NAS is a Synology DS220 running firmware 7.1.1."),
+        ),
+    )
+    run(
+        repo,
+        transcript(
+            "s-nas-2",
+            (
+                "user",
+                "2027-03-20T18:00:00Z",
+                "The NAS is on firmware 7.2.0 now, updated it Sunday.",
+            ),
+        ),
+    )
+    current = [
+        ln
+        for d in repo.documents("main", "~/memory")
+        if not d.path.startswith("~/memory/archive")
+        for ln in d.body.split("## Past")[0].splitlines()
+        if "firmware" in ln and "`" not in ln  # a session's quoted opening is no fact line
+    ]
+    assert any("7.2.0" in ln for ln in current), current
+    assert not any("7.1.1" in ln for ln in current), current
+    past = [
+        ln
+        for d in repo.documents("main", "~/memory")
+        if "## Past" in d.body
+        for ln in d.body.split("## Past")[1].splitlines()
+    ]
+    assert any("7.1.1" in ln for ln in past), past

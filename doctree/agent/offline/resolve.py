@@ -1129,7 +1129,14 @@ def _quantities(text: str) -> set[tuple[str, str]]:
         ):
             continue  # a bare number, "3 of them", "4 June": no quantity of anything
         out.add((unit, value))
+    for m in _VERSION.finditer(text):  # "firmware 1.1.4", "Python 3.12.1": named before it
+        if (unit := m.group("unit").lower()) not in stopwords.ENGLISH:
+            out.add((unit, m.group("value")))
     return out
+
+
+#: A version named by what it is of, said before it: "on firmware 1.2.1", "node v20.11.0".
+_VERSION = re.compile(r"\b(?P<unit>[A-Za-z][\w-]+)\s+v?(?P<value>\d+(?:\.\d+){2,3})\b")
 
 
 def _topic_words(text: str) -> set[str]:
