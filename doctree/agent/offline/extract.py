@@ -151,7 +151,7 @@ def _whom(
     earlier: list[str], raw: str, pronoun: str, context: Context, directory: Directory
 ) -> str | None:
     """Whom a request's "him" or "her" means. Looked for in its own sentence, then in the
-    message's sentences before it (`earlier`): the last name memory knows ("Pickle went to
+    message's sentences before it (`earlier`): the last name memory knows ("Moss went to
     another family, so clear out everything about him"), else the one name said there (two
     unknown names: unsure). Then the person the sentences before point to. None when unsure:
     a wrong person's lines removed are worse than none."""

@@ -394,7 +394,7 @@ FORGET_ABOUT = re.compile(
     # "clear out everything I told you about him"
     rf"|\b{_CLEAR}\s+(?:everything|anything|all)\s+(?:{_SAID})?(?:you\s+(?:have|know|keep)\s+)?"
     r"(?:about|on)\s+(?P<what5>[^.,;!?]+)"
-    # "wipe him from whatever you've got", "delete Dariusz from your notes"
+    # "wipe him from whatever you've got", "delete Tobias from your notes"
     rf"|\b(?:{_CLEAR}|forget|delete|erase|remove|drop)\s+(?P<what6>[^.,;!?]+?)\s+{_MEMORY}",
     re.I,
 )
@@ -526,7 +526,7 @@ SUBJECT = re.compile(
 _ORG_SUFFIX = (
     r"(?:Inc|Ltd|GmbH|LLC|AG|SA|Corp|Corporation|Labs|Bank|University|College|Group|Systems|"
     r"Technologies|Capital|Health|Foundation|Agency|Studios?|Partners|Ventures|Consulting|"
-    # what a trade or a charity calls itself: "Dwyer Heating", "Hollis Removals"
+    # what a trade or a charity calls itself: "Mallory Roofing", "Hollis Removals"
     r"Heating|Plumbing|Electrical|Electrics|Roofing|Builders|Construction|Motors|Lettings|"
     r"Estates|Removals|Logistics|Services|Solutions|Supplies|Rescue|Trust|Society|Pharmacy|"
     r"Dental|Veterinary|Vets|Insurance|Housing|Landscaping|Cleaning|Catering|Bakery|Kitchens)"
