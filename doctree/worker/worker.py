@@ -273,7 +273,7 @@ class MemoryWorker:
                     self._handed_since is not None
                     and time.monotonic() - self._handed_since >= self.catch_up_interval
                 ):
-                    self._catch_up()
+                    self._catch_up(before_claim=True)
                 try:
                     claims, loaded = self._claim(pending)
                 except (DatabaseUnavailableError, DatabaseGoneError):
@@ -354,14 +354,21 @@ class MemoryWorker:
                 self._handed_since = time.monotonic()
         return records
 
-    def _catch_up(self) -> None:
+    def _catch_up(self, *, before_claim: bool = False) -> None:
         """Store the records handed over since the last catch-up in the recall record, in
         one write (`doctree.memory.recall.catch_up_recall`), and index the pages the memory
         agent wrote (`sync_passages` of each owner handed over), rather than leave both to
         the next reader. A failure is logged: what is left stays noted, and the next tick or
-        reader catches up."""
+        reader catches up. With the database unavailable, the pages' index is not tried
+        (it would wait as long again), and `before_claim` (nothing taken yet by this step of
+        the tick) raises, so that the loop waits for the database as a failed claim makes it."""
         try:
             catch_up_recall(self.sessions.conn)
+        except DatabaseUnavailableError as e:
+            log.warning("event: recall catch-up failed error=%s", e)
+            if before_claim:
+                raise
+            return
         except (DoctreeError, sqlite3.Error) as e:
             log.warning("event: recall catch-up failed error=%s", e)
         else:
