@@ -273,15 +273,10 @@ def _forget(
             # secret, not the rest of the message or the one before
             targets = secret
             current[:] = [t for t in current if not t.secrets]
-            for t in targets:
-                if t in a.sentences:
-                    a.sentences.remove(t)
-                    a.forgotten += 1
-                    dropped.append(t.text)
-            return True
-        targets = [*previous, *current]  # this message so far, and the last one
-        previous.clear()
-        current.clear()
+        else:
+            targets = [*previous, *current]  # this message so far, and the last one
+            previous.clear()
+            current.clear()
         for t in targets:
             if t in a.sentences:
                 a.sentences.remove(t)

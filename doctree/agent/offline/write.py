@@ -10,6 +10,7 @@ written top down, so that a new page's parents already list it when it is create
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from datetime import date, timedelta
 
 from doctree import stopwords
@@ -473,53 +474,31 @@ class Writer(PageIO):
             query = " ".join(sorted(_topic_query(text) | ({named[1]} if named else set())))
             if not query:
                 continue
-            r = self.call("document_search", {"query": query, "under": self.root, "limit": 20})
-            if r.is_error:
-                continue
-            fits: set[str] = set()
-            for line in r.content.split("\n")[1:]:
-                m = re.match(r"- (\S+) \(v\d+\)", line)
-                if m is None or m.group(1).startswith(f"{self.root}/archive"):
-                    continue
-                page = self.read(m.group(1))
-                if page is None:
-                    continue
-                for section, lines in Page.parse(page.body, "").sections.items():
-                    if section in ("Past", "Sessions", "Recent sessions", "Related"):
-                        continue
-                    fits |= {
-                        _said(ln)
-                        for ln in lines
-                        if re.match(r"- \d{4}-\d{2}-\d{2}\b", ln)
-                        and self.session_path not in ln
-                        and " — past: " not in ln
-                        and (
-                            holds_value(_said(ln), named[1])
-                            and not holds_value(_said(ln), named[0])
-                            and (not whose or any(p in ln for p in whose))
-                            if named
-                            else changes_value(s, _said(ln))
-                            or (taken_back and reverses(s, _said(ln)))
-                        )
-                    }
+            fits = {
+                _said(ln)
+                for ln in self._current_lines(query)
+                if re.match(r"- \d{4}-\d{2}-\d{2}\b", ln)
+                and (
+                    holds_value(_said(ln), named[1])
+                    and not holds_value(_said(ln), named[0])
+                    and (not whose or any(p in ln for p in whose))
+                    if named
+                    else changes_value(s, _said(ln)) or (taken_back and reverses(s, _said(ln)))
+                )
+            }
             if len(fits) == 1:
                 said = fits.pop()
                 self.superseded.setdefault(said, s)
                 if named and self.superseded[said] is s:
                     self.value_edits[said] = (named[1], named[0])
 
-    def _status_elsewhere(self, s: Sentence) -> None:
-        """A record whose state `s` says changed ("Moorcroft paid the £850" of a pasted
-        invoice with "status: overdue") has its status edited in place, the old line under
-        Past; only when exactly one current line fits."""
-        text = s.raw or s.statement or s.text
-        query = " ".join(sorted(capitalised_names(text)))
-        if not query:
-            return
+    def _current_lines(self, query: str) -> Iterator[str]:
+        """The current lines of earlier sessions on the pages a search for `query` finds
+        (archive pages left out; not the lines under Past, Sessions, Recent sessions or
+        Related, nor a line already past or of this session)."""
         r = self.call("document_search", {"query": query, "under": self.root, "limit": 20})
         if r.is_error:
             return
-        fits: dict[str, tuple[str, str]] = {}
         for found in r.content.split("\n")[1:]:
             m = re.match(r"- (\S+) \(v\d+\)", found)
             if m is None or m.group(1).startswith(f"{self.root}/archive"):
@@ -531,10 +510,21 @@ class Writer(PageIO):
                 if section in ("Past", "Sessions", "Recent sessions", "Related"):
                     continue
                 for ln in lines:
-                    if self.session_path in ln or " — past: " in ln:
-                        continue
-                    if change := status_changed(text, _said(ln)):
-                        fits[_said(ln)] = (change[1], change[0])
+                    if self.session_path not in ln and " — past: " not in ln:
+                        yield ln
+
+    def _status_elsewhere(self, s: Sentence) -> None:
+        """A record whose state `s` says changed ("Moorcroft paid the £850" of a pasted
+        invoice with "status: overdue") has its status edited in place, the old line under
+        Past; only when exactly one current line fits."""
+        text = s.raw or s.statement or s.text
+        query = " ".join(sorted(capitalised_names(text)))
+        if not query:
+            return
+        fits: dict[str, tuple[str, str]] = {}
+        for ln in self._current_lines(query):
+            if change := status_changed(text, _said(ln)):
+                fits[_said(ln)] = (change[1], change[0])
         if len(fits) == 1:
             said, edit = fits.popitem()
             self.superseded.setdefault(said, s)
