@@ -17,6 +17,7 @@ import json
 import sqlite3
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -83,6 +84,17 @@ def run_child(
     return status, set(modules), stdout, compiled
 
 
+def write_note(db: Path, body: str) -> None:
+    """Write `body` to ~/notes in `db` through the whole CLI, in its own process."""
+    subprocess.run(
+        [sys.executable, "-m", "doctree", "--db", str(db), "write", "~/notes"],
+        input=body,
+        text=True,
+        check=True,
+        capture_output=True,
+    )
+
+
 def modules_after(*args: str, entry: str = "doctree.cli") -> tuple[int, set[str], str]:
     """(exit code, modules imported, stdout) of `doctree ARGS` run in a fresh interpreter."""
     status, modules, stdout, _ = run_child(*args, entry=entry)
@@ -126,13 +138,7 @@ def test_help_through_the_entry_point_imports_neither_click_nor_the_store(args):
 @pytest.mark.slow
 def test_read_through_the_entry_point_imports_no_click_and_no_command_module(tmp_path):
     db = tmp_path / "t.db"
-    subprocess.run(
-        [sys.executable, "-m", "doctree", "--db", str(db), "write", "~/notes"],
-        input="# Notes\n\nhello\n",
-        text=True,
-        check=True,
-        capture_output=True,
-    )
+    write_note(db, "# Notes\n\nhello\n")
     status, modules, out = modules_after(
         "--db", str(db), "read", "~/notes", entry="doctree.console"
     )
@@ -150,13 +156,7 @@ def test_read_through_the_entry_point_imports_no_click_and_no_command_module(tmp
 @pytest.mark.slow
 def test_read_imports_its_own_command_module_only(tmp_path):
     db = tmp_path / "t.db"
-    subprocess.run(
-        [sys.executable, "-m", "doctree", "--db", str(db), "write", "~/notes"],
-        input="# Notes\n\nhello\n",
-        text=True,
-        check=True,
-        capture_output=True,
-    )
+    write_note(db, "# Notes\n\nhello\n")
     status, modules, out = modules_after("--db", str(db), "read", "~/notes")
     assert status == 0 and "hello" in out
     assert top(modules) & set(HEAVY) == set()
@@ -189,13 +189,7 @@ def test_read_of_a_schema_newer_than_the_code_is_refused_not_read(tmp_path):
     """The quick opening reads the migration names recorded: a database that records one
     this doctree does not ship is left to the full opening, which refuses it."""
     db = tmp_path / "t.db"
-    subprocess.run(
-        [sys.executable, "-m", "doctree", "--db", str(db), "write", "~/notes"],
-        input="hello\n",
-        text=True,
-        check=True,
-        capture_output=True,
-    )
+    write_note(db, "hello\n")
     raw = sqlite3.connect(db)
     raw.execute(
         "INSERT INTO doctree_migrations (number, name, applied_at, sha256)"
