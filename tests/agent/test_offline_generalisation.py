@@ -71,7 +71,9 @@ def test_every_transcript_of_the_set_is_scored_on_what_it_says():
             assert text in raw, (name, text)
 
 
-@pytest.mark.parametrize("half,least", [("fresh", 8), ("fresh2", 10), ("fresh3", 10)])
+@pytest.mark.parametrize(
+    "half,least", [("fresh", 8), ("fresh2", 10), ("fresh3", 10), ("fresh4", 10)]
+)
 def test_a_fresh_half_is_held_aside_with_its_own_transcripts(half: str, least: int):
     expected = json.loads((SET / "expected.json").read_text(encoding="utf-8"))
     names = [name for name, spec in expected.items() if spec["half"] == half]
@@ -79,7 +81,7 @@ def test_a_fresh_half_is_held_aside_with_its_own_transcripts(half: str, least: i
     assert not set(names) & {n for n, s in expected.items() if s["half"] != half}
 
 
-@pytest.mark.parametrize("half", ["fresh2", "fresh3"])
+@pytest.mark.parametrize("half", ["fresh2", "fresh3", "fresh4"])
 def test_each_transcript_of_a_later_fresh_half_is_small_enough_to_read_whole(half: str):
     """1-3 sessions, 5-10 facts and 2-4 questions each: a miss can be traced by reading it."""
     expected = json.loads((SET / "expected.json").read_text(encoding="utf-8"))
@@ -105,4 +107,12 @@ def test_a_held_aside_half_s_misses_are_listed_only_when_it_is_asked_for_by_name
     assert misses([dev, aside, later], "fresh3") == [
         "debugging: missing ['b-7']",
         "router-help: missing ['1.2.1']",
+    ]
+    newest = Score("wills", "k", "fresh4", facts=1, missing=[["Lowri"]], leaks=["y"])
+    assert misses([dev, later, newest], "fresh3") == misses([dev, later], "fresh3")
+    assert misses([dev, later, newest], "all") == ["debugging: missing ['b-7']"]
+    assert misses([dev, later, newest], "fresh4") == [
+        "debugging: missing ['b-7']",
+        "wills: missing ['Lowri']",
+        "wills: leak y",
     ]
