@@ -672,26 +672,30 @@ class PostgresDialect:
         scope: str,
         scope_params: Sequence[Any],
         limit: int,
-    ) -> list[Any]:
+        bodies: bool = False,
+    ) -> list[tuple[Any, ...]]:
         query = fts_to_tsquery(match, {**_DOC_LABELS})
-        score, score_params, idf, idf_params = _score(
-            "documents", "d", owner, query, _DOC_WEIGHTS, "deleted_at IS NULL"
+        sql, params = _ranked(
+            "documents",
+            "d",
+            "d.id, d.path, d.title, d.version, d.updated_at",
+            query,
+            _DOC_WEIGHTS,
+            "deleted_at IS NULL",
+            "d.owner = ? AND d.deleted_at IS NULL" + scope,
+            [owner, *scope_params],
+            limit,
         )
-        return conn.execute(
-            f"SELECT d.id, d.path, d.title, d.version, d.updated_at, {score} AS score"
-            f" FROM documents d, to_tsquery('{TSCONFIG}', ?) q{idf}"
-            " WHERE d.search_vector @@ q AND d.owner = ? AND d.deleted_at IS NULL"
-            + scope
-            + " ORDER BY score DESC, d.id LIMIT ?",
-            [*score_params, query, *idf_params, owner, *scope_params, limit],
-        ).fetchall()
-
-    def indexed_bodies(self, conn: PgConnection, doc_ids: Sequence[int]) -> dict[int, str]:
-        marks = ",".join("?" * len(doc_ids))
+        if not bodies:
+            return [(*r, None) for r in conn.execute(sql, params).fetchall()]
+        # The hits' bodies by the same statement (one round trip), read for the hits only:
+        # in the ranking itself, every matching row's body would be carried through the sort.
         rows = conn.execute(
-            f"SELECT id, body_data FROM documents WHERE id IN ({marks})", list(doc_ids)
-        )
-        return {r[0]: encoding.decode(r[1], None) for r in rows}
+            "SELECT h.*, b.body_data FROM (" + sql + ") h"
+            " JOIN documents b ON b.id = h.id ORDER BY h.score DESC, h.id",
+            params,
+        ).fetchall()
+        return [(*r[:6], encoding.decode(r[6], None)) for r in rows]
 
     def index_passage(
         self,
@@ -793,15 +797,18 @@ class PostgresDialect:
         named = dict(zip(("text", "surroundings", "speaker", "dates"), search.weights, strict=True))
         rank = _rank_weights({_PASSAGE_LABELS[k]: v for k, v in named.items()})
         query = fts_to_tsquery(search.match, _PASSAGE_LABELS)
-        score, score_params, idf, idf_params = _score(table, alias, search.owner, query, rank)
-        return conn.execute(
-            f"SELECT {columns}, {score} AS score"
-            f" FROM {table} {alias}, to_tsquery('{TSCONFIG}', ?) q{idf}"
-            f" WHERE {alias}.search_vector @@ q AND {alias}.owner = ?"
-            + search.scope
-            + f" ORDER BY score DESC, {alias}.id LIMIT ?",
-            [*score_params, query, *idf_params, search.owner, *search.scope_params, search.limit],
-        ).fetchall()
+        sql, params = _ranked(
+            table,
+            alias,
+            columns,
+            query,
+            rank,
+            "TRUE",
+            f"{alias}.owner = ?" + search.scope,
+            [search.owner, *search.scope_params],
+            search.limit,
+        )
+        return conn.execute(sql, params).fetchall()
 
 
 MAX_WEIGHTED_TERMS = 32  # beyond this many OR'd terms, rank by cover density alone
@@ -810,32 +817,63 @@ MAX_WEIGHTED_TERMS = 32  # beyond this many OR'd terms, rank by cover density al
 RANK_NORMALIZATION = 1  # ts_rank's: divide by 1 + the log of the passage's length
 
 
-def _score(
+def _ranked(
     table: str,
     alias: str,
-    owner: str,
+    columns: str,
     query: str,
     weights: str,
-    live: str = "TRUE",
-) -> tuple[str, list[Any], str, list[Any]]:
-    """The SQL of a row's score for `query` (higher is better) and its parameters, and what
-    the score needs in the FROM clause (with its parameters): the query's idf weights, read
-    by the same statement, so a search is one round trip.
+    live: str,
+    where: str,
+    where_params: Sequence[Any],
+    limit: int,
+) -> tuple[str, list[Any]]:
+    """The one statement of a search and its parameters: `columns` and the score (higher
+    is better) of the rows of `table` (as `alias`) that match the tsquery text `query` and
+    `where` (a condition on `alias`'s columns: the owner's, live, in scope), best first, at
+    most `limit`. `live` is the condition, on the table's own columns, that a row counts
+    among the owner's rows (for the idf weights); `where_params[0]` is the owner.
 
-    BM25's idea on tsvectors: each OR'd term's rank in the row (saturating in its count,
-    over the row's length), weighted by how rare the term is among the owner's rows.
-    ts_rank alone knows no rarity, and common words would win. A query that is not an OR of
-    terms is ranked by cover density (ts_rank_cd)."""
+    Its text depends on the number of terms only, never on their words: the words are
+    parameters, made tsqueries once, in a subquery of their own (`s`) that also reads their
+    idf weights. So the connection prepares it (psycopg does after five runs) and the
+    server plans it once per connection instead of at every search (planning was more than
+    half a selective search's time on the server).
+
+    The score is BM25's idea on tsvectors: each OR'd term's rank in the row (saturating in
+    its count, over the row's length), weighted by how rare the term is among the owner's
+    rows. ts_rank alone knows no rarity, and common words would win. A query that is not
+    an OR of terms is ranked by cover density (ts_rank_cd)."""
     terms = _top_level_or(query)
-    if not terms or len(terms) > MAX_WEIGHTED_TERMS:
-        return f"ts_rank_cd({weights}, {alias}.search_vector, q, {RANK_NORMALIZATION})", [], "", []
-    idf, idf_params = _idf_sql(table, owner, terms, live)
-    sql = " + ".join(
-        f"idf.w{i} * ts_rank({weights}, {alias}.search_vector,"
-        f" to_tsquery('{TSCONFIG}', ?), {RANK_NORMALIZATION})"
-        for i in range(len(terms))
+    if len(terms) > MAX_WEIGHTED_TERMS:
+        terms = []
+    words = _words_sql(len(terms))
+    if terms:
+        source, params = _idf_sql(table, where_params[0], len(terms), live, words)
+        params += [query, *terms]
+        score = " + ".join(
+            f"s.w{i} * ts_rank({weights}, {alias}.search_vector, s.q{i}, {RANK_NORMALIZATION})"
+            for i in range(len(terms))
+        )
+    else:
+        source, params = words, [query]
+        score = f"ts_rank_cd({weights}, {alias}.search_vector, s.q, {RANK_NORMALIZATION})"
+    return (
+        f"SELECT {columns}, {score} AS score FROM ({source}) AS s, {table} {alias}"
+        f" WHERE {alias}.search_vector @@ s.q AND {where} ORDER BY score DESC, {alias}.id"
+        " LIMIT ?",
+        [*params, *where_params, limit],
     )
-    return sql, list(terms), f", ({idf}) AS idf", idf_params
+
+
+def _words_sql(k: int) -> str:
+    """A one-row query of the tsqueries of a query's text (q) and of its `k` terms' texts
+    (q0 ...), its parameters in that order."""
+    return (
+        f"SELECT to_tsquery('{TSCONFIG}', ?) AS q"
+        + "".join(f", to_tsquery('{TSCONFIG}', ?) AS q{i}" for i in range(k))
+        + " OFFSET 0"
+    )
 
 
 def _top_level_or(query: str) -> list[str]:
@@ -855,41 +893,53 @@ def _top_level_or(query: str) -> list[str]:
     return [t for t in out if t and t != "''"]
 
 
-def _idf_sql(table: str, owner: str, terms: list[str], live: str) -> tuple[str, list[Any]]:
-    """A one-row query of BM25's inverse document frequency of each term among the owner's
-    rows (those that `live`, a condition on the table's own columns, keeps), as columns
-    w0, w1, ..., and its parameters. It reads no row of `table` for a plain word: N and
-    each word's document frequency are the sums the tables `search_counts` and
-    `search_terms` keep (in the PostgreSQL baseline migration), so its cost does not grow with the
-    owner's rows. A term that is not one lexeme (a prefix, a phrase, a field restriction)
-    is counted exactly through the GIN index, at the cost of its own matches."""
+def _idf_sql(table: str, owner: str, k: int, live: str, words: str) -> tuple[str, list[Any]]:
+    """A one-row query of the tsqueries the query `words` makes (q, the whole query, and
+    q0 ... its `k` terms) and of BM25's inverse document frequency of each term among the
+    owner's rows (those that `live`, a condition on the table's own columns, keeps) as w0
+    ..., and its parameters before those of `words`. It reads no row of `table` for a
+    plain word: N and each word's document frequency are the sums the tables
+    `search_counts` and `search_terms` keep (in the PostgreSQL baseline migration), so its
+    cost does not grow with the owner's rows. A term that is not one lexeme (a prefix, a
+    phrase, a field restriction) is counted exactly through the GIN index, at the cost of
+    its own matches."""
     each = (
-        "(SELECT CASE WHEN numnode(q) = 1 AND strpos(querytree(q), ':') = 0 THEN"
+        "(CASE WHEN numnode(r.q{i}) = 1 AND strpos(querytree(r.q{i}), ':') = 0 THEN"
         " (SELECT COALESCE(SUM(df), 0) FROM search_terms"
-        "  WHERE owner = ? AND source = ? AND term = btrim(querytree(q), ''''))"
+        "  WHERE owner = ? AND source = ? AND term = btrim(querytree(r.q{i}), ''''))"
         f" ELSE (SELECT COUNT(*) FROM {table} WHERE owner = ? AND {live}"
-        "  AND search_vector @@ q) END"
-        f" FROM to_tsquery('{TSCONFIG}', ?) AS q)::float8"
+        "  AND search_vector @@ r.q{i}) END)::float8 AS f{i}"
     )
-    counts = (
-        "SELECT (SELECT COALESCE(SUM(n), 0) FROM search_counts WHERE owner = ? AND source = ?)"
-        "::float8 AS n" + "".join(f", {each} AS f{i}" for i in range(len(terms)))
+    names = ["q", *(f"q{i}" for i in range(k))]
+    counted = (
+        "SELECT "
+        + ", ".join(f"r.{n}" for n in names)
+        + ", (SELECT COALESCE(SUM(n), 0) FROM search_counts WHERE owner = ? AND source = ?)"
+        + "::float8 AS n, "
+        + ", ".join(each.format(i=i) for i in range(k))
+        + f" FROM ({words}) AS r OFFSET 0"
     )
-    weights = ", ".join(
-        f"ln(1 + (counted.n - counted.f{i} + 0.5) / (counted.f{i} + 0.5)) AS w{i}"
-        for i in range(len(terms))
+    weights = ", ".join(f"ln(1 + (t.n - t.f{i} + 0.5) / (t.f{i} + 0.5)) AS w{i}" for i in range(k))
+    # OFFSET 0 keeps each level a subquery of its own, computed once: pulled up, each
+    # weight would carry copies of the counting subqueries (planned again for each), and
+    # each row's score would compute the weights again.
+    sql = (
+        "SELECT "
+        + ", ".join(f"t.{n}" for n in names)
+        + f", {weights} FROM ({counted}) AS t OFFSET 0"
     )
-    params = [owner, table, *[x for term in terms for x in (owner, table, owner, term)]]
-    # OFFSET 0 keeps `counted` a subquery of its own: pulled up, each weight would carry
-    # copies of the counting subqueries, planned again for each (twice the planning time
-    # of a two-word query, more than its execution; measured with EXPLAIN's SUMMARY).
-    return f"SELECT {weights} FROM ({counts} OFFSET 0) AS counted", params
+    return sql, [owner, table, *[owner, table, owner] * k]
 
 
 def _idf(conn: PgConnection, table: str, owner: str, terms: list[str], live: str) -> list[float]:
-    """The idf weights `_idf_sql` reads, on their own."""
-    sql, params = _idf_sql(table, owner, terms, live)
-    return list(conn.execute(sql, params).fetchone())
+    """The idf weights of `terms` among the owner's rows, as the ranking statement reads
+    them (`_idf_sql`), on their own."""
+    sql, params = _idf_sql(table, owner, len(terms), live, _words_sql(len(terms)))
+    weights = ", ".join(f"s.w{i}" for i in range(len(terms)))
+    row = conn.execute(
+        f"SELECT {weights} FROM ({sql}) AS s", [*params, " | ".join(terms), *terms]
+    ).fetchone()
+    return list(row)
 
 
 POSTGRES = PostgresDialect()
