@@ -200,3 +200,37 @@ def test_both_backends_rank_in_the_same_order_where_the_rankings_agree(pg_repo, 
             assert len(on_pg) >= 3 and on_pg == on_lite, query
     finally:
         lite.close()
+
+
+def _rows_read(repo: DocumentsRepository, fn) -> int:
+    """How many rows of `documents` and entries of its full-text index `fn` read, by any
+    scan (the server's counters of the connection, before and after it)."""
+    sql = (
+        "SELECT pg_stat_get_xact_tuples_returned('documents'::regclass)"
+        " + pg_stat_get_xact_tuples_fetched('documents'::regclass)"
+        " + pg_stat_get_xact_tuples_returned('idx_documents_search'::regclass)"
+    )
+    with repo.snapshot():  # (the counters are read as they stand inside a transaction)
+        before = repo.conn.execute(sql).fetchone()[0]
+        fn()
+        return repo.conn.execute(sql).fetchone()[0] - before
+
+
+def test_a_search_in_a_subtree_reads_the_subtree_not_every_match_of_a_common_word(pg_repo):
+    """Planned for its words: a word every note holds is looked for among the subtree's
+    few notes, not read for all the owner's notes first (a plan made for any words, as the
+    server reuses for a search of the whole home, read all of a common word's matches from
+    the index at 100k documents: 36 ms against 1 ms)."""
+    with pg_repo.transaction():
+        for i in range(600):
+            pg_repo.write("main", f"~/many/n{i:03d}", f"a common note, number {i}")
+        for i in range(3):
+            pg_repo.write("main", f"~/few/f{i}", f"a common note about a heron {i}")
+    pg_repo.conn.execute("ANALYZE documents")
+    for _ in range(12):  # as many as make a statement prepared and its plan reused
+        hits = pg_repo.search("main", "common", under="~/few")
+        assert [h.path for h in hits] == ["~/few/f0", "~/few/f1", "~/few/f2"]
+    assert _search_plans(pg_repo) == []  # planned for its words each time, never prepared
+    assert _rows_read(pg_repo, lambda: pg_repo.search("main", "common", under="~/few")) < 30
+    # (the count can tell: a search of the whole home reads every match)
+    assert _rows_read(pg_repo, lambda: pg_repo.search("main", "common")) >= 600
