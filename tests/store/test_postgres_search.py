@@ -104,7 +104,7 @@ def test_searches_of_as_many_words_are_planned_once_per_connection(pg_repo):
             pg_repo.write("main", f"~/many/n{i}", " ".join(words[i % 7 :: 5]) + f" n{i}")
     pg_repo.conn.execute("ANALYZE documents")
     pairs = ["heron river", "wren hedge", "otter dawn", "robin wren", "swifts roofs"]
-    for _ in range(4):
+    for _ in range(5):
         for pair in pairs:
             assert pg_repo.search("main", pair, snippets=False)
     [(generic, custom)] = _search_plans(pg_repo)
@@ -119,9 +119,10 @@ def test_passage_searches_are_planned_once_per_connection(pg_repo):
     passages = PassageIndex(pg_repo.conn)
     with pg_repo.transaction():
         passages.replace(doc.id, "main", 1, doc.path, rows)
-    # (psycopg prepares a statement at its sixth run, the server plans it for its first
-    # five runs of the prepared statement, then reuses one plan)
-    for _ in range(20):
+    # (the first search learns that the owner holds most passages; psycopg prepares a
+    # statement at its sixth run, the server plans it for its first five runs of the
+    # prepared statement, then reuses one plan)
+    for _ in range(25):
         assert len(passages.search("main", '"otters" OR "herons"')) == 5
     [(generic, custom)] = _search_plans(pg_repo)
     assert generic >= 10 and custom <= 5
@@ -234,3 +235,24 @@ def test_a_search_in_a_subtree_reads_the_subtree_not_every_match_of_a_common_wor
     assert _rows_read(pg_repo, lambda: pg_repo.search("main", "common", under="~/few")) < 30
     # (the count can tell: a search of the whole home reads every match)
     assert _rows_read(pg_repo, lambda: pg_repo.search("main", "common")) >= 600
+
+
+def test_an_owner_with_few_of_the_notes_is_planned_for_its_words(pg_repo):
+    """Beside an owner who holds most notes, a small owner's search is planned for its
+    words and owner each time: a word every note holds is looked for among the small
+    owner's notes, not read for everyone's first. The owner who holds most reuses one plan."""
+    with pg_repo.transaction():
+        for i in range(600):
+            pg_repo.write("main", f"~/many/n{i:03d}", f"a common note, number {i}")
+        for i in range(3):
+            pg_repo.write("small", f"~/f{i}", f"a common note about a heron {i}")
+    pg_repo.conn.execute("ANALYZE documents")
+    for _ in range(12):
+        hits = pg_repo.search("small", "common")
+        assert [h.path for h in hits] == ["~/f0", "~/f1", "~/f2"]
+    assert _search_plans(pg_repo) == []  # never prepared
+    assert _rows_read(pg_repo, lambda: pg_repo.search("small", "common")) < 30
+    for _ in range(25):
+        assert len(pg_repo.search("main", "common")) == 10
+    [(generic, custom)] = _search_plans(pg_repo)
+    assert generic >= 10 and custom <= 5
