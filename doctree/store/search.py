@@ -248,22 +248,19 @@ class Search(Part):
             lo, hi = subtree_bounds(under)
             scope = " AND (d.path = ? OR (d.path >= ? AND d.path < ?))"
             params += [under, lo, hi]
-        rows = self.dialect.search_documents(self.conn, match, owner, scope, params, limit)
-        # Snippets are cut here, the same on every backend (see `snippet_of`).
-        bodies = (
-            self.dialect.indexed_bodies(self.conn, [r["id"] for r in rows])
-            if snippets and rows
-            else {}
+        rows = self.dialect.search_documents(
+            self.conn, match, owner, scope, params, limit, bodies=snippets
         )
+        # Snippets are cut here, the same on every backend (see `snippet_of`).
         return [
             SearchHit(
-                r["id"],
-                r["path"],
-                r["title"],
-                snippet_of(bodies[r["id"]], parsed) if snippets else "",
-                r["score"],
-                r["version"],
-                r["updated_at"],
+                doc_id,
+                path,
+                title,
+                snippet_of(body, parsed) if snippets else "",
+                score,
+                version,
+                updated_at,
             )
-            for r in rows
+            for doc_id, path, title, version, updated_at, score, body in rows
         ]

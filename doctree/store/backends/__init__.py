@@ -159,14 +159,12 @@ class Dialect(Protocol):
         scope: str,
         scope_params: Sequence[Any],
         limit: int,
-    ) -> list[Any]:
-        """Rows (id, path, title, version, updated_at, score), best first, higher score
-        better. `match` is an FTS5 expression (see `fts_to_tsquery`). Snippets are the
-        caller's (`doctree.store.search.snippet_of`), the same on every backend."""
-
-    def indexed_bodies(self, conn: Any, doc_ids: Sequence[int]) -> dict[int, str]:
-        """The current bodies of these documents as the index holds them, by id (to cut
-        search hits' snippets from)."""
+        bodies: bool = False,
+    ) -> list[tuple[Any, ...]]:
+        """Rows (id, path, title, version, updated_at, score, body), best first, higher
+        score better. `match` is an FTS5 expression (see `fts_to_tsquery`). `body` is the
+        current body as the index holds it when `bodies` is asked, else None: snippets are
+        the caller's (`doctree.store.search.snippet_of`), the same on every backend."""
 
     # The passage indexes: `passages` (passages of documents) and `recall` (of sessions).
     def index_passage(

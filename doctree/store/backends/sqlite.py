@@ -171,21 +171,19 @@ class SqliteDialect:
         scope: str,
         scope_params: Sequence[Any],
         limit: int,
-    ) -> list[Any]:
-        return conn.execute(
+        bodies: bool = False,
+    ) -> list[tuple[Any, ...]]:
+        rows = conn.execute(
             "SELECT d.id, d.path, d.title, d.version, d.updated_at, -rank AS score"
             " FROM documents_fts JOIN documents d ON d.id = documents_fts.rowid"
             " WHERE documents_fts MATCH ? AND d.owner = ?" + scope + " ORDER BY rank LIMIT ?",
             [match, owner, *scope_params, limit],
         ).fetchall()
-
-    def indexed_bodies(self, conn: sqlite3.Connection, doc_ids: Sequence[int]) -> dict[int, str]:
-        # The index reads the text of a document through the view `documents_text`.
-        marks = ",".join("?" * len(doc_ids))
-        rows = conn.execute(
-            f"SELECT rowid, body FROM documents_fts WHERE rowid IN ({marks})", list(doc_ids)
-        )
-        return {r[0]: r[1] for r in rows}
+        # The bodies of the hits only, by a statement of their own: in the ranking statement,
+        # each matching row's body would be read and decoded before the LIMIT (a file has no
+        # round trip to save).
+        texts = _indexed_bodies(conn, [r[0] for r in rows]) if bodies and rows else {}
+        return [(*r, texts.get(r[0])) for r in rows]
 
     def index_passage(
         self,
@@ -309,6 +307,16 @@ class SqliteDialect:
             # Ask for as many as the share of matches that passed says `limit` needs (with a
             # margin); after a second miss, for every match.
             reach = -1 if reach > limit else max(4 * reach, 2 * reach * limit // max(len(rows), 1))
+
+
+def _indexed_bodies(conn: sqlite3.Connection, doc_ids: Sequence[int]) -> dict[int, str]:
+    """The current bodies of these documents as the index reads them, by id (through the
+    view `documents_text`)."""
+    marks = ",".join("?" * len(doc_ids))
+    rows = conn.execute(
+        f"SELECT rowid, body FROM documents_fts WHERE rowid IN ({marks})", list(doc_ids)
+    )
+    return {r[0]: r[1] for r in rows}
 
 
 SQLITE = SqliteDialect()
