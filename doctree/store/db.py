@@ -5,27 +5,21 @@
 from __future__ import annotations
 
 import os
-import re
 import sqlite3
 import time
-from typing import TYPE_CHECKING, Any
 
 from doctree.errors import SchemaError, UserError
-from doctree.store.backends import (
-    busy_timeout_ms,
-    describe,
-    dialect_of,
-    is_database_url,
-    is_unavailable,
-)
 from doctree.store.encoding import decode
+from doctree.store.targets import busy_timeout_ms, is_database_url, scheme_of
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any
 
-# The migrations (hashlib, pathlib) and the SQLite dialect (which imports the store's model)
-# are imported by the functions that use them: `doctree read` opens with `open_reader`,
-# which needs neither (tests/cli/test_cli_startup.py).
+# The migrations (hashlib, pathlib), the backends (typing, contextlib, re) and the SQLite
+# dialect (which imports the store's model) are imported by the functions that use them:
+# `doctree read` opens with `open_reader`, which needs none (tests/cli/test_cli_startup.py).
 
 CACHE_KIB = 32 * 1024
 
@@ -58,9 +52,6 @@ def _enable_wal(conn: sqlite3.Connection) -> None:
         pause = min(pause * 2, 0.2)
 
 
-# `scheme:` at the start of a database target: a URL (two letters at least, so that a
-# drive letter is never taken for one).
-_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]+):")
 ACCEPTED = "a SQLite file path, or a PostgreSQL server as postgresql://... or postgres://..."
 
 
@@ -71,16 +62,19 @@ def check_target(target: str | os.PathLike[str]) -> None:
     text = os.fspath(target)
     if not isinstance(text, str) or is_database_url(text):
         return
-    m = _SCHEME.match(text)
-    if m is None:
+    written = scheme_of(text)
+    if written is None:
         return
-    scheme = m.group(1).lower()
+    from doctree.store.backends import describe
+
+    scheme = written.lower()
     if scheme in ("postgresql", "postgres"):
         raise UserError(
             f"database {describe(text)!r}: a PostgreSQL URL starts with {scheme}:// "
             "(e.g. postgresql://user@host/db)"
         )
-    hint = "" if text[m.end() :].startswith("//") else f" (or ./{text} for a file of that name)"
+    after = text[len(written) + 1 :]
+    hint = "" if after.startswith("//") else f" (or ./{text} for a file of that name)"
     raise UserError(
         f"database {describe(text)!r}: unknown scheme {scheme + ':'!r}; a database is "
         f"{ACCEPTED}{hint}"
@@ -172,6 +166,8 @@ def connect(
         if str(path) != ":memory:":
             conn.remember_file(str(path))
     except sqlite3.DatabaseError as e:
+        from doctree.store.backends import is_unavailable
+
         if is_unavailable(e):  # locked by another process past the busy timeout: not a
             raise  # mistake of the caller's (the CLI says so, exit 1)
         raise UserError(f"database {str(path)!r}: cannot be opened as SQLite ({e})") from e
@@ -236,6 +232,8 @@ def _file_uri(path: str) -> str:
 def register_functions(conn: Any) -> None:
     """The SQL functions the SQLite schema uses: `doctree_body`, with which the full-text
     index's view `documents_text` decodes stored bodies."""
+    from doctree.store.backends import dialect_of
+
     if dialect_of(conn).name != "sqlite":
         return
     conn.create_function("doctree_body", 1, _decode_body, deterministic=True)
@@ -272,6 +270,8 @@ def vacuum_file(conn: Any) -> tuple[bool, str | None]:
     either file. (True, None) when done; (False, why) when another connection kept it from
     finishing (the data is unchanged either way). On PostgreSQL: VACUUM of the tables that
     hold text."""
+    from doctree.store.backends import dialect_of
+
     if dialect_of(conn).name == "postgresql":
         from doctree.store.backends import postgres
 
