@@ -24,6 +24,13 @@ if TYPE_CHECKING:
 CACHE_KIB = 32 * 1024
 
 
+def dialect_of(conn: Any) -> Any:
+    """`doctree.store.backends.dialect_of`, the backends imported on first use (see above)."""
+    from doctree.store.backends import dialect_of as of_backend
+
+    return of_backend(conn)
+
+
 def default_db_path() -> Path | str:
     """`DOCTREE_DB` (a file path or a `postgresql://` URL), else `doctree.db` under the
     user's data directory."""
@@ -232,8 +239,6 @@ def _file_uri(path: str) -> str:
 def register_functions(conn: Any) -> None:
     """The SQL functions the SQLite schema uses: `doctree_body`, with which the full-text
     index's view `documents_text` decodes stored bodies."""
-    from doctree.store.backends import dialect_of
-
     if dialect_of(conn).name != "sqlite":
         return
     conn.create_function("doctree_body", 1, _decode_body, deterministic=True)
@@ -270,8 +275,6 @@ def vacuum_file(conn: Any) -> tuple[bool, str | None]:
     either file. (True, None) when done; (False, why) when another connection kept it from
     finishing (the data is unchanged either way). On PostgreSQL: VACUUM of the tables that
     hold text."""
-    from doctree.store.backends import dialect_of
-
     if dialect_of(conn).name == "postgresql":
         from doctree.store.backends import postgres
 
