@@ -7,8 +7,6 @@ Names are imported on first use, so `import doctree` (and the CLI) stays fast.
 
 from __future__ import annotations
 
-from importlib import import_module
-
 # typing is not imported at run time: `doctree --help` (doctree.console) would pay for it.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -33,5 +31,7 @@ __all__ = sorted(_EXPORTS)
 
 def __getattr__(name: str) -> Any:
     if name in _EXPORTS:
+        from importlib import import_module  # (not at start-up: it imports warnings)
+
         return getattr(import_module(_EXPORTS[name]), name)
     raise AttributeError(f"module 'doctree' has no attribute {name!r}")

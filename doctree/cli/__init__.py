@@ -83,8 +83,8 @@ class State:
     def database(self) -> Any:
         """The database to use, checked: a known URL scheme, and (for a command that does
         not create one) an existing file. UserError naming the database otherwise."""
-        from doctree.store.backends import is_database_url
         from doctree.store.db import check_target, default_db_path
+        from doctree.store.targets import is_database_url
 
         target = self.db_path or default_db_path()
         check_target(target)

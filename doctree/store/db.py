@@ -5,29 +5,30 @@
 from __future__ import annotations
 
 import os
-import re
 import sqlite3
 import time
-from typing import TYPE_CHECKING, Any
 
 from doctree.errors import SchemaError, UserError
-from doctree.store.backends import (
-    busy_timeout_ms,
-    describe,
-    dialect_of,
-    is_database_url,
-    is_unavailable,
-)
 from doctree.store.encoding import decode
+from doctree.store.targets import busy_timeout_ms, is_database_url, scheme_of
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any
 
-# The migrations (hashlib, pathlib) and the SQLite dialect (which imports the store's model)
-# are imported by the functions that use them: `doctree read` opens with `open_reader`,
-# which needs neither (tests/cli/test_cli_startup.py).
+# The migrations (hashlib, pathlib), the backends (typing, contextlib, re) and the SQLite
+# dialect (which imports the store's model) are imported by the functions that use them:
+# `doctree read` opens with `open_reader`, which needs none (tests/cli/test_cli_startup.py).
 
 CACHE_KIB = 32 * 1024
+
+
+def dialect_of(conn: Any) -> Any:
+    """`doctree.store.backends.dialect_of`, the backends imported on first use (see above)."""
+    from doctree.store.backends import dialect_of as of_backend
+
+    return of_backend(conn)
 
 
 def default_db_path() -> Path | str:
@@ -58,9 +59,6 @@ def _enable_wal(conn: sqlite3.Connection) -> None:
         pause = min(pause * 2, 0.2)
 
 
-# `scheme:` at the start of a database target: a URL (two letters at least, so that a
-# drive letter is never taken for one).
-_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]+):")
 ACCEPTED = "a SQLite file path, or a PostgreSQL server as postgresql://... or postgres://..."
 
 
@@ -71,16 +69,19 @@ def check_target(target: str | os.PathLike[str]) -> None:
     text = os.fspath(target)
     if not isinstance(text, str) or is_database_url(text):
         return
-    m = _SCHEME.match(text)
-    if m is None:
+    written = scheme_of(text)
+    if written is None:
         return
-    scheme = m.group(1).lower()
+    from doctree.store.backends import describe
+
+    scheme = written.lower()
     if scheme in ("postgresql", "postgres"):
         raise UserError(
             f"database {describe(text)!r}: a PostgreSQL URL starts with {scheme}:// "
             "(e.g. postgresql://user@host/db)"
         )
-    hint = "" if text[m.end() :].startswith("//") else f" (or ./{text} for a file of that name)"
+    after = text[len(written) + 1 :]
+    hint = "" if after.startswith("//") else f" (or ./{text} for a file of that name)"
     raise UserError(
         f"database {describe(text)!r}: unknown scheme {scheme + ':'!r}; a database is "
         f"{ACCEPTED}{hint}"
@@ -172,6 +173,8 @@ def connect(
         if str(path) != ":memory:":
             conn.remember_file(str(path))
     except sqlite3.DatabaseError as e:
+        from doctree.store.backends import is_unavailable
+
         if is_unavailable(e):  # locked by another process past the busy timeout: not a
             raise  # mistake of the caller's (the CLI says so, exit 1)
         raise UserError(f"database {str(path)!r}: cannot be opened as SQLite ({e})") from e

@@ -7,16 +7,15 @@ file appended after it, never an edit of an applied one (its sha256 is checked o
 from __future__ import annotations
 
 import os
-import re
-from typing import TYPE_CHECKING
 
 from doctree.errors import SchemaError
 from doctree.resources import resource_dir, resource_folder
 
+TYPE_CHECKING = False  # (`shipped_names`, of a one-shot read, imports neither typing nor re)
 if TYPE_CHECKING:
     from pathlib import Path
 
-_MIGRATION = re.compile(r"(\d{3})_[a-z0-9_]+\.sql")
+_MIGRATION = r"(\d{3})_[a-z0-9_]+\.sql"
 
 
 def migrations_dir(dialect: str = "sqlite") -> Path:
@@ -35,9 +34,11 @@ def shipped_names() -> list[str]:
 
 def migrations(directory: Path | None = None) -> list[tuple[int, str, str]]:
     """(number, name, sql) for every migration file, in order (`directory` for tests)."""
+    import re
+
     out = []
     for f in sorted((directory or resource_dir("migrations")).glob("*.sql")):
-        m = _MIGRATION.fullmatch(f.name)
+        m = re.fullmatch(_MIGRATION, f.name)
         if not m:
             raise SchemaError(f"migration file {f.name!r}: names must look like 001_name.sql")
         out.append((int(m.group(1)), f.stem, f.read_text(encoding="utf-8")))

@@ -7,11 +7,13 @@ and `.` (NFC-normalised), are never `.` or `..`, never start with `.`, and there
 
 from __future__ import annotations
 
-import re
 import unicodedata
-from functools import cache
 
 from doctree.errors import NotTextError, PathError, UserError
+
+TYPE_CHECKING = False  # (neither typing nor re is imported for a plain path: `doctree read`)
+if TYPE_CHECKING:
+    import re
 
 # The secret detector (doctree.store.secrets) is imported by the checks that search a path
 # for a secret: a path whose segments are all too short to hold one never loads it.
@@ -27,19 +29,36 @@ MAX_PATH_BYTES = 1024
 MAX_SEGMENT_BYTES = 255
 MAX_OWNER_LENGTH = 128
 
-_SEGMENT = re.compile(r"[\w][\w.\-]*", re.UNICODE)
+_SEGMENT = r"[\w][\w.\-]*"  # (compiled by `_pattern` on first use, as the two below)
+_CONTROL = r"[\x00-\x1f\x7f-\x9f]"
 
-_OWNER = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:@\-]*")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-# The common case, already canonical: ASCII slugs (so NFC is a no-op), no '.'/'..' (a
-# segment cannot start with '.'), at most 20 segments of at most 255 bytes.
-_PLAIN = re.compile(r"~(?:/[A-Za-z0-9_][A-Za-z0-9_.\-]{0,254}){1,20}")
+_ASCII_WORD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+_ASCII_SLUG = _ASCII_WORD | frozenset(".-")
+_OWNER_START = _ASCII_WORD - {"_"}
+_OWNER_CHARS = _ASCII_WORD | frozenset(".:@-")
+
+
+def _is_plain(path: str) -> bool:
+    """The common case, already canonical: `~/` and 1 to 20 ASCII slugs of 1 to 255
+    characters (letters, digits, '_', '.', '-'; not starting with '.' or '-'): NFC is a
+    no-op, and there is no '.' or '..'. What `~(?:/[A-Za-z0-9_][A-Za-z0-9_.\-]{0,254}){1,20}`
+    matches in full, tested without `re`."""
+    if not path.startswith("~/"):
+        return False
+    segments = path[2:].split("/")
+    return len(segments) <= MAX_SEGMENTS and all(
+        seg
+        and len(seg) <= MAX_SEGMENT_BYTES
+        and seg[0] in _ASCII_WORD
+        and _ASCII_SLUG.issuperset(seg)
+        for seg in segments
+    )
 
 
 def normalize_path(path: object) -> str:
     """Validate `path` and return its canonical form; raise PathError naming the rule broken.
     A path holding a secret (a key pasted as a page name) is refused: no path stores one."""
-    if isinstance(path, str) and len(path) <= MAX_PATH_BYTES and _PLAIN.fullmatch(path):
+    if isinstance(path, str) and len(path) <= MAX_PATH_BYTES and _is_plain(path):
         return _without_secret(path)
     try:
         return _without_secret(_normalize_checked(path))
@@ -80,7 +99,7 @@ def _normalize_checked(path: object) -> str:
         raise PathError(path, "NUL bytes are not allowed in a path")
     if not is_utf8_text(path):
         raise PathError(path, "is not UTF-8 text (a lone surrogate or an undecodable byte)")
-    if _CONTROL.search(path):
+    if _pattern(_CONTROL).search(path):
         raise PathError(path, "control characters are not allowed in a path")
     if (hidden := invisible_character(path)) is not None:
         raise PathError(path, f"{hidden} is not allowed in a path")
@@ -109,7 +128,7 @@ def _normalize_checked(path: object) -> str:
             raise PathError(
                 path, f"segment {seg[:40]!r}... is longer than {MAX_SEGMENT_BYTES} bytes"
             )
-        if not _SEGMENT.fullmatch(seg) and not _is_slug_with_marks(seg):
+        if not _pattern(_SEGMENT).fullmatch(seg) and not _is_slug_with_marks(seg):
             raise PathError(
                 path,
                 f"segment {seg!r} is not a slug (letters, digits, '-', '_', '.'; "
@@ -150,12 +169,20 @@ _TAG_BASE = "\U0001f3f4"  # WAVING BLACK FLAG: tag characters after it spell a s
 _TAGS = "[\U000e0020-\U000e007f]"
 
 
-@cache
+_COMPILED: dict[str, re.Pattern[str]] = {}
+
+
 def _pattern(pattern: str) -> re.Pattern[str]:
-    """`pattern` compiled on first use: the format-character classes are only looked at in
-    text that is not ASCII, and compiling them costs a one-shot read (`doctree read`) more
-    than the rest of its path checks."""
-    return re.compile(pattern)
+    """`pattern` compiled on first use: a plain path (`_is_plain`) needs none, and the
+    format-character classes are only looked at in text that is not ASCII; importing `re`
+    and compiling them would cost a one-shot read (`doctree read`) more than the rest of
+    its path checks (functools, for a cache, as well)."""
+    compiled = _COMPILED.get(pattern)
+    if compiled is None:
+        import re
+
+        compiled = _COMPILED[pattern] = re.compile(pattern)
+    return compiled
 
 
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
@@ -209,8 +236,9 @@ _VALID_OWNERS: set[str] = set()  # owners already checked (agents are few)
 def _is_slug_with_marks(seg: str) -> bool:
     """A slug in which combining marks follow the first character. Python's \\w leaves
     them out, yet many scripts need them even after NFC (Devanagari vowel signs, ...)."""
-    return bool(_SEGMENT.match(seg[0])) and all(
-        _SEGMENT.match(c) or c in ".-" or unicodedata.category(c).startswith("M") for c in seg[1:]
+    segment = _pattern(_SEGMENT)
+    return bool(segment.match(seg[0])) and all(
+        segment.match(c) or c in ".-" or unicodedata.category(c).startswith("M") for c in seg[1:]
     )
 
 
@@ -220,7 +248,11 @@ def validate_owner(owner: object) -> str:
         return owner
     if not isinstance(owner, str) or not owner:
         raise UserError(f"agent id {owner!r}: must be a non-empty string")
-    if len(owner) > MAX_OWNER_LENGTH or not _OWNER.fullmatch(owner):
+    if (
+        len(owner) > MAX_OWNER_LENGTH
+        or owner[0] not in _OWNER_START
+        or not _OWNER_CHARS.issuperset(owner)
+    ):
         raise UserError(
             f"agent id {owner!r}: use letters, digits, '-', '_', '.', ':' or '@' "
             f"(at most {MAX_OWNER_LENGTH} characters, starting with a letter or digit)"
@@ -275,6 +307,8 @@ def ancestors(path: str) -> list[str]:
 def slugify(text: str, max_len: int = 80) -> str:
     """Make a slug segment out of free text ('Alice Smith' -> 'alice-smith'); a secret in
     the text becomes its kind ('secret-github-token'), never part of the slug."""
+    import re
+
     from doctree.store.secrets import mask
 
     text = mask(text, replace=lambda kind: f" secret-{kind} ")[0]

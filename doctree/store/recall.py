@@ -19,23 +19,28 @@ from doctree.store.backends import dialect_of
 from doctree.store.model import PassageSearch
 from doctree.store.secrets import mask_text
 
-#: Texts `mask_text` returned as they were (holding no secret; at most `_CLEAN_MAX`, all
-#: forgotten when full): a record's text is masked before it is cut into passages
-#: (`doctree.memory.recall`) and each passage again here, and a short record's passage is
-#: the very text masked a moment before.
+#: Texts `mask_text` returned as they were (holding no secret; at most `_CLEAN_MAX_CHARS`
+#: characters of them, all forgotten when full): a record's text is masked before it is cut
+#: into passages (`doctree.memory.recall`) and each passage again here, and a short record's
+#: passage is the very text masked a moment before, however many records a session hands
+#: over at once (a count of texts, 256, was fewer than one run of a long transcript).
 _CLEAN: dict[str, None] = {}
-_CLEAN_MAX = 256
+_CLEAN_MAX_CHARS = 4_000_000
+_clean_chars = 0
 
 
 def masked(text: str) -> str:
     """`mask_text(text)`, remembered for the last texts found to hold no secret."""
+    global _clean_chars
     if text in _CLEAN:
         return text
     out = mask_text(text)
     if out is text:
-        if len(_CLEAN) >= _CLEAN_MAX:
+        if _clean_chars + len(text) > _CLEAN_MAX_CHARS:
             _CLEAN.clear()
+            _clean_chars = 0
         _CLEAN[text] = None
+        _clean_chars += len(text)
     return out
 
 

@@ -14,6 +14,7 @@ it; the time itself is measured by bench/startup.py.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import subprocess
 import sys
@@ -39,12 +40,12 @@ HEAVY = (
 # What `doctree read PATH` may import of the store: the quick opening and the live row.
 READ_STORE = {
     "doctree.store",
-    "doctree.store.backends",
     "doctree.store.db",
     "doctree.store.encoding",
     "doctree.store.live",
     "doctree.store.migrations",
     "doctree.store.paths",
+    "doctree.store.targets",
 }
 
 
@@ -67,6 +68,25 @@ secrets = sys.modules.get('doctree.store.secrets')
 compiled = bool(secrets and secrets._patterns.cache_info().currsize)
 import json
 print(json.dumps([status, modules, out.buffer.getvalue().decode(), compiled]))
+"""
+
+
+# `CHILD` for a plain interpreter, its output caught without contextlib (which imports what
+# the read must not: the test looks for it).
+PLAIN_CHILD = """\
+import io, sys
+sys.argv = ['doctree', *ARGS]
+sys.stdout = io.TextIOWrapper(io.BytesIO(), encoding='utf-8', write_through=True)
+status = 0
+try:
+    from doctree.console import main
+    main()
+except SystemExit as e:
+    status = e.code or 0
+out, sys.stdout = sys.stdout, sys.__stdout__
+modules = sorted(sys.modules)
+import json
+print(json.dumps([status, modules, out.buffer.getvalue().decode()]))
 """
 
 
@@ -151,6 +171,32 @@ def test_read_through_the_entry_point_imports_no_click_and_no_command_module(tmp
         "doctree.errors",
         "doctree.resources",
     }
+
+
+@pytest.mark.slow
+def test_read_through_the_entry_point_imports_neither_typing_nor_re(tmp_path):
+    """Nor what they bring (enum, contextlib): a plain install, the checkout on `sys.path`
+    with no site-packages (so no editable install's finder, which imports `re`)."""
+    db = tmp_path / "t.db"
+    subprocess.run(
+        [sys.executable, "-m", "doctree", "--db", str(db), "write", "~/notes/plain"],
+        input="hello\n",
+        text=True,
+        check=True,
+        capture_output=True,
+    )
+    code = PLAIN_CHILD.replace("ARGS", repr(["--db", str(db), "read", "~/notes/plain"]))
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.run(
+        [sys.executable, "-S", "-c", code],
+        env={"PYTHONPATH": str(root), "PATH": os.environ.get("PATH", "")},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    status, modules, out = json.loads(proc.stdout.splitlines()[-1])
+    assert status == 0 and out == "hello\n"
+    assert top(set(modules)) & {"typing", "re", "enum", "contextlib", "click", "pathlib"} == set()
 
 
 @pytest.mark.slow

@@ -362,3 +362,15 @@ def test_a_time_in_the_question_favours_what_was_said_on_that_day(db_path, repo)
     assert [p.session_id for p in said.passages] == ["s-early"]
     said = recall(repo, OWNER, question, budget=16, now=date(2026, 9, 1))
     assert [p.session_id for p in said.passages] == ["s-late"]  # nothing then: the newer
+
+
+def test_the_texts_of_a_thousand_record_hand_over_are_each_searched_for_secrets_once():
+    """A catch-up masks a record's text, then its passage (the same text for a short one):
+    the second finds it remembered clean, however many records one session hands over."""
+    from doctree.store import recall as store_recall
+
+    texts = [f"record {i}: the launch moved to Friday, said Ana" for i in range(1000)]
+    assert [store_recall.masked(t) for t in texts] == texts
+    assert all(t in store_recall._CLEAN for t in texts)
+    secret = "the key is sk-ant-api03-" + "x" * 40
+    assert store_recall.masked(secret) != secret and secret not in store_recall._CLEAN

@@ -3,6 +3,7 @@ write with a bad path (or an oversized body) leaves the database untouched."""
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 import pytest
@@ -13,8 +14,10 @@ from doctree.errors import BodyTooLargeError, PathError, UserError
 from doctree.store.documents import DocumentsRepository
 from doctree.store.paths import (
     HOME,
+    MAX_OWNER_LENGTH,
     MAX_PATH_BYTES,
     MAX_SEGMENTS,
+    _is_plain,
     _normalize_checked,
     ancestors,
     is_under,
@@ -197,3 +200,46 @@ def test_bad_body_limit_in_the_environment_is_a_user_error(db_path, monkeypatch)
 def test_non_positive_body_limit_is_refused(db_path):
     with pytest.raises(UserError, match="must be a positive number"):
         DocumentsRepository(db_path, max_body_bytes=0)
+
+
+# The patterns the checks of a plain path and of an owner stand for: they are tested without
+# `re`, which a one-shot read (`doctree read PATH`) does not import.
+PLAIN = r"~(?:/[A-Za-z0-9_][A-Za-z0-9_.\-]{0,254}){1,20}"
+OWNER = r"[A-Za-z0-9][A-Za-z0-9_.:@\-]*"
+
+
+@settings(max_examples=2000, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            ["~", "~/", "/", "//", "a", "Z", "0", "_", "-", ".", "é", "\n", ":", "x" * 120]
+        ),
+        max_size=45,
+    ).map("".join)
+)
+def test_the_plain_path_check_is_the_pattern_it_stands_for(path):
+    assert _is_plain(path) == bool(re.fullmatch(PLAIN, path))
+
+
+def test_the_plain_path_check_at_its_limits():
+    for path in ("~/" + "a" * 255, "~" + "/a" * 20, "~/_a.b-c"):
+        assert _is_plain(path) and re.fullmatch(PLAIN, path)
+    for path in ("~/" + "a" * 256, "~" + "/a" * 21, "~/-a", "~/.a", "~", "~/a/", "~/a\n"):
+        assert not _is_plain(path) and not re.fullmatch(PLAIN, path)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(
+    st.one_of(
+        st.text(alphabet="aZ09_.:@- /é\n", max_size=12),
+        st.text(alphabet="a", min_size=MAX_OWNER_LENGTH - 1, max_size=MAX_OWNER_LENGTH + 1),
+    )
+)
+def test_the_owner_check_is_the_pattern_it_stands_for(owner):
+    valid = 0 < len(owner) <= MAX_OWNER_LENGTH and re.fullmatch(OWNER, owner) is not None
+    try:
+        validate_owner(owner)
+    except UserError:
+        assert not valid
+    else:
+        assert valid

@@ -39,8 +39,7 @@ _FOREIGN_MONTH_RE = (
     + "|".join(
         sorted(
             (set(lang.FOREIGN_MONTHS) | lang.CAPITALISED_MONTHS) - set(MONTHS),
-            key=len,
-            reverse=True,
+            key=lambda w: (-len(w), w),  # the same text in every process (compiled.py)
         )
     )
     + r")\b"
@@ -74,7 +73,7 @@ _ABSOLUTE = re.compile(
 #: A word of a chained date's anchor: lower case, no function word ("race day and" is "race day").
 _ANCHOR_WORD = (
     r"(?-i:(?!(?:"
-    + "|".join(sorted((w for w in stopwords.ENGLISH if "'" not in w), key=len, reverse=True))
+    + "|".join(sorted((w for w in stopwords.ENGLISH if "'" not in w), key=lambda w: (-len(w), w)))
     + r"|today|tomorrow|tonight|now|next|last)\b)[a-z]{3,})"
 )
 

@@ -24,23 +24,18 @@ import sqlite3
 import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Protocol, TypeGuard
+from typing import TYPE_CHECKING, Any, Protocol
 
-from doctree.errors import DatabaseUnavailableError, UserError
+from doctree.errors import DatabaseUnavailableError
+from doctree.store.targets import busy_timeout_ms as busy_timeout_ms  # (defined there, light)
+from doctree.store.targets import is_database_url as is_database_url
 
 if TYPE_CHECKING:
     from typing_extensions import TypeIs
 
     from doctree.store.model import PassageSearch
 
-URL_SCHEMES = ("postgresql://", "postgres://")
-BUSY_TIMEOUT_MS = 30_000
 _WORD = re.compile(r"\w+", re.UNICODE)
-
-
-def is_database_url(target: object) -> TypeGuard[str]:
-    """Whether `target` names a database server (`postgresql://...`) rather than a file."""
-    return isinstance(target, str) and target.startswith(URL_SCHEMES)
 
 
 def is_unavailable(error: BaseException) -> bool:
@@ -62,24 +57,6 @@ def describe(target: str | os.PathLike[str]) -> str:
     if re.match(r"[A-Za-z][A-Za-z0-9+.-]*://", text):  # any URL, a refused one too
         return re.sub(r"(://[^:/@]*):[^@/]*@", r"\1:***@", text)
     return text
-
-
-def busy_timeout_ms() -> int:
-    """How long a connection waits for another one's lock: `$DOCTREE_BUSY_TIMEOUT_MS`, else
-    30 s. A write still waiting then fails, stores nothing, and says so."""
-    raw = os.environ.get("DOCTREE_BUSY_TIMEOUT_MS", "").strip()
-    if not raw:
-        return BUSY_TIMEOUT_MS
-    try:
-        value = int(raw.replace("_", ""))
-    except ValueError:
-        value = -1
-    if not 0 <= value <= 3_600_000:
-        raise UserError(
-            f"DOCTREE_BUSY_TIMEOUT_MS {raw!r}: must be a whole number of milliseconds "
-            "from 0 to 3600000, e.g. 30000"
-        )
-    return value
 
 
 def search_words(text: str | None) -> str:
