@@ -177,16 +177,12 @@ def test_nothing_below_the_cli_imports_it():
     assert offenders == []
 
 
-#: The readers of the `re` module's own parser: the offline agent's test in front of its
+#: The one reader of the `re` module's own parser: the offline agent's test in front of its
 #: patterns reads each pattern as `re.compile` does (it falls back to running the pattern
-#: when the parser's shape is not the one it knows), and its kept patterns are the programs
-#: `re.compile` makes, built by the same calls (each checked equal to `re.compile`'s own).
+#: when the parser's shape is not the one it knows).
 READS_PATTERNS = {
     ("doctree.agent.offline.prefilter", "re._parser"),
     ("doctree.agent.offline.prefilter", "re._constants"),
-    ("doctree.agent.offline.compiled", "re._parser"),
-    ("doctree.agent.offline.compiled", "re._compiler"),
-    ("doctree.agent.offline.compiled", "_sre"),
 }
 
 

@@ -41,18 +41,14 @@ reads top to bottom as the pipeline; see docs/memory-agent.md):
 
 `language.py` holds the rules of English the stages share; `prefilter.py` puts a cheap test in
 front of each of their patterns (a sentence holding none of the literals a match needs is
-not searched); `compiled.py` keeps the patterns' compiled programs beside the bytecode, so a
-start builds them without parsing them again.
+not searched).
 """
 
-from doctree.agent.offline.compiled import kept_patterns
-
-with kept_patterns(__file__):  # the stages' patterns, built from their kept programs
-    from doctree.agent.offline.pageio import OfflineAgentError, RunSummary, ToolsLike
-    from doctree.agent.offline.resolve import absolute_dates, resolve_relative
-    from doctree.agent.offline.run import run_session
-    from doctree.agent.offline.write import ROOT
-    from doctree.sessions.transcripts import Transcript, parse_transcript
+from doctree.agent.offline.pageio import OfflineAgentError, RunSummary, ToolsLike
+from doctree.agent.offline.resolve import absolute_dates, resolve_relative
+from doctree.agent.offline.run import run_session
+from doctree.agent.offline.write import ROOT
+from doctree.sessions.transcripts import Transcript, parse_transcript
 
 __all__ = [
     "OfflineAgentError", "OfflineMemoryAgent", "RunSummary", "ToolsLike", "absolute_dates",

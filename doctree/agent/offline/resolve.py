@@ -39,7 +39,7 @@ _FOREIGN_MONTH_RE = (
     + "|".join(
         sorted(
             (set(lang.FOREIGN_MONTHS) | lang.CAPITALISED_MONTHS) - set(MONTHS),
-            key=lambda w: (-len(w), w),  # the same text in every process (compiled.py)
+            key=lambda w: (-len(w), w),  # the same text in every process
         )
     )
     + r")\b"
