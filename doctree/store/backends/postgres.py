@@ -803,6 +803,15 @@ class PostgresDialect:
             [*score_params, query, *idf_params, search.owner, *search.scope_params, search.limit],
         ).fetchall()
 
+    def any_passage(self, conn: PgConnection, index: str, match: str, owner: str) -> bool:
+        query = fts_to_tsquery(match, _PASSAGE_LABELS)
+        row = conn.execute(
+            f"SELECT 1 FROM {_PASSAGES[index]} p WHERE p.owner = ?"
+            f" AND p.search_vector @@ to_tsquery('{TSCONFIG}', ?) LIMIT 1",
+            [owner, query],
+        ).fetchone()
+        return row is not None
+
 
 MAX_WEIGHTED_TERMS = 32  # beyond this many OR'd terms, rank by cover density alone
 

@@ -366,5 +366,18 @@ class SqliteDialect:
             # margin); after a second miss, for every match.
             reach = -1 if reach > limit else max(4 * reach, 2 * reach * limit // max(len(rows), 1))
 
+    def any_passage(self, conn: sqlite3.Connection, index: str, match: str, owner: str) -> bool:
+        table = _FTS[index]
+        passages = "passages" if index == "passages" else "recall_passages"
+        found = _read(
+            conn,
+            # CROSS JOIN: the index's matches first, then the owner of each until one is
+            # the owner's (never a probe of the index for each of the owner's rows)
+            f"SELECT 1 FROM {table} m CROSS JOIN {passages} p ON p.id = m.rowid"
+            f" WHERE {table} MATCH ? AND p.owner = ? LIMIT 1",
+            [f"{{text surroundings speaker dates}} : ({match})", owner],
+        )
+        return bool(found)
+
 
 SQLITE = SqliteDialect()
