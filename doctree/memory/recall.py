@@ -644,7 +644,7 @@ def has_recall(
     owner = validate_owner(owner)
     refresh_recall(repo, owner)
     index = RecallIndex(repo.conn)
-    if match and index.search(owner, match, limit=1):
+    if match and index.matches(owner, match):
         return True
     if not meaning or not index.count(owner, limit=1):
         return False

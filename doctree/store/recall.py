@@ -220,6 +220,11 @@ class RecallIndex:
         )
         return [_hit(r, r[9]) for r in rows]
 
+    def matches(self, owner: str, match: str) -> bool:
+        """Whether any of the owner's passages matches an FTS5 expression (no scoring: one
+        match found is enough)."""
+        return bool(match) and dialect_of(self.conn).any_passage(self.conn, "recall", match, owner)
+
     def by_ids(self, owner: str, ids: Sequence[int]) -> list[RecallHit]:
         """The owner's passages with these ids, in the order of `ids` (score 0)."""
         found: dict[int, RecallHit] = {}

@@ -204,6 +204,10 @@ class Dialect(Protocol):
         column, the score (higher is better), best first. Weights are per field: text,
         surroundings, speaker, dates."""
 
+    def any_passage(self, conn: Any, index: str, match: str, owner: str) -> bool:
+        """Whether any passage of `owner` in the index matches `match`: found without
+        scoring the matches (`search_passages` scores every one)."""
+
 
 def dialect_of(conn: Any) -> Dialect:
     """The dialect of a connection: its own `dialect`, else SQLite's (a `sqlite3` one)."""

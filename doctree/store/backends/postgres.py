@@ -828,6 +828,15 @@ class PostgresDialect:
         _saw_share(conn, table, search.owner, rows, width)
         return [r[:width] for r in rows]
 
+    def any_passage(self, conn: PgConnection, index: str, match: str, owner: str) -> bool:
+        query = fts_to_tsquery(match, _PASSAGE_LABELS)
+        row = conn.execute(
+            f"SELECT 1 FROM {_PASSAGES[index]} p WHERE p.owner = ?"
+            f" AND p.search_vector @@ to_tsquery('{TSCONFIG}', ?) LIMIT 1",
+            [owner, query],
+        ).fetchone()
+        return row is not None
+
 
 MAX_WEIGHTED_TERMS = 32  # beyond this many OR'd terms, rank by cover density alone
 
