@@ -48,14 +48,6 @@ class SqliteConnection(sqlite3.Connection):
     before anything more is written to (or read from) the orphaned copy."""
 
     file_identity: tuple[str, int, int] | None = None
-    reader: Any = None
-    """The second connection searches run on (`bundled_reader`), once opened."""
-
-    def close(self) -> None:
-        if self.reader is not None:
-            self.reader.close()
-            self.reader = None
-        super().close()
 
     def remember_file(self, path: str) -> None:
         try:
@@ -88,54 +80,6 @@ def check_file(conn: sqlite3.Connection) -> None:
             f"database {path!r}: the file was replaced by another while in use; nothing "
             "more is written to the old one (start again to use the new file)"
         )
-
-
-def bundled_reader(conn: sqlite3.Connection) -> Any | None:
-    """A read-only connection to `conn`'s file through the SQLite that `apsw` bundles, for
-    a search made outside a transaction; None inside one (the search must see what the
-    transaction sees), for a database that is not a file, or when `apsw` is missing.
-
-    FTS5 computes BM25 for every match of a query, and a newer SQLite does that in about
-    two thirds of the time of an older system library (3.54 against 3.40, measured in
-    docs/performance.md) with the same results. Outside a transaction each statement of
-    `conn` reads the latest commit, and so does this connection: what it finds is what
-    `conn` would find. Opened at the first search and closed with `conn`; the file is
-    checked first (`check_file`), so a file replaced under the process is never read."""
-    identity = getattr(conn, "file_identity", None)
-    if identity is None or conn.in_transaction:
-        return None
-    reader = getattr(conn, "reader", None)
-    if reader is None:
-        try:
-            import apsw
-        except ImportError:
-            return None
-        check_file(conn)
-        try:
-            reader = apsw.Connection(identity[0], flags=apsw.SQLITE_OPEN_READONLY)
-            reader.set_busy_timeout(conn.execute("PRAGMA busy_timeout").fetchone()[0])
-            reader.execute(f"PRAGMA cache_size = {conn.execute('PRAGMA cache_size').fetchone()[0]}")
-        except apsw.Error:
-            return None
-        conn.reader = reader  # type: ignore[attr-defined]
-    else:
-        check_file(conn)
-    return reader
-
-
-def _read(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> list[Any]:
-    """Rows of a read-only statement: on the bundled SQLite when it may be used
-    (`bundled_reader`), else on `conn`. A statement the bundled one refuses (busy, or an
-    error in the query) is run again on `conn`, which raises what callers expect of it."""
-    reader = bundled_reader(conn)
-    if reader is not None:
-        import apsw
-
-        try:
-            return list(reader.execute(sql, params))
-        except apsw.Error:
-            pass
-    return conn.execute(sql, params).fetchall()
 
 
 class SqliteDialect:
@@ -356,7 +300,7 @@ class SqliteDialect:
         params = [search.owner, *search.scope_params]
         reach = limit
         while True:
-            found = _read(conn, sql, [match, reach, *params])
+            found = conn.execute(sql, [match, reach, *params]).fetchall()
             rows = [r for r in found if r[0] is not None]
             if len(rows) >= limit or len(found) < reach or reach < 0:
                 return rows[:limit]
@@ -367,15 +311,14 @@ class SqliteDialect:
     def any_passage(self, conn: sqlite3.Connection, index: str, match: str, owner: str) -> bool:
         table = _FTS[index]
         passages = "passages" if index == "passages" else "recall_passages"
-        found = _read(
-            conn,
-            # CROSS JOIN: the index's matches first, then the owner of each until one is
-            # the owner's (never a probe of the index for each of the owner's rows)
+        # CROSS JOIN: the index's matches first, then the owner of each until one is the
+        # owner's (never a probe of the index for each of the owner's rows)
+        found = conn.execute(
             f"SELECT 1 FROM {table} m CROSS JOIN {passages} p ON p.id = m.rowid"
             f" WHERE {table} MATCH ? AND p.owner = ? LIMIT 1",
             [f"{{text surroundings speaker dates}} : ({match})", owner],
-        )
-        return bool(found)
+        ).fetchone()
+        return found is not None
 
 
 def _indexed_bodies(conn: sqlite3.Connection, doc_ids: Sequence[int]) -> dict[int, str]:
