@@ -132,7 +132,7 @@ def raw_rows(items: list[tuple[str, str]]) -> list[tuple]:
                 title_for(path, body),
                 body,
                 encoding.encode_full(body),
-                hashlib.sha256(body.encode()).hexdigest(),
+                hashlib.sha256(body.encode()).digest(),
                 len(body.encode()),
                 ts,
                 refs,

@@ -21,7 +21,7 @@ from doctree.store.model import (
     Version,
     check_int,
     provenance_of,
-    sha256,
+    sha256_digest,
 )
 from doctree.store.paths import name_of, normalize_path, validate_owner
 from doctree.store.rows import VERSION_BODY, any_row, body_of
@@ -84,7 +84,9 @@ class Redaction(Writes):
             )
             # The current state holds this content (it is the current version, or a later
             # version that kept it): it is emptied too.
-            current = version == row["version"] or row["content_sha256"] == target.content_sha256
+            current = (
+                version == row["version"] or row["content_sha256"].hex() == target.content_sha256
+            )
             self._new_version(
                 row,
                 operation="redacted",
@@ -166,7 +168,7 @@ class Redaction(Writes):
                     self.conn.execute(
                         "UPDATE document_versions SET body_data = ?, content_sha256 = ?,"
                         " size = ?, redacted_at = ?, redacted_by = ? WHERE id = ?",
-                        (value, sha256(text), len(text.encode("utf-8")), ts, str(prov.actor_for(row["owner"])),
+                        (value, sha256_digest(text), len(text.encode("utf-8")), ts, str(prov.actor_for(row["owner"])),
                          r["id"]),
                     )  # fmt: skip
                 else:
@@ -212,7 +214,7 @@ class Redaction(Writes):
                 "SELECT version FROM document_versions WHERE document_id = ?"
                 " AND operation = 'redacted' AND content_sha256 = ? AND body_data IS NOT NULL"
                 " AND size > 0 ORDER BY version",
-                (doc_id, digest),
+                (doc_id, bytes.fromhex(digest)),
             )
         ]
         for n in numbers:

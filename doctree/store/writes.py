@@ -26,7 +26,7 @@ from doctree.store.model import (
     check_title,
     provenance_of,
     retitle,
-    sha256,
+    sha256_digest,
     title_for,
 )
 from doctree.store.paths import (
@@ -324,7 +324,7 @@ class Writes(Reads):
         doc_id, owner = row["id"], row["owner"]
         old_body = body_of(row)
         version = row["version"] + 1
-        digest, size = sha256(body), len(body.encode("utf-8"))
+        digest, size = sha256_digest(body), len(body.encode("utf-8"))
         links_json = json.dumps(links) if links else None
         full = encoding.encode_full(body)
         was_deleted = row["deleted_at"] is not None
@@ -395,7 +395,7 @@ class Writes(Reads):
             title,
             body,
             version,
-            digest,
+            digest.hex(),
             size,
             row["created_at"],
             ts,
@@ -431,9 +431,10 @@ class Writes(Reads):
                     f"conflict on {path!r}: expected content sha256 {content_sha256[:12]}..., "
                     "but it does not exist"
                 )
-            if row["content_sha256"] != content_sha256.lower():
+            found = row["content_sha256"].hex()
+            if found != content_sha256.lower():
                 raise ConflictError(
-                    f"conflict on {path!r}: content sha256 is {row['content_sha256'][:12]}..., "
+                    f"conflict on {path!r}: content sha256 is {found[:12]}..., "
                     f"not {content_sha256[:12]}...; read it again and retry",
                     current,
                 )
@@ -469,7 +470,7 @@ class Writes(Reads):
         body: str,
         base: str | None,
         full: bytes,
-        digest: str,
+        digest: bytes,
         size: int,
         links_json: str | None,
         prov: Provenance,
@@ -515,7 +516,7 @@ class Writes(Reads):
         prov: Provenance,
         ts: str,
     ) -> Document:
-        digest, size = sha256(body), len(body.encode("utf-8"))
+        digest, size = sha256_digest(body), len(body.encode("utf-8"))
         links_json = json.dumps(links) if links else None
         full = encoding.encode_full(body)
         # Where the full-text entry is a column of the row, it is set by this INSERT.
@@ -564,7 +565,7 @@ class Writes(Reads):
         # References waiting on `path` now find this document by path (see `backlinks`);
         # they are pinned to it only when it moves away or is deleted.
         return Document(
-            doc_id, owner, path, title, body, 1, digest, size, ts, ts, False, list(links)
+            doc_id, owner, path, title, body, 1, digest.hex(), size, ts, ts, False, list(links)
         )
 
     def _ensure_ancestors(

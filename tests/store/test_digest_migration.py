@@ -1,0 +1,169 @@
+"""Migration 008 (digests as bytes) on a database written before it: every version reads
+back byte for byte, and every sha256 is the one it was, on both backends.
+
+The database "written before" has the schema of migrations 001-007, and its rows are those
+the store writes (bodies encoded, references, tombstones), with the digests as the hex text
+the store kept until then."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from doctree.errors import ConflictError
+from doctree.store import db as dbmod
+from doctree.store.backends import is_database_url
+from doctree.store.documents import DocumentsRepository
+from doctree.store.migrations import migrations
+from doctree.store.model import sha256
+
+MIGRATION = "008_leaner_digests"
+TABLES = ("documents", "document_versions", "document_references")
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def old_target(request, tmp_path):
+    """Where the database of the older release goes: a SQLite file, or an empty
+    PostgreSQL database (no tables yet)."""
+    if request.param == "sqlite":
+        return tmp_path / "old.db"
+    return request.getfixturevalue("postgres_url_without_tables")
+
+
+def history(repo: DocumentsRepository) -> dict[str, list[str]]:
+    """Write a history with long chains (past a full copy every 32 versions), moves, a
+    deletion and a restore, non-ASCII text, an empty body; returns each path's bodies by
+    version as written."""
+    rnd = random.Random(5)
+    words = ["alpha", "beta", "gamma", "Zoë", "日本語", "naïve", "→", "tea"]
+    bodies: dict[str, list[str]] = {}
+
+    def write(path: str, body: str) -> None:
+        repo.write("main", path, body)
+        bodies.setdefault(path, []).append(body)
+
+    for i in range(6):
+        lines = [" ".join(rnd.choices(words, k=8)) for _ in range(30)]
+        write(f"~/notes/n{i}", f"# Note {i}\n\n" + "\n".join(lines))
+    for _ in range(90):  # one-line edits: deltas, with full copies at 1, 33, 65
+        path = f"~/notes/n{rnd.randrange(2)}"
+        lines = bodies[path][-1].split("\n")
+        lines[rnd.randrange(2, len(lines))] = " ".join(rnd.choices(words, k=9))
+        write(path, "\n".join(lines))
+    write("~/notes/empty", "")
+    repo.move("main", "~/notes/n3", "~/archive/n3")
+    repo.delete("main", "~/notes/n4")
+    repo.restore("main", "~/notes/n4", 1)
+    return bodies
+
+
+def copy_rows(source: DocumentsRepository, target: object) -> dict[tuple[str, int], str]:
+    """Copy the store's rows into a database of the older schema, with each digest as hex
+    text; returns the hex digests stored there, by (table, row id)."""
+    digests: dict[tuple[str, int], str] = {}
+    for table in TABLES:
+        rows = source.conn.execute(f"SELECT * FROM {table} ORDER BY id").fetchall()
+        columns = rows[0].keys()
+        marks = ",".join("?" * len(columns))
+        for row in rows:
+            values = list(row)
+            if "content_sha256" in columns:
+                k = columns.index("content_sha256")
+                values[k] = values[k].hex()
+                digests[table, row["id"]] = values[k]
+            if "parent_id" in columns:  # a parent may have a later id (a move): set below
+                values[columns.index("parent_id")] = None
+            target.execute(  # type: ignore[attr-defined]
+                f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", values
+            )
+        if table == "documents":
+            for row in rows:
+                target.execute(  # type: ignore[attr-defined]
+                    "UPDATE documents SET parent_id = ? WHERE id = ?", (row["parent_id"], row["id"])
+                )
+    return digests
+
+
+def old_database(target, source: DocumentsRepository) -> dict[tuple[str, int], str]:
+    """A database at migration 007 holding `source`'s rows; returns its stored digests."""
+    before = [m for m in migrations() if m[0] < 8]
+    conn = dbmod.connect(target, migrate=False)
+    if is_database_url(target):
+        from doctree.store.backends import postgres
+
+        before = [m for m in postgres.migrations() if m[0] < 8]
+        postgres.apply_migrations(conn, available=before)
+    else:
+        dbmod.apply_migrations(conn, available=before)
+    conn.execute("BEGIN")
+    digests = copy_rows(source, conn)
+    if is_database_url(target):  # ids given explicitly: the identities go on after them
+        for table in TABLES:
+            conn.execute(
+                f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
+                f" (SELECT MAX(id) FROM {table}))"
+            ).fetchall()
+    else:  # the full-text index of the live documents, as the store keeps it
+        conn.execute(
+            "INSERT INTO documents_fts (rowid, path, title, body) SELECT id, path, title,"
+            " doctree_body(body_data) FROM documents WHERE deleted_at IS NULL"
+        )
+    conn.execute("COMMIT")
+    stored = conn.execute("SELECT content_sha256 FROM document_versions LIMIT 1").fetchone()[0]
+    assert isinstance(stored, str) and len(stored) == 64  # the older format, as hex text
+    conn.close()
+    return digests
+
+
+def test_a_database_written_before_the_migration_reads_every_version_byte_exact(
+    old_target, tmp_path
+):
+    source = DocumentsRepository(tmp_path / "source.db")
+    bodies = history(source)
+    digests = old_database(old_target, source)
+    ids = {p: source.read("main", p).id for p in bodies if p != "~/notes/n3"}
+    ids["~/notes/n3"] = source.read("main", "~/archive/n3").id
+    source.close()
+
+    repo = DocumentsRepository(old_target)  # opens it, and applies the migration
+    recorded = [r[0] for r in repo.conn.execute("SELECT name FROM doctree_migrations")]
+    assert MIGRATION in recorded
+    checked = 0
+    for path, written in bodies.items():
+        now_at = repo.conn.execute("SELECT path FROM documents WHERE id = ?", (ids[path],))
+        versions = {v.version: v for v in repo.history("main", now_at.fetchone()[0])}
+        for number, body in enumerate(written, start=1):
+            v = repo.version(ids[path], number)
+            assert v.body == body  # byte for byte: the text, and its UTF-8
+            assert v.content_sha256 == sha256(body) == digests["document_versions", v.id]
+            assert versions[number].body == body
+            assert versions[number].content_sha256 == v.content_sha256
+            checked += 1
+    assert checked == sum(len(b) for b in bodies.values()) > 96
+    # The moved, deleted and restored documents: their later versions (no new body) too.
+    for doc_id in ids.values():
+        current = repo.conn.execute(
+            "SELECT id, version FROM documents WHERE id = ?", (doc_id,)
+        ).fetchone()
+        for number in range(1, current["version"] + 1):
+            v = repo.version(doc_id, number)
+            assert v.content_sha256 == digests["document_versions", v.id] == sha256(v.body or "")
+        assert (
+            repo.version(doc_id, current["version"]).content_sha256 == digests["documents", doc_id]
+        )
+    # Stored as 32 bytes now, the same digests.
+    raw = dict(repo.conn.execute("SELECT id, content_sha256 FROM document_versions").fetchall())
+    assert {len(bytes(d)) for d in raw.values()} == {32}
+    assert {i: bytes(d).hex() for i, d in raw.items()} == {
+        i: d for (t, i), d in digests.items() if t == "document_versions"
+    }
+    # A precondition on the digest read before the migration still holds after it.
+    doc = repo.read("main", "~/notes/n0")
+    assert doc.content_sha256 == digests["documents", doc.id]
+    with pytest.raises(ConflictError):
+        repo.write("main", "~/notes/n0", "stale", content_sha256=sha256("not the body"))
+    after = repo.write("main", "~/notes/n0", "fresh", content_sha256=doc.content_sha256.upper())
+    assert after.version == doc.version + 1 and repo.read("main", "~/notes/n0").body == "fresh"
+    assert repo.version(doc.id, doc.version).body == bodies["~/notes/n0"][-1]
+    repo.close()
