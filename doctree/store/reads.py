@@ -198,7 +198,12 @@ class Reads(Part):
         since: str | datetime | None = None,
         limit: int | None = 100,
     ) -> list[Version]:
-        """Versions under a path (newest first): the change log of a subtree, a run or a session."""
+        """Versions under a path (newest first): the change log of a subtree, a run or a session.
+
+        An owner's log is in time order, newest first (ties, such as a document and the
+        parents one write created, newest id first), which the index on (owner, created_at)
+        gives without sorting; a run's or a session's is in the order its versions were
+        written (by id), which is the same order as long as the clock does not go back."""
         where: list[str] = []
         params: list[Any] = []
         if owner is not None:
@@ -221,7 +226,8 @@ class Reads(Part):
         sql = "SELECT * FROM document_versions"
         if where:
             sql += " WHERE " + " AND ".join(where)
-        sql += " ORDER BY id DESC"
+        by_time = owner is not None and run_id is None and session_id is None
+        sql += " ORDER BY created_at DESC, id DESC" if by_time else " ORDER BY id DESC"
         if limit is not None:
             sql += f" LIMIT {check_int(limit, 'limit')}"
         return to_versions(self.conn, self.conn.execute(sql, params).fetchall())

@@ -1,0 +1,22 @@
+-- A body's sha256 is stored as its 32 bytes (BYTEA) instead of 64 hex characters: half the
+-- bytes, in every version and every document. The API, the CLI, JSON and the docs still show
+-- it as hex (doctree.store.model.sha256; the store reads it back with `.hex()`).
+ALTER TABLE documents
+    ALTER COLUMN content_sha256 TYPE BYTEA USING decode(content_sha256, 'hex');
+ALTER TABLE document_versions
+    ALTER COLUMN content_sha256 TYPE BYTEA USING decode(content_sha256, 'hex');
+
+-- Only the references of each document's current version are kept (doctree.store.backlinks.
+-- insert_references): those of an older version are what its path, body and declared links
+-- say, and nothing read them; a reference the next version makes too is the same row, its
+-- version moved on (so it keeps its pin). A document edited without changing its links adds
+-- no reference row.
+DELETE FROM document_references r USING documents d
+    WHERE d.id = r.source_id AND r.version <> d.version;
+
+-- An owner's change log (`log`, and `load_memories` reading the most recently changed
+-- documents) is read newest first by time; an index on (owner, created_at, id) gives that
+-- order, and replaces the two on (owner, created_at) and (owner, id).
+DROP INDEX idx_versions_owner_id;
+DROP INDEX idx_versions_owner_time;
+CREATE INDEX idx_versions_owner_time ON document_versions(owner, created_at, id);
