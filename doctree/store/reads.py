@@ -161,14 +161,24 @@ class Reads(Part):
             " ORDER BY document_id, version",
             params,
         )
-        text: str | None = None
+        run: list[Any] = []  # the rows of one block of one document
+
+        def decoded() -> Iterator[Version]:
+            texts = encoding.decode_block([r["body_value"] for r in run])
+            for r, text in zip(run, texts, strict=True):
+                if under == HOME or r["path"] == under or is_under(r["path"], under):
+                    yield to_version(r, text)
+
         for r in rows:
-            data = r["body_value"]
-            if r["version"] == 1:
-                text = None
-            text = None if data is None else encoding.decode(data, text)
-            if under == HOME or r["path"] == under or is_under(r["path"], under):
-                yield to_version(r, text)
+            if run and (
+                r["document_id"] != run[0]["document_id"]
+                or (r["version"] - 1) % encoding.CHAIN == 0
+            ):
+                yield from decoded()
+                run = []
+            run.append(r)
+        if run:
+            yield from decoded()
 
     def diff(
         self,

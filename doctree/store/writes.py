@@ -318,8 +318,11 @@ class Writes(Reads):
     ) -> Document:
         """Append a version to the document in `row` and make it the current state.
 
-        The new version is stored as a delta against the current body, unless
-        `base_redacted` says the current version's content was just erased.
+        The new version's row stands for the new current body (`encoding.CURRENT`); the
+        version before it, if its row stood for the old one, is stored from now on as a
+        delta against the new body (or in full: `encoding.encode_older`). With
+        `base_redacted` (the current version's content is being erased, and the caller
+        rewrites or erases its row) it is given the plain full copy instead.
         """
         doc_id, owner = row["id"], row["owner"]
         old_body = body_of(row)
@@ -341,8 +344,19 @@ class Writes(Reads):
             else None
         )
         # The version before stops being the current one: if its row stands for the
-        # document's body (encoding.CURRENT), the trigger documents_version_kept (migration
-        # 007) gives it the full copy this statement replaces.
+        # document's body (encoding.CURRENT), it is given its own value before this
+        # statement replaces that body.
+        self.conn.execute(
+            "UPDATE document_versions SET body_data = ? WHERE document_id = ? AND version = ?"
+            " AND length(body_data) = 0",
+            (
+                row["body_data"]
+                if base_redacted
+                else encoding.encode_older(old_body, body, row["version"], row["body_data"]),
+                doc_id,
+                row["version"],
+            ),
+        )
         self.conn.execute(
             "UPDATE documents SET path = ?, parent_id = ?, title = ?, body_data = ?, version = ?,"
             " content_sha256 = ?, size = ?, links = ?, updated_at = ?, deleted_at = ?"
@@ -370,9 +384,6 @@ class Writes(Reads):
             operation=operation,
             path=path,
             title=title,
-            body=body,
-            base=None if base_redacted else old_body,
-            full=full,
             digest=digest,
             size=size,
             links_json=links_json,
@@ -468,9 +479,6 @@ class Writes(Reads):
         operation: str,
         path: str,
         title: str,
-        body: str,
-        base: str | None,
-        full: bytes,
         digest: bytes,
         size: int,
         links_json: str | None,
@@ -478,10 +486,9 @@ class Writes(Reads):
         ts: str,
         deleted: bool = False,
     ) -> None:
-        """Append a version row; its body is stored encoded against `base`, the body of
-        the version before it (None: there is none, or it was redacted). `full` is
-        `encoding.encode_full(body)`, which the caller stores in `documents`: where the
-        version would hold that same full copy, it holds `encoding.CURRENT` instead."""
+        """Append a version row as the document's current version: its body is the one
+        the caller stores in `documents`, so the row holds `encoding.CURRENT` for it (it is
+        given a value of its own when a later version is written: `_new_version`)."""
         self.conn.execute(
             "INSERT INTO document_versions (document_id, owner, version, operation, path, title,"
             " body_data, content_sha256, size, actor_kind, actor_id, session_id, run_id, links,"
@@ -493,7 +500,7 @@ class Writes(Reads):
                 operation,
                 path,
                 title,
-                encoding.stored(encoding.encode(body, base, version, full), full),
+                encoding.CURRENT,
                 digest,
                 size,
                 prov.actor_for(owner).kind,
@@ -551,9 +558,6 @@ class Writes(Reads):
             operation="created",
             path=path,
             title=title,
-            body=body,
-            base=None,
-            full=full,
             digest=digest,
             size=size,
             links_json=links_json,

@@ -20,3 +20,11 @@ DELETE FROM document_references r USING documents d
 DROP INDEX idx_versions_owner_id;
 DROP INDEX idx_versions_owner_time;
 CREATE INDEX idx_versions_owner_time ON document_versions(owner, created_at, id);
+
+-- A version is stored as a delta against the version after it (doctree.store.encoding:
+-- the newest text whole, in documents.body_data, older ones as deltas from it, a full copy
+-- for the last version of each block of 32). The store gives the superseded current version
+-- its value as it writes the next one; the trigger that gave it a full copy goes. Values
+-- stored before stay as they are: the older kind is read as before.
+DROP TRIGGER documents_version_kept ON documents;
+DROP FUNCTION doctree_version_kept();

@@ -14,6 +14,7 @@ import pytest
 
 from doctree.errors import ConflictError
 from doctree.store import db as dbmod
+from doctree.store import encoding
 from doctree.store.backends import is_database_url
 from doctree.store.documents import DocumentsRepository
 from doctree.store.migrations import migrations
@@ -64,10 +65,37 @@ def history(repo: DocumentsRepository) -> dict[str, list[str]]:
     return bodies
 
 
+def older_values(source: DocumentsRepository) -> dict[int, bytes | None]:
+    """Each version's body as the store encoded it until migration 008, by row id: a delta
+    against the version before (`encoding.encode`), a full copy at the first version of
+    each block, and the current version `CURRENT` where it was a full copy."""
+    out: dict[int, bytes | None] = {}
+    for (doc_id,) in source.conn.execute("SELECT id FROM documents").fetchall():
+        before: str | None = None
+        history = source.conn.execute(
+            "SELECT id, version FROM document_versions WHERE document_id = ? ORDER BY version",
+            (doc_id,),
+        ).fetchall()
+        for row_id, number in history:
+            text = source.version(doc_id, number).body
+            if text is None:
+                out[row_id] = None
+            else:
+                full = encoding.encode_full(text)
+                value = encoding.encode(text, before, number, full)
+                last = number == history[-1][1]
+                out[row_id] = encoding.CURRENT if last and value == full else value
+            before = text
+    return out
+
+
 def copy_rows(source: DocumentsRepository, target: object) -> dict[tuple[str, int], str]:
     """Copy the store's rows into a database of the older schema, with each digest as hex
-    text; returns the hex digests stored there, by (table, row id)."""
+    text and each body as it was encoded then; returns the hex digests stored there, by
+    (table, row id)."""
     digests: dict[tuple[str, int], str] = {}
+    older = older_values(source)
+    assert any(encoding.needs_previous(v) for v in older.values())
     for table in TABLES:
         rows = source.conn.execute(f"SELECT * FROM {table} ORDER BY id").fetchall()
         columns = rows[0].keys()
@@ -78,6 +106,8 @@ def copy_rows(source: DocumentsRepository, target: object) -> dict[tuple[str, in
                 k = columns.index("content_sha256")
                 values[k] = values[k].hex()
                 digests[table, row["id"]] = values[k]
+            if table == "document_versions":
+                values[columns.index("body_data")] = older[row["id"]]
             if "parent_id" in columns:  # a parent may have a later id (a move): set below
                 values[columns.index("parent_id")] = None
             target.execute(  # type: ignore[attr-defined]
@@ -206,4 +236,30 @@ def test_a_database_written_before_the_migration_reads_every_version_byte_exact(
     after = repo.write("main", "~/notes/n0", "fresh", content_sha256=doc.content_sha256.upper())
     assert after.version == doc.version + 1 and repo.read("main", "~/notes/n0").body == "fresh"
     assert repo.version(doc.id, doc.version).body == bodies["~/notes/n0"][-1]
+
+    # The older kind of value and the new one in one block: a document's history goes on
+    # from values stored before, and reads back, erased and rewritten, byte for byte.
+    n1 = bodies["~/notes/n1"]
+    for k in range(40):
+        n1.append(n1[-1].replace("\n", f" +{k}\n", 1))
+        repo.write("main", "~/notes/n1", n1[-1])
+    doc_id = ids["~/notes/n1"]
+    assert [v.body for v in repo.history("main", "~/notes/n1")] == n1
+    assert [repo.version(doc_id, k).body for k in range(1, len(n1) + 1)] == n1
+    values = [bytes(v) for (v,) in repo.conn.execute(
+        "SELECT body_data FROM document_versions WHERE document_id = ?", (doc_id,)
+    ) if v]  # fmt: skip
+    assert any(map(encoding.needs_previous, values)) and any(map(encoding.needs_next, values))
+    middle = len(n1) - 40  # the last version stored before the migration
+    repo.erase_version("main", "~/notes/n1", middle)
+    assert repo.version(doc_id, middle).body is None
+    want = [b if k != middle else None for k, b in enumerate(n1, start=1)]
+    assert [v.body for v in repo.history("main", "~/notes/n1")][: len(n1)] == want
+    assert [repo.version(doc_id, k).body for k in range(1, len(n1) + 1)] == want
+    word = "gamma"
+    changed, _ = repo.replace_text(doc_id, lambda t: t.replace(word, "[gone]"))
+    assert changed
+    for k in range(1, len(n1) + 1):
+        body = repo.version(doc_id, k).body
+        assert body == (None if want[k - 1] is None else want[k - 1].replace(word, "[gone]"))
     repo.close()
