@@ -44,29 +44,24 @@ def insert_references(
         for target in body_links(body):
             refs.append(("body", target))
     refs = list(dict.fromkeys(refs))
-    kept: list[int] = []
     gone: list[int] = []
     if version > 1:
-        wanted = dict.fromkeys(refs, 0)
+        # Every row of the previous version moves on (one statement, which says what they
+        # are); those the new version no longer makes are then deleted.
+        wanted = dict.fromkeys(refs, False)
         for ref_id, kind, target in conn.execute(
-            "SELECT id, kind, target_path FROM document_references"
-            " WHERE source_id = ? AND version = ? ORDER BY id",
-            (doc_id, version - 1),
+            "UPDATE document_references SET version = ? WHERE source_id = ? AND version = ?"
+            " RETURNING id, kind, target_path",
+            (version, doc_id, version - 1),
         ).fetchall():
-            if wanted.get((kind, target)) == 0:
-                wanted[kind, target] = ref_id
-                kept.append(ref_id)
+            if wanted.get((kind, target)) is False:
+                wanted[kind, target] = True
             else:
                 gone.append(ref_id)
-        refs = [ref for ref, ref_id in wanted.items() if ref_id == 0]
+        refs = [ref for ref, found in wanted.items() if not found]
     if gone:
         conn.execute(
             f"DELETE FROM document_references WHERE id IN ({','.join('?' * len(gone))})", gone
-        )
-    if kept:
-        conn.execute(
-            "UPDATE document_references SET version = ? WHERE source_id = ? AND version = ?",
-            (version, doc_id, version - 1),
         )
     # A new reference is stored unpinned (target_id NULL): it means the document at its
     # path until that document moves away or is deleted (see `resolve_references_to`).

@@ -344,25 +344,29 @@ class Writes(Reads):
             else None
         )
         # The version before stops being the current one: if its row stands for the
-        # document's body (encoding.CURRENT), it is given its own value before this
-        # statement replaces that body.
-        self.conn.execute(
+        # document's body (encoding.CURRENT), it is given its own value as this statement
+        # replaces that body (on a server, in the statement's WITH: no round trip of its own).
+        kept = (
             "UPDATE document_versions SET body_data = ? WHERE document_id = ? AND version = ?"
-            " AND length(body_data) = 0",
-            (
-                row["body_data"]
-                if base_redacted
-                else encoding.encode_older(old_body, body, row["version"], row["body_data"]),
-                doc_id,
-                row["version"],
-            ),
+            " AND length(body_data) = 0"
         )
+        kept_params = (
+            row["body_data"]
+            if base_redacted
+            else encoding.encode_older(old_body, body, row["version"], row["body_data"]),
+            doc_id,
+            row["version"],
+        )
+        if not self.dialect.writes_in_with:
+            self.conn.execute(kept, kept_params)
         self.conn.execute(
-            "UPDATE documents SET path = ?, parent_id = ?, title = ?, body_data = ?, version = ?,"
+            (f"WITH kept AS ({kept}) " if self.dialect.writes_in_with else "")
+            + "UPDATE documents SET path = ?, parent_id = ?, title = ?, body_data = ?, version = ?,"
             " content_sha256 = ?, size = ?, links = ?, updated_at = ?, deleted_at = ?"
             + (f", {inline[0]} = {inline[1]}" if inline else "")
             + " WHERE id = ?",
             (
+                *(kept_params if self.dialect.writes_in_with else ()),
                 path,
                 new_parent,
                 title,

@@ -1,10 +1,18 @@
 -- A body's sha256 is stored as its 32 bytes (BYTEA) instead of 64 hex characters: half the
 -- bytes, in every version and every document. The API, the CLI, JSON and the docs still show
--- it as hex (doctree.store.model.sha256; the store reads it back with `.hex()`).
-ALTER TABLE documents
-    ALTER COLUMN content_sha256 TYPE BYTEA USING decode(content_sha256, 'hex');
-ALTER TABLE document_versions
-    ALTER COLUMN content_sha256 TYPE BYTEA USING decode(content_sha256, 'hex');
+-- it as hex (doctree.store.model.sha256; the store reads it back with `.hex()`). The column
+-- is added anew, last, as SQLite's migration does, so both backends keep one column order.
+ALTER TABLE documents ADD COLUMN sha256_bytes BYTEA;
+UPDATE documents SET sha256_bytes = decode(content_sha256, 'hex');
+ALTER TABLE documents DROP COLUMN content_sha256;
+ALTER TABLE documents RENAME COLUMN sha256_bytes TO content_sha256;
+ALTER TABLE documents ALTER COLUMN content_sha256 SET NOT NULL;
+
+ALTER TABLE document_versions ADD COLUMN sha256_bytes BYTEA;
+UPDATE document_versions SET sha256_bytes = decode(content_sha256, 'hex');
+ALTER TABLE document_versions DROP COLUMN content_sha256;
+ALTER TABLE document_versions RENAME COLUMN sha256_bytes TO content_sha256;
+ALTER TABLE document_versions ALTER COLUMN content_sha256 SET NOT NULL;
 
 -- Only the references of each document's current version are kept (doctree.store.backlinks.
 -- insert_references): those of an older version are what its path, body and declared links
