@@ -13,15 +13,6 @@ UPDATE document_versions SET sha256_bytes = doctree_unhex(content_sha256);
 ALTER TABLE document_versions DROP COLUMN content_sha256;
 ALTER TABLE document_versions RENAME COLUMN sha256_bytes TO content_sha256;
 
--- Only the references of each document's current version are kept (doctree.store.backlinks.
--- insert_references): those of an older version are what its path, body and declared links
--- say, and nothing read them; a reference the next version makes too is the same row, its
--- version moved on (so it keeps its pin). A document edited without changing its links adds
--- no reference row. (At 2,000 notes and 5,000 edits, the references of older versions and
--- their three indexes were 64 of the bytes each version cost.)
-DELETE FROM document_references WHERE version <> (
-    SELECT d.version FROM documents d WHERE d.id = document_references.source_id);
-
 -- An owner's change log (`log`, and `load_memories` reading the most recently changed
 -- documents) is read newest first by time from idx_versions_owner_time, in which each entry
 -- is (owner, created_at, id): the index on (owner, id) gave the same order (versions are

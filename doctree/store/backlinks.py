@@ -1,7 +1,6 @@
-"""References as stored (`document_references`): those of each document's current version,
-carried on or replaced by each version a write makes, pinned to their target when it moves
-away or is deleted, and read back with their state (`links`, `backlinks`). Parsing
-references out of a body is `doctree.store.references`.
+"""References as stored (`document_references`): recorded for each version a write makes,
+pinned to their target when it moves away or is deleted, and read back with their state
+(`links`, `backlinks`). Parsing references out of a body is `doctree.store.references`.
 """
 
 from __future__ import annotations
@@ -25,52 +24,38 @@ def insert_references(
     path: str,
     body: str,
     links: list[str],
-    *,
-    deleted: bool = False,
 ) -> None:
-    """Make the references of `version`, the document's new current version, the ones
-    stored for it: only the current version's references are kept (migration 008). Those
-    of an older version are what its path, body and declared links say, and nothing reads
-    them; a tombstone makes none. A reference the previous version made too is the same
-    row, its version moved on: it keeps its pin, so a link keeps following its target for
-    as long as the source keeps the link."""
     refs: list[tuple[str, str]] = []
-    if not deleted:
-        parent = parent_of(path)
-        if parent and parent != HOME:
-            refs.append(("parent", parent))
-        for target in dict.fromkeys([*links, *declared_links(body)]):
-            refs.append(("link", target))
-        for target in body_links(body):
-            refs.append(("body", target))
-    refs = list(dict.fromkeys(refs))
-    gone: list[int] = []
-    if version > 1:
-        # Every row of the previous version moves on (one statement, which says what they
-        # are); those the new version no longer makes are then deleted.
-        wanted = dict.fromkeys(refs, False)
-        for ref_id, kind, target in conn.execute(
-            "UPDATE document_references SET version = ? WHERE source_id = ? AND version = ?"
-            " RETURNING id, kind, target_path",
-            (version, doc_id, version - 1),
-        ).fetchall():
-            if wanted.get((kind, target)) is False:
-                wanted[kind, target] = True
-            else:
-                gone.append(ref_id)
-        refs = [ref for ref, found in wanted.items() if not found]
-    if gone:
-        conn.execute(
-            f"DELETE FROM document_references WHERE id IN ({','.join('?' * len(gone))})", gone
-        )
+    parent = parent_of(path)
+    if parent and parent != HOME:
+        refs.append(("parent", parent))
+    for target in dict.fromkeys([*links, *declared_links(body)]):
+        refs.append(("link", target))
+    for target in body_links(body):
+        refs.append(("body", target))
     # A new reference is stored unpinned (target_id NULL): it means the document at its
     # path until that document moves away or is deleted (see `resolve_references_to`).
-    if refs:
+    # A reference the previous version made too keeps its pin: a link keeps following
+    # its target for as long as the source keeps the link.
+    if not refs:
+        return
+    if version == 1:
         conn.executemany(
             "INSERT INTO document_references (source_id, version, kind, owner, target_path,"
-            " target_id) VALUES (?, ?, ?, ?, ?, NULL)",
-            [(doc_id, version, kind, owner, target) for kind, target in refs],
+            " target_id) VALUES (?, 1, ?, ?, ?, NULL)",
+            [(doc_id, kind, owner, target) for kind, target in refs],
         )
+        return
+    conn.executemany(
+        "INSERT INTO document_references (source_id, version, kind, owner, target_path,"
+        " target_id) VALUES (?, ?, ?, ?, ?, (SELECT p.target_id FROM document_references p"
+        " WHERE p.source_id = ? AND p.version = ? AND p.kind = ? AND p.target_path = ?"
+        " AND p.target_id IS NOT NULL LIMIT 1))",
+        [
+            (doc_id, version, kind, owner, target, doc_id, version - 1, kind, target)
+            for kind, target in refs
+        ],
+    )
 
 
 def resolve_references_to(conn: sqlite3.Connection, owner: str, path: str, doc_id: int) -> None:

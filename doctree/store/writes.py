@@ -395,9 +395,8 @@ class Writes(Reads):
             ts=ts,
             deleted=deleted,
         )
-        backlinks.insert_references(
-            self.conn, owner, doc_id, version, path, body, links, deleted=deleted
-        )
+        if not deleted:
+            backlinks.insert_references(self.conn, owner, doc_id, version, path, body, links)
         if unindex and inline is None:
             self.dialect.unindex_document(self.conn, doc_id, row["path"], row["title"], old_body)
         if index and inline is None:

@@ -14,14 +14,6 @@ ALTER TABLE document_versions DROP COLUMN content_sha256;
 ALTER TABLE document_versions RENAME COLUMN sha256_bytes TO content_sha256;
 ALTER TABLE document_versions ALTER COLUMN content_sha256 SET NOT NULL;
 
--- Only the references of each document's current version are kept (doctree.store.backlinks.
--- insert_references): those of an older version are what its path, body and declared links
--- say, and nothing read them; a reference the next version makes too is the same row, its
--- version moved on (so it keeps its pin). A document edited without changing its links adds
--- no reference row.
-DELETE FROM document_references r USING documents d
-    WHERE d.id = r.source_id AND r.version <> d.version;
-
 -- An owner's change log (`log`, and `load_memories` reading the most recently changed
 -- documents) is read newest first by time; an index on (owner, created_at, id) gives that
 -- order, and replaces the two on (owner, created_at) and (owner, id).

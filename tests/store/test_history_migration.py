@@ -1,6 +1,7 @@
 """Migration 008 on a database written before it: every version reads back byte for byte,
-every sha256 is the one it was (now kept as bytes), and only the current versions'
-references are left, saying what they said, on both backends.
+every sha256 is the one it was (now kept as bytes), and every version's references are
+kept, row for row (a declared link of an older version is recorded nowhere else), on both
+backends.
 
 The database "written before" has the schema of migrations 001-007, and its rows are those
 the store writes (bodies encoded, references, tombstones), with the digests as the hex text
@@ -19,11 +20,13 @@ from doctree.store.backends import is_database_url
 from doctree.store.documents import DocumentsRepository
 from doctree.store.migrations import migrations
 from doctree.store.model import sha256
-from doctree.store.paths import parent_of
-from doctree.store.references import body_links
 
 MIGRATION = "008_leaner_history"
 TABLES = ("documents", "document_versions", "document_references")
+REFERENCES = (
+    "SELECT id, source_id, version, kind, target_path, target_id FROM document_references"
+    " ORDER BY id"
+)
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -43,8 +46,8 @@ def history(repo: DocumentsRepository) -> dict[str, list[str]]:
     words = ["alpha", "beta", "gamma", "Zoë", "日本語", "naïve", "→", "tea"]
     bodies: dict[str, list[str]] = {}
 
-    def write(path: str, body: str) -> None:
-        repo.write("main", path, body)
+    def write(path: str, body: str, links: list[str] | None = None) -> None:
+        repo.write("main", path, body, links=links)
         bodies.setdefault(path, []).append(body)
 
     for i in range(6):
@@ -56,9 +59,9 @@ def history(repo: DocumentsRepository) -> dict[str, list[str]]:
         lines[rnd.randrange(2, len(lines))] = " ".join(rnd.choices(words, k=9))
         write(path, "\n".join(lines))
     write("~/notes/empty", "")
-    write("~/notes/index", "See [[~/notes/n1]] and [[~/notes/n2]].")
-    write("~/notes/index", "See [[~/notes/n1]], [[~/notes/n2]] and [[~/later]].")
-    write("~/notes/index", "See [[~/notes/n1]] and [[~/later]].")
+    write("~/notes/index", "See [[~/notes/n1]] and [[~/notes/n2]].", ["~/notes/n0", "~/x"])
+    write("~/notes/index", "See [[~/notes/n1]], [[~/notes/n2]] and [[~/later]].", ["~/y"])
+    write("~/notes/index", "See [[~/notes/n1]] and [[~/later]].", [])
     repo.move("main", "~/notes/n3", "~/archive/n3")
     repo.delete("main", "~/notes/n4")
     repo.restore("main", "~/notes/n4", 1)
@@ -121,29 +124,6 @@ def copy_rows(source: DocumentsRepository, target: object) -> dict[tuple[str, in
     return digests
 
 
-def old_references(source: DocumentsRepository, target: object) -> int:
-    """The references the store kept for every version until migration 008, beside those
-    of the current versions: each older version's own (its parent, its links)."""
-    current = dict(source.conn.execute("SELECT id, version FROM documents").fetchall())
-    added = 0
-    for doc_id, number, path, deleted in source.conn.execute(
-        "SELECT document_id, version, path, deleted FROM document_versions"
-    ).fetchall():
-        if number == current[doc_id] or deleted:
-            continue
-        v = source.version(doc_id, number)
-        refs = [("parent", parent_of(path))] if parent_of(path) not in (None, "~") else []
-        refs += [("body", t) for t in body_links(v.body or "")]
-        for kind, target_path in refs:
-            target.execute(  # type: ignore[attr-defined]
-                "INSERT INTO document_references (source_id, version, kind, owner,"
-                " target_path) VALUES (?, ?, ?, 'main', ?)",
-                (doc_id, number, kind, target_path),
-            )
-            added += 1
-    return added
-
-
 def old_database(target, source: DocumentsRepository) -> dict[tuple[str, int], str]:
     """A database at migration 007 holding `source`'s rows; returns its stored digests."""
     before = [m for m in migrations() if m[0] < 8]
@@ -168,7 +148,6 @@ def old_database(target, source: DocumentsRepository) -> dict[tuple[str, int], s
             "INSERT INTO documents_fts (rowid, path, title, body) SELECT id, path, title,"
             " doctree_body(body_data) FROM documents WHERE deleted_at IS NULL"
         )
-    assert old_references(source, conn) > 96
     conn.execute("COMMIT")
     stored = conn.execute("SELECT content_sha256 FROM document_versions LIMIT 1").fetchone()[0]
     assert isinstance(stored, str) and len(stored) == 64  # the older format, as hex text
@@ -185,7 +164,8 @@ def test_a_database_written_before_the_migration_reads_every_version_byte_exact(
         p: (source.links("main", p), source.backlinks("main", p, include_parent=True))
         for p in ("~/notes/index", "~/notes/n1", "~/notes/n2", "~/notes", "~/archive/n3")
     }
-    kept = source.conn.execute("SELECT COUNT(*) FROM document_references").fetchone()[0]
+    written = source.conn.execute(REFERENCES).fetchall()
+    assert {v for _, _, v, kind, _, _ in written if kind == "link"} == {1, 2}  # older versions
     digests = old_database(old_target, source)
     ids = {p: source.read("main", p).id for p in bodies if p != "~/notes/n3"}
     ids["~/notes/n3"] = source.read("main", "~/archive/n3").id
@@ -194,8 +174,10 @@ def test_a_database_written_before_the_migration_reads_every_version_byte_exact(
     repo = DocumentsRepository(old_target)  # opens it, and applies the migration
     recorded = [r[0] for r in repo.conn.execute("SELECT name FROM doctree_migrations")]
     assert MIGRATION in recorded
-    # The references of older versions are gone; those of the current ones say the same.
-    assert repo.conn.execute("SELECT COUNT(*) FROM document_references").fetchone()[0] == kept
+    # Every reference row is kept, each version's, and the current ones say the same.
+    assert [tuple(r) for r in repo.conn.execute(REFERENCES).fetchall()] == [
+        tuple(r) for r in written
+    ]
     for p, (links, backlinks) in references.items():
         assert repo.links("main", p) == links
         assert repo.backlinks("main", p, include_parent=True) == backlinks

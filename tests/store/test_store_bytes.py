@@ -131,53 +131,6 @@ def test_edits_add_no_entry_to_the_index_of_paths_over_time(tmp_path):
     repo.close()
 
 
-def test_edits_that_keep_a_documents_links_add_no_reference_rows(repo):
-    """Only the current version's references are stored: an edit that keeps them moves
-    them on (pins and all), one that changes them replaces only what changed, a deletion
-    leaves none, and a restore makes them again."""
-    repo.write(OWNER, "~/t/target", "the target", provenance=PROV)
-    repo.write(OWNER, "~/t/other", "another", provenance=PROV)
-    body = "See [[~/t/target]] and [[~/t/other]].\n"
-    repo.write(OWNER, "~/notes/n", body, provenance=PROV)
-    repo.move(OWNER, "~/t/target", "~/t/moved", provenance=PROV)  # pins the link to it
-
-    def rows() -> list[tuple[str, str, int]]:
-        return [
-            tuple(r)
-            for r in repo.conn.execute(
-                "SELECT kind, target_path, version FROM document_references r"
-                " WHERE source_id = (SELECT id FROM documents WHERE path = '~/notes/n')"
-                " ORDER BY kind, target_path"
-            ).fetchall()
-        ]
-
-    first = rows()
-    assert [(k, t) for k, t, _ in first] == [
-        ("body", "~/t/other"),
-        ("body", "~/t/target"),
-        ("parent", "~/notes"),
-    ]
-    for k in range(20):
-        repo.write(OWNER, "~/notes/n", body + f"line {k}\n", provenance=PROV)
-    assert rows() == [(k, t, 21) for k, t, _ in first]
-    # The link to the moved target still follows it, twenty versions on.
-    assert sorted(r.target_path for r in repo.links(OWNER, "~/notes/n") if r.kind == "body") == [
-        "~/t/moved",
-        "~/t/other",
-    ]
-    assert [r.source_path for r in repo.backlinks(OWNER, "~/t/moved")] == ["~/notes/n"]
-    repo.write(OWNER, "~/notes/n", "See [[~/t/target]] only.\n", provenance=PROV)
-    assert rows() == [("body", "~/t/target", 22), ("parent", "~/notes", 22)]
-    assert repo.backlinks(OWNER, "~/t/other") == []
-    assert [r.source_path for r in repo.backlinks(OWNER, "~/t/moved")] == ["~/notes/n"]
-    repo.delete(OWNER, "~/notes/n", provenance=PROV)
-    assert rows() == []
-    assert repo.backlinks(OWNER, "~/t/moved") == []
-    repo.restore(OWNER, "~/notes/n", 22, provenance=PROV)
-    assert rows() == [("body", "~/t/target", 24), ("parent", "~/notes", 24)]
-    assert repo.conn.execute("SELECT COUNT(*) FROM document_references").fetchone()[0] == 4
-
-
 @pytest.mark.sqlite_only
 def test_an_owners_log_is_read_newest_first_from_one_index_without_sorting(tmp_path):
     """The change log of an owner (also since a time) walks the index on (owner,
