@@ -132,7 +132,7 @@ def raw_rows(items: list[tuple[str, str]]) -> list[tuple]:
                 title_for(path, body),
                 body,
                 encoding.encode_full(body),
-                hashlib.sha256(body.encode()).hexdigest(),
+                hashlib.sha256(body.encode()).digest(),
                 len(body.encode()),
                 ts,
                 refs,
@@ -450,6 +450,19 @@ def db_bytes(repo: DocumentsRepository) -> int:
     return sum(os.path.getsize(path + s) for s in ("", "-wal") if os.path.exists(path + s))
 
 
+def print_table_bytes(repo: DocumentsRepository, label: str, n: int, top: int = 14) -> None:
+    """Bytes of each table and index (SQLite's `dbstat`, as sqlite3_analyzer counts them),
+    largest first, per version; the one-page objects (empty tables) summed."""
+    rows = repo.conn.execute(
+        "SELECT name, SUM(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC, 1"
+    ).fetchall()
+    print(f"bytes by table and index, {label} ({n:,} versions):")
+    small = [r for r in rows if r[1] <= 4096]
+    for name, size in [r for r in rows if r[1] > 4096][:top]:
+        print(f"  {name:38s} {size:>11,}  {size / n:6.0f} B/version")
+    print(f"  {len(small)} objects of one page{'':15s} {sum(r[1] for r in small):>11,}")
+
+
 def git_repo(tmp: Path, name: str, changes: list[tuple[str, str]]) -> tuple[Path, list[str]]:
     """A git repository with one commit per change; returns it and each change's commit."""
     root = tmp / name
@@ -524,6 +537,7 @@ def history_part(tmp: Path, rows: list[Row], figures: dict[str, float], quick: b
                 repo.write(OWNER, path, body, provenance=Provenance(ACTOR))
     write_s = time.perf_counter() - t0
     notes_bytes = db_bytes(repo)
+    print_table_bytes(repo, "notes", len(changes))
     root, commits = git_repo(tmp, "notes-git", changes)
     git_pack, git_all = tree_bytes(root, ".git/objects/pack"), tree_bytes(root, ".git")
     notes_git = git_all
@@ -616,6 +630,7 @@ def history_part(tmp: Path, rows: list[Row], figures: dict[str, float], quick: b
         for path, body in big:
             repo.write(OWNER, path, body, provenance=Provenance(ACTOR))
     big_bytes = db_bytes(repo)
+    print_table_bytes(repo, "one 10 KB document", len(big))
     root, commits = git_repo(tmp, "bigdoc-git", big)
     git_pack, git_all = tree_bytes(root, ".git/objects/pack"), tree_bytes(root, ".git")
     n = len(big)

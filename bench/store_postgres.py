@@ -168,7 +168,7 @@ def bulk_fill(url: str, items: list[tuple[str, str]], batch: int = 2_000) -> flo
                 f" setweight(to_tsvector('{TSCONFIG}', wp), 'A')"
                 f" || setweight(to_tsvector('{TSCONFIG}', wt), 'B')"
                 f" || setweight(to_tsvector('{TSCONFIG}', wb), 'C')"
-                " FROM unnest(%s::text[], %s::text[], %s::bytea[], %s::text[], %s::bigint[],"
+                " FROM unnest(%s::text[], %s::text[], %s::bytea[], %s::bytea[], %s::bigint[],"
                 " %s::text[], %s::text[], %s::text[], %s::text[]) AS x(p, t, b, d, s, ts, wp, wt, wb)",
                 (OWNER, *[list(c) for c in cols], *words),
             )

@@ -238,14 +238,22 @@ def _file_uri(path: str) -> str:
 
 def register_functions(conn: Any) -> None:
     """The SQL functions the SQLite schema uses: `doctree_body`, with which the full-text
-    index's view `documents_text` decodes stored bodies."""
+    index's view `documents_text` decodes stored bodies, and `doctree_unhex`, with which
+    migration 008 turns the hex digests of an older database into bytes (SQLite's own
+    `unhex` is 3.41 and later)."""
     if dialect_of(conn).name != "sqlite":
         return
     conn.create_function("doctree_body", 1, _decode_body, deterministic=True)
+    conn.create_function("doctree_unhex", 1, _unhex, deterministic=True)
 
 
 def _decode_body(value: bytes | None) -> str | None:
     return None if value is None else decode(value, None)
+
+
+def _unhex(value: str | bytes | None) -> bytes | None:
+    """The bytes of a hex digest (a value that is bytes already is kept)."""
+    return bytes.fromhex(value) if isinstance(value, str) else value
 
 
 def check_doctree_database(conn: sqlite3.Connection, path: str | os.PathLike[str]) -> None:

@@ -1,39 +1,51 @@
 """How the body of a version is stored: a compressed full copy, or a delta against the version
-before it, with a full copy at least every `CHAIN` versions.
+after it (as git packs history: the newest text whole, older ones as deltas from it), with a
+full copy at least every `CHAIN` versions.
 
 The store keeps one encoded value per version (`document_versions.body_data`); this module is
 the only place that knows its format, and knows nothing of SQL, so every backend shares it:
 
-- `encode(text, base, version)` makes the value for a version, given the text of the version
-  before it (`base`, None when that one is gone or there is none).
-- `decode_chain(values)` rebuilds the text of the last of a run of consecutive versions;
-  `decode_sequence(pairs)` rebuilds every version of such a run in one pass.
-- `chain_start(version)` is the first version whose value a read of `version` may need: a
-  read touches at most `CHAIN` rows, whatever the length of the history.
-- `reencode_after(text_before, value)` turns a delta into a full copy, for when the version it
-  depends on is erased (redaction), so no later value needs the erased text.
+- A new version is stored as `CURRENT`: its body is the document's current body, held whole
+  in `documents.body_data`. When a later version is written, `encode_older(text, newer,
+  version)` makes the value the superseded version keeps from then on: a delta against the
+  text of the version after it, or a full copy for the last version of each block of
+  `CHAIN` versions.
+- `block(version)` is the range of versions whose values a read of `version` may need: its
+  block, at most `CHAIN` rows, whatever the length of the history; `decode_sequence(pairs)`
+  rebuilds every version of such a run of consecutive values, block by block.
+- Until migration 008 a version was stored as a delta against the version *before* it
+  (`encode`), from a full copy at the first version of each block: values of that kind stay
+  readable as they are, and a block may hold both (the older kind first).
+- `reencode_after(text_before, value)` and `reencode_before(text_after, value)` turn a delta
+  into a full copy, for when the version it depends on is erased (redaction), so no value
+  needs the erased text.
 
 A value starts with one byte naming its kind:
 
     0x00  full copy, UTF-8
     0x01  full copy, raw DEFLATE of the UTF-8
-    0x02  delta against the previous version (ops below)
+    0x02  delta against the previous version (ops below; written until migration 008)
     0x03  delta, raw DEFLATE of the ops
+    0x04  delta against the next version (ops below)
+    0x05  delta against the next version, raw DEFLATE of the ops
 
 Delta ops, each opened by an unsigned LEB128 varint `n`: `n & 1 == 0` copies `n >> 1`
 characters of the previous text from the offset in the varint that follows; `n & 1 == 1`
 inserts the next `n >> 1` bytes (UTF-8). Offsets and lengths of copies count characters
 (code points), so applying a delta is slicing of Python strings.
 
-Keyframes: version `v` is stored in full when `(v - 1) % CHAIN == 0`, when there is no
-previous text, or when a delta would not be smaller. Redaction only ever turns deltas into
-full copies, so a chain never grows past the keyframe boundary.
+Blocks: versions `k*CHAIN + 1` to `(k+1)*CHAIN` form a block. A superseded version is stored
+in full when it is the last of its block (`v % CHAIN == 0`), when the next version has no
+content (erased), or when a delta would not be smaller, so every delta against the next
+version reaches a full copy (or the current version) within its block. The older kind of
+delta started from a full copy at the first version of its block (`(v - 1) % CHAIN == 0`).
+Redaction only ever turns deltas into full copies, so no chain leaves its block.
 
 `CURRENT`, the empty value, stands for a full copy that is not stored twice: the version is
 the document's current one, whose body `documents.body_data` holds (as `encode_full` makes
-it). The store keeps it only in the row of the current version, and stores the full copy
-there when a later version is written; a reader resolves it to the current body
-(`doctree.store.rows.VERSION_BODY`) before decoding.
+it). The store keeps it only in the row of the current version, and stores its
+`encode_older` value there when a later version is written; a reader resolves it to the
+current body (`doctree.store.rows.VERSION_BODY`) before decoding.
 """
 
 from __future__ import annotations
@@ -50,6 +62,7 @@ LEVEL = 6
 """zlib compression level (measured in bench/store.py: higher levels gain little here)."""
 
 FULL_PLAIN, FULL_DEFLATE, DELTA_PLAIN, DELTA_DEFLATE = 0, 1, 2, 3
+NEXT_PLAIN, NEXT_DEFLATE = 4, 5
 CURRENT = b""
 """The stored value of a current version kept in full: its body is the document's current
 body (`documents.body_data`), not a second copy of it."""
@@ -70,20 +83,40 @@ def is_keyframe(version: int) -> bool:
 
 
 def chain_start(version: int) -> int:
-    """The first version whose stored value a read of `version` may need."""
+    """The first version of the block of `version`."""
     return version - (version - 1) % CHAIN
 
 
-def encode(text: str, base: str | None, version: int, full: bytes | None = None) -> bytes:
-    """The stored value of `text` as version `version`, whose previous version is `base`.
+def block(version: int) -> tuple[int, int]:
+    """The first and last versions whose stored values a read of `version` may need: its
+    block of `CHAIN` versions."""
+    start = chain_start(version)
+    return start, start + CHAIN - 1
 
-    `full` is `encode_full(text)` when the caller has it already (it stores it too).
+
+def encode_older(text: str, newer: str | None, version: int, full: bytes | None = None) -> bytes:
+    """The stored value of `text` as version `version` once a later version exists, whose
+    text is `newer` (None: it has no content): a delta against `newer`, or a full copy.
+
+    `full` is `encode_full(text)` when the caller has it already.
     """
+    if newer is not None and version % CHAIN != 0:
+        delta = _encode_delta(newer, text, NEXT_PLAIN)
+        if full is None:
+            full = encode_full(text)
+        return delta if len(delta) < len(full) else full
+    return full if full is not None else encode_full(text)
+
+
+def encode(text: str, base: str | None, version: int, full: bytes | None = None) -> bytes:
+    """The value of `text` as version `version` in the kind written until migration 008: a
+    delta against the previous version's text `base`, or a full copy. (Kept to read and
+    test the values of that kind; the store writes `encode_older`.)"""
     if full is None:
         full = encode_full(text)
     if base is None or is_keyframe(version):
         return full
-    delta = _encode_delta(base, text)
+    delta = _encode_delta(base, text, DELTA_PLAIN)
     return delta if len(delta) < len(full) else full
 
 
@@ -98,8 +131,18 @@ def encode_full(text: str) -> bytes:
 
 
 def is_full(value: bytes) -> bool:
-    """True if the value needs no previous version: a full copy, or `CURRENT`."""
+    """True if the value needs no other version: a full copy, or `CURRENT`."""
     return not value or value[0] in (FULL_PLAIN, FULL_DEFLATE)
+
+
+def needs_next(value: bytes | None) -> bool:
+    """True if the value is a delta against the next version."""
+    return value is not None and len(value) > 0 and value[0] in (NEXT_PLAIN, NEXT_DEFLATE)
+
+
+def needs_previous(value: bytes | None) -> bool:
+    """True if the value is a delta against the previous version (the older kind)."""
+    return value is not None and len(value) > 0 and value[0] in (DELTA_PLAIN, DELTA_DEFLATE)
 
 
 def is_current(value: bytes | None) -> bool:
@@ -107,14 +150,9 @@ def is_current(value: bytes | None) -> bool:
     return value is not None and len(value) == 0
 
 
-def stored(value: bytes, full: bytes) -> bytes:
-    """What the row of a new current version stores for `value` (from `encode`, given
-    `full`): `CURRENT` in place of a full copy, which `documents.body_data` holds."""
-    return CURRENT if value == full else value
-
-
 def decode(value: bytes, base: str | None) -> str:
-    """The text of one stored value; `base` is the previous version's text (for a delta)."""
+    """The text of one stored value; `base` is the text of the version the delta is
+    against (the previous one, or the next one), None for a full copy."""
     if not value:
         raise EncodingError("the current version's value stands for the document's body")
     kind = value[0]
@@ -122,10 +160,11 @@ def decode(value: bytes, base: str | None) -> str:
         return value[1:].decode("utf-8")
     if kind == FULL_DEFLATE:
         return _inflate(value[1:]).decode("utf-8")
-    if kind in (DELTA_PLAIN, DELTA_DEFLATE):
+    if kind in (DELTA_PLAIN, DELTA_DEFLATE, NEXT_PLAIN, NEXT_DEFLATE):
         if base is None:
-            raise EncodingError("a delta has no previous version to apply to")
-        ops = value[1:] if kind == DELTA_PLAIN else _inflate(value[1:])
+            which = "previous" if kind in (DELTA_PLAIN, DELTA_DEFLATE) else "next"
+            raise EncodingError(f"a delta has no {which} version to apply to")
+        ops = value[1:] if kind in (DELTA_PLAIN, NEXT_PLAIN) else _inflate(value[1:])
         return _apply(base, ops)
     raise EncodingError(f"unknown body encoding {kind}")
 
@@ -137,25 +176,64 @@ def text_of(value: str | bytes) -> str:
 
 
 def decode_sequence(pairs: Iterable[tuple[int, bytes | None]]) -> Iterator[tuple[int, str | None]]:
-    """(version, text) for consecutive (version, value) pairs, rebuilt in one pass.
+    """(version, text) for consecutive (version, value) pairs, rebuilt block by block.
 
-    The pairs must start at a full copy (a `chain_start`, or version 1) and leave no gap.
+    The pairs must start at the first version of a block (a `chain_start`, or version 1),
+    leave no gap, and hold every version of each block they reach up to its last one (or
+    the document's current version), with `CURRENT` resolved to the current full copy.
     """
-    text: str | None = None
+    run: list[tuple[int, bytes | None]] = []
     previous: int | None = None
     for version, value in pairs:
         if previous is not None and version != previous + 1:
             raise EncodingError(f"versions {previous} and {version} are not consecutive")
         previous = version
-        text = None if value is None else decode(value, text)
-        yield version, text
+        if run and (version - 1) % CHAIN == 0:
+            yield from zip([v for v, _ in run], decode_block([b for _, b in run]), strict=True)
+            run = []
+        run.append((version, value))
+    if run:
+        yield from zip([v for v, _ in run], decode_block([b for _, b in run]), strict=True)
+
+
+def decode_block(values: list[bytes | None]) -> list[str | None]:
+    """The texts of the values of consecutive versions from the first of a block: deltas
+    against the previous version from the full copies before them, then deltas against the
+    next version from the full copies after them. None: an erased version."""
+    texts: list[str | None] = [None] * len(values)
+    text: str | None = None
+    waiting = False
+    for i, value in enumerate(values):
+        if value is None or needs_next(value):
+            text = None
+            waiting = waiting or value is not None
+        else:
+            text = decode(value, text)  # a full copy, or a delta against the text before
+        texts[i] = text
+    if waiting:
+        text = None
+        for i in range(len(values) - 1, -1, -1):
+            value = values[i]
+            if value is not None and needs_next(value):
+                text = decode(value, text)
+                texts[i] = text
+            else:
+                text = texts[i]
+    return texts
 
 
 def reencode_after(text_before: str, value: bytes) -> bytes:
     """`value` made independent of the previous version (whose text is `text_before`)."""
-    if is_full(value):
+    if not needs_previous(value):
         return value
     return encode_full(decode(value, text_before))
+
+
+def reencode_before(text_after: str, value: bytes) -> bytes:
+    """`value` made independent of the next version (whose text is `text_after`)."""
+    if not needs_next(value):
+        return value
+    return encode_full(decode(value, text_after))
 
 
 # -- internals ------------------------------------------------------------------------------
@@ -262,7 +340,7 @@ def _line_ops(old: str, new: str, offset: int) -> list[tuple[int, int] | str]:
     return ops
 
 
-def _encode_delta(base: str, text: str) -> bytes:
+def _encode_delta(base: str, text: str, kind: int) -> bytes:
     out = bytearray()
     for op in _ops(base, text):
         if isinstance(op, str):
@@ -277,8 +355,8 @@ def _encode_delta(base: str, text: str) -> bytes:
     if len(ops) >= _MIN_COMPRESS:
         packed = _deflate(ops)
         if len(packed) < len(ops):
-            return bytes((DELTA_DEFLATE,)) + packed
-    return bytes((DELTA_PLAIN,)) + ops
+            return bytes((kind + 1,)) + packed  # the DEFLATE kind follows the plain one
+    return bytes((kind,)) + ops
 
 
 def _apply(base: str, ops: bytes) -> str:

@@ -53,7 +53,14 @@ def parse_time(value: str | datetime) -> str:
 
 
 def sha256(text: str) -> str:
+    """The sha256 of a text as every API, CLI and document shows it: 64 hex characters."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def sha256_digest(text: str) -> bytes:
+    """The sha256 of a text as the store keeps it (`content_sha256`): its 32 bytes, half the
+    size of the hex text (`.hex()` gives `sha256(text)`)."""
+    return hashlib.sha256(text.encode("utf-8")).digest()
 
 
 @dataclass(frozen=True)

@@ -161,14 +161,24 @@ class Reads(Part):
             " ORDER BY document_id, version",
             params,
         )
-        text: str | None = None
+        run: list[Any] = []  # the rows of one block of one document
+
+        def decoded() -> Iterator[Version]:
+            texts = encoding.decode_block([r["body_value"] for r in run])
+            for r, text in zip(run, texts, strict=True):
+                if under == HOME or r["path"] == under or is_under(r["path"], under):
+                    yield to_version(r, text)
+
         for r in rows:
-            data = r["body_value"]
-            if r["version"] == 1:
-                text = None
-            text = None if data is None else encoding.decode(data, text)
-            if under == HOME or r["path"] == under or is_under(r["path"], under):
-                yield to_version(r, text)
+            if run and (
+                r["document_id"] != run[0]["document_id"]
+                or (r["version"] - 1) % encoding.CHAIN == 0
+            ):
+                yield from decoded()
+                run = []
+            run.append(r)
+        if run:
+            yield from decoded()
 
     def diff(
         self,
@@ -198,7 +208,12 @@ class Reads(Part):
         since: str | datetime | None = None,
         limit: int | None = 100,
     ) -> list[Version]:
-        """Versions under a path (newest first): the change log of a subtree, a run or a session."""
+        """Versions under a path (newest first): the change log of a subtree, a run or a session.
+
+        An owner's log is in time order, newest first (ties, such as a document and the
+        parents one write created, newest id first), which the index on (owner, created_at)
+        gives without sorting; a run's or a session's is in the order its versions were
+        written (by id), which is the same order as long as the clock does not go back."""
         where: list[str] = []
         params: list[Any] = []
         if owner is not None:
@@ -221,7 +236,8 @@ class Reads(Part):
         sql = "SELECT * FROM document_versions"
         if where:
             sql += " WHERE " + " AND ".join(where)
-        sql += " ORDER BY id DESC"
+        by_time = owner is not None and run_id is None and session_id is None
+        sql += " ORDER BY created_at DESC, id DESC" if by_time else " ORDER BY id DESC"
         if limit is not None:
             sql += f" LIMIT {check_int(limit, 'limit')}"
         return to_versions(self.conn, self.conn.execute(sql, params).fetchall())

@@ -21,7 +21,7 @@ from doctree.store.model import (
     Version,
     check_int,
     provenance_of,
-    sha256,
+    sha256_digest,
 )
 from doctree.store.paths import name_of, normalize_path, validate_owner
 from doctree.store.rows import VERSION_BODY, any_row, body_of
@@ -84,7 +84,9 @@ class Redaction(Writes):
             )
             # The current state holds this content (it is the current version, or a later
             # version that kept it): it is emptied too.
-            current = version == row["version"] or row["content_sha256"] == target.content_sha256
+            current = (
+                version == row["version"] or row["content_sha256"].hex() == target.content_sha256
+            )
             self._new_version(
                 row,
                 operation="redacted",
@@ -154,19 +156,25 @@ class Redaction(Writes):
                     base_redacted=True,  # stored in full: it never needs an older version
                 )
                 added = self.version(document_id, row["version"] + 1)
+            # Every version from the one before the first changed (a delta against it) is
+            # encoded again against the new texts, so no value needs or holds an old one.
+            after = dict(new)
+            if added is not None:
+                after[added.version] = added.body
             first = changed[0]
             for r in rows:
                 n, text = r["version"], new[r["version"]]
-                if n < first or text is None:
+                if n < first - 1 or text is None:
                     continue
-                value = encoding.encode(text, new.get(n - 1), n)
                 if n == row["version"] and added is None:  # still the current version
-                    value = encoding.stored(value, encoding.encode_full(text))
+                    value = encoding.CURRENT
+                else:
+                    value = encoding.encode_older(text, after.get(n + 1), n)
                 if n in changed:
                     self.conn.execute(
                         "UPDATE document_versions SET body_data = ?, content_sha256 = ?,"
                         " size = ?, redacted_at = ?, redacted_by = ? WHERE id = ?",
-                        (value, sha256(text), len(text.encode("utf-8")), ts, str(prov.actor_for(row["owner"])),
+                        (value, sha256_digest(text), len(text.encode("utf-8")), ts, str(prov.actor_for(row["owner"])),
                          r["id"]),
                     )  # fmt: skip
                 else:
@@ -177,16 +185,27 @@ class Redaction(Writes):
             return changed, added
 
     def _erase_body(self, doc_id: int, target: Version, ts: str, actor: Actor) -> None:
-        """Erase one version's stored body. The next version may be stored as a delta
-        against this one: it is stored in full first, so nothing left needs (or holds) the
-        erased text."""
+        """Erase one version's stored body. The version before it may be stored as a delta
+        against this one (and, stored before migration 008, the one after it): it is stored
+        in full first, so nothing left needs (or holds) the erased text."""
+        preceding = self.conn.execute(
+            "SELECT id, body_data FROM document_versions WHERE document_id = ? AND version = ?",
+            (doc_id, target.version - 1),
+        ).fetchone()
+        if preceding is not None and encoding.needs_next(preceding["body_data"]):
+            text = self.version(doc_id, target.version - 1).body
+            assert text is not None  # a delta, so not erased
+            self.conn.execute(
+                "UPDATE document_versions SET body_data = ? WHERE id = ?",
+                (encoding.encode_full(text), preceding["id"]),
+            )
         following = self.conn.execute(
             "SELECT id, body_data FROM document_versions WHERE document_id = ? AND version = ?",
             (doc_id, target.version + 1),
         ).fetchone()
         if following is not None and following["body_data"] is not None:
             data = following["body_data"]
-            if not encoding.is_full(data):
+            if encoding.needs_previous(data):
                 if target.body is None:
                     raise encoding.EncodingError(
                         f"version {target.version + 1} of document {doc_id} depends on a "
@@ -212,7 +231,7 @@ class Redaction(Writes):
                 "SELECT version FROM document_versions WHERE document_id = ?"
                 " AND operation = 'redacted' AND content_sha256 = ? AND body_data IS NOT NULL"
                 " AND size > 0 ORDER BY version",
-                (doc_id, digest),
+                (doc_id, bytes.fromhex(digest)),
             )
         ]
         for n in numbers:

@@ -61,7 +61,7 @@ def to_document(row: sqlite3.Row, *, with_links: bool = True) -> Document:
         title=row["title"],
         body=body_of(row),
         version=row["version"],
-        content_sha256=row["content_sha256"],
+        content_sha256=row["content_sha256"].hex(),
         size=row["size"],
         created_at=row["created_at"],
         updated_at=row["updated_at"],
@@ -93,7 +93,7 @@ def to_version(
         path=row["path"],
         title=row["title"],
         body=body,
-        content_sha256=row["content_sha256"],
+        content_sha256=row["content_sha256"].hex(),
         size=row["size"],
         actor_kind=row["actor_kind"],
         actor_id=row["actor_id"],
@@ -124,51 +124,62 @@ VERSION_COLUMNS = (
 
 def decoded_history(rows: Iterable[Sequence[Any]]) -> list[Version]:
     """Versions from consecutive `document_versions` rows of one document, selected as
-    `VERSION_COLUMNS` from a full copy (version 1) on: each body is decoded once, against
-    the one decoded just before it (the rows are unpacked by position, not by name: this
-    is the loop of a whole history)."""
+    `VERSION_COLUMNS` from version 1 on: each body is decoded once, against the one
+    decoded next to it, a block of `encoding.CHAIN` versions at a time (the rows are
+    unpacked by position, not by name: this is the loop of a whole history)."""
     out: list[Version] = []
     links: dict[str, list[str]] = {}
-    text: str | None = None
     previous: int | None = None
-    decode = encoding.decode
-    for (
-        id_, doc_id, owner, version, operation, path, title, digest, size,
-        actor_kind, actor_id, session_id, run_id, created_at, redacted_at, raw, deleted, data,
-    ) in rows:  # fmt: skip
+    run: list[Sequence[Any]] = []
+    chain = encoding.CHAIN
+
+    def flush() -> None:
+        texts = encoding.decode_block([r[17] for r in run])
+        for (
+            id_, doc_id, owner, version, operation, path, title, digest, size,
+            actor_kind, actor_id, session_id, run_id, created_at, redacted_at, raw, deleted, _,
+        ), text in zip(run, texts, strict=True):  # fmt: skip
+            if not raw:
+                decoded: list[str] = []
+            elif (cached := links.get(raw)) is None:
+                links[raw] = json.loads(raw)
+                decoded = list(links[raw])
+            else:
+                decoded = list(cached)  # each Version owns its list
+            out.append(
+                Version(
+                    id_,
+                    doc_id,
+                    owner,
+                    version,
+                    operation,
+                    path,
+                    title,
+                    text,
+                    digest.hex(),
+                    size,
+                    actor_kind,
+                    actor_id,
+                    session_id,
+                    run_id,
+                    created_at,
+                    redacted_at is not None,
+                    decoded,
+                    bool(deleted),
+                )  # fmt: skip
+            )
+
+    for row in rows:
+        version = row[3]
         if previous is not None and version != previous + 1:
             raise encoding.EncodingError(f"versions {previous} and {version} are not consecutive")
         previous = version
-        text = None if data is None else decode(data, text)
-        if not raw:
-            decoded: list[str] = []
-        elif (cached := links.get(raw)) is None:
-            links[raw] = json.loads(raw)
-            decoded = list(links[raw])
-        else:
-            decoded = list(cached)  # each Version owns its list
-        out.append(
-            Version(
-                id_,
-                doc_id,
-                owner,
-                version,
-                operation,
-                path,
-                title,
-                text,
-                digest,
-                size,
-                actor_kind,
-                actor_id,
-                session_id,
-                run_id,
-                created_at,
-                redacted_at is not None,
-                decoded,
-                bool(deleted),
-            )  # fmt: skip
-        )
+        if run and (version - 1) % chain == 0:
+            flush()
+            run = []
+        run.append(row)
+    if run:
+        flush()
     return out
 
 
@@ -181,9 +192,10 @@ def to_versions(conn: sqlite3.Connection, rows: Sequence[sqlite3.Row]) -> list[V
 def bodies(conn: sqlite3.Connection, rows: Sequence[sqlite3.Row]) -> dict[int, str | None]:
     """The body of each version row, by row id (None: redacted).
 
-    A full copy decodes on its own; a delta needs the versions back to a full copy, read
-    in one range query per run of nearby versions of a document (at most
-    `encoding.CHAIN` rows for a single version).
+    A full copy decodes on its own; a delta needs the other versions of its block (a
+    delta against the next version, up to a full copy or the current version; one of the
+    older kind, back to a full copy), read in one range query per run of nearby versions of
+    a document (at most `encoding.CHAIN` rows for a single version).
     """
     out: dict[int, str | None] = {}
     need: dict[int, dict[int, int]] = {}  # document id -> version -> row id
@@ -218,13 +230,13 @@ def bodies(conn: sqlite3.Connection, rows: Sequence[sqlite3.Row]) -> dict[int, s
 
 
 def spans(versions: Iterable[int]) -> list[tuple[int, int]]:
-    """The ranges of versions to read to decode these versions: from each one's chain start,
-    overlapping ranges merged."""
+    """The ranges of versions to read to decode these versions: their blocks, adjacent
+    ones merged."""
     spans: list[tuple[int, int]] = []
     for v in sorted(versions):
-        lo = encoding.chain_start(v)
+        lo, hi = encoding.block(v)
         if spans and lo <= spans[-1][1] + 1:
-            spans[-1] = (spans[-1][0], v)
+            spans[-1] = (spans[-1][0], hi)
         else:
-            spans.append((lo, v))
+            spans.append((lo, hi))
     return spans

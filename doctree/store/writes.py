@@ -26,7 +26,7 @@ from doctree.store.model import (
     check_title,
     provenance_of,
     retitle,
-    sha256,
+    sha256_digest,
     title_for,
 )
 from doctree.store.paths import (
@@ -318,13 +318,16 @@ class Writes(Reads):
     ) -> Document:
         """Append a version to the document in `row` and make it the current state.
 
-        The new version is stored as a delta against the current body, unless
-        `base_redacted` says the current version's content was just erased.
+        The new version's row stands for the new current body (`encoding.CURRENT`); the
+        version before it, if its row stood for the old one, is stored from now on as a
+        delta against the new body (or in full: `encoding.encode_older`). With
+        `base_redacted` (the current version's content is being erased, and the caller
+        rewrites or erases its row) it is given the plain full copy instead.
         """
         doc_id, owner = row["id"], row["owner"]
         old_body = body_of(row)
         version = row["version"] + 1
-        digest, size = sha256(body), len(body.encode("utf-8"))
+        digest, size = sha256_digest(body), len(body.encode("utf-8"))
         links_json = json.dumps(links) if links else None
         full = encoding.encode_full(body)
         was_deleted = row["deleted_at"] is not None
@@ -341,14 +344,29 @@ class Writes(Reads):
             else None
         )
         # The version before stops being the current one: if its row stands for the
-        # document's body (encoding.CURRENT), the trigger documents_version_kept (migration
-        # 007) gives it the full copy this statement replaces.
+        # document's body (encoding.CURRENT), it is given its own value as this statement
+        # replaces that body (on a server, in the statement's WITH: no round trip of its own).
+        kept = (
+            "UPDATE document_versions SET body_data = ? WHERE document_id = ? AND version = ?"
+            " AND length(body_data) = 0"
+        )
+        kept_params = (
+            row["body_data"]
+            if base_redacted
+            else encoding.encode_older(old_body, body, row["version"], row["body_data"]),
+            doc_id,
+            row["version"],
+        )
+        if not self.dialect.writes_in_with:
+            self.conn.execute(kept, kept_params)
         self.conn.execute(
-            "UPDATE documents SET path = ?, parent_id = ?, title = ?, body_data = ?, version = ?,"
+            (f"WITH kept AS ({kept}) " if self.dialect.writes_in_with else "")
+            + "UPDATE documents SET path = ?, parent_id = ?, title = ?, body_data = ?, version = ?,"
             " content_sha256 = ?, size = ?, links = ?, updated_at = ?, deleted_at = ?"
             + (f", {inline[0]} = {inline[1]}" if inline else "")
             + " WHERE id = ?",
             (
+                *(kept_params if self.dialect.writes_in_with else ()),
                 path,
                 new_parent,
                 title,
@@ -370,9 +388,6 @@ class Writes(Reads):
             operation=operation,
             path=path,
             title=title,
-            body=body,
-            base=None if base_redacted else old_body,
-            full=full,
             digest=digest,
             size=size,
             links_json=links_json,
@@ -395,7 +410,7 @@ class Writes(Reads):
             title,
             body,
             version,
-            digest,
+            digest.hex(),
             size,
             row["created_at"],
             ts,
@@ -431,9 +446,10 @@ class Writes(Reads):
                     f"conflict on {path!r}: expected content sha256 {content_sha256[:12]}..., "
                     "but it does not exist"
                 )
-            if row["content_sha256"] != content_sha256.lower():
+            found = row["content_sha256"].hex()
+            if found != content_sha256.lower():
                 raise ConflictError(
-                    f"conflict on {path!r}: content sha256 is {row['content_sha256'][:12]}..., "
+                    f"conflict on {path!r}: content sha256 is {found[:12]}..., "
                     f"not {content_sha256[:12]}...; read it again and retry",
                     current,
                 )
@@ -466,20 +482,16 @@ class Writes(Reads):
         operation: str,
         path: str,
         title: str,
-        body: str,
-        base: str | None,
-        full: bytes,
-        digest: str,
+        digest: bytes,
         size: int,
         links_json: str | None,
         prov: Provenance,
         ts: str,
         deleted: bool = False,
     ) -> None:
-        """Append a version row; its body is stored encoded against `base`, the body of
-        the version before it (None: there is none, or it was redacted). `full` is
-        `encoding.encode_full(body)`, which the caller stores in `documents`: where the
-        version would hold that same full copy, it holds `encoding.CURRENT` instead."""
+        """Append a version row as the document's current version: its body is the one
+        the caller stores in `documents`, so the row holds `encoding.CURRENT` for it (it is
+        given a value of its own when a later version is written: `_new_version`)."""
         self.conn.execute(
             "INSERT INTO document_versions (document_id, owner, version, operation, path, title,"
             " body_data, content_sha256, size, actor_kind, actor_id, session_id, run_id, links,"
@@ -491,7 +503,7 @@ class Writes(Reads):
                 operation,
                 path,
                 title,
-                encoding.stored(encoding.encode(body, base, version, full), full),
+                encoding.CURRENT,
                 digest,
                 size,
                 prov.actor_for(owner).kind,
@@ -515,7 +527,7 @@ class Writes(Reads):
         prov: Provenance,
         ts: str,
     ) -> Document:
-        digest, size = sha256(body), len(body.encode("utf-8"))
+        digest, size = sha256_digest(body), len(body.encode("utf-8"))
         links_json = json.dumps(links) if links else None
         full = encoding.encode_full(body)
         # Where the full-text entry is a column of the row, it is set by this INSERT.
@@ -549,9 +561,6 @@ class Writes(Reads):
             operation="created",
             path=path,
             title=title,
-            body=body,
-            base=None,
-            full=full,
             digest=digest,
             size=size,
             links_json=links_json,
@@ -564,7 +573,7 @@ class Writes(Reads):
         # References waiting on `path` now find this document by path (see `backlinks`);
         # they are pinned to it only when it moves away or is deleted.
         return Document(
-            doc_id, owner, path, title, body, 1, digest, size, ts, ts, False, list(links)
+            doc_id, owner, path, title, body, 1, digest.hex(), size, ts, ts, False, list(links)
         )
 
     def _ensure_ancestors(

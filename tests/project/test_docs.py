@@ -67,7 +67,7 @@ def test_schema_page_names_every_index_of_every_migration():
         for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")
         if not r[0].startswith("sqlite_autoindex")
     ]
-    assert "idx_versions_owner_id" in indexes
+    assert "idx_versions_owner_time" in indexes
     missing = [i for i in indexes if f"`{i}`" not in text]
     assert not missing, f"docs/schema.md does not name the indexes {missing}"
 

@@ -299,3 +299,42 @@ def test_link_keeps_its_target_through_a_redaction_of_the_source(repo):
     repo.erase_version("main", "~/s", 1)
     ref = body_ref(repo, "~/s")
     assert (ref.state, ref.target_id) == ("resolved", x.id)
+
+
+def version_references(repo, path: str) -> dict[int, set[tuple[str, str]]]:
+    """The references stored for each version of the document at `path`, by version (no
+    API reads an older version's references, so the table is read)."""
+    out: dict[int, set[tuple[str, str]]] = {}
+    for number, kind, target in repo.conn.execute(
+        "SELECT r.version, r.kind, r.target_path FROM document_references r"
+        " JOIN documents d ON d.id = r.source_id WHERE d.owner = ? AND d.path = ?",
+        ("main", path),
+    ).fetchall():
+        out.setdefault(number, set()).add((kind, target))
+    return out
+
+
+def test_each_version_keeps_the_references_it_made(repo):
+    """References are recorded per version: the declared links an older version was given
+    through the API (recorded nowhere in its body) stay readable after edits change and
+    remove them, and after the document is deleted."""
+    repo.write("main", "~/people/ann", "Ann")
+    repo.write("main", "~/notes/n", "first [[~/people/ann]]", links=["~/people/bob", "~/x/y"])
+    repo.write("main", "~/notes/n", "second", links=["~/people/cid"])
+    repo.write("main", "~/notes/n", "third [[~/people/ann]]", links=[])
+    repo.delete("main", "~/notes/n")
+    parent = ("parent", "~/notes")
+    assert version_references(repo, "~/notes/n") == {
+        1: {parent, ("body", "~/people/ann"), ("link", "~/people/bob"), ("link", "~/x/y")},
+        2: {parent, ("link", "~/people/cid")},
+        3: {parent, ("body", "~/people/ann")},
+    }
+    assert repo.backlinks("main", "~/people/ann") == []  # only current versions count
+    repo.restore("main", "~/notes/n", 1)
+    assert {(r.kind, r.target_path) for r in repo.links("main", "~/notes/n")} == {
+        parent,
+        ("body", "~/people/ann"),
+        ("link", "~/people/bob"),
+        ("link", "~/x/y"),
+    }
+    assert set(version_references(repo, "~/notes/n")) == {1, 2, 3, 5}

@@ -129,3 +129,39 @@ def test_edits_add_no_entry_to_the_index_of_paths_over_time(tmp_path):
     assert repo.read(OWNER, "~/b", at=moved.updated_at).body == moved.body
     assert repo.read(OWNER, "~/a").body == "a new document at the old path"
     repo.close()
+
+
+@pytest.mark.sqlite_only
+def test_an_owners_log_is_read_newest_first_from_one_index_without_sorting(tmp_path):
+    """The change log of an owner (also since a time) walks the index on (owner,
+    created_at) in order, so it costs the versions it returns, not every version of the
+    owner; no second index on (owner, id) is kept for it (migration 008)."""
+    repo = DocumentsRepository(tmp_path / "log.db")
+    with repo.transaction():
+        for k in range(60):
+            repo.write(OWNER, f"~/n/d{k % 7}", f"body {k}", provenance=PROV)
+            repo.write("other", f"~/n/d{k % 5}", f"body {k}", provenance=PROV)
+    indexes = {
+        r[0]
+        for r in repo.conn.execute(
+            "SELECT name FROM sqlite_master WHERE tbl_name = 'document_versions' AND type = 'index'"
+        )
+    }
+    assert "idx_versions_owner_id" not in indexes
+    everything = repo.log(OWNER, limit=None)
+    assert [v.id for v in everything] == sorted((v.id for v in everything), reverse=True)
+    assert {v.owner for v in everything} == {OWNER} and len(everything) == 60 + 1
+    since = everything[9].created_at
+    assert [v.id for v in repo.log(OWNER, since=since, limit=None)] == [
+        v.id for v in everything if v.created_at >= since
+    ]
+    assert [v.id for v in repo.log(OWNER, limit=5)] == [v.id for v in everything[:5]]
+    for sql in (
+        "SELECT * FROM document_versions WHERE owner = ? ORDER BY created_at DESC, id DESC LIMIT 5",
+        "SELECT * FROM document_versions WHERE owner = ? AND created_at >= ?"
+        " ORDER BY created_at DESC, id DESC LIMIT 5",
+    ):
+        params = (OWNER,) if sql.count("?") == 1 else (OWNER, since)
+        plan = " ".join(r[3] for r in repo.conn.execute("EXPLAIN QUERY PLAN " + sql, params))
+        assert "idx_versions_owner_time" in plan and "TEMP B-TREE" not in plan, plan
+    repo.close()

@@ -59,20 +59,18 @@ def stored_values(conn: sqlite3.Connection) -> list[tuple[str, int, int, bytes |
 def every_stored_body(conn: sqlite3.Connection) -> list[str]:
     """Every body the file holds, decoded from its stored value, whatever its encoding."""
     out = []
-    text: str | None = None
     values = stored_values(conn)
     current = {doc: value for table, doc, _, value in values if table == "documents"}
+    chains: dict[int, list[tuple[int, bytes | None]]] = {}
     for table, doc, version, value in values:
         if table == "documents":
             out.append(encoding.decode(value, None))
-            continue
-        if version == 1:
-            text = None
-        if encoding.is_current(value):  # the current version: the document's own body
-            value = current[doc]
-        text = None if value is None else encoding.decode(value, text)
-        if text is not None:
-            out.append(text)
+        elif encoding.is_current(value):  # the current version: the document's own body
+            chains.setdefault(doc, []).append((version, current[doc]))
+        else:
+            chains.setdefault(doc, []).append((version, value))
+    for pairs in chains.values():
+        out += [t for _, t in encoding.decode_sequence(sorted(pairs)) if t is not None]
     return out
 
 
@@ -362,7 +360,7 @@ def test_any_chain_of_edits_decodes_exactly_from_every_keyframe(start, edits, ch
     finally:
         encoding.CHAIN = saved
     rows = [
-        (v, 1, OWNER, v, "modified", "~/d", "d", "sha", 0, "user", OWNER, None, None, "t", None,
+        (v, 1, OWNER, v, "modified", "~/d", "d", bytes(32), 0, "user", OWNER, None, None, "t", None,
          None, 0, value)
         for v, value in enumerate(values, start=1)
     ]  # fmt: skip

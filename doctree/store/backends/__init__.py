@@ -83,6 +83,9 @@ class Dialect(Protocol):
     packed_passage_text: bool
     """Whether a passage's text is stored as `encoding.encode_full` makes it (a BLOB,
     compressed when that is smaller) rather than as text; read with `encoding.text_of`."""
+    writes_in_with: bool
+    """Whether an `UPDATE` may be put in the `WITH` of another statement (PostgreSQL's
+    data-modifying `WITH`), so that two writes to a server cost one round trip."""
 
     def index_hint(self, index: str) -> str:
         """SQL after a table name that makes the query use `index` ('' if not needed)."""

@@ -621,6 +621,7 @@ class PostgresDialect:
     row_locks = True
     contentless_passages = False  # the index is a tsvector column of the passage row
     packed_passage_text = False  # passages.text is a text column (TOAST compresses long ones)
+    writes_in_with = True
 
     def index_hint(self, index: str) -> str:
         return ""  # the planner's choice

@@ -87,6 +87,7 @@ class SqliteDialect:
     row_locks = False  # one writer at a time: the file's write lock
     contentless_passages = True  # passages_fts keeps terms only (migration 002)
     packed_passage_text = True  # passages.text holds encoding.encode_full of the text
+    writes_in_with = False  # in-process: a statement more costs no round trip
 
     def index_hint(self, index: str) -> str:
         return f" INDEXED BY {index}"
