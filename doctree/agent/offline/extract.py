@@ -559,12 +559,17 @@ def read_sentence(
 
 def _with_years(text: str, dates: list[tuple[str, date]]) -> str:
     """`text` with each month-day date said without its year followed by the absolute date
-    it means: "delivered on June 3 (2027-06-03)"."""
+    it means: "delivered on June 3 (2027-06-03)"; one said with its year too, so every date
+    of a page reads the same way: "24 March 2028 (2028-03-24)"."""
     for phrase, d in dates:
         at = text.find(phrase)
-        if at < 0 or re.match(r",?\s*(?:\d{4}\b|\()", text[at + len(phrase) :]):
+        if at < 0 or re.match(r"\s*\(", text[at + len(phrase) :]):
             continue
         end = at + len(phrase)
+        if year := re.match(r",?\s*\d{4}\b", text[end:]):
+            if str(d.year) not in year.group():
+                continue
+            end += year.end()
         text = f"{text[:end]} ({d.isoformat()}){text[end:]}"
     return text
 

@@ -217,11 +217,16 @@ def _third(verb: str) -> str:
     return verb + "s"
 
 
+#: "I" as a word of its own: not the one of "co-I" or "PI-I".
+_I = r"(?<![\w-])I"
+
+
 def third_person(text: str, subject: str = "the user") -> str:
     """`text` restated about `subject`: "I prefer tea" -> "the user prefers tea".
 
     First-person words (I, me, my, mine, myself) become the subject; the verb right after
-    "I" (past an adverb or two) takes the third person. Quoted and code spans are left alone.
+    "I" (past an adverb or two) takes the third person. Quoted and code spans are left alone,
+    and so is an "I" joined to a word before it ("co-I", a co-investigator).
     """
     poss = f"{subject}'s"
 
@@ -234,14 +239,14 @@ def third_person(text: str, subject: str = "the user") -> str:
         if i % 2:
             out.append(part)
             continue
-        part = re.sub(r"\bI(?:'m|’m| am)\b", f"{subject} is", part)
-        part = re.sub(r"\bI(?:'ve|’ve)\b", f"{subject} has", part)
-        part = re.sub(r"\bI(?:'ll|’ll)\b", f"{subject} will", part)
-        part = re.sub(r"\bI(?:'d|’d)\b", f"{subject} would", part)
+        part = re.sub(_I + r"(?:'m|’m| am)\b", f"{subject} is", part)
+        part = re.sub(_I + r"(?:'ve|’ve)\b", f"{subject} has", part)
+        part = re.sub(_I + r"(?:'ll|’ll)\b", f"{subject} will", part)
+        part = re.sub(_I + r"(?:'d|’d)\b", f"{subject} would", part)
         part = re.sub(
-            rf"\bI\s+(?P<adv>(?:(?:{_ADVERBS})\s+){{0,2}})(?P<verb>[a-z][a-z'’]*)\b", verb, part
+            _I + rf"\s+(?P<adv>(?:(?:{_ADVERBS})\s+){{0,2}})(?P<verb>[a-z][a-z'’]*)\b", verb, part
         )
-        part = re.sub(r"\bI\b", subject, part)
+        part = re.sub(_I + r"\b", subject, part)
         part = re.sub(r"\b[Mm]y\b", poss, part)
         part = re.sub(r"\bmine\b", poss, part)
         part = re.sub(r"\b(?:me|myself)\b", subject, part)

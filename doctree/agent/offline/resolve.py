@@ -133,7 +133,8 @@ def _next_weekday(ref: date, wd: int, *, include_today: bool = False) -> date:
     return ref + timedelta(days=delta)
 
 
-_CLAUSE_END = re.compile(r"[:;]|,\s|\s(?:and|but|while|whereas)\s|\s[-–—]\s")
+#: Where a clause ends: a colon (not one inside a time, "12:00"), a semicolon, a comma, "and".
+_CLAUSE_END = re.compile(r"(?<!\d):|:(?!\d)|;|,\s|\s(?:and|but|while|whereas)\s|\s[-–—]\s")
 
 
 def _clause_span(text: str, pos: int) -> tuple[int, int]:
@@ -471,6 +472,11 @@ def absolute_dates(
             d = date(ref.year + 1, num, day)
         elif d > ref + timedelta(days=183):
             d = date(ref.year - 1, num, day)
+        if (year := re.match(r",?\s*(\d{4})\b", text[m.end() :])) and 1900 < int(year[1]) < 2200:
+            try:  # "24 March 2028": the year it is said with
+                d = date(int(year[1]), num, day)
+            except ValueError:
+                continue
         found.append((m.group(0), d))
     return found
 
@@ -1081,7 +1087,8 @@ def correction_of(raw: str) -> tuple[str, str, str] | None:
 _CHANGE_CUE = re.compile(
     r"\b(?:instead|now|no\s+longer|anymore|any\s+more|(?:down|up|back)\s+to"
     r"|(?:halved|doubled|cut|raised|lowered|increased|reduced|dropped|chang(?:ed|es)|"
-    r"mov(?:ed|es)|switch(?:ed|es)|bumped|"
+    r"mov(?:ed|es)|switch(?:ed|es)|bumped|extended|postponed|delayed|pushed\s+back|"
+    r"brought\s+forward|rescheduled|put\s+back|"
     rf"upped|put\s+up|brought\s+down)\b[^.;]{{0,40}}?\bto\b|from\s+(?:{_MONTH_RE}|next\s+\w+))",
     re.I,
 )
@@ -1162,7 +1169,8 @@ def changes_value(s: Sentence, said: str) -> bool:
     when exactly one current line of memory fits; an event told twice ("ran 5 km", "ran
     10 km") has no word of change and stays two facts."""
     text = s.statement or s.text
-    if s.correction or "?" in text or "?" in said or not _CHANGE_CUE.search(s.raw or text):
+    asks = "?" in _QUOTED_SPAN.sub("", text)  # a question of its own, not one it quotes
+    if s.correction or asks or "?" in said or not _CHANGE_CUE.search(s.raw or text):
         return False
     new, old = _quantities(text), _quantities(said)
     shared = _topic_words(text) & _topic_words(said)
@@ -1181,7 +1189,27 @@ def changes_value(s: Sentence, said: str) -> bool:
             for part in _CLAUSE_END.split(said):
                 if (had := found(part)) and not had & days and words & _topic_words(part):
                     return True
+        # "so it's Thursdays at 18:30 from now on": a recurring day said of "it", nothing
+        # else named in the clause, replaces the one recurring day of a line that names
+        # someone the sentence names too ("Henrike …, we do lessons on Tuesdays")
+        start = max((x.end() for x in re.finditer(r"[.!?]\s+", text[: m.start()])), default=0)
+        own = clause_at(text[start:], m.start() - start)
+        rest = _topic_words(own) - _topic_words(m.group()) - {d + "s" for d in WEEKDAYS}
+        if not rest and (days := _recurring_days(own)):
+            names = capitalised_names(text) & capitalised_names(said)
+            had = _recurring_days(said)
+            if names and len(had) == 1 and not had & days:
+                return True
     return False
+
+
+#: A span of `text` in quotation marks: someone else's words.
+_QUOTED_SPAN = re.compile(r'"[^"]*"|“[^”]*”')
+
+
+def _recurring_days(text: str) -> set[str]:
+    """The days of the week `text` says something happens on every week ("on Tuesdays")."""
+    return {m.group(1).lower() for m in re.finditer(rf"\b({WEEKDAY})s\b", text, re.I)}
 
 
 #: A clause that takes back what was said before: "Nana can't have Biscuit after all", "Ana

@@ -66,6 +66,7 @@ def user_sentences(
         sign = _SIGNATURE.search(" ".join(lines))
         whose = _NOTE_OF.search(intro)
         if sign is None or whose is None or not intro.endswith(":"):
+            quoted_message(lines, intro)
             return
         name = sign.group("name")
         said = split_sentences(" ".join(lines)[: sign.start()].strip())
@@ -77,6 +78,34 @@ def user_sentences(
             own.append(f"{name}: {sentence}")
             if items is not None:
                 items.add(own[-1])
+
+    def quoted_message(lines: list[str], intro: str) -> None:
+        """A message quoted below a line that says it is one ("Her reply:", "this just came
+        from the foundation:") or that opens on its own ("On 12 May, Ana wrote:"): what it
+        states is kept, each sentence labelled with its writer when the message is signed
+        with a name ("Best, Ines"); a sentence in the first person whose writer is unknown
+        is left out, as are the greeting and the sign-off."""
+        if lines and _MESSAGE_INTRO.search(lines[0]) and lines[0].endswith(":"):
+            intro, lines = lines[0], lines[1:]
+        if not lines or not intro.endswith(":") or not _MESSAGE_INTRO.search(intro):
+            return
+        writer = quoted_writer(lines, intro)
+        if own and own[-1] == intro and len(intro.split()) <= 8:
+            own.pop()  # "Fernhill's email about her:" says only what follows
+        text = " ".join(x for x in lines if x)
+        if (sign := _SIGN_OFF.search(text)) is not None:
+            text = text[: sign.start()]
+        elif writer is None and lines[-1] and not re.search(r"[.!?:;,]$", lines[-1]):
+            text = " ".join(x for x in lines[:-1] if x)  # a signature line: "The … team"
+        for sentence in split_sentences(_GREETING.sub("", text.strip())):
+            if ADDRESSED.search(sentence) or not has_verb(sentence):
+                continue
+            if writer is not None:
+                own.append(f"{writer}: {sentence}")
+                if items is not None:
+                    items.add(own[-1])
+            elif not _FIRST_PERSON.search(sentence):
+                own.append(sentence)
 
     def flush() -> None:
         if para:
@@ -148,6 +177,46 @@ def user_sentences(
     flush()
     signed_note()
     return [s for s in own if s], quoted
+
+
+#: A line that introduces a message quoted below it: "Her reply:", "Fernhill's email about
+#: her:", "this just came from the foundation:", "On 12 Sep, Tom Reilly wrote:".
+_MESSAGE_INTRO = re.compile(
+    r"\b(?:e-?mail|mail|message|reply|replied|answer|answered|letter|note|text|texted|wrote|"
+    r"writes|sent|came\s+(?:in\s+)?from|forwarded|says|said)\b[^:]{0,60}:\s*$",
+    re.I,
+)
+#: Who wrote a quoted message, as the line before it says: "Fernhill's email", "from Ana",
+#: "Tom Reilly wrote:".
+_WRITER_IN_INTRO = re.compile(
+    rf"(?:\b(?P<owner>{NAME})['’]s\s+(?:e-?mail|mail|message|reply|answer|letter|note|text)"
+    rf"|\bfrom\s+(?P<sender>{NAME})\s*:|(?P<wrote>{NAME})\s+(?:wrote|writes|replied|"
+    rf"answered|texted|said|says|sent)\b)"
+)
+#: A message's sign-off, at its end: "Best, Ines", "Kind regards, Carys Pugh".
+_SIGN_OFF = re.compile(
+    rf"(?:^|(?<=[.!?])\s+)(?:(?:Best|Kind|Warm|Many|All\s+the)\s+)?(?:wishes|regards|thanks|"
+    rf"best|cheers|love|yours|Thanks|Cheers|Love|Regards|Yours|Best|Sincerely|Warmly)"
+    rf"(?:\s+\w+)?[,!]?\s+(?P<name>{NAME})\s*$"
+)
+#: A message's greeting: "Dear applicant,", "Hi Ruth —".
+_GREETING = re.compile(r"^(?:Dear|Hi|Hello|Hey|Hiya)\s+[^,—–\n]{1,40}?(?:,|\s+[—–-])\s*")
+#: A sentence said in the first person singular.
+_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I'll|I've|I'd|me|my|mine)\b")
+
+
+def quoted_writer(lines: list[str], intro: str) -> str | None:
+    """The name a quoted message is signed with, or else the one its introducing line gives
+    ("Fernhill's email:", "Tom Reilly wrote:"); None when neither names one (a pronoun,
+    "her reply", is not a name)."""
+    text = " ".join(x for x in lines if x)
+    for m in (_SIGN_OFF.search(text), _SIGNATURE.search(text), _WRITER_IN_INTRO.search(intro)):
+        if m is None:
+            continue
+        name = next(v for v in m.groupdict().values() if v)
+        if name.split()[0] not in NOT_NAMES:
+            return name
+    return None
 
 
 #: The name a note is signed with, at its end: "… if you want. — Gosia".
