@@ -289,7 +289,23 @@ def test_a_pasted_note_signed_by_its_writer_is_kept_as_theirs(repo):
     assert "Marisol can take him on Saturdays" in marisol
 
 
-def test_a_quoted_block_without_a_signature_stays_context(repo):
+def test_a_quoted_block_not_introduced_as_a_message_stays_context(repo):
+    run(
+        repo,
+        transcript(
+            "s-quote",
+            (
+                "user",
+                "2029-03-01T18:00:00Z",
+                "Can you tidy up this paragraph? Pasting it as is.\n\n"
+                "> The boiler service is booked for Friday.",
+            ),
+        ),
+    )
+    assert "boiler" not in "\n".join(_readable(repo).values())
+
+
+def test_an_unsigned_quoted_note_keeps_what_it_states(repo):
     run(
         repo,
         transcript(
@@ -301,7 +317,9 @@ def test_a_quoted_block_without_a_signature_stays_context(repo):
             ),
         ),
     )
-    assert "boiler" not in "\n".join(_readable(repo).values())
+    assert "The boiler service is booked for Friday (2029-03-02)" in "\n".join(
+        _readable(repo).values()
+    )
 
 
 def test_a_fragment_holding_a_code_is_kept(repo):

@@ -39,13 +39,15 @@ def user_sentences(
     items: set[str] | None = None,
     pieces: set[str] | None = None,
     rows: set[str] | None = None,
+    kept_quotes: set[str] | None = None,
 ) -> tuple[list[str], list[str]]:
     """Split a user message into the user's own sentences and the quoted or fenced rest.
 
     Quoted (`>`) and fenced text is what someone pasted: context, not the user's word. The
     sentences written as list items ("- Wei: finished the export") are added to `items`, the
     clauses of a run-on sentence said as sentences of their own (`run_on_pieces`) to `pieces`,
-    the records of a pasted table, CSV file or JSON array (`pasted_rows`) to `rows`.
+    the records of a pasted table, CSV file or JSON array (`pasted_rows`) to `rows`, the
+    sentences kept of a quoted message (someone else's word, never a request) to `kept_quotes`.
     """
     own: list[str] = []
     quoted: list[str] = []
@@ -98,7 +100,7 @@ def user_sentences(
         elif writer is None and lines[-1] and not re.search(r"[.!?:;,]$", lines[-1]):
             text = " ".join(x for x in lines[:-1] if x)  # a signature line: "The … team"
         for sentence in split_sentences(_GREETING.sub("", text.strip())):
-            if ADDRESSED.search(sentence) or not has_verb(sentence):
+            if ADDRESSED.search(sentence) or len(sentence.split()) < 3:
                 continue
             if writer is not None:
                 own.append(f"{writer}: {sentence}")
@@ -106,6 +108,10 @@ def user_sentences(
                     items.add(own[-1])
             elif not _FIRST_PERSON.search(sentence):
                 own.append(sentence)
+            else:
+                continue
+            if kept_quotes is not None:
+                kept_quotes.add(own[-1])
 
     def flush() -> None:
         if para:
@@ -533,14 +539,15 @@ def segment(transcript: Transcript) -> Segmented:
         items: set[str] = set()
         pieces: set[str] = set()
         rows: set[str] = set()
-        own, quoted = user_sentences(content, items, pieces, rows)
+        kept_quotes: set[str] = set()
+        own, quoted = user_sentences(content, items, pieces, rows, kept_quotes)
         turns.append(
             Turn(
                 "user",
                 m.time,
                 own,
                 speaker=speaker,
-                pasted=pasted_sentences(content),
+                pasted=pasted_sentences(content) | kept_quotes,
                 items=items,
                 pieces=pieces,
                 rows=rows,
