@@ -103,8 +103,13 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
         if (
             pending and own and (lang.accepts(own[0]) or (from_tool and not lang.rejects(own[0])))
         ):  # accepted, or what a tool returned and the user did not turn down
+            if lang.accepts(own[0]):
+                for s in pending:
+                    s.kinds.append("accepted")
             a.sentences.extend(pending)
         elif specific and own and lang.credits(own[0]):
+            for s in specific:
+                s.kinds.append("accepted")
             a.sentences.extend(specific)  # "good catch": what it said is what it found
         pending, specific = [], []
         current: list[Sentence] = []

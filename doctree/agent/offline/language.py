@@ -731,14 +731,28 @@ QUOTED_NICKNAME = re.compile(
     rf"\b(?P<first>{NAME_WORD})\s+[\"“‘'](?P<nick>{NAME_WORD}|[{_UP}]{{2,4}})[\"”’']\s+"
     rf"(?P<last>{NAME_WORD})\b"
 )
+#: What a kin word may carry before and after it, and keeps as part of the relation:
+#: "step-", "half-", "ex-", "great-" and "-in-law" ("brother-in-law" is no brother).
+_KIN_PREFIX = r"(?:(?:step|half|ex|great)-?)?"
+_KIN_SUFFIX = r"(?:-in-law)?"
+
+
+def kin_word(words: str) -> str:
+    """A pattern for the kin words `words` ("sister|brother"), with their affixes, ending
+    where the word does: "my brother-in-law" is never "my brother"."""
+    return rf"(?i:{_KIN_PREFIX}(?:{words}){_KIN_SUFFIX})(?![\w-])"
+
+
 #: A kin or role word after a possessive, with the name that may follow it: "my brother",
 #: "her son Theodore".
 KIN = re.compile(
-    r"\b(?P<whose>[Mm]y|[Hh]is|[Hh]er|[Tt]heir|[Oo]ur|[Yy]our)\s+(?P<rel>sister|brother|mum|mom|mother|"
-    r"father|dad|wife|husband|partner|son|daughter|aunt|uncle|niece|nephew|grandma|grandpa|"
-    r"grandmother|grandfather|girlfriend|boyfriend|cousin|friend|boss|manager|colleague|"
-    r"neighbour|neighbor)\b"
-    rf"(?:\s+(?P<name>{NAME_WORD}))?"
+    r"\b(?P<whose>[Mm]y|[Hh]is|[Hh]er|[Tt]heir|[Oo]ur|[Yy]our)\s+(?P<rel>"
+    + kin_word(
+        "sister|brother|mum|mom|mother|father|dad|wife|husband|partner|son|daughter|aunt|uncle|"
+        "niece|nephew|grandma|grandpa|grandmother|grandfather|girlfriend|boyfriend|cousin|friend|"
+        "boss|manager|colleague|neighbour|neighbor"
+    )
+    + rf")(?:\s+(?P<name>{NAME_WORD}))?"
 )
 
 
@@ -835,7 +849,8 @@ KIN_TITLE = re.compile(
 
 
 def kin_gender(rel: str) -> str | None:
-    rel = rel.lower()
+    """'f' or 'm' for a kin word that tells it ("sister", "ex-wife", "brother-in-law")."""
+    rel = re.sub(rf"^{_KIN_PREFIX}|{_KIN_SUFFIX}$", "", rel.lower())
     return "f" if rel in FEMALE_RELATIONS else "m" if rel in MALE_RELATIONS else None
 
 
