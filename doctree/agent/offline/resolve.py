@@ -966,6 +966,28 @@ def restates_line(s: Sentence, said: str, said_on: date) -> bool:
     return not (new is None or old is None or new[0] != old[0] or new[1] & old[1])
 
 
+def same_subject(text: str, said: str) -> bool:
+    """Whether the statement `text` is about the very thing the line `said` is about: both
+    open on the same phrase of two words or more after "the" ("the team dinner was at
+    Kohl" and "The team dinner is on Thursday"); one word ("the car") is too loose."""
+    now, before = _subject_phrase(text), _subject_phrase(said)
+    return now is not None and now == before and len(now.split()) >= 2
+
+
+def _subject_phrase(text: str) -> str | None:
+    """The words a statement opens on before its verb, after "the": "team dinner"."""
+    lead = re.match(r"\W*the\s+", text, re.I)
+    if lead is None:
+        return None
+    words = text[lead.end() :].split()
+    for n in range(1, min(5, len(words))):
+        if not re.fullmatch(r"[A-Za-z][\w-]*", words[n - 1]):
+            return None
+        if _SUBJECT_END.match(" ".join(words[n:])):
+            return " ".join(words[:n]).lower()
+    return None
+
+
 #: Words before the verb that open on someone and what they did ("Melanie just took
 #: Melanie['s kids]", "we booked [the hotel's …]"): an event, not the subject of a value.
 _ACTOR_FIRST = re.compile(

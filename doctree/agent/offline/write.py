@@ -31,6 +31,7 @@ from doctree.agent.offline.resolve import (
     restates_line,
     reversal_cue,
     reverses,
+    same_subject,
     status_changed,
     value_kind,
     value_span,
@@ -466,6 +467,8 @@ class Writer(PageIO):
             swapped = named is None and (named := values_swapped(s.raw or text)) is not None
             # a word swapped ("from the beef to the risotto") is a value of the people named
             whose = [p for p in s.people if p != "the user"] if swapped else []
+            if s.correction:
+                self._corrected_subject(s)
             if s.replaces or s.correction:
                 continue
             taken_back = bool(reversal_cue(s.raw or text))
@@ -493,6 +496,26 @@ class Writer(PageIO):
                 self.superseded.setdefault(said, s)
                 if named and self.superseded[said] is s:
                     self.value_edits[said] = (named[1], named[0])
+
+    def _corrected_subject(self, s: Sentence) -> None:
+        """A correction of a thing ("the team dinner was at Kohl, not Olive & Fig") replaces
+        the one current line of an earlier session about the same thing that neither value
+        is on ("The team dinner is on Thursday"), whatever page holds it: what is current of
+        it is then the correction. Lines with the old value are `apply_corrections`' work;
+        nothing moves when two lines could be meant."""
+        assert s.correction is not None
+        statement, old, new = s.correction
+        text = s.statement or s.text
+        fits = {
+            _said(ln)
+            for ln in self._current_lines(" ".join(sorted(_topic_query(statement))))
+            if re.match(r"- \d{4}-\d{2}-\d{2}\b", ln)
+            and old not in ln
+            and new not in ln
+            and same_subject(text, _said(ln))
+        }
+        if len(fits) == 1:
+            self.superseded.setdefault(fits.pop(), s)
 
     def _current_lines(self, query: str) -> Iterator[str]:
         """The current lines of earlier sessions on the pages a search for `query` finds
