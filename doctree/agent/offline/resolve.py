@@ -31,7 +31,10 @@ _NUMBERS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
     "seven": 7, "eight": 8, "nine": 9, "ten": 10,
 }  # fmt: skip
-_MONTH_RE = r"(?:" + "|".join(MONTHS) + r"|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\b\.?"
+#: A month, full or short; a short one may end with its dot ("Apr."), a full one never does.
+_MONTH_RE = (
+    r"(?:(?:" + "|".join(MONTHS) + r")\b|(?:jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\b\.?)"
+)
 #: Lower case, as these languages write them, or capitalised as German nouns are ("März"),
 #: so that "3 Mars bars" is no date.
 _FOREIGN_MONTH_RE = (
@@ -96,7 +99,7 @@ _RELATIVE = re.compile(
     r"|(?P<inn>(?:in|(?<=due\s)for)\s+(?P<n>\d+|a|an|one|two|three|four|five|six|seven|eight|"
     r"nine|ten)\s+(?P<unit>days?|weeks?|months?|years?))"
     r"|(?P<fromnow>(?P<fn>\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+"
-    r"(?P<funit>days?|weeks?)\s+(?:from|after)\s+(?:today|now))"
+    r"(?P<funit>days?|weeks?)\s+(?:(?:from|after)\s+(?:today|now)|(?P<fday>today|tomorrow)))"
     rf"|(?P<chainwd>(?:the\s+)?(?P<cday>{WEEKDAY})\s+(?P<cdir>after|before)\s+{_anchor('w')})"
     r"|(?P<chainn>(?P<cn>\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+"
     rf"(?P<cunit>days?|weeks?)\s+(?P<cndir>after|before)\s+{_anchor('n')})"
@@ -219,6 +222,8 @@ def resolve_relative(
         return session + out
 
     for m in _RELATIVE.finditer(text):
+        if m.group("wd") and re.search(r"\b(?:a|any|every|each)\s+$", text[: m.start()], re.I):
+            continue  # "also a Saturday", "any Monday": what day a date is, or no one day
         past = tense_at(text, m.start()) if by_clause else tense
         phrase = m.group(0)
         d: date | None = None
@@ -246,6 +251,8 @@ def resolve_relative(
             n = m.group("fn").lower()
             count = int(n) if n.isdigit() else _NUMBERS[n]
             d = ref + timedelta(days=count * (7 if m.group("funit").lower()[0] == "w" else 1))
+            if (m.group("fday") or "").lower() == "tomorrow":
+                d += timedelta(days=1)  # "a week tomorrow": a week from tomorrow
         elif m.group("dat"):
             d = ref + timedelta(days=2)
         elif m.group("tomorrow"):
@@ -385,10 +392,19 @@ def _anchor_date(anchor: str, said: list[tuple[str, date]]) -> date | None:
         if len(words) > 1 and re.search(rf"\b{re.escape(phrase)}\b", clause):
             return d
     for word in reversed(words):
+        said_as = _ANCHOR_SAID_AS.get(word, re.escape(word))
         for clause, d in reversed(said):
-            if re.search(rf"\b{re.escape(word)}\b", clause):
+            if re.search(rf"\b(?:{said_as})\b", clause):
                 return d
     return None
+
+
+#: How a clause may state the date of a thing named by a word that says what the date is
+#: ("two weeks before the deadline" after "the round closes on 3 March").
+_ANCHOR_SAID_AS = {
+    "deadline": r"deadline|closes|closing|close|due|submission",
+    "closing": r"deadline|closes|closing|close",
+}
 
 
 def _day_of_month(
@@ -1232,6 +1248,26 @@ _QUOTED_SPAN = re.compile(r'"[^"]*"|“[^”]*”')
 def _recurring_days(text: str) -> set[str]:
     """The days of the week `text` says something happens on every week ("on Tuesdays")."""
     return {m.group(1).lower() for m in re.finditer(rf"\b({WEEKDAY})s\b", text, re.I)}
+
+
+def _counted(text: str) -> dict[str, str]:
+    """The dates of `text` counted from a thing named ("two weeks before the deadline
+    (2028-03-10)"): the chain as said, lower case, -> the absolute date written after it."""
+    out = {}
+    for m in _RELATIVE.finditer(text):
+        if m.group("chainwd") or m.group("chainn") or m.group("chaind"):
+            iso = re.match(r"\s*\((\d{4}-\d{2}-\d{2})\)", text[m.end() :])
+            if iso is not None:
+                out[" ".join(m.group(0).lower().split())] = iso.group(1)
+    return out
+
+
+def recounts(text: str, said: str) -> bool:
+    """Whether `text` counts a date from the same thing as the line `said` does, in the same
+    words, and gets another day ("two weeks before the deadline" once the deadline moved):
+    the thing it counted from has changed, so the later count holds."""
+    now, before = _counted(text), _counted(said)
+    return any(phrase in before and before[phrase] != iso for phrase, iso in now.items())
 
 
 #: A clause that takes back what was said before: "Nana can't have Biscuit after all", "Ana

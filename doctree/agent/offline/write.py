@@ -28,6 +28,7 @@ from doctree.agent.offline.resolve import (
     changes_value,
     holds_value,
     message_date,
+    recounts,
     restates_line,
     reversal_cue,
     reverses,
@@ -474,6 +475,7 @@ class Writer(PageIO):
             taken_back = bool(reversal_cue(s.raw or text))
             if named is None and not s.replaces and not s.correction:
                 self._status_elsewhere(s)
+                self._recounted_elsewhere(s)
             if named is None and not (change_cue(text) or change_cue(s.raw or "") or taken_back):
                 continue
             query = " ".join(sorted(_topic_query(text) | ({named[1]} if named else set())))
@@ -496,6 +498,21 @@ class Writer(PageIO):
                 self.superseded.setdefault(said, s)
                 if named and self.superseded[said] is s:
                     self.value_edits[said] = (named[1], named[0])
+
+    def _recounted_elsewhere(self, s: Sentence) -> None:
+        """A date counted again from the same thing in the same words ("two weeks before the
+        deadline") that comes out another day, because the thing moved, replaces the one
+        current line of an earlier session that counted it before."""
+        text = s.statement or s.text
+        if "(" not in text:
+            return
+        fits = {
+            _said(ln)
+            for ln in self._current_lines(" ".join(sorted(_topic_query(text))))
+            if re.match(r"- \d{4}-\d{2}-\d{2}\b", ln) and recounts(text, _said(ln))
+        }
+        if len(fits) == 1:
+            self.superseded.setdefault(fits.pop(), s)
 
     def _corrected_subject(self, s: Sentence) -> None:
         """A correction of a thing ("the team dinner was at Kohl, not Olive & Fig") replaces
