@@ -35,6 +35,7 @@ from doctree.agent.offline.resolve import (
     resolve_relative,
     restates_earlier,
     session_dates,
+    swapped_earlier,
 )
 from doctree.agent.offline.segment import ADDRESSED
 from doctree.memory.secrets import Secret, mask, secret_location
@@ -383,12 +384,24 @@ def _read(
             a.sentences.remove(old)
             if old in current:
                 current.remove(old)
-    elif s.kinds and (restated := restates_earlier(s, a.sentences)):
+    elif s.kinds and (
+        restated := restates_earlier(
+            s, [t for t in a.sentences if raw not in turn.rows or t.raw not in turn.rows]
+        )
+    ):  # the records of one pasted block are side by side: none restates another
         s.replaces = restated  # the same thing said again with another value: it holds now
         for old in restated:
             a.sentences.remove(old)
             if old in current:
                 current.remove(old)
+    elif not s.correction and (swapped := swapped_earlier(s, a.sentences)):
+        s.replaces = swapped  # "Lin is moving from Friday to Saturday": the Friday line goes
+        for old in swapped:
+            a.sentences.remove(old)
+            if old in current:
+                current.remove(old)
+        if not s.kinds:
+            s.kinds.append("statement")
     elif not s.correction and (earlier := contrasted_value_earlier(body, label, a.sentences)):
         # "back on the 3rd, not the 2nd": the sentence that said the 2nd
         _reread(a, current, *earlier, directory, context)

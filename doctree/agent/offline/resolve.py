@@ -90,6 +90,8 @@ def _anchor(tag: str) -> str:
 _RELATIVE = re.compile(
     r"\b(?:"
     r"(?P<dat>(?:the\s+)?day\s+after\s+tomorrow)"
+    rf"|(?P<nth>(?:the\s+)?(?P<ord>first|second|third|fourth|last|1st|2nd|3rd|4th)\s+"
+    rf"(?P<nwd>{WEEKDAY})\s+(?:of|in)\s+(?:(?P<nwhich>the|this|next)\s+month|(?P<nmonth>{_MONTH_RE})))"
     r"|(?P<tomorrow>tomorrow)"
     r"|(?P<yesterday>yesterday)"
     r"|(?P<today>today|tonight|this\s+(?:morning|afternoon|evening))"
@@ -247,6 +249,10 @@ def resolve_relative(
                     7 if m.group("cunit").lower().startswith("week") else 1
                 )
                 d = base + timedelta(days=days if m.group("cndir").lower() == "after" else -days)
+        elif m.group("nth"):
+            d = _nth_weekday(ref, m)
+            if d is None:
+                continue
         elif m.group("fromnow"):
             n = m.group("fn").lower()
             count = int(n) if n.isdigit() else _NUMBERS[n]
@@ -364,6 +370,38 @@ def session_dates(
         clause = clause_at(text, max(low.find(phrase.lower()), 0)).lower()
         # the clause without the date's own words: "a week before the exam" is no exam
         anchors.append((clause.replace(phrase.lower(), " "), d))
+
+
+def _nth_weekday(ref: date, m: re.Match) -> date | None:
+    """ "the last Thursday of the month" (the next one from `ref`: this month's, or next
+    month's once it has passed), "the first Monday of next month", "the 2nd Tuesday in
+    May" (the coming May)."""
+    wd = WEEKDAYS.index(m.group("nwd").lower())
+    order = m.group("ord").lower()
+    nth = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4}
+    nth |= {"4th": 4, "last": -1}
+
+    def in_month(year: int, month: int) -> date | None:
+        if nth[order] > 0:
+            first = date(year, month, 1)
+            d = first + timedelta(days=(wd - first.weekday()) % 7 + 7 * (nth[order] - 1))
+            return d if d.month == month else None
+        last = _months_later(date(year, month, 1), 1) - timedelta(days=1)
+        return last - timedelta(days=(last.weekday() - wd) % 7)
+
+    if m.group("nmonth"):
+        name = m.group("nmonth").lower().rstrip(".")
+        num = _MONTH_ABBR.get(name) or _MONTH_ABBR.get(name[:3])
+        if num is None:
+            return None
+        d = in_month(ref.year, num)
+        return in_month(ref.year + 1, num) if d is None or d < ref else d
+    month = _months_later(date(ref.year, ref.month, 1), 1 if m.group("nwhich") == "next" else 0)
+    d = in_month(month.year, month.month)
+    if m.group("nwhich") == "the" and (d is None or d < ref):
+        month = _months_later(month, 1)  # a recurring "of the month": the next one to come
+        d = in_month(month.year, month.month)
+    return d
 
 
 def _months_later(ref: date, months: int) -> date:
@@ -767,6 +805,28 @@ def values_swapped(text: str) -> tuple[str, str] | None:
     if m is None or m.group("old").lower() == m.group("new").lower():
         return None
     return m.group("new"), m.group("old")
+
+
+def swapped_earlier(s: Sentence, sentences: list[Sentence]) -> list[Sentence]:
+    """The one earlier sentence of the session that `s` moves someone away from ("Lin is
+    moving from Friday to Saturday mornings" after a rota's "Fridays, volunteers: Bethan,
+    Lin"): it names everyone `s` names and says the old value (a weekday also as its plural,
+    the day it recurs on) and not the new one. None when no sentence or several fit."""
+    pair = values_swapped(s.raw or s.text)
+    names = [p for p in s.people if p != "the user"]
+    if pair is None or not names:
+        return []
+    new, old = pair
+    olds = [old, f"{old}s"] if old.lower() in WEEKDAYS else [old]
+    fits = [
+        e
+        for e in sentences
+        if e.raw
+        and all(re.search(rf"\b{re.escape(n)}\b", e.raw) for n in names)
+        and any(holds_value(e.raw, o) for o in olds)
+        and not holds_value(e.raw, new)
+    ]
+    return fits if len(fits) == 1 else []
 
 
 def contrasted_value_earlier(

@@ -12,12 +12,15 @@ import json
 import re
 from collections import Counter
 
+import yaml
+
 from doctree.agent.offline.language import (
     FORGET_THAT,
     MAIL_HEADER,
     NAME,
     NAME_WORD,
     NOT_NAMES,
+    WEEKDAYS,
     has_verb,
 )
 from doctree.agent.offline.model import Segmented, Turn
@@ -314,6 +317,8 @@ def pasted_rows(lines: list[str]) -> list[str]:
             if (row := _row_sentence(str(key), cells)) is not None:
                 out.append(row)
         return out
+    if (records := _yaml_rows(lines)) is not None:
+        return records
     rows = [ln for ln in lines if ln.strip()]
     if len(rows) < 3:
         return []
@@ -333,6 +338,63 @@ def pasted_rows(lines: list[str]) -> list[str]:
                 out.append(row)
         return out
     return []
+
+
+#: A line of YAML that gives a key, with the comment it may end with: `van: Kwame  # Fridays`.
+_YAML_KEY = re.compile(
+    r"^\s*(?P<key>[^\s:#][^:#]*?):(?:\s+(?P<value>.*?))?(?:\s+#\s*(?P<note>.*))?\s*$"
+)
+
+
+def _yaml_rows(lines: list[str]) -> list[str] | None:
+    """The fields of a pasted YAML mapping (a rota, a config) as one statement each, named
+    by the keys above it, with the comment its line ends with: "Wednesday, lead: Aoife
+    Brennan.", "Van driver: Kwame Asante (Fridays, pickup at 15:00)." One field a statement,
+    so that each lands on the page of what it names and can be forgotten alone. None when
+    the block is no YAML mapping of several keys."""
+    keyed = [m for ln in lines if (m := _YAML_KEY.match(ln))]
+    if len(keyed) < 3:
+        return None
+    try:
+        data = yaml.safe_load("\n".join(lines))
+    except yaml.YAMLError:
+        return None
+    if not isinstance(data, dict) or len(data) < 2:
+        return None
+    notes = {m.group("key").strip(): m.group("note") for m in keyed if m.group("note")}
+    title = next((ln.strip().lstrip("#").strip() for ln in lines if ln.strip()), "")
+    title = title if lines and lines[0].strip().startswith("#") else ""
+
+    def label(key: object) -> str:
+        said = str(key).replace("_", " ").strip()
+        # a rota's "wednesday:" is every Wednesday, not the coming one
+        return f"{said}s" if said.lower() in WEEKDAYS else said
+
+    def cell(value: object) -> str | None:
+        if isinstance(value, list) and all(not isinstance(v, dict | list) for v in value):
+            return ", ".join(str(v) for v in value)
+        if isinstance(value, dict | list) or value is None:
+            return None
+        return (
+            {True: "yes", False: "no"}.get(value, str(value))
+            if isinstance(value, bool)
+            else str(value)
+        )
+
+    out = []
+    for key, value in data.items():
+        fields = value.items() if isinstance(value, dict) else [(None, value)]
+        for name, field in fields:
+            said = cell(field)
+            if said is None or not said.strip():
+                continue
+            head = label(key)
+            head = head[:1].upper() + head[1:]
+            text = f"{head}, {label(name)}: {said}" if name is not None else f"{head}: {said}"
+            if note := notes.get(str(name if name is not None else key)):
+                text += f" ({note})"
+            out.append(f"{text} — {title}." if title else f"{text}.")
+    return out or None
 
 
 #: A line of a pasted configuration: `APP_PORT=8443`, `export AWS_REGION="eu-west-3"`.
