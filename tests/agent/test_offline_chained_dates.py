@@ -218,3 +218,28 @@ def test_a_count_from_a_deadline_that_moved_replaces_the_earlier_count(repo):
     assert "(2029-04-20)" in now, now
     assert "(2029-04-02)" not in now, now
     assert "(2029-04-12)" not in now, now
+
+
+def test_chat_shorthand_for_days_and_time_words_resolves():
+    from doctree.agent.offline.language import weekdays_spelled
+
+    said = weekdays_spelled("the fete is sat 14th, setup tmrw, bunting b4 noon")
+    assert said == "the fete is Saturday 14th, setup tomorrow, bunting before noon", said
+    assert weekdays_spelled("I sat down in the sun") == "I sat down in the sun"
+    assert weekdays_spelled("they wed before the war") == "they wed before the war"
+
+
+def test_an_ordinal_birthday_is_no_day_of_the_month():
+    said, found = resolve_relative("Jonah's 9th birthday is on Saturday.", date(2029, 7, 2))
+    assert "9th (" not in said and "9th birthday" in said, said
+    assert [p for p, _ in found] == ["on Saturday"]
+
+
+def test_a_weekday_or_day_before_with_no_anchor_counts_from_the_date_said_last():
+    anchors: list = []
+    ref = date(2029, 7, 2)
+    _said(anchors, "The fete is on Saturday 14th July.", ref)
+    said = _said(anchors, "Stall forms are due by the Wednesday before.", ref)
+    assert "the Wednesday before (2029-07-11)" in said, said
+    said = _said(anchors, "We collect the tables on Friday, the day before.", ref)
+    assert "Friday (2029-07-13)" in said and "the day before (2029-07-13)" in said, said

@@ -770,25 +770,41 @@ _BEFORE_DAY = {
 }  # fmt: skip
 _ABBR_DAY = re.compile(
     r"(?:(?<=\s)|^)(?:(?P<prev>[A-Za-z']+)\s+)?(?P<abbr>(?i:mon|tues?|weds?|thu(?:rs?)?|fri|sat|sun))"
-    r"(?![\w'’-])"
+    r"(?![\w'’-])(?P<dom>\s+\d{1,2}(?:st|nd|rd|th)\b)?(?P<dir>(?=\s+(?:before|after)\b))?"
 )
+#: Chat's shorthand for a time word: "tmrw", "b4", "2moro", "nxt wk".
+_CHAT_TIME = {
+    "tmrw": "tomorrow", "tmw": "tomorrow", "tmoz": "tomorrow", "2moro": "tomorrow",
+    "2morrow": "tomorrow", "tomoz": "tomorrow", "2day": "today", "2nite": "tonight",
+    "tonite": "tonight", "b4": "before", "wk": "week", "nxt": "next", "appt": "appointment",
+}  # fmt: skip
+_CHAT_WORD = re.compile(r"(?<![\w'’-])(?:" + "|".join(_CHAT_TIME) + r")(?![\w'’-])", re.I)
 
 
 def weekdays_spelled(sentence: str) -> str:
     """Chat's abbreviated days written out ("coming over sat" -> "coming over Saturday",
-    "call fri" -> "call Friday"), so that they resolve like any day: an abbreviation that
-    is an English word too only after a word that introduces a day."""
+    "call fri" -> "call Friday", "sat 28th" -> "Saturday 28th"), so that they resolve like
+    any day: an abbreviation that is an English word too only after a word that introduces a
+    day or before a day of the month; and chat's shorthand for time words ("tmrw", "b4")."""
 
     def spell(m: re.Match) -> str:
         abbr = m.group("abbr")
         prev = m.group("prev")
-        if abbr.lower() in _WORD_ABBR and (prev is None or prev.lower() not in _BEFORE_DAY):
+        if (
+            abbr.lower() in _WORD_ABBR
+            and (prev is None or prev.lower() not in _BEFORE_DAY)
+            and not m.group("dom")  # "sat 28th": a day with its day of the month
+            and not (
+                m.group("dir") is not None and (prev or "").lower() == "the"
+            )  # "the wed before"
+        ):
             return m.group(0)
         if abbr != abbr.lower() and abbr != abbr.capitalize():
             return m.group(0)  # "SAT", "SUN": an acronym
         day = _WEEKDAY_ABBR[abbr.lower()]
-        return m.group(0)[: m.start("abbr") - m.start()] + day
+        return m.group(0)[: m.start("abbr") - m.start()] + day + (m.group("dom") or "")
 
+    sentence = _CHAT_WORD.sub(lambda m: _CHAT_TIME[m.group(0).lower()], sentence)
     return _ABBR_DAY.sub(spell, sentence)
 
 

@@ -110,7 +110,13 @@ _RELATIVE = re.compile(
     rf"{_anchor('d')})"
     rf"|(?P<afternext>(?P<day2>{WEEKDAY})\s+after\s+next|the\s+week\s+after\s+next)"
     rf"|(?P<dom>(?:(?:on\s+)?(?P<domwd>{WEEKDAY}),?\s+)?(?:the\s+)?(?P<n2>[1-9]|[12]\d|3[01])"
-    rf"(?:st|nd|rd|th)(?:\s+of\s+(?P<thismonth>this|next)\s+month)?(?!\s+(?:of\s+)?{_MONTH_RE}))"
+    rf"(?:st|nd|rd|th)(?:\s+of\s+(?P<thismonth>this|next)\s+month)?(?!\s+(?:of\s+)?{_MONTH_RE})"
+    # "her 7th birthday", "the 3rd floor": an ordinal of something else, no day of a month
+    r"(?!\s+(?:b-?day|birthday|anniversary|floor|grade|year|time|place|row|attempt|round|"
+    r"edition|century|generation|draft|week|lap)))"
+    # "by the wed before", "the day after": counted from the date said last, none named
+    rf"|(?P<chainbare>the\s+(?:(?P<bwd>{WEEKDAY})|(?P<bday>day|morning|afternoon|evening|night))"
+    r"\s+(?P<bdir>before|after))(?=\s*(?:[.,;:!?)]|$))"
     # "el martes", "le 24", "il sabato": a weekday or a day of the month in another language
     rf"|(?<=\b(?:el|le|il)\s)(?P<fwd>(?-i:{_FOREIGN_WEEKDAY_RE}))(?!\s+\d)"
     rf"|(?<=\b(?:el|le|il)\s)(?P<fdom>[1-9]|[12]\d|3[01])(?![.:,/]\d|\s*%|\s+(?:de|di|del)\s)"
@@ -223,7 +229,27 @@ def resolve_relative(
             out.append((clause.lower(), d))
         return session + out
 
+    # "pick up fri am the day before": the day before a date said earlier that falls on
+    # that weekday, and the weekday is that same day
+    pinned: dict[int, date] = {}
     for m in _RELATIVE.finditer(text):
+        if m.group("chainbare") and m.group("bday") and session:
+            step = timedelta(days=1 if m.group("bdir").lower() == "after" else -1)
+            days = [w for w in _RELATIVE.finditer(text, 0, m.start()) if w.group("wd")]
+            for w in days[-1:]:  # the weekday said just before it
+                wd = WEEKDAYS.index(w.group("day").lower())
+                base = next((d for _, d in reversed(session) if (d + step).weekday() == wd), None)
+                if base is not None:
+                    pinned[w.start()] = pinned[m.start()] = base + step
+    for m in _RELATIVE.finditer(text):
+        if m.start() in pinned:
+            d = pinned[m.start()]
+            found.append((m.group(0), d))
+            out.append(text[pos : m.end()] + f" ({d.isoformat()})")
+            pos = m.end()
+            spans[m.start()] = m.end()
+            here.append((m.start(), d))
+            continue
         if m.group("wd") and re.search(r"\b(?:a|any|every|each)\s+$", text[: m.start()], re.I):
             continue  # "also a Saturday", "any Monday": what day a date is, or no one day
         past = tense_at(text, m.start()) if by_clause else tense
@@ -249,6 +275,18 @@ def resolve_relative(
                     7 if m.group("cunit").lower().startswith("week") else 1
                 )
                 d = base + timedelta(days=days if m.group("cndir").lower() == "after" else -days)
+        elif m.group("chainbare"):
+            if not session:
+                continue
+            base = session[-1][1]  # the date said last before this sentence
+            if m.group("bday"):
+                d = base + timedelta(days=1 if m.group("bdir").lower() == "after" else -1)
+            else:
+                wd = WEEKDAYS.index(m.group("bwd").lower())
+                if m.group("bdir").lower() == "after":
+                    d = _next_weekday(base, wd)
+                else:
+                    d = base - timedelta(days=((base.weekday() - wd) % 7) or 7)
         elif m.group("nth"):
             d = _nth_weekday(ref, m)
             if d is None:

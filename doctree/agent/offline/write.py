@@ -538,6 +538,8 @@ class Writer(PageIO):
         """The current lines of earlier sessions on the pages a search for `query` finds
         (archive pages left out; not the lines under Past, Sessions, Recent sessions or
         Related, nor a line already past or of this session)."""
+        if not query.strip():
+            return
         r = self.call("document_search", {"query": query, "under": self.root, "limit": 20})
         if r.is_error:
             return
