@@ -1348,7 +1348,7 @@ def _recurring_days(text: str) -> set[str]:
     return {m.group(1).lower() for m in re.finditer(rf"\b({WEEKDAY})s\b", text, re.I)}
 
 
-def _counted(text: str) -> dict[str, str]:
+def counted_dates(text: str) -> dict[str, str]:
     """The dates of `text` counted from a thing named ("two weeks before the deadline
     (2028-03-10)"): the chain as said, lower case, -> the absolute date written after it."""
     out = {}
@@ -1364,7 +1364,7 @@ def recounts(text: str, said: str) -> bool:
     """Whether `text` counts a date from the same thing as the line `said` does, in the same
     words, and gets another day ("two weeks before the deadline" once the deadline moved):
     the thing it counted from has changed, so the later count holds."""
-    now, before = _counted(text), _counted(said)
+    now, before = counted_dates(text), counted_dates(said)
     return any(phrase in before and before[phrase] != iso for phrase, iso in now.items())
 
 

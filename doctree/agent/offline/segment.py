@@ -12,8 +12,6 @@ import json
 import re
 from collections import Counter
 
-import yaml
-
 from doctree.agent.offline.language import (
     FORGET_THAT,
     MAIL_HEADER,
@@ -355,6 +353,8 @@ def _yaml_rows(lines: list[str]) -> list[str] | None:
     keyed = [m for ln in lines if (m := _YAML_KEY.match(ln))]
     if len(keyed) < 3:
         return None
+    import yaml  # only for a block that looks like YAML: most sessions paste none
+
     try:
         data = yaml.safe_load("\n".join(lines))
     except yaml.YAMLError:

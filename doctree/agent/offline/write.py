@@ -26,6 +26,7 @@ from doctree.agent.offline.resolve import (
     capitalised_names,
     change_cue,
     changes_value,
+    counted_dates,
     holds_value,
     message_date,
     recounts,
@@ -504,8 +505,8 @@ class Writer(PageIO):
         deadline") that comes out another day, because the thing moved, replaces the one
         current line of an earlier session that counted it before."""
         text = s.statement or s.text
-        if "(" not in text:
-            return
+        if "(" not in text or not counted_dates(text):
+            return  # no date counted from a thing: nothing to search for
         fits = {
             _said(ln)
             for ln in self._current_lines(" ".join(sorted(_topic_query(text))))
