@@ -243,3 +243,10 @@ def test_a_weekday_or_day_before_with_no_anchor_counts_from_the_date_said_last()
     assert "the Wednesday before (2029-07-11)" in said, said
     said = _said(anchors, "We collect the tables on Friday, the day before.", ref)
     assert "Friday (2029-07-13)" in said and "the day before (2029-07-13)" in said, said
+
+
+def test_a_weekday_week_is_a_week_after_the_coming_one():
+    ref = date(2029, 7, 4)  # a Wednesday
+    assert "Saturday week (2029-07-14)" in resolve_relative("The picnic is Saturday week.", ref)[0]
+    assert "a week on Friday (2029-07-13)" in resolve_relative("Back a week on Friday.", ref)[0]
+    assert "Monday fortnight (2029-07-23)" in resolve_relative("It opens Monday fortnight.", ref)[0]

@@ -92,6 +92,9 @@ _RELATIVE = re.compile(
     r"(?P<dat>(?:the\s+)?day\s+after\s+tomorrow)"
     rf"|(?P<nth>(?:the\s+)?(?P<ord>first|second|third|fourth|last|1st|2nd|3rd|4th)\s+"
     rf"(?P<nwd>{WEEKDAY})\s+(?:of|in)\s+(?:(?P<nwhich>the|this|next)\s+month|(?P<nmonth>{_MONTH_RE})))"
+    # "Saturday week", "a week on Saturday", "Tuesday fortnight": a week or two after the coming one
+    rf"|(?P<wdweek>(?:a\s+)?(?P<wwu>week|fortnight)\s+on\s+(?P<wwd>{WEEKDAY})"
+    rf"|(?P<wwd2>{WEEKDAY})\s+(?P<wwu2>week|fortnight)(?![\w-]))"
     r"|(?P<tomorrow>tomorrow)"
     r"|(?P<yesterday>yesterday)"
     r"|(?P<today>today|tonight|this\s+(?:morning|afternoon|evening))"
@@ -287,6 +290,13 @@ def resolve_relative(
                     d = _next_weekday(base, wd)
                 else:
                     d = base - timedelta(days=((base.weekday() - wd) % 7) or 7)
+        elif m.group("wdweek"):
+            day = m.group("wwd") or m.group("wwd2")
+            if not day[0].isupper():
+                continue
+            unit = (m.group("wwu") or m.group("wwu2")).lower()
+            d = _next_weekday(ref, WEEKDAYS.index(day.lower()))
+            d += timedelta(days=14 if unit == "fortnight" else 7)
         elif m.group("nth"):
             d = _nth_weekday(ref, m)
             if d is None:
