@@ -203,3 +203,9 @@ def test_a_finding_the_user_agreed_with_is_labelled_accepted(repo):
     run(repo, _lookup("Yes, that's right."))
     finding = next(ln for ln in _current(repo).split("\n") if "A-118" in ln)
     assert "Found by the assistant and accepted by the user" in finding, finding
+
+
+def test_a_finding_the_user_acted_on_is_labelled_accepted(repo):
+    run(repo, _lookup("Done, I've paid the £42 for this year."))
+    finding = next(ln for ln in _current(repo).split("\n") if "A-118" in ln)
+    assert "Found by the assistant and accepted by the user" in finding, finding

@@ -307,7 +307,9 @@ _ACCEPT = re.compile(
     r"makes\s+sense|that\s+makes\s+sense|that\s+works|sounds\s+good|go\s+(?:ahead|for\s+it)|"
     r"do\s+it|let's\s+do\s+(?:it|that)|good\s+(?:catch|call|idea|find|point)|that(?:'s|\s+was)\s+it|"
     r"that\s+fixed\s+it|it\s+worked|works\s+now|ship\s+it|lgtm|confirmed|"
-    r"that\s+(?:worked|works|did\s+it|helped|did\s+the\s+trick)|it\s+works|thanks|thank\s+you)\b",
+    r"that\s+(?:worked|works|did\s+it|helped|did\s+the\s+trick)|it\s+works|thanks|thank\s+you|"
+    # "Done, it's on channel 36 now", "Next.": what it found was acted on, or taken as read
+    r"done|did\s+(?:it|that)|next(?=\s*[.!]?\s*$))\b",
     re.I,
 )
 _REJECT = re.compile(r"\b(?:no|not|but|wrong|doesn't|didn't|don't|isn't|nope|wait)\b", re.I)
