@@ -238,20 +238,20 @@ def resolve_relative(
     for m in _RELATIVE.finditer(text):
         if m.group("chainbare") and m.group("bday") and session:
             step = timedelta(days=1 if m.group("bdir").lower() == "after" else -1)
-            days = [w for w in _RELATIVE.finditer(text, 0, m.start()) if w.group("wd")]
-            for w in days[-1:]:  # the weekday said just before it
+            weekdays = [w for w in _RELATIVE.finditer(text, 0, m.start()) if w.group("wd")]
+            for w in weekdays[-1:]:  # the weekday said just before it
                 wd = WEEKDAYS.index(w.group("day").lower())
-                base = next((d for _, d in reversed(session) if (d + step).weekday() == wd), None)
-                if base is not None:
-                    pinned[w.start()] = pinned[m.start()] = base + step
+                on = next((x for _, x in reversed(session) if (x + step).weekday() == wd), None)
+                if on is not None:
+                    pinned[w.start()] = pinned[m.start()] = on + step
     for m in _RELATIVE.finditer(text):
         if m.start() in pinned:
-            d = pinned[m.start()]
-            found.append((m.group(0), d))
-            out.append(text[pos : m.end()] + f" ({d.isoformat()})")
+            day = pinned[m.start()]
+            found.append((m.group(0), day))
+            out.append(text[pos : m.end()] + f" ({day.isoformat()})")
             pos = m.end()
             spans[m.start()] = m.end()
-            here.append((m.start(), d))
+            here.append((m.start(), day))
             continue
         if m.group("wd") and re.search(r"\b(?:a|any|every|each)\s+$", text[: m.start()], re.I):
             continue  # "also a Saturday", "any Monday": what day a date is, or no one day
@@ -291,11 +291,11 @@ def resolve_relative(
                 else:
                     d = base - timedelta(days=((base.weekday() - wd) % 7) or 7)
         elif m.group("wdweek"):
-            day = m.group("wwd") or m.group("wwd2")
-            if not day[0].isupper():
+            named = m.group("wwd") or m.group("wwd2")
+            if not named[0].isupper():
                 continue
             unit = (m.group("wwu") or m.group("wwu2")).lower()
-            d = _next_weekday(ref, WEEKDAYS.index(day.lower()))
+            d = _next_weekday(ref, WEEKDAYS.index(named.lower()))
             d += timedelta(days=14 if unit == "fortnight" else 7)
         elif m.group("nth"):
             d = _nth_weekday(ref, m)
