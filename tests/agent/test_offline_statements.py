@@ -353,3 +353,21 @@ def test_your_mum_in_someone_elses_note_keeps_her_off_the_last_person_named(repo
     abara = _readable(repo).get("~/memory/people/dr-abara", "")
     assert "pillow" not in abara, abara
     assert "pillow" in _readable(repo).get("~/memory/people/ines", "")
+
+
+def test_an_item_the_user_listed_is_kept_without_a_verb(repo):
+    run(
+        repo,
+        transcript(
+            "s-list",
+            (
+                "user",
+                "2029-03-01T18:00:00Z",
+                "Phrases my Portuguese teacher keeps fixing:\n"
+                '- "estou com frio", not "sou frio" (a different thing entirely)\n'
+                "- ok",
+            ),
+        ),
+    )
+    pages = "\n".join(_readable(repo).values())
+    assert '"estou com frio", not "sou frio"' in pages, pages

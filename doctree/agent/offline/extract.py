@@ -368,6 +368,8 @@ def _read(
             s.projects.append(directory.project(about))  # what the pasted mail is about
     if (action or raw in turn.rows) and not s.kinds:
         s.kinds.append("statement")  # an action item or a pasted record is worth a line
+    elif raw in turn.items and not s.kinds and len(raw.split()) >= 4 and not s.secrets:
+        s.kinds.append("statement")  # an item the user listed: "- "mir ist kalt", not …"
     if raw in turn.rows:
         _row_subject(s, raw, directory)
     if lang.CORRECTS_EARLIER.match(body) and not s.correction:
