@@ -163,3 +163,90 @@ def test_a_bare_day_something_was_moved_to_is_the_one_to_come():
     assert "(2029-05-20)" in out
     gone, _ = resolve_relative("We met on the 2nd at the cafe.", date(2029, 5, 10), past=True)
     assert "(2029-05-02)" in gone  # said of what happened: the one gone
+
+
+def test_n_weeks_today_counts_from_the_day_it_is_said():
+    anchors: list = []
+    ref = date(2029, 3, 4)
+    assert "three weeks today (2029-03-25)" in _said(
+        anchors, "The regatta is three weeks today.", ref
+    )
+    assert "a week tomorrow (2029-03-12)" in _said(anchors, "We sail a week tomorrow.", ref)
+
+
+def test_a_weekday_said_with_a_is_what_day_a_date_is_not_a_date():
+    anchors: list = []
+    said = _said(anchors, "The fair is in four weeks, also a Sunday.", date(2029, 3, 4))
+    assert "(2029-04-01)" in said
+    assert "Sunday (" not in said, said
+
+
+def test_a_count_before_the_deadline_counts_from_the_closing_date():
+    anchors: list = []
+    ref = date(2029, 1, 8)
+    _said(anchors, "The bursary round closes on 12 April 2029.", ref)
+    said = _said(anchors, "Tamsin wants my draft ten days before the deadline.", ref)
+    assert "ten days before the deadline (2029-04-02)" in said, said
+
+
+def test_a_count_from_a_deadline_that_moved_replaces_the_earlier_count(repo):
+    run(
+        repo,
+        transcript(
+            "s-one",
+            (
+                "user",
+                "2029-01-08T09:00:00Z",
+                "The bursary round closes on 12 April. Tamsin wants my draft ten days before"
+                " the deadline.",
+            ),
+        ),
+    )
+    run(
+        repo,
+        transcript(
+            "s-two",
+            (
+                "user",
+                "2029-02-01T09:00:00Z",
+                "The bursary round closes on 30 April now. Tamsin still wants my draft"
+                " ten days before the deadline.",
+            ),
+        ),
+    )
+    now = current_pages(repo)
+    assert "(2029-04-20)" in now, now
+    assert "(2029-04-02)" not in now, now
+    assert "(2029-04-12)" not in now, now
+
+
+def test_chat_shorthand_for_days_and_time_words_resolves():
+    from doctree.agent.offline.language import weekdays_spelled
+
+    said = weekdays_spelled("the fete is sat 14th, setup tmrw, bunting b4 noon")
+    assert said == "the fete is Saturday 14th, setup tomorrow, bunting before noon", said
+    assert weekdays_spelled("I sat down in the sun") == "I sat down in the sun"
+    assert weekdays_spelled("they wed before the war") == "they wed before the war"
+
+
+def test_an_ordinal_birthday_is_no_day_of_the_month():
+    said, found = resolve_relative("Jonah's 9th birthday is on Saturday.", date(2029, 7, 2))
+    assert "9th (" not in said and "9th birthday" in said, said
+    assert [p for p, _ in found] == ["on Saturday"]
+
+
+def test_a_weekday_or_day_before_with_no_anchor_counts_from_the_date_said_last():
+    anchors: list = []
+    ref = date(2029, 7, 2)
+    _said(anchors, "The fete is on Saturday 14th July.", ref)
+    said = _said(anchors, "Stall forms are due by the Wednesday before.", ref)
+    assert "the Wednesday before (2029-07-11)" in said, said
+    said = _said(anchors, "We collect the tables on Friday, the day before.", ref)
+    assert "Friday (2029-07-13)" in said and "the day before (2029-07-13)" in said, said
+
+
+def test_a_weekday_week_is_a_week_after_the_coming_one():
+    ref = date(2029, 7, 4)  # a Wednesday
+    assert "Saturday week (2029-07-14)" in resolve_relative("The picnic is Saturday week.", ref)[0]
+    assert "a week on Friday (2029-07-13)" in resolve_relative("Back a week on Friday.", ref)[0]
+    assert "Monday fortnight (2029-07-23)" in resolve_relative("It opens Monday fortnight.", ref)[0]

@@ -294,3 +294,45 @@ def test_a_version_said_to_be_another_now_replaces_the_line_that_gave_it(repo):
         for ln in d.body.split("## Past")[1].splitlines()
     ]
     assert any("7.1.1" in ln for ln in past), past
+
+
+def test_a_correction_replaces_the_other_line_about_the_same_thing_on_any_page(repo):
+    run(
+        repo,
+        transcript(
+            "s-one",
+            ("user", "2029-05-02T09:00:00Z", "The school concert is on Friday."),
+            ("user", "2029-05-02T09:05:00Z", "Let's all meet at Brook House for it."),
+        ),
+    )
+    run(
+        repo,
+        transcript(
+            "s-two",
+            (
+                "user",
+                "2029-05-06T09:00:00Z",
+                "Actually the school concert was at Hollins Hall, not Brook House.",
+            ),
+        ),
+    )
+    now = _current_facts(repo)
+    assert "The school concert is on Friday" not in now, now
+    assert "The school concert was at Hollins Hall" in now, now
+    assert "The school concert is on Friday" in _past(repo)
+
+
+def test_a_correction_leaves_a_line_about_another_thing_of_one_shared_word(repo):
+    run(repo, transcript("s-one", ("user", "2029-05-02T09:00:00Z", "The concert is on Friday.")))
+    run(
+        repo,
+        transcript(
+            "s-two",
+            (
+                "user",
+                "2029-05-06T09:00:00Z",
+                "Actually the school concert was at Hollins Hall, not Brook House.",
+            ),
+        ),
+    )
+    assert "The concert is on Friday" in _current_facts(repo)

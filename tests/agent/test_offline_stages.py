@@ -104,7 +104,7 @@ def test_extract_keeps_an_assistants_finding_the_user_accepts():
     )
     finding = [s for s in a.sentences if s.speaker == "the assistant"]
     assert len(finding) == 1
-    assert finding[0].kinds == ["finding"]
+    assert finding[0].kinds == ["finding", "accepted"]
     assert finding[0].statement == "The root cause is a stale lock file in /tmp."
 
 

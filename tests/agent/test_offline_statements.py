@@ -289,7 +289,23 @@ def test_a_pasted_note_signed_by_its_writer_is_kept_as_theirs(repo):
     assert "Marisol can take him on Saturdays" in marisol
 
 
-def test_a_quoted_block_without_a_signature_stays_context(repo):
+def test_a_quoted_block_not_introduced_as_a_message_stays_context(repo):
+    run(
+        repo,
+        transcript(
+            "s-quote",
+            (
+                "user",
+                "2029-03-01T18:00:00Z",
+                "Can you tidy up this paragraph? Pasting it as is.\n\n"
+                "> The boiler service is booked for Friday.",
+            ),
+        ),
+    )
+    assert "boiler" not in "\n".join(_readable(repo).values())
+
+
+def test_an_unsigned_quoted_note_keeps_what_it_states(repo):
     run(
         repo,
         transcript(
@@ -301,7 +317,9 @@ def test_a_quoted_block_without_a_signature_stays_context(repo):
             ),
         ),
     )
-    assert "boiler" not in "\n".join(_readable(repo).values())
+    assert "The boiler service is booked for Friday (2029-03-02)" in "\n".join(
+        _readable(repo).values()
+    )
 
 
 def test_a_fragment_holding_a_code_is_kept(repo):
@@ -335,3 +353,21 @@ def test_your_mum_in_someone_elses_note_keeps_her_off_the_last_person_named(repo
     abara = _readable(repo).get("~/memory/people/dr-abara", "")
     assert "pillow" not in abara, abara
     assert "pillow" in _readable(repo).get("~/memory/people/ines", "")
+
+
+def test_an_item_the_user_listed_is_kept_without_a_verb(repo):
+    run(
+        repo,
+        transcript(
+            "s-list",
+            (
+                "user",
+                "2029-03-01T18:00:00Z",
+                "Phrases my Portuguese teacher keeps fixing:\n"
+                '- "estou com frio", not "sou frio" (a different thing entirely)\n'
+                "- ok",
+            ),
+        ),
+    )
+    pages = "\n".join(_readable(repo).values())
+    assert '"estou com frio", not "sou frio"' in pages, pages

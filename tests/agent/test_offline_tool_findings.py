@@ -162,3 +162,50 @@ def test_a_secret_pasted_with_dont_keep_it_removes_nothing_said_before(repo):
     everything = "\n".join(d.body for d in repo.documents("main", "~/memory"))
     assert "ghp_4kTq9ZrW2xLmP7vN3sYbC8dH6fJ1aE5uQ0oR" not in everything
     assert "The staging deploy of Quillpad failed at 02:10" in _current(repo)
+
+
+def _lookup(reply: str) -> str:
+    return transcript(
+        "s-lookup",
+        (
+            "user",
+            "2029-04-04T09:00:00Z",
+            "Can you check which plan the allotment society has me on?",
+        ),
+        (
+            "tool_call",
+            "2029-04-04T09:00:05Z",
+            {"id": "p1", "name": "member_lookup", "input": {"member": "A-118"}},
+        ),
+        (
+            "tool_result",
+            "2029-04-04T09:00:07Z",
+            {"tool_use_id": "p1", "content": '{"plan": "half plot", "fee": 42}', "is_error": False},
+        ),
+        (
+            "assistant",
+            "2029-04-04T09:00:10Z",
+            "You are on the half plot plan, member A-118, at £42 a year.",
+        ),
+        ("user", "2029-04-04T09:02:00Z", reply),
+    )
+
+
+def test_a_finding_the_user_went_past_is_not_labelled_accepted(repo):
+    run(repo, _lookup("Separately, the water trough by gate 3 leaks again."))
+    now = _current(repo)
+    finding = next(ln for ln in now.split("\n") if "A-118" in ln)
+    assert "not confirmed by the user" in finding, finding
+    assert "accepted by the user" not in finding
+
+
+def test_a_finding_the_user_agreed_with_is_labelled_accepted(repo):
+    run(repo, _lookup("Yes, that's right."))
+    finding = next(ln for ln in _current(repo).split("\n") if "A-118" in ln)
+    assert "Found by the assistant and accepted by the user" in finding, finding
+
+
+def test_a_finding_the_user_acted_on_is_labelled_accepted(repo):
+    run(repo, _lookup("Done, I've paid the £42 for this year."))
+    finding = next(ln for ln in _current(repo).split("\n") if "A-118" in ln)
+    assert "Found by the assistant and accepted by the user" in finding, finding

@@ -371,17 +371,7 @@ def test_apollo_launch_question_loads_the_apollo_project_page_first(replayed):
         ("main", "when is the dentist appointment", "Dr. Okafor"),
         ("main", "how should money be stored in the ledger", "integer cents"),
         ("main", "when does the old MySQL replica get switched off", "December 15"),
-        pytest.param(
-            "main",
-            "where was the team dinner",
-            "Kohl",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="known defect: `notes` now keeps 'The team dinner is on Thursday' after "
-                "its day and ranks first; the correction naming Kohl is on `active` and the "
-                "person page, loaded second",
-            ),
-        ),
+        ("main", "where was the team dinner", "Kohl"),
         ("ops", "what log retention did we set on the database hosts", "14 days"),
     ],
 )

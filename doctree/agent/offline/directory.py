@@ -48,16 +48,27 @@ class Directory:
 
     def kind_of(self, name: str) -> str | None:
         """'organisations', 'places' or 'pets' for a name known as one, else None."""
+        found = self._known_other(name)
+        return found[0] if found else None
+
+    def _known_other(self, name: str) -> tuple[str, str] | None:
+        """(kind, slug) of the organisation, place or pet `name` names: by its own name, or
+        by the first word of one known by a longer name and of no other ("Fernhill" for
+        Fernhill Animal Rescue), unless a person is known by that word."""
         slug = person_slug(name)
         for kind in OTHER_KINDS:
             if slug in self.others[kind]:
-                return kind
-        return None
+                return kind, slug
+        if " " in name.strip() or not slug or slug in self.people:
+            return None
+        longer = [(k, s) for k in OTHER_KINDS for s in self.others[k] if s.startswith(slug + "-")]
+        return longer[0] if len(longer) == 1 else None
 
     def other(self, kind: str, name: str) -> str:
+        if (found := self._known_other(name)) is not None:
+            return found[1]
         slug = person_slug(name)
-        if self.kind_of(name) is None:
-            self.others[kind][slug] = name
+        self.others[kind][slug] = name
         return slug
 
     def person(self, name: str) -> str:

@@ -25,11 +25,15 @@ _PERSON_TRIGGER = re.compile(
     rf"(?P<names>{NAME}(?:(?:,\s*|\s+and\s+){NAME})*)"
 )
 _RELATION = re.compile(
-    r"\b(?i:my|our)\s+(?P<rel>(?i:sister|brother|mum|mom|mother|father|dad|wife|husband|partner|"
-    r"manager|boss|colleague|friend|son|daughter|dentist|doctor|neighbour|neighbor|cousin|"
-    r"landlord|landlady|fianc[eé]e?|girlfriend|boyfriend|flatmate|roommate|aunt|uncle|niece|"
-    r"nephew|grandma|grandpa|grandmother|grandfather|granddaughter|grandson|stepmother|"
-    r"stepfather|stepson|stepdaughter))\s+"
+    r"\b(?i:my|our)\s+(?P<rel>"
+    + lang.kin_word(
+        "sister|brother|mum|mom|mother|father|dad|wife|husband|partner|manager|boss|colleague|"
+        "friend|son|daughter|dentist|doctor|neighbour|neighbor|cousin|landlord|landlady|"
+        "fianc[eé]e?|girlfriend|boyfriend|flatmate|roommate|aunt|uncle|niece|nephew|grandma|"
+        "grandpa|grandmother|grandfather|granddaughter|grandson|stepmother|stepfather|stepson|"
+        "stepdaughter"
+    )
+    + r")\s+"
     r"(?:(?:is|was)\s+(?:(?i:called|named)\s+)?|(?i:is\s+called|is\s+named),?\s+)?"
     rf"(?P<name>{NAME})"
 )
@@ -37,9 +41,13 @@ _RELATION = re.compile(
 #: wife)", as a pasted list or table names people.
 _BRACKETED_KIN = re.compile(
     rf"(?P<name>{NAME})\s*\(\s*(?:(?P<my>(?i:my|our))|(?P<owner>{NAME})(?:'s|’s))\s+"
-    r"(?P<rel>(?i:sister|brother|mum|mom|mother|father|dad|wife|husband|partner|son|daughter|"
-    r"aunt|uncle|niece|nephew|grandma|grandpa|grandmother|grandfather|granddaughter|grandson|"
-    r"cousin|friend|colleague|neighbour|neighbor|boss|manager|girlfriend|boyfriend|fianc[eé]e?))\b(?!['’]s)"
+    r"(?P<rel>"
+    + lang.kin_word(
+        "sister|brother|mum|mom|mother|father|dad|wife|husband|partner|son|daughter|aunt|uncle|"
+        "niece|nephew|grandma|grandpa|grandmother|grandfather|granddaughter|grandson|cousin|"
+        "friend|colleague|neighbour|neighbor|boss|manager|girlfriend|boyfriend|fianc[eé]e?"
+    )
+    + r")(?!['’]s)"
 )
 _PROJECTS = (
     re.compile(r"\bproject\s+(?P<name>[A-Z][\w-]+)"),

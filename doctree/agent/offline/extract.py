@@ -35,6 +35,7 @@ from doctree.agent.offline.resolve import (
     resolve_relative,
     restates_earlier,
     session_dates,
+    swapped_earlier,
 )
 from doctree.agent.offline.segment import ADDRESSED
 from doctree.memory.secrets import Secret, mask, secret_location
@@ -103,8 +104,13 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
         if (
             pending and own and (lang.accepts(own[0]) or (from_tool and not lang.rejects(own[0])))
         ):  # accepted, or what a tool returned and the user did not turn down
+            if lang.accepts(own[0]):
+                for s in pending:
+                    s.kinds.append("accepted")
             a.sentences.extend(pending)
         elif specific and own and lang.credits(own[0]):
+            for s in specific:
+                s.kinds.append("accepted")
             a.sentences.extend(specific)  # "good catch": what it said is what it found
         pending, specific = [], []
         current: list[Sentence] = []
@@ -362,6 +368,8 @@ def _read(
             s.projects.append(directory.project(about))  # what the pasted mail is about
     if (action or raw in turn.rows) and not s.kinds:
         s.kinds.append("statement")  # an action item or a pasted record is worth a line
+    elif raw in turn.items and not s.kinds and len(raw.split()) >= 4 and not s.secrets:
+        s.kinds.append("statement")  # an item the user listed: "- "mir ist kalt", not …"
     if raw in turn.rows:
         _row_subject(s, raw, directory)
     if lang.CORRECTS_EARLIER.match(body) and not s.correction:
@@ -378,12 +386,24 @@ def _read(
             a.sentences.remove(old)
             if old in current:
                 current.remove(old)
-    elif s.kinds and (restated := restates_earlier(s, a.sentences)):
+    elif s.kinds and (
+        restated := restates_earlier(
+            s, [t for t in a.sentences if raw not in turn.rows or t.raw not in turn.rows]
+        )
+    ):  # the records of one pasted block are side by side: none restates another
         s.replaces = restated  # the same thing said again with another value: it holds now
         for old in restated:
             a.sentences.remove(old)
             if old in current:
                 current.remove(old)
+    elif not s.correction and (swapped := swapped_earlier(s, a.sentences)):
+        s.replaces = swapped  # "Lin is moving from Friday to Saturday": the Friday line goes
+        for old in swapped:
+            a.sentences.remove(old)
+            if old in current:
+                current.remove(old)
+        if not s.kinds:
+            s.kinds.append("statement")
     elif not s.correction and (earlier := contrasted_value_earlier(body, label, a.sentences)):
         # "back on the 3rd, not the 2nd": the sentence that said the 2nd
         _reread(a, current, *earlier, directory, context)
@@ -559,12 +579,17 @@ def read_sentence(
 
 def _with_years(text: str, dates: list[tuple[str, date]]) -> str:
     """`text` with each month-day date said without its year followed by the absolute date
-    it means: "delivered on June 3 (2027-06-03)"."""
+    it means: "delivered on June 3 (2027-06-03)"; one said with its year too, so every date
+    of a page reads the same way: "24 March 2028 (2028-03-24)"."""
     for phrase, d in dates:
         at = text.find(phrase)
-        if at < 0 or re.match(r",?\s*(?:\d{4}\b|\()", text[at + len(phrase) :]):
+        if at < 0 or re.match(r"\s*\(", text[at + len(phrase) :]):
             continue
         end = at + len(phrase)
+        if year := re.match(r",?\s*\d{4}\b", text[end:]):
+            if str(d.year) not in year.group():
+                continue
+            end += year.end()
         text = f"{text[:end]} ({d.isoformat()}){text[end:]}"
     return text
 

@@ -217,11 +217,16 @@ def _third(verb: str) -> str:
     return verb + "s"
 
 
+#: "I" as a word of its own: not the one of "co-I" or "PI-I".
+_I = r"(?<![\w-])I"
+
+
 def third_person(text: str, subject: str = "the user") -> str:
     """`text` restated about `subject`: "I prefer tea" -> "the user prefers tea".
 
     First-person words (I, me, my, mine, myself) become the subject; the verb right after
-    "I" (past an adverb or two) takes the third person. Quoted and code spans are left alone.
+    "I" (past an adverb or two) takes the third person. Quoted and code spans are left alone,
+    and so is an "I" joined to a word before it ("co-I", a co-investigator).
     """
     poss = f"{subject}'s"
 
@@ -234,14 +239,14 @@ def third_person(text: str, subject: str = "the user") -> str:
         if i % 2:
             out.append(part)
             continue
-        part = re.sub(r"\bI(?:'m|’m| am)\b", f"{subject} is", part)
-        part = re.sub(r"\bI(?:'ve|’ve)\b", f"{subject} has", part)
-        part = re.sub(r"\bI(?:'ll|’ll)\b", f"{subject} will", part)
-        part = re.sub(r"\bI(?:'d|’d)\b", f"{subject} would", part)
+        part = re.sub(_I + r"(?:'m|’m| am)\b", f"{subject} is", part)
+        part = re.sub(_I + r"(?:'ve|’ve)\b", f"{subject} has", part)
+        part = re.sub(_I + r"(?:'ll|’ll)\b", f"{subject} will", part)
+        part = re.sub(_I + r"(?:'d|’d)\b", f"{subject} would", part)
         part = re.sub(
-            rf"\bI\s+(?P<adv>(?:(?:{_ADVERBS})\s+){{0,2}})(?P<verb>[a-z][a-z'’]*)\b", verb, part
+            _I + rf"\s+(?P<adv>(?:(?:{_ADVERBS})\s+){{0,2}})(?P<verb>[a-z][a-z'’]*)\b", verb, part
         )
-        part = re.sub(r"\bI\b", subject, part)
+        part = re.sub(_I + r"\b", subject, part)
         part = re.sub(r"\b[Mm]y\b", poss, part)
         part = re.sub(r"\bmine\b", poss, part)
         part = re.sub(r"\b(?:me|myself)\b", subject, part)
@@ -302,7 +307,9 @@ _ACCEPT = re.compile(
     r"makes\s+sense|that\s+makes\s+sense|that\s+works|sounds\s+good|go\s+(?:ahead|for\s+it)|"
     r"do\s+it|let's\s+do\s+(?:it|that)|good\s+(?:catch|call|idea|find|point)|that(?:'s|\s+was)\s+it|"
     r"that\s+fixed\s+it|it\s+worked|works\s+now|ship\s+it|lgtm|confirmed|"
-    r"that\s+(?:worked|works|did\s+it|helped|did\s+the\s+trick)|it\s+works|thanks|thank\s+you)\b",
+    r"that\s+(?:worked|works|did\s+it|helped|did\s+the\s+trick)|it\s+works|thanks|thank\s+you|"
+    # "Done, it's on channel 36 now", "Next.": what it found was acted on, or taken as read
+    r"done|did\s+(?:it|that)|next(?=\s*[.!]?\s*$))\b",
     re.I,
 )
 _REJECT = re.compile(r"\b(?:no|not|but|wrong|doesn't|didn't|don't|isn't|nope|wait)\b", re.I)
@@ -726,14 +733,28 @@ QUOTED_NICKNAME = re.compile(
     rf"\b(?P<first>{NAME_WORD})\s+[\"“‘'](?P<nick>{NAME_WORD}|[{_UP}]{{2,4}})[\"”’']\s+"
     rf"(?P<last>{NAME_WORD})\b"
 )
+#: What a kin word may carry before and after it, and keeps as part of the relation:
+#: "step-", "half-", "ex-", "great-" and "-in-law" ("brother-in-law" is no brother).
+_KIN_PREFIX = r"(?:(?:step|half|ex|great)-?)?"
+_KIN_SUFFIX = r"(?:-in-law)?"
+
+
+def kin_word(words: str) -> str:
+    """A pattern for the kin words `words` ("sister|brother"), with their affixes, ending
+    where the word does: "my brother-in-law" is never "my brother"."""
+    return rf"(?i:{_KIN_PREFIX}(?:{words}){_KIN_SUFFIX})(?![\w-])"
+
+
 #: A kin or role word after a possessive, with the name that may follow it: "my brother",
 #: "her son Theodore".
 KIN = re.compile(
-    r"\b(?P<whose>[Mm]y|[Hh]is|[Hh]er|[Tt]heir|[Oo]ur|[Yy]our)\s+(?P<rel>sister|brother|mum|mom|mother|"
-    r"father|dad|wife|husband|partner|son|daughter|aunt|uncle|niece|nephew|grandma|grandpa|"
-    r"grandmother|grandfather|girlfriend|boyfriend|cousin|friend|boss|manager|colleague|"
-    r"neighbour|neighbor)\b"
-    rf"(?:\s+(?P<name>{NAME_WORD}))?"
+    r"\b(?P<whose>[Mm]y|[Hh]is|[Hh]er|[Tt]heir|[Oo]ur|[Yy]our)\s+(?P<rel>"
+    + kin_word(
+        "sister|brother|mum|mom|mother|father|dad|wife|husband|partner|son|daughter|aunt|uncle|"
+        "niece|nephew|grandma|grandpa|grandmother|grandfather|girlfriend|boyfriend|cousin|friend|"
+        "boss|manager|colleague|neighbour|neighbor"
+    )
+    + rf")(?:\s+(?P<name>{NAME_WORD}))?"
 )
 
 
@@ -751,25 +772,41 @@ _BEFORE_DAY = {
 }  # fmt: skip
 _ABBR_DAY = re.compile(
     r"(?:(?<=\s)|^)(?:(?P<prev>[A-Za-z']+)\s+)?(?P<abbr>(?i:mon|tues?|weds?|thu(?:rs?)?|fri|sat|sun))"
-    r"(?![\w'’-])"
+    r"(?![\w'’-])(?P<dom>\s+\d{1,2}(?:st|nd|rd|th)\b)?(?P<dir>(?=\s+(?:before|after)\b))?"
 )
+#: Chat's shorthand for a time word: "tmrw", "b4", "2moro", "nxt wk".
+_CHAT_TIME = {
+    "tmrw": "tomorrow", "tmw": "tomorrow", "tmoz": "tomorrow", "2moro": "tomorrow",
+    "2morrow": "tomorrow", "tomoz": "tomorrow", "2day": "today", "2nite": "tonight",
+    "tonite": "tonight", "b4": "before", "wk": "week", "nxt": "next", "appt": "appointment",
+}  # fmt: skip
+_CHAT_WORD = re.compile(r"(?<![\w'’-])(?:" + "|".join(_CHAT_TIME) + r")(?![\w'’-])", re.I)
 
 
 def weekdays_spelled(sentence: str) -> str:
     """Chat's abbreviated days written out ("coming over sat" -> "coming over Saturday",
-    "call fri" -> "call Friday"), so that they resolve like any day: an abbreviation that
-    is an English word too only after a word that introduces a day."""
+    "call fri" -> "call Friday", "sat 28th" -> "Saturday 28th"), so that they resolve like
+    any day: an abbreviation that is an English word too only after a word that introduces a
+    day or before a day of the month; and chat's shorthand for time words ("tmrw", "b4")."""
 
     def spell(m: re.Match) -> str:
         abbr = m.group("abbr")
         prev = m.group("prev")
-        if abbr.lower() in _WORD_ABBR and (prev is None or prev.lower() not in _BEFORE_DAY):
+        if (
+            abbr.lower() in _WORD_ABBR
+            and (prev is None or prev.lower() not in _BEFORE_DAY)
+            and not m.group("dom")  # "sat 28th": a day with its day of the month
+            and not (
+                m.group("dir") is not None and (prev or "").lower() == "the"
+            )  # "the wed before"
+        ):
             return m.group(0)
         if abbr != abbr.lower() and abbr != abbr.capitalize():
             return m.group(0)  # "SAT", "SUN": an acronym
         day = _WEEKDAY_ABBR[abbr.lower()]
-        return m.group(0)[: m.start("abbr") - m.start()] + day
+        return m.group(0)[: m.start("abbr") - m.start()] + day + (m.group("dom") or "")
 
+    sentence = _CHAT_WORD.sub(lambda m: _CHAT_TIME[m.group(0).lower()], sentence)
     return _ABBR_DAY.sub(spell, sentence)
 
 
@@ -830,7 +867,8 @@ KIN_TITLE = re.compile(
 
 
 def kin_gender(rel: str) -> str | None:
-    rel = rel.lower()
+    """'f' or 'm' for a kin word that tells it ("sister", "ex-wife", "brother-in-law")."""
+    rel = re.sub(rf"^{_KIN_PREFIX}|{_KIN_SUFFIX}$", "", rel.lower())
     return "f" if rel in FEMALE_RELATIONS else "m" if rel in MALE_RELATIONS else None
 
 

@@ -31,7 +31,10 @@ _NUMBERS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
     "seven": 7, "eight": 8, "nine": 9, "ten": 10,
 }  # fmt: skip
-_MONTH_RE = r"(?:" + "|".join(MONTHS) + r"|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\b\.?"
+#: A month, full or short; a short one may end with its dot ("Apr."), a full one never does.
+_MONTH_RE = (
+    r"(?:(?:" + "|".join(MONTHS) + r")\b|(?:jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\b\.?)"
+)
 #: Lower case, as these languages write them, or capitalised as German nouns are ("März"),
 #: so that "3 Mars bars" is no date.
 _FOREIGN_MONTH_RE = (
@@ -86,6 +89,11 @@ def _anchor(tag: str) -> str:
 _RELATIVE = re.compile(
     r"\b(?:"
     r"(?P<dat>(?:the\s+)?day\s+after\s+tomorrow)"
+    rf"|(?P<nth>(?:the\s+)?(?P<ord>first|second|third|fourth|last|1st|2nd|3rd|4th)\s+"
+    rf"(?P<nwd>{WEEKDAY})\s+(?:of|in)\s+(?:(?P<nwhich>the|this|next)\s+month|(?P<nmonth>{_MONTH_RE})))"
+    # "Saturday week", "a week on Saturday", "Tuesday fortnight": a week or two after the coming one
+    rf"|(?P<wdweek>(?:a\s+)?(?P<wwu>week|fortnight)\s+on\s+(?P<wwd>{WEEKDAY})"
+    rf"|(?P<wwd2>{WEEKDAY})\s+(?P<wwu2>week|fortnight)(?![\w-]))"
     r"|(?P<tomorrow>tomorrow)"
     r"|(?P<yesterday>yesterday)"
     r"|(?P<today>today|tonight|this\s+(?:morning|afternoon|evening))"
@@ -95,7 +103,7 @@ _RELATIVE = re.compile(
     r"|(?P<inn>(?:in|(?<=due\s)for)\s+(?P<n>\d+|a|an|one|two|three|four|five|six|seven|eight|"
     r"nine|ten)\s+(?P<unit>days?|weeks?|months?|years?))"
     r"|(?P<fromnow>(?P<fn>\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+"
-    r"(?P<funit>days?|weeks?)\s+(?:from|after)\s+(?:today|now))"
+    r"(?P<funit>days?|weeks?)\s+(?:(?:from|after)\s+(?:today|now)|(?P<fday>today|tomorrow)))"
     rf"|(?P<chainwd>(?:the\s+)?(?P<cday>{WEEKDAY})\s+(?P<cdir>after|before)\s+{_anchor('w')})"
     r"|(?P<chainn>(?P<cn>\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+"
     rf"(?P<cunit>days?|weeks?)\s+(?P<cndir>after|before)\s+{_anchor('n')})"
@@ -104,7 +112,13 @@ _RELATIVE = re.compile(
     rf"{_anchor('d')})"
     rf"|(?P<afternext>(?P<day2>{WEEKDAY})\s+after\s+next|the\s+week\s+after\s+next)"
     rf"|(?P<dom>(?:(?:on\s+)?(?P<domwd>{WEEKDAY}),?\s+)?(?:the\s+)?(?P<n2>[1-9]|[12]\d|3[01])"
-    rf"(?:st|nd|rd|th)(?:\s+of\s+(?P<thismonth>this|next)\s+month)?(?!\s+(?:of\s+)?{_MONTH_RE}))"
+    rf"(?:st|nd|rd|th)(?:\s+of\s+(?P<thismonth>this|next)\s+month)?(?!\s+(?:of\s+)?{_MONTH_RE})"
+    # "her 7th birthday", "the 3rd floor": an ordinal of something else, no day of a month
+    r"(?!\s+(?:b-?day|birthday|anniversary|floor|grade|year|time|place|row|attempt|round|"
+    r"edition|century|generation|draft|week|lap)))"
+    # "by the wed before", "the day after": counted from the date said last, none named
+    rf"|(?P<chainbare>the\s+(?:(?P<bwd>{WEEKDAY})|(?P<bday>day|morning|afternoon|evening|night))"
+    r"\s+(?P<bdir>before|after))(?=\s*(?:[.,;:!?)]|$))"
     # "el martes", "le 24", "il sabato": a weekday or a day of the month in another language
     rf"|(?<=\b(?:el|le|il)\s)(?P<fwd>(?-i:{_FOREIGN_WEEKDAY_RE}))(?!\s+\d)"
     rf"|(?<=\b(?:el|le|il)\s)(?P<fdom>[1-9]|[12]\d|3[01])(?![.:,/]\d|\s*%|\s+(?:de|di|del)\s)"
@@ -132,7 +146,8 @@ def _next_weekday(ref: date, wd: int, *, include_today: bool = False) -> date:
     return ref + timedelta(days=delta)
 
 
-_CLAUSE_END = re.compile(r"[:;]|,\s|\s(?:and|but|while|whereas)\s|\s[-–—]\s")
+#: Where a clause ends: a colon (not one inside a time, "12:00"), a semicolon, a comma, "and".
+_CLAUSE_END = re.compile(r"(?<!\d):|:(?!\d)|;|,\s|\s(?:and|but|while|whereas)\s|\s[-–—]\s")
 
 
 def _clause_span(text: str, pos: int) -> tuple[int, int]:
@@ -216,7 +231,29 @@ def resolve_relative(
             out.append((clause.lower(), d))
         return session + out
 
+    # "pick up fri am the day before": the day before a date said earlier that falls on
+    # that weekday, and the weekday is that same day
+    pinned: dict[int, date] = {}
     for m in _RELATIVE.finditer(text):
+        if m.group("chainbare") and m.group("bday") and session:
+            step = timedelta(days=1 if m.group("bdir").lower() == "after" else -1)
+            weekdays = [w for w in _RELATIVE.finditer(text, 0, m.start()) if w.group("wd")]
+            for w in weekdays[-1:]:  # the weekday said just before it
+                wd = WEEKDAYS.index(w.group("day").lower())
+                on = next((x for _, x in reversed(session) if (x + step).weekday() == wd), None)
+                if on is not None:
+                    pinned[w.start()] = pinned[m.start()] = on + step
+    for m in _RELATIVE.finditer(text):
+        if m.start() in pinned:
+            day = pinned[m.start()]
+            found.append((m.group(0), day))
+            out.append(text[pos : m.end()] + f" ({day.isoformat()})")
+            pos = m.end()
+            spans[m.start()] = m.end()
+            here.append((m.start(), day))
+            continue
+        if m.group("wd") and re.search(r"\b(?:a|any|every|each)\s+$", text[: m.start()], re.I):
+            continue  # "also a Saturday", "any Monday": what day a date is, or no one day
         past = tense_at(text, m.start()) if by_clause else tense
         phrase = m.group(0)
         d: date | None = None
@@ -240,10 +277,35 @@ def resolve_relative(
                     7 if m.group("cunit").lower().startswith("week") else 1
                 )
                 d = base + timedelta(days=days if m.group("cndir").lower() == "after" else -days)
+        elif m.group("chainbare"):
+            if not session:
+                continue
+            base = session[-1][1]  # the date said last before this sentence
+            if m.group("bday"):
+                d = base + timedelta(days=1 if m.group("bdir").lower() == "after" else -1)
+            else:
+                wd = WEEKDAYS.index(m.group("bwd").lower())
+                if m.group("bdir").lower() == "after":
+                    d = _next_weekday(base, wd)
+                else:
+                    d = base - timedelta(days=((base.weekday() - wd) % 7) or 7)
+        elif m.group("wdweek"):
+            named = m.group("wwd") or m.group("wwd2")
+            if not named[0].isupper():
+                continue
+            unit = (m.group("wwu") or m.group("wwu2")).lower()
+            d = _next_weekday(ref, WEEKDAYS.index(named.lower()))
+            d += timedelta(days=14 if unit == "fortnight" else 7)
+        elif m.group("nth"):
+            d = _nth_weekday(ref, m)
+            if d is None:
+                continue
         elif m.group("fromnow"):
             n = m.group("fn").lower()
             count = int(n) if n.isdigit() else _NUMBERS[n]
             d = ref + timedelta(days=count * (7 if m.group("funit").lower()[0] == "w" else 1))
+            if (m.group("fday") or "").lower() == "tomorrow":
+                d += timedelta(days=1)  # "a week tomorrow": a week from tomorrow
         elif m.group("dat"):
             d = ref + timedelta(days=2)
         elif m.group("tomorrow"):
@@ -357,6 +419,38 @@ def session_dates(
         anchors.append((clause.replace(phrase.lower(), " "), d))
 
 
+def _nth_weekday(ref: date, m: re.Match) -> date | None:
+    """ "the last Thursday of the month" (the next one from `ref`: this month's, or next
+    month's once it has passed), "the first Monday of next month", "the 2nd Tuesday in
+    May" (the coming May)."""
+    wd = WEEKDAYS.index(m.group("nwd").lower())
+    order = m.group("ord").lower()
+    nth = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4}
+    nth |= {"4th": 4, "last": -1}
+
+    def in_month(year: int, month: int) -> date | None:
+        if nth[order] > 0:
+            first = date(year, month, 1)
+            d = first + timedelta(days=(wd - first.weekday()) % 7 + 7 * (nth[order] - 1))
+            return d if d.month == month else None
+        last = _months_later(date(year, month, 1), 1) - timedelta(days=1)
+        return last - timedelta(days=(last.weekday() - wd) % 7)
+
+    if m.group("nmonth"):
+        name = m.group("nmonth").lower().rstrip(".")
+        num = _MONTH_ABBR.get(name) or _MONTH_ABBR.get(name[:3])
+        if num is None:
+            return None
+        d = in_month(ref.year, num)
+        return in_month(ref.year + 1, num) if d is None or d < ref else d
+    month = _months_later(date(ref.year, ref.month, 1), 1 if m.group("nwhich") == "next" else 0)
+    d = in_month(month.year, month.month)
+    if m.group("nwhich") == "the" and (d is None or d < ref):
+        month = _months_later(month, 1)  # a recurring "of the month": the next one to come
+        d = in_month(month.year, month.month)
+    return d
+
+
 def _months_later(ref: date, months: int) -> date:
     """The same day `months` later (the month's last day when it has no such day)."""
     year, month = divmod(ref.month - 1 + months, 12)
@@ -383,10 +477,19 @@ def _anchor_date(anchor: str, said: list[tuple[str, date]]) -> date | None:
         if len(words) > 1 and re.search(rf"\b{re.escape(phrase)}\b", clause):
             return d
     for word in reversed(words):
+        said_as = _ANCHOR_SAID_AS.get(word, re.escape(word))
         for clause, d in reversed(said):
-            if re.search(rf"\b{re.escape(word)}\b", clause):
+            if re.search(rf"\b(?:{said_as})\b", clause):
                 return d
     return None
+
+
+#: How a clause may state the date of a thing named by a word that says what the date is
+#: ("two weeks before the deadline" after "the round closes on 3 March").
+_ANCHOR_SAID_AS = {
+    "deadline": r"deadline|closes|closing|close|due|submission",
+    "closing": r"deadline|closes|closing|close",
+}
 
 
 def _day_of_month(
@@ -470,6 +573,11 @@ def absolute_dates(
             d = date(ref.year + 1, num, day)
         elif d > ref + timedelta(days=183):
             d = date(ref.year - 1, num, day)
+        if (year := re.match(r",?\s*(\d{4})\b", text[m.end() :])) and 1900 < int(year[1]) < 2200:
+            try:  # "24 March 2028": the year it is said with
+                d = date(int(year[1]), num, day)
+            except ValueError:
+                continue
         found.append((m.group(0), d))
     return found
 
@@ -746,6 +854,28 @@ def values_swapped(text: str) -> tuple[str, str] | None:
     return m.group("new"), m.group("old")
 
 
+def swapped_earlier(s: Sentence, sentences: list[Sentence]) -> list[Sentence]:
+    """The one earlier sentence of the session that `s` moves someone away from ("Lin is
+    moving from Friday to Saturday mornings" after a rota's "Fridays, volunteers: Bethan,
+    Lin"): it names everyone `s` names and says the old value (a weekday also as its plural,
+    the day it recurs on) and not the new one. None when no sentence or several fit."""
+    pair = values_swapped(s.raw or s.text)
+    names = [p for p in s.people if p != "the user"]
+    if pair is None or not names:
+        return []
+    new, old = pair
+    olds = [old, f"{old}s"] if old.lower() in WEEKDAYS else [old]
+    fits = [
+        e
+        for e in sentences
+        if e.raw
+        and all(re.search(rf"\b{re.escape(n)}\b", e.raw) for n in names)
+        and any(holds_value(e.raw, o) for o in olds)
+        and not holds_value(e.raw, new)
+    ]
+    return fits if len(fits) == 1 else []
+
+
 def contrasted_value_earlier(
     s_raw: str, speaker: str | None, sentences: list[Sentence]
 ) -> tuple[int, str] | None:
@@ -959,6 +1089,28 @@ def restates_line(s: Sentence, said: str, said_on: date) -> bool:
     return not (new is None or old is None or new[0] != old[0] or new[1] & old[1])
 
 
+def same_subject(text: str, said: str) -> bool:
+    """Whether the statement `text` is about the very thing the line `said` is about: both
+    open on the same phrase of two words or more after "the" ("the team dinner was at
+    Kohl" and "The team dinner is on Thursday"); one word ("the car") is too loose."""
+    now, before = _subject_phrase(text), _subject_phrase(said)
+    return now is not None and now == before and len(now.split()) >= 2
+
+
+def _subject_phrase(text: str) -> str | None:
+    """The words a statement opens on before its verb, after "the": "team dinner"."""
+    lead = re.match(r"\W*the\s+", text, re.I)
+    if lead is None:
+        return None
+    words = text[lead.end() :].split()
+    for n in range(1, min(5, len(words))):
+        if not re.fullmatch(r"[A-Za-z][\w-]*", words[n - 1]):
+            return None
+        if _SUBJECT_END.match(" ".join(words[n:])):
+            return " ".join(words[:n]).lower()
+    return None
+
+
 #: Words before the verb that open on someone and what they did ("Melanie just took
 #: Melanie['s kids]", "we booked [the hotel's …]"): an event, not the subject of a value.
 _ACTOR_FIRST = re.compile(
@@ -1080,7 +1232,8 @@ def correction_of(raw: str) -> tuple[str, str, str] | None:
 _CHANGE_CUE = re.compile(
     r"\b(?:instead|now|no\s+longer|anymore|any\s+more|(?:down|up|back)\s+to"
     r"|(?:halved|doubled|cut|raised|lowered|increased|reduced|dropped|chang(?:ed|es)|"
-    r"mov(?:ed|es)|switch(?:ed|es)|bumped|"
+    r"mov(?:ed|es)|switch(?:ed|es)|bumped|extended|postponed|delayed|pushed\s+back|"
+    r"brought\s+forward|rescheduled|put\s+back|"
     rf"upped|put\s+up|brought\s+down)\b[^.;]{{0,40}}?\bto\b|from\s+(?:{_MONTH_RE}|next\s+\w+))",
     re.I,
 )
@@ -1161,7 +1314,8 @@ def changes_value(s: Sentence, said: str) -> bool:
     when exactly one current line of memory fits; an event told twice ("ran 5 km", "ran
     10 km") has no word of change and stays two facts."""
     text = s.statement or s.text
-    if s.correction or "?" in text or "?" in said or not _CHANGE_CUE.search(s.raw or text):
+    asks = "?" in _QUOTED_SPAN.sub("", text)  # a question of its own, not one it quotes
+    if s.correction or asks or "?" in said or not _CHANGE_CUE.search(s.raw or text):
         return False
     new, old = _quantities(text), _quantities(said)
     shared = _topic_words(text) & _topic_words(said)
@@ -1180,7 +1334,47 @@ def changes_value(s: Sentence, said: str) -> bool:
             for part in _CLAUSE_END.split(said):
                 if (had := found(part)) and not had & days and words & _topic_words(part):
                     return True
+        # "so it's Thursdays at 18:30 from now on": a recurring day said of "it", nothing
+        # else named in the clause, replaces the one recurring day of a line that names
+        # someone the sentence names too ("Henrike …, we do lessons on Tuesdays")
+        start = max((x.end() for x in re.finditer(r"[.!?]\s+", text[: m.start()])), default=0)
+        own = clause_at(text[start:], m.start() - start)
+        rest = _topic_words(own) - _topic_words(m.group()) - {d + "s" for d in WEEKDAYS}
+        if not rest and (days := _recurring_days(own)):
+            names = capitalised_names(text) & capitalised_names(said)
+            had = _recurring_days(said)
+            if names and len(had) == 1 and not had & days:
+                return True
     return False
+
+
+#: A span of `text` in quotation marks: someone else's words.
+_QUOTED_SPAN = re.compile(r'"[^"]*"|“[^”]*”')
+
+
+def _recurring_days(text: str) -> set[str]:
+    """The days of the week `text` says something happens on every week ("on Tuesdays")."""
+    return {m.group(1).lower() for m in re.finditer(rf"\b({WEEKDAY})s\b", text, re.I)}
+
+
+def counted_dates(text: str) -> dict[str, str]:
+    """The dates of `text` counted from a thing named ("two weeks before the deadline
+    (2028-03-10)"): the chain as said, lower case, -> the absolute date written after it."""
+    out = {}
+    for m in _RELATIVE.finditer(text):
+        if m.group("chainwd") or m.group("chainn") or m.group("chaind"):
+            iso = re.match(r"\s*\((\d{4}-\d{2}-\d{2})\)", text[m.end() :])
+            if iso is not None:
+                out[" ".join(m.group(0).lower().split())] = iso.group(1)
+    return out
+
+
+def recounts(text: str, said: str) -> bool:
+    """Whether `text` counts a date from the same thing as the line `said` does, in the same
+    words, and gets another day ("two weeks before the deadline" once the deadline moved):
+    the thing it counted from has changed, so the later count holds."""
+    now, before = counted_dates(text), counted_dates(said)
+    return any(phrase in before and before[phrase] != iso for phrase, iso in now.items())
 
 
 #: A clause that takes back what was said before: "Nana can't have Biscuit after all", "Ana

@@ -18,6 +18,7 @@ from doctree.agent.offline.language import (
     NAME,
     NAME_WORD,
     NOT_NAMES,
+    WEEKDAYS,
     has_verb,
 )
 from doctree.agent.offline.model import Segmented, Turn
@@ -39,13 +40,15 @@ def user_sentences(
     items: set[str] | None = None,
     pieces: set[str] | None = None,
     rows: set[str] | None = None,
+    kept_quotes: set[str] | None = None,
 ) -> tuple[list[str], list[str]]:
     """Split a user message into the user's own sentences and the quoted or fenced rest.
 
     Quoted (`>`) and fenced text is what someone pasted: context, not the user's word. The
     sentences written as list items ("- Wei: finished the export") are added to `items`, the
     clauses of a run-on sentence said as sentences of their own (`run_on_pieces`) to `pieces`,
-    the records of a pasted table, CSV file or JSON array (`pasted_rows`) to `rows`.
+    the records of a pasted table, CSV file or JSON array (`pasted_rows`) to `rows`, the
+    sentences kept of a quoted message (someone else's word, never a request) to `kept_quotes`.
     """
     own: list[str] = []
     quoted: list[str] = []
@@ -66,6 +69,7 @@ def user_sentences(
         sign = _SIGNATURE.search(" ".join(lines))
         whose = _NOTE_OF.search(intro)
         if sign is None or whose is None or not intro.endswith(":"):
+            quoted_message(lines, intro)
             return
         name = sign.group("name")
         said = split_sentences(" ".join(lines)[: sign.start()].strip())
@@ -77,6 +81,38 @@ def user_sentences(
             own.append(f"{name}: {sentence}")
             if items is not None:
                 items.add(own[-1])
+
+    def quoted_message(lines: list[str], intro: str) -> None:
+        """A message quoted below a line that says it is one ("Her reply:", "this just came
+        from the foundation:") or that opens on its own ("On 12 May, Ana wrote:"): what it
+        states is kept, each sentence labelled with its writer when the message is signed
+        with a name ("Best, Ines"); a sentence in the first person whose writer is unknown
+        is left out, as are the greeting and the sign-off."""
+        if lines and _MESSAGE_INTRO.search(lines[0]) and lines[0].endswith(":"):
+            intro, lines = lines[0], lines[1:]
+        if not lines or not intro.endswith(":") or not _MESSAGE_INTRO.search(intro):
+            return
+        writer = quoted_writer(lines, intro)
+        if own and own[-1] == intro and len(intro.split()) <= 8:
+            own.pop()  # "Fernhill's email about her:" says only what follows
+        text = " ".join(x for x in lines if x)
+        if (sign := _SIGN_OFF.search(text)) is not None:
+            text = text[: sign.start()]
+        elif writer is None and lines[-1] and not re.search(r"[.!?:;,]$", lines[-1]):
+            text = " ".join(x for x in lines[:-1] if x)  # a signature line: "The … team"
+        for sentence in split_sentences(_GREETING.sub("", text.strip())):
+            if ADDRESSED.search(sentence) or len(sentence.split()) < 3:
+                continue
+            if writer is not None:
+                own.append(f"{writer}: {sentence}")
+                if items is not None:
+                    items.add(own[-1])
+            elif not _FIRST_PERSON.search(sentence):
+                own.append(sentence)
+            else:
+                continue
+            if kept_quotes is not None:
+                kept_quotes.add(own[-1])
 
     def flush() -> None:
         if para:
@@ -148,6 +184,46 @@ def user_sentences(
     flush()
     signed_note()
     return [s for s in own if s], quoted
+
+
+#: A line that introduces a message quoted below it: "Her reply:", "Fernhill's email about
+#: her:", "this just came from the foundation:", "On 12 Sep, Tom Reilly wrote:".
+_MESSAGE_INTRO = re.compile(
+    r"\b(?:e-?mail|mail|message|reply|replied|answer|answered|letter|note|text|texted|wrote|"
+    r"writes|sent|came\s+(?:in\s+)?from|forwarded|says|said)\b[^:]{0,60}:\s*$",
+    re.I,
+)
+#: Who wrote a quoted message, as the line before it says: "Fernhill's email", "from Ana",
+#: "Tom Reilly wrote:".
+_WRITER_IN_INTRO = re.compile(
+    rf"(?:\b(?P<owner>{NAME})['’]s\s+(?:e-?mail|mail|message|reply|answer|letter|note|text)"
+    rf"|\bfrom\s+(?P<sender>{NAME})\s*:|(?P<wrote>{NAME})\s+(?:wrote|writes|replied|"
+    rf"answered|texted|said|says|sent)\b)"
+)
+#: A message's sign-off, at its end: "Best, Ines", "Kind regards, Carys Pugh".
+_SIGN_OFF = re.compile(
+    rf"(?:^|(?<=[.!?])\s+)(?:(?:Best|Kind|Warm|Many|All\s+the)\s+)?(?:wishes|regards|thanks|"
+    rf"best|cheers|love|yours|Thanks|Cheers|Love|Regards|Yours|Best|Sincerely|Warmly)"
+    rf"(?:\s+\w+)?[,!]?\s+(?P<name>{NAME})\s*$"
+)
+#: A message's greeting: "Dear applicant,", "Hi Ruth —".
+_GREETING = re.compile(r"^(?:Dear|Hi|Hello|Hey|Hiya)\s+[^,—–\n]{1,40}?(?:,|\s+[—–-])\s*")
+#: A sentence said in the first person singular.
+_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I'll|I've|I'd|me|my|mine)\b")
+
+
+def quoted_writer(lines: list[str], intro: str) -> str | None:
+    """The name a quoted message is signed with, or else the one its introducing line gives
+    ("Fernhill's email:", "Tom Reilly wrote:"); None when neither names one (a pronoun,
+    "her reply", is not a name)."""
+    text = " ".join(x for x in lines if x)
+    for m in (_SIGN_OFF.search(text), _SIGNATURE.search(text), _WRITER_IN_INTRO.search(intro)):
+        if m is None:
+            continue
+        name = next(v for v in m.groupdict().values() if v)
+        if name.split()[0] not in NOT_NAMES:
+            return name
+    return None
 
 
 #: The name a note is signed with, at its end: "… if you want. — Gosia".
@@ -239,6 +315,8 @@ def pasted_rows(lines: list[str]) -> list[str]:
             if (row := _row_sentence(str(key), cells)) is not None:
                 out.append(row)
         return out
+    if (records := _yaml_rows(lines)) is not None:
+        return records
     rows = [ln for ln in lines if ln.strip()]
     if len(rows) < 3:
         return []
@@ -258,6 +336,65 @@ def pasted_rows(lines: list[str]) -> list[str]:
                 out.append(row)
         return out
     return []
+
+
+#: A line of YAML that gives a key, with the comment it may end with: `van: Kwame  # Fridays`.
+_YAML_KEY = re.compile(
+    r"^\s*(?P<key>[^\s:#][^:#]*?):(?:\s+(?P<value>.*?))?(?:\s+#\s*(?P<note>.*))?\s*$"
+)
+
+
+def _yaml_rows(lines: list[str]) -> list[str] | None:
+    """The fields of a pasted YAML mapping (a rota, a config) as one statement each, named
+    by the keys above it, with the comment its line ends with: "Wednesday, lead: Aoife
+    Brennan.", "Van driver: Kwame Asante (Fridays, pickup at 15:00)." One field a statement,
+    so that each lands on the page of what it names and can be forgotten alone. None when
+    the block is no YAML mapping of several keys."""
+    keyed = [m for ln in lines if (m := _YAML_KEY.match(ln))]
+    if len(keyed) < 3:
+        return None
+    import yaml  # only for a block that looks like YAML: most sessions paste none
+
+    try:
+        data = yaml.safe_load("\n".join(lines))
+    except yaml.YAMLError:
+        return None
+    if not isinstance(data, dict) or len(data) < 2:
+        return None
+    notes = {m.group("key").strip(): m.group("note") for m in keyed if m.group("note")}
+    title = next((ln.strip().lstrip("#").strip() for ln in lines if ln.strip()), "")
+    title = title if lines and lines[0].strip().startswith("#") else ""
+
+    def label(key: object) -> str:
+        said = str(key).replace("_", " ").strip()
+        # a rota's "wednesday:" is every Wednesday, not the coming one
+        return f"{said}s" if said.lower() in WEEKDAYS else said
+
+    def cell(value: object) -> str | None:
+        if isinstance(value, list) and all(not isinstance(v, dict | list) for v in value):
+            return ", ".join(str(v) for v in value)
+        if isinstance(value, dict | list) or value is None:
+            return None
+        return (
+            {True: "yes", False: "no"}.get(value, str(value))
+            if isinstance(value, bool)
+            else str(value)
+        )
+
+    out = []
+    for key, value in data.items():
+        fields = value.items() if isinstance(value, dict) else [(None, value)]
+        for name, field in fields:
+            said = cell(field)
+            if said is None or not said.strip():
+                continue
+            head = label(key)
+            head = head[:1].upper() + head[1:]
+            text = f"{head}, {label(name)}: {said}" if name is not None else f"{head}: {said}"
+            if note := notes.get(str(name if name is not None else key)):
+                text += f" ({note})"
+            out.append(f"{text} — {title}." if title else f"{text}.")
+    return out or None
 
 
 #: A line of a pasted configuration: `APP_PORT=8443`, `export AWS_REGION="eu-west-3"`.
@@ -464,14 +601,15 @@ def segment(transcript: Transcript) -> Segmented:
         items: set[str] = set()
         pieces: set[str] = set()
         rows: set[str] = set()
-        own, quoted = user_sentences(content, items, pieces, rows)
+        kept_quotes: set[str] = set()
+        own, quoted = user_sentences(content, items, pieces, rows, kept_quotes)
         turns.append(
             Turn(
                 "user",
                 m.time,
                 own,
                 speaker=speaker,
-                pasted=pasted_sentences(content),
+                pasted=pasted_sentences(content) | kept_quotes,
                 items=items,
                 pieces=pieces,
                 rows=rows,

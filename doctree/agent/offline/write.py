@@ -26,11 +26,14 @@ from doctree.agent.offline.resolve import (
     capitalised_names,
     change_cue,
     changes_value,
+    counted_dates,
     holds_value,
     message_date,
+    recounts,
     restates_line,
     reversal_cue,
     reverses,
+    same_subject,
     status_changed,
     value_kind,
     value_span,
@@ -166,8 +169,10 @@ class Writer(PageIO):
     def line(self, s: Sentence) -> str:
         """A fact as a page line: the day it was said, what it says, the session it cites."""
         text = neutral(s.statement or s.text)
-        if "finding" in s.kinds:
+        if "finding" in s.kinds and "accepted" in s.kinds:
             text = f"Found by the assistant and accepted by the user: {text}"
+        elif "finding" in s.kinds:  # what a tool returned; the user went on without a word on it
+            text = f"Found by the assistant, not confirmed by the user: {text}"
         return f"- {s.time[:10]}: {text} ({self.cite})"
 
     def write_session_page(self, projects: list[str]) -> None:
@@ -464,11 +469,14 @@ class Writer(PageIO):
             swapped = named is None and (named := values_swapped(s.raw or text)) is not None
             # a word swapped ("from the beef to the risotto") is a value of the people named
             whose = [p for p in s.people if p != "the user"] if swapped else []
+            if s.correction:
+                self._corrected_subject(s)
             if s.replaces or s.correction:
                 continue
             taken_back = bool(reversal_cue(s.raw or text))
             if named is None and not s.replaces and not s.correction:
                 self._status_elsewhere(s)
+                self._recounted_elsewhere(s)
             if named is None and not (change_cue(text) or change_cue(s.raw or "") or taken_back):
                 continue
             query = " ".join(sorted(_topic_query(text) | ({named[1]} if named else set())))
@@ -492,10 +500,47 @@ class Writer(PageIO):
                 if named and self.superseded[said] is s:
                     self.value_edits[said] = (named[1], named[0])
 
+    def _recounted_elsewhere(self, s: Sentence) -> None:
+        """A date counted again from the same thing in the same words ("two weeks before the
+        deadline") that comes out another day, because the thing moved, replaces the one
+        current line of an earlier session that counted it before."""
+        text = s.statement or s.text
+        if "(" not in text or not counted_dates(text):
+            return  # no date counted from a thing: nothing to search for
+        fits = {
+            _said(ln)
+            for ln in self._current_lines(" ".join(sorted(_topic_query(text))))
+            if re.match(r"- \d{4}-\d{2}-\d{2}\b", ln) and recounts(text, _said(ln))
+        }
+        if len(fits) == 1:
+            self.superseded.setdefault(fits.pop(), s)
+
+    def _corrected_subject(self, s: Sentence) -> None:
+        """A correction of a thing ("the team dinner was at Kohl, not Olive & Fig") replaces
+        the one current line of an earlier session about the same thing that neither value
+        is on ("The team dinner is on Thursday"), whatever page holds it: what is current of
+        it is then the correction. Lines with the old value are `apply_corrections`' work;
+        nothing moves when two lines could be meant."""
+        assert s.correction is not None
+        statement, old, new = s.correction
+        text = s.statement or s.text
+        fits = {
+            _said(ln)
+            for ln in self._current_lines(" ".join(sorted(_topic_query(statement))))
+            if re.match(r"- \d{4}-\d{2}-\d{2}\b", ln)
+            and old not in ln
+            and new not in ln
+            and same_subject(text, _said(ln))
+        }
+        if len(fits) == 1:
+            self.superseded.setdefault(fits.pop(), s)
+
     def _current_lines(self, query: str) -> Iterator[str]:
         """The current lines of earlier sessions on the pages a search for `query` finds
         (archive pages left out; not the lines under Past, Sessions, Recent sessions or
         Related, nor a line already past or of this session)."""
+        if not query.strip():
+            return
         r = self.call("document_search", {"query": query, "under": self.root, "limit": 20})
         if r.is_error:
             return
