@@ -81,6 +81,7 @@ KINDS: dict[str, str] = {
     "bearer-token": "bearer token",
     "password": "password",
     "pin": "PIN",
+    "recovery-phrase": "recovery phrase",
     "api-key": "API key",
 }
 
@@ -195,6 +196,27 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
             ),
         ),
         (
+            "pin",
+            # a code given in a sentence about a lock: "added him to the lock app with his
+            # own code, 7204" (a possessive or article before "code": not "error code 5003")
+            re.compile(
+                r"\b(?:lock|door|gate|alarm|keypad|key\s*safe|padlock|entry|garage)"
+                r"(?:[^.!?\n]{0,80}?)\b(?:his|her|my|their|your|our|its|the|a|an)\s+"
+                r"(?:own\s+|new\s+)?code\s*[,:=]?\s*(?:is\s+|was\s+)?(?P<value>\d{4,10})\b",
+                re.I,
+            ),
+        ),
+        (
+            "recovery-phrase",
+            # a wallet's words: "the recovery phrase is orbit canvas mule ..." (12 to 24)
+            re.compile(
+                r"\b(?:recovery|seed|backup|mnemonic|secret)\s+(?:phrase|words)"
+                r"(?:\s*[:=]\s*|\s+(?:is|are|was|were)\s*:?\s+)"
+                r"(?P<value>[a-z]{3,8}(?:[\s,]+[a-z]{3,8}){11,23})\b",
+                re.I,
+            ),
+        ),
+        (
             "api-key",
             re.compile(
                 r"(?<![A-Za-z])(?:api[ _-]?key|apikey|access[ _-]?key|secret(?:[ _-]?key)?|token|"
@@ -292,6 +314,8 @@ _GATES: list[tuple[tuple[str, ...], str | None]] = [
         start=r"pin|passcode|padlock|lock|key|code|door|gate|alarm|entry|access|garage|safe|"
         r"building|shed|store",
     ),
+    _words("code", start=r"lock|door|gate|alarm|keypad|key|padlock|entry|garage"),
+    _words("phrase", "words", start=r"recovery|seed|backup|mnemonic|secret"),
     _words("key", "secret", "token", start=r"api|access|secret|token|client|auth|signing"),
 ]
 

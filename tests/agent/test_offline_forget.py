@@ -4,6 +4,8 @@ that `revert` puts back."""
 
 from __future__ import annotations
 
+import pytest
+
 from doctree.memory.revert import revert_run
 from doctree.store.documents import Actor, DocumentsRepository
 from doctree.store.runs import Runs
@@ -323,6 +325,79 @@ def test_clear_out_everything_about_him_means_the_name_said_before_it(repo):
     )
     assert holding(repo, "Biscuit") == []
     assert holding(repo, "Moss")
+
+
+def test_wipe_whatever_you_have_got_on_him_forgets_the_person_and_keeps_the_other(repo):
+    run(
+        repo,
+        transcript(
+            "s-tenants",
+            ("user", DAY1, "Rupert Vane rents the top flat and pays on the 3rd."),
+            ("user", "2027-05-03T18:05:00Z", "Ottilie Marsh has the basement flat."),
+        ),
+    )
+    assert holding(repo, "Rupert") and holding(repo, "Ottilie")
+    run(
+        repo,
+        transcript(
+            "s-tenants-2",
+            (
+                "user",
+                DAY2,
+                "right, Rupert's a no. wipe whatever you've got on him please",
+            ),
+        ),
+    )
+    assert holding(repo, "Rupert") == []
+    assert holding(repo, "Ottilie")
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="known defect: a message that says something of the "
+    'person ("Rupert has moved out") before asking to wipe him keeps that '
+    "statement, and the earlier lines about him stay",
+)
+def test_a_wipe_after_news_of_the_person_in_the_same_message_forgets_him(repo):
+    run(
+        repo,
+        transcript(
+            "s-tenants",
+            ("user", DAY1, "Rupert Vane rents the top flat and pays on the 3rd."),
+        ),
+    )
+    run(
+        repo,
+        transcript(
+            "s-tenants-2",
+            ("user", DAY2, "Rupert has moved out. Wipe whatever you've got on him please."),
+        ),
+    )
+    assert holding(repo, "Rupert") == []
+
+
+def test_take_it_out_altogether_forgets_that_item_only(repo):
+    run(
+        repo,
+        transcript(
+            "s-claims",
+            ("user", DAY1, "Mileage claim: the Harrogate visit was 84 miles."),
+            ("user", "2027-05-03T18:05:00Z", "The Leeds visit was 31 miles."),
+        ),
+    )
+    assert holding(repo, "Harrogate") and holding(repo, "Leeds")
+    run(
+        repo,
+        transcript(
+            "s-claims-2",
+            ("user", DAY2, "Take the Harrogate visit out altogether, I went for myself."),
+        ),
+    )
+    assert holding(repo, "Harrogate") == []
+    assert holding(repo, "Leeds")
+    from doctree.agent.offline.language import forget_request
+
+    assert forget_request("Take the bins out completely before the men come.") is None
 
 
 def test_a_pronoun_nobody_can_be_meant_by_forgets_nothing(repo):

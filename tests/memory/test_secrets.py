@@ -217,6 +217,26 @@ def test_a_code_named_by_the_lock_it_opens_is_a_secret():
         assert [s.kind for s in found] == ["pin"], sentence
 
 
+def test_a_code_given_in_a_sentence_about_a_lock_is_a_secret_an_error_code_is_not():
+    from doctree.store.secrets import mask
+
+    text, found = mask("Set the cleaner up on the smart lock with her own code, 5518, for Fridays.")
+    assert "5518" not in text and [s.kind for s in found] == ["pin"]
+    text, found = mask("The garage door keypad shows error code 4021 when it's cold.")
+    assert "4021" in text and found == []
+
+
+def test_a_wallet_recovery_phrase_is_a_secret_and_a_mention_of_one_is_not():
+    from doctree.store.secrets import mask
+
+    words = "pond ladder quiet brisk native oven maple shadow grape tunnel wagon civic"
+    text, found = mask(f"My seed phrase is {words}, please don't lose it.")
+    assert [s.kind for s in found] == ["recovery-phrase"]
+    assert all(w not in text for w in words.split())
+    text, found = mask("The recovery phrase is written down in the safe deposit box at the bank.")
+    assert found == []
+
+
 def test_a_login_given_as_a_pair_keeps_the_name_and_withholds_the_password():
     from doctree.store.secrets import mask
 

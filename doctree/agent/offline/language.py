@@ -399,10 +399,14 @@ FORGET_ABOUT = re.compile(
     r"|(?<!n't\s)(?<!not\s)\bforget\s+(?!about\b|that\b|this\b|it\b)"
     r"(?P<what4>[^.,;!?]+?)\s+(?:completely|entirely|altogether|for\s+good|from\s+(?:your\s+)?memory)\b"
     # "clear out everything I told you about him"
-    rf"|\b{_CLEAR}\s+(?:everything|anything|all)\s+(?:{_SAID})?(?:you\s+(?:have|know|keep)\s+)?"
+    # "wipe whatever you've got on him"
+    rf"|\b{_CLEAR}\s+(?:everything|anything|all|whatever)\s+(?:{_SAID})?"
+    r"(?:you(?:'ve|\s+have)?\s+(?:have|know|keep|got)\s+)?"
     r"(?:about|on)\s+(?P<what5>[^.,;!?]+)"
     # "wipe him from whatever you've got", "delete Tobias from your notes"
-    rf"|\b(?:{_CLEAR}|forget|delete|erase|remove|drop)\s+(?P<what6>[^.,;!?]+?)\s+{_MEMORY}",
+    rf"|\b(?:{_CLEAR}|forget|delete|erase|remove|drop)\s+(?P<what6>[^.,;!?]+?)\s+{_MEMORY}"
+    # "take the Whitby trip out altogether"
+    r"|\b(?:take|leave|cut)\s+(?P<what7>[^.,;!?]+?)\s+out\s+altogether\b",
     re.I,
 )
 #: A forget request's target that is a pronoun: whom it means is found in what came before.
@@ -424,7 +428,7 @@ _CLAUSE_END = re.compile(
 )
 
 
-_TARGET_GROUPS = ("what", "what2", "what3", "what4", "what5", "what6")
+_TARGET_GROUPS = ("what", "what2", "what3", "what4", "what5", "what6", "what7")
 
 
 def forget_request(sentence: str) -> tuple[bool, str | None] | None:

@@ -666,6 +666,8 @@ class Writer(PageIO):
         words = content_words(what)
         if not words:
             return
+        # the names it says must all be in a line ("the Harrogate visit" is not every visit)
+        named = {w.lower() for w in re.findall(r"\b[A-Z][\w'’-]*", what)} & words
         gone = self._pages_named(what)
         links = tuple(f"[[{p}]]" for p in gone) + tuple(f"[[{p}|" for p in gone)
         for path in gone:
@@ -693,7 +695,8 @@ class Writer(PageIO):
             for ln in current.body.split("\n"):
                 if not ln.startswith("- "):
                     continue
-                if not mentions(ln, words) and not (links and any(x in ln for x in links)):
+                said = mentions(ln, words) and named <= content_words(ln)
+                if not said and not (links and any(x in ln for x in links)):
                     continue
                 if self._session_line(ln):  # a recent session keeps its link, not its words
                     edits[ln] = ln.split(" `", 1)[0] if " `" in ln else None
