@@ -63,6 +63,9 @@ class Settings:
     semantic_floor: float = SIMILARITY_FLOOR  # the nearest passage below it: nothing is near
     semantic_query: str = "terms"  # embed the query's content terms, or the "text" as written
     thin_lexical: int = 0  # > 0: add the vectors' candidates only below this many BM25 hits
+    # a question that counts or totals (`Query.gathers`): the cosine's weight instead of
+    # `semantic_weight`, since its evidence is spread and often shares few of its words
+    gather_weight: float = 1.0
 
 
 DEFAULT_SETTINGS = Settings()
@@ -91,7 +94,10 @@ def search(
         )
     if mode != "lexical":
         near = nearest(index, owner, under, semantic_text(q, s), s)
-        hits = near if mode == "semantic" else fuse(hits, near, s)
+        if mode == "semantic":
+            hits = near
+        else:
+            hits = fuse(hits, near, replace(s, semantic_weight=s.gather_weight) if q.gathers else s)
     if behind:
         hits = [h for h in hits if h.document_id not in behind]
     return hits
