@@ -30,6 +30,11 @@ exits 0.
 
     .venv/bin/python bench/longmemeval.py                     # raw and agent, every question
     .venv/bin/python bench/longmemeval.py --per-type 4 --mode agent
+    .venv/bin/python bench/longmemeval.py --mode raw --half tuning    # tune on this half only
+
+The 100 questions are split in two halves (`--half`): within each type, ordered by the sha1
+of the question id, alternately the tuning half and the held-out half (10 of each type in
+each). Settings are tuned on the tuning half; the held-out half is measured beside it.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import gzip
+import hashlib
 import json
 import os
 import re
@@ -163,6 +169,24 @@ def load(path: Path) -> list[Question]:
             )
         )
     return out
+
+
+HALVES = ("tuning", "held-out")
+
+
+def half(questions: list[Question], which: str) -> list[Question]:
+    """The tuning or the held-out half: within each type, by the sha1 of the question id,
+    alternately one and the other (in the order of the data otherwise)."""
+    if which not in HALVES:
+        raise SystemExit(f"--half {which!r}: must be one of {', '.join(HALVES)}")
+    by_type: dict[str, list[Question]] = defaultdict(list)
+    for q in questions:
+        by_type[q.type].append(q)
+    keep: set[str] = set()
+    for qs in by_type.values():
+        ordered = sorted(qs, key=lambda q: hashlib.sha1(q.id.encode()).hexdigest())
+        keep.update(q.id for q in ordered[HALVES.index(which) :: 2])
+    return [q for q in questions if q.id in keep]
 
 
 # -- the pipelines -----------------------------------------------------------------------
@@ -348,6 +372,11 @@ def main(argv: list[str] | None = None) -> int:
         help="override a retrieval setting (tune on development splits only)",
     )
     ap.add_argument("--quick", action="store_true", help="raw mode, 2 questions of each type")
+    ap.add_argument(
+        "--half",
+        choices=HALVES,
+        help="only the tuning half (tune settings on it) or only the held-out half",
+    )
     benchreport.add_json_out(ap)
     ap.add_argument(
         "--retrieval",
@@ -372,6 +401,8 @@ def main(argv: list[str] | None = None) -> int:
     budgets = tuple(int(b) for b in args.budgets.split(","))
     questions = load(path)
     types = sorted({q.type for q in questions})
+    if args.half:
+        questions = half(questions, args.half)
     if args.per_type:
         seen: dict[str, int] = defaultdict(int)
         picked = []
@@ -380,7 +411,10 @@ def main(argv: list[str] | None = None) -> int:
                 seen[q.type] += 1
                 picked.append(q)
         questions = picked
-    print(f"LongMemEval development split from {path}: {len(questions)} questions")
+    print(
+        f"LongMemEval development split from {path}: {len(questions)} questions"
+        + (f" ({args.half} half)" if args.half else "")
+    )
     modes = ["raw", "agent"] if args.mode == "both" else [args.mode]
     with tempfile.TemporaryDirectory(prefix="doctree-lme-") as tmp:
         for mode in modes:

@@ -31,8 +31,10 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +67,7 @@ MAX_CORRECTIONS = 3
 MAX_REPEATS = 3
 DEFAULT_UPSTREAM = "https://api.anthropic.com"
 MEMORY_AGENT_TYPE = "memory-agent"
+_ENDED = re.compile(r"^- ended: (\d{4})-(\d{2})-(\d{2})", re.M)
 
 
 class ModelMisbehavedError(DoctreeError):
@@ -77,6 +80,21 @@ class RunFailedError(DoctreeError):
     def __init__(self, run_id: int, message: str):
         self.run_id = run_id
         super().__init__(f"run {run_id} failed: {message}")
+
+
+def session_day(transcript: str, parsed: Any = None) -> date | None:
+    """The day the session read ended (its last record's, the header's `ended:`): the day
+    the memory agent's searches are asked on, so that a time they speak of ("two weeks
+    ago") is read against the session, not the day the run happens. None when the
+    transcript names none."""
+    ended = getattr(parsed, "ended", None)
+    m = _ENDED.search(f"- ended: {ended}" if ended else transcript[:2000])
+    if not m:
+        return None
+    try:
+        return date(int(m[1]), int(m[2]), int(m[3]))
+    except ValueError:
+        return None
 
 
 @dataclass
@@ -442,6 +460,7 @@ class MemoryAgentRuntime:
             run_id=run_id,
             root=self.root,
             allowed=self.definition.tools,
+            now=session_day(transcript, parsed),
         )
         try:
             conversation = MemoryConversation(self.repo, agent, run_id)

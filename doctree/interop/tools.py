@@ -14,6 +14,7 @@ conversation replays byte for byte on a fresh tree.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
 from pydantic import Field
@@ -194,12 +195,16 @@ class MemoryTools(ToolSet):
         run_id: int | None = None,
         root: str = DEFAULT_ROOT,
         allowed: list[str] | tuple[str, ...] | None = None,
+        now: date | None = None,
     ):
         from doctree.store.paths import validate_owner
 
         self.repo = repo
         self.owner = validate_owner(owner)
         self.session_id = session_id
+        # The day of the session read: a search's time ("two weeks ago") is read against it,
+        # as a question is against the day it is asked (None: today, UTC).
+        self.now = now
         self.run_id = run_id
         if normalize_path(root) == "~":
             raise PathError(root, "the memory root must be below the home, e.g. '~/memory'")
@@ -306,9 +311,11 @@ class MemoryTools(ToolSet):
         from doctree.memory.query import parse_query
         from doctree.memory.recall import DEFAULT_RECALL, quoted, rank, refresh_recall
         from doctree.store.recall import RecallIndex
+        from doctree.timeutil import today
 
         refresh_recall(self.repo, self.owner)
-        hits = rank(RecallIndex(self.repo.conn), self.owner, parse_query(query), DEFAULT_RECALL)
+        q = parse_query(query, now=self.now or today())
+        hits = rank(RecallIndex(self.repo.conn), self.owner, q, DEFAULT_RECALL)
         hits = [h for h in hits if h.session_id != self.session_id]  # the one being read now
         return [
             f"[session {h.session_id} · {h.time} · {h.speaker}]\n{quoted(h.text)}" for h in hits[:n]

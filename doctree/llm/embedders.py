@@ -28,6 +28,10 @@ if TYPE_CHECKING:
     import numpy as np
 
 EMBED_BATCH = 1024
+#: Fewer new words than this (a query's) are tokenized one by one on the calling thread:
+#: `encode_batch` hands them to the tokenizer's thread pool, and on a busy machine the
+#: caller then waits for a pool thread to be scheduled (several ms for three words).
+SMALL_BATCH = 64
 ENV = "DOCTREE_EMBEDDER"
 DEFAULT_EMBEDDER = "wordllama"
 
@@ -121,7 +125,10 @@ class WordLlamaEmbedder:
         if missing:
             if len(known) + len(missing) > WORDS_REMEMBERED:
                 known.clear()
-            made = self._tokenizer.encode_batch(missing, add_special_tokens=False)
+            if len(missing) < SMALL_BATCH:  # a query's few words: no hand-off to a thread pool
+                made = [self._tokenizer.encode(w, add_special_tokens=False) for w in missing]
+            else:
+                made = self._tokenizer.encode_batch(missing, add_special_tokens=False)
             fresh = {w: list(e.ids) or self._space for w, e in zip(missing, made, strict=True)}
             known.update(fresh)
             got.update(fresh)

@@ -1,9 +1,9 @@
 """Queries read for more than their words: stopwords and question words drop out, word pairs
 count as phrases, names of speakers and other proper names are recognised, dates in the
-query become date tokens, a "when" question is noticed, and a time the question speaks of
-("two weeks ago", "in the last two months") becomes the period it asks about, read
-against the day it is asked (`parse_query`); whose turns a question asks about
-(`addressed`).
+query become date tokens, a "when" question and one that counts ("how many") are
+noticed, and a time the question speaks of ("two weeks ago", "in the last two months")
+becomes the period it asks about, read against the day it is asked (`parse_query`); whose
+turns a question asks about (`addressed`).
 """
 
 from __future__ import annotations
@@ -26,6 +26,14 @@ _TEMPORAL_QUERY = re.compile(
     r"|\bhow many (?:years|months|weeks|days)\b|\bsince when\b",
     re.I,
 )
+# A question that counts or totals gathers its answer from several places (sessions, pages),
+# each near the question in meaning more than in words ("how many siblings": "my two
+# sisters", "my brother"); one that asks for a length of time is a "when" question instead.
+_GATHER_QUERY = re.compile(
+    r"\bhow many\b(?!\s+(?:years|months|weeks|days|hours|minutes)\b)|\bhow much\b"
+    r"|\btotal\b|\bin all\b|\baltogether\b|\bcombined\b",
+    re.I,
+)
 
 
 @dataclass
@@ -41,6 +49,9 @@ class Query:
     temporal: bool
     window: tuple[date, date] | None = None
     """The days a time in the question points at ("two weeks ago"), first and last."""
+    gathers: bool = False
+    """The question counts or totals ("how many", "how much", "in total"): its evidence
+    is spread over several places, found by meaning as much as by words."""
 
     def in_window(self, day: str | None) -> bool:
         """Whether a passage of this day (ISO) falls in the question's period."""
@@ -100,6 +111,7 @@ def parse_query(text: str, speakers: Sequence[str] = (), now: date | None = None
         dates=date_tokens(text, None),
         temporal=bool(_TEMPORAL_QUERY.search(text)),
         window=(min(w[1] for w in windows), max(w[2] for w in windows)) if windows else None,
+        gathers=bool(_GATHER_QUERY.search(text)),
     )
 
 

@@ -17,12 +17,13 @@ from doctree.memory.meaning import (
     ensure_vectors,
     fuse,
     query_vector,
+    rescored,
     semantic_text,
 )
 from doctree.memory.query import STOPWORDS, WORD, Query, addressed
 from doctree.store.documents import DocumentsRepository
 from doctree.store.passages import PassageHit, PassageIndex
-from doctree.store.paths import HOME, name_of
+from doctree.store.paths import name_of
 from doctree.store.vectors import VectorIndex
 
 
@@ -63,6 +64,9 @@ class Settings:
     semantic_floor: float = SIMILARITY_FLOOR  # the nearest passage below it: nothing is near
     semantic_query: str = "terms"  # embed the query's content terms, or the "text" as written
     thin_lexical: int = 0  # > 0: add the vectors' candidates only below this many BM25 hits
+    # a question that counts or totals (`Query.gathers`): the cosine's weight instead of
+    # `semantic_weight`, since its evidence is spread and often shares few of its words
+    gather_weight: float = 1.0
 
 
 DEFAULT_SETTINGS = Settings()
@@ -91,7 +95,10 @@ def search(
         )
     if mode != "lexical":
         near = nearest(index, owner, under, semantic_text(q, s), s)
-        hits = near if mode == "semantic" else fuse(hits, near, s)
+        if mode == "semantic":
+            hits = near
+        else:
+            hits = fuse(hits, near, replace(s, semantic_weight=s.gather_weight) if q.gathers else s)
     if behind:
         hits = [h for h in hits if h.document_id not in behind]
     return hits
@@ -108,12 +115,15 @@ def nearest(
     qv = query_vector(text, vectors)
     if qv is None:
         return []
-    found = vectors.search(owner, qv, s.semantic_candidates * (1 if under == HOME else 2))
-    sims = {f.passage_id: f.similarity for f in found}
+    found = vectors.search(owner, qv, s.semantic_candidates)
     hits = index.by_ids(owner, [f.passage_id for f in found], under=under)
+    if len(hits) < len(found):  # some lie outside `under`: look twice as far
+        found = vectors.search(owner, qv, s.semantic_candidates * 2)
+        hits = index.by_ids(owner, [f.passage_id for f in found], under=under)
+    sims = {f.passage_id: f.similarity for f in found}
     if not hits or sims[hits[0].id] < s.semantic_floor:  # by_ids keeps the order, best first
         return []
-    return [replace(h, score=sims[h.id]) for h in hits[: s.semantic_candidates]]
+    return [rescored(h, sims[h.id]) for h in hits[: s.semantic_candidates]]
 
 
 def plain(word: str) -> str:

@@ -35,6 +35,7 @@ from doctree.memory.meaning import (
     fuse,
     keep_vectors,
     query_vector,
+    rescored,
     semantic_text,
 )
 from doctree.memory.passages import MAX_PASSAGE_WORDS, clip_words, words
@@ -393,7 +394,7 @@ def nearest(index: RecallIndex, owner: str, q: Query, s: RecallSettings) -> list
     if not found or found[0].similarity < s.semantic_floor:
         return []
     sims = {f.passage_id: f.similarity for f in found}
-    return [replace(h, score=sims[h.id]) for h in index.by_ids(owner, list(sims))]
+    return [rescored(h, sims[h.id]) for h in index.by_ids(owner, list(sims))]
 
 
 def session_header(session_id: str, day: str | None) -> str:

@@ -411,3 +411,21 @@ def test_the_messages_api_path_fails_and_reverts_a_model_stuck_on_unknown_tools(
         runtime(repo, srv).run("main", "s-1", TRANSCRIPT)
     assert not repo.exists("main", "~/memory/new")
     assert repo.read("main", "~/memory/patterns").body == "# Patterns\n"
+
+
+def test_the_agents_search_reads_a_time_against_the_day_of_the_session_it_reads(repo, fake):
+    from doctree.memory.recall import hand_over
+    from doctree.sessions.transcripts import Message
+
+    said = "I repotted the fern on the balcony."
+    hand_over(repo.conn, "main", "s-early", [Message("user", "2026-03-02T09:00:00Z", said)])
+    hand_over(repo.conn, "main", "s-late", [Message("user", "2026-03-13T09:00:00Z", said)])
+    transcript = TRANSCRIPT.replace("2026-11-20", "2026-03-16")
+    query = {"query": "Which fern did I repot two weeks ago?"}
+    srv = fake(message(tool_use_block("document_search", query)), done())
+    runtime(repo, srv).run("main", "s-1", transcript)
+    result = sent_tool_results(srv, 1)[0]["content"]
+    # two weeks before the session's day (16 March) is 2 March, not 13 March: the earlier
+    # passage comes first; read against the day the run happens, neither is in the window
+    # and the newer one would lead
+    assert result.index("[session s-early") < result.index("[session s-late")

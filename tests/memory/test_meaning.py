@@ -376,3 +376,47 @@ def test_hybrid_keeps_the_records_word_ranking_and_adds_what_only_meaning_finds(
     assert [h.id for h in fuse(by_words, by_meaning, DEFAULT_RECALL)] == [1, 2, 3]
     scores = dataclasses.replace(DEFAULT_RECALL, fusion="scores")
     assert [h.id for h in fuse(by_words, by_meaning, scores)][:2] == [2, 1]
+
+
+@pytest.mark.parametrize(
+    ("question", "gathers"),
+    [
+        ("What is the total number of siblings I have?", True),
+        ("How many pieces of jewelry did I buy?", True),
+        ("How much did the trip cost in all?", True),
+        ("How many weeks ago did I start the course?", False),  # asks for a time
+        ("Which book did I finish a week ago?", False),
+    ],
+)
+def test_a_question_that_counts_or_totals_is_read_as_gathering(question, gathers):
+    from doctree.memory.query import parse_query
+
+    assert parse_query(question).gathers is gathers
+
+
+def test_a_counting_question_weighs_meaning_as_much_as_words(repo):
+    """Its evidence ('two brothers and one sister') often shares none of its words, while
+    passages that share only its filler ('number') match: meaning counts as much as words
+    for it (`gather_weight`), where for other questions a fifth (`semantic_weight`)."""
+    write(repo, "~/memory/notes/family", "I have two brothers and one sister.")
+    for i, text in enumerate(
+        [
+            "Call the plumber back, his number is on the fridge door next to the list.",
+            "The bus number changed when the new timetable started in the spring.",
+            "Write the order number on the parcel before it goes to the post office.",
+            "My seat number was printed on the ticket in small letters.",
+        ]
+    ):
+        write(repo, f"~/memory/notes/n{i}", text)
+    question = "What is the total number of siblings I have?"
+
+    def scores(**kw) -> tuple[float, float]:
+        ctx = retrieve(repo, OWNER, question, budget_words=200, settings=mode("hybrid", **kw))
+        by_path = {p.path: p.score for p in ctx.passages}
+        family = by_path.pop("~/memory/notes/family")
+        return family, min(by_path.values())
+
+    family, words_only = scores(gather_weight=DEFAULT_SETTINGS.semantic_weight)
+    assert family < 0.5 * words_only  # far below every passage that has its filler
+    family, words_only = scores()
+    assert family > 0.9 * words_only  # level with them
