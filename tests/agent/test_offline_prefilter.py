@@ -7,6 +7,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from doctree.agent.offline import entities, extract, language, resolve, segment
 from doctree.agent.offline.prefilter import GatedPattern, gate_patterns, literals
@@ -77,7 +79,16 @@ def test_a_rule_skipped_on_a_text_never_matches_it():
         (r"(?:abc)?\s*de", 0, ("de",), ()),
         (r"x{0,3}yz", 0, ("yz",), ()),
         (r"(?:meet|meeting|met)\s+\w+", 0, ("meet", "met"), ()),
-        (r"[eé]t[eé]", 0, ("t",), ()),
+        (r"[eé]t[eé]", 0, ("ete", "eté", "éte", "été"), ()),
+        (r"(?<=\bvia\s)[A-Z]\w+", 0, ("via",), ()),
+        (r"(?=abc)\w+", 0, ("abc",), ()),
+        (
+            r"\b[1-3](?:st|nd|rd)\b",
+            re.I,
+            (),
+            tuple(f"{d}{s}" for d in "123" for s in ("nd", "rd", "st")),
+        ),
+        (r"\bx\d+", 0, (), tuple(f"x{d}" for d in range(10))),
     ],
 )
 def test_the_literals_a_match_needs(pattern: str, flags: int, exact: tuple, folded: tuple):
@@ -86,7 +97,7 @@ def test_the_literals_a_match_needs(pattern: str, flags: int, exact: tuple, fold
 
 @pytest.mark.parametrize(
     "pattern",
-    [r"\w+", r"(?:abc|)\s", r"[A-Z][a-z]+", r"(?=abc)\w+", r"(?:foo)*", r"(?i)ſ"],
+    [r"\w+", r"(?:abc|)\s", r"[A-Z][a-z]+", r"(?!abc)\w+", r"(?:foo)*", r"(?i)ſ"],
 )
 def test_a_pattern_with_no_literal_it_must_hold_runs_untested(pattern: str):
     compiled = re.compile(pattern)
@@ -101,6 +112,26 @@ def test_a_case_insensitive_rule_runs_on_text_that_is_not_ascii():
     assert not rule.could_match("I mildly prefer it")
     assert rule.could_match("I ſtrongly prefer it")
     assert rule.search("I ſtrongly prefer it") is not None
+
+
+def test_a_rule_read_with_its_digits_runs_on_text_that_is_not_ascii():
+    # `\d` is any decimal digit: "١st" (an Arabic-Indic one) matches, and "1st" is not in it
+    rule = _forced(re.compile(r"\b\d(?:st|nd)\b"))
+    assert rule.could_match("on the 1st of May")
+    assert not rule.could_match("on the first of May")
+    assert not rule.could_match("the 21 stones")
+    assert rule.could_match("on the ١st of May")
+    assert rule.search("on the ١st of May") is not None
+
+
+def test_a_long_pattern_is_tested_with_more_literals():
+    words = [f"keyword{i:03d}" for i in range(60)]  # one of 60 literals: more than 32
+    long = re.compile(r"\b(?:" + "|".join(words) + r")\b")
+    found = literals(long)
+    assert found is not None and len(found[0]) == 60
+    assert not _forced(long).could_match("no such word here")
+    short = re.compile("|".join(f"{chr(97 + i // 26)}{chr(97 + i % 26)}" for i in range(60)))
+    assert literals(short) is None  # 60 literals of a short pattern: it runs untested
 
 
 @pytest.mark.parametrize("text", ["we met Ana at noon", "nothing here", "MET ana"])
@@ -142,3 +173,60 @@ def test_gate_patterns_wraps_patterns_and_tuples_of_them_only():
     assert all(isinstance(p, GatedPattern) for p in namespace["SEVERAL"])
     assert namespace["TEXT"] == "a"
     assert isinstance(namespace["MIXED"][0], re.Pattern)
+
+
+_PIECES = st.sampled_from(
+    [
+        "a",
+        "b",
+        "ab",
+        "bc",
+        "A",
+        r"\d",
+        r"\d\d",
+        "[1-3]",
+        "[a-h]",
+        "[ab]",
+        "[^a]",
+        r"\w",
+        r"\s",
+        " ",
+        r"\b",
+        ".",
+    ]
+)
+
+
+@st.composite
+def _patterns(draw: st.DrawFn, depth: int = 0) -> str:
+    """A small pattern of literals, classes, groups, alternations, repeats and lookarounds."""
+    parts = []
+    for _ in range(draw(st.integers(1, 4))):
+        kind = draw(st.sampled_from(["piece"] * 4 + (["group"] if depth < 2 else [])))
+        part = draw(_PIECES) if kind == "piece" else None
+        if part is None:
+            inner = [draw(_patterns(depth + 1)) for _ in range(draw(st.integers(1, 3)))]
+            wrap = draw(st.sampled_from(["(?:{})", "({})", "(?i:{})", "(?={})", "(?!{})"]))
+            part = wrap.format("|".join(inner))
+        part += draw(st.sampled_from(["", "", "?", "+", "*", "{2}", "{1,3}"]))
+        parts.append(part)
+    if draw(st.booleans()):
+        parts.insert(0, draw(st.sampled_from(["(?<=a)", "(?<=b )", r"(?<!\d)"])))
+    return "".join(parts)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    pattern=_patterns(),
+    flags=st.sampled_from([0, re.I]),
+    texts=st.lists(st.text(alphabet="abcABC123١ \t_-", max_size=12), min_size=1, max_size=8),
+)
+def test_no_pattern_is_skipped_on_a_text_it_matches(pattern: str, flags: int, texts: list[str]):
+    try:
+        compiled = re.compile(pattern, flags)
+    except re.error:
+        return  # a lookbehind of no fixed width, a repeat of nothing: not a pattern
+    gated = _forced(compiled)
+    for text in texts:
+        if compiled.search(text) is not None:
+            assert gated.could_match(text), (pattern, flags, text, literals(compiled))

@@ -6,8 +6,11 @@ Each pattern's text is read (by the `re` module's own parser) for the literal st
 which every match must contain: `\\b(?:prefer|like)\\b` needs "prefer" or "like", `Dr\\.?\\s+X`
 needs "Dr". A string that holds none of them cannot match, and the pattern is not run on it:
 the answer is the one the pattern would have given (no match), so what the agent reads never
-changes. A pattern that needs one of many literals (a long list of words) runs untested:
-there the test would cost about as much as the pattern.
+changes. Adjacent parts that match a few fixed strings are read together (`[1-3](?:st|nd)`
+needs "1st", "1nd", … "3nd"; a `\\d` is a digit 0-9 there, so such a test holds for ASCII
+text only), and a lookahead or lookbehind needs what it looks for. A pattern that needs one
+of many literals (a long list of words) runs untested, unless it is long enough to cost
+more than testing them.
 
 `gate_patterns(namespace)` puts the test in front of the compiled patterns of a module's
 namespace (and of tuples of them): each module of rules calls it on its `globals()` at its
@@ -28,10 +31,34 @@ from typing import Any
 #: about as much as compiling it: not worth it for a pattern run on a few sentences).
 READ_AFTER = 32
 #: A pattern needing one of more literals than this runs untested: the test would cost
-#: about as much as the pattern (a substring search is some 0.1 µs each).
+#: about as much as the pattern (a substring search is some 0.1 µs each). A long pattern
+#: costs more to run (its branches are tried at each position): one of `len(pattern) //
+#: CHARS_PER_LITERAL` literals is tested when that is more.
 MAX_LITERALS = 32
+CHARS_PER_LITERAL = 8
 
 _Alternatives = list[tuple[str, bool]]  # (literal, case-insensitive): one of them must occur
+
+#: A node matching one of at most this many characters is read as each of them: `[1-9]st`
+#: needs "1st", "2st", … or "9st" (the test is then as telling as the literal "st" is not).
+MAX_CHARS = 10
+#: The most strings a run of such nodes is read as; past it, what comes before is cut to its
+#: end ("(?:[12]\\d|3[01])(?:st|nd|rd|th)": the last digit and the suffix).
+MAX_STRINGS = 64
+
+
+def _ascii(category: str) -> str:
+    """The ASCII characters a category (`\\d`) matches, as `re` itself reads it."""
+    return "".join(c for c in map(chr, range(128)) if re.fullmatch(category, c))
+
+
+#: What `\\d` matches in ASCII text. Strings read from it are tested as the case-insensitive
+#: ones are, only on ASCII text: elsewhere it matches more (an Arabic-Indic digit is a `\\d`)
+#: and the pattern runs. (`\\s` is not read: ten kinds of space make ten literals of each.)
+_CATEGORY = {sre.CATEGORY_DIGIT: _ascii(r"\d")}
+_ZERO_WIDTH = (sre.AT, sre.ASSERT, sre.ASSERT_NOT)
+_IGNORECASE = int(re.IGNORECASE)  # a plain int: `&` with the flag enum costs ~1 µs
+_REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
 
 
 def _best(candidates: list[_Alternatives]) -> _Alternatives | None:
@@ -42,68 +69,199 @@ def _best(candidates: list[_Alternatives]) -> _Alternatives | None:
     return max(candidates, key=lambda c: (min(min(len(s) for s, _ in c), 4), -len(c)))
 
 
+def _one_char(op: Any, av: Any, flags: int) -> _Alternatives | None:
+    """The characters a node that matches one character can match (in ASCII text, in lower
+    case when case-insensitive), when there are at most `MAX_CHARS`."""
+    ci = bool(flags & _IGNORECASE)
+    if op is sre.LITERAL:
+        items = [(op, av)]
+    elif op is sre.IN:
+        items = av
+    else:
+        return None
+    out: _Alternatives = []
+    for o, a in items:
+        if o is sre.LITERAL:
+            chars, folded = chr(a), ci
+        elif o is sre.RANGE and a[1] - a[0] < MAX_CHARS:
+            chars, folded = "".join(map(chr, range(a[0], a[1] + 1))), ci
+        elif o is sre.CATEGORY and a in _CATEGORY:
+            chars, folded = _CATEGORY[a], True  # ASCII only: tested as the folded ones are
+        else:
+            return None  # a negated set, `\\w`, a wide range: too many characters
+        if folded and not chars.isascii():
+            return None  # a non-ASCII letter's other cases are not all its lower()
+        out += [(c.lower() if folded else c, folded) for c in chars]
+    out = list(dict.fromkeys(out))
+    return out if len(out) <= MAX_CHARS else None
+
+
+def _product(left: _Alternatives, right: _Alternatives) -> _Alternatives:
+    """Each string of `left` followed by each of `right` (in lower case when either part is
+    case-insensitive: the whole is then tested on the text in lower case)."""
+    out = [
+        ((a + b).lower() if a_ci or b_ci else a + b, a_ci or b_ci)
+        for a, a_ci in left
+        for b, b_ci in right
+    ]
+    return list(dict.fromkeys(out))
+
+
+def _joined(left: _Alternatives, right: _Alternatives) -> _Alternatives | None:
+    """What two adjacent requirements need together: one of the strings of `left` followed
+    by one of `right`. When that is more than `MAX_STRINGS`, the strings of `left` are cut
+    to their last 4, 2 or 1 characters (the part that meets `right`: a part of a string a
+    match holds is held too); `right` stays whole, so what is joined still ends where `right`
+    ends. None when even one character of `left` is too many."""
+    if len(left) * len(right) <= MAX_STRINGS:
+        return _product(left, right)
+    for k in (4, 2, 1):
+        ends = list(dict.fromkeys((s[-k:], ci) for s, ci in left))
+        if len(ends) * len(right) <= MAX_STRINGS:
+            return _product(ends, right)
+    return None
+
+
+_TEXT = "text"  # a run of literal characters, read as one node (`_nodes`)
+
+
+def _nodes(items: Any, flags: int) -> list[tuple[Any, Any]]:
+    """The nodes of a sequence, each run of literal characters joined into one `_TEXT` node
+    of (text, case-insensitive), in lower case when case-insensitive."""
+    ci = bool(flags & _IGNORECASE)
+    out: list[tuple[Any, Any]] = []
+    run: list[str] = []
+    for op, av in items:
+        if op is sre.LITERAL and not (ci and not chr(av).isascii()):
+            run.append(chr(av).lower() if ci else chr(av))
+            continue
+        if run:
+            out.append((_TEXT, ("".join(run), ci)))
+            run = []
+        out.append((op, av))
+    if run:
+        out.append((_TEXT, ("".join(run), ci)))
+    return out
+
+
+def _strings(op: Any, av: Any, flags: int) -> _Alternatives | None:
+    """The strings a node can match, when it matches one of a few fixed strings (a literal, a
+    small set of characters, an alternation or group of them); "" for a node of no width."""
+    if op is _TEXT:
+        return [av]
+    if op in _ZERO_WIDTH:
+        return [("", False)]  # \\b, ^, a lookaround: the characters around it are adjacent
+    if op is sre.LITERAL or op is sre.IN:
+        return _one_char(op, av, flags)
+    if op is sre.SUBPATTERN:
+        _group, add, remove, sub = av
+        return _fixed(sub.data, (flags | add) & ~remove)
+    if op is sre.ATOMIC_GROUP:
+        return _fixed(av.data, flags)
+    if op is sre.BRANCH:
+        out: _Alternatives = []
+        for branch in av[1]:
+            some = _fixed(branch.data, flags)
+            if some is None:
+                return None
+            out += some
+        out = list(dict.fromkeys(out))
+        return out if len(out) <= MAX_STRINGS else None
+    return None
+
+
+def _fixed(items: Any, flags: int) -> _Alternatives | None:
+    """The strings a sequence of nodes can match, when each node matches a few fixed ones."""
+    out: _Alternatives = [("", False)]
+    for op, av in _nodes(items, flags):
+        some = _strings(op, av, flags)
+        if some is None:
+            return None
+        if some != [("", False)]:
+            if len(out) * len(some) > MAX_STRINGS:
+                return None
+            out = _product(out, some)
+    return out
+
+
+def _prefix(items: Any, flags: int) -> _Alternatives | None:
+    """The strings a sequence of nodes starts with: its leading nodes of fixed strings."""
+    out: _Alternatives | None = None
+    for op, av in _nodes(items, flags):
+        some = _strings(op, av, flags)
+        if some is None:
+            break
+        if some == [("", False)]:
+            continue
+        if out is not None and len(out) * len(some) > MAX_STRINGS:
+            break  # what it starts with, read so far (cut, it would not be where it starts)
+        out = some if out is None else _product(out, some)
+    return out if out and all(s for s, _ in out) else None
+
+
+def _led(op: Any, av: Any, flags: int) -> _Alternatives | None:
+    """The fixed start of each branch of an alternation (alone or in a group), when every
+    branch has one: "me(?:et|t)\\w*" after "me" is "meet" or "met"."""
+    if op is sre.SUBPATTERN:
+        _group, add, remove, sub = av
+        flags = (flags | add) & ~remove
+        if len(sub.data) != 1:
+            return _prefix(sub.data, flags)
+        op, av = sub.data[0]
+    if op is not sre.BRANCH:
+        return None
+    out: _Alternatives = []
+    for branch in av[1]:
+        lead = _prefix(branch.data, flags)
+        if lead is None:
+            return None
+        out += lead
+    return out
+
+
 def _sequence(items: Any, flags: int) -> _Alternatives | None:
     """What a sequence of nodes needs: each of its parts' needs holds; the most telling one,
-    runs of adjacent literal characters read as one literal."""
+    adjacent nodes of fixed strings read as one ("Dr" "\\.?" breaks it: "Dr")."""
     candidates: list[_Alternatives] = []
-    run: list[str] = []
-    run_ci = False
+    run: _Alternatives | None = None
 
     def flush() -> None:
-        if run:
-            candidates.append([("".join(run), run_ci)])
-            run.clear()
+        nonlocal run
+        if run and all(text for text, _ in run):  # "" among them: anything holds it
+            candidates.append(run)
+        run = None
 
-    for op, av in items:
-        if op is sre.LITERAL:
-            ci = bool(flags & re.IGNORECASE)
-            ch = chr(av)
-            if ci and not ch.isascii():
-                flush()  # a non-ASCII letter's other cases are not all its lower()
+    for op, av in _nodes(items, flags):
+        if op is sre.ASSERT and (need := _sequence(av[1].data, flags)) is not None:
+            candidates.append(need)  # what a lookahead or lookbehind needs, the text holds
+        some = _strings(op, av, flags)
+        if some is not None:
+            if some == [("", False)]:
                 continue
-            if run and run_ci != ci:
+            joined = some if run is None else _joined(run, some)
+            if joined is None:
                 flush()
-            run.append(ch.lower() if ci else ch)
-            run_ci = ci
+                joined = some
+            run = joined
             continue
-        if op is sre.AT:
-            continue  # \b, ^, $: no character, the literals around it are still adjacent
-        if run and (led := _led(op, av, flags, run_ci)):
-            # "me(?:et|t)", as the parser factors "meet|met": "meet" or "met"
-            head = "".join(run)
-            candidates.append([(head + lead, run_ci) for lead in led])
+        each = _fixed(av[2].data, flags) if op in _REPEATS and av[0] >= 1 else None
+        if each and all(text for text, _ in each):
+            # "\\d+st": what follows meets the last repetition, what comes before the first
+            if run and (joined := _joined(run, each)):
+                candidates.append(joined)
+            flush()
+            if (need := _node(op, av, flags)) is not None:
+                candidates.append(need)
+            run = each
+            continue
+        if run and (led := _led(op, av, flags)) and (joined := _joined(run, led)):
+            candidates.append(joined)  # "me(?:et|t)", as the parser factors "meet|met"
         flush()
         need = _node(op, av, flags)
         if need is not None:
             candidates.append(need)
     flush()
     return _best(candidates)
-
-
-def _lead(items: Any, flags: int, ci: bool) -> str:
-    """The literal characters a sequence of nodes starts with (of case-insensitivity `ci`)."""
-    out = []
-    for op, av in items:
-        if op is sre.AT:
-            continue
-        if op is not sre.LITERAL or bool(flags & re.IGNORECASE) != ci:
-            break
-        ch = chr(av)
-        if ci and not ch.isascii():
-            break
-        out.append(ch.lower() if ci else ch)
-    return "".join(out)
-
-
-def _led(op: Any, av: Any, flags: int, ci: bool) -> list[str] | None:
-    """The literal start of each branch of an alternation (alone or in a group that changes
-    no flag), when every branch starts with one."""
-    if op is sre.SUBPATTERN and not av[1] and not av[2] and len(av[3].data) == 1:
-        op, av = av[3].data[0]
-    if op is not sre.BRANCH:
-        return None
-    leads = [_lead(branch.data, flags, ci) for branch in av[1]]
-    return leads if all(leads) else None
 
 
 def _node(op: Any, av: Any, flags: int) -> _Alternatives | None:
@@ -121,16 +279,10 @@ def _node(op: Any, av: Any, flags: int) -> _Alternatives | None:
                 return None  # a branch with no literal: anything may match
             out += need
         return out
-    if op in (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT):
+    if op in _REPEATS:
         low, _high, sub = av
         return _sequence(sub.data, flags) if low >= 1 else None
-    if op is sre.IN and av and all(o is sre.LITERAL for o, _ in av):
-        ci = bool(flags & re.IGNORECASE)
-        chars = [chr(c) for _, c in av]
-        if ci and not all(c.isascii() for c in chars):
-            return None
-        return [(c.lower() if ci else c, ci) for c in chars]
-    return None  # a class, a lookaround, a reference: no literal it must hold
+    return None  # a class, a negative lookaround, a reference: no literal it must hold
 
 
 def _shortest(found: set[str]) -> tuple[str, ...]:
@@ -151,7 +303,7 @@ def literals(pattern: re.Pattern[str]) -> tuple[tuple[str, ...], tuple[str, ...]
         return None
     exact = _shortest({s for s, ci in need if not ci})
     folded = _shortest({s for s, ci in need if ci})
-    if len(exact) + len(folded) > MAX_LITERALS:
+    if len(exact) + len(folded) > max(MAX_LITERALS, len(pattern.pattern) // CHARS_PER_LITERAL):
         return None
     return exact, folded
 

@@ -234,7 +234,8 @@ def resolve_relative(
     # "pick up fri am the day before": the day before a date said earlier that falls on
     # that weekday, and the weekday is that same day
     pinned: dict[int, date] = {}
-    for m in _RELATIVE.finditer(text):
+    matches = list(_RELATIVE.finditer(text))  # searched once (the costliest pattern), read twice
+    for m in matches:
         if m.group("chainbare") and m.group("bday") and session:
             step = timedelta(days=1 if m.group("bdir").lower() == "after" else -1)
             weekdays = [w for w in _RELATIVE.finditer(text, 0, m.start()) if w.group("wd")]
@@ -243,7 +244,7 @@ def resolve_relative(
                 on = next((x for _, x in reversed(session) if (x + step).weekday() == wd), None)
                 if on is not None:
                     pinned[w.start()] = pinned[m.start()] = on + step
-    for m in _RELATIVE.finditer(text):
+    for m in matches:
         if m.start() in pinned:
             day = pinned[m.start()]
             found.append((m.group(0), day))
