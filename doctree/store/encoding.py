@@ -28,6 +28,8 @@ A value starts with one byte naming its kind:
     0x03  delta, raw DEFLATE of the ops
     0x04  delta against the next version (ops below)
     0x05  delta against the next version, raw DEFLATE of the ops
+    0x06  delta against the next version, raw DEFLATE of the ops with the next version's
+          text (its UTF-8, the last `WINDOW` bytes of it) as the preset dictionary
 
 Delta ops, each opened by an unsigned LEB128 varint `n`: `n & 1 == 0` copies `n >> 1`
 characters of the previous text from the offset in the varint that follows; `n & 1 == 1`
@@ -62,11 +64,14 @@ LEVEL = 6
 """zlib compression level (measured in bench/store.py: higher levels gain little here)."""
 
 FULL_PLAIN, FULL_DEFLATE, DELTA_PLAIN, DELTA_DEFLATE = 0, 1, 2, 3
-NEXT_PLAIN, NEXT_DEFLATE = 4, 5
+NEXT_PLAIN, NEXT_DEFLATE, NEXT_DICT = 4, 5, 6
+WINDOW = 32 * 1024
+"""DEFLATE looks back at most this many bytes: the part of a preset dictionary it uses."""
 CURRENT = b""
 """The stored value of a current version kept in full: its body is the document's current
 body (`documents.body_data`), not a second copy of it."""
 _MIN_COMPRESS = 48  # below this many bytes, DEFLATE never pays for itself
+_MIN_DICT = 8  # below this many bytes of ops, not even DEFLATE with a dictionary does
 _LINE_MATCH_MIN = 512  # a changed region this long is matched line by line
 
 
@@ -137,7 +142,9 @@ def is_full(value: bytes) -> bool:
 
 def needs_next(value: bytes | None) -> bool:
     """True if the value is a delta against the next version."""
-    return value is not None and len(value) > 0 and value[0] in (NEXT_PLAIN, NEXT_DEFLATE)
+    return (
+        value is not None and len(value) > 0 and value[0] in (NEXT_PLAIN, NEXT_DEFLATE, NEXT_DICT)
+    )
 
 
 def needs_previous(value: bytes | None) -> bool:
@@ -160,11 +167,16 @@ def decode(value: bytes, base: str | None) -> str:
         return value[1:].decode("utf-8")
     if kind == FULL_DEFLATE:
         return _inflate(value[1:]).decode("utf-8")
-    if kind in (DELTA_PLAIN, DELTA_DEFLATE, NEXT_PLAIN, NEXT_DEFLATE):
+    if kind in (DELTA_PLAIN, DELTA_DEFLATE, NEXT_PLAIN, NEXT_DEFLATE, NEXT_DICT):
         if base is None:
             which = "previous" if kind in (DELTA_PLAIN, DELTA_DEFLATE) else "next"
             raise EncodingError(f"a delta has no {which} version to apply to")
-        ops = value[1:] if kind in (DELTA_PLAIN, NEXT_PLAIN) else _inflate(value[1:])
+        if kind in (DELTA_PLAIN, NEXT_PLAIN):
+            ops = value[1:]
+        elif kind == NEXT_DICT:
+            ops = _inflate(value[1:], _dictionary(base))
+        else:
+            ops = _inflate(value[1:])
         return _apply(base, ops)
     raise EncodingError(f"unknown body encoding {kind}")
 
@@ -243,9 +255,27 @@ def _deflate(data: bytes) -> bytes:
     return zlib.compress(data, LEVEL, -15)
 
 
-def _inflate(data: bytes) -> bytes:
+def _deflate_with(data: bytes, dictionary: bytes) -> bytes:
+    packer = zlib.compressobj(LEVEL, zlib.DEFLATED, -15, zdict=dictionary)
+    return packer.compress(data) + packer.flush()
+
+
+def _dictionary(base: str) -> bytes:
+    """The preset dictionary of a delta against `base`: the last `WINDOW` bytes of its
+    UTF-8 (all DEFLATE can refer to)."""
+    raw = base.encode("utf-8")
+    return raw[-WINDOW:] if len(raw) > WINDOW else raw
+
+
+def _inflate(data: bytes, dictionary: bytes | None = None) -> bytes:
     try:
-        return zlib.decompress(data, -15)
+        if dictionary is None:
+            return zlib.decompress(data, -15)
+        unpacker = zlib.decompressobj(-15, zdict=dictionary)
+        out = unpacker.decompress(data) + unpacker.flush()
+        if not unpacker.eof:
+            raise zlib.error("incomplete or truncated stream")
+        return out
     except zlib.error as e:
         raise EncodingError(f"a stored body is damaged ({e})") from None
 
@@ -352,11 +382,17 @@ def _encode_delta(base: str, text: str, kind: int) -> bytes:
             _varint(length << 1, out)
             _varint(start, out)
     ops = bytes(out)
+    best = bytes((kind,)) + ops
+    if kind == NEXT_PLAIN and len(ops) >= _MIN_DICT:
+        # The text a delta inserts mostly repeats words of the text it applies to.
+        packed = _deflate_with(ops, _dictionary(base))
+        if len(packed) + 1 < len(best):
+            best = bytes((NEXT_DICT,)) + packed
     if len(ops) >= _MIN_COMPRESS:
         packed = _deflate(ops)
-        if len(packed) < len(ops):
-            return bytes((kind + 1,)) + packed  # the DEFLATE kind follows the plain one
-    return bytes((kind,)) + ops
+        if len(packed) + 1 < len(best):
+            best = bytes((kind + 1,)) + packed  # the DEFLATE kind follows the plain one
+    return best
 
 
 def _apply(base: str, ops: bytes) -> str:
