@@ -93,7 +93,6 @@ def to_version(
         path=row["path"],
         title=row["title"],
         body=body,
-        content_sha256=row["content_sha256"].hex(),
         size=row["size"],
         actor_kind=row["actor_kind"],
         actor_id=row["actor_id"],
@@ -103,6 +102,7 @@ def to_version(
         redacted=row["redacted_at"] is not None,
         links=decoded,
         deleted=bool(row["deleted"]),
+        stored_sha256=None if row["content_sha256"] is None else row["content_sha256"].hex(),
     )
 
 
@@ -156,7 +156,6 @@ def decoded_history(rows: Iterable[Sequence[Any]]) -> list[Version]:
                     path,
                     title,
                     text,
-                    digest.hex(),
                     size,
                     actor_kind,
                     actor_id,
@@ -166,6 +165,7 @@ def decoded_history(rows: Iterable[Sequence[Any]]) -> list[Version]:
                     redacted_at is not None,
                     decoded,
                     bool(deleted),
+                    None if digest is None else digest.hex(),
                 )  # fmt: skip
             )
 
