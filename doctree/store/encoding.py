@@ -194,8 +194,10 @@ def decode_sequence(pairs: Iterable[tuple[int, bytes | None]]) -> Iterator[tuple
     """(version, text) for consecutive (version, value) pairs, rebuilt block by block.
 
     The pairs must start at the first version of a block (a `chain_start`, or version 1),
-    leave no gap, and hold every version of each block they reach up to its last one (or
-    the document's current version), with `CURRENT` resolved to the current full copy.
+    or at a version stored as a delta against the next one (`needs_next`: it and the
+    versions after it in its block need no earlier one), leave no gap, and hold every
+    version of each block they reach up to its last one (or the document's current
+    version), with `CURRENT` resolved to the current full copy.
     """
     run: list[tuple[int, bytes | None]] = []
     previous: int | None = None
@@ -274,7 +276,7 @@ def _inflate(data: bytes, dictionary: bytes | None = None) -> bytes:
         if dictionary is None:
             return zlib.decompress(data, -15)
         unpacker = zlib.decompressobj(-15, zdict=dictionary)
-        out = unpacker.decompress(data) + unpacker.flush()
+        out = unpacker.decompress(data)  # all of it: the whole stream is given at once
         if not unpacker.eof:
             raise zlib.error("incomplete or truncated stream")
         return out

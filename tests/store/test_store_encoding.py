@@ -119,6 +119,8 @@ def test_an_older_version_packs_its_delta_with_the_next_text_as_dictionary():
     assert encoding.decode(value, newer) == older
     with pytest.raises(encoding.EncodingError, match="no next version"):
         encoding.decode(value, None)
+    with pytest.raises(encoding.EncodingError, match="damaged"):
+        encoding.decode(value[:-2], newer)  # a truncated value is an error, not garbage
 
 
 def test_scattered_edits_in_a_long_body_copy_the_unchanged_lines():
