@@ -156,7 +156,7 @@ class Version:
     redacted: bool = False  # an erasure reached it: its content erased, or text in it replaced
     links: list[str] = field(default_factory=list)
     deleted: bool = False  # the document is a tombstone as of this version
-    stored_sha256: str | None = field(default=None, repr=False)
+    stored_sha256: str | None = field(default=None, repr=False, compare=False)
     """The digest as the store keeps it: only for a version whose content was erased (the
     store derives every other one from the body, `content_sha256`)."""
 
