@@ -493,11 +493,19 @@ def aggressive_bytes(root: Path) -> tuple[int, int]:
     return tree_bytes(root, ".git/objects/pack"), tree_bytes(root, ".git")
 
 
-def size_row(label: str, ours: int, plain: int, aggressive: int, n: int) -> Row:
-    """Our bytes against `git gc --aggressive`'s .git (issue 24: <= 1.0x), per version."""
+def vacuumed_bytes(repo: DocumentsRepository) -> int:
+    """Bytes of the database after SQLite's VACUUM, the nearest to git's repack (doctree
+    has no command of its own that only does that; `forget` ends with it). Run last."""
+    repo.conn.execute("VACUUM")
+    return db_bytes(repo)
+
+
+def size_row(label: str, ours: int, plain: int, aggressive: int, n: int, vacuumed: int) -> Row:
+    """Our bytes as written (and after VACUUM) against `git gc --aggressive`'s .git
+    (issue 24: <= 1.0x), per version."""
     return Row(
         f"bytes vs git gc --aggressive: {label}",
-        f"{ours / n:,.0f} B/version",
+        f"{ours / n:,.0f} B/version (after VACUUM {vacuumed / n:,.0f})",
         f".git {aggressive / n:,.0f} B/version (plain gc {plain / n:,.0f})",
         f"{ours / aggressive:.2f}x",
         "<= 1.0x",
@@ -616,12 +624,14 @@ def history_part(tmp: Path, rows: list[Row], figures: dict[str, float], quick: b
             speedup >= 10,
         )
     )
+    notes_vacuumed = vacuumed_bytes(repo)
+    figures.update(notes_db_vacuumed_bytes=notes_vacuumed)
     repo.close()
     aggr_pack, aggr_all = aggressive_bytes(root)
     figures.update(notes_git_aggressive_bytes=aggr_all, notes_git_aggressive_pack=aggr_pack)
     rows.append(
         size_row(f"{n_notes:,} notes + {n_edits:,} edits", notes_bytes, notes_git, aggr_all,
-                 len(changes))
+                 len(changes), notes_vacuumed)
     )  # fmt: skip
 
     # one 10 KB document edited many times
@@ -676,10 +686,14 @@ def history_part(tmp: Path, rows: list[Row], figures: dict[str, float], quick: b
             speedup >= 2,
         )
     )
+    big_vacuumed = vacuumed_bytes(repo)
+    figures.update(bigdoc_db_vacuumed_bytes=big_vacuumed)
     repo.close()
     aggr_pack, aggr_all = aggressive_bytes(root)
     figures.update(bigdoc_git_aggressive_bytes=aggr_all, bigdoc_git_aggressive_pack=aggr_pack)
-    rows.append(size_row(f"10 KB doc x {n_big:,} edits", big_bytes, git_all, aggr_all, n))
+    rows.append(
+        size_row(f"10 KB doc x {n_big:,} edits", big_bytes, git_all, aggr_all, n, big_vacuumed)
+    )
     compression_rows(changes, big, rows, figures)
     delta_rows(changes, big, rows, figures)
 
@@ -737,10 +751,12 @@ def delta_rows(
     rows: list[Row],
     figures: dict[str, float],
 ) -> None:
-    """Bytes per version of every body of both workloads, a full copy every `CHAIN`
-    versions and each other version encoded against the one before it: the store's delta
-    (copy/insert ops, then DEFLATE) against DEFLATE with the previous body as preset
-    dictionary, and zstd with it as a raw-content dictionary (when importable)."""
+    """Bytes per version of every body of both workloads as the store keeps them: the
+    newest text whole (`encode_full`) and each older one against the text after it, a full
+    copy closing each block of `CHAIN` versions: the store's delta (copy/insert ops, then
+    DEFLATE with the end of the next text as preset dictionary, `encode_older`) against
+    DEFLATE of the whole text with the next text as preset dictionary, and zstd with it as
+    a raw-content dictionary (when importable)."""
     import zlib
 
     chains: dict[str, list[str]] = {}
@@ -752,16 +768,16 @@ def delta_rows(
         t0 = time.perf_counter()
         for texts in chains.values():
             for v, text in enumerate(texts, start=1):
-                base = None if encoding.is_keyframe(v) else texts[v - 2]
-                total += len(encoding.encode_full(text) if base is None else delta(text, base))
+                newer = None if v == len(texts) or v % encoding.CHAIN == 0 else texts[v]
+                total += len(encoding.encode_full(text) if newer is None else delta(text, newer))
                 count += 1
         return total / count, (time.perf_counter() - t0) * 1e6 / count
 
-    def ours(text: str, base: str) -> bytes:
-        return encoding.encode(text, base, 2)
+    def ours(text: str, newer: str) -> bytes:
+        return encoding.encode_older(text, newer, 2)
 
-    def preset(text: str, base: str) -> bytes:
-        c = zlib.compressobj(encoding.LEVEL, zlib.DEFLATED, -15, zdict=base.encode()[-32768:])
+    def preset(text: str, newer: str) -> bytes:
+        c = zlib.compressobj(encoding.LEVEL, zlib.DEFLATED, -15, zdict=newer.encode()[-32768:])
         return c.compress(text.encode()) + c.flush()
 
     per, us = measure(ours)
@@ -776,9 +792,9 @@ def delta_rows(
         other += "; zstd not installed"
     else:
 
-        def zstd(text: str, base: str) -> bytes:
+        def zstd(text: str, newer: str) -> bytes:
             d = zstandard.ZstdCompressionDict(
-                base.encode(), dict_type=zstandard.DICT_TYPE_RAWCONTENT
+                newer.encode(), dict_type=zstandard.DICT_TYPE_RAWCONTENT
             )
             return zstandard.ZstdCompressor(level=19, dict_data=d, write_dict_id=False).compress(
                 text.encode()

@@ -147,7 +147,6 @@ class Version:
     path: str
     title: str
     body: str | None
-    content_sha256: str
     size: int
     actor_kind: str
     actor_id: str
@@ -157,6 +156,18 @@ class Version:
     redacted: bool = False  # an erasure reached it: its content erased, or text in it replaced
     links: list[str] = field(default_factory=list)
     deleted: bool = False  # the document is a tombstone as of this version
+    stored_sha256: str | None = field(default=None, repr=False, compare=False)
+    """The digest as the store keeps it: only for a version whose content was erased (the
+    store derives every other one from the body, `content_sha256`)."""
+
+    @property
+    def content_sha256(self) -> str:
+        """The sha256 of the body (hex); of an erased version, the one its content had.
+        Computed from the body when first asked (a history decodes every body, and most of
+        its readers never ask for the digests)."""
+        if self.stored_sha256 is None:
+            self.stored_sha256 = sha256(self.body or "")
+        return self.stored_sha256
 
     @property
     def erasure(self) -> str | None:
@@ -171,7 +182,12 @@ class Version:
         return f"{self.actor_kind}:{self.actor_id}"
 
     def to_dict(self) -> dict[str, Any]:
-        d = self.__dict__.copy()
+        d: dict[str, Any] = {}
+        for key, value in self.__dict__.items():
+            if key != "stored_sha256":
+                d[key] = value
+            if key == "body":
+                d["content_sha256"] = self.content_sha256
         d["actor"] = self.actor
         return d
 

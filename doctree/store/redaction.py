@@ -21,7 +21,6 @@ from doctree.store.model import (
     Version,
     check_int,
     provenance_of,
-    sha256_digest,
 )
 from doctree.store.paths import name_of, normalize_path, validate_owner
 from doctree.store.rows import VERSION_BODY, any_row, body_of
@@ -170,11 +169,11 @@ class Redaction(Writes):
                     value = encoding.CURRENT
                 else:
                     value = encoding.encode_older(text, after.get(n + 1), n)
-                if n in changed:
+                if n in changed:  # its digest is derived from the new text (kept: NULL)
                     self.conn.execute(
-                        "UPDATE document_versions SET body_data = ?, content_sha256 = ?,"
+                        "UPDATE document_versions SET body_data = ?, content_sha256 = NULL,"
                         " size = ?, redacted_at = ?, redacted_by = ? WHERE id = ?",
-                        (value, sha256_digest(text), len(text.encode("utf-8")), ts, str(prov.actor_for(row["owner"])),
+                        (value, len(text.encode("utf-8")), ts, str(prov.actor_for(row["owner"])),
                          r["id"]),
                     )  # fmt: skip
                 else:
@@ -215,10 +214,12 @@ class Redaction(Writes):
                     "UPDATE document_versions SET body_data = ? WHERE id = ?",
                     (encoding.reencode_after(target.body, data), following["id"]),
                 )
+        # Its digest can no longer be derived from its body: it is kept (as before the
+        # erasure, it names the content the version had).
         self.conn.execute(
             "UPDATE document_versions SET body_data = NULL, title = '', redacted_at = ?,"
-            " redacted_by = ? WHERE id = ?",
-            (ts, str(actor), target.id),
+            " redacted_by = ?, content_sha256 = ? WHERE id = ?",
+            (ts, str(actor), bytes.fromhex(target.content_sha256), target.id),
         )
 
     def _erase_redaction_copies(self, doc_id: int, digest: str, ts: str, actor: Actor) -> None:
@@ -229,13 +230,15 @@ class Redaction(Writes):
             r[0]
             for r in self.conn.execute(
                 "SELECT version FROM document_versions WHERE document_id = ?"
-                " AND operation = 'redacted' AND content_sha256 = ? AND body_data IS NOT NULL"
-                " AND size > 0 ORDER BY version",
-                (doc_id, bytes.fromhex(digest)),
+                " AND operation = 'redacted' AND body_data IS NOT NULL AND size > 0"
+                " ORDER BY version",
+                (doc_id,),
             )
         ]
         for n in numbers:
-            self._erase_body(doc_id, self.version(doc_id, n), ts, actor)
+            copy = self.version(doc_id, n)
+            if copy.content_sha256 == digest:  # derived from its body
+                self._erase_body(doc_id, copy, ts, actor)
 
     def scrub_paths(
         self,

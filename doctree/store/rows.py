@@ -93,7 +93,6 @@ def to_version(
         path=row["path"],
         title=row["title"],
         body=body,
-        content_sha256=row["content_sha256"].hex(),
         size=row["size"],
         actor_kind=row["actor_kind"],
         actor_id=row["actor_id"],
@@ -103,6 +102,7 @@ def to_version(
         redacted=row["redacted_at"] is not None,
         links=decoded,
         deleted=bool(row["deleted"]),
+        stored_sha256=None if row["content_sha256"] is None else row["content_sha256"].hex(),
     )
 
 
@@ -156,7 +156,6 @@ def decoded_history(rows: Iterable[Sequence[Any]]) -> list[Version]:
                     path,
                     title,
                     text,
-                    digest.hex(),
                     size,
                     actor_kind,
                     actor_id,
@@ -166,6 +165,7 @@ def decoded_history(rows: Iterable[Sequence[Any]]) -> list[Version]:
                     redacted_at is not None,
                     decoded,
                     bool(deleted),
+                    None if digest is None else digest.hex(),
                 )  # fmt: skip
             )
 
@@ -199,6 +199,7 @@ def bodies(conn: sqlite3.Connection, rows: Sequence[sqlite3.Row]) -> dict[int, s
     """
     out: dict[int, str | None] = {}
     need: dict[int, dict[int, int]] = {}  # document id -> version -> row id
+    after: dict[int, set[int]] = {}  # document id -> versions stored against the next one
     current: dict[int, int] = {}  # document id -> row id of its current version
     for r in rows:
         data = r["body_data"]
@@ -210,6 +211,8 @@ def bodies(conn: sqlite3.Connection, rows: Sequence[sqlite3.Row]) -> dict[int, s
             out[r["id"]] = encoding.decode(data, None)
         else:
             need.setdefault(r["document_id"], {})[r["version"]] = r["id"]
+            if encoding.needs_next(data):
+                after.setdefault(r["document_id"], set()).add(r["version"])
     if current:
         marks = ",".join("?" * len(current))
         for doc_id, data in conn.execute(
@@ -217,7 +220,7 @@ def bodies(conn: sqlite3.Connection, rows: Sequence[sqlite3.Row]) -> dict[int, s
         ).fetchall():
             out[current[doc_id]] = encoding.decode(data, None)
     for doc_id, wanted in need.items():
-        for lo, hi in spans(wanted):
+        for lo, hi in spans(wanted, after.get(doc_id, set())):
             pairs = conn.execute(
                 f"SELECT version, {VERSION_BODY} FROM document_versions"
                 " WHERE document_id = ? AND version BETWEEN ? AND ? ORDER BY version",
@@ -229,12 +232,16 @@ def bodies(conn: sqlite3.Connection, rows: Sequence[sqlite3.Row]) -> dict[int, s
     return out
 
 
-def spans(versions: Iterable[int]) -> list[tuple[int, int]]:
+def spans(versions: Iterable[int], forward: set[int] | None = None) -> list[tuple[int, int]]:
     """The ranges of versions to read to decode these versions: their blocks, adjacent
-    ones merged."""
+    ones merged. A version in `forward` (stored as a delta against the next version) needs
+    only the rest of its block, from itself on: in a block, the values of that kind follow
+    those of the older kind, so nothing after it needs a version before it."""
     spans: list[tuple[int, int]] = []
     for v in sorted(versions):
         lo, hi = encoding.block(v)
+        if forward and v in forward:
+            lo = v
         if spans and lo <= spans[-1][1] + 1:
             spans[-1] = (spans[-1][0], hi)
         else:

@@ -388,7 +388,6 @@ class Writes(Reads):
             operation=operation,
             path=path,
             title=title,
-            digest=digest,
             size=size,
             links_json=links_json,
             prov=prov,
@@ -482,7 +481,6 @@ class Writes(Reads):
         operation: str,
         path: str,
         title: str,
-        digest: bytes,
         size: int,
         links_json: str | None,
         prov: Provenance,
@@ -491,11 +489,13 @@ class Writes(Reads):
     ) -> None:
         """Append a version row as the document's current version: its body is the one
         the caller stores in `documents`, so the row holds `encoding.CURRENT` for it (it is
-        given a value of its own when a later version is written: `_new_version`)."""
+        given a value of its own when a later version is written: `_new_version`). Its
+        `content_sha256` is left NULL: a version's digest is derived from its body
+        (`Version.content_sha256`), and stored only once its content is erased."""
         self.conn.execute(
             "INSERT INTO document_versions (document_id, owner, version, operation, path, title,"
-            " body_data, content_sha256, size, actor_kind, actor_id, session_id, run_id, links,"
-            " deleted, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            " body_data, size, actor_kind, actor_id, session_id, run_id, links,"
+            " deleted, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (
                 doc_id,
                 owner,
@@ -504,7 +504,6 @@ class Writes(Reads):
                 path,
                 title,
                 encoding.CURRENT,
-                digest,
                 size,
                 prov.actor_for(owner).kind,
                 prov.actor_for(owner).id,
@@ -561,7 +560,6 @@ class Writes(Reads):
             operation="created",
             path=path,
             title=title,
-            digest=digest,
             size=size,
             links_json=links_json,
             prov=prov,

@@ -19,7 +19,7 @@ from doctree.store import encoding
 from doctree.store.backends import is_database_url
 from doctree.store.documents import DocumentsRepository
 from doctree.store.migrations import migrations
-from doctree.store.model import sha256
+from doctree.store.model import sha256, sha256_digest
 
 MIGRATION = "008_leaner_history"
 TABLES = ("documents", "document_versions", "document_references")
@@ -107,7 +107,12 @@ def copy_rows(source: DocumentsRepository, target: object) -> dict[tuple[str, in
             values = list(row)
             if "content_sha256" in columns:
                 k = columns.index("content_sha256")
-                values[k] = values[k].hex()
+                digest = values[k]
+                if digest is None:  # a version's, derived from its body since migration 010
+                    digest = sha256_digest(
+                        source.version(row["document_id"], row["version"]).body or ""
+                    )
+                values[k] = digest.hex()
                 digests[table, row["id"]] = values[k]
             if table == "document_versions":
                 values[columns.index("body_data")] = older[row["id"]]
@@ -204,12 +209,15 @@ def test_a_database_written_before_the_migration_reads_every_version_byte_exact(
         assert (
             repo.version(doc_id, current["version"]).content_sha256 == digests["documents", doc_id]
         )
-    # Stored as 32 bytes now, the same digests.
-    raw = dict(repo.conn.execute("SELECT id, content_sha256 FROM document_versions").fetchall())
+    # Stored as 32 bytes now, the same digests; a version's is derived from its body since
+    # migration 010 (NULL in its row: none of these versions is erased).
+    raw = dict(repo.conn.execute("SELECT id, content_sha256 FROM documents").fetchall())
     assert {len(bytes(d)) for d in raw.values()} == {32}
     assert {i: bytes(d).hex() for i, d in raw.items()} == {
-        i: d for (t, i), d in digests.items() if t == "document_versions"
+        i: d for (t, i), d in digests.items() if t == "documents"
     }
+    kept = "SELECT COUNT(*) FROM document_versions WHERE content_sha256 IS NOT NULL"
+    assert repo.conn.execute(kept).fetchone()[0] == 0
     # A precondition on the digest read before the migration still holds after it.
     doc = repo.read("main", "~/notes/n0")
     assert doc.content_sha256 == digests["documents", doc.id]

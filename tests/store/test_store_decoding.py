@@ -31,3 +31,17 @@ def test_history_versions_own_their_link_lists(tmp_path):
     history[0].links.append("~/c")
     assert history[1].links == ["~/b"]
     repo.close()
+
+
+def test_a_version_stored_against_the_next_one_is_read_from_itself_to_its_block_end():
+    """Only the rest of its block is read for a delta against the next version (the half of
+    the block before it is needed by no value after it); one of the older kind, or a run
+    of both, from its block's start."""
+    from doctree.store.rows import spans
+
+    chain = encoding.CHAIN
+    assert spans([5], {5}) == [(5, chain)]
+    assert spans([5]) == [(1, chain)]
+    assert spans([3, 5], {5}) == [(1, chain)]
+    assert spans([5, chain + 2], {5, chain + 2}) == [(5, chain), (chain + 2, 2 * chain)]
+    assert spans([chain, chain + 1], {chain}) == [(chain, 2 * chain)]

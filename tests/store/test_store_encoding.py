@@ -103,6 +103,26 @@ def test_a_one_line_edit_is_stored_as_a_small_delta():
     assert encoding.decode(value, base) == text
 
 
+def test_an_older_version_packs_its_delta_with_the_next_text_as_dictionary():
+    """A line put back by the delta of an older version is made of words the next version
+    holds: packed with that text as DEFLATE's preset dictionary, the delta is well under
+    the one packed alone, and decodes exactly against the next text only."""
+    rnd = random.Random(3)
+    newer = note(rnd, 150)
+    older = edit_line(rnd, newer)
+    value = encoding.encode_older(older, newer, 2)
+    assert value[0] == encoding.NEXT_DICT
+    assert encoding.needs_next(value) and not encoding.is_full(value)
+    ops = encoding._inflate(value[1:], encoding._dictionary(newer))
+    alone = encoding._deflate(ops)  # the same ops packed without a dictionary
+    assert len(value) <= 0.7 * (1 + len(alone)), (len(value), len(alone))
+    assert encoding.decode(value, newer) == older
+    with pytest.raises(encoding.EncodingError, match="no next version"):
+        encoding.decode(value, None)
+    with pytest.raises(encoding.EncodingError, match="damaged"):
+        encoding.decode(value[:-2], newer)  # a truncated value is an error, not garbage
+
+
 def test_scattered_edits_in_a_long_body_copy_the_unchanged_lines():
     rnd = random.Random(2)
     base = note(rnd, 200)
@@ -369,3 +389,34 @@ def test_any_chain_of_edits_decodes_exactly_from_every_keyframe(start, edits, ch
     if len(gap) > 1:
         with pytest.raises(encoding.EncodingError, match="not consecutive"):
             decoded_history(gap)
+
+
+WIDE = "".join(
+    f"row {i * 7919 % 4099} é🙂 of a note longer than the dictionary\n" for i in range(300)
+)
+
+
+@given(st.sampled_from(["", "x", LONG, HUGE, WIDE]), EDITS, st.integers(1, 5))
+def test_any_chain_of_edits_stored_against_the_next_version_decodes_exactly(start, edits, chain):
+    """As the store keeps a history (the newest text whole, each older one as `encode_older`
+    makes it against the one after it, a full copy closing each block of `chain`), every
+    version decodes byte for byte from its block, also from a text whose UTF-8 is longer
+    than the dictionary (`WIDE`, non-ASCII: the dictionary's first character may be cut)."""
+    texts = [start]
+    for where, cut, put in edits:
+        cur = texts[-1]
+        at = int(where * len(cur))
+        texts.append(cur[:at] + put + cur[at + cut :])
+    saved, encoding.CHAIN = encoding.CHAIN, chain
+    try:
+        n = len(texts)
+        values = [encoding.encode_older(texts[v - 1], texts[v], v) for v in range(1, n)]
+        values.append(encoding.encode_full(texts[-1]))  # the current body
+        decoded = dict(encoding.decode_sequence(enumerate(values, start=1)))
+        assert [decoded[v] for v in range(1, n + 1)] == texts
+        for v in range(1, n + 1):
+            lo, hi = encoding.block(v)
+            pairs = [(k, values[k - 1]) for k in range(lo, min(hi, n) + 1)]
+            assert dict(encoding.decode_sequence(pairs))[v] == texts[v - 1]
+    finally:
+        encoding.CHAIN = saved
