@@ -248,6 +248,10 @@ class MemoryWorker:
         # when the first record not yet in the recall record was handed over (monotonic)
         self._handed_since: float | None = None
         self._written: set[str] = set()  # owners handed over since: pages to index
+        # the records read with the claims since the last catch-up, by id, with their
+        # content as stored (`Records.read_history`): the catch-up takes those still
+        # stored as they were from here rather than decode them again
+        self._known: dict[int, tuple[str, HistoryRecord]] = {}
         self.ticks = 0
 
     # -- one tick --------------------------------------------------------------------------
@@ -345,8 +349,11 @@ class MemoryWorker:
         handed over for the recall record (`RecallIndex.note_handed_over`: stored by the
         catch-up at the end of the tick, whatever the memory agent does with them). Inside
         the caller's write transaction."""
-        records = self.sessions.history(s.id, after_id=s.processed_until, limit=self.max_records)
+        records, known = self.sessions.read_history(
+            s.id, after_id=s.processed_until, limit=self.max_records
+        )
         if records:
+            self._known.update(known)  # for the catch-up: no record decoded twice
             RecallIndex(self.sessions.conn).note_handed_over(
                 s.agent.owner, s.id, s.processed_until or 0, records[-1].id
             )
@@ -362,8 +369,9 @@ class MemoryWorker:
         reader catches up. With the database unavailable, the pages' index is not tried
         (it would wait as long again), and `before_claim` (nothing taken yet by this step of
         the tick) raises, so that the loop waits for the database as a failed claim makes it."""
+        known, self._known = self._known, {}
         try:
-            catch_up_recall(self.sessions.conn)
+            catch_up_recall(self.sessions.conn, known=known)
         except DatabaseUnavailableError as e:
             log.warning("event: recall catch-up failed error=%s", e)
             if before_claim:
