@@ -31,7 +31,12 @@ from doctree.sessions.handover import HandOverOutcome
 from doctree.sessions.records import HistoryRecord
 from doctree.sessions.repository import SessionsRepository
 from doctree.sessions.sessions import Session
-from doctree.sessions.transcripts import Transcript, format_transcript, transcript_of
+from doctree.sessions.transcripts import (
+    Message,
+    Transcript,
+    format_transcript,
+    transcript_of,
+)
 from doctree.store import db as dbmod
 from doctree.store.backends import dialect_of, is_connection, is_database_url, write_transaction
 from doctree.store.documents import DEFAULT_MAX_BODY_BYTES, DocumentsRepository
@@ -372,8 +377,9 @@ class MemoryWorker:
         """Take the next pending session with its lease (`SessionsRepository.claim`), and
         the records it will hand over, by session id.
 
-        On SQLite the claim, the check for runs orphaned by a dead worker, the read of the
-        records and the note that they are handed over are one write transaction (what
+        On SQLite the claim with the check for runs orphaned by a dead worker (one
+        statement), the read of the records and the note that they are handed over are one
+        write transaction (what
         `_load` does in a second one otherwise); a session with orphaned runs, or one on a
         server with row locks, is read by `_load` after the claim."""
         conn = self.sessions.conn
@@ -390,7 +396,7 @@ class MemoryWorker:
             for c in claims:
                 s = c.session
                 fresh = c.leased and not s.exempt and s.invalidated_at is not None
-                if fresh and not Runs(conn).running(s.id):
+                if fresh and not (c.running if c.running is not None else Runs(conn).running(s.id)):
                     loaded[s.id] = self._read(s)
         return claims, loaded
 
@@ -596,13 +602,14 @@ class MemoryWorker:
                 else:
                     result.processed.append(s.id)
                 return settled is not None
+            messages = [Message(r.kind, r.time, r.content) for r in records]  # (once, for both)
             job = TranscriptJob(
                 owner=s.agent.owner,
                 session_id=s.id,
-                transcript=format_transcript(records, owner=s.agent.owner, session_id=s.id),
+                transcript=format_transcript(messages, owner=s.agent.owner, session_id=s.id),
                 first_history_id=records[0].id,
                 last_history_id=records[-1].id,
-                parsed=transcript_of(records, owner=s.agent.owner, session_id=s.id),
+                parsed=transcript_of(messages, owner=s.agent.owner, session_id=s.id),
             )
             outcome = self.handler.handle(job)
         except (DatabaseUnavailableError, DatabaseGoneError):
