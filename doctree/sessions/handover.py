@@ -95,6 +95,7 @@ class HandOver(Sessions):
         same write transaction, so what it writes is committed with it (the worker takes
         its next session there: one write fewer per session); it must not raise."""
         t = time.time() if now is None else now
+        outcome: HandOverOutcome
         if dialect_of(self.conn).row_locks:
             outcome = self._settle_row(
                 session_id,
@@ -122,7 +123,7 @@ class HandOver(Sessions):
                 return "lost"
             # (`complete`'s two statements, inline: a savepoint of their own would be a
             # statement more on each side of them)
-            outcome: HandOverOutcome = "processed"
+            outcome = "processed"
             if partial or not self.mark_processed(
                 session_id, processed_until, expected_invalidated_at
             ):
