@@ -25,7 +25,7 @@ import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from doctree.memory.dates import date_tokens, day_tokens, has_time_expression
 from doctree.memory.meaning import (
@@ -38,7 +38,7 @@ from doctree.memory.meaning import (
     rescored,
     semantic_text,
 )
-from doctree.memory.passages import MAX_PASSAGE_WORDS, clip_words, words
+from doctree.memory.passages import MAX_PASSAGE_WORDS, words
 from doctree.memory.query import Query, addressed, parse_query
 from doctree.memory.ranking import DEFAULT_SETTINGS, Settings
 from doctree.memory.retrieval import DEFAULT_UNDER, Context, retrieve
@@ -48,6 +48,9 @@ from doctree.store.paths import validate_owner
 from doctree.store.recall import RecallHit, RecallIndex, RecallRow, masked
 from doctree.store.vectors import VectorIndex
 from doctree.timeutil import today
+
+if TYPE_CHECKING:
+    from doctree.sessions.records import Known
 
 log = logging.getLogger("doctree.memory.recall")
 
@@ -100,8 +103,11 @@ def passages_of(records: Sequence[Any]) -> list[RecallRow]:
     for history records, `id`): one per record, long ones cut at sentence ends. A record's
     key is its history id, or its time and position when it has none."""
     texts = [masked(_text(r.content)) for r in records]
-    clipped = [clip_words(t, SURROUNDING_WORDS) for t in texts]
-    days: dict[str, tuple[date | None, str | None, list[str]]] = {}  # time: day, ISO, tokens
+    split = [t.split() for t in texts]
+    clipped = [" ".join(ws[:SURROUNDING_WORDS]) for ws in split]  # (`clip_words`)
+    # a time's day, as the date (or None), ISO and its tokens: the day is in the time's
+    # first ten characters, so the records of a session share a few
+    days: dict[str, tuple[date | None, str | None, list[str], str]] = {}
     rows: list[RecallRow] = []
     last = len(texts) - 1
     for i, r in enumerate(records):
@@ -110,27 +116,31 @@ def passages_of(records: Sequence[Any]) -> list[RecallRow]:
             continue
         rid = getattr(r, "id", None)
         key = f"h{rid}" if rid is not None else f"{r.time}#{i}"
-        if r.time not in days:
-            d = _day(r.time)
-            days[r.time] = (d, d.isoformat(), day_tokens(d)) if d else (None, None, [])
-        day, iso, day_toks = days[r.time]
+        day_key = (r.time or "")[:10]
+        if day_key not in days:
+            d = _day(day_key)
+            toks = day_tokens(d) if d else []
+            days[day_key] = (d, d.isoformat() if d else None, toks, " ".join(toks))
+        day, iso, day_toks, day_dates = days[day_key]
         before = clipped[i - 1] if i > 0 else ""
         after = clipped[i + 1] if i < last else ""
         surroundings = f"{before} {after}" if before and after else before or after
         speaker = r.kind.replace("_", " ")
-        for n, piece in enumerate(_pieces(text)):
-            toks = list(dict.fromkeys([*day_toks, *date_tokens(piece, day)]))
+        n = len(split[i])
+        for k, piece in enumerate([text] if n <= MAX_PASSAGE_WORDS else _pieces(text)):
+            found = date_tokens(piece, day)
+            dates = " ".join(dict.fromkeys([*day_toks, *found])) if found else day_dates
             rows.append(
                 RecallRow(
-                    record=key,
-                    piece=n,
-                    speaker=speaker,
-                    time=r.time,
-                    day=iso,
-                    text=piece,
-                    words=words(piece),
-                    surroundings=surroundings,
-                    dates=" ".join(toks),
+                    key,
+                    k,
+                    speaker,
+                    r.time,
+                    iso,
+                    piece,
+                    n if k == 0 and n <= MAX_PASSAGE_WORDS else words(piece),
+                    surroundings,
+                    dates,
                 )
             )
     return rows
@@ -199,7 +209,9 @@ CATCH_UP_SESSIONS = 500
 CATCH_UP_PASSAGES = 200
 
 
-def catch_up_recall(conn: sqlite3.Connection, owner: str | None = None) -> int:
+def catch_up_recall(
+    conn: sqlite3.Connection, owner: str | None = None, *, known: Known | None = None
+) -> int:
     """Store the records handed over since the last catch-up (of `owner`, or of everyone)
     in the recall record; returns how many passages were new.
 
@@ -207,8 +219,10 @@ def catch_up_recall(conn: sqlite3.Connection, owner: str | None = None) -> int:
     transaction that reads them) and stores them here later, many sessions in one write:
     at the end of its tick, and before any reader or erasure of the record. The records
     are read inside that write, as they are now: what an erasure replaced in them since
-    the hand-over is never stored as it was. Cheap when nothing waits: one query. Joins
-    the caller's transaction when one is open."""
+    the hand-over is never stored as it was. `known` are records the caller read before
+    (the worker's, with the claims: `Records.read_history`): one whose content is still
+    stored as it was is not decoded again. Cheap when nothing waits: one query. Joins the
+    caller's transaction when one is open."""
     from doctree.sessions.repository import SessionsRepository
 
     index = RecallIndex(conn)
@@ -219,12 +233,14 @@ def catch_up_recall(conn: sqlite3.Connection, owner: str | None = None) -> int:
     while True:
         with write_transaction(conn):
             notes = index.pending(owner, limit=CATCH_UP_SESSIONS)
+            read = history.noted_history(
+                [(n.session_id, n.after_id, n.until_id) for n in notes], known
+            )
             batch: list[tuple[str, str, list[RecallRow]]] = []
             size = 0
             owners: set[str] = set()
             for n in notes:
-                records = history.history(n.session_id, after_id=n.after_id, until_id=n.until_id)
-                rows = passages_of(records)
+                rows = passages_of(read[n.session_id])
                 if rows:
                     batch.append((n.owner, n.session_id, rows))
                     owners.add(n.owner)

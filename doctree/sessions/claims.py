@@ -30,6 +30,10 @@ class Claim:
 
     session: Session
     leased: bool
+    #: Whether runs of the session are recorded `running` (left so by a worker that died,
+    #: since only a lease holder runs a session), as the claim found them; None when the
+    #: claim did not look (on a server with row locks).
+    running: bool | None = None
 
 
 class Claims(Sessions):
@@ -47,15 +51,33 @@ class Claims(Sessions):
         leased by a holder other than `holder` (by anyone, when `holder` is None) and the
         ids in `exclude`."""
         t = time.time() if now is None else now
-        sql, params = _pending_sql(holder, t, exclude)
-        rows = self.conn.execute(
-            f"SELECT {SESSION_COLUMNS} FROM sessions s"
+        return [session_of_row(r) for r in self._pending(limit, holder, t, exclude)]
+
+    def _pending(
+        self,
+        limit: int,
+        holder: str | None,
+        now: float,
+        exclude: Iterable[str],
+        *,
+        running: bool = False,
+    ) -> list[Any]:
+        """The rows of `find_invalidated`; with `running`, each ends with whether runs of
+        the session are recorded `running` (in the same statement)."""
+        sql, params = _pending_sql(holder, now, exclude)
+        also = (
+            ", EXISTS (SELECT 1 FROM runs r WHERE r.session_id = s.id"
+            " AND r.status = 'running') AS running"
+            if running
+            else ""
+        )
+        return self.conn.execute(
+            f"SELECT {SESSION_COLUMNS}{also} FROM sessions s"
             + dialect_of(self.conn).index_hint("idx_sessions_invalidated_at")
             + sql
             + " ORDER BY s.invalidated_at LIMIT ?",
             (*params, limit),
         ).fetchall()
-        return [session_of_row(r) for r in rows]
 
     def claim(
         self,
@@ -74,17 +96,22 @@ class Claims(Sessions):
         at that moment is passed over rather than waited for, and their leases are taken
         by a conditional upsert that decides, under the lease's row lock, which of two
         claimers gets one; the store's write lock is not taken. On SQLite the same runs
-        under the file's write lock. A `Claim` whose lease was taken meanwhile by another
-        worker has `leased` False."""
+        under the file's write lock, and tells of each session whether runs of it are
+        recorded `running` (`Claim.running`). A `Claim` whose lease was taken meanwhile by
+        another worker has `leased` False."""
         t = time.time() if now is None else now
         exclude = list(exclude)
         if not dialect_of(self.conn).row_locks:
             # (in the caller's write transaction as it is, when one is open: a find and
             # upserts need no savepoint of their own)
             with nullcontext() if self.conn.in_transaction else self._tx():
-                found = self.find_invalidated(limit, holder=holder, now=t, exclude=exclude)
+                rows = self._pending(limit, holder, t, exclude, running=True)
                 leases = Leases(self.conn, clock=lambda: t)
-                return [Claim(s, leases.take(lease_name(s.id), holder, ttl)) for s in found]
+                return [
+                    Claim(s, leases.take(lease_name(s.id), holder, ttl), bool(r["running"]))
+                    for r in rows
+                    for s in [session_of_row(r)]
+                ]
         sql, params = _pending_sql(holder, t, exclude)
         rows = self.conn.execute(
             f"WITH c AS (SELECT {SESSION_COLUMNS} FROM sessions s"

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any, Literal
 
 from doctree.sessions.claims import lease_name
@@ -73,6 +74,7 @@ class HandOver(Sessions):
         partial: bool = False,
         release: bool = False,
         now: float | None = None,
+        then: Callable[[], object] | None = None,
     ) -> HandOverOutcome:
         """The end of a hand-over by the worker holding the session's lease: `complete`
         (or, with `partial`, only `advance`: a first slice of a long backlog), done only
@@ -87,10 +89,15 @@ class HandOver(Sessions):
         it (a new mark). On SQLite it runs under the file's write lock.
 
         With `release`, the lease is given up in the same statement (or transaction)
-        instead of extended: the hand-over's end and the lease's release are one write."""
+        instead of extended: the hand-over's end and the lease's release are one write.
+
+        `then` runs once the hand-over is recorded (not when `lost`): on SQLite inside the
+        same write transaction, so what it writes is committed with it (the worker takes
+        its next session there: one write fewer per session); it must not raise."""
         t = time.time() if now is None else now
+        outcome: HandOverOutcome
         if dialect_of(self.conn).row_locks:
-            return self._settle_row(
+            outcome = self._settle_row(
                 session_id,
                 processed_until,
                 expected_invalidated_at,
@@ -98,6 +105,9 @@ class HandOver(Sessions):
                 partial=partial,
                 release=release,
             )
+            if then is not None and outcome != "lost":
+                then()
+            return outcome
         with self._tx():
             name = lease_name(session_id)
             if release:
@@ -113,12 +123,15 @@ class HandOver(Sessions):
                 return "lost"
             # (`complete`'s two statements, inline: a savepoint of their own would be a
             # statement more on each side of them)
-            if not partial and self.mark_processed(
+            outcome = "processed"
+            if partial or not self.mark_processed(
                 session_id, processed_until, expected_invalidated_at
             ):
-                return "processed"
-            self.advance(session_id, processed_until)
-            return "raced"
+                self.advance(session_id, processed_until)
+                outcome = "raced"
+            if then is not None:
+                then()
+            return outcome
 
     def _settle_row(
         self,

@@ -6,8 +6,7 @@ stored as markers, never as they were given.
 from __future__ import annotations
 
 import json
-import sqlite3
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -20,6 +19,8 @@ from doctree.timeutil import now_iso
 
 #: A session is invalidated once more than this many records are unprocessed (the 6th).
 UNPROCESSED_LIMIT = 5
+#: Sessions whose records one statement of `Records.noted_history` reads (3 parameters each).
+_RANGES_PER_READ = 300
 
 
 @dataclass(frozen=True)
@@ -36,14 +37,18 @@ class HistoryRecord:
         return asdict(self)
 
 
-def _record(row: sqlite3.Row) -> HistoryRecord:
-    return HistoryRecord(
-        id=row["id"],
-        session_id=row["session_id"],
-        kind=row["kind"],
-        content=json.loads(row["content"]),
-        time=row["time"],
-    )
+#: The columns `_record` reads, in its order.
+_COLUMNS = "id, session_id, kind, content, time"
+
+
+def _record(row: Sequence[Any]) -> HistoryRecord:
+    """A record from a row of `_COLUMNS` (read by position: a row by name costs more)."""
+    return HistoryRecord(row[0], row[1], row[2], json.loads(row[3]), row[4])
+
+
+#: What a reader already holds of records, by id: the content as stored (JSON) and the
+#: record decoded from it (`Records.read_history`, `Records.noted_history`).
+Known = Mapping[int, tuple[str, HistoryRecord]]
 
 
 def _encode_record(
@@ -137,7 +142,30 @@ class Records(Sessions):
         limit: int | None = None,
     ) -> list[HistoryRecord]:
         """Records of a session in order, those with after_id < id <= until_id."""
-        sql = "SELECT * FROM session_history WHERE session_id = ? AND id > ?"
+        return [_record(r) for r in self._history_rows(session_id, after_id, until_id, limit)]
+
+    def read_history(
+        self,
+        session_id: str,
+        *,
+        after_id: int | None = None,
+        until_id: int | None = None,
+        limit: int | None = None,
+    ) -> tuple[list[HistoryRecord], dict[int, tuple[str, HistoryRecord]]]:
+        """`history`, and each record by id with its content as stored: what a later
+        `noted_history` may reuse rather than decode again."""
+        records: list[HistoryRecord] = []
+        known: dict[int, tuple[str, HistoryRecord]] = {}
+        for row in self._history_rows(session_id, after_id, until_id, limit):
+            r = _record(row)
+            records.append(r)
+            known[r.id] = (row[3], r)
+        return records, known
+
+    def _history_rows(
+        self, session_id: str, after_id: int | None, until_id: int | None, limit: int | None
+    ) -> list[Any]:
+        sql = f"SELECT {_COLUMNS} FROM session_history WHERE session_id = ? AND id > ?"
         params: list[Any] = [session_id, after_id or 0]
         if until_id is not None:
             sql += " AND id <= ?"
@@ -146,7 +174,32 @@ class Records(Sessions):
         if limit is not None:
             sql += " LIMIT ?"
             params.append(limit)
-        return [_record(r) for r in self.conn.execute(sql, params)]
+        return self.conn.execute(sql, params).fetchall()
+
+    def noted_history(
+        self, ranges: Sequence[tuple[str, int, int]], known: Known | None = None
+    ) -> dict[str, list[HistoryRecord]]:
+        """The records of many sessions at once, (session id, after_id, until_id) each:
+        those with after_id < id <= until_id, in order, by session id, in one statement
+        per few hundred sessions. A record in `known` whose content is stored as it was
+        when read is taken from there rather than decoded again; one whose content changed
+        since (an erasure) is decoded as it is now."""
+        out: dict[str, list[HistoryRecord]] = {sid: [] for sid, _, _ in ranges}
+        known = known or {}
+        for start in range(0, len(ranges), _RANGES_PER_READ):
+            part = ranges[start : start + _RANGES_PER_READ]
+            values = ", ".join(["(?, ?, ?)"] * len(part))
+            rows = self.conn.execute(
+                f"WITH n (sid, after_id, until_id) AS (VALUES {values})"
+                f" SELECT {', '.join('h.' + c for c in _COLUMNS.split(', '))}"
+                " FROM n JOIN session_history h ON h.session_id = n.sid"
+                " AND h.id > n.after_id AND h.id <= n.until_id ORDER BY h.id",
+                [x for r in part for x in r],
+            ).fetchall()
+            for row in rows:
+                had = known.get(row[0])
+                out[row[1]].append(had[1] if had is not None and had[0] == row[3] else _record(row))
+        return out
 
     def count_since(self, session_id: str, after_id: int | None) -> int:
         """How many records of the session have an id above `after_id` (None: all)."""

@@ -227,6 +227,9 @@ def plainly_safe(text: str) -> bool:
         return True
     if "\r" in text or "\x00" in text:
         return False
+    if "\n" not in text:  # one line (most messages): the same tests, without the split
+        start = text.lstrip(" \t")
+        return start != "" and start[:1] not in _OPENERS
     lines = text.split("\n")
     if _is_blank(lines[0]) or _is_blank(lines[-1]):
         return False

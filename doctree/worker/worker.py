@@ -31,7 +31,12 @@ from doctree.sessions.handover import HandOverOutcome
 from doctree.sessions.records import HistoryRecord
 from doctree.sessions.repository import SessionsRepository
 from doctree.sessions.sessions import Session
-from doctree.sessions.transcripts import Transcript, format_transcript, transcript_of
+from doctree.sessions.transcripts import (
+    Message,
+    Transcript,
+    format_transcript,
+    transcript_of,
+)
 from doctree.store import db as dbmod
 from doctree.store.backends import dialect_of, is_connection, is_database_url, write_transaction
 from doctree.store.documents import DEFAULT_MAX_BODY_BYTES, DocumentsRepository
@@ -248,6 +253,15 @@ class MemoryWorker:
         # when the first record not yet in the recall record was handed over (monotonic)
         self._handed_since: float | None = None
         self._written: set[str] = set()  # owners handed over since: pages to index
+        # the records read with the claims since the last catch-up, by id, with their
+        # content as stored (`Records.read_history`): the catch-up takes those still
+        # stored as they were from here rather than decode them again
+        self._known: dict[int, tuple[str, HistoryRecord]] = {}
+        # the next claim, made in the write of the last settle (`_claim_ahead`), and what
+        # it leaves out (None: the tick takes no more); the stop requests at the tick's start
+        self._ahead: tuple[list[Claim], dict[str, list[HistoryRecord]]] | None = None
+        self._ahead_exclude: list[str] | None = None
+        self._tick_stops = 0
         self.ticks = 0
 
     # -- one tick --------------------------------------------------------------------------
@@ -268,37 +282,34 @@ class MemoryWorker:
             # (A shorter list to leave out keeps the claim's query cheap.)
             pending: list[str] = []
             settled: set[str] = set()
-            while taken < self.batch and self._stops == stops:
-                if (
-                    self._handed_since is not None
-                    and time.monotonic() - self._handed_since >= self.catch_up_interval
-                ):
-                    self._catch_up(before_claim=True)
-                try:
-                    claims, loaded = self._claim(pending)
-                except (DatabaseUnavailableError, DatabaseGoneError):
-                    raise  # the loop waits for the database to come back, or stops
-                except sqlite3.Error as e:
-                    log.warning("event: claim failed error=%s", e)
-                    break
-                if not claims:
-                    break
-                for claim in claims:
-                    sid = claim.session.id
-                    pending.append(sid)
-                    if sid in settled:  # taken already in this tick, pending again since
+            self._tick_stops = stops
+            try:
+                while taken < self.batch and self._stops == stops:
+                    claims, loaded = self._next_claims(pending)
+                    if claims is None:
+                        break
+                    for claim in claims:
+                        sid = claim.session.id
+                        pending.append(sid)
+                        if sid in settled:  # taken already in this tick, pending again since
+                            if claim.leased:
+                                self._release(lease_name(sid))
+                            continue
+                        taken += 1
+                        result.found += 1
+                        # the next claim may be made with this session's settle, in its
+                        # write, when the tick goes on after it (`_claim_ahead`)
+                        self._ahead_exclude = pending if taken < self.batch else None
                         if claim.leased:
-                            self._release(lease_name(sid))
-                        continue
-                    taken += 1
-                    result.found += 1
-                    if claim.leased:
-                        self._process(claim.session, result, loaded.get(sid))
-                    else:  # another worker took its lease at the same moment
-                        result.skipped.append(sid)
-                    if result.processed[-1:] == [sid] or result.exempt[-1:] == [sid]:
-                        pending.pop()
-                        settled.add(sid)
+                            self._process(claim.session, result, loaded.get(sid))
+                        else:  # another worker took its lease at the same moment
+                            result.skipped.append(sid)
+                        self._ahead_exclude = None
+                        if result.processed[-1:] == [sid] or result.exempt[-1:] == [sid]:
+                            pending.pop()
+                            settled.add(sid)
+            finally:
+                self._let_go_ahead()
             if self._handed_since is not None or self._written:
                 self._catch_up()
             self.ticks += 1
@@ -314,12 +325,61 @@ class MemoryWorker:
                 )
             return result
 
+    def _next_claims(
+        self, pending: list[str]
+    ) -> tuple[list[Claim] | None, dict[str, list[HistoryRecord]]]:
+        """The next claim of the tick: the one made with the last settle (`_claim_ahead`),
+        or a new one (after a catch-up, when one is due); None when there is nothing to
+        take or the claim failed."""
+        if self._ahead is not None:
+            (ahead, loaded), self._ahead = self._ahead, None
+            return ahead or None, loaded
+        if self._catch_up_due():
+            self._catch_up(before_claim=True)
+        try:
+            claims, loaded = self._claim(pending)
+        except (DatabaseUnavailableError, DatabaseGoneError):
+            raise  # the loop waits for the database to come back, or stops
+        except sqlite3.Error as e:
+            log.warning("event: claim failed error=%s", e)
+            return None, {}
+        return claims or None, loaded
+
+    def _catch_up_due(self) -> bool:
+        return (
+            self._handed_since is not None
+            and time.monotonic() - self._handed_since >= self.catch_up_interval
+        )
+
+    def _claim_ahead(self) -> None:
+        """Inside the write that settles a hand-over (`SessionsRepository.settle`'s `then`):
+        take the tick's next session there, rather than in a write of its own after it,
+        when the tick goes on (no stop asked for, no catch-up due, the batch not full). A
+        failed claim is undone alone (a savepoint): the settle stands, and the tick claims
+        again by itself."""
+        exclude, self._ahead_exclude = self._ahead_exclude, None
+        if exclude is None or self._stops != self._tick_stops or self._catch_up_due():
+            return
+        try:
+            self._ahead = self._claim(exclude)
+        except Exception as e:  # (never the settle's failure)
+            log.warning("event: claim failed error=%s", e)
+
+    def _let_go_ahead(self) -> None:
+        """Release the leases of a claim made ahead that the tick did not get to (a stop
+        asked for after it was made)."""
+        ahead, self._ahead = self._ahead, None
+        for claim in ahead[0] if ahead is not None else []:
+            if claim.leased:
+                self._release(lease_name(claim.session.id))
+
     def _claim(self, exclude: list[str]) -> tuple[list[Claim], dict[str, list[HistoryRecord]]]:
         """Take the next pending session with its lease (`SessionsRepository.claim`), and
         the records it will hand over, by session id.
 
-        On SQLite the claim, the check for runs orphaned by a dead worker, the read of the
-        records and the note that they are handed over are one write transaction (what
+        On SQLite the claim with the check for runs orphaned by a dead worker (one
+        statement), the read of the records and the note that they are handed over are one
+        write transaction (what
         `_load` does in a second one otherwise); a session with orphaned runs, or one on a
         server with row locks, is read by `_load` after the claim."""
         conn = self.sessions.conn
@@ -336,7 +396,7 @@ class MemoryWorker:
             for c in claims:
                 s = c.session
                 fresh = c.leased and not s.exempt and s.invalidated_at is not None
-                if fresh and not Runs(conn).running(s.id):
+                if fresh and not (c.running if c.running is not None else Runs(conn).running(s.id)):
                     loaded[s.id] = self._read(s)
         return claims, loaded
 
@@ -345,8 +405,11 @@ class MemoryWorker:
         handed over for the recall record (`RecallIndex.note_handed_over`: stored by the
         catch-up at the end of the tick, whatever the memory agent does with them). Inside
         the caller's write transaction."""
-        records = self.sessions.history(s.id, after_id=s.processed_until, limit=self.max_records)
+        records, known = self.sessions.read_history(
+            s.id, after_id=s.processed_until, limit=self.max_records
+        )
         if records:
+            self._known.update(known)  # for the catch-up: no record decoded twice
             RecallIndex(self.sessions.conn).note_handed_over(
                 s.agent.owner, s.id, s.processed_until or 0, records[-1].id
             )
@@ -362,8 +425,9 @@ class MemoryWorker:
         reader catches up. With the database unavailable, the pages' index is not tried
         (it would wait as long again), and `before_claim` (nothing taken yet by this step of
         the tick) raises, so that the loop waits for the database as a failed claim makes it."""
+        known, self._known = self._known, {}
         try:
-            catch_up_recall(self.sessions.conn)
+            catch_up_recall(self.sessions.conn, known=known)
         except DatabaseUnavailableError as e:
             log.warning("event: recall catch-up failed error=%s", e)
             if before_claim:
@@ -476,7 +540,7 @@ class MemoryWorker:
         try:
             return self.sessions.settle(
                 s.id, last, mark, holder=self.holder, ttl=self.lease_ttl, partial=partial,
-                release=True, now=self.clock(),
+                release=True, now=self.clock(), then=self._claim_ahead,
             )  # fmt: skip
         except sqlite3.Error as e:
             log.warning("event: hand-over not recorded session=%s error=%s", s.id, e)
@@ -538,13 +602,14 @@ class MemoryWorker:
                 else:
                     result.processed.append(s.id)
                 return settled is not None
+            messages = [Message(r.kind, r.time, r.content) for r in records]  # (once, for both)
             job = TranscriptJob(
                 owner=s.agent.owner,
                 session_id=s.id,
-                transcript=format_transcript(records, owner=s.agent.owner, session_id=s.id),
+                transcript=format_transcript(messages, owner=s.agent.owner, session_id=s.id),
                 first_history_id=records[0].id,
                 last_history_id=records[-1].id,
-                parsed=transcript_of(records, owner=s.agent.owner, session_id=s.id),
+                parsed=transcript_of(messages, owner=s.agent.owner, session_id=s.id),
             )
             outcome = self.handler.handle(job)
         except (DatabaseUnavailableError, DatabaseGoneError):

@@ -150,6 +150,57 @@ def test_a_note_widened_after_a_catch_up_read_it_stays_for_the_next(db_path):
         assert [p.record for p in index.passages(OWNER)] == [f"h{i}" for i in ids]
 
 
+class ErasesWhileHandling:
+    """A memory agent during whose run the session's history loses a word on a connection
+    of its own (an erasure of the history alone, before any catch-up): the records the
+    worker read with its claim are no longer what is stored."""
+
+    def __init__(self, db_path, word: str):
+        self.db_path, self.word = db_path, word
+
+    def handle(self, job) -> None:
+        with SessionsRepository(self.db_path) as s:
+            if any(self.word in str(m.content) for m in job.parsed.messages):
+                assert s.scrub(OWNER, lambda t: t.replace(self.word, "[gone]")) == 3
+
+
+def test_records_erased_after_the_claim_read_them_are_stored_as_erased(db_path):
+    with SessionsRepository(db_path) as s:
+        pending_session(s, "s-kept", ["heron"] * 6)
+        pending_session(s, "s-erased", ["ocelot", "lynx"] * 3)
+    w = MemoryWorker(db_path, handler=ErasesWhileHandling(db_path, "ocelot"))
+    try:
+        assert sorted(w.tick().processed) == ["s-erased", "s-kept"]
+        texts = {p.text for p in RecallIndex(w.sessions.conn).passages(OWNER)}
+    finally:
+        w.close()
+    assert "Record 0: the word is [gone]." in texts
+    assert "Record 1: the word is lynx." in texts
+    assert not any("ocelot" in t for t in texts)
+    assert len(texts) == 12
+
+
+def test_the_records_of_many_notes_are_read_in_one_go_and_reused_when_unchanged(db_path):
+    with SessionsRepository(db_path) as s:
+        for i in range(4):
+            pending_session(s, f"s{i}", [f"w{i}x{j}" for j in range(6)])
+        records, known = s.read_history("s1")
+        assert [r.id for r in records] == sorted(known)
+        ranges = [("s0", 0, s.max_id("s0")), ("s1", records[1].id, records[4].id), ("s3", 0, 0)]
+        read = s.noted_history(ranges, known)
+        assert read["s0"] == s.history("s0")
+        assert read["s1"] == records[2:5]
+        assert all(a is b for a, b in zip(read["s1"], records[2:5], strict=True))  # reused
+        assert read["s3"] == []
+        s.scrub(OWNER, lambda t: t.replace("w1x3", "[gone]"))
+        again = s.noted_history(ranges, known)
+        assert [r.content for r in again["s1"]] == [
+            "Record 2: the word is w1x2.",
+            "Record 3: the word is [gone].",
+            "Record 4: the word is w1x4.",
+        ]
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_a_worker_killed_mid_tick_loses_no_record_a_reader_can_find(db_path, tmp_path):

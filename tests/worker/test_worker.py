@@ -129,6 +129,36 @@ def test_tick_respects_the_batch_size(sessions, make_worker):
     assert sessions.counts()["pending"] == 3
 
 
+def test_the_next_session_is_claimed_in_the_write_that_settles_the_last(
+    sessions, make_worker, db_path
+):
+    for sid in ("s1", "s2", "s3"):
+        _pending(sessions, sid, n=6)
+    w = make_worker(Collect())
+    statements: list[str] = []
+    if hasattr(w.sessions.conn, "set_trace_callback"):  # SQLite: one write per session
+        w.sessions.conn.set_trace_callback(statements.append)
+    assert w.tick().processed == ["s1", "s2", "s3"]
+    assert sessions.counts()["pending"] == 0
+    if statements:
+        begins = sum(x.startswith("BEGIN IMMEDIATE") for x in statements)
+        assert begins == 1 + 3 + 1  # the first claim, three settles, the catch-up
+
+
+def test_a_stop_asked_for_after_the_next_claim_lets_its_session_go(sessions, make_worker, db_path):
+    _pending(sessions, "s1")
+    _pending(sessions, "s2")
+    holder: list[MemoryWorker] = []
+    # after_handle runs after the settle, in whose write the next session was claimed
+    w = make_worker(Collect(), after_handle=lambda job: holder[0].request_stop())
+    holder.append(w)
+    result = w.tick()
+    assert result.processed == ["s1"] and result.found == 1
+    assert Leases(sessions.conn).holder(lease_name("s2")) is None  # not held any more
+    other = make_worker(Collect())
+    assert other.tick().processed == ["s2"]  # taken at once by another worker
+
+
 def test_tick_processes_oldest_mark_first(sessions, make_worker):
     _pending(sessions, "first", n=1)
     _pending(sessions, "second", n=1)

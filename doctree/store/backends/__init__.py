@@ -232,17 +232,18 @@ def write_transaction(conn: Any) -> Iterator[None]:
     """One write transaction on `conn`, committed at the end and rolled back on an
     exception; a savepoint inside the transaction `conn` already has, if it has one."""
     if conn.in_transaction:
-        import secrets  # only here: its import (hmac, random) is not paid at start-up
-
-        name = f"doctree_{secrets.token_hex(4)}"
-        conn.execute(f"SAVEPOINT {name}")
+        # One name for every such savepoint: nested ones are released and rolled back to
+        # innermost first, the most recent of a name, on both backends. (A name of its own
+        # each time made each a statement of its own for the connection's cache of
+        # prepared statements, and a hundred of them pushed the others out of it.)
+        conn.execute("SAVEPOINT doctree_tx")
         try:
             yield
         except BaseException:
-            conn.execute(f"ROLLBACK TO {name}")
-            conn.execute(f"RELEASE {name}")
+            conn.execute("ROLLBACK TO doctree_tx")
+            conn.execute("RELEASE doctree_tx")
             raise
-        conn.execute(f"RELEASE {name}")
+        conn.execute("RELEASE doctree_tx")
         return
     begin_write(conn)
     try:
