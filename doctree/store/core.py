@@ -65,7 +65,9 @@ class Core:
         # Outermost: BEGIN, unless the connection is already in a transaction of its
         # owner's (a shared connection): then a savepoint inside that one.
         begin = self._depth == 0 and not self.conn.in_transaction
-        name = f"doctree_sp{serial}"
+        # Named by depth, not by serial: a fixed few names keep the connection's cache of
+        # prepared statements from filling with one-off SAVEPOINT texts.
+        name = f"doctree_sp{self._depth}"
         if begin:
             self.dialect.begin_write(self.conn)
         else:

@@ -64,7 +64,9 @@ def test_same_expected_version_from_two_processes_exactly_one_wins(db_path):
         assert sorted([r1[0], r2[0]]) == ["conflict", "won"], f"round {k}: {r1} {r2}"
         won, lost = (r1, r2) if r1[0] == "won" else (r2, r1)
         assert won[1] == k + 1
-        assert lost[1] == k + 1  # the loser's transaction began after the winner's commit
+        # The loser read the winner's version or a later one (on a loaded machine one process
+        # may be a round behind and see the other's next win): never an older one.
+        assert lost[1] >= k + 1
 
     with DocumentsRepository(db_path) as repo:
         history = repo.history("main", "~/race")

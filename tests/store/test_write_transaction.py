@@ -42,3 +42,27 @@ def test_a_failed_inner_level_is_undone_alone_and_the_rest_committed(db_path):
         assert names(conn) == ["a", "b", "d", "g"]
     finally:
         repo.close()
+
+
+def test_nested_document_transactions_reuse_savepoint_names_and_undo_alone(tmp_path):
+    """The store's own nested transactions: a failed level undoes only its writes, and the
+    savepoints are named by depth, so a long run of them does not fill the connection's
+    cache of prepared statements with one-off texts."""
+    repo = DocumentsRepository(tmp_path / "m.db")
+    said: list[str] = []
+    repo.conn.set_trace_callback(said.append)
+    try:
+        with repo.transaction():
+            for i in range(40):
+                with repo.transaction():
+                    repo.write("o", f"~/memory/kept-{i}", f"kept {i}")
+                    if i % 2:
+                        with pytest.raises(ValueError), repo.transaction():
+                            repo.write("o", f"~/memory/undone-{i}", "undone")
+                            raise ValueError("this level fails")
+        assert all(repo.exists("o", f"~/memory/kept-{i}") for i in range(40))
+        assert not any(repo.exists("o", f"~/memory/undone-{i}") for i in range(40))
+        savepoints = {s for s in said if s.startswith("SAVEPOINT")}
+        assert savepoints == {"SAVEPOINT doctree_sp1", "SAVEPOINT doctree_sp2"}
+    finally:
+        repo.close()
