@@ -42,14 +42,16 @@ def recent_documents(repo: DocumentsRepository, owner: str, under: str) -> Itera
     limit = 64
     while True:
         versions = repo.log(owner, under, limit=limit)
+        candidates: dict[int, int] = {}  # document id -> the version the log shows, in order
         for v in versions:
             if v.document_id in seen:
                 continue
             seen.add(v.document_id)
             if v.operation == "deleted" or not (v.body and v.body.strip()):
                 continue
-            doc = repo.read_by_id(v.document_id)
-            if not doc.deleted and doc.version == v.version:
+            candidates[v.document_id] = v.version
+        for doc in repo.read_by_ids(list(candidates)):  # one read for the page's documents
+            if not doc.deleted and doc.version == candidates[doc.id]:
                 yield doc
         if len(versions) < limit:
             return
@@ -73,8 +75,8 @@ def iter_documents(
     owner, under = validate_owner(owner), normalize_path(under)
     given: set[int] = set()
     if query and query.strip():
-        for doc_id in relevant_ids(repo, owner, query, under=under, limit=relevant):
-            doc = repo.read_by_id(doc_id)
+        ids = relevant_ids(repo, owner, query, under=under, limit=relevant)
+        for doc in repo.read_by_ids(ids):  # one read for all of them
             if not doc.deleted and is_under(doc.path, under) and doc.body.strip():
                 given.add(doc.id)
                 yield doc

@@ -378,3 +378,46 @@ def test_apollo_launch_question_loads_the_apollo_project_page_first(replayed):
 def test_fixture_question_loads_a_document_with_its_answer_first(replayed, owner, query, answer):
     first = load_memories(replayed, owner, query=query).split(SEPARATOR)[0]
     assert answer in first
+
+
+def test_load_memories_reads_the_documents_it_loads_in_one_read_per_page(repo):
+    # 30 documents about herons loaded for a query, then the most recent of 30 others: the
+    # documents are read by id, a list at a time (one round trip on a server), not one by one.
+    for i in range(30):
+        write(repo, f"~/memory/birds/heron{i:02d}", f"Heron {i} stood in the river at dawn.")
+    for i in range(30):
+        write(repo, f"~/memory/walks/walk{i:02d}", f"Walk {i} up the hill in the fog.")
+    load_memories(repo, OWNER, query="heron")  # the passage index brought up to date
+    statements: list[str] = []
+    if dialect_of(repo.conn).name == "postgresql":
+        execute = repo.conn.execute
+
+        def traced(sql, params=(), **kw):
+            statements.append(sql)
+            return execute(sql, params, **kw)
+
+        repo.conn.execute = traced
+    else:
+        repo.conn.set_trace_callback(statements.append)
+    text = load_memories(repo, OWNER, cap=100_000, query="heron river")
+    assert text.count("stood in the river") == 30 and text.count("up the hill") == 30
+    assert text.index("Heron") < text.index("Walk")
+    by_id = [s for s in statements if s.lstrip().startswith("SELECT * FROM documents WHERE id")]
+    # the relevant documents, then the page of recent changes
+    assert len(by_id) == 2, by_id
+
+
+def test_read_by_ids_keeps_the_order_asked_and_leaves_out_unknown_ids(repo):
+    a = write(repo, "~/notes/a", "alpha")
+    b = write(repo, "~/notes/b", "beta")
+    c = write(repo, "~/notes/c", "gamma")
+    repo.delete(OWNER, "~/notes/b")
+    docs = list(repo.read_by_ids([c.id, 10_000, a.id, b.id]))
+    assert [(d.path, d.body, d.deleted) for d in docs] == [
+        ("~/notes/c", "gamma", False),
+        ("~/notes/a", "alpha", False),
+        ("~/notes/b", "beta", True),
+    ]
+    assert list(repo.read_by_ids([])) == []
+    with pytest.raises(UserError):
+        list(repo.read_by_ids(["1"]))

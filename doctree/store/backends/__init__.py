@@ -90,6 +90,10 @@ class Dialect(Protocol):
     def index_hint(self, index: str) -> str:
         """SQL after a table name that makes the query use `index` ('' if not needed)."""
 
+    def one_of(self, column: str, values: Sequence[Any]) -> tuple[str, list[Any]]:
+        """A condition that `column` is one of `values`, and its parameters: one statement
+        for any number of values."""
+
     def begin_write(self, conn: Any) -> None:
         """Open a transaction that holds the store's write lock until it ends."""
 

@@ -92,6 +92,9 @@ class SqliteDialect:
     def index_hint(self, index: str) -> str:
         return f" INDEXED BY {index}"
 
+    def one_of(self, column: str, values: Sequence[Any]) -> tuple[str, list[Any]]:
+        return f"{column} IN ({', '.join('?' * len(values))})", list(values)
+
     def begin_write(self, conn: sqlite3.Connection) -> None:
         check_file(conn)
         conn.execute("BEGIN IMMEDIATE")
