@@ -301,6 +301,9 @@ class RecallSettings:
     semantic_floor: float = SIMILARITY_FLOOR
     semantic_query: str = "terms"
     thin_lexical: int = 0
+    # a question that counts or totals (`Query.gathers`): the vectors' weight instead of
+    # `semantic_weight`, as for the pages (`Settings.gather_weight`; docs/retrieval.md)
+    gather_weight: float = 1.0
     # A passage whose words the context already holds (a page the memory agent wrote from
     # it, in `blend`) is left out: at least this share of its words in runs of
     # `REPEAT_RUN` words the context has. 0 keeps every passage.
@@ -357,7 +360,8 @@ def _candidates(index: RecallIndex, owner: str, q: Query, s: RecallSettings) -> 
         )
     if mode != "lexical":
         near = nearest(index, owner, q, s)
-        hits = near if mode == "semantic" else fuse(hits, near, s)
+        weighed = replace(s, semantic_weight=s.gather_weight) if q.gathers else s
+        hits = near if mode == "semantic" else fuse(hits, near, weighed)
     return hits
 
 

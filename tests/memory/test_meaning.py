@@ -442,3 +442,32 @@ def test_the_words_that_make_a_question_count_are_not_searched_for(repo):
         settings=mode("lexical"),
     )
     assert [p.path for p in ctx.passages] == ["~/memory/notes/family"]
+
+
+def test_a_counting_question_weighs_meaning_as_much_as_words_in_the_record_too(repo):
+    """What was said about the siblings shares none of the question's words; what shares
+    its other word ('list') does: in the recall record too, meaning counts as much as
+    words for it (`RecallSettings.gather_weight`)."""
+    texts = [
+        "I have two brothers and one sister.",
+        "Call the plumber back, his name is on the list next to the fridge door.",
+        "The bus times changed when the new list started in the spring.",
+        "Write the order on the list before it goes to the post office.",
+        "My seat was printed on the list in small letters.",
+    ]
+    for i, text in enumerate(texts):
+        hand_over(repo.conn, OWNER, f"s{i}", [Message("user", f"2026-03-0{i + 1}T08:00:00Z", text)])
+    question = "How many siblings are on my list?"
+
+    def scores(**kw) -> tuple[float, float]:
+        s = dataclasses.replace(DEFAULT_RECALL, mode="hybrid", **kw)
+        by_text = {
+            p.text: p.score for p in recall(repo, OWNER, question, budget=200, settings=s).passages
+        }
+        family = by_text.pop(texts[0])
+        return family, min(by_text.values())
+
+    family, words_only = scores(gather_weight=DEFAULT_RECALL.semantic_weight)
+    assert family < 0.5 * words_only  # far below every passage that has its other word
+    family, words_only = scores()
+    assert family > 0.9 * words_only  # level with them
