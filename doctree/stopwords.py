@@ -7,6 +7,8 @@ variants each reader needs, derived from it where they can be.
 - `SEARCH`: what the store's full-text search drops from a query. Its tokenizer splits
   "what's" into "what" and "s", so it holds the pieces of `ENGLISH`'s words, except "don"
   and "won" (names, as in Don) and "let"; and "just" and "shall".
+- `COUNTING`: words that make a question count or total ("the total number of …") and say
+  nothing of what is counted: retrieval drops them from a question that gathers.
 - `FILLER`: words the offline agent ignores when it compares a correction with the fact it
   corrects ("actually", "really" and the like).
 """
@@ -216,6 +218,10 @@ QUERY = ENGLISH | frozenset(
         "type",
         "went",
     ]
+)
+
+COUNTING = frozenset(
+    ["altogether", "amount", "combined", "count", "number", "overall", "sum", "total"]
 )
 
 SEARCH = frozenset(piece for word in ENGLISH for piece in word.split("'")) - {

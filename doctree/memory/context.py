@@ -159,19 +159,25 @@ def memories(
         docs_cap = cap * 3 // 4
     docs = select_memories(repo, owner, cap=docs_cap, query=query, under=under)
     used = sum(len(render_document(d)) + len(SEPARATOR) for d in docs)
-    said = recalled(repo, owner, cap=cap - used, query=query) if docs_cap != cap else ""
+    said = ""
+    if docs_cap != cap:
+        shown = "\n".join(render_document(d) for d in docs)
+        said = recalled(repo, owner, cap=cap - used, query=query, shown=shown)
     return docs, said
 
 
-def recalled(repo: DocumentsRepository, owner: str, *, cap: int, query: str | None) -> str:
+def recalled(
+    repo: DocumentsRepository, owner: str, *, cap: int, query: str | None, shown: str = ""
+) -> str:
     """The recall section `load_memories` adds for a query: verbatim passages within `cap`
-    characters, headed `# Said in sessions`; empty without a query or a match."""
+    characters, headed `# Said in sessions`; empty without a query or a match. A passage
+    that `shown` (the pages loaded before it) repeats is left out."""
     from doctree.memory.recall import recall, recall_section
 
     if not query or not query.strip() or not isinstance(cap, int) or cap <= 0:
         return ""
     budget = cap - len(recall_section(""))
-    said = recall(repo, validate_owner(owner), query, budget=budget, measure=len)
+    said = recall(repo, validate_owner(owner), query, budget=budget, measure=len, shown=shown)
     return recall_section(said.text) if said.text else ""
 
 

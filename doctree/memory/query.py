@@ -102,6 +102,12 @@ def parse_query(text: str, speakers: Sequence[str] = (), now: date | None = None
         if prev is not None:
             phrases.append(f"{prev} {base}")
         prev = base
+    gathers = bool(_GATHER_QUERY.search(text))
+    if gathers and any(t not in stopwords.COUNTING for t in terms):
+        # "the total number of siblings" is about siblings: the counting words match
+        # every passage with a number or a total in it, and pull the query's vector too
+        terms = [t for t in terms if t not in stopwords.COUNTING]
+        phrases = [p for p in phrases if not set(p.split()) & stopwords.COUNTING]
     return Query(
         text=text,
         terms=list(dict.fromkeys(terms)),
@@ -111,7 +117,7 @@ def parse_query(text: str, speakers: Sequence[str] = (), now: date | None = None
         dates=date_tokens(text, None),
         temporal=bool(_TEMPORAL_QUERY.search(text)),
         window=(min(w[1] for w in windows), max(w[2] for w in windows)) if windows else None,
-        gathers=bool(_GATHER_QUERY.search(text)),
+        gathers=gathers,
     )
 
 

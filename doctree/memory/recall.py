@@ -317,6 +317,13 @@ class RecallSettings:
     semantic_floor: float = SIMILARITY_FLOOR
     semantic_query: str = "terms"
     thin_lexical: int = 0
+    # a question that counts or totals (`Query.gathers`): the vectors' weight instead of
+    # `semantic_weight`, as for the pages (`Settings.gather_weight`; docs/retrieval.md)
+    gather_weight: float = 1.0
+    # A passage whose words the context already holds (a page the memory agent wrote from
+    # it, in `blend`) is left out: at least this share of its words in runs of
+    # `REPEAT_RUN` words the context has. 0 keeps every passage.
+    repeated: float = 0.5
 
 
 DEFAULT_RECALL = RecallSettings()
@@ -369,7 +376,8 @@ def _candidates(index: RecallIndex, owner: str, q: Query, s: RecallSettings) -> 
         )
     if mode != "lexical":
         near = nearest(index, owner, q, s)
-        hits = near if mode == "semantic" else fuse(hits, near, s)
+        weighed = replace(s, semantic_weight=s.gather_weight) if q.gathers else s
+        hits = near if mode == "semantic" else fuse(hits, near, weighed)
     return hits
 
 
@@ -413,6 +421,31 @@ def nearest(index: RecallIndex, owner: str, q: Query, s: RecallSettings) -> list
     return [rescored(h, sims[h.id]) for h in index.by_ids(owner, list(sims))]
 
 
+REPEAT_RUN = 5
+_TOKEN = re.compile(r"[^\W_]+")
+
+
+def _tokens(text: str) -> list[str]:
+    return _TOKEN.findall(text.lower())
+
+
+def _runs(tokens: Sequence[str]) -> frozenset[tuple[str, ...]]:
+    return frozenset(tuple(tokens[i : i + REPEAT_RUN]) for i in range(len(tokens) - REPEAT_RUN + 1))
+
+
+def _repeats(text: str, runs: frozenset[tuple[str, ...]], share: float) -> bool:
+    """Whether at least `share` of the words of `text` lie in runs of `REPEAT_RUN` words
+    that `runs` (a context's) holds: the context says it already."""
+    toks = _tokens(text)
+    if len(toks) < REPEAT_RUN:
+        return False
+    covered = [False] * len(toks)
+    for i in range(len(toks) - REPEAT_RUN + 1):
+        if tuple(toks[i : i + REPEAT_RUN]) in runs:
+            covered[i : i + REPEAT_RUN] = [True] * REPEAT_RUN
+    return sum(covered) >= share * len(toks)
+
+
 def session_header(session_id: str, day: str | None) -> str:
     return f"## session {session_id} · {day}" if day else f"## session {session_id}"
 
@@ -442,11 +475,14 @@ def recall(
     measure: Callable[[str], int] = words,
     settings: RecallSettings = DEFAULT_RECALL,
     now: date | None = None,
+    shown: str = "",
 ) -> RecallContext:
     """The verbatim passages most relevant to `query`, within `budget` as `measure` counts
     it (words by default; headers and line prefixes included). Best passages are chosen
     first; they are shown grouped by session, in time order. `now` is the day the question
-    is asked (default today, UTC), against which a time it speaks of is read."""
+    is asked (default today, UTC), against which a time it speaks of is read. `shown`: text
+    the reader is given already (the pages, in `blend`); a passage it repeats is left out
+    (`RecallSettings.repeated`)."""
     conn = conn_or_repo.conn if isinstance(conn_or_repo, DocumentsRepository) else conn_or_repo
     owner = validate_owner(owner)
     q = parse_query(query, now=now or today()) if isinstance(query, str) else query
@@ -461,6 +497,7 @@ def recall(
         )
         ensure_vectors(conn, "recall", owner, in_write=writing)
     hits = rank(RecallIndex(conn), owner, q, settings)
+    runs = _runs(_tokens(shown)) if shown and settings.repeated else frozenset()
     used = 0
     chosen: list[RecallHit] = []
     sessions: set[str] = set()
@@ -469,6 +506,8 @@ def recall(
         if h.session_id not in sessions:
             cost += measure(session_header(h.session_id, h.day)) + 1
         if used + cost > budget:
+            continue
+        if runs and _repeats(h.text, runs, settings.repeated):
             continue
         used += cost
         sessions.add(h.session_id)
@@ -533,7 +572,9 @@ def blend(
     )
     rest = budget_words - pages.words - (2 if pages.text else 0)
     rest -= words(recall_section("")) + 1
-    said = recall(repo, owner, q, budget=rest, settings=settings) if found else None
+    said = (
+        recall(repo, owner, q, budget=rest, settings=settings, shown=pages.text) if found else None
+    )
     if said and said.text:
         head = [pages.text, ""] if pages.text else []
         pages.text = "\n".join([*head, recall_section(said.text)])

@@ -396,19 +396,19 @@ def test_a_question_that_counts_or_totals_is_read_as_gathering(question, gathers
 
 def test_a_counting_question_weighs_meaning_as_much_as_words(repo):
     """Its evidence ('two brothers and one sister') often shares none of its words, while
-    passages that share only its filler ('number') match: meaning counts as much as words
-    for it (`gather_weight`), where for other questions a fifth (`semantic_weight`)."""
+    passages that share only its other words ('list') match: meaning counts as much as
+    words for it (`gather_weight`), where for other questions a fifth (`semantic_weight`)."""
     write(repo, "~/memory/notes/family", "I have two brothers and one sister.")
     for i, text in enumerate(
         [
-            "Call the plumber back, his number is on the fridge door next to the list.",
-            "The bus number changed when the new timetable started in the spring.",
-            "Write the order number on the parcel before it goes to the post office.",
-            "My seat number was printed on the ticket in small letters.",
+            "Call the plumber back, his name is on the list next to the fridge door.",
+            "The bus times changed when the new list started in the spring.",
+            "Write the order on the list before it goes to the post office.",
+            "My seat was printed on the list in small letters.",
         ]
     ):
         write(repo, f"~/memory/notes/n{i}", text)
-    question = "What is the total number of siblings I have?"
+    question = "How many siblings are on my list?"
 
     def scores(**kw) -> tuple[float, float]:
         ctx = retrieve(repo, OWNER, question, budget_words=200, settings=mode("hybrid", **kw))
@@ -417,6 +417,57 @@ def test_a_counting_question_weighs_meaning_as_much_as_words(repo):
         return family, min(by_path.values())
 
     family, words_only = scores(gather_weight=DEFAULT_SETTINGS.semantic_weight)
-    assert family < 0.5 * words_only  # far below every passage that has its filler
+    assert family < 0.5 * words_only  # far below every passage that has its other word
+    family, words_only = scores()
+    assert family > 0.9 * words_only  # level with them
+
+
+def test_the_words_that_make_a_question_count_are_not_searched_for(repo):
+    """'The total number of siblings' is about siblings: 'total' and 'number' would match
+    every passage that has a total or a number, ahead of the one about siblings."""
+    from doctree.memory.query import parse_query
+
+    q = parse_query("What is the total number of siblings I have?")
+    assert q.gathers and q.terms == ["siblings"] and q.phrases == []
+    assert parse_query("What is the total?").terms == ["total"]  # nothing else to search
+    assert parse_query("Which number did I call?").terms == ["number", "call"]  # not counting
+    write(repo, "~/memory/notes/family", "My siblings came over for dinner on Sunday.")
+    write(repo, "~/memory/notes/orders", "The total number of orders this week was 40.")
+    write(repo, "~/memory/notes/sales", "The total number of sales went up again.")
+    ctx = retrieve(
+        repo,
+        OWNER,
+        "What is the total number of siblings I have?",
+        budget_words=14,
+        settings=mode("lexical"),
+    )
+    assert [p.path for p in ctx.passages] == ["~/memory/notes/family"]
+
+
+def test_a_counting_question_weighs_meaning_as_much_as_words_in_the_record_too(repo):
+    """What was said about the siblings shares none of the question's words; what shares
+    its other word ('list') does: in the recall record too, meaning counts as much as
+    words for it (`RecallSettings.gather_weight`)."""
+    texts = [
+        "I have two brothers and one sister.",
+        "Call the plumber back, his name is on the list next to the fridge door.",
+        "The bus times changed when the new list started in the spring.",
+        "Write the order on the list before it goes to the post office.",
+        "My seat was printed on the list in small letters.",
+    ]
+    for i, text in enumerate(texts):
+        hand_over(repo.conn, OWNER, f"s{i}", [Message("user", f"2026-03-0{i + 1}T08:00:00Z", text)])
+    question = "How many siblings are on my list?"
+
+    def scores(**kw) -> tuple[float, float]:
+        s = dataclasses.replace(DEFAULT_RECALL, mode="hybrid", **kw)
+        by_text = {
+            p.text: p.score for p in recall(repo, OWNER, question, budget=200, settings=s).passages
+        }
+        family = by_text.pop(texts[0])
+        return family, min(by_text.values())
+
+    family, words_only = scores(gather_weight=DEFAULT_RECALL.semantic_weight)
+    assert family < 0.5 * words_only  # far below every passage that has its other word
     family, words_only = scores()
     assert family > 0.9 * words_only  # level with them

@@ -374,3 +374,37 @@ def test_the_texts_of_a_thousand_record_hand_over_are_each_searched_for_secrets_
     assert all(t in store_recall._CLEAN for t in texts)
     secret = "the key is sk-ant-api03-" + "x" * 40
     assert store_recall.masked(secret) != secret and secret not in store_recall._CLEAN
+
+
+def test_blend_leaves_out_a_recalled_passage_the_pages_already_say(db_path, repo):
+    """A page the memory agent wrote from a record says what it said: the budget is not
+    spent on the same words twice, and what the pages do not say is still recalled."""
+    from dataclasses import replace
+
+    from doctree.memory.recall import DEFAULT_RECALL
+
+    repo.write(
+        OWNER,
+        "~/memory/people/alice",
+        "# Alice\n\n- Alice prefers green tea, never coffee, since her trip to Kyoto.\n",
+        provenance=Provenance(ACTOR),
+    )
+    said_twice = "Alice prefers green tea, never coffee, since her trip to Kyoto."
+    said_once = "At noon Alice drinks her green tea with a slice of lemon."
+    handed_over(
+        db_path,
+        "s-tea",
+        [
+            ("user", "2026-03-02T09:15:00Z", said_twice),
+            ("user", "2026-03-02T09:16:00Z", said_once),
+        ],
+    )
+    question = "what green tea does Alice drink"
+    ctx, said = blend(repo, OWNER, question, budget_words=200)
+    assert [p.text for p in said.passages] == [said_once]
+    assert ctx.text.count("since her trip to Kyoto") == 1
+    text = load_memories(repo, OWNER, query=question)
+    assert text.count("since her trip to Kyoto") == 1 and said_once in text
+    keep_all = replace(DEFAULT_RECALL, repeated=0.0)
+    _, said = blend(repo, OWNER, question, budget_words=200, settings=keep_all)
+    assert {p.text for p in said.passages} == {said_twice, said_once}
