@@ -162,6 +162,8 @@ def _whom(
     unknown names: unsure). Then the person the sentences before point to. None when unsure:
     a wrong person's lines removed are worse than none."""
     at = raw.lower().rfind(pronoun.lower())
+    if (asked := lang.FORGET_ABOUT.search(raw)) is not None:
+        at = asked.start()  # the request's own words ("Wipe whatever …") name no one
     names = [*directory.known_person_names()]
     names += [n for kind in directory.others.values() for n in kind.values()]
     for before in (raw[: at if at >= 0 else len(raw)], " ".join(earlier)):
