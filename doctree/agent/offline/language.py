@@ -678,6 +678,12 @@ _PET_NOUN = (
     r"guinea\s+pig|budgie|goldfish|ferret)"
 )
 PET_NOUN = re.compile(rf"\b{_PET_NOUN}s?\b", re.I)
+#: An animal by its kind or breed: a pet noun, or a breed of dog or cat said of one.
+_ANIMAL = (
+    rf"(?i:{_PET_NOUN}|greyhound|labrador|spaniel|terrier|collie|poodle|beagle|dachshund|"
+    r"whippet|lurcher|retriever|shepherd|husky|pug|corgi|tabby|siamese|moggy|budgerigar|"
+    r"cockatiel|gecko|snake|lizard|chicken|hen|goat|lamb)"
+)
 PETS = (
     re.compile(
         rf"\b(?:[Mm]y|[Oo]ur|[Tt]he|[Hh]is|[Hh]er|[Tt]heir)\s+(?:[a-z]+\s+)?{_PET_NOUN}\s*,?\s+"
@@ -686,6 +692,8 @@ PETS = (
     re.compile(
         rf"(?P<name>{NAME_WORD}),?\s+(?:my|our|the|his|her|their)\s+(?:[a-z]+\s+)?{_PET_NOUN}\b"
     ),
+    # "has a greyhound called Biscuit": an animal named as it is introduced
+    re.compile(rf"\b{_ANIMAL}\s+(?i:called|named)\s+(?P<name>{NAME_WORD})"),
 )
 PET_NAMED = re.compile(rf"\b(?:his|her|its|their)\s+name\s+is\s+(?P<name>{NAME_WORD})")
 

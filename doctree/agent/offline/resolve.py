@@ -17,7 +17,7 @@ from datetime import UTC, date, datetime, timedelta
 
 from doctree import stopwords
 from doctree.agent.offline import language as lang
-from doctree.agent.offline.directory import Directory
+from doctree.agent.offline.directory import Directory, person_slug
 from doctree.agent.offline.language import MONTHS, NOT_NAMES, WEEKDAY, WEEKDAYS, content_words
 from doctree.agent.offline.model import Sentence
 from doctree.agent.offline.prefilter import gate_patterns
@@ -595,6 +595,9 @@ class Context:
         self.form: dict[str, str] = {}  # slug -> the name as it was last written
         self.pet_last = False  # the latest thing named is an animal
         self.dates: list[tuple[str, date]] = []  # dates said so far, with their clause
+        # names said without anything that makes them a person ("tuesday was Malik"): slug
+        # -> name; one becomes a person when a later "he" or "she" can only mean it
+        self.candidates: dict[str, str] = {}
 
 
 def referent(context: Context, gender: str, *, exclude: set[str]) -> str | None:
@@ -616,7 +619,11 @@ def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
     if s.relation and (g := lang.kin_gender(s.relation[0])):
         context.gender[directory.person(s.relation[1])] = g
     gender = lang.pronoun_gender(raw)
-    if s.others.get("pets") or (lang.PET_NOUN.search(raw) and not s.people):
+    said = lang.PRONOUN.search(raw)
+    upto = raw[: said.start()] if said else raw  # an animal named after the pronoun is no "he"
+    if any(p in upto for p in s.others.get("pets", [])) or (
+        lang.PET_NOUN.search(upto) and not s.people
+    ):
         context.pet_last = True
     if (m := lang.PET_NAMED.search(raw)) and context.pet_last:
         name = m.group("name")
@@ -671,6 +678,8 @@ def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
         if ref is not None:
             context.gender.setdefault(ref, gender)
             form = context.form.get(ref, ref)
+            if ref in context.candidates and ref not in directory.people:
+                directory.person(context.candidates[ref])  # "he" can mean only this name
             if ref in directory.people or ref in directory.aliases.values():
                 s.people.insert(0, form)
                 if not about_kin:
@@ -686,6 +695,11 @@ def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
         context.gender[key[named[0]]] = gender
     for n in named:
         context.form[key[n]] = n
+    for n in _candidate_names(s, raw, directory):
+        slug = person_slug(n)
+        context.candidates[slug] = context.form[slug] = n
+        named.append(n)
+        key[n] = slug
     for k in [*(key[n] for n in named), *unnamed]:
         if k in context.last:
             context.last.remove(k)
@@ -703,6 +717,45 @@ def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
             or s.roles
         ):
             s.subject = first
+
+
+#: What a name said after it is a place, a thing or a firm, not someone: "the Whitworth",
+#: "in Ancoats", "to Leeds".
+_NOT_SOMEONE_BEFORE = re.compile(
+    r"(?:\b(?:the|a|an|this|that|in|at|to|from|into|near|via|on|of|by|for|inside|outside|"
+    r"around|through)|[#@/])\s*$",
+    re.I,
+)
+
+
+def _candidate_names(s: Sentence, raw: str, directory: Directory) -> list[str]:
+    """Names said inside a sentence that no rule typed ("tuesday was Malik - climbing wall"):
+    capitalised, not its first word, no English word, day or month, not after an article or
+    a preposition, and nothing memory or this sentence knows as a person or as anything
+    else. Each may be who a later "he" or "she" means."""
+    typed = {n for names in s.others.values() for n in names} | set(s.people) | set(s.topics)
+    out: list[str] = []
+    for m in re.finditer(rf"(?<![\w'’-]){lang.NAME_WORD}(?![\w-])", raw):
+        word = m.group()
+        before = raw[: m.start()]
+        if not before.strip() or re.search(r"[.!?:]\s*[\"'(]?$", before):
+            continue  # a sentence's first word is capitalised whatever it is
+        low = word.lower()
+        if (
+            low in stopwords.ENGLISH
+            or low in WEEKDAYS
+            or low in MONTHS
+            or word in NOT_NAMES
+            or word in typed
+            or any(word in t for t in typed)
+            or directory.kind_of(word)
+            or word in directory.known_person_names()
+            or _NOT_SOMEONE_BEFORE.search(before)
+            or word in out
+        ):
+            continue
+        out.append(word)
+    return out
 
 
 def link_known_names(sentences: list[Sentence], directory: Directory) -> None:
@@ -734,7 +787,7 @@ _CORRECTION_HEAD = re.compile(
     r"wrong(?=\s+(?:up\s+there|above|before|earlier)|\s*[,;:—–]))",
     re.I,
 )
-_NOT_CLAUSE = re.compile(r",?\s+not\s+(?P<old>(?:[^,.;:!?()—–]|[,.](?=\d))+)")
+_NOT_CLAUSE = re.compile(r",?\s+not\s+(?P<old>(?:[^,.;:!?()—–]|[,.:](?=\d))+)")
 
 
 def contrasted_earlier(s: Sentence, sentences: list[Sentence]) -> list[Sentence]:

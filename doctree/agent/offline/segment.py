@@ -116,7 +116,7 @@ def user_sentences(
 
     def flush() -> None:
         if para:
-            for sentence in split_sentences(" ".join(para)):
+            for sentence in [s for line in _line_sentences(para) for s in split_sentences(line)]:
                 split = run_on_pieces(sentence)
                 own.extend(split)
                 if pieces is not None and len(split) > 1:
@@ -509,6 +509,31 @@ def run_on_pieces(sentence: str) -> list[str]:
     for start, end in pieces:
         piece = sentence[start:end].strip(" ,")
         out.append(piece[:1].upper() + piece[1:] + ("" if piece[-1:] in ".!?" else "."))
+    return out
+
+
+#: How a line ends when the sentence goes on below it: a comma, a colon, a dash or "&", or a
+#: word that cannot end a sentence ("and", "the", "with").
+_LINE_GOES_ON = re.compile(
+    r"(?:[,:;&(/+\-–—]|\b(?:and|or|but|so|the|a|an|of|to|in|on|at|for|with|from|by|my|our|"
+    r"your|his|her|their|is|are|was|were|that|which|who)\b)\s*$",
+    re.I,
+)
+
+
+def _line_sentences(lines: list[str]) -> list[str]:
+    """The lines of a paragraph as sentences: a line break ends a sentence ("tuesday was
+    Malik - …" / "last night was Theo - …" are two), unless the line ends where a sentence
+    cannot (`_LINE_GOES_ON`) or is only a name, which joins it to the next."""
+    out: list[str] = []
+    joined = False
+    for line in lines:
+        if joined:
+            out[-1] += " " + line
+        else:
+            out.append(line)
+        # a line that is only a name goes on below it: a signature's "Carys Pugh" and her role
+        joined = bool(_LINE_GOES_ON.search(line) or re.fullmatch(NAME, line))
     return out
 
 

@@ -77,6 +77,21 @@ def _topic_query(text: str) -> set[str]:
     return words - set(stopwords.SEARCH) - {"now", "instead"}
 
 
+def _named_apart(text: str, fits: set[str]) -> set[str]:
+    """Of several lines whose value `text` could replace ("bisoprolol 2.5 mg" and
+    "donepezil 10 mg" when the new value is "1.25 mg"), the one that alone shares a word of
+    what `text` is about ("the bisoprolol"); all of them when none or several do."""
+    if len(fits) < 2:
+        return fits
+    words = _topic_query(text)
+    apart = [
+        f
+        for f in fits
+        if (words & _topic_query(f)) - {w for g in fits if g != f for w in _topic_query(g)}
+    ]
+    return set(apart) if len(apart) == 1 else fits
+
+
 def _said(line: str) -> str:
     """What a fact line says, without its date and its citation."""
     return line.split(": ", 1)[-1].rsplit(" ([[", 1)[0]
@@ -494,6 +509,7 @@ class Writer(PageIO):
                     else changes_value(s, _said(ln)) or (taken_back and reverses(s, _said(ln)))
                 )
             }
+            fits = _named_apart(text, fits)
             if len(fits) == 1:
                 said = fits.pop()
                 self.superseded.setdefault(said, s)
