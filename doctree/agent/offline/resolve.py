@@ -598,17 +598,32 @@ class Context:
         # names said without anything that makes them a person ("tuesday was Malik"): slug
         # -> name; one becomes a person when a later "he" or "she" can only mean it
         self.candidates: dict[str, str] = {}
+        # the sentence read last: when it was said, and the people it named (slugs)
+        self.just: tuple[str, list[str]] = ("", [])
 
 
-def referent(context: Context, gender: str, *, exclude: set[str]) -> str | None:
+def referent(
+    context: Context, gender: str, *, exclude: set[str], said_at: str | None = None
+) -> str | None:
     """Who "he" or "she" means, or None when unsure: the latest person known to be of that
     gender, unless someone whose gender is unknown was named after them; someone of unknown
-    gender only when nobody else could be meant. A wrong person is worse than none."""
+    gender only when nobody else could be meant, or when they are the one person the
+    sentence just before, in the same message (`said_at`), named and everyone else who fits
+    is of a known gender. A wrong person is worse than none."""
     recent = [k for k in reversed(context.last) if k not in exclude]
     fits = [k for k in recent if context.gender.get(k) in (gender, None)]
     if not fits:
         return None
     if context.gender.get(fits[0]) == gender or len(fits) == 1:
+        return fits[0]
+    if (
+        said_at is not None
+        and context.just == (said_at, [fits[0]])
+        and all(context.gender.get(k) for k in fits[1:])
+    ):
+        # the one person the sentence just before named, in the same message, when everyone
+        # else who fits is of a known gender: "last night was Theo - wine bar." / "kept
+        # checking his phone" is Theo's phone, not Malik's, named before
         return fits[0]
     return None
 
@@ -674,7 +689,15 @@ def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
         and not unnamed
         and not addressed_kin
     ):
-        ref = referent(context, gender, exclude=set(key.values()))
+        ref = referent(context, gender, exclude=set(key.values()), said_at=s.time)
+        if (
+            ref in context.candidates
+            and ref not in directory.people
+            and said is not None
+            and said.group("p").lower() in ("him", "her", "hers")
+        ):
+            ref = None  # "take him for a walk" may be said of an animal: a name is someone
+            # only when it is the subject ("he", "she") or owns something ("his")
         if ref is not None:
             context.gender.setdefault(ref, gender)
             form = context.form.get(ref, ref)
@@ -704,6 +727,8 @@ def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
         if k in context.last:
             context.last.remove(k)
         context.last.append(k)
+    now = [key.get(n) or directory.person(n) for n in s.people if n not in (s.speaker, "the user")]
+    context.just = (s.time, list(dict.fromkeys([*now, *(key[n] for n in named), *unnamed])))
     if named:
         context.pet_last = bool(s.others.get("pets")) or (
             (pet := lang.PET_NOUN.search(raw)) is not None and raw.find(named[-1]) < pet.start()
@@ -720,10 +745,11 @@ def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
 
 
 #: What a name said after it is a place, a thing or a firm, not someone: "the Whitworth",
-#: "in Ancoats", "to Leeds".
+#: "in Ancoats", "to Leeds"; or the other side of a contrast, of whatever kind its first
+#: side is ("Berlin, not Munich").
 _NOT_SOMEONE_BEFORE = re.compile(
     r"(?:\b(?:the|a|an|this|that|in|at|to|from|into|near|via|on|of|by|for|inside|outside|"
-    r"around|through)|[#@/])\s*$",
+    r"around|through|not|or|nor|than|versus|vs)|[#@/])\s*$",
     re.I,
 )
 
@@ -815,7 +841,7 @@ def contrasted_earlier(s: Sentence, sentences: list[Sentence]) -> list[Sentence]
 
 #: A value as said: "48,200", "£612", "the 2nd", "3 mm".
 VALUE_SAID = re.compile(
-    r"(?<![\w.,:])[£$€]?\d+(?:[,.:]\d+)*(?:st|nd|rd|th|am|pm)?(?![\w,:]|\.\d)", re.I
+    r"(?<![\w.,:])[£$€]?\d+(?:[,.:]\d+)*(?:st|nd|rd|th|am|pm)?(?![\w:]|[.,]\d)", re.I
 )
 
 

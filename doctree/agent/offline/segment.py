@@ -521,19 +521,50 @@ _LINE_GOES_ON = re.compile(
 )
 
 
+#: The lengths of a line of text hard-wrapped to a width (72 to 100 characters).
+WRAPPED_WIDTH = (60, 100)
+
+
+def _wrapped(line: str, below: str, capitals: bool) -> bool:
+    """Whether the break after `line` is the wrapping of text at a width, not the writer's:
+    the line is of such a width and ends no sentence, and the line below goes on without a
+    capital in text whose writer starts sentences with one (`capitals`); in text written
+    all in lower case a line break tells no less than a full stop does."""
+    return (
+        capitals
+        and WRAPPED_WIDTH[0] <= len(line) <= WRAPPED_WIDTH[1]
+        and line[-1:] not in ".!?"
+        and bool(below)
+        and not below[:1].isupper()
+    )
+
+
+#: A line that opens on a label of its own ("Bedtime: atorvastatin 20 mg"): after a line
+#: that introduces a list ("Dad's tablets now:"), each such line is an item of its own.
+_LABELLED = re.compile(r"[^\W\d_][\w' -]{0,24}:\s+\S")
+
+
 def _line_sentences(lines: list[str]) -> list[str]:
     """The lines of a paragraph as sentences: a line break ends a sentence ("tuesday was
-    Malik - …" / "last night was Theo - …" are two), unless the line ends where a sentence
-    cannot (`_LINE_GOES_ON`) or is only a name, which joins it to the next."""
+    Malik - …" / "last night was Theo - …" are two; "Morning: 5 mg" / "Night: 10 mg" too),
+    unless the line ends where a sentence cannot (`_LINE_GOES_ON`), is only a name, or is
+    one of text wrapped at a width (`_wrapped`), which joins it to the next."""
     out: list[str] = []
+    first = re.search(r"[^\W\d_]", lines[0]) if lines else None
+    capitals = first is not None and first.group().isupper()
     joined = False
-    for line in lines:
+    for i, line in enumerate(lines):
         if joined:
             out[-1] += " " + line
         else:
             out.append(line)
-        # a line that is only a name goes on below it: a signature's "Carys Pugh" and her role
-        joined = bool(_LINE_GOES_ON.search(line) or re.fullmatch(NAME, line))
+        below = lines[i + 1] if i + 1 < len(lines) else ""
+        # a line that is only a name goes on below it: a signature's "Carys Pugh", her role
+        joined = bool(
+            (_LINE_GOES_ON.search(line) and not (line.endswith(":") and _LABELLED.match(below)))
+            or re.fullmatch(NAME, line)
+            or _wrapped(line, below, capitals)
+        )
     return out
 
 
