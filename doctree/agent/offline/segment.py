@@ -297,6 +297,8 @@ def pasted_rows(lines: list[str]) -> list[str]:
     text = "\n".join(lines).strip()
     if not text:
         return []
+    if _ICALENDAR.match(text):
+        return calendar_events(text)
     if text[0] in "[{":
         try:
             data = json.loads(text)
@@ -342,6 +344,49 @@ def pasted_rows(lines: list[str]) -> list[str]:
 _YAML_KEY = re.compile(
     r"^\s*(?P<key>[^\s:#][^:#]*?):(?:\s+(?P<value>.*?))?(?:\s+#\s*(?P<note>.*))?\s*$"
 )
+
+
+#: A pasted iCalendar file (an invite, an .ics export).
+_ICALENDAR = re.compile(r"BEGIN:VCALENDAR\b", re.I)
+
+
+def calendar_events(text: str) -> list[str]:
+    """The events of a pasted iCalendar file as one statement each, read field by field
+    (the `icalendar` library: folded lines, escapes, time zones): what (SUMMARY), when
+    (DTSTART to DTEND, the date written out so that it is resolved like any other), where
+    (LOCATION) and the rest (DESCRIPTION): "MRI left knee is on Tuesday 16 November 2027 at
+    08:10 to 08:40; location: Imaging, Ground floor. No metal." An event sent again
+    (SEQUENCE above 0, an update of the invite) says its time "now", a word of change, so
+    that it replaces the line of the invite it updates. None for text that is no calendar."""
+    from datetime import date, datetime
+
+    import icalendar
+
+    try:
+        calendar = icalendar.Calendar.from_ical(text)
+    except ValueError:
+        return []
+    out = []
+    for event in calendar.walk("VEVENT"):
+        summary = str(event.get("SUMMARY", "")).strip()
+        start = event.decoded("DTSTART", None)
+        if not summary or not isinstance(start, date):
+            continue
+        end = event.decoded("DTEND", None)
+        when = f"{start:%A} {start.day} {start:%B %Y}"
+        if isinstance(start, datetime):
+            when += f" at {start:%H:%M}"
+            if isinstance(end, datetime) and end.date() == start.date():
+                when += f" to {end:%H:%M}"
+        updated = int(event.get("SEQUENCE", 0) or 0) > 0
+        cells = [f"{summary} is {'now ' if updated else ''}on {when}"]
+        if location := str(event.get("LOCATION", "")).strip():
+            cells.append(f"location: {location}")
+        said = "; ".join(cells) + "."
+        if description := " ".join(str(event.get("DESCRIPTION", "")).split()):
+            said += " " + description + ("" if description[-1:] in ".!?" else ".")
+        out.append(said)
+    return out
 
 
 def _yaml_rows(lines: list[str]) -> list[str] | None:
