@@ -186,6 +186,11 @@ def find_entities(s: Sentence, raw: str, directory: Directory) -> None:
     for pattern in lang.NICKNAME:
         for m in pattern.finditer(raw):
             full = _clean_name(m.group("full"))
+            if full and _inside_names(full, not_people, raw[: m.end("full")]):
+                # "Gareth Pryce of Pryce & Son (everyone calls him Gaz)": the nickname is
+                # the person's named before the firm, not the firm's last word
+                of = re.search(rf"(?P<name>{NAME})\s+(?:of|from|at)\s+\S[^()]*$", raw[: m.start()])
+                full = _clean_name(of.group("name")) if of else None
             if full and m.group("nick") not in NOT_NAMES:
                 directory.alias(m.group("nick"), full)
                 person(full)

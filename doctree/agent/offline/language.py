@@ -349,6 +349,20 @@ def credits(reply: str) -> bool:
     return bool(_CREDIT.match(reply)) and not rejects(reply)
 
 
+#: A reply that is only a "yes": "Yes.", "yep, exactly", "correct".
+_CONFIRM = re.compile(
+    r"\s*(?:yes|yep|yeah|yup|correct|exactly|right|that's\s+right|spot\s+on)\b[\s,.!]*"
+    r"(?:exactly|correct|that's\s+right|spot\s+on)?[\s.!]*$",
+    re.I,
+)
+
+
+def confirms(reply: str) -> bool:
+    """Whether a user's sentence is only a "yes" to what the assistant just stated ("So the
+    total is £8,090." / "Yes."): the statement is confirmed as said."""
+    return bool(_CONFIRM.match(reply))
+
+
 def accepts(reply: str) -> bool:
     """Whether a user's reply accepts what the assistant just said ("yes, go ahead")."""
     head = " ".join(reply.split()[:8])
@@ -554,6 +568,11 @@ ORGS = (
     re.compile(rf"\b(?P<name>{NAME_WORD}(?:\s+{NAME_WORD})?\s+{_ORG_SUFFIX})"),
     # "Kessler & Haas", "Hargreaves and Lowe Ltd": names joined by "&" are a firm
     re.compile(rf"\b(?P<name>{NAME_WORD}\s+&\s+{NAME_WORD})(?![\w-])"),
+    # "Pryce and Sons", "Hale & Co": a family firm, never a person called "Son"
+    re.compile(
+        rf"\b(?P<name>{NAME_WORD}(?:\s+{NAME_WORD})?\s+(?:&|and)\s+"
+        r"(?:Sons?|Daughters?|Co|Company|Partners|Associates|Brothers|Bros)\b\.?)"
+    ),
     re.compile(
         rf"\b(?i:the|a|an|our|my|their|this)\s+(?i:{_ORG_NOUN})\s+(?:(?i:called|named)\s+)?"
         rf"(?P<name>{NAME_WORD}(?:\s+{NAME_WORD})?)"

@@ -598,6 +598,7 @@ class Context:
         # names said without anything that makes them a person ("tuesday was Malik"): slug
         # -> name; one becomes a person when a later "he" or "she" can only mean it
         self.candidates: dict[str, str] = {}
+        self.candidate_said: dict[str, str] = {}  # slug -> when the candidate was named
         # the sentence read last: when it was said, and the people it named (slugs)
         self.just: tuple[str, list[str]] = ("", [])
 
@@ -610,7 +611,16 @@ def referent(
     gender only when nobody else could be meant, or when they are the one person the
     sentence just before, in the same message (`said_at`), named and everyone else who fits
     is of a known gender. A wrong person is worse than none."""
-    recent = [k for k in reversed(context.last) if k not in exclude]
+    recent = [
+        k
+        for k in reversed(context.last)
+        if k not in exclude
+        and (
+            k not in context.candidates
+            or k in context.directory.people
+            or context.candidate_said.get(k) == said_at
+        )  # a name no rule typed is someone only for its own message ("we use Linear")
+    ]
     fits = [k for k in recent if context.gender.get(k) in (gender, None)]
     if not fits:
         return None
@@ -721,6 +731,7 @@ def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
     for n in _candidate_names(s, raw, directory):
         slug = person_slug(n)
         context.candidates[slug] = context.form[slug] = n
+        context.candidate_said[slug] = s.time
         named.append(n)
         key[n] = slug
     for k in [*(key[n] for n in named), *unnamed]:
