@@ -770,29 +770,33 @@ def _candidate_names(s: Sentence, raw: str, directory: Directory) -> list[str]:
     capitalised, not its first word, no English word, day or month, not after an article or
     a preposition, and nothing memory or this sentence knows as a person or as anything
     else. Each may be who a later "he" or "she" means."""
-    typed = {n for names in s.others.values() for n in names} | set(s.people) | set(s.topics)
     out: list[str] = []
-    for m in re.finditer(rf"(?<![\w'’-]){lang.NAME_WORD}(?![\w-])", raw):
+    typed: set[str] | None = None
+    known: dict[str, str] | None = None
+    for m in _NAME_INSIDE.finditer(raw):
         word = m.group()
-        before = raw[: m.start()]
-        if not before.strip() or re.search(r"[.!?:]\s*[\"'(]?$", before):
-            continue  # a sentence's first word is capitalised whatever it is
         low = word.lower()
-        if (
-            low in stopwords.ENGLISH
-            or low in WEEKDAYS
-            or low in MONTHS
-            or word in NOT_NAMES
-            or word in typed
-            or any(word in t for t in typed)
-            or directory.kind_of(word)
-            or word in directory.known_person_names()
-            or _NOT_SOMEONE_BEFORE.search(before)
-            or word in out
-        ):
+        if low in stopwords.ENGLISH or low in WEEKDAYS or low in MONTHS or word in NOT_NAMES:
+            continue
+        before = raw[: m.start()]
+        if not before.strip() or _SENTENCE_OPENS.search(before):
+            continue  # a sentence's first word is capitalised whatever it is
+        if _NOT_SOMEONE_BEFORE.search(before) or word in out:
+            continue
+        if typed is None or known is None:
+            typed = {n for names in s.others.values() for n in names}
+            typed |= set(s.people) | set(s.topics)
+            known = directory.known_person_names()
+        if word in typed or any(word in t for t in typed) or word in known:
+            continue
+        if directory.kind_of(word):
             continue
         out.append(word)
     return out
+
+
+_NAME_INSIDE = re.compile(rf"(?<![\w'’-]){lang.NAME_WORD}(?![\w-])")
+_SENTENCE_OPENS = re.compile(r"[.!?:]\s*[\"'(]?$")
 
 
 def link_known_names(sentences: list[Sentence], directory: Directory) -> None:
