@@ -92,3 +92,29 @@ def test_a_family_firm_is_an_organisation_and_the_nickname_is_the_persons(repo):
     assert "~/memory/people/son" not in pages, sorted(pages)
     person = pages.get("~/memory/people/dafydd-hale", "")
     assert "Daf" in person and "May 6" in person, sorted(pages)
+
+
+def test_a_pasted_row_said_to_be_wrong_is_replaced_by_the_value_given(repo):
+    run(
+        repo,
+        transcript(
+            "s-receipts",
+            (
+                "user",
+                DAY1,
+                "Receipts this month:\n\n| date | shop | what | amount | category |\n"
+                "|---|---|---|---|---|\n"
+                "| 03/04 | Screwfix | drill bits for the shed | £41.20 | tools |\n"
+                "| 09/04 | Halfords | roof bars, van | £63.10 | vehicle |",
+            ),
+            ("assistant", "2029-04-02T18:01:00Z", "Two receipts, £104.30 in all."),
+            (
+                "user",
+                "2029-04-02T18:05:00Z",
+                "Oops, the Halfords one is wrong, it was £36.10, I misread the till slip.",
+            ),
+        ),
+    )
+    now = _current(repo)
+    assert "£36.10" in now and "£41.20" in now, now
+    assert "£63.10" not in now, now

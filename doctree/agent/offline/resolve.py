@@ -1017,11 +1017,20 @@ def fix_last_value(
     return None
 
 
+#: "Hang on, the Trainline one is wrong, …": the thing a correction says is wrong.
+_SAID_WRONG = re.compile(
+    r"\W*(?:(?:hang\s+on|wait|sorry|oops|actually)[,\s]+)?(?:the|my|our)\s+([^:,.]{1,40}?)\s+"
+    r"(?:is|was)\s+wrong\b",
+    re.I,
+)
+
+
 def corrected_earlier(s: Sentence, sentences: list[Sentence]) -> list[Sentence]:
     """The earlier sentences of the session that `s` ("Correction on the cake: it's
     vanilla") corrects: by the same speaker, sharing the subject it names, or two words."""
     m = re.match(r"\W*(?:correction|i\s+was\s+wrong)\s+(?:on|about|to)\s+([^:,]+)", s.raw, re.I)
-    named = content_words(m.group(1)) if m else set()
+    m = m or _SAID_WRONG.match(s.raw)
+    named = content_words(m.group(1)) - {"one", "ones"} if m else set()
     words = content_words(s.raw) - {"correction", "actually", "update", "plan", "plans", "wrong"}
     out = []
     for old in reversed(sentences):
