@@ -336,3 +336,15 @@ def test_a_correction_leaves_a_line_about_another_thing_of_one_shared_word(repo)
         ),
     )
     assert "The concert is on Friday" in _current_facts(repo)
+
+
+def test_a_time_said_not_another_in_a_later_session_replaces_it(repo):
+    _two_sessions(
+        repo,
+        "Ran the 5k time trial at the track, finished in 21:52, legs felt heavy.",
+        "typo earlier: the time trial was 21:25 not 21:52",
+    )
+    now = _current_facts(repo)
+    assert "21:25" in now, now
+    assert "21:52" not in now.replace("not 21:52", ""), now
+    assert "21:52" in _past(repo)

@@ -4,8 +4,6 @@ that `revert` puts back."""
 
 from __future__ import annotations
 
-import pytest
-
 from doctree.memory.revert import revert_run
 from doctree.store.documents import Actor, DocumentsRepository
 from doctree.store.runs import Runs
@@ -352,12 +350,6 @@ def test_wipe_whatever_you_have_got_on_him_forgets_the_person_and_keeps_the_othe
     assert holding(repo, "Ottilie")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known defect: a message that says something of the "
-    'person ("Rupert has moved out") before asking to wipe him keeps that '
-    "statement, and the earlier lines about him stay",
-)
 def test_a_wipe_after_news_of_the_person_in_the_same_message_forgets_him(repo):
     run(
         repo,

@@ -44,3 +44,27 @@ def test_a_he_after_a_brother_in_law_means_him(repo: DocumentsRepository) -> Non
         ),
     )
     assert "Osric is allergic to kiwi fruit" in _pages(repo).get("~/memory/people/osric", "")
+
+
+def test_a_housemate_in_brackets_is_a_relation_kept_apart_from_the_sentence(
+    repo: DocumentsRepository,
+) -> None:
+    """ "Yusra (my housemate) thinks …": who Yusra is holds even when the rest of the
+    sentence is forgotten with the other person it names."""
+    run(
+        repo,
+        transcript(
+            "s-flat",
+            ("user", "2028-03-02T20:00:00Z", "Yusra (my housemate) thinks Lorcan was rude."),
+        ),
+    )
+    run(
+        repo,
+        transcript(
+            "s-flat-2",
+            ("user", "2028-03-09T20:00:00Z", "Forget everything about Lorcan."),
+        ),
+    )
+    pages = _pages(repo)
+    assert "housemate" in pages.get("~/memory/people/yusra", ""), sorted(pages)
+    assert not any("Lorcan" in b for b in pages.values())

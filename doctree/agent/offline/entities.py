@@ -24,16 +24,16 @@ _PERSON_TRIGGER = re.compile(
     r"heard from|hear from|visit|visited|(?i:ping)|pinged|texted|messaged|remind|reminded)\s+"
     rf"(?P<names>{NAME}(?:(?:,\s*|\s+and\s+){NAME})*)"
 )
+#: Who someone is to the user or to another person: "my flatmate", "Priya (my flatmate)".
+_WHO_TO_THE_USER = (
+    "sister|brother|mum|mom|mother|father|dad|wife|husband|partner|manager|boss|colleague|"
+    "friend|son|daughter|dentist|doctor|neighbour|neighbor|cousin|landlord|landlady|"
+    "fianc[eé]e?|girlfriend|boyfriend|flatmate|roommate|housemate|aunt|uncle|niece|nephew|"
+    "grandma|grandpa|grandmother|grandfather|granddaughter|grandson|stepmother|stepfather|"
+    "stepson|stepdaughter"
+)
 _RELATION = re.compile(
-    r"\b(?i:my|our)\s+(?P<rel>"
-    + lang.kin_word(
-        "sister|brother|mum|mom|mother|father|dad|wife|husband|partner|manager|boss|colleague|"
-        "friend|son|daughter|dentist|doctor|neighbour|neighbor|cousin|landlord|landlady|"
-        "fianc[eé]e?|girlfriend|boyfriend|flatmate|roommate|aunt|uncle|niece|nephew|grandma|"
-        "grandpa|grandmother|grandfather|granddaughter|grandson|stepmother|stepfather|stepson|"
-        "stepdaughter"
-    )
-    + r")\s+"
+    r"\b(?i:my|our)\s+(?P<rel>" + lang.kin_word(_WHO_TO_THE_USER) + r")\s+"
     r"(?:(?:is|was)\s+(?:(?i:called|named)\s+)?|(?i:is\s+called|is\s+named),?\s+)?"
     rf"(?P<name>{NAME})"
 )
@@ -41,13 +41,7 @@ _RELATION = re.compile(
 #: wife)", as a pasted list or table names people.
 _BRACKETED_KIN = re.compile(
     rf"(?P<name>{NAME})\s*\(\s*(?:(?P<my>(?i:my|our))|(?P<owner>{NAME})(?:'s|’s))\s+"
-    r"(?P<rel>"
-    + lang.kin_word(
-        "sister|brother|mum|mom|mother|father|dad|wife|husband|partner|son|daughter|aunt|uncle|"
-        "niece|nephew|grandma|grandpa|grandmother|grandfather|granddaughter|grandson|cousin|"
-        "friend|colleague|neighbour|neighbor|boss|manager|girlfriend|boyfriend|fianc[eé]e?"
-    )
-    + r")(?!['’]s)"
+    r"(?P<rel>" + lang.kin_word(_WHO_TO_THE_USER) + r")(?!['’]s)"
 )
 _PROJECTS = (
     re.compile(r"\bproject\s+(?P<name>[A-Z][\w-]+)"),
@@ -192,6 +186,11 @@ def find_entities(s: Sentence, raw: str, directory: Directory) -> None:
     for pattern in lang.NICKNAME:
         for m in pattern.finditer(raw):
             full = _clean_name(m.group("full"))
+            if full and _inside_names(full, not_people, raw[: m.end("full")]):
+                # "Gareth Pryce of Pryce & Son (everyone calls him Gaz)": the nickname is
+                # the person's named before the firm, not the firm's last word
+                of = re.search(rf"(?P<name>{NAME})\s+(?:of|from|at)\s+\S[^()]*$", raw[: m.start()])
+                full = _clean_name(of.group("name")) if of else None
             if full and m.group("nick") not in NOT_NAMES:
                 directory.alias(m.group("nick"), full)
                 person(full)

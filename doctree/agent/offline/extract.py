@@ -88,6 +88,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
     pending: list[Sentence] = []  # what the assistant just said, kept if the user accepts it
     specific: list[Sentence] = []  # its specific statements, kept if the user credits them
     from_tool = False  # what the assistant just said answers the user from a tool's result
+    stated = False  # the assistant's last turn asked no question
     previous: list[Sentence] = []  # the last user turn's sentences: what "forget that" means
     context = Context(directory)
     dropped: list[str] = []  # what the user asked to forget
@@ -97,6 +98,8 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
             pending = findings(turn, directory)
             specific = [] if pending else findings(turn, directory, specific=True)
             from_tool = turn.after_tool
+            # a turn that only states (asks nothing): a bare "yes" after it confirms it
+            stated = bool(turn.sentences) and not turn.sentences[-1].endswith("?")
             continue
         if turn.kind != "user":
             continue
@@ -108,7 +111,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 for s in pending:
                     s.kinds.append("accepted")
             a.sentences.extend(pending)
-        elif specific and own and lang.credits(own[0]):
+        elif specific and own and (lang.credits(own[0]) or (stated and lang.confirms(own[0]))):
             for s in specific:
                 s.kinds.append("accepted")
             a.sentences.extend(specific)  # "good catch": what it said is what it found
@@ -162,6 +165,8 @@ def _whom(
     unknown names: unsure). Then the person the sentences before point to. None when unsure:
     a wrong person's lines removed are worse than none."""
     at = raw.lower().rfind(pronoun.lower())
+    if (asked := lang.FORGET_ABOUT.search(raw)) is not None:
+        at = asked.start()  # the request's own words ("Wipe whatever …") name no one
     names = [*directory.known_person_names()]
     names += [n for kind in directory.others.values() for n in kind.values()]
     for before in (raw[: at if at >= 0 else len(raw)], " ".join(earlier)):

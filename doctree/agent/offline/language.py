@@ -349,6 +349,20 @@ def credits(reply: str) -> bool:
     return bool(_CREDIT.match(reply)) and not rejects(reply)
 
 
+#: A reply that is only a "yes": "Yes.", "yep, exactly", "correct".
+_CONFIRM = re.compile(
+    r"\s*(?:yes|yep|yeah|yup|correct|exactly|right|that's\s+right|spot\s+on)\b[\s,.!]*"
+    r"(?:exactly|correct|that's\s+right|spot\s+on)?[\s.!]*$",
+    re.I,
+)
+
+
+def confirms(reply: str) -> bool:
+    """Whether a user's sentence is only a "yes" to what the assistant just stated ("So the
+    total is £8,090." / "Yes."): the statement is confirmed as said."""
+    return bool(_CONFIRM.match(reply))
+
+
 def accepts(reply: str) -> bool:
     """Whether a user's reply accepts what the assistant just said ("yes, go ahead")."""
     head = " ".join(reply.split()[:8])
@@ -554,6 +568,11 @@ ORGS = (
     re.compile(rf"\b(?P<name>{NAME_WORD}(?:\s+{NAME_WORD})?\s+{_ORG_SUFFIX})"),
     # "Kessler & Haas", "Hargreaves and Lowe Ltd": names joined by "&" are a firm
     re.compile(rf"\b(?P<name>{NAME_WORD}\s+&\s+{NAME_WORD})(?![\w-])"),
+    # "Pryce and Sons", "Hale & Co": a family firm, never a person called "Son"
+    re.compile(
+        rf"\b(?P<name>{NAME_WORD}(?:\s+{NAME_WORD})?\s+(?:&|and)\s+"
+        r"(?:Sons?|Daughters?|Co|Company|Partners|Associates|Brothers|Bros)\b\.?)"
+    ),
     re.compile(
         rf"\b(?i:the|a|an|our|my|their|this)\s+(?i:{_ORG_NOUN})\s+(?:(?i:called|named)\s+)?"
         rf"(?P<name>{NAME_WORD}(?:\s+{NAME_WORD})?)"
@@ -678,6 +697,12 @@ _PET_NOUN = (
     r"guinea\s+pig|budgie|goldfish|ferret)"
 )
 PET_NOUN = re.compile(rf"\b{_PET_NOUN}s?\b", re.I)
+#: An animal by its kind or breed: a pet noun, or a breed of dog or cat said of one.
+_ANIMAL = (
+    rf"(?i:{_PET_NOUN}|greyhound|labrador|spaniel|terrier|collie|poodle|beagle|dachshund|"
+    r"whippet|lurcher|retriever|shepherd|husky|pug|corgi|tabby|siamese|moggy|budgerigar|"
+    r"cockatiel|gecko|snake|lizard|chicken|hen|goat|lamb)"
+)
 PETS = (
     re.compile(
         rf"\b(?:[Mm]y|[Oo]ur|[Tt]he|[Hh]is|[Hh]er|[Tt]heir)\s+(?:[a-z]+\s+)?{_PET_NOUN}\s*,?\s+"
@@ -686,6 +711,8 @@ PETS = (
     re.compile(
         rf"(?P<name>{NAME_WORD}),?\s+(?:my|our|the|his|her|their)\s+(?:[a-z]+\s+)?{_PET_NOUN}\b"
     ),
+    # "has a greyhound called Biscuit": an animal named as it is introduced
+    re.compile(rf"\b{_ANIMAL}\s+(?i:called|named)\s+(?P<name>{NAME_WORD})"),
 )
 PET_NAMED = re.compile(rf"\b(?:his|her|its|their)\s+name\s+is\s+(?P<name>{NAME_WORD})")
 
@@ -1040,7 +1067,10 @@ MAKE_THAT = re.compile(
 #: cake: ...", "Actually, ...", "Change of plan: ...", "Update: ...".
 CORRECTS_EARLIER = re.compile(
     r"^\W*(?:correction(?:\s+(?:on|about|to)\s+[^:,]+)?|change\s+of\s+plans?|update|"
-    r"scratch\s+that|on\s+second\s+thought|i\s+was\s+wrong(?:\s+about\s+[^:,]+)?)\s*[:,—–-]",
+    r"scratch\s+that|on\s+second\s+thought|i\s+was\s+wrong(?:\s+about\s+[^:,]+)?"
+    # "Hang on, the Trainline one is wrong, it was £78.40": the thing said to be wrong
+    r"|(?:(?:hang\s+on|wait|sorry|oops|actually)[,\s]+)?(?:the|my|our)\s+[^:,.]{1,40}?\s+"
+    r"(?:is|was)\s+wrong)\s*[:,—–-]",
     re.I,
 )
 

@@ -17,7 +17,7 @@ from datetime import UTC, date, datetime, timedelta
 
 from doctree import stopwords
 from doctree.agent.offline import language as lang
-from doctree.agent.offline.directory import Directory
+from doctree.agent.offline.directory import Directory, person_slug
 from doctree.agent.offline.language import MONTHS, NOT_NAMES, WEEKDAY, WEEKDAYS, content_words
 from doctree.agent.offline.model import Sentence
 from doctree.agent.offline.prefilter import gate_patterns
@@ -596,17 +596,45 @@ class Context:
         self.form: dict[str, str] = {}  # slug -> the name as it was last written
         self.pet_last = False  # the latest thing named is an animal
         self.dates: list[tuple[str, date]] = []  # dates said so far, with their clause
+        # names said without anything that makes them a person ("tuesday was Malik"): slug
+        # -> name; one becomes a person when a later "he" or "she" can only mean it
+        self.candidates: dict[str, str] = {}
+        self.candidate_said: dict[str, str] = {}  # slug -> when the candidate was named
+        # the sentence read last: when it was said, and the people it named (slugs)
+        self.just: tuple[str, list[str]] = ("", [])
 
 
-def referent(context: Context, gender: str, *, exclude: set[str]) -> str | None:
+def referent(
+    context: Context, gender: str, *, exclude: set[str], said_at: str | None = None
+) -> str | None:
     """Who "he" or "she" means, or None when unsure: the latest person known to be of that
     gender, unless someone whose gender is unknown was named after them; someone of unknown
-    gender only when nobody else could be meant. A wrong person is worse than none."""
-    recent = [k for k in reversed(context.last) if k not in exclude]
+    gender only when nobody else could be meant, or when they are the one person the
+    sentence just before, in the same message (`said_at`), named and everyone else who fits
+    is of a known gender. A wrong person is worse than none."""
+    recent = [
+        k
+        for k in reversed(context.last)
+        if k not in exclude
+        and (
+            k not in context.candidates
+            or k in context.directory.people
+            or context.candidate_said.get(k) == said_at
+        )  # a name no rule typed is someone only for its own message ("we use Linear")
+    ]
     fits = [k for k in recent if context.gender.get(k) in (gender, None)]
     if not fits:
         return None
     if context.gender.get(fits[0]) == gender or len(fits) == 1:
+        return fits[0]
+    if (
+        said_at is not None
+        and context.just == (said_at, [fits[0]])
+        and all(context.gender.get(k) for k in fits[1:])
+    ):
+        # the one person the sentence just before named, in the same message, when everyone
+        # else who fits is of a known gender: "last night was Theo - wine bar." / "kept
+        # checking his phone" is Theo's phone, not Malik's, named before
         return fits[0]
     return None
 
@@ -617,7 +645,11 @@ def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
     if s.relation and (g := lang.kin_gender(s.relation[0])):
         context.gender[directory.person(s.relation[1])] = g
     gender = lang.pronoun_gender(raw)
-    if s.others.get("pets") or (lang.PET_NOUN.search(raw) and not s.people):
+    said = lang.PRONOUN.search(raw)
+    upto = raw[: said.start()] if said else raw  # an animal named after the pronoun is no "he"
+    if any(p in upto for p in s.others.get("pets", [])) or (
+        lang.PET_NOUN.search(upto) and not s.people
+    ):
         context.pet_last = True
     if (m := lang.PET_NAMED.search(raw)) and context.pet_last:
         name = m.group("name")
@@ -668,10 +700,20 @@ def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
         and not unnamed
         and not addressed_kin
     ):
-        ref = referent(context, gender, exclude=set(key.values()))
+        ref = referent(context, gender, exclude=set(key.values()), said_at=s.time)
+        if (
+            ref in context.candidates
+            and ref not in directory.people
+            and said is not None
+            and said.group("p").lower() in ("him", "her", "hers")
+        ):
+            ref = None  # "take him for a walk" may be said of an animal: a name is someone
+            # only when it is the subject ("he", "she") or owns something ("his")
         if ref is not None:
             context.gender.setdefault(ref, gender)
             form = context.form.get(ref, ref)
+            if ref in context.candidates and ref not in directory.people:
+                directory.person(context.candidates[ref])  # "he" can mean only this name
             if ref in directory.people or ref in directory.aliases.values():
                 s.people.insert(0, form)
                 if not about_kin:
@@ -687,10 +729,18 @@ def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
         context.gender[key[named[0]]] = gender
     for n in named:
         context.form[key[n]] = n
+    for n in _candidate_names(s, raw, directory):
+        slug = person_slug(n)
+        context.candidates[slug] = context.form[slug] = n
+        context.candidate_said[slug] = s.time
+        named.append(n)
+        key[n] = slug
     for k in [*(key[n] for n in named), *unnamed]:
         if k in context.last:
             context.last.remove(k)
         context.last.append(k)
+    now = [key.get(n) or directory.person(n) for n in s.people if n not in (s.speaker, "the user")]
+    context.just = (s.time, list(dict.fromkeys([*now, *(key[n] for n in named), *unnamed])))
     if named:
         context.pet_last = bool(s.others.get("pets")) or (
             (pet := lang.PET_NOUN.search(raw)) is not None and raw.find(named[-1]) < pet.start()
@@ -704,6 +754,50 @@ def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
             or s.roles
         ):
             s.subject = first
+
+
+#: What a name said after it is a place, a thing or a firm, not someone: "the Whitworth",
+#: "in Ancoats", "to Leeds"; or the other side of a contrast, of whatever kind its first
+#: side is ("Berlin, not Munich").
+_NOT_SOMEONE_BEFORE = re.compile(
+    r"(?:\b(?:the|a|an|this|that|in|at|to|from|into|near|via|on|of|by|for|inside|outside|"
+    r"around|through|not|or|nor|than|versus|vs)|[#@/])\s*$",
+    re.I,
+)
+
+
+def _candidate_names(s: Sentence, raw: str, directory: Directory) -> list[str]:
+    """Names said inside a sentence that no rule typed ("tuesday was Malik - climbing wall"):
+    capitalised, not its first word, no English word, day or month, not after an article or
+    a preposition, and nothing memory or this sentence knows as a person or as anything
+    else. Each may be who a later "he" or "she" means."""
+    out: list[str] = []
+    typed: set[str] | None = None
+    known: dict[str, str] | None = None
+    for m in _NAME_INSIDE.finditer(raw):
+        word = m.group()
+        low = word.lower()
+        if low in stopwords.ENGLISH or low in WEEKDAYS or low in MONTHS or word in NOT_NAMES:
+            continue
+        before = raw[: m.start()]
+        if not before.strip() or _SENTENCE_OPENS.search(before):
+            continue  # a sentence's first word is capitalised whatever it is
+        if _NOT_SOMEONE_BEFORE.search(before) or word in out:
+            continue
+        if typed is None or known is None:
+            typed = {n for names in s.others.values() for n in names}
+            typed |= set(s.people) | set(s.topics)
+            known = directory.known_person_names()
+        if word in typed or any(word in t for t in typed) or word in known:
+            continue
+        if directory.kind_of(word):
+            continue
+        out.append(word)
+    return out
+
+
+_NAME_INSIDE = re.compile(rf"(?<![\w'’-]){lang.NAME_WORD}(?![\w-])")
+_SENTENCE_OPENS = re.compile(r"[.!?:]\s*[\"'(]?$")
 
 
 def link_known_names(sentences: list[Sentence], directory: Directory) -> None:
@@ -735,7 +829,7 @@ _CORRECTION_HEAD = re.compile(
     r"wrong(?=\s+(?:up\s+there|above|before|earlier)|\s*[,;:—–]))",
     re.I,
 )
-_NOT_CLAUSE = re.compile(r",?\s+not\s+(?P<old>(?:[^,.;:!?()—–]|[,.](?=\d))+)")
+_NOT_CLAUSE = re.compile(r",?\s+not\s+(?P<old>(?:[^,.;:!?()—–]|[,.:](?=\d))+)")
 
 
 def contrasted_earlier(s: Sentence, sentences: list[Sentence]) -> list[Sentence]:
@@ -763,7 +857,7 @@ def contrasted_earlier(s: Sentence, sentences: list[Sentence]) -> list[Sentence]
 
 #: A value as said: "48,200", "£612", "the 2nd", "3 mm".
 VALUE_SAID = re.compile(
-    r"(?<![\w.,:])[£$€]?\d+(?:[,.:]\d+)*(?:st|nd|rd|th|am|pm)?(?![\w,:]|\.\d)", re.I
+    r"(?<![\w.,:])[£$€]?\d+(?:[,.:]\d+)*(?:st|nd|rd|th|am|pm)?(?![\w:]|[.,]\d)", re.I
 )
 
 
@@ -924,11 +1018,20 @@ def fix_last_value(
     return None
 
 
+#: "Hang on, the Trainline one is wrong, …": the thing a correction says is wrong.
+_SAID_WRONG = re.compile(
+    r"\W*(?:(?:hang\s+on|wait|sorry|oops|actually)[,\s]+)?(?:the|my|our)\s+([^:,.]{1,40}?)\s+"
+    r"(?:is|was)\s+wrong\b",
+    re.I,
+)
+
+
 def corrected_earlier(s: Sentence, sentences: list[Sentence]) -> list[Sentence]:
     """The earlier sentences of the session that `s` ("Correction on the cake: it's
     vanilla") corrects: by the same speaker, sharing the subject it names, or two words."""
     m = re.match(r"\W*(?:correction|i\s+was\s+wrong)\s+(?:on|about|to)\s+([^:,]+)", s.raw, re.I)
-    named = content_words(m.group(1)) if m else set()
+    m = m or _SAID_WRONG.match(s.raw)
+    named = content_words(m.group(1)) - {"one", "ones"} if m else set()
     words = content_words(s.raw) - {"correction", "actually", "update", "plan", "plans", "wrong"}
     out = []
     for old in reversed(sentences):

@@ -116,7 +116,7 @@ def user_sentences(
 
     def flush() -> None:
         if para:
-            for sentence in split_sentences(" ".join(para)):
+            for sentence in [s for line in _line_sentences(para) for s in split_sentences(line)]:
                 split = run_on_pieces(sentence)
                 own.extend(split)
                 if pieces is not None and len(split) > 1:
@@ -297,6 +297,8 @@ def pasted_rows(lines: list[str]) -> list[str]:
     text = "\n".join(lines).strip()
     if not text:
         return []
+    if _ICALENDAR.match(text):
+        return calendar_events(text)
     if text[0] in "[{":
         try:
             data = json.loads(text)
@@ -342,6 +344,49 @@ def pasted_rows(lines: list[str]) -> list[str]:
 _YAML_KEY = re.compile(
     r"^\s*(?P<key>[^\s:#][^:#]*?):(?:\s+(?P<value>.*?))?(?:\s+#\s*(?P<note>.*))?\s*$"
 )
+
+
+#: A pasted iCalendar file (an invite, an .ics export).
+_ICALENDAR = re.compile(r"BEGIN:VCALENDAR\b", re.I)
+
+
+def calendar_events(text: str) -> list[str]:
+    """The events of a pasted iCalendar file as one statement each, read field by field
+    (the `icalendar` library: folded lines, escapes, time zones): what (SUMMARY), when
+    (DTSTART to DTEND, the date written out so that it is resolved like any other), where
+    (LOCATION) and the rest (DESCRIPTION): "MRI left knee is on Tuesday 16 November 2027 at
+    08:10 to 08:40; location: Imaging, Ground floor. No metal." An event sent again
+    (SEQUENCE above 0, an update of the invite) says its time "now", a word of change, so
+    that it replaces the line of the invite it updates. None for text that is no calendar."""
+    from datetime import date, datetime
+
+    import icalendar
+
+    try:
+        calendar = icalendar.Calendar.from_ical(text)
+    except ValueError:
+        return []
+    out = []
+    for event in calendar.walk("VEVENT"):
+        summary = str(event.get("SUMMARY", "")).strip()
+        start = event.decoded("DTSTART", None)
+        if not summary or not isinstance(start, date):
+            continue
+        end = event.decoded("DTEND", None)
+        when = f"{start:%A} {start.day} {start:%B %Y}"
+        if isinstance(start, datetime):
+            when += f" at {start:%H:%M}"
+            if isinstance(end, datetime) and end.date() == start.date():
+                when += f" to {end:%H:%M}"
+        updated = int(event.get("SEQUENCE", 0) or 0) > 0
+        cells = [f"{summary} is {'now ' if updated else ''}on {when}"]
+        if location := str(event.get("LOCATION", "")).strip():
+            cells.append(f"location: {location}")
+        said = "; ".join(cells) + "."
+        if description := " ".join(str(event.get("DESCRIPTION", "")).split()):
+            said += " " + description + ("" if description[-1:] in ".!?" else ".")
+        out.append(said)
+    return out
 
 
 def _yaml_rows(lines: list[str]) -> list[str] | None:
@@ -509,6 +554,62 @@ def run_on_pieces(sentence: str) -> list[str]:
     for start, end in pieces:
         piece = sentence[start:end].strip(" ,")
         out.append(piece[:1].upper() + piece[1:] + ("" if piece[-1:] in ".!?" else "."))
+    return out
+
+
+#: How a line ends when the sentence goes on below it: a comma, a colon, a dash or "&", or a
+#: word that cannot end a sentence ("and", "the", "with").
+_LINE_GOES_ON = re.compile(
+    r"(?:[,:;&(/+\-–—]|\b(?:and|or|but|so|the|a|an|of|to|in|on|at|for|with|from|by|my|our|"
+    r"your|his|her|their|is|are|was|were|that|which|who)\b)\s*$",
+    re.I,
+)
+
+
+#: The lengths of a line of text hard-wrapped to a width (72 to 100 characters).
+WRAPPED_WIDTH = (60, 100)
+
+
+def _wrapped(line: str, below: str, capitals: bool) -> bool:
+    """Whether the break after `line` is the wrapping of text at a width, not the writer's:
+    the line is of such a width and ends no sentence, and the line below goes on without a
+    capital in text whose writer starts sentences with one (`capitals`); in text written
+    all in lower case a line break tells no less than a full stop does."""
+    return (
+        capitals
+        and WRAPPED_WIDTH[0] <= len(line) <= WRAPPED_WIDTH[1]
+        and line[-1:] not in ".!?"
+        and bool(below)
+        and not below[:1].isupper()
+    )
+
+
+#: A line that opens on a label of its own ("Bedtime: atorvastatin 20 mg"): after a line
+#: that introduces a list ("Dad's tablets now:"), each such line is an item of its own.
+_LABELLED = re.compile(r"[^\W\d_][\w' -]{0,24}:\s+\S")
+
+
+def _line_sentences(lines: list[str]) -> list[str]:
+    """The lines of a paragraph as sentences: a line break ends a sentence ("tuesday was
+    Malik - …" / "last night was Theo - …" are two; "Morning: 5 mg" / "Night: 10 mg" too),
+    unless the line ends where a sentence cannot (`_LINE_GOES_ON`), is only a name, or is
+    one of text wrapped at a width (`_wrapped`), which joins it to the next."""
+    out: list[str] = []
+    first = re.search(r"[^\W\d_]", lines[0]) if lines else None
+    capitals = first is not None and first.group().isupper()
+    joined = False
+    for i, line in enumerate(lines):
+        if joined:
+            out[-1] += " " + line
+        else:
+            out.append(line)
+        below = lines[i + 1] if i + 1 < len(lines) else ""
+        # a line that is only a name goes on below it: a signature's "Carys Pugh", her role
+        joined = bool(
+            (_LINE_GOES_ON.search(line) and not (line.endswith(":") and _LABELLED.match(below)))
+            or re.fullmatch(NAME, line)
+            or _wrapped(line, below, capitals)
+        )
     return out
 
 

@@ -77,6 +77,29 @@ def _topic_query(text: str) -> set[str]:
     return words - set(stopwords.SEARCH) - {"now", "instead"}
 
 
+#: "… instead of the white metro", "… rather than Caspar": the thing set aside, named after.
+_INSTEAD_OF_THING = re.compile(
+    r"\b(?:instead\s+of|rather\s+than|in\s+place\s+of)\s+(?P<old>[^,.;:!?()—–]{2,60}?)"
+    r"\s*(?:[,.;:!?()—–]|$|\s+(?:and|but|because|as|so|since)\b)",
+    re.I,
+)
+
+
+def _named_apart(text: str, fits: set[str]) -> set[str]:
+    """Of several lines whose value `text` could replace ("bisoprolol 2.5 mg" and
+    "donepezil 10 mg" when the new value is "1.25 mg"), the one that alone shares a word of
+    what `text` is about ("the bisoprolol"); all of them when none or several do."""
+    if len(fits) < 2:
+        return fits
+    words = _topic_query(text)
+    apart = [
+        f
+        for f in fits
+        if (words & _topic_query(f)) - {w for g in fits if g != f for w in _topic_query(g)}
+    ]
+    return set(apart) if len(apart) == 1 else fits
+
+
 def _said(line: str) -> str:
     """What a fact line says, without its date and its citation."""
     return line.split(": ", 1)[-1].rsplit(" ([[", 1)[0]
@@ -477,6 +500,7 @@ class Writer(PageIO):
             if named is None and not s.replaces and not s.correction:
                 self._status_elsewhere(s)
                 self._recounted_elsewhere(s)
+                self._replaced_thing_elsewhere(s)
             if named is None and not (change_cue(text) or change_cue(s.raw or "") or taken_back):
                 continue
             query = " ".join(sorted(_topic_query(text) | ({named[1]} if named else set())))
@@ -494,11 +518,35 @@ class Writer(PageIO):
                     else changes_value(s, _said(ln)) or (taken_back and reverses(s, _said(ln)))
                 )
             }
+            fits = _named_apart(text, fits)
             if len(fits) == 1:
                 said = fits.pop()
                 self.superseded.setdefault(said, s)
                 if named and self.superseded[said] is s:
                     self.value_edits[said] = (named[1], named[0])
+
+    def _replaced_thing_elsewhere(self, s: Sentence) -> None:
+        """A thing said to be chosen instead of another ("we're going with the green zellige
+        instead of the white metro", "Lowri rather than Caspar") replaces the one current
+        line of an earlier session that names the other thing, whatever page holds it; when
+        no line or several do, nothing moves."""
+        text = s.raw or s.statement or s.text
+        m = _INSTEAD_OF_THING.search(text)
+        if m is None:
+            return
+        old = re.sub(
+            r"^(?:the|a|an|my|our|his|her|their)\s+", "", m.group("old").strip(), flags=re.I
+        )
+        if not old or not (_topic_query(old) - {"one", "ones"}):
+            return
+        words = _topic_query(old)  # in any order: "white metro" is "Metro white gloss"
+        fits = {
+            _said(ln)
+            for ln in self._current_lines(" ".join(sorted(words)))
+            if re.match(r"- \d{4}-\d{2}-\d{2}\b", ln) and words <= _topic_query(_said(ln))
+        }
+        if len(fits) == 1:
+            self.superseded.setdefault(fits.pop(), s)
 
     def _recounted_elsewhere(self, s: Sentence) -> None:
         """A date counted again from the same thing in the same words ("two weeks before the
