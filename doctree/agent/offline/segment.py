@@ -123,6 +123,15 @@ def user_sentences(
                     pieces.update(split)
             para.clear()
 
+    # A pasted conversation: two or more people's lines, each opening on who said it.
+    talkers = {
+        m.group("name")
+        for m in _TALK_LINE.finditer(text)
+        if (m.group("stamp") or m.group("role"))
+        and m.group("name") not in NOT_NAMES
+        and not MAIL_HEADER.fullmatch(m.group("name"))
+    }
+    introduced: set[str] = set()  # talkers whose role has been said
     # A name joined by "&" goes on across a line break ("Hargreaves &" / "Lowe"), list item or not.
     text = re.sub(r"[ \t]*&[ \t]*\n[ \t]*(?=\S)|[ \t]*\n[ \t]*&[ \t]*(?=\S)", " & ", text)
     for raw in text.split("\n"):
@@ -171,6 +180,26 @@ def user_sentences(
             flush()  # a mail's header line is a line of its own: "From: …", "Subject: …"
             para.append(line)
             flush()
+            continue
+        talk = _TALK_LINE.match(line) if len(talkers) >= 2 else None
+        if talk is not None and talk.group("name") in talkers and (talk["stamp"] or talk["role"]):
+            # each sentence of a speaker's line is theirs, labelled with their name: "my
+            # bathroom" in Mr Okafor's line is his, and nothing in it is the user's request
+            flush()
+            who = talk["name"]
+            if talk["role"] and who not in introduced:
+                introduced.add(who)  # who they are, once: "Lidia Novak: treasurer."
+                own.append(f"{who}: {talk['role'].strip()[1:-1].strip()}.")
+                if rows is not None:
+                    rows.add(own[-1])  # a record of who spoke: worth a line however short
+                if kept_quotes is not None:
+                    kept_quotes.add(own[-1])
+            for sentence in split_sentences(line[talk.end() :].strip()):
+                own.append(f"{who}: {sentence}")
+                if items is not None:
+                    items.add(own[-1])
+                if kept_quotes is not None:
+                    kept_quotes.add(own[-1])
             continue
         item = re.match(r"(?:[-*+]|\d+[.)])\s+(.*)", line)
         if item:
@@ -634,6 +663,13 @@ _ASKS = re.compile(
     r"reserve|buy|cancel|schedule|send|compare|calculate|work\s+out|add\s+up|sum\s+up)\b"
     r"|(?:^|[.!;]\s+)\s*go\s+ahead\b",
     re.I | re.M,
+)
+#: A line of a pasted conversation: "[00:03:02] Mr Okafor (flat 12): …", "Lidia (treasurer): …",
+#: "14:02 Sam: …" — a time stamp or a role in brackets (or both) around a name, then a colon.
+_TALK_LINE = re.compile(
+    rf"^[ \t]*(?P<stamp>\[[^\]\n]{{1,20}}\][ \t]*|\d{{1,2}}:\d{{2}}(?::\d{{2}})?[ \t]+)?"
+    rf"(?P<name>{NAME})(?P<role>[ \t]*\([^()\n]{{1,40}}\))?:[ \t]+(?=\S)",
+    re.M,
 )
 _SPEAKER = re.compile(rf"^\s*(?:\[[^\]\n]{{1,20}}\]\s*)?(?P<name>{NAME}):\s+")
 
