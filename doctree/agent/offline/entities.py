@@ -149,6 +149,8 @@ def find_entities(s: Sentence, raw: str, directory: Directory) -> None:
         for m in pattern.finditer(raw):
             if lang.PERSON_TO.search(raw[: m.start("name")]):
                 continue
+            if raw[m.end("name") : m.end("name") + 1].isalnum():
+                continue  # part of a word ("Thursda" of "in Thursday's release"), not a name
             if re.match(r"(?:in|at)\s", m.group(0)) and re.match(
                 r"\s*(?:'s|’s)", raw[m.end("name") :]
             ):
