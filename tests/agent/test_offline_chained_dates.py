@@ -250,3 +250,15 @@ def test_a_weekday_week_is_a_week_after_the_coming_one():
     assert "Saturday week (2029-07-14)" in resolve_relative("The picnic is Saturday week.", ref)[0]
     assert "a week on Friday (2029-07-13)" in resolve_relative("Back a week on Friday.", ref)[0]
     assert "Monday fortnight (2029-07-23)" in resolve_relative("It opens Monday fortnight.", ref)[0]
+
+
+def test_starting_with_a_day_said_of_the_past_is_the_one_gone():
+    """ "switched … starting with the file of the 19th", said on the 23rd, is the 19th just
+    gone: "starting with" picks one of a series, it does not point ahead as "starting on
+    Monday" does."""
+    said = _said(
+        [], "Their export switched to UTF-16 starting with the file of the 19th.", date(2028, 5, 23)
+    )
+    assert "2028-05-19" in said, said
+    ahead = _said([], "The new rota applies starting on the 19th.", date(2028, 5, 23))
+    assert "2028-06-19" in ahead, ahead
