@@ -41,7 +41,7 @@ _OWNER_CHARS = _ASCII_WORD | frozenset(".:@-")
 def _is_plain(path: str) -> bool:
     """The common case, already canonical: `~/` and 1 to 20 ASCII slugs of 1 to 255
     characters (letters, digits, '_', '.', '-'; not starting with '.' or '-'): NFC is a
-    no-op, and there is no '.' or '..'. What `~(?:/[A-Za-z0-9_][A-Za-z0-9_.\-]{0,254}){1,20}`
+    no-op, and there is no '.' or '..'. What `~(?:/[A-Za-z0-9_][A-Za-z0-9_.-]{0,254}){1,20}`
     matches in full, tested without `re`."""
     if not path.startswith("~/"):
         return False
