@@ -171,11 +171,11 @@ def raw_insert(
     conn.execute(
         (
             "INSERT INTO document_versions (document_id, owner, version, operation, path,"
-            " title, body_data, content_sha256, size, actor_kind, actor_id, session_id, run_id,"
+            " title, body_data, size, actor_kind, actor_id, session_id, run_id,"
             " links, deleted, created_at)"
-            " VALUES (?,?,1,'created',?,?,?,?,?,'agent',?,NULL,NULL,NULL,0,?)"
+            " VALUES (?,?,1,'created',?,?,?,?,'agent',?,NULL,NULL,NULL,0,?)"
         ).replace("?", mark),
-        (doc_id, OWNER, path, title, data, digest, size, OWNER, ts),
+        (doc_id, OWNER, path, title, data, size, OWNER, ts),
     )
     for kind, target in refs:
         conn.execute(

@@ -156,18 +156,19 @@ class Version:
     redacted: bool = False  # an erasure reached it: its content erased, or text in it replaced
     links: list[str] = field(default_factory=list)
     deleted: bool = False  # the document is a tombstone as of this version
-    stored_sha256: str | None = field(default=None, repr=False, compare=False)
-    """The digest as the store keeps it: only for a version whose content was erased (the
-    store derives every other one from the body, `content_sha256`)."""
+    cached_sha256: str | None = field(default=None, repr=False, compare=False)
+    """The digest once computed (`content_sha256`: a version's digest is derived from its
+    body, never stored)."""
 
     @property
     def content_sha256(self) -> str:
-        """The sha256 of the body (hex); of an erased version, the one its content had.
+        """The sha256 of the body (hex); of an erased version, that of the empty body (the
+        digest of the content it had is not kept: it would confirm a guess of it).
         Computed from the body when first asked (a history decodes every body, and most of
         its readers never ask for the digests)."""
-        if self.stored_sha256 is None:
-            self.stored_sha256 = sha256(self.body or "")
-        return self.stored_sha256
+        if self.cached_sha256 is None:
+            self.cached_sha256 = sha256(self.body or "")
+        return self.cached_sha256
 
     @property
     def erasure(self) -> str | None:
@@ -184,7 +185,7 @@ class Version:
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {}
         for key, value in self.__dict__.items():
-            if key != "stored_sha256":
+            if key != "cached_sha256":
                 d[key] = value
             if key == "body":
                 d["content_sha256"] = self.content_sha256

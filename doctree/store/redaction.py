@@ -169,9 +169,9 @@ class Redaction(Writes):
                     value = encoding.CURRENT
                 else:
                     value = encoding.encode_older(text, after.get(n + 1), n)
-                if n in changed:  # its digest is derived from the new text (kept: NULL)
+                if n in changed:  # its digest is derived from the new text
                     self.conn.execute(
-                        "UPDATE document_versions SET body_data = ?, content_sha256 = NULL,"
+                        "UPDATE document_versions SET body_data = ?,"
                         " size = ?, redacted_at = ?, redacted_by = ? WHERE id = ?",
                         (value, len(text.encode("utf-8")), ts, str(prov.actor_for(row["owner"])),
                          r["id"]),
@@ -214,12 +214,13 @@ class Redaction(Writes):
                     "UPDATE document_versions SET body_data = ? WHERE id = ?",
                     (encoding.reencode_after(target.body, data), following["id"]),
                 )
-        # Its digest can no longer be derived from its body: it is kept (as before the
-        # erasure, it names the content the version had).
+        # Nothing of the content stays: not its digest (which would confirm a guess of a
+        # short content, a PIN, to anyone who can read the history) and not its size. Both
+        # become those of the empty body the version now has (the digest is derived).
         self.conn.execute(
             "UPDATE document_versions SET body_data = NULL, title = '', redacted_at = ?,"
-            " redacted_by = ?, content_sha256 = ? WHERE id = ?",
-            (ts, str(actor), bytes.fromhex(target.content_sha256), target.id),
+            " redacted_by = ?, size = 0 WHERE id = ?",
+            (ts, str(actor), target.id),
         )
 
     def _erase_redaction_copies(self, doc_id: int, digest: str, ts: str, actor: Actor) -> None:

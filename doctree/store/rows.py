@@ -102,7 +102,6 @@ def to_version(
         redacted=row["redacted_at"] is not None,
         links=decoded,
         deleted=bool(row["deleted"]),
-        stored_sha256=None if row["content_sha256"] is None else row["content_sha256"].hex(),
     )
 
 
@@ -115,7 +114,7 @@ VERSION_BODY = (
 current version's full copy is the document's own `body_data`."""
 
 VERSION_COLUMNS = (
-    "id, document_id, owner, version, operation, path, title, content_sha256, size,"
+    "id, document_id, owner, version, operation, path, title, size,"
     " actor_kind, actor_id, session_id, run_id, created_at, redacted_at, links, deleted,"
     f" {VERSION_BODY}"
 )
@@ -134,9 +133,9 @@ def decoded_history(rows: Iterable[Sequence[Any]]) -> list[Version]:
     chain = encoding.CHAIN
 
     def flush() -> None:
-        texts = encoding.decode_block([r[17] for r in run])
+        texts = encoding.decode_block([r[16] for r in run])
         for (
-            id_, doc_id, owner, version, operation, path, title, digest, size,
+            id_, doc_id, owner, version, operation, path, title, size,
             actor_kind, actor_id, session_id, run_id, created_at, redacted_at, raw, deleted, _,
         ), text in zip(run, texts, strict=True):  # fmt: skip
             if not raw:
@@ -165,7 +164,6 @@ def decoded_history(rows: Iterable[Sequence[Any]]) -> list[Version]:
                     redacted_at is not None,
                     decoded,
                     bool(deleted),
-                    None if digest is None else digest.hex(),
                 )  # fmt: skip
             )
 

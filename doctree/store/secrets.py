@@ -327,9 +327,39 @@ def _gates() -> list[tuple[tuple[str, ...], re.Pattern[str] | None]]:
     return [(words, re.compile(start) if start else None) for words, start in _GATES]
 
 
+#: A word for a credential, in the languages people most often mix into a conversation:
+#: a token near one, in the same sentence, is a password when it looks like one
+#: (`_near_credentials`), however the sentence is worded.
+_CREDENTIAL_WORDS = (
+    "password",
+    "passwort",
+    "passwd",
+    "passphrase",
+    "passcode",
+    "pass code",
+    "mot de passe",
+    "contraseña",
+    "contrasena",
+    "wachtwoord",
+    "kennwort",
+    "hasło",
+    "haslo",
+    "senha",
+    "lösenord",
+    "losenord",
+    "salasana",
+    "adgangskode",
+    "login",
+    "log in",
+    "log-in",
+    "sign in",
+    "sign-in",
+    "credential",
+    "access code",
+)
 #: Every word of every gate: text without one (most text) holds no secret. Substring
 #: searches, each far faster than one regular expression of the words.
-_WORDS = {w for ws, _ in _GATES for w in ws}
+_WORDS = {w for ws, _ in _GATES for w in ws} | set(_CREDENTIAL_WORDS)
 _ALL_WORDS = tuple(sorted(w for w in _WORDS if not any(v != w and v in w for v in _WORDS)))
 
 
@@ -359,6 +389,74 @@ def _matches(
             yield m
 
 
+#: How far from the credential word (characters, same sentence) a token is looked at.
+_NEAR = 80
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n")
+_TOKEN = re.compile(r"[^\s\"'`,;()\[\]{}<>]+")
+#: Shapes with letters and digits that are not credentials: "SHA-256", "BA249", "COVID-19",
+#: "v2.3.1", "Vault-1.15", "10:30am", "12-Mar-2029", "1500mg", "22nd", a UUID or a hex digest,
+#: "256-bit", a name numbered as a host, a room or a model is ("node-12", "Room-101A",
+#: "Windows-11"), a file or domain name ("key-379922-9d9af5.json").
+_NOT_CREDENTIAL = re.compile(
+    r"(?-i:[A-Z]{1,6})[-_]?\d+[A-Za-z]?|(?:[a-z]+[-_]?)?v?\d+(?:\.\d+)+[a-z0-9-]*"
+    r"|\d{1,2}[:.h]\d{2}(?:[ap]m)?"
+    r"|\d{1,4}[-/ .]?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*[-/ .]?\d{0,4}"
+    r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*[-/ .]?\d{1,4}(?:st|nd|rd|th)?"
+    r"|\d+(?:st|nd|rd|th|[a-z]{1,3})|\d+[-_][a-z]+|[0-9a-f-]{8,}|[a-z]+[-_]\d{1,3}[a-z]?"
+    r"|[\w-]+(?:\.[\w-]+)*\.[a-z]{2,5}",
+    re.I,
+)
+
+
+def _credential_like(token: str) -> bool:
+    """A token that can only be a credential: letters and digits (two of each at least),
+    and mixed case or a symbol between them, random enough, and none of the shapes above
+    (nor an address, a URL or a path)."""
+    if not 6 <= len(token) <= 64 or any(c in token for c in "@/\\") or "[secret:" in token:
+        return False
+    letters = sum(c.isalpha() for c in token)
+    digits = sum(c.isdigit() for c in token)
+    if letters < 2 or digits < 2 or _NOT_CREDENTIAL.fullmatch(token):
+        return False
+    mixed = any(c.isupper() for c in token) and any(c.islower() for c in token)
+    symbol = re.search(r"[^\W_][^\w\s][^\W_]|_", token) is not None
+    return (mixed or symbol) and _looks_random(token)
+
+
+def _near_credentials(text: str, low: str) -> Iterator[tuple[int, int]]:
+    """Spans of tokens that look like credentials (`_credential_like`) within `_NEAR`
+    characters of a credential word in the same sentence: "I use Heron-4420 as my
+    password", "the password (case sensitive) is …", "Passwort: …", "log in with …"."""
+    if len(low) != len(text):
+        return
+    starts = sorted(i for w in _CREDENTIAL_WORDS if w in low for i in _find_all(low, w))
+    if not starts:
+        return
+    bounds = [0] + [m.end() for m in _SENTENCE_END.finditer(text)] + [len(text) + 1]
+    seen: set[int] = set()
+    for at in starts:
+        k = next(i for i in range(1, len(bounds)) if bounds[i] > at)
+        lo, hi = max(bounds[k - 1], at - _NEAR), min(bounds[k], at + _NEAR)
+        for m in _TOKEN.finditer(text, lo, hi):
+            token = m.group().rstrip(".:!?")
+            if m.start() not in seen and _credential_like(token):
+                seen.add(m.start())
+                yield m.start(), m.start() + len(token)
+
+
+def _find_all(low: str, word: str) -> Iterator[int]:
+    """Where `word` stands in `low` as a word of its own (not inside another)."""
+    i = low.find(word)
+    while i >= 0:
+        before = low[i - 1] if i else " "
+        after = low[i + len(word)] if i + len(word) < len(low) else " "
+        if after == "s" and word[-1] != "s":  # "passwords", "logins", "credentials"
+            after = low[i + len(word) + 1] if i + len(word) + 1 < len(low) else " "
+        if not before.isalpha() and not after.isalpha():
+            yield i
+        i = low.find(word, i + 1)
+
+
 def find_secrets(text: str) -> list[Secret]:
     """The secrets in `text`, in order, without overlaps. A marker is not a secret."""
     low = text.lower()
@@ -382,6 +480,9 @@ def find_secrets(text: str) -> list[Secret]:
             if any(s.start < end and begin < s.end for s in found):
                 continue
             found.append(Secret(kind, begin, end))
+    for begin, end in _near_credentials(text, low):
+        if not any(s.start < end and begin < s.end for s in found):
+            found.append(Secret("password", begin, end))
     return sorted((s for s in found if s.kind), key=lambda s: s.start)
 
 

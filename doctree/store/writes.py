@@ -489,9 +489,9 @@ class Writes(Reads):
     ) -> None:
         """Append a version row as the document's current version: its body is the one
         the caller stores in `documents`, so the row holds `encoding.CURRENT` for it (it is
-        given a value of its own when a later version is written: `_new_version`). Its
-        `content_sha256` is left NULL: a version's digest is derived from its body
-        (`Version.content_sha256`), and stored only once its content is erased."""
+        given a value of its own when a later version is written: `_new_version`). A
+        version's digest is not stored: it is derived from its body
+        (`Version.content_sha256`)."""
         self.conn.execute(
             "INSERT INTO document_versions (document_id, owner, version, operation, path, title,"
             " body_data, size, actor_kind, actor_id, session_id, run_id, links,"

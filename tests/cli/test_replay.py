@@ -153,7 +153,8 @@ def test_replay_without_a_cassette_is_refused(db_path):
 
 
 def test_a_session_of_another_agent_is_refused(db_path):
-    replay(db_path, str(PERSONAL))
+    first = replay(db_path, str(PERSONAL))
+    assert first.exit_code == 0, first.output
     result = CliRunner().invoke(
         cli, ["--db", str(db_path), "--owner", "alice", "replay", str(PERSONAL)]
     )

@@ -4,6 +4,7 @@ what was matched goes, every other byte stays (`doctree.memory.erase`)."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -269,6 +270,30 @@ def test_redact_version_erases_the_whole_content_and_records_who(repo):
 
     assert (record.operation, record.version, record.actor) == ("redacted", 3, "user:admin")
     assert bodies(repo, "~/notes") == [None, "public two\n", "public two\n"]
+
+
+def test_a_redacted_version_keeps_no_digest_or_size_that_would_confirm_a_guess(db_path):
+    """A short content (a PIN) is guessed in ten thousand tries if its digest or its size
+    stays in the history: an erased version has the digest and size of an empty body, and
+    the file holds the digest nowhere."""
+    from doctree.store.documents import DocumentsRepository
+    from doctree.store.model import sha256
+
+    secret = "PIN 8086\n"
+    repo = DocumentsRepository(db_path)
+    repo.write(OWNER, "~/notes", secret)
+    repo.write(OWNER, "~/notes", "no PIN here\n")
+    redact_version(repo, OWNER, "~/notes", 1, actor=ADMIN)
+    erased = repo.history(OWNER, "~/notes")[0]
+    assert (erased.body, erased.content_sha256, erased.size) == (None, sha256(""), 0)
+    repo.close()
+    history = json.loads(_cli(db_path, "history", "~/notes", "--json").output)
+    digests = json.dumps(history)
+    assert sha256(secret) not in digests and "8086" not in digests
+    assert [v["size"] for v in history if v["version"] == 1] == [0]
+    if isinstance(db_path, Path):  # SQLite: the file (and its journal) holds it nowhere
+        raw = b"".join(p.read_bytes() for p in db_path.parent.glob(db_path.name + "*"))
+        assert bytes.fromhex(sha256(secret)) not in raw and sha256(secret).encode() not in raw
 
 
 def test_redact_version_by_id_reaches_a_deleted_document_whose_path_was_taken(repo):

@@ -59,7 +59,7 @@ def test_held_out_forms_are_mostly_found():
     the forms known to be missed)."""
     cases = held_out()
     found = sum(not survives(c.secret, mask(c.text)[0]) for c in cases)
-    assert found >= 36, f"{found}/{len(cases)}"
+    assert found >= 42, f"{found}/{len(cases)}"
 
 
 @pytest.mark.parametrize(
@@ -261,3 +261,96 @@ def test_numbers_near_lock_words_that_are_not_codes_stay():
         "pin requests==2.31.0 as well",
     ]:
         assert find_secrets(sentence) == [], sentence
+
+
+CREDENTIAL = "Heron-4420"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "log in with {}",
+        "the password's {}",
+        "my password for the portal, in case I forget, is {}",
+        "set the password to {} please",
+        "changed my password to {} yesterday",
+        "the code to log in is {}",
+        "passwords: {}",
+        "I use {} as my password",
+        "It's {}, that's the password",
+        "login: {}",
+        "access code {}",
+        "the password (case sensitive) is {}",
+        "my password, which is {}",
+        "password — {}",
+        "password was reset to {}",
+        "the portal login they set up for me is anna.k / {}",
+        "Passwort: {}",
+        "mot de passe : {}",
+        "contraseña: {}",
+        "wachtwoord is {}",
+    ],
+)
+def test_a_credential_near_a_word_for_one_is_a_secret_however_it_is_worded(sentence):
+    """A token that can only be a credential (letters and digits, mixed case or a symbol,
+    random enough) in the same sentence as a word for one, in any wording or order."""
+    text, found = mask(sentence.format(CREDENTIAL))
+    assert CREDENTIAL not in text and "4420" not in text, text
+    assert [s.kind for s in found] == ["password"]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I reset my password at 10:30am on 12-Mar-2029",
+        "the password hashing uses SHA-256 and bcrypt",
+        "I keep my passwords in 1Password",
+        "login fails with error E4021 since v2.3.1",
+        "the login page returns 500 for user 3f2a9c1e-77aa-4b1c-9d3e-0a1b2c3d4e5f",
+        "sign in with anna.k@example.com",
+        "the login service runs on node-7 and node-12",
+        "after the login the page shows Q3-2029 figures",
+        "the password expires on 2029-04-01",
+        "the credential store moved to Vault-1.15 last week",
+        "log in from Room-101A",
+        "the password rules changed in Windows-11",
+        "log in with your employee ID, e.g. EMP-20931",
+        "the login screen on the Pixel-8a froze",
+        "Includes password protection and 256-bit AES hardware encryption",
+        "CREDENTIALS = 'caramel-base-379922-9d9af53bf1a0.json'",
+    ],
+)
+def test_letters_and_digits_near_a_word_for_a_credential_that_are_not_one_stay(sentence):
+    """Times, dates, versions, acronyms with numbers, hosts, rooms, models, addresses and
+    identifiers near 'password' or 'login' are facts to keep, not secrets."""
+    assert find_secrets(sentence) == []
+
+
+def test_a_credential_said_in_a_transcript_never_reaches_the_database(tmp_path):
+    """A replayed conversation: no page, no version, no session record, no index and no
+    byte of the database file holds the credential."""
+    from click.testing import CliRunner
+
+    from doctree.cli import cli
+    from doctree.store.documents import DocumentsRepository
+
+    transcript = tmp_path / "t.md"
+    transcript.write_text(
+        _transcript(
+            "s-cred",
+            "2028-03-02T10:00:00Z",
+            f"The cabin wifi is Fjordnet. I use {CREDENTIAL} as its password, keep it.",
+        )
+    )
+    db = tmp_path / "doctree.db"
+    result = CliRunner().invoke(
+        cli, ["--db", str(db), "replay", "--backend", "offline", str(transcript)]
+    )
+    assert result.exit_code == 0, result.output
+    repo = DocumentsRepository(db)
+    texts = [v.body or "" for d in repo.documents("main") for v in repo.history("main", d.path)]
+    repo.close()
+    assert any("Fjordnet" in t for t in texts)  # the rest of what was said is kept
+    assert not any(CREDENTIAL in t for t in texts)
+    raw = b"".join(p.read_bytes() for p in tmp_path.glob("doctree.db*"))
+    assert CREDENTIAL.encode() not in raw

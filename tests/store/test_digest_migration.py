@@ -1,7 +1,8 @@
-"""Migration 010 on a database written before it: a version's sha256, stored in every row
-until then, is derived from its body; every version reads back byte for byte with the
-digest it had, an erased version keeps its stored one, and an erasure after the migration
-still finds the copies of the erased content by their digest, on both backends."""
+"""Migrations 010 and 012 on a database written before them: a version's sha256, stored in
+every row until then, is derived from its body; every version reads back byte for byte with
+the digest it had, an erased version keeps neither the digest nor the size of the content it
+had, and an erasure after the migrations still finds the copies of the erased content by
+their digest, on both backends."""
 
 from __future__ import annotations
 
@@ -51,9 +52,13 @@ def write_history(repo: DocumentsRepository) -> dict[str, list[str]]:
     return bodies
 
 
-def old_database(target, source: DocumentsRepository) -> dict[int, str]:
+def old_database(
+    target, source: DocumentsRepository, erased: dict[int, tuple[str, int]]
+) -> dict[int, str]:
     """`source`'s rows in a database at the migration before 010, each version's digest
-    stored in its row as the store wrote it then; returns those digests by row id."""
+    stored in its row as the store wrote it then (an erased version's, given in `erased` by
+    row id with its size, was that of the content it had); returns those digests by row
+    id."""
     if is_database_url(target):
         from doctree.store.backends import postgres
 
@@ -68,13 +73,18 @@ def old_database(target, source: DocumentsRepository) -> dict[int, str]:
         rows = source.conn.execute(f"SELECT * FROM {table} ORDER BY id").fetchall()
         if not rows:
             continue
-        columns = rows[0].keys()
+        columns = list(rows[0].keys())
+        if table == "document_versions":  # stored in every row before migration 010
+            columns.append("content_sha256")
         for row in rows:
             values = list(row)
             if table == "document_versions":
                 v = source.version(row["document_id"], row["version"])
-                digests[row["id"]] = v.content_sha256
-                values[columns.index("content_sha256")] = bytes.fromhex(v.content_sha256)
+                # An erased version kept the digest and size of the content it had.
+                digest, size = erased.get(row["id"], (v.content_sha256, row["size"]))
+                digests[row["id"]] = digest
+                values.append(bytes.fromhex(digest))
+                values[columns.index("size")] = size
             if "parent_id" in columns:
                 values[columns.index("parent_id")] = None
             marks = ",".join("?" * len(columns))
@@ -103,18 +113,25 @@ def old_database(target, source: DocumentsRepository) -> dict[int, str]:
 
 
 def test_a_database_written_before_reads_every_version_with_the_digest_it_had(old_target, tmp_path):
+    """Migrations 010 and 012: every version reads back byte for byte with the digest it
+    had; the erased version's row, which kept the digest and size of the content it had,
+    keeps neither (migration 012): they become those of the empty body."""
     source = DocumentsRepository(tmp_path / "source.db")
     bodies = write_history(source)
-    source.erase_version("main", "~/n0", 5)  # an erased version: its digest stays stored
-    erased = source.version(source.read("main", "~/n0").id, 5)
+    doc_n0 = source.read("main", "~/n0").id
+    source.erase_version("main", "~/n0", 5)
+    erased = source.version(doc_n0, 5)
     assert erased.body is None
+    had = bodies["~/n0"][4]  # the erased content, as an older store kept its digest
+    erased_ids = {erased.id: (sha256(had), len(had.encode()))}
     ids = {p: source.read("main", p).id for p in bodies if p != "~/n2"}
     ids["~/n2"] = source.read("main", "~/moved").id
-    digests = old_database(old_target, source)
+    digests = old_database(old_target, source, erased_ids)
     source.close()
 
-    repo = DocumentsRepository(old_target)  # opens it, and applies the migration
-    assert MIGRATION in [r[0] for r in repo.conn.execute("SELECT name FROM doctree_migrations")]
+    repo = DocumentsRepository(old_target)  # opens it, and applies the migrations
+    applied = [r[0] for r in repo.conn.execute("SELECT name FROM doctree_migrations")]
+    assert MIGRATION in applied and "012_erased_versions_keep_no_digest" in applied
     checked = 0
     for path, written in bodies.items():
         doc_id = ids[path]
@@ -122,24 +139,26 @@ def test_a_database_written_before_reads_every_version_with_the_digest_it_had(ol
         history = {}
         for number in range(1, last.fetchone()[0] + 1):
             v = repo.version(doc_id, number)
-            assert v.content_sha256 == digests[v.id]  # the digest it had
             if v.body is not None:
-                assert v.content_sha256 == sha256(v.body)
+                assert v.content_sha256 == digests[v.id] == sha256(v.body)  # the digest it had
             history[number] = v
         for number, body in enumerate(written, start=1):
             if path == "~/n0" and number == 5:
-                assert history[number].body is None
-                assert history[number].content_sha256 == erased.content_sha256
+                gone = history[number]
+                assert gone.body is None
+                assert (gone.content_sha256, gone.size) == (sha256(""), 0)
+                assert gone.content_sha256 != sha256(had)
             else:
                 assert history[number].body == body  # byte for byte
             checked += 1
     assert checked == sum(len(b) for b in bodies.values()) > 70
-    # Only the erased version's row keeps a digest.
-    kept = repo.conn.execute(
-        "SELECT document_id, version FROM document_versions WHERE content_sha256 IS NOT NULL"
-    ).fetchall()
-    assert [tuple(r) for r in kept] == [(ids["~/n0"], 5)]
+    columns = repo.conn.execute("SELECT * FROM document_versions LIMIT 1").fetchone().keys()
+    assert "content_sha256" not in columns  # no version stores a digest
     repo.close()
+    if not is_database_url(old_target):  # the digest's bytes are not left in a free page
+        for name in (old_target, old_target.with_name(old_target.name + "-wal")):
+            if name.exists():
+                assert bytes.fromhex(sha256(had)) not in name.read_bytes()
 
 
 def test_erasing_content_a_redacted_version_kept_finds_it_by_its_derived_digest(repo):
@@ -156,4 +175,4 @@ def test_erasing_content_a_redacted_version_kept_finds_it_by_its_derived_digest(
     repo.erase_version("main", "~/d", doc.version)
     assert all(v.body != "the secret" for v in repo.history("main", "~/d"))
     assert repo.version(doc.id, copies[0].version).body is None
-    assert repo.version(doc.id, copies[0].version).content_sha256 == sha256("the secret")
+    assert repo.version(doc.id, copies[0].version).content_sha256 == sha256("")

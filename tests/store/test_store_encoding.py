@@ -380,8 +380,8 @@ def test_any_chain_of_edits_decodes_exactly_from_every_keyframe(start, edits, ch
     finally:
         encoding.CHAIN = saved
     rows = [
-        (v, 1, OWNER, v, "modified", "~/d", "d", bytes(32), 0, "user", OWNER, None, None, "t", None,
-         None, 0, value)
+        (v, 1, OWNER, v, "modified", "~/d", "d", 0, "user", OWNER, None, None, "t", None, None, 0,
+         value)
         for v, value in enumerate(values, start=1)
     ]  # fmt: skip
     assert [v.body for v in decoded_history(rows)] == texts
