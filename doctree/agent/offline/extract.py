@@ -15,6 +15,7 @@ import re
 from datetime import date
 
 from doctree.agent.offline import language as lang
+from doctree.agent.offline.answers import answered
 from doctree.agent.offline.directory import Directory
 from doctree.agent.offline.entities import find_entities
 from doctree.agent.offline.language import FIRST_PERSON, NAME, NOT_NAMES, content_words, mentions
@@ -89,6 +90,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
     specific: list[Sentence] = []  # its specific statements, kept if the user credits them
     from_tool = False  # what the assistant just said answers the user from a tool's result
     stated = False  # the assistant's last turn asked no question
+    asked: Turn | None = None  # the assistant's last turn, when it ends on its one question
     previous: list[Sentence] = []  # the last user turn's sentences: what "forget that" means
     context = Context(directory)
     dropped: list[str] = []  # what the user asked to forget
@@ -100,6 +102,8 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
             from_tool = turn.after_tool
             # a turn that only states (asks nothing): a bare "yes" after it confirms it
             stated = bool(turn.sentences) and not turn.sentences[-1].endswith("?")
+            questions = [r for r in turn.sentences if r.endswith("?")]
+            asked = turn if len(questions) == 1 and turn.sentences[-1] == questions[0] else None
             continue
         if turn.kind != "user":
             continue
@@ -116,6 +120,16 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 s.kinds.append("accepted")
             a.sentences.extend(specific)  # "good catch": what it said is what it found
         pending, specific = [], []
+        # "Is your train on Tuesday?" / "yes": the pair says what neither does alone
+        if (
+            asked is not None
+            and own
+            and turn.speaker is None
+            and (said := answered(asked.sentences[-1], own[0], asked.options))
+        ):
+            own = [said, *own[1:]]
+            turn.answers.add(said)
+        asked = None
         current: list[Sentence] = []
         forgetting = False  # the sentence before asked to forget
         for raw in own:
@@ -371,7 +385,7 @@ def _read(
         about = turn.mail[0]
         if not directory.kind_of(about) and about not in directory.known_person_names():
             s.projects.append(directory.project(about))  # what the pasted mail is about
-    if (action or raw in turn.rows) and not s.kinds:
+    if (action or raw in turn.rows or raw in turn.answers) and not s.kinds:
         s.kinds.append("statement")  # an action item or a pasted record is worth a line
     elif raw in turn.items and not s.kinds and len(raw.split()) >= 4 and not s.secrets:
         s.kinds.append("statement")  # an item the user listed: "- "mir ist kalt", not …"

@@ -30,6 +30,8 @@ class Turn:
     items: set[str] = field(default_factory=set)  # sentences written as list items ("- Wei: ...")
     pieces: set[str] = field(default_factory=set)  # the clauses of a run-on sentence
     rows: set[str] = field(default_factory=set)  # the records of a pasted table, CSV or JSON
+    options: list[str] = field(default_factory=list)  # the choices an assistant's turn lists
+    answers: set[str] = field(default_factory=set)  # statements a reply makes with the question
     # the name a pasted mail's subject line says it is about, and the mail's sentences
     mail: tuple[str, set[str]] | None = None
     addressed: list[str] = field(default_factory=list)  # passages addressed to the memory system

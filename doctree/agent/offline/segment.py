@@ -12,6 +12,7 @@ import json
 import re
 from collections import Counter
 
+from doctree.agent.offline.answers import listed_options
 from doctree.agent.offline.language import (
     FORGET_THAT,
     MAIL_HEADER,
@@ -731,6 +732,7 @@ def segment(transcript: Transcript) -> Segmented:
                     user_sentences(m.content)[0],
                     after_tool=after_tool,
                     tool_ran=ran,
+                    options=listed_options(m.content),
                 )
             )
             continue
