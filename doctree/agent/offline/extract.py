@@ -380,7 +380,9 @@ def _read(
         # "Actually make that three": the last value said changes
         _reread(a, current, *earlier, directory, context)
         return
-    s = read_sentence(turn.time, body, message_date(turn.time), directory, context, speaker=label)
+    # a sentence of a pasted mail is read on the day its message was sent
+    ref = turn.dated.get(raw) or message_date(turn.time)
+    s = read_sentence(turn.time, body, ref, directory, context, speaker=label)
     if turn.mail and raw in turn.mail[1] and not s.projects:
         about = turn.mail[0]
         if not directory.kind_of(about) and about not in directory.known_person_names():
@@ -407,7 +409,14 @@ def _read(
                 current.remove(old)
     elif s.kinds and (
         restated := restates_earlier(
-            s, [t for t in a.sentences if raw not in turn.rows or t.raw not in turn.rows]
+            s,
+            [
+                t
+                for t in a.sentences
+                if (raw not in turn.rows or t.raw not in turn.rows)
+                and (raw not in turn.dated or t.speaker == s.speaker or t.raw in turn.dated)
+            ],
+            any_speaker=raw in turn.dated,  # a mail chain: a later reply's terms hold
         )
     ):  # the records of one pasted block are side by side: none restates another
         s.replaces = restated  # the same thing said again with another value: it holds now

@@ -32,6 +32,8 @@ class Turn:
     rows: set[str] = field(default_factory=set)  # the records of a pasted table, CSV or JSON
     options: list[str] = field(default_factory=list)  # the choices an assistant's turn lists
     answers: set[str] = field(default_factory=set)  # statements a reply makes with the question
+    #: the sentences of a pasted mail chain, each with its message's date (None: not given)
+    dated: dict[str, date | None] = field(default_factory=dict)
     # the name a pasted mail's subject line says it is about, and the mail's sentences
     mail: tuple[str, set[str]] | None = None
     addressed: list[str] = field(default_factory=list)  # passages addressed to the memory system
