@@ -38,7 +38,7 @@ from doctree.agent.offline.resolve import (
     session_dates,
     swapped_earlier,
 )
-from doctree.agent.offline.segment import ADDRESSED
+from doctree.agent.offline.segment import ADDRESSED, record_shape, same_list
 from doctree.memory.secrets import Secret, mask, secret_location
 from doctree.stopwords import ENGLISH
 
@@ -159,6 +159,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 continue
             forgetting = False
             _read(a, turn, raw, directory, context, current)
+        _relisted(a, turn, directory, current)
         previous = current
     a.opening = _opening(a.sentences, dropped)
     link_known_names(a.sentences, directory)
@@ -448,6 +449,47 @@ def _read(
         return
     a.sentences.append(s)
     current.append(s)
+
+
+def _relisted(a: Analysis, turn: Turn, directory: Directory, current: list[Sentence]) -> None:
+    """A block of records pasted again, changed (a rota, a schedule, a guest list with the
+    same columns, keyed the same way, sharing a key with one pasted earlier in the session):
+    a record whose key is no longer there is said to be no longer listed, which moves it to
+    Past; one whose values changed is replaced by the new record."""
+    blocks: dict[frozenset[str], dict[str, Sentence]] = {}
+    for s in current:
+        if s.raw in turn.rows and (shape := record_shape(s.raw)) is not None:
+            blocks.setdefault(shape[1], {})[shape[0]] = s
+    for labels, now in blocks.items():
+        before = [
+            (shape[0], t)
+            for t in a.sentences
+            if t not in current
+            and t.raw
+            and (shape := record_shape(t.raw)) is not None
+            and shape[1] == labels
+        ]
+        if len(now) < 2 or not same_list({key for key, _ in before}, set(now)):
+            continue  # one record, or another block: not the same list again
+        for key, old in before:
+            if old not in a.sentences:
+                continue
+            if key in now:
+                if old.raw != now[key].raw:
+                    now[key].replaces.append(old)  # its values changed
+                    a.sentences.remove(old)
+                continue
+            gone = read_sentence(
+                turn.time, f"{key} is no longer listed.", message_date(turn.time), directory
+            )
+            gone.kinds = gone.kinds or ["statement"]
+            gone.replaces = [old]
+            gone.people, gone.subject = [*old.people], old.subject  # on the record's page
+            for kind, names in old.others.items():
+                gone.others.setdefault(kind, [*names])
+            gone.projects = gone.projects or [*old.projects]
+            a.sentences.remove(old)
+            a.sentences.append(gone)
 
 
 def _row_subject(s: Sentence, raw: str, directory: Directory) -> None:

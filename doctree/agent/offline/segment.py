@@ -356,6 +356,33 @@ def _table_row(line: str, header: list[str]) -> str | None:
     return f"{cells[0]}, {'; '.join(parts)}".rstrip(".") + "."
 
 
+_RECORD = re.compile(r"(?P<key>[^,;:\n]{1,60}), (?P<cells>\S.*?)\.?")
+_CELL = re.compile(r"(?P<label>[^:;]{1,40}): (?P<value>.*)")
+
+
+def record_shape(row: str) -> tuple[str, frozenset[str], dict[str, str]] | None:
+    """A pasted record as its key, the labels of its cells and their values: "Ana Ruiz,
+    shift: 9-12; stall: cakes." -> ("Ana Ruiz", {shift, stall}, {...}); None for a sentence
+    that is not one, or a record with a cell of no label."""
+    m = _RECORD.fullmatch(row.strip())
+    if m is None:
+        return None
+    cells: dict[str, str] = {}
+    for part in m.group("cells").split("; "):
+        cell = _CELL.fullmatch(part.strip())
+        if cell is None:
+            return None
+        cells[cell.group("label").strip().lower()] = cell.group("value").strip()
+    return m.group("key").strip(), frozenset(cells), cells
+
+
+def same_list(before: set[str], now: set[str]) -> bool:
+    """Whether records keyed `now` are the list keyed `before` pasted again: at least half
+    of the earlier keys are still there (another list with the same columns shares a few
+    at most)."""
+    return bool(before) and 2 * len(before & now) >= len(before)
+
+
 def _row_sentence(key: str, cells: list[tuple[str, str]]) -> str | None:
     """A row as one statement, its cells labelled: "Ana, allergy: shellfish; notes: severe."."""
     parts = [f"{label}: {cell}" if label else cell for label, cell in cells if cell]
