@@ -4,6 +4,8 @@ one; another list with the same columns is not the same list."""
 
 from __future__ import annotations
 
+import pytest
+
 from doctree.agent.offline.segment import record_shape, same_list
 from doctree.store.documents import DocumentsRepository
 from tests.agent.offline_runs import run, transcript
@@ -139,3 +141,57 @@ def test_another_list_with_the_same_columns_leaves_the_first_as_it_is(repo):
     pages = _two_sessions(repo, TABLE, OTHER_TABLE)
     assert "tombola" in _current(pages["~/memory/people/lena-berg"])
     assert "books" in _current(pages["~/memory/people/tom-okafor"])
+
+
+def _then(repo: DocumentsRepository, said: str, *, same_session: bool) -> dict[str, str]:
+    if same_session:
+        run(
+            repo,
+            transcript(
+                "s-list",
+                ("user", "2028-04-01T10:00:00Z", TABLE),
+                ("assistant", "2028-04-01T10:00:05Z", "Noted."),
+                ("user", "2028-04-01T10:05:00Z", said),
+            ),
+        )
+    else:
+        run(repo, transcript("s-one", ("user", "2028-04-01T10:00:00Z", TABLE)))
+        run(repo, transcript("s-two", ("user", "2028-04-03T10:00:00Z", said)))
+    return _pages(repo)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Lena has been dropped from the rota, she is ill.",
+        "Please take Lena Berg off the rota.",
+        "Lena Berg is off the volunteer list now.",
+        "We had to remove Lena from the schedule.",
+    ],
+)
+@pytest.mark.parametrize("same_session", [True, False])
+def test_someone_taken_off_a_list_is_no_longer_listed_where_a_record_of_theirs_was(
+    repo, said, same_session
+):
+    pages = _then(repo, said, same_session=same_session)
+    current = "\n".join(_current(b) for b in pages.values())
+    assert "tombola" not in current
+    assert "tombola" in "\n".join(_past(b) for b in pages.values())
+    assert "Tom Okafor, shift: 12-3; stall: books" in current  # the others stay
+
+
+def test_a_name_that_fits_two_records_takes_none_off(repo):
+    two_toms = TABLE.replace("Lena Berg", "Tom Hale")
+    run(repo, transcript("s-one", ("user", "2028-04-01T10:00:00Z", two_toms)))
+    run(repo, transcript("s-two", ("user", "2028-04-03T10:00:00Z", "Take Tom off the rota.")))
+    current = "\n".join(_current(b) for b in _pages(repo).values())
+    assert "Tom Okafor, shift: 12-3; stall: books" in current
+    assert "Tom Hale, shift: 3-6; stall: tombola" in current
+
+
+def test_taking_off_a_list_is_said_of_someone_not_of_anything_taken_off():
+    from doctree.agent.offline.extract import _TAKEN_OFF
+
+    assert _TAKEN_OFF.search("Take Lena off the rota")
+    assert not _TAKEN_OFF.search("Lena took her coat off")
+    assert not _TAKEN_OFF.search("Lena is off work today")

@@ -159,6 +159,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 continue
             forgetting = False
             _read(a, turn, raw, directory, context, current)
+            _taken_off(a, turn, raw, directory, current)
         _relisted(a, turn, directory, current)
         previous = current
     a.opening = _opening(a.sentences, dropped)
@@ -490,6 +491,65 @@ def _relisted(a: Analysis, turn: Turn, directory: Directory, current: list[Sente
             gone.projects = gone.projects or [*old.projects]
             a.sentences.remove(old)
             a.sentences.append(gone)
+
+
+#: Someone or something said to be taken off a list: "take Marcus off the rota", "Dev has
+#: been dropped from the schedule", "cross Ana Ruiz off the guest list", "remove Tom from it".
+_TAKEN_OFF = re.compile(
+    rf"\b(?i:take|took|taken|taking|cross|crossed|strike|struck|knock|knocked)\s+(?P<a>{NAME})\s+off"
+    rf"\s+(?:the|our|my|this|that|it\b)"
+    rf"|\b(?i:remove|removed|removing|drop|dropped|dropping|delete|deleted)\s+(?P<b>{NAME})\s+"
+    rf"(?:from|off)\s+(?:the|our|my|this|that|it\b)"
+    rf"|\b(?P<c>{NAME})\s+(?:is|was|has\s+been|have\s+been|got|gets|'s|’s)\s+(?:now\s+)?"
+    rf"(?:taken\s+off|dropped\s+(?:from|off)|removed\s+from|crossed\s+off|struck\s+off|off)\s+"
+    rf"(?:the|our|my|this|that)\s+(?:\w+\s+)?(?:list|rota|roster|schedule|line-?up|team|sheet|"
+    rf"table|register|plan|squad|programme|program|agenda|calendar)\b",
+)
+
+
+def _taken_off(
+    a: Analysis, turn: Turn, raw: str, directory: Directory, current: list[Sentence]
+) -> None:
+    """Someone said to be taken off a list ("take Marcus off the rota") is no longer listed
+    anywhere a pasted record of theirs says they are: the records of this session move to
+    Past now, those of earlier sessions when the pages are written (`Sentence.unlists`). A
+    name that fits the keys of two records ("Tom" of Tom Okafor and Tom Hale) moves none."""
+    names = [
+        n for m in _TAKEN_OFF.finditer(raw) if (n := m["a"] or m["b"] or m["c"]) not in NOT_NAMES
+    ]
+    said = current[-1] if current and current[-1].raw == lang.without_fillers(raw) else None
+    for name in names:
+        records = [
+            (shape[0], old)
+            for old in a.sentences
+            if old.raw and old is not said and (shape := record_shape(old.raw)) is not None
+            and _keyed(shape[0], name)
+        ]  # fmt: skip
+        if len({key for key, _ in records}) > 1:
+            continue  # whose records they are is unsure
+        holder = said
+        if holder is None or not holder.kinds or name not in " ".join(holder.people):
+            # a request ("please take Tom off the rota") says it as a fact of its own
+            holder = read_sentence(
+                turn.time, f"{records[0][0] if records else name} is no longer listed.",
+                message_date(turn.time), directory,
+            )  # fmt: skip
+            holder.kinds = holder.kinds or ["statement"]
+            if records:
+                holder.people, holder.subject = [*records[0][1].people], records[0][1].subject
+            a.sentences.append(holder)
+        holder.unlists.append(name)
+        if records and records[0][0] != name:  # "Lena" of the record keyed "Lena Berg"
+            holder.people = [records[0][0] if p == name else p for p in holder.people]
+            holder.subject = records[0][0] if holder.subject == name else holder.subject
+        for _, old in records:
+            holder.replaces.append(old)
+            a.sentences.remove(old)
+
+
+def _keyed(key: str, name: str) -> bool:
+    """Whether a record keyed `key` is `name`'s: the same name, or a first name of it."""
+    return key == name or key.split()[0] == name or name.split()[0] == key
 
 
 def _row_subject(s: Sentence, raw: str, directory: Directory) -> None:

@@ -538,6 +538,18 @@ class Writer(PageIO):
         for s in self.filing.facts:
             if s.raw and (shape := record_shape(s.raw)) is not None:
                 blocks.setdefault(shape[1], {})[shape[0]] = s
+            for name in s.unlists:  # "take Marcus off the rota": his records go
+                records: dict[str, str] = {}  # record -> its key
+                for ln in self._current_lines(name):
+                    record = record_shape(_said(ln))
+                    if record is not None and (
+                        record[0] == name or name.split()[0] == record[0].split()[0] == name
+                    ):
+                        records[_said(ln)] = record[0]
+                if len(set(records.values())) == 1:  # two people of that name: neither
+                    for said in records:
+                        self.superseded.setdefault(said, s)
+                        self.unlisted.add(said)
         for labels, now in blocks.items():
             if len(now) < 2:
                 continue
