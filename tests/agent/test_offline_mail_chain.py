@@ -163,3 +163,40 @@ def test_a_sender_at_an_organisations_domain_is_its_contact(repo):
     pages = _paste(repo, OUTLOOK_STYLE)
     assert "Harbour Hall" in pages["~/memory/people/ana-ruiz"]
     assert "Tom Baker works at" not in "\n".join(pages.values())  # a personal address
+
+
+QUOTED_WITH_HEADERS = """Pasting the mail from my new client so the terms are written down:
+
+> From: Kofi Mensah <kofi@northgatestudio.com>
+> Subject: Re: brochure
+>
+> Hi Sam, good to speak earlier. Confirming £410 per day, invoiced at the end of each month.
+> The first drafts are due by Friday the 12th.
+> Cheers, Kofi (Producer, Northgate Studio)
+"""
+
+
+def test_a_quoted_message_that_opens_on_its_headers_is_its_senders():
+    own, _ = user_sentences(QUOTED_WITH_HEADERS, set(), set(), set(), set(), {})
+    assert "Kofi Mensah: The first drafts are due by Friday the 12th." in own
+    assert not any(s.startswith("Kofi Mensah: Cheers") for s in own)
+
+
+def test_a_sign_off_with_a_role_says_who_the_writer_is():
+    own, _ = user_sentences(QUOTED_WITH_HEADERS, set(), set(), set(), set(), {})
+    assert "Kofi Mensah is the Producer at Northgate Studio." in own
+
+
+def test_an_organisation_is_named_as_the_message_spells_its_domain():
+    assert organisation_of("kofi@northgatestudio.com", "Thanks, Northgate Studio") == (
+        "Northgate Studio"
+    )
+    assert organisation_of("kofi@northgatestudio.com", "no name here") == "Northgatestudio"
+
+
+def test_a_quoted_message_with_headers_is_kept_on_its_senders_page(repo):
+    pages = _paste(repo, QUOTED_WITH_HEADERS)
+    kofi = _current(pages["~/memory/people/kofi-mensah"])
+    assert "£410" in kofi
+    assert "Northgate Studio" in kofi
+    assert "Producer" in kofi

@@ -30,8 +30,9 @@ class Mail:
 
     @property
     def organisation(self) -> str | None:
-        """The organisation the sender's address names by its own domain, if any."""
-        return organisation_of(self.address)
+        """The organisation the sender's address names by its own domain, if any, as the
+        message writes it ("Brightwater Press" for brightwaterpress.co.uk)."""
+        return organisation_of(self.address, "\n".join(self.lines))
 
 
 #: "On Tue, 3 Mar 2028 at 10:02, Ana Ruiz <ana@acme.com> wrote:"; "Ana Ruiz wrote:" alone.
@@ -106,9 +107,10 @@ def sender_of(value: str) -> tuple[str | None, str | None]:
     return " ".join(w[:1].upper() + w[1:] for w in name.split()), address
 
 
-def organisation_of(address: str | None) -> str | None:
+def organisation_of(address: str | None, text: str = "") -> str | None:
     """The organisation an address's own domain names: "ana@acme-logistics.co.uk" -> "Acme
-    Logistics"; None for a personal mail provider or no address."""
+    Logistics", or as `text` writes it when it spells the domain out ("Brightwater Press"
+    for brightwaterpress.co.uk); None for a personal mail provider or no address."""
     if not address or "@" not in address:
         return None
     domain = address.split("@", 1)[1].lower()
@@ -116,6 +118,14 @@ def organisation_of(address: str | None) -> str | None:
     label = domain.split(".")[-1]
     if not label or label in _PERSONAL_MAIL or len(label) < 3:
         return None
+    squashed = re.sub(r"[-_]", "", label)
+    for m in re.finditer(r"\b[A-Z][\w'’&]*(?:[ -](?:&|[A-Z][\w'’&]*))*", text):
+        words = m.group(0).split()
+        for n in range(len(words), 0, -1):  # "Brightwater Press" in "Confirming Brightwater Press"
+            for k in range(len(words) - n + 1):
+                phrase = " ".join(words[k : k + n])
+                if re.sub(r"[\W_]", "", phrase).lower() == squashed:
+                    return phrase
     return " ".join(w.capitalize() for w in re.split(r"[-_]", label) if w)
 
 
@@ -143,6 +153,21 @@ def _opens_headers(lines: list[str], i: int) -> bool:
     return end - i >= 2 and bool({"sent", "date", "subject", "to"} & set(fields))
 
 
+def _quoted_mail(lines: list[str], i: int) -> tuple[int, list[str]] | None:
+    """A block of quoted lines from line `i` that is a copied message itself ("> From: Olu
+    …", "> Subject: …", then its text): the line after the block and its lines unquoted."""
+    if not lines[i].lstrip().startswith(">"):
+        return None
+    end = i
+    while end < len(lines) and (lines[end].lstrip().startswith(">") or not lines[end].strip()):
+        end += 1
+    inner = _unquoted(lines[i:end])
+    first = next((k for k, x in enumerate(inner) if x.strip()), None)
+    if first is None or not (_BOUNDARY.match(inner[first]) or _opens_headers(inner, first)):
+        return None
+    return end, inner
+
+
 def _split(
     lines: list[str], sender: str | None, address: str | None, when: date | None
 ) -> list[Mail]:
@@ -160,6 +185,10 @@ def _split(
             name, addr = sender_of(fields.get("from", ""))
             sent = mail_date(fields.get("sent", "") or fields.get("date", ""))
             return [top, *_split(lines[j:], name, addr, sent)]
+        if (copied := _quoted_mail(lines, i)) is not None:
+            end, inner = copied
+            top.lines.extend(lines[end:])  # what follows the quote is the message's own
+            return [top, *_split(inner, None, None, None)[1:]]
         wrote = _WROTE.match(line)
         if wrote and i + 1 < len(lines) and any(x.lstrip().startswith(">") for x in lines[i + 1 :]):
             name, addr = sender_of(
@@ -186,6 +215,7 @@ def mail_chain(text: str) -> list[Mail] | None:
     if not any(
         _BOUNDARY.match(x)
         or _opens_headers(lines, i)
+        or (x.lstrip().startswith(">") and _quoted_mail(lines, i) is not None)
         or (_WROTE.match(x) and any(y.lstrip().startswith(">") for y in lines[i + 1 :]))
         for i, x in enumerate(lines)
     ):

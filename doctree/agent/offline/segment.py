@@ -261,6 +261,17 @@ def chain_sentences(
             if key in seen:
                 continue  # quoted again in a later reply: read once, as its first writer's
             seen.add(key)
+            if not mine and (signed := _SIGNED_AS.fullmatch(sentence)) is not None:
+                if not signed["role"]:
+                    continue  # "Best, Ana"
+                who = mail.sender or signed["name"]  # "Best, Olu (Art Director, Brightwater)"
+                at = f" at {signed['org'].strip()}" if signed["org"] else ""
+                sentence = f"{who} is the {signed['role'].strip()}{at}."
+                own.append(sentence)
+                for kept in (rows, kept_quotes):
+                    if kept is not None:
+                        kept.add(sentence)
+                continue
             if not mine:
                 sentence = _MAIL_GREETING.sub("", sentence).strip()
                 if not sentence or _SIGN_OFF.fullmatch(sentence) or len(sentence.split()) < 3:
@@ -301,6 +312,13 @@ _SIGN_OFF = re.compile(
 )
 #: A message's greeting: "Dear applicant,", "Hi Ruth —".
 _GREETING = re.compile(r"^(?:Dear|Hi|Hello|Hey|Hiya)\s+[^,—–\n]{1,40}?(?:,|\s+[—–-])\s*")
+#: A mail's sign-off, with the writer's role and organisation when it gives them: "Best, Olu
+#: (Art Director, Brightwater Press)", "Kind regards, Ana Ruiz".
+_SIGNED_AS = re.compile(
+    rf"(?:(?:Best|Kind|Warm|Many|All\s+the)\s+)?(?:wishes|regards|thanks|best|cheers|love|yours|"
+    rf"Thanks|Cheers|Love|Regards|Yours|Best|Sincerely|Warmly)(?:\s+\w+)?[,!]?\s+(?P<name>{NAME})"
+    rf"(?:\s*\(\s*(?P<role>[^,()]{{2,40}}?)(?:\s*,\s*(?P<org>[^()]{{2,60}}?))?\s*\))?\s*\.?"
+)
 #: A mail's greeting, a name or not: "Hi Ana,", "Hello,", "Dear all —".
 _MAIL_GREETING = re.compile(
     r"^(?:Dear|Hi|Hello|Hey|Hiya)\b(?:\s+[^,—–\n]{1,40}?)?(?:,|\s+[—–-])\s*"
