@@ -76,6 +76,8 @@ def test_a_no_keeps_nothing(question, reply):
         ("Do you want the 9:40 or the 11:15?", "yes"),  # a yes chooses no option
         ("What's your budget for the trip?", "good question"),
         ("What's your budget for the trip?", "not sure"),
+        ("What time is good?", "any time after 3"),  # no subject to say it of
+        ("What does Ana do?", "nurse"),  # no frame for it: nothing rather than a guess
         ("Is your train on Tuesday? And which station?", "yes"),  # the last question only
     ],
 )
@@ -99,7 +101,14 @@ def test_a_reply_that_settles_nothing_keeps_nothing(question, reply):
         ("Who's picking up the kids on Friday?", "my mum", "My mum is picking up the kids on Friday."),
         ("Which day works best for you?", "Thursday", "Thursday works best for me."),
         ("Where do you live?", "Leeds", "I live in Leeds."),
-        ("Where is the party?", "Ana's flat", "The party is in Ana's flat."),
+        ("Where is the party?", "Ana's flat", "The party is at Ana's flat."),
+        ("Where are you based?", "Leeds", "I am based in Leeds."),
+        ("What are you working on?", "the migration", "I am working on the migration."),
+        ("Who are you travelling with?", "my sister", "I am travelling with my sister."),
+        ("When are you free?", "Tuesday", "I am free on Tuesday."),
+        ("When did you move here?", "2019", "I did move here in 2019."),
+        ("Where does your sister live?", "Porto", "My sister lives in Porto."),
+        ("What is your favourite colour?", "blue", "My favourite colour is blue."),
     ],
 )  # fmt: skip
 def test_an_answer_and_its_question_make_a_statement(question, reply, statement):

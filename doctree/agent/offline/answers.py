@@ -216,14 +216,20 @@ def _verb_phrase(aux: str, verb: str) -> str:
     return f"{aux} {verb}"
 
 
-def _when_word(wh: str, answer: str) -> str:
-    """The preposition that puts a date or a time in a statement: "at 9:40", "on Tuesday"."""
+def _when_word(wh: str, answer: str, said: str = "") -> str:
+    """The preposition that puts a date, a time or a place in a statement: "at 9:40", "on
+    Tuesday", "in 2019", "in Leeds" (where one lives), "at Ana's flat"."""
     if re.match(r"(?:on|at|in|by|from|next|this|tomorrow|today|tonight)\b", answer, re.I):
         return ""
     if _TIME.match(answer) or wh.lower() == "what time":
         return "at "
     if wh.lower() == "where":
-        return "in " if answer[:1].isupper() else "at "
+        home = re.search(r"\b(?:live|lives|living|based|stay|staying|moved|move|born|grew)\b", said)
+        return "in " if home else "at "
+    if re.fullmatch(
+        r"(?:19|20)\d\d|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*", answer, re.I
+    ):
+        return "in "
     return "on "
 
 
@@ -277,16 +283,30 @@ def _wh_statement(question: str, answer: str) -> str | None:
             return None
         subject, verb = " ".join(words[:k]), " ".join(words[k:])
         said = f"{subject} {_verb_phrase(m.group('aux').lower(), verb)} "
-        return _cap(_swap_person(said + _when_word(m.group("wh"), answer) + answer)) + "."
+        return _cap(_swap_person(said + _when_word(m.group("wh"), answer, verb) + answer)) + "."
     m = _WHAT_IS.match(q)
     if m and re.match(r"(?:what|who)$", m.group("wh"), re.I) and re.match(r"\w+ing\b", m["rest"]):
         m = None  # "Who's picking up the kids?": the answer is who does it (below)
     if m:
         subject = m.group("rest").strip()
-        if _VAGUE.fullmatch(subject):
-            return None
+        words = subject.split()
+        if _VAGUE.fullmatch(words[0]) or not (
+            words[0].lower() in _DETERMINERS or words[0].lower() == "you" or words[0][0].isupper()
+        ):
+            return None  # "What time is good?": no subject to say it of
         verb = (m.group("aux") or "is").lower()
         wh = m.group("wh").lower()
+        if len(words) > 1 and (words[0].lower() == "you" or words[0][0].isupper()):
+            # "Where are you based?" "Leeds": "I am based in Leeds"
+            k = _subject(words) or 1
+            who, tail = " ".join(words[:k]), " ".join(words[k:])
+            if not tail:
+                pass
+            elif wh in ("what", "who"):
+                return _cap(_swap_person(f"{who} {verb} {tail} {answer}")) + "."
+            else:
+                prep = _when_word(wh, answer, tail)
+                return _cap(_swap_person(f"{who} {verb} {tail} {prep}{answer}")) + "."
         named = re.fullmatch(r"(?:the\s+name\s+of\s+(?P<of>.+)|(?P<whose>.+)['’]s\s+name)", subject)
         if wh == "what" and named:  # "What's your daughter's name?" "Leila"
             said = f"{named.group('of') or named.group('whose')} is called {answer}"
@@ -297,7 +317,7 @@ def _wh_statement(question: str, answer: str) -> str | None:
             tail = ""
             if ing:
                 subject, tail = subject[: ing.start()], " " + ing.group(1)
-            said = f"{subject} {verb}{tail} {_when_word(wh, answer)}{answer}"
+            said = f"{subject} {verb}{tail} {_when_word(wh, answer, subject + tail)}{answer}"
         return _cap(_swap_person(said)) + "."
     if m := _WHO_DOES.match(q):
         verb = m.group("verb") or "is"
