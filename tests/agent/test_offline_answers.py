@@ -6,7 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from doctree.agent.offline.answers import answered, chosen, listed_options, options_in
+from doctree.agent.offline.answers import (
+    answered,
+    answered_parts,
+    chosen,
+    listed_options,
+    options_in,
+)
 from doctree.store.documents import DocumentsRepository
 from tests.agent.offline_runs import run, transcript
 
@@ -193,3 +199,33 @@ def test_the_rest_of_a_reply_after_its_answer_is_read_as_well(repo):
     )
     assert "called Leila" in pages
     assert "turns 9" in pages
+
+
+@pytest.mark.parametrize(
+    ("question", "replies", "statements"),
+    [
+        ("Which school, and when does term start?", ["St Brendan's.", "monday"], ["Term starts on Monday."]),
+        ("When does term start and when is the inset day?", ["monday, the 24th"], ["Term starts on Monday.", "The inset day is on the 24th."]),
+        ("What's your son's name and how many kids do you have?", ["Finn.", "three"], ["My son is called Finn.", "I have three kids."]),
+    ],
+)  # fmt: skip
+def test_a_question_of_two_parts_is_answered_part_by_part(question, replies, statements):
+    assert answered_parts(question, replies) == statements
+
+
+def test_parts_and_answers_that_do_not_pair_one_to_one_make_nothing():
+    assert answered_parts("Which school, and when does term start?", ["St Brendan's."]) == []
+    assert answered_parts("When does term start and when is the inset day?", ["monday"]) == []
+
+
+def test_the_parts_of_a_two_part_question_are_kept_dated(repo):
+    run(
+        repo,
+        transcript(
+            "s-parts",
+            ("user", ASKED, "Can you help me get the school things straight?"),
+            ("assistant", ASKED, "Which school, and when does term start?"),
+            ("user", REPLIED, "St Brendan's. monday"),
+        ),
+    )
+    assert "Term starts on Monday (2028-03-06)" in _current(repo)

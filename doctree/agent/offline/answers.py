@@ -123,6 +123,8 @@ def _subject(words: list[str]) -> int | None:
         while n < len(words) - 1 and words[n][0].isupper():
             n += 1
         return n
+    if first.lower() not in _DETERMINERS and len(words) == 2 and first.isalpha():
+        return 1  # a bare noun and its verb: "When does term start?"
     if first.lower() not in _DETERMINERS or len(words) < 3:
         return None
     n = 2  # "your train", then "'s" chains: "your sister's flight"
@@ -252,7 +254,13 @@ def _answer(reply: str) -> str | None:
         return None
     if has_verb(re.sub(r"['’]s\b", "", text)):  # "Ana's flat" is no verb
         return None
-    return text
+    return re.sub(  # "monday" as the day it names: "Monday"
+        r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:january|february|march|april|june|"
+        r"july|august|september|october|november|december)\b",
+        lambda m: m.group(0).capitalize(),
+        text,
+        flags=re.I,
+    )
 
 
 def _wh_statement(question: str, answer: str) -> str | None:
@@ -443,6 +451,36 @@ def listed_options(text: str) -> list[str]:
     if not blocks or not 2 <= len(blocks[-1]) <= 6:
         return []
     return blocks[-1] if all(0 < len(o.split()) <= 8 for o in blocks[-1]) else []
+
+
+#: Where a question of two parts joins its second: "Which school, and when does term start?".
+_AND_ASKS = re.compile(
+    r",?\s+and\s+(?=(?:when|what|which|who|where|how|is|are|was|do|does|did|has|have)\b)", re.I
+)
+
+
+def answered_parts(question: str, replies: list[str]) -> list[str]:
+    """A question of two or more parts joined by "and" ("Which school, and when does term
+    start?") answered part by part, in order, by as many short sentences or comma-separated
+    parts of the reply ("St Brendan's. monday"): the statement of each part that makes one;
+    [] when the parts and the answers do not pair one to one."""
+    q = question.strip()
+    if not q.endswith("?") or q.count("?") > 1:
+        return []
+    parts = [p.strip(" ,") for p in _AND_ASKS.split(q.rstrip("?"))]
+    if len(parts) < 2 or len(parts) > 4:
+        return []
+    answers = replies[: len(parts)]
+    if len(answers) < len(parts) and replies:
+        answers = [a.strip() for a in re.split(r",\s*|\s+and\s+", replies[0]) if a.strip()]
+    if len(answers) != len(parts) or any(len(a.split()) > 5 for a in answers):
+        return []
+    out = []
+    for part, reply in zip(parts, answers, strict=True):
+        said = answered(part[0].upper() + part[1:] + "?", reply)
+        if said is not None:
+            out.append(said)
+    return out
 
 
 def answered(question: str, reply: str, options: list[str] | None = None) -> str | None:

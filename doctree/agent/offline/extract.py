@@ -15,7 +15,7 @@ import re
 from datetime import date
 
 from doctree.agent.offline import language as lang
-from doctree.agent.offline.answers import answered
+from doctree.agent.offline.answers import answered, answered_parts
 from doctree.agent.offline.directory import Directory
 from doctree.agent.offline.entities import find_entities
 from doctree.agent.offline.language import FIRST_PERSON, NAME, NOT_NAMES, content_words, mentions
@@ -129,6 +129,11 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
         ):
             own = [said, *own[1:]]
             turn.answers.add(said)
+        elif asked is not None and own and turn.speaker is None:
+            # "Which school, and when does term start?" / "St Brendan's. monday"
+            if parts := answered_parts(asked.sentences[-1], own):
+                own = [*parts, *own]  # the reply's own words are read as well
+                turn.answers.update(parts)
         asked = None
         current: list[Sentence] = []
         forgetting = False  # the sentence before asked to forget
@@ -389,8 +394,10 @@ def _read(
         about = turn.mail[0]
         if not directory.kind_of(about) and about not in directory.known_person_names():
             s.projects.append(directory.project(about))  # what the pasted mail is about
-    if (action or raw in turn.rows or raw in turn.answers) and not s.kinds:
+    if (action or raw in turn.rows) and not s.kinds:
         s.kinds.append("statement")  # an action item or a pasted record is worth a line
+    elif raw in turn.answers and "statement" not in s.kinds:
+        s.kinds.append("statement")  # what a reply and its question say: worth a line
     elif raw in turn.items and not s.kinds and len(raw.split()) >= 4 and not s.secrets:
         s.kinds.append("statement")  # an item the user listed: "- "mir ist kalt", not …"
     if raw in turn.rows:
