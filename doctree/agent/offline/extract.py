@@ -129,11 +129,14 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
         ):
             own = [said, *own[1:]]
             turn.answers.add(said)
-        elif asked is not None and own and turn.speaker is None:
-            # "Which school, and when does term start?" / "St Brendan's. monday"
-            if parts := answered_parts(asked.sentences[-1], own):
-                own = [*parts, *own]  # the reply's own words are read as well
-                turn.answers.update(parts)
+        elif (
+            asked is not None
+            and own
+            and turn.speaker is None
+            and (parts := answered_parts(asked.sentences[-1], own))
+        ):  # "Which school, and when does term start?" / "St Brendan's. monday"
+            own = [*parts, *own]  # the reply's own words are read as well
+            turn.answers.update(parts)
         asked = None
         current: list[Sentence] = []
         forgetting = False  # the sentence before asked to forget
