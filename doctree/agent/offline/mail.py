@@ -211,11 +211,23 @@ def mail_chain(text: str) -> list[Mail] | None:
     """The messages of a pasted chain, oldest first (the last is the one on top, whose writer
     is whoever pasted it, unless its own header names one); None when `text` holds no copied
     message."""
+    lowered = text.lower()
+    if (
+        "wrote" not in lowered
+        and "from:" not in lowered
+        and "forwarded" not in lowered
+        and ("original message" not in lowered)
+    ):
+        return None  # none of the lines that copy a message can be there
     lines = text.split("\n")
     if not any(
         _BOUNDARY.match(x)
         or _opens_headers(lines, i)
-        or (x.lstrip().startswith(">") and _quoted_mail(lines, i) is not None)
+        or (
+            x.lstrip().startswith(">")
+            and (i == 0 or not lines[i - 1].lstrip().startswith(">"))  # a block's first line
+            and _quoted_mail(lines, i) is not None
+        )
         or (_WROTE.match(x) and any(y.lstrip().startswith(">") for y in lines[i + 1 :]))
         for i, x in enumerate(lines)
     ):
