@@ -30,9 +30,11 @@ and same tree in, same calls out: no clock, no randomness.
 The work runs in stages, one module each, passing the data of `model.py` on (`run.run_session`
 reads top to bottom as the pipeline; see docs/memory-agent.md):
 
-- `segment.py`: the transcript into turns, each into its speaker's own sentences;
+- `segment.py`: the transcript into turns, each into its speaker's own sentences (`mail.py`:
+  a pasted mail chain into its messages, each by its writer at its date);
 - `extract.py`: the sentences worth reading and the kind of statement each is, findings the
-  user accepted, requests to forget; names found and typed by `entities.py`;
+  user accepted, what a short reply says with the question it answers (`answers.py`), a list
+  pasted again, requests to forget; names found and typed by `entities.py`;
 - `resolve.py`: dates made absolute, corrections, pronouns and nicknames (run by extract
   sentence by sentence, as a pronoun can only mean someone named before it);
 - `file.py`: the one page each fact goes to;

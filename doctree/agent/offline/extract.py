@@ -15,6 +15,7 @@ import re
 from datetime import date
 
 from doctree.agent.offline import language as lang
+from doctree.agent.offline.answers import answered, answered_parts
 from doctree.agent.offline.directory import Directory
 from doctree.agent.offline.entities import find_entities
 from doctree.agent.offline.language import FIRST_PERSON, NAME, NOT_NAMES, content_words, mentions
@@ -37,7 +38,7 @@ from doctree.agent.offline.resolve import (
     session_dates,
     swapped_earlier,
 )
-from doctree.agent.offline.segment import ADDRESSED
+from doctree.agent.offline.segment import ADDRESSED, record_shape, same_list
 from doctree.memory.secrets import Secret, mask, secret_location
 from doctree.stopwords import ENGLISH
 
@@ -89,6 +90,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
     specific: list[Sentence] = []  # its specific statements, kept if the user credits them
     from_tool = False  # what the assistant just said answers the user from a tool's result
     stated = False  # the assistant's last turn asked no question
+    asked: Turn | None = None  # the assistant's last turn, when it ends on its one question
     previous: list[Sentence] = []  # the last user turn's sentences: what "forget that" means
     context = Context(directory)
     dropped: list[str] = []  # what the user asked to forget
@@ -100,6 +102,8 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
             from_tool = turn.after_tool
             # a turn that only states (asks nothing): a bare "yes" after it confirms it
             stated = bool(turn.sentences) and not turn.sentences[-1].endswith("?")
+            questions = [r for r in turn.sentences if r.endswith("?")]
+            asked = turn if len(questions) == 1 and turn.sentences[-1] == questions[0] else None
             continue
         if turn.kind != "user":
             continue
@@ -116,6 +120,24 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 s.kinds.append("accepted")
             a.sentences.extend(specific)  # "good catch": what it said is what it found
         pending, specific = [], []
+        # "Is your train on Tuesday?" / "yes": the pair says what neither does alone
+        if (
+            asked is not None
+            and own
+            and turn.speaker is None
+            and (said := answered(asked.sentences[-1], own[0], asked.options))
+        ):
+            own = [said, *own[1:]]
+            turn.answers.add(said)
+        elif (
+            asked is not None
+            and own
+            and turn.speaker is None
+            and (parts := answered_parts(asked.sentences[-1], own))
+        ):  # "Which school, and when does term start?" / "St Brendan's. monday"
+            own = [*parts, *own]  # the reply's own words are read as well
+            turn.answers.update(parts)
+        asked = None
         current: list[Sentence] = []
         forgetting = False  # the sentence before asked to forget
         for raw in own:
@@ -145,6 +167,8 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 continue
             forgetting = False
             _read(a, turn, raw, directory, context, current)
+            _taken_off(a, turn, raw, directory, current)
+        _relisted(a, turn, directory, current)
         previous = current
     a.opening = _opening(a.sentences, dropped)
     link_known_names(a.sentences, directory)
@@ -366,13 +390,17 @@ def _read(
         # "Actually make that three": the last value said changes
         _reread(a, current, *earlier, directory, context)
         return
-    s = read_sentence(turn.time, body, message_date(turn.time), directory, context, speaker=label)
+    # a sentence of a pasted mail is read on the day its message was sent
+    ref = turn.dated.get(raw) or message_date(turn.time)
+    s = read_sentence(turn.time, body, ref, directory, context, speaker=label)
     if turn.mail and raw in turn.mail[1] and not s.projects:
         about = turn.mail[0]
         if not directory.kind_of(about) and about not in directory.known_person_names():
             s.projects.append(directory.project(about))  # what the pasted mail is about
     if (action or raw in turn.rows) and not s.kinds:
         s.kinds.append("statement")  # an action item or a pasted record is worth a line
+    elif raw in turn.answers and "statement" not in s.kinds:
+        s.kinds.append("statement")  # what a reply and its question say: worth a line
     elif raw in turn.items and not s.kinds and len(raw.split()) >= 4 and not s.secrets:
         s.kinds.append("statement")  # an item the user listed: "- "mir ist kalt", not …"
     if raw in turn.rows:
@@ -393,7 +421,14 @@ def _read(
                 current.remove(old)
     elif s.kinds and (
         restated := restates_earlier(
-            s, [t for t in a.sentences if raw not in turn.rows or t.raw not in turn.rows]
+            s,
+            [
+                t
+                for t in a.sentences
+                if (raw not in turn.rows or t.raw not in turn.rows)
+                and (raw not in turn.dated or t.speaker == s.speaker or t.raw in turn.dated)
+            ],
+            any_speaker=raw in turn.dated,  # a mail chain: a later reply's terms hold
         )
     ):  # the records of one pasted block are side by side: none restates another
         s.replaces = restated  # the same thing said again with another value: it holds now
@@ -425,6 +460,106 @@ def _read(
         return
     a.sentences.append(s)
     current.append(s)
+
+
+def _relisted(a: Analysis, turn: Turn, directory: Directory, current: list[Sentence]) -> None:
+    """A block of records pasted again, changed (a rota, a schedule, a guest list with the
+    same columns, keyed the same way, sharing a key with one pasted earlier in the session):
+    a record whose key is no longer there is said to be no longer listed, which moves it to
+    Past; one whose values changed is replaced by the new record."""
+    blocks: dict[frozenset[str], dict[str, Sentence]] = {}
+    for s in current:
+        if s.raw in turn.rows and (shape := record_shape(s.raw)) is not None:
+            blocks.setdefault(shape[1], {})[shape[0]] = s
+    for labels, now in blocks.items():
+        before = [
+            (shape[0], t)
+            for t in a.sentences
+            if t not in current
+            and t.raw
+            and (shape := record_shape(t.raw)) is not None
+            and shape[1] == labels
+        ]
+        if len(now) < 2 or not same_list({key for key, _ in before}, set(now)):
+            continue  # one record, or another block: not the same list again
+        for key, old in before:
+            if old not in a.sentences:
+                continue
+            if key in now:
+                if old.raw != now[key].raw:
+                    now[key].replaces.append(old)  # its values changed
+                    a.sentences.remove(old)
+                continue
+            gone = read_sentence(
+                turn.time, f"{key} is no longer listed.", message_date(turn.time), directory
+            )
+            gone.kinds = gone.kinds or ["statement"]
+            gone.replaces = [old]
+            gone.people, gone.subject = [*old.people], old.subject  # on the record's page
+            for kind, names in old.others.items():
+                gone.others.setdefault(kind, [*names])
+            gone.projects = gone.projects or [*old.projects]
+            a.sentences.remove(old)
+            a.sentences.append(gone)
+
+
+#: Someone or something said to be taken off a list: "take Marcus off the rota", "Dev has
+#: been dropped from the schedule", "cross Ana Ruiz off the guest list", "remove Tom from it".
+_TAKEN_OFF = re.compile(
+    rf"\b(?i:take|took|taken|taking|cross|crossed|strike|struck|knock|knocked)\s+(?P<a>{NAME})\s+off"
+    rf"\s+(?:the|our|my|this|that|it\b)"
+    rf"|\b(?i:remove|removed|removing|drop|dropped|dropping|delete|deleted)\s+(?P<b>{NAME})\s+"
+    rf"(?:from|off)\s+(?:the|our|my|this|that|it\b)"
+    rf"|\b(?P<c>{NAME})\s+(?:is|was|has\s+been|have\s+been|got|gets|'s|’s)\s+(?:now\s+)?"
+    rf"(?:taken\s+off|dropped\s+(?:from|off)|removed\s+from|crossed\s+off|struck\s+off|off)\s+"
+    rf"(?:the|our|my|this|that)\s+(?:\w+\s+)?(?:list|rota|roster|schedule|line-?up|team|sheet|"
+    rf"table|register|plan|squad|programme|program|agenda|calendar)\b",
+)
+
+
+def _taken_off(
+    a: Analysis, turn: Turn, raw: str, directory: Directory, current: list[Sentence]
+) -> None:
+    """Someone said to be taken off a list ("take Marcus off the rota") is no longer listed
+    anywhere a pasted record of theirs says they are: the records of this session move to
+    Past now, those of earlier sessions when the pages are written (`Sentence.unlists`). A
+    name that fits the keys of two records ("Tom" of Tom Okafor and Tom Hale) moves none."""
+    names = [
+        n for m in _TAKEN_OFF.finditer(raw) if (n := m["a"] or m["b"] or m["c"]) not in NOT_NAMES
+    ]
+    said = current[-1] if current and current[-1].raw == lang.without_fillers(raw) else None
+    for name in names:
+        records = [
+            (shape[0], old)
+            for old in a.sentences
+            if old.raw and old is not said and (shape := record_shape(old.raw)) is not None
+            and _keyed(shape[0], name)
+        ]  # fmt: skip
+        if len({key for key, _ in records}) > 1:
+            continue  # whose records they are is unsure
+        holder = said
+        if holder is None or not holder.kinds or name not in " ".join(holder.people):
+            # a request ("please take Tom off the rota") says it as a fact of its own
+            holder = read_sentence(
+                turn.time, f"{records[0][0] if records else name} is no longer listed.",
+                message_date(turn.time), directory,
+            )  # fmt: skip
+            holder.kinds = holder.kinds or ["statement"]
+            if records:
+                holder.people, holder.subject = [*records[0][1].people], records[0][1].subject
+            a.sentences.append(holder)
+        holder.unlists.append(name)
+        if records and records[0][0] != name:  # "Lena" of the record keyed "Lena Berg"
+            holder.people = [records[0][0] if p == name else p for p in holder.people]
+            holder.subject = records[0][0] if holder.subject == name else holder.subject
+        for _, old in records:
+            holder.replaces.append(old)
+            a.sentences.remove(old)
+
+
+def _keyed(key: str, name: str) -> bool:
+    """Whether a record keyed `key` is `name`'s: the same name, or a first name of it."""
+    return key == name or key.split()[0] == name or name.split()[0] == key
 
 
 def _row_subject(s: Sentence, raw: str, directory: Directory) -> None:

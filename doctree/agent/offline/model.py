@@ -30,6 +30,10 @@ class Turn:
     items: set[str] = field(default_factory=set)  # sentences written as list items ("- Wei: ...")
     pieces: set[str] = field(default_factory=set)  # the clauses of a run-on sentence
     rows: set[str] = field(default_factory=set)  # the records of a pasted table, CSV or JSON
+    options: list[str] = field(default_factory=list)  # the choices an assistant's turn lists
+    answers: set[str] = field(default_factory=set)  # statements a reply makes with the question
+    #: the sentences of a pasted mail chain, each with its message's date (None: not given)
+    dated: dict[str, date | None] = field(default_factory=dict)
     # the name a pasted mail's subject line says it is about, and the mail's sentences
     mail: tuple[str, set[str]] | None = None
     addressed: list[str] = field(default_factory=list)  # passages addressed to the memory system
@@ -72,6 +76,7 @@ class Sentence:
     secrets: list[str] = field(default_factory=list)  # kinds of secret withheld from it
     raw: str = ""  # the sentence as said, corrections said with it applied
     replaces: list[Sentence] = field(default_factory=list)  # earlier ones it corrects
+    unlists: list[str] = field(default_factory=list)  # names it says were taken off a list
 
 
 @dataclass

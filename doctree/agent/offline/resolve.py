@@ -1105,14 +1105,17 @@ def _value_of(
     return ("number", frozenset(numbers)) if numbers else None
 
 
-def restates_earlier(s: Sentence, sentences: list[Sentence]) -> list[Sentence]:
+def restates_earlier(
+    s: Sentence, sentences: list[Sentence], *, any_speaker: bool = False
+) -> list[Sentence]:
     """The earlier sentence that `s` restates with another value, no correction word said
     ("the interview is on the 21st" after "my interview with Acme is on the 19th"): by the
     same speaker, about the same subject (its words before the verb; when the later one
     refers back, the earlier may name it with up to six more words, or with a pronoun after
     naming it in the sentence before; or all the same words), giving a value
     of the same kind that differs. When that is unsure (two candidates, another subject),
-    none: both stay."""
+    none: both stay. With `any_speaker` (the messages of one mail chain, a later reply
+    answering an earlier one), an earlier sentence by anyone counts."""
     if s.correction or "?" in s.raw:
         return []
     said = _subject(s.raw or s.text)
@@ -1124,8 +1127,13 @@ def restates_earlier(s: Sentence, sentences: list[Sentence]) -> list[Sentence]:
     found = []
     before: Sentence | None = None  # the sentence said before `old` by the same speaker
     for old in sentences:
-        prev, before = before, (old if old.speaker == s.speaker else before)
-        if old.speaker != s.speaker or not old.raw or old.correction or "?" in old.raw:
+        prev, before = before, (old if old.speaker == s.speaker or any_speaker else before)
+        if (
+            (old.speaker != s.speaker and not any_speaker)
+            or not old.raw
+            or old.correction
+            or "?" in old.raw
+        ):
             continue
         old_value = _value(old)
         if old_value is None or old_value[0] != value[0] or old_value == value:

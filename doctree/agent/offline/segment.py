@@ -11,7 +11,9 @@ import csv
 import json
 import re
 from collections import Counter
+from datetime import date
 
+from doctree.agent.offline.answers import listed_options
 from doctree.agent.offline.language import (
     FORGET_THAT,
     MAIL_HEADER,
@@ -21,6 +23,7 @@ from doctree.agent.offline.language import (
     WEEKDAYS,
     has_verb,
 )
+from doctree.agent.offline.mail import Mail, mail_chain
 from doctree.agent.offline.model import Segmented, Turn
 from doctree.agent.offline.prefilter import gate_patterns
 from doctree.memory.secrets import mask
@@ -41,6 +44,7 @@ def user_sentences(
     pieces: set[str] | None = None,
     rows: set[str] | None = None,
     kept_quotes: set[str] | None = None,
+    dated: dict[str, date | None] | None = None,
 ) -> tuple[list[str], list[str]]:
     """Split a user message into the user's own sentences and the quoted or fenced rest.
 
@@ -49,7 +53,11 @@ def user_sentences(
     clauses of a run-on sentence said as sentences of their own (`run_on_pieces`) to `pieces`,
     the records of a pasted table, CSV file or JSON array (`pasted_rows`) to `rows`, the
     sentences kept of a quoted message (someone else's word, never a request) to `kept_quotes`.
+    A pasted mail chain is read message by message, oldest first (`chain_sentences`); its
+    sentences are added to `dated`, each with its message's date (None when it has none).
     """
+    if (chain := mail_chain(text)) is not None and len(chain) > 1:
+        return chain_sentences(chain, items, pieces, rows, kept_quotes, dated)
     own: list[str] = []
     quoted: list[str] = []
     para: list[str] = []
@@ -215,6 +223,73 @@ def user_sentences(
     return [s for s in own if s], quoted
 
 
+def chain_sentences(
+    chain: list[Mail],
+    items: set[str] | None,
+    pieces: set[str] | None,
+    rows: set[str] | None,
+    kept_quotes: set[str] | None,
+    dated: dict[str, date | None] | None,
+) -> tuple[list[str], list[str]]:
+    """The sentences of a mail chain's messages, oldest first, so that a later message's
+    terms are read after what they answer: each labelled with its writer ("Ana Ruiz: The
+    review moves to Thursday."), a sentence a later message quotes again read once, a
+    writer whose address is at an organisation's own domain said to work there. The message
+    on top without a header of its own is the user's, read as the user's own words."""
+    own: list[str] = []
+    quoted: list[str] = []
+    seen: set[str] = set()
+    for mail in chain:
+        body = "\n".join(mail.lines).strip()
+        if not body:
+            continue
+        mine = mail is chain[-1] and mail.sender is None
+        if not mine:
+            quoted.extend(mail.lines)
+        said, inner = user_sentences(body, items, pieces, rows, kept_quotes, dated)
+        quoted.extend(inner)
+        if mail.sender and (org := mail.organisation) and not mine:
+            contact = f"{mail.sender} works at {org}."
+            if contact not in seen:
+                seen.add(contact)
+                own.append(contact)
+                for kept in (rows, kept_quotes):
+                    if kept is not None:
+                        kept.add(contact)
+        for sentence in said:
+            key = " ".join(sentence.lower().split())
+            if key in seen:
+                continue  # quoted again in a later reply: read once, as its first writer's
+            seen.add(key)
+            if not mine and (signed := _SIGNED_AS.fullmatch(sentence)) is not None:
+                if not signed["role"]:
+                    continue  # "Best, Ana"
+                who = mail.sender or signed["name"]  # "Best, Olu (Art Director, Brightwater)"
+                at = f" at {signed['org'].strip()}" if signed["org"] else ""
+                sentence = f"{who} is the {signed['role'].strip()}{at}."
+                own.append(sentence)
+                for kept in (rows, kept_quotes):
+                    if kept is not None:
+                        kept.add(sentence)
+                continue
+            if not mine:
+                sentence = _MAIL_GREETING.sub("", sentence).strip()
+                if not sentence or _SIGN_OFF.fullmatch(sentence) or len(sentence.split()) < 3:
+                    continue  # "Best, Ana", "Hi Tom,"
+                if mail.sender:
+                    sentence = f"{mail.sender}: {sentence}"
+                    if items is not None:
+                        items.add(sentence)
+                elif _FIRST_PERSON.search(sentence):
+                    continue  # someone's "I", and whose is not known
+                if kept_quotes is not None:
+                    kept_quotes.add(sentence)
+            if dated is not None:
+                dated[sentence] = mail.when
+            own.append(sentence)
+    return own, quoted
+
+
 #: A line that introduces a message quoted below it: "Her reply:", "Fernhill's email about
 #: her:", "this just came from the foundation:", "On 12 Sep, Tom Reilly wrote:".
 _MESSAGE_INTRO = re.compile(
@@ -237,6 +312,17 @@ _SIGN_OFF = re.compile(
 )
 #: A message's greeting: "Dear applicant,", "Hi Ruth —".
 _GREETING = re.compile(r"^(?:Dear|Hi|Hello|Hey|Hiya)\s+[^,—–\n]{1,40}?(?:,|\s+[—–-])\s*")
+#: A mail's sign-off, with the writer's role and organisation when it gives them: "Best, Olu
+#: (Art Director, Brightwater Press)", "Kind regards, Ana Ruiz".
+_SIGNED_AS = re.compile(
+    rf"(?:(?:Best|Kind|Warm|Many|All\s+the)\s+)?(?:wishes|regards|thanks|best|cheers|love|yours|"
+    rf"Thanks|Cheers|Love|Regards|Yours|Best|Sincerely|Warmly)(?:\s+\w+)?[,!]?\s+(?P<name>{NAME})"
+    rf"(?:\s*\(\s*(?P<role>[^,()]{{2,40}}?)(?:\s*,\s*(?P<org>[^()]{{2,60}}?))?\s*\))?\s*\.?"
+)
+#: A mail's greeting, a name or not: "Hi Ana,", "Hello,", "Dear all —".
+_MAIL_GREETING = re.compile(
+    r"^(?:Dear|Hi|Hello|Hey|Hiya)\b(?:\s+[^,—–\n]{1,40}?)?(?:,|\s+[—–-])\s*"
+)
 #: A sentence said in the first person singular.
 _FIRST_PERSON = re.compile(r"\b(?:I|I'm|I'll|I've|I'd|me|my|mine)\b")
 
@@ -286,6 +372,33 @@ def _table_row(line: str, header: list[str]) -> str | None:
     if not parts:
         return None
     return f"{cells[0]}, {'; '.join(parts)}".rstrip(".") + "."
+
+
+_RECORD = re.compile(r"(?P<key>[^,;:\n]{1,60}), (?P<cells>\S.*?)\.?")
+_CELL = re.compile(r"(?P<label>[^:;]{1,40}): (?P<value>.*)")
+
+
+def record_shape(row: str) -> tuple[str, frozenset[str], dict[str, str]] | None:
+    """A pasted record as its key, the labels of its cells and their values: "Ana Ruiz,
+    shift: 9-12; stall: cakes." -> ("Ana Ruiz", {shift, stall}, {...}); None for a sentence
+    that is not one, or a record with a cell of no label."""
+    m = _RECORD.fullmatch(row.strip())
+    if m is None:
+        return None
+    cells: dict[str, str] = {}
+    for part in m.group("cells").split("; "):
+        cell = _CELL.fullmatch(part.strip())
+        if cell is None:
+            return None
+        cells[cell.group("label").strip().lower()] = cell.group("value").strip()
+    return m.group("key").strip(), frozenset(cells), cells
+
+
+def same_list(before: set[str], now: set[str]) -> bool:
+    """Whether records keyed `now` are the list keyed `before` pasted again: at least half
+    of the earlier keys are still there (another list with the same columns shares a few
+    at most)."""
+    return bool(before) and 2 * len(before & now) >= len(before)
 
 
 def _row_sentence(key: str, cells: list[tuple[str, str]]) -> str | None:
@@ -731,6 +844,7 @@ def segment(transcript: Transcript) -> Segmented:
                     user_sentences(m.content)[0],
                     after_tool=after_tool,
                     tool_ran=ran,
+                    options=listed_options(m.content),
                 )
             )
             continue
@@ -739,7 +853,8 @@ def segment(transcript: Transcript) -> Segmented:
         pieces: set[str] = set()
         rows: set[str] = set()
         kept_quotes: set[str] = set()
-        own, quoted = user_sentences(content, items, pieces, rows, kept_quotes)
+        dated: dict[str, date | None] = {}
+        own, quoted = user_sentences(content, items, pieces, rows, kept_quotes, dated)
         turns.append(
             Turn(
                 "user",
@@ -750,6 +865,7 @@ def segment(transcript: Transcript) -> Segmented:
                 items=items,
                 pieces=pieces,
                 rows=rows,
+                dated=dated,
                 mail=mail_subject(content),
                 addressed=addressed("\n".join(quoted)),
                 secret_pasted=bool(mask("\n".join(quoted))[1]),

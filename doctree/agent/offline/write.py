@@ -40,6 +40,7 @@ from doctree.agent.offline.resolve import (
     values_contrasted,
     values_swapped,
 )
+from doctree.agent.offline.segment import record_shape, same_list
 from doctree.memory.layout import CORRECTIONS, MEMORY_ROOT, TIER_PAGES
 from doctree.memory.secrets import mask
 from doctree.sessions.transcripts import Transcript
@@ -122,6 +123,8 @@ class Writer(PageIO):
         # of those, a line that named a value since said to be wrong -> (old value, new value):
         # edited in its place rather than replaced whole, as it may say more than that value
         self.value_edits: dict[str, tuple[str, str]] = {}
+        # of those, a record of a list pasted again without it: it goes, nothing in its place
+        self.unlisted: set[str] = set()
 
     def read_known(self) -> dict[str, dict[str, str]]:
         """The pages memory lists by kind (kind -> slug -> title), and where this session's
@@ -153,6 +156,7 @@ class Writer(PageIO):
         self.write_entities()
         self.write_lists()
         self.supersede_elsewhere()
+        self.relisted_elsewhere()
         self.write_active()
         self.retire_superseded()
         self.apply_corrections([s for s in a.sentences if s.correction])
@@ -525,6 +529,70 @@ class Writer(PageIO):
                 if named and self.superseded[said] is s:
                     self.value_edits[said] = (named[1], named[0])
 
+    def relisted_elsewhere(self) -> None:
+        """A block of records pasted again in a later session (the same columns, keyed the
+        same way, sharing a key with the block an earlier session pasted): the earlier
+        session's records whose values changed are replaced by the new ones, and those whose
+        key is no longer there go under "Past" wherever they stand."""
+        blocks: dict[frozenset[str], dict[str, Sentence]] = {}
+        for s in self.filing.facts:
+            if s.raw and (shape := record_shape(s.raw)) is not None:
+                blocks.setdefault(shape[1], {})[shape[0]] = s
+            for name in s.unlists:  # "take Marcus off the rota": his records go
+                records: dict[str, str] = {}  # record -> its key
+                for ln in self._current_lines(name):
+                    record = record_shape(_said(ln))
+                    if record is not None and (
+                        record[0] == name or name.split()[0] == record[0].split()[0] == name
+                    ):
+                        records[_said(ln)] = record[0]
+                if len(set(records.values())) == 1:  # two people of that name: neither
+                    for said in records:
+                        self.superseded.setdefault(said, s)
+                        self.unlisted.add(said)
+        for labels, now in blocks.items():
+            if len(now) < 2:
+                continue
+            words = sorted({w for label in labels for w in re.findall(r"[^\W\d_]{3,}", label)})
+            if not words:
+                continue
+            r = self.call(
+                "document_search", {"query": " ".join(words), "under": self.root, "limit": 50}
+            )
+            if r.is_error:
+                continue
+            earlier: dict[str, dict[str, str]] = {}  # the session cited -> key -> record
+            for found in r.content.split("\n")[1:]:
+                m = re.match(r"- (\S+) \(v\d+\)", found)
+                if m is None or m.group(1).startswith(f"{self.root}/archive"):
+                    continue
+                page = self.read(m.group(1))
+                for section, lines in Page.parse(page.body if page else "", "").sections.items():
+                    if section in ("Past", "Sessions", "Recent sessions", "Related"):
+                        continue
+                    for ln in lines:
+                        cited = re.search(r"\(\[\[([^|\]]+)", ln)
+                        said = _said(ln)
+                        shape = record_shape(said)
+                        if cited is None or shape is None or shape[1] != labels:
+                            continue
+                        if self.session_path in ln or " — past: " in ln:
+                            continue
+                        earlier.setdefault(cited.group(1), {})[shape[0]] = said
+            sharing = [
+                path for path, records in earlier.items() if same_list(set(records), set(now))
+            ]
+            if not sharing:
+                continue
+            last = max(sharing)  # the latest session's block: archive paths sort by week
+            for key, said in earlier[last].items():
+                if key in now:
+                    if said != (now[key].raw or "").strip():
+                        self.superseded.setdefault(said, now[key])  # its values changed
+                    continue
+                self.superseded.setdefault(said, next(iter(now.values())))
+                self.unlisted.add(said)
+
     def _replaced_thing_elsewhere(self, s: Sentence) -> None:
         """A thing said to be chosen instead of another ("we're going with the green zellige
         instead of the white metro", "Lowri rather than Caspar") replaces the one current
@@ -674,6 +742,15 @@ class Writer(PageIO):
                             if self.session_path in line or " — past: " in line:
                                 continue
                             now = self.restated(line, new)
+                            if said in self.unlisted:
+                                lines.remove(line)  # no longer listed: nothing in its place
+                                page.add(
+                                    "Past",
+                                    f"{line} — past: no longer listed on "
+                                    f"{self.day.isoformat()} ({self.cite})",
+                                    key=line,
+                                )
+                                continue
                             if any(now in held for held in page.sections.values()):
                                 lines.remove(line)  # the page states the new value already
                             else:
