@@ -284,16 +284,26 @@ def pieces(text: str) -> list[str]:
 # -- the run -----------------------------------------------------------------------------
 
 
-def evaluate(questions: list[Question], mode: str, budgets: tuple[int, ...], workdir: Path):
-    """hits[system][budget][type] -> list of 0/1; plus latencies and the ceiling."""
+def evaluate(
+    questions: list[Question],
+    mode: str,
+    budgets: tuple[int, ...],
+    workdir: Path,
+    keep: bool = False,
+):
+    """hits[system][budget][type] -> list of 0/1; plus latencies and the ceiling. With
+    `keep`, each question's store stays in `workdir` and a store already there is ranked
+    as it is (not built again)."""
     hits: dict = defaultdict(lambda: defaultdict(lambda: defaultdict(list)))
     latencies: list[float] = []
     store_s: list[float] = []
     for n, q in enumerate(questions):
-        db = workdir / f"{mode}-{n}.db"
+        db = workdir / (f"{mode}-{q.id}.db" if keep else f"{mode}-{n}.db")
+        built = keep and db.exists()
         repo = DocumentsRepository(db)
         t0 = time.perf_counter()
-        (store_raw if mode == "raw" else store_agent)(repo, q)
+        if not built:
+            (store_raw if mode == "raw" else store_agent)(repo, q)
         store_s.append(time.perf_counter() - t0)
         baseline = TurnsBM25(q)
         for b in budgets:
@@ -318,6 +328,8 @@ def evaluate(questions: list[Question], mode: str, budgets: tuple[int, ...], wor
             base = Present(baseline.context(q.text, b))
             hits["bm25 over turns"][b][q.type].append(all(base.holds(e) for e in q.evidence))
         repo.close()
+        if keep:
+            continue
         db.unlink()
         for suffix in ("-wal", "-shm"):
             Path(str(db) + suffix).unlink(missing_ok=True)
@@ -377,6 +389,12 @@ def main(argv: list[str] | None = None) -> int:
         choices=HALVES,
         help="only the tuning half (tune settings on it) or only the held-out half",
     )
+    ap.add_argument(
+        "--stores",
+        type=Path,
+        help="keep each question's store in this folder, and rank a store already there "
+        "as it is (build once, compare settings on the same stores)",
+    )
     benchreport.add_json_out(ap)
     ap.add_argument(
         "--retrieval",
@@ -416,10 +434,13 @@ def main(argv: list[str] | None = None) -> int:
         + (f" ({args.half} half)" if args.half else "")
     )
     modes = ["raw", "agent"] if args.mode == "both" else [args.mode]
+    if args.stores:
+        args.stores.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="doctree-lme-") as tmp:
         for mode in modes:
             t0 = time.perf_counter()
-            hits, lat, store_s = evaluate(questions, mode, budgets, Path(tmp))
+            where = args.stores or Path(tmp)
+            hits, lat, store_s = evaluate(questions, mode, budgets, where, bool(args.stores))
             print()
             print(
                 table(
