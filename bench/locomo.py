@@ -407,8 +407,9 @@ def evaluate(
     else:
         workdir.mkdir(parents=True, exist_ok=True)
         db = workdir / f"locomo-{mode}.db"
+    built = isinstance(db, Path) and db.exists()
     repo = DocumentsRepository(db)
-    for c in conversations:
+    for c in conversations if not built else ():
         if mode == "raw":
             store_raw(repo, c)
         else:
@@ -568,6 +569,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--quick", action="store_true", help="raw mode, development split, 20 questions each"
     )
+    ap.add_argument(
+        "--stores",
+        type=Path,
+        help="keep the stores in this folder, and rank a store already there as it is "
+        "(build once, compare settings on the same stores)",
+    )
     benchreport.add_json_out(ap)
     ap.add_argument(
         "--retrieval",
@@ -618,7 +625,7 @@ def main(argv: list[str] | None = None) -> int:
             for name, ids in groups.items():
                 convs = [by_id[i] for i in ids]
                 t0 = time.perf_counter()
-                target = databases.new() if databases else Path(tmp) / name
+                target = databases.new() if databases else (args.stores or Path(tmp)) / name
                 res = evaluate(convs, mode, settings, budgets, args.limit, target)
                 n = sum(len(c.questions[: args.limit]) for c in convs)
                 print()
