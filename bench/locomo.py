@@ -533,7 +533,25 @@ def retrieval_settings(settings: Settings, how: str) -> tuple[Settings, RecallSe
         for k in _SHARED
         if k == "mode" or getattr(pages, k) != getattr(DEFAULT_SETTINGS, k)
     }
-    return pages, dataclasses.replace(DEFAULT_RECALL, **shared)
+    return pages, dataclasses.replace(DEFAULT_RECALL, **{**shared, **RECALL_CHANGES[0]})
+
+
+RECALL_CHANGES: list[dict] = [{}]  # --recall-set
+
+
+def parse_recall_settings(pairs: list[str]) -> dict:
+    """--recall-set NAME=VALUE pairs as changes to `RecallSettings`."""
+    known = {f.name for f in dataclasses.fields(RecallSettings)}
+    changes: dict = {}
+    for pair in pairs:
+        key, _, value = pair.partition("=")
+        if key not in known:
+            raise SystemExit(f"--recall-set {pair!r}: unknown setting; known: {', '.join(known)}")
+        kind = type(getattr(DEFAULT_RECALL, key))
+        changes[key] = (value.lower() in ("1", "true", "yes")) if kind is bool else kind(value)
+    if changes:
+        print(f"recall settings changed: {changes}")
+    return changes
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -554,6 +572,13 @@ def main(argv: list[str] | None = None) -> int:
         default=[],
         metavar="NAME=VALUE",
         help="override a retrieval setting (tune on development only)",
+    )
+    ap.add_argument(
+        "--recall-set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="override a setting of the recall record's ranking only (tune on development only)",
     )
     ap.add_argument(
         "--pages-share",
@@ -595,6 +620,7 @@ def main(argv: list[str] | None = None) -> int:
     report: list[dict] = []
     figures: dict[str, float] = {}
     settings = parse_settings(args.set)
+    RECALL_CHANGES[0] = parse_recall_settings(args.recall_set)
     budgets = tuple(int(b) for b in args.budgets.split(","))
     conversations, skipped = load(path, args.audited)
     by_id = {c.sample_id: c for c in conversations}

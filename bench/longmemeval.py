@@ -62,7 +62,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import benchreport  # noqa: E402
-from locomo import RETRIEVAL, retrieval_settings  # noqa: E402
+from locomo import (  # noqa: E402
+    RECALL_CHANGES,
+    RETRIEVAL,
+    parse_recall_settings,
+    retrieval_settings,
+)
 
 from doctree.memory.meaning import DEFAULT_MODE  # noqa: E402
 from doctree.memory.passages import sync_passages  # noqa: E402
@@ -383,6 +388,13 @@ def main(argv: list[str] | None = None) -> int:
         metavar="NAME=VALUE",
         help="override a retrieval setting (tune on development splits only)",
     )
+    ap.add_argument(
+        "--recall-set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="override a setting of the recall record's ranking only (tuning half only)",
+    )
     ap.add_argument("--quick", action="store_true", help="raw mode, 2 questions of each type")
     ap.add_argument(
         "--half",
@@ -407,6 +419,7 @@ def main(argv: list[str] | None = None) -> int:
     PAGES_SHARE[0] = args.pages_share
     RETRIEVAL[0] = tuple(m for m in args.retrieval.split(",") if m)
     SETTINGS[0] = parse_settings(args.set)
+    RECALL_CHANGES[0] = parse_recall_settings(args.recall_set)
     if SETTINGS[0] != DEFAULT_SETTINGS:
         print(f"settings: {SETTINGS[0]}")
     path = data_file()
