@@ -24,6 +24,13 @@ The data (CC BY-NC 4.0) is read from `../shared/data/locomo/` beside the checkou
     .venv/bin/python bench/locomo.py --split development --limit 40
     .venv/bin/python bench/locomo.py --set speaker_boost=0.5   # try a setting (dev only!)
     .venv/bin/python bench/locomo.py --backend postgres   # the store on PostgreSQL
+    .venv/bin/python bench/locomo.py --mode agent --split development --stores /tmp/locomo \
+        --recall-set semantic_weight=0.3   # the agent's stores built once, then reused
+
+`--stores DIR` keeps each store in DIR and ranks a store already there as it is (a run cut
+short leaves a partial store: delete it), so that settings are compared on the same stores;
+`--recall-set` changes a setting of the recall record's ranking alone, `--set` the pages'
+(and the fusion settings of both).
 
 `--backend postgres` stores everything in a PostgreSQL database (a throwaway server started
 from the machine's `initdb`/`pg_ctl`, or `--pg-url` naming an existing one, in which a

@@ -31,6 +31,8 @@ exits 0.
     .venv/bin/python bench/longmemeval.py                     # raw and agent, every question
     .venv/bin/python bench/longmemeval.py --per-type 4 --mode agent
     .venv/bin/python bench/longmemeval.py --mode raw --half tuning    # tune on this half only
+    .venv/bin/python bench/longmemeval.py --mode agent --half tuning --stores /tmp/lme \
+        --recall-set semantic_weight=0.3   # stores built once, kept; then ranked as they are
 
 The 100 questions are split in two halves (`--half`): within each type, ordered by the sha1
 of the question id, alternately the tuning half and the held-out half (10 of each type in
