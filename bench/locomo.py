@@ -24,6 +24,13 @@ The data (CC BY-NC 4.0) is read from `../shared/data/locomo/` beside the checkou
     .venv/bin/python bench/locomo.py --split development --limit 40
     .venv/bin/python bench/locomo.py --set speaker_boost=0.5   # try a setting (dev only!)
     .venv/bin/python bench/locomo.py --backend postgres   # the store on PostgreSQL
+    .venv/bin/python bench/locomo.py --mode agent --split development --stores /tmp/locomo \
+        --recall-set semantic_weight=0.3   # the agent's stores built once, then reused
+
+`--stores DIR` keeps each store in DIR and ranks a store already there as it is (a run cut
+short leaves a partial store: delete it), so that settings are compared on the same stores;
+`--recall-set` changes a setting of the recall record's ranking alone, `--set` the pages'
+(and the fusion settings of both).
 
 `--backend postgres` stores everything in a PostgreSQL database (a throwaway server started
 from the machine's `initdb`/`pg_ctl`, or `--pg-url` naming an existing one, in which a
@@ -407,8 +414,9 @@ def evaluate(
     else:
         workdir.mkdir(parents=True, exist_ok=True)
         db = workdir / f"locomo-{mode}.db"
+    built = isinstance(db, Path) and db.exists()
     repo = DocumentsRepository(db)
-    for c in conversations:
+    for c in conversations if not built else ():
         if mode == "raw":
             store_raw(repo, c)
         else:
@@ -532,7 +540,25 @@ def retrieval_settings(settings: Settings, how: str) -> tuple[Settings, RecallSe
         for k in _SHARED
         if k == "mode" or getattr(pages, k) != getattr(DEFAULT_SETTINGS, k)
     }
-    return pages, dataclasses.replace(DEFAULT_RECALL, **shared)
+    return pages, dataclasses.replace(DEFAULT_RECALL, **{**shared, **RECALL_CHANGES[0]})
+
+
+RECALL_CHANGES: list[dict] = [{}]  # --recall-set
+
+
+def parse_recall_settings(pairs: list[str]) -> dict:
+    """--recall-set NAME=VALUE pairs as changes to `RecallSettings`."""
+    known = {f.name for f in dataclasses.fields(RecallSettings)}
+    changes: dict = {}
+    for pair in pairs:
+        key, _, value = pair.partition("=")
+        if key not in known:
+            raise SystemExit(f"--recall-set {pair!r}: unknown setting; known: {', '.join(known)}")
+        kind = type(getattr(DEFAULT_RECALL, key))
+        changes[key] = (value.lower() in ("1", "true", "yes")) if kind is bool else kind(value)
+    if changes:
+        print(f"recall settings changed: {changes}")
+    return changes
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -555,6 +581,13 @@ def main(argv: list[str] | None = None) -> int:
         help="override a retrieval setting (tune on development only)",
     )
     ap.add_argument(
+        "--recall-set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="override a setting of the recall record's ranking only (tune on development only)",
+    )
+    ap.add_argument(
         "--pages-share",
         type=float,
         default=DEFAULT_SHARE,
@@ -567,6 +600,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument(
         "--quick", action="store_true", help="raw mode, development split, 20 questions each"
+    )
+    ap.add_argument(
+        "--stores",
+        type=Path,
+        help="keep the stores in this folder, and rank a store already there as it is "
+        "(build once, compare settings on the same stores)",
     )
     benchreport.add_json_out(ap)
     ap.add_argument(
@@ -588,6 +627,7 @@ def main(argv: list[str] | None = None) -> int:
     report: list[dict] = []
     figures: dict[str, float] = {}
     settings = parse_settings(args.set)
+    RECALL_CHANGES[0] = parse_recall_settings(args.recall_set)
     budgets = tuple(int(b) for b in args.budgets.split(","))
     conversations, skipped = load(path, args.audited)
     by_id = {c.sample_id: c for c in conversations}
@@ -618,7 +658,7 @@ def main(argv: list[str] | None = None) -> int:
             for name, ids in groups.items():
                 convs = [by_id[i] for i in ids]
                 t0 = time.perf_counter()
-                target = databases.new() if databases else Path(tmp) / name
+                target = databases.new() if databases else (args.stores or Path(tmp)) / name
                 res = evaluate(convs, mode, settings, budgets, args.limit, target)
                 n = sum(len(c.questions[: args.limit]) for c in convs)
                 print()

@@ -31,6 +31,8 @@ exits 0.
     .venv/bin/python bench/longmemeval.py                     # raw and agent, every question
     .venv/bin/python bench/longmemeval.py --per-type 4 --mode agent
     .venv/bin/python bench/longmemeval.py --mode raw --half tuning    # tune on this half only
+    .venv/bin/python bench/longmemeval.py --mode agent --half tuning --stores /tmp/lme \
+        --recall-set semantic_weight=0.3   # stores built once, kept; then ranked as they are
 
 The 100 questions are split in two halves (`--half`): within each type, ordered by the sha1
 of the question id, alternately the tuning half and the held-out half (10 of each type in
@@ -62,7 +64,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import benchreport  # noqa: E402
-from locomo import RETRIEVAL, retrieval_settings  # noqa: E402
+from locomo import (  # noqa: E402
+    RECALL_CHANGES,
+    RETRIEVAL,
+    parse_recall_settings,
+    retrieval_settings,
+)
 
 from doctree.memory.meaning import DEFAULT_MODE  # noqa: E402
 from doctree.memory.passages import sync_passages  # noqa: E402
@@ -284,16 +291,26 @@ def pieces(text: str) -> list[str]:
 # -- the run -----------------------------------------------------------------------------
 
 
-def evaluate(questions: list[Question], mode: str, budgets: tuple[int, ...], workdir: Path):
-    """hits[system][budget][type] -> list of 0/1; plus latencies and the ceiling."""
+def evaluate(
+    questions: list[Question],
+    mode: str,
+    budgets: tuple[int, ...],
+    workdir: Path,
+    keep: bool = False,
+):
+    """hits[system][budget][type] -> list of 0/1; plus latencies and the ceiling. With
+    `keep`, each question's store stays in `workdir` and a store already there is ranked
+    as it is (not built again)."""
     hits: dict = defaultdict(lambda: defaultdict(lambda: defaultdict(list)))
     latencies: list[float] = []
     store_s: list[float] = []
     for n, q in enumerate(questions):
-        db = workdir / f"{mode}-{n}.db"
+        db = workdir / (f"{mode}-{q.id}.db" if keep else f"{mode}-{n}.db")
+        built = keep and db.exists()
         repo = DocumentsRepository(db)
         t0 = time.perf_counter()
-        (store_raw if mode == "raw" else store_agent)(repo, q)
+        if not built:
+            (store_raw if mode == "raw" else store_agent)(repo, q)
         store_s.append(time.perf_counter() - t0)
         baseline = TurnsBM25(q)
         for b in budgets:
@@ -318,6 +335,8 @@ def evaluate(questions: list[Question], mode: str, budgets: tuple[int, ...], wor
             base = Present(baseline.context(q.text, b))
             hits["bm25 over turns"][b][q.type].append(all(base.holds(e) for e in q.evidence))
         repo.close()
+        if keep:
+            continue
         db.unlink()
         for suffix in ("-wal", "-shm"):
             Path(str(db) + suffix).unlink(missing_ok=True)
@@ -371,11 +390,24 @@ def main(argv: list[str] | None = None) -> int:
         metavar="NAME=VALUE",
         help="override a retrieval setting (tune on development splits only)",
     )
+    ap.add_argument(
+        "--recall-set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="override a setting of the recall record's ranking only (tuning half only)",
+    )
     ap.add_argument("--quick", action="store_true", help="raw mode, 2 questions of each type")
     ap.add_argument(
         "--half",
         choices=HALVES,
         help="only the tuning half (tune settings on it) or only the held-out half",
+    )
+    ap.add_argument(
+        "--stores",
+        type=Path,
+        help="keep each question's store in this folder, and rank a store already there "
+        "as it is (build once, compare settings on the same stores)",
     )
     benchreport.add_json_out(ap)
     ap.add_argument(
@@ -389,6 +421,7 @@ def main(argv: list[str] | None = None) -> int:
     PAGES_SHARE[0] = args.pages_share
     RETRIEVAL[0] = tuple(m for m in args.retrieval.split(",") if m)
     SETTINGS[0] = parse_settings(args.set)
+    RECALL_CHANGES[0] = parse_recall_settings(args.recall_set)
     if SETTINGS[0] != DEFAULT_SETTINGS:
         print(f"settings: {SETTINGS[0]}")
     path = data_file()
@@ -416,10 +449,13 @@ def main(argv: list[str] | None = None) -> int:
         + (f" ({args.half} half)" if args.half else "")
     )
     modes = ["raw", "agent"] if args.mode == "both" else [args.mode]
+    if args.stores:
+        args.stores.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="doctree-lme-") as tmp:
         for mode in modes:
             t0 = time.perf_counter()
-            hits, lat, store_s = evaluate(questions, mode, budgets, Path(tmp))
+            where = args.stores or Path(tmp)
+            hits, lat, store_s = evaluate(questions, mode, budgets, where, bool(args.stores))
             print()
             print(
                 table(
