@@ -230,3 +230,15 @@ def test_no_pattern_is_skipped_on_a_text_it_matches(pattern: str, flags: int, te
     for text in texts:
         if compiled.search(text) is not None:
             assert gated.could_match(text), (pattern, flags, text, literals(compiled))
+
+
+def test_a_case_insensitive_rule_reads_each_text_anew():
+    # the lower case of the text tested before is reused only for that very text
+    rule = _forced(re.compile(r"\bprefer\b", re.I))
+    other = _forced(re.compile(r"\bstrongly\b", re.I))
+    assert rule.could_match("I PREFER tea")
+    assert not rule.could_match("I like tea")
+    assert other.could_match("I STRONGLY like tea")
+    assert not rule.could_match("I STRONGLY like tea")
+    assert rule.could_match("Ich prefer ſ")  # not ASCII: tested as it is not, it runs
+    assert not other.could_match("I mildly like tea")

@@ -308,6 +308,13 @@ def literals(pattern: re.Pattern[str]) -> tuple[tuple[str, ...], tuple[str, ...]
     return exact, folded
 
 
+#: The text last put in lower case for a test, and that (None: not ASCII, tested as it is
+#: not): the patterns are tried on one sentence after another, so the text of a test is
+#: mostly the one before's. One tuple, replaced whole: a thread never reads one text's
+#: lower case as another's.
+_last: tuple[str, str | None] = ("", "")
+
+
 class GatedPattern:
     """A compiled pattern behind the cheap test: the same methods and answers as
     `re.Pattern`, without running the pattern on a text that cannot match."""
@@ -322,13 +329,13 @@ class GatedPattern:
 
     def could_match(self, text: str) -> bool:
         """False only when `text` holds none of the literals every match needs."""
-        if self._runs < 0:
+        global _last
+        if self._runs != -1:
             if self._runs == -2:
                 return True
-        elif self._runs < READ_AFTER:
-            self._runs += 1
-            return True
-        else:
+            if self._runs < READ_AFTER:
+                self._runs += 1
+                return True
             found = literals(self.compiled)
             if found is None:
                 self._runs = -2
@@ -339,9 +346,14 @@ class GatedPattern:
             if literal in text:
                 return True
         if self._folded:
-            if not text.isascii():
+            last = _last
+            if last[0] is text:
+                low = last[1]
+            else:
+                low = text.lower() if text.isascii() else None
+                _last = (text, low)
+            if low is None:
                 return True
-            low = text.lower()
             for literal in self._folded:
                 if literal in low:
                     return True
