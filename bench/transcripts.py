@@ -16,8 +16,7 @@
     .venv/bin/python bench/transcripts.py --before 96f748e   # also the parser as of a commit
     .venv/bin/python bench/transcripts.py --stages   # CPU time of each stage of one replay
 
-Both the replay and `--stages` run with bytecode cached as an installed doctree has it (and
-the offline agent's kept patterns, `doctree/agent/offline/compiled.py`, beside it): without
+Both the replay and `--stages` run with bytecode cached as an installed doctree has it: without
 PYTHONDONTWRITEBYTECODE, the `.pyc` files in a temporary PYTHONPYCACHEPREFIX written by a
 warm-up run, so the imports are not timed compiling doctree's sources.
 
