@@ -392,18 +392,20 @@ def _matches(
 #: How far from the credential word (characters, same sentence) a token is looked at.
 _NEAR = 80
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n")
-_TOKEN = re.compile(r"[^\s\"'`,;()\[\]{}<>]+")
+_TOKEN = re.compile(r"[^\s\"'`,;=()\[\]{}<>]+")
 #: Shapes with letters and digits that are not credentials: "SHA-256", "BA249", "COVID-19",
 #: "v2.3.1", "Vault-1.15", "10:30am", "12-Mar-2029", "1500mg", "22nd", a UUID or a hex digest,
 #: "256-bit", a name numbered as a host, a room or a model is ("node-12", "Room-101A",
-#: "Windows-11"), a file or domain name ("key-379922-9d9af5.json").
+#: "Windows-11"), a file or domain name ("key-379922-9d9af5.json"), a name in code
+#: ("WORKER_THREADS", "retry_after_30s"; a setting's value is a token of its own).
 _NOT_CREDENTIAL = re.compile(
     r"(?-i:[A-Z]{1,6})[-_]?\d+[A-Za-z]?|(?:[a-z]+[-_]?)?v?\d+(?:\.\d+)+[a-z0-9-]*"
     r"|\d{1,2}[:.h]\d{2}(?:[ap]m)?"
     r"|\d{1,4}[-/ .]?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*[-/ .]?\d{0,4}"
     r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*[-/ .]?\d{1,4}(?:st|nd|rd|th)?"
     r"|\d+(?:st|nd|rd|th|[a-z]{1,3})|\d+[-_][a-z]+|[0-9a-f-]{8,}|[a-z]+[-_]\d{1,3}[a-z]?"
-    r"|[\w-]+(?:\.[\w-]+)*\.[a-z]{2,5}",
+    r"|[\w-]+(?:\.[\w-]+)*\.[a-z]{2,5}"
+    r"|(?-i:[A-Z0-9]+(?:_[A-Z0-9]+)+|[a-z0-9]+(?:_[a-z0-9]+)+)",
     re.I,
 )
 

@@ -318,6 +318,8 @@ def test_a_credential_near_a_word_for_one_is_a_secret_however_it_is_worded(sente
         "the login screen on the Pixel-8a froze",
         "Includes password protection and 256-bit AES hardware encryption",
         "CREDENTIALS = 'caramel-base-379922-9d9af53bf1a0.json'",
+        "QUEUE_NAME=invoices-eu, WORKER_THREADS=12, SMTP_PASSWORD withheld",
+        "the password is read in retry_after_30s",
     ],
 )
 def test_letters_and_digits_near_a_word_for_a_credential_that_are_not_one_stay(sentence):
