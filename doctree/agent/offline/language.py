@@ -39,6 +39,27 @@ MONTHS = (
     "october", "november", "december",
 )  # fmt: skip
 WEEKDAY = "(?:" + "|".join(WEEKDAYS) + ")"
+#: How people shorten a weekday when they text ("next thurs", "Sat 3rd", "Mon: gym"), by
+#: index (Monday 0). Most are ordinary words too ("I sat down", "the sun", "they wed"), so
+#: one is read as a day only where nothing else fits (`resolve`).
+WEEKDAY_ABBREVIATIONS = {
+    "mon": 0, "tue": 1, "tues": 1, "wed": 2, "weds": 2, "thu": 3, "thur": 3, "thurs": 3,
+    "fri": 4, "sat": 5, "sun": 6,
+}  # fmt: skip
+#: A weekday, whole or shortened (a shortened one may end with its dot: "Thurs.").
+WEEKDAY_OR_ABBREVIATION = (
+    "(?:"
+    + "|".join(WEEKDAYS)
+    + "|(?:"
+    + "|".join(sorted(WEEKDAY_ABBREVIATIONS, key=lambda w: (-len(w), w)))
+    + r")\b\.?)"
+)
+
+
+def weekday_number(word: str) -> int:
+    """Monday 0 ... Sunday 6, of a weekday's name whole or shortened ("Thurs." is 3)."""
+    low = word.lower().rstrip(".")
+    return WEEKDAYS.index(low) if low in WEEKDAYS else WEEKDAY_ABBREVIATIONS[low]
 #: Month and weekday names of the languages most often mixed into English chat (Spanish,
 #: French, German, Italian, Portuguese), by number (January 1) and index (Monday 0): a date
 #: said in one ("el sábado 22 de abril", "le 3 mars", "am 3. März") is a date all the same.
@@ -75,6 +96,8 @@ FOREIGN_WEEKDAYS = {
 NOT_NAMES = {
     *(w.capitalize() for w in WEEKDAYS), *(w.capitalize() + "s" for w in WEEKDAYS),
     *(m.capitalize() for m in MONTHS), "I", "The",
+    # a weekday shortened ("Sat 3rd"); not "Sun", which is a name too
+    *(w.capitalize() for w in WEEKDAY_ABBREVIATIONS if w != "sun"),
     "We", "It", "This", "That", "These", "Those", "Thanks", "Thank", "Yes", "No", "Sure",
     "Also", "And", "But", "So", "Then", "Today", "Tomorrow", "Tonight", "Yesterday", "Next",
     "Last", "OK", "Ok", "Okay", "Good", "Great", "Please", "Let", "Our", "My", "His", "Her",
