@@ -60,6 +60,8 @@ def weekday_number(word: str) -> int:
     """Monday 0 ... Sunday 6, of a weekday's name whole or shortened ("Thurs." is 3)."""
     low = word.lower().rstrip(".")
     return WEEKDAYS.index(low) if low in WEEKDAYS else WEEKDAY_ABBREVIATIONS[low]
+
+
 #: Month and weekday names of the languages most often mixed into English chat (Spanish,
 #: French, German, Italian, Portuguese), by number (January 1) and index (Monday 0): a date
 #: said in one ("el sábado 22 de abril", "le 3 mars", "am 3. März") is a date all the same.
@@ -817,17 +819,51 @@ _WEEKDAY_ABBR = {
     "weds": "Wednesday", "thu": "Thursday", "thur": "Thursday", "thurs": "Thursday",
     "fri": "Friday", "sat": "Saturday", "sun": "Sunday",
 }  # fmt: skip
-#: Abbreviations that are English words too ("I sat down", "in the sun", "they wed in June"):
-#: a day only after a word that introduces a day ("on sat", "coming over sat", "till sun").
-_WORD_ABBR = {"sat", "sun", "wed"}
+#: Abbreviations that are words too ("I sat down", "in the sun", "they wed in June", "mon
+#: ami"): a day only after a word that introduces a day ("on sat", "coming over sat", "till
+#: sun") and before nothing it could qualify, with a day of the month ("sat 28th", "Sat 3"),
+#: or capitalised in a list or a schedule line ("Sat: football", "Mon/Wed", "Sun 10am").
+_WORD_ABBR = {"sat", "sun", "wed", "mon"}
 _BEFORE_DAY = {
     "on", "this", "next", "last", "by", "until", "till", "til", "from", "before", "after",
     "over", "since", "due",
 }  # fmt: skip
 _ABBR_DAY = re.compile(
-    r"(?:(?<=\s)|^)(?:(?P<prev>[A-Za-z']+)\s+)?(?P<abbr>(?i:mon|tues?|weds?|thu(?:rs?)?|fri|sat|sun))"
-    r"(?![\w'’-])(?P<dom>\s+\d{1,2}(?:st|nd|rd|th)\b)?(?P<dir>(?=\s+(?:before|after)\b))?"
+    r"(?:(?<=[\s/,&+(])|^)(?:(?P<prev>[A-Za-z']+)\s+)?(?P<abbr>(?i:mon|tues?|weds?|thu(?:rs?)?|fri|sat|sun))"
+    r"(?![\w'’-])(?P<dom>\s+\d{1,2}(?:st|nd|rd|th)\b|\s+\d{1,2}(?![\w:.,/%]|\s*(?:am|pm|-\s*\d)\b)"
+    r"(?=\s*(?:$|[,;.!?)]|at\b|@|-|–|—|\()))?(?P<dir>(?=\s+(?:before|after)\b))?"
 )
+#: What follows a word that may name a day where it does name one: the end of the clause, a
+#: number or time, a part of the day, or a word that carries no thing of its own ("on sat we
+#: went"), never a noun it would qualify ("on sun loungers", "the Christmas party").
+DAY_FOLLOWER = re.compile(
+    r"\s*(?:$|[.,;:!?)/&\-–—]|\d"
+    r"|(?:morning|afternoon|evening|night|eve|am|pm|at|for|to|with|in|on|from|and|or|then"
+    r"|so|but|we|i|you|he|she|they|it|as|if|when|until|till|before|after|again|too|instead"
+    r"|off|works|suits|is|was|would|will|could|should)\b)",
+    re.I,
+)
+_ANY_ABBR = r"(?:mon|tues?|weds?|thu(?:rs?)?|fri|sat|sun)(?:day)?"
+#: A day named in a list of days ("Tue/Thu", "Sat and Sun", "Mon-Fri").
+_LISTED = r"\s*(?:[,/&+]|-|–|and|or|to)\s*"
+
+
+def _in_a_list_of_days(sentence: str, m: re.Match) -> bool:
+    """Whether the capitalised abbreviation of `m` is one of a list or schedule of days:
+    "Tue/Sat", "Sat and Sun", or a line that starts with it before a colon, dash or time."""
+    before, after = sentence[: m.start("abbr")], sentence[m.end("abbr") :]
+    return bool(
+        re.match(rf"{_LISTED}{_ANY_ABBR}\b", after, re.I)
+        or re.search(rf"\b{_ANY_ABBR}{_LISTED}$", before, re.I)
+        or (
+            re.search(r"(?:^|\n)\s*(?:[-*•]\s*)?$", before)
+            and re.match(
+                r"\s*(?:[:\-–—]|\d{1,2}(?::\d\d)?\s*(?:am|pm)\b|\d{1,2}:\d\d)", after, re.I
+            )
+        )
+    )
+
+
 #: Chat's shorthand for a time word: "tmrw", "b4", "2moro", "nxt wk".
 _CHAT_TIME = {
     "tmrw": "tomorrow", "tmw": "tomorrow", "tmoz": "tomorrow", "2moro": "tomorrow",
@@ -848,11 +884,16 @@ def weekdays_spelled(sentence: str) -> str:
         prev = m.group("prev")
         if (
             abbr.lower() in _WORD_ABBR
-            and (prev is None or prev.lower() not in _BEFORE_DAY)
-            and not m.group("dom")  # "sat 28th": a day with its day of the month
+            and not (
+                prev is not None
+                and prev.lower() in _BEFORE_DAY
+                and DAY_FOLLOWER.match(sentence, m.end("abbr"))
+            )  # "on sat we went", never "on sun loungers"
+            and not m.group("dom")  # "sat 28th", "Sat 3": a day with its day of the month
             and not (
                 m.group("dir") is not None and (prev or "").lower() == "the"
             )  # "the wed before"
+            and not (abbr[0].isupper() and _in_a_list_of_days(sentence, m))  # "Sat: football"
         ):
             return m.group(0)
         if abbr != abbr.lower() and abbr != abbr.capitalize():

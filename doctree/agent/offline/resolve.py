@@ -110,17 +110,6 @@ _HOLIDAY_RE = (
     r"|new\s+years?['’]?s?\s+(?:eve|day)|(?-i:NYE)|valentine['’]?s(?:\s+day)?|hallowe['’]?en"
     r"|easter(?:\s+(?:sunday|monday|day))?|(?-i:Good\s+Friday|GOOD\s+FRIDAY))"
 )
-#: What follows a word that may name a day where it does name one: the end of the clause, a
-#: number or time, a part of the day, or a word that carries no thing of its own ("on sat we
-#: went"), never a noun it would qualify ("the sun loungers", "the Christmas party").
-_DAY_FOLLOWER = re.compile(
-    r"\s*(?:$|[.,;:!?)/&\-–—]|\d"
-    r"|(?:morning|afternoon|evening|night|eve|am|pm|at|for|to|with|in|on|from|and|or|then"
-    r"|so|but|we|i|you|he|she|they|it|as|if|when|until|till|before|after|again|too|instead"
-    r"|off|works|suits|is|was|would|will|could|should)\b(?!\s+(?:loungers?|cream|hat|light|roof"
-    r"|rise|set|dial|shine)\b))",
-    re.I,
-)
 _RELATIVE = re.compile(
     r"\b(?:"
     # "Christmas Eve", "the day after Boxing Day", "two days before Easter": a holiday
@@ -167,7 +156,7 @@ _RELATIVE = re.compile(
     rf"|(?<=\b(?:el|le|il)\s)(?P<fwd>(?-i:{_FOREIGN_WEEKDAY_RE}))(?!\s+\d)"
     rf"|(?<=\b(?:el|le|il)\s)(?P<fdom>[1-9]|[12]\d|3[01])(?![.:,/]\d|\s*%|\s+(?:de|di|del)\s)"
     rf"(?!\.?\s+(?:{_FOREIGN_MONTH_RE}|{_MONTH_RE}))"
-    rf"|(?P<wd>(?:(?P<mod>this|next|last|coming|on)\s+)?(?P<day>{WEEKDAY_OR_ABBREVIATION}))"
+    rf"|(?P<wd>(?:(?P<mod>this|next|last|coming|on)\s+)?(?P<day>{WEEKDAY}))"
     # "Friday 3:30", "Fri 10am" are that Friday; "Friday 22nd", "Friday 3 March" are a date
     rf"(?!,?\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\b(?![:.]\d|\s*(?:am|pm)\b)"
     rf"|,?\s+{_MONTH_RE}\s+\d)"
@@ -549,31 +538,14 @@ def _month_number(name: str) -> int:
 
 
 def _said_as_day(m: re.Match, text: str) -> bool:
-    """Whether the weekday word of a `wd` match names a day: a whole name capitalised
-    ('friday' inside code is none) or after "next", "last", "this", "on" or "by"; a
-    shortened one ("thurs", "Sat") after one of those words and before nothing it could
-    qualify ("on sat we went", never "sat on the sun loungers"), or capitalised in a list
-    or schedule ("Mon: gym", "Tue/Thu", "Sat 10am")."""
+    """Whether the weekday of a `wd` match names a day: capitalised ('friday' inside code is
+    none), or after "next", "last", "this", "on" or "by" ("see you next thursday"). A
+    shortened one ("next thurs") is spelled out before (`language.weekdays_spelled`)."""
     word = m.group("day")
-    before = text[: m.start("day")]
-    after = text[m.end("day") :]
-    led = re.search(r"\b(?:next|last|this|coming|on|by|until|till)\s+$", before, re.I)
-    if word.lower() in WEEKDAYS:
-        return word[0].isupper() or bool(led)
-    if led and _DAY_FOLLOWER.match(after):
-        return True
-    if not word[0].isupper() or word[1:2].isupper() and not word.isupper():
-        return False
-    other = rf"(?:{WEEKDAY_OR_ABBREVIATION})"
-    listed = rf"\s*(?:[,/&+]|-|–|and|or|to)\s*"
-    return bool(
-        re.match(rf"{listed}{other}", after, re.I)
-        or re.search(rf"\b{other}{listed}$", before, re.I)
-        or (
-            re.search(r"(?:^|\n)\s*(?:[-*•]\s*)?$", before)  # a line of a schedule
-            and re.match(r"\s*(?:[:\-–—]|\d{1,2}(?::\d\d)?\s*(?:am|pm)\b|\d{1,2}:\d\d)", after, re.I)
-        )
+    led = re.search(
+        r"\b(?:next|last|this|coming|on|by|until|till)\s+$", text[: m.start("day")], re.I
     )
+    return word[0].isupper() or bool(led)
 
 
 def _holiday_name(said: str) -> str:
@@ -604,7 +576,7 @@ def _holiday_date(m: re.Match, text: str, ref: date, *, past: bool) -> date | No
     day before/after" or "two days before". None where the name qualifies a thing ("the
     Christmas party") or is no one day ("every Christmas")."""
     before = text[: m.start()]
-    if re.search(r"\b(?:a|any|every|each)\s+$", before, re.I) or not _DAY_FOLLOWER.match(
+    if re.search(r"\b(?:a|any|every|each)\s+$", before, re.I) or not lang.DAY_FOLLOWER.match(
         text[m.end() :]
     ):
         return None
@@ -775,9 +747,12 @@ def absolute_dates(
     `by_clause` reads the tense of the clause each date sits in (`tense_at`)."""
     found = []
     given = past
-    stretches = [(r.start(), r.end()) for r in _RANGE.finditer(text)] if "-" in text or any(
-        w in text.lower() for w in ("to", "du ", "del ", "dal ", "vom ", "till", "thru")
-    ) else []
+    stretches = (
+        [(r.start(), r.end()) for r in _RANGE.finditer(text)]
+        if "-" in text
+        or any(w in text.lower() for w in ("to", "du ", "del ", "dal ", "vom ", "till", "thru"))
+        else []
+    )
     for m in _ABSOLUTE.finditer(text):
         if any(a <= m.start() < b for a, b in stretches):
             continue  # a day of a stretch ("14-17 March"): `day_ranges` reads both ends
