@@ -627,8 +627,7 @@ def test_a_forget_request_removes_the_fact_and_says_so(repo):
 )
 def test_a_date_is_resolved_against_the_time_it_was_said(said_on, sentence, meant):
     """A weekday with a day of the month is the first month from then on where they agree;
-    a month-day date
-    is the next one to come unless the sentence tells of the past."""
+    a month-day date is the next one to come unless the sentence tells of the past."""
     from doctree.agent.offline.extract import read_sentence
 
     s = read_sentence(f"{said_on}T09:00:00Z", sentence, date.fromisoformat(said_on), _directory())

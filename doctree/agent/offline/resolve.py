@@ -301,13 +301,13 @@ def resolve_relative(
                     pinned[w.start()] = pinned[m.start()] = on + step
     for m in matches:
         while ranges and ranges[0][0] < m.end():  # a stretch of days said before or around it
-            start, end, first, last = ranges.pop(0)
+            start, end, first, final = ranges.pop(0)
             if start < pos:
                 continue
-            found += [(text[start:end], first), (text[start:end], last)]
-            here += [(start, first), (start, last)]
+            found += [(text[start:end], first), (text[start:end], final)]
+            here += [(start, first), (start, final)]
             spans[start] = end
-            out.append(text[pos:end] + f" ({first.isoformat()} to {last.isoformat()})")
+            out.append(text[pos:end] + f" ({first.isoformat()} to {final.isoformat()})")
             pos = end
         if m.start() < pos:
             continue  # a day of a stretch read with it
@@ -476,10 +476,10 @@ def resolve_relative(
         out.append(text[pos:end])
         out.append(f" ({label or d.isoformat()})")
         pos = end
-    for start, end, first, last in ranges:
+    for start, end, first, final in ranges:
         if start >= pos:
-            found += [(text[start:end], first), (text[start:end], last)]
-            out.append(text[pos:end] + f" ({first.isoformat()} to {last.isoformat()})")
+            found += [(text[start:end], first), (text[start:end], final)]
+            out.append(text[pos:end] + f" ({first.isoformat()} to {final.isoformat()})")
             pos = end
     out.append(text[pos:])
     return "".join(out), found
@@ -513,10 +513,7 @@ def day_ranges(
             said = f"{MONTHS[_month_number(month) - 1]} {last_day}{year.group(0) if year else ''}"
             dates = absolute_dates(said, ref, past=said_past) if _month_number(month) else []
             last = dates[0][1] if dates else None
-            if year and last is not None:
-                m_end = m.end() + year.end()
-            else:
-                m_end = m.end()
+            m_end = m.end() + year.end() if year and last is not None else m.end()
         else:
             last = _day_of_month(ref, last_day, past=said_past)
             m_end = m.end()
@@ -576,10 +573,11 @@ def _holiday_date(m: re.Match, text: str, ref: date, *, past: bool) -> date | No
     day before/after" or "two days before". None where the name qualifies a thing ("the
     Christmas party") or is no one day ("every Christmas")."""
     before = text[: m.start()]
-    if re.search(r"\b(?:a|any|every|each)\s+$", before, re.I) or not lang.DAY_FOLLOWER.match(
-        text[m.end() :]
-    ):
+    after = text[m.end() :]
+    if re.search(r"\b(?:a|any|every|each)\s+$", before, re.I):
         return None
+    if not lang.DAY_FOLLOWER.match(after) and not lang.has_verb(after.split(maxsplit=1)[0]):
+        return None  # "the Christmas party", not "Halloween starts at dusk"
     name = _holiday_name(m.group("hol"))
     shift = 0
     if m.group("hdir"):
@@ -696,9 +694,9 @@ def _day_of_month(
 ) -> date | None:
     """The date a bare day of the month means said on `ref`: the next one to come (the
     latest one gone in a sentence about the past); "of this/next month" fixes the month.
-    With a weekday ("Friday the 18th" said on Tuesday the 18th of May) it is the one of this
-    month and the next that falls on it; when neither does, the day of the month wins (a
-    weekday is more often misremembered than a date)."""
+    With a weekday ("Friday the 18th" said on Tuesday the 18th of May) it is the first
+    month from this one on (back, in a sentence about the past) within twelve where that day
+    falls on that weekday; when none does, the day of the month as read without it."""
     if weekday and not month:
         wd = weekday_number(weekday)
         at = ref.replace(day=1)
