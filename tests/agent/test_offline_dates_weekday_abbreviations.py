@@ -33,6 +33,7 @@ def _read(said: str) -> tuple[str, list]:
         ("Tuesday's fine, or on Weds if not", "on Wednesday (2029-03-14)"),
         ("on mon we had the review", "on Monday (2029-03-12)"),
         ("on sun morning we drive back", "on Sunday (2029-03-11) morning"),
+        ("she's coming over sat w her kid", "over Saturday (2029-03-10) w her"),
     ],
 )
 def test_a_shortened_weekday_after_a_word_that_leads_a_day_is_that_day(said, meant):

@@ -833,16 +833,21 @@ _ABBR_DAY = re.compile(
     r"(?![\w'’-])(?P<dom>\s+\d{1,2}(?:st|nd|rd|th)\b|\s+\d{1,2}(?![\w:.,/%]|\s*(?:am|pm|-\s*\d)\b)"
     r"(?=\s*(?:$|[,;.!?)]|at\b|@|-|–|—|\()))?(?P<dir>(?=\s+(?:before|after)\b))?"
 )
-#: What follows a word that may name a day where it does name one: the end of the clause, a
-#: number or time, a part of the day, or a word that carries no thing of its own ("on sat we
-#: went"), never a noun it would qualify ("on sun loungers", "the Christmas party").
-DAY_FOLLOWER = re.compile(
-    r"\s*(?:$|[.,;:!?)/&\-–—]|\d"
-    r"|(?:morning|afternoon|evening|night|eve|am|pm|at|for|to|with|in|on|from|and|or|then"
-    r"|so|but|we|i|you|he|she|they|it|as|if|when|until|till|before|after|again|too|instead"
-    r"|off|works|suits|is|was|would|will|could|should)\b)",
-    re.I,
-)
+_DAY_PARTS = {"morning", "afternoon", "evening", "night", "eve", "lunchtime", "noon"}
+
+
+def qualifies_nothing(after: str) -> bool:
+    """Whether the text `after` a word that may name a day ("sun", "Christmas") leaves it a
+    day: the end of the clause, a number, a part of the day, a short chat word ("sat w her
+    kid"), a function word or a verb ("on sat we went", "Halloween starts at dusk"); never
+    a noun it would qualify ("on sun loungers", "the Christmas party")."""
+    nxt = re.match(r"\s*([a-z][a-z'’-]*)", after)
+    if nxt is None:
+        return True
+    word = nxt.group(1)
+    return len(word) < 3 or word in stopwords.ENGLISH or word in _DAY_PARTS or has_verb(word)
+
+
 _ANY_ABBR = r"(?:mon|tues?|weds?|thu(?:rs?)?|fri|sat|sun)(?:day)?"
 #: A day named in a list of days ("Tue/Thu", "Sat and Sun", "Mon-Fri").
 _LISTED = r"\s*(?:[,/&+]|-|–|and|or|to)\s*"
@@ -887,7 +892,7 @@ def weekdays_spelled(sentence: str) -> str:
             and not (
                 prev is not None
                 and prev.lower() in _BEFORE_DAY
-                and DAY_FOLLOWER.match(sentence, m.end("abbr"))
+                and qualifies_nothing(sentence[m.end("abbr") :])
             )  # "on sat we went", never "on sun loungers"
             and not m.group("dom")  # "sat 28th", "Sat 3": a day with its day of the month
             and not (

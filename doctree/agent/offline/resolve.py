@@ -576,7 +576,7 @@ def _holiday_date(m: re.Match, text: str, ref: date, *, past: bool) -> date | No
     after = text[m.end() :]
     if re.search(r"\b(?:a|any|every|each)\s+$", before, re.I):
         return None
-    if not lang.DAY_FOLLOWER.match(after) and not lang.has_verb(after.split(maxsplit=1)[0]):
+    if not lang.qualifies_nothing(after):
         return None  # "the Christmas party", not "Halloween starts at dusk"
     name = _holiday_name(m.group("hol"))
     shift = 0
