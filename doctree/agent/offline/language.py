@@ -814,11 +814,7 @@ KIN = re.compile(
 )
 
 
-_WEEKDAY_ABBR = {
-    "mon": "Monday", "tue": "Tuesday", "tues": "Tuesday", "wed": "Wednesday",
-    "weds": "Wednesday", "thu": "Thursday", "thur": "Thursday", "thurs": "Thursday",
-    "fri": "Friday", "sat": "Saturday", "sun": "Sunday",
-}  # fmt: skip
+_WEEKDAY_ABBR = {short: WEEKDAYS[i].capitalize() for short, i in WEEKDAY_ABBREVIATIONS.items()}
 #: Abbreviations that are words too ("I sat down", "in the sun", "they wed in June", "mon
 #: ami"): a day only after a word that introduces a day ("on sat", "coming over sat", "till
 #: sun") and before nothing it could qualify, with a day of the month ("sat 28th", "Sat 3"),
