@@ -1,6 +1,7 @@
 """A weekday said with a day of the month ("Monday 22nd", "mon the 22nd", "Fri 3") is the
 date where both agree: the first month from the day it is said (back from it, in a sentence
-about the past) in which that day of the month falls on that weekday."""
+about the past), within four, in which that day of the month falls on that weekday; else the
+day of the month alone."""
 
 from __future__ import annotations
 
@@ -43,10 +44,13 @@ def test_across_the_end_of_a_month():
     assert _read("The fair is Saturday the 1st.", date(2027, 4, 30)) == [date(2027, 5, 1)]
 
 
-def test_when_no_month_within_a_year_agrees_the_day_of_the_month_wins():
+def test_when_no_month_within_four_agrees_the_day_of_the_month_wins():
     # from April 2027, the first 31st that is a Thursday is in August 2028: too far, so the
     # coming 31st, of May 2027 (a Monday), as "the 31st" alone reads
     assert _read("Deadline is Thursday the 31st.", date(2027, 4, 30)) == [date(2027, 5, 31)]
+    # said on 2027-03-15: the 19th is a Thursday first in August, five months on; a weekday
+    # misremembered is likelier, so the coming 19th (a Friday)
+    assert _read("The play is Thursday the 19th.", date(2027, 3, 15)) == [date(2027, 3, 19)]
 
 
 def test_the_day_itself_when_it_agrees_today():
@@ -60,7 +64,8 @@ def test_in_a_sentence_about_the_past_the_latest_month_where_they_agree():
     assert _read("It happened on Friday the 13th.", date(2026, 12, 10), past=True) == [
         date(2026, 11, 13)
     ]
-    assert _read("It is on Friday the 13th.", date(2026, 12, 10)) == [date(2027, 8, 13)]
+    # the next Friday the 13th is in August 2027, too far: the coming 13th
+    assert _read("It is on Friday the 13th.", date(2026, 12, 10)) == [date(2026, 12, 13)]
 
 
 def test_a_time_or_a_count_after_a_weekday_is_no_day_of_the_month():

@@ -689,18 +689,23 @@ _ANCHOR_SAID_AS = {
 }
 
 
+#: How many months, this one first, a weekday said with a day of the month is looked for in.
+_AGREE_MONTHS = 4
+
+
 def _day_of_month(
     ref: date, day: int, *, past: bool, month: str = "", weekday: str | None = None
 ) -> date | None:
     """The date a bare day of the month means said on `ref`: the next one to come (the
     latest one gone in a sentence about the past); "of this/next month" fixes the month.
     With a weekday ("Friday the 18th" said on Tuesday the 18th of May) it is the first
-    month from this one on (back, in a sentence about the past) within twelve where that day
-    falls on that weekday; when none does, the day of the month as read without it."""
+    month from this one on (back, in a sentence about the past) within `_AGREE_MONTHS` where
+    that day falls on that weekday; when none does (a weekday misremembered, more likely
+    than a date half a year away), the day of the month as read without it."""
     if weekday and not month:
         wd = weekday_number(weekday)
         at = ref.replace(day=1)
-        for _ in range(12):  # this month and the next 11 (the last 11, of the past)
+        for _ in range(_AGREE_MONTHS):  # this month and the next three (the last, of the past)
             try:
                 d = at.replace(day=day)
             except ValueError:
