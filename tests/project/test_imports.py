@@ -17,6 +17,7 @@ IMPORT_NAMES = {
     "pyyaml": "yaml",
     "linkify-it-py": "linkify_it",
     "mdit-py-plugins": "mdit_py_plugins",
+    "python-dateutil": "dateutil",
 }
 
 

@@ -39,6 +39,29 @@ MONTHS = (
     "october", "november", "december",
 )  # fmt: skip
 WEEKDAY = "(?:" + "|".join(WEEKDAYS) + ")"
+#: How people shorten a weekday when they text ("next thurs", "Sat 3rd", "Mon: gym"), by
+#: index (Monday 0). Most are ordinary words too ("I sat down", "the sun", "they wed"), so
+#: one is read as a day only where nothing else fits (`resolve`).
+WEEKDAY_ABBREVIATIONS = {
+    "mon": 0, "tue": 1, "tues": 1, "wed": 2, "weds": 2, "thu": 3, "thur": 3, "thurs": 3,
+    "fri": 4, "sat": 5, "sun": 6,
+}  # fmt: skip
+#: A weekday, whole or shortened (a shortened one may end with its dot: "Thurs.").
+WEEKDAY_OR_ABBREVIATION = (
+    "(?:"
+    + "|".join(WEEKDAYS)
+    + "|(?:"
+    + "|".join(sorted(WEEKDAY_ABBREVIATIONS, key=lambda w: (-len(w), w)))
+    + r")\b\.?)"
+)
+
+
+def weekday_number(word: str) -> int:
+    """Monday 0 ... Sunday 6, of a weekday's name whole or shortened ("Thurs." is 3)."""
+    low = word.lower().rstrip(".")
+    return WEEKDAYS.index(low) if low in WEEKDAYS else WEEKDAY_ABBREVIATIONS[low]
+
+
 #: Month and weekday names of the languages most often mixed into English chat (Spanish,
 #: French, German, Italian, Portuguese), by number (January 1) and index (Monday 0): a date
 #: said in one ("el sábado 22 de abril", "le 3 mars", "am 3. März") is a date all the same.
@@ -75,6 +98,8 @@ FOREIGN_WEEKDAYS = {
 NOT_NAMES = {
     *(w.capitalize() for w in WEEKDAYS), *(w.capitalize() + "s" for w in WEEKDAYS),
     *(m.capitalize() for m in MONTHS), "I", "The",
+    # a weekday shortened ("Sat 3rd"); not "Sun", which is a name too
+    *(w.capitalize() for w in WEEKDAY_ABBREVIATIONS if w != "sun"),
     "We", "It", "This", "That", "These", "Those", "Thanks", "Thank", "Yes", "No", "Sure",
     "Also", "And", "But", "So", "Then", "Today", "Tomorrow", "Tonight", "Yesterday", "Next",
     "Last", "OK", "Ok", "Okay", "Good", "Great", "Please", "Let", "Our", "My", "His", "Her",
@@ -789,22 +814,57 @@ KIN = re.compile(
 )
 
 
-_WEEKDAY_ABBR = {
-    "mon": "Monday", "tue": "Tuesday", "tues": "Tuesday", "wed": "Wednesday",
-    "weds": "Wednesday", "thu": "Thursday", "thur": "Thursday", "thurs": "Thursday",
-    "fri": "Friday", "sat": "Saturday", "sun": "Sunday",
-}  # fmt: skip
-#: Abbreviations that are English words too ("I sat down", "in the sun", "they wed in June"):
-#: a day only after a word that introduces a day ("on sat", "coming over sat", "till sun").
-_WORD_ABBR = {"sat", "sun", "wed"}
+_WEEKDAY_ABBR = {short: WEEKDAYS[i].capitalize() for short, i in WEEKDAY_ABBREVIATIONS.items()}
+#: Abbreviations that are words too ("I sat down", "in the sun", "they wed in June", "mon
+#: ami"): a day only after a word that introduces a day ("on sat", "coming over sat", "till
+#: sun") and before nothing it could qualify, with a day of the month ("sat 28th", "Sat 3"),
+#: or capitalised in a list or a schedule line ("Sat: football", "Mon/Wed", "Sun 10am").
+_WORD_ABBR = {"sat", "sun", "wed", "mon"}
 _BEFORE_DAY = {
     "on", "this", "next", "last", "by", "until", "till", "til", "from", "before", "after",
     "over", "since", "due",
 }  # fmt: skip
 _ABBR_DAY = re.compile(
-    r"(?:(?<=\s)|^)(?:(?P<prev>[A-Za-z']+)\s+)?(?P<abbr>(?i:mon|tues?|weds?|thu(?:rs?)?|fri|sat|sun))"
-    r"(?![\w'’-])(?P<dom>\s+\d{1,2}(?:st|nd|rd|th)\b)?(?P<dir>(?=\s+(?:before|after)\b))?"
+    r"(?:(?<=[\s/,&+(])|^)(?:(?P<prev>[A-Za-z']+)\s+)?(?P<abbr>(?i:mon|tues?|weds?|thu(?:rs?)?|fri|sat|sun))"
+    r"(?![\w'’-])(?P<dom>\s+\d{1,2}(?:st|nd|rd|th)\b|\s+\d{1,2}(?![\w:.,/%]|\s*(?:am|pm|-\s*\d)\b)"
+    r"(?=\s*(?:$|[,;.!?)]|at\b|@|-|–|—|\()))?(?P<dir>(?=\s+(?:before|after)\b))?"
 )
+_DAY_PARTS = {"morning", "afternoon", "evening", "night", "eve", "lunchtime", "noon"}
+
+
+def qualifies_nothing(after: str) -> bool:
+    """Whether the text `after` a word that may name a day ("sun", "Christmas") leaves it a
+    day: the end of the clause, a number, a part of the day, a short chat word ("sat w her
+    kid"), a function word or a verb ("on sat we went", "Halloween starts at dusk"); never
+    a noun it would qualify ("on sun loungers", "the Christmas party")."""
+    nxt = re.match(r"\s*([a-z][a-z'’-]*)", after)
+    if nxt is None:
+        return True
+    word = nxt.group(1)
+    return len(word) < 3 or word in stopwords.ENGLISH or word in _DAY_PARTS or has_verb(word)
+
+
+_ANY_ABBR = r"(?:mon|tues?|weds?|thu(?:rs?)?|fri|sat|sun)(?:day)?"
+#: A day named in a list of days ("Tue/Thu", "Sat and Sun", "Mon-Fri").
+_LISTED = r"\s*(?:[,/&+]|-|–|and|or|to)\s*"
+
+
+def _in_a_list_of_days(sentence: str, m: re.Match) -> bool:
+    """Whether the capitalised abbreviation of `m` is one of a list or schedule of days:
+    "Tue/Sat", "Sat and Sun", or a line that starts with it before a colon, dash or time."""
+    before, after = sentence[: m.start("abbr")], sentence[m.end("abbr") :]
+    return bool(
+        re.match(rf"{_LISTED}{_ANY_ABBR}\b", after, re.I)
+        or re.search(rf"\b{_ANY_ABBR}{_LISTED}$", before, re.I)
+        or (
+            re.search(r"(?:^|\n)\s*(?:[-*•]\s*)?$", before)
+            and re.match(
+                r"\s*(?:[:\-–—]|\d{1,2}(?::\d\d)?\s*(?:am|pm)\b|\d{1,2}:\d\d)", after, re.I
+            )
+        )
+    )
+
+
 #: Chat's shorthand for a time word: "tmrw", "b4", "2moro", "nxt wk".
 _CHAT_TIME = {
     "tmrw": "tomorrow", "tmw": "tomorrow", "tmoz": "tomorrow", "2moro": "tomorrow",
@@ -825,11 +885,16 @@ def weekdays_spelled(sentence: str) -> str:
         prev = m.group("prev")
         if (
             abbr.lower() in _WORD_ABBR
-            and (prev is None or prev.lower() not in _BEFORE_DAY)
-            and not m.group("dom")  # "sat 28th": a day with its day of the month
+            and not (
+                prev is not None
+                and prev.lower() in _BEFORE_DAY
+                and qualifies_nothing(sentence[m.end("abbr") :])
+            )  # "on sat we went", never "on sun loungers"
+            and not m.group("dom")  # "sat 28th", "Sat 3": a day with its day of the month
             and not (
                 m.group("dir") is not None and (prev or "").lower() == "the"
             )  # "the wed before"
+            and not (abbr[0].isupper() and _in_a_list_of_days(sentence, m))  # "Sat: football"
         ):
             return m.group(0)
         if abbr != abbr.lower() and abbr != abbr.capitalize():

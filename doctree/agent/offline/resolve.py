@@ -15,10 +15,20 @@ import functools
 import re
 from datetime import UTC, date, datetime, timedelta
 
+from dateutil.easter import easter
+
 from doctree import stopwords
 from doctree.agent.offline import language as lang
 from doctree.agent.offline.directory import Directory, person_slug
-from doctree.agent.offline.language import MONTHS, NOT_NAMES, WEEKDAY, WEEKDAYS, content_words
+from doctree.agent.offline.language import (
+    MONTHS,
+    NOT_NAMES,
+    WEEKDAY,
+    WEEKDAY_OR_ABBREVIATION,
+    WEEKDAYS,
+    content_words,
+    weekday_number,
+)
 from doctree.agent.offline.model import Sentence
 from doctree.agent.offline.prefilter import gate_patterns
 
@@ -86,9 +96,27 @@ def _anchor(tag: str) -> str:
     return rf"(?P<anchor{tag}>that|then|(?:the\s+)?{_ANCHOR_WORD}(?:\s+{_ANCHOR_WORD}){{0,2}})\b"
 
 
+#: Holidays on a fixed day (month, day) or counted from Easter Sunday (None, days after it).
+_HOLIDAYS: dict[str, tuple[int | None, int]] = {
+    "christmas eve": (12, 24), "christmas day": (12, 25), "christmas": (12, 25),
+    "boxing day": (12, 26), "new year's eve": (12, 31), "new year's day": (1, 1),
+    "valentine's day": (2, 14), "halloween": (10, 31),
+    "good friday": (None, -2), "easter": (None, 0), "easter monday": (None, 1),
+}  # fmt: skip
+#: A holiday's name in the ways people write it, each read as one of `_HOLIDAYS` by
+#: `_holiday_name`. "Good Friday" only capitalised ("had a good friday" is no holiday).
+_HOLIDAY_RE = (
+    r"(?P<hol>(?:christmas|x-?mas)(?:\s+(?:eve|day))?|boxing\s+day"
+    r"|new\s+years?['’]?s?\s+(?:eve|day)|(?-i:NYE)|valentine['’]?s(?:\s+day)?|hallowe['’]?en"
+    r"|easter(?:\s+(?:sunday|monday|day))?|(?-i:Good\s+Friday|GOOD\s+FRIDAY))"
+)
 _RELATIVE = re.compile(
     r"\b(?:"
-    r"(?P<dat>(?:the\s+)?day\s+after\s+tomorrow)"
+    # "Christmas Eve", "the day after Boxing Day", "two days before Easter": a holiday
+    r"(?P<holiday>(?:(?:(?P<hpart>the\s+(?:day|morning|afternoon|evening|night))"
+    r"|(?P<hn>\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?P<hunit>days?|weeks?))"
+    rf"\s+(?P<hdir>before|after)\s+)?{_HOLIDAY_RE})"
+    r"|(?P<dat>(?:the\s+)?day\s+after\s+tomorrow)"
     rf"|(?P<nth>(?:the\s+)?(?P<ord>first|second|third|fourth|last|1st|2nd|3rd|4th)\s+"
     rf"(?P<nwd>{WEEKDAY})\s+(?:of|in)\s+(?:(?P<nwhich>the|this|next)\s+month|(?P<nmonth>{_MONTH_RE})))"
     # "Saturday week", "a week on Saturday", "Tuesday fortnight": a week or two after the coming one
@@ -111,11 +139,16 @@ _RELATIVE = re.compile(
     r"|(?P<chaind>the\s+(?:day|morning|afternoon|evening|night)\s+(?P<cddir>after|before)\s+"
     rf"{_anchor('d')})"
     rf"|(?P<afternext>(?P<day2>{WEEKDAY})\s+after\s+next|the\s+week\s+after\s+next)"
-    rf"|(?P<dom>(?:(?:on\s+)?(?P<domwd>{WEEKDAY}),?\s+)?(?:the\s+)?(?P<n2>[1-9]|[12]\d|3[01])"
+    rf"|(?P<dom>(?:(?:on\s+)?(?P<domwd>{WEEKDAY_OR_ABBREVIATION}),?\s+)?(?:the\s+)?"
+    r"(?P<n2>[1-9]|[12]\d|3[01])"
     rf"(?:st|nd|rd|th)(?:\s+of\s+(?P<thismonth>this|next)\s+month)?(?!\s+(?:of\s+)?{_MONTH_RE})"
     # "her 7th birthday", "the 3rd floor": an ordinal of something else, no day of a month
     r"(?!\s+(?:b-?day|birthday|anniversary|floor|grade|year|time|place|row|attempt|round|"
     r"edition|century|generation|draft|week|lap)))"
+    # "Fri 3", "Thurs 14 at 2": a weekday and a bare day of the month, no time or count
+    rf"|(?P<wdn>(?:on\s+)?(?P<wdnwd>{WEEKDAY_OR_ABBREVIATION}),?\s+(?P<n3>[1-9]|[12]\d|3[01])"
+    r"(?![\d:.,/]\d|\s*(?:%|am\b|pm\b|a\.m|p\.m|h\b|x\b|-\s*\d))"
+    rf"(?!\s+(?:of\s+)?(?:{_MONTH_RE}|{_FOREIGN_MONTH_RE}))(?=\s*(?:$|[,;.!?)]|at\b|@|-|–|—|\()))"
     # "by the wed before", "the day after": counted from the date said last, none named
     rf"|(?P<chainbare>the\s+(?:(?P<bwd>{WEEKDAY})|(?P<bday>day|morning|afternoon|evening|night))"
     r"\s+(?P<bdir>before|after))(?=\s*(?:[.,;:!?)]|$))"
@@ -124,8 +157,29 @@ _RELATIVE = re.compile(
     rf"|(?<=\b(?:el|le|il)\s)(?P<fdom>[1-9]|[12]\d|3[01])(?![.:,/]\d|\s*%|\s+(?:de|di|del)\s)"
     rf"(?!\.?\s+(?:{_FOREIGN_MONTH_RE}|{_MONTH_RE}))"
     rf"|(?P<wd>(?:(?P<mod>this|next|last|coming|on)\s+)?(?P<day>{WEEKDAY}))"
-    rf"(?!,?\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\b|,?\s+{_MONTH_RE}\s+\d)"
+    # "Friday 3:30", "Fri 10am" are that Friday; "Friday 22nd", "Friday 3 March" are a date
+    rf"(?!,?\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\b(?![:.]\d|\s*(?:am|pm)\b)"
+    rf"|,?\s+{_MONTH_RE}\s+\d)"
     r")\b",
+    re.I,
+)
+_DAY_NUM = r"(?:3[01]|[12]\d|0?[1-9])"
+_ANY_MONTH = rf"(?:{_MONTH_RE}|{_FOREIGN_MONTH_RE})"
+#: Two days of one stretch of time: "from the 14th to the 17th", "14-17 March", "March
+#: 14-17", "du 14 au 17", "vom 14. bis 17.", "del 14 al 17", "dal 14 al 17".
+_RANGE = re.compile(
+    rf"\b(?:from\s+)?(?:the\s+)?(?P<a1>{_DAY_NUM})(?P<s1>st|nd|rd|th)?"
+    rf"\s*(?:-|–|—|to|till|until|through|thru)\s*(?:the\s+)?(?P<b1>{_DAY_NUM})(?P<t1>st|nd|rd|th)?"
+    rf"(?:\s+(?:of\s+)?(?P<m1>{_ANY_MONTH}))?(?![\d:.]\d|\s*(?:%|am\b|pm\b))"
+    rf"|\b(?P<m2>{_MONTH_RE})\s+(?P<a2>{_DAY_NUM})(?:st|nd|rd|th)?\s*(?:-|–|—|to|till|until|through)"
+    rf"\s*(?P<b2>{_DAY_NUM})(?:st|nd|rd|th)?\b(?![:.]\d|\s*(?:am|pm)\b)"
+    rf"|\b(?:du|del|dal|vom)\s+(?P<a3>{_DAY_NUM})(?:\.|er|º)?\s+(?:au|al|bis(?:\s+(?:zum|einschließlich))?)"
+    rf"\s+(?P<b3>{_DAY_NUM})\b\.?(?:\s+(?:de\s+|di\s+)?(?P<m3>{_ANY_MONTH}))?(?![.:,]?\d|\s*%)",
+    re.I,
+)
+_ORDINAL_OF = re.compile(
+    r"\s+(?:b-?day|birthday|anniversary|floor|grade|year|time|place|row|attempt|round|"
+    r"edition|century|generation|draft|week|lap)\b",
     re.I,
 )
 _RECURRING_AFTER = re.compile(r"\s*(?:s\b|mornings|afternoons|evenings|nights)", re.I)
@@ -218,6 +272,7 @@ def resolve_relative(
     here: list[tuple[int, date]] = list(given or [])
 
     spans: dict[int, int] = {}  # where a date found here starts -> where it ends
+    ranges = day_ranges(text, ref, past=past, by_clause=by_clause)
 
     def earlier(at: int) -> list[tuple[str, date]]:
         """The dates said before position `at`, each with its clause (without the date's own
@@ -240,11 +295,22 @@ def resolve_relative(
             step = timedelta(days=1 if m.group("bdir").lower() == "after" else -1)
             weekdays = [w for w in _RELATIVE.finditer(text, 0, m.start()) if w.group("wd")]
             for w in weekdays[-1:]:  # the weekday said just before it
-                wd = WEEKDAYS.index(w.group("day").lower())
+                wd = weekday_number(w.group("day"))
                 on = next((x for _, x in reversed(session) if (x + step).weekday() == wd), None)
                 if on is not None:
                     pinned[w.start()] = pinned[m.start()] = on + step
     for m in matches:
+        while ranges and ranges[0][0] < m.end():  # a stretch of days said before or around it
+            start, end, first, final = ranges.pop(0)
+            if start < pos:
+                continue
+            found += [(text[start:end], first), (text[start:end], final)]
+            here += [(start, first), (start, final)]
+            spans[start] = end
+            out.append(text[pos:end] + f" ({first.isoformat()} to {final.isoformat()})")
+            pos = end
+        if m.start() < pos:
+            continue  # a day of a stretch read with it
         if m.start() in pinned:
             day = pinned[m.start()]
             found.append((m.group(0), day))
@@ -259,7 +325,11 @@ def resolve_relative(
         phrase = m.group(0)
         d: date | None = None
         label = None
-        if m.group("chainwd") or m.group("chainn") or m.group("chaind"):
+        if m.group("holiday"):
+            d = _holiday_date(m, text, ref, past=past)
+            if d is None:
+                continue
+        elif m.group("chainwd") or m.group("chainn") or m.group("chaind"):
             tag = "w" if m.group("chainwd") else "n" if m.group("chainn") else "d"
             base = _anchor_date(m.group(f"anchor{tag}"), earlier(m.start()))
             if base is None:
@@ -349,6 +419,8 @@ def resolve_relative(
                 d = _next_weekday(ref, wd)
         elif m.group("fdom"):
             d = _day_of_month(ref, int(m.group("fdom")), past=past)
+        elif m.group("wdn"):
+            d = _day_of_month(ref, int(m.group("n3")), past=past, weekday=m.group("wdnwd"))
         elif m.group("dom"):
             if re.search(rf"\b{_MONTH_RE}\s*$", text[: m.start()], re.I):
                 continue  # "April 30th": a month-day date, found by `absolute_dates`
@@ -374,9 +446,9 @@ def resolve_relative(
             after = text[m.end() :]
             if _RECURRING_AFTER.match(after) or re.search(r"\b(?:every|each)\s+$", before):
                 continue
-            if not m.group("day")[0].isupper():
-                continue  # weekday names are capitalised; 'friday' inside code is not a date
-            wd = WEEKDAYS.index(m.group("day").lower())
+            if not _said_as_day(m, text):
+                continue  # 'friday' inside code, "I sat down", "the sun": no date
+            wd = weekday_number(m.group("day"))
             mod = (m.group("mod") or "").lower()
             if mod == "next":
                 monday = ref - timedelta(days=ref.weekday()) + timedelta(days=7)
@@ -404,8 +476,132 @@ def resolve_relative(
         out.append(text[pos:end])
         out.append(f" ({label or d.isoformat()})")
         pos = end
+    for start, end, first, final in ranges:
+        if start >= pos:
+            found += [(text[start:end], first), (text[start:end], final)]
+            out.append(text[pos:end] + f" ({first.isoformat()} to {final.isoformat()})")
+            pos = end
     out.append(text[pos:])
     return "".join(out), found
+
+
+def day_ranges(
+    text: str, ref: date, *, past: bool = False, by_clause: bool = False
+) -> list[tuple[int, int, date, date]]:
+    """The stretches of days `text` says, each as (start, end) of its words and its first
+    and last day: "from the 14th to the 17th", "14-17 March", "du 14 au 17". The last day is
+    read as a day of the month or a date is read alone (the next one, or the latest one in
+    a sentence about the past); the first is the day before it in the same month, or in the
+    month before ("from the 28th to the 3rd"). Two bare numbers are a stretch of days only
+    with a month, an ordinal ending, or the words of another language that say one."""
+    if not any(c.isdigit() for c in text):
+        return []
+    out = []
+    for m in _RANGE.finditer(text):
+        if m.group("a1") and not (m.group("m1") or m.group("s1") or m.group("t1")):
+            continue  # "ages 14-17", "won 3-1": numbers
+        if m.group("a1") and m.group("m1") is None and _ORDINAL_OF.match(text, m.end()):
+            continue  # "3rd-5th grade"
+        first_day = int(m.group("a1") or m.group("a2") or m.group("a3"))
+        last_day = int(m.group("b1") or m.group("b2") or m.group("b3"))
+        month = m.group("m1") or m.group("m2") or m.group("m3")
+        said_past = tense_at(text, m.start()) if by_clause else past
+        last: date | None
+        if month:
+            rest = text[m.end() :]
+            year = re.match(r",?\s*(\d{4})\b", rest)
+            said = f"{MONTHS[_month_number(month) - 1]} {last_day}{year.group(0) if year else ''}"
+            dates = absolute_dates(said, ref, past=said_past) if _month_number(month) else []
+            last = dates[0][1] if dates else None
+            m_end = m.end() + year.end() if year and last is not None else m.end()
+        else:
+            last = _day_of_month(ref, last_day, past=said_past)
+            m_end = m.end()
+        if last is None:
+            continue
+        at = last if first_day <= last_day else (last.replace(day=1) - timedelta(days=1))
+        try:
+            first = at.replace(day=first_day)
+        except ValueError:
+            continue
+        out.append((m.start(), m_end, first, last))
+    return out
+
+
+def _month_number(name: str) -> int:
+    """1-12 of a month's name, English (whole or short) or another language's; 0 if none."""
+    low = name.lower().rstrip(".")
+    return _MONTH_ABBR.get(low) or lang.FOREIGN_MONTHS.get(low) or _MONTH_ABBR.get(low[:3]) or 0
+
+
+def _said_as_day(m: re.Match, text: str) -> bool:
+    """Whether the weekday of a `wd` match names a day: capitalised ('friday' inside code is
+    none), or after "next", "last", "this", "on" or "by" ("see you next thursday"). A
+    shortened one ("next thurs") is spelled out before (`language.weekdays_spelled`)."""
+    word = m.group("day")
+    led = re.search(
+        r"\b(?:next|last|this|coming|on|by|until|till)\s+$", text[: m.start("day")], re.I
+    )
+    return word[0].isupper() or bool(led)
+
+
+def _holiday_name(said: str) -> str:
+    """The key in `_HOLIDAYS` of a holiday's name as written ("Xmas Eve", "NYE")."""
+    low = re.sub(r"\s+", " ", said.lower()).replace("’", "'")
+    low = re.sub(r"^x-?mas", "christmas", low).replace("hallowe'en", "halloween")
+    if low == "nye":
+        return "new year's eve"
+    if low.startswith("new year"):
+        return "new year's " + low.split()[-1]
+    if low.startswith("valentine"):
+        return "valentine's day"
+    if low in ("easter sunday", "easter day"):
+        return "easter"
+    return low
+
+
+def _holiday_on(name: str, year: int) -> date:
+    month, day = _HOLIDAYS[name]
+    if month is None:
+        return easter(year) + timedelta(days=day)
+    return date(year, month, day)
+
+
+def _holiday_date(m: re.Match, text: str, ref: date, *, past: bool) -> date | None:
+    """The date a holiday's name means said on `ref`: the next one from `ref` on (the
+    latest one up to `ref`, in a sentence about the past or after "last"), moved by "the
+    day before/after" or "two days before". None where the name qualifies a thing ("the
+    Christmas party") or is no one day ("every Christmas")."""
+    before = text[: m.start()]
+    after = text[m.end() :]
+    if re.search(r"\b(?:a|any|every|each)\s+$", before, re.I):
+        return None
+    if not lang.qualifies_nothing(after):
+        return None  # "the Christmas party", not "Halloween starts at dusk"
+    name = _holiday_name(m.group("hol"))
+    shift = 0
+    if m.group("hdir"):
+        if m.group("hpart"):
+            count = 1
+        else:
+            n = m.group("hn").lower()
+            count = (int(n) if n.isdigit() else _NUMBERS[n]) * (
+                7 if m.group("hunit").lower().startswith("week") else 1
+            )
+        shift = count if m.group("hdir").lower() == "after" else -count
+    lead = re.search(r"\b(\w+)\s+$", before)
+    word = lead.group(1).lower() if lead else ""
+    if word in ("next", "this", "coming"):
+        past = False
+    elif word == "last":
+        past = True
+    elif past and word in ("for", "to", "until", "till", "by", "before", "from"):
+        past = False
+    days = [_holiday_on(name, y) + timedelta(days=shift) for y in range(ref.year - 1, ref.year + 2)]
+    if past:
+        gone = [d for d in days if d <= ref]
+        return gone[-1] if gone else None
+    return next((d for d in days if d >= ref), None)
 
 
 def session_dates(
@@ -493,18 +689,23 @@ _ANCHOR_SAID_AS = {
 }
 
 
+#: How many months, this one first, a weekday said with a day of the month is looked for in.
+_AGREE_MONTHS = 4
+
+
 def _day_of_month(
     ref: date, day: int, *, past: bool, month: str = "", weekday: str | None = None
 ) -> date | None:
     """The date a bare day of the month means said on `ref`: the next one to come (the
     latest one gone in a sentence about the past); "of this/next month" fixes the month.
-    With a weekday ("Friday the 18th" said on Tuesday the 18th of May) it is the one of this
-    month and the next that falls on it; when neither does, the day of the month wins (a
-    weekday is more often misremembered than a date)."""
+    With a weekday ("Friday the 18th" said on Tuesday the 18th of May) it is the first
+    month from this one on (back, in a sentence about the past) within `_AGREE_MONTHS` where
+    that day falls on that weekday; when none does (a weekday misremembered, more likely
+    than a date half a year away), the day of the month as read without it."""
     if weekday and not month:
-        wd = WEEKDAYS.index(weekday.lower())
+        wd = weekday_number(weekday)
         at = ref.replace(day=1)
-        for _ in range(2):
+        for _ in range(_AGREE_MONTHS):  # this month and the next three (the last, of the past)
             try:
                 d = at.replace(day=day)
             except ValueError:
@@ -549,7 +750,15 @@ def absolute_dates(
     `by_clause` reads the tense of the clause each date sits in (`tense_at`)."""
     found = []
     given = past
+    stretches = (
+        [(r.start(), r.end()) for r in _RANGE.finditer(text)]
+        if "-" in text
+        or any(w in text.lower() for w in ("to", "du ", "del ", "dal ", "vom ", "till", "thru"))
+        else []
+    )
     for m in _ABSOLUTE.finditer(text):
+        if any(a <= m.start() < b for a, b in stretches):
+            continue  # a day of a stretch ("14-17 March"): `day_ranges` reads both ends
         past = tense_at(text, m.start()) if by_clause else given
         if past and _MOVED_TO.search(text[: m.start()]):
             past = None  # "moved to June 28", "pushed back until May 3": where it went, nearest
