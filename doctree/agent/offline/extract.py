@@ -15,7 +15,7 @@ import re
 from datetime import date
 
 from doctree.agent.offline import language as lang
-from doctree.agent.offline.directory import Directory
+from doctree.agent.offline.directory import Directory, person_slug
 from doctree.agent.offline.entities import find_entities
 from doctree.agent.offline.language import FIRST_PERSON, NAME, NOT_NAMES, content_words, mentions
 from doctree.agent.offline.model import Analysis, Segmented, Sentence, Turn
@@ -132,7 +132,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
             if request is not None and not _says_instead(raw):
                 kept = _clauses_before(raw) if request[1] is None else None
                 forgetting = _forget(
-                    a, turn, raw, request[1], previous, current, dropped, bool(kept)
+                    a, turn, raw, request[1], previous, current, dropped, bool(kept), directory
                 )
                 if forgetting and kept:
                     if raw in turn.pieces:
@@ -252,6 +252,7 @@ def _forget(
     current: list[Sentence],
     dropped: list[str],
     own_clause: bool = False,
+    directory: Directory | None = None,
 ) -> bool:
     """A request to forget: "forget that" drops the statements just made (only its own
     sentence when that sentence holds a secret before it, only the clause before it when
@@ -294,14 +295,35 @@ def _forget(
                 a.forgotten += 1
                 dropped.append(t.text)
         return True
-    for target in lang.forget_targets(what):
+    targets = lang.forget_targets(what)
+    persons = tuple(t for t in targets if directory is not None and _is_person(t, directory))
+    things = [t for t in targets if t not in persons]
+    if not persons or not things:  # "about Ana and Tom", "about the gym": each of them
+        things, persons = targets, ()
+    for target in things:  # "about Ravi and the stairlift money": the money, as it is Ravi's
         a.forget.append(target)
+        if persons:
+            a.forget_concerning[target] = persons
         words = content_words(target)
-        for t in [t for t in a.sentences if words and mentions(t.text, words)]:
+        for t in [t for t in a.sentences if words and _says(t.text, words, persons)]:
             a.sentences.remove(t)
             a.forgotten += 1
             dropped.append(t.text)
     return True
+
+
+def _says(text: str, words: set[str], persons: tuple[str, ...]) -> bool:
+    """Whether a sentence says what a forget request names (`words`), as it concerns
+    `persons` when the request named the thing with them."""
+    return lang.concerns(text, words, persons) if persons else mentions(text, words)
+
+
+def _is_person(name: str, directory: Directory) -> bool:
+    """Whether a forget request's target is a person memory knows ("Ravi", "Ana Lopes"),
+    not a thing ("the stairlift money") nor a place or firm."""
+    if not name[:1].isupper() or directory.kind_of(name) is not None:
+        return False
+    return name in directory.known_person_names() or person_slug(name) in directory.people
 
 
 #: What a participant's line of notes opens on when its speaker is the subject left out

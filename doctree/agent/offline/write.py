@@ -157,7 +157,7 @@ class Writer(PageIO):
         self.retire_superseded()
         self.apply_corrections([s for s in a.sentences if s.correction])
         for what in a.forget:
-            self.forget(what)
+            self.forget(what, a.forget_concerning.get(what, ()))
         if self.write_patterns():
             self.write_root({"patterns"})
         if a.ignored:
@@ -705,18 +705,20 @@ class Writer(PageIO):
 
             self.update(f"{self.root}/{name}", titles[name], change)
 
-    def forget(self, what: str) -> None:
+    def forget(self, what: str, persons: tuple[str, ...] = ()) -> None:
         """Forget `what` in current memory: the page of the person or thing it names is
         deleted (a tombstone: its history stays and reverting this run restores it), and
         every line that says it or links to that page is removed from the pages that hold
-        one. Each change is a document write of this run, so `doctree revert --run` puts
-        it back."""
+        one. With `persons` ("the stuff about Ravi and the stairlift money"), only the
+        lines that say the thing as it concerns them go (a person's page counts as naming
+        them), and no page is deleted for it: Ravi's other lines stay. Each change is a
+        document write of this run, so `doctree revert --run` puts it back."""
         words = content_words(what)
         if not words:
             return
         # the names it says must all be in a line ("the Harrogate visit" is not every visit)
         named = {w.lower() for w in re.findall(r"\b[A-Z][\w'’-]*", what)} & words
-        gone = self._pages_named(what)
+        gone = [] if persons else self._pages_named(what)
         links = tuple(f"[[{p}]]" for p in gone) + tuple(f"[[{p}|" for p in gone)
         for path in gone:
             r = self.call("document_delete", {"path": path})
@@ -739,11 +741,16 @@ class Writer(PageIO):
             current = self.read(path)
             if current is None:
                 continue
+            title = Page.parse(current.body, path).title
             edits: dict[str, str | None] = {}
             for ln in current.body.split("\n"):
                 if not ln.startswith("- "):
                     continue
-                said = mentions(ln, words) and named <= content_words(ln)
+                if persons:
+                    said = lang.concerns(f"{ln} {title}", words, persons)
+                else:
+                    said = mentions(ln, words)
+                said = said and named <= content_words(ln)
                 if not said and not (links and any(x in ln for x in links)):
                     continue
                 if self._session_line(ln):  # a recent session keeps its link, not its words
