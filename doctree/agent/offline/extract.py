@@ -25,6 +25,7 @@ from doctree.agent.offline.resolve import (
     absolute_dates,
     contrasted_earlier,
     contrasted_value_earlier,
+    bare_corrected,
     corrected_earlier,
     correction_of,
     fix_last_value,
@@ -137,14 +138,14 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 if forgetting and kept:
                     if raw in turn.pieces:
                         turn.pieces.add(kept)
-                    _read(a, turn, kept, directory, context, current)
+                    _read(a, turn, kept, directory, context, current, previous)
                 continue
             if forgetting and _GOES_ON.match(raw):
                 # "Forget what I said about Jonas. That was told to me in confidence."
                 a.forgotten += 1
                 continue
             forgetting = False
-            _read(a, turn, raw, directory, context, current)
+            _read(a, turn, raw, directory, context, current, previous)
         previous = current
     a.opening = _opening(a.sentences, dropped)
     link_known_names(a.sentences, directory)
@@ -358,8 +359,11 @@ def _read(
     directory: Directory,
     context: Context,
     current: list[Sentence],
+    previous: list[Sentence] = (),  # type: ignore[assignment]
 ) -> None:
-    """One sentence of a user turn read into `a`, with the corrections it makes applied."""
+    """One sentence of a user turn read into `a`, with the corrections it makes applied
+    (`previous`: the sentences of the user's message before, which a bare correction may
+    mean)."""
     if (field := re.match(r"([\w-]+):\s", raw)) and lang.MAIL_HEADER.fullmatch(field.group(1)):
         return  # a mail's header line ("Subject: …", "From: …") is no fact
     label, body = turn.speaker, lang.without_fillers(raw)  # "on, um, the 3rd": "on the 3rd"
@@ -387,6 +391,15 @@ def _read(
     ):
         # "Actually make that three": the last value said changes
         _reread(a, current, *earlier, directory, context)
+        return
+    window = [t for t in [*previous, *current] if t in a.sentences]
+    if corrected := bare_corrected(body, window, label):
+        # "Sorry, 4:30.", "it's 6% not 5%": the one line of this message or the one before
+        # with a value of that kind
+        i = a.sentences.index(corrected[0])
+        _reread(a, current, i, corrected[1], directory, context)
+        if corrected[0] in previous:
+            previous[previous.index(corrected[0])] = a.sentences[i]
         return
     s = read_sentence(turn.time, body, message_date(turn.time), directory, context, speaker=label)
     if turn.mail and raw in turn.mail[1] and not s.projects:
