@@ -1124,11 +1124,12 @@ def bare_corrected(
     speaker, the one that holds a value of that kind (the old value, when named). None
     when it is not a bare correction, or when no single sentence is the clear target:
     then both stay as said."""
-    said = bare_correction(text)
+    who = speaker or "the user"
+    # a pasted conversation's line opens on its speaker's name: "Simon Pratt: Sorry, 6%."
+    said = bare_correction(re.sub(rf"^{re.escape(who)}:\s*", "", text))
     if said is None:
         return None
     kind, new, old = said
-    who = speaker or "the user"
     fits = []
     for e in window:
         if e.speaker != who or not e.raw:
