@@ -458,6 +458,21 @@ def _read(
     ):
         _join(prev, s)  # "The renovation starts May 17. Our contractor is Bauwerk."
         return
+    before = prev if prev is not None else (previous[-1] if previous else None)
+    if (
+        before is not None
+        and s.kinds
+        and not (s.replaces or s.correction or s.secrets or s.people)
+        and before.speaker == s.speaker
+        and (named := carried_subject(body, before)) is not None
+    ):
+        # "The lift in block C is out again. It's booked for repair on the 8th of May.":
+        # the thing named, not "it"
+        again = read_sentence(
+            turn.time, named, message_date(turn.time), directory, context, speaker=label
+        )
+        if again.kinds:
+            s = again
     a.sentences.append(s)
     current.append(s)
 
@@ -500,6 +515,69 @@ def _continues(s: Sentence, prev: Sentence, body: str) -> bool:
         and not (s.people or s.subject or s.when or s.correction or s.replaces or s.secrets)
         and not (prev.secrets or prev.correction or prev.statement)
     )
+
+
+#: A sentence whose subject is a pronoun for a thing, and what it goes on to say: "It's
+#: booked for the 8th" -> "booked for the 8th"; "It needs a new pump" -> "needs a new pump".
+_THING_PRONOUN = re.compile(
+    r"^\W*(?:(?:and|but|so|also|oh)[,\s]+)?(?P<pronoun>it|that|this|they)"
+    r"(?:(?:'s|’s|'re|’re|\s+is|\s+are|(?P<aux>\s+was|\s+were|'ll\s+be|’ll\s+be|\s+will\s+be))\s+"
+    r"(?P<said>(?:\w+ed|\w+en|due|set|(?:being|getting)\s+\w+ed)\s.+)|\s+(?P<verb>(?:needs|need|has|have|had|costs?|comes?|starts?|opens?|closes?|runs?|"
+    r"leaves?|arrives?|goes|go|takes?|got|gets?|broke|will|won't|can|can't|should|must)\s.+))$",
+    re.I,
+)
+#: The thing a statement is about, as it names it: "The lift in block C" in "The lift in
+#: block C is out again", "Our boiler at the cottage" in "Our boiler at the cottage keeps
+#: cutting out".
+_THING_SUBJECT = re.compile(
+    r"^\W*(?P<thing>(?:the|my|our|your|this|that)\s+[^,;:.!?]{2,50}?)\s+"
+    r"(?:is|are|was|were|has|have|had|will|won't|can|can't|could|should|keeps?|kept|needs?|"
+    r"needed|broke|went|got|gets|stopped|started|starts|isn't|aren't|wasn't|looks|seems|"
+    r"costs?|leaks?|came|arrive|arrived|arrives|failed|died)\b",
+    re.I,
+)
+#: What "they" cannot mean without naming people: "The neighbours are moving. They're …"
+_PEOPLE_NOUNS = re.compile(
+    r"\b(?:people|kids|children|parents|neighbou?rs|guys|folks|team|family|friends|"
+    r"builders|staff|tenants|guests|boys|girls|twins|in-laws|grandparents|cousins|relatives|"
+    r"colleagues|clients|students|members|volunteers)\b",
+    re.I,
+)
+
+
+def carried_subject(body: str, before: Sentence) -> str | None:
+    """`body`, a short statement whose subject is "it", "that" or "they", with the thing
+    the sentence just before is about named instead ("The lift in block C: booked for
+    repair on the 8th of May"). None when `body` opens on no such pronoun, or the sentence
+    before is not about a thing (a person, the user, no subject it names): then it stays
+    as said."""
+    m = _THING_PRONOUN.match(body)
+    if m is None or len(body.split()) > 16 or not before.raw:
+        return None
+    if before.subject or before.people or lang.KIN.search(before.raw):
+        return None  # a person is named there: "it" may be what they said or did
+    thing = _THING_SUBJECT.match(before.raw)
+    if thing is None:
+        return None
+    name = thing.group("thing").strip()
+    if re.search(r"\b(?:I|me|you)\b", name) or len(name.split()) < 2:
+        return None
+    plural = m.group("pronoun").lower() == "they"
+    if plural and (_PEOPLE_NOUNS.search(name) or not re.search(r"s\b", name)):
+        return None  # "they" of people, or of one thing: unsure
+    if not plural and re.search(r"\b(?:are|were|have)\b", before.raw[thing.end("thing") :][:8]):
+        return None  # "it" of a plural subject: it means something else
+    if m.group("said") and re.match(r"been\b", m.group("said"), re.I):
+        return None  # "it's been a long week"
+    aux = (m.group("aux") or "").strip().replace("’", "'")
+    aux = {"'ll be": "will be", "were": "was"}.get(aux, aux)  # the tense said stays
+    if not aux and m.group("said") and re.match(r"(?:being|getting)\s", m.group("said"), re.I):
+        aux = "are" if plural else "is"  # "being fitted on the 14th" is to come
+    said = f"{aux} {m.group('said')}" if aux and m.group("said") else m.group("said")
+    said = said or m.group("verb")
+    if plural and re.search(r"\b(?-i:[A-Z])", name[1:]):
+        return None  # "The Hendersons are moving. They're …": a family, people
+    return f"{name[:1].upper()}{name[1:]}: {said}"
 
 
 def _join(prev: Sentence, s: Sentence) -> None:
