@@ -26,6 +26,8 @@ from doctree.agent.offline.resolve import (
     contrasted_earlier,
     contrasted_value_earlier,
     bare_corrected,
+    called_off_earlier,
+    calls_something_off,
     corrected_earlier,
     correction_of,
     fix_last_value,
@@ -412,6 +414,8 @@ def _read(
         s.kinds.append("statement")  # an item the user listed: "- "mir ist kalt", not …"
     if raw in turn.rows:
         _row_subject(s, raw, directory)
+    if not s.kinds and "?" not in body and calls_something_off(body):
+        s.kinds.append("statement")  # "The garden party is cancelled.": short, but it retires a line
     if lang.CORRECTS_EARLIER.match(body) and not s.correction:
         s.replaces = corrected_earlier(s, a.sentences)
         for old in s.replaces:
@@ -439,6 +443,14 @@ def _read(
     elif not s.correction and (swapped := swapped_earlier(s, a.sentences)):
         s.replaces = swapped  # "Lin is moving from Friday to Saturday": the Friday line goes
         for old in swapped:
+            a.sentences.remove(old)
+            if old in current:
+                current.remove(old)
+        if not s.kinds:
+            s.kinds.append("statement")
+    elif not s.correction and (called_off := called_off_earlier(s, a.sentences)):
+        s.replaces = called_off  # "the garden party is cancelled": the party's line goes
+        for old in called_off:
             a.sentences.remove(old)
             if old in current:
                 current.remove(old)

@@ -1620,9 +1620,19 @@ def recounts(text: str, said: str) -> bool:
 _REVERSAL = re.compile(
     r"\b(?:(?:can't|cannot|can\s+not|won't|isn't|aren't|not)\b[^,;.]*\bafter\s+all\b"
     r"|no\s+longer\b|(?:is|are|'s|'re)\s+(?:off|cancell?ed|called\s+off)\b"
-    r"|(?:got|been|was|were)\s+(?:cancell?ed|called\s+off)\b|fell\s+through\b)",
+    r"|(?:got|been|was|were)\s+(?:cancell?ed|called\s+off)\b|fell\s+through\b"
+    # "we're not doing pilates any more", "I don't take the 20 mg anymore"
+    r"|(?:not|n't)\s+[^,;.]*\b(?:any\s*more|these\s+days)\b"
+    # "we've cancelled the garden party", "I called off the trip", "she scrapped the …"
+    r"|(?:i|we|i've|we've|have|has|he|she|they)\s+(?:cancell?ed|called\s+off|scrapped)\s+(?:the|my|our|his|her|their)\b)",
     re.I,
 )
+#: The words of a calling off that say nothing of what is called off.
+_CALL_OFF_WORDS = {
+    "off", "cancelled", "canceled", "called", "longer", "anymore", "happening", "going",
+    "scrapped", "fell", "through", "days", "plan", "change", "take", "taking", "have",
+    "having", "doing", "get", "getting", "after",
+}  # fmt: skip
 _NEGATED = re.compile(
     r"\b(?:not|no|never|can't|cannot|won't|isn't|aren't|don't|doesn't)\b|n't\b", re.I
 )
@@ -1653,7 +1663,58 @@ def reverses(s: Sentence, said: str) -> bool:
         for part in _CLAUSE_END.split(said):
             if names <= capitalised_names(part) and not _NEGATED.search(part):
                 return True
+    return calls_off(text, said)
+
+
+def calls_off(text: str, said: str) -> bool:
+    """Whether `text` calls off the thing the line `said` states ("the 40 mg is off", "the
+    garden party is cancelled", "we're not doing pilates any more"): a clause that says so
+    names a thing (its words, or a quantity such as "40 mg"), and a clause of the line
+    names all of it without a negation. "X is off" of a thing without a quantity calls off
+    only a line with a date ("the heating is off" says nothing of when it comes on). The
+    caller acts only when exactly one line fits."""
+    for m in _REVERSAL.finditer(text):
+        clause = clause_at(text, m.start())
+        amounts = _quantities(clause)
+        words = _topic_words(clause) - _CALL_OFF_WORDS - {n.lower() for n in NOT_NAMES}
+        if not words and not amounts:
+            continue
+        state = re.match(r"(?:is|are|'s|'re)\s+off\b", m.group(0), re.I)
+        if state and not amounts and not _ISO.search(said):
+            continue
+        for part in _CLAUSE_END.split(said):
+            if _NEGATED.search(part):
+                continue
+            if amounts and not amounts <= _quantities(part):
+                continue
+            if words and not words <= _topic_words(part):
+                continue
+            return True
     return False
+
+
+def calls_something_off(text: str) -> bool:
+    """Whether `text` calls off a thing it names ("The garden party is cancelled."): worth
+    a line, short as it is, for what it retires."""
+    for m in _REVERSAL.finditer(text):
+        clause = clause_at(text, m.start())
+        if _quantities(clause) or _topic_words(clause) - _CALL_OFF_WORDS:
+            return True
+    return False
+
+
+def called_off_earlier(s: Sentence, sentences: list[Sentence]) -> list[Sentence]:
+    """The one earlier sentence of the session, by the same speaker, that `s` calls off
+    (`calls_off`); none when no sentence or several fit."""
+    text = s.raw or s.text
+    if s.correction or "?" in text or not _REVERSAL.search(text):
+        return []
+    fits = [
+        e
+        for e in sentences
+        if e is not s and e.speaker == s.speaker and e.raw and calls_off(text, e.raw)
+    ]
+    return fits if len(fits) == 1 else []
 
 
 #: A state a record can be in, said of it later: "Moorcroft paid the £850", "the order shipped".

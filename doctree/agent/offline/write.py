@@ -506,18 +506,24 @@ class Writer(PageIO):
             query = " ".join(sorted(_topic_query(text) | ({named[1]} if named else set())))
             if not query:
                 continue
-            fits = {
+            said_lines = {
                 _said(ln)
                 for ln in self._current_lines(query)
                 if re.match(r"- \d{4}-\d{2}-\d{2}\b", ln)
-                and (
-                    holds_value(_said(ln), named[1])
-                    and not holds_value(_said(ln), named[0])
-                    and (not whose or any(p in ln for p in whose))
-                    if named
-                    else changes_value(s, _said(ln)) or (taken_back and reverses(s, _said(ln)))
-                )
             }
+            if named:
+                fits = {
+                    x
+                    for x in said_lines
+                    if holds_value(x, named[1])
+                    and not holds_value(x, named[0])
+                    and (not whose or any(p in x for p in whose))
+                }
+            else:
+                # what is called off ("NOT going up to 100 mg after all") is the line that
+                # names it, before any line whose value merely differs (the 50 mg dose)
+                off = {x for x in said_lines if taken_back and reverses(s, x)}
+                fits = off or {x for x in said_lines if changes_value(s, x)}
             fits = _named_apart(text, fits)
             if len(fits) == 1:
                 said = fits.pop()
