@@ -36,7 +36,12 @@ def said(repo: DocumentsRepository, *messages: str) -> str:
         ("The service charge goes up 5% from July.", "Sorry, 6 percent.", "6 percent", "5%"),
         ("The dentist appointment is on Thursday at 4pm.", "Sorry, 4:30.", "4:30", "4pm"),
         ("The dentist appointment is on Thursday at 4pm.", "no wait, 5pm", "5pm", "4pm"),
-        ("The plumber comes on the 11th to fit the boiler.", "Scratch that, the 12th.", "12th", "11th"),
+        (
+            "The plumber comes on the 11th to fit the boiler.",
+            "Scratch that, the 12th.",
+            "12th",
+            "11th",
+        ),
         ("The team dinner is on Thursday at Luigi's.", "Oops, Friday then.", "Friday", "Thursday"),
         ("The deposit for the hall is £250.", "Sorry, £275 not £250.", "£275", "£250"),
         ("We ordered 12 chairs for the hall.", "Oops, 14 not 12.", "14 chairs", "12 chairs"),

@@ -23,11 +23,11 @@ from doctree.agent.offline.prefilter import gate_patterns
 from doctree.agent.offline.resolve import (
     Context,
     absolute_dates,
-    contrasted_earlier,
-    contrasted_value_earlier,
     bare_corrected,
     called_off_earlier,
     calls_something_off,
+    contrasted_earlier,
+    contrasted_value_earlier,
     corrected_earlier,
     correction_of,
     fix_last_value,
@@ -298,11 +298,11 @@ def _forget(
                 a.forgotten += 1
                 dropped.append(t.text)
         return True
-    targets = lang.forget_targets(what)
-    persons = tuple(t for t in targets if directory is not None and _is_person(t, directory))
-    things = [t for t in targets if t not in persons]
+    named = lang.forget_targets(what)
+    persons = tuple(t for t in named if directory is not None and _is_person(t, directory))
+    things = [t for t in named if t not in persons]
     if not persons or not things:  # "about Ana and Tom", "about the gym": each of them
-        things, persons = targets, ()
+        things, persons = named, ()
     for target in things:  # "about Ravi and the stairlift money": the money, as it is Ravi's
         a.forget.append(target)
         if persons:
@@ -361,7 +361,7 @@ def _read(
     directory: Directory,
     context: Context,
     current: list[Sentence],
-    previous: list[Sentence] = (),  # type: ignore[assignment]
+    previous: list[Sentence] | None = None,
 ) -> None:
     """One sentence of a user turn read into `a`, with the corrections it makes applied
     (`previous`: the sentences of the user's message before, which a bare correction may
@@ -394,6 +394,7 @@ def _read(
         # "Actually make that three": the last value said changes
         _reread(a, current, *earlier, directory, context)
         return
+    previous = previous if previous is not None else []
     window = [t for t in [*previous, *current] if t in a.sentences]
     if corrected := bare_corrected(body, window, label):
         # "Sorry, 4:30.", "it's 6% not 5%": the one line of this message or the one before
@@ -415,7 +416,7 @@ def _read(
     if raw in turn.rows:
         _row_subject(s, raw, directory)
     if not s.kinds and "?" not in body and calls_something_off(body):
-        s.kinds.append("statement")  # "The garden party is cancelled.": short, but it retires a line
+        s.kinds.append("statement")  # "The garden party is cancelled.": it retires a line
     if lang.CORRECTS_EARLIER.match(body) and not s.correction:
         s.replaces = corrected_earlier(s, a.sentences)
         for old in s.replaces:
@@ -480,11 +481,11 @@ def _read(
     ):
         # "The lift in block C is out again. It's booked for repair on the 8th of May.":
         # the thing named, not "it"
-        again = read_sentence(
+        carried = read_sentence(
             turn.time, named, message_date(turn.time), directory, context, speaker=label
         )
-        if again.kinds:
-            s = again
+        if carried.kinds:
+            s = carried
     a.sentences.append(s)
     current.append(s)
 
