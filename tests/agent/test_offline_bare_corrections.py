@@ -108,3 +108,16 @@ def test_a_bare_correction_by_another_speaker_leaves_the_users_line(repo):
 )
 def test_what_is_no_bare_correction(sentence):
     assert bare_correction(sentence) is None
+
+
+def test_no_and_a_value_after_the_assistants_question_answers_it(repo):
+    run(
+        repo,
+        transcript(
+            "s-1",
+            ("user", "2027-05-03T18:00:00Z", "I've got yoga with Mina on Monday at 7pm."),
+            ("assistant", "2027-05-03T18:01:00Z", "Shall I remind you on Sunday?"),
+            ("user", "2027-05-03T18:02:00Z", "No, Saturday."),
+        ),
+    )
+    assert "Monday" in current(repo)

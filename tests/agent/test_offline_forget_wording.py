@@ -139,3 +139,23 @@ def test_a_thing_named_with_a_person_in_the_same_session_is_not_kept(repo):
 )
 def test_the_target_is_the_object_of_the_request(sentence, target):
     assert lang.forget_request(sentence) == (True, target)
+
+
+def test_a_relative_named_with_a_thing_is_a_person_and_keeps_their_other_lines(repo):
+    run(
+        repo,
+        transcript(
+            "s-one",
+            ("user", DAY1, "My sister runs the allotment committee."),
+            ("user", "2027-05-03T18:01:00Z", "My sister owes the bank £300 for the car loan."),
+        ),
+    )
+    text = asked(repo, "Scrub the stuff about my sister and the car loan please.")
+    assert "£300" not in text
+    assert "allotment committee" in text
+
+
+def test_saying_one_does_not_need_something_forgets_nothing(repo):
+    remembered(repo)
+    text = asked(repo, "I don't need the details about the climbing gym, I know them.")
+    assert "Urban Climb" in text

@@ -95,6 +95,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
     previous: list[Sentence] = []  # the last user turn's sentences: what "forget that" means
     context = Context(directory)
     dropped: list[str] = []  # what the user asked to forget
+    asked = False  # the assistant's last turn asked a question
     for turn in segmented.turns:
         a.ignored.extend(turn.addressed)
         if turn.kind == "assistant":
@@ -103,6 +104,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
             from_tool = turn.after_tool
             # a turn that only states (asks nothing): a bare "yes" after it confirms it
             stated = bool(turn.sentences) and not turn.sentences[-1].endswith("?")
+            asked = bool(turn.sentences) and not stated
             continue
         if turn.kind != "user":
             continue
@@ -120,6 +122,10 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
             a.sentences.extend(specific)  # "good catch": what it said is what it found
         pending, specific = [], []
         current: list[Sentence] = []
+        # "No, Saturday." after the assistant's question answers it: it corrects nothing the
+        # user said before
+        said_before = [] if asked else previous
+        asked = False
         forgetting = False  # the sentence before asked to forget
         for raw in own:
             if ADDRESSED.search(raw):
@@ -140,14 +146,14 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 if forgetting and kept:
                     if raw in turn.pieces:
                         turn.pieces.add(kept)
-                    _read(a, turn, kept, directory, context, current, previous)
+                    _read(a, turn, kept, directory, context, current, said_before)
                 continue
             if forgetting and _GOES_ON.match(raw):
                 # "Forget what I said about Jonas. That was told to me in confidence."
                 a.forgotten += 1
                 continue
             forgetting = False
-            _read(a, turn, raw, directory, context, current, previous)
+            _read(a, turn, raw, directory, context, current, said_before)
         previous = current
     a.opening = _opening(a.sentences, dropped)
     link_known_names(a.sentences, directory)
@@ -324,6 +330,8 @@ def _says(text: str, words: set[str], persons: tuple[str, ...]) -> bool:
 def _is_person(name: str, directory: Directory) -> bool:
     """Whether a forget request's target is a person memory knows ("Ravi", "Ana Lopes"),
     not a thing ("the stairlift money") nor a place or firm."""
+    if lang.KIN.fullmatch(f"my {name}"):
+        return True  # "the stuff about my sister and the loan"
     if not name[:1].isupper() or directory.kind_of(name) is not None:
         return False
     return name in directory.known_person_names() or person_slug(name) in directory.people

@@ -476,7 +476,7 @@ FORGET_ASKED = tuple(
         rf"(?P<verb>{_LET_GO_OUT})\s+(?:out\s+|off\s+)(?:{_SAID_OF}){_ASKED_END}",
         rf"(?P<verb>{_LET_GO_OUT})\s+(?:{_SAID_OF})\s+(?={_OUT})",
         r"(?P<dont>\bdon'?t\s+(?:keep|remember|store|save|record|note|log|hold\s+on\s*to|"
-        rf"hang\s+on\s*to|hold\s+onto|write\s+down|put\s+down|need)\s+)(?:{_SAID_OF}){_ASKED_END}",
+        rf"hang\s+on\s*to|hold\s+onto|write\s+down|put\s+down)\s+)(?:{_SAID_OF}){_ASKED_END}",
         r"(?P<verb>(?:nothing|no\s+(?:mention|record|notes?|trace|lines?))\s+)"
         r"(?:about|on|of|regarding)\s+(?P<what3>[^.,;!?]+?)\s+"
         r"(?=(?:in\s+(?:there|here|it|memory|writing|(?:your|the|my)\s+(?:notes|memory|pages|"

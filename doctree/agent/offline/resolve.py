@@ -1698,7 +1698,8 @@ def calls_something_off(text: str) -> bool:
     a line, short as it is, for what it retires."""
     for m in _REVERSAL.finditer(text):
         clause = clause_at(text, m.start())
-        if _quantities(clause) or _topic_words(clause) - _CALL_OFF_WORDS:
+        thing = re.search(r"\b(?:the|my|our|his|her|their)\s+\w{3,}", clause, re.I)
+        if _quantities(clause) or (thing and _topic_words(clause) - _CALL_OFF_WORDS):
             return True
     return False
 
