@@ -135,6 +135,8 @@ def test_a_thing_named_with_a_person_in_the_same_session_is_not_kept(repo):
         ("dont keep the stuff about marcus", "marcus"),
         ("Lose the story about the break-in, please.", "the break-in"),
         ("Can you drop everything you've got on Marek?", "Marek"),
+        ("Can you take Marek off everything?", "Marek"),
+        ("Keep the Lisbon trip out of your notes.", "the Lisbon trip"),
     ],
 )
 def test_the_target_is_the_object_of_the_request(sentence, target):
@@ -159,3 +161,22 @@ def test_saying_one_does_not_need_something_forgets_nothing(repo):
     remembered(repo)
     text = asked(repo, "I don't need the details about the climbing gym, I know them.")
     assert "Urban Climb" in text
+
+
+def test_a_person_taken_off_everything_by_a_pronoun_is_the_one_named_before(repo):
+    remembered(repo)
+    text = asked(repo, "Tom Reyes quit the band. Please take him off everything.")
+    assert "bass" not in text
+    assert "studio" in text and "night shifts" in text
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "Take the dog off the lead at the park.",
+        "Take Mum off the rota for June.",
+        "I took him off everything last year.",
+    ],
+)
+def test_taking_off_said_of_the_world_is_no_request(statement):
+    assert lang.forget_request(statement) is None

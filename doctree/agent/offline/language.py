@@ -477,13 +477,18 @@ FORGET_ASKED = tuple(
         rf"(?P<verb>{_LET_GO_OUT})\s+(?:{_SAID_OF})\s+(?={_OUT})",
         r"(?P<dont>\bdon'?t\s+(?:keep|remember|store|save|record|note|log|hold\s+on\s*to|"
         rf"hang\s+on\s*to|hold\s+onto|write\s+down|put\s+down)\s+)(?:{_SAID_OF}){_ASKED_END}",
+        # "take him off everything", "keep Ana out of your notes": a person or thing taken
+        # out of what memory holds
+        rf"(?P<verb>{_LET_GO_OUT}|{_LET_GO})\s+(?P<what4>[^.,;!?]{{1,40}}?)\s+(?:off|out\s+of|from)\s+"
+        r"(?:everything|all\s+of\s+(?:it|that)|(?:your|the|my)\s+(?:notes|memory|records|files|"
+        r"pages)|memory|whatever\s+you(?:'ve|\s+have)?\s+(?:got|have|keep))\b",
         r"(?P<verb>(?:nothing|no\s+(?:mention|record|notes?|trace|lines?))\s+)"
         r"(?:about|on|of|regarding)\s+(?P<what3>[^.,;!?]+?)\s+"
         r"(?=(?:in\s+(?:there|here|it|memory|writing|(?:your|the|my)\s+(?:notes|memory|pages|"
         r"records|files))|please|thanks)\b)",
     )
 )
-_ASKED_GROUPS = ("what", "what2", "what3")
+_ASKED_GROUPS = ("what", "what2", "what3", "what4")
 #: What comes just before a request addressed to the assistant: nothing, a clause's end, or
 #: the words that ask ("please", "can you", "and", "just", "I'd like you to").
 _ASKING = re.compile(
@@ -553,8 +558,8 @@ def _asked(sentence: str) -> str | None:
             continue
         what = re.sub(r"\s+(?:out|off)$", "", what.strip(), flags=re.I)
         what = _CLAUSE_END.sub("", what).strip()
-        if content_words(what):
-            return what
+        if content_words(what) or PRONOUN_TARGET.fullmatch(what):
+            return what  # a pronoun ("take him off everything"): the caller finds whom
     return None
 
 
