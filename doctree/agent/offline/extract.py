@@ -16,7 +16,7 @@ from datetime import date
 
 from doctree.agent.offline import language as lang
 from doctree.agent.offline.answers import answered, answered_parts
-from doctree.agent.offline.directory import Directory
+from doctree.agent.offline.directory import Directory, person_slug
 from doctree.agent.offline.entities import find_entities
 from doctree.agent.offline.language import FIRST_PERSON, NAME, NOT_NAMES, content_words, mentions
 from doctree.agent.offline.model import Analysis, Segmented, Sentence, Turn
@@ -24,6 +24,9 @@ from doctree.agent.offline.prefilter import gate_patterns
 from doctree.agent.offline.resolve import (
     Context,
     absolute_dates,
+    bare_corrected,
+    called_off_earlier,
+    calls_something_off,
     contrasted_earlier,
     contrasted_value_earlier,
     corrected_earlier,
@@ -94,6 +97,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
     previous: list[Sentence] = []  # the last user turn's sentences: what "forget that" means
     context = Context(directory)
     dropped: list[str] = []  # what the user asked to forget
+    questioned = False  # the assistant's last turn ended on a question
     for turn in segmented.turns:
         a.ignored.extend(turn.addressed)
         if turn.kind == "assistant":
@@ -104,6 +108,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
             stated = bool(turn.sentences) and not turn.sentences[-1].endswith("?")
             questions = [r for r in turn.sentences if r.endswith("?")]
             asked = turn if len(questions) == 1 and turn.sentences[-1] == questions[0] else None
+            questioned = bool(turn.sentences) and not stated
             continue
         if turn.kind != "user":
             continue
@@ -120,6 +125,10 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 s.kinds.append("accepted")
             a.sentences.extend(specific)  # "good catch": what it said is what it found
         pending, specific = [], []
+        # "No, Saturday." after the assistant's question answers it: it corrects nothing the
+        # user said before
+        said_before = [] if questioned else previous
+        questioned = False
         # "Is your train on Tuesday?" / "yes": the pair says what neither does alone
         if (
             asked is not None
@@ -154,19 +163,19 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
             if request is not None and not _says_instead(raw):
                 kept = _clauses_before(raw) if request[1] is None else None
                 forgetting = _forget(
-                    a, turn, raw, request[1], previous, current, dropped, bool(kept)
+                    a, turn, raw, request[1], previous, current, dropped, bool(kept), directory
                 )
                 if forgetting and kept:
                     if raw in turn.pieces:
                         turn.pieces.add(kept)
-                    _read(a, turn, kept, directory, context, current)
+                    _read(a, turn, kept, directory, context, current, said_before)
                 continue
             if forgetting and _GOES_ON.match(raw):
                 # "Forget what I said about Jonas. That was told to me in confidence."
                 a.forgotten += 1
                 continue
             forgetting = False
-            _read(a, turn, raw, directory, context, current)
+            _read(a, turn, raw, directory, context, current, said_before)
             _taken_off(a, turn, raw, directory, current)
         _relisted(a, turn, directory, current)
         previous = current
@@ -276,6 +285,7 @@ def _forget(
     current: list[Sentence],
     dropped: list[str],
     own_clause: bool = False,
+    directory: Directory | None = None,
 ) -> bool:
     """A request to forget: "forget that" drops the statements just made (only its own
     sentence when that sentence holds a secret before it, only the clause before it when
@@ -318,14 +328,37 @@ def _forget(
                 a.forgotten += 1
                 dropped.append(t.text)
         return True
-    for target in lang.forget_targets(what):
+    named = lang.forget_targets(what)
+    persons = tuple(t for t in named if directory is not None and _is_person(t, directory))
+    things = [t for t in named if t not in persons]
+    if not persons or not things:  # "about Ana and Tom", "about the gym": each of them
+        things, persons = named, ()
+    for target in things:  # "about Ravi and the stairlift money": the money, as it is Ravi's
         a.forget.append(target)
+        if persons:
+            a.forget_concerning[target] = persons
         words = content_words(target)
-        for t in [t for t in a.sentences if words and mentions(t.text, words)]:
+        for t in [t for t in a.sentences if words and _says(t.text, words, persons)]:
             a.sentences.remove(t)
             a.forgotten += 1
             dropped.append(t.text)
     return True
+
+
+def _says(text: str, words: set[str], persons: tuple[str, ...]) -> bool:
+    """Whether a sentence says what a forget request names (`words`), as it concerns
+    `persons` when the request named the thing with them."""
+    return lang.concerns(text, words, persons) if persons else mentions(text, words)
+
+
+def _is_person(name: str, directory: Directory) -> bool:
+    """Whether a forget request's target is a person memory knows ("Ravi", "Ana Lopes"),
+    not a thing ("the stairlift money") nor a place or firm."""
+    if lang.KIN.fullmatch(f"my {name}"):
+        return True  # "the stuff about my sister and the loan"
+    if not name[:1].isupper() or directory.kind_of(name) is not None:
+        return False
+    return name in directory.known_person_names() or person_slug(name) in directory.people
 
 
 #: What a participant's line of notes opens on when its speaker is the subject left out
@@ -360,8 +393,11 @@ def _read(
     directory: Directory,
     context: Context,
     current: list[Sentence],
+    previous: list[Sentence] | None = None,
 ) -> None:
-    """One sentence of a user turn read into `a`, with the corrections it makes applied."""
+    """One sentence of a user turn read into `a`, with the corrections it makes applied
+    (`previous`: the sentences of the user's message before, which a bare correction may
+    mean)."""
     if (field := re.match(r"([\w-]+):\s", raw)) and lang.MAIL_HEADER.fullmatch(field.group(1)):
         return  # a mail's header line ("Subject: …", "From: …") is no fact
     label, body = turn.speaker, lang.without_fillers(raw)  # "on, um, the 3rd": "on the 3rd"
@@ -390,6 +426,16 @@ def _read(
         # "Actually make that three": the last value said changes
         _reread(a, current, *earlier, directory, context)
         return
+    previous = previous if previous is not None else []
+    window = [t for t in [*previous, *current] if t in a.sentences]
+    if corrected := bare_corrected(body, window, label):
+        # "Sorry, 4:30.", "it's 6% not 5%": the one line of this message or the one before
+        # with a value of that kind
+        i = a.sentences.index(corrected[0])
+        _reread(a, current, i, corrected[1], directory, context)
+        if corrected[0] in previous:
+            previous[previous.index(corrected[0])] = a.sentences[i]
+        return
     # a sentence of a pasted mail is read on the day its message was sent
     ref = turn.dated.get(raw) or message_date(turn.time)
     s = read_sentence(turn.time, body, ref, directory, context, speaker=label)
@@ -405,6 +451,8 @@ def _read(
         s.kinds.append("statement")  # an item the user listed: "- "mir ist kalt", not …"
     if raw in turn.rows:
         _row_subject(s, raw, directory)
+    if not s.kinds and "?" not in body and calls_something_off(body):
+        s.kinds.append("statement")  # "The garden party is cancelled.": it retires a line
     if lang.CORRECTS_EARLIER.match(body) and not s.correction:
         s.replaces = corrected_earlier(s, a.sentences)
         for old in s.replaces:
@@ -444,6 +492,14 @@ def _read(
                 current.remove(old)
         if not s.kinds:
             s.kinds.append("statement")
+    elif not s.correction and (called_off := called_off_earlier(s, a.sentences)):
+        s.replaces = called_off  # "the garden party is cancelled": the party's line goes
+        for old in called_off:
+            a.sentences.remove(old)
+            if old in current:
+                current.remove(old)
+        if not s.kinds:
+            s.kinds.append("statement")
     elif not s.correction and (earlier := contrasted_value_earlier(body, label, a.sentences)):
         # "back on the 3rd, not the 2nd": the sentence that said the 2nd
         _reread(a, current, *earlier, directory, context)
@@ -458,6 +514,21 @@ def _read(
     ):
         _join(prev, s)  # "The renovation starts May 17. Our contractor is Bauwerk."
         return
+    before = prev if prev is not None else (previous[-1] if previous else None)
+    if (
+        before is not None
+        and s.kinds
+        and not (s.replaces or s.correction or s.secrets or s.people)
+        and before.speaker == s.speaker
+        and (named := carried_subject(body, before)) is not None
+    ):
+        # "The lift in block C is out again. It's booked for repair on the 8th of May.":
+        # the thing named, not "it"
+        carried = read_sentence(
+            turn.time, named, message_date(turn.time), directory, context, speaker=label
+        )
+        if carried.kinds:
+            s = carried
     a.sentences.append(s)
     current.append(s)
 
@@ -600,6 +671,69 @@ def _continues(s: Sentence, prev: Sentence, body: str) -> bool:
         and not (s.people or s.subject or s.when or s.correction or s.replaces or s.secrets)
         and not (prev.secrets or prev.correction or prev.statement)
     )
+
+
+#: A sentence whose subject is a pronoun for a thing, and what it goes on to say: "It's
+#: booked for the 8th" -> "booked for the 8th"; "It needs a new pump" -> "needs a new pump".
+_THING_PRONOUN = re.compile(
+    r"^\W*(?:(?:and|but|so|also|oh)[,\s]+)?(?P<pronoun>it|that|this|they)"
+    r"(?:(?:'s|’s|'re|’re|\s+is|\s+are|(?P<aux>\s+was|\s+were|'ll\s+be|’ll\s+be|\s+will\s+be))\s+"
+    r"(?P<said>(?:\w+ed|\w+en|due|set|(?:being|getting)\s+\w+ed)\s.+)|\s+(?P<verb>(?:needs|need|has|have|had|costs?|comes?|starts?|opens?|closes?|runs?|"
+    r"leaves?|arrives?|goes|go|takes?|got|gets?|broke|will|won't|can|can't|should|must)\s.+))$",
+    re.I,
+)
+#: The thing a statement is about, as it names it: "The lift in block C" in "The lift in
+#: block C is out again", "Our boiler at the cottage" in "Our boiler at the cottage keeps
+#: cutting out".
+_THING_SUBJECT = re.compile(
+    r"^\W*(?P<thing>(?:the|my|our|your|this|that)\s+[^,;:.!?]{2,50}?)\s+"
+    r"(?:is|are|was|were|has|have|had|will|won't|can|can't|could|should|keeps?|kept|needs?|"
+    r"needed|broke|went|got|gets|stopped|started|starts|isn't|aren't|wasn't|looks|seems|"
+    r"costs?|leaks?|came|arrive|arrived|arrives|failed|died)\b",
+    re.I,
+)
+#: What "they" cannot mean without naming people: "The neighbours are moving. They're …"
+_PEOPLE_NOUNS = re.compile(
+    r"\b(?:people|kids|children|parents|neighbou?rs|guys|folks|team|family|friends|"
+    r"builders|staff|tenants|guests|boys|girls|twins|in-laws|grandparents|cousins|relatives|"
+    r"colleagues|clients|students|members|volunteers)\b",
+    re.I,
+)
+
+
+def carried_subject(body: str, before: Sentence) -> str | None:
+    """`body`, a short statement whose subject is "it", "that" or "they", with the thing
+    the sentence just before is about named instead ("The lift in block C: booked for
+    repair on the 8th of May"). None when `body` opens on no such pronoun, or the sentence
+    before is not about a thing (a person, the user, no subject it names): then it stays
+    as said."""
+    m = _THING_PRONOUN.match(body)
+    if m is None or len(body.split()) > 16 or not before.raw:
+        return None
+    if before.subject or before.people or lang.KIN.search(before.raw):
+        return None  # a person is named there: "it" may be what they said or did
+    thing = _THING_SUBJECT.match(before.raw)
+    if thing is None:
+        return None
+    name = thing.group("thing").strip()
+    if re.search(r"\b(?:I|me|you)\b", name) or len(name.split()) < 2:
+        return None
+    plural = m.group("pronoun").lower() == "they"
+    if plural and (_PEOPLE_NOUNS.search(name) or not re.search(r"s\b", name)):
+        return None  # "they" of people, or of one thing: unsure
+    if not plural and re.search(r"\b(?:are|were|have)\b", before.raw[thing.end("thing") :][:8]):
+        return None  # "it" of a plural subject: it means something else
+    if m.group("said") and re.match(r"been\b", m.group("said"), re.I):
+        return None  # "it's been a long week"
+    aux = (m.group("aux") or "").strip().replace("’", "'")
+    aux = {"'ll be": "will be", "were": "was"}.get(aux, aux)  # the tense said stays
+    if not aux and m.group("said") and re.match(r"(?:being|getting)\s", m.group("said"), re.I):
+        aux = "are" if plural else "is"  # "being fitted on the 14th" is to come
+    said = f"{aux} {m.group('said')}" if aux and m.group("said") else m.group("said")
+    said = said or m.group("verb")
+    if plural and re.search(r"\b(?-i:[A-Z])", name[1:]):
+        return None  # "The Hendersons are moving. They're …": a family, people
+    return f"{name[:1].upper()}{name[1:]}: {said}"
 
 
 def _join(prev: Sentence, s: Sentence) -> None:

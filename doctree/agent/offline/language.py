@@ -175,6 +175,18 @@ def mentions(text: str, words: set[str]) -> bool:
     return hits >= max(1, (len(words) + 1) // 2)
 
 
+def concerns(text: str, words: set[str], persons: tuple[str, ...]) -> bool:
+    """Whether `text` says a thing (its content `words`) as it concerns one of `persons`:
+    every word of the thing, or one at least beside a person's name ("Ravi lent dad £2,000
+    towards the stairlift" says "the stairlift money" of Ravi; "the stairlift is fitted on
+    Monday" does not)."""
+    have = {w.lower() for w in _words(text)}
+    hits = words & have
+    if not hits:
+        return False
+    return hits == words or any(content_words(p) <= have for p in persons if content_words(p))
+
+
 # -- tense ----------------------------------------------------------------------------------
 
 _PAST = re.compile(
@@ -448,6 +460,76 @@ FORGET_ABOUT = re.compile(
     r"|\b(?:take|leave|cut)\s+(?P<what7>[^.,;!?]+?)\s+out\s+altogether\b",
     re.I,
 )
+#: What is said about something, as a thing to keep or let go of: "the stuff about Ravi",
+#: "the bit on the loan", "any mention of the move" (not a document's "section" or
+#: "paragraph", which a user edits with the assistant).
+_INFO = (
+    r"(?:bits?|parts?|stuff|things?|story|news|details?|info(?:rmation)?|mentions?|business|"
+    r"talk|notes?)"
+)
+#: Verbs that ask for something to be let go of ("scrub", "lose", "strike"), and those that
+#: do so with "out" or "off" ("take … out", "leave … out", "keep … out of it").
+_LET_GO = (
+    r"(?:forget|delete|erase|remove|drop|scratch|scrub|wipe|strike|purge|lose|ditch|bin|"
+    r"get\s+rid\s+of|clear\s+out|clear)"
+)
+_LET_GO_OUT = r"(?:take|leave|keep|cut|cross|rub|strike|scratch)"
+#: The object of such a verb when it is what was said, not a thing in the world: "the stuff
+#: about X", "everything on X", "any mention of X" (-> X); "the X stuff" (-> X).
+_SAID_OF = (
+    r"(?:(?:everything|anything|all|whatever)\s+(?:you(?:'ve|\s+have)?\s+(?:got|have|know|keep)\s+)?"
+    rf"|(?:all\s+)?(?:the|that|this|those|these|any|my|our)\s+{_INFO}\s+|{_INFO}\s+)"
+    r"(?:about|on|of|regarding|concerning|re)\s+(?P<what>[^.,;!?]+?)"
+    rf"|(?:all\s+)?(?:the|that|this|those|these|any|my|our)\s+(?P<what2>(?:[^\s.,;!?]+\s+){{1,4}}?){_INFO}"
+)
+_OUT = r"(?:out|off)(?:\s+of\b|\s*(?=[.,;!?]|$)|\s+(?:altogether|completely|entirely|please)\b)"
+#: Where such a request ends: "… out", "… from your notes", "… please", the clause's end.
+_ASKED_END = (
+    rf"(?=\s*(?:{_OUT}|from\s+(?:your|the|my|memory|there|it|everything|whatever|all)\b|"
+    r"altogether|completely|entirely|for\s+good|too|as\s+well|either|please|thanks|"
+    r"if\s+you\s+(?:can|could|would|don't\s+mind)|[.,;!?)]|$))"
+)
+#: A request to let go of what was said about something, in any of the ways people ask it:
+#: "scrub the stuff about Ravi and the stairlift money", "can you lose the bit about the
+#: loan", "take the Lisbon stuff out", "strike everything on the move", "don't keep anything
+#: on Tom", "nothing about the divorce in there please". Only as a request to the assistant
+#: (`_ASKING` before it): "I have to drop the stuff about pricing" is the user's own task.
+FORGET_ASKED = tuple(
+    re.compile(pattern, re.I)
+    for pattern in (
+        rf"(?P<verb>{_LET_GO})\s+(?:{_SAID_OF}){_ASKED_END}",
+        rf"(?P<verb>{_LET_GO_OUT})\s+(?:out\s+|off\s+)(?:{_SAID_OF}){_ASKED_END}",
+        rf"(?P<verb>{_LET_GO_OUT})\s+(?:{_SAID_OF})\s+(?={_OUT})",
+        r"(?P<dont>\bdon'?t\s+(?:keep|remember|store|save|record|note|log|hold\s+on\s*to|"
+        rf"hang\s+on\s*to|hold\s+onto|write\s+down|put\s+down)\s+)(?:{_SAID_OF}){_ASKED_END}",
+        # "take him off everything", "keep Ana out of your notes": a person or thing taken
+        # out of what memory holds
+        rf"(?P<verb>{_LET_GO_OUT}|{_LET_GO})\s+(?P<what4>[^.,;!?]{{1,40}}?)\s+(?:off|out\s+of|from)\s+"
+        r"(?:everything|all\s+of\s+(?:it|that)|(?:your|the|my)\s+(?:notes|memory|records|files|"
+        r"pages)|memory|whatever\s+you(?:'ve|\s+have)?\s+(?:got|have|keep))\b",
+        r"(?P<verb>(?:nothing|no\s+(?:mention|record|notes?|trace|lines?))\s+)"
+        r"(?:about|on|of|regarding)\s+(?P<what3>[^.,;!?]+?)\s+"
+        r"(?=(?:in\s+(?:there|here|it|memory|writing|(?:your|the|my)\s+(?:notes|memory|pages|"
+        r"records|files))|please|thanks)\b)",
+    )
+)
+_ASKED_GROUPS = ("what", "what2", "what3", "what4")
+#: What comes just before a request addressed to the assistant: nothing, a clause's end, or
+#: the words that ask ("please", "can you", "and", "just", "I'd like you to").
+_ASKING = re.compile(
+    r"(?:^|[,;:(—–-]|\b(?:please|pls|plz|and|so|also|just|then|oh|ok|okay|now|but|actually|"
+    r"yeah|yes|right|maybe|(?:can|could|would|will)\s+you|you\s+(?:can|could|should|might)|"
+    r"(?:want|need|like)\s+you\s+to|go\s+ahead\s+and))\s*$",
+    re.I,
+)
+#: After a request: the thing it names is in a document being edited, not in memory ("cut
+#: the bit about pricing from the email").
+_ELSEWHERE = re.compile(
+    r"\s*(?:from|in|out\s+of|off)\s+(?:the|my|this|that|our|his|her)\s+"
+    r"(?!notes\b|memory\b|records?\b|pages?\b|files\b|list\s+you)\w+",
+    re.I,
+)
+
 #: A forget request's target that is a pronoun: whom it means is found in what came before.
 PRONOUN_TARGET = re.compile(r"(?:him|her|them|he|she|they)", re.I)
 
@@ -480,8 +562,29 @@ def forget_request(sentence: str) -> tuple[bool, str | None] | None:
         # not before a verb ("Bob and delete his page")
         what = _CLAUSE_END.sub("", what).strip()
         return (True, what) if what else (True, None)
+    if (asked := _asked(sentence)) is not None:
+        return True, asked
     if FORGET_THAT.search(sentence):
         return True, None
+    return None
+
+
+def _asked(sentence: str) -> str | None:
+    """The target of a request, in any wording, to let go of what was said about something
+    (FORGET_ASKED), None when the sentence holds none."""
+    matches = [m for pattern in FORGET_ASKED for m in pattern.finditer(sentence)]
+    for m in sorted(matches, key=lambda m: m.start()):
+        groups = m.groupdict()
+        what = next((groups[g] for g in _ASKED_GROUPS if groups.get(g)), None)
+        if what is None:
+            continue
+        asks = groups.get("dont") or _ASKING.search(sentence[: m.start()])
+        if not asks or _ELSEWHERE.match(sentence, m.end()):
+            continue
+        what = re.sub(r"\s+(?:out|off)$", "", what.strip(), flags=re.I)
+        what = _CLAUSE_END.sub("", what).strip()
+        if content_words(what) or PRONOUN_TARGET.fullmatch(what):
+            return what  # a pronoun ("take him off everything"): the caller finds whom
     return None
 
 

@@ -89,6 +89,9 @@ class Analysis:
     tool_errors: int
     ignored: list[str]  # text addressed to the memory system, quoted as data
     forget: list[str] = field(default_factory=list)  # what to forget from earlier sessions
+    #: a thing to forget only as it concerns these persons ("the stuff about Ravi and the
+    #: stairlift money"): thing -> the persons named with it
+    forget_concerning: dict[str, tuple[str, ...]] = field(default_factory=dict)
     forgotten: int = 0  # statements of this session left out on request
     #: requests not acted on: (what was said, why not)
     not_acted: list[tuple[str, str]] = field(default_factory=list)

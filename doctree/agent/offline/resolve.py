@@ -1227,6 +1227,140 @@ def fix_last_value(
     return None
 
 
+#: The kinds of value a bare correction can give, most specific first: a percentage, an
+#: amount, a time, a day (a weekday, a day of the month, a date), a count.
+_MONTH = "(?:" + "|".join(m[:3] + r"[a-z]*\.?" for m in MONTHS) + ")"
+VALUE_KINDS = (
+    ("percentage", re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s*(?:%|per\s*cent\b|percent\b)", re.I)),
+    (
+        "amount",
+        re.compile(
+            r"[£$€]\s?\d[\d,]*(?:\.\d+)?(?:k\b|m\b)?"
+            r"|(?<![\w.])\d[\d,]*(?:\.\d+)?\s*(?:pounds|quid|euros?|dollars|bucks|p)\b",
+            re.I,
+        ),
+    ),
+    (
+        "time",
+        re.compile(
+            r"(?<![\w.:])\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)\b|(?<![\w.:])\d{1,2}:\d{2}(?![\d:])"
+            r"|\b(?:noon|midday|midnight)\b|\bhalf\s+(?:past\s+)?(?:one|two|three|four|five|six|"
+            r"seven|eight|nine|ten|eleven|twelve|\d{1,2})\b",
+            re.I,
+        ),
+    ),
+    (
+        "day",
+        re.compile(
+            rf"\b{WEEKDAY}s?\b|(?<![\w.])\d{{1,2}}(?:st|nd|rd|th)?(?:\s+of)?\s+{_MONTH}(?!\w)"
+            rf"|\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b|(?<![\w.])\d{{1,2}}(?:st|nd|rd|th)\b",
+            re.I,
+        ),
+    ),
+    (
+        "count",
+        re.compile(
+            r"(?<![\w.,:£$€])\d+(?![\w.,:%]|\s*%)|\b(?:one|two|three|four|five|six|seven|eight|nine|"
+            r"ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty)\b",
+            re.I,
+        ),
+    ),
+)
+
+
+def values_by_kind(text: str) -> list[tuple[str, int, int]]:
+    """The values `text` says, each as (kind, start, end), in the order said; a span is of
+    its most specific kind only ("4pm" is a time, not a count of 4)."""
+    taken: list[tuple[int, int]] = []
+    out = []
+    for kind, pattern in VALUE_KINDS:
+        for m in pattern.finditer(text):
+            if any(m.start() < e and s < m.end() for s, e in taken):
+                continue
+            taken.append(m.span())
+            out.append((kind, m.start(), m.end()))
+    return sorted(out, key=lambda v: v[1])
+
+
+#: What opens a correction that gives only the value: "sorry", "scratch that", "no wait",
+#: "you're right", "I mean", "make that".
+_BARE_CUE = (
+    r"(?:sorry|oops|no|nope|wait|actually|correction|scratch\s+that|my\s+mistake|my\s+bad|"
+    r"i\s+meant?|hang\s+on|hold\s+on|you'?re\s+right|rather|er+m?|um+|ah|oh|ugh|typo|"
+    r"make\s+(?:that|it)|change\s+(?:that|it)\s+to)"
+)
+#: A correction that says only the new value, perhaps the old one too: "sorry, 4:30",
+#: "scratch that, the 12th", "it's 6% not 5%", "no wait, Friday then".
+BARE_CORRECTION = re.compile(
+    rf"^\W*(?:(?P<cue>{_BARE_CUE})[,:!.;—–-]*\s+)*"
+    r"(?:(?:it'?s|it\s+is|it\s+was|it'll\s+be|that'?s|that\s+should\s+be|should\s+be|"
+    r"should\s+have\s+said)\s+)?(?:(?:the|at|on|by|for|about)\s+)?"
+    r"(?P<new>[^,;.!?]*?\d[^,;!?]*?|[A-Za-z]+)"
+    r"(?:\s*,?\s+not\s+(?:the\s+|at\s+|on\s+)?(?P<old>[^,;!?]+?))?"
+    r"(?:\s*,?\s+(?:then|instead|sorry|actually|my\s+bad|not\s+that))?[\s.!?…)]*$",
+    re.I,
+)
+
+
+def bare_correction(text: str) -> tuple[str, str, str | None] | None:
+    """(kind, new value, old value or None) when `text` corrects a value without naming
+    what it is the value of: "sorry, 4:30" -> ("time", "4:30", None); "it's 6% not 5%" ->
+    ("percentage", "6%", "5%"). A correction word must open it, or the old value be named;
+    the new value must be one value of a kind, and the old one of the same kind."""
+    m = BARE_CORRECTION.match(text.strip())
+    if m is None or not (m.group("cue") or m.group("old")):
+        return None
+    new = values_by_kind(m.group("new"))
+    if len(new) != 1 or (new[0][2] - new[0][1]) < len(m.group("new").strip()) - 4:
+        return None  # one value, and little else: "4:30", "the 12th", "Friday then"
+    kind, start, end = new[0]
+    if kind == "count" and not m.group("old"):
+        return None  # "sorry, 2" could be any number said before
+    old = None
+    if m.group("old"):
+        olds = values_by_kind(m.group("old"))
+        if len(olds) != 1 or olds[0][0] != kind:
+            return None
+        old = m.group("old")[olds[0][1] : olds[0][2]]
+    return kind, m.group("new")[start:end], old
+
+
+def bare_corrected(
+    text: str, window: list[Sentence], speaker: str | None
+) -> tuple[Sentence, str] | None:
+    """(sentence, corrected text) for a correction that gives only a value ("sorry,
+    4:30"): of the sentences of this message and the one before (`window`), by the same
+    speaker, the one that holds a value of that kind (the old value, when named). None
+    when it is not a bare correction, or when no single sentence is the clear target:
+    then both stay as said."""
+    who = speaker or "the user"
+    # a pasted conversation's line opens on its speaker's name: "Simon Pratt: Sorry, 6%."
+    said = bare_correction(re.sub(rf"^{re.escape(who)}:\s*", "", text))
+    if said is None:
+        return None
+    kind, new, old = said
+    fits = []
+    for e in window:
+        if e.speaker != who or not e.raw:
+            continue
+        spans = [
+            (s, t) for k, s, t in values_by_kind(e.raw)
+            if k == kind and (old is None or _same_value(e.raw[s:t], old))
+        ]  # fmt: skip
+        if spans:
+            fits.append((e, spans[-1]))
+    if len(fits) != 1:
+        return None
+    e, (start, end) = fits[0]
+    if _same_value(e.raw[start:end], new):
+        return None
+    return e, e.raw[:start] + new + e.raw[end:]
+
+
+def _same_value(a: str, b: str) -> bool:
+    return re.sub(r"[\s,]|\bthe\b", "", a.lower()) == re.sub(r"[\s,]|\bthe\b", "", b.lower())
+
+
 #: "Hang on, the Trainline one is wrong, …": the thing a correction says is wrong.
 _SAID_WRONG = re.compile(
     r"\W*(?:(?:hang\s+on|wait|sorry|oops|actually)[,\s]+)?(?:the|my|our)\s+([^:,.]{1,40}?)\s+"
@@ -1703,9 +1837,19 @@ def recounts(text: str, said: str) -> bool:
 _REVERSAL = re.compile(
     r"\b(?:(?:can't|cannot|can\s+not|won't|isn't|aren't|not)\b[^,;.]*\bafter\s+all\b"
     r"|no\s+longer\b|(?:is|are|'s|'re)\s+(?:off|cancell?ed|called\s+off)\b"
-    r"|(?:got|been|was|were)\s+(?:cancell?ed|called\s+off)\b|fell\s+through\b)",
+    r"|(?:got|been|was|were)\s+(?:cancell?ed|called\s+off)\b|fell\s+through\b"
+    # "we're not doing pilates any more", "I don't take the 20 mg anymore"
+    r"|(?:not|n't)\s+[^,;.]*\b(?:any\s*more|these\s+days)\b"
+    # "we've cancelled the garden party", "I called off the trip", "she scrapped the …"
+    r"|(?:i|we|i've|we've|have|has|he|she|they)\s+(?:cancell?ed|called\s+off|scrapped)\s+(?:the|my|our|his|her|their)\b)",
     re.I,
 )
+#: The words of a calling off that say nothing of what is called off.
+_CALL_OFF_WORDS = {
+    "off", "cancelled", "canceled", "called", "longer", "anymore", "happening", "going",
+    "scrapped", "fell", "through", "days", "plan", "change", "take", "taking", "have",
+    "having", "doing", "get", "getting", "after",
+}  # fmt: skip
 _NEGATED = re.compile(
     r"\b(?:not|no|never|can't|cannot|won't|isn't|aren't|don't|doesn't)\b|n't\b", re.I
 )
@@ -1736,7 +1880,59 @@ def reverses(s: Sentence, said: str) -> bool:
         for part in _CLAUSE_END.split(said):
             if names <= capitalised_names(part) and not _NEGATED.search(part):
                 return True
+    return calls_off(text, said)
+
+
+def calls_off(text: str, said: str) -> bool:
+    """Whether `text` calls off the thing the line `said` states ("the 40 mg is off", "the
+    garden party is cancelled", "we're not doing pilates any more"): a clause that says so
+    names a thing (its words, or a quantity such as "40 mg"), and a clause of the line
+    names all of it without a negation. "X is off" of a thing without a quantity calls off
+    only a line with a date ("the heating is off" says nothing of when it comes on). The
+    caller acts only when exactly one line fits."""
+    for m in _REVERSAL.finditer(text):
+        clause = clause_at(text, m.start())
+        amounts = _quantities(clause)
+        words = _topic_words(clause) - _CALL_OFF_WORDS - {n.lower() for n in NOT_NAMES}
+        if not words and not amounts:
+            continue
+        state = re.match(r"(?:is|are|'s|'re)\s+off\b", m.group(0), re.I)
+        if state and not amounts and not _ISO.search(said):
+            continue
+        for part in _CLAUSE_END.split(said):
+            if _NEGATED.search(part):
+                continue
+            if amounts and not amounts <= _quantities(part):
+                continue
+            if words and not words <= _topic_words(part):
+                continue
+            return True
     return False
+
+
+def calls_something_off(text: str) -> bool:
+    """Whether `text` calls off a thing it names ("The garden party is cancelled."): worth
+    a line, short as it is, for what it retires."""
+    for m in _REVERSAL.finditer(text):
+        clause = clause_at(text, m.start())
+        thing = re.search(r"\b(?:the|my|our|his|her|their)\s+\w{3,}", clause, re.I)
+        if _quantities(clause) or (thing and _topic_words(clause) - _CALL_OFF_WORDS):
+            return True
+    return False
+
+
+def called_off_earlier(s: Sentence, sentences: list[Sentence]) -> list[Sentence]:
+    """The one earlier sentence of the session, by the same speaker, that `s` calls off
+    (`calls_off`); none when no sentence or several fit."""
+    text = s.raw or s.text
+    if s.correction or "?" in text or not _REVERSAL.search(text):
+        return []
+    fits = [
+        e
+        for e in sentences
+        if e is not s and e.speaker == s.speaker and e.raw and calls_off(text, e.raw)
+    ]
+    return fits if len(fits) == 1 else []
 
 
 #: A state a record can be in, said of it later: "Moorcroft paid the £850", "the order shipped".

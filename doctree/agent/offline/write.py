@@ -161,7 +161,7 @@ class Writer(PageIO):
         self.retire_superseded()
         self.apply_corrections([s for s in a.sentences if s.correction])
         for what in a.forget:
-            self.forget(what)
+            self.forget(what, a.forget_concerning.get(what, ()))
         if self.write_patterns():
             self.write_root({"patterns"})
         if a.ignored:
@@ -510,18 +510,24 @@ class Writer(PageIO):
             query = " ".join(sorted(_topic_query(text) | ({named[1]} if named else set())))
             if not query:
                 continue
-            fits = {
+            said_lines = {
                 _said(ln)
                 for ln in self._current_lines(query)
                 if re.match(r"- \d{4}-\d{2}-\d{2}\b", ln)
-                and (
-                    holds_value(_said(ln), named[1])
-                    and not holds_value(_said(ln), named[0])
-                    and (not whose or any(p in ln for p in whose))
-                    if named
-                    else changes_value(s, _said(ln)) or (taken_back and reverses(s, _said(ln)))
-                )
             }
+            if named:
+                fits = {
+                    x
+                    for x in said_lines
+                    if holds_value(x, named[1])
+                    and not holds_value(x, named[0])
+                    and (not whose or any(p in x for p in whose))
+                }
+            else:
+                # what is called off ("NOT going up to 100 mg after all") is the line that
+                # names it, before any line whose value merely differs (the 50 mg dose)
+                off = {x for x in said_lines if taken_back and reverses(s, x)}
+                fits = off or {x for x in said_lines if changes_value(s, x)}
             fits = _named_apart(text, fits)
             if len(fits) == 1:
                 said = fits.pop()
@@ -782,18 +788,20 @@ class Writer(PageIO):
 
             self.update(f"{self.root}/{name}", titles[name], change)
 
-    def forget(self, what: str) -> None:
+    def forget(self, what: str, persons: tuple[str, ...] = ()) -> None:
         """Forget `what` in current memory: the page of the person or thing it names is
         deleted (a tombstone: its history stays and reverting this run restores it), and
         every line that says it or links to that page is removed from the pages that hold
-        one. Each change is a document write of this run, so `doctree revert --run` puts
-        it back."""
+        one. With `persons` ("the stuff about Ravi and the stairlift money"), only the
+        lines that say the thing as it concerns them go (a person's page counts as naming
+        them), and no page is deleted for it: Ravi's other lines stay. Each change is a
+        document write of this run, so `doctree revert --run` puts it back."""
         words = content_words(what)
         if not words:
             return
         # the names it says must all be in a line ("the Harrogate visit" is not every visit)
         named = {w.lower() for w in re.findall(r"\b[A-Z][\w'’-]*", what)} & words
-        gone = self._pages_named(what)
+        gone = [] if persons else self._pages_named(what)
         links = tuple(f"[[{p}]]" for p in gone) + tuple(f"[[{p}|" for p in gone)
         for path in gone:
             r = self.call("document_delete", {"path": path})
@@ -816,11 +824,16 @@ class Writer(PageIO):
             current = self.read(path)
             if current is None:
                 continue
+            title = Page.parse(current.body, path).title
             edits: dict[str, str | None] = {}
             for ln in current.body.split("\n"):
                 if not ln.startswith("- "):
                     continue
-                said = mentions(ln, words) and named <= content_words(ln)
+                if persons:
+                    said = lang.concerns(f"{ln} {title}", words, persons)
+                else:
+                    said = mentions(ln, words)
+                said = said and named <= content_words(ln)
                 if not said and not (links and any(x in ln for x in links)):
                     continue
                 if self._session_line(ln):  # a recent session keeps its link, not its words
