@@ -137,6 +137,39 @@ def bearer_token(rnd: random.Random) -> str:
 
 
 NAMES = ["Ana", "Kenji", "Priya", "Lucía", "Tomasz", "Zoë", "Omar", "Mei"]
+
+
+def _luhn_digit(body: str) -> str:
+    """The check digit that makes `body` + it a valid card number."""
+    total = 0
+    for i, c in enumerate(reversed(body)):
+        d = int(c)
+        if i % 2 == 0:
+            d = d * 2 - 9 if d > 4 else d * 2
+        total += d
+    return str(-total % 10)
+
+
+def payment_card(rnd: random.Random) -> str:
+    """A made-up number with a network's prefix and a valid check digit, grouped as a card."""
+    prefix, length = rnd.choice([("4", 16), ("51", 16), ("2720", 16), ("37", 15), ("6011", 16)])
+    body = prefix + _s(rnd, DIGITS, length - len(prefix) - 1)
+    number = body + _luhn_digit(body)
+    if length == 15:
+        return f"{number[:4]} {number[4:10]} {number[10:]}"
+    sep = rnd.choice([" ", "-", ""])
+    return sep.join(number[i : i + 4] for i in range(0, 16, 4))
+
+
+def security_code(rnd: random.Random) -> str:
+    return _s(rnd, DIGITS, rnd.choice([3, 4]))
+
+
+def social_security_number(rnd: random.Random) -> str:
+    sep = rnd.choice(["-", " ", ""])
+    return f"{rnd.randint(100, 665)}{sep}{_s(rnd, DIGITS, 2)}{sep}{_s(rnd, DIGITS, 4)}"
+
+
 HOSTS = ["db.internal", "10.0.3.12", "pg-prod.example.net", "replica-2.corp.local"]
 
 #: kind -> (make a secret, sentences it is pasted in; `{s}` is the secret)
@@ -229,6 +262,31 @@ KINDS: dict[str, tuple[Callable[[random.Random], str], list[str]]] = {
             "the api key for the weather service is {s}",
         ],
     ),
+    "payment-card": (
+        payment_card,
+        [
+            "my card is {s}, expires 09/31",
+            "use the Visa {s} for the hotel",
+            "card number: {s}",
+            "pay with the company credit card ({s}) please",
+            "numéro de carte {s}",
+        ],
+    ),
+    "card-security-code": (
+        security_code,
+        [
+            "the CVV is {s}",
+            "CVC: {s}",
+            "security code {s} on the back",
+        ],
+    ),
+    "social-security-number": (
+        social_security_number,
+        [
+            "my SSN is {s}",
+            "Social Security number: {s}",
+        ],
+    ),
     "bearer-token": (
         bearer_token,
         [
@@ -296,6 +354,13 @@ PROSE = [
     "The passcode screen appears after five minutes idle.",
     "Our SSO provider issues tokens that last one hour.",
     "Keys to the office are with reception until Monday.",
+    "The card ending 4242 was declined at the till.",
+    "Order 4111111111111111 shipped with the invoice attached.",
+    "Tracking: 9400 1000 0000 0000 0000 00, due Thursday.",
+    "The gift card balance is 25.50 and the loyalty card has 1200 points.",
+    "Card 4 of 16: 1234 5678 9012 3456 is the sample number on the slide.",
+    "Her security code review is on Friday, section 3.",
+    "The SSN field in the form is optional.",
 ]
 
 

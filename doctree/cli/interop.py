@@ -285,8 +285,8 @@ def redact(
     In a terminal it shows what would change and asks; give --yes in scripts.
 
     \b
-      doctree redact ~/memory/people/alice "4111 1111 1111 1111" --dry-run
-      doctree redact ~/memory/people/alice "4111 1111 1111 1111"
+      doctree redact ~/memory/people/alice "12 Mill Lane" --dry-run
+      doctree redact ~/memory/people/alice "12 Mill Lane"
       doctree redact ~/notes --whole-version 3 --yes
     """
     from doctree.errors import UserError
@@ -388,8 +388,8 @@ def forget(
     In a terminal it shows what would change and asks; give --yes in scripts.
 
     \b
-      doctree forget "4111 1111 1111 1111" --dry-run
-      doctree forget "4111 1111 1111 1111"
+      doctree forget "12 Mill Lane" --dry-run
+      doctree forget "12 Mill Lane"
       doctree forget --regex "sk-[A-Za-z0-9]{20,}" --under ~/memory --yes
     """
     from doctree.memory.erase import forget as run_forget

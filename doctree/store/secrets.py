@@ -83,6 +83,9 @@ KINDS: dict[str, str] = {
     "pin": "PIN",
     "recovery-phrase": "recovery phrase",
     "api-key": "API key",
+    "payment-card": "payment card number",
+    "card-security-code": "card security code",
+    "social-security-number": "social security number",
 }
 
 # Values after a keyword ("password: ...") are judged by `_looks_random`; these kinds are.
@@ -227,6 +230,27 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
                 re.I,
             ),
         ),
+        (
+            # the three or four digits on a card's back: "CVV 123", "security code: 0412"
+            "card-security-code",
+            re.compile(
+                r"(?<![A-Za-z])(?:cvv2?|cvc2?|cv2|csc|card\s+verification\s+(?:code|value)|"
+                r"(?:card\s+)?security\s+code)(?![A-Za-z])"
+                r"(?:\s*(?:number|no\.?|#))?(?:\s*[:=]\s*|\s+(?:is|was)\s+|\s+)"
+                r"(?P<value>\d{3,4})(?!\d)",
+                re.I,
+            ),
+        ),
+        (
+            # a US social security number after its name: "SSN 123-45-6789"
+            "social-security-number",
+            re.compile(
+                r"(?<![A-Za-z])(?:ssn|social\s+security(?:\s+(?:number|no\.?|#))?)(?![A-Za-z])"
+                r"(?:\s*[:=#]\s*|\s+(?:is|was)\s+|\s+)"
+                r"(?P<value>\d{3}([- ]?)\d{2}\2\d{4})(?!\d)",
+                re.I,
+            ),
+        ),
     ]
 
 
@@ -317,6 +341,8 @@ _GATES: list[tuple[tuple[str, ...], str | None]] = [
     _words("code", start=r"lock|door|gate|alarm|keypad|key|padlock|entry|garage"),
     _words("phrase", "words", start=r"recovery|seed|backup|mnemonic|secret"),
     _words("key", "secret", "token", start=r"api|access|secret|token|client|auth|signing"),
+    _words("cvv", "cvc", "cv2", "csc", "verification", "security code", start=r"cv|csc|card|sec"),
+    _words("ssn", "social security", start=r"ssn|social"),
 ]
 
 
@@ -359,7 +385,30 @@ _CREDENTIAL_WORDS = (
 )
 #: Every word of every gate: text without one (most text) holds no secret. Substring
 #: searches, each far faster than one regular expression of the words.
-_WORDS = {w for ws, _ in _GATES for w in ws} | set(_CREDENTIAL_WORDS)
+#: A word for a payment card: a card number is looked for (`_cards`) only in a sentence
+#: holding one.
+_CARD_WORDS = (
+    "card",
+    "visa",
+    "mastercard",
+    "amex",
+    "american express",
+    "maestro",
+    "discover",
+    "diners",
+    "jcb",
+    "unionpay",
+    "carte",
+    "tarjeta",
+    "karte",
+    "kaart",
+    "karta",
+    "carta",
+    "cartão",
+    "kort",
+)
+
+_WORDS = {w for ws, _ in _GATES for w in ws} | set(_CREDENTIAL_WORDS) | set(_CARD_WORDS)
 _ALL_WORDS = tuple(sorted(w for w in _WORDS if not any(v != w and v in w for v in _WORDS)))
 
 
@@ -446,6 +495,51 @@ def _near_credentials(text: str, low: str) -> Iterator[tuple[int, int]]:
                 yield m.start(), m.start() + len(token)
 
 
+#: 13 to 19 digits written as a card number is: in groups of four (the last one shorter or
+#: longer), 4-6-5 (American Express), or unbroken.
+_CARD_NUMBER = re.compile(
+    r"(?<![\d.,/-])(?:\d{4}(?:([ -])\d{4}\1\d{4}\1\d{1,7}|([ -])\d{6}\2\d{4,5})|\d{13,19})"
+    r"(?![\d]|[.,/-]\d)"
+)
+#: The first digits a card number of a network starts with (Visa 4, Mastercard 51-55 and
+#: 2221-2720, American Express 34/37, Discover, Diners, JCB, Maestro, UnionPay: 3, 5, 6).
+_CARD_PREFIX = re.compile(r"4|5[0-9]|2[2-7]|3[4-8]|6")
+
+
+def _luhn(digits: str) -> bool:
+    """The check digit every payment card number ends with (ISO/IEC 7812)."""
+    total = 0
+    for i, c in enumerate(reversed(digits)):
+        d = ord(c) - 48
+        if i % 2:
+            d = d * 2 - 9 if d > 4 else d * 2
+        total += d
+    return total % 10 == 0
+
+
+def _cards(text: str, low: str) -> Iterator[tuple[int, int]]:
+    """Spans of payment card numbers: 13 to 19 digits in a card's grouping, a network's
+    prefix and a valid check digit, in a sentence that names a card ("card", "Visa",
+    "carte", ...). An order or tracking number with no card word beside it stays, and so
+    does "the card ending 4242"."""
+    if len(low) != len(text) or not any(w in low for w in _CARD_WORDS):
+        return
+    bounds = [0] + [m.end() for m in _SENTENCE_END.finditer(text)] + [len(text) + 1]
+    for m in _CARD_NUMBER.finditer(text):
+        digits = re.sub(r"\D", "", m.group())
+        if not (13 <= len(digits) <= 19 and _CARD_PREFIX.match(digits) and _luhn(digits)):
+            continue
+        k = next(i for i in range(1, len(bounds)) if bounds[i] > m.start())
+        sentence = low[bounds[k - 1] : bounds[k]]
+        if any(_word_in(sentence, w) for w in _CARD_WORDS):
+            yield m.start(), m.end()
+
+
+def _word_in(low: str, word: str) -> bool:
+    """Whether `word` stands in `low` as a word of its own (plural too)."""
+    return next(_find_all(low, word), None) is not None
+
+
 def _find_all(low: str, word: str) -> Iterator[int]:
     """Where `word` stands in `low` as a word of its own (not inside another)."""
     i = low.find(word)
@@ -482,6 +576,9 @@ def find_secrets(text: str) -> list[Secret]:
             if any(s.start < end and begin < s.end for s in found):
                 continue
             found.append(Secret(kind, begin, end))
+    for begin, end in _cards(text, low):
+        if not any(s.start < end and begin < s.end for s in found):
+            found.append(Secret("payment-card", begin, end))
     for begin, end in _near_credentials(text, low):
         if not any(s.start < end and begin < s.end for s in found):
             found.append(Secret("password", begin, end))

@@ -27,7 +27,7 @@ from doctree.store.recall import RecallIndex
 
 OWNER = "a"
 ADMIN = Actor("user", "admin")
-CARD = "4111 1111 1111 1111"
+ADDRESS = "12 Mill Lane"
 ALICE = "# Alice\nLikes tea.\nMet Kohl at the fair.\nWorks at Acme.\n"
 
 
@@ -36,11 +36,11 @@ def bodies(repo, path):
 
 
 @pytest.fixture
-def card_history(repo):
-    """alice: v1 clean, v2 mentions the card, v3 still does; bob: never."""
+def address_history(repo):
+    """alice: v1 clean, v2 mentions the address, v3 still does; bob: never."""
     repo.write(OWNER, "~/memory/alice", "Alice likes tea.")
-    repo.write(OWNER, "~/memory/alice", f"Alice likes tea. Card {CARD}.")
-    repo.write(OWNER, "~/memory/alice", f"Alice likes coffee. Card {CARD}.")
+    repo.write(OWNER, "~/memory/alice", f"Alice likes tea. Lives at {ADDRESS}.")
+    repo.write(OWNER, "~/memory/alice", f"Alice likes coffee. Lives at {ADDRESS}.")
     repo.write(OWNER, "~/memory/bob", "Bob likes water.")
     return repo
 
@@ -66,41 +66,41 @@ def test_forget_of_a_word_keeps_every_other_line_of_the_page_and_its_history(rep
     )
 
 
-def test_forget_rewrites_old_versions_in_place_and_keeps_every_other_byte(card_history):
-    forget(card_history, OWNER, CARD, actor=ADMIN)
+def test_forget_rewrites_old_versions_in_place_and_keeps_every_other_byte(address_history):
+    forget(address_history, OWNER, ADDRESS, actor=ADMIN)
 
-    assert bodies(card_history, "~/memory/alice") == [
+    assert bodies(address_history, "~/memory/alice") == [
         "Alice likes tea.",
-        f"Alice likes tea. Card {FORGOTTEN}.",
-        f"Alice likes coffee. Card {FORGOTTEN}.",
-        f"Alice likes coffee. Card {FORGOTTEN}.",
+        f"Alice likes tea. Lives at {FORGOTTEN}.",
+        f"Alice likes coffee. Lives at {FORGOTTEN}.",
+        f"Alice likes coffee. Lives at {FORGOTTEN}.",
     ]
-    assert [v.redacted for v in card_history.history(OWNER, "~/memory/alice")] == [
+    assert [v.redacted for v in address_history.history(OWNER, "~/memory/alice")] == [
         False,
         True,
         True,
         False,
     ]
-    assert bodies(card_history, "~/memory/bob") == ["Bob likes water."]
-    assert card_history.search(OWNER, "4111") == []
+    assert bodies(address_history, "~/memory/bob") == ["Bob likes water."]
+    assert address_history.search(OWNER, "Mill") == []
 
 
-def test_a_rewritten_version_has_the_digest_and_size_of_its_new_body(card_history):
+def test_a_rewritten_version_has_the_digest_and_size_of_its_new_body(address_history):
     from doctree.store.model import sha256
 
-    forget(card_history, OWNER, CARD)
+    forget(address_history, OWNER, ADDRESS)
 
-    for v in card_history.history(OWNER, "~/memory/alice"):
+    for v in address_history.history(OWNER, "~/memory/alice"):
         assert (v.content_sha256, v.size) == (sha256(v.body), len(v.body.encode()))
 
 
-def test_forget_of_text_only_in_old_versions_makes_no_new_version(card_history):
-    card_history.write(OWNER, "~/memory/alice", "Alice likes coffee.")
+def test_forget_of_text_only_in_old_versions_makes_no_new_version(address_history):
+    address_history.write(OWNER, "~/memory/alice", "Alice likes coffee.")
 
-    report = forget(card_history, OWNER, CARD)
+    report = forget(address_history, OWNER, ADDRESS)
 
     assert [(h.versions, h.new_version) for h in report.hits] == [([2, 3], None)]
-    assert card_history.read(OWNER, "~/memory/alice").version == 4
+    assert address_history.read(OWNER, "~/memory/alice").version == 4
 
 
 def test_forget_keeps_a_long_history_stored_as_deltas_readable(repo):
@@ -117,48 +117,48 @@ def test_forget_keeps_a_long_history_stored_as_deltas_readable(repo):
     assert not any("Kohl" in b for b in after)
 
 
-def test_forget_records_who_erased_on_the_new_version(card_history):
-    forget(card_history, OWNER, CARD, actor=ADMIN)
+def test_forget_records_who_erased_on_the_new_version(address_history):
+    forget(address_history, OWNER, ADDRESS, actor=ADMIN)
 
-    added = card_history.history(OWNER, "~/memory/alice")[3:]
+    added = address_history.history(OWNER, "~/memory/alice")[3:]
     assert [(v.operation, v.actor) for v in added] == [("redacted", "user:admin")]
 
 
-def test_forget_dry_run_reports_and_changes_nothing(card_history):
-    before = [(v.id, v.body) for v in card_history.log(None, limit=None)]
+def test_forget_dry_run_reports_and_changes_nothing(address_history):
+    before = [(v.id, v.body) for v in address_history.log(None, limit=None)]
 
-    report = forget(card_history, OWNER, CARD, dry_run=True)
+    report = forget(address_history, OWNER, ADDRESS, dry_run=True)
 
     assert [(h.versions, h.new_version) for h in report.hits] == [([2, 3], 4)]
-    assert [e.line for e in report.examples] == [f"Alice likes coffee. Card {CARD}."]
-    assert [(v.id, v.body) for v in card_history.log(None, limit=None)] == before
+    assert [e.line for e in report.examples] == [f"Alice likes coffee. Lives at {ADDRESS}."]
+    assert [(v.id, v.body) for v in address_history.log(None, limit=None)] == before
 
 
-def test_forget_matches_a_regex(card_history):
-    report = forget(card_history, OWNER, r"\b(?:\d{4} ){3}\d{4}\b", regex=True)
+def test_forget_matches_a_regex(address_history):
+    report = forget(address_history, OWNER, r"\b\d+ Mill Lane\b", regex=True)
 
     assert report.rewritten == 2
-    assert card_history.read(OWNER, "~/memory/alice").body.endswith(f"Card {FORGOTTEN}.")
+    assert address_history.read(OWNER, "~/memory/alice").body.endswith(f"Lives at {FORGOTTEN}.")
 
 
-def test_forget_only_touches_documents_under_the_given_path(card_history):
-    card_history.write(OWNER, "~/archive/old", f"old card {CARD}")
+def test_forget_only_touches_documents_under_the_given_path(address_history):
+    address_history.write(OWNER, "~/archive/old", f"old address {ADDRESS}")
 
-    report = forget(card_history, OWNER, CARD, under="~/archive")
+    report = forget(address_history, OWNER, ADDRESS, under="~/archive")
 
     assert [h.path for h in report.hits] == ["~/archive/old"]
-    assert CARD in card_history.read(OWNER, "~/memory/alice").body
+    assert ADDRESS in address_history.read(OWNER, "~/memory/alice").body
 
 
-def test_forget_reaches_deleted_documents_and_keeps_them_deleted(card_history):
-    card_history.delete(OWNER, "~/memory/alice")
+def test_forget_reaches_deleted_documents_and_keeps_them_deleted(address_history):
+    address_history.delete(OWNER, "~/memory/alice")
 
-    report = forget(card_history, OWNER, CARD)
+    report = forget(address_history, OWNER, ADDRESS)
 
     assert report.hits[0].deleted and report.hits[0].versions == [2, 3, 4]
-    assert not any(CARD in (b or "") for b in bodies(card_history, "~/memory/alice"))
-    assert "Alice likes coffee." in bodies(card_history, "~/memory/alice")[-1]
-    assert not card_history.exists(OWNER, "~/memory/alice")
+    assert not any(ADDRESS in (b or "") for b in bodies(address_history, "~/memory/alice"))
+    assert "Alice likes coffee." in bodies(address_history, "~/memory/alice")[-1]
+    assert not address_history.exists(OWNER, "~/memory/alice")
 
 
 def test_forget_refuses_an_empty_pattern(repo):
@@ -178,18 +178,18 @@ def test_forget_replaces_only_the_matched_part_of_a_title_and_a_path_segment(rep
 
 
 def test_forget_reaches_a_deleted_document_that_shares_its_path_with_a_live_one(repo):
-    old = repo.write(OWNER, "~/memory/alice", f"Card {CARD}.")
+    old = repo.write(OWNER, "~/memory/alice", f"Lives at {ADDRESS}.")
     repo.delete(OWNER, "~/memory/alice")
-    live = repo.write(OWNER, "~/memory/alice", f"Alice, card {CARD}.")
+    live = repo.write(OWNER, "~/memory/alice", f"Alice, at {ADDRESS}.")
 
-    report = forget(repo, OWNER, CARD, actor=ADMIN)
+    report = forget(repo, OWNER, ADDRESS, actor=ADMIN)
 
     assert sorted((h.document_id, h.versions) for h in report.hits) == [
         (old.id, [1, 2]),
         (live.id, [1]),
     ]
-    assert [repo.version(old.id, n).body for n in (1, 2)] == [f"Card {FORGOTTEN}."] * 2
-    assert repo.read(OWNER, "~/memory/alice").body == f"Alice, card {FORGOTTEN}."
+    assert [repo.version(old.id, n).body for n in (1, 2)] == [f"Lives at {FORGOTTEN}."] * 2
+    assert repo.read(OWNER, "~/memory/alice").body == f"Alice, at {FORGOTTEN}."
 
 
 # -- the sessions: history and the recall record -----------------------------------------
@@ -358,19 +358,19 @@ def test_cli_forget_dry_run_previews_the_documents_versions_and_lines(db_path):
 
 
 def test_cli_forget_with_yes_prints_what_it_touched(db_path):
-    _cli(db_path, "write", "~/memory/x", input=f"card {CARD}")
+    _cli(db_path, "write", "~/memory/x", input=f"address {ADDRESS}")
 
-    result = _cli(db_path, "forget", CARD, "--yes")
+    result = _cli(db_path, "forget", ADDRESS, "--yes")
 
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[0] == "forgot ~/memory/x v1; now v2"
-    assert _cli(db_path, "read", "~/memory/x").output == f"card {FORGOTTEN}\n"
+    assert _cli(db_path, "read", "~/memory/x").output == f"address {FORGOTTEN}\n"
 
 
 def test_cli_forget_json_is_the_report(db_path):
-    _cli(db_path, "write", "~/memory/x", input=f"card {CARD}")
+    _cli(db_path, "write", "~/memory/x", input=f"address {ADDRESS}")
 
-    data = json.loads(_cli(db_path, "forget", CARD, "--yes", "--json").output)
+    data = json.loads(_cli(db_path, "forget", ADDRESS, "--yes", "--json").output)
 
     assert (data["rewritten_versions"], data["new_versions"], data["dry_run"]) == (1, 1, False)
 

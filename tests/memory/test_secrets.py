@@ -356,3 +356,35 @@ def test_a_credential_said_in_a_transcript_never_reaches_the_database(tmp_path):
     assert not any(CREDENTIAL in t for t in texts)
     raw = b"".join(p.read_bytes() for p in tmp_path.glob("doctree.db*"))
     assert CREDENTIAL.encode() not in raw
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the card ending 4242 was declined",  # four digits are what receipts print
+        "my card is 4111 1111 1111 1112",  # the check digit is wrong
+        "order 4111111111111111 is on its way",  # a card's digits, but no card in the sentence
+        "card 1234 5678 9012 3452 is the example",  # no network starts with 1
+        "The card is on the desk. Order 4111111111111111 shipped.",  # the card word elsewhere
+        "the security code review is on 12 May",
+        "my SSN is on the form",
+    ],
+)
+def test_card_like_digits_without_a_card_are_not_secrets(text):
+    assert find_secrets(text) == []
+
+
+def test_a_card_its_security_code_and_an_ssn_are_masked_where_the_sentence_names_them():
+    text, found = mask(
+        "Pay with my Visa 4111-1111-1111-1111 (CVV 737). Amex 3782 822463 10005 is the backup."
+        " SSN: 219-09-9999."
+    )
+    assert [s.kind for s in found] == [
+        "payment-card",
+        "card-security-code",
+        "payment-card",
+        "social-security-number",
+    ]
+    for value in ("4111-1111-1111-1111", "737", "822463", "219-09-9999"):
+        assert value not in text
+    assert text.startswith("Pay with my Visa [secret: payment-card] (CVV")
