@@ -17,6 +17,7 @@ from doctree.cli import (
     require_given_path,
     user_actor,
 )
+from doctree.cli.confirm import confirm, yes_option
 from doctree.cli.options import all_owners_option
 from doctree.errors import UserError
 
@@ -225,12 +226,46 @@ def mv(state: State, path: str, new_path: str, expected_version: int | None, as_
 @click.argument("path", type=DOC_PATH)
 @click.option("-r", "--recursive", is_flag=True, help="Also delete every descendant.")
 @click.option("--expected-version", type=Int(min=1), help="Delete only at this version.")
+@click.option("--dry-run", is_flag=True, help="List the documents it would delete; delete none.")
+@yes_option
 @click.option("--json", "as_json", is_flag=True, help="Print the deleted documents as JSON.")
 @pass_state
 def rm(
-    state: State, path: str, recursive: bool, expected_version: int | None, as_json: bool
+    state: State,
+    path: str,
+    recursive: bool,
+    expected_version: int | None,
+    dry_run: bool,
+    yes: bool,
+    as_json: bool,
 ) -> None:
-    """Delete the document at PATH. History stays readable; `restore` brings it back."""
+    """Delete the document at PATH. History stays readable; `restore` brings it back.
+
+    With -r, every descendant goes too. When that is more than the one document, it lists
+    them and asks in a terminal; give --yes in scripts.
+
+    \b
+      doctree rm ~/memory/people/alice
+      doctree rm -r ~/memory/projects/old --dry-run
+      doctree rm -r ~/memory/projects/old --yes
+    """
+    doc = state.repo.get(state.owner, path) if dry_run or recursive else None
+    if doc is not None:  # (none: the delete below says so)
+        docs = state.repo.documents(state.owner, doc.path) if recursive else [doc]
+
+        def preview() -> list[str]:
+            head = "would delete" if dry_run else "deletes"
+            return [
+                f"{head} {len(docs)} document(s); `restore` brings each back:",
+                *(f"  {d.path}  v{d.version}" for d in docs),
+            ]
+
+        if not confirm(
+            "rm", preview, yes=yes, dry_run=dry_run, changes=len(docs) > 1, quiet=as_json
+        ):
+            if as_json:
+                emit_json([{"id": d.id, "path": d.path, "version": d.version} for d in docs])
+            return
     docs = state.repo.delete(
         state.owner,
         path,

@@ -189,11 +189,35 @@ def test_mv_into_itself_is_a_user_error(seeded):
 
 def test_rm_needs_recursive_for_children(seeded):
     assert_user_error(seeded("rm", "~/memory/people"), "descendant")
-    result = seeded("rm", "-r", "~/memory/people", "--json")
+    result = seeded("rm", "-r", "~/memory/people", "--json", "--yes")
     assert [d["path"] for d in json.loads(result.output)] == [
         "~/memory/people/alice",
         "~/memory/people",
     ]
+
+
+def test_rm_recursive_of_several_documents_asks_first_and_refuses_without_a_terminal(seeded):
+    result = seeded("rm", "-r", "~/memory/people")
+    assert_user_error(result, "--yes")
+    assert "stdin is not a terminal" in result.output
+    assert seeded("read", "~/memory/people/alice").exit_code == 0  # nothing deleted
+
+
+def test_rm_dry_run_lists_what_it_would_delete_and_deletes_nothing(seeded):
+    result = seeded("rm", "-r", "~/memory/people", "--dry-run")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].startswith("would delete 2 document(s)")
+    assert [line.split()[0] for line in lines[1:]] == ["~/memory/people", "~/memory/people/alice"]
+    assert seeded("read", "~/memory/people/alice").exit_code == 0
+    listed = json.loads(seeded("rm", "-r", "~/memory/people", "--dry-run", "--json").output)
+    assert [d["path"] for d in listed] == ["~/memory/people", "~/memory/people/alice"]
+    assert seeded("read", "~/memory/people").exit_code == 0
+
+
+def test_rm_of_one_document_does_not_ask(seeded):
+    # one document, recursive or not: a tombstone `restore` undoes, so no question
+    assert seeded("rm", "-r", "~/memory/people/alice").output == "deleted 1 document(s)\n"
 
 
 def test_rm_then_restore(seeded):
