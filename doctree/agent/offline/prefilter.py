@@ -21,11 +21,16 @@ case can match another letter (`ſ` is `s` to `re.I`), and the pattern runs.
 
 from __future__ import annotations
 
+import itertools
 import re
 import re._constants as sre  # type: ignore[import-not-found]  # the parser's node types
 import re._parser as sre_parse  # type: ignore[import-not-found]  # what re.compile parses with
+import threading
+import weakref
 from collections.abc import Callable, Iterator, MutableMapping
 from typing import Any
+
+from ahocorasick_rs import AhoCorasick
 
 #: A pattern is read for its literals once it has run this many times (the reading costs
 #: about as much as compiling it: not worth it for a pattern run on a few sentences).
@@ -308,56 +313,117 @@ def literals(pattern: re.Pattern[str]) -> tuple[tuple[str, ...], tuple[str, ...]
     return exact, folded
 
 
-#: The text last put in lower case for a test, and that (None: not ASCII, tested as it is
-#: not): the patterns are tried on one sentence after another, so the text of a test is
-#: mostly the one before's. One tuple, replaced whole: a thread never reads one text's
-#: lower case as another's.
-_last: tuple[str, str | None] = ("", "")
+class _Gate:
+    """One Aho-Corasick automaton over the literals of every pattern read, for the text as
+    it is and for its lower case: one scan of a text says which patterns it could match
+    (a bit each), where a test per pattern would search each of its literals again. The
+    answers of the last few texts are kept (the rules try one sentence, then another, then
+    the first again)."""
+
+    __slots__ = (
+        "_exact", "_exact_bits", "_folded", "_folded_bits", "_always", "_any_folded", "answers",
+    )  # fmt: skip
+
+    #: Texts whose answers are kept (past it, all are forgotten and kept anew).
+    KEEP = 64
+
+    def __init__(self, patterns: list[GatedPattern]):
+        exact: dict[str, int] = {}
+        folded: dict[str, int] = {}
+        self._always = 0  # patterns with no literal they need: always run
+        self._any_folded = 0  # patterns with case-insensitive literals: run on other text
+        for p in patterns:
+            if p._found is None:
+                self._always |= p._bit
+                continue
+            for literal in p._found[0]:
+                exact[literal] = exact.get(literal, 0) | p._bit
+            for literal in p._found[1]:
+                folded[literal] = folded.get(literal, 0) | p._bit
+            if p._found[1]:
+                self._any_folded |= p._bit
+        self._exact = AhoCorasick(list(exact)) if exact else None
+        self._exact_bits = list(exact.values())
+        self._folded = AhoCorasick(list(folded)) if folded else None
+        self._folded_bits = list(folded.values())
+        self.answers: dict[str, int] = {}
+
+    def scan(self, text: str) -> int:
+        """The bits of the patterns `text` could match (holds a literal of, or has none)."""
+        bits = self._always
+        if self._exact is not None:
+            each = self._exact_bits
+            for i, _, _ in self._exact.find_matches_as_indexes(text, overlapping=True):
+                bits |= each[i]
+        if self._folded is not None:
+            if text.isascii():
+                each = self._folded_bits
+                for i, _, _ in self._folded.find_matches_as_indexes(text.lower(), overlapping=True):
+                    bits |= each[i]
+            else:  # a non-ASCII letter's other cases are not all its lower(): they all run
+                bits |= self._any_folded
+        answers = self.answers
+        if len(answers) >= self.KEEP:
+            answers.clear()
+        answers[text] = bits
+        return bits
+
+
+#: Every gated pattern made, by its bit (weakly: a pattern no module holds is let go).
+_patterns: weakref.WeakValueDictionary[int, GatedPattern] = weakref.WeakValueDictionary()
+_count = itertools.count()
+_gate: _Gate | None = None  # over the patterns read; replaced whole when more are read
+_building = threading.Lock()
+
+
+def _read_all() -> None:
+    """Read the literals of every gated pattern not read yet, and build the gate anew over
+    all of them: once when the first pattern has run `READ_AFTER` times (a pattern that
+    runs that often has many beside it), again only when a module gates more later."""
+    global _gate
+    with _building:
+        live = list(_patterns.values())
+        fresh = [p for p in live if p._runs >= 0]
+        if not fresh:
+            return
+        for p in fresh:
+            p._found = literals(p.compiled)
+        _gate = _Gate(live)
+        for p in fresh:  # only once the gate that holds them is there to test them
+            p._runs = -1 if p._found is not None else -2
 
 
 class GatedPattern:
     """A compiled pattern behind the cheap test: the same methods and answers as
     `re.Pattern`, without running the pattern on a text that cannot match."""
 
-    __slots__ = ("compiled", "_exact", "_folded", "_runs")
+    __slots__ = ("compiled", "_bit", "_found", "_runs", "__weakref__")
 
     def __init__(self, compiled: re.Pattern[str]):
         self.compiled = compiled
-        self._exact: tuple[str, ...] = ()
-        self._folded: tuple[str, ...] = ()
+        index = next(_count)
+        self._bit = 1 << index
+        self._found: tuple[tuple[str, ...], tuple[str, ...]] | None = None  # its literals
         self._runs = 0  # -1: read, with literals; -2: read, without
+        _patterns[index] = self
 
     def could_match(self, text: str) -> bool:
         """False only when `text` holds none of the literals every match needs."""
-        global _last
         if self._runs != -1:
             if self._runs == -2:
                 return True
             if self._runs < READ_AFTER:
                 self._runs += 1
                 return True
-            found = literals(self.compiled)
-            if found is None:
-                self._runs = -2
+            _read_all()
+            if self._runs != -1:
                 return True
-            self._exact, self._folded = found
-            self._runs = -1
-        for literal in self._exact:
-            if literal in text:
-                return True
-        if self._folded:
-            last = _last
-            if last[0] is text:
-                low = last[1]
-            else:
-                low = text.lower() if text.isascii() else None
-                _last = (text, low)
-            if low is None:
-                return True
-            for literal in self._folded:
-                if literal in low:
-                    return True
-        return False
+        gate = _gate
+        assert gate is not None  # built before any pattern is marked read
+        bits = gate.answers.get(text)
+        if bits is None:
+            bits = gate.scan(text)
+        return bits & self._bit != 0
 
     def search(self, string: str, *args: Any, **kwargs: Any) -> re.Match[str] | None:
         return self.compiled.search(string, *args, **kwargs) if self.could_match(string) else None
