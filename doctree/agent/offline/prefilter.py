@@ -1,6 +1,5 @@
 """A cheap test in front of each of the offline agent's patterns: most sentences cannot match
-most patterns, and saying so costs a few substring searches instead of a regular-expression
-scan.
+most patterns, and saying so costs one look-up instead of a regular-expression scan.
 
 Each pattern's text is read (by the `re` module's own parser) for the literal strings one of
 which every match must contain: `\\b(?:prefer|like)\\b` needs "prefer" or "like", `Dr\\.?\\s+X`
@@ -17,6 +16,11 @@ namespace (and of tuples of them): each module of rules calls it on its `globals
 end. A pattern with no literal it must hold (say, `[A-Z]\\w+`) runs as before. Case-insensitive
 literals are tested on the text in lower case, and only on ASCII text: elsewhere a letter's
 case can match another letter (`ſ` is `s` to `re.I`), and the pattern runs.
+
+The literals of all patterns are looked for at once: one Aho-Corasick automaton (`_Gate`)
+scans a text and its lower case and gives the bits of the patterns it could match, kept for
+the last few texts, so a pattern's test is a look-up and an `&`, however many literals it
+needs and however many patterns try the text.
 """
 
 from __future__ import annotations
@@ -32,13 +36,14 @@ from typing import Any
 
 from ahocorasick_rs import AhoCorasick
 
-#: A pattern is read for its literals once it has run this many times (the reading costs
-#: about as much as compiling it: not worth it for a pattern run on a few sentences).
+#: The patterns are read for their literals once one has run this many times (the reading
+#: costs about as much as compiling: not worth it for a run of a few sentences). Each pattern
+#: that ran by then is read with it (`_read_all`).
 READ_AFTER = 32
-#: A pattern needing one of more literals than this runs untested: the test would cost
-#: about as much as the pattern (a substring search is some 0.1 µs each). A long pattern
-#: costs more to run (its branches are tried at each position): one of `len(pattern) //
-#: CHARS_PER_LITERAL` literals is tested when that is more.
+#: A pattern needing one of more literals than this runs untested: so many short literals
+#: match everywhere, and each match costs the scan of a text (`_Gate.scan`). A long
+#: pattern costs more to run (its branches are tried at each position): one of
+#: `len(pattern) // CHARS_PER_LITERAL` literals is tested when that is more.
 MAX_LITERALS = 32
 CHARS_PER_LITERAL = 8
 
@@ -377,18 +382,19 @@ _building = threading.Lock()
 
 
 def _read_all() -> None:
-    """Read the literals of every gated pattern not read yet, and build the gate anew over
-    all of them: once when the first pattern has run `READ_AFTER` times (a pattern that
-    runs that often has many beside it), again only when a module gates more later."""
+    """Read the literals of every gated pattern that has run and is not read yet, and build
+    the gate anew over all the patterns read: when a pattern has run `READ_AFTER` times, the
+    others that ran meanwhile are read with it (so the gate is built a few times a process,
+    not once per pattern; a pattern that never runs is never read)."""
     global _gate
     with _building:
         live = list(_patterns.values())
-        fresh = [p for p in live if p._runs >= 0]
+        fresh = [p for p in live if p._runs > 0]
         if not fresh:
             return
         for p in fresh:
             p._found = literals(p.compiled)
-        _gate = _Gate(live)
+        _gate = _Gate([p for p in live if p._runs != 0])
         for p in fresh:  # only once the gate that holds them is there to test them
             p._runs = -1 if p._found is not None else -2
 
