@@ -274,3 +274,15 @@ def test_patterns_are_read_together_once_one_has_run_often():
     patterns[0].could_match("nothing here")  # the first past READ_AFTER reads all three
     assert all(p._runs == -1 for p in patterns)  # noqa: SLF001
     assert [p.could_match("a word1 here") for p in patterns] == [False, True, False]
+
+
+def test_a_copy_of_a_gated_pattern_answers_as_the_pattern_does():
+    import copy
+
+    rule = GatedPattern(re.compile(r"\bplum\b"))
+    twin = copy.copy(rule)
+    for _ in range(READ_AFTER + 3):
+        assert twin.search("a plum") is not None
+        assert twin.search("a pear") is None
+        assert rule.search("a plum") is not None
+        assert rule.search("a pear") is None

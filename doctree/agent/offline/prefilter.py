@@ -422,6 +422,8 @@ class GatedPattern:
                 self._runs += 1
                 return True
             _read_all()
+            if self._runs >= 0:  # not among the patterns made here (a copy): it runs untested
+                self._runs = -2
             if self._runs != -1:
                 return True
         gate = _gate
