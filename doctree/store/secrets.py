@@ -369,8 +369,11 @@ _ANY_WORD = AhoCorasick(list(_ALL_WORDS))
 
 def _gated(low: str) -> bool:
     """Whether `low` holds a word of some gate (a word holding another one is left out)."""
-    # without overlaps: a text holding any word has a first match, which is all this asks
-    return bool(_ANY_WORD.find_matches_as_indexes(low))
+    try:
+        # without overlaps: a text holding any word has a first match, all this asks
+        return bool(_ANY_WORD.find_matches_as_indexes(low))
+    except UnicodeEncodeError:  # a lone surrogate: no UTF-8 for the automaton to read
+        return any(w in low for w in _ALL_WORDS)
 
 
 def _matches(

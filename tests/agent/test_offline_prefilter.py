@@ -286,3 +286,12 @@ def test_a_copy_of_a_gated_pattern_answers_as_the_pattern_does():
         assert twin.search("a pear") is None
         assert rule.search("a plum") is not None
         assert rule.search("a pear") is None
+
+
+def test_a_text_with_a_lone_surrogate_runs_every_pattern():
+    # the automaton reads UTF-8, which a lone surrogate has none of: the patterns run
+    rule = _forced(re.compile(r"\bplum\b"))
+    assert not rule.could_match("a pear")
+    assert rule.could_match("a pear \ud800")
+    assert rule.search("a plum \ud800") is not None
+    assert rule.search("a pear \ud800") is None

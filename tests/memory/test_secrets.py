@@ -392,3 +392,10 @@ def test_the_word_gate_lets_through_exactly_the_texts_holding_one_of_its_words(p
 )
 def test_the_word_gate_on_a_few_texts(text: str, held: bool):
     assert _gated(text) is held
+
+
+def test_a_secret_beside_a_lone_surrogate_is_still_found():
+    # the word gate's automaton cannot read such text: the words are searched one by one
+    assert _gated("my password is x \ud800")
+    assert not _gated("nothing to see \ud800")
+    assert find_secrets(f"token {TOKEN} \ud800")

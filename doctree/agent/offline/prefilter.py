@@ -355,6 +355,17 @@ class _Gate:
 
     def scan(self, text: str) -> int:
         """The bits of the patterns `text` could match (holds a literal of, or has none)."""
+        try:
+            bits = self._scan(text)
+        except UnicodeEncodeError:  # a lone surrogate: no UTF-8 for the automaton to read
+            bits = -1  # every bit: every pattern runs
+        answers = self.answers
+        if len(answers) >= self.KEEP:
+            answers.clear()
+        answers[text] = bits
+        return bits
+
+    def _scan(self, text: str) -> int:
         bits = self._always
         if self._exact is not None:
             each = self._exact_bits
@@ -367,10 +378,6 @@ class _Gate:
                     bits |= each[i]
             else:  # a non-ASCII letter's other cases are not all its lower(): they all run
                 bits |= self._any_folded
-        answers = self.answers
-        if len(answers) >= self.KEEP:
-            answers.clear()
-        answers[text] = bits
         return bits
 
 
