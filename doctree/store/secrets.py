@@ -30,6 +30,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from ahocorasick_rs import AhoCorasick
+
 __all__ = [
     "KINDS",
     "Secret",
@@ -383,8 +385,6 @@ _CREDENTIAL_WORDS = (
     "credential",
     "access code",
 )
-#: Every word of every gate: text without one (most text) holds no secret. Substring
-#: searches, each far faster than one regular expression of the words.
 #: A word for a payment card: a card number is looked for (`_cards`) only in a sentence
 #: holding one.
 _CARD_WORDS = (
@@ -408,17 +408,21 @@ _CARD_WORDS = (
     "kort",
 )
 
+#: Every word of every gate: text without one (most text) holds no secret.
 _WORDS = {w for ws, _ in _GATES for w in ws} | set(_CREDENTIAL_WORDS) | set(_CARD_WORDS)
 _ALL_WORDS = tuple(sorted(w for w in _WORDS if not any(v != w and v in w for v in _WORDS)))
+#: One Aho-Corasick automaton of them: a text is read once for all its words, some 5x faster
+#: than a substring search of each (and far faster than one regular expression of them).
+_ANY_WORD = AhoCorasick(list(_ALL_WORDS))
 
 
 def _gated(low: str) -> bool:
     """Whether `low` holds a word of some gate (a word holding another one is left out)."""
-    # a loop: faster than any() over a generator (measured)
-    for w in _ALL_WORDS:  # noqa: SIM110
-        if w in low:
-            return True
-    return False
+    try:
+        # without overlaps: a text holding any word has a first match, all this asks
+        return bool(_ANY_WORD.find_matches_as_indexes(low))
+    except UnicodeEncodeError:  # a lone surrogate: no UTF-8 for the automaton to read
+        return any(w in low for w in _ALL_WORDS)
 
 
 def _matches(

@@ -5,6 +5,13 @@ list are facts of their own, so a later change to one of them moves only that on
 
 from __future__ import annotations
 
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from doctree.agent.offline import segment
 from doctree.store.documents import DocumentsRepository
 from tests.agent.offline_runs import run, transcript
 
@@ -115,3 +122,45 @@ def test_a_change_to_one_line_of_a_pasted_list_moves_only_that_line(repo):
     assert "ramipril 5 mg" in now, now
     assert "atorvastatin 20 mg" not in now, now
     assert "10 mg" in now
+
+
+def test_a_match_of_a_line_that_goes_on_starts_within_its_last_characters():
+    # `_goes_on` searches only the end of a line: the pattern, less its closing `\s*$`,
+    # matches nothing wider than that
+    import re._parser as sre_parse  # type: ignore[import-not-found]
+
+    body = segment._LINE_GOES_ON.pattern.removesuffix(r"\s*$")
+    assert body != segment._LINE_GOES_ON.pattern
+    assert sre_parse.parse(body, re.I).getwidth()[1] <= segment.GOES_ON_WIDTH
+
+
+_LINE_PIECES = (
+    st.sampled_from(
+        ["and", "or", "the", "which", "their", "brand", "Band", "AND", ",", ":", "—", "-", "x"]
+    )
+    | st.sampled_from([" ", "  ", "\t", "\u00a0", "\u2003"])
+    | st.text(max_size=3)
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_LINE_PIECES, max_size=12))
+def test_a_line_goes_on_where_the_whole_line_searched_says_it_does(pieces):
+    line = "".join(pieces)
+    assert segment._goes_on(line) == bool(segment._LINE_GOES_ON.compiled.search(line))
+
+
+@pytest.mark.parametrize(
+    ("line", "goes_on"),
+    [
+        ("we met at the", True),
+        ("we met at theatre", False),
+        ("lunch with Ana and   ", True),
+        ("lunch with Ana, brand", False),
+        ("lunch with Ana," + " " * 40, True),
+        ("x" * 80 + " which", True),
+        ("x" * 80 + "which", False),
+    ],
+)
+def test_a_line_that_goes_on(line: str, goes_on: bool):
+    assert segment._goes_on(line) is goes_on

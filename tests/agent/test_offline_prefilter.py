@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from doctree.agent.offline import entities, extract, language, resolve, segment
-from doctree.agent.offline.prefilter import GatedPattern, gate_patterns, literals
+from doctree.agent.offline.prefilter import READ_AFTER, GatedPattern, gate_patterns, literals
 from doctree.agent.offline.segment import segment as segment_turns
 from doctree.sessions.transcripts import parse_transcript
 
@@ -242,3 +242,56 @@ def test_a_case_insensitive_rule_reads_each_text_anew():
     assert not rule.could_match("I STRONGLY like tea")
     assert rule.could_match("Ich prefer ſ")  # not ASCII: tested as it is not, it runs
     assert not other.could_match("I mildly like tea")
+
+
+def test_a_pattern_gated_after_the_others_were_read_is_tested_on_a_text_seen_before():
+    # the answers kept for a text come from the gate of their time: a pattern read later
+    # gets a gate that holds its literals, and the text is scanned again
+    first = _forced(re.compile(r"\bapple\b"))
+    text = "an apple and a pear"
+    assert first.could_match(text)
+    assert not first.could_match("a plum")
+    later = _forced(re.compile(r"\bpear\b"))
+    assert later.could_match(text)
+    assert later.search(text) is not None
+    assert not later.could_match("a plum")
+    assert first.could_match(text)
+
+
+def test_a_pattern_that_never_ran_is_not_read_when_others_are():
+    ran = _forced(re.compile(r"\bquince\b"))
+    idle = GatedPattern(re.compile(r"\bmedlar\b"))
+    assert not ran.could_match("a plum")
+    assert idle._found is None and idle._runs == 0  # noqa: SLF001 - not read, not counted
+    assert idle.could_match("a plum")  # it runs untested until it has run READ_AFTER times
+
+
+def test_patterns_are_read_together_once_one_has_run_often():
+    patterns = [GatedPattern(re.compile(rf"\bword{i}\b")) for i in range(3)]
+    for _ in range(READ_AFTER):
+        for p in patterns:
+            assert p.could_match("nothing here")  # untested while they count
+    patterns[0].could_match("nothing here")  # the first past READ_AFTER reads all three
+    assert all(p._runs == -1 for p in patterns)  # noqa: SLF001
+    assert [p.could_match("a word1 here") for p in patterns] == [False, True, False]
+
+
+def test_a_copy_of_a_gated_pattern_answers_as_the_pattern_does():
+    import copy
+
+    rule = GatedPattern(re.compile(r"\bplum\b"))
+    twin = copy.copy(rule)
+    for _ in range(READ_AFTER + 3):
+        assert twin.search("a plum") is not None
+        assert twin.search("a pear") is None
+        assert rule.search("a plum") is not None
+        assert rule.search("a pear") is None
+
+
+def test_a_text_with_a_lone_surrogate_runs_every_pattern():
+    # the automaton reads UTF-8, which a lone surrogate has none of: the patterns run
+    rule = _forced(re.compile(r"\bplum\b"))
+    assert not rule.could_match("a pear")
+    assert rule.could_match("a pear \ud800")
+    assert rule.search("a plum \ud800") is not None
+    assert rule.search("a pear \ud800") is None

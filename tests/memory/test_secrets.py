@@ -7,13 +7,17 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from doctree.agent.runtime import MemoryAgentRuntime
 from doctree.interop.tools import MemoryTools
 from doctree.memory.secrets import secret_location
 from doctree.sessions.transcripts import format_transcript
 from doctree.store.secrets import (
+    _ALL_WORDS,
     KINDS,
+    _gated,
     contains_secret,
     find_secrets,
     markers,
@@ -155,8 +159,9 @@ def test_a_model_backed_run_forgets_on_request_and_never_stores_a_secret(repo):
 
 
 def test_the_detector_is_a_pure_function_of_the_text_with_no_network():
-    """It imports nothing but the standard library's text tools: no socket, no HTTP client,
-    no file or database access, nothing of doctree."""
+    """It imports nothing but text tools (the standard library's, and an Aho-Corasick
+    string search): no socket, no HTTP client, no file or database access, nothing of
+    doctree."""
     import ast
 
     import doctree.store.secrets as module
@@ -170,6 +175,7 @@ def test_the_detector_is_a_pure_function_of_the_text_with_no_network():
     }
     assert imported <= {
         "__future__",
+        "ahocorasick_rs",
         "collections",
         "dataclasses",
         "functools",
@@ -388,3 +394,40 @@ def test_a_card_its_security_code_and_an_ssn_are_masked_where_the_sentence_names
     for value in ("4111-1111-1111-1111", "737", "822463", "219-09-9999"):
         assert value not in text
     assert text.startswith("Pay with my Visa [secret: payment-card] (CVV")
+
+
+_GATE_PIECES = sorted({w[i:j] for w in _ALL_WORDS for i in range(len(w)) for j in (i + 1, len(w))})
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(_ALL_WORDS) | st.sampled_from(_GATE_PIECES) | st.text(max_size=4),
+        max_size=8,
+    )
+)
+def test_the_word_gate_lets_through_exactly_the_texts_holding_one_of_its_words(parts):
+    # the gate reads a text once for all words: the answer is that of a search for each
+    low = "".join(parts).lower()
+    assert _gated(low) == any(w in low for w in _ALL_WORDS)
+
+
+@pytest.mark.parametrize(
+    ("text", "held"),
+    [
+        ("my password is tr0ub4dor", True),
+        ("just ask mira", True),  # "sk" of a key's prefix, inside a word: the gate only reads
+        ("ghp_ at the end", True),
+        ("nothing to see here", False),
+        ("", False),
+    ],
+)
+def test_the_word_gate_on_a_few_texts(text: str, held: bool):
+    assert _gated(text) is held
+
+
+def test_a_secret_beside_a_lone_surrogate_is_still_found():
+    # the word gate's automaton cannot read such text: the words are searched one by one
+    assert _gated("my password is x \ud800")
+    assert not _gated("nothing to see \ud800")
+    assert find_secrets(f"token {TOKEN} \ud800")

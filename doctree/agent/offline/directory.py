@@ -10,8 +10,10 @@ from doctree.agent.offline import language as lang
 from doctree.store.paths import slugify
 
 
+@functools.lru_cache(maxsize=4096)
 def is_title(name: str) -> bool:
-    """Whether `name` starts with a title ("Dr. Okafor"): a title names a person."""
+    """Whether `name` starts with a title ("Dr. Okafor"): a title names a person. Cached:
+    every name known is asked again for each sentence read."""
     return bool(re.match(lang.TITLE, name))
 
 

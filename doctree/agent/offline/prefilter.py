@@ -1,6 +1,5 @@
 """A cheap test in front of each of the offline agent's patterns: most sentences cannot match
-most patterns, and saying so costs a few substring searches instead of a regular-expression
-scan.
+most patterns, and saying so costs one look-up instead of a regular-expression scan.
 
 Each pattern's text is read (by the `re` module's own parser) for the literal strings one of
 which every match must contain: `\\b(?:prefer|like)\\b` needs "prefer" or "like", `Dr\\.?\\s+X`
@@ -17,23 +16,34 @@ namespace (and of tuples of them): each module of rules calls it on its `globals
 end. A pattern with no literal it must hold (say, `[A-Z]\\w+`) runs as before. Case-insensitive
 literals are tested on the text in lower case, and only on ASCII text: elsewhere a letter's
 case can match another letter (`ſ` is `s` to `re.I`), and the pattern runs.
+
+The literals of all patterns are looked for at once: one Aho-Corasick automaton (`_Gate`)
+scans a text and its lower case and gives the bits of the patterns it could match, kept for
+the last few texts, so a pattern's test is a look-up and an `&`, however many literals it
+needs and however many patterns try the text.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 import re._constants as sre  # type: ignore[import-not-found]  # the parser's node types
 import re._parser as sre_parse  # type: ignore[import-not-found]  # what re.compile parses with
+import threading
+import weakref
 from collections.abc import Callable, Iterator, MutableMapping
 from typing import Any
 
-#: A pattern is read for its literals once it has run this many times (the reading costs
-#: about as much as compiling it: not worth it for a pattern run on a few sentences).
+from ahocorasick_rs import AhoCorasick
+
+#: The patterns are read for their literals once one has run this many times (the reading
+#: costs about as much as compiling: not worth it for a run of a few sentences). Each pattern
+#: that ran by then is read with it (`_read_all`).
 READ_AFTER = 32
-#: A pattern needing one of more literals than this runs untested: the test would cost
-#: about as much as the pattern (a substring search is some 0.1 µs each). A long pattern
-#: costs more to run (its branches are tried at each position): one of `len(pattern) //
-#: CHARS_PER_LITERAL` literals is tested when that is more.
+#: A pattern needing one of more literals than this runs untested: so many short literals
+#: match everywhere, and each match costs the scan of a text (`_Gate.scan`). A long
+#: pattern costs more to run (its branches are tried at each position): one of
+#: `len(pattern) // CHARS_PER_LITERAL` literals is tested when that is more.
 MAX_LITERALS = 32
 CHARS_PER_LITERAL = 8
 
@@ -308,56 +318,127 @@ def literals(pattern: re.Pattern[str]) -> tuple[tuple[str, ...], tuple[str, ...]
     return exact, folded
 
 
-#: The text last put in lower case for a test, and that (None: not ASCII, tested as it is
-#: not): the patterns are tried on one sentence after another, so the text of a test is
-#: mostly the one before's. One tuple, replaced whole: a thread never reads one text's
-#: lower case as another's.
-_last: tuple[str, str | None] = ("", "")
+class _Gate:
+    """One Aho-Corasick automaton over the literals of every pattern read, for the text as
+    it is and for its lower case: one scan of a text says which patterns it could match
+    (a bit each), where a test per pattern would search each of its literals again. The
+    answers of the last few texts are kept (the rules try one sentence, then another, then
+    the first again)."""
+
+    __slots__ = (
+        "_exact", "_exact_bits", "_folded", "_folded_bits", "_always", "_any_folded", "answers",
+    )  # fmt: skip
+
+    #: Texts whose answers are kept (past it, all are forgotten and kept anew).
+    KEEP = 64
+
+    def __init__(self, patterns: list[GatedPattern]):
+        exact: dict[str, int] = {}
+        folded: dict[str, int] = {}
+        self._always = 0  # patterns with no literal they need: always run
+        self._any_folded = 0  # patterns with case-insensitive literals: run on other text
+        for p in patterns:
+            if p._found is None:
+                self._always |= p._bit
+                continue
+            for literal in p._found[0]:
+                exact[literal] = exact.get(literal, 0) | p._bit
+            for literal in p._found[1]:
+                folded[literal] = folded.get(literal, 0) | p._bit
+            if p._found[1]:
+                self._any_folded |= p._bit
+        self._exact = AhoCorasick(list(exact)) if exact else None
+        self._exact_bits = list(exact.values())
+        self._folded = AhoCorasick(list(folded)) if folded else None
+        self._folded_bits = list(folded.values())
+        self.answers: dict[str, int] = {}
+
+    def scan(self, text: str) -> int:
+        """The bits of the patterns `text` could match (holds a literal of, or has none)."""
+        try:
+            bits = self._scan(text)
+        except UnicodeEncodeError:  # a lone surrogate: no UTF-8 for the automaton to read
+            bits = -1  # every bit: every pattern runs
+        answers = self.answers
+        if len(answers) >= self.KEEP:
+            answers.clear()
+        answers[text] = bits
+        return bits
+
+    def _scan(self, text: str) -> int:
+        bits = self._always
+        if self._exact is not None:
+            each = self._exact_bits
+            for i, _, _ in self._exact.find_matches_as_indexes(text, overlapping=True):
+                bits |= each[i]
+        if self._folded is not None:
+            if text.isascii():
+                each = self._folded_bits
+                for i, _, _ in self._folded.find_matches_as_indexes(text.lower(), overlapping=True):
+                    bits |= each[i]
+            else:  # a non-ASCII letter's other cases are not all its lower(): they all run
+                bits |= self._any_folded
+        return bits
+
+
+#: Every gated pattern made, by its bit (weakly: a pattern no module holds is let go).
+_patterns: weakref.WeakValueDictionary[int, GatedPattern] = weakref.WeakValueDictionary()
+_count = itertools.count()
+_gate: _Gate | None = None  # over the patterns read; replaced whole when more are read
+_building = threading.Lock()
+
+
+def _read_all() -> None:
+    """Read the literals of every gated pattern that has run and is not read yet, and build
+    the gate anew over all the patterns read: when a pattern has run `READ_AFTER` times, the
+    others that ran meanwhile are read with it (so the gate is built a few times a process,
+    not once per pattern; a pattern that never runs is never read)."""
+    global _gate
+    with _building:
+        live = list(_patterns.values())
+        fresh = [p for p in live if p._runs > 0]
+        if not fresh:
+            return
+        for p in fresh:
+            p._found = literals(p.compiled)
+        _gate = _Gate([p for p in live if p._runs != 0])
+        for p in fresh:  # only once the gate that holds them is there to test them
+            p._runs = -1 if p._found is not None else -2
 
 
 class GatedPattern:
     """A compiled pattern behind the cheap test: the same methods and answers as
     `re.Pattern`, without running the pattern on a text that cannot match."""
 
-    __slots__ = ("compiled", "_exact", "_folded", "_runs")
+    __slots__ = ("compiled", "_bit", "_found", "_runs", "__weakref__")
 
     def __init__(self, compiled: re.Pattern[str]):
         self.compiled = compiled
-        self._exact: tuple[str, ...] = ()
-        self._folded: tuple[str, ...] = ()
+        index = next(_count)
+        self._bit = 1 << index
+        self._found: tuple[tuple[str, ...], tuple[str, ...]] | None = None  # its literals
         self._runs = 0  # -1: read, with literals; -2: read, without
+        _patterns[index] = self
 
     def could_match(self, text: str) -> bool:
         """False only when `text` holds none of the literals every match needs."""
-        global _last
         if self._runs != -1:
             if self._runs == -2:
                 return True
             if self._runs < READ_AFTER:
                 self._runs += 1
                 return True
-            found = literals(self.compiled)
-            if found is None:
+            _read_all()
+            if self._runs >= 0:  # not among the patterns made here (a copy): it runs untested
                 self._runs = -2
+            if self._runs != -1:
                 return True
-            self._exact, self._folded = found
-            self._runs = -1
-        for literal in self._exact:
-            if literal in text:
-                return True
-        if self._folded:
-            last = _last
-            if last[0] is text:
-                low = last[1]
-            else:
-                low = text.lower() if text.isascii() else None
-                _last = (text, low)
-            if low is None:
-                return True
-            for literal in self._folded:
-                if literal in low:
-                    return True
-        return False
+        gate = _gate
+        assert gate is not None  # built before any pattern is marked read
+        bits = gate.answers.get(text)
+        if bits is None:
+            bits = gate.scan(text)
+        return bits & self._bit != 0
 
     def search(self, string: str, *args: Any, **kwargs: Any) -> re.Match[str] | None:
         return self.compiled.search(string, *args, **kwargs) if self.could_match(string) else None

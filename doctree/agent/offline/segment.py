@@ -706,6 +706,16 @@ _LINE_GOES_ON = re.compile(
     r"your|his|her|their|is|are|was|were|that|which|who)\b)\s*$",
     re.I,
 )
+#: How far from the end of a line (less its closing spaces) a match of `_LINE_GOES_ON` can
+#: start: its longest word and the space before it (a test holds the pattern to it).
+GOES_ON_WIDTH = 16
+
+
+def _goes_on(line: str) -> bool:
+    """`_LINE_GOES_ON.search(line)`, tried only where a match can start: the last
+    `GOES_ON_WIDTH` characters (searched from there, `\\b` still sees the one before)."""
+    start = max(0, len(line.rstrip()) - GOES_ON_WIDTH)
+    return _LINE_GOES_ON.search(line, start) is not None
 
 
 #: The lengths of a line of text hard-wrapped to a width (72 to 100 characters).
@@ -748,7 +758,7 @@ def _line_sentences(lines: list[str]) -> list[str]:
         below = lines[i + 1] if i + 1 < len(lines) else ""
         # a line that is only a name goes on below it: a signature's "Carys Pugh", her role
         joined = bool(
-            (_LINE_GOES_ON.search(line) and not (line.endswith(":") and _LABELLED.match(below)))
+            (_goes_on(line) and not (line.endswith(":") and _LABELLED.match(below)))
             or re.fullmatch(NAME, line)
             or _wrapped(line, below, capitals)
         )
