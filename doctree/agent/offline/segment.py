@@ -25,6 +25,7 @@ from doctree.agent.offline.language import (
 )
 from doctree.agent.offline.mail import Mail, mail_chain
 from doctree.agent.offline.model import Segmented, Turn
+from doctree.agent.offline.ocr import normalise as normalise_scan
 from doctree.agent.offline.prefilter import gate_patterns
 from doctree.memory.secrets import mask
 from doctree.sessions.transcripts import Transcript
@@ -848,7 +849,7 @@ def segment(transcript: Transcript) -> Segmented:
                 )
             )
             continue
-        speaker, content = speaker_of(m.content, chat=chat)
+        speaker, content = speaker_of(normalise_scan(m.content), chat=chat)
         items: set[str] = set()
         pieces: set[str] = set()
         rows: set[str] = set()
