@@ -27,6 +27,7 @@ from doctree.agent.offline.mail import Mail, mail_chain
 from doctree.agent.offline.model import Segmented, Turn
 from doctree.agent.offline.ocr import normalise as normalise_scan
 from doctree.agent.offline.prefilter import gate_patterns
+from doctree.agent.offline.records import read_records, source_name
 from doctree.memory.secrets import mask
 from doctree.sessions.transcripts import Transcript
 
@@ -819,6 +820,7 @@ def segment(transcript: Transcript) -> Segmented:
     tools: Counter = Counter()
     tool_errors = 0
     turns: list[Turn] = []
+    calls: dict[str, object] = {}  # each tool call's input by its id: what a result answers
     # an assistant's message answers the user's question from a tool's result
     after_tool = asked = ran = False
     for m in transcript.messages:
@@ -829,12 +831,27 @@ def segment(transcript: Transcript) -> Segmented:
             after_tool = asked and ran
         if m.kind == "tool_call" and isinstance(m.content, dict):
             tools[str(m.content.get("name", "?"))] += 1
+            calls[str(m.content.get("id", ""))] = m.content.get("input")
         if m.kind == "tool_result" and isinstance(m.content, dict):
             if m.content.get("is_error"):
                 tool_errors += 1
             text = m.content.get("content")
-            if isinstance(text, str) and (passages := addressed(text)):
-                turns.append(Turn("tool_result", m.time, addressed=passages))
+            passages = addressed(text) if isinstance(text, str) else []
+            records = (
+                read_records(text, source_name(calls.get(str(m.content.get("tool_use_id", "")))))
+                if isinstance(text, str) and not m.content.get("is_error") and not passages
+                else []
+            )
+            if passages or records:
+                turns.append(
+                    Turn(
+                        "tool_result",
+                        m.time,
+                        [r.line for r in records],
+                        addressed=passages,
+                        records=[r.values for r in records],
+                    )
+                )
         if not isinstance(m.content, str) or m.kind not in ("user", "assistant"):
             continue
         if m.kind == "assistant":
