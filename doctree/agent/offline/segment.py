@@ -23,6 +23,7 @@ from doctree.agent.offline.language import (
     WEEKDAYS,
     has_verb,
 )
+from doctree.agent.offline.chat import ChatLine, chat_export
 from doctree.agent.offline.mail import Mail, mail_chain
 from doctree.agent.offline.model import Segmented, Turn
 from doctree.agent.offline.ocr import normalise as normalise_scan
@@ -60,6 +61,8 @@ def user_sentences(
     """
     if (chain := mail_chain(text)) is not None and len(chain) > 1:
         return chain_sentences(chain, items, pieces, rows, kept_quotes, dated)
+    if (export := chat_export(text)) is not None:
+        return export_sentences(*export, items, pieces, rows, kept_quotes, dated)
     own: list[str] = []
     quoted: list[str] = []
     para: list[str] = []
@@ -290,6 +293,83 @@ def chain_sentences(
                 dated[sentence] = mail.when
             own.append(sentence)
     return own, quoted
+
+
+#: What says when: a digit, a weekday, a month, a time of day.
+_WHEN_SAID = re.compile(
+    r"\d|\b(?:mon|tues?|wed|thu(?:rs)?|fri|sat|sun)(?:day)?\b|\b(?:jan(?:uary)?|feb(?:ruary)?|"
+    r"mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|"
+    r"nov(?:ember)?|dec(?:ember)?)\b|\b(?:noon|midday|midnight|tonight|tomorrow|today)\b",
+    re.I,
+)
+
+
+def export_sentences(
+    before: list[str],
+    lines: list[ChatLine],
+    items: set[str] | None,
+    pieces: set[str] | None,
+    rows: set[str] | None,
+    kept_quotes: set[str] | None,
+    dated: dict[str, date | None] | None,
+) -> tuple[list[str], list[str]]:
+    """The sentences of an exported chat (`chat.chat_export`): the user's words about it
+    first, then each message's sentences, labelled with their sender ("Ana: The hall is
+    booked.") and dated by the message's own stamp; the user's own messages are the user's
+    words, a "yes" to someone's request said with what it answers. A sentence that says
+    when something is, without naming what, is followed by the chat's title, the subject
+    of the chat ("… Sunday at noon (Ana's birthday)")."""
+    own, quoted = user_sentences("\n".join(before), items, pieces, rows, kept_quotes, dated)
+    previous: ChatLine | None = None
+    for at, line in enumerate(lines):
+        quoted.append(line.text)
+        # a short message is one thing said ("it's BOOKED!! St Brigid's, Sunday at noon"):
+        # its pieces are read together, so that one tells what the other is about
+        text = re.sub(r"([?!.])\1+", r"\1", line.text)
+        said = [text] if len(text) <= _ONE_THING else split_sentences(text)
+        following = lines[at + 1] if at + 1 < len(lines) else None
+        if (
+            line.sender is not None
+            and "?" in text
+            and following is not None
+            and following.sender is None
+            and _YES.match(following.text)
+        ):
+            previous = line
+            continue  # asked, and the user said yes: read with the answer, below
+        if line.sender is None and previous is not None and previous.sender and said:
+            question = re.sub(r"([?!.])\1+", r"\1", previous.text)
+            if "?" in question and _YES.match(said[0]):
+                said[0] = (
+                    f'The user said "{said[0].rstrip(".!")}" when {previous.sender} asked: '
+                    f"{question}"
+                )
+        for sentence in said:
+            if (
+                line.title
+                and _WHEN_SAID.search(sentence)
+                and line.title.lower() not in sentence.lower()
+            ):
+                sentence = f"{sentence.rstrip('.')} ({line.title})."
+            if line.sender is not None:
+                sentence = f"{line.sender}: {sentence}"
+                for kept in (items, kept_quotes):
+                    if kept is not None:
+                        kept.add(sentence)
+            if dated is not None:
+                dated[sentence] = line.day
+            own.append(sentence)
+        previous = line
+    return own, quoted
+
+
+#: The length of a chat message read as one thing said, not split into its sentences.
+_ONE_THING = 160
+#: A reply that says yes to what was asked: "yes of course", "sure!", "ok will do".
+_YES = re.compile(
+    r"^(?:yes|yeah|yep|yup|sure|of\s+course|ok(?:ay)?|will\s+do|happy\s+to|absolutely|definitely)\b",
+    re.I,
+)
 
 
 #: A line that introduces a message quoted below it: "Her reply:", "Fernhill's email about
