@@ -14,6 +14,7 @@ from collections import Counter
 from datetime import date
 
 from doctree.agent.offline.answers import listed_options
+from doctree.agent.offline.chat import ChatLine, chat_export
 from doctree.agent.offline.language import (
     FORGET_THAT,
     MAIL_HEADER,
@@ -23,7 +24,6 @@ from doctree.agent.offline.language import (
     WEEKDAYS,
     has_verb,
 )
-from doctree.agent.offline.chat import ChatLine, chat_export
 from doctree.agent.offline.mail import Mail, mail_chain
 from doctree.agent.offline.model import Segmented, Turn
 from doctree.agent.offline.ocr import normalise as normalise_scan
