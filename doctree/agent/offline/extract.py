@@ -761,6 +761,10 @@ def _join(prev: Sentence, s: Sentence) -> None:
     prev.roles += [r for r in s.roles if r not in prev.roles]
 
 
+#: A line that opens on whose it is: "jules: …", "Ana Ruiz: …".
+_LABELLED_LINE = re.compile(r"^[^\s:]{1,30}(?: [^\s:]{1,30})?: ")
+
+
 def _opening(sentences: list[Sentence], dropped: list[str]) -> str | None:
     """What the session was about: the first words kept (corrections applied), until past
     60 characters; None when the session began with what the user asked to forget."""
@@ -769,8 +773,8 @@ def _opening(sentences: list[Sentence], dropped: list[str]) -> str | None:
         return None
     text = ""
     for x in said:
-        if x.time != said[0].time:
-            break
+        if x.time != said[0].time or (text and _LABELLED_LINE.match(x.raw)):
+            break  # another message, or the first line of someone else's pasted below
         text = f"{text} {x.raw}".strip()
         if len(text) > 60 or text.endswith(":"):
             break  # long enough, or a line that introduces what was pasted below it
