@@ -7,7 +7,8 @@ time, or a year) when its confusable characters are swapped; a hyphen at a line'
 when the joined word is a word. A number, a code or a reference that is meant to hold digits
 ("DRM/449120/KT", "0161 555 0193", "B12", "10am") is never a candidate, and a message with
 only one such token is left as it is: one odd token is a name or a code more often than a
-scan's mistake.
+scan's mistake. An `rn` is read as `m` only in text where a digit was misread too: "modern"
+and "return" are words, and a message without a scan's mark is not searched for them.
 
 The known words are those of the `english-words` word lists (web2 and GCIDE), loaded on
 first use only, so that a session pasting no scan pays nothing.
@@ -109,13 +110,15 @@ def normalise(text: str) -> str:
     stays)."""
     if "-\n" in text:
         text = _HYPHENATED.sub(_joined, text)
-    if not _TOKEN.search(text) and not _RN.search(text):
-        return text
+    if not _TOKEN.search(text):
+        return text  # no digit among letters: no scan (and no word list loaded)
     changes: dict[tuple[int, int], str] = {}
     for m in _TOKEN.finditer(text):
         if (word := _word_for(m.group())) is not None:
             changes[m.span()] = word
-    for m in _RN.finditer(text):
+    if not changes:
+        return text
+    for m in _RN.finditer(text):  # "rn" for "m" only in text a scanner has misread already
         if m.span() not in changes and (word := _word_for(m.group())) is not None:
             changes[m.span()] = word
     for pattern in (_TIME, _YEAR):
