@@ -101,9 +101,7 @@ _LOCK = (
 
 #: A bank's sort code with its number, and an account's number with its word.
 _SORT_CODE = r"sort\s*code\s*[:=]?\s*(?:is\s+)?\d{2}[- ]?\d{2}[- ]?\d{2}\b"
-_ACCOUNT = (
-    r"(?:acc(?:oun)?t?|a/c)\.?(?:\s+(?:no\.?|number|#))?\s*[:=]?\s*(?:is\s+)?\d{6,10}\b"
-)
+_ACCOUNT = r"(?:acc(?:oun)?t?|a/c)\.?(?:\s+(?:no\.?|number|#))?\s*[:=]?\s*(?:is\s+)?\d{6,10}\b"
 
 
 @cache

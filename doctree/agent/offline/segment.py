@@ -849,6 +849,36 @@ def split_sentences(paragraph: str) -> list[str]:
     return [s.strip() for s in out if s.strip()]
 
 
+#: A pasted letter's greeting ("Dear Ms Omar,") and sign-off ("Yours sincerely,") lines.
+_LETTER_GREETING = re.compile(r"^[ \t]*Dear\s+[^\n,]{1,60},[ \t]*$", re.M)
+_LETTER_SIGN_OFF = re.compile(
+    r"^[ \t]*(?:Yours\s+(?:sincerely|faithfully|truly)|(?:Kind|Best|Warm)\s+regards|"
+    r"With\s+best\s+wishes)\b[^\n]{0,20}$",
+    re.M | re.I,
+)
+_PLEASE = re.compile(r"^(?:please|kindly)\s+(?=[a-z])", re.I)
+
+
+def letter_requests(text: str, own: list[str], kept_quotes: set[str] | None) -> list[str]:
+    """`own` with the requests of a letter pasted in `text` (between a greeting, "Dear Ms
+    Omar,", and a sign-off, "Yours sincerely,") said as what the letter asks: "Please
+    arrive 15 minutes early." reads "The user is asked to arrive 15 minutes
+    early.", an instruction to keep, not a request to the assistant."""
+    greeting = _LETTER_GREETING.search(text)
+    sign_off = _LETTER_SIGN_OFF.search(text, greeting.end()) if greeting else None
+    if greeting is None or sign_off is None:
+        return own
+    body = " ".join(text[greeting.end() : sign_off.start()].split())
+    out = []
+    for sentence in own:
+        if _PLEASE.match(sentence) and sentence in body:
+            sentence = "The user is asked to " + _PLEASE.sub("", sentence)
+            if kept_quotes is not None:
+                kept_quotes.add(sentence)
+        out.append(sentence)
+    return out
+
+
 #: A user's message that asks for something a tool can answer: a question anywhere in it,
 #: or a request ("can you check ...", "please look up ...", "what are my options").
 _ASKS = re.compile(
@@ -953,6 +983,7 @@ def segment(transcript: Transcript) -> Segmented:
         kept_quotes: set[str] = set()
         dated: dict[str, date | None] = {}
         own, quoted = user_sentences(content, items, pieces, rows, kept_quotes, dated)
+        own = letter_requests(content, own, kept_quotes)
         turns.append(
             Turn(
                 "user",
