@@ -856,7 +856,21 @@ _LETTER_SIGN_OFF = re.compile(
     r"With\s+best\s+wishes)\b[^\n]{0,20}$",
     re.M | re.I,
 )
-_PLEASE = re.compile(r"^(?:please|kindly)\s+(?=[a-z])", re.I)
+_PLEASE = re.compile(r"^(?:Dear\s+[^,.!?]{1,60},\s+)?(?:please|kindly)\s+(?=[a-z])", re.I)
+
+
+def letterhead(above: str) -> str | None:
+    """Who a letter is from, as its letterhead says: the first line in capitals of the
+    block above its greeting ("NORTHGATE UNIVERSITY HOSPITALS NHS TRUST"), in the case a
+    name is written in ("Northgate University Hospitals NHS Trust"; an acronym stays)."""
+    block = re.split(r"\n[ \t]*\n", above.strip())[-1] if above.strip() else ""
+    for line in block.split("\n"):
+        words = line.split()
+        if len(words) >= 2 and line.upper() == line and sum(c.isalpha() for c in line) >= 6:
+            return " ".join(
+                w if len(w) <= 3 or not re.search(r"[AEIOUY]", w) else w.capitalize() for w in words
+            )
+    return None
 
 
 def letter_requests(text: str, own: list[str], kept_quotes: set[str] | None) -> list[str]:
@@ -870,8 +884,15 @@ def letter_requests(text: str, own: list[str], kept_quotes: set[str] | None) -> 
         return own
     body = " ".join(text[greeting.end() : sign_off.start()].split())
     out = []
+    if (sender := letterhead(text[: greeting.start()])) is not None:
+        # said where the letter begins: after the user's own words above it
+        above = " ".join(text[: text.find(sender.split()[0].upper())].split())
+        at = sum(1 for x in own if x[:30] in above)
+        own = [*own[:at], f"The letter is from {sender}.", *own[at:]]
+        if kept_quotes is not None:
+            kept_quotes.add(own[at])
     for sentence in own:
-        if _PLEASE.match(sentence) and sentence in body:
+        if (m := _PLEASE.match(sentence)) and sentence[m.end() :] in body:
             sentence = "The user is asked to " + _PLEASE.sub("", sentence)
             if kept_quotes is not None:
                 kept_quotes.add(sentence)
