@@ -128,3 +128,10 @@ def test_a_tool_result_the_user_did_not_ask_for_keeps_its_records_out(repo):
         ),
     )
     assert "Pressure valve replaced" not in _current(repo)
+
+
+def test_a_small_number_in_the_reply_names_no_record_but_an_amount_does():
+    rows = "seat,price_gbp\n12,40\n14,42\n"
+    records = read_records(rows)
+    assert used_by(records, "Two seats are left, 2 of them by the aisle.") == []
+    assert [r.line for r in used_by(records, "Seat 14 is £42.")] == ["14: price: £42."]

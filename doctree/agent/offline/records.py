@@ -290,14 +290,21 @@ def _tokens(text: str) -> set[str]:
     for token in re.findall(r"[\w'£$€.,-]+", text.lower()):
         token = token.strip(".,'-")
         if re.fullmatch(r"[£$€]?\d[\d,]*(?:\.\d+)?", token):
-            out.add(token.strip("£$€").replace(",", ""))  # "4,212" is 4212, "£148.50" 148.50
+            number = token.strip("£$€").replace(",", "")  # "4,212" is 4212, "£148.50" 148.50
+            if len(number) >= 3 or token[0] in "£$€":  # "2" or "15" alone names no record
+                out.add(number)
         elif len(token) >= 4 and token not in ENGLISH:
             out.add(token)
     return out
 
 
+#: The most records of one result kept: a reply that sums up a long listing names a few.
+MAX_USED = 20
+
+
 def used_by(records: list[Record], *texts: str) -> list[Record]:
     """The records whose values `texts` (what the assistant then said, what the user asked)
-    name: a number, or a word of four letters or more that is no stopword."""
+    name: a number of three digits or more, or a word of four letters or more that is no
+    stopword; at most `MAX_USED`, in the result's order."""
     said = set().union(*(_tokens(t) for t in texts)) if texts else set()
-    return [r for r in records if _tokens(" ".join(r.values)) & said]
+    return [r for r in records if _tokens(" ".join(r.values)) & said][:MAX_USED]
