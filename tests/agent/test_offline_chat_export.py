@@ -100,3 +100,17 @@ def test_a_later_line_of_the_chat_that_changes_a_time_replaces_the_earlier(repo)
     pages = _pages(repo)
     assert "11am" in pages
     assert "Skip is arriving Saturday 18 May at 9am" not in pages, pages
+
+
+def test_stamps_with_the_month_in_words_are_read_too():
+    export = (
+        "Mar 12, 2030 at 6:02 PM - Dana: the plumber comes Thursday at 8\n"
+        "Mar 12, 2030 at 6:05 PM - You: ok I'll be in\n"
+        "13 March 2030, 09:10 - Dana: he says bring the spare key\n"
+    )
+    _, lines = chat_export(export)
+    assert [(x.day, x.sender) for x in lines] == [
+        (date(2030, 3, 12), "Dana"),
+        (date(2030, 3, 12), None),
+        (date(2030, 3, 13), "Dana"),
+    ]

@@ -2,7 +2,7 @@
 
 WhatsApp, Signal, Telegram and iMessage-like exports put each message on a line that opens
 with its stamp and its sender: `12/03/2029, 18:02 - Ana: text`, `[12/03/2029, 18:02:11] Ana:
-text`, `[2029-03-12 18:02] Ana: text`. `chat_export` splits such text into `ChatLine`s: each
+text`, `[2029-03-12 18:02] Ana: text`, `Mar 12, 2029 at 6:02 PM - Ana: text`. `chat_export` splits such text into `ChatLine`s: each
 line its sender's, dated by its own stamp, a line without a stamp going on the message above
 it. The app's own lines ("Messages and calls are end-to-end encrypted", "Ana added Ben",
 "<Media omitted>", "This message was deleted") are no one's words and are dropped; a line
@@ -21,7 +21,8 @@ from doctree.agent.offline.prefilter import gate_patterns
 
 #: A message's stamp and what follows it: a day (d/m/y or ISO), a time, then " - " or "] ".
 _STAMP = re.compile(
-    r"^\s*\[?(?P<day>\d{1,2}[/.]\d{1,2}[/.]\d{2,4}|\d{4}-\d{2}-\d{2}),?\s+"
+    r"^\s*\[?(?P<day>\d{1,2}[/.]\d{1,2}[/.]\d{2,4}|\d{4}-\d{2}-\d{2}|"
+    r"[A-Z][a-z]{2,8}\.?\s\d{1,2},?\s\d{4}|\d{1,2}\s[A-Z][a-z]{2,8}\.?\s\d{4}),?\s+(?:at\s+)?"
     r"(?P<time>\d{1,2}:\d{2}(?::\d{2})?(?:\s*[AaPp]\.?[Mm]\.?)?)\]?\s*(?:[-–—]\s+)?(?P<rest>\S.*)$"
 )
 _SENDER = re.compile(r"^(?P<name>[^:\n]{1,40}?):\s+(?P<text>.*)$")
@@ -63,9 +64,19 @@ class ChatLine:
     title: str = ""
 
 
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+
+
 def _day(said: str) -> date | None:
+    named = re.search(r"[A-Za-z]{3,}", said)
     if m := re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})", said):
         y, mo, d = (int(x) for x in m.groups())
+    elif named is not None:  # "Mar 12, 2029", "12 March 2029"
+        if named.group()[:3].lower() not in _MONTHS:
+            return None
+        mo = _MONTHS.index(named.group()[:3].lower()) + 1
+        numbers = [int(x) for x in re.findall(r"\d+", said)]
+        d, y = numbers[0], numbers[-1]
     else:
         a, b, y = (int(x) for x in re.split(r"[/.]", said))
         y = y + 2000 if y < 100 else y
