@@ -243,6 +243,24 @@ def test_a_wallet_recovery_phrase_is_a_secret_and_a_mention_of_one_is_not():
     assert found == []
 
 
+@pytest.mark.parametrize(
+    "said",
+    [
+        "for the whip-round: Jo Pike, sort code 20-45-77, acc 51873302 thanks",
+        "Account no. 51873302, sort code 204577, ref BIRTHDAY",
+        "pay me on a/c 51873302 and sort code 20 45 77",
+        "my IBAN is DE44 5001 0517 5407 3249 31 if you need it",
+        "my gas account number is 51873302, for the meter readings",
+    ],
+)
+def test_bank_details_given_to_be_paid_are_kept(said):
+    """A bank account's number, sort code or IBAN opens nothing: people give them out to
+    be paid, and a page may need them (docs/secrets.md)."""
+    from doctree.store.secrets import mask
+
+    assert mask(said) == (said, [])
+
+
 def test_a_login_given_as_a_pair_keeps_the_name_and_withholds_the_password():
     from doctree.store.secrets import mask
 

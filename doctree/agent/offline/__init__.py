@@ -31,7 +31,9 @@ The work runs in stages, one module each, passing the data of `model.py` on (`ru
 reads top to bottom as the pipeline; see docs/memory-agent.md):
 
 - `segment.py`: the transcript into turns, each into its speaker's own sentences (`mail.py`:
-  a pasted mail chain into its messages, each by its writer at its date);
+  a pasted mail chain into its messages, each by its writer at its date; `chat.py`: an
+  exported chat into its senders' lines; `ocr.py`: text from a scan put right; `records.py`:
+  a tool's XML, CSV, JSON or `key: value` result into a line per record);
 - `extract.py`: the sentences worth reading and the kind of statement each is, findings the
   user accepted, what a short reply says with the question it answers (`answers.py`), a list
   pasted again, requests to forget; names found and typed by `entities.py`;

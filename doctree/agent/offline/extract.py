@@ -21,6 +21,7 @@ from doctree.agent.offline.entities import find_entities
 from doctree.agent.offline.language import FIRST_PERSON, NAME, NOT_NAMES, content_words, mentions
 from doctree.agent.offline.model import Analysis, Segmented, Sentence, Turn
 from doctree.agent.offline.prefilter import gate_patterns
+from doctree.agent.offline.records import Record, used_by
 from doctree.agent.offline.resolve import (
     Context,
     absolute_dates,
@@ -98,10 +99,20 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
     context = Context(directory)
     dropped: list[str] = []  # what the user asked to forget
     questioned = False  # the assistant's last turn ended on a question
+    results: list[Record] = []  # the records of the tool result just before
+    asked_for = ""  # the user's last message: what a tool's records may answer
     for turn in segmented.turns:
         a.ignored.extend(turn.addressed)
+        if turn.kind == "tool_result":
+            results += [Record(ln, v) for ln, v in zip(turn.sentences, turn.records, strict=True)]
+            continue
         if turn.kind == "assistant":
             pending = findings(turn, directory)
+            if results and turn.after_tool:
+                # the records the assistant reported, or that the user's question named
+                used = used_by(results, " ".join(turn.sentences), asked_for)
+                pending += record_findings([r.line for r in used], turn.time, directory)
+            results = []
             specific = [] if pending else findings(turn, directory, specific=True)
             from_tool = turn.after_tool
             # a turn that only states (asks nothing): a bare "yes" after it confirms it
@@ -113,6 +124,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
         if turn.kind != "user":
             continue
         own = turn.sentences
+        asked_for, results = " ".join(own), []
         if (
             pending and own and (lang.accepts(own[0]) or (from_tool and not lang.rejects(own[0])))
         ):  # accepted, or what a tool returned and the user did not turn down
@@ -749,6 +761,10 @@ def _join(prev: Sentence, s: Sentence) -> None:
     prev.roles += [r for r in s.roles if r not in prev.roles]
 
 
+#: A line that opens on whose it is: "jules: …", "Ana Ruiz: …".
+_LABELLED_LINE = re.compile(r"^[^\s:]{1,30}(?: [^\s:]{1,30})?: ")
+
+
 def _opening(sentences: list[Sentence], dropped: list[str]) -> str | None:
     """What the session was about: the first words kept (corrections applied), until past
     60 characters; None when the session began with what the user asked to forget."""
@@ -757,8 +773,8 @@ def _opening(sentences: list[Sentence], dropped: list[str]) -> str | None:
         return None
     text = ""
     for x in said:
-        if x.time != said[0].time:
-            break
+        if x.time != said[0].time or (text and _LABELLED_LINE.match(x.raw)):
+            break  # another message, or the first line of someone else's pasted below
         text = f"{text} {x.raw}".strip()
         if len(text) > 60 or text.endswith(":"):
             break  # long enough, or a line that introduces what was pasted below it
@@ -803,6 +819,24 @@ def findings(turn: Turn, directory: Directory, *, specific: bool = False) -> lis
         s = Sentence(
             time=turn.time, text=dated, dates=rel, speaker="the assistant", kinds=["finding"]
         )
+        find_entities(s, clean, directory)
+        s.statement = restate(s)
+        out.append(s)
+    return out
+
+
+def record_findings(lines: list[str], time: str, directory: Directory) -> list[Sentence]:
+    """A tool result's records as what the assistant found: kept like its findings, when
+    the user does not turn them down."""
+    out = []
+    for raw in lines:
+        clean, found = mask(raw)
+        dated, rel = resolve_relative(clean, message_date(time))
+        s = Sentence(
+            time=time, text=dated, dates=rel, speaker="the assistant", kinds=["finding"], raw=clean
+        )
+        if found:
+            _withhold(s, raw, found)
         find_entities(s, clean, directory)
         s.statement = restate(s)
         out.append(s)

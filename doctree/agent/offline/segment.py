@@ -14,6 +14,7 @@ from collections import Counter
 from datetime import date
 
 from doctree.agent.offline.answers import listed_options
+from doctree.agent.offline.chat import ChatLine, chat_export
 from doctree.agent.offline.language import (
     FORGET_THAT,
     MAIL_HEADER,
@@ -25,7 +26,9 @@ from doctree.agent.offline.language import (
 )
 from doctree.agent.offline.mail import Mail, mail_chain
 from doctree.agent.offline.model import Segmented, Turn
+from doctree.agent.offline.ocr import normalise as normalise_scan
 from doctree.agent.offline.prefilter import gate_patterns
+from doctree.agent.offline.records import read_records, source_name
 from doctree.memory.secrets import mask
 from doctree.sessions.transcripts import Transcript
 
@@ -58,6 +61,8 @@ def user_sentences(
     """
     if (chain := mail_chain(text)) is not None and len(chain) > 1:
         return chain_sentences(chain, items, pieces, rows, kept_quotes, dated)
+    if (export := chat_export(text)) is not None:
+        return export_sentences(*export, items, pieces, rows, kept_quotes, dated)
     own: list[str] = []
     quoted: list[str] = []
     para: list[str] = []
@@ -288,6 +293,83 @@ def chain_sentences(
                 dated[sentence] = mail.when
             own.append(sentence)
     return own, quoted
+
+
+#: What says when: a digit, a weekday, a month, a time of day.
+_WHEN_SAID = re.compile(
+    r"\d|\b(?:mon|tues?|wed|thu(?:rs)?|fri|sat|sun)(?:day)?\b|\b(?:jan(?:uary)?|feb(?:ruary)?|"
+    r"mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|"
+    r"nov(?:ember)?|dec(?:ember)?)\b|\b(?:noon|midday|midnight|tonight|tomorrow|today)\b",
+    re.I,
+)
+
+
+def export_sentences(
+    before: list[str],
+    lines: list[ChatLine],
+    items: set[str] | None,
+    pieces: set[str] | None,
+    rows: set[str] | None,
+    kept_quotes: set[str] | None,
+    dated: dict[str, date | None] | None,
+) -> tuple[list[str], list[str]]:
+    """The sentences of an exported chat (`chat.chat_export`): the user's words about it
+    first, then each message's sentences, labelled with their sender ("Ana: The hall is
+    booked.") and dated by the message's own stamp; the user's own messages are the user's
+    words, a "yes" to someone's request said with what it answers. A sentence that says
+    when something is, without naming what, is followed by the chat's title, the subject
+    of the chat ("… Sunday at noon (Ana's birthday)")."""
+    own, quoted = user_sentences("\n".join(before), items, pieces, rows, kept_quotes, dated)
+    previous: ChatLine | None = None
+    for at, line in enumerate(lines):
+        quoted.append(line.text)
+        # a short message is one thing said ("it's BOOKED!! St Brigid's, Sunday at noon"):
+        # its pieces are read together, so that one tells what the other is about
+        text = re.sub(r"([?!.])\1+", r"\1", line.text)
+        said = [text] if len(text) <= _ONE_THING else split_sentences(text)
+        following = lines[at + 1] if at + 1 < len(lines) else None
+        if (
+            line.sender is not None
+            and "?" in text
+            and following is not None
+            and following.sender is None
+            and _YES.match(following.text)
+        ):
+            previous = line
+            continue  # asked, and the user said yes: read with the answer, below
+        if line.sender is None and previous is not None and previous.sender and said:
+            question = re.sub(r"([?!.])\1+", r"\1", previous.text)
+            if "?" in question and _YES.match(said[0]):
+                said[0] = (
+                    f'The user said "{said[0].rstrip(".!")}" when {previous.sender} asked: '
+                    f"{question}"
+                )
+        for sentence in said:
+            if (
+                line.title
+                and _WHEN_SAID.search(sentence)
+                and line.title.lower() not in sentence.lower()
+            ):
+                sentence = f"{sentence.rstrip('.')} ({line.title})."
+            if line.sender is not None:
+                sentence = f"{line.sender}: {sentence}"
+                for kept in (items, kept_quotes):
+                    if kept is not None:
+                        kept.add(sentence)
+            if dated is not None:
+                dated[sentence] = line.day
+            own.append(sentence)
+        previous = line
+    return own, quoted
+
+
+#: The length of a chat message read as one thing said, not split into its sentences.
+_ONE_THING = 160
+#: A reply that says yes to what was asked: "yes of course", "sure!", "ok will do".
+_YES = re.compile(
+    r"^(?:yes|yeah|yep|yup|sure|of\s+course|ok(?:ay)?|will\s+do|happy\s+to|absolutely|definitely)\b",
+    re.I,
+)
 
 
 #: A line that introduces a message quoted below it: "Her reply:", "Fernhill's email about
@@ -777,6 +859,57 @@ def split_sentences(paragraph: str) -> list[str]:
     return [s.strip() for s in out if s.strip()]
 
 
+#: A pasted letter's greeting ("Dear Ms Omar,") and sign-off ("Yours sincerely,") lines.
+_LETTER_GREETING = re.compile(r"^[ \t]*Dear\s+[^\n,]{1,60},[ \t]*$", re.M)
+_LETTER_SIGN_OFF = re.compile(
+    r"^[ \t]*(?:Yours\s+(?:sincerely|faithfully|truly)|(?:Kind|Best|Warm)\s+regards|"
+    r"With\s+best\s+wishes)\b[^\n]{0,20}$",
+    re.M | re.I,
+)
+_PLEASE = re.compile(r"^(?:Dear\s+[^,.!?]{1,60},\s+)?(?:please|kindly)\s+(?=[a-z])", re.I)
+
+
+def letterhead(above: str) -> str | None:
+    """Who a letter is from, as its letterhead says: the first line in capitals of the
+    block above its greeting ("NORTHGATE UNIVERSITY HOSPITALS NHS TRUST"), in the case a
+    name is written in ("Northgate University Hospitals NHS Trust"; an acronym stays)."""
+    block = re.split(r"\n[ \t]*\n", above.strip())[-1] if above.strip() else ""
+    for line in block.split("\n"):
+        words = line.split()
+        if len(words) >= 2 and line.upper() == line and sum(c.isalpha() for c in line) >= 6:
+            return " ".join(
+                w if len(w) <= 3 or not re.search(r"[AEIOUY]", w) else w.capitalize() for w in words
+            )
+    return None
+
+
+def letter_requests(text: str, own: list[str], kept_quotes: set[str] | None) -> list[str]:
+    """`own` with the requests of a letter pasted in `text` (between a greeting, "Dear Ms
+    Omar,", and a sign-off, "Yours sincerely,") said as what the letter asks: "Please
+    arrive 15 minutes early." reads "The user is asked to arrive 15 minutes
+    early.", an instruction to keep, not a request to the assistant."""
+    greeting = _LETTER_GREETING.search(text)
+    sign_off = _LETTER_SIGN_OFF.search(text, greeting.end()) if greeting else None
+    if greeting is None or sign_off is None:
+        return own
+    body = " ".join(text[greeting.end() : sign_off.start()].split())
+    out = []
+    if (sender := letterhead(text[: greeting.start()])) is not None:
+        # said where the letter begins: after the user's own words above it
+        above = " ".join(text[: text.find(sender.split()[0].upper())].split())
+        at = sum(1 for x in own if x[:30] in above)
+        own = [*own[:at], f"The letter is from {sender}.", *own[at:]]
+        if kept_quotes is not None:
+            kept_quotes.add(own[at])
+    for sentence in own:
+        if (m := _PLEASE.match(sentence)) and sentence[m.end() :] in body:
+            sentence = "The user is asked to " + _PLEASE.sub("", sentence)
+            if kept_quotes is not None:
+                kept_quotes.add(sentence)
+        out.append(sentence)
+    return out
+
+
 #: A user's message that asks for something a tool can answer: a question anywhere in it,
 #: or a request ("can you check ...", "please look up ...", "what are my options").
 _ASKS = re.compile(
@@ -828,6 +961,7 @@ def segment(transcript: Transcript) -> Segmented:
     tools: Counter = Counter()
     tool_errors = 0
     turns: list[Turn] = []
+    calls: dict[str, object] = {}  # each tool call's input by its id: what a result answers
     # an assistant's message answers the user's question from a tool's result
     after_tool = asked = ran = False
     for m in transcript.messages:
@@ -838,12 +972,27 @@ def segment(transcript: Transcript) -> Segmented:
             after_tool = asked and ran
         if m.kind == "tool_call" and isinstance(m.content, dict):
             tools[str(m.content.get("name", "?"))] += 1
+            calls[str(m.content.get("id", ""))] = m.content.get("input")
         if m.kind == "tool_result" and isinstance(m.content, dict):
             if m.content.get("is_error"):
                 tool_errors += 1
             text = m.content.get("content")
-            if isinstance(text, str) and (passages := addressed(text)):
-                turns.append(Turn("tool_result", m.time, addressed=passages))
+            passages = addressed(text) if isinstance(text, str) else []
+            records = (
+                read_records(text, source_name(calls.get(str(m.content.get("tool_use_id", "")))))
+                if isinstance(text, str) and not m.content.get("is_error") and not passages
+                else []
+            )
+            if passages or records:
+                turns.append(
+                    Turn(
+                        "tool_result",
+                        m.time,
+                        [r.line for r in records],
+                        addressed=passages,
+                        records=[r.values for r in records],
+                    )
+                )
         if not isinstance(m.content, str) or m.kind not in ("user", "assistant"):
             continue
         if m.kind == "assistant":
@@ -858,13 +1007,14 @@ def segment(transcript: Transcript) -> Segmented:
                 )
             )
             continue
-        speaker, content = speaker_of(m.content, chat=chat)
+        speaker, content = speaker_of(normalise_scan(m.content), chat=chat)
         items: set[str] = set()
         pieces: set[str] = set()
         rows: set[str] = set()
         kept_quotes: set[str] = set()
         dated: dict[str, date | None] = {}
         own, quoted = user_sentences(content, items, pieces, rows, kept_quotes, dated)
+        own = letter_requests(content, own, kept_quotes)
         turns.append(
             Turn(
                 "user",

@@ -1064,6 +1064,7 @@ class Writer(PageIO):
         ]
         old_iso = _iso(old, s)
         new_iso = _iso(new, s)
+        stated_value = _stated(old, new)
         edited = []
         stated: set[str] = set()  # pages that got the new value's line
         moved: dict[str, list[str]] = {}  # page -> the old lines it keeps under "Past"
@@ -1073,10 +1074,7 @@ class Writer(PageIO):
                 continue
             on_subject = path.rsplit("/", 1)[1] in subjects
             for line in page.body.split("\n"):
-                if (
-                    not re.search(rf"(?<![\w]){re.escape(old)}(?![\w])", line)
-                    or "(corrected " in line
-                ):
+                if not stated_value.search(line) or "(corrected " in line:
                     continue
                 if not line.startswith("- ") or self._session_line(line):
                     continue  # a session's opening is a record of what was said then
@@ -1104,7 +1102,7 @@ class Writer(PageIO):
                         fixed = now
                         stated.add(path)
                 else:
-                    fixed = re.sub(rf"(?<![\w]){re.escape(old)}(?![\w])", new, line)
+                    fixed = stated_value.sub(lambda m: new + (m.group("meridian") or ""), line)
                     if old_iso and new_iso:
                         fixed = fixed.replace(old_iso, new_iso)
                     fixed = fixed.rsplit(" ([[", 1)[0] + f" ({self.cite})"
@@ -1267,3 +1265,23 @@ def _order_sections(page: Page) -> None:
 def _iso(value: str, s: Sentence) -> str | None:
     found = absolute_dates(value, message_date(s.time))
     return found[0][1].isoformat() if found else None
+
+
+def _stated(old: str, new: str) -> re.Pattern[str]:
+    """Where a line states the value `old` that a correction replaces with `new`. An hour
+    corrected to a time ("5:30 not 6") is the hour of a time ("load in 6pm", "at 6:00"),
+    never a day of the month ("sat 6 nov"); its am or pm is kept (group `meridian`)."""
+    if re.fullmatch(r"\d{1,2}", old) and re.fullmatch(r"\d{1,2}[:.]\d{2}", new):
+        return re.compile(
+            rf"(?<![\w:.]){re.escape(old)}(?:(?P<meridian>\s*[ap]\.?m\b\.?)|[:.]00\b"
+            rf"|(?!\w)(?!\s+(?:{'|'.join(_MONTH_WORDS)})\b)(?![:.]\d))",
+            re.I,
+        )
+    return re.compile(rf"(?<![\w]){re.escape(old)}(?![\w])(?P<meridian>)")
+
+
+_MONTH_WORDS = (
+    "jan", "january", "feb", "february", "mar", "march", "apr", "april", "may", "jun", "june",
+    "jul", "july", "aug", "august", "sep", "sept", "september", "oct", "october", "nov",
+    "november", "dec", "december",
+)  # fmt: skip
