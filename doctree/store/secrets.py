@@ -84,6 +84,7 @@ KINDS: dict[str, str] = {
     "password": "password",
     "pin": "PIN",
     "recovery-phrase": "recovery phrase",
+    "bank-account": "bank account number",
     "api-key": "API key",
     "payment-card": "payment card number",
     "card-security-code": "card security code",
@@ -102,6 +103,10 @@ _LOCK = (
     r"(?:door|gate|alarm|entry|access|garage|lock|safe|building|lock\s*box|key\s*safe|"
     r"key\s*box|padlock|shed|storeroom|store\s+room)"
 )
+
+#: A bank's sort code with its number, and an account's number with its word.
+_SORT_CODE = r"sort\s*code\s*[:=]?\s*(?:is\s+)?\d{2}[- ]?\d{2}[- ]?\d{2}\b"
+_ACCOUNT = r"(?:acc(?:oun)?t?|a/c)\.?(?:\s+(?:no\.?|number|#))?\s*[:=]?\s*(?:is\s+)?\d{6,10}\b"
 
 
 @cache
@@ -208,6 +213,24 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
                 r"\b(?:lock|door|gate|alarm|keypad|key\s*safe|padlock|entry|garage)"
                 r"(?:[^.!?\n]{0,80}?)\b(?:his|her|my|their|your|our|its|the|a|an)\s+"
                 r"(?:own\s+|new\s+)?code\s*[,:=]?\s*(?:is\s+|was\s+)?(?P<value>\d{4,10})\b",
+                re.I,
+            ),
+        ),
+        (
+            "bank-account",
+            # an account number said with its sort code, either way round: "sort code
+            # 93-11-42, acc 40718236", "account no. 40718236, sort code 931142"
+            re.compile(
+                rf"\b(?:{_SORT_CODE}[,;]?\s*(?:and\s+)?{_ACCOUNT}|{_ACCOUNT}[,;]?\s*(?:and\s+)?{_SORT_CODE})",
+                re.I,
+            ),
+        ),
+        (
+            "bank-account",
+            # an IBAN said as one: country, check digits, then the account in groups of four
+            re.compile(
+                r"\biban\s*[:=]?\s*(?:is\s+)?"
+                r"(?P<value>[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){3,7}(?:[ ]?[A-Z0-9]{1,3})?)\b",
                 re.I,
             ),
         ),
@@ -341,6 +364,8 @@ _GATES: list[tuple[tuple[str, ...], str | None]] = [
         r"building|shed|store",
     ),
     _words("code", start=r"lock|door|gate|alarm|keypad|key|padlock|entry|garage"),
+    _words("sort", start=r"sort|acc|a/c"),
+    _words("iban", start=r"iban"),
     _words("phrase", "words", start=r"recovery|seed|backup|mnemonic|secret"),
     _words("key", "secret", "token", start=r"api|access|secret|token|client|auth|signing"),
     _words("cvv", "cvc", "cv2", "csc", "verification", "security code", start=r"cv|csc|card|sec"),

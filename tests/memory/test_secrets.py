@@ -244,21 +244,30 @@ def test_a_wallet_recovery_phrase_is_a_secret_and_a_mention_of_one_is_not():
 
 
 @pytest.mark.parametrize(
-    "said",
+    ("said", "kept"),
     [
-        "for the whip-round: Jo Pike, sort code 20-45-77, acc 51873302 thanks",
-        "Account no. 51873302, sort code 204577, ref BIRTHDAY",
-        "pay me on a/c 51873302 and sort code 20 45 77",
-        "my IBAN is DE44 5001 0517 5407 3249 31 if you need it",
-        "my gas account number is 51873302, for the meter readings",
+        ("for the whip-round: Jo Pike, sort code 20-45-77, acc 51873302 thanks", "Jo Pike"),
+        ("Account no. 51873302, sort code 204577, ref BIRTHDAY", "ref BIRTHDAY"),
+        ("pay me on a/c 51873302 and sort code 20 45 77", "pay me on"),
+        ("my IBAN is DE44 5001 0517 5407 3249 31 if you need it", "if you need it"),
     ],
 )
-def test_bank_details_given_to_be_paid_are_kept(said):
-    """A bank account's number, sort code or IBAN opens nothing: people give them out to
-    be paid, and a page may need them (docs/secrets.md)."""
+def test_a_bank_account_number_with_its_sort_code_or_an_iban_is_a_secret(said, kept):
     from doctree.store.secrets import mask
 
-    assert mask(said) == (said, [])
+    text, found = mask(said)
+    assert [s.kind for s in found] == ["bank-account"], text
+    assert kept in text and not re.search(r"\d{6,}|\d{2}[- ]\d{2}[- ]\d{2}", text), text
+
+
+def test_an_account_number_or_a_sort_code_alone_is_not_a_secret():
+    from doctree.store.secrets import mask
+
+    for said in (
+        "my gas account number is 51873302, for the meter readings",
+        "the sort code 20-45-77 is the Barclays branch in town",
+    ):
+        assert mask(said) == (said, [])
 
 
 def test_a_login_given_as_a_pair_keeps_the_name_and_withholds_the_password():
