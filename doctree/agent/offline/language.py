@@ -877,7 +877,12 @@ _ORG_SUFFIX = (
     # what a trade or a charity calls itself: "Mallory Roofing", "Hollis Removals"
     r"Heating|Plumbing|Electrical|Electrics|Roofing|Builders|Construction|Motors|Lettings|"
     r"Estates|Removals|Logistics|Services|Solutions|Supplies|Rescue|Trust|Society|Pharmacy|"
-    r"Dental|Veterinary|Vets|Insurance|Housing|Landscaping|Cleaning|Catering|Bakery|Kitchens)"
+    r"Dental|Veterinary|Vets|Insurance|Housing|Landscaping|Cleaning|Catering|Bakery|Kitchens|"
+    # what a firm of a line of business calls itself: "Kallang Analytics", "Harlow Digital"
+    r"Analytics|Digital|Media|Software|Networks|Robotics|Industries|Holdings|Enterprises|"
+    r"Associates|Architects|Engineering|Pharma|Pharmaceuticals|Therapeutics|Biotech|Airlines|"
+    r"Airways|Telecom|Energy|Consultants|Accountants|Solicitors|Legal|Realty|Properties|"
+    r"Interiors|Recruitment|Logistik|Technik|Verlag)"
     r"\b\.?"
 )
 #: What names a business or institution when set before its name: "the company Feitoria".
@@ -899,6 +904,19 @@ ORGS = (
     re.compile(
         rf"\b(?i:the|a|an|our|my|their|this)\s+(?i:{_ORG_NOUN})\s+(?:(?i:called|named)\s+)?"
         rf"(?P<name>{NAME_WORD}(?:\s+{NAME_WORD})?)"
+    ),
+    # "Kallang's CFO", "Tessaly's board": what only an organisation has
+    re.compile(
+        rf"\b(?P<name>{NAME_WORD}(?:\s+{NAME_WORD})?)(?:'s|’s)\s+(?:CEO|CFO|CTO|COO|CMO|board\s+of|"
+        r"board\b|shareholders|employees|headquarters|HQ|head\s+office|website|HR\s+(?:team|department)|"
+        r"(?:legal|finance|sales|support|accounts|procurement)\s+(?:team|department))"
+    ),
+    # "Marlow Fenwick are sending the contract": a two-word name that takes a plural verb is
+    # a firm (a person's full name never does), unless it is one of names joined by "and"
+    re.compile(
+        rf"(?<!\band\s)(?<!&\s)(?<!,\s)(?<![\w-])(?P<name>{NAME_WORD}\s+{NAME_WORD})\s+"
+        r"(?:are|were|have\s+(?:been|sent|said|confirmed|agreed|asked|offered|replied|come|got)|"
+        r"say|want|need|think|reckon)\b"
     ),
     re.compile(
         rf"\b(?P<name>{NAME_WORD}(?:\s+{NAME_WORD})?),\s+(?i:our|the|their|my|a|an)\s+"
