@@ -1768,16 +1768,30 @@ def changes_value(s: Sentence, said: str) -> bool:
     line ("we fly on the 18th instead" after "we fly out on 17 June"). The caller acts only
     when exactly one current line of memory fits; an event told twice ("ran 5 km", "ran
     10 km") has no word of change and stays two facts."""
+    return bool(changed_by(s, said))
+
+
+def changed_by(s: Sentence, said: str) -> set[str]:
+    """The ways `s` gives another value to what the line `said` states (`changes_value`):
+    "" for the sentence as a whole, or the clause of `s` that names the thing the line is
+    about and gives it the new value ("squat's up to 87.5 kg" of "back squat 3x5 @ 80 kg",
+    where "bench to 60 kg" is another clause, of another line). When a sentence changes
+    several things, each clause replaces the one line it names."""
     text = s.statement or s.text
     asks = "?" in _QUOTED_SPAN.sub("", text)  # a question of its own, not one it quotes
     if s.correction or asks or "?" in said or not _CHANGE_CUE.search(s.raw or text):
-        return False
+        return set()
+    out = set()
     new, old = _quantities(text), _quantities(said)
     shared = _topic_words(text) & _topic_words(said)
     for unit, value in new:
         values = {v for u, v in old if u == unit}
         if values and value not in values and (shared or _MEASURE.fullmatch(unit) or unit in "£$€"):
-            return True
+            out.add("")
+            for clause in _clauses_with(text, unit, value):
+                named = _topic_words(clause) - _topic_words(unit) - _CHANGE_WORDS
+                if _holds_value_of(said, named, unit, value):
+                    out.add(clause)
     for m in _CHANGE_CUE.finditer(text):
         clause = clause_at(text, m.start())
         words = _topic_words(clause)
@@ -1787,8 +1801,12 @@ def changes_value(s: Sentence, said: str) -> bool:
             if not days:
                 continue
             for part in _CLAUSE_END.split(said):
-                if (had := found(part)) and not had & days and words & _topic_words(part):
-                    return True
+                if (had := found(part)) and not had & days:
+                    if words & _topic_words(part):
+                        return out | {"", clause}
+                    if same_things(words - _CHANGE_WORDS, _topic_words(part)):
+                        # "ortho" said again for "orthodontist": that clause's thing alone
+                        out.add(clause)
         # "so it's Thursdays at 18:30 from now on": a recurring day said of "it", nothing
         # else named in the clause, replaces the one recurring day of a line that names
         # someone the sentence names too ("Henrike …, we do lessons on Tuesdays")
@@ -1799,8 +1817,54 @@ def changes_value(s: Sentence, said: str) -> bool:
             names = capitalised_names(text) & capitalised_names(said)
             had = _recurring_days(said)
             if names and len(had) == 1 and not had & days:
+                out.add("")
+    return out
+
+
+#: Words of a change that say nothing of what changed: "Squat's up to 87.5 kg now".
+_CHANGE_WORDS = {
+    "now", "moved", "moving", "moves", "changed", "raised", "lowered", "increased", "reduced",
+    "dropped", "bumped", "upped", "switched", "instead", "got", "gone", "went", "down", "back",
+}  # fmt: skip
+
+
+def _holds_value_of(said: str, named: set[str], unit: str, value: str) -> bool:
+    """Whether a clause of the line `said` gives the thing `named` another quantity in
+    `unit` than `value`, the thing said before it ("Back squat 3x5 @ 80 kg"), not after it
+    ("add 2.5 kg a week to squat": an amount added to it, not its value)."""
+    for part in _CLAUSE_END.split(said):
+        for m in _QUANTITY.finditer(_ISO.sub(" ", part)):
+            if (unit, value) in _quantities(m.group(0)) or not any(
+                u == unit for u, _ in _quantities(m.group(0))
+            ):
+                continue
+            if same_things(named, _topic_words(part[: m.start()])):
                 return True
     return False
+
+
+def _clauses_with(text: str, unit: str, value: str) -> list[str]:
+    """The clauses of `text` that give the quantity `value` in `unit`."""
+    return [part for part in _CLAUSE_END.split(text) if (unit, value) in _quantities(part)]
+
+
+def same_things(words: set[str], other: set[str]) -> bool:
+    """Whether two sets of topic words name a thing in common: the same word in any of its
+    forms ("deadlifts", "deadlift"), or one shortened from the other ("ortho" for
+    "orthodontist", "chem" for "chemistry": four letters or more that begin the longer)."""
+    stems = {lang.stem(_bare(w)) for w in other}
+    for w in words:
+        w = _bare(w)
+        if lang.stem(w) in stems:
+            return True
+        if len(w) >= 4 and any(len(o) > len(w) and _bare(o).startswith(w) for o in other):
+            return True
+    return False
+
+
+def _bare(word: str) -> str:
+    """A word without its possessive: "squat's" -> "squat"."""
+    return re.sub(r"['’]s$", "", word)
 
 
 #: A span of `text` in quotation marks: someone else's words.

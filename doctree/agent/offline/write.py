@@ -25,6 +25,7 @@ from doctree.agent.offline.resolve import (
     absolute_dates,
     capitalised_names,
     change_cue,
+    changed_by,
     changes_value,
     counted_dates,
     holds_value,
@@ -507,6 +508,11 @@ class Writer(PageIO):
                 self._replaced_thing_elsewhere(s)
             if named is None and not (change_cue(text) or change_cue(s.raw or "") or taken_back):
                 continue
+            if any(by is s for by in self.superseded.values()):
+                # it replaced a line of its own page already ("the rent is up to £1,200"
+                # of "my rent is £1,150"): another line it could mean ("the garage rent is
+                # £90") is not replaced as well
+                continue
             query = " ".join(sorted(_topic_query(text) | ({named[1]} if named else set())))
             if not query:
                 continue
@@ -529,11 +535,29 @@ class Writer(PageIO):
                 off = {x for x in said_lines if taken_back and reverses(s, x)}
                 fits = off or {x for x in said_lines if changes_value(s, x)}
             fits = _named_apart(text, fits)
+            if len(fits) > 1 and not named:
+                fits = self._each_clause(s, fits)
             if len(fits) == 1:
                 said = fits.pop()
                 self.superseded.setdefault(said, s)
                 if named and self.superseded[said] is s:
                     self.value_edits[said] = (named[1], named[0])
+
+    def _each_clause(self, s: Sentence, fits: set[str]) -> set[str]:
+        """Of several lines one sentence could replace, those a clause of it names alone
+        ("Squat's up to 87.5 kg and bench to 60 kg now": the squat line and the bench line,
+        each by its own clause), each marked replaced; the lines as they were when no
+        clause names one line alone (which is meant is unknown, and all stay)."""
+        by_clause: dict[str, set[str]] = {}
+        for line in fits:
+            for clause in changed_by(s, line) - {""}:
+                by_clause.setdefault(clause, set()).add(line)
+        alone = {next(iter(lines)) for lines in by_clause.values() if len(lines) == 1}
+        if not alone:
+            return fits
+        for line in alone:
+            self.superseded.setdefault(line, s)
+        return set()
 
     def relisted_elsewhere(self) -> None:
         """A block of records pasted again in a later session (the same columns, keyed the
