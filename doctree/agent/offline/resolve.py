@@ -1268,6 +1268,15 @@ VALUE_KINDS = (
 )
 
 
+#: A time of day: "4pm", "13:30", "noon", "half past two".
+_TIME = dict(VALUE_KINDS)["time"]
+
+
+def is_time(value: str) -> bool:
+    """Whether `value` is a time of day ("noon", "1:30pm", "16:00")."""
+    return bool(_TIME.fullmatch(value.strip()))
+
+
 def values_by_kind(text: str) -> list[tuple[str, int, int]]:
     """The values `text` says, each as (kind, start, end), in the order said; a span is of
     its most specific kind only ("4pm" is a time, not a count of 4)."""
@@ -1621,6 +1630,8 @@ def _values(text: str, kind: str) -> list[tuple[int, str]]:
         return [(m.start(), m.group(0)) for m in re.finditer(r"[£$€]?\d[\d.,:]*", text)]
     if kind == "weekday":
         return [(m.start(), m.group(0)) for m in re.finditer(WEEKDAY, text, re.I)]
+    if kind == "time":
+        return [(m.start(), m.group(0)) for m in _TIME.finditer(text)]
     pattern = r"[A-Z][\w'-]*(?:\s+(?:&|and|of|de|van|von)\s+[A-Z][\w'-]*|\s+[A-Z][\w'-]*)*"
     out = []
     for m in re.finditer(pattern, text):
@@ -1652,6 +1663,12 @@ def correction_of(raw: str) -> tuple[str, str, str] | None:
         return None
     rest = _day_of_contrasted_date(raw[: m.start()], m.group("old").strip())
     kind = value_kind(rest)
+    if (
+        kind in ("text", "number")
+        and (time := _TIME.match(rest))
+        and time.end() == len(rest.split()[0])
+    ):
+        kind = "time"  # "1:30pm now, not noon": a time of day set against another
     if kind == "text":
         return None
     olds = [v for pos, v in _values(rest, kind) if pos == 0]
@@ -1661,7 +1678,8 @@ def correction_of(raw: str) -> tuple[str, str, str] | None:
     head = raw[: m.start()]
     markers = list(_CORRECTION_HEAD.finditer(head))
     marker = markers[-1] if markers else None
-    head = head[head.rfind(":") + 1 :] if marker is None else head
+    if marker is None:  # what follows a label ("Update: …"), not a time's colon ("1:30")
+        head = head[max((c.end() for c in re.finditer(r"(?<!\d):|:(?!\d)", head)), default=0) :]
     if marker is not None:  # "his flat is actually in X" -> "his flat is in X"
         head = head[: marker.start()].rstrip(" ,") + " " + head[marker.end() :].lstrip(" ,:")
     statement = head.strip(" ,:;—–-")
@@ -1672,8 +1690,8 @@ def correction_of(raw: str) -> tuple[str, str, str] | None:
     candidates = [v for _, v in _values(statement, kind) if v != old]
     if not candidates:
         return None
-    if marker is None and kind != "date":
-        return None  # "we use Postgres, not MySQL" contrasts; only a date contrast corrects unasked
+    if marker is None and kind not in ("date", "time"):
+        return None  # "we use Postgres, not MySQL" contrasts; a date or time corrects unasked
     new = candidates[-1].strip()
     if new.split()[0] in ("Actually", "Correction") and len(new.split()) > 1:
         new = " ".join(new.split()[1:])

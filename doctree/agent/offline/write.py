@@ -29,6 +29,7 @@ from doctree.agent.offline.resolve import (
     changes_value,
     counted_dates,
     holds_value,
+    is_time,
     message_date,
     recounts,
     restates_line,
@@ -1088,6 +1089,7 @@ class Writer(PageIO):
         ]
         old_iso = _iso(old, s)
         new_iso = _iso(new, s)
+        lone = self._lone_time(old, new, paths)
         edited = []
         stated: set[str] = set()  # pages that got the new value's line
         moved: dict[str, list[str]] = {}  # page -> the old lines it keeps under "Past"
@@ -1114,6 +1116,7 @@ class Writer(PageIO):
                     or (value_kind(old) == "weekday" and self.session_path in line)
                     or any(w in line.lower() for w in words)
                     or any(c.search(line) for c in codes)
+                    or (lone is not None and _said(line) == lone)
                 )
                 if not relevant:
                     continue
@@ -1162,6 +1165,29 @@ class Writer(PageIO):
                 lambda page, lines=lines: _add_past(page, lines),
             )
         return edited
+
+    def _lone_time(self, old: str, new: str, paths: list[str]) -> str | None:
+        """The one statement of this session that gives the time of day `old` ("… at noon"),
+        which a correction giving another time without naming the thing ("Fr Walsh can
+        only do 1:30pm now, not noon") corrects; None when `old` is no time, or several
+        statements give it (which is meant is unknown, and all stay). A statement that
+        gives the new time as well ("noon became 1:30pm") is said of the change already."""
+        if not is_time(old):
+            return None
+        said = set()
+        for path in paths:
+            page = self.read(path)
+            for line in page.body.split("\n") if page else []:
+                if (
+                    line.startswith("- ")
+                    and self.session_path in line
+                    and " — past: " not in line
+                    and not self._session_line(line)
+                    and re.search(rf"(?<![\w]){re.escape(old)}(?![\w])", _said(line))
+                    and not re.search(rf"(?<![\w]){re.escape(new)}(?![\w])", _said(line))
+                ):
+                    said.add(_said(line))
+        return said.pop() if len(said) == 1 else None
 
     def _session_line(self, line: str) -> bool:
         return bool(
