@@ -94,6 +94,15 @@ FOREIGN_WEEKDAYS = {
     for i, name in enumerate(names.split())
     if names.split()[0] != "segunda" or i >= 5  # "segunda", "quarta" are ordinary words too
 }
+#: The days of the week in those languages and Dutch, by index (Monday 0): what a day said
+#: again in another language is ("training is vanaf nu dinsdag" names Tuesday). Dates are
+#: not read from the Dutch ones.
+WEEKDAYS_ANY_LANGUAGE = FOREIGN_WEEKDAYS | {
+    name: i
+    for i, name in enumerate(
+        ["maandag", "dinsdag", "woensdag", "donderdag", "vrijdag", "zaterdag", "zondag"]
+    )
+}
 #: Capitalised words that name nobody: sentence openers, days, months, greetings.
 NOT_NAMES = {
     *(w.capitalize() for w in WEEKDAYS), *(w.capitalize() + "s" for w in WEEKDAYS),

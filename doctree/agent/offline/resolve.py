@@ -1270,6 +1270,8 @@ VALUE_KINDS = (
 
 #: A time of day: "4pm", "13:30", "noon", "half past two".
 _TIME = dict(VALUE_KINDS)["time"]
+#: What makes a time a time of day and nothing else: "am", "pm", "noon", "midday", "midnight".
+_CLOCK_WORD = re.compile(r"am|pm|noon|midday|midnight", re.I)
 
 
 def is_time(value: str) -> bool:
@@ -1667,8 +1669,11 @@ def correction_of(raw: str) -> tuple[str, str, str] | None:
         kind in ("text", "number")
         and (time := _TIME.match(rest))
         and time.end() == len(rest.split()[0])
+        and _CLOCK_WORD.search(time.group(0))
     ):
-        kind = "time"  # "1:30pm now, not noon": a time of day set against another
+        # "1:30pm now, not noon": a time of day set against another ("21:52" alone may be
+        # a time run, not a time of day)
+        kind = "time"
     if kind == "text":
         return None
     olds = [v for pos, v in _values(rest, kind) if pos == 0]
@@ -1707,7 +1712,14 @@ _CHANGE_CUE = re.compile(
     r"|(?:halved|doubled|cut|raised|lowered|increased|reduced|dropped|chang(?:ed|es)|"
     r"mov(?:ed|es)|switch(?:ed|es)|bumped|extended|postponed|delayed|pushed\s+back|"
     r"brought\s+forward|rescheduled|put\s+back|"
-    rf"upped|put\s+up|brought\s+down)\b[^.;]{{0,40}}?\bto\b|from\s+(?:{_MONTH_RE}|next\s+\w+))",
+    rf"upped|put\s+up|brought\s+down)\b[^.;]{{0,40}}?\bto\b|from\s+(?:{_MONTH_RE}|next\s+\w+))"
+    # the same in the languages mixed into English chat: "la mairie a décalé mon RDV au 25",
+    # "der Termin ist verschoben", "training is vanaf nu dinsdag", "spostato a giovedì"
+    r"|\b(?:décal[ée]e?s?|déplac[ée]e?s?|report[ée]e?s?|avanc[ée]e?s?|repouss[ée]e?s?|"
+    r"chang[ée]e?s?|passe\s+(?:à|au)|désormais|plutôt|verschoben|verlegt|vorverlegt|geändert|"
+    r"stattdessen|ab\s+jetzt|jetzt|cambiad[oa]s?|movid[oa]s?|aplazad[oa]s?|adelantad[oa]s?|"
+    r"pasa\s+al?|ahora|en\s+vez|verplaatst|verzet|veranderd|vanaf\s+nu|voortaan|nu|"
+    r"niet\s+meer|spostat[oa]|rinviat[oa]|anticipat[oa]|cambiat[oa]|invece|adesso|ora)\b",
     re.I,
 )
 _QUANTITY = re.compile(
@@ -1733,8 +1745,17 @@ def _iso_days(text: str) -> set[str]:
 
 
 def _weekdays(text: str) -> set[str]:
-    """The days of the week `text` names, a recurring one too ("Thursdays" -> thursday)."""
-    return {m.group(1).lower() for m in re.finditer(rf"\b({WEEKDAY})s?\b", text, re.I)}
+    """The days of the week `text` names, a recurring one too ("Thursdays" -> thursday), in
+    English or in a language mixed into it ("dinsdag", "jeudi" -> tuesday, thursday)."""
+    days = {m.group(1).lower() for m in re.finditer(rf"\b({WEEKDAY})s?\b", text, re.I)}
+    for m in _ANY_WEEKDAY.finditer(text):
+        days.add(WEEKDAYS[lang.WEEKDAYS_ANY_LANGUAGE[m.group(1).lower()]])
+    return days
+
+
+_ANY_WEEKDAY = re.compile(
+    r"\b(" + "|".join(sorted(lang.WEEKDAYS_ANY_LANGUAGE, key=len, reverse=True)) + r")s?\b", re.I
+)
 
 
 def _quantities(text: str) -> set[tuple[str, str]]:
@@ -1772,6 +1793,8 @@ def _topic_words(text: str) -> set[str]:
         if w.lower() not in stopwords.ENGLISH
         and w.lower() not in WEEKDAYS
         and w.lower() not in _MONTH_ABBR
+        and w.lower() not in lang.WEEKDAYS_ANY_LANGUAGE
+        and w.lower() not in lang.FOREIGN_MONTHS
         and w.lower() not in _NUMBERS
         and not re.fullmatch(r"\d*(?:st|nd|rd|th)", w.lower())
     }
@@ -1819,12 +1842,18 @@ def changed_by(s: Sentence, said: str) -> set[str]:
             if not days:
                 continue
             for part in _CLAUSE_END.split(said):
-                if (had := found(part)) and not had & days:
+                if (had := found(part)) and _other_days(had, days):
                     if words & _topic_words(part):
                         return out | {"", clause}
                     if same_things(words - _CHANGE_WORDS, _topic_words(part)):
                         # "ortho" said again for "orthodontist": that clause's thing alone
                         out.add(clause)
+            had = found(said)
+            named = words - _CHANGE_WORDS
+            if len(had) == 1 and not had & days and same_things(named, _topic_words(said)):
+                # "la mairie a décalé mon RDV au 25" of "j'ai un RDV à la mairie …, le jeudi
+                # 20": the line's one date, its thing named in another clause of it
+                out.add(clause)
         # "so it's Thursdays at 18:30 from now on": a recurring day said of "it", nothing
         # else named in the clause, replaces the one recurring day of a line that names
         # someone the sentence names too ("Henrike …, we do lessons on Tuesdays")
@@ -1839,10 +1868,17 @@ def changed_by(s: Sentence, said: str) -> set[str]:
     return out
 
 
+def _other_days(had: set[str], days: set[str]) -> bool:
+    """Whether `days` are other days than `had`: none in common, or another set of two or
+    more ("Tuesdays and Wednesdays now" after "Tuesdays and Thursdays")."""
+    return not had & days or (len(days) >= 2 and days != had)
+
+
 #: Words of a change that say nothing of what changed: "Squat's up to 87.5 kg now".
 _CHANGE_WORDS = {
     "now", "moved", "moving", "moves", "changed", "raised", "lowered", "increased", "reduced",
     "dropped", "bumped", "upped", "switched", "instead", "got", "gone", "went", "down", "back",
+    "petit", "changement", "même", "heure", "update", "change", "time", "plan",
 }  # fmt: skip
 
 
