@@ -46,6 +46,7 @@ def test_a_time_set_against_another_is_a_correction(sentence, expected):
         "We meet at 10:30, not 11.",
         "We use Postgres, not MySQL.",
         "It's at noon, not in the evening.",
+        "The time trial was 21:25 not 21:52.",  # a time run, not a time of day
     ],
 )
 def test_a_bare_number_or_a_word_is_no_time_correction(sentence):
