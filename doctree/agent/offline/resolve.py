@@ -1959,7 +1959,11 @@ _REVERSAL = re.compile(
     # "we're not doing pilates any more", "I don't take the 20 mg anymore"
     r"|(?:not|n't)\s+[^,;.]*\b(?:any\s*more|these\s+days)\b"
     # "we've cancelled the garden party", "I called off the trip", "she scrapped the …"
-    r"|(?:i|we|i've|we've|have|has|he|she|they)\s+(?:cancell?ed|called\s+off|scrapped)\s+(?:the|my|our|his|her|their)\b)",
+    r"|(?:i|we|i've|we've|have|has|he|she|they)\s+(?:cancell?ed|called\s+off|scrapped)\s+(?:the|my|our|his|her|their)\b"
+    # "no deadlifts for 6 weeks", "no more coffee until the scan": the thing stopped for a time
+    r"|\bno\s+(?:more\s+)?(?P<thing>[a-z][\w-]+(?:\s+[a-z][\w-]+)?)\s+(?:for\s+(?:the\s+next\s+)?"
+    r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|a\s+couple\s+of)\s+"
+    r"(?:days?|weeks?|months?)|until|till)\b)",
     re.I,
 )
 #: The words of a calling off that say nothing of what is called off.
@@ -2009,6 +2013,15 @@ def calls_off(text: str, said: str) -> bool:
     only a line with a date ("the heating is off" says nothing of when it comes on). The
     caller acts only when exactly one line fits."""
     for m in _REVERSAL.finditer(text):
+        if m.group("thing"):  # "no deadlifts for 6 weeks": that thing, in any of its forms
+            thing = _topic_words(m.group("thing"))
+            if thing and any(
+                all(same_things({w}, _topic_words(part)) for w in thing)
+                and not _NEGATED.search(part)
+                for part in _CLAUSE_END.split(said)
+            ):
+                return True
+            continue
         clause = clause_at(text, m.start())
         amounts = _quantities(clause)
         words = _topic_words(clause) - _CALL_OFF_WORDS - {n.lower() for n in NOT_NAMES}

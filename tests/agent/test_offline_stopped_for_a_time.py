@@ -1,0 +1,69 @@
+"""A thing stopped for a time ("no deadlifts for 6 weeks", "no more coffee until the
+scan") calls off the one current line that names it, in any of its forms; a line it does
+not name stays."""
+
+from __future__ import annotations
+
+import pytest
+
+from doctree.agent.offline.resolve import calls_off
+from doctree.store.documents import DocumentsRepository
+from tests.agent.offline_runs import run, transcript
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ("The physio says no deadlifts for 6 weeks.", "Deadlift 1x5 @ 100 kg"),
+        ("No more coffee until the scan, the nurse said.", "I have two coffees every morning."),
+        ("Doctor says no running for a few weeks.", "Running club is on Wednesdays at 7pm."),
+    ],
+)
+def test_a_thing_stopped_for_a_time_calls_off_the_line_that_names_it(text, line):
+    assert calls_off(text, line)
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ("The physio says no deadlifts for 6 weeks.", "Bench press 3x5 @ 55 kg"),
+        ("No more coffee until the scan.", "I don't drink coffee after 3pm."),  # negated already
+        ("There was no parking for miles.", "Parking at the stadium costs £10."),
+    ],
+)
+def test_a_line_it_does_not_name_stays(text, line):
+    assert not calls_off(text, line)
+
+
+def test_the_stopped_lift_goes_to_past_and_the_others_stay(repo: DocumentsRepository):
+    run(
+        repo,
+        transcript(
+            "s-one",
+            (
+                "user",
+                "2029-05-13T18:00:00Z",
+                "My plan:\n- front squat 4x6 @ 70 kg\n- deadlift 1x5 @ 110 kg\n- dips 3x8",
+            ),
+        ),
+    )
+    run(
+        repo,
+        transcript(
+            "s-two",
+            (
+                "user",
+                "2029-06-03T17:30:00Z",
+                "Hurt my back, so the physio says no deadlifts for 4 weeks.",
+            ),
+        ),
+    )
+    current = "\n".join(
+        ln
+        for d in repo.documents("main", "~/memory")
+        if "/archive/" not in d.path
+        for ln in d.body.split("## Past")[0].splitlines()
+        if ln.startswith("- ")
+    )
+    assert "110 kg" not in current, current
+    assert "70 kg" in current
