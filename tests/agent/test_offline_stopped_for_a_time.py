@@ -67,3 +67,26 @@ def test_the_stopped_lift_goes_to_past_and_the_others_stay(repo: DocumentsReposi
     )
     assert "110 kg" not in current, current
     assert "70 kg" in current
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        (
+            "One change: Marek is out as treasurer, he's moving away.",
+            "Our club's treasurer is Marek, and he signs the cheques.",
+        ),
+        (
+            "Ana stepped down as chair of the committee last week.",
+            "Ana is the chair of the committee this year.",
+        ),
+    ],
+)
+def test_a_role_taken_off_someone_calls_off_the_line_that_gave_it(text, line):
+    assert calls_off(text, line)
+
+
+def test_a_role_taken_off_someone_leaves_their_other_roles(repo: DocumentsRepository):
+    assert not calls_off(
+        "Marek is out as treasurer.", "Marek is the club's secretary and runs the website."
+    )

@@ -1960,6 +1960,8 @@ _REVERSAL = re.compile(
     r"|(?:not|n't)\s+[^,;.]*\b(?:any\s*more|these\s+days)\b"
     # "we've cancelled the garden party", "I called off the trip", "she scrapped the …"
     r"|(?:i|we|i've|we've|have|has|he|she|they)\s+(?:cancell?ed|called\s+off|scrapped)\s+(?:the|my|our|his|her|their)\b"
+    # "Caspar is out as backup executor", "Ana stepped down as treasurer": a role taken off
+    r"|(?:is|are|'s|'re)\s+out\s+as\b|(?:stepped|steps|stepping)\s+down\s+as\b"
     # "no deadlifts for 6 weeks", "no more coffee until the scan": the thing stopped for a time
     r"|\bno\s+(?:more\s+)?(?P<thing>[a-z][\w-]+(?:\s+[a-z][\w-]+)?)\s+(?:for\s+(?:the\s+next\s+)?"
     r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|a\s+couple\s+of)\s+"
@@ -1970,7 +1972,8 @@ _REVERSAL = re.compile(
 _CALL_OFF_WORDS = {
     "off", "cancelled", "canceled", "called", "longer", "anymore", "happening", "going",
     "scrapped", "fell", "through", "days", "plan", "change", "take", "taking", "have",
-    "having", "doing", "get", "getting", "after",
+    "having", "doing", "get", "getting", "after", "stepped", "steps", "stepping", "week", "weeks",
+    "month", "months", "year", "today", "yesterday",
 }  # fmt: skip
 _NEGATED = re.compile(
     r"\b(?:not|no|never|can't|cannot|won't|isn't|aren't|don't|doesn't)\b|n't\b", re.I
