@@ -1,5 +1,6 @@
 """A thing stopped for a time ("no deadlifts for 6 weeks", "no more coffee until the
-scan") calls off the one current line that names it, in any of its forms; a line it does
+scan") or a role taken off someone ("Caspar is out as backup executor", "stepped down as
+chair") calls off the one current line that names it, in any of its forms; a line it does
 not name stays."""
 
 from __future__ import annotations
