@@ -156,6 +156,11 @@ MESSAGES = [
         "That shouldn't go in your notes.",
         "No need to remember that.",
         "dont keep that lol",
+        "That's between you and me.",
+        "Can you not save that?",
+        "u dont need to save that lol",
+        "Don't put that anywhere.",
+        "Forget I said anything.",
         # and in the other languages
         "Oublie ça.",
         "Ne le note pas, stp.",
@@ -172,6 +177,11 @@ MESSAGES = [
         "Dimentica questo.",
         "Non salvarlo.",
         "Che resti tra noi.",
+        "C'est entre nous.",
+        "N'enregistre pas ça.",
+        "Das ist unter uns.",
+        "Olvídate de eso.",
+        "Dat is tussen ons.",
     ],
 )
 def test_that_not_to_be_kept_is_what_was_just_said(repo, request_):
@@ -188,6 +198,8 @@ def test_that_not_to_be_kept_is_what_was_just_said(repo, request_):
         "The minutes are for the record.",
         "I'd rather the band played on Saturdays.",
         "Keep it up, you're doing great.",
+        "The deal is between us and the bank.",
+        "You don't need to save that file twice.",
     ],
 )
 def test_the_same_words_said_of_the_world_keep_what_was_said(repo, statement):
@@ -219,6 +231,10 @@ def test_that_means_the_thing_the_message_named_as_said(repo, request_):
     assert "Porto" not in text and "moving" not in text
     assert "studio" in current(repo)  # her other line stays
     assert "bass" in current(repo)
+
+
+def test_forget_i_said_anything_about_a_thing_names_the_thing():
+    assert lang.forget_request("Forget I said anything about the price.") == (True, "the price")
 
 
 def test_a_request_ending_in_pls_reads_its_target():

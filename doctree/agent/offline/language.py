@@ -453,6 +453,9 @@ _KEEP = (
     r"(?:keep|remember|store|save|record|note|log|write\s+(?:it|that|this)\s+down|write\s+down|"
     r"put\s+(?:it|that|this)\s+(?:down|anywhere|in\s+(?:your|the)\s+notes))"
 )
+#: Where a request about "that" ends: the clause's end or a word that only closes it ("lol",
+#: "please"), not a noun it was said of ("save that file").
+_ENDS = r"(?=\s*(?:[.,;!?)…]|$|(?:lol|pls|please|thanks|ok|okay|either|too|x+)\b))"
 #: Said indirectly, a request that what was just said not be kept: "I'd rather it just
 #: wasn't written down", "let's keep that between us", "that's not for the record", "I don't
 #: want that kept", "that shouldn't go in your notes", "no need to remember that".
@@ -462,6 +465,12 @@ _NOT_KEPT = (
     rf"(?:(?:have|had|get|got)\s+{_IT}\s+|be\s+|get\s+|got\s+|just\s+)?(?:{_KEPT}|{_KEEP})\b"
     rf"|\b(?:let'?s|let\s+us)\s+keep\s+{_IT}\s+between\s+(?:us|ourselves|you\s+and\s+me)\b"
     rf"|\bkeep\s+{_IT}\s+(?:between\s+(?:us|ourselves|you\s+and\s+me)|to\s+yourself)\b"
+    rf"|\b{_IT}(?:'s|’s|\s+is)\s+(?:just\s+)?between\s+(?:us|ourselves|you\s+and\s+me)\b"
+    rf"|\b(?:can|could|would)\s+you\s+not\s+{_KEEP}\s+{_IT}\b{_ENDS}"
+    rf"|\b(?:you|u)\s+(?:don'?t|do\s+not)\s+(?:need|have)\s+to\s+{_KEEP}\s+{_IT}\b{_ENDS}"
+    rf"|\bdon'?t\s+put\s+{_IT}\s+(?:anywhere|in\s+(?:your|the)\s+notes)\b"
+    r"|\bforget\s+i\s+(?:ever\s+)?(?:said|mentioned|told\s+you)\s+(?:that|it|anything)\b"
+    rf"{_ENDS}"
     rf"|\b{_IT}\s+(?:stays|stay|remains|is\s+staying)\s+between\s+(?:us|ourselves|you\s+and\s+me)\b"
     rf"|\b{_IT}(?:'s|’s|s|\s+is)?\s*(?:not|n't|isn'?t)\s+for\s+(?:the\s+|your\s+)?"
     r"(?:record|notes|memory|files?|books)\b|\bnot\s+for\s+the\s+record\b"
@@ -530,17 +539,19 @@ _FOREIGN_NOT_KEPT = {
     "fr": r"\b(?:oublie[zs]?|efface[zs]?|supprime[zs]?)\s+(?:ça|cela|ceci)\b|\boublie[zs]?[- ]le\b|"
     r"\bne\s+(?:le|la|l['’])\s*(?:garde|note|retiens|enregistre|mets)z?\s+pas\b|"
     r"\bne\s+(?:garde|note|retiens|enregistre)z?\s+pas\s+(?:ça|cela)\b|"
-    r"\bgarde[zs]?[- ](?:le|la|ça)\s+pour\s+(?:toi|vous)\b|\breste\s+entre\s+nous\b",
+    r"\bgarde[zs]?[- ](?:le|la|ça)\s+pour\s+(?:toi|vous)\b|\breste\s+entre\s+nous\b|"
+    r"\bc['’]est\s+entre\s+nous\b|\bn['’](?:enregistre|écris)[sz]?\s+pas\s+(?:ça|cela)\b",
     "de": r"\b(?:vergiss|lösche?|streiche?)\s+(?:das|es|dies)\b(?!\s+(?:bitte\s+)?nicht)|"
     r"\b(?:speicher|speichere|behalte|notier|notiere|merk\s+dir|schreib)\w*\s+(?:das|es|dies)\s+"
     r"(?:bitte\s+)?nicht\b|\b(?:bitte\s+)?nicht\s+(?:aufschreiben|speichern|notieren|merken)\b|"
-    r"\bbleibt\s+unter\s+uns\b|\bbehalte\s+(?:das|es)\s+für\s+dich\b",
+    r"\bbleibt\s+unter\s+uns\b|\bbehalte\s+(?:das|es)\s+für\s+dich\b|\bist\s+unter\s+uns\b",
     "es": r"\b(?:olvida|borra)\s+(?:eso|esto)\b|\b(?:olvídalo|olvidalo|bórralo|borralo)\b|"
     r"\bno\s+(?:lo|la)\s+(?:guardes|apuntes|anotes|registres)\b|"
-    r"\bno\s+(?:guardes|apuntes|anotes|registres)\s+(?:eso|esto)\b|\bquede\s+entre\s+nosotros\b",
+    r"\bno\s+(?:guardes|apuntes|anotes|registres)\s+(?:eso|esto)\b|\bquede\s+entre\s+nosotros\b|"
+    r"\bolv[ií]date\s+de\s+(?:eso|esto)\b|\bes\s+entre\s+nosotros\b",
     "nl": r"\b(?:vergeet|wis)\s+(?:dat|dit)\b(?!\s+niet)|"
     r"\b(?:bewaar|onthoud|noteer|sla|schrijf)\s+(?:dat|dit|het)\s+(?:alsjeblieft\s+|maar\s+)?niet\b|"
-    r"\bblijft\s+(?:tussen|onder)\s+ons\b|\bhou(?:d)?\s+(?:dat|het)\s+voor\s+je(?:zelf)?\b",
+    r"\b(?:blijft|is)\s+(?:tussen|onder)\s+ons\b|\bhou(?:d)?\s+(?:dat|het)\s+voor\s+je(?:zelf)?\b",
     "it": r"\b(?:dimentica|cancella)\s+(?:questo|quello|ciò)\b|\b(?:dimenticalo|cancellalo)\b|"
     r"\bnon\s+(?:salvare|annotare|segnare|registrare|tenere)\s+(?:questo|quello|ciò)\b|"
     r"\bnon\s+(?:lo|la)\s+(?:salvare|annotare|segnare|registrare)\b|\bnon\s+salvarlo\b|"
@@ -600,7 +611,7 @@ _MEMORY = (
 )
 FORGET_ABOUT = re.compile(
     r"\b(?:forget|delete|erase|remove|drop|scratch)\s+(?:everything\s+|anything\s+|all\s+)?"
-    rf"(?:{_SAID})?"
+    rf"(?:{_SAID})?(?:anything\s+|everything\s+)?"
     # "forget the bit about Fen", "delete that part about the move"
     r"(?:(?:the|that|this)\s+(?:bits?|parts?|stuff|things?|story|news|details?|info|mention)\s+)?"
     r"about\s+(?P<what>(?:[^.,;!?]|,\s*(?=(?-i:[A-Z])))+)"
