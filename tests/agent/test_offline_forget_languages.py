@@ -93,6 +93,7 @@ def test_a_request_in_another_language_forgets_its_target_and_only_it(repo, requ
         "Vergeet niet dat Tom Reyes vrijdag speelt.",
         "Non dimenticare di Tom Reyes.",
         "Tom Reyes a oublié sa basse chez moi.",
+        "Oublie d'acheter du pain pour Tom Reyes.",
     ],
 )
 def test_a_negated_or_narrated_verb_in_another_language_forgets_nothing(repo, statement):
@@ -108,6 +109,10 @@ def test_a_negated_or_narrated_verb_in_another_language_forgets_nothing(repo, st
         ("Vergiss alles über Jonas und die Scheidung.", "Jonas and die Scheidung"),
         ("Olvídate de lo de Marta.", "Marta"),
         ("Efface tout ce que tu as sur elle stp.", "elle"),
+        ("Oublie le truc de Jayden stp.", "Jayden"),
+        ("Vergiss die Sache mit Jonas.", "Jonas"),
+        ("Vergeet dat verhaal over Pim.", "Pim"),
+        ("Dimentica la storia di Luca.", "Luca"),
     ],
 )
 def test_the_target_of_a_request_in_another_language_is_what_it_names(sentence, target):

@@ -523,6 +523,17 @@ _FOREIGN_ABOUT = {
     "it": r"(?:su\s+di|su|sul|sulla|sui|sulle|di|riguardo\s+a|a\s+proposito\s+di)",
     "pl": r"(?:o)",
 }
+#: What was said, named as a thing, and what joins it to its subject: "le truc de Jayden",
+#: "die Sache mit Jonas", "lo de Marta", "dat verhaal over Pim", "la storia di Luca".
+_FOREIGN_THING = {
+    "fr": r"(?:le|la|les|l['’]|ce|cette|ces)\s*(?:truc|trucs|histoire|histoires|partie|passage|infos?|"
+    r"bout|détails?)\s+(?:de|du|des|d['’]|sur|avec|concernant)",
+    "de": r"(?:das|die|den|dem)\s+(?:ding|sache|teil|geschichte|zeug|infos?)\s+(?:mit|über|von|zu)",
+    "es": r"(?:lo|la|el|eso|esa|ese)\s+(?:de|del|cosa\s+de|historia\s+de|tema\s+de|parte\s+de)",
+    "nl": r"(?:dat|het|die|de)\s+(?:ding|verhaal|stuk|gedoe|gedeelte|info)\s+(?:over|van|met)",
+    "it": r"(?:la|quella|quel|il|lo)\s+(?:cosa|storia|parte|faccenda)\s+(?:su|di|del|della|con)",
+    "pl": r"(?:to|tę|ten)\s+(?:sprawę|historię|rzecz)\s+(?:o|z)",
+}
 #: "Keep nothing about it": a keeping verb and "nothing" with what is not to be kept.
 _FOREIGN_KEEP_NOTHING = {
     "fr": r"\bne\s+(?:garde|gardez|note|notez|retiens|retenez|enregistre|enregistrez|conserve|"
@@ -569,8 +580,8 @@ _FOREIGN_END = (
 )
 FOREIGN_FORGET_ABOUT = re.compile(
     "|".join(
-        rf"\b{_FOREIGN_LET_GO[lang]}\s*{_FOREIGN_SAID[lang]}{_FOREIGN_ABOUT[lang]}\s+"
-        rf"(?P<what_{lang}>[^.,;!?:]+?){_FOREIGN_END}"
+        rf"\b{_FOREIGN_LET_GO[lang]}\s*{_FOREIGN_SAID[lang]}"
+        rf"(?:{_FOREIGN_THING[lang]}|{_FOREIGN_ABOUT[lang]})\s*(?P<what_{lang}>[^.,;!?:]+?){_FOREIGN_END}"
         rf"|{_FOREIGN_KEEP_NOTHING[lang]}\s+{_FOREIGN_ABOUT[lang]}\s+"
         rf"(?P<nothing_{lang}>[^.,;!?:]+?){_FOREIGN_END}"
         for lang in _FOREIGN_LET_GO
