@@ -1038,7 +1038,11 @@ _CORRECTION_HEAD = re.compile(
     r"wrong(?=\s+(?:up\s+there|above|before|earlier)|\s*[,;:—–]))",
     re.I,
 )
-_NOT_CLAUSE = re.compile(r",?\s+not\s+(?P<old>(?:[^,.;:!?()—–]|[,.:](?=\d))+)")
+#: "not" before the value a sentence sets aside, in English and the languages mixed into it
+#: ("28 osób, nie 25", "28 Leute, nicht 25", "le 25, pas le 20"); never "no", which in
+#: English says the value after it holds ("Tuesday, no, Wednesday").
+_NOT = r"(?:not|nicht|niet|non|nie|pas|et\s+non|y\s+no|e\s+non|en\s+niet)"
+_NOT_CLAUSE = re.compile(rf",?\s+{_NOT}\s+(?P<old>(?:[^,.;:!?()—–]|[,.:](?=\d))+)")
 
 
 def contrasted_earlier(s: Sentence, sentences: list[Sentence]) -> list[Sentence]:
@@ -1113,7 +1117,7 @@ def values_contrasted(text: str) -> tuple[str, str] | None:
 
 
 #: What a number counts, said right after it: "2 eggs", "3 tins".
-_COUNTED = re.compile(r"\s*(?P<unit>[A-Za-z]{3,})\b(?=\s*,?\s+not\s)")
+_COUNTED = re.compile(rf"\s*(?P<unit>[^\W\d_]{{3,}})(?![\w])(?=\s*,?\s+{_NOT}\s)")
 
 
 def holds_value(text: str, value: str) -> bool:

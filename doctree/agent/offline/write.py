@@ -1077,7 +1077,7 @@ class Writer(PageIO):
         skip = (f"{self.root}/archive", f"{self.root}/corrections")
         paths = sorted(p for p in dict.fromkeys(paths) if not p.startswith(skip))
         words = {
-            w.lower() for w in re.findall(r"[A-Za-z]{4,}", statement)
+            w.lower() for w in re.findall(r"[^\W\d_]{4,}", statement)
             if w.lower() not in stopwords.FILLER and w not in old and w not in new
         }  # fmt: skip
         # a number or code the correction names the thing by ("033 is wrong: …" of the row
