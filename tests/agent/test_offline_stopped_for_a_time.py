@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from doctree.agent.offline.resolve import calls_off
+from doctree.agent.offline.resolve import calls_off, reversal_cue
 from doctree.store.documents import DocumentsRepository
 from tests.agent.offline_runs import run, transcript
 
@@ -91,3 +91,21 @@ def test_a_role_taken_off_someone_leaves_their_other_roles(repo: DocumentsReposi
     assert not calls_off(
         "Marek is out as treasurer.", "Marek is the club's secretary and runs the website."
     )
+
+
+def test_a_thing_no_longer_on_a_day_calls_off_only_the_line_of_that_day():
+    said = "She's away, so the draft isn't due on the 1st (2028-03-01) any more."
+    assert calls_off(said, "Ch4 (results): full draft due 1 March (2028-03-01)")
+    assert not calls_off(said, "Ch3 (methods): full draft due 1 February (2028-02-01)")
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I don't take the 20 mg anymore.",
+        "The class isn't on Fridays any more.",
+        "We aren't doing pilates any more.",
+    ],
+)
+def test_a_negation_written_short_says_no_longer(said):
+    assert reversal_cue(said)

@@ -1961,7 +1961,7 @@ _REVERSAL = re.compile(
     r"|no\s+longer\b|(?:is|are|'s|'re)\s+(?:off|cancell?ed|called\s+off)\b"
     r"|(?:got|been|was|were)\s+(?:cancell?ed|called\s+off)\b|fell\s+through\b"
     # "we're not doing pilates any more", "I don't take the 20 mg anymore"
-    r"|(?:not|n't)\s+[^,;.]*\b(?:any\s*more|these\s+days)\b"
+    r"|(?:not|\w+n't)\s+[^,;.]*\b(?:any\s*more|these\s+days)\b"
     # "we've cancelled the garden party", "I called off the trip", "she scrapped the …"
     r"|(?:i|we|i've|we've|have|has|he|she|they)\s+(?:cancell?ed|called\s+off|scrapped)\s+(?:the|my|our|his|her|their)\b"
     # "Caspar is out as backup executor", "Ana stepped down as treasurer": a role taken off
@@ -2031,6 +2031,7 @@ def calls_off(text: str, said: str) -> bool:
             continue
         clause = clause_at(text, m.start())
         amounts = _quantities(clause)
+        days = _iso_days(clause)  # "the draft isn't due on the 1st (2028-03-01) any more"
         words = _topic_words(clause) - _CALL_OFF_WORDS - {n.lower() for n in NOT_NAMES}
         if not words and not amounts:
             continue
@@ -2042,6 +2043,8 @@ def calls_off(text: str, said: str) -> bool:
                 continue
             if amounts and not amounts <= _quantities(part):
                 continue
+            if days and not days <= _iso_days(part):
+                continue  # the day it names is not this line's
             if words and not words <= _topic_words(part):
                 continue
             return True
