@@ -1716,7 +1716,10 @@ _CHANGE_CUE = re.compile(
     r"|(?:halved|doubled|cut|raised|lowered|increased|reduced|dropped|chang(?:ed|es)|"
     r"mov(?:ed|es)|switch(?:ed|es)|bumped|extended|postponed|delayed|pushed\s+back|"
     r"brought\s+forward|rescheduled|put\s+back|"
-    rf"upped|put\s+up|brought\s+down)\b[^.;]{{0,40}}?\bto\b|from\s+(?:{_MONTH_RE}|next\s+\w+))"
+    rf"upped|put\s+up|brought\s+down)\b[^.;]{{0,40}}?\bto\b|from\s+(?:{_MONTH_RE}|next\s+\w+)"
+    # "rebooked it for 19 March", "a new appointment has been made for 5 July"
+    r"|(?:re-?booked|re-?arranged|re-?scheduled|new\s+(?:appointment|date|slot|booking)\s+"
+    r"(?:has\s+been\s+|was\s+|is\s+)?(?:made|booked|set|arranged))\b[^.;]{0,40}?\b(?:for|to|on)\b)"
     # the same in the languages mixed into English chat: "la mairie a décalé mon RDV au 25",
     # "der Termin ist verschoben", "training is vanaf nu dinsdag", "spostato a giovedì"
     r"|\b(?:décal[ée]e?s?|déplac[ée]e?s?|report[ée]e?s?|avanc[ée]e?s?|repouss[ée]e?s?|"
@@ -1854,6 +1857,8 @@ def changed_by(s: Sentence, said: str) -> set[str]:
                         out.add(clause)
             had = found(said)
             named = words - _CHANGE_WORDS
+            if re.search(r"\b(?:it|them)\b", clause, re.I):
+                named |= _topic_words(text)  # "… the boiler service and rebooked it for the 19th"
             if len(had) == 1 and not had & days and same_things(named, _topic_words(said)):
                 # "la mairie a décalé mon RDV au 25" of "j'ai un RDV à la mairie …, le jeudi
                 # 20": the line's one date, its thing named in another clause of it
@@ -1882,7 +1887,8 @@ def _other_days(had: set[str], days: set[str]) -> bool:
 _CHANGE_WORDS = {
     "now", "moved", "moving", "moves", "changed", "raised", "lowered", "increased", "reduced",
     "dropped", "bumped", "upped", "switched", "instead", "got", "gone", "went", "down", "back",
-    "petit", "changement", "même", "heure", "update", "change", "time", "plan",
+    "petit", "changement", "même", "heure", "update", "change", "time", "plan", "rebooked",
+    "re-booked", "rearranged", "re-arranged", "rescheduled", "cancelled", "canceled", "new",
 }  # fmt: skip
 
 
