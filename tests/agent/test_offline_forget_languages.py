@@ -166,6 +166,8 @@ MESSAGES = [
         "u dont need to save that lol",
         "Don't put that anywhere.",
         "Forget I said anything.",
+        "bin that lol",
+        "ok scrub that",
         # and in the other languages
         "Oublie ça.",
         "Ne le note pas, stp.",
@@ -205,6 +207,8 @@ def test_that_not_to_be_kept_is_what_was_just_said(repo, request_):
         "Keep it up, you're doing great.",
         "The deal is between us and the bank.",
         "You don't need to save that file twice.",
+        "I'll lose that in the move anyway.",
+        "We scrap it every spring.",
     ],
 )
 def test_the_same_words_said_of_the_world_keep_what_was_said(repo, statement):
@@ -236,6 +240,11 @@ def test_that_means_the_thing_the_message_named_as_said(repo, request_):
     assert "Porto" not in text and "moving" not in text
     assert "studio" in current(repo)  # her other line stays
     assert "bass" in current(repo)
+
+
+def test_about_written_short_in_chat_names_the_target():
+    assert lang.forget_request("pls forget what i said abt jayden") == (True, "jayden")
+    assert lang.forget_request("Delete what I said bout the loan.") == (True, "the loan")
 
 
 def test_forget_i_said_anything_about_a_thing_names_the_thing():

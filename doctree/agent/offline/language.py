@@ -606,6 +606,9 @@ FORGET_THAT = re.compile(
     r"hold\s+on\s*to|hold\s+onto)\s+(?:that|this|it)\b"
     r"|\bdon'?t\s+(?:write|put|note|jot)\s+(?:that|this|it)\s+down\b"
     r"|\bnever\s*mind\s+(?:that|what\s+i\s+said)\b|\boff\s+the\s+record\b"
+    # "wipe that", "bin that lol": other verbs of letting go, of "that" alone
+    r"|(?:^|(?<=[,;:.!?—–-])\s*|\b(?:pls|please|just|and|so|ok|okay|now|yeah|actually)\s+)"
+    rf"(?:wipe|scrap|ditch|bin|lose|scrub|nuke)\s+{_IT}\b{_ENDS}"
     rf"|{_NOT_KEPT}|{_FOREIGN_THAT}",
     re.I,
 )
@@ -625,7 +628,7 @@ FORGET_ABOUT = re.compile(
     rf"(?:{_SAID})?(?:anything\s+|everything\s+)?"
     # "forget the bit about Fen", "delete that part about the move"
     r"(?:(?:the|that|this)\s+(?:bits?|parts?|stuff|things?|story|news|details?|info|mention)\s+)?"
-    r"about\s+(?P<what>(?:[^.,;!?]|,\s*(?=(?-i:[A-Z])))+)"
+    r"(?:about|abt|bout)\s+(?P<what>(?:[^.,;!?]|,\s*(?=(?-i:[A-Z])))+)"
     r"|\bdon'?t\s+(?:keep|remember|store)\s+(?:anything\s+)?about\s+(?P<what2>[^.,;!?]+)"
     r"|\b(?:forget|delete|erase|remove|drop|scratch)\s+(?:all\s+)?(?:the|my|our|that)\s+"
     r"(?P<what3>[^.,;!?]+?)\s+(?:stuff|things?|bits?|business|details|part|story)\b"
