@@ -74,6 +74,10 @@ def asked(repo: DocumentsRepository, *requests: str) -> str:
         "Cancella tutto su Tom Reyes, per favore.",
         "Non salvare niente su Tom Reyes.",
         "Tom Reyes ha lasciato la band, dimentica tutto su di lui.",
+        # Portuguese
+        "Esquece o que eu te disse sobre o Tom Reyes.",
+        "Não guardes nada sobre o Tom Reyes.",
+        "O Tom Reyes saiu da banda, apaga tudo sobre ele.",
     ],
 )
 def test_a_request_in_another_language_forgets_its_target_and_only_it(repo, request_):
@@ -92,6 +96,7 @@ def test_a_request_in_another_language_forgets_its_target_and_only_it(repo, requ
         "No olvides lo de Tom Reyes.",
         "Vergeet niet dat Tom Reyes vrijdag speelt.",
         "Non dimenticare di Tom Reyes.",
+        "Não esqueças o ensaio do Tom Reyes.",
         "Tom Reyes a oublié sa basse chez moi.",
         "Oublie d'acheter du pain pour Tom Reyes.",
     ],
@@ -184,6 +189,8 @@ MESSAGES = [
         "Dimentica questo.",
         "Non salvarlo.",
         "Che resti tra noi.",
+        "Esquece isso.",
+        "Isso fica entre nós.",
         "C'est entre nous.",
         "N'enregistre pas ça.",
         "Das ist unter uns.",

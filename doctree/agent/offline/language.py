@@ -481,7 +481,7 @@ _NOT_KEPT = (
     rf"|\bpretend\s+i\s+(?:never\s+said|didn'?t\s+say|didn'?t\s+tell\s+you)\s+{_IT}\b"
 )
 #: Requests to forget in the languages most often mixed into English chat (French, German,
-#: Spanish, Dutch, Italian, Polish), each read the way the English ones are: a verb of
+#: Spanish, Dutch, Italian, Polish, Portuguese), each read the way the English ones are: a verb of
 #: letting go with what was said about something ("oublie ce que je t'ai dit sur Marc",
 #: "vergiss alles über Jonas", "borra todo lo que tienes sobre él", "vergeet wat ik zei over
 #: Joost", "dimentica quello che ti ho detto su Luca"), a request that nothing be kept about
@@ -497,6 +497,7 @@ _FOREIGN_LET_GO = {
     "nl": r"(?:vergeet|wis|verwijder|schrap)(?!\s+(?:(?:het|dat|dit)\s+)?niet\b)",
     "it": r"(?<!non\s)(?:dimentica|dimenticati\s+di|scorda|scordati\s+di|cancella|elimina|togli)",
     "pl": r"(?<!nie\s)(?:zapomnij|usuń|wymaż|skasuj)",
+    "pt": r"(?<!não\s)(?:esquece|esqueça|esqueçe|apaga|apague|elimina|tira)",
 }
 #: The words that may stand between the verb and what it lets go of: "please", "everything",
 #: "what I told you", "everything you have".
@@ -513,6 +514,8 @@ _FOREIGN_SAID = {
     r"ho\s+scritto|ho\s+raccontato|sai|hai)\s+)?",
     "pl": r"(?:proszę\s+)?(?:wszystko\s+)?(?:(?:to\s*,?\s*)?co\s+(?:ci\s+)?(?:pisałam|pisałem|mówiłam|"
     r"mówiłem|powiedziałam|powiedziałem)\s+)?",
+    "pt": r"(?:por\s+favor\s+)?(?:tudo\s+)?(?:o\s+que\s+(?:eu\s+)?(?:te\s+|lhe\s+)?(?:disse|contei|falei|"
+    r"escrevi|tens|sabes)\s+)?",
 }
 #: "About": what a request lets go of follows it.
 _FOREIGN_ABOUT = {
@@ -522,6 +525,7 @@ _FOREIGN_ABOUT = {
     "nl": r"(?:over|van)",
     "it": r"(?:su\s+di|su|sul|sulla|sui|sulle|di|riguardo\s+a|a\s+proposito\s+di)",
     "pl": r"(?:o)",
+    "pt": r"(?:sobre|acerca\s+d[eoa]|d[eoa])",
 }
 #: What was said, named as a thing, and what joins it to its subject: "le truc de Jayden",
 #: "die Sache mit Jonas", "lo de Marta", "dat verhaal over Pim", "la storia di Luca".
@@ -533,6 +537,7 @@ _FOREIGN_THING = {
     "nl": r"(?:dat|het|die|de)\s+(?:ding|verhaal|stuk|gedoe|gedeelte|info)\s+(?:over|van|met)",
     "it": r"(?:la|quella|quel|il|lo)\s+(?:cosa|storia|parte|faccenda)\s+(?:su|di|del|della|con)",
     "pl": r"(?:to|tę|ten)\s+(?:sprawę|historię|rzecz)\s+(?:o|z)",
+    "pt": r"(?:a|o|aquela|aquele|essa|esse)\s+(?:coisa|história|parte|assunto)\s+(?:de|do|da|sobre|com)",
 }
 #: "Keep nothing about it": a keeping verb and "nothing" with what is not to be kept.
 _FOREIGN_KEEP_NOTHING = {
@@ -544,6 +549,7 @@ _FOREIGN_KEEP_NOTHING = {
     "nl": r"\b(?:bewaar|onthoud|noteer|sla|schrijf)\s+(?:alsjeblieft\s+)?niets",
     "it": r"\bnon\s+(?:salvare|tenere|annotare|segnare|registrare|ricordare)\s+niente",
     "pl": r"\bnie\s+(?:zapisuj|zapamiętuj|trzymaj)\s+nic",
+    "pt": r"\bnão\s+(?:guardes|guarde|anotes|anote|registes|registe|salves|salve)\s+nada",
 }
 #: What was just said, not to be kept: "oublie ça", "ne le note pas", "que ça reste entre nous".
 _FOREIGN_NOT_KEPT = {
@@ -569,6 +575,9 @@ _FOREIGN_NOT_KEPT = {
     r"\brest[ia]\s+tra\s+(?:noi|di\s+noi)\b",
     "pl": r"\b(?:zapomnij|usuń)\s+(?:to|o\s+tym)\b|\bnie\s+(?:zapisuj|notuj)\s+tego\b|"
     r"\bzostanie\s+między\s+nami\b",
+    "pt": r"\b(?:esquece|esqueça|apaga|apague)\s+(?:isso|isto)\b|"
+    r"\bnão\s+(?:guardes|guarde|anotes|anote|salves|salve)\s+(?:isso|isto)\b|"
+    r"\bnão\s+(?:o|a)\s+(?:guardes|anotes|salves)\b|\bfica\s+entre\s+nós\b",
 }
 #: Where what a foreign request lets go of ends: a verb of saying or having after it ("…
 #: über Jonas gesagt habe", "… over hem hebt"), "please", a new clause.
@@ -594,7 +603,8 @@ _FOREIGN_AND = re.compile(r"\s+(?:et|und|y|en|e|i)\s+", re.I)
 #: "The", "my", "his" in those languages, before what a request names.
 FOREIGN_DETERMINER = re.compile(
     r"^(?:l['’]|(?:le|la|les|mon|ma|mes|son|sa|ses|der|die|das|den|dem|mein|meine|meinen|sein|"
-    r"seine|el|los|las|mi|mis|su|sus|het|mijn|zijn|haar|il|lo|gli|mio|mia|miei|suo|sua)\s+)",
+    r"seine|el|los|las|mi|mis|su|sus|het|mijn|zijn|haar|il|lo|gli|mio|mia|miei|suo|sua|o|a|os|as|"
+    r"meu|minha)\s+)",
     re.I,
 )
 
@@ -720,12 +730,12 @@ _ELSEWHERE = re.compile(
 #: A forget request's target that is a pronoun: whom it means is found in what came before.
 PRONOUN_TARGET = re.compile(
     r"(?:him|her|them|he|she|they|lui|elle|eux|elles|ihn|ihm|sie|ihr|él|ella|ellos|ellas|hem|"
-    r"haar|hen|lei|loro|niej|niego|nim)",
+    r"haar|hen|lei|loro|niej|niego|nim|ele|dele|dela)",
     re.I,
 )
 #: Whom such a pronoun can mean, by gender: "elle", "haar", "ella" are a woman.
 PRONOUN_TARGET_GENDER = {
-    **dict.fromkeys(("him", "he", "lui", "ihn", "ihm", "él", "hem", "niego", "nim"), "m"),
+    **dict.fromkeys(("him", "he", "lui", "ihn", "ihm", "él", "hem", "niego", "nim", "ele"), "m"),
     **dict.fromkeys(("her", "she", "elle", "sie", "ihr", "ella", "haar", "lei", "niej"), "f"),
 }
 
