@@ -160,6 +160,8 @@ MESSAGES = [
     [
         # said indirectly in English
         "I'd rather it just wasn't written down.",
+        "I'd rather you didn't write that down.",
+        "I'd rather not have that written down.",
         "Let's keep that between us.",
         "That's not for the record.",
         "I don't want that written down anywhere.",
@@ -215,6 +217,8 @@ def test_that_not_to_be_kept_is_what_was_just_said(repo, request_):
         "The deal is between us and the bank.",
         "You don't need to save that file twice.",
         "I'll lose that in the move anyway.",
+        "I'd rather not keep the car, it costs too much.",
+        "I'd rather not record the call.",
         "We scrap it every spring.",
     ],
 )

@@ -460,9 +460,14 @@ _ENDS = r"(?=\s*(?:[.,;!?)…]|$|(?:lol|pls|please|thanks|ok|okay|either|too|x+)
 #: wasn't written down", "let's keep that between us", "that's not for the record", "I don't
 #: want that kept", "that shouldn't go in your notes", "no need to remember that".
 _NOT_KEPT = (
-    r"\bi(?:'d|’d|\s+would)\s+(?:rather|prefer)\s+(?:if\s+)?(?:you\s+|it\s+|that\s+|this\s+)?"
-    r"(?:just\s+)?(?:didn'?t|did\s+not|don'?t|not|wasn'?t|was\s+not|weren'?t|isn'?t|never)\s+"
-    rf"(?:(?:have|had|get|got)\s+{_IT}\s+|be\s+|get\s+|got\s+|just\s+)?(?:{_KEPT}|{_KEEP})\b"
+    r"\bi(?:'d|’d|\s+would)\s+(?:rather|prefer)\s+(?:if\s+)?"
+    # "I'd rather it just wasn't written down"
+    rf"(?:{_IT}\s+(?:just\s+)?(?:wasn'?t|was\s+not|weren'?t|isn'?t|is\s+not|not|never)\s+"
+    rf"(?:be\s+|get\s+|got\s+|just\s+)?{_KEPT}\b"
+    # "I'd rather you didn't keep that", "I'd rather not have that written down" (never "I'd
+    # rather not keep the car")
+    r"|(?:you\s+)?(?:just\s+)?(?:didn'?t|did\s+not|don'?t|not|never)\s+"
+    rf"(?:{_KEEP}(?:\s+{_IT})?\b{_ENDS}|(?:have|had|get|got)\s+{_IT}\s+{_KEPT}\b))"
     rf"|\b(?:let'?s|let\s+us)\s+keep\s+{_IT}\s+between\s+(?:us|ourselves|you\s+and\s+me)\b"
     rf"|\bkeep\s+{_IT}\s+(?:between\s+(?:us|ourselves|you\s+and\s+me)|to\s+yourself)\b"
     rf"|\b{_IT}(?:'s|’s|\s+is)\s+(?:just\s+)?between\s+(?:us|ourselves|you\s+and\s+me)\b"
