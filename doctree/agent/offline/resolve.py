@@ -1726,7 +1726,7 @@ _CHANGE_CUE = re.compile(
     r"chang[ée]e?s?|passe\s+(?:à|au)|désormais|plutôt|verschoben|verlegt|vorverlegt|geändert|"
     r"stattdessen|ab\s+jetzt|jetzt|cambiad[oa]s?|movid[oa]s?|aplazad[oa]s?|adelantad[oa]s?|"
     r"pasa\s+al?|ahora|en\s+vez|verplaatst|verzet|veranderd|vanaf\s+nu|voortaan|nu|"
-    r"niet\s+meer|spostat[oa]|rinviat[oa]|anticipat[oa]|cambiat[oa]|invece|adesso|ora)\b",
+    r"niet\s+meer|spostat[oa]|rinviat[oa]|anticipat[oa]|cambiat[oa]|invece|adesso)\b",
     re.I,
 )
 _QUANTITY = re.compile(
