@@ -931,7 +931,9 @@ _ORG_SUFFIX = (
     r"Analytics|Digital|Media|Software|Networks|Robotics|Industries|Holdings|Enterprises|"
     r"Associates|Architects|Engineering|Pharma|Pharmaceuticals|Therapeutics|Biotech|Airlines|"
     r"Airways|Telecom|Energy|Consultants|Accountants|Solicitors|Legal|Realty|Properties|"
-    r"Interiors|Recruitment|Logistik|Technik|Verlag)"
+    r"Interiors|Recruitment|Logistik|Technik|Verlag|Press|Books|Records|Foods|Brewery|Travel|"
+    r"Tours|Cycles|Autos|Tyres|Glazing|Joinery|Decorators|Homes|Developments|Accountancy|"
+    r"Opticians|Physiotherapy|Fitness|Kennels|Cattery|Grooming)"
     r"\b\.?"
 )
 #: What names a business or institution when set before its name: "the company Feitoria".
