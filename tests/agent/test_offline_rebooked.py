@@ -74,3 +74,19 @@ def test_a_day_booked_again_that_two_lines_could_mean_moves_neither(repo):
     run(repo, transcript("s-two", ("user", DAY2, "They cancelled and rebooked it for 19 March.")))
     now, _ = _lines(repo)
     assert "2029-03-12" in now and "2029-03-14" in now, now
+
+
+@pytest.mark.parametrize(
+    "later",
+    [
+        "The dentist pushed my check-up to 16 March.",
+        "My dentist check-up got shifted to 16 March.",
+        "The practice swapped my dentist check-up to 16 March.",
+    ],
+)
+def test_a_day_pushed_or_shifted_replaces_the_old_one(repo, later):
+    run(repo, transcript("s-one", ("user", DAY1, "My dentist check-up is on 9 March.")))
+    run(repo, transcript("s-two", ("user", DAY2, later)))
+    now, past = _lines(repo)
+    assert "2029-03-09" not in now, now
+    assert "2029-03-16" in now

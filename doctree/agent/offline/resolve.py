@@ -1714,7 +1714,8 @@ def correction_of(raw: str) -> tuple[str, str, str] | None:
 _CHANGE_CUE = re.compile(
     r"\b(?:instead|now|no\s+longer|anymore|any\s+more|(?:down|up|back)\s+to"
     r"|(?:halved|doubled|cut|raised|lowered|increased|reduced|dropped|chang(?:ed|es)|"
-    r"mov(?:ed|es)|switch(?:ed|es)|bumped|extended|postponed|delayed|pushed\s+back|"
+    r"mov(?:ed|es)|switch(?:ed|es)|bumped|extended|postponed|delayed|pushed(?:\s+back)?|shifted|"
+    r"swapped|revised|amended|"
     r"brought\s+forward|rescheduled|put\s+back|"
     rf"upped|put\s+up|brought\s+down)\b[^.;]{{0,40}}?\bto\b|from\s+(?:{_MONTH_RE}|next\s+\w+)"
     # "rebooked it for 19 March", "a new appointment has been made for 5 July"
@@ -1889,6 +1890,7 @@ _CHANGE_WORDS = {
     "dropped", "bumped", "upped", "switched", "instead", "got", "gone", "went", "down", "back",
     "petit", "changement", "même", "heure", "update", "change", "time", "plan", "rebooked",
     "re-booked", "rearranged", "re-arranged", "rescheduled", "cancelled", "canceled", "new",
+    "pushed", "shifted", "swapped", "revised", "amended",
 }  # fmt: skip
 
 
