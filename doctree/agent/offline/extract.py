@@ -160,7 +160,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                     a.not_acted.append((raw, f"could not tell whom '{request[1]}' means"))
                     continue
                 request = (True, whom)
-            # "the bit about Rosa and the snoring … I'd rather it wasn't written down": "it"
+            # "the bit about Nina and the overdraft … I'd rather it wasn't written down": "it"
             # is the thing the message named as said, not everything said before
             if (
                 request is not None
@@ -197,7 +197,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
 def _pointed_at(earlier: list[str], raw: str) -> str | None:
     """What a request to forget "that" or "it" means when the request's own sentence, or a
     sentence of the message before it, names what was said as a thing ("One thing from
-    Sunday: the bit about Rosa and the snoring. … I'd rather it just wasn't written down"):
+    Friday: the bit about Nina and the overdraft. … I'd rather it just wasn't written down"):
     that thing. None when nothing is named so: then "that" is what was just said."""
     m = lang.FORGET_THAT.search(raw)
     before = raw[: m.start()] if m is not None else raw
@@ -208,7 +208,7 @@ def _pointed_at(earlier: list[str], raw: str) -> str | None:
 
 
 #: Function words of the other languages a forget request is read in, which open a sentence
-#: capitalised and name nobody ("Et pour Amandine, …", "En vergeet …").
+#: capitalised and name nobody ("Et pour Claire, …", "En vergeet …").
 _FOREIGN_OPENERS = {
     "Et", "Pour", "Mais", "Alors", "Und", "Aber", "Also", "Für", "Y", "Pero", "Para", "En",
     "Maar", "Voor", "Dus", "Ma", "Per", "Quindi", "Ah", "Oh", "Bon", "Bueno", "Nou", "Allora",
@@ -388,7 +388,7 @@ def _is_person(name: str, directory: Directory) -> bool:
         return False
     if name in directory.known_person_names() or person_slug(name) in directory.people:
         return True
-    # "the bit about Rosa and the snoring": a name alone beside a thing is whom the thing
+    # "the bit about Nina and the overdraft": a name alone beside a thing is whom the thing
     # concerns, even when no page knows her yet (the thing goes, her other lines stay)
     return bool(re.fullmatch(NAME, name)) and name not in NOT_NAMES
 

@@ -179,7 +179,7 @@ _GENERIC = {
 
 def stem(word: str) -> str:
     """A word without the endings that inflect it, for telling that two forms say the same
-    thing ("snoring", "snores" and "snore" are "snor"; "moving" and "move" "mov"): "-ing",
+    thing ("drinking", "drinks" and "drink" are "drink"; "moving" and "move" "mov"): "-ing",
     "-ed" is taken off while three letters stay, "-es" or "-s" while four do ("news" stays
     "news"), then a final "e"."""
     w = word.lower()
@@ -192,7 +192,7 @@ def stem(word: str) -> str:
 
 def mentions(text: str, words: set[str]) -> bool:
     """Whether `text` holds at least half of `words` (and one at least), in any of their
-    forms ("the snoring" is said by "she snores")."""
+    forms ("the drinking" is said by "he drinks")."""
     have = {stem(w) for w in _words(text)}
     hits = len({stem(w) for w in words} & have)
     return hits >= max(1, (len({stem(w) for w in words}) + 1) // 2)
@@ -489,7 +489,7 @@ _NOT_KEPT = (
 #: Spanish, Dutch, Italian, Polish, Portuguese), each read the way the English ones are: a verb of
 #: letting go with what was said about something ("oublie ce que je t'ai dit sur Marc",
 #: "vergiss alles über Jonas", "borra todo lo que tienes sobre él", "vergeet wat ik zei over
-#: Joost", "dimentica quello che ti ho detto su Luca"), a request that nothing be kept about
+#: Pieter", "dimentica quello che ti ho detto su Luca"), a request that nothing be kept about
 #: it ("ne garde rien sur elle", "speicher nichts über ihn"), and one that what was just said
 #: not be kept ("oublie ça", "das bleibt unter uns", "no lo apuntes", "sla dat niet op").
 #: A negated verb ("n'oublie pas", "vergiss nicht", "no olvides") asks the opposite.
@@ -532,7 +532,7 @@ _FOREIGN_ABOUT = {
     "pl": r"(?:o)",
     "pt": r"(?:sobre|acerca\s+d[eoa]|d[eoa])",
 }
-#: What was said, named as a thing, and what joins it to its subject: "le truc de Jayden",
+#: What was said, named as a thing, and what joins it to its subject: "le truc de Hugo",
 #: "die Sache mit Jonas", "lo de Marta", "dat verhaal over Pim", "la storia di Luca".
 _FOREIGN_THING = {
     "fr": r"(?:le|la|les|l['’]|ce|cette|ces)\s*(?:truc|trucs|histoire|histoires|partie|passage|infos?|"
@@ -603,7 +603,7 @@ FOREIGN_FORGET_ABOUT = re.compile(
     re.I,
 )
 _FOREIGN_THAT = "|".join(_FOREIGN_NOT_KEPT.values())
-#: "And" in those languages: "Joost en zijn vrouw" is Joost and his wife.
+#: "And" in those languages: "Pieter en zijn vrouw" is Pieter and his wife.
 _FOREIGN_AND = re.compile(r"\s+(?:et|und|y|en|e|i)\s+", re.I)
 #: "The", "my", "his" in those languages, before what a request names.
 FOREIGN_DETERMINER = re.compile(
@@ -784,7 +784,7 @@ def forget_request(sentence: str) -> tuple[bool, str | None] | None:
 
 def _foreign(sentence: str) -> str | None:
     """The target of a request to forget said in another language (FOREIGN_FORGET_ABOUT),
-    its "and" read as "and" ("Joost en zijn vrouw" -> "Joost and zijn vrouw")."""
+    its "and" read as "and" ("Pieter en zijn vrouw" -> "Pieter and zijn vrouw")."""
     m = FOREIGN_FORGET_ABOUT.search(sentence)
     if m is None:
         return None
@@ -792,8 +792,8 @@ def _foreign(sentence: str) -> str | None:
     return _FOREIGN_AND.sub(" and ", what) or None
 
 
-#: A sentence that names what was said as a thing ("the bit about Rosa and the snoring",
-#: "what I told you about the loan", "the Jayden thing"), closing its clause.
+#: A sentence that names what was said as a thing ("the bit about Nina and the overdraft",
+#: "what I told you about the loan", "the Hugo thing"), closing its clause.
 _POINTS_AT = re.compile(
     rf"(?:^|[\s:,;(—–-])(?:{_SAID_OF}|{_SAID}(?:about|on|regarding)\s+(?P<what5>[^.,;!?]+?))"
     r"(?=\s*(?:from\s+\w+(?:\s+\w+)?)?\s*(?:[.,;!?)]|$))",
@@ -802,8 +802,8 @@ _POINTS_AT = re.compile(
 
 
 def said_of(sentence: str) -> str | None:
-    """What a sentence points to as something said ("One thing from Sunday: the bit about
-    Rosa and the snoring." -> "Rosa and the snoring"), None when it points to nothing: what
+    """What a sentence points to as something said ("One thing from Friday: the bit about
+    Nina and the overdraft." -> "Nina and the overdraft"), None when it points to nothing: what
     a following "I'd rather it wasn't written down" means."""
     for m in _POINTS_AT.finditer(sentence):
         what = next((m.group(g) for g in ("what", "what2", "what5") if m.group(g)), None)
@@ -927,7 +927,7 @@ _ORG_SUFFIX = (
     r"Heating|Plumbing|Electrical|Electrics|Roofing|Builders|Construction|Motors|Lettings|"
     r"Estates|Removals|Logistics|Services|Solutions|Supplies|Rescue|Trust|Society|Pharmacy|"
     r"Dental|Veterinary|Vets|Insurance|Housing|Landscaping|Cleaning|Catering|Bakery|Kitchens|"
-    # what a firm of a line of business calls itself: "Kallang Analytics", "Harlow Digital"
+    # what a firm of a line of business calls itself: "Brightwater Analytics", "Harlow Digital"
     r"Analytics|Digital|Media|Software|Networks|Robotics|Industries|Holdings|Enterprises|"
     r"Associates|Architects|Engineering|Pharma|Pharmaceuticals|Therapeutics|Biotech|Airlines|"
     r"Airways|Telecom|Energy|Consultants|Accountants|Solicitors|Legal|Realty|Properties|"
@@ -956,7 +956,7 @@ ORGS = (
         rf"\b(?i:the|a|an|our|my|their|this)\s+(?i:{_ORG_NOUN})\s+(?:(?i:called|named)\s+)?"
         rf"(?P<name>{NAME_WORD}(?:\s+{NAME_WORD})?)"
     ),
-    # "Kallang's CFO", "Tessaly's board": what only an organisation has
+    # "Tessaly's CFO", "Ormond's board": what only an organisation has
     re.compile(
         rf"\b(?P<name>{NAME_WORD}(?:\s+{NAME_WORD})?)(?:'s|’s)\s+(?:CEO|CFO|CTO|COO|CMO|board\s+of|"
         r"board\b|shareholders|employees|headquarters|HQ|head\s+office|website|HR\s+(?:team|department)|"

@@ -1039,7 +1039,7 @@ _CORRECTION_HEAD = re.compile(
     re.I,
 )
 #: "not" before the value a sentence sets aside, in English and the languages mixed into it
-#: ("28 osób, nie 25", "28 Leute, nicht 25", "le 25, pas le 20"); never "no", which in
+#: ("12 osób, nie 10", "12 Leute, nicht 10", "le 25, pas le 20"); never "no", which in
 #: English says the value after it holds ("Tuesday, no, Wednesday").
 _NOT = r"(?:not|nicht|niet|non|nie|pas|et\s+non|y\s+no|e\s+non|en\s+niet)"
 _NOT_CLAUSE = re.compile(rf",?\s+{_NOT}\s+(?P<old>(?:[^,.;:!?()—–]|[,.:](?=\d))+)")
@@ -1675,7 +1675,7 @@ def correction_of(raw: str) -> tuple[str, str, str] | None:
         and time.end() == len(rest.split()[0])
         and _CLOCK_WORD.search(time.group(0))
     ):
-        # "1:30pm now, not noon": a time of day set against another ("21:52" alone may be
+        # "3pm now, not noon": a time of day set against another ("21:52" alone may be
         # a time run, not a time of day)
         kind = "time"
     if kind == "text":
@@ -1721,7 +1721,7 @@ _CHANGE_CUE = re.compile(
     # "rebooked it for 19 March", "a new appointment has been made for 5 July"
     r"|(?:re-?booked|re-?arranged|re-?scheduled|new\s+(?:appointment|date|slot|booking)\s+"
     r"(?:has\s+been\s+|was\s+|is\s+)?(?:made|booked|set|arranged))\b[^.;]{0,40}?\b(?:for|to|on)\b)"
-    # the same in the languages mixed into English chat: "la mairie a décalé mon RDV au 25",
+    # the same in the languages mixed into English chat: "le garage a décalé mon RDV au 14",
     # "der Termin ist verschoben", "training is vanaf nu dinsdag", "spostato a giovedì"
     r"|\b(?:décal[ée]e?s?|déplac[ée]e?s?|report[ée]e?s?|avanc[ée]e?s?|repouss[ée]e?s?|"
     r"chang[ée]e?s?|passe\s+(?:à|au)|désormais|plutôt|verschoben|verlegt|vorverlegt|geändert|"
@@ -1823,8 +1823,8 @@ def changes_value(s: Sentence, said: str) -> bool:
 def changed_by(s: Sentence, said: str) -> set[str]:
     """The ways `s` gives another value to what the line `said` states (`changes_value`):
     "" for the sentence as a whole, or the clause of `s` that names the thing the line is
-    about and gives it the new value ("squat's up to 87.5 kg" of "back squat 3x5 @ 80 kg",
-    where "bench to 60 kg" is another clause, of another line). When a sentence changes
+    about and gives it the new value ("front squat's up to 75 kg" of "front squat 4x6 @ 70
+    kg", where "incline press to 45 kg" is another clause, of another line). When a sentence changes
     several things, each clause replaces the one line it names."""
     text = s.statement or s.text
     asks = "?" in _QUOTED_SPAN.sub("", text)  # a question of its own, not one it quotes
@@ -1854,15 +1854,15 @@ def changed_by(s: Sentence, said: str) -> set[str]:
                     if words & _topic_words(part):
                         return out | {"", clause}
                     if same_things(words - _CHANGE_WORDS, _topic_words(part)):
-                        # "ortho" said again for "orthodontist": that clause's thing alone
+                        # "physio" said again for "physiotherapy": that clause's thing alone
                         out.add(clause)
             had = found(said)
             named = words - _CHANGE_WORDS
             if re.search(r"\b(?:it|them)\b", clause, re.I):
                 named |= _topic_words(text)  # "… the boiler service and rebooked it for the 19th"
             if len(had) == 1 and not had & days and same_things(named, _topic_words(said)):
-                # "la mairie a décalé mon RDV au 25" of "j'ai un RDV à la mairie …, le jeudi
-                # 20": the line's one date, its thing named in another clause of it
+                # "le garage a décalé mon RDV au 14" of "j'ai un RDV au garage …, le jeudi
+                # 9": the line's one date, its thing named in another clause of it
                 out.add(clause)
         # "so it's Thursdays at 18:30 from now on": a recurring day said of "it", nothing
         # else named in the clause, replaces the one recurring day of a line that names
@@ -1884,7 +1884,7 @@ def _other_days(had: set[str], days: set[str]) -> bool:
     return not had & days or (len(days) >= 2 and days != had)
 
 
-#: Words of a change that say nothing of what changed: "Squat's up to 87.5 kg now".
+#: Words of a change that say nothing of what changed: "Front squat's up to 75 kg now".
 _CHANGE_WORDS = {
     "now", "moved", "moving", "moves", "changed", "raised", "lowered", "increased", "reduced",
     "dropped", "bumped", "upped", "switched", "instead", "got", "gone", "went", "down", "back",
@@ -1896,8 +1896,8 @@ _CHANGE_WORDS = {
 
 def _holds_value_of(said: str, named: set[str], unit: str, value: str) -> bool:
     """Whether a clause of the line `said` gives the thing `named` another quantity in
-    `unit` than `value`, the thing said before it ("Back squat 3x5 @ 80 kg"), not after it
-    ("add 2.5 kg a week to squat": an amount added to it, not its value)."""
+    `unit` than `value`, the thing said before it ("Front squat 4x6 @ 70 kg"), not after
+    it ("add 5 kg a week to the front squat": an amount added to it, not its value)."""
     for part in _CLAUSE_END.split(said):
         for m in _QUANTITY.finditer(_ISO.sub(" ", part)):
             if (unit, value) in _quantities(m.group(0)) or not any(
@@ -1916,8 +1916,8 @@ def _clauses_with(text: str, unit: str, value: str) -> list[str]:
 
 def same_things(words: set[str], other: set[str]) -> bool:
     """Whether two sets of topic words name a thing in common: the same word in any of its
-    forms ("deadlifts", "deadlift"), or one shortened from the other ("ortho" for
-    "orthodontist", "chem" for "chemistry": four letters or more that begin the longer)."""
+    forms ("lunges", "lunge"), or one shortened from the other ("physio" for
+    "physiotherapy", "admin" for "administration": four letters or more that begin the longer)."""
     stems = {lang.stem(_bare(w)) for w in other}
     for w in words:
         w = _bare(w)
@@ -1929,7 +1929,7 @@ def same_things(words: set[str], other: set[str]) -> bool:
 
 
 def _bare(word: str) -> str:
-    """A word without its possessive: "squat's" -> "squat"."""
+    """A word without its possessive: "bike's" -> "bike"."""
     return re.sub(r"['’]s$", "", word)
 
 
@@ -1972,9 +1972,9 @@ _REVERSAL = re.compile(
     r"|(?:not|\w+n't)\s+[^,;.]*\b(?:any\s*more|these\s+days)\b"
     # "we've cancelled the garden party", "I called off the trip", "she scrapped the …"
     r"|(?:i|we|i've|we've|have|has|he|she|they)\s+(?:cancell?ed|called\s+off|scrapped)\s+(?:the|my|our|his|her|their)\b"
-    # "Caspar is out as backup executor", "Ana stepped down as treasurer": a role taken off
+    # "Marek is out as treasurer", "Ana stepped down as chair": a role taken off
     r"|(?:is|are|'s|'re)\s+out\s+as\b|(?:stepped|steps|stepping)\s+down\s+as\b"
-    # "no deadlifts for 6 weeks", "no more coffee until the scan": the thing stopped for a time
+    # "no lunges for 4 weeks", "no more coffee until the scan": the thing stopped for a time
     r"|\bno\s+(?:more\s+)?(?P<thing>[a-z][\w-]+(?:\s+[a-z][\w-]+)?)\s+(?:for\s+(?:the\s+next\s+)?"
     r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|a\s+couple\s+of)\s+"
     r"(?:days?|weeks?|months?)|until|till)\b)",
@@ -2028,7 +2028,7 @@ def calls_off(text: str, said: str) -> bool:
     only a line with a date ("the heating is off" says nothing of when it comes on). The
     caller acts only when exactly one line fits."""
     for m in _REVERSAL.finditer(text):
-        if m.group("thing"):  # "no deadlifts for 6 weeks": that thing, in any of its forms
+        if m.group("thing"):  # "no lunges for 4 weeks": that thing, in any of its forms
             thing = _topic_words(m.group("thing"))
             if thing and any(
                 all(same_things({w}, _topic_words(part)) for w in thing)
@@ -2039,7 +2039,7 @@ def calls_off(text: str, said: str) -> bool:
             continue
         clause = clause_at(text, m.start())
         amounts = _quantities(clause)
-        days = _iso_days(clause)  # "the draft isn't due on the 1st (2028-03-01) any more"
+        days = _iso_days(clause)  # "the report isn't due on the 9th (2029-05-09) any more"
         words = _topic_words(clause) - _CALL_OFF_WORDS - {n.lower() for n in NOT_NAMES}
         if not words and not amounts:
             continue

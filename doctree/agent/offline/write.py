@@ -546,8 +546,8 @@ class Writer(PageIO):
 
     def _each_clause(self, s: Sentence, fits: set[str]) -> set[str]:
         """Of several lines one sentence could replace, those a clause of it names alone
-        ("Squat's up to 87.5 kg and bench to 60 kg now": the squat line and the bench line,
-        each by its own clause), each marked replaced; the lines as they were when no
+        ("Front squat's up to 75 kg and incline press to 45 kg now": the squat line and
+        the press line, each by its own clause), each marked replaced; the lines as they were when no
         clause names one line alone (which is meant is unknown, and all stay)."""
         by_clause: dict[str, set[str]] = {}
         for line in fits:
@@ -1168,8 +1168,8 @@ class Writer(PageIO):
 
     def _lone_time(self, old: str, new: str, paths: list[str]) -> str | None:
         """The one statement of this session that gives the time of day `old` ("… at noon"),
-        which a correction giving another time without naming the thing ("Fr Walsh can
-        only do 1:30pm now, not noon") corrects; None when `old` is no time, or several
+        which a correction giving another time without naming the thing ("the vicar can
+        only do 3pm now, not noon") corrects; None when `old` is no time, or several
         statements give it (which is meant is unknown, and all stay). A statement that
         gives the new time as well ("noon became 1:30pm") is said of the change already."""
         if not is_time(old):
