@@ -172,6 +172,14 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                     a.not_acted.append((raw, f"could not tell whom '{request[1]}' means"))
                     continue
                 request = (True, whom)
+            # "the bit about Nina and the overdraft … I'd rather it wasn't written down": "it"
+            # is the thing the message named as said, not everything said before
+            if (
+                request is not None
+                and request[1] is None
+                and (pointed := _pointed_at(own[: own.index(raw)], raw)) is not None
+            ):
+                request = (True, pointed)
             if request is not None and not _says_instead(raw):
                 kept = _clauses_before(raw) if request[1] is None else None
                 forgetting = _forget(
@@ -198,7 +206,25 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
     return a
 
 
-_PRONOUN_GENDER = {"him": "m", "he": "m", "her": "f", "she": "f"}
+def _pointed_at(earlier: list[str], raw: str) -> str | None:
+    """What a request to forget "that" or "it" means when the request's own sentence, or a
+    sentence of the message before it, names what was said as a thing ("One thing from
+    Friday: the bit about Nina and the overdraft. … I'd rather it just wasn't written down"):
+    that thing. None when nothing is named so: then "that" is what was just said."""
+    m = lang.FORGET_THAT.search(raw)
+    before = raw[: m.start()] if m is not None else raw
+    for text in (before, *reversed(earlier)):
+        if (what := lang.said_of(text)) is not None:
+            return what
+    return None
+
+
+#: Function words of the other languages a forget request is read in, which open a sentence
+#: capitalised and name nobody ("Et pour Claire, …", "En vergeet …").
+_FOREIGN_OPENERS = {
+    "Et", "Pour", "Mais", "Alors", "Und", "Aber", "Also", "Für", "Y", "Pero", "Para", "En",
+    "Maar", "Voor", "Dus", "Ma", "Per", "Quindi", "Ah", "Oh", "Bon", "Bueno", "Nou", "Allora",
+}  # fmt: skip
 
 
 def _whom(
@@ -210,7 +236,8 @@ def _whom(
     unknown names: unsure). Then the person the sentences before point to. None when unsure:
     a wrong person's lines removed are worse than none."""
     at = raw.lower().rfind(pronoun.lower())
-    if (asked := lang.FORGET_ABOUT.search(raw)) is not None:
+    asked = lang.FOREIGN_FORGET_ABOUT.search(raw) or lang.FORGET_ABOUT.search(raw)
+    if asked is not None:
         at = asked.start()  # the request's own words ("Wipe whatever …") name no one
     names = [*directory.known_person_names()]
     names += [n for kind in directory.others.values() for n in kind.values()]
@@ -229,12 +256,13 @@ def _whom(
             and w.lower() not in lang.WEEKDAYS
             and w.lower() not in lang.MONTHS
             and w not in NOT_NAMES
+            and w not in _FOREIGN_OPENERS
         }
         if len(unknown) == 1:
             return unknown.pop()
         if unknown:
             return None
-    gender = _PRONOUN_GENDER.get(pronoun.lower())
+    gender = lang.PRONOUN_TARGET_GENDER.get(pronoun.lower())
     if gender is None:
         return None
     ref = referent(context, gender, exclude=set())
@@ -370,7 +398,11 @@ def _is_person(name: str, directory: Directory) -> bool:
         return True  # "the stuff about my sister and the loan"
     if not name[:1].isupper() or directory.kind_of(name) is not None:
         return False
-    return name in directory.known_person_names() or person_slug(name) in directory.people
+    if name in directory.known_person_names() or person_slug(name) in directory.people:
+        return True
+    # "the bit about Nina and the overdraft": a name alone beside a thing is whom the thing
+    # concerns, even when no page knows her yet (the thing goes, her other lines stay)
+    return bool(re.fullmatch(NAME, name)) and name not in NOT_NAMES
 
 
 #: What a participant's line of notes opens on when its speaker is the subject left out

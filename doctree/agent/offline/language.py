@@ -94,6 +94,15 @@ FOREIGN_WEEKDAYS = {
     for i, name in enumerate(names.split())
     if names.split()[0] != "segunda" or i >= 5  # "segunda", "quarta" are ordinary words too
 }
+#: The days of the week in those languages and Dutch, by index (Monday 0): what a day said
+#: again in another language is ("training is vanaf nu dinsdag" names Tuesday). Dates are
+#: not read from the Dutch ones.
+WEEKDAYS_ANY_LANGUAGE = FOREIGN_WEEKDAYS | {
+    name: i
+    for i, name in enumerate(
+        ["maandag", "dinsdag", "woensdag", "donderdag", "vrijdag", "zaterdag", "zondag"]
+    )
+}
 #: Capitalised words that name nobody: sentence openers, days, months, greetings.
 NOT_NAMES = {
     *(w.capitalize() for w in WEEKDAYS), *(w.capitalize() + "s" for w in WEEKDAYS),
@@ -168,23 +177,39 @@ _GENERIC = {
 }  # fmt: skip
 
 
+def stem(word: str) -> str:
+    """A word without the endings that inflect it, for telling that two forms say the same
+    thing ("drinking", "drinks" and "drink" are "drink"; "moving" and "move" "mov"): "-ing",
+    "-ed" is taken off while three letters stay, "-es" or "-s" while four do ("news" stays
+    "news"), then a final "e"."""
+    w = word.lower()
+    for ending in ("ing", "ed", "es", "s"):
+        if w.endswith(ending) and len(w) - len(ending) >= (3 if ending[0] in "ie" else 4):
+            w = w[: -len(ending)]
+            break
+    return w[:-1] if w.endswith("e") and len(w) >= 4 else w
+
+
 def mentions(text: str, words: set[str]) -> bool:
-    """Whether `text` holds at least half of `words` (and one at least)."""
-    have = {w.lower() for w in _words(text)}
-    hits = len(words & have)
-    return hits >= max(1, (len(words) + 1) // 2)
+    """Whether `text` holds at least half of `words` (and one at least), in any of their
+    forms ("the drinking" is said by "he drinks")."""
+    have = {stem(w) for w in _words(text)}
+    hits = len({stem(w) for w in words} & have)
+    return hits >= max(1, (len({stem(w) for w in words}) + 1) // 2)
 
 
 def concerns(text: str, words: set[str], persons: tuple[str, ...]) -> bool:
-    """Whether `text` says a thing (its content `words`) as it concerns one of `persons`:
-    every word of the thing, or one at least beside a person's name ("Ravi lent dad £2,000
-    towards the stairlift" says "the stairlift money" of Ravi; "the stairlift is fitted on
-    Monday" does not)."""
-    have = {w.lower() for w in _words(text)}
-    hits = words & have
+    """Whether `text` says a thing (its content `words`, in any of their forms) as it
+    concerns one of `persons`: every word of the thing, or one at least beside a person's
+    name ("Ravi lent dad £2,000 towards the stairlift" says "the stairlift money" of Ravi;
+    "the stairlift is fitted on Monday" does not)."""
+    said = {w.lower() for w in _words(text)}
+    have = {stem(w) for w in said}
+    stems = {stem(w) for w in words}
+    hits = stems & have
     if not hits:
         return False
-    return hits == words or any(content_words(p) <= have for p in persons if content_words(p))
+    return hits == stems or any(content_words(p) <= said for p in persons if content_words(p))
 
 
 # -- tense ----------------------------------------------------------------------------------
@@ -416,13 +441,190 @@ def assistant_third_person(text: str) -> str:
 
 # -- forgetting -----------------------------------------------------------------------------
 
+#: What a user calls what was just said when asking that it not be kept: "that", "it".
+_IT = r"(?:that|this|it)"
+#: Being kept, said of what was said: "written down", "kept", "on record", "in your notes".
+_KEPT = (
+    r"(?:written\s+down|written|kept|recorded|noted|saved|stored|remembered|logged|"
+    r"on\s+(?:the\s+)?record|in\s+(?:your|the|my)\s+(?:notes|memory|records|files)|anywhere)"
+)
+#: Keeping, said of what was said: "keep", "write down", "put in your notes".
+_KEEP = (
+    r"(?:keep|remember|store|save|record|note|log|write\s+(?:it|that|this)\s+down|write\s+down|"
+    r"put\s+(?:it|that|this)\s+(?:down|anywhere|in\s+(?:your|the)\s+notes))"
+)
+#: Where a request about "that" ends: the clause's end or a word that only closes it ("lol",
+#: "please"), not a noun it was said of ("save that file").
+_ENDS = r"(?=\s*(?:[.,;!?)…]|$|(?:lol|pls|please|thanks|ok|okay|either|too|x+)\b))"
+#: Said indirectly, a request that what was just said not be kept: "I'd rather it just
+#: wasn't written down", "let's keep that between us", "that's not for the record", "I don't
+#: want that kept", "that shouldn't go in your notes", "no need to remember that".
+_NOT_KEPT = (
+    r"\bi(?:'d|’d|\s+would)\s+(?:rather|prefer)\s+(?:if\s+)?"
+    # "I'd rather it just wasn't written down"
+    rf"(?:{_IT}\s+(?:just\s+)?(?:wasn'?t|was\s+not|weren'?t|isn'?t|is\s+not|not|never)\s+"
+    rf"(?:be\s+|get\s+|got\s+|just\s+)?{_KEPT}\b"
+    # "I'd rather you didn't keep that", "I'd rather not have that written down" (never "I'd
+    # rather not keep the car")
+    r"|(?:you\s+)?(?:just\s+)?(?:didn'?t|did\s+not|don'?t|not|never)\s+"
+    rf"(?:{_KEEP}(?:\s+{_IT})?\b{_ENDS}|(?:have|had|get|got)\s+{_IT}\s+{_KEPT}\b))"
+    rf"|\b(?:let'?s|let\s+us)\s+keep\s+{_IT}\s+between\s+(?:us|ourselves|you\s+and\s+me)\b"
+    rf"|\bkeep\s+{_IT}\s+(?:between\s+(?:us|ourselves|you\s+and\s+me)|to\s+yourself)\b"
+    rf"|\b{_IT}(?:'s|’s|\s+is)\s+(?:just\s+)?between\s+(?:us|ourselves|you\s+and\s+me)\b"
+    rf"|\b(?:can|could|would)\s+you\s+not\s+{_KEEP}\s+{_IT}\b{_ENDS}"
+    rf"|\b(?:you|u)\s+(?:don'?t|do\s+not)\s+(?:need|have)\s+to\s+{_KEEP}\s+{_IT}\b{_ENDS}"
+    rf"|\bdon'?t\s+put\s+{_IT}\s+(?:anywhere|in\s+(?:your|the)\s+notes)\b"
+    r"|\bforget\s+i\s+(?:ever\s+)?(?:said|mentioned|told\s+you)\s+(?:that|it|anything)\b"
+    rf"{_ENDS}"
+    rf"|\b{_IT}\s+(?:stays|stay|remains|is\s+staying)\s+between\s+(?:us|ourselves|you\s+and\s+me)\b"
+    rf"|\b{_IT}(?:'s|’s|s|\s+is)?\s*(?:not|n't|isn'?t)\s+for\s+(?:the\s+|your\s+)?"
+    r"(?:record|notes|memory|files?|books)\b|\bnot\s+for\s+the\s+record\b"
+    rf"|\bi\s+(?:don'?t|do\s+not)\s+want\s+(?:{_IT}\s+{_KEPT}|you\s+to\s+{_KEEP}\s+{_IT})\b"
+    rf"|\b{_IT}\s+(?:shouldn'?t|should\s+not|mustn'?t|must\s+not|doesn'?t\s+need\s+to|"
+    rf"does\s+not\s+need\s+to|needn'?t)\s+(?:be\s+|go\s+|get\s+)?{_KEPT}\b"
+    rf"|\bno\s+need\s+to\s+{_KEEP}\s+{_IT}\b"
+    rf"|\bpretend\s+i\s+(?:never\s+said|didn'?t\s+say|didn'?t\s+tell\s+you)\s+{_IT}\b"
+)
+#: Requests to forget in the languages most often mixed into English chat (French, German,
+#: Spanish, Dutch, Italian, Polish, Portuguese), each read the way the English ones are: a verb of
+#: letting go with what was said about something ("oublie ce que je t'ai dit sur Marc",
+#: "vergiss alles über Jonas", "borra todo lo que tienes sobre él", "vergeet wat ik zei over
+#: Pieter", "dimentica quello che ti ho detto su Luca"), a request that nothing be kept about
+#: it ("ne garde rien sur elle", "speicher nichts über ihn"), and one that what was just said
+#: not be kept ("oublie ça", "das bleibt unter uns", "no lo apuntes", "sla dat niet op").
+#: A negated verb ("n'oublie pas", "vergiss nicht", "no olvides") asks the opposite.
+_FOREIGN_LET_GO = {
+    "fr": r"(?<!n')(?<!n’)(?<!ne\s)(?:oublie[zs]?|efface[zs]?|supprime[zs]?|retire[zs]?|"
+    r"enl[eè]ve[zs]?|raye[zs]?)(?!\s+(?:pas|jamais)\b)",
+    "de": r"(?:vergiss|vergesst|vergessen\s+sie|lösche?|löscht|löschen\s+sie|streiche?|"
+    r"entferne?)(?!\s+(?:(?:das|es|bitte)\s+)?nicht\b)",
+    "es": r"(?<!no\s)(?:olvida|olvide|olvídate\s+de|olvidate\s+de|borra|borre|elimina|quita)",
+    "nl": r"(?:vergeet|wis|verwijder|schrap)(?!\s+(?:(?:het|dat|dit)\s+)?niet\b)",
+    "it": r"(?<!non\s)(?:dimentica|dimenticati\s+di|scorda|scordati\s+di|cancella|elimina|togli)",
+    "pl": r"(?<!nie\s)(?:zapomnij|usuń|wymaż|skasuj)",
+    "pt": r"(?<!não\s)(?:esquece|esqueça|esqueçe|apaga|apague|elimina|tira)",
+}
+#: The words that may stand between the verb and what it lets go of: "please", "everything",
+#: "what I told you", "everything you have".
+_FOREIGN_SAID = {
+    "fr": r"(?:s'il\s+te\s+pla[iî]t\s+|stp\s+|svp\s+)?(?:tout\s+)?(?:ce\s+qu[e'’]\s*(?:je\s+(?:t['’]|vous\s+)?"
+    r"\s*ai|j['’]ai|tu\s+as|tu\s+sais|vous\s+avez|vous\s+savez)(?:\s+(?:dit|écrit|raconté|noté|"
+    r"mis|gardé|retenu))?\s+)?",
+    "de": r",?\s*(?:bitte\s*,?\s*)?(?:(?:alles|das)\s*,?\s*)?(?:was\s+(?:ich|du|sie)\s+(?:dir\s+|ihnen\s+|mir\s+)?)?",
+    "es": r"(?:por\s+favor\s+)?(?:todo\s+)?(?:lo\s+que\s+(?:te\s+|le\s+)?(?:dije|conté|comenté|escribí|"
+    r"tienes|sabes|guardaste|apuntaste)\s+)?(?:lo\s+)?",
+    "nl": r"(?:alsjeblieft\s+|aub\s+|even\s+)?(?:alles\s*,?\s*)?(?:wat\s+(?:ik|je|jij|u)\s+(?:je\s+|jou\s+|u\s+)?"
+    r"(?:zei|vertelde|schreef|heb\s+gezegd|heb\s+verteld|hebt|weet)?\s*)?",
+    "it": r"(?:per\s+favore\s+)?(?:tutto\s+)?(?:(?:quello|ciò)\s+che\s+(?:ti\s+|le\s+)?(?:ho\s+detto|"
+    r"ho\s+scritto|ho\s+raccontato|sai|hai)\s+)?",
+    "pl": r"(?:proszę\s+)?(?:wszystko\s+)?(?:(?:to\s*,?\s*)?co\s+(?:ci\s+)?(?:pisałam|pisałem|mówiłam|"
+    r"mówiłem|powiedziałam|powiedziałem)\s+)?",
+    "pt": r"(?:por\s+favor\s+)?(?:tudo\s+)?(?:o\s+que\s+(?:eu\s+)?(?:te\s+|lhe\s+)?(?:disse|contei|falei|"
+    r"escrevi|tens|sabes)\s+)?",
+}
+#: "About": what a request lets go of follows it.
+_FOREIGN_ABOUT = {
+    "fr": r"(?:sur|à\s+propos\s+d[e'’]|au\s+sujet\s+d[e'’]|concernant)",
+    "de": r"(?:über|von|zu)",
+    "es": r"(?:sobre|de|acerca\s+de|respecto\s+a)",
+    "nl": r"(?:over|van)",
+    "it": r"(?:su\s+di|su|sul|sulla|sui|sulle|di|riguardo\s+a|a\s+proposito\s+di)",
+    "pl": r"(?:o)",
+    "pt": r"(?:sobre|acerca\s+d[eoa]|d[eoa])",
+}
+#: What was said, named as a thing, and what joins it to its subject: "le truc de Hugo",
+#: "die Sache mit Jonas", "lo de Marta", "dat verhaal over Pim", "la storia di Luca".
+_FOREIGN_THING = {
+    "fr": r"(?:le|la|les|l['’]|ce|cette|ces)\s*(?:truc|trucs|histoire|histoires|partie|passage|infos?|"
+    r"bout|détails?)\s+(?:de|du|des|d['’]|sur|avec|concernant)",
+    "de": r"(?:das|die|den|dem)\s+(?:ding|sache|teil|geschichte|zeug|infos?)\s+(?:mit|über|von|zu)",
+    "es": r"(?:lo|la|el|eso|esa|ese)\s+(?:de|del|cosa\s+de|historia\s+de|tema\s+de|parte\s+de)",
+    "nl": r"(?:dat|het|die|de)\s+(?:ding|verhaal|stuk|gedoe|gedeelte|info)\s+(?:over|van|met)",
+    "it": r"(?:la|quella|quel|il|lo)\s+(?:cosa|storia|parte|faccenda)\s+(?:su|di|del|della|con)",
+    "pl": r"(?:to|tę|ten)\s+(?:sprawę|historię|rzecz)\s+(?:o|z)",
+    "pt": r"(?:a|o|aquela|aquele|essa|esse)\s+(?:coisa|história|parte|assunto)\s+(?:de|do|da|sobre|com)",
+}
+#: "Keep nothing about it": a keeping verb and "nothing" with what is not to be kept.
+_FOREIGN_KEEP_NOTHING = {
+    "fr": r"\bne\s+(?:garde|gardez|note|notez|retiens|retenez|enregistre|enregistrez|conserve|"
+    r"conservez|mets|mettez)\s+rien",
+    "de": r"\b(?:speicher|speichere|speichern\s+sie|behalte|behalten\s+sie|notier|notiere|"
+    r"merk\s+dir|schreib)\s+(?:bitte\s+)?nichts",
+    "es": r"\bno\s+(?:guardes|guarde|apuntes|apunte|anotes|anote|registres|recuerdes)\s+nada",
+    "nl": r"\b(?:bewaar|onthoud|noteer|sla|schrijf)\s+(?:alsjeblieft\s+)?niets",
+    "it": r"\bnon\s+(?:salvare|tenere|annotare|segnare|registrare|ricordare)\s+niente",
+    "pl": r"\bnie\s+(?:zapisuj|zapamiętuj|trzymaj)\s+nic",
+    "pt": r"\bnão\s+(?:guardes|guarde|anotes|anote|registes|registe|salves|salve)\s+nada",
+}
+#: What was just said, not to be kept: "oublie ça", "ne le note pas", "que ça reste entre nous".
+_FOREIGN_NOT_KEPT = {
+    "fr": r"\b(?:oublie[zs]?|efface[zs]?|supprime[zs]?)\s+(?:ça|cela|ceci)\b|\boublie[zs]?[- ]le\b|"
+    r"\bne\s+(?:le|la|l['’])\s*(?:garde|note|retiens|enregistre|mets)z?\s+pas\b|"
+    r"\bne\s+(?:garde|note|retiens|enregistre)z?\s+pas\s+(?:ça|cela)\b|"
+    r"\bgarde[zs]?[- ](?:le|la|ça)\s+pour\s+(?:toi|vous)\b|\breste\s+entre\s+nous\b|"
+    r"\bc['’]est\s+entre\s+nous\b|\bn['’](?:enregistre|écris)[sz]?\s+pas\s+(?:ça|cela)\b",
+    "de": r"\b(?:vergiss|lösche?|streiche?)\s+(?:das|es|dies)\b(?!\s+(?:bitte\s+)?nicht)|"
+    r"\b(?:speicher|speichere|behalte|notier|notiere|merk\s+dir|schreib)\w*\s+(?:das|es|dies)\s+"
+    r"(?:bitte\s+)?nicht\b|\b(?:bitte\s+)?nicht\s+(?:aufschreiben|speichern|notieren|merken)\b|"
+    r"\bbleibt\s+unter\s+uns\b|\bbehalte\s+(?:das|es)\s+für\s+dich\b|\bist\s+unter\s+uns\b",
+    "es": r"\b(?:olvida|borra)\s+(?:eso|esto)\b|\b(?:olvídalo|olvidalo|bórralo|borralo)\b|"
+    r"\bno\s+(?:lo|la)\s+(?:guardes|apuntes|anotes|registres)\b|"
+    r"\bno\s+(?:guardes|apuntes|anotes|registres)\s+(?:eso|esto)\b|\bquede\s+entre\s+nosotros\b|"
+    r"\bolv[ií]date\s+de\s+(?:eso|esto)\b|\bes\s+entre\s+nosotros\b",
+    "nl": r"\b(?:vergeet|wis)\s+(?:dat|dit)\b(?!\s+niet)|"
+    r"\b(?:bewaar|onthoud|noteer|sla|schrijf)\s+(?:dat|dit|het)\s+(?:alsjeblieft\s+|maar\s+)?niet\b|"
+    r"\b(?:blijft|is)\s+(?:tussen|onder)\s+ons\b|\bhou(?:d)?\s+(?:dat|het)\s+voor\s+je(?:zelf)?\b",
+    "it": r"\b(?:dimentica|cancella)\s+(?:questo|quello|ciò)\b|\b(?:dimenticalo|cancellalo)\b|"
+    r"\bnon\s+(?:salvare|annotare|segnare|registrare|tenere)\s+(?:questo|quello|ciò)\b|"
+    r"\bnon\s+(?:lo|la)\s+(?:salvare|annotare|segnare|registrare)\b|\bnon\s+salvarlo\b|"
+    r"\brest[ia]\s+tra\s+(?:noi|di\s+noi)\b",
+    "pl": r"\b(?:zapomnij|usuń)\s+(?:to|o\s+tym)\b|\bnie\s+(?:zapisuj|notuj)\s+tego\b|"
+    r"\bzostanie\s+między\s+nami\b",
+    "pt": r"\b(?:esquece|esqueça|apaga|apague)\s+(?:isso|isto)\b|"
+    r"\bnão\s+(?:guardes|guarde|anotes|anote|salves|salve)\s+(?:isso|isto)\b|"
+    r"\bnão\s+(?:o|a)\s+(?:guardes|anotes|salves)\b|\bfica\s+entre\s+nós\b",
+}
+#: Where what a foreign request lets go of ends: a verb of saying or having after it ("…
+#: über Jonas gesagt habe", "… over hem hebt"), "please", a new clause.
+_FOREIGN_END = (
+    r"(?=\s+(?:gesagt|erzählt|geschrieben|hast|habe|hab|weißt|weisst|wissen|haben|hebt|heb|weet|"
+    r"gezegd|verteld|stp|svp|s'il|bitte|por\s+favor|porfa|alsjeblieft|aub|per\s+favore|proszę|"
+    r"please|pls|parce|car|mais|alors|weil|denn|aber|porque|pero|omdat|want|maar|perché|poiché|"
+    r"ma|dus|also|bo|ale)\b|\s*[.,;!?:)]|\s*$)"
+)
+FOREIGN_FORGET_ABOUT = re.compile(
+    "|".join(
+        rf"\b{_FOREIGN_LET_GO[lang]}\s*{_FOREIGN_SAID[lang]}"
+        rf"(?:{_FOREIGN_THING[lang]}|{_FOREIGN_ABOUT[lang]})\s*(?P<what_{lang}>[^.,;!?:]+?){_FOREIGN_END}"
+        rf"|{_FOREIGN_KEEP_NOTHING[lang]}\s+{_FOREIGN_ABOUT[lang]}\s+"
+        rf"(?P<nothing_{lang}>[^.,;!?:]+?){_FOREIGN_END}"
+        for lang in _FOREIGN_LET_GO
+    ),
+    re.I,
+)
+_FOREIGN_THAT = "|".join(_FOREIGN_NOT_KEPT.values())
+#: "And" in those languages: "Pieter en zijn vrouw" is Pieter and his wife.
+_FOREIGN_AND = re.compile(r"\s+(?:et|und|y|en|e|i)\s+", re.I)
+#: "The", "my", "his" in those languages, before what a request names.
+FOREIGN_DETERMINER = re.compile(
+    r"^(?:l['’]|(?:le|la|les|mon|ma|mes|son|sa|ses|der|die|das|den|dem|mein|meine|meinen|sein|"
+    r"seine|el|los|las|mi|mis|su|sus|het|mijn|zijn|haar|il|lo|gli|mio|mia|miei|suo|sua|o|a|os|as|"
+    r"meu|minha)\s+)",
+    re.I,
+)
+
+
 FORGET_THAT = re.compile(
     r"\b(?:forget|scratch|disregard|delete|remove|erase|drop|strike)\s+(?:about\s+)?"
     r"(?:that|this|it|what\s+i\s+(?:just\s+)?said)\b(?!\s+about)"
     r"|\bdon'?t\s+(?:keep|remember|store|save|record|note|write\s+down|hang\s+on\s*to|"
     r"hold\s+on\s*to|hold\s+onto)\s+(?:that|this|it)\b"
     r"|\bdon'?t\s+(?:write|put|note|jot)\s+(?:that|this|it)\s+down\b"
-    r"|\bnever\s*mind\s+(?:that|what\s+i\s+said)\b|\boff\s+the\s+record\b",
+    r"|\bnever\s*mind\s+(?:that|what\s+i\s+said)\b|\boff\s+the\s+record\b"
+    # "wipe that", "bin that lol": other verbs of letting go, of "that" alone
+    r"|(?:^|(?<=[,;:.!?—–-])\s*|\b(?:pls|please|just|and|so|ok|okay|now|yeah|actually)\s+)"
+    rf"(?:wipe|scrap|ditch|bin|lose|scrub|nuke)\s+{_IT}\b{_ENDS}"
+    rf"|{_NOT_KEPT}|{_FOREIGN_THAT}",
     re.I,
 )
 #: What a request to forget is said of: "what I told you", "everything I said".
@@ -438,10 +640,10 @@ _MEMORY = (
 )
 FORGET_ABOUT = re.compile(
     r"\b(?:forget|delete|erase|remove|drop|scratch)\s+(?:everything\s+|anything\s+|all\s+)?"
-    rf"(?:{_SAID})?"
+    rf"(?:{_SAID})?(?:anything\s+|everything\s+)?"
     # "forget the bit about Fen", "delete that part about the move"
     r"(?:(?:the|that|this)\s+(?:bits?|parts?|stuff|things?|story|news|details?|info|mention)\s+)?"
-    r"about\s+(?P<what>(?:[^.,;!?]|,\s*(?=(?-i:[A-Z])))+)"
+    r"(?:about|abt|bout)\s+(?P<what>(?:[^.,;!?]|,\s*(?=(?-i:[A-Z])))+)"
     r"|\bdon'?t\s+(?:keep|remember|store)\s+(?:anything\s+)?about\s+(?P<what2>[^.,;!?]+)"
     r"|\b(?:forget|delete|erase|remove|drop|scratch)\s+(?:all\s+)?(?:the|my|our|that)\s+"
     r"(?P<what3>[^.,;!?]+?)\s+(?:stuff|things?|bits?|business|details|part|story)\b"
@@ -487,7 +689,7 @@ _OUT = r"(?:out|off)(?:\s+of\b|\s*(?=[.,;!?]|$)|\s+(?:altogether|completely|enti
 _ASKED_END = (
     rf"(?=\s*(?:{_OUT}|from\s+(?:your|the|my|memory|there|it|everything|whatever|all)\b|"
     r"altogether|completely|entirely|for\s+good|too|as\s+well|either|please|thanks|"
-    r"if\s+you\s+(?:can|could|would|don't\s+mind)|[.,;!?)]|$))"
+    r"if\s+you\s+(?:can|could|would|don't\s+mind)|[.,;!?)]|$)|\s+(?:pls|plz|ta)\b)"
 )
 #: A request to let go of what was said about something, in any of the ways people ask it:
 #: "scrub the stuff about Ravi and the stairlift money", "can you lose the bit about the
@@ -531,7 +733,16 @@ _ELSEWHERE = re.compile(
 )
 
 #: A forget request's target that is a pronoun: whom it means is found in what came before.
-PRONOUN_TARGET = re.compile(r"(?:him|her|them|he|she|they)", re.I)
+PRONOUN_TARGET = re.compile(
+    r"(?:him|her|them|he|she|they|lui|elle|eux|elles|ihn|ihm|sie|ihr|él|ella|ellos|ellas|hem|"
+    r"haar|hen|lei|loro|niej|niego|nim|ele|dele|dela)",
+    re.I,
+)
+#: Whom such a pronoun can mean, by gender: "elle", "haar", "ella" are a woman.
+PRONOUN_TARGET_GENDER = {
+    **dict.fromkeys(("him", "he", "lui", "ihn", "ihm", "él", "hem", "niego", "nim", "ele"), "m"),
+    **dict.fromkeys(("her", "she", "elle", "sie", "ihr", "ella", "haar", "lei", "niej"), "f"),
+}
 
 
 WITHDRAWN = re.compile(
@@ -555,6 +766,8 @@ _TARGET_GROUPS = ("what", "what2", "what3", "what4", "what5", "what6", "what7")
 def forget_request(sentence: str) -> tuple[bool, str | None] | None:
     """(True, None) for "forget that", (True, "the standup time") for "forget about ...",
     None when the sentence asks nothing to be forgotten."""
+    if (foreign := _foreign(sentence)) is not None:
+        return True, foreign
     m = FORGET_ABOUT.search(sentence)
     if m:
         what = next(m.group(g) for g in _TARGET_GROUPS if m.group(g)).strip()
@@ -566,6 +779,36 @@ def forget_request(sentence: str) -> tuple[bool, str | None] | None:
         return True, asked
     if FORGET_THAT.search(sentence):
         return True, None
+    return None
+
+
+def _foreign(sentence: str) -> str | None:
+    """The target of a request to forget said in another language (FOREIGN_FORGET_ABOUT),
+    its "and" read as "and" ("Pieter en zijn vrouw" -> "Pieter and zijn vrouw")."""
+    m = FOREIGN_FORGET_ABOUT.search(sentence)
+    if m is None:
+        return None
+    what = next(v for v in m.groupdict().values() if v).strip()
+    return _FOREIGN_AND.sub(" and ", what) or None
+
+
+#: A sentence that names what was said as a thing ("the bit about Nina and the overdraft",
+#: "what I told you about the loan", "the Hugo thing"), closing its clause.
+_POINTS_AT = re.compile(
+    rf"(?:^|[\s:,;(—–-])(?:{_SAID_OF}|{_SAID}(?:about|on|regarding)\s+(?P<what5>[^.,;!?]+?))"
+    r"(?=\s*(?:from\s+\w+(?:\s+\w+)?)?\s*(?:[.,;!?)]|$))",
+    re.I,
+)
+
+
+def said_of(sentence: str) -> str | None:
+    """What a sentence points to as something said ("One thing from Friday: the bit about
+    Nina and the overdraft." -> "Nina and the overdraft"), None when it points to nothing: what
+    a following "I'd rather it wasn't written down" means."""
+    for m in _POINTS_AT.finditer(sentence):
+        what = next((m.group(g) for g in ("what", "what2", "what5") if m.group(g)), None)
+        if what and (what := _CLAUSE_END.sub("", what.strip()).strip()) and content_words(what):
+            return what
     return None
 
 
@@ -595,6 +838,7 @@ def forget_targets(what: str) -> list[str]:
     out = []
     for part in parts:
         part = re.sub(r"^(?:(?:the|my|our)\s+)", "", part.strip(), flags=re.I)
+        part = FOREIGN_DETERMINER.sub("", part)
         if part and part.lower() not in ("everything", "anything", "all", "that", "it"):
             out.append(part)
     return out
@@ -682,7 +926,14 @@ _ORG_SUFFIX = (
     # what a trade or a charity calls itself: "Mallory Roofing", "Hollis Removals"
     r"Heating|Plumbing|Electrical|Electrics|Roofing|Builders|Construction|Motors|Lettings|"
     r"Estates|Removals|Logistics|Services|Solutions|Supplies|Rescue|Trust|Society|Pharmacy|"
-    r"Dental|Veterinary|Vets|Insurance|Housing|Landscaping|Cleaning|Catering|Bakery|Kitchens)"
+    r"Dental|Veterinary|Vets|Insurance|Housing|Landscaping|Cleaning|Catering|Bakery|Kitchens|"
+    # what a firm of a line of business calls itself: "Brightwater Analytics", "Harlow Digital"
+    r"Analytics|Digital|Media|Software|Networks|Robotics|Industries|Holdings|Enterprises|"
+    r"Associates|Architects|Engineering|Pharma|Pharmaceuticals|Therapeutics|Biotech|Airlines|"
+    r"Airways|Telecom|Energy|Consultants|Accountants|Solicitors|Legal|Realty|Properties|"
+    r"Interiors|Recruitment|Logistik|Technik|Verlag|Press|Books|Records|Foods|Brewery|Travel|"
+    r"Tours|Cycles|Autos|Tyres|Glazing|Joinery|Decorators|Homes|Developments|Accountancy|"
+    r"Opticians|Physiotherapy|Fitness|Kennels|Cattery|Grooming)"
     r"\b\.?"
 )
 #: What names a business or institution when set before its name: "the company Feitoria".
@@ -704,6 +955,19 @@ ORGS = (
     re.compile(
         rf"\b(?i:the|a|an|our|my|their|this)\s+(?i:{_ORG_NOUN})\s+(?:(?i:called|named)\s+)?"
         rf"(?P<name>{NAME_WORD}(?:\s+{NAME_WORD})?)"
+    ),
+    # "Tessaly's CFO", "Ormond's board": what only an organisation has
+    re.compile(
+        rf"\b(?P<name>{NAME_WORD}(?:\s+{NAME_WORD})?)(?:'s|’s)\s+(?:CEO|CFO|CTO|COO|CMO|board\s+of|"
+        r"board\b|shareholders|employees|headquarters|HQ|head\s+office|website|HR\s+(?:team|department)|"
+        r"(?:legal|finance|sales|support|accounts|procurement)\s+(?:team|department))"
+    ),
+    # "Marlow Fenwick are sending the contract": a two-word name that takes a plural verb is
+    # a firm (a person's full name never does), unless it is one of names joined by "and"
+    re.compile(
+        rf"(?<!\band\s)(?<!&\s)(?<!,\s)(?<![\w-])(?P<name>{NAME_WORD}\s+{NAME_WORD})\s+"
+        r"(?:are|were|have\s+(?:been|sent|said|confirmed|agreed|asked|offered|replied|come|got)|"
+        r"say|want|need|think|reckon)\b"
     ),
     re.compile(
         rf"\b(?P<name>{NAME_WORD}(?:\s+{NAME_WORD})?),\s+(?i:our|the|their|my|a|an)\s+"

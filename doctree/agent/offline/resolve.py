@@ -1038,7 +1038,11 @@ _CORRECTION_HEAD = re.compile(
     r"wrong(?=\s+(?:up\s+there|above|before|earlier)|\s*[,;:—–]))",
     re.I,
 )
-_NOT_CLAUSE = re.compile(r",?\s+not\s+(?P<old>(?:[^,.;:!?()—–]|[,.:](?=\d))+)")
+#: "not" before the value a sentence sets aside, in English and the languages mixed into it
+#: ("12 osób, nie 10", "12 Leute, nicht 10", "le 25, pas le 20"); never "no", which in
+#: English says the value after it holds ("Tuesday, no, Wednesday").
+_NOT = r"(?:not|nicht|niet|non|nie|pas|et\s+non|y\s+no|e\s+non|en\s+niet)"
+_NOT_CLAUSE = re.compile(rf",?\s+{_NOT}\s+(?P<old>(?:[^,.;:!?()—–]|[,.:](?=\d))+)")
 
 
 def contrasted_earlier(s: Sentence, sentences: list[Sentence]) -> list[Sentence]:
@@ -1113,7 +1117,7 @@ def values_contrasted(text: str) -> tuple[str, str] | None:
 
 
 #: What a number counts, said right after it: "2 eggs", "3 tins".
-_COUNTED = re.compile(r"\s*(?P<unit>[A-Za-z]{3,})\b(?=\s*,?\s+not\s)")
+_COUNTED = re.compile(rf"\s*(?P<unit>[^\W\d_]{{3,}})(?![\w])(?=\s*,?\s+{_NOT}\s)")
 
 
 def holds_value(text: str, value: str) -> bool:
@@ -1266,6 +1270,17 @@ VALUE_KINDS = (
         ),
     ),
 )
+
+
+#: A time of day: "4pm", "13:30", "noon", "half past two".
+_TIME = dict(VALUE_KINDS)["time"]
+#: What makes a time a time of day and nothing else: "am", "pm", "noon", "midday", "midnight".
+_CLOCK_WORD = re.compile(r"am|pm|noon|midday|midnight", re.I)
+
+
+def is_time(value: str) -> bool:
+    """Whether `value` is a time of day ("noon", "1:30pm", "16:00")."""
+    return bool(_TIME.fullmatch(value.strip()))
 
 
 def values_by_kind(text: str) -> list[tuple[str, int, int]]:
@@ -1621,6 +1636,8 @@ def _values(text: str, kind: str) -> list[tuple[int, str]]:
         return [(m.start(), m.group(0)) for m in re.finditer(r"[£$€]?\d[\d.,:]*", text)]
     if kind == "weekday":
         return [(m.start(), m.group(0)) for m in re.finditer(WEEKDAY, text, re.I)]
+    if kind == "time":
+        return [(m.start(), m.group(0)) for m in _TIME.finditer(text)]
     pattern = r"[A-Z][\w'-]*(?:\s+(?:&|and|of|de|van|von)\s+[A-Z][\w'-]*|\s+[A-Z][\w'-]*)*"
     out = []
     for m in re.finditer(pattern, text):
@@ -1652,6 +1669,15 @@ def correction_of(raw: str) -> tuple[str, str, str] | None:
         return None
     rest = _day_of_contrasted_date(raw[: m.start()], m.group("old").strip())
     kind = value_kind(rest)
+    if (
+        kind in ("text", "number")
+        and (time := _TIME.match(rest))
+        and time.end() == len(rest.split()[0])
+        and _CLOCK_WORD.search(time.group(0))
+    ):
+        # "3pm now, not noon": a time of day set against another ("21:52" alone may be
+        # a time run, not a time of day)
+        kind = "time"
     if kind == "text":
         return None
     olds = [v for pos, v in _values(rest, kind) if pos == 0]
@@ -1661,7 +1687,8 @@ def correction_of(raw: str) -> tuple[str, str, str] | None:
     head = raw[: m.start()]
     markers = list(_CORRECTION_HEAD.finditer(head))
     marker = markers[-1] if markers else None
-    head = head[head.rfind(":") + 1 :] if marker is None else head
+    if marker is None:  # what follows a label ("Update: …"), not a time's colon ("1:30")
+        head = head[max((c.end() for c in re.finditer(r"(?<!\d):|:(?!\d)", head)), default=0) :]
     if marker is not None:  # "his flat is actually in X" -> "his flat is in X"
         head = head[: marker.start()].rstrip(" ,") + " " + head[marker.end() :].lstrip(" ,:")
     statement = head.strip(" ,:;—–-")
@@ -1672,8 +1699,8 @@ def correction_of(raw: str) -> tuple[str, str, str] | None:
     candidates = [v for _, v in _values(statement, kind) if v != old]
     if not candidates:
         return None
-    if marker is None and kind != "date":
-        return None  # "we use Postgres, not MySQL" contrasts; only a date contrast corrects unasked
+    if marker is None and kind not in ("date", "time"):
+        return None  # "we use Postgres, not MySQL" contrasts; a date or time corrects unasked
     new = candidates[-1].strip()
     if new.split()[0] in ("Actually", "Correction") and len(new.split()) > 1:
         new = " ".join(new.split()[1:])
@@ -1687,9 +1714,20 @@ def correction_of(raw: str) -> tuple[str, str, str] | None:
 _CHANGE_CUE = re.compile(
     r"\b(?:instead|now|no\s+longer|anymore|any\s+more|(?:down|up|back)\s+to"
     r"|(?:halved|doubled|cut|raised|lowered|increased|reduced|dropped|chang(?:ed|es)|"
-    r"mov(?:ed|es)|switch(?:ed|es)|bumped|extended|postponed|delayed|pushed\s+back|"
+    r"mov(?:ed|es)|switch(?:ed|es)|bumped|extended|postponed|delayed|pushed(?:\s+back)?|shifted|"
+    r"swapped|revised|amended|"
     r"brought\s+forward|rescheduled|put\s+back|"
-    rf"upped|put\s+up|brought\s+down)\b[^.;]{{0,40}}?\bto\b|from\s+(?:{_MONTH_RE}|next\s+\w+))",
+    rf"upped|put\s+up|brought\s+down)\b[^.;]{{0,40}}?\bto\b|from\s+(?:{_MONTH_RE}|next\s+\w+)"
+    # "rebooked it for 19 March", "a new appointment has been made for 5 July"
+    r"|(?:re-?booked|re-?arranged|re-?scheduled|new\s+(?:appointment|date|slot|booking)\s+"
+    r"(?:has\s+been\s+|was\s+|is\s+)?(?:made|booked|set|arranged))\b[^.;]{0,40}?\b(?:for|to|on)\b)"
+    # the same in the languages mixed into English chat: "le garage a décalé mon RDV au 14",
+    # "der Termin ist verschoben", "training is vanaf nu dinsdag", "spostato a giovedì"
+    r"|\b(?:décal[ée]e?s?|déplac[ée]e?s?|report[ée]e?s?|avanc[ée]e?s?|repouss[ée]e?s?|"
+    r"chang[ée]e?s?|passe\s+(?:à|au)|désormais|plutôt|verschoben|verlegt|vorverlegt|geändert|"
+    r"stattdessen|ab\s+jetzt|jetzt|cambiad[oa]s?|movid[oa]s?|aplazad[oa]s?|adelantad[oa]s?|"
+    r"pasa\s+al?|ahora|en\s+vez|verplaatst|verzet|veranderd|vanaf\s+nu|voortaan|nu|"
+    r"niet\s+meer|spostat[oa]|rinviat[oa]|anticipat[oa]|cambiat[oa]|invece|adesso)\b",
     re.I,
 )
 _QUANTITY = re.compile(
@@ -1715,8 +1753,17 @@ def _iso_days(text: str) -> set[str]:
 
 
 def _weekdays(text: str) -> set[str]:
-    """The days of the week `text` names, a recurring one too ("Thursdays" -> thursday)."""
-    return {m.group(1).lower() for m in re.finditer(rf"\b({WEEKDAY})s?\b", text, re.I)}
+    """The days of the week `text` names, a recurring one too ("Thursdays" -> thursday), in
+    English or in a language mixed into it ("dinsdag", "jeudi" -> tuesday, thursday)."""
+    days = {m.group(1).lower() for m in re.finditer(rf"\b({WEEKDAY})s?\b", text, re.I)}
+    for m in _ANY_WEEKDAY.finditer(text):
+        days.add(WEEKDAYS[lang.WEEKDAYS_ANY_LANGUAGE[m.group(1).lower()]])
+    return days
+
+
+_ANY_WEEKDAY = re.compile(
+    r"\b(" + "|".join(sorted(lang.WEEKDAYS_ANY_LANGUAGE, key=len, reverse=True)) + r")s?\b", re.I
+)
 
 
 def _quantities(text: str) -> set[tuple[str, str]]:
@@ -1754,6 +1801,8 @@ def _topic_words(text: str) -> set[str]:
         if w.lower() not in stopwords.ENGLISH
         and w.lower() not in WEEKDAYS
         and w.lower() not in _MONTH_ABBR
+        and w.lower() not in lang.WEEKDAYS_ANY_LANGUAGE
+        and w.lower() not in lang.FOREIGN_MONTHS
         and w.lower() not in _NUMBERS
         and not re.fullmatch(r"\d*(?:st|nd|rd|th)", w.lower())
     }
@@ -1768,16 +1817,30 @@ def changes_value(s: Sentence, said: str) -> bool:
     line ("we fly on the 18th instead" after "we fly out on 17 June"). The caller acts only
     when exactly one current line of memory fits; an event told twice ("ran 5 km", "ran
     10 km") has no word of change and stays two facts."""
+    return bool(changed_by(s, said))
+
+
+def changed_by(s: Sentence, said: str) -> set[str]:
+    """The ways `s` gives another value to what the line `said` states (`changes_value`):
+    "" for the sentence as a whole, or the clause of `s` that names the thing the line is
+    about and gives it the new value ("front squat's up to 75 kg" of "front squat 4x6 @ 70
+    kg", where "incline press to 45 kg" is another clause, of another line). When a sentence changes
+    several things, each clause replaces the one line it names."""
     text = s.statement or s.text
     asks = "?" in _QUOTED_SPAN.sub("", text)  # a question of its own, not one it quotes
     if s.correction or asks or "?" in said or not _CHANGE_CUE.search(s.raw or text):
-        return False
+        return set()
+    out = set()
     new, old = _quantities(text), _quantities(said)
     shared = _topic_words(text) & _topic_words(said)
     for unit, value in new:
         values = {v for u, v in old if u == unit}
         if values and value not in values and (shared or _MEASURE.fullmatch(unit) or unit in "£$€"):
-            return True
+            out.add("")
+            for clause in _clauses_with(text, unit, value):
+                named = _topic_words(clause) - _topic_words(unit) - _CHANGE_WORDS
+                if _holds_value_of(said, named, unit, value):
+                    out.add(clause)
     for m in _CHANGE_CUE.finditer(text):
         clause = clause_at(text, m.start())
         words = _topic_words(clause)
@@ -1787,8 +1850,20 @@ def changes_value(s: Sentence, said: str) -> bool:
             if not days:
                 continue
             for part in _CLAUSE_END.split(said):
-                if (had := found(part)) and not had & days and words & _topic_words(part):
-                    return True
+                if (had := found(part)) and _other_days(had, days):
+                    if words & _topic_words(part):
+                        return out | {"", clause}
+                    if same_things(words - _CHANGE_WORDS, _topic_words(part)):
+                        # "physio" said again for "physiotherapy": that clause's thing alone
+                        out.add(clause)
+            had = found(said)
+            named = words - _CHANGE_WORDS
+            if re.search(r"\b(?:it|them)\b", clause, re.I):
+                named |= _topic_words(text)  # "… the boiler service and rebooked it for the 19th"
+            if len(had) == 1 and not had & days and same_things(named, _topic_words(said)):
+                # "le garage a décalé mon RDV au 14" of "j'ai un RDV au garage …, le jeudi
+                # 9": the line's one date, its thing named in another clause of it
+                out.add(clause)
         # "so it's Thursdays at 18:30 from now on": a recurring day said of "it", nothing
         # else named in the clause, replaces the one recurring day of a line that names
         # someone the sentence names too ("Henrike …, we do lessons on Tuesdays")
@@ -1799,8 +1874,63 @@ def changes_value(s: Sentence, said: str) -> bool:
             names = capitalised_names(text) & capitalised_names(said)
             had = _recurring_days(said)
             if names and len(had) == 1 and not had & days:
+                out.add("")
+    return out
+
+
+def _other_days(had: set[str], days: set[str]) -> bool:
+    """Whether `days` are other days than `had`: none in common, or another set of two or
+    more ("Tuesdays and Wednesdays now" after "Tuesdays and Thursdays")."""
+    return not had & days or (len(days) >= 2 and days != had)
+
+
+#: Words of a change that say nothing of what changed: "Front squat's up to 75 kg now".
+_CHANGE_WORDS = {
+    "now", "moved", "moving", "moves", "changed", "raised", "lowered", "increased", "reduced",
+    "dropped", "bumped", "upped", "switched", "instead", "got", "gone", "went", "down", "back",
+    "petit", "changement", "même", "heure", "update", "change", "time", "plan", "rebooked",
+    "re-booked", "rearranged", "re-arranged", "rescheduled", "cancelled", "canceled", "new",
+    "pushed", "shifted", "swapped", "revised", "amended",
+}  # fmt: skip
+
+
+def _holds_value_of(said: str, named: set[str], unit: str, value: str) -> bool:
+    """Whether a clause of the line `said` gives the thing `named` another quantity in
+    `unit` than `value`, the thing said before it ("Front squat 4x6 @ 70 kg"), not after
+    it ("add 5 kg a week to the front squat": an amount added to it, not its value)."""
+    for part in _CLAUSE_END.split(said):
+        for m in _QUANTITY.finditer(_ISO.sub(" ", part)):
+            if (unit, value) in _quantities(m.group(0)) or not any(
+                u == unit for u, _ in _quantities(m.group(0))
+            ):
+                continue
+            if same_things(named, _topic_words(part[: m.start()])):
                 return True
     return False
+
+
+def _clauses_with(text: str, unit: str, value: str) -> list[str]:
+    """The clauses of `text` that give the quantity `value` in `unit`."""
+    return [part for part in _CLAUSE_END.split(text) if (unit, value) in _quantities(part)]
+
+
+def same_things(words: set[str], other: set[str]) -> bool:
+    """Whether two sets of topic words name a thing in common: the same word in any of its
+    forms ("lunges", "lunge"), or one shortened from the other ("physio" for
+    "physiotherapy", "admin" for "administration": four letters or more that begin the longer)."""
+    stems = {lang.stem(_bare(w)) for w in other}
+    for w in words:
+        w = _bare(w)
+        if lang.stem(w) in stems:
+            return True
+        if len(w) >= 4 and any(len(o) > len(w) and _bare(o).startswith(w) for o in other):
+            return True
+    return False
+
+
+def _bare(word: str) -> str:
+    """A word without its possessive: "bike's" -> "bike"."""
+    return re.sub(r"['’]s$", "", word)
 
 
 #: A span of `text` in quotation marks: someone else's words.
@@ -1839,16 +1969,23 @@ _REVERSAL = re.compile(
     r"|no\s+longer\b|(?:is|are|'s|'re)\s+(?:off|cancell?ed|called\s+off)\b"
     r"|(?:got|been|was|were)\s+(?:cancell?ed|called\s+off)\b|fell\s+through\b"
     # "we're not doing pilates any more", "I don't take the 20 mg anymore"
-    r"|(?:not|n't)\s+[^,;.]*\b(?:any\s*more|these\s+days)\b"
+    r"|(?:not|\w+n't)\s+[^,;.]*\b(?:any\s*more|these\s+days)\b"
     # "we've cancelled the garden party", "I called off the trip", "she scrapped the …"
-    r"|(?:i|we|i've|we've|have|has|he|she|they)\s+(?:cancell?ed|called\s+off|scrapped)\s+(?:the|my|our|his|her|their)\b)",
+    r"|(?:i|we|i've|we've|have|has|he|she|they)\s+(?:cancell?ed|called\s+off|scrapped)\s+(?:the|my|our|his|her|their)\b"
+    # "Marek is out as treasurer", "Ana stepped down as chair": a role taken off
+    r"|(?:is|are|'s|'re)\s+out\s+as\b|(?:stepped|steps|stepping)\s+down\s+as\b"
+    # "no lunges for 4 weeks", "no more coffee until the scan": the thing stopped for a time
+    r"|\bno\s+(?:more\s+)?(?P<thing>[a-z][\w-]+(?:\s+[a-z][\w-]+)?)\s+(?:for\s+(?:the\s+next\s+)?"
+    r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|a\s+couple\s+of)\s+"
+    r"(?:days?|weeks?|months?)|until|till)\b)",
     re.I,
 )
 #: The words of a calling off that say nothing of what is called off.
 _CALL_OFF_WORDS = {
     "off", "cancelled", "canceled", "called", "longer", "anymore", "happening", "going",
     "scrapped", "fell", "through", "days", "plan", "change", "take", "taking", "have",
-    "having", "doing", "get", "getting", "after",
+    "having", "doing", "get", "getting", "after", "stepped", "steps", "stepping", "week", "weeks",
+    "month", "months", "year", "today", "yesterday",
 }  # fmt: skip
 _NEGATED = re.compile(
     r"\b(?:not|no|never|can't|cannot|won't|isn't|aren't|don't|doesn't)\b|n't\b", re.I
@@ -1891,8 +2028,18 @@ def calls_off(text: str, said: str) -> bool:
     only a line with a date ("the heating is off" says nothing of when it comes on). The
     caller acts only when exactly one line fits."""
     for m in _REVERSAL.finditer(text):
+        if m.group("thing"):  # "no lunges for 4 weeks": that thing, in any of its forms
+            thing = _topic_words(m.group("thing"))
+            if thing and any(
+                all(same_things({w}, _topic_words(part)) for w in thing)
+                and not _NEGATED.search(part)
+                for part in _CLAUSE_END.split(said)
+            ):
+                return True
+            continue
         clause = clause_at(text, m.start())
         amounts = _quantities(clause)
+        days = _iso_days(clause)  # "the report isn't due on the 9th (2029-05-09) any more"
         words = _topic_words(clause) - _CALL_OFF_WORDS - {n.lower() for n in NOT_NAMES}
         if not words and not amounts:
             continue
@@ -1904,6 +2051,8 @@ def calls_off(text: str, said: str) -> bool:
                 continue
             if amounts and not amounts <= _quantities(part):
                 continue
+            if days and not days <= _iso_days(part):
+                continue  # the day it names is not this line's
             if words and not words <= _topic_words(part):
                 continue
             return True

@@ -16,8 +16,10 @@ from datetime import date
 from doctree.agent.offline.answers import listed_options
 from doctree.agent.offline.chat import ChatLine, chat_export
 from doctree.agent.offline.language import (
+    FOREIGN_MONTHS,
     FORGET_THAT,
     MAIL_HEADER,
+    MONTHS,
     NAME,
     NAME_WORD,
     NOT_NAMES,
@@ -39,6 +41,12 @@ ADDRESSED = re.compile(
     re.I,
 )
 _ABBREVIATIONS = ("Dr.", "Mr.", "Mrs.", "Ms.", "Prof.", "e.g.", "i.e.", "vs.", "St.", "etc.")
+#: A day of the month written with a dot before its month, as German does ("am 3. Oktober"):
+#: the dot ends no sentence.
+_DAY_DOT = re.compile(r"(?:^|\s)\d{1,2}\.$")
+_MONTH_NEXT = re.compile(
+    r"(?:" + "|".join(sorted({*MONTHS, *FOREIGN_MONTHS}, key=len, reverse=True)) + r")\b", re.I
+)
 
 
 def user_sentences(
@@ -852,7 +860,9 @@ def split_sentences(paragraph: str) -> list[str]:
     parts = re.split(r"(?<=[.!?])\s+(?=[\"'(A-Za-z0-9`])", paragraph.strip())
     out: list[str] = []
     for p in parts:
-        if out and out[-1].endswith(_ABBREVIATIONS):
+        if out and (
+            out[-1].endswith(_ABBREVIATIONS) or (_DAY_DOT.search(out[-1]) and _MONTH_NEXT.match(p))
+        ):
             out[-1] += " " + p
         else:
             out.append(p)

@@ -25,9 +25,11 @@ from doctree.agent.offline.resolve import (
     absolute_dates,
     capitalised_names,
     change_cue,
+    changed_by,
     changes_value,
     counted_dates,
     holds_value,
+    is_time,
     message_date,
     recounts,
     restates_line,
@@ -507,6 +509,11 @@ class Writer(PageIO):
                 self._replaced_thing_elsewhere(s)
             if named is None and not (change_cue(text) or change_cue(s.raw or "") or taken_back):
                 continue
+            if any(by is s for by in self.superseded.values()):
+                # it replaced a line of its own page already ("the rent is up to £1,200"
+                # of "my rent is £1,150"): another line it could mean ("the garage rent is
+                # £90") is not replaced as well
+                continue
             query = " ".join(sorted(_topic_query(text) | ({named[1]} if named else set())))
             if not query:
                 continue
@@ -529,11 +536,29 @@ class Writer(PageIO):
                 off = {x for x in said_lines if taken_back and reverses(s, x)}
                 fits = off or {x for x in said_lines if changes_value(s, x)}
             fits = _named_apart(text, fits)
+            if len(fits) > 1 and not named:
+                fits = self._each_clause(s, fits)
             if len(fits) == 1:
                 said = fits.pop()
                 self.superseded.setdefault(said, s)
                 if named and self.superseded[said] is s:
                     self.value_edits[said] = (named[1], named[0])
+
+    def _each_clause(self, s: Sentence, fits: set[str]) -> set[str]:
+        """Of several lines one sentence could replace, those a clause of it names alone
+        ("Front squat's up to 75 kg and incline press to 45 kg now": the squat line and
+        the press line, each by its own clause), each marked replaced; the lines as they were when no
+        clause names one line alone (which is meant is unknown, and all stay)."""
+        by_clause: dict[str, set[str]] = {}
+        for line in fits:
+            for clause in changed_by(s, line) - {""}:
+                by_clause.setdefault(clause, set()).add(line)
+        alone = {next(iter(lines)) for lines in by_clause.values() if len(lines) == 1}
+        if not alone:
+            return fits
+        for line in alone:
+            self.superseded.setdefault(line, s)
+        return set()
 
     def relisted_elsewhere(self) -> None:
         """A block of records pasted again in a later session (the same columns, keyed the
@@ -1052,7 +1077,7 @@ class Writer(PageIO):
         skip = (f"{self.root}/archive", f"{self.root}/corrections")
         paths = sorted(p for p in dict.fromkeys(paths) if not p.startswith(skip))
         words = {
-            w.lower() for w in re.findall(r"[A-Za-z]{4,}", statement)
+            w.lower() for w in re.findall(r"[^\W\d_]{4,}", statement)
             if w.lower() not in stopwords.FILLER and w not in old and w not in new
         }  # fmt: skip
         # a number or code the correction names the thing by ("033 is wrong: …" of the row
@@ -1065,6 +1090,7 @@ class Writer(PageIO):
         old_iso = _iso(old, s)
         new_iso = _iso(new, s)
         stated_value = _stated(old, new)
+        lone = self._lone_time(old, new, paths)
         edited = []
         stated: set[str] = set()  # pages that got the new value's line
         moved: dict[str, list[str]] = {}  # page -> the old lines it keeps under "Past"
@@ -1088,6 +1114,7 @@ class Writer(PageIO):
                     or (value_kind(old) == "weekday" and self.session_path in line)
                     or any(w in line.lower() for w in words)
                     or any(c.search(line) for c in codes)
+                    or (lone is not None and _said(line) == lone)
                 )
                 if not relevant:
                     continue
@@ -1136,6 +1163,29 @@ class Writer(PageIO):
                 lambda page, lines=lines: _add_past(page, lines),
             )
         return edited
+
+    def _lone_time(self, old: str, new: str, paths: list[str]) -> str | None:
+        """The one statement of this session that gives the time of day `old` ("… at noon"),
+        which a correction giving another time without naming the thing ("the vicar can
+        only do 3pm now, not noon") corrects; None when `old` is no time, or several
+        statements give it (which is meant is unknown, and all stay). A statement that
+        gives the new time as well ("noon became 1:30pm") is said of the change already."""
+        if not is_time(old):
+            return None
+        said = set()
+        for path in paths:
+            page = self.read(path)
+            for line in page.body.split("\n") if page else []:
+                if (
+                    line.startswith("- ")
+                    and self.session_path in line
+                    and " — past: " not in line
+                    and not self._session_line(line)
+                    and re.search(rf"(?<![\w]){re.escape(old)}(?![\w])", _said(line))
+                    and not re.search(rf"(?<![\w]){re.escape(new)}(?![\w])", _said(line))
+                ):
+                    said.add(_said(line))
+        return said.pop() if len(said) == 1 else None
 
     def _session_line(self, line: str) -> bool:
         return bool(
