@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -363,13 +363,37 @@ _WORDS = {w for ws, _ in _GATES for w in ws} | set(_CREDENTIAL_WORDS)
 _ALL_WORDS = tuple(sorted(w for w in _WORDS if not any(v != w and v in w for v in _WORDS)))
 
 
+def _trie(words: Iterable[str]) -> str:
+    """A regular expression matching each of `words` (none holding another), as a trie:
+    the words sharing a first character are one branch, and so on, so that a search tries
+    a position against a few characters rather than against every word."""
+    tree: dict[str, dict] = {}
+    for w in words:
+        node = tree
+        for c in w:
+            node = node.setdefault(c, {})
+        node[""] = {}
+
+    def branch(node: dict[str, dict]) -> str:
+        if "" in node:  # a word ends here (no word is longer: none holds another)
+            return ""
+        alts = [re.escape(c) + branch(node[c]) for c in sorted(node)]
+        return alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
+
+    return branch(tree)
+
+
+@cache
+def _gate() -> re.Pattern[str]:
+    """Any word of any gate (compiled on first use): one search of a text, rather than a
+    substring search per word (63), which costs a few times more on a short text and more
+    than half again on a long one."""
+    return re.compile(_trie(_ALL_WORDS))
+
+
 def _gated(low: str) -> bool:
     """Whether `low` holds a word of some gate (a word holding another one is left out)."""
-    # a loop: faster than any() over a generator (measured)
-    for w in _ALL_WORDS:  # noqa: SIM110
-        if w in low:
-            return True
-    return False
+    return _gate().search(low) is not None
 
 
 def _matches(

@@ -7,13 +7,17 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from doctree.agent.runtime import MemoryAgentRuntime
 from doctree.interop.tools import MemoryTools
 from doctree.memory.secrets import secret_location
 from doctree.sessions.transcripts import format_transcript
 from doctree.store.secrets import (
+    _ALL_WORDS,
     KINDS,
+    _gated,
     contains_secret,
     find_secrets,
     markers,
@@ -356,3 +360,22 @@ def test_a_credential_said_in_a_transcript_never_reaches_the_database(tmp_path):
     assert not any(CREDENTIAL in t for t in texts)
     raw = b"".join(p.read_bytes() for p in tmp_path.glob("doctree.db*"))
     assert CREDENTIAL.encode() not in raw
+
+
+_GATE_PIECES = sorted({w[:k] for w in _ALL_WORDS for k in range(1, len(w) + 1)} | {" ", "x"})
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_GATE_PIECES), max_size=12), st.text(max_size=8))
+def test_the_gate_finds_a_gate_word_wherever_a_substring_search_does(pieces, noise):
+    # texts made of the gate words' beginnings, so that most hold one only by a join
+    low = noise.join(pieces)
+    assert _gated(low) == any(w in low for w in _ALL_WORDS)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["my pass is", "the access", "sign in here", "log in", "user & co", "hasło", "xox", "a", ""],
+)
+def test_the_gate_on_texts_with_and_without_gate_words(text):
+    assert _gated(text) == any(w in text for w in _ALL_WORDS)
