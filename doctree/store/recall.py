@@ -13,7 +13,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from doctree.store.backends import Dialect, dialect_of, write_transaction
 from doctree.store.model import PassageSearch
@@ -44,10 +44,10 @@ def masked(text: str) -> str:
     return out
 
 
-@dataclass(frozen=True)
-class RecallRow:
+class RecallRow(NamedTuple):
     """One passage to store: its place in the session, who said it and when, and what helps
-    find it (`surroundings`: the records around it; `dates`: date tokens)."""
+    find it (`surroundings`: the records around it; `dates`: date tokens). (A named tuple:
+    made for every record handed over, at a third of a frozen dataclass's cost.)"""
 
     record: str
     piece: int
