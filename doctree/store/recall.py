@@ -31,17 +31,23 @@ _clean_chars = 0
 
 def masked(text: str) -> str:
     """`mask_text(text)`, remembered for the last texts found to hold no secret."""
-    global _clean_chars
     if text in _CLEAN:
         return text
     out = mask_text(text)
     if out is text:
-        if _clean_chars + len(text) > _CLEAN_MAX_CHARS:
-            _CLEAN.clear()
-            _clean_chars = 0
-        _CLEAN[text] = None
-        _clean_chars += len(text)
+        known_clean(text)
     return out
+
+
+def known_clean(text: str) -> None:
+    """Remember `text` as one that `mask_text` returns as it is (for `masked`): a caller
+    that knows it (`doctree.store.secrets.may_hold_secret`) spares `masked` the work."""
+    global _clean_chars
+    if _clean_chars + len(text) > _CLEAN_MAX_CHARS:
+        _CLEAN.clear()
+        _clean_chars = 0
+    _CLEAN[text] = None
+    _clean_chars += len(text)
 
 
 class RecallRow(NamedTuple):
@@ -133,7 +139,7 @@ class RecallIndex:
                 values.append(
                     (owner, session_id, r.record, r.piece, r.speaker, r.time, r.day, text, r.words)
                 )
-                fields.append((text, mask_text(r.surroundings), r.speaker, r.dates))
+                fields.append((text, masked(r.surroundings), r.speaker, r.dates))
         if not values:
             return 0
         inline = [dialect.passage_index_value("recall", *f) for f in fields]
