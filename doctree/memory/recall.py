@@ -45,7 +45,8 @@ from doctree.memory.retrieval import DEFAULT_UNDER, Context, retrieve
 from doctree.store.backends import write_transaction
 from doctree.store.documents import DocumentsRepository
 from doctree.store.paths import validate_owner
-from doctree.store.recall import RecallHit, RecallIndex, RecallRow, masked
+from doctree.store.recall import RecallHit, RecallIndex, RecallRow, known_clean, masked
+from doctree.store.secrets import may_hold_secret, may_hold_secret_joined
 from doctree.store.vectors import VectorIndex
 from doctree.timeutil import today
 
@@ -102,9 +103,19 @@ def passages_of(records: Sequence[Any]) -> list[RecallRow]:
     """The passages of a session's records (anything with `kind`, `time`, `content` and,
     for history records, `id`): one per record, long ones cut at sentence ends. A record's
     key is its history id, or its time and position when it has none."""
-    texts = [masked(_text(r.content)) for r in records]
+    raw = [_text(r.content) for r in records]
+    # A text holding no word a secret needs is stored as it is (`may_hold_secret`), and so
+    # are its clip and the surroundings made of two such clips but for a word across their
+    # join: each is known clean once here (`known_clean`), not searched again when stored.
+    plain = [not may_hold_secret(t) for t in raw]
+    texts = [t if p else masked(t) for t, p in zip(raw, plain, strict=True)]
     split = [t.split() for t in texts]
     clipped = [" ".join(ws[:SURROUNDING_WORDS]) for ws in split]  # (`clip_words`)
+    for i, t in enumerate(texts):
+        if plain[i]:
+            known_clean(t)
+            if clipped[i] != t:
+                plain[i] = not may_hold_secret(clipped[i])
     # a time's day, as the date (or None), ISO and its tokens: the day is in the time's
     # first ten characters, so the records of a session share a few
     days: dict[str, tuple[date | None, str | None, list[str], str]] = {}
@@ -125,6 +136,9 @@ def passages_of(records: Sequence[Any]) -> list[RecallRow]:
         before = clipped[i - 1] if i > 0 else ""
         after = clipped[i + 1] if i < last else ""
         surroundings = f"{before} {after}" if before and after else before or after
+        clean = surroundings and (i == 0 or plain[i - 1]) and (i == last or plain[i + 1])
+        if clean and (not (before and after) or not may_hold_secret_joined(before, after)):
+            known_clean(surroundings)
         speaker = r.kind.replace("_", " ")
         n = len(split[i])
         for k, piece in enumerate([text] if n <= MAX_PASSAGE_WORDS else _pieces(text)):

@@ -13,9 +13,9 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
-from doctree.store.backends import dialect_of
+from doctree.store.backends import Dialect, dialect_of, write_transaction
 from doctree.store.model import PassageSearch
 from doctree.store.secrets import mask_text
 
@@ -31,23 +31,29 @@ _clean_chars = 0
 
 def masked(text: str) -> str:
     """`mask_text(text)`, remembered for the last texts found to hold no secret."""
-    global _clean_chars
     if text in _CLEAN:
         return text
     out = mask_text(text)
     if out is text:
-        if _clean_chars + len(text) > _CLEAN_MAX_CHARS:
-            _CLEAN.clear()
-            _clean_chars = 0
-        _CLEAN[text] = None
-        _clean_chars += len(text)
+        known_clean(text)
     return out
 
 
-@dataclass(frozen=True)
-class RecallRow:
+def known_clean(text: str) -> None:
+    """Remember `text` as one that `mask_text` returns as it is (for `masked`): a caller
+    that knows it (`doctree.store.secrets.may_hold_secret`) spares `masked` the work."""
+    global _clean_chars
+    if _clean_chars + len(text) > _CLEAN_MAX_CHARS:
+        _CLEAN.clear()
+        _clean_chars = 0
+    _CLEAN[text] = None
+    _clean_chars += len(text)
+
+
+class RecallRow(NamedTuple):
     """One passage to store: its place in the session, who said it and when, and what helps
-    find it (`surroundings`: the records around it; `dates`: date tokens)."""
+    find it (`surroundings`: the records around it; `dates`: date tokens). (A named tuple:
+    made for every record handed over, at a third of a frozen dataclass's cost.)"""
 
     record: str
     piece: int
@@ -94,9 +100,12 @@ _INSERT = (
     + _ONE_ROW
     + " ON CONFLICT (owner, session_id, record, piece) DO NOTHING"
 )
-#: Rows per multi-row INSERT (9 parameters each, well under SQLite's 32,766).
-_ROWS_PER_INSERT = 500
-
+#: The index a table of its own (SQLite): one row, and `_ROWS_PER_INSERT` rows.
+_INSERT_ROW = _INSERT.format("", "")
+_ROWS_PER_INSERT = 50
+_INSERT_ROWS = _INSERT_ROW.replace(
+    _ONE_ROW.format(""), ", ".join([_ONE_ROW.format("")] * _ROWS_PER_INSERT)
+)
 _COLUMNS = "r.id, r.session_id, r.record, r.piece, r.speaker, r.time, r.day, r.text, r.words"
 
 
@@ -130,7 +139,7 @@ class RecallIndex:
                 values.append(
                     (owner, session_id, r.record, r.piece, r.speaker, r.time, r.day, text, r.words)
                 )
-                fields.append((text, mask_text(r.surroundings), r.speaker, r.dates))
+                fields.append((text, masked(r.surroundings), r.speaker, r.dates))
         if not values:
             return 0
         inline = [dialect.passage_index_value("recall", *f) for f in fields]
@@ -142,23 +151,57 @@ class RecallIndex:
                 [(*v, *ix[2]) for v, ix in zip(values, inline, strict=True) if ix is not None],
             )
             return max(cur.rowcount, 0)
-        # The index is a table of its own, keyed by the passage's id: the rows in multi-row
-        # INSERTs that return the ids of those that were new, then their entries at once.
-        ids: dict[tuple[Any, ...], int] = {}
-        for start in range(0, len(values), _ROWS_PER_INSERT):
+        # The index is a table of its own, keyed by the passage's id: the rows by one
+        # prepared statement, then their entries at once (in one transaction, so that the
+        # new rows' ids are the ones just given, see `_new_ids`).
+        if self.conn.in_transaction:
+            return self._add_indexed(dialect, values, fields)
+        with write_transaction(self.conn):
+            return self._add_indexed(dialect, values, fields)
+
+    def _add_indexed(
+        self,
+        dialect: Dialect,
+        values: list[tuple[Any, ...]],
+        fields: list[tuple[str, str, str, str]],
+    ) -> int:
+        new = 0
+        full = len(values) - len(values) % _ROWS_PER_INSERT
+        for start in range(0, full, _ROWS_PER_INSERT):
             chunk = values[start : start + _ROWS_PER_INSERT]
-            row = _ONE_ROW.format("")
-            sql = _INSERT.format("", "").replace(row, ", ".join([row] * len(chunk)))
-            sql += " RETURNING id, owner, session_id, record, piece"
-            for id_, *key in self.conn.execute(sql, [x for v in chunk for x in v]).fetchall():
-                ids[tuple(key)] = id_
-        entries = []
-        for v, f in zip(values, fields, strict=True):
-            id_ = ids.pop(v[:4], None)  # (a passage given twice is indexed once)
-            if id_ is not None:
-                entries.append((id_, v[0], *f))
+            new += self.conn.execute(_INSERT_ROWS, [x for v in chunk for x in v]).rowcount
+        if full < len(values):
+            new += self.conn.executemany(_INSERT_ROW, values[full:]).rowcount
+        if not new:
+            return 0
+        ids = self._new_ids(values, new)
+        entries = [
+            (id_, v[0], *f)
+            for v, f, id_ in zip(values, fields, ids, strict=True)
+            if id_ is not None
+        ]
         dialect.index_passage_entries(self.conn, "recall", entries)
-        return len(entries)
+        return new
+
+    def _new_ids(self, values: list[tuple[Any, ...]], new: int) -> list[int | None]:
+        """The ids of the rows of `values` just inserted (`new` of them, in this write
+        transaction), None for those that were stored already. The ids `AUTOINCREMENT`
+        gives are larger than any before, and the last is `last_insert_rowid()`: when every
+        row was new they are the `new` ids up to it, in order; else the `new` largest ids
+        up to it, matched by key (a conflict may leave a gap)."""
+        last = self.conn.execute("SELECT last_insert_rowid()").fetchone()[0]
+        if new == len(values):
+            return list(range(last - new + 1, last + 1))
+        keyed = {
+            tuple(key): id_
+            for id_, *key in self.conn.execute(
+                "SELECT id, owner, session_id, record, piece FROM recall_passages"
+                " WHERE id <= ? ORDER BY id DESC LIMIT ?",
+                (last, new),
+            )
+        }
+        # (a passage given twice is indexed once)
+        return [keyed.pop(v[:4], None) for v in values]
 
     # -- records handed over, not yet stored (the catch-up's work list) ------------------
 

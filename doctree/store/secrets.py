@@ -450,6 +450,24 @@ def _gated(low: str) -> bool:
         return any(w in low for w in _ALL_WORDS)
 
 
+#: The most characters a word of a gate spans.
+_LONGEST_WORD = max(map(len, _ALL_WORDS))
+
+
+def may_hold_secret(text: str) -> bool:
+    """Whether `text` holds a word that some secret needs: `find_secrets` finds nothing in
+    a text that holds none (the cheap test it starts with), and `mask` returns it as it is."""
+    return _gated(text.lower())
+
+
+def may_hold_secret_joined(first: str, second: str) -> bool:
+    """`may_hold_secret(first + " " + second)` for texts neither of which may hold one:
+    only a word across the space between them is looked for (in as many characters either
+    side as a word spans; each character is one or more in lower case)."""
+    k = _LONGEST_WORD - 1
+    return _gated(f"{first[-k:]} {second[:k]}".lower())
+
+
 def _matches(
     pattern: re.Pattern[str], start: re.Pattern[str] | None, text: str, low: str
 ) -> Iterator[re.Match[str]]:

@@ -408,3 +408,25 @@ def test_blend_leaves_out_a_recalled_passage_the_pages_already_say(db_path, repo
     keep_all = replace(DEFAULT_RECALL, repeated=0.0)
     _, said = blend(repo, OWNER, question, budget_words=200, settings=keep_all)
     assert {p.text for p in said.passages} == {said_twice, said_once}
+
+
+def test_surroundings_are_masked_as_a_whole_where_two_records_meet():
+    """The surroundings of a record join the records around it: a secret that only the
+    join shows (a password after "sign" + "in" across two records) is masked there, while
+    every record whose text holds no secret word is stored as it is."""
+    from doctree.memory.recall import passages_of
+    from doctree.store.recall import masked
+
+    token = "Zq8" + "vX2pL0mN4bR7tY1u"
+    said = [
+        Message("user", "2026-03-02T09:15:00Z", "Use this one to sign"),
+        Message("assistant", "2026-03-02T09:15:05Z", "Noted, go on."),
+        Message("user", "2026-03-02T09:15:09Z", f"in: {token} and then"),
+        Message("assistant", "2026-03-02T09:15:12Z", "Thanks, it is kept."),
+    ]
+    rows = passages_of(said)
+    assert [r.text for r in rows] == [m.content for m in said]
+    middle = masked(rows[1].surroundings)  # what the store keeps
+    assert token not in middle and "[secret: password]" in middle
+    assert masked(rows[2].surroundings) == "Noted, go on. Thanks, it is kept."
+    assert masked(rows[0].surroundings) == "Noted, go on."

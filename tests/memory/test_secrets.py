@@ -23,6 +23,8 @@ from doctree.store.secrets import (
     markers,
     mask,
     mask_value,
+    may_hold_secret,
+    may_hold_secret_joined,
 )
 from tests.fakes.messages_api import FakeMessagesServer, ScriptedMemoryModel
 from tests.secrets_corpus import held_out, prose, secrets, transcript_lines
@@ -439,6 +441,17 @@ def test_the_word_gate_lets_through_exactly_the_texts_holding_one_of_its_words(p
     assert _gated(low) == any(w in low for w in _ALL_WORDS)
 
 
+_GATE_PIECES = sorted({w[:k] for w in _ALL_WORDS for k in range(1, len(w) + 1)} | {" ", "x"})
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_GATE_PIECES), max_size=12), st.text(max_size=8))
+def test_the_gate_finds_a_gate_word_wherever_a_substring_search_does(pieces, noise):
+    # texts made of the gate words' beginnings, so that most hold one only by a join
+    low = noise.join(pieces)
+    assert _gated(low) == any(w in low for w in _ALL_WORDS)
+
+
 @pytest.mark.parametrize(
     ("text", "held"),
     [
@@ -458,3 +471,36 @@ def test_a_secret_beside_a_lone_surrogate_is_still_found():
     assert _gated("my password is x \ud800")
     assert not _gated("nothing to see \ud800")
     assert find_secrets(f"token {TOKEN} \ud800")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["my pass is", "the access", "sign in here", "log in", "user & co", "hasło", "xox", "a", ""],
+)
+def test_the_gate_on_texts_with_and_without_gate_words(text):
+    assert _gated(text) == any(w in text for w in _ALL_WORDS)
+
+
+_JOIN_PIECES = [*_GATE_PIECES, "İ", "ß", "Σ", "K", "\n", "  ", "SIGN", "Lock"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.sampled_from(_JOIN_PIECES), max_size=8),
+    st.lists(st.sampled_from(_JOIN_PIECES), max_size=8),
+    st.text(max_size=6),
+)
+def test_a_join_may_hold_a_secret_only_by_a_word_across_it(first, second, noise):
+    a, b = noise.join(first), "".join(second)
+    if may_hold_secret(a) or may_hold_secret(b):
+        return
+    assert may_hold_secret_joined(a, b) == may_hold_secret(f"{a} {b}")
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [("Use this one to sign", "in: then"), ("the lock", "box"), ("a user", "and b"), ("x", "y")],
+)
+def test_a_gate_word_across_a_join_is_found(first, second):
+    assert not may_hold_secret(first) and not may_hold_secret(second)
+    assert may_hold_secret_joined(first, second) == may_hold_secret(f"{first} {second}")
