@@ -80,8 +80,18 @@ def leaked(text: str, cases: list[Case]) -> list[str]:
     return [
         c.kind
         for c in cases
-        if any(f in text or f.encode().hex() in text for f in fragments(c.secret))
+        if any(f in text or f.encode().hex() in text for f in fragments_of(c))
     ]
+
+
+def fragments_of(case: Case) -> list[str]:
+    """`fragments` of the case's secret; a secret too short to be told apart from the other
+    digits of a database file (a card's three-digit security code) is looked for with the
+    words said before it ("CVC: 737"), which only an unmasked copy holds."""
+    if len(case.secret) >= 8:
+        return fragments(case.secret)
+    at = case.text.index(case.secret)
+    return [case.text[max(0, at - 8) : at + len(case.secret)]]
 
 
 @pytest.fixture
