@@ -14,6 +14,7 @@ from collections import Counter
 from datetime import date
 
 from doctree.agent.offline.answers import listed_options
+from doctree.agent.offline.blocks import unfence_text
 from doctree.agent.offline.language import (
     FORGET_THAT,
     MAIL_HEADER,
@@ -56,6 +57,7 @@ def user_sentences(
     A pasted mail chain is read message by message, oldest first (`chain_sentences`); its
     sentences are added to `dated`, each with its message's date (None when it has none).
     """
+    text = unfence_text(text, keep=_kept_fenced)
     if (chain := mail_chain(text)) is not None and len(chain) > 1:
         return chain_sentences(chain, items, pieces, rows, kept_quotes, dated)
     own: list[str] = []
@@ -429,6 +431,15 @@ def _json_cell(key: str, value: object) -> tuple[str, str] | None:
 
 #: A column's name in a CSV header: a word or a few ("guest", "amount_gbp", "due date").
 _LABEL = re.compile(r"[A-Za-z][A-Za-z0-9 _./%#-]{0,39}")
+
+
+def _kept_fenced(lines: list[str]) -> bool:
+    """A fenced block that stays fenced though it reads as text: records read row by row
+    (`pasted_rows`), settings, or text addressed to the memory system."""
+    return bool(
+        pasted_rows(lines)
+        or any(_SETTING.match(x.strip()) or ADDRESSED.search(x) for x in lines)
+    )
 
 
 def pasted_rows(lines: list[str]) -> list[str]:
