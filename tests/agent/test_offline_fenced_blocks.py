@@ -111,3 +111,42 @@ def test_a_fenced_note_reaches_the_pages(repo: DocumentsRepository):
     bodies = "\n".join(d.body for d in repo.documents("main", "~/memory") if "/archive" not in d.path)
     assert "950 euros" in bodies
     assert "Gregor Vasquez" in bodies
+
+
+IRC = """```
+--- Day changed Tue Mar 05 2030
+[19:58] --> tamsin (~t@192.0.2.5) has joined #garden-club
+[20:00] <bertrand> I'm chairing tonight, the plant sale is on 20 April
+[20:01] <tamsin_> I will bring the seed trays
+[20:02] <@odile> sounds good
+* odile waves
+```"""
+
+
+def test_a_chat_log_in_a_fence_is_read_line_by_line_each_as_its_writers():
+    own, _ = user_sentences(f"From the channel last night:\n\n{IRC}\n\nNoted.")
+    assert "Bertrand: I'm chairing tonight, the plant sale is on 20 April" in own, own
+    assert "Tamsin: I will bring the seed trays" in own
+    assert not any("has joined" in s or "Day changed" in s or "waves" in s for s in own)
+    assert not any(s.startswith("I ") for s in own)  # nobody's "I" becomes the user's
+    assert own[0] == "From the channel last night:" and own[-1] == "Noted."
+
+
+def test_the_lines_of_the_users_own_nick_are_the_users_and_no_page_is_made_for_it():
+    for intro in ("I'm tamsin_ in there.", "my nick is tamsin_ on that server", "I go by tamsin_ on IRC"):
+        own, _ = user_sentences(f"{intro}\n\n{IRC}")
+        assert "I will bring the seed trays" in own, (intro, own)
+        assert not any(s.startswith("Tamsin:") for s in own)
+    own, _ = user_sentences(f"I'm tired tonight.\n\n{IRC}")
+    assert "Tamsin: I will bring the seed trays" in own  # no nick said: the line stays its writer's
+
+
+def test_a_chat_log_with_join_and_quit_lines_still_reads_as_text():
+    lines = [
+        "[20:00] --> ana (~a@192.0.2.1) has joined #x",
+        "[20:01] <ana> the meeting moves to Thursdays",
+        "[20:02] <bo> :(",
+        "[20:03] <ana> sorry",
+        "[20:09] <-- bo has quit (Quit: bed)",
+    ]
+    assert reads_as_text(lines)
