@@ -89,7 +89,14 @@ def test_checkbox_items_say_whether_they_are_done_and_a_struck_item_is_gone():
     assert checkbox_line("1. [ ] email the school") == "1. email the school"
     assert checkbox_line("- ~~call the plumber~~") is None
     assert checkbox_line("- [ ] ~~order the cake~~") is None
-    assert checkbox_line("- order ~~two~~ three chairs") == "- order ~~two~~ three chairs"
+    assert checkbox_line("- order ~~two~~ three chairs") == "- order three chairs instead of two"
+    assert checkbox_line("- [x] class on ~~Monday~~ Tuesday evenings") == (
+        "- class on Tuesday evenings instead of Monday (done)"
+    )
+    assert checkbox_line("Meet at ~~6pm~~ 7.30pm. Bring a torch.") == (
+        "Meet at 7.30pm instead of 6pm. Bring a torch."
+    )
+    assert checkbox_line("two  spaces, no strike") == "two  spaces, no strike"
     assert checkbox_line("We went to the [x] bar.") == "We went to the [x] bar."
 
 
@@ -150,3 +157,20 @@ def test_a_chat_log_with_join_and_quit_lines_still_reads_as_text():
         "[20:09] <-- bo has quit (Quit: bed)",
     ]
     assert reads_as_text(lines)
+
+
+def test_a_value_struck_and_replaced_in_a_later_paste_is_no_longer_current(repo):
+    first = "Shopping for the flat:\n\n- [ ] sofa: Ektorp three-seater\n- [ ] ask Oyelaran Ltd to deliver the lamp on 20 February\n"
+    later = "Updated:\n\n- [ ] sofa: ~~Ektorp three-seater~~ Soderhamn corner, from the outlet\n"
+    run(repo, transcript("s-flat-1", ("user", "2030-02-01T10:00:00Z", first)))
+    run(repo, transcript("s-flat-2", ("user", "2030-02-09T10:00:00Z", later)))
+    now = "\n".join(
+        ln
+        for d in repo.documents("main", "~/memory")
+        if "/archive" not in d.path
+        for ln in d.body.split("## Past")[0].split("\n")
+        if " — past: " not in ln
+    )
+    assert "Soderhamn corner" in now, now
+    assert "Ektorp three-seater" not in now.replace("instead of Ektorp three-seater", ""), now
+    assert "deliver the lamp" in now

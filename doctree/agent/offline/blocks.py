@@ -36,6 +36,8 @@ _CHAT_LINE = re.compile(
 #: A chat client's own line: joins, parts, quits, nick changes, day changes, actions.
 _CHAT_SYSTEM = re.compile(rf"^\s*(?:{_STAMP})?\s*(?:-->|<--|\*\*\*|-!-|---|\*\s)")
 _STRUCK = re.compile(r"~~(?P<text>[^~\n]+)~~")
+#: A value struck and replaced in place: "pram: ~~Bugaboo~~ iCandy, from Kemi".
+_REPLACED = re.compile(r"~~(?P<old>[^~\n]+)~~\s*(?P<new>[^~\s,;()](?:[^~,;()\n.!?]|\.(?=\d))*)")
 
 
 def is_code_line(line: str) -> bool:
@@ -70,15 +72,20 @@ def reads_as_text(lines: list[str]) -> bool:
 def checkbox_line(line: str) -> str | None:
     """A checkbox item as a list item that says where it stands ("- [x] book the hall" is
     "- book the hall (done)", "- [ ] call Ana" is "- call Ana"), None for a struck item
-    ("- ~~call Ana~~", no longer current); any other line as it is."""
+    ("- ~~call Ana~~", no longer current); a value struck and replaced in place said as the
+    one that holds instead of the old ("~~Tuesday~~ Thursday" is "Thursday instead of
+    Tuesday"); any other line as it is."""
     m = _CHECKBOX.match(line)
+    if m is None and "~~" not in line:
+        return line
     text = m.group("text") if m else line
     bare = _STRUCK.sub("", text).strip(" \t-*+.")
     if _STRUCK.search(text) and not re.search(r"\w", re.sub(r"^\d+[.)]", "", bare)):
         return None  # the whole item is struck through
+    text = _REPLACED.sub(lambda r: f"{r.group('new').rstrip()} instead of {r.group('old')}", text)
+    text = re.sub(r"\s{2,}", " ", _STRUCK.sub("", text)).strip()
     if m is None:
-        return line
-    text = _STRUCK.sub("", text).strip()
+        return line[: len(line) - len(line.lstrip())] + text
     done = m.group("mark") != " "
     return f"{m.group('lead')}{text}{' (done)' if done else ''}"
 
