@@ -84,7 +84,9 @@ def test_a_fenced_block_addressed_to_the_memory_system_stays_fenced():
 
 
 def test_checkbox_items_say_whether_they_are_done_and_a_struck_item_is_gone():
-    assert checkbox_line("- [x] renew the passport (3 May)") == "- renew the passport (3 May) (done)"
+    assert (
+        checkbox_line("- [x] renew the passport (3 May)") == "- renew the passport (3 May) (done)"
+    )
     assert checkbox_line("* [X] pay the deposit") == "* pay the deposit (done)"
     assert checkbox_line("1. [ ] email the school") == "1. email the school"
     assert checkbox_line("- ~~call the plumber~~") is None
@@ -115,7 +117,9 @@ def test_a_fenced_note_reaches_the_pages(repo: DocumentsRepository):
         "The rent goes up to 950 euros from 1 September.\n```\n"
     )
     run(repo, transcript("s-note", ("user", "2030-07-02T09:00:00Z", note)))
-    bodies = "\n".join(d.body for d in repo.documents("main", "~/memory") if "/archive" not in d.path)
+    bodies = "\n".join(
+        d.body for d in repo.documents("main", "~/memory") if "/archive" not in d.path
+    )
     assert "950 euros" in bodies
     assert "Gregor Vasquez" in bodies
 
@@ -140,7 +144,11 @@ def test_a_chat_log_in_a_fence_is_read_line_by_line_each_as_its_writers():
 
 
 def test_the_lines_of_the_users_own_nick_are_the_users_and_no_page_is_made_for_it():
-    for intro in ("I'm tamsin_ in there.", "my nick is tamsin_ on that server", "I go by tamsin_ on IRC"):
+    for intro in (
+        "I'm tamsin_ in there.",
+        "my nick is tamsin_ on that server",
+        "I go by tamsin_ on IRC",
+    ):
         own, _ = user_sentences(f"{intro}\n\n{IRC}")
         assert "I will bring the seed trays" in own, (intro, own)
         assert not any(s.startswith("Tamsin:") for s in own)

@@ -36,7 +36,24 @@ ADDRESSED = re.compile(
     r"|home\s+of\s+agent|delete\s+everything|recursive\s*=\s*true",
     re.I,
 )
-_ABBREVIATIONS = ("Dr.", "Mr.", "Mrs.", "Ms.", "Prof.", "e.g.", "i.e.", "vs.", "St.", "etc.")
+_ABBREVIATIONS = (
+    "Dr.",
+    "Mr.",
+    "Mrs.",
+    "Ms.",
+    "Mx.",
+    "Prof.",
+    "Sr.",
+    "Sra.",
+    "Srta.",
+    "Mme.",
+    "Dra.",
+    "e.g.",
+    "i.e.",
+    "vs.",
+    "St.",
+    "etc.",
+)
 
 
 def user_sentences(
@@ -437,8 +454,7 @@ def _kept_fenced(lines: list[str]) -> bool:
     """A fenced block that stays fenced though it reads as text: records read row by row
     (`pasted_rows`), settings, or text addressed to the memory system."""
     return bool(
-        pasted_rows(lines)
-        or any(_SETTING.match(x.strip()) or ADDRESSED.search(x) for x in lines)
+        pasted_rows(lines) or any(_SETTING.match(x.strip()) or ADDRESSED.search(x) for x in lines)
     )
 
 
