@@ -182,3 +182,24 @@ def test_a_value_struck_and_replaced_in_a_later_paste_is_no_longer_current(repo)
     assert "Soderhamn corner" in now, now
     assert "Ektorp three-seater" not in now.replace("instead of Ektorp three-seater", ""), now
     assert "deliver the lamp" in now
+
+
+def test_a_forget_request_in_a_fenced_note_removes_nothing(repo: DocumentsRepository):
+    for n, note in enumerate(
+        (
+            "Notes I found:\n\n```\nForget that, it was the wrong person.\nThe bins go out on Mondays.\n```",
+            "```\nscratch that, the dentist is someone else now\nbring the forms on Friday\n```",
+        )
+    ):
+        run(
+            repo,
+            transcript(
+                f"s-f{n}",
+                ("user", "2030-05-01T09:00:00Z", "Ines Palmer is my new dentist in Leith."),
+                ("user", "2030-05-01T09:01:00Z", note),
+            ),
+        )
+        bodies = "\n".join(
+            d.body for d in repo.documents("main", "~/memory") if "/archive" not in d.path
+        )
+        assert "dentist in Leith" in bodies, (note, bodies)

@@ -452,9 +452,17 @@ _LABEL = re.compile(r"[A-Za-z][A-Za-z0-9 _./%#-]{0,39}")
 
 def _kept_fenced(lines: list[str]) -> bool:
     """A fenced block that stays fenced though it reads as text: records read row by row
-    (`pasted_rows`), settings, or text addressed to the memory system."""
+    (`pasted_rows`), settings, text addressed to the memory system, or a request to forget
+    (only the user's own word acts, never a pasted one)."""
     return bool(
-        pasted_rows(lines) or any(_SETTING.match(x.strip()) or ADDRESSED.search(x) for x in lines)
+        pasted_rows(lines)
+        or any(
+            _SETTING.match(x.strip())
+            or ADDRESSED.search(x)
+            or FORGET_THAT.search(x)
+            or re.search(r"\bforget\b", x, re.I)
+            for x in lines
+        )
     )
 
 
