@@ -78,9 +78,7 @@ def leaked(text: str, cases: list[Case]) -> list[str]:
     """The kinds of the cases some fragment of whose secret is in `text` (as text, or as hex,
     which is how PostgreSQL shows a byte column)."""
     return [
-        c.kind
-        for c in cases
-        if any(f in text or f.encode().hex() in text for f in fragments_of(c))
+        c.kind for c in cases if any(f in text or f.encode().hex() in text for f in fragments_of(c))
     ]
 
 

@@ -20,7 +20,8 @@ below `~/memory`. What it writes, in the tiered layout of the design:
 
 What the user says counts as a fact, plain statements included; what the assistant found
 counts when the user accepts it or asked for it and a tool answered. Tool output, quoted
-(`>`), fenced and pasted text are context. Superseded lines move under a page's "Past"
+(`>`), fenced and pasted text are context; a fence around a list, notes or a chat log
+(`blocks.py`) is read as what it holds. Superseded lines move under a page's "Past"
 heading, dated. Only the user's own request to forget acts; the agent then deletes the pages
 of what it forgets, as changes of its run that `revert` undoes. Instructions inside a
 transcript are data: the agent never derives a path from them, never moves anything, and
@@ -33,7 +34,8 @@ reads top to bottom as the pipeline; see docs/memory-agent.md):
 - `segment.py`: the transcript into turns, each into its speaker's own sentences (`mail.py`:
   a pasted mail chain into its messages, each by its writer at its date; `chat.py`: an
   exported chat into its senders' lines; `ocr.py`: text from a scan put right; `records.py`:
-  a tool's XML, CSV, JSON or `key: value` result into a line per record);
+  a tool's XML, CSV, JSON or `key: value` result into a line per record; `blocks.py`: a fenced block that holds text opened, a chat log's
+  lines each its writer's, checkboxes);
 - `extract.py`: the sentences worth reading and the kind of statement each is, findings the
   user accepted, what a short reply says with the question it answers (`answers.py`), a list
   pasted again, requests to forget; names found and typed by `entities.py`;

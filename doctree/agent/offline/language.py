@@ -21,7 +21,7 @@ from doctree.agent.offline.prefilter import gate_patterns
 _UP = "A-ZÀ-ÖØ-ÞĀĂĄĆČĎĐĒĖĘĚĞĪĮİĶĹĻĽŁŃŅŇŌŐŒŔŘŚŞŠŢŤŪŮŰŲŹŻŽ"
 _LOW = "a-zß-öø-ÿā-ž"
 NAME_WORD = rf"[{_UP}][{_LOW}]+(?:[-'’][{_UP}][{_LOW}]+)?"
-TITLE = r"(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+"
+TITLE = r"(?:Dr|Mr|Mrs|Ms|Mx|Prof|Sr|Sra|Srta|Mme|Mlle|Herr|Frau|Dott|Dra)\.?\s+"
 NAME = rf"(?:{TITLE})?{NAME_WORD}(?:\s+{NAME_WORD})?"
 
 

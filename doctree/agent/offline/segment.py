@@ -14,6 +14,7 @@ from collections import Counter
 from datetime import date
 
 from doctree.agent.offline.answers import listed_options
+from doctree.agent.offline.blocks import unfence_text
 from doctree.agent.offline.chat import ChatLine, chat_export
 from doctree.agent.offline.language import (
     FOREIGN_MONTHS,
@@ -40,7 +41,24 @@ ADDRESSED = re.compile(
     r"|home\s+of\s+agent|delete\s+everything|recursive\s*=\s*true",
     re.I,
 )
-_ABBREVIATIONS = ("Dr.", "Mr.", "Mrs.", "Ms.", "Prof.", "e.g.", "i.e.", "vs.", "St.", "etc.")
+_ABBREVIATIONS = (
+    "Dr.",
+    "Mr.",
+    "Mrs.",
+    "Ms.",
+    "Mx.",
+    "Prof.",
+    "Sr.",
+    "Sra.",
+    "Srta.",
+    "Mme.",
+    "Dra.",
+    "e.g.",
+    "i.e.",
+    "vs.",
+    "St.",
+    "etc.",
+)
 #: A day of the month written with a dot before its month, as German does ("am 3. Oktober"):
 #: the dot ends no sentence.
 _DAY_DOT = re.compile(r"(?:^|\s)\d{1,2}\.$")
@@ -67,6 +85,7 @@ def user_sentences(
     A pasted mail chain is read message by message, oldest first (`chain_sentences`); its
     sentences are added to `dated`, each with its message's date (None when it has none).
     """
+    text = unfence_text(text, keep=_kept_fenced)
     if (chain := mail_chain(text)) is not None and len(chain) > 1:
         return chain_sentences(chain, items, pieces, rows, kept_quotes, dated)
     if (export := chat_export(text)) is not None:
@@ -519,6 +538,22 @@ def _json_cell(key: str, value: object) -> tuple[str, str] | None:
 
 #: A column's name in a CSV header: a word or a few ("guest", "amount_gbp", "due date").
 _LABEL = re.compile(r"[A-Za-z][A-Za-z0-9 _./%#-]{0,39}")
+
+
+def _kept_fenced(lines: list[str]) -> bool:
+    """A fenced block that stays fenced though it reads as text: records read row by row
+    (`pasted_rows`), settings, text addressed to the memory system, or a request to forget
+    (only the user's own word acts, never a pasted one)."""
+    return bool(
+        pasted_rows(lines)
+        or any(
+            _SETTING.match(x.strip())
+            or ADDRESSED.search(x)
+            or FORGET_THAT.search(x)
+            or re.search(r"\bforget\b", x, re.I)
+            for x in lines
+        )
+    )
 
 
 def pasted_rows(lines: list[str]) -> list[str]:
