@@ -36,7 +36,7 @@ _CHAT_LINE = re.compile(
 #: A chat client's own line: joins, parts, quits, nick changes, day changes, actions.
 _CHAT_SYSTEM = re.compile(rf"^\s*(?:{_STAMP})?\s*(?:-->|<--|\*\*\*|-!-|---|\*\s)")
 _STRUCK = re.compile(r"~~(?P<text>[^~\n]+)~~")
-#: A value struck and replaced in place: "pram: ~~Bugaboo~~ iCandy, from Kemi".
+#: A value struck and replaced in place: "tent: ~~Vango~~ Coleman, from Dad".
 _REPLACED = re.compile(r"~~(?P<old>[^~\n]+)~~\s*(?P<new>[^~\s,;()](?:[^~,;()\n.!?]|\.(?=\d))*)")
 
 
@@ -90,8 +90,8 @@ def checkbox_line(line: str) -> str | None:
     return f"{m.group('lead')}{text}{' (done)' if done else ''}"
 
 
-#: The user saying which nick is theirs: "I'm gull in there", "my nick is gull", "I go by
-#: gull on IRC".
+#: The user saying which nick is theirs: "I'm wren in there", "my nick is wren", "I go by
+#: wren on IRC".
 _OWN_NICK = re.compile(
     r"\b(?:I'?m|I am|I go by|my (?:nick|handle|username|user name)(?:name)?(?: is|'s)?)\s+"
     r"@?(?P<nick>[\w.|-]{1,30})\b(?=\s+(?:in there|there|in (?:the|that) (?:log|channel|chat)"
@@ -101,8 +101,8 @@ _OWN_NICK = re.compile(
 
 
 def own_nicks(text: str) -> set[str]:
-    """The nicks `text` says are the user's own, outside any fenced block ("I'm gull in
-    there", "my nick is gull")."""
+    """The nicks `text` says are the user's own, outside any fenced block ("I'm wren in
+    there", "my nick is wren")."""
     outside = re.sub(r"(?ms)^\s*(```|~~~).*?^\s*\1", "", text)
     found = set()
     for m in _OWN_NICK.finditer(outside):

@@ -2,14 +2,14 @@
 read record by record into the lines a person would note.
 
 A workshop's service log in XML, a spreadsheet's rows in CSV, a booking system's JSON: each
-record becomes one line, its fields labelled by their names in words ("odometerKm" reads
-"odometer: 4212 km"; a `cost` element with `currency="GBP"` reads "cost: £148.50"), its
+record becomes one line, its fields labelled by their names in words ("mileageKm" reads
+"mileage: 4,212 km"; a `cost` element with `currency="GBP"` reads "cost: £148.50"), its
 dates in ISO form, what names the whole result (the root's attributes, the sheet a tool
 was asked for) said after it in brackets, so that the line still says where it came from
 when it is read alone:
 
-    Service 2029-05-05: Chain replaced; Motor firmware updated to 4.7; cost: £148.50;
-    mechanic: Tomasz (service history: shop: Gearwheel Cycles).
+    Visit 2031-03-02: Brake pads replaced; Software updated to 2.1; cost: £148.50;
+    technician: Ines (vehicle history: garage: Northway Motors).
 
 The standard library's parsers do the reading (`defusedxml` in front of `xml.etree`, so a
 tool's XML cannot expand entities or reach a file; `csv.Sniffer` for the delimiter and the
@@ -269,7 +269,7 @@ def read_records(text: str, context: str = "") -> list[Record]:
 
 
 def source_name(call_input: object) -> str:
-    """What a tool call asked for by name ("Hallam Voices autumn 2029" of a sheets tool):
+    """What a tool call asked for by name ("Riverside Singers spring term" of a sheets tool):
     the first input value that reads as a title (words with a capital, no address, range
     or path)."""
     if not isinstance(call_input, dict):
