@@ -15,16 +15,8 @@ from collections.abc import Callable, Iterable, Sequence
 
 import click
 
+from doctree.cli.options import yes_option as yes_option  # (defined there, light)
 from doctree.errors import UserError
-
-yes_option = click.option(
-    "--yes",
-    "-y",
-    "yes",
-    is_flag=True,
-    help="Go ahead without showing the preview and asking (for scripts; needed when stdin "
-    "is not a terminal).",
-)
 
 
 def highlight(line: str, spans: Sequence[Sequence[int]]) -> str:

@@ -17,8 +17,7 @@ from doctree.cli import (
     require_given_path,
     user_actor,
 )
-from doctree.cli.confirm import confirm, yes_option
-from doctree.cli.options import all_owners_option
+from doctree.cli.options import all_owners_option, yes_option
 from doctree.errors import UserError
 
 if TYPE_CHECKING:
@@ -249,6 +248,8 @@ def rm(
       doctree rm -r ~/memory/projects/old --dry-run
       doctree rm -r ~/memory/projects/old --yes
     """
+    from doctree.cli.confirm import confirm
+
     doc = state.repo.get(state.owner, path) if dry_run or recursive else None
     if doc is not None:  # (none: the delete below says so)
         docs = state.repo.documents(state.owner, doc.path) if recursive else [doc]

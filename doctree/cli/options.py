@@ -12,6 +12,17 @@ from doctree.arguments import MAX_NUMBER
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+#: `--yes`: the commands that show what they would change and ask (`doctree.cli.confirm`).
+yes_option = click.option(
+    "--yes",
+    "-y",
+    "yes",
+    is_flag=True,
+    help="Go ahead without showing the preview and asking (for scripts; needed when stdin "
+    "is not a terminal).",
+)
+
+
 def all_owners_option(help: str) -> Callable[[F], F]:
     """`--all-owners`: the command covers every owner in the
     database instead of the one `--owner` names."""
