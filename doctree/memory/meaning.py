@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import operator
 import os
 import sqlite3
 from collections.abc import Sequence
@@ -207,11 +208,17 @@ def fuse(lexical: Sequence[_H], semantic: Sequence[_H], s: MeaningSettings) -> l
     if s.fusion == "scores":
         top_l = lexical[0].score or 1.0
         top_s = semantic[0].score or 1.0
-        parts = ((lexical, 1.0, top_l), (semantic, s.semantic_weight, top_s))
-        for hits, weight, top in parts:
-            for h in hits:
-                by_id.setdefault(h.id, h)
-                fused[h.id] = fused.get(h.id, 0.0) + weight * max(h.score, 0.0) / top
+        weight = s.semantic_weight
+        for h in lexical:
+            i = h.id
+            if i not in by_id:
+                by_id[i] = h
+            fused[i] = fused.get(i, 0.0) + max(h.score, 0.0) / top_l
+        for h in semantic:
+            i = h.id
+            if i not in by_id:
+                by_id[i] = h
+            fused[i] = fused.get(i, 0.0) + weight * max(h.score, 0.0) / top_s
     elif s.fusion == "add":
         top_l = lexical[0].score or 1.0
         top_s = semantic[0].score or 1.0
@@ -227,5 +234,6 @@ def fuse(lexical: Sequence[_H], semantic: Sequence[_H], s: MeaningSettings) -> l
             for rank, h in enumerate(hits, 1):
                 by_id.setdefault(h.id, h)
                 fused[h.id] = fused.get(h.id, 0.0) + weight / (s.rrf_k + rank)
-    order = sorted(fused, key=lambda i: -fused[i])
-    return [rescored(by_id[i], fused[i]) for i in order]
+    # Best first; equal scores keep the order they were met in (a stable sort).
+    order = sorted(fused.items(), key=operator.itemgetter(1), reverse=True)
+    return [rescored(by_id[i], x) for i, x in order]
