@@ -6,6 +6,7 @@ is in, recency; pseudo-relevance feedback when asked.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Mapping, Sequence
@@ -166,8 +167,15 @@ _NAME_WORDS = re.compile(r"[-_.]+")
 
 def named_for(path: str, terms: set[str]) -> bool:
     """Whether every word of the path's last segment is one of the query's terms."""
-    name = [w for w in _NAME_WORDS.split(name_of(path).lower()) if w]
-    return bool(name) and all(plain(w) in terms for w in name)
+    name = _name_words(path)
+    return bool(name) and all(w in terms for w in name)
+
+
+@functools.lru_cache(maxsize=65_536)
+def _name_words(path: str) -> tuple[str, ...]:
+    """The words of the path's last segment, each `plain`: asked of every candidate
+    document of every query, so remembered."""
+    return tuple(plain(w) for w in _NAME_WORDS.split(name_of(path).lower()) if w)
 
 
 def _feedback_terms(q: Query, hits: Sequence[PassageHit], n: int) -> list[str]:
