@@ -4,6 +4,7 @@
     .venv/bin/python bench/context.py                 # 10k and 100k documents
     .venv/bin/python bench/context.py --docs 10000    # one size
     .venv/bin/python bench/context.py --docs 100000 --db /tmp/c.db   # build once, then reuse
+    .venv/bin/python bench/context.py --docs 10000 --compare-modes   # lexical against hybrid
 
 Per size, on a fresh database: documents are written in batches of 1,000, each batch followed
 by the catch-up the worker makes after a hand-over (`doctree.memory.recall.catch_up`). Then:
@@ -146,6 +147,61 @@ def run(n_docs: int, tmp: Path, keep: Path | None = None) -> dict[str, float]:
     }
 
 
+def compare_modes(db: Path, rounds: int = 5) -> dict[str, float]:
+    """CPU per call of `load_memories(query)` and `retrieve` by words and by words and
+    meaning, in one process on one database, the two modes alternately: per query the least
+    of `rounds` calls (the query's vector made afresh each time), then the median over the
+    queries. On a shared machine a ratio of two runs is noise; this one is not."""
+    import os
+
+    from doctree.memory import meaning
+
+    words = vocabulary()
+    rnd = random.Random(10_001)
+    queries = [" ".join(rnd.choice(words) for _ in range(3)) for _ in range(60)]
+    repo = DocumentsRepository(db)
+    before = os.environ.get(meaning.ENV_MODE)
+    calls = {
+        "load_memories": lambda q: load_memories(repo, OWNER, query=q),
+        "retrieve": lambda q: retrieve(repo, OWNER, q, budget_words=2000),
+    }
+    modes = ("lexical", "hybrid")
+    least: dict[tuple[str, str], list[float]] = {(c, m): [] for c in calls for m in modes}
+    try:
+        for m in modes:  # warm: the embedder loaded, the vectors read
+            os.environ[meaning.ENV_MODE] = m
+            for call in calls.values():
+                call(queries[0])
+        for q in queries[1:]:
+            best = dict.fromkeys(least, float("inf"))
+            for _ in range(rounds):
+                for m in modes:
+                    os.environ[meaning.ENV_MODE] = m
+                    for name, call in calls.items():
+                        meaning._query_vector.cache_clear()
+                        c0 = time.process_time()
+                        call(q)
+                        best[name, m] = min(best[name, m], time.process_time() - c0)
+            for k, v in best.items():
+                least[k].append(v)
+    finally:
+        if before is None:
+            os.environ.pop(meaning.ENV_MODE, None)
+        else:
+            os.environ[meaning.ENV_MODE] = before
+        repo.close()
+    out = {}
+    for name in calls:
+        lexical = statistics.median(least[name, "lexical"]) * 1000
+        hybrid = statistics.median(least[name, "hybrid"]) * 1000
+        out |= {f"{name}_lexical_cpu_ms": lexical, f"{name}_hybrid_cpu_ms": hybrid}
+        print(
+            f"  {name:<14} CPU per call: lexical {lexical:.2f} ms, hybrid {hybrid:.2f} ms, "
+            f"{hybrid / lexical:.2f}x"
+        )
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--docs", default="10000,100000", help="comma-separated sizes")
@@ -155,6 +211,12 @@ def main(argv: list[str] | None = None) -> int:
         type=Path,
         help="keep the database at DB (one size only); if DB exists it is reused as built "
         "(minutes saved at 100k), and the run's writes are added to it",
+    )
+    ap.add_argument(
+        "--compare-modes",
+        action="store_true",
+        help="also measure lexical against hybrid in one process on the same database "
+        "(CPU per call, the two modes alternately)",
     )
     benchreport.add_json_out(ap)
     args = ap.parse_args(argv)
@@ -209,6 +271,10 @@ def main(argv: list[str] | None = None) -> int:
                 f"searching; the whole read after a write now takes "
                 f"{r['after_write_p50_ms'] / old_after:.2f}x the old check alone"
             )
+            if args.compare_modes:
+                print(f"\n{n} documents, lexical against hybrid, one process, one database:")
+                db = args.db or Path(tmp) / f"context-{n}.db"
+                figures.update({f"{k}_{n}": v for k, v in compare_modes(db).items()})
     benchreport.write(args.json_out, "context", rows, figures)
     return 0
 

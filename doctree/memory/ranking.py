@@ -6,9 +6,10 @@ is in, recency; pseudo-relevance feedback when asked.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from doctree.memory.meaning import (
@@ -94,7 +95,7 @@ def search(
             weights=(s.text_weight, s.surroundings_weight, s.speaker_weight, s.dates_weight),
         )
     if mode != "lexical":
-        near = nearest(index, owner, under, semantic_text(q, s), s)
+        near = nearest(index, owner, under, semantic_text(q, s), s, {h.id: h for h in hits})
         if mode == "semantic":
             hits = near
         else:
@@ -105,25 +106,55 @@ def search(
 
 
 def nearest(
-    index: PassageIndex, owner: str, under: str, text: str, s: Settings
+    index: PassageIndex,
+    owner: str,
+    under: str,
+    text: str,
+    s: Settings,
+    known: Mapping[int, PassageHit] | None = None,
 ) -> list[PassageHit]:
     """The passages under `under` nearest `text` in meaning, best first, `score` their
     cosine (at most `semantic_candidates`); none when even the nearest is below
-    `semantic_floor` (the query is about nothing stored)."""
+    `semantic_floor` (the query is about nothing stored). `known`: passages already read
+    (BM25's candidates under `under`), taken from there instead of read again."""
     ensure_vectors(index.conn, "passages", owner, in_write=index.repo.in_write_transaction)
     vectors = VectorIndex(index.conn, "passages")
     qv = query_vector(text, vectors)
     if qv is None:
         return []
-    found = vectors.search(owner, qv, s.semantic_candidates)
-    hits = index.by_ids(owner, [f.passage_id for f in found], under=under)
-    if len(hits) < len(found):  # some lie outside `under`: look twice as far
-        found = vectors.search(owner, qv, s.semantic_candidates * 2)
-        hits = index.by_ids(owner, [f.passage_id for f in found], under=under)
-    sims = {f.passage_id: f.similarity for f in found}
-    if not hits or sims[hits[0].id] < s.semantic_floor:  # by_ids keeps the order, best first
+    ids, sims = vectors.nearest(owner, qv, s.semantic_candidates)
+    hits = _in_scope(index, owner, under, ids, sims, known or {})
+    if len(hits) < len(ids):  # some lie outside `under`: look twice as far
+        ids, sims = vectors.nearest(owner, qv, s.semantic_candidates * 2)
+        hits = _in_scope(index, owner, under, ids, sims, known or {})
+    if not hits or hits[0].score < s.semantic_floor:  # best first
         return []
-    return [rescored(h, sims[h.id]) for h in hits[: s.semantic_candidates]]
+    return hits[: s.semantic_candidates]
+
+
+def _in_scope(
+    index: PassageIndex,
+    owner: str,
+    under: str,
+    ids: list[int],
+    sims: list[float],
+    known: Mapping[int, PassageHit],
+) -> list[PassageHit]:
+    """The passages `ids` under `under`, in their order, `score` their cosine in `sims`:
+    those in `known` copied from there, the others read (one query)."""
+    cosine = dict(zip(ids, sims, strict=True))
+    read = {
+        h.id: h
+        for h in index.by_ids(owner, [i for i in ids if i not in known], under=under, scores=cosine)
+    }
+    out = []
+    for i in ids:
+        h = known.get(i)
+        if h is not None:
+            out.append(rescored(h, cosine[i]))
+        elif (h := read.get(i)) is not None:
+            out.append(h)
+    return out
 
 
 def plain(word: str) -> str:
@@ -136,8 +167,15 @@ _NAME_WORDS = re.compile(r"[-_.]+")
 
 def named_for(path: str, terms: set[str]) -> bool:
     """Whether every word of the path's last segment is one of the query's terms."""
-    name = [w for w in _NAME_WORDS.split(name_of(path).lower()) if w]
-    return bool(name) and all(plain(w) in terms for w in name)
+    name = _name_words(path)
+    return bool(name) and all(w in terms for w in name)
+
+
+@functools.lru_cache(maxsize=65_536)
+def _name_words(path: str) -> tuple[str, ...]:
+    """The words of the path's last segment, each `plain`: asked of every candidate
+    document of every query, so remembered."""
+    return tuple(plain(w) for w in _NAME_WORDS.split(name_of(path).lower()) if w)
 
 
 def _feedback_terms(q: Query, hits: Sequence[PassageHit], n: int) -> list[str]:

@@ -22,7 +22,7 @@ import json
 import logging
 import re
 import sqlite3
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import TYPE_CHECKING, Any
@@ -389,7 +389,7 @@ def _candidates(index: RecallIndex, owner: str, q: Query, s: RecallSettings) -> 
             weights=(s.text_weight, s.surroundings_weight, 0.0, s.dates_weight),
         )
     if mode != "lexical":
-        near = nearest(index, owner, q, s)
+        near = nearest(index, owner, q, s, {h.id: h for h in hits})
         weighed = replace(s, semantic_weight=s.gather_weight) if q.gathers else s
         hits = near if mode == "semantic" else fuse(hits, near, weighed)
     return hits
@@ -421,18 +421,32 @@ def _scored(hits: list[RecallHit], q: Query, s: RecallSettings) -> list[RecallHi
     return [RecallHit(**{**h.__dict__, "score": sc}) for sc, h in scored]
 
 
-def nearest(index: RecallIndex, owner: str, q: Query, s: RecallSettings) -> list[RecallHit]:
+def nearest(
+    index: RecallIndex,
+    owner: str,
+    q: Query,
+    s: RecallSettings,
+    known: Mapping[int, RecallHit] | None = None,
+) -> list[RecallHit]:
     """The passages nearest the query in meaning, best first, `score` their cosine; none
-    when even the nearest is below `semantic_floor` (the query is about nothing said)."""
+    when even the nearest is below `semantic_floor` (the query is about nothing said).
+    `known`: passages already read (BM25's candidates), taken from there instead of read
+    again."""
     vectors = VectorIndex(index.conn, "recall")
     qv = query_vector(semantic_text(q, s), vectors)
     if qv is None:
         return []
-    found = vectors.search(owner, qv, s.semantic_candidates)
-    if not found or found[0].similarity < s.semantic_floor:
+    ids, sims = vectors.nearest(owner, qv, s.semantic_candidates)
+    if not ids or sims[0] < s.semantic_floor:
         return []
-    sims = {f.passage_id: f.similarity for f in found}
-    return [rescored(h, sims[h.id]) for h in index.by_ids(owner, list(sims))]
+    known = known or {}
+    read = {h.id: h for h in index.by_ids(owner, [i for i in ids if i not in known])}
+    out = []
+    for i, x in zip(ids, sims, strict=True):
+        h = known.get(i) or read.get(i)
+        if h is not None:
+            out.append(rescored(h, x))
+    return out
 
 
 REPEAT_RUN = 5

@@ -445,17 +445,23 @@ class VectorIndex:
 
     def search(self, owner: str, query: np.ndarray, limit: int) -> list[VectorHit]:
         """The owner's passages most similar to the query vector (cosine), best first."""
+        ids, sims = self.nearest(owner, query, limit)
+        return [VectorHit(i, x) for i, x in zip(ids, sims, strict=True)]
+
+    def nearest(self, owner: str, query: np.ndarray, limit: int) -> tuple[list[int], list[float]]:
+        """What `search` finds, as two lists (passage ids, their cosines), best first: no
+        object made per passage, for a caller that looks up the passages by id anyway."""
         import numpy as np
 
         model, dimension = self.model()
         q = np.asarray(query, dtype=np.float32).reshape(-1)
         if limit <= 0 or not model or q.shape[0] != dimension:
-            return []
+            return [], []
         m = self._matrix(owner, model, dimension)
         if m is None or not len(m.ids):
-            return []
+            return [], []
         rows, sims = m.similarities(q, limit)
-        return [VectorHit(int(m.ids[r]), float(x)) for r, x in zip(rows, sims, strict=True)]
+        return m.ids[rows].tolist(), sims.astype(np.float64).tolist()
 
     def any(self, owner: str) -> bool:
         """Whether the owner has any vector in this index."""

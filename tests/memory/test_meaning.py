@@ -471,3 +471,72 @@ def test_a_counting_question_weighs_meaning_as_much_as_words_in_the_record_too(r
     assert family < 0.5 * words_only  # far below every passage that has its other word
     family, words_only = scores()
     assert family > 0.9 * words_only  # level with them
+
+
+def test_the_passages_words_found_are_taken_as_read_not_read_again(repo):
+    """`nearest` takes a passage BM25 already read (`known`) from there, with its cosine as
+    its score, and reads only the others: the same passages, in the same order, with the
+    same cosines as when it reads them all."""
+    from doctree.memory.query import parse_query
+    from doctree.memory.ranking import nearest
+    from doctree.store.passages import PassageIndex
+
+    write(repo, "~/memory/projects/apollo", "The launch moved to December 8.")
+    write(repo, "~/memory/projects/kafka", "Kafka's release slipped to spring.")
+    write(repo, "~/memory/people/ann", "Ann keeps bees on the roof.")
+    s = mode("hybrid")
+    retrieve(repo, OWNER, "launch", budget_words=50, settings=s)  # the passages and vectors
+    index = PassageIndex(repo)
+    text = " ".join(parse_query("when is the launch date?").terms)
+    read = nearest(index, OWNER, "~/memory", text, s)
+    [words] = index.search(OWNER, 'text : "launch"', under="~/memory")
+    as_read = dataclasses.replace(words, stored="the launch, as the words' search read it")
+    taken = nearest(index, OWNER, "~/memory", text, s, {words.id: as_read})
+    assert [(h.id, h.score) for h in taken] == [(h.id, h.score) for h in read]
+    assert len(read) == 3 and read[0].id == words.id
+    assert taken[0].text == "the launch, as the words' search read it"
+    assert [h.text for h in taken[1:]] == [h.text for h in read[1:]]
+    # Under a subtree, a known passage counts as inside it, the others as `by_ids` finds.
+    under = nearest(index, OWNER, "~/memory/projects", text, s, {words.id: as_read})
+    assert [h.path for h in under] == ["~/memory/projects/apollo", "~/memory/projects/kafka"]
+
+
+def test_the_records_passages_words_found_are_taken_as_read_not_read_again(repo):
+    from doctree.memory.query import parse_query
+    from doctree.memory.recall import nearest
+    from doctree.store.recall import RecallIndex
+
+    said = [
+        Message("user", "2026-03-01T08:00:00Z", "I always take oat milk in my coffee."),
+        Message("user", "2026-03-01T08:05:00Z", "The printer on floor two is broken."),
+        Message("user", "2026-03-01T08:09:00Z", "My coffee grinder is new."),
+    ]
+    hand_over(repo.conn, OWNER, "s-drink", said)
+    s = dataclasses.replace(DEFAULT_RECALL, mode="hybrid")
+    recall(repo, OWNER, "coffee", budget=20, settings=s)  # the vectors
+    index = RecallIndex(repo.conn)
+    q = parse_query("which coffee drink do I like?")
+    read = nearest(index, OWNER, q, s)
+    first = next(h for h in read if "grinder" in h.text)
+    as_read = dataclasses.replace(first, text="as the words' search read it")
+    taken = nearest(index, OWNER, q, s, {first.id: as_read})
+    assert [(h.id, h.score) for h in taken] == [(h.id, h.score) for h in read]
+    assert [h.text for h in taken if h.id == first.id] == ["as the words' search read it"]
+
+
+def test_fusion_keeps_the_order_passages_were_met_in_when_their_scores_are_equal():
+    from doctree.memory.meaning import fuse
+    from doctree.store.recall import RecallHit
+
+    def hit(i: int, score: float) -> RecallHit:
+        return RecallHit(
+            i, "s", f"h{i}", 0, "user", "2026-03-01T08:00:00Z", None, f"t{i}", 1, score
+        )
+
+    by_words = [hit(5, 2.0), hit(3, 2.0), hit(4, 1.0)]
+    by_meaning = [hit(9, 0.5), hit(8, 0.5)]
+    for fusion in ("scores", "add"):
+        s = dataclasses.replace(DEFAULT_RECALL, fusion=fusion)
+        fused = fuse(by_words, by_meaning, s)
+        assert [h.id for h in fused] == [5, 3, 4, 9, 8]
+        assert fused[0].score == fused[1].score and fused[3].score == fused[4].score

@@ -76,3 +76,23 @@ def test_a_reader_sees_vectors_stored_rewritten_and_deleted_since_it_last_read(r
     assert abs(by_id[3] - float(e.embed(["bees in the garden"])[0] @ q)) < 0.01
     v._CACHE.clear()
     assert vectors.search(OWNER, q, 10) == hits
+
+
+def test_nearest_gives_what_search_finds_as_two_lists(repo):
+    """`nearest` (ids and cosines, plain Python numbers) and `search` (one hit a passage)
+    are the same scan, best first, the other owner's vectors left out."""
+    e = default_embedder()
+    assert e is not None
+    vectors = VectorIndex(repo.conn, "passages")
+    with repo.transaction():
+        vectors.adopt(e)
+        vectors.put(OWNER, [1, 2, 3], e.embed(["bees", "the sea", "taxes"]))
+        vectors.put("other", [9], e.embed(["bees and honey"]))
+    q = e.embed(["honey bees in a hive"])[0]
+    ids, sims = vectors.nearest(OWNER, q, 2)
+    assert ids[0] == 1 and len(ids) == len(sims) == 2
+    assert all(type(i) is int for i in ids) and all(type(x) is float for x in sims)
+    assert [(h.passage_id, h.similarity) for h in vectors.search(OWNER, q, 2)] == list(
+        zip(ids, sims, strict=True)
+    )
+    assert vectors.nearest(OWNER, q, 0) == ([], []) and vectors.nearest("nobody", q, 5) == ([], [])
