@@ -112,8 +112,9 @@ def _quick_read(args: list[str]) -> str | None:
 
 
 def _is_database_error(e: Exception) -> bool:
-    sqlite3 = sys.modules.get("sqlite3")
-    return sqlite3 is not None and isinstance(e, sqlite3.Error)
+    # sqlite3.Error is the class of its C core, which the quick reading imports alone
+    core = sys.modules.get("_sqlite3")
+    return core is not None and isinstance(e, core.Error)
 
 
 def _write(text: str) -> bool:

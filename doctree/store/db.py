@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 import os
-import sqlite3
 import time
 
 from doctree.errors import SchemaError, UserError
@@ -14,8 +13,17 @@ from doctree.store.targets import busy_timeout_ms, is_database_url, scheme_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import sqlite3
     from pathlib import Path
     from typing import Any
+else:
+    try:
+        # The sqlite3 package's C core: the same connect, Row and errors. The package adds
+        # its datetime adapters (importing datetime), which a one-shot read has no use for;
+        # the full opening's backends import the package, so everything else has them.
+        import _sqlite3 as sqlite3
+    except ImportError:  # an interpreter whose sqlite3 has no such module
+        import sqlite3
 
 # The migrations (hashlib, pathlib), the backends (typing, contextlib, re) and the SQLite
 # dialect (which imports the store's model) are imported by the functions that use them:

@@ -8,9 +8,12 @@ takes it from here): one definition of "the live row", however the database was 
 from __future__ import annotations
 
 import os
-import sqlite3
 
 from doctree.store import encoding
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import sqlite3
 
 
 def live_row(conn: sqlite3.Connection, owner: str, path: str) -> sqlite3.Row | None:

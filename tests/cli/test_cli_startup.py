@@ -175,7 +175,8 @@ def test_read_through_the_entry_point_imports_no_click_and_no_command_module(tmp
 
 @pytest.mark.slow
 def test_read_through_the_entry_point_imports_neither_typing_nor_re(tmp_path):
-    """Nor what they bring (enum, contextlib): a plain install, the checkout on `sys.path`
+    """Nor what they bring (enum, contextlib), nor the sqlite3 package around its C core
+    (which imports datetime for its adapters): a plain install, the checkout on `sys.path`
     with no site-packages (so no editable install's finder, which imports `re`)."""
     db = tmp_path / "t.db"
     subprocess.run(
@@ -196,7 +197,21 @@ def test_read_through_the_entry_point_imports_neither_typing_nor_re(tmp_path):
     )
     status, modules, out = json.loads(proc.stdout.splitlines()[-1])
     assert status == 0 and out == "hello\n"
-    assert top(set(modules)) & {"typing", "re", "enum", "contextlib", "click", "pathlib"} == set()
+    assert "_sqlite3" in modules
+    assert (
+        top(set(modules))
+        & {
+            "typing",
+            "re",
+            "enum",
+            "contextlib",
+            "click",
+            "pathlib",
+            "sqlite3",
+            "datetime",
+        }
+        == set()
+    )
 
 
 @pytest.mark.slow
