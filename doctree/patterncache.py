@@ -18,10 +18,11 @@ import hashlib
 import importlib.util
 import marshal
 import os
+import re
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -60,7 +61,10 @@ def _read(path: Path) -> dict[tuple[str, int], _Kept]:
 
 
 def _write(path: Path, kept: dict[tuple[str, int], _Kept]) -> None:
-    data = marshal.dumps([(p, f, list(k)) for (p, f), k in kept.items()])
+    _write_bytes(path, marshal.dumps([(p, f, list(k)) for (p, f), k in kept.items()]))
+
+
+def _write_bytes(path: Path, data: bytes) -> None:
     tmp = path.with_name(f"{path.name}.{os.getpid()}.{time.monotonic_ns()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -116,3 +120,60 @@ def kept_patterns(anchor: str) -> Iterator[None]:
             _compiler.compile = plain
     if missed and asked and not sys.dont_write_bytecode:
         _write(path, asked)
+
+
+class KeptAnswers:
+    """What a function of a pattern alone (its text and flags) answered, kept in a file
+    beside the bytecode of `anchor`, the module defining the function: the file's name holds
+    a hash of that module's source and of the Python build, so an edit of the function is a
+    file of its own. An answer must be something `marshal` writes (str, tuples, None ...)."""
+
+    _MISSING = object()
+
+    def __init__(self, anchor: str, name: str):
+        self.anchor = anchor
+        self.name = name
+        self._path: Path | None = None
+        self._known: dict[tuple[str, int], Any] | None = None
+        self._fresh: dict[tuple[str, int], Any] = {}
+
+    def _load(self) -> dict[tuple[str, int], Any]:
+        if self._known is None:
+            self._known = {}
+            try:
+                source = Path(self.anchor).read_bytes()
+                pyc = Path(importlib.util.cache_from_source(self.anchor))
+            except (OSError, NotImplementedError, ValueError):
+                return self._known
+            digest = hashlib.sha256(f"{sys.version}|".encode() + source).hexdigest()
+            self._path = pyc.with_name(
+                f"{Path(self.anchor).stem}.{self.name}-{digest[:16]}.marshal"
+            )
+            try:
+                entries = marshal.loads(self._path.read_bytes())
+                self._known = {(p, f): answer for p, f, answer in entries}
+            except (OSError, ValueError, EOFError, TypeError):
+                pass
+        return self._known
+
+    def answer(self, pattern: re.Pattern[str], compute: Callable[[re.Pattern[str]], Any]) -> Any:
+        """`compute(pattern)`, or what it answered for the same pattern before."""
+        key = (pattern.pattern, int(pattern.flags))
+        found = self._load().get(key, self._MISSING)
+        if found is self._MISSING:
+            found = self._fresh.get(key, self._MISSING)
+        if found is self._MISSING:
+            found = compute(pattern)
+            self._fresh[key] = found
+        return found
+
+    def save(self, patterns: Iterable[re.Pattern[str]]) -> None:
+        """Write the answers for `patterns` (the others are let go) when any was new."""
+        if not self._fresh or self._path is None or sys.dont_write_bytecode:
+            return
+        known = self._load()
+        known.update(self._fresh)
+        self._fresh = {}
+        keys = {(p.pattern, int(p.flags)) for p in patterns}
+        entries = [(p, f, a) for (p, f), a in known.items() if (p, f) in keys]
+        _write_bytes(self._path, marshal.dumps(entries))
