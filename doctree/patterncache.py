@@ -83,15 +83,17 @@ def kept_patterns(anchor: str) -> Iterator[None]:
     if path is None:
         yield
         return
-    known = _read(path)
+    known: dict[tuple[str, int], _Kept] | None = None  # read at the first pattern compiled
     asked: dict[tuple[str, int], _Kept] = {}
     missed = False
     plain = _compiler.compile
 
     def compile(p: Any, flags: int = 0) -> Any:
-        nonlocal missed
+        nonlocal known, missed
         if not isinstance(p, str) or flags & _DEBUG:
             return plain(p, flags)
+        if known is None:
+            known = _read(path)
         key = (p, int(flags))
         kept = known.get(key)
         if kept is None:
