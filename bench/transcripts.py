@@ -124,13 +124,14 @@ def stages(text: str) -> dict[str, float]:
 
     t0 = time.process_time()
     import doctree.cli.replay  # noqa: F401 - what `doctree replay` imports
+    from doctree.agent import runtime
     from doctree.compose import Settings, replay_pipeline
     from doctree.store.db import connect
     from doctree.store.documents import DocumentsRepository
 
+    runtime._offline_agent()  # the offline agent loaded as `doctree replay` loads it
     for module, _, _ in STAGES:
         importlib.import_module(module)
-    importlib.import_module("doctree.agent.runtime")
     spent: dict[str, float] = {"imports": time.process_time() - t0}
     for module, name, label in STAGES:
         owner: object = importlib.import_module(module)

@@ -53,6 +53,7 @@ from doctree.llm.model_clients import (
     text_tool_call,
 )
 from doctree.memory.layout import MEMORY_ROOT
+from doctree.patterncache import kept_patterns
 from doctree.store.documents import DocumentsRepository
 from doctree.store.runs import Run, Runs, Usage
 
@@ -732,7 +733,9 @@ def _offline_note(summary: Any, tools: MemoryTools) -> str:
 
 def _offline_agent() -> Any:
     try:
-        from doctree.agent.offline import OfflineMemoryAgent
+        # its rules' patterns compiled once per install (beside its bytecode), not per process
+        with kept_patterns(str(Path(__file__).with_name("offline") / "__init__.py")):
+            from doctree.agent.offline import OfflineMemoryAgent
     except ImportError as e:
         raise UserError(
             "backend 'offline': the rule-based memory agent (doctree.agent.offline) is not "

@@ -36,6 +36,8 @@ from typing import Any
 
 from ahocorasick_rs import AhoCorasick
 
+from doctree.patterncache import KeptAnswers
+
 #: The patterns are read for their literals once one has run this many times (the reading
 #: costs about as much as compiling: not worth it for a run of a few sentences). Each pattern
 #: that ran by then is read with it (`_read_all`).
@@ -386,6 +388,8 @@ _patterns: weakref.WeakValueDictionary[int, GatedPattern] = weakref.WeakValueDic
 _count = itertools.count()
 _gate: _Gate | None = None  # over the patterns read; replaced whole when more are read
 _building = threading.Lock()
+#: Each pattern's literals, as read in an earlier process (beside this module's bytecode).
+_kept = KeptAnswers(__file__, "literals")
 
 
 def _read_all() -> None:
@@ -400,7 +404,8 @@ def _read_all() -> None:
         if not fresh:
             return
         for p in fresh:
-            p._found = literals(p.compiled)
+            p._found = _kept.answer(p.compiled, literals)
+        _kept.save(p.compiled for p in live if p._runs != 0)
         _gate = _Gate([p for p in live if p._runs != 0])
         for p in fresh:  # only once the gate that holds them is there to test them
             p._runs = -1 if p._found is not None else -2
