@@ -16,6 +16,7 @@ from datetime import date
 
 from doctree.agent.offline import language as lang
 from doctree.agent.offline.answers import answered, answered_parts
+from doctree.agent.offline.clauses import clause_left
 from doctree.agent.offline.directory import Directory, person_slug
 from doctree.agent.offline.entities import find_entities
 from doctree.agent.offline.language import FIRST_PERSON, NAME, NOT_NAMES, content_words, mentions
@@ -172,6 +173,11 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                     a.not_acted.append((raw, f"could not tell whom '{request[1]}' means"))
                     continue
                 request = (True, whom)
+            if request is not None and (clause := lang.forgets_clause(raw)) is not None:
+                request = _said_of_whom(own[: own.index(raw)], raw, clause, context, directory)
+                if request is None:  # a wrong person's lines are worse than none removed
+                    a.not_acted.append((raw, f"could not tell whom '{clause[0]}' means"))
+                    continue
             # "the bit about Nina and the overdraft … I'd rather it wasn't written down": "it"
             # is the thing the message named as said, not everything said before
             if (
@@ -269,6 +275,22 @@ def _whom(
     if ref is None or ref not in directory.people:
         return None
     return context.form.get(ref, directory.people[ref])
+
+
+def _said_of_whom(
+    before: list[str], raw: str, clause: tuple[str, str], context: Context, directory: Directory
+) -> tuple[bool, str] | None:
+    """What "forget that she snores" asks: what is said ("snores") as it concerns whom the
+    subject means ("Rosa and snores"); the user's own ("forget that I smoke") is what is
+    said alone. None when whom "she" means is not sure."""
+    subject, said = clause
+    if subject.lower() in ("i", "we"):
+        return True, said
+    if subject.lower() in ("he", "she", "they"):
+        pronoun = {"he": "him", "she": "her", "they": "them"}[subject.lower()]
+        whom = _whom(before, raw, pronoun, context, directory)
+        return None if whom is None else (True, f"{whom} and {said}")
+    return True, f"{subject} and {said}"
 
 
 #: Where one clause of a sentence ends and the next begins.
@@ -378,10 +400,30 @@ def _forget(
         if persons:
             a.forget_concerning[target] = persons
         words = content_words(target)
+        # what is said beyond the names ("snores" of "Rosa and snores"): a sentence that
+        # says it in a clause of its own keeps its other clauses
+        thing = words - {w.lower() for w in re.findall(r"\b[A-Z][\w'’-]*", target)}
+        thing -= {w for p in persons for w in content_words(p)}
         for t in [t for t in a.sentences if words and _says(t.text, words, persons)]:
-            a.sentences.remove(t)
             a.forgotten += 1
+            if thing and _without_clause(t, thing):
+                continue
+            a.sentences.remove(t)
             dropped.append(t.text)
+    return True
+
+
+def _without_clause(t: Sentence, thing: set[str]) -> bool:
+    """Sentence `t` left with the clauses that do not say `thing` (its text and statement
+    alike); False, and `t` unchanged, when no clause alone says it or what is left would
+    not read as a statement."""
+    left = [clause_left(x, thing) for x in (t.text, t.statement or t.text)]
+    if any(x is None for x in left):
+        return False
+    t.text, statement = left  # type: ignore[assignment]
+    if t.statement:
+        t.statement = statement  # type: ignore[assignment]
+    t.raw = clause_left(t.raw, thing) or t.text
     return True
 
 

@@ -763,11 +763,37 @@ _CLAUSE_END = re.compile(
 _TARGET_GROUPS = ("what", "what2", "what3", "what4", "what5", "what6", "what7")
 
 
+#: "Forget that she snores": "that" opens what is to be forgotten, a clause of its own (a
+#: subject and what it does), not "that" of what was just said ("forget that, it's fine").
+_FORGET_THAT_CLAUSE = re.compile(
+    r"(?<!n't\s)(?<!not\s)\b(?:forget|scratch|delete|erase|remove|drop|strike)\s+(?:the\s+fact\s+)?"
+    r"that\s+(?P<what>(?:he|she|they|we|i|(?:my|his|her|their|our)\s+\w+|(?-i:[A-Z])\w+)"
+    r"\s+(?!(?:said|told|mentioned|just|wrote|asked)\b)[a-z][^.,;!?]*)",
+    re.I,
+)
+
+
+def forgets_clause(sentence: str) -> tuple[str, str] | None:
+    """What "forget that she snores" asks to forget, as (subject, what is said of it):
+    ("she", "snores"); None when the sentence asks no such thing."""
+    m = _FORGET_THAT_CLAUSE.search(sentence)
+    if m is None or not _ASKING.search(sentence[: m.start()]):
+        return None
+    what = _CLAUSE_END.sub("", m.group("what").strip()).strip()
+    subject = re.match(r"(?:(?:my|his|her|their|our)\s+)?\w+", what, re.I)
+    assert subject is not None  # the pattern opens with one
+    said = what[subject.end() :].strip()
+    return (subject.group(0), said) if said else None
+
+
 def forget_request(sentence: str) -> tuple[bool, str | None] | None:
     """(True, None) for "forget that", (True, "the standup time") for "forget about ...",
-    None when the sentence asks nothing to be forgotten."""
+    (True, "she snores") for "forget that she snores", None when the sentence asks nothing
+    to be forgotten."""
     if (foreign := _foreign(sentence)) is not None:
         return True, foreign
+    if (clause := forgets_clause(sentence)) is not None:
+        return True, " ".join(clause)  # the caller finds whom "she" means (forgets_clause)
     m = FORGET_ABOUT.search(sentence)
     if m:
         what = next(m.group(g) for g in _TARGET_GROUPS if m.group(g)).strip()
@@ -777,9 +803,13 @@ def forget_request(sentence: str) -> tuple[bool, str | None] | None:
         return (True, what) if what else (True, None)
     if (asked := _asked(sentence)) is not None:
         return True, asked
-    if FORGET_THAT.search(sentence):
-        return True, None
-    return None
+    if (m := FORGET_THAT.search(sentence)) is None:
+        return None
+    if not _ASKING.search(sentence[: m.start()]) and re.match(
+        r"forget\s+that\s+(?!i\s+said)\w", sentence[m.start() :], re.I
+    ):
+        return None  # "I always forget that she snores", "don't forget that …": no request
+    return True, None
 
 
 def _foreign(sentence: str) -> str | None:

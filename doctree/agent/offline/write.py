@@ -15,6 +15,7 @@ from datetime import date, timedelta
 
 from doctree import stopwords
 from doctree.agent.offline import language as lang
+from doctree.agent.offline.clauses import forget_clause
 from doctree.agent.offline.directory import OTHER_KINDS, is_title
 from doctree.agent.offline.file import ENTITY_KINDS, named_pages, planned_top_level
 from doctree.agent.offline.language import content_words, mentions
@@ -842,6 +843,11 @@ class Writer(PageIO):
         paths += sorted({p.rsplit("/", 1)[0] for p in gone})  # the listings that link them
         if not r.is_error:
             paths += [m.group(1) for m in re.finditer(r"^- (\S+) \(v\d+\)", r.content, re.M)]
+        # what the request names beyond the people it names ("the snoring" of "Rosa and the
+        # snoring"): a line that says it in a clause of its own loses that clause only
+        thing = words - named - {w for p in persons for w in content_words(p)}
+        if any("/people/" in p for p in gone):
+            thing = set()  # a person forgotten whole: every line of them goes
         removed = 0
         for path in dict.fromkeys(paths):
             if path in gone:
@@ -863,6 +869,8 @@ class Writer(PageIO):
                     continue
                 if self._session_line(ln):  # a recent session keeps its link, not its words
                     edits[ln] = ln.split(" `", 1)[0] if " `" in ln else None
+                elif thing and not (links and any(x in ln for x in links)):
+                    edits[ln] = forget_clause(ln, thing)
                 else:
                     edits[ln] = None
             edits = {k: v for k, v in edits.items() if v != k}
