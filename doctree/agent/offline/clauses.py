@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from doctree.agent.offline.language import mentions, stem
+from doctree.agent.offline.language import content_words, mentions, stem
 
 #: Subjects a clause can open with, in the languages the agent reads requests in.
 _SUBJECT = (
@@ -171,7 +171,13 @@ def forget_clause(line: str, thing: set[str]) -> str | None:
     """A fact line of a page without the clauses of its statement that say `thing`, None
     when the whole line goes (see `clause_left`; a labelled line is never cut)."""
     m = _FACT_LINE.match(line)
-    if m is None or _LABELLED.match(line):
-        return None
+    if m is None or _LABELLED.match(line) or "`" in m.group("body"):
+        return None  # a quoted opening or code span is cut nowhere
     body = clause_left(m.group("body"), thing)
     return None if body is None else f"{m.group('head')}{body}{m.group('tail') or ''}"
+
+
+def names_any(text: str, persons: tuple[str, ...]) -> bool:
+    """Whether `text` names one of `persons` (every content word of the name in it)."""
+    said = {w.lower() for w in re.findall(r"[^\W_]+", text)}
+    return any(content_words(p) and content_words(p) <= said for p in persons)

@@ -16,7 +16,7 @@ from datetime import date
 
 from doctree.agent.offline import language as lang
 from doctree.agent.offline.answers import answered, answered_parts
-from doctree.agent.offline.clauses import clause_left
+from doctree.agent.offline.clauses import clause_left, names_any
 from doctree.agent.offline.directory import Directory, person_slug
 from doctree.agent.offline.entities import find_entities
 from doctree.agent.offline.language import FIRST_PERSON, NAME, NOT_NAMES, content_words, mentions
@@ -167,6 +167,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 a.ignored.append(raw)
                 continue
             request = lang.forget_request(raw)
+            of_whom = False
             if request is not None and request[1] and lang.PRONOUN_TARGET.fullmatch(request[1]):
                 whom = _whom(own[: own.index(raw)], raw, request[1], context, directory)
                 if whom is None:  # a wrong person's lines are worse than none removed
@@ -178,6 +179,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 if request is None:  # a wrong person's lines are worse than none removed
                     a.not_acted.append((raw, f"could not tell whom '{clause[0]}' means"))
                     continue
+                of_whom = clause[0].lower() not in ("i", "we")
             # "the bit about Nina and the overdraft … I'd rather it wasn't written down": "it"
             # is the thing the message named as said, not everything said before
             if (
@@ -189,8 +191,10 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
             if request is not None and not _says_instead(raw):
                 kept = _clauses_before(raw) if request[1] is None else None
                 forgetting = _forget(
-                    a, turn, raw, request[1], previous, current, dropped, bool(kept), directory
-                )
+                    a, turn, raw, request[1], previous, current, dropped, bool(kept), directory,
+                    of_whom,
+                )  # fmt: skip
+                of_whom = False
                 if forgetting and kept:
                     if raw in turn.pieces:
                         turn.pieces.add(kept)
@@ -288,8 +292,11 @@ def _said_of_whom(
         return True, said
     if subject.lower() in ("he", "she", "they"):
         pronoun = {"he": "him", "she": "her", "they": "them"}[subject.lower()]
-        whom = _whom(before, raw, pronoun, context, directory)
-        return None if whom is None else (True, f"{whom} and {said}")
+        asked = re.search(rf"\bthat\s+{subject}\b", raw, re.I)
+        whom = _whom(before, raw[: asked.start()] if asked else raw, pronoun, context, directory)
+        if whom is None or directory.person(whom) not in directory.people:
+            return None
+        return True, f"{whom} and {said}"
     return True, f"{subject} and {said}"
 
 
@@ -348,6 +355,7 @@ def _forget(
     dropped: list[str],
     own_clause: bool = False,
     directory: Directory | None = None,
+    of_whom: bool = False,
 ) -> bool:
     """A request to forget: "forget that" drops the statements just made (only its own
     sentence when that sentence holds a secret before it, only the clause before it when
@@ -393,18 +401,25 @@ def _forget(
     named = lang.forget_targets(what)
     persons = tuple(t for t in named if directory is not None and _is_person(t, directory))
     things = [t for t in named if t not in persons]
-    if not persons or not things:  # "about Ana and Tom", "about the gym": each of them
+    if of_whom and len(named) == 2:  # "forget that she snores": the snoring, as hers
+        persons, things = (named[0],), named[1:]
+    elif not persons or not things:  # "about Ana and Tom", "about the gym": each of them
         things, persons = named, ()
     for target in things:  # "about Ravi and the stairlift money": the money, as it is Ravi's
         a.forget.append(target)
         if persons:
             a.forget_concerning[target] = persons
+        if of_whom:
+            a.forget_of_whom.add(target)
         words = content_words(target)
         # what is said beyond the names ("snores" of "Rosa and snores"): a sentence that
         # says it in a clause of its own keeps its other clauses
         thing = words - {w.lower() for w in re.findall(r"\b[A-Z][\w'’-]*", target)}
         thing -= {w for p in persons for w in content_words(p)}
-        for t in [t for t in a.sentences if words and _says(t.text, words, persons)]:
+        says = [t for t in a.sentences if words and _says(t.text, words, persons)]
+        if of_whom:  # only where the person is named or is the one it is about
+            says = [t for t in says if t.subject in persons or names_any(t.text, persons)]
+        for t in says:
             a.forgotten += 1
             if thing and _without_clause(t, thing):
                 continue

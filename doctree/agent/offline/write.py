@@ -15,7 +15,7 @@ from datetime import date, timedelta
 
 from doctree import stopwords
 from doctree.agent.offline import language as lang
-from doctree.agent.offline.clauses import forget_clause
+from doctree.agent.offline.clauses import forget_clause, names_any
 from doctree.agent.offline.directory import OTHER_KINDS, is_title
 from doctree.agent.offline.file import ENTITY_KINDS, named_pages, planned_top_level
 from doctree.agent.offline.language import content_words, mentions
@@ -164,7 +164,7 @@ class Writer(PageIO):
         self.retire_superseded()
         self.apply_corrections([s for s in a.sentences if s.correction])
         for what in a.forget:
-            self.forget(what, a.forget_concerning.get(what, ()))
+            self.forget(what, a.forget_concerning.get(what, ()), what in a.forget_of_whom)
         if self.write_patterns():
             self.write_root({"patterns"})
         if a.ignored:
@@ -814,7 +814,7 @@ class Writer(PageIO):
 
             self.update(f"{self.root}/{name}", titles[name], change)
 
-    def forget(self, what: str, persons: tuple[str, ...] = ()) -> None:
+    def forget(self, what: str, persons: tuple[str, ...] = (), of_whom: bool = False) -> None:
         """Forget `what` in current memory: the page of the person or thing it names is
         deleted (a tombstone: its history stays and reverting this run restores it), and
         every line that says it or links to that page is removed from the pages that hold
@@ -860,11 +860,13 @@ class Writer(PageIO):
             for ln in current.body.split("\n"):
                 if not ln.startswith("- "):
                     continue
-                if persons:
+                if persons and of_whom:  # "forget that she snores": hers, not another's
+                    said = mentions(ln, words) and names_any(f"{ln} {title}", persons)
+                elif persons:
                     said = lang.concerns(f"{ln} {title}", words, persons)
                 else:
                     said = mentions(ln, words)
-                said = said and named <= content_words(ln)
+                said = said and named <= content_words(f"{ln} {title}" if of_whom else ln)
                 if not said and not (links and any(x in ln for x in links)):
                     continue
                 if self._session_line(ln):  # a recent session keeps its link, not its words
