@@ -511,16 +511,17 @@ _FOREIGN_SAID = {
     r"\s*ai|j['’]ai|tu\s+as|tu\s+sais|vous\s+avez|vous\s+savez)(?:\s+(?:dit|écrit|raconté|noté|"
     r"mis|gardé|retenu))?\s+)?",
     "de": r",?\s*(?:bitte\s*,?\s*)?(?:(?:alles|das)\s*,?\s*)?(?:was\s+(?:ich|du|sie)\s+(?:dir\s+|ihnen\s+|mir\s+)?)?",
-    "es": r"(?:por\s+favor\s+)?(?:todo\s+)?(?:lo\s+que\s+(?:te\s+|le\s+)?(?:dije|conté|comenté|escribí|"
+    "es": r"(?:por\s+favor\s+)?(?:todo\s+)?(?:(?:lo|aquello|eso|esto)\s+que\s+(?:te\s+|le\s+)?(?:dije|conté|comenté|escribí|"
     r"tienes|sabes|guardaste|apuntaste)\s+)?(?:lo\s+)?",
     "nl": r"(?:alsjeblieft\s+|aub\s+|even\s+)?(?:alles\s*,?\s*)?(?:wat\s+(?:ik|je|jij|u)\s+(?:je\s+|jou\s+|u\s+)?"
     r"(?:zei|vertelde|schreef|heb\s+gezegd|heb\s+verteld|hebt|weet)?\s*)?",
-    "it": r"(?:per\s+favore\s+)?(?:tutto\s+)?(?:(?:quello|ciò)\s+che\s+(?:ti\s+|le\s+)?(?:ho\s+detto|"
+    "it": r"(?:per\s+favore\s+)?(?:tutto\s+)?(?:(?:quello|ciò|questo|quel)\s+che\s+(?:ti\s+|le\s+)?(?:ho\s+detto|"
     r"ho\s+scritto|ho\s+raccontato|sai|hai)\s+)?",
     "pl": r"(?:proszę\s+)?(?:wszystko\s+)?(?:(?:to\s*,?\s*)?co\s+(?:ci\s+)?(?:pisałam|pisałem|mówiłam|"
     r"mówiłem|powiedziałam|powiedziałem)\s+)?",
-    "pt": r"(?:por\s+favor\s+)?(?:tudo\s+)?(?:o\s+que\s+(?:eu\s+)?(?:te\s+|lhe\s+)?(?:disse|contei|falei|"
-    r"escrevi|tens|sabes)\s+)?",
+    # "o que", "aquilo que", "isso que": what was said, named by any demonstrative
+    "pt": r"(?:por\s+favor\s+)?(?:tudo\s+)?(?:(?:o|aquilo|isso|isto)\s+que\s+(?:eu\s+)?(?:te\s+|lhe\s+|vos\s+)?"
+    r"(?:disse|contei|falei|escrevi|mencionei|tens|sabes)\s+)?",
 }
 #: "About": what a request lets go of follows it.
 _FOREIGN_ABOUT = {
