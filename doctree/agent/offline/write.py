@@ -163,8 +163,10 @@ class Writer(PageIO):
         self.write_active()
         self.retire_superseded()
         self.apply_corrections([s for s in a.sentences if s.correction])
+        kept_whole = self._said_together([w for w in a.forget if w not in a.forget_concerning])
         for what in a.forget:
-            self.forget(what, a.forget_concerning.get(what, ()), what in a.forget_of_whom)
+            if what not in kept_whole:
+                self.forget(what, a.forget_concerning.get(what, ()), what in a.forget_of_whom)
         if self.write_patterns():
             self.write_root({"patterns"})
         if a.ignored:
@@ -902,6 +904,50 @@ class Writer(PageIO):
             "(earlier versions keep them until `doctree forget` erases them)"
         )
 
+    def _said_together(self, targets: list[str]) -> set[str]:
+        """The people of one request ("what I told you about Ana and Rui") not to forget
+        whole: when everything memory says of one of them (Rui) is said with another (Ana),
+        the request is about the two together, so the lines of Rui go and Ana's other lines
+        (her visit, her job) stay. When each has lines of their own, each is forgotten
+        whole, as asked."""
+        people = [t for t in targets if re.fullmatch(lang.NAME, t) and t not in lang.NOT_NAMES]
+        if len(people) < 2:
+            return set()
+        said = {t: self._fact_lines_of(t) for t in people}
+        kept: set[str] = set()
+        for y in people:
+            others = [x for x in people if x != y]
+            if not said[y] or not all(any(_names(x, ln) for x in others) for ln in said[y]):
+                continue
+            # y is said of only with the others: each other keeps the lines without y
+            kept |= {x for x in others if any(not _names(y, ln) for ln in said[x])}
+        return kept
+
+    def _fact_lines_of(self, name: str) -> list[str]:
+        """The fact lines of current pages (session pages left out) that say something of the
+        person `name`: the lines that name them, and those of their own page (each given
+        with the page's title, which names them)."""
+        r = self.call("document_search", {"query": name, "under": self.root, "limit": 50})
+        paths = [] if r.is_error else re.findall(r"^- (\S+) \(v\d+\)", r.content, re.M)
+        own = self.filing.directory.known_person_names().get(name)
+        if own:
+            paths.append(f"{self.root}/people/{own}")
+        out = []
+        for path in dict.fromkeys(paths):
+            if "/archive/" in path or (current := self.read(path)) is None:
+                continue
+            page = Page.parse(current.body, path)
+            on_page = own is not None and path == f"{self.root}/people/{own}"
+            for section, lines in page.sections.items():
+                if section in _LINKS_ONLY:
+                    continue
+                for ln in lines:
+                    if not re.match(r"- \d{4}-\d\d-\d\d: ", ln) or self._session_line(ln):
+                        continue  # a label ("Relation: …") says who, not what was said
+                    if on_page or _names(name, ln):
+                        out.append(f"{ln} {page.title}")
+        return out
+
     def _pages_named(self, what: str) -> list[str]:
         """The pages of the people, projects and things `what` names: "Jonas" is the page
         of Jonas Berg when he is the only Jonas known."""
@@ -1285,6 +1331,11 @@ class Writer(PageIO):
 
 #: The sections of an entity page that say nothing of it on their own.
 _LINKS_ONLY = {"Related", "Sessions"}
+
+
+def _names(name: str, line: str) -> bool:
+    """Whether `line` names `name` as a whole word."""
+    return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", line) is not None
 
 
 def _without_stale(line: str, superseded: dict[str, Sentence]) -> str:
