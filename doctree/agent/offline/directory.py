@@ -74,17 +74,20 @@ class Directory:
         return slug
 
     def person(self, name: str) -> str:
-        """The slug of the page for `name`, reusing a page known by first or full name."""
+        """The slug of the page for `name`, reusing a page known by its full name, or by the
+        first name alone when exactly one known person has it. A full name is not joined to
+        someone known only by their first name ("my sister Anna" is not "Anna Berg from
+        accounts"): two pages are a smaller harm than one person's facts on another's."""
         if name in self.aliases:
             return self.aliases[name]
         slug = person_slug(name)
         if slug in self.people:
             return slug
         first = person_slug(name.split()[0]) if not is_title(name) else None
-        if first and first in self.people:
+        if first and " " not in name.strip() and first in self.people:
             return first
         matches = sorted(s for s in self.people if first and s.startswith(first + "-"))
-        if len(matches) == 1:
+        if len(matches) == 1 and " " not in name.strip():
             return matches[0]
         self.people[slug] = name
         return slug
