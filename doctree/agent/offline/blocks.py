@@ -159,14 +159,18 @@ def chat_lines(lines: list[str], own: set[str] | frozenset[str] = frozenset()) -
     return out
 
 
-def unfence_text(text: str, keep: Callable[[list[str]], bool] | None = None) -> str:
+def unfence_text(
+    text: str,
+    keep: Callable[[list[str]], bool] | None = None,
+    own: frozenset[str] = frozenset(),
+) -> str:
     """`text` with each fenced block that reads as text (`reads_as_text`) opened: its fence
     lines dropped, so its lines are read as the message's own. A block `keep` says to keep
     (one read otherwise: a table of records, a message to the memory system) stays fenced. Checkbox items anywhere are rewritten by
     `checkbox_line`; struck items are left out."""
     out: list[str] = []
     lines = text.split("\n")
-    mine = own_nicks(text)
+    mine = own_nicks(text) | own  # `own`: the nicks memory knows are the user's
     i = 0
     while i < len(lines):
         line = lines[i]
