@@ -33,6 +33,7 @@ from doctree.agent.offline.ocr import normalise as normalise_scan
 from doctree.agent.offline.owner import as_the_user
 from doctree.agent.offline.prefilter import gate_patterns
 from doctree.agent.offline.records import read_records, source_name
+from doctree.agent.offline.written import quote_introduced
 from doctree.memory.secrets import mask
 from doctree.sessions.transcripts import Transcript
 
@@ -1061,6 +1062,7 @@ def segment(
         speaker, content = speaker_of(normalise_scan(m.content), chat=chat)
         if names and not speaker:
             content = as_the_user(content, set(names))
+        content = quote_introduced(content)  # "Ana texted me: I'm late": Ana's "I"
         items: set[str] = set()
         pieces: set[str] = set()
         rows: set[str] = set()
