@@ -42,6 +42,9 @@ def everything(repo: DocumentsRepository) -> str:
          "Meine Tante Mira wohnt im Hotel Adler."),
         ("Mi tía Mira se queda en el Hotel Sol y ella ronca muchísimo.", "ronca",
          "Mi tía Mira se queda en el Hotel Sol."),
+        # an aside in brackets is cut nowhere inside; it goes with its clause
+        ("Mira has the spare room and Tom's booked the inn because she snores (Mira, not Tom, "
+         "he would kill me).", "snores", "Mira has the spare room and Tom's booked the inn."),
     ],
 )  # fmt: skip
 def test_a_clause_is_taken_and_the_rest_of_the_statement_stays(said, thing, left):

@@ -40,6 +40,8 @@ _SEPARATOR = re.compile(
     r"\s*;\s*"
     rf"|,\s+(?={_COORDINATE}\s|{_DEPENDENT}\b)"
     rf"|\s+(?={_COORDINATE}\s+{_SUBJECT}\b)"
+    # "… and Rosa's booked the inn": a new clause of a named subject
+    r"|\s+(?=(?:and|but)\s+(?-i:[A-Z])[\w-]+(?:['’]s)?\s+(?-i:[a-z]))"
     r"|\s+(?=(?:but|because|whereas|although)\s)"
     r"|,\s+",
     re.I,
@@ -80,8 +82,8 @@ def _cut(text: str) -> list[_Clause]:
     out: list[_Clause] = []
     start, joiner = 0, ""
     for m in _SEPARATOR.finditer(text):
-        if m.start() == 0 or m.end() >= len(text):
-            continue
+        if m.start() == 0 or m.end() >= len(text) or _inside_brackets(text, m.start()):
+            continue  # "(Rosa, not Mum)" is one aside, cut nowhere inside
         piece = text[start : m.start()]
         if piece.strip():
             out.append(_Clause(joiner, piece.strip()))
@@ -90,6 +92,14 @@ def _cut(text: str) -> list[_Clause]:
     if tail:
         out.append(_Clause(joiner, tail))
     return out
+
+
+def _inside_brackets(text: str, at: int) -> bool:
+    """Whether position `at` of `text` is inside parentheses, brackets or quotation marks."""
+    before = text[:at]
+    depth = before.count("(") - before.count(")") + before.count("[") - before.count("]")
+    quotes = before.count("“") - before.count("”") + before.count('"') % 2
+    return depth > 0 or quotes > 0
 
 
 def without(statement: str, said: Callable[[str], bool]) -> str | None:
