@@ -41,3 +41,26 @@ def test_a_first_name_alone_still_finds_the_one_person_known_by_it(repo):
     run(repo, transcript("s-1", ("user", DAY1, "My sister Lise is moving to Ghent in June.")))
     run(repo, transcript("s-2", ("user", "2027-05-05T09:00:00Z", "Lise found a flat near the station.")))
     assert "flat near the station" in page(repo, "lise")
+
+
+def test_a_full_name_said_in_a_later_session_is_not_the_users_sister_either(repo):
+    run(repo, transcript("s-1", ("user", DAY1, "My sister Lise is moving to Ghent in June.")))
+    run(
+        repo,
+        transcript(
+            "s-2", ("user", "2027-05-05T09:00:00Z", "Lise Aalto from payroll approved my claim.")
+        ),
+    )
+    assert "Aalto" not in page(repo, "lise")
+
+
+def test_a_colleague_known_by_first_name_is_the_one_later_named_in_full(repo):
+    run(repo, transcript("s-1", ("user", DAY1, "I'll ask Oskar to review the PR tomorrow.")))
+    run(
+        repo,
+        transcript(
+            "s-2",
+            ("user", "2027-05-05T09:00:00Z", "Kickoff for the portal with Oskar Lind today."),
+        ),
+    )
+    assert "~/memory/people/oskar-lind" not in {d.path for d in repo.documents("main", "~/memory")}

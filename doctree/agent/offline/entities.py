@@ -204,6 +204,8 @@ def find_entities(s: Sentence, raw: str, directory: Directory) -> None:
     for m in lang.KIN.finditer(raw):
         if m.group("name") and m.group("name") not in NOT_NAMES:
             person(m.group("name"))
+            if m.group(0).lower().startswith(("my ", "our ")):
+                directory.kin.add(directory.person(m.group("name")))
     known = directory.known_person_names()
     for m in _PERSON_TRIGGER.finditer(raw):
         before = raw[: m.start("names")]
@@ -256,7 +258,7 @@ def find_entities(s: Sentence, raw: str, directory: Directory) -> None:
     for form in sorted(known, key=len, reverse=True):
         if (
             form in raw
-            and (said := _said_alone(form, raw, known)) is not None
+            and (said := _said_alone(form, raw, known, directory)) is not None
             and not any(form in p or p in form for p in s.people)
         ):
             person(said)
@@ -297,14 +299,16 @@ _IN_COMPANY_WITH = re.compile(
 )
 
 
-def _said_alone(form: str, raw: str, known: dict[str, str]) -> str | None:
+def _said_alone(
+    form: str, raw: str, known: dict[str, str], directory: Directory
+) -> str | None:
     """The name `raw` says a known name `form` by: the form itself, or a full name of
-    someone else when the form is a first name followed by a surname memory does not know
-    it with ("Anna Berg" when "Anna" is the user's sister: two people, not one). None when
-    `raw` does not say it as a word."""
+    someone else when the form is the first name of one of the user's family followed by a
+    surname memory does not know them by ("Anna Berg" when "Anna" is the user's sister: two
+    people, not one). None when `raw` does not say it as a word."""
     for m in re.finditer(rf"(?<![\w-]){re.escape(form)}(?![\w-])", raw):
         surname = re.match(rf"\s+({lang.NAME_WORD})\b", raw[m.end() :])
-        if surname is None or " " in form:
+        if surname is None or " " in form or not directory.is_kin(known[form]):
             return form
         full = f"{form} {surname.group(1)}"
         last = surname.group(1)

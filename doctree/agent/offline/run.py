@@ -31,6 +31,15 @@ def run_session(root: str, transcript: Transcript, tools: ToolsLike) -> RunSumma
         if n not in known
     }
     names = {**known, **new}
+    kin: dict[str, bool] = {}
+
+    def kin_page(slug: str) -> bool:  # read only when a full name meets a first name
+        if slug not in kin:
+            known = writer.read(f"{root}/people/{slug}")
+            kin[slug] = known is not None and "- Relation: the user's " in known.body
+        return kin[slug]
+
+    directory.kin_page = kin_page
     turns = segment(
         transcript,
         own=frozenset(n.lower() for n, k in names.items() if k == "nick"),
