@@ -21,13 +21,10 @@ def log(*lines: str) -> str:
 
 
 def test_a_nick_said_once_is_the_users_in_later_logs_too(repo):
-    first = (
-        "Here's the channel log from tonight, I'm kestrel in there.\n\n"
-        + log(
-            "[19:00] <dunlin> kestrel, can you take the release notes?",
-            "[19:01] <kestrel> yes, I'll write the release notes by Friday",
-            "[19:02] <dunlin> great, thanks",
-        )
+    first = "Here's the channel log from tonight, I'm kestrel in there.\n\n" + log(
+        "[19:00] <dunlin> kestrel, can you take the release notes?",
+        "[19:01] <kestrel> yes, I'll write the release notes by Friday",
+        "[19:02] <dunlin> great, thanks",
     )
     run(repo, transcript("s-1", ("user", "2029-03-01T20:00:00Z", first)))
     assert "~/memory/people/kestrel" not in paths(repo)
@@ -69,7 +66,11 @@ def test_a_name_the_assistant_greets_in_a_draft_or_the_user_speaks_of_is_someone
         repo,
         transcript(
             "s-1",
-            ("user", "2029-03-01T20:00:00Z", "Can you draft a note to Marco Bell about the invoice?"),
+            (
+                "user",
+                "2029-03-01T20:00:00Z",
+                "Can you draft a note to Marco Bell about the invoice?",
+            ),
             ("assistant", "2029-03-01T20:00:10Z", "> Hi Marco,\n> the invoice is attached."),
             ("user", "2029-03-01T20:01:00Z", "Thanks, Marco is my landlord by the way."),
             ("assistant", "2029-03-01T20:01:10Z", "Sure, Marco."),

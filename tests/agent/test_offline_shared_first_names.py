@@ -21,9 +21,15 @@ def page(repo: DocumentsRepository, slug: str) -> str:
 @pytest.mark.parametrize(
     ("kin", "other"),
     [
-        ("My sister Lise is moving to Ghent in June.", "Lise Aalto from payroll approved my claim."),
+        (
+            "My sister Lise is moving to Ghent in June.",
+            "Lise Aalto from payroll approved my claim.",
+        ),
         ("My cousin Tomas has a new puppy.", "Tomas Brandt in the Oslo office sent the slides."),
-        ("My aunt Greta plays bridge on Thursdays.", "I had lunch with Greta Holm, our new auditor."),
+        (
+            "My aunt Greta plays bridge on Thursdays.",
+            "I had lunch with Greta Holm, our new auditor.",
+        ),
     ],
 )
 def test_a_full_name_is_not_filed_on_the_page_of_another_who_shares_its_first_name(
@@ -39,7 +45,10 @@ def test_a_full_name_is_not_filed_on_the_page_of_another_who_shares_its_first_na
 
 def test_a_first_name_alone_still_finds_the_one_person_known_by_it(repo):
     run(repo, transcript("s-1", ("user", DAY1, "My sister Lise is moving to Ghent in June.")))
-    run(repo, transcript("s-2", ("user", "2027-05-05T09:00:00Z", "Lise found a flat near the station.")))
+    run(
+        repo,
+        transcript("s-2", ("user", "2027-05-05T09:00:00Z", "Lise found a flat near the station.")),
+    )
     assert "flat near the station" in page(repo, "lise")
 
 

@@ -299,9 +299,7 @@ _IN_COMPANY_WITH = re.compile(
 )
 
 
-def _said_alone(
-    form: str, raw: str, known: dict[str, str], directory: Directory
-) -> str | None:
+def _said_alone(form: str, raw: str, known: dict[str, str], directory: Directory) -> str | None:
     """The name `raw` says a known name `form` by: the form itself, or a full name of
     someone else when the form is the first name of one of the user's family followed by a
     surname memory does not know them by ("Anna Berg" when "Anna" is the user's sister: two

@@ -8,6 +8,7 @@ written as a subject means the user."""
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 
 from doctree.agent.offline import language as lang
 from doctree.agent.offline.blocks import own_nicks
@@ -33,7 +34,7 @@ _ADDRESSED = re.compile(
 )
 
 
-def said_names(transcript: Transcript, people: set[str] = frozenset()) -> dict[str, str]:
+def said_names(transcript: Transcript, people: AbstractSet[str] = frozenset()) -> dict[str, str]:
     """The names this transcript says are the user's: name -> "nick" or "name". A name the
     assistant calls the user by counts only when it is no one memory knows (`people`, page
     slugs) and the user never speaks of it as of someone else ("email Marco", "with Marco")."""

@@ -50,9 +50,7 @@ def run_session(root: str, transcript: Transcript, tools: ToolsLike) -> RunSumma
     summary = writer.write(filing)
     if new:  # remembered on the user's own page the first time they are known
         lines = owner.page_lines(new, writer.cite, transcript_day(transcript))
-        writer.update(
-            f"{root}/{owner.PAGE}", owner.TITLE, lambda p: owner.add_names(p, lines)
-        )
+        writer.update(f"{root}/{owner.PAGE}", owner.TITLE, lambda p: owner.add_names(p, lines))
         writer.write_root({owner.PAGE})
     return summary
 

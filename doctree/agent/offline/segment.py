@@ -76,7 +76,7 @@ def user_sentences(
     rows: set[str] | None = None,
     kept_quotes: set[str] | None = None,
     dated: dict[str, date | None] | None = None,
-    own: frozenset[str] = frozenset(),
+    nicks: frozenset[str] = frozenset(),
 ) -> tuple[list[str], list[str]]:
     """Split a user message into the user's own sentences and the quoted or fenced rest.
 
@@ -88,7 +88,7 @@ def user_sentences(
     A pasted mail chain is read message by message, oldest first (`chain_sentences`); its
     sentences are added to `dated`, each with its message's date (None when it has none).
     """
-    text = unfence_text(text, keep=_kept_fenced, own=own)
+    text = unfence_text(text, keep=_kept_fenced, own=nicks)
     if (chain := mail_chain(text)) is not None and len(chain) > 1:
         return chain_sentences(chain, items, pieces, rows, kept_quotes, dated)
     if (export := chat_export(text)) is not None:
