@@ -59,3 +59,28 @@ def test_two_people_each_with_lines_of_their_own_are_each_forgotten_whole(repo):
     run(repo, transcript("s-ask", ("user", DAY2, "Forget what I told you about Lena and Marco.")))
     text = everything(repo)
     assert "Graz" not in text and "leaving the firm" not in text and "birthday" not in text
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        "And take out what I told you about Lena's divorce, she asked me to.",
+        "Please scrap the note about Lena's divorce entirely.",
+        "Forget what I said about Lena's divorce.",
+    ],
+)
+def test_a_thing_said_of_a_person_goes_and_her_other_lines_stay(repo, request_):
+    run(
+        repo,
+        transcript(
+            "s-facts",
+            ("user", DAY1, "My cousin Lena is visiting from Graz in July."),
+            ("user", "2027-05-03T18:02:00Z", "Lena told me she is getting divorced."),
+            ("user", "2027-05-03T18:04:00Z", "Lena works as a pharmacist."),
+        ),
+    )
+    run(repo, transcript("s-ask", ("user", DAY2, request_)))
+    text = everything(repo)
+    assert "divorced" not in text
+    lena = repo.read("main", "~/memory/people/lena").body
+    assert "Graz" in lena and "pharmacist" in lena

@@ -399,6 +399,11 @@ def _forget(
                 dropped.append(t.text)
         return True
     named = lang.forget_targets(what)
+    # "Becca's news", "Dad's loan": the thing, as it concerns the person it is said of
+    owned = [m for t in named if (m := _OWNED.fullmatch(t)) and directory is not None]
+    owned = [m for m in owned if _is_person(m["whose"], directory) and content_words(m["thing"])]
+    if owned and len(named) == 1 and not of_whom:
+        named = [owned[0]["whose"], owned[0]["thing"]]
     persons = tuple(t for t in named if directory is not None and _is_person(t, directory))
     things = [t for t in named if t not in persons]
     if of_whom and len(named) == 2:  # "forget that she snores": the snoring, as hers
@@ -440,6 +445,10 @@ def _without_clause(t: Sentence, thing: set[str]) -> bool:
         t.statement = statement  # type: ignore[assignment]
     t.raw = clause_left(t.raw, thing) or t.text
     return True
+
+
+#: A thing said of a person: "Becca's news", "Dad's loan".
+_OWNED = re.compile(rf"(?P<whose>{NAME}|[Mm]um|[Dd]ad)['’]s\s+(?P<thing>[^'’]+)")
 
 
 def _says(text: str, words: set[str], persons: tuple[str, ...]) -> bool:

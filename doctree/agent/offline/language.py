@@ -673,7 +673,7 @@ _INFO = (
 #: Verbs that ask for something to be let go of ("scrub", "lose", "strike"), and those that
 #: do so with "out" or "off" ("take … out", "leave … out", "keep … out of it").
 _LET_GO = (
-    r"(?:forget|delete|erase|remove|drop|scratch|scrub|wipe|strike|purge|lose|ditch|bin|"
+    r"(?:forget|delete|erase|remove|drop|scratch|scrap|scrub|wipe|strike|purge|lose|ditch|bin|"
     r"get\s+rid\s+of|clear\s+out|clear)"
 )
 _LET_GO_OUT = r"(?:take|leave|keep|cut|cross|rub|strike|scratch)"
@@ -684,6 +684,8 @@ _SAID_OF = (
     rf"|(?:all\s+)?(?:the|that|this|those|these|any|my|our)\s+{_INFO}\s+|{_INFO}\s+)"
     r"(?:about|on|of|regarding|concerning|re)\s+(?P<what>[^.,;!?]+?)"
     rf"|(?:all\s+)?(?:the|that|this|those|these|any|my|our)\s+(?P<what2>(?:[^\s.,;!?]+\s+){{1,4}}?){_INFO}"
+    # "take out what I told you about X": what was said, named as said
+    rf"|{_SAID}(?:about|on|regarding)\s+(?P<what8>[^.,;!?]+?)"
 )
 _OUT = r"(?:out|off)(?:\s+of\b|\s*(?=[.,;!?]|$)|\s+(?:altogether|completely|entirely|please)\b)"
 #: Where such a request ends: "… out", "… from your notes", "… please", the clause's end.
@@ -716,7 +718,7 @@ FORGET_ASKED = tuple(
         r"records|files))|please|thanks)\b)",
     )
 )
-_ASKED_GROUPS = ("what", "what2", "what3", "what4")
+_ASKED_GROUPS = ("what", "what2", "what3", "what4", "what8")
 #: What comes just before a request addressed to the assistant: nothing, a clause's end, or
 #: the words that ask ("please", "can you", "and", "just", "I'd like you to").
 _ASKING = re.compile(
@@ -837,7 +839,7 @@ def said_of(sentence: str) -> str | None:
     Nina and the overdraft." -> "Nina and the overdraft"), None when it points to nothing: what
     a following "I'd rather it wasn't written down" means."""
     for m in _POINTS_AT.finditer(sentence):
-        what = next((m.group(g) for g in ("what", "what2", "what5") if m.group(g)), None)
+        what = next((m.group(g) for g in ("what", "what2", "what5", "what8") if m.group(g)), None)
         if what and (what := _CLAUSE_END.sub("", what.strip()).strip()) and content_words(what):
             return what
     return None
