@@ -400,8 +400,14 @@ def _forget(
         return True
     named = lang.forget_targets(what)
     # "Becca's news", "Dad's loan": the thing, as it concerns the person it is said of
-    owned = [m for t in named if (m := _OWNED.fullmatch(t)) and directory is not None]
-    owned = [m for m in owned if _is_person(m["whose"], directory) and content_words(m["thing"])]
+    owned = [
+        m
+        for t in named
+        if (m := _OWNED.fullmatch(t)) is not None
+        and directory is not None
+        and _is_person(m["whose"], directory)
+        and content_words(m["thing"])
+    ]
     if owned and len(named) == 1 and not of_whom:
         named = [owned[0]["whose"], owned[0]["thing"]]
     persons = tuple(t for t in named if directory is not None and _is_person(t, directory))
