@@ -148,3 +148,17 @@ def test_forgetting_that_she_snores_when_two_women_could_be_meant_removes_nothin
 )
 def test_forget_that_with_a_clause_names_the_clause(sentence, asked):
     assert forget_request(sentence) == asked
+
+
+def test_a_date_said_in_the_forgotten_clause_goes_with_it(repo):
+    run(
+        repo,
+        transcript(
+            "s-facts",
+            ("user", DAY1, "My aunt Mira is at the Lakeside Inn, and her knee scan is on May 20."),
+            ("user", "2027-05-03T18:06:00Z", "Actually, forget about the knee scan."),
+        ),
+    )
+    text = everything(repo)
+    assert "scan" not in text.lower() and "2027-05-20" not in text
+    assert "Mira is at the Lakeside Inn." in repo.read("main", "~/memory/people/mira").body

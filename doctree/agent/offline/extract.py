@@ -450,6 +450,10 @@ def _without_clause(t: Sentence, thing: set[str]) -> bool:
     if t.statement:
         t.statement = statement  # type: ignore[assignment]
     t.raw = clause_left(t.raw, thing) or t.text
+    # a date said in the clause that went goes with it ("…, and the scan is on May 9")
+    t.dates = [(phrase, day) for phrase, day in t.dates if phrase in t.text]
+    if t.when is not None and t.when not in {day for _, day in t.dates}:
+        t.when = t.dates[0][1] if t.dates else None
     return True
 
 
