@@ -84,3 +84,24 @@ def test_a_thing_said_of_a_person_goes_and_her_other_lines_stay(repo, request_):
     assert "divorced" not in text
     lena = repo.read("main", "~/memory/people/lena").body
     assert "Graz" in lena and "pharmacist" in lena
+
+
+def test_a_thing_said_in_another_form_of_its_word_goes_and_the_emptied_page_with_it(repo):
+    run(
+        repo,
+        transcript(
+            "s-facts",
+            ("user", DAY1, "My cousin Lena is visiting from Graz in July."),
+            ("user", "2027-05-03T18:02:00Z", "Noor is pregnant, due in late August."),
+        ),
+    )
+    assert "~/memory/people/noor" in {d.path for d in repo.documents("main", "~/memory")}
+    run(
+        repo,
+        transcript(
+            "s-ask", ("user", DAY2, "Please forget what I told you about Noor's pregnancy.")
+        ),
+    )
+    text = everything(repo)
+    assert "pregnant" not in text and "Noor" not in text  # the listing links her no more
+    assert "Graz" in text

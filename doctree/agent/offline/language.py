@@ -198,6 +198,12 @@ def mentions(text: str, words: set[str]) -> bool:
     return hits >= max(1, (len({stem(w) for w in words}) + 1) // 2)
 
 
+def _kindred(a: str, b: str) -> bool:
+    """Whether two words of seven letters or more are forms of one ("pregnancy",
+    "pregnant"): they share their first six letters and differ only after them."""
+    return len(a) >= 7 and len(b) >= 7 and a[:6] == b[:6] and a[:7] == b[:7]
+
+
 def concerns(text: str, words: set[str], persons: tuple[str, ...]) -> bool:
     """Whether `text` says a thing (its content `words`, in any of their forms) as it
     concerns one of `persons`: every word of the thing, or one at least beside a person's
@@ -206,7 +212,8 @@ def concerns(text: str, words: set[str], persons: tuple[str, ...]) -> bool:
     said = {w.lower() for w in _words(text)}
     have = {stem(w) for w in said}
     stems = {stem(w) for w in words}
-    hits = stems & have
+    # "pregnancy" is said by "pregnant": long words sharing their first six letters
+    hits = {w for w in stems if w in have or any(_kindred(w, h) for h in have)}
     if not hits:
         return False
     return hits == stems or any(content_words(p) <= said for p in persons if content_words(p))

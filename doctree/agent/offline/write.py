@@ -843,6 +843,8 @@ class Writer(PageIO):
         paths = [f"{self.root}/{n}" for n in ("corrections", "decisions", "notes", "active")]
         paths += [f"{self.root}/patterns", self.session_path]
         paths += sorted({p.rsplit("/", 1)[0] for p in gone})  # the listings that link them
+        known = self.filing.directory.known_person_names()
+        paths += [f"{self.root}/people/{known[p]}" for p in persons if p in known]
         if not r.is_error:
             paths += [m.group(1) for m in re.finditer(r"^- (\S+) \(v\d+\)", r.content, re.M)]
         # what the request names beyond the people it names ("the snoring" of "Rosa and the
@@ -851,6 +853,7 @@ class Writer(PageIO):
         if any("/people/" in p for p in gone):
             thing = set()  # a person forgotten whole: every line of them goes
         removed = 0
+        emptied: list[str] = []
         for path in dict.fromkeys(paths):
             if path in gone:
                 continue
@@ -899,6 +902,19 @@ class Writer(PageIO):
                     if not r.is_error:
                         self.absent.add(path)
                         self.summary.changed.append(path)
+                        emptied.append(path)
+        for path in emptied:  # the listing that linked an emptied page links it no more
+            marks = (f"[[{path}]]", f"[[{path}|")
+            parent = path.rsplit("/", 1)[0]
+            if (listing := self.read(parent)) is None:
+                continue
+
+            def unlink(page: Page, marks=marks) -> None:
+                for section in [page.intro, *page.sections.values()]:
+                    section[:] = [ln for ln in section if not any(m in ln for m in marks)]
+                page.sections = {k: v for k, v in page.sections.items() if v}
+
+            self.update(parent, Page.parse(listing.body, parent).title, unlink)
         self.summary.notes.append(
             f"forgot {removed} line(s) and {len(gone)} page(s) from current memory on request "
             "(earlier versions keep them until `doctree forget` erases them)"
