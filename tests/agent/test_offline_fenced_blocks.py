@@ -203,3 +203,25 @@ def test_a_forget_request_in_a_fenced_note_removes_nothing(repo: DocumentsReposi
             d.body for d in repo.documents("main", "~/memory") if "/archive" not in d.path
         )
         assert "dentist in Leith" in bodies, (note, bodies)
+
+
+def test_a_value_struck_with_nothing_in_its_place_is_said_to_be_no_longer_wanted():
+    # never a truncated item ("- bring"): the thing struck is named as no longer wanted
+    assert checkbox_line("- bring ~~wine~~") == "- bring wine (no longer wanted)"
+    assert checkbox_line("- [ ] buy ~~oat milk~~.") == "- buy oat milk (no longer wanted)"
+    assert checkbox_line("- apporter ~~du vin~~") == "- apporter du vin (no longer wanted)"
+    assert checkbox_line("- bring cheese, ~~wine~~") == "- bring cheese (no longer wanted: wine)"
+    assert checkbox_line("- bring ~~wine~~ and bread") == "- bring bread (no longer wanted: wine)"
+    assert checkbox_line("- pick up ~~Ana~~, Tom and Li at 5") == (
+        "- pick up Tom and Li at 5 (no longer wanted: Ana)"
+    )
+    # a conjunction after the struck value is no replacement for it
+    assert checkbox_line("- order ~~two~~ three chairs") == "- order three chairs instead of two"
+
+
+def test_a_struck_value_reaches_the_pages_as_no_longer_wanted(repo: DocumentsRepository):
+    text = "Picnic list:\n\n- [ ] bring ~~sparkling wine~~\n- [ ] bring the folding table\n"
+    run(repo, transcript("s-list", ("user", "2030-07-02T09:00:00Z", text)))
+    bodies = "\n".join(d.body for d in repo.documents("main", "~/memory"))
+    assert "sparkling wine (no longer wanted)" in bodies
+    assert not [ln for ln in bodies.split("\n") if ln.rstrip(" .").endswith("bring")]

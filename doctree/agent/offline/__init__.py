@@ -45,6 +45,12 @@ reads top to bottom as the pipeline; see docs/memory-agent.md):
 - `write.py`: the pages read, merged and written through the document tools (`pageio.py`,
   `pages.py`).
 
+`clauses.py` cuts a statement at its clauses, so that a request to forget takes only the
+clause it names; `owner.py` keeps the names the user goes by (a nick, the name the assistant
+calls them) on the user's own page, `~/memory/user`, so that none becomes a person;
+`written.py` quotes a message someone else wrote that the user introduces ("my landlord
+wrote: …"), so that its "I" stays its writer's.
+
 `language.py` holds the rules of English the stages share; `prefilter.py` puts a cheap test in
 front of each of their patterns (a sentence holding none of the literals a match needs is
 not searched).

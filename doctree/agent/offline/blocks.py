@@ -37,7 +37,14 @@ _CHAT_LINE = re.compile(
 _CHAT_SYSTEM = re.compile(rf"^\s*(?:{_STAMP})?\s*(?:-->|<--|\*\*\*|-!-|---|\*\s)")
 _STRUCK = re.compile(r"~~(?P<text>[^~\n]+)~~")
 #: A value struck and replaced in place: "tent: ~~Vango~~ Coleman, from Dad".
-_REPLACED = re.compile(r"~~(?P<old>[^~\n]+)~~\s*(?P<new>[^~\s,;()](?:[^~,;()\n.!?]|\.(?=\d))*)")
+_REPLACED = re.compile(
+    r"~~(?P<old>[^~\n]+)~~\s*(?!(?:and|or|und|et|y|e|en|i)\s)"
+    r"(?P<new>[^~\s,;().!?](?:[^~,;()\n.!?]|\.(?=\d))*)"
+)
+#: A value struck with what joins it to its list: ", ~~wine~~", "~~wine~~ and ".
+_STRUCK_JOINED = re.compile(
+    r"(?:,\s*|\s+(?:and|or|&)\s+)~~[^~\n]+~~|~~[^~\n]+~~(?:\s*,|\s+(?:and|or|&)(?=\s))?"
+)
 
 
 def is_code_line(line: str) -> bool:
@@ -83,11 +90,26 @@ def checkbox_line(line: str) -> str | None:
     if _STRUCK.search(text) and not re.search(r"\w", re.sub(r"^\d+[.)]", "", bare)):
         return None  # the whole item is struck through
     text = _REPLACED.sub(lambda r: f"{r.group('new').rstrip()} instead of {r.group('old')}", text)
-    text = re.sub(r"\s{2,}", " ", _STRUCK.sub("", text)).strip()
+    text = _struck_out(text)
     if m is None:
         return line[: len(line) - len(line.lstrip())] + text
     done = m.group("mark") != " "
     return f"{m.group('lead')}{text}{' (done)' if done else ''}"
+
+
+def _struck_out(text: str) -> str:
+    """`text` with each value struck and not replaced said to be no longer wanted, never
+    cut out of the sentence: "bring ~~wine~~" is "bring wine (no longer wanted)", "bring
+    cheese, ~~wine~~" is "bring cheese (no longer wanted: wine)"."""
+    struck = [m.group("text").strip() for m in _STRUCK.finditer(text)]
+    if not struck:
+        return text
+    left = re.sub(r"\s{2,}", " ", _STRUCK_JOINED.sub("", text))
+    left = re.sub(r"\s+([,;.])", r"\1", left).strip(" ,;.")
+    if len(re.findall(r"\w+", left)) >= 2:
+        return f"{left} (no longer wanted: {', '.join(struck)})"
+    plain = re.sub(r"\s{2,}", " ", _STRUCK.sub(lambda m: m.group("text"), text)).strip(" .")
+    return f"{plain} (no longer wanted)"
 
 
 #: The user saying which nick is theirs: "I'm wren in there", "my nick is wren", "I go by
@@ -137,14 +159,18 @@ def chat_lines(lines: list[str], own: set[str] | frozenset[str] = frozenset()) -
     return out
 
 
-def unfence_text(text: str, keep: Callable[[list[str]], bool] | None = None) -> str:
+def unfence_text(
+    text: str,
+    keep: Callable[[list[str]], bool] | None = None,
+    own: frozenset[str] = frozenset(),
+) -> str:
     """`text` with each fenced block that reads as text (`reads_as_text`) opened: its fence
     lines dropped, so its lines are read as the message's own. A block `keep` says to keep
     (one read otherwise: a table of records, a message to the memory system) stays fenced. Checkbox items anywhere are rewritten by
     `checkbox_line`; struck items are left out."""
     out: list[str] = []
     lines = text.split("\n")
-    mine = own_nicks(text)
+    mine = own_nicks(text) | own  # `own`: the nicks memory knows are the user's
     i = 0
     while i < len(lines):
         line = lines[i]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 
 from doctree.agent.offline import language as lang
 from doctree.store.paths import slugify
@@ -41,6 +42,13 @@ class Directory:
         self.others = {k: dict((others or {}).get(k, {})) for k in OTHER_KINDS}
         self.not_people: set[str] = set()  # names spoken of as no person is (a deity)
         self.aliases: dict[str, str] = {}  # a nickname introduced in the session -> slug
+        self.kin: set[str] = set()  # people known as the user's family ("my sister Anna")
+        #: whether a page known before the run is of the user's family (read when asked)
+        self.kin_page: Callable[[str], bool] = lambda slug: False
+
+    def is_kin(self, slug: str) -> bool:
+        """Whether the person of `slug` is known as one of the user's family."""
+        return slug in self.kin or self.kin_page(slug)
 
     def alias(self, nick: str, name: str) -> None:
         """`nick` is what `name` is called ("Theodore — we call him Teddy")."""
@@ -74,17 +82,21 @@ class Directory:
         return slug
 
     def person(self, name: str) -> str:
-        """The slug of the page for `name`, reusing a page known by first or full name."""
+        """The slug of the page for `name`, reusing a page known by its full name, or by the
+        first name alone when exactly one known person has it. A full name is not joined to
+        one of the user's family known only by their first name ("my sister Anna" is not
+        "Anna Berg from accounts"): two pages are a smaller harm than one person's facts on
+        another's."""
         if name in self.aliases:
             return self.aliases[name]
         slug = person_slug(name)
         if slug in self.people:
             return slug
         first = person_slug(name.split()[0]) if not is_title(name) else None
-        if first and first in self.people:
-            return first
+        if first and first in self.people and not (" " in name.strip() and self.is_kin(first)):
+            return first  # a full name is not the user's sister known by her first name
         matches = sorted(s for s in self.people if first and s.startswith(first + "-"))
-        if len(matches) == 1:
+        if len(matches) == 1 and " " not in name.strip():
             return matches[0]
         self.people[slug] = name
         return slug

@@ -204,6 +204,8 @@ def find_entities(s: Sentence, raw: str, directory: Directory) -> None:
     for m in lang.KIN.finditer(raw):
         if m.group("name") and m.group("name") not in NOT_NAMES:
             person(m.group("name"))
+            if m.group(0).lower().startswith(("my ", "our ")):
+                directory.kin.add(directory.person(m.group("name")))
     known = directory.known_person_names()
     for m in _PERSON_TRIGGER.finditer(raw):
         before = raw[: m.start("names")]
@@ -252,13 +254,14 @@ def find_entities(s: Sentence, raw: str, directory: Directory) -> None:
     for m in lang.SUBJECT.finditer(raw):
         if m.group("name").split()[0] not in NOT_NAMES:
             person(m.group("name"))
-    for form in sorted(directory.known_person_names(), key=len, reverse=True):
+    known = directory.known_person_names()
+    for form in sorted(known, key=len, reverse=True):
         if (
             form in raw
-            and re.search(rf"(?<![\w-]){re.escape(form)}(?![\w-])", raw)
+            and (said := _said_alone(form, raw, known, directory)) is not None
             and not any(form in p or p in form for p in s.people)
         ):
-            person(form)
+            person(said)
     for m in (m for pattern in _PROJECTS for m in pattern.finditer(raw)):
         name = m.group("name")
         if name.lower() not in _NOT_PROJECTS and name not in NOT_NAMES:
@@ -294,6 +297,25 @@ _IN_COMPANY_WITH = re.compile(
     r"(?:\s+(?!with\b)[\w'-]+){0,4}\s+with\s*$",
     re.I,
 )
+
+
+def _said_alone(form: str, raw: str, known: dict[str, str], directory: Directory) -> str | None:
+    """The name `raw` says a known name `form` by: the form itself, or a full name of
+    someone else when the form is the first name of one of the user's family followed by a
+    surname memory does not know them by ("Anna Berg" when "Anna" is the user's sister: two
+    people, not one). None when `raw` does not say it as a word."""
+    for m in re.finditer(rf"(?<![\w-]){re.escape(form)}(?![\w-])", raw):
+        surname = re.match(rf"\s+({lang.NAME_WORD})\b", raw[m.end() :])
+        if surname is None or " " in form or not directory.is_kin(known[form]):
+            return form
+        full = f"{form} {surname.group(1)}"
+        last = surname.group(1)
+        if full in known or last in NOT_NAMES or last.lower() in lang.WEEKDAYS:
+            return form
+        if last.lower() in lang.MONTHS or last.lower() in stopwords.ENGLISH:
+            return form
+        return full
+    return None
 
 
 def _person_with(name: str, before: str, raw: str, known: dict[str, str]) -> bool:

@@ -16,6 +16,7 @@ from datetime import date
 
 from doctree.agent.offline import language as lang
 from doctree.agent.offline.answers import answered, answered_parts
+from doctree.agent.offline.clauses import clause_left, names_any
 from doctree.agent.offline.directory import Directory, person_slug
 from doctree.agent.offline.entities import find_entities
 from doctree.agent.offline.language import FIRST_PERSON, NAME, NOT_NAMES, content_words, mentions
@@ -166,12 +167,19 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 a.ignored.append(raw)
                 continue
             request = lang.forget_request(raw)
+            of_whom = False
             if request is not None and request[1] and lang.PRONOUN_TARGET.fullmatch(request[1]):
                 whom = _whom(own[: own.index(raw)], raw, request[1], context, directory)
                 if whom is None:  # a wrong person's lines are worse than none removed
                     a.not_acted.append((raw, f"could not tell whom '{request[1]}' means"))
                     continue
                 request = (True, whom)
+            if request is not None and (clause := lang.forgets_clause(raw)) is not None:
+                request = _said_of_whom(own[: own.index(raw)], raw, clause, context, directory)
+                if request is None:  # a wrong person's lines are worse than none removed
+                    a.not_acted.append((raw, f"could not tell whom '{clause[0]}' means"))
+                    continue
+                of_whom = clause[0].lower() not in ("i", "we")
             # "the bit about Nina and the overdraft … I'd rather it wasn't written down": "it"
             # is the thing the message named as said, not everything said before
             if (
@@ -183,8 +191,10 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
             if request is not None and not _says_instead(raw):
                 kept = _clauses_before(raw) if request[1] is None else None
                 forgetting = _forget(
-                    a, turn, raw, request[1], previous, current, dropped, bool(kept), directory
-                )
+                    a, turn, raw, request[1], previous, current, dropped, bool(kept), directory,
+                    of_whom,
+                )  # fmt: skip
+                of_whom = False
                 if forgetting and kept:
                     if raw in turn.pieces:
                         turn.pieces.add(kept)
@@ -271,6 +281,25 @@ def _whom(
     return context.form.get(ref, directory.people[ref])
 
 
+def _said_of_whom(
+    before: list[str], raw: str, clause: tuple[str, str], context: Context, directory: Directory
+) -> tuple[bool, str] | None:
+    """What "forget that she snores" asks: what is said ("snores") as it concerns whom the
+    subject means ("Rosa and snores"); the user's own ("forget that I smoke") is what is
+    said alone. None when whom "she" means is not sure."""
+    subject, said = clause
+    if subject.lower() in ("i", "we"):
+        return True, said
+    if subject.lower() in ("he", "she", "they"):
+        pronoun = {"he": "him", "she": "her", "they": "them"}[subject.lower()]
+        asked = re.search(rf"\bthat\s+{subject}\b", raw, re.I)
+        whom = _whom(before, raw[: asked.start()] if asked else raw, pronoun, context, directory)
+        if whom is None or directory.person(whom) not in directory.people:
+            return None
+        return True, f"{whom} and {said}"
+    return True, f"{subject} and {said}"
+
+
 #: Where one clause of a sentence ends and the next begins.
 _CLAUSE_BREAK = re.compile(r"\s*(?:[,;]\s*(?:(?:and|but|then|so)\s+)?|\s+(?:and|but|then)\s+)")
 _TRAILING_JOIN = re.compile(r"(?:[\s,;]+|\s+(?:and|but|so|then|though))+$", re.I)
@@ -326,6 +355,7 @@ def _forget(
     dropped: list[str],
     own_clause: bool = False,
     directory: Directory | None = None,
+    of_whom: bool = False,
 ) -> bool:
     """A request to forget: "forget that" drops the statements just made (only its own
     sentence when that sentence holds a secret before it, only the clause before it when
@@ -369,20 +399,66 @@ def _forget(
                 dropped.append(t.text)
         return True
     named = lang.forget_targets(what)
+    # "Becca's news", "Dad's loan": the thing, as it concerns the person it is said of
+    owned = [
+        m
+        for t in named
+        if (m := _OWNED.fullmatch(t)) is not None
+        and directory is not None
+        and _is_person(m["whose"], directory)
+        and content_words(m["thing"])
+    ]
+    if owned and len(named) == 1 and not of_whom:
+        named = [owned[0]["whose"], owned[0]["thing"]]
     persons = tuple(t for t in named if directory is not None and _is_person(t, directory))
     things = [t for t in named if t not in persons]
-    if not persons or not things:  # "about Ana and Tom", "about the gym": each of them
+    if of_whom and len(named) == 2:  # "forget that she snores": the snoring, as hers
+        persons, things = (named[0],), named[1:]
+    elif not persons or not things:  # "about Ana and Tom", "about the gym": each of them
         things, persons = named, ()
     for target in things:  # "about Ravi and the stairlift money": the money, as it is Ravi's
         a.forget.append(target)
         if persons:
             a.forget_concerning[target] = persons
+        if of_whom:
+            a.forget_of_whom.add(target)
         words = content_words(target)
-        for t in [t for t in a.sentences if words and _says(t.text, words, persons)]:
-            a.sentences.remove(t)
+        # what is said beyond the names ("snores" of "Rosa and snores"): a sentence that
+        # says it in a clause of its own keeps its other clauses
+        thing = words - {w.lower() for w in re.findall(r"\b[A-Z][\w'’-]*", target)}
+        thing -= {w for p in persons for w in content_words(p)}
+        says = [t for t in a.sentences if words and _says(t.text, words, persons)]
+        if of_whom:  # only where the person is named or is the one it is about
+            says = [t for t in says if t.subject in persons or names_any(t.text, persons)]
+        for t in says:
             a.forgotten += 1
+            if thing and _without_clause(t, thing):
+                continue
+            a.sentences.remove(t)
             dropped.append(t.text)
     return True
+
+
+def _without_clause(t: Sentence, thing: set[str]) -> bool:
+    """Sentence `t` left with the clauses that do not say `thing` (its text and statement
+    alike); False, and `t` unchanged, when no clause alone says it or what is left would
+    not read as a statement."""
+    left = [clause_left(x, thing) for x in (t.text, t.statement or t.text)]
+    if any(x is None for x in left):
+        return False
+    t.text, statement = left  # type: ignore[assignment]
+    if t.statement:
+        t.statement = statement  # type: ignore[assignment]
+    t.raw = clause_left(t.raw, thing) or t.text
+    # a date said in the clause that went goes with it ("…, and the scan is on May 9")
+    t.dates = [(phrase, day) for phrase, day in t.dates if phrase in t.text]
+    if t.when is not None and t.when not in {day for _, day in t.dates}:
+        t.when = t.dates[0][1] if t.dates else None
+    return True
+
+
+#: A thing said of a person: "Becca's news", "Dad's loan".
+_OWNED = re.compile(rf"(?P<whose>{NAME}|[Mm]um|[Dd]ad)['’]s\s+(?P<thing>[^'’]+)")
 
 
 def _says(text: str, words: set[str], persons: tuple[str, ...]) -> bool:

@@ -198,6 +198,12 @@ def mentions(text: str, words: set[str]) -> bool:
     return hits >= max(1, (len({stem(w) for w in words}) + 1) // 2)
 
 
+def _kindred(a: str, b: str) -> bool:
+    """Whether two words of seven letters or more are forms of one ("pregnancy",
+    "pregnant"): they share their first six letters and differ only after them."""
+    return len(a) >= 7 and len(b) >= 7 and a[:6] == b[:6] and a[:7] == b[:7]
+
+
 def concerns(text: str, words: set[str], persons: tuple[str, ...]) -> bool:
     """Whether `text` says a thing (its content `words`, in any of their forms) as it
     concerns one of `persons`: every word of the thing, or one at least beside a person's
@@ -206,7 +212,8 @@ def concerns(text: str, words: set[str], persons: tuple[str, ...]) -> bool:
     said = {w.lower() for w in _words(text)}
     have = {stem(w) for w in said}
     stems = {stem(w) for w in words}
-    hits = stems & have
+    # "pregnancy" is said by "pregnant": long words sharing their first six letters
+    hits = {w for w in stems if w in have or any(_kindred(w, h) for h in have)}
     if not hits:
         return False
     return hits == stems or any(content_words(p) <= said for p in persons if content_words(p))
@@ -511,16 +518,17 @@ _FOREIGN_SAID = {
     r"\s*ai|j['’]ai|tu\s+as|tu\s+sais|vous\s+avez|vous\s+savez)(?:\s+(?:dit|écrit|raconté|noté|"
     r"mis|gardé|retenu))?\s+)?",
     "de": r",?\s*(?:bitte\s*,?\s*)?(?:(?:alles|das)\s*,?\s*)?(?:was\s+(?:ich|du|sie)\s+(?:dir\s+|ihnen\s+|mir\s+)?)?",
-    "es": r"(?:por\s+favor\s+)?(?:todo\s+)?(?:lo\s+que\s+(?:te\s+|le\s+)?(?:dije|conté|comenté|escribí|"
+    "es": r"(?:por\s+favor\s+)?(?:todo\s+)?(?:(?:lo|aquello|eso|esto)\s+que\s+(?:te\s+|le\s+)?(?:dije|conté|comenté|escribí|"
     r"tienes|sabes|guardaste|apuntaste)\s+)?(?:lo\s+)?",
     "nl": r"(?:alsjeblieft\s+|aub\s+|even\s+)?(?:alles\s*,?\s*)?(?:wat\s+(?:ik|je|jij|u)\s+(?:je\s+|jou\s+|u\s+)?"
     r"(?:zei|vertelde|schreef|heb\s+gezegd|heb\s+verteld|hebt|weet)?\s*)?",
-    "it": r"(?:per\s+favore\s+)?(?:tutto\s+)?(?:(?:quello|ciò)\s+che\s+(?:ti\s+|le\s+)?(?:ho\s+detto|"
+    "it": r"(?:per\s+favore\s+)?(?:tutto\s+)?(?:(?:quello|ciò|questo|quel)\s+che\s+(?:ti\s+|le\s+)?(?:ho\s+detto|"
     r"ho\s+scritto|ho\s+raccontato|sai|hai)\s+)?",
     "pl": r"(?:proszę\s+)?(?:wszystko\s+)?(?:(?:to\s*,?\s*)?co\s+(?:ci\s+)?(?:pisałam|pisałem|mówiłam|"
     r"mówiłem|powiedziałam|powiedziałem)\s+)?",
-    "pt": r"(?:por\s+favor\s+)?(?:tudo\s+)?(?:o\s+que\s+(?:eu\s+)?(?:te\s+|lhe\s+)?(?:disse|contei|falei|"
-    r"escrevi|tens|sabes)\s+)?",
+    # "o que", "aquilo que", "isso que": what was said, named by any demonstrative
+    "pt": r"(?:por\s+favor\s+)?(?:tudo\s+)?(?:(?:o|aquilo|isso|isto)\s+que\s+(?:eu\s+)?(?:te\s+|lhe\s+|vos\s+)?"
+    r"(?:disse|contei|falei|escrevi|mencionei|tens|sabes)\s+)?",
 }
 #: "About": what a request lets go of follows it.
 _FOREIGN_ABOUT = {
@@ -672,7 +680,7 @@ _INFO = (
 #: Verbs that ask for something to be let go of ("scrub", "lose", "strike"), and those that
 #: do so with "out" or "off" ("take … out", "leave … out", "keep … out of it").
 _LET_GO = (
-    r"(?:forget|delete|erase|remove|drop|scratch|scrub|wipe|strike|purge|lose|ditch|bin|"
+    r"(?:forget|delete|erase|remove|drop|scratch|scrap|scrub|wipe|strike|purge|lose|ditch|bin|"
     r"get\s+rid\s+of|clear\s+out|clear)"
 )
 _LET_GO_OUT = r"(?:take|leave|keep|cut|cross|rub|strike|scratch)"
@@ -683,6 +691,8 @@ _SAID_OF = (
     rf"|(?:all\s+)?(?:the|that|this|those|these|any|my|our)\s+{_INFO}\s+|{_INFO}\s+)"
     r"(?:about|on|of|regarding|concerning|re)\s+(?P<what>[^.,;!?]+?)"
     rf"|(?:all\s+)?(?:the|that|this|those|these|any|my|our)\s+(?P<what2>(?:[^\s.,;!?]+\s+){{1,4}}?){_INFO}"
+    # "take out what I told you about X": what was said, named as said
+    rf"|{_SAID}(?:about|on|regarding)\s+(?P<what8>[^.,;!?]+?)"
 )
 _OUT = r"(?:out|off)(?:\s+of\b|\s*(?=[.,;!?]|$)|\s+(?:altogether|completely|entirely|please)\b)"
 #: Where such a request ends: "… out", "… from your notes", "… please", the clause's end.
@@ -715,7 +725,7 @@ FORGET_ASKED = tuple(
         r"records|files))|please|thanks)\b)",
     )
 )
-_ASKED_GROUPS = ("what", "what2", "what3", "what4")
+_ASKED_GROUPS = ("what", "what2", "what3", "what4", "what8")
 #: What comes just before a request addressed to the assistant: nothing, a clause's end, or
 #: the words that ask ("please", "can you", "and", "just", "I'd like you to").
 _ASKING = re.compile(
@@ -763,11 +773,37 @@ _CLAUSE_END = re.compile(
 _TARGET_GROUPS = ("what", "what2", "what3", "what4", "what5", "what6", "what7")
 
 
+#: "Forget that she snores": "that" opens what is to be forgotten, a clause of its own (a
+#: subject and what it does), not "that" of what was just said ("forget that, it's fine").
+_FORGET_THAT_CLAUSE = re.compile(
+    r"(?<!n't\s)(?<!not\s)\b(?:forget|scratch|delete|erase|remove|drop|strike)\s+(?:the\s+fact\s+)?"
+    r"that\s+(?P<what>(?:he|she|they|we|i|(?:my|his|her|their|our)\s+\w+|(?-i:[A-Z])\w+)"
+    r"\s+(?!(?:said|told|mentioned|just|wrote|asked)\b)[a-z][^.,;!?]*)",
+    re.I,
+)
+
+
+def forgets_clause(sentence: str) -> tuple[str, str] | None:
+    """What "forget that she snores" asks to forget, as (subject, what is said of it):
+    ("she", "snores"); None when the sentence asks no such thing."""
+    m = _FORGET_THAT_CLAUSE.search(sentence)
+    if m is None or not _ASKING.search(sentence[: m.start()]):
+        return None
+    what = _CLAUSE_END.sub("", m.group("what").strip()).strip()
+    subject = re.match(r"(?:(?:my|his|her|their|our)\s+)?\w+", what, re.I)
+    assert subject is not None  # the pattern opens with one
+    said = what[subject.end() :].strip()
+    return (subject.group(0), said) if said else None
+
+
 def forget_request(sentence: str) -> tuple[bool, str | None] | None:
     """(True, None) for "forget that", (True, "the standup time") for "forget about ...",
-    None when the sentence asks nothing to be forgotten."""
+    (True, "she snores") for "forget that she snores", None when the sentence asks nothing
+    to be forgotten."""
     if (foreign := _foreign(sentence)) is not None:
         return True, foreign
+    if (clause := forgets_clause(sentence)) is not None:
+        return True, " ".join(clause)  # the caller finds whom "she" means (forgets_clause)
     m = FORGET_ABOUT.search(sentence)
     if m:
         what = next(m.group(g) for g in _TARGET_GROUPS if m.group(g)).strip()
@@ -777,9 +813,13 @@ def forget_request(sentence: str) -> tuple[bool, str | None] | None:
         return (True, what) if what else (True, None)
     if (asked := _asked(sentence)) is not None:
         return True, asked
-    if FORGET_THAT.search(sentence):
-        return True, None
-    return None
+    if (m := FORGET_THAT.search(sentence)) is None:
+        return None
+    if not _ASKING.search(sentence[: m.start()]) and re.match(
+        r"forget\s+that\s+(?!i\s+said)\w", sentence[m.start() :], re.I
+    ):
+        return None  # "I always forget that she snores", "don't forget that …": no request
+    return True, None
 
 
 def _foreign(sentence: str) -> str | None:
@@ -806,7 +846,7 @@ def said_of(sentence: str) -> str | None:
     Nina and the overdraft." -> "Nina and the overdraft"), None when it points to nothing: what
     a following "I'd rather it wasn't written down" means."""
     for m in _POINTS_AT.finditer(sentence):
-        what = next((m.group(g) for g in ("what", "what2", "what5") if m.group(g)), None)
+        what = next((m.group(g) for g in ("what", "what2", "what5", "what8") if m.group(g)), None)
         if what and (what := _CLAUSE_END.sub("", what.strip()).strip()) and content_words(what):
             return what
     return None

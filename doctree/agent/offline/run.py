@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from doctree.agent.offline import owner
 from doctree.agent.offline.directory import OTHER_KINDS, Directory
 from doctree.agent.offline.extract import extract
 from doctree.agent.offline.file import file_facts
@@ -21,7 +22,39 @@ def run_session(root: str, transcript: Transcript, tools: ToolsLike) -> RunSumma
         listings.get("projects", {}),
         {kind: listings.get(kind, {}) for kind in OTHER_KINDS},
     )
-    turns = segment(transcript)
+    # the names the user goes by (a nick, the name the assistant calls them): never a person
+    page = writer.read(f"{root}/{owner.PAGE}")
+    known = owner.known_names(page.body if page else None)
+    new = {
+        n: k
+        for n, k in owner.said_names(transcript, set(listings.get("people", {}))).items()
+        if n not in known
+    }
+    names = {**known, **new}
+    kin: dict[str, bool] = {}
+
+    def kin_page(slug: str) -> bool:  # read only when a full name meets a first name
+        if slug not in kin:
+            known = writer.read(f"{root}/people/{slug}")
+            kin[slug] = known is not None and "- Relation: the user's " in known.body
+        return kin[slug]
+
+    directory.kin_page = kin_page
+    turns = segment(
+        transcript,
+        own=frozenset(n.lower() for n, k in names.items() if k == "nick"),
+        names=frozenset(n for n, k in names.items() if k == "name"),
+    )
     analysis = extract(turns, directory)  # resolves dates, corrections, pronouns as it reads
     filing = file_facts(analysis, directory, listings)
-    return writer.write(filing)
+    summary = writer.write(filing)
+    if new:  # remembered on the user's own page the first time they are known
+        lines = owner.page_lines(new, writer.cite, transcript_day(transcript))
+        writer.update(f"{root}/{owner.PAGE}", owner.TITLE, lambda p: owner.add_names(p, lines))
+        writer.write_root({owner.PAGE})
+    return summary
+
+
+def transcript_day(transcript: Transcript) -> str:
+    """The day the transcript's first message was said."""
+    return next((m.time[:10] for m in transcript.messages if m.time), "")

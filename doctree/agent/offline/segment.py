@@ -30,8 +30,10 @@ from doctree.agent.offline.language import (
 from doctree.agent.offline.mail import Mail, mail_chain
 from doctree.agent.offline.model import Segmented, Turn
 from doctree.agent.offline.ocr import normalise as normalise_scan
+from doctree.agent.offline.owner import as_the_user
 from doctree.agent.offline.prefilter import gate_patterns
 from doctree.agent.offline.records import read_records, source_name
+from doctree.agent.offline.written import quote_introduced
 from doctree.memory.secrets import mask
 from doctree.sessions.transcripts import Transcript
 
@@ -74,6 +76,7 @@ def user_sentences(
     rows: set[str] | None = None,
     kept_quotes: set[str] | None = None,
     dated: dict[str, date | None] | None = None,
+    nicks: frozenset[str] = frozenset(),
 ) -> tuple[list[str], list[str]]:
     """Split a user message into the user's own sentences and the quoted or fenced rest.
 
@@ -85,7 +88,7 @@ def user_sentences(
     A pasted mail chain is read message by message, oldest first (`chain_sentences`); its
     sentences are added to `dated`, each with its message's date (None when it has none).
     """
-    text = unfence_text(text, keep=_kept_fenced)
+    text = unfence_text(text, keep=_kept_fenced, own=nicks)
     if (chain := mail_chain(text)) is not None and len(chain) > 1:
         return chain_sentences(chain, items, pieces, rows, kept_quotes, dated)
     if (export := chat_export(text)) is not None:
@@ -998,9 +1001,13 @@ def addressed(text: str) -> list[str]:
     return out
 
 
-def segment(transcript: Transcript) -> Segmented:
+def segment(
+    transcript: Transcript, own: frozenset[str] = frozenset(), names: frozenset[str] = frozenset()
+) -> Segmented:
     """Every message of `transcript` as a turn: the user's and the assistant's text split
-    into sentences, a tool result kept for what it addresses to the memory system."""
+    into sentences, a tool result kept for what it addresses to the memory system. `own`
+    are the user's nicks (a chat log's lines under them are the user's), `names` the names
+    the user goes by (said as a word, each is the user: `owner.as_the_user`)."""
     counts: Counter = Counter(m.kind for m in transcript.messages)
     chat = counts["assistant"] == 0  # people talking to each other, no assistant
     tools: Counter = Counter()
@@ -1053,18 +1060,21 @@ def segment(transcript: Transcript) -> Segmented:
             )
             continue
         speaker, content = speaker_of(normalise_scan(m.content), chat=chat)
+        if names and not speaker:
+            content = as_the_user(content, set(names))
+        content = quote_introduced(content)  # "Ana texted me: I'm late": Ana's "I"
         items: set[str] = set()
         pieces: set[str] = set()
         rows: set[str] = set()
         kept_quotes: set[str] = set()
         dated: dict[str, date | None] = {}
-        own, quoted = user_sentences(content, items, pieces, rows, kept_quotes, dated)
-        own = letter_requests(content, own, kept_quotes)
+        said, quoted = user_sentences(content, items, pieces, rows, kept_quotes, dated, own)
+        said = letter_requests(content, said, kept_quotes)
         turns.append(
             Turn(
                 "user",
                 m.time,
-                own,
+                said,
                 speaker=speaker,
                 pasted=pasted_sentences(content) | kept_quotes,
                 items=items,

@@ -15,6 +15,7 @@ from datetime import date, timedelta
 
 from doctree import stopwords
 from doctree.agent.offline import language as lang
+from doctree.agent.offline.clauses import forget_clause, names_any
 from doctree.agent.offline.directory import OTHER_KINDS, is_title
 from doctree.agent.offline.file import ENTITY_KINDS, named_pages, planned_top_level
 from doctree.agent.offline.language import content_words, mentions
@@ -162,8 +163,10 @@ class Writer(PageIO):
         self.write_active()
         self.retire_superseded()
         self.apply_corrections([s for s in a.sentences if s.correction])
+        kept_whole = self._said_together([w for w in a.forget if w not in a.forget_concerning])
         for what in a.forget:
-            self.forget(what, a.forget_concerning.get(what, ()))
+            if what not in kept_whole:
+                self.forget(what, a.forget_concerning.get(what, ()), what in a.forget_of_whom)
         if self.write_patterns():
             self.write_root({"patterns"})
         if a.ignored:
@@ -813,7 +816,7 @@ class Writer(PageIO):
 
             self.update(f"{self.root}/{name}", titles[name], change)
 
-    def forget(self, what: str, persons: tuple[str, ...] = ()) -> None:
+    def forget(self, what: str, persons: tuple[str, ...] = (), of_whom: bool = False) -> None:
         """Forget `what` in current memory: the page of the person or thing it names is
         deleted (a tombstone: its history stays and reverting this run restores it), and
         every line that says it or links to that page is removed from the pages that hold
@@ -840,9 +843,17 @@ class Writer(PageIO):
         paths = [f"{self.root}/{n}" for n in ("corrections", "decisions", "notes", "active")]
         paths += [f"{self.root}/patterns", self.session_path]
         paths += sorted({p.rsplit("/", 1)[0] for p in gone})  # the listings that link them
+        known = self.filing.directory.known_person_names()
+        paths += [f"{self.root}/people/{known[p]}" for p in persons if p in known]
         if not r.is_error:
             paths += [m.group(1) for m in re.finditer(r"^- (\S+) \(v\d+\)", r.content, re.M)]
+        # what the request names beyond the people it names ("the snoring" of "Rosa and the
+        # snoring"): a line that says it in a clause of its own loses that clause only
+        thing = words - named - {w for p in persons for w in content_words(p)}
+        if any("/people/" in p for p in gone):
+            thing = set()  # a person forgotten whole: every line of them goes
         removed = 0
+        emptied: list[str] = []
         for path in dict.fromkeys(paths):
             if path in gone:
                 continue
@@ -854,15 +865,19 @@ class Writer(PageIO):
             for ln in current.body.split("\n"):
                 if not ln.startswith("- "):
                     continue
-                if persons:
+                if persons and of_whom:  # "forget that she snores": hers, not another's
+                    said = mentions(ln, words) and names_any(f"{ln} {title}", persons)
+                elif persons:
                     said = lang.concerns(f"{ln} {title}", words, persons)
                 else:
                     said = mentions(ln, words)
-                said = said and named <= content_words(ln)
+                said = said and named <= content_words(f"{ln} {title}" if of_whom else ln)
                 if not said and not (links and any(x in ln for x in links)):
                     continue
                 if self._session_line(ln):  # a recent session keeps its link, not its words
                     edits[ln] = ln.split(" `", 1)[0] if " `" in ln else None
+                elif thing and not (links and any(x in ln for x in links)):
+                    edits[ln] = forget_clause(ln, thing)
                 else:
                     edits[ln] = None
             edits = {k: v for k, v in edits.items() if v != k}
@@ -887,10 +902,67 @@ class Writer(PageIO):
                     if not r.is_error:
                         self.absent.add(path)
                         self.summary.changed.append(path)
+                        emptied.append(path)
+        for path in emptied:  # the listing that linked an emptied page links it no more
+            marks = (f"[[{path}]]", f"[[{path}|")
+            parent = path.rsplit("/", 1)[0]
+            if (listing := self.read(parent)) is None:
+                continue
+
+            def unlink(page: Page, marks=marks) -> None:
+                for section in [page.intro, *page.sections.values()]:
+                    section[:] = [ln for ln in section if not any(m in ln for m in marks)]
+                page.sections = {k: v for k, v in page.sections.items() if v}
+
+            self.update(parent, Page.parse(listing.body, parent).title, unlink)
         self.summary.notes.append(
             f"forgot {removed} line(s) and {len(gone)} page(s) from current memory on request "
             "(earlier versions keep them until `doctree forget` erases them)"
         )
+
+    def _said_together(self, targets: list[str]) -> set[str]:
+        """The people of one request ("what I told you about Ana and Rui") not to forget
+        whole: when everything memory says of one of them (Rui) is said with another (Ana),
+        the request is about the two together, so the lines of Rui go and Ana's other lines
+        (her visit, her job) stay. When each has lines of their own, each is forgotten
+        whole, as asked."""
+        people = [t for t in targets if re.fullmatch(lang.NAME, t) and t not in lang.NOT_NAMES]
+        if len(people) < 2:
+            return set()
+        said = {t: self._fact_lines_of(t) for t in people}
+        kept: set[str] = set()
+        for y in people:
+            others = [x for x in people if x != y]
+            if not said[y] or not all(any(_names(x, ln) for x in others) for ln in said[y]):
+                continue
+            # y is said of only with the others: each other keeps the lines without y
+            kept |= {x for x in others if any(not _names(y, ln) for ln in said[x])}
+        return kept
+
+    def _fact_lines_of(self, name: str) -> list[str]:
+        """The fact lines of current pages (session pages left out) that say something of the
+        person `name`: the lines that name them, and those of their own page (each given
+        with the page's title, which names them)."""
+        r = self.call("document_search", {"query": name, "under": self.root, "limit": 50})
+        paths = [] if r.is_error else re.findall(r"^- (\S+) \(v\d+\)", r.content, re.M)
+        own = self.filing.directory.known_person_names().get(name)
+        if own:
+            paths.append(f"{self.root}/people/{own}")
+        out = []
+        for path in dict.fromkeys(paths):
+            if "/archive/" in path or (current := self.read(path)) is None:
+                continue
+            page = Page.parse(current.body, path)
+            on_page = own is not None and path == f"{self.root}/people/{own}"
+            for section, lines in page.sections.items():
+                if section in _LINKS_ONLY:
+                    continue
+                for ln in lines:
+                    if not re.match(r"- \d{4}-\d\d-\d\d: ", ln) or self._session_line(ln):
+                        continue  # a label ("Relation: …") says who, not what was said
+                    if on_page or _names(name, ln):
+                        out.append(f"{ln} {page.title}")
+        return out
 
     def _pages_named(self, what: str) -> list[str]:
         """The pages of the people, projects and things `what` names: "Jonas" is the page
@@ -1275,6 +1347,11 @@ class Writer(PageIO):
 
 #: The sections of an entity page that say nothing of it on their own.
 _LINKS_ONLY = {"Related", "Sessions"}
+
+
+def _names(name: str, line: str) -> bool:
+    """Whether `line` names `name` as a whole word."""
+    return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", line) is not None
 
 
 def _without_stale(line: str, superseded: dict[str, Sentence]) -> str:

@@ -1,0 +1,193 @@
+"""A statement cut at its clauses, so that a request to forget one thing takes that clause
+and leaves the others said with it ("Rosa is staying at the inn and she snores" without the
+snoring is "Rosa is staying at the inn.").
+
+A statement is cut at ";", at commas, at "and" / "but" before a new subject, at "but", "so",
+"because" and at relative clauses ("…, who …", "…, which …"). A clause that leans on the one
+before it ("so …", "because …", "which …", "it …") goes with that one when it goes. What is
+left is kept only when it still reads as a statement: three words at least, a subject first
+and a verb in it; otherwise nothing is kept, and the caller drops the whole line, since a
+line a word short of what was forgotten is worse than no line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from doctree.agent.offline.language import content_words, mentions, stem
+
+#: Subjects a clause can open with, in the languages the agent reads requests in.
+_SUBJECT = (
+    r"(?:i|you|he|she|it|we|they|there|this|that|je|tu|il|elle|on|nous|vous|ils|elles|ich|du|"
+    r"er|sie|es|wir|ihr|yo|él|ella|nosotros|ellos|ellas|ik|jij|hij|zij|wij|io|lui|lei|noi|"
+    r"loro|eu|ele|ela|nós|eles|elas|ja|on|ona|my|oni)"
+)
+#: Words that join two clauses as equals ("and", "but"), in those languages.
+_COORDINATE = r"(?:and|but|yet|or|et|mais|ou|und|aber|oder|y|pero|en|maar|e|ma|mas|ale)"
+#: Words that open a clause leaning on the one before it.
+_DEPENDENT = (
+    r"(?:so|because|since|as|which|who|whom|whose|where|while|whereas|although|though|"
+    r"parce\s+que|car|donc|qui|weil|denn|also|porque|así\s+que|omdat|dus|perché|quindi|"
+    r"porque|então|bo|więc)"
+)
+#: A clause that continues the thing said before it: its subject is that thing.
+_CONTINUES = re.compile(
+    rf"^(?:{_DEPENDENT}|it|its|this|that|these|those|they|their|there|then)\b", re.I
+)
+_SEPARATOR = re.compile(
+    r"\s*;\s*"
+    rf"|,\s+(?={_COORDINATE}\s|{_DEPENDENT}\b)"
+    rf"|\s+(?={_COORDINATE}\s+{_SUBJECT}\b)"
+    # "… and Rosa's booked the inn": a new clause of a named subject
+    r"|\s+(?=(?:and|but)\s+(?-i:[A-Z])[\w-]+(?:['’]s)?\s+(?-i:[a-z]))"
+    r"|\s+(?=(?:but|because|whereas|although)\s)"
+    r"|,\s+",
+    re.I,
+)
+_SENTENCE_BREAK = re.compile(r"[.!?…]\s+\W*[^\W\d_]")
+_LEADING_COORDINATE = re.compile(rf"^{_COORDINATE}\s+", re.I)
+_RELATIVE = re.compile(r"^(?:who|whom|whose|which|where|qui|que)\b", re.I)
+#: Words that are verbs in any statement: the auxiliaries and the commonest verbs.
+_AUX = re.compile(
+    r"\b(?:is|are|was|were|be|been|am|has|have|had|do|does|did|will|would|can|could|shall|"
+    r"should|may|might|must|'s|'re|'m|'ve|'ll|'d|est|sont|était|ont|va|ist|sind|war|hat|"
+    r"haben|wird|es|son|está|están|era|tiene|ha|han|is|zijn|heeft|was|è|sono|ha|hanno|é|são|"
+    r"tem|foi|jest|są)\b"
+    r"|\b[a-z]{2,}(?:s|ed|ing)\b",
+    re.I,
+)
+
+_PREPOSITION = re.compile(
+    r"^(?:on|at|in|for|with|after|before|during|by|from|to|since|until|last|next|this|"
+    r"à|au|en|dans|pour|avec|après|avant|am|im|an|mit|nach|vor|für|bei|el|en|con|para|después|"
+    r"antes|op|met|na|voor|con|dopo|prima|per|em|com|depois|w|z|po|przed)$",
+    re.I,
+)
+
+
+@dataclass
+class _Clause:
+    joiner: str  # what joined it to the clause before ("" for the first)
+    text: str
+
+
+def clauses(statement: str) -> list[str]:
+    """The clauses of `statement`, each as said, its joining words left out."""
+    return [c.text for c in _cut(statement.rstrip(" .!?"))]
+
+
+def _cut(text: str) -> list[_Clause]:
+    out: list[_Clause] = []
+    start, joiner = 0, ""
+    for m in _SEPARATOR.finditer(text):
+        if m.start() == 0 or m.end() >= len(text) or _inside_brackets(text, m.start()):
+            continue  # "(Rosa, not Mum)" is one aside, cut nowhere inside
+        piece = text[start : m.start()]
+        if piece.strip():
+            out.append(_Clause(joiner, piece.strip()))
+            start, joiner = m.end(), m.group(0)
+    tail = text[start:].strip()
+    if tail:
+        out.append(_Clause(joiner, tail))
+    return out
+
+
+def _inside_brackets(text: str, at: int) -> bool:
+    """Whether position `at` of `text` is inside parentheses, brackets or quotation marks."""
+    before = text[:at]
+    depth = before.count("(") - before.count(")") + before.count("[") - before.count("]")
+    quotes = before.count("“") - before.count("”") + before.count('"') % 2
+    return depth > 0 or quotes > 0
+
+
+def without(statement: str, said: Callable[[str], bool]) -> str | None:
+    """`statement` without the clauses `said` holds true of (and those leaning on them), or
+    None when no clause alone says it or what is left would not read as a statement."""
+    end = statement[len(statement.rstrip(" .!?")) :].strip() or "."
+    if _SENTENCE_BREAK.search(statement.rstrip(" .!?")):
+        return None  # the sentences after the first go on about what it says
+    parts = _cut(statement.rstrip(" .!?"))
+    if len(parts) < 2:
+        return None
+    gone = [said(p.text) for p in parts]
+    if not any(gone):
+        return None
+    for i in range(1, len(parts)):  # a clause leaning on one that goes goes with it
+        if gone[i - 1] and not gone[i] and _CONTINUES.match(_bare(parts[i])):
+            gone[i] = True
+    kept = [(i, p) for i, p in enumerate(parts) if not gone[i]]
+    if not kept:
+        return None
+    text = ""
+    for n, (i, p) in enumerate(kept):
+        if n == 0:
+            text = _LEADING_COORDINATE.sub("", p.text) if i else p.text
+        elif gone[i - 1] and _RELATIVE.match(parts[i - 1].text):
+            text += " " + p.text  # "Rosa, who snores, is staying …" -> "Rosa is staying …"
+        else:
+            text += p.joiner + p.text
+    text = text.strip(" ,;")
+    if not _reads_as_statement(text, kept[0][0] == 0):
+        return None
+    return text[:1].upper() + text[1:] + end
+
+
+def _bare(p: _Clause) -> str:
+    """The clause with the joining word that opened it ("so it …" when "," joined it)."""
+    return (p.joiner.strip(" ,;") + " " + p.text).strip()
+
+
+def _reads_as_statement(text: str, first_kept: bool) -> bool:
+    words = text.split()
+    if len(words) < 3:
+        return False
+    head = words[0]
+    opens = (
+        first_kept
+        or head[:1].isupper()
+        or re.match(rf"^{_SUBJECT}$", head, re.I) is not None
+        or head.lower() in ("my", "his", "her", "our", "their", "the")
+    )
+    if not opens:
+        return False
+    if _AUX.search(" ".join(words[1:])) is not None:
+        return True
+    # a verb of another language is not told by its form: the subject's own clause of four
+    # words or more, not opened by a preposition ("On the day after the party"), is kept
+    return first_kept and len(words) >= 4 and not _PREPOSITION.match(head)
+
+
+#: A page line of a fact: "- 2027-05-03: <statement> ([[session]]) …".
+_FACT_LINE = re.compile(r"^(?P<head>- (?:\d{4}-\d\d-\d\d: )?)(?P<body>.+?)(?P<tail> \(\[\[.*)?$")
+#: A labelled line ("- Relation: …", "- Role: …"): one fact, never cut.
+_LABELLED = re.compile(r"^- [^:\[\d][^:\[]{0,39}: ")
+
+
+def clause_left(statement: str, thing: set[str]) -> str | None:
+    """`statement` without its clauses that say `thing` (content words of what is
+    forgotten, in any of their forms) and those leaning on them; None when no clause alone
+    says it, what is left would not read as a statement, or a word of `thing` is still in
+    it."""
+    out = without(statement, lambda c: mentions(c, thing))
+    if out is None:
+        return None
+    left = {stem(w) for w in re.findall(r"[^\W_]+", out.lower())}
+    return None if left & {stem(w) for w in thing} else out
+
+
+def forget_clause(line: str, thing: set[str]) -> str | None:
+    """A fact line of a page without the clauses of its statement that say `thing`, None
+    when the whole line goes (see `clause_left`; a labelled line is never cut)."""
+    m = _FACT_LINE.match(line)
+    if m is None or _LABELLED.match(line) or "`" in m.group("body"):
+        return None  # a quoted opening or code span is cut nowhere
+    body = clause_left(m.group("body"), thing)
+    return None if body is None else f"{m.group('head')}{body}{m.group('tail') or ''}"
+
+
+def names_any(text: str, persons: tuple[str, ...]) -> bool:
+    """Whether `text` names one of `persons` (every content word of the name in it)."""
+    said = {w.lower() for w in re.findall(r"[^\W_]+", text)}
+    return any(content_words(p) and content_words(p) <= said for p in persons)
