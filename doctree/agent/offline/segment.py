@@ -31,6 +31,7 @@ from doctree.agent.offline.mail import Mail, mail_chain
 from doctree.agent.offline.model import Segmented, Turn
 from doctree.agent.offline.ocr import normalise as normalise_scan
 from doctree.agent.offline.prefilter import gate_patterns
+from doctree.agent.offline.quotes import quoted_fields
 from doctree.agent.offline.records import read_records, source_name
 from doctree.memory.secrets import mask
 from doctree.sessions.transcripts import Transcript
@@ -101,11 +102,25 @@ def user_sentences(
     block: list[str] = []  # the quoted lines being read
 
     def signed_note() -> None:
+        """The quoted block just read: its labelled values ("Claim number: CLM-1") each a
+        statement of its own (`quoted_fields`), the rest a note or a message."""
+        if not block:
+            return
+        fields, lines = quoted_fields(block)
+        intro = own[-1] if own else ""
+        block.clear()
+        if lines:
+            signed_or_message(lines, intro)
+        for field in fields:  # "Claim number: CLM-1": a line of its own, however short
+            own.append(field)
+            for kept in (rows, kept_quotes):
+                if kept is not None:
+                    kept.add(field)
+
+    def signed_or_message(lines: list[str], intro: str) -> None:
         """A quoted note signed by its writer ("… — Gosia") after a line that says whose it
         is ("the note the morning carer left:"): its sentences are the writer's, each
         labelled with the name, and who the writer is a sentence of its own."""
-        lines, intro = [*block], own[-1] if own else ""
-        block.clear()
         sign = _SIGNATURE.search(" ".join(lines))
         whose = _NOTE_OF.search(intro)
         if sign is None or whose is None or not intro.endswith(":"):
