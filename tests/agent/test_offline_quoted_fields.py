@@ -52,6 +52,7 @@ def test_a_labelled_value_of_a_quote_is_a_statement_of_its_own(line, expected):
         "We will call you at 10:00 on Friday.",  # a sentence that holds a colon
         "Please note the following: the office closes at 5. It opens at 9 on Monday again.",
         "Thank you for your letter of 3 May.",
+        "In other news: the city library extends its opening hours from December 1.",
     ],
 )
 def test_a_line_that_sets_out_no_labelled_value_is_no_field(line):

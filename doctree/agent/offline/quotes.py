@@ -33,8 +33,9 @@ _NOT_LABEL = re.compile(
 
 def quoted_field(line: str) -> str | None:
     """`line` of a quoted letter as a statement of its own when it sets out one labelled value
-    a person would note ("Claim number: CLM-1" is "Claim number: CLM-1."); None for any other
-    line, a sentence that merely holds a colon, or a value named as a secret."""
+    a person would note, of at most eight words ("Claim number: CLM-1" is "Claim number:
+    CLM-1."); None for any other line, a sentence that merely holds a colon, or a value named
+    as a secret."""
     m = _FIELD.match(line.strip())
     if m is None:
         return None
@@ -43,8 +44,8 @@ def quoted_field(line: str) -> str | None:
         return None
     if re.fullmatch(r"\d{1,2}", label) or not _NOTED_VALUE.search(value):
         return None  # "10:00" is a time, not a label; "Status: open" says nothing to note
-    if re.search(r"[.!?]\s+[A-ZÀ-ÖØ-Þ]", value):
-        return None  # two sentences: a paragraph that opens on "Note the following:"
+    if len(value.split()) > 8 or re.search(r"[.!?]\s+[A-ZÀ-ÖØ-Þ]", value):
+        return None  # a sentence after a colon ("In other news: the library …"), not a value
     return f"{label}: {value.rstrip('.;,')}."
 
 
