@@ -20,6 +20,7 @@ from doctree.agent.offline.directory import Directory, person_slug
 from doctree.agent.offline.entities import find_entities
 from doctree.agent.offline.language import FIRST_PERSON, NAME, NOT_NAMES, content_words, mentions
 from doctree.agent.offline.model import Analysis, Segmented, Sentence, Turn
+from doctree.agent.offline.numeric import numeric_dates
 from doctree.agent.offline.prefilter import gate_patterns
 from doctree.agent.offline.records import Record, used_by
 from doctree.agent.offline.resolve import (
@@ -97,6 +98,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
     asked: Turn | None = None  # the assistant's last turn, when it ends on its one question
     previous: list[Sentence] = []  # the last user turn's sentences: what "forget that" means
     context = Context(directory)
+    context.date_order = segmented.date_order
     dropped: list[str] = []  # what the user asked to forget
     questioned = False  # the assistant's last turn ended on a question
     results: list[Record] = []  # the records of the tool result just before
@@ -889,6 +891,8 @@ def read_sentence(
     person its pronoun means."""
     clean, found = mask(raw)
     abs_dates = absolute_dates(clean, ref, by_clause=True)
+    if "/" in clean:
+        abs_dates += numeric_dates(clean, ref, context.date_order if context else None)
     anchors = context.dates if context is not None else None
     given = [(clean.lower().find(phrase.lower()), d) for phrase, d in abs_dates]
     text, rel = resolve_relative(clean, ref, by_clause=True, anchors=anchors, given=given)

@@ -52,6 +52,8 @@ class Segmented:
     counts: Counter  # messages by kind
     tools: Counter  # tool calls by tool name
     tool_errors: int
+    #: how the conversation writes numeric dates: "mdy", "dmy" or None (`numeric.date_order`)
+    date_order: str | None = None
 
 
 @dataclass

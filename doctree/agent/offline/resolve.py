@@ -805,6 +805,8 @@ class Context:
         self.form: dict[str, str] = {}  # slug -> the name as it was last written
         self.pet_last = False  # the latest thing named is an animal
         self.dates: list[tuple[str, date]] = []  # dates said so far, with their clause
+        # how the conversation writes numeric dates: "mdy", "dmy" or None (not shown)
+        self.date_order: str | None = None
         # names said without anything that makes them a person ("tuesday was Malik"): slug
         # -> name; one becomes a person when a later "he" or "she" can only mean it
         self.candidates: dict[str, str] = {}

@@ -29,6 +29,7 @@ from doctree.agent.offline.language import (
 )
 from doctree.agent.offline.mail import Mail, mail_chain
 from doctree.agent.offline.model import Segmented, Turn
+from doctree.agent.offline.numeric import date_order
 from doctree.agent.offline.ocr import normalise as normalise_scan
 from doctree.agent.offline.prefilter import gate_patterns
 from doctree.agent.offline.quotes import quoted_fields
@@ -1091,7 +1092,8 @@ def segment(transcript: Transcript) -> Segmented:
                 secret_pasted=bool(mask("\n".join(quoted))[1]),
             )
         )
-    return Segmented(turns, counts, tools, tool_errors)
+    said = "\n".join(m.content for m in transcript.messages if isinstance(m.content, str))
+    return Segmented(turns, counts, tools, tool_errors, date_order(said))
 
 
 gate_patterns(globals())  # the cheap test in front of every pattern above (prefilter.py)
