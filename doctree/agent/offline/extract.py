@@ -201,11 +201,23 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
             _taken_off(a, turn, raw, directory, current)
         _relisted(a, turn, directory, current)
         previous = current
+    if pending and from_tool and _ASKED.search(asked_for):
+        # the session ends on the assistant's answer from a tool to what the user asked:
+        # what it read out for them is kept as found, as it would be had the user gone on
+        a.sentences.extend(pending)
     a.opening = _opening(a.sentences, dropped)
     link_known_names(a.sentences, directory)
     for s in a.sentences:
         s.statement = s.statement or restate(s)
     return a
+
+
+#: A message that asks for something a tool can look up: a question, or "find", "look up",
+#: "check" said to the assistant.
+_ASKED = re.compile(
+    r"\?|\b(?:find|look\s+up|look\s+for|search|check|tell\s+me|what|when|where|which|how)\b",
+    re.I,
+)
 
 
 def _pointed_at(earlier: list[str], raw: str) -> str | None:
