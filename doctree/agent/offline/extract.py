@@ -102,6 +102,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
     dropped: list[str] = []  # what the user asked to forget
     questioned = False  # the assistant's last turn ended on a question
     results: list[Record] = []  # the records of the tool result just before
+    read_paste = False  # the user's last message pasted a block (a log, a config)
     asked_for = ""  # the user's last message: what a tool's records may answer
     for turn in segmented.turns:
         a.ignored.extend(turn.addressed)
@@ -117,6 +118,17 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
             results = []
             specific = [] if pending else findings(turn, directory, specific=True)
             from_tool = turn.after_tool
+            if read_paste and _ASKED.search(asked_for):
+                # the user pasted a log or a config and asked about it: what the answer reads
+                # out of it (a host, a port, a version) is found, like a tool's result
+                known = {s.text for s in pending}
+                pending += [
+                    s
+                    for s in (specific or findings(turn, directory, specific=True))
+                    if s.text not in known
+                ]
+                specific = []
+            read_paste = False
             # a turn that only states (asks nothing): a bare "yes" after it confirms it
             stated = bool(turn.sentences) and not turn.sentences[-1].endswith("?")
             questions = [r for r in turn.sentences if r.endswith("?")]
@@ -127,6 +139,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
             continue
         own = turn.sentences
         asked_for, results = " ".join(own), []
+        read_paste = turn.pasted_block
         if (
             pending and own and (lang.accepts(own[0]) or (from_tool and not lang.rejects(own[0])))
         ):  # accepted, or what a tool returned and the user did not turn down

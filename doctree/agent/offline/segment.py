@@ -1090,6 +1090,7 @@ def segment(transcript: Transcript) -> Segmented:
                 mail=mail_subject(content),
                 addressed=addressed("\n".join(quoted)),
                 secret_pasted=bool(mask("\n".join(quoted))[1]),
+                pasted_block=any(x.strip() for x in quoted),
             )
         )
     said = "\n".join(m.content for m in transcript.messages if isinstance(m.content, str))
