@@ -35,7 +35,8 @@ reads top to bottom as the pipeline; see docs/memory-agent.md):
   a pasted mail chain into its messages, each by its writer at its date; `chat.py`: an
   exported chat into its senders' lines; `ocr.py`: text from a scan put right; `records.py`:
   a tool's XML, CSV, JSON or `key: value` result into a line per record; `blocks.py`: a fenced block that holds text opened, a chat log's
-  lines each its writer's, checkboxes);
+  lines each its writer's, checkboxes; `quotes.py`: a quoted letter's labelled particulars,
+  each a statement of its own; `numeric.py`: numeric dates in the order the session shows);
 - `extract.py`: the sentences worth reading and the kind of statement each is, findings the
   user accepted, what a short reply says with the question it answers (`answers.py`), a list
   pasted again, requests to forget; names found and typed by `entities.py`;

@@ -21,6 +21,7 @@ from doctree.agent.offline.directory import Directory, person_slug
 from doctree.agent.offline.entities import find_entities
 from doctree.agent.offline.language import FIRST_PERSON, NAME, NOT_NAMES, content_words, mentions
 from doctree.agent.offline.model import Analysis, Segmented, Sentence, Turn
+from doctree.agent.offline.numeric import numeric_dates
 from doctree.agent.offline.prefilter import gate_patterns
 from doctree.agent.offline.records import Record, used_by
 from doctree.agent.offline.resolve import (
@@ -98,9 +99,11 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
     asked: Turn | None = None  # the assistant's last turn, when it ends on its one question
     previous: list[Sentence] = []  # the last user turn's sentences: what "forget that" means
     context = Context(directory)
+    context.date_order = segmented.date_order
     dropped: list[str] = []  # what the user asked to forget
     questioned = False  # the assistant's last turn ended on a question
     results: list[Record] = []  # the records of the tool result just before
+    read_paste = False  # the user's last message pasted a block (a log, a config)
     asked_for = ""  # the user's last message: what a tool's records may answer
     for turn in segmented.turns:
         a.ignored.extend(turn.addressed)
@@ -116,6 +119,17 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
             results = []
             specific = [] if pending else findings(turn, directory, specific=True)
             from_tool = turn.after_tool
+            if read_paste and _ASKED.search(asked_for):
+                # the user pasted a log or a config and asked about it: what the answer reads
+                # out of it (a host, a port, a version) is found, like a tool's result
+                known = {s.text for s in pending}
+                pending += [
+                    s
+                    for s in (specific or findings(turn, directory, specific=True))
+                    if s.text not in known
+                ]
+                specific = []
+            read_paste = False
             # a turn that only states (asks nothing): a bare "yes" after it confirms it
             stated = bool(turn.sentences) and not turn.sentences[-1].endswith("?")
             questions = [r for r in turn.sentences if r.endswith("?")]
@@ -126,6 +140,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
             continue
         own = turn.sentences
         asked_for, results = " ".join(own), []
+        read_paste = turn.pasted_block
         if (
             pending and own and (lang.accepts(own[0]) or (from_tool and not lang.rejects(own[0])))
         ):  # accepted, or what a tool returned and the user did not turn down
@@ -209,11 +224,23 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
             _taken_off(a, turn, raw, directory, current)
         _relisted(a, turn, directory, current)
         previous = current
+    if pending and from_tool and _ASKED.search(asked_for):
+        # the session ends on the assistant's answer from a tool to what the user asked:
+        # what it read out for them is kept as found, as it would be had the user gone on
+        a.sentences.extend(pending)
     a.opening = _opening(a.sentences, dropped)
     link_known_names(a.sentences, directory)
     for s in a.sentences:
         s.statement = s.statement or restate(s)
     return a
+
+
+#: A message that asks for something a tool can look up: a question, or "find", "look up",
+#: "check" said to the assistant.
+_ASKED = re.compile(
+    r"\?|\b(?:find|look\s+up|look\s+for|search|check|tell\s+me|what|when|where|which|how)\b",
+    re.I,
+)
 
 
 def _pointed_at(earlier: list[str], raw: str) -> str | None:
@@ -965,6 +992,8 @@ def read_sentence(
     person its pronoun means."""
     clean, found = mask(raw)
     abs_dates = absolute_dates(clean, ref, by_clause=True)
+    if "/" in clean:
+        abs_dates += numeric_dates(clean, ref, context.date_order if context else None)
     anchors = context.dates if context is not None else None
     given = [(clean.lower().find(phrase.lower()), d) for phrase, d in abs_dates]
     text, rel = resolve_relative(clean, ref, by_clause=True, anchors=anchors, given=given)

@@ -371,7 +371,8 @@ def resolve_pronoun(sentence: str, name: str) -> str:
 # -- acceptance of what the assistant said -------------------------------------------------
 
 _ACCEPT = re.compile(
-    r"^(?:\W*(?:ah|oh|ok|okay|right|hm+|well|great|nice|cool|perfect|yes|yeah|yep|yup|sure),?\s*)*"
+    r"^(?:\W*(?:ah|oh|ugh|argh|damn|oof|ok|okay|right|hm+|well|great|nice|cool|perfect|yes|yeah|"
+    r"yep|yup|sure),?\s*)*"
     r"(?:yes|yeah|yep|yup|sure|ok(?:ay)?|perfect|great|exactly|agreed|correct|right|nice|"
     r"makes\s+sense|that\s+makes\s+sense|that\s+works|sounds\s+good|go\s+(?:ahead|for\s+it)|"
     r"do\s+it|let's\s+do\s+(?:it|that)|good\s+(?:catch|call|idea|find|point)|that(?:'s|\s+was)\s+it|"

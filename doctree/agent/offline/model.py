@@ -40,6 +40,7 @@ class Turn:
     after_tool: bool = False  # an assistant turn answering the user's question from a tool
     tool_ran: bool = False  # an assistant turn right after a tool's result, asked for or not
     secret_pasted: bool = False  # a user turn whose pasted or fenced text holds a secret
+    pasted_block: bool = False  # a user turn with quoted or fenced text (a log, a config)
     #: a tool result's records (`sentences` holds the line of each): the values each holds
     records: list[list[str]] = field(default_factory=list)
 
@@ -52,6 +53,8 @@ class Segmented:
     counts: Counter  # messages by kind
     tools: Counter  # tool calls by tool name
     tool_errors: int
+    #: how the conversation writes numeric dates: "mdy", "dmy" or None (`numeric.date_order`)
+    date_order: str | None = None
 
 
 @dataclass

@@ -174,7 +174,12 @@ _RANGE = re.compile(
     rf"|\b(?P<m2>{_MONTH_RE})\s+(?P<a2>{_DAY_NUM})(?:st|nd|rd|th)?\s*(?:-|–|—|to|till|until|through)"
     rf"\s*(?P<b2>{_DAY_NUM})(?:st|nd|rd|th)?\b(?![:.]\d|\s*(?:am|pm)\b)"
     rf"|\b(?:du|del|dal|vom)\s+(?P<a3>{_DAY_NUM})(?:\.|er|º)?\s+(?:au|al|bis(?:\s+(?:zum|einschließlich))?)"
-    rf"\s+(?P<b3>{_DAY_NUM})\b\.?(?:\s+(?:de\s+|di\s+)?(?P<m3>{_ANY_MONTH}))?(?![.:,]?\d|\s*%)",
+    rf"\s+(?P<b3>{_DAY_NUM})\b\.?(?:\s+(?:de\s+|di\s+)?(?P<m3>{_ANY_MONTH}))?(?![.:,]?\d|\s*%)"
+    # "de 12 a 19 de abril", "desde el 3 hasta el 5 de mayo", "do dia 3 ao dia 5 de maio":
+    # words that say a stretch in Spanish and Portuguese, only with the month after them
+    rf"|\b(?:de|desde(?:\s+el)?|do(?:\s+dia)?)\s+(?P<a4>{_DAY_NUM})\s+(?:a|hasta(?:\s+el)?"
+    rf"|ao(?:\s+dia)?|até(?:\s+(?:o\s+)?dia)?)\s+(?P<b4>{_DAY_NUM})\s+(?:de\s+)?"
+    rf"(?P<m4>{_ANY_MONTH})(?![.:,]?\d)",
     re.I,
 )
 _ORDINAL_OF = re.compile(
@@ -502,9 +507,9 @@ def day_ranges(
             continue  # "ages 14-17", "won 3-1": numbers
         if m.group("a1") and m.group("m1") is None and _ORDINAL_OF.match(text, m.end()):
             continue  # "3rd-5th grade"
-        first_day = int(m.group("a1") or m.group("a2") or m.group("a3"))
-        last_day = int(m.group("b1") or m.group("b2") or m.group("b3"))
-        month = m.group("m1") or m.group("m2") or m.group("m3")
+        first_day = int(m.group("a1") or m.group("a2") or m.group("a3") or m.group("a4"))
+        last_day = int(m.group("b1") or m.group("b2") or m.group("b3") or m.group("b4"))
+        month = m.group("m1") or m.group("m2") or m.group("m3") or m.group("m4")
         said_past = tense_at(text, m.start()) if by_clause else past
         last: date | None
         if month:
@@ -753,7 +758,10 @@ def absolute_dates(
     stretches = (
         [(r.start(), r.end()) for r in _RANGE.finditer(text)]
         if "-" in text
-        or any(w in text.lower() for w in ("to", "du ", "del ", "dal ", "vom ", "till", "thru"))
+        or any(
+            w in text.lower()
+            for w in ("to", "du ", "del ", "dal ", "vom ", "till", "thru", "de ", "desde ", "do ")
+        )
         else []
     )
     for m in _ABSOLUTE.finditer(text):
@@ -805,6 +813,8 @@ class Context:
         self.form: dict[str, str] = {}  # slug -> the name as it was last written
         self.pet_last = False  # the latest thing named is an animal
         self.dates: list[tuple[str, date]] = []  # dates said so far, with their clause
+        # how the conversation writes numeric dates: "mdy", "dmy" or None (not shown)
+        self.date_order: str | None = None
         # names said without anything that makes them a person ("tuesday was Malik"): slug
         # -> name; one becomes a person when a later "he" or "she" can only mean it
         self.candidates: dict[str, str] = {}

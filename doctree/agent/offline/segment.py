@@ -29,9 +29,11 @@ from doctree.agent.offline.language import (
 )
 from doctree.agent.offline.mail import Mail, mail_chain
 from doctree.agent.offline.model import Segmented, Turn
+from doctree.agent.offline.numeric import date_order
 from doctree.agent.offline.ocr import normalise as normalise_scan
 from doctree.agent.offline.owner import as_the_user
 from doctree.agent.offline.prefilter import gate_patterns
+from doctree.agent.offline.quotes import quoted_fields
 from doctree.agent.offline.records import read_records, source_name
 from doctree.agent.offline.written import quote_introduced
 from doctree.memory.secrets import mask
@@ -104,11 +106,25 @@ def user_sentences(
     block: list[str] = []  # the quoted lines being read
 
     def signed_note() -> None:
+        """The quoted block just read: its labelled values ("Claim number: CLM-1") each a
+        statement of its own (`quoted_fields`), the rest a note or a message."""
+        if not block:
+            return
+        fields, lines = quoted_fields(block)
+        intro = own[-1] if own else ""
+        block.clear()
+        if lines:
+            signed_or_message(lines, intro)
+        for field in fields:  # "Claim number: CLM-1": a line of its own, however short
+            own.append(field)
+            for kept in (rows, kept_quotes):
+                if kept is not None:
+                    kept.add(field)
+
+    def signed_or_message(lines: list[str], intro: str) -> None:
         """A quoted note signed by its writer ("… — Gosia") after a line that says whose it
         is ("the note the morning carer left:"): its sentences are the writer's, each
         labelled with the name, and who the writer is a sentence of its own."""
-        lines, intro = [*block], own[-1] if own else ""
-        block.clear()
         sign = _SIGNATURE.search(" ".join(lines))
         whose = _NOTE_OF.search(intro)
         if sign is None or whose is None or not intro.endswith(":"):
@@ -1084,9 +1100,11 @@ def segment(
                 mail=mail_subject(content),
                 addressed=addressed("\n".join(quoted)),
                 secret_pasted=bool(mask("\n".join(quoted))[1]),
+                pasted_block=any(x.strip() for x in quoted),
             )
         )
-    return Segmented(turns, counts, tools, tool_errors)
+    said = "\n".join(m.content for m in transcript.messages if isinstance(m.content, str))
+    return Segmented(turns, counts, tools, tool_errors, date_order(said))
 
 
 gate_patterns(globals())  # the cheap test in front of every pattern above (prefilter.py)

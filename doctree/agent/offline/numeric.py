@@ -1,0 +1,137 @@
+"""Numeric dates: "04/02/2030", "14/03", "Tuesday 04/09", read in the order the text shows.
+
+Whether "04/02/2030" is the 2nd of April or the 4th of February depends on who writes it.
+The order is taken from the text itself (`date_order`): a date whose first number is over 12
+is day-first, one whose second is, month-first; "mm/dd" or "dd/mm" said outright; failing
+those, a North American telephone number or a US state before a ZIP code is month-first, a
++44 or +353 number day-first. A weekday said with the date picks the reading that falls on
+it, whatever else the text shows. Without any of these an ambiguous date is left as said: a
+wrong date is worse than none. Only slashes are read ("3.5" is a version, "3-1" a score); a
+date without its year needs a weekday, a label or "on", "by", "due" before it, or a time after
+it ("Tuesday 04/09", "Dentist: 06/04", "06/04 at 8:00"): "1/2 cup" and "scored 10/12" are no
+dates.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+
+from doctree.agent.offline import language as lang
+from doctree.agent.offline.resolve import tense_at
+
+_STATES = (
+    "Alabama|Alaska|Arizona|Arkansas|California|Colorado|Connecticut|Delaware|Florida|Georgia|"
+    "Hawaii|Idaho|Illinois|Indiana|Iowa|Kansas|Kentucky|Louisiana|Maine|Maryland|Massachusetts|"
+    "Michigan|Minnesota|Mississippi|Missouri|Montana|Nebraska|Nevada|New Hampshire|New Jersey|"
+    "New Mexico|New York|North Carolina|North Dakota|Ohio|Oklahoma|Oregon|Pennsylvania|"
+    "Rhode Island|South Carolina|South Dakota|Tennessee|Texas|Utah|Vermont|Virginia|Washington|"
+    "West Virginia|Wisconsin|Wyoming"
+)
+#: A sign the text is written month-first: "mm/dd", a (614) 555-0147 or 614-555-0147 number,
+#: a state and its ZIP code ("Columbus, OH 43215"), a US state named after a town ("Austin,
+#: Texas").
+_MONTH_FIRST = re.compile(
+    r"\bmm/dd\b|(?<![\d+])\(\d{3}\)\s?\d{3}-\d{4}\b|(?<![\d+-])\b\d{3}-\d{3}-\d{4}\b"
+    r"|\b[A-Z]{2}\s\d{5}(?:-\d{4})?\b|\b\+1[\s-]\d{3}\b"
+    rf"|\b[A-Z][a-z]+,\s(?:{_STATES})\b"
+)
+#: A sign the text is written day-first: "dd/mm", a British or Irish international number.
+_DAY_FIRST = re.compile(r"\bdd/mm\b|\+44\s?\d|\+353\s?\d")
+#: "04/02/2030", "4/2/30", "06/04": a day and a month joined by a slash, a year or not.
+_NUMERIC = re.compile(
+    r"(?<![\w/.,:$£€-])(?P<a>\d{1,2})/(?P<b>\d{1,2})(?:/(?P<y>\d{4}|\d{2}))?(?![\w/%]|[.,:]\d)"
+)
+#: What before a yearless date makes it one: a weekday, or a word that introduces a day.
+_BEFORE = re.compile(
+    rf"(?:\b{lang.WEEKDAY_OR_ABBREVIATION}\.?,?|\b(?:on|by|until|till|from|due|before|after|"
+    r"dated|date|thru|through)\b|\w:)\s*$",
+    re.I,
+)
+#: What after a yearless date makes it one: a time of day ("06/04 at 8:00", "06/04 @ 9am").
+_AFTER = re.compile(r"\s*,?\s*(?:at|@)\s*\d{1,2}(?::\d{2}|\s?[ap]\.?m\b)", re.I)
+
+#: Where a date went ("moved to Tuesday", "pushed back until"): what is to come, whatever
+#: the tense of the verb.
+_MOVED_TO = re.compile(
+    rf"\b(?:to|until|till|for)\s+(?:the\s+)?(?:{lang.WEEKDAY_OR_ABBREVIATION}\.?,?\s*)?$", re.I
+)
+
+
+def date_order(text: str) -> str | None:
+    """ "mdy" when `text` shows its numeric dates are written month-first, "dmy" when
+    day-first, None when it does not show."""
+    mdy = dmy = 0
+    for m in _NUMERIC.finditer(text):
+        a, b = int(m.group("a")), int(m.group("b"))
+        if a > 12 >= b >= 1:
+            dmy += 1
+        elif b > 12 >= a >= 1 and b <= 31:
+            mdy += 1
+    if mdy != dmy:
+        return "mdy" if mdy > dmy else "dmy"
+    if _MONTH_FIRST.search(text) and not _DAY_FIRST.search(text):
+        return "mdy"
+    if _DAY_FIRST.search(text) and not _MONTH_FIRST.search(text):
+        return "dmy"
+    return None
+
+
+def _weekday_before(text: str, at: int) -> int | None:
+    """The weekday said right before position `at` ("Tuesday 04/09"), as 0 (Monday) to 6."""
+    m = re.search(rf"\b({lang.WEEKDAY_OR_ABBREVIATION})\.?,?\s*$", text[:at], re.I)
+    if m is None:
+        return None
+    try:
+        return lang.weekday_number(m.group(1))
+    except (KeyError, ValueError):
+        return None
+
+
+def _dated(day: int, month: int, year: int | None, ref: date, past: bool) -> date | None:
+    """The date of `day` and `month`, in `year` or else the year `past` and `ref` give: the
+    latest such day up to `ref` in a sentence about the past, else the next from `ref` (a
+    week of slack: "the 03/02 meeting" said on 5 March is still this year's)."""
+    try:
+        if year is not None:
+            return date(year, month, day)
+        d = date(ref.year, month, day)
+        if past and d > ref:
+            d = date(ref.year - 1, month, day)
+        elif not past and d < ref - timedelta(days=7):
+            d = date(ref.year + 1, month, day)
+        return d
+    except ValueError:
+        return None
+
+
+def numeric_dates(text: str, ref: date, order: str | None) -> list[tuple[str, date]]:
+    """The numeric dates of `text` (said on `ref`) with the date each means, read in `order`
+    ("mdy", "dmy" or None: `date_order`'s answer for the whole conversation). A weekday said
+    with a date settles its reading; a date that fits both orders is left out when neither
+    the order nor a weekday says which."""
+    found: list[tuple[str, date]] = []
+    for m in _NUMERIC.finditer(text):
+        a, b, y = int(m.group("a")), int(m.group("b")), m.group("y")
+        year = None if y is None else int(y) + (2000 if len(y) == 2 else 0)
+        if year is None and not (_BEFORE.search(text[: m.start()]) or _AFTER.match(text, m.end())):
+            continue  # "1/2 cup", "scored 10/12", "the ratio is 16/9": no date
+        if year is not None and not 1900 < year < 2200:
+            continue
+        past = tense_at(text, m.start()) and not _MOVED_TO.search(text[: m.start()])
+        readings = {
+            kind: d
+            for kind, (day, month) in (("mdy", (b, a)), ("dmy", (a, b)))
+            if (d := _dated(day, month, year, ref, past)) is not None
+        }
+        if not readings:
+            continue
+        wd = _weekday_before(text, m.start())
+        fits = {k: d for k, d in readings.items() if wd is None or d.weekday() == wd}
+        if len(fits) == 1:
+            found.append((m.group(0), next(iter(fits.values()))))
+        elif len(fits) == 2 and order in fits:
+            found.append((m.group(0), fits[order]))
+        elif len(fits) == 2 and fits["mdy"] == fits["dmy"]:
+            found.append((m.group(0), fits["mdy"]))  # "05/05"
+    return found
