@@ -89,6 +89,8 @@ KINDS: dict[str, str] = {
     "payment-card": "payment card number",
     "card-security-code": "card security code",
     "social-security-number": "social security number",
+    "one-time-code": "one-time code",
+    "recovery-code": "recovery code",
 }
 
 # Values after a keyword ("password: ...") are judged by `_looks_random`; these kinds are.
@@ -103,6 +105,20 @@ _LOCK = (
     r"(?:door|gate|alarm|entry|access|garage|lock|safe|building|lock\s*box|key\s*safe|"
     r"key\s*box|padlock|shed|storeroom|store\s+room)"
 )
+
+#: A code sent to sign in, by a name only it has ("one-time code", "OTP", "verification code")
+#: and by a name other codes share ("login code"), which needs its sending said (`_SENT`).
+_OTP = (
+    r"(?:one[- ]time\s+(?:pass(?:word|code)|code|pin)|otp|(?:verification|2fa|two[- ]factor"
+    r"|mfa)\s+code)"
+)
+_SIGN_IN_CODE = r"(?:log[- ]?in|sign[- ]?in|auth(?:entication)?|security|access)\s+code"
+_SENT = r"(?:text(?:ed)?|sms|sent|e-?mailed)"
+_GAP = r"[^.!?\n\d]{0,40}?"
+#: Four to eight digits, or two groups of three or four: "4821", "583912", "583 912".
+_CODE_DIGITS = r"(?<![\d.,:/-])(?:\d{3,4}[ -]\d{3,4}|\d{4,8})(?![\d.,:/-]?\d)"
+#: One recovery code: groups of 4 to 6 letters and digits (a digit among them), hyphenated.
+_RECOVERY_CODE = r"(?=[A-Za-z0-9-]*\d)[A-Za-z0-9]{4,6}(?:-[A-Za-z0-9]{4,6}){0,3}(?![\w-])"
 
 #: A bank's sort code with its number, and an account's number with its word.
 _SORT_CODE = r"sort\s*code\s*[:=]?\s*(?:is\s+)?\d{2}[- ]?\d{2}[- ]?\d{2}\b"
@@ -121,6 +137,15 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
                 r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
                 r"(?:.*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|.*)",
                 re.S,
+            ),
+        ),
+        (
+            "private-key",
+            # the end of a key whose first lines were said apart (a paste split in lines):
+            # its last lines of base64 and its END line
+            re.compile(
+                r"(?<![A-Za-z0-9+/=])(?>[A-Za-z0-9+/=]{16,}\s+)*"
+                r"-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
             ),
         ),
         ("anthropic-key", re.compile(r"sk-ant-(?<!\wsk-ant-)[A-Za-z0-9_-]{16,}")),
@@ -276,6 +301,39 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
                 re.I,
             ),
         ),
+        (
+            # a code sent to sign in: "the OTP is 48 21 93", "verification code: 583912", "the
+            # login code it texted me was 583 912" (a code of a kind that also names other
+            # things, "login code", needs its sending said: texted, SMS, sent, e-mailed)
+            "one-time-code",
+            re.compile(
+                rf"(?<![A-Za-z])(?:{_OTP}(?![A-Za-z]){_GAP}"
+                rf"|{_SIGN_IN_CODE}(?![A-Za-z])[^.!?\n\d]{{0,40}}?\b{_SENT}\b{_GAP}"
+                rf"|{_SENT}\b{_GAP}\b{_SIGN_IN_CODE}(?![A-Za-z]){_GAP})"
+                rf"(?P<value>{_CODE_DIGITS})",
+                re.I,
+            ),
+        ),
+        (
+            # the same, the code first: "583912 is your verification code"
+            "one-time-code",
+            re.compile(
+                rf"(?P<value>{_CODE_DIGITS})\s+(?:is|was)\s+(?:your|the|my)\s+{_OTP}(?![A-Za-z])",
+                re.I,
+            ),
+        ),
+        (
+            # an account's codes for when its second factor is lost, listed after their name:
+            # "the recovery codes:" then the codes (each with a digit), on a line or in a block
+            "recovery-code",
+            re.compile(
+                r"\b(?:recovery|backup|back-up|2fa|two[- ]factor)\s+codes?\b[^\n.]{0,60}?"
+                r"(?:\s*:|\s+(?:are|were)\s*:?)\s*(?:```[^\n]*\n\s*)?"
+                rf"(?P<value>{_RECOVERY_CODE}(?:[ \t]+{_RECOVERY_CODE})*"
+                rf"(?:\s*\n\s*{_RECOVERY_CODE}(?:[ \t]+{_RECOVERY_CODE})*)*)",
+                re.I,
+            ),
+        ),
     ]
 
 
@@ -310,6 +368,7 @@ def _words(*words: str, start: str | None = None) -> tuple[tuple[str, ...], str 
 #: keyword, where a match can start, searched in the lower-cased text: the pattern is then
 #: tried only there. Both only make the search faster; neither changes what is found.
 _GATES: list[tuple[tuple[str, ...], str | None]] = [
+    _words("private key"),
     _words("private key"),
     _words("sk-ant-"),
     _words("sk-"),
@@ -370,6 +429,15 @@ _GATES: list[tuple[tuple[str, ...], str | None]] = [
     _words("key", "secret", "token", start=r"api|access|secret|token|client|auth|signing"),
     _words("cvv", "cvc", "cv2", "csc", "verification", "security code", start=r"cv|csc|card|sec"),
     _words("ssn", "social security", start=r"ssn|social"),
+    _words(
+        "otp",
+        "one-time",
+        "one time",
+        "code",
+        start=r"one|otp|verif|2fa|two|mfa|log|sign|auth|sec|acc|text|sms|sent|e-?mail",
+    ),
+    _words("otp", "one-time", "one time", "code"),
+    _words("codes", "code:", start=r"recovery|backup|back-up|2fa|two"),
 ]
 
 
@@ -521,24 +589,51 @@ def _credential_like(token: str) -> bool:
     return (mixed or symbol) and _looks_random(token)
 
 
-def _near_credentials(text: str, low: str) -> Iterator[tuple[int, int]]:
+def _answered(text: str, word: int, token: int, spans: list[tuple[int, int]]) -> bool:
+    """Whether a value found between a credential word at `word` and a token at `token` is
+    the word's value, the token then being something else: three words or more lie between
+    that value and the token ("the password is X if you need it for the printer, a Brother
+    HL-L3270"). A list of values ("passwords: X and Y") is read whole."""
+    lo, hi = sorted((word, token))
+    for b, e in spans:
+        if lo < b < hi:
+            gap = text[e:token] if token > word else text[token:b]
+            if len(gap.split()) >= 3:
+                return True
+    return False
+
+
+def _near_credentials(
+    text: str, low: str, found: list[Secret] | None = None
+) -> Iterator[tuple[int, int]]:
     """Spans of tokens that look like credentials (`_credential_like`) within `_NEAR`
     characters of a credential word in the same sentence: "I use Heron-4420 as my
-    password", "the password (case sensitive) is …", "Passwort: …", "log in with …"."""
+    password", "the password (case sensitive) is …", "Passwort: …", "log in with …".
+
+    A word whose value is already found ("the password is X", or a marker standing for it)
+    names no token well beyond that value (`_answered`), and a word inside a marker
+    ("[secret: password]") names none: "the password is X if you need it for the printer, a
+    Brother HL-L3270" keeps the printer's model."""
     if len(low) != len(text):
         return
     starts = sorted(i for w in _CREDENTIAL_WORDS if w in low for i in _find_all(low, w))
     if not starts:
         return
     bounds = [0] + [m.end() for m in _SENTENCE_END.finditer(text)] + [len(text) + 1]
+    spans = [(s.start, s.end) for s in found or ()]
     seen: set[int] = set()
     for at in starts:
         k = next(i for i in range(1, len(bounds)) if bounds[i] > at)
         lo, hi = max(bounds[k - 1], at - _NEAR), min(bounds[k], at + _NEAR)
+        if any(b <= at < e for b, e in spans):
+            continue
         for m in _TOKEN.finditer(text, lo, hi):
             token = m.group().rstrip(".:!?")
+            if _answered(text, at, m.start(), spans):
+                continue
             if m.start() not in seen and _credential_like(token):
                 seen.add(m.start())
+                spans.append((m.start(), m.start() + len(token)))
                 yield m.start(), m.start() + len(token)
 
 
@@ -626,7 +721,7 @@ def find_secrets(text: str) -> list[Secret]:
     for begin, end in _cards(text, low):
         if not any(s.start < end and begin < s.end for s in found):
             found.append(Secret("payment-card", begin, end))
-    for begin, end in _near_credentials(text, low):
+    for begin, end in _near_credentials(text, low, list(found)):
         if not any(s.start < end and begin < s.end for s in found):
             found.append(Secret("password", begin, end))
     return sorted((s for s in found if s.kind), key=lambda s: s.start)

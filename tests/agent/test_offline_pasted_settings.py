@@ -35,3 +35,19 @@ def test_plain_settings_of_a_pasted_config_are_kept_and_secret_values_are_not(re
 def test_a_block_of_only_secrets_or_of_code_gives_no_settings_line():
     assert settings_sentence(["API_KEY=abc123", "DB_PASSWORD=xyz"]) is None
     assert settings_sentence(["for i in range(3):", "    print(i)"]) is None
+
+
+def test_a_line_that_withheld_a_password_keeps_the_model_number_said_with_it(repo):
+    """The page keeps the sentence with a marker for the password; a model or part number
+    later in it is no credential, also when the page is masked again on its way to the store."""
+    for n, (said, model) in enumerate((
+        ("The guest network password is copper-kettle-19 in case the scanner needs it,"
+         " it's a Brother MFC-J4335DW in the den.", "MFC-J4335DW"),
+        ("Alarm panel login is Falk-7731; the router beside it is an RT-AX58U by the door.",
+         "RT-AX58U"),
+    )):  # fmt: skip
+        run(repo, transcript(f"s-said-{n}", ("user", "2029-02-01T10:00:00Z", said)))
+        docs = {d.path: d.body for d in repo.documents("main", "~/memory")}
+        everything = "\n".join(docs.values())
+        assert model in docs["~/memory/notes"], docs["~/memory/notes"]  # its Secrets line
+        assert "copper-kettle-19" not in everything and "Falk-7731" not in everything

@@ -504,3 +504,155 @@ def test_a_join_may_hold_a_secret_only_by_a_word_across_it(first, second, noise)
 def test_a_gate_word_across_a_join_is_found(first, second):
     assert not may_hold_secret(first) and not may_hold_secret(second)
     assert may_hold_secret_joined(first, second) == may_hold_secret(f"{first} {second}")
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("the login code it texted me was 583 912, worked fine", "583 912"),
+        ("your OTP is 482193", "482193"),
+        ("Verification code: 7730-4412", "7730-4412"),
+        ("318604 is your verification code", "318604"),
+        ("they sent a sign-in code, 66120, to my phone", "66120"),
+        ("the one-time password was 902177", "902177"),
+        ("code de vérification… no: the 2FA code is 5519 0283", "5519 0283"),
+        ("they e-mailed me an access code of 841 226", "841 226"),
+    ],
+)
+def test_a_one_time_code_is_a_secret_however_it_is_worded(text, code):
+    """A code sent to sign in, by a name only such a code has, or by a name other codes share
+    ("login code") when its sending is said."""
+    masked, found = mask(text)
+    assert code not in masked, masked
+    assert [s.kind for s in found] == ["one-time-code"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I wrote the login code in 2024",
+        "the verification code expired after 10 minutes",
+        "the verification code was sent at 10:30 on 12.03",
+        "sent the login code to 3 people in 2029",
+        "the security code review is on 12 May",
+        "one-time code 12.5 seconds late",
+        "the access code changes every 30 days",
+        "their verification code length is 6",
+    ],
+)
+def test_numbers_beside_a_sign_in_code_that_are_not_one_stay(text):
+    assert find_secrets(text) == [], text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "these are the recovery codes:\n\n```\n4kq7-2mzp  9xtd-b3ve\nh2rw-77cn  p5ja-0lqe\n```\nkept",
+        "my backup codes are 1234-5678 2345-6789 and that's it",
+        "Recovery codes: 81kd2 77cq1 p0z83",
+        "two-factor backup codes were:\n  aa12-bb34\n  cc56-dd78",
+    ],
+)
+def test_recovery_codes_listed_after_their_name_are_secrets(text):
+    masked, found = mask(text)
+    assert [s.kind for s in found] == ["recovery-code"], masked
+    for token in ("4kq7", "p5ja", "5678", "81kd2", "p0z83", "aa12", "dd78"):
+        assert token not in masked
+    assert masked.startswith(text[:8])  # what comes before the codes stays
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "backup codes are printed in the 2030 folder",
+        "the recovery codes are in Bitwarden since 2029",
+        "I printed the recovery codes: all 10 of them",
+    ],
+)
+def test_words_after_recovery_codes_that_are_not_codes_stay(text):
+    assert find_secrets(text) == [], text
+
+
+def test_the_end_of_a_private_key_said_apart_from_its_first_line_is_a_secret():
+    """A pasted key read a line at a time: its last lines and END line hold no BEGIN line."""
+    tail = (
+        "AAAEDx9kq3Yw1Vb8uT2nZpLr6cM0sJf4eHd7gA5iKo2NyQqWpXeZfR8uq1PNjasrxwfXA3\n"
+        "-----END OPENSSH PRIVATE KEY-----"
+    )
+    for text in (tail, tail.replace("\n", " "), f"here it is {tail} thanks"):
+        masked, found = mask(text)
+        assert "AAAEDx9" not in masked and "END OPENSSH" not in masked, masked
+        assert [s.kind for s in found] == ["private-key"]
+    assert mask("here it is " + tail)[0].startswith("here it is ")
+    # prose about the lines of a key is no key
+    said = "the file ends with the -----END PRIVATE KEY----- line"
+    assert mask(said)[0].count("the file ends with the") == 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The Wi-Fi password is marmalade-tuesday-48 if you ever need it for the printer, which"
+        " is a Brother HL-L3270 on the study shelf.",
+        "password: Zq8-mmt4-Lk if the scanner asks, it's the RT-AX88U by the TV",
+        "the login is Heron-4420, then open the DCP-L2530DW queue",
+    ],
+)
+def test_a_password_found_names_no_other_token_after_it(text):
+    """A credential word whose value is found (or a marker standing for it) does not make a
+    model number later in the sentence a password: masking twice changes nothing more."""
+    masked, found = mask(text)
+    assert len(found) == 1 and found[0].kind == "password", masked
+    for model in ("HL-L3270", "RT-AX88U", "DCP-L2530DW"):
+        if model in text:
+            assert model in masked
+            assert mask(masked) == (masked, [])
+
+
+def test_a_credential_before_another_secret_is_still_found():
+    masked, found = mask("log in with Heron-4420 and the API key sk-ant-abcdefghijklmnopqrstu")
+    assert "Heron-4420" not in masked and [s.kind for s in found] == ["password", "anthropic-key"]
+
+
+def test_sign_in_codes_said_in_a_transcript_never_reach_the_database(tmp_path):
+    """A replayed conversation with a texted code, recovery codes and a key pasted a line at
+    a time: no byte of the database holds any of them, and the rest of what was said stays."""
+    from click.testing import CliRunner
+
+    from doctree.cli import cli
+
+    key = (
+        "-----BEGIN OPENSSH PRIVATE KEY-----\n"
+        "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n"
+        "AAAEDx9kq3Yw1Vb8uT2nZpLr6cM0sJf4eHd7gA5iKo2NyQqWpXeZfR8uq1PNjasrxwfXA3\n"
+        "-----END OPENSSH PRIVATE KEY-----"
+    )
+    said = (
+        "Turned on two-factor for the allotment society's site. These are the recovery codes:"
+        "\n\n```\nq7dn-4kx2  m2vv-81tr\n```\n\nThe login code it texted me was 730 518."
+        f" The deploy host is larch.example, port 2201. Here's the key:\n\n{key}\n\nDone."
+    )
+    transcript = tmp_path / "t.md"
+    transcript.write_text(_transcript("s-otp", "2028-03-02T10:00:00Z", said))
+    db = tmp_path / "doctree.db"
+    result = CliRunner().invoke(
+        cli, ["--db", str(db), "replay", "--backend", "offline", str(transcript)]
+    )
+    assert result.exit_code == 0, result.output
+    raw = b"".join(p.read_bytes() for p in tmp_path.glob("doctree.db*"))
+    assert b"larch.example" in raw  # the rest is kept
+    for secret in ("q7dn-4kx2", "m2vv-81tr", "730 518", "AAAEDx9kq3Yw1Vb8", "b3BlbnNzaC1rZXkt"):
+        assert secret.encode() not in raw, secret
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my passwords are Heron-4420 and Gull-8812",
+        "passwords: Heron-4420, Gull-8812",
+        "the password is Heron-4420 / Gull-8812 on the old box",
+    ],
+)
+def test_a_list_of_credentials_after_one_word_is_found_whole(text):
+    masked, found = mask(text)
+    assert "Heron-4420" not in masked and "Gull-8812" not in masked, masked

@@ -1041,14 +1041,15 @@ def _with_years(text: str, dates: list[tuple[str, date]]) -> str:
 
 def _withhold(s: Sentence, raw: str, found: list[Secret]) -> None:
     """A sentence that held a secret: kept as a statement that one was shared, and where
-    the speaker said it is kept, never the secret itself."""
-    kinds = ", ".join(dict.fromkeys(x.kind for x in found))
+    the speaker said it is kept, never the secret itself. The note names no kind (the marker
+    does): a word for a credential in it would make the detector, when the page is masked
+    again, read a model number earlier in the line as that credential."""
     where = secret_location(raw)
     s.secrets = [x.kind for x in found]
     s.kinds.append("secret")
     statement = restate(s).rstrip(".")
     s.statement = (
-        f"{statement} (a secret, {kinds}, was shared here and is not kept"
+        f"{statement} (a secret was shared here and is not kept"
         + (
             f"; {s.speaker} said it is kept {where.rstrip('.')}"
             if where and where not in statement
