@@ -223,7 +223,6 @@ def test_the_offline_agents_patterns_get_the_same_literals_from_the_kept_file(
     fixture = sorted((Path(__file__).parent.parent / "fixtures" / "transcripts").glob("*.md"))[0]
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["PYTHONPYCACHEPREFIX"] = str(tmp_path / "pyc")
-    # a few patterns are joined from sets, in an order of their hashes: the same in both
     env["PYTHONHASHSEED"] = "0"
     outs = []
     for _ in range(2):
@@ -238,3 +237,34 @@ def test_the_offline_agents_patterns_get_the_same_literals_from_the_kept_file(
     assert outs[1]["reads"] == 0  # every one taken from the file
     kept = list((tmp_path / "pyc").rglob("prefilter.literals-*.marshal"))
     assert len(kept) == 1
+
+
+COMPILED = """
+import json, re
+seen = set()
+compile = re._compile
+def recording(pattern, flags):
+    if isinstance(pattern, str):
+        seen.add((pattern, int(flags)))
+    return compile(pattern, flags)
+re._compile = recording
+import doctree.agent.offline.run
+print(json.dumps(sorted(seen)))
+"""
+
+
+def test_the_offline_agents_patterns_are_the_same_text_whatever_the_hash_seed(
+    tmp_path: Path,
+) -> None:
+    """A pattern joined from a set in its hash order would be a new text in every process,
+    so the kept file would miss it and be written again by every run."""
+    outs = []
+    for seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONDONTWRITEBYTECODE": "1"}
+        done = subprocess.run(
+            [sys.executable, "-c", COMPILED], env=env, capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stderr
+        outs.append(json.loads(done.stdout))
+    assert len(outs[0]) > 200
+    assert outs[0] == outs[1], [p for p in outs[0] if p not in outs[1]][:3]

@@ -67,7 +67,10 @@ _ABBREVIATIONS = (
 #: the dot ends no sentence.
 _DAY_DOT = re.compile(r"(?:^|\s)\d{1,2}\.$")
 _MONTH_NEXT = re.compile(
-    r"(?:" + "|".join(sorted({*MONTHS, *FOREIGN_MONTHS}, key=len, reverse=True)) + r")\b", re.I
+    r"(?:"
+    + "|".join(sorted({*MONTHS, *FOREIGN_MONTHS}, key=lambda w: (-len(w), w)))  # same text each run
+    + r")\b",
+    re.I,
 )
 
 
