@@ -992,7 +992,7 @@ def read_sentence(
     person its pronoun means."""
     clean, found = mask(raw)
     abs_dates = absolute_dates(clean, ref, by_clause=True)
-    if "/" in clean:
+    if "/" in clean or "." in clean:
         abs_dates += numeric_dates(clean, ref, context.date_order if context else None)
     anchors = context.dates if context is not None else None
     given = [(clean.lower().find(phrase.lower()), d) for phrase, d in abs_dates]
