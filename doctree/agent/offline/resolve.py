@@ -2002,9 +2002,44 @@ _NEGATED = re.compile(
 )
 
 
+#: A debt paid: "Tom paid me back", "Ash sent me her £62", "he repaid the £40", "we're
+#: square", "Lena m'a remboursé", "Juan me devolvió los 20 €", "Jonas hat mir die 30 €
+#: zurückgezahlt".
+_SETTLED = re.compile(
+    r"\b(?:paid|repaid|sent|transferred|gave|handed)\s+(?:me|us|you)\b"
+    r"|\b(?:paid|repaid|settled|squared)\s+(?:\w+\s+)?(?:back|up|off)\b|\brepaid\b"
+    r"|\b(?:is|are|'s|'re|now)\s+(?:square|quits)\b"
+    r"|\bm'a\s+rembours|\brembours[ée]\b|\bme\s+(?:devolvi[óo]|pag[óo])\b|zurückgezahlt\b",
+    re.I,
+)
+#: A line that states a debt: "Tom owes me £62", "I lent Ana £40", "Juan me debe 20 €".
+_OWED = re.compile(
+    r"\b(?:owes?|owed|owing|lent|borrowed|debt|IOU)\b|\bme\s+doit\b|\bme\s+debe\b"
+    r"|\bschuldet\b",
+    re.I,
+)
+
+
+def settles(text: str, said: str) -> bool:
+    """Whether `text` says the debt the line `said` states is paid: a clause that says so
+    ("Tom paid me the £62") names someone or an amount, and a clause of the line that states
+    a debt ("Tom owes me £62 for energy") names them all without a negation."""
+    for m in _SETTLED.finditer(text):
+        clause = clause_at(text, m.start())
+        names, amounts = capitalised_names(clause), _quantities(clause)
+        if not names and not amounts:
+            continue
+        for part in _CLAUSE_END.split(said):
+            if not _OWED.search(part) or _NEGATED.search(part):
+                continue
+            if names <= capitalised_names(part) and amounts <= _quantities(part):
+                return True
+    return False
+
+
 def reversal_cue(text: str) -> bool:
-    """Whether `text` says something said before no longer holds (`_REVERSAL`)."""
-    return bool(_REVERSAL.search(text))
+    """Whether `text` says something said before no longer holds (`_REVERSAL`, `_SETTLED`)."""
+    return bool(_REVERSAL.search(text) or _SETTLED.search(text))
 
 
 def capitalised_names(text: str) -> set[str]:
@@ -2027,7 +2062,7 @@ def reverses(s: Sentence, said: str) -> bool:
         for part in _CLAUSE_END.split(said):
             if names <= capitalised_names(part) and not _NEGATED.search(part):
                 return True
-    return calls_off(text, said)
+    return calls_off(text, said) or settles(text, said)
 
 
 def calls_off(text: str, said: str) -> bool:
