@@ -1982,6 +1982,14 @@ _REVERSAL = re.compile(
     r"|(?:not|\w+n't)\s+[^,;.]*\b(?:any\s*more|these\s+days)\b"
     # "we've cancelled the garden party", "I called off the trip", "she scrapped the …"
     r"|(?:i|we|i've|we've|have|has|he|she|they)\s+(?:cancell?ed|called\s+off|scrapped)\s+(?:the|my|our|his|her|their)\b"
+    # "the chess club has folded", "the night class has been discontinued", "the choir has
+    # stopped running": the thing is over ("the boiler has stopped" is a fault, not an end)
+    r"|(?:has|have|'s|'ve|had)\s+(?:(?:now|just)\s+)?(?:folded|closed\s+down|shut\s+down"
+    r"|(?:stopped|ceased)\s+(?:running|meeting|operating)|been\s+(?:scrapped|dropped|discontinued"
+    r"|axed|closed))\b"
+    # "I've stopped going to yoga", "Maya quit doing ballet", "we gave up the allotment": a habit
+    r"|\b(?:stopped|quit|gave\s+up|given\s+up)\s+(?:going\s+to|doing|attending|taking|playing"
+    r"|the|my|our|his|her|their)\b"
     # "Marek is out as treasurer", "Ana stepped down as chair": a role taken off
     r"|(?:is|are|'s|'re)\s+out\s+as\b|(?:stepped|steps|stepping)\s+down\s+as\b"
     # "no lunges for 4 weeks", "no more coffee until the scan": the thing stopped for a time
@@ -1995,7 +2003,9 @@ _CALL_OFF_WORDS = {
     "off", "cancelled", "canceled", "called", "longer", "anymore", "happening", "going",
     "scrapped", "fell", "through", "days", "plan", "change", "take", "taking", "have",
     "having", "doing", "get", "getting", "after", "stepped", "steps", "stepping", "week", "weeks",
-    "month", "months", "year", "today", "yesterday",
+    "month", "months", "year", "today", "yesterday", "folded", "stopped", "ceased", "running",
+    "meeting", "operating", "closed", "shut", "dropped", "discontinued", "axed", "quit", "gave",
+    "given", "attending", "playing",
 }  # fmt: skip
 _NEGATED = re.compile(
     r"\b(?:not|no|never|can't|cannot|won't|isn't|aren't|don't|doesn't)\b|n't\b", re.I
