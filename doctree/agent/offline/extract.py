@@ -45,6 +45,7 @@ from doctree.agent.offline.resolve import (
     swapped_earlier,
 )
 from doctree.agent.offline.segment import ADDRESSED, record_shape, same_list
+from doctree.agent.offline.spoken import spoken_figures
 from doctree.memory.secrets import Secret, mask, secret_location
 from doctree.stopwords import ENGLISH
 
@@ -991,6 +992,7 @@ def read_sentence(
     a correction found, its kinds, the names in it and, given the session's `context`, the
     person its pronoun means."""
     clean, found = mask(raw)
+    clean = spoken_figures(clean)
     abs_dates = absolute_dates(clean, ref, by_clause=True)
     if "/" in clean or "." in clean:
         abs_dates += numeric_dates(clean, ref, context.date_order if context else None)

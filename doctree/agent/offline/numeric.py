@@ -142,11 +142,11 @@ def numeric_dates(text: str, ref: date, order: str | None) -> list[tuple[str, da
         if not _dotted_date(m, text):
             continue
         a, b, y = int(m.group("a")), int(m.group("b")), m.group("y")
-        year = int(y) + (2000 if len(y) == 2 else 0)
+        in_year = int(y) + (2000 if len(y) == 2 else 0)
         # day-first; month-first only when the first number cannot be a month's day count
         # the second can ("03.15.2031")
-        d = _dated(a, b, year, ref, False) or _dated(b, a, year, ref, False)
-        if d is not None and 1900 < year < 2200:
+        d = _dated(a, b, in_year, ref, False) or _dated(b, a, in_year, ref, False)
+        if d is not None and 1900 < in_year < 2200:
             found.append((m.group(0), d))
     for m in _NUMERIC.finditer(text):
         a, b, y = int(m.group("a")), int(m.group("b")), m.group("y")
