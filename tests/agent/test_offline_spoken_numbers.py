@@ -41,6 +41,8 @@ def test_a_number_said_in_words_is_read_as_its_figures(said, figures):
         "half the team agreed",
         "we'll talk about the second option on Friday",
         "Fifty people came to the fair",
+        "the flat is on the second floor",
+        "from the first day she loved it",
     ],
 )
 def test_a_word_that_is_no_figure_stays_as_said(said):

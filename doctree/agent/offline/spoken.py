@@ -79,6 +79,9 @@ _DAY_ORDINAL = (
 _MONTH = "|".join(lang.MONTHS)
 _ORDINAL_DAY = re.compile(
     rf"(?:\b(?P<pre>on|by|until|till|from|before|after|since)\s+the\s+(?P<a>{_DAY_ORDINAL})\b"
+    # a day, not "on the second floor": nothing but a pause, a time or "of" after it
+    r"(?=\s*(?:[,.;:!?)]|$|(?:at|of|and|or|instead|then|too|now|in\s+the\s+(?:morning|evening"
+    r"|afternoon))\b))"
     rf"|\bthe\s+(?P<b>{_DAY_ORDINAL})(?=\s+of\s+(?:{_MONTH}|next\s+month|this\s+month)\b))",
     re.I,
 )
