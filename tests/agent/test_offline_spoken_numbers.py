@@ -18,6 +18,7 @@ from tests.agent.offline_runs import run, transcript
         ("the electrician wants three hundred and fifteen quid", "the electrician wants £315"),
         ("she turns seventy-eight in May", "she turns 78 in May"),
         ("the hall is four point five by three point one metres", "the hall is 4.5 by 3.1 metres"),
+        ("the dose went up to two point five.", "the dose went up to 2.5."),
         ("the ferry leaves at quarter to eight", "the ferry leaves at 7:45"),
         ("pick-up is at quarter past four", "pick-up is at 4:15"),
         ("lunch at half past one", "lunch at 1:30"),
@@ -42,6 +43,7 @@ def test_a_number_said_in_words_is_read_as_its_figures(said, figures):
         "we'll talk about the second option on Friday",
         "Fifty people came to the fair",
         "the flat is on the second floor",
+        "at one point two people left early",
         "from the first day she loved it",
     ],
 )

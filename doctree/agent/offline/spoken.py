@@ -52,7 +52,9 @@ _CURRENCY = {
 }
 _PERIOD = r"(?:a|per|each)\s+(?:month|week|year|day|night|visit|head|session|hour|lesson)\b|each\b"
 
-_DECIMAL = re.compile(rf"\b(?P<a>{_CARDINAL})\s+point\s+(?P<b>(?:(?:{_UNIT})\b\s*)+)", re.I)
+_DECIMAL = re.compile(
+    rf"(?<!\bat\s)\b(?P<a>{_CARDINAL})\s+point\s+(?P<b>(?:{_UNIT})(?:\s+(?:{_UNIT}))*)\b", re.I
+)
 _PRICE = re.compile(
     rf"\b(?P<a>{_SMALL})\s+(?P<b>(?:{_TEN})(?:-(?:{_UNIT}))?|ten|eleven|twelve|thirteen|fourteen|"
     rf"fifteen|sixteen|seventeen|eighteen|nineteen)\s+(?P<after>{_PERIOD})",
@@ -125,7 +127,7 @@ def spoken_figures(text: str) -> str:
     """`text` with the numbers, times and days it says in words written in figures."""
     if not re.search(rf"\b(?:{_UNIT}|{_TEN}|{_ORD}|quarter|half|hundred)\b", text, re.I):
         return text
-    text = _DECIMAL.sub(lambda m: f"{_value(m['a'])}.{_digits(m['b'])} ", text)
+    text = _DECIMAL.sub(lambda m: f"{_value(m['a'])}.{_digits(m['b'])}", text)
     text = _PRICE.sub(lambda m: f"{_value(m['a'])}.{_value(m['b']):02d} {m['after']}", text)
     text = _MONEY.sub(lambda m: f"{_CURRENCY[m['cur'].lower()]}{_value(m['a'])}", text)
     text = _COMPOUND.sub(lambda m: str(_value(m["a"])), text)
