@@ -994,7 +994,7 @@ def read_sentence(
     clean, found = mask(raw)
     clean = spoken_figures(clean)
     abs_dates = absolute_dates(clean, ref, by_clause=True)
-    if "/" in clean or "." in clean:
+    if "/" in clean or re.search(r"\d\.\d", clean):
         abs_dates += numeric_dates(clean, ref, context.date_order if context else None)
     anchors = context.dates if context is not None else None
     given = [(clean.lower().find(phrase.lower()), d) for phrase, d in abs_dates]

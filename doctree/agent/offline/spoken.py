@@ -89,6 +89,10 @@ _ORDINAL_DAY = re.compile(
 )
 
 
+#: Whether a text says any number word at all (most sentences do not).
+_ANY = re.compile(rf"\b(?:{_UNIT}|{_TEN}|{_ORD}|quarter|half|hundred)\b", re.I)
+
+
 def _value(words: str) -> int:
     """The value of a cardinal said in words ("two hundred and forty" -> 240)."""
     total = current = 0
@@ -125,7 +129,7 @@ def _digits(words: str) -> str:
 
 def spoken_figures(text: str) -> str:
     """`text` with the numbers, times and days it says in words written in figures."""
-    if not re.search(rf"\b(?:{_UNIT}|{_TEN}|{_ORD}|quarter|half|hundred)\b", text, re.I):
+    if not _ANY.search(text):
         return text
     text = _DECIMAL.sub(lambda m: f"{_value(m['a'])}.{_digits(m['b'])}", text)
     text = _PRICE.sub(lambda m: f"{_value(m['a'])}.{_value(m['b']):02d} {m['after']}", text)
