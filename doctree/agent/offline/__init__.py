@@ -39,7 +39,8 @@ reads top to bottom as the pipeline; see docs/memory-agent.md):
   each a statement of its own; `numeric.py`: numeric dates in the order the session shows);
 - `extract.py`: the sentences worth reading and the kind of statement each is, findings the
   user accepted, what a short reply says with the question it answers (`answers.py`), a list
-  pasted again, requests to forget; names found and typed by `entities.py`;
+  pasted again, requests to forget; names found and typed by `entities.py`; numbers, times
+  and days said in words read as figures first by `spoken.py`;
 - `resolve.py`: dates made absolute, corrections, pronouns and nicknames (run by extract
   sentence by sentence, as a pronoun can only mean someone named before it);
 - `file.py`: the one page each fact goes to;

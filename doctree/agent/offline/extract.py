@@ -45,6 +45,7 @@ from doctree.agent.offline.resolve import (
     swapped_earlier,
 )
 from doctree.agent.offline.segment import ADDRESSED, record_shape, same_list
+from doctree.agent.offline.spoken import spoken_figures
 from doctree.memory.secrets import Secret, mask, secret_location
 from doctree.stopwords import ENGLISH
 
@@ -991,8 +992,9 @@ def read_sentence(
     a correction found, its kinds, the names in it and, given the session's `context`, the
     person its pronoun means."""
     clean, found = mask(raw)
+    clean = spoken_figures(clean)
     abs_dates = absolute_dates(clean, ref, by_clause=True)
-    if "/" in clean:
+    if "/" in clean or re.search(r"\d\.\d", clean):
         abs_dates += numeric_dates(clean, ref, context.date_order if context else None)
     anchors = context.dates if context is not None else None
     given = [(clean.lower().find(phrase.lower()), d) for phrase, d in abs_dates]

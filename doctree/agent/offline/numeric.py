@@ -6,10 +6,16 @@ is day-first, one whose second is, month-first; "mm/dd" or "dd/mm" said outright
 those, a North American telephone number or a US state before a ZIP code is month-first, a
 +44 or +353 number day-first. A weekday said with the date picks the reading that falls on
 it, whatever else the text shows. Without any of these an ambiguous date is left as said: a
-wrong date is worse than none. Only slashes are read ("3.5" is a version, "3-1" a score); a
-date without its year needs a weekday, a label or "on", "by", "due" before it, or a time after
-it ("Tuesday 04/09", "Dentist: 06/04", "06/04 at 8:00"): "1/2 cup" and "scored 10/12" are no
-dates.
+wrong date is worse than none. A date without its year needs a weekday, a label or "on",
+"by", "due" before it, or a time after it ("Tuesday 04/09", "Dentist: 06/04", "06/04 at
+8:00"): "1/2 cup" and "scored 10/12" are no dates.
+
+Dots join a day and a month only with a year ("15.03.2031", "3.4.2031", "15.03.31"): written
+so, a date is day-first wherever it is written (unless its second number is over 12,
+"03.15.2031"), and it shows the conversation's slashed dates are too. A year of two
+figures needs the day and the month in two figures too ("15.03.31", not "3.4.31"), and nothing
+after "version", "release" or "build" is a date, so "3.5", "2.4.1" and "version 10.12.14" stay
+versions; "3-1" stays a score.
 """
 
 from __future__ import annotations
@@ -42,6 +48,12 @@ _DAY_FIRST = re.compile(r"\bdd/mm\b|\+44\s?\d|\+353\s?\d")
 _NUMERIC = re.compile(
     r"(?<![\w/.,:$£€-])(?P<a>\d{1,2})/(?P<b>\d{1,2})(?:/(?P<y>\d{4}|\d{2}))?(?![\w/%]|[.,:]\d)"
 )
+#: "15.03.2031", "3.4.2031", "15.03.31": a day, a month and a year joined by dots.
+_DOTTED = re.compile(
+    r"(?<![\w/.,:$£€-])(?P<a>\d{1,2})\.(?P<b>\d{1,2})\.(?P<y>\d{4}|\d{2})(?![\w/%]|[.,:]\d)"
+)
+#: What before dotted numbers makes them a version, not a date.
+_VERSION_BEFORE = re.compile(r"\b(?:version|ver|release|build|firmware|patch|update)\.?\s*$", re.I)
 #: What before a yearless date makes it one: a weekday, or a word that introduces a day.
 _BEFORE = re.compile(
     rf"(?:\b{lang.WEEKDAY_OR_ABBREVIATION}\.?,?|\b(?:on|by|until|till|from|due|before|after|"
@@ -68,13 +80,28 @@ def date_order(text: str) -> str | None:
             dmy += 1
         elif b > 12 >= a >= 1 and b <= 31:
             mdy += 1
+    dotted = [m for m in _DOTTED.finditer(text) if _dotted_date(m, text)]
+    mdy += sum(int(m.group("b")) > 12 for m in dotted)
     if mdy != dmy:
         return "mdy" if mdy > dmy else "dmy"
+    if any(int(m.group("b")) <= 12 for m in dotted):
+        return "dmy"
     if _MONTH_FIRST.search(text) and not _DAY_FIRST.search(text):
         return "mdy"
     if _DAY_FIRST.search(text) and not _MONTH_FIRST.search(text):
         return "dmy"
     return None
+
+
+def _dotted_date(m: re.Match[str], text: str) -> bool:
+    """Whether dotted numbers `m` of `text` are a date: a real day and month, a year of four
+    figures or a day and month of two, and no "version" before them."""
+    a, b, y = m.group("a"), m.group("b"), m.group("y")
+    if not (1 <= int(a) <= 31 and 1 <= int(b) <= 31 and min(int(a), int(b)) <= 12):
+        return False
+    if len(y) == 2 and (len(a) != 2 or len(b) != 2):
+        return False
+    return not _VERSION_BEFORE.search(text[: m.start()])
 
 
 def _weekday_before(text: str, at: int) -> int | None:
@@ -111,6 +138,16 @@ def numeric_dates(text: str, ref: date, order: str | None) -> list[tuple[str, da
     with a date settles its reading; a date that fits both orders is left out when neither
     the order nor a weekday says which."""
     found: list[tuple[str, date]] = []
+    for m in _DOTTED.finditer(text):
+        if not _dotted_date(m, text):
+            continue
+        a, b, y = int(m.group("a")), int(m.group("b")), m.group("y")
+        in_year = int(y) + (2000 if len(y) == 2 else 0)
+        # day-first; month-first only when the first number cannot be a month's day count
+        # the second can ("03.15.2031")
+        d = _dated(a, b, in_year, ref, False) or _dated(b, a, in_year, ref, False)
+        if d is not None and 1900 < in_year < 2200:
+            found.append((m.group(0), d))
     for m in _NUMERIC.finditer(text):
         a, b, y = int(m.group("a")), int(m.group("b")), m.group("y")
         year = None if y is None else int(y) + (2000 if len(y) == 2 else 0)

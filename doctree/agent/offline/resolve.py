@@ -1982,6 +1982,14 @@ _REVERSAL = re.compile(
     r"|(?:not|\w+n't)\s+[^,;.]*\b(?:any\s*more|these\s+days)\b"
     # "we've cancelled the garden party", "I called off the trip", "she scrapped the …"
     r"|(?:i|we|i've|we've|have|has|he|she|they)\s+(?:cancell?ed|called\s+off|scrapped)\s+(?:the|my|our|his|her|their)\b"
+    # "the chess club has folded", "the night class has been discontinued", "the choir has
+    # stopped running": the thing is over ("the boiler has stopped" is a fault, not an end)
+    r"|(?:has|have|'s|'ve|had)\s+(?:(?:now|just)\s+)?(?:folded|closed\s+down|shut\s+down"
+    r"|(?:stopped|ceased)\s+(?:running|meeting|operating)|been\s+(?:scrapped|dropped|discontinued"
+    r"|axed|closed))\b"
+    # "I've stopped going to yoga", "Maya quit doing ballet", "we gave up the allotment": a habit
+    r"|\b(?:stopped|quit|gave\s+up|given\s+up)\s+(?:going\s+to|doing|attending|taking|playing"
+    r"|the|my|our|his|her|their)\b"
     # "Marek is out as treasurer", "Ana stepped down as chair": a role taken off
     r"|(?:is|are|'s|'re)\s+out\s+as\b|(?:stepped|steps|stepping)\s+down\s+as\b"
     # "no lunges for 4 weeks", "no more coffee until the scan": the thing stopped for a time
@@ -1995,16 +2003,53 @@ _CALL_OFF_WORDS = {
     "off", "cancelled", "canceled", "called", "longer", "anymore", "happening", "going",
     "scrapped", "fell", "through", "days", "plan", "change", "take", "taking", "have",
     "having", "doing", "get", "getting", "after", "stepped", "steps", "stepping", "week", "weeks",
-    "month", "months", "year", "today", "yesterday",
+    "month", "months", "year", "today", "yesterday", "folded", "stopped", "ceased", "running",
+    "meeting", "operating", "closed", "shut", "dropped", "discontinued", "axed", "quit", "gave",
+    "given", "attending", "playing",
 }  # fmt: skip
 _NEGATED = re.compile(
     r"\b(?:not|no|never|can't|cannot|won't|isn't|aren't|don't|doesn't)\b|n't\b", re.I
 )
 
 
+#: A debt paid: "Tom paid me back", "Ash sent me her £62", "he repaid the £40", "we're
+#: square", "Lena m'a remboursé", "Juan me devolvió los 20 €", "Jonas hat mir die 30 €
+#: zurückgezahlt".
+_SETTLED = re.compile(
+    r"\b(?:paid|repaid|sent|transferred|gave|handed)\s+(?:me|us|you)\b"
+    r"|\b(?:paid|repaid|settled|squared)\s+(?:\w+\s+)?(?:back|up|off)\b|\brepaid\b"
+    r"|\b(?:is|are|'s|'re|now)\s+(?:square|quits)\b"
+    r"|\bm'a\s+rembours|\brembours[ée]\b|\bme\s+(?:devolvi[óo]|pag[óo])\b|zurückgezahlt\b",
+    re.I,
+)
+#: A line that states a debt: "Tom owes me £62", "I lent Ana £40", "Juan me debe 20 €".
+_OWED = re.compile(
+    r"\b(?:owes?|owed|owing|lent|borrowed|debt|IOU)\b|\bme\s+doit\b|\bme\s+debe\b"
+    r"|\bschuldet\b",
+    re.I,
+)
+
+
+def settles(text: str, said: str) -> bool:
+    """Whether `text` says the debt the line `said` states is paid: a clause that says so
+    ("Tom paid me the £62") names someone or an amount, and a clause of the line that states
+    a debt ("Tom owes me £62 for energy") names them all without a negation."""
+    for m in _SETTLED.finditer(text):
+        clause = clause_at(text, m.start())
+        names, amounts = capitalised_names(clause), _quantities(clause)
+        if not names and not amounts:
+            continue
+        for part in _CLAUSE_END.split(said):
+            if not _OWED.search(part) or _NEGATED.search(part):
+                continue
+            if names <= capitalised_names(part) and amounts <= _quantities(part):
+                return True
+    return False
+
+
 def reversal_cue(text: str) -> bool:
-    """Whether `text` says something said before no longer holds (`_REVERSAL`)."""
-    return bool(_REVERSAL.search(text))
+    """Whether `text` says something said before no longer holds (`_REVERSAL`, `_SETTLED`)."""
+    return bool(_REVERSAL.search(text) or _SETTLED.search(text))
 
 
 def capitalised_names(text: str) -> set[str]:
@@ -2027,7 +2072,7 @@ def reverses(s: Sentence, said: str) -> bool:
         for part in _CLAUSE_END.split(said):
             if names <= capitalised_names(part) and not _NEGATED.search(part):
                 return True
-    return calls_off(text, said)
+    return calls_off(text, said) or settles(text, said)
 
 
 def calls_off(text: str, said: str) -> bool:

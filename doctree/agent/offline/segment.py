@@ -1106,8 +1106,8 @@ def segment(
                 pasted_block=any(x.strip() for x in quoted),
             )
         )
-    whole = "\n".join(m.content for m in transcript.messages if isinstance(m.content, str))
-    return Segmented(turns, counts, tools, tool_errors, date_order(whole))
+    conversation = "\n".join(m.content for m in transcript.messages if isinstance(m.content, str))
+    return Segmented(turns, counts, tools, tool_errors, date_order(conversation))
 
 
 gate_patterns(globals())  # the cheap test in front of every pattern above (prefilter.py)
