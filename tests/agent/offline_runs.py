@@ -1,5 +1,5 @@
 """What the offline agent's tests share: a transcript written from (kind, time, content)
-messages, and one run of the offline memory agent over it."""
+messages, one run of the offline memory agent over it, and the lines of the pages it wrote."""
 
 from __future__ import annotations
 
@@ -21,3 +21,22 @@ def run(repo: DocumentsRepository, text: str, *, run_id: int | None = None):
     t = parse_transcript(text)
     tools = MemoryTools(repo, t.owner, session_id=t.session_id, run_id=run_id)
     return OfflineMemoryAgent().run(text, tools)
+
+
+def page_lines(repo: DocumentsRepository, owner: str = "main") -> tuple[list[str], list[str]]:
+    """The current lines and the Past lines of the pages a person reads (no archive, no
+    list of recent sessions)."""
+    now: list[str] = []
+    past: list[str] = []
+    for d in repo.documents(owner, "~/memory"):
+        if "/archive/" in d.path:
+            continue
+        section = ""
+        for ln in d.body.splitlines():
+            if ln.startswith("## "):
+                section = ln[3:]
+            elif ln.startswith("- ") and section == "Past":
+                past.append(ln)
+            elif ln.startswith("- ") and section != "Recent sessions":
+                now.append(ln)
+    return now, past

@@ -8,25 +8,10 @@ import pytest
 
 from doctree.agent.offline.resolve import calls_off
 from doctree.store.documents import DocumentsRepository
-from tests.agent.offline_runs import run, transcript
+from tests.agent.offline_runs import page_lines, run, transcript
 
 DAY1 = "2027-05-03T18:00:00Z"
 DAY2 = "2027-05-04T09:00:00Z"
-
-
-def current_lines(repo: DocumentsRepository) -> list[str]:
-    """The current lines of the pages a person reads (no archive, nothing under Past)."""
-    out = []
-    for d in repo.documents("main", "~/memory"):
-        if "/archive/" in d.path:
-            continue
-        section = ""
-        for ln in d.body.splitlines():
-            if ln.startswith("## "):
-                section = ln[3:]
-            elif ln.startswith("- ") and section not in ("Past", "Recent sessions"):
-                out.append(ln)
-    return out
 
 
 def past_lines(repo: DocumentsRepository) -> str:
@@ -70,7 +55,7 @@ def test_something_called_off_moves_its_line_to_past(repo, first, later, gone, a
                 ("user", "2027-05-03T18:05:00Z", later),
             ),
         )
-    now = current_lines(repo)
+    now = page_lines(repo)[0]
     assert not any(gone in ln for ln in now)
     assert gone in past_lines(repo)
     assert any("Dwyer" in ln for ln in now)  # the neighbour stays
@@ -86,7 +71,7 @@ def test_two_lines_naming_what_is_called_off_both_stay(repo):
         ),
     )
     run(repo, transcript("s-2", ("user", DAY2, "The garden party is cancelled.")))
-    now = current_lines(repo)
+    now = page_lines(repo)[0]
     assert any("Mel's" in ln for ln in now) and any("Priya's" in ln for ln in now)
 
 

@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 
 from doctree.agent.offline.resolve import settles
-from doctree.store.documents import DocumentsRepository
-from tests.agent.offline_runs import run, transcript
+from tests.agent.offline_runs import page_lines, run, transcript
 
 
 @pytest.mark.parametrize(
@@ -36,23 +35,6 @@ def test_a_payment_leaves_a_line_it_does_not_settle(text, said):
     assert not settles(text, said)
 
 
-def _sections(repo: DocumentsRepository) -> tuple[str, str]:
-    """The current lines and the Past lines of the pages a person reads."""
-    now, past = [], []
-    for d in repo.documents("main", "~/memory"):
-        if "/archive/" in d.path:
-            continue
-        section = ""
-        for ln in d.body.splitlines():
-            if ln.startswith("## "):
-                section = ln[3:]
-            elif ln.startswith("- ") and section == "Past":
-                past.append(ln)
-            elif ln.startswith("- ") and section != "Recent sessions":
-                now.append(ln)
-    return "\n".join(now), "\n".join(past)
-
-
 def test_a_debt_paid_in_a_later_session_goes_under_past_and_its_neighbours_stay(repo):
     run(
         repo,
@@ -73,7 +55,7 @@ def test_a_debt_paid_in_a_later_session_goes_under_past_and_its_neighbours_stay(
             ("user", "2031-05-09T18:00:00Z", "Farid paid me back the £35 today."),
         ),
     )
-    now, past = _sections(repo)
+    now, past = map("\n".join, page_lines(repo))
     assert "Farid owes" not in now, now
     assert "Farid owes" in past, past
     assert "Lucia owes the user £20" in now, now

@@ -7,8 +7,7 @@ from __future__ import annotations
 import pytest
 
 from doctree.agent.offline.spoken import spoken_figures
-from doctree.store.documents import DocumentsRepository
-from tests.agent.offline_runs import run, transcript
+from tests.agent.offline_runs import page_lines, run, transcript
 
 
 @pytest.mark.parametrize(
@@ -51,20 +50,6 @@ def test_a_word_that_is_no_figure_stays_as_said(said):
     assert spoken_figures(said) == said
 
 
-def _current(repo: DocumentsRepository) -> str:
-    out = []
-    for d in repo.documents("main", "~/memory"):
-        if "/archive/" in d.path:
-            continue
-        section = ""
-        for ln in d.body.splitlines():
-            if ln.startswith("## "):
-                section = ln[3:]
-            elif ln.startswith("- ") and section not in ("Past", "Recent sessions"):
-                out.append(ln)
-    return "\n".join(out)
-
-
 def test_a_dictated_message_keeps_its_figures_and_dates_and_its_neighbours_stay(repo):
     run(
         repo,
@@ -78,7 +63,7 @@ def test_a_dictated_message_keeps_its_figures_and_dates_and_its_neighbours_stay(
             ),
         ),
     )
-    now = _current(repo)
+    now = "\n".join(page_lines(repo)[0])
     assert "£120" in now, now
     assert "2031-03-22" in now, now
     assert "8:45" in now, now

@@ -7,8 +7,7 @@ from __future__ import annotations
 import pytest
 
 from doctree.agent.offline.resolve import calls_off
-from doctree.store.documents import DocumentsRepository
-from tests.agent.offline_runs import run, transcript
+from tests.agent.offline_runs import page_lines, run, transcript
 
 
 @pytest.mark.parametrize(
@@ -38,23 +37,6 @@ def test_a_fault_or_another_thing_calls_off_nothing(text, said):
     assert not calls_off(text, said)
 
 
-def _sections(repo: DocumentsRepository) -> tuple[str, str]:
-    """The current lines and the Past lines of the pages a person reads."""
-    now, past = [], []
-    for d in repo.documents("main", "~/memory"):
-        if "/archive/" in d.path:
-            continue
-        section = ""
-        for ln in d.body.splitlines():
-            if ln.startswith("## "):
-                section = ln[3:]
-            elif ln.startswith("- ") and section == "Past":
-                past.append(ln)
-            elif ln.startswith("- ") and section != "Recent sessions":
-                now.append(ln)
-    return "\n".join(now), "\n".join(past)
-
-
 def test_a_club_that_folds_goes_under_past_and_its_neighbours_stay(repo):
     run(
         repo,
@@ -75,7 +57,7 @@ def test_a_club_that_folds_goes_under_past_and_its_neighbours_stay(repo):
             ("user", "2031-01-20T18:00:00Z", "Orchestra club has folded, the music teacher left."),
         ),
     )
-    now, past = _sections(repo)
+    now, past = map("\n".join, page_lines(repo))
     assert "orchestra club on Tuesdays" not in now, now
     assert "orchestra club on Tuesdays" in past, past
     assert "swimming lesson is on Fridays" in now, now
