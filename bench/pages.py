@@ -66,17 +66,7 @@ HALVES = (
     "fresh8",
 )
 #: Halves kept aside: their misses and pages are shown only when the half is asked for by name.
-HELD_ASIDE = (
-    "aside",
-    "fresh",
-    "fresh2",
-    "fresh3",
-    "fresh4",
-    "fresh5",
-    "fresh6",
-    "fresh7",
-    "fresh8",
-)
+HELD_ASIDE = HALVES[HALVES.index("aside") :]
 
 
 @dataclass
