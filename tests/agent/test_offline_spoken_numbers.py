@@ -68,3 +68,30 @@ def test_a_dictated_message_keeps_its_figures_and_dates_and_its_neighbours_stay(
     assert "2031-03-22" in now, now
     assert "8:45" in now, now
     assert "allergic to peanuts" in now, now
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("the baby weighed seven pounds eleven ounces", "seven pounds"),
+        ("I've lost twelve pounds since March", "twelve pounds"),
+        ("buy three pounds of apples for the crumble", "three pounds"),
+        ("the new bag is twenty pounds heavier", "twenty pounds"),
+        ("she ran five miles and we had two pounds of cherries", "two pounds"),
+    ],
+)
+def test_pounds_of_weight_stay_as_said(said, kept):
+    """'Pounds' is money only where the sentence speaks of paying and not of weighing."""
+    assert kept in spoken_figures(said) and "£" not in spoken_figures(said)
+
+
+@pytest.mark.parametrize(
+    ("said", "figure"),
+    [
+        ("the plumber quoted two hundred and forty pounds", "£240"),
+        ("rent is nine hundred pounds a month", "£900"),
+        ("it cost forty pounds in the end", "£40"),
+    ],
+)
+def test_pounds_paid_are_money(said, figure):
+    assert figure in spoken_figures(said)

@@ -127,13 +127,35 @@ def _digits(words: str) -> str:
     return "".join(str(_UNITS[w.lower()]) for w in words.split())
 
 
+#: "Pounds" is a weight as often as money: money only where the sentence speaks of paying
+#: and not of weighing ("it cost forty pounds", never "the baby weighed seven pounds").
+_PAYING = re.compile(
+    r"\b(?:costs?|paid|pay(?:s|ing)?|owe[sd]?|owing|price[sd]?|quoted?|charg(?:e[sd]?|ing)|"
+    r"spen[dt]|fees?|rent|bills?|budget|saved?|worth|deposit|refund|wages?|salary|earn(?:s|ed)?|"
+    r"tip|a\s+(?:month|week|year)|per\s+\w+|each)\b",
+    re.I,
+)
+_WEIGHING = re.compile(
+    r"\b(?:weigh\w*|heavier|lighter|lost|gain\w*|ounces?|oz|stones?|kilos?|kg|lbs?|scales?)\b"
+    r"|\bpounds?\s+of\b",
+    re.I,
+)
+
+
+def _money(m: re.Match[str], text: str) -> str:
+    currency = m["cur"].lower()
+    if currency.startswith("pound") and (not _PAYING.search(text) or _WEIGHING.search(text)):
+        return m.group(0)
+    return f"{_CURRENCY[currency]}{_value(m['a'])}"
+
+
 def spoken_figures(text: str) -> str:
     """`text` with the numbers, times and days it says in words written in figures."""
     if not _ANY.search(text):
         return text
     text = _DECIMAL.sub(lambda m: f"{_value(m['a'])}.{_digits(m['b'])}", text)
     text = _PRICE.sub(lambda m: f"{_value(m['a'])}.{_value(m['b']):02d} {m['after']}", text)
-    text = _MONEY.sub(lambda m: f"{_CURRENCY[m['cur'].lower()]}{_value(m['a'])}", text)
+    text = _MONEY.sub(lambda m: _money(m, text), text)
     text = _COMPOUND.sub(lambda m: str(_value(m["a"])), text)
 
     def time(m: re.Match[str]) -> str:
