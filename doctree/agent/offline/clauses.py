@@ -1,6 +1,6 @@
 """A statement cut at its clauses, so that a request to forget one thing takes that clause
-and leaves the others said with it ("Rosa is staying at the inn and she snores" without the
-snoring is "Rosa is staying at the inn.").
+and leaves the others said with it ("Ines is staying at the B&B and she sleepwalks" without the
+sleepwalking is "Ines is staying at the B&B.").
 
 A statement is cut at ";", at commas, at "and" / "but" before a new subject, at "but", "so",
 "because" and at relative clauses ("…, who …", "…, which …"). A clause that leans on the one
@@ -40,7 +40,7 @@ _SEPARATOR = re.compile(
     r"\s*;\s*"
     rf"|,\s+(?={_COORDINATE}\s|{_DEPENDENT}\b)"
     rf"|\s+(?={_COORDINATE}\s+{_SUBJECT}\b)"
-    # "… and Rosa's booked the inn": a new clause of a named subject
+    # "… and Ines has booked the B&B": a new clause of a named subject
     r"|\s+(?=(?:and|but)\s+(?-i:[A-Z])[\w-]+(?:['’]s)?\s+(?-i:[a-z]))"
     r"|\s+(?=(?:but|because|whereas|although)\s)"
     r"|,\s+",
@@ -83,7 +83,7 @@ def _cut(text: str) -> list[_Clause]:
     start, joiner = 0, ""
     for m in _SEPARATOR.finditer(text):
         if m.start() == 0 or m.end() >= len(text) or _inside_brackets(text, m.start()):
-            continue  # "(Rosa, not Mum)" is one aside, cut nowhere inside
+            continue  # "(Ines, not Gran)" is one aside, cut nowhere inside
         piece = text[start : m.start()]
         if piece.strip():
             out.append(_Clause(joiner, piece.strip()))
@@ -125,7 +125,7 @@ def without(statement: str, said: Callable[[str], bool]) -> str | None:
         if n == 0:
             text = _LEADING_COORDINATE.sub("", p.text) if i else p.text
         elif gone[i - 1] and _RELATIVE.match(parts[i - 1].text):
-            text += " " + p.text  # "Rosa, who snores, is staying …" -> "Rosa is staying …"
+            text += " " + p.text  # "Ines, who sleepwalks, is staying …" -> "Ines is staying …"
         else:
             text += p.joiner + p.text
     text = text.strip(" ,;")

@@ -312,8 +312,8 @@ def _whom(
 def _said_of_whom(
     before: list[str], raw: str, clause: tuple[str, str], context: Context, directory: Directory
 ) -> tuple[bool, str] | None:
-    """What "forget that she snores" asks: what is said ("snores") as it concerns whom the
-    subject means ("Rosa and snores"); the user's own ("forget that I smoke") is what is
+    """What "forget that she sleepwalks" asks: what is said ("sleepwalks") as it concerns whom the
+    subject means ("Ines and sleepwalks"); the user's own ("forget that I smoke") is what is
     said alone. None when whom "she" means is not sure."""
     subject, said = clause
     if subject.lower() in ("i", "we"):
@@ -427,7 +427,7 @@ def _forget(
                 dropped.append(t.text)
         return True
     named = lang.forget_targets(what)
-    # "Becca's news", "Dad's loan": the thing, as it concerns the person it is said of
+    # "Lou's promotion", "Gran's surgery": the thing, as it concerns the person it is said of
     owned = [
         m
         for t in named
@@ -440,7 +440,7 @@ def _forget(
         named = [owned[0]["whose"], owned[0]["thing"]]
     persons = tuple(t for t in named if directory is not None and _is_person(t, directory))
     things = [t for t in named if t not in persons]
-    if of_whom and len(named) == 2:  # "forget that she snores": the snoring, as hers
+    if of_whom and len(named) == 2:  # "forget that she sleepwalks": the sleepwalking, as hers
         persons, things = (named[0],), named[1:]
     elif not persons or not things:  # "about Ana and Tom", "about the gym": each of them
         things, persons = named, ()
@@ -451,7 +451,7 @@ def _forget(
         if of_whom:
             a.forget_of_whom.add(target)
         words = content_words(target)
-        # what is said beyond the names ("snores" of "Rosa and snores"): a sentence that
+        # what is said beyond the names ("sleepwalks" of "Ines and sleepwalks"): a sentence that
         # says it in a clause of its own keeps its other clauses
         thing = words - {w.lower() for w in re.findall(r"\b[A-Z][\w'’-]*", target)}
         thing -= {w for p in persons for w in content_words(p)}
@@ -485,7 +485,7 @@ def _without_clause(t: Sentence, thing: set[str]) -> bool:
     return True
 
 
-#: A thing said of a person: "Becca's news", "Dad's loan".
+#: A thing said of a person: "Lou's promotion", "Gran's surgery".
 _OWNED = re.compile(rf"(?P<whose>{NAME}|[Mm]um|[Dd]ad)['’]s\s+(?P<thing>[^'’]+)")
 
 

@@ -774,7 +774,7 @@ _CLAUSE_END = re.compile(
 _TARGET_GROUPS = ("what", "what2", "what3", "what4", "what5", "what6", "what7")
 
 
-#: "Forget that she snores": "that" opens what is to be forgotten, a clause of its own (a
+#: "Forget that she sleepwalks": "that" opens what is to be forgotten, a clause of its own (a
 #: subject and what it does), not "that" of what was just said ("forget that, it's fine").
 _FORGET_THAT_CLAUSE = re.compile(
     r"(?<!n't\s)(?<!not\s)\b(?:forget|scratch|delete|erase|remove|drop|strike)\s+(?:the\s+fact\s+)?"
@@ -785,8 +785,8 @@ _FORGET_THAT_CLAUSE = re.compile(
 
 
 def forgets_clause(sentence: str) -> tuple[str, str] | None:
-    """What "forget that she snores" asks to forget, as (subject, what is said of it):
-    ("she", "snores"); None when the sentence asks no such thing."""
+    """What "forget that she sleepwalks" asks to forget, as (subject, what is said of it):
+    ("she", "sleepwalks"); None when the sentence asks no such thing."""
     m = _FORGET_THAT_CLAUSE.search(sentence)
     if m is None or not _ASKING.search(sentence[: m.start()]):
         return None
@@ -799,7 +799,7 @@ def forgets_clause(sentence: str) -> tuple[str, str] | None:
 
 def forget_request(sentence: str) -> tuple[bool, str | None] | None:
     """(True, None) for "forget that", (True, "the standup time") for "forget about ...",
-    (True, "she snores") for "forget that she snores", None when the sentence asks nothing
+    (True, "she sleepwalks") for "forget that she sleepwalks", None when the sentence asks nothing
     to be forgotten."""
     if (foreign := _foreign(sentence)) is not None:
         return True, foreign
@@ -819,7 +819,7 @@ def forget_request(sentence: str) -> tuple[bool, str | None] | None:
     if not _ASKING.search(sentence[: m.start()]) and re.match(
         r"forget\s+that\s+(?!i\s+said)\w", sentence[m.start() :], re.I
     ):
-        return None  # "I always forget that she snores", "don't forget that …": no request
+        return None  # "I always forget that she sleepwalks", "don't forget that …": no request
     return True, None
 
 

@@ -97,8 +97,8 @@ class Analysis:
     #: a thing to forget only as it concerns these persons ("the stuff about Ravi and the
     #: stairlift money"): thing -> the persons named with it
     forget_concerning: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    #: such a thing said of a person ("forget that she snores"): forgotten only where the
-    #: person is named or on the person's page, never another's snoring
+    #: such a thing said of a person ("forget that she sleepwalks"): forgotten only where the
+    #: person is named or on the person's page, never another's sleepwalking
     forget_of_whom: set[str] = field(default_factory=set)
     forgotten: int = 0  # statements of this session left out on request
     #: requests not acted on: (what was said, why not)

@@ -1982,7 +1982,7 @@ _REVERSAL = re.compile(
     r"|(?:not|\w+n't)\s+[^,;.]*\b(?:any\s*more|these\s+days)\b"
     # "we've cancelled the garden party", "I called off the trip", "she scrapped the …"
     r"|(?:i|we|i've|we've|have|has|he|she|they)\s+(?:cancell?ed|called\s+off|scrapped)\s+(?:the|my|our|his|her|their)\b"
-    # "the chess club has folded", "the night class has been discontinued", "the choir has
+    # "the book club has folded", "the night class has been discontinued", "the choir has
     # stopped running": the thing is over ("the boiler has stopped" is a fault, not an end)
     r"|(?:has|have|'s|'ve|had)\s+(?:(?:now|just)\s+)?(?:folded|closed\s+down|shut\s+down"
     r"|(?:stopped|ceased)\s+(?:running|meeting|operating)|been\s+(?:scrapped|dropped|discontinued"
@@ -2012,7 +2012,7 @@ _NEGATED = re.compile(
 )
 
 
-#: A debt paid: "Tom paid me back", "Ash sent me her £62", "he repaid the £40", "we're
+#: A debt paid: "Sam paid me back", "Kit sent me her £15", "he repaid the £40", "we're
 #: square", "Lena m'a remboursé", "Juan me devolvió los 20 €", "Jonas hat mir die 30 €
 #: zurückgezahlt".
 _SETTLED = re.compile(
@@ -2022,7 +2022,7 @@ _SETTLED = re.compile(
     r"|\bm'a\s+rembours|\brembours[ée]\b|\bme\s+(?:devolvi[óo]|pag[óo])\b|zurückgezahlt\b",
     re.I,
 )
-#: A line that states a debt: "Tom owes me £62", "I lent Ana £40", "Juan me debe 20 €".
+#: A line that states a debt: "Sam owes me £30", "I lent Noor £40", "Juan me debe 20 €".
 _OWED = re.compile(
     r"\b(?:owes?|owed|owing|lent|borrowed|debt|IOU)\b|\bme\s+doit\b|\bme\s+debe\b"
     r"|\bschuldet\b",
@@ -2032,8 +2032,8 @@ _OWED = re.compile(
 
 def settles(text: str, said: str) -> bool:
     """Whether `text` says the debt the line `said` states is paid: a clause that says so
-    ("Tom paid me the £62") names someone or an amount, and a clause of the line that states
-    a debt ("Tom owes me £62 for energy") names them all without a negation."""
+    ("Sam paid me the £30") names someone or an amount, and a clause of the line that states
+    a debt ("Sam owes me £30 for the tickets") names them all without a negation."""
     for m in _SETTLED.finditer(text):
         clause = clause_at(text, m.start())
         names, amounts = capitalised_names(clause), _quantities(clause)

@@ -847,8 +847,8 @@ class Writer(PageIO):
         paths += [f"{self.root}/people/{known[p]}" for p in persons if p in known]
         if not r.is_error:
             paths += [m.group(1) for m in re.finditer(r"^- (\S+) \(v\d+\)", r.content, re.M)]
-        # what the request names beyond the people it names ("the snoring" of "Rosa and the
-        # snoring"): a line that says it in a clause of its own loses that clause only
+        # what the request names beyond the people it names ("the sleepwalking" of "Ines and the
+        # sleepwalking"): a line that says it in a clause of its own loses that clause only
         thing = words - named - {w for p in persons for w in content_words(p)}
         if any("/people/" in p for p in gone):
             thing = set()  # a person forgotten whole: every line of them goes
@@ -865,7 +865,7 @@ class Writer(PageIO):
             for ln in current.body.split("\n"):
                 if not ln.startswith("- "):
                     continue
-                if persons and of_whom:  # "forget that she snores": hers, not another's
+                if persons and of_whom:  # "forget that she sleepwalks": hers, not another's
                     said = mentions(ln, words) and names_any(f"{ln} {title}", persons)
                 elif persons:
                     said = lang.concerns(f"{ln} {title}", words, persons)
@@ -921,9 +921,9 @@ class Writer(PageIO):
         )
 
     def _said_together(self, targets: list[str]) -> set[str]:
-        """The people of one request ("what I told you about Ana and Rui") not to forget
-        whole: when everything memory says of one of them (Rui) is said with another (Ana),
-        the request is about the two together, so the lines of Rui go and Ana's other lines
+        """The people of one request ("what I told you about Noor and Lev") not to forget
+        whole: when everything memory says of one of them (Lev) is said with another (Noor),
+        the request is about the two together, so the lines of Lev go and Noor's other lines
         (her visit, her job) stay. When each has lines of their own, each is forgotten
         whole, as asked."""
         people = [t for t in targets if re.fullmatch(lang.NAME, t) and t not in lang.NOT_NAMES]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 #: Someone other than the user saying or writing something, up to the colon that opens it:
-#: "My landlord wrote:", "Ana texted me:", "The school emailed this morning:", "Tom's
+#: "My landlord wrote:", "Noor texted me:", "The school emailed this morning:", "Sam's
 #: message said:". The user's own "I wrote:" is no one else's.
 _INTRODUCED = re.compile(
     r"^(?P<intro>(?!\s*(?:I|we|I've|I'd|we've)\b)[^:\n\"“”]{1,80}?\b"
