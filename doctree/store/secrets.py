@@ -593,7 +593,7 @@ def _answered(text: str, word: int, token: int, spans: list[tuple[int, int]]) ->
     """Whether a value found between a credential word at `word` and a token at `token` is
     the word's value, the token then being something else: three words or more lie between
     that value and the token ("the password is X if you need it for the printer, a Brother
-    HL-L3270"). A list of values ("passwords: X and Y") is read whole."""
+    QL-L820NWB"). A list of values ("passwords: X and Y") is read whole."""
     lo, hi = sorted((word, token))
     for b, e in spans:
         if lo < b < hi:
@@ -613,7 +613,7 @@ def _near_credentials(
     A word whose value is already found ("the password is X", or a marker standing for it)
     names no token well beyond that value (`_answered`), and a word inside a marker
     ("[secret: password]") names none: "the password is X if you need it for the printer, a
-    Brother HL-L3270" keeps the printer's model."""
+    Brother QL-L820NWB" keeps the printer's model."""
     if len(low) != len(text):
         return
     starts = sorted(i for w in _CREDENTIAL_WORDS if w in low for i in _find_all(low, w))

@@ -565,7 +565,7 @@ def test_recovery_codes_listed_after_their_name_are_secrets(text):
     "text",
     [
         "backup codes are printed in the 2030 folder",
-        "the recovery codes are in Bitwarden since 2029",
+        "the recovery codes are in the fire safe since 2029",
         "I printed the recovery codes: all 10 of them",
     ],
 )
@@ -592,8 +592,8 @@ def test_the_end_of_a_private_key_said_apart_from_its_first_line_is_a_secret():
 @pytest.mark.parametrize(
     "text",
     [
-        "The Wi-Fi password is marmalade-tuesday-48 if you ever need it for the printer, which"
-        " is a Brother HL-L3270 on the study shelf.",
+        "The office Wi-Fi password is copper-lantern-31 if the label maker asks for it, which"
+        " is a Brother QL-L820NWB by the door.",
         "password: Zq8-mmt4-Lk if the scanner asks, it's the RT-AX88U by the TV",
         "the login is Heron-4420, then open the DCP-L2530DW queue",
     ],
@@ -603,7 +603,7 @@ def test_a_password_found_names_no_other_token_after_it(text):
     model number later in the sentence a password: masking twice changes nothing more."""
     masked, found = mask(text)
     assert len(found) == 1 and found[0].kind == "password", masked
-    for model in ("HL-L3270", "RT-AX88U", "DCP-L2530DW"):
+    for model in ("QL-L820NWB", "RT-AX88U", "DCP-L2530DW"):
         if model in text:
             assert model in masked
             assert mask(masked) == (masked, [])
