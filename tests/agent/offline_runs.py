@@ -40,3 +40,28 @@ def page_lines(repo: DocumentsRepository, owner: str = "main") -> tuple[list[str
             elif ln.startswith("- ") and section != "Recent sessions":
                 now.append(ln)
     return now, past
+
+
+def current_facts(repo: DocumentsRepository, *, corrections: bool = True) -> str:
+    """The fact lines that hold now on the pages a person reads: no Past, no session lists,
+    nothing marked past (`corrections=False` also leaves out the corrections page)."""
+    lines: list[str] = []
+    for d in repo.documents("main", "~/memory"):
+        if "/archive/" in d.path or (not corrections and d.path.endswith("/corrections")):
+            continue
+        for section in d.body.split("## Past")[0].split("\n## ")[1:]:
+            name, *rest = section.split("\n")
+            if name.strip() not in ("Recent sessions", "Sessions", "Related"):
+                lines += [ln for ln in rest if ln.startswith("- ") and " — past: " not in ln]
+    return "\n".join(lines)
+
+
+def past_facts(repo: DocumentsRepository) -> str:
+    """The lines marked past on the pages a person reads."""
+    return "\n".join(
+        ln
+        for d in repo.documents("main", "~/memory")
+        if "/archive/" not in d.path
+        for ln in d.body.split("\n")
+        if " — past: " in ln
+    )

@@ -11,33 +11,10 @@ import pytest
 from doctree.agent.offline import resolve
 from doctree.agent.offline.model import Sentence
 from doctree.store.documents import DocumentsRepository
-from tests.agent.offline_runs import run, transcript
+from tests.agent.offline_runs import current_facts, past_facts, run, transcript
 
 DAY1 = "2029-05-02T09:00:00Z"
 DAY2 = "2029-06-12T09:00:00Z"
-
-
-def _current(repo: DocumentsRepository) -> str:
-    """The fact lines of the pages a person reads that hold now (no session lists)."""
-    lines = []
-    for d in repo.documents("main", "~/memory"):
-        if "/archive/" in d.path:
-            continue
-        for section in d.body.split("## Past")[0].split("\n## ")[1:]:
-            name, *rest = section.split("\n")
-            if name.strip() not in ("Recent sessions", "Sessions", "Related"):
-                lines += [ln for ln in rest if ln.startswith("- ") and " — past: " not in ln]
-    return "\n".join(lines)
-
-
-def _past(repo: DocumentsRepository) -> str:
-    return "\n".join(
-        ln
-        for d in repo.documents("main", "~/memory")
-        if "/archive/" not in d.path
-        for ln in d.body.split("\n")
-        if " — past: " in ln
-    )
 
 
 def _sessions(
@@ -66,10 +43,10 @@ LIST = [
 )
 def test_each_clause_replaces_the_one_line_it_names(repo, later):
     _sessions(repo, ["\n".join(LIST)], later)
-    now = _current(repo)
+    now = current_facts(repo)
     assert "70 kg" not in now and "40 kg" not in now, now
     assert "90 kg" in now  # named by no clause: it stays
-    past = _past(repo)
+    past = past_facts(repo)
     assert "70 kg" in past and "40 kg" in past
 
 
@@ -79,7 +56,7 @@ def test_an_amount_added_to_a_thing_is_not_its_value(repo):
         ["\n".join(LIST), "The coach says add 5 kg a week to the front squat if it moves well."],
         "Front squat's up to 75 kg now.",
     )
-    now = _current(repo)
+    now = current_facts(repo)
     assert "70 kg" not in now, now
     assert "add 5 kg a week" in now
 
@@ -90,7 +67,7 @@ def test_a_clause_that_names_two_lines_moves_neither(repo):
         ["My lifting plan:\n- front squat 4x6 @ 70 kg\n- back squat 3x5 @ 90 kg"],
         "Squat's up to 95 kg now.",
     )
-    now = _current(repo)
+    now = current_facts(repo)
     assert "70 kg" in now and "90 kg" in now, now
 
 
@@ -100,7 +77,7 @@ def test_a_sentence_that_replaced_one_line_replaces_no_other(repo):
         ["My rent is £1,150 a month.", "The garage rent is £90 a month."],
         "The rent is up to £1,200 now.",
     )
-    now = _current(repo)
+    now = current_facts(repo)
     assert "£1,150" not in now, now  # the rent said again
     assert "£90" in now  # the garage's is another rent
 
@@ -124,10 +101,10 @@ def test_a_sentence_that_replaced_one_line_replaces_no_other(repo):
 )
 def test_a_thing_said_shortened_is_the_same_thing(repo, first, later, old, new):
     _sessions(repo, [first], later, ("2029-01-10T09:00:00Z", "2029-01-16T09:00:00Z"))
-    now = _current(repo)
+    now = current_facts(repo)
     assert old not in now, now
     assert new in now
-    assert old in _past(repo)
+    assert old in past_facts(repo)
 
 
 def test_a_word_in_another_form_or_shortened_names_the_same_thing():

@@ -8,33 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from doctree.store.documents import DocumentsRepository
-from tests.agent.offline_runs import run, transcript
+from tests.agent.offline_runs import current_facts, past_facts, run, transcript
 
 DAY1 = "2029-09-02T19:00:00Z"
 DAY2 = "2029-09-12T20:00:00Z"
-
-
-def _current(repo: DocumentsRepository) -> str:
-    lines = []
-    for d in repo.documents("main", "~/memory"):
-        if "/archive/" in d.path:
-            continue
-        for section in d.body.split("## Past")[0].split("\n## ")[1:]:
-            name, *rest = section.split("\n")
-            if name.strip() not in ("Recent sessions", "Sessions", "Related"):
-                lines += [ln for ln in rest if ln.startswith("- ") and " — past: " not in ln]
-    return "\n".join(lines)
-
-
-def _past(repo: DocumentsRepository) -> str:
-    return "\n".join(
-        ln
-        for d in repo.documents("main", "~/memory")
-        if "/archive/" not in d.path
-        for ln in d.body.split("\n")
-        if " — past: " in ln
-    )
 
 
 @pytest.mark.parametrize(
@@ -70,9 +47,9 @@ def _past(repo: DocumentsRepository) -> str:
 def test_a_date_moved_in_another_language_replaces_the_old_line(repo, first, later, old):
     run(repo, transcript("s-one", ("user", DAY1, first)))
     run(repo, transcript("s-two", ("user", DAY2, later)))
-    now = _current(repo)
+    now = current_facts(repo)
     assert old not in now, now
-    assert old in _past(repo)
+    assert old in past_facts(repo)
 
 
 @pytest.mark.parametrize(
@@ -97,7 +74,7 @@ def test_a_set_of_days_said_again_with_another_day_replaces_the_old_set(
 ):
     run(repo, transcript("s-one", ("user", DAY1, first)))
     run(repo, transcript("s-two", ("user", DAY2, later)))
-    now = _current(repo)
+    now = current_facts(repo)
     assert gone not in now, now
     assert kept in now
 
@@ -116,11 +93,11 @@ def test_a_moved_date_that_two_lines_could_mean_moves_neither(repo):
         ),
     )
     run(repo, transcript("s-two", ("user", DAY2, "Le dentiste a décalé le RDV au 27 septembre.")))
-    now = _current(repo)
+    now = current_facts(repo)
     assert "2029-09-20" in now and "2029-09-24" in now, now
 
 
 def test_one_day_said_after_two_is_not_a_set_said_again(repo):
     run(repo, transcript("s-one", ("user", DAY1, "Choir practice is on Tuesdays and Thursdays.")))
     run(repo, transcript("s-two", ("user", DAY2, "Choir practice is on Tuesdays now.")))
-    assert "Tuesdays and Thursdays" in _current(repo)
+    assert "Tuesdays and Thursdays" in current_facts(repo)

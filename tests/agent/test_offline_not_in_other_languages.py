@@ -7,8 +7,7 @@ from __future__ import annotations
 import pytest
 
 from doctree.agent.offline.resolve import correction_of, values_contrasted
-from doctree.store.documents import DocumentsRepository
-from tests.agent.offline_runs import run, transcript
+from tests.agent.offline_runs import current_facts, run, transcript
 
 
 @pytest.mark.parametrize(
@@ -30,18 +29,6 @@ def test_no_before_a_value_is_no_not():
     # in English "no" says the value after it holds: no correction of the later one
     assert values_contrasted("We're 12 people, no 14.") is None
     assert correction_of("Meet on 3 May, no 4 May.") is None
-
-
-def _current(repo: DocumentsRepository) -> str:
-    lines = []
-    for d in repo.documents("main", "~/memory"):
-        if "/archive/" in d.path or d.path.endswith("/corrections"):
-            continue
-        for section in d.body.split("## Past")[0].split("\n## ")[1:]:
-            name, *rest = section.split("\n")
-            if name.strip() not in ("Recent sessions", "Sessions", "Related"):
-                lines += [ln for ln in rest if ln.startswith("- ") and " — past: " not in ln]
-    return "\n".join(lines)
 
 
 def test_a_count_corrected_in_french_replaces_the_line_with_accented_words(repo):
@@ -67,6 +54,6 @@ def test_a_count_corrected_in_french_replaces_the_line_with_accented_words(repo)
             ),
         ),
     )
-    now = _current(repo)
+    now = current_facts(repo, corrections=False)
     assert "8 personnes" not in now, now
     assert "10 personnes" in now

@@ -7,22 +7,9 @@ from __future__ import annotations
 import pytest
 
 from doctree.agent.offline.resolve import correction_of, is_time
-from doctree.store.documents import DocumentsRepository
-from tests.agent.offline_runs import run, transcript
+from tests.agent.offline_runs import current_facts, run, transcript
 
 DAY = "2029-03-04T10:00:00Z"
-
-
-def _current(repo: DocumentsRepository) -> str:
-    lines = []
-    for d in repo.documents("main", "~/memory"):
-        if "/archive/" in d.path or d.path.endswith("/corrections"):
-            continue
-        for section in d.body.split("## Past")[0].split("\n## ")[1:]:
-            name, *rest = section.split("\n")
-            if name.strip() not in ("Recent sessions", "Sessions", "Related"):
-                lines += [ln for ln in rest if ln.startswith("- ") and " — past: " not in ln]
-    return "\n".join(lines)
 
 
 @pytest.mark.parametrize(
@@ -75,7 +62,7 @@ def test_a_time_corrected_without_its_thing_corrects_the_one_line_that_gave_it(r
             ("user", "2029-03-04T18:30:00Z", later),
         ),
     )
-    now = _current(repo)
+    now = current_facts(repo, corrections=False)
     assert "at noon" not in now, now
     assert "1:30pm" in now
     assert "Lantern" in now
@@ -91,6 +78,6 @@ def test_two_lines_with_the_old_time_both_stay(repo):
             ("user", "2029-03-04T18:30:00Z", "Change of time: it's 1:30pm now, not noon."),
         ),
     )
-    now = _current(repo)
+    now = current_facts(repo, corrections=False)
     assert "St Anne's, Sunday 15th April (2029-04-15) at noon" in now, now
     assert "Saturday (2029-03-10) at noon" in now
