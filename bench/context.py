@@ -10,7 +10,7 @@ Per size, on a fresh database: documents are written in batches of 1,000, each b
 by the catch-up the worker makes after a hand-over (`doctree.memory.recall.catch_up`). Then:
 the first `load_memories(query=...)` on a new connection; its p50 over many queries; its p50
 right after a single write (the reader catches up that one document); and `retrieve` p50 at a
-2,000-word budget. Targets (issue 24): at 100k, p50 < 15 ms, < 30 ms right after a write,
+2,000-word budget. Targets: at 100k, p50 < 15 ms, < 30 ms right after a write,
 first call < 1 s; `retrieve` p50 < 20 ms at 10k.
 
 Baselines, measured in the same run on the same database: the store's plain full-text search

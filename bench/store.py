@@ -502,7 +502,7 @@ def vacuumed_bytes(repo: DocumentsRepository) -> int:
 
 def size_row(label: str, ours: int, plain: int, aggressive: int, n: int, vacuumed: int) -> Row:
     """Our bytes as written (and after VACUUM) against `git gc --aggressive`'s .git
-    (issue 24: <= 1.0x), per version."""
+    (target <= 1.0x), per version."""
     return Row(
         f"bytes vs git gc --aggressive: {label}",
         f"{ours / n:,.0f} B/version (after VACUUM {vacuumed / n:,.0f})",

@@ -1,4 +1,4 @@
-"""Bytes on disk: what a write leaves behind besides the version it stores (issue 24).
+"""Bytes on disk: what a write leaves behind besides the version it stores.
 
 The full-text index does not keep the terms of replaced entries, a new SQLite file gives
 its free pages back, and a document's current body is stored once, not also in its
