@@ -91,7 +91,9 @@ def test_a_fresh_half_is_held_aside_with_its_own_transcripts(half: str, least: i
     assert not set(names) & {n for n, s in expected.items() if s["half"] != half}
 
 
-@pytest.mark.parametrize("half", ["fresh2", "fresh3", "fresh4", "fresh5", "fresh7", "fresh8", "fresh9"])
+@pytest.mark.parametrize(
+    "half", ["fresh2", "fresh3", "fresh4", "fresh5", "fresh7", "fresh8", "fresh9"]
+)
 def test_each_transcript_of_a_later_fresh_half_is_small_enough_to_read_whole(half: str):
     """1-3 sessions, 5-10 facts and 2-4 questions each: a miss can be traced by reading it."""
     expected = json.loads((SET / "expected.json").read_text(encoding="utf-8"))
