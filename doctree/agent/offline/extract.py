@@ -18,9 +18,10 @@ from doctree.agent.offline import language as lang
 from doctree.agent.offline.answers import answered, answered_parts
 from doctree.agent.offline.clauses import clause_left, names_any
 from doctree.agent.offline.directory import Directory, person_slug
+from doctree.agent.offline.earlier import Earlier, asks_all, named_conversation
 from doctree.agent.offline.entities import find_entities
 from doctree.agent.offline.language import FIRST_PERSON, NAME, NOT_NAMES, content_words, mentions
-from doctree.agent.offline.model import Analysis, Segmented, Sentence, Turn
+from doctree.agent.offline.model import Analysis, EarlierForget, Segmented, Sentence, Turn
 from doctree.agent.offline.numeric import numeric_dates
 from doctree.agent.offline.prefilter import gate_patterns
 from doctree.agent.offline.records import Record, used_by
@@ -181,6 +182,12 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
         for raw in own:
             if ADDRESSED.search(raw):
                 a.ignored.append(raw)
+                continue
+            spoken = message_date(turn.time)
+            if (named := named_conversation(raw, spoken)) is not None and _forget_earlier(
+                a, turn, raw, named, own[: own.index(raw)], context, directory
+            ):
+                forgetting = True
                 continue
             request = lang.forget_request(raw)
             of_whom = False
@@ -426,24 +433,7 @@ def _forget(
                 a.forgotten += 1
                 dropped.append(t.text)
         return True
-    named = lang.forget_targets(what)
-    # "Lou's promotion", "Gran's surgery": the thing, as it concerns the person it is said of
-    owned = [
-        m
-        for t in named
-        if (m := _OWNED.fullmatch(t)) is not None
-        and directory is not None
-        and _is_person(m["whose"], directory)
-        and content_words(m["thing"])
-    ]
-    if owned and len(named) == 1 and not of_whom:
-        named = [owned[0]["whose"], owned[0]["thing"]]
-    persons = tuple(t for t in named if directory is not None and _is_person(t, directory))
-    things = [t for t in named if t not in persons]
-    if of_whom and len(named) == 2:  # "forget that she sleepwalks": the sleepwalking, as hers
-        persons, things = (named[0],), named[1:]
-    elif not persons or not things:  # "about Ana and Tom", "about the gym": each of them
-        things, persons = named, ()
+    persons, things = _targets(what, directory, of_whom)
     for target in things:  # "about Ravi and the stairlift money": the money, as it is Ravi's
         a.forget.append(target)
         if persons:
@@ -464,6 +454,80 @@ def _forget(
                 continue
             a.sentences.remove(t)
             dropped.append(t.text)
+    return True
+
+
+def _targets(
+    what: str, directory: Directory | None, of_whom: bool = False
+) -> tuple[tuple[str, ...], list[str]]:
+    """The persons and the things one request names ("about Ravi and the stairlift money":
+    the money, as it concerns Ravi); no persons when it names only people or only things
+    ("about Ana and Tom", "about the gym": each of them)."""
+    named = lang.forget_targets(what)
+    # "Lou's promotion", "Gran's surgery": the thing, as it concerns the person it is said of
+    owned = [
+        m
+        for t in named
+        if (m := _OWNED.fullmatch(t)) is not None
+        and directory is not None
+        and _is_person(m["whose"], directory)
+        and content_words(m["thing"])
+    ]
+    if owned and len(named) == 1 and not of_whom:
+        named = [owned[0]["whose"], owned[0]["thing"]]
+    persons = tuple(t for t in named if directory is not None and _is_person(t, directory))
+    things = [t for t in named if t not in persons]
+    if of_whom and len(named) == 2:  # "forget that she sleepwalks": the sleepwalking, as hers
+        return (named[0],), named[1:]
+    if not persons or not things:
+        return (), named
+    return persons, things
+
+
+def _forget_earlier(
+    a: Analysis,
+    turn: Turn,
+    raw: str,
+    named: tuple[Earlier, str],
+    before: list[str],
+    context: Context,
+    directory: Directory,
+) -> bool:
+    """A request to forget what an earlier conversation said ("scrap what I told you last
+    Monday about the boat", `earlier.py`): recorded for the writer, which removes only the
+    lines of that conversation's sessions. False when the sentence, its conversation's words
+    taken out, asks nothing to be forgotten ("like I told you last time, …")."""
+    when, rest = named
+    request = lang.forget_request(rest)
+    everything = asks_all(rest)
+    if request is None and not everything:
+        return False
+    if turn.speaker or _ITEM_LABEL.match(raw) or raw in turn.pasted:
+        a.not_acted.append((raw, "said by someone else; nothing was removed"))
+        return True
+    later = turn.sentences[turn.sentences.index(raw) + 1 :] if raw in turn.sentences else []
+    if any(lang.WITHDRAWN.search(x) for x in [raw, *later]):
+        a.not_acted.append((raw, "withdrawn as it was made; nothing was removed"))
+        return True
+    what = None if everything or request is None else request[1]
+    if what and lang.PRONOUN_TARGET.fullmatch(what):
+        what = _whom(before, rest, what, context, directory)
+        if what is None:
+            a.not_acted.append((raw, "could not tell whom it means; nothing was removed"))
+            return True
+    if not when.resolved:
+        a.not_acted.append(
+            (raw, f"could not tell which conversation '{when.phrase}' means; nothing was removed")
+        )
+        return True
+    persons, things = _targets(what, directory) if what else ((), [])
+    a.forget_earlier.append(EarlierForget(raw, when, things, persons))
+    if message_date(turn.time) in when.days:  # "earlier today": this session's lines too
+        for t in [t for t in a.sentences if t.time[:10] == turn.time[:10]]:
+            said = [content_words(x) for x in things]
+            if not things or any(w and _says(t.text, w, persons) for w in said):
+                a.sentences.remove(t)
+                a.forgotten += 1
     return True
 
 
