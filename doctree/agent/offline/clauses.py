@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from doctree.agent.offline.forms import said_forms
 from doctree.agent.offline.language import content_words, mentions, stem
 
 #: Subjects a clause can open with, in the languages the agent reads requests in.
@@ -170,7 +171,7 @@ def clause_left(statement: str, thing: set[str]) -> str | None:
     forgotten, in any of their forms) and those leaning on them; None when no clause alone
     says it, what is left would not read as a statement, or a word of `thing` is still in
     it."""
-    out = without(statement, lambda c: mentions(c, thing))
+    out = without(statement, lambda c: mentions(said_forms(c), thing))
     if out is None:
         return None
     left = {stem(w) for w in re.findall(r"[^\W_]+", out.lower())}

@@ -20,6 +20,7 @@ from doctree.agent.offline.clauses import clause_left, names_any
 from doctree.agent.offline.directory import Directory, person_slug
 from doctree.agent.offline.earlier import Earlier, asks_all, named_conversation
 from doctree.agent.offline.entities import find_entities
+from doctree.agent.offline.forms import said_forms
 from doctree.agent.offline.language import FIRST_PERSON, NAME, NOT_NAMES, content_words, mentions
 from doctree.agent.offline.model import Analysis, EarlierForget, Segmented, Sentence, Turn
 from doctree.agent.offline.numeric import numeric_dates
@@ -473,6 +474,14 @@ def _targets(
         and _is_person(m["whose"], directory)
         and content_words(m["thing"])
     ]
+    # "Karl losing his job", "Ana being ill": what is said of the person, as it concerns them
+    owned += [
+        m
+        for t in named
+        if (m := _DOING.fullmatch(t)) is not None
+        and directory is not None
+        and _is_person(m["whose"], directory)
+    ]
     if owned and len(named) == 1 and not of_whom:
         named = [owned[0]["whose"], owned[0]["thing"]]
     persons = tuple(t for t in named if directory is not None and _is_person(t, directory))
@@ -551,12 +560,20 @@ def _without_clause(t: Sentence, thing: set[str]) -> bool:
 
 #: A thing said of a person: "Lou's promotion", "Gran's surgery".
 _OWNED = re.compile(rf"(?P<whose>{NAME}|[Mm]um|[Dd]ad)['’]s\s+(?P<thing>[^'’]+)")
+#: A thing a person does or has done to them: "Karl losing his job", "Ana being ill".
+_DOING = re.compile(rf"(?P<whose>{NAME}|[Mm]um|[Dd]ad)\s+(?P<thing>[a-z]+ing\b.*)")
 
 
 def _says(text: str, words: set[str], persons: tuple[str, ...]) -> bool:
     """Whether a sentence says what a forget request names (`words`), as it concerns
     `persons` when the request named the thing with them."""
-    return lang.concerns(text, words, persons) if persons else mentions(text, words)
+    # "lent" says "the loan", "Kim told me …" her news: of a person, only beside the person
+    told = said_forms(text)
+    if persons:
+        return lang.concerns(text, words, persons) or (
+            names_any(text, persons) and lang.concerns(told, words, persons)
+        )
+    return mentions(told, words)
 
 
 def _is_person(name: str, directory: Directory) -> bool:

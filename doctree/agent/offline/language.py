@@ -107,6 +107,8 @@ WEEKDAYS_ANY_LANGUAGE = FOREIGN_WEEKDAYS | {
 NOT_NAMES = {
     *(w.capitalize() for w in WEEKDAYS), *(w.capitalize() + "s" for w in WEEKDAYS),
     *(m.capitalize() for m in MONTHS), "I", "The",
+    # a month shortened ("from Feb"); not "Jan", "Mar", "Jun", "Jul", which are names too
+    "Feb", "Apr", "Aug", "Sep", "Sept", "Oct", "Nov", "Dec",
     # a weekday shortened ("Sat 3rd"); not "Sun", which is a name too
     *(w.capitalize() for w in WEEKDAY_ABBREVIATIONS if w != "sun"),
     "We", "It", "This", "That", "These", "Those", "Thanks", "Thank", "Yes", "No", "Sure",

@@ -19,6 +19,7 @@ from doctree.agent.offline.clauses import forget_clause, names_any
 from doctree.agent.offline.directory import OTHER_KINDS, is_title
 from doctree.agent.offline.earlier import Earlier
 from doctree.agent.offline.file import ENTITY_KINDS, named_pages, planned_top_level
+from doctree.agent.offline.forms import said_forms
 from doctree.agent.offline.language import content_words, mentions
 from doctree.agent.offline.model import EarlierForget, Filing, Sentence
 from doctree.agent.offline.pageio import PageIO, RunSummary, ToolsLike
@@ -883,12 +884,16 @@ class Writer(PageIO):
                     continue
                 if sessions is not None and not self._said_in(ln, path, sessions):
                     continue  # said in another conversation than the one named
+                told = said_forms(ln)  # "lent" says "the loan", "Kim told me …" her news
                 if persons and of_whom:  # "forget that she sleepwalks": hers, not another's
-                    said = mentions(ln, words) and names_any(f"{ln} {title}", persons)
-                elif persons:
-                    said = lang.concerns(f"{ln} {title}", words, persons)
+                    said = mentions(told, words) and names_any(f"{ln} {title}", persons)
+                elif persons:  # the other forms only beside the person ("Omar lent me …")
+                    said = lang.concerns(f"{ln} {title}", words, persons) or (
+                        names_any(f"{ln} {title}", persons)
+                        and lang.concerns(f"{told} {title}", words, persons)
+                    )
                 else:
-                    said = mentions(ln, words)
+                    said = mentions(told, words)
                 said = said and named <= content_words(f"{ln} {title}" if of_whom else ln)
                 if not said and not (links and any(x in ln for x in links)):
                     continue
