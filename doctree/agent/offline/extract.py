@@ -223,6 +223,9 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                     if raw in turn.pieces:
                         turn.pieces.add(kept)
                     _read(a, turn, kept, directory, context, current, said_before)
+                if forgetting and request[1] is None and (after := _said_after(raw)):
+                    # "That was a joke, he's staying put": what holds instead is said after it
+                    _read(a, turn, after, directory, context, current, said_before)
                 continue
             if forgetting and _GOES_ON.match(raw):
                 # "Forget what I said about Jonas. That was told to me in confidence."
@@ -252,6 +255,12 @@ _ASKED = re.compile(
 )
 
 
+#: A sentence that opens on what it is about: "About Tom's move — …", "Re the quote: …".
+_ABOUT_OPENS = re.compile(
+    r"^\W*(?:about|re|regarding|as\s+for)\s+(?P<what>[^,:;—–]+?)(?:\s*[,:;—–]|\s+-|\s*$)", re.I
+)
+
+
 def _pointed_at(earlier: list[str], raw: str) -> str | None:
     """What a request to forget "that" or "it" means when the request's own sentence, or a
     sentence of the message before it, names what was said as a thing ("One thing from
@@ -259,7 +268,11 @@ def _pointed_at(earlier: list[str], raw: str) -> str | None:
     that thing. None when nothing is named so: then "that" is what was just said."""
     m = lang.FORGET_THAT.search(raw)
     before = raw[: m.start()] if m is not None else raw
-    for text in (before, *reversed(earlier)):
+    if (what := lang.said_of(before)) is not None:
+        return what
+    if named := _ABOUT_OPENS.match(before):  # "About Tom's move - that was a joke"
+        return named["what"]
+    for text in reversed(earlier):
         if (what := lang.said_of(text)) is not None:
             return what
     return None
@@ -357,6 +370,17 @@ def _clauses_before(raw: str) -> str | None:
     return kept if content_words(kept) else None
 
 
+def _said_after(raw: str) -> str | None:
+    """What a sentence that takes back what was said as untrue says after it ("That was a
+    joke, he's staying put" -> "he's staying put"); None when nothing of three words or
+    more follows."""
+    m = lang.UNTRUE.search(raw)
+    if m is None:
+        return None
+    after = re.sub(r"^[\s,;:—–-]+(?:(?:and|but|so)\s+)?", "", raw[m.end() :]).strip()
+    return after if len(after.split()) >= 3 and lang.forget_request(after) is None else None
+
+
 def _reread(
     a: Analysis,
     current: list[Sentence],
@@ -403,7 +427,9 @@ def _forget(
         a.not_acted.append((raw, "said by someone else; nothing was removed"))
         return False
     later = turn.sentences[turn.sentences.index(raw) + 1 :]
-    if any(lang.WITHDRAWN.search(x) for x in [raw, *later]):
+    # "I was only kidding" takes back what was said, not the request
+    untrue = what is None and lang.UNTRUE.search(raw) is not None
+    if any(lang.WITHDRAWN.search(lang.UNTRUE.sub(" ", x)) for x in [raw, *later]):
         a.not_acted.append((raw, "withdrawn as it was made; nothing was removed"))
         return False
     if what is None and own_clause:
@@ -424,6 +450,10 @@ def _forget(
             # secret, not the rest of the message or the one before
             targets = secret
             current[:] = [t for t in current if not t.secrets]
+        elif untrue and (said := [t for t in (current or previous) if t in a.sentences]):
+            # "That was a joke": the statement said last, not the whole message before it
+            targets = said[-1:]
+            (current if current else previous).remove(said[-1])
         else:
             targets = [*previous, *current]  # this message so far, and the last one
             previous.clear()
