@@ -16,7 +16,7 @@ from datetime import date
 
 from doctree.agent.offline import language as lang
 from doctree.agent.offline.answers import answered, answered_parts
-from doctree.agent.offline.clauses import clause_left, names_any
+from doctree.agent.offline.clauses import another_subject, clause_left, names_any
 from doctree.agent.offline.directory import Directory, person_slug
 from doctree.agent.offline.earlier import Earlier, asks_all, named_conversation
 from doctree.agent.offline.entities import find_entities
@@ -1128,8 +1128,15 @@ def read_sentence(
             s.subject = speaker
         if speaker not in s.people:
             s.people.insert(0 if s.subject == speaker else len(s.people), speaker)
+    # "She's in the spare room and Rosa's booked the inn": two people's facts in one, the
+    # pronoun not Rosa and neither line sure to be whose: kept on the session's notes as said
+    mixed = another_subject(clean)
+    said = s.text
     if context is not None:
         resolve_pronouns(s, clean, context)
+    if mixed:
+        s.subject, s.text = None, said
+        s.kinds.append("unsure-subject")
     if s.roles or s.relation:
         s.kinds.append("role")
     return s
