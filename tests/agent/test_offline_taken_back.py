@@ -82,3 +82,18 @@ def test_a_joke_spoken_of_takes_nothing_back(sentence):
 def test_dont_keep_it_is_no_request_withdrawn():
     assert lang.WITHDRAWN.search("Forget that, don't keep it.") is None
     assert lang.WITHDRAWN.search("Forget that. Actually, keep it.") is not None
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Don't forget what I told you about the circus.",
+        "I can't forget what I told you about the circus.",
+        "Please never forget what I said about the circus.",
+        "Don't forget what I told you yesterday about the circus, it matters.",
+    ],
+)
+def test_a_forget_said_negated_removes_nothing(repo, sentence):
+    said(repo)
+    run(repo, transcript("s-two", ("user", "2031-06-03T09:00:00Z", sentence)))
+    assert "circus" in current_facts(repo)

@@ -812,6 +812,14 @@ def forgets_clause(sentence: str) -> tuple[str, str] | None:
     return (subject.group(0), said) if said else None
 
 
+#: A verb of letting go said negated: "don't forget …", "I can't forget …", "never delete …".
+_NEGATED = re.compile(
+    r"(?:\b(?:don'?t|don’t|do\s+not|can'?t|can’t|cannot|never|won'?t|won’t|didn'?t|"
+    r"did\s+not|shouldn'?t|mustn'?t|not)\s+(?:ever\s+|just\s+|please\s+)?)$",
+    re.I,
+)
+
+
 def forget_request(sentence: str) -> tuple[bool, str | None] | None:
     """(True, None) for "forget that", (True, "the standup time") for "forget about ...",
     (True, "she sleepwalks") for "forget that she sleepwalks", None when the sentence asks nothing
@@ -821,6 +829,8 @@ def forget_request(sentence: str) -> tuple[bool, str | None] | None:
     if (clause := forgets_clause(sentence)) is not None:
         return True, " ".join(clause)  # the caller finds whom "she" means (forgets_clause)
     m = FORGET_ABOUT.search(sentence)
+    if m and _NEGATED.search(sentence[: m.start()]):
+        return None  # "don't forget what I told you about the dog" asks the opposite
     if m:
         what = next(m.group(g) for g in _TARGET_GROUPS if m.group(g)).strip()
         # "and" goes on the target only before a name or a noun ("Jonas and Elif"),
