@@ -73,3 +73,29 @@ def test_an_organisation_named_like_a_person_gets_no_person_page(repo: Documents
     paths = {d.path for d in repo.documents("main", "~/memory")}
     assert not any(p.startswith("~/memory/people/brightwater") for p in paths)
     assert "~/memory/organisations/brightwater-analytics" in paths
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Pay back £200 a month from Feb.",
+        "The lease runs to Sept and the deposit comes back in Oct.",
+        "Renewal is due Dec, then Apr.",
+    ],
+)
+def test_a_shortened_month_is_no_name(text):
+    people, directory = typed(text)
+    assert not people
+    assert not any(directory.others[kind] for kind in directory.others)
+
+
+def test_a_note_paid_back_from_a_shortened_month_makes_no_page(repo):
+    run(
+        repo,
+        transcript(
+            "s-note",
+            ("user", MONDAY, "- note to self: Gran lent me £900. pay back £90 a month from Feb"),
+        ),
+    )
+    paths = [d.path for d in repo.documents("main", "~/memory")]
+    assert not any(p.endswith("/feb") for p in paths)

@@ -48,7 +48,11 @@ reads top to bottom as the pipeline; see docs/memory-agent.md):
   `pages.py`).
 
 `clauses.py` cuts a statement at its clauses, so that a request to forget takes only the
-clause it names; `owner.py` keeps the names the user goes by (a nick, the name the assistant
+clause it names (and tells a sentence that says things of two people, kept on the notes as
+said); `earlier.py` reads a request that names an earlier conversation ("what I told you last
+Monday about …"), which takes only that conversation's lines; `forms.py` gives the words a
+thing is said by beyond its inflections ("lent" for a loan, someone telling it for their
+news); `owner.py` keeps the names the user goes by (a nick, the name the assistant
 calls them) on the user's own page, `~/memory/user`, so that none becomes a person;
 `written.py` quotes a message someone else wrote that the user introduces ("my landlord
 wrote: …"), so that its "I" stays its writer's.

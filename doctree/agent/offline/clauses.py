@@ -16,7 +16,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from doctree.agent.offline.language import content_words, mentions, stem
+from doctree.agent.offline.forms import said_forms
+from doctree.agent.offline.language import NOT_NAMES, content_words, mentions, stem
+from doctree.stopwords import ENGLISH
 
 #: Subjects a clause can open with, in the languages the agent reads requests in.
 _SUBJECT = (
@@ -170,7 +172,7 @@ def clause_left(statement: str, thing: set[str]) -> str | None:
     forgotten, in any of their forms) and those leaning on them; None when no clause alone
     says it, what is left would not read as a statement, or a word of `thing` is still in
     it."""
-    out = without(statement, lambda c: mentions(c, thing))
+    out = without(statement, lambda c: mentions(said_forms(c), thing))
     if out is None:
         return None
     left = {stem(w) for w in re.findall(r"[^\W_]+", out.lower())}
@@ -191,3 +193,26 @@ def names_any(text: str, persons: tuple[str, ...]) -> bool:
     """Whether `text` names one of `persons` (every content word of the name in it)."""
     said = {w.lower() for w in re.findall(r"[^\W_]+", text)}
     return any(content_words(p) and content_words(p) <= said for p in persons)
+
+
+#: A sentence that opens on a pronoun as its subject: "She's in the spare room …".
+_OPENS_ON_PRONOUN = re.compile(
+    r"^\W*(?:(?:and|but|so|then|also|plus)\s+)?(?:she|he)(?:['’](?:s|ll|d)\b|\s)", re.I
+)
+
+
+def another_subject(sentence: str) -> bool:
+    """Whether a sentence that opens on "she" or "he" names someone as the subject of a
+    clause of its own ("She's in the spare room and Rosa's booked the inn"): the pronoun is
+    not that person, and the sentence says things of two people, so which of its lines is
+    whose is not sure."""
+    if not _OPENS_ON_PRONOUN.match(sentence):
+        return False
+    for part in _cut(sentence)[1:]:
+        m = re.match(
+            r"^(?:(?:and|but|while|whereas)\s+)?(?P<name>(?-i:[A-Z])[\w-]+)(?:['’]s)?\s+[a-z]",
+            _bare(part),
+        )
+        if m and m["name"] not in NOT_NAMES and m["name"].lower() not in ENGLISH:
+            return True
+    return False

@@ -16,11 +16,13 @@ from datetime import date
 
 from doctree.agent.offline import language as lang
 from doctree.agent.offline.answers import answered, answered_parts
-from doctree.agent.offline.clauses import clause_left, names_any
+from doctree.agent.offline.clauses import another_subject, clause_left, names_any
 from doctree.agent.offline.directory import Directory, person_slug
+from doctree.agent.offline.earlier import Earlier, asks_all, named_conversation
 from doctree.agent.offline.entities import find_entities
+from doctree.agent.offline.forms import said_forms
 from doctree.agent.offline.language import FIRST_PERSON, NAME, NOT_NAMES, content_words, mentions
-from doctree.agent.offline.model import Analysis, Segmented, Sentence, Turn
+from doctree.agent.offline.model import Analysis, EarlierForget, Segmented, Sentence, Turn
 from doctree.agent.offline.numeric import numeric_dates
 from doctree.agent.offline.prefilter import gate_patterns
 from doctree.agent.offline.records import Record, used_by
@@ -182,6 +184,12 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
             if ADDRESSED.search(raw):
                 a.ignored.append(raw)
                 continue
+            spoken = message_date(turn.time)
+            if (named := named_conversation(raw, spoken)) is not None and _forget_earlier(
+                a, turn, raw, named, own[: own.index(raw)], context, directory
+            ):
+                forgetting = True
+                continue
             request = lang.forget_request(raw)
             of_whom = False
             if request is not None and request[1] and lang.PRONOUN_TARGET.fullmatch(request[1]):
@@ -215,6 +223,9 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                     if raw in turn.pieces:
                         turn.pieces.add(kept)
                     _read(a, turn, kept, directory, context, current, said_before)
+                if forgetting and request[1] is None and (after := _said_after(raw)):
+                    # "That was a joke, he's staying put": what holds instead is said after it
+                    _read(a, turn, after, directory, context, current, said_before)
                 continue
             if forgetting and _GOES_ON.match(raw):
                 # "Forget what I said about Jonas. That was told to me in confidence."
@@ -244,6 +255,12 @@ _ASKED = re.compile(
 )
 
 
+#: A sentence that opens on what it is about: "About Tom's move — …", "Re the quote: …".
+_ABOUT_OPENS = re.compile(
+    r"^\W*(?:about|re|regarding|as\s+for)\s+(?P<what>[^,:;—–]+?)(?:\s*[,:;—–]|\s+-|\s*$)", re.I
+)
+
+
 def _pointed_at(earlier: list[str], raw: str) -> str | None:
     """What a request to forget "that" or "it" means when the request's own sentence, or a
     sentence of the message before it, names what was said as a thing ("One thing from
@@ -251,7 +268,11 @@ def _pointed_at(earlier: list[str], raw: str) -> str | None:
     that thing. None when nothing is named so: then "that" is what was just said."""
     m = lang.FORGET_THAT.search(raw)
     before = raw[: m.start()] if m is not None else raw
-    for text in (before, *reversed(earlier)):
+    if (what := lang.said_of(before)) is not None:
+        return what
+    if named := _ABOUT_OPENS.match(before):  # "About Tom's move - that was a joke"
+        return named["what"]
+    for text in reversed(earlier):
         if (what := lang.said_of(text)) is not None:
             return what
     return None
@@ -349,6 +370,17 @@ def _clauses_before(raw: str) -> str | None:
     return kept if content_words(kept) else None
 
 
+def _said_after(raw: str) -> str | None:
+    """What a sentence that takes back what was said as untrue says after it ("That was a
+    joke, he's staying put" -> "he's staying put"); None when nothing of three words or
+    more follows."""
+    m = lang.UNTRUE.search(raw)
+    if m is None:
+        return None
+    after = re.sub(r"^[\s,;:—–-]+(?:(?:and|but|so)\s+)?", "", raw[m.end() :]).strip()
+    return after if len(after.split()) >= 3 and lang.forget_request(after) is None else None
+
+
 def _reread(
     a: Analysis,
     current: list[Sentence],
@@ -395,7 +427,9 @@ def _forget(
         a.not_acted.append((raw, "said by someone else; nothing was removed"))
         return False
     later = turn.sentences[turn.sentences.index(raw) + 1 :]
-    if any(lang.WITHDRAWN.search(x) for x in [raw, *later]):
+    # "I was only kidding" takes back what was said, not the request
+    untrue = what is None and lang.UNTRUE.search(raw) is not None
+    if any(lang.WITHDRAWN.search(lang.UNTRUE.sub(" ", x)) for x in [raw, *later]):
         a.not_acted.append((raw, "withdrawn as it was made; nothing was removed"))
         return False
     if what is None and own_clause:
@@ -416,6 +450,10 @@ def _forget(
             # secret, not the rest of the message or the one before
             targets = secret
             current[:] = [t for t in current if not t.secrets]
+        elif untrue and (said := [t for t in (current or previous) if t in a.sentences]):
+            # "That was a joke": the statement said last, not the whole message before it
+            targets = said[-1:]
+            (current if current else previous).remove(said[-1])
         else:
             targets = [*previous, *current]  # this message so far, and the last one
             previous.clear()
@@ -426,24 +464,7 @@ def _forget(
                 a.forgotten += 1
                 dropped.append(t.text)
         return True
-    named = lang.forget_targets(what)
-    # "Lou's promotion", "Gran's surgery": the thing, as it concerns the person it is said of
-    owned = [
-        m
-        for t in named
-        if (m := _OWNED.fullmatch(t)) is not None
-        and directory is not None
-        and _is_person(m["whose"], directory)
-        and content_words(m["thing"])
-    ]
-    if owned and len(named) == 1 and not of_whom:
-        named = [owned[0]["whose"], owned[0]["thing"]]
-    persons = tuple(t for t in named if directory is not None and _is_person(t, directory))
-    things = [t for t in named if t not in persons]
-    if of_whom and len(named) == 2:  # "forget that she sleepwalks": the sleepwalking, as hers
-        persons, things = (named[0],), named[1:]
-    elif not persons or not things:  # "about Ana and Tom", "about the gym": each of them
-        things, persons = named, ()
+    persons, things = _targets(what, directory, of_whom)
     for target in things:  # "about Ravi and the stairlift money": the money, as it is Ravi's
         a.forget.append(target)
         if persons:
@@ -467,6 +488,88 @@ def _forget(
     return True
 
 
+def _targets(
+    what: str, directory: Directory | None, of_whom: bool = False
+) -> tuple[tuple[str, ...], list[str]]:
+    """The persons and the things one request names ("about Ravi and the stairlift money":
+    the money, as it concerns Ravi); no persons when it names only people or only things
+    ("about Ana and Tom", "about the gym": each of them)."""
+    named = lang.forget_targets(what)
+    # "Lou's promotion", "Gran's surgery": the thing, as it concerns the person it is said of
+    owned = [
+        m
+        for t in named
+        if (m := _OWNED.fullmatch(t)) is not None
+        and directory is not None
+        and _is_person(m["whose"], directory)
+        and content_words(m["thing"])
+    ]
+    # "Karl losing his job", "Ana being ill": what is said of the person, as it concerns them
+    owned += [
+        m
+        for t in named
+        if (m := _DOING.fullmatch(t)) is not None
+        and directory is not None
+        and _is_person(m["whose"], directory)
+    ]
+    if owned and len(named) == 1 and not of_whom:
+        named = [owned[0]["whose"], owned[0]["thing"]]
+    persons = tuple(t for t in named if directory is not None and _is_person(t, directory))
+    things = [t for t in named if t not in persons]
+    if of_whom and len(named) == 2:  # "forget that she sleepwalks": the sleepwalking, as hers
+        return (named[0],), named[1:]
+    if not persons or not things:
+        return (), named
+    return persons, things
+
+
+def _forget_earlier(
+    a: Analysis,
+    turn: Turn,
+    raw: str,
+    named: tuple[Earlier, str],
+    before: list[str],
+    context: Context,
+    directory: Directory,
+) -> bool:
+    """A request to forget what an earlier conversation said ("scrap what I told you last
+    Monday about the boat", `earlier.py`): recorded for the writer, which removes only the
+    lines of that conversation's sessions. False when the sentence, its conversation's words
+    taken out, asks nothing to be forgotten ("like I told you last time, …")."""
+    when, rest = named
+    request = lang.forget_request(rest)
+    everything = asks_all(rest)
+    if request is None and not everything:
+        return False
+    if turn.speaker or _ITEM_LABEL.match(raw) or raw in turn.pasted:
+        a.not_acted.append((raw, "said by someone else; nothing was removed"))
+        return True
+    later = turn.sentences[turn.sentences.index(raw) + 1 :] if raw in turn.sentences else []
+    if any(lang.WITHDRAWN.search(x) for x in [raw, *later]):
+        a.not_acted.append((raw, "withdrawn as it was made; nothing was removed"))
+        return True
+    what = None if everything or request is None else request[1]
+    if what and lang.PRONOUN_TARGET.fullmatch(what):
+        what = _whom(before, rest, what, context, directory)
+        if what is None:
+            a.not_acted.append((raw, "could not tell whom it means; nothing was removed"))
+            return True
+    if not when.resolved:
+        a.not_acted.append(
+            (raw, f"could not tell which conversation '{when.phrase}' means; nothing was removed")
+        )
+        return True
+    persons, things = _targets(what, directory) if what else ((), [])
+    a.forget_earlier.append(EarlierForget(raw, when, things, persons))
+    if message_date(turn.time) in when.days:  # "earlier today": this session's lines too
+        for t in [t for t in a.sentences if t.time[:10] == turn.time[:10]]:
+            said = [content_words(x) for x in things]
+            if not things or any(w and _says(t.text, w, persons) for w in said):
+                a.sentences.remove(t)
+                a.forgotten += 1
+    return True
+
+
 def _without_clause(t: Sentence, thing: set[str]) -> bool:
     """Sentence `t` left with the clauses that do not say `thing` (its text and statement
     alike); False, and `t` unchanged, when no clause alone says it or what is left would
@@ -487,12 +590,20 @@ def _without_clause(t: Sentence, thing: set[str]) -> bool:
 
 #: A thing said of a person: "Lou's promotion", "Gran's surgery".
 _OWNED = re.compile(rf"(?P<whose>{NAME}|[Mm]um|[Dd]ad)['’]s\s+(?P<thing>[^'’]+)")
+#: A thing a person does or has done to them: "Karl losing his job", "Ana being ill".
+_DOING = re.compile(rf"(?P<whose>{NAME}|[Mm]um|[Dd]ad)\s+(?P<thing>[a-z]+ing\b.*)")
 
 
 def _says(text: str, words: set[str], persons: tuple[str, ...]) -> bool:
     """Whether a sentence says what a forget request names (`words`), as it concerns
     `persons` when the request named the thing with them."""
-    return lang.concerns(text, words, persons) if persons else mentions(text, words)
+    # "lent" says "the loan", "Kim told me …" her news: of a person, only beside the person
+    told = said_forms(text)
+    if persons:
+        return lang.concerns(text, words, persons) or (
+            names_any(text, persons) and lang.concerns(told, words, persons)
+        )
+    return mentions(told, words)
 
 
 def _is_person(name: str, directory: Directory) -> bool:
@@ -1017,8 +1128,15 @@ def read_sentence(
             s.subject = speaker
         if speaker not in s.people:
             s.people.insert(0 if s.subject == speaker else len(s.people), speaker)
+    # "She's in the spare room and Rosa's booked the inn": two people's facts in one, the
+    # pronoun not Rosa and neither line sure to be whose: kept on the session's notes as said
+    mixed = another_subject(clean)
+    said = s.text
     if context is not None:
         resolve_pronouns(s, clean, context)
+    if mixed:
+        s.subject, s.text = None, said
+        s.kinds.append("unsure-subject")
     if s.roles or s.relation:
         s.kinds.append("role")
     return s

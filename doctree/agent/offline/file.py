@@ -83,7 +83,7 @@ def worth_a_line(s: Sentence) -> bool:
 def home(s: Sentence, directory: Directory, session_project: str | None) -> Home | None:
     """The one page a fact lives on: (kind, slug), or None for the lists
     (corrections, decisions, notes). Other pages it names link to that page."""
-    if "secret" in s.kinds or s.correction:
+    if "secret" in s.kinds or s.correction or "unsure-subject" in s.kinds:
         return None
     if "finding" in s.kinds:
         target = s.projects[0] if s.projects else session_project

@@ -107,6 +107,8 @@ WEEKDAYS_ANY_LANGUAGE = FOREIGN_WEEKDAYS | {
 NOT_NAMES = {
     *(w.capitalize() for w in WEEKDAYS), *(w.capitalize() + "s" for w in WEEKDAYS),
     *(m.capitalize() for m in MONTHS), "I", "The",
+    # a month shortened ("from Feb"); not "Jan", "Mar", "Jun", "Jul", which are names too
+    "Feb", "Apr", "Aug", "Sep", "Sept", "Oct", "Nov", "Dec",
     # a weekday shortened ("Sat 3rd"); not "Sun", which is a name too
     *(w.capitalize() for w in WEEKDAY_ABBREVIATIONS if w != "sun"),
     "We", "It", "This", "That", "These", "Those", "Thanks", "Thank", "Yes", "No", "Sure",
@@ -623,6 +625,16 @@ FOREIGN_DETERMINER = re.compile(
 )
 
 
+#: What was just said, taken back as untrue: "that was a joke", "I was only kidding", "that's
+#: not true, ignore it" (not "that was a joke of a meeting", nor a question).
+UNTRUE = re.compile(
+    r"(?:^|(?<=[,;:.!—–-])\s*|\b(?:oh|ok|okay|lol|haha|sorry|but|and|no|nah|actually)[,\s]+)"
+    r"(?:(?:that|it|this)(?:'s|’s|\s+was|\s+is)\s+(?:just\s+|only\s+)?"
+    r"(?:a\s+joke(?!\s+of)|a\s+wind-?up|made\s+up|not\s+true|untrue|a\s+lie|a\s+prank)"
+    r"|i\s+was\s+(?:just\s+|only\s+)?(?:joking|kidding|winding\s+you\s+up|making\s+(?:it|that)\s+up))"
+    r"\b(?![^.!]*\?)",
+    re.I,
+)
 FORGET_THAT = re.compile(
     r"\b(?:forget|scratch|disregard|delete|remove|erase|drop|strike)\s+(?:about\s+)?"
     r"(?:that|this|it|what\s+i\s+(?:just\s+)?said)\b(?!\s+about)"
@@ -633,7 +645,7 @@ FORGET_THAT = re.compile(
     # "wipe that", "bin that lol": other verbs of letting go, of "that" alone
     r"|(?:^|(?<=[,;:.!?—–-])\s*|\b(?:pls|please|just|and|so|ok|okay|now|yeah|actually)\s+)"
     rf"(?:wipe|scrap|ditch|bin|lose|scrub|nuke)\s+{_IT}\b{_ENDS}"
-    rf"|{_NOT_KEPT}|{_FOREIGN_THAT}",
+    rf"|{_NOT_KEPT}|{_FOREIGN_THAT}|{UNTRUE.pattern}",
     re.I,
 )
 #: What a request to forget is said of: "what I told you", "everything I said".
@@ -648,8 +660,8 @@ _MEMORY = (
     r"(?:everything|anything|wherever|anywhere)\s+you(?:'ve|\s+have)?\s+(?:got|have|keep|know))"
 )
 FORGET_ABOUT = re.compile(
-    r"\b(?:forget|delete|erase|remove|drop|scratch)\s+(?:everything\s+|anything\s+|all\s+)?"
-    rf"(?:{_SAID})?(?:anything\s+|everything\s+)?"
+    r"\b(?:forget|delete|erase|remove|drop|scratch|scrap)\s+(?:everything\s+|anything\s+|all\s+)?"
+    rf"(?:{_SAID})?(?:anything\s+|everything\s+|that\s+(?=about\b))?"
     # "forget the bit about Fen", "delete that part about the move"
     r"(?:(?:the|that|this)\s+(?:bits?|parts?|stuff|things?|story|news|details?|info|mention)\s+)?"
     r"(?:about|abt|bout)\s+(?P<what>(?:[^.,;!?]|,\s*(?=(?-i:[A-Z])))+)"
@@ -668,7 +680,9 @@ FORGET_ABOUT = re.compile(
     # "wipe him from whatever you've got", "delete Tobias from your notes"
     rf"|\b(?:{_CLEAR}|forget|delete|erase|remove|drop)\s+(?P<what6>[^.,;!?]+?)\s+{_MEMORY}"
     # "take the Whitby trip out altogether"
-    r"|\b(?:take|leave|cut)\s+(?P<what7>[^.,;!?]+?)\s+out\s+altogether\b",
+    r"|\b(?:take|leave|cut)\s+(?P<what7>[^.,;!?]+?)\s+out\s+altogether\b"
+    # "I was only kidding about the Lisbon move": what was said of it, taken back as untrue
+    r"|\bi\s+was\s+(?:just\s+|only\s+)?(?:joking|kidding)\s+about\s+(?P<what9>[^.,;!?]+)",
     re.I,
 )
 #: What is said about something, as a thing to keep or let go of: "the stuff about Ravi",
@@ -760,7 +774,8 @@ WITHDRAWN = re.compile(
     r"\b(?:just\s+kidding|kidding|jk|never\s*mind|don't\s+forget|actually\s+keep|no\s+wait)\b"
     # "keep it" that ends its clause ("keep it.", "keep it after all"), not "keep it to
     # myself" or "keep it quiet", which ask the opposite
-    r"|\bkeep\s+it\b(?=\s*(?:[.,;!?)]|$|(?:then|after\s+all|actually|please|instead)\b))",
+    r"|(?<!n't\s)(?<!n’t\s)(?<!not\s)\bkeep\s+it\b"
+    r"(?=\s*(?:[.,;!?)]|$|(?:then|after\s+all|actually|please|instead)\b))",
     re.I,
 )
 #: Where the thing to forget ends: a new clause ("... and delete his page", "..., he asked").
@@ -771,7 +786,7 @@ _CLAUSE_END = re.compile(
 )
 
 
-_TARGET_GROUPS = ("what", "what2", "what3", "what4", "what5", "what6", "what7")
+_TARGET_GROUPS = ("what", "what2", "what3", "what4", "what5", "what6", "what7", "what9")
 
 
 #: "Forget that she sleepwalks": "that" opens what is to be forgotten, a clause of its own (a
@@ -797,6 +812,14 @@ def forgets_clause(sentence: str) -> tuple[str, str] | None:
     return (subject.group(0), said) if said else None
 
 
+#: A verb of letting go said negated: "don't forget …", "I can't forget …", "never delete …".
+_NEGATED = re.compile(
+    r"(?:\b(?:don'?t|don’t|do\s+not|can'?t|can’t|cannot|never|won'?t|won’t|didn'?t|"
+    r"did\s+not|shouldn'?t|mustn'?t|not)\s+(?:ever\s+|just\s+|please\s+)?)$",
+    re.I,
+)
+
+
 def forget_request(sentence: str) -> tuple[bool, str | None] | None:
     """(True, None) for "forget that", (True, "the standup time") for "forget about ...",
     (True, "she sleepwalks") for "forget that she sleepwalks", None when the sentence asks nothing
@@ -806,6 +829,8 @@ def forget_request(sentence: str) -> tuple[bool, str | None] | None:
     if (clause := forgets_clause(sentence)) is not None:
         return True, " ".join(clause)  # the caller finds whom "she" means (forgets_clause)
     m = FORGET_ABOUT.search(sentence)
+    if m and _NEGATED.search(sentence[: m.start()]):
+        return None  # "don't forget what I told you about the dog" asks the opposite
     if m:
         what = next(m.group(g) for g in _TARGET_GROUPS if m.group(g)).strip()
         # "and" goes on the target only before a name or a noun ("Jonas and Elif"),

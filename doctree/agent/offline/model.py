@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from doctree.agent.offline.directory import Directory
+from doctree.agent.offline.earlier import Earlier
 
 #: A page of its own: (kind, slug), e.g. ("people", "maya").
 Home = tuple[str, str]
@@ -85,6 +86,17 @@ class Sentence:
 
 
 @dataclass
+class EarlierForget:
+    """A request to forget what an earlier conversation said ("scrap what I told you last
+    Monday about the boat"): the conversation it names and what of it goes."""
+
+    request: str  # as said
+    earlier: Earlier
+    things: list[str]  # what is forgotten of it; empty: everything said then
+    persons: tuple[str, ...] = ()  # the things only as they concern these persons
+
+
+@dataclass
 class Analysis:
     """What extract and resolve found in one transcript, before any page is touched."""
 
@@ -101,6 +113,8 @@ class Analysis:
     #: person is named or on the person's page, never another's sleepwalking
     forget_of_whom: set[str] = field(default_factory=set)
     forgotten: int = 0  # statements of this session left out on request
+    #: requests to forget what an earlier conversation said, limited to its sessions
+    forget_earlier: list[EarlierForget] = field(default_factory=list)
     #: requests not acted on: (what was said, why not)
     not_acted: list[tuple[str, str]] = field(default_factory=list)
     opening: str | None = None  # what the session was about, in the user's first words

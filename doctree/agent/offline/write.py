@@ -17,9 +17,11 @@ from doctree import stopwords
 from doctree.agent.offline import language as lang
 from doctree.agent.offline.clauses import forget_clause, names_any
 from doctree.agent.offline.directory import OTHER_KINDS, is_title
+from doctree.agent.offline.earlier import Earlier
 from doctree.agent.offline.file import ENTITY_KINDS, named_pages, planned_top_level
+from doctree.agent.offline.forms import said_forms
 from doctree.agent.offline.language import content_words, mentions
-from doctree.agent.offline.model import Filing, Sentence
+from doctree.agent.offline.model import EarlierForget, Filing, Sentence
 from doctree.agent.offline.pageio import PageIO, RunSummary, ToolsLike
 from doctree.agent.offline.pages import Page, neutral, quote
 from doctree.agent.offline.resolve import (
@@ -167,6 +169,8 @@ class Writer(PageIO):
         for what in a.forget:
             if what not in kept_whole:
                 self.forget(what, a.forget_concerning.get(what, ()), what in a.forget_of_whom)
+        for request in a.forget_earlier:
+            self.forget_earlier(request)
         if self.write_patterns():
             self.write_root({"patterns"})
         if a.ignored:
@@ -816,20 +820,31 @@ class Writer(PageIO):
 
             self.update(f"{self.root}/{name}", titles[name], change)
 
-    def forget(self, what: str, persons: tuple[str, ...] = (), of_whom: bool = False) -> None:
+    def forget(
+        self,
+        what: str,
+        persons: tuple[str, ...] = (),
+        of_whom: bool = False,
+        *,
+        sessions: dict[str, str] | None = None,
+        dry: bool = False,
+    ) -> int:
         """Forget `what` in current memory: the page of the person or thing it names is
         deleted (a tombstone: its history stays and reverting this run restores it), and
         every line that says it or links to that page is removed from the pages that hold
         one. With `persons` ("the stuff about Ravi and the stairlift money"), only the
         lines that say the thing as it concerns them go (a person's page counts as naming
-        them), and no page is deleted for it: Ravi's other lines stay. Each change is a
-        document write of this run, so `doctree revert --run` puts it back."""
+        them), and no page is deleted for it: Ravi's other lines stay. With `sessions`
+        (session id -> its page), only the lines said in those sessions go, and no page is
+        deleted for its name. Each change is a document write of this run, so `doctree
+        revert --run` puts it back. `dry`: nothing is written. The lines removed (or that
+        would be) are counted."""
         words = content_words(what)
         if not words:
-            return
+            return 0
         # the names it says must all be in a line ("the Harrogate visit" is not every visit)
         named = {w.lower() for w in re.findall(r"\b[A-Z][\w'’-]*", what)} & words
-        gone = [] if persons else self._pages_named(what)
+        gone = [] if persons or sessions is not None else self._pages_named(what)
         links = tuple(f"[[{p}]]" for p in gone) + tuple(f"[[{p}|" for p in gone)
         for path in gone:
             r = self.call("document_delete", {"path": path})
@@ -847,6 +862,8 @@ class Writer(PageIO):
         paths += [f"{self.root}/people/{known[p]}" for p in persons if p in known]
         if not r.is_error:
             paths += [m.group(1) for m in re.finditer(r"^- (\S+) \(v\d+\)", r.content, re.M)]
+        if sessions is not None:
+            paths += self._pages_of(sessions)
         # what the request names beyond the people it names ("the sleepwalking" of "Ines and the
         # sleepwalking"): a line that says it in a clause of its own loses that clause only
         thing = words - named - {w for p in persons for w in content_words(p)}
@@ -865,12 +882,18 @@ class Writer(PageIO):
             for ln in current.body.split("\n"):
                 if not ln.startswith("- "):
                     continue
+                if sessions is not None and not self._said_in(ln, path, sessions):
+                    continue  # said in another conversation than the one named
+                told = said_forms(ln)  # "lent" says "the loan", "Kim told me …" her news
                 if persons and of_whom:  # "forget that she sleepwalks": hers, not another's
-                    said = mentions(ln, words) and names_any(f"{ln} {title}", persons)
-                elif persons:
-                    said = lang.concerns(f"{ln} {title}", words, persons)
+                    said = mentions(told, words) and names_any(f"{ln} {title}", persons)
+                elif persons:  # the other forms only beside the person ("Omar lent me …")
+                    said = lang.concerns(f"{ln} {title}", words, persons) or (
+                        names_any(f"{ln} {title}", persons)
+                        and lang.concerns(f"{told} {title}", words, persons)
+                    )
                 else:
-                    said = mentions(ln, words)
+                    said = mentions(told, words)
                 said = said and named <= content_words(f"{ln} {title}" if of_whom else ln)
                 if not said and not (links and any(x in ln for x in links)):
                     continue
@@ -882,6 +905,9 @@ class Writer(PageIO):
                     edits[ln] = None
             edits = {k: v for k, v in edits.items() if v != k}
             if not edits:
+                continue
+            if dry:
+                removed += len(edits)
                 continue
 
             def change(page: Page, edits=edits) -> None:
@@ -915,10 +941,169 @@ class Writer(PageIO):
                 page.sections = {k: v for k, v in page.sections.items() if v}
 
             self.update(parent, Page.parse(listing.body, parent).title, unlink)
-        self.summary.notes.append(
-            f"forgot {removed} line(s) and {len(gone)} page(s) from current memory on request "
-            "(earlier versions keep them until `doctree forget` erases them)"
+        if not dry:
+            self.summary.notes.append(
+                f"forgot {removed} line(s) and {len(gone)} page(s) from current memory on "
+                "request (earlier versions keep them until `doctree forget` erases them)"
+            )
+        return removed
+
+    def forget_earlier(self, request: EarlierForget) -> None:
+        """Forget what an earlier conversation said ("scrap what I told you last Monday about
+        the boat"): the lines of its sessions that say the thing (every line of them, when
+        the request named none), nothing of any other session. When no session or more than
+        one fits "last time", or the sessions said nothing of a thing asked, nothing is
+        removed and the session page says so."""
+        sessions = self._sessions_of(request.earlier)
+        why = None
+        if not sessions:
+            why = f"no earlier conversation found for '{request.earlier.phrase}'"
+        elif request.things:
+            if any(
+                not self.forget(t, request.persons, sessions=sessions, dry=True)
+                for t in request.things
+            ):
+                why = f"the conversation of '{request.earlier.phrase}' said nothing of it"
+            else:
+                for t in request.things:
+                    self.forget(t, request.persons, sessions=sessions)
+        elif not self._forget_said_in(sessions):
+            why = f"nothing said in the conversation of '{request.earlier.phrase}' is kept"
+        line = (
+            ("Not acted on", f"- {quote(request.request)} — {why}; nothing was removed")
+            if why
+            else (
+                "Forgotten on request",
+                "- what an earlier conversation said was removed from current memory, "
+                "as the user asked",
+            )
         )
+        if why:
+            self.summary.notes.append(f"a request to forget was not applied: {why}")
+        self.update(
+            self.session_path,
+            f"Session {self.t.session_id}",
+            lambda page: page.add(line[0], line[1], key=line[1]),
+        )
+
+    def _sessions_of(self, earlier: Earlier) -> dict[str, str]:
+        """The sessions (id -> page) of the days an earlier conversation is named by, this
+        one left out; for "last time", the one session before this one (none when two were
+        had on its day: which came last is not known)."""
+        found: list[tuple[str, str, str]] = []  # (day, id, page)
+        days = {d.isoformat() for d in earlier.days}
+        weeks = sorted({iso_week(d) for d in earlier.days}, reverse=True)
+        if earlier.last:
+            archive = self.read(f"{self.root}/archive")
+            children = archive.children if archive is not None else []
+            listed = sorted((p.rsplit("/", 1)[1] for p, _ in children), reverse=True)
+            weeks = [w for w in listed if w <= self.week][:8]
+        for week in weeks:
+            page = self.read(f"{self.root}/archive/{week}")
+            if page is None:
+                continue
+            for m in re.finditer(
+                r"^- (\d{4}-\d\d-\d\d): \[\[([^|\]]+)\|([^\]]+)\]\]", page.body, re.M
+            ):
+                day, path, sid = m.groups()
+                if sid != self.t.session_id and (day in days or earlier.last):
+                    found.append((day, sid, path))
+            if earlier.last and any(day <= self.day.isoformat() for day, _, _ in found):
+                break
+        if earlier.last:
+            before = [f for f in found if f[0] <= self.day.isoformat()]
+            latest = max((f[0] for f in before), default=None)
+            found = [f for f in before if f[0] == latest]
+            if len(found) != 1:
+                return {}
+        return {sid: path for _, sid, path in found}
+
+    def _pages_of(self, sessions: dict[str, str]) -> list[str]:
+        """The session pages and every page they link: where their lines can be."""
+        out = list(sessions.values())
+        for path in sessions.values():
+            if (page := self.read(path)) is not None:
+                out += re.findall(r"^- \[\[(~/[^\]|]+)\]\]$", page.body, re.M)
+        return out
+
+    def _said_in(self, line: str, path: str, sessions: dict[str, str]) -> bool:
+        """Whether a page line was said in one of `sessions`: the first session it cites (a
+        line under Past cites the one that replaced it after its own), or any line of their
+        own pages."""
+        if path in sessions.values():
+            return True
+        cited = re.search(r"\[\[[^\]|]+\|([^\]]+)\]\]", line)
+        return cited is not None and cited.group(1) in sessions
+
+    def _forget_said_in(self, sessions: dict[str, str]) -> int:
+        """Remove every line said in `sessions` from current memory (their pages keep their
+        records: when, how many messages; the pages they name keep the link to them). The
+        lines removed are counted."""
+        paths = [f"{self.root}/{n}" for n in ("corrections", "decisions", "notes", "active")]
+        paths += self._pages_of(sessions)
+        removed = 0
+        emptied: list[str] = []
+        for path in dict.fromkeys(paths):
+            current = self.read(path)
+            if current is None:
+                continue
+            page = Page.parse(current.body, path)
+            own = path in sessions.values()
+            drop = {
+                ln
+                for name, lines in page.sections.items()
+                if (name in ("Opening", "Key lines") if own else name not in _LINKS_ONLY)
+                for ln in lines
+                if ln.startswith("- ") and (own or self._said_in(ln, path, sessions))
+                and not self._session_line(ln)
+            }  # fmt: skip
+            strip = {
+                ln: ln.split(" `", 1)[0]
+                for lines in page.sections.values()
+                for ln in lines
+                if self._session_line(ln) and " `" in ln and self._said_in(ln, path, sessions)
+            }
+            if not drop and not strip:
+                continue
+
+            def change(p: Page, drop=drop, strip=strip) -> None:
+                for section in p.sections.values():
+                    section[:] = [strip.get(ln, ln) for ln in section if ln not in drop]
+                p.sections = {k: v for k, v in p.sections.items() if v}
+
+            self.update(path, page.title, change)
+            removed += len(drop) + len(strip)
+            if path.split("/")[-2] in ENTITY_KINDS:
+                left = self.read(path)
+                kept = Page.parse(left.body, path).sections if left else {}
+                if left and not any(v for k, v in kept.items() if k not in _LINKS_ONLY):
+                    r = self.call("document_delete", {"path": path})
+                    if not r.is_error:
+                        self.absent.add(path)
+                        self.summary.changed.append(path)
+                        emptied.append(path)
+        for path in emptied:
+            self._unlist(path)
+        if removed:
+            self.summary.notes.append(
+                f"forgot {removed} line(s) of an earlier conversation from current memory on "
+                "request (earlier versions keep them until `doctree forget` erases them)"
+            )
+        return removed
+
+    def _unlist(self, path: str) -> None:
+        """The listing that linked a page deleted links it no more."""
+        marks = (f"[[{path}]]", f"[[{path}|")
+        parent = path.rsplit("/", 1)[0]
+        if (listing := self.read(parent)) is None:
+            return
+
+        def unlink(page: Page) -> None:
+            for section in [page.intro, *page.sections.values()]:
+                section[:] = [ln for ln in section if not any(m in ln for m in marks)]
+            page.sections = {k: v for k, v in page.sections.items() if v}
+
+        self.update(parent, Page.parse(listing.body, parent).title, unlink)
 
     def _said_together(self, targets: list[str]) -> set[str]:
         """The people of one request ("what I told you about Noor and Lev") not to forget
