@@ -670,7 +670,7 @@ class PostgresDialect:
     name = "postgresql"
     row_locks = True
     contentless_passages = False  # the index is a tsvector column of the passage row
-    packed_passage_text = False  # passages.text is a text column (TOAST compresses long ones)
+    packed_passage_text = True  # passages.text holds encoding.encode_full of the text (013)
     writes_in_with = True
 
     def index_hint(self, index: str) -> str:
