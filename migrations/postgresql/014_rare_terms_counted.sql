@@ -18,19 +18,23 @@
 -- for the time its changes take (a transaction's open time is not in it); the store's
 -- writers are serialised by their write lock already.
 
--- The live rows of `source` of `owner` that hold the lexeme `term`, through the GIN index.
-CREATE FUNCTION search_stats_rows(p_owner TEXT, p_source TEXT, p_term TEXT) RETURNS BIGINT
-LANGUAGE plpgsql STABLE AS $fn$
-DECLARE
-    n BIGINT;
+-- Of the lexemes `terms`, how many live rows of `source` of `owner` hold each, counted
+-- through the GIN index, in one statement for them all.
+CREATE FUNCTION search_stats_rows(p_owner TEXT, p_source TEXT, p_terms TEXT[])
+RETURNS TABLE (term TEXT, n BIGINT) LANGUAGE plpgsql STABLE AS $fn$
 BEGIN
-    EXECUTE format('SELECT count(*) FROM %I WHERE owner = $1 AND %s AND search_vector @@ $2',
-        p_source, CASE WHEN p_source = 'documents' THEN 'deleted_at IS NULL' ELSE 'TRUE' END)
-        INTO n
-        USING p_owner,
-            ('''' || replace(replace(p_term, '\', '\\'), '''', '''''') || '''')::tsquery;
-    RETURN n;
+    RETURN QUERY EXECUTE format(
+        'SELECT u.term, (SELECT count(*) FROM %I x WHERE x.owner = $1 AND %s'
+        ' AND x.search_vector @@ search_stats_lexeme(u.term)) FROM unnest($2) AS u(term)',
+        p_source, CASE WHEN p_source = 'documents' THEN 'x.deleted_at IS NULL' ELSE 'TRUE' END)
+        USING p_owner, p_terms;
 END
+$fn$;
+
+-- The query of one lexeme, as it is (no dictionary is applied to it).
+CREATE FUNCTION search_stats_lexeme(p_term TEXT) RETURNS tsquery
+LANGUAGE sql IMMUTABLE STRICT AS $fn$
+    SELECT ('''' || replace(replace(p_term, '\', '\\'), '''', '''''') || '''')::tsquery
 $fn$;
 
 CREATE OR REPLACE FUNCTION search_stats_flush() RETURNS trigger LANGUAGE plpgsql AS $fn$
@@ -40,15 +44,13 @@ DECLARE
     t_sources TEXT[];
     t_terms TEXT[];
     t_deltas BIGINT[];
-    f_owners TEXT[] := '{}';
-    f_sources TEXT[] := '{}';
-    f_terms TEXT[] := '{}';
-    f_counts BIGINT[] := '{}';
+    f_owners TEXT[];
+    f_sources TEXT[];
+    f_terms TEXT[];
+    f_counts BIGINT[];
     gone_owners TEXT[];
     gone_sources TEXT[];
     gone_terms TEXT[];
-    x RECORD;
-    counted BIGINT;
 BEGIN
     PERFORM pg_advisory_xact_lock(1685025652);  -- 'dost': one COMMIT's figures at a time
     WITH d AS MATERIALIZED (
@@ -68,22 +70,16 @@ BEGIN
         DELETE FROM search_flush WHERE txid = NEW.txid;
         RETURN NULL;
     END IF;
-    -- The terms this COMMIT adds that have no rows: each counted.
-    FOR x IN
-        SELECT g.owner, g.source, g.term
+    -- The terms this COMMIT adds that have no rows: counted, owner by owner.
+    SELECT array_agg(x.owner), array_agg(x.source), array_agg(r.term), array_agg(r.n)
+    INTO f_owners, f_sources, f_terms, f_counts
+    FROM (SELECT g.owner, g.source, array_agg(g.term) AS terms
         FROM unnest(t_owners, t_sources, t_terms, t_deltas) AS g(owner, source, term, delta)
         WHERE g.delta > 0 AND NOT EXISTS (SELECT 1 FROM search_terms s
             WHERE s.owner = g.owner AND s.source = g.source AND s.term = g.term)
-        ORDER BY g.owner, g.source, g.term
-    LOOP
-        counted := search_stats_rows(x.owner, x.source, x.term);
-        IF counted > 2 THEN
-            f_owners := f_owners || x.owner;
-            f_sources := f_sources || x.source;
-            f_terms := f_terms || x.term;
-            f_counts := f_counts || counted;
-        END IF;
-    END LOOP;
+        GROUP BY g.owner, g.source) x
+    CROSS JOIN LATERAL search_stats_rows(x.owner, x.source, x.terms) r
+    WHERE r.n > 2;
     -- Each term with rows gets this COMMIT's change in its slot; each first count its row.
     WITH g AS (
         SELECT * FROM unnest(t_owners, t_sources, t_terms, t_deltas)

@@ -405,3 +405,28 @@ def test_the_figures_equal_a_recount_after_writers_on_four_connections_at_once(p
         assert_exact(repo.conn)
     finally:
         repo.close()
+
+
+def test_lexemes_with_quotes_and_backslashes_are_counted_exactly(pg_repo):
+    """A word without rows is counted through the GIN index by its lexeme as the index
+    holds it: lexemes with a quote, a backslash, a colon, a slash or a space are counted
+    like any other, get their row once three rows hold them, and stay exact as rows go."""
+    repo = pg_repo
+    odd = ["o'brien", "c:\\temp", "back\\", "a''b", "/usr/local", "two words", "x:1", "it's"]
+    with psycopg.connect(repo.conn.url, autocommit=True) as raw:
+        for i in range(4):
+            with raw.transaction():
+                raw.execute(
+                    "INSERT INTO documents (owner, path, title, version, content_sha256, size,"
+                    " created_at, updated_at, search_vector) VALUES ('main', %s, '', 1, '', 0,"
+                    " 't', 't', array_to_tsvector(%s::text[]))",
+                    (f"~/odd/n{i}", [*odd, f"only{i}"]),
+                )
+                raw.execute("DELETE FROM passage_pending")
+            assert_exact(repo.conn)
+            held = kept(repo.conn, "documents")[1]
+            assert all((("main", x) in held) == (i >= 2) for x in odd)  # rows from the third
+        for i in range(4):
+            raw.execute("UPDATE documents SET deleted_at = 't' WHERE path = %s", (f"~/odd/n{i}",))
+            assert_exact(repo.conn)
+    assert kept(repo.conn, "documents")[1] == {}
