@@ -1,7 +1,8 @@
-"""Migration 013 on PostgreSQL: a passage's text, a TEXT column until then, is stored as
-`encoding.encode_full` makes it (compressed where that is smaller). A database written before
-it keeps every document, version, reference and passage, and every search finds what it
-found before, ranked as before; passages cut after it are stored packed."""
+"""Migrations 013 and 014 on PostgreSQL: a passage's text, a TEXT column until then, is stored
+as `encoding.encode_full` makes it (compressed where that is smaller), and a word two rows at
+most hold loses its term-statistics rows. A database written before them keeps every
+document, version, reference and passage, and every search finds what it found before,
+ranked as before; passages cut after it are stored packed."""
 
 from __future__ import annotations
 
@@ -103,12 +104,18 @@ def test_a_database_written_before_keeps_every_passage_and_search(
             ).fetchall()
     old.execute("DELETE FROM passage_pending")  # caught up, as the source is
     old.execute("COMMIT")
+    rare = (
+        "SELECT COUNT(*) FROM (SELECT 1 FROM search_terms GROUP BY owner, source, term"
+        " HAVING SUM(df) <= 2) r"
+    )
+    assert old.execute(rare).fetchone()[0] > 10  # a row for every word, before 014
     old.close()
     source.close()
 
     repo = DocumentsRepository(postgres_url_without_tables)  # applies migration 013
     applied = [r[0] for r in repo.conn.execute("SELECT name FROM doctree_migrations")]
-    assert MIGRATION in applied
+    assert MIGRATION in applied and "014_rare_terms_counted" in applied
+    assert repo.conn.execute(rare).fetchone()[0] == 0
     assert repo.conn.execute(column + " AND column_name = 'text'").fetchone()[0] == "bytea"
     assert everything(repo) == before
     assert searches(repo) == found
