@@ -43,3 +43,28 @@ def test_a_small_scale_run_reports_every_measure_beside_its_baseline(tmp_path):
         assert figures[f"sqlite_{name}"] > 0, name
     search = next(r for r in report["rows"] if r["measure"] == "SQLite: search p50")
     assert "plain FTS" in search["baseline"] and search["ratio"].endswith("x")
+
+
+@pytest.mark.postgres
+def test_a_postgres_run_says_where_the_bytes_are(tmp_path):
+    """On PostgreSQL the run also gives the bytes of each table's rows, TOAST and indexes;
+    they add up to the tables' total, which the database's size holds."""
+    out = tmp_path / "scale.json"
+    proc = subprocess.run(
+        [sys.executable, str(BENCH / "scale.py"), "--docs", "2000", "--backend", "postgres",
+         "--queries", "10", "--json-out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    report = json.loads(out.read_text(encoding="utf-8"))
+    if report["skipped"]:
+        pytest.skip(report["skipped"])
+    figures = report["figures"]
+    parts = figures["postgres_parts"]
+    for part in ("documents/heap", "documents/idx_documents_search", "passages/heap"):
+        assert parts[part] > 0, part
+    assert sum(parts.values()) == figures["postgres_tables_bytes"]
+    assert 0 < figures["postgres_tables_bytes"] < figures["postgres_bytes"]
+    assert "where the bytes are" in proc.stdout

@@ -670,7 +670,7 @@ class PostgresDialect:
     name = "postgresql"
     row_locks = True
     contentless_passages = False  # the index is a tsvector column of the passage row
-    packed_passage_text = False  # passages.text is a text column (TOAST compresses long ones)
+    packed_passage_text = True  # passages.text holds encoding.encode_full of the text (013)
     writes_in_with = True
 
     def index_hint(self, index: str) -> str:
@@ -1021,15 +1021,21 @@ def _idf_sql(table: str, owner: str, k: int, live: str, words: str) -> tuple[str
     keeps) as w0 ..., and its parameters before those of `words`. It reads no row of
     `table` for a plain word: N and each word's document frequency are the sums the tables
     `search_counts` and `search_terms` keep (in the PostgreSQL baseline migration), so its
-    cost does not grow with the owner's rows. A term that is not one lexeme (a prefix, a
-    phrase, a field restriction) is counted exactly through the GIN index, at the cost of
-    its own matches."""
+    cost does not grow with the owner's rows. A word that two rows at most hold has no row
+    in `search_terms` (migration 014), nor has a term that is not one lexeme (a prefix, a
+    phrase, a field restriction): each is counted exactly through the GIN index, at the
+    cost of its own matches."""
+    count = (
+        f"(SELECT COUNT(*) FROM {table} WHERE owner = ? AND {live} AND search_vector @@ r.q{{i}})"
+    )
     each = (
         "(CASE WHEN numnode(r.q{i}) = 1 AND strpos(querytree(r.q{i}), ':') = 0 THEN"
-        " (SELECT COALESCE(SUM(df), 0) FROM search_terms"
-        "  WHERE owner = ? AND source = ? AND term = btrim(querytree(r.q{i}), ''''))"
-        f" ELSE (SELECT COUNT(*) FROM {table} WHERE owner = ? AND {live}"
-        "  AND search_vector @@ r.q{i}) END)::float8 AS f{i}"
+        " COALESCE((SELECT SUM(df) FROM search_terms"
+        "  WHERE owner = ? AND source = ? AND term = btrim(querytree(r.q{i}), '''')), "
+        + count
+        + ") ELSE "
+        + count
+        + " END)::float8 AS f{i}"
     )
     names = ["q", *(f"q{i}" for i in range(k)), "n", "n_all"]
     counted = (
@@ -1048,7 +1054,7 @@ def _idf_sql(table: str, owner: str, k: int, live: str, words: str) -> tuple[str
         + ", ".join(f"t.{n}" for n in names)
         + f", {weights} FROM ({counted}) AS t OFFSET 0"
     )
-    return sql, [owner, table, owner] * k
+    return sql, [owner, table, owner, owner] * k
 
 
 def _idf(conn: PgConnection, table: str, owner: str, terms: list[str], live: str) -> list[float]:
