@@ -149,24 +149,30 @@ def raw_insert(
     mark: str = "?",
     index_value: Callable[[str, str, str], tuple[str, str, list[str]]] | None = None,
 ) -> None:
-    """The rows a create stores, values computed beforehand: document, version, references
-    and the full-text entry. `mark` is the driver's placeholder; `index_value(path, title,
-    body)` gives (column, SQL value, parameters) where the entry is a column of the
-    document's row (PostgreSQL: bench/store_postgres.py), else it goes to `documents_fts`."""
+    """The rows a create stores, values computed beforehand: document, version, references,
+    the full-text entry and the document's place in the passage index's queue. `mark` is
+    the driver's placeholder; `index_value(path, title, body)` gives (column, SQL value,
+    parameters) where the entry is a column of the document's row (PostgreSQL:
+    bench/store_postgres.py, where a trigger queues the document), else it goes to
+    `documents_fts` and the queue's row is inserted here."""
     path, title, body, data, digest, size, ts, refs = row
     column, value, extra = ("", "", [])
     if index_value is not None:
         name, value, extra = index_value(path, title, body)
         column, value = f", {name}", f",{value}"
-    doc_id = conn.execute(
-        (
-            "INSERT INTO documents (owner, path, parent_id, title, body_data, version,"
-            f" content_sha256, size, links, created_at, updated_at{column})"
-            f" VALUES (?,?,?,?,?,1,?,?,NULL,?,?{value}) RETURNING id"
-        ).replace("?", mark),
-        (OWNER, path, parents.get(parent_of(path) or ""), title, data, digest, size, ts, ts,
-         *extra),
-    ).fetchone()[0]  # fmt: skip
+    insert = (
+        "INSERT INTO documents (owner, path, parent_id, title, body_data, version,"
+        f" content_sha256, size, links, created_at, updated_at{column})"
+        f" VALUES (?,?,?,?,?,1,?,?,NULL,?,?{value})"
+    ).replace("?", mark)
+    values = (OWNER, path, parents.get(parent_of(path) or ""), title, data, digest, size, ts,
+              ts, *extra)  # fmt: skip
+    if index_value is None:
+        # SQLite gives the id without RETURNING, which would give the statement a statement
+        # journal, and FTS5 a flush of its pending entries at each row (migration 014).
+        doc_id = conn.execute(insert, values).lastrowid
+    else:
+        doc_id = conn.execute(insert + " RETURNING id", values).fetchone()[0]
     parents[path] = doc_id
     conn.execute(
         (
@@ -186,6 +192,9 @@ def raw_insert(
             (doc_id, kind, OWNER, target, parents.get(target)),
         )
     if index_value is None:
+        conn.execute(
+            "INSERT INTO passage_pending (document_id, owner) VALUES (?,?)", (doc_id, OWNER)
+        )
         conn.execute(
             "INSERT INTO documents_fts (rowid, path, title, body) VALUES (?,?,?,?)",
             (doc_id, path, title, body),

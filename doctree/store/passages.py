@@ -1,8 +1,8 @@
 """The passage index: passages of current documents, searchable with FTS5.
 
 Retrieval cuts documents into passages (`doctree.memory.retrieval` decides how); this module only
-stores them and searches them. The index is derived data: every change of a document puts it in `passage_pending` (triggers of
-the baseline migration), and it is cut again when the index next catches up — at hand-over, after the
+stores them and searches them. The index is derived data: every change of a document puts it in `passage_pending` (the store's
+writes on SQLite, `Dialect.queue_passages`; triggers on PostgreSQL), and it is cut again when the index next catches up — at hand-over, after the
 memory agent's run, or by the next retrieval, which then does only the work of the changes
 since. All SQL for passages lives here.
 """
@@ -126,8 +126,8 @@ class PassageIndex:
     def stale(self, owner: str) -> tuple[list[StaleDocument], list[int]]:
         """Documents to (re)cut into passages, and ids of deleted documents to `drop`.
 
-        Read from `passage_pending`, which triggers fill on every change of a
-        document and the index empties as it catches up: the cost is that of the changes
+        Read from `passage_pending`, which every change of a document fills (see
+        `Dialect.queue_passages`) and the index empties as it catches up: the cost is that of the changes
         since, never a read of every document. A live document is stale when it was never
         cut into passages or has a newer version since; a deleted one is to be dropped until
         `passage_sources` records it at its current (tombstone) version, with no passages.

@@ -281,6 +281,7 @@ class Redaction(Writes):
                 "UPDATE documents SET path = ?, title = ?, links = ? WHERE id = ?",
                 (path, title, map_links(row["links"], path_map), document_id),
             )
+            self.dialect.queue_passages(self.conn, document_id, row["owner"])
             if row["deleted_at"] is None and (path, title) != (row["path"], row["title"]):
                 body = body_of(row)
                 self.dialect.unindex_document(

@@ -359,16 +359,22 @@ class Writes(Reads):
         )
         if not self.dialect.writes_in_with:
             self.conn.execute(kept, kept_params)
+        # The parent is set only when it changes: an UPDATE of a foreign key's column is
+        # checked by SQLite under a statement journal, which makes FTS5 write its pending
+        # entries out (see migration 014).
+        reparent = new_parent != row["parent_id"]
         self.conn.execute(
             (f"WITH kept AS ({kept}) " if self.dialect.writes_in_with else "")
-            + "UPDATE documents SET path = ?, parent_id = ?, title = ?, body_data = ?, version = ?,"
+            + "UPDATE documents SET path = ?,"
+            + (" parent_id = ?," if reparent else "")
+            + " title = ?, body_data = ?, version = ?,"
             " content_sha256 = ?, size = ?, links = ?, updated_at = ?, deleted_at = ?"
             + (f", {inline[0]} = {inline[1]}" if inline else "")
             + " WHERE id = ?",
             (
                 *(kept_params if self.dialect.writes_in_with else ()),
                 path,
-                new_parent,
+                *((new_parent,) if reparent else ()),
                 title,
                 full,
                 version,
@@ -394,6 +400,7 @@ class Writes(Reads):
             ts=ts,
             deleted=deleted,
         )
+        self.dialect.queue_passages(self.conn, doc_id, owner)
         if not deleted:
             backlinks.insert_references(self.conn, owner, doc_id, version, path, body, links)
         if unindex and inline is None:
@@ -565,6 +572,7 @@ class Writes(Reads):
             prov=prov,
             ts=ts,
         )
+        self.dialect.queue_passages(self.conn, doc_id, owner)
         backlinks.insert_references(self.conn, owner, doc_id, 1, path, body, links)
         if inline is None:
             self.dialect.index_document(self.conn, doc_id, path, title, body)

@@ -110,6 +110,11 @@ class Dialect(Protocol):
     def prepare(self, conn: Any) -> None:
         """Per-connection settings a repository relies on (e.g. secure deletion)."""
 
+    def queue_passages(self, conn: Any, doc_id: int, owner: str) -> None:
+        """Put a document whose version, path, title or deletion changed in
+        `passage_pending`, for the passage index to catch up with (where a trigger on
+        `documents` does not do it already)."""
+
     # The current documents' full-text index.
     def index_document(self, conn: Any, doc_id: int, path: str, title: str, body: str) -> None:
         """Add a document's current path, title and body to the index."""

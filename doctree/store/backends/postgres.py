@@ -700,6 +700,9 @@ class PostgresDialect:
     def prepare(self, conn: PgConnection) -> None:
         return None  # deleted rows are removed by VACUUM (see `vacuum_database`)
 
+    def queue_passages(self, conn: PgConnection, doc_id: int, owner: str) -> None:
+        return None  # the triggers on `documents` do it, in the statement that changes it
+
     def index_document(
         self, conn: PgConnection, doc_id: int, path: str, title: str, body: str
     ) -> None:

@@ -117,6 +117,16 @@ class SqliteDialect:
         # behind in free space of the file (redaction, forget).
         conn.execute("PRAGMA secure_delete = ON")
 
+    def queue_passages(self, conn: sqlite3.Connection, doc_id: int, owner: str) -> None:
+        # No trigger does it (migration 014): a trigger on `documents` would give each of its
+        # writes a statement journal, and FTS5 a segment of its own per write of a batch.
+        # A document stays in the queue with the owner it was created with.
+        conn.execute(
+            "INSERT INTO passage_pending (document_id, owner) VALUES (?, ?)"
+            " ON CONFLICT (document_id) DO NOTHING",
+            (doc_id, owner),
+        )
+
     def index_document(
         self, conn: sqlite3.Connection, doc_id: int, path: str, title: str, body: str
     ) -> None:
