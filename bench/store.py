@@ -169,7 +169,7 @@ def raw_insert(
               ts, *extra)  # fmt: skip
     if index_value is None:
         # SQLite gives the id without RETURNING, which would give the statement a statement
-        # journal, and FTS5 a flush of its pending entries at each row (migration 014).
+        # journal, and FTS5 a flush of its pending entries at each row (migration 015).
         doc_id = conn.execute(insert, values).lastrowid
     else:
         doc_id = conn.execute(insert + " RETURNING id", values).fetchone()[0]

@@ -361,7 +361,7 @@ class Writes(Reads):
             self.conn.execute(kept, kept_params)
         # The parent is set only when it changes: an UPDATE of a foreign key's column is
         # checked by SQLite under a statement journal, which makes FTS5 write its pending
-        # entries out (see migration 014).
+        # entries out (see migration 015).
         reparent = new_parent != row["parent_id"]
         self.conn.execute(
             (f"WITH kept AS ({kept}) " if self.dialect.writes_in_with else "")

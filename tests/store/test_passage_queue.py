@@ -1,5 +1,5 @@
 """The passage index's queue (`passage_pending`) filled by the statements that change a
-document, without a trigger on `documents` (migration 014): every kind of change still
+document, without a trigger on `documents` (migration 015): every kind of change still
 queues the document, a batch of writes leaves its full-text entries to the COMMIT, and a
 database written before the migration keeps every document and every queued one."""
 
@@ -11,7 +11,7 @@ from doctree.store.documents import DocumentsRepository
 from doctree.store.migrations import migrations
 from doctree.store.passages import PassageIndex
 
-MIGRATION = "014_passage_pending_without_triggers"
+MIGRATION = "015_passage_pending_without_triggers"
 
 
 def queued(repo: DocumentsRepository) -> set[int]:
@@ -75,7 +75,7 @@ def test_a_change_rolled_back_leaves_nothing_queued(tmp_path):
 
 def test_a_batch_of_creates_writes_the_full_text_index_at_commit_not_at_each_write(tmp_path):
     """No statement of a create gives FTS5 cause to write its pending entries out, so a
-    transaction of many adds them to the index in one go (before migration 014 the queue's
+    transaction of many adds them to the index in one go (before migration 015 the queue's
     trigger made each write flush the one before as a segment of its own)."""
     repo = DocumentsRepository(tmp_path / "m.db")
     repo.write("main", "~/seed", "the index has a segment already")
@@ -119,7 +119,7 @@ def test_a_database_written_before_the_migration_keeps_its_documents_and_queue(t
     versions = old.conn.execute("SELECT COUNT(*) FROM document_versions").fetchone()[0]
     conn.close()
 
-    repo = DocumentsRepository(target)  # opens it, and applies migration 014
+    repo = DocumentsRepository(target)  # opens it, and applies migration 015
     applied = [r[0] for r in repo.conn.execute("SELECT name FROM doctree_migrations")]
     assert MIGRATION in applied
     assert repo.conn.execute(triggers).fetchall() == []

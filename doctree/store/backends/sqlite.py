@@ -118,7 +118,7 @@ class SqliteDialect:
         conn.execute("PRAGMA secure_delete = ON")
 
     def queue_passages(self, conn: sqlite3.Connection, doc_id: int, owner: str) -> None:
-        # No trigger does it (migration 014): a trigger on `documents` would give each of its
+        # No trigger does it (migration 015): a trigger on `documents` would give each of its
         # writes a statement journal, and FTS5 a segment of its own per write of a batch.
         # A document stays in the queue with the owner it was created with.
         conn.execute(
