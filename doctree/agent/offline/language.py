@@ -1142,8 +1142,9 @@ PETS = (
         rf"(?P<name>{NAME_WORD})"
     ),
     re.compile(
-        rf"(?P<name>{NAME_WORD}),?\s+(?:my|our|the|his|her|their)\s+(?:[a-z]+\s+)?{_PET_NOUN}\b"
-    ),
+        rf"(?P<name>{NAME_WORD})(?:,?\s+|\s*\(\s*)(?:my|our|the|his|her|their)\s+(?:[a-z]+\s+)?"
+        rf"{_PET_NOUN}\b"
+    ),  # "Biscuit, our rabbit", "Biscuit (the rabbit)"
     # "has a greyhound called Biscuit": an animal named as it is introduced
     re.compile(rf"\b{_ANIMAL}\s+(?i:called|named)\s+(?P<name>{NAME_WORD})"),
 )

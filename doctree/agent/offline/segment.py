@@ -16,6 +16,7 @@ from datetime import date
 from doctree.agent.offline.answers import listed_options
 from doctree.agent.offline.blocks import unfence_text
 from doctree.agent.offline.chat import ChatLine, chat_export
+from doctree.agent.offline.handover import open_own_notes
 from doctree.agent.offline.language import (
     FOREIGN_MONTHS,
     FORGET_THAT,
@@ -1081,6 +1082,7 @@ def segment(
         speaker, content = speaker_of(normalise_scan(m.content), chat=chat)
         if names and not speaker:
             content = as_the_user(content, set(names))
+        content = open_own_notes(content)  # "the note I'm leaving for the sitter: > …"
         content = quote_introduced(content)  # "Ana texted me: I'm late": Ana's "I"
         items: set[str] = set()
         pieces: set[str] = set()
