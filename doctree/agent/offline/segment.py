@@ -16,6 +16,7 @@ from datetime import date
 from doctree.agent.offline.answers import listed_options
 from doctree.agent.offline.blocks import unfence_text
 from doctree.agent.offline.chat import ChatLine, chat_export
+from doctree.agent.offline.grids import grid_lines, read_grids
 from doctree.agent.offline.handover import open_own_notes
 from doctree.agent.offline.language import (
     FOREIGN_MONTHS,
@@ -627,7 +628,7 @@ def pasted_rows(lines: list[str]) -> list[str]:
             if row := _row_sentence(said[0], list(zip(header[1:], said[1:], strict=True))):
                 out.append(row)
         return out
-    return []
+    return grid_lines(lines) or []  # a timetable, a rota, a fixture list in columns
 
 
 #: A line of YAML that gives a key, with the comment it may end with: `van: Kwame  # Fridays`.
@@ -1083,6 +1084,7 @@ def segment(
         if names and not speaker:
             content = as_the_user(content, set(names))
         content = open_own_notes(content)  # "the note I'm leaving for the sitter: > …"
+        content = read_grids(content)  # a timetable in columns: a line per row
         content = quote_introduced(content)  # "Ana texted me: I'm late": Ana's "I"
         items: set[str] = set()
         pieces: set[str] = set()
