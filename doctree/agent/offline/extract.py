@@ -19,6 +19,7 @@ from doctree.agent.offline.answers import answered, answered_parts
 from doctree.agent.offline.clauses import clause_left, names_any
 from doctree.agent.offline.directory import Directory, person_slug
 from doctree.agent.offline.entities import find_entities
+from doctree.agent.offline.figures import confirmed, with_figures
 from doctree.agent.offline.language import FIRST_PERSON, NAME, NOT_NAMES, content_words, mentions
 from doctree.agent.offline.model import Analysis, Segmented, Sentence, Turn
 from doctree.agent.offline.numeric import numeric_dates
@@ -101,6 +102,10 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
     previous: list[Sentence] = []  # the last user turn's sentences: what "forget that" means
     context = Context(directory)
     context.date_order = segmented.date_order
+    context.figures = confirmed(  # "£22.50" as the assistant confirms a bare "22.50"
+        [x for t in segmented.turns if t.kind == "assistant" for x in t.sentences],
+        [x for t in segmented.turns for x in t.sentences],
+    )
     dropped: list[str] = []  # what the user asked to forget
     questioned = False  # the assistant's last turn ended on a question
     results: list[Record] = []  # the records of the tool result just before
@@ -993,6 +998,10 @@ def read_sentence(
     person its pronoun means."""
     clean, found = mask(raw)
     clean = spoken_figures(clean)
+    if context is not None and speaker is None:
+        clean = with_figures(
+            clean, context.figures
+        )  # "22.50 a month" the assistant wrote as £22.50
     abs_dates = absolute_dates(clean, ref, by_clause=True)
     if "/" in clean or re.search(r"\d\.\d", clean):
         abs_dates += numeric_dates(clean, ref, context.date_order if context else None)

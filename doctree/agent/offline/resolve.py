@@ -20,6 +20,7 @@ from dateutil.easter import easter
 from doctree import stopwords
 from doctree.agent.offline import language as lang
 from doctree.agent.offline.directory import Directory, person_slug
+from doctree.agent.offline.figures import Figures
 from doctree.agent.offline.language import (
     MONTHS,
     NOT_NAMES,
@@ -826,6 +827,8 @@ class Context:
         self.candidate_said: dict[str, str] = {}  # slug -> when the candidate was named
         # the sentence read last: when it was said, and the people it named (slugs)
         self.just: tuple[str, list[str]] = ("", [])
+        # the amounts and times the conversation confirms (`figures.confirmed`)
+        self.figures = Figures()
 
 
 def referent(
