@@ -105,9 +105,10 @@ def test_a_grid_with_day_columns_reads_each_cell_with_its_column_and_row():
             "  103  tail -n 50 /var/log/app.log",
         ],
         ["We had a lovely time.  Then it rained.", "The kids loved it.  So did we.", "Done."],
+        ["Tel:     0161 555 0199", "Mobile:  07700 900 123", "Email:   ana@example.org"],
     ],
 )
-def test_codes_a_shell_history_and_double_spaced_prose_are_no_grid(block):
+def test_codes_a_shell_history_double_spaced_prose_and_aligned_fields_are_no_grid(block):
     assert not is_grid(block)
 
 

@@ -68,8 +68,8 @@ def is_grid(lines: list[str]) -> bool:
             if not (title or _HEADING.fullmatch(found[0])) or _SENTENCE_END.search(found[0]):
                 return False
             continue
-        if len(found[0].split()) > 4 or len(found[0]) > 30:
-            return False  # a row header is a day, a time, a name: a few words
+        if len(found[0].split()) > 4 or len(found[0]) > 30 or found[0].endswith(":"):
+            return False  # a row header is a day, a time, a name: a few words ("Tel:" is a field)
         rows += 1
     return rows >= 3
 
