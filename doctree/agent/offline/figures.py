@@ -79,16 +79,17 @@ def confirmed(assistant: list[str], everyone: list[str]) -> Figures:
     """The figures the assistant's sentences (`assistant`) confirm, and the currencies named
     in all that is said (`everyone`, the user's words with the assistant's)."""
     out = Figures()
-    for text in assistant:
-        for m in _AMOUNT.finditer(text):
-            sign = m["sign"] or _SIGN.get(m["sign2"].lower(), m["sign2"])
-            out.amounts.setdefault(_figure(m["num"] or m["num2"]), sign)
-        out.times.update(m.group(0) for m in _TIME24.finditer(text))
-    for text in everyone:
-        for m in _AMOUNT.finditer(text):
-            out.currencies.add(m["sign"] or _SIGN.get(m["sign2"].lower(), m["sign2"]))
-        if re.search(r"\bquid\b", text, re.I):
-            out.currencies.add("£")
+    said = "\n".join(assistant)  # one search over all of it: a long session has thousands
+    for m in _AMOUNT.finditer(said):
+        sign = m["sign"] or _SIGN.get(m["sign2"].lower(), m["sign2"])
+        out.amounts.setdefault(_figure(m["num"] or m["num2"]), sign)
+    out.times.update(m.group(0) for m in _TIME24.finditer(said))
+    said = "\n".join(everyone)
+    out.currencies.update(
+        m["sign"] or _SIGN.get(m["sign2"].lower(), m["sign2"]) for m in _AMOUNT.finditer(said)
+    )
+    if re.search(r"\bquid\b", said, re.I):
+        out.currencies.add("£")
     return out
 
 
