@@ -55,7 +55,11 @@ thing is said by beyond its inflections ("lent" for a loan, someone telling it f
 news); `owner.py` keeps the names the user goes by (a nick, the name the assistant
 calls them) on the user's own page, `~/memory/user`, so that none becomes a person;
 `written.py` quotes a message someone else wrote that the user introduces ("my landlord
-wrote: …"), so that its "I" stays its writer's.
+wrote: …"), so that its "I" stays its writer's; `handover.py` opens a quoted note the user
+wrote for another reader ("the note I'm leaving for the sitter"), whose lines are the user's;
+`grids.py` reads a timetable, a rota or a fixture list laid out in columns a line per row;
+`figures.py` gives a bare amount or time the currency or form the conversation confirms;
+`signifiers.py` reads a bullet journal's marks ("× done", "> migrated") as each item's status.
 
 `language.py` holds the rules of English the stages share; `prefilter.py` puts a cheap test in
 front of each of their patterns (a sentence holding none of the literals a match needs is

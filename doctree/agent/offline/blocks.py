@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from doctree.agent.offline.signifiers import journal_key, journal_lines
+
 #: A line that looks like code: a brace or semicolon at its end, an assignment, a call, a
 #: keyword that opens a statement, a shell or REPL prompt, a comment marker, a tag.
 _CODE_LINE = re.compile(
@@ -182,6 +184,7 @@ def unfence_text(
                 break
             inner = lines[i + 1 : end]
             if reads_as_text(inner) and not (keep is not None and keep(inner)):
+                inner = journal_lines(inner, journal_key(text)) or inner  # "× renew the card"
                 out.append("")
                 out.extend(chat_lines(inner, mine))
                 out.append("")

@@ -20,6 +20,7 @@ from doctree.agent.offline.clauses import another_subject, clause_left, names_an
 from doctree.agent.offline.directory import Directory, person_slug
 from doctree.agent.offline.earlier import Earlier, asks_all, named_conversation
 from doctree.agent.offline.entities import find_entities
+from doctree.agent.offline.figures import confirmed, with_figures
 from doctree.agent.offline.forms import said_forms
 from doctree.agent.offline.language import FIRST_PERSON, NAME, NOT_NAMES, content_words, mentions
 from doctree.agent.offline.model import Analysis, EarlierForget, Segmented, Sentence, Turn
@@ -103,6 +104,10 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
     previous: list[Sentence] = []  # the last user turn's sentences: what "forget that" means
     context = Context(directory)
     context.date_order = segmented.date_order
+    context.figures = confirmed(  # "£22.50" as the assistant confirms a bare "22.50"
+        [x for t in segmented.turns if t.kind == "assistant" for x in t.sentences],
+        [x for t in segmented.turns for x in t.sentences],
+    )
     dropped: list[str] = []  # what the user asked to forget
     questioned = False  # the assistant's last turn ended on a question
     results: list[Record] = []  # the records of the tool result just before
@@ -1104,6 +1109,10 @@ def read_sentence(
     person its pronoun means."""
     clean, found = mask(raw)
     clean = spoken_figures(clean)
+    if context is not None and speaker is None:
+        clean = with_figures(
+            clean, context.figures
+        )  # "22.50 a month" the assistant wrote as £22.50
     abs_dates = absolute_dates(clean, ref, by_clause=True)
     if "/" in clean or re.search(r"\d\.\d", clean):
         abs_dates += numeric_dates(clean, ref, context.date_order if context else None)

@@ -246,8 +246,17 @@ def marked_not_past(text: str) -> bool:
     return bool(_NOT_PAST.search(text))
 
 
+#: "Sat" shortening a Saturday before its date ("Sat 12 Jan", "Sat. 3rd"): no verb "sat".
+_SAT_DAY = re.compile(
+    r"\bSat\.?(?=\s+\d{1,2}(?:st|nd|rd|th|\s*[/.-]\s*\d|\s+(?:jan|feb|mar|apr|may|jun|jul"
+    r"|aug|sep|oct|nov|dec)))",
+    re.I,
+)
+
+
 def past_tense(sentence: str) -> bool:
     """Whether the sentence tells of something done ("I met Ana on Monday")."""
+    sentence = _SAT_DAY.sub("Saturday", sentence)
     return bool(_PAST.search(sentence)) and not _NOT_PAST.search(sentence)
 
 
@@ -1167,8 +1176,9 @@ PETS = (
         rf"(?P<name>{NAME_WORD})"
     ),
     re.compile(
-        rf"(?P<name>{NAME_WORD}),?\s+(?:my|our|the|his|her|their)\s+(?:[a-z]+\s+)?{_PET_NOUN}\b"
-    ),
+        rf"(?P<name>{NAME_WORD})(?:,?\s+|\s*\(\s*)(?:my|our|the|his|her|their)\s+(?:[a-z]+\s+)?"
+        rf"{_PET_NOUN}\b"
+    ),  # "Biscuit, our rabbit", "Biscuit (the rabbit)"
     # "has a greyhound called Biscuit": an animal named as it is introduced
     re.compile(rf"\b{_ANIMAL}\s+(?i:called|named)\s+(?P<name>{NAME_WORD})"),
 )

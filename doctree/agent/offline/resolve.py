@@ -20,6 +20,7 @@ from dateutil.easter import easter
 from doctree import stopwords
 from doctree.agent.offline import language as lang
 from doctree.agent.offline.directory import Directory, person_slug
+from doctree.agent.offline.figures import Figures
 from doctree.agent.offline.language import (
     MONTHS,
     NOT_NAMES,
@@ -743,7 +744,12 @@ def _day_of_month(
 
 #: What a date said in the past tense follows when it is where something was moved, not when
 #: something happened: "the go-live moved to June 28", "postponed until the 3rd of May".
-_MOVED_TO = re.compile(r"\b(?:to|until|till|for|by)\s+(?:the\s+)?$", re.I)
+#: What a date said after it is where something went ("moved to June 28", "rearranged it
+#: for Sat 16 Feb").
+_MOVED_TO = re.compile(
+    rf"\b(?:to|until|till|for|by)\s+(?:the\s+)?(?:{WEEKDAY_OR_ABBREVIATION},?\s+(?:the\s+)?)?$",
+    re.I,
+)
 
 
 def absolute_dates(
@@ -821,6 +827,8 @@ class Context:
         self.candidate_said: dict[str, str] = {}  # slug -> when the candidate was named
         # the sentence read last: when it was said, and the people it named (slugs)
         self.just: tuple[str, list[str]] = ("", [])
+        # the amounts and times the conversation confirms (`figures.confirmed`)
+        self.figures = Figures()
 
 
 def referent(
@@ -1977,7 +1985,7 @@ def recounts(text: str, said: str) -> bool:
 _REVERSAL = re.compile(
     r"\b(?:(?:can't|cannot|can\s+not|won't|isn't|aren't|not)\b[^,;.]*\bafter\s+all\b"
     r"|no\s+longer\b|(?:is|are|'s|'re)\s+(?:off|cancell?ed|called\s+off)\b"
-    r"|(?:got|been|was|were)\s+(?:cancell?ed|called\s+off)\b|fell\s+through\b"
+    r"|(?:got|been|was|were)\s+(?:cancell?ed|called\s+off|postponed)\b|fell\s+through\b"
     # "we're not doing pilates any more", "I don't take the 20 mg anymore"
     r"|(?:not|\w+n't)\s+[^,;.]*\b(?:any\s*more|these\s+days)\b"
     # "we've cancelled the garden party", "I called off the trip", "she scrapped the …"
@@ -2005,7 +2013,7 @@ _CALL_OFF_WORDS = {
     "having", "doing", "get", "getting", "after", "stepped", "steps", "stepping", "week", "weeks",
     "month", "months", "year", "today", "yesterday", "folded", "stopped", "ceased", "running",
     "meeting", "operating", "closed", "shut", "dropped", "discontinued", "axed", "quit", "gave",
-    "given", "attending", "playing",
+    "given", "attending", "playing", "postponed",
 }  # fmt: skip
 _NEGATED = re.compile(
     r"\b(?:not|no|never|can't|cannot|won't|isn't|aren't|don't|doesn't)\b|n't\b", re.I

@@ -16,6 +16,8 @@ from datetime import date
 from doctree.agent.offline.answers import listed_options
 from doctree.agent.offline.blocks import unfence_text
 from doctree.agent.offline.chat import ChatLine, chat_export
+from doctree.agent.offline.grids import grid_lines, read_grids
+from doctree.agent.offline.handover import open_own_notes
 from doctree.agent.offline.language import (
     FOREIGN_MONTHS,
     FORGET_THAT,
@@ -593,19 +595,7 @@ def pasted_rows(lines: list[str]) -> list[str]:
             data = json.loads(text)
         except ValueError:
             return []
-        if isinstance(data, dict) and len(data) == 1:
-            data = next(iter(data.values()))  # {"invoices": [...]}
-        if not isinstance(data, list) or not all(isinstance(x, dict) and x for x in data):
-            return []
-        out = []
-        for record in data:
-            (first, key), *rest = record.items()
-            if isinstance(key, dict | list):
-                continue
-            cells = [c for k, v in rest if (c := _json_cell(k, v)) is not None]
-            if (row := _row_sentence(str(key), cells)) is not None:
-                out.append(row)
-        return out
+        return _record_rows(data)
     if (records := _yaml_rows(lines)) is not None:
         return records
     rows = [ln for ln in lines if ln.strip()]
@@ -626,7 +616,25 @@ def pasted_rows(lines: list[str]) -> list[str]:
             if row := _row_sentence(said[0], list(zip(header[1:], said[1:], strict=True))):
                 out.append(row)
         return out
-    return []
+    return grid_lines(lines) or []  # a timetable, a rota, a fixture list in columns
+
+
+def _record_rows(data: object) -> list[str]:
+    """A list of records (pasted as JSON or YAML, alone or under one key: `{"invoices":
+    [...]}`) as one statement each, keyed by its first field."""
+    if isinstance(data, dict) and len(data) == 1:
+        data = next(iter(data.values()))  # {"invoices": [...]}
+    if not isinstance(data, list) or not all(isinstance(x, dict) and x for x in data):
+        return []
+    out = []
+    for record in data:
+        (first, key), *rest = record.items()
+        if isinstance(key, dict | list):
+            continue
+        cells = [c for k, v in rest if (c := _json_cell(str(k), v)) is not None]
+        if (row := _row_sentence(str(key), cells)) is not None:
+            out.append(row)
+    return out
 
 
 #: A line of YAML that gives a key, with the comment it may end with: `van: Kwame  # Fridays`.
@@ -693,6 +701,8 @@ def _yaml_rows(lines: list[str]) -> list[str] | None:
         data = yaml.safe_load("\n".join(lines))
     except yaml.YAMLError:
         return None
+    if records := _record_rows(data):  # a list of records: an episode, a booking a line
+        return records
     if not isinstance(data, dict) or len(data) < 2:
         return None
     notes = {m.group("key").strip(): m.group("note") for m in keyed if m.group("note")}
@@ -1081,6 +1091,8 @@ def segment(
         speaker, content = speaker_of(normalise_scan(m.content), chat=chat)
         if names and not speaker:
             content = as_the_user(content, set(names))
+        content = open_own_notes(content)  # "the note I'm leaving for the sitter: > …"
+        content = read_grids(content)  # a timetable in columns: a line per row
         content = quote_introduced(content)  # "Ana texted me: I'm late": Ana's "I"
         items: set[str] = set()
         pieces: set[str] = set()

@@ -75,6 +75,16 @@ _QUARTER = re.compile(
     r"litres?|liters?|miles?|cups?|percent|per\s+cent)\b)",
     re.I,
 )
+#: Minutes to or past an hour, where the words around it make it a time: "at twenty to
+#: eight", "ten past nine in the morning" (never "ten to one it rains").
+_MINUTES = re.compile(
+    rf"\b(?P<pre>at|by|from|until|till|around|about|before|after|gone)\s+"
+    rf"(?P<m>five|ten|twenty|twenty[-\s]five|25)\s+(?:minutes\s+)?(?P<rel>to|past)\s+(?P<h>{_HOUR})\b"
+    r"|\b(?P<m2>five|ten|twenty|twenty[-\s]five|25)\s+(?:minutes\s+)?(?P<rel2>to|past)\s+"
+    rf"(?P<h2>{_HOUR})(?=\s+(?:tonight|this\s+(?:morning|evening|afternoon)|in\s+the\s+"
+    r"(?:morning|evening|afternoon)|at\s+night|am|pm|a\.m\.|p\.m\.)\b)",
+    re.I,
+)
 _DAY_ORDINAL = (
     rf"(?:(?:twenty|thirty)-(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)|{_ORD})"
 )
@@ -167,6 +177,18 @@ def spoken_figures(text: str) -> str:
         return f"{h}:{'15' if m['rel'] else '30'}"
 
     text = _QUARTER.sub(time, text)
+
+    def minutes(m: re.Match[str]) -> str:
+        said_m = m["m"] or m["m2"]
+        n = int(said_m) if said_m.isdigit() else _value(said_m.replace(" ", "-"))
+        h = _value(m["h"] or m["h2"])
+        if (m["rel"] or m["rel2"]).lower() == "to":
+            said = f"{(h - 2) % 12 + 1}:{60 - n:02d}"
+        else:
+            said = f"{h}:{n:02d}"
+        return f"{m['pre']} {said}" if m["pre"] else said
+
+    text = _MINUTES.sub(minutes, text)
 
     def day(m: re.Match[str]) -> str:
         n = _ordinal(m["a"] or m["b"])
