@@ -115,6 +115,9 @@ _ADDED = re.compile(r"\b(?:add(?:s|ed|ing)?|another|extra|plus|more|by)\s+(?:an?
 _OLD_NAMED = re.compile(
     r"\b(?:from|than|instead\s+of|not|n't|no\s+longer|off|away|cancell?ed)\b[^,.;]{0,20}$", re.I
 )
+_OLD_BARE = re.compile(
+    r"\b(?:from|than|instead\s+of|not)\s+(?:the\s+)?[£$€]?(\d[\d,]*(?:\.\d+)?)(?![\d:])", re.I
+)
 _PRONOUN = re.compile(r"\b(?:it|its|it's|they|them|this|that|these|those|one)\b", re.I)
 
 
@@ -335,6 +338,8 @@ def replacements(
         for v in c.values
         if c.inert or _OLD_NAMED.search(text[: v.start][-40:])
     }
+    # "rather than the 5,500": a number named as the one replaced, its unit left unsaid
+    said_bare = {_number(m.group(1)) for m in _OLD_BARE.finditer(text)}
     line_norms = {(v.kind, v.norm) for v in values(line)}
     text_thing = thing_words(text) | thing_words(before)
     out = []
@@ -350,7 +355,10 @@ def replacements(
                 if len(olds) != 1:
                     continue  # none, or two values of the type: which one is unknown
                 ov = olds[0]
-                named_old = changed and (ov.kind, ov.norm) in said_norms
+                named_old = changed and (
+                    (ov.kind, ov.norm) in said_norms
+                    or (ov.kind not in ("date", "time", "weekday") and ov.norm in said_bare)
+                )
                 # a recurring day is of the thing its own clause names ("closed Sundays")
                 shared = _same(
                     new.thing, old.thing | (frozenset() if ov.kind == "weekday" else old.context)
@@ -376,39 +384,39 @@ def replacements(
     return out
 
 
-def choose(found: dict[str, list[Replacement]]) -> Replacement | None:
-    """Of the lines a statement could replace, the one it is meant for: the only one, or
-    the one whose old value it names, or the one sharing most words of the thing; None
-    when two remain (two appointments, two people's shifts said the same way)."""
+def chosen(found: dict[str, list[Replacement]]) -> list[Replacement]:
+    """Of the lines a statement could replace, those it is meant for: the only one, or the
+    one whose old value it names, or the one sharing most words of the thing; every line
+    that says the value it names as replaced with two words or more of the thing ("the next
+    service at 5,000 km rather than the 5,500" of two lines giving the next service 5,500
+    km: one fact said twice); none when two remain (two appointments, two people's shifts
+    said the same way)."""
     best: dict[str, Replacement] = {}
     for line, reps in found.items():
         if not reps:
             continue
-        best[line] = max(reps, key=lambda r: (r.named_old, r.cued, r.shared))
-        if (
-            len(
-                {
-                    (r.old, r.new.norm)
-                    for r in reps
-                    if (r.named_old, r.cued, r.shared)
-                    == (best[line].named_old, best[line].cued, best[line].shared)
-                }
-            )
-            > 1
-        ):
-            return None  # two values of it could be meant
-    if not best:
-        return None
-    if len(best) == 1:
-        return next(iter(best.values()))
+        top = max(reps, key=lambda r: (r.named_old, r.cued, r.shared))
+        rank = (top.named_old, top.cued, top.shared)
+        if len({(r.old, r.new.norm) for r in reps if (r.named_old, r.cued, r.shared) == rank}) > 1:
+            return []  # two values of it could be meant
+        best[line] = top
+    if len(best) < 2:
+        return list(best.values())
     named = [r for r in best.values() if r.named_old]
     if len(named) == 1:
-        return named[0]
+        return named
     if named:
-        return None
+        olds = {(r.kind, r.old.norm, r.new.norm) for r in named}
+        return named if len(olds) == 1 and all(r.shared >= 2 for r in named) else []
     top = max(r.shared for r in best.values())
     leaders = [r for r in best.values() if r.shared == top]
-    return leaders[0] if len(leaders) == 1 else None
+    return leaders if len(leaders) == 1 else []
+
+
+def choose(found: dict[str, list[Replacement]]) -> Replacement | None:
+    """The one line a statement replaces (`chosen`), or None when none or several are."""
+    reps = chosen(found)
+    return reps[0] if len(reps) == 1 else None
 
 
 _DATE_WORDS = re.compile(
@@ -469,5 +477,5 @@ def replaced_earlier(text: str, earlier: list[str], *, said_on: date | None = No
         if reps:
             found.setdefault(said, []).extend(reps)
             index[said] = i
-    rep = choose(found)
+    rep = choose(found)  # within a session: one statement at most
     return None if rep is None else index[rep.line]

@@ -559,7 +559,7 @@ class Writer(PageIO):
                 self.superseded.setdefault(said, s)
                 if named and self.superseded[said] is s:
                     self.value_edits[said] = (named[1], named[0])
-            elif not fits:
+            else:  # none, or several the older paths could not tell apart
                 self._later_value_elsewhere(s)
 
     def _later_value_elsewhere(self, s: Sentence) -> None:
@@ -586,13 +586,11 @@ class Writer(PageIO):
             )
             if reps:
                 found.setdefault(said, []).extend(reps)
-        rep = supersession.choose(found)
-        if rep is None:
-            return
-        self.superseded.setdefault(rep.line, s)
-        edited = supersession.edit(rep.line, rep, text)
-        if edited is not None and edited != rep.line:
-            self.line_edits[rep.line] = (edited, rep.kind)
+        for rep in supersession.chosen(found):
+            self.superseded.setdefault(rep.line, s)
+            edited = supersession.edit(rep.line, rep, text)
+            if edited is not None and edited != rep.line:
+                self.line_edits[rep.line] = (edited, rep.kind)
 
     def _sentence_before(self, s: Sentence) -> str:
         """The sentence said just before `s` by the same speaker, for an "it" of `s`."""
