@@ -408,8 +408,8 @@ def chosen(found: dict[str, list[Replacement]]) -> list[Replacement]:
     if named:
         olds = {(r.kind, r.old.norm, r.new.norm) for r in named}
         return named if len(olds) == 1 and all(r.shared >= 2 for r in named) else []
-    top = max(r.shared for r in best.values())
-    leaders = [r for r in best.values() if r.shared == top]
+    most = max(r.shared for r in best.values())
+    leaders = [r for r in best.values() if r.shared == most]
     return leaders if len(leaders) == 1 else []
 
 
