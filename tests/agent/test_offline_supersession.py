@@ -338,3 +338,21 @@ def test_a_value_changed_later_in_the_same_session_leaves_only_the_new_one_curre
     assert "2pm" in now, now
     assert "10am" not in now, now
     assert "10am" in past, past
+
+
+def test_a_value_named_as_replaced_moves_each_line_that_says_it_of_the_same_thing():
+    text = "The mechanic wants the next oil change at 9,000 miles rather than the 10,000."
+    lines = [
+        "The garage has the next oil change down for 10,000 miles or June.",
+        "Next oil change: due: 10,000 miles; due date: 2031-06-01.",
+    ]
+    reps = supersession.chosen({ln: supersession.replacements(text, ln) for ln in lines})
+    assert sorted(r.line for r in reps) == sorted(lines)
+
+
+def test_a_value_named_as_replaced_of_two_things_moves_neither():
+    text = "They moved the appointment from 10am to 11am."
+    lines = ["Eye test appointment at 10am on Monday.", "Bank appointment at 10am on Monday."]
+    found = {ln: supersession.replacements(text, ln) for ln in lines}
+    assert all(found.values())
+    assert supersession.chosen(found) == []
