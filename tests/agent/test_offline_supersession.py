@@ -356,3 +356,14 @@ def test_a_value_named_as_replaced_of_two_things_moves_neither():
     found = {ln: supersession.replacements(text, ln) for ln in lines}
     assert all(found.values())
     assert supersession.chosen(found) == []
+
+
+def test_a_day_named_as_gone_replaces_the_line_that_only_places_it_in_a_series():
+    line = "Next one is the 14th (2031-03-14)."
+    text = "Orla can't host on the 14th (2031-03-14), so the quiz moves to Friday 21 March (2031-03-21)."
+    rep = supersession.choose({line: supersession.replacements(text, line)})
+    assert rep is not None
+    assert supersession.edit(line, rep, text) == "Next one is Friday 21 March (2031-03-21)."
+    # a line that names a thing of its own needs a word of it in common
+    other = "The boiler check is the 14th (2031-03-14)."
+    assert supersession.choose({other: supersession.replacements(text, other)}) is None

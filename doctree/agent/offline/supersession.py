@@ -115,6 +115,8 @@ _ADDED = re.compile(r"\b(?:add(?:s|ed|ing)?|another|extra|plus|more|by)\s+(?:an?
 _OLD_NAMED = re.compile(
     r"\b(?:from|than|instead\s+of|not|n't|no\s+longer|off|away|cancell?ed)\b[^,.;]{0,20}$", re.I
 )
+#: Words that place a thing in a series without naming it: "the next one is the 25th".
+_ORDER = frozenset({"next", "last", "first", "final", "following", "one", "ones"})
 _OLD_BARE = re.compile(
     r"\b(?:from|than|instead\s+of|not)\s+(?:the\s+)?[£$€]?(\d[\d,]*(?:\.\d+)?)(?![\d:])", re.I
 )
@@ -371,7 +373,10 @@ def replacements(
                     continue  # a list of such values: which one is meant needs its own name
                 same_thing = (
                     # the old value named beside the new: one word of the sentence will do
-                    (named_old and _same(text_thing, thing_words(line)))
+                    (
+                        named_old
+                        and (_same(text_thing, thing_words(line)) or thing_words(line) <= _ORDER)
+                    )
                     # a word of change: one word of the thing will do
                     or (changed and shared)
                     # none: the thing named the same way
@@ -439,7 +444,7 @@ def edit(line: str, rep: Replacement, new_text: str) -> str | None:
             if phrase is None or not re.search(r"\d|[A-Za-z]{3}", phrase.group(0)):
                 return None  # the day said in words this edit cannot read: the line goes whole
             if phrase is not None:
-                lead = re.match(r"(?:\s|,|\b(?:on|the|of)\b)*", phrase.group(0), re.I)
+                lead = re.match(r"(?:\s|,|\b(?:on|of)\b)*", phrase.group(0), re.I)
                 cut = phrase.start() + (lead.end() if lead else 0)
                 if cut and line[cut - 1] not in " ,(":
                     return None  # the phrase begins inside a word or a number
