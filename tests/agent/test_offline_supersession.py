@@ -176,6 +176,9 @@ def test_a_later_value_for_the_same_thing_replaces_the_old_one(text, line, befor
         # history: a value told of the past is no change
         ("The yoga class was at 8am last year.", "The yoga class is at 10am."),
         ("The gardener used to charge £30.", "The gardener charges £40 a visit."),
+        # something done, told twice: two events, not a value changed
+        ("We walked 12 km on the coast path.", "We walked 8 km on the coast path."),
+        ("Nadia swam 40 lengths at the lido.", "Nadia swam 30 lengths at the lido."),
         # an amount added, not a value
         ("Add 2.5 kg a week to the deadlift.", "Deadlift 3x5 @ 100 kg."),
         # a value the line states already

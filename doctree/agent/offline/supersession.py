@@ -115,6 +115,14 @@ _ADDED = re.compile(r"\b(?:add(?:s|ed|ing)?|another|extra|plus|more|by)\s+(?:an?
 _OLD_NAMED = re.compile(
     r"\b(?:from|than|instead\s+of|not|n't|no\s+longer|off|away|cancell?ed)\b[^,.;]{0,20}$", re.I
 )
+#: A clause that tells of something done, not of what a thing is: "I ran 10 km today",
+#: "she swam 40 lengths this morning".
+_EVENT = re.compile(
+    r"\b(?:(?i:i|we|he|she|they|you|the\s+user)|[A-Z][a-z]+)\s+(?:\w+ly\s+|just\s+|also\s+)?"
+    r"(?:[a-z]+ed|ran|swam|rode|went|did|had|got|made|took|saw|met|spent|paid|bought|sold|"
+    r"drove|flew|walked|lifted|won|lost|read|wrote|ate|drank|slept)\b"
+    r"|\b(?:today|yesterday|tonight|last\s+night|this\s+(?:morning|afternoon|evening))\b"
+)
 #: Words that place a thing in a series without naming it: "the next one is the 25th".
 _ORDER = frozenset({"next", "last", "first", "final", "following", "one", "ones"})
 _OLD_BARE = re.compile(
@@ -382,6 +390,8 @@ def replacements(
                     # none: the thing named the same way
                     or (not changed and (len(shared) >= 2 or (shared and new.thing == old.thing)))
                 )
+                if not changed and (_EVENT.search(new.text) or _EVENT.search(old.text)):
+                    continue  # "ran 5 km today", later "ran 10 km today": two runs
                 if not same_thing or (nv.kind == "number" and not changed):
                     continue
                 cued = bool(CHANGE.search(new.text))
