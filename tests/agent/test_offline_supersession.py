@@ -179,6 +179,13 @@ def test_a_later_value_for_the_same_thing_replaces_the_old_one(text, line, befor
         # something done, told twice: two events, not a value changed
         ("We walked 12 km on the coast path.", "We walked 8 km on the coast path."),
         ("Nadia swam 40 lengths at the lido.", "Nadia swam 30 lengths at the lido."),
+        # without a word of change, each naming something the other does not: two things
+        (
+            "The boat survey for the dinghy is on 14 March (2031-03-14).",
+            "The boat survey for the ketch is on 12 March (2031-03-12).",
+        ),
+        # without a word of change, one word in common is no more the same thing
+        ("She made an offer: £2,900 after the excess.", "Policy excess: £250."),
         # an amount added, not a value
         ("Add 2.5 kg a week to the deadlift.", "Deadlift 3x5 @ 100 kg."),
         # a value the line states already
@@ -370,3 +377,10 @@ def test_a_day_named_as_gone_replaces_the_line_that_only_places_it_in_a_series()
     # a line that names a thing of its own needs a word of it in common
     other = "The boiler check is the 14th (2031-03-14)."
     assert supersession.choose({other: supersession.replacements(text, other)}) is None
+
+
+def test_of_two_lines_sharing_the_thing_the_one_that_says_nothing_more_is_chosen():
+    text = "The pitch fee is up to £410 now."
+    lines = ["Our pitch fee is £380.", "The winter storage pitch fee is £95."]
+    rep = supersession.choose({ln: supersession.replacements(text, ln) for ln in lines})
+    assert rep is not None and rep.line == lines[0]

@@ -102,7 +102,7 @@ _NOT_THING = (
         "reduced", "knocked", "dropped", "upped", "increased", "changed", "change", "changes",
         "switched", "swapped", "shifted", "slips", "slipped", "rescheduled", "rebooked",
         "rearranged", "extended", "updated", "update", "revised", "still", "same", "rather",
-        "back", "down", "even", "new", "plan", "time", "date", "today", "tomorrow", "tonight",
+        "even", "new", "plan", "time", "date", "today", "tomorrow", "tonight",
         "week", "weeks", "morning", "evening", "afternoon", "night", "user", "from", "until",
         "quid", "pounds", "euros", "dollars", "bucks", "noon", "midday", "midnight", "good",
         "news", "bad", "rang", "said", "says", "told", "just", "also", "then", "there",
@@ -322,6 +322,8 @@ class Replacement:
     named_old: bool
     #: the clause that gives the new value says it changed
     cued: bool = False
+    #: words of the line's thing the statement does not say ("garage" of "the garage rent")
+    extra: int = 0
 
 
 def replacements(
@@ -387,15 +389,26 @@ def replacements(
                     )
                     # a word of change: one word of the thing will do
                     or (changed and shared)
-                    # none: the thing named the same way
-                    or (not changed and (len(shared) >= 2 or (shared and new.thing == old.thing)))
+                    # none: the thing named the same way, one's words all the other's ("the
+                    # roof repair" of "the roof repair for the shed", not of "… for the garage")
+                    or (
+                        not changed
+                        and (
+                            (shared and new.thing == old.thing)
+                            or (
+                                len(shared) >= 2
+                                and (new.thing <= old.thing | old.context or old.thing <= new.thing)
+                            )
+                        )
+                    )
                 )
                 if not changed and (_EVENT.search(new.text) or _EVENT.search(old.text)):
                     continue  # "ran 5 km today", later "ran 10 km today": two runs
                 if not same_thing or (nv.kind == "number" and not changed):
                     continue
                 cued = bool(CHANGE.search(new.text))
-                out.append(Replacement(line, ov.kind, ov, nv, len(shared), named_old, cued))
+                extra = len(old.thing - _same(old.thing, new.thing))
+                out.append(Replacement(line, ov.kind, ov, nv, len(shared), named_old, cued, extra))
     return out
 
 
@@ -425,6 +438,10 @@ def chosen(found: dict[str, list[Replacement]]) -> list[Replacement]:
         return named if len(olds) == 1 and all(r.shared >= 2 for r in named) else []
     most = max(r.shared for r in best.values())
     leaders = [r for r in best.values() if r.shared == most]
+    # of those, the one whose thing the statement says all of ("my rent", not "the garage
+    # rent"); when each says more ("eye test", "bank"), which is meant is unknown
+    whole = [r for r in leaders if r.extra == 0]
+    leaders = whole if len(leaders) > 1 and whole else leaders
     return leaders if len(leaders) == 1 else []
 
 

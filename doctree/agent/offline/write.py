@@ -448,8 +448,6 @@ class Writer(PageIO):
             )
         if any(key in existing for existing in page.sections.get(section, [])):
             return
-        if not s.replaces and "change" not in s.kinds:
-            self._supersede(page, section, s)
         if "change" in s.kinds:
             words = content_words(s.statement or s.text)
             lines = page.sections.get(section, [])
@@ -480,26 +478,6 @@ class Writer(PageIO):
                     key=earlier,
                 )
         page.add(section, line, key=key)
-
-    def _supersede(self, page: Page, section: str, s: Sentence) -> None:
-        """A value said again in a later session for the same thing ("The roof repair is on
-        the 21st now" after "… is scheduled for March 12") moves the earlier line under
-        "Past", with its day; only when exactly one current line of the section fits."""
-        if not (s.dates or re.search(r"\d", s.raw or s.text)):
-            return  # no date and no number: nothing to say again with another value
-        lines = page.sections.get(section, [])
-        fits = []
-        for earlier in lines:
-            day = re.match(r"- (\d{4}-\d{2}-\d{2}): ", earlier)
-            if day is None or self.session_path in earlier or " — past: " in earlier:
-                continue
-            if restates_line(s, _said(earlier), date.fromisoformat(day.group(1))):
-                fits.append(earlier)
-        if len(fits) != 1:
-            return
-        lines.remove(fits[0])
-        page.add("Past", f"{fits[0]} — past: replaced on {s.time[:10]} ({self.cite})", key=fits[0])
-        self.superseded[_said(fits[0])] = s
 
     def supersede_elsewhere(self) -> None:
         """A value said to have changed ("he's down to 29.5 kg", "we fly on the 18th
