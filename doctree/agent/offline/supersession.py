@@ -13,6 +13,7 @@ a value told as history ("it was at 9 last week") replace nothing.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from datetime import date
@@ -163,7 +164,8 @@ def _number(text: str) -> str:
     return n[:-3] if n.endswith(".00") else n
 
 
-def values(text: str, *, bare: bool = False, said_on: date | None = None) -> list[Value]:
+@functools.lru_cache(maxsize=8192)
+def values(text: str, *, bare: bool = False, said_on: date | None = None) -> tuple[Value, ...]:
     """The values `text` gives, each of its most specific type; `bare`: a number after "to",
     "at" or "is" with no unit counts as a number (said after a word of change); `said_on`:
     a day and month not yet written with its date ("to Tuesday 1 October (same place)")
@@ -214,9 +216,10 @@ def values(text: str, *, bare: bool = False, said_on: date | None = None) -> lis
     if bare:
         for m in _BARE_NUMBER.finditer(text):
             add("number", _number(m.group("n")), m.span("n"))
-    return sorted(out, key=lambda v: v.start)
+    return tuple(sorted(out, key=lambda v: v.start))
 
 
+@functools.lru_cache(maxsize=8192)
 def thing_words(text: str) -> frozenset[str]:
     """The words of `text` that name what it is about, each stemmed: no value, unit, filler
     or word of change."""
@@ -233,7 +236,8 @@ def thing_words(text: str) -> frozenset[str]:
     return frozenset(words)
 
 
-def claims(text: str, *, before: str = "", said_on: date | None = None) -> list[Claim]:
+@functools.lru_cache(maxsize=8192)
+def claims(text: str, *, before: str = "", said_on: date | None = None) -> tuple[Claim, ...]:
     """`text` cut into clauses that give values, each with its thing; a clause that names
     nothing of its own but "it" ("it's now the 19th") takes the thing of the clauses before
     it in the sentence, or else of `before` (the sentence said before it)."""
@@ -251,10 +255,10 @@ def claims(text: str, *, before: str = "", said_on: date | None = None) -> list[
         if any(v.kind != "weekday" for v in said):
             # "on Saturdays they shut at 1pm": the day says when the time holds, the time
             # is the value
-            said = [v for v in said if v.kind != "weekday"]
+            said = tuple(v for v in said if v.kind != "weekday")
         thing = thing_words(clause)
         context = earlier
-        said = [v for v in said if not _ADDED.search(clause[: v.start])]
+        said = tuple(v for v in said if not _ADDED.search(clause[: v.start]))
         borrowed = bool(said) and not thing
         if borrowed and _PRONOUN.search(clause):
             thing = earlier | thing_words(before)  # "it": said in this sentence or the last
@@ -271,7 +275,7 @@ def claims(text: str, *, before: str = "", said_on: date | None = None) -> list[
         )
         shifted = tuple(Value(v.kind, v.norm, v.start + start, v.end + start) for v in said)
         out.append(Claim(thing, shifted, context, clause, start, inert, borrowed))
-    return out
+    return tuple(out)
 
 
 def _same(a: frozenset[str], b: frozenset[str]) -> set[str]:
@@ -284,7 +288,8 @@ def _same(a: frozenset[str], b: frozenset[str]) -> set[str]:
     return shared
 
 
-def names(text: str) -> set[str]:
+@functools.lru_cache(maxsize=8192)
+def names(text: str) -> frozenset[str]:
     """The names `text` says (capitalised words not opening a sentence or a clause):
     whose or which thing a value is of."""
     out = set()
@@ -301,7 +306,7 @@ def names(text: str) -> set[str]:
         re.sub(r"['’]s$", "", m.group(1))
         for m in re.finditer(r"(?:^|[.!?:;,(]\s*)([A-Z][\w’'-]+['’]s)\b", text)
     }
-    return out | {w for w in opening if w not in lang.NOT_NAMES}
+    return frozenset(out | {w for w in opening if w not in lang.NOT_NAMES})
 
 
 def _fits(kind: str, other: str) -> bool:
