@@ -384,3 +384,21 @@ def test_of_two_lines_sharing_the_thing_the_one_that_says_nothing_more_is_chosen
     lines = ["Our pitch fee is £380.", "The winter storage pitch fee is £95."]
     rep = supersession.choose({ln: supersession.replacements(text, ln) for ln in lines})
     assert rep is not None and rep.line == lines[0]
+
+
+@pytest.mark.parametrize(
+    ("line", "text"),
+    [
+        ("Ada's swimming: every Tuesday at 16:30 at the leisure centre.",
+         "The coach is moving Ada's swimming to Thursdays at 17:00 from next week."),
+        ("The bin collection is at 07:00 on Mondays.",
+         "The council moved the bin collection to 06:30 on Fridays."),
+        ("The team call is every Wednesday at 09:15.",
+         "From now on the team call is at 10:00 on Tuesdays instead."),
+    ],
+)  # fmt: skip
+def test_a_value_is_not_edited_alone_when_the_statement_changes_another_value_too(line, text):
+    rep = supersession.choose({line: supersession.replacements(text, line)})
+    assert rep is not None, "the line is replaced"
+    # edited in place, the old day would stay beside the new time: the line goes whole
+    assert supersession.edit(line, rep, text) is None

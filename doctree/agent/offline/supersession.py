@@ -465,7 +465,16 @@ _DATE_WORDS = re.compile(
 
 def edit(line: str, rep: Replacement, new_text: str) -> str | None:
     """`line` with the value `rep` replaces edited in place (the rest of what it says
-    kept), or None when the value cannot be edited alone."""
+    kept), or None when the value cannot be edited alone: also when the new statement gives
+    another value the line does not hold ("moving it to Wednesdays at 17:00" of "every
+    Tuesday at 16:30": the time alone edited would say "every Tuesday at 17:00", a fact
+    nobody said)."""
+    low = line.lower()
+    for v in values(new_text):
+        if (v.start, v.end) == (rep.new.start, rep.new.end) or v.kind == rep.kind:
+            continue
+        if v.norm.lower() not in low and new_text[v.start : v.end].lower() not in low:
+            return None
     old = line[rep.old.start : rep.old.end]
     if rep.kind == "date":
         d = date.fromisoformat(rep.new.norm)
