@@ -45,7 +45,8 @@ reads top to bottom as the pipeline; see docs/memory-agent.md):
   sentence by sentence, as a pronoun can only mean someone named before it);
 - `file.py`: the one page each fact goes to;
 - `write.py`: the pages read, merged and written through the document tools (`pageio.py`,
-  `pages.py`).
+  `pages.py`); a later value for the same thing replaces the line that gave the old one
+  (`supersession.py`, also asked by extract within a session).
 
 `clauses.py` cuts a statement at its clauses, so that a request to forget takes only the
 clause it names (and tells a sentence that says things of two people, kept on the notes as

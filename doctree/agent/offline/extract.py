@@ -15,6 +15,7 @@ import re
 from datetime import date
 
 from doctree.agent.offline import language as lang
+from doctree.agent.offline import supersession
 from doctree.agent.offline.answers import answered, answered_parts
 from doctree.agent.offline.clauses import another_subject, clause_left, names_any
 from doctree.agent.offline.directory import Directory, person_slug
@@ -748,6 +749,11 @@ def _read(
             a.sentences.remove(old)
             if old in current:
                 current.remove(old)
+    elif not s.correction and (later := _later_value_of(s, a.sentences, turn)) is not None:
+        s.supersedes = [later]  # a later value for the same thing: the earlier line goes
+        a.sentences.remove(later)
+        if later in current:
+            current.remove(later)
     elif not s.correction and (swapped := swapped_earlier(s, a.sentences)):
         s.replaces = swapped  # "Lin is moving from Friday to Saturday": the Friday line goes
         for old in swapped:
@@ -1242,3 +1248,26 @@ def restate(s: Sentence) -> str:
     if said.startswith(label + s.speaker + " ") or said.startswith(label + s.speaker + "'"):
         return said[len(label) :]  # "Gosia: Gosia can do the evenings": the label said twice
     return said
+
+
+def _later_value_of(s: Sentence, sentences: list[Sentence], turn: Turn) -> Sentence | None:
+    """The earlier sentence of the session, by the same speaker, that `s` gives a later value
+    for the same thing (`supersession`): "the MOT was booked for the 12th" before "so it's now
+    the 19th instead". The records of one pasted block are side by side, never one later."""
+    if not s.kinds or s.speaker == "the assistant" or raw_row(s, turn):
+        return None
+    earlier = [
+        t
+        for t in sentences
+        if t is not s and t.speaker == s.speaker and t.raw and not raw_row(t, turn)
+    ]
+    texts = [t.statement or t.text for t in earlier]
+    found = supersession.replaced_earlier(
+        s.statement or s.text, texts, said_on=message_date(s.time)
+    )
+    return None if found is None else earlier[found]
+
+
+def raw_row(s: Sentence, turn: Turn) -> bool:
+    """Whether `s` is a record of a pasted table, CSV or JSON of `turn`."""
+    return bool(s.raw) and s.raw in turn.rows

@@ -82,6 +82,8 @@ class Sentence:
     secrets: list[str] = field(default_factory=list)  # kinds of secret withheld from it
     raw: str = ""  # the sentence as said, corrections said with it applied
     replaces: list[Sentence] = field(default_factory=list)  # earlier ones it corrects
+    #: earlier ones of the session it gives a later value for the same thing (`supersession`)
+    supersedes: list[Sentence] = field(default_factory=list)
     unlists: list[str] = field(default_factory=list)  # names it says were taken off a list
 
 

@@ -15,6 +15,7 @@ from datetime import date, timedelta
 
 from doctree import stopwords
 from doctree.agent.offline import language as lang
+from doctree.agent.offline import supersession
 from doctree.agent.offline.clauses import forget_clause, names_any
 from doctree.agent.offline.directory import OTHER_KINDS, is_title
 from doctree.agent.offline.earlier import Earlier
@@ -128,6 +129,9 @@ class Writer(PageIO):
         # of those, a line that named a value since said to be wrong -> (old value, new value):
         # edited in its place rather than replaced whole, as it may say more than that value
         self.value_edits: dict[str, tuple[str, str]] = {}
+        # of those, a line whose one value a later value for the same thing replaced ->
+        # what the line says with the new value in place
+        self.line_edits: dict[str, tuple[str, str]] = {}
         # of those, a record of a list pasted again without it: it goes, nothing in its place
         self.unlisted: set[str] = set()
 
@@ -438,10 +442,16 @@ class Writer(PageIO):
                 f"{self.line(old)} — past: corrected on {s.time[:10]}",
                 key=neutral(old.statement or old.text),
             )
+        if s.supersedes:
+            page.sections.setdefault(section, [])  # what holds now, before what held
+        for old in s.supersedes:  # a later value for it said in the same session
+            page.add(
+                "Past",
+                f"{self.line(old)} — past: replaced on {s.time[:10]}",
+                key=neutral(old.statement or old.text),
+            )
         if any(key in existing for existing in page.sections.get(section, [])):
             return
-        if not s.replaces and "change" not in s.kinds:
-            self._supersede(page, section, s)
         if "change" in s.kinds:
             words = content_words(s.statement or s.text)
             lines = page.sections.get(section, [])
@@ -473,26 +483,6 @@ class Writer(PageIO):
                 )
         page.add(section, line, key=key)
 
-    def _supersede(self, page: Page, section: str, s: Sentence) -> None:
-        """A value said again in a later session for the same thing ("The roof repair is on
-        the 21st now" after "… is scheduled for March 12") moves the earlier line under
-        "Past", with its day; only when exactly one current line of the section fits."""
-        if not (s.dates or re.search(r"\d", s.raw or s.text)):
-            return  # no date and no number: nothing to say again with another value
-        lines = page.sections.get(section, [])
-        fits = []
-        for earlier in lines:
-            day = re.match(r"- (\d{4}-\d{2}-\d{2}): ", earlier)
-            if day is None or self.session_path in earlier or " — past: " in earlier:
-                continue
-            if restates_line(s, _said(earlier), date.fromisoformat(day.group(1))):
-                fits.append(earlier)
-        if len(fits) != 1:
-            return
-        lines.remove(fits[0])
-        page.add("Past", f"{fits[0]} — past: replaced on {s.time[:10]} ({self.cite})", key=fits[0])
-        self.superseded[_said(fits[0])] = s
-
     def supersede_elsewhere(self) -> None:
         """A value said to have changed ("he's down to 29.5 kg", "we fly on the 18th
         instead") replaces the one current line of memory that gave it before, whatever page
@@ -515,6 +505,7 @@ class Writer(PageIO):
                 self._recounted_elsewhere(s)
                 self._replaced_thing_elsewhere(s)
             if named is None and not (change_cue(text) or change_cue(s.raw or "") or taken_back):
+                self._later_value_elsewhere(s)
                 continue
             if any(by is s for by in self.superseded.values()):
                 # it replaced a line of its own page already ("the rent is up to £1,200"
@@ -550,6 +541,49 @@ class Writer(PageIO):
                 self.superseded.setdefault(said, s)
                 if named and self.superseded[said] is s:
                     self.value_edits[said] = (named[1], named[0])
+            else:  # none, or several the older paths could not tell apart
+                self._later_value_elsewhere(s)
+
+    def _later_value_elsewhere(self, s: Sentence) -> None:
+        """A later value for the same thing (`supersession`): the one current line of an
+        earlier session that gave the thing a value of the same type that differs is
+        replaced, its value edited in place when it can be, so that the rest of what the
+        line says stays current."""
+        if any(by is s for by in self.superseded.values()):
+            return
+        text = s.statement or s.text
+        before = self._sentence_before(s)
+        query = " ".join(sorted(_topic_query(f"{text} {before}")))
+        if not query or not supersession.values(text, bare=True):
+            return
+        found: dict[str, list[supersession.Replacement]] = {}
+        for ln in self._current_lines(query):
+            if not re.match(r"- \d{4}-\d{2}-\d{2}\b", ln):
+                continue
+            said = _said(ln)
+            if said in self.superseded:
+                continue
+            reps = supersession.replacements(
+                text, said, before=before, said_on=message_date(s.time)
+            )
+            if reps:
+                found.setdefault(said, []).extend(reps)
+        for rep in supersession.chosen(found):
+            self.superseded.setdefault(rep.line, s)
+            edited = supersession.edit(rep.line, rep, text)
+            if edited is not None and edited != rep.line:
+                self.line_edits[rep.line] = (edited, rep.kind)
+
+    def _sentence_before(self, s: Sentence) -> str:
+        """The sentence said just before `s` by the same speaker, for an "it" of `s`."""
+        said = self.filing.analysis.sentences
+        for i, x in enumerate(said):
+            if x is s:
+                for y in reversed(said[:i]):
+                    if y.speaker == s.speaker:
+                        return y.statement or y.text
+                return ""
+        return ""
 
     def _each_clause(self, s: Sentence, fits: set[str]) -> set[str]:
         """Of several lines one sentence could replace, those a clause of it names alone
@@ -736,6 +770,13 @@ class Writer(PageIO):
         8am": the line that said 8am says 7:30, whatever else it says), else `new`'s line.
         `dated`: the line's day becomes this session's (not on `active`, where it is the day
         of what is coming)."""
+        if (edited := self.line_edits.get(_said(line))) is not None:
+            head = line.split(": ", 1)[0] if ": " in line else f"- {line[2:12]}"
+            if dated:
+                head = f"- {self.day.isoformat()}"
+            elif edited[1] == "date" and (day := re.search(r"\d{4}-\d{2}-\d{2}", edited[0])):
+                head = f"- {day.group(0)}{head[12:]}"  # the day of what is coming moved
+            return f"{head}: {edited[0]} ({self.cite})"
         edit = self.value_edits.get(_said(line))
         if edit is None:
             return self.line(new)
@@ -1219,7 +1260,14 @@ class Writer(PageIO):
                     continue  # superseded: its page and the corrections log keep it
                 if _said(line) in self.superseded and self.session_path not in line:
                     page.add("Past", f"{line} — past: replaced on {self.day.isoformat()}")
-                    if _said(line) in self.value_edits:  # the rest of the line still holds
+                    edited = self.line_edits.get(_said(line))
+                    moved = edited is not None and edited[1] == "date"
+                    if _said(line) in self.value_edits or (
+                        # a value of the line edited in place; a day moved is on the line
+                        # of what replaced it already
+                        edited is not None
+                        and not (moved and self.superseded[_said(line)] in upcoming)
+                    ):  # the rest of the line still holds
                         keep.append(self.restated(line, self.superseded[_said(line)], dated=False))
                     continue  # said again with another value in this session
                 m = re.match(r"- (\d{4}-\d{2}-\d{2})", line)

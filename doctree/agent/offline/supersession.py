@@ -1,0 +1,527 @@
+"""Supersession: a later value for the same thing replaces the old one.
+
+A statement is read as claims, one per clause: a *thing* (the words that name what the
+clause is about, without its value) and the *values* it gives, each of a type (a date, a
+time of day, an amount of money, a percentage, a quantity in a unit, a recurring day). A
+later statement that names the same thing and gives a value of the same type that differs
+replaces the earlier line that gave it. The match of the thing tolerates other wordings
+(word forms, a shortened word, "it" taken from the clause or the sentence before) and a
+word of change ("moved", "now", "instead", "lowered") widens it a little; when more than
+one line could be meant, none is replaced. A question, a value said to hold "still" and
+a value told as history ("it was at 9 last week") replace nothing.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from datetime import date
+
+from doctree import stopwords
+from doctree.agent.offline import language as lang
+from doctree.agent.offline.resolve import absolute_dates
+
+#: Words that say a value is now another one.
+CHANGE = re.compile(
+    r"\b(?:now|instead|no\s+longer|any\s*more|actually|from\s+now\s+on|rather\s+than|"
+    r"mov(?:e|es|ed|ing)|push(?:es|ed|ing)?|postpon(?:e|es|ed|ing)|delay(?:s|ed)?|"
+    r"brought|bring(?:s|ing)?\s+(?:\w+\s+){0,3}forward|lower(?:s|ed)?|rais(?:e|es|ed)|"
+    r"reduc(?:e|es|ed)|knock(?:s|ed)?|dropp?(?:s|ed)?|cut|upped|increas(?:e|es|ed)|"
+    r"chang(?:e|es|ed)|switch(?:es|ed)?|swapp?(?:s|ed)?|shift(?:s|ed)?|slip(?:s|ped)?|"
+    r"re-?schedul(?:e|es|ed)|re-?book(?:s|ed)?|re-?arrang(?:e|es|ed)|extend(?:s|ed)?|"
+    r"updat(?:e|es|ed)|revis(?:e|es|ed)|went\s+(?:up|down)|gone\s+(?:up|down)|"
+    r"(?:up|down)\s+to)\b",
+    re.I,
+)
+#: A value said to hold as before, or asked about: it confirms, it changes nothing.
+_STILL = re.compile(r"\b(?:still|same|as\s+before|unchanged)\b", re.I)
+#: A value said not to hold: "not on the 5th any more", "no longer £40": the old one, not a new.
+_NEGATED = re.compile(r"\b(?:not|no\s+longer|never)\b|n't\b", re.I)
+#: A value told as history: "it was at 9 last week", "used to be £40".
+_HISTORY = re.compile(
+    r"\b(?:was|were|had\s+been|used\s+to|last\s+(?:week|month|year|time)|ago|previously|"
+    r"formerly|originally)\b",
+    re.I,
+)
+#: Where a clause ends: a colon (not inside a time), a semicolon, a comma, a dash, "and", "but".
+_CLAUSE_END = re.compile(
+    r"(?<!\d):|:(?!\d)|;|(?<!\d),\s|,(?!\d)|\s(?:and|but|while|whereas|so)\s|\s[-–—]\s|\.\s"
+)
+_ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+#: The day a thing was said or done, written before its date: "this morning (2030-03-07)".
+_SAID_ON = re.compile(
+    r"\b(?:today|this\s+(?:morning|afternoon|evening)|tonight|yesterday|earlier)\s*\($", re.I
+)
+_TIME = re.compile(
+    r"(?<![\w.:£$€])(?P<h>\d{1,2})(?:[:.](?P<m>\d{2}))?\s*(?P<ap>am|pm)\b"
+    r"|(?<![\w.:£$€-])(?P<h2>\d{1,2}):(?P<m2>\d{2})(?![\d:])"
+    r"|\b(?P<word>noon|midday|midnight)\b",
+    re.I,
+)
+_AMOUNT = re.compile(
+    r"(?P<cur>[£$€])\s?(?P<n>\d[\d,]*(?:\.\d+)?)(?P<k>k\b)?"
+    r"|(?<![\w.])(?P<n2>\d[\d,]*(?:\.\d+)?)\s*(?P<word>pounds|quid|euros?|dollars|bucks)\b",
+    re.I,
+)
+_PERCENT = re.compile(r"(?<![\w.])(?P<n>\d+(?:\.\d+)?)\s*(?:%|per\s*cent\b|percent\b)", re.I)
+#: Units that name what a number measures; each its canonical name.
+_UNITS = {
+    "km": "km", "kms": "km", "kilometres": "km", "kilometers": "km", "mi": "mile",
+    "miles": "mile", "mile": "mile", "kg": "kg", "kgs": "kg", "kilos": "kg", "g": "g",
+    "mg": "mg", "mcg": "mcg", "ml": "ml", "l": "l", "litres": "l", "liters": "l", "lb": "lb",
+    "lbs": "lb", "cm": "cm", "mm": "mm", "m": "m", "metres": "m", "meters": "m",
+    "minutes": "minute", "minute": "minute", "mins": "minute", "min": "minute",
+    "hours": "hour", "hour": "hour", "hrs": "hour", "hr": "hour", "h": "hour",
+    "days": "day", "day": "day", "weeks": "week", "week": "week", "months": "month",
+    "month": "month", "nights": "night", "night": "night", "years": "year", "year": "year",
+    "sessions": "session", "tablets": "tablet", "pills": "pill", "units": "unit",
+    "people": "person", "guests": "person", "seats": "seat", "rooms": "room",
+}  # fmt: skip
+_QUANTITY = re.compile(
+    r"(?<![\w.£$€:-])(?P<n>\d[\d,]*(?:\.\d+)?)\s?(?P<unit>"
+    + "|".join(sorted(_UNITS, key=len, reverse=True))
+    + r")\b(?!\s*(?:ago|old))",
+    re.I,
+)
+#: A bare number after a word of change: "knocked it down to 200".
+_BARE_NUMBER = re.compile(
+    r"\b(?:to|at|is|be|now)\s+(?P<n>\d[\d,]*(?:\.\d+)?)(?![\w.,:%]|\s*%)", re.I
+)
+_RECURRING = re.compile(rf"\b({lang.WEEKDAY})s\b", re.I)
+#: Words that name no thing: values, their units, and the words of a change.
+_NOT_THING = (
+    set(lang.WEEKDAYS)
+    | {f"{d}s" for d in lang.WEEKDAYS}
+    | set(lang.MONTHS)
+    | set(_UNITS)
+    | {d[:3] for d in lang.WEEKDAYS}
+    | {m[:3] for m in lang.MONTHS}
+    | {
+        "now", "instead", "longer", "anymore", "actually", "moved", "move", "moves", "moving",
+        "pushed", "push", "postponed", "delayed", "brought", "forward", "lowered", "raised",
+        "reduced", "knocked", "dropped", "upped", "increased", "changed", "change", "changes",
+        "switched", "swapped", "shifted", "slips", "slipped", "rescheduled", "rebooked",
+        "rearranged", "extended", "updated", "update", "revised", "still", "same", "rather",
+        "even", "new", "plan", "time", "date", "today", "tomorrow", "tonight",
+        "week", "weeks", "morning", "evening", "afternoon", "night", "user", "from", "until",
+        "quid", "pounds", "euros", "dollars", "bucks", "noon", "midday", "midnight", "good",
+        "news", "bad", "rang", "said", "says", "told", "just", "also", "then", "there",
+        "their", "they", "them", "it's", "that's", "we're", "going", "okay", "sorry", "thanks",
+    }
+)  # fmt: skip
+#: An amount added to a value, not the value: "add 2.5 kg a week", "another £20", "by 5%".
+_ADDED = re.compile(r"\b(?:add(?:s|ed|ing)?|another|extra|plus|more|by)\s+(?:an?\s+)?$", re.I)
+#: A value named as the one replaced: "from 02:15", "rather than the 5,500", "not the 12th".
+_OLD_NAMED = re.compile(
+    r"\b(?:from|than|instead\s+of|not|n't|no\s+longer|off|away|cancell?ed)\b[^,.;]{0,20}$", re.I
+)
+#: A clause that tells of something done, not of what a thing is: "I ran 10 km today",
+#: "she swam 40 lengths this morning".
+_EVENT = re.compile(
+    r"\b(?:(?i:i|we|he|she|they|you|the\s+user)|[A-Z][a-z]+)\s+(?:\w+ly\s+|just\s+|also\s+)?"
+    r"(?:[a-z]+ed|ran|swam|rode|went|did|had|got|made|took|saw|met|spent|paid|bought|sold|"
+    r"drove|flew|walked|lifted|won|lost|read|wrote|ate|drank|slept)\b"
+    r"|\b(?:today|yesterday|tonight|last\s+night|this\s+(?:morning|afternoon|evening))\b"
+)
+#: Words that place a thing in a series without naming it: "the next one is the 25th".
+_ORDER = frozenset({"next", "last", "first", "final", "following", "one", "ones"})
+_OLD_BARE = re.compile(
+    r"\b(?:from|than|instead\s+of|not)\s+(?:the\s+)?[£$€]?(\d[\d,]*(?:\.\d+)?)(?![\d:])", re.I
+)
+_PRONOUN = re.compile(r"\b(?:it|its|it's|they|them|this|that|these|those|one)\b", re.I)
+
+
+@dataclass(frozen=True)
+class Value:
+    """A value said in a text: its type, its canonical form, where it is, as it is written."""
+
+    kind: str
+    norm: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One clause of a statement: what it is about and the values it gives."""
+
+    thing: frozenset[str]
+    values: tuple[Value, ...]
+    #: the words of the clauses before it in its sentence ("the plumber came and quoted
+    #: £240": the plumber is what "quoted £240" is of)
+    context: frozenset[str]
+    text: str
+    start: int
+    #: the clause says a value holds still, asks, or tells it as history: it changes nothing
+    inert: bool = False
+    #: it named nothing of its own: its thing is the one said before it
+    borrowed: bool = False
+
+
+def _number(text: str) -> str:
+    n = text.replace(",", "")
+    return n[:-3] if n.endswith(".00") else n
+
+
+@functools.lru_cache(maxsize=8192)
+def values(text: str, *, bare: bool = False, said_on: date | None = None) -> tuple[Value, ...]:
+    """The values `text` gives, each of its most specific type; `bare`: a number after "to",
+    "at" or "is" with no unit counts as a number (said after a word of change); `said_on`:
+    a day and month not yet written with its date ("to Tuesday 1 October (same place)")
+    is read against that day."""
+    out: list[Value] = []
+    taken: list[tuple[int, int]] = []
+
+    def add(kind: str, norm: str, span: tuple[int, int]) -> None:
+        if any(span[0] < e and s < span[1] for s, e in taken):
+            return
+        taken.append(span)
+        out.append(Value(kind, norm, *span))
+
+    for m in _ISO.finditer(text):
+        if _SAID_ON.search(text[: m.start()]):
+            continue  # "they rang this morning (…)": the day it was said, not a value
+        add("date", m.group(0), m.span())
+    if said_on is not None:
+        for phrase, d in absolute_dates(text, said_on):
+            at = text.find(phrase)
+            if at >= 0 and not re.match(r"\s*\(\d{4}-", text[at + len(phrase) :]):
+                add("date", d.isoformat(), (at, at + len(phrase)))
+    for m in _PERCENT.finditer(text):
+        add("percentage", _number(m.group("n")), m.span())
+    for m in _AMOUNT.finditer(text):
+        n = _number(m.group("n") or m.group("n2"))
+        if m.group("k"):
+            n = str(int(float(n) * 1000))
+        add("amount", n, m.span())
+    for m in _TIME.finditer(text):
+        if m.group("word"):
+            norm = {"noon": "12:00", "midday": "12:00", "midnight": "00:00"}[
+                m.group("word").lower()
+            ]
+        elif m.group("ap"):
+            h = int(m.group("h")) % 12 + (12 if m.group("ap").lower() == "pm" else 0)
+            norm = f"{h:02d}:{m.group('m') or '00'}"
+        else:
+            h = int(m.group("h2"))
+            if h > 23:
+                continue
+            norm = f"{h:02d}:{m.group('m2')}"
+        add("time", norm, m.span())
+    for m in _QUANTITY.finditer(text):
+        add(f"quantity:{_UNITS[m.group('unit').lower()]}", _number(m.group("n")), m.span())
+    for m in _RECURRING.finditer(text):
+        add("weekday", m.group(1).lower(), m.span())
+    if bare:
+        for m in _BARE_NUMBER.finditer(text):
+            add("number", _number(m.group("n")), m.span("n"))
+    return tuple(sorted(out, key=lambda v: v.start))
+
+
+@functools.lru_cache(maxsize=8192)
+def thing_words(text: str) -> frozenset[str]:
+    """The words of `text` that name what it is about, each stemmed: no value, unit, filler
+    or word of change."""
+    text = _ISO.sub(" ", text)
+    words = set()
+    for w in re.findall(r"[A-Za-z][A-Za-z'’-]*", text):
+        w = re.sub(r"['’]s$", "", w)
+        low = w.lower()
+        if len(low) < 3 and not w.isupper():
+            continue
+        if low in stopwords.ENGLISH or low in _NOT_THING or low in stopwords.FILLER:
+            continue
+        words.add(lang.stem(low))
+    return frozenset(words)
+
+
+@functools.lru_cache(maxsize=8192)
+def claims(text: str, *, before: str = "", said_on: date | None = None) -> tuple[Claim, ...]:
+    """`text` cut into clauses that give values, each with its thing; a clause that names
+    nothing of its own but "it" ("it's now the 19th") takes the thing of the clauses before
+    it in the sentence, or else of `before` (the sentence said before it)."""
+    changed = bool(CHANGE.search(text))
+    asks = "?" in text
+    out: list[Claim] = []
+    starts = [0] + [m.end() for m in _CLAUSE_END.finditer(text)]
+    ends = [m.start() for m in _CLAUSE_END.finditer(text)] + [len(text)]
+    earlier: frozenset[str] = frozenset()
+    for start, end in zip(starts, ends, strict=True):
+        clause = text[start:end]
+        if start and text[start - 2 : start] == ". ":
+            earlier = frozenset()  # a new sentence: what came before is another's
+        said = values(clause, bare=changed, said_on=said_on)
+        if any(v.kind != "weekday" for v in said):
+            # "on Saturdays they shut at 1pm": the day says when the time holds, the time
+            # is the value
+            said = tuple(v for v in said if v.kind != "weekday")
+        thing = thing_words(clause)
+        context = earlier
+        said = tuple(v for v in said if not _ADDED.search(clause[: v.start]))
+        borrowed = bool(said) and not thing
+        if borrowed and _PRONOUN.search(clause):
+            thing = earlier | thing_words(before)  # "it": said in this sentence or the last
+        elif borrowed:
+            thing = earlier or thing_words(before)
+        earlier = earlier | thing_words(clause)
+        if not said:
+            continue
+        inert = (
+            asks
+            or bool(_STILL.search(clause))
+            or bool(_NEGATED.search(clause))
+            or (bool(_HISTORY.search(clause)) and not CHANGE.search(clause))
+        )
+        shifted = tuple(Value(v.kind, v.norm, v.start + start, v.end + start) for v in said)
+        out.append(Claim(thing, shifted, context, clause, start, inert, borrowed))
+    return tuple(out)
+
+
+def _same(a: frozenset[str], b: frozenset[str]) -> set[str]:
+    """The words two things share, one shortened from the other counted too ("cron" of
+    "crontab", "physio" of "physiotherapy")."""
+    shared = set(a & b)
+    for w in a - b:
+        if len(w) >= 4 and any(o.startswith(w) or (len(o) >= 4 and w.startswith(o)) for o in b):
+            shared.add(w)
+    return shared
+
+
+@functools.lru_cache(maxsize=8192)
+def names(text: str) -> frozenset[str]:
+    """The names `text` says (capitalised words not opening a sentence or a clause):
+    whose or which thing a value is of."""
+    out = set()
+    for m in re.finditer(r"[A-Z][\w’'-]+", text):
+        head = text[: m.start()].rstrip()
+        if not head or head[-1] in '.!?:;,("“-—–':
+            # a word opening the text or a clause is a name only when it is one of those
+            # said elsewhere in it
+            continue
+        word = re.sub(r"['’]s$", "", m.group(0))
+        if word not in lang.NOT_NAMES and word.lower() not in _NOT_THING:
+            out.add(word)
+    opening = {
+        re.sub(r"['’]s$", "", m.group(1))
+        for m in re.finditer(r"(?:^|[.!?:;,(]\s*)([A-Z][\w’'-]+['’]s)\b", text)
+    }
+    return frozenset(out | {w for w in opening if w not in lang.NOT_NAMES})
+
+
+def _fits(kind: str, other: str) -> bool:
+    """Whether a value of type `kind` can replace one of type `other`: the same type, or a
+    bare number said for an amount or a quantity."""
+    return kind == other or (kind == "number" and other in ("amount", "percentage"))
+
+
+@dataclass(frozen=True)
+class Replacement:
+    """What a later statement replaces in a line: the line, the value there and the new one."""
+
+    line: str
+    kind: str
+    old: Value
+    new: Value
+    shared: int
+    named_old: bool
+    #: the clause that gives the new value says it changed
+    cued: bool = False
+    #: words of the line's thing the statement does not say ("garage" of "the garage rent")
+    extra: int = 0
+
+
+def replacements(
+    text: str, line: str, *, before: str = "", said_on: date | None = None
+) -> list[Replacement]:
+    """The values of `line` (an earlier statement, still current) that `text` (said later)
+    gives another value of the same type for the same thing. A word of change lets one
+    shared word of the thing do; without one, the thing must be named the same way (two
+    words, or all of the shorter's words). A value of the line that `text` names with a word
+    of change beside the new one ("moved the cron from 02:15 to 03:40", "Hamid's away on the
+    25th, so it moves to the 2nd") is replaced when the line shares a word with `text`."""
+    if "?" in text:
+        return []
+    changed = bool(CHANGE.search(text))
+    new_claims = [c for c in claims(text, before=before, said_on=said_on) if not c.inert]
+    if not new_claims:
+        return []
+    old_claims = claims(line)
+    # the values `text` names as the ones replaced ("from 02:15 to 03:40"), or says of a
+    # thing that no longer holds ("away on the 25th")
+    said_norms = {
+        (v.kind, v.norm)
+        for c in claims(text, before=before, said_on=said_on)
+        for v in c.values
+        if c.inert or _OLD_NAMED.search(text[: v.start][-40:])
+    }
+    # "rather than the 5,500": a number named as the one replaced, its unit left unsaid
+    said_bare = {_number(m.group(1)) for m in _OLD_BARE.finditer(text)}
+    line_norms = {(v.kind, v.norm) for v in values(line)}
+    text_thing = thing_words(text) | thing_words(before)
+    out = []
+    for new in new_claims:
+        for nv in new.values:
+            if (nv.kind, nv.norm) in line_norms or any(
+                nv.kind == "number" and k in ("amount", "percentage") and n == nv.norm
+                for k, n in line_norms
+            ):
+                continue  # the line says it already
+            for old in old_claims:
+                olds = [v for v in old.values if _fits(nv.kind, v.kind)]
+                if len(olds) != 1:
+                    continue  # none, or two values of the type: which one is unknown
+                ov = olds[0]
+                named_old = changed and (
+                    (ov.kind, ov.norm) in said_norms
+                    or (ov.kind not in ("date", "time", "weekday") and ov.norm in said_bare)
+                )
+                # a recurring day is of the thing its own clause names ("closed Sundays")
+                shared = _same(
+                    new.thing, old.thing | (frozenset() if ov.kind == "weekday" else old.context)
+                )
+                theirs, ours = names(line), names(new.text)
+                if theirs and ours and not theirs & ours:
+                    continue  # "Marco's shift" is not "Ines's shift"
+                several = sum(1 for v in values(line) if _fits(nv.kind, v.kind)) > 1
+                if several and not named_old and (new.borrowed or not _same(new.thing, old.thing)):
+                    continue  # a list of such values: which one is meant needs its own name
+                same_thing = (
+                    # the old value named beside the new: one word of the sentence will do
+                    (
+                        named_old
+                        and (_same(text_thing, thing_words(line)) or thing_words(line) <= _ORDER)
+                    )
+                    # a word of change: one word of the thing will do
+                    or (changed and shared)
+                    # none: the thing named the same way, one's words all the other's ("the
+                    # roof repair" of "the roof repair for the shed", not of "… for the garage")
+                    or (
+                        not changed
+                        and (
+                            (shared and new.thing == old.thing)
+                            or (
+                                len(shared) >= 2
+                                and (new.thing <= old.thing | old.context or old.thing <= new.thing)
+                            )
+                        )
+                    )
+                )
+                if not changed and (_EVENT.search(new.text) or _EVENT.search(old.text)):
+                    continue  # "ran 5 km today", later "ran 10 km today": two runs
+                if not same_thing or (nv.kind == "number" and not changed):
+                    continue
+                cued = bool(CHANGE.search(new.text))
+                extra = len(old.thing - _same(old.thing, new.thing))
+                out.append(Replacement(line, ov.kind, ov, nv, len(shared), named_old, cued, extra))
+    return out
+
+
+def chosen(found: dict[str, list[Replacement]]) -> list[Replacement]:
+    """Of the lines a statement could replace, those it is meant for: the only one, or the
+    one whose old value it names, or the one sharing most words of the thing; every line
+    that says the value it names as replaced with two words or more of the thing ("the next
+    service at 5,000 km rather than the 5,500" of two lines giving the next service 5,500
+    km: one fact said twice); none when two remain (two appointments, two people's shifts
+    said the same way)."""
+    best: dict[str, Replacement] = {}
+    for line, reps in found.items():
+        if not reps:
+            continue
+        top = max(reps, key=lambda r: (r.named_old, r.cued, r.shared))
+        rank = (top.named_old, top.cued, top.shared)
+        if len({(r.old, r.new.norm) for r in reps if (r.named_old, r.cued, r.shared) == rank}) > 1:
+            return []  # two values of it could be meant
+        best[line] = top
+    if len(best) < 2:
+        return list(best.values())
+    named = [r for r in best.values() if r.named_old]
+    if len(named) == 1:
+        return named
+    if named:
+        olds = {(r.kind, r.old.norm, r.new.norm) for r in named}
+        return named if len(olds) == 1 and all(r.shared >= 2 for r in named) else []
+    most = max(r.shared for r in best.values())
+    leaders = [r for r in best.values() if r.shared == most]
+    # of those, the one whose thing the statement says all of ("my rent", not "the garage
+    # rent"); when each says more ("eye test", "bank"), which is meant is unknown
+    whole = [r for r in leaders if r.extra == 0]
+    leaders = whole if len(leaders) > 1 and whole else leaders
+    return leaders if len(leaders) == 1 else []
+
+
+def choose(found: dict[str, list[Replacement]]) -> Replacement | None:
+    """The one line a statement replaces (`chosen`), or None when none or several are."""
+    reps = chosen(found)
+    return reps[0] if len(reps) == 1 else None
+
+
+_DATE_WORDS = re.compile(
+    rf"(?:(?:\b{lang.WEEKDAY}|\b(?:{'|'.join(lang.MONTHS)})|\bthe|\bof|\bon|\d{{1,2}}(?:st|nd|rd|th)?"
+    r"|\d{4}|[,\s])+)$",
+    re.I,
+)
+
+
+def edit(line: str, rep: Replacement, new_text: str) -> str | None:
+    """`line` with the value `rep` replaces edited in place (the rest of what it says
+    kept), or None when the value cannot be edited alone: also when the new statement gives
+    another value the line does not hold ("moving it to Wednesdays at 17:00" of "every
+    Tuesday at 16:30": the time alone edited would say "every Tuesday at 17:00", a fact
+    nobody said)."""
+    low = line.lower()
+    for v in values(new_text):
+        if (v.start, v.end) == (rep.new.start, rep.new.end) or v.kind == rep.kind:
+            continue
+        if v.norm.lower() not in low and new_text[v.start : v.end].lower() not in low:
+            return None
+    old = line[rep.old.start : rep.old.end]
+    if rep.kind == "date":
+        d = date.fromisoformat(rep.new.norm)
+        head = line[: rep.old.start]
+        if head.endswith("("):
+            phrase = _DATE_WORDS.search(head[:-1])
+            cut = rep.old.start - 1
+            if phrase is None or not re.search(r"\d|[A-Za-z]{3}", phrase.group(0)):
+                return None  # the day said in words this edit cannot read: the line goes whole
+            if phrase is not None:
+                lead = re.match(r"(?:\s|,|\b(?:on|of)\b)*", phrase.group(0), re.I)
+                cut = phrase.start() + (lead.end() if lead else 0)
+                if cut and line[cut - 1] not in " ,(":
+                    return None  # the phrase begins inside a word or a number
+                if cut >= rep.old.start - 2:
+                    cut = rep.old.start - 1  # no day said before it: the date alone
+            tail = line[rep.old.end :]
+            if not tail.startswith(")"):
+                return None
+            said = f"{d.strftime('%A')} {d.day} {d.strftime('%B')} ({rep.new.norm})"
+            return line[:cut] + said + tail[1:]
+        return line[: rep.old.start] + rep.new.norm + line[rep.old.end :]
+    new = new_text[rep.new.start : rep.new.end]
+    if rep.new.kind == "number" and rep.kind == "amount":
+        cur = re.match(r"[£$€]", old)
+        new = (cur.group(0) if cur else "") + new
+    if rep.kind == "time" and re.search(r"\d:\d\d$", old) and rep.new.norm:
+        new = rep.new.norm  # the line's own way of writing times
+    return line[: rep.old.start] + new + line[rep.old.end :]
+
+
+def replaced_earlier(text: str, earlier: list[str], *, said_on: date | None = None) -> int | None:
+    """Which of the `earlier` statements of the session `text` gives a later value for the
+    same thing: its index, or None when none or two could be meant. Within one session a
+    word of change must say so in the clause of the new value: two values said side by side
+    without one ("I fly out on Tuesday", "then Saturday I fly on") are two facts."""
+    if not earlier or not CHANGE.search(text):
+        return None
+    before = earlier[-1]
+    found: dict[str, list[Replacement]] = {}
+    index: dict[str, int] = {}
+    for i, said in enumerate(earlier):
+        # the sentence just before is what "it" may mean, not a thing it shares with itself
+        ctx = before if i < len(earlier) - 1 else ""
+        reps = [r for r in replacements(text, said, before=ctx, said_on=said_on) if r.cued]
+        if reps:
+            found.setdefault(said, []).extend(reps)
+            index[said] = i
+    rep = choose(found)  # within a session: one statement at most
+    return None if rep is None else index[rep.line]
