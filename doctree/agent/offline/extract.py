@@ -178,10 +178,31 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
         asked = None
         current: list[Sentence] = []
         forgetting = False  # the sentence before asked to forget
+        aside = False  # an aside said before it ("off the record: …") covers this sentence
         for raw in own:
             if ADDRESSED.search(raw):
                 a.ignored.append(raw)
                 continue
+            if turn.speaker is None and raw not in turn.pasted and not _ITEM_LABEL.match(raw):
+                # "Off the record: …", "don't save this next bit": what follows, to the end of
+                # the message or "back on the record", is not kept
+                if aside and (resumed := lang.aside_ends(raw)) is not None:
+                    aside = False  # "back on the record: the party is at 7" keeps the party
+                    if resumed.strip():
+                        if raw in turn.pieces:
+                            turn.pieces.add(resumed)
+                        _read(a, turn, resumed, directory, context, current, said_before)
+                    continue
+                elif aside:
+                    a.forgotten += 1
+                    dropped.append(raw)
+                    continue
+                elif (covered := lang.aside_ahead(raw, first=raw == own[0])) is not None:
+                    aside = True
+                    if covered.strip():
+                        a.forgotten += 1
+                        dropped.append(covered)
+                    continue
             request = lang.forget_request(raw)
             of_whom = False
             if request is not None and request[1] and lang.PRONOUN_TARGET.fullmatch(request[1]):
