@@ -196,12 +196,14 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 elif aside:
                     a.forgotten += 1
                     dropped.append(raw)
+                    a.withheld.append(raw)
                     continue
                 elif (covered := lang.aside_ahead(raw, first=raw == own[0])) is not None:
                     aside = True
                     if covered.strip():
                         a.forgotten += 1
                         dropped.append(covered)
+                    a.withheld.append(raw)
                     continue
             request = lang.forget_request(raw)
             of_whom = False
@@ -438,9 +440,17 @@ def _forget(
             targets = secret
             current[:] = [t for t in current if not t.secrets]
         else:
-            targets = [*previous, *current]  # this message so far, and the last one
-            previous.clear()
-            current.clear()
+            # what was just said: the last statement and those before it that it goes on from
+            if m is not None and len(content_words(raw[: m.start()])) >= 3:
+                # "I'm interviewing at Corvid on Friday, off the record": the request's own
+                # sentence says what it takes back (it is not read); nothing said before
+                targets = []
+            else:
+                targets = _just_said([*previous, *current])
+                previous[:] = [t for t in previous if t not in targets]
+                current[:] = [t for t in current if t not in targets]
+            # what was taken back and the request leave the session's record too
+            a.withheld.extend([*(t.raw or t.text for t in targets), raw])
         for t in targets:
             if t in a.sentences:
                 a.sentences.remove(t)
@@ -486,6 +496,39 @@ def _forget(
             a.sentences.remove(t)
             dropped.append(t.text)
     return True
+
+
+#: A sentence that opens on someone or something said before it: "She's due in May", "It
+#: was his idea", "They told us on Friday".
+_REFERS_BACK = re.compile(
+    r"^\W*(?:(?:and|but|so|also|plus|oh|ah|wait|actually|um|well)[,\s]+)*(?:he|she|they|it|this|that|these|those|his|"
+    r"her|their|its|him|them|which)\b",
+    re.I,
+)
+
+
+def _just_said(said: list[Sentence]) -> list[Sentence]:
+    """What "forget that" takes back of `said` (the user's message before and this one so
+    far): its last statement, and the statements before it that
+    the next one goes on from — it opens on "she", "it", "they" …, or shares a word, a
+    person or a subject with it. "I booked the dentist for the 3rd. My sister is pregnant.
+    Don't keep that." takes the sister's news and keeps the dentist; "My sister is pregnant.
+    She's due in May. Don't keep that." takes both."""
+    if not said:
+        return []
+    chain = [said[-1]]
+    for s in reversed(said[:-1]):
+        after = chain[0]
+        if (
+            _REFERS_BACK.match(after.raw or after.text)
+            or content_words(s.text) & content_words(after.text)
+            or set(s.people) & set(after.people)
+            or (s.subject is not None and s.subject == after.subject)
+        ):
+            chain.insert(0, s)
+        else:
+            break
+    return chain
 
 
 def _without_clause(t: Sentence, thing: set[str]) -> bool:
