@@ -477,6 +477,17 @@ class MemoryAgentRuntime:
                     else offline.run(transcript, tools, parsed=parsed)
                 )
                 status, reason = "completed", "end_turn"
+                if summary.withheld:
+                    # what the user asked, in the session, not to be kept leaves its record
+                    # (and the copy of the transcript this run was given)
+                    from doctree.memory.erase import withhold
+
+                    withhold(
+                        self.repo,
+                        owner,
+                        [session_id, conversation.session_id],
+                        summary.withheld,
+                    )
                 conversation.append("assistant", _offline_note(summary, tools))
             else:
                 model = self.client()

@@ -6,6 +6,10 @@
   kept it.
 - `redact_version(repo, owner, path, version)`: the whole content of one version, the
   explicit choice when a version must go entirely.
+- `withhold(repo, owner, session_ids, said)`: sentences a user asked, within a session, not
+  to be kept ("… don't keep that", "off the record: …"), out of those sessions' history
+  and their passages in the recall record, so that no later search or reading of memory
+  brings them back.
 
 `forget` and `redact` remove exactly the matched text and nothing around it, in one write
 transaction (so nothing written meanwhile escapes it):
@@ -492,3 +496,42 @@ def redact_version_by_id(
 
         vacuum(repo.conn)
     return v, erased
+
+
+def _said_pattern(said: list[str]) -> re.Pattern[str] | None:
+    """One pattern of the sentences `said`, each as its words in order with any spacing
+    between them (a sentence is matched as it was said, not a word of it alone)."""
+    alts = sorted(
+        {r"\s+".join(map(re.escape, t.split())) for t in said if len(t.split()) >= 1},
+        key=len,
+        reverse=True,
+    )
+    return re.compile("|".join(alts)) if alts else None
+
+
+def withhold(
+    repo: DocumentsRepository, owner: str, session_ids: list[str], said: list[str]
+) -> tuple[int, int]:
+    """Take the sentences `said` (each as said in one of `session_ids`, sentences a user
+    asked there not to be kept) out of those sessions' history records and their passages
+    in the recall record, in one write transaction: each occurrence of a whole sentence is
+    removed and nothing around it. Returns (history records, recall passages) changed.
+    Other sessions are not touched: the same words said elsewhere were not taken back."""
+    from doctree.memory import recall
+    from doctree.sessions.repository import SessionsRepository
+    from doctree.store.backends import write_transaction
+
+    pattern = _said_pattern(said)
+    if pattern is None or not session_ids:
+        return 0, 0
+
+    def text_map(text: str) -> str:
+        new = pattern.sub("", text)
+        if new == text:
+            return text
+        return re.sub(r"[ \t]{2,}", " ", re.sub(r"[ \t]+([.,;:!?])", r"\1", new)).strip()
+
+    with write_transaction(repo.conn):
+        records = SessionsRepository(repo.conn).scrub_sessions(session_ids, text_map)
+        passages = sum(recall.scrub_session(repo.conn, owner, sid, text_map) for sid in session_ids)
+    return records, passages

@@ -692,6 +692,27 @@ def scrub(
     return len(texts), rewritten, said
 
 
+def scrub_session(
+    conn: sqlite3.Connection, owner: str, session_id: str, text_map: Callable[[str], str]
+) -> int:
+    """Rewrite the passages of one session of `owner` that `text_map` changes (what the
+    user asked, within the session, not to be kept), and the surroundings they are
+    indexed with. Returns how many passages changed. Passages of records not yet stored
+    need nothing: they are cut from the history, rewritten first."""
+    index = RecallIndex(conn)
+    owner = validate_owner(owner)
+    texts: dict[int, tuple[str, int]] = {}
+    gone: list[str] = []
+    for p in index.passages(owner, session_id):
+        new = text_map(p.text)
+        if new != p.text:
+            texts[p.id] = (new, words(new))
+            gone.append(p.text)
+    if texts:
+        index.rewrite(owner, texts, text_map, gone)
+    return len(texts)
+
+
 def texts(conn: sqlite3.Connection, owner: str) -> Iterable[str]:
     """Every stored passage of `owner`, in order (for inspection and the benchmarks'
     ceiling, never for answering a query)."""

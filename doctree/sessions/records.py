@@ -259,6 +259,28 @@ class Records(Sessions):
                     )
         return changed
 
+    def scrub_sessions(self, session_ids: list[str], text_map: Callable[[str], str]) -> int:
+        """Rewrite in place every text of the history of `session_ids` that `text_map`
+        changes (what a user asked, within a session, not to be kept). Returns how many
+        history records changed."""
+        changed = 0
+        with self._tx():
+            for session_id in session_ids:
+                rows = self.conn.execute(
+                    "SELECT id, content FROM session_history WHERE session_id = ?",
+                    (session_id,),
+                ).fetchall()
+                for r in rows:
+                    content = json.loads(r["content"])
+                    new = _map_strings(content, text_map)
+                    if new != content:
+                        self.conn.execute(
+                            "UPDATE session_history SET content = ? WHERE id = ?",
+                            (json.dumps(new, ensure_ascii=False), r["id"]),
+                        )
+                        changed += 1
+        return changed
+
 
 def _map_strings(value: Any, text_map: Callable[[str], str]) -> Any:
     """`value` (decoded JSON) with `text_map` applied to every string in it, keys too."""

@@ -34,7 +34,7 @@ def test_one_said_of_only_with_the_other_is_the_story_of_the_two(repo, request_)
         transcript(
             "s-facts",
             ("user", DAY1, "My cousin Lena is visiting from Graz in July."),
-            ("user", "2027-05-03T18:02:00Z", "Between us, Lena is splitting up with Marco."),
+            ("user", "2027-05-03T18:02:00Z", "Sadly, Lena is splitting up with Marco."),
             ("user", "2027-05-03T18:04:00Z", "Lena works as a pharmacist."),
         ),
     )

@@ -186,10 +186,33 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
         asked = None
         current: list[Sentence] = []
         forgetting = False  # the sentence before asked to forget
+        aside = False  # an aside said before it ("off the record: …") covers this sentence
         for raw in own:
             if ADDRESSED.search(raw):
                 a.ignored.append(raw)
                 continue
+            if turn.speaker is None and raw not in turn.pasted and not _ITEM_LABEL.match(raw):
+                # "Off the record: …", "don't save this next bit": what follows, to the end of
+                # the message or "back on the record", is not kept
+                if aside and (resumed := lang.aside_ends(raw)) is not None:
+                    aside = False  # "back on the record: the party is at 7" keeps the party
+                    if resumed.strip():
+                        if raw in turn.pieces:
+                            turn.pieces.add(resumed)
+                        _read(a, turn, resumed, directory, context, current, said_before)
+                    continue
+                elif aside:
+                    a.forgotten += 1
+                    dropped.append(raw)
+                    a.withheld.append(raw)
+                    continue
+                elif (covered := lang.aside_ahead(raw, first=raw == own[0])) is not None:
+                    aside = True
+                    if covered.strip():
+                        a.forgotten += 1
+                        dropped.append(covered)
+                    a.withheld.append(raw)
+                    continue
             spoken = message_date(turn.time)
             if (named := named_conversation(raw, spoken)) is not None and _forget_earlier(
                 a, turn, raw, named, own[: own.index(raw)], context, directory
@@ -461,9 +484,17 @@ def _forget(
             targets = said[-1:]
             (current if current else previous).remove(said[-1])
         else:
-            targets = [*previous, *current]  # this message so far, and the last one
-            previous.clear()
-            current.clear()
+            # what was just said: the last statement and those before it that it goes on from
+            if m is not None and len(content_words(raw[: m.start()])) >= 3:
+                # "I'm interviewing at Corvid on Friday, off the record": the request's own
+                # sentence says what it takes back (it is not read); nothing said before
+                targets = []
+            else:
+                targets = _just_said([*previous, *current])
+                previous[:] = [t for t in previous if t not in targets]
+                current[:] = [t for t in current if t not in targets]
+            # what was taken back and the request leave the session's record too
+            a.withheld.extend([*(t.raw or t.text for t in targets), raw])
         for t in targets:
             if t in a.sentences:
                 a.sentences.remove(t)
@@ -574,6 +605,39 @@ def _forget_earlier(
                 a.sentences.remove(t)
                 a.forgotten += 1
     return True
+
+
+#: A sentence that opens on someone or something said before it: "She's due in May", "It
+#: was his idea", "They told us on Friday".
+_REFERS_BACK = re.compile(
+    r"^\W*(?:(?:and|but|so|also|plus|oh|ah|wait|actually|um|well)[,\s]+)*(?:he|she|they|it|this|that|these|those|his|"
+    r"her|their|its|him|them|which)\b",
+    re.I,
+)
+
+
+def _just_said(said: list[Sentence]) -> list[Sentence]:
+    """What "forget that" takes back of `said` (the user's message before and this one so
+    far): its last statement, and the statements before it that
+    the next one goes on from — it opens on "she", "it", "they" …, or shares a word, a
+    person or a subject with it. "I booked the dentist for the 3rd. My sister is pregnant.
+    Don't keep that." takes the sister's news and keeps the dentist; "My sister is pregnant.
+    She's due in May. Don't keep that." takes both."""
+    if not said:
+        return []
+    chain = [said[-1]]
+    for s in reversed(said[:-1]):
+        after = chain[0]
+        if (
+            _REFERS_BACK.match(after.raw or after.text)
+            or content_words(s.text) & content_words(after.text)
+            or set(s.people) & set(after.people)
+            or (s.subject is not None and s.subject == after.subject)
+        ):
+            chain.insert(0, s)
+        else:
+            break
+    return chain
 
 
 def _without_clause(t: Sentence, thing: set[str]) -> bool:

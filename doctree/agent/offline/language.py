@@ -657,6 +657,70 @@ FORGET_THAT = re.compile(
     rf"|{_NOT_KEPT}|{_FOREIGN_THAT}|{UNTRUE.pattern}",
     re.I,
 )
+#: Words a sentence may open on before an aside: "ok so, off the record: …".
+_ASIDE_OPENERS = (
+    r"^\W*(?:(?:ok(?:ay)?|so|and|but|also|btw|oh|right|now|anyway|well|look|listen|just|one\s+more"
+    r"\s+thing)[,\s]+)*"
+)
+#: Saying that what is said is not for keeping: "off the record", "between us", "in
+#: confidence", "not for your notes" (with "this is", "strictly", "totally" before it).
+_ASIDE = (
+    r"(?:(?:this\s+is|this\s+bit\s+is|this\s+part\s+is|strictly|totally|completely|purely|just)"
+    r"\s+)*(?:off\s+the\s+record|between\s+(?:us|ourselves|you\s+and\s+me)|in\s+confidence|"
+    r"confidentially|for\s+your\s+ears\s+only|not\s+for\s+(?:the|your)\s+(?:notes|record|memory|"
+    r"files))"
+)
+#: What follows is not to be kept, said before it: the aside opens the sentence and what it
+#: covers comes after a colon, comma or dash ("off the record: …", "between us, …",
+#: "confidentially — …"), or the aside is a sentence of its own ending on a colon, or it names
+#: what follows ("don't save this next bit", "don't write down the following", "what I'm
+#: about to tell you stays between us").
+_AHEAD = re.compile(
+    rf"{_ASIDE_OPENERS}{_ASIDE}\s*(?:[:,—–]|\s-\s|\.\.\.|…)\s*(?P<rest>.*)$"
+    r"|\b(?:please\s+)?(?:don'?t|do\s+not|no\s+need\s+to|you\s+(?:don'?t|do\s+not)\s+need\s+to)"
+    r"\s+(?:save|keep|store|record|note|log|remember|write\s+down|jot\s+down)\s+"
+    r"(?:this\s+next\s+(?:bit|part|thing|one)|the\s+next\s+(?:bit|part|thing|one|few\s+\w+)|"
+    r"the\s+following|what\s+follows|what\s+i'?m\s+(?:about|going)\s+to\s+(?:say|tell\s+you|"
+    r"write))\b\s*[:,.!—–-]*\s*(?P<rest2>.*)$"
+    r"|\bwhat\s+i'?m\s+(?:about|going)\s+to\s+(?:say|tell\s+you)\s+(?:is|stays|should\s+stay)\s+"
+    rf"{_ASIDE}\s*[:,.!—–-]*\s*(?P<rest3>.*)$",
+    re.I,
+)
+#: An aside said alone as the message's first sentence ("Off the record." / "Between us:").
+_AHEAD_ALONE = re.compile(rf"{_ASIDE_OPENERS}{_ASIDE}\s*[.!:]?\s*$", re.I)
+#: Back on the record: "back on the record", "you can save this again", "anyway, for the
+#: notes: …" — what follows it is kept again.
+_ASIDE_ENDS = re.compile(
+    r"^\W*(?:(?:ok(?:ay)?|right|anyway|so)[,\s]+)*(?:back\s+on\s+the\s+record|on\s+the\s+record"
+    r"\s+(?:again|now)|end\s+of\s+(?:the\s+)?aside|(?:you\s+)?can\s+(?:save|keep|note|remember|"
+    r"write\s+down)\s+(?:(?:this|that|the\s+rest|from\s+here(?:\s+on)?)(?:\s+again)?|again)|"
+    r"for\s+the\s+(?:notes|record))"
+    r"\b\s*[:,.!—–-]*\s*",
+    re.I,
+)
+
+
+def aside_ahead(sentence: str, first: bool) -> str | None:
+    """What of `sentence` a request said before it keeps out of memory, when the sentence
+    opens such a request ("Off the record: I'm looking for another job" -> "I'm looking for
+    another job"; "" when the request is all of it and what it covers is the sentences after
+    it). An aside said alone ("Off the record.") looks ahead only as the message's `first`
+    sentence: after something said, "this is between us" is about what came before. None
+    when the sentence opens no aside."""
+    if (m := _AHEAD.search(sentence)) is not None:
+        return next((g for g in (m["rest"], m["rest2"], m["rest3"]) if g is not None), "")
+    if _AHEAD_ALONE.match(sentence) and (first or sentence.rstrip().endswith(":")):
+        return ""
+    return None
+
+
+def aside_ends(sentence: str) -> str | None:
+    """What a sentence that ends an aside says after its words ("Back on the record: the
+    party is at 7" -> "the party is at 7"), or None when it ends none."""
+    m = _ASIDE_ENDS.match(sentence)
+    return None if m is None else sentence[m.end() :]
+
+
 #: What a request to forget is said of: "what I told you", "everything I said".
 _SAID = r"(?:(?:what|that)\s+)?i(?:'ve)?\s+(?:said|told\s+you|mentioned|shared)\s+"
 #: Verbs that ask for memory to be cleared only with an object such as "everything": "clear

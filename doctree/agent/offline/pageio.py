@@ -36,6 +36,9 @@ class RunSummary:
     tool_errors: int = 0
     changed: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: sentences the user said and asked, in the same session, not to be kept: the caller
+    #: takes them out of the session's record (`doctree.memory.erase.withhold`)
+    withheld: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)

@@ -48,6 +48,7 @@ def run_session(root: str, transcript: Transcript, tools: ToolsLike) -> RunSumma
     analysis = extract(turns, directory)  # resolves dates, corrections, pronouns as it reads
     filing = file_facts(analysis, directory, listings)
     summary = writer.write(filing)
+    summary.withheld = list(dict.fromkeys(analysis.withheld))
     if new:  # remembered on the user's own page the first time they are known
         lines = owner.page_lines(new, writer.cite, transcript_day(transcript))
         writer.update(f"{root}/{owner.PAGE}", owner.TITLE, lambda p: owner.add_names(p, lines))

@@ -184,7 +184,7 @@ class Writer(PageIO):
         if a.forgotten:
             self.summary.notes.append(
                 f"forgot {a.forgotten} statement(s) of this session on request (not written; "
-                "`doctree forget` erases them from the session's history)"
+                "the sentences taken back leave the session's history and recall record)"
             )
         secrets = sum(len(s.secrets) for s in a.sentences)
         if secrets:

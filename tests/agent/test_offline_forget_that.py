@@ -1,0 +1,51 @@
+""" "Forget that" takes back what was just said: the last statement and those before it that
+it goes on from (a "she", "it", "they" opening it, or a word, a person or a subject shared),
+never an unrelated statement said before it in the same message or the one before."""
+
+from __future__ import annotations
+
+import pytest
+
+from doctree.store.documents import DocumentsRepository
+from tests.agent.offline_runs import run, transcript
+
+DAY = "2031-03-03T18:00:00Z"
+LATER = "2031-03-03T18:02:00Z"
+
+
+def everything(repo: DocumentsRepository) -> str:
+    return "\n".join(
+        d.body for d in repo.documents("main", "~/memory") if "/archive/" not in d.path
+    )
+
+
+@pytest.mark.parametrize(
+    ("messages", "kept", "gone"),
+    [
+        # one message: the unrelated statement before it stays
+        (["I booked the dentist for March 12th. My sister Mara is pregnant with twins. Don't keep that."],
+         ["dentist", "2031-03-12"], ["pregnant", "twins"]),
+        (["The boiler service is on March 20th. Also my neighbour Ilse lost her job. Forget that."],
+         ["boiler", "2031-03-20"], ["lost her job"]),
+        # the request opens its own message: the message before, as far as it goes on
+        (["The gutters get cleaned on March 14th.", "My brother Tomas is in rehab again.",
+          "please don't keep that"],
+         ["gutters", "2031-03-14"], ["rehab"]),
+        # "she" goes on from the sentence before: both go
+        (["The car is booked in on March 18th. My cousin Noor is pregnant. She's due in "
+          "October. Don't keep that."],
+         ["car is booked", "2031-03-18"], ["pregnant", "October"]),
+        # a word shared: the same thing, both go
+        (["The plumber comes on March 11th. My salary goes up in April. The salary is 52k "
+          "after the review. Don't write that down."],
+         ["plumber", "2031-03-11"], ["52k", "salary"]),
+    ],
+)  # fmt: skip
+def test_forget_that_takes_what_was_just_said_and_no_more(repo, messages, kept, gone):
+    times = [f"2031-03-03T18:{i:02d}:00Z" for i in range(len(messages))]
+    run(repo, transcript("s-that", *[("user", t, m) for t, m in zip(times, messages, strict=True)]))
+    text = everything(repo)
+    for k in kept:
+        assert k in text, (k, text)
+    for g in gone:
+        assert g not in text, (g, text)

@@ -1,0 +1,84 @@
+"""What a user asks, within a session, not to be kept ("… don't keep that", "off the record:
+…") leaves the session's record too: the session's history, the recall record that
+`context --query` quotes from, and the copy of the transcript the memory agent's run was
+given. What was said beside it stays everywhere, and the same words said in another
+session are not touched."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from doctree.cli import cli
+from doctree.sessions.transcripts import format_transcript
+
+
+def doctree(db_path: Path, *args: str):
+    result = CliRunner().invoke(cli, ["--db", str(db_path), "--owner", "main", *args])
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def session(tmp_path: Path, sid: str, day: str, *said: str) -> str:
+    path = tmp_path / f"{sid}.md"
+    path.write_text(
+        format_transcript(
+            [
+                {"kind": "user" if i % 2 == 0 else "assistant", "time": f"{day}T10:0{i}:00Z",
+                 "content": text}
+                for i, text in enumerate(said)
+            ],
+            owner="main",
+            session_id=sid,
+        )
+    )  # fmt: skip
+    return str(path)
+
+
+def everything_stored(db_path: Path) -> bytes:
+    """Every byte of the database file and its write-ahead log."""
+    out = db_path.read_bytes()
+    wal = db_path.with_name(db_path.name + "-wal")
+    return out + (wal.read_bytes() if wal.exists() else b"")
+
+
+def test_a_statement_taken_back_leaves_the_history_and_the_recall_record(db_path, tmp_path):
+    other = session(
+        tmp_path, "s-before", "2031-04-01",
+        "Kasia told me her sister Mara is pregnant with twins, which she isn't.",
+        "Noted.",
+    )  # fmt: skip
+    taken = session(
+        tmp_path, "s-taken", "2031-04-02",
+        "I booked the dentist for April 9th. My sister Mara is pregnant with twins. "
+        "Don't keep that.",
+        "Noted the dentist on April 9th.",
+        "Off the record: I've applied for a job at Brightwell Logistics. Nobody at work knows.",
+        "Understood.",
+    )  # fmt: skip
+    doctree(db_path, "replay", other, taken)
+    said = doctree(db_path, "transcript", "s-taken")
+    assert "dentist for April 9th" in said
+    for gone in ("pregnant", "Don't keep that", "Brightwell", "Nobody at work", "Off the record"):
+        assert gone not in said, gone
+    recalled = json.loads(
+        doctree(db_path, "context", "--query", "Mara pregnant Brightwell job", "--words", "500",
+                "--json")
+    )  # fmt: skip
+    quoted = json.dumps(recalled["passages"])
+    assert "Brightwell" not in quoted and "Nobody at work" not in quoted
+    # the same words said in another session were not taken back there
+    assert "which she isn't" in doctree(db_path, "transcript", "s-before")
+    dentist = json.dumps(
+        json.loads(doctree(db_path, "context", "--query", "dentist", "--words", "500", "--json"))
+    )
+    assert "April 9th" in dentist
+    if str(db_path).startswith("postgresql"):
+        return  # the file's bytes are SQLite's to check (PostgreSQL: the same rows, above)
+    # nothing of it is left in the file either, once a forget of something else vacuums it
+    doctree(db_path, "forget", "--yes", "zzz-nothing-matches-this")
+    stored = everything_stored(Path(db_path))
+    assert b"Brightwell" not in stored
+    assert b"dentist for April 9th" in stored
