@@ -91,6 +91,7 @@ KINDS: dict[str, str] = {
     "social-security-number": "social security number",
     "one-time-code": "one-time code",
     "recovery-code": "recovery code",
+    "link-token": "token in a link",
 }
 
 # Values after a keyword ("password: ...") are judged by `_looks_random`; these kinds are.
@@ -501,8 +502,16 @@ _CARD_WORDS = (
     "kort",
 )
 
+#: How a link starts: a token in one is looked for (`_link_tokens`) only in a text holding one.
+_LINK_WORDS = ("://", "www.")
+
 #: Every word of every gate: text without one (most text) holds no secret.
-_WORDS = {w for ws, _ in _GATES for w in ws} | set(_CREDENTIAL_WORDS) | set(_CARD_WORDS)
+_WORDS = (
+    {w for ws, _ in _GATES for w in ws}
+    | set(_CREDENTIAL_WORDS)
+    | set(_CARD_WORDS)
+    | set(_LINK_WORDS)
+)
 _ALL_WORDS = tuple(sorted(w for w in _WORDS if not any(v != w and v in w for v in _WORDS)))
 #: One Aho-Corasick automaton of them: a text is read once for all its words, some 5x faster
 #: than a substring search of each (and far faster than one regular expression of them).
@@ -677,6 +686,46 @@ def _cards(text: str, low: str) -> Iterator[tuple[int, int]]:
             yield m.start(), m.end()
 
 
+#: A link, to its first space or quote: "https://…", "www.…".
+_LINK = re.compile(r"(?:\b[a-z][a-z0-9+.-]*://|\bwww\.)[^\s\"'<>`]+", re.I)
+#: One parameter of a link's query or fragment: "?name=value", "&name=value", "#name=value".
+_LINK_PARAMETER = re.compile(r"[?&#;](?P<name>[^\s?&#;=]{1,40})=(?P<value>[^\s&#;\"'<>`]+)")
+#: A parameter's name that says its value opens something: "token", "access_token", "auth",
+#: "sig", "signature", "X-Amz-Signature", "api_key", "password", "otp", "secret", "jwt"
+#: (a word of its own in the name: "monkey" is none). Not "session", "id" or "code": a
+#: search's session, a page's id and a discount code are not credentials.
+_LINK_SECRET_NAME = re.compile(
+    r"(?:[a-z0-9]+[_.-])*(?:token|tok|auth|sig|signature|credential|key|apikey|secret|"
+    r"password|passwd|pwd|pass|otp|jwt)",
+    re.I,
+)
+#: A value a credential can be: letters and digits (some of each) and eight or more, or
+#: sixteen or more of a token's characters; a word or a number alone is not one.
+_LINK_VALUE = re.compile(r"[A-Za-z0-9%._~+/=-]{8,}")
+
+
+def _link_tokens(text: str, low: str) -> Iterator[tuple[int, int]]:
+    """Spans of credentials in links: the value of a query or fragment parameter whose name
+    says it opens something ("…/login?token=Qm8v…", a signed download's "&X-Amz-Signature=…",
+    "…#access_token=…"), eight characters or more with letters and digits, or sixteen or
+    more. A search's words, a page's number, a video's "?t=90" and a discount code stay."""
+    if not any(w in low for w in _LINK_WORDS):
+        return
+    for link in _LINK.finditer(text):
+        for p in _LINK_PARAMETER.finditer(link.group()):
+            value = p.group("value").rstrip(".,;:!?)]}")
+            if not (_LINK_SECRET_NAME.fullmatch(p.group("name")) and _LINK_VALUE.fullmatch(value)):
+                continue
+            letters = sum(c.isalpha() for c in value)
+            digits = sum(c.isdigit() for c in value)
+            if _PLAIN.fullmatch(value) or not (
+                (letters and digits) or len(value) >= 16 and _entropy(value) >= 3
+            ):
+                continue
+            begin = link.start() + p.start("value")
+            yield begin, begin + len(value)
+
+
 def _word_in(low: str, word: str) -> bool:
     """Whether `word` stands in `low` as a word of its own (plural too)."""
     return next(_find_all(low, word), None) is not None
@@ -721,6 +770,9 @@ def find_secrets(text: str) -> list[Secret]:
     for begin, end in _cards(text, low):
         if not any(s.start < end and begin < s.end for s in found):
             found.append(Secret("payment-card", begin, end))
+    for begin, end in _link_tokens(text, low):
+        if not any(s.start < end and begin < s.end for s in found):
+            found.append(Secret("link-token", begin, end))
     for begin, end in _near_credentials(text, low, list(found)):
         if not any(s.start < end and begin < s.end for s in found):
             found.append(Secret("password", begin, end))
