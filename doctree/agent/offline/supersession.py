@@ -466,9 +466,9 @@ _DATE_WORDS = re.compile(
 def edit(line: str, rep: Replacement, new_text: str) -> str | None:
     """`line` with the value `rep` replaces edited in place (the rest of what it says
     kept), or None when the value cannot be edited alone: also when the new statement gives
-    another value the line does not hold ("moving it to Wednesdays at 17:00" of "every
-    Tuesday at 16:30": the time alone edited would say "every Tuesday at 17:00", a fact
-    nobody said)."""
+    another value the line does not hold ("moving the class to Thursdays at 18:00" of "every
+    Monday at 17:15": the time alone edited would say "every Monday at 18:00", a fact nobody
+    said)."""
     low = line.lower()
     for v in values(new_text):
         if (v.start, v.end) == (rep.new.start, rep.new.end) or v.kind == rep.kind:
