@@ -103,7 +103,7 @@ _FOR = (
 )
 #: What a code opens: "the gate code", "the code for the back door", "the key safe".
 _LOCK = (
-    r"(?:door|gate|alarm|entry|access|garage|lock|safe|building|lock\s*box|key\s*safe|"
+    r"(?:door|gate|alarm|entry|access|garage|lock|locker|safe|building|lock\s*box|key\s*safe|"
     r"key\s*box|padlock|shed|storeroom|store\s+room)"
 )
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from doctree.agent.offline.language import forget_request
 from doctree.store.documents import DocumentsRepository
 from tests.agent.offline_runs import run, transcript
 
@@ -49,3 +50,26 @@ def test_forget_that_takes_what_was_just_said_and_no_more(repo, messages, kept, 
         assert k in text, (k, text)
     for g in gone:
         assert g not in text, (g, text)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "The bike lock code is 4471 if I forget it again lol.",
+        "I always forget that the side gate sticks.",
+        "Write the bin days on the fridge in case we forget it.",
+        "She'll forget it otherwise, so the party is on the 22nd.",
+    ],
+)
+def test_a_forgetting_said_of_someone_asks_nothing_and_the_line_stays(repo, said):
+    run(
+        repo,
+        transcript(
+            "s-said",
+            ("user", DAY, "The gutters get cleaned on March 14th."),
+            ("user", LATER, said),
+        ),
+    )
+    text = everything(repo)
+    assert "gutters" in text and "2031-03-14" in text  # nothing said before is taken back
+    assert forget_request(said) is None

@@ -218,6 +218,7 @@ def test_a_code_named_by_the_lock_it_opens_is_a_secret():
         ("the code for the bike shed is 0451", "0451"),
         ("our gate code is 66120 now", "66120"),
         ("the padlock combination is 9023", "9023"),
+        ("my gym locker code is 2047 if I lose the card", "2047"),
     ]
     for sentence, value in said:
         text, found = mask(sentence)

@@ -893,6 +893,16 @@ _NEGATED = re.compile(
 )
 
 
+#: A forgetting said of someone, not asked of the assistant: "if I forget it", "I always
+#: forget that", "in case we forget it" ("you can forget that" asks it of the assistant).
+_SAID_OF_ONESELF = re.compile(
+    r"\b(?:i|we|he|she|they)(?:'ll|’ll|'d|’d|\s+(?:will|would|might|may|could|can|"
+    r"always|never|often|sometimes|usually|tend\s+to|keep|just|probably|definitely|won't|"
+    r"wouldn't|can't|don't|didn't|do|did))*\s*$",
+    re.I,
+)
+
+
 def forget_request(sentence: str) -> tuple[bool, str | None] | None:
     """(True, None) for "forget that", (True, "the standup time") for "forget about ...",
     (True, "she sleepwalks") for "forget that she sleepwalks", None when the sentence asks nothing
@@ -914,6 +924,10 @@ def forget_request(sentence: str) -> tuple[bool, str | None] | None:
         return True, asked
     if (m := FORGET_THAT.search(sentence)) is None:
         return None
+    if _SAID_OF_ONESELF.search(sentence[: m.start()]) and re.match(
+        r"forget\b", sentence[m.start() :], re.I
+    ):
+        return None  # "… if I forget it again", "I'll forget it otherwise": no request
     if not _ASKING.search(sentence[: m.start()]) and re.match(
         r"forget\s+that\s+(?!i\s+said)\w", sentence[m.start() :], re.I
     ):
