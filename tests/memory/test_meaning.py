@@ -27,6 +27,7 @@ from doctree.memory.retrieval import rank_documents, retrieve, search_documents
 from doctree.sessions.transcripts import Message
 from doctree.store import encoding
 from doctree.store.documents import DocumentsRepository
+from doctree.store.encoding import encode_full
 from doctree.store.vectors import VectorIndex
 
 OWNER = "main"
@@ -123,7 +124,9 @@ def test_a_rewritten_passage_loses_the_vector_of_its_old_text(repo):
     assert ensure_vectors(repo.conn, "passages", OWNER)
     (pid,) = stored(repo, "passages")
     with repo.transaction():
-        repo.conn.execute("UPDATE passages SET text = ? WHERE id = ?", ("Ann [forgotten].", pid))
+        # as the store writes it: packed (`encoding.encode_full`) on both backends
+        text = encode_full("Ann [forgotten].")
+        repo.conn.execute("UPDATE passages SET text = ? WHERE id = ?", (text, pid))
     vectors = VectorIndex(repo.conn, "passages")
     assert vectors.vector(OWNER, pid) is None
     assert vectors.pending(OWNER) == 1
