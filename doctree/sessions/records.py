@@ -237,15 +237,7 @@ class Records(Sessions):
                 " ON s.id = h.session_id WHERE s.owner = ?",
                 (owner,),
             ).fetchall()
-            for r in rows:
-                content = json.loads(r["content"])
-                new = _map_strings(content, text_map)
-                if new != content:
-                    self.conn.execute(
-                        "UPDATE session_history SET content = ? WHERE id = ?",
-                        (json.dumps(new, ensure_ascii=False), r["id"]),
-                    )
-                    changed += 1
+            changed = self._rewrite_history(rows, text_map)
             for r in self.conn.execute(
                 "SELECT id, last_error FROM sessions WHERE owner = ? AND last_error IS NOT NULL",
                 (owner,),
@@ -270,15 +262,22 @@ class Records(Sessions):
                     "SELECT id, content FROM session_history WHERE session_id = ?",
                     (session_id,),
                 ).fetchall()
-                for r in rows:
-                    content = json.loads(r["content"])
-                    new = _map_strings(content, text_map)
-                    if new != content:
-                        self.conn.execute(
-                            "UPDATE session_history SET content = ? WHERE id = ?",
-                            (json.dumps(new, ensure_ascii=False), r["id"]),
-                        )
-                        changed += 1
+                changed += self._rewrite_history(rows, text_map)
+        return changed
+
+    def _rewrite_history(self, rows: list[Any], text_map: Callable[[str], str]) -> int:
+        """Write back each history row (id, content) whose content `text_map` changes;
+        returns how many changed. In the caller's transaction."""
+        changed = 0
+        for r in rows:
+            content = json.loads(r["content"])
+            new = _map_strings(content, text_map)
+            if new != content:
+                self.conn.execute(
+                    "UPDATE session_history SET content = ? WHERE id = ?",
+                    (json.dumps(new, ensure_ascii=False), r["id"]),
+                )
+                changed += 1
         return changed
 
 
