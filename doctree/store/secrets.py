@@ -691,11 +691,12 @@ _LINK = re.compile(r"(?:\b[a-z][a-z0-9+.-]*://|\bwww\.)[^\s\"'<>`]+", re.I)
 #: One parameter of a link's query or fragment: "?name=value", "&name=value", "#name=value".
 _LINK_PARAMETER = re.compile(r"[?&#;](?P<name>[^\s?&#;=]{1,40})=(?P<value>[^\s&#;\"'<>`]+)")
 #: A parameter's name that says its value opens something: "token", "access_token", "auth",
-#: "sig", "signature", "X-Amz-Signature", "api_key", "password", "otp", "secret", "jwt"
-#: (a word of its own in the name: "monkey" is none). Not "session", "id" or "code": a
+#: "sig", "signature", "X-Amz-Signature", "api_key", "password", "otp", "secret", "jwt",
+#: and the short forms of "token" ("tok", "tk", "tkn") (a word of its own in the name:
+#: "monkey" is none). Not "session", "id" or "code": a
 #: search's session, a page's id and a discount code are not credentials.
 _LINK_SECRET_NAME = re.compile(
-    r"(?:[a-z0-9]+[_.-])*(?:token|tok|auth|sig|signature|credential|key|apikey|secret|"
+    r"(?:[a-z0-9]+[_.-])*(?:token|tok|tkn|tk|auth|sig|signature|credential|key|apikey|secret|"
     r"password|passwd|pwd|pass|otp|jwt)",
     re.I,
 )

@@ -684,6 +684,8 @@ def test_a_list_of_credentials_after_one_word_is_found_whole(text):
             "Zq0LkWmXpTrSvUyN",
         ),
         ("Track it: https://parcels.example/d/88213?tok=7Hc2Kx9Q.", "7Hc2Kx9Q"),
+        ("change the slot: https://courier.example/m?ref=20931&tk=bW4pQ8zLr2Xy", "bW4pQ8zLr2Xy"),
+        ("reset at https://accounts.example.org/r?u=jo&tkn=Hq72mVx0PzLs", "Hq72mVx0PzLs"),
     ],
 )
 def test_a_token_in_a_link_is_a_secret_and_the_link_stays(text, value):
@@ -704,6 +706,7 @@ def test_a_token_in_a_link_is_a_secret_and_the_link_stays(text, value):
         "track https://track.example.com/?tracking_number=1Z999AA10123456784",
         "https://maps.example.com/?key=value&token=expired",
         "https://x.example/?monkey=abc123def456",
+        "https://x.example/list?tks=abc123def456&stk=Qm8vT2x9aB3k",
         "the form said token=Qm8vT2x9aB3k but it was no link",
     ],
 )
