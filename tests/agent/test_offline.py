@@ -551,6 +551,18 @@ def test_a_page_the_store_refuses_is_reported_and_the_rest_is_written(db_path):
         ("Bob and I went hiking; he carried my bag.", "the user",
          "Bob and the user went hiking; he carried the user's bag."),
         ("I watch `I am` reruns.", "the user", "The user watches `I am` reruns."),
+        # a question keeps its inverted auxiliary's verb as it is, the auxiliary agreeing
+        ("Should I take the 9:05 or should I drive?", "the user",
+         "Should the user take the 9:05 or should the user drive?"),
+        ("Do I need a permit?", "Lena", "Does Lena need a permit?"),
+        ("Where do I park, and have I paid?", "the user",
+         "Where does the user park, and has the user paid?"),
+        ("Am I on the list?", "the user", "Is the user on the list?"),
+        ("Why don't I just ask?", "the user", "Why doesn't the user just ask?"),
+        # not a question: the verb after "I" still agrees
+        ("What I have, I share.", "Ines", "What Ines has, Ines shares."),
+        ("The bread I have I bake at home.", "the user",
+         "The bread the user has the user bakes at home."),
     ],
 )  # fmt: skip
 def test_first_person_becomes_a_statement_about_its_subject(said, subject, statement):

@@ -297,6 +297,41 @@ def _third(verb: str) -> str:
     return verb + "s"
 
 
+#: The auxiliaries a question puts before its subject: "should I", "do I", "can I".
+_INVERTING = {
+    "do", "does", "did", "has", "doesn't", "hasn't", "can", "could", "should", "would", "will", "shall", "may", "might",
+    "must", "have", "had", "was", "were", "don't", "didn't", "can't", "couldn't", "shouldn't",
+    "wouldn't", "won't", "haven't", "wasn't", "weren't",
+}  # fmt: skip
+
+_AGREEING = {"do": "does", "have": "has", "don't": "doesn't", "haven't": "hasn't", "were": "was",
+             "weren't": "wasn't"}  # fmt: skip
+
+
+#: Words a question's inverted auxiliary can follow: "where do I", "so have I", "or do I".
+_ASKS_BEFORE = {
+    "what", "where", "when", "why", "how", "who", "whom", "which", "whose", "or", "and", "so",
+    "but", "then", "if", "should", "why's",
+}  # fmt: skip
+
+
+def _opens_question(before: list[str]) -> bool:
+    """Whether an auxiliary after the words `before` opens a question: at the start, after
+    a stop or a comma, or after a question word ("where do I", "or should I")."""
+    return (
+        not before or bool(re.search(r"[^\w']$", before[-1])) or before[-1].lower() in _ASKS_BEFORE
+    )
+
+
+def _agree(m: re.Match) -> str:
+    """A question's auxiliary before "I", as it reads before a third person: "do" -> "does"."""
+    word = m.group()
+    if not _opens_question(m.string[: m.start()].split()):
+        return word  # "the things I do I love": no question
+    new = _AGREEING[word.lower()]
+    return new[:1].upper() + new[1:] if word[:1].isupper() else new
+
+
 #: "I" as a word of its own: not the one of "co-I" or "PI-I".
 _I = r"(?<![\w-])I"
 
@@ -312,6 +347,11 @@ def third_person(text: str, subject: str = "the user") -> str:
 
     def verb(m: re.Match) -> str:
         adverbs = m.group("adv") or ""
+        before = m.string[: m.start()].split()
+        if before and before[-1].lower().strip("(,") in _INVERTING and _opens_question(before[:-1]):
+            # "should I get", "do I need", "will I": a question's inverted auxiliary keeps
+            # the verb after the subject as it is ("should the user get")
+            return f"{subject} {adverbs}{m.group('verb')}"
         return f"{subject} {adverbs}{_third(m.group('verb'))}"
 
     out = []
@@ -320,6 +360,12 @@ def third_person(text: str, subject: str = "the user") -> str:
             out.append(part)
             continue
         part = re.sub(_I + r"(?:'m|’m| am)\b", f"{subject} is", part)
+        part = re.sub(
+            r"\b([Aa])m\s+" + _I + r"\b", lambda m: f"{'Ii'[m.group(1) == 'a']}s {subject}", part
+        )
+        part = re.sub(
+            r"\b(?i:do|have|don't|haven't|were|weren't)(?=\s+" + _I + r"\b)", _agree, part
+        )
         part = re.sub(_I + r"(?:'ve|’ve)\b", f"{subject} has", part)
         part = re.sub(_I + r"(?:'ll|’ll)\b", f"{subject} will", part)
         part = re.sub(_I + r"(?:'d|’d)\b", f"{subject} would", part)
