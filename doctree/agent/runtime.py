@@ -490,6 +490,7 @@ class MemoryAgentRuntime:
                     )
                 conversation.append("assistant", _offline_note(summary, tools))
             else:
+                transcript, parsed = self._withheld_first(owner, session_id, transcript, parsed)
                 model = self.client()
                 room = model.transcript_room(agent.system_prompt, agent.tool_definitions)
                 parts = transcript_parts(transcript, room, parsed)
@@ -524,6 +525,25 @@ class MemoryAgentRuntime:
         run = self.runs.finish(run_id, status, reason)
         changed = list(dict.fromkeys(p for c in tools.calls for p in c.changed))
         return RunResult(run, changed, summary)
+
+    def _withheld_first(
+        self, owner: str, session_id: str, transcript: str, parsed: Any
+    ) -> tuple[str, Any]:
+        """What the user asked in the session not to be kept ("… don't keep that", "off the
+        record: …"), read by the offline agent's rules, leaves the session's record before a
+        model is given the transcript, and the model is given it without them: a model's
+        pages cannot keep what it never saw. The transcript as the model gets it, parsed
+        again when something was taken out."""
+        try:
+            said = _offline_agent().taken_back(transcript, parsed=parsed)
+        except UserError:
+            return transcript, parsed  # an install without the offline agent's rules
+        if not said:
+            return transcript, parsed
+        from doctree.memory.erase import said_removed, withhold
+
+        withhold(self.repo, owner, [session_id], said)
+        return said_removed(transcript, said), None
 
     def _revert_failed(self, run_id: int) -> None:
         """Put back what a failed run wrote, so the worker's retry of its transcript starts

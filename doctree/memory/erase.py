@@ -535,3 +535,18 @@ def withhold(
         records = SessionsRepository(repo.conn).scrub_sessions(session_ids, text_map)
         passages = sum(recall.scrub_session(repo.conn, owner, sid, text_map) for sid in session_ids)
     return records, passages
+
+
+def said_removed(text: str, said: list[str]) -> str:
+    """`text` without each whole occurrence of the sentences `said` (as `withhold` takes
+    them out of a session's record): what a model-backed memory agent is given of a
+    transcript whose user took those sentences back."""
+    pattern = _said_pattern(said)
+    if pattern is None:
+        return text
+    return "\n".join(
+        re.sub(r"(?<=\S)[ \t]{2,}", " ", re.sub(r"[ \t]+([.,;:!?])", r"\1", new)).rstrip()
+        if (new := pattern.sub("", line)) != line
+        else line
+        for line in text.split("\n")
+    )

@@ -82,3 +82,34 @@ def test_a_statement_taken_back_leaves_the_history_and_the_recall_record(db_path
     stored = everything_stored(Path(db_path))
     assert b"Brightwell" not in stored
     assert b"dentist for April 9th" in stored
+
+
+def test_a_model_backed_agent_is_never_given_what_was_taken_back(db_path, tmp_path, monkeypatch):
+    """With a model as the memory agent, the sentences taken back leave the session's record
+    before the model is asked, and the transcript it is given holds none of them: its pages
+    cannot keep what it never saw. What was said beside them reaches it as said."""
+    from tests.fakes.messages_api import FakeMessagesServer, Scripted, message, text_block
+
+    srv = FakeMessagesServer(Scripted([message(text_block("Done."))])).start()
+    try:
+        monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+        taken = session(
+            tmp_path, "s-model", "2031-05-02",
+            "The boiler service is on May 14th. Between us, I'm thinking of selling the flat. "
+            "Back on the record: the engineer is called Idris.",
+            "Noted the boiler service and Idris.",
+            "Also my neighbour Tamsin owes me £40. Actually, forget that.",
+            "Forgotten.",
+        )  # fmt: skip
+        doctree(db_path, "replay", "--backend", "anthropic", "--base-url", srv.base_url, taken)
+        [request] = srv.requests
+        given = json.dumps(request.body["messages"])
+        assert "boiler service is on May 14th" in given and "Idris" in given
+        for gone in ("selling the flat", "Between us", "Tamsin owes", "forget that"):
+            assert gone not in given, gone
+        said = doctree(db_path, "transcript", "s-model")
+        assert "boiler service is on May 14th" in said and "Idris" in said
+        for gone in ("selling the flat", "Tamsin owes", "forget that"):
+            assert gone not in said, gone
+    finally:
+        srv.stop()

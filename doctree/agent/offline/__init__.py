@@ -69,7 +69,7 @@ not searched).
 
 from doctree.agent.offline.pageio import OfflineAgentError, RunSummary, ToolsLike
 from doctree.agent.offline.resolve import absolute_dates, resolve_relative
-from doctree.agent.offline.run import run_session
+from doctree.agent.offline.run import run_session, taken_back
 from doctree.agent.offline.write import ROOT
 from doctree.sessions.transcripts import Transcript, parse_transcript
 
@@ -102,3 +102,7 @@ class OfflineMemoryAgent:
             parsed if parsed is not None else parse_transcript(transcript_text, source=source)
         )
         return run_session(self.root, transcript, tools)
+
+    def taken_back(self, transcript_text: str, *, parsed: Transcript | None = None) -> list[str]:
+        """The sentences of the transcript its user asked in it not to be kept, as said."""
+        return taken_back(parsed if parsed is not None else parse_transcript(transcript_text))

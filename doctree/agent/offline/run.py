@@ -56,6 +56,17 @@ def run_session(root: str, transcript: Transcript, tools: ToolsLike) -> RunSumma
     return summary
 
 
+def taken_back(transcript: Transcript) -> list[str]:
+    """The sentences of `transcript` its user asked, within it, not to be kept ("… don't
+    keep that", "off the record: …"), each as said, with the requests themselves: what the
+    offline agent leaves out of its pages and the session's record. Read with no memory
+    (no pages known), so a model-backed memory agent can be given the transcript without
+    them."""
+    directory = Directory({}, {}, {kind: {} for kind in OTHER_KINDS})
+    turns = segment(transcript, own=frozenset(), names=frozenset())
+    return list(dict.fromkeys(extract(turns, directory).withheld))
+
+
 def transcript_day(transcript: Transcript) -> str:
     """The day the transcript's first message was said."""
     return next((m.time[:10] for m in transcript.messages if m.time), "")
