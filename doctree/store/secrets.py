@@ -518,6 +518,20 @@ _ALL_WORDS = tuple(sorted(w for w in _WORDS if not any(v != w and v in w for v i
 _ANY_WORD = AhoCorasick(list(_ALL_WORDS))
 
 
+#: The same words, each found wherever it stands (overlapping matches): one read of a text
+#: that passed the cheap test names every gate's words it holds, which a substring search of
+#: each gate's words would find one at a time.
+_EVERY_WORD = AhoCorasick(sorted(_WORDS))
+
+
+def _present(low: str) -> frozenset[str]:
+    """The words of the gates that `low` holds, each as a substring (what `w in low` asks)."""
+    try:
+        return frozenset(_EVERY_WORD.find_matches_as_strings(low, overlapping=True))
+    except UnicodeEncodeError:  # a lone surrogate: no UTF-8 for the automaton to read
+        return frozenset(w for w in _WORDS if w in low)
+
+
 def _gated(low: str) -> bool:
     """Whether `low` holds a word of some gate (a word holding another one is left out)."""
     try:
@@ -613,7 +627,7 @@ def _answered(text: str, word: int, token: int, spans: list[tuple[int, int]]) ->
 
 
 def _near_credentials(
-    text: str, low: str, found: list[Secret] | None = None
+    text: str, low: str, found: list[Secret] | None = None, present: frozenset[str] | None = None
 ) -> Iterator[tuple[int, int]]:
     """Spans of tokens that look like credentials (`_credential_like`) within `_NEAR`
     characters of a credential word in the same sentence: "I use Heron-4420 as my
@@ -625,7 +639,8 @@ def _near_credentials(
     Brother QL-L820NWB" keeps the printer's model."""
     if len(low) != len(text):
         return
-    starts = sorted(i for w in _CREDENTIAL_WORDS if w in low for i in _find_all(low, w))
+    held = low if present is None else present
+    starts = sorted(i for w in _CREDENTIAL_WORDS if w in held for i in _find_all(low, w))
     if not starts:
         return
     bounds = [0] + [m.end() for m in _SENTENCE_END.finditer(text)] + [len(text) + 1]
@@ -668,12 +683,14 @@ def _luhn(digits: str) -> bool:
     return total % 10 == 0
 
 
-def _cards(text: str, low: str) -> Iterator[tuple[int, int]]:
+def _cards(text: str, low: str, present: frozenset[str] | None = None) -> Iterator[tuple[int, int]]:
     """Spans of payment card numbers: 13 to 19 digits in a card's grouping, a network's
     prefix and a valid check digit, in a sentence that names a card ("card", "Visa",
     "carte", ...). An order or tracking number with no card word beside it stays, and so
     does "the card ending 4242"."""
-    if len(low) != len(text) or not any(w in low for w in _CARD_WORDS):
+    if len(low) != len(text) or not any(
+        w in (low if present is None else present) for w in _CARD_WORDS
+    ):
         return
     bounds = [0] + [m.end() for m in _SENTENCE_END.finditer(text)] + [len(text) + 1]
     for m in _CARD_NUMBER.finditer(text):
@@ -705,12 +722,14 @@ _LINK_SECRET_NAME = re.compile(
 _LINK_VALUE = re.compile(r"[A-Za-z0-9%._~+/=-]{8,}")
 
 
-def _link_tokens(text: str, low: str) -> Iterator[tuple[int, int]]:
+def _link_tokens(
+    text: str, low: str, present: frozenset[str] | None = None
+) -> Iterator[tuple[int, int]]:
     """Spans of credentials in links: the value of a query or fragment parameter whose name
     says it opens something ("…/login?token=Qm8v…", a signed download's "&X-Amz-Signature=…",
     "…#access_token=…"), eight characters or more with letters and digits, or sixteen or
     more. A search's words, a page's number, a video's "?t=90" and a discount code stay."""
-    if not any(w in low for w in _LINK_WORDS):
+    if not any(w in (low if present is None else present) for w in _LINK_WORDS):
         return
     for link in _LINK.finditer(text):
         for p in _LINK_PARAMETER.finditer(link.group()):
@@ -750,13 +769,11 @@ def find_secrets(text: str) -> list[Secret]:
     low = text.lower()
     if not _gated(low):
         return []
+    present = _present(low)
     # a marker already written stands for a secret; it is not one
     found: list[Secret] = [Secret("", m.start(), m.end()) for m in _MARKER.finditer(text)]
     for (kind, pattern), (words, start) in zip(_patterns(), _gates(), strict=True):
-        for w in words:
-            if w in low:
-                break
-        else:
+        if present.isdisjoint(words):
             continue
         for m in _matches(pattern, start, text, low):
             if "value" in pattern.groupindex and m.group("value") is not None:
@@ -768,13 +785,13 @@ def find_secrets(text: str) -> list[Secret]:
             if any(s.start < end and begin < s.end for s in found):
                 continue
             found.append(Secret(kind, begin, end))
-    for begin, end in _cards(text, low):
+    for begin, end in _cards(text, low, present):
         if not any(s.start < end and begin < s.end for s in found):
             found.append(Secret("payment-card", begin, end))
-    for begin, end in _link_tokens(text, low):
+    for begin, end in _link_tokens(text, low, present):
         if not any(s.start < end and begin < s.end for s in found):
             found.append(Secret("link-token", begin, end))
-    for begin, end in _near_credentials(text, low, list(found)):
+    for begin, end in _near_credentials(text, low, list(found), present):
         if not any(s.start < end and begin < s.end for s in found):
             found.append(Secret("password", begin, end))
     return sorted((s for s in found if s.kind), key=lambda s: s.start)
