@@ -227,7 +227,10 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
                 + _LOCK
                 + r")\b"
                 + _FOR
-                + r"(?:\s*[:=]\s*|\s+(?:is|was)\s+(?:now\s+)?)(?P<value>\d{4,10})\b",
+                # "PIN 5193", "door code 4471": the digits right after the word, but not after
+                # a "pin" that may be the verb ("pin 2024" a version): that one needs "is"
+                + r"(?:\s*[:=]\s*|\s+(?:is|was)\s+(?:now\s+)?|(?<![Pp][Ii][Nn])\s+|(?<=(?-i:PIN))\s+)"
+                + r"(?P<value>\d{4,10})\b(?![.,/:-]\d)",
                 re.I,
             ),
         ),

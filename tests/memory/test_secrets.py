@@ -226,6 +226,28 @@ def test_a_code_named_by_the_lock_it_opens_is_a_secret():
         assert [s.kind for s in found] == ["pin"], sentence
 
 
+def test_a_pin_or_a_lock_code_said_right_before_its_digits_is_a_secret():
+    from doctree.store.secrets import mask
+
+    said = [
+        ("They sent a new debit card, PIN 7306, it arrives Monday.", "7306"),
+        ("gift voucher 12 pounds, pin code 4410 on the back", "4410"),
+        ("the side gate code 2219 works from tonight", "2219"),
+        ("passcode 551029 for the meeting room tablet", "551029"),
+    ]
+    for sentence, value in said:
+        text, found = mask(sentence)
+        assert value not in text, sentence
+        assert [s.kind for s in found] == ["pin"], sentence
+    # "pin" the verb before a version, a price after "PIN", an error code: no PIN
+    for sentence in (
+        "pin 2024 in the requirements file",
+        "the PIN 12.50 adapter",
+        "error code 5003 again",
+    ):
+        assert mask(sentence)[1] == [], sentence
+
+
 def test_a_code_given_in_a_sentence_about_a_lock_is_a_secret_an_error_code_is_not():
     from doctree.store.secrets import mask
 
