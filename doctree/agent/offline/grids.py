@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from doctree.agent.offline.blocks import is_code_line
-from doctree.agent.offline.language import WEEKDAY_ABBREVIATIONS, WEEKDAYS
+from doctree.agent.offline.language import COMPACT_DATE, WEEKDAY_ABBREVIATIONS, WEEKDAYS
 from doctree.agent.offline.prefilter import gate_patterns
 
 #: What sets a grid's cells apart: a tab, or two spaces or more.
@@ -53,6 +53,16 @@ def _every(day: str) -> str:
     return f"{WEEKDAYS[index].capitalize()}s" if index is not None else day
 
 
+def is_code(cell: str) -> bool:
+    """Whether a cell is a code (`_CODE`): a date run together ("23MAR31") is none."""
+    return bool(_CODE.fullmatch(cell)) and not COMPACT_DATE.fullmatch(cell)
+
+
+def is_command(cell: str) -> bool:
+    """Whether a cell is a command or a path (`_COMMAND`)."""
+    return bool(_COMMAND.search(cell))
+
+
 def is_grid(lines: list[str]) -> bool:
     """Whether `lines` are a grid: three rows or more of two cells or more, with a short row
     header, and nothing else but headings and blank lines."""
@@ -61,7 +71,7 @@ def is_grid(lines: list[str]) -> bool:
         if not line.strip():
             continue
         found = cells(line)
-        if is_code_line(line) or any(_CODE.fullmatch(c) or _COMMAND.search(c) for c in found):
+        if is_code_line(line) or any(is_code(c) or _COMMAND.search(c) for c in found):
             return False  # a shell history, a grid of recovery codes: no timetable
         if len(found) == 1:
             title = rows == 0 and len(found[0].split()) <= 12  # a title above it all

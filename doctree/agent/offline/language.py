@@ -38,6 +38,13 @@ MONTHS = (
     "january", "february", "march", "april", "may", "june", "july", "august", "september",
     "october", "november", "december",
 )  # fmt: skip
+#: A day, month and year run together, as a logbook, a ticket or a form writes them:
+#: "23MAR31", "04-May-2031" (the month in capitals or capitalised, never in lower case).
+COMPACT_DATE = re.compile(
+    r"\d{1,2}(?P<sep>-?)(?:"
+    + "|".join(f"{m[:3].upper()}|{m[:3].capitalize()}" for m in MONTHS)
+    + r")(?P=sep)(?:\d{4}|\d{2})"
+)
 WEEKDAY = "(?:" + "|".join(WEEKDAYS) + ")"
 #: How people shorten a weekday when they text ("next thurs", "Sat 3rd", "Mon: gym"), by
 #: index (Monday 0). Most are ordinary words too ("I sat down", "the sun", "they wed"), so

@@ -73,11 +73,15 @@ _ORDINALS = {
 }  # fmt: skip
 _ORDINAL_RE = "|".join(sorted(_ORDINALS, key=len, reverse=True))
 #: "December 3", "3 December", "the 3rd of December", "the third of December".
+#: A month's three letters as a compact date writes them, all capitals or capitalised.
+_COMPACT_MONTHS = "|".join(f"{m[:3].upper()}|{m[:3].capitalize()}" for m in MONTHS)
 _ABSOLUTE = re.compile(
     rf"\b(?P<m1>{_MONTH_RE})\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\b"
     rf"|\b(?P<d2>\d{{1,2}}|{_ORDINAL_RE})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<m2>{_MONTH_RE})"
     # "22 de abril", "3 mars", "3. März": a day and a month said in another language
-    rf"|\b(?P<d3>\d{{1,2}})(?:\.|º|er)?\s+(?:de\s+|di\s+)?(?P<m3>{_FOREIGN_MONTH_RE}|{_MONTH_RE})",
+    rf"|\b(?P<d3>\d{{1,2}})(?:\.|º|er)?\s+(?:de\s+|di\s+)?(?P<m3>{_FOREIGN_MONTH_RE}|{_MONTH_RE})"
+    # a logbook's or a ticket's day, month and year run together: "23MAR31", "04-May-2031"
+    rf"|\b(?P<d4>\d{{1,2}})(?P<s4>-?)(?P<m4>(?-i:{_COMPACT_MONTHS}))(?P=s4)(?P<y4>\d{{4}}|\d{{2}})\b",
     re.I,
 )
 
@@ -776,8 +780,9 @@ def absolute_dates(
         past = tense_at(text, m.start()) if by_clause else given
         if past and _MOVED_TO.search(text[: m.start()]):
             past = None  # "moved to June 28", "pushed back until May 3": where it went, nearest
-        month = (m.group("m1") or m.group("m2") or m.group("m3")).lower().rstrip(".")
-        raw_day = (m.group("d1") or m.group("d2") or m.group("d3")).lower()
+        month = (m.group("m1") or m.group("m2") or m.group("m3") or m.group("m4")).lower()
+        month = month.rstrip(".")
+        raw_day = (m.group("d1") or m.group("d2") or m.group("d3") or m.group("d4")).lower()
         day = int(raw_day) if raw_day.isdigit() else _ORDINALS[raw_day]
         num = _MONTH_ABBR.get(month) or lang.FOREIGN_MONTHS.get(month) or _MONTH_ABBR.get(month[:3])
         if num is None:
@@ -800,6 +805,14 @@ def absolute_dates(
         if (year := re.match(r",?\s*(\d{4})\b", text[m.end() :])) and 1900 < int(year[1]) < 2200:
             try:  # "24 March 2028": the year it is said with
                 d = date(int(year[1]), num, day)
+            except ValueError:
+                continue
+        elif said := m.group("y4"):  # "23MAR31": the century that puts it at most 20 years ahead
+            full = int(said) if len(said) == 4 else 2000 + int(said)
+            if len(said) == 2 and full > ref.year + 20:
+                full -= 100
+            try:
+                d = date(full, num, day)
             except ValueError:
                 continue
         found.append((m.group(0), d))

@@ -14,9 +14,9 @@ from collections import Counter
 from datetime import date
 
 from doctree.agent.offline.answers import listed_options
-from doctree.agent.offline.blocks import unfence_text
+from doctree.agent.offline.blocks import is_code_line, unfence_text
 from doctree.agent.offline.chat import ChatLine, chat_export
-from doctree.agent.offline.grids import grid_lines, read_grids
+from doctree.agent.offline.grids import cells, grid_lines, is_code, is_command, read_grids
 from doctree.agent.offline.handover import open_own_notes
 from doctree.agent.offline.language import (
     FOREIGN_MONTHS,
@@ -616,7 +616,33 @@ def pasted_rows(lines: list[str]) -> list[str]:
             if row := _row_sentence(said[0], list(zip(header[1:], said[1:], strict=True))):
                 out.append(row)
         return out
+    if (aligned := _aligned_rows(rows)) is not None:
+        return aligned
     return grid_lines(lines) or []  # a timetable, a rota, a fixture list in columns
+
+
+def _aligned_rows(rows: list[str]) -> list[str] | None:
+    """A table laid out in columns by spaces (two or more between cells) under a row that
+    names every column, its first one too ("DATE  TYPE  TIME  REMARKS"): each row as one
+    statement, its cells labelled, as a CSV file's are. None for anything else: a row of
+    another width, a column name with a digit, a cell that is a code, a command or a path
+    (a process list, a shell's output)."""
+    table = [cells(r) for r in rows]
+    header = table[0]
+    if (
+        len(header) < 2
+        or any(re.search(r"\d", h) or not _LABEL.fullmatch(h) for h in header)
+        or any(len(r) != len(header) for r in table[1:])
+        or any(is_code_line(r) for r in rows)
+        or any(is_code(c) or is_command(c) for r in table[1:] for c in r)
+    ):
+        return None
+    labels = [h.lower() if h.isupper() else h for h in header[1:]]
+    return [
+        row
+        for r in table[1:]
+        if (row := _row_sentence(r[0], list(zip(labels, r[1:], strict=True))))
+    ]
 
 
 def _record_rows(data: object) -> list[str]:
