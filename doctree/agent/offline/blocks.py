@@ -64,6 +64,101 @@ def is_prose_line(line: str) -> bool:
     return len(words) >= 3 and sum(bool(_WORD.match(w)) for w in words) * 3 >= len(words) * 2
 
 
+#: A hunk's header in a unified diff: "@@ -1,14 +1,16 @@".
+_HUNK = re.compile(r"@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@")
+#: A unified diff's lines outside its hunks: the file names, the index, modes, renames.
+_DIFF_HEADER = re.compile(
+    r"(?:diff --git |index [0-9a-f]+\.\.|--- |\+\+\+ |(?:new|deleted) file mode |old mode |"
+    r"new mode |similarity index |rename (?:from|to) |Binary files )"
+)
+
+
+def diff_result(lines: list[str]) -> list[str] | None:
+    """The text a unified diff leaves (a file the user keeps, pasted as the change to it):
+    its hunks' lines kept or added, without their marks, the lines it removes left out, its
+    headers dropped. None when `lines` hold no hunk. A line that no diff has ends the diff:
+    it is kept as said."""
+    if not any(_HUNK.match(x) for x in lines):
+        return None
+    out: list[str] = []
+    in_hunk = False
+    removed: list[str] = []  # the lines just removed, each replaced by the next line added
+    for line in lines:
+        if in_hunk and line[:1] == "+" and removed:
+            out.append(_replacing(line[1:], removed.pop(0)))
+            continue
+        if line[:1] != "-" or not in_hunk:
+            removed = []
+        if _HUNK.match(line):
+            in_hunk = True
+        elif line.startswith("diff --git "):
+            in_hunk = False
+        elif in_hunk and line[:1] in ("+", " "):
+            out.append(line[1:])
+        elif in_hunk and (line[:1] in ("-", "\\") or line == ""):
+            if line[:1] == "-":
+                removed.append(line[1:])
+            elif line == "":
+                out.append("")
+        elif not in_hunk and _DIFF_HEADER.match(line):
+            continue
+        else:
+            in_hunk = False
+            out.append(line)
+    return out
+
+
+def _replacing(new: str, old: str) -> str:
+    """A line a diff adds in place of `old`, saying what of `old` it replaces when the two
+    are about one thing (they open on the same word): "- MOT due 12 Nov, Kilnworth Motors
+    (instead of Brookside Garage)", as a value struck and replaced in place is read."""
+    import difflib
+
+    new_words, old_words = new.split(), old.split()
+    lead = [w for w in new_words if w.strip("-*+#") != ""][:1]
+    if not lead or lead != [w for w in old_words if w.strip("-*+#") != ""][:1]:
+        return new
+    gone: list[str] = []
+    for op, a1, a2, _, _ in difflib.SequenceMatcher(a=old_words, b=new_words).get_opcodes():
+        if op in ("replace", "delete"):
+            gone.extend(old_words[a1:a2])
+    said = " ".join(gone).strip(" ,;.")
+    if not said or len(gone) > 6 or said.lower() in new.lower():
+        return new
+    return f"{new.rstrip().rstrip('.')} (instead of {said})"
+
+
+#: A markdown heading: "## Boiler".
+_MD_HEADING = re.compile(r"\s{0,3}(#{1,6})\s+(?P<title>\S.*?)\s*#*\s*$")
+#: A list item: "- ...", "* ...", "1. ...".
+_ITEM = re.compile(r"(?P<lead>\s*(?:[-*+]|\d+[.)])\s+)(?P<text>\S.*)")
+
+
+def under_headings(lines: list[str]) -> list[str]:
+    """Pasted notes with each list item that does not name its heading said with it: under
+    "## Boiler", "- Serviced on 8 October, next due October 2031" is "- Serviced on 8
+    October, next due October 2031 (Boiler)", so the line still says what it is about once
+    it stands alone on a page. The heading nearest above an item is its own; a heading whose
+    words the item already says adds nothing."""
+    out: list[str] = []
+    heading = ""
+    for line in lines:
+        if h := _MD_HEADING.match(line):
+            heading = h.group("title").strip().rstrip(":")
+            out.append(line)
+            continue
+        m = _ITEM.match(line)
+        words = [w for w in re.findall(r"[^\W\d_]{3,}", heading.lower())]
+        if m is None or not words or any(w in m.group("text").lower() for w in words):
+            out.append(line)
+            continue
+        text = m.group("text").rstrip()
+        out.append(
+            f"{m.group('lead')}{text.rstrip('.')} ({heading}){'.' if text.endswith('.') else ''}"
+        )
+    return out
+
+
 def reads_as_text(lines: list[str]) -> bool:
     """Whether a fenced block of `lines` holds prose, a list or notes (read as the user's own
     text) rather than code: under a fifth of its lines look like code, and at least half read
@@ -183,7 +278,9 @@ def unfence_text(
                 out.extend(lines[i:])
                 break
             inner = lines[i + 1 : end]
+            inner = diff_result(inner) or inner  # a file pasted as the diff that changed it
             if reads_as_text(inner) and not (keep is not None and keep(inner)):
+                inner = under_headings(inner)
                 inner = journal_lines(inner, journal_key(text)) or inner  # "× renew the card"
                 out.append("")
                 out.extend(chat_lines(inner, mine))
