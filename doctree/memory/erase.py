@@ -509,6 +509,38 @@ def _said_pattern(said: list[str]) -> re.Pattern[str] | None:
     return re.compile("|".join(alts)) if alts else None
 
 
+def _cut(pattern: re.Pattern[str], text: str) -> str:
+    """`text` without each match of `pattern`, tidied only where a match was taken out: the
+    spaces either side of it become one (none before a stop that follows it, none at the
+    start or end of a line or of the text). The rest of the text, a pasted block's
+    indentation and spacing included, stays byte for byte."""
+    out: list[str] = []
+    at = 0
+    for m in pattern.finditer(text):
+        before = text[at : m.start()]
+        kept = before.rstrip(" \t")
+        gap = before[len(kept) :]
+        rest = text[m.end() :]
+        if not rest.strip():  # the text ends here: nothing is left to join
+            out = ["".join([*out, kept]).rstrip()]
+            at = len(text)
+            break
+        after = len(text) - len(rest.lstrip(" \t"))
+        if not "".join(out) and not kept:  # the text starts here: no blank line left
+            after = len(text) - len(rest.lstrip())
+        nxt = text[after : after + 1]
+        line_start = not kept and (not out or out[-1].endswith("\n")) or kept.endswith("\n")
+        out.append(kept)
+        if nxt not in ("", "\n") and nxt not in ".,;:!?" and not line_start and gap:
+            out.append(" ")  # between two sentences of a line: one space, as between any
+        at = after
+    else:
+        if not out:
+            return text
+    out.append(text[at:])
+    return "".join(out)
+
+
 def withhold(
     repo: DocumentsRepository, owner: str, session_ids: list[str], said: list[str]
 ) -> tuple[int, int]:
@@ -526,10 +558,7 @@ def withhold(
         return 0, 0
 
     def text_map(text: str) -> str:
-        new = pattern.sub("", text)
-        if new == text:
-            return text
-        return re.sub(r"[ \t]{2,}", " ", re.sub(r"[ \t]+([.,;:!?])", r"\1", new)).strip()
+        return _cut(pattern, text)
 
     with write_transaction(repo.conn):
         records = SessionsRepository(repo.conn).scrub_sessions(session_ids, text_map)

@@ -82,3 +82,19 @@ def test_a_statement_taken_back_leaves_the_history_and_the_recall_record(db_path
     stored = everything_stored(Path(db_path))
     assert b"Brightwell" not in stored
     assert b"dentist for April 9th" in stored
+
+
+def test_a_sentence_taken_back_leaves_a_pasted_blocks_spacing_in_its_message(db_path, tmp_path):
+    block = "```\nretries:   3\n    backoff:  exponential\n\tlimit:    40\n```"
+    taken = session(
+        tmp_path, "s-block", "2031-05-06",
+        f"Here is the worker config.\n\n{block}\n\nMy uncle Piet failed his driving test. "
+        "Don't keep that.",
+        "Noted the config.",
+    )  # fmt: skip
+    doctree(db_path, "replay", taken)
+    said = doctree(db_path, "transcript", "s-block")
+    assert "driving test" not in said and "Don't keep that" not in said
+    # only the join where the sentences were is tidied: the block keeps its spacing
+    assert "retries:   3\n    backoff:  exponential\n\tlimit:    40" in said
+    assert "Here is the worker config." in said

@@ -960,28 +960,10 @@ class Writer(PageIO):
 
             self.update(path, Page.parse(current.body, path).title, change)
             removed += len(edits)
-            if path.split("/")[-2:-1] and path.split("/")[-2] in ENTITY_KINDS:
-                left = self.read(path)
-                kept = Page.parse(left.body, path).sections if left else {}
-                if left and not any(v for k, v in kept.items() if k not in _LINKS_ONLY):
-                    # nothing said of it is left: the page goes (its history keeps it)
-                    r = self.call("document_delete", {"path": path})
-                    if not r.is_error:
-                        self.absent.add(path)
-                        self.summary.changed.append(path)
-                        emptied.append(path)
+            if self._delete_if_emptied(path):
+                emptied.append(path)
         for path in emptied:  # the listing that linked an emptied page links it no more
-            marks = (f"[[{path}]]", f"[[{path}|")
-            parent = path.rsplit("/", 1)[0]
-            if (listing := self.read(parent)) is None:
-                continue
-
-            def unlink(page: Page, marks=marks) -> None:
-                for section in [page.intro, *page.sections.values()]:
-                    section[:] = [ln for ln in section if not any(m in ln for m in marks)]
-                page.sections = {k: v for k, v in page.sections.items() if v}
-
-            self.update(parent, Page.parse(listing.body, parent).title, unlink)
+            self._unlist(path)
         if not dry:
             self.summary.notes.append(
                 f"forgot {removed} line(s) and {len(gone)} page(s) from current memory on "
@@ -1114,15 +1096,8 @@ class Writer(PageIO):
 
             self.update(path, page.title, change)
             removed += len(drop) + len(strip)
-            if path.split("/")[-2] in ENTITY_KINDS:
-                left = self.read(path)
-                kept = Page.parse(left.body, path).sections if left else {}
-                if left and not any(v for k, v in kept.items() if k not in _LINKS_ONLY):
-                    r = self.call("document_delete", {"path": path})
-                    if not r.is_error:
-                        self.absent.add(path)
-                        self.summary.changed.append(path)
-                        emptied.append(path)
+            if self._delete_if_emptied(path):
+                emptied.append(path)
         for path in emptied:
             self._unlist(path)
         if removed:
@@ -1131,6 +1106,23 @@ class Writer(PageIO):
                 "request (earlier versions keep them until `doctree forget` erases them)"
             )
         return removed
+
+    def _delete_if_emptied(self, path: str) -> bool:
+        """Delete the entity page at `path` (a person, project, thing) when a forget has left
+        nothing said of it, only its links: the page goes, its history keeps it. True when
+        it was deleted."""
+        if path.split("/")[-2:-1] == [] or path.split("/")[-2] not in ENTITY_KINDS:
+            return False
+        left = self.read(path)
+        kept = Page.parse(left.body, path).sections if left else {}
+        if left is None or any(v for k, v in kept.items() if k not in _LINKS_ONLY):
+            return False
+        r = self.call("document_delete", {"path": path})
+        if r.is_error:
+            return False
+        self.absent.add(path)
+        self.summary.changed.append(path)
+        return True
 
     def _unlist(self, path: str) -> None:
         """The listing that linked a page deleted links it no more."""
