@@ -98,3 +98,39 @@ def test_a_sentence_taken_back_leaves_a_pasted_blocks_spacing_in_its_message(db_
     # only the join where the sentences were is tidied: the block keeps its spacing
     assert "retries:   3\n    backoff:  exponential\n\tlimit:    40" in said
     assert "Here is the worker config." in said
+
+
+def test_a_forget_naming_an_earlier_conversation_finds_what_the_assistant_called_it(
+    db_path, tmp_path
+):
+    first = session(
+        tmp_path, "s-monday", "2031-06-02",
+        "The boiler service is booked with Hartley Heating on Friday 13 June. "
+        "Went to look at a three-bed on 22 Quarry Lane, £1,240 a month, we might take it.",
+        "Noted the boiler service with Hartley Heating on Friday 13 June, and the house on "
+        "22 Quarry Lane (£1,240 a month).",
+    )  # fmt: skip
+    later = session(
+        tmp_path, "s-next", "2031-06-09",
+        "Forget what I told you last Monday about the house. We're not moving after all.",
+        "Done.",
+    )  # fmt: skip
+    doctree(db_path, "replay", first, later)
+    pages = doctree(db_path, "show", "~/memory")
+    said = doctree(db_path, "transcript", "s-monday")
+    copy = doctree(db_path, "transcript", "memory-agent-main-run-1")  # the run's own copy
+    assert "Hartley Heating" in copy
+    answer = json.loads(
+        doctree(db_path, "context", "--query", "Quarry Lane house rent", "--words", "500",
+                "--json")
+    )  # fmt: skip
+    recalled = json.dumps([answer["recalled"], answer["text"]])
+    for where in (pages, said, copy, recalled):
+        assert "Quarry Lane" not in where and "1,240" not in where
+    # the rest of that conversation stays, on the pages and in its record
+    assert "Hartley Heating" in said
+    assert "Noted the boiler service with Hartley Heating on Friday 13 June." in said
+    boiler = json.dumps(
+        json.loads(doctree(db_path, "context", "--query", "boiler", "--words", "500", "--json"))
+    )
+    assert "Hartley" in boiler

@@ -67,6 +67,8 @@ front of each of their patterns (a sentence holding none of the literals a match
 not searched).
 """
 
+from collections.abc import Callable
+
 from doctree.agent.offline.pageio import OfflineAgentError, RunSummary, ToolsLike
 from doctree.agent.offline.resolve import absolute_dates, resolve_relative
 from doctree.agent.offline.run import run_session
@@ -95,10 +97,13 @@ class OfflineMemoryAgent:
         *,
         source: str = "<transcript>",
         parsed: Transcript | None = None,
+        earlier: Callable[[str], Transcript | None] | None = None,
     ) -> RunSummary:
         """Read `transcript_text` (or `parsed`, the same transcript already parsed), read the
-        memory it touches, write what it learnt."""
+        memory it touches, write what it learnt. `earlier` reads the transcript of an
+        earlier session of the owner by its id (None when it has none): a request to forget
+        what that conversation said finds the thing by every name it was given there."""
         transcript = (
             parsed if parsed is not None else parse_transcript(transcript_text, source=source)
         )
-        return run_session(self.root, transcript, tools)
+        return run_session(self.root, transcript, tools, earlier)

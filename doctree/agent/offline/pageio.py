@@ -39,6 +39,10 @@ class RunSummary:
     #: sentences the user said and asked, in the same session, not to be kept: the caller
     #: takes them out of the session's record (`doctree.memory.erase.withhold`)
     withheld: list[str] = field(default_factory=list)
+    #: what an earlier session said (its id -> the sentences and the assistant's words
+    #: restating them) that the user asked here to forget: the caller takes them out of
+    #: that session's record the same way
+    withheld_earlier: dict[str, list[str]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)

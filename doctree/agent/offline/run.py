@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from doctree.agent.offline import owner
 from doctree.agent.offline.directory import OTHER_KINDS, Directory
 from doctree.agent.offline.extract import extract
@@ -12,10 +14,16 @@ from doctree.agent.offline.write import Writer
 from doctree.sessions.transcripts import Transcript
 
 
-def run_session(root: str, transcript: Transcript, tools: ToolsLike) -> RunSummary:
+def run_session(
+    root: str,
+    transcript: Transcript,
+    tools: ToolsLike,
+    earlier: Callable[[str], Transcript | None] | None = None,
+) -> RunSummary:
     """Segment the transcript, extract and resolve what it says, file each fact on its page,
-    and write the pages: the offline agent's pipeline, top to bottom."""
-    writer = Writer(root, transcript, tools)
+    and write the pages: the offline agent's pipeline, top to bottom. `earlier` reads an
+    earlier session's transcript by its id, for a request to forget what it said."""
+    writer = Writer(root, transcript, tools, earlier)
     listings = writer.read_known()  # the pages memory already has, by kind
     directory = Directory(
         listings.get("people", {}),

@@ -10,7 +10,7 @@ written top down, so that a new page's parents already list it when it is create
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import date, timedelta
 
 from doctree import stopwords
@@ -25,6 +25,7 @@ from doctree.agent.offline.language import content_words, mentions
 from doctree.agent.offline.model import EarlierForget, Filing, Sentence
 from doctree.agent.offline.pageio import PageIO, RunSummary, ToolsLike
 from doctree.agent.offline.pages import Page, neutral, quote
+from doctree.agent.offline.referred import Referred, ThingTest, referred, values
 from doctree.agent.offline.resolve import (
     absolute_dates,
     capitalised_names,
@@ -46,7 +47,7 @@ from doctree.agent.offline.resolve import (
     values_contrasted,
     values_swapped,
 )
-from doctree.agent.offline.segment import record_shape, same_list
+from doctree.agent.offline.segment import record_shape, same_list, segment
 from doctree.memory.layout import CORRECTIONS, MEMORY_ROOT, TIER_PAGES
 from doctree.memory.secrets import mask
 from doctree.sessions.transcripts import Transcript
@@ -115,9 +116,18 @@ def _said(line: str) -> str:
 class Writer(PageIO):
     """The pages of one session's run: read before filing, written after it."""
 
-    def __init__(self, root: str, transcript: Transcript, tools: ToolsLike):
+    def __init__(
+        self,
+        root: str,
+        transcript: Transcript,
+        tools: ToolsLike,
+        earlier: Callable[[str], Transcript | None] | None = None,
+    ):
         super().__init__(root, tools, RunSummary(transcript.owner, transcript.session_id, turns=1))
         self.t = transcript
+        # an earlier session's transcript by its id (its record), when the caller has them: a
+        # request to forget what it said finds the thing through all it was called there
+        self.earlier = earlier
         first = transcript.started or (transcript.messages[0].time if transcript.messages else None)
         self.start_time = first or "1970-01-01T00:00:00Z"
         self.day = message_date(self.start_time)
@@ -868,6 +878,7 @@ class Writer(PageIO):
         of_whom: bool = False,
         *,
         sessions: dict[str, str] | None = None,
+        sentences: tuple[str, ...] = (),
         dry: bool = False,
     ) -> int:
         """Forget `what` in current memory: the page of the person or thing it names is
@@ -877,9 +888,10 @@ class Writer(PageIO):
         lines that say the thing as it concerns them go (a person's page counts as naming
         them), and no page is deleted for it: Ravi's other lines stay. With `sessions`
         (session id -> its page), only the lines said in those sessions go, and no page is
-        deleted for its name. Each change is a document write of this run, so `doctree
-        revert --run` puts it back. `dry`: nothing is written. The lines removed (or that
-        would be) are counted."""
+        deleted for its name; `sentences` are theirs that refer to the thing without
+        saying it (`referred.py`), whose lines go too. Each change is a document write of
+        this run, so `doctree revert --run` puts it back. `dry`: nothing is written. The
+        lines removed (or that would be) are counted."""
         words = content_words(what)
         if not words:
             return 0
@@ -936,6 +948,7 @@ class Writer(PageIO):
                 else:
                     said = mentions(told, words)
                 said = said and named <= content_words(f"{ln} {title}" if of_whom else ln)
+                said = said or any(_line_of(ln, x) for x in sentences)
                 if not said and not (links and any(x in ln for x in links)):
                     continue
                 if self._session_line(ln):  # a recent session keeps its link, not its words
@@ -979,17 +992,24 @@ class Writer(PageIO):
         removed and the session page says so."""
         sessions = self._sessions_of(request.earlier)
         why = None
+        found = {t: self._referred(t, request.persons, sessions) for t in request.things}
         if not sessions:
             why = f"no earlier conversation found for '{request.earlier.phrase}'"
         elif request.things:
+            said = {t: tuple(x for r in found[t].values() for x in r.said) for t in request.things}
             if any(
-                not self.forget(t, request.persons, sessions=sessions, dry=True)
+                not self.forget(t, request.persons, sessions=sessions, sentences=said[t], dry=True)
                 for t in request.things
             ):
                 why = f"the conversation of '{request.earlier.phrase}' said nothing of it"
             else:
                 for t in request.things:
-                    self.forget(t, request.persons, sessions=sessions)
+                    self.forget(t, request.persons, sessions=sessions, sentences=said[t])
+                # what the conversation said of it leaves its record too
+                for by_session in found.values():
+                    for sid, r in by_session.items():
+                        taken = self.summary.withheld_earlier.setdefault(sid, [])
+                        taken += [x for x in (*r.said, *r.restating) if x not in taken]
         elif not self._forget_said_in(sessions):
             why = f"nothing said in the conversation of '{request.earlier.phrase}' is kept"
         line = (
@@ -1008,6 +1028,24 @@ class Writer(PageIO):
             f"Session {self.t.session_id}",
             lambda page: page.add(line[0], line[1], key=line[1]),
         )
+
+    def _referred(
+        self, thing: str, persons: tuple[str, ...], sessions: dict[str, str]
+    ) -> dict[str, Referred]:
+        """What each of `sessions` said of `thing` (`referred.py`), read from its transcript
+        when the caller gave a way to read it; nothing otherwise."""
+        if self.earlier is None:
+            return {}
+        says = ThingTest(content_words(thing), persons)
+        out = {}
+        for sid in sessions:
+            transcript = self.earlier(sid)
+            if transcript is None:
+                continue
+            r = referred(segment(transcript).turns, says)
+            if r.said or r.restating:
+                out[sid] = r
+        return out
 
     def _sessions_of(self, earlier: Earlier) -> dict[str, str]:
         """The sessions (id -> page) of the days an earlier conversation is named by, this
@@ -1598,6 +1636,25 @@ def _without_stale(line: str, superseded: dict[str, Sentence]) -> str:
     if len(keep) == len(pieces):
         return line
     return f"{m.group('head')} `{' '.join(keep)}`" if keep else m.group("head")
+
+
+#: A date a fact line adds after a day said in words: " (2030-03-02)".
+_ADDED_DATE = re.compile(r"\s*\(\d{4}-\d\d-\d\d\)")
+
+
+def _line_of(line: str, sentence: str) -> bool:
+    """Whether a page's fact line is the one written of a user's `sentence`: its numbers
+    all in the line, and most of its words (the line may say "the user" for "I" and add
+    the dates it resolved)."""
+    m = re.match(r"- (?:\d{4}-\d\d-\d\d: )?(.*?)(?: \(\[\[[^\]]*\]\]\))?$", line)
+    if m is None:
+        return False
+    body = _ADDED_DATE.sub("", m.group(1))
+    numbers = {v for v in values(sentence) if v.isdigit()}
+    if not numbers <= values(body):
+        return False
+    words = content_words(sentence)
+    return len(words) >= 2 and len(words & content_words(body)) * 5 >= len(words) * 4
 
 
 def _add_past(page: Page, lines: list[str]) -> None:

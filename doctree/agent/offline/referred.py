@@ -1,0 +1,135 @@
+"""The user's sentences of a conversation that a thing to forget refers to, found through every
+way the conversation named it.
+
+A user says "Went to see a two-bed at 14 Pell Street, £980 a month" and the assistant answers
+"Noted the flat at 14 Pell Street (£980 a month)": a later "forget what I told you about the
+flat" means the user's sentence, which never says "flat". So the sentences of a thing are:
+
+- the user's sentences that say it (in any of its forms, `forms.said_forms`);
+- the user's sentence an assistant's clause that says it restates: the one said before the
+  clause that shares the most of its values (numbers, amounts, names), two at least;
+- the sentences that go on from one of those in the same message: one that opens on "it",
+  "this", "that" (the thing itself, never a person's pronoun), or shares a value with it.
+
+`restating` gives the assistant's clauses that restate them, so that the conversation's record
+loses them too: the whole sentence when every clause of it goes, else the clause with the
+words that joined it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from doctree.agent.offline import language as lang
+from doctree.agent.offline.clauses import cut
+from doctree.agent.offline.forms import said_forms
+from doctree.agent.offline.model import Turn
+from doctree.stopwords import ENGLISH
+
+#: A number as a value: "1,150", "£980", "14", "8am", "3.5".
+_NUMBER = re.compile(r"\d[\d,.]*\d|\d")
+#: A capitalised word, a name: "Pell", "Fenwick".
+_NAME_WORD = re.compile(r"(?<![\w'’])[A-Z][\w'’-]+")
+#: A sentence that opens on the thing said before it ("It needs a new boiler", "That was
+#: £40"); "he", "she", "they" are people, who are more than the thing.
+_GOES_ON = re.compile(
+    r"^\W*(?:(?:and|but|so|also|plus)[,\s]+)*(?:it|its|it's|this|that|which)\b", re.I
+)
+#: Values shared between a restatement and the user's sentence it repeats.
+_RESTATES = 2
+
+
+@dataclass
+class Referred:
+    """What a conversation said of a thing: the user's sentences, and the assistant's
+    sentences or clauses (with the words that joined them) restating them."""
+
+    said: list[str] = field(default_factory=list)
+    restating: list[str] = field(default_factory=list)
+
+
+def values(text: str) -> set[str]:
+    """The values a text holds: its numbers (digits only, "1,150" is "1150") and the names
+    inside it (capitalised words past its first, not days, months or common words)."""
+    out = {re.sub(r"\D", "", n) for n in _NUMBER.findall(text)}
+    for m in _NAME_WORD.finditer(text):
+        word = m.group(0).lower()
+        if m.start() == 0 or text[: m.start()].rstrip().endswith((".", "!", "?", ":")):
+            continue  # a sentence's first word is capitalised whatever it is
+        if word in ENGLISH or word in lang.WEEKDAYS or word in lang.MONTHS:
+            continue
+        out.add(word)
+    return {v for v in out if v}
+
+
+def referred(turns: list[Turn], says: ThingTest) -> Referred:
+    """The user's sentences of `turns` that the thing `says` holds true of refers to, and
+    the assistant's words that restate them (see the module's docstring)."""
+    found = Referred()
+    before: list[str] = []  # the user's sentences so far, in order
+    for turn in turns:
+        if turn.kind == "user" and turn.speaker is None:
+            for raw in turn.sentences:
+                if says(said_forms(raw)):
+                    found.said.append(raw)
+                before.append(raw)
+            continue
+        if turn.kind != "assistant":
+            continue
+        for sentence in turn.sentences:
+            parts = cut(sentence)
+            hits = [i for i, (_, text) in enumerate(parts) if says(said_forms(text))]
+            restated = False
+            for i in hits:
+                have = values(parts[i][1])
+                best = max(before, key=lambda s: len(values(s) & have), default=None)
+                if best is None or len(values(best) & have) < _RESTATES:
+                    continue
+                restated = True
+                if best not in found.said:
+                    found.said.append(best)
+            if not restated:
+                continue
+            if len(hits) == len(parts):
+                found.restating.append(sentence)
+            else:
+                found.restating += [_span(parts, i) for i in hits]
+    # the sentences that go on from one found, in the same message
+    for turn in turns:
+        if turn.kind != "user":
+            continue
+        for prev, raw in zip(turn.sentences, turn.sentences[1:], strict=False):
+            if prev in found.said and raw not in found.said and _goes_on(raw, prev):
+                found.said.append(raw)
+    return found
+
+
+def _span(parts: list[tuple[str, str]], i: int) -> str:
+    """Clause `i` of a sentence with the words that join it to the others, so that the
+    sentence reads on without it: ", and the flat at …" of a later clause (its stop stays
+    with the sentence), "The flat at …, " of the first."""
+    if i == 0:
+        return parts[0][1] + parts[1][0]
+    return parts[i][0] + (parts[i][1].rstrip(".!?") if i == len(parts) - 1 else parts[i][1])
+
+
+def _goes_on(raw: str, prev: str) -> bool:
+    """Whether `raw`, said right after `prev`, goes on about what `prev` said."""
+    return bool(_GOES_ON.match(raw)) or bool(values(raw) & values(prev))
+
+
+class ThingTest:
+    """Whether a text says a thing: its content words (in any of their forms, at least half
+    of them), as it concerns `persons` when given."""
+
+    def __init__(self, words: set[str], persons: tuple[str, ...] = ()):
+        self.words = words
+        self.persons = persons
+
+    def __call__(self, text: str) -> bool:
+        if not self.words:
+            return False
+        if self.persons:
+            return lang.concerns(text, self.words, self.persons)
+        return lang.mentions(text, self.words)
