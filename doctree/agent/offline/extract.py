@@ -28,6 +28,7 @@ from doctree.agent.offline.model import Analysis, EarlierForget, Segmented, Sent
 from doctree.agent.offline.numeric import numeric_dates
 from doctree.agent.offline.prefilter import gate_patterns
 from doctree.agent.offline.records import Record, used_by
+from doctree.agent.offline.referred import ThingTest, referred
 from doctree.agent.offline.resolve import (
     Context,
     absolute_dates,
@@ -245,7 +246,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 kept = _clauses_before(raw) if request[1] is None else None
                 forgetting = _forget(
                     a, turn, raw, request[1], previous, current, dropped, bool(kept), directory,
-                    of_whom,
+                    of_whom, segmented.turns[: segmented.turns.index(turn) + 1],
                 )  # fmt: skip
                 of_whom = False
                 if forgetting and kept:
@@ -445,12 +446,14 @@ def _forget(
     own_clause: bool = False,
     directory: Directory | None = None,
     of_whom: bool = False,
+    so_far: list[Turn] | None = None,
 ) -> bool:
     """A request to forget: "forget that" drops the statements just made (only its own
     sentence when that sentence holds a secret before it, only the clause before it when
     `own_clause`: the request ends a sentence of several clauses), "forget about X"
-    drops this session's statements of X and asks the writer to forget X in memory. True
-    when it was acted on."""
+    drops this session's statements of X (also those that say it only as the assistant
+    restated them, and those going on from them: `referred.py`, over the turns `so_far`)
+    and asks the writer to forget X in memory. True when it was acted on."""
     if turn.speaker or _ITEM_LABEL.match(raw) or raw in turn.pasted:
         # a participant's line in a thread or a pasted note: not the user's request
         a.not_acted.append((raw, "said by someone else; nothing was removed"))
@@ -516,6 +519,11 @@ def _forget(
         says = [t for t in a.sentences if words and _says(t.text, words, persons)]
         if of_whom:  # only where the person is named or is the one it is about
             says = [t for t in says if t.subject in persons or names_any(t.text, persons)]
+        elif so_far and words:
+            # what the session called it otherwise: the user's sentences the assistant's
+            # restatement of the thing repeats, and those that go on from them
+            others = set(referred(so_far, ThingTest(words, persons)).said)
+            says += [t for t in a.sentences if t not in says and (t.raw or t.text) in others]
         for t in says:
             a.forgotten += 1
             if thing and _without_clause(t, thing):

@@ -9,7 +9,8 @@ flat" means the user's sentence, which never says "flat". So the sentences of a 
 - the user's sentence an assistant's clause that says it restates: the one said before the
   clause that shares the most of its values (numbers, amounts, names), two at least;
 - the sentences that go on from one of those in the same message: one that opens on "it",
-  "this", "that" (the thing itself, never a person's pronoun), or shares a value with it.
+  "this is", "that was" (the thing itself, never a person's pronoun), or shares a value
+  with it.
 
 `restating` gives the assistant's clauses that restate them, so that the conversation's record
 loses them too: the whole sentence when every clause of it goes, else the clause with the
@@ -32,9 +33,12 @@ _NUMBER = re.compile(r"\d[\d,.]*\d|\d")
 #: A capitalised word, a name: "Pell", "Fenwick".
 _NAME_WORD = re.compile(r"(?<![\w'’])[A-Z][\w'’-]+")
 #: A sentence that opens on the thing said before it ("It needs a new boiler", "That was
-#: £40"); "he", "she", "they" are people, who are more than the thing.
+#: £40"); "he", "she", "they" are people, who are more than the thing, and "that" alone
+#: may open anything ("That reminds me, …").
 _GOES_ON = re.compile(
-    r"^\W*(?:(?:and|but|so|also|plus)[,\s]+)*(?:it|its|it's|this|that|which)\b", re.I
+    r"^\W*(?:(?:and|but|so|also|plus)[,\s]+)*(?:it|its|it['’]s|(?:this|that)(?:['’]s|\s+(?:is|"
+    r"was|has|had|costs?|needs?|includes?|comes?|means)))\b",
+    re.I,
 )
 #: Values shared between a restatement and the user's sentence it repeats.
 _RESTATES = 2
@@ -99,7 +103,10 @@ def referred(turns: list[Turn], says: ThingTest) -> Referred:
     for turn in turns:
         if turn.kind != "user":
             continue
+        own = turn.rows | turn.items  # a table's row, a list's item: each a thing of its own
         for prev, raw in zip(turn.sentences, turn.sentences[1:], strict=False):
+            if raw in own or raw in turn.pasted:
+                continue
             if prev in found.said and raw not in found.said and _goes_on(raw, prev):
                 found.said.append(raw)
     return found
@@ -116,7 +123,8 @@ def _span(parts: list[tuple[str, str]], i: int) -> str:
 
 def _goes_on(raw: str, prev: str) -> bool:
     """Whether `raw`, said right after `prev`, goes on about what `prev` said."""
-    return bool(_GOES_ON.match(raw)) or bool(values(raw) & values(prev))
+    shared = {v for v in values(raw) & values(prev) if len(v) > 1}  # not a lone digit
+    return bool(_GOES_ON.match(raw)) or bool(shared)
 
 
 class ThingTest:
