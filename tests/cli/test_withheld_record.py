@@ -12,7 +12,9 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from doctree.cli import cli
+from doctree.memory.recall import texts as recall_texts
 from doctree.sessions.transcripts import format_transcript
+from doctree.store.documents import DocumentsRepository
 
 
 def doctree(db_path: Path, *args: str):
@@ -134,3 +136,26 @@ def test_a_forget_naming_an_earlier_conversation_finds_what_the_assistant_called
         json.loads(doctree(db_path, "context", "--query", "boiler", "--words", "500", "--json"))
     )
     assert "Hartley" in boiler
+
+
+def test_a_short_sentence_taken_back_leaves_only_the_message_it_was_said_in(db_path, tmp_path):
+    taken = session(
+        tmp_path, "s-twice", "2031-05-07",
+        "My brother Alek has run up debts again. He's moving out. Don't keep that.",
+        "He's moving out. I won't keep any of it.",
+        "Different thing: the lodger upstairs gave notice. He's moving out. "
+        "The landlord is relisting the room.",
+        "So the room is being relisted. He's moving out.",
+    )  # fmt: skip
+    doctree(db_path, "replay", taken)
+    said = doctree(db_path, "transcript", "s-twice")
+    assert "Alek" not in said and "Don't keep that" not in said
+    # the assistant's reply right after it repeated it whole: gone from there too
+    assert "## assistant · 2031-05-07T10:01:00Z\n\nI won't keep any of it." in said
+    # said again in another message, of someone else: it stays there, as said
+    assert "gave notice. He's moving out. The landlord" in said
+    assert "So the room is being relisted. He's moving out." in said
+    with DocumentsRepository(db_path) as repo:
+        stored = list(recall_texts(repo.conn, "main"))
+    assert "Different thing: the lodger upstairs gave notice. He's moving out." in " ".join(stored)
+    assert "I won't keep any of it." in stored and not any("Alek" in p for p in stored)

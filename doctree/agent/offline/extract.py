@@ -205,14 +205,14 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 elif aside:
                     a.forgotten += 1
                     dropped.append(raw)
-                    a.withheld.append(raw)
+                    a.withheld.append((turn.time, raw))
                     continue
                 elif (covered := lang.aside_ahead(raw, first=raw == own[0])) is not None:
                     aside = True
                     if covered.strip():
                         a.forgotten += 1
                         dropped.append(covered)
-                    a.withheld.append(raw)
+                    a.withheld.append((turn.time, raw))
                     continue
             spoken = message_date(turn.time)
             if (named := named_conversation(raw, spoken)) is not None and _forget_earlier(
@@ -497,7 +497,7 @@ def _forget(
                 previous[:] = [t for t in previous if t not in targets]
                 current[:] = [t for t in current if t not in targets]
             # what was taken back and the request leave the session's record too
-            a.withheld.extend([*(t.raw or t.text for t in targets), raw])
+            a.withheld += [(t.time, t.raw or t.text) for t in targets] + [(turn.time, raw)]
         for t in targets:
             if t in a.sentences:
                 a.sentences.remove(t)
