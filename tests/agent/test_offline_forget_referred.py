@@ -81,8 +81,9 @@ def test_an_earlier_sentence_named_only_in_the_assistants_restatement_goes(
     assert "Dr Osei" in facts  # the other thing said in the same message stays
     # what leaves that conversation's record: the sentence, and the clause restating it
     record = summary.withheld_earlier["s-first"]
-    assert said in record and restated.rstrip(".").replace("and", ", and", 1) in record
-    assert DENTIST not in record
+    assert (MONDAY, said) in record
+    assert ("2031-06-02T18:01:00Z", restated.rstrip(".").replace("and", ", and", 1)) in record
+    assert not any(DENTIST in x for _, x in record)
 
 
 @pytest.mark.parametrize(("said", "restated", "request_", "gone"), CASES)

@@ -155,6 +155,8 @@ def test_a_short_sentence_taken_back_leaves_only_the_message_it_was_said_in(db_p
     # said again in another message, of someone else: it stays there, as said
     assert "gave notice. He's moving out. The landlord" in said
     assert "So the room is being relisted. He's moving out." in said
+    copy = doctree(db_path, "transcript", "memory-agent-main-run-1")  # the run's own copy
+    assert "Alek" not in copy and "gave notice. He's moving out. The landlord" in copy
     with DocumentsRepository(db_path) as repo:
         stored = list(recall_texts(repo.conn, "main"))
     assert "Different thing: the lodger upstairs gave notice. He's moving out." in " ".join(stored)

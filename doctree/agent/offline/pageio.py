@@ -41,9 +41,9 @@ class RunSummary:
     #: record (`doctree.memory.erase.withhold`)
     withheld: list[tuple[str, str]] = field(default_factory=list)
     #: what an earlier session said (its id -> the sentences and the assistant's words
-    #: restating them) that the user asked here to forget: the caller takes them out of
+    #: restating them, each with its message's time) that the user asked here to forget: the caller takes them out of
     #: that session's record the same way
-    withheld_earlier: dict[str, list[str]] = field(default_factory=dict)
+    withheld_earlier: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)

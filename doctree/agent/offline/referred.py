@@ -51,6 +51,8 @@ class Referred:
 
     said: list[str] = field(default_factory=list)
     restating: list[str] = field(default_factory=list)
+    #: each of them with the time of the message it was said in
+    at: list[tuple[str, str]] = field(default_factory=list)
 
 
 def values(text: str) -> set[str]:
@@ -72,7 +74,10 @@ def referred(turns: list[Turn], says: ThingTest) -> Referred:
     the assistant's words that restate them (see the module's docstring)."""
     found = Referred()
     before: list[str] = []  # the user's sentences so far, in order
+    when: dict[str, str] = {}  # each user sentence -> the time of its message
     for turn in turns:
+        if turn.kind == "user":
+            when.update((raw, turn.time) for raw in turn.sentences if raw not in when)
         if turn.kind == "user" and turn.speaker is None:
             for raw in turn.sentences:
                 if says(said_forms(raw)):
@@ -95,10 +100,9 @@ def referred(turns: list[Turn], says: ThingTest) -> Referred:
                     found.said.append(best)
             if not restated:
                 continue
-            if len(hits) == len(parts):
-                found.restating.append(sentence)
-            else:
-                found.restating += [_span(parts, i) for i in hits]
+            spans = [sentence] if len(hits) == len(parts) else [_span(parts, i) for i in hits]
+            found.restating += spans
+            found.at += [(turn.time, x) for x in spans]
     # the sentences that go on from one found, in the same message
     for turn in turns:
         if turn.kind != "user":
@@ -109,6 +113,7 @@ def referred(turns: list[Turn], says: ThingTest) -> Referred:
                 continue
             if prev in found.said and raw not in found.said and _goes_on(raw, prev):
                 found.said.append(raw)
+    found.at += [(when[x], x) for x in found.said if x in when]
     return found
 
 

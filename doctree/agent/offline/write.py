@@ -1009,7 +1009,7 @@ class Writer(PageIO):
                 for by_session in found.values():
                     for sid, r in by_session.items():
                         taken = self.summary.withheld_earlier.setdefault(sid, [])
-                        taken += [x for x in (*r.said, *r.restating) if x not in taken]
+                        taken += [x for x in r.at if x not in taken]
         elif not self._forget_said_in(sessions):
             why = f"nothing said in the conversation of '{request.earlier.phrase}' is kept"
         line = (
