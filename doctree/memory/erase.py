@@ -6,10 +6,10 @@
   kept it.
 - `redact_version(repo, owner, path, version)`: the whole content of one version, the
   explicit choice when a version must go entirely.
-- `withhold(repo, owner, session_ids, said)`: sentences a user asked, within a session, not
-  to be kept ("… don't keep that", "off the record: …"), out of those sessions' history
-  and their passages in the recall record, so that no later search or reading of memory
-  brings them back.
+- `withhold(repo, owner, session_ids, said)`: sentences a user asked not to be kept ("…
+  don't keep that", "off the record: …", or later "scrap what I told you last Monday about
+  the flat"), out of the messages of those sessions they were said in, in the history and
+  the recall record, so that no later search or reading of memory brings them back.
 
 `forget` and `redact` remove exactly the matched text and nothing around it, in one write
 transaction (so nothing written meanwhile escapes it):

@@ -51,7 +51,9 @@ reads top to bottom as the pipeline; see docs/memory-agent.md):
 `clauses.py` cuts a statement at its clauses, so that a request to forget takes only the
 clause it names (and tells a sentence that says things of two people, kept on the notes as
 said); `earlier.py` reads a request that names an earlier conversation ("what I told you last
-Monday about …"), which takes only that conversation's lines; `forms.py` gives the words a
+Monday about …"), which takes only that conversation's lines; `referred.py` finds the user's
+sentences a thing to forget refers to that never name it (the assistant's restatement
+named it; a sentence going on from one that does); `forms.py` gives the words a
 thing is said by beyond its inflections ("lent" for a loan, someone telling it for their
 news); `owner.py` keeps the names the user goes by (a nick, the name the assistant
 calls them) on the user's own page, `~/memory/user`, so that none becomes a person;
