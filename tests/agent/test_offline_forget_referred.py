@@ -174,3 +174,21 @@ def test_the_rows_after_a_pasted_tables_row_stay(repo):
     facts = current_facts(repo)
     assert "Quayside" not in facts
     assert "Orla Books" in facts and "B2 Print" in facts
+
+
+def test_a_date_of_the_earlier_conversation_that_has_passed_goes_from_its_week_page(repo):
+    run_all(
+        repo,
+        transcript(
+            "s-first",
+            ("user", MONDAY, f"{DENTIST} Booked two places on the Ashby Hall tour for "
+             "Thursday 5 June, £12 each."),
+            ("assistant", "2031-06-02T18:01:00Z",
+             "Noted the dentist, and the open day at Ashby Hall on 5 June (£12 a place)."),
+        ),
+        transcript("s-later", ("user", NEXT_MONDAY,
+                               "Forget what I told you last Monday about the open day.")),
+    )  # fmt: skip
+    everything = "\n".join(d.body for d in repo.documents("main", "~/memory"))
+    assert "Ashby" not in everything  # also not under the week's dates that passed
+    assert "Dr Osei" in everything

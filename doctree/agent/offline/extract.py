@@ -28,7 +28,7 @@ from doctree.agent.offline.model import Analysis, EarlierForget, Segmented, Sent
 from doctree.agent.offline.numeric import numeric_dates
 from doctree.agent.offline.prefilter import gate_patterns
 from doctree.agent.offline.records import Record, used_by
-from doctree.agent.offline.referred import ThingTest, referred
+from doctree.agent.offline.referred import ThingTest, referred, restated_dates
 from doctree.agent.offline.resolve import (
     Context,
     absolute_dates,
@@ -106,6 +106,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
     previous: list[Sentence] = []  # the last user turn's sentences: what "forget that" means
     context = Context(directory)
     context.date_order = segmented.date_order
+    context.restated = restated_dates(segmented.turns)
     context.figures = confirmed(  # "£22.50" as the assistant confirms a bare "22.50"
         [x for t in segmented.turns if t.kind == "assistant" for x in t.sentences],
         [x for t in segmented.turns for x in t.sentences],
@@ -1197,6 +1198,8 @@ def read_sentence(
     anchors = context.dates if context is not None else None
     given = [(clean.lower().find(phrase.lower()), d) for phrase, d in abs_dates]
     text, rel = resolve_relative(clean, ref, by_clause=True, anchors=anchors, given=given)
+    if context is not None and (restated := context.restated.get(raw)):
+        text, rel = _as_restated(text, rel, restated, ref)
     if anchors is not None:
         session_dates(anchors, clean, rel + abs_dates)
     text = _with_years(text, abs_dates)
@@ -1227,6 +1230,32 @@ def read_sentence(
     if s.roles or s.relation:
         s.kinds.append("role")
     return s
+
+
+def _as_restated(
+    text: str, rel: list[tuple[str, date]], restated: list[date], ref: date
+) -> tuple[str, list[tuple[str, date]]]:
+    """A bare weekday of a sentence ("second viewing on Saturday") read as the day of that
+    name the assistant's reply restating the sentence gives explicitly ("Saturday 9 March"),
+    when it is a different one within a week of the day said: the reply read what the user
+    meant, where the tense of the sentence around it may not tell."""
+    out = []
+    for phrase, d in rel:
+        day = next((w for w in lang.WEEKDAYS if re.search(rf"\b{w}\b", phrase, re.I)), None)
+        fits = [
+            x
+            for x in restated
+            if day is not None
+            and x.weekday() == lang.WEEKDAYS.index(day)
+            and x != d
+            and abs((x - ref).days) <= 7
+        ]
+        if len(fits) == 1 and d not in restated:
+            new = fits[0]
+            text = text.replace(f"{phrase} ({d.isoformat()})", f"{phrase} ({new.isoformat()})", 1)
+            d = new
+        out.append((phrase, d))
+    return text, out
 
 
 def _with_years(text: str, dates: list[tuple[str, date]]) -> str:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from datetime import date
 
 from doctree.agent.offline import language as lang
 from doctree.agent.offline.clauses import cut
@@ -146,3 +147,39 @@ class ThingTest:
         if self.persons:
             return lang.concerns(text, self.words, self.persons)
         return lang.mentions(text, self.words)
+
+
+def restated_dates(turns: list[Turn]) -> dict[str, list[date]]:
+    """The dates the assistant's reply gives explicitly ("second viewing on Saturday 9
+    March") for a user's sentence of the message just before it that it restates (they
+    share two values or more: "14 Pell Street", "£980"): user sentence -> those dates."""
+    from doctree.agent.offline.resolve import absolute_dates, message_date
+
+    out: dict[str, list[date]] = {}
+    for user, reply in zip(turns, turns[1:], strict=False):
+        if user.kind != "user" or user.speaker is not None or reply.kind != "assistant":
+            continue
+        ref = message_date(reply.time)
+        for sentence in reply.sentences:
+            for _, clause in cut(sentence):
+                said = absolute_dates(clause, ref)  # the year that puts it nearest
+                if not said:
+                    continue
+                # the clause that gives the date, else its whole sentence ("Noted the flat on
+                # Pell Street (£980), second viewing Saturday 9 March")
+                best = _restated(user.sentences, clause) or _restated(user.sentences, sentence)
+                if best is not None:
+                    out.setdefault(best, []).extend(d for _, d in said)
+    return out
+
+
+def _restated(said: list[str], text: str) -> str | None:
+    """The one sentence of `said` that `text` restates: the one sharing the most of its
+    values, two at least; None when none does, or two share as many."""
+    have = values(text)
+    shared = sorted(((len(values(s) & have), s) for s in said), reverse=True)
+    if not shared or shared[0][0] < _RESTATES:
+        return None
+    if len(shared) > 1 and shared[1][0] == shared[0][0]:
+        return None
+    return shared[0][1]

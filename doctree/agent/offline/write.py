@@ -1080,8 +1080,10 @@ class Writer(PageIO):
         return {sid: path for _, sid, path in found}
 
     def _pages_of(self, sessions: dict[str, str]) -> list[str]:
-        """The session pages and every page they link: where their lines can be."""
+        """The session pages, their week pages (which keep the dates that passed) and every
+        page they link: where their lines can be."""
         out = list(sessions.values())
+        out += [p.rsplit("/", 1)[0] for p in sessions.values()]
         for path in sessions.values():
             if (page := self.read(path)) is not None:
                 out += re.findall(r"^- \[\[(~/[^\]|]+)\]\]$", page.body, re.M)
