@@ -192,3 +192,53 @@ def test_a_date_of_the_earlier_conversation_that_has_passed_goes_from_its_week_p
     everything = "\n".join(d.body for d in repo.documents("main", "~/memory"))
     assert "Ashby" not in everything  # also not under the week's dates that passed
     assert "Dr Osei" in everything
+
+
+@pytest.mark.parametrize(
+    ("note", "request_", "rest"),
+    [
+        (
+            "- note to self: the credit union lent me £900 for the van. pay back £90 a month",
+            "and scrap the note about the loan entirely",
+            "£90",
+        ),
+        (
+            "- reminder: sold the old piano for £400 to a neighbour. buyer collects it in May",
+            "Please forget the bit about the sale.",
+            "collects",
+        ),
+        (
+            "* borrowed the long ladder from next door for the gutters. return it by the 20th",
+            "Actually drop the note about the ladder.",
+            "return it",
+        ),
+    ],
+)
+def test_the_rest_of_a_note_goes_with_it_and_the_next_note_stays(repo, note, request_, rest):
+    run_all(
+        repo,
+        transcript(
+            "s-notes",
+            ("user", MONDAY, f"Jotting a few things down:\n\n{note}\n- {DENTIST}\n"
+             "- the boiler service is on 14 June"),
+        ),
+        transcript("s-later", ("user", NEXT_MONDAY, request_)),
+    )  # fmt: skip
+    facts = current_facts(repo)
+    assert rest not in facts  # the rest of the note's line went with it
+    assert "Dr Osei" in facts and "boiler" in facts  # the next notes are their own
+
+
+def test_the_rest_of_a_paragraph_is_no_part_of_a_thing_forgotten_in_it(repo):
+    run_all(
+        repo,
+        transcript(
+            "s-para",
+            ("user", MONDAY, "Long week. The credit union lent me £900 for the van. "
+             "The boiler service is on 14 June. Mira starts her new job on Monday."),
+        ),
+        transcript("s-later", ("user", NEXT_MONDAY, "And scrap the note about the loan.")),
+    )  # fmt: skip
+    facts = current_facts(repo)
+    assert "£900" not in facts
+    assert "boiler" in facts and "Mira" in facts

@@ -8,9 +8,10 @@ flat" means the user's sentence, which never says "flat". So the sentences of a 
 - the user's sentences that say it (in any of its forms, `forms.said_forms`);
 - the user's sentence an assistant's clause that says it restates: the one said before the
   clause that shares the most of its values (numbers, amounts, names), two at least;
-- the sentences that go on from one of those in the same message: one that opens on "it",
-  "this is", "that was" (the thing itself, never a person's pronoun), or shares a value
-  with it.
+- the sentences that go on from one of those in the same message: one written on the same
+  list item's line (the rest of a note, never the rest of a paragraph), one that opens on
+  "it", "this is", "that was" (the thing itself, never a person's pronoun), or one that
+  shares a value with it.
 
 `restating` gives the assistant's clauses that restate them, so that the conversation's record
 loses them too: the whole sentence when every clause of it goes, else the clause with the
@@ -70,9 +71,12 @@ def values(text: str) -> set[str]:
     return {v for v in out if v}
 
 
-def referred(turns: list[Turn], says: ThingTest) -> Referred:
+def referred(turns: list[Turn], says: ThingTest, written: dict[str, str] | None = None) -> Referred:
     """The user's sentences of `turns` that the thing `says` holds true of refers to, and
-    the assistant's words that restate them (see the module's docstring)."""
+    the assistant's words that restate them (see the module's docstring). `written` holds
+    each message's text by its time, when known: a sentence written on the same list
+    item's line as one found ("Dad lent me £2,000. pay back £200 a month") goes on from it
+    too."""
     found = Referred()
     before: list[str] = []  # the user's sentences so far, in order
     when: dict[str, str] = {}  # each user sentence -> the time of its message
@@ -109,10 +113,14 @@ def referred(turns: list[Turn], says: ThingTest) -> Referred:
         if turn.kind != "user":
             continue
         own = turn.rows | turn.items  # a table's row, a list's item: each a thing of its own
+        text = (written or {}).get(turn.time, "")
         for prev, raw in zip(turn.sentences, turn.sentences[1:], strict=False):
-            if raw in own or raw in turn.pasted:
+            if prev not in found.said or raw in found.said or raw in turn.rows:
                 continue
-            if prev in found.said and raw not in found.said and _goes_on(raw, prev):
+            item = prev in turn.items and raw in turn.items  # a list's item, or a note's
+            if (item and _same_line(text, prev, raw)) or (
+                raw not in own and raw not in turn.pasted and _goes_on(raw, prev)
+            ):
                 found.said.append(raw)
     found.at += [(when[x], x) for x in found.said if x in when]
     return found
@@ -125,6 +133,17 @@ def _span(parts: list[tuple[str, str]], i: int) -> str:
     if i == 0:
         return parts[0][1] + parts[1][0]
     return parts[i][0] + (parts[i][1].rstrip(".!?") if i == len(parts) - 1 else parts[i][1])
+
+
+def _same_line(text: str, prev: str, raw: str) -> bool:
+    """Whether `raw` is written on the same line of the message `text` as `prev`, after it:
+    the rest of one note or item, not a line of its own."""
+    head, tail = prev[:24], raw[:24]
+    for line in text.splitlines():
+        at = line.find(head)
+        if at >= 0 and line.find(tail, at + len(head)) >= 0:
+            return True
+    return False
 
 
 def _goes_on(raw: str, prev: str) -> bool:

@@ -10,7 +10,7 @@ written top down, so that a new page's parents already list it when it is create
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import date, timedelta
 
 from doctree import stopwords
@@ -182,7 +182,9 @@ class Writer(PageIO):
         kept_whole = self._said_together([w for w in a.forget if w not in a.forget_concerning])
         for what in a.forget:
             if what not in kept_whole:
-                self.forget(what, a.forget_concerning.get(what, ()), what in a.forget_of_whom)
+                persons, of_whom = a.forget_concerning.get(what, ()), what in a.forget_of_whom
+                also = self._going_on(what, persons) if not of_whom else frozenset()
+                self.forget(what, persons, of_whom, sentences=also)
         for request in a.forget_earlier:
             self.forget_earlier(request)
         if self.write_patterns():
@@ -878,7 +880,7 @@ class Writer(PageIO):
         of_whom: bool = False,
         *,
         sessions: dict[str, str] | None = None,
-        sentences: tuple[str, ...] = (),
+        sentences: Iterable[tuple[str, str]] = (),
         dry: bool = False,
     ) -> int:
         """Forget `what` in current memory: the page of the person or thing it names is
@@ -888,8 +890,9 @@ class Writer(PageIO):
         lines that say the thing as it concerns them go (a person's page counts as naming
         them), and no page is deleted for it: Ravi's other lines stay. With `sessions`
         (session id -> its page), only the lines said in those sessions go, and no page is
-        deleted for its name; `sentences` are theirs that refer to the thing without
-        saying it (`referred.py`), whose lines go too. Each change is a document write of
+        deleted for its name. `sentences` (session id, sentence) refer to the thing
+        without saying it (`referred.py`): the lines of that session written of them go
+        too. The sessions the lines found cite are kept in `cited`. Each change is a document write of
         this run, so `doctree revert --run` puts it back. `dry`: nothing is written. The
         lines removed (or that would be) are counted."""
         words = content_words(what)
@@ -899,7 +902,10 @@ class Writer(PageIO):
         named = {w.lower() for w in re.findall(r"\b[A-Z][\w'’-]*", what)} & words
         gone = [] if persons or sessions is not None else self._pages_named(what)
         links = tuple(f"[[{p}]]" for p in gone) + tuple(f"[[{p}|" for p in gone)
-        for path in gone:
+        sentences = tuple(sentences)
+        pages_of = {page: sid for sid, page in (sessions or {}).items()}
+        self.cited: set[str] = set()
+        for path in gone if not dry else ():
             r = self.call("document_delete", {"path": path})
             if not r.is_error:
                 self.absent.add(path)
@@ -948,7 +954,10 @@ class Writer(PageIO):
                 else:
                     said = mentions(told, words)
                 said = said and named <= content_words(f"{ln} {title}" if of_whom else ln)
-                said = said or any(_line_of(ln, x) for x in sentences)
+                cite = _cited(ln) or pages_of.get(path)  # a session page's own lines
+                if said and cite is not None:
+                    self.cited.add(cite)
+                said = said or any(sid == cite and _line_of(ln, x) for sid, x in sentences)
                 if not said and not (links and any(x in ln for x in links)):
                     continue
                 if self._session_line(ln):  # a recent session keeps its link, not its words
@@ -996,7 +1005,10 @@ class Writer(PageIO):
         if not sessions:
             why = f"no earlier conversation found for '{request.earlier.phrase}'"
         elif request.things:
-            said = {t: tuple(x for r in found[t].values() for x in r.said) for t in request.things}
+            said = {
+                t: tuple((sid, x) for sid, r in found[t].items() for x in r.said)
+                for t in request.things
+            }
             if any(
                 not self.forget(t, request.persons, sessions=sessions, sentences=said[t], dry=True)
                 for t in request.things
@@ -1042,10 +1054,24 @@ class Writer(PageIO):
             transcript = self.earlier(sid)
             if transcript is None:
                 continue
-            r = referred(segment(transcript).turns, says)
+            written = {m.time: m.content for m in transcript.messages if isinstance(m.content, str)}
+            r = referred(segment(transcript).turns, says, written)
             if r.said or r.restating:
                 out[sid] = r
         return out
+
+    def _going_on(self, thing: str, persons: tuple[str, ...]) -> frozenset[tuple[str, str]]:
+        """The sentences of the earlier sessions whose lines say `thing` that refer to it
+        without saying it (`referred.py`: the rest of its note, what goes on from it, what
+        the assistant's restatement of it named), each with its session: what a forget
+        that names no conversation takes besides the lines that say it. Nothing when the
+        earlier sessions cannot be read."""
+        if self.earlier is None:
+            return frozenset()
+        self.forget(thing, persons, dry=True)
+        cited = {sid: "" for sid in sorted(self.cited) if sid != self.t.session_id}
+        found = self._referred(thing, persons, cited)
+        return frozenset((sid, x) for sid, r in found.items() for x in r.said)
 
     def _sessions_of(self, earlier: Earlier) -> dict[str, str]:
         """The sessions (id -> page) of the days an earlier conversation is named by, this
@@ -1638,6 +1664,12 @@ def _without_stale(line: str, superseded: dict[str, Sentence]) -> str:
     if len(keep) == len(pieces):
         return line
     return f"{m.group('head')} `{' '.join(keep)}`" if keep else m.group("head")
+
+
+def _cited(line: str) -> str | None:
+    """The session a page line cites first: where it was said."""
+    m = re.search(r"\[\[[^\]|]+\|([^\]]+)\]\]", line)
+    return m.group(1) if m else None
 
 
 #: A date a fact line adds after a day said in words: " (2030-03-02)".
