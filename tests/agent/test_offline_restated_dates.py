@@ -72,3 +72,12 @@ def test_a_reply_naming_another_weekday_changes_nothing(repo):
         "Noted the flat on Rowan Street (£700 a month), the agent rings on Tuesday 5 March.",
     )
     assert "second viewing on Saturday (2030-03-02)" in facts
+
+
+def test_a_weekday_said_with_last_keeps_its_own_day(repo):
+    facts = said_with_reply(
+        repo,
+        "Went to the Bramley craft fair last Saturday, tickets were £20.",
+        "Noted the Bramley craft fair on Saturday 9 March (£20).",
+    )
+    assert "(2030-03-02)" in facts and "(2030-03-09)" not in facts

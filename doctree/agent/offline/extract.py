@@ -1241,7 +1241,11 @@ def _as_restated(
     meant, where the tense of the sentence around it may not tell."""
     out = []
     for phrase, d in rel:
-        day = next((w for w in lang.WEEKDAYS if re.search(rf"\b{w}\b", phrase, re.I)), None)
+        # a bare weekday only: "last Saturday", "next Saturday" say which one themselves
+        day = next(
+            (w for w in lang.WEEKDAYS if re.fullmatch(rf"(?:on\s+)?{w}", phrase.strip(), re.I)),
+            None,
+        )
         fits = [
             x
             for x in restated

@@ -892,9 +892,9 @@ class Writer(PageIO):
         (session id -> its page), only the lines said in those sessions go, and no page is
         deleted for its name. `sentences` (session id, sentence) refer to the thing
         without saying it (`referred.py`): the lines of that session written of them go
-        too. The sessions the lines found cite are kept in `cited`. Each change is a document write of
-        this run, so `doctree revert --run` puts it back. `dry`: nothing is written. The
-        lines removed (or that would be) are counted."""
+        too. The sessions the lines found cite are kept in `cited`. Each change is a
+        document write of this run, so `doctree revert --run` puts it back. `dry`: nothing
+        is written. The lines removed (or that would be) are counted."""
         words = content_words(what)
         if not words:
             return 0
