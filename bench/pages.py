@@ -88,13 +88,18 @@ class Score:
 
 
 def replay(repo: DocumentsRepository, folder: Path) -> str:
-    """Every session of `folder`, in name order, through the offline agent; the owner."""
+    """Every session of `folder`, in name order, through the offline agent; the owner. The
+    agent reads the sessions before as `doctree replay` gives them to it, from their record."""
     owner = "main"
+    said: dict[str, object] = {}
     for path in sorted(folder.glob("*.md")):
         text = path.read_text(encoding="utf-8")
         t = parse_transcript(text, source=str(path))
         owner = t.owner
-        OfflineMemoryAgent().run(text, MemoryTools(repo, t.owner, session_id=t.session_id))
+        OfflineMemoryAgent().run(
+            text, MemoryTools(repo, t.owner, session_id=t.session_id), earlier=said.get
+        )
+        said[t.session_id] = t
     return owner
 
 

@@ -33,6 +33,7 @@ import logging
 import os
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -471,23 +472,34 @@ class MemoryAgentRuntime:
                     owner, session_id, transcript, first_history_id, last_history_id
                 )
                 conversation.append("user", message)
+                earlier = _earlier_transcripts(self.repo, owner, session_id)
                 summary = (
-                    offline.run(transcript, tools)
+                    offline.run(transcript, tools, earlier=earlier)
                     if parsed is None
-                    else offline.run(transcript, tools, parsed=parsed)
+                    else offline.run(transcript, tools, parsed=parsed, earlier=earlier)
                 )
                 status, reason = "completed", "end_turn"
+                if summary.withheld or summary.withheld_earlier:
+                    from doctree.memory.erase import withhold
+
                 if summary.withheld:
                     # what the user asked, in the session, not to be kept leaves its record
                     # (and the copy of the transcript this run was given)
-                    from doctree.memory.erase import withhold
-
                     withhold(
                         self.repo,
                         owner,
                         [session_id, conversation.session_id],
                         summary.withheld,
                     )
+                for earlier_id, said in summary.withheld_earlier.items():
+                    # what an earlier conversation said that the user asked here to forget
+                    # leaves that conversation's record and the copies its runs were given
+                    copies = [
+                        r.memory_session_id
+                        for r in self.runs.list(owner=owner, session_id=earlier_id, limit=None)
+                        if r.memory_session_id
+                    ]
+                    withhold(self.repo, owner, [earlier_id, *copies], said)
                 conversation.append("assistant", _offline_note(summary, tools))
             else:
                 transcript, parsed = self._withheld_first(owner, session_id, transcript, parsed)
@@ -760,6 +772,30 @@ def _offline_note(summary: Any, tools: MemoryTools) -> str:
     lines += [f"- {p}" for p in changed]
     lines += [f"note: {n}" for n in getattr(summary, "notes", None) or []]
     return "\n".join(lines)
+
+
+def _earlier_transcripts(
+    repo: DocumentsRepository, owner: str, current: str
+) -> Callable[[str], Any]:
+    """How the offline agent reads an earlier session of `owner` by its id: its history as
+    a transcript (None for another owner's session, a memory agent's, or this one)."""
+    from doctree.sessions.repository import SessionsRepository
+    from doctree.sessions.transcripts import transcript_of
+
+    sessions = SessionsRepository(repo.conn)
+
+    def read(session_id: str) -> Any:
+        s = sessions.get(session_id)
+        if (
+            s is None
+            or session_id == current
+            or s.agent.owner != owner
+            or s.agent.type == MEMORY_AGENT_TYPE
+        ):
+            return None
+        return transcript_of(sessions.history(session_id), owner=owner, session_id=session_id)
+
+    return read
 
 
 def _offline_agent() -> Any:

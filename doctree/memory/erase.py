@@ -6,10 +6,10 @@
   kept it.
 - `redact_version(repo, owner, path, version)`: the whole content of one version, the
   explicit choice when a version must go entirely.
-- `withhold(repo, owner, session_ids, said)`: sentences a user asked, within a session, not
-  to be kept ("… don't keep that", "off the record: …"), out of those sessions' history
-  and their passages in the recall record, so that no later search or reading of memory
-  brings them back.
+- `withhold(repo, owner, session_ids, said)`: sentences a user asked not to be kept ("…
+  don't keep that", "off the record: …", or later "scrap what I told you last Monday about
+  the flat"), out of the messages of those sessions they were said in, in the history and
+  the recall record, so that no later search or reading of memory brings them back.
 
 `forget` and `redact` remove exactly the matched text and nothing around it, in one write
 transaction (so nothing written meanwhile escapes it):
@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import re
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -509,44 +509,139 @@ def _said_pattern(said: list[str]) -> re.Pattern[str] | None:
     return re.compile("|".join(alts)) if alts else None
 
 
+def _cut(pattern: re.Pattern[str], text: str) -> str:
+    """`text` without each match of `pattern`, tidied only where a match was taken out: the
+    spaces either side of it become one (none before a stop that follows it, none at the
+    start or end of a line or of the text). The rest of the text, a pasted block's
+    indentation and spacing included, stays byte for byte."""
+    out: list[str] = []
+    at = 0
+    for m in pattern.finditer(text):
+        before = text[at : m.start()]
+        kept = before.rstrip(" \t")
+        gap = before[len(kept) :]
+        rest = text[m.end() :]
+        if not rest.strip():  # the text ends here: nothing is left to join
+            out = ["".join([*out, kept]).rstrip()]
+            at = len(text)
+            break
+        after = len(text) - len(rest.lstrip(" \t"))
+        if not "".join(out) and not kept:  # the text starts here: no blank line left
+            after = len(text) - len(rest.lstrip())
+        nxt = text[after : after + 1]
+        line_start = not kept and (not out or out[-1].endswith("\n")) or kept.endswith("\n")
+        out.append(kept)
+        if nxt not in ("", "\n") and nxt not in ".,;:!?" and not line_start and gap:
+            out.append(" ")  # between two sentences of a line: one space, as between any
+        at = after
+    else:
+        if not out:
+            return text
+    out.append(text[at:])
+    return "".join(out)
+
+
+#: A message's heading in a transcript's markdown: "## user · 2031-04-02T10:00:00Z".
+_HEADING = re.compile(r"^## (?P<kind>[\w-]+) · (?P<time>\S+)[ \t]*$", re.M)
+
+#: What a sentence taken back is given as: the sentence alone (taken out wherever the
+#: session's record holds it), or (the time of the message it was said in, the sentence).
+Said = str | tuple[str, str]
+
+
+class _Maps:
+    """The rewrite of each text of a session's record: a sentence given with the time of its
+    message is taken out of that message, and of the assistant's reply right after it that
+    repeats it whole; one given alone, out of every message."""
+
+    def __init__(self, said: Sequence[Said]):
+        self.everywhere = [x for x in said if isinstance(x, str)]
+        self.at: dict[str, list[str]] = {}
+        for x in said:
+            if not isinstance(x, str):
+                self.at.setdefault(x[0], []).append(x[1])
+        self._patterns: dict[tuple[str, ...], re.Pattern[str] | None] = {}
+
+    def map_for(self, kind: str, time: str, before: str | None) -> Callable[[str], str]:
+        """The rewrite of a message of `kind` said at `time`; `before` is the time of the
+        user's message just before it, when it is the assistant's reply to it."""
+        said = [*self.everywhere, *self.at.get(time, [])]
+        if kind == "assistant" and before is not None:
+            said += self.at.get(before, [])
+        key = tuple(sorted(set(said)))
+        if key not in self._patterns:
+            self._patterns[key] = _said_pattern(list(key))
+        pattern = self._patterns[key]
+        if pattern is None:
+            return lambda text: text
+        return lambda text: _cut(pattern, text)
+
+    def records(self, rows: Iterable[tuple[str, str]]) -> Iterator[Callable[[str], str]]:
+        """The rewrite of each message of `rows` (kind, time), in the order said."""
+        before: str | None = None
+        last: tuple[str, str] | None = None
+        for kind, time in rows:
+            if last is not None and (kind, time) != last:  # not another piece of the same
+                before = last[1] if last[0] == "user" else None
+            last = (kind, time)
+            yield self.sectioned(self.map_for(kind, time, before))
+
+    def anywhere(self, text: str) -> str:
+        """`text` without any of the sentences, wherever it holds one: for the text a
+        passage is indexed with, which mixes its neighbours' messages."""
+        pattern = _said_pattern([*self.everywhere, *(x for xs in self.at.values() for x in xs)])
+        return text if pattern is None else _cut(pattern, text)
+
+    def sectioned(self, plain: Callable[[str], str]) -> Callable[[str], str]:
+        """`plain` for a message's own text; a text holding a transcript (the copy a run
+        was given) is rewritten message by message, each by its own heading."""
+
+        def rewrite(text: str) -> str:
+            heads = list(_HEADING.finditer(text))
+            if not heads:
+                return plain(text)
+            out = [text[: heads[0].start()]]
+            before: str | None = None
+            for i, h in enumerate(heads):
+                end = heads[i + 1].start() if i + 1 < len(heads) else len(text)
+                body = text[h.end() : end]
+                kind, time = h["kind"], h["time"]
+                out.append(h.group(0) + self.map_for(kind, time, before)(body))
+                before = time if kind == "user" else None
+            return "".join(out)
+
+        return rewrite
+
+
 def withhold(
-    repo: DocumentsRepository, owner: str, session_ids: list[str], said: list[str]
+    repo: DocumentsRepository, owner: str, session_ids: list[str], said: Sequence[Said]
 ) -> tuple[int, int]:
-    """Take the sentences `said` (each as said in one of `session_ids`, sentences a user
-    asked there not to be kept) out of those sessions' history records and their passages
-    in the recall record, in one write transaction: each occurrence of a whole sentence is
-    removed and nothing around it. Returns (history records, recall passages) changed.
-    Other sessions are not touched: the same words said elsewhere were not taken back."""
+    """Take the sentences `said` (sentences a user asked, in one of `session_ids`, not to be
+    kept; each with the time of the message it was said in, or alone) out of those sessions'
+    history records and their passages in the recall record, in one write transaction: a
+    whole sentence is removed from the message it was said in (and from the assistant's
+    reply right after it that repeats it whole; a sentence given alone, from every message),
+    and nothing around it. Returns (history records, recall passages) changed. Other
+    sessions are not touched: the same words said elsewhere were not taken back."""
     from doctree.memory import recall
     from doctree.sessions.repository import SessionsRepository
     from doctree.store.backends import write_transaction
 
-    pattern = _said_pattern(said)
-    if pattern is None or not session_ids:
+    maps = _Maps(said)
+    if not said or not session_ids:
         return 0, 0
-
-    def text_map(text: str) -> str:
-        new = pattern.sub("", text)
-        if new == text:
-            return text
-        return re.sub(r"[ \t]{2,}", " ", re.sub(r"[ \t]+([.,;:!?])", r"\1", new)).strip()
-
     with write_transaction(repo.conn):
-        records = SessionsRepository(repo.conn).scrub_sessions(session_ids, text_map)
-        passages = sum(recall.scrub_session(repo.conn, owner, sid, text_map) for sid in session_ids)
+        records = SessionsRepository(repo.conn).scrub_sessions(session_ids, maps.records)
+        passages = sum(
+            recall.scrub_session(repo.conn, owner, sid, maps.records, maps.anywhere)
+            for sid in session_ids
+        )
     return records, passages
 
 
-def said_removed(text: str, said: list[str]) -> str:
-    """`text` without each whole occurrence of the sentences `said` (as `withhold` takes
-    them out of a session's record): what a model-backed memory agent is given of a
-    transcript whose user took those sentences back."""
-    pattern = _said_pattern(said)
-    if pattern is None:
-        return text
-    return "\n".join(
-        re.sub(r"(?<=\S)[ \t]{2,}", " ", re.sub(r"[ \t]+([.,;:!?])", r"\1", new)).rstrip()
-        if (new := pattern.sub("", line)) != line
-        else line
-        for line in text.split("\n")
-    )
+def said_removed(text: str, said: Sequence[Said]) -> str:
+    """`text`, a transcript, without the sentences `said` (as `withhold` takes them out of a
+    session's record: each out of the message it was said in): what a model-backed memory
+    agent is given of a transcript whose user took those sentences back."""
+    maps = _Maps(said)
+    return maps.sectioned(maps.anywhere)(text)

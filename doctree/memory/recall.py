@@ -22,7 +22,7 @@ import json
 import logging
 import re
 import sqlite3
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import TYPE_CHECKING, Any
@@ -693,23 +693,30 @@ def scrub(
 
 
 def scrub_session(
-    conn: sqlite3.Connection, owner: str, session_id: str, text_map: Callable[[str], str]
+    conn: sqlite3.Connection,
+    owner: str,
+    session_id: str,
+    maps: Callable[[Iterable[tuple[str, str]]], Iterator[Callable[[str], str]]],
+    surroundings_map: Callable[[str], str],
 ) -> int:
-    """Rewrite the passages of one session of `owner` that `text_map` changes (what the
-    user asked, within the session, not to be kept), and the surroundings they are
-    indexed with. Returns how many passages changed. Passages of records not yet stored
+    """Rewrite the passages of one session of `owner` that the map of their record changes
+    (what the user asked, within the session, not to be kept; `maps` gives one for each
+    passage's record, by speaker and time, in order), and the surroundings they are
+    indexed with (by `surroundings_map`). Returns how many passages changed. Passages of records not yet stored
     need nothing: they are cut from the history, rewritten first."""
     index = RecallIndex(conn)
     owner = validate_owner(owner)
     texts: dict[int, tuple[str, int]] = {}
     gone: list[str] = []
-    for p in index.passages(owner, session_id):
-        new = text_map(p.text)
+    stored = list(index.passages(owner, session_id))
+    each = maps((p.speaker, p.time) for p in stored)
+    for p in stored:
+        new = next(each)(p.text)
         if new != p.text:
             texts[p.id] = (new, words(new))
             gone.append(p.text)
     if texts:
-        index.rewrite(owner, texts, text_map, gone)
+        index.rewrite(owner, texts, surroundings_map, gone)
     return len(texts)
 
 

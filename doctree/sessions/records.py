@@ -6,7 +6,7 @@ stored as markers, never as they were given.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -251,27 +251,37 @@ class Records(Sessions):
                     )
         return changed
 
-    def scrub_sessions(self, session_ids: list[str], text_map: Callable[[str], str]) -> int:
-        """Rewrite in place every text of the history of `session_ids` that `text_map`
-        changes (what a user asked, within a session, not to be kept). Returns how many
-        history records changed."""
+    def scrub_sessions(
+        self,
+        session_ids: list[str],
+        maps: Callable[[Iterable[tuple[str, str]]], Iterator[Callable[[str], str]]],
+    ) -> int:
+        """Rewrite in place every text of the history of `session_ids` that its record's
+        map changes (what a user asked, within a session, not to be kept): `maps` gives one
+        for each record (kind, time), in order. Returns how many history records changed."""
         changed = 0
         with self._tx():
             for session_id in session_ids:
                 rows = self.conn.execute(
-                    "SELECT id, content FROM session_history WHERE session_id = ?",
+                    "SELECT id, kind, time, content FROM session_history WHERE session_id = ?"
+                    " ORDER BY id",
                     (session_id,),
                 ).fetchall()
-                changed += self._rewrite_history(rows, text_map)
+                each = maps((r["kind"], r["time"]) for r in rows)
+                changed += self._rewrite_history(rows, each)
         return changed
 
-    def _rewrite_history(self, rows: list[Any], text_map: Callable[[str], str]) -> int:
-        """Write back each history row (id, content) whose content `text_map` changes;
-        returns how many changed. In the caller's transaction."""
+    def _rewrite_history(
+        self, rows: list[Any], text_map: Callable[[str], str] | Iterator[Callable[[str], str]]
+    ) -> int:
+        """Write back each history row (id, content) whose content `text_map` changes (or
+        the map of the row, when given one for each in order); returns how many changed.
+        In the caller's transaction."""
         changed = 0
         for r in rows:
+            row_map = text_map if callable(text_map) else next(text_map)
             content = json.loads(r["content"])
-            new = _map_strings(content, text_map)
+            new = _map_strings(content, row_map)
             if new != content:
                 self.conn.execute(
                     "UPDATE session_history SET content = ? WHERE id = ?",

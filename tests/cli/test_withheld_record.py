@@ -12,7 +12,9 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from doctree.cli import cli
+from doctree.memory.recall import texts as recall_texts
 from doctree.sessions.transcripts import format_transcript
+from doctree.store.documents import DocumentsRepository
 
 
 def doctree(db_path: Path, *args: str):
@@ -113,3 +115,80 @@ def test_a_model_backed_agent_is_never_given_what_was_taken_back(db_path, tmp_pa
             assert gone not in said, gone
     finally:
         srv.stop()
+
+
+def test_a_sentence_taken_back_leaves_a_pasted_blocks_spacing_in_its_message(db_path, tmp_path):
+    block = "```\nretries:   3\n    backoff:  exponential\n\tlimit:    40\n```"
+    taken = session(
+        tmp_path, "s-block", "2031-05-06",
+        f"Here is the worker config.\n\n{block}\n\nMy uncle Piet failed his driving test. "
+        "Don't keep that.",
+        "Noted the config.",
+    )  # fmt: skip
+    doctree(db_path, "replay", taken)
+    said = doctree(db_path, "transcript", "s-block")
+    assert "driving test" not in said and "Don't keep that" not in said
+    # only the join where the sentences were is tidied: the block keeps its spacing
+    assert "retries:   3\n    backoff:  exponential\n\tlimit:    40" in said
+    assert "Here is the worker config." in said
+
+
+def test_a_forget_naming_an_earlier_conversation_finds_what_the_assistant_called_it(
+    db_path, tmp_path
+):
+    first = session(
+        tmp_path, "s-monday", "2031-06-02",
+        "The boiler service is booked with Hartley Heating on Friday 13 June. "
+        "Went to look at a three-bed on 22 Quarry Lane, £1,240 a month, we might take it.",
+        "Noted the boiler service with Hartley Heating on Friday 13 June, and the house on "
+        "22 Quarry Lane (£1,240 a month).",
+    )  # fmt: skip
+    later = session(
+        tmp_path, "s-next", "2031-06-09",
+        "Forget what I told you last Monday about the house. We're not moving after all.",
+        "Done.",
+    )  # fmt: skip
+    doctree(db_path, "replay", first, later)
+    pages = doctree(db_path, "show", "~/memory")
+    said = doctree(db_path, "transcript", "s-monday")
+    copy = doctree(db_path, "transcript", "memory-agent-main-run-1")  # the run's own copy
+    assert "Hartley Heating" in copy
+    answer = json.loads(
+        doctree(db_path, "context", "--query", "Quarry Lane house rent", "--words", "500",
+                "--json")
+    )  # fmt: skip
+    recalled = json.dumps([answer["recalled"], answer["text"]])
+    for where in (pages, said, copy, recalled):
+        assert "Quarry Lane" not in where and "1,240" not in where
+    # the rest of that conversation stays, on the pages and in its record
+    assert "Hartley Heating" in said
+    assert "Noted the boiler service with Hartley Heating on Friday 13 June." in said
+    boiler = json.dumps(
+        json.loads(doctree(db_path, "context", "--query", "boiler", "--words", "500", "--json"))
+    )
+    assert "Hartley" in boiler
+
+
+def test_a_short_sentence_taken_back_leaves_only_the_message_it_was_said_in(db_path, tmp_path):
+    taken = session(
+        tmp_path, "s-twice", "2031-05-07",
+        "My brother Alek has run up debts again. He's moving out. Don't keep that.",
+        "He's moving out. I won't keep any of it.",
+        "Different thing: the lodger upstairs gave notice. He's moving out. "
+        "The landlord is relisting the room.",
+        "So the room is being relisted. He's moving out.",
+    )  # fmt: skip
+    doctree(db_path, "replay", taken)
+    said = doctree(db_path, "transcript", "s-twice")
+    assert "Alek" not in said and "Don't keep that" not in said
+    # the assistant's reply right after it repeated it whole: gone from there too
+    assert "## assistant · 2031-05-07T10:01:00Z\n\nI won't keep any of it." in said
+    # said again in another message, of someone else: it stays there, as said
+    assert "gave notice. He's moving out. The landlord" in said
+    assert "So the room is being relisted. He's moving out." in said
+    copy = doctree(db_path, "transcript", "memory-agent-main-run-1")  # the run's own copy
+    assert "Alek" not in copy and "gave notice. He's moving out. The landlord" in copy
+    with DocumentsRepository(db_path) as repo:
+        stored = list(recall_texts(repo.conn, "main"))
+    assert "Different thing: the lodger upstairs gave notice. He's moving out." in " ".join(stored)
+    assert "I won't keep any of it." in stored and not any("Alek" in p for p in stored)

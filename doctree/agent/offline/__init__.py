@@ -51,7 +51,9 @@ reads top to bottom as the pipeline; see docs/memory-agent.md):
 `clauses.py` cuts a statement at its clauses, so that a request to forget takes only the
 clause it names (and tells a sentence that says things of two people, kept on the notes as
 said); `earlier.py` reads a request that names an earlier conversation ("what I told you last
-Monday about …"), which takes only that conversation's lines; `forms.py` gives the words a
+Monday about …"), which takes only that conversation's lines; `referred.py` finds the user's
+sentences a thing to forget refers to that never name it (the assistant's restatement
+named it; a sentence going on from one that does); `forms.py` gives the words a
 thing is said by beyond its inflections ("lent" for a loan, someone telling it for their
 news); `owner.py` keeps the names the user goes by (a nick, the name the assistant
 calls them) on the user's own page, `~/memory/user`, so that none becomes a person;
@@ -66,6 +68,8 @@ wrote for another reader ("the note I'm leaving for the sitter"), whose lines ar
 front of each of their patterns (a sentence holding none of the literals a match needs is
 not searched).
 """
+
+from collections.abc import Callable
 
 from doctree.agent.offline.pageio import OfflineAgentError, RunSummary, ToolsLike
 from doctree.agent.offline.resolve import absolute_dates, resolve_relative
@@ -95,14 +99,19 @@ class OfflineMemoryAgent:
         *,
         source: str = "<transcript>",
         parsed: Transcript | None = None,
+        earlier: Callable[[str], Transcript | None] | None = None,
     ) -> RunSummary:
         """Read `transcript_text` (or `parsed`, the same transcript already parsed), read the
-        memory it touches, write what it learnt."""
+        memory it touches, write what it learnt. `earlier` reads the transcript of an
+        earlier session of the owner by its id (None when it has none): a request to forget
+        what that conversation said finds the thing by every name it was given there."""
         transcript = (
             parsed if parsed is not None else parse_transcript(transcript_text, source=source)
         )
-        return run_session(self.root, transcript, tools)
+        return run_session(self.root, transcript, tools, earlier)
 
-    def taken_back(self, transcript_text: str, *, parsed: Transcript | None = None) -> list[str]:
+    def taken_back(
+        self, transcript_text: str, *, parsed: Transcript | None = None
+    ) -> list[tuple[str, str]]:
         """The sentences of the transcript its user asked in it not to be kept, as said."""
         return taken_back(parsed if parsed is not None else parse_transcript(transcript_text))

@@ -80,6 +80,12 @@ def clauses(statement: str) -> list[str]:
     return [c.text for c in _cut(statement.rstrip(" .!?"))]
 
 
+def cut(statement: str) -> list[tuple[str, str]]:
+    """The clauses of `statement` as said, each with the words that joined it to the one
+    before ("" for the first): joined again, they are the statement."""
+    return [(c.joiner, c.text) for c in _cut(statement)]
+
+
 def _cut(text: str) -> list[_Clause]:
     out: list[_Clause] = []
     start, joiner = 0, ""

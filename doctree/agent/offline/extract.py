@@ -28,6 +28,7 @@ from doctree.agent.offline.model import Analysis, EarlierForget, Segmented, Sent
 from doctree.agent.offline.numeric import numeric_dates
 from doctree.agent.offline.prefilter import gate_patterns
 from doctree.agent.offline.records import Record, used_by
+from doctree.agent.offline.referred import ThingTest, referred, restated_dates
 from doctree.agent.offline.resolve import (
     Context,
     absolute_dates,
@@ -105,6 +106,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
     previous: list[Sentence] = []  # the last user turn's sentences: what "forget that" means
     context = Context(directory)
     context.date_order = segmented.date_order
+    context.restated = restated_dates(segmented.turns)
     context.figures = confirmed(  # "£22.50" as the assistant confirms a bare "22.50"
         [x for t in segmented.turns if t.kind == "assistant" for x in t.sentences],
         [x for t in segmented.turns for x in t.sentences],
@@ -204,14 +206,14 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 elif aside:
                     a.forgotten += 1
                     dropped.append(raw)
-                    a.withheld.append(raw)
+                    a.withheld.append((turn.time, raw))
                     continue
                 elif (covered := lang.aside_ahead(raw, first=raw == own[0])) is not None:
                     aside = True
                     if covered.strip():
                         a.forgotten += 1
                         dropped.append(covered)
-                    a.withheld.append(raw)
+                    a.withheld.append((turn.time, raw))
                     continue
             spoken = message_date(turn.time)
             if (named := named_conversation(raw, spoken)) is not None and _forget_earlier(
@@ -245,7 +247,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 kept = _clauses_before(raw) if request[1] is None else None
                 forgetting = _forget(
                     a, turn, raw, request[1], previous, current, dropped, bool(kept), directory,
-                    of_whom,
+                    of_whom, segmented.turns[: segmented.turns.index(turn) + 1],
                 )  # fmt: skip
                 of_whom = False
                 if forgetting and kept:
@@ -445,12 +447,14 @@ def _forget(
     own_clause: bool = False,
     directory: Directory | None = None,
     of_whom: bool = False,
+    so_far: list[Turn] | None = None,
 ) -> bool:
     """A request to forget: "forget that" drops the statements just made (only its own
     sentence when that sentence holds a secret before it, only the clause before it when
     `own_clause`: the request ends a sentence of several clauses), "forget about X"
-    drops this session's statements of X and asks the writer to forget X in memory. True
-    when it was acted on."""
+    drops this session's statements of X (also those that say it only as the assistant
+    restated them, and those going on from them: `referred.py`, over the turns `so_far`)
+    and asks the writer to forget X in memory. True when it was acted on."""
     if turn.speaker or _ITEM_LABEL.match(raw) or raw in turn.pasted:
         # a participant's line in a thread or a pasted note: not the user's request
         a.not_acted.append((raw, "said by someone else; nothing was removed"))
@@ -494,7 +498,7 @@ def _forget(
                 previous[:] = [t for t in previous if t not in targets]
                 current[:] = [t for t in current if t not in targets]
             # what was taken back and the request leave the session's record too
-            a.withheld.extend([*(t.raw or t.text for t in targets), raw])
+            a.withheld += [(t.time, t.raw or t.text) for t in targets] + [(turn.time, raw)]
         for t in targets:
             if t in a.sentences:
                 a.sentences.remove(t)
@@ -516,6 +520,11 @@ def _forget(
         says = [t for t in a.sentences if words and _says(t.text, words, persons)]
         if of_whom:  # only where the person is named or is the one it is about
             says = [t for t in says if t.subject in persons or names_any(t.text, persons)]
+        elif so_far and words:
+            # what the session called it otherwise: the user's sentences the assistant's
+            # restatement of the thing repeats, and those that go on from them
+            others = set(referred(so_far, ThingTest(words, persons)).said)
+            says += [t for t in a.sentences if t not in says and (t.raw or t.text) in others]
         for t in says:
             a.forgotten += 1
             if thing and _without_clause(t, thing):
@@ -1189,6 +1198,8 @@ def read_sentence(
     anchors = context.dates if context is not None else None
     given = [(clean.lower().find(phrase.lower()), d) for phrase, d in abs_dates]
     text, rel = resolve_relative(clean, ref, by_clause=True, anchors=anchors, given=given)
+    if context is not None and (restated := context.restated.get(raw)):
+        text, rel = _as_restated(text, rel, restated, ref)
     if anchors is not None:
         session_dates(anchors, clean, rel + abs_dates)
     text = _with_years(text, abs_dates)
@@ -1219,6 +1230,36 @@ def read_sentence(
     if s.roles or s.relation:
         s.kinds.append("role")
     return s
+
+
+def _as_restated(
+    text: str, rel: list[tuple[str, date]], restated: list[date], ref: date
+) -> tuple[str, list[tuple[str, date]]]:
+    """A bare weekday of a sentence ("second viewing on Saturday") read as the day of that
+    name the assistant's reply restating the sentence gives explicitly ("Saturday 9 March"),
+    when it is a different one within a week of the day said: the reply read what the user
+    meant, where the tense of the sentence around it may not tell."""
+    out = []
+    for phrase, d in rel:
+        # a bare weekday only: "last Saturday", "next Saturday" say which one themselves
+        day = next(
+            (w for w in lang.WEEKDAYS if re.fullmatch(rf"(?:on\s+)?{w}", phrase.strip(), re.I)),
+            None,
+        )
+        fits = [
+            x
+            for x in restated
+            if day is not None
+            and x.weekday() == lang.WEEKDAYS.index(day)
+            and x != d
+            and abs((x - ref).days) <= 7
+        ]
+        if len(fits) == 1 and d not in restated:
+            new = fits[0]
+            text = text.replace(f"{phrase} ({d.isoformat()})", f"{phrase} ({new.isoformat()})", 1)
+            d = new
+        out.append((phrase, d))
+    return text, out
 
 
 def _with_years(text: str, dates: list[tuple[str, date]]) -> str:

@@ -118,8 +118,9 @@ class Analysis:
     #: requests to forget what an earlier conversation said, limited to its sessions
     forget_earlier: list[EarlierForget] = field(default_factory=list)
     #: what the user said in this session and asked there not to be kept (the statements
-    #: taken back and the requests themselves), as said: taken out of the session's record
-    withheld: list[str] = field(default_factory=list)
+    #: taken back and the requests themselves), as said, each with the time of its message:
+    #: taken out of that message of the session's record
+    withheld: list[tuple[str, str]] = field(default_factory=list)
     #: requests not acted on: (what was said, why not)
     not_acted: list[tuple[str, str]] = field(default_factory=list)
     opening: str | None = None  # what the session was about, in the user's first words

@@ -36,9 +36,14 @@ class RunSummary:
     tool_errors: int = 0
     changed: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    #: sentences the user said and asked, in the same session, not to be kept: the caller
-    #: takes them out of the session's record (`doctree.memory.erase.withhold`)
-    withheld: list[str] = field(default_factory=list)
+    #: sentences the user said and asked, in the same session, not to be kept, each with
+    #: the time of its message: the caller takes them out of that message of the session's
+    #: record (`doctree.memory.erase.withhold`)
+    withheld: list[tuple[str, str]] = field(default_factory=list)
+    #: what an earlier session said (its id -> the sentences and the assistant's words
+    #: restating them, each with its message's time) that the user asked here to forget: the caller takes them out of
+    #: that session's record the same way
+    withheld_earlier: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)

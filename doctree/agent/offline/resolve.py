@@ -842,6 +842,9 @@ class Context:
         self.just: tuple[str, list[str]] = ("", [])
         # the amounts and times the conversation confirms (`figures.confirmed`)
         self.figures = Figures()
+        # a user's sentence -> the dates the assistant's reply restating it gives explicitly
+        # (`referred.restated_dates`): a bare weekday of it means the one of those it names
+        self.restated: dict[str, list[date]] = {}
 
 
 def referent(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from doctree.agent.offline import owner
 from doctree.agent.offline.directory import OTHER_KINDS, Directory
 from doctree.agent.offline.extract import extract
@@ -12,10 +14,16 @@ from doctree.agent.offline.write import Writer
 from doctree.sessions.transcripts import Transcript
 
 
-def run_session(root: str, transcript: Transcript, tools: ToolsLike) -> RunSummary:
+def run_session(
+    root: str,
+    transcript: Transcript,
+    tools: ToolsLike,
+    earlier: Callable[[str], Transcript | None] | None = None,
+) -> RunSummary:
     """Segment the transcript, extract and resolve what it says, file each fact on its page,
-    and write the pages: the offline agent's pipeline, top to bottom."""
-    writer = Writer(root, transcript, tools)
+    and write the pages: the offline agent's pipeline, top to bottom. `earlier` reads an
+    earlier session's transcript by its id, for a request to forget what it said."""
+    writer = Writer(root, transcript, tools, earlier)
     listings = writer.read_known()  # the pages memory already has, by kind
     directory = Directory(
         listings.get("people", {}),
@@ -56,9 +64,10 @@ def run_session(root: str, transcript: Transcript, tools: ToolsLike) -> RunSumma
     return summary
 
 
-def taken_back(transcript: Transcript) -> list[str]:
+def taken_back(transcript: Transcript) -> list[tuple[str, str]]:
     """The sentences of `transcript` its user asked, within it, not to be kept ("… don't
-    keep that", "off the record: …"), each as said, with the requests themselves: what the
+    keep that", "off the record: …"), each with the time of its message and as said, with
+    the requests themselves: what the
     offline agent leaves out of its pages and the session's record. Read with no memory
     (no pages known), so a model-backed memory agent can be given the transcript without
     them."""

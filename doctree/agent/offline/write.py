@@ -10,7 +10,7 @@ written top down, so that a new page's parents already list it when it is create
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import date, timedelta
 
 from doctree import stopwords
@@ -25,6 +25,7 @@ from doctree.agent.offline.language import content_words, mentions
 from doctree.agent.offline.model import EarlierForget, Filing, Sentence
 from doctree.agent.offline.pageio import PageIO, RunSummary, ToolsLike
 from doctree.agent.offline.pages import Page, neutral, quote
+from doctree.agent.offline.referred import Referred, ThingTest, referred, values
 from doctree.agent.offline.resolve import (
     absolute_dates,
     capitalised_names,
@@ -46,7 +47,7 @@ from doctree.agent.offline.resolve import (
     values_contrasted,
     values_swapped,
 )
-from doctree.agent.offline.segment import record_shape, same_list
+from doctree.agent.offline.segment import record_shape, same_list, segment
 from doctree.memory.layout import CORRECTIONS, MEMORY_ROOT, TIER_PAGES
 from doctree.memory.secrets import mask
 from doctree.sessions.transcripts import Transcript
@@ -115,9 +116,18 @@ def _said(line: str) -> str:
 class Writer(PageIO):
     """The pages of one session's run: read before filing, written after it."""
 
-    def __init__(self, root: str, transcript: Transcript, tools: ToolsLike):
+    def __init__(
+        self,
+        root: str,
+        transcript: Transcript,
+        tools: ToolsLike,
+        earlier: Callable[[str], Transcript | None] | None = None,
+    ):
         super().__init__(root, tools, RunSummary(transcript.owner, transcript.session_id, turns=1))
         self.t = transcript
+        # an earlier session's transcript by its id (its record), when the caller has them: a
+        # request to forget what it said finds the thing through all it was called there
+        self.earlier = earlier
         first = transcript.started or (transcript.messages[0].time if transcript.messages else None)
         self.start_time = first or "1970-01-01T00:00:00Z"
         self.day = message_date(self.start_time)
@@ -172,7 +182,9 @@ class Writer(PageIO):
         kept_whole = self._said_together([w for w in a.forget if w not in a.forget_concerning])
         for what in a.forget:
             if what not in kept_whole:
-                self.forget(what, a.forget_concerning.get(what, ()), what in a.forget_of_whom)
+                persons, of_whom = a.forget_concerning.get(what, ()), what in a.forget_of_whom
+                also = self._going_on(what, persons) if not of_whom else frozenset()
+                self.forget(what, persons, of_whom, sentences=also)
         for request in a.forget_earlier:
             self.forget_earlier(request)
         if self.write_patterns():
@@ -868,6 +880,7 @@ class Writer(PageIO):
         of_whom: bool = False,
         *,
         sessions: dict[str, str] | None = None,
+        sentences: Iterable[tuple[str, str]] = (),
         dry: bool = False,
     ) -> int:
         """Forget `what` in current memory: the page of the person or thing it names is
@@ -877,9 +890,11 @@ class Writer(PageIO):
         lines that say the thing as it concerns them go (a person's page counts as naming
         them), and no page is deleted for it: Ravi's other lines stay. With `sessions`
         (session id -> its page), only the lines said in those sessions go, and no page is
-        deleted for its name. Each change is a document write of this run, so `doctree
-        revert --run` puts it back. `dry`: nothing is written. The lines removed (or that
-        would be) are counted."""
+        deleted for its name. `sentences` (session id, sentence) refer to the thing
+        without saying it (`referred.py`): the lines of that session written of them go
+        too. The sessions the lines found cite are kept in `cited`. Each change is a
+        document write of this run, so `doctree revert --run` puts it back. `dry`: nothing
+        is written. The lines removed (or that would be) are counted."""
         words = content_words(what)
         if not words:
             return 0
@@ -887,7 +902,10 @@ class Writer(PageIO):
         named = {w.lower() for w in re.findall(r"\b[A-Z][\w'’-]*", what)} & words
         gone = [] if persons or sessions is not None else self._pages_named(what)
         links = tuple(f"[[{p}]]" for p in gone) + tuple(f"[[{p}|" for p in gone)
-        for path in gone:
+        sentences = tuple(sentences)
+        pages_of = {page: sid for sid, page in (sessions or {}).items()}
+        self.cited: set[str] = set()
+        for path in gone if not dry else ():
             r = self.call("document_delete", {"path": path})
             if not r.is_error:
                 self.absent.add(path)
@@ -936,6 +954,10 @@ class Writer(PageIO):
                 else:
                     said = mentions(told, words)
                 said = said and named <= content_words(f"{ln} {title}" if of_whom else ln)
+                cite = _cited(ln) or pages_of.get(path)  # a session page's own lines
+                if said and cite is not None:
+                    self.cited.add(cite)
+                said = said or any(sid == cite and _line_of(ln, x) for sid, x in sentences)
                 if not said and not (links and any(x in ln for x in links)):
                     continue
                 if self._session_line(ln):  # a recent session keeps its link, not its words
@@ -960,28 +982,10 @@ class Writer(PageIO):
 
             self.update(path, Page.parse(current.body, path).title, change)
             removed += len(edits)
-            if path.split("/")[-2:-1] and path.split("/")[-2] in ENTITY_KINDS:
-                left = self.read(path)
-                kept = Page.parse(left.body, path).sections if left else {}
-                if left and not any(v for k, v in kept.items() if k not in _LINKS_ONLY):
-                    # nothing said of it is left: the page goes (its history keeps it)
-                    r = self.call("document_delete", {"path": path})
-                    if not r.is_error:
-                        self.absent.add(path)
-                        self.summary.changed.append(path)
-                        emptied.append(path)
+            if self._delete_if_emptied(path):
+                emptied.append(path)
         for path in emptied:  # the listing that linked an emptied page links it no more
-            marks = (f"[[{path}]]", f"[[{path}|")
-            parent = path.rsplit("/", 1)[0]
-            if (listing := self.read(parent)) is None:
-                continue
-
-            def unlink(page: Page, marks=marks) -> None:
-                for section in [page.intro, *page.sections.values()]:
-                    section[:] = [ln for ln in section if not any(m in ln for m in marks)]
-                page.sections = {k: v for k, v in page.sections.items() if v}
-
-            self.update(parent, Page.parse(listing.body, parent).title, unlink)
+            self._unlist(path)
         if not dry:
             self.summary.notes.append(
                 f"forgot {removed} line(s) and {len(gone)} page(s) from current memory on "
@@ -997,17 +1001,27 @@ class Writer(PageIO):
         removed and the session page says so."""
         sessions = self._sessions_of(request.earlier)
         why = None
+        found = {t: self._referred(t, request.persons, sessions) for t in request.things}
         if not sessions:
             why = f"no earlier conversation found for '{request.earlier.phrase}'"
         elif request.things:
+            said = {
+                t: tuple((sid, x) for sid, r in found[t].items() for x in r.said)
+                for t in request.things
+            }
             if any(
-                not self.forget(t, request.persons, sessions=sessions, dry=True)
+                not self.forget(t, request.persons, sessions=sessions, sentences=said[t], dry=True)
                 for t in request.things
             ):
                 why = f"the conversation of '{request.earlier.phrase}' said nothing of it"
             else:
                 for t in request.things:
-                    self.forget(t, request.persons, sessions=sessions)
+                    self.forget(t, request.persons, sessions=sessions, sentences=said[t])
+                # what the conversation said of it leaves its record too
+                for by_session in found.values():
+                    for sid, r in by_session.items():
+                        taken = self.summary.withheld_earlier.setdefault(sid, [])
+                        taken += [x for x in r.at if x not in taken]
         elif not self._forget_said_in(sessions):
             why = f"nothing said in the conversation of '{request.earlier.phrase}' is kept"
         line = (
@@ -1026,6 +1040,38 @@ class Writer(PageIO):
             f"Session {self.t.session_id}",
             lambda page: page.add(line[0], line[1], key=line[1]),
         )
+
+    def _referred(
+        self, thing: str, persons: tuple[str, ...], sessions: dict[str, str]
+    ) -> dict[str, Referred]:
+        """What each of `sessions` said of `thing` (`referred.py`), read from its transcript
+        when the caller gave a way to read it; nothing otherwise."""
+        if self.earlier is None:
+            return {}
+        says = ThingTest(content_words(thing), persons)
+        out = {}
+        for sid in sessions:
+            transcript = self.earlier(sid)
+            if transcript is None:
+                continue
+            written = {m.time: m.content for m in transcript.messages if isinstance(m.content, str)}
+            r = referred(segment(transcript).turns, says, written)
+            if r.said or r.restating:
+                out[sid] = r
+        return out
+
+    def _going_on(self, thing: str, persons: tuple[str, ...]) -> frozenset[tuple[str, str]]:
+        """The sentences of the earlier sessions whose lines say `thing` that refer to it
+        without saying it (`referred.py`: the rest of its note, what goes on from it, what
+        the assistant's restatement of it named), each with its session: what a forget
+        that names no conversation takes besides the lines that say it. Nothing when the
+        earlier sessions cannot be read."""
+        if self.earlier is None:
+            return frozenset()
+        self.forget(thing, persons, dry=True)
+        cited = {sid: "" for sid in sorted(self.cited) if sid != self.t.session_id}
+        found = self._referred(thing, persons, cited)
+        return frozenset((sid, x) for sid, r in found.items() for x in r.said)
 
     def _sessions_of(self, earlier: Earlier) -> dict[str, str]:
         """The sessions (id -> page) of the days an earlier conversation is named by, this
@@ -1060,8 +1106,10 @@ class Writer(PageIO):
         return {sid: path for _, sid, path in found}
 
     def _pages_of(self, sessions: dict[str, str]) -> list[str]:
-        """The session pages and every page they link: where their lines can be."""
+        """The session pages, their week pages (which keep the dates that passed) and every
+        page they link: where their lines can be."""
         out = list(sessions.values())
+        out += [p.rsplit("/", 1)[0] for p in sessions.values()]
         for path in sessions.values():
             if (page := self.read(path)) is not None:
                 out += re.findall(r"^- \[\[(~/[^\]|]+)\]\]$", page.body, re.M)
@@ -1114,15 +1162,8 @@ class Writer(PageIO):
 
             self.update(path, page.title, change)
             removed += len(drop) + len(strip)
-            if path.split("/")[-2] in ENTITY_KINDS:
-                left = self.read(path)
-                kept = Page.parse(left.body, path).sections if left else {}
-                if left and not any(v for k, v in kept.items() if k not in _LINKS_ONLY):
-                    r = self.call("document_delete", {"path": path})
-                    if not r.is_error:
-                        self.absent.add(path)
-                        self.summary.changed.append(path)
-                        emptied.append(path)
+            if self._delete_if_emptied(path):
+                emptied.append(path)
         for path in emptied:
             self._unlist(path)
         if removed:
@@ -1131,6 +1172,23 @@ class Writer(PageIO):
                 "request (earlier versions keep them until `doctree forget` erases them)"
             )
         return removed
+
+    def _delete_if_emptied(self, path: str) -> bool:
+        """Delete the entity page at `path` (a person, project, thing) when a forget has left
+        nothing said of it, only its links: the page goes, its history keeps it. True when
+        it was deleted."""
+        if path.split("/")[-2:-1] == [] or path.split("/")[-2] not in ENTITY_KINDS:
+            return False
+        left = self.read(path)
+        kept = Page.parse(left.body, path).sections if left else {}
+        if left is None or any(v for k, v in kept.items() if k not in _LINKS_ONLY):
+            return False
+        r = self.call("document_delete", {"path": path})
+        if r.is_error:
+            return False
+        self.absent.add(path)
+        self.summary.changed.append(path)
+        return True
 
     def _unlist(self, path: str) -> None:
         """The listing that linked a page deleted links it no more."""
@@ -1606,6 +1664,31 @@ def _without_stale(line: str, superseded: dict[str, Sentence]) -> str:
     if len(keep) == len(pieces):
         return line
     return f"{m.group('head')} `{' '.join(keep)}`" if keep else m.group("head")
+
+
+def _cited(line: str) -> str | None:
+    """The session a page line cites first: where it was said."""
+    m = re.search(r"\[\[[^\]|]+\|([^\]]+)\]\]", line)
+    return m.group(1) if m else None
+
+
+#: A date a fact line adds after a day said in words: " (2030-03-02)".
+_ADDED_DATE = re.compile(r"\s*\(\d{4}-\d\d-\d\d\)")
+
+
+def _line_of(line: str, sentence: str) -> bool:
+    """Whether a page's fact line is the one written of a user's `sentence`: its numbers
+    all in the line, and most of its words (the line may say "the user" for "I" and add
+    the dates it resolved)."""
+    m = re.match(r"- (?:\d{4}-\d\d-\d\d: )?(.*?)(?: \(\[\[[^\]]*\]\]\))?$", line)
+    if m is None:
+        return False
+    body = _ADDED_DATE.sub("", m.group(1))
+    numbers = {v for v in values(sentence) if v.isdigit()}
+    if not numbers <= values(body):
+        return False
+    words = content_words(sentence)
+    return len(words) >= 2 and len(words & content_words(body)) * 5 >= len(words) * 4
 
 
 def _add_past(page: Page, lines: list[str]) -> None:

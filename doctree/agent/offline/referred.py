@@ -1,0 +1,204 @@
+"""The user's sentences of a conversation that a thing to forget refers to, found through every
+way the conversation named it.
+
+A user says "Went to see a two-bed at 14 Pell Street, £980 a month" and the assistant answers
+"Noted the flat at 14 Pell Street (£980 a month)": a later "forget what I told you about the
+flat" means the user's sentence, which never says "flat". So the sentences of a thing are:
+
+- the user's sentences that say it (in any of its forms, `forms.said_forms`);
+- the user's sentence an assistant's clause that says it restates: the one said before the
+  clause that shares the most of its values (numbers, amounts, names), two at least;
+- the sentences that go on from one of those in the same message: one written on the same
+  list item's line (the rest of a note, never the rest of a paragraph), one that opens on
+  "it", "this is", "that was" (the thing itself, never a person's pronoun), or one that
+  shares a value with it.
+
+`restating` gives the assistant's clauses that restate them, so that the conversation's record
+loses them too: the whole sentence when every clause of it goes, else the clause with the
+words that joined it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+
+from doctree.agent.offline import language as lang
+from doctree.agent.offline.clauses import cut
+from doctree.agent.offline.forms import said_forms
+from doctree.agent.offline.model import Turn
+from doctree.stopwords import ENGLISH
+
+#: A number as a value: "1,150", "£980", "14", "8am", "3.5".
+_NUMBER = re.compile(r"\d[\d,.]*\d|\d")
+#: A capitalised word, a name: "Pell", "Fenwick".
+_NAME_WORD = re.compile(r"(?<![\w'’])[A-Z][\w'’-]+")
+#: A sentence that opens on the thing said before it ("It needs a new boiler", "That was
+#: £40"); "he", "she", "they" are people, who are more than the thing, and "that" alone
+#: may open anything ("That reminds me, …").
+_GOES_ON = re.compile(
+    r"^\W*(?:(?:and|but|so|also|plus)[,\s]+)*(?:it|its|it['’]s|(?:this|that)(?:['’]s|\s+(?:is|"
+    r"was|has|had|costs?|needs?|includes?|comes?|means)))\b",
+    re.I,
+)
+#: Values shared between a restatement and the user's sentence it repeats.
+_RESTATES = 2
+
+
+@dataclass
+class Referred:
+    """What a conversation said of a thing: the user's sentences, and the assistant's
+    sentences or clauses (with the words that joined them) restating them."""
+
+    said: list[str] = field(default_factory=list)
+    restating: list[str] = field(default_factory=list)
+    #: each of them with the time of the message it was said in
+    at: list[tuple[str, str]] = field(default_factory=list)
+
+
+def values(text: str) -> set[str]:
+    """The values a text holds: its numbers (digits only, "1,150" is "1150") and the names
+    inside it (capitalised words past its first, not days, months or common words)."""
+    out = {re.sub(r"\D", "", n) for n in _NUMBER.findall(text)}
+    for m in _NAME_WORD.finditer(text):
+        word = m.group(0).lower()
+        if m.start() == 0 or text[: m.start()].rstrip().endswith((".", "!", "?", ":")):
+            continue  # a sentence's first word is capitalised whatever it is
+        if word in ENGLISH or word in lang.WEEKDAYS or word in lang.MONTHS:
+            continue
+        out.add(word)
+    return {v for v in out if v}
+
+
+def referred(turns: list[Turn], says: ThingTest, written: dict[str, str] | None = None) -> Referred:
+    """The user's sentences of `turns` that the thing `says` holds true of refers to, and
+    the assistant's words that restate them (see the module's docstring). `written` holds
+    each message's text by its time, when known: a sentence written on the same list
+    item's line as one found ("Dad lent me £2,000. pay back £200 a month") goes on from it
+    too."""
+    found = Referred()
+    before: list[str] = []  # the user's sentences so far, in order
+    when: dict[str, str] = {}  # each user sentence -> the time of its message
+    for turn in turns:
+        if turn.kind == "user":
+            when.update((raw, turn.time) for raw in turn.sentences if raw not in when)
+        if turn.kind == "user" and turn.speaker is None:
+            for raw in turn.sentences:
+                if says(said_forms(raw)):
+                    found.said.append(raw)
+                before.append(raw)
+            continue
+        if turn.kind != "assistant":
+            continue
+        for sentence in turn.sentences:
+            parts = cut(sentence)
+            hits = [i for i, (_, text) in enumerate(parts) if says(said_forms(text))]
+            restated = False
+            for i in hits:
+                have = values(parts[i][1])
+                best = max(before, key=lambda s: len(values(s) & have), default=None)
+                if best is None or len(values(best) & have) < _RESTATES:
+                    continue
+                restated = True
+                if best not in found.said:
+                    found.said.append(best)
+            if not restated:
+                continue
+            spans = [sentence] if len(hits) == len(parts) else [_span(parts, i) for i in hits]
+            found.restating += spans
+            found.at += [(turn.time, x) for x in spans]
+    # the sentences that go on from one found, in the same message
+    for turn in turns:
+        if turn.kind != "user":
+            continue
+        own = turn.rows | turn.items  # a table's row, a list's item: each a thing of its own
+        text = (written or {}).get(turn.time, "")
+        for prev, raw in zip(turn.sentences, turn.sentences[1:], strict=False):
+            if prev not in found.said or raw in found.said or raw in turn.rows:
+                continue
+            item = prev in turn.items and raw in turn.items  # a list's item, or a note's
+            if (item and _same_line(text, prev, raw)) or (
+                raw not in own and raw not in turn.pasted and _goes_on(raw, prev)
+            ):
+                found.said.append(raw)
+    found.at += [(when[x], x) for x in found.said if x in when]
+    return found
+
+
+def _span(parts: list[tuple[str, str]], i: int) -> str:
+    """Clause `i` of a sentence with the words that join it to the others, so that the
+    sentence reads on without it: ", and the flat at …" of a later clause (its stop stays
+    with the sentence), "The flat at …, " of the first."""
+    if i == 0:
+        return parts[0][1] + parts[1][0]
+    return parts[i][0] + (parts[i][1].rstrip(".!?") if i == len(parts) - 1 else parts[i][1])
+
+
+def _same_line(text: str, prev: str, raw: str) -> bool:
+    """Whether `raw` is written on the same line of the message `text` as `prev`, after it:
+    the rest of one note or item, not a line of its own."""
+    head, tail = prev[:24], raw[:24]
+    for line in text.splitlines():
+        at = line.find(head)
+        if at >= 0 and line.find(tail, at + len(head)) >= 0:
+            return True
+    return False
+
+
+def _goes_on(raw: str, prev: str) -> bool:
+    """Whether `raw`, said right after `prev`, goes on about what `prev` said."""
+    shared = {v for v in values(raw) & values(prev) if len(v) > 1}  # not a lone digit
+    return bool(_GOES_ON.match(raw)) or bool(shared)
+
+
+class ThingTest:
+    """Whether a text says a thing: its content words (in any of their forms, at least half
+    of them), as it concerns `persons` when given."""
+
+    def __init__(self, words: set[str], persons: tuple[str, ...] = ()):
+        self.words = words
+        self.persons = persons
+
+    def __call__(self, text: str) -> bool:
+        if not self.words:
+            return False
+        if self.persons:
+            return lang.concerns(text, self.words, self.persons)
+        return lang.mentions(text, self.words)
+
+
+def restated_dates(turns: list[Turn]) -> dict[str, list[date]]:
+    """The dates the assistant's reply gives explicitly ("second viewing on Saturday 9
+    March") for a user's sentence of the message just before it that it restates (they
+    share two values or more: "14 Pell Street", "£980"): user sentence -> those dates."""
+    from doctree.agent.offline.resolve import absolute_dates, message_date
+
+    out: dict[str, list[date]] = {}
+    for user, reply in zip(turns, turns[1:], strict=False):
+        if user.kind != "user" or user.speaker is not None or reply.kind != "assistant":
+            continue
+        ref = message_date(reply.time)
+        for sentence in reply.sentences:
+            for _, clause in cut(sentence):
+                said = absolute_dates(clause, ref)  # the year that puts it nearest
+                if not said:
+                    continue
+                # the clause that gives the date, else its whole sentence ("Noted the flat on
+                # Pell Street (£980), second viewing Saturday 9 March")
+                best = _restated(user.sentences, clause) or _restated(user.sentences, sentence)
+                if best is not None:
+                    out.setdefault(best, []).extend(d for _, d in said)
+    return out
+
+
+def _restated(said: list[str], text: str) -> str | None:
+    """The one sentence of `said` that `text` restates: the one sharing the most of its
+    values, two at least; None when none does, or two share as many."""
+    have = values(text)
+    shared = sorted(((len(values(s) & have), s) for s in said), reverse=True)
+    if not shared or shared[0][0] < _RESTATES:
+        return None
+    if len(shared) > 1 and shared[1][0] == shared[0][0]:
+        return None
+    return shared[0][1]
