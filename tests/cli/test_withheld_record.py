@@ -192,3 +192,19 @@ def test_a_short_sentence_taken_back_leaves_only_the_message_it_was_said_in(db_p
         stored = list(recall_texts(repo.conn, "main"))
     assert "Different thing: the lodger upstairs gave notice. He's moving out." in " ".join(stored)
     assert "I won't keep any of it." in stored and not any("Alek" in p for p in stored)
+
+
+def test_a_forget_that_names_no_thing_after_an_earlier_session_does_not_fail_the_run(
+    db_path, tmp_path
+):
+    """A forget whose words name nothing ("forget the last two things I said") after an
+    earlier session: the run completes; what the earlier session said stays."""
+    earlier = session(
+        tmp_path, "s-first", "2031-05-01", "My cousin Ilse moved to Graz in March.", "Noted."
+    )
+    later = session(
+        tmp_path, "s-second", "2031-05-03", "Forget the last two things I said.", "Done."
+    )
+    out = json.loads(doctree(db_path, "replay", "--json", earlier, later))
+    assert "failed" not in json.dumps(out), out
+    assert "Graz" in doctree(db_path, "transcript", "s-first")

@@ -895,6 +895,7 @@ class Writer(PageIO):
         too. The sessions the lines found cite are kept in `cited`. Each change is a
         document write of this run, so `doctree revert --run` puts it back. `dry`: nothing
         is written. The lines removed (or that would be) are counted."""
+        self.cited: set[str] = set()
         words = content_words(what)
         if not words:
             return 0
@@ -904,7 +905,6 @@ class Writer(PageIO):
         links = tuple(f"[[{p}]]" for p in gone) + tuple(f"[[{p}|" for p in gone)
         sentences = tuple(sentences)
         pages_of = {page: sid for sid, page in (sessions or {}).items()}
-        self.cited: set[str] = set()
         for path in gone if not dry else ():
             r = self.call("document_delete", {"path": path})
             if not r.is_error:
