@@ -140,6 +140,8 @@ class Value:
     norm: str
     start: int
     end: int
+    #: the end of a range it is ("from" or "to": "9:00 to 17:30", "shut at 1pm"), else ""
+    role: str = ""
 
 
 @dataclass(frozen=True)
@@ -329,6 +331,8 @@ class Replacement:
     cued: bool = False
     #: words of the line's thing the statement does not say ("garage" of "the garage rent")
     extra: int = 0
+    #: where the clause of the new value begins: each clause of a statement replaces a line
+    clause: int = 0
 
 
 def replacements(
@@ -413,17 +417,35 @@ def replacements(
                     continue
                 cued = bool(CHANGE.search(new.text))
                 extra = len(old.thing - _same(old.thing, new.thing))
-                out.append(Replacement(line, ov.kind, ov, nv, len(shared), named_old, cued, extra))
+                out.append(
+                    Replacement(
+                        line, ov.kind, ov, nv, len(shared), named_old, cued, extra, new.start
+                    )
+                )
     return out
 
 
 def chosen(found: dict[str, list[Replacement]]) -> list[Replacement]:
-    """Of the lines a statement could replace, those it is meant for: the only one, or the
-    one whose old value it names, or the one sharing most words of the thing; every line
-    that says the value it names as replaced with two words or more of the thing ("the next
-    service at 5,000 km rather than the 5,500" of two lines giving the next service 5,500
-    km: one fact said twice); none when two remain (two appointments, two people's shifts
-    said the same way)."""
+    """Of the lines a statement could replace, those it is meant for, clause by clause ("the
+    piano moves to Wednesdays, and the window cleaning is up to £20": a line for each): per
+    clause the only one, or the one whose old value it names, or the one sharing most words
+    of the thing; every line that says the value it names as replaced with two words or more
+    of the thing ("the next service at 5,000 km rather than the 5,500" of two lines giving
+    the next service 5,500 km: one fact said twice); none when two remain (two
+    appointments, two people's shifts said the same way)."""
+    by_clause: dict[int, dict[str, list[Replacement]]] = {}
+    for line, reps in found.items():
+        for r in reps:
+            by_clause.setdefault(r.clause, {}).setdefault(line, []).append(r)
+    out: dict[str, Replacement] = {}
+    for _, group in sorted(by_clause.items()):
+        for r in _chosen_in_clause(group):
+            out.setdefault(r.line, r)
+    return list(out.values())
+
+
+def _chosen_in_clause(found: dict[str, list[Replacement]]) -> list[Replacement]:
+    """`chosen` for the replacements of one clause."""
     best: dict[str, Replacement] = {}
     for line, reps in found.items():
         if not reps:

@@ -541,16 +541,14 @@ class Writer(PageIO):
                 self.superseded.setdefault(said, s)
                 if named and self.superseded[said] is s:
                     self.value_edits[said] = (named[1], named[0])
-            else:  # none, or several the older paths could not tell apart
-                self._later_value_elsewhere(s)
+            self._later_value_elsewhere(s)  # another clause may change another line
 
     def _later_value_elsewhere(self, s: Sentence) -> None:
         """A later value for the same thing (`supersession`): the one current line of an
         earlier session that gave the thing a value of the same type that differs is
         replaced, its value edited in place when it can be, so that the rest of what the
         line says stays current."""
-        if any(by is s for by in self.superseded.values()):
-            return
+        done = {line for line, by in self.superseded.items() if by is s}
         text = s.statement or s.text
         before = self._sentence_before(s)
         query = " ".join(sorted(_topic_query(f"{text} {before}")))
@@ -561,14 +559,21 @@ class Writer(PageIO):
             if not re.match(r"- \d{4}-\d{2}-\d{2}\b", ln):
                 continue
             said = _said(ln)
-            if said in self.superseded:
+            if said in self.superseded and said not in done:
                 continue
             reps = supersession.replacements(
                 text, said, before=before, said_on=message_date(s.time)
             )
             if reps:
                 found.setdefault(said, []).extend(reps)
+        # what `s` replaced already is its clause's: another line that clause could mean ("the
+        # garage rent is £90" beside "my rent is £1,150") is not replaced as well
+        taken = {r.clause for line in done for r in found.get(line, [])}
+        if done and not taken:
+            return  # which clause replaced it is unknown
         for rep in supersession.chosen(found):
+            if rep.line in done or rep.clause in taken:
+                continue
             self.superseded.setdefault(rep.line, s)
             edited = supersession.edit(rep.line, rep, text)
             if edited is not None and edited != rep.line:
