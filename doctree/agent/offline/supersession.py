@@ -59,6 +59,25 @@ _TIME = re.compile(
     r"|\b(?P<word>noon|midday|midnight)\b",
     re.I,
 )
+#: A range of times: "9:00 to 17:30", "10:12-11:12", "from 9am until 5pm", "between 2 and
+#: 4pm"; each end a time of its own, the first where it begins and the second where it ends.
+_ONE_TIME = r"\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)?"
+_TIME_RANGE = re.compile(
+    rf"(?<![\w.:£$€-])(?P<a>{_ONE_TIME})\s*(?:-|–|—|\bto\b|\buntil\b|\btill\b|\band\b)\s*"
+    rf"(?P<b>{_ONE_TIME})(?![\w:.]\d)",
+    re.I,
+)
+#: The words that say which end of a range a time is: "shut at 1pm", "opens from 8".
+_RANGE_END = re.compile(
+    r"\b(?:clos(?:e|es|ed|ing)|shut(?:s|ting)?|finish(?:es|ed|ing)?|end(?:s|ed|ing)?|until|"
+    r"till|last\s+(?:orders|entry|collection))(?:\s+(?:time|at|by|is|now))*\s*$",
+    re.I,
+)
+_RANGE_START = re.compile(
+    r"\b(?:open(?:s|ed|ing)?|start(?:s|ed|ing)?|begin(?:s|ning)?|from|doors)"
+    r"(?:\s+(?:time|at|is|now|up))*\s*$",
+    re.I,
+)
 _AMOUNT = re.compile(
     r"(?P<cur>[£$€])\s?(?P<n>\d[\d,]*(?:\.\d+)?)(?P<k>k\b)?"
     r"|(?<![\w.])(?P<n2>\d[\d,]*(?:\.\d+)?)\s*(?P<word>pounds|quid|euros?|dollars|bucks)\b",
@@ -78,6 +97,9 @@ _UNITS = {
     "sessions": "session", "tablets": "tablet", "pills": "pill", "units": "unit",
     "people": "person", "guests": "person", "seats": "seat", "rooms": "room",
 }  # fmt: skip
+#: Units that count things rather than measure: the count is of them ("46 guests" and "up to
+#: 52 guests now" are one number of guests, whatever else the clause names).
+_COUNTED = frozenset({"person", "seat", "room", "session", "tablet", "pill", "unit", "night"})
 _QUANTITY = re.compile(
     r"(?<![\w.£$€:-])(?P<n>\d[\d,]*(?:\.\d+)?)\s?(?P<unit>"
     + "|".join(sorted(_UNITS, key=len, reverse=True))
@@ -166,6 +188,20 @@ def _number(text: str) -> str:
     return n[:-3] if n.endswith(".00") else n
 
 
+def _time_norm(m: re.Match[str] | None) -> str | None:
+    """A time of day as HH:MM, or None when `m` is no time ("9" alone, "25:00")."""
+    if m is None:
+        return None
+    if m.group("word"):
+        return {"noon": "12:00", "midday": "12:00", "midnight": "00:00"}[m.group("word").lower()]
+    if m.group("ap"):
+        h = int(m.group("h")) % 12 + (12 if m.group("ap").lower() == "pm" else 0)
+        return f"{h:02d}:{m.group('m') or '00'}"
+    if m.group("h2") is None or int(m.group("h2")) > 23:
+        return None
+    return f"{int(m.group('h2')):02d}:{m.group('m2')}"
+
+
 @functools.lru_cache(maxsize=8192)
 def values(text: str, *, bare: bool = False, said_on: date | None = None) -> tuple[Value, ...]:
     """The values `text` gives, each of its most specific type; `bare`: a number after "to",
@@ -175,11 +211,11 @@ def values(text: str, *, bare: bool = False, said_on: date | None = None) -> tup
     out: list[Value] = []
     taken: list[tuple[int, int]] = []
 
-    def add(kind: str, norm: str, span: tuple[int, int]) -> None:
+    def add(kind: str, norm: str, span: tuple[int, int], role: str = "") -> None:
         if any(span[0] < e and s < span[1] for s, e in taken):
             return
         taken.append(span)
-        out.append(Value(kind, norm, *span))
+        out.append(Value(kind, norm, *span, role))
 
     for m in _ISO.finditer(text):
         if _SAID_ON.search(text[: m.start()]):
@@ -197,20 +233,27 @@ def values(text: str, *, bare: bool = False, said_on: date | None = None) -> tup
         if m.group("k"):
             n = str(int(float(n) * 1000))
         add("amount", n, m.span())
+    for m in _TIME_RANGE.finditer(text):
+        first, second = m.group("a").strip(), m.group("b").strip()
+        said = len(first)
+        late = _TIME.fullmatch(second)
+        b = _time_norm(late)
+        if b is None or late is None:
+            continue
+        if first.isdigit() and late.group("ap"):
+            first += late.group("ap")  # "between 2 and 4pm": the first end said as the second
+        a = _time_norm(_TIME.fullmatch(first))
+        if a is None:
+            continue
+        add("time", a, (m.start("a"), m.start("a") + said), "from")
+        add("time", b, (m.start("b"), m.start("b") + len(second)), "to")
     for m in _TIME.finditer(text):
-        if m.group("word"):
-            norm = {"noon": "12:00", "midday": "12:00", "midnight": "00:00"}[
-                m.group("word").lower()
-            ]
-        elif m.group("ap"):
-            h = int(m.group("h")) % 12 + (12 if m.group("ap").lower() == "pm" else 0)
-            norm = f"{h:02d}:{m.group('m') or '00'}"
-        else:
-            h = int(m.group("h2"))
-            if h > 23:
-                continue
-            norm = f"{h:02d}:{m.group('m2')}"
-        add("time", norm, m.span())
+        norm = _time_norm(m)
+        if norm is None:
+            continue
+        head = text[: m.start()]
+        role = "to" if _RANGE_END.search(head) else "from" if _RANGE_START.search(head) else ""
+        add("time", norm, m.span(), role)
     for m in _QUANTITY.finditer(text):
         add(f"quantity:{_UNITS[m.group('unit').lower()]}", _number(m.group("n")), m.span())
     for m in _RECURRING.finditer(text):
@@ -269,13 +312,21 @@ def claims(text: str, *, before: str = "", said_on: date | None = None) -> tuple
         earlier = earlier | thing_words(clause)
         if not said:
             continue
+        # what a count counts is part of its thing
+        thing = thing | {
+            v.kind.split(":", 1)[1]
+            for v in said
+            if v.kind.startswith("quantity:") and v.kind.split(":", 1)[1] in _COUNTED
+        }
         inert = (
             asks
             or bool(_STILL.search(clause))
             or bool(_NEGATED.search(clause))
             or (bool(_HISTORY.search(clause)) and not CHANGE.search(clause))
         )
-        shifted = tuple(Value(v.kind, v.norm, v.start + start, v.end + start) for v in said)
+        shifted = tuple(
+            Value(v.kind, v.norm, v.start + start, v.end + start, v.role) for v in said
+        )
         out.append(Claim(thing, shifted, context, clause, start, inert, borrowed))
     return tuple(out)
 
@@ -373,9 +424,14 @@ def replacements(
                 continue  # the line says it already
             for old in old_claims:
                 olds = [v for v in old.values if _fits(nv.kind, v.kind)]
+                if len(olds) > 1 and nv.role:
+                    # "shut at 1pm" of "9:00 to 17:30": the end of the range it names
+                    olds = [v for v in olds if v.role == nv.role]
                 if len(olds) != 1:
                     continue  # none, or two values of the type: which one is unknown
                 ov = olds[0]
+                if nv.role and ov.role and nv.role != ov.role:
+                    continue  # "opens at 8" is not "closes at 5"
                 named_old = changed and (
                     (ov.kind, ov.norm) in said_norms
                     or (ov.kind not in ("date", "time", "weekday") and ov.norm in said_bare)
@@ -384,10 +440,21 @@ def replacements(
                 shared = _same(
                     new.thing, old.thing | (frozenset() if ov.kind == "weekday" else old.context)
                 )
+                if nv.role and ov.role == nv.role:
+                    # an end of a range is of what the sentence names ("they shut at 1pm" of
+                    # "KeyCraft is open 9:00 to 17:30")
+                    shared |= _same(text_thing, old.thing | old.context)
                 theirs, ours = names(line), names(new.text)
                 if theirs and ours and not theirs & ours:
                     continue  # "Marco's shift" is not "Ines's shift"
-                several = sum(1 for v in values(line) if _fits(nv.kind, v.kind)) > 1
+                several = (
+                    sum(
+                        1
+                        for v in values(line)
+                        if _fits(nv.kind, v.kind) and (not nv.role or v.role in ("", nv.role))
+                    )
+                    > 1
+                )
                 if several and not named_old and (new.borrowed or not _same(new.thing, old.thing)):
                     continue  # a list of such values: which one is meant needs its own name
                 same_thing = (
@@ -495,7 +562,11 @@ def edit(line: str, rep: Replacement, new_text: str) -> str | None:
     for v in values(new_text):
         if (v.start, v.end) == (rep.new.start, rep.new.end) or v.kind == rep.kind:
             continue
-        if v.norm.lower() not in low and new_text[v.start : v.end].lower() not in low:
+        if new_text[v.start : v.end].lower() in low:
+            continue
+        if v.kind == "weekday" or v.norm.lower() not in low:
+            # "on Saturdays they shut at 1pm" of "open Monday to Saturday, 9:00 to 17:30":
+            # the day narrows the value to itself, which the line does not
             return None
     old = line[rep.old.start : rep.old.end]
     if rep.kind == "date":
