@@ -618,3 +618,102 @@ def replaced_earlier(text: str, earlier: list[str], *, said_on: date | None = No
             index[said] = i
     rep = choose(found)  # within a session: one statement at most
     return None if rep is None else index[rep.line]
+
+
+#: A state that ends what a line said of a thing, named by the kind of line it ends: a debt
+#: or a payment to make paid ("paid me back", "settled", "we're square"), a task done ("(done)",
+#: "×", "ticked off"), an event or a plan called off ("is off", "cancelled", "fell through",
+#: "can't drive us after all").
+_ENDED = re.compile(
+    r"(?P<paid>\b(?:paid|repaid|settled|squared)\s+(?:\w+\s+){0,2}?(?:back|up|off)\b"
+    r"|\b(?:repaid|settled|paid)\b|\b(?:is|are|'s|'re|now)\s+(?:square|quits)\b)"
+    r"|(?P<done>\(\s*(?:done|completed)\s*\)|(?:^|\s)[×✓✔](?=\s)"
+    r"|\b(?:done|completed|finished|ticked\s+off)\b)"
+    r"|(?P<off>\b(?:is|are|'s|'re|been|got|now)\s+(?:off|cancell?ed|called\s+off|scrapped)\b"
+    r"|\bcancell?ed\b|\bcalled\s+off\b|\bf[ae]ll(?:s|en)?\s+through\b"
+    r"|\b(?:can(?:'t|’t|not)|isn't|aren't|won't)\b[^.;:]*?\bafter\s+all\b)",
+    re.I,
+)
+#: A line a payment ends: a debt, a bill, something to pay.
+_OWING = re.compile(
+    r"\b(?:owes?|owed|owing|lent|borrowed|IOU|invoice|bill|pay|due|deposit|fee)\b", re.I
+)
+#: A line a "done" ends: something to do.
+_TO_DO = re.compile(
+    r"^\W*(?:to\s*-?\s*do\b|\[\s\]|•)|\b(?:need(?:s)?\s+to|ha(?:ve|s)\s+to|must|remember\s+to|"
+    r"should)\b|^(?:[\w ]{1,20}:\s*)?(?:pay|ring|call|book|send|buy|e-?mail|fix|renew|return|"
+    r"post|order|chase|collect|submit|sign|file|write|pick\s+up|finish)\b",
+    re.I,
+)
+#: A line a "called off" ends: something planned, said with its day or as to come.
+_PLANNED = re.compile(
+    r"\b(?:will|'ll|’ll|going\s+to|gonna|booked|planned|plan(?:s|ning)?|is\s+on|are\s+on|"
+    r"offered|promised|agreed|arranged|coming|happening)\b",
+    re.I,
+)
+#: The words of a state ended, not of the thing it is of.
+_ENDED_WORDS = frozenset(
+    {"paid", "repaid", "settled", "squared", "back", "done", "completed", "finished", "ticked",
+     "off", "cancelled", "canceled", "called", "fell", "fallen", "falls", "through", "after",
+     "all", "square", "quits", "btw", "can't", "cannot", "isn't", "aren't", "won't"}
+)  # fmt: skip
+_IF = re.compile(r"\b(?:if|unless|whether|in\s+case)\b", re.I)
+
+
+def _named(text: str) -> set[str]:
+    """The capitalised words of `text` that can name someone or something, lower-cased,
+    a clause's first word too ("Dev can't drive us after all")."""
+    out = set()
+    for w in re.findall(r"\b[A-Z][\w'’-]+", text):
+        w = re.sub(r"['’]s$", "", w)
+        if w not in lang.NOT_NAMES and w.lower() not in _NOT_THING | _ENDED_WORDS:
+            out.add(w.lower())
+    return out
+
+
+def ends(text: str, line: str) -> bool:
+    """Whether `text` (said later) ends what the current `line` states, a status changed: a
+    debt paid ("Sam paid me back" of "Sam owes me £30"), a task done ("Pay the plumber's
+    invoice £90 (done)" of "Pay the plumber's invoice £90"), an event or a plan called off
+    ("Saturday's match is off" of the match's line with its day, "Jo can't take us after
+    all" of "Jo says she'll take us"). The clause saying so names what it ends: every name
+    it says is in the line, and two words of the thing, or a name and one, or the day of
+    an event the sentence names a word of. A question, a condition, a state said not to hold
+    ("hasn't paid yet") or still to come, and a line that says the state already end
+    nothing; the caller acts only when exactly one line fits."""
+    if "?" in text or _ENDED.search(line):
+        return False
+    line_thing = thing_words(line)
+    line_words = {re.sub(r"['’]s$", "", w.lower()) for w in re.findall(r"[\w'’-]+", line)}
+    ended = {lang.stem(w) for w in _ENDED_WORDS} | _ENDED_WORDS
+    line_values = {(v.kind, v.norm) for v in values(line)}
+    for m in _ENDED.finditer(text):
+        starts = [0] + [e.end() for e in _CLAUSE_END.finditer(text) if e.end() <= m.start()]
+        ends_at = [e.start() for e in _CLAUSE_END.finditer(text) if e.start() >= m.end()]
+        clause = text[starts[-1] : ends_at[0] if ends_at else len(text)]
+        rest = clause.replace(m.group(0), " ")
+        if _NEGATED.search(rest) or _STILL.search(rest) or _IF.search(clause):
+            continue  # "hasn't paid yet", "still not done", "if it's cancelled"
+        kind = m.lastgroup
+        if kind == "paid" and not _OWING.search(line):
+            continue
+        if kind == "done" and not (_TO_DO.search(line) or _OWING.search(line)):
+            continue
+        if kind == "off" and not (_PLANNED.search(line) or line_values):
+            continue
+        names = _named(clause)
+        if not names <= line_words:
+            continue  # "Kit paid me back" is not of Sam's debt
+        thing = thing_words(clause) - ended - {lang.stem(n) for n in names} - names
+        shared = _same(thing, line_thing)
+        said = {(v.kind, v.norm) for v in values(clause) if v.kind != "weekday"}
+        if len(shared) >= 2 or (names and shared):
+            return True
+        if said & line_values and any(k in ("date", "time") for k, _ in said & line_values):
+            # the day of the event: a word of the sentence must name it too ("St Luke's hall
+            # flooded, so Thursday's rehearsal is off" of the sheet's row for that day)
+            if _same(thing_words(text) - ended, line_thing):
+                return True
+        if kind == "paid" and (names or said) and said <= line_values and _OWING.search(line):
+            return True  # "Sam paid me back" of "Sam owes me £30"
+    return False

@@ -542,6 +542,26 @@ class Writer(PageIO):
                 if named and self.superseded[said] is s:
                     self.value_edits[said] = (named[1], named[0])
             self._later_value_elsewhere(s)  # another clause may change another line
+        for s in self.filing.facts:
+            if s.replaces or s.correction or any(by is s for by in self.superseded.values()):
+                continue
+            self._ended_elsewhere(s)
+
+    def _ended_elsewhere(self, s: Sentence) -> None:
+        """A status changed (`supersession.ends`: a debt paid, a task done, a plan called
+        off or fallen through) replaces the one current line of an earlier session that
+        stated what it ends; nothing moves when none or several fit."""
+        text = s.statement or s.text
+        query = " ".join(sorted(_topic_query(text)))
+        if not query:
+            return
+        fits = {
+            _said(ln)
+            for ln in self._current_lines(query)
+            if re.match(r"- \d{4}-\d{2}-\d{2}\b", ln) and supersession.ends(text, _said(ln))
+        }
+        if len(fits) == 1:
+            self.superseded.setdefault(fits.pop(), s)
 
     def _later_value_elsewhere(self, s: Sentence) -> None:
         """A later value for the same thing (`supersession`): the one current line of an
