@@ -671,6 +671,29 @@ def _named(text: str) -> set[str]:
     return out
 
 
+def _ended_clauses(text: str) -> list[tuple[str, str, str]]:
+    """(the clause, the words saying the state, its kind) for each state `text` says ended,
+    but not one asked about, said under a condition, or said not to hold."""
+    if "?" in text:
+        return []
+    out = []
+    for m in _ENDED.finditer(text):
+        starts = [0] + [e.end() for e in _CLAUSE_END.finditer(text) if e.end() <= m.start()]
+        ends_at = [e.start() for e in _CLAUSE_END.finditer(text) if e.start() >= m.end()]
+        clause = text[starts[-1] : ends_at[0] if ends_at else len(text)]
+        rest = clause.replace(m.group(0), " ")
+        if _NEGATED.search(rest) or _STILL.search(rest) or _IF.search(clause):
+            continue  # "hasn't paid yet", "still not done", "if it's cancelled"
+        out.append((clause, m.group(0), m.lastgroup or ""))
+    return out
+
+
+def says_ended(text: str) -> bool:
+    """Whether `text` says of someone or something named that a state ended ("Priyanka paid
+    me back btw"): worth a line, short as it is, for the line it ends."""
+    return any(_named(c) or values(c) for c, _, _ in _ended_clauses(text))
+
+
 def ends(text: str, line: str) -> bool:
     """Whether `text` (said later) ends what the current `line` states, a status changed: a
     debt paid ("Sam paid me back" of "Sam owes me £30"), a task done ("Pay the plumber's
@@ -681,20 +704,13 @@ def ends(text: str, line: str) -> bool:
     an event the sentence names a word of. A question, a condition, a state said not to hold
     ("hasn't paid yet") or still to come, and a line that says the state already end
     nothing; the caller acts only when exactly one line fits."""
-    if "?" in text or _ENDED.search(line):
+    if _ENDED.search(line):
         return False
     line_thing = thing_words(line)
     line_words = {re.sub(r"['’]s$", "", w.lower()) for w in re.findall(r"[\w'’-]+", line)}
     ended = {lang.stem(w) for w in _ENDED_WORDS} | _ENDED_WORDS
     line_values = {(v.kind, v.norm) for v in values(line)}
-    for m in _ENDED.finditer(text):
-        starts = [0] + [e.end() for e in _CLAUSE_END.finditer(text) if e.end() <= m.start()]
-        ends_at = [e.start() for e in _CLAUSE_END.finditer(text) if e.start() >= m.end()]
-        clause = text[starts[-1] : ends_at[0] if ends_at else len(text)]
-        rest = clause.replace(m.group(0), " ")
-        if _NEGATED.search(rest) or _STILL.search(rest) or _IF.search(clause):
-            continue  # "hasn't paid yet", "still not done", "if it's cancelled"
-        kind = m.lastgroup
+    for clause, _, kind in _ended_clauses(text):
         if kind == "paid" and not _OWING.search(line):
             continue
         if kind == "done" and not (_TO_DO.search(line) or _OWING.search(line)):
