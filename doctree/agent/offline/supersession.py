@@ -733,3 +733,73 @@ def ends(text: str, line: str) -> bool:
         if kind == "paid" and (names or said) and said <= line_values and _OWING.search(line):
             return True  # "Sam paid me back" of "Sam owes me £30"
     return False
+
+
+#: A word for a role: the language's, and those of clubs, committees and teams.
+_ROLE_WORD = (
+    rf"(?:{lang._ROLE_WORD}|treasurer|secretary|chair(?:person|man|woman)?|vice-captain|"
+    r"captain|president|editor|organi[sz]er|rep|representative|steward|warden|caretaker|"
+    r"convenor|coordinator)"
+)
+#: A role said the one way of a team ("the QA lead", "our treasurer", "QA lead" after a
+#: label), not one of several ("a designer").
+_ROLE_PHRASE = (
+    rf"(?:(?:the|our|my|their|his|her|new|acting|interim)\s+)*"
+    rf"(?P<role>(?:[\w-]+\s+){{0,2}}?{_ROLE_WORD})s?\b"
+)
+#: Someone in a role: "Bence is the QA lead now", "Tom takes over as site manager", "the
+#: treasurer is now Lidia Novak", "Nagy Eszter: QA lead".
+_ROLES = (
+    re.compile(
+        rf"(?P<name>{lang.NAME})\s+(?:is|'s|becomes|will\s+be|takes\s+over\s+as|"
+        rf"has\s+taken\s+over\s+as|took\s+over\s+as|steps\s+in\s+as|is\s+stepping\s+in\s+as|"
+        rf"replaces\s+\w+\s+as|is\s+replacing\s+\w+\s+as|joins\s+as)\s+(?:now\s+)?"
+        rf"(?!an?\s){_ROLE_PHRASE}"
+    ),
+    re.compile(
+        rf"\b(?i:the|our|my|their)\s+(?i:new\s+)?(?P<role>(?:[\w-]+\s+){{0,2}}?"
+        rf"(?i:{_ROLE_WORD}))\s+(?:is|'s)\s+(?:now\s+)?(?P<name>{lang.NAME})"
+    ),
+    re.compile(rf"^(?:[-*]\s+)?(?P<name>{lang.NAME}):\s+{_ROLE_PHRASE}"),
+)
+#: Words that say a role passed to someone: "takes over", "replaces", "new".
+_HANDED = re.compile(
+    r"\b(?:takes?\s+over|taking\s+over|took\s+over|taken\s+over|replac(?:e|es|ed|ing)|"
+    r"steps?\s+in|stepping\s+in|new|now|instead|from\s+now\s+on)\b",
+    re.I,
+)
+
+
+def roles(text: str) -> list[tuple[frozenset[str], frozenset[str], int]]:
+    """(the role's words, the words of who holds it, where it is said) for each role `text`
+    gives someone the one way ("Bence is the QA lead"); not one asked about, said not to
+    hold or told as history ("Eszter was the QA lead")."""
+    out = []
+    for pattern in _ROLES:
+        for m in pattern.finditer(text):
+            clause = m.group(0)
+            if "?" in text or _NEGATED.search(clause) or _HISTORY.search(clause):
+                continue
+            role = frozenset(lang.stem(w.lower()) for w in re.findall(r"[\w-]+", m.group("role")))
+            who = frozenset(w.lower() for w in re.findall(r"[\w'’-]+", m.group("name")))
+            out.append((role, who, m.start()))
+    return out
+
+
+def takes_role(text: str, line: str) -> bool:
+    """Whether `text` (said later) gives the role the current `line` gives someone to
+    another person, saying it passed ("Kovács Bence is the QA lead now" of "Nagy Eszter: QA
+    lead, from the Budapest office"): the same role's words, another holder, a word of
+    change. A role both are said to hold in `text`, or a holder of the line that `text` also
+    names in it, replaces nothing; the caller acts only when exactly one line fits."""
+    if "?" in text or not _HANDED.search(text):
+        return False
+    said = roles(text)
+    for role, who, _ in said:
+        for old_role, old_who, _ in roles(line):
+            if old_role != role or old_who & who:
+                continue
+            if any(r == role and w & old_who for r, w, _ in said):
+                continue  # "Ana and Ben are the leads now": Ana's line holds still
+            return True
+    return False

@@ -549,19 +549,23 @@ class Writer(PageIO):
 
     def _ended_elsewhere(self, s: Sentence) -> None:
         """A status changed (`supersession.ends`: a debt paid, a task done, a plan called
-        off or fallen through) replaces the one current line of an earlier session that
-        stated what it ends; nothing moves when none or several fit."""
+        off or fallen through) or a role passed to someone else (`supersession.takes_role`)
+        replaces the one current line of an earlier session that stated what it ends or who
+        held the role; nothing moves when none or several fit."""
         text = s.statement or s.text
         query = " ".join(sorted(_topic_query(text)))
         if not query:
             return
-        fits = {
+        lines = [
             _said(ln)
             for ln in self._current_lines(query)
-            if re.match(r"- \d{4}-\d{2}-\d{2}\b", ln) and supersession.ends(text, _said(ln))
-        }
-        if len(fits) == 1:
-            self.superseded.setdefault(fits.pop(), s)
+            if re.match(r"- \d{4}-\d{2}-\d{2}\b", ln)
+        ]
+        for fit in (supersession.ends, supersession.takes_role):
+            fits = {said for said in lines if fit(text, said)}
+            if len(fits) == 1:
+                self.superseded.setdefault(fits.pop(), s)
+                return
 
     def _later_value_elsewhere(self, s: Sentence) -> None:
         """A later value for the same thing (`supersession`): the one current line of an
