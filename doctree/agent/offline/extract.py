@@ -780,8 +780,10 @@ def _read(
         s.kinds.append("statement")  # an item the user listed: "- "mir ist kalt", not …"
     if raw in turn.rows:
         _row_subject(s, raw, directory)
-    if not s.kinds and "?" not in body and (
-        calls_something_off(body) or supersession.says_ended(body)
+    if (
+        not s.kinds
+        and "?" not in body
+        and (calls_something_off(body) or supersession.says_ended(body))
     ):
         s.kinds.append("statement")  # "The garden party is cancelled.": it retires a line
     if lang.CORRECTS_EARLIER.match(body) and not s.correction:

@@ -324,9 +324,7 @@ def claims(text: str, *, before: str = "", said_on: date | None = None) -> tuple
             or bool(_NEGATED.search(clause))
             or (bool(_HISTORY.search(clause)) and not CHANGE.search(clause))
         )
-        shifted = tuple(
-            Value(v.kind, v.norm, v.start + start, v.end + start, v.role) for v in said
-        )
+        shifted = tuple(Value(v.kind, v.norm, v.start + start, v.end + start, v.role) for v in said)
         out.append(Claim(thing, shifted, context, clause, start, inert, borrowed))
     return tuple(out)
 
@@ -725,11 +723,12 @@ def ends(text: str, line: str) -> bool:
         said = {(v.kind, v.norm) for v in values(clause) if v.kind != "weekday"}
         if len(shared) >= 2 or (names and shared):
             return True
-        if said & line_values and any(k in ("date", "time") for k, _ in said & line_values):
-            # the day of the event: a word of the sentence must name it too ("St Luke's hall
-            # flooded, so Thursday's rehearsal is off" of the sheet's row for that day)
-            if _same(thing_words(text) - ended, line_thing):
-                return True
+        # the day of the event: a word of the sentence must name it too ("St Luke's hall
+        # flooded, so Thursday's rehearsal is off" of the sheet's row for that day)
+        if any(k in ("date", "time") for k, _ in said & line_values) and _same(
+            thing_words(text) - ended, line_thing
+        ):
+            return True
         if kind == "paid" and (names or said) and said <= line_values and _OWING.search(line):
             return True  # "Sam paid me back" of "Sam owes me £30"
     return False

@@ -41,6 +41,7 @@ from doctree.agent.offline.resolve import (
     reverses,
     same_subject,
     status_changed,
+    swapped_of,
     value_kind,
     value_span,
     values_contrasted,
@@ -495,6 +496,12 @@ class Writer(PageIO):
             swapped = named is None and (named := values_swapped(s.raw or text)) is not None
             # a word swapped ("from the beef to the risotto") is a value of the people named
             whose = [p for p in s.people if p != "the user"] if swapped else []
+            if swapped and (of := swapped_of(s.raw or text)):
+                # the one moved, when said: "Nadia's moved me from goal attack to …"
+                moved = [p for p in s.people if p.lower() in of.lower()]
+                if not moved and re.fullmatch(r"(?i)me|us|the\s+user", of):
+                    moved = ["the user"]
+                whose = moved or whose
             if s.correction:
                 self._corrected_subject(s)
             if s.replaces or s.correction:
@@ -526,7 +533,7 @@ class Writer(PageIO):
                     for x in said_lines
                     if holds_value(x, named[1])
                     and not holds_value(x, named[0])
-                    and (not whose or any(p in x for p in whose))
+                    and (not whose or any(p.lower() in x.lower() for p in whose))
                 }
             else:
                 # what is called off ("NOT going up to 100 mg after all") is the line that
@@ -557,9 +564,7 @@ class Writer(PageIO):
         if not query:
             return
         lines = [
-            _said(ln)
-            for ln in self._current_lines(query)
-            if re.match(r"- \d{4}-\d{2}-\d{2}\b", ln)
+            _said(ln) for ln in self._current_lines(query) if re.match(r"- \d{4}-\d{2}-\d{2}\b", ln)
         ]
         for fit in (supersession.ends, supersession.takes_role):
             fits = {said for said in lines if fit(text, said)}
