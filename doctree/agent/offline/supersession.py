@@ -67,6 +67,18 @@ _TIME_RANGE = re.compile(
     rf"(?P<b>{_ONE_TIME})(?![\w:.]\d)",
     re.I,
 )
+#: Words that take back a value as it is said: "46, no, 52 guests", "£30 — sorry, £35".
+_SAID_AGAIN = re.compile(
+    r"^\s*[,—–-]?\s*(?:(?:no|sorry|I\s+mean|or\s+rather|make\s+(?:that|it)|wait|"
+    r"scratch\s+that|actually)\b[\s,!.—–-]*)+$",
+    re.I,
+)
+#: A bare number taken back before a value said with its unit: "46, no, 52 guests".
+_BARE_SAID_AGAIN = re.compile(
+    r"(?<![\w.£$€])(?P<n>\d[\d,]*(?:\.\d+)?)\s*[,—–-]?\s*(?:(?:no|sorry|I\s+mean|or\s+rather|"
+    r"make\s+(?:that|it)|wait|scratch\s+that|actually)\b[\s,!.—–-]*)+$",
+    re.I,
+)
 #: The words that say which end of a range a time is: "shut at 1pm", "opens from 8".
 _RANGE_END = re.compile(
     r"\b(?:clos(?:e|es|ed|ing)|shut(?:s|ting)?|finish(?:es|ed|ing)?|end(?:s|ed|ing)?|until|"
@@ -261,7 +273,17 @@ def values(text: str, *, bare: bool = False, said_on: date | None = None) -> tup
     if bare:
         for m in _BARE_NUMBER.finditer(text):
             add("number", _number(m.group("n")), m.span("n"))
-    return tuple(sorted(out, key=lambda v: v.start))
+    said = sorted(out, key=lambda v: v.start)
+    for i, v in enumerate(said):
+        # a value taken back as it is said is the old one: "46, no, 52 guests"
+        if v.kind in ("amount", "number") or v.kind.startswith("quantity:"):
+            m = _BARE_SAID_AGAIN.search(text[: v.start])
+            if m and not any(o.start <= m.start("n") < o.end for o in said):
+                said.append(Value(v.kind, _number(m.group("n")), *m.span("n"), "was"))
+        later = next((o for o in said[i + 1 :] if o.kind == v.kind), None)
+        if later is not None and _SAID_AGAIN.match(text[v.end : later.start]):
+            said[i] = Value(v.kind, v.norm, v.start, v.end, "was")
+    return tuple(sorted(said, key=lambda v: v.start))
 
 
 @functools.lru_cache(maxsize=8192)
@@ -292,6 +314,7 @@ def claims(text: str, *, before: str = "", said_on: date | None = None) -> tuple
     starts = [0] + [m.end() for m in _CLAUSE_END.finditer(text)]
     ends = [m.start() for m in _CLAUSE_END.finditer(text)] + [len(text)]
     earlier: frozenset[str] = frozenset()
+    taken_back = {v.start for v in values(text, bare=changed, said_on=said_on) if v.role == "was"}
     for start, end in zip(starts, ends, strict=True):
         clause = text[start:end]
         if start and text[start - 2 : start] == ". ":
@@ -304,6 +327,8 @@ def claims(text: str, *, before: str = "", said_on: date | None = None) -> tuple
         thing = thing_words(clause)
         context = earlier
         said = tuple(v for v in said if not _ADDED.search(clause[: v.start]))
+        # "£300, sorry, £320": the value taken back is none
+        said = tuple(v for v in said if v.start + start not in taken_back)
         borrowed = bool(said) and not thing
         if borrowed and _PRONOUN.search(clause):
             thing = earlier | thing_words(before)  # "it": said in this sentence or the last
@@ -408,9 +433,11 @@ def replacements(
         for v in c.values
         if c.inert or _OLD_NAMED.search(text[: v.start][-40:])
     }
+    # "46, no, 52 guests": the value taken back as it was said
+    said_norms |= {(v.kind, v.norm) for v in values(text, said_on=said_on) if v.role == "was"}
     # "rather than the 5,500": a number named as the one replaced, its unit left unsaid
     said_bare = {_number(m.group(1)) for m in _OLD_BARE.finditer(text)}
-    line_norms = {(v.kind, v.norm) for v in values(line)}
+    line_norms = {(v.kind, v.norm) for v in values(line) if v.role != "was"}
     text_thing = thing_words(text) | thing_words(before)
     out = []
     for new in new_claims:
@@ -449,7 +476,9 @@ def replacements(
                     sum(
                         1
                         for v in values(line)
-                        if _fits(nv.kind, v.kind) and (not nv.role or v.role in ("", nv.role))
+                        if _fits(nv.kind, v.kind)
+                        and v.role != "was"
+                        and (not nv.role or v.role in ("", nv.role))
                     )
                     > 1
                 )
@@ -559,6 +588,8 @@ def edit(line: str, rep: Replacement, new_text: str) -> str | None:
     low = line.lower()
     for v in values(new_text):
         if (v.start, v.end) == (rep.new.start, rep.new.end) or v.kind == rep.kind:
+            continue
+        if v.role == "was":
             continue
         if new_text[v.start : v.end].lower() in low:
             continue
