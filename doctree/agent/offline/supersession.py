@@ -142,6 +142,7 @@ _NOT_THING = (
         "quid", "pounds", "euros", "dollars", "bucks", "noon", "midday", "midnight", "good",
         "news", "bad", "rang", "said", "says", "told", "just", "also", "then", "there",
         "their", "they", "them", "it's", "that's", "we're", "going", "okay", "sorry", "thanks",
+        "make", "mean", "wait", "scratch",
     }
 )  # fmt: skip
 #: An amount added to a value, not the value: "add 2.5 kg a week", "another £20", "by 5%".
