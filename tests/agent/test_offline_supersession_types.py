@@ -314,3 +314,21 @@ def test_a_value_swapped_for_the_one_moved_is_edited_on_that_line(repo):
     now, past = current_facts(repo), past_facts(repo)
     assert "centre back for the Harriers" in past, past
     assert "left wing for the Harriers" in now, now
+
+
+def test_a_date_followed_by_a_note_in_brackets_still_gets_its_day(repo):
+    # a bracket after a date that holds no date ("(same place, same time)") is a note, not
+    # the date already said: without the day, a moved date would not be read as moved
+    run(
+        repo,
+        transcript(
+            "s-br-1",
+            ("user", "2031-09-10T18:00:00Z",
+             "The kayak course moved to Tuesday 7 October (same place, same time)."
+             " The tasting is on 12 October (bring a plus-one)."
+             " Nell's party is on Saturday 18 October (her flat)."),
+        ),
+    )  # fmt: skip
+    now = current_facts(repo)
+    for day in ("2031-10-07", "2031-10-12", "2031-10-18"):
+        assert f"({day})" in now, now

@@ -1231,8 +1231,8 @@ def _with_years(text: str, dates: list[tuple[str, date]]) -> str:
     of a page reads the same way: "24 March 2028 (2028-03-24)"."""
     for phrase, d in dates:
         at = text.find(phrase)
-        if at < 0 or re.match(r"\s*\(", text[at + len(phrase) :]):
-            continue
+        if at < 0 or re.match(r"\s*\((?:\d{4}-|week|weekend)", text[at + len(phrase) :]):
+            continue  # its date said already; "(same place, same time)" says none
         end = at + len(phrase)
         if year := re.match(r",?\s*\d{4}\b", text[end:]):
             if str(d.year) not in year.group():
