@@ -332,3 +332,64 @@ def test_a_date_followed_by_a_note_in_brackets_still_gets_its_day(repo):
     now = current_facts(repo)
     for day in ("2031-10-07", "2031-10-12", "2031-10-18"):
         assert f"({day})" in now, now
+
+
+def test_within_a_session_it_is_the_thing_of_the_sentence_just_before():
+    earlier = ["As I said before, the boiler service was booked for the 12th (2031-03-12)."]
+    text = "The engineer is ill, so it's now Thursday the 20th (2031-03-20) instead."
+    assert supersession.replaced_earlier(text, earlier) == 0
+    # a thing named in the clause of the new value is its own
+    other = "The engineer is ill, so the gas check is now the 20th (2031-03-20) instead."
+    assert supersession.replaced_earlier(other, earlier) is None
+
+
+def test_a_value_retold_then_changed_in_a_later_session_leaves_neither_old_day_current(repo):
+    run(
+        repo,
+        transcript(
+            "s-rt-1",
+            ("user", "2031-03-02T18:00:00Z",
+             "The van has its service at Corrie's Garage on Wednesday 12 March, 9am drop-off."),
+        ),
+    )  # fmt: skip
+    run(
+        repo,
+        transcript(
+            "s-rt-2",
+            ("user", "2031-03-05T18:00:00Z",
+             "Like I said, the van service was booked at Corrie's for the 12th. They phoned,"
+             " a lift is broken, so it's now Wednesday the 19th instead, same 9am."),
+        ),
+    )  # fmt: skip
+    now = current_facts(repo)
+    assert "2031-03-19" in now, now
+    assert "2031-03-12" not in now, now
+
+
+def test_what_a_sentence_replaced_in_the_session_ended_stays_ended(repo):
+    run(
+        repo,
+        transcript(
+            "s-en-1",
+            ("user", "2031-03-02T18:00:00Z", "Can you read the club's sheet?"),
+            ("tool_call", "2031-03-02T18:00:04Z",
+             {"id": "t1", "name": "sheets_read", "input": {"sheet": "club", "format": "csv"}}),
+            ("tool_result", "2031-03-02T18:00:05Z",
+             {"tool_use_id": "t1", "is_error": False, "content":
+              "date,time,venue\n2031-03-13,19:00,Brook Street hall\n"
+              "2031-03-20,19:00,Brook Street hall\n"}),
+            ("assistant", "2031-03-02T18:00:10Z", "Two sessions at Brook Street hall, 13 and 20 March."),
+            ("user", "2031-03-02T18:01:00Z", "Great, thanks."),
+        ),
+    )  # fmt: skip
+    run(
+        repo,
+        transcript(
+            "s-en-2",
+            ("user", "2031-03-10T18:00:00Z",
+             "Brook Street hall has no heating, so Thursday's (2031-03-13) session is off."
+             " We're doing Saturday (2031-03-15) morning instead, at the library."),
+        ),
+    )  # fmt: skip
+    now = current_facts(repo)
+    assert not any("2031-03-13" in ln and "off" not in ln for ln in now.splitlines()), now

@@ -640,9 +640,9 @@ def replaced_earlier(text: str, earlier: list[str], *, said_on: date | None = No
     found: dict[str, list[Replacement]] = {}
     index: dict[str, int] = {}
     for i, said in enumerate(earlier):
-        # the sentence just before is what "it" may mean, not a thing it shares with itself
-        ctx = before if i < len(earlier) - 1 else ""
-        reps = [r for r in replacements(text, said, before=ctx, said_on=said_on) if r.cued]
+        # the sentence just before is what "it" means ("the MOT was booked for the 12th. …
+        # so it's now the 19th instead"), of itself too
+        reps = [r for r in replacements(text, said, before=before, said_on=said_on) if r.cued]
         if reps:
             found.setdefault(said, []).extend(reps)
             index[said] = i

@@ -550,16 +550,23 @@ class Writer(PageIO):
                     self.value_edits[said] = (named[1], named[0])
             self._later_value_elsewhere(s)  # another clause may change another line
         for s in self.filing.facts:
-            if s.replaces or s.correction or any(by is s for by in self.superseded.values()):
+            if s.replaces or s.correction:
                 continue
             self._ended_elsewhere(s)
+            for old in s.supersedes:
+                # "Thursday's rehearsal is off. We're doing Saturday instead": what the
+                # sentence it replaced in the session ended, it ends, and stands in its place
+                self._ended_elsewhere(s, old.statement or old.text)
 
-    def _ended_elsewhere(self, s: Sentence) -> None:
+    def _ended_elsewhere(self, s: Sentence, said_instead: str = "") -> None:
         """A status changed (`supersession.ends`: a debt paid, a task done, a plan called
         off or fallen through) or a role passed to someone else (`supersession.takes_role`)
         replaces the one current line of an earlier session that stated what it ends or who
-        held the role; nothing moves when none or several fit."""
-        text = s.statement or s.text
+        held the role; nothing moves when none or several fit. `said_instead`: the text to
+        read in place of `s`'s own."""
+        if not said_instead and any(by is s for by in self.superseded.values()):
+            return
+        text = said_instead or s.statement or s.text
         query = " ".join(sorted(_topic_query(text)))
         if not query:
             return
@@ -609,7 +616,11 @@ class Writer(PageIO):
                 self.line_edits[rep.line] = (edited, rep.kind)
 
     def _sentence_before(self, s: Sentence) -> str:
-        """The sentence said just before `s` by the same speaker, for an "it" of `s`."""
+        """The sentence said just before `s` by the same speaker, for an "it" of `s`: the
+        one it replaced in the session, when it did ("the MOT was booked for the 12th" of
+        "so it's now the 19th instead")."""
+        if s.supersedes:
+            return s.supersedes[-1].statement or s.supersedes[-1].text
         said = self.filing.analysis.sentences
         for i, x in enumerate(said):
             if x is s:
