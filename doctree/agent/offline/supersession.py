@@ -7,8 +7,14 @@ later statement that names the same thing and gives a value of the same type tha
 replaces the earlier line that gave it. The match of the thing tolerates other wordings
 (word forms, a shortened word, "it" taken from the clause or the sentence before) and a
 word of change ("moved", "now", "instead", "lowered") widens it a little; when more than
-one line could be meant, none is replaced. A question, a value said to hold "still" and
-a value told as history ("it was at 9 last week") replace nothing.
+one line could be meant, none is replaced, clause by clause. A question, a value said to
+hold "still" and a value told as history ("it was at 9 last week") replace nothing.
+
+A range of times gives each end its own value ("9:00 to 17:30": "shut at 1pm" is its end);
+a count's noun is its thing ("52 guests"); a value taken back as it is said ("£300, sorry,
+£320") is the old one. Two types have no value: a status that ends a line (`ends`: a debt
+paid, a task done, a plan called off or fallen through) and a role passed to someone else
+(`takes_role`: "Arjun is the QA lead now").
 """
 
 from __future__ import annotations
@@ -722,6 +728,12 @@ def says_ended(text: str) -> bool:
     """Whether `text` says of someone or something named that a state ended ("Priyanka paid
     me back btw"): worth a line, short as it is, for the line it ends."""
     return any(_named(c) or values(c) for c, _, _ in _ended_clauses(text))
+
+
+def may_end(text: str) -> bool:
+    """Whether `text` can end a line (`ends`) or pass a role (`takes_role`) at all: the cheap
+    test before memory is searched for the line."""
+    return bool(_ended_clauses(text)) or (bool(_HANDED.search(text)) and bool(roles(text)))
 
 
 def ends(text: str, line: str) -> bool:

@@ -567,6 +567,8 @@ class Writer(PageIO):
         if not said_instead and any(by is s for by in self.superseded.values()):
             return
         text = said_instead or s.statement or s.text
+        if not supersession.may_end(text):
+            return  # no search for a statement that ends nothing
         query = " ".join(sorted(_topic_query(text)))
         if not query:
             return
@@ -590,6 +592,8 @@ class Writer(PageIO):
         query = " ".join(sorted(_topic_query(f"{text} {before}")))
         if not query or not supersession.values(text, bare=True):
             return
+        if done and sum(1 for c in supersession.claims(text, before=before) if not c.inert) < 2:
+            return  # its one clause replaced a line already: nothing more to search for
         found: dict[str, list[supersession.Replacement]] = {}
         for ln in self._current_lines(query):
             if not re.match(r"- \d{4}-\d{2}-\d{2}\b", ln):
