@@ -254,7 +254,7 @@ def values(text: str, *, bare: bool = False, said_on: date | None = None) -> tup
         add("amount", n, m.span())
     for m in _TIME_RANGE.finditer(text):
         first, second = m.group("a").strip(), m.group("b").strip()
-        said = len(first)
+        width = len(first)
         late = _TIME.fullmatch(second)
         b = _time_norm(late)
         if b is None or late is None:
@@ -264,7 +264,7 @@ def values(text: str, *, bare: bool = False, said_on: date | None = None) -> tup
         a = _time_norm(_TIME.fullmatch(first))
         if a is None:
             continue
-        add("time", a, (m.start("a"), m.start("a") + said), "from")
+        add("time", a, (m.start("a"), m.start("a") + width), "from")
         add("time", b, (m.start("b"), m.start("b") + len(second)), "to")
     for m in _TIME.finditer(text):
         norm = _time_norm(m)
@@ -284,9 +284,9 @@ def values(text: str, *, bare: bool = False, said_on: date | None = None) -> tup
     for i, v in enumerate(said):
         # a value taken back as it is said is the old one: "46, no, 52 guests"
         if v.kind in ("amount", "number") or v.kind.startswith("quantity:"):
-            m = _BARE_SAID_AGAIN.search(text[: v.start])
-            if m and not any(o.start <= m.start("n") < o.end for o in said):
-                said.append(Value(v.kind, _number(m.group("n")), *m.span("n"), "was"))
+            back = _BARE_SAID_AGAIN.search(text[: v.start])
+            if back and not any(o.start <= back.start("n") < o.end for o in said):
+                said.append(Value(v.kind, _number(back.group("n")), *back.span("n"), "was"))
         later = next((o for o in said[i + 1 :] if o.kind == v.kind), None)
         if later is not None and _SAID_AGAIN.match(text[v.end : later.start]):
             said[i] = Value(v.kind, v.norm, v.start, v.end, "was")
