@@ -190,6 +190,8 @@ def test_a_status_that_ends_what_a_line_said(text, line):
         ("The barbecue is still on, not cancelled.", "Barbecue at Ayo's on Sunday (2031-03-16)."),
         ("Marta paid me back", "Marta's £25 for the tickets is paid"),  # said already
         ("Marta paid me back", "Marta lives in Leeds with her sister"),  # no debt of hers
+        # "off to" is a going, not a calling off
+        ("Sam's off to Leeds on Friday (2031-03-14).", "Sam is moving to Leeds on Friday (2031-03-14)."),
     ],
 )  # fmt: skip
 def test_a_status_ends_nothing_it_does_not_name_or_does_not_say(text, line):

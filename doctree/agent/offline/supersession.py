@@ -665,7 +665,8 @@ _ENDED = re.compile(
     r"|\b(?:repaid|settled|paid)\b|\b(?:is|are|'s|'re|now)\s+(?:square|quits)\b)"
     r"|(?P<done>\(\s*(?:done|completed)\s*\)|(?:^|\s)[×✓✔](?=\s)"
     r"|\b(?:done|completed|finished|ticked\s+off)\b)"
-    r"|(?P<off>\b(?:is|are|'s|'re|been|got|now)\s+(?:off|cancell?ed|called\s+off|scrapped)\b"
+    r"|(?P<off>\b(?:is|are|'s|'re|been|got|now)\s+(?:off(?!\s+(?:to|on|for|out|home|sick|work)\b)"
+    r"|cancell?ed|called\s+off|scrapped)\b"
     r"|\bcancell?ed\b|\bcalled\s+off\b|\bf[ae]ll(?:s|en)?\s+through\b"
     r"|\b(?:can(?:'t|’t|not)|isn't|aren't|won't)\b[^.;:]*?\bafter\s+all\b)",
     re.I,
