@@ -789,7 +789,11 @@ def _read(
         s.kinds.append("statement")  # an item the user listed: "- "mir ist kalt", not …"
     if raw in turn.rows:
         _row_subject(s, raw, directory)
-    if not s.kinds and "?" not in body and calls_something_off(body):
+    if (
+        not s.kinds
+        and "?" not in body
+        and (calls_something_off(body) or supersession.says_ended(body))
+    ):
         s.kinds.append("statement")  # "The garden party is cancelled.": it retires a line
     if lang.CORRECTS_EARLIER.match(body) and not s.correction:
         s.replaces = corrected_earlier(s, a.sentences)
@@ -1268,8 +1272,8 @@ def _with_years(text: str, dates: list[tuple[str, date]]) -> str:
     of a page reads the same way: "24 March 2028 (2028-03-24)"."""
     for phrase, d in dates:
         at = text.find(phrase)
-        if at < 0 or re.match(r"\s*\(", text[at + len(phrase) :]):
-            continue
+        if at < 0 or re.match(r"\s*\((?:\d{4}-|week|weekend)", text[at + len(phrase) :]):
+            continue  # its date said already; "(same place, same time)" says none
         end = at + len(phrase)
         if year := re.match(r",?\s*\d{4}\b", text[end:]):
             if str(d.year) not in year.group():

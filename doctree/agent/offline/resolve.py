@@ -1181,8 +1181,9 @@ def value_span(text: str, value: str) -> tuple[int, int] | None:
 #: value changed, the old one named after "from", the new one after "to".
 _SWAPPED = re.compile(
     r"\b(?:swap|switch|chang|mov|put|bump|upgrad|downgrad)(?:e|es|ed|ing|s|ped|ping)?\b"
-    r"[^,.;:!?]{0,30}?\bfrom\s+(?:the\s+|a\s+|an\s+)?(?P<old>[\w'’-]+(?:\s+[\w'’-]+)?)"
-    r"\s+to\s+(?:the\s+|a\s+|an\s+)?(?P<new>[\w'’-]+(?:\s+[\w'’-]+)?)(?=\s*(?:[,.;:!?]|$))",
+    r"(?P<who>[^,.;:!?]{0,30}?)\bfrom\s+(?:the\s+|a\s+|an\s+)?(?P<old>[\w'’-]+(?:\s+[\w'’-]+)?)"
+    r"\s+to\s+(?:the\s+|a\s+|an\s+)?(?P<new>[\w'’-]+(?:\s+[\w'’-]+)?)"
+    r"(?=\s*(?:[,.;:!?]|$)|\s+(?:until|till|while|for\s+now|for\s+a\s+while|because|since)\b)",
     re.I,
 )
 
@@ -1194,6 +1195,13 @@ def values_swapped(text: str) -> tuple[str, str] | None:
     if m is None or m.group("old").lower() == m.group("new").lower():
         return None
     return m.group("new"), m.group("old")
+
+
+def swapped_of(text: str) -> str:
+    """Whom or what `text` moves from one value to another, as said between the verb and
+    "from" ("Nadia's moved me from goal attack to goal shooter" -> "me"), or ""."""
+    m = _SWAPPED.search(text)
+    return "" if m is None else m.group("who").strip()
 
 
 def swapped_earlier(s: Sentence, sentences: list[Sentence]) -> list[Sentence]:

@@ -7,8 +7,14 @@ later statement that names the same thing and gives a value of the same type tha
 replaces the earlier line that gave it. The match of the thing tolerates other wordings
 (word forms, a shortened word, "it" taken from the clause or the sentence before) and a
 word of change ("moved", "now", "instead", "lowered") widens it a little; when more than
-one line could be meant, none is replaced. A question, a value said to hold "still" and
-a value told as history ("it was at 9 last week") replace nothing.
+one line could be meant, none is replaced, clause by clause. A question, a value said to
+hold "still" and a value told as history ("it was at 9 last week") replace nothing.
+
+A range of times gives each end its own value ("9:00 to 17:30": "shut at 1pm" is its end);
+a count's noun is its thing ("52 guests"); a value taken back as it is said ("£300, sorry,
+£320") is the old one. Two types have no value: a status that ends a line (`ends`: a debt
+paid, a task done, a plan called off or fallen through) and a role passed to someone else
+(`takes_role`: "Arjun is the QA lead now").
 """
 
 from __future__ import annotations
@@ -59,6 +65,37 @@ _TIME = re.compile(
     r"|\b(?P<word>noon|midday|midnight)\b",
     re.I,
 )
+#: A range of times: "9:00 to 17:30", "10:12-11:12", "from 9am until 5pm", "between 2 and
+#: 4pm"; each end a time of its own, the first where it begins and the second where it ends.
+_ONE_TIME = r"\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)?"
+_TIME_RANGE = re.compile(
+    rf"(?<![\w.:£$€-])(?P<a>{_ONE_TIME})\s*(?:-|–|—|\bto\b|\buntil\b|\btill\b|\band\b)\s*"
+    rf"(?P<b>{_ONE_TIME})(?![\w:.]\d)",
+    re.I,
+)
+#: Words that take back a value as it is said: "46, no, 52 guests", "£30 — sorry, £35".
+_SAID_AGAIN = re.compile(
+    r"^\s*[,—–-]?\s*(?:(?:no|sorry|I\s+mean|or\s+rather|make\s+(?:that|it)|wait|"
+    r"scratch\s+that|actually)\b[\s,!.—–-]*)+$",
+    re.I,
+)
+#: A bare number taken back before a value said with its unit: "46, no, 52 guests".
+_BARE_SAID_AGAIN = re.compile(
+    r"(?<![\w.£$€])(?P<n>\d[\d,]*(?:\.\d+)?)\s*[,—–-]?\s*(?:(?:no|sorry|I\s+mean|or\s+rather|"
+    r"make\s+(?:that|it)|wait|scratch\s+that|actually)\b[\s,!.—–-]*)+$",
+    re.I,
+)
+#: The words that say which end of a range a time is: "shut at 1pm", "opens from 8".
+_RANGE_END = re.compile(
+    r"\b(?:clos(?:e|es|ed|ing)|shut(?:s|ting)?|finish(?:es|ed|ing)?|end(?:s|ed|ing)?|until|"
+    r"till|last\s+(?:orders|entry|collection))(?:\s+(?:time|at|by|is|now))*\s*$",
+    re.I,
+)
+_RANGE_START = re.compile(
+    r"\b(?:open(?:s|ed|ing)?|start(?:s|ed|ing)?|begin(?:s|ning)?|from|doors)"
+    r"(?:\s+(?:time|at|is|now|up))*\s*$",
+    re.I,
+)
 _AMOUNT = re.compile(
     r"(?P<cur>[£$€])\s?(?P<n>\d[\d,]*(?:\.\d+)?)(?P<k>k\b)?"
     r"|(?<![\w.])(?P<n2>\d[\d,]*(?:\.\d+)?)\s*(?P<word>pounds|quid|euros?|dollars|bucks)\b",
@@ -78,6 +115,9 @@ _UNITS = {
     "sessions": "session", "tablets": "tablet", "pills": "pill", "units": "unit",
     "people": "person", "guests": "person", "seats": "seat", "rooms": "room",
 }  # fmt: skip
+#: Units that count things rather than measure: the count is of them ("46 guests" and "up to
+#: 52 guests now" are one number of guests, whatever else the clause names).
+_COUNTED = frozenset({"person", "seat", "room", "session", "tablet", "pill", "unit", "night"})
 _QUANTITY = re.compile(
     r"(?<![\w.£$€:-])(?P<n>\d[\d,]*(?:\.\d+)?)\s?(?P<unit>"
     + "|".join(sorted(_UNITS, key=len, reverse=True))
@@ -108,6 +148,7 @@ _NOT_THING = (
         "quid", "pounds", "euros", "dollars", "bucks", "noon", "midday", "midnight", "good",
         "news", "bad", "rang", "said", "says", "told", "just", "also", "then", "there",
         "their", "they", "them", "it's", "that's", "we're", "going", "okay", "sorry", "thanks",
+        "make", "mean", "wait", "scratch",
     }
 )  # fmt: skip
 #: An amount added to a value, not the value: "add 2.5 kg a week", "another £20", "by 5%".
@@ -140,6 +181,8 @@ class Value:
     norm: str
     start: int
     end: int
+    #: the end of a range it is ("from" or "to": "9:00 to 17:30", "shut at 1pm"), else ""
+    role: str = ""
 
 
 @dataclass(frozen=True)
@@ -164,6 +207,20 @@ def _number(text: str) -> str:
     return n[:-3] if n.endswith(".00") else n
 
 
+def _time_norm(m: re.Match[str] | None) -> str | None:
+    """A time of day as HH:MM, or None when `m` is no time ("9" alone, "25:00")."""
+    if m is None:
+        return None
+    if m.group("word"):
+        return {"noon": "12:00", "midday": "12:00", "midnight": "00:00"}[m.group("word").lower()]
+    if m.group("ap"):
+        h = int(m.group("h")) % 12 + (12 if m.group("ap").lower() == "pm" else 0)
+        return f"{h:02d}:{m.group('m') or '00'}"
+    if m.group("h2") is None or int(m.group("h2")) > 23:
+        return None
+    return f"{int(m.group('h2')):02d}:{m.group('m2')}"
+
+
 @functools.lru_cache(maxsize=8192)
 def values(text: str, *, bare: bool = False, said_on: date | None = None) -> tuple[Value, ...]:
     """The values `text` gives, each of its most specific type; `bare`: a number after "to",
@@ -173,11 +230,11 @@ def values(text: str, *, bare: bool = False, said_on: date | None = None) -> tup
     out: list[Value] = []
     taken: list[tuple[int, int]] = []
 
-    def add(kind: str, norm: str, span: tuple[int, int]) -> None:
+    def add(kind: str, norm: str, span: tuple[int, int], role: str = "") -> None:
         if any(span[0] < e and s < span[1] for s, e in taken):
             return
         taken.append(span)
-        out.append(Value(kind, norm, *span))
+        out.append(Value(kind, norm, *span, role))
 
     for m in _ISO.finditer(text):
         if _SAID_ON.search(text[: m.start()]):
@@ -195,20 +252,27 @@ def values(text: str, *, bare: bool = False, said_on: date | None = None) -> tup
         if m.group("k"):
             n = str(int(float(n) * 1000))
         add("amount", n, m.span())
+    for m in _TIME_RANGE.finditer(text):
+        first, second = m.group("a").strip(), m.group("b").strip()
+        width = len(first)
+        late = _TIME.fullmatch(second)
+        b = _time_norm(late)
+        if b is None or late is None:
+            continue
+        if first.isdigit() and late.group("ap"):
+            first += late.group("ap")  # "between 2 and 4pm": the first end said as the second
+        a = _time_norm(_TIME.fullmatch(first))
+        if a is None:
+            continue
+        add("time", a, (m.start("a"), m.start("a") + width), "from")
+        add("time", b, (m.start("b"), m.start("b") + len(second)), "to")
     for m in _TIME.finditer(text):
-        if m.group("word"):
-            norm = {"noon": "12:00", "midday": "12:00", "midnight": "00:00"}[
-                m.group("word").lower()
-            ]
-        elif m.group("ap"):
-            h = int(m.group("h")) % 12 + (12 if m.group("ap").lower() == "pm" else 0)
-            norm = f"{h:02d}:{m.group('m') or '00'}"
-        else:
-            h = int(m.group("h2"))
-            if h > 23:
-                continue
-            norm = f"{h:02d}:{m.group('m2')}"
-        add("time", norm, m.span())
+        norm = _time_norm(m)
+        if norm is None:
+            continue
+        head = text[: m.start()]
+        role = "to" if _RANGE_END.search(head) else "from" if _RANGE_START.search(head) else ""
+        add("time", norm, m.span(), role)
     for m in _QUANTITY.finditer(text):
         add(f"quantity:{_UNITS[m.group('unit').lower()]}", _number(m.group("n")), m.span())
     for m in _RECURRING.finditer(text):
@@ -216,7 +280,17 @@ def values(text: str, *, bare: bool = False, said_on: date | None = None) -> tup
     if bare:
         for m in _BARE_NUMBER.finditer(text):
             add("number", _number(m.group("n")), m.span("n"))
-    return tuple(sorted(out, key=lambda v: v.start))
+    said = sorted(out, key=lambda v: v.start)
+    for i, v in enumerate(said):
+        # a value taken back as it is said is the old one: "46, no, 52 guests"
+        if v.kind in ("amount", "number") or v.kind.startswith("quantity:"):
+            back = _BARE_SAID_AGAIN.search(text[: v.start])
+            if back and not any(o.start <= back.start("n") < o.end for o in said):
+                said.append(Value(v.kind, _number(back.group("n")), *back.span("n"), "was"))
+        later = next((o for o in said[i + 1 :] if o.kind == v.kind), None)
+        if later is not None and _SAID_AGAIN.match(text[v.end : later.start]):
+            said[i] = Value(v.kind, v.norm, v.start, v.end, "was")
+    return tuple(sorted(said, key=lambda v: v.start))
 
 
 @functools.lru_cache(maxsize=8192)
@@ -247,6 +321,7 @@ def claims(text: str, *, before: str = "", said_on: date | None = None) -> tuple
     starts = [0] + [m.end() for m in _CLAUSE_END.finditer(text)]
     ends = [m.start() for m in _CLAUSE_END.finditer(text)] + [len(text)]
     earlier: frozenset[str] = frozenset()
+    taken_back = {v.start for v in values(text, bare=changed, said_on=said_on) if v.role == "was"}
     for start, end in zip(starts, ends, strict=True):
         clause = text[start:end]
         if start and text[start - 2 : start] == ". ":
@@ -259,6 +334,8 @@ def claims(text: str, *, before: str = "", said_on: date | None = None) -> tuple
         thing = thing_words(clause)
         context = earlier
         said = tuple(v for v in said if not _ADDED.search(clause[: v.start]))
+        # "£300, sorry, £320": the value taken back is none
+        said = tuple(v for v in said if v.start + start not in taken_back)
         borrowed = bool(said) and not thing
         if borrowed and _PRONOUN.search(clause):
             thing = earlier | thing_words(before)  # "it": said in this sentence or the last
@@ -267,13 +344,19 @@ def claims(text: str, *, before: str = "", said_on: date | None = None) -> tuple
         earlier = earlier | thing_words(clause)
         if not said:
             continue
+        # what a count counts is part of its thing
+        thing = thing | {
+            v.kind.split(":", 1)[1]
+            for v in said
+            if v.kind.startswith("quantity:") and v.kind.split(":", 1)[1] in _COUNTED
+        }
         inert = (
             asks
             or bool(_STILL.search(clause))
             or bool(_NEGATED.search(clause))
             or (bool(_HISTORY.search(clause)) and not CHANGE.search(clause))
         )
-        shifted = tuple(Value(v.kind, v.norm, v.start + start, v.end + start) for v in said)
+        shifted = tuple(Value(v.kind, v.norm, v.start + start, v.end + start, v.role) for v in said)
         out.append(Claim(thing, shifted, context, clause, start, inert, borrowed))
     return tuple(out)
 
@@ -329,6 +412,8 @@ class Replacement:
     cued: bool = False
     #: words of the line's thing the statement does not say ("garage" of "the garage rent")
     extra: int = 0
+    #: where the clause of the new value begins: each clause of a statement replaces a line
+    clause: int = 0
 
 
 def replacements(
@@ -355,9 +440,11 @@ def replacements(
         for v in c.values
         if c.inert or _OLD_NAMED.search(text[: v.start][-40:])
     }
+    # "46, no, 52 guests": the value taken back as it was said
+    said_norms |= {(v.kind, v.norm) for v in values(text, said_on=said_on) if v.role == "was"}
     # "rather than the 5,500": a number named as the one replaced, its unit left unsaid
     said_bare = {_number(m.group(1)) for m in _OLD_BARE.finditer(text)}
-    line_norms = {(v.kind, v.norm) for v in values(line)}
+    line_norms = {(v.kind, v.norm) for v in values(line) if v.role != "was"}
     text_thing = thing_words(text) | thing_words(before)
     out = []
     for new in new_claims:
@@ -369,9 +456,14 @@ def replacements(
                 continue  # the line says it already
             for old in old_claims:
                 olds = [v for v in old.values if _fits(nv.kind, v.kind)]
+                if len(olds) > 1 and nv.role:
+                    # "shut at 1pm" of "9:00 to 17:30": the end of the range it names
+                    olds = [v for v in olds if v.role == nv.role]
                 if len(olds) != 1:
                     continue  # none, or two values of the type: which one is unknown
                 ov = olds[0]
+                if nv.role and ov.role and nv.role != ov.role:
+                    continue  # "opens at 8" is not "closes at 5"
                 named_old = changed and (
                     (ov.kind, ov.norm) in said_norms
                     or (ov.kind not in ("date", "time", "weekday") and ov.norm in said_bare)
@@ -380,10 +472,23 @@ def replacements(
                 shared = _same(
                     new.thing, old.thing | (frozenset() if ov.kind == "weekday" else old.context)
                 )
+                if nv.role and ov.role == nv.role:
+                    # an end of a range is of what the sentence names ("they shut at 1pm" of
+                    # "KeyCraft is open 9:00 to 17:30")
+                    shared |= _same(text_thing, old.thing | old.context)
                 theirs, ours = names(line), names(new.text)
                 if theirs and ours and not theirs & ours:
                     continue  # "Marco's shift" is not "Ines's shift"
-                several = sum(1 for v in values(line) if _fits(nv.kind, v.kind)) > 1
+                several = (
+                    sum(
+                        1
+                        for v in values(line)
+                        if _fits(nv.kind, v.kind)
+                        and v.role != "was"
+                        and (not nv.role or v.role in ("", nv.role))
+                    )
+                    > 1
+                )
                 if several and not named_old and (new.borrowed or not _same(new.thing, old.thing)):
                     continue  # a list of such values: which one is meant needs its own name
                 same_thing = (
@@ -413,17 +518,35 @@ def replacements(
                     continue
                 cued = bool(CHANGE.search(new.text))
                 extra = len(old.thing - _same(old.thing, new.thing))
-                out.append(Replacement(line, ov.kind, ov, nv, len(shared), named_old, cued, extra))
+                out.append(
+                    Replacement(
+                        line, ov.kind, ov, nv, len(shared), named_old, cued, extra, new.start
+                    )
+                )
     return out
 
 
 def chosen(found: dict[str, list[Replacement]]) -> list[Replacement]:
-    """Of the lines a statement could replace, those it is meant for: the only one, or the
-    one whose old value it names, or the one sharing most words of the thing; every line
-    that says the value it names as replaced with two words or more of the thing ("the next
-    service at 5,000 km rather than the 5,500" of two lines giving the next service 5,500
-    km: one fact said twice); none when two remain (two appointments, two people's shifts
-    said the same way)."""
+    """Of the lines a statement could replace, those it is meant for, clause by clause ("the
+    piano moves to Wednesdays, and the window cleaning is up to £20": a line for each): per
+    clause the only one, or the one whose old value it names, or the one sharing most words
+    of the thing; every line that says the value it names as replaced with two words or more
+    of the thing ("the next service at 5,000 km rather than the 5,500" of two lines giving
+    the next service 5,500 km: one fact said twice); none when two remain (two
+    appointments, two people's shifts said the same way)."""
+    by_clause: dict[int, dict[str, list[Replacement]]] = {}
+    for line, reps in found.items():
+        for r in reps:
+            by_clause.setdefault(r.clause, {}).setdefault(line, []).append(r)
+    out: dict[str, Replacement] = {}
+    for _, group in sorted(by_clause.items()):
+        for r in _chosen_in_clause(group):
+            out.setdefault(r.line, r)
+    return list(out.values())
+
+
+def _chosen_in_clause(found: dict[str, list[Replacement]]) -> list[Replacement]:
+    """`chosen` for the replacements of one clause."""
     best: dict[str, Replacement] = {}
     for line, reps in found.items():
         if not reps:
@@ -473,7 +596,13 @@ def edit(line: str, rep: Replacement, new_text: str) -> str | None:
     for v in values(new_text):
         if (v.start, v.end) == (rep.new.start, rep.new.end) or v.kind == rep.kind:
             continue
-        if v.norm.lower() not in low and new_text[v.start : v.end].lower() not in low:
+        if v.role == "was":
+            continue
+        if new_text[v.start : v.end].lower() in low:
+            continue
+        if v.kind == "weekday" or v.norm.lower() not in low:
+            # "on Saturdays they shut at 1pm" of "open Monday to Saturday, 9:00 to 17:30":
+            # the day narrows the value to itself, which the line does not
             return None
     old = line[rep.old.start : rep.old.end]
     if rep.kind == "date":
@@ -517,11 +646,204 @@ def replaced_earlier(text: str, earlier: list[str], *, said_on: date | None = No
     found: dict[str, list[Replacement]] = {}
     index: dict[str, int] = {}
     for i, said in enumerate(earlier):
-        # the sentence just before is what "it" may mean, not a thing it shares with itself
-        ctx = before if i < len(earlier) - 1 else ""
-        reps = [r for r in replacements(text, said, before=ctx, said_on=said_on) if r.cued]
+        # the sentence just before is what "it" means ("the MOT was booked for the 12th. …
+        # so it's now the 19th instead"), of itself too
+        reps = [r for r in replacements(text, said, before=before, said_on=said_on) if r.cued]
         if reps:
             found.setdefault(said, []).extend(reps)
             index[said] = i
     rep = choose(found)  # within a session: one statement at most
     return None if rep is None else index[rep.line]
+
+
+#: A state that ends what a line said of a thing, named by the kind of line it ends: a debt
+#: or a payment to make paid ("paid me back", "settled", "we're square"), a task done ("(done)",
+#: "×", "ticked off"), an event or a plan called off ("is off", "cancelled", "fell through",
+#: "can't drive us after all").
+_ENDED = re.compile(
+    r"(?P<paid>\b(?:paid|repaid|settled|squared)\s+(?:\w+\s+){0,2}?(?:back|up|off)\b"
+    r"|\b(?:repaid|settled|paid)\b|\b(?:is|are|'s|'re|now)\s+(?:square|quits)\b)"
+    r"|(?P<done>\(\s*(?:done|completed)\s*\)|(?:^|\s)[×✓✔](?=\s)"
+    r"|\b(?:done|completed|finished|ticked\s+off)\b)"
+    r"|(?P<off>\b(?:is|are|'s|'re|been|got|now)\s+(?:off(?!\s+(?:to|on|for|out|home|sick|work)\b)"
+    r"|cancell?ed|called\s+off|scrapped)\b"
+    r"|\bcancell?ed\b|\bcalled\s+off\b|\bf[ae]ll(?:s|en)?\s+through\b"
+    r"|\b(?:can(?:'t|’t|not)|isn't|aren't|won't)\b[^.;:]*?\bafter\s+all\b)",
+    re.I,
+)
+#: A line a payment ends: a debt, a bill, something to pay.
+_OWING = re.compile(
+    r"\b(?:owes?|owed|owing|lent|borrowed|IOU|invoice|bill|pay|due|deposit|fee)\b", re.I
+)
+#: A line a "done" ends: something to do.
+_TO_DO = re.compile(
+    r"^\W*(?:to\s*-?\s*do\b|\[\s\]|•)|\b(?:need(?:s)?\s+to|ha(?:ve|s)\s+to|must|remember\s+to|"
+    r"should)\b|^(?:[\w ]{1,20}:\s*)?(?:pay|ring|call|book|send|buy|e-?mail|fix|renew|return|"
+    r"post|order|chase|collect|submit|sign|file|write|pick\s+up|finish)\b",
+    re.I,
+)
+#: A line a "called off" ends: something planned, said with its day or as to come.
+_PLANNED = re.compile(
+    r"\b(?:will|'ll|’ll|going\s+to|gonna|booked|planned|plan(?:s|ning)?|is\s+on|are\s+on|"
+    r"offered|promised|agreed|arranged|coming|happening)\b",
+    re.I,
+)
+#: The words of a state ended, not of the thing it is of.
+_ENDED_WORDS = frozenset(
+    {"paid", "repaid", "settled", "squared", "back", "done", "completed", "finished", "ticked",
+     "off", "cancelled", "canceled", "called", "fell", "fallen", "falls", "through", "after",
+     "all", "square", "quits", "btw", "can't", "cannot", "isn't", "aren't", "won't"}
+)  # fmt: skip
+_IF = re.compile(r"\b(?:if|unless|whether|in\s+case)\b", re.I)
+
+
+def _named(text: str) -> set[str]:
+    """The capitalised words of `text` that can name someone or something, lower-cased,
+    a clause's first word too ("Dev can't drive us after all")."""
+    out = set()
+    for w in re.findall(r"\b[A-Z][\w'’-]+", text):
+        w = re.sub(r"['’]s$", "", w)
+        if w not in lang.NOT_NAMES and w.lower() not in _NOT_THING | _ENDED_WORDS:
+            out.add(w.lower())
+    return out
+
+
+def _ended_clauses(text: str) -> list[tuple[str, str, str]]:
+    """(the clause, the words saying the state, its kind) for each state `text` says ended,
+    but not one asked about, said under a condition, or said not to hold."""
+    if "?" in text:
+        return []
+    out = []
+    for m in _ENDED.finditer(text):
+        starts = [0] + [e.end() for e in _CLAUSE_END.finditer(text) if e.end() <= m.start()]
+        ends_at = [e.start() for e in _CLAUSE_END.finditer(text) if e.start() >= m.end()]
+        clause = text[starts[-1] : ends_at[0] if ends_at else len(text)]
+        rest = clause.replace(m.group(0), " ")
+        if _NEGATED.search(rest) or _STILL.search(rest) or _IF.search(clause):
+            continue  # "hasn't paid yet", "still not done", "if it's cancelled"
+        out.append((clause, m.group(0), m.lastgroup or ""))
+    return out
+
+
+def says_ended(text: str) -> bool:
+    """Whether `text` says of someone or something named that a state ended ("Priyanka paid
+    me back btw"): worth a line, short as it is, for the line it ends."""
+    return any(_named(c) or values(c) for c, _, _ in _ended_clauses(text))
+
+
+def may_end(text: str) -> bool:
+    """Whether `text` can end a line (`ends`) or pass a role (`takes_role`) at all: the cheap
+    test before memory is searched for the line."""
+    return bool(_ended_clauses(text)) or (bool(_HANDED.search(text)) and bool(roles(text)))
+
+
+def ends(text: str, line: str) -> bool:
+    """Whether `text` (said later) ends what the current `line` states, a status changed: a
+    debt paid ("Sam paid me back" of "Sam owes me £30"), a task done ("Pay the plumber's
+    invoice £90 (done)" of "Pay the plumber's invoice £90"), an event or a plan called off
+    ("Saturday's match is off" of the match's line with its day, "Jo can't take us after
+    all" of "Jo says she'll take us"). The clause saying so names what it ends: every name
+    it says is in the line, and two words of the thing, or a name and one, or the day of
+    an event the sentence names a word of. A question, a condition, a state said not to hold
+    ("hasn't paid yet") or still to come, and a line that says the state already end
+    nothing; the caller acts only when exactly one line fits."""
+    if _ENDED.search(line):
+        return False
+    line_thing = thing_words(line)
+    line_words = {re.sub(r"['’]s$", "", w.lower()) for w in re.findall(r"[\w'’-]+", line)}
+    ended = {lang.stem(w) for w in _ENDED_WORDS} | _ENDED_WORDS
+    line_values = {(v.kind, v.norm) for v in values(line)}
+    for clause, _, kind in _ended_clauses(text):
+        if kind == "paid" and not _OWING.search(line):
+            continue
+        if kind == "done" and not (_TO_DO.search(line) or _OWING.search(line)):
+            continue
+        if kind == "off" and not (_PLANNED.search(line) or line_values):
+            continue
+        names = _named(clause)
+        if not names <= line_words:
+            continue  # "Kit paid me back" is not of Sam's debt
+        thing = thing_words(clause) - ended - {lang.stem(n) for n in names} - names
+        shared = _same(thing, line_thing)
+        said = {(v.kind, v.norm) for v in values(clause) if v.kind != "weekday"}
+        if len(shared) >= 2 or (names and shared):
+            return True
+        # the day of the event: a word of the sentence must name it too ("St Luke's hall
+        # flooded, so Thursday's rehearsal is off" of the sheet's row for that day)
+        if any(k in ("date", "time") for k, _ in said & line_values) and _same(
+            thing_words(text) - ended, line_thing
+        ):
+            return True
+        if kind == "paid" and (names or said) and said <= line_values and _OWING.search(line):
+            return True  # "Sam paid me back" of "Sam owes me £30"
+    return False
+
+
+#: A word for a role: the language's, and those of clubs, committees and teams.
+_ROLE_WORD = (
+    rf"(?:{lang._ROLE_WORD}|treasurer|secretary|chair(?:person|man|woman)?|vice-captain|"
+    r"captain|president|editor|organi[sz]er|rep|representative|steward|warden|caretaker|"
+    r"convenor|coordinator)"
+)
+#: A role said the one way of a team ("the QA lead", "our treasurer", "QA lead" after a
+#: label), not one of several ("a designer").
+_ROLE_PHRASE = (
+    rf"(?:(?:the|our|my|their|his|her|new|acting|interim)\s+)*"
+    rf"(?P<role>(?:[\w-]+\s+){{0,2}}?{_ROLE_WORD})s?\b"
+)
+#: Someone in a role: "Bence is the QA lead now", "Tom takes over as site manager", "the
+#: treasurer is now Lidia Novak", "Nagy Eszter: QA lead".
+_ROLES = (
+    re.compile(
+        rf"(?P<name>{lang.NAME})\s+(?:is|'s|becomes|will\s+be|takes\s+over\s+as|"
+        rf"has\s+taken\s+over\s+as|took\s+over\s+as|steps\s+in\s+as|is\s+stepping\s+in\s+as|"
+        rf"replaces\s+\w+\s+as|is\s+replacing\s+\w+\s+as|joins\s+as)\s+(?:now\s+)?"
+        rf"(?!an?\s){_ROLE_PHRASE}"
+    ),
+    re.compile(
+        rf"\b(?i:the|our|my|their)\s+(?i:new\s+)?(?P<role>(?:[\w-]+\s+){{0,2}}?"
+        rf"(?i:{_ROLE_WORD}))\s+(?:is|'s)\s+(?:now\s+)?(?P<name>{lang.NAME})"
+    ),
+    re.compile(rf"^(?:[-*]\s+)?(?P<name>{lang.NAME}):\s+{_ROLE_PHRASE}"),
+)
+#: Words that say a role passed to someone: "takes over", "replaces", "new".
+_HANDED = re.compile(
+    r"\b(?:takes?\s+over|taking\s+over|took\s+over|taken\s+over|replac(?:e|es|ed|ing)|"
+    r"steps?\s+in|stepping\s+in|new|now|instead|from\s+now\s+on)\b",
+    re.I,
+)
+
+
+def roles(text: str) -> list[tuple[frozenset[str], frozenset[str], int]]:
+    """(the role's words, the words of who holds it, where it is said) for each role `text`
+    gives someone the one way ("Bence is the QA lead"); not one asked about, said not to
+    hold or told as history ("Eszter was the QA lead")."""
+    out = []
+    for pattern in _ROLES:
+        for m in pattern.finditer(text):
+            clause = m.group(0)
+            if "?" in text or _NEGATED.search(clause) or _HISTORY.search(clause):
+                continue
+            role = frozenset(lang.stem(w.lower()) for w in re.findall(r"[\w-]+", m.group("role")))
+            who = frozenset(w.lower() for w in re.findall(r"[\w'’-]+", m.group("name")))
+            out.append((role, who, m.start()))
+    return out
+
+
+def takes_role(text: str, line: str) -> bool:
+    """Whether `text` (said later) gives the role the current `line` gives someone to
+    another person, saying it passed ("Kovács Bence is the QA lead now" of "Nagy Eszter: QA
+    lead, from the Budapest office"): the same role's words, another holder, a word of
+    change. A role both are said to hold in `text`, or a holder of the line that `text` also
+    names in it, replaces nothing; the caller acts only when exactly one line fits."""
+    if "?" in text or not _HANDED.search(text):
+        return False
+    said = roles(text)
+    for role, who, _ in said:
+        for old_role, old_who, _ in roles(line):
+            if old_role != role or old_who & who:
+                continue
+            if any(r == role and w & old_who for r, w, _ in said):
+                continue  # "Ana and Ben are the leads now": Ana's line holds still
+            return True
+    return False

@@ -42,6 +42,7 @@ from doctree.agent.offline.resolve import (
     reverses,
     same_subject,
     status_changed,
+    swapped_of,
     value_kind,
     value_span,
     values_contrasted,
@@ -507,6 +508,12 @@ class Writer(PageIO):
             swapped = named is None and (named := values_swapped(s.raw or text)) is not None
             # a word swapped ("from the beef to the risotto") is a value of the people named
             whose = [p for p in s.people if p != "the user"] if swapped else []
+            if swapped and (of := swapped_of(s.raw or text)):
+                # the one moved, when said: "Nadia's moved me from goal attack to …"
+                moved = [p for p in s.people if p.lower() in of.lower()]
+                if not moved and re.fullmatch(r"(?i)me|us|the\s+user", of):
+                    moved = ["the user"]
+                whose = moved or whose
             if s.correction:
                 self._corrected_subject(s)
             if s.replaces or s.correction:
@@ -538,7 +545,7 @@ class Writer(PageIO):
                     for x in said_lines
                     if holds_value(x, named[1])
                     and not holds_value(x, named[0])
-                    and (not whose or any(p in x for p in whose))
+                    and (not whose or any(p.lower() in x.lower() for p in whose))
                 }
             else:
                 # what is called off ("NOT going up to 100 mg after all") is the line that
@@ -553,41 +560,83 @@ class Writer(PageIO):
                 self.superseded.setdefault(said, s)
                 if named and self.superseded[said] is s:
                     self.value_edits[said] = (named[1], named[0])
-            else:  # none, or several the older paths could not tell apart
-                self._later_value_elsewhere(s)
+            self._later_value_elsewhere(s)  # another clause may change another line
+        for s in self.filing.facts:
+            if s.replaces or s.correction:
+                continue
+            self._ended_elsewhere(s)
+            for old in s.supersedes:
+                # "Thursday's rehearsal is off. We're doing Saturday instead": what the
+                # sentence it replaced in the session ended, it ends, and stands in its place
+                self._ended_elsewhere(s, old.statement or old.text)
+
+    def _ended_elsewhere(self, s: Sentence, said_instead: str = "") -> None:
+        """A status changed (`supersession.ends`: a debt paid, a task done, a plan called
+        off or fallen through) or a role passed to someone else (`supersession.takes_role`)
+        replaces the one current line of an earlier session that stated what it ends or who
+        held the role; nothing moves when none or several fit. `said_instead`: the text to
+        read in place of `s`'s own."""
+        if not said_instead and any(by is s for by in self.superseded.values()):
+            return
+        text = said_instead or s.statement or s.text
+        if not supersession.may_end(text):
+            return  # no search for a statement that ends nothing
+        query = " ".join(sorted(_topic_query(text)))
+        if not query:
+            return
+        lines = [
+            _said(ln) for ln in self._current_lines(query) if re.match(r"- \d{4}-\d{2}-\d{2}\b", ln)
+        ]
+        for fit in (supersession.ends, supersession.takes_role):
+            fits = {said for said in lines if fit(text, said)}
+            if len(fits) == 1:
+                self.superseded.setdefault(fits.pop(), s)
+                return
 
     def _later_value_elsewhere(self, s: Sentence) -> None:
         """A later value for the same thing (`supersession`): the one current line of an
         earlier session that gave the thing a value of the same type that differs is
         replaced, its value edited in place when it can be, so that the rest of what the
         line says stays current."""
-        if any(by is s for by in self.superseded.values()):
-            return
+        done = {line for line, by in self.superseded.items() if by is s}
         text = s.statement or s.text
         before = self._sentence_before(s)
         query = " ".join(sorted(_topic_query(f"{text} {before}")))
         if not query or not supersession.values(text, bare=True):
             return
+        if done and sum(1 for c in supersession.claims(text, before=before) if not c.inert) < 2:
+            return  # its one clause replaced a line already: nothing more to search for
         found: dict[str, list[supersession.Replacement]] = {}
         for ln in self._current_lines(query):
             if not re.match(r"- \d{4}-\d{2}-\d{2}\b", ln):
                 continue
             said = _said(ln)
-            if said in self.superseded:
+            if said in self.superseded and said not in done:
                 continue
             reps = supersession.replacements(
                 text, said, before=before, said_on=message_date(s.time)
             )
             if reps:
                 found.setdefault(said, []).extend(reps)
+        # what `s` replaced already is its clause's: another line that clause could mean ("the
+        # garage rent is £90" beside "my rent is £1,150") is not replaced as well
+        taken = {r.clause for line in done for r in found.get(line, [])}
+        if done and not taken:
+            return  # which clause replaced it is unknown
         for rep in supersession.chosen(found):
+            if rep.line in done or rep.clause in taken:
+                continue
             self.superseded.setdefault(rep.line, s)
             edited = supersession.edit(rep.line, rep, text)
             if edited is not None and edited != rep.line:
                 self.line_edits[rep.line] = (edited, rep.kind)
 
     def _sentence_before(self, s: Sentence) -> str:
-        """The sentence said just before `s` by the same speaker, for an "it" of `s`."""
+        """The sentence said just before `s` by the same speaker, for an "it" of `s`: the
+        one it replaced in the session, when it did ("the MOT was booked for the 12th" of
+        "so it's now the 19th instead")."""
+        if s.supersedes:
+            return s.supersedes[-1].statement or s.supersedes[-1].text
         said = self.filing.analysis.sentences
         for i, x in enumerate(said):
             if x is s:
