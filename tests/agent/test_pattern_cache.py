@@ -268,3 +268,91 @@ def test_the_offline_agents_patterns_are_the_same_text_whatever_the_hash_seed(
         outs.append(json.loads(done.stdout))
     assert len(outs[0]) > 200
     assert outs[0] == outs[1], [p for p in outs[0] if p not in outs[1]][:3]
+
+
+#: Runs in the child: masks a text that holds a password, counting the detector's patterns
+#: (and its gates') parsed.
+SECRETS_CHILD = """
+import json
+from re import _parser
+
+parsed = []
+parse = _parser.parse
+def counting(p, flags=0, **kw):
+    parsed.append(p)
+    return parse(p, flags, **kw)
+
+from doctree.store import secrets
+_parser.parse = counting
+masked = secrets.mask_text("the wifi password is Tr0ub4dor&3xyz, ask Sam")
+_parser.parse = parse
+own = {p.pattern for _, p in secrets._patterns()}
+own |= {g.pattern for _, g in secrets._gates() if g is not None}
+print(json.dumps({"masked": masked, "parsed": len(own.intersection(parsed))}))
+"""
+
+
+def test_the_secret_detectors_patterns_are_compiled_once_per_install(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = str(tmp_path / "pyc")
+
+    def run_secrets() -> dict:
+        done = subprocess.run(
+            [sys.executable, "-c", SECRETS_CHILD],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return json.loads(done.stdout)
+
+    first = run_secrets()
+    assert "Tr0ub4dor" not in first["masked"] and "[secret: password]" in first["masked"]
+    assert first["parsed"] > 20  # every pattern of the detector and its gates, compiled
+    assert list((tmp_path / "pyc").rglob("secrets.patterns-*.marshal"))
+    second = run_secrets()
+    assert second == {"masked": first["masked"], "parsed": 0}
+
+
+def test_a_block_inside_another_of_the_same_thread_keeps_each_files_patterns(
+    rules: Path,
+) -> None:
+    (rules / "src" / "inner.py").write_text("import re\nINNER = re.compile(r'pl(?:um|ea)')\n")
+    child = """
+import json, sys
+from re import _parser
+from doctree.patterncache import kept_patterns
+parsed = []
+parse = _parser.parse
+def counting(p, flags=0, **kw):
+    if isinstance(p, str):  # (rules.py has a bytes pattern too)
+        parsed.append(p)
+    return parse(p, flags, **kw)
+_parser.parse = counting
+src = sys.argv[1]
+with kept_patterns(src + "/rules.py"):
+    import rules
+    with kept_patterns(src + "/inner.py"):
+        import inner
+    import re
+    AFTER = re.compile(r"after(?:wards)?")
+print(json.dumps(parsed))
+"""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = str(rules / "pyc")
+    env["PYTHONPATH"] = os.pathsep.join([str(rules / "src"), *sys.path])
+
+    def parsed() -> list[str]:
+        done = subprocess.run(
+            [sys.executable, "-c", child, str(rules / "src")],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=60,  # a block that waited for the one around it would never end
+        )
+        return json.loads(done.stdout)
+
+    first = parsed()
+    assert "pl(?:um|ea)" in first and "after(?:wards)?" in first
+    assert parsed() == []  # each block's patterns were in its own file
