@@ -36,9 +36,7 @@ except ImportError:  # pragma: no cover - not CPython
 #: What a pattern is kept as: (flags, code, groups - 1, groupindex, indexgroup).
 _Kept = tuple[int, list[int], int, dict[str, int], tuple[str | None, ...]]
 
-#: One block at a time swaps `re`'s compiler; a block inside another of the same thread (a
-#: module whose patterns are kept compiling another's on first use) restores the outer's.
-_lock = threading.RLock()
+_lock = threading.Lock()
 _DEBUG = 128  # re.DEBUG: compiled as usual, so that its listing is printed
 
 

@@ -32,8 +32,6 @@ from typing import Any
 
 from ahocorasick_rs import AhoCorasick
 
-from doctree.patterncache import kept_patterns
-
 __all__ = [
     "KINDS",
     "Secret",
@@ -132,24 +130,7 @@ _ACCOUNT = r"(?:acc(?:oun)?t?|a/c)\.?(?:\s+(?:no\.?|number|#))?\s*[:=]?\s*(?:is\
 def _patterns() -> list[tuple[str, re.Pattern[str]]]:
     """(kind, pattern); the group named `value` is the secret when present, else the whole
     match. Earlier patterns win where two overlap, so the specific ones come first. Compiled
-    on first use (importing the store, `doctree read`, compiles none of them), and once per
-    install: kept beside this module's bytecode with the gates' (`doctree.patterncache`)."""
-    return _compiled()[0]
-
-
-@cache
-def _compiled() -> tuple[
-    list[tuple[str, re.Pattern[str]]], list[tuple[tuple[str, ...], re.Pattern[str] | None]]
-]:
-    """`_patterns()` and `_gates()`, compiled in one block so that one file keeps both."""
-    with kept_patterns(__file__):
-        patterns = _compile_patterns()
-        gates = [(words, re.compile(start) if start else None) for words, start in _GATES]
-    assert len(gates) == len(patterns)
-    return patterns, gates
-
-
-def _compile_patterns() -> list[tuple[str, re.Pattern[str]]]:
+    on first use: importing the store (`doctree read`) compiles none of them."""
     return [
         (
             "private-key",
@@ -464,7 +445,8 @@ _GATES: list[tuple[tuple[str, ...], str | None]] = [
 @cache
 def _gates() -> list[tuple[tuple[str, ...], re.Pattern[str] | None]]:
     """`_GATES` with each keyword start compiled (on first use, as `_patterns`)."""
-    return _compiled()[1]
+    assert len(_GATES) == len(_patterns())
+    return [(words, re.compile(start) if start else None) for words, start in _GATES]
 
 
 #: A word for a credential, in the languages people most often mix into a conversation:
