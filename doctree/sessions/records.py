@@ -14,7 +14,7 @@ from doctree.errors import UserError
 from doctree.sessions.sessions import Sessions
 from doctree.sessions.transcripts import KINDS, TEXT_KINDS, check_time
 from doctree.store.paths import require_text
-from doctree.store.secrets import mask_value
+from doctree.store.secrets import mask_value, may_hold_secret
 from doctree.timeutil import now_iso
 
 #: A session is invalidated once more than this many records are unprocessed (the 6th).
@@ -51,6 +51,20 @@ def _record(row: Sequence[Any]) -> HistoryRecord:
 Known = Mapping[int, tuple[str, HistoryRecord]]
 
 
+def _masked_json(content: str | dict[str, Any]) -> str:
+    """The JSON of `content` with every string in it masked (`mask_value`), keys included.
+    Encoded first: JSON writes a word a secret needs as it is (it escapes only quotes,
+    backslashes and control characters, which no such word holds), so an encoding that holds
+    none (`may_hold_secret`) holds none in any of its strings and is the answer as it is:
+    one test for a tool call's record, not one per string. A capital sigma is put in lower
+    case by the letters around it (final or not), so a text with one is masked string by
+    string."""
+    encoded = json.dumps(content, ensure_ascii=False)
+    if "\u03a3" not in encoded and not may_hold_secret(encoded):
+        return encoded
+    return json.dumps(mask_value(content), ensure_ascii=False)
+
+
 def _encode_record(
     kind: str, content: str | dict[str, Any], time: str | None
 ) -> tuple[str, str, str | None]:
@@ -66,7 +80,7 @@ def _encode_record(
         time = _check_time(time)
     try:
         # every secret in the record becomes its marker before anything is written
-        encoded = json.dumps(mask_value(content), ensure_ascii=False)
+        encoded = _masked_json(content)
     except (TypeError, ValueError, RecursionError) as e:
         raise UserError(f"a {kind!r} record's content is not JSON-serialisable: {e}") from None
     require_text(encoded, f"a {kind!r} record's content")

@@ -4,23 +4,36 @@ pattern cannot match, so every answer is the pattern's own."""
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from doctree.agent.offline import entities, extract, language, resolve, segment
-from doctree.agent.offline.prefilter import READ_AFTER, GatedPattern, gate_patterns, literals
+from doctree.agent.offline import language
+from doctree.agent.offline.prefilter import (
+    READ_AFTER,
+    GatedPattern,
+    gate_modules,
+    gate_patterns,
+    literals,
+)
 from doctree.agent.offline.segment import segment as segment_turns
 from doctree.sessions.transcripts import parse_transcript
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 
+def _stages() -> list[ModuleType]:
+    """Every module of the offline agent."""
+    return [m for n, m in sorted(sys.modules.items()) if n.startswith("doctree.agent.offline.")]
+
+
 def _gated_rules() -> list[tuple[str, GatedPattern]]:
     out = []
-    for module in (language, entities, extract, resolve, segment):
+    for module in _stages():
         for name, value in vars(module).items():
             values = value if isinstance(value, tuple) else (value,)
             out += [(f"{module.__name__}.{name}", v) for v in values if isinstance(v, GatedPattern)]
@@ -56,6 +69,38 @@ def test_every_rule_of_the_agent_is_gated():
     assert len(rules) > 100
     assert isinstance(language.HEALTH, GatedPattern)
     assert all(isinstance(p, GatedPattern) for p in language.ORGS)
+
+
+def test_every_pattern_of_every_stage_is_gated_whether_or_not_its_module_asks():
+    left = [
+        f"{module.__name__}.{name}"
+        for module in _stages()
+        for name, value in vars(module).items()
+        if isinstance(value, re.Pattern)
+        or (isinstance(value, tuple) and any(isinstance(v, re.Pattern) for v in value))
+    ]
+    assert left == []
+    from doctree.agent.offline import earlier, numeric, supersession  # none calls gate_patterns
+
+    for module in (earlier, numeric, supersession):
+        assert any(isinstance(v, GatedPattern) for v in vars(module).values()), module
+
+
+def test_gate_modules_gates_a_module_that_does_not_ask(tmp_path, monkeypatch):
+    (tmp_path / "rulespkg").mkdir()
+    (tmp_path / "rulespkg" / "__init__.py").write_text("")
+    (tmp_path / "rulespkg" / "rules.py").write_text(
+        "import re\nWORD = re.compile(r'\\bquince\\b')\nBOTH = (WORD, re.compile('pear'))\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import rulespkg.rules as rules  # type: ignore[import-not-found]
+
+    gate_modules("rulespkg")
+    assert isinstance(rules.WORD, GatedPattern)
+    assert all(isinstance(p, GatedPattern) for p in rules.BOTH)
+    assert rules.WORD.search("a quince tart") is not None
+    monkeypatch.delitem(sys.modules, "rulespkg.rules")
+    monkeypatch.delitem(sys.modules, "rulespkg")
 
 
 def test_a_rule_skipped_on_a_text_never_matches_it():

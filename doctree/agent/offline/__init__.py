@@ -72,10 +72,13 @@ not searched).
 from collections.abc import Callable
 
 from doctree.agent.offline.pageio import OfflineAgentError, RunSummary, ToolsLike
+from doctree.agent.offline.prefilter import gate_modules
 from doctree.agent.offline.resolve import absolute_dates, resolve_relative
 from doctree.agent.offline.run import run_session, taken_back
 from doctree.agent.offline.write import ROOT
 from doctree.sessions.transcripts import Transcript, parse_transcript
+
+gate_modules(__name__)  # the cheap test in front of every stage's patterns (prefilter.py)
 
 __all__ = [
     "OfflineAgentError", "OfflineMemoryAgent", "RunSummary", "ToolsLike", "absolute_dates",

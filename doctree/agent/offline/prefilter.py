@@ -12,8 +12,8 @@ of many literals (a long list of words) runs untested, unless it is long enough 
 more than testing them.
 
 `gate_patterns(namespace)` puts the test in front of the compiled patterns of a module's
-namespace (and of tuples of them): each module of rules calls it on its `globals()` at its
-end. A pattern with no literal it must hold (say, `[A-Z]\\w+`) runs as before. Case-insensitive
+namespace (and of tuples of them): the offline agent's package calls it on every module of
+its stages once they are loaded (`gate_modules`). A pattern with no literal it must hold (say, `[A-Z]\\w+`) runs as before. Case-insensitive
 literals are tested on the text in lower case, and only on ASCII text: elsewhere a letter's
 case can match another letter (`ſ` is `s` to `re.I`), and the pattern runs.
 
@@ -29,6 +29,7 @@ import itertools
 import re
 import re._constants as sre  # type: ignore[import-not-found]  # the parser's node types
 import re._parser as sre_parse  # type: ignore[import-not-found]  # what re.compile parses with
+import sys
 import threading
 import weakref
 from collections.abc import Callable, Iterator, MutableMapping
@@ -516,3 +517,12 @@ def gate_patterns(namespace: MutableMapping[str, Any]) -> None:
             namespace[name] = tuple(
                 GatedPattern(v) if isinstance(v, re.Pattern) else v for v in value
             )
+
+
+def gate_modules(package: str) -> None:
+    """`gate_patterns` on every module of `package` imported so far: the package calls it
+    once its stages are loaded, so a module's patterns are tested whether or not the module
+    asks for it."""
+    for name, module in list(sys.modules.items()):
+        if name.startswith(package + ".") and module is not None:
+            gate_patterns(vars(module))
