@@ -73,3 +73,23 @@ def test_a_time_or_a_count_after_a_weekday_is_no_day_of_the_month():
     assert _read("call Friday 3:30", on) == [date(2029, 3, 9)]
     assert _read("call Fri 10am", on) == [date(2029, 3, 9)]
     assert _read("Friday 3 people came", on) == []
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "The review on Thursday (2031-03-13) moved to the afternoon.",
+        "Thursday's 2031-03-13 slot was cancelled.",
+        "We met on Thursday, 13 March, and agreed.",
+        "It was Thursday (March 13th) that the boiler failed.",
+    ],
+)
+def test_a_weekday_said_with_its_date_is_that_date_not_another_one(said):
+    # said on Monday 2031-03-17, in the past tense: the date given names the Thursday
+    from doctree.agent.offline.directory import OTHER_KINDS, Directory
+    from doctree.agent.offline.extract import read_sentence
+
+    d = Directory({}, {}, {kind: {} for kind in OTHER_KINDS})
+    s = read_sentence("2031-03-17T10:00:00Z", said, date(2031, 3, 17), d)
+    assert "2031-03-13" in s.text and "2031-03-06" not in s.text, s.text
+    assert s.text.count("2031-03-13") == 1, s.text

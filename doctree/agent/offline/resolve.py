@@ -73,6 +73,16 @@ _ORDINALS = {
 }  # fmt: skip
 _ORDINAL_RE = "|".join(sorted(_ORDINALS, key=len, reverse=True))
 #: "December 3", "3 December", "the 3rd of December", "the third of December".
+#: A date said right after a weekday, which names that weekday's day: "Thursday
+#: (2031-03-13)", "Thursday's 2031-03-13 call", "Thursday, 13 March", "Thursday (March 13)".
+_DATED_AFTER = re.compile(
+    r"(?:'s|’s)?,?[ \t]*\(?[ \t]*(?:\d{4}-\d\d-\d\d\b|\d{1,2}(?:st|nd|rd|th)?[ \t]+(?:of[ \t]+)?"
+    + _MONTH_RE
+    + r"|"
+    + _MONTH_RE
+    + r"[ \t]+\d{1,2}(?:st|nd|rd|th)?\b)",
+    re.I,
+)
 #: A month's three letters as a compact date writes them, all capitals or capitalised.
 _COMPACT_MONTHS = "|".join(f"{m[:3].upper()}|{m[:3].capitalize()}" for m in MONTHS)
 _ABSOLUTE = re.compile(
@@ -458,6 +468,8 @@ def resolve_relative(
                 continue
             if not _said_as_day(m, text):
                 continue  # 'friday' inside code, "I sat down", "the sun": no date
+            if _DATED_AFTER.match(text, m.end()):
+                continue  # "Thursday (2031-03-13)", "Thursday 13 March": the date said is its day
             wd = weekday_number(m.group("day"))
             mod = (m.group("mod") or "").lower()
             if mod == "next":
