@@ -381,3 +381,21 @@ def test_a_commit_cut_off_by_a_lost_connection_is_resolved_by_asking_the_server(
         assert repo.write("main", "~/b", "after\n", provenance=Provenance(ACTOR)).version == 1
     finally:
         repo.close()
+
+
+@pytest.mark.postgres
+def test_a_connection_left_inside_a_batch_it_cannot_end_is_opened_again(postgres_url):
+    """A server lost in the middle of a batch can leave the client's connection in pipeline
+    mode it cannot leave ("cannot exit pipeline mode while busy"): neither closed nor
+    broken, it failed every statement after. It is now taken for lost and opened again."""
+    from doctree.store.backends.postgres import connect
+
+    conn = connect(postgres_url)
+    try:
+        stuck = conn._raw.pipeline()
+        stuck.__enter__()  # a batch the connection never left
+        before = conn.reconnects
+        assert conn.execute("SELECT 1").fetchone()[0] == 1
+        assert conn.reconnects == before + 1
+    finally:
+        conn.close()

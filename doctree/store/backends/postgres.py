@@ -291,15 +291,21 @@ class PgConnection(BackendConnection):
         psycopg = _psycopg()
         return self._raw.info.transaction_status != psycopg.pq.TransactionStatus.IDLE
 
+    def _unusable(self) -> bool:
+        """Whether the connection can take no statement: closed, broken, or left by a lost
+        server inside a batch it cannot end ("cannot exit pipeline mode while busy")."""
+        if self._raw.closed or getattr(self._raw, "broken", False):
+            return True
+        pq = _psycopg().pq
+        pgconn = getattr(self._raw, "pgconn", None)
+        return pgconn is not None and (
+            pgconn.status == pq.ConnStatus.BAD or pgconn.pipeline_status != pq.PipelineStatus.OFF
+        )
+
     def _gone(self, e: Exception) -> bool:
         """Whether `e` means the connection itself is lost (not a statement's error)."""
         state = getattr(e, "sqlstate", None) or ""
-        return bool(
-            self._raw.closed
-            or getattr(self._raw, "broken", False)
-            or state.startswith("08")
-            or state in _GONE_STATES
-        )
+        return bool(self._unusable() or state.startswith("08") or state in _GONE_STATES)
 
     def _run(self, sql: str, call: Any) -> Any:
         """`call()` (one round trip) on a live connection: reconnect first if it was lost;
@@ -313,7 +319,7 @@ class PgConnection(BackendConnection):
                 if _ROLLBACK.match(sql):
                     return None
             raise self._lost("the transaction open on it was rolled back; nothing of it is stored")
-        if self._raw.closed or getattr(self._raw, "broken", False):
+        if self._unusable():
             self._reconnect()
         if _BEGIN.match(sql):
             self._txid = None  # `begin_locked` sets it for its own transactions
