@@ -381,7 +381,8 @@ def forget(
     body holds it gets a new current version with each match replaced; every older
     version that holds it is rewritten in place with only the match replaced; titles,
     and the agent's session history, run errors and recall record get the same; a path
-    segment holding it has the matched part replaced by `forgotten-<id>`. Everything else
+    segment holding it (or, for plain text, its slug: "Ana Lima" in ana-lima) has the
+    matched part replaced by `forgotten-<id>`, and links to it follow. Everything else
     stays byte for byte. One transaction; then the indexes are cleaned and the database
     vacuumed so no copy stays.
 

@@ -21,7 +21,9 @@ transaction (so nothing written meanwhile escapes it):
   rewritten body;
 - titles have the match replaced by the marker, in every version; a path segment holding
   it has the matched part replaced by `forgotten-<id>` (`redacted-<id>`), a slug named
-  after the document at that segment, in every version, declared link and reference;
+  after the document at that segment, in every version, declared link and reference, and
+  in every path written in a text (a link in a body); a plain text also matches its slug
+  there ("Ana Lima" in `ana-lima`);
 - the sessions' history (the owner's conversations and its memory agent's), the errors of
   its runs, and the recall record (each passage's text and the context it is indexed with)
   get the same replacement;
@@ -137,6 +139,51 @@ def compile_pattern(pattern: str, *, regex: bool = False, ignore_case: bool = Fa
     return compiled
 
 
+def _path_pattern(pattern: re.Pattern, plain: str | None) -> re.Pattern:
+    """What a path segment holds of the erased text: the pattern itself, and for a plain
+    text also its slug, the form a page named after it has ("Dr Ana Lima" is the segment
+    `dr-ana-lima`, "Lucía" is `lucia`), as whole hyphen-separated words of the segment
+    in any case, so a forgotten name leaves no page path spelling it."""
+    if plain is None:
+        return pattern
+    import unicodedata
+
+    from doctree.store.paths import slugify
+
+    folded = "".join(
+        c for c in unicodedata.normalize("NFKD", plain) if not unicodedata.combining(c)
+    )
+    slugs = {slugify(plain), slugify(folded)} - {"untitled", ""}
+    slugs = {s for s in slugs if s != plain and any(c.isalnum() for c in s)}
+    if not slugs:
+        return pattern
+    alternatives = "|".join(re.escape(s) for s in sorted(slugs, key=len, reverse=True))
+    return re.compile(
+        rf"{pattern.pattern}|(?i:(?<![^\W_])(?:{alternatives})(?![^\W_]))",
+        pattern.flags & re.IGNORECASE,
+    )
+
+
+#: A path of the tree written in a text: a link's target, a path a run's summary names.
+_PATH_IN_TEXT = re.compile(r"~(?:/[\w][\w.\-]*)+")
+
+
+def _body_holds(body: str, pattern: re.Pattern, path_pattern: re.Pattern) -> bool:
+    """Whether a body holds the match, or a path (a link) that names it."""
+    if pattern.search(body):
+        return True
+    if path_pattern is pattern or "~/" not in body:
+        return False
+    return any(path_pattern.search(m.group(0)) for m in _PATH_IN_TEXT.finditer(body))
+
+
+def _names_match(v: Version, pattern: re.Pattern, path_pattern: re.Pattern) -> bool:
+    """Whether a version's path, declared links (as paths) or title hold the match."""
+    if pattern.search(v.title or ""):
+        return True
+    return any(path_pattern.search(p) for p in (v.path, *v.links))
+
+
 def _texts(v: Version) -> tuple[str, ...]:
     """The name-like texts of a version: its path, title and declared links."""
     return (v.path, v.title or "", *v.links)
@@ -147,7 +194,7 @@ def _documents_under(repo: DocumentsRepository, owner: str, under: str) -> list[
 
 
 def _scan(
-    repo: DocumentsRepository, pattern: re.Pattern, doc_ids: list[int]
+    repo: DocumentsRepository, pattern: re.Pattern, path_pattern: re.Pattern, doc_ids: list[int]
 ) -> tuple[dict[int, list[Version]], dict[int, list[Version]]]:
     """(versions whose body matches, every version of documents whose path, title or links
     ever matched), by document id."""
@@ -156,10 +203,10 @@ def _scan(
     for versions in _histories(repo, doc_ids):
         doc_id = versions[0].document_id
         for v in versions:
-            if v.body is not None and pattern.search(v.body):
+            if v.body is not None and _body_holds(v.body, pattern, path_pattern):
                 bodies.setdefault(doc_id, []).append(v)
         # The current path, title and links are the last version's.
-        if any(pattern.search(t) for v in versions for t in _texts(v)):
+        if any(_names_match(v, pattern, path_pattern) for v in versions):
             names[doc_id] = versions
     return bodies, names
 
@@ -282,6 +329,7 @@ def forget(
         actor=actor,
         vacuum_file=vacuum_file,
         literal=None if regex or ignore_case else pattern,
+        plain=None if regex else pattern,
     )
 
 
@@ -316,6 +364,7 @@ def redact(
         actor=actor,
         vacuum_file=vacuum_file,
         literal=None if regex or ignore_case else span,
+        plain=None if regex else span,
     )
 
 
@@ -332,6 +381,7 @@ def _run(
     actor: Actor | None,
     vacuum_file: bool,
     literal: str | None,
+    plain: str | None,
 ) -> EraseReport:
     from doctree.memory import recall
     from doctree.sessions.repository import SessionsRepository
@@ -339,8 +389,15 @@ def _run(
     from doctree.store.runs import Runs
 
     report = EraseReport(text, dry_run, marker)
+    path_pattern = _path_pattern(pattern, plain)
+    path_map = _PathMap(repo, owner, path_pattern, under, marker.strip("[]"))
 
     def text_map(value: str) -> str:
+        """The match replaced by the marker, and a path written in the text (a link's
+        target, a run's summary) renamed as the document it names is, so a link still
+        leads to its page and no path keeps the erased words."""
+        if "~/" in value and path_pattern.search(value):
+            value = _PATH_IN_TEXT.sub(lambda m: path_map(m.group(0)), value)
         return pattern.sub(marker, value)
 
     if dry_run:  # the preview counts the records handed over since the last catch-up too
@@ -350,14 +407,20 @@ def _run(
             recall.catch_up_recall(repo.conn, owner)
         report.last_version_id = repo.max_version_id()
         doc_ids = documents()
-        bodies, names = _scan(repo, pattern, doc_ids)
+        bodies, names = _scan(repo, pattern, path_pattern, doc_ids)
+        # Name every segment before any document is renamed: the names come from the ids of
+        # the documents at the old paths.
+        for versions in names.values():
+            doc = repo.read_by_id(versions[0].document_id)
+            for t in {doc.path, *doc.links, *(p for v in versions for p in (v.path, *v.links))}:
+                path_map(t)
         removed = {literal} if literal else set()
         plan: dict[int, tuple[list[int], bool]] = {}
         for doc_id, versions in bodies.items():
             doc = repo.read_by_id(doc_id)
             for v in versions:
                 removed.update(m.group(0) for m in pattern.finditer(v.body or ""))
-            current = bool(pattern.search(doc.body))
+            current = _body_holds(doc.body, pattern, path_pattern)
             plan[doc_id] = ([v.version for v in versions], current)
             latest = versions[-1]
             _examples(latest.body or "", pattern, f"{doc.path} v{latest.version}", report.examples)
@@ -386,14 +449,6 @@ def _run(
         for doc_id in bodies:
             _, added = repo.replace_text(doc_id, text_map, provenance=Provenance(actor))
             made[doc_id] = added.version if added else None
-        word = marker.strip("[]")
-        path_map = _PathMap(repo, owner, pattern, under, word)
-        # Name every segment before any document is renamed: the names come from the ids of
-        # the documents at the old paths.
-        for doc_id, versions in names.items():
-            doc = repo.read_by_id(doc_id)
-            for t in {doc.path, *doc.links, *(p for v in versions for p in (v.path, *v.links))}:
-                path_map(t)
 
         def current_map(path: str) -> str:
             """A current path is renamed only below `under`, where the documents above it

@@ -73,3 +73,50 @@ def test_a_colleague_known_by_first_name_is_the_one_later_named_in_full(repo):
         ),
     )
     assert "~/memory/people/oskar-lind" not in {d.path for d in repo.documents("main", "~/memory")}
+
+
+@pytest.mark.parametrize(
+    ("said", "slug", "later"),
+    [
+        ("My sister Ilse Marwick is lending me her ladder on Saturday.", "ilse-marwick", "Ilse"),
+        (
+            "My neighbour Bertram Oakes-Fielding waters the plants when we're away.",
+            "bertram-oakes-fielding",
+            "Bertram",
+        ),
+        ("Our nephew Caspian Rowe starts university in October.", "caspian-rowe", "Caspian"),
+        (
+            "My boss Wilhelmina Strand's team moves floors in May.",
+            "wilhelmina-strand",
+            "Wilhelmina",
+        ),
+    ],
+)
+def test_a_relation_named_in_full_is_one_person_and_its_first_name_finds_them(
+    repo, said, slug, later
+):
+    run(
+        repo,
+        transcript(
+            "s-1",
+            ("user", DAY1, said),
+            ("user", "2027-05-03T18:02:00Z", f"{later} is also coming to the barbecue on Sunday."),
+        ),
+    )
+    people = {d.path for d in repo.documents("main", "~/memory/people")}
+    assert f"~/memory/people/{later.lower()}" not in people  # not a second page by first name
+    assert f"~/memory/people/{slug}" in people
+    assert "barbecue" in page(repo, slug)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "My sister Ilse Thursday said she would lend me her ladder.",
+        "My sister Ilse And her husband are coming.",
+    ],
+)
+def test_a_relation_first_name_followed_by_a_capitalised_non_name_stays_the_first_name(repo, said):
+    run(repo, transcript("s-1", ("user", DAY1, said)))
+    people = {d.path for d in repo.documents("main", "~/memory/people")}
+    assert "~/memory/people/ilse" in people

@@ -177,6 +177,44 @@ def test_forget_replaces_only_the_matched_part_of_a_title_and_a_path_segment(rep
     assert all("ohl" not in v.path + v.title for v in repo.history(OWNER, now.path))
 
 
+@pytest.mark.parametrize(
+    ("forgotten", "slug"),
+    [("Kohl", "anna-kohl"), ("Anna Kohl", "anna-kohl"), ("Müller", "hans-muller")],
+)
+def test_forget_of_a_name_renames_the_page_path_spelling_it_and_the_links_to_it(
+    repo, forgotten, slug
+):
+    doc = repo.write(OWNER, f"~/memory/people/{slug}", f"{forgotten} plays chess.\n")
+    index = repo.write(
+        OWNER,
+        "~/memory/people",
+        f"# People\n\n- [[~/memory/people/{slug}]]\n- [[~/memory/people/bo]]\n",
+    )
+    repo.write(OWNER, "~/memory/people/bo", "Bo.\n")
+
+    forget(repo, OWNER, forgotten)
+
+    now = repo.read_by_id(doc.id)
+    assert now.path != f"~/memory/people/{slug}" and f"forgotten-{doc.id}" in now.path
+    body = repo.read_by_id(index.id).body
+    assert f"[[{now.path}]]" in body  # the link still leads to the page
+    assert "- [[~/memory/people/bo]]" in body  # and the other link is as it was
+    assert all(slug.split("-")[-1] not in v.path for v in repo.history(OWNER, now.path))
+    assert all(slug not in (v.body or "") for v in repo.history(OWNER, "~/memory/people"))
+    links = [r for r in repo.links(OWNER, "~/memory/people") if r.kind == "body"]
+    assert {r.target_path: r.state for r in links}[now.path] == "resolved"
+
+
+def test_forget_of_a_word_leaves_a_path_where_it_is_only_part_of_a_longer_word(repo):
+    doc = repo.write(OWNER, "~/memory/projects/annual-review", "Due in May.\n")
+    ann = repo.write(OWNER, "~/memory/people/ann", "Ann is my aunt.\n")
+
+    forget(repo, OWNER, "Ann")
+
+    assert repo.read_by_id(doc.id).path == "~/memory/projects/annual-review"
+    assert repo.read_by_id(ann.id).path == f"~/memory/people/forgotten-{ann.id}"
+
+
 def test_forget_reaches_a_deleted_document_that_shares_its_path_with_a_live_one(repo):
     old = repo.write(OWNER, "~/memory/alice", f"Lives at {ADDRESS}.")
     repo.delete(OWNER, "~/memory/alice")

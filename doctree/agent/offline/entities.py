@@ -203,9 +203,10 @@ def find_entities(s: Sentence, raw: str, directory: Directory) -> None:
             person(full)
     for m in lang.KIN.finditer(raw):
         if m.group("name") and m.group("name") not in NOT_NAMES:
-            person(m.group("name"))
+            name = _with_surname(m.group("name"), raw[m.end("name") :])
+            person(name)
             if m.group(0).lower().startswith(("my ", "our ")):
-                directory.kin.add(directory.person(m.group("name")))
+                directory.kin.add(directory.person(name))
     known = directory.known_person_names()
     for m in _PERSON_TRIGGER.finditer(raw):
         before = raw[: m.start("names")]
@@ -297,6 +298,22 @@ _IN_COMPANY_WITH = re.compile(
     r"(?:\s+(?!with\b)[\w'-]+){0,4}\s+with\s*$",
     re.I,
 )
+
+
+def _with_surname(first: str, after: str) -> str:
+    """The whole name a relation's first name begins: "my sister Ottilie Brandt" is Ottilie
+    Brandt, the family member, not a sister "Ottilie" and someone else of that full name.
+    A following capitalised word that is no name (a weekday, a month, a word like "And")
+    leaves the first name alone."""
+    surname = re.match(rf"\s+({lang.NAME_WORD})\b", after)
+    if surname is None:
+        return first
+    last = surname.group(1)
+    if last in NOT_NAMES or last.lower() in lang.WEEKDAYS or last.lower() in lang.MONTHS:
+        return first
+    if last.lower() in stopwords.ENGLISH:
+        return first
+    return f"{first} {last}"
 
 
 def _said_alone(form: str, raw: str, known: dict[str, str], directory: Directory) -> str | None:
