@@ -101,6 +101,11 @@ _FOR = (
     r"(?:\s+(?:for|of|to|on|at|in|by|beside|behind|outside|inside|under|near|next\s+to)"
     r"(?:\s+[^\s:=]+){1,3}?)?"
 )
+#: Markup a value may be wrapped in where it is given: "code is **7731**", "<b>6042</b>",
+#: "`4410`" (the opener only: the value's own end is a word boundary).
+_MARKUP_OPEN = (
+    r"(?:\*{1,2}|`|<(?:b|strong|em|i|u|code|mark|span|kbd|tt)(?:\s[^<>]{0,80})?>){0,2}"
+)
 #: What a code opens: "the gate code", "the code for the back door", "the key safe".
 _LOCK = (
     r"(?:door|gate|alarm|entry|access|garage|lock|locker|safe|building|lock\s*box|key\s*safe|"
@@ -230,6 +235,7 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
                 # "PIN 5193", "door code 4471": the digits right after the word, but not after
                 # a "pin" that may be the verb ("pin 2024" a version): that one needs "is"
                 + r"(?:\s*[:=]\s*|\s+(?:is|was)\s+(?:now\s+)?|(?<![Pp][Ii][Nn])\s+|(?<=(?-i:PIN))\s+)"
+                + _MARKUP_OPEN
                 + r"(?P<value>\d{4,10})\b(?![.,/:-]\d)",
                 re.I,
             ),
@@ -241,7 +247,9 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
             re.compile(
                 r"\b(?:lock|door|gate|alarm|keypad|key\s*safe|padlock|entry|garage)"
                 r"(?:[^.!?\n]{0,80}?)\b(?:his|her|my|their|your|our|its|the|a|an)\s+"
-                r"(?:own\s+|new\s+)?code\s*[,:=]?\s*(?:is\s+|was\s+)?(?P<value>\d{4,10})\b",
+                r"(?:own\s+|new\s+)?code\s*[,:=]?\s*(?:is\s+|was\s+)?"
+                + _MARKUP_OPEN
+                + r"(?P<value>\d{4,10})\b",
                 re.I,
             ),
         ),

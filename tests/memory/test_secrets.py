@@ -248,6 +248,26 @@ def test_a_pin_or_a_lock_code_said_right_before_its_digits_is_a_secret():
         assert mask(sentence)[1] == [], sentence
 
 
+def test_a_pin_wrapped_in_markup_is_a_secret_as_it_is_bare():
+    from doctree.store.secrets import mask
+
+    said = [
+        ("<p>The key safe code is <b>3318</b>. Keep it to yourself.</p>", "3318"),
+        ("The alarm code is **8840**, set it when you leave.", "8840"),
+        ("door code: <strong class='x'>1957</strong>", "1957"),
+        ("my PIN is *6623*", "6623"),
+        ("PIN `8812` for the new card", "8812"),
+        ("Set him up on the lock with his own code, **7204**.", "7204"),
+    ]
+    for sentence, value in said:
+        text, found = mask(sentence)
+        assert value not in text, sentence
+        assert [s.kind for s in found] == ["pin"], sentence
+    # markup does not make a number after an error code or the verb "pin" a PIN
+    for sentence in ("the error code is **5003**", "pin **2024** in the lock file"):
+        assert mask(sentence)[1] == [], sentence
+
+
 def test_a_code_given_in_a_sentence_about_a_lock_is_a_secret_an_error_code_is_not():
     from doctree.store.secrets import mask
 
