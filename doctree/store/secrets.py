@@ -103,9 +103,7 @@ _FOR = (
 )
 #: Markup a value may be wrapped in where it is given: "code is **7731**", "<b>6042</b>",
 #: "`4410`" (the opener only: the value's own end is a word boundary).
-_MARKUP_OPEN = (
-    r"(?:\*{1,2}|`|<(?:b|strong|em|i|u|code|mark|span|kbd|tt)(?:\s[^<>]{0,80})?>){0,2}"
-)
+_MARKUP_OPEN = r"(?:\*{1,2}|`|<(?:b|strong|em|i|u|code|mark|span|kbd|tt)(?:\s[^<>]{0,80})?>){0,2}"
 #: What a code opens: "the gate code", "the code for the back door", "the key safe".
 _LOCK = (
     r"(?:door|gate|alarm|entry|access|garage|lock|locker|safe|building|lock\s*box|key\s*safe|"
