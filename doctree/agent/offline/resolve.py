@@ -2024,6 +2024,16 @@ _REVERSAL = re.compile(
     r"|(?:got|been|was|were)\s+(?:cancell?ed|called\s+off|postponed)\b|fell\s+through\b"
     # "we're not doing pilates any more", "I don't take the 20 mg anymore"
     r"|(?:not|\w+n't)\s+[^,;.]*\b(?:any\s*more|these\s+days)\b"
+    # "I'm not allergic to penicillin", "Ida isn't at the day centre now": a state said not
+    # to hold (not a doubt, an ability or a degree: "I'm not sure", "isn't able", "not very")
+    r"|(?<!\bif\s)(?<!\bunless\s)(?:\b(?:am|is|are|was|were)\s+not|'[msr]e?\s+not"
+    r"|\b(?:isn't|aren't|wasn't|weren't))\s+(?!(?:sure|certain|aware|able|allowed|just|only"
+    r"|too|that|so|very|really|quite|yet|always|exactly|necessarily|much|bad|keen|happy|fussed"
+    r"|bothered|convinced|saying|asking|going\s+to\s+(?:say|ask|lie|pretend))\b)"
+    # "cancel the car insurance reminder, I've done it": a calling off asked for, opening its
+    # sentence or clause
+    r"|(?:^|(?<=[.!;:])\s+|(?<=,)\s*|\band\s+)(?:please\s+)?(?:cancel|call\s+off|scrap)"
+    r"\s+(?:the|my|our|that)\b"
     # "we've cancelled the garden party", "I called off the trip", "she scrapped the …"
     r"|(?:i|we|i've|we've|have|has|he|she|they)\s+(?:cancell?ed|called\s+off|scrapped)\s+(?:the|my|our|his|her|their)\b"
     # "the book club has folded", "the night class has been discontinued", "the choir has
@@ -2049,7 +2059,8 @@ _CALL_OFF_WORDS = {
     "having", "doing", "get", "getting", "after", "stepped", "steps", "stepping", "week", "weeks",
     "month", "months", "year", "today", "yesterday", "folded", "stopped", "ceased", "running",
     "meeting", "operating", "closed", "shut", "dropped", "discontinued", "axed", "quit", "gave",
-    "given", "attending", "playing", "postponed",
+    "given", "attending", "playing", "postponed", "now", "cancel", "call", "scrap", "reminder",
+    "reminders",
 }  # fmt: skip
 _NEGATED = re.compile(
     r"\b(?:not|no|never|can't|cannot|won't|isn't|aren't|don't|doesn't)\b|n't\b", re.I
@@ -2139,7 +2150,9 @@ def calls_off(text: str, said: str) -> bool:
         clause = clause_at(text, m.start())
         amounts = _quantities(clause)
         days = _iso_days(clause)  # "the report isn't due on the 9th (2029-05-09) any more"
-        words = _topic_words(clause) - _CALL_OFF_WORDS - {n.lower() for n in NOT_NAMES}
+        words = (
+            _unpossessed(_topic_words(clause)) - _CALL_OFF_WORDS - {n.lower() for n in NOT_NAMES}
+        )
         if not words and not amounts:
             continue
         state = re.match(r"(?:is|are|'s|'re)\s+off\b", m.group(0), re.I)
@@ -2152,10 +2165,15 @@ def calls_off(text: str, said: str) -> bool:
                 continue
             if days and not days <= _iso_days(part):
                 continue  # the day it names is not this line's
-            if words and not words <= _topic_words(part):
+            if words and not words <= _unpossessed(_topic_words(part)):
                 continue
             return True
     return False
+
+
+def _unpossessed(words: set[str]) -> set[str]:
+    """Words with a trailing "'s" taken off: "Tomasz's not vegan" is of Tomasz."""
+    return {w[:-2] if w.endswith(("'s", "’s")) else w for w in words}
 
 
 def calls_something_off(text: str) -> bool:
