@@ -395,3 +395,55 @@ def test_what_a_sentence_replaced_in_the_session_ended_stays_ended(repo):
     )  # fmt: skip
     now = current_facts(repo)
     assert not any("2031-03-13" in ln and "off" not in ln for ln in now.splitlines()), now
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "old", "new"),
+    [
+        (
+            "The plumber Rhys has a new number, 07700 900611.",
+            "The plumber is Rhys Vaughan, 07700 900134",
+            "07700900134",
+            "07700900611",
+        ),
+        (
+            "Gran's got a new landline: 0161 496 0732.",
+            "Gran's landline is 0161 496 0551.",
+            "01614960551",
+            "01614960732",
+        ),
+        (
+            "My mobile number has changed to +44 7700 900876.",
+            "The user's mobile number is +44 7700 900223.",
+            "447700900223",
+            "447700900876",
+        ),
+    ],
+)
+def test_a_new_telephone_number_replaces_the_old_one(text, line, old, new):
+    found = supersession.replacements(text, line)
+    assert [(r.old.norm, r.new.norm) for r in found] == [(old, new)]
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        # another person's number
+        ("Dana has a new number, 07700 900611.", "The plumber is Rhys Vaughan, 07700 900134"),
+        # a number said again with no word of change, of another thing
+        ("The vet's number is 01632 960123.", "The plumber is Rhys Vaughan, 07700 900134"),
+        # a date or a time is no telephone number
+        ("The plumber moved it to 2031-06-14.", "The plumber is Rhys Vaughan, 07700 900134"),
+    ],
+)
+def test_a_telephone_number_of_another_or_no_number_replaces_nothing(text, line):
+    assert supersession.replacements(text, line) == []
+
+
+def test_a_telephone_number_is_one_value_a_date_a_time_or_a_card_is_not():
+    assert [v.kind for v in supersession.values("ring 07700 900134 after 6pm")] == [
+        "phone",
+        "time",
+    ]
+    assert [v.kind for v in supersession.values("due 2031-06-14 at 09:30")] == ["date", "time"]
+    assert "phone" not in [v.kind for v in supersession.values("card 6280 0019 4471 2203")]

@@ -98,7 +98,9 @@ def _names_in(group: str) -> list[str]:
 def _clean_name(name: str) -> str | None:
     words = name.split()
     if is_title(name):
-        return name if len(words) >= 2 else None
+        # "Mrs Dorothy Quinn" is Dorothy Quinn, the page her full name's ("Dr. Osei" keeps
+        # the title: it is all there is besides the surname)
+        return " ".join(words[1:]) if len(words) >= 3 else name if len(words) >= 2 else None
     # 'Priya Raman' keeps both words; 'Bob Thanks' drops a trailing non-name
     words = [w for w in words if w not in NOT_NAMES]
     if len(words) >= 2 and lang.KIN_TITLE.match(" ".join(words[:2])):
@@ -184,7 +186,8 @@ def find_entities(s: Sentence, raw: str, directory: Directory) -> None:
             s.people.append(clean)
 
     for m in re.finditer(rf"{lang.TITLE}{lang.NAME_WORD}", raw):
-        person(m.group(0))  # "Dr. Osei": a title names a person
+        # "Dr. Osei": a title names a person; "Mrs Dorothy Quinn" is Dorothy Quinn
+        person(_with_surname(m.group(0), raw[m.end() :]))
     for pattern in lang.NICKNAME:
         for m in pattern.finditer(raw):
             full = _clean_name(m.group("full"))

@@ -95,7 +95,7 @@ def user_sentences(
     A pasted mail chain is read message by message, oldest first (`chain_sentences`); its
     sentences are added to `dated`, each with its message's date (None when it has none).
     """
-    text = unfence_text(text, keep=_kept_fenced, own=nicks)
+    text = quote_marked_blocks(unfence_text(text, keep=_kept_fenced, own=nicks))
     if (chain := mail_chain(text)) is not None and len(chain) > 1:
         return chain_sentences(chain, items, pieces, rows, kept_quotes, dated)
     if (export := chat_export(text)) is not None:
@@ -154,7 +154,10 @@ def user_sentences(
         is left out, as are the greeting and the sign-off."""
         if lines and _MESSAGE_INTRO.search(lines[0]) and lines[0].endswith(":"):
             intro, lines = lines[0], lines[1:]
-        if not lines or not intro.endswith(":") or not _MESSAGE_INTRO.search(intro):
+        if not lines:
+            return
+        introduced = intro.endswith(":") and bool(_MESSAGE_INTRO.search(intro))
+        if not introduced and not is_letter(lines):
             return
         writer = quoted_writer(lines, intro)
         if own and own[-1] == intro and len(intro.split()) <= 8:
@@ -458,6 +461,50 @@ _MAIL_GREETING = re.compile(
 )
 #: A sentence said in the first person singular.
 _FIRST_PERSON = re.compile(r"\b(?:I|I'm|I'll|I've|I'd|me|my|mine)\b")
+
+
+def is_letter(lines: list[str]) -> bool:
+    """Whether quoted lines are a letter by their own form, whatever the line before them
+    says: a greeting first ("Dear Sir or Madam,") and a sign-off with a name last ("Yours
+    faithfully, Dorothy Quinn")."""
+    said = [x for x in lines if x]
+    return bool(said) and bool(_GREETING.match(said[0]) and _SIGN_OFF.search(" ".join(said[-3:])))
+
+
+#: A line that opens a quotation and does not close it, and one that closes it.
+_OPENS_QUOTE = re.compile(r'^\s*["“](?=\S)[^"“”]*$')
+_CLOSES_QUOTE = re.compile(r'^[^"“”]*\S["”]\s*$')
+
+
+def quote_marked_blocks(text: str) -> str:
+    """Lines set in quotation marks across several lines (a letter typed up for someone, a
+    message copied in: `"Dear Sir or Madam,` … `Dorothy Quinn"`) marked as quoted (`> `),
+    as a pasted quotation is: someone else's words, not the user's. A quotation within one
+    line stays as it is."""
+    if '"' not in text and "“" not in text:
+        return text
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines):
+        if not _OPENS_QUOTE.match(lines[i]):
+            i += 1
+            continue
+        end = None
+        for j in range(i + 1, min(len(lines), i + 80)):
+            if _CLOSES_QUOTE.match(lines[j]):
+                end = j
+                break
+            if re.search(r'["“”]', lines[j]):
+                break
+        if end is None:
+            i += 1
+            continue
+        lines[i] = re.sub(r'^\s*["“]', "", lines[i])
+        lines[end] = re.sub(r'["”]\s*$', "", lines[end])
+        for k in range(i, end + 1):
+            lines[k] = f"> {lines[k].strip()}" if lines[k].strip() else ">"
+        i = end + 1
+    return "\n".join(lines)
 
 
 def quoted_writer(lines: list[str], intro: str) -> str | None:

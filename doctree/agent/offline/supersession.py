@@ -2,7 +2,8 @@
 
 A statement is read as claims, one per clause: a *thing* (the words that name what the
 clause is about, without its value) and the *values* it gives, each of a type (a date, a
-time of day, an amount of money, a percentage, a quantity in a unit, a recurring day). A
+time of day, an amount of money, a percentage, a quantity in a unit, a recurring day, a
+telephone number, which "a new number" or "his mobile has changed" says is another now). A
 later statement that names the same thing and gives a value of the same type that differs
 replaces the earlier line that gave it. The match of the thing tolerates other wordings
 (word forms, a shortened word, "it" taken from the clause or the sentence before) and a
@@ -99,6 +100,18 @@ _RANGE_START = re.compile(
 _AMOUNT = re.compile(
     r"(?P<cur>[£$€])\s?(?P<n>\d[\d,]*(?:\.\d+)?)(?P<k>k\b)?"
     r"|(?<![\w.])(?P<n2>\d[\d,]*(?:\.\d+)?)\s*(?P<word>pounds|quid|euros?|dollars|bucks)\b",
+    re.I,
+)
+#: A telephone number: "07700 900381", "+44 20 7946 0958", "(555) 014-2267", "0161-496-0732";
+#: 9 to 15 digits in groups (checked by `_phone_norm`), not a date or a time.
+_PHONE = re.compile(
+    r"(?<![\w+£$€.:/-])(?<!\d[\s.-])(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,5}\)\s?|\d{2,5}[\s.-]?)\d{3,4}[\s.-]?\d{3,4}"
+    r"(?!\s?[\w.:/-]?\d|%)"
+)
+#: Words that say a telephone number is another now: "a new mobile", "his new number".
+_NEW_NUMBER = re.compile(
+    r"\bnew\s+(?:\w+\s+)?(?:number|mobile|phone|landline|cell)\b"
+    r"|\b(?:number|mobile|phone)\s+(?:has\s+)?changed\b",
     re.I,
 )
 _PERCENT = re.compile(r"(?<![\w.])(?P<n>\d+(?:\.\d+)?)\s*(?:%|per\s*cent\b|percent\b)", re.I)
@@ -236,6 +249,10 @@ def values(text: str, *, bare: bool = False, said_on: date | None = None) -> tup
         taken.append(span)
         out.append(Value(kind, norm, *span, role))
 
+    for m in _PHONE.finditer(text):
+        digits = re.sub(r"\D", "", m.group(0))
+        if 9 <= len(digits) <= 15 and not _ISO.search(m.group(0)):
+            add("phone", digits, m.span())
     for m in _ISO.finditer(text):
         if _SAID_ON.search(text[: m.start()]):
             continue  # "they rang this morning (…)": the day it was said, not a value
@@ -427,7 +444,7 @@ def replacements(
     25th, so it moves to the 2nd") is replaced when the line shares a word with `text`."""
     if "?" in text:
         return []
-    changed = bool(CHANGE.search(text))
+    changed = bool(CHANGE.search(text) or _NEW_NUMBER.search(text))
     new_claims = [c for c in claims(text, before=before, said_on=said_on) if not c.inert]
     if not new_claims:
         return []
