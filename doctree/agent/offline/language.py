@@ -1637,14 +1637,20 @@ _COUNT_WORDS = {
 _CODE = re.compile(r"\b\d+[A-Z]{1,2}\b|\b[A-Z]{1,3}-?\d+\b")
 
 
+#: Leaders set between a listed record's fields: "Mum ... scarf ... £60".
+_LEADERS = re.compile(r"\s(?:\.{3,}|…)\s")
+
+
 def _fragment(text: str) -> bool:
     """A verbless fragment that still says something: a count and what it counts ("Twelve
     kids."), or a thing and what is said of it ("Coffee black, no sugar."). An opener such
     as "Back on project Apollo." says nothing of its own."""
-    words = text.rstrip(".!").split()
+    words = [w for w in text.rstrip(".!").split() if any(c.isalnum() for c in w)]
+    content = content_words(text)
+    if len(_LEADERS.findall(text)) >= 2 and content and _COUNT.search(text):
+        return True  # "Ada, my niece, 6 ... art easel ... £35": a record, fields led apart
     if not 2 <= len(words) <= 8:
         return False
-    content = content_words(text)
     if bool(content) and bool(_COUNT.search(text) or _CODE.search(text)):
         return True  # "Twelve kids.", "Plot 14B at Hollins Lane."
     head = text.split(",", 1)[0].lower().split()  # "Coffee black", said of before the comma

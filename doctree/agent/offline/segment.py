@@ -995,13 +995,21 @@ def _line_sentences(lines: list[str]) -> list[str]:
     return out
 
 
+_SPACED_ELLIPSIS = re.compile(r"\s(?:\.\.\.|…)\s")
+
+
 def split_sentences(paragraph: str) -> list[str]:
     """Sentences of a paragraph; abbreviations such as `Dr.` do not end one."""
     parts = re.split(r"(?<=[.!?])\s+(?=[\"'(A-Za-z0-9`])", paragraph.strip())
     out: list[str] = []
+    # "Mum (Helen) ... cashmere scarf ... £60": ellipses set between a line's fields lead
+    # from one to the next; nor does one before a lower-case word end a sentence
+    leaders = len(_SPACED_ELLIPSIS.findall(paragraph)) >= 2
     for p in parts:
         if out and (
-            out[-1].endswith(_ABBREVIATIONS) or (_DAY_DOT.search(out[-1]) and _MONTH_NEXT.match(p))
+            out[-1].endswith(_ABBREVIATIONS)
+            or (_DAY_DOT.search(out[-1]) and _MONTH_NEXT.match(p))
+            or (out[-1].endswith("...") and (leaders or p[:1].islower()))
         ):
             out[-1] += " " + p
         else:

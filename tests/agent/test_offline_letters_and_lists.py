@@ -1,7 +1,9 @@
 """A letter or message set in quotation marks across several lines is someone else's words,
 as a `>` quotation is: its "I" is the one who signs it, never the user. A letter is known by
 its own form (a greeting first, a sign-off with a name last), whatever the line before it
-says. A title before a full name ("Mrs Ilse Marwick") names the person of that full name."""
+says. A title before a full name ("Mrs Ilse Marwick") names the person of that full name.
+Ellipses set between a listed record's fields ("Mum ... gloves ... £20") lead from field to
+field: the record is one line, kept whole."""
 
 from __future__ import annotations
 
@@ -89,3 +91,33 @@ def test_a_title_before_a_full_name_names_the_person_of_that_name(repo, said, sl
     first = slug.split("-")[0]
     assert not any(p.endswith(f"-{first}") for p in pages), sorted(pages)  # no "mrs-ilse"
     assert slug in pages, sorted(pages)
+
+
+def test_ellipses_set_between_a_records_fields_do_not_end_a_sentence():
+    from doctree.agent.offline.segment import split_sentences
+
+    assert split_sentences("Mum (Hilda) ... wool gloves ... £20") == [
+        "Mum (Hilda) ... wool gloves ... £20"
+    ]
+    assert split_sentences("Dad (Otto) ... Wainwright guides ... £45") == [
+        "Dad (Otto) ... Wainwright guides ... £45"
+    ]
+    assert split_sentences("I waited... then he came. Fine.") == [
+        "I waited... then he came.",
+        "Fine.",
+    ]
+    # one ellipsis before a capital still ends a sentence
+    assert split_sentences("So tired... Going to bed.") == ["So tired...", "Going to bed."]
+
+
+def test_a_listed_record_with_leaders_is_kept_whole_and_each_line_of_the_list_too(repo):
+    listing = (
+        "Presents, can you keep this:\n\n"
+        "Mum (Hilda) ... wool gloves ... £20\n"
+        "Tobias, my nephew, 9 ... kite ... £40\n"
+        "Greta, my niece, 6 ... watercolour paint set ... £35\n"
+    )
+    run(repo, transcript("s-list", ("user", DAY, listing)))
+    notes = repo.read("main", "~/memory/notes").body
+    for kept in ("Hilda) ... wool gloves ... £20", "kite ... £40", "paint set ... £35"):
+        assert kept in notes, notes
