@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from doctree.agent.offline.language import content_words, holds_value
+from doctree.agent.offline.language import accepts, content_words
 from doctree.agent.offline.model import Sentence
 
 #: The verbs of letting go a request by position opens on.
@@ -139,11 +139,16 @@ def withdraws(sentence: str) -> bool:
 def states(raw: str) -> bool:
     """Whether a user's sentence states something, and so counts as one of "the last two
     things I said": not a question, not a line that only introduces what follows ("Here's
-    the list:"), not filler ("A few more.", "Ok so.")."""
+    the list:"), not filler or thanks ("A few more.", "Ok so.", "Sounds good.")."""
     text = raw.strip()
     if not text or text.endswith(("?", ":")):
-        return False
-    return len(content_words(text)) >= 2 or holds_value(text)
+        return False  # a question, or a line introducing what follows
+    words = content_words(text)
+    # a figure, or a name past the first word ("Vets at 9.", "Dr Farrow."): a value said
+    named = re.search(r"\d|(?<=\s)[A-Z][a-z]", text) is not None
+    if accepts(text) and not named:
+        return False  # "thanks", "yes, that's it": no statement
+    return len(words) >= 2 or (bool(words) and named)
 
 
 def named(said: list[Said], pos: Position, now: str) -> list[Said]:

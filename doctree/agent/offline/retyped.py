@@ -42,7 +42,8 @@ _NOT = re.compile(
     r"\s*[.!]?\s*$",
     re.I,
 )
-_TOKEN = re.compile(r"[£$€]?\w[\w'’.-]*\w|[£$€]?\w")
+#: A word or a figure as said: "O'Neill", "£1,150", "9.15", "Maya" of "Maya's".
+_TOKEN = re.compile(r"[£$€]?\w(?:[\w.,-]*\w|['’](?!s\b)\w+)*")
 
 
 @dataclass(frozen=True)
