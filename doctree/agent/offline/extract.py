@@ -276,6 +276,8 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 )  # fmt: skip
                 of_whom = False
                 if forgetting and kept:
+                    # the clause taken back and the request leave the record; the rest stays
+                    a.withheld.append((turn.time, raw[raw.index(kept) + len(kept) :].strip()))
                     if raw in turn.pieces:
                         turn.pieces.add(kept)
                     _read(a, turn, kept, directory, context, current, said_before)
