@@ -126,10 +126,21 @@ def test_the_request_and_the_statements_are_left_out_of_the_session_page(repo):
         "Forget the last two weeks, the new rota starts Monday.",
         "We should forget the last time we spoke about it.",
         "The last two things on the list are milk and eggs.",
+        "Please delete the last two emails.",
+        "Cancel the last one.",
     ],
 )
 def test_a_sentence_that_names_no_statement_by_position_is_no_such_request(sentence):
     assert position(sentence) is None
+
+
+def test_a_request_that_does_not_say_how_many_takes_nothing(repo):
+    summary = run(
+        repo, said("The gutters are cleaned on 12 June.", "Forget the last few things I said.")
+    )
+    assert "gutters" in everything(repo)
+    assert position("Forget the last few things I said.") == Position(0)
+    assert not summary.withheld
 
 
 def test_counts_are_read_in_words_and_figures():

@@ -76,6 +76,7 @@ def test_what_the_withdrawal_says_besides_is_read():
         "Ignore that noise, the builders are in.",
         "I got the wrong size shoes for Ada.",
         "Forget that, never mind.",
+        "We decided to ignore that, the wrong side of the hedge is fine.",
     ],
 )
 def test_a_sentence_that_does_not_say_it_was_the_wrong_thing_is_no_withdrawal(sentence):

@@ -26,7 +26,7 @@ from doctree.agent.offline.model import Sentence
 #: The verbs of letting go a request by position opens on.
 _VERB = (
     r"(?:forget|scrap|scratch|delete|remove|erase|drop|strike|ignore|disregard|bin|ditch|"
-    r"lose|wipe|undo|cancel|skip|take\s+back|unsay|"
+    r"wipe|take\s+back|unsay|"
     r"don['’]?t\s+(?:keep|save|store|record|remember|note|write\s+down|hang\s+on\s*to)|"
     r"do\s+not\s+(?:keep|save|store|record|remember|note|write\s+down))"
 )
@@ -40,7 +40,7 @@ _COUNTS = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "a couple of": 2, "couple of": 2,
     "both": 2,
 }  # fmt: skip
-_COUNT = r"(?P<n>\d|one|two|three|four|five|(?:a\s+)?couple\s+of)"
+_COUNT = r"(?P<n>\d|one|two|three|four|five|(?:a\s+)?couple\s+of|few|several)"
 #: What a statement is called: "things", "points", "bits", "ones".
 _UNIT = r"(?P<unit>things?|points?|items?|bits?|lines?|statements?|sentences?|ones?|facts?|notes?)"
 _MESSAGES = r"(?P<msg>messages?|texts?|posts?|msgs?)"
@@ -56,10 +56,18 @@ _POSITION = re.compile(
     r"conversation|call|meeting|visit|trip)\b)",
     re.I,
 )
+#: What may follow the statements a request counts: the end of its clause, who said them ("I
+#: said", "I told you"), or a word of asking ("please", "too").
+_ENDS = re.compile(
+    r"\s*(?:$|[.,;:!?…)—–-]|(?:that\s+|which\s+)?(?:i|you|we)\b|i['’]\w+\b|please\b|pls\b|"
+    r"too\b|as\s+well\b|then\b|for\s+me\b|again\b|thanks?\b|lol\b|x+\b|"
+    r"(?:from|in|of)\s+(?:my|this|the|your)\s+(?:list|messages?|notes?|chat|memory)\b)",
+    re.I,
+)
 #: A request that takes back what was sent before it as not meant: "ignore that", "disregard
 #: the above", "scratch that" …
 _LET_GO = re.compile(
-    r"\b(?:ignore|disregard|scratch|scrap|forget|bin|ditch|skip)\s+(?:all\s+(?:of\s+)?)?"
+    rf"{_ASKS}(?:ignore|disregard|scratch|scrap|forget|bin|ditch|skip)\s+(?:all\s+(?:of\s+)?)?"
     r"(?:that|this|it|the\s+above|what\s+i\s+(?:just\s+)?(?:sent|pasted|posted|attached))\b",
     re.I,
 )
@@ -110,13 +118,8 @@ def position(sentence: str) -> Position | None:
         return None
     if m["just"]:
         return Position(1, messages=True)
-    after = sentence[m.end() :]
-    if (
-        not (m["n"] or m["msg"] or m["unit"])
-        and re.match(r"\s*\w", after)
-        and not re.match(r"\s*(?:i\b|you\b|please\b|too\b|as\s+well\b)", after, re.I)
-    ):
-        return None  # "forget the last …": only when nothing follows that could be what is meant
+    if not _ENDS.match(sentence[m.end() :]):
+        return None  # "delete the last two emails", "forget the last few things": not counted
     n = (m["n"] or "").lower()
     count = int(n) if n.isdigit() else _COUNTS.get(re.sub(r"\s+", " ", n), 0) if n else 1
     if not n and m["unit"] and m["unit"].lower().endswith("s") and m["unit"].lower() != "bits":
