@@ -81,3 +81,24 @@ def test_what_the_withdrawal_says_besides_is_read():
 )
 def test_a_sentence_that_does_not_say_it_was_the_wrong_thing_is_no_withdrawal(sentence):
     assert not withdraws(sentence)
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        "These are the right times: the ferry leaves at 08:15 on 19 October.",
+        "The right one says the ferry leaves at 08:15 on 19 October.",
+        "It's the ferry at 08:15 on 19 October, not the other one.",
+    ],
+)
+def test_what_holds_instead_after_a_withdrawal_is_read_whatever_it_opens_on(repo, after):
+    run(
+        repo,
+        transcript(
+            "s-wd3",
+            ("user", DAY, "The ferry leaves at 06:40 on 12 October."),
+            ("user", NEXT, f"Ignore that, wrong booking. {after}"),
+        ),
+    )
+    facts = current_facts(repo)
+    assert "08:15" in facts and "06:40" not in facts, facts

@@ -240,10 +240,12 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 turn.speaker is None
                 and raw not in turn.pasted
                 and not _ITEM_LABEL.match(raw)
-                and _by_position(a, turn, raw, own, told, previous, current, dropped)
+                and (taken := _by_position(a, turn, raw, own, told, previous, current, dropped))
             ):
-                explaining = forgetting = True
-                if withdraws(raw) and (rest := besides(raw)) is not None:
+                # what follows a forget by position may only say why; a withdrawal is followed
+                # by what holds instead ("Mine is this one:"), which is read
+                explaining = forgetting = taken == "position"
+                if taken == "withdrawal" and (rest := besides(raw)) is not None:
                     _read(a, turn, rest, directory, context, current, said_before)
                 continue
             request = lang.forget_request(raw)
@@ -573,23 +575,24 @@ def _by_position(
     previous: list[Sentence],
     current: list[Sentence],
     dropped: list[str],
-) -> bool:
+) -> str | None:
     """A request that names what it takes back by where it was said (`positions.py`): "forget
     the last two things I said" drops those statements and, with the request, takes them out
     of the session's record; "ignore that, it was the wrong file" drops what was sent
-    before as not meant (the record keeps it: it was said, only not meant). True when the
-    sentence is such a request, acted on or not."""
+    before as not meant (the record keeps it: it was said, only not meant). "position" or
+    "withdrawal" when the sentence is such a request, acted on or not; None otherwise."""
     pos = position(raw)
     if pos is None and not withdraws(raw):
-        return False
+        return None
+    kind = "position" if pos is not None else "withdrawal"
     later = own[own.index(raw) + 1 :] if raw in own else []
     if any(lang.WITHDRAWN.search(x) for x in later):
         a.not_acted.append((raw, "withdrawn as it was made; nothing was removed"))
-        return True
+        return kind
     targets = named(said, pos, turn.time) if pos is not None else withdrawn(said, turn.time)
     if not targets:
         a.not_acted.append((raw, "could not tell which statements it means; nothing was removed"))
-        return True
+        return kind
     for x in targets:
         said.remove(x)
         for t in x.read:
@@ -602,7 +605,7 @@ def _by_position(
         a.forgotten += 1
     if pos is not None:  # asked not to be kept: out of the session's record too
         a.withheld += [(x.time, x.raw) for x in targets] + [(turn.time, raw)]
-    return True
+    return kind
 
 
 def _targets(

@@ -1077,7 +1077,8 @@ class Writer(PageIO):
             whole = self._all_said(sessions)
             for sid, lines in whole.items():
                 into = self.summary.withheld_earlier.setdefault(sid, [])
-                into += [x for x in lines if x not in into]
+                have = set(into)
+                into += [x for x in dict.fromkeys(lines) if x not in have]
             if not removed and not whole:
                 why = f"nothing said in the conversation of '{request.earlier.phrase}' is kept"
         line = (
