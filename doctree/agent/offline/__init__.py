@@ -53,7 +53,10 @@ clause it names (and tells a sentence that says things of two people, kept on th
 said); `earlier.py` reads a request that names an earlier conversation ("what I told you last
 Monday about …"), which takes only that conversation's lines; `referred.py` finds the user's
 sentences a thing to forget refers to that never name it (the assistant's restatement
-named it; a sentence going on from one that does); `forms.py` gives the words a
+named it; a sentence going on from one that does); `positions.py` reads a request that names
+what it takes back by where it was said ("forget the last two things I said", "ignore that,
+it was the wrong file"); `retyped.py` puts a word right that the next message types again
+("*Maeve", "I meant Maeve") before anything is read; `forms.py` gives the words a
 thing is said by beyond its inflections ("lent" for a loan, someone telling it for their
 news); `owner.py` keeps the names the user goes by (a nick, the name the assistant
 calls them) on the user's own page, `~/memory/user`, so that none becomes a person;

@@ -26,6 +26,16 @@ from doctree.agent.offline.forms import said_forms
 from doctree.agent.offline.language import FIRST_PERSON, NAME, NOT_NAMES, content_words, mentions
 from doctree.agent.offline.model import Analysis, EarlierForget, Segmented, Sentence, Turn
 from doctree.agent.offline.numeric import numeric_dates
+from doctree.agent.offline.positions import (
+    EXPLAINS,
+    Said,
+    besides,
+    named,
+    position,
+    states,
+    withdrawn,
+    withdraws,
+)
 from doctree.agent.offline.prefilter import gate_patterns
 from doctree.agent.offline.records import Record, used_by
 from doctree.agent.offline.referred import ThingTest, referred, restated_dates
@@ -116,6 +126,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
     results: list[Record] = []  # the records of the tool result just before
     read_paste = False  # the user's last message pasted a block (a log, a config)
     asked_for = ""  # the user's last message: what a tool's records may answer
+    told: list[Said] = []  # the user's own sentences so far: what "the last two" counts
     for turn in segmented.turns:
         a.ignored.extend(turn.addressed)
         if turn.kind == "tool_result":
@@ -188,6 +199,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
         asked = None
         current: list[Sentence] = []
         forgetting = False  # the sentence before asked to forget
+        explaining = False  # the sentence before took back statements by where they were said
         aside = False  # an aside said before it ("off the record: …") covers this sentence
         for raw in own:
             if ADDRESSED.search(raw):
@@ -221,6 +233,21 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
             ):
                 forgetting = True
                 continue
+            if explaining and EXPLAINS.match(raw):
+                continue  # "Forget the last two things I said. Neither is mine to share."
+            explaining = False
+            if (
+                turn.speaker is None
+                and raw not in turn.pasted
+                and not _ITEM_LABEL.match(raw)
+                and (taken := _by_position(a, turn, raw, own, told, previous, current, dropped))
+            ):
+                # what follows a forget by position may only say why; a withdrawal is followed
+                # by what holds instead ("Mine is this one:"), which is read
+                explaining = forgetting = taken == "position"
+                if taken == "withdrawal" and (rest := besides(raw)) is not None:
+                    _read(a, turn, rest, directory, context, current, said_before)
+                continue
             request = lang.forget_request(raw)
             of_whom = False
             if request is not None and request[1] and lang.PRONOUN_TARGET.fullmatch(request[1]):
@@ -251,6 +278,8 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 )  # fmt: skip
                 of_whom = False
                 if forgetting and kept:
+                    # the clause taken back and the request leave the record; the rest stays
+                    a.withheld.append((turn.time, raw[raw.index(kept) + len(kept) :].strip()))
                     if raw in turn.pieces:
                         turn.pieces.add(kept)
                     _read(a, turn, kept, directory, context, current, said_before)
@@ -263,7 +292,10 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 a.forgotten += 1
                 continue
             forgetting = False
+            n = len(a.sentences)
             _read(a, turn, raw, directory, context, current, said_before)
+            if turn.speaker is None:
+                told.append(Said(turn.time, raw, states(raw), a.sentences[n:]))
             _taken_off(a, turn, raw, directory, current)
         _relisted(a, turn, directory, current)
         previous = current
@@ -532,6 +564,48 @@ def _forget(
             a.sentences.remove(t)
             dropped.append(t.text)
     return True
+
+
+def _by_position(
+    a: Analysis,
+    turn: Turn,
+    raw: str,
+    own: list[str],
+    said: list[Said],
+    previous: list[Sentence],
+    current: list[Sentence],
+    dropped: list[str],
+) -> str | None:
+    """A request that names what it takes back by where it was said (`positions.py`): "forget
+    the last two things I said" drops those statements and, with the request, takes them out
+    of the session's record; "ignore that, it was the wrong file" drops what was sent
+    before as not meant (the record keeps it: it was said, only not meant). "position" or
+    "withdrawal" when the sentence is such a request, acted on or not; None otherwise."""
+    pos = position(raw)
+    if pos is None and not withdraws(raw):
+        return None
+    kind = "position" if pos is not None else "withdrawal"
+    later = own[own.index(raw) + 1 :] if raw in own else []
+    if any(lang.WITHDRAWN.search(x) for x in later):
+        a.not_acted.append((raw, "withdrawn as it was made; nothing was removed"))
+        return kind
+    targets = named(said, pos, turn.time) if pos is not None else withdrawn(said, turn.time)
+    if not targets:
+        a.not_acted.append((raw, "could not tell which statements it means; nothing was removed"))
+        return kind
+    for x in targets:
+        said.remove(x)
+        for t in x.read:
+            if t in a.sentences:
+                a.sentences.remove(t)
+                dropped.append(t.text)
+            for line in (previous, current):
+                if t in line:
+                    line.remove(t)
+        a.forgotten += 1
+    if pos is not None:  # asked not to be kept: out of the session's record too
+        a.withheld += [(x.time, x.raw) for x in targets] + [(turn.time, raw)]
+    return kind
 
 
 def _targets(

@@ -9,6 +9,7 @@ from doctree.agent.offline.directory import OTHER_KINDS, Directory
 from doctree.agent.offline.extract import extract
 from doctree.agent.offline.file import file_facts
 from doctree.agent.offline.pageio import RunSummary, ToolsLike
+from doctree.agent.offline.retyped import as_said, retyped
 from doctree.agent.offline.segment import segment
 from doctree.agent.offline.write import Writer
 from doctree.sessions.transcripts import Transcript
@@ -48,15 +49,19 @@ def run_session(
         return kin[slug]
 
     directory.kin_page = kin_page
+    # "*Maeve" after "Mauve is picking them up": the word put right before anything is read
+    meant, changed = retyped(transcript)
     turns = segment(
-        transcript,
+        meant,
         own=frozenset(n.lower() for n, k in names.items() if k == "nick"),
         names=frozenset(n for n, k in names.items() if k == "name"),
     )
     analysis = extract(turns, directory)  # resolves dates, corrections, pronouns as it reads
     filing = file_facts(analysis, directory, listings)
     summary = writer.write(filing)
-    summary.withheld = list(dict.fromkeys(analysis.withheld))
+    # the session's record holds the sentences as said, before they were put right
+    withheld = [(time, as_said(time, raw, changed)) for time, raw in analysis.withheld]
+    summary.withheld = list(dict.fromkeys(withheld))
     if new:  # remembered on the user's own page the first time they are known
         lines = owner.page_lines(new, writer.cite, transcript_day(transcript))
         writer.update(f"{root}/{owner.PAGE}", owner.TITLE, lambda p: owner.add_names(p, lines))
@@ -72,8 +77,10 @@ def taken_back(transcript: Transcript) -> list[tuple[str, str]]:
     (no pages known), so a model-backed memory agent can be given the transcript without
     them."""
     directory = Directory({}, {}, {kind: {} for kind in OTHER_KINDS})
-    turns = segment(transcript, own=frozenset(), names=frozenset())
-    return list(dict.fromkeys(extract(turns, directory).withheld))
+    meant, changed = retyped(transcript)
+    turns = segment(meant, own=frozenset(), names=frozenset())
+    withheld = extract(turns, directory).withheld
+    return list(dict.fromkeys((time, as_said(time, raw, changed)) for time, raw in withheld))
 
 
 def transcript_day(transcript: Transcript) -> str:

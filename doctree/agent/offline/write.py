@@ -1071,8 +1071,16 @@ class Writer(PageIO):
                     for sid, r in by_session.items():
                         taken = self.summary.withheld_earlier.setdefault(sid, [])
                         taken += [x for x in r.at if x not in taken]
-        elif not self._forget_said_in(sessions):
-            why = f"nothing said in the conversation of '{request.earlier.phrase}' is kept"
+        else:
+            removed = self._forget_said_in(sessions)
+            # everything that conversation said leaves its record too
+            whole = self._all_said(sessions)
+            for sid, lines in whole.items():
+                into = self.summary.withheld_earlier.setdefault(sid, [])
+                have = set(into)
+                into += [x for x in dict.fromkeys(lines) if x not in have]
+            if not removed and not whole:
+                why = f"nothing said in the conversation of '{request.earlier.phrase}' is kept"
         line = (
             ("Not acted on", f"- {quote(request.request)} — {why}; nothing was removed")
             if why
@@ -1089,6 +1097,27 @@ class Writer(PageIO):
             f"Session {self.t.session_id}",
             lambda page: page.add(line[0], line[1], key=line[1]),
         )
+
+    def _all_said(self, sessions: dict[str, str]) -> dict[str, list[tuple[str, str]]]:
+        """Every sentence the user and the assistant said in each of `sessions`, with the time
+        of its message, read from its transcript when the caller gave a way to read it:
+        what a forget of everything a conversation said takes out of its record."""
+        out: dict[str, list[tuple[str, str]]] = {}
+        if self.earlier is None:
+            return out
+        for sid in sessions:
+            transcript = self.earlier(sid)
+            if transcript is None:
+                continue
+            said = [
+                (turn.time, raw)
+                for turn in segment(transcript).turns
+                if turn.kind in ("user", "assistant")
+                for raw in turn.sentences
+            ]
+            if said:
+                out[sid] = said
+        return out
 
     def _referred(
         self, thing: str, persons: tuple[str, ...], sessions: dict[str, str]
