@@ -15,7 +15,9 @@ from doctree.store.recall import RecallIndex
 def terms_of(conn: sqlite3.Connection) -> set[str]:
     """Every term in `recall_fts`, after FTS5's integrity check passed."""
     conn.execute("INSERT INTO recall_fts (recall_fts) VALUES ('integrity-check')")
-    conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.recall_vocab USING fts5vocab(main, recall_fts, 'row')")
+    conn.execute(
+        "CREATE VIRTUAL TABLE IF NOT EXISTS temp.recall_vocab USING fts5vocab(main, recall_fts, 'row')"
+    )
     return {t for (t,) in conn.execute("SELECT term FROM temp.recall_vocab")}
 
 

@@ -490,16 +490,22 @@ class RecallIndex:
             sql += " WHERE owner = ?"
             params.append(owner)
         out: dict[int, tuple[int, str, str, str, str, str]] = {}
-        for o, session_id in self.conn.execute(sql, params).fetchall():
+        for o, session_id in self._plain(sql, params):
             out.update(_entries(self._rows(o, session_id)))
         return [out[i] for i in sorted(out)]
 
     def _rows(self, owner: str, session_id: str) -> list[tuple[Any, ...]]:
         """The stored rows of one session (`_KEPT`), in the order they were stored."""
-        return self.conn.execute(
+        return self._plain(
             f"SELECT {_KEPT} FROM recall_passages WHERE owner = ? AND session_id = ? ORDER BY id",
             (owner, session_id),
-        ).fetchall()
+        )
+
+    def _plain(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+        """The rows of a query as plain tuples, whatever the connection's row factory."""
+        cur = self.conn.cursor()
+        cur.row_factory = None
+        return cur.execute(sql, params).fetchall()
 
     def _sessions_of(self, ids: Sequence[int]) -> list[tuple[str, str]]:
         """The (owner, session id) of these passages."""
@@ -508,10 +514,10 @@ class RecallIndex:
             part = [int(i) for i in ids[start : start + 500]]
             marks = ", ".join("?" * len(part))
             found.update(
-                self.conn.execute(
+                self._plain(
                     f"SELECT DISTINCT owner, session_id FROM recall_passages WHERE id IN ({marks})",
                     part,
-                ).fetchall()
+                )
             )
         return sorted(found)
 
