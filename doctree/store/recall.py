@@ -82,28 +82,33 @@ def clip(text: str) -> str:
     return " ".join(text.split()[:SURROUNDING_WORDS])
 
 
-def _runs(rows: Sequence[tuple[str, int, str, int]]) -> list[int]:
-    """The index of the first row of each record in `rows` (record, piece, text, around) of
-    one session in stored order: a record is a run of rows of one record key whose pieces
-    rise (a piece 0 starts another)."""
-    return [
-        i
-        for i, (record, piece, _, _) in enumerate(rows)
-        if not i or record != rows[i - 1][0] or piece <= rows[i - 1][1]
-    ]
+def _runs(rows: Sequence[Sequence[Any]], at: int = 0) -> list[int]:
+    """The index of the first row of each record in `rows` of one session in stored order,
+    each row's record key at `at` and its piece after it: a record is a run of rows of one
+    record key whose pieces rise (a piece 0 starts another)."""
+    out = []
+    record, piece = None, 0
+    for i, r in enumerate(rows):
+        if r[at] != record or r[at + 1] <= piece:
+            out.append(i)
+        record, piece = r[at], r[at + 1]
+    return out
 
 
-def surroundings(rows: Sequence[tuple[str, int, str, int]]) -> list[str]:
+def surroundings(
+    rows: Sequence[tuple[str, int, str, int]], starts: list[int] | None = None
+) -> list[str]:
     """The surroundings of each passage of one session, from its rows (record, piece,
     text, around) in the order they were stored: the first `SURROUNDING_WORDS` words of the
     record before it and of the record after it, each where `around` says so (a record's
-    words are its pieces' joined, see `_runs`).
+    words are its pieces' joined, see `_runs`; `starts` is what it gives, when known).
 
     What the SQLite index was made from, derived again when an entry is taken out of it
     (it keeps no copy): the same rows give the same surroundings."""
     if not rows:
         return []
-    starts = _runs(rows)
+    if starts is None:
+        starts = _runs(rows)
     if len(starts) == len(rows):  # a row a record (the common case)
         clips = [clip(r[2]) for r in rows]
         runs: Sequence[int] = range(len(rows))
@@ -120,18 +125,19 @@ def surroundings(rows: Sequence[tuple[str, int, str, int]]) -> list[str]:
     return out
 
 
-def _tidy_around(rows: Sequence[RecallRow]) -> list[int]:
+def _tidy_around(rows: Sequence[RecallRow]) -> tuple[list[int], list[int]]:
     """The `around` of each row of one session's hand-over as it is stored: no record
     before the first, none after the last (a later hand-over's records are never its
-    surroundings, so storing them changes no entry of the index)."""
+    surroundings, so storing them changes no entry of the index); and where its records
+    start (`_runs`)."""
     flags = [r.around for r in rows]
-    starts = _runs([(r.record, r.piece, "", 0) for r in rows])
+    starts = _runs(rows)
     if starts:
         for i in range(0, starts[1] if len(starts) > 1 else len(rows)):
             flags[i] &= ~BEFORE
         for i in range(starts[-1], len(rows)):
             flags[i] &= ~AFTER
-    return flags
+    return flags, starts
 
 
 @dataclass(frozen=True)
@@ -201,17 +207,18 @@ class RecallIndex:
         statements for the whole batch rather than two per passage."""
         dialect = dialect_of(self.conn)
         values: list[tuple[Any, ...]] = []
-        spans: list[tuple[int, int]] = []  # each session's rows in `values`
+        spans: list[tuple[int, int, list[int]]] = []  # each session's rows in `values`
         for owner, session_id, rows in batch:
             start = len(values)
-            for r, around in zip(rows, _tidy_around(rows), strict=True):
+            flags, starts = _tidy_around(rows)
+            for r, around in zip(rows, flags, strict=True):
                 # no passage stores a secret, whoever built it (`doctree.store.secrets`)
                 values.append(
                     (owner, session_id, r.record, r.piece, r.speaker, r.time, r.day,
                      masked(r.text), r.words, r.dates, around)
                 )  # fmt: skip
             if len(values) > start:
-                spans.append((start, len(values)))
+                spans.append((start, len(values), starts))
         if not values:
             return 0
         if not dialect.contentless_passages:
@@ -225,15 +232,18 @@ class RecallIndex:
             return self._add_indexed(dialect, values, spans)
 
     def _add_inline(
-        self, dialect: Dialect, values: list[tuple[Any, ...]], spans: list[tuple[int, int]]
+        self,
+        dialect: Dialect,
+        values: list[tuple[Any, ...]],
+        spans: list[tuple[int, int, list[int]]],
     ) -> int:
         """The index is a column of the row (PostgreSQL): every passage in one batch of
         INSERTs, its surroundings masked as a whole."""
         params: list[tuple[Any, ...]] = []
         insert = ""
-        for a, b in spans:
+        for a, b, starts in spans:
             rows = values[a:b]
-            around = surroundings([(v[2], v[3], v[7], v[10]) for v in rows])
+            around = surroundings([(v[2], v[3], v[7], v[10]) for v in rows], starts)
             for v, text in zip(rows, around, strict=True):
                 ix = dialect.passage_index_value("recall", v[7], masked(text), v[4], v[9])
                 assert ix is not None  # (`contentless_passages` is False)
@@ -243,7 +253,10 @@ class RecallIndex:
         return max(cur.rowcount, 0)
 
     def _add_indexed(
-        self, dialect: Dialect, values: list[tuple[Any, ...]], spans: list[tuple[int, int]]
+        self,
+        dialect: Dialect,
+        values: list[tuple[Any, ...]],
+        spans: list[tuple[int, int, list[int]]],
     ) -> int:
         new = 0
         full = len(values) - len(values) % _ROWS_PER_INSERT
@@ -257,14 +270,14 @@ class RecallIndex:
         ids = self._new_ids(values, new)
         entries: list[tuple[int, str, str, str, str, str]] = []
         settle: list[tuple[str, str, set[int]]] = []
-        for a, b in spans:
+        for a, b, starts in spans:
             span_ids = ids[a:b]
             every = [i for i in span_ids if i is not None]
             if values[a][3] == 0 and len(every) == b - a:
                 # Every row new, after every row stored before (a higher id) and starting a
                 # record of its own (a piece 0): the entries are made from these rows alone.
                 rows = values[a:b]
-                around = surroundings([(v[2], v[3], v[7], v[10]) for v in rows])
+                around = surroundings([(v[2], v[3], v[7], v[10]) for v in rows], starts)
                 entries.extend(
                     (i, v[0], v[7], text, v[4], v[9])
                     for i, v, text in zip(every, rows, around, strict=True)
@@ -453,7 +466,7 @@ class RecallIndex:
             nonlocal n
             for owner, session_id in self._sessions_of(ids):
                 rows = self._rows(owner, session_id)
-                starts = _runs([r[2:4] + (r[4], r[7]) for r in rows])
+                starts = _runs(rows, 2)
                 ends = [*starts[1:], len(rows)]
                 whole = [
                     all(r[0] in gone for r in rows[a:b]) for a, b in zip(starts, ends, strict=True)
@@ -526,7 +539,7 @@ class RecallIndex:
         stored so: a later hand-over's records then change no entry."""
         if not rows:
             return rows
-        last = _runs([r[2:4] + (r[4], r[7]) for r in rows])[-1]
+        last = _runs(rows, 2)[-1]
         open_ = [r[0] for r in rows[last:] if r[7] & AFTER]
         if not open_:
             return rows
