@@ -394,6 +394,10 @@ def apply_migrations(
                 "VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?)",
                 (number, name, current[name]),
             )
+            if done:  # a database upgraded: what a migration rebuilt leaves its old pages free
+                from doctree.store.backends.sqlite import release_free_pages
+
+                release_free_pages(conn)
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")

@@ -195,3 +195,23 @@ def test_an_entry_an_old_erasure_left_unlike_its_rows_is_made_again_from_them(tm
     assert entries[1][3] == "[forgotten] " + " ".join(f"w{i}" for i in range(39))
     repo.close()
     assert_index_made_from_rows(str(target))
+
+
+def test_the_upgraded_file_gives_back_the_pages_of_the_copy(tmp_path):
+    """The migration drops the index with its copy of the record: the file shrinks, its
+    freed pages given back rather than kept free."""
+    target = tmp_path / "old.db"
+    conn = dbmod.connect(target, migrate=False)
+    dbmod.apply_migrations(conn, available=[m for m in migrations() if m[0] < 16])
+    with conn:
+        for i in range(40):
+            store_as_before(conn, f"s-trip-{i}", TRIP)
+            store_as_before(conn, f"s-trip-{i}", LATER)
+    pages = conn.execute("PRAGMA page_count").fetchone()[0]
+    conn.close()
+    repo = DocumentsRepository(target)
+    after = repo.conn.execute("PRAGMA page_count").fetchone()[0]
+    free = repo.conn.execute("PRAGMA freelist_count").fetchone()[0]
+    repo.close()
+    assert after < pages * 0.9 and free * 32 <= after
+    assert_index_made_from_rows(str(target))
