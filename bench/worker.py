@@ -11,6 +11,14 @@
 
     .venv/bin/python bench/worker.py            # full run (about a minute, ~150 MB in /tmp)
     .venv/bin/python bench/worker.py --quick    # 1k sessions and 10k/100k totals
+    .venv/bin/python bench/worker.py --catch-up 200            # the catch-up alone
+    .venv/bin/python bench/worker.py --catch-up 200 --fill-only  # (its fill, to subtract)
+
+`--catch-up N`: N sessions of `--records` records handed over (noted, as the worker notes
+them) and not stored yet, then one `catch_up_recall` that stores them all: its time and the
+database's size after. With `--fill-only` the catch-up is left out, so that a count of
+instructions of the whole process (valgrind's callgrind) less that of the fill alone is
+the catch-up's.
 """
 
 from __future__ import annotations
@@ -24,6 +32,7 @@ from pathlib import Path
 
 import benchreport
 
+from doctree.memory.recall import catch_up_recall
 from doctree.sessions.repository import SessionsRepository
 from doctree.store.recall import RecallIndex
 from doctree.worker.worker import MemoryWorker, TranscriptJob
@@ -61,6 +70,8 @@ def throughput(tmp: Path, n: int, records: int, batch: int) -> tuple[float, floa
     worker_s = time.perf_counter() - t0
     stored = RecallIndex(worker.sessions.conn).count("main")
     worker.close()
+    size = sum(f.stat().st_size for f in tmp.glob(db.name + "*"))
+    print(f"database after the worker: {size / 1e6:.2f} MB ({n * records} records)")
     assert handler.jobs == n, handler.jobs
     assert stored == n * records, f"{stored} of {n * records} records in the recall record"
 
@@ -74,6 +85,27 @@ def throughput(tmp: Path, n: int, records: int, batch: int) -> tuple[float, floa
                 s.mark_processed(sess.id, last, sess.invalidated_at)
         base_s = time.perf_counter() - t0
     return n / worker_s, n / base_s
+
+
+def catch_up(tmp: Path, n: int, records: int, fill_only: bool) -> None:
+    """The catch-up alone: `n` sessions handed over and noted, then stored at once."""
+    db = tmp / "catch-up.db"
+    fill_pending(db, n, records)
+    with SessionsRepository(db) as s:
+        index = RecallIndex(s.conn)
+        with s.transaction():
+            for i in range(n):
+                index.note_handed_over("main", f"s{i}", 0, s.max_id(f"s{i}"))
+        if fill_only:
+            return
+        t0 = time.perf_counter()
+        stored = catch_up_recall(s.conn)
+        spent = time.perf_counter() - t0
+        s.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    assert stored == n * records, stored
+    size = sum(f.stat().st_size for f in tmp.glob(db.name + "*"))
+    print(f"catch-up of {n} sessions x {records} records: {spent * 1000:.0f} ms; ", end="")
+    print(f"database after it: {size / 1e6:.2f} MB")
 
 
 def find_latency(
@@ -110,8 +142,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--records", type=int, default=6, help="records per session (default 6)")
     p.add_argument("--batch", type=int, default=100, help="sessions per tick (default 100)")
     p.add_argument("--repeat", type=int, default=200, help="find_invalidated calls per size")
+    p.add_argument("--catch-up", type=int, metavar="N", help="only the catch-up, of N sessions")
+    p.add_argument("--fill-only", action="store_true", help="with --catch-up: only its fill")
     benchreport.add_json_out(p)
     args = p.parse_args(argv)
+    if args.catch_up:
+        with tempfile.TemporaryDirectory(prefix="doctree-bench-") as d:
+            catch_up(Path(d), args.catch_up, args.records, args.fill_only)
+        return 0
     n = args.sessions or (1000 if args.quick else 5000)
     totals = [10_000, 100_000] if args.quick else [10_000, 100_000, 1_000_000]
 

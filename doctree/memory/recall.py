@@ -45,8 +45,17 @@ from doctree.memory.retrieval import DEFAULT_UNDER, Context, retrieve
 from doctree.store.backends import write_transaction
 from doctree.store.documents import DocumentsRepository
 from doctree.store.paths import validate_owner
-from doctree.store.recall import RecallHit, RecallIndex, RecallRow, known_clean, masked
-from doctree.store.secrets import may_hold_secret, may_hold_secret_joined
+from doctree.store.recall import (
+    AFTER,
+    BEFORE,
+    SURROUNDING_WORDS,
+    RecallHit,
+    RecallIndex,
+    RecallRow,
+    known_clean,
+    masked,
+)
+from doctree.store.secrets import may_hold_secret
 from doctree.store.vectors import VectorIndex
 from doctree.timeutil import today
 
@@ -55,7 +64,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("doctree.memory.recall")
 
-SURROUNDING_WORDS = 40
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _DAY = re.compile(r"^(\d{4})-(\d{2})-(\d{2})")
 
@@ -102,20 +110,20 @@ def _pieces(text: str) -> list[str]:
 def passages_of(records: Sequence[Any]) -> list[RecallRow]:
     """The passages of a session's records (anything with `kind`, `time`, `content` and,
     for history records, `id`): one per record, long ones cut at sentence ends. A record's
-    key is its history id, or its time and position when it has none."""
+    key is its history id, or its time and position when it has none. Each passage's
+    surroundings are the records next to it (`RecallRow.around`: the one before and the one
+    after, when they have words), which the store indexes it with
+    (`doctree.store.recall.surroundings`)."""
     raw = [_text(r.content) for r in records]
-    # A text holding no word a secret needs is stored as it is (`may_hold_secret`), and so
-    # are its clip and the surroundings made of two such clips but for a word across their
-    # join: each is known clean once here (`known_clean`), not searched again when stored.
-    plain = [not may_hold_secret(t) for t in raw]
-    texts = [t if p else masked(t) for t, p in zip(raw, plain, strict=True)]
-    split = [t.split() for t in texts]
-    clipped = [" ".join(ws[:SURROUNDING_WORDS]) for ws in split]  # (`clip_words`)
-    for i, t in enumerate(texts):
-        if plain[i]:
+    # A text holding no word a secret needs is stored as it is (`may_hold_secret`): known
+    # clean once here (`known_clean`), not searched again when stored.
+    texts = []
+    for t in raw:
+        if may_hold_secret(t):
+            texts.append(masked(t))
+        else:
             known_clean(t)
-            if clipped[i] != t:
-                plain[i] = not may_hold_secret(clipped[i])
+            texts.append(t)
     # a time's day, as the date (or None), ISO and its tokens: the day is in the time's
     # first ten characters, so the records of a session share a few
     days: dict[str, tuple[date | None, str | None, list[str], str]] = {}
@@ -133,14 +141,11 @@ def passages_of(records: Sequence[Any]) -> list[RecallRow]:
             toks = day_tokens(d) if d else []
             days[day_key] = (d, d.isoformat() if d else None, toks, " ".join(toks))
         day, iso, day_toks, day_dates = days[day_key]
-        before = clipped[i - 1] if i > 0 else ""
-        after = clipped[i + 1] if i < last else ""
-        surroundings = f"{before} {after}" if before and after else before or after
-        clean = surroundings and (i == 0 or plain[i - 1]) and (i == last or plain[i + 1])
-        if clean and (not (before and after) or not may_hold_secret_joined(before, after)):
-            known_clean(surroundings)
+        around = (BEFORE if i > 0 and texts[i - 1] else 0) | (
+            AFTER if i < last and texts[i + 1] else 0
+        )
         speaker = r.kind.replace("_", " ")
-        n = len(split[i])
+        n = len(text.split())
         for k, piece in enumerate([text] if n <= MAX_PASSAGE_WORDS else _pieces(text)):
             found = date_tokens(piece, day)
             dates = " ".join(dict.fromkeys([*day_toks, *found])) if found else day_dates
@@ -153,7 +158,7 @@ def passages_of(records: Sequence[Any]) -> list[RecallRow]:
                     iso,
                     piece,
                     n if k == 0 and n <= MAX_PASSAGE_WORDS else words(piece),
-                    surroundings,
+                    around,
                     dates,
                 )
             )

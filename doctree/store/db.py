@@ -260,15 +260,33 @@ def register_functions(conn: Any) -> None:
     """The SQL functions the SQLite schema uses: `doctree_body`, with which the full-text
     index's view `documents_text` decodes stored bodies, and `doctree_unhex`, with which
     migration 008 turns the hex digests of an older database into bytes (SQLite's own
-    `unhex` is 3.41 and later)."""
+    `unhex` is 3.41 and later), and `doctree_recall_clip`, with which migration 016 derives
+    the surroundings of the recall index's entries."""
     if dialect_of(conn).name != "sqlite":
         return
     conn.create_function("doctree_body", 1, _decode_body, deterministic=True)
     conn.create_function("doctree_unhex", 1, _unhex, deterministic=True)
+    conn.create_aggregate("doctree_recall_clip", 2, _RecallClip)
 
 
 def _decode_body(value: bytes | None) -> str | None:
     return None if value is None else decode(value, None)
+
+
+class _RecallClip:
+    """The aggregate `doctree_recall_clip(id, text)`: the first words of the texts joined
+    in the order of their ids (`doctree.store.recall.clip`), whatever order they come in."""
+
+    def __init__(self) -> None:
+        self.texts: list[tuple[int, str]] = []
+
+    def step(self, id_: int, text: str) -> None:
+        self.texts.append((id_, text))
+
+    def finalize(self) -> str:
+        from doctree.store.recall import clip
+
+        return clip(" ".join(t for _, t in sorted(self.texts)))
 
 
 def _unhex(value: str | bytes | None) -> bytes | None:
@@ -376,6 +394,10 @@ def apply_migrations(
                 "VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?)",
                 (number, name, current[name]),
             )
+            if done:  # a database upgraded: what a migration rebuilt leaves its old pages free
+                from doctree.store.backends.sqlite import release_free_pages
+
+                release_free_pages(conn)
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")

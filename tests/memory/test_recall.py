@@ -410,12 +410,15 @@ def test_blend_leaves_out_a_recalled_passage_the_pages_already_say(db_path, repo
     assert {p.text for p in said.passages} == {said_twice, said_once}
 
 
-def test_surroundings_are_masked_as_a_whole_where_two_records_meet():
-    """The surroundings of a record join the records around it: a secret that only the
-    join shows (a password after "sign" + "in" across two records) is masked there, while
-    every record whose text holds no secret word is stored as it is."""
+def test_the_index_holds_no_word_the_record_does_not_store(tmp_path):
+    """The surroundings of a record join the records around it; the SQLite index keeps
+    their terms only, each a term of a stored text, so a join of two records (a password
+    after "sign" + "in") adds no word the record does not hold already, and a secret a
+    record said is stored and indexed as its marker."""
+    import sqlite3
+
     from doctree.memory.recall import passages_of
-    from doctree.store.recall import masked
+    from doctree.store.documents import DocumentsRepository
 
     token = "Zq8" + "vX2pL0mN4bR7tY1u"
     said = [
@@ -423,10 +426,27 @@ def test_surroundings_are_masked_as_a_whole_where_two_records_meet():
         Message("assistant", "2026-03-02T09:15:05Z", "Noted, go on."),
         Message("user", "2026-03-02T09:15:09Z", f"in: {token} and then"),
         Message("assistant", "2026-03-02T09:15:12Z", "Thanks, it is kept."),
+        Message("user", "2026-03-02T09:15:20Z", f"My password is {token}, do not tell."),
+        Message("assistant", "2026-03-02T09:15:25Z", "I will not."),
     ]
-    rows = passages_of(said)
-    assert [r.text for r in rows] == [m.content for m in said]
-    middle = masked(rows[1].surroundings)  # what the store keeps
-    assert token not in middle and "[secret: password]" in middle
-    assert masked(rows[2].surroundings) == "Noted, go on. Thanks, it is kept."
-    assert masked(rows[0].surroundings) == "Noted, go on."
+    assert [r.around for r in passages_of(said)] == [2, 3, 3, 3, 3, 1]
+    db = tmp_path / "doctree.db"
+    repo = DocumentsRepository(db)
+    hand_over(repo.conn, OWNER, "s1", said)
+    repo.conn.commit()
+    stored = repo.conn.execute("SELECT owner, text, speaker, dates FROM recall_passages").fetchall()
+    repo.close()
+    assert token not in stored[4][1] and "[secret: password]" in stored[4][1]
+    conn = sqlite3.connect(db)
+    conn.execute(
+        "CREATE VIRTUAL TABLE temp.said USING fts5(owner, text, speaker, dates,"
+        " tokenize = 'porter unicode61 remove_diacritics 2')"
+    )
+    conn.executemany("INSERT INTO temp.said VALUES (?, ?, ?, ?)", stored)
+    conn.execute("CREATE VIRTUAL TABLE temp.v1 USING fts5vocab(main, recall_fts, 'row')")
+    conn.execute("CREATE VIRTUAL TABLE temp.v2 USING fts5vocab(temp, said, 'row')")
+    indexed = {t for (t,) in conn.execute("SELECT term FROM temp.v1")}
+    kept = {t for (t,) in conn.execute("SELECT term FROM temp.v2")}
+    conn.close()
+    assert indexed == kept
+    assert "sign" in indexed and "kept" in indexed

@@ -203,11 +203,13 @@ class Dialect(Protocol):
         surroundings_map: Callable[[str], str],
         removed: Sequence[str],
     ) -> int:
-        """Bring the index of `owner`'s passages in line after an erasure: the passages in
-        `texts` (by id) are indexed with their new text, and every entry's surroundings has the
-        erased text taken out — passed through `surroundings_map` where the index keeps the
-        surroundings as text, or the words of `removed` (the texts that were erased) dropped
-        from it where the index keeps only its words. Returns how many surroundings changed."""
+        """Bring the index of `owner`'s passages in line after an erasure, where the index
+        is a column of the row (PostgreSQL): the passages in `texts` (by id) are indexed with
+        their new text, and every entry's surroundings has the erased text taken out — passed
+        through `surroundings_map` where the index keeps the surroundings as text, or the
+        words of `removed` (the texts that were erased) dropped from it where the index keeps
+        only its words. Returns how many surroundings changed. (SQLite's passage indexes
+        keep no text: their entries are made again from the rows, `RecallIndex.rewrite`.)"""
 
     def search_passages(
         self, conn: Any, index: str, columns: str, search: PassageSearch

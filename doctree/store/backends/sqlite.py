@@ -85,7 +85,7 @@ def check_file(conn: sqlite3.Connection) -> None:
 class SqliteDialect:
     name = "sqlite"
     row_locks = False  # one writer at a time: the file's write lock
-    contentless_passages = True  # passages_fts keeps terms only (migration 002)
+    contentless_passages = True  # passages_fts, recall_fts keep terms only (migrations 002, 016)
     packed_passage_text = True  # passages.text holds encoding.encode_full of the text
     writes_in_with = False  # in-process: a statement more costs no round trip
 
@@ -260,24 +260,10 @@ class SqliteDialect:
         surroundings_map: Callable[[str], str],
         removed: Sequence[str],
     ) -> int:
-        table = _FTS[index]
-        changed = 0
-        for rowid, text, surroundings, speaker, dates in conn.execute(
-            f"SELECT rowid, text, surroundings, speaker, dates FROM {table} WHERE owner = ?",
-            (owner,),
-        ).fetchall():
-            new_surroundings = surroundings_map(surroundings or "")
-            new_text = texts.get(rowid, text)
-            if new_surroundings == (surroundings or "") and new_text == text:
-                continue
-            changed += new_surroundings != (surroundings or "")
-            conn.execute(f"DELETE FROM {table} WHERE rowid = ?", (rowid,))
-            conn.execute(
-                f"INSERT INTO {table} (rowid, owner, text, surroundings, speaker, dates)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (rowid, owner, new_text, new_surroundings, speaker, dates),
-            )
-        return changed
+        # Both passage indexes keep terms only (migrations 002 and 016): an erasure takes
+        # their entries out with the values they were made from, which their rows give
+        # (`doctree.store.passages.PassageIndex`, `doctree.store.recall.RecallIndex`).
+        raise TypeError(f"the SQLite index {_FTS[index]!r} keeps no text to rewrite")
 
     def search_passages(
         self, conn: sqlite3.Connection, index: str, columns: str, search: PassageSearch
