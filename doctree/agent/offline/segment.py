@@ -16,6 +16,7 @@ from datetime import date
 from doctree.agent.offline.answers import listed_options
 from doctree.agent.offline.blocks import is_code_line, unfence_text
 from doctree.agent.offline.chat import ChatLine, chat_export
+from doctree.agent.offline.dictation import punctuate
 from doctree.agent.offline.grids import cells, grid_lines, is_code, is_command, read_grids
 from doctree.agent.offline.handover import open_own_notes
 from doctree.agent.offline.language import (
@@ -1114,7 +1115,8 @@ def segment(
                 )
             )
             continue
-        speaker, content = speaker_of(normalise_scan(m.content), chat=chat)
+        # dictation's spoken marks first: "full stop" is a full stop before anything reads it
+        speaker, content = speaker_of(normalise_scan(punctuate(m.content)), chat=chat)
         if names and not speaker:
             content = as_the_user(content, set(names))
         content = open_own_notes(content)  # "the note I'm leaving for the sitter: > …"
