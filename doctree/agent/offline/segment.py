@@ -34,6 +34,8 @@ from doctree.agent.offline.mail import Mail, mail_chain
 from doctree.agent.offline.model import Segmented, Turn
 from doctree.agent.offline.numeric import date_order
 from doctree.agent.offline.ocr import normalise as normalise_scan
+from doctree.agent.offline.outline import outlines
+from doctree.agent.offline.outline import shape as outline_shape
 from doctree.agent.offline.owner import as_the_user
 from doctree.agent.offline.prefilter import gate_patterns
 from doctree.agent.offline.quotes import quoted_fields
@@ -199,7 +201,21 @@ def user_sentences(
     introduced: set[str] = set()  # talkers whose role has been said
     # A name joined by "&" goes on across a line break ("Hargreaves &" / "Lowe"), list item or not.
     text = re.sub(r"[ \t]*&[ \t]*\n[ \t]*(?=\S)|[ \t]*\n[ \t]*&[ \t]*(?=\S)", " & ", text)
-    for raw in text.split("\n"):
+    lines = text.split("\n")
+    outlined = outlines(lines)  # nested bullets: each bare value with the path above it
+    after_outline = 0
+    for at, raw in enumerate(lines):
+        if at < after_outline:
+            continue
+        if at in outlined and not in_fence:
+            flush()
+            after_outline, read = outlined[at]
+            for said in read:
+                own.append(said)
+                kept = rows if outline_shape(said) is not None else items
+                if kept is not None:
+                    kept.add(said)
+            continue
         line = raw.strip()
         if line.startswith("```") or line.startswith("~~~"):
             flush()
@@ -518,7 +534,7 @@ def record_shape(row: str) -> tuple[str, frozenset[str], dict[str, str]] | None:
     that is not one, or a record with a cell of no label."""
     m = _RECORD.fullmatch(row.strip())
     if m is None:
-        return None
+        return outline_shape(row)  # "Porto trip › Stay › Casa Ribeira: 3 nights; …"
     cells: dict[str, str] = {}
     for part in m.group("cells").split("; "):
         cell = _CELL.fullmatch(part.strip())
