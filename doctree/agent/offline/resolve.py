@@ -138,7 +138,7 @@ _RELATIVE = re.compile(
     rf"|(?P<wdweek>(?:a\s+)?(?P<wwu>week|fortnight)\s+on\s+(?P<wwd>{WEEKDAY})"
     rf"|(?P<wwd2>{WEEKDAY})\s+(?P<wwu2>week|fortnight)(?![\w-]))"
     r"|(?P<tomorrow>tomorrow)"
-    r"|(?P<yesterday>yesterday)"
+    r"|(?P<yesterday>yesterday|last\s+night)"
     r"|(?P<today>today|tonight|this\s+(?:morning|afternoon|evening))"
     r"|(?P<nextweek>next\s+week)\b(?!end)"
     r"|(?P<lastweek>last\s+week)\b(?!end)"
@@ -146,7 +146,8 @@ _RELATIVE = re.compile(
     r"|(?P<inn>(?:in|(?<=due\s)for)\s+(?P<n>\d+|a|an|one|two|three|four|five|six|seven|eight|"
     r"nine|ten)\s+(?P<unit>days?|weeks?|months?|years?))"
     r"|(?P<fromnow>(?P<fn>\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+"
-    r"(?P<funit>days?|weeks?)\s+(?:(?:from|after)\s+(?:today|now)|(?P<fday>today|tomorrow)))"
+    r"(?P<funit>days?|weeks?|months?|years?)\s+(?:(?:from|after)\s+(?:today|now)"
+    r"|(?P<fday>today|tomorrow)))"
     rf"|(?P<chainwd>(?:the\s+)?(?P<cday>{WEEKDAY})\s+(?P<cdir>after|before)\s+{_anchor('w')})"
     r"|(?P<chainn>(?P<cn>\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+"
     rf"(?P<cunit>days?|weeks?)\s+(?P<cndir>after|before)\s+{_anchor('n')})"
@@ -394,7 +395,11 @@ def resolve_relative(
         elif m.group("fromnow"):
             n = m.group("fn").lower()
             count = int(n) if n.isdigit() else _NUMBERS[n]
-            d = ref + timedelta(days=count * (7 if m.group("funit").lower()[0] == "w" else 1))
+            unit = m.group("funit").lower()
+            if unit.startswith(("month", "year")):  # "three years from today"
+                d = _months_later(ref, count * (12 if unit.startswith("year") else 1))
+            else:
+                d = ref + timedelta(days=count * (7 if unit[0] == "w" else 1))
             if (m.group("fday") or "").lower() == "tomorrow":
                 d += timedelta(days=1)  # "a week tomorrow": a week from tomorrow
         elif m.group("dat"):
@@ -768,6 +773,10 @@ _MOVED_TO = re.compile(
 )
 
 
+#: The year a month-day is said with by its place from the message's: "14 October next year".
+_WHICH_YEAR = re.compile(r",?\s+(next|last|this)\s+year\b", re.I)
+
+
 def absolute_dates(
     text: str, ref: date, *, past: bool | None = None, by_clause: bool = False
 ) -> list[tuple[str, date]]:
@@ -814,7 +823,14 @@ def absolute_dates(
             d = date(ref.year + 1, num, day)
         elif d > ref + timedelta(days=183):
             d = date(ref.year - 1, num, day)
-        if (year := re.match(r",?\s*(\d{4})\b", text[m.end() :])) and 1900 < int(year[1]) < 2200:
+        if which := _WHICH_YEAR.match(text, m.end()):
+            # "14 October next year": the year said by its place from the message's year
+            step = {"next": 1, "last": -1, "this": 0}[which.group(1).lower()]
+            try:
+                d = date(ref.year + step, num, day)
+            except ValueError:
+                continue
+        elif (year := re.match(r",?\s*(\d{4})\b", text[m.end() :])) and 1900 < int(year[1]) < 2200:
             try:  # "24 March 2028": the year it is said with
                 d = date(int(year[1]), num, day)
             except ValueError:

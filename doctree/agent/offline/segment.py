@@ -40,6 +40,7 @@ from doctree.agent.offline.owner import as_the_user
 from doctree.agent.offline.prefilter import gate_patterns
 from doctree.agent.offline.quotes import quoted_fields
 from doctree.agent.offline.records import read_records, source_name
+from doctree.agent.offline.script import scripts
 from doctree.agent.offline.written import quote_introduced
 from doctree.memory.secrets import mask
 from doctree.sessions.transcripts import Transcript
@@ -203,9 +204,26 @@ def user_sentences(
     text = re.sub(r"[ \t]*&[ \t]*\n[ \t]*(?=\S)|[ \t]*\n[ \t]*&[ \t]*(?=\S)", " & ", text)
     lines = text.split("\n")
     outlined = outlines(lines)  # nested bullets: each bare value with the path above it
+    scripted = scripts(lines)  # a call written up as a script: "Receptionist: …", "Me: …"
     after_outline = 0
     for at, raw in enumerate(lines):
         if at < after_outline:
+            continue
+        if at in scripted and not in_fence:
+            flush()
+            after_outline, script = scripted[at]
+            for spoken in script:
+                said = split_sentences(spoken.text)
+                if spoken.speaker is None:
+                    own.extend(said)  # "Me: …": the user's own words
+                    continue
+                if spoken.asked and said:  # "Yes, that's £9 on top", to the user's question
+                    said[0] = f'{said[0].rstrip(".!")} (to "{spoken.asked}").'
+                for sentence in said:
+                    own.append(f"{spoken.speaker}: {sentence}")
+                    for kept in (items, kept_quotes):
+                        if kept is not None:
+                            kept.add(own[-1])
             continue
         if at in outlined and not in_fence:
             flush()
