@@ -65,9 +65,7 @@ def read_script(lines: list[str]) -> list[ScriptLine] | None:
     if len(found) < MIN_LINES or len(found) != len(lines):
         return None
     labels = [_label(m) for m in found]
-    if any(MAIL_HEADER.fullmatch(x) for x in labels) or not any(
-        x.lower() in _USER for x in labels
-    ):
+    if any(MAIL_HEADER.fullmatch(x) for x in labels) or not any(x.lower() in _USER for x in labels):
         return None
     turns = sum(1 for a, b in zip(labels, labels[1:], strict=False) if a != b)
     if len(set(labels)) < 2 or turns < MIN_TURNS:

@@ -39,6 +39,7 @@ from doctree.agent.offline.outline import shape as outline_shape
 from doctree.agent.offline.owner import as_the_user
 from doctree.agent.offline.prefilter import gate_patterns
 from doctree.agent.offline.quotes import quoted_fields
+from doctree.agent.offline.receipts import read_receipt, read_receipts
 from doctree.agent.offline.records import read_records, source_name
 from doctree.agent.offline.script import scripts
 from doctree.agent.offline.written import quote_introduced
@@ -631,6 +632,8 @@ def pasted_rows(lines: list[str]) -> list[str]:
         except ValueError:
             return []
         return _record_rows(data)
+    if (receipt := read_receipt(lines)) is not None:
+        return [receipt]  # a till slip: what was bought, where, when
     if (records := _yaml_rows(lines)) is not None:
         return records
     rows = [ln for ln in lines if ln.strip()]
@@ -1154,6 +1157,7 @@ def segment(
         if names and not speaker:
             content = as_the_user(content, set(names))
         content = open_own_notes(content)  # "the note I'm leaving for the sitter: > …"
+        content = read_receipts(content)  # a till slip: one statement of what was bought
         content = read_grids(content)  # a timetable in columns: a line per row
         content = quote_introduced(content)  # "Ana texted me: I'm late": Ana's "I"
         items: set[str] = set()
