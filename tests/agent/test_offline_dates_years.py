@@ -44,3 +44,33 @@ def test_counts_of_months_and_years_from_today_and_last_night_are_dated(said, wr
 )
 def test_an_animal_named_by_its_breed_is_a_pet(said):
     assert any(p.search(said) for p in PETS)
+
+
+@pytest.mark.parametrize(
+    ("said", "on", "meant"),
+    [
+        ("INSET day: Friday 14 February, school closed.", date(2031, 1, 10), date(2031, 2, 14)),
+        ("The hall is booked for Sat 3 January, all paid.", date(2030, 12, 1), date(2031, 1, 3)),
+        ("The party was on Saturday 14 December.", date(2031, 1, 10), date(2030, 12, 14)),
+    ],
+)
+def test_a_weekday_said_with_a_month_day_tells_its_year(said, on, meant):
+    assert [d for _, d in absolute_dates(said, on, by_clause=True)] == [meant]
+
+
+def test_a_weekday_that_fits_no_near_year_leaves_the_date_as_the_tense_reads_it():
+    assert [d for _, d in absolute_dates("Thursday 19 March was lovely.", SAID_ON, past=True)] == [
+        date(2031, 3, 19)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("said", "first"),
+    [
+        ("Parents' evening: Monday 8 and Tuesday 9 March.", ("Monday 8", date(2032, 3, 8))),
+        ("Pick one of the 3rd or 4th of May.", ("the 3rd", date(2031, 5, 3))),
+        ("Open days are 21 & 22 November.", ("21", date(2031, 11, 21))),
+    ],
+)
+def test_the_first_of_two_days_said_with_one_month_is_of_that_month(said, first):
+    assert first in absolute_dates(said, SAID_ON)

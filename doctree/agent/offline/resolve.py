@@ -773,6 +773,15 @@ _MOVED_TO = re.compile(
 )
 
 
+#: A weekday said right before a month-day: "Friday 14 February", "Tue, 4 March".
+_WEEKDAY_BEFORE = re.compile(rf"\b(?P<wd>{WEEKDAY_OR_ABBREVIATION}),?\s+(?:the\s+)?$", re.I)
+#: Two days of one month said together: "Monday 10 and Tuesday 11 March", "the 3rd or 4th of May".
+_DAY_AND = re.compile(
+    rf"\b(?P<first>(?:(?P<wd>{WEEKDAY_OR_ABBREVIATION}),?\s+)?(?:the\s+)?(?P<d>\d{{1,2}})"
+    rf"(?:st|nd|rd|th)?)\s+(?:and|&|or)\s+(?P<second>(?:{WEEKDAY_OR_ABBREVIATION},?\s+)?(?:the\s+)?"
+    rf"\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_RE})",
+    re.I,
+)
 #: The year a month-day is said with by its place from the message's: "14 October next year".
 _WHICH_YEAR = re.compile(r",?\s+(next|last|this)\s+year\b", re.I)
 
@@ -823,6 +832,10 @@ def absolute_dates(
             d = date(ref.year + 1, num, day)
         elif d > ref + timedelta(days=183):
             d = date(ref.year - 1, num, day)
+        if (said_wd := _WEEKDAY_BEFORE.search(text[max(0, m.start() - 16) : m.start()])) and (
+            m.group("m1") or m.group("m2") or m.group("m3")
+        ):
+            d = _on_weekday(d, _weekday_index(said_wd.group("wd")), ref)  # "Friday 14 February"
         if which := _WHICH_YEAR.match(text, m.end()):
             # "14 October next year": the year said by its place from the message's year
             step = {"next": 1, "last": -1, "this": 0}[which.group(1).lower()]
@@ -844,7 +857,42 @@ def absolute_dates(
             except ValueError:
                 continue
         found.append((m.group(0), d))
+    for m in _DAY_AND.finditer(text):
+        # "Monday 10 and Tuesday 11 March": the first day is of the second's month
+        second = next((d for phrase, d in found if m.group("second").endswith(phrase)), None)
+        if second is None:
+            continue
+        try:
+            first = date(second.year, second.month, int(m.group("d")))
+        except ValueError:
+            continue
+        if m.group("wd"):
+            first = _on_weekday(first, _weekday_index(m.group("wd")), ref)
+        found.append((m.group("first"), first))
     return found
+
+
+def _weekday_index(said: str) -> int:
+    word = said.lower().rstrip(".")
+    return WEEKDAYS.index(word) if word in WEEKDAYS else lang.WEEKDAY_ABBREVIATIONS[word]
+
+
+def _on_weekday(d: date, weekday: int, ref: date) -> date:
+    """A month-day said with its weekday ("Friday 14 February") in the year next to `d`'s in
+    which it falls on that weekday, within half a year of `ref` (the weekday tells the year
+    better than a tense does: "school closed" is no past); `d` when none does (a weekday
+    misremembered)."""
+    if d.weekday() == weekday:
+        return d
+    fits = []
+    for year in (d.year - 1, d.year + 1):
+        try:
+            other = date(year, d.month, d.day)
+        except ValueError:
+            continue
+        if other.weekday() == weekday and abs((other - ref).days) <= 183:
+            fits.append(other)
+    return min(fits, key=lambda x: abs((x - ref).days)) if fits else d
 
 
 # -- coreference --------------------------------------------------------------------------

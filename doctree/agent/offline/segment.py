@@ -42,6 +42,7 @@ from doctree.agent.offline.quotes import quoted_fields
 from doctree.agent.offline.receipts import read_receipt, read_receipts
 from doctree.agent.offline.records import read_records, source_name
 from doctree.agent.offline.script import scripts
+from doctree.agent.offline.sections import read_sections
 from doctree.agent.offline.written import quote_introduced
 from doctree.memory.secrets import mask
 from doctree.sessions.transcripts import Transcript
@@ -1159,6 +1160,7 @@ def segment(
         content = open_own_notes(content)  # "the note I'm leaving for the sitter: > …"
         content = read_receipts(content)  # a till slip: one statement of what was bought
         content = read_grids(content)  # a timetable in columns: a line per row
+        content = read_sections(content)  # "YEAR 4 (Rowan class)": what the lines below are about
         content = quote_introduced(content)  # "Ana texted me: I'm late": Ana's "I"
         items: set[str] = set()
         pieces: set[str] = set()
