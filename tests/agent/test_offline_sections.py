@@ -43,6 +43,8 @@ def test_text_without_headings_or_with_a_heading_alone_is_left_as_it_is():
     assert read_sections(plain) == plain
     alone = "Some news:\n\nBIG NEWS\n\nWe got the flat."
     assert read_sections(alone) == alone
+    shout = "I AM SO CROSS\nthe boiler broke again and the plumber is away till Monday."
+    assert read_sections(shout) == shout
 
 
 def test_a_pasted_notice_keeps_each_childs_lines_with_the_child(repo):

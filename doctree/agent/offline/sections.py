@@ -21,6 +21,8 @@ from doctree.agent.offline.prefilter import gate_patterns
 #: A heading: a few words, its letters mostly capitals, ending no sentence.
 _HEADING = re.compile(r"[A-Z0-9][^.!?:;]{1,60}")
 #: Where a sentence ends in a line: not after a short abbreviation ("No. 1", "St. Ives").
+#: Headings over lines a text needs to be read in sections.
+MIN_HEADINGS = 2
 _SENTENCE = re.compile(
     r"(?<![A-Z][a-z]\.)(?<!\b[A-Z]\.)(?<![A-Z][a-z][a-z]\.)(?<=[.!?])\s+(?=[A-Z\"'(])"
 )
@@ -40,15 +42,15 @@ def is_heading(line: str) -> bool:
 def _written(heading: str) -> str:
     """A heading as a name is written, its brackets a part of it: "YEAR 4 (Rowan class)" is
     "Year 4, Rowan class", "ALL CLASSES" "All Classes"."""
-    said = heading.split()
+    split = heading.split()
     words = [
         w.capitalize()
-        if w.isupper() and (len(w) > 3 or len(said) > 1 and w.isalpha() and re.search("[AEIOU]", w))
+        if w.isupper()
+        and (len(w) > 3 or len(split) > 1 and w.isalpha() and re.search("[AEIOU]", w))
         else w  # "PTA" alone, "NHS", "KS2": as written
-        for w in said
+        for w in split
     ]
-    said = " ".join(words)
-    return re.sub(r"\s*\(([^)]*)\)", r", \1", said).strip(" ,")
+    return re.sub(r"\s*\(([^)]*)\)", r", \1", " ".join(words)).strip(" ,")
 
 
 def _tied(heading: str, text: str) -> str | None:
@@ -67,10 +69,16 @@ def _tied(heading: str, text: str) -> str | None:
 
 def read_sections(text: str) -> str:
     """`text` with each sentence under a heading in capitals (`is_heading`) said with it,
-    the heading line dropped; text with no such heading, fenced or quoted lines, as it is."""
+    the heading line dropped; text with fewer than `MIN_HEADINGS` headings over lines (a
+    shout, "I AM SO CROSS", or a title alone), fenced or quoted lines, as it is."""
     lines = text.split("\n")
-    if not any(is_heading(x) for x in lines):
-        return text
+    heads = sum(
+        1
+        for x, below in zip(lines, lines[1:], strict=False)
+        if is_heading(x) and below.strip() and not is_heading(below)
+    )
+    if heads < MIN_HEADINGS:
+        return text  # one line in capitals is a shout or a title, not a text in sections
     out: list[str] = []
     heading: str | None = None
     fenced = False

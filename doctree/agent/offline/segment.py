@@ -207,13 +207,13 @@ def user_sentences(
     lines = text.split("\n")
     outlined = outlines(lines)  # nested bullets: each bare value with the path above it
     scripted = scripts(lines)  # a call written up as a script: "Receptionist: …", "Me: …"
-    after_outline = 0
+    skip_to = 0
     for at, raw in enumerate(lines):
-        if at < after_outline:
+        if at < skip_to:
             continue
         if at in scripted and not in_fence:
             flush()
-            after_outline, script = scripted[at]
+            skip_to, script = scripted[at]
             for spoken in script:
                 said = split_sentences(spoken.text)
                 if spoken.speaker is None:
@@ -223,18 +223,18 @@ def user_sentences(
                     said[0] = f'{said[0].rstrip(".!")} (to "{spoken.asked}").'
                 for sentence in said:
                     own.append(f"{spoken.speaker}: {sentence}")
-                    for kept in (items, kept_quotes):
-                        if kept is not None:
-                            kept.add(own[-1])
+                    for target in (items, kept_quotes):
+                        if target is not None:
+                            target.add(own[-1])
             continue
         if at in outlined and not in_fence:
             flush()
-            after_outline, read = outlined[at]
-            for said in read:
-                own.append(said)
-                kept = rows if outline_shape(said) is not None else items
-                if kept is not None:
-                    kept.add(said)
+            skip_to, read = outlined[at]
+            for entry in read:
+                own.append(entry)
+                into = rows if outline_shape(entry) is not None else items
+                if into is not None:
+                    into.add(entry)
             continue
         line = raw.strip()
         if line.startswith("```") or line.startswith("~~~"):
