@@ -117,5 +117,7 @@ def test_an_outline_pasted_again_retires_the_item_no_longer_there_and_keeps_the_
     assert any("Casa Azul" in ln and "no longer listed" in ln for ln in past)
     # said the same again: the train lines stay as they were, neither replaces the other
     assert not any("Train ›" in ln for ln in past)
+    # "my colleague" written "the user's colleague": the same record, not a changed one
+    assert not any("Inês" in ln for ln in past)
     assert any("Lisbon weekend › Train › out: Friday 4 Jul (2031-07-04)" in ln for ln in now)
     assert any("Lisbon weekend › Train › back: Sun 6 Jul" in ln for ln in now)

@@ -1372,7 +1372,6 @@ class Writer(PageIO):
                     if self.session_path not in line
                     and (day := re.match(r"- (\d{4}-\d{2}-\d{2})\b", line))
                     and restates_line(s, _said(line), date.fromisoformat(day.group(1)))
-                    and not _same_record(_said(line), s)  # said again the same: nothing changed
                 ]
                 if len(fits) == 1:
                     self.superseded[_said(fits[0])] = s
