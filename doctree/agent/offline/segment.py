@@ -186,7 +186,8 @@ def user_sentences(
 
     def flush() -> None:
         if para:
-            for sentence in [s for line in _line_sentences(para) for s in split_sentences(line)]:
+            said = [with_labelled_values(split_sentences(line)) for line in _line_sentences(para)]
+            for sentence in [s for line in said for s in line]:
                 split = run_on_pieces(sentence)
                 own.extend(split)
                 if pieces is not None and len(split) > 1:
@@ -984,6 +985,37 @@ def _line_sentences(lines: list[str]) -> list[str]:
             or re.fullmatch(NAME, line)
             or _wrapped(line, below, capitals)
         )
+    return out
+
+
+#: A sentence that only gives a labelled value: "New delivery: Sat 18 Jan, 08:47-09:47.",
+#: its label of two words or three, the first capitalised ("Ana: fine" is someone speaking).
+_LABELLED_VALUE = re.compile(r"[A-Z][a-z]+(?: [a-z]+){1,2}: (?P<value>[^\n]{1,60}?)[.!]?")
+
+
+def with_labelled_values(sentences: list[str]) -> list[str]:
+    """The sentences of one line, each that only gives a labelled value without a verb
+    ("New delivery: Sat 18 Jan, 08:47-09:47.") said with the sentence before it, whose
+    thing it is the value of ("Your parcel has been rescheduled at your request."); a
+    link ("Manage: https://…") or a value after another such value stays apart."""
+    out: list[str] = []
+    joined = False
+    for sentence in sentences:
+        m = _LABELLED_VALUE.fullmatch(sentence)
+        if (
+            m is not None
+            and out
+            and not joined
+            and out[-1][-1:] in ".!"
+            and not _LABELLED_VALUE.fullmatch(out[-1])
+            and "://" not in m.group("value")
+            and not has_verb(m.group("value"))
+        ):
+            out[-1] = f"{out[-1]} {sentence}"
+            joined = True
+            continue
+        joined = False
+        out.append(sentence)
     return out
 
 
