@@ -402,3 +402,18 @@ def test_a_value_is_not_edited_alone_when_the_statement_changes_another_value_to
     assert rep is not None, "the line is replaced"
     # edited in place, the old day would stay beside the new time: the line goes whole
     assert supersession.edit(line, rep, text) is None
+
+
+@pytest.mark.parametrize(
+    ("line", "text"),
+    [
+        ("The vet weighed Biscuit, he was 16.4kg last time.", "Biscuit is 17.1kg now."),
+        ("The gym used to be £32 a month, Ana says.", "The gym is £35 a month now."),
+        ("Previously the rent was £950, paid on the 1st.", "The rent is £1,000 now."),
+    ],
+)
+def test_a_value_said_to_have_been_so_then_is_never_edited_into_the_new_one(line, text):
+    rep = supersession.choose({line: supersession.replacements(text, line)})
+    assert rep is not None, "the line is replaced"
+    # edited in place, the line would say the new value was so then: the line goes whole
+    assert supersession.edit(line, rep, text) is None

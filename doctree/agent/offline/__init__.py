@@ -31,7 +31,11 @@ and same tree in, same calls out: no clock, no randomness.
 The work runs in stages, one module each, passing the data of `model.py` on (`run.run_session`
 reads top to bottom as the pipeline; see docs/memory-agent.md):
 
-- `segment.py`: the transcript into turns, each into its speaker's own sentences (`mail.py`:
+- `segment.py`: the transcript into turns, each into its speaker's own sentences
+  (`dictation.py`: punctuation said as words read as marks first; `outline.py`: nested
+  bullets, each bare value with the path above it; `script.py`: a call written up as
+  lines of speakers; `receipts.py`: a till slip as one statement; `sections.py`: headings
+  in capitals said with the lines below them; `mail.py`:
   a pasted mail chain into its messages, each by its writer at its date; `chat.py`: an
   exported chat into its senders' lines; `ocr.py`: text from a scan put right; `records.py`:
   a tool's XML, CSV, JSON or `key: value` result into a line per record; `blocks.py`: a fenced block that holds text opened, a chat log's

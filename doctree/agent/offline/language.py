@@ -1303,13 +1303,13 @@ _ANIMAL = (
 )
 PETS = (
     re.compile(
-        rf"\b(?:[Mm]y|[Oo]ur|[Tt]he|[Hh]is|[Hh]er|[Tt]heir)\s+(?:[a-z]+\s+)?{_PET_NOUN}\s*,?\s+"
+        rf"\b(?:[Mm]y|[Oo]ur|[Tt]he|[Hh]is|[Hh]er|[Tt]heir)\s+(?:[a-z]+\s+)?{_ANIMAL}\s*,?\s+"
         rf"(?P<name>{NAME_WORD})"
     ),
     re.compile(
         rf"(?P<name>{NAME_WORD})(?:,?\s+|\s*\(\s*)(?:my|our|the|his|her|their)\s+(?:[a-z]+\s+)?"
-        rf"{_PET_NOUN}\b"
-    ),  # "Biscuit, our rabbit", "Biscuit (the rabbit)"
+        rf"{_ANIMAL}\b"
+    ),  # "Biscuit, our rabbit", "Biscuit (the rabbit)", "Biscuit, my spaniel"
     # "has a greyhound called Biscuit": an animal named as it is introduced
     re.compile(rf"\b{_ANIMAL}\s+(?i:called|named)\s+(?P<name>{NAME_WORD})"),
 )

@@ -138,7 +138,7 @@ _RELATIVE = re.compile(
     rf"|(?P<wdweek>(?:a\s+)?(?P<wwu>week|fortnight)\s+on\s+(?P<wwd>{WEEKDAY})"
     rf"|(?P<wwd2>{WEEKDAY})\s+(?P<wwu2>week|fortnight)(?![\w-]))"
     r"|(?P<tomorrow>tomorrow)"
-    r"|(?P<yesterday>yesterday)"
+    r"|(?P<yesterday>yesterday|last\s+night)"
     r"|(?P<today>today|tonight|this\s+(?:morning|afternoon|evening))"
     r"|(?P<nextweek>next\s+week)\b(?!end)"
     r"|(?P<lastweek>last\s+week)\b(?!end)"
@@ -146,7 +146,8 @@ _RELATIVE = re.compile(
     r"|(?P<inn>(?:in|(?<=due\s)for)\s+(?P<n>\d+|a|an|one|two|three|four|five|six|seven|eight|"
     r"nine|ten)\s+(?P<unit>days?|weeks?|months?|years?))"
     r"|(?P<fromnow>(?P<fn>\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+"
-    r"(?P<funit>days?|weeks?)\s+(?:(?:from|after)\s+(?:today|now)|(?P<fday>today|tomorrow)))"
+    r"(?P<funit>days?|weeks?|months?|years?)\s+(?:(?:from|after)\s+(?:today|now)"
+    r"|(?P<fday>today|tomorrow)))"
     rf"|(?P<chainwd>(?:the\s+)?(?P<cday>{WEEKDAY})\s+(?P<cdir>after|before)\s+{_anchor('w')})"
     r"|(?P<chainn>(?P<cn>\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+"
     rf"(?P<cunit>days?|weeks?)\s+(?P<cndir>after|before)\s+{_anchor('n')})"
@@ -394,7 +395,11 @@ def resolve_relative(
         elif m.group("fromnow"):
             n = m.group("fn").lower()
             count = int(n) if n.isdigit() else _NUMBERS[n]
-            d = ref + timedelta(days=count * (7 if m.group("funit").lower()[0] == "w" else 1))
+            unit = m.group("funit").lower()
+            if unit.startswith(("month", "year")):  # "three years from today"
+                d = _months_later(ref, count * (12 if unit.startswith("year") else 1))
+            else:
+                d = ref + timedelta(days=count * (7 if unit[0] == "w" else 1))
             if (m.group("fday") or "").lower() == "tomorrow":
                 d += timedelta(days=1)  # "a week tomorrow": a week from tomorrow
         elif m.group("dat"):
@@ -768,6 +773,19 @@ _MOVED_TO = re.compile(
 )
 
 
+#: A weekday said right before a month-day: "Friday 14 February", "Tue, 4 March".
+_WEEKDAY_BEFORE = re.compile(rf"\b(?P<wd>{WEEKDAY_OR_ABBREVIATION}),?\s+(?:the\s+)?$", re.I)
+#: Two days of one month said together: "Monday 10 and Tuesday 11 March", "the 3rd or 4th of May".
+_DAY_AND = re.compile(
+    rf"\b(?P<first>(?:(?P<wd>{WEEKDAY_OR_ABBREVIATION}),?\s+)?(?:the\s+)?(?P<d>\d{{1,2}})"
+    rf"(?:st|nd|rd|th)?)\s+(?:and|&|or)\s+(?P<second>(?:{WEEKDAY_OR_ABBREVIATION},?\s+)?(?:the\s+)?"
+    rf"\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH_RE})",
+    re.I,
+)
+#: The year a month-day is said with by its place from the message's: "14 October next year".
+_WHICH_YEAR = re.compile(r",?\s+(next|last|this)\s+year\b", re.I)
+
+
 def absolute_dates(
     text: str, ref: date, *, past: bool | None = None, by_clause: bool = False
 ) -> list[tuple[str, date]]:
@@ -814,7 +832,18 @@ def absolute_dates(
             d = date(ref.year + 1, num, day)
         elif d > ref + timedelta(days=183):
             d = date(ref.year - 1, num, day)
-        if (year := re.match(r",?\s*(\d{4})\b", text[m.end() :])) and 1900 < int(year[1]) < 2200:
+        if (said_wd := _WEEKDAY_BEFORE.search(text[max(0, m.start() - 16) : m.start()])) and (
+            m.group("m1") or m.group("m2") or m.group("m3")
+        ):
+            d = _on_weekday(d, _weekday_index(said_wd.group("wd")), ref)  # "Friday 14 February"
+        if which := _WHICH_YEAR.match(text, m.end()):
+            # "14 October next year": the year said by its place from the message's year
+            step = {"next": 1, "last": -1, "this": 0}[which.group(1).lower()]
+            try:
+                d = date(ref.year + step, num, day)
+            except ValueError:
+                continue
+        elif (year := re.match(r",?\s*(\d{4})\b", text[m.end() :])) and 1900 < int(year[1]) < 2200:
             try:  # "24 March 2028": the year it is said with
                 d = date(int(year[1]), num, day)
             except ValueError:
@@ -828,7 +857,42 @@ def absolute_dates(
             except ValueError:
                 continue
         found.append((m.group(0), d))
+    for m in _DAY_AND.finditer(text):
+        # "Monday 10 and Tuesday 11 March": the first day is of the second's month
+        second = next((d for phrase, d in found if m.group("second").endswith(phrase)), None)
+        if second is None:
+            continue
+        try:
+            first = date(second.year, second.month, int(m.group("d")))
+        except ValueError:
+            continue
+        if m.group("wd"):
+            first = _on_weekday(first, _weekday_index(m.group("wd")), ref)
+        found.append((m.group("first"), first))
     return found
+
+
+def _weekday_index(said: str) -> int:
+    word = said.lower().rstrip(".")
+    return WEEKDAYS.index(word) if word in WEEKDAYS else lang.WEEKDAY_ABBREVIATIONS[word]
+
+
+def _on_weekday(d: date, weekday: int, ref: date) -> date:
+    """A month-day said with its weekday ("Friday 14 February") in the year next to `d`'s in
+    which it falls on that weekday, within half a year of `ref` (the weekday tells the year
+    better than a tense does: "school closed" is no past); `d` when none does (a weekday
+    misremembered)."""
+    if d.weekday() == weekday:
+        return d
+    fits = []
+    for year in (d.year - 1, d.year + 1):
+        try:
+            other = date(year, d.month, d.day)
+        except ValueError:
+            continue
+        if other.weekday() == weekday and abs((other - ref).days) <= 183:
+            fits.append(other)
+    return min(fits, key=lambda x: abs((x - ref).days)) if fits else d
 
 
 # -- coreference --------------------------------------------------------------------------

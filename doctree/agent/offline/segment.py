@@ -16,6 +16,7 @@ from datetime import date
 from doctree.agent.offline.answers import listed_options
 from doctree.agent.offline.blocks import is_code_line, unfence_text
 from doctree.agent.offline.chat import ChatLine, chat_export
+from doctree.agent.offline.dictation import punctuate
 from doctree.agent.offline.grids import cells, grid_lines, is_code, is_command, read_grids
 from doctree.agent.offline.handover import open_own_notes
 from doctree.agent.offline.language import (
@@ -33,10 +34,15 @@ from doctree.agent.offline.mail import Mail, mail_chain
 from doctree.agent.offline.model import Segmented, Turn
 from doctree.agent.offline.numeric import date_order
 from doctree.agent.offline.ocr import normalise as normalise_scan
+from doctree.agent.offline.outline import outlines
+from doctree.agent.offline.outline import shape as outline_shape
 from doctree.agent.offline.owner import as_the_user
 from doctree.agent.offline.prefilter import gate_patterns
 from doctree.agent.offline.quotes import quoted_fields
+from doctree.agent.offline.receipts import read_receipt, read_receipts
 from doctree.agent.offline.records import read_records, source_name
+from doctree.agent.offline.script import scripts
+from doctree.agent.offline.sections import read_sections
 from doctree.agent.offline.written import quote_introduced
 from doctree.memory.secrets import mask
 from doctree.sessions.transcripts import Transcript
@@ -183,7 +189,8 @@ def user_sentences(
 
     def flush() -> None:
         if para:
-            for sentence in [s for line in _line_sentences(para) for s in split_sentences(line)]:
+            said = [with_labelled_values(split_sentences(line)) for line in _line_sentences(para)]
+            for sentence in [s for line in said for s in line]:
                 split = run_on_pieces(sentence)
                 own.extend(split)
                 if pieces is not None and len(split) > 1:
@@ -201,7 +208,38 @@ def user_sentences(
     introduced: set[str] = set()  # talkers whose role has been said
     # A name joined by "&" goes on across a line break ("Hargreaves &" / "Lowe"), list item or not.
     text = re.sub(r"[ \t]*&[ \t]*\n[ \t]*(?=\S)|[ \t]*\n[ \t]*&[ \t]*(?=\S)", " & ", text)
-    for raw in text.split("\n"):
+    lines = text.split("\n")
+    outlined = outlines(lines)  # nested bullets: each bare value with the path above it
+    scripted = scripts(lines)  # a call written up as a script: "Receptionist: …", "Me: …"
+    skip_to = 0
+    for at, raw in enumerate(lines):
+        if at < skip_to:
+            continue
+        if at in scripted and not in_fence:
+            flush()
+            skip_to, script = scripted[at]
+            for spoken in script:
+                said = split_sentences(spoken.text)
+                if spoken.speaker is None:
+                    own.extend(said)  # "Me: …": the user's own words
+                    continue
+                if spoken.asked and said:  # "Yes, that's £9 on top", to the user's question
+                    said[0] = f'{said[0].rstrip(".!")} (to "{spoken.asked}").'
+                for sentence in said:
+                    own.append(f"{spoken.speaker}: {sentence}")
+                    for target in (items, kept_quotes):
+                        if target is not None:
+                            target.add(own[-1])
+            continue
+        if at in outlined and not in_fence:
+            flush()
+            skip_to, read = outlined[at]
+            for entry in read:
+                own.append(entry)
+                into = rows if outline_shape(entry) is not None else items
+                if into is not None:
+                    into.add(entry)
+            continue
         line = raw.strip()
         if line.startswith("```") or line.startswith("~~~"):
             flush()
@@ -564,7 +602,7 @@ def record_shape(row: str) -> tuple[str, frozenset[str], dict[str, str]] | None:
     that is not one, or a record with a cell of no label."""
     m = _RECORD.fullmatch(row.strip())
     if m is None:
-        return None
+        return outline_shape(row)  # "Porto trip › Stay › Casa Ribeira: 3 nights; …"
     cells: dict[str, str] = {}
     for part in m.group("cells").split("; "):
         cell = _CELL.fullmatch(part.strip())
@@ -643,6 +681,8 @@ def pasted_rows(lines: list[str]) -> list[str]:
         except ValueError:
             return []
         return _record_rows(data)
+    if (receipt := read_receipt(lines)) is not None:
+        return [receipt]  # a till slip: what was bought, where, when
     if (records := _yaml_rows(lines)) is not None:
         return records
     rows = [ln for ln in lines if ln.strip()]
@@ -998,6 +1038,37 @@ def _line_sentences(lines: list[str]) -> list[str]:
 _SPACED_ELLIPSIS = re.compile(r"\s(?:\.\.\.|…)\s")
 
 
+#: A sentence that only gives a labelled value: "New delivery: Sat 18 Jan, 08:47-09:47.",
+#: its label of two words or three, the first capitalised ("Ana: fine" is someone speaking).
+_LABELLED_VALUE = re.compile(r"[A-Z][a-z]+(?: [a-z]+){1,2}: (?P<value>[^\n]{1,60}?)[.!]?")
+
+
+def with_labelled_values(sentences: list[str]) -> list[str]:
+    """The sentences of one line, each that only gives a labelled value without a verb
+    ("New delivery: Sat 18 Jan, 08:47-09:47.") said with the sentence before it, whose
+    thing it is the value of ("Your parcel has been rescheduled at your request."); a
+    link ("Manage: https://…") or a value after another such value stays apart."""
+    out: list[str] = []
+    joined = False
+    for sentence in sentences:
+        m = _LABELLED_VALUE.fullmatch(sentence)
+        if (
+            m is not None
+            and out
+            and not joined
+            and out[-1][-1:] in ".!"
+            and not _LABELLED_VALUE.fullmatch(out[-1])
+            and "://" not in m.group("value")
+            and not has_verb(m.group("value"))
+        ):
+            out[-1] = f"{out[-1]} {sentence}"
+            joined = True
+            continue
+        joined = False
+        out.append(sentence)
+    return out
+
+
 def split_sentences(paragraph: str) -> list[str]:
     """Sentences of a paragraph; abbreviations such as `Dr.` do not end one."""
     parts = re.split(r"(?<=[.!?])\s+(?=[\"'(A-Za-z0-9`])", paragraph.strip())
@@ -1169,11 +1240,14 @@ def segment(
                 )
             )
             continue
-        speaker, content = speaker_of(normalise_scan(m.content), chat=chat)
+        # dictation's spoken marks first: "full stop" is a full stop before anything reads it
+        speaker, content = speaker_of(normalise_scan(punctuate(m.content)), chat=chat)
         if names and not speaker:
             content = as_the_user(content, set(names))
         content = open_own_notes(content)  # "the note I'm leaving for the sitter: > …"
+        content = read_receipts(content)  # a till slip: one statement of what was bought
         content = read_grids(content)  # a timetable in columns: a line per row
+        content = read_sections(content)  # "YEAR 4 (Rowan class)": what the lines below are about
         content = quote_introduced(content)  # "Ana texted me: I'm late": Ana's "I"
         items: set[str] = set()
         pieces: set[str] = set()

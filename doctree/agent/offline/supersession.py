@@ -603,13 +603,31 @@ _DATE_WORDS = re.compile(
 )
 
 
+#: A clause that says a value was so at a time gone: "he was 16.4kg last time", "it used
+#: to be £20", "previously 3 nights".
+_WAS_THEN = re.compile(
+    r"\b(?:was|were|used\s+to\s+be|had\s+been|last\s+time|previously|formerly)\b", re.I
+)
+
+
+def _clause_around(line: str, start: int, end: int) -> str:
+    """The clause of `line` that holds its span `start`..`end`: to the comma, semicolon or
+    sentence's end on either side."""
+    left = max(line.rfind(c, 0, start) for c in (",", ";", ". ", ": "))
+    right = [i for i in (line.find(c, end) for c in (",", ";", ". ")) if i >= 0]
+    return line[left + 1 : min(right) if right else len(line)]
+
+
 def edit(line: str, rep: Replacement, new_text: str) -> str | None:
     """`line` with the value `rep` replaces edited in place (the rest of what it says
-    kept), or None when the value cannot be edited alone: also when the new statement gives
+    kept), or None when the value cannot be edited alone: when its clause says it was so at
+    a time gone ("he was 16.4kg last time"), and when the new statement gives
     another value the line does not hold ("moving the class to Thursdays at 18:00" of "every
     Monday at 17:15": the time alone edited would say "every Monday at 18:00", a fact nobody
     said)."""
     low = line.lower()
+    if _WAS_THEN.search(_clause_around(line, rep.old.start, rep.old.end)):
+        return None  # "he was 16.4kg last time": true then, never to be made the new value
     for v in values(new_text):
         if (v.start, v.end) == (rep.new.start, rep.new.end) or v.kind == rep.kind:
             continue

@@ -114,6 +114,25 @@ def _said(line: str) -> str:
     return line.split(": ", 1)[-1].rsplit(" ([[", 1)[0]
 
 
+#: A date a line is written with after the phrase that said it: " (2032-06-12)".
+_ANNOTATED = re.compile(r" \(\d{4}-\d{2}-\d{2}(?: to \d{4}-\d{2}-\d{2})?\)")
+
+
+def _same_record(said: str, s: Sentence) -> bool:
+    """Whether a record a page holds (`said`) says what the record `s` pasted again says:
+    the same as said or as written, the dates written after their phrases aside."""
+    plain = _ANNOTATED.sub("", said).strip()
+    return any(_ANNOTATED.sub("", x or "").strip() == plain for x in (s.raw, s.statement, s.text))
+
+
+def _other_record(said: str, s: Sentence) -> bool:
+    """Whether a record a page holds (`said`) and the record `s` are two records of one list
+    (the same labels, another key): the one never replaces the other, in a later session as
+    in the one that pasted them ("out: Sat 12 Jun" and "back: Thu 17 Jun" of one trip)."""
+    old, new = record_shape(said), record_shape(s.raw or "")
+    return old is not None and new is not None and old[1] == new[1] and old[0] != new[0]
+
+
 class Writer(PageIO):
     """The pages of one session's run: read before filing, written after it."""
 
@@ -177,6 +196,9 @@ class Writer(PageIO):
         self.write_lists()
         self.supersede_elsewhere()
         self.relisted_elsewhere()
+        for said, by in list(self.superseded.items()):
+            if _other_record(said, by) and said not in self.unlisted:
+                del self.superseded[said]  # a record of the same list, keyed otherwise
         self.write_active()
         self.retire_superseded()
         self.apply_corrections([s for s in a.sentences if s.correction])
@@ -720,7 +742,7 @@ class Writer(PageIO):
             last = max(sharing)  # the latest session's block: archive paths sort by week
             for key, said in earlier[last].items():
                 if key in now:
-                    if said != (now[key].raw or "").strip():
+                    if not _same_record(said, now[key]):
                         self.superseded.setdefault(said, now[key])  # its values changed
                     continue
                 self.superseded.setdefault(said, next(iter(now.values())))
