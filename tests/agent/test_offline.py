@@ -563,6 +563,10 @@ def test_a_page_the_store_refuses_is_reported_and_the_rest_is_written(db_path):
         ("What I have, I share.", "Ines", "What Ines has, Ines shares."),
         ("The bread I have I bake at home.", "the user",
          "The bread the user has the user bakes at home."),
+        # an irregular past takes no -s; its present does
+        ("I drew Dev in the office draw.", "the user", "The user drew Dev in the office draw."),
+        ("I swam 2 km and taught a class.", "Ines", "Ines swam 2 km and taught a class."),
+        ("I draw on Sundays.", "the user", "The user draws on Sundays."),
     ],
 )  # fmt: skip
 def test_first_person_becomes_a_statement_about_its_subject(said, subject, statement):

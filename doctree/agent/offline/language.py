@@ -275,6 +275,14 @@ _IRREGULAR_PAST = set(_PAST.pattern.split("(?:", 1)[1].split("|[a-z]", 1)[0].spl
     "put", "let", "set", "cut", "hit", "read", "also", "really", "just", "still", "never",
     "always", "only", "finally", "actually", "usually", "often", "mostly", "now", "rather",
     "definitely", "even", "already", "recently", "probably",
+    # irregular pasts the pattern above does not list ("I drew Dev" is not "drews")
+    "arose", "awoke", "bent", "bit", "bled", "blew", "bred", "clung", "crept", "dealt", "dug",
+    "drank", "drew", "dreamt", "fed", "fled", "fought", "flung", "forgave", "froze", "hid",
+    "hung", "knelt", "laid", "led", "leapt", "learnt", "lent", "lit", "meant", "rode", "rang",
+    "rose", "sang", "sank", "shook", "shone", "shot", "shrank", "slid", "smelt", "sped",
+    "spelt", "spun", "spat", "sprang", "stole", "stuck", "stung", "stank", "strode", "struck",
+    "swore", "swept", "swam", "swung", "taught", "tore", "threw", "trod", "understood", "wept",
+    "wove", "withdrew", "overtook", "mistook", "undertook", "bought", "sought",
 }  # fmt: skip
 _ADVERBS = (
     "really|also|always|never|usually|still|just|actually|mostly|often|now|only|finally|"
