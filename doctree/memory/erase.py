@@ -141,11 +141,12 @@ def compile_pattern(pattern: str, *, regex: bool = False, ignore_case: bool = Fa
 
 def _path_pattern(pattern: re.Pattern, plain: str | None) -> re.Pattern:
     """What a path segment holds of the erased text: the pattern itself, and for a plain
-    text also its slug, the form a page named after it has ("Dr Ana Lima" is the segment
-    `dr-ana-lima`, "Lucía" is `lucia`), as whole hyphen-separated words of the segment
-    in any case, so a forgotten name leaves no page path spelling it."""
-    if plain is None:
-        return pattern
+    text of words also its slug, the form a page named after it has ("Dr Ana Lima" is the
+    segment `dr-ana-lima`, "Lucía" is `lucia`), as whole hyphen-separated words of the
+    segment in any case, so a forgotten name leaves no page path spelling it. A text with
+    other symbols ("C++") has no slug of its own: the slug would name something else."""
+    if plain is None or re.search(r"[^\w\s.'’-]", plain):
+        return pattern  # "C++", "AT&T": a slug would drop what tells it apart ("c", "at-t")
     import unicodedata
 
     from doctree.store.paths import slugify

@@ -215,6 +215,18 @@ def test_forget_of_a_word_leaves_a_path_where_it_is_only_part_of_a_longer_word(r
     assert repo.read_by_id(ann.id).path == f"~/memory/people/forgotten-{ann.id}"
 
 
+@pytest.mark.parametrize("forgotten", ["C++", "AT&T"])
+def test_forget_of_a_text_with_symbols_leaves_the_path_its_slug_would_name(repo, forgotten):
+    slug = {"C++": "c", "AT&T": "at-t"}[forgotten]
+    doc = repo.write(OWNER, f"~/memory/topics/{slug}", "Another thing entirely.\n")
+    repo.write(OWNER, "~/memory/notes", f"I use {forgotten} at work.\n")
+
+    forget(repo, OWNER, forgotten)
+
+    assert repo.read_by_id(doc.id).path == f"~/memory/topics/{slug}"
+    assert forgotten not in repo.read(OWNER, "~/memory/notes").body
+
+
 def test_forget_reaches_a_deleted_document_that_shares_its_path_with_a_live_one(repo):
     old = repo.write(OWNER, "~/memory/alice", f"Lives at {ADDRESS}.")
     repo.delete(OWNER, "~/memory/alice")
