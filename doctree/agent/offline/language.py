@@ -1646,7 +1646,7 @@ _CODE = re.compile(r"\b\d+[A-Z]{1,2}\b|\b[A-Z]{1,3}-?\d+\b")
 
 
 #: Leaders set between a listed record's fields: "Mum ... scarf ... £60".
-_LEADERS = re.compile(r"\s(?:\.{3,}|…)\s")
+LEADERS = re.compile(r"\s(?:\.{3,}|…)\s")
 
 
 def _fragment(text: str) -> bool:
@@ -1655,7 +1655,7 @@ def _fragment(text: str) -> bool:
     as "Back on project Apollo." says nothing of its own."""
     words = [w for w in text.rstrip(".!").split() if any(c.isalnum() for c in w)]
     content = content_words(text)
-    if len(_LEADERS.findall(text)) >= 2 and content and _COUNT.search(text):
+    if len(LEADERS.findall(text)) >= 2 and content and _COUNT.search(text):
         return True  # "Ada, my niece, 6 ... art easel ... £35": a record, fields led apart
     if not 2 <= len(words) <= 8:
         return False

@@ -22,6 +22,7 @@ from doctree.agent.offline.handover import open_own_notes
 from doctree.agent.offline.language import (
     FOREIGN_MONTHS,
     FORGET_THAT,
+    LEADERS,
     MAIL_HEADER,
     MONTHS,
     NAME,
@@ -1035,9 +1036,6 @@ def _line_sentences(lines: list[str]) -> list[str]:
     return out
 
 
-_SPACED_ELLIPSIS = re.compile(r"\s(?:\.\.\.|…)\s")
-
-
 #: A sentence that only gives a labelled value: "New delivery: Sat 18 Jan, 08:47-09:47.",
 #: its label of two words or three, the first capitalised ("Ana: fine" is someone speaking).
 _LABELLED_VALUE = re.compile(r"[A-Z][a-z]+(?: [a-z]+){1,2}: (?P<value>[^\n]{1,60}?)[.!]?")
@@ -1075,7 +1073,7 @@ def split_sentences(paragraph: str) -> list[str]:
     out: list[str] = []
     # "Mum (Helen) ... cashmere scarf ... £60": ellipses set between a line's fields lead
     # from one to the next; nor does one before a lower-case word end a sentence
-    leaders = len(_SPACED_ELLIPSIS.findall(paragraph)) >= 2
+    leaders = len(LEADERS.findall(paragraph)) >= 2
     for p in parts:
         if out and (
             out[-1].endswith(_ABBREVIATIONS)
