@@ -271,7 +271,8 @@ def redact(
 ) -> None:
     """Erase SPAN from every version of the document at PATH, and from the sessions.
 
-    Each match of SPAN (plain text unless --regex) is replaced by `[redacted]`: a new
+    Each match of SPAN (plain text unless --regex; across a line break or other spacing
+    between its words) is replaced by `[redacted]`: a new
     current version holds the page with the span replaced, every older version that held
     it is rewritten in place with only the span replaced, and the agent's session history
     and recall record get the same. Everything else stays byte for byte. Other documents
@@ -377,6 +378,7 @@ def forget(
 ) -> None:
     """Erase PATTERN (plain text unless --regex) from memory, its history and sessions.
 
+    Plain text matches across a line break or other spacing between its words.
     Exactly the matched text goes, replaced by `[forgotten]`: a document whose current
     body holds it gets a new current version with each match replaced; every older
     version that holds it is rewritten in place with only the match replaced; titles,

@@ -127,16 +127,33 @@ def compile_pattern(pattern: str, *, regex: bool = False, ignore_case: bool = Fa
     """A pattern to match stored text: plain text unless `regex`."""
     if not isinstance(pattern, str) or not pattern:
         raise UserError("pattern '': must not be empty (it would match every version)")
+    if not regex and pattern.isspace():
+        raise UserError(
+            f"pattern {pattern!r}: only white space (it would match between every two words)"
+        )
     flags = re.IGNORECASE if ignore_case else 0
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # FutureWarning on syntax that may change meaning
-            compiled = re.compile(pattern if regex else re.escape(pattern), flags)
+            compiled = re.compile(pattern if regex else _plain(pattern), flags)
     except (re.error, RecursionError, OverflowError) as e:
         raise UserError(f"pattern {pattern!r}: not a valid regular expression ({e})") from None
     if compiled.fullmatch(""):
         raise UserError(f"pattern {pattern!r}: matches the empty text (it would match everywhere)")
     return compiled
+
+
+def _plain(text: str) -> str:
+    """A plain text as a pattern: its characters as they are, but each run of white space
+    matching any run of white space, so "Dr Ana Lima" also finds the name where a line
+    break, two spaces or a no-break space stands between its words (a wrapped line, a
+    pasted e-mail): the same words, said the same way."""
+    return "".join(
+        r"\s+" if part.isspace() else re.escape(part) for part in _SPACES.split(text) if part
+    )
+
+
+_SPACES = re.compile(r"(\s+)")
 
 
 def _path_pattern(pattern: re.Pattern, plain: str | None) -> re.Pattern:

@@ -166,6 +166,45 @@ def test_forget_refuses_an_empty_pattern(repo):
         forget(repo, OWNER, "")
 
 
+def test_forget_refuses_a_pattern_of_white_space_only(repo):
+    repo.write(OWNER, "~/memory/alice", "Alice likes tea.")
+    with pytest.raises(UserError, match="only white space"):
+        forget(repo, OWNER, " \n")
+    assert repo.read(OWNER, "~/memory/alice").body == "Alice likes tea."
+
+
+@pytest.mark.parametrize(
+    "between", ["\n", "  ", "\u00a0", "\t", "\r\n"], ids=["newline", "two", "nbsp", "tab", "crlf"]
+)
+def test_forget_of_a_plain_text_finds_it_across_a_line_break_or_other_spacing(repo, between):
+    """The words asked for, wrapped onto two lines or spaced otherwise, are the same words:
+    each goes, with the spacing between them, and nothing around them."""
+    body = f"# Notes\n\nSaw Dr{between}Quennell on Tuesday.\nDr Quennell rang.\nDr Jones too.\n"
+    repo.write(OWNER, "~/memory/notes", body)
+    sessions = _session(repo, "s-1", f"I saw Dr{between}Quennell today.", "Noted.")
+
+    report = forget(repo, OWNER, "Dr Quennell")
+
+    assert repo.read(OWNER, "~/memory/notes").body == (
+        f"# Notes\n\nSaw {FORGOTTEN} on Tuesday.\n{FORGOTTEN} rang.\nDr Jones too.\n"
+    )
+    assert bodies(repo, "~/memory/notes")[0] == repo.read(OWNER, "~/memory/notes").body
+    assert [r.content for r in sessions.history("s-1")] == [f"I saw {FORGOTTEN} today.", "Noted."]
+    assert RecallIndex(repo.conn).search(OWNER, "quennell") == []
+    assert report.recall_passages == 1
+
+
+def test_forget_of_a_plain_text_keeps_its_words_apart_and_other_spellings(repo):
+    """Only white space may differ: the words joined, hyphenated or in another case stay."""
+    body = "DrQuennell\nDr-Quennell\ndr quennell\nDr. Quennell\n"
+    repo.write(OWNER, "~/memory/notes", body)
+
+    report = forget(repo, OWNER, "Dr Quennell")
+
+    assert report.hits == []
+    assert repo.read(OWNER, "~/memory/notes").body == body
+
+
 def test_forget_replaces_only_the_matched_part_of_a_title_and_a_path_segment(repo):
     doc = repo.write(OWNER, "~/memory/people/anna-kohl", "Anna.\n", title="Anna Kohl")
 
