@@ -82,6 +82,7 @@ KINDS: dict[str, str] = {
     "database-url-password": "password in a URL",
     "bearer-token": "bearer token",
     "password": "password",
+    "passphrase": "pass phrase",
     "pin": "PIN",
     "recovery-phrase": "recovery phrase",
     "bank-account": "bank account number",
@@ -96,7 +97,10 @@ KINDS: dict[str, str] = {
 
 # Values after a keyword ("password: ...") are judged by `_looks_random`; these kinds are.
 _JUDGED = {"password", "api-key", "bearer-token"}
-_SEP = r"(?:[\"']?\s*[:=]\s*|\s+(?:is|was|=|:)\s+(?:now\s+)?|\s+)"
+_SEP = (
+    r"(?:[\"']?\s*[:=]\s*|\s+(?:is|was)\s*[:=]\s*|\s+(?:is|was|=|:)\s+(?:now\s+)?"
+    r"|['’]s\s+(?:now\s+)?|\s+(?:est|es|ist|är|é|era|war|jest)\s+|\s+)"
+)
 _FOR = (
     r"(?:\s+(?:for|of|to|on|at|in|by|beside|behind|outside|inside|under|near|next\s+to)"
     r"(?:\s+[^\s:=]+){1,3}?)?"
@@ -104,6 +108,23 @@ _FOR = (
 #: Markup a value may be wrapped in where it is given: "code is **7731**", "<b>6042</b>",
 #: "`4410`" (the opener only: the value's own end is a word boundary).
 _MARKUP_OPEN = r"(?:\*{1,2}|`|<(?:b|strong|em|i|u|code|mark|span|kbd|tt)(?:\s[^<>]{0,80})?>){0,2}"
+#: "Password" in the languages people most often mix into a conversation, and their "is".
+_PASSWORD_ABROAD = (
+    r"mot\s+de\s+passe|contrase[ñn]a|passwort|kennwort|wachtwoord|senha|has[łl]o|"
+    r"l[öo]senord|salasana|adgangskode"
+)
+_IS_ABROAD = r"est|es|ist|är|é|era|war|jest|er|on"
+_DIGIT_WORD = r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)"
+#: A PIN's digits: together ("4419"), one by one ("4 4 1 9", "1-9-8-4"), in pairs as a
+#: combination is read ("12-34-56"), or said in words ("four four one nine").
+_PIN_VALUE = (
+    r"(?P<value>\d{4,10}\b(?![.,/:-]\d)|\d(?:[ -]\d){3,9}(?![ -]?\d)"
+    r"|\d{2}(?:[ -]\d{2}){1,4}(?![ -]?\d)|"
+    + _DIGIT_WORD
+    + r"(?:[ ,-]+"
+    + _DIGIT_WORD
+    + r"){3,9}\b)"
+)
 #: What a code opens: "the gate code", "the code for the back door", "the key safe".
 _LOCK = (
     r"(?:door|gate|alarm|entry|access|garage|lock|locker|safe|building|lock\s*box|key\s*safe|"
@@ -210,12 +231,33 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
             "password",
             re.compile(
                 r"(?<![A-Za-z])(?:password|passwd|passphrase|pass ?code|pwd|pw|"
+                + _PASSWORD_ABROAD
+                + r"|"
                 # "pin" is a verb too ("pin urllib3>=2,<3"): a PIN only with "is", ":" or "="
                 r"pin(?=\s*[:=]|\s+(?:is|was|for|of|to|on|at|in)\b))(?![A-Za-z])"
                 + _FOR
                 + _SEP
                 + r"[\"'`]?(?P<value>(?=[^\s\"'`]*(?:[\d_]|[^\w\s]))[^\s\"'`]{6,}?)[\"'`]?"
                 r"(?=[\s,;}]|[.!?](?:\s|$)|$)",
+                re.I,
+            ),
+        ),
+        (
+            # a pass phrase given in quotes, words and spaces: "the passphrase is 'purple
+            # monkey dishwasher'" (a single quoted word is judged as any value is, above)
+            "passphrase",
+            re.compile(
+                r"(?<![A-Za-z])(?:(?P<phrase>pass\s?phrase)|password|"
+                + _PASSWORD_ABROAD
+                + r")(?![A-Za-z])"
+                + _FOR
+                + r"(?:\s*[:=]\s*|\s+(?:is|was|"
+                + _IS_ABROAD
+                + r")\s*[:=]?\s*(?:now\s+)?|['’]s\s+|\s+)"
+                # a pass phrase's words, two or more; a password's, with a digit or three
+                # words at least ("the password is 'not valid'" is what a screen said)
+                + r"[\"'“‘`](?P<value>(?(phrase)|(?=(?:[^\"“”‘’`'\n]|'(?=\w))*\d|(?:(?:[^\s\"“”‘’`']|'(?=\w))+\s+){2}\w))"
+                r"[^\"“”‘’`\n]{1,64}?\s[^\"“”‘’`\n]{1,64}?)[\"'”’`]",
                 re.I,
             ),
         ),
@@ -232,20 +274,20 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
                 + _FOR
                 # "PIN 5193", "door code 4471": the digits right after the word, but not after
                 # a "pin" that may be the verb ("pin 2024" a version): that one needs "is"
-                + r"(?:\s*[:=]\s*|\s+(?:is|was)\s+(?:now\s+)?|(?<![Pp][Ii][Nn])\s+|(?<=(?-i:PIN))\s+)"
-                + _MARKUP_OPEN
-                + r"(?P<value>\d{4,10})\b(?![.,/:-]\d)",
+                + r"(?:\s*[:=]\s*|\s+(?:is|was)\s*[:=]?\s*(?:now\s+)?|['’]s\s+|"
+                r"(?<![Pp][Ii][Nn])\s+|(?<=(?-i:PIN))\s+)" + _MARKUP_OPEN + _PIN_VALUE,
                 re.I,
             ),
         ),
         (
             "pin",
             # a code given in a sentence about a lock: "added him to the lock app with his
-            # own code, 7204" (a possessive or article before "code": not "error code 5003")
+            # own code, 7204", "the key safe is by the back door, code 7731" (a possessive,
+            # an article or a comma before "code": not "error code 5003")
             re.compile(
                 r"\b(?:lock|door|gate|alarm|keypad|key\s*safe|padlock|entry|garage)"
-                r"(?:[^.!?\n]{0,80}?)\b(?:his|her|my|their|your|our|its|the|a|an)\s+"
-                r"(?:own\s+|new\s+)?code\s*[,:=]?\s*(?:is\s+|was\s+)?"
+                r"(?:[^.!?\n]{0,80}?)(?:\b(?:his|her|my|their|your|our|its|the|a|an)\s+"
+                r"(?:own\s+|new\s+)?|[,;]\s*)code\s*[,:=]?\s*(?:is\s+|was\s+)?"
                 + _MARKUP_OPEN
                 + r"(?P<value>\d{4,10})\b",
                 re.I,
@@ -414,7 +456,34 @@ _GATES: list[tuple[tuple[str, ...], str | None]] = [
         "user /",
         start=r"log|sign|cred|user",
     ),
-    _words("pass", "pw", "pin", start=r"pass|pw|pin"),
+    _words(
+        "pass",
+        "pw",
+        "pin",
+        "contrase",
+        "kennwort",
+        "wachtwoord",
+        "senha",
+        "hasło",
+        "haslo",
+        "senord",
+        "salasana",
+        "adgangskode",
+        start=r"pass|pw|pin|mot|contrase|kennw|wachtw|senha|has|l[öo]sen|salas|adgang",
+    ),
+    _words(
+        "pass",
+        "contrase",
+        "kennwort",
+        "wachtwoord",
+        "senha",
+        "hasło",
+        "haslo",
+        "senord",
+        "salasana",
+        "adgangskode",
+        start=r"pass|mot|contrase|kennw|wachtw|senha|has|l[öo]sen|salas|adgang",
+    ),
     # a lock word alone is not enough: "code", "pin", "combination"/"combo" or a key safe,
     # lockbox or padlock must be there too
     _words(

@@ -268,6 +268,76 @@ def test_a_pin_wrapped_in_markup_is_a_secret_as_it_is_bare():
         assert mask(sentence)[1] == [], sentence
 
 
+def test_a_pin_said_digit_by_digit_in_pairs_or_in_words_is_a_secret():
+    said = [
+        ("the pin for the new card is 4 4 1 9, don't lose it", "4 4 1 9"),
+        ("The alarm code is 7 3 0 1 and the fob is on the hook.", "7 3 0 1"),
+        ("door code 1-9-8-4 from Monday", "1-9-8-4"),
+        ("safe combination: 12-34-56", "12-34-56"),
+        ("PIN: four four one nine", "four four one nine"),
+        ("the gate code is two zero one seven, press enter after", "two zero one seven"),
+        ("my passcode's 558213", "558213"),
+        ("the key safe is round the back, code 7731", "7731"),
+    ]
+    for sentence, value in said:
+        text, found = mask(sentence)
+        assert value not in text, sentence
+        assert [s.kind for s in found] == ["pin"], sentence
+    # a count, a word that is not a digit, a version, two digits: no PIN
+    for sentence in (
+        "the gate code is 12 digits long",
+        "the door code is one of the four things I forgot",
+        "pin 2 0 2 4 in the lock file",
+        "the alarm code is 7 3, I think",
+        "The gate showed error code 5003, then 5004.",
+    ):
+        assert mask(sentence)[1] == [], sentence
+
+
+def test_a_password_after_is_with_a_colon_or_a_line_break_is_a_secret():
+    for sentence in (
+        "my password is:\nhunter2horse",
+        "Password is: Tr0mb0ne!",
+        "wifi password =\n  kettle42pond",
+    ):
+        text, found = mask(sentence)
+        assert [s.kind for s in found] == ["password"], sentence
+        assert not re.search(r"hunter2|Tr0mb0ne|kettle42", text), sentence
+
+
+def test_a_password_in_another_language_is_a_secret():
+    for sentence, value in (
+        ("Mot de passe : soleil2024", "soleil2024"),
+        ("mon mot de passe est soleil2024", "soleil2024"),
+        ("la contraseña: gato1234", "gato1234"),
+        ("das Passwort ist Wolke77", "Wolke77"),
+        ("mijn wachtwoord: fiets1234", "fiets1234"),
+    ):
+        text, found = mask(sentence)
+        assert value not in text and [s.kind for s in found] == ["password"], sentence
+    # the word without a value
+    assert mask("j'ai oublié mon mot de passe hier")[1] == []
+
+
+def test_a_pass_phrase_in_quotes_is_a_secret_a_screen_message_is_not():
+    for sentence, value in (
+        ("the passphrase is 'purple monkey dishwasher'", "purple monkey dishwasher"),
+        ("my passphrase: \u201cblue whale\u201d", "blue whale"),
+        ('the wifi password is "correct horse battery staple" btw', "horse battery"),
+        ("Password 'Summer 2024' was rejected", "Summer 2024"),
+        ("the password's 'Tango Foxtrot 7'", "Tango Foxtrot"),
+    ):
+        text, found = mask(sentence)
+        assert value not in text and [s.kind for s in found] == ["passphrase"], sentence
+    # two words a screen said, a quoted single word (judged as any value is): kept
+    for sentence in (
+        "it says the password is 'not valid' when I log in",
+        "the password is 'expired'",
+        "I'll change the password on Monday",
+    ):
+        assert mask(sentence)[1] == [], sentence
+
+
 def test_a_code_given_in_a_sentence_about_a_lock_is_a_secret_an_error_code_is_not():
     from doctree.store.secrets import mask
 
