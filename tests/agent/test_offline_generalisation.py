@@ -84,6 +84,7 @@ def test_every_transcript_of_the_set_is_scored_on_what_it_says():
         ("fresh9", 10),
         ("fresh10", 10),
         ("fresh11", 10),
+        ("fresh12", 10),
     ],
 )
 def test_a_fresh_half_is_held_aside_with_its_own_transcripts(half: str, least: int):
@@ -95,7 +96,18 @@ def test_a_fresh_half_is_held_aside_with_its_own_transcripts(half: str, least: i
 
 @pytest.mark.parametrize(
     "half",
-    ["fresh2", "fresh3", "fresh4", "fresh5", "fresh7", "fresh8", "fresh9", "fresh10", "fresh11"],
+    [
+        "fresh2",
+        "fresh3",
+        "fresh4",
+        "fresh5",
+        "fresh7",
+        "fresh8",
+        "fresh9",
+        "fresh10",
+        "fresh11",
+        "fresh12",
+    ],
 )
 def test_each_transcript_of_a_later_fresh_half_is_small_enough_to_read_whole(half: str):
     """1-3 sessions, 5-10 facts and 2-4 questions each: a miss can be traced by reading it."""
@@ -148,7 +160,7 @@ def test_a_held_aside_half_s_misses_are_listed_only_when_it_is_asked_for_by_name
 
 
 @pytest.mark.parametrize(
-    "half", ["fresh4", "fresh5", "fresh7", "fresh8", "fresh9", "fresh10", "fresh11"]
+    "half", ["fresh4", "fresh5", "fresh7", "fresh8", "fresh9", "fresh10", "fresh11", "fresh12"]
 )
 def test_a_later_fresh_half_checks_forgotten_secret_and_superseded_text(half: str):
     """Leaks can be scored: at least two transcripts name text that must not be kept (a
