@@ -14,7 +14,7 @@ from doctree.errors import UserError
 from doctree.sessions.sessions import Sessions
 from doctree.sessions.transcripts import KINDS, TEXT_KINDS, check_time
 from doctree.store.paths import require_text
-from doctree.store.secrets import mask_value, may_hold_secret
+from doctree.store.secrets import asks_for_secret, mask_answer, mask_value, may_hold_secret
 from doctree.timeutil import now_iso
 
 #: A session is invalidated once more than this many records are unprocessed (the 6th).
@@ -65,11 +65,17 @@ def _masked_json(content: str | dict[str, Any]) -> str:
     return json.dumps(mask_value(content), ensure_ascii=False)
 
 
+#: A reply longer than this is read on its own: a value given in reply to a question is short.
+_REPLY_CHARS = 400
+
+
 def _encode_record(
-    kind: str, content: str | dict[str, Any], time: str | None
+    kind: str, content: str | dict[str, Any], time: str | None, asked: str | None = None
 ) -> tuple[str, str, str | None]:
     """(kind, content as stored, time) of a history record, checked; every secret in the
-    content becomes its marker before anything is written."""
+    content becomes its marker before anything is written, and a short text's value given
+    in reply to `asked`, what the session's text before it asked for ("What's the door
+    code?" then "4471"; `asks_for_secret`), too."""
     if kind not in KINDS:
         raise UserError(f"history kind {kind!r}: must be one of {', '.join(KINDS)}")
     if kind in TEXT_KINDS and not isinstance(content, str):
@@ -78,6 +84,8 @@ def _encode_record(
         raise UserError(f"a {kind!r} record needs a dict as content, not {type(content).__name__}")
     if time is not None:
         time = _check_time(time)
+    if asked and isinstance(content, str) and len(content) <= _REPLY_CHARS:
+        content = mask_answer(asked, content)[0]
     try:
         # every secret in the record becomes its marker before anything is written
         encoded = _masked_json(content)
@@ -85,6 +93,20 @@ def _encode_record(
         raise UserError(f"a {kind!r} record's content is not JSON-serialisable: {e}") from None
     require_text(encoded, f"a {kind!r} record's content")
     return kind, encoded, time
+
+
+def _asks(encoded: str) -> str | None:
+    """What a text record, as stored (its JSON), asks for if a secret (`asks_for_secret`).
+    Its JSON holds every word a secret needs as the text does (`_masked_json`), so the end
+    of most records is ruled out before it is decoded."""
+    if not may_hold_secret(encoded[-_ASK_CHARS:]):
+        return None
+    said = json.loads(encoded)
+    return asks_for_secret(said) if isinstance(said, str) else None
+
+
+#: How much of a record's end a question for a secret is looked for in.
+_ASK_CHARS = 200
 
 
 class Records(Sessions):
@@ -101,8 +123,10 @@ class Records(Sessions):
         """Append a record and return its id. Invalidates the session at this record once
         more than 5 records are unprocessed (exempt sessions never). Secrets in the content
         are stored as markers (`[secret: aws-access-key]`), never as they were given."""
-        kind, encoded, time = _encode_record(kind, content, time)
         with self._tx():
+            kind, encoded, time = _encode_record(
+                kind, content, time, self._asked(session_id, kind, content)
+            )
             s = self.require(session_id)
             cur = self.conn.execute(
                 "INSERT INTO session_history (session_id, kind, content, time) VALUES (?, ?, ?, ?)",
@@ -114,6 +138,21 @@ class Records(Sessions):
                 self.invalidate(session_id, new_id)
         return new_id
 
+    def _asked(self, session_id: str, kind: str, content: str | dict[str, Any]) -> str | None:
+        """What the session's last text record asks for, if a secret (`asks_for_secret`),
+        which a short text appended after it may give (`_encode_record`); None when it asks
+        for none or the new record is no short text."""
+        if kind not in TEXT_KINDS or not isinstance(content, str) or len(content) > _REPLY_CHARS:
+            return None
+        row = self.conn.execute(
+            "SELECT content FROM session_history WHERE session_id = ? AND kind IN"
+            " ('user', 'assistant', 'system') ORDER BY id DESC LIMIT 1",
+            (session_id,),
+        ).fetchone()
+        if row is None:
+            return None
+        return _asks(row[0])
+
     def append_many(
         self, session_id: str, records: Iterable[tuple[str, str | dict[str, Any], str | None]]
     ) -> list[int]:
@@ -121,11 +160,20 @@ class Records(Sessions):
         same checks, secret markers and invalidation as `append_history` record by record
         (the mark only rises, so it ends at the last record once more than 5 are
         unprocessed), with one session lookup and one count for the whole batch."""
-        rows = [_encode_record(kind, content, time) for kind, content, time in records]
+        records = list(records)
         ids: list[int] = []
-        if not rows:
+        if not records:
             return ids
         with self._tx():
+            rows = []
+            asked: str | None = None
+            known = False  # whether `asked` is of a text of this batch (else read it once)
+            for kind, content, time in records:
+                if not known:
+                    asked = self._asked(session_id, kind, content)
+                rows.append(_encode_record(kind, content, time, asked))
+                if kind in TEXT_KINDS:
+                    asked, known = _asks(rows[-1][1]), True
             s = self.require(session_id)
             for kind, encoded, time in rows:
                 cur = self.conn.execute(

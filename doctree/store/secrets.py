@@ -42,6 +42,9 @@ __all__ = [
     "path_secret",
     "mask",
     "mask_text",
+    "asks_for_secret",
+    "mask_answer",
+    "mask_reply",
     "mask_value",
     "slug",
 ]
@@ -404,6 +407,8 @@ def _entropy(s: str) -> float:
 
 def _looks_random(value: str) -> bool:
     """A credential, not a word: mixed characters with some entropy."""
+    if "[[" in value or "~/" in value:
+        return False  # a wiki link, a path of the tree: "(see [[~/memory/notes]])"
     value = value.strip(".,;:!?()[]{}")
     if len(value) < 6 or _PLAIN.fullmatch(value) or _REFERENCE.fullmatch(value):
         return False
@@ -912,6 +917,81 @@ def mask(text: str, *, replace: Any = marker) -> tuple[str, list[Secret]]:
 def mask_text(text: str) -> str:
     """`text` with every secret replaced by its marker."""
     return mask(text)[0]
+
+
+#: Words a reply may open with before its value: "it's 4471", "sure, kettle42pond".
+_REPLY_OPENING = re.compile(
+    r"(?:(?:it'?s|it’s|it is|it was|that'?s|that is|sure|ok(?:ay)?|yes|yeah|yep|of course|"
+    r"the code is|the password is)\b[\s,:.-]*)*",
+    re.I,
+)
+_LEAD_CHARS = 160
+#: A question about something else than the value: "what year did you change the door
+#: code?", "how long is the PIN?", "did you reset the password?" (its reply is no secret).
+_ASKS_OTHER = re.compile(
+    r"^(?:(?:and|so|ok(?:ay)?|thanks|great|right|also|then)\b[\s,.!]*)*"
+    r"(?:when|why|who|whose|where|how|did|does|do|has|have|had|was|were|is|are|"
+    r"should|what\s+(?:year|time|day|date|month|kind|sort|type|colou?r|happened))\b",
+    re.I,
+)
+
+
+def asks_for_secret(lead: str) -> str | None:
+    """The part of `lead` that asks for a secret or leads into one ("What's the code for the
+    key safe?", "And the wifi password?", "my bank PIN is"), for `mask_reply`; None when
+    it asks for none: most texts, one closed by a full stop (it states, it does not ask),
+    and a question about something else than the value ("how long is the PIN?")."""
+    tail = lead[-_LEAD_CHARS:].rstrip()
+    if not tail or tail[-1] in ".!" or not may_hold_secret(tail):
+        return None  # closed by a full stop, or no word a secret needs
+    tail = _SENTENCE_END.split(tail.rstrip(" \t\n?:"))[-1].strip()
+    if not may_hold_secret(tail) or (lead.rstrip().endswith("?") and _ASKS_OTHER.match(tail)):
+        return None
+    return tail
+
+
+def mask_reply(lead: str, text: str, *, replace: Any = marker) -> tuple[str, list[Secret]]:
+    """`text` masked (`mask`), and then also a value it gives in reply to `lead`, the text
+    before it in the conversation, when `lead` asks for a secret or leads into one
+    (`asks_for_secret`): "What's the code for the key safe?" then "4471", "And the wifi
+    password?" then "kettle42pond", "my bank PIN is" then "8823". The two are read as one
+    ("the code for the key safe: 4471"), and only what falls in `text` is masked; `lead` is
+    masked on its own, as it was stored."""
+    out, found = mask(text, replace=replace)
+    asked = asks_for_secret(lead) if lead and out.strip() else None
+    if asked is None:
+        return out, found
+    out, more = mask_answer(asked, out, replace=replace)
+    return out, found + more
+
+
+def mask_answer(asked: str, text: str, *, replace: Any = marker) -> tuple[str, list[Secret]]:
+    """`text` with the value it gives in reply to `asked` (what `asks_for_secret` returned
+    for the text before it) replaced by its marker, and those secrets; `text`'s own secrets
+    are left to `mask`."""
+    more = _replied(asked, text) if text.strip() else []
+    if not more:
+        return text, []
+    parts, pos = [], 0
+    for x in more:
+        parts.append(text[pos : x.start])
+        parts.append(replace(x.kind))
+        pos = x.end
+    parts.append(text[pos:])
+    return "".join(parts), more
+
+
+def _replied(tail: str, text: str) -> list[Secret]:
+    """The secrets `text` gives in reply to `tail` (`asks_for_secret`), by their place in
+    `text`: the two read as one, only what falls in `text` kept."""
+    opening = _REPLY_OPENING.match(text).end()  # type: ignore[union-attr]
+    joined = f"{tail}: {text[opening:]}"
+    cut = len(tail) + 2
+    return [
+        Secret(x.kind, max(x.start, cut) - cut + opening, x.end - cut + opening)
+        for x in find_secrets(joined)
+        if x.end > cut and not _MARKER.search(joined, x.start, x.end)
+    ]
 
 
 def mask_value(value: Any) -> Any:

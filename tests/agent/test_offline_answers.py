@@ -229,3 +229,11 @@ def test_the_parts_of_a_two_part_question_are_kept_dated(repo):
         ),
     )
     assert "Term starts on Monday (2028-03-06)" in _current(repo)
+
+
+@pytest.mark.parametrize("reply", ["[secret: pin]", "it's [secret: pin]", "  [secret: pin]  "])
+def test_a_reply_stored_as_a_secrets_marker_keeps_the_marker_whole(reply):
+    """The value was withheld when the record was stored; the statement says what the code
+    opens and keeps the marker as it is, not "secret: pin]"."""
+    said = answered("What's the code for the key safe?", reply)
+    assert said == "The code for the key safe is [secret: pin]."

@@ -506,6 +506,58 @@ def test_a_credential_said_in_a_transcript_never_reaches_the_database(tmp_path):
     assert CREDENTIAL.encode() not in raw
 
 
+def test_a_secret_given_in_reply_to_a_question_never_reaches_the_database(tmp_path):
+    """The assistant asks for a code and the user replies with the bare value, or the user
+    leads into one and gives it in the next message: no byte of the database file holds it,
+    and the pages say what it opens, never the value."""
+    from click.testing import CliRunner
+
+    from doctree.cli import cli
+    from doctree.store.documents import DocumentsRepository
+
+    said = [
+        ("user", "The new house keys are sorted, the key safe is by the back door."),
+        ("assistant", "Great. What's the code for the key safe?"),
+        ("user", "6087"),
+        ("assistant", "Thanks. And the wifi password?"),
+        ("user", "marble93kettle"),
+        ("user", "my bank PIN is"),
+        ("user", "3952"),
+    ]
+    transcript = tmp_path / "t.md"
+    transcript.write_text(
+        format_transcript(
+            [
+                {"kind": k, "time": f"2031-05-01T10:0{i}:00Z", "content": c}
+                for i, (k, c) in enumerate(said)
+            ],
+            owner="main",
+            session_id="s-reply",
+        )
+    )
+    db = tmp_path / "doctree.db"
+    result = CliRunner().invoke(
+        cli, ["--db", str(db), "replay", "--backend", "offline", str(transcript)]
+    )
+    assert result.exit_code == 0, result.output
+    raw = b"".join(p.read_bytes() for p in tmp_path.glob("doctree.db*"))
+    for value in ("6087", "marble93kettle", "3952"):
+        assert value.encode() not in raw, value
+    repo = DocumentsRepository(db)
+    lines = [ln for d in repo.documents("main") for ln in d.body.splitlines()]
+    repo.close()
+    assert any("key safe is by the back door" in ln for ln in lines)
+    # a marker is kept whole where a page says what the code opens
+    assert all("secret: pin]" not in ln or "[secret: pin]" in ln for ln in lines), lines
+
+
+def test_a_wiki_link_after_a_word_for_a_credential_is_no_password():
+    """A page line left with "PIN is" before its citation: the link is no value."""
+    line = "- 2031-05-01: The user's bank PIN is ([[~/memory/archive/2031-W18/s1|s1]])"
+    assert find_secrets(line) == []
+    assert find_secrets("the password is in [[~/memory/tools/vault-42]]") == []
+
+
 @pytest.mark.parametrize(
     "text",
     [

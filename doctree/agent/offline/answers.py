@@ -43,7 +43,7 @@ _NO = re.compile(
 )
 #: What a reply may open on before its answer: "yes, ", "no, ", "um ", "it's ", "that's ".
 _OPENER = re.compile(
-    r"^\W*(?:(?:yes|yeah|yep|yup|no|nope|nah|ok(?:ay)?|oh|ah|um+|er+|hmm+|well|so|actually|"
+    r"^(?:(?!\[secret:)\W)*(?:(?:yes|yeah|yep|yup|no|nope|nah|ok(?:ay)?|oh|ah|um+|er+|hmm+|well|so|actually|"
     r"probably|definitely|just|only)\b[,\s!.]*)*(?:it's|it\s+is|that's|that\s+is|they're|"
     r"they\s+are|i'd\s+say|let's\s+(?:go\s+with|do|say)|i'll\s+(?:take|go\s+with|have)|"
     r"go\s+with|make\s+it)?\s*",
