@@ -32,6 +32,7 @@ from doctree.agent.offline.language import (
     has_verb,
 )
 from doctree.agent.offline.mail import Mail, mail_chain
+from doctree.agent.offline.markup import read_html
 from doctree.agent.offline.model import Segmented, Turn
 from doctree.agent.offline.numeric import date_order
 from doctree.agent.offline.ocr import normalise as normalise_scan
@@ -1238,8 +1239,11 @@ def segment(
                 )
             )
             continue
-        # dictation's spoken marks first: "full stop" is a full stop before anything reads it
-        speaker, content = speaker_of(normalise_scan(punctuate(m.content)), chat=chat)
+        # HTML source as the text it shows, and dictation's spoken marks: "full stop" is a
+        # full stop, `<td>Arrive</td><td>Sat 23 Aug</td>` a labelled value, before anything
+        # reads it
+        content = punctuate(read_html(m.content))
+        speaker, content = speaker_of(normalise_scan(content), chat=chat)
         if names and not speaker:
             content = as_the_user(content, set(names))
         content = open_own_notes(content)  # "the note I'm leaving for the sitter: > …"

@@ -596,9 +596,13 @@ def choose(found: dict[str, list[Replacement]]) -> Replacement | None:
     return reps[0] if len(reps) == 1 else None
 
 
+#: The words of a date said before its absolute form, read back from the "(": weekdays and
+#: months whole or shortened as a booking writes them ("Fri 22 Aug 2031 (2031-08-22)").
 _DATE_WORDS = re.compile(
-    rf"(?:(?:\b{lang.WEEKDAY}|\b(?:{'|'.join(lang.MONTHS)})|\bthe|\bof|\bon|\d{{1,2}}(?:st|nd|rd|th)?"
-    r"|\d{4}|[,\s])+)$",
+    r"(?:(?:\b(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\.?"
+    r"|\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?"
+    r"|\bthe|\bof|\bon|\d{1,2}(?:st|nd|rd|th)?|\d{4}|[,\s])+)$",
     re.I,
 )
 
