@@ -74,3 +74,4 @@ def test_a_postgres_run_says_where_the_bytes_are(tmp_path):
     assert tables["target"] == "<= 2.5x" and "plain FTS" in tables["baseline"]
     assert not any(r["target"] for m, r in rows.items() if "catalog on both sides" in m)
     assert 0 < figures["postgres_empty_database_bytes"] < figures["postgres_bytes"]
+    assert 0 < figures["postgres_tables_vacuumed_bytes"] <= figures["postgres_tables_bytes"]
