@@ -17,7 +17,10 @@ of one and two words, `load_memories(query=...)` (the `context` a host loads) p5
 baseline is a plain full-text table holding the same notes on the same backend (SQLite
 FTS5 / a PostgreSQL tsvector column with a GIN index), searched for the same queries, each
 query by both in turn (after ten to warm both); its size is the baseline of the database's
-(target <= 2.5x).
+(target <= 2.5x). Sizes are compared like with like: on SQLite both files, each with its own
+schema; on PostgreSQL doctree's tables (heap, TOAST, indexes) against the plain table's, no
+catalog on either side (a database's catalog, 7-9 MB in any database, is shown beside the
+plain table plus an empty database's).
 Targets (issue "Speed where it slipped"): search p50 < 20 ms on SQLite and < 50 ms on
 PostgreSQL at 1M. A measure that fails is reported as what broke first, and the run goes on.
 """
@@ -266,33 +269,67 @@ def run_backend(
 
     if name == "sqlite":
         repo.close()
+        # Both files hold their own schema (sqlite_schema) beside their data: counted alike.
         size = sum(os.path.getsize(p) for p in Path(target).parent.glob(Path(target).name + "*"))
+        add(
+            benchreport.row(
+                "database size",
+                f"{size / 1e6:,.0f} MB",
+                f"{base_bytes / 1e6:,.0f} MB plain FTS",
+                f"{size / base_bytes:.2f}x",
+                "<= 2.5x",
+                size <= 2.5 * base_bytes,
+            )
+        )
     else:
+        # A database holds PostgreSQL's own catalog (7-9 MB however small the data); the
+        # plain table is measured by itself. The target compares doctree's tables with the
+        # plain table, neither with a catalog; the database with its catalog is shown beside
+        # the plain table with one (an empty database's: what CREATE DATABASE copies).
         size = repo.conn.execute("SELECT pg_database_size(current_database())").fetchone()[0]
+        catalog = repo.conn.execute("SELECT pg_database_size('template1')").fetchone()[0]
         parts = postgres_sizes(repo.conn)
+        # The dead rows a burst of writing leaves (the notes of `search_deltas`, the queue of
+        # `passage_pending`) stay until autovacuum comes, within a minute or not yet: the
+        # same bytes after a VACUUM are shown too, apart from the target.
+        repo.conn.execute("VACUUM")
+        vacuumed = sum(b for _, _, b in postgres_sizes(repo.conn))
         repo.close()
         print_sizes(parts)
         tables = sum(b for _, _, b in parts)
-        figures.update(tables_bytes=tables, parts={f"{t}/{r}": b for t, r, b in parts})
+        figures.update(
+            tables_bytes=tables,
+            tables_vacuumed_bytes=vacuumed,
+            empty_database_bytes=catalog,
+            parts={f"{t}/{r}": b for t, r, b in parts},
+        )
         add(
             benchreport.row(
                 "size of doctree's tables (no catalog)",
                 f"{tables / 1e6:,.1f} MB",
                 f"{base_bytes / 1e6:,.1f} MB plain FTS",
                 f"{tables / base_bytes:.2f}x",
+                "<= 2.5x",
+                tables <= 2.5 * base_bytes,
+            )
+        )
+        add(
+            benchreport.row(
+                "the same after a VACUUM (no dead rows)",
+                f"{vacuumed / 1e6:,.1f} MB",
+                f"{base_bytes / 1e6:,.1f} MB plain FTS",
+                f"{vacuumed / base_bytes:.2f}x",
+            )
+        )
+        add(
+            benchreport.row(
+                "database size (catalog on both sides)",
+                f"{size / 1e6:,.1f} MB",
+                f"{(base_bytes + catalog) / 1e6:,.1f} MB plain FTS",
+                f"{size / (base_bytes + catalog):.2f}x",
             )
         )
     figures.update(bytes=size, baseline_bytes=base_bytes)
-    add(
-        benchreport.row(
-            "database size",
-            f"{size / 1e6:,.0f} MB",
-            f"{base_bytes / 1e6:,.0f} MB plain FTS",
-            f"{size / base_bytes:.2f}x",
-            "<= 2.5x",
-            size <= 2.5 * base_bytes,
-        )
-    )
     if broke:
         figures["broke"] = broke
     return rows, figures

@@ -48,7 +48,8 @@ def test_a_small_scale_run_reports_every_measure_beside_its_baseline(tmp_path):
 @pytest.mark.postgres
 def test_a_postgres_run_says_where_the_bytes_are(tmp_path):
     """On PostgreSQL the run also gives the bytes of each table's rows, TOAST and indexes;
-    they add up to the tables' total, which the database's size holds."""
+    they add up to the tables' total, which the database's size holds. The target compares
+    like with like: doctree's tables with the plain table, neither with a catalog."""
     out = tmp_path / "scale.json"
     proc = subprocess.run(
         [sys.executable, str(BENCH / "scale.py"), "--docs", "2000", "--backend", "postgres",
@@ -68,3 +69,9 @@ def test_a_postgres_run_says_where_the_bytes_are(tmp_path):
     assert sum(parts.values()) == figures["postgres_tables_bytes"]
     assert 0 < figures["postgres_tables_bytes"] < figures["postgres_bytes"]
     assert "where the bytes are" in proc.stdout
+    rows = {r["measure"]: r for r in report["rows"]}
+    tables = rows["PostgreSQL: size of doctree's tables (no catalog)"]
+    assert tables["target"] == "<= 2.5x" and "plain FTS" in tables["baseline"]
+    assert not any(r["target"] for m, r in rows.items() if "catalog on both sides" in m)
+    assert 0 < figures["postgres_empty_database_bytes"] < figures["postgres_bytes"]
+    assert 0 < figures["postgres_tables_vacuumed_bytes"] <= figures["postgres_tables_bytes"]
