@@ -21,6 +21,7 @@ from doctree.agent.offline.clauses import another_subject, clause_left, names_an
 from doctree.agent.offline.directory import Directory, person_slug
 from doctree.agent.offline.earlier import Earlier, asks_all, named_conversation
 from doctree.agent.offline.entities import find_entities
+from doctree.agent.offline.enumerations import choice, edited, pointed, restates, switched
 from doctree.agent.offline.figures import confirmed, with_figures
 from doctree.agent.offline.forms import said_forms
 from doctree.agent.offline.language import FIRST_PERSON, NAME, NOT_NAMES, content_words, mentions
@@ -127,12 +128,15 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
     read_paste = False  # the user's last message pasted a block (a log, a config)
     asked_for = ""  # the user's last message: what a tool's records may answer
     told: list[Said] = []  # the user's own sentences so far: what "the last two" counts
+    shown: list[Turn] = []  # the assistant's last two turns: the lists the user may point at
+    choices: dict[str, Sentence] = {}  # the choices of two made in this session, by label
     for turn in segmented.turns:
         a.ignored.extend(turn.addressed)
         if turn.kind == "tool_result":
             results += [Record(ln, v) for ln, v in zip(turn.sentences, turn.records, strict=True)]
             continue
         if turn.kind == "assistant":
+            shown = [*shown, turn][-2:]
             pending = findings(turn, directory)
             if results and turn.after_tool:
                 # the records the assistant reported, or that the user's question named
@@ -236,6 +240,22 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
             if explaining and EXPLAINS.match(raw):
                 continue  # "Forget the last two things I said. Neither is mine to share."
             explaining = False
+            if (
+                turn.speaker is None
+                and raw not in turn.pasted
+                and _pointing(
+                    a,
+                    turn,
+                    raw,
+                    shown,
+                    told,
+                    choices,
+                    dropped,
+                    (directory, context, current, said_before, previous),
+                )  # fmt: skip
+                is not None
+            ):  # "delete the second point", "in 4 it's Friday", "the latter" (enumerations.py)
+                continue
             if (
                 turn.speaker is None
                 and raw not in turn.pasted
@@ -606,6 +626,99 @@ def _by_position(
     if pos is not None:  # asked not to be kept: out of the session's record too
         a.withheld += [(x.time, x.raw) for x in targets] + [(turn.time, raw)]
     return kind
+
+
+def _pointing(
+    a: Analysis,
+    turn: Turn,
+    raw: str,
+    shown: list[Turn],
+    told: list[Said],
+    choices: dict[str, Sentence],
+    dropped: list[str],
+    reading: tuple[Directory, Context, list[Sentence], list[Sentence], list[Sentence]],
+) -> str | None:
+    """A sentence that points at what the assistant listed in one of its last two turns
+    (`enumerations.py`): "delete the second point" takes the user's statements the item
+    restates out of memory and the session's record; "in 4 it's Friday the 30th" reads the
+    statement item 4 restates with the new value instead; "the latter", "the cheaper one" is
+    read as the choice of that item, in its words; "go with the other one" switches a choice
+    of two. The action when it is one, acted on or not; None otherwise."""
+    directory, context, current, said_before, previous = reading
+    listing = next((t for t in reversed(shown) if t.lists), None)
+    lists = listing.lists if listing is not None else []
+    asked = listing is not None and (
+        any(x.endswith("?") for x in listing.sentences) or any(e.inline for e in lists)
+    )
+    p = pointed(raw, lists, asked=asked)
+    if p is None:
+        return None
+
+    def read(text: str) -> list[Sentence]:
+        n = len(a.sentences)
+        _read(a, turn, text, directory, context, current, said_before)
+        return a.sentences[n:]
+
+    def unread(x: Said) -> None:
+        for t in x.read:
+            if t in a.sentences:
+                a.sentences.remove(t)
+            for line in (previous, current):
+                if t in line:
+                    line.remove(t)
+
+    if p.action == "switch":
+        before = [s for label, s in choices.items() if switched(s.raw or s.text, raw)]
+        if len(before) == 1 and (new := switched(before[0].raw or before[0].text, raw)):
+            if before[0] in a.sentences:
+                a.sentences.remove(before[0])
+            for label in [k for k, v in choices.items() if v is before[0]]:
+                choices[label] = next(iter(read(new)), before[0])
+        else:  # a choice of an earlier session: the writer switches the line that gave it
+            for s in read(raw):
+                s.switches = True
+        return p.action
+    enum = p.enumeration
+    assert enum is not None and listing is not None
+    if p.action == "choose":
+        label = p.label or enum.label or ""
+        made = read(choice(label, enum, p.items[0]))
+        if made and label and len(enum.items) == 2:
+            choices[label.lower()] = made[0]
+        return p.action
+    # the user's statements each item restates: those an item restates best, and clearly
+    restated: dict[int, list[Said]] = {}
+    for x in told:
+        scores = [restates(item, x.raw) for item in enum.items]
+        best = max(scores)
+        if best >= 0.5 and scores.count(best) == 1:
+            restated.setdefault(scores.index(best), []).append(x)
+    targets = [x for i in p.items for x in restated.get(i, [])]
+    if not targets:
+        a.not_acted.append((raw, "no statement of the user's is restated by the item it names"))
+        return p.action
+    if p.action == "edit":
+        x = targets[0]
+        new_raw = edited(x.raw, p.value, p.old) if len(targets) == 1 else None
+        if new_raw is None:
+            a.not_acted.append((raw, "could not tell which value of the item it replaces"))
+            return p.action
+        unread(x)
+        x.raw, x.read = new_raw, read(new_raw)
+        return p.action
+    for x in targets:
+        told.remove(x)
+        unread(x)
+        dropped += [t.text for t in x.read]
+        a.forgotten += 1
+    items = {enum.items[i] for i in p.items}
+    shown_said = [s for s in listing.sentences if any(s in i or i in s for i in items)]
+    a.withheld += (
+        [(x.time, x.raw) for x in targets]
+        + [(listing.time, s) for s in shown_said]
+        + [(turn.time, raw)]
+    )
+    return p.action
 
 
 def _targets(
