@@ -69,8 +69,9 @@ _UNIT = r"(?:one|ones|point|points|item|items|bullet|bullets|line|lines|option|o
 _BY_PLACE = re.compile(
     r"\b(?:the\s+|that\s+)?(?P<ord>first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|"
     r"tenth|[1-9](?:st|nd|rd|th)|last|final)(?:\s+(?P<count>two|three|four|2|3|4))?"
-    rf"(?:\s+{_UNIT})?\b"
-    r"|\b(?:number|no\.|point|item|bullet|option|choice|line|#)\s*(?P<num>\d{1,2}|[A-Ha-h]\b)",
+    rf"(?:\s+{_UNIT})?\b(?=\s*(?:$|[,.;:!?)—–]|(?:is|are|was|were|should|needs?|please|too|as|"
+    r"for|on|from|in|of|out|off|and|but|then|can|has|isn['’]t|aren['’]t|wasn['’]t)\b))"
+    r"|(?:\b(?:number|no\.|point|item|bullet|option|choice|line)\s*#?|#)\s*(?P<num>\d{1,2}\b|(?-i:[A-H])\b)",
     re.I,
 )
 #: The verbs of taking an item out: "delete", "scrap", "take that out", "leave it off".
@@ -89,14 +90,14 @@ _KEPT = re.compile(r"\b(?:are|is)\s+(?:fine|ok|okay|good|right|correct|staying)\
 _EDIT = re.compile(
     r"^\W*(?:(?:and|also|oh|oh,|plus|but|then)\s+)?(?:in|for|on)\s+(?:number\s+|point\s+|item\s+|#)?"
     r"(?P<a>\d{1,2})\b,?\s+(?:it['’]s|it\s+is|it\s+should\s+(?:say|be|read)|make\s+it|that['’]s|"
-    r"that\s+should\s+be)\s+(?P<v1>[^,;.]+)"
+    r"that\s+should\s+be)\s+(?P<v1>(?:[^,;.]|(?<=\d)[,.](?=\d))+)"
     r"|^\W*(?:(?:and|also|oh|plus|but|then)\s+)?(?:number|point|item|#)\s*(?P<b>\d{1,2})\s+"
-    r"(?:should\s+(?:say|be|read)|is\s+actually|is\s+wrong,?\s+it['’]s)\s+(?P<v2>[^,;.]+)"
+    r"(?:should\s+(?:say|be|read)|is\s+actually|is\s+wrong,?\s+it['’]s)\s+(?P<v2>(?:[^,;.]|(?<=\d)[,.](?=\d))+)"
     r"|^\W*(?:(?:and|also|oh|plus|but|then)\s+)?change\s+(?:number\s+|point\s+|item\s+|#)?"
-    r"(?P<c>\d{1,2})\s+to\s+(?P<v3>[^,;.]+)",
+    r"(?P<c>\d{1,2})\s+to\s+(?P<v3>(?:[^,;.]|(?<=\d)[,.](?=\d))+)",
     re.I,
 )
-_NOT_OLD = re.compile(r"^\s*,?\s*not\s+(?P<old>[^,;.]+)", re.I)
+_NOT_OLD = re.compile(r"^\s*,?\s*not\s+(?P<old>(?:[^,;.]|(?<=\d)[,.](?=\d))+)", re.I)
 _COMPARATIVE = re.compile(
     r"\bthe\s+(?:(?P<cheap>cheaper|cheapest|less\s+expensive|least\s+expensive)|"
     r"(?P<dear>dearer|dearest|pricier|priciest|more\s+expensive|most\s+expensive)|"
@@ -104,6 +105,8 @@ _COMPARATIVE = re.compile(
     r"|\bthe\s+one\s+(?P<stem>\w+?)(?:er|est)\s+(?:to\s+)?(?P<what>\w+(?:\s+\w+)?)",
     re.I,
 )
+#: What says a place is near: "near your work", "next to the station", "five minutes from".
+_NEAR = r"\b(?:near|close\s+to|next\s+to|by\s+the|round\s+the\s+corner|minutes?\s+from|walk\s+from)"
 _FORMER = re.compile(r"\bthe\s+(?P<which>former|latter)\b", re.I)
 _OTHER = re.compile(r"\bthe\s+other\s+(?:one|option|choice)\b", re.I)
 #: A word of changing one's mind: "go with", "change of plan", "switch", "instead".
@@ -239,8 +242,8 @@ def pointed(sentence: str, lists: list[Enumeration], *, asked: bool) -> Pointed 
         if _REST.search(sentence) and _KEPT.search(sentence[: drop.start()]):
             named = [i for i in range(len(enum.items)) if i not in named]  # "drop the rest"
         return Pointed("drop", enum, sorted(set(named)), label=label) if named else None
-    if not asked:
-        return None
+    if not asked or len(sentence.split()) > 12:
+        return None  # a choice is a short reply to the question that listed the options
     enum, label = _which_list(sentence, lists)
     if enum is None:
         return None
@@ -259,10 +262,12 @@ def _chosen(sentence: str, enum: Enumeration) -> int | None:
         if m["early"] or m["late"]:
             return _extreme([_minutes(i) for i in enum.items], low=bool(m["early"]))
         stem, what = m["stem"].lower(), content_words(m["what"])
+        # "the one nearer work": the item that says it is near ("next to your work")
+        said = _NEAR if stem in ("near", "clos", "close") else rf"\b{re.escape(stem)}"
         fits = [
             i
             for i, item in enumerate(enum.items)
-            if re.search(rf"\b{re.escape(stem)}", item, re.I) and what <= content_words(item)
+            if re.search(said, item, re.I) and what <= content_words(item)
         ]
         return fits[0] if len(fits) == 1 else None
     place = [p for p in _BY_PLACE.finditer(sentence) if not p["count"]]
@@ -380,6 +385,36 @@ def _shape(value: str) -> str | None:
     if re.fullmatch(r"\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}:\d{2}", v, re.I):
         return r"\b(?:\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}:\d{2})\b"
     return None
+
+
+#: What sets a list line's fields apart: leader dots ("Mum ... scarf ... £60"), a dash, a bar.
+_FIELDS = re.compile(r"\s(?:\.{2,}|…|[—–|])\s")
+#: "Priya's present", "Tom's gift": a person's entry named by what it holds for them.
+_WHOSE = re.compile(r"\b(?P<who>[A-Z][\w’'-]+)['’]s?\s+(?P<what>[a-z][\w-]*)")
+
+
+def entries(lines: list[str]) -> dict[int, set[str]]:
+    """The lines of a list a user wrote, one person or thing a line ("Mum (Helen) ... cashmere
+    scarf ... £60"), each by its index in `lines` with the names its first field holds: runs
+    of two lines or more set apart into fields the same way."""
+    keyed: dict[int, set[str]] = {}
+    run: list[int] = []
+    for i, line in enumerate([*lines, ""]):
+        if _FIELDS.search(line):
+            run.append(i)
+            continue
+        if len(run) >= 2:
+            for j in run:
+                head = _FIELDS.split(lines[j], maxsplit=1)[0]
+                keyed[j] = set(re.findall(r"\b[A-Z][\w’'-]+", head))
+        run = []
+    return keyed
+
+
+def whose_entry(sentence: str) -> list[str]:
+    """The persons whose entry of a list a sentence names ("anything about Priya's present",
+    "Tom's gift"): the names said with a possessive."""
+    return [m["who"] for m in _WHOSE.finditer(sentence)]
 
 
 gate_patterns(globals())  # the cheap test in front of every pattern above (prefilter.py)

@@ -21,7 +21,15 @@ from doctree.agent.offline.clauses import another_subject, clause_left, names_an
 from doctree.agent.offline.directory import Directory, person_slug
 from doctree.agent.offline.earlier import Earlier, asks_all, named_conversation
 from doctree.agent.offline.entities import find_entities
-from doctree.agent.offline.enumerations import choice, edited, pointed, restates, switched
+from doctree.agent.offline.enumerations import (
+    choice,
+    edited,
+    entries,
+    pointed,
+    restates,
+    switched,
+    whose_entry,
+)
 from doctree.agent.offline.figures import confirmed, with_figures
 from doctree.agent.offline.forms import said_forms
 from doctree.agent.offline.language import FIRST_PERSON, NAME, NOT_NAMES, content_words, mentions
@@ -650,9 +658,16 @@ def _pointing(
     asked = listing is not None and (
         any(x.endswith("?") for x in listing.sentences) or any(e.inline for e in lists)
     )
+    parts = re.split(r"(?<=[.!?])\s+(?=[A-Z])", raw)
+    if len(parts) > 1:  # "Gym: the cheaper one. Piano: the former." said as one line
+        each = [pointed(x, lists, asked=asked) for x in parts]
+        if all(q is not None and q.action == "choose" for q in each):
+            for x in parts:
+                _pointing(a, turn, x, shown, told, choices, dropped, reading)
+            return "choose"
     p = pointed(raw, lists, asked=asked)
     if p is None:
-        return None
+        return _entry_dropped(a, turn, raw, told, (previous, current), dropped)
 
     def read(text: str) -> list[Sentence]:
         n = len(a.sentences)
@@ -719,6 +734,46 @@ def _pointing(
         + [(turn.time, raw)]
     )
     return p.action
+
+
+def _entry_dropped(
+    a: Analysis,
+    turn: Turn,
+    raw: str,
+    told: list[Said],
+    lines: tuple[list[Sentence], list[Sentence]],
+    dropped: list[str],
+) -> str | None:
+    """A request to forget one person's entry of a list the user wrote in this session
+    ("don't keep anything about Priya's present", "take Milo off the list"): the one line
+    of the list keyed by that person leaves memory (and, asked to be forgotten, the session's
+    record), and nothing else of the list. "entry" when acted on; None when the sentence names no such entry, or
+    two lines fit."""
+    request = lang.forget_request(raw)
+    names = whose_entry(raw) if request is not None else []
+    names += [n for m in _TAKEN_OFF.finditer(raw) if (n := m["a"] or m["b"] or m["c"])]
+    if not names:
+        return None
+    found: list[Said] = []
+    for time in dict.fromkeys(x.time for x in told):
+        said = [x for x in told if x.time == time]
+        keyed = entries([x.raw for x in said])
+        found += [said[i] for i, keys in keyed.items() if any(n in keys for n in names)]
+    if len(found) != 1:
+        return None
+    x = found[0]
+    told.remove(x)
+    for t in x.read:
+        if t in a.sentences:
+            a.sentences.remove(t)
+            dropped.append(t.text)
+        for line in lines:
+            if t in line:
+                line.remove(t)
+    a.forgotten += 1
+    if request is not None:  # asked not to be kept ("take Milo off the list" asks no such thing)
+        a.withheld += [(x.time, x.raw), (turn.time, raw)]
+    return "entry"
 
 
 def _targets(
