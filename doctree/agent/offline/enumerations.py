@@ -74,10 +74,15 @@ _BY_PLACE = re.compile(
     r"|(?:\b(?:number|no\.|point|item|bullet|option|choice|line)\s*#?|#)\s*(?P<num>\d{1,2}\b|(?-i:[A-H])\b)",
     re.I,
 )
+#: Several items named by their numbers: "points 2 and 4", "items 1, 3 and 5".
+_SEVERAL = re.compile(
+    r"\b(?:points|items|numbers|bullets|lines|options|nos\.)\s+(?P<list>\d{1,2}(?:\s*(?:,|and|&)\s*\d{1,2})+)\b",
+    re.I,
+)
 #: The verbs of taking an item out: "delete", "scrap", "take that out", "leave it off".
 _DROP = re.compile(
     r"\b(?:delete|remove|scrap|scratch|strike|drop|bin|ditch|erase|forget|cut|lose|get\s+rid\s+of|"
-    r"take\s+(?:\w+\s+)?(?:out|off)|leave\s+(?:\w+\s+)?(?:out|off)|cross\s+(?:\w+\s+)?off|"
+    r"take\s+(?:\w+\s+){0,3}(?:out|off)|leave\s+(?:\w+\s+){0,3}(?:out|off)|cross\s+(?:\w+\s+){0,3}off|"
     r"don['’]?t\s+(?:keep|need|want|save|note|record))\b",
     re.I,
 )
@@ -107,7 +112,10 @@ _COMPARATIVE = re.compile(
 )
 #: What says a place is near: "near your work", "next to the station", "five minutes from".
 _NEAR = r"\b(?:near|close\s+to|next\s+to|by\s+the|round\s+the\s+corner|minutes?\s+from|walk\s+from)"
-_FORMER = re.compile(r"\bthe\s+(?P<which>former|latter)\b", re.I)
+_FORMER = re.compile(
+    r"\bthe\s+(?P<which>former|latter)(?:\s+(?:one|option|choice))?(?=\s*(?:$|[,.;:!?)—–]|please\b))",
+    re.I,
+)
 _OTHER = re.compile(r"\bthe\s+other\s+(?:one|option|choice)\b", re.I)
 #: A word of changing one's mind: "go with", "change of plan", "switch", "instead".
 _SWITCH = re.compile(
@@ -222,6 +230,14 @@ def pointed(sentence: str, lists: list[Enumeration], *, asked: bool) -> Pointed 
         return Pointed("edit", enum, [at], value, old["old"].strip() if old else "")
     drop = _DROP.search(sentence)
     places = list(_BY_PLACE.finditer(sentence))
+    several = _SEVERAL.search(sentence)
+    if drop and several:
+        enum, label = _which_list(sentence, lists)
+        numbers = re.findall(r"\d{1,2}", several["list"])
+        at = [_index(n, enum) for n in numbers] if enum else []
+        if enum is None or any(i is None for i in at):
+            return None  # beyond the list: unsure
+        return Pointed("drop", enum, sorted({i for i in at if i is not None}), label=label)
     if drop and places:
         enum, label = _which_list(sentence, lists)
         if enum is None:
