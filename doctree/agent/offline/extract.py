@@ -749,9 +749,12 @@ def _entry_dropped(
     of the list keyed by that person leaves memory (and, asked to be forgotten, the session's
     record), and nothing else of the list. "entry" when acted on; None when the sentence names no such entry, or
     two lines fit."""
+    whose = whose_entry(raw)
+    taken = [n for m in _TAKEN_OFF.finditer(raw) if (n := m["a"] or m["b"] or m["c"])]
+    if not whose and not taken:
+        return None
     request = lang.forget_request(raw)
-    names = whose_entry(raw) if request is not None else []
-    names += [n for m in _TAKEN_OFF.finditer(raw) if (n := m["a"] or m["b"] or m["c"])]
+    names = (whose if request is not None else []) + taken
     if not names:
         return None
     found: list[Said] = []
