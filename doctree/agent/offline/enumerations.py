@@ -234,10 +234,11 @@ def pointed(sentence: str, lists: list[Enumeration], *, asked: bool) -> Pointed 
     if drop and several:
         enum, label = _which_list(sentence, lists)
         numbers = re.findall(r"\d{1,2}", several["list"])
-        at = [_index(n, enum) for n in numbers] if enum else []
-        if enum is None or any(i is None for i in at):
+        several_at = [_index(n, enum) for n in numbers] if enum else []
+        if enum is None or any(i is None for i in several_at):
             return None  # beyond the list: unsure
-        return Pointed("drop", enum, sorted({i for i in at if i is not None}), label=label)
+        chosen = sorted({i for i in several_at if i is not None})
+        return Pointed("drop", enum, chosen, label=label)
     if drop and places:
         enum, label = _which_list(sentence, lists)
         if enum is None:
