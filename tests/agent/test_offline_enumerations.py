@@ -330,3 +330,20 @@ def test_enumerations_read_numbered_lettered_bulleted_and_inline_lists():
 def test_ordinals_said_in_passing_point_at_nothing(sentence, asked):
     lists = enumerations(recap("numbered"))
     assert pointed(sentence, lists, asked=asked) is None
+
+
+def test_an_item_whose_statement_also_holds_another_item_takes_nothing_whole(repo):
+    text = transcript(
+        "s-shared",
+        ("user", "2031-05-04T09:00:00Z",
+         "I'm moving to 9 Elm Row on Saturday 24 May and my friend Caoimhe is driving the van "
+         "on moving day. The car's MOT is due on 9 June."),
+        ("assistant", "2031-05-04T09:01:00Z",
+         "Noted:\n\n1. Moving to 9 Elm Row on Saturday 24 May.\n"
+         "2. Caoimhe is driving the van on moving day.\n3. Car MOT due 9 June."),
+        ("user", "2031-05-04T09:03:00Z", "Delete the first point."),
+        ("assistant", "2031-05-04T09:04:00Z", "Done."),
+    )  # fmt: skip
+    run(repo, text)
+    facts = current_facts(repo)
+    assert "Caoimhe" in facts and "MOT" in facts, facts

@@ -366,6 +366,14 @@ def restates(item: str, said: str) -> float:
     return len(shared) / len(theirs) if len(shared) >= 2 else 0.0
 
 
+def says_besides(said: str, named: list[str], others: list[str]) -> bool:
+    """Whether a user's sentence the `named` items restate also says what another item does:
+    two words or more of one of the `others` that the named items do not hold ("… and my
+    friend Caoimhe is driving the van" beside the move an item named restates)."""
+    theirs = _words(said) - {w for item in named for w in _words(item)}
+    return any(len(theirs & _words(o)) >= 2 for o in others)
+
+
 def _words(text: str) -> set[str]:
     words = {w for w in content_words(text) if w not in ("i'm", "i’m", "my", "your")}
     return words | {f.replace(",", "") for f in re.findall(r"[£$€]?\d[\d,.:]*\w*", text)}

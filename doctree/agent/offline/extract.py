@@ -27,6 +27,7 @@ from doctree.agent.offline.enumerations import (
     entries,
     pointed,
     restates,
+    says_besides,
     switched,
     whose_entry,
 )
@@ -260,7 +261,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                     choices,
                     dropped,
                     (directory, context, current, said_before, previous),
-                )  # fmt: skip
+                )
                 is not None
             ):  # "delete the second point", "in 4 it's Friday", "the latter" (enumerations.py)
                 continue
@@ -709,6 +710,10 @@ def _pointing(
         if best >= 0.5 and scores.count(best) == 1:
             restated.setdefault(scores.index(best), []).append(x)
     targets = [x for i in p.items for x in restated.get(i, [])]
+    # a sentence an item not named restates too says more than the item: not taken whole
+    named = [enum.items[i] for i in p.items]
+    others = [item for i, item in enumerate(enum.items) if i not in p.items]
+    targets = [x for x in targets if not says_besides(x.raw, named, others)]
     if not targets:
         a.not_acted.append((raw, "no statement of the user's is restated by the item it names"))
         return p.action
@@ -747,8 +752,8 @@ def _entry_dropped(
     """A request to forget one person's entry of a list the user wrote in this session
     ("don't keep anything about Priya's present", "take Milo off the list"): the one line
     of the list keyed by that person leaves memory (and, asked to be forgotten, the session's
-    record), and nothing else of the list. "entry" when acted on; None when the sentence names no such entry, or
-    two lines fit."""
+    record), and nothing else of the list. "entry" when acted on; None when the sentence
+    names no such entry, or two lines fit."""
     whose = whose_entry(raw)
     taken = [n for m in _TAKEN_OFF.finditer(raw) if (n := m["a"] or m["b"] or m["c"])]
     if not whose and not taken:
