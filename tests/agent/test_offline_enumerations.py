@@ -347,3 +347,48 @@ def test_an_item_whose_statement_also_holds_another_item_takes_nothing_whole(rep
     run(repo, text)
     facts = current_facts(repo)
     assert "Caoimhe" in facts and "MOT" in facts, facts
+
+
+@pytest.mark.parametrize(
+    ("said", "who", "new"),
+    [
+        ("Gran's gone off knitting, so she's getting a jigsaw instead.", "Rosa", "jigsaw"),
+        ("Tomasz is getting a hip flask instead, same budget.", "Tomasz", "hip flask"),
+        ("Change for Milo: a yo-yo instead, he has lost interest.", "Milo", "yo-yo"),
+    ],
+)
+def test_a_persons_entry_said_to_be_another_thing_instead_in_a_later_session_is_replaced(
+    repo, said, who, new
+):
+    first = [
+        ("user", "2031-06-01T18:00:00Z", PRESENTS.replace("Gran (Rosa)", "Gran")),
+        ("assistant", "2031-06-01T18:01:00Z", "Saved."),
+    ]
+    run(repo, transcript("s-list", *first))
+    later = [
+        ("user", "2031-06-20T18:00:00Z", said),
+        ("assistant", "2031-06-20T18:01:00Z", "Updated."),
+    ]
+    run(repo, transcript("s-change", *later))
+    facts, past = current_facts(repo), past_facts(repo)
+    assert ENTRIES[who] not in facts and ENTRIES[who] in past, (facts, past)
+    assert new in facts
+    for other, item in ENTRIES.items():  # the rest of the list stays as it was
+        if other != who:
+            assert item in facts, (item, facts)
+
+
+def test_instead_with_no_one_entry_of_its_name_replaces_no_entry(repo):
+    first = [
+        ("user", "2031-06-01T18:00:00Z", PRESENTS + "Milo (teacher) ... a card ... £5\n"),
+        ("assistant", "2031-06-01T18:01:00Z", "Saved."),
+    ]
+    run(repo, transcript("s-list", *first))
+    later = [
+        ("user", "2031-06-20T18:00:00Z", "Milo is getting a yo-yo instead. Dinner is at 7pm instead."),
+        ("assistant", "2031-06-20T18:01:00Z", "Updated."),
+    ]  # fmt: skip
+    run(repo, transcript("s-change", *later))
+    facts = current_facts(repo)
+    for item in [*ENTRIES.values(), "a card"]:
+        assert item in facts, (item, facts)

@@ -436,6 +436,14 @@ def entries(lines: list[str]) -> dict[int, set[str]]:
     return keyed
 
 
+def entry_keys(line: str) -> set[str]:
+    """The names that key a line of a list like those `entries` reads ("Oliver, my nephew, 9
+    ... Lego Technic crane ... £40": Oliver), when the line is set apart into three fields or
+    more; else none."""
+    fields = _FIELDS.split(line)
+    return set(re.findall(r"\b[A-Z][\w’'-]+", fields[0])) if len(fields) >= 3 else set()
+
+
 def whose_entry(sentence: str) -> list[str]:
     """The persons whose entry of a list a sentence names ("anything about Priya's present",
     "Tom's gift"): the names said with a possessive."""
