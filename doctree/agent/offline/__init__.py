@@ -60,7 +60,9 @@ Monday about …"), which takes only that conversation's lines; `referred.py` fi
 sentences a thing to forget refers to that never name it (the assistant's restatement
 named it; a sentence going on from one that does); `positions.py` reads a request that names
 what it takes back by where it was said ("forget the last two things I said", "ignore that,
-it was the wrong file"); `retyped.py` puts a word right that the next message types again
+it was the wrong file"); `enumerations.py` reads what the user points at in a list the assistant
+gave ("delete the second point", "in 4 it's Friday", "the cheaper one", "the other one") and
+one person's entry of the user's own list; `retyped.py` puts a word right that the next message types again
 ("*Maeve", "I meant Maeve") before anything is read; `forms.py` gives the words a
 thing is said by beyond its inflections ("lent" for a loan, someone telling it for their
 news); `owner.py` keeps the names the user goes by (a nick, the name the assistant

@@ -434,7 +434,8 @@ _LIST_ITEM = re.compile(
 
 def listed_options(text: str) -> list[str]:
     """The options of the last list an assistant's message holds ("1. **The 9:40** — arrives
-    11:52"), each cut to what names it ("The 9:40"); [] when it lists nothing."""
+    11:52"), each cut to what names it ("The 9:40"); [] when it lists nothing, or more than
+    one list."""
     blocks: list[list[str]] = []
     in_list = False
     for line in text.split("\n"):
@@ -448,8 +449,8 @@ def listed_options(text: str) -> list[str]:
         name = re.sub(r"[*_`]", "", item.group("item"))
         name = re.split(r"\s+[—–-]\s+|:\s|\s+\(|[.;!?](?:\s|$)", name)[0].strip(" ,")
         blocks[-1].append(name)
-    if not blocks or not 2 <= len(blocks[-1]) <= 6:
-        return []
+    if not blocks or not 2 <= len(blocks[-1]) <= 6 or sum(len(b) >= 2 for b in blocks) > 1:
+        return []  # no list, or two: which one a reply picks from is unsure
     return blocks[-1] if all(0 < len(o.split()) <= 8 for o in blocks[-1]) else []
 
 

@@ -21,6 +21,16 @@ from doctree.agent.offline.clauses import another_subject, clause_left, names_an
 from doctree.agent.offline.directory import Directory, person_slug
 from doctree.agent.offline.earlier import Earlier, asks_all, named_conversation
 from doctree.agent.offline.entities import find_entities
+from doctree.agent.offline.enumerations import (
+    choice,
+    edited,
+    entries,
+    pointed,
+    restates,
+    says_besides,
+    switched,
+    whose_entry,
+)
 from doctree.agent.offline.figures import confirmed, with_figures
 from doctree.agent.offline.forms import said_forms
 from doctree.agent.offline.language import FIRST_PERSON, NAME, NOT_NAMES, content_words, mentions
@@ -127,12 +137,15 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
     read_paste = False  # the user's last message pasted a block (a log, a config)
     asked_for = ""  # the user's last message: what a tool's records may answer
     told: list[Said] = []  # the user's own sentences so far: what "the last two" counts
+    shown: list[Turn] = []  # the assistant's last two turns: the lists the user may point at
+    choices: dict[str, Sentence] = {}  # the choices of two made in this session, by label
     for turn in segmented.turns:
         a.ignored.extend(turn.addressed)
         if turn.kind == "tool_result":
             results += [Record(ln, v) for ln, v in zip(turn.sentences, turn.records, strict=True)]
             continue
         if turn.kind == "assistant":
+            shown = [*shown, turn][-2:]
             pending = findings(turn, directory)
             if results and turn.after_tool:
                 # the records the assistant reported, or that the user's question named
@@ -236,6 +249,22 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
             if explaining and EXPLAINS.match(raw):
                 continue  # "Forget the last two things I said. Neither is mine to share."
             explaining = False
+            if (
+                turn.speaker is None
+                and raw not in turn.pasted
+                and _pointing(
+                    a,
+                    turn,
+                    raw,
+                    shown,
+                    told,
+                    choices,
+                    dropped,
+                    (directory, context, current, said_before, previous),
+                )
+                is not None
+            ):  # "delete the second point", "in 4 it's Friday", "the latter" (enumerations.py)
+                continue
             if (
                 turn.speaker is None
                 and raw not in turn.pasted
@@ -606,6 +635,153 @@ def _by_position(
     if pos is not None:  # asked not to be kept: out of the session's record too
         a.withheld += [(x.time, x.raw) for x in targets] + [(turn.time, raw)]
     return kind
+
+
+def _pointing(
+    a: Analysis,
+    turn: Turn,
+    raw: str,
+    shown: list[Turn],
+    told: list[Said],
+    choices: dict[str, Sentence],
+    dropped: list[str],
+    reading: tuple[Directory, Context, list[Sentence], list[Sentence], list[Sentence]],
+) -> str | None:
+    """A sentence that points at what the assistant listed in one of its last two turns
+    (`enumerations.py`): "delete the second point" takes the user's statements the item
+    restates out of memory and the session's record; "in 4 it's Friday the 30th" reads the
+    statement item 4 restates with the new value instead; "the latter", "the cheaper one" is
+    read as the choice of that item, in its words; "go with the other one" switches a choice
+    of two. The action when it is one, acted on or not; None otherwise."""
+    directory, context, current, said_before, previous = reading
+    listing = next((t for t in reversed(shown) if t.lists), None)
+    lists = listing.lists if listing is not None else []
+    asked = listing is not None and (
+        any(x.endswith("?") for x in listing.sentences) or any(e.inline for e in lists)
+    )
+    parts = re.split(r"(?<=[.!?])\s+(?=[A-Z])", raw)
+    if len(parts) > 1:  # "Gym: the cheaper one. Piano: the former." said as one line
+        each = [pointed(x, lists, asked=asked) for x in parts]
+        if all(q is not None and q.action == "choose" for q in each):
+            for x in parts:
+                _pointing(a, turn, x, shown, told, choices, dropped, reading)
+            return "choose"
+    p = pointed(raw, lists, asked=asked)
+    if p is None:
+        return _entry_dropped(a, turn, raw, told, (previous, current), dropped)
+
+    def read(text: str) -> list[Sentence]:
+        n = len(a.sentences)
+        _read(a, turn, text, directory, context, current, said_before)
+        return a.sentences[n:]
+
+    def unread(x: Said) -> None:
+        for t in x.read:
+            if t in a.sentences:
+                a.sentences.remove(t)
+            for line in (previous, current):
+                if t in line:
+                    line.remove(t)
+
+    if p.action == "switch":
+        before = [s for label, s in choices.items() if switched(s.raw or s.text, raw)]
+        if len(before) == 1 and (new := switched(before[0].raw or before[0].text, raw)):
+            if before[0] in a.sentences:
+                a.sentences.remove(before[0])
+            for label in [k for k, v in choices.items() if v is before[0]]:
+                choices[label] = next(iter(read(new)), before[0])
+        else:  # a choice of an earlier session: the writer switches the line that gave it
+            for s in read(raw):
+                s.switches = True
+        return p.action
+    enum = p.enumeration
+    assert enum is not None and listing is not None
+    if p.action == "choose":
+        label = p.label or enum.label or ""
+        made = read(choice(label, enum, p.items[0]))
+        if made and label and len(enum.items) == 2:
+            choices[label.lower()] = made[0]
+        return p.action
+    # the user's statements each item restates: those an item restates best, and clearly
+    restated: dict[int, list[Said]] = {}
+    for x in told:
+        scores = [restates(item, x.raw) for item in enum.items]
+        best = max(scores)
+        if best >= 0.5 and scores.count(best) == 1:
+            restated.setdefault(scores.index(best), []).append(x)
+    targets = [x for i in p.items for x in restated.get(i, [])]
+    # a sentence an item not named restates too says more than the item: not taken whole
+    named = [enum.items[i] for i in p.items]
+    others = [item for i, item in enumerate(enum.items) if i not in p.items]
+    targets = [x for x in targets if not says_besides(x.raw, named, others)]
+    if not targets:
+        a.not_acted.append((raw, "no statement of the user's is restated by the item it names"))
+        return p.action
+    if p.action == "edit":
+        x = targets[0]
+        new_raw = edited(x.raw, p.value, p.old) if len(targets) == 1 else None
+        if new_raw is None:
+            a.not_acted.append((raw, "could not tell which value of the item it replaces"))
+            return p.action
+        unread(x)
+        x.raw, x.read = new_raw, read(new_raw)
+        return p.action
+    for x in targets:
+        told.remove(x)
+        unread(x)
+        dropped += [t.text for t in x.read]
+        a.forgotten += 1
+    items = {enum.items[i] for i in p.items}
+    shown_said = [s for s in listing.sentences if any(s in i or i in s for i in items)]
+    a.withheld += (
+        [(x.time, x.raw) for x in targets]
+        + [(listing.time, s) for s in shown_said]
+        + [(turn.time, raw)]
+    )
+    return p.action
+
+
+def _entry_dropped(
+    a: Analysis,
+    turn: Turn,
+    raw: str,
+    told: list[Said],
+    lines: tuple[list[Sentence], list[Sentence]],
+    dropped: list[str],
+) -> str | None:
+    """A request to forget one person's entry of a list the user wrote in this session
+    ("don't keep anything about Priya's present", "take Milo off the list"): the one line
+    of the list keyed by that person leaves memory (and, asked to be forgotten, the session's
+    record), and nothing else of the list. "entry" when acted on; None when the sentence
+    names no such entry, or two lines fit."""
+    whose = whose_entry(raw)
+    taken = [n for m in _TAKEN_OFF.finditer(raw) if (n := m["a"] or m["b"] or m["c"])]
+    if not whose and not taken:
+        return None
+    request = lang.forget_request(raw)
+    names = (whose if request is not None else []) + taken
+    if not names:
+        return None
+    found: list[Said] = []
+    for time in dict.fromkeys(x.time for x in told):
+        said = [x for x in told if x.time == time]
+        keyed = entries([x.raw for x in said])
+        found += [said[i] for i, keys in keyed.items() if any(n in keys for n in names)]
+    if len(found) != 1:
+        return None
+    x = found[0]
+    told.remove(x)
+    for t in x.read:
+        if t in a.sentences:
+            a.sentences.remove(t)
+            dropped.append(t.text)
+        for line in lines:
+            if t in line:
+                line.remove(t)
+    a.forgotten += 1
+    if request is not None:  # asked not to be kept ("take Milo off the list" asks no such thing)
+        a.withheld += [(x.time, x.raw), (turn.time, raw)]
+    return "entry"
 
 
 def _targets(

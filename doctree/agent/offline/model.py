@@ -14,6 +14,7 @@ from datetime import date
 
 from doctree.agent.offline.directory import Directory
 from doctree.agent.offline.earlier import Earlier
+from doctree.agent.offline.enumerations import Enumeration
 
 #: A page of its own: (kind, slug), e.g. ("people", "maya").
 Home = tuple[str, str]
@@ -32,6 +33,7 @@ class Turn:
     pieces: set[str] = field(default_factory=set)  # the clauses of a run-on sentence
     rows: set[str] = field(default_factory=set)  # the records of a pasted table, CSV or JSON
     options: list[str] = field(default_factory=list)  # the choices an assistant's turn lists
+    lists: list[Enumeration] = field(default_factory=list)  # its lists, which the user may point at
     answers: set[str] = field(default_factory=set)  # statements a reply makes with the question
     #: the sentences of a pasted mail chain, each with its message's date (None: not given)
     dated: dict[str, date | None] = field(default_factory=dict)
@@ -85,6 +87,7 @@ class Sentence:
     #: earlier ones of the session it gives a later value for the same thing (`supersession`)
     supersedes: list[Sentence] = field(default_factory=list)
     unlists: list[str] = field(default_factory=list)  # names it says were taken off a list
+    switches: bool = False  # "go with the other one": a choice of two made before, switched
 
 
 @dataclass

@@ -17,6 +17,7 @@ from doctree.agent.offline.answers import listed_options
 from doctree.agent.offline.blocks import is_code_line, unfence_text
 from doctree.agent.offline.chat import ChatLine, chat_export
 from doctree.agent.offline.dictation import punctuate
+from doctree.agent.offline.enumerations import enumerations
 from doctree.agent.offline.grids import cells, grid_lines, is_code, is_command, read_grids
 from doctree.agent.offline.handover import open_own_notes
 from doctree.agent.offline.language import (
@@ -1236,6 +1237,7 @@ def segment(
                     after_tool=after_tool,
                     tool_ran=ran,
                     options=listed_options(m.content),
+                    lists=enumerations(m.content),
                 )
             )
             continue

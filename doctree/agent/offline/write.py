@@ -19,6 +19,7 @@ from doctree.agent.offline import supersession
 from doctree.agent.offline.clauses import forget_clause, names_any
 from doctree.agent.offline.directory import OTHER_KINDS, is_title
 from doctree.agent.offline.earlier import Earlier
+from doctree.agent.offline.enumerations import entry_keys, switched
 from doctree.agent.offline.file import ENTITY_KINDS, named_pages, planned_top_level
 from doctree.agent.offline.forms import said_forms
 from doctree.agent.offline.language import content_words, mentions
@@ -525,6 +526,8 @@ class Writer(PageIO):
         one line of an earlier session fits (`changes_value`); `retire_superseded` then moves
         it under "Past" wherever it stands."""
         for s in self.filing.facts:
+            if s.switches:
+                self._switched_elsewhere(s)
             text = s.statement or s.text
             named = values_contrasted(s.raw or text)  # "46,200, not 48,200": the old one named
             swapped = named is None and (named := values_swapped(s.raw or text)) is not None
@@ -591,6 +594,22 @@ class Writer(PageIO):
                 # "Thursday's rehearsal is off. We're doing Saturday instead": what the
                 # sentence it replaced in the session ended, it ends, and stands in its place
                 self._ended_elsewhere(s, old.statement or old.text)
+
+    def _switched_elsewhere(self, s: Sentence) -> None:
+        """ "Go with the other one" on a choice of two an earlier session recorded ("Swimming:
+        the user chose A, instead of B."): the one current line of it the sentence names is
+        edited to the other option, the old line under Past (`enumerations.switched`)."""
+        text = s.raw or s.text
+        fits = {
+            said: new
+            for ln in self._current_lines("chose instead")
+            if (new := switched(said := _said(ln), text)) is not None
+        }
+        if len(fits) == 1:
+            said, new = fits.popitem()
+            self.superseded.setdefault(said, s)
+            if self.superseded[said] is s:
+                self.line_edits[said] = (new, "choice")
 
     def _ended_elsewhere(self, s: Sentence, said_instead: str = "") -> None:
         """A status changed (`supersession.ends`: a debt paid, a task done, a plan called
@@ -756,6 +775,8 @@ class Writer(PageIO):
         text = s.raw or s.statement or s.text
         m = _INSTEAD_OF_THING.search(text)
         if m is None:
+            if re.search(r"\binstead\b", text, re.I):
+                self._entry_replaced(text, s)
             return
         old = re.sub(
             r"^(?:the|a|an|my|our|his|her|their)\s+", "", m.group("old").strip(), flags=re.I
@@ -767,6 +788,21 @@ class Writer(PageIO):
             _said(ln)
             for ln in self._current_lines(" ".join(sorted(words)))
             if re.match(r"- \d{4}-\d{2}-\d{2}\b", ln) and words <= _topic_query(_said(ln))
+        }
+        if len(fits) == 1:
+            self.superseded.setdefault(fits.pop(), s)
+
+    def _entry_replaced(self, text: str, s: Sentence) -> None:
+        """A person's thing said to be another one instead ("Oliver's gone off Lego, so he's
+        getting a Raspberry Pi kit instead") replaces the one current line of an earlier
+        session's list keyed by that person ("Oliver ... Lego Technic crane ... £40",
+        `enumerations.entry_keys`); when no line or several are keyed so, nothing moves."""
+        keys = {re.sub(r"['’]s?$", "", n) for n in capitalised_names(text)}  # "Oliver's"
+        fits = {
+            _said(ln)
+            for key in keys
+            for ln in self._current_lines(key)
+            if re.match(r"- \d{4}-\d{2}-\d{2}\b", ln) and key in entry_keys(_said(ln))
         }
         if len(fits) == 1:
             self.superseded.setdefault(fits.pop(), s)
