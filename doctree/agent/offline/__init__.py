@@ -110,15 +110,17 @@ class OfflineMemoryAgent:
         source: str = "<transcript>",
         parsed: Transcript | None = None,
         earlier: Callable[[str], Transcript | None] | None = None,
+        trace: Callable[[str, object], None] | None = None,
     ) -> RunSummary:
         """Read `transcript_text` (or `parsed`, the same transcript already parsed), read the
         memory it touches, write what it learnt. `earlier` reads the transcript of an
         earlier session of the owner by its id (None when it has none): a request to forget
-        what that conversation said finds the thing by every name it was given there."""
+        what that conversation said finds the thing by every name it was given there.
+        `trace` is handed each stage's output by name (`run_session`)."""
         transcript = (
             parsed if parsed is not None else parse_transcript(transcript_text, source=source)
         )
-        return run_session(self.root, transcript, tools, earlier)
+        return run_session(self.root, transcript, tools, earlier, trace)
 
     def taken_back(
         self, transcript_text: str, *, parsed: Transcript | None = None

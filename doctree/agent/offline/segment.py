@@ -1235,6 +1235,7 @@ def segment(
                     after_tool=after_tool,
                     tool_ran=ran,
                     options=listed_options(m.content),
+                    message=m.content,
                 )
             )
             continue
@@ -1269,6 +1270,7 @@ def segment(
                 addressed=addressed("\n".join(quoted)),
                 secret_pasted=bool(mask("\n".join(quoted))[1]),
                 pasted_block=any(x.strip() for x in quoted),
+                message=m.content,
             )
         )
     conversation = "\n".join(m.content for m in transcript.messages if isinstance(m.content, str))
