@@ -36,26 +36,20 @@ def _pages(tmp_path, *messages: tuple[str, str, str]) -> dict[str, str]:
 #: line must then hold together)
 UNREAD = [
     (
-        "Allora, mia cugina Giulia arriva sabato col treno delle 9.40 a Bologna Centrale.",
+        "mia cugina giulia sab treno 9.40 bologna centrale, tienimelo a mente",
         "So your cousin Giulia arrives at Bologna Centrale on Saturday, on the 9.40 train.",
         ["Giulia", "Bologna Centrale", "2028-03-04"],
     ),
     (
-        "Mijn buurman Joost past op de kat, vrijdag t/m zondag, sleutel ligt bij nummer 14.",
+        "buurman joost doet de kat vr t/m zo, sleutel bij nr 14",
         "Noted: your neighbour Joost looks after the cat from Friday to Sunday, and the key "
         "is at number 14.",
         ["Joost", "cat", "14"],
     ),
     (
-        "Moja siostra Kasia robi sernik na urodziny, przyjeżdża z Gdańska w piątek.",
+        "siostra kasia robi sernik!! przyjeżdża z gdańska w pt",
         "Got it: your sister Kasia is baking the cheesecake and comes from Gdańsk on Friday.",
         ["Kasia", "cheesecake", "Gdańsk"],
-    ),
-    (
-        "A renda do T2 em Alfama é 950€, paga ao senhorio, o Sr. Duarte, até dia 8.",
-        "Understood. Your rent for the flat in Alfama is 950€, paid to Sr. Duarte by the 8th "
-        "of each month.",
-        ["Alfama", "950", "Duarte"],
     ),
 ]
 
@@ -112,7 +106,7 @@ def test_a_recap_turned_down_corrected_or_taken_back_keeps_nothing(tmp_path, rep
     ],
 )
 def test_what_the_assistant_adds_or_asks_is_no_recap(tmp_path, recap):
-    said = "Allora, mia cugina Giulia arriva sabato col treno delle 9.40 a Bologna Centrale."
+    said = UNREAD[0][0]
     lines = _lines(tmp_path, ("user", T0, said), ("assistant", T1, recap))
     assert not any("Marco" in ln or "€84" in ln or "Giulia arrives" in ln for ln in lines), lines
 
@@ -123,8 +117,7 @@ def test_a_recap_never_names_what_the_user_took_back(tmp_path):
         (
             "user",
             T0,
-            "Mijn buurman Joost past op de kat, vrijdag t/m zondag. Zijn broer Ruud zit in "
-            "de schulden, maar dat hoef je niet te onthouden.",
+            "buurman joost doet de kat vr t/m zo. broer ruud zit diep in de schulden",
         ),
         ("user", T1, "Don't keep what I said about Ruud."),
         (
@@ -141,7 +134,7 @@ def test_a_list_set_out_by_place_is_no_recap(tmp_path):
     # its items are pointed at by their place ("delete the second point"), read for that
     lines = _lines(
         tmp_path,
-        ("user", T0, "Mijn buurman Joost past op de kat, vrijdag t/m zondag."),
+        ("user", T0, UNREAD[1][0]),
         (
             "assistant",
             T1,
@@ -169,8 +162,7 @@ def test_a_recap_stays_on_the_page_of_whom_it_restates(tmp_path):
         (
             "user",
             T0,
-            "Mijn buurman Joost past op de kat, vrijdag t/m zondag. Mijn zus Lotte komt "
-            "zaterdag eten.",
+            "buurman joost doet de kat vr t/m zo; zus lotte komt za eten",
         ),
         (
             "assistant",

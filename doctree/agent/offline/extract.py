@@ -994,8 +994,12 @@ def _read_recap(
     ref = message_date(turn.time)
     known = [n.lower() for n in directory.known_person_names()]
 
+    said_days: dict[str, list[str]] = {}
+
     def days(text: str) -> list[str]:
-        return [d.isoformat() for _, d in absolute_dates(text, ref)]
+        if text not in said_days:
+            said_days[text] = [d.isoformat() for _, d in absolute_dates(text, ref)]
+        return said_days[text]
 
     def kept(s: Sentence) -> bool:
         low = s.text.lower()

@@ -12,7 +12,9 @@ a recap of the user's messages since the assistant's turn before when it
   in those messages; only a date may be said another way ("the eleventh o'
   August" is "Monday 11 August"): a sum the assistant worked out, or a name it brought in,
   is its own finding, which `extract` keeps only when the user accepts it;
-- names nothing the user took back in those messages ("Understood, nothing about Gerry").
+- names nothing the user took back in those messages ("Understood, nothing about Gerry"),
+  and speaks of no keeping ("Bob's notes stay as they are"): that is about memory, not a
+  fact;
 
 It is kept only when the user's next message lets it stand: it does not turn it down
 ("no, …"), correct it, or ask for anything to be forgotten or taken back; a session that
@@ -41,6 +43,13 @@ _NOT_SO = re.compile(
 #: The assistant speaking of itself or of the two of them: not a restatement.
 _OWN_VOICE = re.compile(r"\b(?:I|I'm|I’m|I've|I’ve|I'll|I’ll|I'd|I’d|me|my|we|let's|let’s)\b")
 _WE = re.compile(r"\bwe\b", re.I)
+#: A sentence about what memory keeps ("Bob's notes stay as they are", "nothing about Gerry
+#: is kept"): about the keeping, not a fact.
+_KEEPING = re.compile(
+    r"\b(?:notes?|pages?|memory|records?|recorded|remember(?:ed)?|keep|kept|forget|forgotten|"
+    r"delete[ds]?|deleted|dropped|removed|written\s+down|write\s+down|on\s+file|saved?)\b",
+    re.I,
+)
 #: An acknowledgement before the recap ("Noted:", "C'est noté:", "Updated:").
 _ACK = re.compile(r"^\W*(?:[\w'’-]+\W{0,2}){1,3}:\s+(?=\S)")
 #: A name: a word with a capital after the sentence's first word.
@@ -67,6 +76,8 @@ def recapped(turn: Turn, heard: list[str], taken: list[str]) -> list[str]:
     them, with the requests), each without the acknowledgement before it."""
     if not heard or _LISTS.search(turn.message):
         return []  # a list set out: its items are pointed at by place
+    if any(lang.forget_request(x) is not None for h in heard for x in _sentences(h)):
+        return []  # a request about what is kept, acted on or not: the recap answers it
     said = " ".join(heard).lower()
     said_digits = set(_DIGITS.findall(" ".join(heard)))
     said_words = set(re.findall(r"[\w'’-]+", said))
@@ -79,6 +90,7 @@ def recapped(turn: Turn, heard: list[str], taken: list[str]) -> list[str]:
             or len(text.split()) < 4
             or _OWN_VOICE.search(text)
             or _WE.search(text)
+            or _KEEPING.search(text)
         ):
             continue
         names = _names(text)
@@ -92,6 +104,10 @@ def recapped(turn: Turn, heard: list[str], taken: list[str]) -> list[str]:
         ):
             out.append(text)
     return out
+
+
+def _sentences(text: str) -> list[str]:
+    return [x for x in re.split(r"(?<=[.!?])\s+|\n+", text) if x.strip()]
 
 
 def clauses(recap: list[str]) -> list[str]:
