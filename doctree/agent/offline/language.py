@@ -1636,22 +1636,22 @@ def _other_language(text: str) -> bool:
 #: Articles, pronouns, prepositions and joining words of French, Spanish, German, Italian,
 #: Portuguese, Dutch and Polish that are no English word: a closed class, the surest sign a
 #: sentence is in one of them.
-OTHER_FUNCTION_WORDS = (
-    frozenset(
-        """
-    le la les une des du et est au aux pour avec dans sur mais ou il elle nous vous ils je
-    tu ne pas que qui ce cette mon ma mes son sa ses leur très
-    el los las una unos unas del y es en con por para pero se su al muy está mi tu
-    der die das ein eine einen und ist nicht mit für auf dem den des im zu von bei ich er
-    sie wir ihr mein meine sein seine aber oder auch noch
-    il lo gli di della delle degli con per che non sono mio mia suo sua anche ma
-    o os um uma do da dos das é em na nos nas não mas meu minha seu sua também
-    het een van voor niet ik hij zij bij aan te ook maar mijn zijn haar
-    w z na nie jest się że ale od po dla moja mój jego jej też bo
-    """.split()
-    )
-    - stopwords.ENGLISH
-)
+OTHER_FUNCTION_WORDS = frozenset({
+    "le", "la", "les", "une", "des", "du", "et", "est", "au", "aux", "pour", "avec",
+    "dans", "sur", "mais", "ou", "il", "elle", "nous", "vous", "ils", "je", "tu", "ne",
+    "pas", "que", "qui", "ce", "cette", "mon", "ma", "mes", "son", "sa", "ses", "leur",
+    "très", "el", "los", "las", "una", "unos", "unas", "del", "y", "es", "en", "con",
+    "por", "para", "pero", "se", "su", "al", "muy", "está", "mi", "tu", "der", "die",
+    "das", "ein", "eine", "einen", "und", "ist", "nicht", "mit", "für", "auf", "dem",
+    "den", "des", "im", "zu", "von", "bei", "ich", "er", "sie", "wir", "ihr", "mein",
+    "meine", "sein", "seine", "aber", "oder", "auch", "noch", "il", "lo", "gli", "di",
+    "della", "delle", "degli", "con", "per", "che", "non", "sono", "mio", "mia", "suo",
+    "sua", "anche", "ma", "o", "os", "um", "uma", "do", "da", "dos", "das", "é", "em",
+    "na", "nos", "nas", "não", "mas", "meu", "minha", "seu", "sua", "também", "het",
+    "een", "van", "voor", "niet", "ik", "hij", "zij", "bij", "aan", "te", "ook", "maar",
+    "mijn", "zijn", "haar", "w", "z", "na", "nie", "jest", "się", "że", "ale", "od",
+    "po", "dla", "moja", "mój", "jego", "jej", "też", "bo"
+}) - stopwords.ENGLISH  # fmt: skip
 
 
 _COUNT = re.compile(
