@@ -1641,15 +1641,15 @@ OTHER_FUNCTION_WORDS = frozenset({
     "dans", "sur", "mais", "ou", "il", "elle", "nous", "vous", "ils", "je", "tu", "ne",
     "pas", "que", "qui", "ce", "cette", "mon", "ma", "mes", "son", "sa", "ses", "leur",
     "très", "el", "los", "las", "una", "unos", "unas", "del", "y", "es", "en", "con",
-    "por", "para", "pero", "se", "su", "al", "muy", "está", "mi", "tu", "der", "die",
+    "por", "para", "pero", "se", "su", "al", "muy", "está", "mi", "der", "die",
     "das", "ein", "eine", "einen", "und", "ist", "nicht", "mit", "für", "auf", "dem",
-    "den", "des", "im", "zu", "von", "bei", "ich", "er", "sie", "wir", "ihr", "mein",
-    "meine", "sein", "seine", "aber", "oder", "auch", "noch", "il", "lo", "gli", "di",
-    "della", "delle", "degli", "con", "per", "che", "non", "sono", "mio", "mia", "suo",
-    "sua", "anche", "ma", "o", "os", "um", "uma", "do", "da", "dos", "das", "é", "em",
-    "na", "nos", "nas", "não", "mas", "meu", "minha", "seu", "sua", "também", "het",
+    "den", "im", "zu", "von", "bei", "ich", "er", "sie", "wir", "ihr", "mein",
+    "meine", "sein", "seine", "aber", "oder", "auch", "noch", "lo", "gli", "di",
+    "della", "delle", "degli", "per", "che", "non", "sono", "mio", "mia", "suo",
+    "sua", "anche", "o", "os", "um", "uma", "do", "da", "dos", "é", "em",
+    "na", "nos", "nas", "não", "mas", "meu", "minha", "seu", "também", "het",
     "een", "van", "voor", "niet", "ik", "hij", "zij", "bij", "aan", "te", "ook", "maar",
-    "mijn", "zijn", "haar", "w", "z", "na", "nie", "jest", "się", "że", "ale", "od",
+    "mijn", "zijn", "haar", "w", "z", "nie", "jest", "się", "że", "ale", "od",
     "po", "dla", "moja", "mój", "jego", "jej", "też", "bo"
 }) - stopwords.ENGLISH  # fmt: skip
 
