@@ -70,6 +70,9 @@ wrote for another reader ("the note I'm leaving for the sitter"), whose lines ar
 `grids.py` reads a timetable, a rota or a fixture list laid out in columns a line per row;
 `figures.py` gives a bare amount or time the currency or form the conversation confirms;
 `signifiers.py` reads a bullet journal's marks ("× done", "> migrated") as each item's status.
+`recap.py` reads the assistant's restatement of what the user said ("So your mum's operation
+is on Monday 11 August"), when the user lets it stand, as the user's own statements, where
+the rules kept nothing of the user's words.
 
 `language.py` holds the rules of English the stages share; `prefilter.py` puts a cheap test in
 front of each of their patterns (a sentence holding none of the literals a match needs is
