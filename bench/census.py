@@ -10,8 +10,8 @@ not found after:
   absolute, a sum);
 - `segment: no one sentence`: no sentence segment made holds every part said (the parts are
   in sentences apart, or in a block segment did not read as sentences);
-- `segment: said by the assistant or a tool only`: the one sentence holding it is not the
-  user's, and nothing found or accepted carried it on;
+- `extract: said only by the assistant or a tool`: the one sentence holding it is not
+  the user's, and nothing found, accepted or restated carried it on;
 - `extract: not read`: a user sentence holds it, but extract kept no sentence of it (dropped
   as a request, an aside, a header, superseded within the session, joined away);
 - `keep filter: no kind`: extract read it, but it is of no kind worth a line (`worth_a_line`);
@@ -99,7 +99,7 @@ def stage_of(parts: list[str], t: Trace, past: list[str]) -> tuple[str, str]:
     user = next((x for x in t.user if _has(x, core)), None)
     if user is None and not any(_has(x, core) for x in t.read):
         other = next((x for x in t.other if _has(x, core)), None)
-        return "segment: said by the assistant or a tool only", other or ""
+        return "extract: said only by the assistant or a tool", other or ""
     near = next((x for x in t.read if _has(x, core)), None)
     if near is None:
         return "extract: not read", user or ""
