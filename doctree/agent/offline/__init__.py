@@ -73,6 +73,9 @@ wrote for another reader ("the note I'm leaving for the sitter"), whose lines ar
 `grids.py` reads a timetable, a rota or a fixture list laid out in columns a line per row;
 `figures.py` gives a bare amount or time the currency or form the conversation confirms;
 `signifiers.py` reads a bullet journal's marks ("× done", "> migrated") as each item's status.
+`recap.py` reads the assistant's restatement of what the user said ("So your mum's operation
+is on Monday 11 August"), when the user lets it stand, as the user's own statements, where
+the rules kept nothing of the user's words.
 
 `language.py` holds the rules of English the stages share; `prefilter.py` puts a cheap test in
 front of each of their patterns (a sentence holding none of the literals a match needs is
@@ -113,15 +116,17 @@ class OfflineMemoryAgent:
         source: str = "<transcript>",
         parsed: Transcript | None = None,
         earlier: Callable[[str], Transcript | None] | None = None,
+        trace: Callable[[str, object], None] | None = None,
     ) -> RunSummary:
         """Read `transcript_text` (or `parsed`, the same transcript already parsed), read the
         memory it touches, write what it learnt. `earlier` reads the transcript of an
         earlier session of the owner by its id (None when it has none): a request to forget
-        what that conversation said finds the thing by every name it was given there."""
+        what that conversation said finds the thing by every name it was given there.
+        `trace` is handed each stage's output by name (`run_session`)."""
         transcript = (
             parsed if parsed is not None else parse_transcript(transcript_text, source=source)
         )
-        return run_session(self.root, transcript, tools, earlier)
+        return run_session(self.root, transcript, tools, earlier, trace)
 
     def taken_back(
         self, transcript_text: str, *, parsed: Transcript | None = None

@@ -47,6 +47,7 @@ from doctree.agent.offline.positions import (
     withdraws,
 )
 from doctree.agent.offline.prefilter import gate_patterns
+from doctree.agent.offline.recap import as_users, clauses, recapped, restated, stands
 from doctree.agent.offline.records import Record, used_by
 from doctree.agent.offline.referred import ThingTest, referred, restated_dates
 from doctree.agent.offline.resolve import (
@@ -139,6 +140,11 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
     told: list[Said] = []  # the user's own sentences so far: what "the last two" counts
     shown: list[Turn] = []  # the assistant's last two turns: the lists the user may point at
     choices: dict[str, Sentence] = {}  # the choices of two made in this session, by label
+    heard: list[str] = []  # the user's messages since the assistant's last turn
+    marks = (0, 0, 0)  # what was taken back before them: a.withheld, dropped, a.forget
+    recap: list[str] = []  # the assistant's restatement of them, kept if the user lets it
+    recap_turn: Turn | None = None
+    recap_since = heard_since = 0  # where in a.sentences the messages it restates begin
     for turn in segmented.turns:
         a.ignored.extend(turn.addressed)
         if turn.kind == "tool_result":
@@ -146,6 +152,14 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
             continue
         if turn.kind == "assistant":
             shown = [*shown, turn][-2:]
+            took_back = [
+                *(raw for _, raw in a.withheld[marks[0] :]),
+                *dropped[marks[1] :],
+                *a.forget[marks[2] :],
+            ]
+            recap, recap_turn = recapped(turn, heard, took_back), turn
+            recap_since, heard_since = heard_since, len(a.sentences)
+            heard, marks = [], (len(a.withheld), len(dropped), len(a.forget))
             pending = findings(turn, directory)
             if results and turn.after_tool:
                 # the records the assistant reported, or that the user's question named
@@ -176,6 +190,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
         own = turn.sentences
         asked_for, results = " ".join(own), []
         read_paste = turn.pasted_block
+        heard.append(turn.message or " ".join(own))
         if (
             pending and own and (lang.accepts(own[0]) or (from_tool and not lang.rejects(own[0])))
         ):  # accepted, or what a tool returned and the user did not turn down
@@ -183,11 +198,15 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 for s in pending:
                     s.kinds.append("accepted")
             a.sentences.extend(pending)
+            recap = []  # what it said is kept as found
         elif specific and own and (lang.credits(own[0]) or (stated and lang.confirms(own[0]))):
             for s in specific:
                 s.kinds.append("accepted")
             a.sentences.extend(specific)  # "good catch": what it said is what it found
         pending, specific = [], []
+        if recap and recap_turn is not None and turn.speaker is None and stands(own):
+            _read_recap(a, recap_turn, recap, directory, context, recap_since)
+        recap = []
         # "No, Saturday." after the assistant's question answers it: it corrects nothing the
         # user said before
         said_before = [] if questioned else previous
@@ -332,6 +351,8 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
         # the session ends on the assistant's answer from a tool to what the user asked:
         # what it read out for them is kept as found, as it would be had the user gone on
         a.sentences.extend(pending)
+    elif recap and recap_turn is not None:  # the session ends on a recap: it stands
+        _read_recap(a, recap_turn, recap, directory, context, recap_since)
     a.opening = _opening(a.sentences, dropped)
     link_known_names(a.sentences, directory)
     for s in a.sentences:
@@ -1128,6 +1149,49 @@ def _read(
             s = carried
     a.sentences.append(s)
     current.append(s)
+
+
+def _read_recap(
+    a: Analysis,
+    turn: Turn,
+    recap: list[str],
+    directory: Directory,
+    context: Context,
+    since: int,
+) -> None:
+    """The assistant's recap of what the user said (`recap.py`), which the user let stand,
+    read in the user's voice, clause by clause, in place of what the rules could not keep
+    of the user's own words. A clause that says again a sentence of the user's (read since
+    `since`, an index of `a.sentences`) that is kept as a line is left out: a value held on
+    two lines would leave a later value two lines to replace. One that says again only
+    sentences that are not kept (no kind, no name the session knows: a dialect, another
+    language) stands in for them; one that says again nothing read (a pasted layout the
+    rules did not read) is a statement of its own."""
+    ref = message_date(turn.time)
+    known = [n.lower() for n in directory.known_person_names()]
+
+    said_days: dict[str, list[str]] = {}
+
+    def days(text: str) -> list[str]:
+        if text not in said_days:
+            said_days[text] = [d.isoformat() for _, d in absolute_dates(text, ref)]
+        return said_days[text]
+
+    def kept(s: Sentence) -> bool:
+        low = s.text.lower()
+        return bool(s.kinds or s.people or s.others) or any(
+            re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", low) for n in known
+        )
+
+    read: list[Sentence] = []
+    for clause in clauses(recap):
+        heard = a.sentences[since:]
+        said = [heard[i] for i in restated(clause, [s.text for s in heard], days)]
+        if any(kept(s) for s in said):
+            continue
+        for s in said:
+            a.sentences.remove(s)  # the recap says it, as the rules could not
+        _read(a, turn, as_users(clause), directory, context, read)
 
 
 def _relisted(a: Analysis, turn: Turn, directory: Directory, current: list[Sentence]) -> None:

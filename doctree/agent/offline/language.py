@@ -1611,10 +1611,47 @@ def worth_keeping(sentence: str) -> bool:
     ):
         return False  # a question, a line that introduces what follows it, a greeting
     if not has_verb(text):
-        return _fragment(text)
+        return _fragment(text) or _other_language(text)
     if len(text.split()) < 4:
         return False
     return bool(SPECIFIC.search(text)) or len(text.split()) >= 6
+
+
+def _other_language(text: str) -> bool:
+    """A statement in another language, whose verbs the closed list of English ones does not
+    hold ("Hij speelt in de JO11 bij HC Rijnstreek, rugnummer 14."): five words or more,
+    two of them function words of the languages the rules read dates in
+    (`OTHER_FUNCTION_WORDS`), fewer than one in five English ones, saying something specific
+    (a name, a figure, a code). Text of no language (a key, a card number, an English line
+    without a verb the list knows) has none of those words and is left to the tests
+    above."""
+    words = re.findall(r"[^\W\d_]+", text.lower())
+    if len(words) < 5:
+        return False
+    english = sum(w in stopwords.ENGLISH for w in words)
+    other = sum(w in OTHER_FUNCTION_WORDS for w in words)
+    return other >= 2 and english < 0.2 * len(words) and bool(SPECIFIC.search(text))
+
+
+#: Articles, pronouns, prepositions and joining words of French, Spanish, German, Italian,
+#: Portuguese, Dutch and Polish that are no English word: a closed class, the surest sign a
+#: sentence is in one of them.
+OTHER_FUNCTION_WORDS = frozenset({
+    "le", "la", "les", "une", "des", "du", "et", "est", "au", "aux", "pour", "avec",
+    "dans", "sur", "mais", "ou", "il", "elle", "nous", "vous", "ils", "je", "tu", "ne",
+    "pas", "que", "qui", "ce", "cette", "mon", "ma", "mes", "son", "sa", "ses", "leur",
+    "très", "el", "los", "las", "una", "unos", "unas", "del", "y", "es", "en", "con",
+    "por", "para", "pero", "se", "su", "al", "muy", "está", "mi", "der", "die",
+    "das", "ein", "eine", "einen", "und", "ist", "nicht", "mit", "für", "auf", "dem",
+    "den", "im", "zu", "von", "bei", "ich", "er", "sie", "wir", "ihr", "mein",
+    "meine", "sein", "seine", "aber", "oder", "auch", "noch", "lo", "gli", "di",
+    "della", "delle", "degli", "per", "che", "non", "sono", "mio", "mia", "suo",
+    "sua", "anche", "o", "os", "um", "uma", "do", "da", "dos", "é", "em",
+    "na", "nos", "nas", "não", "mas", "meu", "minha", "seu", "também", "het",
+    "een", "van", "voor", "niet", "ik", "hij", "zij", "bij", "aan", "te", "ook", "maar",
+    "mijn", "zijn", "haar", "w", "z", "nie", "jest", "się", "że", "ale", "od",
+    "po", "dla", "moja", "mój", "jego", "jej", "też", "bo"
+}) - stopwords.ENGLISH  # fmt: skip
 
 
 _COUNT = re.compile(

@@ -46,6 +46,7 @@ class Turn:
     pasted_block: bool = False  # a user turn with quoted or fenced text (a log, a config)
     #: a tool result's records (`sentences` holds the line of each): the values each holds
     records: list[list[str]] = field(default_factory=list)
+    message: str = ""  # the user's or the assistant's message as written
 
 
 @dataclass

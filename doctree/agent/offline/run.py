@@ -20,10 +20,13 @@ def run_session(
     transcript: Transcript,
     tools: ToolsLike,
     earlier: Callable[[str], Transcript | None] | None = None,
+    trace: Callable[[str, object], None] | None = None,
 ) -> RunSummary:
     """Segment the transcript, extract and resolve what it says, file each fact on its page,
     and write the pages: the offline agent's pipeline, top to bottom. `earlier` reads an
-    earlier session's transcript by its id, for a request to forget what it said."""
+    earlier session's transcript by its id, for a request to forget what it said; `trace`,
+    when given, is handed each stage's output by the stage's name ("segment", "extract",
+    "file"), so a measure can tell which stage lost a fact."""
     writer = Writer(root, transcript, tools, earlier)
     listings = writer.read_known()  # the pages memory already has, by kind
     directory = Directory(
@@ -58,6 +61,10 @@ def run_session(
     )
     analysis = extract(turns, directory)  # resolves dates, corrections, pronouns as it reads
     filing = file_facts(analysis, directory, listings)
+    if trace is not None:
+        trace("segment", turns)
+        trace("extract", analysis)
+        trace("file", filing)
     summary = writer.write(filing)
     # the session's record holds the sentences as said, before they were put right
     withheld = [(time, as_said(time, raw, changed)) for time, raw in analysis.withheld]

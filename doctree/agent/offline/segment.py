@@ -1238,6 +1238,7 @@ def segment(
                     tool_ran=ran,
                     options=listed_options(m.content),
                     lists=enumerations(m.content),
+                    message=m.content,
                 )
             )
             continue
@@ -1275,6 +1276,7 @@ def segment(
                 addressed=addressed("\n".join(quoted)),
                 secret_pasted=bool(mask("\n".join(quoted))[1]),
                 pasted_block=any(x.strip() for x in quoted),
+                message=m.content,
             )
         )
     conversation = "\n".join(m.content for m in transcript.messages if isinstance(m.content, str))

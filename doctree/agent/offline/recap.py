@@ -1,0 +1,226 @@
+"""An assistant's recap of what the user just said, read as the user's own statements when
+the user lets it stand.
+
+A user who writes in a dialect, in another language, in shorthand, or pastes a layout the
+rules do not read, is often answered by a plain restatement: "So your mum's hip operation is
+at the Golden Jubilee on Monday 11 August; Kirsty covers the first week." What the rules
+could not read in the user's words they can read in it. A sentence of an assistant's turn is
+a recap of the user's messages since the assistant's turn before when it
+
+- states (it asks nothing, and its "I" or "we" never speaks: "I've noted it", "we could"),
+- names at least one thing by its name, and every name and every figure it gives was said
+  in those messages; only a date may be said another way ("the eleventh o'
+  August" is "Monday 11 August"): a sum the assistant worked out, or a name it brought in,
+  is its own finding, which `extract` keeps only when the user accepts it;
+- names nothing the user took back in those messages ("Understood, nothing about Gerry"),
+  and speaks of no keeping ("Bob's notes stay as they are"): that is about memory, not a
+  fact;
+
+It is kept only when the user's next message lets it stand: it does not turn it down
+("no, …"), correct it, or ask for anything to be forgotten or taken back; a session that
+ends on it lets it stand. A turn that sets out a list (numbered or bulleted lines, a line
+ending on ":") is not a recap: its items are pointed at by their place ("delete the second
+point"), which is read for what the list says, not for what is kept here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from doctree.agent.offline import language as lang
+from doctree.agent.offline.model import Turn
+from doctree.agent.offline.positions import position, withdraws
+from doctree.agent.offline.resolve import correction_of
+
+#: A reply that opens on setting right or setting aside what was just said: "Actually, it's
+#: the 10.40", "Wait, …", "Ignore that, …", "Not quite: …".
+_NOT_SO = re.compile(
+    r"^\W*(?:actually|correction|sorry|wait|hang\s+on|hold\s+on|not\s+quite|not\s+exactly|"
+    r"almost|close|wrong|i\s+meant|i\s+mean\b|ignore|disregard|scratch|scrap|forget|strike)\b",
+    re.I,
+)
+#: The assistant speaking of itself or of the two of them: not a restatement.
+_OWN_VOICE = re.compile(r"\b(?:I|I'm|I’m|I've|I’ve|I'll|I’ll|I'd|I’d|me|my|we|let's|let’s)\b")
+_WE = re.compile(r"\bwe\b", re.I)
+#: A sentence about what memory keeps ("Bob's notes stay as they are", "nothing about Gerry
+#: is kept"): about the keeping, not a fact.
+_KEEPING = re.compile(
+    r"\b(?:notes?|pages?|memory|records?|recorded|remember(?:ed)?|keep|kept|forget|forgotten|"
+    r"delete[ds]?|deleted|dropped|removed|written\s+down|write\s+down|on\s+file|saved?)\b",
+    re.I,
+)
+#: An acknowledgement before the recap ("Noted:", "C'est noté:", "Updated:").
+_ACK = re.compile(r"^\W*(?:[\w'’-]+\W{0,2}){1,3}:\s+(?=\S)")
+#: A name: a word with a capital after the sentence's first word.
+_NAME = re.compile(r"(?<![\w'’])([^\W\d_][\w'’-]*)", re.U)
+#: A figure: a run of digits (a time "8:30" and "8h30" give the same runs).
+_DIGITS = re.compile(r"\d+")
+_FIGURE = re.compile(r"\d+(?:[.,:h]\d+)*")
+_MONTH = "|".join(m[:3] + rf"(?:{m[3:]})?" for m in lang.MONTHS)
+#: A date said with its month: what a recap may say another way than the user did.
+_DATE = re.compile(
+    rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTH})\b(?:,?\s+\d{{4}})?"
+    rf"|\b(?:{_MONTH})\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+\d{{4}})?"
+    r"|\b\d{4}-\d{2}-\d{2}\b",
+    re.I,
+)
+#: A message that sets out a list: a line that introduces it, numbered or bulleted lines.
+_LISTS = re.compile(r":[ \t]*$|^[ \t]*(?:\d+[.)]|[-*•])\s", re.M)
+_CALENDAR = {*lang.WEEKDAYS, *lang.MONTHS}
+
+
+def recapped(turn: Turn, heard: list[str], taken: list[str]) -> list[str]:
+    """The sentences of the assistant's `turn` that restate the user's sentences `heard`
+    since its turn before, without naming anything in `taken` (what the user took back in
+    them, with the requests), each without the acknowledgement before it."""
+    if not heard or _LISTS.search(turn.message):
+        return []  # a list set out: its items are pointed at by place
+    if any(lang.forget_request(x) is not None for h in heard for x in _sentences(h)):
+        return []  # a request about what is kept, acted on or not: the recap answers it
+    said = " ".join(heard).lower()
+    said_digits = set(_DIGITS.findall(" ".join(heard)))
+    said_words = set(re.findall(r"[\w'’-]+", said))
+    taken_names = {n.lower() for t in taken for n in _names(t)}
+    out = []
+    for raw in turn.sentences:
+        text = _ACK.sub("", raw.strip(), count=1)
+        if (
+            text.endswith("?")
+            or len(text.split()) < 4
+            or _OWN_VOICE.search(text)
+            or _WE.search(text)
+            or _KEEPING.search(text)
+        ):
+            continue
+        names = _names(text)
+        figures = _DIGITS.findall(_DATE.sub(" ", text))
+        if not names:
+            continue  # figures alone: advice may reuse the user's ("the same weight, 100g")
+        if any(n.lower() in taken_names for n in names):
+            continue  # it names what the user took back
+        if all(_said(n, said, said_words) for n in names) and all(
+            f in said_digits for f in figures
+        ):
+            out.append(text)
+    return out
+
+
+def _sentences(text: str) -> list[str]:
+    return [x for x in re.split(r"(?<=[.!?])\s+|\n+", text) if x.strip()]
+
+
+def clauses(recap: list[str]) -> list[str]:
+    """A recap's sentences cut at ";" into clauses of four words or more, each ending on
+    its mark."""
+    return [
+        c if c[-1] in ".!" else f"{c}."
+        for raw in recap
+        for c in (part.strip() for part in raw.split(";"))
+        if len(c.split()) >= 4
+    ]
+
+
+def restated(clause: str, texts: list[str], days: Callable[[str], list[str]]) -> list[int]:
+    """The indexes of the `texts` (sentences the user said) that `clause` says again: those
+    that give a figure of it outside a date or a day it names (`days`: the ISO days a text
+    names), or every name it gives."""
+    values = _values(clause, days)
+    names = _names(clause)
+    out = []
+    for i, text in enumerate(texts):
+        low = text.lower()
+        words = set(re.findall(r"[\w'’-]+", low))
+        if (values & _values(text, days)) or (names and all(_said(n, low, words) for n in names)):
+            out.append(i)
+    return out
+
+
+def _values(text: str, days: Callable[[str], list[str]]) -> set[str]:
+    """A text's figures outside its dates ("15:20", "£185" as "185") and the days it
+    names."""
+    return (
+        set(_FIGURE.findall(_DATE.sub(" ", text)))
+        | set(days(text))
+        | set(re.findall(r"\d{4}-\d{2}-\d{2}", text))
+    )
+
+
+def stands(reply: list[str]) -> bool:
+    """Whether the user's next message, its sentences `reply`, lets a recap stand: it turns
+    nothing down, corrects nothing and takes nothing back."""
+    if not reply:
+        return True
+    if lang.rejects(reply[0]) or lang.CORRECTS_EARLIER.match(reply[0]) or _NOT_SO.match(reply[0]):
+        return False
+    return not any(
+        lang.forget_request(r) is not None
+        or lang.aside_ahead(r, first=i == 0) is not None
+        or correction_of(r) is not None
+        or lang.MAKE_THAT.match(r)
+        or lang.said_again(r) is not None
+        or withdraws(r)
+        or position(r) is not None
+        for i, r in enumerate(reply)
+    )
+
+
+def _names(text: str) -> list[str]:
+    """The names `text` gives: its capitalised words after the first, weekdays and months
+    aside, each without a possessive "'s"."""
+    words = [m.group(1) for m in _NAME.finditer(text)][1:]
+    out = []
+    for w in words:
+        if not w[0].isupper():
+            continue
+        w = re.sub(r"['’]s$", "", w)
+        if w.lower() in _CALENDAR or w.lower().rstrip(".") in _CALENDAR:
+            continue
+        out.append(w)
+    return out
+
+
+def _said(name: str, said: str, words: set[str]) -> bool:
+    """Whether the user said `name`: as a word of theirs, inflected ("Gdańska" for
+    "Gdańsk", a name of four letters or more), or, for a name of several parts joined by
+    hyphens, as its parts."""
+    low = name.lower()
+    return (
+        low in words
+        or (len(low) >= 4 and any(w.startswith(low) for w in words))
+        or all(p in words for p in low.split("-") if p)
+    )
+
+
+_YOU_FORMS = (
+    (r"you(?:'re|’re)|you\s+are", "I'm"),
+    (r"you\s+were", "I was"),
+    (r"you(?:'ve|’ve)", "I've"),
+    (r"you(?:'ll|’ll)", "I'll"),
+    (r"you(?:'d|’d)", "I'd"),
+    (r"yourself", "myself"),
+    (r"yours", "mine"),
+    (r"your", "my"),
+)
+#: Where "you" is the subject: at the start, after a joining word or a clause's mark.
+_SUBJECT_BEFORE = re.compile(
+    r"(?:^|[,;:—–(]|\b(?:and|but|so|then|that|when|if|because|while|until|or))\s*$", re.I
+)
+
+
+def as_users(text: str) -> str:
+    """A recap's sentence in the user's own voice, as if the user had said it: "your mum's
+    operation is on Monday; you go the week after" -> "my mum's operation is on Monday; I go
+    the week after", so that it is read as the user's statements are."""
+    for pattern, mine in _YOU_FORMS:
+
+        def swap(m: re.Match[str], mine: str = mine) -> str:
+            return mine if mine[0] == "I" or m.group()[0].islower() else mine.capitalize()
+
+        text = re.sub(rf"\b{pattern}\b", swap, text, flags=re.I)
+    out, at = [], 0
+    for m in re.finditer(r"\byou\b", text, re.I):
+        out.append(text[at : m.start()])
+        out.append("I" if _SUBJECT_BEFORE.search(text[: m.start()]) else "me")
+        at = m.end()
+    return "".join(out) + text[at:]
