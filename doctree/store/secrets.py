@@ -766,9 +766,20 @@ def _luhn(digits: str) -> bool:
     return total % 10 == 0
 
 
+#: A card's expiry said right after its number ("exp 07/29", "expires 07/2029", "valid thru
+#: 07/29"): with it, a number in a card's grouping is a card's even when a digit of it was
+#: mistyped and its check digit fails.
+_EXPIRY = re.compile(
+    r"[\s,;(]*(?:exp(?:iry|ires|\.)?|valid\s+(?:thru|through|until|to)|good\s+thru|expiring)"
+    r"\s*(?:date\s*)?[:=]?\s*(?:0[1-9]|1[0-2])\s*/\s*(?:\d{2}|20\d{2})\b",
+    re.I,
+)
+
+
 def _cards(text: str, low: str, present: frozenset[str] | None = None) -> Iterator[tuple[int, int]]:
     """Spans of payment card numbers: 13 to 19 digits in a card's grouping, a network's
-    prefix and a valid check digit, in a sentence that names a card ("card", "Visa",
+    prefix and a valid check digit (or an expiry said right after it: `_EXPIRY`), in a
+    sentence that names a card ("card", "Visa",
     "carte", ...). An order or tracking number with no card word beside it stays, and so
     does "the card ending 4242"."""
     if len(low) != len(text) or not any(
@@ -778,8 +789,10 @@ def _cards(text: str, low: str, present: frozenset[str] | None = None) -> Iterat
     bounds = [0] + [m.end() for m in _SENTENCE_END.finditer(text)] + [len(text) + 1]
     for m in _CARD_NUMBER.finditer(text):
         digits = re.sub(r"\D", "", m.group())
-        if not (13 <= len(digits) <= 19 and _CARD_PREFIX.match(digits) and _luhn(digits)):
+        if not (13 <= len(digits) <= 19 and _CARD_PREFIX.match(digits)):
             continue
+        if not _luhn(digits) and not _EXPIRY.match(text, m.end()):
+            continue  # no check digit, and no expiry said with it: an order's number
         k = next(i for i in range(1, len(bounds)) if bounds[i] > m.start())
         sentence = low[bounds[k - 1] : bounds[k]]
         if any(_word_in(sentence, w) for w in _CARD_WORDS):

@@ -876,3 +876,27 @@ def test_a_token_in_a_link_is_a_secret_and_the_link_stays(text, value):
 )
 def test_parameters_of_a_link_that_open_nothing_stay(text):
     assert "link-token" not in [s.kind for s in find_secrets(text)], text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "card 4929 3310 5521 8841 exp 07/29",
+        "Visa 4929 3310 5521 8841, expires 07/2029",
+        "my card: 5412 7534 1234 5679 (valid thru 11/30)",
+    ],
+)
+def test_a_card_number_said_with_its_expiry_is_a_secret_whatever_its_check_digit(text):
+    """A digit mistyped fails the check digit; the expiry beside the number still says it is
+    a card's, and the other fifteen digits are the card's."""
+    masked, found = mask(text)
+    assert [s.kind for s in found] == ["payment-card"], text
+    assert not re.search(r"\d{4} \d{4}", masked)
+
+
+def test_a_card_shaped_number_without_check_digit_or_expiry_stays():
+    for text in (
+        "my card is 4111 1111 1111 1112",
+        "card order 4929 3310 5521 8841 shipped 07/29",
+    ):
+        assert mask(text)[1] == [], text
