@@ -78,6 +78,7 @@ not searched).
 
 from collections.abc import Callable
 
+from doctree.agent.offline import memo
 from doctree.agent.offline.pageio import OfflineAgentError, RunSummary, ToolsLike
 from doctree.agent.offline.prefilter import gate_modules
 from doctree.agent.offline.resolve import absolute_dates, resolve_relative
@@ -118,10 +119,16 @@ class OfflineMemoryAgent:
         transcript = (
             parsed if parsed is not None else parse_transcript(transcript_text, source=source)
         )
-        return run_session(self.root, transcript, tools, earlier)
+        try:
+            return run_session(self.root, transcript, tools, earlier)
+        finally:
+            memo.forget()  # no text read stays in memory past the run
 
     def taken_back(
         self, transcript_text: str, *, parsed: Transcript | None = None
     ) -> list[tuple[str, str]]:
         """The sentences of the transcript its user asked in it not to be kept, as said."""
-        return taken_back(parsed if parsed is not None else parse_transcript(transcript_text))
+        try:
+            return taken_back(parsed if parsed is not None else parse_transcript(transcript_text))
+        finally:
+            memo.forget()

@@ -30,6 +30,7 @@ from doctree.agent.offline.language import (
     content_words,
     weekday_number,
 )
+from doctree.agent.offline.memo import remembered
 from doctree.agent.offline.model import Sentence
 from doctree.agent.offline.prefilter import gate_patterns
 
@@ -786,6 +787,7 @@ _DAY_AND = re.compile(
 _WHICH_YEAR = re.compile(r",?\s+(next|last|this)\s+year\b", re.I)
 
 
+@remembered
 def absolute_dates(
     text: str, ref: date, *, past: bool | None = None, by_clause: bool = False
 ) -> list[tuple[str, date]]:
