@@ -21,7 +21,7 @@ _CLEARS: list[Callable[[], None]] = []
 #: Each remembered function's `cache_info`.
 _INFOS: list[Callable[[], Any]] = []
 
-#: How many arguments each remembered function keeps the answer for, at most.
+#: How many arguments a remembered function keeps the answer for, at most, unless it says.
 SIZE = 4096
 
 
@@ -29,15 +29,24 @@ def remembered(read: _F) -> _F:
     """`read` (a pure function of its arguments, all hashable) remembered for its last
     `SIZE` arguments until `forget`. Each answer is a fresh copy of the lists and sets in
     it, as callers may change theirs."""
-    cached = functools.lru_cache(maxsize=SIZE)(read)
-    _CLEARS.append(cached.cache_clear)
-    _INFOS.append(cached.cache_info)
+    return remembered_up_to(SIZE)(read)
 
-    @functools.wraps(read)
-    def again(*args: Any, **kwargs: Any) -> Any:
-        return _copy(cached(*args, **kwargs))
 
-    return again  # type: ignore[return-value]
+def remembered_up_to(size: int) -> Callable[[_F], _F]:
+    """`remembered`, for the last `size` arguments."""
+
+    def remember(read: _F) -> _F:
+        cached = functools.lru_cache(maxsize=size)(read)
+        _CLEARS.append(cached.cache_clear)
+        _INFOS.append(cached.cache_info)
+
+        @functools.wraps(read)
+        def again(*args: Any, **kwargs: Any) -> Any:
+            return _copy(cached(*args, **kwargs))
+
+        return again  # type: ignore[return-value]
+
+    return remember
 
 
 def _copy(out: Any) -> Any:

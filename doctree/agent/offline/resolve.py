@@ -11,7 +11,6 @@ by sentence, in the order they were said; extract calls it for each sentence it 
 
 from __future__ import annotations
 
-import functools
 import re
 from datetime import UTC, date, datetime, timedelta
 
@@ -1570,7 +1569,7 @@ def _value(s: Sentence) -> tuple[str, frozenset[str]] | None:
     return _value_of(s.raw, s.text, s.time, frozenset(d for _, d in s.dates))
 
 
-@functools.lru_cache(maxsize=4096)
+@remembered
 def _value_of(
     raw: str, text: str, time: str, dates: frozenset[date]
 ) -> tuple[str, frozenset[str]] | None:
@@ -1637,7 +1636,7 @@ def restates_earlier(
 _ISO = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 
 
-@functools.lru_cache(maxsize=4096)
+@remembered
 def _line_value(said: str, said_on: date) -> tuple[str, frozenset[str]] | None:
     """What a page line gives its subject: the dates it names (written with their absolute
     date, or read against the day it was said), else the numbers it says."""
@@ -1709,7 +1708,7 @@ _ACTOR_FIRST = re.compile(
 )
 
 
-@functools.lru_cache(maxsize=4096)
+@remembered
 def _line_subject(text: str) -> tuple[frozenset[str], str, str] | None:
     """`_subject` of a statement compared across sessions, kept (a page's lines are compared
     with every new fact written to it); None when the words before the verb hold a verb of
@@ -1731,7 +1730,7 @@ def _line_subject(text: str) -> tuple[frozenset[str], str, str] | None:
     return None
 
 
-@functools.lru_cache(maxsize=4096)
+@remembered
 def _line_words(text: str) -> frozenset[str]:
     return frozenset(_words(text))
 
