@@ -1435,12 +1435,19 @@ BARE_CORRECTION = re.compile(
     re.I,
 )
 
+#: What a bare correction's match needs for either of its groups `bare_correction` asks for:
+#: the text opens on a cue ("cue") or says "not" between spaces ("old"). A text with neither
+#: is not searched: on a long sentence the pattern tries every split of it.
+_CUE_OR_NOT = re.compile(rf"^\W*{_BARE_CUE}[,:!.;—–-]*\s|\snot\s", re.I)
+
 
 def bare_correction(text: str) -> tuple[str, str, str | None] | None:
     """(kind, new value, old value or None) when `text` corrects a value without naming
     what it is the value of: "sorry, 4:30" -> ("time", "4:30", None); "it's 6% not 5%" ->
     ("percentage", "6%", "5%"). A correction word must open it, or the old value be named;
     the new value must be one value of a kind, and the old one of the same kind."""
+    if not _CUE_OR_NOT.search(text.strip()):
+        return None  # neither a cue nor "not": the pattern's answer would be refused below
     m = BARE_CORRECTION.match(text.strip())
     if m is None or not (m.group("cue") or m.group("old")):
         return None
