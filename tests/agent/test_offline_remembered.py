@@ -92,3 +92,20 @@ def test_no_text_of_a_run_stays_remembered_after_it(repo):
     assert memo.held() == 0
     OfflineMemoryAgent().taken_back(text)
     assert memo.held() == 0
+
+
+def test_an_immutable_answer_is_shared_and_forgotten_with_the_others():
+    calls: list[str] = []
+
+    @memo.remembered_up_to(2, shared=True)
+    def read(text: str) -> frozenset[str]:
+        calls.append(text)
+        return frozenset(text.split())
+
+    memo.forget()
+    first = read("a b")
+    assert read("a b") is first and memo.held() == 1
+    read("c"), read("d")  # past its size: the oldest answer goes
+    assert read("a b") == first and calls == ["a b", "c", "d", "a b"]
+    memo.forget()
+    assert memo.held() == 0

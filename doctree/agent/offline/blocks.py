@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from doctree.agent.offline.memo import remembered
+from doctree.agent.offline.memo import SIZE, remembered, remembered_up_to
 from doctree.agent.offline.signifiers import journal_key, journal_lines
 
 #: A line that looks like code: a brace or semicolon at its end, an assignment, a call, a
@@ -174,7 +174,7 @@ def reads_as_text(lines: list[str]) -> bool:
     return code * 5 < len(body) and prose * 2 >= len(body)
 
 
-@remembered
+@remembered_up_to(SIZE, shared=True)
 def checkbox_line(line: str) -> str | None:
     """A checkbox item as a list item that says where it stands ("- [x] book the hall" is
     "- book the hall (done)", "- [ ] call Ana" is "- call Ana"), None for a struck item

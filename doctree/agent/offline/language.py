@@ -12,7 +12,7 @@ import re
 import unicodedata
 
 from doctree import stopwords
-from doctree.agent.offline.memo import remembered
+from doctree.agent.offline.memo import SIZE, remembered, remembered_up_to
 from doctree.agent.offline.prefilter import gate_patterns
 
 #: One capitalised name word, accents included ("Lucía", "Zoë", "O'Brien", "Anne-Marie").
@@ -1576,7 +1576,7 @@ def without_greeting(sentence: str) -> str:
     return rest[:1].upper() + rest[1:]
 
 
-@remembered
+@remembered_up_to(SIZE, shared=True)
 def worth_keeping(sentence: str) -> bool:
     """Whether a user's sentence states something worth a line of memory without any
     trigger word: declarative (not a question, request, greeting or thanks), with a verb,
@@ -1602,7 +1602,7 @@ _COUNT = re.compile(
 )
 
 
-@remembered
+@remembered_up_to(SIZE, shared=True)
 def has_verb(text: str) -> bool:
     """Whether `text` holds a verb (of the closed list, or a word after a subject pronoun)."""
     return bool(_VERB.search(text)) or any(
@@ -1731,7 +1731,7 @@ def value_sort(value: str) -> str:
 _FILLER_SOUNDS = re.compile(r"(?:(?<=\s)|^)(?:u+m+|u+h+|e+rm+|uhm+|hmm+)\b[,.]?\s*", re.I)
 
 
-@remembered
+@remembered_up_to(SIZE, shared=True)
 def without_fillers(sentence: str) -> str:
     """`sentence` without spoken hesitations: "on, um, the third" -> "on the third"."""
     out = re.sub(rf",\s*{_FILLER_SOUNDS.pattern}", " ", sentence, flags=re.I)  # "on, um, the"

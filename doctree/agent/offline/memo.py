@@ -32,13 +32,16 @@ def remembered(read: _F) -> _F:
     return remembered_up_to(SIZE)(read)
 
 
-def remembered_up_to(size: int) -> Callable[[_F], _F]:
-    """`remembered`, for the last `size` arguments."""
+def remembered_up_to(size: int, *, shared: bool = False) -> Callable[[_F], _F]:
+    """`remembered`, for the last `size` arguments; `shared`: the answers are immutable (a
+    string, a number, a frozenset, a tuple of them) and each caller is given the same one."""
 
     def remember(read: _F) -> _F:
         cached = functools.lru_cache(maxsize=size)(read)
         _CLEARS.append(cached.cache_clear)
         _INFOS.append(cached.cache_info)
+        if shared:
+            return cached  # type: ignore[return-value]
 
         @functools.wraps(read)
         def again(*args: Any, **kwargs: Any) -> Any:

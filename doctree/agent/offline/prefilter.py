@@ -328,18 +328,21 @@ def literals(pattern: re.Pattern[str]) -> tuple[tuple[str, ...], tuple[str, ...]
     return exact, folded
 
 
-def branches(pattern: re.Pattern[str]) -> list[str] | None:
+def branches(pattern: re.Pattern[str], least: int = 2) -> list[str] | None:
     """The branches of `pattern`'s top-level alternation as written (`a|b(c|d)|e` is "a",
-    "b(c|d)", "e"), when each one is a pattern of its own: the pattern has no reference to a
-    group (a branch may refer to another's), no verbose mode (a comment may hold a "|") and
-    no global flags (they open the first branch only). None otherwise."""
+    "b(c|d)", "e"), when there are `least` or more and each one is a pattern of its own: the
+    pattern has no reference to a group (a branch may refer to another's), no verbose mode
+    (a comment may hold a "|") and no global flags (they open the first branch only). None
+    otherwise."""
     text, flags = pattern.pattern, pattern.flags
-    if flags & re.VERBOSE or re.match(r"\(\?[aiLmsux]+\)", text):
+    if flags & re.VERBOSE or re.match(r"\(\?[aiLmsux]+\)", text) or "(?P=" in text:
         return None
     out, depth, start, i = [], 0, 0, 0
     while i < len(text):
         c = text[i]
         if c == "\\":
+            if text[i + 1 : i + 2] in _REFERENCE:
+                return None  # `\\1`, or `\\g<1>`
             i += 2
             continue
         if c == "[":  # a set: "]" first, or escaped, is one of its characters
@@ -348,6 +351,8 @@ def branches(pattern: re.Pattern[str]) -> list[str] | None:
             while i < len(text) and text[i] != "]":
                 i += 2 if text[i] == "\\" else 1
         elif c == "(":
+            if text[i + 1 : i + 3] == "?(":
+                return None  # `(?(1)…)`: a branch on whether a group matched
             depth += 1
         elif c == ")":
             depth -= 1
@@ -356,7 +361,7 @@ def branches(pattern: re.Pattern[str]) -> list[str] | None:
             start = i + 1
         i += 1
     out.append(text[start:])
-    if len(out) < 2 or _refers(sre_parse.parse(text, flags).data):
+    if len(out) < max(least, 2):
         return None
     try:
         each = [re.compile(b, flags) for b in out]
@@ -367,18 +372,8 @@ def branches(pattern: re.Pattern[str]) -> list[str] | None:
     return out
 
 
-def _refers(items: Any) -> bool:
-    """Whether parsed nodes hold a reference to a group (`\\1`, `(?P=name)`, `(?(1)…)`)."""
-    for item in items:
-        if isinstance(item, sre_parse.SubPattern):
-            if _refers(item.data):
-                return True
-        elif isinstance(item, tuple | list):
-            if item and item[0] in (sre.GROUPREF, sre.GROUPREF_EXISTS):
-                return True
-            if _refers(item):
-                return True
-    return False
+#: What follows a backslash that refers to a group (`\\1`; `\\g` is `re.sub`'s only).
+_REFERENCE = frozenset("123456789g")
 
 
 class _Gate:
@@ -598,8 +593,8 @@ class GatedPattern:
 def _branched(compiled: re.Pattern[str]) -> tuple[GatedPattern, ...]:
     """Each branch of `compiled` behind a test of its own, when it has `MIN_BRANCHES`
     (`branches`); () otherwise."""
-    found = branches(compiled)
-    if found is None or len(found) < MIN_BRANCHES:
+    found = branches(compiled, MIN_BRANCHES)
+    if found is None:
         return ()
     return tuple(GatedPattern(re.compile(b, compiled.flags)) for b in found)
 

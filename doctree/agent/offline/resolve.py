@@ -29,7 +29,7 @@ from doctree.agent.offline.language import (
     content_words,
     weekday_number,
 )
-from doctree.agent.offline.memo import remembered
+from doctree.agent.offline.memo import SIZE, remembered, remembered_up_to
 from doctree.agent.offline.model import Sentence
 from doctree.agent.offline.prefilter import gate_patterns
 
@@ -1576,7 +1576,7 @@ def _value(s: Sentence) -> tuple[str, frozenset[str]] | None:
     return _value_of(s.raw, s.text, s.time, frozenset(d for _, d in s.dates))
 
 
-@remembered
+@remembered_up_to(SIZE, shared=True)
 def _value_of(
     raw: str, text: str, time: str, dates: frozenset[date]
 ) -> tuple[str, frozenset[str]] | None:
@@ -1643,7 +1643,7 @@ def restates_earlier(
 _ISO = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 
 
-@remembered
+@remembered_up_to(SIZE, shared=True)
 def _line_value(said: str, said_on: date) -> tuple[str, frozenset[str]] | None:
     """What a page line gives its subject: the dates it names (written with their absolute
     date, or read against the day it was said), else the numbers it says."""
@@ -1715,7 +1715,7 @@ _ACTOR_FIRST = re.compile(
 )
 
 
-@remembered
+@remembered_up_to(SIZE, shared=True)
 def _line_subject(text: str) -> tuple[frozenset[str], str, str] | None:
     """`_subject` of a statement compared across sessions, kept (a page's lines are compared
     with every new fact written to it); None when the words before the verb hold a verb of
@@ -1737,7 +1737,7 @@ def _line_subject(text: str) -> tuple[frozenset[str], str, str] | None:
     return None
 
 
-@remembered
+@remembered_up_to(SIZE, shared=True)
 def _line_words(text: str) -> frozenset[str]:
     return frozenset(_words(text))
 
