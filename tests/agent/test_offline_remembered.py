@@ -8,7 +8,7 @@ from datetime import date
 
 import pytest
 
-from doctree.agent.offline import OfflineMemoryAgent, language, memo, resolve, segment
+from doctree.agent.offline import OfflineMemoryAgent, language, memo, prefilter, resolve, segment
 from tests.agent.offline_runs import run, transcript
 
 
@@ -82,16 +82,22 @@ def test_a_remembered_function_answers_again_after_it_forgets():
 
 def test_no_text_of_a_run_stays_remembered_after_it(repo):
     # a text read may be one a user asks to forget later: nothing read stays in memory
-    text = transcript(
-        "s1",
+    said = [
         ("user", "2026-03-02T09:00:00Z", "I'm wren in there. The van comes at 8, on March 3."),
         ("assistant", "2026-03-02T09:01:00Z", "Noted. Anything else?"),
-        ("user", "2026-03-02T09:02:00Z", "My sister Ottilie starts at Brightline on Monday."),
-    )
+    ] + [  # enough sentences for the cheap test to keep answers for texts (`READ_AFTER`)
+        (
+            "user",
+            f"2026-03-02T10:{i:02d}:00Z",
+            f"My sister Ottilie starts at Brightline on day {i}.",
+        )
+        for i in range(40)
+    ]
+    text = transcript("s1", *said)
     run(repo, text)
-    assert memo.held() == 0
+    assert memo.held() == 0 and prefilter.texts_held() == 0
     OfflineMemoryAgent().taken_back(text)
-    assert memo.held() == 0
+    assert memo.held() == 0 and prefilter.texts_held() == 0
 
 
 def test_an_immutable_answer_is_shared_and_forgotten_with_the_others():

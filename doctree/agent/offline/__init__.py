@@ -80,7 +80,7 @@ from collections.abc import Callable
 
 from doctree.agent.offline import memo
 from doctree.agent.offline.pageio import OfflineAgentError, RunSummary, ToolsLike
-from doctree.agent.offline.prefilter import gate_modules
+from doctree.agent.offline.prefilter import forget_texts, gate_modules
 from doctree.agent.offline.resolve import absolute_dates, resolve_relative
 from doctree.agent.offline.run import run_session, taken_back
 from doctree.agent.offline.write import ROOT
@@ -123,6 +123,7 @@ class OfflineMemoryAgent:
             return run_session(self.root, transcript, tools, earlier)
         finally:
             memo.forget()  # no text read stays in memory past the run
+            forget_texts()
 
     def taken_back(
         self, transcript_text: str, *, parsed: Transcript | None = None
@@ -132,3 +133,4 @@ class OfflineMemoryAgent:
             return taken_back(parsed if parsed is not None else parse_transcript(transcript_text))
         finally:
             memo.forget()
+            forget_texts()

@@ -629,6 +629,20 @@ def gate_patterns(namespace: MutableMapping[str, Any]) -> None:
             )
 
 
+def texts_held() -> int:
+    """How many texts the gate keeps the answers of now."""
+    gate = _gate
+    return 0 if gate is None else len(gate.answers)
+
+
+def forget_texts() -> None:
+    """The answers kept for the last texts dropped, and the texts with them: called when a
+    run ends, as `memo.forget` is."""
+    gate = _gate
+    if gate is not None:
+        gate.answers = {}
+
+
 def gate_modules(package: str) -> None:
     """`gate_patterns` on every module of `package` imported so far: the package calls it
     once its stages are loaded, so a module's patterns are tested whether or not the module
