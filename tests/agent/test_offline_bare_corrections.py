@@ -6,7 +6,10 @@ said."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from doctree.agent.offline import resolve
 from doctree.agent.offline.resolve import bare_correction
 from doctree.store.documents import DocumentsRepository
 from tests.agent.offline_runs import run, transcript
@@ -121,3 +124,33 @@ def test_no_and_a_value_after_the_assistants_question_answers_it(repo):
         ),
     )
     assert "Monday" in current(repo)
+
+
+_WORDS = st.sampled_from(
+    ["sorry", "Sorry,", "no", "No wait", "not", "NOT", "nothing", "knot", "it's", "the", "at",
+     "4:30", "12th", "6%", "Friday", "Friday.", "then", "instead", ",", ";", " ", "  ", "\t",
+     "—", "-", "!", "?", "...", "scratch that", "make it", "I meant", "erm", "Ana", "step 12"]
+)  # fmt: skip
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_WORDS, min_size=1, max_size=12), st.sampled_from([" ", "", "\n"]))
+def test_a_text_the_correction_pattern_answers_is_never_refused_untried(words, joiner):
+    # the test before the pattern (a cue it opens on, or "not") refuses only texts whose
+    # match `bare_correction` would refuse anyway: neither group it asks for is there
+    text = joiner.join(words)
+    m = resolve.BARE_CORRECTION.match(text.strip())
+    if m is not None and (m.group("cue") or m.group("old")):
+        assert resolve._CUE_OR_NOT.search(text.strip()), text  # noqa: SLF001
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Turn 12: remember that Alice owns the Apollo launch, step 12.",
+        "The boiler service is booked for the 14th at 9:30 with Ana from Hearth & Co",
+        "we moved the standup to 10 because of the school run",
+    ],
+)
+def test_a_sentence_that_neither_opens_on_a_cue_nor_says_not_is_no_bare_correction(text):
+    assert bare_correction(text) is None

@@ -14,8 +14,10 @@ from hypothesis import strategies as st
 
 from doctree.agent.offline import language
 from doctree.agent.offline.prefilter import (
+    MIN_BRANCHES,
     READ_AFTER,
     GatedPattern,
+    branches,
     gate_modules,
     gate_patterns,
     literals,
@@ -340,3 +342,85 @@ def test_a_text_with_a_lone_surrogate_runs_every_pattern():
     assert rule.could_match("a pear \ud800")
     assert rule.search("a plum \ud800") is not None
     assert rule.search("a pear \ud800") is None
+
+
+def test_the_branches_of_a_pattern_as_written():
+    assert branches(re.compile(r"a|b(c|d)|[|]e|\|x")) == ["a", "b(c|d)", "[|]e", r"\|x"]
+    assert branches(re.compile(r"[]|]|[^]|]|b")) == ["[]|]", "[^]|]", "b"]
+    assert branches(re.compile(r"(a)|\1")) is None  # a branch refers to another's group
+    assert branches(re.compile(r"(?P<x>a)|(?P=x)b")) is None
+    assert branches(re.compile(r"(?i)a|b")) is None  # global flags: the first branch's only
+    assert branches(re.compile(r"a # one | two", re.X)) is None  # a comment may hold a "|"
+    assert branches(re.compile(r"(?:a|b)c")) is None  # no alternation at the top
+
+
+def _read_branches(gated: GatedPattern, text: str) -> None:
+    """`gated` read, and each of its branches (when it has them) read, as a run would have
+    them after `READ_AFTER` tests."""
+    gated.search(text)
+    for branch in gated._branches or ():  # noqa: SLF001
+        branch._runs = 10**9  # noqa: SLF001
+    gated.search(text)
+
+
+_FRUIT = re.compile(
+    r"\bapple\b|\bpear\b|(?P<fig>\bfig\b)|\bplum\b|\bquince\b|\bmedlar\b|(\bkiwi\b)|"
+    r"\blime\b|(?P<count>\d+) (?P<unit>kg|g)\b",
+    re.I,
+)
+
+
+def test_a_pattern_of_many_branches_runs_only_those_a_text_could_match():
+    gated = _forced(_FRUIT)
+    _read_branches(gated, "a plum")
+    run = gated._to_run("a plum, 2 kg of figs and a fig")  # noqa: SLF001
+    assert run is not None and run is not _FRUIT
+    assert "plum" in run.pattern and "apple" not in run.pattern and "lime" not in run.pattern
+    assert run.groupindex == _FRUIT.groupindex  # a branch with a group stays, never tried
+    assert gated._to_run("no fruit at all") is None  # noqa: SLF001
+    for text in ("a plum, 2 kg of figs and a fig", "3 G of KIWI", "a Medlar", "pear|lime"):
+        assert [(m.span(), m.groups(), m.lastgroup) for m in gated.finditer(text)] == [
+            (m.span(), m.groups(), m.lastgroup) for m in _FRUIT.finditer(text)
+        ]
+        assert gated.sub("X", text) == _FRUIT.sub("X", text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    each=st.lists(_patterns(), min_size=MIN_BRANCHES, max_size=MIN_BRANCHES + 4),
+    flags=st.sampled_from([0, re.I]),
+    texts=st.lists(st.text(alphabet="abcABC123١ \t_-", max_size=12), min_size=1, max_size=8),
+)
+def test_a_pattern_of_many_branches_answers_as_the_pattern_does(
+    each: list[str], flags: int, texts: list[str]
+):
+    try:
+        compiled = re.compile("|".join(each), flags)
+    except re.error:
+        return  # a lookbehind of no fixed width, a repeat of nothing: not a pattern
+    gated = _forced(compiled)
+    _read_branches(gated, texts[0])
+    for text in texts:
+        assert [(m.span(), m.groups()) for m in gated.finditer(text)] == [
+            (m.span(), m.groups()) for m in compiled.finditer(text)
+        ], (compiled.pattern, text)
+        found, want = gated.match(text), compiled.match(text)
+        assert (found and found.span()) == (want and want.span())
+
+
+def test_every_rule_of_many_branches_answers_as_its_pattern_on_every_fixture_sentence():
+    texts = list(dict.fromkeys(_sentences()))
+    many = [
+        (name, rule)
+        for name, rule in _gated_rules()
+        if len(branches(rule.compiled) or ()) >= MIN_BRANCHES
+    ]
+    assert any(name.endswith("language.FORGET_THAT") for name, _ in many)
+    for name, rule in many:
+        gated = _forced(rule.compiled)
+        _read_branches(gated, texts[0])
+        for text in texts:
+            found, want = gated.search(text), rule.compiled.search(text)
+            assert (found and (found.span(), found.groups())) == (
+                want and (want.span(), want.groups())
+            ), (name, text)

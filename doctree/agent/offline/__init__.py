@@ -84,8 +84,9 @@ not searched).
 
 from collections.abc import Callable
 
+from doctree.agent.offline import memo
 from doctree.agent.offline.pageio import OfflineAgentError, RunSummary, ToolsLike
-from doctree.agent.offline.prefilter import gate_modules
+from doctree.agent.offline.prefilter import forget_texts, gate_modules
 from doctree.agent.offline.resolve import absolute_dates, resolve_relative
 from doctree.agent.offline.run import run_session, taken_back
 from doctree.agent.offline.write import ROOT
@@ -126,10 +127,18 @@ class OfflineMemoryAgent:
         transcript = (
             parsed if parsed is not None else parse_transcript(transcript_text, source=source)
         )
-        return run_session(self.root, transcript, tools, earlier, trace)
+        try:
+            return run_session(self.root, transcript, tools, earlier, trace)
+        finally:
+            memo.forget()  # no text read stays in memory past the run
+            forget_texts()
 
     def taken_back(
         self, transcript_text: str, *, parsed: Transcript | None = None
     ) -> list[tuple[str, str]]:
         """The sentences of the transcript its user asked in it not to be kept, as said."""
-        return taken_back(parsed if parsed is not None else parse_transcript(transcript_text))
+        try:
+            return taken_back(parsed if parsed is not None else parse_transcript(transcript_text))
+        finally:
+            memo.forget()
+            forget_texts()

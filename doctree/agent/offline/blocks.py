@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from doctree.agent.offline.memo import SIZE, remembered, remembered_up_to
 from doctree.agent.offline.signifiers import journal_key, journal_lines
 
 #: A line that looks like code: a brace or semicolon at its end, an assignment, a call, a
@@ -173,6 +174,7 @@ def reads_as_text(lines: list[str]) -> bool:
     return code * 5 < len(body) and prose * 2 >= len(body)
 
 
+@remembered_up_to(SIZE, shared=True)
 def checkbox_line(line: str) -> str | None:
     """A checkbox item as a list item that says where it stands ("- [x] book the hall" is
     "- book the hall (done)", "- [ ] call Ana" is "- call Ana"), None for a struck item
@@ -219,6 +221,7 @@ _OWN_NICK = re.compile(
 )
 
 
+@remembered
 def own_nicks(text: str) -> set[str]:
     """The nicks `text` says are the user's own, outside any fenced block ("I'm wren in
     there", "my nick is wren")."""

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from doctree.agent.offline.forms import said_forms
 from doctree.agent.offline.language import NOT_NAMES, content_words, mentions, stem
+from doctree.agent.offline.memo import remembered
 from doctree.stopwords import ENGLISH
 
 #: Subjects a clause can open with, in the languages the agent reads requests in.
@@ -80,6 +81,7 @@ def clauses(statement: str) -> list[str]:
     return [c.text for c in _cut(statement.rstrip(" .!?"))]
 
 
+@remembered
 def cut(statement: str) -> list[tuple[str, str]]:
     """The clauses of `statement` as said, each with the words that joined it to the one
     before ("" for the first): joined again, they are the statement."""

@@ -3,22 +3,22 @@ organisations, places and pets it has pages for, and those a session adds as it 
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable
 
 from doctree.agent.offline import language as lang
+from doctree.agent.offline.memo import SIZE, remembered_up_to
 from doctree.store.paths import slugify
 
 
-@functools.lru_cache(maxsize=4096)
+@remembered_up_to(SIZE, shared=True)
 def is_title(name: str) -> bool:
     """Whether `name` starts with a title ("Dr. Okafor"): a title names a person. Cached:
     every name known is asked again for each sentence read."""
     return bool(re.match(lang.TITLE, name))
 
 
-@functools.lru_cache(maxsize=4096)
+@remembered_up_to(SIZE, shared=True)
 def person_slug(name: str) -> str:
     """Slug of a page: 'Dr. Okafor' -> 'dr-okafor', 'Priya Raman' -> 'priya-raman', 'Lucía' -> 'lucia'.
     Cached: a session names the same few people thousands of times."""

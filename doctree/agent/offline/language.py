@@ -8,13 +8,11 @@ sentence as a statement about its subject ("I prefer tea" -> "The user prefers t
 
 from __future__ import annotations
 
-import functools
 import re
 import unicodedata
-from collections.abc import Callable
-from typing import Any, TypeVar
 
 from doctree import stopwords
+from doctree.agent.offline.memo import SIZE, remembered, remembered_up_to
 from doctree.agent.offline.prefilter import gate_patterns
 
 #: One capitalised name word, accents included ("Lucía", "Zoë", "O'Brien", "Anne-Marie").
@@ -144,27 +142,6 @@ def _words(text: str) -> list[str]:
     """The words of `text` (three characters or more), a possessive's "'s" taken off:
     "Mira's pregnancy" speaks of Mira."""
     return [_POSSESSIVE.sub("", w) for w in re.findall(r"[\w'\u2019-]{3,}", text)]
-
-
-_Read = TypeVar("_Read")
-
-
-def remembered(read: Callable[[str], _Read]) -> Callable[[str], _Read]:
-    """`read` (a pure function of a text) remembered for the last 4,096 texts: a session reads
-    the same sentence again for each later one it compares with it. Each answer is a fresh
-    copy of the sets in it, as callers may change theirs."""
-    cached = functools.lru_cache(maxsize=4096)(read)
-
-    @functools.wraps(read)
-    def again(text: str) -> Any:
-        out: Any = cached(text)
-        if isinstance(out, set):
-            return set(out)
-        if isinstance(out, tuple):
-            return tuple(set(x) if isinstance(x, set) else x for x in out)
-        return out
-
-    return again
 
 
 @remembered
@@ -1599,6 +1576,7 @@ def without_greeting(sentence: str) -> str:
     return rest[:1].upper() + rest[1:]
 
 
+@remembered_up_to(SIZE, shared=True)
 def worth_keeping(sentence: str) -> bool:
     """Whether a user's sentence states something worth a line of memory without any
     trigger word: declarative (not a question, request, greeting or thanks), with a verb,
@@ -1661,6 +1639,7 @@ _COUNT = re.compile(
 )
 
 
+@remembered_up_to(SIZE, shared=True)
 def has_verb(text: str) -> bool:
     """Whether `text` holds a verb (of the closed list, or a word after a subject pronoun)."""
     return bool(_VERB.search(text)) or any(
@@ -1789,6 +1768,7 @@ def value_sort(value: str) -> str:
 _FILLER_SOUNDS = re.compile(r"(?:(?<=\s)|^)(?:u+m+|u+h+|e+rm+|uhm+|hmm+)\b[,.]?\s*", re.I)
 
 
+@remembered_up_to(SIZE, shared=True)
 def without_fillers(sentence: str) -> str:
     """`sentence` without spoken hesitations: "on, um, the third" -> "on the third"."""
     out = re.sub(rf",\s*{_FILLER_SOUNDS.pattern}", " ", sentence, flags=re.I)  # "on, um, the"

@@ -138,7 +138,7 @@ def outlines(lines: list[str]) -> dict[int, tuple[int, list[str]]]:
         if fenced or not _ITEM.match(lines[i]):
             i += 1
             continue
-        end = i
+        end = i + 1  # (line i is an item: matched just above)
         while end < len(lines) and _ITEM.match(lines[end]):
             end += 1
         if (read := read_outline(lines[i:end])) is not None:

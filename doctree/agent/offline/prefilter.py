@@ -52,6 +52,13 @@ CHARS_PER_LITERAL = 8
 
 _Alternatives = list[tuple[str, bool]]  # (literal, case-insensitive): one of them must occur
 
+#: A pattern of this many branches or more (`a|b|c|…` at its top level) that a text could
+#: match has each branch tested too: only the branches the text could match are run.
+MIN_BRANCHES = 8
+#: The patterns of the branches that could match kept per pattern (past it, all are
+#: forgotten and compiled anew).
+KEEP_VARIANTS = 64
+
 #: A node matching one of at most this many characters is read as each of them: `[1-9]st`
 #: needs "1st", "2st", … or "9st" (the test is then as telling as the literal "st" is not).
 MAX_CHARS = 10
@@ -321,6 +328,54 @@ def literals(pattern: re.Pattern[str]) -> tuple[tuple[str, ...], tuple[str, ...]
     return exact, folded
 
 
+def branches(pattern: re.Pattern[str], least: int = 2) -> list[str] | None:
+    """The branches of `pattern`'s top-level alternation as written (`a|b(c|d)|e` is "a",
+    "b(c|d)", "e"), when there are `least` or more and each one is a pattern of its own: the
+    pattern has no reference to a group (a branch may refer to another's), no verbose mode
+    (a comment may hold a "|") and no global flags (they open the first branch only). None
+    otherwise."""
+    text, flags = pattern.pattern, pattern.flags
+    if flags & re.VERBOSE or re.match(r"\(\?[aiLmsux]+\)", text) or "(?P=" in text:
+        return None
+    out, depth, start, i = [], 0, 0, 0
+    while i < len(text):
+        c = text[i]
+        if c == "\\":
+            if text[i + 1 : i + 2] in _REFERENCE:
+                return None  # `\\1`, or `\\g<1>`
+            i += 2
+            continue
+        if c == "[":  # a set: "]" first, or escaped, is one of its characters
+            i += 2 if text[i + 1 : i + 2] == "^" else 1
+            i += 1 if text[i : i + 1] == "]" else 0
+            while i < len(text) and text[i] != "]":
+                i += 2 if text[i] == "\\" else 1
+        elif c == "(":
+            if text[i + 1 : i + 3] == "?(":
+                return None  # `(?(1)…)`: a branch on whether a group matched
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "|" and depth == 0:
+            out.append(text[start:i])
+            start = i + 1
+        i += 1
+    out.append(text[start:])
+    if len(out) < max(least, 2):
+        return None
+    try:
+        each = [re.compile(b, flags) for b in out]
+    except re.error:
+        return None  # not cut where the pattern branches
+    if sum(b.groups for b in each) != pattern.groups:
+        return None
+    return out
+
+
+#: What follows a backslash that refers to a group (`\\1`; `\\g` is `re.sub`'s only).
+_REFERENCE = frozenset("123456789g")
+
+
 class _Gate:
     """One Aho-Corasick automaton over the literals of every pattern read, for the text as
     it is and for its lower case: one scan of a text says which patterns it could match
@@ -416,7 +471,7 @@ class GatedPattern:
     """A compiled pattern behind the cheap test: the same methods and answers as
     `re.Pattern`, without running the pattern on a text that cannot match."""
 
-    __slots__ = ("compiled", "_bit", "_found", "_runs", "__weakref__")
+    __slots__ = ("compiled", "_bit", "_found", "_runs", "_branches", "_variants", "__weakref__")
 
     def __init__(self, compiled: re.Pattern[str]):
         self.compiled = compiled
@@ -424,6 +479,10 @@ class GatedPattern:
         self._bit = 1 << index
         self._found: tuple[tuple[str, ...], tuple[str, ...]] | None = None  # its literals
         self._runs = 0  # -1: read, with literals; -2: read, without
+        #: Each branch of a pattern of many, behind its own test; () for other patterns
+        self._branches: tuple[GatedPattern, ...] | None = None  # (None: not read yet)
+        #: The patterns of the branches a text could match, by their bits (`_to_run`)
+        self._variants: dict[int, re.Pattern[str]] = {}
         _patterns[index] = self
 
     def could_match(self, text: str) -> bool:
@@ -446,37 +505,65 @@ class GatedPattern:
             bits = gate.scan(text)
         return bits & self._bit != 0
 
+    def _to_run(self, text: str) -> re.Pattern[str] | None:
+        """What to run on `text`: None when it cannot match, else the pattern; for a pattern
+        of many branches (`MIN_BRANCHES`), read, only the branches `text` could match,
+        as one pattern (a branch that holds a group, kept, never tried, so that each group
+        keeps its number): what a branch the text cannot match would find is nothing."""
+        if not self.could_match(text):
+            return None
+        if self._branches == () or self._runs >= 0:  # no branches, or not read yet
+            return self.compiled
+        if self._branches is None:
+            self._branches = _branched(self.compiled)
+        live = 0
+        for i, branch in enumerate(self._branches):
+            if branch.could_match(text):
+                live |= 1 << i
+        if live == (1 << len(self._branches)) - 1:
+            return self.compiled
+        if live == 0:
+            return None
+        variant = self._variants.get(live)
+        if variant is None:
+            if len(self._variants) >= KEEP_VARIANTS:
+                self._variants.clear()
+            variant = self._variants[live] = _variant(self.compiled, self._branches, live)
+        return variant
+
     def search(self, string: str, *args: Any, **kwargs: Any) -> re.Match[str] | None:
-        return self.compiled.search(string, *args, **kwargs) if self.could_match(string) else None
+        run = self._to_run(string)
+        return None if run is None else run.search(string, *args, **kwargs)
 
     def match(self, string: str, *args: Any, **kwargs: Any) -> re.Match[str] | None:
-        return self.compiled.match(string, *args, **kwargs) if self.could_match(string) else None
+        run = self._to_run(string)
+        return None if run is None else run.match(string, *args, **kwargs)
 
     def fullmatch(self, string: str, *args: Any, **kwargs: Any) -> re.Match[str] | None:
-        return (
-            self.compiled.fullmatch(string, *args, **kwargs) if self.could_match(string) else None
-        )
+        run = self._to_run(string)
+        return None if run is None else run.fullmatch(string, *args, **kwargs)
 
     def finditer(self, string: str, *args: Any, **kwargs: Any) -> Iterator[re.Match[str]]:
-        return (
-            self.compiled.finditer(string, *args, **kwargs)
-            if self.could_match(string)
-            else iter(())
-        )
+        run = self._to_run(string)
+        return iter(()) if run is None else run.finditer(string, *args, **kwargs)
 
     def findall(self, string: str, *args: Any, **kwargs: Any) -> list[Any]:
-        return self.compiled.findall(string, *args, **kwargs) if self.could_match(string) else []
+        run = self._to_run(string)
+        return [] if run is None else run.findall(string, *args, **kwargs)
 
     def sub(self, repl: str | Callable[[re.Match[str]], str], string: str, count: int = 0) -> str:
-        return self.compiled.sub(repl, string, count) if self.could_match(string) else string
+        run = self._to_run(string)
+        return string if run is None else run.sub(repl, string, count)
 
     def subn(
         self, repl: str | Callable[[re.Match[str]], str], string: str, count: int = 0
     ) -> tuple[str, int]:
-        return self.compiled.subn(repl, string, count) if self.could_match(string) else (string, 0)
+        run = self._to_run(string)
+        return (string, 0) if run is None else run.subn(repl, string, count)
 
     def split(self, string: str, maxsplit: int = 0) -> list[str | Any]:
-        return self.compiled.split(string, maxsplit) if self.could_match(string) else [string]
+        run = self._to_run(string)
+        return [string] if run is None else run.split(string, maxsplit)
 
     @property
     def pattern(self) -> str:
@@ -503,6 +590,29 @@ class GatedPattern:
         return f"GatedPattern({self.compiled!r})"
 
 
+def _branched(compiled: re.Pattern[str]) -> tuple[GatedPattern, ...]:
+    """Each branch of `compiled` behind a test of its own, when it has `MIN_BRANCHES`
+    (`branches`); () otherwise."""
+    found = branches(compiled, MIN_BRANCHES)
+    if found is None:
+        return ()
+    return tuple(GatedPattern(re.compile(b, compiled.flags)) for b in found)
+
+
+def _variant(
+    compiled: re.Pattern[str], each: tuple[GatedPattern, ...], live: int
+) -> re.Pattern[str]:
+    """`compiled` with only the branches of the bits of `live`: a branch that is not is left
+    out, or, when it holds a group, kept behind `(?!)` (never tried; the group keeps its
+    number and name)."""
+    kept = [
+        b.compiled.pattern if live >> i & 1 else f"(?!)(?:{b.compiled.pattern})"
+        for i, b in enumerate(each)
+        if live >> i & 1 or b.compiled.groups
+    ]
+    return re.compile("|".join(kept), compiled.flags)
+
+
 def gate_patterns(namespace: MutableMapping[str, Any]) -> None:
     """Every compiled pattern of `namespace` (a module's globals), alone or in a tuple,
     replaced by a `GatedPattern` of it."""
@@ -517,6 +627,20 @@ def gate_patterns(namespace: MutableMapping[str, Any]) -> None:
             namespace[name] = tuple(
                 GatedPattern(v) if isinstance(v, re.Pattern) else v for v in value
             )
+
+
+def texts_held() -> int:
+    """How many texts the gate keeps the answers of now."""
+    gate = _gate
+    return 0 if gate is None else len(gate.answers)
+
+
+def forget_texts() -> None:
+    """The answers kept for the last texts dropped, and the texts with them: called when a
+    run ends, as `memo.forget` is."""
+    gate = _gate
+    if gate is not None:
+        gate.answers = {}
 
 
 def gate_modules(package: str) -> None:

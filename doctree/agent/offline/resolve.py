@@ -11,7 +11,6 @@ by sentence, in the order they were said; extract calls it for each sentence it 
 
 from __future__ import annotations
 
-import functools
 import re
 from datetime import UTC, date, datetime, timedelta
 
@@ -30,6 +29,7 @@ from doctree.agent.offline.language import (
     content_words,
     weekday_number,
 )
+from doctree.agent.offline.memo import SIZE, remembered, remembered_up_to
 from doctree.agent.offline.model import Sentence
 from doctree.agent.offline.prefilter import gate_patterns
 
@@ -786,6 +786,7 @@ _DAY_AND = re.compile(
 _WHICH_YEAR = re.compile(r",?\s+(next|last|this)\s+year\b", re.I)
 
 
+@remembered
 def absolute_dates(
     text: str, ref: date, *, past: bool | None = None, by_clause: bool = False
 ) -> list[tuple[str, date]]:
@@ -1434,12 +1435,19 @@ BARE_CORRECTION = re.compile(
     re.I,
 )
 
+#: What a bare correction's match needs for either of its groups `bare_correction` asks for:
+#: the text opens on a cue ("cue") or says "not" between spaces ("old"). A text with neither
+#: is not searched: on a long sentence the pattern tries every split of it.
+_CUE_OR_NOT = re.compile(rf"^\W*{_BARE_CUE}[,:!.;—–-]*\s|\snot\s", re.I)
+
 
 def bare_correction(text: str) -> tuple[str, str, str | None] | None:
     """(kind, new value, old value or None) when `text` corrects a value without naming
     what it is the value of: "sorry, 4:30" -> ("time", "4:30", None); "it's 6% not 5%" ->
     ("percentage", "6%", "5%"). A correction word must open it, or the old value be named;
     the new value must be one value of a kind, and the old one of the same kind."""
+    if not _CUE_OR_NOT.search(text.strip()):
+        return None  # neither a cue nor "not": the pattern's answer would be refused below
     m = BARE_CORRECTION.match(text.strip())
     if m is None or not (m.group("cue") or m.group("old")):
         return None
@@ -1568,7 +1576,7 @@ def _value(s: Sentence) -> tuple[str, frozenset[str]] | None:
     return _value_of(s.raw, s.text, s.time, frozenset(d for _, d in s.dates))
 
 
-@functools.lru_cache(maxsize=4096)
+@remembered_up_to(SIZE, shared=True)
 def _value_of(
     raw: str, text: str, time: str, dates: frozenset[date]
 ) -> tuple[str, frozenset[str]] | None:
@@ -1635,7 +1643,7 @@ def restates_earlier(
 _ISO = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 
 
-@functools.lru_cache(maxsize=4096)
+@remembered_up_to(SIZE, shared=True)
 def _line_value(said: str, said_on: date) -> tuple[str, frozenset[str]] | None:
     """What a page line gives its subject: the dates it names (written with their absolute
     date, or read against the day it was said), else the numbers it says."""
@@ -1707,7 +1715,7 @@ _ACTOR_FIRST = re.compile(
 )
 
 
-@functools.lru_cache(maxsize=4096)
+@remembered_up_to(SIZE, shared=True)
 def _line_subject(text: str) -> tuple[frozenset[str], str, str] | None:
     """`_subject` of a statement compared across sessions, kept (a page's lines are compared
     with every new fact written to it); None when the words before the verb hold a verb of
@@ -1729,7 +1737,7 @@ def _line_subject(text: str) -> tuple[frozenset[str], str, str] | None:
     return None
 
 
-@functools.lru_cache(maxsize=4096)
+@remembered_up_to(SIZE, shared=True)
 def _line_words(text: str) -> frozenset[str]:
     return frozenset(_words(text))
 

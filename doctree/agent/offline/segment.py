@@ -34,6 +34,7 @@ from doctree.agent.offline.language import (
 )
 from doctree.agent.offline.mail import Mail, mail_chain
 from doctree.agent.offline.markup import read_html
+from doctree.agent.offline.memo import remembered
 from doctree.agent.offline.model import Segmented, Turn
 from doctree.agent.offline.numeric import date_order
 from doctree.agent.offline.ocr import normalise as normalise_scan
@@ -941,6 +942,7 @@ _RUN_ON_JOIN = re.compile(r",\s+(?:(?:and|then|but|so|plus|also)\s+)*", re.I)
 RUN_ON_WORDS, RUN_ON_CLAUSES = 40, 4
 
 
+@remembered
 def run_on_pieces(sentence: str) -> list[str]:
     """A run-on sentence (a dictated list: "moving day is the 23rd, the van comes at 8, the
     day before we defrost the freezer, …") as one statement per clause, each with a verb of
@@ -1069,6 +1071,7 @@ def with_labelled_values(sentences: list[str]) -> list[str]:
     return out
 
 
+@remembered
 def split_sentences(paragraph: str) -> list[str]:
     """Sentences of a paragraph; abbreviations such as `Dr.` do not end one."""
     parts = re.split(r"(?<=[.!?])\s+(?=[\"'(A-Za-z0-9`])", paragraph.strip())
@@ -1172,6 +1175,7 @@ def speaker_of(text: str, *, chat: bool) -> tuple[str | None, str]:
     return None, text
 
 
+@remembered
 def addressed(text: str) -> list[str]:
     """Sentences of `text` that address the memory system (quoted later as ignored data)."""
     out = []

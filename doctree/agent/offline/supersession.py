@@ -20,13 +20,13 @@ paid, a task done, a plan called off or fallen through) and a role passed to som
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass
 from datetime import date
 
 from doctree import stopwords
 from doctree.agent.offline import language as lang
+from doctree.agent.offline.memo import remembered_up_to
 from doctree.agent.offline.resolve import absolute_dates
 
 #: Words that say a value is now another one.
@@ -234,7 +234,7 @@ def _time_norm(m: re.Match[str] | None) -> str | None:
     return f"{int(m.group('h2')):02d}:{m.group('m2')}"
 
 
-@functools.lru_cache(maxsize=8192)
+@remembered_up_to(8192, shared=True)
 def values(text: str, *, bare: bool = False, said_on: date | None = None) -> tuple[Value, ...]:
     """The values `text` gives, each of its most specific type; `bare`: a number after "to",
     "at" or "is" with no unit counts as a number (said after a word of change); `said_on`:
@@ -310,7 +310,7 @@ def values(text: str, *, bare: bool = False, said_on: date | None = None) -> tup
     return tuple(sorted(said, key=lambda v: v.start))
 
 
-@functools.lru_cache(maxsize=8192)
+@remembered_up_to(8192, shared=True)
 def thing_words(text: str) -> frozenset[str]:
     """The words of `text` that name what it is about, each stemmed: no value, unit, filler
     or word of change."""
@@ -327,7 +327,7 @@ def thing_words(text: str) -> frozenset[str]:
     return frozenset(words)
 
 
-@functools.lru_cache(maxsize=8192)
+@remembered_up_to(8192, shared=True)
 def claims(text: str, *, before: str = "", said_on: date | None = None) -> tuple[Claim, ...]:
     """`text` cut into clauses that give values, each with its thing; a clause that names
     nothing of its own but "it" ("it's now the 19th") takes the thing of the clauses before
@@ -388,7 +388,7 @@ def _same(a: frozenset[str], b: frozenset[str]) -> set[str]:
     return shared
 
 
-@functools.lru_cache(maxsize=8192)
+@remembered_up_to(8192, shared=True)
 def names(text: str) -> frozenset[str]:
     """The names `text` says (capitalised words not opening a sentence or a clause):
     whose or which thing a value is of."""
