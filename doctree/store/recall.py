@@ -60,6 +60,14 @@ def known_clean(text: str) -> None:
     _clean_chars += len(text)
 
 
+def forget_clean() -> None:
+    """Drop every text `masked` remembers: an erase calls it, so that no text it took out of
+    the store stays in this process's memory either."""
+    global _clean_chars
+    _CLEAN.clear()
+    _clean_chars = 0
+
+
 class RecallRow(NamedTuple):
     """One passage to store: its place in the session, who said it and when, and what helps
     find it (`around`: which of the records next to it in the hand-over its surroundings
@@ -424,7 +432,9 @@ class RecallIndex:
         text, its words) get their new text, and every index entry its surroundings without the
         erased text: on SQLite made again from the rewritten rows (`surroundings`), elsewhere
         as `Dialect.rewrite_passage_index` says. Returns how many surroundings changed. Joins
-        the caller's transaction when one is open."""
+        the caller's transaction when one is open. The texts `masked` remembers are dropped
+        (`forget_clean`): the erased text stays in no copy, in memory either."""
+        forget_clean()
         dialect = dialect_of(self.conn)
         if dialect.contentless_passages:
             changed = self._reindexed(owner, list(texts), lambda: self._set_texts(texts))

@@ -306,6 +306,19 @@ def test_forget_replaces_only_the_match_in_session_history_and_the_recall_record
     assert (report.history_records, report.recall_passages) == (1, 1)
 
 
+def test_forget_leaves_no_erased_text_among_the_texts_the_process_remembers(repo):
+    """The recall record remembers texts found to hold no secret (`recall.masked`); an erase
+    drops them, so the erased words stay in no copy in the process either."""
+    from doctree.store import recall as store_recall
+
+    _session(repo, "s-1", "I met Kohl at the fair today.", "Nice, who else was there?")
+    assert any("Kohl" in t for t in store_recall._CLEAN)  # noqa: SLF001 - the remembered texts
+
+    forget(repo, OWNER, "Kohl")
+
+    assert not any("Kohl" in t for t in store_recall._CLEAN)  # noqa: SLF001
+
+
 def test_forget_takes_the_text_out_of_the_neighbour_context_the_recall_index_keeps(repo):
     _session(repo, "s-1", "I met Kohl at the fair today.", "Nice, who else was there?")
     index = RecallIndex(repo.conn)
