@@ -32,7 +32,8 @@ The work runs in stages, one module each, passing the data of `model.py` on (`ru
 reads top to bottom as the pipeline; see docs/memory-agent.md):
 
 - `segment.py`: the transcript into turns, each into its speaker's own sentences
-  (`markup.py`: HTML pasted as its source read as the text it shows, and `dictation.py`:
+  (`markup.py`: HTML pasted as its source read as the text it shows, `fiction.py`: the
+  sentences of a dream or a made-up story left out, and `dictation.py`:
   punctuation said as words read as marks, first; `outline.py`: nested
   bullets, each bare value with the path above it; `script.py`: a call written up as
   lines of speakers; `receipts.py`: a till slip as one statement; `sections.py`: headings

@@ -18,6 +18,7 @@ from doctree.agent.offline.blocks import is_code_line, unfence_text
 from doctree.agent.offline.chat import ChatLine, chat_export
 from doctree.agent.offline.dictation import punctuate
 from doctree.agent.offline.enumerations import enumerations
+from doctree.agent.offline.fiction import outside_fiction
 from doctree.agent.offline.grids import cells, grid_lines, is_code, is_command, read_grids
 from doctree.agent.offline.handover import open_own_notes
 from doctree.agent.offline.language import (
@@ -1264,7 +1265,7 @@ def segment(
         kept_quotes: set[str] = set()
         dated: dict[str, date | None] = {}
         said, quoted = user_sentences(content, items, pieces, rows, kept_quotes, dated, own)
-        said = letter_requests(content, said, kept_quotes)
+        said = outside_fiction(letter_requests(content, said, kept_quotes))
         turns.append(
             Turn(
                 "user",
