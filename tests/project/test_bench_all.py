@@ -21,7 +21,8 @@ def _all():
 
 def test_every_bench_script_is_run_by_all():
     names = {n for n, _ in _all().BENCHES}
-    scripts = {p.stem for p in BENCH.glob("*.py")} - {"all", "benchreport"}
+    # `census` reads misses by hand (which stage lost each fact): no figure, no baseline
+    scripts = {p.stem for p in BENCH.glob("*.py")} - {"all", "benchreport", "census"}
     assert scripts == names
 
 
