@@ -420,6 +420,22 @@ def _words(*words: str, start: str | None = None) -> tuple[tuple[str, ...], str 
     return words, start
 
 
+#: The words "password" in the languages of `_PASSWORD_ABROAD` holds ("pass" stands for
+#: "mot de passe" and "passwort" too), and where a match of one can start.
+_ABROAD_WORDS = (
+    "pass",
+    "contrase",
+    "kennwort",
+    "wachtwoord",
+    "senha",
+    "hasło",
+    "haslo",
+    "senord",
+    "salasana",
+    "adgangskode",
+)
+_ABROAD_START = r"pass|mot|contrase|kennw|wachtw|senha|has|l[öo]sen|salas|adgang"
+
 #: For each pattern above, in order: words one of which the lower-cased text must hold for
 #: the pattern to be tried at all (most text holds none), and for a pattern opened by a
 #: keyword, where a match can start, searched in the lower-cased text: the pattern is then
@@ -461,34 +477,8 @@ _GATES: list[tuple[tuple[str, ...], str | None]] = [
         "user /",
         start=r"log|sign|cred|user",
     ),
-    _words(
-        "pass",
-        "pw",
-        "pin",
-        "contrase",
-        "kennwort",
-        "wachtwoord",
-        "senha",
-        "hasło",
-        "haslo",
-        "senord",
-        "salasana",
-        "adgangskode",
-        start=r"pass|pw|pin|mot|contrase|kennw|wachtw|senha|has|l[öo]sen|salas|adgang",
-    ),
-    _words(
-        "pass",
-        "contrase",
-        "kennwort",
-        "wachtwoord",
-        "senha",
-        "hasło",
-        "haslo",
-        "senord",
-        "salasana",
-        "adgangskode",
-        start=r"pass|mot|contrase|kennw|wachtw|senha|has|l[öo]sen|salas|adgang",
-    ),
+    _words("pw", "pin", *_ABROAD_WORDS, start=rf"pw|pin|{_ABROAD_START}"),
+    _words(*_ABROAD_WORDS, start=_ABROAD_START),
     # a lock word alone is not enough: "code", "pin", "combination"/"combo" or a key safe,
     # lockbox or padlock must be there too
     _words(
