@@ -906,15 +906,18 @@ def markers(text: str) -> list[Secret]:
 def mask(text: str, *, replace: Any = marker) -> tuple[str, list[Secret]]:
     """`text` with every secret replaced by `replace(kind)` (its marker), and the secrets."""
     found = find_secrets(text)
-    if not found:
-        return text, []
+    return (_spliced(text, found, replace), found) if found else (text, [])
+
+
+def _spliced(text: str, found: list[Secret], replace: Any) -> str:
+    """`text` with each of the secrets `found` (in order, apart) replaced by `replace(kind)`."""
     out, pos = [], 0
     for s in found:
         out.append(text[pos : s.start])
         out.append(replace(s.kind))
         pos = s.end
     out.append(text[pos:])
-    return "".join(out), found
+    return "".join(out)
 
 
 def mask_text(text: str) -> str:
@@ -973,15 +976,7 @@ def mask_answer(asked: str, text: str, *, replace: Any = marker) -> tuple[str, l
     for the text before it) replaced by its marker, and those secrets; `text`'s own secrets
     are left to `mask`."""
     more = _replied(asked, text) if text.strip() else []
-    if not more:
-        return text, []
-    parts, pos = [], 0
-    for x in more:
-        parts.append(text[pos : x.start])
-        parts.append(replace(x.kind))
-        pos = x.end
-    parts.append(text[pos:])
-    return "".join(parts), more
+    return (_spliced(text, more, replace), more) if more else (text, [])
 
 
 def _replied(tail: str, text: str) -> list[Secret]:
