@@ -44,7 +44,6 @@ __all__ = [
     "mask_text",
     "asks_for_secret",
     "mask_answer",
-    "mask_reply",
     "mask_value",
     "slug",
 ]
@@ -944,7 +943,7 @@ _ASKS_OTHER = re.compile(
 
 def asks_for_secret(lead: str) -> str | None:
     """The part of `lead` that asks for a secret or leads into one ("What's the code for the
-    key safe?", "And the wifi password?", "my bank PIN is"), for `mask_reply`; None when
+    key safe?", "And the wifi password?", "my bank PIN is"), for `mask_answer`; None when
     it asks for none: most texts, one closed by a full stop (it states, it does not ask),
     and a question about something else than the value ("how long is the PIN?")."""
     tail = lead[-_LEAD_CHARS:].rstrip()
@@ -956,25 +955,12 @@ def asks_for_secret(lead: str) -> str | None:
     return tail
 
 
-def mask_reply(lead: str, text: str, *, replace: Any = marker) -> tuple[str, list[Secret]]:
-    """`text` masked (`mask`), and then also a value it gives in reply to `lead`, the text
-    before it in the conversation, when `lead` asks for a secret or leads into one
-    (`asks_for_secret`): "What's the code for the key safe?" then "4471", "And the wifi
-    password?" then "kettle42pond", "my bank PIN is" then "8823". The two are read as one
-    ("the code for the key safe: 4471"), and only what falls in `text` is masked; `lead` is
-    masked on its own, as it was stored."""
-    out, found = mask(text, replace=replace)
-    asked = asks_for_secret(lead) if lead and out.strip() else None
-    if asked is None:
-        return out, found
-    out, more = mask_answer(asked, out, replace=replace)
-    return out, found + more
-
-
 def mask_answer(asked: str, text: str, *, replace: Any = marker) -> tuple[str, list[Secret]]:
     """`text` with the value it gives in reply to `asked` (what `asks_for_secret` returned
-    for the text before it) replaced by its marker, and those secrets; `text`'s own secrets
-    are left to `mask`."""
+    for the text before it) replaced by its marker, and those secrets: "What's the code for
+    the key safe?" then "4471", "my bank PIN is" then "8823". The two are read as one ("the
+    code for the key safe: 4471"), and only what falls in `text` is masked; `text`'s own
+    secrets are left to `mask`."""
     more = _replied(asked, text) if text.strip() else []
     return (_spliced(text, more, replace), more) if more else (text, [])
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from doctree.agent.offline import language as lang
 from doctree.agent.offline.answers import options_in
 from doctree.agent.offline.language import content_words
 from doctree.agent.offline.prefilter import gate_patterns
@@ -125,11 +126,8 @@ _SWITCH = re.compile(
 )
 _MONEY = re.compile(r"[£$€]\s?(\d[\d,]*(?:\.\d+)?)")
 _TIME = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*(am|pm)\b|\b(\d{1,2}):(\d{2})\b", re.I)
-_WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
-_MONTH = (
-    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
-    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
-)
+_WEEKDAY = lang.WEEKDAY
+_MONTH = lang.MONTH_OR_ABBREVIATION
 
 
 def enumerations(text: str) -> list[Enumeration]:

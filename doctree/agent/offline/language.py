@@ -44,6 +44,14 @@ COMPACT_DATE = re.compile(
     + r")(?P=sep)(?:\d{4}|\d{2})"
 )
 WEEKDAY = "(?:" + "|".join(WEEKDAYS) + ")"
+#: A month, whole or by its first three letters ("Jan", "Sept" too): "jan(?:uary)?|...".
+MONTH_OR_ABBREVIATION = (
+    "(?:"
+    + "|".join(
+        m[:3] + (r"(?:t(?:ember)?)?" if m == "september" else rf"(?:{m[3:]})?") for m in MONTHS
+    )
+    + ")"
+)
 #: How people shorten a weekday when they text ("next thurs", "Sat 3rd", "Mon: gym"), by
 #: index (Monday 0). Most are ordinary words too ("I sat down", "the sun", "they wed"), so
 #: one is read as a day only where nothing else fits (`resolve`).

@@ -57,7 +57,7 @@ _NAME = re.compile(r"(?<![\w'’])([^\W\d_][\w'’-]*)", re.U)
 #: A figure: a run of digits (a time "8:30" and "8h30" give the same runs).
 _DIGITS = re.compile(r"\d+")
 _FIGURE = re.compile(r"\d+(?:[.,:h]\d+)*")
-_MONTH = "|".join(m[:3] + rf"(?:{m[3:]})?" for m in lang.MONTHS)
+_MONTH = lang.MONTH_OR_ABBREVIATION
 #: A date said with its month: what a recap may say another way than the user did.
 _DATE = re.compile(
     rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTH})\b(?:,?\s+\d{{4}})?"
