@@ -24,7 +24,7 @@ from typing import Any, Self
 from doctree.errors import ConflictError, NotFoundError, UserError
 from doctree.store import db as dbmod
 from doctree.store.backends import dialect_of, is_connection, write_transaction
-from doctree.store.paths import require_text, validate_owner
+from doctree.store.paths import refuse_secret, require_text, validate_owner
 from doctree.timeutil import now_iso
 
 MEMORY_AGENT = "memory-agent"
@@ -46,7 +46,18 @@ def validate_session_id(session_id: object) -> str:
             f"session id {session_id!r}: must be 1 to {MAX_SESSION_ID_LENGTH} characters "
             "without whitespace or control characters"
         )
-    return require_text(session_id, f"session id {session_id!r}")
+    if session_id in _VALID_SESSION_IDS:
+        return session_id
+    require_text(session_id, f"session id {session_id!r}")
+    refuse_secret(session_id, "session id")
+    if len(_VALID_SESSION_IDS) >= 10_000:
+        _VALID_SESSION_IDS.clear()
+    _VALID_SESSION_IDS.add(session_id)
+    return session_id
+
+
+#: Session ids already checked: a session appends many records.
+_VALID_SESSION_IDS: set[str] = set()
 
 
 def new_session_id() -> str:
@@ -68,6 +79,7 @@ class AgentDescriptor:
                 f"agent type {self.type!r}: use lowercase letters, digits and '-' "
                 "(e.g. 'agent', 'memory-agent')"
             )
+        refuse_secret(self.type, "agent type")
         validate_owner(self.owner)
 
     @classmethod

@@ -16,7 +16,14 @@ from datetime import UTC, datetime
 from typing import Any
 
 from doctree.errors import ArgumentError, TitleError, UserError
-from doctree.store.paths import HOME, invisible_character, name_of, require_text, strip_invisible
+from doctree.store.paths import (
+    HOME,
+    invisible_character,
+    name_of,
+    refuse_secret,
+    require_text,
+    strip_invisible,
+)
 from doctree.store.references import split_frontmatter
 from doctree.store.secrets import mask_text
 
@@ -76,6 +83,7 @@ class Actor:
         if not self.id:
             raise UserError("actor id: must not be empty")
         require_text(self.id, f"actor id {self.id!r}")
+        refuse_secret(self.id, "actor id")
 
     def __str__(self) -> str:
         return f"{self.kind}:{self.id}"
@@ -97,6 +105,8 @@ class Provenance:
             raise ArgumentError("Provenance", "actor", self.actor, "an Actor or None")
         if self.session is not None and not isinstance(self.session, str):
             raise ArgumentError("Provenance", "session", self.session, "text (str) or None")
+        if self.session is not None:
+            refuse_secret(self.session, "session id")
         if self.run is not None and (
             isinstance(self.run, bool) or not isinstance(self.run, int) or not 0 < self.run < 2**63
         ):

@@ -257,9 +257,29 @@ def validate_owner(owner: object) -> str:
             f"agent id {owner!r}: use letters, digits, '-', '_', '.', ':' or '@' "
             f"(at most {MAX_OWNER_LENGTH} characters, starting with a letter or digit)"
         )
+    refuse_secret(owner, "agent id")
     if len(_VALID_OWNERS) < 10_000:
         _VALID_OWNERS.add(owner)
     return owner
+
+
+def refuse_secret(value: str, what: str) -> str:
+    """`value`, an identifier the store keeps as it is (an agent id, a session id, an actor
+    id, an agent type), or UserError when it holds a secret (a key pasted as a session id):
+    no identifier stores one, as no path does. The error names `what` and shows the value
+    with its secret as a marker, never the secret."""
+    if len(value) < SHORTEST_IN_A_SLUG:
+        return value
+    from doctree.store.secrets import mask
+
+    masked, found = mask(value)
+    if found:
+        kinds = ", ".join(dict.fromkeys(s.kind for s in found))
+        raise UserError(
+            f"{what} {masked!r}: holds a secret ({kinds}); no identifier may hold one. "
+            "Name it for what it is, not with a key"
+        )
+    return value
 
 
 def unexpand_home(value: str) -> str:
