@@ -166,6 +166,10 @@ def _erase_preview(report, command: str) -> list[str]:
     if report.examples:
         lines.append("  for example:")
         lines.extend(f"    {e.where}: {highlight(e.line, e.spans)}" for e in report.examples)
+    if report.inside_words:
+        words = ", ".join(f"{w} ({n})" for w, n in report.inside_words)
+        lines.append(f"  left as they are, the text inside longer words: {words}")
+        lines.append("  (to erase those too, give a --regex that says so)")
     return lines
 
 
@@ -378,8 +382,9 @@ def forget(
 ) -> None:
     """Erase PATTERN (plain text unless --regex) from memory, its history and sessions.
 
-    Plain text matches across a line break or other spacing between its words.
-    Exactly the matched text goes, replaced by `[forgotten]`: a document whose current
+    Plain text matches across a line break or other spacing between its words, and
+    as whole words: "Ann" takes "Ann" and "Ann's", not "Annual" or "Joanna" (the
+    preview lists such longer words it leaves). Exactly the matched text goes, replaced by `[forgotten]`: a document whose current
     body holds it gets a new current version with each match replaced; every older
     version that holds it is rewritten in place with only the match replaced; titles,
     and the agent's session history, run errors and recall record get the same; a path

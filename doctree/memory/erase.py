@@ -93,6 +93,9 @@ class EraseReport:
     file_vacuumed: bool = False  # the database was vacuumed after the transaction
     note: str | None = None
     examples: list[Example] = field(default_factory=list)
+    #: (a dry run of a plain text) the longer words of the documents that hold the text and
+    #: are left as they are ("Annual" for "Ann"), with how many times each occurs
+    inside_words: list[tuple[str, int]] = field(default_factory=list)
 
     @property
     def rewritten(self) -> int:
@@ -118,13 +121,18 @@ class EraseReport:
             "last_version_id": self.last_version_id,
             "file_vacuumed": self.file_vacuumed,
             "note": self.note,
+            "inside_words": [{"word": w, "count": n} for w, n in self.inside_words],
             "documents": [h.to_dict() for h in self.hits],
             "examples": [e.to_dict() for e in self.examples],
         }
 
 
-def compile_pattern(pattern: str, *, regex: bool = False, ignore_case: bool = False) -> re.Pattern:
-    """A pattern to match stored text: plain text unless `regex`."""
+def compile_pattern(
+    pattern: str, *, regex: bool = False, ignore_case: bool = False, whole_words: bool = False
+) -> re.Pattern:
+    """A pattern to match stored text: plain text unless `regex`. `whole_words` (a plain
+    text only): an end of it that is a letter or a digit does not match inside a longer
+    word (`_plain`)."""
     if not isinstance(pattern, str) or not pattern:
         raise UserError("pattern '': must not be empty (it would match every version)")
     if not regex and pattern.isspace():
@@ -135,7 +143,7 @@ def compile_pattern(pattern: str, *, regex: bool = False, ignore_case: bool = Fa
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # FutureWarning on syntax that may change meaning
-            compiled = re.compile(pattern if regex else _plain(pattern), flags)
+            compiled = re.compile(pattern if regex else _plain(pattern, whole_words), flags)
     except (re.error, RecursionError, OverflowError) as e:
         raise UserError(f"pattern {pattern!r}: not a valid regular expression ({e})") from None
     if compiled.fullmatch(""):
@@ -143,17 +151,41 @@ def compile_pattern(pattern: str, *, regex: bool = False, ignore_case: bool = Fa
     return compiled
 
 
-def _plain(text: str) -> str:
+def _plain(text: str, whole_words: bool = False) -> str:
     """A plain text as a pattern: its characters as they are, but each run of white space
     matching any run of white space, so "Dr Ana Lima" also finds the name where a line
     break, two spaces or a no-break space stands between its words (a wrapped line, a
-    pasted e-mail): the same words, said the same way."""
-    return "".join(
+    pasted e-mail): the same words, said the same way.
+
+    `whole_words`: an end of the text that is a letter or a digit matches only where the
+    stored text's word ends there too, so forgetting "Ann" leaves "Annual" and "Joanna" (a
+    person forgets a name, not three letters) and takes "Ann's" and "Ann-Marie"'s "Ann", as
+    a path segment's slug is matched (`_path_pattern`). A script written without spaces
+    between its words (Chinese, Japanese, Thai, Korean's particles) has no such end: there
+    the text matches inside a run of letters, as before."""
+    out = "".join(
         r"\s+" if part.isspace() else re.escape(part) for part in _SPACES.split(text) if part
     )
+    if not whole_words or not text.strip():
+        return out
+    first, last = text.strip()[0], text.strip()[-1]
+    if _SPACED_WORD.match(first):
+        out = rf"(?<![^\W_{_UNSPACED}])" + out
+    if _SPACED_WORD.match(last):
+        out += rf"(?![^\W_{_UNSPACED}])"
+    return out
 
 
 _SPACES = re.compile(r"(\s+)")
+#: Letters of the scripts written without spaces between words (or, in Korean, with a word's
+#: particles joined to it): Thai, Lao, Tibetan, Myanmar, Khmer, kana, bopomofo, the CJK
+#: ideographs, Hangul.
+_UNSPACED = (
+    "\u0e00-\u0eff\u0f00-\u0fff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3100-\u312f"
+    "\u3400-\u4dbf\u4e00-\u9fff\u1100-\u11ff\uac00-\ud7af\uf900-\ufaff"
+)
+#: A letter or digit of a script that puts spaces between words.
+_SPACED_WORD = re.compile(rf"[^\W_{_UNSPACED}]")
 
 
 def _path_pattern(pattern: re.Pattern, plain: str | None) -> re.Pattern:
@@ -212,10 +244,17 @@ def _documents_under(repo: DocumentsRepository, owner: str, under: str) -> list[
 
 
 def _scan(
-    repo: DocumentsRepository, pattern: re.Pattern, path_pattern: re.Pattern, doc_ids: list[int]
+    repo: DocumentsRepository,
+    pattern: re.Pattern,
+    path_pattern: re.Pattern,
+    doc_ids: list[int],
+    loose: re.Pattern | None = None,
+    inside: dict[str, int] | None = None,
 ) -> tuple[dict[int, list[Version]], dict[int, list[Version]]]:
     """(versions whose body matches, every version of documents whose path, title or links
-    ever matched), by document id."""
+    ever matched), by document id. With `loose` (the plain text found anywhere), `inside`
+    counts the longer words that hold it where `pattern` (its whole words) does not match
+    (`_inside_words`), in the same reading of the versions."""
     bodies: dict[int, list[Version]] = {}
     names: dict[int, list[Version]] = {}
     for versions in _histories(repo, doc_ids):
@@ -223,10 +262,37 @@ def _scan(
         for v in versions:
             if v.body is not None and _body_holds(v.body, pattern, path_pattern):
                 bodies.setdefault(doc_id, []).append(v)
+            if loose is not None and inside is not None and v.body:
+                _inside_words(v.body, pattern, loose, inside)
         # The current path, title and links are the last version's.
         if any(_names_match(v, pattern, path_pattern) for v in versions):
             names[doc_id] = versions
     return bodies, names
+
+
+def _inside_words(
+    body: str, pattern: re.Pattern, loose: re.Pattern, counts: dict[str, int]
+) -> None:
+    """Count in `counts` the longer words of `body` that hold a plain text (`loose` finds it
+    anywhere) where `pattern` (its whole words) does not match: what a preview shows as
+    left ("Annual", "Joanna" for "Ann"), so a text glued to another word is seen and can be
+    erased with a pattern that says so."""
+    if not loose.search(body):
+        return
+    whole = {m.start() for m in pattern.finditer(body)}
+    for m in loose.finditer(body):
+        if m.start() in whole:
+            continue
+        a, b = m.start(), m.end()
+        while a > 0 and (body[a - 1].isalnum() or body[a - 1] == "_"):
+            a -= 1
+        while b < len(body) and (body[b].isalnum() or body[b] == "_"):
+            b += 1
+        counts[body[a:b]] = counts.get(body[a:b], 0) + 1
+
+
+#: How many longer words a preview lists.
+_INSIDE_WORDS_SHOWN = 12
 
 
 def _histories(repo: DocumentsRepository, doc_ids: list[int]) -> Iterator[list[Version]]:
@@ -334,7 +400,7 @@ def forget(
     `[forgotten]` (see the module docstring). `vacuum_file` then vacuums the database
     (skipped inside a caller's transaction). `dry_run` reports and changes nothing."""
     owner, under = validate_owner(owner), normalize_path(under)
-    compiled = compile_pattern(pattern, regex=regex, ignore_case=ignore_case)
+    compiled = compile_pattern(pattern, regex=regex, ignore_case=ignore_case, whole_words=True)
     return _run(
         repo,
         owner,
@@ -348,6 +414,7 @@ def forget(
         vacuum_file=vacuum_file,
         literal=None if regex or ignore_case else pattern,
         plain=None if regex else pattern,
+        loose=None if regex else compile_pattern(pattern, ignore_case=ignore_case),
     )
 
 
@@ -400,6 +467,7 @@ def _run(
     vacuum_file: bool,
     literal: str | None,
     plain: str | None,
+    loose: re.Pattern | None = None,
 ) -> EraseReport:
     from doctree.memory import recall
     from doctree.sessions.repository import SessionsRepository
@@ -425,7 +493,11 @@ def _run(
             recall.catch_up_recall(repo.conn, owner)
         report.last_version_id = repo.max_version_id()
         doc_ids = documents()
-        bodies, names = _scan(repo, pattern, path_pattern, doc_ids)
+        inside: dict[str, int] = {}
+        looking = (
+            loose if dry_run and loose is not None and loose.pattern != pattern.pattern else None
+        )
+        bodies, names = _scan(repo, pattern, path_pattern, doc_ids, looking, inside)
         # Name every segment before any document is renamed: the names come from the ids of
         # the documents at the old paths.
         for versions in names.values():
@@ -462,6 +534,9 @@ def _run(
                 names,
                 lambda doc: doc.version + 1 if plan.get(doc.id, ([], False))[1] else None,
             )
+            report.inside_words = sorted(inside.items(), key=lambda x: (-x[1], x[0]))[
+                :_INSIDE_WORDS_SHOWN
+            ]
             return report
         made: dict[int, int | None] = {}
         for doc_id in bodies:
