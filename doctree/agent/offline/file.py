@@ -131,11 +131,18 @@ def list_slot(s: Sentence) -> tuple[str, str] | None:
         return "notes", "To remember"
     if "setup" in kinds:
         return "notes", "How things are set up"
-    if kinds & {"statement", "date"}:
-        # a dated fact with no page of its own: `active` lists it while it is to come, and
-        # the notes keep it once its day has passed
+    if kinds - _NO_LINE_OF_THEIR_OWN:
+        # a statement, a dated fact, or one of any other kind with no page of its own (someone
+        # leaving whose name was not read as a person's): `active` lists it while it is to
+        # come, and the notes keep it once its day has passed. A fact the reading kept is
+        # never dropped for want of a page.
         return "notes", "Facts"
     return None
+
+
+#: Kinds that only qualify another kind of the same sentence (its finding was accepted, its
+#: preference changed) and give it no line by themselves.
+_NO_LINE_OF_THEIR_OWN = frozenset({"accepted", "change"})
 
 
 def named_pages(filing: Filing, s: Sentence) -> list[Home]:
