@@ -1,5 +1,5 @@
 """Preview and confirmation for the commands that change much at once: forget, redact,
-compact and revert.
+compact, revert, `rm` of a subtree and an `import` that replaces documents already there.
 
 Each command first works out what it would change (its dry run) and hands the lines of
 that preview here. With `--dry-run` the preview is printed and nothing changes. With

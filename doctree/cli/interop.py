@@ -103,9 +103,19 @@ def export_cmd(state: State, path: str, directory: str, force: bool, as_json: bo
     help="Replace a document only if it is still as exported (its sha256); else exit 3, "
     "writing nothing.",
 )
+@click.option("--dry-run", is_flag=True, help="Show what would change; change nothing.")
+@yes_option
 @click.option("--json", "as_json", is_flag=True, help="Print what was imported as JSON.")
 @pass_state
-def import_cmd(state: State, directory: str, under: str, if_unchanged: bool, as_json: bool) -> None:
+def import_cmd(
+    state: State,
+    directory: str,
+    under: str,
+    if_unchanged: bool,
+    dry_run: bool,
+    yes: bool,
+    as_json: bool,
+) -> None:
     """Import a folder of markdown files: a doctree export, an Obsidian vault, or an
     Anthropic memory directory.
 
@@ -115,7 +125,8 @@ def import_cmd(state: State, directory: str, under: str, if_unchanged: bool, as_
     |label, #heading, ![[embeds]]) and relative links become references. Hidden folders
     (.obsidian) and binary files are skipped and listed. Symlinks out of the folder are
     refused; nothing is written unless everything can be. Importing the same folder again
-    changes nothing.
+    changes nothing. An import that would replace documents already there (each keeps its
+    history) lists them and asks first; give --yes in scripts.
 
     \b
       doctree import backup/
@@ -124,14 +135,30 @@ def import_cmd(state: State, directory: str, under: str, if_unchanged: bool, as_
     """
     from doctree.interop.exchange import import_tree
 
-    report = import_tree(
-        state.repo,
-        state.owner,
-        directory,
-        under=under,
-        actor=user_actor(),
-        if_unchanged=if_unchanged,
-    )
+    def run(dry: bool):
+        return import_tree(
+            state.repo,
+            state.owner,
+            directory,
+            under=under,
+            actor=user_actor(),
+            if_unchanged=if_unchanged,
+            dry_run=dry,
+        )
+
+    plan = run(True)
+    if not confirm(
+        "import",
+        lambda: _import_preview(plan, directory),
+        yes=yes,
+        dry_run=dry_run,
+        changes=bool(plan.modified),
+        quiet=as_json,
+    ):
+        if as_json:
+            emit_json(plan.to_dict())
+        return
+    report = run(False)
     if as_json:
         emit_json(report.to_dict())
         return
@@ -141,6 +168,18 @@ def import_cmd(state: State, directory: str, under: str, if_unchanged: bool, as_
     )
     for f, reason in report.skipped:
         click.echo(f"  skipped {f}: {reason}")
+
+
+def _import_preview(plan, directory: str) -> list[str]:
+    """What an import would change, for its preview (see `doctree.cli.confirm`)."""
+    lines = [
+        f"import {directory} would replace {len(plan.modified)} document(s) already there "
+        "(each keeps its history; `restore` brings a version back):",
+        *(f"  {path}" for path in plan.modified),
+        f"  and create {len(plan.created)}, leave {len(plan.unchanged)} unchanged, "
+        f"skip {len(plan.skipped)}",
+    ]
+    return lines
 
 
 def _erase_preview(report, command: str) -> list[str]:

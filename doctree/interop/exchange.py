@@ -62,9 +62,11 @@ class ImportReport:
     modified: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    dry_run: bool = False
 
     def to_dict(self) -> dict:
         return {
+            "dry_run": self.dry_run,
             "created": self.created,
             "modified": self.modified,
             "unchanged": self.unchanged,
@@ -448,8 +450,10 @@ def import_tree(
     under: str = HOME,
     actor: Actor | None = None,
     if_unchanged: bool = False,
+    dry_run: bool = False,
 ) -> ImportReport:
     """Import folder `src` below `under`: each text file becomes a document (`x.md` -> `x`).
+    `dry_run`: the same import, rolled back; the report says what it would do.
 
     Files with an export's frontmatter get back their body, title and declared links exactly;
     other markdown is imported verbatim, its `[[wiki]]` and relative markdown links declared as
@@ -464,7 +468,7 @@ def import_tree(
     if not root.is_dir():
         raise UserError(f"import folder {str(src)!r}: does not exist or is not a folder")
     real_root = os.path.realpath(root)
-    report = ImportReport()
+    report = ImportReport(dry_run=dry_run)
     texts: dict[str, str] = {}  # relative file -> text
     doc_of_file: dict[str, str] = {}  # relative file -> document path
     doc_of_dir: dict[str, str] = {"": under}  # relative folder -> document path
@@ -572,28 +576,49 @@ def import_tree(
             raise BodyTooLargeError(p.path, size, repo.max_body_bytes)
 
     plan.sort(key=lambda p: (p.path.count("/"), p.path))
-    with repo.transaction():
-        for p in plan:
-            before = repo.get(owner, p.path)
-            if p.folder and before is not None:
-                continue  # never replace a document's body for a folder's sake
-            guard = p.sha256 if if_unchanged and before is not None else None
-            doc = repo.write(
-                owner,
-                p.path,
-                p.body,
-                title=p.title,
-                links=p.links,
-                content_sha256=guard,
-                provenance=Provenance(actor),
-            )
-            if before is None:
-                report.created.append(doc.path)
-            elif before.version == doc.version:
-                report.unchanged.append(doc.path)
-            else:
-                report.modified.append(doc.path)
+    try:
+        with repo.transaction():
+            _write_planned(repo, owner, plan, report, actor, if_unchanged)
+            if dry_run:
+                raise _RolledBack
+    except _RolledBack:
+        pass
     return report
+
+
+class _RolledBack(Exception):
+    """Raised inside a dry run's transaction so that nothing it wrote stays."""
+
+
+def _write_planned(
+    repo: DocumentsRepository,
+    owner: str,
+    plan: list[_Planned],
+    report: ImportReport,
+    actor: Actor | None,
+    if_unchanged: bool,
+) -> None:
+    """Write the planned documents, parents first, and say in `report` what each became."""
+    for p in plan:
+        before = repo.get(owner, p.path)
+        if p.folder and before is not None:
+            continue  # never replace a document's body for a folder's sake
+        guard = p.sha256 if if_unchanged and before is not None else None
+        doc = repo.write(
+            owner,
+            p.path,
+            p.body,
+            title=p.title,
+            links=p.links,
+            content_sha256=guard,
+            provenance=Provenance(actor),
+        )
+        if before is None:
+            report.created.append(doc.path)
+        elif before.version == doc.version:
+            report.unchanged.append(doc.path)
+        else:
+            report.modified.append(doc.path)
 
 
 def _join(parent: str, segment: str, rel: str) -> str:

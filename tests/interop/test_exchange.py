@@ -254,6 +254,49 @@ def test_cli_export_then_import_into_another_database(tmp_path, fresh_database):
     assert read.output == "# X\n"
 
 
+def test_an_import_that_replaces_documents_lists_them_and_asks_first(tmp_path, fresh_database):
+    runner = CliRunner()
+    db = str(fresh_database("one"))
+    assert (
+        runner.invoke(cli, ["--db", db, "write", "~/notes/a"], input="# A\nmine\n").exit_code == 0
+    )
+    folder = tmp_path / "in"
+    (folder / "notes").mkdir(parents=True)
+    (folder / "notes" / "a.md").write_text("# A\ntheirs\n")
+    (folder / "notes" / "b.md").write_text("# B\nnew\n")
+    base = ["--db", db, "import", str(folder)]
+
+    refused = runner.invoke(cli, base)  # no terminal to ask on
+    assert refused.exit_code == 2 and "--yes" in refused.output
+    preview = runner.invoke(cli, [*base, "--dry-run"])
+    assert preview.exit_code == 0
+    assert "would replace 1 document(s) already there" in preview.output
+    assert "  ~/notes/a" in preview.output and "and create 1" in preview.output
+    as_json = runner.invoke(cli, [*base, "--dry-run", "--json"])
+    assert '"dry_run": true' in as_json.output and '"~/notes/b"' in as_json.output
+    read = runner.invoke(cli, ["--db", db, "read", "~/notes/a"])
+    assert read.output == "# A\nmine\n"  # nothing changed by any of them
+    assert runner.invoke(cli, ["--db", db, "read", "~/notes/b"]).exit_code != 0
+
+    done = runner.invoke(cli, [*base, "--yes"])
+    assert done.exit_code == 0 and "1 created, 1 modified" in done.output
+    assert runner.invoke(cli, ["--db", db, "read", "~/notes/a"]).output == "# A\ntheirs\n"
+    again = runner.invoke(cli, base)  # nothing to replace now: not asked
+    assert again.exit_code == 0 and "2 unchanged" in again.output
+
+
+def test_a_dry_run_import_writes_nothing(db_path, folder):
+    repo = DocumentsRepository(db_path)
+    repo.write(OWNER, "~/a", "mine")
+    (folder / "a.md").write_text("theirs")
+    (folder / "b.md").write_text("new")
+    before = version_count(repo)
+    report = import_tree(repo, OWNER, folder, dry_run=True)
+    assert report.modified == ["~/a"] and report.created == ["~/b"] and report.dry_run
+    assert version_count(repo) == before and repo.get(OWNER, "~/a").body == "mine"
+    repo.close()
+
+
 def test_a_file_over_the_body_limit_is_refused_and_nothing_written(db_path, folder):
     repo = DocumentsRepository(db_path, max_body_bytes=10)
     (folder / "a.md").write_text("short")
