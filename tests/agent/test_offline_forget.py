@@ -4,6 +4,8 @@ that `revert` puts back."""
 
 from __future__ import annotations
 
+import pytest
+
 from doctree.memory.revert import revert_run
 from doctree.store.documents import Actor, DocumentsRepository
 from doctree.store.runs import Runs
@@ -262,6 +264,45 @@ def test_dont_write_that_down_at_the_end_of_a_long_sentence_drops_only_the_claus
     assert holding(repo, "Vaillant")
     assert holding(repo, "558211") == []
     assert holding(repo, "garage door code") == []
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "My friend Jess is pregnant and hasn't told anyone yet, so forget I said that.",
+        "Jess is pregnant, due in February, and hasn't told anyone at work yet, so actually "
+        "don't put that anywhere, forget I mentioned it.",
+        "Jess got the job at Corran. She's also pregnant, due in February, so don't write that "
+        "down.",
+        "jess is pregnant and hasnt told work, dont keep that",
+    ],
+)
+def test_a_request_after_one_clause_and_what_goes_on_from_it_takes_back_the_whole_clause(
+    repo, said
+):
+    run(repo, transcript("s-clause", ("user", DAY1, "My friend Jess lives in Bristol.")))
+    run(repo, transcript("s-clause2", ("user", DAY1, said)))
+    assert holding(repo, "pregnant") == []
+    assert holding(repo, "Bristol")
+    if "Corran" in said:
+        assert holding(repo, "Corran")
+
+
+def test_a_request_after_clauses_of_their_own_subjects_takes_back_only_the_last(repo):
+    run(
+        repo,
+        transcript(
+            "s-clauses",
+            (
+                "user",
+                DAY1,
+                "Tom starts at Arden on Monday, and he's leaving his flat, but don't write that "
+                "down.",
+            ),
+        ),
+    )
+    assert holding(repo, "Arden")
+    assert holding(repo, "flat") == []
 
 
 def test_deleting_something_completely_is_about_files_and_forgets_nothing():

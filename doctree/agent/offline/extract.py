@@ -476,11 +476,22 @@ def _clauses_before(raw: str) -> str | None:
     if m is None:
         return None
     before = _TRAILING_JOIN.sub("", raw[: m.start()])
-    breaks = list(_CLAUSE_BREAK.finditer(before))
+    # the clause taken back opens on a subject of its own ("…, and the code is 7390"); what
+    # goes on from the one before ("Jess is pregnant and hasn't told anyone yet", "…, due in
+    # February, …") is the same clause, taken back with it
+    breaks = [b for b in _CLAUSE_BREAK.finditer(before) if _SUBJECT_OPENS.match(before, b.end())]
     if not breaks:
         return None
     kept = before[: breaks[-1].start()].strip()
     return kept if content_words(kept) else None
+
+
+#: A clause that opens on a subject of its own: a pronoun, a determiner, a name, a figure.
+_SUBJECT_OPENS = re.compile(
+    r"(?:(?-i:[A-Z])|\d|(?:i|you|he|she|it|we|they|there|the|a|an|my|our|your|his|her|their|"
+    r"its|this|that|these|those|some|all|both|each|every|no)\b)",
+    re.I,
+)
 
 
 def _said_after(raw: str) -> str | None:
