@@ -17,6 +17,7 @@ from datetime import UTC, date, datetime, timedelta
 from dateutil.easter import easter
 
 from doctree import stopwords
+from doctree.agent.offline import anchored
 from doctree.agent.offline import language as lang
 from doctree.agent.offline.directory import Directory, person_slug
 from doctree.agent.offline.figures import Figures
@@ -320,7 +321,41 @@ def resolve_relative(
                 on = next((x for _, x in reversed(session) if (x + step).weekday() == wd), None)
                 if on is not None:
                     pinned[w.start()] = pinned[m.start()] = on + step
+    pending = anchored.expressions(text)  # "three weeks before the 30 June deadline"
+
+    def date_at(start: int, end: int) -> date | None:
+        """The date said in `text[start:end]` (an anchor said as a date), the latest one."""
+        at = [d for p, d in sorted(here) if start <= p < end]
+        if at:
+            return at[-1]
+        _, said = resolve_relative(text[start:end], ref, past=past)
+        return (
+            said[0][1] if said and text[start:end].lower().find(said[0][0].lower()) <= 4 else None
+        )
+
+    def take_anchored(limit: int) -> None:
+        """The anchored dates that start before `limit`, each written with its day."""
+        nonlocal pos
+        while pending and pending[0].start < limit:
+            e = pending.pop(0)
+            if e.start < pos:
+                continue
+            got = e.resolve(earlier(e.start), date_at, _anchor_date)
+            if got is None:
+                continue
+            day, label = got
+            if day is anchored.AMBIGUOUS:  # two things it could count from: kept as said
+                out.append(text[pos : e.end])
+                pos = e.end
+                continue
+            found.append((text[e.start : e.end], day))
+            here.append((e.start, day))
+            spans[e.start] = e.end
+            out.append(text[pos : e.end] + f" ({label or day.isoformat()})")
+            pos = e.end
+
     for m in matches:
+        take_anchored(m.end())
         while ranges and ranges[0][0] < m.end():  # a stretch of days said before or around it
             start, end, first, final = ranges.pop(0)
             if start < pos:
@@ -370,9 +405,9 @@ def resolve_relative(
                 )
                 d = base + timedelta(days=days if m.group("cndir").lower() == "after" else -days)
         elif m.group("chainbare"):
-            if not session:
+            if not (said_before := earlier(m.start())):
                 continue
-            base = session[-1][1]  # the date said last before this sentence
+            base = said_before[-1][1]  # the date said last: in this sentence, or before it
             if m.group("bday"):
                 d = base + timedelta(days=1 if m.group("bdir").lower() == "after" else -1)
             else:
@@ -503,6 +538,7 @@ def resolve_relative(
         out.append(text[pos:end])
         out.append(f" ({label or d.isoformat()})")
         pos = end
+    take_anchored(len(text) + 1)
     for start, end, first, final in ranges:
         if start >= pos:
             found += [(text[start:end], first), (text[start:end], final)]
