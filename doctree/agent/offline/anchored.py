@@ -134,12 +134,15 @@ class Expression:
         said: list[tuple[str, date]],
         date_at: Callable[[int, int], date | None],
         named: Callable[[str, list[tuple[str, date]]], date | None],
+        remembered: list[tuple[str, date]] = [],  # noqa: B006 (read, never changed)
     ) -> tuple[date, str | None] | None:
         """The day this expression means, None when its anchor is unknown, `AMBIGUOUS` (the
         words to be kept as said) when two things it could name have different days.
         `said`: the dates said before it, each with its clause, latest last; `date_at`: the
         date said at a span of the sentence (the anchor said as a date); `named`: resolve's
-        own reading of a named anchor, asked when these rules find none."""
+        own reading of a named anchor, asked when these rules find none; `remembered`: the
+        upcoming dates of earlier sessions with their lines, for an event named (never for
+        "it" or a bare offset) that this session has not dated."""
         if self.plus:  # "Monday plus a fortnight": the date said just before it
             base = date_at(self.anchor_start, self.anchor_end)
         elif not self.anchor:  # "two weeks before.": the date said last
@@ -150,6 +153,8 @@ class Expression:
                 base = anchor_date(self.anchor, said)
                 if base is None:
                     base = named(self.anchor, said)
+                if base is None and _content(re.findall(r"[\w'’]+", self.anchor)):
+                    base = anchor_date(self.anchor, remembered)
         if base is AMBIGUOUS:
             return AMBIGUOUS, None
         if base is None:
@@ -288,6 +293,20 @@ def counted_from(line: str) -> list[tuple[str, str]]:
         if iso is not None:
             out.append((e.anchor, iso.group(1)))
     return out
+
+
+def without_anchors(text: str) -> str:
+    """`text` without the events its anchored dates count from ("the hearing test is the
+    Tuesday after cardiology": the hearing test is what the date is of, not cardiology)."""
+    for e in reversed(expressions(text)):
+        if e.anchor and not e.plus:
+            text = text[: e.anchor_start] + " " + text[e.anchor_end :]
+    return text
+
+
+def may_move(text: str) -> bool:
+    """The cheap test: whether `text` says a word of change."""
+    return bool(_MOVED.search(text))
 
 
 def moved_anchor(anchor: str, text: str, dates: list[tuple[str, date]]) -> date | None:

@@ -267,6 +267,7 @@ def resolve_relative(
     by_clause: bool = False,
     anchors: list[tuple[str, date]] | None = None,
     given: list[tuple[int, date]] | None = None,
+    remembered: list[tuple[str, date]] | None = None,
 ) -> tuple[str, list[tuple[str, date]]]:
     """Annotate relative dates in `text` with the absolute date they mean, said on `ref`.
 
@@ -284,7 +285,9 @@ def resolve_relative(
     "the Monday after that" is the first Monday after the date said last, "a week before the
     exam" a week before the latest date said of an exam, "the Monday" the first Monday after
     the date said last when that date is still to come ("fly out on Thursday 17 June and come
-    back on the Monday"). A chain whose anchor is not found is left as said.
+    back on the Monday"). A chain whose anchor is not found is left as said. An anchored
+    date (`anchored.py`) that names an event not dated in the session counts from the one
+    `remembered` holds (the upcoming dates of earlier sessions, each with its line).
     """
     found: list[tuple[str, date]] = []
     out: list[str] = []
@@ -340,7 +343,7 @@ def resolve_relative(
             e = pending.pop(0)
             if e.start < pos:
                 continue
-            got = e.resolve(earlier(e.start), date_at, _anchor_date)
+            got = e.resolve(earlier(e.start), date_at, _anchor_date, remembered or [])
             if got is None:
                 continue
             day, label = got
@@ -945,6 +948,7 @@ class Context:
         self.form: dict[str, str] = {}  # slug -> the name as it was last written
         self.pet_last = False  # the latest thing named is an animal
         self.dates: list[tuple[str, date]] = []  # dates said so far, with their clause
+        self.remembered = directory.remembered_dates  # and those of earlier sessions
         # how the conversation writes numeric dates: "mdy", "dmy" or None (not shown)
         self.date_order: str | None = None
         # names said without anything that makes them a person ("tuesday was Malik"): slug
@@ -1992,6 +1996,7 @@ def changed_by(s: Sentence, said: str) -> set[str]:
     asks = "?" in _QUOTED_SPAN.sub("", text)  # a question of its own, not one it quotes
     if s.correction or asks or "?" in said or not _CHANGE_CUE.search(s.raw or text):
         return set()
+    said = anchored.without_anchors(said)  # a day counted from a thing is not the thing's day
     out = set()
     new, old = _quantities(text), _quantities(said)
     shared = _topic_words(text) & _topic_words(said)
