@@ -43,7 +43,7 @@ _STOP = (
 #: A verb that says the anchor's day, or a person saying a new clause: "… the launch is",
 #: "… the gig we fly home".
 _ALSO_STOP = (
-    r"(?:is|are|was|were|will|would|has|have|had|can|could|should|must|shall|may|might|"
+    r"(?:is|are|was|were|will|would|has|have|had|can|could|should|must|shall|(?-i:may)|might|"
     r"we|i|you|they|he|she|it's|we'll|i'll|i'm|we're|they're|she's|he's|let's|please)"
 )
 _WORD = r"[\w'’-]+"
@@ -53,15 +53,15 @@ _ANCHOR = (
     rf"(?:[ \t]+(?!(?:{_STOP}|{_ALSO_STOP})(?![\w'’-])){_WORD}){{0,4}})"
 )
 _EXPRESSION = re.compile(
-    r"\b(?:"
+    r"(?:\b"
     # "three weeks before the 30 June deadline", "a fortnight after it arrives"
     rf"(?P<count>{_COUNT})\s+(?P<unit>{_UNIT})\s+(?P<dir>{_DIRECTION})"
     rf"(?:\s+{_ANCHOR}|(?P<bare>(?=\s*(?:[.,;:!?)]|$))))"
     # "the Friday before the 14th", "the week after the operation", "the day after it lands"
-    rf"|the\s+(?:(?P<wd>{WEEKDAY})|(?P<week>week)|(?P<day>day|morning|afternoon|evening|night))"
+    rf"|\bthe\s+(?:(?P<wd>{WEEKDAY})|(?P<week>week)|(?P<day>day|morning|afternoon|evening|night))"
     rf"\s+(?P<wdir>before|after)\s+{_ANCHOR.replace('anchor>', 'wanchor>')}"
     # "Monday plus a fortnight", "the 3rd + 10 days": counted from the date just before
-    rf"|(?P<plus>(?:plus|\+)\s*(?P<pcount>{_COUNT})\s+(?P<punit>{_UNIT}))"
+    rf"|(?P<plus>(?:\bplus|\+)\s*(?P<pcount>{_COUNT})\s+(?P<punit>{_UNIT}))"
     r")",
     re.I,
 )
