@@ -1707,6 +1707,7 @@ def restates_line(s: Sentence, said: str, said_on: date) -> bool:
     text = s.statement or s.text
     if s.correction or "?" in text or "?" in said:
         return False
+    said = anchored.without_anchors(said)  # a day counted from a thing is not the thing's day
     now, before = _line_subject(text), _line_subject(said)
     if now is None or before is None or now[2] != before[2]:
         return False
