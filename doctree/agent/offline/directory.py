@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from datetime import date
 
 from doctree.agent.offline import language as lang
 from doctree.agent.offline.memo import SIZE, remembered_up_to
@@ -45,6 +46,9 @@ class Directory:
         self.kin: set[str] = set()  # people known as the user's family ("my sister Anna")
         #: whether a page known before the run is of the user's family (read when asked)
         self.kin_page: Callable[[str], bool] = lambda slug: False
+        #: the upcoming dates memory holds from earlier sessions, each with its line (lower
+        #: case): what a date said here may count from ("the Tuesday after cardiology")
+        self.remembered_dates: list[tuple[str, date]] = []
 
     def is_kin(self, slug: str) -> bool:
         """Whether the person of `slug` is known as one of the user's family."""

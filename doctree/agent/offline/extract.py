@@ -1526,7 +1526,14 @@ def read_sentence(
         abs_dates += numeric_dates(clean, ref, context.date_order if context else None)
     anchors = context.dates if context is not None else None
     given = [(clean.lower().find(phrase.lower()), d) for phrase, d in abs_dates]
-    text, rel = resolve_relative(clean, ref, by_clause=True, anchors=anchors, given=given)
+    text, rel = resolve_relative(
+        clean,
+        ref,
+        by_clause=True,
+        anchors=anchors,
+        given=given,
+        remembered=context.remembered if context is not None else None,
+    )
     if context is not None and (restated := context.restated.get(raw)):
         text, rel = _as_restated(text, rel, restated, ref)
     if anchors is not None:

@@ -17,6 +17,7 @@ from datetime import UTC, date, datetime, timedelta
 from dateutil.easter import easter
 
 from doctree import stopwords
+from doctree.agent.offline import anchored
 from doctree.agent.offline import language as lang
 from doctree.agent.offline.directory import Directory, person_slug
 from doctree.agent.offline.figures import Figures
@@ -266,6 +267,7 @@ def resolve_relative(
     by_clause: bool = False,
     anchors: list[tuple[str, date]] | None = None,
     given: list[tuple[int, date]] | None = None,
+    remembered: list[tuple[str, date]] | None = None,
 ) -> tuple[str, list[tuple[str, date]]]:
     """Annotate relative dates in `text` with the absolute date they mean, said on `ref`.
 
@@ -283,7 +285,9 @@ def resolve_relative(
     "the Monday after that" is the first Monday after the date said last, "a week before the
     exam" a week before the latest date said of an exam, "the Monday" the first Monday after
     the date said last when that date is still to come ("fly out on Thursday 17 June and come
-    back on the Monday"). A chain whose anchor is not found is left as said.
+    back on the Monday"). A chain whose anchor is not found is left as said. An anchored
+    date (`anchored.py`) that names an event not dated in the session counts from the one
+    `remembered` holds (the upcoming dates of earlier sessions, each with its line).
     """
     found: list[tuple[str, date]] = []
     out: list[str] = []
@@ -320,7 +324,41 @@ def resolve_relative(
                 on = next((x for _, x in reversed(session) if (x + step).weekday() == wd), None)
                 if on is not None:
                     pinned[w.start()] = pinned[m.start()] = on + step
+    pending = anchored.expressions(text)  # "three weeks before the 30 June deadline"
+
+    def date_at(start: int, end: int) -> date | None:
+        """The date said in `text[start:end]` (an anchor said as a date), the latest one."""
+        at = [d for p, d in sorted(here) if start <= p < end]
+        if at:
+            return at[-1]
+        _, said = resolve_relative(text[start:end], ref, past=past)
+        return (
+            said[0][1] if said and text[start:end].lower().find(said[0][0].lower()) <= 4 else None
+        )
+
+    def take_anchored(limit: int) -> None:
+        """The anchored dates that start before `limit`, each written with its day."""
+        nonlocal pos
+        while pending and pending[0].start < limit:
+            e = pending.pop(0)
+            if e.start < pos:
+                continue
+            got = e.resolve(earlier(e.start), date_at, _anchor_date, remembered or [])
+            if got is None:
+                continue
+            day, label = got
+            if day is anchored.AMBIGUOUS:  # two things it could count from: kept as said
+                out.append(text[pos : e.end])
+                pos = e.end
+                continue
+            found.append((text[e.start : e.end], day))
+            here.append((e.start, day))
+            spans[e.start] = e.end
+            out.append(text[pos : e.end] + f" ({label or day.isoformat()})")
+            pos = e.end
+
     for m in matches:
+        take_anchored(m.end())
         while ranges and ranges[0][0] < m.end():  # a stretch of days said before or around it
             start, end, first, final = ranges.pop(0)
             if start < pos:
@@ -370,9 +408,9 @@ def resolve_relative(
                 )
                 d = base + timedelta(days=days if m.group("cndir").lower() == "after" else -days)
         elif m.group("chainbare"):
-            if not session:
+            if not (said_before := earlier(m.start())):
                 continue
-            base = session[-1][1]  # the date said last before this sentence
+            base = said_before[-1][1]  # the date said last: in this sentence, or before it
             if m.group("bday"):
                 d = base + timedelta(days=1 if m.group("bdir").lower() == "after" else -1)
             else:
@@ -503,6 +541,7 @@ def resolve_relative(
         out.append(text[pos:end])
         out.append(f" ({label or d.isoformat()})")
         pos = end
+    take_anchored(len(text) + 1)
     for start, end, first, final in ranges:
         if start >= pos:
             found += [(text[start:end], first), (text[start:end], final)]
@@ -909,6 +948,7 @@ class Context:
         self.form: dict[str, str] = {}  # slug -> the name as it was last written
         self.pet_last = False  # the latest thing named is an animal
         self.dates: list[tuple[str, date]] = []  # dates said so far, with their clause
+        self.remembered = directory.remembered_dates  # and those of earlier sessions
         # how the conversation writes numeric dates: "mdy", "dmy" or None (not shown)
         self.date_order: str | None = None
         # names said without anything that makes them a person ("tuesday was Malik"): slug
@@ -1667,6 +1707,7 @@ def restates_line(s: Sentence, said: str, said_on: date) -> bool:
     text = s.statement or s.text
     if s.correction or "?" in text or "?" in said:
         return False
+    said = anchored.without_anchors(said)  # a day counted from a thing is not the thing's day
     now, before = _line_subject(text), _line_subject(said)
     if now is None or before is None or now[2] != before[2]:
         return False
@@ -1956,6 +1997,7 @@ def changed_by(s: Sentence, said: str) -> set[str]:
     asks = "?" in _QUOTED_SPAN.sub("", text)  # a question of its own, not one it quotes
     if s.correction or asks or "?" in said or not _CHANGE_CUE.search(s.raw or text):
         return set()
+    said = anchored.without_anchors(said)  # a day counted from a thing is not the thing's day
     out = set()
     new, old = _quantities(text), _quantities(said)
     shared = _topic_words(text) & _topic_words(said)

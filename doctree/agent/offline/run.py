@@ -52,6 +52,7 @@ def run_session(
         return kin[slug]
 
     directory.kin_page = kin_page
+    directory.remembered_dates = writer.upcoming()  # what a date may count from ("the … after X")
     # "*Maeve" after "Mauve is picking them up": the word put right before anything is read
     meant, changed = retyped(transcript)
     turns = segment(

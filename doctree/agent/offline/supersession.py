@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from doctree import stopwords
+from doctree.agent.offline import anchored
 from doctree.agent.offline import language as lang
 from doctree.agent.offline.memo import remembered_up_to
 from doctree.agent.offline.resolve import absolute_dates
@@ -348,7 +349,7 @@ def claims(text: str, *, before: str = "", said_on: date | None = None) -> tuple
             # "on Saturdays they shut at 1pm": the day says when the time holds, the time
             # is the value
             said = tuple(v for v in said if v.kind != "weekday")
-        thing = thing_words(clause)
+        thing = thing_words(anchored.without_anchors(clause))  # the day counted, not from what
         context = earlier
         said = tuple(v for v in said if not _ADDED.search(clause[: v.start]))
         # "£300, sorry, £320": the value taken back is none

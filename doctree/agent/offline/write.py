@@ -14,8 +14,8 @@ from collections.abc import Callable, Iterable, Iterator
 from datetime import date, timedelta
 
 from doctree import stopwords
+from doctree.agent.offline import anchored, supersession
 from doctree.agent.offline import language as lang
-from doctree.agent.offline import supersession
 from doctree.agent.offline.clauses import forget_clause, names_any
 from doctree.agent.offline.directory import OTHER_KINDS, is_title
 from doctree.agent.offline.earlier import Earlier
@@ -166,6 +166,74 @@ class Writer(PageIO):
         # of those, a record of a list pasted again without it: it goes, nothing in its place
         self.unlisted: set[str] = set()
 
+    def mark_moved_anchors(self, sentences: list[Sentence]) -> None:
+        """A current line of an earlier session with a date counted from an event ("the
+        Tuesday after cardiology (2028-04-25)") whose event a sentence of this session moves
+        ("cardiology has moved to Friday the 28th") is marked where it stands, its date kept:
+        "(2028-04-25; counted from cardiology, which moved to 2028-04-28 on 2028-04-19)".
+        The new day is not worked out: the thing may stay where it was, and a person reads
+        the mark."""
+        for s in sentences:
+            text = s.raw or s.text
+            if s.speaker != "the user" or not anchored.may_move(text):
+                continue
+            days = [date.fromisoformat(d) for d in re.findall(r"\((\d{4}-\d{2}-\d{2})\)", s.text)]
+            query = " ".join(sorted(_topic_query(text)))
+            if not days or not query:
+                continue
+            r = self.call("document_search", {"query": query, "under": self.root, "limit": 20})
+            if r.is_error:
+                continue
+            for found in r.content.split("\n")[1:]:
+                m = re.match(r"- (\S+) \(v\d+\)", found)
+                if m is None or m.group(1).startswith(f"{self.root}/archive"):
+                    continue
+                self._mark_moved_on(m.group(1), text, days, s)
+
+    def _mark_moved_on(self, path: str, text: str, days: list[date], s: Sentence) -> None:
+        page = self.read(path, fresh=True)
+        if page is None:
+            return
+        for section, lines in Page.parse(page.body, "").sections.items():
+            if section in ("Past", "Sessions", "Recent sessions", "Related"):
+                continue
+            for ln in lines:
+                if self.session_path in ln or " — past: " in ln or "which moved to" in ln:
+                    continue
+                marked = ln
+                for anchor, iso in anchored.counted_from(_said(ln)):
+                    moved = anchored.moved_anchor(anchor, text, [("", d) for d in days])
+                    if moved is None or moved.isoformat() == iso:
+                        continue
+                    marked = marked.replace(
+                        f"({iso})",
+                        f"({iso}; counted from {anchor}, which moved to {moved.isoformat()}"
+                        f" on {s.time[:10]})",
+                        1,
+                    )
+                if marked == ln:
+                    continue
+                r = self.call(
+                    "document_edit", {"path": path, "old_string": ln, "new_string": marked}
+                )
+                if not r.is_error and path not in self.summary.changed:
+                    self.summary.changed.append(path)
+
+    def upcoming(self) -> list[tuple[str, date]]:
+        """The upcoming dates of earlier sessions (`active`'s Upcoming lines), each as its
+        line in lower case and its day: what a date said in this session may count from."""
+        page = self.read(f"{self.root}/active")
+        if page is None:
+            return []
+        out = []
+        for ln in Page.parse(page.body, "").sections.get("Upcoming", []):
+            if (m := re.match(r"- (\d{4}-\d{2}-\d{2})\b[^:]*: ", ln)) is not None:
+                try:
+                    out.append((ln[m.end() :].lower(), date.fromisoformat(m.group(1))))
+                except ValueError:
+                    continue
+        return out
+
     def read_known(self) -> dict[str, dict[str, str]]:
         """The pages memory lists by kind (kind -> slug -> title), and where this session's
         page is: what the stages before writing need to know of the tree."""
@@ -203,6 +271,7 @@ class Writer(PageIO):
         self.write_active()
         self.retire_superseded()
         self.apply_corrections([s for s in a.sentences if s.correction])
+        self.mark_moved_anchors(a.sentences)
         kept_whole = self._said_together([w for w in a.forget if w not in a.forget_concerning])
         for what in a.forget:
             if what not in kept_whole:
