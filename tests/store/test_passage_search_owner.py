@@ -18,8 +18,10 @@ WEIGHTS = (1.0, 0.3, 0.0, 1.0)
 
 
 def every_match(repo: DocumentsRepository, owner: str, match: str, under: str, limit: int):
-    """(id, score) of the best `limit` passages, each match's row checked: the reference."""
-    w = ", ".join(f"{x:.4f}" for x in (0.0, *WEIGHTS))
+    """(id, score) of the best `limit` passages, each match's row checked: the reference.
+    Each of the index's two tables (migration 017) gives the owner's best `limit` in scope by
+    BM25 over its columns; a passage's score is the sum of its scores in the two lists."""
+    text_w, around_w, speaker_w, dates_w = WEIGHTS
     scope, params = "", []
     if under != "~":
         scope, params = (
@@ -30,13 +32,21 @@ def every_match(repo: DocumentsRepository, owner: str, match: str, under: str, l
                 under + "0",
             ],
         )
-    rows = repo.conn.execute(
-        f"SELECT p.id, -bm25(passages_fts, {w}) AS score FROM passages_fts"
-        " JOIN passages p ON p.id = passages_fts.rowid WHERE passages_fts MATCH ?"
-        " AND p.owner = ?" + scope + " ORDER BY score DESC, p.id LIMIT ?",
-        [f"{{text surroundings speaker dates}} : ({match})", owner, *params, limit],
-    ).fetchall()
-    return [(r[0], r[1]) for r in rows]
+    scores: dict[int, float] = {}
+    for table, weights in (
+        ("passages_fts", (0.0, text_w, 0.0, speaker_w, dates_w)),
+        ("passages_surroundings_fts", (0.0, 0.0, around_w, 0.0, 0.0)),
+    ):
+        w = ", ".join(f"{x:.4f}" for x in weights)
+        rows = repo.conn.execute(
+            f"SELECT p.id, -bm25({table}, {w}) AS score FROM {table}"
+            f" JOIN passages p ON p.id = {table}.rowid WHERE {table} MATCH ?"
+            " AND p.owner = ?" + scope + " ORDER BY score DESC, p.id LIMIT ?",
+            [f"{{text surroundings speaker dates}} : ({match})", owner, *params, limit],
+        ).fetchall()
+        for i, score in rows:
+            scores[i] = scores.get(i, 0.0) + score
+    return sorted(scores.items(), key=lambda x: (-x[1], x[0]))[:limit]
 
 
 @pytest.fixture(scope="module")

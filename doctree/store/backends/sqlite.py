@@ -13,6 +13,31 @@ if TYPE_CHECKING:
     from doctree.store.model import PassageSearch
 
 _FTS = {"passages": "passages_fts", "recall": "recall_fts"}
+_SURROUNDINGS_FTS = {"passages": "passages_surroundings_fts"}
+"""The indexes split in two (migration 017): the surroundings in an index of their own,
+without each entry's length; the other columns in `_FTS[index]`, with it."""
+
+
+def _tables(index: str) -> list[str]:
+    """The FTS5 tables of a passage index."""
+    second = _SURROUNDINGS_FTS.get(index)
+    return [_FTS[index]] if second is None else [_FTS[index], second]
+
+
+Entry = tuple[int, str, str, str, str, str]
+
+
+def _entries(index: str, entries: Sequence[Entry]) -> list[tuple[str, Sequence[Entry]]]:
+    """The rows each FTS5 table of a passage index is given for these entries (rowid, owner,
+    text, surroundings, speaker, dates): a split index's surroundings go to the second table
+    alone, every other column to the first; each table has a row for every passage."""
+    if index not in _SURROUNDINGS_FTS:
+        return [(_FTS[index], entries)]
+    return [
+        (_FTS[index], [(i, o, t, "", sp, d) for i, o, t, _, sp, d in entries]),
+        (_SURROUNDINGS_FTS[index], [(i, "", "", s, "", "") for i, _, _, s, _, _ in entries]),
+    ]
+
 
 TIDY_EVERY = 32
 TIDY_PAGES = 16
@@ -210,10 +235,8 @@ class SqliteDialect:
         speaker: str,
         dates: str,
     ) -> None:
-        conn.execute(
-            f"INSERT INTO {_FTS[index]} (rowid, owner, text, surroundings, speaker, dates)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            (passage_id, owner, text, surroundings, speaker, dates),
+        self.index_passage_entries(
+            conn, index, [(passage_id, owner, text, surroundings, speaker, dates)]
         )
 
     def index_passage_entries(
@@ -222,16 +245,18 @@ class SqliteDialect:
         index: str,
         entries: Sequence[tuple[int, str, str, str, str, str]],
     ) -> None:
-        conn.executemany(
-            f"INSERT INTO {_FTS[index]} (rowid, owner, text, surroundings, speaker, dates)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            entries,
-        )
+        for table, values in _entries(index, entries):
+            conn.executemany(
+                f"INSERT INTO {table} (rowid, owner, text, surroundings, speaker, dates)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                values,
+            )
 
     def unindex_passages(
         self, conn: sqlite3.Connection, index: str, ids_sql: str, params: Sequence[Any]
     ) -> None:
-        conn.execute(f"DELETE FROM {_FTS[index]} WHERE rowid IN ({ids_sql})", params)
+        for table in _tables(index):
+            conn.execute(f"DELETE FROM {table} WHERE rowid IN ({ids_sql})", params)
 
     def unindex_passage_entries(
         self,
@@ -240,16 +265,16 @@ class SqliteDialect:
         entries: Sequence[tuple[int, str, str, str, str, str]],
     ) -> None:
         # A contentless FTS5 table is told the values an entry was made from.
-        table = _FTS[index]
-        conn.executemany(
-            f"INSERT INTO {table} ({table}, rowid, owner, text, surroundings, speaker, dates)"
-            " VALUES ('delete', ?, ?, ?, ?, ?, ?)",
-            entries,
-        )
+        for table, values in _entries(index, entries):
+            conn.executemany(
+                f"INSERT INTO {table} ({table}, rowid, owner, text, surroundings, speaker,"
+                " dates) VALUES ('delete', ?, ?, ?, ?, ?, ?)",
+                values,
+            )
 
     def optimize_passage_index(self, conn: sqlite3.Connection, index: str) -> None:
-        table = _FTS[index]
-        conn.execute(f"INSERT INTO {table} ({table}) VALUES ('optimize')")
+        for table in _tables(index):
+            conn.execute(f"INSERT INTO {table} ({table}) VALUES ('optimize')")
 
     def rewrite_passage_index(
         self,
@@ -268,57 +293,101 @@ class SqliteDialect:
     def search_passages(
         self, conn: sqlite3.Connection, index: str, columns: str, search: PassageSearch
     ) -> list[Any]:
-        table = _FTS[index]
         alias = columns.split(".", 1)[0].strip()
         passages = "passages" if index == "passages" else "recall_passages"
-        w = ", ".join(f"{float(x):.4f}" for x in (0.0, *search.weights))
-        # The owner is not part of the MATCH: a phrase matching every row of the owner costs
-        # a read of its whole doclist, and adds nothing to BM25 (the owner column weighs 0).
-        # Nor is it checked on the row of every match: a match's row is a lookup in a large
-        # table, and the matches of a common word are thousands. The index gives its best
-        # `reach` matches (ids and scores only, sorted by score then id), and the owner and
-        # scope are checked on those rows alone; when fewer than `limit` pass and the index
-        # has more, it is asked again for as many as the share that passed says are needed,
-        # and at last for every match. The result is the best `limit` of the owner's matches
-        # in scope, ties in id order, as one check of every match would give.
-        match = f"{{text surroundings speaker dates}} : ({search.match})"
         limit = search.limit
         if limit <= 0:
             return []
-        ranked = (
-            f"SELECT rowid AS id, -bm25({table}, {w}) AS score FROM {table}"
-            f" WHERE {table} MATCH ? ORDER BY score DESC, rowid LIMIT ?"
+        text_w, around_w, speaker_w, dates_w = search.weights
+        if index not in _SURROUNDINGS_FTS:
+            weights = (0.0, text_w, around_w, speaker_w, dates_w)
+            return _best(conn, _FTS[index], weights, columns, alias, passages, search)
+        # A split index (migration 017): the owner's best `limit` passages in scope by each
+        # of its two tables, a passage's score the sum of its scores in the two lists (one
+        # found by one table only is scored by that one), the best `limit` of the sums.
+        ids = f"{alias}.id"
+        first = _best(
+            conn, _FTS[index], (0.0, text_w, 0.0, speaker_w, dates_w), ids, alias, passages, search
         )
-        # A LEFT JOIN: a match of another owner or out of scope comes back as NULLs, so that
-        # one statement says both what passed and whether the index had more.
-        sql = (
-            f"SELECT {columns}, m.score FROM ({ranked}) m"
-            f" LEFT JOIN {passages} {alias} ON {alias}.id = m.id AND {alias}.owner = ?"
-            + search.scope
-            + " ORDER BY m.score DESC, m.id"
-        )
-        params = [search.owner, *search.scope_params]
-        reach = limit
-        while True:
-            found = conn.execute(sql, [match, reach, *params]).fetchall()
-            rows = [r for r in found if r[0] is not None]
-            if len(rows) >= limit or len(found) < reach or reach < 0:
-                return rows[:limit]
-            # Ask for as many as the share of matches that passed says `limit` needs (with a
-            # margin); after a second miss, for every match.
-            reach = -1 if reach > limit else max(4 * reach, 2 * reach * limit // max(len(rows), 1))
+        second = _best(
+            conn, _SURROUNDINGS_FTS[index], (0.0, 0.0, around_w, 0.0, 0.0), ids, alias, passages,
+            search,
+        )  # fmt: skip
+        scores: dict[int, float] = {}
+        for i, score in (*first, *second):
+            scores[i] = scores.get(i, 0.0) + score
+        best = sorted(scores.items(), key=lambda x: (-x[1], x[0]))[:limit]
+        if not best:
+            return []
+        rows = conn.execute(
+            f"SELECT {columns} FROM {passages} {alias}"
+            f" WHERE {alias}.id IN ({', '.join('?' * len(best))})",
+            [i for i, _ in best],
+        ).fetchall()
+        by_id = {r[0]: r for r in rows}
+        return [(*by_id[i], score) for i, score in best if i in by_id]
 
     def any_passage(self, conn: sqlite3.Connection, index: str, match: str, owner: str) -> bool:
-        table = _FTS[index]
         passages = "passages" if index == "passages" else "recall_passages"
-        # CROSS JOIN: the index's matches first, then the owner of each until one is the
-        # owner's (never a probe of the index for each of the owner's rows)
-        found = conn.execute(
-            f"SELECT 1 FROM {table} m CROSS JOIN {passages} p ON p.id = m.rowid"
-            f" WHERE {table} MATCH ? AND p.owner = ? LIMIT 1",
-            [f"{{text surroundings speaker dates}} : ({match})", owner],
-        ).fetchone()
-        return found is not None
+        for table in _tables(index):
+            # CROSS JOIN: the index's matches first, then the owner of each until one is the
+            # owner's (never a probe of the index for each of the owner's rows)
+            found = conn.execute(
+                f"SELECT 1 FROM {table} m CROSS JOIN {passages} p ON p.id = m.rowid"
+                f" WHERE {table} MATCH ? AND p.owner = ? LIMIT 1",
+                [f"{{text surroundings speaker dates}} : ({match})", owner],
+            ).fetchone()
+            if found is not None:
+                return True
+        return False
+
+
+def _best(
+    conn: sqlite3.Connection,
+    table: str,
+    weights: Sequence[float],
+    columns: str,
+    alias: str,
+    passages: str,
+    search: PassageSearch,
+) -> list[Any]:
+    """(*columns, score) of the owner's best `search.limit` matches in scope in one FTS5
+    table, best first, ties in id order; the score is BM25 with these column weights, made
+    positive."""
+    w = ", ".join(f"{float(x):.4f}" for x in weights)
+    # The owner is not part of the MATCH: a phrase matching every row of the owner costs
+    # a read of its whole doclist, and adds nothing to BM25 (the owner column weighs 0).
+    # Nor is it checked on the row of every match: a match's row is a lookup in a large
+    # table, and the matches of a common word are thousands. The index gives its best
+    # `reach` matches (ids and scores only, sorted by score then id), and the owner and
+    # scope are checked on those rows alone; when fewer than `limit` pass and the index
+    # has more, it is asked again for as many as the share that passed says are needed,
+    # and at last for every match. The result is the best `limit` of the owner's matches
+    # in scope, ties in id order, as one check of every match would give.
+    match = f"{{text surroundings speaker dates}} : ({search.match})"
+    limit = search.limit
+    ranked = (
+        f"SELECT rowid AS id, -bm25({table}, {w}) AS score FROM {table}"
+        f" WHERE {table} MATCH ? ORDER BY score DESC, rowid LIMIT ?"
+    )
+    # A LEFT JOIN: a match of another owner or out of scope comes back as NULLs, so that
+    # one statement says both what passed and whether the index had more.
+    sql = (
+        f"SELECT {columns}, m.score FROM ({ranked}) m"
+        f" LEFT JOIN {passages} {alias} ON {alias}.id = m.id AND {alias}.owner = ?"
+        + search.scope
+        + " ORDER BY m.score DESC, m.id"
+    )
+    params = [search.owner, *search.scope_params]
+    reach = limit
+    while True:
+        found = conn.execute(sql, [match, reach, *params]).fetchall()
+        rows = [r for r in found if r[0] is not None]
+        if len(rows) >= limit or len(found) < reach or reach < 0:
+            return rows[:limit]
+        # Ask for as many as the share of matches that passed says `limit` needs (with a
+        # margin); after a second miss, for every match.
+        reach = -1 if reach > limit else max(4 * reach, 2 * reach * limit // max(len(rows), 1))
 
 
 def _indexed_bodies(conn: sqlite3.Connection, doc_ids: Sequence[int]) -> dict[int, str]:
