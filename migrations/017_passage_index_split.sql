@@ -4,8 +4,9 @@
 -- without lengths (`columnsize=0`: no `_docsize` table, no lookup per match). Most of a
 -- search's matches are in the surroundings alone, and reading each match's length was most
 -- of what a search paid (docs/performance.md). Both have the same columns, so that one
--- expression, column filters and all, can be asked of either; each leaves empty the
--- columns the other holds. Both keep terms only (content=''): an entry is taken out with
+-- expression, column filters and all, can be asked of either; each leaves empty and
+-- unindexed the columns the other holds (the surroundings table has one indexed column:
+-- BM25 then reads every entry's length as -1, which the search makes up for). Both keep terms only (content=''): an entry is taken out with
 -- the values it was made from, derived again from `passages` and `passage_sources.title`.
 -- The entries are made again from the rows, as the code that made them derives them
 -- (`doctree_passage_text`, `doctree_passage_surroundings`, registered by
@@ -13,7 +14,7 @@
 CREATE VIRTUAL TABLE passages_fts_text USING fts5(
     owner,                                        -- lets a match stay inside one owner's passages
     text,                                         -- the passage itself
-    surroundings,                                 -- empty: in passages_surroundings_fts
+    surroundings UNINDEXED,                       -- empty: in passages_surroundings_fts
     speaker,                                      -- the speaker's name
     dates,                                        -- normalised date tokens (d20230508 m202305 y2023)
     content = '',
@@ -26,11 +27,11 @@ DROP TABLE passages_fts;
 ALTER TABLE passages_fts_text RENAME TO passages_fts;
 
 CREATE VIRTUAL TABLE passages_surroundings_fts USING fts5(
-    owner,                                        -- empty: in passages_fts
-    text,                                         -- empty
+    owner UNINDEXED,                              -- empty: in passages_fts
+    text UNINDEXED,                               -- empty
     surroundings,                                 -- its neighbours and headings
-    speaker,                                      -- empty
-    dates,                                        -- empty
+    speaker UNINDEXED,                            -- empty
+    dates UNINDEXED,                              -- empty
     content = '',
     columnsize = 0,
     tokenize = 'porter unicode61 remove_diacritics 2'

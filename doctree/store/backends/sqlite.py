@@ -309,10 +309,13 @@ class SqliteDialect:
         first = _best(
             conn, _FTS[index], (0.0, text_w, 0.0, speaker_w, dates_w), ids, alias, passages, search
         )
+        weight, factor = _sizeless_weight(conn, _SURROUNDINGS_FTS[index], around_w)
         second = _best(
-            conn, _SURROUNDINGS_FTS[index], (0.0, 0.0, around_w, 0.0, 0.0), ids, alias, passages,
+            conn, _SURROUNDINGS_FTS[index], (0.0, 0.0, weight, 0.0, 0.0), ids, alias, passages,
             search,
         )  # fmt: skip
+        if factor != 1.0:
+            second = [(i, score * factor) for i, score in second]
         scores: dict[int, float] = {}
         for i, score in (*first, *second):
             scores[i] = scores.get(i, 0.0) + score
@@ -340,6 +343,54 @@ class SqliteDialect:
             if found is not None:
                 return True
         return False
+
+
+BM25_K1 = 1.2
+BM25_B = 0.75
+"""The constants of FTS5's `bm25()`."""
+SIZELESS_FLOOR = 0.05
+
+
+def _sizeless_weight(conn: sqlite3.Connection, table: str, weight: float) -> tuple[float, float]:
+    """The weight to give `bm25()` over the one indexed column of a table without entry
+    lengths (`columnsize=0`), and the factor to multiply its scores by, so that each match
+    is scored as an entry of the table's average length with `weight` would be.
+
+    Without lengths, FTS5 reads every entry's length as -1 per indexed column, so BM25's
+    normalisation `1 - b + b * D / avgdl` is `x = 1 - b - b / avgdl` for every entry, where
+    an entry of average length has 1. A phrase's count `c` scores `c*w' (k1+1) / (c*w' +
+    k1*x)`: with `w' = w * x` that is `c*w (k1+1) / (c*w + k1)`, the score at average
+    length. When the entries are so short on average that `x` is about 0 or below (under
+    four words), no weight does that: a very large one scores each matching phrase as if
+    it were found once, and the factor brings it to that score at `weight`."""
+    block = conn.execute(f"SELECT block FROM {table}_data WHERE id = 1").fetchone()
+    totals = _varints(block[0]) if block and block[0] else []
+    if len(totals) < 2 or totals[0] <= 0 or sum(totals[1:]) <= 0:
+        return weight, 1.0  # no entry holds a term: nothing matches
+    x = 1 - BM25_B - BM25_B * totals[0] / sum(totals[1:])
+    if x >= SIZELESS_FLOOR:
+        return weight * x, 1.0
+    big = 10.0 * (1.0 + BM25_K1 * -x)
+    return big, weight / (weight + BM25_K1) / (big / (big + BM25_K1 * x))
+
+
+def _varints(data: bytes) -> list[int]:
+    """The varints (SQLite's encoding) of an FTS5 table's averages record: its number of
+    entries, then the number of terms of each column over all entries."""
+    out, i = [], 0
+    while i < len(data):
+        v = 0
+        for k in range(9):
+            c = data[i + k]
+            if k == 8:
+                v = (v << 8) | c
+                break
+            v = (v << 7) | (c & 0x7F)
+            if c < 0x80:
+                break
+        out.append(v)
+        i += k + 1
+    return out
 
 
 def _best(
