@@ -6,6 +6,7 @@ what the rows derive."""
 
 from __future__ import annotations
 
+import math
 import sqlite3
 from pathlib import Path
 
@@ -183,4 +184,31 @@ def test_a_passage_is_found_by_its_text_and_its_surroundings_scores_summed(tmp_p
     # a column filter reaches the table that holds the column
     assert [h.text for h in index.search(OWNER, 'text : "heron"')] == [hits[0].text]
     assert len(index.search(OWNER, 'surroundings : "heron"')) == 3
+    repo.close()
+
+
+@pytest.mark.parametrize(
+    "titles",
+    [
+        ("Pond", "Heron", "Goose"),  # one word each: the surroundings are a word on average
+        ("", "", "Heron"),  # no title but one: most entries empty
+        ("Still pond water", "Grey heron wading", "Loud goose honking"),  # three words: 0
+    ],
+)
+def test_surroundings_shorter_than_a_few_words_on_average_still_score_below_the_text(
+    tmp_path, titles
+):
+    """One-passage pages: a passage's surroundings are its title alone. FTS5 reads a sizeless
+    entry's length as -1, so BM25's normalisation is 0 for entries of three words on
+    average and negative below: each is then scored as a match found once."""
+    repo = DocumentsRepository(tmp_path / "d.db")
+    texts = ("the heron waits by the pond.", "ducks swim past the reeds.", "a goose honks.")
+    for i, (title, text) in enumerate(zip(titles, texts, strict=True)):
+        repo.write(OWNER, f"~/memory/n{i}", text + "\n", title=title, provenance=P)
+    sync_passages(repo, OWNER)
+    hits = PassageIndex(repo).search(OWNER, '"heron"', weights=(1.0, 0.3, 0.5, 1.0))
+    titled = next(i for i, t in enumerate(titles) if "heron" in t.lower())
+    assert [h.text for h in hits] == [texts[0], texts[titled]]
+    assert all(math.isfinite(h.score) and h.score > 0 for h in hits)
+    assert hits[1].score < hits[0].score
     repo.close()
