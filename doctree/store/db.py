@@ -8,7 +8,7 @@ import os
 import time
 
 from doctree.errors import SchemaError, UserError
-from doctree.store.encoding import decode, text_of
+from doctree.store.encoding import decode
 from doctree.store.targets import busy_timeout_ms, is_database_url, scheme_of
 
 TYPE_CHECKING = False
@@ -260,43 +260,17 @@ def register_functions(conn: Any) -> None:
     """The SQL functions the SQLite schema uses: `doctree_body`, with which the full-text
     index's view `documents_text` decodes stored bodies, and `doctree_unhex`, with which
     migration 008 turns the hex digests of an older database into bytes (SQLite's own
-    `unhex` is 3.41 and later), `doctree_recall_clip`, with which migration 016 derives
-    the surroundings of the recall index's entries, and `doctree_passage_text` and
-    `doctree_passage_surroundings`, with which migration 017 makes the passage index's
-    entries again from the rows."""
+    `unhex` is 3.41 and later), and `doctree_recall_clip`, with which migration 016 derives
+    the surroundings of the recall index's entries."""
     if dialect_of(conn).name != "sqlite":
         return
     conn.create_function("doctree_body", 1, _decode_body, deterministic=True)
     conn.create_function("doctree_unhex", 1, _unhex, deterministic=True)
     conn.create_aggregate("doctree_recall_clip", 2, _RecallClip)
-    conn.create_function("doctree_passage_text", 1, _passage_text, deterministic=True)
-    conn.create_function(
-        "doctree_passage_surroundings", 4, _passage_surroundings, deterministic=True
-    )
 
 
 def _decode_body(value: bytes | None) -> str | None:
     return None if value is None else decode(value, None)
-
-
-def _passage_text(value: str | bytes) -> str:
-    """A passage's text as its row stores it, unpacked (`doctree.store.encoding.text_of`)."""
-    return text_of(value)
-
-
-def _passage_surroundings(
-    title: str, heading: str, before: str | bytes | None, after: str | bytes | None
-) -> str:
-    """A passage's surroundings from its document's title, its headings and the stored
-    texts of the passages before and after it (`doctree.store.passages.surroundings_of`)."""
-    from doctree.store.passages import surroundings_of
-
-    return surroundings_of(
-        title,
-        heading,
-        "" if before is None else text_of(before),
-        "" if after is None else text_of(after),
-    )
 
 
 class _RecallClip:

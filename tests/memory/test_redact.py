@@ -336,23 +336,21 @@ def test_forget_takes_the_text_out_of_the_neighbour_context_the_recall_index_kee
 
 
 def _passage_terms(path: Path) -> set[str]:
-    """Every term in the two tables of the SQLite passage index (migration 017)."""
+    """Every term of the SQLite passage index, its integrity checked."""
     import sqlite3
 
     conn = sqlite3.connect(path)
-    out: set[str] = set()
-    for table in ("passages_fts", "passages_surroundings_fts"):
-        conn.execute(f"CREATE VIRTUAL TABLE temp.v_{table} USING fts5vocab(main, {table}, 'row')")
-        out |= {r[0] for r in conn.execute(f"SELECT term FROM temp.v_{table}")}
-        conn.execute(f"INSERT INTO {table} ({table}) VALUES ('integrity-check')")
+    conn.execute("CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, passages_fts, 'row')")
+    out = {r[0] for r in conn.execute("SELECT term FROM temp.v")}
+    conn.execute("INSERT INTO passages_fts (passages_fts) VALUES ('integrity-check')")
     conn.close()
     return out
 
 
-def test_forget_takes_a_word_out_of_both_passage_tables_and_the_file(tmp_path):
+def test_forget_takes_a_word_out_of_the_passage_index_surroundings_and_the_file(tmp_path):
     """A word in a passage's text is in its neighbours' surroundings too, and a title's word
-    in every passage's surroundings: after forget neither table holds it, nor any byte of
-    the file, and every other word of the page stays findable."""
+    in every passage's surroundings: after forget the index holds neither, nor does any
+    byte of the file, and every other word of the page stays findable."""
     from doctree.memory.passages import sync_passages
     from doctree.store.documents import DocumentsRepository
     from doctree.store.passages import PassageIndex

@@ -18,22 +18,8 @@ WEIGHTS = (1.0, 0.3, 0.0, 1.0)
 
 
 def every_match(repo: DocumentsRepository, owner: str, match: str, under: str, limit: int):
-    """(id, score) of the best `limit` passages, each match's row checked: the reference.
-    Each of the index's two tables (migration 017) gives the owner's best `limit` in scope by
-    BM25 over its columns; a passage's score is the sum of its scores in the two lists. The
-    surroundings' table keeps no entry's length: each entry is scored as one of its average
-    length, BM25's normalisation `1 - b + b * D / avgdl` with D = -1 made up for by the
-    weight (the average counted here from the table's terms)."""
-    text_w, around_w, speaker_w, dates_w = WEIGHTS
-    conn = repo.conn
-    conn.execute(
-        "CREATE VIRTUAL TABLE IF NOT EXISTS temp.around_terms"
-        " USING fts5vocab(main, passages_surroundings_fts, 'col')"
-    )
-    tokens = conn.execute("SELECT SUM(cnt) FROM temp.around_terms").fetchone()[0]
-    entries = conn.execute("SELECT COUNT(*) FROM passages").fetchone()[0]
-    x = 1 - 0.75 - 0.75 / (tokens / entries)
-    assert x > 0.05  # entries long enough to be scored by the weight alone
+    """(id, score) of the best `limit` passages, each match's row checked: the reference."""
+    w = ", ".join(f"{x:.4f}" for x in (0.0, *WEIGHTS))
     scope, params = "", []
     if under != "~":
         scope, params = (
@@ -44,21 +30,13 @@ def every_match(repo: DocumentsRepository, owner: str, match: str, under: str, l
                 under + "0",
             ],
         )
-    scores: dict[int, float] = {}
-    for table, weights in (
-        ("passages_fts", (0.0, text_w, 0.0, speaker_w, dates_w)),
-        ("passages_surroundings_fts", (0.0, 0.0, around_w * x, 0.0, 0.0)),
-    ):
-        w = ", ".join(f"{x:.4f}" for x in weights)
-        rows = repo.conn.execute(
-            f"SELECT p.id, -bm25({table}, {w}) AS score FROM {table}"
-            f" JOIN passages p ON p.id = {table}.rowid WHERE {table} MATCH ?"
-            " AND p.owner = ?" + scope + " ORDER BY score DESC, p.id LIMIT ?",
-            [f"{{text surroundings speaker dates}} : ({match})", owner, *params, limit],
-        ).fetchall()
-        for i, score in rows:
-            scores[i] = scores.get(i, 0.0) + score
-    return sorted(scores.items(), key=lambda x: (-x[1], x[0]))[:limit]
+    rows = repo.conn.execute(
+        f"SELECT p.id, -bm25(passages_fts, {w}) AS score FROM passages_fts"
+        " JOIN passages p ON p.id = passages_fts.rowid WHERE passages_fts MATCH ?"
+        " AND p.owner = ?" + scope + " ORDER BY score DESC, p.id LIMIT ?",
+        [f"{{text surroundings speaker dates}} : ({match})", owner, *params, limit],
+    ).fetchall()
+    return [(r[0], r[1]) for r in rows]
 
 
 @pytest.fixture(scope="module")

@@ -13,31 +13,6 @@ if TYPE_CHECKING:
     from doctree.store.model import PassageSearch
 
 _FTS = {"passages": "passages_fts", "recall": "recall_fts"}
-_SURROUNDINGS_FTS = {"passages": "passages_surroundings_fts"}
-"""The indexes split in two (migration 017): the surroundings in an index of their own,
-without each entry's length; the other columns in `_FTS[index]`, with it."""
-
-
-def _tables(index: str) -> list[str]:
-    """The FTS5 tables of a passage index."""
-    second = _SURROUNDINGS_FTS.get(index)
-    return [_FTS[index]] if second is None else [_FTS[index], second]
-
-
-Entry = tuple[int, str, str, str, str, str]
-
-
-def _entries(index: str, entries: Sequence[Entry]) -> list[tuple[str, Sequence[Entry]]]:
-    """The rows each FTS5 table of a passage index is given for these entries (rowid, owner,
-    text, surroundings, speaker, dates): a split index's surroundings go to the second table
-    alone, every other column to the first; each table has a row for every passage."""
-    if index not in _SURROUNDINGS_FTS:
-        return [(_FTS[index], entries)]
-    return [
-        (_FTS[index], [(i, o, t, "", sp, d) for i, o, t, _, sp, d in entries]),
-        (_SURROUNDINGS_FTS[index], [(i, "", "", s, "", "") for i, _, _, s, _, _ in entries]),
-    ]
-
 
 TIDY_EVERY = 32
 TIDY_PAGES = 16
@@ -235,8 +210,10 @@ class SqliteDialect:
         speaker: str,
         dates: str,
     ) -> None:
-        self.index_passage_entries(
-            conn, index, [(passage_id, owner, text, surroundings, speaker, dates)]
+        conn.execute(
+            f"INSERT INTO {_FTS[index]} (rowid, owner, text, surroundings, speaker, dates)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (passage_id, owner, text, surroundings, speaker, dates),
         )
 
     def index_passage_entries(
@@ -245,18 +222,16 @@ class SqliteDialect:
         index: str,
         entries: Sequence[tuple[int, str, str, str, str, str]],
     ) -> None:
-        for table, values in _entries(index, entries):
-            conn.executemany(
-                f"INSERT INTO {table} (rowid, owner, text, surroundings, speaker, dates)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                values,
-            )
+        conn.executemany(
+            f"INSERT INTO {_FTS[index]} (rowid, owner, text, surroundings, speaker, dates)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            entries,
+        )
 
     def unindex_passages(
         self, conn: sqlite3.Connection, index: str, ids_sql: str, params: Sequence[Any]
     ) -> None:
-        for table in _tables(index):
-            conn.execute(f"DELETE FROM {table} WHERE rowid IN ({ids_sql})", params)
+        conn.execute(f"DELETE FROM {_FTS[index]} WHERE rowid IN ({ids_sql})", params)
 
     def unindex_passage_entries(
         self,
@@ -265,16 +240,16 @@ class SqliteDialect:
         entries: Sequence[tuple[int, str, str, str, str, str]],
     ) -> None:
         # A contentless FTS5 table is told the values an entry was made from.
-        for table, values in _entries(index, entries):
-            conn.executemany(
-                f"INSERT INTO {table} ({table}, rowid, owner, text, surroundings, speaker,"
-                " dates) VALUES ('delete', ?, ?, ?, ?, ?, ?)",
-                values,
-            )
+        table = _FTS[index]
+        conn.executemany(
+            f"INSERT INTO {table} ({table}, rowid, owner, text, surroundings, speaker, dates)"
+            " VALUES ('delete', ?, ?, ?, ?, ?, ?)",
+            entries,
+        )
 
     def optimize_passage_index(self, conn: sqlite3.Connection, index: str) -> None:
-        for table in _tables(index):
-            conn.execute(f"INSERT INTO {table} ({table}) VALUES ('optimize')")
+        table = _FTS[index]
+        conn.execute(f"INSERT INTO {table} ({table}) VALUES ('optimize')")
 
     def rewrite_passage_index(
         self,
@@ -293,152 +268,57 @@ class SqliteDialect:
     def search_passages(
         self, conn: sqlite3.Connection, index: str, columns: str, search: PassageSearch
     ) -> list[Any]:
+        table = _FTS[index]
         alias = columns.split(".", 1)[0].strip()
         passages = "passages" if index == "passages" else "recall_passages"
+        w = ", ".join(f"{float(x):.4f}" for x in (0.0, *search.weights))
+        # The owner is not part of the MATCH: a phrase matching every row of the owner costs
+        # a read of its whole doclist, and adds nothing to BM25 (the owner column weighs 0).
+        # Nor is it checked on the row of every match: a match's row is a lookup in a large
+        # table, and the matches of a common word are thousands. The index gives its best
+        # `reach` matches (ids and scores only, sorted by score then id), and the owner and
+        # scope are checked on those rows alone; when fewer than `limit` pass and the index
+        # has more, it is asked again for as many as the share that passed says are needed,
+        # and at last for every match. The result is the best `limit` of the owner's matches
+        # in scope, ties in id order, as one check of every match would give.
+        match = f"{{text surroundings speaker dates}} : ({search.match})"
         limit = search.limit
         if limit <= 0:
             return []
-        text_w, around_w, speaker_w, dates_w = search.weights
-        if index not in _SURROUNDINGS_FTS:
-            weights = (0.0, text_w, around_w, speaker_w, dates_w)
-            return _best(conn, _FTS[index], weights, columns, alias, passages, search)
-        # A split index (migration 017): the owner's best `limit` passages in scope by each
-        # of its two tables, a passage's score the sum of its scores in the two lists (one
-        # found by one table only is scored by that one), the best `limit` of the sums.
-        ids = f"{alias}.id"
-        first = _best(
-            conn, _FTS[index], (0.0, text_w, 0.0, speaker_w, dates_w), ids, alias, passages, search
+        ranked = (
+            f"SELECT rowid AS id, -bm25({table}, {w}) AS score FROM {table}"
+            f" WHERE {table} MATCH ? ORDER BY score DESC, rowid LIMIT ?"
         )
-        weight, factor = _sizeless_weight(conn, _SURROUNDINGS_FTS[index], around_w)
-        second = _best(
-            conn, _SURROUNDINGS_FTS[index], (0.0, 0.0, weight, 0.0, 0.0), ids, alias, passages,
-            search,
-        )  # fmt: skip
-        if factor != 1.0:
-            second = [(i, score * factor) for i, score in second]
-        scores: dict[int, float] = {}
-        for i, score in (*first, *second):
-            scores[i] = scores.get(i, 0.0) + score
-        best = sorted(scores.items(), key=lambda x: (-x[1], x[0]))[:limit]
-        if not best:
-            return []
-        rows = conn.execute(
-            f"SELECT {columns} FROM {passages} {alias}"
-            f" WHERE {alias}.id IN ({', '.join('?' * len(best))})",
-            [i for i, _ in best],
-        ).fetchall()
-        by_id = {r[0]: r for r in rows}
-        return [(*by_id[i], score) for i, score in best if i in by_id]
+        # A LEFT JOIN: a match of another owner or out of scope comes back as NULLs, so that
+        # one statement says both what passed and whether the index had more.
+        sql = (
+            f"SELECT {columns}, m.score FROM ({ranked}) m"
+            f" LEFT JOIN {passages} {alias} ON {alias}.id = m.id AND {alias}.owner = ?"
+            + search.scope
+            + " ORDER BY m.score DESC, m.id"
+        )
+        params = [search.owner, *search.scope_params]
+        reach = limit
+        while True:
+            found = conn.execute(sql, [match, reach, *params]).fetchall()
+            rows = [r for r in found if r[0] is not None]
+            if len(rows) >= limit or len(found) < reach or reach < 0:
+                return rows[:limit]
+            # Ask for as many as the share of matches that passed says `limit` needs (with a
+            # margin); after a second miss, for every match.
+            reach = -1 if reach > limit else max(4 * reach, 2 * reach * limit // max(len(rows), 1))
 
     def any_passage(self, conn: sqlite3.Connection, index: str, match: str, owner: str) -> bool:
+        table = _FTS[index]
         passages = "passages" if index == "passages" else "recall_passages"
-        for table in _tables(index):
-            # CROSS JOIN: the index's matches first, then the owner of each until one is the
-            # owner's (never a probe of the index for each of the owner's rows)
-            found = conn.execute(
-                f"SELECT 1 FROM {table} m CROSS JOIN {passages} p ON p.id = m.rowid"
-                f" WHERE {table} MATCH ? AND p.owner = ? LIMIT 1",
-                [f"{{text surroundings speaker dates}} : ({match})", owner],
-            ).fetchone()
-            if found is not None:
-                return True
-        return False
-
-
-BM25_K1 = 1.2
-BM25_B = 0.75
-"""The constants of FTS5's `bm25()`."""
-SIZELESS_FLOOR = 0.05
-
-
-def _sizeless_weight(conn: sqlite3.Connection, table: str, weight: float) -> tuple[float, float]:
-    """The weight to give `bm25()` over the one indexed column of a table without entry
-    lengths (`columnsize=0`), and the factor to multiply its scores by, so that each match
-    is scored as an entry of the table's average length with `weight` would be.
-
-    Without lengths, FTS5 reads every entry's length as -1 per indexed column, so BM25's
-    normalisation `1 - b + b * D / avgdl` is `x = 1 - b - b / avgdl` for every entry, where
-    an entry of average length has 1. A phrase's count `c` scores `c*w' (k1+1) / (c*w' +
-    k1*x)`: with `w' = w * x` that is `c*w (k1+1) / (c*w + k1)`, the score at average
-    length. When the entries are so short on average that `x` is about 0 or below (under
-    four words), no weight does that: a very large one scores each matching phrase as if
-    it were found once, and the factor brings it to that score at `weight`."""
-    block = conn.execute(f"SELECT block FROM {table}_data WHERE id = 1").fetchone()
-    totals = _varints(block[0]) if block and block[0] else []
-    if len(totals) < 2 or totals[0] <= 0 or sum(totals[1:]) <= 0:
-        return weight, 1.0  # no entry holds a term: nothing matches
-    x = 1 - BM25_B - BM25_B * totals[0] / sum(totals[1:])
-    if x >= SIZELESS_FLOOR:
-        return weight * x, 1.0
-    big = 10.0 * (1.0 + BM25_K1 * -x)
-    return big, weight / (weight + BM25_K1) / (big / (big + BM25_K1 * x))
-
-
-def _varints(data: bytes) -> list[int]:
-    """The varints (SQLite's encoding) of an FTS5 table's averages record: its number of
-    entries, then the number of terms of each column over all entries."""
-    out, i = [], 0
-    while i < len(data):
-        v = 0
-        for k in range(9):
-            c = data[i + k]
-            if k == 8:
-                v = (v << 8) | c
-                break
-            v = (v << 7) | (c & 0x7F)
-            if c < 0x80:
-                break
-        out.append(v)
-        i += k + 1
-    return out
-
-
-def _best(
-    conn: sqlite3.Connection,
-    table: str,
-    weights: Sequence[float],
-    columns: str,
-    alias: str,
-    passages: str,
-    search: PassageSearch,
-) -> list[Any]:
-    """(*columns, score) of the owner's best `search.limit` matches in scope in one FTS5
-    table, best first, ties in id order; the score is BM25 with these column weights, made
-    positive."""
-    w = ", ".join(f"{float(x):.4f}" for x in weights)
-    # The owner is not part of the MATCH: a phrase matching every row of the owner costs
-    # a read of its whole doclist, and adds nothing to BM25 (the owner column weighs 0).
-    # Nor is it checked on the row of every match: a match's row is a lookup in a large
-    # table, and the matches of a common word are thousands. The index gives its best
-    # `reach` matches (ids and scores only, sorted by score then id), and the owner and
-    # scope are checked on those rows alone; when fewer than `limit` pass and the index
-    # has more, it is asked again for as many as the share that passed says are needed,
-    # and at last for every match. The result is the best `limit` of the owner's matches
-    # in scope, ties in id order, as one check of every match would give.
-    match = f"{{text surroundings speaker dates}} : ({search.match})"
-    limit = search.limit
-    ranked = (
-        f"SELECT rowid AS id, -bm25({table}, {w}) AS score FROM {table}"
-        f" WHERE {table} MATCH ? ORDER BY score DESC, rowid LIMIT ?"
-    )
-    # A LEFT JOIN: a match of another owner or out of scope comes back as NULLs, so that
-    # one statement says both what passed and whether the index had more.
-    sql = (
-        f"SELECT {columns}, m.score FROM ({ranked}) m"
-        f" LEFT JOIN {passages} {alias} ON {alias}.id = m.id AND {alias}.owner = ?"
-        + search.scope
-        + " ORDER BY m.score DESC, m.id"
-    )
-    params = [search.owner, *search.scope_params]
-    reach = limit
-    while True:
-        found = conn.execute(sql, [match, reach, *params]).fetchall()
-        rows = [r for r in found if r[0] is not None]
-        if len(rows) >= limit or len(found) < reach or reach < 0:
-            return rows[:limit]
-        # Ask for as many as the share of matches that passed says `limit` needs (with a
-        # margin); after a second miss, for every match.
-        reach = -1 if reach > limit else max(4 * reach, 2 * reach * limit // max(len(rows), 1))
+        # CROSS JOIN: the index's matches first, then the owner of each until one is the
+        # owner's (never a probe of the index for each of the owner's rows)
+        found = conn.execute(
+            f"SELECT 1 FROM {table} m CROSS JOIN {passages} p ON p.id = m.rowid"
+            f" WHERE {table} MATCH ? AND p.owner = ? LIMIT 1",
+            [f"{{text surroundings speaker dates}} : ({match})", owner],
+        ).fetchone()
+        return found is not None
 
 
 def _indexed_bodies(conn: sqlite3.Connection, doc_ids: Sequence[int]) -> dict[int, str]:
