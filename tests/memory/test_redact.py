@@ -335,6 +335,50 @@ def test_forget_takes_the_text_out_of_the_neighbour_context_the_recall_index_kee
     ]
 
 
+def _passage_terms(path: Path) -> set[str]:
+    """Every term of the SQLite passage index, its integrity checked."""
+    import sqlite3
+
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, passages_fts, 'row')")
+    out = {r[0] for r in conn.execute("SELECT term FROM temp.v")}
+    conn.execute("INSERT INTO passages_fts (passages_fts) VALUES ('integrity-check')")
+    conn.close()
+    return out
+
+
+def test_forget_takes_a_word_out_of_the_passage_index_surroundings_and_the_file(tmp_path):
+    """A word in a passage's text is in its neighbours' surroundings too, and a title's word
+    in every passage's surroundings: after forget the index holds neither, nor does any
+    byte of the file, and every other word of the page stays findable."""
+    from doctree.memory.passages import sync_passages
+    from doctree.store.documents import DocumentsRepository
+    from doctree.store.passages import PassageIndex
+
+    db = tmp_path / "d.db"
+    repo = DocumentsRepository(db)
+    body = "- the quokka hops at dawn.\n- zarquon lives by the weir.\n- an otter dives.\n"
+    repo.write(OWNER, "~/memory/river", body, title="Wyvernholt river")
+    sync_passages(repo, OWNER)
+    index = PassageIndex(repo)
+    assert len(index.search(OWNER, 'surroundings : "zarquon"')) == 2  # the two neighbours
+    assert {"zarquon", "wyvernholt"} <= _passage_terms(db)
+
+    forget(repo, OWNER, "zarquon")
+    forget(repo, OWNER, "Wyvernholt")
+    sync_passages(repo, OWNER)
+
+    assert index.search(OWNER, '"zarquon" OR "wyvernholt"') == []
+    assert sorted(h.text for h in index.search(OWNER, '"quokka" OR "otter" OR "weir"')) == sorted(
+        ["- an otter dives.", "- the quokka hops at dawn.", f"- {FORGOTTEN} lives by the weir."]
+    )
+    repo.close()
+    terms = _passage_terms(db)
+    assert not {"zarquon", "wyvernholt"} & terms and {"quokka", "otter", "weir", "river"} <= terms
+    raw = b"".join(p.read_bytes() for p in tmp_path.glob("d.db*"))
+    assert b"zarquon" not in raw.lower() and b"wyvernholt" not in raw.lower()
+
+
 # -- redact: a span of one document ------------------------------------------------------
 
 
