@@ -30,7 +30,9 @@ The data (CC BY-NC 4.0) is read from `../shared/data/locomo/` beside the checkou
 `--stores DIR` keeps each store in DIR and ranks a store already there as it is (a run cut
 short leaves a partial store: delete it), so that settings are compared on the same stores;
 `--recall-set` changes a setting of the recall record's ranking alone, `--set` the pages'
-(and the fusion settings of both).
+(and the fusion settings of both). `--per-question FILE` writes each question (pipeline,
+split, conversation, text, category, evidence ids) with, per mode and budget, its recall
+and the evidence ids found: the questions one mode wins or loses against another.
 
 `--backend postgres` stores everything in a PostgreSQL database (a throwaway server started
 from the machine's `initdb`/`pg_ctl`, or `--pg-url` naming an existing one, in which a
@@ -395,6 +397,9 @@ class Results:
     latencies_ms: list[float]
     words: dict[int, list[int]]
     stored_words: list[int] = dataclasses.field(default_factory=list)
+    # one row per question (`--per-question`): its evidence, and per mode and budget the
+    # share found and the evidence ids found
+    questions: list[dict] = dataclasses.field(default_factory=list)
 
 
 STORED = "everything stored"
@@ -439,6 +444,15 @@ def evaluate(
         # Questions are asked after the conversation: on the day of its last session.
         asked = session_start(c.sessions[-1]).date()
         for q in c.questions[:limit]:
+            row: dict = {
+                "conversation": c.sample_id,
+                "question": q.text,
+                "category": CATEGORIES.get(q.category, str(q.category)),
+                "evidence": q.evidence,
+                "recall": defaultdict(dict),
+                "found": defaultdict(dict),
+            }
+            res.questions.append(row)
             for b in budgets:
                 for how in RETRIEVAL[0]:
                     page_settings, recall_settings = retrieval_settings(settings, how)
@@ -459,6 +473,8 @@ def evaluate(
                     assert ctx.words <= b, (q.text, ctx.words, b)
                     found = tracers[c.sample_id].found(ctx.text, by_text=mode == "agent")
                     res.recalls[f"doctree {how}"][b][q.category].append(recall(q.evidence, found))
+                    row["recall"][how][b] = recall(q.evidence, found)
+                    row["found"][how][b] = [e for e in q.evidence if e in found]
                 res.recalls["bm25 over turns"][b][q.category].append(
                     recall(q.evidence, baseline.context(c.sample_id, q.text, b))
                 )
@@ -609,6 +625,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     benchreport.add_json_out(ap)
     ap.add_argument(
+        "--per-question",
+        metavar="PATH",
+        type=Path,
+        help="also write each question's evidence and what each mode found of it, as JSON",
+    )
+    ap.add_argument(
         "--retrieval",
         default=",".join(RETRIEVAL[0]),
         help="retrieval modes to measure, comma-separated: lexical, semantic, hybrid",
@@ -626,6 +648,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     report: list[dict] = []
     figures: dict[str, float] = {}
+    per_question: list[dict] = []
     settings = parse_settings(args.set)
     RECALL_CHANGES[0] = parse_recall_settings(args.recall_set)
     budgets = tuple(int(b) for b in args.budgets.split(","))
@@ -660,6 +683,7 @@ def main(argv: list[str] | None = None) -> int:
                 t0 = time.perf_counter()
                 target = databases.new() if databases else (args.stores or Path(tmp)) / name
                 res = evaluate(convs, mode, settings, budgets, args.limit, target)
+                per_question += [{"mode": mode, "split": name, **r} for r in res.questions]
                 n = sum(len(c.questions[: args.limit]) for c in convs)
                 print()
                 print(
@@ -694,6 +718,8 @@ def main(argv: list[str] | None = None) -> int:
                         )
     if databases is not None:
         databases.close()
+    if args.per_question:
+        args.per_question.write_text(json.dumps(per_question, indent=1) + "\n")
     benchreport.write(args.json_out, "locomo", report, figures)
     return 0
 

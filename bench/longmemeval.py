@@ -37,6 +37,8 @@ exits 0.
 The 100 questions are split in two halves (`--half`): within each type, ordered by the sha1
 of the question id, alternately the tuning half and the held-out half (10 of each type in
 each). Settings are tuned on the tuning half; the held-out half is measured beside it.
+`--per-question FILE` writes each question (pipeline, id, type, text) with, per mode and
+budget, whether all its evidence was found: the questions one mode wins or loses.
 """
 
 from __future__ import annotations
@@ -297,10 +299,12 @@ def evaluate(
     budgets: tuple[int, ...],
     workdir: Path,
     keep: bool = False,
+    per_question: list[dict] | None = None,
 ):
     """hits[system][budget][type] -> list of 0/1; plus latencies and the ceiling. With
     `keep`, each question's store stays in `workdir` and a store already there is ranked
-    as it is (not built again)."""
+    as it is (not built again). `per_question`: a row per question is appended to it (its
+    id, type, text, and per mode and budget whether every evidence turn was found)."""
     hits: dict = defaultdict(lambda: defaultdict(lambda: defaultdict(list)))
     latencies: list[float] = []
     store_s: list[float] = []
@@ -313,6 +317,10 @@ def evaluate(
             (store_raw if mode == "raw" else store_agent)(repo, q)
         store_s.append(time.perf_counter() - t0)
         baseline = TurnsBM25(q)
+        row: dict = {"mode": mode, "id": q.id, "type": q.type, "question": q.text}
+        row["found"] = found = defaultdict(dict)
+        if per_question is not None:
+            per_question.append(row)
         for b in budgets:
             for how in RETRIEVAL[0]:
                 page_settings, recall_settings = retrieval_settings(SETTINGS[0], how)
@@ -332,6 +340,7 @@ def evaluate(
                 assert ctx.words <= b, (q.id, ctx.words, b)
                 present = Present(ctx.text)
                 hits[f"doctree {how}"][b][q.type].append(all(present.holds(e) for e in q.evidence))
+                found[how][b] = all(present.holds(e) for e in q.evidence)
             base = Present(baseline.context(q.text, b))
             hits["bm25 over turns"][b][q.type].append(all(base.holds(e) for e in q.evidence))
         repo.close()
@@ -411,6 +420,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     benchreport.add_json_out(ap)
     ap.add_argument(
+        "--per-question",
+        metavar="PATH",
+        type=Path,
+        help="also write each question and whether each mode found all its evidence, as JSON",
+    )
+    ap.add_argument(
         "--retrieval",
         default=",".join(RETRIEVAL[0]),
         help="retrieval modes to measure, comma-separated: lexical, semantic, hybrid",
@@ -449,13 +464,16 @@ def main(argv: list[str] | None = None) -> int:
         + (f" ({args.half} half)" if args.half else "")
     )
     modes = ["raw", "agent"] if args.mode == "both" else [args.mode]
+    per_question: list[dict] = []
     if args.stores:
         args.stores.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="doctree-lme-") as tmp:
         for mode in modes:
             t0 = time.perf_counter()
             where = args.stores or Path(tmp)
-            hits, lat, store_s = evaluate(questions, mode, budgets, where, bool(args.stores))
+            hits, lat, store_s = evaluate(
+                questions, mode, budgets, where, bool(args.stores), per_question
+            )
             print()
             print(
                 table(
@@ -494,6 +512,8 @@ def main(argv: list[str] | None = None) -> int:
                             f"{mean[system] - mean['bm25 over turns']:+.3f}",
                         )
                     )
+    if args.per_question:
+        args.per_question.write_text(json.dumps(per_question, indent=1) + "\n")
     benchreport.write(args.json_out, "longmemeval", report, figures)
     return 0
 

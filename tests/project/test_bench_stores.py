@@ -99,3 +99,66 @@ def test_recall_set_changes_the_record_settings_and_refuses_an_unknown_one(tmp_p
     bad = _run(data, "--recall-set", "no_such_weight=1")
     assert bad.returncode != 0
     assert "--recall-set 'no_such_weight=1': unknown setting" in bad.stderr
+
+
+def test_per_question_writes_what_each_mode_found_of_each_question(tmp_path):
+    data, out = _data(tmp_path / "data"), tmp_path / "questions.json"
+    proc = _run(data, "--per-question", str(out))
+    assert proc.returncode == 0, proc.stderr
+    rows = json.loads(out.read_text())
+    assert [(r["id"], r["type"], r["mode"]) for r in rows] == [
+        ("q-bikes", "single-session-user", "raw")
+    ]
+    assert rows[0]["question"] == "What colour is my new bike?"
+    assert rows[0]["found"] == {"lexical": {"500": True, "2000": True}}
+
+
+def _locomo(folder: Path) -> Path:
+    """A LoCoMo file of one conversation, one session of two turns, a question on each."""
+    folder.mkdir()
+    turns = [
+        {"speaker": "Ann", "dia_id": "D1:1", "text": "I adopted a grey cat named Pixel."},
+        {"speaker": "Bo", "dia_id": "D1:2", "text": "Lovely! I went hiking in the Alps."},
+    ]
+    sample = {
+        "sample_id": "conv-26",
+        "conversation": {
+            "speaker_a": "Ann",
+            "speaker_b": "Bo",
+            "session_1_date_time": "1:56 pm on 8 May, 2023",
+            "session_1": turns,
+        },
+        "qa": [
+            {"question": "What is the name of Ann's cat?", "category": 4, "evidence": ["D1:1"]},
+            {"question": "Where did Bo go hiking?", "category": 4, "evidence": ["D1:2"]},
+        ],
+    }
+    (folder / "locomo10.json").write_text(json.dumps([sample]))
+    return folder
+
+
+def test_locomo_per_question_lists_each_question_with_the_evidence_found(tmp_path):
+    data, out = _locomo(tmp_path / "data"), tmp_path / "questions.json"
+    env = {**os.environ, "DOCTREE_LOCOMO": str(data), "DOCTREE_RETRIEVAL": "lexical"}
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(BENCH / "locomo.py"),
+            *("--mode", "raw", "--conversations", "conv-26", "--budgets", "500"),
+            *("--retrieval", "lexical", "--per-question", str(out)),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    rows = json.loads(out.read_text())
+    assert [(r["mode"], r["split"], r["conversation"], r["question"]) for r in rows] == [
+        ("raw", "selected", "conv-26", "What is the name of Ann's cat?"),
+        ("raw", "selected", "conv-26", "Where did Bo go hiking?"),
+    ]
+    assert rows[0]["category"] == "single-hop"
+    assert rows[0]["evidence"] == ["D1:1"]
+    assert rows[0]["recall"] == {"lexical": {"500": 1.0}}
+    assert rows[0]["found"] == {"lexical": {"500": ["D1:1"]}}
