@@ -5,8 +5,9 @@ Read one by one, no such message states anything and nothing would be kept. `joi
 run of consecutive short user messages (at most one bare acknowledgement of the assistant
 between two of them) as the sentences they make together: a message goes on the sentence
 before it unless it opens a new one, which it does when the sentence before is whole (it
-has a verb and does not end on a word that wants another: "is", "the", "my") and the message
-starts as a sentence starts: after a stop, on a capitalised word of function ("The", "So"),
+has a verb and does not end on a word that wants another: "is", "the", "my", or the assistant
+acknowledged it and the message opens on "and", "also") and the message starts as a
+sentence starts: after a stop, on a capitalised word of function ("The", "So"),
 on a subject of its own ("I'm", "we", "my brother says", "Tom is"), or on "and", "also",
 "oh" before a subject or a thing ("and my brother", "also the car"). "it", "they", "that"
 after "so" or "and" point back at the sentence before, and go on it ("so it's Jonah").
@@ -14,7 +15,8 @@ Each sentence of two messages or more becomes one user message at the time of it
 message alone stays as it was, and so does every other message.
 
 Never joined: a message of more than `MAX_WORDS` words, of more than one line, that ends on
-a stop or a question mark, holds a secret or its marker, or asks something of memory or
+a stop or a question mark, gives a labelled value ("School: St Brendan's") or a list's item,
+holds a secret or its marker, or asks something of memory or
 puts something right ("forget that", "don't save that", "no, the 10th", "*Maeve"): each is
 read alone, as said. Another speaker's message, or an assistant's message that is more than
 a bare acknowledgement, ends a run.
@@ -81,7 +83,9 @@ _DANGLING = (
 _VERB = re.compile(
     r"\b(?:is|are|was|were|am|be|been|has|have|had|do|does|did|can|could|will|would|should|"
     r"must|may|might|need|needs|got|get|gets|go|goes|went|says|said|wants?|moved?|left|"
-    r"made|makes|took|takes|came|comes|[a-z]{2,}(?:ed|ing))\b|'s\s+(?:a|an|the|\d|on|at|in|"
+    r"made|makes|took|takes|came|comes|sold|bought|told|sent|spent|lent|paid|gave|broke|fell|"
+    r"ran|won|lost|met|kept|found|saw|brought|thought|felt|wrote|drove|flew|rang|began|chose|"
+    r"put|set|let|quit|shut|[a-z]{2,}(?:ed|ing))\b|'s\s+(?:a|an|the|\d|on|at|in|"
     r"now|not|been|going|getting|moving)\b|'(?:re|m|ve|ll|d)\b|n't\b",
     re.I,
 )
@@ -127,6 +131,8 @@ def is_fragment(text: str) -> bool:
         return False  # a sentence of its own, or two
     if "[secret:" in text or mask(text)[1]:
         return False
+    if re.search(r"[:;]\s|:$|\s[-–—]\s", text) or text.startswith(("-", "*", ">", "#", "|")):
+        return False  # "Dentist - Dr Okafor", "Phone:", a list's item: a line of its own
     return not _ALONE.search(text)
 
 
@@ -224,7 +230,10 @@ def _sentences(messages: Sequence[Message], run: list[tuple[int, Message | None]
         opens, _ = _opens(unit)
         if current and said.rstrip().endswith(("!", "?", ".")) and _WORD.search(unit):
             opens = True
-        if current and opens and _whole(said):
+        # "the car service due 4 June" / "Noted." / "and the vet …": what the assistant
+        # acknowledged is over when "and", "also" opens a thing of its own after it
+        acked = (held[0][1] if held else ack) is not None and unit.split()[0].lower() in _OPENERS
+        if current and opens and (acked or _whole(said)):
             out.append(current)
             current, said = [], ""
         current += [*held, (i, ack, text)]
