@@ -293,7 +293,7 @@ def unjoined(
     put onto the messages of `transcript` they were typed in: a sentence of joined messages
     becomes the words of it each message holds, at that message's time."""
     said = list(said)
-    if transcript is None:
+    if transcript is None or not said:
         return said
     by_time = {s.pieces[0].time: s for s, _ in _joined_sentences(transcript.messages).values()}
     if not by_time:
