@@ -71,3 +71,50 @@ def test_short_messages_and_a_labelled_value_reach_the_pages_and_a_taken_back_on
     # the record masks the value the message before leads into; the pages never hold it
     assert "4471" not in pages and "4471" not in said and "4471" not in recalled
     assert "[secret: pin]" in said
+
+
+def dated(tmp_path: Path, sid: str, day: str, *said: str) -> str:
+    """A session of `day`, messages nine seconds apart; "A: …" is the assistant's."""
+    messages = [
+        {
+            "kind": "assistant" if text.startswith("A: ") else "user",
+            "time": f"{day}T10:{i // 6:02d}:{i % 6 * 9:02d}Z",
+            "content": text.removeprefix("A: "),
+        }
+        for i, text in enumerate(said)
+    ]
+    path = tmp_path / f"{sid}.md"
+    path.write_text(format_transcript(messages, owner="main", session_id=sid))
+    return str(path)
+
+
+def test_a_later_forget_of_a_thought_typed_over_short_messages_leaves_each_of_them(
+    db_path, tmp_path
+):
+    first = dated(
+        tmp_path, "s-mon", "2031-06-02",
+        "so", "my flatmate", "Quentin", "is quitting", "Harrowgate Bank", "A: Noted.",
+        "The chimney sweep comes on 9 June.", "A: Noted.",
+    )  # fmt: skip
+    later = dated(
+        tmp_path,
+        "s-tue",
+        "2031-06-03",
+        "Scrap what I told you yesterday about Quentin.",
+        "A: Done.",
+    )
+    doctree(db_path, "replay", "--backend", "offline", first, later)
+    said = doctree(db_path, "transcript", "s-mon")
+    answer = json.loads(
+        doctree(db_path, "context", "--query", "Quentin Harrowgate Bank flatmate chimney sweep",
+                "--words", "800", "--json")
+    )  # fmt: skip
+    recalled = json.dumps([answer["recalled"], answer["text"]])
+    with DocumentsRepository(db_path) as repo:
+        pages = "\n".join(d.body for d in repo.documents("main", "~/memory"))
+    for word in ("Quentin", "Harrowgate", "my flatmate", "is quitting"):
+        assert word not in said, (word, said)  # each message of it, at its own time
+    for where in (recalled, pages):  # (the request itself names him)
+        for word in ("Harrowgate", "my flatmate", "is quitting"):
+            assert word not in where, (word, where)
+    assert "chimney sweep" in said and "chimney sweep" in recalled
