@@ -91,3 +91,26 @@ def test_a_name_the_assistant_greets_in_a_draft_or_the_user_speaks_of_is_someone
 )
 def test_the_users_own_name_is_read_in_the_first_person(text, read):
     assert as_the_user(text, {"Devika"}) == read
+
+
+@pytest.mark.parametrize(
+    ("said", "reply"),
+    [
+        ("My brother Callum is getting married in Dundee.", "Congratulations to Callum!"),
+        ("Our new neighbour Ines is a midwife.", "Noted, Ines."),
+        ("My old friend Tariq is moving to Leeds.", "Thanks, Tariq."),
+    ],
+)
+def test_a_name_the_user_says_of_a_relation_is_never_the_users_own(repo, said, reply):
+    run(
+        repo,
+        transcript(
+            "s-1",
+            ("user", "2029-03-01T20:00:00Z", said),
+            ("assistant", "2029-03-01T20:00:10Z", reply),
+        ),
+    )
+    name = reply.rstrip(".!").split()[-1]
+    assert "~/memory/user" not in paths(repo)  # no name of the user's was said
+    facts = "\n".join(d.body for d in repo.documents("main", "~/memory"))
+    assert name in facts and "the user's name" not in facts

@@ -32,7 +32,7 @@ The work runs in stages, one module each, passing the data of `model.py` on (`ru
 reads top to bottom as the pipeline; see docs/memory-agent.md):
 
 - `segment.py`: the transcript into turns, each into its speaker's own sentences
-  (`markup.py`: HTML pasted as its source read as the text it shows, `fiction.py`: the
+  (`fragments.py`: a thought typed over many short messages read as one sentence, `markup.py`: HTML pasted as its source read as the text it shows, `fiction.py`: the
   sentences of a dream or a made-up story left out, and `dictation.py`:
   punctuation said as words read as marks, first; `outline.py`: nested
   bullets, each bare value with the path above it; `script.py`: a call written up as
@@ -46,7 +46,8 @@ reads top to bottom as the pipeline; see docs/memory-agent.md):
 - `extract.py`: the sentences worth reading and the kind of statement each is, findings the
   user accepted, what a short reply says with the question it answers (`answers.py`), a list
   pasted again, requests to forget; names found and typed by `entities.py`; numbers, times
-  and days said in words read as figures first by `spoken.py`;
+  and days said in words read as figures first by `spoken.py`; a short "Label: Value" line
+  whose value is a name, a figure or a date kept as such by `labels.py`;
 - `resolve.py`: dates made absolute, corrections, pronouns and nicknames (run by extract
   sentence by sentence, as a pronoun can only mean someone named before it); `anchored.py`:
   dates counted from another date or from an event dated before ("a week after it arrives");

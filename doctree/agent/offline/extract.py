@@ -33,6 +33,7 @@ from doctree.agent.offline.enumerations import (
 )
 from doctree.agent.offline.figures import confirmed, with_figures
 from doctree.agent.offline.forms import said_forms
+from doctree.agent.offline.labels import as_line, labelled_value
 from doctree.agent.offline.language import FIRST_PERSON, NAME, NOT_NAMES, content_words, mentions
 from doctree.agent.offline.model import Analysis, EarlierForget, Segmented, Sentence, Turn
 from doctree.agent.offline.numeric import numeric_dates
@@ -1547,6 +1548,9 @@ def read_sentence(
         s.when = all_dates[0][1]
     s.correction = correction_of(clean)
     _classify(s, clean, ref, speaker=speaker)
+    if not s.kinds and not speaker and labelled_value(clean, directory.known_person_names()):
+        s.kinds.append("statement")  # "Dentist - Dr Okafor": kept as "Dentist: Dr Okafor"
+        s.statement = as_line(s.text)
     find_entities(s, clean, directory)
     if speaker and speaker != "the user":
         directory.person(speaker)

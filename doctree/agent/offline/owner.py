@@ -66,8 +66,10 @@ def _someone_else(name: str, said: str) -> bool:
     points to someone ("to Marco", "with Marco", "my friend Marco", "ask Marco")."""
     return (
         re.search(
-            r"\b(?:to|with|for|from|and|or|my|our|his|her|tell|ask|asked|email|emailed|call|"
-            r"called|text|texted|meet|met|told|see|saw|invite|invited|cc|dear|hi|hey)\s+"
+            r"\b(?:to|with|for|from|and|or|tell|ask|asked|email|emailed|call|called|text|"
+            r"texted|meet|met|told|see|saw|invite|invited|cc|dear|hi|hey|"
+            # "my Marco", "my brother Marco", "our new neighbour Marco"
+            r"(?:my|our|his|her|their)(?:\s+[a-z][\w'’-]*){0,2})\s+"
             rf"{re.escape(name)}\b",
             said,
             re.I,

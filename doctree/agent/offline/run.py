@@ -8,6 +8,7 @@ from doctree.agent.offline import owner
 from doctree.agent.offline.directory import OTHER_KINDS, Directory
 from doctree.agent.offline.extract import extract
 from doctree.agent.offline.file import file_facts
+from doctree.agent.offline.fragments import unjoined
 from doctree.agent.offline.pageio import RunSummary, ToolsLike
 from doctree.agent.offline.retyped import as_said, retyped
 from doctree.agent.offline.segment import segment
@@ -68,8 +69,13 @@ def run_session(
         trace("file", filing)
     summary = writer.write(filing)
     # the session's record holds the sentences as said, before they were put right
-    withheld = [(time, as_said(time, raw, changed)) for time, raw in analysis.withheld]
+    # a sentence typed over several messages leaves each of them only the words it holds
+    withheld = [(t, as_said(t, raw, changed)) for t, raw in unjoined(analysis.withheld, meant)]
     summary.withheld = list(dict.fromkeys(withheld))
+    summary.withheld_earlier = {
+        sid: unjoined(said, earlier(sid) if earlier is not None else None)
+        for sid, said in summary.withheld_earlier.items()
+    }
     if new:  # remembered on the user's own page the first time they are known
         lines = owner.page_lines(new, writer.cite, transcript_day(transcript))
         writer.update(f"{root}/{owner.PAGE}", owner.TITLE, lambda p: owner.add_names(p, lines))
@@ -87,7 +93,7 @@ def taken_back(transcript: Transcript) -> list[tuple[str, str]]:
     directory = Directory({}, {}, {kind: {} for kind in OTHER_KINDS})
     meant, changed = retyped(transcript)
     turns = segment(meant, own=frozenset(), names=frozenset())
-    withheld = extract(turns, directory).withheld
+    withheld = unjoined(extract(turns, directory).withheld, meant)
     return list(dict.fromkeys((time, as_said(time, raw, changed)) for time, raw in withheld))
 
 

@@ -19,6 +19,7 @@ from doctree.agent.offline.chat import ChatLine, chat_export
 from doctree.agent.offline.dictation import punctuate
 from doctree.agent.offline.enumerations import enumerations
 from doctree.agent.offline.fiction import outside_fiction
+from doctree.agent.offline.fragments import joined
 from doctree.agent.offline.grids import cells, grid_lines, is_code, is_command, read_grids
 from doctree.agent.offline.handover import open_own_notes
 from doctree.agent.offline.language import (
@@ -1195,6 +1196,7 @@ def segment(
     are the user's nicks (a chat log's lines under them are the user's), `names` the names
     the user goes by (said as a word, each is the user: `owner.as_the_user`)."""
     counts: Counter = Counter(m.kind for m in transcript.messages)
+    transcript = joined(transcript)  # "so" / "the dentist" / "moved it": one sentence
     chat = counts["assistant"] == 0  # people talking to each other, no assistant
     tools: Counter = Counter()
     tool_errors = 0
