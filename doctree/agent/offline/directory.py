@@ -45,6 +45,9 @@ class Directory:
         self.kin: set[str] = set()  # people known as the user's family ("my sister Anna")
         #: whether a page known before the run is of the user's family (read when asked)
         self.kin_page: Callable[[str], bool] = lambda slug: False
+        #: the roles the people pages known before the run give: (whose, role) -> slugs
+        #: ("the user", "wife") -> {"dana"}; read when a role said alone is first looked up
+        self.roles_known: Callable[[], dict[tuple[str, str], set[str]]] = dict
 
     def is_kin(self, slug: str) -> bool:
         """Whether the person of `slug` is known as one of the user's family."""

@@ -1,0 +1,203 @@
+"""A person named with a role ("my wife Sal", "Dad (Brian)", "our eldest, Jonah") and later
+meant by the role alone ("the wife passed", "Dad's hearing aids"): the later line goes on
+that person's page with the name in brackets, within a session and across sessions; and
+nothing is resolved when two people, nobody or an animal could be meant."""
+
+from __future__ import annotations
+
+import pytest
+
+from doctree.store.documents import DocumentsRepository
+from tests.agent.offline_runs import run, transcript
+
+
+def _pages(repo: DocumentsRepository) -> dict[str, str]:
+    return {d.path: d.body for d in repo.documents("main", "~/memory") if "/archive" not in d.path}
+
+
+def _people(repo: DocumentsRepository) -> dict[str, str]:
+    return {p: b for p, b in _pages(repo).items() if p.startswith("~/memory/people/")}
+
+
+def _said(repo: DocumentsRepository, *lines: str, session: str = "s-role", day: str = "2029-06-01"):
+    """Each line a user message of one session, a minute apart."""
+    run(
+        repo,
+        transcript(session, *[("user", f"{day}T09:{i:02d}:00Z", ln) for i, ln in enumerate(lines)]),
+    )
+
+
+@pytest.mark.parametrize(
+    ("named", "alone", "page", "line"),
+    [
+        (
+            "My wife Sal works at the library.",
+            "The wife passed her driving test today.",
+            "sal",
+            "The wife (Sal) passed her driving test",
+        ),
+        (
+            "Sal, the wife, runs the bakery on Mill Lane.",
+            "The missus is off to Rome on Friday.",
+            "sal",
+            "The missus (Sal) is off to Rome",
+        ),
+        (
+            "The wife (Dana, for the record) sings in a choir.",
+            "The wife has a concert at St Anne's on Saturday.",
+            "dana",
+            "The wife (Dana) has a concert",
+        ),
+        (
+            "Our eldest, Jonah, is nine.",
+            "Our eldest broke his wrist at football.",
+            "jonah",
+            "eldest (Jonah) broke his wrist",
+        ),
+        (
+            "Dad (Brian) turns 70 in May.",
+            "Dad's hearing aids arrived this morning.",
+            "brian",
+            "Dad's (Brian's) hearing aids arrived",
+        ),
+        (
+            "My mum, Helen, lives in Bath.",
+            "My mom has started pottery classes on Tuesdays.",
+            "helen",
+            "mom (Helen) has started pottery classes",
+        ),
+        (
+            "My sister Grace's husband Tom is a pilot.",
+            "Grace's husband flies to Lima on Monday.",
+            "tom",
+            "Grace's husband (Tom) flies to Lima",
+        ),
+    ],
+)
+def test_a_role_said_alone_means_the_one_person_named_in_it(
+    repo: DocumentsRepository, named: str, alone: str, page: str, line: str
+) -> None:
+    _said(repo, named, alone)
+    body = _people(repo).get(f"~/memory/people/{page}", "")
+    assert line in body, _people(repo)
+
+
+@pytest.mark.parametrize(
+    ("named", "alone", "page", "line"),
+    [
+        (
+            "The wife (Dana, for the record) has her driving test on Wednesday 3 March.",
+            "The wife passed! Third time lucky.",
+            "dana",
+            "The wife (Dana) passed!",
+        ),
+        (
+            "Christmas list: Dad (Gordon) gets the walking guides, £45.",
+            "Dad's guides are bought and wrapped.",
+            "gordon",
+            "Dad's (Gordon's) guides are bought",
+        ),
+        (
+            "Grace's eldest, Tobi, got into Leeds to do medicine.",
+            "Grace's eldest has got his halls sorted, Lupton Residences.",
+            "tobi",
+            "Grace's eldest (Tobi) has got his halls sorted",
+        ),
+    ],
+)
+def test_a_role_named_in_an_earlier_session_is_read_from_its_page(
+    repo: DocumentsRepository, named: str, alone: str, page: str, line: str
+) -> None:
+    _said(repo, named, session="s-1", day="2032-02-23")
+    _said(repo, alone, session="s-2", day="2032-03-08")
+    body = _people(repo).get(f"~/memory/people/{page}", "")
+    assert line in body, _people(repo)
+
+
+def test_a_persons_role_is_kept_on_their_page(repo: DocumentsRepository) -> None:
+    """ "The eldest, Finn, starts …": Finn is the user's eldest, and the line is his, not
+    that of the woman named in the sentence before."""
+    _said(
+        repo,
+        "The wife (Dana) has her driving test on Wednesday 3 March. The eldest, Finn, starts "
+        "his apprenticeship at Vantage Motors on Wednesday 10 March.",
+    )
+    people = _people(repo)
+    assert "Relation: the user's eldest" in people.get("~/memory/people/finn", ""), people
+    assert "Relation: the user's wife" in people.get("~/memory/people/dana", ""), people
+    assert "apprenticeship" not in people.get("~/memory/people/dana", "")
+
+
+def test_his_role_means_the_one_man_named_just_before(repo: DocumentsRepository) -> None:
+    _said(repo, "My brother Tom's wife is Anya.", session="s-1")
+    _said(repo, "Tom bought a new bike. His wife is thrilled about it.", session="s-2")
+    assert "His wife (Anya) is thrilled" in _people(repo).get("~/memory/people/anya", "")
+
+
+def test_his_role_after_a_man_and_an_animal_is_left_as_said(repo: DocumentsRepository) -> None:
+    """A pet named near a person is a second "his": the wife could be either's to a rule."""
+    _said(repo, "My brother Tom's wife is Anya.", session="s-1")
+    _said(repo, "Tom got a puppy called Rex. His wife is thrilled about it.", session="s-2")
+    assert "thrilled" not in _people(repo).get("~/memory/people/anya", "")
+
+
+def test_a_role_two_people_have_means_neither(repo: DocumentsRepository) -> None:
+    _said(
+        repo,
+        "My sister Grace lives in Leeds.",
+        "My sister Ruth lives in York.",
+        "My sister is coming to stay on Friday.",
+    )
+    people = _people(repo)
+    assert not any("coming to stay" in b for b in people.values()), people
+    assert any("coming to stay" in b for b in _pages(repo).values())  # kept, as said
+
+
+def test_a_role_never_given_a_name_stays_as_said(repo: DocumentsRepository) -> None:
+    _said(repo, "The wife has her driving test on Friday.", "Our eldest starts school in May.")
+    assert _people(repo) == {}, _people(repo)
+    assert any("driving test" in b for b in _pages(repo).values())
+
+
+def test_she_after_two_women_is_left_as_said(repo: DocumentsRepository) -> None:
+    _said(repo, "My wife Sal and my mum Brenda went to Bath.", "She starts a new job on Monday.")
+    people = _people(repo)
+    assert not any("new job" in b for b in people.values()), people
+    assert any("She starts a new job" in b for b in _pages(repo).values())  # kept, as said
+
+
+def test_she_after_one_woman_still_means_her(repo: DocumentsRepository) -> None:
+    _said(repo, "My wife Sal went to Bath with her brother Ned.", "She starts a new job on Monday.")
+    assert "Sal starts a new job" in _people(repo).get("~/memory/people/sal", "")
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I'm the eldest of four myself.",
+        "The eldest of the twins is taller.",
+        "She was my sister's best friend at school.",
+    ],
+)
+def test_a_role_said_as_what_someone_is_names_nobody(repo: DocumentsRepository, said: str) -> None:
+    _said(repo, "Our eldest, Jonah, is nine.", "My sister Ruth lives in York.", said)
+    people = _people(repo)
+    assert not any(said[:-1] in b for b in people.values()), people
+
+
+def test_forgetting_a_person_takes_the_lines_that_named_him_by_role(
+    repo: DocumentsRepository,
+) -> None:
+    _said(repo, "My brother Tom lives in Hull.", session="s-1", day="2029-06-01")
+    _said(
+        repo,
+        "My brother broke his leg skiing in Val Thorens.",
+        "Dad (Brian) is driving up to see him.",
+        session="s-2",
+        day="2029-06-08",
+    )
+    assert "brother (Tom) broke his leg" in _people(repo).get("~/memory/people/tom", "")
+    _said(repo, "Forget everything about Tom.", session="s-3", day="2029-06-09")
+    pages = {d.path: d.body for d in repo.documents("main", "~/memory")}
+    assert not any("Tom" in b or "Val Thorens" in b for b in pages.values()), pages
+    assert "Brian" in pages.get("~/memory/people/brian", "")  # no line more
