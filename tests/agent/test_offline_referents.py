@@ -135,10 +135,18 @@ def test_his_role_means_the_one_man_named_just_before(repo: DocumentsRepository)
 
 
 def test_his_role_after_a_man_and_an_animal_is_left_as_said(repo: DocumentsRepository) -> None:
-    """A pet named near a person is a second "his": the wife could be either's to a rule."""
+    """A pet named near a person is a second "his": the wife could be either's to a rule.
+    Said by the owner's name, the same role is hers."""
     _said(repo, "My brother Tom's wife is Anya.", session="s-1")
-    _said(repo, "Tom got a puppy called Rex. His wife is thrilled about it.", session="s-2")
-    assert "thrilled" not in _people(repo).get("~/memory/people/anya", "")
+    _said(
+        repo,
+        "Tom got a puppy called Rex. His wife is thrilled about it.",
+        "Tom's wife starts at the bank on Monday.",
+        session="s-2",
+    )
+    anya = _people(repo).get("~/memory/people/anya", "")
+    assert "Tom's wife (Anya) starts at the bank" in anya, _people(repo)
+    assert "thrilled" not in anya
 
 
 def test_a_role_two_people_have_means_neither(repo: DocumentsRepository) -> None:
@@ -147,15 +155,26 @@ def test_a_role_two_people_have_means_neither(repo: DocumentsRepository) -> None
         "My sister Grace lives in Leeds.",
         "My sister Ruth lives in York.",
         "My sister is coming to stay on Friday.",
+        "My wife Sal works at the library.",
+        "The wife is off to Rome on Friday.",
     )
     people = _people(repo)
+    assert "The wife (Sal) is off to Rome" in people.get("~/memory/people/sal", ""), people
     assert not any("coming to stay" in b for b in people.values()), people
     assert any("coming to stay" in b for b in _pages(repo).values())  # kept, as said
 
 
 def test_a_role_never_given_a_name_stays_as_said(repo: DocumentsRepository) -> None:
-    _said(repo, "The wife has her driving test on Friday.", "Our eldest starts school in May.")
-    assert _people(repo) == {}, _people(repo)
+    _said(
+        repo,
+        "The wife has her driving test on Friday.",
+        "Our eldest starts school in May.",
+        "Dad (Brian) turns 70 in June.",
+        "Dad's knee is much better.",
+    )
+    people = _people(repo)
+    assert list(people) == ["~/memory/people/brian"], people
+    assert "Dad's (Brian's) knee is much better" in people["~/memory/people/brian"]
     assert any("driving test" in b for b in _pages(repo).values())
 
 
@@ -180,8 +199,15 @@ def test_she_after_one_woman_still_means_her(repo: DocumentsRepository) -> None:
     ],
 )
 def test_a_role_said_as_what_someone_is_names_nobody(repo: DocumentsRepository, said: str) -> None:
-    _said(repo, "Our eldest, Jonah, is nine.", "My sister Ruth lives in York.", said)
+    _said(
+        repo,
+        "Our eldest, Jonah, is nine.",
+        "My sister Ruth lives in York.",
+        said,
+        "Our eldest broke his wrist at football.",
+    )
     people = _people(repo)
+    assert "eldest (Jonah) broke his wrist" in people.get("~/memory/people/jonah", ""), people
     assert not any(said[:-1] in b for b in people.values()), people
 
 
@@ -201,3 +227,42 @@ def test_forgetting_a_person_takes_the_lines_that_named_him_by_role(
     pages = {d.path: d.body for d in repo.documents("main", "~/memory")}
     assert not any("Tom" in b or "Val Thorens" in b for b in pages.values()), pages
     assert "Brian" in pages.get("~/memory/people/brian", "")  # no line more
+
+
+@pytest.mark.parametrize(
+    ("said", "page", "line"),
+    [
+        ("Grace's eldest, Tobi, got into Leeds to do medicine.", "tobi", "got into Leeds"),
+        ("Jess's youngest (Ava) starts nursery in May.", "ava", "starts nursery in May"),
+        ("My sister Grace's husband, Femi, is a nurse in Lewisham.", "femi", "nurse in Lewisham"),
+    ],
+)
+def test_a_sentence_opening_on_a_role_and_its_name_is_about_that_person(
+    repo: DocumentsRepository, said: str, page: str, line: str
+) -> None:
+    _said(repo, said)
+    assert line in _people(repo).get(f"~/memory/people/{page}", ""), _people(repo)
+
+
+def test_his_role_in_a_later_session_reads_who_is_a_man_from_the_pages(
+    repo: DocumentsRepository,
+) -> None:
+    """Grace is the user's sister and Femi her husband, as their pages say: the one man of
+    the two named before "his mum" is Femi."""
+    _said(
+        repo,
+        "My sister Grace's husband is Femi.",
+        "His mum, who everyone calls Mama Bola, turns 75 in July.",
+        session="s-1",
+        day="2032-06-10",
+    )
+    _said(
+        repo,
+        "Grace rang last night.",
+        "Femi's away with work, so his mum's party has moved to Saturday 24 July.",
+        session="s-2",
+        day="2032-06-28",
+    )
+    people = _people(repo)
+    assert "Role: Femi's mum" in people.get("~/memory/people/mama-bola", ""), people
+    assert any("his mum's (Mama Bola's) party has moved" in b for b in people.values()), people

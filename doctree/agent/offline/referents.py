@@ -86,6 +86,12 @@ _NAME_THEN_ROLE = re.compile(
     rf"(?<![\w'’]){_NAME}(?:,\s*|\s*\(\s*)(?P<whose>my|our|the|his|her|their)\s+{_ROLE}"
     rf"(?![\w'’-])(?=\s*[,;:.!?)]|\s*$)"
 )
+#: What may come before a role that opens a sentence: nothing, a conjunction, or the role
+#: whose the role is ("My sister Grace's husband, Tom, …").
+_OPENS = re.compile(
+    rf"\W*(?:(?:and|but|so|also|plus|oh)\W+)*(?:(?:my|our|the|his|her)\s+{_ROLE.replace('rel', 'rel0')}\s+)?",
+    re.I,
+)
 #: A parent said as a name with theirs: "Dad (Gordon)", "Mum, Helen,", "Gordon (Dad)".
 _PARENT_GIVEN = re.compile(
     rf"(?<![\w'’]){_PARENT}(?:\s*\(\s*|,\s*){_NAME}{_ENDS}"
@@ -152,6 +158,16 @@ class Referents:
         near = {k for named, _ in self.recent[-WINDOW:] for k in named}
         return any(k in near and gender.get(k) == want for k in others if k != one)
 
+    def gender_known(self, slug: str, directory: Directory) -> str | None:
+        """'f' or 'm' for a person memory's pages give a role that tells it ("the user's
+        sister", "Grace's husband")."""
+        if self.known is None:
+            self.known = directory.roles_known()
+        for (_, rel), slugs in self.known.items():
+            if slug in slugs and (g := gender_of(rel)) is not None:
+                return g
+        return None
+
     def add(self, whose: str, rel: str, slug: str, name: str) -> None:
         self.roles.setdefault((whose, role_of(rel)), set()).add(slug)
         self.names.setdefault(slug, name)
@@ -208,6 +224,10 @@ def by_role(
         if name is not None and whose is not None:
             _introduce(s, whose, m.group("rel"), name, referents, directory, gender)
             spans.append(m.span())
+            if _OPENS.fullmatch(raw[: m.start()]) and m.group("gives").strip() in (",", "("):
+                s.subject = name  # "Grace's eldest, Tobi, got into Leeds": Tobi did
+                s.people.remove(name)
+                s.people.insert(0, name)
     for m in _NAME_THEN_ROLE.finditer(raw):
         name = _a_name(m.group("name"), directory)
         whose = _whose(m, raw, s, referents, directory, gender)
@@ -349,7 +369,7 @@ def _one_candidate(
     for named, pet in referents.recent[-WINDOW:]:
         slugs += named
         animal = animal or pet
-    fits = {k for k in slugs if gender.get(k) in (want, None)}
+    fits = {k for k in slugs if (gender.get(k) or referents.gender_known(k, directory)) in (want, None)}
     if len(fits) != 1 or animal:
         return None
     return next(iter(fits))
