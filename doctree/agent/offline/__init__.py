@@ -48,7 +48,8 @@ reads top to bottom as the pipeline; see docs/memory-agent.md):
   pasted again, requests to forget; names found and typed by `entities.py`; numbers, times
   and days said in words read as figures first by `spoken.py`;
 - `resolve.py`: dates made absolute, corrections, pronouns and nicknames (run by extract
-  sentence by sentence, as a pronoun can only mean someone named before it);
+  sentence by sentence, as a pronoun can only mean someone named before it), and
+  `referents.py`: who a role said alone means ("the wife" after "my wife Sal");
 - `file.py`: the one page each fact goes to;
 - `write.py`: the pages read, merged and written through the document tools (`pageio.py`,
   `pages.py`); a later value for the same thing replaces the line that gave the old one
