@@ -58,7 +58,7 @@ _ROLE = rf"(?P<rel>{lang.kin_word(_KIN_ROLES)})"
 #: Roles "the" gives the user's own ("the wife", "the eldest"); "the sister" is anyone's.
 _THE_ROLES = {
     "wife", "husband", "missus", "hubby", "eldest", "oldest", "youngest", "middle one",
-    "little one", "other half",
+    "little one",
 }  # fmt: skip
 #: Parents and grandparents said as a name ("Dad", "Mum"), capitalised: the user's.
 _PARENT = r"(?P<rel>Mum|Mom|Mam|Dad|Nan|Nana|Gran|Granny|Grandma|Grandpa|Grandad)"
@@ -283,9 +283,11 @@ def _the_not_users(m: re.Match) -> bool:
 
 
 def _could_say_a_role(raw: str) -> bool:
-    """A cheap test: whether `raw` holds a possessive or a parent's name at all."""
-    return bool(re.search(r"\b(?:[Mm]y|[Oo]ur|[Tt]he|[Hh]is|[Hh]er|[Tt]heir)\s|['’]s\s|"
-                          r"\b(?:Mum|Mom|Mam|Dad|Nan|Gran|Grand)", raw))
+    """A cheap test: whether `raw` holds a role word at all (most sentences hold none)."""
+    return _ANY_ROLE.search(raw) is not None
+
+
+_ANY_ROLE = re.compile(rf"(?<![\w'’-]){lang.kin_word(_KIN_ROLES)}|{_PARENT.replace('rel', 'rel0')}")
 
 
 def _a_name(name: str, directory: Directory) -> str | None:
