@@ -266,3 +266,27 @@ def test_his_role_in_a_later_session_reads_who_is_a_man_from_the_pages(
     people = _people(repo)
     assert "Role: Femi's mum" in people.get("~/memory/people/mama-bola", ""), people
     assert any("his mum's (Mama Bola's) party has moved" in b for b in people.values()), people
+
+
+def test_her_after_two_women_one_known_only_from_her_page_is_left_as_said(
+    repo: DocumentsRepository,
+) -> None:
+    """Grace is a woman by her page ("the user's sister"), Mama Bola by the role just read
+    ("his mum"): "her eldest" could be either's, and is nobody's page's."""
+    _said(
+        repo,
+        "My sister Grace's husband is Femi. His mum, who everyone calls Mama Bola, turns 75 "
+        "in July. Grace's eldest, Tobi, got into Leeds.",
+        session="s-1",
+        day="2032-06-10",
+    )
+    _said(
+        repo,
+        "Update on Grace's lot: Femi's away with work, so his mum's party has moved to "
+        "Saturday 24 July. Her eldest has got his halls sorted, Lupton Residences.",
+        session="s-2",
+        day="2032-06-28",
+    )
+    people = _people(repo)
+    assert any("his mum's (Mama Bola's) party" in b for b in people.values()), people
+    assert not any("halls" in b for b in people.values()), people

@@ -152,11 +152,18 @@ class Referents:
         self.recent.append((named, pet))
         del self.recent[:-WINDOW]
 
-    def rivals(self, one: str, others: list[str], want: str, gender: dict[str, str]) -> bool:
+    def rivals(
+        self, one: str, others: list[str], want: str, gender: dict[str, str], directory: Directory
+    ) -> bool:
         """Whether someone else of gender `want` besides `one` was named in the last
-        sentences, so that "she" could mean either."""
+        sentences (their gender known from the session or from memory's pages), so that
+        "she" could mean either."""
         near = {k for named, _ in self.recent[-WINDOW:] for k in named}
-        return any(k in near and gender.get(k) == want for k in others if k != one)
+        return any(
+            k in near and (gender.get(k) or self.gender_known(k, directory)) == want
+            for k in others
+            if k != one
+        )
 
     def gender_known(self, slug: str, directory: Directory) -> str | None:
         """'f' or 'm' for a person memory's pages give a role that tells it ("the user's
