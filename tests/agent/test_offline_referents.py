@@ -5,8 +5,13 @@ nothing is resolved when two people, nobody or an animal could be meant."""
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 
+from doctree.agent.offline.directory import OTHER_KINDS, Directory
+from doctree.agent.offline.extract import read_sentence
+from doctree.agent.offline.resolve import Context
 from doctree.store.documents import DocumentsRepository
 from tests.agent.offline_runs import run, transcript
 
@@ -290,3 +295,21 @@ def test_her_after_two_women_one_known_only_from_her_page_is_left_as_said(
     people = _people(repo)
     assert any("his mum's (Mama Bola's) party" in b for b in people.values()), people
     assert not any("halls" in b for b in people.values()), people
+
+
+def test_a_named_speakers_my_is_their_own_not_the_users() -> None:
+    """ "Anna: my husband Tom …" in a chat: Tom is Anna's husband, and "my husband" later in
+    Anna's lines is Tom; the user's own "my husband" is nobody known."""
+    directory = Directory({}, {}, {kind: {} for kind in OTHER_KINDS})
+    context = Context(directory)
+    ref = date(2031, 5, 4)
+    said = [
+        ("Anna", "My husband Tom is a pilot."),
+        ("Anna", "My husband flies to Lima on Monday."),
+        (None, "My husband is off work this week."),
+    ]
+    out = [read_sentence(f"2031-05-04T10:0{i}:00Z", raw, ref, directory, context, speaker=who)
+           for i, (who, raw) in enumerate(said)]  # fmt: skip
+    assert ("Tom", "Anna's husband") in out[0].roles
+    assert "Tom" in out[1].people and "husband (Tom) flies" in out[1].text
+    assert "Tom" not in out[2].people and "(Tom)" not in out[2].text

@@ -105,7 +105,7 @@ _MENTION = re.compile(
 #: A parent said as a name alone: "Dad's guides", "Mum rang".
 _PARENT_ALONE = re.compile(rf"(?<![\w'’-]){_PARENT}(?P<poss>['’]s)?(?![\w'’-])")
 #: A role that says what someone is, not who is meant ("I'm the eldest", "she was my boss"),
-#: or of something ("the eldest of three", "my sister's friend" is someone else).
+#: or of something ("the eldest of three", "my sister in Leeds" of two sisters).
 _PREDICATE = re.compile(
     r"(?:\b(?:am|is|are|was|were|be|been|being|become|became|as)|['’](?:m|s|re))\s+$", re.I
 )
@@ -244,7 +244,9 @@ def by_role(
     for m in _PARENT_GIVEN.finditer(raw):
         rel, given = m.group("rel") or m.group("rel2"), m.group("name") or m.group("name2")
         if (name := _a_name(given, directory)) is not None:
-            _introduce(s, USER, rel, name, referents, directory, gender)
+            _introduce(
+                s, _speaker(s, referents, directory), rel, name, referents, directory, gender
+            )
             spans.append(m.span())
     # the mentions by a role alone, each resolved where exactly one person fits
     found: list[tuple[re.Match, str]] = []
@@ -285,8 +287,8 @@ def _overlapping(pattern: re.Pattern, raw: str) -> list[re.Match]:
 def _the_not_users(m: re.Match) -> bool:
     """Whether a role after "the" is anyone's rather than the user's ("the sister" of a
     story; "the wife", "the eldest" are the user's)."""
-    whose = m.groupdict().get("whose")
-    return bool(whose) and whose.lower() == "the" and role_of(m.group("rel")) not in _THE_ROLES
+    whose = m.groupdict().get("whose") or ""
+    return whose.lower() == "the" and role_of(m.group("rel")) not in _THE_ROLES
 
 
 def _could_say_a_role(raw: str) -> bool:
@@ -343,11 +345,9 @@ def _whose(
     """Whose role a match says: the user's ("my", "our", "the", "Dad"), a named person's
     ("Grace's"), or the one person a "his" or "her" can mean; None when unsure."""
     groups = m.groupdict()
-    if "whose" not in groups or groups.get("whose") is None:
-        return USER
-    said = m.group("whose").lower()
+    said = (groups.get("whose") or "my").lower()  # "Dad" is "my dad"
     if said in ("my", "our", "the"):
-        return USER
+        return _speaker(s, referents, directory)
     if groups.get("owner"):
         owner = m.group("owner")
         if owner in NOT_NAMES or directory.kind_of(owner) or owner in _PARENT_NAMES:
@@ -360,6 +360,15 @@ def _whose(
         return None  # a couple's, or anyone's: never sure
     want = "m" if said == "his" else "f"
     return _one_candidate(want, raw[: m.start()], s, referents, directory, gender)
+
+
+def _speaker(s: Sentence, referents: Referents, directory: Directory) -> str:
+    """Whose "my" is: the user's, or a named speaker's ("Anna: my husband Tom …")."""
+    if s.speaker in (USER, "the assistant"):
+        return USER
+    slug = directory.person(s.speaker)
+    referents.names.setdefault(slug, s.speaker)
+    return slug
 
 
 def _one_candidate(
@@ -378,7 +387,9 @@ def _one_candidate(
     for named, pet in referents.recent[-WINDOW:]:
         slugs += named
         animal = animal or pet
-    fits = {k for k in slugs if (gender.get(k) or referents.gender_known(k, directory)) in (want, None)}
+    fits = {
+        k for k in slugs if (gender.get(k) or referents.gender_known(k, directory)) in (want, None)
+    }
     if len(fits) != 1 or animal:
         return None
     return next(iter(fits))

@@ -949,9 +949,7 @@ def referent(
     if not fits:
         return None
     if context.gender.get(fits[0]) == gender or len(fits) == 1:
-        if context.referents.rivals(
-            fits[0], fits[1:], gender, context.gender, context.directory
-        ):
+        if context.referents.rivals(fits[0], fits[1:], gender, context.gender, context.directory):
             return None  # "she" after two women named in the last sentences: either
         return fits[0]
     if (

@@ -26,8 +26,8 @@ from doctree.agent.offline.language import content_words, mentions
 from doctree.agent.offline.model import EarlierForget, Filing, Sentence
 from doctree.agent.offline.pageio import PageIO, RunSummary, ToolsLike
 from doctree.agent.offline.pages import Page, neutral, quote
-from doctree.agent.offline.referred import Referred, ThingTest, referred, values
 from doctree.agent.offline.referents import said_by_role
+from doctree.agent.offline.referred import Referred, ThingTest, referred, values
 from doctree.agent.offline.resolve import (
     absolute_dates,
     capitalised_names,
