@@ -949,8 +949,12 @@ def referent(
     if not fits:
         return None
     if context.gender.get(fits[0]) == gender or len(fits) == 1:
-        if context.referents.rivals(fits[0], fits[1:], gender, context.gender, context.directory):
-            return None  # "she" after two women named in the last sentences: either
+        if context.just != (said_at, [fits[0]]) and context.referents.rivals(
+            fits[0], fits[1:], gender, context.gender, context.directory
+        ):
+            # "she" after two women named in the last sentences is either, unless the
+            # sentence just before, in the same message, named her alone
+            return None
         return fits[0]
     if (
         said_at is not None
