@@ -118,6 +118,11 @@ def test_a_listed_record_with_leaders_is_kept_whole_and_each_line_of_the_list_to
         "Greta, my niece, 6 ... watercolour paint set ... £35\n"
     )
     run(repo, transcript("s-list", ("user", DAY, listing)))
-    notes = repo.read("main", "~/memory/notes").body
-    for kept in ("Hilda) ... wool gloves ... £20", "kite ... £40", "paint set ... £35"):
-        assert kept in notes, notes
+    # each line whole, on the page of the person it names by a role ("Mum (Hilda)")
+    pages = {d.path: d.body for d in repo.documents("main", "~/memory") if "/archive" not in d.path}
+    for page, kept in (
+        ("hilda", "Hilda) ... wool gloves ... £20"),
+        ("tobias", "kite ... £40"),
+        ("greta", "paint set ... £35"),
+    ):
+        assert kept in pages.get(f"~/memory/people/{page}", ""), pages

@@ -51,6 +51,7 @@ reads top to bottom as the pipeline; see docs/memory-agent.md):
 - `resolve.py`: dates made absolute, corrections, pronouns and nicknames (run by extract
   sentence by sentence, as a pronoun can only mean someone named before it); `anchored.py`:
   dates counted from another date or from an event dated before ("a week after it arrives");
+  `referents.py`: who a role said alone means ("the wife" after "my wife Sal");
 - `file.py`: the one page each fact goes to;
 - `write.py`: the pages read, merged and written through the document tools (`pageio.py`,
   `pages.py`); a later value for the same thing replaces the line that gave the old one

@@ -49,6 +49,9 @@ class Directory:
         #: the upcoming dates memory holds from earlier sessions, each with its line (lower
         #: case): what a date said here may count from ("the Tuesday after cardiology")
         self.remembered_dates: list[tuple[str, date]] = []
+        #: the roles the people pages known before the run give: (whose, role) -> slugs
+        #: ("the user", "wife") -> {"dana"}; read when a role said alone is first looked up
+        self.roles_known: Callable[[], dict[tuple[str, str], set[str]]] = dict
 
     def is_kin(self, slug: str) -> bool:
         """Whether the person of `slug` is known as one of the user's family."""

@@ -33,6 +33,7 @@ from doctree.agent.offline.language import (
 from doctree.agent.offline.memo import SIZE, remembered, remembered_up_to
 from doctree.agent.offline.model import Sentence
 from doctree.agent.offline.prefilter import gate_patterns
+from doctree.agent.offline.referents import Referents, by_role
 
 # -- dates ----------------------------------------------------------------------------------
 
@@ -962,6 +963,8 @@ class Context:
         # a user's sentence -> the dates the assistant's reply restating it gives explicitly
         # (`referred.restated_dates`): a bare weekday of it means the one of those it names
         self.restated: dict[str, list[date]] = {}
+        # the people named by a role ("my wife Sal"), for a later "the wife" (`referents`)
+        self.referents = Referents()
 
 
 def referent(
@@ -986,6 +989,12 @@ def referent(
     if not fits:
         return None
     if context.gender.get(fits[0]) == gender or len(fits) == 1:
+        if context.just != (said_at, [fits[0]]) and context.referents.rivals(
+            fits[0], fits[1:], gender, context.gender, context.directory
+        ):
+            # "she" after two women named in the last sentences is either, unless the
+            # sentence just before, in the same message, named her alone
+            return None
         return fits[0]
     if (
         said_at is not None
@@ -1004,6 +1013,8 @@ def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
     directory = context.directory
     if s.relation and (g := lang.kin_gender(s.relation[0])):
         context.gender[directory.person(s.relation[1])] = g
+    # "the wife" after "the wife (Dana)": read as Dana by the rules below
+    raw = by_role(s, raw, context.referents, directory, context.gender)
     gender = lang.pronoun_gender(raw)
     said = lang.PRONOUN.search(raw)
     upto = raw[: said.start()] if said else raw  # an animal named after the pronoun is no "he"

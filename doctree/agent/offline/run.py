@@ -10,6 +10,7 @@ from doctree.agent.offline.extract import extract
 from doctree.agent.offline.file import file_facts
 from doctree.agent.offline.fragments import unjoined
 from doctree.agent.offline.pageio import RunSummary, ToolsLike
+from doctree.agent.offline.referents import known_roles
 from doctree.agent.offline.retyped import as_said, retyped
 from doctree.agent.offline.segment import segment
 from doctree.agent.offline.write import Writer
@@ -54,6 +55,13 @@ def run_session(
 
     directory.kin_page = kin_page
     directory.remembered_dates = writer.upcoming()  # what a date may count from ("the … after X")
+
+    def body(slug: str) -> str | None:
+        known = writer.read(f"{root}/people/{slug}")
+        return known.body if known else None
+
+    # "the wife" said alone: the pages that say who is (read only when asked)
+    directory.roles_known = lambda: known_roles(listings.get("people", {}), body)
     # "*Maeve" after "Mauve is picking them up": the word put right before anything is read
     meant, changed = retyped(transcript)
     turns = segment(

@@ -26,6 +26,7 @@ from doctree.agent.offline.language import content_words, mentions
 from doctree.agent.offline.model import EarlierForget, Filing, Sentence
 from doctree.agent.offline.pageio import PageIO, RunSummary, ToolsLike
 from doctree.agent.offline.pages import Page, neutral, quote
+from doctree.agent.offline.referents import said_by_role
 from doctree.agent.offline.referred import Referred, ThingTest, referred, values
 from doctree.agent.offline.resolve import (
     absolute_dates,
@@ -1081,6 +1082,11 @@ class Writer(PageIO):
         links = tuple(f"[[{p}]]" for p in gone) + tuple(f"[[{p}|" for p in gone)
         sentences = tuple(sentences)
         pages_of = {page: sid for sid, page in (sessions or {}).items()}
+        # a person's lines that named them by a role alone ("The wife (Dana) passed!"): the
+        # other lines written of those sentences (a session's opening quote) go with them
+        by_role = [x for p in gone if "/people/" in p for x in self._said_by_role(p)]
+        sentences += tuple((sid, text) for sid, _, text in by_role)
+        pages_of |= {page: sid for sid, page, _ in by_role}
         for path in gone if not dry else ():
             r = self.call("document_delete", {"path": path})
             if not r.is_error:
@@ -1099,6 +1105,7 @@ class Writer(PageIO):
             paths += [m.group(1) for m in re.finditer(r"^- (\S+) \(v\d+\)", r.content, re.M)]
         if sessions is not None:
             paths += self._pages_of(sessions)
+        paths += [page for _, page, _ in by_role]
         # what the request names beyond the people it names ("the sleepwalking" of "Ines and the
         # sleepwalking"): a line that says it in a clause of its own loses that clause only
         thing = words - named - {w for p in persons for w in content_words(p)}
@@ -1452,6 +1459,12 @@ class Writer(PageIO):
                     if on_page or _names(name, ln):
                         out.append(f"{ln} {page.title}")
         return out
+
+    def _said_by_role(self, path: str) -> list[tuple[str, str, str]]:
+        """(session id, its page, sentence) of the lines of the person's page at `path` that
+        named them by a role alone (`referents.said_by_role`)."""
+        page = self.read(path)
+        return said_by_role(page.body, Page.parse(page.body, path).title) if page else []
 
     def _pages_named(self, what: str) -> list[str]:
         """The pages of the people, projects and things `what` names: "Jonas" is the page
