@@ -26,7 +26,7 @@ Leaks by their kind: `forget/secret not applied` (`absent`), `not superseded`
 (A reading aid, not a measure: it gives no figure beside a baseline, and `bench/all.py`
 does not run it.)
 
-    .venv/bin/python bench/census.py                       # fresh ... fresh11, counts by stage
+    .venv/bin/python bench/census.py                       # every fresh half, counts by stage
     .venv/bin/python bench/census.py --half fresh7 -v      # and each case, with its sentence
 """
 
