@@ -19,7 +19,7 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from doctree.errors import BodyTooLargeError, PathError, UserError
+from doctree.errors import BodyTooLargeError, DoctreeError, PathError, UserError
 from doctree.store.documents import Actor, DocumentsRepository, Provenance
 from doctree.store.frontmatter import (
     FRONTMATTER,
@@ -586,7 +586,7 @@ def import_tree(
     return report
 
 
-class _RolledBack(Exception):
+class _RolledBack(DoctreeError):
     """Raised inside a dry run's transaction so that nothing it wrote stays."""
 
 
