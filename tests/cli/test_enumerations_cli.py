@@ -8,28 +8,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from click.testing import CliRunner
-
-from doctree.cli import cli
-from doctree.sessions.transcripts import format_transcript
-
-
-def doctree(db_path: Path, *args: str) -> str:
-    result = CliRunner().invoke(cli, ["--db", str(db_path), "--owner", "main", *args])
-    assert result.exit_code == 0, result.output
-    return result.stdout
+from tests.cli.replaying import doctree, in_turn, write_session
 
 
 def session(tmp_path: Path, sid: str, day: str, *said: str) -> str:
-    """User and assistant messages in turn, a minute apart."""
-    messages = [
-        {"kind": "user" if i % 2 == 0 else "assistant", "time": f"{day}T10:0{i}:00Z",
-         "content": text}
-        for i, text in enumerate(said)
-    ]  # fmt: skip
-    path = tmp_path / f"{sid}.md"
-    path.write_text(format_transcript(messages, owner="main", session_id=sid))
-    return str(path)
+    return write_session(tmp_path, sid, in_turn(day, said))
 
 
 def context(db_path: Path, query: str) -> str:

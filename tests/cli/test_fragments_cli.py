@@ -8,17 +8,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from click.testing import CliRunner
-
-from doctree.cli import cli
-from doctree.sessions.transcripts import format_transcript
 from doctree.store.documents import DocumentsRepository
-
-
-def doctree(db_path: Path, *args: str) -> str:
-    result = CliRunner().invoke(cli, ["--db", str(db_path), "--owner", "main", *args])
-    assert result.exit_code == 0, result.output
-    return result.stdout
+from tests.cli.replaying import doctree, write_session
 
 
 def session(tmp_path: Path, sid: str, *said: str) -> str:
@@ -31,9 +22,7 @@ def session(tmp_path: Path, sid: str, *said: str) -> str:
         }
         for i, text in enumerate(said)
     ]
-    path = tmp_path / f"{sid}.md"
-    path.write_text(format_transcript(messages, owner="main", session_id=sid))
-    return str(path)
+    return write_session(tmp_path, sid, messages)
 
 
 def test_short_messages_and_a_labelled_value_reach_the_pages_and_a_taken_back_one_leaves(
@@ -83,9 +72,7 @@ def dated(tmp_path: Path, sid: str, day: str, *said: str) -> str:
         }
         for i, text in enumerate(said)
     ]
-    path = tmp_path / f"{sid}.md"
-    path.write_text(format_transcript(messages, owner="main", session_id=sid))
-    return str(path)
+    return write_session(tmp_path, sid, messages)
 
 
 def test_a_later_forget_of_a_thought_typed_over_short_messages_leaves_each_of_them(

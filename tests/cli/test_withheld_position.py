@@ -9,16 +9,9 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from doctree.cli import cli
 from doctree.sessions.transcripts import format_transcript
-
-
-def doctree(db_path: Path, *args: str) -> str:
-    result = CliRunner().invoke(cli, ["--db", str(db_path), "--owner", "main", *args])
-    assert result.exit_code == 0, result.output
-    return result.stdout
+from tests.cli.replaying import doctree, write_session
 
 
 def session(tmp_path: Path, sid: str, *said: str) -> str:
@@ -29,9 +22,7 @@ def session(tmp_path: Path, sid: str, *said: str) -> str:
         messages.append(
             {"kind": "assistant", "time": f"2031-08-04T10:{2 * i:02d}:30Z", "content": "Noted."}
         )
-    path = tmp_path / f"{sid}.md"
-    path.write_text(format_transcript(messages, owner="main", session_id=sid))
-    return str(path)
+    return write_session(tmp_path, sid, messages)
 
 
 @pytest.mark.parametrize(
@@ -77,9 +68,7 @@ def dated(tmp_path: Path, sid: str, day: str, *said: str) -> str:
          "content": text}
         for i, text in enumerate(said)
     ]  # fmt: skip
-    path = tmp_path / f"{sid}.md"
-    path.write_text(format_transcript(messages, owner="main", session_id=sid))
-    return str(path)
+    return write_session(tmp_path, sid, messages)
 
 
 @pytest.mark.parametrize(

@@ -182,14 +182,8 @@ class Writer(PageIO):
             query = " ".join(sorted(_topic_query(text)))
             if not days or not query:
                 continue
-            r = self.call("document_search", {"query": query, "under": self.root, "limit": 20})
-            if r.is_error:
-                continue
-            for found in r.content.split("\n")[1:]:
-                m = re.match(r"- (\S+) \(v\d+\)", found)
-                if m is None or m.group(1).startswith(f"{self.root}/archive"):
-                    continue
-                self._mark_moved_on(m.group(1), text, days, s)
+            for path in self._found_pages(query):
+                self._mark_moved_on(path, text, days, s)
 
     def _mark_moved_on(self, path: str, text: str, days: list[date], s: Sentence) -> None:
         page = self.read(path, fresh=True)
@@ -912,10 +906,9 @@ class Writer(PageIO):
         if len(fits) == 1:
             self.superseded.setdefault(fits.pop(), s)
 
-    def _current_lines(self, query: str) -> Iterator[str]:
-        """The current lines of earlier sessions on the pages a search for `query` finds
-        (archive pages left out; not the lines under Past, Sessions, Recent sessions or
-        Related, nor a line already past or of this session)."""
+    def _found_pages(self, query: str) -> Iterator[str]:
+        """The paths of the pages a search for `query` finds under the root, archive pages
+        left out (nothing for an empty query or a failed search)."""
         if not query.strip():
             return
         r = self.call("document_search", {"query": query, "under": self.root, "limit": 20})
@@ -923,9 +916,15 @@ class Writer(PageIO):
             return
         for found in r.content.split("\n")[1:]:
             m = re.match(r"- (\S+) \(v\d+\)", found)
-            if m is None or m.group(1).startswith(f"{self.root}/archive"):
-                continue
-            page = self.read(m.group(1))
+            if m is not None and not m.group(1).startswith(f"{self.root}/archive"):
+                yield m.group(1)
+
+    def _current_lines(self, query: str) -> Iterator[str]:
+        """The current lines of earlier sessions on the pages a search for `query` finds
+        (archive pages left out; not the lines under Past, Sessions, Recent sessions or
+        Related, nor a line already past or of this session)."""
+        for path in self._found_pages(query):
+            page = self.read(path)
             if page is None:
                 continue
             for section, lines in Page.parse(page.body, "").sections.items():
