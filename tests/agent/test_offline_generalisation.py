@@ -85,6 +85,8 @@ def test_every_transcript_of_the_set_is_scored_on_what_it_says():
         ("fresh10", 10),
         ("fresh11", 10),
         ("fresh12", 10),
+        ("fresh13", 10),
+        ("fresh14", 10),
     ],
 )
 def test_a_fresh_half_is_held_aside_with_its_own_transcripts(half: str, least: int):
@@ -160,7 +162,19 @@ def test_a_held_aside_half_s_misses_are_listed_only_when_it_is_asked_for_by_name
 
 
 @pytest.mark.parametrize(
-    "half", ["fresh4", "fresh5", "fresh7", "fresh8", "fresh9", "fresh10", "fresh11", "fresh12"]
+    "half",
+    [
+        "fresh4",
+        "fresh5",
+        "fresh7",
+        "fresh8",
+        "fresh9",
+        "fresh10",
+        "fresh11",
+        "fresh12",
+        "fresh13",
+        "fresh14",
+    ],
 )
 def test_a_later_fresh_half_checks_forgotten_secret_and_superseded_text(half: str):
     """Leaks can be scored: at least two transcripts name text that must not be kept (a
