@@ -170,6 +170,19 @@ def social_security_number(rnd: random.Random) -> str:
     return f"{rnd.randint(100, 665)}{sep}{_s(rnd, DIGITS, 2)}{sep}{_s(rnd, DIGITS, 4)}"
 
 
+def national_id_number(rnd: random.Random) -> str:
+    """A UK National Insurance number, a Canadian social insurance number or a passport's."""
+    kind = rnd.choice(["nino", "sin", "passport"])
+    if kind == "nino":
+        sep = rnd.choice([" ", ""])
+        pairs = sep.join(_s(rnd, DIGITS, 2) for _ in range(3))
+        return f"{_s(rnd, 'ABCEGHJKLMNPRSTWXYZ', 2)}{sep}{pairs}{sep}{rnd.choice('ABCD')}"
+    if kind == "sin":
+        sep = rnd.choice([" ", "-", ""])
+        return sep.join(_s(rnd, DIGITS, 3) for _ in range(3))
+    return rnd.choice(["", _s(rnd, "ABCDEFGHJKLMNPRSTUVWXYZ", 1)]) + _s(rnd, DIGITS, 8)
+
+
 HOSTS = ["db.internal", "10.0.3.12", "pg-prod.example.net", "replica-2.corp.local"]
 
 #: kind -> (make a secret, sentences it is pasted in; `{s}` is the secret)
@@ -285,6 +298,15 @@ KINDS: dict[str, tuple[Callable[[random.Random], str], list[str]]] = {
         [
             "my SSN is {s}",
             "Social Security number: {s}",
+        ],
+    ),
+    "national-id-number": (
+        national_id_number,
+        [
+            "my national insurance number is {s}",
+            "NI number: {s}",
+            "passport number {s}, expires 2031",
+            "SIN {s}",
         ],
     ),
     "bearer-token": (

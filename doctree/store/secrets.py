@@ -92,6 +92,7 @@ KINDS: dict[str, str] = {
     "payment-card": "payment card number",
     "card-security-code": "card security code",
     "social-security-number": "social security number",
+    "national-id-number": "national identity number",
     "one-time-code": "one-time code",
     "recovery-code": "recovery code",
     "link-token": "token in a link",
@@ -356,6 +357,23 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
             ),
         ),
         (
+            # another country's identity number after its name: a UK National Insurance
+            # number ("NI number QQ 12 34 56 C"), a Canadian social insurance number ("SIN
+            # 046 454 286"), a passport's number ("passport no. 533380006", "X1234567")
+            "national-id-number",
+            re.compile(
+                r"(?<![A-Za-z])(?:national\s+insurance(?:\s+(?:number|no\.?|#))?|"
+                r"(?-i:NI)\s+(?:number|no\.?|#)|nino|(?-i:SIN)|"
+                r"social\s+insurance(?:\s+(?:number|no\.?|#))?|"
+                r"passport(?:\s+(?:number|no\.?|#))?)(?![A-Za-z])"
+                r"(?:\s*[:=#]\s*|\s+(?:is|was)\s+|\s+)"
+                r"(?P<value>[A-Z]{2}\s?\d{2}\s?\d{2}\s?\d{2}(?:\s?[A-D])?(?![A-Za-z0-9])"
+                r"|\d{3}(?P<sep>[- ]?)\d{3}(?P=sep)\d{3}(?![\d-])|[A-Z]{1,2}\d{6,8}(?![A-Za-z0-9])"
+                r"|\d{8,9}(?![\d-]))",
+                re.I,
+            ),
+        ),
+        (
             # a code sent to sign in: "the OTP is 48 21 93", "verification code: 583912", "the
             # login code it texted me was 583 912" (a code of a kind that also names other
             # things, "login code", needs its sending said: texted, SMS, sent, e-mailed)
@@ -502,6 +520,15 @@ _GATES: list[tuple[tuple[str, ...], str | None]] = [
     _words("key", "secret", "token", start=r"api|access|secret|token|client|auth|signing"),
     _words("cvv", "cvc", "cv2", "csc", "verification", "security code", start=r"cv|csc|card|sec"),
     _words("ssn", "social security", start=r"ssn|social"),
+    _words(
+        "insurance",
+        "nino",
+        "ni n",
+        "ni #",
+        "sin",
+        "passport",
+        start=r"national|ni|sin|social|passport",
+    ),  # fmt: skip
     _words(
         "otp",
         "one-time",

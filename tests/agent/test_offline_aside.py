@@ -33,6 +33,11 @@ def everything(repo: DocumentsRepository) -> str:
         ("What I'm about to tell you stays between us.", False, ""),
         ("Off the record.", True, ""),  # alone, first: the sentences after it
         ("Between us:", False, ""),  # alone, ending on a colon: what comes next
+        # "this" with a colon or a dash names what follows
+        ("And keep this between us: I'm interviewing at Marrow & Finch.", False,
+         "I'm interviewing at Marrow & Finch."),
+        ("Let's keep this to yourself - Ola is expecting.", False, "Ola is expecting."),
+        ("This stays between you and me — the shop is closing.", False, "the shop is closing."),
     ],
 )  # fmt: skip
 def test_an_aside_said_before_covers_what_follows(sentence, first, covered):
@@ -49,6 +54,9 @@ def test_an_aside_said_before_covers_what_follows(sentence, first, covered):
         ("We split the bill between us, so it was £14 each.", True),
         ("Between us and the coast there's a ridge.", True),
         ("For the record, the meeting is at 10.", True),
+        # without a colon or a dash, "this" is what came before ("forget that")
+        ("Keep this between us.", False),
+        ("Keep this between us, ok?", False),
     ],
 )
 def test_sentences_that_open_no_aside(sentence, first):
@@ -110,6 +118,22 @@ def test_an_aside_said_after_takes_back_what_came_before(repo):
     text = everything(repo)
     assert "Corvid" not in text
     assert "plumber" in text
+
+
+def test_keep_this_between_us_with_a_colon_covers_what_follows_not_what_came_before(repo):
+    run(
+        repo,
+        transcript(
+            "s-aside-4",
+            ("user", DAY, "The vet appointment moved to the 18th. Keep this between us: Jonah "
+             "is leaving the band."),
+            ("user", LATER, "Also, the orthodontist moved to the 20th. Keep this between us."),
+        ),
+    )  # fmt: skip
+    text = everything(repo)
+    assert "Jonah" not in text and "leaving the band" not in text
+    assert "vet appointment" in text and "2031-02-18" in text  # said before, with a colon after
+    assert "orthodontist" not in text  # said before, and "this" with nothing after it
 
 
 def test_an_aside_in_a_pasted_note_or_a_participants_line_is_not_the_users(repo):

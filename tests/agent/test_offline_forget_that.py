@@ -40,6 +40,18 @@ def everything(repo: DocumentsRepository) -> str:
         (["The plumber comes on March 11th. My salary goes up in April. The salary is 52k "
           "after the review. Don't write that down."],
          ["plumber", "2031-03-11"], ["52k", "salary"]),
+        # the request follows a statement of its own message: a word that statement shares
+        # with the message before ("moved") does not reach back into it
+        (["The vet appointment moved to March 18th.",
+          "The orthodontist moved to March 20th. Forget that."],
+         ["vet appointment", "2031-03-18"], ["orthodontist"]),
+        (["Dinner at Halima's is on March 9th.",
+          "My boss wants the dinner budget cut. Keep this between us."],
+         ["Halima", "2031-03-09"], ["budget"]),
+        # a "she" across the start of the message does: the news and what follows it go
+        (["My cousin Lena is pregnant, due in May!",
+          "oh wait, she hasn't told the family yet. don't keep that, ok?"],
+         [], ["pregnant", "told the family"]),
     ],
 )  # fmt: skip
 def test_forget_that_takes_what_was_just_said_and_no_more(repo, messages, kept, gone):

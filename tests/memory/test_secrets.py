@@ -900,3 +900,37 @@ def test_a_card_shaped_number_without_check_digit_or_expiry_stays():
         "card order 4929 3310 5521 8841 shipped 07/29",
     ):
         assert mask(text)[1] == [], text
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("My national insurance number is QQ 12 34 56 C.", "QQ 12 34 56 C"),
+        ("NI number: AB123456D", "AB123456D"),
+        ("NINO QQ123456C for the payroll form", "QQ123456C"),
+        ("my SIN is 046 454 286", "046 454 286"),
+        ("social insurance number: 046-454-286", "046-454-286"),
+        ("passport no. 533380006 expires 2030", "533380006"),
+        ("Passport number: X1234567", "X1234567"),
+    ],
+)
+def test_an_identity_number_after_its_name_is_masked(text, value):
+    masked, found = mask(text)
+    assert [s.kind for s in found] == ["national-id-number"]
+    assert value not in masked and "[secret: national-id-number]" in masked
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I left my passport in the car on 12 June.",
+        "NI number is in the drawer by the door.",
+        "He sold 123456789 units; passport photos cost 12 quid.",
+        "My passport is 5333800 days from expiring, roughly.",
+        "passport 2024 renewal went through",
+        "the sin of 1999 was the haircut",
+        "National Insurance went up 2% in April.",
+    ],
+)
+def test_a_passport_or_an_insurance_mentioned_without_its_number_stays(text):
+    assert mask(text) == (text, [])

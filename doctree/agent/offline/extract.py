@@ -588,7 +588,7 @@ def _forget(
                 # sentence says what it takes back (it is not read); nothing said before
                 targets = []
             else:
-                targets = _just_said([*previous, *current])
+                targets = _just_said([*previous, *current], len(previous))
                 previous[:] = [t for t in previous if t not in targets]
                 current[:] = [t for t in current if t not in targets]
             # what was taken back and the request leave the session's record too
@@ -619,6 +619,8 @@ def _forget(
             # restatement of the thing repeats, and those that go on from them
             others = set(referred(so_far, ThingTest(words, persons)).said)
             says += [t for t in a.sentences if t not in says and (t.raw or t.text) in others]
+        if says:
+            a.forget_found.add(target)
         for t in says:
             a.forgotten += 1
             if thing and _without_clause(t, thing):
@@ -908,23 +910,32 @@ _REFERS_BACK = re.compile(
 )
 
 
-def _just_said(said: list[Sentence]) -> list[Sentence]:
+def _just_said(said: list[Sentence], message_starts: int = 0) -> list[Sentence]:
     """What "forget that" takes back of `said` (the user's message before and this one so
-    far): its last statement, and the statements before it that
-    the next one goes on from — it opens on "she", "it", "they" …, or shares a word, a
+    far, which starts at `message_starts`): its last statement, and the statements before it
+    that the next one goes on from — it opens on "she", "it", "they" …, or shares a word, a
     person or a subject with it. "I booked the dentist for the 3rd. My sister is pregnant.
     Don't keep that." takes the sister's news and keeps the dentist; "My sister is pregnant.
-    She's due in May. Don't keep that." takes both."""
+    She's due in May. Don't keep that." takes both. Across the start of this message only
+    a pronoun or a person goes on ("…is pregnant." / "she hasn't told anyone, don't keep
+    that"): a word two statements share ("moved") does not make the message before,
+    which may have been answered, part of what this one takes back."""
     if not said:
         return []
     chain = [said[-1]]
-    for s in reversed(said[:-1]):
-        after = chain[0]
+    for i in range(len(said) - 2, -1, -1):
+        s, after = said[i], chain[0]
+        across = i == message_starts - 1
         if (
             _REFERS_BACK.match(after.raw or after.text)
-            or content_words(s.text) & content_words(after.text)
             or set(s.people) & set(after.people)
-            or (s.subject is not None and s.subject == after.subject)
+            or (
+                not across
+                and (
+                    content_words(s.text) & content_words(after.text)
+                    or (s.subject is not None and s.subject == after.subject)
+                )
+            )
         ):
             chain.insert(0, s)
         else:

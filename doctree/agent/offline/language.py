@@ -729,7 +729,13 @@ _AHEAD = re.compile(
     r"the\s+following|what\s+follows|what\s+i'?m\s+(?:about|going)\s+to\s+(?:say|tell\s+you|"
     r"write))\b\s*[:,.!—–-]*\s*(?P<rest2>.*)$"
     r"|\bwhat\s+i'?m\s+(?:about|going)\s+to\s+(?:say|tell\s+you)\s+(?:is|stays|should\s+stay)\s+"
-    rf"{_ASIDE}\s*[:,.!—–-]*\s*(?P<rest3>.*)$",
+    rf"{_ASIDE}\s*[:,.!—–-]*\s*(?P<rest3>.*)$"
+    # "keep this between us: …", "this stays between you and me — …": "this" names what the
+    # colon or dash opens (said without one, "keep this between us" is about what came before)
+    rf"|{_ASIDE_OPENERS}(?:(?:(?:let'?s|let\s+us|please|pls)\s+)?keep\s+this(?:\s+(?:bit|part|one))?"
+    r"|this(?:\s+(?:bit|part|one))?\s+(?:stays|should\s+stay|remains|has\s+to\s+stay))\s+"
+    r"(?:between\s+(?:us|ourselves|you\s+and\s+me)|to\s+yourself)\s*(?:[:—–]|\s-\s)\s*"
+    r"(?P<rest4>\S.*)$",
     re.I,
 )
 #: An aside said alone as the message's first sentence ("Off the record." / "Between us:").
@@ -754,7 +760,8 @@ def aside_ahead(sentence: str, first: bool) -> str | None:
     sentence: after something said, "this is between us" is about what came before. None
     when the sentence opens no aside."""
     if (m := _AHEAD.search(sentence)) is not None:
-        return next((g for g in (m["rest"], m["rest2"], m["rest3"]) if g is not None), "")
+        rests = (m["rest"], m["rest2"], m["rest3"], m["rest4"])
+        return next((g for g in rests if g is not None), "")
     if _AHEAD_ALONE.match(sentence) and (first or sentence.rstrip().endswith(":")):
         return ""
     return None

@@ -119,6 +119,8 @@ class Analysis:
     #: person is named or on the person's page, never another's sleepwalking
     forget_of_whom: set[str] = field(default_factory=set)
     forgotten: int = 0  # statements of this session left out on request
+    #: the things to forget that a statement of this session was left out for
+    forget_found: set[str] = field(default_factory=set)
     #: requests to forget what an earlier conversation said, limited to its sessions
     forget_earlier: list[EarlierForget] = field(default_factory=list)
     #: what the user said in this session and asked there not to be kept (the statements

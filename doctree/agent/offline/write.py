@@ -153,6 +153,7 @@ class Writer(PageIO):
         first = transcript.started or (transcript.messages[0].time if transcript.messages else None)
         self.start_time = first or "1970-01-01T00:00:00Z"
         self.day = message_date(self.start_time)
+        self.unfound = 0  # things asked to be forgotten that nothing says (see `write`)
         self.week = iso_week(self.day)
         self.session_path = f"{root}/archive/{self.week}/{slugify(transcript.session_id)}"
         self.cite = f"[[{self.session_path}|{transcript.session_id}]]"
@@ -255,6 +256,26 @@ class Writer(PageIO):
 
         # Top down, so that a new page's parents already list it when it is created.
         self.write_indexes(planned_top_level(filing))
+        kept_whole = self._said_together([w for w in a.forget if w not in a.forget_concerning])
+        forgetting = {
+            what: (
+                a.forget_concerning.get(what, ()),
+                what in a.forget_of_whom,
+                self._going_on(what, a.forget_concerning.get(what, ()))
+                if what not in a.forget_of_whom
+                else frozenset(),
+            )
+            for what in a.forget
+            if what not in kept_whole
+        }
+        # a thing to forget that nothing of this session or of memory says in its words ("the
+        # bit about her operation" of a line that says "surgery"): nothing is removed, and
+        # the session page does not say that it was
+        self.unfound = sum(
+            what not in a.forget_found
+            and not self.forget(what, persons, of_whom, sentences=also, dry=True)
+            for what, (persons, of_whom, also) in forgetting.items()
+        )
         self.write_session_page(filing.projects)
         self.write_entities()
         self.write_lists()
@@ -267,12 +288,8 @@ class Writer(PageIO):
         self.retire_superseded()
         self.apply_corrections([s for s in a.sentences if s.correction])
         self.mark_moved_anchors(a.sentences)
-        kept_whole = self._said_together([w for w in a.forget if w not in a.forget_concerning])
-        for what in a.forget:
-            if what not in kept_whole:
-                persons, of_whom = a.forget_concerning.get(what, ()), what in a.forget_of_whom
-                also = self._going_on(what, persons) if not of_whom else frozenset()
-                self.forget(what, persons, of_whom, sentences=also)
+        for what, (persons, of_whom, also) in forgetting.items():
+            self.forget(what, persons, of_whom, sentences=also)
         for request in a.forget_earlier:
             self.forget_earlier(request)
         if self.write_patterns():
@@ -389,13 +406,20 @@ class Writer(PageIO):
                     f"- {a.forgotten} statement(s) left out of memory, as the user asked",
                     key="left out of memory",
                 )
-            if a.forget:  # what was forgotten is not named again here
-                n = len(a.forget)
+            if n := len(a.forget) - self.unfound:  # what was forgotten is not named again here
                 page.add(
                     "Forgotten on request",
                     f"- {n} subject{'s' if n != 1 else ''} removed from current memory, "
                     "as the user asked",
                     key="removed from current memory",
+                )
+            if self.unfound:  # nor what was asked and not found
+                page.add(
+                    "Not acted on",
+                    f"- {self.unfound} request(s) to forget a thing memory does not say in those "
+                    "words (not named here); nothing was removed — ask again with the words "
+                    "it was said in, or use `doctree forget`",
+                    key="memory does not say in those words",
                 )
             links = [f"{self.root}/projects/{p}" for p in projects]
             links += [
