@@ -65,6 +65,36 @@ def test_a_statement_taken_back_leaves_the_history_and_the_recall_record(db_path
     assert b"dentist for April 9th" in stored
 
 
+def test_a_thing_forgotten_in_its_own_session_leaves_that_sessions_record(db_path, tmp_path):
+    """"Forget everything I said about X" in the session that said X: the sentences that say
+    it and the request leave the session's history and recall record, as "forget that" does;
+    a sentence beside them stays, and so does the same thing said in another session."""
+    other = session(
+        tmp_path, "s-other", "2031-04-01",
+        "Our neighbours are converting their loft in May.",
+        "Noted.",
+    )  # fmt: skip
+    said = session(
+        tmp_path, "s-loft", "2031-04-02",
+        "We're converting the loft in June with Hadley Builders.",
+        "Noted.",
+        "The window cleaner comes on Thursdays.",
+        "Noted.",
+        "Forget everything I said about the loft conversion.",
+        "Done.",
+    )  # fmt: skip
+    doctree(db_path, "replay", other, said)
+    record = doctree(db_path, "transcript", "s-loft")
+    assert "Hadley" not in record and "Forget everything" not in record
+    assert "window cleaner comes on Thursdays" in record
+    quoted = json.dumps(
+        json.loads(doctree(db_path, "context", "--query", "loft Hadley window cleaner",
+                           "--words", "500", "--json"))["passages"]
+    )  # fmt: skip
+    assert "Hadley" not in quoted and "window cleaner" in quoted
+    assert "their loft in May" in doctree(db_path, "transcript", "s-other")
+
+
 def test_a_model_backed_agent_is_never_given_what_was_taken_back(db_path, tmp_path, monkeypatch):
     """With a model as the memory agent, the sentences taken back leave the session's record
     before the model is asked, and the transcript it is given holds none of them: its pages

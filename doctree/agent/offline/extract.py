@@ -71,7 +71,7 @@ from doctree.agent.offline.resolve import (
     session_dates,
     swapped_earlier,
 )
-from doctree.agent.offline.segment import ADDRESSED, record_shape, same_list
+from doctree.agent.offline.segment import ADDRESSED, record_shape, same_list, split_sentences
 from doctree.agent.offline.spoken import spoken_figures
 from doctree.memory.secrets import Secret, mask, secret_location
 from doctree.stopwords import ENGLISH
@@ -600,6 +600,7 @@ def _forget(
                 dropped.append(t.text)
         return True
     persons, things = _targets(what, directory, of_whom)
+    withheld: list[tuple[str, str]] = []
     for target in things:  # "about Ravi and the stairlift money": the money, as it is Ravi's
         a.forget.append(target)
         if persons:
@@ -627,6 +628,13 @@ def _forget(
                 continue
             a.sentences.remove(t)
             dropped.append(t.text)
+            # said in this session, it leaves the session's record as "forget that" does (a
+            # sentence left with its other clauses stays there as said, and so do two
+            # sentences read as one fact, as the second may say something else)
+            if t.time and t.raw and len(split_sentences(t.raw)) == 1:
+                withheld.append((t.time, t.raw))
+    if withheld:
+        a.withheld += [*dict.fromkeys(withheld), (turn.time, raw)]
     return True
 
 
