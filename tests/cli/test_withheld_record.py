@@ -66,7 +66,7 @@ def test_a_statement_taken_back_leaves_the_history_and_the_recall_record(db_path
 
 
 def test_a_thing_forgotten_in_its_own_session_leaves_that_sessions_record(db_path, tmp_path):
-    """"Forget everything I said about X" in the session that said X: the sentences that say
+    """ "Forget everything I said about X" in the session that said X: the sentences that say
     it and the request leave the session's history and recall record, as "forget that" does;
     a sentence beside them stays, and so does the same thing said in another session."""
     other = session(
