@@ -263,9 +263,11 @@ def _window_bits(size: int) -> int:
     """The raw DEFLATE window (as zlib's negative `wbits`) for a stream of `size` bytes,
     its preset dictionary included: the smallest window whose reach holds all of it, 512
     bytes to 32 KB. A stream that fits gets the very bytes the 32 KB window gives (no match
-    is cut short, nothing slides out of the window), and zlib sets up a state a fraction
-    of the size: most of a short body's DEFLATE time went to allocating and clearing the
-    32 KB window's state. Any stream is read back with the 32 KB window (`_inflate`)."""
+    is cut short, nothing slides out of the window), from a compressor that allocates
+    about half the memory: zlib's state for the 32 KB window is ~256 KB, of which the
+    window and its chain links are 128 KB, fresh pages for the kernel to map when the
+    allocator has returned them. Any stream is read back with the 32 KB window
+    (`_inflate`)."""
     return -min(15, max(9, (size + _MIN_LOOKAHEAD - 1).bit_length()))
 
 
