@@ -256,12 +256,28 @@ def reencode_before(text_after: str, value: bytes) -> bytes:
 # -- internals ------------------------------------------------------------------------------
 
 
+_MIN_LOOKAHEAD = 262  # zlib's MIN_LOOKAHEAD: a match reaches back at most window - 262
+
+
+def _window_bits(size: int) -> int:
+    """The raw DEFLATE window (as zlib's negative `wbits`) for a stream of `size` bytes,
+    its preset dictionary included: the smallest window whose reach holds all of it, 512
+    bytes to 32 KB. A stream that fits gets the very bytes the 32 KB window gives (no match
+    is cut short, nothing slides out of the window), from a compressor that allocates
+    about half the memory: zlib's state for the 32 KB window is ~256 KB, of which the
+    window and its chain links are 128 KB, fresh pages for the kernel to map when the
+    allocator has returned them. Any stream is read back with the 32 KB window
+    (`_inflate`)."""
+    return -min(15, max(9, (size + _MIN_LOOKAHEAD - 1).bit_length()))
+
+
 def _deflate(data: bytes) -> bytes:
-    return zlib.compress(data, LEVEL, -15)
+    return zlib.compress(data, LEVEL, _window_bits(len(data)))
 
 
 def _deflate_with(data: bytes, dictionary: bytes) -> bytes:
-    packer = zlib.compressobj(LEVEL, zlib.DEFLATED, -15, zdict=dictionary)
+    wbits = _window_bits(len(dictionary) + len(data))
+    packer = zlib.compressobj(LEVEL, zlib.DEFLATED, wbits, zdict=dictionary)
     return packer.compress(data) + packer.flush()
 
 

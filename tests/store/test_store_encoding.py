@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import sqlite3
+import zlib
 
 import pytest
 from hypothesis import given
@@ -131,6 +132,76 @@ def test_scattered_edits_in_a_long_body_copy_the_unchanged_lines():
     text = "".join(lines)
     value = encoding.encode(text, base, 2)
     assert len(value) < 200 and encoding.decode(value, base) == text
+
+
+# Lengths where a stream stops fitting one window size and needs the next (zlib's reach is
+# the window less 262 bytes), and a few either side.
+_EDGES = [(1 << b) - 262 + d for b in range(9, 16) for d in (-2, -1, 0, 1, 2)]
+
+
+@st.composite
+def _streams(draw, most: int = 34_000) -> bytes:
+    """Bytes of a few words repeated (DEFLATE finds matches at every distance), as long
+    as a window's edge or any length."""
+    words = draw(st.lists(st.binary(min_size=1, max_size=9), min_size=1, max_size=12))
+    size = draw(st.one_of(st.sampled_from(_EDGES), st.integers(0, most)))
+    seed = draw(st.integers(0, 2**32))
+    rnd = random.Random(seed)
+    out = bytearray()
+    while len(out) < size:
+        out += rnd.choice(words)
+    return bytes(out[:size])
+
+
+@given(_streams())
+def test_a_body_is_packed_to_the_bytes_of_the_full_window(data):
+    """A body gets a window sized to it, and the very bytes the 32 KB window gives: what
+    is stored does not depend on the window chosen."""
+    assert encoding._deflate(data) == zlib.compress(data, encoding.LEVEL, -15)
+    assert encoding._inflate(encoding._deflate(data)) == data
+
+
+@given(_streams(most=6_000), _streams(most=encoding.DICTIONARY))
+def test_a_delta_is_packed_to_the_bytes_of_the_full_window(data, dictionary):
+    full = zlib.compressobj(encoding.LEVEL, zlib.DEFLATED, -15, zdict=dictionary)
+    packed = encoding._deflate_with(data, dictionary)
+    assert packed == full.compress(data) + full.flush()
+    assert encoding._inflate(packed, dictionary) == data
+
+
+def test_a_short_body_is_packed_with_a_window_of_its_size(monkeypatch):
+    """Setting up the 32 KB window's state was most of a short body's DEFLATE: a body of a
+    few hundred bytes, and a delta with its dictionary, get the smallest window that holds
+    them."""
+    windows: list[tuple[str, int]] = []
+    compress, compressobj = zlib.compress, zlib.compressobj
+
+    def recording_compress(data, level, wbits):
+        windows.append(("body", wbits))
+        return compress(data, level, wbits)
+
+    def recording_compressobj(level, method, wbits, *args, **kwargs):
+        windows.append(("delta", wbits))
+        return compressobj(level, method, wbits, *args, **kwargs)
+
+    monkeypatch.setattr(encoding.zlib, "compress", recording_compress)
+    monkeypatch.setattr(encoding.zlib, "compressobj", recording_compressobj)
+    rnd = random.Random(5)
+    body = note(rnd, 10)
+    assert 512 - 262 < len(body) <= 1024 - 262  # held by a 1 KB window, not by 512 bytes
+    assert encoding.decode(encoding.encode_full(body), None) == body
+    assert windows == [("body", -10)]
+    newer = note(rnd, 200)  # the dictionary is its last 4 KB
+    older = edit_line(rnd, newer)
+    windows.clear()
+    assert (
+        encoding.decode(encoding._encode_delta(newer, older, encoding.NEXT_PLAIN), newer) == older
+    )
+    assert windows == [("delta", -13)]  # 4 KB of dictionary and a few ops: 8 KB
+    huge = note(rnd, 1000)  # more than the largest window holds
+    windows.clear()
+    assert encoding.decode(encoding.encode_full(huge), None) == huge
+    assert windows == [("body", -15)]
 
 
 def test_keyframes_bound_the_rows_a_read_needs():
