@@ -1013,6 +1013,9 @@ def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
     directory = context.directory
     if s.relation and (g := lang.kin_gender(s.relation[0])):
         context.gender[directory.person(s.relation[1])] = g
+    for name, role in s.roles:  # "Anna's husband": a kin word of someone else's tells it too
+        if (g := lang.kin_gender(role.rsplit(" ", 1)[-1])) and name in s.people:
+            context.gender.setdefault(directory.person(name), g)
     # "the wife" after "the wife (Dana)": read as Dana by the rules below
     raw = by_role(s, raw, context.referents, directory, context.gender)
     gender = lang.pronoun_gender(raw)
