@@ -83,3 +83,43 @@ def test_a_name_from_a_team_or_a_circle_is_a_person(repo: DocumentsRepository) -
     assert "leaving in June" in pages["~/memory/people/priya"]
     assert "lead on billing" in pages["~/memory/people/marco"]
     assert "~/memory/people/home" not in pages and "~/memory/people/kids" not in pages
+
+
+def test_her_opening_a_sentence_owns_what_follows(repo: DocumentsRepository) -> None:
+    """A name no rule typed becomes the person "her" means when "her" opens the sentence
+    ("Her landlord …"): an object ("take her for a walk") never opens one."""
+    _said(
+        repo,
+        "Need advice for a friend. My mate Jess has been offered a job in Leeds. Her landlord "
+        "in Bristol wants two months' notice.",
+    )
+    assert "Jess's landlord in Bristol wants two months' notice" in current_facts(repo)
+
+
+def test_her_role_and_its_name_is_the_role_of_the_woman_named_before(
+    repo: DocumentsRepository,
+) -> None:
+    _said(
+        repo,
+        "My daughter Esme has started guitar.",
+        "Her guitar teacher is Mr Varga, lessons on Wednesdays at 5:15.",
+    )
+    pages = _pages(repo)
+    varga = pages["~/memory/people/mr-varga"]
+    assert "Role: Esme's guitar teacher" in varga, varga
+    assert "Esme's guitar teacher is Mr Varga" in varga, varga
+
+
+def test_a_role_said_with_is_makes_a_person_and_his_stays_unsure_between_two_men(
+    repo: DocumentsRepository,
+) -> None:
+    _said(
+        repo,
+        "My brother Sam started a new job at the depot.",
+        "My accountant is Dev Malhotra at Kinross & Hale.",
+        "Also his fee for the return is £180 this year.",
+    )
+    pages = _pages(repo)
+    assert "Role: accountant" in pages["~/memory/people/dev-malhotra"]
+    assert "£180" not in pages["~/memory/people/sam"]
+    assert "his fee for the return is £180" in pages["~/memory/notes"].lower()

@@ -259,6 +259,10 @@ def find_entities(
         if name and name not in not_people and name.split()[0] not in NOT_NAMES:
             s.roles.append((name, m.group("role").lower()))
             person(name)
+    owned = lang.OWNED_ROLE.match(raw)
+    name = _clean_name(owned.group("name")) if owned else None
+    if name and name not in not_people and name.split()[0] not in NOT_NAMES:
+        person(name)  # "His new boss, Dana Kowalski, …": whose boss is read with "his"
     travel = _TRAVEL.search(raw) is not None
     for m in lang.FROM.finditer(raw):
         # "Met Odile from Brightline" opening a sentence: the verb is no part of the name

@@ -1073,10 +1073,24 @@ _ROLE_WORD = (
     r"electrician|builder|landlord|landlady|therapist|vet|nanny|cleaner|mechanic|trainer|"
     r"tutor|agent|midwife|surgeon|nurse)"
 )
-#: A role and the name set beside it: "The plumber, Gareth, comes Friday", "our vet Dr. Lin".
+#: A role and the name set beside it: "The plumber, Gareth, comes Friday", "our vet Dr. Lin",
+#: "My accountant is Dev Malhotra" (said with "is", a full name or a title and a surname: a
+#: single word there may be a firm, "our contractor is Bauhaus").
 ROLE_APPOSITIVE = re.compile(
-    rf"\b(?i:the|our|my|their)\s+(?P<role>(?i:{_ROLE_WORD}))(?:,\s*|\s+)(?P<name>{NAME})\b"
+    rf"\b(?i:the|our|my|their)\s+(?P<role>(?i:{_ROLE_WORD}))(?:,\s*|\s+|\s+(?:is|was)\s+"
+    rf"(?=(?:{TITLE}|{NAME_WORD}\s+){NAME_WORD}\b))"
+    rf"(?P<name>{NAME})\b"
     r"(?!\s*(?:&|and)\s)"
+)
+#: Someone's role or kin and the name of who holds it, opening a sentence on "his" or
+#: "her": "Her guitar teacher is Mr Varga", "His new boss, Dana, starts Monday". The
+#: pronoun is the owner, the name another person.
+OWNED_ROLE = re.compile(
+    rf"\W*(?:(?:and|but|so|also|oh|plus),?\s+)*(?P<whose>[Hh]is|[Hh]er)\s+"
+    rf"(?P<rel>(?:[a-z][a-z-]+\s+){{0,2}}?(?i:{_ROLE_WORD}|sister|brother|mum|mom|mother|father|"
+    rf"dad|wife|husband|partner|son|daughter|aunt|uncle|niece|nephew|cousin|friend|boss|"
+    rf"colleague|neighbour|neighbor|girlfriend|boyfriend))"
+    rf"(?:\s+(?:is|was|will\s+be)\s+|\s*,\s*|\s+)(?P<name>{NAME})"
 )
 ROLE_IS = re.compile(
     rf"(?P<name>{NAME})\s+(?:is|'s|will\s+be|becomes|became|joins\s+as|joined\s+as|as)\s+"
