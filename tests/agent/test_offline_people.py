@@ -123,3 +123,14 @@ def test_a_role_said_with_is_makes_a_person_and_his_stays_unsure_between_two_men
     assert "Role: accountant" in pages["~/memory/people/dev-malhotra"]
     assert "£180" not in pages["~/memory/people/sam"]
     assert "his fee for the return is £180" in pages["~/memory/notes"].lower()
+
+
+def test_a_known_name_typed_in_lower_case_is_that_person(repo: DocumentsRepository) -> None:
+    _said(
+        repo,
+        "I went climbing with Kofi on Tuesday. He's a paramedic and works nights mostly.",
+        "kofi asked about next weekend, we're doing the gallery then food",
+        "oh and he's vegetarian, remember that for the food bit",
+    )
+    kofi = _pages(repo)["~/memory/people/kofi"]
+    assert "Kofi asked about next weekend" in kofi and "Kofi is vegetarian" in kofi, kofi

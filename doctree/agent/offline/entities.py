@@ -290,6 +290,13 @@ def find_entities(
             and not any(form in p or p in form for p in s.people)
         ):
             person(said)
+    typed = _LOWERCASE_SUBJECT.match(raw)  # "malik asked about next weekend"
+    if typed and typed.group("name") not in stopwords.ENGLISH:
+        name = typed.group("name").capitalize()
+        if name in known and name not in s.people and not directory.kind_of(name):
+            person(name)
+            if name in s.people:  # the page's line says the name as the page does
+                s.text = re.sub(rf"\b{typed.group('name')}\b", name, s.text, count=1)
     for m in (m for pattern in _PROJECTS for m in pattern.finditer(raw)):
         name = m.group("name")
         if name.lower() not in _NOT_PROJECTS and name not in NOT_NAMES:
@@ -308,6 +315,17 @@ def find_entities(
     s.people = [p for p in s.people if p not in s.topics]  # a technology is no person
     # the person named first is who the sentence is about
     s.people.sort(key=lambda n: raw.find(n) if n in raw else len(raw))
+
+
+#: A sentence typed in lower case that opens on a name and a verb only a person does:
+#: "malik asked about next weekend", "priya says I'm allowed". The name is someone only
+#: when memory or the session knows a person by it written with its capital.
+_LOWERCASE_SUBJECT = re.compile(
+    r"(?:(?:oh|and|so|but|ok|also|plus|then),?\s+)*(?P<name>[a-z][a-z'’-]{2,})\s+"
+    r"(?:asked|asks|says|said|thinks|thought|told|tells|texted|messaged|rang|phoned|called|"
+    r"replied|wrote|wants|wanted|reckons|reckoned|agreed|invited|suggested|promised|offered|"
+    r"mentioned|admitted|apologi[sz]ed|laughed|cried|loves|loved|hates|hated)\b"
+)
 
 
 #: What one does in someone's company: "lunch with Ana", "kickoff for Apollo with Priya", "I
