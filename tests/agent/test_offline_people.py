@@ -126,10 +126,12 @@ def test_a_role_said_with_is_makes_a_person_and_his_stays_unsure_between_two_men
 
 
 def test_a_known_name_typed_in_lower_case_is_that_person(repo: DocumentsRepository) -> None:
+    """The message holds a capital elsewhere ("the Tate"), so it is not read as one typed
+    without capitals at all: the lower-case name alone says who."""
     _said(
         repo,
         "I went climbing with Kofi on Tuesday. He's a paramedic and works nights mostly.",
-        "kofi asked about next weekend, we're doing the gallery then food",
+        "kofi asked about next weekend, we're doing the Tate then food. saturday the 13th",
         "oh and he's vegetarian, remember that for the food bit",
     )
     kofi = _pages(repo)["~/memory/people/kofi"]
