@@ -112,9 +112,24 @@ def _clean_name(name: str) -> str | None:
 _LANGUAGE = re.compile(r"(?:ish|ese|French|Dutch|Greek|Thai|Hindi|Swahili|Latin)$")
 
 
-def find_entities(s: Sentence, raw: str, directory: Directory) -> None:
-    """People, projects, topics, organisations, places and pets named in `raw`."""
+def find_entities(
+    s: Sentence, raw: str, directory: Directory, *, speaker: str | None = None
+) -> None:
+    """People, projects, topics, organisations, places and pets named in `raw`. `speaker`
+    names who said it when it is someone other than the user (a participant of a thread):
+    their "my husband Tom" makes Tom the speaker's husband, never the user's."""
     others: dict[str, list[str]] = {}
+    # whose "my" is: None for the user's own, else the named speaker's
+    whose = speaker if speaker not in (None, "the user", "the assistant") else None
+
+    def related(rel: str, name: str) -> None:
+        """`name` is the speaker's `rel` ("my sister Clara"): a relation of the user's, a
+        role of a named speaker's."""
+        if whose is None:
+            s.relation = (rel, name)
+        elif not any(n == name for n, _ in s.roles):
+            s.roles.append((name, f"{whose}'s {rel}"))
+
     name: str | None  # a name found, or None where a pattern's group is empty
 
     def other(kind: str, name: str) -> None:
@@ -208,7 +223,7 @@ def find_entities(s: Sentence, raw: str, directory: Directory) -> None:
         if m.group("name") and m.group("name") not in NOT_NAMES:
             name = _with_surname(m.group("name"), raw[m.end("name") :])
             person(name)
-            if m.group(0).lower().startswith(("my ", "our ")):
+            if m.group(0).lower().startswith(("my ", "our ")) and whose is None:
                 directory.kin.add(directory.person(name))
     known = directory.known_person_names()
     for m in _PERSON_TRIGGER.finditer(raw):
@@ -225,12 +240,12 @@ def find_entities(s: Sentence, raw: str, directory: Directory) -> None:
     for m in _BRACKETED_KIN.finditer(raw):
         if (clean := _clean_name(m.group("name"))) and clean.split()[0] not in NOT_NAMES:
             if m.group("my") and not s.relation:
-                s.relation = (m.group("rel").lower(), clean)
+                related(m.group("rel").lower(), clean)
             elif m.group("owner"):
                 s.roles.append((clean, f"{m.group('owner')}'s {m.group('rel').lower()}"))
             person(clean)
     if (r := _RELATION.search(raw)) and (clean := _clean_name(r.group("name"))):
-        s.relation = (r.group("rel").lower(), clean)
+        related(r.group("rel").lower(), clean)
         person(clean)
     for pattern in (lang.ROLE_IS, lang.ROLE_DOES):
         for m in pattern.finditer(raw):
@@ -244,6 +259,10 @@ def find_entities(s: Sentence, raw: str, directory: Directory) -> None:
         if name and name not in not_people and name.split()[0] not in NOT_NAMES:
             s.roles.append((name, m.group("role").lower()))
             person(name)
+    owned = lang.OWNED_ROLE.match(raw)
+    name = _clean_name(owned.group("name")) if owned else None
+    if name and name not in not_people and name.split()[0] not in NOT_NAMES:
+        person(name)  # "His new boss, Dana Kowalski, …": whose boss is read with "his"
     travel = _TRAVEL.search(raw) is not None
     for m in lang.FROM.finditer(raw):
         # "Met Odile from Brightline" opening a sentence: the verb is no part of the name
@@ -253,6 +272,11 @@ def find_entities(s: Sentence, raw: str, directory: Directory) -> None:
             name, led = name[verb.end() :], verb
         if travel and not led and name not in directory.known_person_names():
             continue  # "we fly back on the 3rd, Vueling from Gatwick": a carrier and its airport
+        first = name.split()[0].lower()
+        if m.group("group") and (
+            first in lang.NOT_FROM_GROUP or first in stopwords.ENGLISH or first.endswith("ing")
+        ):
+            continue  # "Home from work by six": a word, not someone from work
         if name.split()[0] not in NOT_NAMES and not lang.SENT_THING.fullmatch(name.split()[0]):
             person(name)
     for m in lang.SUBJECT.finditer(raw):
@@ -266,6 +290,13 @@ def find_entities(s: Sentence, raw: str, directory: Directory) -> None:
             and not any(form in p or p in form for p in s.people)
         ):
             person(said)
+    typed = _LOWERCASE_SUBJECT.match(raw)  # "malik asked about next weekend"
+    if typed and typed.group("name") not in stopwords.ENGLISH:
+        name = typed.group("name").capitalize()
+        if name in known and name not in s.people and not directory.kind_of(name):
+            person(name)
+            if name in s.people:  # the page's line says the name as the page does
+                s.text = re.sub(rf"\b{typed.group('name')}\b", name, s.text, count=1)
     for m in (m for pattern in _PROJECTS for m in pattern.finditer(raw)):
         name = m.group("name")
         if name.lower() not in _NOT_PROJECTS and name not in NOT_NAMES:
@@ -284,6 +315,17 @@ def find_entities(s: Sentence, raw: str, directory: Directory) -> None:
     s.people = [p for p in s.people if p not in s.topics]  # a technology is no person
     # the person named first is who the sentence is about
     s.people.sort(key=lambda n: raw.find(n) if n in raw else len(raw))
+
+
+#: A sentence typed in lower case that opens on a name and a verb only a person does:
+#: "malik asked about next weekend", "priya says I'm allowed". The name is someone only
+#: when memory or the session knows a person by it written with its capital.
+_LOWERCASE_SUBJECT = re.compile(
+    r"(?:(?:oh|and|so|but|ok|also|plus|then),?\s+)*(?P<name>[a-z][a-z'’-]{2,})\s+"
+    r"(?:asked|asks|says|said|thinks|thought|told|tells|texted|messaged|rang|phoned|called|"
+    r"replied|wrote|wants|wanted|reckons|reckoned|agreed|invited|suggested|promised|offered|"
+    r"mentioned|admitted|apologi[sz]ed|laughed|cried|loves|loved|hates|hated)\b"
+)
 
 
 #: What one does in someone's company: "lunch with Ana", "kickoff for Apollo with Priya", "I

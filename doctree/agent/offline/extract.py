@@ -1570,7 +1570,7 @@ def read_sentence(
     if not s.kinds and not speaker and labelled_value(clean, directory.known_person_names()):
         s.kinds.append("statement")  # "Dentist - Dr Okafor": kept as "Dentist: Dr Okafor"
         s.statement = as_line(s.text)
-    find_entities(s, clean, directory)
+    find_entities(s, clean, directory, speaker=speaker)
     if speaker and speaker != "the user":
         directory.person(speaker)
         if FIRST_PERSON.search(clean) or not s.people:
@@ -1586,6 +1586,17 @@ def read_sentence(
     if mixed:
         s.subject, s.text = None, said
         s.kinds.append("unsure-subject")
+    elif (
+        context is not None
+        and not speaker
+        and not s.kinds
+        and s.subject is None
+        and not s.people
+        and lang.said_of_someone(clean)
+    ):
+        # "She loved the spa." with nobody sure to be "she": kept on the notes as said, the
+        # pronoun left as it is, rather than dropped or put on a guessed person's page
+        s.kinds += ["statement", "unsure-subject"]
     if s.roles or s.relation:
         s.kinds.append("role")
     return s

@@ -1080,10 +1080,24 @@ _ROLE_WORD = (
     r"electrician|builder|landlord|landlady|therapist|vet|nanny|cleaner|mechanic|trainer|"
     r"tutor|agent|midwife|surgeon|nurse)"
 )
-#: A role and the name set beside it: "The plumber, Gareth, comes Friday", "our vet Dr. Lin".
+#: A role and the name set beside it: "The plumber, Gareth, comes Friday", "our vet Dr. Lin",
+#: "My accountant is Dev Malhotra" (said with "is", a full name or a title and a surname: a
+#: single word there may be a firm, "our contractor is Bauhaus").
 ROLE_APPOSITIVE = re.compile(
-    rf"\b(?i:the|our|my|their)\s+(?P<role>(?i:{_ROLE_WORD}))(?:,\s*|\s+)(?P<name>{NAME})\b"
+    rf"\b(?i:the|our|my|their)\s+(?P<role>(?i:{_ROLE_WORD}))(?:,\s*|\s+|\s+(?:is|was)\s+"
+    rf"(?=(?:{TITLE}|{NAME_WORD}\s+){NAME_WORD}\b))"
+    rf"(?P<name>{NAME})\b"
     r"(?!\s*(?:&|and)\s)"
+)
+#: Someone's role or kin and the name of who holds it, opening a sentence on "his" or
+#: "her": "Her guitar teacher is Mr Varga", "His new boss, Dana, starts Monday". The
+#: pronoun is the owner, the name another person.
+OWNED_ROLE = re.compile(
+    rf"\W*(?:(?:and|but|so|also|oh|plus),?\s+)*(?P<whose>[Hh]is|[Hh]er)\s+"
+    rf"(?P<rel>(?:[a-z][a-z-]+\s+){{0,2}}?(?i:{_ROLE_WORD}|sister|brother|mum|mom|mother|father|"
+    rf"dad|wife|husband|partner|son|daughter|aunt|uncle|niece|nephew|cousin|friend|boss|"
+    rf"colleague|neighbour|neighbor|girlfriend|boyfriend))"
+    rf"(?:\s+(?:is|was|will\s+be)\s+|\s*,\s*|\s+)(?P<name>{NAME})"
 )
 ROLE_IS = re.compile(
     rf"(?P<name>{NAME})\s+(?:is|'s|will\s+be|becomes|became|joins\s+as|joined\s+as|as)\s+"
@@ -1108,11 +1122,31 @@ SENT_THING = re.compile(
     r"bill|statement|receipt|proposal|report|request|notice|reminder|call|text|news)s?",
     re.I,
 )
-#: "Sam from Acme Corp", "Ines from the data team": a person and where they are from.
+#: The group or place a person is said to be "from" when it is no name: a part of an
+#: organisation ("Priya from finance") or a circle of everyday life ("Jo from work").
+_FROM_GROUP = (
+    r"(?:[a-z]+\s+(?:team|department|dept|office|desk|group|club)\b|"
+    r"finance|accounts|accounting|payroll|legal|marketing|sales|support|engineering|design|"
+    r"product|ops|operations|procurement|purchasing|compliance|security|research|admin|"
+    r"reception|facilities|logistics|recruiting|recruitment|management|"
+    r"work|school|uni|university|college|church|the\s+gym|gym|nursery|next\s+door|"
+    r"upstairs|downstairs|across\s+the\s+(?:road|street|hall)|down\s+the\s+(?:road|street)|"
+    r"the\s+office|choir|yoga|class|the\s+pub)(?![\w-])"
+)
+#: "Sam from Acme Corp", "Ines from the data team", "Priya from finance": a person and
+#: where they are from.
 FROM = re.compile(
     rf"(?:^|[,;:]\s*|\b(?:and|met|with|to|ask|asked|tell|told|call|called)\s+)(?P<name>{NAME})\s+"
-    rf"from\s+(?:the\s+|our\s+|their\s+)?(?:[{_UP}]|[a-z]+\s+team\b)"
+    rf"from\s+(?:the\s+|our\s+|their\s+)?(?:[{_UP}]|(?P<group>{_FROM_GROUP}))"
 )
+#: Words that open a sentence before "from work", "from school" and are no one: "Home from
+#: work by six", "Kids from school are off", "Straight from the office".
+NOT_FROM_GROUP = frozenset({
+    "home", "straight", "fresh", "back", "away", "someone", "somebody", "anyone", "anybody",
+    "nobody", "everyone", "everybody", "people", "kids", "children", "friends", "parents",
+    "colleagues", "folks", "guys", "lunch", "dinner", "pickup", "stuff", "things", "news",
+    "time", "days", "leave", "holiday", "off", "free", "one", "two", "three",
+})  # fmt: skip
 SUBJECT = re.compile(
     rf"(?:^|[,;:]\s*(?:and\s+|but\s+|so\s+)?|\b(?:and|but|so|that|because|think|guess|heard|"
     rf"know|says|said)\s+)(?P<name>{NAME})"
@@ -1652,6 +1686,24 @@ _COUNT = re.compile(
     r"thirty|forty|fifty|hundred)\b",
     re.I,
 )
+
+
+#: A sentence whose subject is a person said only by a pronoun: "She loved the spa.", "His
+#: flight lands at six.", "And he's off to Leeds on Friday."
+_PRONOUN_SUBJECT = re.compile(
+    r"^\W*(?:(?:and|but|so|also|oh|plus|then|apparently),?\s+)*(?:she|he|his|her)\b", re.I
+)
+
+
+def said_of_someone(sentence: str) -> bool:
+    """Whether `sentence` states something of a person it names only by a pronoun: it opens
+    on "she", "he", "his" or "her", is declarative (no question, request or greeting), holds
+    a verb and four words or more. Such a sentence whose person is unsure is kept as said,
+    not dropped."""
+    text = sentence.strip()
+    if text.endswith(("?", ":", ",")) or _NOT_STATEMENT.match(text):
+        return False
+    return bool(_PRONOUN_SUBJECT.match(text)) and len(text.split()) >= 4 and has_verb(text)
 
 
 @remembered_up_to(SIZE, shared=True)

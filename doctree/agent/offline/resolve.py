@@ -1008,11 +1008,19 @@ def referent(
     return None
 
 
+#: "Her landlord …" opening a sentence: "her" owns what follows, as "his" does; an object
+#: ("take her for a walk") never opens one.
+_OWNS_AT_HEAD = re.compile(r"\W*(?:(?:and|but|so|also|oh|plus),?\s+)*her\s+[a-z]", re.I)
+
+
 def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
     """'Her birthday is March 14' after 'my sister Maya': the sentence is about Maya."""
     directory = context.directory
     if s.relation and (g := lang.kin_gender(s.relation[0])):
         context.gender[directory.person(s.relation[1])] = g
+    for name, role in s.roles:  # "Anna's husband": a kin word of someone else's tells it too
+        if (g := lang.kin_gender(role.rsplit(" ", 1)[-1])) and name in s.people:
+            context.gender.setdefault(directory.person(name), g)
     # "the wife" after "the wife (Dana)": read as Dana by the rules below
     raw = by_role(s, raw, context.referents, directory, context.gender)
     gender = lang.pronoun_gender(raw)
@@ -1064,6 +1072,10 @@ def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
                 context.gender.setdefault(key[full], g)
     lead_kin = re.match(r"\s*(?:his|her)\s+\w+\s+(?P<name>\S+)", raw, re.I)
     about_kin = bool(lead_kin and lang.KIN.match(raw.strip()) and len(set(key.values())) == 1)
+    # "Her guitar teacher is Mr Varga": "her" is someone else, whose teacher Mr Varga is
+    owned = lang.OWNED_ROLE.match(raw)
+    if owned and not about_kin and owned.group("name") in key:
+        about_kin = True
     if (
         gender
         and (not named or about_kin)
@@ -1077,6 +1089,7 @@ def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
             and ref not in directory.people
             and said is not None
             and said.group("p").lower() in ("him", "her", "hers")
+            and not _OWNS_AT_HEAD.match(raw)
         ):
             ref = None  # "take him for a walk" may be said of an animal: a name is someone
             # only when it is the subject ("he", "she") or owns something ("his")
@@ -1090,11 +1103,12 @@ def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
                 if not about_kin:
                     s.subject = form
                 else:  # "Her son Theodore ...": about Theodore, who is Farah's son
-                    kin = lang.KIN.match(raw.strip())
-                    name = kin.group("name") if kin else None
-                    if kin and name and name in key:
-                        s.subject = name
-                        s.roles.append((name, f"{form}'s {kin.group('rel').lower()}"))
+                    kin = lang.KIN.match(raw.strip()) or owned
+                    holder = kin.group("name") if kin else None
+                    if kin and holder and holder in key:
+                        s.subject = holder
+                        rel = re.sub(r"\s+", " ", kin.group("rel").lower())
+                        s.roles.append((holder, f"{form}'s {rel}"))
             s.text = lang.resolve_pronoun(s.text, form[:1].upper() + form[1:])
     elif gender and len(named) == 1 and key[named[0]] not in context.gender:
         context.gender[key[named[0]]] = gender
