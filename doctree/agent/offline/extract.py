@@ -15,7 +15,7 @@ import re
 from datetime import date
 
 from doctree.agent.offline import language as lang
-from doctree.agent.offline import supersession
+from doctree.agent.offline import afterthought, supersession
 from doctree.agent.offline.answers import answered, answered_parts
 from doctree.agent.offline.clauses import another_subject, clause_left, names_any
 from doctree.agent.offline.directory import Directory, person_slug
@@ -651,7 +651,7 @@ def _by_position(
     if any(lang.WITHDRAWN.search(x) for x in later):
         a.not_acted.append((raw, "withdrawn as it was made; nothing was removed"))
         return kind
-    targets = named(said, pos, turn.time) if pos is not None else withdrawn(said, turn.time)
+    targets = named(said, pos, turn.time) if pos is not None else withdrawn(said, turn.time, raw)
     if not targets:
         a.not_acted.append((raw, "could not tell which statements it means; nothing was removed"))
         return kind
@@ -1049,6 +1049,19 @@ def _read(
         return
     previous = previous if previous is not None else []
     window = [t for t in [*previous, *current] if t in a.sentences]
+    if (rest := afterthought.without_mark(body)) is not None:
+        # "P.S. it's five, not eight", "EDIT: £358": the value it gives replaces the one it
+        # means in the message's body; when none is sure, the line is read without its mark
+        body_of = [t for t in current if t in a.sentences]  # its own message's, else before
+        if fixed := afterthought.corrected(
+            rest, body_of or [t for t in previous if t in a.sentences], label or "the user"
+        ):
+            i = a.sentences.index(fixed[0])
+            _reread(a, current, i, fixed[1], directory, context)
+            if fixed[0] in previous:
+                previous[previous.index(fixed[0])] = a.sentences[i]
+            return
+        body = rest
     if corrected := bare_corrected(body, window, label):
         # "Sorry, 4:30.", "it's 6% not 5%": the one line of this message or the one before
         # with a value of that kind

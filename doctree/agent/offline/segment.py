@@ -13,6 +13,7 @@ import re
 from collections import Counter
 from datetime import date
 
+from doctree.agent.offline.afterthought import is_mark
 from doctree.agent.offline.answers import listed_options
 from doctree.agent.offline.blocks import is_code_line, unfence_text
 from doctree.agent.offline.chat import ChatLine, chat_export
@@ -1086,6 +1087,7 @@ def split_sentences(paragraph: str) -> list[str]:
             out[-1].endswith(_ABBREVIATIONS)
             or (_DAY_DOT.search(out[-1]) and _MONTH_NEXT.match(p))
             or (out[-1].endswith("...") and (leaders or p[:1].islower()))
+            or is_mark(out[-1])  # "P.S. it's five": the mark opens the line it marks
         ):
             out[-1] += " " + p
         else:
