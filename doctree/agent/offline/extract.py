@@ -1123,7 +1123,9 @@ def _read(
             if old in current:
                 current.remove(old)
     elif not s.correction and (later := _later_value_of(s, a.sentences, turn)) is not None:
-        s.supersedes = [later]  # a later value for the same thing: the earlier line goes
+        # a later value for the same thing: the earlier line goes, and with it what that
+        # line had replaced, so each value it held stays under Past (the last said last)
+        s.supersedes = [*later.supersedes, later]
         a.sentences.remove(later)
         if later in current:
             current.remove(later)
@@ -1624,6 +1626,8 @@ def _with_years(text: str, dates: list[tuple[str, date]]) -> str:
         if at < 0 or re.match(r"\s*\((?:\d{4}-|week|weekend)", text[at + len(phrase) :]):
             continue  # its date said already; "(same place, same time)" says none
         end = at + len(phrase)
+        if phrase.endswith(".") and not text[end:].strip()[:1].islower():
+            end -= 1  # "on 19 Feb.": the full stop ends the sentence, not the month's name
         if year := re.match(r",?\s*\d{4}\b", text[end:]):
             if str(d.year) not in year.group():
                 continue

@@ -35,11 +35,13 @@ from doctree.agent.offline.language import (
     WEEKDAYS,
     has_verb,
 )
+from doctree.agent.offline.logs import entry_dates, oldest_first
 from doctree.agent.offline.mail import Mail, mail_chain
 from doctree.agent.offline.markup import read_html
 from doctree.agent.offline.memo import remembered
 from doctree.agent.offline.model import Segmented, Turn
 from doctree.agent.offline.numeric import date_order
+from doctree.agent.offline.resolve import message_date
 from doctree.agent.offline.ocr import normalise as normalise_scan
 from doctree.agent.offline.outline import outlines
 from doctree.agent.offline.outline import shape as outline_shape
@@ -1259,6 +1261,7 @@ def segment(
         if names and not speaker:
             content = as_the_user(content, set(names))
         content = open_own_notes(content)  # "the note I'm leaving for the sitter: > …"
+        content, log = oldest_first(content, message_date(m.time))  # a log newest first
         content = read_receipts(content)  # a till slip: one statement of what was bought
         content = read_grids(content)  # a timetable in columns: a line per row
         content = read_sections(content)  # "YEAR 4 (Rowan class)": what the lines below are about
@@ -1269,6 +1272,8 @@ def segment(
         kept_quotes: set[str] = set()
         dated: dict[str, date | None] = {}
         said, quoted = user_sentences(content, items, pieces, rows, kept_quotes, dated, own)
+        for sentence, day in entry_dates(said, log).items():
+            dated.setdefault(sentence, day)  # a log's entry is read on its own day
         said = outside_fiction(letter_requests(content, said, kept_quotes))
         turns.append(
             Turn(
