@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from doctree.agent.offline import language as lang
 from doctree.agent.offline import afterthought, supersession
+from doctree.agent.offline import language as lang
 from doctree.agent.offline.answers import answered, answered_parts
 from doctree.agent.offline.clauses import another_subject, clause_left, names_any
 from doctree.agent.offline.directory import Directory, person_slug

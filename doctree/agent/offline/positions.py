@@ -213,7 +213,11 @@ def besides(sentence: str) -> str | None:
     """What a withdrawal's sentence says besides taking back ("Ignore that, it was the wrong
     file, that's my brother's letter" -> "that's my brother's letter"): its clauses after
     the request that neither say what was wrong nor take back; None when none is left."""
-    m = _LET_GO.search(sentence) or _WITHDRAWS_ALONE.search(sentence) or _NEVER_MIND.search(sentence)
+    m = (
+        _LET_GO.search(sentence)
+        or _WITHDRAWS_ALONE.search(sentence)
+        or _NEVER_MIND.search(sentence)
+    )
     if m is None:
         return None
     clauses = [c.strip() for c in re.split(r"\s*[,;—–]\s*|\s+-\s+", sentence[m.end() :])]

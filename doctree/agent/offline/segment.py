@@ -41,7 +41,6 @@ from doctree.agent.offline.markup import read_html
 from doctree.agent.offline.memo import remembered
 from doctree.agent.offline.model import Segmented, Turn
 from doctree.agent.offline.numeric import date_order
-from doctree.agent.offline.resolve import message_date
 from doctree.agent.offline.ocr import normalise as normalise_scan
 from doctree.agent.offline.outline import outlines
 from doctree.agent.offline.outline import shape as outline_shape
@@ -50,6 +49,7 @@ from doctree.agent.offline.prefilter import gate_patterns
 from doctree.agent.offline.quotes import quoted_fields
 from doctree.agent.offline.receipts import read_receipt, read_receipts
 from doctree.agent.offline.records import read_records, source_name
+from doctree.agent.offline.resolve import message_date
 from doctree.agent.offline.script import scripts
 from doctree.agent.offline.sections import read_sections
 from doctree.agent.offline.written import quote_introduced

@@ -186,7 +186,7 @@ _OLD_BARE = re.compile(
 )
 _PRONOUN = re.compile(r"\b(?:it|its|it's|they|them|this|that|these|those|one)\b", re.I)
 #: A version: "v2.4", "0.5.0", "3.12.1" (a decimal number alone, "2.5", is none).
-_VERSION = re.compile(r"(?<![\w.])(?:v\d+(?:\.\d+)*|\d+\.\d+\.\d+)(?![\w.]\w)", re.I)
+VERSION = re.compile(r"(?<![\w.])(?:v\d+(?:\.\d+)*|\d+\.\d+\.\d+)(?![\w.]\w)", re.I)
 
 
 @dataclass(frozen=True)
@@ -319,7 +319,7 @@ def thing_words(text: str) -> frozenset[str]:
     or word of change."""
     text = _ISO.sub(" ", text)
     # a version names a thing, a release ("0.5.0 is now 3 April"), though it is no word
-    words = {m.group(0).lower() for m in _VERSION.finditer(text)}
+    words = {m.group(0).lower() for m in VERSION.finditer(text)}
     for w in re.findall(r"[A-Za-z][A-Za-z'’-]*", text):
         w = re.sub(r"['’]s$", "", w)
         low = w.lower()

@@ -85,7 +85,8 @@ def _topic_query(text: str) -> set[str]:
     """Words to search memory with for what `text` changes: what it is about and the units
     of its quantities."""
     words = {w.lower() for w in re.findall(r"\b[A-Za-z][A-Za-z]+\b", text)}
-    return words - set(stopwords.SEARCH) - {"now", "instead"}
+    versions = {m.group(0).lower() for m in supersession.VERSION.finditer(text)}  # "0.5.0"
+    return (words - set(stopwords.SEARCH) - {"now", "instead"}) | versions
 
 
 #: "… instead of the white metro", "… rather than Caspar": the thing set aside, named after.
