@@ -48,6 +48,7 @@ from doctree.agent.offline.positions import (
     withdraws,
 )
 from doctree.agent.offline.prefilter import gate_patterns
+from doctree.agent.offline.proposals import countered, is_proposal, proposed
 from doctree.agent.offline.recap import as_users, clauses, recapped, restated, stands
 from doctree.agent.offline.records import Record, used_by
 from doctree.agent.offline.referred import ThingTest, referred, restated_dates
@@ -192,6 +193,17 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
         asked_for, results = " ".join(own), []
         read_paste = turn.pasted_block
         heard.append(turn.message or " ".join(own))
+        offers = [s for s in pending if is_proposal(s)]
+        if offers and own and turn.speaker is None and (counter := countered(own[0], offers)):
+            # "make it £500": what was proposed, with the user's value, is taken up
+            i, text, rest = counter
+            pending[pending.index(offers[i])] = finding(text, turn, directory, proposal=True)
+            for s in pending:
+                s.time = offers[i].time
+                s.kinds.append("accepted")
+            a.sentences.extend(pending)
+            own = ([rest[:1].upper() + rest[1:]] if len(rest.split()) >= 3 else []) + own[1:]
+            pending = []
         if (
             pending and own and (lang.accepts(own[0]) or (from_tool and not lang.rejects(own[0])))
         ):  # accepted, or what a tool returned and the user did not turn down
@@ -1484,21 +1496,29 @@ def findings(turn: Turn, directory: Directory, *, specific: bool = False) -> lis
         chosen = [
             r for r in said if r in chosen or (lang.worth_keeping(r) and lang.SPECIFIC.search(r))
         ][:4]
-    if not chosen and own and lang.OFFER.search(own[-1]):
+    offered = [] if specific else [p for r in turn.sentences if (p := proposed(r))]
+    if offered:
+        # "How about a weekend in Rye? The inn has a room at £95 a night.": what it proposes,
+        # and what it says beside it, kept as the user takes it up
+        chosen = [*chosen, *(r for r in said if r not in chosen and len(r.split()) >= 5)][-3:]
+    elif not chosen and own and lang.OFFER.search(own[-1]):
         # "Then settle should sum integer cents ... Shall I make both changes?"
         chosen = [r for r in said if len(r.split()) >= 6][-2:]
-    ref = message_date(turn.time)
-    out = []
-    for raw in chosen:
-        clean, found = mask(raw)
-        dated, rel = resolve_relative(clean, ref)
-        s = Sentence(
-            time=turn.time, text=dated, dates=rel, speaker="the assistant", kinds=["finding"]
-        )
-        find_entities(s, clean, directory)
-        s.statement = restate(s)
-        out.append(s)
-    return out
+    out = [finding(p, turn, directory, proposal=True) for p in offered]
+    return out + [finding(raw, turn, directory) for raw in chosen]
+
+
+def finding(raw: str, turn: Turn, directory: Directory, *, proposal: bool = False) -> Sentence:
+    """One sentence of an assistant's turn as a finding (`proposal`: what it proposed)."""
+    clean, _ = mask(raw)
+    # a proposal's "the Saturday" is of the plan it proposes, not of the week it is made in
+    dated, rel = (clean, []) if proposal else resolve_relative(clean, message_date(turn.time))
+    kinds = ["finding", "proposal"] if proposal else ["finding"]
+    s = Sentence(time=turn.time, text=dated, dates=rel, speaker="the assistant", kinds=kinds)
+    s.raw = clean if proposal else ""
+    find_entities(s, clean, directory)
+    s.statement = restate(s)
+    return s
 
 
 def record_findings(lines: list[str], time: str, directory: Directory) -> list[Sentence]:

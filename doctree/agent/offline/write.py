@@ -316,7 +316,9 @@ class Writer(PageIO):
     def line(self, s: Sentence) -> str:
         """A fact as a page line: the day it was said, what it says, the session it cites."""
         text = neutral(s.statement or s.text)
-        if "finding" in s.kinds and "accepted" in s.kinds:
+        if "proposal" in s.kinds and "accepted" in s.kinds:
+            text = f"Proposed by the assistant and taken up by the user: {text}"
+        elif "finding" in s.kinds and "accepted" in s.kinds:
             text = f"Found by the assistant and accepted by the user: {text}"
         elif "finding" in s.kinds:  # what a tool returned; the user went on without a word on it
             text = f"Found by the assistant, not confirmed by the user: {text}"
