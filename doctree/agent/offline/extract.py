@@ -196,13 +196,14 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
         offers = [s for s in pending if is_proposal(s)]
         if offers and own and turn.speaker is None and (counter := countered(own[0], offers)):
             # "make it £500": what was proposed, with the user's value, is taken up
-            i, text, rest = counter
+            i, text, said_also = counter
             pending[pending.index(offers[i])] = finding(text, turn, directory, proposal=True)
             for s in pending:
                 s.time = offers[i].time
                 s.kinds.append("accepted")
             a.sentences.extend(pending)
-            own = ([rest[:1].upper() + rest[1:]] if len(rest.split()) >= 3 else []) + own[1:]
+            also = [said_also[:1].upper() + said_also[1:]] if len(said_also.split()) >= 3 else []
+            own = also + own[1:]
             pending = []
         if (
             pending and own and (lang.accepts(own[0]) or (from_tool and not lang.rejects(own[0])))
