@@ -11,7 +11,7 @@ import pytest
 from doctree.agent.offline.afterthought import corrected, is_mark, without_mark
 from doctree.agent.offline.logs import oldest_first
 from doctree.agent.offline.model import Sentence
-from doctree.agent.offline.positions import withdraws
+from doctree.agent.offline.positions import said_instead, withdraws
 from doctree.agent.offline.supersession import thing_words
 from tests.agent.offline_runs import current_facts, past_facts, run, transcript
 
@@ -240,3 +240,31 @@ def test_a_label_that_names_something_is_kept():
     )
     assert text.startswith("Release 2.0 (Mon 4 Mar): the first cut.")
     assert "Release 2.1 (Thu 14 Mar): the export fix." in text
+
+
+@pytest.mark.parametrize(
+    ("sentence", "instead"),
+    [
+        ("P.S. scrap that last bit, we voted and we're the Night Owls now.", "We voted and we're the Night Owls now."),
+        ("Forget the last thing I said, the fete is on the 9th.", "The fete is on the 9th."),
+        # what says why it was taken back is no statement
+        ("Forget the last two things I said, they were private.", None),
+        ("Delete the last thing I told you, it was the wrong file.", None),
+        ("Scratch the last two.", None),
+    ],
+)  # fmt: skip
+def test_a_request_by_position_reads_what_holds_instead(sentence, instead):
+    assert said_instead(sentence) == instead
+
+
+def test_what_holds_instead_of_the_last_bit_is_kept(repo):
+    run(
+        repo,
+        transcript(
+            "s-inst",
+            ("user", DAY, "Darts league starts on 6 March. Team name stays the Treble Makers.\n\nP.S. scrap that last bit, we voted and we're the Night Owls now."),
+        ),
+    )  # fmt: skip
+    facts = current_facts(repo)
+    assert "Night Owls" in facts and "Treble Makers" not in facts
+    assert "6 March" in facts

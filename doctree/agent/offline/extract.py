@@ -43,6 +43,7 @@ from doctree.agent.offline.positions import (
     besides,
     named,
     position,
+    said_instead,
     states,
     withdrawn,
     withdraws,
@@ -308,6 +309,9 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 # by what holds instead ("Mine is this one:"), which is read
                 explaining = forgetting = taken == "position"
                 if taken == "withdrawal" and (rest := besides(raw)) is not None:
+                    _read(a, turn, rest, directory, context, current, said_before)
+                elif taken == "position" and (rest := said_instead(raw)) is not None:
+                    # "scrap that last bit, we're the Owls now": what holds instead is read
                     _read(a, turn, rest, directory, context, current, said_before)
                 continue
             request = lang.forget_request(raw)

@@ -220,7 +220,31 @@ def besides(sentence: str) -> str | None:
     )
     if m is None:
         return None
-    clauses = [c.strip() for c in re.split(r"\s*[,;—–]\s*|\s+-\s+", sentence[m.end() :])]
+    return _after(sentence[m.end() :])
+
+
+def said_instead(sentence: str) -> str | None:
+    """What a request by position says holds instead ("scrap that last bit, we're the
+    Owls now" -> "We're the Owls now."): its clauses after the request and its "I said",
+    none of them saying why it was taken back ("they were private"); None when none is
+    left."""
+    m = _POSITION.search(sentence)
+    if m is None:
+        return None
+    rest = re.sub(
+        r"^\s*(?:(?:that|which)\s+)?(?:i|we)\s+(?:just\s+)?(?:said|told\s+you|wrote|sent|"
+        r"typed|mentioned)\b",
+        "",
+        sentence[m.end() :],
+        flags=re.I,
+    )
+    text = _after(rest)
+    return None if text is None or EXPLAINS.match(text) else text
+
+
+def _after(rest: str) -> str | None:
+    """The clauses of `rest` that neither say what was wrong nor take back, as a sentence."""
+    clauses = [c.strip() for c in re.split(r"\s*[,;—–]\s*|\s+-\s+", rest)]
     kept = [c for c in clauses if c and not _WRONG.search(c) and not _LET_GO.search(c)]
     text = ", ".join(kept).strip(" .")
     return text[:1].upper() + text[1:] + "." if len(text.split()) >= 3 else None
