@@ -18,7 +18,7 @@ from tests.agent.offline_runs import current_facts, run, transcript
         ("How about the 10:15 ferry to Cherbourg?", "The 10:15 ferry to Cherbourg."),
         ("Shall we book the window table at Ostro?", "Book the window table at Ostro."),
         ("What about a picnic at Leith Hill on Sunday?", "A picnic at Leith Hill on Sunday."),
-        ("Would you like me to hold the 3pm slot?", "Hold the 3pm slot."),
+        ("Would you like to add a boat trip at 3pm?", "Add a boat trip at 3pm."),
     ],
 )
 def test_a_proposal_is_said_as_the_statement_it_proposes(question, statement):
@@ -27,7 +27,13 @@ def test_a_proposal_is_said_as_the_statement_it_proposes(question, statement):
 
 @pytest.mark.parametrize(
     "sentence",
-    ["How are you getting there?", "The ferry leaves at 10:15.", "Shall I?", "What time is it?"],
+    [
+        "How are you getting there?",
+        "The ferry leaves at 10:15.",
+        "Shall I write it up as a spreadsheet?",
+        "Would you like me to draft the e-mail?",
+        "What time is it?",
+    ],
 )
 def test_other_sentences_propose_nothing(sentence):
     assert proposed(sentence) is None
@@ -64,7 +70,7 @@ def test_what_the_user_takes_up_is_kept_and_what_is_declined_is_not(repo):
             ("user", "2031-04-01T10:00:00Z", "My parents' ruby anniversary is in May and I need ideas."),
             ("assistant", "2031-04-01T10:01:00Z", "How about a river cruise on the Dart, Saturday 17 May? The Kingswear boat has a lunch sitting at £38 a head."),
             ("user", "2031-04-01T10:02:00Z", "👍"),
-            ("assistant", "2031-04-01T10:03:00Z", "Would you like me to add a cream tea at the Castle Hotel afterwards?"),
+            ("assistant", "2031-04-01T10:03:00Z", "Would you like to add a cream tea at the Castle Hotel afterwards?"),
             ("user", "2031-04-01T10:04:00Z", "nah, Dad hates scones"),
             ("assistant", "2031-04-01T10:05:00Z", "Shall we set a budget of £300 for the day?"),
             ("user", "2031-04-01T10:06:00Z", "make it £350, I want to get them a print too"),

@@ -1,8 +1,9 @@
 """The assistant's proposals, and the user's answer to them.
 
 An assistant that plans with the user proposes in questions: "How about a weekend in Rye,
-Friday 4 to Sunday 6 July?", "Shall we set a budget of £400?", "Would you like me to book the
-10:15 ferry?". What it proposes is a fact only when the user's next message takes it up: an
+Friday 4 to Sunday 6 July?", "Shall we set a budget of £400?", "Would you like to add a
+boat trip?". An offer of what the assistant itself would do ("Shall I write it up?", "Would
+you like me to …?") is no plan of the user's, and not one of them. What it proposes is a fact only when the user's next message takes it up: an
 acceptance ("yes perfect", "go for it", "👍") keeps it, as the statement the question
 proposes ("A weekend in Rye, Friday 4 to Sunday 6 July."), with what the turn says beside
 it; a counter-proposal ("make it £500", "let's say 12:30") keeps it with the user's value in
@@ -19,8 +20,8 @@ from doctree.agent.offline.resolve import values_by_kind
 #: A question that proposes: what it proposes is `what`.
 _PROPOSAL = re.compile(
     r"^\W*(?:(?:so|ok(?:ay)?|then|right|and)[,\s]+)?"
-    r"(?:(?:how|what)\s+about|why\s+not|(?:shall|should)\s+(?:i|we)|"
-    r"(?:would|do)\s+you\s+(?:like|want)(?:\s+me)?\s+to)\s+(?P<what>[^?]{3,}?)\s*\?\s*$",
+    r"(?:(?:how|what)\s+about|why\s+not|(?:shall|should)\s+we|"
+    r"(?:would|do)\s+you\s+(?:like|want)\s+to)\s+(?P<what>[^?]{3,}?)\s*\?\s*$",
     re.I,
 )
 #: A counter-proposal: the user's value for the one proposed ("make it £500", "let's say 12:30").
