@@ -30,7 +30,7 @@ _ENTRY = re.compile(
 #: is left out: the entry is read on its day, and the label goes.
 _BARE_LABEL = re.compile(r"(?:[A-Za-z]+(?:\s+\d{1,3})?)?", re.I)
 _FENCE = re.compile(r"^\s*(?:```|~~~)")
-_ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+_ISO = re.compile(r"(?<![\d-])(\d{4})-(\d{2})-(\d{2})(?![\d-])")
 
 
 def _day(label: str, ref: date) -> date | None:
