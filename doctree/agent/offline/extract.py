@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from doctree.agent.offline import afterthought, supersession
 from doctree.agent.offline import language as lang
-from doctree.agent.offline import supersession
 from doctree.agent.offline.answers import answered, answered_parts
 from doctree.agent.offline.clauses import another_subject, clause_left, names_any
 from doctree.agent.offline.directory import Directory, person_slug
@@ -43,11 +43,13 @@ from doctree.agent.offline.positions import (
     besides,
     named,
     position,
+    said_instead,
     states,
     withdrawn,
     withdraws,
 )
 from doctree.agent.offline.prefilter import gate_patterns
+from doctree.agent.offline.proposals import countered, is_proposal, proposed
 from doctree.agent.offline.recap import as_users, clauses, recapped, restated, stands
 from doctree.agent.offline.records import Record, used_by
 from doctree.agent.offline.referred import ThingTest, referred, restated_dates
@@ -192,6 +194,18 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
         asked_for, results = " ".join(own), []
         read_paste = turn.pasted_block
         heard.append(turn.message or " ".join(own))
+        offers = [s for s in pending if is_proposal(s)]
+        if offers and own and turn.speaker is None and (counter := countered(own[0], offers)):
+            # "make it £500": what was proposed, with the user's value, is taken up
+            i, text, said_also = counter
+            pending[pending.index(offers[i])] = finding(text, turn, directory, proposal=True)
+            for s in pending:
+                s.time = offers[i].time
+                s.kinds.append("accepted")
+            a.sentences.extend(pending)
+            also = [said_also[:1].upper() + said_also[1:]] if len(said_also.split()) >= 3 else []
+            own = also + own[1:]
+            pending = []
         if (
             pending and own and (lang.accepts(own[0]) or (from_tool and not lang.rejects(own[0])))
         ):  # accepted, or what a tool returned and the user did not turn down
@@ -295,6 +309,9 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 # by what holds instead ("Mine is this one:"), which is read
                 explaining = forgetting = taken == "position"
                 if taken == "withdrawal" and (rest := besides(raw)) is not None:
+                    _read(a, turn, rest, directory, context, current, said_before)
+                elif taken == "position" and (rest := said_instead(raw)) is not None:
+                    # "scrap that last bit, we're the Owls now": what holds instead is read
                     _read(a, turn, rest, directory, context, current, said_before)
                 continue
             request = lang.forget_request(raw)
@@ -661,7 +678,7 @@ def _by_position(
     if any(lang.WITHDRAWN.search(x) for x in later):
         a.not_acted.append((raw, "withdrawn as it was made; nothing was removed"))
         return kind
-    targets = named(said, pos, turn.time) if pos is not None else withdrawn(said, turn.time)
+    targets = named(said, pos, turn.time) if pos is not None else withdrawn(said, turn.time, raw)
     if not targets:
         a.not_acted.append((raw, "could not tell which statements it means; nothing was removed"))
         return kind
@@ -1068,6 +1085,19 @@ def _read(
         return
     previous = previous if previous is not None else []
     window = [t for t in [*previous, *current] if t in a.sentences]
+    if (rest := afterthought.without_mark(body)) is not None:
+        # "P.S. it's five, not eight", "EDIT: £358": the value it gives replaces the one it
+        # means in the message's body; when none is sure, the line is read without its mark
+        body_of = [t for t in current if t in a.sentences]  # its own message's, else before
+        if fixed := afterthought.corrected(
+            rest, body_of or [t for t in previous if t in a.sentences], label or "the user"
+        ):
+            i = a.sentences.index(fixed[0])
+            _reread(a, current, i, fixed[1], directory, context)
+            if fixed[0] in previous:
+                previous[previous.index(fixed[0])] = a.sentences[i]
+            return
+        body = rest
     if corrected := bare_corrected(body, window, label):
         # "Sorry, 4:30.", "it's 6% not 5%": the one line of this message or the one before
         # with a value of that kind
@@ -1129,7 +1159,9 @@ def _read(
             if old in current:
                 current.remove(old)
     elif not s.correction and (later := _later_value_of(s, a.sentences, turn)) is not None:
-        s.supersedes = [later]  # a later value for the same thing: the earlier line goes
+        # a later value for the same thing: the earlier line goes, and with it what that
+        # line had replaced, so each value it held stays under Past (the last said last)
+        s.supersedes = [*later.supersedes, later]
         a.sentences.remove(later)
         if later in current:
             current.remove(later)
@@ -1488,21 +1520,29 @@ def findings(turn: Turn, directory: Directory, *, specific: bool = False) -> lis
         chosen = [
             r for r in said if r in chosen or (lang.worth_keeping(r) and lang.SPECIFIC.search(r))
         ][:4]
-    if not chosen and own and lang.OFFER.search(own[-1]):
+    offered = [] if specific else [p for r in turn.sentences if (p := proposed(r))]
+    if offered:
+        # "How about a weekend in Rye? The inn has a room at £95 a night.": what it proposes,
+        # and what it says beside it, kept as the user takes it up
+        chosen = [*chosen, *(r for r in said if r not in chosen and len(r.split()) >= 5)][-3:]
+    elif not chosen and own and lang.OFFER.search(own[-1]):
         # "Then settle should sum integer cents ... Shall I make both changes?"
         chosen = [r for r in said if len(r.split()) >= 6][-2:]
-    ref = message_date(turn.time)
-    out = []
-    for raw in chosen:
-        clean, found = mask(raw)
-        dated, rel = resolve_relative(clean, ref)
-        s = Sentence(
-            time=turn.time, text=dated, dates=rel, speaker="the assistant", kinds=["finding"]
-        )
-        find_entities(s, clean, directory)
-        s.statement = restate(s)
-        out.append(s)
-    return out
+    out = [finding(p, turn, directory, proposal=True) for p in offered]
+    return out + [finding(raw, turn, directory) for raw in chosen]
+
+
+def finding(raw: str, turn: Turn, directory: Directory, *, proposal: bool = False) -> Sentence:
+    """One sentence of an assistant's turn as a finding (`proposal`: what it proposed)."""
+    clean, _ = mask(raw)
+    # a proposal's "the Saturday" is of the plan it proposes, not of the week it is made in
+    dated, rel = (clean, []) if proposal else resolve_relative(clean, message_date(turn.time))
+    kinds = ["finding", "proposal"] if proposal else ["finding"]
+    s = Sentence(time=turn.time, text=dated, dates=rel, speaker="the assistant", kinds=kinds)
+    s.raw = clean if proposal else ""
+    find_entities(s, clean, directory)
+    s.statement = restate(s)
+    return s
 
 
 def record_findings(lines: list[str], time: str, directory: Directory) -> list[Sentence]:
@@ -1641,6 +1681,8 @@ def _with_years(text: str, dates: list[tuple[str, date]]) -> str:
         if at < 0 or re.match(r"\s*\((?:\d{4}-|week|weekend)", text[at + len(phrase) :]):
             continue  # its date said already; "(same place, same time)" says none
         end = at + len(phrase)
+        if phrase.endswith(".") and not text[end:].strip()[:1].islower():
+            end -= 1  # "on 19 Feb.": the full stop ends the sentence, not the month's name
         if year := re.match(r",?\s*\d{4}\b", text[end:]):
             if str(d.year) not in year.group():
                 continue

@@ -439,6 +439,8 @@ _ACCEPT = re.compile(
     r"done|did\s+(?:it|that)|next(?=\s*[.!]?\s*$))\b",
     re.I,
 )
+#: A reply that opens on an emoji of approval: "👍", "👌", "✅", "🙌", "💯".
+_THUMBS = re.compile(r"^\s*(?:\U0001F44D|\U0001F44C|\u2705|\U0001F64C|\U0001F4AF)")
 _REJECT = re.compile(r"\b(?:no|not|but|wrong|doesn't|didn't|don't|isn't|nope|wait)\b", re.I)
 FINDING = re.compile(
     r"\b(?:root\s+cause|the\s+(?:cause|culprit|issue|problem|bug)\s+(?:is|was)|caused\s+by|"
@@ -493,6 +495,8 @@ def confirms(reply: str) -> bool:
 def accepts(reply: str) -> bool:
     """Whether a user's reply accepts what the assistant just said ("yes, go ahead")."""
     head = " ".join(reply.split()[:8])
+    if _THUMBS.match(head):
+        return True  # "👍", "👌 perfect"
     return bool(_ACCEPT.match(head)) and not _REJECT.search(" ".join(reply.split()[:3]))
 
 

@@ -88,6 +88,13 @@ _WITHDRAWS_ALONE = re.compile(
 )
 
 
+#: "nvm, …", "never mind, …" opening a sentence: what was sent before is not meant, unless
+#: it asked something (then it is the question that is let go).
+_NEVER_MIND = re.compile(
+    r"^\W*(?:nvm|never\s?mind)(?:\s+(?:that|this|it|the\s+above))?(?=\s*(?:[,.;:!—–-]|$))", re.I
+)
+
+
 @dataclass(frozen=True)
 class Position:
     """What a request by position names: the last `count` statements, or the last `count`
@@ -131,7 +138,7 @@ def withdraws(sentence: str) -> bool:
     """Whether a sentence takes back what the user sent before it as not meant: "ignore
     that, it was the wrong file", "scratch that, that's last year's sheet", "disregard the
     above", "not that one"."""
-    if _WITHDRAWS_ALONE.search(sentence):
+    if _WITHDRAWS_ALONE.search(sentence) or _NEVER_MIND.search(sentence):
         return True
     m = _LET_GO.search(sentence)
     return m is not None and (
@@ -175,15 +182,18 @@ def named(said: list[Said], pos: Position, now: str) -> list[Said]:
     return [s for s in stated if s.time in chosen]
 
 
-def withdrawn(said: list[Said], now: str) -> list[Said]:
+def withdrawn(said: list[Said], now: str, sentence: str = "") -> list[Said]:
     """What a withdrawal made in the message of time `now` takes back: what the user sent
     before it in its own message, else the message before; of that, the pasted part when a
     line introduces it ("Here are the exercises:" and the lines after it), else all of it.
-    Questions are never taken: they stated nothing."""
+    Questions are never taken: they stated nothing. A "never mind" (`sentence`) after a
+    message that asked something lets go of the question, and takes nothing back."""
     own = [s for s in said if s.time == now]
     if not own:
         before = [s for s in said if s.time != now]
         own = [s for s in before if before and s.time == before[-1].time]
+    if _NEVER_MIND.search(sentence) and any("?" in s.raw for s in own):
+        return []
     intro = next((i for i, s in enumerate(own) if s.raw.rstrip().endswith(":")), None)
     if intro is not None and intro + 1 < len(own):
         own = own[intro:]
@@ -203,10 +213,38 @@ def besides(sentence: str) -> str | None:
     """What a withdrawal's sentence says besides taking back ("Ignore that, it was the wrong
     file, that's my brother's letter" -> "that's my brother's letter"): its clauses after
     the request that neither say what was wrong nor take back; None when none is left."""
-    m = _LET_GO.search(sentence) or _WITHDRAWS_ALONE.search(sentence)
+    m = (
+        _LET_GO.search(sentence)
+        or _WITHDRAWS_ALONE.search(sentence)
+        or _NEVER_MIND.search(sentence)
+    )
     if m is None:
         return None
-    clauses = [c.strip() for c in re.split(r"\s*[,;—–]\s*|\s+-\s+", sentence[m.end() :])]
+    return _after(sentence[m.end() :])
+
+
+def said_instead(sentence: str) -> str | None:
+    """What a request by position says holds instead ("scrap that last bit, we're the
+    Owls now" -> "We're the Owls now."): its clauses after the request and its "I said",
+    none of them saying why it was taken back ("they were private"); None when none is
+    left."""
+    m = _POSITION.search(sentence)
+    if m is None:
+        return None
+    rest = re.sub(
+        r"^\s*(?:(?:that|which)\s+)?(?:i|we)\s+(?:just\s+)?(?:said|told\s+you|wrote|sent|"
+        r"typed|mentioned)\b",
+        "",
+        sentence[m.end() :],
+        flags=re.I,
+    )
+    text = _after(rest)
+    return None if text is None or EXPLAINS.match(text) else text
+
+
+def _after(rest: str) -> str | None:
+    """The clauses of `rest` that neither say what was wrong nor take back, as a sentence."""
+    clauses = [c.strip() for c in re.split(r"\s*[,;—–]\s*|\s+-\s+", rest)]
     kept = [c for c in clauses if c and not _WRONG.search(c) and not _LET_GO.search(c)]
     text = ", ".join(kept).strip(" .")
     return text[:1].upper() + text[1:] + "." if len(text.split()) >= 3 else None

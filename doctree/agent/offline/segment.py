@@ -13,6 +13,7 @@ import re
 from collections import Counter
 from datetime import date
 
+from doctree.agent.offline.afterthought import is_mark
 from doctree.agent.offline.answers import listed_options
 from doctree.agent.offline.blocks import is_code_line, unfence_text
 from doctree.agent.offline.chat import ChatLine, chat_export
@@ -34,6 +35,7 @@ from doctree.agent.offline.language import (
     WEEKDAYS,
     has_verb,
 )
+from doctree.agent.offline.logs import entry_dates, oldest_first
 from doctree.agent.offline.mail import Mail, mail_chain
 from doctree.agent.offline.markup import read_html
 from doctree.agent.offline.memo import remembered
@@ -47,6 +49,7 @@ from doctree.agent.offline.prefilter import gate_patterns
 from doctree.agent.offline.quotes import quoted_fields
 from doctree.agent.offline.receipts import read_receipt, read_receipts
 from doctree.agent.offline.records import read_records, source_name
+from doctree.agent.offline.resolve import message_date
 from doctree.agent.offline.script import scripts
 from doctree.agent.offline.sections import read_sections
 from doctree.agent.offline.written import quote_introduced
@@ -1086,6 +1089,7 @@ def split_sentences(paragraph: str) -> list[str]:
             out[-1].endswith(_ABBREVIATIONS)
             or (_DAY_DOT.search(out[-1]) and _MONTH_NEXT.match(p))
             or (out[-1].endswith("...") and (leaders or p[:1].islower()))
+            or is_mark(out[-1])  # "P.S. it's five": the mark opens the line it marks
         ):
             out[-1] += " " + p
         else:
@@ -1257,6 +1261,7 @@ def segment(
         if names and not speaker:
             content = as_the_user(content, set(names))
         content = open_own_notes(content)  # "the note I'm leaving for the sitter: > …"
+        content, log = oldest_first(content, message_date(m.time))  # a log newest first
         content = read_receipts(content)  # a till slip: one statement of what was bought
         content = read_grids(content)  # a timetable in columns: a line per row
         content = read_sections(content)  # "YEAR 4 (Rowan class)": what the lines below are about
@@ -1267,6 +1272,8 @@ def segment(
         kept_quotes: set[str] = set()
         dated: dict[str, date | None] = {}
         said, quoted = user_sentences(content, items, pieces, rows, kept_quotes, dated, own)
+        for sentence, day in entry_dates(said, log).items():
+            dated.setdefault(sentence, day)  # a log's entry is read on its own day
         said = outside_fiction(letter_requests(content, said, kept_quotes))
         turns.append(
             Turn(

@@ -185,6 +185,8 @@ _OLD_BARE = re.compile(
     r"\b(?:from|than|instead\s+of|not)\s+(?:the\s+)?[£$€]?(\d[\d,]*(?:\.\d+)?)(?![\d:])", re.I
 )
 _PRONOUN = re.compile(r"\b(?:it|its|it's|they|them|this|that|these|those|one)\b", re.I)
+#: A version: "v2.4", "0.5.0", "3.12.1" (a decimal number alone, "2.5", is none).
+VERSION = re.compile(r"(?<![\w.])(?:v\d+(?:\.\d+)*|\d+\.\d+\.\d+)(?![\w.]\w)", re.I)
 
 
 @dataclass(frozen=True)
@@ -316,7 +318,8 @@ def thing_words(text: str) -> frozenset[str]:
     """The words of `text` that name what it is about, each stemmed: no value, unit, filler
     or word of change."""
     text = _ISO.sub(" ", text)
-    words = set()
+    # a version names a thing, a release ("0.5.0 is now 3 April"), though it is no word
+    words = {m.group(0).lower() for m in VERSION.finditer(text)}
     for w in re.findall(r"[A-Za-z][A-Za-z'’-]*", text):
         w = re.sub(r"['’]s$", "", w)
         low = w.lower()

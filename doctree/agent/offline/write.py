@@ -85,7 +85,8 @@ def _topic_query(text: str) -> set[str]:
     """Words to search memory with for what `text` changes: what it is about and the units
     of its quantities."""
     words = {w.lower() for w in re.findall(r"\b[A-Za-z][A-Za-z]+\b", text)}
-    return words - set(stopwords.SEARCH) - {"now", "instead"}
+    versions = {m.group(0).lower() for m in supersession.VERSION.finditer(text)}  # "0.5.0"
+    return (words - set(stopwords.SEARCH) - {"now", "instead"}) | versions
 
 
 #: "… instead of the white metro", "… rather than Caspar": the thing set aside, named after.
@@ -326,7 +327,9 @@ class Writer(PageIO):
     def line(self, s: Sentence) -> str:
         """A fact as a page line: the day it was said, what it says, the session it cites."""
         text = neutral(s.statement or s.text)
-        if "finding" in s.kinds and "accepted" in s.kinds:
+        if "proposal" in s.kinds and "accepted" in s.kinds:
+            text = f"Proposed by the assistant and taken up by the user: {text}"
+        elif "finding" in s.kinds and "accepted" in s.kinds:
             text = f"Found by the assistant and accepted by the user: {text}"
         elif "finding" in s.kinds:  # what a tool returned; the user went on without a word on it
             text = f"Found by the assistant, not confirmed by the user: {text}"
