@@ -100,6 +100,10 @@ def test_the_server_reports_the_installed_version(server):
         ),
         ('{"name":"wr\\ud800ite","arguments":{}}', "name: is not UTF-8"),
         (
+            '{"name":"write","arguments":{"path":"~/memory/\\u0430lice","body":"x"}}',
+            "mixes the letters of two alphabets",
+        ),
+        (
             '{"name":"read","arguments":{"path":"~/memory","version":1180591620717411303424}}',
             "version",
         ),
