@@ -222,8 +222,6 @@ def unexpected_text(e: BaseException) -> str:
     if isinstance(e, OverflowError):
         return f"a number is too large (at most {MAX_NUMBER})"
     if isinstance(e, sqlite3.Error):
-        if is_unavailable(e):
-            return unavailable_text(e)
         return f"the database failed: {e}"
     log.exception("tool call failed unexpectedly")
     return f"internal error: {type(e).__name__}: {e}"
