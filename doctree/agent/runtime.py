@@ -57,6 +57,7 @@ from doctree.memory.layout import MEMORY_ROOT
 from doctree.patterncache import kept_patterns
 from doctree.store.documents import DocumentsRepository
 from doctree.store.runs import Run, Runs, Usage
+from doctree.store.secrets import mask_text
 
 log = logging.getLogger(__name__)
 
@@ -531,7 +532,7 @@ class MemoryAgentRuntime:
             error = self._explain(e)
             self._count_tools(run_id, tools)
             self.runs.finish(run_id, "failed", "error", error)
-            log.warning("memory agent run %s for %s failed: %s", run_id, owner, error)
+            log.warning("memory agent run %s for %s failed: %s", run_id, owner, mask_text(error))
             self._revert_failed(run_id)
             if not isinstance(e, Exception):
                 raise  # KeyboardInterrupt, SystemExit: the run is recorded as failed
