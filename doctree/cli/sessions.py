@@ -203,7 +203,7 @@ def worker_cmd(
 
     from doctree.cli.options import on_command_line, open_with_backend
     from doctree.compose import build_handler, build_worker
-    from doctree.store.secrets import MaskingFormatter
+    from doctree.worker.worker import MaskingFormatter
 
     log_handler = logging.StreamHandler(sys.stderr)
     log_handler.setFormatter(MaskingFormatter("%(asctime)s %(name)s %(message)s"))

@@ -22,7 +22,6 @@ pattern plugins miss most secrets pasted in sentences ("my password is ...").
 
 from __future__ import annotations
 
-import logging
 import math
 import re
 from collections import Counter
@@ -923,15 +922,6 @@ def _spliced(text: str, found: list[Secret], replace: Any) -> str:
 def mask_text(text: str) -> str:
     """`text` with every secret replaced by its marker."""
     return mask(text)[0]
-
-
-class MaskingFormatter(logging.Formatter):
-    """A log formatter that writes every line, a traceback's included, with each secret
-    replaced by its marker: an error quoting a key (an upstream refusal echoing it) leaves
-    it in no log, as it leaves it in no record."""
-
-    def format(self, record: logging.LogRecord) -> str:
-        return mask_text(super().format(record))
 
 
 #: Words a reply may open with before its value: "it's 4471", "sure, kettle42pond".
