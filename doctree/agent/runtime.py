@@ -39,7 +39,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from doctree.errors import DoctreeError, UserError
+from doctree.errors import DatabaseUnavailableError, DoctreeError, UserError
 from doctree.interop.tools import MemoryTools, ToolCallRecord
 from doctree.llm.backends import Backend, parse_backend
 from doctree.llm.client import anthropic_client, openai_client
@@ -57,6 +57,7 @@ from doctree.memory.layout import MEMORY_ROOT
 from doctree.patterncache import kept_patterns
 from doctree.store.documents import DocumentsRepository
 from doctree.store.runs import Run, Runs, Usage
+from doctree.store.secrets import mask_text
 
 log = logging.getLogger(__name__)
 
@@ -438,7 +439,10 @@ class MemoryAgentRuntime:
         A run that reaches a turn, token or dollar limit ends `stopped` and is returned (the
         transcript is handled as far as the budget went, and its changes stay); one that
         fails is reverted (`doctree.memory.revert`: what it wrote is put back unless someone wrote
-        after it) and raises RunFailedError after recording the error.
+        after it) and raises RunFailedError after recording the error; one the database could
+        not serve (a tool's write meeting a lock held past the busy timeout, a server gone)
+        raises that DatabaseUnavailableError, so the worker waits for the database and hands
+        the session over again, counting no failure against it.
         """
         agent = self.agent_for(owner)
         offline = None
@@ -528,10 +532,12 @@ class MemoryAgentRuntime:
             error = self._explain(e)
             self._count_tools(run_id, tools)
             self.runs.finish(run_id, "failed", "error", error)
-            log.warning("memory agent run %s for %s failed: %s", run_id, owner, error)
+            log.warning("memory agent run %s for %s failed: %s", run_id, owner, mask_text(error))
             self._revert_failed(run_id)
             if not isinstance(e, Exception):
                 raise  # KeyboardInterrupt, SystemExit: the run is recorded as failed
+            if isinstance(e, DatabaseUnavailableError):
+                raise  # not the transcript's fault: the worker waits for the database
             raise RunFailedError(run_id, error) from e
         self._count_tools(run_id, tools)
         run = self.runs.finish(run_id, status, reason)

@@ -62,7 +62,9 @@ def mcp(state: State, under: str, actor_id: str | None) -> None:
 @click.argument("path", type=DOC_PATH)
 @click.argument("directory", type=click.Path(file_okay=False))
 @click.option(
-    "--force", is_flag=True, help="Also overwrite files in DIRECTORY that no export wrote."
+    "--force",
+    is_flag=True,
+    help="Also overwrite files in DIRECTORY that no export wrote, or edited since.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the written files as JSON.")
 @pass_state
@@ -73,8 +75,10 @@ def export_cmd(state: State, path: str, directory: str, force: bool, as_json: bo
     sha256, then the body's own properties, in one block); a document with children also
     gets a NAME/ folder. NAME is the title when it names the same path segment ('Alice
     Smith' for alice-smith, so Obsidian links find it), else the segment. `doctree import
-    DIRECTORY` brings it back exactly. A file an earlier export wrote is overwritten; any other file
-    in the way stops the export before it writes anything (unless --force).
+    DIRECTORY` brings it back exactly. A file an earlier export wrote is overwritten while it is
+    as that export wrote it; one edited since (its body no longer has its frontmatter's sha256),
+    or any other file in the way, stops the export before it writes anything (unless --force):
+    import the edit first.
 
     \b
       doctree export ~/memory backup/

@@ -246,8 +246,10 @@ def export_tree(
     Exporting the home `~` writes its top-level documents directly into `dest`. The subtree
     is read in one read transaction, so the export is one consistent state of it even while
     other processes write. A file an earlier export wrote (it starts with an export's
-    frontmatter) is overwritten; any other file in the way is refused before anything is
-    written, unless `force`. Nothing is ever written through a symlink.
+    frontmatter) and still as it wrote it (its body has the frontmatter's `sha256`) is
+    overwritten; any other file in the way, one edited since it was exported included, is
+    refused before anything is written, unless `force`. Nothing is ever written through a
+    symlink.
     """
     path = normalize_path(path)
     # One read of the whole subtree, in one read transaction: a write committed by another
@@ -270,7 +272,7 @@ def export_tree(
     targets = obsidian_targets([(doc.path, segments) for doc, segments, _ in planned])
     if not force:
         for _, _, target in planned:
-            _check_overwrite(target)
+            _check_overwrite(target, repo.max_body_bytes + FRONTMATTER_ALLOWANCE)
     _make_export_root(root)
     report = ExportReport(root)
     for doc, segments, target in planned:
@@ -299,8 +301,11 @@ def _make_export_root(root: Path) -> None:
         raise UserError(f"export folder {str(root)!r}: cannot be created ({e.strerror})") from None
 
 
-def _check_overwrite(target: Path) -> None:
-    """Refuse to replace a file that no export wrote (it lacks an export's frontmatter)."""
+def _check_overwrite(target: Path, largest: int) -> None:
+    """Refuse to replace a file that no export wrote (it lacks an export's frontmatter), or
+    one changed since an export wrote it: its body no longer has the `sha256` its
+    frontmatter records (a note edited in Obsidian, say), so writing over it would lose that
+    edit. `largest`: the most characters an export writes for one document."""
     try:
         st = os.lstat(target)
     except (FileNotFoundError, NotADirectoryError):
@@ -308,15 +313,24 @@ def _check_overwrite(target: Path) -> None:
     if not stat.S_ISREG(st.st_mode):
         return  # a symlink or folder is refused when it is reached, as before
     try:
-        with open(target, encoding="utf-8") as f:
-            head = f.read(65536)
+        with open(target, encoding="utf-8", newline="") as f:
+            text = f.read(largest + 1)
     except (OSError, UnicodeDecodeError):
-        head = ""
-    meta = FRONTMATTER.match(head)
+        text = ""
+    meta = FRONTMATTER.match(text)
     if meta is None or not all(re.search(rf"(?m)^{k}:", meta.group(1)) for k in EXPORT_KEYS):
         raise UserError(
             f"export file {str(target)!r}: exists and was not written by an export; "
             "move it away or export with --force to overwrite it"
+        )
+    from doctree.store.model import sha256
+
+    exported, body = split_export(text) if len(text) <= largest else (None, text)
+    if exported is None or sha256(body) != str(exported.get("sha256")):
+        raise UserError(
+            f"export file {str(target)!r}: changed since it was exported (its body no longer "
+            "has the sha256 its frontmatter records), and exporting would overwrite the "
+            "change; import it first, move it away, or export with --force to overwrite it"
         )
 
 

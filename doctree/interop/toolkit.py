@@ -11,7 +11,11 @@ Written once here, for all three:
   descriptions on the fields (`input_schema`);
 - `ToolSet.call`: validation, the refusal of text that is not UTF-8 (lone surrogates), and the
   conversion of every failure into an error result of one line. A surface never raises into
-  its caller: a bad call is an error result the caller can act on, and writes nothing.
+  its caller: a bad call is an error result the caller can act on, and writes nothing. The
+  one exception is a call the database could not serve (a lock held past the busy timeout,
+  a server gone) on a surface that says so (`RAISE_UNAVAILABLE`: the memory agent's tools),
+  which raises `DatabaseUnavailableError`, so a run fails and is tried again rather than
+  ending as if its write were made.
 """
 
 from __future__ import annotations
@@ -25,8 +29,9 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from doctree.arguments import MAX_NUMBER
-from doctree.errors import DoctreeError, PathError, UserError
-from doctree.store.paths import is_under, normalize_path
+from doctree.errors import DatabaseUnavailableError, DoctreeError, PathError, UserError
+from doctree.store.backends import is_unavailable
+from doctree.store.paths import is_under, is_utf8_text, normalize_path
 
 log = logging.getLogger("doctree.interop.toolkit")
 
@@ -183,6 +188,30 @@ def validation_message(name: str, model: type[BaseModel], e: ValidationError) ->
     return f"{name}: invalid input: " + "; ".join(problems)
 
 
+def unavailable_text(e: BaseException, call: str | None = None) -> str:
+    """What a call the database could not serve says (a lock another process held past the
+    busy timeout, a server that cannot be reached): nothing of it was stored, and the same
+    call may be made again."""
+    cause = " ".join(str(e).split()) or type(e).__name__
+    if isinstance(e, sqlite3.Error) and not isinstance(e, DatabaseUnavailableError):
+        cause += " (another process held it past the busy timeout)"
+    head = f"{call}: " if call else ""
+    return f"{head}the database is unavailable: {cause}; nothing was written; try again"
+
+
+def call_label(name: object, input: object) -> str | None:
+    """A call as an error names it: the tool, and the path it was given (its secrets
+    masked), e.g. `document_write of '~/memory/notes'`."""
+    if not isinstance(name, str) or not name.isidentifier():
+        return None
+    path = input.get("path") if isinstance(input, dict) else None
+    if not isinstance(path, str) or not is_utf8_text(path) or len(path) > 200:
+        return name
+    from doctree.store.secrets import mask
+
+    return f"{name} of {mask(path)[0]!r}"
+
+
 def unexpected_text(e: BaseException) -> str:
     """The message of a failure no tool anticipates, named plainly; nothing was written
     (each store operation is one transaction)."""
@@ -213,6 +242,10 @@ class ToolSet:
     # Error results on one line; a surface that must match another tool's wording (the
     # memory tool quotes the caller's text verbatim, as the SDK's own tool does) opts out.
     ONE_LINE: ClassVar[bool] = True
+    # A call the database cannot serve now (`is_unavailable`) is an error result the caller
+    # may make again; a surface whose caller would go on without it (a memory agent's run,
+    # which would end as if the page were written) raises DatabaseUnavailableError instead.
+    RAISE_UNAVAILABLE: ClassVar[bool] = False
 
     def __init__(self, scope: Scope, allowed: Iterable[str] | None = None):
         self.scope = scope
@@ -249,14 +282,20 @@ class ToolSet:
             args = self.parse(name, input)
             return getattr(self, "tool_" + name)(args)
 
-        return self.guarded(run)
+        return self.guarded(run, call=call_label(name, input))
 
-    def guarded(self, fn: Callable[[], str]) -> ToolResult:
-        """Run `fn`; its text is the result, any failure an error result of one line."""
+    def guarded(self, fn: Callable[[], str], *, call: str | None = None) -> ToolResult:
+        """Run `fn`; its text is the result, any failure an error result of one line (`call`
+        names it when the database could not serve it)."""
         try:
             return ToolResult(fn())
         except Exception as e:
-            text = self.error_text(e)
+            if is_unavailable(e):
+                text = unavailable_text(e, call)
+                if self.RAISE_UNAVAILABLE:
+                    raise DatabaseUnavailableError(text) from e
+            else:
+                text = self.error_text(e)
             return ToolResult(one_line(text) if self.ONE_LINE else text, is_error=True)
 
     def error_text(self, e: Exception) -> str:

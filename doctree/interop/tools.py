@@ -185,6 +185,9 @@ class MemoryTools(ToolSet):
     """The document tools of one memory agent run: owner, root, session and run are fixed."""
 
     SPECS = TOOL_SPECS
+    # A write the database could not serve fails the run, which the worker tries again:
+    # answered as an error, the run would end as if the page were written.
+    RAISE_UNAVAILABLE = True
 
     def __init__(
         self,

@@ -2,7 +2,8 @@
 
 A valid path is `~` or `~/seg/seg/...`. Segments hold Unicode letters, digits and marks, `-`, `_`
 and `.` (NFC-normalised), are never `.` or `..`, never start with `.`, and there are at most
-20 of them in at most 1,024 bytes.
+20 of them in at most 1,024 bytes. A word of a segment (between `-`, `_` and `.`) holds the
+letters of at most one of the alphabets that look alike (`mixed_alphabets`).
 """
 
 from __future__ import annotations
@@ -134,7 +135,61 @@ def _normalize_checked(path: object) -> str:
                 f"segment {seg!r} is not a slug (letters, digits, '-', '_', '.'; "
                 "not starting with '.' or '-')",
             )
+        if (mixed := mixed_alphabets(seg)) is not None:
+            raise PathError(path, mixed)
     return HOME + "/" + "/".join(segments)
+
+
+# Alphabets whose letters look like one another's: a word mixing two of them can pass for
+# another word (Cyrillic 'а' in 'аlice' reads as 'alice'). Fullwidth and mathematical
+# letters are Latin or Greek letters drawn otherwise, which pass for them the same way.
+_LOOKALIKE_ALPHABETS = frozenset(
+    {"LATIN", "GREEK", "CYRILLIC", "ARMENIAN", "CHEROKEE", "COPTIC", "FULLWIDTH", "MATHEMATICAL"}
+)
+_WORD_BREAKS = frozenset("-_.")
+
+
+def _alphabet(c: str) -> str | None:
+    """The look-alike alphabet of letter `c` (`_LOOKALIKE_ALPHABETS`), else None (other
+    scripts, digits, marks, signs)."""
+    if c.isascii():
+        return "LATIN" if c.isalpha() else None
+    if not c.isalpha():
+        return None
+    first = unicodedata.name(c, "").split(" ", 1)[0]
+    return first if first in _LOOKALIKE_ALPHABETS else None
+
+
+def mixed_alphabets(segment: str) -> str | None:
+    """Why `segment` may not be a path segment when a word of it (between '-', '_' and '.')
+    mixes letters of two look-alike alphabets (`_LOOKALIKE_ALPHABETS`), naming the first
+    letter that differs; None when it mixes none. Each word may be of any one alphabet
+    (`kyiv-київ` is two words), and other scripts mix freely with Latin (`ipad用`)."""
+    if segment.isascii():
+        return None
+    word_start, first = 0, ""
+    for i, c in enumerate(segment):
+        if c in _WORD_BREAKS:
+            word_start, first = i + 1, ""
+            continue
+        alphabet = _alphabet(c)
+        if alphabet is None:
+            continue
+        if not first:
+            first = c
+        elif alphabet != _alphabet(first):
+            end = len(segment)
+            for j in range(i, len(segment)):
+                if segment[j] in _WORD_BREAKS:
+                    end = j
+                    break
+            letters = " with ".join(f"U+{ord(x):04X} {unicodedata.name(x, '')}" for x in (first, c))
+            return (
+                f"the word {segment[word_start:end]!r} mixes the letters of two alphabets "
+                f"({letters}), so it can pass for another word; write each word in one "
+                "alphabet, or put '-' between them"
+            )
+    return None
 
 
 def is_utf8_text(text: str) -> bool:
@@ -334,8 +389,27 @@ def slugify(text: str, max_len: int = 80) -> str:
     text = mask(text, replace=lambda kind: f" secret-{kind} ")[0]
     text = unicodedata.normalize("NFC", text).strip().lower()
     text = re.sub(r"[^\w.\-]+", "-", text, flags=re.UNICODE)
+    if not text.isascii():
+        text = _split_alphabets(text)
     text = re.sub(r"-{2,}", "-", text).strip("-._")
     return text[:max_len].rstrip("-._") or "untitled"
+
+
+def _split_alphabets(text: str) -> str:
+    """`text` with a '-' wherever a word passes from one look-alike alphabet to another
+    (`mixed_alphabets`): 'аlice' with a Cyrillic 'а' becomes 'а-lice', a slug that cannot
+    pass for 'alice'."""
+    out: list[str] = []
+    seen = None
+    for c in text:
+        if c in _WORD_BREAKS:
+            seen = None
+        elif (alphabet := _alphabet(c)) is not None:
+            if seen is not None and alphabet != seen:
+                out.append("-")
+            seen = alphabet
+        out.append(c)
+    return "".join(out)
 
 
 def subtree_bounds(prefix: str) -> tuple[str, str]:

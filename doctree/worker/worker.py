@@ -43,6 +43,7 @@ from doctree.store.documents import DEFAULT_MAX_BODY_BYTES, DocumentsRepository
 from doctree.store.leases import Leases, new_holder
 from doctree.store.recall import RecallIndex
 from doctree.store.runs import Runs
+from doctree.store.secrets import mask_text
 
 log = logging.getLogger("doctree.worker.worker")
 
@@ -112,6 +113,15 @@ class TickResult:
             "orphans": self.orphans,
             "records": self.records,
         }
+
+
+class MaskingFormatter(logging.Formatter):
+    """A log formatter that writes every line, a traceback's included, with each secret
+    replaced by its marker (`doctree worker`'s): an error quoting a key (an upstream refusal
+    echoing it) leaves it in no log, as it leaves it in no record."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return mask_text(super().format(record))
 
 
 def backoff(
@@ -619,7 +629,7 @@ class MemoryWorker:
         except Exception as e:
             failures = s.failures + 1
             delay = backoff(failures, self.retry_base, self.retry_max)
-            reason = f"{type(e).__name__}: {e}"
+            reason = mask_text(f"{type(e).__name__}: {e}")  # for the record and the log
             try:
                 self.sessions.record_failure(
                     s.id, reason, retry_in=delay, now=self.clock(), holder=self.holder,

@@ -6,7 +6,9 @@ serving."""
 from __future__ import annotations
 
 import json
+import os
 import select
+import sqlite3
 import subprocess
 import sys
 from importlib.metadata import version
@@ -22,13 +24,14 @@ pytestmark = [
 
 
 class Server:
-    def __init__(self, db):
+    def __init__(self, db, env: dict[str, str] | None = None):
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "doctree", "--db", str(db), "--owner", "a", "mcp"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
+            env=None if env is None else {**os.environ, **env},
         )
 
     def send(self, line: str) -> None:
@@ -56,9 +59,7 @@ class Server:
                 self.proc.wait()
 
 
-@pytest.fixture
-def server(db_path):
-    s = Server(db_path)
+def started(s: Server) -> Server:
     s.send(
         json.dumps(
             {
@@ -75,6 +76,12 @@ def server(db_path):
     )
     s.initialized = s.answer()
     s.send('{"jsonrpc":"2.0","method":"notifications/initialized"}')
+    return s
+
+
+@pytest.fixture
+def server(db_path):
+    s = started(Server(db_path))
     yield s
     s.close()
 
@@ -99,6 +106,10 @@ def test_the_server_reports_the_installed_version(server):
             "body: is not UTF-8",
         ),
         ('{"name":"wr\\ud800ite","arguments":{}}', "name: is not UTF-8"),
+        (
+            '{"name":"write","arguments":{"path":"~/memory/\\u0430lice","body":"x"}}',
+            "mixes the letters of two alphabets",
+        ),
         (
             '{"name":"read","arguments":{"path":"~/memory","version":1180591620717411303424}}',
             "version",
@@ -160,3 +171,30 @@ def test_json_nested_within_the_limit_is_served_as_usual(server):
     nested = "[" * 50 + "]" * 50
     reply = server.call(4, f'{{"name":"read","arguments":{{"path":"~/memory","x":{nested}}}}}')
     assert reply["isError"]  # the tool refuses an unknown field, with a result, not silence
+
+
+@pytest.mark.sqlite_only
+def test_a_write_while_another_process_holds_the_lock_says_so_and_the_next_one_works(db_path):
+    s = started(Server(db_path, env={"DOCTREE_BUSY_TIMEOUT_MS": "200"}))
+    try:
+        assert not s.call(1, '{"name":"write","arguments":{"path":"~/memory/a","body":"one"}}')[
+            "isError"
+        ]
+        holder = sqlite3.connect(db_path, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")  # another process's write lock, held on
+        try:
+            bad = s.call(2, '{"name":"write","arguments":{"path":"~/memory/a","body":"two"}}')
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        assert bad["isError"], text(bad)
+        assert text(bad) == (
+            "write of '~/memory/a': the database is unavailable: database is locked (another "
+            "process held it past the busy timeout); nothing was written; try again"
+        )
+        again = s.call(3, '{"name":"write","arguments":{"path":"~/memory/a","body":"two"}}')
+        assert not again["isError"], text(again)
+    finally:
+        s.close()
+    with DocumentsRepository(db_path) as repo:
+        assert [v.version for v in repo.history("a", "~/memory/a")] == [1, 2]

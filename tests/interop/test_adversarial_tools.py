@@ -369,6 +369,10 @@ def test_memory_tool_backend_never_raises_but_tool_errors_and_stays_in_memory(
             "frontmatter nested too deep",
         ),
         ({"command": "create", "path": "/memories/\ud800", "file_text": "x"}, "not UTF-8"),
+        (
+            {"command": "create", "path": "/memories/\u0430lice.md", "file_text": "x"},
+            "mixes the letters of two alphabets",
+        ),
         ({"command": "create", "path": "/memories/a.md", "file_text": ["x"]}, "file_text"),
         ({"command": "launch", "path": "/memories"}, "Unknown command: launch"),
         ({"path": "/memories"}, "command"),

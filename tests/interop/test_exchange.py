@@ -154,6 +154,60 @@ def test_edited_export_file_imports_as_a_new_version(repo, folder):
     assert repo.read(OWNER, "~/notes").body == "new text"
 
 
+# -- exporting over an earlier export ------------------------------------------------------------
+
+
+def test_exporting_again_overwrites_files_still_as_exported_links_and_properties_included(
+    repo, folder
+):
+    repo.write(OWNER, "~/memory/people/alice", "---\ntags: [x]\n---\n# Alice\n")
+    repo.write(OWNER, "~/memory/people/bob", "See [[~/memory/people/alice]].\n")
+    export_tree(repo, OWNER, "~/memory", folder)
+    repo.write(OWNER, "~/memory/people/bob", "See [[~/memory/people/alice]] often.\n")
+
+    export_tree(repo, OWNER, "~/memory", folder)
+
+    meta, body = split_export((folder / "memory/people/bob.md").read_text())
+    assert meta["version"] == 2 and body == "See [[~/memory/people/alice]] often.\n"
+
+
+def test_exporting_again_refuses_to_overwrite_a_file_edited_since_and_writes_nothing(repo, folder):
+    repo.write(OWNER, "~/notes/a", "a one\n")
+    repo.write(OWNER, "~/notes/b", "b one\n")
+    export_tree(repo, OWNER, "~/notes", folder)
+    edited = folder / "notes/b.md"
+    edited.write_text(edited.read_text() + "Typed in the exported file.\n")
+    repo.write(OWNER, "~/notes/a", "a two\n")
+    repo.write(OWNER, "~/notes/b", "b two\n")
+    before = {f: f.read_bytes() for f in folder.rglob("*.md")}
+
+    with pytest.raises(UserError, match=r"notes/b\.md'?: changed since it was exported") as e:
+        export_tree(repo, OWNER, "~/notes", folder)
+
+    assert "--force" in str(e.value) and "import it first" in str(e.value)
+    assert {f: f.read_bytes() for f in folder.rglob("*.md")} == before
+    export_tree(repo, OWNER, "~/notes", folder, force=True)
+    assert split_export(edited.read_text())[1] == "b two\n"
+
+
+def test_the_cli_export_over_an_edited_file_exits_2_in_one_line_and_keeps_it(db_path, folder):
+    import subprocess
+    import sys
+
+    with DocumentsRepository(db_path) as repo:
+        repo.write(OWNER, "~/notes", "as stored\n")
+    run = [sys.executable, "-m", "doctree", "--db", str(db_path), "--owner", OWNER, "export"]
+    assert subprocess.run([*run, "~/notes", str(folder)], capture_output=True).returncode == 0
+    f = folder / "notes.md"
+    f.write_text(f.read_text().replace("as stored", "as edited by hand"))
+
+    done = subprocess.run([*run, "~/notes", str(folder)], capture_output=True, text=True)
+
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.count("\n") == 1 and "changed since it was exported" in done.stderr
+    assert "as edited by hand" in f.read_text()
+
+
 # -- plain folders ------------------------------------------------------------------------------
 
 

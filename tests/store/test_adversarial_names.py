@@ -107,3 +107,15 @@ def test_tag_characters_outside_a_flag_are_invisible_and_refused():
     assert invisible_character("x\U000e0067") is not None
     assert strip_invisible("a\u202eb\u200bc") == "abc"
     assert invisible_character("plain ascii") is None
+
+
+@pytest.mark.slow
+def test_write_of_a_path_whose_word_mixes_look_alike_alphabets_is_one_clear_error(db_path, repo):
+    repo.write("main", "~/memory/people/alice", "# Alice\n")
+    lookalike = "~/memory/people/\u0430lice"  # a Cyrillic 'а', then Latin letters
+    err = one_line_error(run(db_path, "write", lookalike, stdin=b"# Not Alice\n"))
+    assert "mixes the letters of two alphabets" in err and "U+0430" in err
+    assert [d.path for d in repo.documents("main", "~/memory/people")] == [
+        "~/memory/people",
+        "~/memory/people/alice",
+    ]

@@ -44,6 +44,11 @@ BAD_PATHS = [
     ("~/a/~/b", "'~' may only be the first segment"),
     ("~/" + "/".join(["s"] * (MAX_SEGMENTS + 1)), f"at most {MAX_SEGMENTS} segments"),
     ("~/" + "/".join(["x" * 200] * 6), f"at most {MAX_PATH_BYTES} bytes"),
+    ("~/people/\u0430lice", "mixes the letters of two alphabets"),  # Cyrillic a, then Latin
+    ("~/people/ok-p\u0430ul", "mixes the letters of two alphabets"),  # in a later word
+    ("~/people/\uff41lice", "mixes the letters of two alphabets"),  # a fullwidth a
+    ("~/people/\U0001d41alice", "mixes the letters of two alphabets"),  # a mathematical a
+    ("~/parts/10k\u03a9", "mixes the letters of two alphabets"),  # a Greek capital omega
 ]
 
 
@@ -164,6 +169,34 @@ def test_parent_ancestors_and_is_under():
     assert ancestors("~/a/b/c") == ["~/a", "~/a/b"]
     assert is_under("~/a/b", "~/a") and is_under("~/a", "~/a")
     assert not is_under("~/ab", "~/a")
+
+
+def test_a_word_that_mixes_look_alike_alphabets_is_refused_naming_both_letters():
+    with pytest.raises(PathError) as err:
+        normalize_path("~/people/\u0430lice")
+    assert "the word '\u0430lice' mixes the letters of two alphabets" in str(err.value)
+    assert "U+0430 CYRILLIC SMALL LETTER A with U+006C LATIN SMALL LETTER L" in str(err.value)
+
+
+@pytest.mark.parametrize(
+    "segment",
+    ["ольга", "kyiv-київ", "β-blocker", "zoë-müller", "ipad用", "東京-tower", "µs", "ｔｏｋｙｏ"],
+)
+def test_words_of_one_alphabet_each_and_other_scripts_beside_latin_are_allowed(segment):
+    assert normalize_path(f"~/notes/{segment}") == f"~/notes/{segment}"
+
+
+@pytest.mark.parametrize(
+    ("text", "slug"),
+    [
+        ("\u0430lice", "\u0430-lice"),
+        ("Naïve \u03a9mega", "naïve-\u03c9-mega"),
+        ("Kyiv Київ", "kyiv-київ"),
+    ],
+)
+def test_slugify_splits_a_word_where_its_alphabet_changes(text, slug):
+    assert slugify(text) == slug
+    assert normalize_path("~/" + slugify(text)) == "~/" + slug
 
 
 def test_slugify_makes_a_valid_segment():

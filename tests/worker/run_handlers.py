@@ -54,3 +54,18 @@ class SlowAgent:
 
 def slow_agent(repo: DocumentsRepository) -> SlowAgent:
     return SlowAgent(repo)
+
+
+class LeakyAgent:
+    """A memory agent whose failure quotes a credential (an upstream error echoing the key
+    it was sent): DOCTREE_TEST_SECRET."""
+
+    def __init__(self, repo: DocumentsRepository):
+        self.repo = repo
+
+    def handle(self, job) -> Outcome:
+        raise RuntimeError(f"upstream refused the key {os.environ['DOCTREE_TEST_SECRET']}")
+
+
+def leaky_agent(repo: DocumentsRepository) -> LeakyAgent:
+    return LeakyAgent(repo)

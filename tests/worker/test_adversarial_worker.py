@@ -185,3 +185,26 @@ def test_a_worker_that_lost_its_lease_mid_hand_over_marks_nothing_and_reverts(pe
         assert [r.status for r in others] == ["completed"]
         # what stays is b's hand-over, once
         assert repo.read("main", PAGE).body.endswith(f"by pid {b.pid}\n")
+
+
+def test_a_failure_that_quotes_a_secret_leaves_it_out_of_the_log_and_the_record(
+    db_path, pending, tmp_path
+):
+    secret = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"  # a GitHub token's shape
+    env = dict(os.environ, DOCTREE_TEST_SECRET=secret)
+    env["PYTHONPATH"] = os.pathsep.join([str(HERE), env.get("PYTHONPATH", "")])
+    done = subprocess.run(
+        [
+            *[sys.executable, "-m", "doctree", "--db", str(db_path), "worker", "--once"],
+            *["--backend", "python:run_handlers:leaky_agent"],
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "session failed" in done.stderr and "[secret: github-token]" in done.stderr
+    assert secret not in done.stderr + done.stdout
+    with SessionsRepository(db_path) as s:
+        assert "[secret: github-token]" in (s.get(SID).last_error or "")
