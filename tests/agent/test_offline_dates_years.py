@@ -74,3 +74,19 @@ def test_a_weekday_that_fits_no_near_year_leaves_the_date_as_the_tense_reads_it(
 )
 def test_the_first_of_two_days_said_with_one_month_is_of_that_month(said, first):
     assert first in absolute_dates(said, SAID_ON)
+
+
+@pytest.mark.parametrize(
+    ("said", "meant"),
+    [
+        # a place or a ticket got (said in the past) for an event still to come
+        ("I've got a place in the Riverside 10k on 8 November.", date(2031, 11, 8)),
+        ("We bought tickets for the panto on 20 December.", date(2031, 12, 20)),
+        ("I signed up for the pottery course on 4 November.", date(2031, 11, 4)),
+        # something done on the day stays in the past
+        ("We went to the panto on 20 December.", date(2030, 12, 20)),
+        ("I got a parking ticket on 8 November, annoyingly.", date(2030, 11, 8)),
+    ],
+)
+def test_a_place_or_a_ticket_got_is_for_the_date_to_come(said, meant):
+    assert [d for _, d in absolute_dates(said, SAID_ON, by_clause=True)] == [meant]

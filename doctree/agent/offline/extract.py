@@ -107,7 +107,11 @@ _DECISION = re.compile(
     r"\w+(?:\s+[\w'-]+){0,5}\s+it\s+is[.!]*$",
     re.I,
 )
-_REMEMBER = re.compile(r"\bremember\s+(?:that\s+)?|\bnote\s+that\b|\bkeep\s+in\s+mind\b", re.I)
+_REMEMBER = re.compile(
+    r"\bremember\s+(?:that\s+)?|\bnote\s+that\b|\bkeep\s+in\s+mind\b|"
+    r"\b(?:(?:make|take)\s+a\s+note|put\s+down|write\s+down|jot\s+down|note\s+down)\s+that\b",
+    re.I,
+)
 #: A participant's line in pasted notes: "Wei: finished the export".
 _ITEM_LABEL = re.compile(rf"^(?P<name>{NAME})\s*(?::|\s[-–—])\s+")
 #: An action item of pasted notes with its owner: "Action (Tomas): book the room".
@@ -1753,7 +1757,10 @@ def restate(s: Sentence) -> str:
         r"^(?:(?:and|also|oh|so|but|plus|btw|fyi|please|quick\s+note|anyway|yes|ok|okay|sure|then|"
         r"actually|in\s+fact|correction(?:\s+(?:on|about|to))?)"
         r"[,:]?\s+)*"
-        r"(?:(?:remember|note|keep\s+in\s+mind)(?:\s+that)?[,:]?\s+)?",
+        r"(?:(?:remember|note|keep\s+in\s+mind)(?:\s+that)?[,:]?\s+|"
+        # "make a note that …", "put down that …": the request to keep it, not what it says
+        r"(?:(?:make|take)\s+a\s+note|put\s+down|write\s+down|jot\s+down|note\s+down)"
+        r"\s+that[,:]?\s+)?",
         "",
         s.text,
         flags=re.I,

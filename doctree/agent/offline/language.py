@@ -227,7 +227,12 @@ _NOT_PAST = re.compile(
     r"could\s+we|should|need\s+to|want\s+to|excited|interested|tired|worried|scheduled|"
     r"planned|booked|supposed|used|based|married|needed|would|starting(?!\s+with\b))\b|'ll\b"
     r"|'d\s+(?:like|love|want|prefer|rather)\b"
-    r"|\b(?:gets?|is|are|am)\s+(?:being\s+)?[a-z]{3,}ed\b",  # present passive: "gets switched off"
+    r"|\b(?:gets?|is|are|am)\s+(?:being\s+)?[a-z]{3,}ed\b"  # present passive: "gets switched off"
+    # a place or a ticket got for what is to come: "I got a place in the 10k on 8 June", "we
+    # bought tickets for the play on 14 May", "signed up for the course on the 3rd"
+    r"|\b(?:got|bought|reserved|secured|won)\s+(?:(?:a|an|the|two|three|four|\d+|our|my|some)\s+)?"
+    r"(?:tickets?|place|spot|slot|seats?|booking|reservation|entry|pass|passes)\b"
+    r"|\b(?:registered|signed\s+up|enrolled|entered\s+us)\s+(?:for|on|in)\b",
     re.I,
 )
 
