@@ -93,6 +93,7 @@ KINDS: dict[str, str] = {
     "card-security-code": "card security code",
     "social-security-number": "social security number",
     "national-id-number": "national identity number",
+    "memorable-word": "memorable word",
     "one-time-code": "one-time code",
     "recovery-code": "recovery code",
     "link-token": "token in a link",
@@ -234,6 +235,9 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
             "password",
             re.compile(
                 r"(?<![A-Za-z])(?:password|passwd|passphrase|pass ?code|pwd|pw|"
+                # "admin pass = …", "the wifi key: …", "WPA2 key …"
+                r"(?:admin|root|user|login|account|portal|e-?mail|wi-?fi|router|network)\s+"
+                r"pass(?=\s*[:=])|(?:wi-?fi|wpa2?|wlan|network|router)\s+key|"
                 + _PASSWORD_ABROAD
                 + r"|"
                 # "pin" is a verb too ("pin urllib3>=2,<3"): a PIN only with "is", ":" or "="
@@ -269,7 +273,9 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
             re.compile(
                 r"\b(?:pin(?:\s+code)?|passcode|"
                 + _LOCK
-                + r"\s+(?:code|combination|combo|pin)|key\s*safe|lock\s*box|key\s*box|padlock|"
+                # "gate code", and with one word between: "garage opener code", "door keypad pin"
+                + r"(?:\s+(?!(?:is|was|has|and|or|to|for|the|a|an|no|not)\b)[a-z]+)?"
+                r"\s+(?:code|combination|combo|pin)|key\s*safe|lock\s*box|key\s*box|padlock|"
                 r"(?:code|combination|combo)\s+(?:for|to|of|on)\s+"
                 r"(?:the\s+|my\s+|our\s+|his\s+|her\s+|their\s+)?(?:\w+\s+)?"
                 + _LOCK
@@ -365,11 +371,26 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
                 r"(?<![A-Za-z])(?:national\s+insurance(?:\s+(?:number|no\.?|#))?|"
                 r"(?-i:NI)\s+(?:number|no\.?|#)|nino|(?-i:SIN)|"
                 r"social\s+insurance(?:\s+(?:number|no\.?|#))?|"
-                r"passport(?:\s+(?:number|no\.?|#))?)(?![A-Za-z])"
+                r"passport(?:\s+(?:number|no\.?|#))?|"
+                r"driv(?:ing|er'?s)\s+licen[cs]e(?:\s+(?:number|no\.?|#))?)(?![A-Za-z])"
                 r"(?:\s*[:=#]\s*|\s+(?:is|was)\s+|\s+)"
                 r"(?P<value>[A-Z]{2}\s?\d{2}\s?\d{2}\s?\d{2}(?:\s?[A-D])?(?![A-Za-z0-9])"
                 r"|\d{3}(?P<sep>[- ]?)\d{3}(?P=sep)\d{3}(?![\d-])|[A-Z]{1,2}\d{6,8}(?![A-Za-z0-9])"
-                r"|\d{8,9}(?![\d-]))",
+                r"|\d{8,9}(?![\d-])"
+                # a UK driving licence: "MORGA753116SM9IJ"
+                r"|(?-i:[A-Z9]{5}\d{6}[A-Z9]{2}\d[A-Z]{2})(?![A-Za-z0-9]))",
+                re.I,
+            ),
+        ),
+        (
+            # a bank's memorable word: "my memorable word is Lighthouse", "memorable
+            # information: SEAGULL" (a word is what it is: no randomness asked)
+            "memorable-word",
+            re.compile(
+                r"(?<![A-Za-z])memorable\s+(?:word|info(?:rmation)?|answer)(?![A-Za-z])"
+                r"(?:\s*[:=]\s*|\s+(?:is|was)\s*[:=]?\s*(?:now\s+)?|['’]s\s+|\s+)"
+                r"[\"'`]?(?P<value>(?!(?:is|was|and|or|for|the|a|an|to)\b)"
+                r"[A-Za-z0-9][^\s\"'`.,;!?]{2,40})",
                 re.I,
             ),
         ),
@@ -494,7 +515,13 @@ _GATES: list[tuple[tuple[str, ...], str | None]] = [
         "user /",
         start=r"log|sign|cred|user",
     ),
-    _words("pw", "pin", *_ABROAD_WORDS, start=rf"pw|pin|{_ABROAD_START}"),
+    _words(
+        "pw",
+        "pin",
+        "key",
+        *_ABROAD_WORDS,
+        start=rf"pw|pin|wi-?fi|wpa|wlan|network|router|admin|root|user|login|account|portal|e-?mail|{_ABROAD_START}",
+    ),
     _words(*_ABROAD_WORDS, start=_ABROAD_START),
     # a lock word alone is not enough: "code", "pin", "combination"/"combo" or a key safe,
     # lockbox or padlock must be there too
@@ -527,8 +554,10 @@ _GATES: list[tuple[tuple[str, ...], str | None]] = [
         "ni #",
         "sin",
         "passport",
-        start=r"national|ni|sin|social|passport",
-    ),  # fmt: skip
+        "licen",
+        start=r"national|ni|sin|social|passport|driv",
+    ),
+    _words("memorable", start=r"memorable"),
     _words(
         "otp",
         "one-time",

@@ -934,3 +934,36 @@ def test_an_identity_number_after_its_name_is_masked(text, value):
 )
 def test_a_passport_or_an_insurance_mentioned_without_its_number_stays(text):
     assert mask(text) == (text, [])
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "kind"),
+    [
+        ("my memorable word is Lighthouse", "Lighthouse", "memorable-word"),
+        ("Bank passcode 882731 and memorable information: SEAGULL", "SEAGULL", "memorable-word"),
+        ("DVLA driving licence number MORGA753116SM9IJ", "MORGA753116SM9IJ", "national-id-number"),
+        ("garage opener code 5520", "5520", "pin"),
+        ("front door keypad code: 1290", "1290", "pin"),
+        ("router admin pass = Tr0ub4dor&3", "Tr0ub4dor&3", "password"),
+        ("the wifi key is xK9#mq2Lp", "xK9#mq2Lp", "password"),
+    ],
+)
+def test_a_bank_word_a_licence_a_lock_code_and_a_named_pass_are_masked(text, value, kind):
+    masked, found = mask(text)
+    assert kind in [s.kind for s in found], found
+    assert value not in masked
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Monthly pass: $100/month for the train",
+        "I have a memorable word for it somewhere.",
+        "Memorable word? No idea, I'll ring them.",
+        "network key is fine now",
+        "Access all areas code 2020 is on the lanyard design.",
+        "the door has a code but I forget it",
+    ],
+)
+def test_a_pass_a_memorable_word_or_a_code_mentioned_without_a_value_stays(text):
+    assert mask(text) == (text, [])
