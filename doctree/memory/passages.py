@@ -54,6 +54,7 @@ def _blocks(body: str) -> list[_Block]:
     buf: list[str] = []
     in_fence = False
     section_speaker: list[str | None] = [None]  # who speaks under a `## user · <time>` heading
+    message_level = 0  # that heading's level: a deeper heading is part of the message
 
     def flush() -> None:
         if buf:
@@ -62,7 +63,9 @@ def _blocks(body: str) -> list[_Block]:
                 m = _TURN.match(buf[0])
                 if m:  # a turn's bullet carries nothing; the budget should not pay for it
                     text = _BULLET.sub("", text, count=1)
-                speaker = (m["b"] or m["p"]).strip() if m else section_speaker[0]
+                # A message's speaker is its heading's: a label opening one of its lines
+                # ("**Finish**: ...", "Note: ...") is part of what was said, not a name
+                speaker = section_speaker[0] or ((m["b"] or m["p"]).strip() if m else None)
                 blocks.append(_Block(text, " / ".join(headings), speaker))
             buf.clear()
 
@@ -91,7 +94,10 @@ def _blocks(body: str) -> list[_Block]:
             levels.append(level)
             headings.append(h[2])
             said = _MESSAGE_HEADING.match(h[2])
-            section_speaker[0] = said[1] if said else None
+            if said:
+                section_speaker[0], message_level = said[1], level
+            elif level <= message_level:  # a heading of the document's own: no message's
+                section_speaker[0], message_level = None, 0
             continue
         if _LIST_ITEM.match(line) or _TURN.match(line):
             flush()

@@ -18,7 +18,7 @@ from doctree.memory.query import addressed, parse_query
 from doctree.memory.ranking import Settings
 from doctree.memory.retrieval import rank_documents, retrieve
 from doctree.store.documents import DocumentsRepository
-from doctree.store.passages import surroundings
+from doctree.store.passages import PassageIndex, surroundings
 
 OWNER = "main"
 ROOT = Path(__file__).resolve().parents[2]
@@ -133,6 +133,45 @@ def test_messages_of_a_doctree_transcript_carry_their_role_as_speaker():
         ("user", "I prefer tea."),
         ("assistant", "Noted."),
     ]
+
+
+def test_a_label_opening_a_line_of_a_message_is_not_a_speaker():
+    # An answer's bold labels and "Word:" openings are what the assistant said; the
+    # message's speaker stays its heading's, down through the message's own subheadings.
+    body = (
+        "# Transcript of session s1\n\n## user \u00b7 2026-11-20T09:00:00Z\n\n"
+        "How do I clean my ring?\n\n## assistant \u00b7 2026-11-20T09:00:05Z\n\n"
+        "**Soak**: warm water and soap.\n\n- **Brush**: a soft toothbrush.\n"
+        "- **Step 2:** rinse it.\n\n### Finishing\n\nNote: dry it with a cloth.\n"
+    )
+    rows = cut_document("~/memory/archive/s1", "s1", body)
+    assert [r.speaker for r in rows] == ["user", "assistant", "assistant", "assistant", "assistant"]
+    assert [r.text for r in rows][1:3] == [
+        "**Soak**: warm water and soap.",
+        "**Brush**: a soft toothbrush.",
+    ]
+
+
+def test_a_label_in_a_message_does_not_make_its_word_a_speakers_name(repo):
+    body = (
+        "# Transcript of session s1\n\n- agent: main\n\n## user \u00b7 2026-11-20T09:00:00Z\n\n"
+        "Which polish should I use to finish the table?\n\n"
+        "## assistant \u00b7 2026-11-20T09:00:05Z\n\n**Finish**: a coat of wax.\n"
+    )
+    write(repo, "~/memory/archive/s1", body)
+    retrieve(repo, OWNER, "anything", budget_words=10)  # the passage index catches up
+    speakers = PassageIndex(repo).speakers(OWNER)
+    assert sorted(speakers) == ["assistant", "user"]
+    assert parse_query("How do I finish the table?", speakers).names == []
+
+
+def test_a_transcript_headings_after_its_messages_end_the_last_speaker():
+    body = (
+        "# Transcript of session s1\n\n## user \u00b7 2026-11-20T09:00:00Z\n\nHello.\n\n"
+        "## Notes\n\nWritten later.\n"
+    )
+    rows = cut_document("~/memory/archive/s1", "s1", body)
+    assert [(r.speaker, r.text) for r in rows] == [("user", "Hello."), (None, "Written later.")]
 
 
 def test_markdown_is_cut_at_list_items_and_paragraphs_with_headings_as_context():
