@@ -123,12 +123,24 @@ _DIGIT_WORD = r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)"
 #: combination is read ("12-34-56"), or said in words ("four four one nine").
 _PIN_VALUE = (
     r"(?P<value>\d{4,10}\b(?![.,/:-]\d)|\d(?:[ -]\d){3,9}(?![ -]?\d)"
+    # a keypad's letter or key with the digits: "C5829", "4471#"
+    r"|[A-Za-z]\d{4,8}(?![\w.,/:-])|\d{4,8}[#*](?![\w#*])"
     r"|\d{2}(?:[ -]\d{2}){1,4}(?![ -]?\d)|"
     + _DIGIT_WORD
     + r"(?:[ ,-]+"
     + _DIGIT_WORD
     + r"){3,9}\b)"
 )
+#: A lock, a key, a key box, a door or a gate in the languages of `_PASSWORD_ABROAD`.
+_LOCK_ABROAD = (
+    r"(?:chiav[ei]|cassett[ae]|lucchett[oi]|cancell[oi]|portone|porta|serratura|allarme|"
+    r"llaves?|cerradura|candado|caja|puerta|port[oó]n|alarma|cl[eé]s?|clef|bo[iî]te|porte|"
+    r"portail|serrure|cadenas|alarme|schl[üu]ssel\w*|schloss|kasten|t[üu]r|tor|alarmanlage|"
+    r"klucz\w*|skrytk\w*|drzwi|bram\w*|zamek|chaves?|fechadura|cadeado|port[aã]o|cofre|"
+    r"sleutel\w*|slot|deur|poort|kluis)"
+)
+#: "is" before a code in those languages, or a colon.
+_IS_CODE_ABROAD = r"(?:\s*[:=]\s*|\s+(?:è|e|es|est|ist|é|jest|to|is|era|war)\s*:?\s*)"
 #: What a code opens: "the gate code", "the code for the back door", "the key safe".
 _LOCK = (
     r"(?:door|gate|alarm|entry|access|garage|lock|locker|safe|building|lock\s*box|key\s*safe|"
@@ -297,6 +309,29 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
                 r"\b(?:lock|door|gate|alarm|keypad|key\s*safe|padlock|entry|garage)"
                 r"(?:[^.!?\n]{0,80}?)(?:\b(?:his|her|my|their|your|our|its|the|a|an)\s+"
                 r"(?:own\s+|new\s+)?|[,;]\s*)code\s*[,:=]?\s*(?:is\s+|was\s+)?"
+                + _MARKUP_OPEN
+                + r"(?P<value>\d{4,10})\b",
+                re.I,
+            ),
+        ),
+        (
+            "pin",
+            # the same in the languages most often mixed into a conversation: a word of a lock,
+            # a key or a key box, then its code ("le chiavi nella cassetta, il codice è 2619",
+            # "Schlüssel im Kasten, der Code ist 4711", "las llaves en la caja, el código es …")
+            re.compile(
+                rf"\b{_LOCK_ABROAD}(?:[^.!?\n]{{0,80}}?)\b(?:codice|c[oó]digo|code|kod|pin)\b"
+                rf"{_IS_CODE_ABROAD}" + _MARKUP_OPEN + r"(?P<value>\d{4,10})\b",
+                re.I,
+            ),
+        ),
+        (
+            "pin",
+            # "il codice della porta è 2619", "der Code für die Tür ist 4711"
+            re.compile(
+                r"\b(?:codice|c[oó]digo|code|kod|pin)\s+(?:della|del|di|per|de|do|da|für|zur|zum|"
+                r"pour|para|du|de\s+la|do|od|der|des)\s+(?:(?:die|das|den|la|il|lo|el|le|a|o)\s+)?"
+                rf"(?:\w+\s+)?{_LOCK_ABROAD}\w*{_IS_CODE_ABROAD}"
                 + _MARKUP_OPEN
                 + r"(?P<value>\d{4,10})\b",
                 re.I,
@@ -541,6 +576,8 @@ _GATES: list[tuple[tuple[str, ...], str | None]] = [
         r"building|shed|store",
     ),
     _words("code", start=r"lock|door|gate|alarm|keypad|key|padlock|entry|garage"),
+    _words("codice", "digo", "code", "kod", "pin"),
+    _words("codice", "digo", "code", "kod", "pin", start=r"codice|c[oó]digo|code|kod|pin"),
     _words("sort", start=r"sort|acc|a/c"),
     _words("iban", start=r"iban"),
     _words("phrase", "words", start=r"recovery|seed|backup|mnemonic|secret"),

@@ -38,6 +38,9 @@ def everything(repo: DocumentsRepository) -> str:
          "I'm interviewing at Marrow & Finch."),
         ("Let's keep this to yourself - Ola is expecting.", False, "Ola is expecting."),
         ("This stays between you and me — the shop is closing.", False, "the shop is closing."),
+        # words that are only ever an aside, with no stop before what they cover
+        ("Between you and me he's selling the allotment.", False, "he's selling the allotment."),
+        ("Off the record I'm applying elsewhere.", False, "I'm applying elsewhere."),
     ],
 )  # fmt: skip
 def test_an_aside_said_before_covers_what_follows(sentence, first, covered):
@@ -57,6 +60,7 @@ def test_an_aside_said_before_covers_what_follows(sentence, first, covered):
         # without a colon or a dash, "this" is what came before ("forget that")
         ("Keep this between us.", False),
         ("Keep this between us, ok?", False),
+        ("Between us we spent £40 on the hamper.", True),  # together, not an aside
     ],
 )
 def test_sentences_that_open_no_aside(sentence, first):

@@ -60,6 +60,9 @@ def test_a_clause_is_taken_and_the_rest_of_the_statement_stays(said, thing, left
         ("On the day after the party, she snores.", "snoring"),  # a fragment is no statement
         ("Mira and Tom snore at the inn.", "snore"),  # one clause: the whole line goes
         ("The renovation starts in May. The budget is 18,000 euros.", "renovation"),
+        # a clause opening on "he" or "she" right after the forgotten one goes on about it
+        ("Sorry for Oksana, since the separation she only has Sundays, he keeps the car.",
+         "separation"),
     ],
 )  # fmt: skip
 def test_a_line_goes_whole_when_no_statement_would_be_left(said, thing):

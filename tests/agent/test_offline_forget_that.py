@@ -48,6 +48,10 @@ def everything(repo: DocumentsRepository) -> str:
         (["Dinner at Halima's is on March 9th.",
           "My boss wants the dinner budget cut. Keep this between us."],
          ["Halima", "2031-03-09"], ["budget"]),
+        # a word of thanks before the request is not what it takes back
+        (["The boiler is serviced on March 9th.", "My aunt Vera has shingles again.",
+          "Thanks. Please don't keep that one."],
+         ["boiler", "2031-03-09"], ["shingles"]),
         # a "she" across the start of the message does: the news and what follows it go
         (["My cousin Lena is pregnant, due in May!",
           "oh wait, she hasn't told the family yet. don't keep that, ok?"],

@@ -967,3 +967,32 @@ def test_a_bank_word_a_licence_a_lock_code_and_a_named_pass_are_masked(text, val
 )
 def test_a_pass_a_memorable_word_or_a_code_mentioned_without_a_value_stays(text):
     assert mask(text) == (text, [])
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("the marina gate code is K4417 if anyone asks", "K4417"),
+        ("Ho lasciato le chiavi nella cassetta, il codice è 8812.", "8812"),
+        ("Die Schlüssel sind im Kasten, der Code ist 4711.", "4711"),
+        ("Las llaves están en la caja, el código es 5521.", "5521"),
+        ("Der Code für die Tür ist 3390.", "3390"),
+    ],
+)
+def test_a_lock_code_with_a_keypad_letter_or_in_another_language_is_masked(text, value):
+    masked, found = mask(text)
+    assert [s.kind for s in found] == ["pin"], found
+    assert value not in masked
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Il codice è 2619.",  # a code of nothing said to lock
+        "the error code is 5003 on the door panel",
+        "The code is in the README, version 2024",
+        "Il codice postale è 06024.",
+    ],
+)
+def test_a_code_of_no_lock_stays(text):
+    assert mask(text) == (text, [])

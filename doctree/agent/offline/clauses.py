@@ -37,7 +37,8 @@ _DEPENDENT = (
 )
 #: A clause that continues the thing said before it: its subject is that thing.
 _CONTINUES = re.compile(
-    rf"^(?:{_DEPENDENT}|it|its|this|that|these|those|they|their|there|then)\b", re.I
+    rf"^(?:{_DEPENDENT}|it|its|this|that|these|those|they|their|there|then|he|she|his|her|him)\b",
+    re.I,
 )
 _SEPARATOR = re.compile(
     r"\s*;\s*"

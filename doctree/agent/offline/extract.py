@@ -609,7 +609,11 @@ def _forget(
                 # sentence says what it takes back (it is not read); nothing said before
                 targets = []
             else:
-                targets = _just_said([*previous, *current], len(previous))
+                # a word of thanks or assent ("Thanks.", "ok") says nothing to take back
+                said = [t for t in previous if states(t.raw or t.text)]
+                starts = len(said)
+                said += [t for t in current if states(t.raw or t.text)]
+                targets = _just_said(said, starts)
                 previous[:] = [t for t in previous if t not in targets]
                 current[:] = [t for t in current if t not in targets]
             # what was taken back and the request leave the session's record too

@@ -731,7 +731,13 @@ _ASIDE = (
 #: what follows ("don't save this next bit", "don't write down the following", "what I'm
 #: about to tell you stays between us").
 _AHEAD = re.compile(
-    rf"{_ASIDE_OPENERS}{_ASIDE}\s*(?:[:,—–]|\s-\s|\.\.\.|…)\s*(?P<rest>.*)$"
+    rf"{_ASIDE_OPENERS}(?:{_ASIDE}\s*(?:[:,—–]|\s-\s|\.\.\.|…)"
+    # said without a stop before what it covers, in words that are only ever an aside:
+    # "Between you and me she's cutting her hours" (not "between us we spent £40")
+    r"|(?:(?:this\s+is\s+)?(?:strictly|just|totally)\s+)?(?:between\s+you\s+and\s+me|"
+    r"off\s+the\s+record|confidentially|in\s+confidence|(?:strictly|just)\s+between\s+"
+    r"(?:us|ourselves))\s(?=(?:i|i'm|i've|we|we're|he|he's|she|she's|they|they're|my|our|"
+    r"his|her|their)\b))\s*(?P<rest>.*)$"
     r"|\b(?:please\s+)?(?:don'?t|do\s+not|no\s+need\s+to|you\s+(?:don'?t|do\s+not)\s+need\s+to)"
     r"\s+(?:save|keep|store|record|note|log|remember|write\s+down|jot\s+down)\s+"
     r"(?:this\s+next\s+(?:bit|part|thing|one)|the\s+next\s+(?:bit|part|thing|one|few\s+\w+)|"
