@@ -85,6 +85,16 @@ def test_a_name_from_a_team_or_a_circle_is_a_person(repo: DocumentsRepository) -
     assert "~/memory/people/home" not in pages and "~/memory/people/kids" not in pages
 
 
+def test_a_tool_from_a_groups_thing_is_no_person(repo: DocumentsRepository) -> None:
+    _said(
+        repo,
+        "We roll it out with Terraform from the ops repo.",
+        "The slides come with Figma from the design folder.",
+    )
+    pages = _pages(repo)
+    assert not [p for p in pages if p.startswith("~/memory/people/")], sorted(pages)
+
+
 def test_her_opening_a_sentence_owns_what_follows(repo: DocumentsRepository) -> None:
     """A name no rule typed becomes the person "her" means when "her" opens the sentence
     ("Her landlord …"): an object ("take her for a walk") never opens one."""

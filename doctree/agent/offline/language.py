@@ -1152,7 +1152,12 @@ _FROM_GROUP = (
 #: where they are from.
 FROM = re.compile(
     rf"(?:^|[,;:]\s*|\b(?:and|met|with|to|ask|asked|tell|told|call|called)\s+)(?P<name>{NAME})\s+"
-    rf"from\s+(?:the\s+|our\s+|their\s+)?(?:[{_UP}]|(?P<group>{_FROM_GROUP}))"
+    rf"from\s+(?:the\s+|our\s+|their\s+)?(?:[{_UP}]|(?P<group>{_FROM_GROUP})"
+    # the group ends what is said of the person ("Priya from finance is leaving"), not a
+    # word naming a thing of it ("we deploy it with Ansible from the ops repo")
+    r"(?=\s*(?:$|[.,;:!?)—–-])|\s+(?:is|was|are|were|has|had|have|said|says|told|asked|will|"
+    r"would|can|could|and|or|but|who|to|at|in|on|for|with|about|came|comes|called|emailed|"
+    r"messaged|texted|sent|wants|needs|thinks|just|also|too|again|never|always)\b|['’]s\b))"
 )
 #: Words that open a sentence before "from work", "from school" and are no one: "Home from
 #: work by six", "Kids from school are off", "Straight from the office".
