@@ -12,19 +12,6 @@ from doctree.store.documents import DocumentsRepository
 from tests.cli.replaying import doctree, write_session
 
 
-def session(tmp_path: Path, sid: str, *said: str) -> str:
-    """Messages nine seconds apart; "A: …" is the assistant's."""
-    messages = [
-        {
-            "kind": "assistant" if text.startswith("A: ") else "user",
-            "time": f"2031-08-04T10:{i // 6:02d}:{i % 6 * 9:02d}Z",
-            "content": text.removeprefix("A: "),
-        }
-        for i, text in enumerate(said)
-    ]
-    return write_session(tmp_path, sid, messages)
-
-
 def test_short_messages_and_a_labelled_value_reach_the_pages_and_a_taken_back_one_leaves(
     db_path, tmp_path
 ):
@@ -73,6 +60,11 @@ def dated(tmp_path: Path, sid: str, day: str, *said: str) -> str:
         for i, text in enumerate(said)
     ]
     return write_session(tmp_path, sid, messages)
+
+
+def session(tmp_path: Path, sid: str, *said: str) -> str:
+    """A session of 2031-08-04 (see `dated`)."""
+    return dated(tmp_path, sid, "2031-08-04", *said)
 
 
 def test_a_later_forget_of_a_thought_typed_over_short_messages_leaves_each_of_them(
