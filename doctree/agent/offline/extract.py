@@ -52,7 +52,12 @@ from doctree.agent.offline.prefilter import gate_patterns
 from doctree.agent.offline.proposals import countered, is_proposal, proposed
 from doctree.agent.offline.recap import as_users, clauses, recapped, restated, stands
 from doctree.agent.offline.records import Record, used_by
-from doctree.agent.offline.referred import ThingTest, referred, restated_dates
+from doctree.agent.offline.referred import (
+    ThingTest,
+    referred,
+    restated_dates,
+    restated_people,
+)
 from doctree.agent.offline.resolve import (
     Context,
     absolute_dates,
@@ -135,6 +140,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
     context = Context(directory)
     context.date_order = segmented.date_order
     context.restated = restated_dates(segmented.turns)
+    context.restated_people = restated_people(segmented.turns)
     context.figures = confirmed(  # "£22.50" as the assistant confirms a bare "22.50"
         [x for t in segmented.turns if t.kind == "assistant" for x in t.sentences],
         [x for t in segmented.turns for x in t.sentences],

@@ -240,6 +240,14 @@ def clause_at(text: str, pos: int) -> str:
     return text[start:end]
 
 
+#: A verb of telling before what was told: "she mentioned (that) …", "he told me …".
+_REPORTED = re.compile(
+    r"\b(?:mentioned|said|says|told\s+(?:me|us|him|her|them)|wrote|texted|messaged|e-?mailed|"
+    r"explained|confirmed|announced|reckons|reckoned|let\s+(?:me|us)\s+know)\s+(?:that\s+)?",
+    re.I,
+)
+
+
 def tense_at(text: str, pos: int) -> bool:
     """Whether the clause around `pos` tells of the past: the tense of the clause a date
     sits in, not of the whole sentence ("She called: the visit is on Friday"); a clause
@@ -248,6 +256,11 @@ def tense_at(text: str, pos: int) -> bool:
     while True:
         start, end = _clause_span(text, pos)
         clause = text[start:end]
+        told = _REPORTED.search(clause)
+        if told and start + told.end() <= pos and lang.has_verb(clause[told.end() :]):
+            # "she mentioned her husband is training for the marathon on 26 September": what
+            # was told has a tense of its own, the telling's is not the date's
+            clause = clause[told.end() :]
         if lang.marked_not_past(clause):
             return False  # "£52,000, starting on 6 September": what is to come
         if lang.has_verb(clause) or re.search(r"\b[a-z]{3,}[^s\W]s\b", clause):
@@ -963,6 +976,9 @@ class Context:
         # a user's sentence -> the dates the assistant's reply restating it gives explicitly
         # (`referred.restated_dates`): a bare weekday of it means the one of those it names
         self.restated: dict[str, list[date]] = {}
+        # a user's sentence whose "she" or "he" names nobody -> the names the assistant's
+        # reply restating it gives (`referred.restated_people`)
+        self.restated_people: dict[str, list[str]] = {}
         # the people named by a role ("my wife Sal"), for a later "the wife" (`referents`)
         self.referents = Referents()
 
@@ -1011,6 +1027,21 @@ def referent(
 #: "Her landlord …" opening a sentence: "her" owns what follows, as "his" does; an object
 #: ("take her for a walk") never opens one.
 _OWNS_AT_HEAD = re.compile(r"\W*(?:(?:and|but|so|also|oh|plus),?\s+)*her\s+[a-z]", re.I)
+
+
+def _restated_referent(context: Context, raw: str, gender: str, exclude: set[str]) -> str | None:
+    """Whom "she" or "he" of `raw` means when the rules cannot tell (two women named, say)
+    but the assistant's reply restating the sentence names one person the conversation
+    named before, of that gender or of none known: the reply read whom the user meant."""
+    said = context.restated_people.get(raw) or []
+    fits = {
+        slug
+        for name in said
+        if (slug := person_slug(name)) in context.last
+        and slug not in exclude
+        and context.gender.get(slug) in (gender, None)
+    }
+    return fits.pop() if len(fits) == 1 else None
 
 
 def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
@@ -1084,6 +1115,8 @@ def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
         and not addressed_kin
     ):
         ref = referent(context, gender, exclude=set(key.values()), said_at=s.time)
+        if ref is None and not named:
+            ref = _restated_referent(context, raw, gender, exclude=set(key.values()))
         if (
             ref in context.candidates
             and ref not in directory.people
