@@ -477,10 +477,21 @@ _CREDIT = re.compile(
 )
 
 
+#: The user telling that what the assistant found put it right: "I cleared them and it ran
+#: fine", "works now", "that did the trick".
+_WORKED = re.compile(
+    r"\b(?:ran|runs|works|worked|went\s+through|passed)\s+(?:fine|again|ok|okay|perfectly|"
+    r"without\s+(?:an?\s+)?(?:error|errors|problem|problems|issue|issues|hitch))\b|\bworks\s+now\b|\bthat\s+did\s+(?:it|the\s+trick)\b|"
+    r"\bproblem\s+solved\b",
+    re.I,
+)
+
+
 def credits(reply: str) -> bool:
     """Whether a user's reply credits the assistant with what it found ("good catch", "you're
-    right", "that fixed it"): more than thanks, it accepts what was said as found."""
-    return bool(_CREDIT.match(reply)) and not rejects(reply)
+    right", "that fixed it", "I cleared them and it ran fine"): more than thanks, it accepts
+    what was said as found."""
+    return (bool(_CREDIT.match(reply)) or bool(_WORKED.search(reply))) and not rejects(reply)
 
 
 #: A reply that is only a "yes": "Yes.", "yep, exactly", "correct".
