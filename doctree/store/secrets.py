@@ -382,6 +382,8 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
             re.compile(
                 r"(?<![A-Za-z])(?:cvv2?|cvc2?|cv2|csc|card\s+verification\s+(?:code|value)|"
                 r"(?:card\s+)?security\s+code)(?![A-Za-z])"
+                # "the CVV on the back is 317", "security code on the back of the card: 0412"
+                r"(?:\s+on\s+the\s+back(?:\s+of\s+(?:the|my|your)\s+card)?)?"
                 r"(?:\s*(?:number|no\.?|#))?(?:\s*[:=]\s*|\s+(?:is|was)\s+|\s+)"
                 r"(?P<value>\d{3,4})(?!\d)",
                 re.I,
@@ -422,9 +424,13 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
             # information: SEAGULL" (a word is what it is: no randomness asked)
             "memorable-word",
             re.compile(
-                r"(?<![A-Za-z])memorable\s+(?:word|info(?:rmation)?|answer)(?![A-Za-z])"
+                r"(?<![A-Za-z])(?:memorable\s+(?:word|info(?:rmation)?|answer)|security\s+answer|"
+                # "the answer to my security question is Biscuit"
+                r"answer\s+to\s+(?:my|the|your|our)\s+security\s+question)(?![A-Za-z])"
                 r"(?:\s*[:=]\s*|\s+(?:is|was)\s*[:=]?\s*(?:now\s+)?|['’]s\s+|\s+)"
-                r"[\"'`]?(?P<value>(?!(?:is|was|and|or|for|the|a|an|to)\b)"
+                r"[\"'`]?(?P<value>(?!(?:is|was|and|or|for|the|a|an|to|wrong|right|correct|"
+                r"incorrect|not|never|rejected|accepted|still|different|same|case|too|my|your|"
+                r"his|her|their|our|something|nothing|blank|empty|required|needed|asked)\b)"
                 r"[A-Za-z0-9][^\s\"'`.,;!?]{2,40})",
                 re.I,
             ),
@@ -459,6 +465,18 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
                 r"(?:\s*:|\s+(?:are|were)\s*:?)\s*(?:```[^\n]*\n\s*)?"
                 rf"(?P<value>{_RECOVERY_CODE}(?:[ \t]+{_RECOVERY_CODE})*"
                 rf"(?:\s*\n\s*{_RECOVERY_CODE}(?:[ \t]+{_RECOVERY_CODE})*)*)",
+                re.I,
+            ),
+        ),
+        (
+            # one such code given straight after its name: "2FA backup code 493882", "my
+            # recovery code is K7RQ-22LA" (a code has a digit)
+            "recovery-code",
+            re.compile(
+                r"\b(?:recovery|backup|back-up|2fa|two[- ]factor)\s+codes?(?:\s+(?:is|are|was|were))?"
+                r"\s+(?P<value>(?=[A-Za-z0-9-]*\d)(?:[A-Za-z0-9]{6,10}|[A-Za-z0-9]{4,6}"
+                r"(?:-[A-Za-z0-9]{4,6}){1,3})"
+                r"|\d{3}\s\d{3})(?![\w-])",
                 re.I,
             ),
         ),
@@ -594,7 +612,7 @@ _GATES: list[tuple[tuple[str, ...], str | None]] = [
         "licen",
         start=r"national|ni|sin|social|passport|driv",
     ),
-    _words("memorable", start=r"memorable"),
+    _words("memorable", "security answer", "security question", start=r"memorable|security|answer"),
     _words(
         "otp",
         "one-time",
@@ -604,6 +622,7 @@ _GATES: list[tuple[tuple[str, ...], str | None]] = [
     ),
     _words("otp", "one-time", "one time", "code"),
     _words("codes", "code:", start=r"recovery|backup|back-up|2fa|two"),
+    _words("code", start=r"recovery|backup|back-up|2fa|two"),
 ]
 
 

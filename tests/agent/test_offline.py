@@ -749,3 +749,81 @@ def test_a_root_cause_the_user_confirms_with_that_worked_is_kept(repo):
         ),
     )
     assert "root cause is the disk quota" in current_text(repo)
+
+
+@pytest.mark.parametrize(
+    ("said", "day"),
+    [
+        # what was told has its own tense: the telling is past, the race to come
+        ("She mentioned her brother Tariq is running the Lisbon half on 19 October.", "2031-10-19"),
+        ("He told me the reunion is on 4 November.", "2031-11-04"),
+        # told of the past, it stays past
+        ("She mentioned she was in Porto on 20 August.", "2031-08-20"),
+    ],
+)
+def test_a_date_in_what_someone_told_takes_the_tense_of_what_was_told(said, day):
+    from doctree.agent.offline.resolve import absolute_dates
+
+    assert [d.isoformat() for _, d in absolute_dates(said, date(2031, 9, 2), by_clause=True)] == [
+        day
+    ]
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("whats Odile's job again?", False),
+        ("What was the name of Odile's physio?", False),
+        ("When is my dentist appointment?", False),
+        # a question that tells something in a clause of its own, or with a figure
+        ("What should I get Odile for her birthday on 12 May?", True),
+        ("Which train should I take if Odile lands at Stansted?", True),
+    ],
+)
+def test_a_question_that_only_asks_is_not_a_line_of_memory(said, kept):
+    from doctree.agent.offline.file import worth_a_line
+    from doctree.agent.offline.model import Sentence
+
+    s = Sentence(time="2031-09-02T10:00:00Z", text=said, raw=said, speaker="the user")
+    s.people.append("Odile")
+    assert worth_a_line(s) is kept
+
+
+def test_a_day_corrected_against_the_day_a_date_was_said_on_keeps_its_month(tmp_path):
+    """ "I got Mum's birthday wrong, it's the 14th not the 12th", ten days after "Mum's
+    birthday is on 12 March": 14 March, and the 12 March line goes under Past."""
+    repo = DocumentsRepository(str(tmp_path / "m.db"))
+    sessions = [
+        ("s-mum-1", "2032-02-01T10:00:00Z", "Mum's birthday is on 12 March, she'll be 70."),
+        (
+            "s-mum-2",
+            "2032-02-10T10:00:00Z",
+            "I got Mum's birthday wrong, it's the 14th not the 12th.",
+        ),
+    ]
+    from doctree.sessions.transcripts import format_transcript
+
+    for sid, at, said in sessions:
+        text = format_transcript(
+            [{"kind": "user", "time": at, "content": said}], owner="main", session_id=sid
+        )
+        OfflineMemoryAgent().run(text, MemoryTools(repo, "main", session_id=sid))
+    active = repo.read("main", "~/memory/active").body
+    upcoming = active.split("## Upcoming", 1)[1].split("\n## ", 1)[0]
+    assert "2032-03-14" in upcoming
+    assert "2032-02-14" not in active
+    assert "2032-03-12" not in upcoming
+
+
+@pytest.mark.parametrize(
+    ("said", "day"),
+    [
+        ("The sync job keeps failing since Monday, can you look?", "2032-04-05"),
+        ("Ever since Friday my knee hurts.", "2032-04-02"),
+        # "since" as "because": the day is the subject of its own clause
+        ("We'll meet on Monday since Tuesday is full.", "2032-04-13"),
+    ],
+)
+def test_a_day_after_since_is_gone(said, day):
+    _, found = resolve_relative(said, date(2032, 4, 7), by_clause=True)
+    assert day in [d.isoformat() for _, d in found]

@@ -467,3 +467,135 @@ def test_clear_about_is_not_a_request_to_forget():
     assert forget_request("I'm not clear about the dates yet.") is None
     assert forget_request("Remove the screws from the panel first.") is None
     assert forget_request("Delete Nadia from your notes, please.") == (True, "Nadia")
+
+
+def test_a_name_that_opens_a_clause_after_a_comma_ends_what_is_forgotten(repo):
+    """ "remove anything about Anton, Greta says …": Greta opens the reason, she is not a
+    second thing to forget, and Anton is forgotten."""
+    from doctree.agent.offline.language import forget_request
+
+    assert forget_request("Please remove anything about Anton, Greta says he moved away.") == (
+        True,
+        "Anton",
+    )
+    assert forget_request("Forget about Anton, Greta and the boat loan.") == (
+        True,
+        "Anton, Greta and the boat loan",
+    )
+    run(
+        repo,
+        transcript(
+            "s-greta",
+            ("user", DAY1, "My cousin Greta lives in Tromsø. Her lodger is called Anton."),
+            ("user", "2027-05-03T18:04:00Z", "Anton is a welder and plays the accordion."),
+        ),
+    )
+    assert holding(repo, "accordion")
+    run(
+        repo,
+        transcript(
+            "s-greta-2",
+            (
+                "user",
+                DAY2,
+                "Actually please remove anything about Anton, Greta says he moved out and "
+                "doesn't want to be mentioned.",
+            ),
+        ),
+    )
+    assert not holding(repo, "Anton") and not holding(repo, "accordion")
+    assert holding(repo, "Tromsø")
+    page = pages(repo)["~/memory/archive/2027-W18/s-greta-2"]
+    assert "Not acted on" not in page
+
+
+def test_wiping_an_old_detail_takes_only_its_clause(repo):
+    """ "wipe the old address": a person's detail named by its kind is forgotten where it is
+    said, and the clause beside it that gives the new one stays."""
+    from doctree.agent.offline.language import forget_request
+
+    assert forget_request("And wipe the old address, I don't need it now.") == (
+        True,
+        "the old address",
+    )
+    assert forget_request("Wipe my laptop before you hand it back.") is None
+    run(
+        repo,
+        transcript(
+            "s-move",
+            (
+                "user",
+                DAY1,
+                "Our old address was 3 Quarry Lane but we moved out in April to 8 Mill Road.",
+            ),
+        ),
+    )
+    run(repo, transcript("s-move-2", ("user", DAY2, "Wipe the old address, I don't need it.")))
+    assert not holding(repo, "Quarry")
+    assert holding(repo, "8 Mill Road")
+    assert not holding(repo, "Wipe the old address")
+
+
+@pytest.mark.parametrize(
+    ("said", "target"),
+    [
+        (
+            "I'd rather you didn't keep the stuff about Uncle Ray's operation.",
+            "Uncle Ray's operation",
+        ),
+        ("Please don't remember my weight.", "my weight"),
+        ("Don't hold on to my pension figure.", "my pension figure"),
+        ("I don't want you remembering my address.", "my address"),
+        ("No need to keep anything about Ilse going forward.", "Ilse"),
+        ("Delete all mention of the tribunal.", "the tribunal"),
+        ("Erase any record of my counselling.", "my counselling"),
+        ("Forget I ever mentioned the audition.", "the audition"),
+        ("Pretend I never told you about the tattoo.", "the tattoo"),
+        ("Forget Oskar's mobile number, it changed.", "Oskar's mobile number"),
+        ("Forget about Ilse, Oskar, and the caravan.", "Ilse, Oskar, and the caravan"),
+        ("can u forget abt the caravan pls", "the caravan"),
+    ],
+)
+def test_requests_to_forget_in_everyday_wordings_name_their_thing(said, target):
+    from doctree.agent.offline.language import forget_request
+
+    assert forget_request(said) == (True, target)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Please don't save my seat, I'll be late.",
+        "Can you not remember my name? It's Sam.",
+        "We don't need to keep our old car.",
+        "I don't want you to be late.",
+        "Don't forget my birthday is on the 3rd.",
+        "I'd rather you didn't book anything yet.",
+    ],
+)
+def test_sentences_that_only_look_like_forgetting_ask_nothing(said):
+    from doctree.agent.offline.language import forget_request
+
+    assert forget_request(said) is None
+
+
+def test_clear_my_memory_of_a_thing_names_the_thing():
+    from doctree.agent.offline.language import forget_request, forget_targets
+
+    asked = forget_request("Clear my memory of the tribunal stuff.")
+    assert asked is not None and asked[1] is not None
+    assert forget_targets(asked[1]) == ["tribunal"]
+
+
+def test_keeping_asked_against_in_another_wording_forgets_the_thing(repo):
+    run(
+        repo,
+        transcript(
+            "s-weigh",
+            ("user", DAY1, "My weight is 91 kg this week and my gym is Urban Climb."),
+        ),
+    )
+    assert holding(repo, "91 kg")
+    run(repo, transcript("s-weigh-2", ("user", DAY2, "Please don't remember my weight.")))
+    assert not holding(repo, "91 kg")
+    assert holding(repo, "Urban Climb")

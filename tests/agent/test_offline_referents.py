@@ -313,3 +313,44 @@ def test_a_named_speakers_my_is_their_own_not_the_users() -> None:
     assert ("Tom", "Anna's husband") in out[0].roles
     assert "Tom" in out[1].people and "husband (Tom) flies" in out[1].text
     assert "Tom" not in out[2].people and "(Tom)" not in out[2].text
+
+
+def test_a_pronoun_two_people_could_mean_goes_to_whom_the_assistants_restatement_names(repo):
+    """ "She" after two women named is either, so the rules keep it as said; the assistant's
+    reply restating the sentence with a name ("I'll note that Ines is allergic to sesame")
+    reads whom the user meant, and the line goes on her page."""
+    run(
+        repo,
+        transcript(
+            "s-nursery",
+            (
+                "user",
+                "2029-06-01T09:00:00Z",
+                "My niece Ines starts nursery in May, her key worker is Mrs Adeyemi.",
+            ),
+            ("assistant", "2029-06-01T09:01:00Z", "Lovely."),
+            ("user", "2029-06-01T09:02:00Z", "she's allergic to sesame, the nursery needs to know"),
+            ("assistant", "2029-06-01T09:03:00Z", "I'll note that Ines is allergic to sesame."),
+        ),
+    )
+    people = _people(repo)
+    assert "sesame" in people["~/memory/people/ines"]
+    assert "sesame" not in people.get("~/memory/people/mrs-adeyemi", "")
+
+
+def test_a_restatement_naming_someone_the_conversation_never_named_resolves_nothing(repo):
+    run(
+        repo,
+        transcript(
+            "s-nursery-2",
+            (
+                "user",
+                "2029-06-01T09:00:00Z",
+                "My niece Ines starts nursery in May, her key worker is Mrs Adeyemi.",
+            ),
+            ("user", "2029-06-01T09:02:00Z", "she's allergic to sesame, the nursery needs to know"),
+            ("assistant", "2029-06-01T09:03:00Z", "I'll note that Clara is allergic to sesame."),
+        ),
+    )
+    people = _people(repo)
+    assert not any("sesame" in body for body in people.values())

@@ -209,3 +209,15 @@ def test_a_finding_the_user_acted_on_is_labelled_accepted(repo):
     run(repo, _lookup("Done, I've paid the £42 for this year."))
     finding = next(ln for ln in _current(repo).split("\n") if "A-118" in ln)
     assert "Found by the assistant and accepted by the user" in finding, finding
+
+
+def test_what_the_user_says_put_it_right_is_kept_as_found(repo):
+    """ "ah ok. I set it and the job ran fine": the user took in what was found and says it
+    worked, which credits it as "good catch" does."""
+    run(repo, _review("ah ok. I set it in the cron file and the job ran fine tonight."))
+    assert "BACKUP_DIR is never set" in _current(repo)
+
+
+def test_taking_it_in_without_saying_it_worked_credits_nothing(repo):
+    run(repo, _review("ah ok. I'll look at it tomorrow."))
+    assert "BACKUP_DIR is never set" not in _current(repo)

@@ -996,3 +996,33 @@ def test_a_lock_code_with_a_keypad_letter_or_in_another_language_is_masked(text,
 )
 def test_a_code_of_no_lock_stays(text):
     assert mask(text) == (text, [])
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "kind"),
+    [
+        ("the CVV on the back is 317", "317", "card-security-code"),
+        ("security code on the back of the card: 0412", "0412", "card-security-code"),
+        ("security answer: Marmalade", "Marmalade", "memorable-word"),
+        ("the answer to my security question is Marmalade", "Marmalade", "memorable-word"),
+        ("2FA backup code 493882", "493882", "recovery-code"),
+        ("my recovery code is K7RQ-22LA", "K7RQ-22LA", "recovery-code"),
+    ],
+)
+def test_a_card_code_a_security_answer_and_a_single_backup_code_are_masked(text, value, kind):
+    masked, found = mask(text)
+    assert kind in [s.kind for s in found], found
+    assert value not in masked
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the security answer was wrong so I got locked out",
+        "backup code 2024 was the year we moved",
+        "the backup codes are printed in the drawer",
+        "we need a backup code review on Friday",
+    ],
+)
+def test_a_security_answer_or_backup_code_mentioned_without_one_stays(text):
+    assert mask(text) == (text, [])

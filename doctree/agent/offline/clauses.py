@@ -46,6 +46,10 @@ _SEPARATOR = re.compile(
     rf"|\s+(?={_COORDINATE}\s+{_SUBJECT}\b)"
     # "… and Ines has booked the B&B": a new clause of a named subject
     r"|\s+(?=(?:and|but)\s+(?-i:[A-Z])[\w-]+(?:['’]s)?\s+(?-i:[a-z]))"
+    # "… and the user's gym is Urban Climb", "… but her car was sold": a new clause whose
+    # subject is a thing someone has
+    r"|\s+(?=(?:and|but)\s+(?:the\s+user['’]s|my|our|his|her|their|the)\s+(?:[\w'’-]+\s+){1,2}?"
+    r"(?:is|are|was|were|has|have|had|will)\b)"
     r"|\s+(?=(?:but|because|whereas|although)\s)"
     r"|,\s+",
     re.I,

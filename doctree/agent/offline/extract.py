@@ -52,7 +52,12 @@ from doctree.agent.offline.prefilter import gate_patterns
 from doctree.agent.offline.proposals import countered, is_proposal, proposed
 from doctree.agent.offline.recap import as_users, clauses, recapped, restated, stands
 from doctree.agent.offline.records import Record, used_by
-from doctree.agent.offline.referred import ThingTest, referred, restated_dates
+from doctree.agent.offline.referred import (
+    ThingTest,
+    referred,
+    restated_dates,
+    restated_people,
+)
 from doctree.agent.offline.resolve import (
     Context,
     absolute_dates,
@@ -135,6 +140,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
     context = Context(directory)
     context.date_order = segmented.date_order
     context.restated = restated_dates(segmented.turns)
+    context.restated_people = restated_people(segmented.turns)
     context.figures = confirmed(  # "£22.50" as the assistant confirms a bare "22.50"
         [x for t in segmented.turns if t.kind == "assistant" for x in t.sentences],
         [x for t in segmented.turns for x in t.sentences],
@@ -218,7 +224,16 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                     s.kinds.append("accepted")
             a.sentences.extend(pending)
             recap = []  # what it said is kept as found
-        elif specific and own and (lang.credits(own[0]) or (stated and lang.confirms(own[0]))):
+        elif (
+            specific
+            and own
+            and (
+                lang.credits(own[0])
+                # "ah ok. I cleared them and it ran fine.": credit after a word of taking it in
+                or (len(own) > 1 and _TAKEN_IN.match(own[0]) and lang.credits(own[1]))
+                or (stated and lang.confirms(own[0]))
+            )
+        ):
             for s in specific:
                 s.kinds.append("accepted")
             a.sentences.extend(specific)  # "good catch": what it said is what it found
@@ -1717,6 +1732,14 @@ def _withhold(s: Sentence, raw: str, found: list[Secret]) -> None:
         )
         + ")."
     )
+
+
+#: A reply that only takes in what was said: "ah ok.", "oh I see!", "right.".
+_TAKEN_IN = re.compile(
+    r"^\W*(?:ah|oh|ok|okay|right|i\s+see|got\s+it|hm+|huh)(?:[\s,]+(?:ok|okay|i\s+see|right|"
+    r"then|yes|yeah))*\W*$",
+    re.I,
+)
 
 
 def _classify(s: Sentence, clean: str, ref: date, *, speaker: str | None) -> None:

@@ -10,6 +10,8 @@ about it; named in passing, it is only told apart from the people. Touches no pa
 
 from __future__ import annotations
 
+import re
+
 from doctree.agent.offline import language as lang
 from doctree.agent.offline.directory import OTHER_KINDS, Directory
 from doctree.agent.offline.language import filler
@@ -72,9 +74,24 @@ def file_facts(
     )
 
 
+#: A question that asks the assistant to recall or look up something ("whats Farah's job
+#: again?", "What was the name of his physio?", "When is my dentist appointment?"): the
+#: question opens on its question word and stops, no clause of its own telling anything.
+_ASKS_ONLY = re.compile(
+    r"^\W*(?:(?:so|and|ok|okay|hey|sorry|quick\s+one|remind\s+me)[,:\s]+)*"
+    r"(?:what|whats|what['’]s|when|whens|when['’]s|where|where['’]s|who|who['’]s|which|how)\b"
+    r"(?![^?]*\b(?:if|since|because|given|as\s+i|now\s+that|when\s+i|when\s+we)\b)"
+    r"[^\d?]*\?\s*$",
+    re.I,
+)
+
+
 def worth_a_line(s: Sentence) -> bool:
     """A sentence of some kind, or one about someone or something that says more than a
-    few words; a few words are a fact when the user says them of someone ("Teddy is six")."""
+    few words; a few words are a fact when the user says them of someone ("Teddy is six").
+    A question that only asks (`_ASKS_ONLY`) is none: what it asks is not what it tells."""
+    if s.speaker == "the user" and _ASKS_ONLY.match(s.raw or s.text):
+        return False
     return bool(
         s.kinds or s.people or s.others or (s.projects and len(s.text.split()) >= 6)
     ) and not (filler(s.text) and not s.kinds and not (s.speaker == "the user" and s.subject))

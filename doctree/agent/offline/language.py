@@ -477,10 +477,21 @@ _CREDIT = re.compile(
 )
 
 
+#: The user telling that what the assistant found put it right: "I cleared them and it ran
+#: fine", "works now", "that did the trick".
+_WORKED = re.compile(
+    r"\b(?:ran|runs|works|worked|went\s+through|passed)\s+(?:fine|again|ok|okay|perfectly|"
+    r"without\s+(?:an?\s+)?(?:error|errors|problem|problems|issue|issues|hitch))\b|\bworks\s+now\b|\bthat\s+did\s+(?:it|the\s+trick)\b|"
+    r"\bproblem\s+solved\b",
+    re.I,
+)
+
+
 def credits(reply: str) -> bool:
     """Whether a user's reply credits the assistant with what it found ("good catch", "you're
-    right", "that fixed it"): more than thanks, it accepts what was said as found."""
-    return bool(_CREDIT.match(reply)) and not rejects(reply)
+    right", "that fixed it", "I cleared them and it ran fine"): more than thanks, it accepts
+    what was said as found."""
+    return (bool(_CREDIT.match(reply)) or bool(_WORKED.search(reply))) and not rejects(reply)
 
 
 #: A reply that is only a "yes": "Yes.", "yep, exactly", "correct".
@@ -805,7 +816,7 @@ FORGET_ABOUT = re.compile(
     rf"(?:{_SAID})?(?:anything\s+|everything\s+|that\s+(?=about\b))?"
     # "forget the bit about Fen", "delete that part about the move"
     r"(?:(?:the|that|this)\s+(?:bits?|parts?|stuff|things?|story|news|details?|info|mention)\s+)?"
-    r"(?:about|abt|bout)\s+(?P<what>(?:[^.,;!?]|,\s*(?=(?-i:[A-Z])))+)"
+    r"(?:about|abt|bout)\s+(?P<what>(?:[^.,;!?]|,\s*(?=(?-i:[A-Z])|(?:and|or)\s))+)"
     r"|\bdon'?t\s+(?:keep|remember|store)\s+(?:anything\s+)?about\s+(?P<what2>[^.,;!?]+)"
     r"|\b(?:forget|delete|erase|remove|drop|scratch)\s+(?:all\s+)?(?:the|my|our|that)\s+"
     r"(?P<what3>[^.,;!?]+?)\s+(?:stuff|things?|bits?|business|details|part|story)\b"
@@ -837,25 +848,41 @@ _INFO = (
 #: do so with "out" or "off" ("take … out", "leave … out", "keep … out of it").
 _LET_GO = (
     r"(?:forget|delete|erase|remove|drop|scratch|scrap|scrub|wipe|strike|purge|lose|ditch|bin|"
-    r"get\s+rid\s+of|clear\s+out|clear)"
+    r"unlearn|get\s+rid\s+of|clear\s+out|clear)"
 )
 _LET_GO_OUT = r"(?:take|leave|keep|cut|cross|rub|strike|scratch)"
 #: The object of such a verb when it is what was said, not a thing in the world: "the stuff
 #: about X", "everything on X", "any mention of X" (-> X); "the X stuff" (-> X).
 _SAID_OF = (
     r"(?:(?:everything|anything|all|whatever)\s+(?:you(?:'ve|\s+have)?\s+(?:got|have|know|keep)\s+)?"
-    rf"|(?:all\s+)?(?:the|that|this|those|these|any|my|our)\s+{_INFO}\s+|{_INFO}\s+)"
+    rf"|(?:all\s+)?(?:the|that|this|those|these|any|my|our)\s+{_INFO}\s+|{_INFO}\s+"
+    # "all mention of the lawsuit", "any record of my therapy"
+    r"|(?:all|any|every)\s+(?:records?|traces?|mentions?)\s+)"
     r"(?:about|on|of|regarding|concerning|re)\s+(?P<what>[^.,;!?]+?)"
     rf"|(?:all\s+)?(?:the|that|this|those|these|any|my|our)\s+(?P<what2>(?:[^\s.,;!?]+\s+){{1,4}}?){_INFO}"
     # "take out what I told you about X": what was said, named as said
     rf"|{_SAID}(?:about|on|regarding)\s+(?P<what8>[^.,;!?]+?)"
 )
+#: The kinds of a person's details: what "wipe my old address" names.
+_PERSONAL_DATUM = (
+    r"(?:address|addresses|(?:phone|mobile|cell|landline|home|work|contact)\s+numbers?|"
+    r"e-?mail\s+address(?:es)?|e-?mails?\s+addresses|postcode|zip\s*code|date\s+of\s+birth|"
+    r"birthday|surname|maiden\s+name|username|contact\s+details|details)"
+)
 _OUT = r"(?:out|off)(?:\s+of\b|\s*(?=[.,;!?]|$)|\s+(?:altogether|completely|entirely|please)\b)"
 #: Where such a request ends: "… out", "… from your notes", "… please", the clause's end.
 _ASKED_END = (
-    rf"(?=\s*(?:{_OUT}|from\s+(?:your|the|my|memory|there|it|everything|whatever|all)\b|"
+    # a word that ends it starts a word of its own ("the tattoo" does not end on "too")
+    rf"(?=\s*(?:\b(?:{_OUT}|from\s+(?:your|the|my|memory|there|it|everything|whatever|all)\b|"
     r"altogether|completely|entirely|for\s+good|too|as\s+well|either|please|thanks|"
-    r"if\s+you\s+(?:can|could|would|don't\s+mind)|[.,;!?)]|$)|\s+(?:pls|plz|ta)\b)"
+    r"if\s+you\s+(?:can|could|would|don't\s+mind))|[.,;!?)]|$)|\s+(?:pls|plz|ta)\b)"
+)
+#: Keeping asked against, before its verb: "don't", "I'd rather you didn't", "no need to",
+#: "I don't want you (to)".
+_KEEPING_ASKED_AGAINST = (
+    r"(?:\b(?:please\s+)?(?:don'?t|do\s+not)|\bi'?d\s+rather\s+you\s+(?:didn'?t|did\s+not)|"
+    r"\bno\s+need\s+(?:for\s+you\s+)?to|\bi\s+don'?t\s+want\s+you(?:\s+to)?|"
+    r"\byou\s+(?:don'?t|do\s+not)\s+need\s+to)\s+"
 )
 #: A request to let go of what was said about something, in any of the ways people ask it:
 #: "scrub the stuff about Ravi and the stairlift money", "can you lose the bit about the
@@ -868,20 +895,36 @@ FORGET_ASKED = tuple(
         rf"(?P<verb>{_LET_GO})\s+(?:{_SAID_OF}){_ASKED_END}",
         rf"(?P<verb>{_LET_GO_OUT})\s+(?:out\s+|off\s+)(?:{_SAID_OF}){_ASKED_END}",
         rf"(?P<verb>{_LET_GO_OUT})\s+(?:{_SAID_OF})\s+(?={_OUT})",
-        r"(?P<dont>\bdon'?t\s+(?:keep|remember|store|save|record|note|log|hold\s+on\s*to|"
-        rf"hang\s+on\s*to|hold\s+onto|write\s+down|put\s+down)\s+)(?:{_SAID_OF}){_ASKED_END}",
+        rf"(?P<dont>{_KEEPING_ASKED_AGAINST}(?:keep|remember|store|save|record|note|log|"
+        r"hold\s+on\s*to|hang\s+on\s*to|hold\s+onto|write\s+down|put\s+down|note\s+down)"
+        rf"(?:ing)?\s+)(?:{_SAID_OF}){_ASKED_END}",
         # "take him off everything", "keep Ana out of your notes": a person or thing taken
         # out of what memory holds
         rf"(?P<verb>{_LET_GO_OUT}|{_LET_GO})\s+(?P<what4>[^.,;!?]{{1,40}}?)\s+(?:off|out\s+of|from)\s+"
         r"(?:everything|all\s+of\s+(?:it|that)|(?:your|the|my)\s+(?:notes|memory|records|files|"
         r"pages)|memory|whatever\s+you(?:'ve|\s+have)?\s+(?:got|have|keep))\b",
+        # "wipe the old address", "forget my work number": a piece of what a person told about
+        # themselves or someone, named by its kind (not "wipe the staging disk", a thing in
+        # the world; not "delete" or "drop", which edit a draft or a plan)
+        r"(?P<verb>wipe|scrub|purge|erase|forget)\s+(?P<what10>(?:my|our|the|(?-i:[A-Z])[\w-]*['’]s)\s+"
+        rf"(?:[\w'’-]+\s+){{0,3}}?{_PERSONAL_DATUM}){_ASKED_END}",
+        # "please don't remember my weight", "I'd rather you didn't keep my salary": keeping
+        # asked against, of a thing of the user's ("save" aside: "don't save my seat")
+        rf"(?P<dont>{_KEEPING_ASKED_AGAINST}(?:keep|remember|store|record|hold\s+on\s*to|"
+        r"hold\s+onto|hang\s+on\s*to|write\s+down|note\s+down)(?:ing)?\s+)"
+        r"(?P<what12>(?:my|our)\s+(?:[\w'’-]+\s+){0,2}?[\w'’-]+)"
+        rf"{_ASKED_END}",
+        # "forget I ever mentioned the interview", "pretend I never told you about the move"
+        r"(?P<verb>forget|pretend)\s+(?:that\s+)?i\s+(?:ever\s+|even\s+|never\s+)?"
+        r"(?:said|mentioned|told\s+you|brought\s+up|talked)\s+(?:anything\s+)?"
+        rf"(?:about\s+|of\s+)?(?P<what13>[^.,;!?]+?){_ASKED_END}",
         r"(?P<verb>(?:nothing|no\s+(?:mention|record|notes?|trace|lines?))\s+)"
         r"(?:about|on|of|regarding)\s+(?P<what3>[^.,;!?]+?)\s+"
         r"(?=(?:in\s+(?:there|here|it|memory|writing|(?:your|the|my)\s+(?:notes|memory|pages|"
         r"records|files))|please|thanks)\b)",
     )
 )
-_ASKED_GROUPS = ("what", "what2", "what3", "what4", "what8")
+_ASKED_GROUPS = ("what", "what2", "what3", "what4", "what8", "what10", "what12", "what13")
 #: What comes just before a request addressed to the assistant: nothing, a clause's end, or
 #: the words that ask ("please", "can you", "and", "just", "I'd like you to").
 _ASKING = re.compile(
@@ -922,7 +965,7 @@ WITHDRAWN = re.compile(
 #: Where the thing to forget ends: a new clause ("... and delete his page", "..., he asked").
 _CLAUSE_END = re.compile(
     r"\s+(?:but|so|because|since|as|he|she|they|it|too|as\s+well|either|also|please|now|"
-    r"anymore|for\s+good)\b.*$|\s+and\s+(?!(?-i:[A-Z])|(?:the|my|our|his|her|their)\s).*$",
+    r"anymore|for\s+good|pls|plz|thx|thanks|ta|going\s+forward|from\s+now\s+on|in\s+future)\b.*$|\s+and\s+(?!(?-i:[A-Z])|(?:the|my|our|his|her|their)\s).*$",
     re.I,
 )
 
@@ -971,6 +1014,25 @@ _SAID_OF_ONESELF = re.compile(
 )
 
 
+#: What follows a comma in a list of names: names only ("Ravi, Priya and the money"), up
+#: to the next comma or "and"/"or".
+_NAMES_ONLY = re.compile(r"(?-i:[A-Z])[\w'’.-]*(?:\s+(?-i:[A-Z])[\w'’.-]*)*", re.I)
+
+
+def _list_end(what: str) -> str:
+    """What a request names, up to where its list ends: after a comma the list goes on only
+    with names ("about Ravi, Priya and the money"); a name that opens a clause of its own ends
+    it there ("about Marcus, Jo says they split up" -> "Marcus")."""
+    parts = what.split(",")
+    for i, part in enumerate(parts[1:], start=1):
+        if re.match(r"\s*(?:and|or)\s", part, re.I):
+            break  # ", and the house sale": the list's last thing, whatever it is
+        head = re.split(r"\s+(?:and|or|&)\s+", part.strip(), maxsplit=1)[0]
+        if not _NAMES_ONLY.fullmatch(head):
+            return ",".join(parts[:i])
+    return what
+
+
 def forget_request(sentence: str) -> tuple[bool, str | None] | None:
     """(True, None) for "forget that", (True, "the standup time") for "forget about ...",
     (True, "she sleepwalks") for "forget that she sleepwalks", None when the sentence asks nothing
@@ -983,10 +1045,10 @@ def forget_request(sentence: str) -> tuple[bool, str | None] | None:
     if m and _NEGATED.search(sentence[: m.start()]):
         return None  # "don't forget what I told you about the dog" asks the opposite
     if m:
-        what = next(m.group(g) for g in _TARGET_GROUPS if m.group(g)).strip()
+        what = _list_end(next(m.group(g) for g in _TARGET_GROUPS if m.group(g)).strip())
         # "and" goes on the target only before a name or a noun ("Jonas and Elif"),
         # not before a verb ("Bob and delete his page")
-        what = _CLAUSE_END.sub("", what).strip()
+        what = _CLAUSE_END.sub("", what).strip().rstrip(",").strip()
         return (True, what) if what else (True, None)
     if (asked := _asked(sentence)) is not None:
         return True, asked
@@ -1059,6 +1121,13 @@ def forget_targets(what: str) -> list[str]:
     out = []
     for part in parts:
         part = re.sub(r"^(?:(?:the|my|our)\s+)", "", part.strip(), flags=re.I)
+        # "clear my memory of the divorce": what memory holds of it is the thing
+        part = re.sub(
+            r"^(?:memory|memories|records?|notes)\s+(?:of|about|on)\s+(?:(?:the|my|our)\s+)?",
+            "",
+            part,
+            flags=re.I,
+        )
         part = FOREIGN_DETERMINER.sub("", part)
         if part and part.lower() not in ("everything", "anything", "all", "that", "it"):
             out.append(part)

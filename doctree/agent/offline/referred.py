@@ -192,6 +192,34 @@ def restated_dates(turns: list[Turn]) -> dict[str, list[date]]:
     return out
 
 
+#: A pronoun a user's sentence may leave to be read: "she", "he", "her", "his", "him".
+_PERSON_PRONOUN = re.compile(r"\b(?:she|he|her|his|him|hers)\b", re.I)
+
+
+def restated_people(turns: list[Turn]) -> dict[str, list[str]]:
+    """The names the assistant's reply gives in a sentence restating a user's sentence of the
+    message just before it that says "she" or "he" without a name ("she's allergic to kiwi"
+    answered "I'll note that Bea is allergic to kiwi"): user sentence -> those names. The
+    reply restates the sentence when it says two of its content words or more, the names
+    aside."""
+    out: dict[str, list[str]] = {}
+    for user, reply in zip(turns, turns[1:], strict=False):
+        if user.kind != "user" or user.speaker is not None or reply.kind != "assistant":
+            continue
+        for said in user.sentences:
+            if not _PERSON_PRONOUN.search(said) or _NAME_WORD.search(said[1:]):
+                continue  # no pronoun, or a name of its own to go by
+            words = {w for w in lang.content_words(said) if not w[:1].isupper()}
+            for sentence in reply.sentences:
+                if sentence.rstrip().endswith("?"):
+                    continue
+                names = [n for n in _NAME_WORD.findall(sentence) if n.lower() not in words]
+                told = lang.content_words(sentence)
+                if names and len(words & told) >= _RESTATES:
+                    out.setdefault(said, []).extend(n for n in names if n not in out.get(said, []))
+    return out
+
+
 def _restated(said: list[str], text: str) -> str | None:
     """The one sentence of `said` that `text` restates: the one sharing the most of its
     values, two at least; None when none does, or two share as many."""

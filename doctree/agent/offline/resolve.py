@@ -240,6 +240,24 @@ def clause_at(text: str, pos: int) -> str:
     return text[start:end]
 
 
+#: A verb of telling before what was told: "she mentioned (that) …", "he told me …".
+_REPORTED = re.compile(
+    r"\b(?:mentioned|said|says|told\s+(?:me|us|him|her|them)|wrote|texted|messaged|e-?mailed|"
+    r"explained|confirmed|announced|reckons|reckoned|let\s+(?:me|us)\s+know)\s+(?:that\s+)?",
+    re.I,
+)
+
+
+#: "since" or "ever since" right before a day: the day is gone ("failing since Monday").
+_SINCE = re.compile(r"\b(?:ever\s+)?since\s+(?:(?:last|the)\s+)?$", re.I)
+#: A day that is the subject of a clause after "since": "since Tuesday is full" is because.
+_SINCE_BECAUSE = re.compile(
+    r"['’]s\b|\s+(?:is|was|are|were|has|had|will|would|works|suits|isn['’]t|doesn['’]t|"
+    r"won['’]t)\b",
+    re.I,
+)
+
+
 def tense_at(text: str, pos: int) -> bool:
     """Whether the clause around `pos` tells of the past: the tense of the clause a date
     sits in, not of the whole sentence ("She called: the visit is on Friday"); a clause
@@ -248,6 +266,11 @@ def tense_at(text: str, pos: int) -> bool:
     while True:
         start, end = _clause_span(text, pos)
         clause = text[start:end]
+        told = _REPORTED.search(clause)
+        if told and start + told.end() <= pos and lang.has_verb(clause[told.end() :]):
+            # "she mentioned her husband is training for the marathon on 26 September": what
+            # was told has a tense of its own, the telling's is not the date's
+            clause = clause[told.end() :]
         if lang.marked_not_past(clause):
             return False  # "£52,000, starting on 6 September": what is to come
         if lang.has_verb(clause) or re.search(r"\b[a-z]{3,}[^s\W]s\b", clause):
@@ -295,6 +318,7 @@ def resolve_relative(
     pos = 0
     tense = past
     session = anchors or []
+    corrected = _corrected_day(text, [*session, *(remembered or [])])
     here: list[tuple[int, date]] = list(given or [])
 
     spans: dict[int, int] = {}  # where a date found here starts -> where it ends
@@ -382,6 +406,8 @@ def resolve_relative(
         if m.group("wd") and re.search(r"\b(?:a|any|every|each)\s+$", text[: m.start()], re.I):
             continue  # "also a Saturday", "any Monday": what day a date is, or no one day
         past = tense_at(text, m.start()) if by_clause else tense
+        if _SINCE.search(text[: m.start()]) and not _SINCE_BECAUSE.match(text, m.end()):
+            past = True  # "keeps failing since Monday": a day gone, whatever the tense
         phrase = m.group(0)
         d: date | None = None
         label = None
@@ -489,7 +515,18 @@ def resolve_relative(
             if re.search(rf"\b{_MONTH_RE}\s*$", text[: m.start()], re.I):
                 continue  # "April 30th": a month-day date, found by `absolute_dates`
             contrasted = [d for p, d in sorted(here) if p < m.start()]
-            if contrasted and re.search(r"\bnot\s+(?:on\s+)?(?:the\s+)?$", text[: m.start()], re.I):
+            if corrected is not None and int(m.group("n2")) in corrected[1]:
+                # "it's the 14th, not the 12th" of a thing dated the 12th of a month: that
+                # month; the day set aside is the date the line replaces, not one it gives
+                if int(m.group("n2")) == corrected[0].day:
+                    continue
+                try:
+                    d = corrected[0].replace(day=int(m.group("n2")))
+                except ValueError:
+                    continue
+            elif contrasted and re.search(
+                r"\bnot\s+(?:on\s+)?(?:the\s+)?$", text[: m.start()], re.I
+            ):
                 # "renews on 12 October, not the 2nd": the day set against a date is of its month
                 try:
                     d = contrasted[-1].replace(day=int(m.group("n2")))
@@ -760,6 +797,41 @@ _ANCHOR_SAID_AS = {
 _AGREE_MONTHS = 4
 
 
+#: Two bare days of the month set against each other: "the 14th, not the 12th", "not the
+#: 12th but the 14th", "the 14th rather than the 12th".
+_DAY_FOR_DAY = re.compile(
+    r"\b(?:the\s+)?(?P<new>\d{1,2})(?:st|nd|rd|th)\b[,;\s—–-]*(?:and\s+)?(?:not|rather\s+than|"
+    r"instead\s+of)\s+(?:the\s+)?(?P<old>\d{1,2})(?:st|nd|rd|th)\b"
+    r"|\bnot\s+(?:on\s+)?(?:the\s+)?(?P<old2>\d{1,2})(?:st|nd|rd|th)\b[,;\s—–-]*(?:but\s+)?"
+    r"(?:it['’]s\s+|on\s+)?(?:the\s+)?(?P<new2>\d{1,2})(?:st|nd|rd|th)\b",
+    re.I,
+)
+
+
+def _corrected_day(text: str, said: list[tuple[str, date]]) -> tuple[date, set[int]] | None:
+    """The date a correction of a day of the month puts right ("I got Mum's birthday wrong,
+    it's the 14th not the 12th"), with the two days said: the one date said before (in the
+    session, or an upcoming one of an earlier session; `said` holds each with its clause)
+    that falls on the day set aside and whose clause shares a word of substance with the
+    correction. Its month is the month of both days. None when no such date, or two in
+    different months, are found: the days are then read as any other."""
+    m = _DAY_FOR_DAY.search(text)
+    if m is None:
+        return None
+    old = int(m.group("old") or m.group("old2"))
+    new = int(m.group("new") or m.group("new2"))
+    words = {w for w in re.findall(r"[^\W\d_]{3,}", text.lower()) if w not in stopwords.ENGLISH}
+    fits = {
+        (d.year, d.month)
+        for clause, d in said
+        if d.day == old and words & {w for w in re.findall(r"[^\W\d_]{3,}", clause.lower())}
+    }
+    if len(fits) != 1:
+        return None
+    year, month = fits.pop()
+    return date(year, month, old), {old, new}
+
+
 def _day_of_month(
     ref: date, day: int, *, past: bool, month: str = "", weekday: str | None = None
 ) -> date | None:
@@ -963,6 +1035,9 @@ class Context:
         # a user's sentence -> the dates the assistant's reply restating it gives explicitly
         # (`referred.restated_dates`): a bare weekday of it means the one of those it names
         self.restated: dict[str, list[date]] = {}
+        # a user's sentence whose "she" or "he" names nobody -> the names the assistant's
+        # reply restating it gives (`referred.restated_people`)
+        self.restated_people: dict[str, list[str]] = {}
         # the people named by a role ("my wife Sal"), for a later "the wife" (`referents`)
         self.referents = Referents()
 
@@ -1011,6 +1086,21 @@ def referent(
 #: "Her landlord …" opening a sentence: "her" owns what follows, as "his" does; an object
 #: ("take her for a walk") never opens one.
 _OWNS_AT_HEAD = re.compile(r"\W*(?:(?:and|but|so|also|oh|plus),?\s+)*her\s+[a-z]", re.I)
+
+
+def _restated_referent(context: Context, raw: str, gender: str, exclude: set[str]) -> str | None:
+    """Whom "she" or "he" of `raw` means when the rules cannot tell (two women named, say)
+    but the assistant's reply restating the sentence names one person the conversation
+    named before, of that gender or of none known: the reply read whom the user meant."""
+    said = context.restated_people.get(raw) or []
+    fits = {
+        slug
+        for name in said
+        if (slug := person_slug(name)) in context.last
+        and slug not in exclude
+        and context.gender.get(slug) in (gender, None)
+    }
+    return fits.pop() if len(fits) == 1 else None
 
 
 def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
@@ -1084,6 +1174,8 @@ def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
         and not addressed_kin
     ):
         ref = referent(context, gender, exclude=set(key.values()), said_at=s.time)
+        if ref is None and not named:
+            ref = _restated_referent(context, raw, gender, exclude=set(key.values()))
         if (
             ref in context.candidates
             and ref not in directory.people
