@@ -207,3 +207,20 @@ def test_the_conversation_named_is_resolved_against_the_day_said(request_, days,
 )
 def test_no_conversation_is_named(sentence):
     assert named_conversation(sentence, date(2031, 4, 7)) is None
+
+
+def test_forget_everything_i_said_today_in_todays_only_conversation_is_done_not_refused(repo):
+    """ "Forget everything I said today" in the day's one conversation takes this session's
+    statements; the session page says so, and does not also list it as not acted on."""
+    run(
+        repo,
+        transcript(
+            "s-today",
+            ("user", MONDAY, "I'm thinking of leaving Corvid Labs to go freelance."),
+            ("user", "2031-04-07T20:01:00Z", "Actually, forget everything I said today."),
+        ),
+    )
+    assert "Corvid" not in current_facts(repo)
+    page = session_page(repo, "s-today")
+    assert "left out of memory, as the user asked" in page
+    assert "Not acted on" not in page

@@ -1211,6 +1211,8 @@ class Writer(PageIO):
         sessions = self._sessions_of(request.earlier)
         why = None
         found = {t: self._referred(t, request.persons, sessions) for t in request.things}
+        if not sessions and self.day in request.earlier.days and self.filing.analysis.forgotten:
+            return  # "forget everything I said today" said in today's one conversation: done here
         if not sessions:
             why = f"no earlier conversation found for '{request.earlier.phrase}'"
         elif request.things:
