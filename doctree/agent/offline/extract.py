@@ -54,6 +54,7 @@ from doctree.agent.offline.recap import as_users, clauses, recapped, restated, s
 from doctree.agent.offline.records import Record, used_by
 from doctree.agent.offline.referred import (
     ThingTest,
+    confirmed_people,
     referred,
     restated_dates,
     restated_people,
@@ -141,6 +142,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
     context.date_order = segmented.date_order
     context.restated = restated_dates(segmented.turns)
     context.restated_people = restated_people(segmented.turns)
+    context.confirmed_people = confirmed_people(segmented.turns)
     context.figures = confirmed(  # "£22.50" as the assistant confirms a bare "22.50"
         [x for t in segmented.turns if t.kind == "assistant" for x in t.sentences],
         [x for t in segmented.turns for x in t.sentences],

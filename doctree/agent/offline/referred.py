@@ -207,8 +207,8 @@ def restated_people(turns: list[Turn]) -> dict[str, list[str]]:
         if user.kind != "user" or user.speaker is not None or reply.kind != "assistant":
             continue
         for said in user.sentences:
-            if not _PERSON_PRONOUN.search(said) or _NAME_WORD.search(said[1:]):
-                continue  # no pronoun, or a name of its own to go by
+            if not _PERSON_PRONOUN.search(said):
+                continue  # no pronoun to read (one that names someone is read without it)
             words = {w for w in lang.content_words(said) if not w[:1].isupper()}
             for sentence in reply.sentences:
                 if sentence.rstrip().endswith("?"):
@@ -217,6 +217,40 @@ def restated_people(turns: list[Turn]) -> dict[str, list[str]]:
                 told = lang.content_words(sentence)
                 if names and len(words & told) >= _RESTATES:
                     out.setdefault(said, []).extend(n for n in names if n not in out.get(said, []))
+    return out
+
+
+#: The assistant asking whom a pronoun means: "Is that Amara?", "Do you mean Amara?",
+#: "You mean Amara?", "Amara?".
+_WHO_ASKED = re.compile(
+    r"^\W*(?i:(?:is|was)\s+(?:that|this|she|he)|(?:do|did)\s+you\s+mean|you\s+mean|"
+    r"(?:are|were)\s+you\s+talking\s+about|just\s+to\s+check,?\s+(?:that['’]s|is\s+that))?\s*"
+    r"(?P<name>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)\s*\?\s*$"
+)
+#: A reply that says yes: "yes", "yep", "yeah, her", "that's right", "correct".
+_YES = re.compile(r"^\W*(?:yes|yep|yeah|yup|correct|that['’]s\s+right|right|exactly)\b", re.I)
+
+
+def confirmed_people(turns: list[Turn]) -> dict[str, list[str]]:
+    """Whom a user's "she" or "he" means when the assistant asked ("Is that Amara?") and the
+    user said yes: user sentence -> [the name asked]."""
+    out: dict[str, list[str]] = {}
+    for user, reply, answer in zip(turns, turns[1:], turns[2:], strict=False):
+        if (
+            user.kind != "user"
+            or user.speaker is not None
+            or reply.kind != "assistant"
+            or answer.kind != "user"
+            or not reply.sentences
+            or not answer.sentences
+        ):
+            continue
+        asked = _WHO_ASKED.match(reply.sentences[-1])
+        if asked is None or not _YES.match(answer.sentences[0]):
+            continue
+        for said in user.sentences:
+            if _PERSON_PRONOUN.search(said):
+                out[said] = [asked["name"]]
     return out
 
 

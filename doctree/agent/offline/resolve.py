@@ -1038,6 +1038,9 @@ class Context:
         # a user's sentence whose "she" or "he" names nobody -> the names the assistant's
         # reply restating it gives (`referred.restated_people`)
         self.restated_people: dict[str, list[str]] = {}
+        # such a sentence -> the name the assistant asked about it and the user said yes to
+        # ("Is that Amara?" / "yes"; `referred.confirmed_people`)
+        self.confirmed_people: dict[str, list[str]] = {}
         # the people named by a role ("my wife Sal"), for a later "the wife" (`referents`)
         self.referents = Referents()
 
@@ -1091,12 +1094,22 @@ _OWNS_AT_HEAD = re.compile(r"\W*(?:(?:and|but|so|also|oh|plus),?\s+)*her\s+[a-z]
 def _restated_referent(context: Context, raw: str, gender: str, exclude: set[str]) -> str | None:
     """Whom "she" or "he" of `raw` means when the rules cannot tell (two women named, say)
     but the assistant's reply restating the sentence names one person the conversation
-    named before, of that gender or of none known: the reply read whom the user meant."""
+    named before, of that gender or of none known: the reply read whom the user meant. Or
+    the assistant asked ("Is that Amara?") and the user said yes: Amara, named in this
+    conversation or on a page memory has."""
     said = context.restated_people.get(raw) or []
     fits = {
         slug
         for name in said
         if (slug := person_slug(name)) in context.last
+        and slug not in exclude
+        and context.gender.get(slug) in (gender, None)
+    }
+    # asked and said yes to: also someone memory knows from an earlier conversation
+    fits |= {
+        slug
+        for name in context.confirmed_people.get(raw) or []
+        if ((slug := person_slug(name)) in context.last or slug in context.directory.people)
         and slug not in exclude
         and context.gender.get(slug) in (gender, None)
     }
