@@ -424,3 +424,44 @@ def test_every_rule_of_many_branches_answers_as_its_pattern_on_every_fixture_sen
             assert (found and (found.span(), found.groups())) == (
                 want and (want.span(), want.groups())
             ), (name, text)
+
+
+def test_a_text_read_again_later_in_a_run_is_not_scanned_again(monkeypatch):
+    # the stages read one text again a long way apart (segmenting, then extracting): the
+    # answer is kept for as many texts as a remembered function keeps, and dropped whole
+    # when the run ends
+    from doctree.agent.offline import memo, prefilter
+
+    rule = _forced(re.compile(r"\bdamson\b"))
+    first = "a damson for the first text"
+    assert rule.could_match(first)
+    for i in range(1000):  # other texts in between, far fewer than a run holds
+        assert not rule.could_match(f"text number {i}")
+    scanned: list[str] = []
+    scan = prefilter._Gate._scan  # noqa: SLF001
+
+    def counted(gate: object, text: str) -> int:
+        scanned.append(text)
+        return scan(gate, text)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(prefilter._Gate, "_scan", counted)  # noqa: SLF001
+    assert rule.could_match(first)
+    assert scanned == []
+    assert prefilter._Gate.KEEP == memo.SIZE  # noqa: SLF001
+    prefilter.forget_texts()  # the run's end: every text dropped
+    assert rule.could_match(first)
+    assert scanned == [first]
+
+
+def test_the_oldest_texts_answer_is_dropped_first_past_the_bound(monkeypatch):
+    from doctree.agent.offline import prefilter
+
+    monkeypatch.setattr(prefilter._Gate, "KEEP", 3)  # noqa: SLF001
+    rule = _forced(re.compile(r"\bsloe\b"))
+    texts = ["one sloe", "two", "three", "four"]
+    for text in texts:
+        rule.could_match(text)
+    kept = prefilter._gate.answers  # type: ignore[union-attr]  # noqa: SLF001
+    assert list(kept) == texts[1:]
+    assert rule.could_match("one sloe")
+    assert list(kept) == [*texts[2:], "one sloe"]

@@ -37,6 +37,7 @@ from typing import Any
 
 from ahocorasick_rs import AhoCorasick
 
+from doctree.agent.offline import memo
 from doctree.patterncache import KeptAnswers
 
 #: The patterns are read for their literals once one has run this many times (the reading
@@ -380,15 +381,17 @@ class _Gate:
     """One Aho-Corasick automaton over the literals of every pattern read, for the text as
     it is and for its lower case: one scan of a text says which patterns it could match
     (a bit each), where a test per pattern would search each of its literals again. The
-    answers of the last few texts are kept (the rules try one sentence, then another, then
-    the first again)."""
+    answers of the last `KEEP` texts are kept, as `memo` keeps a remembered function's: the
+    stages of a run read one text again far apart (segmenting reads a message's sentences,
+    extracting reads them again a thousand texts later), and every answer is dropped when
+    a run ends (`forget_texts`)."""
 
     __slots__ = (
         "_exact", "_exact_bits", "_folded", "_folded_bits", "_always", "_any_folded", "answers",
     )  # fmt: skip
 
-    #: Texts whose answers are kept (past it, all are forgotten and kept anew).
-    KEEP = 64
+    #: Texts whose answers are kept (past it, the oldest answer is dropped for each new one).
+    KEEP = memo.SIZE
 
     def __init__(self, patterns: list[GatedPattern]):
         exact: dict[str, int] = {}
@@ -419,7 +422,7 @@ class _Gate:
             bits = -1  # every bit: every pattern runs
         answers = self.answers
         if len(answers) >= self.KEEP:
-            answers.clear()
+            del answers[next(iter(answers))]  # the oldest (a dict keeps the order of insertion)
         answers[text] = bits
         return bits
 
