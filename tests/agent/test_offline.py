@@ -827,3 +827,19 @@ def test_a_day_corrected_against_the_day_a_date_was_said_on_keeps_its_month(tmp_
 def test_a_day_after_since_is_gone(said, day):
     _, found = resolve_relative(said, date(2032, 4, 7), by_clause=True)
     assert day in [d.isoformat() for _, d in found]
+
+
+@pytest.mark.parametrize(
+    ("said", "day"),
+    [
+        ("The inspection is in a fortnight.", "2032-04-21"),
+        ("The results come a fortnight from now.", "2032-04-21"),
+        ("The hearing is a fortnight today.", "2032-04-21"),
+        ("Payday is at the end of the month.", "2032-04-30"),
+        ("The lease runs to the end of next month.", "2032-05-31"),
+        ("The boiler broke at the end of the month.", "2032-03-31"),
+    ],
+)
+def test_a_fortnight_and_the_end_of_the_month_are_days(said, day):
+    _, found = resolve_relative(said, date(2032, 4, 7), by_clause=True)
+    assert [d.isoformat() for _, d in found] == [day]

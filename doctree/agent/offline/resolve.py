@@ -146,9 +146,11 @@ _RELATIVE = re.compile(
     r"|(?P<lastweek>last\s+week)\b(?!end)"
     r"|(?P<weekend>(?:this|next)\s+weekend)"
     r"|(?P<inn>(?:in|(?<=due\s)for)\s+(?P<n>\d+|a|an|one|two|three|four|five|six|seven|eight|"
-    r"nine|ten)\s+(?P<unit>days?|weeks?|months?|years?))"
+    r"nine|ten)\s+(?P<unit>days?|weeks?|fortnights?|months?|years?))"
+    # "by the end of the month", "end of next month": the month's last day
+    r"|(?P<monthend>(?:the\s+)?end\s+of\s+(?P<mewhich>the|this|next)\s+month)"
     r"|(?P<fromnow>(?P<fn>\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+"
-    r"(?P<funit>days?|weeks?|months?|years?)\s+(?:(?:from|after)\s+(?:today|now)"
+    r"(?P<funit>days?|weeks?|fortnights?|months?|years?)\s+(?:(?:from|after)\s+(?:today|now)"
     r"|(?P<fday>today|tomorrow)))"
     rf"|(?P<chainwd>(?:the\s+)?(?P<cday>{WEEKDAY})\s+(?P<cdir>after|before)\s+{_anchor('w')})"
     r"|(?P<chainn>(?P<cn>\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+"
@@ -256,6 +258,10 @@ _SINCE_BECAUSE = re.compile(
     r"won['’]t)\b",
     re.I,
 )
+
+
+#: Days in a unit of "in two weeks", "a fortnight from now", by its first letter.
+_UNIT_DAYS = {"d": 1, "w": 7, "f": 14}
 
 
 def tense_at(text: str, pos: int) -> bool:
@@ -464,7 +470,7 @@ def resolve_relative(
             if unit.startswith(("month", "year")):  # "three years from today"
                 d = _months_later(ref, count * (12 if unit.startswith("year") else 1))
             else:
-                d = ref + timedelta(days=count * (7 if unit[0] == "w" else 1))
+                d = ref + timedelta(days=count * _UNIT_DAYS[unit[0]])
             if (m.group("fday") or "").lower() == "tomorrow":
                 d += timedelta(days=1)  # "a week tomorrow": a week from tomorrow
         elif m.group("dat"):
@@ -494,7 +500,14 @@ def resolve_relative(
             if unit.startswith(("month", "year")):
                 d = _months_later(ref, count * (12 if unit.startswith("year") else 1))
             else:
-                d = ref + timedelta(days=count * (7 if unit.startswith("week") else 1))
+                d = ref + timedelta(days=count * _UNIT_DAYS[unit[0]])
+        elif m.group("monthend"):
+            first = ref.replace(day=1)
+            if m.group("mewhich").lower() == "next":
+                first = (first + timedelta(days=32)).replace(day=1)
+            elif past:  # "it broke at the end of the month": the month before
+                first = (first - timedelta(days=1)).replace(day=1)
+            d = (first + timedelta(days=32)).replace(day=1) - timedelta(days=1)
         elif m.group("afternext"):
             if m.group("day2"):
                 d = _next_weekday(ref, WEEKDAYS.index(m.group("day2").lower())) + timedelta(days=7)
