@@ -51,8 +51,8 @@ _TABLES = (
     "sessions",
     "runs",
     "leases",
-    "search_deltas",  # after the tables whose triggers note their changes, so that the
-    "search_flush",  # COMMIT applies nothing; then the figures themselves
+    "search_flush",  # after the tables whose triggers note their changes, so that the
+    # COMMIT applies nothing; then the figures themselves
     "search_counts",
     "search_terms",
 )
