@@ -105,4 +105,3 @@ def test_a_commit_leaves_no_note_of_its_writes_in_a_shared_table(postgres_url):
     assert repo.conn.execute("SELECT COUNT(*) FROM pg_temp.search_deltas").fetchone()[0] == 0
     assert_exact(repo.conn)
     repo.close()
-

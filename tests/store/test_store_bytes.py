@@ -60,11 +60,8 @@ def test_edits_one_by_one_leave_no_old_terms_piling_up_in_the_index(tmp_path):
     repo.close()
 
 
-
 @pytest.mark.parametrize("batch", [100, 1000])
-def test_edits_in_transactions_of_many_leave_no_old_terms_piling_up_in_the_index(
-    tmp_path, batch
-):
+def test_edits_in_transactions_of_many_leave_no_old_terms_piling_up_in_the_index(tmp_path, batch):
     """Many edits to a transaction (a batch, an import): the merge after each COMMIT takes
     in as many pages as the transaction replaced entries, so the index stays near one merged
     segment of the current bodies (measured, 500 notes edited 1,250 times: 1.0x merged; 1.6x
@@ -91,6 +88,7 @@ def test_edits_in_transactions_of_many_leave_no_old_terms_piling_up_in_the_index
     merged = index_bytes(path)
     assert kept <= 1.25 * merged, (kept, merged)
     repo.close()
+
 
 def test_a_new_file_has_small_pages_and_an_empty_store_is_small(tmp_path):
     """Every table and index takes a page at least: with pages of `PAGE_SIZE` (2 KB) an
