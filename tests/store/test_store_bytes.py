@@ -63,9 +63,9 @@ def test_edits_one_by_one_leave_no_old_terms_piling_up_in_the_index(tmp_path):
 @pytest.mark.parametrize("batch", [100, 1000])
 def test_edits_in_transactions_of_many_leave_no_old_terms_piling_up_in_the_index(tmp_path, batch):
     """Many edits to a transaction (a batch, an import): the merge after each COMMIT takes
-    in as many pages as the transaction replaced entries, so the index stays near one merged
-    segment of the current bodies (measured, 500 notes edited 1,250 times: 1.0x merged; 1.6x
-    to 1.8x when each merge was bounded to 16 or 32 pages, which FTS5 left half done)."""
+    in a page for every two entries the transaction replaced, so the index stays near one
+    merged segment of the current bodies (measured, 500 notes edited 1,250 times: 1.07x
+    merged; 1.6x when each merge was bounded to 16 pages, which FTS5 left half done)."""
     path = tmp_path / "m.db"
     repo = DocumentsRepository(path)
     rnd = random.Random(2)
