@@ -10,7 +10,7 @@
 -- every COMMIT that wrote to it (after the deferred trigger that reads it): no row of it
 -- outlives its transaction, none is written to the write-ahead log, none is seen by another
 -- connection. A rolled-back transaction's notes are rolled back with it. The first statement
--- of a connection that writes an indexed row makes the table (a few rows in the catalog, gone
+-- of a connection that writes to an indexed table makes the table (a few rows in the catalog, gone
 -- when the connection ends); a connection that only reads makes none.
 DROP TABLE search_deltas;
 
