@@ -289,9 +289,10 @@ def run_backend(
         size = repo.conn.execute("SELECT pg_database_size(current_database())").fetchone()[0]
         catalog = repo.conn.execute("SELECT pg_database_size('template1')").fetchone()[0]
         parts = postgres_sizes(repo.conn)
-        # The dead rows a burst of writing leaves (the notes of `search_deltas`, the queue of
-        # `passage_pending`) stay until autovacuum comes, within a minute or not yet: the
-        # same bytes after a VACUUM are shown too, apart from the target.
+        # The dead rows a burst of writing leaves (the queue of `passage_pending`, the rows
+        # the catch-up rewrites) stay until autovacuum comes, within a minute or not yet: the
+        # same bytes after a VACUUM are shown too, apart from the target. (A connection's
+        # temporary table of notes, `search_deltas`, is empty outside a transaction.)
         repo.conn.execute("VACUUM")
         vacuumed = sum(b for _, _, b in postgres_sizes(repo.conn))
         repo.close()

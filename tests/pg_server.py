@@ -51,8 +51,8 @@ _TABLES = (
     "sessions",
     "runs",
     "leases",
-    "search_deltas",  # after the tables whose triggers note their changes, so that the
-    "search_flush",  # COMMIT applies nothing; then the figures themselves
+    "search_flush",  # after the tables whose triggers note their changes, so that the
+    # COMMIT applies nothing; then the figures themselves
     "search_counts",
     "search_terms",
 )
@@ -208,6 +208,14 @@ class Server:
                 for table in sorted(present - {*_TABLES, "doctree_migrations", "vector_models"}):
                     conn.execute(f'DROP TABLE IF EXISTS "{table}" CASCADE')
                 for table in _TABLES:
+                    if table == "search_flush":
+                        # The notes this transaction's deletes left for its COMMIT (a
+                        # temporary table of this connection): applied, they would take the
+                        # deleted rows off figures emptied below.
+                        conn.execute(
+                            "DO $$ BEGIN IF to_regclass('pg_temp.search_deltas') IS NOT NULL"
+                            " THEN DELETE FROM pg_temp.search_deltas; END IF; END $$"
+                        )
                     conn.execute(f"DELETE FROM {table}")
                 conn.execute("UPDATE vector_models SET model = '', dimension = 0")  # as made
                 for table, column in _IDENTITIES:

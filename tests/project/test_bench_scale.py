@@ -74,4 +74,9 @@ def test_a_postgres_run_says_where_the_bytes_are(tmp_path):
     assert tables["target"] == "<= 2.5x" and "plain FTS" in tables["baseline"]
     assert not any(r["target"] for m, r in rows.items() if "catalog on both sides" in m)
     assert 0 < figures["postgres_empty_database_bytes"] < figures["postgres_bytes"]
-    assert 0 < figures["postgres_tables_vacuumed_bytes"] <= figures["postgres_tables_bytes"]
+    # VACUUM takes the dead rows out, and gives a table that had none its free-space map
+    # and visibility map (three pages and one, at least): with few dead rows left by the
+    # writing, the tables can read a little more after it than before.
+    tables_with_rows = {name.split("/")[0] for name in parts}
+    maps = 4 * 8192 * len(tables_with_rows)
+    assert 0 < figures["postgres_tables_vacuumed_bytes"] <= figures["postgres_tables_bytes"] + maps

@@ -179,8 +179,8 @@ def test_a_migration_appended_after_the_baseline_upgrades_a_database_on_open(emp
 PG_ONLY_COLUMNS = {"search_vector", "rowid"}
 # Tables PostgreSQL has where SQLite has something of its own: BM25's term statistics, which
 # FTS5 keeps inside its own index (docs/schema.md).
-PG_ONLY_TABLES = {"search_counts", "search_terms", "search_deltas", "search_flush"}  # and a
-# transaction's notes of its changes to them, applied at its COMMIT
+PG_ONLY_TABLES = {"search_counts", "search_terms", "search_flush"}  # and the queue of a
+# transaction's notes of its changes to them (the notes: a temporary table of its connection)
 # Columns SQLite has where PostgreSQL keeps them in the row's `search_vector`: what the
 # recall index's contentless entries are taken out with (migration 016).
 SQLITE_ONLY_COLUMNS = {("recall_passages", "dates"), ("recall_passages", "around")}

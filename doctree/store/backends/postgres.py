@@ -1190,7 +1190,6 @@ TEXT_TABLES = (
     "passage_vectors",  # a vector says what its passage's text meant
     "recall_vectors",
     "search_terms",
-    "search_deltas",  # its deleted rows keep the lexemes of the vectors they noted
     "sessions",
     "session_history",
     "runs",
