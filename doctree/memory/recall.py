@@ -38,6 +38,7 @@ from doctree.memory.meaning import (
     rescored,
     semantic_text,
 )
+from doctree.memory.packing import Spread
 from doctree.memory.passages import MAX_PASSAGE_WORDS, words
 from doctree.memory.query import Query, addressed, parse_query
 from doctree.memory.ranking import DEFAULT_SETTINGS, Settings
@@ -343,6 +344,10 @@ class RecallSettings:
     # it, in `blend`) is left out: at least this share of its words in runs of
     # `REPEAT_RUN` words the context has. 0 keeps every passage.
     repeated: float = 0.5
+    # diminishing returns per session while the budget is filled, as `Settings.spread_after`
+    # and `spread_discount` per document (`doctree.memory.packing.Spread`); 0 turns it off
+    spread_after: int = 0
+    spread_discount: float = 0.5
 
 
 DEFAULT_RECALL = RecallSettings()
@@ -534,7 +539,13 @@ def recall(
     used = 0
     chosen: list[RecallHit] = []
     sessions: set[str] = set()
-    for h in hits:
+    order = Spread(
+        [(h.score, h) for h in hits],
+        lambda h: h.session_id,
+        settings.spread_after,
+        settings.spread_discount,
+    )
+    for _, h in order:
         cost = measure(passage_line(h)) + 1
         if h.session_id not in sessions:
             cost += measure(session_header(h.session_id, h.day)) + 1
@@ -545,6 +556,7 @@ def recall(
         used += cost
         sessions.add(h.session_id)
         chosen.append(h)
+        order.took(h)
     chosen.sort(key=lambda h: (h.time, h.session_id, h.id))
     lines: list[str] = []
     current: str | None = None

@@ -16,7 +16,14 @@ from doctree.interop.tools import MemoryTools
 from doctree.memory.context import SEPARATOR, load_memories
 from doctree.memory.erase import forget
 from doctree.memory.passages import words
-from doctree.memory.recall import RECALL_HEADING, RECALL_NOTE, blend, hand_over, recall
+from doctree.memory.recall import (
+    RECALL_HEADING,
+    RECALL_NOTE,
+    RecallSettings,
+    blend,
+    hand_over,
+    recall,
+)
 from doctree.sessions.repository import SessionsRepository
 from doctree.sessions.transcripts import Message
 from doctree.store.documents import Actor, Provenance
@@ -450,3 +457,26 @@ def test_the_index_holds_no_word_the_record_does_not_store(tmp_path):
     conn.close()
     assert indexed == kept
     assert "sign" in indexed and "kept" in indexed
+
+
+ROSES = [
+    ("user", "2026-03-02T09:15:00Z", "My garden roses bloomed red this week."),
+    ("assistant", "2026-03-02T09:15:05Z", "Red roses in a garden are lovely."),
+    ("user", "2026-03-02T09:16:00Z", "The garden roses need water daily."),
+    ("assistant", "2026-03-02T09:16:05Z", "Garden roses like the morning sun."),
+]
+CUT = [("user", "2026-03-09T18:00:00Z", "I cut some roses for the table yesterday.")]
+
+
+def test_a_session_that_gave_passages_gives_the_next_at_a_discount(db_path, repo):
+    """A session's every turn does not spend the budget while another session's turn about
+    the same thing waits (`RecallSettings.spread_after`)."""
+    handed_over(db_path, "s-garden", ROSES)
+    handed_over(db_path, "s-cut", CUT)
+    spread = RecallSettings(spread_after=2, spread_discount=0.0)
+    said = recall(repo, OWNER, "garden roses", budget=45, settings=spread)
+    assert [p.session_id for p in said.passages].count("s-garden") == 2
+    assert "I cut some roses for the table yesterday." in said.text
+    assert words(said.text) <= 45
+    off = recall(repo, OWNER, "garden roses", budget=45, settings=RecallSettings(spread_after=0))
+    assert {p.session_id for p in off.passages} == {"s-garden"}
