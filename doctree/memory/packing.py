@@ -101,6 +101,49 @@ class Spread(Generic[T]):
             yield score, item
 
 
+REPEAT_RUN = 5
+_TOKEN = re.compile(r"[^\W_]+")
+
+
+class Repeats:
+    """What a context already says, as runs of `REPEAT_RUN` words: a passage at least
+    `share` of whose words lie in such runs repeats it, and need not spend the budget again
+    (a turn said twice, a text quoted in a later message, a page written from a turn).
+    `share` 0: nothing repeats."""
+
+    def __init__(self, share: float, text: str = "") -> None:
+        if not isinstance(share, int | float) or not 0 <= share <= 1:
+            raise UserError(f"repeated {share!r}: must be a number from 0 to 1 (0: off)")
+        self.share = share
+        self.runs: set[tuple[str, ...]] = set()
+        if share and text:
+            self.add(text)
+
+    @staticmethod
+    def _tokens(text: str) -> list[str]:
+        return _TOKEN.findall(text.lower())
+
+    def add(self, text: str) -> None:
+        """`text` is in the context now."""
+        if self.share:
+            t = self._tokens(text)
+            self.runs.update(tuple(t[i : i + REPEAT_RUN]) for i in range(len(t) - REPEAT_RUN + 1))
+
+    def repeats(self, text: str) -> bool:
+        """Whether at least `share` of the words of `text` lie in runs of `REPEAT_RUN` words
+        the context holds: the context says it already."""
+        if not self.share or not self.runs:
+            return False
+        toks = self._tokens(text)
+        if len(toks) < REPEAT_RUN:
+            return False
+        covered = [False] * len(toks)
+        for i in range(len(toks) - REPEAT_RUN + 1):
+            if tuple(toks[i : i + REPEAT_RUN]) in self.runs:
+                covered[i : i + REPEAT_RUN] = [True] * REPEAT_RUN
+        return sum(covered) >= self.share * len(toks)
+
+
 def _header(h: PassageHit | Passage) -> str:
     return f"## {h.path} ({h.day})" if h.day else f"## {h.path}"
 
@@ -117,6 +160,7 @@ def fill(
     chosen: dict[int, Passage] = {}
     docs: set[int] = set()
     order = Spread(ranked, lambda h: h.document_id, s.spread_after, s.spread_discount)
+    said = Repeats(s.repeated)
     for score, h in order:
         if used >= budget:
             break
@@ -132,11 +176,14 @@ def fill(
             cost += words(_header(h))
         if cost == 0 or used + cost > budget:
             continue
+        if said.repeats(h.text):
+            continue
         used += cost
         docs.add(h.document_id)
         order.took(h)
         for x in group:
             if x.id not in chosen:
+                said.add(x.text)
                 chosen[x.id] = Passage(
                     x.document_id, x.path, x.seq, x.text, x.words, score, x.speaker, x.day
                 )

@@ -57,6 +57,9 @@ class Settings:
     # `spread_discount` per passage beyond; 0 turns it off
     spread_after: int = 0
     spread_discount: float = 0.5
+    # a passage whose words the context already holds (`packing.Repeats`): at least this
+    # share of its words in runs of five words the passages chosen before it have; 0: off
+    repeated: float = 0.5
     person_boost: float = 2.0  # see `addressed`: the user's turns, or the assistant's
     window_boost: float = 1.0  # a passage of the day(s) a time in the query points at
     # Retrieval by meaning (`doctree.memory.meaning`):

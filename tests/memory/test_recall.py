@@ -480,3 +480,20 @@ def test_a_session_that_gave_passages_gives_the_next_at_a_discount(db_path, repo
     assert words(said.text) <= 45
     off = recall(repo, OWNER, "garden roses", budget=45, settings=RecallSettings(spread_after=0))
     assert {p.session_id for p in off.passages} == {"s-garden"}
+
+
+STORY = "I told the workshop about my garden roses and how the red ones bloomed early this spring."
+
+
+def test_a_passage_recalled_once_is_not_recalled_again_from_another_session(db_path, repo):
+    """A turn said again in a later session is recalled once (`RecallSettings.repeated`)."""
+    handed_over(db_path, "s-one", [("user", "2026-03-02T09:15:00Z", STORY)])
+    handed_over(db_path, "s-two", [("user", "2026-03-09T09:15:00Z", "Again: " + STORY)])
+    handed_over(db_path, "s-three", [("user", "2026-03-16T09:15:00Z", "Garden roses need water.")])
+    said = recall(repo, OWNER, "garden roses bloomed", budget=80)
+    assert said.text.count("how the red ones bloomed early this spring") == 1
+    assert "Garden roses need water." in said.text
+    off = recall(
+        repo, OWNER, "garden roses bloomed", budget=80, settings=RecallSettings(repeated=0)
+    )
+    assert off.text.count("how the red ones bloomed early this spring") == 2

@@ -558,3 +558,32 @@ def test_a_document_that_gave_passages_gives_the_next_at_a_discount(repo):
     off = Settings(spread_after=0)
     ctx = retrieve(repo, OWNER, "garden roses", budget_words=40, settings=off)
     assert {p.path for p in ctx.passages} == {"~/memory/archive/s1"}
+
+
+# -- repeats: a passage the context already says -------------------------------------------
+
+STORY = "I told the workshop about my garden roses and how the red ones bloomed early this spring."
+
+
+def test_a_passage_the_context_already_says_is_not_taken_again(repo):
+    """A turn said again in a later session (pasted, quoted, retold) does not spend the
+    budget twice: the room goes to the next passage."""
+    write(repo, "~/memory/archive/s1", session("2023-05-08", [("Ann", STORY)]))
+    write(repo, "~/memory/archive/s2", session("2023-05-20", [("Ann", "Again: " + STORY)], 2))
+    other = [("Ann", "The garden roses need water daily.")]
+    write(repo, "~/memory/archive/s3", session("2023-06-01", other, 3))
+    budget = 48  # two of the three turns, with their headers
+    ctx = retrieve(repo, OWNER, "garden roses bloomed", budget_words=budget)
+    assert ctx.text.count("how the red ones bloomed early this spring") == 1
+    assert "The garden roses need water daily." in ctx.text
+    assert ctx.words <= budget
+    off = Settings(repeated=0.0)
+    ctx = retrieve(repo, OWNER, "garden roses bloomed", budget_words=budget, settings=off)
+    assert ctx.text.count("how the red ones bloomed early this spring") == 2
+
+
+@pytest.mark.parametrize("share", [-0.5, 1.5, "half"])
+def test_a_repeated_share_out_of_range_is_refused_naming_it(repo, share):
+    write(repo, "~/memory/notes/roses", "The garden roses bloomed.\n")
+    with pytest.raises(UserError, match="repeated"):
+        retrieve(repo, OWNER, "garden roses", budget_words=40, settings=Settings(repeated=share))
