@@ -116,32 +116,38 @@ class Repeats:
             raise UserError(f"repeated {share!r}: must be a number from 0 to 1 (0: off)")
         self.share = share
         self.runs: set[tuple[str, ...]] = set()
+        self._last_text: str | None = None
+        self._last_runs: list[tuple[str, ...]] = []
         if share and text:
             self.add(text)
 
-    @staticmethod
-    def _tokens(text: str) -> list[str]:
-        return _TOKEN.findall(text.lower())
+    def _runs(self, text: str) -> list[tuple[str, ...]]:
+        if text is self._last_text:  # `repeats`, then `add`, of the same passage
+            return self._last_runs
+        t = _TOKEN.findall(text.lower())
+        self._last_text = text
+        self._last_runs = list(zip(*(t[k:] for k in range(REPEAT_RUN)), strict=False))
+        return self._last_runs
 
     def add(self, text: str) -> None:
         """`text` is in the context now."""
         if self.share:
-            t = self._tokens(text)
-            self.runs.update(tuple(t[i : i + REPEAT_RUN]) for i in range(len(t) - REPEAT_RUN + 1))
+            self.runs.update(self._runs(text))
 
     def repeats(self, text: str) -> bool:
         """Whether at least `share` of the words of `text` lie in runs of `REPEAT_RUN` words
         the context holds: the context says it already."""
         if not self.share or not self.runs:
             return False
-        toks = self._tokens(text)
-        if len(toks) < REPEAT_RUN:
+        held = [r in self.runs for r in self._runs(text)]
+        if not any(held):
             return False
-        covered = [False] * len(toks)
-        for i in range(len(toks) - REPEAT_RUN + 1):
-            if tuple(toks[i : i + REPEAT_RUN]) in self.runs:
-                covered[i : i + REPEAT_RUN] = [True] * REPEAT_RUN
-        return sum(covered) >= self.share * len(toks)
+        covered = end = 0  # words inside a held run, each counted once
+        for i, h in enumerate(held):
+            if h:
+                covered += i + REPEAT_RUN - max(i, end)
+                end = i + REPEAT_RUN
+        return covered >= self.share * (len(held) + REPEAT_RUN - 1)
 
 
 def _header(h: PassageHit | Passage) -> str:
