@@ -161,7 +161,8 @@ def fill(
     `s.neighbours` passages around each), taken greedily best first, in document order.
     A document that gave `s.spread_after` passages gives the next ones at a discount
     (`s.spread_discount`, see `Spread`), so that one document does not spend the budget
-    that other documents' evidence needs."""
+    that other documents' evidence needs. A passage whose words the passages chosen before
+    it already hold (`s.repeated`, see `Repeats`) is left out, its room given to the next."""
     used = 0
     chosen: dict[int, Passage] = {}
     docs: set[int] = set()
