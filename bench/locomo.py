@@ -543,12 +543,14 @@ _SHARED = (
     "semantic_floor",
     "semantic_query",
     "thin_lexical",
+    "spread_after",
+    "spread_discount",
 )
 
 
 def retrieval_settings(settings: Settings, how: str) -> tuple[Settings, RecallSettings]:
     """The pages' and the recall record's settings for one retrieval mode: `settings` (with
-    any --set) in mode `how`; a fusion setting --set changes is carried to the recall
+    any --set) in mode `how`; a fusion or spread setting --set changes is carried to the recall
     record's too (each layer keeps its own default otherwise)."""
     pages = dataclasses.replace(settings, mode=how)
     shared = {

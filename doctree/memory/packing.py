@@ -4,9 +4,13 @@ grouped by document in document order, each group headed by the document's path 
 
 from __future__ import annotations
 
+import heapq
 import re
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
+from doctree.errors import UserError
 from doctree.memory.passages import words
 from doctree.memory.ranking import Settings
 from doctree.store.passages import PassageHit, PassageIndex
@@ -42,6 +46,110 @@ def bare(text: str) -> bool:
     return rest != text and len(_LABEL_WORD.findall(rest)) < 2
 
 
+T = TypeVar("T")
+
+
+class Spread(Generic[T]):
+    """Ranked items in the order a budget should take them when each source (a document,
+    a session) gives diminishing returns: after a source gave `after` items, the score of
+    its next is multiplied by `discount` once for each item it gave beyond `after - 1`
+    (0 puts them after every other source's; 1, or `after` 0, keeps the ranking as it is).
+    The budget's filler says which items it took (`took`): one it skipped (too long, or
+    left out) does not count against its source. Scores must be positive (higher better).
+
+    Lazy: a discount only lowers a score, so an item is scored again only when it comes
+    to the top with its source's count changed since it was last scored."""
+
+    def __init__(
+        self,
+        ranked: Sequence[tuple[float, T]],
+        source: Callable[[T], Hashable],
+        after: int,
+        discount: float,
+    ) -> None:
+        if isinstance(after, bool) or not isinstance(after, int) or after < 0:
+            raise UserError(f"spread_after {after!r}: must be a whole number >= 0 (0: off)")
+        if not isinstance(discount, int | float) or not 0 <= discount <= 1:
+            raise UserError(f"spread_discount {discount!r}: must be a number from 0 to 1")
+        self.ranked = ranked
+        self.source = source
+        self.after = after
+        self.discount = discount
+        self.given: dict[Hashable, int] = {}
+
+    def took(self, item: T) -> None:
+        key = self.source(item)
+        self.given[key] = self.given.get(key, 0) + 1
+
+    def _score(self, score: float, given: int) -> float:
+        beyond = given - self.after + 1
+        return score if beyond <= 0 else score * self.discount**beyond
+
+    def __iter__(self) -> Iterator[tuple[float, T]]:
+        if self.after <= 0 or self.discount >= 1:
+            yield from self.ranked
+            return
+        heap = [(-score, i, 0) for i, (score, _) in enumerate(self.ranked)]
+        heapq.heapify(heap)
+        while heap:
+            _, i, seen = heapq.heappop(heap)
+            score, item = self.ranked[i]
+            given = self.given.get(self.source(item), 0)
+            if given != seen:
+                heapq.heappush(heap, (-self._score(score, given), i, given))
+                continue
+            yield score, item
+
+
+REPEAT_RUN = 5
+_TOKEN = re.compile(r"[^\W_]+")
+
+
+class Repeats:
+    """What a context already says, as runs of `REPEAT_RUN` words: a passage at least
+    `share` of whose words lie in such runs repeats it, and need not spend the budget again
+    (a turn said twice, a text quoted in a later message, a page written from a turn).
+    `share` 0: nothing repeats."""
+
+    def __init__(self, share: float, text: str = "") -> None:
+        if not isinstance(share, int | float) or not 0 <= share <= 1:
+            raise UserError(f"repeated {share!r}: must be a number from 0 to 1 (0: off)")
+        self.share = share
+        self.runs: set[tuple[str, ...]] = set()
+        self._last_text: str | None = None
+        self._last_runs: list[tuple[str, ...]] = []
+        if share and text:
+            self.add(text)
+
+    def _runs(self, text: str) -> list[tuple[str, ...]]:
+        if text is self._last_text:  # `repeats`, then `add`, of the same passage
+            return self._last_runs
+        t = _TOKEN.findall(text.lower())
+        self._last_text = text
+        self._last_runs = list(zip(*(t[k:] for k in range(REPEAT_RUN)), strict=False))
+        return self._last_runs
+
+    def add(self, text: str) -> None:
+        """`text` is in the context now."""
+        if self.share:
+            self.runs.update(self._runs(text))
+
+    def repeats(self, text: str) -> bool:
+        """Whether at least `share` of the words of `text` lie in runs of `REPEAT_RUN` words
+        the context holds: the context says it already."""
+        if not self.share or not self.runs:
+            return False
+        held = [r in self.runs for r in self._runs(text)]
+        if not any(held):
+            return False
+        covered = end = 0  # words inside a held run, each counted once
+        for i, h in enumerate(held):
+            if h:
+                covered += i + REPEAT_RUN - max(i, end)
+                end = i + REPEAT_RUN
+        return covered >= self.share * (len(held) + REPEAT_RUN - 1)
+
+
 def _header(h: PassageHit | Passage) -> str:
     return f"## {h.path} ({h.day})" if h.day else f"## {h.path}"
 
@@ -50,11 +158,17 @@ def fill(
     index: PassageIndex, ranked: list[tuple[float, PassageHit]], budget: int, s: Settings
 ) -> list[Passage]:
     """The best of `ranked` that fit `budget` words (with their documents' headers, and
-    `s.neighbours` passages around each), taken greedily best first, in document order."""
+    `s.neighbours` passages around each), taken greedily best first, in document order.
+    A document that gave `s.spread_after` passages gives the next ones at a discount
+    (`s.spread_discount`, see `Spread`), so that one document does not spend the budget
+    that other documents' evidence needs. A passage whose words the passages chosen before
+    it already hold (`s.repeated`, see `Repeats`) is left out, its room given to the next."""
     used = 0
     chosen: dict[int, Passage] = {}
     docs: set[int] = set()
-    for score, h in ranked:
+    order = Spread(ranked, lambda h: h.document_id, s.spread_after, s.spread_discount)
+    said = Repeats(s.repeated)
+    for score, h in order:
         if used >= budget:
             break
         if s.skip_bare and bare(h.text):
@@ -69,10 +183,14 @@ def fill(
             cost += words(_header(h))
         if cost == 0 or used + cost > budget:
             continue
+        if said.repeats(h.text):
+            continue
         used += cost
         docs.add(h.document_id)
+        order.took(h)
         for x in group:
             if x.id not in chosen:
+                said.add(x.text)
                 chosen[x.id] = Passage(
                     x.document_id, x.path, x.seq, x.text, x.words, score, x.speaker, x.day
                 )

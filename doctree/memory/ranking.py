@@ -52,6 +52,14 @@ class Settings:
     headers: bool = True
     name_boost: float = 1.0  # rank_documents only: a document named for the query
     skip_bare: bool = True  # leave out passages that are only links, dates and labels
+    # diminishing returns per document while the budget is filled (`packing.Spread`): after
+    # a document gave `spread_after` passages, each next one's score is multiplied by
+    # `spread_discount` per passage beyond; 0 turns it off
+    spread_after: int = 0
+    spread_discount: float = 0.5
+    # a passage whose words the context already holds (`packing.Repeats`): at least this
+    # share of its words in runs of five words the passages chosen before it have; 0: off
+    repeated: float = 0.5
     person_boost: float = 2.0  # see `addressed`: the user's turns, or the assistant's
     window_boost: float = 1.0  # a passage of the day(s) a time in the query points at
     # Retrieval by meaning (`doctree.memory.meaning`):

@@ -38,6 +38,7 @@ from doctree.memory.meaning import (
     rescored,
     semantic_text,
 )
+from doctree.memory.packing import Repeats, Spread
 from doctree.memory.passages import MAX_PASSAGE_WORDS, words
 from doctree.memory.query import Query, addressed, parse_query
 from doctree.memory.ranking import DEFAULT_SETTINGS, Settings
@@ -340,9 +341,13 @@ class RecallSettings:
     # `semantic_weight`, as for the pages (`Settings.gather_weight`; docs/retrieval.md)
     gather_weight: float = 1.0
     # A passage whose words the context already holds (a page the memory agent wrote from
-    # it, in `blend`) is left out: at least this share of its words in runs of
-    # `REPEAT_RUN` words the context has. 0 keeps every passage.
+    # it, in `blend`, or a passage recalled before it) is left out: at least this share of
+    # its words in runs of `REPEAT_RUN` words the context has. 0 keeps every passage.
     repeated: float = 0.5
+    # diminishing returns per session while the budget is filled, as `Settings.spread_after`
+    # and `spread_discount` per document (`doctree.memory.packing.Spread`); 0 turns it off
+    spread_after: int = 0
+    spread_discount: float = 0.5
 
 
 DEFAULT_RECALL = RecallSettings()
@@ -454,31 +459,6 @@ def nearest(
     return out
 
 
-REPEAT_RUN = 5
-_TOKEN = re.compile(r"[^\W_]+")
-
-
-def _tokens(text: str) -> list[str]:
-    return _TOKEN.findall(text.lower())
-
-
-def _runs(tokens: Sequence[str]) -> frozenset[tuple[str, ...]]:
-    return frozenset(tuple(tokens[i : i + REPEAT_RUN]) for i in range(len(tokens) - REPEAT_RUN + 1))
-
-
-def _repeats(text: str, runs: frozenset[tuple[str, ...]], share: float) -> bool:
-    """Whether at least `share` of the words of `text` lie in runs of `REPEAT_RUN` words
-    that `runs` (a context's) holds: the context says it already."""
-    toks = _tokens(text)
-    if len(toks) < REPEAT_RUN:
-        return False
-    covered = [False] * len(toks)
-    for i in range(len(toks) - REPEAT_RUN + 1):
-        if tuple(toks[i : i + REPEAT_RUN]) in runs:
-            covered[i : i + REPEAT_RUN] = [True] * REPEAT_RUN
-    return sum(covered) >= share * len(toks)
-
-
 def session_header(session_id: str, day: str | None) -> str:
     return f"## session {session_id} · {day}" if day else f"## session {session_id}"
 
@@ -530,21 +510,29 @@ def recall(
         )
         ensure_vectors(conn, "recall", owner, in_write=writing)
     hits = rank(RecallIndex(conn), owner, q, settings)
-    runs = _runs(_tokens(shown)) if shown and settings.repeated else frozenset()
+    said = Repeats(settings.repeated, shown)
     used = 0
     chosen: list[RecallHit] = []
     sessions: set[str] = set()
-    for h in hits:
+    order = Spread(
+        [(h.score, h) for h in hits],
+        lambda h: h.session_id,
+        settings.spread_after,
+        settings.spread_discount,
+    )
+    for _, h in order:
         cost = measure(passage_line(h)) + 1
         if h.session_id not in sessions:
             cost += measure(session_header(h.session_id, h.day)) + 1
         if used + cost > budget:
             continue
-        if runs and _repeats(h.text, runs, settings.repeated):
+        if said.repeats(h.text):
             continue
         used += cost
         sessions.add(h.session_id)
         chosen.append(h)
+        order.took(h)
+        said.add(h.text)
     chosen.sort(key=lambda h: (h.time, h.session_id, h.id))
     lines: list[str] = []
     current: str | None = None

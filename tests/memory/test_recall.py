@@ -16,7 +16,14 @@ from doctree.interop.tools import MemoryTools
 from doctree.memory.context import SEPARATOR, load_memories
 from doctree.memory.erase import forget
 from doctree.memory.passages import words
-from doctree.memory.recall import RECALL_HEADING, RECALL_NOTE, blend, hand_over, recall
+from doctree.memory.recall import (
+    RECALL_HEADING,
+    RECALL_NOTE,
+    RecallSettings,
+    blend,
+    hand_over,
+    recall,
+)
 from doctree.sessions.repository import SessionsRepository
 from doctree.sessions.transcripts import Message
 from doctree.store.documents import Actor, Provenance
@@ -450,3 +457,43 @@ def test_the_index_holds_no_word_the_record_does_not_store(tmp_path):
     conn.close()
     assert indexed == kept
     assert "sign" in indexed and "kept" in indexed
+
+
+ROSES = [
+    ("user", "2026-03-02T09:15:00Z", "My garden roses bloomed red this week."),
+    ("assistant", "2026-03-02T09:15:05Z", "Red roses in a garden are lovely."),
+    ("user", "2026-03-02T09:16:00Z", "The garden roses need water daily."),
+    ("assistant", "2026-03-02T09:16:05Z", "Garden roses like the morning sun."),
+]
+CUT = [("user", "2026-03-09T18:00:00Z", "I cut some roses for the table yesterday.")]
+
+
+def test_a_session_that_gave_passages_gives_the_next_at_a_discount(db_path, repo):
+    """A session's every turn does not spend the budget while another session's turn about
+    the same thing waits (`RecallSettings.spread_after`)."""
+    handed_over(db_path, "s-garden", ROSES)
+    handed_over(db_path, "s-cut", CUT)
+    spread = RecallSettings(spread_after=2, spread_discount=0.0)
+    said = recall(repo, OWNER, "garden roses", budget=45, settings=spread)
+    assert [p.session_id for p in said.passages].count("s-garden") == 2
+    assert "I cut some roses for the table yesterday." in said.text
+    assert words(said.text) <= 45
+    off = recall(repo, OWNER, "garden roses", budget=45, settings=RecallSettings(spread_after=0))
+    assert {p.session_id for p in off.passages} == {"s-garden"}
+
+
+STORY = "I told the workshop about my garden roses and how the red ones bloomed early this spring."
+
+
+def test_a_passage_recalled_once_is_not_recalled_again_from_another_session(db_path, repo):
+    """A turn said again in a later session is recalled once (`RecallSettings.repeated`)."""
+    handed_over(db_path, "s-one", [("user", "2026-03-02T09:15:00Z", STORY)])
+    handed_over(db_path, "s-two", [("user", "2026-03-09T09:15:00Z", "Again: " + STORY)])
+    handed_over(db_path, "s-three", [("user", "2026-03-16T09:15:00Z", "Garden roses need water.")])
+    said = recall(repo, OWNER, "garden roses bloomed", budget=80)
+    assert said.text.count("how the red ones bloomed early this spring") == 1
+    assert "Garden roses need water." in said.text
+    off = recall(
+        repo, OWNER, "garden roses bloomed", budget=80, settings=RecallSettings(repeated=0)
+    )
+    assert off.text.count("how the red ones bloomed early this spring") == 2

@@ -13,6 +13,7 @@ import pytest
 
 from doctree.errors import UserError
 from doctree.memory.dates import date_tokens
+from doctree.memory.packing import Spread
 from doctree.memory.passages import MAX_PASSAGE_WORDS, cut_document, document_date
 from doctree.memory.query import addressed, parse_query
 from doctree.memory.ranking import Settings
@@ -493,3 +494,96 @@ def test_a_time_in_the_question_favours_the_session_of_that_day(repo):
     off = Settings(window_boost=0.0)
     plain = retrieve(repo, OWNER, question, budget_words=9, now=date(2023, 5, 5), settings=off)
     assert [p.path for p in plain.passages] == ["~/memory/archive/s2"]
+
+
+# -- spread: diminishing returns per document ----------------------------------------------
+
+
+def test_spread_discounts_a_source_only_for_what_the_filler_took():
+    ranked = [(10.0, "a1"), (9.0, "a2"), (8.0, "a3"), (5.0, "b1")]
+
+    def order(took: set[str], after: int, discount: float) -> list[str]:
+        spread = Spread(ranked, lambda x: x[0], after, discount)
+        out = []
+        for _, item in spread:
+            out.append(item)
+            if item in took:
+                spread.took(item)
+        return out
+
+    everything = {"a1", "a2", "a3", "b1"}
+    assert order(everything, 1, 0.5) == ["a1", "b1", "a2", "a3"]  # a2: 9 x 0.5 < 5
+    assert order(everything, 2, 0.5) == ["a1", "a2", "b1", "a3"]  # a3: 8 x 0.5 < 5
+    assert order(everything, 0, 0.5) == ["a1", "a2", "a3", "b1"]  # off
+    assert order(everything, 1, 1.0) == ["a1", "a2", "a3", "b1"]  # no discount: off
+    assert order(everything, 1, 0.0) == ["a1", "b1", "a2", "a3"]  # after every other source's
+    # a passage the budget skipped (too long) is not counted against its document
+    assert order({"a2", "a3", "b1"}, 1, 0.5) == ["a1", "a2", "b1", "a3"]
+
+
+@pytest.mark.parametrize(
+    ("after", "discount"), [(-1, 0.5), (1.5, 0.5), (True, 0.5), (1, -0.1), (1, 1.5), (1, "0.5")]
+)
+def test_a_spread_setting_out_of_range_is_refused_naming_it(repo, after, discount):
+    write(repo, "~/memory/notes/roses", "The garden roses bloomed.\n")
+    with pytest.raises(UserError, match="spread_"):
+        retrieve(
+            repo,
+            OWNER,
+            "garden roses",
+            budget_words=40,
+            settings=Settings(spread_after=after, spread_discount=discount),
+        )
+    assert repo.read(OWNER, "~/memory/notes/roses").body == "The garden roses bloomed.\n"
+
+
+ROSES = [
+    ("Ann", "My garden roses bloomed red this week."),
+    ("Bob", "Red roses in a garden are lovely."),
+    ("Ann", "The garden roses need water daily."),
+    ("Bob", "Garden roses like the morning sun."),
+]
+
+
+def test_a_document_that_gave_passages_gives_the_next_at_a_discount(repo):
+    """The budget is not spent on one document's every passage while another document's
+    passage about the same thing waits: the evidence of a question is often in several."""
+    write(repo, "~/memory/archive/s1", session("2023-05-08", ROSES))
+    other = [("Ann", "I cut some roses for the table yesterday.")]
+    write(repo, "~/memory/archive/s2", session("2023-06-01", other, 2))
+    spread = Settings(spread_after=2, spread_discount=0.0)
+    ctx = retrieve(repo, OWNER, "garden roses", budget_words=40, settings=spread)
+    assert "I cut some roses for the table yesterday." in ctx.text
+    assert ctx.words <= 40
+    off = Settings(spread_after=0)
+    ctx = retrieve(repo, OWNER, "garden roses", budget_words=40, settings=off)
+    assert {p.path for p in ctx.passages} == {"~/memory/archive/s1"}
+
+
+# -- repeats: a passage the context already says -------------------------------------------
+
+STORY = "I told the workshop about my garden roses and how the red ones bloomed early this spring."
+
+
+def test_a_passage_the_context_already_says_is_not_taken_again(repo):
+    """A turn said again in a later session (pasted, quoted, retold) does not spend the
+    budget twice: the room goes to the next passage."""
+    write(repo, "~/memory/archive/s1", session("2023-05-08", [("Ann", STORY)]))
+    write(repo, "~/memory/archive/s2", session("2023-05-20", [("Ann", "Again: " + STORY)], 2))
+    other = [("Ann", "The garden roses need water daily.")]
+    write(repo, "~/memory/archive/s3", session("2023-06-01", other, 3))
+    budget = 48  # two of the three turns, with their headers
+    ctx = retrieve(repo, OWNER, "garden roses bloomed", budget_words=budget)
+    assert ctx.text.count("how the red ones bloomed early this spring") == 1
+    assert "The garden roses need water daily." in ctx.text
+    assert ctx.words <= budget
+    off = Settings(repeated=0.0)
+    ctx = retrieve(repo, OWNER, "garden roses bloomed", budget_words=budget, settings=off)
+    assert ctx.text.count("how the red ones bloomed early this spring") == 2
+
+
+@pytest.mark.parametrize("share", [-0.5, 1.5, "half"])
+def test_a_repeated_share_out_of_range_is_refused_naming_it(repo, share):
+    write(repo, "~/memory/notes/roses", "The garden roses bloomed.\n")
+    with pytest.raises(UserError, match="repeated"):
+        retrieve(repo, OWNER, "garden roses", budget_words=40, settings=Settings(repeated=share))
