@@ -115,15 +115,6 @@ class TickResult:
         }
 
 
-class MaskingFormatter(logging.Formatter):
-    """A log formatter that writes every line, a traceback's included, with each secret
-    replaced by its marker (`doctree worker`'s): an error quoting a key (an upstream refusal
-    echoing it) leaves it in no log, as it leaves it in no record."""
-
-    def format(self, record: logging.LogRecord) -> str:
-        return mask_text(super().format(record))
-
-
 def backoff(
     failures: int, base: float = DEFAULT_RETRY_BASE, cap: float = DEFAULT_RETRY_MAX
 ) -> float:
