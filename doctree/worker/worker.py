@@ -100,6 +100,7 @@ class TickResult:
     lost: list[str] = field(default_factory=list)  # lease lost mid-hand-over: not marked
     orphans: list[int] = field(default_factory=list)  # runs of dead workers, failed + reverted
     records: int = 0  # records handed over
+    unrecorded: list[int] = field(default_factory=list)  # runs failed earlier, recorded now
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -112,6 +113,7 @@ class TickResult:
             "lost": self.lost,
             "orphans": self.orphans,
             "records": self.records,
+            "unrecorded": self.unrecorded,
         }
 
 
@@ -277,6 +279,11 @@ class MemoryWorker:
             result = TickResult()
             stops = self._stops
             taken = 0
+            # a run that failed while the database took no write ends `failed` before any
+            # claim: no run is left `running` once this process no longer runs it
+            end_unrecorded = getattr(self.handler, "end_unrecorded", None)
+            if end_unrecorded is not None:
+                result.unrecorded = end_unrecorded()
             # The claim leaves out the sessions taken in this tick that are still pending
             # (failed, raced, skipped, lost); one whose mark was cleared is out of the
             # pending ones anyway, unless records arrived since: it is then let go below.
