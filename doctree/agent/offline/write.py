@@ -269,7 +269,7 @@ class Writer(PageIO):
                 if what not in a.forget_of_whom
                 else frozenset(),
             )
-            for what in a.forget
+            for what in dict.fromkeys(a.forget)
             if what not in kept_whole
         }
         # a thing to forget that nothing of this session or of memory says in its words ("the
