@@ -54,13 +54,9 @@ class _Stderr(logging.StreamHandler):
 def setup(level: int = logging.WARNING) -> None:
     """Route the root logger, and so every logger that propagates to it, through one masked
     handler on stderr at `level` (called again, the level changes; no second handler), and
-    print an error that escapes the program masked. A handler another part of the program
-    put on the root logger before is given the masking formatter too."""
+    print an error that escapes the program masked."""
     root = logging.getLogger()
     if not any(isinstance(h, _Stderr) for h in root.handlers):
-        for h in root.handlers:
-            if not isinstance(h.formatter, MaskingFormatter):
-                h.setFormatter(MaskingFormatter(h.formatter._fmt if h.formatter else FORMAT))
         root.addHandler(_Stderr())
     root.setLevel(level)
     sys.excepthook = _masked_excepthook

@@ -269,11 +269,10 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
             # one"): the group `coined` is judged by `_coined`
             "password",
             re.compile(
-                r"(?<![A-Za-z])(?:password|passwd|passphrase|pass ?code|pwd|pw|"
-                + _PASSWORD_ABROAD
-                + r")(?![A-Za-z])(?:\s*[:=]\s*|\s+(?:is|was|"
-                + _IS_ABROAD
-                + r")\s*[:=]?\s*(?:now\s+)?)"
+                # English words only: the dictionary that judges the value is English ("das
+                # Passwort ist vergessen" says what happened to it)
+                r"(?<![A-Za-z])(?:password|passwd|passphrase|pass ?code|pwd|pw)(?![A-Za-z])"
+                r"(?:\s*[:=]\s*|\s+(?:is|was)\s*[:=]?\s*(?:now\s+)?)"
                 r"[\"'`]?(?P<value>(?P<coined>(?-i:[a-z]{6,32})))[\"'`]?"
                 r"(?=[.!?,;:)]*(?:[ \t]*(?:\n|$)|\s+[(\-–—]|\s+(?:and|but|if|so|or|for|on|to|"
                 r"btw|thanks|please)\b)|[,;)]\s)",
@@ -657,7 +656,7 @@ _GATES: list[tuple[tuple[str, ...], str | None]] = [
         *_ABROAD_WORDS,
         start=rf"pw|pin|wi-?fi|wpa|wlan|network|router|admin|root|user|login|account|portal|e-?mail|{_ABROAD_START}",
     ),
-    _words("pw", "pass", *_ABROAD_WORDS, start=rf"pw|pass|{_ABROAD_START}"),
+    _words("pw", "pass", start=r"pw|pass"),
     _words(" /", "\t/", " |", "\t|"),
     _words(*_ABROAD_WORDS, start=_ABROAD_START),
     # a lock word alone is not enough: "code", "pin", "combination"/"combo" or a key safe,

@@ -71,6 +71,8 @@ KEPT = [
     "the password is incorrect",
     "the password was changed yesterday",
     "password: protected",
+    "das Passwort ist vergessen",  # another language's words are not in the dictionary
+    "la contraseña es incorrecta",
     "Flight: BA249 / LHR-JFK",
     "London: train / bus",
     "Time: 10am / 11am",
