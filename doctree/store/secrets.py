@@ -289,7 +289,7 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
                 r"^[ \t]*(?:[-*•+][ \t]+|\d{1,2}[.)][ \t]+)?(?:(?:my|our|the)[ \t]+)?"
                 r"[A-Za-z][\w.&'+]*(?:[ \t][\w.&'+]+){0,2}[ \t]*(?::|[ \t][-–—])[ \t]+"
                 r"(?:(?P<email>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)|[\w.+-]{2,40})"
-                r"[ \t]+[/|][ \t]+[\"'`]?(?P<value>(?P<paired>[^\s\"'`]{6,64}?))[\"'`]?"
+                r"[ \t]* [/|][ \t]+[\"'`]?(?P<value>(?P<paired>[^\s\"'`]{6,64}?))[\"'`]?"
                 r"[.,;]?(?=[ \t]*$|[ \t]+[(\-–—])",
                 re.I | re.M,
             ),
@@ -657,7 +657,7 @@ _GATES: list[tuple[tuple[str, ...], str | None]] = [
         start=rf"pw|pin|wi-?fi|wpa|wlan|network|router|admin|root|user|login|account|portal|e-?mail|{_ABROAD_START}",
     ),
     _words("pw", "pass", start=r"pw|pass"),
-    _words(" /", "\t/", " |", "\t|"),
+    _words(" /", " |"),
     _words(*_ABROAD_WORDS, start=_ABROAD_START),
     # a lock word alone is not enough: "code", "pin", "combination"/"combo" or a key safe,
     # lockbox or padlock must be there too
