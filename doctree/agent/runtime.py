@@ -55,6 +55,7 @@ from doctree.llm.model_clients import (
 )
 from doctree.memory.layout import MEMORY_ROOT
 from doctree.patterncache import kept_patterns
+from doctree.store.backends import is_unavailable
 from doctree.store.documents import DocumentsRepository
 from doctree.store.runs import Run, Runs, Usage
 from doctree.store.secrets import mask_text
@@ -282,6 +283,10 @@ class MemoryAgentRuntime:
         # A local model on a CPU may take minutes for one reply; an API answers in seconds.
         self.timeout = timeout or (LOCAL_TIMEOUT if self.backend == "openai" else API_TIMEOUT)
         self.agents: dict[str, MemoryAgent] = {}
+        # runs that failed while the database took no write (a lock held past the busy
+        # timeout): their failure, recorded (and their changes put back) at the first write
+        # it takes (`end_unrecorded`), by id
+        self.unrecorded: dict[int, str] = {}
         self._client: ModelClient | None = None
         self._server: Any = None
         self._closed_server: Any = None
@@ -316,7 +321,9 @@ class MemoryAgentRuntime:
         return self._server or self._closed_server
 
     def close(self) -> None:
-        """Stop the loopback server; in record mode, write the cassette."""
+        """Record the failures not recorded yet (`end_unrecorded`), stop the loopback
+        server; in record mode, write the cassette."""
+        self.end_unrecorded()
         if self._recorder is not None and self.cassette_path is not None:
             self._recorder.cassette.save(self.cassette_path)
         if self._server is not None:
@@ -444,6 +451,7 @@ class MemoryAgentRuntime:
         raises that DatabaseUnavailableError, so the worker waits for the database and hands
         the session over again, counting no failure against it.
         """
+        self.end_unrecorded()
         agent = self.agent_for(owner)
         offline = None
         if self.backend == "offline":
@@ -468,6 +476,7 @@ class MemoryAgentRuntime:
             allowed=self.definition.tools,
             now=session_day(transcript, parsed),
         )
+        counted = False
         try:
             conversation = MemoryConversation(self.repo, agent, run_id)
             self.runs.set_memory_session(run_id, conversation.session_id)
@@ -528,19 +537,21 @@ class MemoryAgentRuntime:
                 else:
                     status, reason = stop or (status, reason)
                 summary = None
+            self._count_tools(run_id, tools)
+            counted = True
+            run = self.runs.finish(run_id, status, reason)
         except BaseException as e:
             error = self._explain(e)
-            self._count_tools(run_id, tools)
-            self.runs.finish(run_id, "failed", "error", error)
             log.warning("memory agent run %s for %s failed: %s", run_id, owner, mask_text(error))
-            self._revert_failed(run_id)
+            recorded = self._end_failed(run_id, error, None if counted else tools)
             if not isinstance(e, Exception):
                 raise  # KeyboardInterrupt, SystemExit: the run is recorded as failed
-            if isinstance(e, DatabaseUnavailableError):
-                raise  # not the transcript's fault: the worker waits for the database
+            if not recorded or is_unavailable(e):
+                # not the transcript's fault: the worker waits for the database
+                if isinstance(e, DatabaseUnavailableError):
+                    raise
+                raise DatabaseUnavailableError(error) from e
             raise RunFailedError(run_id, error) from e
-        self._count_tools(run_id, tools)
-        run = self.runs.finish(run_id, status, reason)
         changed = list(dict.fromkeys(p for c in tools.calls for p in c.changed))
         return RunResult(run, changed, summary)
 
@@ -562,6 +573,51 @@ class MemoryAgentRuntime:
 
         withhold(self.repo, owner, [session_id], said)
         return said_removed(transcript, said), None
+
+    def _end_failed(self, run_id: int, error: str, tools: MemoryTools | None) -> bool:
+        """Record a run as failed (with its tool calls, unless counted already) and put back
+        what it wrote; whether that was recorded. A database that takes no write now (a lock
+        held past the busy timeout) leaves the run in `unrecorded`, ended at the first write
+        it takes (`end_unrecorded`): a run no process is running is never left `running`."""
+        try:
+            if tools is not None:
+                self._count_tools(run_id, tools)
+            self.runs.finish(run_id, "failed", "error", error)
+        except Exception as e:
+            if not is_unavailable(e):
+                raise
+            self.unrecorded[run_id] = error
+            log.warning(
+                "memory agent run %s: its failure is not recorded yet (%s); it is at the "
+                "database's next write",
+                run_id,
+                mask_text(str(e)),
+            )
+            return False
+        self.unrecorded.pop(run_id, None)
+        self._revert_failed(run_id)
+        return True
+
+    def end_unrecorded(self) -> list[int]:
+        """Record the runs that failed while the database took no write (`unrecorded`) as
+        failed, and put back what they wrote; the ids recorded now. A run another process
+        settled meanwhile (a worker that took its session over) keeps that ending. Called
+        before each run, by the worker before each tick, and on `close`."""
+        done: list[int] = []
+        for run_id, error in list(self.unrecorded.items()):
+            try:
+                running = self.runs.get(run_id).status == "running"
+            except Exception as e:
+                if not is_unavailable(e):
+                    raise
+                break
+            if not running:
+                self.unrecorded.pop(run_id, None)
+                continue
+            if not self._end_failed(run_id, error, None):
+                break  # still no write: the next call tries again
+            done.append(run_id)
+        return done
 
     def _revert_failed(self, run_id: int) -> None:
         """Put back what a failed run wrote, so the worker's retry of its transcript starts

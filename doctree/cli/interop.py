@@ -51,9 +51,11 @@ def mcp(state: State, under: str, actor_id: str | None) -> None:
       claude mcp add doctree -- doctree --db ~/doctree.db --owner main mcp
     """
     from doctree.interop.mcp_server import serve_stdio
+    from doctree.logs import setup
     from doctree.store.documents import Actor
     from doctree.store.paths import normalize_path
 
+    setup()
     actor = Actor("agent", actor_id or state.owner)
     serve_stdio(state.repo, state.owner, under=normalize_path(under), actor=actor)
 

@@ -203,11 +203,9 @@ def worker_cmd(
 
     from doctree.cli.options import on_command_line, open_with_backend
     from doctree.compose import build_handler, build_worker
-    from doctree.worker.worker import MaskingFormatter
+    from doctree.logs import setup
 
-    log_handler = logging.StreamHandler(sys.stderr)
-    log_handler.setFormatter(MaskingFormatter("%(asctime)s %(name)s %(message)s"))
-    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, handlers=[log_handler])
+    setup(logging.INFO if verbose else logging.WARNING)
     settings = state.settings(
         db=str(_db_path(state)),
         backend=on_command_line("handler", handler),

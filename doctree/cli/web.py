@@ -63,8 +63,10 @@ def serve(
       export DOCTREE_TOKEN=$(python -c 'import secrets; print(secrets.token_urlsafe(32))')
       doctree serve --host 0.0.0.0
     """
+    from doctree.logs import setup
     from doctree.web import serve as run_server
 
+    setup()
     db = str(state.database())  # an existing database: the inspector never creates one
 
     def announce(bound: int) -> None:

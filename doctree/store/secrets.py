@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -259,6 +259,39 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
                 + r"[\"'`]?(?P<value>(?=[^\s\"'`]*(?:[\d_]|[^\w\s]))[^\s\"'`]{6,}?)[\"'`]?"
                 r"(?=[\s,;}]|[.!?](?:\s|$)|$)",
                 re.I,
+            ),
+        ),
+        (
+            # a password of lower-case letters only, given alone after its keyword and a
+            # colon or "is": "pw: kettlepond", "the passcode is greenfrog". A word of the
+            # dictionary is what the password is said to be, not it ("password: required",
+            # "the password is incorrect"), and so are several words ("password: the usual
+            # one"): the group `coined` is judged by `_coined`
+            "password",
+            re.compile(
+                # English words only: the dictionary that judges the value is English ("das
+                # Passwort ist vergessen" says what happened to it)
+                r"(?<![A-Za-z])(?:password|passwd|passphrase|pass ?code|pwd|pw)(?![A-Za-z])"
+                r"(?:\s*[:=]\s*|\s+(?:is|was)\s*[:=]?\s*(?:now\s+)?)"
+                r"[\"'`]?(?P<value>(?P<coined>(?-i:[a-z]{6,32})))[\"'`]?"
+                r"(?=[.!?,;:)]*(?:[ \t]*(?:\n|$)|\s+[(\-–—]|\s+(?:and|but|if|so|or|for|on|to|"
+                r"btw|thanks|please)\b)|[,;)]\s)",
+                re.I,
+            ),
+        ),
+        (
+            # a service's login given as a pair on its own line, the service named before it:
+            # "Netflix: me@example.com / Pa55word!!", "- Spotify - anna.k / Xy93kq!" (the
+            # password is judged by `_paired`: a value with letters and digits or a symbol,
+            # or after an e-mail address a coined word; "Flight: BA249 / LHR-JFK" stays)
+            "password",
+            re.compile(
+                r"^[ \t]*(?:[-*•+][ \t]+|\d{1,2}[.)][ \t]+)?(?:(?:my|our|the)[ \t]+)?"
+                r"[A-Za-z][\w.&'+]*(?:[ \t][\w.&'+]+){0,2}[ \t]*(?::|[ \t][-–—])[ \t]+"
+                r"(?:(?P<email>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)|[\w.+-]{2,40})"
+                r"[ \t]* [/|][ \t]+[\"'`]?(?P<value>(?P<paired>[^\s\"'`]{6,64}?))[\"'`]?"
+                r"[.,;]?(?=[ \t]*$|[ \t]+[(\-–—])",
+                re.I | re.M,
             ),
         ),
         (
@@ -507,6 +540,72 @@ def _looks_random(value: str) -> bool:
     return kinds >= 2 and _entropy(value) >= 2.5
 
 
+def _judged(kind: str, pattern: re.Pattern[str], m: re.Match[str]) -> bool:
+    """Whether the value a pattern found is the secret its kind says: a lower-case password
+    a coined word (`_coined`), a password paired with a login one (`_paired`), the other
+    values after a keyword random enough (`_looks_random`)."""
+    value = m.group("value")
+    if "coined" in pattern.groupindex:
+        return _coined(value)
+    if "paired" in pattern.groupindex:
+        return _paired(value, email=m.group("email") is not None)
+    return kind not in _JUDGED or _looks_random(value)
+
+
+#: Endings the word list holds the stem of: "required", "protected", "shared", "changing".
+_WORD_ENDINGS = ("s", "es", "ed", "d", "ing", "er", "ers", "ly", "ness", "ment", "able")
+
+
+@cache
+def _dictionary() -> frozenset[str]:
+    """English words (the `english-words` lists), read on first use: only a lower-case
+    value after a password's keyword asks for it."""
+    from english_words import get_english_words_set
+
+    return frozenset(get_english_words_set(["web2", "gcide"], lower=True, alpha=True))
+
+
+def _dictionary_word(word: str) -> bool:
+    """Whether `word` is an English word, or one with a plural, past, -ing or like ending
+    (a doubled last consonant too: "shipped")."""
+    words = _dictionary()
+    if word in words:
+        return True
+    for ending in _WORD_ENDINGS:
+        if word.endswith(ending) and len(word) > len(ending) + 2:
+            stem = word[: -len(ending)]
+            if (
+                stem in words
+                or stem + "e" in words
+                or (stem[-1] == stem[-2:-1] and stem[:-1] in words)
+            ):
+                return True
+    return False
+
+
+def _coined(value: str) -> bool:
+    """A password of lower-case letters: not a word of the dictionary ("required", "usual"),
+    so one made up or run together ("kettlepond", "letmein")."""
+    return not _dictionary_word(value.lower())
+
+
+def _paired(value: str, *, email: bool) -> bool:
+    """The password of a login given as a pair after a service's name: letters with digits
+    or a symbol, random enough, and none of the shapes that are not credentials (a time, a
+    version, a date, a number); after an e-mail address also a coined word ("me@x.com /
+    letmein"). No address, link or path, and no upper-case code alone ("LHR-JFK")."""
+    if any(c in value for c in "@/\\") or "[secret:" in value or value.isdigit():
+        return False
+    if value.isalpha():
+        return email and value.islower() and _coined(value)
+    letters = sum(c.isalpha() for c in value)
+    lower = any(c.islower() for c in value)
+    digit = any(c.isdigit() for c in value)
+    if not letters or not (lower or digit) or _NOT_CREDENTIAL.fullmatch(value):
+        return False
+    return _looks_random(value)
+
+
 def _words(*words: str, start: str | None = None) -> tuple[tuple[str, ...], str | None]:
     return words, start
 
@@ -575,6 +674,8 @@ _GATES: list[tuple[tuple[str, ...], str | None]] = [
         *_ABROAD_WORDS,
         start=rf"pw|pin|wi-?fi|wpa|wlan|network|router|admin|root|user|login|account|portal|e-?mail|{_ABROAD_START}",
     ),
+    _words("pw", "pass", start=r"pw|pass"),
+    _words(" /", " |"),
     _words(*_ABROAD_WORDS, start=_ABROAD_START),
     # a lock word alone is not enough: "code", "pin", "combination"/"combo" or a key safe,
     # lockbox or padlock must be there too
@@ -689,12 +790,25 @@ _CARD_WORDS = (
 #: How a link starts: a token in one is looked for (`_link_tokens`) only in a text holding one.
 _LINK_WORDS = ("://", "www.")
 
+#: For each of `_CHECKED_IDS`, words one of which a text must hold for it to be looked for.
+_ID_GATES: tuple[tuple[str, ...], ...] = (
+    ("codice fiscale", "cod.", "fiscal code", "tax code", "tessera", "c.f", "cf"),
+    ("dni", "nie", "nif", "identidad"),
+    ("insee", "nir", "sociale", "sécu", "secu", "vitale", "social security"),
+    ("steuer", "identifikationsnummer", "idnr"),
+    ("bsn", "burgerservice", "burger service", "sofi"),
+    ("aadhar", "aadhaar", "uid"),
+    ("pan", "permanent account"),
+)
+_ID_WORDS = {w for ws in _ID_GATES for w in ws}
+
 #: Every word of every gate: text without one (most text) holds no secret.
 _WORDS = (
     {w for ws, _ in _GATES for w in ws}
     | set(_CREDENTIAL_WORDS)
     | set(_CARD_WORDS)
     | set(_LINK_WORDS)
+    | set(_ID_WORDS)
 )
 _ALL_WORDS = tuple(sorted(w for w in _WORDS if not any(v != w and v in w for v in _WORDS)))
 #: One Aho-Corasick automaton of them: a text is read once for all its words, some 5x faster
@@ -943,6 +1057,162 @@ def _link_tokens(
             yield begin, begin + len(value)
 
 
+# -- identity numbers with a check digit ---------------------------------------------------
+
+_CF_ODD = dict(
+    zip(
+        "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+        [1, 0, 5, 7, 9, 13, 15, 17, 19, 21] + [1, 0, 5, 7, 9, 13, 15, 17, 19, 21, 2, 4, 18, 20,
+         11, 3, 6, 8, 12, 14, 16, 10, 22, 25, 24, 23],
+        strict=True,
+    )
+)  # fmt: skip
+
+
+def _codice_fiscale(value: str) -> bool:
+    """An Italian codice fiscale's last letter checks its first fifteen characters."""
+    total = 0
+    for i, c in enumerate(value[:15]):
+        total += _CF_ODD[c] if i % 2 == 0 else (int(c) if c.isdigit() else ord(c) - 65)
+    return chr(65 + total % 26) == value[15]
+
+
+def _dni(value: str) -> bool:
+    """A Spanish DNI's letter (or a NIE's, its X, Y or Z read as 0, 1 or 2) checks its number."""
+    number = "XYZ".index(value[0]).__str__() + value[1:-1] if value[0] in "XYZ" else value[:-1]
+    return "TRWAGMYFPDXBNJZSQVHLCKE"[int(number) % 23] == value[-1]
+
+
+def _nir(value: str) -> bool:
+    """A French social security number (NIR, the INSEE number): its last two digits are 97
+    minus the rest modulo 97 (Corsica's 2A and 2B read as numbers)."""
+    body, key = value[:13], int(value[13:])
+    number = int(body.replace("2A", "19").replace("2B", "18"))
+    number -= 1_000_000 if "2A" in body else 2_000_000 if "2B" in body else 0
+    return 97 - number % 97 == key
+
+
+def _steuer_id(value: str) -> bool:
+    """A German tax identification number: its last digit checks the ten before it
+    (ISO 7064, MOD 11,10); the first is never 0."""
+    if value[0] == "0":
+        return False
+    product = 10
+    for c in value[:10]:
+        total = (int(c) + product) % 10 or 10
+        product = total * 2 % 11
+    return (11 - product) % 10 == int(value[10])
+
+
+def _bsn(value: str) -> bool:
+    """A Dutch citizen service number (BSN) passes the eleven test."""
+    digits = [int(c) for c in value.zfill(9)]
+    total = sum(d * w for d, w in zip(digits[:8], range(9, 1, -1), strict=True)) - digits[8]
+    return total % 11 == 0 and any(digits)
+
+
+_VERHOEFF_D = [
+    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 2, 3, 4, 0, 6, 7, 8, 9, 5],
+    [2, 3, 4, 0, 1, 7, 8, 9, 5, 6], [3, 4, 0, 1, 2, 8, 9, 5, 6, 7],
+    [4, 0, 1, 2, 3, 9, 5, 6, 7, 8], [5, 9, 8, 7, 6, 0, 4, 3, 2, 1],
+    [6, 5, 9, 8, 7, 1, 0, 4, 3, 2], [7, 6, 5, 9, 8, 2, 1, 0, 4, 3],
+    [8, 7, 6, 5, 9, 3, 2, 1, 0, 4], [9, 8, 7, 6, 5, 4, 3, 2, 1, 0],
+]  # fmt: skip
+_VERHOEFF_P = [
+    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 5, 7, 6, 2, 8, 3, 0, 9, 4],
+    [5, 8, 0, 3, 7, 9, 6, 1, 4, 2], [8, 9, 1, 6, 0, 4, 3, 5, 2, 7],
+    [9, 4, 5, 3, 1, 2, 6, 8, 7, 0], [4, 2, 8, 6, 5, 7, 3, 9, 0, 1],
+    [2, 7, 9, 3, 8, 0, 6, 4, 1, 5], [7, 0, 4, 6, 9, 1, 3, 2, 5, 8],
+]  # fmt: skip
+
+
+def _aadhaar(value: str) -> bool:
+    """An Indian Aadhaar number passes the Verhoeff check."""
+    c = 0
+    for i, d in enumerate(reversed(value)):
+        c = _VERHOEFF_D[c][_VERHOEFF_P[i % 8][int(d)]]
+    return c == 0
+
+
+def _always(value: str) -> bool:
+    return True
+
+
+#: What may stand between an identity number's name and the number: "is", a colon, "number".
+_ID_GAP = (
+    r"(?:\s+(?:number|no\.?|#|nummer|num[ée]ro|n[°º]|card|code))?[^\S\n]*"
+    r"(?:[:=#]|\b(?:is|was|ist|lautet|est|es|è)\b)?[^\S\n]*:?[^\S\n]*"
+)
+_DIGIT_OR_CF = "[0-9LMNPQRSTUV]"
+
+#: Identity numbers with a check digit (or, for India's PAN, a shape only it has), each after
+#: its name: (the name, the number, its check). The number is the kind's alone when its check
+#: passes: a number that is not one (a random one after the word) stays.
+_CHECKED_IDS: list[tuple[str, str, Callable[[str], bool]]] = [
+    (
+        r"codice\s+fiscale|cod\.\s*fisc(?:ale)?\.?|fiscal\s+code|tax\s+code|tessera\s+sanitaria|(?-i:C\.?F\.?)",
+        rf"[A-Z]{{6}}{_DIGIT_OR_CF}{{2}}[A-EHLMPR-T]{_DIGIT_OR_CF}{{2}}[A-Z]{_DIGIT_OR_CF}{{3}}[A-Z]",
+        _codice_fiscale,
+    ),
+    (
+        r"(?-i:DNI|NIE|NIF)|documento\s+(?:nacional\s+)?de\s+identidad",
+        r"(?:\d{8}|[XYZ][- ]?\d{7})[- ]?[A-Z]",
+        _dni,
+    ),
+    (
+        r"insee|(?-i:NIR)|s[ée]curit[ée]\s+sociale|s[ée]cu|carte\s+vitale|social\s+security",
+        r"[12] ?\d{2} ?\d{2} ?(?:\d{2}|2[AB]) ?\d{3} ?\d{3} ?\d{2}",
+        _nir,
+    ),
+    (
+        r"steuer-?\s?id(?:entifikationsnummer|-?nr\.?)?|steuerliche\s+identifikationsnummer|"
+        r"identifikationsnummer|(?-i:IdNr)",
+        r"\d{2} ?\d{3} ?\d{3} ?\d{3}",
+        _steuer_id,
+    ),
+    (
+        r"(?-i:BSN)|burger\s?service\s?nummer|sofi-?\s?nummer",
+        r"\d{4}[ .]?\d{2}[ .]?\d{3}|\d{3}[ .]?\d{3}[ .]?\d{3}|\d{8}",
+        _bsn,
+    ),
+    (r"aadhaa?r|(?-i:UIDAI|UID)", r"[2-9]\d{3}[ -]?\d{4}[ -]?\d{4}", _aadhaar),
+    (
+        r"(?-i:PAN)|permanent\s+account\s+number",
+        r"(?-i:[A-Z]{3}[ABCFGHJLPT][A-Z]\d{4}[A-Z])",
+        _always,
+    ),
+]
+
+
+@cache
+def _checked_id_patterns() -> list[tuple[re.Pattern[str], Callable[[str], bool]]]:
+    return [
+        (
+            re.compile(
+                rf"(?<![A-Za-z])(?:{name})(?![A-Za-z]){_ID_GAP}(?P<value>{value})(?![A-Za-z0-9])",
+                re.I,
+            ),
+            check,
+        )
+        for name, value, check in _CHECKED_IDS
+    ]
+
+
+def _national_ids(text: str, present: frozenset[str] | None = None) -> Iterator[tuple[int, int]]:
+    """Spans of identity numbers whose check passes, each after its name (`_CHECKED_IDS`):
+    an Italian codice fiscale, a Spanish DNI or NIE, a French NIR, a German Steuer-ID, a
+    Dutch BSN, an Indian Aadhaar number or PAN."""
+    if present is not None and present.isdisjoint(_ID_WORDS):
+        return
+    for (pattern, check), words in zip(_checked_id_patterns(), _ID_GATES, strict=True):
+        if present is not None and present.isdisjoint(words):
+            continue
+        for m in pattern.finditer(text):
+            value = m.group("value")
+            if check(re.sub(r"[ .-]", "", value).upper()):
+                yield m.start("value"), m.end("value")
+
+
 def _word_in(low: str, word: str) -> bool:
     """Whether `word` stands in `low` as a word of its own (plural too)."""
     return next(_find_all(low, word), None) is not None
@@ -975,7 +1245,7 @@ def find_secrets(text: str) -> list[Secret]:
         for m in _matches(pattern, start, text, low):
             if "value" in pattern.groupindex and m.group("value") is not None:
                 begin, end = m.span("value")
-                if kind in _JUDGED and not _looks_random(m.group("value")):
+                if not _judged(kind, pattern, m):
                     continue
             else:
                 begin, end = m.span()
@@ -985,6 +1255,9 @@ def find_secrets(text: str) -> list[Secret]:
     for begin, end in _cards(text, low, present):
         if not any(s.start < end and begin < s.end for s in found):
             found.append(Secret("payment-card", begin, end))
+    for begin, end in _national_ids(text, present):
+        if not any(s.start < end and begin < s.end for s in found):
+            found.append(Secret("national-id-number", begin, end))
     for begin, end in _link_tokens(text, low, present):
         if not any(s.start < end and begin < s.end for s in found):
             found.append(Secret("link-token", begin, end))

@@ -43,6 +43,7 @@ def serve(
     request's line and headers."""
     import uvicorn
 
+    from doctree.logs import uvicorn_log_config
     from doctree.web.app import create_app
 
     loopback = is_loopback(host)
@@ -58,6 +59,7 @@ def serve(
     config = uvicorn.Config(
         app,
         log_level=log_level,
+        log_config=uvicorn_log_config(log_level),
         lifespan="on",
         http=header_timeout_protocol(header_timeout or HEADER_TIMEOUT),
         timeout_keep_alive=KEEP_ALIVE_TIMEOUT,

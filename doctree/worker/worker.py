@@ -100,6 +100,7 @@ class TickResult:
     lost: list[str] = field(default_factory=list)  # lease lost mid-hand-over: not marked
     orphans: list[int] = field(default_factory=list)  # runs of dead workers, failed + reverted
     records: int = 0  # records handed over
+    unrecorded: list[int] = field(default_factory=list)  # runs failed earlier, recorded now
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -112,16 +113,8 @@ class TickResult:
             "lost": self.lost,
             "orphans": self.orphans,
             "records": self.records,
+            "unrecorded": self.unrecorded,
         }
-
-
-class MaskingFormatter(logging.Formatter):
-    """A log formatter that writes every line, a traceback's included, with each secret
-    replaced by its marker (`doctree worker`'s): an error quoting a key (an upstream refusal
-    echoing it) leaves it in no log, as it leaves it in no record."""
-
-    def format(self, record: logging.LogRecord) -> str:
-        return mask_text(super().format(record))
 
 
 def backoff(
@@ -286,6 +279,11 @@ class MemoryWorker:
             result = TickResult()
             stops = self._stops
             taken = 0
+            # a run that failed while the database took no write ends `failed` before any
+            # claim: no run is left `running` once this process no longer runs it
+            end_unrecorded = getattr(self.handler, "end_unrecorded", None)
+            if end_unrecorded is not None:
+                result.unrecorded = end_unrecorded()
             # The claim leaves out the sessions taken in this tick that are still pending
             # (failed, raced, skipped, lost); one whose mark was cleared is out of the
             # pending ones anyway, unless records arrived since: it is then let go below.

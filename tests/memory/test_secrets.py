@@ -161,9 +161,9 @@ def test_a_model_backed_run_forgets_on_request_and_never_stores_a_secret(repo):
 
 
 def test_the_detector_is_a_pure_function_of_the_text_with_no_network():
-    """It imports nothing but text tools (the standard library's, and an Aho-Corasick
-    string search): no socket, no HTTP client, no file or database access, nothing of
-    doctree."""
+    """It imports nothing but text tools (the standard library's, an Aho-Corasick string
+    search, and an English word list, the package's own data): no socket, no HTTP client,
+    no database access, nothing of doctree."""
     import ast
 
     import doctree.store.secrets as module
@@ -180,6 +180,7 @@ def test_the_detector_is_a_pure_function_of_the_text_with_no_network():
         "ahocorasick_rs",
         "collections",
         "dataclasses",
+        "english_words",
         "functools",
         "math",
         "re",

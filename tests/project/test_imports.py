@@ -128,7 +128,7 @@ FLOORS = [
     ("interop",),
     ("agent",),
     ("worker",),
-    ("cli", "console", "help_text", "web", "compose", "engine", "__main__", ""),
+    ("cli", "console", "help_text", "web", "compose", "engine", "logs", "__main__", ""),
 ]
 
 

@@ -138,3 +138,51 @@ def test_a_memory_tool_call_the_locked_database_cannot_serve_is_raised_not_answe
         assert not tools.call("document_write", {"path": "~/memory/notes", "body": "kept"}).is_error
     finally:
         repo.close()
+
+
+def runs_listed(db) -> list[dict]:
+    """`doctree runs --json` as another process reads them."""
+    import json
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "doctree", "--db", str(db), "--owner", "main", "runs", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def test_a_run_whose_failure_finds_the_database_locked_too_ends_failed_not_running(locked_db):
+    """The lock outlasts two busy timeouts: the page's write fails, and so does the write
+    recording the run's failure. The run is not left `running` while this process runs it no
+    more: it ends failed (what it wrote put back) at the database's first write, before the
+    worker claims anything, and the session is handed over again with no failure counted."""
+    settings = Settings(db=str(locked_db), owner="main", backend="offline")
+    repo = open_repository(settings)
+    holder = LockHolder(locked_db, seconds=2.5)  # past two busy timeouts, not three
+    lock_at_the_first_write_of(repo, holder, PAGE)
+    worker = build_worker(settings, build_handler(repo, settings), compact=False)
+    try:
+        with pytest.raises(DatabaseUnavailableError, match="database is locked"):
+            worker.tick()  # (`worker.run` waits for the database, then ticks again)
+        assert runs_listed(locked_db)[0]["status"] == "running"  # no write could end it yet
+        holder.wait()
+        repo.conn.set_trace_callback(None)
+        assert holder.taken
+
+        second = worker.tick()
+
+        listed = runs_listed(locked_db)
+        assert [r["status"] for r in listed if r["status"] == "running"] == []
+        first = min(listed, key=lambda r: r["id"])
+        assert first["status"] == "failed" and "database is locked" in (first["error"] or "")
+        assert first["reverted_at"] is not None
+        assert second.processed == ["s-1"]
+        with SessionsRepository(locked_db) as sessions:
+            assert sessions.get("s-1").failures == 0
+        assert "Okafor" in repo.read("main", PAGE).body
+    finally:
+        worker.close()
+        repo.close()

@@ -155,6 +155,8 @@ class Writer(PageIO):
         self.start_time = first or "1970-01-01T00:00:00Z"
         self.day = message_date(self.start_time)
         self.unfound = 0  # things asked to be forgotten that nothing says (see `write`)
+        # lines a dry forget found, by (thing, persons), before anything is written
+        self._dry: dict[tuple[str, tuple[str, ...]], int] = {}
         self.week = iso_week(self.day)
         self.session_path = f"{root}/archive/{self.week}/{slugify(transcript.session_id)}"
         self.cite = f"[[{self.session_path}|{transcript.session_id}]]"
@@ -257,6 +259,7 @@ class Writer(PageIO):
 
         # Top down, so that a new page's parents already list it when it is created.
         self.write_indexes(planned_top_level(filing))
+        self._dry = {}
         kept_whole = self._said_together([w for w in a.forget if w not in a.forget_concerning])
         forgetting = {
             what: (
@@ -266,15 +269,14 @@ class Writer(PageIO):
                 if what not in a.forget_of_whom
                 else frozenset(),
             )
-            for what in a.forget
+            for what in dict.fromkeys(a.forget)
             if what not in kept_whole
         }
         # a thing to forget that nothing of this session or of memory says in its words ("the
         # bit about her operation" of a line that says "surgery"): nothing is removed, and
         # the session page does not say that it was
         self.unfound = sum(
-            what not in a.forget_found
-            and not self.forget(what, persons, of_whom, sentences=also, dry=True)
+            what not in a.forget_found and not self._dry_forget(what, persons, of_whom, also)
             for what, (persons, of_whom, also) in forgetting.items()
         )
         self.write_session_page(filing.projects)
@@ -1300,6 +1302,20 @@ class Writer(PageIO):
                 out[sid] = r
         return out
 
+    def _dry_forget(
+        self,
+        what: str,
+        persons: tuple[str, ...],
+        of_whom: bool,
+        also: frozenset[tuple[str, str]],
+    ) -> int:
+        """The lines `forget` would remove, before anything is written: the count of
+        `_going_on`'s dry forget of the same thing when this one asks the same (no sentences
+        besides, not only of whom), else a dry forget of its own."""
+        if not of_whom and not also and (what, persons) in self._dry:
+            return self._dry[(what, persons)]
+        return self.forget(what, persons, of_whom, sentences=also, dry=True)
+
     def _going_on(self, thing: str, persons: tuple[str, ...]) -> frozenset[tuple[str, str]]:
         """The sentences of the earlier sessions whose lines say `thing` that refer to it
         without saying it (`referred.py`: the rest of its note, what goes on from it, what
@@ -1308,7 +1324,7 @@ class Writer(PageIO):
         earlier sessions cannot be read."""
         if self.earlier is None:
             return frozenset()
-        self.forget(thing, persons, dry=True)
+        self._dry[(thing, persons)] = self.forget(thing, persons, dry=True)
         cited = {sid: "" for sid in sorted(self.cited) if sid != self.t.session_id}
         found = self._referred(thing, persons, cited)
         return frozenset((sid, x) for sid, r in found.items() for x in r.said)
