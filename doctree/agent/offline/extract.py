@@ -1135,8 +1135,15 @@ def _read(
         and (calls_something_off(body) or supersession.says_ended(body))
     ):
         s.kinds.append("statement")  # "The garden party is cancelled.": it retires a line
-    if lang.CORRECTS_EARLIER.match(body) and not s.correction:
-        s.replaces = corrected_earlier(s, a.sentences)
+    # "Correction, it's £420 now": the earlier sentence it names by its words; when it names
+    # none, the later value it gives is looked for as any other's is (below)
+    named = (
+        corrected_earlier(s, a.sentences)
+        if lang.CORRECTS_EARLIER.match(body) and not s.correction
+        else []
+    )
+    if named:
+        s.replaces = named
         for old in s.replaces:
             a.sentences.remove(old)
             if old in current:
@@ -1170,6 +1177,7 @@ def _read(
         # a later value for the same thing: the earlier line goes, and with it what that
         # line had replaced, so each value it held stays under Past (the last said last)
         s.supersedes = [*later.supersedes, later]
+        _takes_place_of(s, later)
         a.sentences.remove(later)
         if later in current:
             current.remove(later)
@@ -1794,6 +1802,19 @@ def _later_value_of(s: Sentence, sentences: list[Sentence], turn: Turn) -> Sente
         s.statement or s.text, texts, said_on=message_date(s.time)
     )
     return None if found is None else earlier[found]
+
+
+def _takes_place_of(s: Sentence, old: Sentence) -> None:
+    """A later value that names nothing of its own to be about ("so it's £420 now" after "the
+    quote from Harlow Roofing is £380") is of what the line it replaces was about: it goes on
+    that line's page, where the old value stood."""
+    if s.subject or s.people or s.projects or s.topics or any(s.others.values()):
+        return
+    s.subject = old.subject
+    s.people = [*old.people]
+    s.projects = [*old.projects]
+    s.topics = [*old.topics]
+    s.others = {kind: [*names] for kind, names in old.others.items()}
 
 
 def raw_row(s: Sentence, turn: Turn) -> bool:

@@ -632,7 +632,9 @@ class Writer(PageIO):
                 whose = moved or whose
             if s.correction:
                 self._corrected_subject(s)
-            if s.replaces or s.correction:
+            if s.replaces or s.correction or s.supersedes:
+                # what it corrects or replaces in its own session is what it is of: no
+                # earlier session's line is searched for as well
                 continue
             taken_back = bool(reversal_cue(s.raw or text))
             if named is None and not s.replaces and not s.correction:
