@@ -1181,6 +1181,14 @@ def _read(
         a.sentences.remove(later)
         if later in current:
             current.remove(later)
+    elif not s.correction and (lacked := _lacked_of(s, a.sentences, turn)) is not None:
+        # "the pharmacy had no co-codamol so they gave me dihydrocodeine instead": the line
+        # that gave the thing lacking goes under Past, what was had instead is current
+        s.supersedes = [*lacked.supersedes, lacked]
+        _takes_place_of(s, lacked)
+        a.sentences.remove(lacked)
+        if lacked in current:
+            current.remove(lacked)
     elif not s.correction and (swapped := swapped_earlier(s, a.sentences)):
         s.replaces = swapped  # "Lin is moving from Friday to Saturday": the Friday line goes
         for old in swapped:
@@ -1801,6 +1809,16 @@ def _later_value_of(s: Sentence, sentences: list[Sentence], turn: Turn) -> Sente
     found = supersession.replaced_earlier(
         s.statement or s.text, texts, said_on=message_date(s.time)
     )
+    return None if found is None else earlier[found]
+
+
+def _lacked_of(s: Sentence, sentences: list[Sentence], turn: Turn) -> Sentence | None:
+    """The earlier sentence of the session, by the same speaker, that gave the thing `s` says
+    was lacking when another was had instead (`supersession.lacked_line`), or None."""
+    if not s.kinds or s.speaker == "the assistant":
+        return None
+    earlier = [t for t in sentences if t is not s and t.speaker == s.speaker and t.raw]
+    found = supersession.lacked_line(s.raw or s.text, [t.raw for t in earlier])
     return None if found is None else earlier[found]
 
 

@@ -890,3 +890,69 @@ def takes_role(text: str, line: str) -> bool:
                 continue  # "Ana and Ben are the leads now": Ana's line holds still
             return True
     return False
+
+
+#: A thing said to be lacking, before what is had "instead": "the pharmacy had no
+#: co-codamol", "they'd run out of oat milk", "couldn't get the blue tiles", "the 8:15 ferry
+#: was full".
+_LACKED = re.compile(
+    r"\b(?:(?:ha[ds]|have|there\s+(?:was|were|is|are))\s+no|no\s+more|"
+    r"(?:ran|run|were|was|are|is|'d\s+run|had\s+run)\s+out\s+of|"
+    r"(?:did|do|does|could|can)(?:n't|n’t|\s+not)\s+(?:have|get|find|stock|supply|do|get\s+hold\s+of)"
+    r"(?:\s+any)?)\s+(?:the\s+|any\s+|more\s+)?(?P<old>[\w’'-]+(?:\s+[\w’'-]+){0,2}?)"
+    r"(?=\s*(?:[,;.:!—–]|\s-\s|$)|\s+(?:so|and|but|left|in\s+stock|today|any\s*more|now)\b)"
+    r"|\b(?:the|their|my|our|his|her)\s+(?P<old2>[\w’'-]+(?:\s+[\w’'-]+){0,2}?)\s+(?:was|were|is|are)"
+    r"\s+(?:sold\s+out|out\s+of\s+stock|unavailable|discontinued|not\s+available|fully\s+booked|full)\b",
+    re.I,
+)
+_INSTEAD_ALONE = re.compile(r"\binstead\b(?!\s+of\b)", re.I)
+
+
+def lacked_instead(text: str) -> str | None:
+    """The thing `text` says was lacking when it says another was had instead ("the
+    pharmacy had no co-codamol so they gave me dihydrocodeine instead" -> "co-codamol"), or
+    None. Only a thing said before "instead", in the same sentence."""
+    if "?" in text:
+        return None
+    at = _INSTEAD_ALONE.search(text)
+    if at is None:
+        return None
+    for m in _LACKED.finditer(text[: at.start()]):
+        old = (m.group("old") or m.group("old2") or "").strip()
+        if thing_words(old) and not _NEGATED.search(old):
+            return old
+    return None
+
+
+def names_thing(line: str, thing: str) -> bool:
+    """Whether `line` names `thing` as a word of its own ("co-codamol" in "Co-codamol 30/500
+    ii QDS", not in "co-codamols")."""
+    return re.search(rf"(?<![\w-]){re.escape(thing)}(?![\w-])", line, re.I) is not None
+
+
+def lacked_line(text: str, lines: list[str]) -> int | None:
+    """Which of `lines` (earlier statements, still current) held the thing `text` says was
+    lacking and replaced instead (`lacked_instead`): the one line that names it and not the
+    thing had now; of several, the one line that names it first, as what it is about. None
+    when none or several could be meant."""
+    old = lacked_instead(text)
+    if old is None:
+        return None
+    at = _INSTEAD_ALONE.search(text)
+    assert at is not None
+    # what is had now: the words of the clause that says "instead", the lacking one left out
+    clause = re.split(r"[,;.:]|\b(?:so|and|but)\b", text[: at.start()])[-1]
+    now = thing_words(clause) - thing_words(old)
+    fits = [
+        i
+        for i, line in enumerate(lines)
+        if names_thing(line, old) and not (now and now <= thing_words(line))
+    ]
+    if len(fits) > 1:
+        first = [
+            i
+            for i in fits
+            if names_thing(" ".join(re.sub(r"^[^:]{0,20}:\s*", "", lines[i]).split()[:3]), old)
+        ]
+        fits = first
+    return fits[0] if len(fits) == 1 else None

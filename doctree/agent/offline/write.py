@@ -867,6 +867,17 @@ class Writer(PageIO):
         no line or several do, nothing moves."""
         text = s.raw or s.statement or s.text
         m = _INSTEAD_OF_THING.search(text)
+        if m is None and (lacked := supersession.lacked_instead(text)) is not None:
+            # "they had no oat milk so I got soya instead": the line that gave the thing lacking
+            lines = [
+                _said(ln)
+                for ln in self._current_lines(" ".join(sorted(_topic_query(lacked))))
+                if re.match(r"- \d{4}-\d{2}-\d{2}\b", ln)
+            ]
+            found = supersession.lacked_line(text, lines)
+            if found is not None:
+                self.superseded.setdefault(lines[found], s)
+                return
         if m is None:
             if re.search(r"\binstead\b", text, re.I):
                 self._entry_replaced(text, s)
