@@ -189,6 +189,10 @@ _PRONOUN = re.compile(r"\b(?:it|its|it's|they|them|this|that|these|those|one)\b"
 VERSION = re.compile(r"(?<![\w.])(?:v\d+(?:\.\d+)*|\d+\.\d+\.\d+)(?![\w.]\w)", re.I)
 
 
+#: A thing named by digits and capitals: "the 10K", "an A380", "the M25" (not "£10K").
+_CODED = re.compile(r"(?<![\w.£$€/:-])(?:\d+[A-Z]+|[A-Z]+\d+)(?![\w.-]\w|[\w/-])")
+
+
 @dataclass(frozen=True)
 class Value:
     """A value said in a text: its type, its canonical form, where it is, as it is written."""
@@ -320,7 +324,9 @@ def thing_words(text: str) -> frozenset[str]:
     text = _ISO.sub(" ", text)
     # a version names a thing, a release ("0.5.0 is now 3 April"), though it is no word
     words = {m.group(0).lower() for m in VERSION.finditer(text)}
-    for w in re.findall(r"[A-Za-z][A-Za-z'’-]*", text):
+    # so does a name of digits and capitals ("the 10K", "the A380", "M25"), no amount or unit
+    words |= {m.group(0).lower() for m in _CODED.finditer(text)}
+    for w in re.findall(r"(?<!\d)[A-Za-z][A-Za-z'’-]*", text):  # not the "K" of "10K"
         w = re.sub(r"['’]s$", "", w)
         low = w.lower()
         if len(low) < 3 and not w.isupper():
@@ -362,6 +368,8 @@ def claims(text: str, *, before: str = "", said_on: date | None = None) -> tuple
             thing = earlier | thing_words(before)  # "it": said in this sentence or the last
         elif borrowed:
             thing = earlier or thing_words(before)
+        # "The 10K moved, it's 4 April now": a thing named in its own sentence is named
+        borrowed = borrowed and not earlier
         earlier = earlier | thing_words(clause)
         if not said:
             continue
@@ -435,6 +443,8 @@ class Replacement:
     extra: int = 0
     #: where the clause of the new value begins: each clause of a statement replaces a line
     clause: int = 0
+    #: the line's clause of the old value names the thing itself (not only a clause before it)
+    own: bool = True
 
 
 def replacements(
@@ -539,9 +549,10 @@ def replacements(
                     continue
                 cued = bool(CHANGE.search(new.text))
                 extra = len(old.thing - _same(old.thing, new.thing))
+                own = bool(_same(new.thing, old.thing))
                 out.append(
                     Replacement(
-                        line, ov.kind, ov, nv, len(shared), named_old, cued, extra, new.start
+                        line, ov.kind, ov, nv, len(shared), named_old, cued, extra, new.start, own
                     )
                 )
     return out
@@ -572,9 +583,12 @@ def _chosen_in_clause(found: dict[str, list[Replacement]]) -> list[Replacement]:
     for line, reps in found.items():
         if not reps:
             continue
-        top = max(reps, key=lambda r: (r.named_old, r.cued, r.shared))
-        rank = (top.named_old, top.cued, top.shared)
-        if len({(r.old, r.new.norm) for r in reps if (r.named_old, r.cued, r.shared) == rank}) > 1:
+        # of two values of one line, the one in the clause that names the thing itself, not
+        # one in a clause after it ("signed up for the 10K on 28 March, so the plan starts
+        # on 12 January")
+        top = max(reps, key=lambda r: (r.named_old, r.cued, r.own, r.shared))
+        rank = (top.named_old, top.cued, top.own, top.shared)
+        if len({(r.old, r.new.norm) for r in reps if (r.named_old, r.cued, r.own, r.shared) == rank}) > 1:
             return []  # two values of it could be meant
         best[line] = top
     if len(best) < 2:
