@@ -120,7 +120,11 @@ def test_a_thing_lacking_replaces_the_line_of_an_earlier_session(repo):
         repo,
         transcript(
             "s-one",
-            ("user", "2029-04-02T09:00:00Z", "Ottoline's packed lunch is a cheese roll and a pear."),
+            (
+                "user",
+                "2029-04-02T09:00:00Z",
+                "Ottoline's packed lunch is a cheese roll and a pear.",
+            ),
         ),
     )
     run(

@@ -184,6 +184,9 @@ _ORDER = frozenset({"next", "last", "first", "final", "following", "one", "ones"
 _OLD_BARE = re.compile(
     r"\b(?:from|than|instead\s+of|not)\s+(?:the\s+)?[£$€]?(\d[\d,]*(?:\.\d+)?)(?![\d:])", re.I
 )
+#: A date named as the one replaced, said in words before its written form: "from May 6,
+#: 2031 (", "instead of Tuesday 3 June (".
+_OLD_DATE_NAMED = re.compile(r"\b(?:from|than|instead\s+of|not)\s+[\w\s,]{1,25}\($", re.I)
 _PRONOUN = re.compile(r"\b(?:it|its|it's|they|them|this|that|these|those|one)\b", re.I)
 #: A version: "v2.4", "0.5.0", "3.12.1" (a decimal number alone, "2.5", is none).
 VERSION = re.compile(r"(?<![\w.])(?:v\d+(?:\.\d+)*|\d+\.\d+\.\d+)(?![\w.]\w)", re.I)
@@ -390,6 +393,17 @@ def claims(text: str, *, before: str = "", said_on: date | None = None) -> tuple
     return tuple(out)
 
 
+def names_old_value(text: str) -> bool:
+    """Whether `text` names a value as the one replaced ("from 6 May to 20 May", "rather
+    than £40", "not the 12th")."""
+    # a date is said in words before its written form: "from May 6, 2031 (2031-05-06)"
+    return any(
+        _OLD_NAMED.search(head := text[: v.start][-40:])
+        or (v.kind == "date" and _OLD_DATE_NAMED.search(head))
+        for v in values(text)
+    )
+
+
 def _same(a: frozenset[str], b: frozenset[str]) -> set[str]:
     """The words two things share, one shortened from the other counted too ("cron" of
     "crontab", "physio" of "physiotherapy")."""
@@ -588,7 +602,16 @@ def _chosen_in_clause(found: dict[str, list[Replacement]]) -> list[Replacement]:
         # on 12 January")
         top = max(reps, key=lambda r: (r.named_old, r.cued, r.own, r.shared))
         rank = (top.named_old, top.cued, top.own, top.shared)
-        if len({(r.old, r.new.norm) for r in reps if (r.named_old, r.cued, r.own, r.shared) == rank}) > 1:
+        if (
+            len(
+                {
+                    (r.old, r.new.norm)
+                    for r in reps
+                    if (r.named_old, r.cued, r.own, r.shared) == rank
+                }
+            )
+            > 1
+        ):
             return []  # two values of it could be meant
         best[line] = top
     if len(best) < 2:

@@ -632,9 +632,7 @@ class Writer(PageIO):
                 whose = moved or whose
             if s.correction:
                 self._corrected_subject(s)
-            if s.replaces or s.correction or s.supersedes:
-                # what it corrects or replaces in its own session is what it is of: no
-                # earlier session's line is searched for as well
+            if s.replaces or s.correction:
                 continue
             taken_back = bool(reversal_cue(s.raw or text))
             if named is None and not s.replaces and not s.correction:
@@ -669,7 +667,7 @@ class Writer(PageIO):
                 # what is called off ("NOT going up to 100 mg after all") is the line that
                 # names it, before any line whose value merely differs (the 50 mg dose)
                 off = {x for x in said_lines if taken_back and reverses(s, x)}
-                fits = off or {x for x in said_lines if changes_value(s, x)}
+                fits = off or {x for x in said_lines if changes_value(s, x) and _held_before(s, x)}
             fits = _named_apart(text, fits)
             if len(fits) > 1 and not named:
                 fits = self._each_clause(s, fits)
@@ -746,6 +744,8 @@ class Writer(PageIO):
                 continue
             said = _said(ln)
             if said in self.superseded and said not in done:
+                continue
+            if not _held_before(s, said):
                 continue
             reps = supersession.replacements(
                 text, said, before=before, said_on=message_date(s.time)
@@ -1895,6 +1895,28 @@ class Writer(PageIO):
 
 #: The sections of an entity page that say nothing of it on their own.
 _LINKS_ONLY = {"Related", "Sessions"}
+
+
+def _held_before(s: Sentence, line: str) -> bool:
+    """Whether an earlier session's `line` may be what `s` replaces, when `s` replaced a line
+    of its own session already: a line that held a value the replaced one held (the MOT's
+    day said again before it moved), or any, when the replaced one said a change itself or
+    `s` names the value it replaces; never another line of the same kind of value ("so it's £43,500 now" of an offer, not
+    of a saving said weeks before)."""
+    if (
+        not s.supersedes
+        or any(supersession.CHANGE.search(old.raw or old.text) for old in s.supersedes)
+        or supersession.names_old_value(s.statement or s.text)
+    ):
+        # what it replaced said a change itself ("push it to the 27th"), or it names the
+        # value it replaces ("from 6 May to 20 May"): that value is what is looked for
+        return True
+    held = {
+        (v.kind, v.norm)
+        for old in s.supersedes
+        for v in supersession.values(old.statement or old.text)
+    }
+    return any((v.kind, v.norm) in held for v in supersession.values(line))
 
 
 def _names(name: str, line: str) -> bool:
