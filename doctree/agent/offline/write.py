@@ -282,6 +282,7 @@ class Writer(PageIO):
         self.write_lists()
         self.supersede_elsewhere()
         self.relisted_elsewhere()
+        self.refielded_elsewhere()
         for said, by in list(self.superseded.items()):
             if _other_record(said, by) and said not in self.unlisted:
                 del self.superseded[said]  # a record of the same list, keyed otherwise
@@ -859,6 +860,27 @@ class Writer(PageIO):
                     continue
                 self.superseded.setdefault(said, next(iter(now.values())))
                 self.unlisted.add(said)
+
+    def refielded_elsewhere(self) -> None:
+        """A field of a document pasted again with another value ("Loft conversion, party
+        wall surveyor: Marta Kowalczyk." after "… surveyor: Felix Amadi."): the current
+        lines of earlier sessions that gave the same field of the same document (the same
+        key and the one same label, `record_shape`) another value go under Past."""
+        for s in self.filing.facts:
+            shape = record_shape(s.raw) if s.raw else None
+            if shape is None or len(shape[1]) != 1:
+                continue
+            key, labels, cells = shape
+            label = next(iter(labels))
+            query = " ".join(sorted(_topic_query(f"{key} {label}")))
+            for ln in self._current_lines(query):
+                if not re.match(r"- \d{4}-\d{2}-\d{2}\b", ln):
+                    continue
+                old = record_shape(said := _said(ln))
+                if old is None or old[0] != key or old[1] != labels:
+                    continue
+                if old[2][label].rstrip(".") != cells[label].rstrip("."):
+                    self.superseded.setdefault(said, s)
 
     def _replaced_thing_elsewhere(self, s: Sentence) -> None:
         """A thing said to be chosen instead of another ("we're going with the green zellige
