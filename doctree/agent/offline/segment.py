@@ -16,11 +16,11 @@ from datetime import date
 from doctree.agent.offline.afterthought import is_mark
 from doctree.agent.offline.answers import listed_options
 from doctree.agent.offline.blocks import is_code_line, unfence_text
-from doctree.agent.offline.fields import note_fields
 from doctree.agent.offline.chat import ChatLine, chat_export
 from doctree.agent.offline.dictation import punctuate
 from doctree.agent.offline.enumerations import enumerations
 from doctree.agent.offline.fiction import outside_fiction
+from doctree.agent.offline.fields import note_fields
 from doctree.agent.offline.fragments import joined
 from doctree.agent.offline.grids import cells, grid_lines, is_code, is_command, read_grids
 from doctree.agent.offline.handover import open_own_notes
