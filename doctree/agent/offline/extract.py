@@ -1137,13 +1137,13 @@ def _read(
         s.kinds.append("statement")  # "The garden party is cancelled.": it retires a line
     # "Correction, it's £420 now": the earlier sentence it names by its words; when it names
     # none, the later value it gives is looked for as any other's is (below)
-    named = (
+    corrected_of = (
         corrected_earlier(s, a.sentences)
         if lang.CORRECTS_EARLIER.match(body) and not s.correction
         else []
     )
-    if named:
-        s.replaces = named
+    if corrected_of:
+        s.replaces = corrected_of
         for old in s.replaces:
             a.sentences.remove(old)
             if old in current:
