@@ -870,7 +870,7 @@ class Writer(PageIO):
             shape = record_shape(s.raw) if s.raw else None
             if shape is None or len(shape[1]) != 1:
                 continue
-            key, labels, cells = shape
+            key, labels, _ = shape
             label = next(iter(labels))
             query = " ".join(sorted(_topic_query(f"{key} {label}")))
             for ln in self._current_lines(query):
@@ -879,7 +879,7 @@ class Writer(PageIO):
                 old = record_shape(said := _said(ln))
                 if old is None or old[0] != key or old[1] != labels:
                     continue
-                if old[2][label].rstrip(".") != cells[label].rstrip("."):
+                if not _same_record(said, s):
                     self.superseded.setdefault(said, s)
 
     def _replaced_thing_elsewhere(self, s: Sentence) -> None:
