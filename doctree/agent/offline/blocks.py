@@ -276,7 +276,21 @@ def unfence_text(
         line = lines[i]
         fence = line.strip()[:3]
         if fence in ("```", "~~~"):
-            end = next((j for j in range(i + 1, len(lines)) if lines[j].strip()[:3] == fence), None)
+            run = re.match(r"\s*(`+|~+)", line)
+            mark = run.group(1) if run else fence
+            end = next(
+                (
+                    j
+                    for j in range(i + 1, len(lines))
+                    if (
+                        lines[j].strip()[:3] == fence
+                        if len(mark) == 3
+                        # "````markdown" closes on "````": a "```" inside is a block of its own
+                        else re.fullmatch(rf"\s*{re.escape(mark[0])}{{{len(mark)},}}\s*", lines[j])
+                    )
+                ),
+                None,
+            )
             if end is None:
                 out.extend(lines[i:])
                 break

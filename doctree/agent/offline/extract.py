@@ -1152,8 +1152,15 @@ def _read(
         and (calls_something_off(body) or supersession.says_ended(body))
     ):
         s.kinds.append("statement")  # "The garden party is cancelled.": it retires a line
-    if lang.CORRECTS_EARLIER.match(body) and not s.correction:
-        s.replaces = corrected_earlier(s, a.sentences)
+    # "Correction, it's £420 now": the earlier sentence it names by its words; when it names
+    # none, the later value it gives is looked for as any other's is (below)
+    corrected_of = (
+        corrected_earlier(s, a.sentences)
+        if lang.CORRECTS_EARLIER.match(body) and not s.correction
+        else []
+    )
+    if corrected_of:
+        s.replaces = corrected_of
         for old in s.replaces:
             a.sentences.remove(old)
             if old in current:
@@ -1187,9 +1194,18 @@ def _read(
         # a later value for the same thing: the earlier line goes, and with it what that
         # line had replaced, so each value it held stays under Past (the last said last)
         s.supersedes = [*later.supersedes, later]
+        _takes_place_of(s, later)
         a.sentences.remove(later)
         if later in current:
             current.remove(later)
+    elif not s.correction and (lacked := _lacked_of(s, a.sentences, turn)) is not None:
+        # "the pharmacy had no co-codamol so they gave me dihydrocodeine instead": the line
+        # that gave the thing lacking goes under Past, what was had instead is current
+        s.supersedes = [*lacked.supersedes, lacked]
+        _takes_place_of(s, lacked)
+        a.sentences.remove(lacked)
+        if lacked in current:
+            current.remove(lacked)
     elif not s.correction and (swapped := swapped_earlier(s, a.sentences)):
         s.replaces = swapped  # "Lin is moving from Friday to Saturday": the Friday line goes
         for old in swapped:
@@ -1819,6 +1835,29 @@ def _later_value_of(s: Sentence, sentences: list[Sentence], turn: Turn) -> Sente
         s.statement or s.text, texts, said_on=message_date(s.time)
     )
     return None if found is None else earlier[found]
+
+
+def _lacked_of(s: Sentence, sentences: list[Sentence], turn: Turn) -> Sentence | None:
+    """The earlier sentence of the session, by the same speaker, that gave the thing `s` says
+    was lacking when another was had instead (`supersession.lacked_line`), or None."""
+    if not s.kinds or s.speaker == "the assistant":
+        return None
+    earlier = [t for t in sentences if t is not s and t.speaker == s.speaker and t.raw]
+    found = supersession.lacked_line(s.raw or s.text, [t.raw for t in earlier])
+    return None if found is None else earlier[found]
+
+
+def _takes_place_of(s: Sentence, old: Sentence) -> None:
+    """A later value that names nothing of its own to be about ("so it's £420 now" after "the
+    quote from Harlow Roofing is £380") is of what the line it replaces was about: it goes on
+    that line's page, where the old value stood."""
+    if s.subject or s.people or s.projects or s.topics or any(s.others.values()):
+        return
+    s.subject = old.subject
+    s.people = [*old.people]
+    s.projects = [*old.projects]
+    s.topics = [*old.topics]
+    s.others = {kind: [*names] for kind, names in old.others.items()}
 
 
 def raw_row(s: Sentence, turn: Turn) -> bool:

@@ -1895,7 +1895,8 @@ CORRECTS_EARLIER = re.compile(
     r"scratch\s+that|on\s+second\s+thought|i\s+was\s+wrong(?:\s+about\s+[^:,]+)?"
     # "Hang on, the Trainline one is wrong, it was £78.40": the thing said to be wrong
     r"|(?:(?:hang\s+on|wait|sorry|oops|actually)[,\s]+)?(?:the|my|our)\s+[^:,.]{1,40}?\s+"
-    r"(?:is|was)\s+wrong)\s*[:,—–-]",
+    # "the 11% is wrong on there, …": where it is wrong said after it
+    r"(?:is|was)\s+wrong(?:\s+(?:on|in|there|here|that|this|the|it)\b){0,3})\s*[:,—–-]",
     re.I,
 )
 

@@ -1699,12 +1699,21 @@ def corrected_earlier(s: Sentence, sentences: list[Sentence]) -> list[Sentence]:
     m = re.match(r"\W*(?:correction|i\s+was\s+wrong)\s+(?:on|about|to)\s+([^:,]+)", s.raw, re.I)
     m = m or _SAID_WRONG.match(s.raw)
     named = content_words(m.group(1)) - {"one", "ones"} if m else set()
+    # "the 11% is wrong": what is wrong is a value, and the line that said it is meant
+    value = m.group(1).strip() if m else ""
+    if not re.fullmatch(r"[£$€]?\d[\d,.:]*(?:%|st|nd|rd|th|am|pm)?", value):
+        value = ""
     words = content_words(s.raw) - {"correction", "actually", "update", "plan", "plans", "wrong"}
     out = []
     for old in reversed(sentences):
         if old.speaker != s.speaker or not old.raw:
             continue
         have = content_words(old.raw)
+        if value:
+            if re.search(rf"(?<![\w.,:£$€]){re.escape(value)}(?![\w:]|[.,]\d)", old.raw):
+                out.append(old)
+                break
+            continue
         if (named and named <= have) or (not named and len(words & have) >= 2):
             out.append(old)
             break  # the latest one it can mean

@@ -20,6 +20,7 @@ from doctree.agent.offline.chat import ChatLine, chat_export
 from doctree.agent.offline.dictation import punctuate
 from doctree.agent.offline.enumerations import enumerations
 from doctree.agent.offline.fiction import outside_fiction
+from doctree.agent.offline.fields import note_fields
 from doctree.agent.offline.fragments import joined
 from doctree.agent.offline.grids import cells, grid_lines, is_code, is_command, read_grids
 from doctree.agent.offline.handover import open_own_notes
@@ -122,6 +123,7 @@ def user_sentences(
     fenced: list[str] = []  # the lines of the fenced block being read
     header: list[str] = []  # the header of the table being read
     in_fence = False
+    opened = ""  # the line that opened the fence being read: "````markdown"
 
     block: list[str] = []  # the quoted lines being read
 
@@ -250,9 +252,12 @@ def user_sentences(
                     into.add(entry)
             continue
         line = raw.strip()
-        if line.startswith("```") or line.startswith("~~~"):
+        if (line.startswith("```") or line.startswith("~~~")) and (
+            not in_fence or closes_fence(line, opened)
+        ):
             flush()
             in_fence = not in_fence
+            opened = line
             if not in_fence and (kept := settings_sentence(settings)):
                 own.append(kept)
             elif not in_fence:
@@ -674,6 +679,20 @@ def _kept_fenced(lines: list[str]) -> bool:
     )
 
 
+def closes_fence(line: str, opened: str) -> bool:
+    """Whether `line` closes the fence `opened` opened: a fence of the same mark at least as
+    long with nothing after it ("````" closes "````markdown"; a "```" inside it opens and
+    closes a block of its own); a fence of three marks closes on any line that opens with
+    three, as it always has."""
+    mark = re.match(r"\s*(`{3,}|~{3,})", opened)
+    if mark is None or len(mark.group(1)) == 3:
+        return line.strip()[:3] == (mark.group(1)[:3] if mark else "```")
+    return (
+        re.fullmatch(rf"\s*{re.escape(mark.group(1)[0])}{{{len(mark.group(1))},}}\s*", line)
+        is not None
+    )
+
+
 def pasted_rows(lines: list[str]) -> list[str]:
     """The records of a pasted CSV file or JSON array as one statement each, its cells
     labelled by their column or field, so that each row can land on the page of what it
@@ -684,6 +703,8 @@ def pasted_rows(lines: list[str]) -> list[str]:
         return []
     if _ICALENDAR.match(text):
         return calendar_events(text)
+    if (note := note_fields(lines)) is not None:
+        return note  # a note with its fields: each field a statement of its subject
     if text[0] in "[{":
         try:
             data = json.loads(text)

@@ -184,9 +184,16 @@ _ORDER = frozenset({"next", "last", "first", "final", "following", "one", "ones"
 _OLD_BARE = re.compile(
     r"\b(?:from|than|instead\s+of|not)\s+(?:the\s+)?[£$€]?(\d[\d,]*(?:\.\d+)?)(?![\d:])", re.I
 )
+#: A date named as the one replaced, said in words before its written form: "from May 6,
+#: 2031 (", "instead of Tuesday 3 June (".
+_OLD_DATE_NAMED = re.compile(r"\b(?:from|than|instead\s+of|not)\s+[\w\s,]{1,25}\($", re.I)
 _PRONOUN = re.compile(r"\b(?:it|its|it's|they|them|this|that|these|those|one)\b", re.I)
 #: A version: "v2.4", "0.5.0", "3.12.1" (a decimal number alone, "2.5", is none).
 VERSION = re.compile(r"(?<![\w.])(?:v\d+(?:\.\d+)*|\d+\.\d+\.\d+)(?![\w.]\w)", re.I)
+
+
+#: A thing named by digits and capitals: "the 10K", "an A380", "the M25" (not "£10K").
+_CODED = re.compile(r"(?<![\w.£$€/:-])(?:\d+[A-Z]+|[A-Z]+\d+)(?![\w.-]\w|[\w/-])")
 
 
 @dataclass(frozen=True)
@@ -320,7 +327,9 @@ def thing_words(text: str) -> frozenset[str]:
     text = _ISO.sub(" ", text)
     # a version names a thing, a release ("0.5.0 is now 3 April"), though it is no word
     words = {m.group(0).lower() for m in VERSION.finditer(text)}
-    for w in re.findall(r"[A-Za-z][A-Za-z'’-]*", text):
+    # so does a name of digits and capitals ("the 10K", "the A380", "M25"), no amount or unit
+    words |= {m.group(0).lower() for m in _CODED.finditer(text)}
+    for w in re.findall(r"(?<!\d)[A-Za-z][A-Za-z'’-]*", text):  # not the "K" of "10K"
         w = re.sub(r"['’]s$", "", w)
         low = w.lower()
         if len(low) < 3 and not w.isupper():
@@ -362,6 +371,8 @@ def claims(text: str, *, before: str = "", said_on: date | None = None) -> tuple
             thing = earlier | thing_words(before)  # "it": said in this sentence or the last
         elif borrowed:
             thing = earlier or thing_words(before)
+        # "The 10K moved, it's 4 April now": a thing named in its own sentence is named
+        borrowed = borrowed and not earlier
         earlier = earlier | thing_words(clause)
         if not said:
             continue
@@ -380,6 +391,17 @@ def claims(text: str, *, before: str = "", said_on: date | None = None) -> tuple
         shifted = tuple(Value(v.kind, v.norm, v.start + start, v.end + start, v.role) for v in said)
         out.append(Claim(thing, shifted, context, clause, start, inert, borrowed))
     return tuple(out)
+
+
+def names_old_value(text: str) -> bool:
+    """Whether `text` names a value as the one replaced ("from 6 May to 20 May", "rather
+    than £40", "not the 12th")."""
+    # a date is said in words before its written form: "from May 6, 2031 (2031-05-06)"
+    return any(
+        _OLD_NAMED.search(head := text[: v.start][-40:])
+        or (v.kind == "date" and _OLD_DATE_NAMED.search(head))
+        for v in values(text)
+    )
 
 
 def _same(a: frozenset[str], b: frozenset[str]) -> set[str]:
@@ -435,6 +457,8 @@ class Replacement:
     extra: int = 0
     #: where the clause of the new value begins: each clause of a statement replaces a line
     clause: int = 0
+    #: the line's clause of the old value names the thing itself (not only a clause before it)
+    own: bool = True
 
 
 def replacements(
@@ -539,9 +563,10 @@ def replacements(
                     continue
                 cued = bool(CHANGE.search(new.text))
                 extra = len(old.thing - _same(old.thing, new.thing))
+                own = bool(_same(new.thing, old.thing))
                 out.append(
                     Replacement(
-                        line, ov.kind, ov, nv, len(shared), named_old, cued, extra, new.start
+                        line, ov.kind, ov, nv, len(shared), named_old, cued, extra, new.start, own
                     )
                 )
     return out
@@ -572,9 +597,21 @@ def _chosen_in_clause(found: dict[str, list[Replacement]]) -> list[Replacement]:
     for line, reps in found.items():
         if not reps:
             continue
-        top = max(reps, key=lambda r: (r.named_old, r.cued, r.shared))
-        rank = (top.named_old, top.cued, top.shared)
-        if len({(r.old, r.new.norm) for r in reps if (r.named_old, r.cued, r.shared) == rank}) > 1:
+        # of two values of one line, the one in the clause that names the thing itself, not
+        # one in a clause after it ("signed up for the 10K on 28 March, so the plan starts
+        # on 12 January")
+        top = max(reps, key=lambda r: (r.named_old, r.cued, r.own, r.shared))
+        rank = (top.named_old, top.cued, top.own, top.shared)
+        if (
+            len(
+                {
+                    (r.old, r.new.norm)
+                    for r in reps
+                    if (r.named_old, r.cued, r.own, r.shared) == rank
+                }
+            )
+            > 1
+        ):
             return []  # two values of it could be meant
         best[line] = top
     if len(best) < 2:
@@ -890,3 +927,69 @@ def takes_role(text: str, line: str) -> bool:
                 continue  # "Ana and Ben are the leads now": Ana's line holds still
             return True
     return False
+
+
+#: A thing said to be lacking, before what is had "instead": "the pharmacy had no
+#: co-codamol", "they'd run out of oat milk", "couldn't get the blue tiles", "the 8:15 ferry
+#: was full".
+_LACKED = re.compile(
+    r"\b(?:(?:ha[ds]|have|there\s+(?:was|were|is|are))\s+no|no\s+more|"
+    r"(?:ran|run|were|was|are|is|'d\s+run|had\s+run)\s+out\s+of|"
+    r"(?:did|do|does|could|can)(?:n't|n’t|\s+not)\s+(?:have|get|find|stock|supply|do|get\s+hold\s+of)"
+    r"(?:\s+any)?)\s+(?:the\s+|any\s+|more\s+)?(?P<old>[\w’'-]+(?:\s+[\w’'-]+){0,2}?)"
+    r"(?=\s*(?:[,;.:!—–]|\s-\s|$)|\s+(?:so|and|but|left|in\s+stock|today|any\s*more|now)\b)"
+    r"|\b(?:the|their|my|our|his|her)\s+(?P<old2>[\w’'-]+(?:\s+[\w’'-]+){0,2}?)\s+(?:was|were|is|are)"
+    r"\s+(?:sold\s+out|out\s+of\s+stock|unavailable|discontinued|not\s+available|fully\s+booked|full)\b",
+    re.I,
+)
+_INSTEAD_ALONE = re.compile(r"\binstead\b(?!\s+of\b)", re.I)
+
+
+def lacked_instead(text: str) -> str | None:
+    """The thing `text` says was lacking when it says another was had instead ("the
+    pharmacy had no co-codamol so they gave me dihydrocodeine instead" -> "co-codamol"), or
+    None. Only a thing said before "instead", in the same sentence."""
+    if "?" in text:
+        return None
+    at = _INSTEAD_ALONE.search(text)
+    if at is None:
+        return None
+    for m in _LACKED.finditer(text[: at.start()]):
+        old = (m.group("old") or m.group("old2") or "").strip()
+        if thing_words(old) and not _NEGATED.search(old):
+            return old
+    return None
+
+
+def names_thing(line: str, thing: str) -> bool:
+    """Whether `line` names `thing` as a word of its own ("co-codamol" in "Co-codamol 30/500
+    ii QDS", not in "co-codamols")."""
+    return re.search(rf"(?<![\w-]){re.escape(thing)}(?![\w-])", line, re.I) is not None
+
+
+def lacked_line(text: str, lines: list[str]) -> int | None:
+    """Which of `lines` (earlier statements, still current) held the thing `text` says was
+    lacking and replaced instead (`lacked_instead`): the one line that names it and not the
+    thing had now; of several, the one line that names it first, as what it is about. None
+    when none or several could be meant."""
+    old = lacked_instead(text)
+    if old is None:
+        return None
+    at = _INSTEAD_ALONE.search(text)
+    assert at is not None
+    # what is had now: the words of the clause that says "instead", the lacking one left out
+    clause = re.split(r"[,;.:]|\b(?:so|and|but)\b", text[: at.start()])[-1]
+    now = thing_words(clause) - thing_words(old)
+    fits = [
+        i
+        for i, line in enumerate(lines)
+        if names_thing(line, old) and not (now and now <= thing_words(line))
+    ]
+    if len(fits) > 1:
+        first = [
+            i
+            for i in fits
+            if names_thing(" ".join(re.sub(r"^[^:]{0,20}:\s*", "", lines[i]).split()[:3]), old)
+        ]
+        fits = first
+    return fits[0] if len(fits) == 1 else None

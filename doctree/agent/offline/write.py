@@ -284,6 +284,7 @@ class Writer(PageIO):
         self.write_lists()
         self.supersede_elsewhere()
         self.relisted_elsewhere()
+        self.refielded_elsewhere()
         for said, by in list(self.superseded.items()):
             if _other_record(said, by) and said not in self.unlisted:
                 del self.superseded[said]  # a record of the same list, keyed otherwise
@@ -669,7 +670,7 @@ class Writer(PageIO):
                 # what is called off ("NOT going up to 100 mg after all") is the line that
                 # names it, before any line whose value merely differs (the 50 mg dose)
                 off = {x for x in said_lines if taken_back and reverses(s, x)}
-                fits = off or {x for x in said_lines if changes_value(s, x)}
+                fits = off or {x for x in said_lines if changes_value(s, x) and _held_before(s, x)}
             fits = _named_apart(text, fits)
             if len(fits) > 1 and not named:
                 fits = self._each_clause(s, fits)
@@ -746,6 +747,8 @@ class Writer(PageIO):
                 continue
             said = _said(ln)
             if said in self.superseded and said not in done:
+                continue
+            if not _held_before(s, said):
                 continue
             reps = supersession.replacements(
                 text, said, before=before, said_on=message_date(s.time)
@@ -860,6 +863,27 @@ class Writer(PageIO):
                 self.superseded.setdefault(said, next(iter(now.values())))
                 self.unlisted.add(said)
 
+    def refielded_elsewhere(self) -> None:
+        """A field of a document pasted again with another value ("Loft conversion, party
+        wall surveyor: Marta Kowalczyk." after "… surveyor: Felix Amadi."): the current
+        lines of earlier sessions that gave the same field of the same document (the same
+        key and the one same label, `record_shape`) another value go under Past."""
+        for s in self.filing.facts:
+            shape = record_shape(s.raw) if s.raw else None
+            if shape is None or len(shape[1]) != 1:
+                continue
+            key, labels, _ = shape
+            label = next(iter(labels))
+            query = " ".join(sorted(_topic_query(f"{key} {label}")))
+            for ln in self._current_lines(query):
+                if not re.match(r"- \d{4}-\d{2}-\d{2}\b", ln):
+                    continue
+                old = record_shape(said := _said(ln))
+                if old is None or old[0] != key or old[1] != labels:
+                    continue
+                if not _same_record(said, s):
+                    self.superseded.setdefault(said, s)
+
     def _replaced_thing_elsewhere(self, s: Sentence) -> None:
         """A thing said to be chosen instead of another ("we're going with the green zellige
         instead of the white metro", "Lowri rather than Caspar") replaces the one current
@@ -867,6 +891,17 @@ class Writer(PageIO):
         no line or several do, nothing moves."""
         text = s.raw or s.statement or s.text
         m = _INSTEAD_OF_THING.search(text)
+        if m is None and (lacked := supersession.lacked_instead(text)) is not None:
+            # "they had no oat milk so I got soya instead": the line that gave the thing lacking
+            lines = [
+                _said(ln)
+                for ln in self._current_lines(" ".join(sorted(_topic_query(lacked))))
+                if re.match(r"- \d{4}-\d{2}-\d{2}\b", ln)
+            ]
+            found = supersession.lacked_line(text, lines)
+            if found is not None:
+                self.superseded.setdefault(lines[found], s)
+                return
         if m is None:
             if re.search(r"\binstead\b", text, re.I):
                 self._entry_replaced(text, s)
@@ -1900,6 +1935,28 @@ class Writer(PageIO):
 
 #: The sections of an entity page that say nothing of it on their own.
 _LINKS_ONLY = {"Related", "Sessions"}
+
+
+def _held_before(s: Sentence, line: str) -> bool:
+    """Whether an earlier session's `line` may be what `s` replaces, when `s` replaced a line
+    of its own session already: a line that held a value the replaced one held (the MOT's
+    day said again before it moved), or any, when the replaced one said a change itself or
+    `s` names the value it replaces; never another line of the same kind of value ("so it's £43,500 now" of an offer, not
+    of a saving said weeks before)."""
+    if (
+        not s.supersedes
+        or any(supersession.CHANGE.search(old.raw or old.text) for old in s.supersedes)
+        or supersession.names_old_value(s.statement or s.text)
+    ):
+        # what it replaced said a change itself ("push it to the 27th"), or it names the
+        # value it replaces ("from 6 May to 20 May"): that value is what is looked for
+        return True
+    held = {
+        (v.kind, v.norm)
+        for old in s.supersedes
+        for v in supersession.values(old.statement or old.text)
+    }
+    return any((v.kind, v.norm) in held for v in supersession.values(line))
 
 
 def _names(name: str, line: str) -> bool:
