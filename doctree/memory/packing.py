@@ -103,6 +103,10 @@ class Spread(Generic[T]):
 
 REPEAT_RUN = 5
 _TOKEN = re.compile(r"[^\W_]+")
+#: What a page line carries beside what it says, the same on every line of a session: its
+#: citation (`([[~/memory/archive/…|s-…]])`), any link, and ISO dates. Left out of runs,
+#: or two lines of one session would repeat each other through their citations alone.
+_NOT_SAID = re.compile(r"\[\[[^\]]*\]\]|\b\d{4}-\d{2}-\d{2}\b")
 
 
 class Repeats:
@@ -124,7 +128,7 @@ class Repeats:
     def _runs(self, text: str) -> list[tuple[str, ...]]:
         if text is self._last_text:  # `repeats`, then `add`, of the same passage
             return self._last_runs
-        t = _TOKEN.findall(text.lower())
+        t = _TOKEN.findall(_NOT_SAID.sub(" ", text).lower())
         self._last_text = text
         self._last_runs = list(zip(*(t[k:] for k in range(REPEAT_RUN)), strict=False))
         return self._last_runs

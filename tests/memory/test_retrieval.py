@@ -573,7 +573,8 @@ def test_a_passage_the_context_already_says_is_not_taken_again(repo):
     other = [("Ann", "The garden roses need water daily.")]
     write(repo, "~/memory/archive/s3", session("2023-06-01", other, 3))
     budget = 48  # two of the three turns, with their headers
-    ctx = retrieve(repo, OWNER, "garden roses bloomed", budget_words=budget)
+    on = Settings(repeated=0.5)
+    ctx = retrieve(repo, OWNER, "garden roses bloomed", budget_words=budget, settings=on)
     assert ctx.text.count("how the red ones bloomed early this spring") == 1
     assert "The garden roses need water daily." in ctx.text
     assert ctx.words <= budget
@@ -587,3 +588,20 @@ def test_a_repeated_share_out_of_range_is_refused_naming_it(repo, share):
     write(repo, "~/memory/notes/roses", "The garden roses bloomed.\n")
     with pytest.raises(UserError, match="repeated"):
         retrieve(repo, OWNER, "garden roses", budget_words=40, settings=Settings(repeated=share))
+
+
+def test_page_lines_of_one_session_do_not_repeat_each_other_through_their_citation(repo):
+    """Every line a session wrote cites it the same way ("([[~/memory/archive/…|s-…]])")
+    and opens on its date: those are not what the line says, so two different facts of one
+    session are both taken."""
+    cite = "([[~/memory/archive/2031-W10/s-kiln-2031-03-04|s-kiln-2031-03-04]])"
+    body = (
+        "# Kiln\n\n## Facts\n\n"
+        f"- 2031-03-04: The kiln firing is booked for Saturday. {cite}\n"
+        f"- 2031-03-04: The glaze order ships from Stoke. {cite}\n"
+    )
+    write(repo, "~/memory/projects/kiln", body)
+    on = Settings(repeated=0.5)
+    ctx = retrieve(repo, OWNER, "kiln firing glaze order", budget_words=200, settings=on)
+    assert "The kiln firing is booked for Saturday." in ctx.text
+    assert "The glaze order ships from Stoke." in ctx.text
