@@ -165,8 +165,10 @@ def fill(
     `s.neighbours` passages around each), taken greedily best first, in document order.
     A document that gave `s.spread_after` passages gives the next ones at a discount
     (`s.spread_discount`, see `Spread`), so that one document does not spend the budget
-    that other documents' evidence needs. A passage whose words the passages chosen before
-    it already hold (`s.repeated`, see `Repeats`) is left out, its room given to the next."""
+    that other documents' evidence needs. A turn of a conversation (a passage with a
+    speaker) whose words the passages chosen before it already hold (`s.repeated`, see
+    `Repeats`) is left out, its room given to the next; a page's line is not (a page says
+    one fact in more than one place on purpose)."""
     used = 0
     chosen: dict[int, Passage] = {}
     docs: set[int] = set()
@@ -187,8 +189,8 @@ def fill(
             cost += words(_header(h))
         if cost == 0 or used + cost > budget:
             continue
-        if said.repeats(h.text):
-            continue
+        if h.speaker and said.repeats(h.text):
+            continue  # a turn said again; a page's line is never left out for it
         used += cost
         docs.add(h.document_id)
         order.took(h)

@@ -58,10 +58,11 @@ class Settings:
     spread_after: int = 0
     spread_discount: float = 0.5
     # a passage whose words the context already holds (`packing.Repeats`): at least this
-    # share of its words in runs of five words the passages chosen before it have; 0: off
-    # (off by default for the pages: a page says one fact in several places on purpose, a
-    # person's page and the notes, and leaving the second out cost the pages bench answers)
-    repeated: float = 0.0
+    # share of its words in runs of five words the passages chosen before it have; 0: off.
+    # Only a turn of a conversation (a passage with a speaker) is left out for it: a page
+    # says one fact in several places on purpose (a person's page, the notes), and leaving
+    # the second out cost the pages bench answers
+    repeated: float = 0.5
     person_boost: float = 2.0  # see `addressed`: the user's turns, or the assistant's
     window_boost: float = 1.0  # a passage of the day(s) a time in the query points at
     # Retrieval by meaning (`doctree.memory.meaning`):

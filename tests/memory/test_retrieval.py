@@ -605,3 +605,13 @@ def test_page_lines_of_one_session_do_not_repeat_each_other_through_their_citati
     ctx = retrieve(repo, OWNER, "kiln firing glaze order", budget_words=200, settings=on)
     assert "The kiln firing is booked for Saturday." in ctx.text
     assert "The glaze order ships from Stoke." in ctx.text
+
+
+def test_a_page_line_said_twice_on_purpose_is_taken_twice(repo):
+    """A page says one fact in more than one place on purpose (a person's page and the
+    notes): the repeats rule leaves out only a turn of a conversation said again."""
+    line = "The kiln firing for the pottery class is booked for Saturday morning at nine."
+    write(repo, "~/memory/people/ottilie", f"# Ottilie\n\n## Facts\n\n- {line}\n")
+    write(repo, "~/memory/notes", f"# Notes\n\n## Facts\n\n- {line}\n")
+    ctx = retrieve(repo, OWNER, "kiln firing pottery class", budget_words=200)
+    assert ctx.text.count(line) == 2
