@@ -356,44 +356,34 @@ def test_a_restatement_naming_someone_the_conversation_never_named_resolves_noth
     assert not any("sesame" in body for body in people.values())
 
 
+def _asked_whom(repo: DocumentsRepository, answer: str) -> str:
+    """Odile named in one conversation; in the next, "she's moving to Leeds", the assistant
+    asks "Is that Odile?" and the user gives `answer`: Odile's page."""
+    run(
+        repo,
+        transcript(
+            "s-twins",
+            ("user", "2029-06-01T09:00:00Z", "My friend Odile has just had twins, Remy and Lou."),
+        ),
+    )
+    run(
+        repo,
+        transcript(
+            "s-twins-2",
+            ("user", "2029-06-20T09:00:00Z", "she's moving to Leeds in June btw"),
+            ("assistant", "2029-06-20T09:01:00Z", "Is that Odile?"),
+            ("user", "2029-06-20T09:02:00Z", answer),
+        ),
+    )
+    return _people(repo)["~/memory/people/odile"]
+
+
 def test_she_goes_to_whom_the_assistant_asked_about_when_the_user_says_yes(repo):
     """A "she" at the start of a later conversation names nobody of it; the assistant asks
     "Is that Odile?" and the user says yes: the line goes on Odile's page, known from the
     conversation before."""
-    run(
-        repo,
-        transcript(
-            "s-twins",
-            ("user", "2029-06-01T09:00:00Z", "My friend Odile has just had twins, Remy and Lou."),
-        ),
-    )
-    run(
-        repo,
-        transcript(
-            "s-twins-2",
-            ("user", "2029-06-20T09:00:00Z", "she's moving to Leeds in June btw"),
-            ("assistant", "2029-06-20T09:01:00Z", "Is that Odile?"),
-            ("user", "2029-06-20T09:02:00Z", "yes"),
-        ),
-    )
-    assert "Leeds" in _people(repo)["~/memory/people/odile"]
+    assert "Leeds" in _asked_whom(repo, "yes")
 
 
 def test_she_stays_as_said_when_the_user_says_no_to_the_name_asked(repo):
-    run(
-        repo,
-        transcript(
-            "s-twins",
-            ("user", "2029-06-01T09:00:00Z", "My friend Odile has just had twins, Remy and Lou."),
-        ),
-    )
-    run(
-        repo,
-        transcript(
-            "s-twins-2",
-            ("user", "2029-06-20T09:00:00Z", "she's moving to Leeds in June btw"),
-            ("assistant", "2029-06-20T09:01:00Z", "Is that Odile?"),
-            ("user", "2029-06-20T09:02:00Z", "no, my cousin"),
-        ),
-    )
-    assert "Leeds" not in _people(repo)["~/memory/people/odile"]
+    assert "Leeds" not in _asked_whom(repo, "no, my cousin")
