@@ -102,6 +102,9 @@ class Spread(Generic[T]):
 
 
 REPEAT_RUN = 5
+#: The fewest words a passage has to be left out as a repeat: a short one that differs by
+#: one word says something else ("Record 1: the word is porcupine" after "… marmalade").
+REPEAT_MIN_WORDS = 8
 _TOKEN = re.compile(r"[^\W_]+")
 #: What a page line carries beside what it says, the same on every line of a session: its
 #: citation (`([[~/memory/archive/…|s-…]])`), any link, and ISO dates. Left out of runs,
@@ -143,7 +146,10 @@ class Repeats:
         the context holds: the context says it already."""
         if not self.share or not self.runs:
             return False
-        held = [r in self.runs for r in self._runs(text)]
+        runs = self._runs(text)
+        if len(runs) + REPEAT_RUN - 1 < REPEAT_MIN_WORDS:
+            return False  # too short for a word or two to be all that differs
+        held = [r in self.runs for r in runs]
         if not any(held):
             return False
         covered = end = 0  # words inside a held run, each counted once

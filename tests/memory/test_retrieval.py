@@ -615,3 +615,15 @@ def test_a_page_line_said_twice_on_purpose_is_taken_twice(repo):
     write(repo, "~/memory/notes", f"# Notes\n\n## Facts\n\n- {line}\n")
     ctx = retrieve(repo, OWNER, "kiln firing pottery class", budget_words=200)
     assert ctx.text.count(line) == 2
+
+
+def test_a_short_passage_that_differs_by_its_last_word_is_no_repeat():
+    """ "Record 1: the word is porcupine" after "Record 1: the word is marmalade": five of
+    its six words in a held run, yet what it says is the one word that differs."""
+    from doctree.memory.packing import Repeats
+
+    said = Repeats(0.5, "Record 1: the word is marmalade.")
+    assert not said.repeats("Record 1: the word is porcupine.")
+    story = "I told the workshop about my garden roses and how the red ones bloomed early"
+    said.add(story)
+    assert said.repeats(story + " this spring.")

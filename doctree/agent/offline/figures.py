@@ -155,7 +155,7 @@ _BEFORE_LABEL = re.compile(
     r"|wed(?:nesday)?|thu(?:rs|rsday)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?|no|nr|number"
     r"|flat|room|apt|apartment|unit|house|page|line|gate|platform|bus|route|table|seat|row"
     r"|level|floor|year|years|aged|age|version|v|step|chapter|episode|part|week|day|size"
-    r"|grade|class|year|team|court|pitch|ward|bay|door|box|locker|desk|lane|junction|exit",
+    r"|grade|class|team|court|pitch|ward|bay|door|box|locker|desk|lane|junction|exit",
     re.I,
 )
 
