@@ -11,6 +11,7 @@ import pytest
 from doctree.store.backends.postgres import _DOC_WEIGHTS, TSCONFIG
 from doctree.store.documents import DocumentsRepository
 from doctree.store.passages import PassageIndex, PassageRow
+from doctree.store.search import parse_search, snippet_of
 
 # Short notes on birds, a few words each, some words common, some rare.
 CORPUS = {
@@ -256,3 +257,24 @@ def test_an_owner_with_few_of_the_notes_is_planned_for_its_words(pg_repo):
         assert len(pg_repo.search("main", "common")) == 10
     [(generic, custom)] = _search_plans(pg_repo)
     assert generic >= 10 and custom <= 5
+
+
+def test_the_hits_bodies_come_with_the_ranking_not_read_again(pg_repo):
+    """The snippets' bodies are carried through the ranking's sort: a search with snippets
+    reads no row of `documents` more than the same search without them (before, a join read
+    each hit again by id, one more index lookup a hit), and cuts the same snippets as the
+    bodies read one by one."""
+    with pg_repo.transaction():
+        for i in range(40):
+            pg_repo.write("main", f"~/many/n{i:02d}", f"a heron at the river, number {i}")
+    pg_repo.conn.execute("ANALYZE documents")
+    for _ in range(8):  # prepared, and its plan reused, as a connection's searches are
+        pg_repo.search("main", "heron river")
+    bare = _rows_read(pg_repo, lambda: pg_repo.search("main", "heron river", snippets=False))
+    hits: list = []
+    with_bodies = _rows_read(pg_repo, lambda: hits.extend(pg_repo.search("main", "heron river")))
+    assert len(hits) == 10 and with_bodies == bare
+    query = parse_search("heron river")
+    assert [h.snippet for h in hits] == [
+        snippet_of(pg_repo.read("main", h.path).body, query) for h in hits
+    ]

@@ -3,6 +3,10 @@ filter, per-owner isolation."""
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from doctree.store import search
 from doctree.store.documents import fts_query
 from doctree.store.search import parse_search, snippet_of
 
@@ -226,3 +230,11 @@ def test_names_that_look_like_contraction_pieces_are_kept():
     assert fts_query("Who won when Don and Will played in May?") == (
         '"won" OR "Don" OR "Will" OR "played" OR "May"'
     )
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=200))
+def test_an_ascii_body_is_cut_into_the_same_words_by_either_pattern(text):
+    # A snippet splits an ASCII body with an ASCII pattern (faster): its words and the text
+    # between them are those the Unicode pattern gives, so the snippet is the same.
+    assert search._SPLIT_ASCII.split(text) == search._SPLIT.split(text)

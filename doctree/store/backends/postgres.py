@@ -747,10 +747,15 @@ class PostgresDialect:
         query = fts_to_tsquery(match, {**_DOC_LABELS})
         # Planned for its words when it reads a part of the table: a subtree, a small owner.
         narrow = bool(scope) or not _holds_most(conn, "documents", owner)
+        # The hits' bodies by the same statement (one round trip), carried through the
+        # ranking's sort rather than read again by id for the hits (a lookup of the primary
+        # key per hit): the sort keeps the best `limit` rows and drops the others as they
+        # come, and a body stored out of line is carried as its pointer, read for the hits.
+        body = ", d.body_data" if bodies else ""
         sql, params = _ranked(
             "documents",
             "d",
-            "d.id, d.path, d.title, d.version, d.updated_at",
+            "d.id, d.path, d.title, d.version, d.updated_at" + body,
             query,
             _DOC_WEIGHTS,
             "deleted_at IS NULL",
@@ -759,19 +764,13 @@ class PostgresDialect:
             limit,
             scoped=narrow,
         )
-        prepare = False if narrow else None
-        if bodies:
-            # The hits' bodies by the same statement (one round trip), read for the hits
-            # only: in the ranking itself, every match's body would be carried through the sort.
-            sql = (
-                f"SELECT h.*, b.body_data FROM ({sql}) h"
-                " JOIN documents b ON b.id = h.id ORDER BY h.score DESC, h.id"
-            )
-        rows = conn.execute(sql, params, prepare=prepare).fetchall()
-        _saw_share(conn, "documents", owner, rows, 6)
+        rows = conn.execute(sql, params, prepare=False if narrow else None).fetchall()
         if not bodies:
+            _saw_share(conn, "documents", owner, rows, 6)
             return [(*r[:6], None) for r in rows]
-        return [(*r[:6], encoding.decode(r[8], None)) for r in rows]
+        _saw_share(conn, "documents", owner, rows, 7)
+        decode = encoding.decode
+        return [(*r[:5], r[6], decode(r[5], None)) for r in rows]
 
     def index_passage(
         self,
@@ -945,26 +944,37 @@ def _ranked(
     terms = _top_level_or(query)
     if len(terms) > MAX_WEIGHTED_TERMS:
         terms = []
-    words, params = _words_sql(len(terms)), [query, *terms, owner, table, table]
-    if terms:
-        source, idf_params = _idf_sql(table, owner, len(terms), live, words)
-        params = [*idf_params, *params]
+    k = len(terms)
+    sql = _ranked_sql(table, alias, columns, weights, live, where, k, scoped)
+    params = [query, *terms, owner, table, table]
+    if k:
+        params = [*[owner, table, owner, owner] * k, *params]  # `_idf_sql`'s first
+    return sql, [*params, *([query] if scoped else []), *where_params, limit]
+
+
+@lru_cache(maxsize=256)
+def _ranked_sql(
+    table: str, alias: str, columns: str, weights: str, live: str, where: str, k: int, scoped: bool
+) -> str:
+    """The text of `_ranked`'s statement for `k` OR'd terms (0: ranked by cover density), made
+    once per shape: it is the same for any words, and building it took a tenth of a selective
+    search's time in the client."""
+    words = _words_sql(k)
+    if k:
+        source, _ = _idf_sql(table, "", k, live, words)
         score = " + ".join(
             f"s.w{i} * ts_rank({weights}, {alias}.search_vector, s.q{i}, {RANK_NORMALIZATION})"
-            for i in range(len(terms))
+            for i in range(k)
         )
     else:
         source = words
         score = f"ts_rank_cd({weights}, {alias}.search_vector, s.q, {RANK_NORMALIZATION})"
-    match, match_params = "s.q", []
-    if scoped:
-        match, match_params = f"to_tsquery('{TSCONFIG}', ?)", [query]
+    match = f"to_tsquery('{TSCONFIG}', ?)" if scoped else "s.q"
     return (
         f"SELECT {columns}, {score} AS score, s.n AS owner_rows, s.n_all AS all_rows"
         f" FROM ({source}) AS s, {table} {alias}"
         f" WHERE {alias}.search_vector @@ {match} AND {where} ORDER BY score DESC, {alias}.id"
-        " LIMIT ?",
-        [*params, *match_params, *where_params, limit],
+        " LIMIT ?"
     )
 
 
