@@ -269,6 +269,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
         forgetting = False  # the sentence before asked to forget
         explaining = False  # the sentence before took back statements by where they were said
         aside = False  # an aside said before it ("off the record: …") covers this sentence
+        confided = False  # so does someone else's, said before it in their message
         for raw in own:
             if ADDRESSED.search(raw):
                 a.ignored.append(raw)
@@ -295,6 +296,26 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                         dropped.append(covered)
                     a.withheld.append((turn.time, raw))
                     continue
+            body = _unlabelled(raw)
+            if confided and (turn.speaker is not None or (raw in turn.pasted and body == raw)):
+                # the rest of a message whose writer confided something: not kept either
+                a.forgotten += 1
+                dropped.append(raw)
+                a.withheld.append((turn.time, raw))
+                continue
+            confided = False
+            if (body != raw or turn.speaker is not None or raw in turn.pasted) and (
+                covered := lang.aside_ahead(body, first=False)
+            ):
+                # a confidence said in a thread or on a pasted chat's line ("19:12 From Dev to
+                # Me: between you and me I'm stepping down"): a careful note-taker keeps it
+                # out, to the end of that person's message (the next line that says whose it
+                # is, in a paste)
+                confided = True
+                a.forgotten += 1
+                dropped.append(covered)
+                a.withheld.append((turn.time, raw))
+                continue
             spoken = message_date(turn.time)
             if (named := named_conversation(raw, spoken)) is not None and _forget_earlier(
                 a, turn, raw, named, own[: own.index(raw)], context, directory
@@ -336,6 +357,16 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                     _read(a, turn, rest, directory, context, current, said_before)
                 continue
             request = lang.forget_request(raw)
+            if request is None and (name := lang.name_let_go(raw)) is not None:
+                # "Delete Ines completely": a person memory knows, or one the message goes on
+                # to speak of as a person ("… I don't want her number kept"); not a program
+                later = " ".join(own[own.index(raw) + 1 :])
+                if directory.kind_of(name) is None and (
+                    name in directory.known_person_names()
+                    or person_slug(name) in directory.people
+                    or _PERSONAL_PRONOUN.search(later)
+                ):
+                    request = (True, name)
             of_whom = False
             if request is not None and request[1] and lang.PRONOUN_TARGET.fullmatch(request[1]):
                 whom = _whom(own[: own.index(raw)], raw, request[1], context, directory)
@@ -566,6 +597,22 @@ def _says_instead(raw: str) -> bool:
     number, a day, a time or a name), not a request to forget ("scratch that, never mind")."""
     m = lang.CORRECTS_EARLIER.match(raw)
     return m is not None and lang.holds_value(raw[m.end() :])
+
+
+#: What opens a line of a pasted chat or log before what was said: who, and maybe when and to
+#: whom ("Dev: ", "[10:03] Dev: ", "19:12:48 From Ana Ruiz to Me (Direct Message): ").
+_LINE_LABEL = re.compile(r"^[^.!?:]{0,60}(?::\d\d){0,2}[^.!?:]{0,60}:\s+")
+
+
+def _unlabelled(raw: str) -> str:
+    """A line without who said it, and when ("[10:03] Dev: between you and me …" -> "between
+    you and me …"); the line itself when it opens on no such label."""
+    m = _LINE_LABEL.match(raw)
+    return raw[m.end() :] if m is not None else raw
+
+
+#: A pronoun that speaks of a person (not "it", nor "they", which a firm is called too).
+_PERSONAL_PRONOUN = re.compile(r"\b(?:she|he|her|him|hers|his)\b", re.I)
 
 
 def _forget(

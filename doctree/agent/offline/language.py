@@ -854,7 +854,8 @@ _LET_GO_OUT = r"(?:take|leave|keep|cut|cross|rub|strike|scratch)"
 #: The object of such a verb when it is what was said, not a thing in the world: "the stuff
 #: about X", "everything on X", "any mention of X" (-> X); "the X stuff" (-> X).
 _SAID_OF = (
-    r"(?:(?:everything|anything|all|whatever)\s+(?:you(?:'ve|\s+have)?\s+(?:got|have|know|keep)\s+)?"
+    r"(?:(?:everything|anything|all|whatever)\s+(?:else\s+)?"
+    r"(?:you(?:'ve|\s+have)?\s+(?:got|have|know|keep)\s+)?"
     rf"|(?:all\s+)?(?:the|that|this|those|these|any|my|our)\s+{_INFO}\s+|{_INFO}\s+"
     # "all mention of the lawsuit", "any record of my therapy"
     r"|(?:all|any|every)\s+(?:records?|traces?|mentions?)\s+)"
@@ -918,6 +919,11 @@ FORGET_ASKED = tuple(
         r"(?P<verb>forget|pretend)\s+(?:that\s+)?i\s+(?:ever\s+|even\s+|never\s+)?"
         r"(?:said|mentioned|told\s+you|brought\s+up|talked)\s+(?:anything\s+)?"
         rf"(?:about\s+|of\s+)?(?P<what13>[^.,;!?]+?){_ASKED_END}",
+        # "I don't want her number or anything else about her kept": keeping asked against
+        # in the passive, of what was said about someone or something
+        r"(?P<dont>\bi\s+(?:don'?t|do\s+not)\s+want\s+(?:[^.;!?]*?\s)?)"
+        rf"(?:{_SAID_OF})(?=\s+(?:kept|stored|saved|remembered|recorded|written\s+down|"
+        r"noted(?:\s+down)?|on\s+(?:file|record))\b)",
         r"(?P<verb>(?:nothing|no\s+(?:mention|record|notes?|trace|lines?))\s+)"
         r"(?:about|on|of|regarding)\s+(?P<what3>[^.,;!?]+?)\s+"
         r"(?=(?:in\s+(?:there|here|it|memory|writing|(?:your|the|my)\s+(?:notes|memory|pages|"
@@ -1077,9 +1083,16 @@ def _foreign(sentence: str) -> str | None:
 
 #: A sentence that names what was said as a thing ("the bit about Nina and the overdraft",
 #: "what I told you about the loan", "the Hugo thing"), closing its clause.
+#: What is said of such a thing to let it go, closing its clause: "the bit about the loan has
+#: to go", "the Hugo part can come out", "that stuff is out".
+_GOES = (
+    r"(?:\s+(?:has|have|needs?|must|should|can|could|will|is\s+going|has\s+got|['’]s\s+got)"
+    r"\s+(?:to\s+)?(?:go|come\s+out|be\s+(?:cut|dropped|removed|deleted|taken\s+out))"
+    r"|\s+(?:goes|is\s+out))"
+)
 _POINTS_AT = re.compile(
     rf"(?:^|[\s:,;(—–-])(?:{_SAID_OF}|{_SAID}(?:about|on|regarding)\s+(?P<what5>[^.,;!?]+?))"
-    r"(?=\s*(?:from\s+\w+(?:\s+\w+)?)?\s*(?:[.,;!?)]|$))",
+    rf"(?=(?:{_GOES})?\s*(?:from\s+\w+(?:\s+\w+)?)?\s*(?:[.,;!?)]|$))",
     re.I,
 )
 
@@ -1112,6 +1125,24 @@ def _asked(sentence: str) -> str | None:
         if content_words(what) or PRONOUN_TARGET.fullmatch(what):
             return what  # a pronoun ("take him off everything"): the caller finds whom
     return None
+
+
+#: A name let go of whole: "Delete Ines completely, please", "erase Marco entirely". Only the
+#: caller knows whether the name is a person's ("remove Node completely" uninstalls a program).
+_NAME_LET_GO = re.compile(
+    rf"(?i:delete|erase|remove|wipe|scrub|purge)\s+(?P<name>{NAME})\s+"
+    r"(?i:completely|entirely|altogether|for\s+good)\b"
+)
+
+
+def name_let_go(sentence: str) -> str | None:
+    """The name a request asks to be let go of whole ("Delete Ines completely, please" ->
+    "Ines"), None when the sentence holds no such request or it is not asked of the
+    assistant ("I had to remove Node completely")."""
+    m = _NAME_LET_GO.search(sentence)
+    if m is None or not _ASKING.search(sentence[: m.start()]):
+        return None
+    return m["name"] if m["name"] not in NOT_NAMES else None
 
 
 def forget_targets(what: str) -> list[str]:
