@@ -723,11 +723,11 @@ def _holiday_name(said: str) -> str:
 
 def _holiday_on(name: str, year: int) -> date:
     if name in _NTH_HOLIDAYS:
-        month, weekday, nth = _NTH_HOLIDAYS[name]
+        of, weekday, nth = _NTH_HOLIDAYS[name]
         if nth > 0:
-            first = date(year, month, 1)
+            first = date(year, of, 1)
             return first + timedelta(days=(weekday - first.weekday()) % 7 + 7 * (nth - 1))
-        last = date(year + month // 12, month % 12 + 1, 1) - timedelta(days=1)
+        last = date(year + of // 12, of % 12 + 1, 1) - timedelta(days=1)
         return last - timedelta(days=(last.weekday() - weekday) % 7)
     month, day = _HOLIDAYS[name]
     if month is None:
@@ -970,7 +970,9 @@ def absolute_dates(
     past the latest such day up to `ref`, in one about what is coming the next from `ref`;
     when the tense is not known (`past` None), the year that puts them nearest `ref`;
     `by_clause` reads the tense of the clause each date sits in (`tense_at`)."""
-    found = []
+    found: list[tuple[str, date]] = []
+    fixed: list[date] = []  # dates whose year a weekday or a year said with them settled
+    loose: list[int] = []  # the indexes in `found` of dates whose year was only guessed
     given = past
     stretches = (
         [(r.start(), r.end()) for r in _RANGE.finditer(text)]
@@ -1009,10 +1011,12 @@ def absolute_dates(
             d = date(ref.year + 1, num, day)
         elif d > ref + timedelta(days=183):
             d = date(ref.year - 1, num, day)
+        guessed = True
         if (said_wd := _WEEKDAY_BEFORE.search(text[max(0, m.start() - 16) : m.start()])) and (
             m.group("m1") or m.group("m2") or m.group("m3")
         ):
             d = _on_weekday(d, _weekday_index(said_wd.group("wd")), ref)  # "Friday 14 February"
+            guessed = False
         if which := _WHICH_YEAR.match(text, m.end()):
             # "14 October next year": the year said by its place from the message's year
             step = {"next": 1, "last": -1, "this": 0}[which.group(1).lower()]
@@ -1033,7 +1037,25 @@ def absolute_dates(
                 d = date(full, num, day)
             except ValueError:
                 continue
+        else:
+            if guessed:
+                loose.append(len(found))
+            elif abs((d - ref).days) <= 366:
+                fixed.append(d)
         found.append((m.group(0), d))
+    if fixed and loose:
+        # "strip-out Monday 8 August, plastering the week of 22 August, units fitted the week of
+        # 29 August": a schedule's days are of one stretch of time, so a day whose year was
+        # only guessed (from a tense the participles mislead) takes the year that puts it
+        # nearest the day a weekday settled
+        for i in loose:
+            phrase, d = found[i]
+            near = min(
+                (c for y in (-1, 0, 1) if (c := _same_day(d, fixed[0].year + y)) is not None),
+                key=lambda c: abs((c - fixed[0]).days),
+                default=d,
+            )
+            found[i] = (phrase, near)
     for m in _DAY_AND.finditer(text):
         # "Monday 10 and Tuesday 11 March": the first day is of the second's month
         second = next((d for phrase, d in found if m.group("second").endswith(phrase)), None)
@@ -1047,6 +1069,14 @@ def absolute_dates(
             first = _on_weekday(first, _weekday_index(m.group("wd")), ref)
         found.append((m.group("first"), first))
     return found
+
+
+def _same_day(d: date, year: int) -> date | None:
+    """`d`'s day and month in `year`; None for 29 February in a year without it."""
+    try:
+        return d.replace(year=year)
+    except ValueError:
+        return None
 
 
 def _weekday_index(said: str) -> int:
