@@ -50,7 +50,7 @@ from doctree.agent.offline.positions import (
 )
 from doctree.agent.offline.prefilter import gate_patterns
 from doctree.agent.offline.proposals import countered, is_proposal, proposed
-from doctree.agent.offline.recap import as_users, clauses, recapped, restated, stands
+from doctree.agent.offline.recap import as_users, clauses, recapped, restated, standing
 from doctree.agent.offline.records import Record, used_by
 from doctree.agent.offline.referred import (
     ThingTest,
@@ -240,8 +240,9 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 s.kinds.append("accepted")
             a.sentences.extend(specific)  # "good catch": what it said is what it found
         pending, specific = [], []
-        if recap and recap_turn is not None and turn.speaker is None and stands(own):
-            _read_recap(a, recap_turn, recap, directory, context, recap_since)
+        if recap and recap_turn is not None and turn.speaker is None:
+            if recap := standing(own, recap):
+                _read_recap(a, recap_turn, recap, directory, context, recap_since)
         recap = []
         # "No, Saturday." after the assistant's question answers it: it corrects nothing the
         # user said before
@@ -421,7 +422,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
         # the session ends on the assistant's answer from a tool to what the user asked:
         # what it read out for them is kept as found, as it would be had the user gone on
         a.sentences.extend(pending)
-    elif recap and recap_turn is not None:  # the session ends on a recap: it stands
+    elif recap and recap_turn is not None:  # the session ends on a recap: it standing
         _read_recap(a, recap_turn, recap, directory, context, recap_since)
     a.opening = _opening(a.sentences, dropped)
     link_known_names(a.sentences, directory)
