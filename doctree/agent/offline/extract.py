@@ -240,9 +240,13 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 s.kinds.append("accepted")
             a.sentences.extend(specific)  # "good catch": what it said is what it found
         pending, specific = [], []
-        if recap and recap_turn is not None and turn.speaker is None:
-            if recap := standing(own, recap):
-                _read_recap(a, recap_turn, recap, directory, context, recap_since)
+        if (
+            recap
+            and recap_turn is not None
+            and turn.speaker is None
+            and (recap := standing(own, recap))
+        ):
+            _read_recap(a, recap_turn, recap, directory, context, recap_since)
         recap = []
         # "No, Saturday." after the assistant's question answers it: it corrects nothing the
         # user said before
