@@ -50,7 +50,14 @@ from doctree.agent.offline.positions import (
 )
 from doctree.agent.offline.prefilter import gate_patterns
 from doctree.agent.offline.proposals import countered, is_proposal, proposed
-from doctree.agent.offline.recap import as_users, clauses, recapped, restated, standing
+from doctree.agent.offline.recap import (
+    as_users,
+    clauses,
+    recapped,
+    restated,
+    says_more,
+    standing,
+)
 from doctree.agent.offline.records import Record, used_by
 from doctree.agent.offline.referred import (
     ThingTest,
@@ -1343,11 +1350,16 @@ def _read_recap(
     for clause in clauses(recap):
         heard = a.sentences[since:]
         said = [heard[i] for i in restated(clause, [s.text for s in heard], days)]
-        if any(kept(s) for s in said):
+        better = any(kept(s) for s in said)
+        if better and not says_more(clause, [s.text for s in said], days):
             continue
+        before = list(a.sentences)
         for s in said:
-            a.sentences.remove(s)  # the recap says it, as the rules could not
+            a.sentences.remove(s)  # the recap says it, as the rules could not, or better
+        n = len(a.sentences)
         _read(a, turn, as_users(clause), directory, context, read)
+        if better and not any(kept(s) for s in a.sentences[n:]):
+            a.sentences[:] = before  # read as nothing worth a line: the line kept stays
 
 
 def _relisted(a: Analysis, turn: Turn, directory: Directory, current: list[Sentence]) -> None:

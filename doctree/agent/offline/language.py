@@ -1088,7 +1088,7 @@ def _foreign(sentence: str) -> str | None:
 _GOES = (
     r"(?:\s+(?:has|have|needs?|must|should|can|could|will|is\s+going|has\s+got|['’]s\s+got)"
     r"\s+(?:to\s+)?(?:go|come\s+out|be\s+(?:cut|dropped|removed|deleted|taken\s+out))"
-    r"|\s+(?:goes|is\s+out))"
+    r"|\s+(?:goes|is\s+out))(?:\s+(?:though|then|too|as\s+well|now))?"
 )
 _POINTS_AT = re.compile(
     rf"(?:^|[\s:,;(—–-])(?:{_SAID_OF}|{_SAID}(?:about|on|regarding)\s+(?P<what5>[^.,;!?]+?))"
