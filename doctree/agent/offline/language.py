@@ -1303,6 +1303,12 @@ _ORG_NOUN = (
     r"publisher|label|platform|app|service|retailer|chain|consultancy|manufacturer|maker|"
     r"employer)"
 )
+#: More such nouns, read only where the noun ends what is said of a name ("Bramble is the
+#: bakery"): before a name they are places as often ("the venue Kate booked").
+_ORG_NOUN_SAID = (
+    rf"(?:{_ORG_NOUN[3:-1]}|bakery|pub|garage|salon|gym|nursery|pharmacy|florist|caterers?|"
+    r"venue|dealership)"
+)
 ORGS = (
     re.compile(rf"\b(?P<name>{NAME_WORD}(?:\s+{NAME_WORD})?\s+{_ORG_SUFFIX})"),
     # "Kessler & Haas", "Hargreaves and Lowe Ltd": names joined by "&" are a firm
@@ -1332,6 +1338,13 @@ ORGS = (
     re.compile(
         rf"\b(?P<name>{NAME_WORD}(?:\s+{NAME_WORD})?),\s+(?i:our|the|their|my|a|an)\s+"
         rf"(?:[\w-]+\s+)?(?i:{_ORG_NOUN})\b"
+    ),
+    # "Tallis is the agency, nobody's called Tallis", "Bramble is the bakery on Mill Road":
+    # the noun ends its phrase ("Tom is a service engineer" names a job, not a firm)
+    re.compile(
+        rf"\b(?P<name>{NAME_WORD}(?:\s+{NAME_WORD})?)\s+(?i:is|are|was|were)\s+"
+        rf"(?i:our|the|their|my|a|an)\s+(?:[\w-]+\s+)?(?i:{_ORG_NOUN_SAID})"
+        r"(?=\s*(?:[.,;:!?)]|$)|\s+(?i:on|in|at|near|by|from|that|which|we|I|they|and|but|so)\b)"
     ),
     re.compile(
         rf"\b(?:offer|job|role|position|interview|internship|contract|job\s+offer)\s+"
