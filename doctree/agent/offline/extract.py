@@ -1351,7 +1351,12 @@ def _read_recap(
         heard = a.sentences[since:]
         said = [heard[i] for i in restated(clause, [s.text for s in heard], days)]
         better = any(kept(s) for s in said)
-        if better and not says_more(clause, [s.text for s in said], days):
+        if better and (
+            # only a line kept of a layout (a field, a record: no verb) gives way to the recap;
+            # a sentence the user said stays, and what later replaces it finds it
+            any(lang.has_verb(s.raw or s.text) for s in said)
+            or not says_more(clause, [s.text for s in said], days)
+        ):
             continue
         before = list(a.sentences)
         for s in said:
