@@ -287,3 +287,13 @@ def test_a_day_alone_in_a_sentence_about_the_past_is_last_years():
         date(1990, 3, 3),
         date(2033, 6, 5),
     ]
+
+
+def test_a_day_something_is_due_back_is_to_come_after_a_past_clause():
+    said = "Priyanka took the tile cutter today, due back on 10 May."
+    assert absolute_dates(said, date(2033, 4, 26), by_clause=True) == [
+        ("10 May", date(2033, 5, 10))
+    ]
+    # what was due is past all the same
+    was = "The rent was due on 1 March and I paid it late."
+    assert absolute_dates(was, date(2033, 4, 26), by_clause=True) == [("1 March", date(2033, 3, 1))]

@@ -225,7 +225,9 @@ _PAST = re.compile(
 _NOT_PAST = re.compile(
     r"\b(?:will|shall|gonna|going\s+to|plan(?:s|ning)?\s+to|next|upcoming|let's|can\s+we|"
     r"could\s+we|should|need\s+to|want\s+to|excited|interested|tired|worried|scheduled|"
-    r"planned|booked|supposed|used|based|married|needed|would|starting(?!\s+with\b))\b|'ll\b"
+    r"planned|booked|supposed|used|based|married|needed|would|starting(?!\s+with\b)|"
+    # "took the tile cutter today, due back on 10 May": what is owed is to come
+    r"(?<!was\s)(?<!were\s)due)\b|'ll\b"
     r"|'d\s+(?:like|love|want|prefer|rather)\b"
     r"|\b(?:gets?|is|are|am)\s+(?:being\s+)?[a-z]{3,}ed\b"  # present passive: "gets switched off"
     # a place or a ticket got for what is to come: "I got a place in the 10k on 8 June", "we
