@@ -281,7 +281,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
         forgetting = False  # the sentence before asked to forget
         explaining = False  # the sentence before took back statements by where they were said
         aside = False  # an aside said before it ("off the record: …") covers this sentence
-        confided = False  # so does someone else's, said before it in their message
+        confided: str | bool = False  # so does someone else's said before it (its words)
         for raw in own:
             if ADDRESSED.search(raw):
                 a.ignored.append(raw)
@@ -309,8 +309,12 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                     a.withheld.append((turn.time, raw))
                     continue
             body = _unlabelled(raw)
-            if confided and (turn.speaker is not None or (raw in turn.pasted and body == raw)):
+            if confided and (
+                turn.speaker is not None
+                or (raw in turn.pasted and body == raw and _same_line(turn.message, confided, raw))
+            ):
                 # the rest of a message whose writer confided something: not kept either
+                confided = raw
                 a.forgotten += 1
                 dropped.append(raw)
                 a.withheld.append((turn.time, raw))
@@ -323,7 +327,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 # Me: between you and me I'm stepping down"): a careful note-taker keeps it
                 # out, to the end of that person's message (the next line that says whose it
                 # is, in a paste)
-                confided = True
+                confided = body
                 a.forgotten += 1
                 dropped.append(covered)
                 a.withheld.append((turn.time, raw))
@@ -621,6 +625,16 @@ def _unlabelled(raw: str) -> str:
     you and me …"); the line itself when it opens on no such label."""
     m = _LINE_LABEL.match(raw)
     return raw[m.end() :] if m is not None else raw
+
+
+def _same_line(message: str, before: object, raw: str) -> bool:
+    """Whether `raw` follows the text `before` on the same line of `message` (a pasted
+    person's line goes on; a new line, or text not found as said, is someone else's)."""
+    if not isinstance(before, str) or not message:
+        return False
+    at = message.find(before[-40:])
+    nxt = message.find(raw[:40], at) if at >= 0 else -1
+    return at >= 0 and nxt >= 0 and "\n" not in message[at + len(before[-40:]) : nxt]
 
 
 #: A pronoun that speaks of a person (not "it", nor "they", which a firm is called too).
