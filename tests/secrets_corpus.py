@@ -80,6 +80,10 @@ def slack_token(rnd: random.Random) -> str:
     return prefix + _s(rnd, DIGITS, 12) + "-" + _s(rnd, DIGITS, 13) + "-" + _s(rnd, ALNUM, 24)
 
 
+def telegram_bot_token(rnd: random.Random) -> str:
+    return _s(rnd, DIGITS, rnd.choice([9, 10])) + ":" + "AA" + _s(rnd, ALNUM + "-_", 33)
+
+
 def stripe_key(rnd: random.Random) -> str:
     return rnd.choice(["sk", "rk"]) + "_" + rnd.choice(["live", "test"]) + "_" + _s(rnd, ALNUM, 24)
 
@@ -224,6 +228,10 @@ KINDS: dict[str, tuple[Callable[[random.Random], str], list[str]]] = {
     ),
     "openai-key": (openai_key, ["OPENAI_API_KEY={s}", "the openai key {s} is for the demo"]),
     "slack-token": (slack_token, ["slack bot {s}", "SLACK_BOT_TOKEN={s}"]),
+    "telegram-bot-token": (
+        telegram_bot_token,
+        ['bot = telebot.TeleBot("{s}")', "the reminders bot is {s}", '"bot": "{s}"'],
+    ),
     "stripe-key": (stripe_key, ["stripe: {s}", "the payments key is {s}, keep it safe"]),
     "google-api-key": (google_api_key, ["maps key {s}", "GOOGLE_API_KEY={s}"]),
     "npm-token": (npm_token, ["//registry.npmjs.org/:_authToken={s}", "npm token {s}"]),

@@ -32,6 +32,7 @@ from doctree.arguments import MAX_NUMBER
 from doctree.errors import DatabaseUnavailableError, DoctreeError, PathError, UserError
 from doctree.store.backends import is_unavailable
 from doctree.store.paths import is_under, is_utf8_text, normalize_path
+from doctree.store.secrets import mask
 
 log = logging.getLogger("doctree.interop.toolkit")
 
@@ -296,6 +297,10 @@ class ToolSet:
                     raise DatabaseUnavailableError(text) from e
             else:
                 text = self.error_text(e)
+            # an error that quotes the input ("the text to replace was not found: '…'") goes
+            # back to the caller, and often into a model's context and its logs: a secret in
+            # it is sent as its marker, as everything doctree writes is
+            text = mask(text)[0]
             return ToolResult(one_line(text) if self.ONE_LINE else text, is_error=True)
 
     def error_text(self, e: Exception) -> str:

@@ -262,3 +262,38 @@ def test_starting_with_a_day_said_of_the_past_is_the_one_gone():
     assert "2028-05-19" in said, said
     ahead = _said([], "The new rota applies starting on the 19th.", date(2028, 5, 23))
     assert "2028-06-19" in ahead, ahead
+
+
+def test_a_schedules_days_take_the_year_a_weekday_settled():
+    said = (
+        "Reading the chart: strip-out the week of Monday 8 August, plastering by Sid the week "
+        "of 22 August, units fitted the week of 29 August."
+    )
+    assert [d for _, d in absolute_dates(said, date(2033, 5, 4), by_clause=True)] == [
+        date(2033, 8, 8),
+        date(2033, 8, 22),
+        date(2033, 8, 29),
+    ]
+
+
+def test_a_day_alone_in_a_sentence_about_the_past_is_last_years():
+    said = "We went to Lisbon on 22 August."
+    assert absolute_dates(said, date(2033, 5, 4), by_clause=True) == [
+        ("22 August", date(2032, 8, 22))
+    ]
+    # a year said with another day is no weekday's settling: the birthday keeps its year
+    both = "I was born on 3 March 1990 and my party is on 5 June."
+    assert [d for _, d in absolute_dates(both, date(2033, 5, 4), by_clause=True)] == [
+        date(1990, 3, 3),
+        date(2033, 6, 5),
+    ]
+
+
+def test_a_day_something_is_due_back_is_to_come_after_a_past_clause():
+    said = "Priyanka took the tile cutter today, due back on 10 May."
+    assert absolute_dates(said, date(2033, 4, 26), by_clause=True) == [
+        ("10 May", date(2033, 5, 10))
+    ]
+    # what was due is past all the same
+    was = "The rent was due on 1 March and I paid it late."
+    assert absolute_dates(was, date(2033, 4, 26), by_clause=True) == [("1 March", date(2033, 3, 1))]

@@ -90,3 +90,38 @@ def test_a_holiday_reaches_the_page_with_its_date(repo: DocumentsRepository):
     )
     pages = "\n".join(d.body for d in repo.documents("main", "~/memory"))
     assert "the day after Boxing Day (2026-12-27)" in pages, pages
+
+
+@pytest.mark.parametrize(
+    ("said", "meant"),
+    [
+        # counted from Easter (28 March 2027)
+        ("pancakes on Shrove Tuesday", date(2027, 2, 9)),
+        ("the service on Ash Wednesday", date(2027, 2, 10)),
+        ("flowers for Mum on Mothering Sunday", date(2027, 3, 7)),
+        ("we travel on Maundy Thursday", date(2027, 3, 25)),
+        ("the christening is at Pentecost", date(2027, 5, 16)),
+        ("back on Whit Monday", date(2027, 5, 17)),
+        # on a weekday of a month, the first or the last
+        ("turkey at Thanksgiving", date(2026, 11, 26)),
+        ("the garden party is on the spring bank holiday", date(2027, 5, 31)),
+        ("a barbecue on the August bank holiday", date(2027, 8, 30)),
+        ("the early May bank holiday Monday", date(2027, 5, 3)),
+        ("lunch on Father's Day", date(2027, 6, 20)),
+        ("the parade on Labor Day", date(2027, 9, 6)),
+        # on a fixed day
+        ("fireworks on Bonfire Night", date(2027, 11, 5)),
+        ("the pub on St. Patrick's Day", date(2027, 3, 17)),
+        ("the block party on the Fourth of July", date(2027, 7, 4)),
+    ],
+)
+def test_the_calendars_other_feasts_and_holidays(said, meant):
+    assert _dates(said) == [meant]
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["I had an epiphany about the budget", "the Thanksgiving menu is long", "an independence day"],
+)
+def test_a_feasts_name_used_as_a_word_is_no_date(said):
+    assert _dates(said) == []

@@ -38,6 +38,8 @@ def typed(text: str) -> tuple[list[str], Directory]:
         ("Garside Whitlock have confirmed the booking for the 12th.", "Garside Whitlock"),
         ("Tessaly Brook's CFO is stuck in Oslo, so the review moves.", "Tessaly Brook"),
         ("Ormond Vale's board signed it off yesterday.", "Ormond Vale"),
+        ("Right. Corwin is the agency, nobody's called Corwin.", "Corwin"),
+        ("Bramble is the bakery on Mill Road.", "Bramble"),
     ],
 )
 def test_an_organisation_is_typed_from_general_cues(text, name):
@@ -53,6 +55,8 @@ def test_an_organisation_is_typed_from_general_cues(text, name):
         ("I met Tom and Ana Lopes, who are coming on Friday.", "Ana Lopes"),
         ("Lunch with Ana Lopes tomorrow to go over the pitch.", "Ana Lopes"),
         ("I asked Priya Nair, whose manager is away this week.", "Priya Nair"),
+        ("Tom Reyes is a service engineer at the depot.", "Tom Reyes"),
+        ("Ana Lopes is our account lead at the agency.", "Ana Lopes"),
     ],
 )
 def test_a_person_is_still_a_person(text, name):

@@ -213,3 +213,43 @@ def test_the_trace_hook_is_handed_each_stages_output_in_order(tmp_path):
     assert isinstance(segmented, Segmented) and isinstance(analysis, Analysis)
     assert isinstance(filing, Filing)
     assert any("18:40" in s.text for s in filing.facts)
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Great. The bit about the train strike has to go though, forget it.",
+        "Thanks. Oh and forget about the dentist, I cancelled.",
+    ],
+)
+def test_a_recap_stands_beside_a_request_to_let_go_of_something_else(tmp_path, reply):
+    said, recap, parts = UNREAD[0]
+    lines = _lines(
+        tmp_path,
+        ("user", T0, said + ". dentist giov 11, sciopero dei treni lunedì"),
+        ("assistant", T1, recap),
+        ("user", T2, reply),
+    )
+    assert any(all(p.lower() in ln.lower() for p in parts) for ln in lines), lines
+
+
+def test_a_recap_naming_what_the_reply_lets_go_of_is_not_kept(tmp_path):
+    said, recap, _ = UNREAD[0]
+    lines = _lines(
+        tmp_path,
+        ("user", T0, said),
+        ("assistant", T1, recap),
+        ("user", T2, "The Giulia bit has to go, forget it altogether."),
+    )
+    assert not any("Giulia" in ln for ln in lines), lines
+
+
+def test_what_the_assistant_says_it_noted_is_a_recap(tmp_path):
+    lines = _lines(
+        tmp_path,
+        ("user", T0, "FN:Halle Brandt\nTEL;TYPE=cell:+44 7700 900123\nNOTE:climbing, Thursdays"),
+        ("assistant", T1, "Done. I've noted that Halle Brandt climbs on Thursdays and her "
+         "mobile is +44 7700 900123."),
+        ("user", T2, "Perfect."),
+    )  # fmt: skip
+    assert any("Halle Brandt" in ln and "900123" in ln for ln in lines), lines

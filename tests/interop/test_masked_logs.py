@@ -136,3 +136,39 @@ def test_a_failing_tool_over_http_logs_no_secret(tmp_path):
     assert "tool call failed unexpectedly" in err and "Traceback" in err
     assert key not in err and key[:12] not in err
     assert "[secret: github-token]" in err
+
+
+def test_an_error_quoting_a_secret_goes_back_to_the_client_as_its_marker(tmp_path):
+    """A real `doctree mcp`: an edit whose text to replace is not there answers with an error
+    that quotes that text; the secret in it reaches the client only as its marker."""
+    key = github_token(random.Random(23))
+    calls = [
+        {"name": "write", "arguments": {"path": "~/memory/x", "body": "hello"}},
+        {"name": "edit", "arguments": {"path": "~/memory/x", "old": f"key {key}", "new": "y"}},
+    ]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "doctree", "--db", str(tmp_path / "m.db"), "--owner", "a", "mcp"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    proc.stdin.write(
+        lines(
+            INITIALIZE,
+            {"jsonrpc": "2.0", "method": "notifications/initialized"},
+            *(
+                {"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": c}
+                for n, c in enumerate(calls, start=1)
+            ),
+        )
+    )
+    proc.stdin.flush()
+    while (answer := json.loads(proc.stdout.readline())).get("id") != 2:
+        pass
+    proc.stdin.close()
+    proc.wait(timeout=30)
+    text = answer["result"]["content"][0]["text"]
+    assert answer["result"]["isError"] and "not found" in text
+    assert key not in text and key[:12] not in text
+    assert "[secret: github-token]" in text

@@ -50,7 +50,14 @@ from doctree.agent.offline.positions import (
 )
 from doctree.agent.offline.prefilter import gate_patterns
 from doctree.agent.offline.proposals import countered, is_proposal, proposed
-from doctree.agent.offline.recap import as_users, clauses, recapped, restated, stands
+from doctree.agent.offline.recap import (
+    as_users,
+    clauses,
+    recapped,
+    restated,
+    says_more,
+    standing,
+)
 from doctree.agent.offline.records import Record, used_by
 from doctree.agent.offline.referred import (
     ThingTest,
@@ -240,7 +247,12 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 s.kinds.append("accepted")
             a.sentences.extend(specific)  # "good catch": what it said is what it found
         pending, specific = [], []
-        if recap and recap_turn is not None and turn.speaker is None and stands(own):
+        if (
+            recap
+            and recap_turn is not None
+            and turn.speaker is None
+            and (recap := standing(own, recap))
+        ):
             _read_recap(a, recap_turn, recap, directory, context, recap_since)
         recap = []
         # "No, Saturday." after the assistant's question answers it: it corrects nothing the
@@ -269,6 +281,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
         forgetting = False  # the sentence before asked to forget
         explaining = False  # the sentence before took back statements by where they were said
         aside = False  # an aside said before it ("off the record: …") covers this sentence
+        confided: str | bool = False  # so does someone else's said before it (its words)
         for raw in own:
             if ADDRESSED.search(raw):
                 a.ignored.append(raw)
@@ -295,6 +308,30 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                         dropped.append(covered)
                     a.withheld.append((turn.time, raw))
                     continue
+            body = _unlabelled(raw)
+            if confided and (
+                turn.speaker is not None
+                or (raw in turn.pasted and body == raw and _same_line(turn.message, confided, raw))
+            ):
+                # the rest of a message whose writer confided something: not kept either
+                confided = raw
+                a.forgotten += 1
+                dropped.append(raw)
+                a.withheld.append((turn.time, raw))
+                continue
+            confided = False
+            if (body != raw or turn.speaker is not None or raw in turn.pasted) and (
+                covered := lang.aside_ahead(body, first=False)
+            ):
+                # a confidence said in a thread or on a pasted chat's line ("19:12 From Dev to
+                # Me: between you and me I'm stepping down"): a careful note-taker keeps it
+                # out, to the end of that person's message (the next line that says whose it
+                # is, in a paste)
+                confided = body
+                a.forgotten += 1
+                dropped.append(covered)
+                a.withheld.append((turn.time, raw))
+                continue
             spoken = message_date(turn.time)
             if (named := named_conversation(raw, spoken)) is not None and _forget_earlier(
                 a, turn, raw, named, own[: own.index(raw)], context, directory
@@ -336,6 +373,16 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                     _read(a, turn, rest, directory, context, current, said_before)
                 continue
             request = lang.forget_request(raw)
+            if request is None and (name := lang.name_let_go(raw)) is not None:
+                # "Delete Ines completely": a person memory knows, or one the message goes on
+                # to speak of as a person ("… I don't want her number kept"); not a program
+                later = " ".join(own[own.index(raw) + 1 :])
+                if directory.kind_of(name) is None and (
+                    name in directory.known_person_names()
+                    or person_slug(name) in directory.people
+                    or _PERSONAL_PRONOUN.search(later)
+                ):
+                    request = (True, name)
             of_whom = False
             if request is not None and request[1] and lang.PRONOUN_TARGET.fullmatch(request[1]):
                 whom = _whom(own[: own.index(raw)], raw, request[1], context, directory)
@@ -390,7 +437,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
         # the session ends on the assistant's answer from a tool to what the user asked:
         # what it read out for them is kept as found, as it would be had the user gone on
         a.sentences.extend(pending)
-    elif recap and recap_turn is not None:  # the session ends on a recap: it stands
+    elif recap and recap_turn is not None:  # the session ends on a recap: it standing
         _read_recap(a, recap_turn, recap, directory, context, recap_since)
     a.opening = _opening(a.sentences, dropped)
     link_known_names(a.sentences, directory)
@@ -566,6 +613,32 @@ def _says_instead(raw: str) -> bool:
     number, a day, a time or a name), not a request to forget ("scratch that, never mind")."""
     m = lang.CORRECTS_EARLIER.match(raw)
     return m is not None and lang.holds_value(raw[m.end() :])
+
+
+#: What opens a line of a pasted chat or log before what was said: who, and maybe when and to
+#: whom ("Dev: ", "[10:03] Dev: ", "19:12:48 From Ana Ruiz to Me (Direct Message): ").
+_LINE_LABEL = re.compile(r"^[^.!?:]{0,60}(?::\d\d){0,2}[^.!?:]{0,60}:\s+")
+
+
+def _unlabelled(raw: str) -> str:
+    """A line without who said it, and when ("[10:03] Dev: between you and me …" -> "between
+    you and me …"); the line itself when it opens on no such label."""
+    m = _LINE_LABEL.match(raw)
+    return raw[m.end() :] if m is not None else raw
+
+
+def _same_line(message: str, before: object, raw: str) -> bool:
+    """Whether `raw` follows the text `before` on the same line of `message` (a pasted
+    person's line goes on; a new line, or text not found as said, is someone else's)."""
+    if not isinstance(before, str) or not message:
+        return False
+    at = message.find(before[-40:])
+    nxt = message.find(raw[:40], at) if at >= 0 else -1
+    return at >= 0 and nxt >= 0 and "\n" not in message[at + len(before[-40:]) : nxt]
+
+
+#: A pronoun that speaks of a person (not "it", nor "they", which a firm is called too).
+_PERSONAL_PRONOUN = re.compile(r"\b(?:she|he|her|him|hers|his)\b", re.I)
 
 
 def _forget(
@@ -1291,11 +1364,21 @@ def _read_recap(
     for clause in clauses(recap):
         heard = a.sentences[since:]
         said = [heard[i] for i in restated(clause, [s.text for s in heard], days)]
-        if any(kept(s) for s in said):
+        better = any(kept(s) for s in said)
+        if better and (
+            # only a line kept of a layout (a field, a record: no verb) gives way to the recap;
+            # a sentence the user said stays, and what later replaces it finds it
+            any(lang.has_verb(s.raw or s.text) for s in said)
+            or not says_more(clause, [s.text for s in said], days)
+        ):
             continue
+        before = list(a.sentences)
         for s in said:
-            a.sentences.remove(s)  # the recap says it, as the rules could not
+            a.sentences.remove(s)  # the recap says it, as the rules could not, or better
+        n = len(a.sentences)
         _read(a, turn, as_users(clause), directory, context, read)
+        if better and not any(kept(s) for s in a.sentences[n:]):
+            a.sentences[:] = before  # read as nothing worth a line: the line kept stays
 
 
 def _relisted(a: Analysis, turn: Turn, directory: Directory, current: list[Sentence]) -> None:

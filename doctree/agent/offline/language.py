@@ -225,7 +225,9 @@ _PAST = re.compile(
 _NOT_PAST = re.compile(
     r"\b(?:will|shall|gonna|going\s+to|plan(?:s|ning)?\s+to|next|upcoming|let's|can\s+we|"
     r"could\s+we|should|need\s+to|want\s+to|excited|interested|tired|worried|scheduled|"
-    r"planned|booked|supposed|used|based|married|needed|would|starting(?!\s+with\b))\b|'ll\b"
+    r"planned|booked|supposed|used|based|married|needed|would|starting(?!\s+with\b)|"
+    # "took the tile cutter today, due back on 10 May": what is owed is to come
+    r"(?<!was\s)(?<!were\s)due)\b|'ll\b"
     r"|'d\s+(?:like|love|want|prefer|rather)\b"
     r"|\b(?:gets?|is|are|am)\s+(?:being\s+)?[a-z]{3,}ed\b"  # present passive: "gets switched off"
     # a place or a ticket got for what is to come: "I got a place in the 10k on 8 June", "we
@@ -854,7 +856,8 @@ _LET_GO_OUT = r"(?:take|leave|keep|cut|cross|rub|strike|scratch)"
 #: The object of such a verb when it is what was said, not a thing in the world: "the stuff
 #: about X", "everything on X", "any mention of X" (-> X); "the X stuff" (-> X).
 _SAID_OF = (
-    r"(?:(?:everything|anything|all|whatever)\s+(?:you(?:'ve|\s+have)?\s+(?:got|have|know|keep)\s+)?"
+    r"(?:(?:everything|anything|all|whatever)\s+(?:else\s+)?"
+    r"(?:you(?:'ve|\s+have)?\s+(?:got|have|know|keep)\s+)?"
     rf"|(?:all\s+)?(?:the|that|this|those|these|any|my|our)\s+{_INFO}\s+|{_INFO}\s+"
     # "all mention of the lawsuit", "any record of my therapy"
     r"|(?:all|any|every)\s+(?:records?|traces?|mentions?)\s+)"
@@ -918,6 +921,11 @@ FORGET_ASKED = tuple(
         r"(?P<verb>forget|pretend)\s+(?:that\s+)?i\s+(?:ever\s+|even\s+|never\s+)?"
         r"(?:said|mentioned|told\s+you|brought\s+up|talked)\s+(?:anything\s+)?"
         rf"(?:about\s+|of\s+)?(?P<what13>[^.,;!?]+?){_ASKED_END}",
+        # "I don't want her number or anything else about her kept": keeping asked against
+        # in the passive, of what was said about someone or something
+        r"(?P<dont>\bi\s+(?:don'?t|do\s+not)\s+want\s+(?:[^.;!?]*?\s)?)"
+        rf"(?:{_SAID_OF})(?=\s+(?:kept|stored|saved|remembered|recorded|written\s+down|"
+        r"noted(?:\s+down)?|on\s+(?:file|record))\b)",
         r"(?P<verb>(?:nothing|no\s+(?:mention|record|notes?|trace|lines?))\s+)"
         r"(?:about|on|of|regarding)\s+(?P<what3>[^.,;!?]+?)\s+"
         r"(?=(?:in\s+(?:there|here|it|memory|writing|(?:your|the|my)\s+(?:notes|memory|pages|"
@@ -1077,9 +1085,16 @@ def _foreign(sentence: str) -> str | None:
 
 #: A sentence that names what was said as a thing ("the bit about Nina and the overdraft",
 #: "what I told you about the loan", "the Hugo thing"), closing its clause.
+#: What is said of such a thing to let it go, closing its clause: "the bit about the loan has
+#: to go", "the Hugo part can come out", "that stuff is out".
+_GOES = (
+    r"(?:\s+(?:has|have|needs?|must|should|can|could|will|is\s+going|has\s+got|['’]s\s+got)"
+    r"\s+(?:to\s+)?(?:go|come\s+out|be\s+(?:cut|dropped|removed|deleted|taken\s+out))"
+    r"|\s+(?:goes|is\s+out))(?:\s+(?:though|then|too|as\s+well|now))?"
+)
 _POINTS_AT = re.compile(
     rf"(?:^|[\s:,;(—–-])(?:{_SAID_OF}|{_SAID}(?:about|on|regarding)\s+(?P<what5>[^.,;!?]+?))"
-    r"(?=\s*(?:from\s+\w+(?:\s+\w+)?)?\s*(?:[.,;!?)]|$))",
+    rf"(?=(?:{_GOES})?\s*(?:from\s+\w+(?:\s+\w+)?)?\s*(?:[.,;!?)]|$))",
     re.I,
 )
 
@@ -1112,6 +1127,24 @@ def _asked(sentence: str) -> str | None:
         if content_words(what) or PRONOUN_TARGET.fullmatch(what):
             return what  # a pronoun ("take him off everything"): the caller finds whom
     return None
+
+
+#: A name let go of whole: "Delete Ines completely, please", "erase Marco entirely". Only the
+#: caller knows whether the name is a person's ("remove Node completely" uninstalls a program).
+_NAME_LET_GO = re.compile(
+    rf"(?i:delete|erase|remove|wipe|scrub|purge)\s+(?P<name>{NAME})\s+"
+    r"(?i:completely|entirely|altogether|for\s+good)\b"
+)
+
+
+def name_let_go(sentence: str) -> str | None:
+    """The name a request asks to be let go of whole ("Delete Ines completely, please" ->
+    "Ines"), None when the sentence holds no such request or it is not asked of the
+    assistant ("I had to remove Node completely")."""
+    m = _NAME_LET_GO.search(sentence)
+    if m is None or not _ASKING.search(sentence[: m.start()]):
+        return None
+    return m["name"] if m["name"] not in NOT_NAMES else None
 
 
 def forget_targets(what: str) -> list[str]:
@@ -1272,6 +1305,12 @@ _ORG_NOUN = (
     r"publisher|label|platform|app|service|retailer|chain|consultancy|manufacturer|maker|"
     r"employer)"
 )
+#: More such nouns, read only where the noun ends what is said of a name ("Bramble is the
+#: bakery"): before a name they are places as often ("the venue Kate booked").
+_ORG_NOUN_SAID = (
+    rf"(?:{_ORG_NOUN[3:-1]}|bakery|pub|garage|salon|gym|nursery|pharmacy|florist|caterers?|"
+    r"venue|dealership)"
+)
 ORGS = (
     re.compile(rf"\b(?P<name>{NAME_WORD}(?:\s+{NAME_WORD})?\s+{_ORG_SUFFIX})"),
     # "Kessler & Haas", "Hargreaves and Lowe Ltd": names joined by "&" are a firm
@@ -1301,6 +1340,13 @@ ORGS = (
     re.compile(
         rf"\b(?P<name>{NAME_WORD}(?:\s+{NAME_WORD})?),\s+(?i:our|the|their|my|a|an)\s+"
         rf"(?:[\w-]+\s+)?(?i:{_ORG_NOUN})\b"
+    ),
+    # "Tallis is the agency, nobody's called Tallis", "Bramble is the bakery on Mill Road":
+    # the noun ends its phrase ("Tom is a service engineer" names a job, not a firm)
+    re.compile(
+        rf"\b(?P<name>{NAME_WORD}(?:\s+{NAME_WORD})?)\s+(?i:is|are|was|were)\s+"
+        rf"(?i:our|the|their|my|a|an)\s+(?:[\w-]+\s+)?(?i:{_ORG_NOUN_SAID})"
+        r"(?=\s*(?:[.,;:!?)]|$)|\s+(?i:on|in|at|near|by|from|that|which|we|I|they|and|but|so)\b)"
     ),
     re.compile(
         rf"\b(?:offer|job|role|position|interview|internship|contract|job\s+offer)\s+"

@@ -50,8 +50,13 @@ _KEEPING = re.compile(
     r"delete[ds]?|deleted|dropped|removed|written\s+down|write\s+down|on\s+file|saved?)\b",
     re.I,
 )
-#: An acknowledgement before the recap ("Noted:", "C'est noté:", "Updated:").
-_ACK = re.compile(r"^\W*(?:[\w'’-]+\W{0,2}){1,3}:\s+(?=\S)")
+#: An acknowledgement before the recap ("Noted:", "C'est noté:", "Updated:"), or the
+#: assistant saying it wrote down what follows ("I've noted that …", "I've added …").
+_ACK = re.compile(
+    r"^\W*(?:[\w'’-]+\W{0,2}){1,3}:\s+(?=\S)"
+    r"|^\W*(?:(?:ok(?:ay)?|done|great|thanks|right)\W{1,2})?(?:I['’]ve|I\s+have)\s+(?:also\s+)?"
+    r"(?:noted|added|updated|recorded|saved|written\s+down|put\s+down)\s+(?:that\s+)?(?=\S)"
+)
 #: A name: a word with a capital after the sentence's first word.
 _NAME = re.compile(r"(?<![\w'’])([^\W\d_][\w'’-]*)", re.U)
 #: A figure: a run of digits (a time "8:30" and "8h30" give the same runs).
@@ -76,8 +81,9 @@ def recapped(turn: Turn, heard: list[str], taken: list[str]) -> list[str]:
     them, with the requests), each without the acknowledgement before it."""
     if not heard or _LISTS.search(turn.message):
         return []  # a list set out: its items are pointed at by place
-    if any(lang.forget_request(x) is not None for h in heard for x in _sentences(h)):
-        return []  # a request about what is kept, acted on or not: the recap answers it
+    asked_off = _asked_off([x for h in heard for x in _sentences(h)])
+    if asked_off is None:
+        return []  # a request that names nothing ("forget that"): the recap may answer it
     said = " ".join(heard).lower()
     said_digits = set(_DIGITS.findall(" ".join(heard)))
     said_words = set(re.findall(r"[\w'’-]+", said))
@@ -99,6 +105,8 @@ def recapped(turn: Turn, heard: list[str], taken: list[str]) -> list[str]:
             continue  # figures alone: advice may reuse the user's ("the same weight, 100g")
         if any(n.lower() in taken_names for n in names):
             continue  # it names what the user took back
+        if _names_any(text, asked_off):
+            continue  # it names what the user asked to be let go of
         if all(_said(n, said, said_words) for n in names) and all(
             f in said_digits for f in figures
         ):
@@ -136,6 +144,18 @@ def restated(clause: str, texts: list[str], days: Callable[[str], list[str]]) ->
     return out
 
 
+def says_more(clause: str, texts: list[str], days: Callable[[str], list[str]]) -> bool:
+    """Whether a recap's `clause` holds every figure and day of the `texts` it says again
+    and a name none of them gives: "Halle Brandt (mobile +44 7700 900123)" of a pasted
+    "TEL;TYPE=cell:+44 7700 900123", a better line than the one the rules kept."""
+    values = _values(clause, days)
+    if not all(_values(t, days) <= values for t in texts):
+        return False
+    said = " ".join(texts).lower()
+    words = set(re.findall(r"[\w'’-]+", said))
+    return any(not _said(n, said, words) for n in _names(clause))
+
+
 def _values(text: str, days: Callable[[str], list[str]]) -> set[str]:
     """A text's figures outside its dates ("15:20", "£185" as "185") and the days it
     names."""
@@ -146,23 +166,50 @@ def _values(text: str, days: Callable[[str], list[str]]) -> set[str]:
     )
 
 
-def stands(reply: list[str]) -> bool:
-    """Whether the user's next message, its sentences `reply`, lets a recap stand: it turns
-    nothing down, corrects nothing and takes nothing back."""
+def standing(reply: list[str], recap: list[str]) -> list[str]:
+    """The sentences of a recap that the user's next message, its sentences `reply`, lets
+    stand: none when it turns something down, corrects something or takes something back;
+    when it asks for something named to be let go of ("the Lisbon bit has to go, forget it"),
+    all but those that name it."""
     if not reply:
-        return True
+        return recap
     if lang.rejects(reply[0]) or lang.CORRECTS_EARLIER.match(reply[0]) or _NOT_SO.match(reply[0]):
-        return False
-    return not any(
-        lang.forget_request(r) is not None
-        or lang.aside_ahead(r, first=i == 0) is not None
+        return []
+    if any(
+        lang.aside_ahead(r, first=i == 0) is not None
         or correction_of(r) is not None
         or lang.MAKE_THAT.match(r)
         or lang.said_again(r) is not None
         or withdraws(r)
         or position(r) is not None
         for i, r in enumerate(reply)
-    )
+    ):
+        return []
+    asked_off = _asked_off(reply)
+    if asked_off is None:
+        return []
+    return [r for r in recap if not _names_any(r, asked_off)]
+
+
+def _asked_off(sentences: list[str]) -> list[set[str]] | None:
+    """The words of each thing the `sentences` ask to be let go of by naming it ("forget
+    about the Lisbon move", "the Lisbon bit has to go, forget it"); None when one asks for
+    something it does not name ("forget that")."""
+    out = []
+    for x in sentences:
+        if (request := lang.forget_request(x)) is None:
+            continue
+        what = request[1] or lang.said_of(x)
+        if not what or lang.PRONOUN_TARGET.fullmatch(what) or not lang.content_words(what):
+            return None
+        out.append(lang.content_words(what))
+    return out
+
+
+def _names_any(text: str, things: list[set[str]]) -> bool:
+    """Whether `text` holds every word of any of the `things`."""
+    words = set(re.findall(r"[\w'’-]+", text.lower()))
+    return any(thing <= words for thing in things)
 
 
 def _names(text: str) -> list[str]:

@@ -113,19 +113,47 @@ def _anchor(tag: str) -> str:
     return rf"(?P<anchor{tag}>that|then|(?:the\s+)?{_ANCHOR_WORD}(?:\s+{_ANCHOR_WORD}){{0,2}})\b"
 
 
-#: Holidays on a fixed day (month, day) or counted from Easter Sunday (None, days after it).
+#: Holidays on a fixed day (month, day) or counted from Easter Sunday (None, days after it):
+#: the calendar's feasts and the days most countries that write English keep.
 _HOLIDAYS: dict[str, tuple[int | None, int]] = {
     "christmas eve": (12, 24), "christmas day": (12, 25), "christmas": (12, 25),
     "boxing day": (12, 26), "new year's eve": (12, 31), "new year's day": (1, 1),
     "valentine's day": (2, 14), "halloween": (10, 31),
-    "good friday": (None, -2), "easter": (None, 0), "easter monday": (None, 1),
+    "burns night": (1, 25), "st david's day": (3, 1), "st patrick's day": (3, 17),
+    "st george's day": (4, 23), "independence day": (7, 4), "all saints' day": (11, 1),
+    "bonfire night": (11, 5), "remembrance day": (11, 11), "veterans day": (11, 11),
+    "st andrew's day": (11, 30),
+    "shrove tuesday": (None, -47), "ash wednesday": (None, -46),
+    "mothering sunday": (None, -21), "palm sunday": (None, -7), "maundy thursday": (None, -3),
+    "good friday": (None, -2), "holy saturday": (None, -1), "easter": (None, 0),
+    "easter monday": (None, 1), "ascension day": (None, 39), "pentecost": (None, 49),
+    "whit monday": (None, 50), "trinity sunday": (None, 56), "corpus christi": (None, 60),
 }  # fmt: skip
-#: A holiday's name in the ways people write it, each read as one of `_HOLIDAYS` by
-#: `_holiday_name`. "Good Friday" only capitalised ("had a good friday" is no holiday).
+#: Holidays on a weekday of a month (month, weekday from Monday = 0, which one: 1 the first,
+#: -1 the last).
+_NTH_HOLIDAYS: dict[str, tuple[int, int, int]] = {
+    "martin luther king day": (1, 0, 3), "presidents' day": (2, 0, 3),
+    "early may bank holiday": (5, 0, 1), "spring bank holiday": (5, 0, -1),
+    "memorial day": (5, 0, -1), "father's day": (6, 6, 3), "labor day": (9, 0, 1),
+    "summer bank holiday": (8, 0, -1), "thanksgiving": (11, 3, 4),
+}  # fmt: skip
+#: A holiday's name in the ways people write it, each read as one of `_HOLIDAYS` or
+#: `_NTH_HOLIDAYS` by `_holiday_name`. "Good Friday" only capitalised ("had a good friday" is
+#: no holiday), and so are the names that are also ordinary words ("a palm sunday service" is
+#: one; "independence day" of a country's own is another day).
 _HOLIDAY_RE = (
     r"(?P<hol>(?:christmas|x-?mas)(?:\s+(?:eve|day))?|boxing\s+day"
     r"|new\s+years?['’]?s?\s+(?:eve|day)|(?-i:NYE)|valentine['’]?s(?:\s+day)?|hallowe['’]?en"
-    r"|easter(?:\s+(?:sunday|monday|day))?|(?-i:Good\s+Friday|GOOD\s+FRIDAY))"
+    r"|easter(?:\s+(?:sunday|monday|day))?|(?-i:Good\s+Friday|GOOD\s+FRIDAY)"
+    r"|shrove\s+tuesday|pancake\s+day|ash\s+wednesday|mothering\s+sunday|palm\s+sunday"
+    r"|maundy\s+thursday|holy\s+saturday|ascension(?:\s+day)?|pentecost(?:\s+sunday)?"
+    r"|whit(?:\s*sunday|\s+monday)|trinity\s+sunday|corpus\s+christi"
+    r"|burns\s+night|st\.?\s+(?:david|patrick|george|andrew)['’]?s\s+day|bonfire\s+night"
+    r"|guy\s+fawkes(?:\s+night)?|(?-i:Independence\s+Day)|fourth\s+of\s+july|4th\s+of\s+july"
+    r"|all\s+saints['’]?\s+day|remembrance\s+day|veterans['’]?\s+day"
+    r"|(?:martin\s+luther\s+king(?:\s+jr\.?)?|mlk)\s+day|presidents['’]?\s+day"
+    r"|(?:the\s+)?(?:early\s+may|spring|summer|august|late\s+may)\s+bank\s+holiday(?:\s+monday)?"
+    r"|memorial\s+day|father['’]?s\s+day|labou?r\s+day|thanksgiving)"
 )
 _RELATIVE = re.compile(
     r"\b(?:"
@@ -674,10 +702,33 @@ def _holiday_name(said: str) -> str:
         return "valentine's day"
     if low in ("easter sunday", "easter day"):
         return "easter"
-    return low
+    low = re.sub(r"^the ", "", low)
+    low = re.sub(r"^st\.? ", "st ", low).replace("saints day", "saints' day")
+    low = re.sub(r" monday$", "", low) if low.endswith("bank holiday monday") else low
+    aliases = {
+        "pancake day": "shrove tuesday", "ascension": "ascension day",
+        "pentecost sunday": "pentecost", "whit sunday": "pentecost", "whitsunday": "pentecost",
+        "guy fawkes": "bonfire night", "guy fawkes night": "bonfire night",
+        "fourth of july": "independence day", "4th of july": "independence day",
+        "veteran's day": "veterans day", "veterans' day": "veterans day",
+        "mlk day": "martin luther king day", "martin luther king jr day": "martin luther king day",
+        "martin luther king jr. day": "martin luther king day",
+        "president's day": "presidents' day", "presidents day": "presidents' day",
+        "late may bank holiday": "spring bank holiday",
+        "august bank holiday": "summer bank holiday", "fathers day": "father's day",
+        "labour day": "labor day",
+    }  # fmt: skip
+    return aliases.get(low, low)
 
 
 def _holiday_on(name: str, year: int) -> date:
+    if name in _NTH_HOLIDAYS:
+        of, weekday, nth = _NTH_HOLIDAYS[name]
+        if nth > 0:
+            first = date(year, of, 1)
+            return first + timedelta(days=(weekday - first.weekday()) % 7 + 7 * (nth - 1))
+        last = date(year + of // 12, of % 12 + 1, 1) - timedelta(days=1)
+        return last - timedelta(days=(last.weekday() - weekday) % 7)
     month, day = _HOLIDAYS[name]
     if month is None:
         return easter(year) + timedelta(days=day)
@@ -919,7 +970,9 @@ def absolute_dates(
     past the latest such day up to `ref`, in one about what is coming the next from `ref`;
     when the tense is not known (`past` None), the year that puts them nearest `ref`;
     `by_clause` reads the tense of the clause each date sits in (`tense_at`)."""
-    found = []
+    found: list[tuple[str, date]] = []
+    fixed: list[date] = []  # dates whose year a weekday or a year said with them settled
+    loose: list[int] = []  # the indexes in `found` of dates whose year was only guessed
     given = past
     stretches = (
         [(r.start(), r.end()) for r in _RANGE.finditer(text)]
@@ -958,10 +1011,12 @@ def absolute_dates(
             d = date(ref.year + 1, num, day)
         elif d > ref + timedelta(days=183):
             d = date(ref.year - 1, num, day)
+        guessed = True
         if (said_wd := _WEEKDAY_BEFORE.search(text[max(0, m.start() - 16) : m.start()])) and (
             m.group("m1") or m.group("m2") or m.group("m3")
         ):
             d = _on_weekday(d, _weekday_index(said_wd.group("wd")), ref)  # "Friday 14 February"
+            guessed = False
         if which := _WHICH_YEAR.match(text, m.end()):
             # "14 October next year": the year said by its place from the message's year
             step = {"next": 1, "last": -1, "this": 0}[which.group(1).lower()]
@@ -982,7 +1037,25 @@ def absolute_dates(
                 d = date(full, num, day)
             except ValueError:
                 continue
+        else:
+            if guessed:
+                loose.append(len(found))
+            elif abs((d - ref).days) <= 366:
+                fixed.append(d)
         found.append((m.group(0), d))
+    if fixed and loose:
+        # "strip-out Monday 8 August, plastering the week of 22 August, units fitted the week of
+        # 29 August": a schedule's days are of one stretch of time, so a day whose year was
+        # only guessed (from a tense the participles mislead) takes the year that puts it
+        # nearest the day a weekday settled
+        for i in loose:
+            phrase, d = found[i]
+            near = min(
+                (c for y in (-1, 0, 1) if (c := _same_day(d, fixed[0].year + y)) is not None),
+                key=lambda c: abs((c - fixed[0]).days),
+                default=d,
+            )
+            found[i] = (phrase, near)
     for m in _DAY_AND.finditer(text):
         # "Monday 10 and Tuesday 11 March": the first day is of the second's month
         second = next((d for phrase, d in found if m.group("second").endswith(phrase)), None)
@@ -996,6 +1069,14 @@ def absolute_dates(
             first = _on_weekday(first, _weekday_index(m.group("wd")), ref)
         found.append((m.group("first"), first))
     return found
+
+
+def _same_day(d: date, year: int) -> date | None:
+    """`d`'s day and month in `year`; None for 29 February in a year without it."""
+    try:
+        return d.replace(year=year)
+    except ValueError:
+        return None
 
 
 def _weekday_index(said: str) -> int:

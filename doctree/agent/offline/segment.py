@@ -208,6 +208,7 @@ def user_sentences(
                     pieces.update(split)
             para.clear()
 
+    text = chat_export_lines(text)
     # A pasted conversation: two or more people's lines, each opening on who said it.
     talkers = {
         m.group("name")
@@ -1187,6 +1188,54 @@ _TALK_LINE = re.compile(
     re.M,
 )
 _SPEAKER = re.compile(rf"^\s*(?:\[[^\]\n]{{1,20}}\]\s*)?(?P<name>{NAME}):\s+")
+#: A clock time as a chat export prints it: "19:12", "19:12:48", "[10:42 AM]", "7:05pm".
+_CLOCK = r"\[?\d{1,2}:\d{2}(?::\d{2})?(?:[ \t]?[AaPp]\.?[Mm]\.?)?\]?"
+#: A chat export's header line, the message on the lines under it: "19:12:48 From Ana Ruiz to
+#: Everyone:", "Ana Ruiz  10:42 AM", "Ana Ruiz — Today at 10:42" (a name and a time, alone).
+_CHAT_HEADER = re.compile(
+    rf"^[ \t]*(?:(?P<t1>{_CLOCK})[ \t]+)?(?:(?i:from)[ \t]+)?(?P<name>{NAME})"
+    r"(?:[ \t]+(?i:to)[ \t]+[^:\n]{1,40}?)?"
+    rf"(?:[ \t]*[,—–-]?[ \t]*(?:(?i:today|yesterday)[ \t]+at[ \t]+)?(?P<t2>{_CLOCK}))?[ \t]*:?[ \t]*$"
+)
+
+
+def chat_export_lines(text: str) -> str:
+    """A chat export whose header lines (a name and a time, alone) stand above each message,
+    written as one line a message ("19:12:48 From Ana Ruiz to Everyone:" / "I'll book it" ->
+    "[19:12:48] Ana Ruiz: I'll book it"), so that whose each message is stays with it. Only
+    when two or more headers each have a message under them: one such line is a heading."""
+    if ":" not in text:
+        return text
+    lines = text.split("\n")
+    heads = [
+        (at, m)
+        for at, line in enumerate(lines)
+        if (m := _CHAT_HEADER.match(line)) is not None
+        and (m["t1"] or m["t2"])
+        and m["name"] not in NOT_NAMES
+    ]
+    said = {at for at, _ in heads}
+    found: list[tuple[int, int, str]] = []  # (header line, end of its message, the line)
+    for at, m in heads:
+        end = at + 1
+        while end < len(lines) and lines[end].strip() and end not in said:
+            if lines[end].strip().startswith(("```", "~~~")):
+                break
+            end += 1
+        if end == at + 1:
+            continue  # nothing under it
+        body = " ".join(x.strip() for x in lines[at + 1 : end])
+        stamp = (m["t1"] or m["t2"]).strip("[]")
+        found.append((at, end, f"[{stamp}] {m['name']}: {body}"))
+    if len(found) < 2:
+        return text
+    out: list[str] = []
+    last = 0
+    for at, end, line in found:
+        out += lines[last:at]
+        out.append(line)
+        last = end
+    return "\n".join(out + lines[last:])
 
 
 def speaker_of(text: str, *, chat: bool) -> tuple[str | None, str]:
