@@ -36,9 +36,10 @@ FUSIONS = ("scores", "rrf", "add")
 DEFAULT_MODE: Mode = "lexical"
 """The retrieval mode when none is asked for and `DOCTREE_RETRIEVAL` names none: chosen by
 measurement (docs/retrieval.md, "By meaning": hybrid keeps every category of both
-benchmarks within 2 points of lexical but is 0.002 below it on LoCoMo's agent pipeline at
-500 words, and costs 1.9x the CPU of `load_memories(query)`; the memory agent's recorded
-exchanges were made with lexical search)."""
+benchmarks within 2 points of lexical but is 0.001 below it on LoCoMo's agent pipeline at
+500 words and level with it on LongMemEval's, and costs 1.9x the CPU of
+`load_memories(query)`; the memory agent's recorded exchanges were made with lexical
+search)."""
 ENV_MODE = "DOCTREE_RETRIEVAL"
 
 SIMILARITY_FLOOR = 0.2
