@@ -1292,7 +1292,16 @@ def _read_recap(
         heard = a.sentences[since:]
         said = [heard[i] for i in restated(clause, [s.text for s in heard], days)]
         if any(kept(s) for s in said):
-            continue
+            # a change the user said in words the rules could not date ("moved, the 17th
+            # now" in another language), its day given by the recap: the recap's clause
+            # stands in for what it says again, so that its day replaces the old one
+            new_days = set(days(clause)) - {
+                d for s in said for d in [*days(s.text), *re.findall(r"\d{4}-\d{2}-\d{2}", s.text)]
+            }
+            changes = [s for s in said if supersession.CHANGE.search(s.raw or s.text)]
+            if not (new_days and len(changes) == 1 and supersession.CHANGE.search(clause)):
+                continue
+            said = changes  # the others it says again stand as they were
         for s in said:
             a.sentences.remove(s)  # the recap says it, as the rules could not
         _read(a, turn, as_users(clause), directory, context, read)

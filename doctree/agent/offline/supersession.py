@@ -187,6 +187,35 @@ _OLD_BARE = re.compile(
 #: A date named as the one replaced, said in words before its written form: "from May 6,
 #: 2031 (", "instead of Tuesday 3 June (".
 _OLD_DATE_NAMED = re.compile(r"\b(?:from|than|instead\s+of|not)\s+[\w\s,]{1,25}\($", re.I)
+#: The words before a value said as the one a change leaves behind: "from 6 May", "rather
+#: than £40", "instead of the 12th" (not "from now on at 18:00", "from today").
+_OLD_CUE = re.compile(
+    r"\b(?:from(?!\s+(?:now|today|tomorrow|tonight|next|this|then|on)\b)|than|instead\s+of|"
+    r"no\s+longer)\b",
+    re.I,
+)
+
+
+def _said_as_old(head: str, kind: str) -> bool:
+    """Whether the value that `head` (the text before it) leads to is said as the one a
+    change leaves behind: a cue just before it ("from 02:15"), nothing between them that
+    says where it went ("from 02:15 to 03:40": 03:40 is the new one) and no other value
+    (but the words of a date written before its absolute form: "from May 6, 2031 (")."""
+    cues = list(_OLD_CUE.finditer(head))
+    if not cues:
+        return False
+    between = head[cues[-1].end() :]
+    if len(between) > 25 or re.search(
+        r"\b(?:to|until|till|into|onto|for)\b|→|->|[;()]",
+        between[:-1] if kind == "date" else between,
+        re.I,
+    ):
+        return False
+    if kind == "date" and between.endswith("("):
+        return bool(_DATE_WORDS.search(between[:-1]))
+    return not re.search(r"\d|[,.]", between)
+
+
 _PRONOUN = re.compile(r"\b(?:it|its|it's|they|them|this|that|these|those|one)\b", re.I)
 #: A version: "v2.4", "0.5.0", "3.12.1" (a decimal number alone, "2.5", is none).
 VERSION = re.compile(r"(?<![\w.])(?:v\d+(?:\.\d+)*|\d+\.\d+\.\d+)(?![\w.]\w)", re.I)
@@ -491,9 +520,19 @@ def replacements(
     said_bare = {_number(m.group(1)) for m in _OLD_BARE.finditer(text)}
     line_norms = {(v.kind, v.norm) for v in values(line) if v.role != "was"}
     text_thing = thing_words(text) | thing_words(before)
+    # a value said as the one replaced ("changed the due date from 6 May to 20 May") is never
+    # the new one, whichever clause it stands in
+    named_here = {
+        (v.kind, v.norm)
+        for v in values(text, said_on=said_on)
+        if _said_as_old(text[: v.start][-40:], v.kind)
+    }
+    line_words = set(re.findall(r"[\w’'-]+", re.sub(r"['’]s\b", "", line)))
     out = []
     for new in new_claims:
         for nv in new.values:
+            if changed and (nv.kind, nv.norm) in named_here:
+                continue
             if (nv.kind, nv.norm) in line_norms or any(
                 nv.kind == "number" and k in ("amount", "percentage") and n == nv.norm
                 for k, n in line_norms
@@ -522,8 +561,10 @@ def replacements(
                     # "KeyCraft is open 9:00 to 17:30")
                     shared |= _same(text_thing, old.thing | old.context)
                 theirs, ours = names(line), names(new.text)
-                if theirs and ours and not theirs & ours:
-                    continue  # "Marco's shift" is not "Ines's shift"
+                if theirs and ours and not theirs & ours and not ours <= line_words:
+                    # "Marco's shift" is not "Ines's shift"; "Gwen's steamer" is of the line
+                    # "Gwen Castellano has the steamer", its name said first
+                    continue
                 several = (
                     sum(
                         1
@@ -673,6 +714,10 @@ def edit(line: str, rep: Replacement, new_text: str) -> str | None:
     low = line.lower()
     if _WAS_THEN.search(_clause_around(line, rep.old.start, rep.old.end)):
         return None  # "he was 16.4kg last time": true then, never to be made the new value
+    if CHANGE.search(line) and names_old_value(line):
+        # "Ana changed the date from 3 May to 17 May": an account of a change, true as told;
+        # another value edited into it would tell a change nobody made
+        return None
     for v in values(new_text):
         if (v.start, v.end) == (rep.new.start, rep.new.end) or v.kind == rep.kind:
             continue
