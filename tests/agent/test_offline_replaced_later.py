@@ -6,6 +6,8 @@ the new value current; when it is unsure which line is meant, every line stays a
 
 from __future__ import annotations
 
+from datetime import date
+
 from doctree.agent.offline import shifts, supersession
 from doctree.store.documents import DocumentsRepository
 from tests.agent.offline_runs import page_lines, run, transcript
@@ -143,3 +145,94 @@ def test_a_recap_dates_a_change_the_user_said_in_words_no_rule_dates(repo):
     assert "2030-03-11" not in now, now
     assert "2030-03-11" in past, past
     assert "2030-03-14" in now, now
+
+
+def test_a_numbered_value_said_again_with_another_number_replaces_it(repo):
+    # "Bay 4" to "Bay 6", "week 3" to "week 5": a number after the name of what it numbers
+    _two_sessions(
+        repo,
+        "The van for the move is parked in Bay 4 behind the depot.",
+        "The depot moved the van to Bay 6 now.",
+    )
+    now, past = _lines(repo)
+    assert "Bay 4" not in now, now
+    assert "Bay 4" in past, past
+    assert "Bay 6" in now, now
+
+
+def test_numbered_values_read_the_number_after_its_name():
+    kinds = {(v.kind, v.norm) for v in supersession.values("in week 9 of term, Gate 14")}
+    assert kinds == {("numbered:week", "9"), ("numbered:gate", "14")}, kinds
+    # a day and month, a time and an aside are no numbered value
+    said = supersession.values("on Monday 17 at 10am (week 1 started then)")
+    assert not any(v.kind.startswith("numbered:") for v in said), said
+
+
+def test_someone_doing_a_thing_instead_of_another_replaces_the_line_naming_them(repo):
+    _two_sessions(
+        repo,
+        "Thaddeus is doing the tiling on 14 August 2030.",
+        "Thaddeus has flu, so his brother Casimir is doing the tiling instead.",
+    )
+    now, past = _lines(repo)
+    assert not any("Thaddeus is doing the tiling" in ln for ln in now.splitlines()), now
+    assert "Thaddeus is doing the tiling" in past, past
+
+
+def test_a_record_cell_said_to_go_elsewhere_is_edited_in_its_record(repo):
+    run(
+        repo,
+        transcript(
+            "s-one",
+            (
+                "user",
+                "2030-02-20T09:00:00Z",
+                "Here are the teams:\n\n```\nparent,child,team\nMr Quayle,Ivo,Heron\n"
+                "Ms Brandt,Lotte,Kite\nMrs Osei,Kofi,Heron\n```",
+            ),
+        ),
+    )
+    run(
+        repo,
+        transcript(
+            "s-two",
+            ("user", "2030-03-01T09:00:00Z", "Ivo goes to Kite and Lotte to Heron from now on."),
+        ),
+    )
+    now, past = _lines(repo)
+    ivo = [ln for ln in now.splitlines() if "Ivo" in ln and "Quayle" in ln]
+    assert ivo and all("Kite" in ln and "Heron" not in ln for ln in ivo), now
+    assert any("Ivo" in ln and "Heron" in ln for ln in past.splitlines()), past
+
+
+def test_the_next_of_a_series_said_again_once_its_day_came_replaces_it(repo):
+    run(
+        repo,
+        transcript(
+            "s-one",
+            ("user", "2030-03-04T09:00:00Z", "Next blood test Thursday 7 March at the surgery."),
+        ),
+    )
+    run(
+        repo,
+        transcript(
+            "s-two",
+            (
+                "user",
+                "2030-03-07T12:00:00Z",
+                "Bloods done, the nurse says all fine, next test Thursday 4 April.",
+            ),
+        ),
+    )
+    now, past = _lines(repo)
+    assert "(2030-03-07)" not in now, now
+    assert "(2030-03-07)" in past, past
+
+
+def test_the_next_of_a_series_said_before_its_day_came_is_two_facts():
+    line = "Next blood test Thursday 7 March (2030-03-07)."
+    text = "My next dentist visit is Thursday 4 April (2030-04-04)."
+    assert not supersession.next_again(text, line, date(2030, 3, 7))
+    later = "Next test Thursday 4 April (2030-04-04)."
+    assert supersession.next_again(later, line, date(2030, 3, 7))
+    assert not supersession.next_again(later, line, date(2030, 3, 5))  # its day not come

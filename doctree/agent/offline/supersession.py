@@ -217,6 +217,14 @@ def _said_as_old(head: str, kind: str) -> bool:
 
 
 _PRONOUN = re.compile(r"\b(?:it|its|it's|they|them|this|that|these|those|one)\b", re.I)
+#: A value that is a number after the name of what it numbers: "Ward 9", "Gate 14", "week 11
+#: of term", "ISO week 15" (the name capitalised, or "week"); each kind is its name.
+_NUMBERED = re.compile(
+    r"\b(?P<label>(?:ISO\s+)?[Ww]eek|[A-Z][a-z]{2,})\s+(?P<n>\d{1,3})\b"
+    r"(?![:.,/%]\d|\s*(?:am|pm|st|nd|rd|th|%)\b|\s*[-–]\s*\d)"
+)
+#: Names a number after which is no value of theirs: days, months, units, words of change.
+_NOT_NUMBERED = _NOT_THING | {"the", "and", "for", "from", "with", "about", "around", "over"}
 #: A version: "v2.4", "0.5.0", "3.12.1" (a decimal number alone, "2.5", is none).
 VERSION = re.compile(r"(?<![\w.])(?:v\d+(?:\.\d+)*|\d+\.\d+\.\d+)(?![\w.]\w)", re.I)
 
@@ -333,6 +341,13 @@ def values(text: str, *, bare: bool = False, said_on: date | None = None) -> tup
         add(f"quantity:{_UNITS[m.group('unit').lower()]}", _number(m.group("n")), m.span())
     for m in _RECURRING.finditer(text):
         add("weekday", m.group(1).lower(), m.span())
+    for m in _NUMBERED.finditer(text):
+        label = m.group("label").lower()
+        if label.split()[-1] != "week" and label in _NOT_NUMBERED:
+            continue
+        if text[: m.start()].count("(") > text[: m.start()].count(")"):
+            continue  # "(week 1 started on …)": an aside, not the value
+        add(f"numbered:{label.split()[-1]}", m.group("n"), m.span())
     if bare:
         for m in _BARE_NUMBER.finditer(text):
             add("number", _number(m.group("n")), m.span("n"))
@@ -1038,3 +1053,27 @@ def lacked_line(text: str, lines: list[str]) -> int | None:
         ]
         fits = first
     return fits[0] if len(fits) == 1 else None
+
+
+#: The next of a series and what it is: "next INR check", "the next service".
+_NEXT = re.compile(r"\bnext\s+(?P<what>[\w-]+(?:\s+[\w-]+)?)", re.I)
+
+
+def next_again(text: str, line: str, said_on: date) -> bool:
+    """Whether `text` (said on `said_on`) gives the next of the series the current `line`
+    gave the next of ("next check Monday 22 March" of "Next INR check Monday 8 March"),
+    once the day the line gave has come: the same word after "next", the line's one date
+    on or before `said_on`, a date of `text` after it."""
+    if "?" in text:
+        return False
+    ours = {lang.stem(w.lower()) for m in _NEXT.finditer(text) for w in m.group("what").split()}
+    theirs = {lang.stem(w.lower()) for m in _NEXT.finditer(line) for w in m.group("what").split()}
+    shared = (ours & theirs) - {lang.stem(w) for w in stopwords.ENGLISH} - {"week", "month", "year"}
+    if not shared:
+        return False
+    old = {d for d in _ISO.findall(line)}
+    if len(old) != 1:
+        return False
+    day = date.fromisoformat("-".join(next(iter(old))))
+    new = [date.fromisoformat("-".join(d)) for d in _ISO.findall(text)]
+    return day <= said_on and any(d > said_on for d in new)

@@ -112,6 +112,16 @@ def _named_apart(text: str, fits: set[str]) -> set[str]:
     return set(apart) if len(apart) == 1 else fits
 
 
+#: Someone or something said to go to another value: "Chidi goes to Kestrel", "Ana is moving
+#: to Blue", and after it "and Ben to Red".
+_MOVES_TO = re.compile(
+    r"\b(?P<who>[A-Z][\w'’-]+)\s+(?:now\s+)?(?:goes|moves|is\s+moving|is\s+going|switches|"
+    r"transfers|is\s+switching|has\s+moved|moved)\s+(?:over\s+)?to\s+(?P<to>[A-Z][\w'’-]+)"
+)
+_AND_TO = re.compile(
+    r"(?<=[\w'’-])\s+to\s+[A-Z][\w'’-]+,?\s+and\s+(?P<who>[A-Z][\w'’-]+)\s+to\s+"
+    r"(?P<to>[A-Z][\w'’-]+)"
+)
 #: An item taken off a list: "take oat milk off the shopping list", "removed the bin bags
 #: from my list".
 _ITEM_OFF = re.compile(
@@ -663,6 +673,8 @@ class Writer(PageIO):
             taken_back = bool(reversal_cue(s.raw or text))
             if named is None and not s.replaces and not s.correction:
                 self._item_taken_off(s)
+                self._record_cell_moved(s)
+                self._next_again(s)
                 self._status_elsewhere(s)
                 self._recounted_elsewhere(s)
                 self._replaced_thing_elsewhere(s)
@@ -857,6 +869,67 @@ class Writer(PageIO):
             if self.superseded[said] is s and (cut := _without_item(said, item)) is not None:
                 self.line_edits[said] = (cut, "item")
 
+    def _next_again(self, s: Sentence) -> None:
+        """The next of a series said again once the day given before has come ("next check
+        Monday 22 March" said on the day of "Next check Monday 8 March",
+        `supersession.next_again`): the one current line of an earlier session that gave
+        the next before goes under Past."""
+        text = s.statement or s.text
+        if not re.search(r"\bnext\b", text, re.I) or "(" not in text:
+            return
+        said_on = message_date(s.time)
+        fits = {
+            said
+            for ln in self._current_lines(" ".join(sorted(_topic_query(text))))
+            if re.match(r"- \d{4}-\d{2}-\d{2}\b", ln)
+            and supersession.next_again(text, said := _said(ln), said_on)
+        }
+        if len(fits) == 1:
+            self.superseded.setdefault(fits.pop(), s)
+
+    def _record_cell_moved(self, s: Sentence) -> None:
+        """A value of a pasted record said to go elsewhere ("Chidi goes to Kestrel and Arjun
+        to Otter", of rows "…, child: Chidi; group: Otter."): the one current record of an
+        earlier session that holds the first name in a cell, and in another cell a value of
+        the column the second name is a value of in the other records, has that cell edited
+        to it, the old record under Past. Nothing moves when no record or several fit."""
+        text = s.raw or s.statement or s.text
+        if not _MOVES_TO.search(text) or "?" in text:
+            return
+        pairs = [(m.group("who"), m.group("to")) for m in _MOVES_TO.finditer(text)]
+        pairs += [(m.group("who"), m.group("to")) for m in _AND_TO.finditer(text)]
+        for who, to in pairs:
+            records: dict[str, dict[str, str]] = {}
+            for ln in self._current_lines(f"{who} {to}"):
+                shape = record_shape(said := _said(ln))
+                if shape is not None and re.match(r"- \d{4}-\d{2}-\d{2}\b", ln):
+                    records[said] = shape[2]
+            holding = [said for said, cells in records.items() if who in cells.values()]
+            if len(holding) != 1:
+                continue
+            said = holding[0]
+            cells = records[said]
+            columns = [
+                label
+                for label, value in cells.items()
+                if value not in (who, to)
+                and any(other.get(label) == to for o, other in records.items() if o != said)
+            ]
+            if len(columns) != 1:
+                continue  # which cell goes is unsure
+            old = cells[columns[0]]
+            self.superseded.setdefault(said, s)
+            if self.superseded[said] is s:
+                edited = re.sub(
+                    rf"(\b{re.escape(columns[0])}:\s*){re.escape(old)}(?=[;.]|$)",
+                    lambda m, to=to: m.group(1) + to,
+                    said,
+                    count=1,
+                    flags=re.I,
+                )
+                if edited != said:
+                    self.line_edits[said] = (edited, "cell")
+
     def _sentence_before(self, s: Sentence) -> str:
         """The sentence said just before `s` by the same speaker, for an "it" of `s`: the
         one it replaced in the session, when it did ("the MOT was booked for the 12th" of
@@ -994,6 +1067,8 @@ class Writer(PageIO):
         if m is None:
             if re.search(r"\binstead\b", text, re.I):
                 self._entry_replaced(text, s)
+                if not any(by is s for by in self.superseded.values()):
+                    self._person_instead(text, s)
             return
         old = re.sub(
             r"^(?:the|a|an|my|our|his|her|their)\s+", "", m.group("old").strip(), flags=re.I
@@ -1020,6 +1095,38 @@ class Writer(PageIO):
             for key in keys
             for ln in self._current_lines(key)
             if re.match(r"- \d{4}-\d{2}-\d{2}\b", ln) and key in entry_keys(_said(ln))
+        }
+        if len(fits) == 1:
+            self.superseded.setdefault(fits.pop(), s)
+
+    def _person_instead(self, text: str, s: Sentence) -> None:
+        """Someone said to do a thing instead of another person the sentence names ("Ada's
+        off sick, so Ben is running the stall instead"): the one current line of an earlier
+        session that names the other person and the thing, and not the one doing it now,
+        goes under Past; nothing moves when no line or several fit."""
+        at = re.search(r"\binstead\b(?!\s+of\b)", text, re.I)
+        if at is None:
+            return
+        clauses = re.split(r"[,;:.]\s|\s(?:so|and|but)\s", text[: at.start()])
+        clause = clauses[-1] if clauses else ""
+        names = {re.sub(r"['’]s$", "", n) for n in capitalised_names(text)}
+        now = {n for n in names if _names(n, clause)}
+        before = names - now
+        thing = (
+            supersession.thing_words(clause)
+            - {w.lower() for w in names}
+            - {lang.stem(w.lower()) for w in names}
+        )
+        if len(now) != 1 or len(before) != 1 or not thing:
+            return  # who replaced whom is unsure
+        old = next(iter(before))
+        fits = {
+            said
+            for ln in self._current_lines(old)
+            if re.match(r"- \d{4}-\d{2}-\d{2}\b", ln)
+            and _names(old, said := _said(ln))
+            and not any(_names(n, said) for n in now)
+            and supersession._same(thing, supersession.thing_words(said))
         }
         if len(fits) == 1:
             self.superseded.setdefault(fits.pop(), s)
