@@ -920,13 +920,10 @@ class Writer(PageIO):
             old = cells[columns[0]]
             self.superseded.setdefault(said, s)
             if self.superseded[said] is s:
-                edited = re.sub(
-                    rf"(\b{re.escape(columns[0])}:\s*){re.escape(old)}(?=[;.]|$)",
-                    lambda m, to=to: m.group(1) + to,
-                    said,
-                    count=1,
-                    flags=re.I,
+                cell = re.search(
+                    rf"\b{re.escape(columns[0])}:\s*({re.escape(old)})(?=[;.]|$)", said, re.I
                 )
+                edited = said if cell is None else said[: cell.start(1)] + to + said[cell.end(1) :]
                 if edited != said:
                     self.line_edits[said] = (edited, "cell")
 
