@@ -220,7 +220,7 @@ def test_the_next_of_a_series_said_again_once_its_day_came_replaces_it(repo):
             (
                 "user",
                 "2030-03-07T12:00:00Z",
-                "Bloods done, the nurse says all fine, next test Thursday 4 April.",
+                "Bloods done, the nurse says all fine, next test in four weeks, Thursday 4 April.",
             ),
         ),
     )

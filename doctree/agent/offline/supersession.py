@@ -537,12 +537,7 @@ def replacements(
     text_thing = thing_words(text) | thing_words(before)
     # a value said as the one replaced ("changed the due date from 6 May to 20 May") is never
     # the new one, whichever clause it stands in
-    named_here = {
-        (v.kind, v.norm)
-        for v in values(text, said_on=said_on)
-        if _said_as_old(text[: v.start][-40:], v.kind)
-    }
-    line_words = set(re.findall(r"[\w’'-]+", re.sub(r"['’]s\b", "", line)))
+    named_here = _named_here(text, said_on) if changed else frozenset()
     out = []
     for new in new_claims:
         for nv in new.values:
@@ -576,7 +571,7 @@ def replacements(
                     # "KeyCraft is open 9:00 to 17:30")
                     shared |= _same(text_thing, old.thing | old.context)
                 theirs, ours = names(line), names(new.text)
-                if theirs and ours and not theirs & ours and not ours <= line_words:
+                if theirs and ours and not theirs & ours and not ours <= _words_of(line):
                     # "Marco's shift" is not "Ines's shift"; "Gwen's steamer" is of the line
                     # "Gwen Castellano has the steamer", its name said first
                     continue
@@ -626,6 +621,22 @@ def replacements(
                     )
                 )
     return out
+
+
+@remembered_up_to(8192, shared=True)
+def _named_here(text: str, said_on: date | None) -> frozenset[tuple[str, str]]:
+    """The values `text` says as the ones a change leaves behind (`_said_as_old`)."""
+    return frozenset(
+        (v.kind, v.norm)
+        for v in values(text, said_on=said_on)
+        if _said_as_old(text[: v.start][-40:], v.kind)
+    )
+
+
+@remembered_up_to(8192, shared=True)
+def _words_of(line: str) -> frozenset[str]:
+    """The words of `line`, a possessive's "'s" left off."""
+    return frozenset(re.findall(r"[\w’'-]+", re.sub(r"['’]s\b", "", line)))
 
 
 def chosen(found: dict[str, list[Replacement]]) -> list[Replacement]:
