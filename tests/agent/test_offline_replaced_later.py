@@ -236,12 +236,3 @@ def test_the_next_of_a_series_said_before_its_day_came_is_two_facts():
     later = "Next test Thursday 4 April (2030-04-04)."
     assert supersession.next_again(later, line, date(2030, 3, 7))
     assert not supersession.next_again(later, line, date(2030, 3, 5))  # its day not come
-
-
-def test_a_change_of_a_thing_two_lines_name_goes_to_the_one_naming_least_beside_it():
-    text = "I've opted to raise my pension contribution to 7%."
-    mine, theirs = "Pension (EE 4%) 120.10", "Employer pension (ER 3%) 80.00"
-    found = {
-        line: reps for line in (mine, theirs) if (reps := supersession.replacements(text, line))
-    }
-    assert [r.line for r in supersession.chosen(found)] == [mine]

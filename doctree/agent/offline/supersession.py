@@ -695,11 +695,6 @@ def _chosen_in_clause(found: dict[str, list[Replacement]]) -> list[Replacement]:
     # rent"); when each says more ("eye test", "bank"), which is meant is unknown
     whole = [r for r in leaders if r.extra == 0]
     leaders = whole if len(leaders) > 1 and whole else leaders
-    if len(leaders) > 1 and all(r.cued for r in leaders):
-        # a change said of a thing: the line that names fewest words beside it ("my pension
-        # is up to 6%" of "Pension (EE 5%)", not "Employer pension (ER 3%)")
-        fewest = min(r.extra for r in leaders)
-        leaders = [r for r in leaders if r.extra == fewest]
     return leaders if len(leaders) == 1 else []
 
 
