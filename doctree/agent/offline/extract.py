@@ -1365,13 +1365,23 @@ def _read_recap(
         heard = a.sentences[since:]
         said = [heard[i] for i in restated(clause, [s.text for s in heard], days)]
         better = any(kept(s) for s in said)
-        if better and (
-            # only a line kept of a layout (a field, a record: no verb) gives way to the recap;
-            # a sentence the user said stays, and what later replaces it finds it
-            any(lang.has_verb(s.raw or s.text) for s in said)
-            or not says_more(clause, [s.text for s in said], days)
-        ):
-            continue
+        if better:
+            # a change the user said in words the rules could not date ("moved, the 17th
+            # now" in another language), its day given by the recap: the recap's clause
+            # stands in for what it says again, so that its day replaces the old one
+            new_days = set(days(clause)) - {
+                d for s in said for d in [*days(s.text), *re.findall(r"\d{4}-\d{2}-\d{2}", s.text)]
+            }
+            changes = [s for s in said if supersession.CHANGE.search(s.raw or s.text)]
+            if new_days and len(changes) == 1 and supersession.CHANGE.search(clause):
+                said = changes  # the others it says again stand as they were
+            elif any(lang.has_verb(s.raw or s.text) for s in said) or not says_more(
+                clause, [s.text for s in said], days
+            ):
+                # only a line kept of a layout (a field, a record: no verb) gives way to a
+                # recap that says more; a sentence the user said stays, and what later
+                # replaces it finds it
+                continue
         before = list(a.sentences)
         for s in said:
             a.sentences.remove(s)  # the recap says it, as the rules could not, or better

@@ -2471,10 +2471,29 @@ def reverses(s: Sentence, said: str) -> bool:
         names = capitalised_names(clause_at(text, m.start()))
         if len(names) < 2:
             continue
-        for part in _CLAUSE_END.split(said):
+        for part in _subject_parts(said):
             if names <= capitalised_names(part) and not _NEGATED.search(part):
                 return True
     return calls_off(text, said) or settles(text, said)
+
+
+#: A clause that opens on its verb, its subject the clause's before: "and goes to …".
+_NO_SUBJECT = re.compile(
+    r"^\s*(?:(?:also|still|now|then)\s+)?(?!(?:i|we|he|she|they|it|you|there|this|that|the|"
+    r"a|an|my|our|his|her|their|its)\b)[a-z]+(?:s|ed)\b"
+)
+
+
+def _subject_parts(said: str) -> list[str]:
+    """The clauses of the line `said`, each clause that opens on its verb ("… Leo is three
+    and goes to Brookfield Nursery") with the subject of the clause before it."""
+    out: list[str] = []
+    for part in _CLAUSE_END.split(said):
+        if out and _NO_SUBJECT.match(part):
+            subject = re.match(r"^(.*?)\b(?:is|are|was|were|has|have|had|goes|go|went)\b", out[-1])
+            part = f"{subject.group(1) if subject else ''}{part}"
+        out.append(part)
+    return out
 
 
 def calls_off(text: str, said: str) -> bool:

@@ -187,7 +187,44 @@ _OLD_BARE = re.compile(
 #: A date named as the one replaced, said in words before its written form: "from May 6,
 #: 2031 (", "instead of Tuesday 3 June (".
 _OLD_DATE_NAMED = re.compile(r"\b(?:from|than|instead\s+of|not)\s+[\w\s,]{1,25}\($", re.I)
+#: The words before a value said as the one a change leaves behind: "from 6 May", "rather
+#: than £40", "instead of the 12th" (not "from now on at 18:00", "from today").
+_OLD_CUE = re.compile(
+    r"\b(?:from(?!\s+(?:now|today|tomorrow|tonight|next|this|then|on)\b)|than|instead\s+of|"
+    r"no\s+longer)\b",
+    re.I,
+)
+
+
+def _said_as_old(head: str, kind: str) -> bool:
+    """Whether the value that `head` (the text before it) leads to is said as the one a
+    change leaves behind: a cue just before it ("from 02:15"), nothing between them that
+    says where it went ("from 02:15 to 03:40": 03:40 is the new one) and no other value
+    (but the words of a date written before its absolute form: "from May 6, 2031 (")."""
+    cues = list(_OLD_CUE.finditer(head))
+    if not cues:
+        return False
+    between = head[cues[-1].end() :]
+    if len(between) > 25 or re.search(
+        r"\b(?:to|until|till|into|onto|for)\b|→|->|[;()]",
+        between[:-1] if kind == "date" else between,
+        re.I,
+    ):
+        return False
+    if kind == "date" and between.endswith("("):
+        return bool(_DATE_WORDS.search(between[:-1]))
+    return not re.search(r"\d|[,.]", between)
+
+
 _PRONOUN = re.compile(r"\b(?:it|its|it's|they|them|this|that|these|those|one)\b", re.I)
+#: A value that is a number after the name of what it numbers: "Ward 9", "Gate 14", "week 11
+#: of term", "ISO week 15" (the name capitalised, or "week"); each kind is its name.
+_NUMBERED = re.compile(
+    r"\b(?P<label>(?:ISO\s+)?[Ww]eek|[A-Z][a-z]{2,})\s+(?P<n>\d{1,3})\b"
+    r"(?![:.,/%]\d|\s*(?:am|pm|st|nd|rd|th|%)\b|\s*[-–]\s*\d)"
+)
+#: Names a number after which is no value of theirs: days, months, units, words of change.
+_NOT_NUMBERED = _NOT_THING | {"the", "and", "for", "from", "with", "about", "around", "over"}
 #: A version: "v2.4", "0.5.0", "3.12.1" (a decimal number alone, "2.5", is none).
 VERSION = re.compile(r"(?<![\w.])(?:v\d+(?:\.\d+)*|\d+\.\d+\.\d+)(?![\w.]\w)", re.I)
 
@@ -304,6 +341,13 @@ def values(text: str, *, bare: bool = False, said_on: date | None = None) -> tup
         add(f"quantity:{_UNITS[m.group('unit').lower()]}", _number(m.group("n")), m.span())
     for m in _RECURRING.finditer(text):
         add("weekday", m.group(1).lower(), m.span())
+    for m in _NUMBERED.finditer(text):
+        label = m.group("label").lower()
+        if label.split()[-1] != "week" and label in _NOT_NUMBERED:
+            continue
+        if text[: m.start()].count("(") > text[: m.start()].count(")"):
+            continue  # "(week 1 started on …)": an aside, not the value
+        add(f"numbered:{label.split()[-1]}", m.group("n"), m.span())
     if bare:
         for m in _BARE_NUMBER.finditer(text):
             add("number", _number(m.group("n")), m.span("n"))
@@ -491,9 +535,14 @@ def replacements(
     said_bare = {_number(m.group(1)) for m in _OLD_BARE.finditer(text)}
     line_norms = {(v.kind, v.norm) for v in values(line) if v.role != "was"}
     text_thing = thing_words(text) | thing_words(before)
+    # a value said as the one replaced ("changed the due date from 6 May to 20 May") is never
+    # the new one, whichever clause it stands in
+    named_here = _named_here(text, said_on) if changed else frozenset()
     out = []
     for new in new_claims:
         for nv in new.values:
+            if changed and (nv.kind, nv.norm) in named_here:
+                continue
             if (nv.kind, nv.norm) in line_norms or any(
                 nv.kind == "number" and k in ("amount", "percentage") and n == nv.norm
                 for k, n in line_norms
@@ -522,8 +571,10 @@ def replacements(
                     # "KeyCraft is open 9:00 to 17:30")
                     shared |= _same(text_thing, old.thing | old.context)
                 theirs, ours = names(line), names(new.text)
-                if theirs and ours and not theirs & ours:
-                    continue  # "Marco's shift" is not "Ines's shift"
+                if theirs and ours and not theirs & ours and not ours <= _words_of(line):
+                    # "Marco's shift" is not "Ines's shift"; "Gwen's steamer" is of the line
+                    # "Gwen Castellano has the steamer", its name said first
+                    continue
                 several = (
                     sum(
                         1
@@ -570,6 +621,22 @@ def replacements(
                     )
                 )
     return out
+
+
+@remembered_up_to(8192, shared=True)
+def _named_here(text: str, said_on: date | None) -> frozenset[tuple[str, str]]:
+    """The values `text` says as the ones a change leaves behind (`_said_as_old`)."""
+    return frozenset(
+        (v.kind, v.norm)
+        for v in values(text, said_on=said_on)
+        if _said_as_old(text[: v.start][-40:], v.kind)
+    )
+
+
+@remembered_up_to(8192, shared=True)
+def _words_of(line: str) -> frozenset[str]:
+    """The words of `line`, a possessive's "'s" left off."""
+    return frozenset(re.findall(r"[\w’'-]+", re.sub(r"['’]s\b", "", line)))
 
 
 def chosen(found: dict[str, list[Replacement]]) -> list[Replacement]:
@@ -673,6 +740,10 @@ def edit(line: str, rep: Replacement, new_text: str) -> str | None:
     low = line.lower()
     if _WAS_THEN.search(_clause_around(line, rep.old.start, rep.old.end)):
         return None  # "he was 16.4kg last time": true then, never to be made the new value
+    if CHANGE.search(line) and names_old_value(line):
+        # "Ana changed the date from 3 May to 17 May": an account of a change, true as told;
+        # another value edited into it would tell a change nobody made
+        return None
     for v in values(new_text):
         if (v.start, v.end) == (rep.new.start, rep.new.end) or v.kind == rep.kind:
             continue
@@ -993,3 +1064,27 @@ def lacked_line(text: str, lines: list[str]) -> int | None:
         ]
         fits = first
     return fits[0] if len(fits) == 1 else None
+
+
+#: The next of a series and what it is: "next INR check", "the next service".
+_NEXT = re.compile(r"\bnext\s+(?P<what>[\w-]+(?:\s+[\w-]+)?)", re.I)
+
+
+def next_again(text: str, line: str, said_on: date) -> bool:
+    """Whether `text` (said on `said_on`) gives the next of the series the current `line`
+    gave the next of ("next check Monday 22 March" of "Next INR check Monday 8 March"),
+    once the day the line gave has come: the same word after "next", the line's one date
+    on or before `said_on`, a date of `text` after it."""
+    if "?" in text:
+        return False
+    ours = {lang.stem(w.lower()) for m in _NEXT.finditer(text) for w in m.group("what").split()}
+    theirs = {lang.stem(w.lower()) for m in _NEXT.finditer(line) for w in m.group("what").split()}
+    shared = (ours & theirs) - {lang.stem(w) for w in stopwords.ENGLISH} - {"week", "month", "year"}
+    if not shared:
+        return False
+    old = {d for d in _ISO.findall(line)}
+    if len(old) != 1:
+        return False
+    day = date.fromisoformat("-".join(next(iter(old))))
+    new = [date.fromisoformat("-".join(d)) for d in _ISO.findall(text)]
+    return day <= said_on and any(d > said_on for d in new)

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator
 from datetime import date, timedelta
 
 from doctree import stopwords
-from doctree.agent.offline import anchored, supersession
+from doctree.agent.offline import anchored, shifts, supersession
 from doctree.agent.offline import language as lang
 from doctree.agent.offline.clauses import forget_clause, names_any
 from doctree.agent.offline.directory import OTHER_KINDS, is_title
@@ -110,6 +110,39 @@ def _named_apart(text: str, fits: set[str]) -> set[str]:
         if (words & _topic_query(f)) - {w for g in fits if g != f for w in _topic_query(g)}
     ]
     return set(apart) if len(apart) == 1 else fits
+
+
+#: Someone or something said to go to another value: "Chidi goes to Kestrel", "Ana is moving
+#: to Blue", and after it "and Ben to Red".
+_MOVES_TO = re.compile(
+    r"\b(?P<who>[A-Z][\w'’-]+)\s+(?:now\s+)?(?:goes|moves|is\s+moving|is\s+going|switches|"
+    r"transfers|is\s+switching|has\s+moved|moved)\s+(?:over\s+)?to\s+(?P<to>[A-Z][\w'’-]+)"
+)
+_AND_TO = re.compile(
+    r"(?<=[\w'’-])\s+to\s+[A-Z][\w'’-]+,?\s+and\s+(?P<who>[A-Z][\w'’-]+)\s+to\s+"
+    r"(?P<to>[A-Z][\w'’-]+)"
+)
+#: An item taken off a list: "take oat milk off the shopping list", "removed the bin bags
+#: from my list".
+_ITEM_OFF = re.compile(
+    r"\b(?:take|took|taken|taking|cross|crossed|strike|struck|remove|removed|removing|"
+    r"delete|deleted|drop|dropped)\s+(?:the\s+)?(?P<item>[\w'’-]+(?:\s+[\w'’-]+){0,2}?)\s+"
+    r"(?:off|from)\s+(?:the|our|my|this|that)\s+(?P<list>(?:[\w-]+\s+){0,2}?"
+    r"(?:list|rota|roster|order|basket|agenda))\b",
+    re.I,
+)
+
+
+def _without_item(said: str, item: str) -> str | None:
+    """`said` with `item` cut from the items it lists ("Add oat milk and batteries to the
+    list" -> "Add batteries to the list"), or None when it lists no other beside it."""
+    it = re.escape(item)
+    for pattern in (rf"(?<![\w-]){it},\s+", rf",\s+{it}(?![\w-])", rf"(?<![\w-]){it}\s+and\s+"):
+        cut = re.sub(pattern, "", said, count=1, flags=re.I)
+        if cut != said:
+            return cut
+    cut = re.sub(rf"(?:,\s+|\s+)and\s+{it}(?![\w-])", "", said, count=1, flags=re.I)
+    return cut if cut != said else None
 
 
 def _said(line: str) -> str:
@@ -639,6 +672,9 @@ class Writer(PageIO):
                 continue
             taken_back = bool(reversal_cue(s.raw or text))
             if named is None and not s.replaces and not s.correction:
+                self._item_taken_off(s)
+                self._record_cell_moved(s)
+                self._next_again(s)
                 self._status_elsewhere(s)
                 self._recounted_elsewhere(s)
                 self._replaced_thing_elsewhere(s)
@@ -680,6 +716,11 @@ class Writer(PageIO):
                 if named and self.superseded[said] is s:
                     self.value_edits[said] = (named[1], named[0])
             self._later_value_elsewhere(s)  # another clause may change another line
+        for s in self.filing.facts:
+            if not (s.replaces or s.correction):
+                # after every value said outright has replaced its line: a move by a count
+                # reads the date that holds now
+                self._shifted_elsewhere(s)
         for s in self.filing.facts:
             if s.replaces or s.correction:
                 continue
@@ -767,6 +808,124 @@ class Writer(PageIO):
             edited = supersession.edit(rep.line, rep, text)
             if edited is not None and edited != rep.line:
                 self.line_edits[rep.line] = (edited, rep.kind)
+
+    def _shifted_elsewhere(self, s: Sentence) -> None:
+        """A date moved by a count ("pushed back a week", `shifts.shifted_line`): the one
+        current line of an earlier session it moves goes under Past, its date edited to the
+        new one in place, so that the rest of what it says stays current."""
+        if any(by is s for by in self.superseded.values()):
+            return
+        text = s.statement or s.text
+        if not shifts.shifts(text):
+            return  # no search for a statement that moves nothing by a count
+        lines: dict[str, None] = {}
+        for ln in self._current_lines(" ".join(sorted(_topic_query(text)))):
+            if re.match(r"- \d{4}-\d{2}-\d{2}\b", ln):
+                lines.setdefault(_said(ln))
+        # what is still to come, whatever word it was named by ("the op" of "the surgery")
+        page = self.read(f"{self.root}/active")
+        for ln in Page.parse(page.body if page else "", "").sections.get("Upcoming", []):
+            if self.session_path not in ln and " — past: " not in ln:
+                lines.setdefault(_said(ln))
+        said = [ln for ln in lines if ln not in self.superseded]
+        for i, old, new in shifts.shifted_lines(text, said, message_date(s.time)):
+            line = said[i]
+            olds = [
+                v
+                for v in supersession.values(line)
+                if v.kind == "date" and v.norm == old.isoformat()
+            ]
+            self.superseded.setdefault(line, s)
+            if not olds or self.superseded[line] is not s:
+                continue
+            new_value = supersession.Value("date", new.isoformat(), 0, 0)
+            rep = supersession.Replacement(line, "date", olds[0], new_value, 1, False)
+            edited = supersession.edit(line, rep, "")
+            if edited is not None and edited != line:
+                self.line_edits[line] = (edited, "date")
+
+    def _item_taken_off(self, s: Sentence) -> None:
+        """An item said to be taken off a list ("take the oat milk off the shopping list"):
+        the one current line of an earlier session that names the item and the list goes
+        under Past, the item cut from it in place when it names others beside it ("oat milk
+        and batteries" keeps "batteries"); nothing moves when no line or several fit."""
+        text = s.raw or s.statement or s.text
+        for m in _ITEM_OFF.finditer(text):
+            item, listed = m.group("item"), m.group("list")
+            words = _topic_query(f"{item} {listed}")
+            if not words or not _topic_query(item):
+                continue
+            fits = {
+                said
+                for ln in self._current_lines(" ".join(sorted(words)))
+                if re.match(r"- \d{4}-\d{2}-\d{2}\b", ln)
+                and supersession.names_thing(said := _said(ln), item)
+                and supersession.names_thing(said, listed.split()[-1])
+            }
+            if len(fits) != 1:
+                continue
+            said = fits.pop()
+            self.superseded.setdefault(said, s)
+            if self.superseded[said] is s and (cut := _without_item(said, item)) is not None:
+                self.line_edits[said] = (cut, "item")
+
+    def _next_again(self, s: Sentence) -> None:
+        """The next of a series said again once the day given before has come ("next check
+        Monday 22 March" said on the day of "Next check Monday 8 March",
+        `supersession.next_again`): the one current line of an earlier session that gave
+        the next before goes under Past."""
+        text = s.statement or s.text
+        if not re.search(r"\bnext\b", text, re.I) or "(" not in text:
+            return
+        said_on = message_date(s.time)
+        fits = {
+            said
+            for ln in self._current_lines(" ".join(sorted(_topic_query(text))))
+            if re.match(r"- \d{4}-\d{2}-\d{2}\b", ln)
+            and supersession.next_again(text, said := _said(ln), said_on)
+        }
+        if len(fits) == 1:
+            self.superseded.setdefault(fits.pop(), s)
+
+    def _record_cell_moved(self, s: Sentence) -> None:
+        """A value of a pasted record said to go elsewhere ("Chidi goes to Kestrel and Arjun
+        to Otter", of rows "…, child: Chidi; group: Otter."): the one current record of an
+        earlier session that holds the first name in a cell, and in another cell a value of
+        the column the second name is a value of in the other records, has that cell edited
+        to it, the old record under Past. Nothing moves when no record or several fit."""
+        text = s.raw or s.statement or s.text
+        if not _MOVES_TO.search(text) or "?" in text:
+            return
+        pairs = [(m.group("who"), m.group("to")) for m in _MOVES_TO.finditer(text)]
+        pairs += [(m.group("who"), m.group("to")) for m in _AND_TO.finditer(text)]
+        for who, to in pairs:
+            records: dict[str, dict[str, str]] = {}
+            for ln in self._current_lines(f"{who} {to}"):
+                shape = record_shape(said := _said(ln))
+                if shape is not None and re.match(r"- \d{4}-\d{2}-\d{2}\b", ln):
+                    records[said] = shape[2]
+            holding = [said for said, cells in records.items() if who in cells.values()]
+            if len(holding) != 1:
+                continue
+            said = holding[0]
+            cells = records[said]
+            columns = [
+                label
+                for label, value in cells.items()
+                if value not in (who, to)
+                and any(other.get(label) == to for o, other in records.items() if o != said)
+            ]
+            if len(columns) != 1:
+                continue  # which cell goes is unsure
+            old = cells[columns[0]]
+            self.superseded.setdefault(said, s)
+            if self.superseded[said] is s:
+                cell = re.search(
+                    rf"\b{re.escape(columns[0])}:\s*({re.escape(old)})(?=[;.]|$)", said, re.I
+                )
+                edited = said if cell is None else said[: cell.start(1)] + to + said[cell.end(1) :]
+                if edited != said:
+                    self.line_edits[said] = (edited, "cell")
 
     def _sentence_before(self, s: Sentence) -> str:
         """The sentence said just before `s` by the same speaker, for an "it" of `s`: the
@@ -905,6 +1064,8 @@ class Writer(PageIO):
         if m is None:
             if re.search(r"\binstead\b", text, re.I):
                 self._entry_replaced(text, s)
+                if not any(by is s for by in self.superseded.values()):
+                    self._person_instead(text, s)
             return
         old = re.sub(
             r"^(?:the|a|an|my|our|his|her|their)\s+", "", m.group("old").strip(), flags=re.I
@@ -931,6 +1092,38 @@ class Writer(PageIO):
             for key in keys
             for ln in self._current_lines(key)
             if re.match(r"- \d{4}-\d{2}-\d{2}\b", ln) and key in entry_keys(_said(ln))
+        }
+        if len(fits) == 1:
+            self.superseded.setdefault(fits.pop(), s)
+
+    def _person_instead(self, text: str, s: Sentence) -> None:
+        """Someone said to do a thing instead of another person the sentence names ("Ada's
+        off sick, so Ben is running the stall instead"): the one current line of an earlier
+        session that names the other person and the thing, and not the one doing it now,
+        goes under Past; nothing moves when no line or several fit."""
+        at = re.search(r"\binstead\b(?!\s+of\b)", text, re.I)
+        if at is None:
+            return
+        clauses = re.split(r"[,;:.]\s|\s(?:so|and|but)\s", text[: at.start()])
+        clause = clauses[-1] if clauses else ""
+        names = {re.sub(r"['’]s$", "", n) for n in capitalised_names(text)}
+        now = {n for n in names if _names(n, clause)}
+        before = names - now
+        thing = (
+            supersession.thing_words(clause)
+            - {w.lower() for w in names}
+            - {lang.stem(w.lower()) for w in names}
+        )
+        if len(now) != 1 or len(before) != 1 or not thing:
+            return  # who replaced whom is unsure
+        old = next(iter(before))
+        fits = {
+            said
+            for ln in self._current_lines(old)
+            if re.match(r"- \d{4}-\d{2}-\d{2}\b", ln)
+            and _names(old, said := _said(ln))
+            and not any(_names(n, said) for n in now)
+            and supersession._same(thing, supersession.thing_words(said))
         }
         if len(fits) == 1:
             self.superseded.setdefault(fits.pop(), s)
