@@ -1,5 +1,5 @@
-"""The short forms of the auxiliaries ("I've", "we'd", "they'll") and either apostrophe
-(typed on a phone: "I’ve", "we’ll") are verbs: a statement said with one is a statement."""
+"""The short forms of the auxiliaries ("I've", "we'd") and either apostrophe (typed on a
+phone: "I’ve", "Mum’s") are verbs: a statement said with one is a statement."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from doctree.agent.offline import language as lang
         "I've sent a £500 deposit by bank transfer, the rest on collection.",
         "I’ve sent a £500 deposit by bank transfer, the rest on collection.",
         "We'd booked the Harbour Inn for two nights in May.",
-        "They’ll deliver the sofa on the 14th between 8 and 12.",
+        "They’d delivered the sofa on the 14th between 8 and 12.",
         "Mum’s moving to Leeds in the spring.",
     ],
 )
