@@ -1733,7 +1733,9 @@ _VERB = re.compile(
     r"made|eat|eats|drink|drinks|use|uses|used|run|runs|ran|live|lives|work|works|start|starts|"
     r"owns?|keeps?|comes?|came|moved?|moves|found|finds?|pays?|paid|costs?|owes?|prefers?|"
     r"likes?|loves?|hates?|wants?|leaves?|left|arrives?|ends?|opens?|closes?|begins?|"
-    r"[a-z]{2,}(?:ed|es))\b|'s\b|'re\b|'m\b|n't\b"
+    # the short forms of "is", "are", "am", "have", "had/would" and "not", typed with either
+    # apostrophe ("I've sent the deposit", "we’re in"); "'ll" alone says a plan, not a fact
+    r"[a-z]{2,}(?:ed|es))\b|['’](?:s|re|m|ve|d)\b|n['’]t\b"
     # a word after a subject pronoun is its verb: "we roll back", "she fails"
     rf"|\b(?:i|we|they)\s+(?:(?:{_ADVERBS})\s+)?[a-z]{{3,}}\b|\b(?:he|she|it)\s+[a-z]{{2,}}s\b",
     re.I,
