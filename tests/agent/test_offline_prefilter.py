@@ -465,3 +465,79 @@ def test_the_oldest_texts_answer_is_dropped_first_past_the_bound(monkeypatch):
     assert list(kept) == texts[1:]
     assert rule.could_match("one sloe")
     assert list(kept) == [*texts[2:], "one sloe"]
+
+
+def _long_texts() -> list[str]:
+    """Texts past `LONG_TEXT`: each fixture transcript whole, its sentences joined (as the
+    rules that read a whole conversation join them), and texts where case and ASCII matter."""
+    from doctree.agent.offline.prefilter import LONG_TEXT
+
+    texts = [p.read_text() for p in sorted((FIXTURES / "transcripts").glob("*.md"))]
+    texts = [t for t in texts if len(t) > LONG_TEXT]
+    texts.append("\n".join(_sentences()))
+    filler = "and so on, " * (LONG_TEXT // 10)
+    texts += [
+        filler + "DR. OSEI SAID I PREFER TEA. REMEMBER THAT.",
+        filler + "I ſtrongly prefer ſushi; the Kelvin sign K is not a K.",
+        filler + "a plum \ud800",
+        filler,
+    ]
+    assert len(texts) > 8 and all(len(t) > LONG_TEXT for t in texts)
+    return texts
+
+
+def test_a_long_text_is_tested_by_each_patterns_own_literals_without_a_scan(monkeypatch):
+    # a whole conversation joined holds most short literals: the scan for every pattern's
+    # would report a match every few characters; each pattern looks for its own instead
+    from doctree.agent.offline import prefilter
+
+    scanned: list[str] = []
+    scan = prefilter._Gate._scan  # noqa: SLF001
+
+    def counted(gate: object, text: str) -> int:
+        scanned.append(text)
+        return scan(gate, text)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(prefilter._Gate, "_scan", counted)  # noqa: SLF001
+    rule = _forced(re.compile(r"\bdamson\b"))
+    folded = _forced(re.compile(r"\bgreengage\b", re.I))
+    filler = "a plum, a pear; " * (prefilter.LONG_TEXT // 16 + 1)
+    assert rule.could_match(filler + "a damson")
+    assert not rule.could_match(filler)
+    assert folded.could_match(filler + "A GREENGAGE")
+    assert not folded.could_match(filler + "a damson")
+    assert folded.could_match(filler + "ſ")  # not ASCII: tested as it is not, it runs
+    assert rule.search(filler + "a damson \ud800") is not None  # a lone surrogate: no scan
+    assert rule.search(filler + "a sloe \ud800") is None
+    assert scanned == []
+    assert not rule.could_match("a short text")  # a short one is scanned, as before
+    assert scanned == ["a short text"]
+    prefilter.forget_texts()  # the run's end: the long text's lower case dropped too
+    assert prefilter._last_lower == ("", "")  # noqa: SLF001
+
+
+def test_every_rule_answers_on_a_long_text_as_the_scan_does():
+    # each pattern's own literals give the very answer the gate's scan of the text gives,
+    # and a rule skipped on a long text never matches it
+    from doctree.agent.offline import prefilter
+
+    texts = _long_texts()
+    skipped = 0
+    for name, rule in _gated_rules():
+        gated = _forced(rule.compiled)
+        gated.could_match("")  # read: its literals and the gate that holds them
+        gate = prefilter._gate  # noqa: SLF001
+        assert gate is not None
+        for text in texts:
+            try:
+                scanned = gate._scan(text) & gated._bit != 0  # noqa: SLF001
+            except UnicodeEncodeError:
+                scanned = True
+            alone = gated.could_match(text)
+            # (a lone surrogate: the scan cannot read it and runs every pattern; the
+            # literals are looked for all the same)
+            assert alone == scanned or "\ud800" in text, (name, text[-60:])
+            if not alone:
+                skipped += 1
+                assert rule.compiled.search(text) is None, (name, text[-60:])
+    assert skipped > len(texts)
