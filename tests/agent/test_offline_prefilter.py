@@ -541,3 +541,32 @@ def test_every_rule_answers_on_a_long_text_as_the_scan_does():
                 skipped += 1
                 assert rule.compiled.search(text) is None, (name, text[-60:])
     assert skipped > len(texts)
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=st.text(alphabet="aAsSſk'\u2019- .\n", max_size=24))
+def test_a_texts_words_lose_a_possessive_as_the_pattern_takes_it_off(text: str):
+    # only a word with an apostrophe before its last character is searched; every word
+    # comes out as the pattern run on each would leave it
+    want = [
+        language._POSSESSIVE.compiled.sub("", w)  # noqa: SLF001
+        for w in re.findall(r"[\w'\u2019-]{3,}", text)
+    ]
+    assert language._words(text) == want  # noqa: SLF001
+
+
+def test_only_a_word_that_can_end_on_a_possessive_is_searched_for_one(monkeypatch):
+    # each word is a text of its own: searched, it would be scanned by the cheap test
+    searched: list[str] = []
+    pattern = language._POSSESSIVE  # noqa: SLF001
+
+    class Counted:
+        def sub(self, repl: str, word: str) -> str:
+            searched.append(word)
+            return pattern.sub(repl, word)
+
+    monkeypatch.setattr(language, "_POSSESSIVE", Counted())
+    assert language._words("Mira's pregnancy and the Joneses’ house") == [  # noqa: SLF001
+        "Mira", "pregnancy", "and", "the", "Joneses’", "house",
+    ]  # fmt: skip
+    assert searched == ["Mira's"]
