@@ -570,3 +570,44 @@ def test_only_a_word_that_can_end_on_a_possessive_is_searched_for_one(monkeypatc
         "Mira", "pregnancy", "and", "the", "Joneses’", "house",
     ]  # fmt: skip
     assert searched == ["Mira's"]
+
+
+def test_a_rule_searched_up_to_a_point_answers_as_on_the_slice_before_it():
+    # `search(text, 0, end)` is the search of `text[:end]`, `$` and `\b` at `end` included;
+    # the cheap test of the whole text lets through every rule the part before could match
+    texts = _sentences()[::7]
+    for name, rule in _gated_rules():
+        gated = _forced(rule.compiled)
+        for text in texts:
+            for end in {m.start() for m in re.finditer(r"\b[A-Z]", text)} | {len(text) // 2}:
+                got = gated.search(text, 0, end)
+                want = rule.compiled.search(text[:end])
+                assert (got and (got.span(), got.groups())) == (
+                    want and (want.span(), want.groups())
+                ), (name, text, end)
+
+
+def test_a_sentences_candidate_names_are_read_without_a_text_per_word(monkeypatch):
+    # what comes before each capitalised word is searched in the sentence itself: the
+    # sentence is the one text the cheap test scans
+    from doctree.agent.offline import prefilter
+    from doctree.agent.offline.directory import OTHER_KINDS, Directory
+    from doctree.agent.offline.model import Sentence
+    from doctree.agent.offline.resolve import _candidate_names
+
+    sentence = "tuesday was Malik at the Climbing Wall, then Ines"
+    for _ in range(READ_AFTER + 1):  # the rules read, and the gate that holds them built
+        _candidate_names(Sentence(time="", text=""), f"{sentence} {_}", Directory({}, {}, {}))
+    scanned: list[str] = []
+    scan = prefilter._Gate._scan  # noqa: SLF001
+
+    def counted(gate: object, text: str) -> int:
+        scanned.append(text)
+        return scan(gate, text)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(prefilter._Gate, "_scan", counted)  # noqa: SLF001
+    prefilter.forget_texts()
+    directory = Directory({}, {}, {kind: {} for kind in OTHER_KINDS})
+    found = _candidate_names(Sentence(time="", text=sentence), sentence, directory)
+    assert found == ["Malik", "Wall", "Ines"]
+    assert scanned == [sentence]

@@ -1282,10 +1282,12 @@ def _candidate_names(s: Sentence, raw: str, directory: Directory) -> list[str]:
         low = word.lower()
         if low in stopwords.ENGLISH or low in WEEKDAYS or low in MONTHS or word in NOT_NAMES:
             continue
-        before = raw[: m.start()]
-        if not before.strip() or _SENTENCE_OPENS.search(before):
+        # what comes before the word is searched in place (`endpos`), as if the sentence
+        # ended there: a slice would be a text of its own for the cheap test to scan, one
+        # per capitalised word, where the sentence is scanned once for all of them
+        if not raw[: m.start()].strip() or _SENTENCE_OPENS.search(raw, 0, m.start()):
             continue  # a sentence's first word is capitalised whatever it is
-        if _NOT_SOMEONE_BEFORE.search(before) or word in out:
+        if _NOT_SOMEONE_BEFORE.search(raw, 0, m.start()) or word in out:
             continue
         if typed is None or known is None:
             typed = {n for names in s.others.values() for n in names}
