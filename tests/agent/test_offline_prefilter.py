@@ -611,3 +611,87 @@ def test_a_sentences_candidate_names_are_read_without_a_text_per_word(monkeypatc
     found = _candidate_names(Sentence(time="", text=sentence), sentence, directory)
     assert found == ["Malik", "Wall", "Ines"]
     assert scanned == [sentence]
+
+
+def _subject_of_clauses_cut_out(text: str) -> tuple[set[str], str, str] | None:
+    """`resolve._subject` as it read each clause: cut out of the text, a text of its own."""
+    from doctree.agent.offline import resolve
+
+    text = re.sub(r"\b(?i:the\s+user)(?:'s|’s)\s", "my ", text)
+    for clause in re.split(r"[,;:—–]|\s-\s", text):
+        m = resolve._SUBJECT_END.compiled.search(clause)  # noqa: SLF001
+        if not m:
+            continue
+        part = clause[: m.start()]
+        words = resolve._words(part)  # noqa: SLF001
+        if not words:
+            continue
+        definite = re.match(
+            r"\W*(?:(?:so|and|ok|oh|now)\s+)?(?:the|my|our|this|that)\s", part, re.I
+        )
+        bare = len(re.findall(r"\w+", part)) == 1
+        verb = m.group(0).lower()
+        attribute = "start" if verb in ("starts", "begins") else "end" if verb == "ends" else "be"
+        return words, "definite" if definite else "bare" if bare else "", attribute
+    return None
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    parts=st.lists(
+        st.sampled_from(
+            [
+                "the",
+                " ",
+                "vet",
+                "visit",
+                "is",
+                "IS",
+                "ends",
+                "starts",
+                "'s",
+                "’s",
+                "user",
+                "The user's ",
+                "this",
+                ",",
+                ";",
+                ":",
+                "—",
+                "–",
+                " - ",
+                "-",
+                "x",
+                "Rex",
+                "2",
+                "\n",
+            ]
+        ),  # fmt: skip
+        max_size=14,
+    )
+)
+def test_a_statements_subject_is_read_clause_by_clause_in_place(parts: list[str]):
+    # the clauses searched in the text itself give what the clauses cut out gave
+    from doctree.agent.offline import resolve
+
+    text = "".join(parts)
+    assert resolve._subject.__wrapped__(text) == _subject_of_clauses_cut_out(text)  # noqa: SLF001
+
+
+def test_a_statements_clauses_are_not_texts_of_their_own_for_the_cheap_test(monkeypatch):
+    from doctree.agent.offline import prefilter, resolve
+
+    text = "Right, so the vet visit for Rex is on May 2 - the 10:30 slot; fine"
+    for i in range(READ_AFTER + 1):  # the rules read, and the gate that holds them built
+        resolve._subject.__wrapped__(f"{text} {i}")  # noqa: SLF001
+    scanned: list[str] = []
+    scan = prefilter._Gate._scan  # noqa: SLF001
+
+    def counted(gate: object, text: str) -> int:
+        scanned.append(text)
+        return scan(gate, text)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(prefilter._Gate, "_scan", counted)  # noqa: SLF001
+    prefilter.forget_texts()
+    assert resolve._subject.__wrapped__(text) == ({"visit", "rex"}, "definite", "be")  # noqa: SLF001
+    assert scanned == [text]

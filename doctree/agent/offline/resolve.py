@@ -1729,6 +1729,8 @@ _SUBJECT_END = re.compile(
     re.I,
 )
 _PRONOUN_SUBJECT = re.compile(r"\W*(?:it|this|that|they)(?:'s|’s)?\s", re.I)
+#: Where a statement's clauses meet: a comma, semicolon, colon or dash.
+_CLAUSE_CUT = re.compile(r"[,;:—–]|\s-\s")
 _VALUE_WORDS = {*MONTHS, *WEEKDAYS, "today", "tomorrow", "tonight", "next", "this"}
 
 
@@ -1747,11 +1749,17 @@ def _subject(text: str) -> tuple[set[str], str, str] | None:
     says of it ("be" for is, falls, moved; "start" for starts; "end" for ends): a start and
     an end of one thing are two values, not one said again."""
     text = re.sub(r"\b(?i:the\s+user)(?:'s|’s)\s", "my ", text)  # a page's "the user's X"
-    for clause in re.split(r"[,;:—–]|\s-\s", text):
-        m = _SUBJECT_END.search(clause)
+    # each clause searched in place (`pos`, `endpos`), not cut out as a text of its own for
+    # the cheap test to scan: what a clause starts after is no word character, so a `\b`
+    # at its start is one as at a text's start
+    start = 0
+    for cut in [*_CLAUSE_CUT.finditer(text), None]:
+        end = len(text) if cut is None else cut.start()
+        m = _SUBJECT_END.search(text, start, end)
+        clause_start, start = start, (0 if cut is None else cut.end())
         if not m:
             continue
-        part = clause[: m.start()]
+        part = text[clause_start : m.start()]
         words = _words(part)
         if not words:
             continue
