@@ -512,8 +512,10 @@ def test_a_long_text_is_tested_by_each_patterns_own_literals_without_a_scan(monk
     assert scanned == []
     assert not rule.could_match("a short text")  # a short one is scanned, as before
     assert scanned == ["a short text"]
+    assert prefilter.texts_held() == 2  # the short text, and the long one in lower case
     prefilter.forget_texts()  # the run's end: the long text's lower case dropped too
     assert prefilter._last_lower == ("", "")  # noqa: SLF001
+    assert prefilter.texts_held() == 0
 
 
 def test_every_rule_answers_on_a_long_text_as_the_scan_does():

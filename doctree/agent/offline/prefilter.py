@@ -663,9 +663,10 @@ def gate_patterns(namespace: MutableMapping[str, Any]) -> None:
 
 
 def texts_held() -> int:
-    """How many texts the gate keeps the answers of now."""
+    """How many texts the gate keeps the answers of now, the last long one's lower case
+    counted."""
     gate = _gate
-    return 0 if gate is None else len(gate.answers)
+    return (0 if gate is None else len(gate.answers)) + (1 if _last_lower[0] else 0)
 
 
 def forget_texts() -> None:
