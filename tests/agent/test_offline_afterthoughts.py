@@ -200,6 +200,20 @@ def test_other_texts_are_read_as_they_stand(text):
     assert oldest_first(text, date(2030, 3, 14)) == (text, [])
 
 
+def test_a_message_of_one_line_is_no_log_and_its_label_is_not_read(monkeypatch):
+    # one line holds one entry at most, and a log needs two: no date is looked for in it
+    from doctree.agent.offline import logs
+
+    read: list[str] = []
+    day = logs._day  # noqa: SLF001
+    monkeypatch.setattr(logs, "_day", lambda label, ref: read.append(label) or day(label, ref))
+    text = "Thu 14 Mar: the skip went, and Mon 11 Mar: it came."
+    assert oldest_first(text, date(2030, 3, 14)) == (text, [])
+    assert read == []
+    assert oldest_first(text + "\nMon 4 Mar: ordered it.", date(2030, 3, 14))[1]
+    assert read == ["Thu 14 Mar", "Mon 4 Mar"]
+
+
 def test_the_latest_entry_of_a_log_holds_now_and_each_before_is_past(repo):
     run(repo, transcript("s-log", ("user", "2030-03-14T18:00:00Z", LOG)))
     facts, past = current_facts(repo), past_facts(repo)

@@ -465,3 +465,235 @@ def test_the_oldest_texts_answer_is_dropped_first_past_the_bound(monkeypatch):
     assert list(kept) == texts[1:]
     assert rule.could_match("one sloe")
     assert list(kept) == [*texts[2:], "one sloe"]
+
+
+def _long_texts() -> list[str]:
+    """Texts past `LONG_TEXT`: each fixture transcript whole, its sentences joined (as the
+    rules that read a whole conversation join them), and texts where case and ASCII matter."""
+    from doctree.agent.offline.prefilter import LONG_TEXT
+
+    texts = [p.read_text() for p in sorted((FIXTURES / "transcripts").glob("*.md"))]
+    texts = [t for t in texts if len(t) > LONG_TEXT]
+    texts.append("\n".join(_sentences()))
+    filler = "and so on, " * (LONG_TEXT // 10)
+    texts += [
+        filler + "DR. OSEI SAID I PREFER TEA. REMEMBER THAT.",
+        filler + "I ſtrongly prefer ſushi; the Kelvin sign K is not a K.",
+        filler + "a plum \ud800",
+        filler,
+    ]
+    assert len(texts) > 8 and all(len(t) > LONG_TEXT for t in texts)
+    return texts
+
+
+def test_a_long_text_is_tested_by_each_patterns_own_literals_without_a_scan(monkeypatch):
+    # a whole conversation joined holds most short literals: the scan for every pattern's
+    # would report a match every few characters; each pattern looks for its own instead
+    from doctree.agent.offline import prefilter
+
+    scanned: list[str] = []
+    scan = prefilter._Gate._scan  # noqa: SLF001
+
+    def counted(gate: object, text: str) -> int:
+        scanned.append(text)
+        return scan(gate, text)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(prefilter._Gate, "_scan", counted)  # noqa: SLF001
+    rule = _forced(re.compile(r"\bdamson\b"))
+    folded = _forced(re.compile(r"\bgreengage\b", re.I))
+    filler = "a plum, a pear; " * (prefilter.LONG_TEXT // 16 + 1)
+    assert rule.could_match(filler + "a damson")
+    assert not rule.could_match(filler)
+    assert folded.could_match(filler + "A GREENGAGE")
+    assert not folded.could_match(filler + "a damson")
+    assert folded.could_match(filler + "ſ")  # not ASCII: tested as it is not, it runs
+    assert rule.search(filler + "a damson \ud800") is not None  # a lone surrogate: no scan
+    assert rule.search(filler + "a sloe \ud800") is None
+    assert scanned == []
+    assert not rule.could_match("a short text")  # a short one is scanned, as before
+    assert scanned == ["a short text"]
+    assert prefilter.texts_held() == 2  # the short text, and the long one in lower case
+    prefilter.forget_texts()  # the run's end: the long text's lower case dropped too
+    assert prefilter._last_lower == ("", "")  # noqa: SLF001
+    assert prefilter.texts_held() == 0
+
+
+def test_every_rule_answers_on_a_long_text_as_the_scan_does():
+    # each pattern's own literals give the very answer the gate's scan of the text gives,
+    # and a rule skipped on a long text never matches it
+    from doctree.agent.offline import prefilter
+
+    texts = _long_texts()
+    skipped = 0
+    for name, rule in _gated_rules():
+        gated = _forced(rule.compiled)
+        gated.could_match("")  # read: its literals and the gate that holds them
+        gate = prefilter._gate  # noqa: SLF001
+        assert gate is not None
+        for text in texts:
+            try:
+                scanned = gate._scan(text) & gated._bit != 0  # noqa: SLF001
+            except UnicodeEncodeError:
+                scanned = True
+            alone = gated.could_match(text)
+            # (a lone surrogate: the scan cannot read it and runs every pattern; the
+            # literals are looked for all the same)
+            assert alone == scanned or "\ud800" in text, (name, text[-60:])
+            if not alone:
+                skipped += 1
+                assert rule.compiled.search(text) is None, (name, text[-60:])
+    assert skipped > len(texts)
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=st.text(alphabet="aAsSſk'\u2019- .\n", max_size=24))
+def test_a_texts_words_lose_a_possessive_as_the_pattern_takes_it_off(text: str):
+    # only a word with an apostrophe before its last character is searched; every word
+    # comes out as the pattern run on each would leave it
+    want = [
+        language._POSSESSIVE.compiled.sub("", w)  # noqa: SLF001
+        for w in re.findall(r"[\w'\u2019-]{3,}", text)
+    ]
+    assert language._words(text) == want  # noqa: SLF001
+
+
+def test_only_a_word_that_can_end_on_a_possessive_is_searched_for_one(monkeypatch):
+    # each word is a text of its own: searched, it would be scanned by the cheap test
+    searched: list[str] = []
+    pattern = language._POSSESSIVE  # noqa: SLF001
+
+    class Counted:
+        def sub(self, repl: str, word: str) -> str:
+            searched.append(word)
+            return pattern.sub(repl, word)
+
+    monkeypatch.setattr(language, "_POSSESSIVE", Counted())
+    assert language._words("Mira's pregnancy and the Joneses’ house") == [  # noqa: SLF001
+        "Mira", "pregnancy", "and", "the", "Joneses’", "house",
+    ]  # fmt: skip
+    assert searched == ["Mira's"]
+
+
+def test_a_rule_searched_up_to_a_point_answers_as_on_the_slice_before_it():
+    # `search(text, 0, end)` is the search of `text[:end]`, `$` and `\b` at `end` included;
+    # the cheap test of the whole text lets through every rule the part before could match
+    texts = _sentences()[::7]
+    for name, rule in _gated_rules():
+        gated = _forced(rule.compiled)
+        for text in texts:
+            for end in {m.start() for m in re.finditer(r"\b[A-Z]", text)} | {len(text) // 2}:
+                got = gated.search(text, 0, end)
+                want = rule.compiled.search(text[:end])
+                assert (got and (got.span(), got.groups())) == (
+                    want and (want.span(), want.groups())
+                ), (name, text, end)
+
+
+def test_a_sentences_candidate_names_are_read_without_a_text_per_word(monkeypatch):
+    # what comes before each capitalised word is searched in the sentence itself: the
+    # sentence is the one text the cheap test scans
+    from doctree.agent.offline import prefilter
+    from doctree.agent.offline.directory import OTHER_KINDS, Directory
+    from doctree.agent.offline.model import Sentence
+    from doctree.agent.offline.resolve import _candidate_names
+
+    sentence = "tuesday was Malik at the Climbing Wall, then Ines"
+    for _ in range(READ_AFTER + 1):  # the rules read, and the gate that holds them built
+        _candidate_names(Sentence(time="", text=""), f"{sentence} {_}", Directory({}, {}, {}))
+    scanned: list[str] = []
+    scan = prefilter._Gate._scan  # noqa: SLF001
+
+    def counted(gate: object, text: str) -> int:
+        scanned.append(text)
+        return scan(gate, text)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(prefilter._Gate, "_scan", counted)  # noqa: SLF001
+    prefilter.forget_texts()
+    directory = Directory({}, {}, {kind: {} for kind in OTHER_KINDS})
+    found = _candidate_names(Sentence(time="", text=sentence), sentence, directory)
+    assert found == ["Malik", "Wall", "Ines"]
+    assert scanned == [sentence]
+
+
+def _subject_of_clauses_cut_out(text: str) -> tuple[set[str], str, str] | None:
+    """`resolve._subject` as it read each clause: cut out of the text, a text of its own."""
+    from doctree.agent.offline import resolve
+
+    text = re.sub(r"\b(?i:the\s+user)(?:'s|’s)\s", "my ", text)
+    for clause in re.split(r"[,;:—–]|\s-\s", text):
+        m = resolve._SUBJECT_END.compiled.search(clause)  # noqa: SLF001
+        if not m:
+            continue
+        part = clause[: m.start()]
+        words = resolve._words(part)  # noqa: SLF001
+        if not words:
+            continue
+        definite = re.match(
+            r"\W*(?:(?:so|and|ok|oh|now)\s+)?(?:the|my|our|this|that)\s", part, re.I
+        )
+        bare = len(re.findall(r"\w+", part)) == 1
+        verb = m.group(0).lower()
+        attribute = "start" if verb in ("starts", "begins") else "end" if verb == "ends" else "be"
+        return words, "definite" if definite else "bare" if bare else "", attribute
+    return None
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    parts=st.lists(
+        st.sampled_from(
+            [
+                "the",
+                " ",
+                "vet",
+                "visit",
+                "is",
+                "IS",
+                "ends",
+                "starts",
+                "'s",
+                "’s",
+                "user",
+                "The user's ",
+                "this",
+                ",",
+                ";",
+                ":",
+                "—",
+                "–",
+                " - ",
+                "-",
+                "x",
+                "Rex",
+                "2",
+                "\n",
+            ]
+        ),  # fmt: skip
+        max_size=14,
+    )
+)
+def test_a_statements_subject_is_read_clause_by_clause_in_place(parts: list[str]):
+    # the clauses searched in the text itself give what the clauses cut out gave
+    from doctree.agent.offline import resolve
+
+    text = "".join(parts)
+    assert resolve._subject.__wrapped__(text) == _subject_of_clauses_cut_out(text)  # noqa: SLF001
+
+
+def test_a_statements_clauses_are_not_texts_of_their_own_for_the_cheap_test(monkeypatch):
+    from doctree.agent.offline import prefilter, resolve
+
+    text = "Right, so the vet visit for Rex is on May 2 - the 10:30 slot; fine"
+    for i in range(READ_AFTER + 1):  # the rules read, and the gate that holds them built
+        resolve._subject.__wrapped__(f"{text} {i}")  # noqa: SLF001
+    scanned: list[str] = []
+    scan = prefilter._Gate._scan  # noqa: SLF001
+
+    def counted(gate: object, text: str) -> int:
+        scanned.append(text)
+        return scan(gate, text)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(prefilter._Gate, "_scan", counted)  # noqa: SLF001
+    prefilter.forget_texts()
+    assert resolve._subject.__wrapped__(text) == ({"visit", "rex"}, "definite", "be")  # noqa: SLF001
+    assert scanned == [text]

@@ -54,6 +54,8 @@ def _without_dates(label: str, ref: date) -> str:
 def oldest_first(text: str, ref: date) -> tuple[str, list[tuple[str, date]]]:
     """`text` with the entries of a log written newest first put oldest first, and each
     entry's text with its date; `text` as it is, and no entries, when it holds no such log."""
+    if "\n" not in text:
+        return text, []  # one line is one entry at most: no log of two (most messages)
     lines = text.split("\n")
     starts: list[tuple[int, date]] = []
     for i, line in enumerate(lines):

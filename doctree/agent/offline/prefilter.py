@@ -66,6 +66,12 @@ MAX_CHARS = 10
 #: The most strings a run of such nodes is read as; past it, what comes before is cut to its
 #: end ("(?:[12]\\d|3[01])(?:st|nd|rd|th)": the last digit and the suffix).
 MAX_STRINGS = 64
+#: A text longer than this is not scanned for every pattern's literals (`_Gate.scan`): a
+#: pattern tried on it looks for its own with a substring search each (`_holds_literal`).
+#: A long text (a whole conversation joined, a pasted document) holds most short literals,
+#: so the scan reports a match every few characters, each one a step of Python; a
+#: substring search stops at the first occurrence and runs in C.
+LONG_TEXT = 1000
 
 
 def _ascii(category: str) -> str:
@@ -446,6 +452,9 @@ class _Gate:
 _patterns: weakref.WeakValueDictionary[int, GatedPattern] = weakref.WeakValueDictionary()
 _count = itertools.count()
 _gate: _Gate | None = None  # over the patterns read; replaced whole when more are read
+#: The last long text tested and its lower case, as one tuple (so no thread pairs one text
+#: with another's lower case): the patterns tried on a long text in turn share it.
+_last_lower: tuple[str, str] = ("", "")
 _building = threading.Lock()
 #: Each pattern's literals, as read in an earlier process (beside this module's bytecode).
 _kept = KeptAnswers(__file__, "literals")
@@ -505,8 +514,29 @@ class GatedPattern:
         assert gate is not None  # built before any pattern is marked read
         bits = gate.answers.get(text)
         if bits is None:
+            if len(text) > LONG_TEXT:
+                return self._holds_literal(text)
             bits = gate.scan(text)
         return bits & self._bit != 0
+
+    def _holds_literal(self, text: str) -> bool:
+        """`could_match` for a long text: whether it holds one of this pattern's literals,
+        each looked for alone (the answer the gate's scan gives, without the scan)."""
+        found = self._found
+        assert found is not None  # read, with literals (`_runs` is -1)
+        exact, folded = found
+        if any(literal in text for literal in exact):
+            return True
+        if not folded:
+            return False
+        if not text.isascii():
+            return True  # a non-ASCII letter's other cases are not all its lower(): it runs
+        global _last_lower
+        last = _last_lower
+        if last[0] is not text:
+            last = _last_lower = (text, text.lower())
+        lower = last[1]
+        return any(literal in lower for literal in folded)
 
     def _to_run(self, text: str) -> re.Pattern[str] | None:
         """What to run on `text`: None when it cannot match, else the pattern; for a pattern
@@ -633,17 +663,20 @@ def gate_patterns(namespace: MutableMapping[str, Any]) -> None:
 
 
 def texts_held() -> int:
-    """How many texts the gate keeps the answers of now."""
+    """How many texts the gate keeps the answers of now, the last long one's lower case
+    counted."""
     gate = _gate
-    return 0 if gate is None else len(gate.answers)
+    return (0 if gate is None else len(gate.answers)) + (1 if _last_lower[0] else 0)
 
 
 def forget_texts() -> None:
     """The answers kept for the last texts dropped, and the texts with them: called when a
     run ends, as `memo.forget` is."""
+    global _last_lower
     gate = _gate
     if gate is not None:
         gate.answers = {}
+    _last_lower = ("", "")
 
 
 def gate_modules(package: str) -> None:

@@ -1363,10 +1363,12 @@ def _candidate_names(s: Sentence, raw: str, directory: Directory) -> list[str]:
         low = word.lower()
         if low in stopwords.ENGLISH or low in WEEKDAYS or low in MONTHS or word in NOT_NAMES:
             continue
-        before = raw[: m.start()]
-        if not before.strip() or _SENTENCE_OPENS.search(before):
+        # what comes before the word is searched in place (`endpos`), as if the sentence
+        # ended there: a slice would be a text of its own for the cheap test to scan, one
+        # per capitalised word, where the sentence is scanned once for all of them
+        if not raw[: m.start()].strip() or _SENTENCE_OPENS.search(raw, 0, m.start()):
             continue  # a sentence's first word is capitalised whatever it is
-        if _NOT_SOMEONE_BEFORE.search(before) or word in out:
+        if _NOT_SOMEONE_BEFORE.search(raw, 0, m.start()) or word in out:
             continue
         if typed is None or known is None:
             typed = {n for names in s.others.values() for n in names}
@@ -1808,6 +1810,8 @@ _SUBJECT_END = re.compile(
     re.I,
 )
 _PRONOUN_SUBJECT = re.compile(r"\W*(?:it|this|that|they)(?:'s|’s)?\s", re.I)
+#: Where a statement's clauses meet: a comma, semicolon, colon or dash.
+_CLAUSE_CUT = re.compile(r"[,;:—–]|\s-\s")
 _VALUE_WORDS = {*MONTHS, *WEEKDAYS, "today", "tomorrow", "tonight", "next", "this"}
 
 
@@ -1826,11 +1830,17 @@ def _subject(text: str) -> tuple[set[str], str, str] | None:
     says of it ("be" for is, falls, moved; "start" for starts; "end" for ends): a start and
     an end of one thing are two values, not one said again."""
     text = re.sub(r"\b(?i:the\s+user)(?:'s|’s)\s", "my ", text)  # a page's "the user's X"
-    for clause in re.split(r"[,;:—–]|\s-\s", text):
-        m = _SUBJECT_END.search(clause)
+    # each clause searched in place (`pos`, `endpos`), not cut out as a text of its own for
+    # the cheap test to scan: what a clause starts after is no word character, so a `\b`
+    # at its start is one as at a text's start
+    start = 0
+    for cut in [*_CLAUSE_CUT.finditer(text), None]:
+        end = len(text) if cut is None else cut.start()
+        m = _SUBJECT_END.search(text, start, end)
+        clause_start, start = start, (0 if cut is None else cut.end())
         if not m:
             continue
-        part = clause[: m.start()]
+        part = text[clause_start : m.start()]
         words = _words(part)
         if not words:
             continue
