@@ -281,7 +281,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
         forgetting = False  # the sentence before asked to forget
         explaining = False  # the sentence before took back statements by where they were said
         aside = False  # an aside said before it ("off the record: …") covers this sentence
-        confided: str | bool = False  # so does someone else's said before it (its words)
+        confided = ""  # so does someone else's said before it (its words)
         for raw in own:
             if ADDRESSED.search(raw):
                 a.ignored.append(raw)
@@ -319,7 +319,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 dropped.append(raw)
                 a.withheld.append((turn.time, raw))
                 continue
-            confided = False
+            confided = ""
             if (body != raw or turn.speaker is not None or raw in turn.pasted) and (
                 covered := lang.aside_ahead(body, first=False)
             ):
@@ -378,9 +378,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 # to speak of as a person ("… I don't want her number kept"); not a program
                 later = " ".join(own[own.index(raw) + 1 :])
                 if directory.kind_of(name) is None and (
-                    name in directory.known_person_names()
-                    or person_slug(name) in directory.people
-                    or _PERSONAL_PRONOUN.search(later)
+                    _known_person(name, directory) or _PERSONAL_PRONOUN.search(later)
                 ):
                     request = (True, name)
             of_whom = False
@@ -627,10 +625,10 @@ def _unlabelled(raw: str) -> str:
     return raw[m.end() :] if m is not None else raw
 
 
-def _same_line(message: str, before: object, raw: str) -> bool:
+def _same_line(message: str, before: str, raw: str) -> bool:
     """Whether `raw` follows the text `before` on the same line of `message` (a pasted
     person's line goes on; a new line, or text not found as said, is someone else's)."""
-    if not isinstance(before, str) or not message:
+    if not before or not message:
         return False
     at = message.find(before[-40:])
     nxt = message.find(raw[:40], at) if at >= 0 else -1
@@ -1102,6 +1100,11 @@ def _says(text: str, words: set[str], persons: tuple[str, ...]) -> bool:
     return mentions(told, words)
 
 
+def _known_person(name: str, directory: Directory) -> bool:
+    """Whether memory knows `name` as a person's (a person page, or a name on one)."""
+    return name in directory.known_person_names() or person_slug(name) in directory.people
+
+
 def _is_person(name: str, directory: Directory) -> bool:
     """Whether a forget request's target is a person memory knows ("Ravi", "Ana Lopes"),
     not a thing ("the stairlift money") nor a place or firm."""
@@ -1109,7 +1112,7 @@ def _is_person(name: str, directory: Directory) -> bool:
         return True  # "the stuff about my sister and the loan"
     if not name[:1].isupper() or directory.kind_of(name) is not None:
         return False
-    if name in directory.known_person_names() or person_slug(name) in directory.people:
+    if _known_person(name, directory):
         return True
     # "the bit about Nina and the overdraft": a name alone beside a thing is whom the thing
     # concerns, even when no page knows her yet (the thing goes, her other lines stay)

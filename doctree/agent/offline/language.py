@@ -1304,16 +1304,17 @@ _ORG_SUFFIX = (
     r"\b\.?"
 )
 #: What names a business or institution when set before its name: "the company Feitoria".
-_ORG_NOUN = (
-    r"(?:company|firm|agency|startup|start-up|bank|shop|store|brand|restaurant|caf[eé]|hotel|"
+_ORG_NOUN_WORDS = (
+    r"company|firm|agency|startup|start-up|bank|shop|store|brand|restaurant|caf[eé]|hotel|"
     r"clinic|hospital|school|studio|charity|supplier|vendor|airline|carrier|provider|insurer|"
     r"publisher|label|platform|app|service|retailer|chain|consultancy|manufacturer|maker|"
-    r"employer)"
+    r"employer"
 )
+_ORG_NOUN = rf"(?:{_ORG_NOUN_WORDS})"
 #: More such nouns, read only where the noun ends what is said of a name ("Bramble is the
 #: bakery"): before a name they are places as often ("the venue Kate booked").
 _ORG_NOUN_SAID = (
-    rf"(?:{_ORG_NOUN[3:-1]}|bakery|pub|garage|salon|gym|nursery|pharmacy|florist|caterers?|"
+    rf"(?:{_ORG_NOUN_WORDS}|bakery|pub|garage|salon|gym|nursery|pharmacy|florist|caterers?|"
     r"venue|dealership)"
 )
 ORGS = (

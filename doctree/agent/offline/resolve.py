@@ -690,6 +690,22 @@ def _said_as_day(m: re.Match, text: str) -> bool:
     return word[0].isupper() or bool(led)
 
 
+#: Other names of the holidays of `_HOLIDAYS` and `_NTH_HOLIDAYS`, as `_holiday_name` lowers them.
+_HOLIDAY_ALIASES = {
+    "pancake day": "shrove tuesday", "ascension": "ascension day",
+    "pentecost sunday": "pentecost", "whit sunday": "pentecost", "whitsunday": "pentecost",
+    "guy fawkes": "bonfire night", "guy fawkes night": "bonfire night",
+    "fourth of july": "independence day", "4th of july": "independence day",
+    "veteran's day": "veterans day", "veterans' day": "veterans day",
+    "mlk day": "martin luther king day", "martin luther king jr day": "martin luther king day",
+    "martin luther king jr. day": "martin luther king day",
+    "president's day": "presidents' day", "presidents day": "presidents' day",
+    "late may bank holiday": "spring bank holiday",
+    "august bank holiday": "summer bank holiday", "fathers day": "father's day",
+    "labour day": "labor day",
+}  # fmt: skip
+
+
 def _holiday_name(said: str) -> str:
     """The key in `_HOLIDAYS` of a holiday's name as written ("Xmas Eve", "NYE")."""
     low = re.sub(r"\s+", " ", said.lower()).replace("’", "'")
@@ -705,20 +721,7 @@ def _holiday_name(said: str) -> str:
     low = re.sub(r"^the ", "", low)
     low = re.sub(r"^st\.? ", "st ", low).replace("saints day", "saints' day")
     low = re.sub(r" monday$", "", low) if low.endswith("bank holiday monday") else low
-    aliases = {
-        "pancake day": "shrove tuesday", "ascension": "ascension day",
-        "pentecost sunday": "pentecost", "whit sunday": "pentecost", "whitsunday": "pentecost",
-        "guy fawkes": "bonfire night", "guy fawkes night": "bonfire night",
-        "fourth of july": "independence day", "4th of july": "independence day",
-        "veteran's day": "veterans day", "veterans' day": "veterans day",
-        "mlk day": "martin luther king day", "martin luther king jr day": "martin luther king day",
-        "martin luther king jr. day": "martin luther king day",
-        "president's day": "presidents' day", "presidents day": "presidents' day",
-        "late may bank holiday": "spring bank holiday",
-        "august bank holiday": "summer bank holiday", "fathers day": "father's day",
-        "labour day": "labor day",
-    }  # fmt: skip
-    return aliases.get(low, low)
+    return _HOLIDAY_ALIASES.get(low, low)
 
 
 def _holiday_on(name: str, year: int) -> date:

@@ -1190,6 +1190,7 @@ _TALK_LINE = re.compile(
 _SPEAKER = re.compile(rf"^\s*(?:\[[^\]\n]{{1,20}}\]\s*)?(?P<name>{NAME}):\s+")
 #: A clock time as a chat export prints it: "19:12", "19:12:48", "[10:42 AM]", "7:05pm".
 _CLOCK = r"\[?\d{1,2}:\d{2}(?::\d{2})?(?:[ \t]?[AaPp]\.?[Mm]\.?)?\]?"
+_CLOCK_SAID = re.compile(r"\d:\d\d")
 #: A chat export's header line, the message on the lines under it: "19:12:48 From Ana Ruiz to
 #: Everyone:", "Ana Ruiz  10:42 AM", "Ana Ruiz — Today at 10:42" (a name and a time, alone).
 _CHAT_HEADER = re.compile(
@@ -1204,8 +1205,8 @@ def chat_export_lines(text: str) -> str:
     written as one line a message ("19:12:48 From Ana Ruiz to Everyone:" / "I'll book it" ->
     "[19:12:48] Ana Ruiz: I'll book it"), so that whose each message is stays with it. Only
     when two or more headers each have a message under them: one such line is a heading."""
-    if ":" not in text:
-        return text
+    if _CLOCK_SAID.search(text) is None:
+        return text  # no header without a time
     lines = text.split("\n")
     heads = [
         (at, m)
