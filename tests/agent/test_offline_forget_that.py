@@ -52,6 +52,13 @@ def everything(repo: DocumentsRepository) -> str:
         (["The boiler is serviced on March 9th.", "My aunt Vera has shingles again.",
           "Thanks. Please don't keep that one."],
          ["boiler", "2031-03-09"], ["shingles"]),
+        # "his" across the start of the message makes a new subject (his dad): someone
+        # else's news, and the message before stays
+        (["Ravi has his eye test on March 12th.", "His dad cancelled on him again. Don't keep that."],
+         ["eye test", "2031-03-12"], ["cancelled"]),
+        # the request ends the sentence it takes back: only that sentence goes
+        (["Ravi has his eye test on March 12th.", "His dad cancelled on him again 😤 don't save that pls"],
+         ["eye test", "2031-03-12"], ["cancelled"]),
         # a "she" across the start of the message does: the news and what follows it go
         (["My cousin Lena is pregnant, due in May!",
           "oh wait, she hasn't told the family yet. don't keep that, ok?"],

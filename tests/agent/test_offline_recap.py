@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from doctree.agent.offline.recap import as_users
+from doctree.agent.offline.recap import as_users, clauses
 from doctree.store.documents import DocumentsRepository
 from tests.agent.offline_runs import page_lines, run, transcript
 
@@ -253,3 +253,154 @@ def test_what_the_assistant_says_it_noted_is_a_recap(tmp_path):
         ("user", T2, "Perfect."),
     )  # fmt: skip
     assert any("Halle Brandt" in ln and "900123" in ln for ln in lines), lines
+
+
+# -- restatements asked as questions, glyphs, names said before, requests about their own
+# message, the day a thing moved to ------------------------------------------------------------
+
+
+def test_a_restatement_asked_as_a_question_is_kept_when_the_user_says_yes(tmp_path):
+    lines = _lines(
+        tmp_path,
+        ("user", T0, "🏊 Ines tue+thu 6pm 🅿️ Northgate, 🎒 kit = me"),
+        (
+            "assistant",
+            T1,
+            "Just to confirm: Ines has swimming on Tuesdays and Thursdays at 6pm at "
+            "Northgate, and you pack her kit?",
+        ),
+        ("user", T2, "👍"),
+    )
+    assert any("Ines" in ln and "Northgate" in ln and "swimming" in ln for ln in lines), lines
+
+
+@pytest.mark.parametrize("reply", ["no, Wednesdays not Tuesdays", "🤔 not quite"])
+def test_a_restatement_asked_as_a_question_is_not_kept_without_a_yes(tmp_path, reply):
+    lines = _lines(
+        tmp_path,
+        ("user", T0, "🏊 Ines tue+thu 6pm 🅿️ Northgate, 🎒 kit = me"),
+        (
+            "assistant",
+            T1,
+            "Have I got this right: Ines has swimming on Tuesdays and Thursdays at 6pm at "
+            "Northgate?",
+        ),
+        ("user", T2, reply),
+    )
+    assert not any("swimming" in ln for ln in lines), lines
+
+
+def test_a_question_that_asks_something_else_is_no_restatement(tmp_path):
+    lines = _lines(
+        tmp_path,
+        ("user", T0, "🏊 Ines tue+thu 6pm 🅿️ Northgate"),
+        ("assistant", T1, "Would you like me to set a reminder for Ines on those days?"),
+        ("user", T2, "👍"),
+    )
+    assert not any("reminder" in ln for ln in lines), lines
+
+
+def test_a_line_of_glyphs_gives_way_to_the_recap_in_words(tmp_path):
+    pages = _pages(
+        tmp_path,
+        ("user", T0, "🐱 Pepper 💉 Fri 4pm @ Larchwood Vets ☎️ 0161 496 0732"),
+        (
+            "assistant",
+            T1,
+            "Got it: Pepper the cat has her vaccination at Larchwood Vets on Friday at 4pm "
+            "(0161 496 0732).",
+        ),
+        ("user", T2, "ty"),
+    )
+    facts = [
+        ln
+        for path, body in pages.items()
+        if "/archive/" not in path
+        for ln in body.splitlines()
+        if ln.startswith("- 2028")
+    ]
+    assert any("vaccination" in ln and "2028-03-03" in ln for ln in facts), facts
+    assert not any("💉" in ln for ln in facts), facts  # the line of glyphs gave way
+
+
+def test_a_name_said_earlier_in_the_session_may_be_restated(tmp_path):
+    lines = _lines(
+        tmp_path,
+        ("user", T0, "My neighbour Oskar Lind is feeding the fish while I'm away."),
+        ("assistant", T1, "That's kind of him."),
+        ("user", T2, "oskar den 5:e 👍 nyckel i brevlådan"),
+        ("assistant", T3, "So Oskar Lind starts on the 5th, and the key is in the letterbox."),
+    )
+    assert any("Oskar" in ln and "letterbox" in ln for ln in lines), lines
+
+
+def test_weekdays_said_as_plurals_are_not_names_the_assistant_brought_in(tmp_path):
+    lines = _lines(
+        tmp_path,
+        ("user", T0, "tamsin judo sat 10.15 @ Hollins Hall"),
+        ("assistant", T1, "Noted: Tamsin does judo on Saturdays at 10.15 at Hollins Hall."),
+    )
+    assert any("Tamsin" in ln and "judo" in ln and "Saturdays" in ln for ln in lines), lines
+
+
+def test_a_request_about_its_own_message_leaves_the_recap_before_it(tmp_path):
+    lines = _lines(
+        tmp_path,
+        ("user", T0, "🦷 Ravi dentist Thu 2pm @ Kingsway Dental"),
+        ("assistant", T1, "Got it: Ravi has the dentist at Kingsway Dental on Thursday at 2pm."),
+        ("user", T2, "His dad cancelled on him again 😤 don't save that pls"),
+        ("assistant", T3, "Sorry to hear that. I won't keep it."),
+    )
+    assert any("Ravi" in ln and "Kingsway Dental" in ln for ln in lines), lines
+    assert not any("cancelled" in ln for ln in lines), lines
+
+
+def test_a_thing_moved_from_one_day_to_another_is_upcoming_on_the_new_day(tmp_path):
+    pages = _pages(
+        tmp_path,
+        ("user", T0, "The boiler service has moved from Friday to Monday 13 March."),
+    )
+    upcoming = pages["~/memory/active"].split("## Upcoming")[1].split("##")[0]
+    assert "- 2028-03-13:" in upcoming and "- 2028-03-03:" not in upcoming, upcoming
+
+
+def test_a_range_from_one_day_to_another_starts_on_its_first(tmp_path):
+    pages = _pages(
+        tmp_path, ("user", T0, "I'm away from 6 March to 10 March at my brother's in Leeds.")
+    )
+    upcoming = pages["~/memory/active"].split("## Upcoming")[1].split("##")[0]
+    assert "- 2028-03-06:" in upcoming, upcoming
+
+
+def test_a_code_block_after_a_colon_is_no_list(tmp_path):
+    lines = _lines(
+        tmp_path,
+        (
+            "user",
+            T0,
+            "kaz rota @ elm court: mon bins, wed recycling -- fix my script?\n\n```\nrota = {}\n```",
+        ),
+        (
+            "assistant",
+            T1,
+            "Fill the dict like this:\n\n```python\nrota = {'Mon': 'bins'}\n```\n\n"
+            "So Kaz puts the bins out at Elm Court on Mondays and the recycling on Wednesdays.",
+        ),
+    )
+    assert any("Kaz" in ln and "recycling" in ln for ln in lines), lines
+
+
+def test_a_recap_of_two_things_is_two_facts_and_a_clause_leaning_back_stays_with_its_own():
+    two = clauses(
+        ["Pepper has her jabs at Larchwood Vets on Friday, and the Volvo's service is at "
+         "Hartley Motors on Monday."]
+    )  # fmt: skip
+    assert two == [
+        "Pepper has her jabs at Larchwood Vets on Friday.",
+        "the Volvo's service is at Hartley Motors on Monday.",
+    ]
+    for one in (
+        "Pepper has her jabs at Larchwood Vets on Friday, and her booster is due at Larchwood.",
+        "Pepper has her jabs at Larchwood Vets on Friday, and the lunch is on Monday.",
+    ):
+        assert clauses([one]) == [one]

@@ -57,6 +57,7 @@ from doctree.agent.offline.recap import (
     restated,
     says_more,
     standing,
+    unread,
 )
 from doctree.agent.offline.records import Record, used_by
 from doctree.agent.offline.referred import (
@@ -163,6 +164,8 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
     shown: list[Turn] = []  # the assistant's last two turns: the lists the user may point at
     choices: dict[str, Sentence] = {}  # the choices of two made in this session, by label
     heard: list[str] = []  # the user's messages since the assistant's last turn
+    said_before_heard: list[str] = []  # the user's messages before those
+    checks: list[str] = []  # the assistant's restatement asked as a question ("…, right?")
     marks = (0, 0, 0)  # what was taken back before them: a.withheld, dropped, a.forget
     recap: list[str] = []  # the assistant's restatement of them, kept if the user lets it
     recap_turn: Turn | None = None
@@ -179,7 +182,17 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 *dropped[marks[1] :],
                 *a.forget[marks[2] :],
             ]
-            recap, recap_turn = recapped(turn, heard, took_back), turn
+            # a name the user said earlier in the session, or one memory knows, is theirs too
+            names = " ".join(
+                [
+                    *said_before_heard,
+                    *directory.known_person_names(),
+                    *(n for kind in directory.others.values() for n in kind.values()),
+                ]
+            )
+            recap, recap_turn = recapped(turn, heard, took_back, names), turn
+            checks = recapped(turn, heard, took_back, names, checks=True)
+            said_before_heard += heard
             recap_since, heard_since = heard_since, len(a.sentences)
             heard, marks = [], (len(a.withheld), len(dropped), len(a.forget))
             pending = findings(turn, directory)
@@ -247,6 +260,9 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 s.kinds.append("accepted")
             a.sentences.extend(specific)  # "good catch": what it said is what it found
         pending, specific = [], []
+        if checks and own and turn.speaker is None and lang.accepts(own[0]):
+            recap = [*recap, *checks]  # "Zara is turning 7 …, right?" / "yes"
+        checks = []
         if (
             recap
             and recap_turn is not None
@@ -692,7 +708,8 @@ def _forget(
             (current if current else previous).remove(said[-1])
         else:
             # what was just said: the last statement and those before it that it goes on from
-            if m is not None and len(content_words(raw[: m.start()])) >= 3:
+            head = raw[: m.start()] if m is not None else ""
+            if len(content_words(head)) >= 3 or (len(head.split()) >= 3 and lang.has_verb(head)):
                 # "I'm interviewing at Corvid on Friday, off the record": the request's own
                 # sentence says what it takes back (it is not read); nothing said before
                 targets = []
@@ -1025,10 +1042,12 @@ def _forget_earlier(
 #: A sentence that opens on someone or something said before it: "She's due in May", "It
 #: was his idea", "They told us on Friday".
 _REFERS_BACK = re.compile(
-    r"^\W*(?:(?:and|but|so|also|plus|oh|ah|wait|actually|um|well)[,\s]+)*(?:he|she|they|it|this|that|these|those|his|"
+    r"^\W*(?:(?:and|but|so|also|plus|oh|ah|wait|actually|um|well)[,\s]+)*(he|she|they|it|this|that|these|those|his|"
     r"her|their|its|him|them|which)\b",
     re.I,
 )
+#: A word that makes a new subject of someone's (his dad, her boss), not a pronoun for them.
+_OWNER_WORD = re.compile(r"(?:his|her|their|its)$", re.I)
 
 
 def _just_said(said: list[Sentence], message_starts: int = 0) -> list[Sentence]:
@@ -1047,9 +1066,14 @@ def _just_said(said: list[Sentence], message_starts: int = 0) -> list[Sentence]:
     for i in range(len(said) - 2, -1, -1):
         s, after = said[i], chain[0]
         across = i == message_starts - 1
+        opens = _REFERS_BACK.match(after.raw or after.text)
+        if across and opens and _OWNER_WORD.match(opens.group(1)):
+            # "His dad cancelled on him again" after "Ravi has the dentist on Thursday":
+            # someone else's news, not more of the message before
+            opens = None
         if (
-            _REFERS_BACK.match(after.raw or after.text)
-            or set(s.people) & set(after.people)
+            opens
+            or (set(s.people) & set(after.people) and not across)
             or (
                 not across
                 and (
@@ -1378,8 +1402,9 @@ def _read_recap(
             changes = [s for s in said if supersession.CHANGE.search(s.raw or s.text)]
             if new_days and len(changes) == 1 and supersession.CHANGE.search(clause):
                 said = changes  # the others it says again stand as they were
-            elif any(lang.has_verb(s.raw or s.text) for s in said) or not says_more(
-                clause, [s.text for s in said], days
+            elif not all(unread(s.raw or s.text) for s in said) and (
+                any(lang.has_verb(s.raw or s.text) for s in said)
+                or not says_more(clause, [s.text for s in said], days)
             ):
                 # only a line kept of a layout (a field, a record: no verb) gives way to a
                 # recap that says more; a sentence the user said stays, and what later
@@ -1392,6 +1417,33 @@ def _read_recap(
         _read(a, turn, as_users(clause), directory, context, read)
         if better and not any(kept(s) for s in a.sentences[n:]):
             a.sentences[:] = before  # read as nothing worth a line: the line kept stays
+
+
+#: A change said with its old day first: "moved from Friday to Monday 12 June".
+_MOVED_FROM = re.compile(
+    r"\b(?:mov|chang|push|switch|reschedul|shift|postpon|brought|bring|put)\w*\b[^.;]{0,40}?"
+    r"\bfrom\s+(?:the\s+)?$",
+    re.I,
+)
+_FROM_TO = re.compile(
+    r"\s*(?:\([^)]*\))?\s*(?:to|until|till|→|->)\s+(?:the\s+)?(?:(?:on|next|this)\s+)?"
+    rf"(?:(?:{'|'.join(lang.WEEKDAYS)}),?\s+)?",
+    re.I,
+)
+
+
+def _moved_to(text: str, dates: list[tuple[str, date]]) -> date:
+    """The day a sentence is about: its first date, or, when it says a thing moved from one
+    day to another ("moved from Friday to Monday 12 June"), the day it moved to (a range,
+    "from 1 July to 5 July", starts on its first)."""
+    low = text.lower()
+    first, second = dates[0], dates[1] if len(dates) > 1 else None
+    at = low.find(first[0].lower())
+    if second is not None and _MOVED_FROM.search(text[:at]):
+        end = at + len(first[0])
+        if (to := low.find(second[0].lower(), end)) > 0 and _FROM_TO.fullmatch(text[end:to]):
+            return second[1]
+    return first[1]
 
 
 def _relisted(a: Analysis, turn: Turn, directory: Directory, current: list[Sentence]) -> None:
@@ -1741,7 +1793,7 @@ def read_sentence(
         _withhold(s, raw, found)
     all_dates = sorted(rel + abs_dates, key=lambda pd: clean.lower().find(pd[0].lower()))
     if all_dates:
-        s.when = all_dates[0][1]
+        s.when = _moved_to(clean, all_dates)
     s.correction = correction_of(clean)
     _classify(s, clean, ref, speaker=speaker)
     if not s.kinds and not speaker and labelled_value(clean, directory.known_person_names()):

@@ -75,11 +75,19 @@ _LISTS = re.compile(r":[ \t]*$|^[ \t]*(?:\d+[.)]|[-*•])\s", re.M)
 _CALENDAR = {*lang.WEEKDAYS, *lang.MONTHS}
 
 
-def recapped(turn: Turn, heard: list[str], taken: list[str]) -> list[str]:
+def recapped(
+    turn: Turn, heard: list[str], taken: list[str], named: str = "", *, checks: bool = False
+) -> list[str]:
     """The sentences of the assistant's `turn` that restate the user's sentences `heard`
     since its turn before, without naming anything in `taken` (what the user took back in
-    them, with the requests), each without the acknowledgement before it."""
-    if not heard or _LISTS.search(turn.message):
+    them, with the requests), each without the acknowledgement before it. A name may also
+    have been said before them (`named`: what the user said earlier in the session, the
+    names memory knows); a figure must be in `heard`.
+
+    With `checks`, the sentences that ask the user to confirm a restatement instead ("Let me
+    check I've read that right: Zara is turning 7 …?", "So the party's at 2pm, right?"), as
+    statements: kept only when the user says yes."""
+    if not heard or _listed(turn.message):
         return []  # a list set out: its items are pointed at by place
     asked_off = _asked_off([x for h in heard for x in _sentences(h)])
     if asked_off is None:
@@ -87,12 +95,20 @@ def recapped(turn: Turn, heard: list[str], taken: list[str]) -> list[str]:
     said = " ".join(heard).lower()
     said_digits = set(_DIGITS.findall(" ".join(heard)))
     said_words = set(re.findall(r"[\w'’-]+", said))
+    earlier = f"{said} {named.lower()}"
+    earlier_words = said_words | set(re.findall(r"[\w'’-]+", earlier))
     taken_names = {n.lower() for t in taken for n in _names(t)}
+    # messages mostly of emoji and signs ("🚗🔧 ❌ Fri ➡️ Mon"): the recap's words read them
+    glyphs = all(unread(h) for h in heard)
     out = []
     for raw in turn.sentences:
         text = _ACK.sub("", raw.strip(), count=1)
+        if checks:
+            if (asked := checked_back(raw.strip())) is None:
+                continue
+            text = asked
         if (
-            text.endswith("?")
+            text.endswith(("?", "!"))
             or len(text.split()) < 4
             or _OWN_VOICE.search(text)
             or _WE.search(text)
@@ -107,26 +123,87 @@ def recapped(turn: Turn, heard: list[str], taken: list[str]) -> list[str]:
             continue  # it names what the user took back
         if _names_any(text, asked_off):
             continue  # it names what the user asked to be let go of
-        if all(_said(n, said, said_words) for n in names) and all(
+        if (glyphs or all(_said(n, earlier, earlier_words) for n in names)) and all(
             f in said_digits for f in figures
         ):
             out.append(text)
     return out
 
 
+#: An assistant asking whether it read the user right, before the restatement: "Let me
+#: check I've read that right:", "Just to confirm,", "So, to be sure:".
+_CHECK_OPENER = re.compile(
+    r"^\W*(?:so\W+)?(?:(?:let\s+me|can\s+i|just\s+to|to|i\s+want\s+to|i'd\s+like\s+to)\s+"
+    r"(?:check|confirm|make\s+sure|be\s+sure|be\s+clear|double[-\s]check)\b[^:,—–]{0,40}"
+    r"|(?:have|did)\s+i\s+(?:got|get|read|understood|understand)\s+(?:this|that|it|everything|"
+    r"you)(?:\s+right|\s+correctly)?)\s*[:,—–]\s*(?=\S)",
+    re.I,
+)
+#: A question tag after a restatement: ", right?", ", is that right?", " — correct?".
+_CHECK_TAG = re.compile(
+    r"\s*[,—–-]\s*(?:right|correct|yes|yeah|is\s+that\s+(?:right|correct)|"
+    r"have\s+i\s+got\s+(?:that|it|this)\s+right|did\s+i\s+get\s+(?:that|it|this)\s+right)\s*\?$",
+    re.I,
+)
+
+
+def checked_back(sentence: str) -> str | None:
+    """An assistant's question that restates what the user said to have it confirmed, as a
+    statement ("Let me check I've read that right: the party's at 2pm?" -> "the party's at
+    2pm."), or None when the question asks something else."""
+    if not sentence.endswith("?"):
+        return None
+    m = _CHECK_OPENER.match(sentence)
+    tag = _CHECK_TAG.search(sentence)
+    if m is None and tag is None:
+        return None
+    body = sentence[m.end() if m else 0 : tag.start() if tag else len(sentence) - 1].strip()
+    return f"{body}." if len(body.split()) >= 4 else None
+
+
+def _listed(message: str) -> bool:
+    """Whether a message sets out a list: numbered or bulleted lines, or a line ending on ":"
+    that introduces more than a block of code."""
+    for m in _LISTS.finditer(message):
+        if m.group().lstrip(" \t").startswith(":"):
+            after = message[m.end() :].lstrip("\n")
+            if after.startswith(("```", "~~~", "    ", "\t")):
+                continue  # "Compare the month and day instead:" and the code to write
+        return True
+    return False
+
+
 def _sentences(text: str) -> list[str]:
     return [x for x in re.split(r"(?<=[.!?])\s+|\n+", text) if x.strip()]
 
 
+#: A clause that opens on a word pointing back at the one before: "his", "she", "it".
+_LEANS = re.compile(
+    r"(?:he|she|it|they|him|her|his|hers|its|their|them|this|that|these|those|there|then)\b",
+    re.I,
+)
+
+
 def clauses(recap: list[str]) -> list[str]:
     """A recap's sentences cut at ";" into clauses of four words or more, each ending on
-    its mark."""
-    return [
-        c if c[-1] in ".!" else f"{c}."
-        for raw in recap
-        for c in (part.strip() for part in raw.split(";"))
-        if len(c.split()) >= 4
-    ]
+    its mark, and at ", and" where both sides are clauses of their own ("Biscuit has a
+    grooming appointment on Wednesday, and the car's MOT is on Friday"): one fact each."""
+    out = []
+    for raw in recap:
+        for part in raw.split(";"):
+            pieces = re.split(r",\s+and\s+(?=\S)", part.strip())
+            if (
+                len(pieces) > 1
+                and not all(len(p.split()) >= 4 and lang.has_verb(p) and _names(p) for p in pieces)
+                or any(_LEANS.match(p) for p in pieces[1:])
+            ):
+                # a list's last item, or a clause that leans on the one before ("and the
+                # trip itself is on Friday"): one fact
+                pieces = [part.strip()]
+            for c in pieces:
+                if len(c.split()) >= 4:
+                    out.append(c if c[-1] in ".!" else f"{c}.")
+    return out
 
 
 def restated(clause: str, texts: list[str], days: Callable[[str], list[str]]) -> list[int]:
@@ -146,14 +223,27 @@ def restated(clause: str, texts: list[str], days: Callable[[str], list[str]]) ->
 
 def says_more(clause: str, texts: list[str], days: Callable[[str], list[str]]) -> bool:
     """Whether a recap's `clause` holds every figure and day of the `texts` it says again
-    and a name none of them gives: "Halle Brandt (mobile +44 7700 900123)" of a pasted
+    and a name none of them gives, or two words of substance none of them gives: "Halle Brandt (mobile +44 7700 900123)" of a pasted
     "TEL;TYPE=cell:+44 7700 900123", a better line than the one the rules kept."""
     values = _values(clause, days)
     if not all(_values(t, days) <= values for t in texts):
         return False
     said = " ".join(texts).lower()
     words = set(re.findall(r"[\w'’-]+", said))
-    return any(not _said(n, said, words) for n in _names(clause))
+    if any(not _said(n, said, words) for n in _names(clause)):
+        return True
+    # or what the fields only list, said in words: "climbs on Thursdays and her mobile is …"
+    # of "FN:Halle Brandt" and "TEL;TYPE=cell:…"
+    return len({w for w in lang.content_words(clause) if not _said(w, said, words)}) >= 2
+
+
+def unread(text: str) -> bool:
+    """Whether a text is mostly not words: emoji, symbols, codes and figures standing for
+    what a sentence would say ("🐶 Biscuit ✂️🛁 Weds 9am @ Pawfect"), so that a recap in
+    words says it better."""
+    tokens = text.split()
+    words = [t for t in tokens if re.fullmatch(r"\W*[^\W\d_]{2,}(?:['’-][^\W\d_]+)*\W*", t)]
+    return len(tokens) >= 3 and len(words) * 2 < len(tokens)
 
 
 def _values(text: str, days: Callable[[str], list[str]]) -> set[str]:
@@ -194,13 +284,18 @@ def standing(reply: list[str], recap: list[str]) -> list[str]:
 def _asked_off(sentences: list[str]) -> list[set[str]] | None:
     """The words of each thing the `sentences` ask to be let go of by naming it ("forget
     about the Lisbon move", "the Lisbon bit has to go, forget it"); None when one asks for
-    something it does not name ("forget that")."""
+    something it does not name ("forget that") and no sentence before it says what it
+    means."""
     out = []
-    for x in sentences:
+    for i, x in enumerate(sentences):
         if (request := lang.forget_request(x)) is None:
             continue
         what = request[1] or lang.said_of(x)
         if not what or lang.PRONOUN_TARGET.fullmatch(what) or not lang.content_words(what):
+            m = lang.FORGET_THAT.search(x)
+            head = x[: m.start()] if m else ""
+            if any(lang.has_verb(y) for y in [*sentences[:i], head] if len(y.split()) >= 3):
+                continue  # "He left again … don't save that": what was said before it
             return None
         out.append(lang.content_words(what))
     return out
@@ -221,8 +316,9 @@ def _names(text: str) -> list[str]:
         if not w[0].isupper():
             continue
         w = re.sub(r"['’]s$", "", w)
-        if w.lower() in _CALENDAR or w.lower().rstrip(".") in _CALENDAR:
-            continue
+        low = w.lower().rstrip(".")
+        if low in _CALENDAR or (low.endswith("s") and low[:-1] in _CALENDAR):
+            continue  # "Fridays" as "Friday"
         out.append(w)
     return out
 
@@ -234,6 +330,7 @@ def _said(name: str, said: str, words: set[str]) -> bool:
     low = name.lower()
     return (
         low in words
+        or (len(low) >= 4 and low.endswith("s") and low[:-1] in words)  # "RSVPs"
         or (len(low) >= 4 and any(w.startswith(low) for w in words))
         or all(p in words for p in low.split("-") if p)
     )
