@@ -404,3 +404,39 @@ def test_a_recap_of_two_things_is_two_facts_and_a_clause_leaning_back_stays_with
         "Pepper has her jabs at Larchwood Vets on Friday, and the lunch is on Monday.",
     ):
         assert clauses([one]) == [one]
+
+
+def test_the_items_of_a_list_that_state_are_a_recap_and_advice_is_not(tmp_path):
+    lines = _lines(
+        tmp_path,
+        (
+            "user",
+            T0,
+            '[Event "Wessex Rapidplay"]\n[Round "2"]\n[White "Mbeki, Thandi"]\n'
+            '[Black "Corrigan, Paul"]\n[Result "1-0"]\n[Opening "Caro-Kann"]',
+        ),
+        (
+            "assistant",
+            T1,
+            "Here's what that says:\n\n"
+            "- Round 2: Thandi had White and beat Paul Corrigan with the Caro-Kann.\n"
+            "- Ask Corrigan for a rematch at the Wessex Rapidplay.\n",
+        ),
+    )
+    assert any("Thandi" in ln and "Corrigan" in ln and "beat" in ln for ln in lines), lines
+    assert not any("rematch" in ln for ln in lines), lines
+
+
+def test_a_list_item_pointed_at_by_place_is_no_recap(tmp_path):
+    lines = _lines(
+        tmp_path,
+        ("user", T0, "thandi v corrigan rd 2, 1-0, caro-kann; thandi v osei rd 3, 0-1"),
+        (
+            "assistant",
+            T1,
+            "So:\n\n- Round 2: Thandi beat Corrigan with the Caro-Kann.\n"
+            "- Round 3: Thandi lost to Osei.\n",
+        ),
+        ("user", T2, "drop the second point please"),
+    )
+    assert not any("Osei" in ln for ln in lines), lines

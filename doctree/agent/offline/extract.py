@@ -267,7 +267,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
             recap
             and recap_turn is not None
             and turn.speaker is None
-            and (recap := standing(own, recap))
+            and (recap := standing(own, recap, recap_turn.message))
         ):
             _read_recap(a, recap_turn, recap, directory, context, recap_since)
         recap = []

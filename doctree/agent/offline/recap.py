@@ -29,6 +29,7 @@ import re
 from collections.abc import Callable
 
 from doctree.agent.offline import language as lang
+from doctree.agent.offline.enumerations import enumerations, pointed
 from doctree.agent.offline.model import Turn
 from doctree.agent.offline.positions import position, withdraws
 from doctree.agent.offline.resolve import correction_of
@@ -87,8 +88,11 @@ def recapped(
     With `checks`, the sentences that ask the user to confirm a restatement instead ("Let me
     check I've read that right: Zara is turning 7 …?", "So the party's at 2pm, right?"), as
     statements: kept only when the user says yes."""
-    if not heard or _listed(turn.message):
-        return []  # a list set out: its items are pointed at by place
+    if not heard:
+        return []
+    listed = _listed(turn.message)
+    if listed and checks:
+        return []
     asked_off = _asked_off([x for h in heard for x in _sentences(h)])
     if asked_off is None:
         return []  # a request that names nothing ("forget that"): the recap may answer it
@@ -101,8 +105,11 @@ def recapped(
     # messages mostly of emoji and signs ("🚗🔧 ❌ Fri ➡️ Mon"): the recap's words read them
     glyphs = all(unread(h) for h in heard)
     out = []
-    for raw in turn.sentences:
-        text = _ACK.sub("", raw.strip(), count=1)
+    raw_heard = " ".join(heard)
+    # a list set out: its items that state, each with its label ("Cake stall: Priya Nair …")
+    candidates = [x for x in _items(turn.message) if _states(x, raw_heard)] if listed else None
+    for raw in candidates if candidates is not None else turn.sentences:
+        text = raw.strip() if listed else _ACK.sub("", raw.strip(), count=1)
         if checks:
             if (asked := checked_back(raw.strip())) is None:
                 continue
@@ -159,6 +166,35 @@ def checked_back(sentence: str) -> str | None:
         return None
     body = sentence[m.end() if m else 0 : tag.start() if tag else len(sentence) - 1].strip()
     return f"{body}." if len(body.split()) >= 4 else None
+
+
+_ITEM = re.compile(r"^[ \t]*(?:\d+[.)]|[-*•])[ \t]+(?P<item>\S.*)$", re.M)
+#: A label before an item's statement: "Summer fair:", "Round 3 (Saturday 11 February):".
+_LABEL = re.compile(r"^[^:]{1,60}:\s+(?=\S)")
+
+
+def _items(message: str) -> list[str]:
+    """The items of a list set out in a message (numbered or bulleted lines)."""
+    return [m.group("item").strip() for m in _ITEM.finditer(message)]
+
+
+def _states(item: str, heard: str) -> bool:
+    """Whether a list's item states something of what the user said rather than telling
+    them to do something: it opens on a label ("Bouncy castle: Liam booked …"), on "you" or
+    "your", or on a name the user wrote with its capital ("Aarav's rating was 1412"); "Call
+    Priya on Monday" opens on none of them."""
+    if (label := _LABEL.match(item)) and len(label.group().split()) <= 8:
+        return True
+    first = re.match(r"\W*([\w'’-]+)", item)
+    if first is None:
+        return False
+    word = re.sub(r"['’]s$", "", first.group(1))
+    if word.lower() in {"you", "your", "you're", "you’re", "you've", "you’ve"}:
+        return True
+    return (
+        word[:1].isupper()
+        and re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", heard) is not None
+    )
 
 
 def _listed(message: str) -> bool:
@@ -256,13 +292,17 @@ def _values(text: str, days: Callable[[str], list[str]]) -> set[str]:
     )
 
 
-def standing(reply: list[str], recap: list[str]) -> list[str]:
+def standing(reply: list[str], recap: list[str], message: str = "") -> list[str]:
     """The sentences of a recap that the user's next message, its sentences `reply`, lets
-    stand: none when it turns something down, corrects something or takes something back;
+    stand: none when it turns something down, corrects something or takes something back,
+    or points at an item of a list the recap's `message` set out ("drop the second point");
     when it asks for something named to be let go of ("the Lisbon bit has to go, forget it"),
     all but those that name it."""
     if not reply:
         return recap
+    if _listed(message) and (lists := enumerations(message)):
+        if any(pointed(r, lists, asked=False) is not None for r in reply):
+            return []
     if lang.rejects(reply[0]) or lang.CORRECTS_EARLIER.match(reply[0]) or _NOT_SO.match(reply[0]):
         return []
     if any(
