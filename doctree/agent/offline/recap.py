@@ -300,9 +300,9 @@ def standing(reply: list[str], recap: list[str], message: str = "") -> list[str]
     all but those that name it."""
     if not reply:
         return recap
-    if _listed(message) and (lists := enumerations(message)):
-        if any(pointed(r, lists, asked=False) is not None for r in reply):
-            return []
+    lists = enumerations(message) if _listed(message) else []
+    if lists and any(pointed(r, lists, asked=False) is not None for r in reply):
+        return []
     if lang.rejects(reply[0]) or lang.CORRECTS_EARLIER.match(reply[0]) or _NOT_SO.match(reply[0]):
         return []
     if any(
