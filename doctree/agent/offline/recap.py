@@ -62,7 +62,26 @@ _ACK = re.compile(
 _NAME = re.compile(r"(?<![\w'’])([^\W\d_][\w'’-]*)", re.U)
 #: A figure: a run of digits (a time "8:30" and "8h30" give the same runs).
 _DIGITS = re.compile(r"\d+")
-_FIGURE = re.compile(r"\d+(?:[.,:h]\d+)*")
+_FIGURE = re.compile(r"(?<![^\W\d_])\d+(?:[.,:h]\d+)*(?P<after>[^\W\d_]*)")
+#: What may follow a figure in the same word: a unit or an ending ("11am", "2nd", "10km");
+#: a digit that leads a longer word is a letter written as a digit ("3andaha", "7agat").
+_UNITS = {
+    "", "st", "nd", "rd", "th", "am", "pm", "k", "m", "g", "h", "s", "x", "p", "d", "w", "y",
+    "km", "kg", "mm", "cm", "ml", "mg", "mb", "gb", "kb", "hr", "hrs", "min", "mins", "sec",
+    "secs", "mph", "kph", "ft", "lb", "lbs", "oz", "yr", "yrs", "wk", "wks", "ish", "px", "pt",
+}  # fmt: skip
+
+
+def _figures(text: str) -> set[str]:
+    """The figures of a text, each as its digits and marks ("15:20", "185" of "£185"),
+    leaving out digits inside a word ("sa3a") or leading one ("3andaha")."""
+    return {
+        m.group()[: len(m.group()) - len(m["after"])]
+        for m in _FIGURE.finditer(text)
+        if m["after"].lower() in _UNITS
+    }
+
+
 _MONTH = lang.MONTH_OR_ABBREVIATION
 #: A date said with its month: what a recap may say another way than the user did.
 _DATE = re.compile(
@@ -286,7 +305,7 @@ def _values(text: str, days: Callable[[str], list[str]]) -> set[str]:
     """A text's figures outside its dates ("15:20", "£185" as "185") and the days it
     names."""
     return (
-        set(_FIGURE.findall(_DATE.sub(" ", text)))
+        _figures(_DATE.sub(" ", text))
         | set(days(text))
         | set(re.findall(r"\d{4}-\d{2}-\d{2}", text))
     )
@@ -370,8 +389,9 @@ def _said(name: str, said: str, words: set[str]) -> bool:
     low = name.lower()
     return (
         low in words
-        or (len(low) >= 4 and low.endswith("s") and low[:-1] in words)  # "RSVPs"
         or (len(low) >= 4 and any(w.startswith(low) for w in words))
+        # a plural of the user's word: "RSVPs" of "RSVP" (or of "\rsvpby")
+        or (len(low) >= 5 and low.endswith("s") and any(w.startswith(low[:-1]) for w in words))
         or all(p in words for p in low.split("-") if p)
     )
 
