@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from doctree import stopwords
 from doctree.agent.offline import language as lang
 from doctree.agent.offline.enumerations import enumerations, pointed
 from doctree.agent.offline.model import Turn
@@ -123,6 +124,9 @@ def recapped(
     taken_names = {n.lower() for t in taken for n in _names(t)}
     # messages mostly of emoji and signs ("🚗🔧 ❌ Fri ➡️ Mon"): the recap's words read them
     glyphs = all(unread(h) for h in heard)
+    # in a language the rules do not read, a time is said in words ("el sa3a wa7da"): the
+    # recap's "1pm" is a reading, not a figure the assistant brought in
+    times_read = glyphs or not_english(" ".join(heard))
     out = []
     raw_heard = " ".join(heard)
     # a list set out: its items that state, each with its label ("Cake stall: Priya Nair …")
@@ -142,7 +146,7 @@ def recapped(
         ):
             continue
         names = _names(text)
-        figures = _DIGITS.findall(_DATE.sub(" ", text))
+        figures = _DIGITS.findall(_DATE.sub(" ", _TIME.sub(" ", text) if times_read else text))
         if not names:
             continue  # figures alone: advice may reuse the user's ("the same weight, 100g")
         if any(n.lower() in taken_names for n in names):
@@ -290,6 +294,17 @@ def says_more(clause: str, texts: list[str], days: Callable[[str], list[str]]) -
     # or what the fields only list, said in words: "climbs on Thursdays and her mobile is …"
     # of "FN:Halle Brandt" and "TEL;TYPE=cell:…"
     return len({w for w in lang.content_words(clause) if not _said(w, said, words)}) >= 2
+
+
+#: A time of day: "1pm", "10.30am", "14:45".
+_TIME = re.compile(r"\b\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)\b|\b\d{1,2}[:h]\d{2}\b", re.I)
+
+
+def not_english(text: str) -> bool:
+    """Whether a text of six words or more is in another language (or a dialect far from
+    English): fewer than one word in ten is one of English's common little words."""
+    words = re.findall(r"[^\W\d_]+(?:['’][^\W\d_]+)?", text.lower())
+    return len(words) >= 6 and sum(w in stopwords.ENGLISH for w in words) * 10 < len(words)
 
 
 def unread(text: str) -> bool:
