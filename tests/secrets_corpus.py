@@ -84,6 +84,13 @@ def telegram_bot_token(rnd: random.Random) -> str:
     return _s(rnd, DIGITS, rnd.choice([9, 10])) + ":" + "AA" + _s(rnd, ALNUM + "-_", 33)
 
 
+def discord_webhook(rnd: random.Random) -> str:
+    return (
+        "https://" + "discord.com/api/" + "webhooks/" + _s(rnd, DIGITS, 18) + "/"
+        + _s(rnd, B64URL, 68)
+    )  # fmt: skip
+
+
 def stripe_key(rnd: random.Random) -> str:
     return rnd.choice(["sk", "rk"]) + "_" + rnd.choice(["live", "test"]) + "_" + _s(rnd, ALNUM, 24)
 
@@ -231,6 +238,10 @@ KINDS: dict[str, tuple[Callable[[random.Random], str], list[str]]] = {
     "telegram-bot-token": (
         telegram_bot_token,
         ['bot = telebot.TeleBot("{s}")', "the reminders bot is {s}", '"bot": "{s}"'],
+    ),
+    "discord-webhook": (
+        discord_webhook,
+        ["post the alerts to {s}", "DISCORD_WEBHOOK_URL={s}", "the server's webhook is {s} btw"],
     ),
     "stripe-key": (stripe_key, ["stripe: {s}", "the payments key is {s}, keep it safe"]),
     "google-api-key": (google_api_key, ["maps key {s}", "GOOGLE_API_KEY={s}"]),

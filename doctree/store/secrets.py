@@ -75,6 +75,7 @@ KINDS: dict[str, str] = {
     "gitlab-token": "GitLab token",
     "slack-token": "Slack token",
     "slack-webhook": "Slack webhook",
+    "discord-webhook": "Discord webhook",
     "telegram-bot-token": "Telegram bot token",
     "google-api-key": "Google API key",
     "npm-token": "npm token",
@@ -104,7 +105,8 @@ KINDS: dict[str, str] = {
 _JUDGED = {"password", "api-key", "bearer-token"}
 _SEP = (
     r"(?:[\"']?\s*[:=]\s*|\s+(?:is|was)\s*[:=]\s*|\s+(?:is|was|=|:)\s+(?:now\s+)?"
-    r"|['’]s\s+(?:now\s+)?|\s+(?:est|es|ist|är|é|era|war|jest)\s+|\s+)"
+    # a card's question and its answer in the next field: "The guest wifi password?<TAB>…"
+    r"|['’]s\s+(?:now\s+)?|\s+(?:est|es|ist|är|é|era|war|jest)\s+|\?[ ]*\t\s*|\s+)"
 )
 _FOR = (
     r"(?:\s+(?:for|of|to|on|at|in|by|beside|behind|outside|inside|under|near|next\s+to)"
@@ -144,7 +146,7 @@ _LOCK_ABROAD = (
 _IS_CODE_ABROAD = r"(?:\s*[:=]\s*|\s+(?:è|e|es|est|ist|é|jest|to|is|era|war)\s*:?\s*)"
 #: What a code opens: "the gate code", "the code for the back door", "the key safe".
 _LOCK = (
-    r"(?:door|gate|alarm|entry|access|garage|lock|locker|safe|building|lock\s*box|key\s*safe|"
+    r"(?:door|gate|alarm|entry|access|garage|lock|locker|safe|building|lock\s*box|key\s*safe|keypad|"
     r"key\s*box|padlock|shed|storeroom|store\s+room)"
 )
 
@@ -216,6 +218,14 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
         ("gitlab-token", re.compile(r"\bglpat-[A-Za-z0-9_-]{20,}")),
         ("slack-token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}")),
         ("slack-webhook", re.compile(r"https://hooks\.slack\.com/services/[A-Za-z0-9/_-]+")),
+        (
+            # the token after a Discord webhook's id lets anyone post as it
+            "discord-webhook",
+            re.compile(
+                r"https://(?:(?:ptb|canary)\.)?discord(?:app)?\.com/api/webhooks/\d{15,22}/"
+                r"[A-Za-z0-9_-]{40,100}"
+            ),
+        ),
         # a Telegram bot's token: the bot's number, a colon, then "AA" and 33 more
         ("telegram-bot-token", re.compile(r"(?<![\w:])\d{8,10}:AA[A-Za-z0-9_-]{33}(?![\w-])")),
         ("google-api-key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}")),
@@ -646,6 +656,7 @@ _GATES: list[tuple[tuple[str, ...], str | None]] = [
     _words("glpat-"),
     _words("xox"),
     _words("hooks.slack.com"),
+    _words("/api/webhooks/"),
     _words(":aa"),
     _words("aiza"),
     _words("npm_"),

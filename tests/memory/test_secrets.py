@@ -220,6 +220,8 @@ def test_a_code_named_by_the_lock_it_opens_is_a_secret():
         ("our gate code is 66120 now", "66120"),
         ("the padlock combination is 9023", "9023"),
         ("my gym locker code is 2047 if I lose the card", "2047"),
+        ("the keypad code is 4471 till Friday", "4471"),
+        ("THE KEYPAD CODE IS 8830", "8830"),
     ]
     for sentence, value in said:
         text, found = mask(sentence)
@@ -1027,3 +1029,15 @@ def test_a_card_code_a_security_answer_and_a_single_backup_code_are_masked(text,
 )
 def test_a_security_answer_or_backup_code_mentioned_without_one_stays(text):
     assert mask(text) == (text, [])
+
+
+def test_a_card_whose_question_names_a_password_holds_it_in_its_answer():
+    from doctree.store.secrets import mask
+
+    text, found = mask("What is the guest wifi password?\tKestrelHarbour88")
+    assert "KestrelHarbour88" not in text and [s.kind for s in found] == ["password"]
+    for card in (
+        "Where is the keypad?\tby the door",
+        "What is the password policy?\tevery 90 days",
+    ):
+        assert mask(card)[1] == [], card
