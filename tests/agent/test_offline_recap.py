@@ -466,3 +466,31 @@ def test_a_plural_of_the_users_word_is_no_new_name(tmp_path):
         ("assistant", T1, "Updated: the do is at Kew Pavilion, with RSVPs to Dev Mistry."),
     )
     assert any("RSVPs to Dev Mistry" in ln for ln in lines), lines
+
+
+def test_a_day_given_by_its_weekday_alone_takes_the_day_the_recap_gives(tmp_path):
+    # T0 is Wednesday 1 March 2028: "the Thursday" before a dinner on Friday the 10th is the
+    # 9th, which the rules alone do not tell from the 2nd
+    pages = _pages(
+        tmp_path,
+        ("user", T0, "The gala dinner is Friday the 10th. I'm collecting the hired gowns from "
+                     "Veronne on the Thursday."),
+        ("assistant", T1, "Gala dinner Friday 10 March; gowns to collect from Veronne on "
+                          "Thursday 9 March."),
+        ("user", T2, "thanks"),
+    )  # fmt: skip
+    text = "\n".join(b for p, b in pages.items() if "/archive/" not in p)
+    gowns = [ln for ln in text.splitlines() if "Veronne" in ln and ln.startswith("- 2028")]
+    assert gowns and all("2028-03-09" in ln for ln in gowns), gowns
+
+
+def test_a_recap_that_names_another_weekday_changes_no_day(tmp_path):
+    pages = _pages(
+        tmp_path,
+        ("user", T0, "I'm collecting the hired gowns from Veronne on the Thursday."),
+        ("assistant", T1, "Gowns to collect from Veronne; the shop is shut on Monday 6 March."),
+        ("user", T2, "thanks"),
+    )
+    text = "\n".join(b for p, b in pages.items() if "/archive/" not in p)
+    gowns = [ln for ln in text.splitlines() if "collecting the hired gowns" in ln]
+    assert gowns and not any("2028-03-06" in ln for ln in gowns), gowns

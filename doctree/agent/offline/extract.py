@@ -1402,6 +1402,10 @@ def _read_recap(
             changes = [s for s in said if supersession.CHANGE.search(s.raw or s.text)]
             if new_days and len(changes) == 1 and supersession.CHANGE.search(clause):
                 said = changes  # the others it says again stand as they were
+            elif (by_day := _dated_by_weekday(said, clause, new_days)) is not None:
+                # "on the Thursday", read by the rules as one Thursday, the recap gives as
+                # "Thursday 14 July" and the user lets stand: the recap's day is the one meant
+                said = [by_day]
             elif not all(unread(s.raw or s.text) for s in said) and (
                 any(lang.has_verb(s.raw or s.text) for s in said)
                 or not says_more(clause, [s.text for s in said], days)
@@ -1444,6 +1448,23 @@ def _moved_to(text: str, dates: list[tuple[str, date]]) -> date:
         if (to := low.find(second[0].lower(), end)) > 0 and _FROM_TO.fullmatch(text[end:to]):
             return second[1]
     return first[1]
+
+
+def _dated_by_weekday(said: list[Sentence], clause: str, new_days: set[str]) -> Sentence | None:
+    """The one sentence of `said` that dates a thing by a weekday alone ("on the Thursday"),
+    when the recap's `clause` names that weekday with a day of its own (one of `new_days`,
+    on that weekday): the recap says which Thursday was meant. None otherwise."""
+    if len(said) != 1 or len(new_days) != 1:
+        return None
+    raw = said[0].raw or said[0].text
+    day = date.fromisoformat(next(iter(new_days)))
+    weekday = lang.WEEKDAYS[day.weekday()]
+    low, said_low = clause.lower(), raw.lower()
+    if re.search(r"\d", re.sub(r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm)\b", " ", said_low)):
+        return None  # the user gave a day of the month, a time or a figure of their own
+    if not (re.search(rf"\b{weekday}\b", said_low) and re.search(rf"\b{weekday}\b", low)):
+        return None
+    return said[0]
 
 
 def _relisted(a: Analysis, turn: Turn, directory: Directory, current: list[Sentence]) -> None:
