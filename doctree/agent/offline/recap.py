@@ -127,6 +127,10 @@ def recapped(
     # in a language the rules do not read, a time is said in words ("el sa3a wa7da"): the
     # recap's "1pm" is a reading, not a figure the assistant brought in
     times_read = glyphs or not_english(" ".join(heard))
+    if listed and not (times_read or any(h.count("\n") >= 2 for h in heard)):
+        # a list set out in answer to words the rules read (a question, a story): advice or
+        # the assistant's own findings, not a reading of what was pasted
+        return []
     out = []
     raw_heard = " ".join(heard)
     # a list set out: its items that state, each with its label ("Cake stall: Priya Nair …")
