@@ -297,3 +297,15 @@ def test_a_day_something_is_due_back_is_to_come_after_a_past_clause():
     # what was due is past all the same
     was = "The rent was due on 1 March and I paid it late."
     assert absolute_dates(was, date(2033, 4, 26), by_clause=True) == [("1 March", date(2033, 3, 1))]
+
+
+def test_the_weekday_a_date_said_before_falls_on_is_that_date():
+    # "the Saturday" after a Saturday said before is that Saturday, not the one after it;
+    # a weekday after a date of another weekday still counts on from it
+    ref = date(2029, 5, 1)
+    anchors: list = []
+    _said(anchors, "The summer fair is on Saturday 23 June.", ref)
+    assert "(2029-06-23)" in _said(anchors, "It's staying on the Saturday but starts at 1pm.", ref)
+    anchors = []
+    _said(anchors, "We fly out on Thursday 21 June.", ref)
+    assert "(2029-06-25)" in _said(anchors, "We're back on the Monday.", ref)
