@@ -443,26 +443,30 @@ def test_a_list_item_pointed_at_by_place_is_no_recap(tmp_path):
 
 
 def test_digits_written_for_letters_are_no_figures_a_recap_must_hold(tmp_path):
-    # Arabic in Latin letters writes sounds as digits ("3and", "sa3a"): the recap that says
+    # Arabic in Latin letters writes sounds as digits ("ma3a", "ray7a"): the recap that says
     # the message in words holds its one figure (11) and replaces it
     lines = _lines(
         tmp_path,
-        ("user", T0, "Khalto Mona 3andaha mi3ad 3and el dentist bokra el sa3a 11 fe Saray Clinic."),
+        (
+            "user",
+            T0,
+            "Khalto Mona ray7a el dentist bokra ma3a Hany, el maw3ed sa3a 11 fe Saray Clinic.",
+        ),
         (
             "assistant",
             T1,
-            "So your aunt Mona has a dentist appointment tomorrow at 11am at Saray Clinic.",
+            "So your aunt Mona is going to the dentist at Saray Clinic tomorrow at 11am with Hany.",
         ),
-        ("user", T2, "Aywa"),
+        ("user", T2, "Tamam"),
     )
-    assert any("Mona" in ln and "dentist appointment" in ln for ln in lines), lines
-    assert not any("mi3ad" in ln for ln in lines if ln.startswith("- 2028")), lines
+    assert any("Mona" in ln and "going to the dentist" in ln for ln in lines), lines
+    assert not any("maw3ed" in ln for ln in lines if ln.startswith("- 2028")), lines
 
 
 def test_a_plural_of_the_users_word_is_no_new_name(tmp_path):
     lines = _lines(
         tmp_path,
-        ("user", T0, "\\newcommand{\\rsvpto}{Dev Mistry}\n\\newcommand{\\venue}{Kew Pavilion}"),
+        ("user", T0, "\\newcommand{\\rsvpwho}{Dev Mistry}\n\\newcommand{\\venue}{Kew Pavilion}"),
         ("assistant", T1, "Updated: the do is at Kew Pavilion, with RSVPs to Dev Mistry."),
     )
     assert any("RSVPs to Dev Mistry" in ln for ln in lines), lines

@@ -261,7 +261,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
             a.sentences.extend(specific)  # "good catch": what it said is what it found
         pending, specific = [], []
         if checks and own and turn.speaker is None and lang.accepts(own[0]):
-            recap = [*recap, *checks]  # "Zara is turning 7 …, right?" / "yes"
+            recap = [*recap, *checks]  # "Ines swims on Tuesdays, right?" / "yes"
         checks = []
         if (
             recap
@@ -1404,7 +1404,7 @@ def _read_recap(
                 said = changes  # the others it says again stand as they were
             elif (by_day := _dated_by_weekday(said, clause, new_days)) is not None:
                 # "on the Thursday", read by the rules as one Thursday, the recap gives as
-                # "Thursday 14 July" and the user lets stand: the recap's day is the one meant
+                # "Thursday 9 March" and the user lets stand: the recap's day is the one meant
                 said = [by_day]
             elif not all(unread(s.raw or s.text) for s in said) and (
                 any(lang.has_verb(s.raw or s.text) for s in said)
@@ -1423,7 +1423,7 @@ def _read_recap(
             a.sentences[:] = before  # read as nothing worth a line: the line kept stays
 
 
-#: A change said with its old day first: "moved from Friday to Monday 12 June".
+#: A change said with its old day first: "moved from Tuesday to Friday 9 May".
 _MOVED_FROM = re.compile(
     r"\b(?:mov|chang|push|switch|reschedul|shift|postpon|brought|bring|put)\w*\b[^.;]{0,40}?"
     r"\bfrom\s+(?:the\s+)?$",
@@ -1438,7 +1438,7 @@ _FROM_TO = re.compile(
 
 def _moved_to(text: str, dates: list[tuple[str, date]]) -> date:
     """The day a sentence is about: its first date, or, when it says a thing moved from one
-    day to another ("moved from Friday to Monday 12 June"), the day it moved to (a range,
+    day to another ("moved from Tuesday to Friday 9 May"), the day it moved to (a range,
     "from 1 July to 5 July", starts on its first)."""
     low = text.lower()
     first, second = dates[0], dates[1] if len(dates) > 1 else None

@@ -65,7 +65,7 @@ _NAME = re.compile(r"(?<![\w'’])([^\W\d_][\w'’-]*)", re.U)
 _DIGITS = re.compile(r"\d+")
 _FIGURE = re.compile(r"(?<![^\W\d_])\d+(?:[.,:h]\d+)*(?P<after>[^\W\d_]*)")
 #: What may follow a figure in the same word: a unit or an ending ("11am", "2nd", "10km");
-#: a digit that leads a longer word is a letter written as a digit ("3andaha", "7agat").
+#: a digit that leads a longer word is a letter written as a digit ("3ala", "ma3a").
 _UNITS = {
     "", "st", "nd", "rd", "th", "am", "pm", "k", "m", "g", "h", "s", "x", "p", "d", "w", "y",
     "km", "kg", "mm", "cm", "ml", "mg", "mb", "gb", "kb", "hr", "hrs", "min", "mins", "sec",
@@ -75,7 +75,7 @@ _UNITS = {
 
 def _figures(text: str) -> set[str]:
     """The figures of a text, each as its digits and marks ("15:20", "185" of "£185"),
-    leaving out digits inside a word ("sa3a") or leading one ("3andaha")."""
+    leaving out digits inside a word ("ma3a") or leading one ("3ala")."""
     return {
         m.group()[: len(m.group()) - len(m["after"])]
         for m in _FIGURE.finditer(text)
@@ -106,7 +106,8 @@ def recapped(
     names memory knows); a figure must be in `heard`.
 
     With `checks`, the sentences that ask the user to confirm a restatement instead ("Let me
-    check I've read that right: Zara is turning 7 …?", "So the party's at 2pm, right?"), as
+    check I've read that right: Ines has swimming on Tuesdays at 6pm?", "So the party's at 2pm,
+    right?"), as
     statements: kept only when the user says yes."""
     if not heard:
         return []
@@ -122,10 +123,10 @@ def recapped(
     earlier = f"{said} {named.lower()}"
     earlier_words = said_words | set(re.findall(r"[\w'’-]+", earlier))
     taken_names = {n.lower() for t in taken for n in _names(t)}
-    # messages mostly of emoji and signs ("🚗🔧 ❌ Fri ➡️ Mon"): the recap's words read them
+    # messages mostly of emoji and signs ("🚙🔧 ❌ Thu ➡️ Tue"): the recap's words read them
     glyphs = all(unread(h) for h in heard)
-    # in a language the rules do not read, a time is said in words ("el sa3a wa7da"): the
-    # recap's "1pm" is a reading, not a figure the assistant brought in
+    # in a language the rules do not read, a time is said in words ("el sa3a tamanya"): the
+    # recap's "8pm" is a reading, not a figure the assistant brought in
     times_read = glyphs or not_english(" ".join(heard))
     if listed and not (times_read or any(h.count("\n") >= 2 for h in heard)):
         # a list set out in answer to words the rules read (a question, a story): advice or
@@ -133,7 +134,7 @@ def recapped(
         return []
     out = []
     raw_heard = " ".join(heard)
-    # a list set out: its items that state, each with its label ("Cake stall: Priya Nair …")
+    # a list set out: its items that state, each with its label ("Raffle: Dev Mistry …")
     candidates = [x for x in _items(turn.message) if _states(x, raw_heard)] if listed else None
     for raw in candidates if candidates is not None else turn.sentences:
         text = raw.strip() if listed else _ACK.sub("", raw.strip(), count=1)
@@ -207,9 +208,9 @@ def _items(message: str) -> list[str]:
 
 def _states(item: str, heard: str) -> bool:
     """Whether a list's item states something of what the user said rather than telling
-    them to do something: it opens on a label ("Bouncy castle: Liam booked …"), on "you" or
-    "your", or on a name the user wrote with its capital ("Aarav's rating was 1412"); "Call
-    Priya on Monday" opens on none of them."""
+    them to do something: it opens on a label ("Face painting: Noor booked …"), on "you" or
+    "your", or on a name the user wrote with its capital ("Thandi's rating was 1530"); "Call
+    Dev on Monday" opens on none of them."""
     if (label := _LABEL.match(item)) and len(label.group().split()) <= 8:
         return True
     first = re.match(r"\W*([\w'’-]+)", item)
@@ -231,7 +232,7 @@ def _listed(message: str) -> bool:
         if m.group().lstrip(" \t").startswith(":"):
             after = message[m.end() :].lstrip("\n")
             if after.startswith(("```", "~~~", "    ", "\t")):
-                continue  # "Compare the month and day instead:" and the code to write
+                continue  # "Change the loop like this:" and the code to write
         return True
     return False
 
@@ -249,8 +250,8 @@ _LEANS = re.compile(
 
 def clauses(recap: list[str]) -> list[str]:
     """A recap's sentences cut at ";" into clauses of four words or more, each ending on
-    its mark, and at ", and" where both sides are clauses of their own ("Biscuit has a
-    grooming appointment on Wednesday, and the car's MOT is on Friday"): one fact each."""
+    its mark, and at ", and" where both sides are clauses of their own ("Pepper has her
+    jabs at the vets on Friday, and the Volvo's service is on Monday"): one fact each."""
     out = []
     for raw in recap:
         for part in raw.split(";"):
@@ -261,7 +262,7 @@ def clauses(recap: list[str]) -> list[str]:
                 or any(_LEANS.match(p) for p in pieces[1:])
             ):
                 # a list's last item, or a clause that leans on the one before ("and the
-                # trip itself is on Friday"): one fact
+                # show itself is on Friday"): one fact
                 pieces = [part.strip()]
             for c in pieces:
                 if len(c.split()) >= 4:
@@ -286,8 +287,9 @@ def restated(clause: str, texts: list[str], days: Callable[[str], list[str]]) ->
 
 def says_more(clause: str, texts: list[str], days: Callable[[str], list[str]]) -> bool:
     """Whether a recap's `clause` holds every figure and day of the `texts` it says again
-    and a name none of them gives, or two words of substance none of them gives: "Halle Brandt (mobile +44 7700 900123)" of a pasted
-    "TEL;TYPE=cell:+44 7700 900123", a better line than the one the rules kept."""
+    and a name none of them gives, or two words of substance none of them gives: "Ilse Varga
+    (mobile +44 7700 900456)" of a pasted "TEL;TYPE=cell:+44 7700 900456", a better line
+    than the one the rules kept."""
     values = _values(clause, days)
     if not all(_values(t, days) <= values for t in texts):
         return False
@@ -295,8 +297,8 @@ def says_more(clause: str, texts: list[str], days: Callable[[str], list[str]]) -
     words = set(re.findall(r"[\w'’-]+", said))
     if any(not _said(n, said, words) for n in _names(clause)):
         return True
-    # or what the fields only list, said in words: "climbs on Thursdays and her mobile is …"
-    # of "FN:Halle Brandt" and "TEL;TYPE=cell:…"
+    # or what the fields only list, said in words: "rows on Sundays and her mobile is …" of
+    # "FN:Ilse Varga" and "TEL;TYPE=cell:…"
     return len({w for w in lang.content_words(clause) if not _said(w, said, words)}) >= 2
 
 
@@ -313,7 +315,7 @@ def not_english(text: str) -> bool:
 
 def unread(text: str) -> bool:
     """Whether a text is mostly not words: emoji, symbols, codes and figures standing for
-    what a sentence would say ("🐶 Biscuit ✂️🛁 Weds 9am @ Pawfect"), so that a recap in
+    what a sentence would say ("🐱 Pepper 💉 Fri 4pm @ Larchwood"), so that a recap in
     words says it better."""
     tokens = text.split()
     words = [t for t in tokens if re.fullmatch(r"\W*[^\W\d_]{2,}(?:['’-][^\W\d_]+)*\W*", t)]
@@ -409,7 +411,7 @@ def _said(name: str, said: str, words: set[str]) -> bool:
     return (
         low in words
         or (len(low) >= 4 and any(w.startswith(low) for w in words))
-        # a plural of the user's word: "RSVPs" of "RSVP" (or of "\rsvpby")
+        # a plural of the user's word: "RSVPs" of "RSVP" (or of "\rsvpdate")
         or (len(low) >= 5 and low.endswith("s") and any(w.startswith(low[:-1]) for w in words))
         or all(p in words for p in low.split("-") if p)
     )

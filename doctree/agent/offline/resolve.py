@@ -604,8 +604,8 @@ def resolve_relative(
             elif re.search(r"\bthe\s+$", before) and (
                 (last := earlier(m.start())) and last[-1][1] > ref
             ):
-                # "… on Thursday 17 June, back on the Monday"; "the fair is on Saturday 24
-                # June … staying on the Saturday" is that Saturday itself
+                # "… on Thursday 17 June, back on the Monday"; "the open day is on Saturday 3
+                # May … still on the Saturday" is that Saturday itself
                 d = _next_weekday(last[-1][1], wd, include_today=True)
             elif past and not re.search(r"\b(?:for|to|until|till|by|before|from)\s+$", before):
                 d = ref - timedelta(days=((ref.weekday() - wd) % 7) or 7)
