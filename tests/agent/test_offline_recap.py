@@ -498,3 +498,17 @@ def test_a_recap_that_names_another_weekday_changes_no_day(tmp_path):
     text = "\n".join(b for p, b in pages.items() if "/archive/" not in p)
     gowns = [ln for ln in text.splitlines() if "collecting the hired gowns" in ln]
     assert gowns and not any("2028-03-06" in ln for ln in gowns), gowns
+
+
+def test_a_recap_of_a_message_in_another_script_may_name_its_transliterations(tmp_path):
+    lines = _lines(
+        tmp_path,
+        ("user", T0, "予約確認：旅館みどり、箱根・強羅、3月10日 チェックイン15時"),
+        (
+            "assistant",
+            T1,
+            "That's a booking at Ryokan Midori in Gora, Hakone, checking in on 10 March at 15:00.",
+        ),
+        ("user", T2, "thanks"),
+    )
+    assert any("Ryokan Midori" in ln and "Hakone" in ln for ln in lines), lines

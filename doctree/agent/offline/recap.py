@@ -128,6 +128,9 @@ def recapped(
     # in a language the rules do not read, a time is said in words ("el sa3a tamanya"): the
     # recap's "8pm" is a reading, not a figure the assistant brought in
     times_read = glyphs or not_english(" ".join(heard))
+    # written in another script (日本語, Ελληνικά, русский): the recap's names are its
+    # transliterations ("Hakone"), not names the assistant brought in
+    other_script = _other_script(" ".join(heard))
     if listed and not (times_read or any(h.count("\n") >= 2 for h in heard)):
         # a list set out in answer to words the rules read (a question, a story): advice or
         # the assistant's own findings, not a reading of what was pasted
@@ -158,7 +161,7 @@ def recapped(
             continue  # it names what the user took back
         if _names_any(text, asked_off):
             continue  # it names what the user asked to be let go of
-        if (glyphs or all(_said(n, earlier, earlier_words) for n in names)) and all(
+        if (glyphs or other_script or all(_said(n, earlier, earlier_words) for n in names)) and all(
             f in said_digits for f in figures
         ):
             out.append(text)
@@ -304,6 +307,13 @@ def says_more(clause: str, texts: list[str], days: Callable[[str], list[str]]) -
 
 #: A time of day: "1pm", "10.30am", "14:45".
 _TIME = re.compile(r"\b\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)\b|\b\d{1,2}[:h]\d{2}\b", re.I)
+
+
+def _other_script(text: str) -> bool:
+    """Whether a third or more of a text's letters are of a script other than Latin."""
+    letters = [c for c in text if c.isalpha()]
+    other = sum(1 for c in letters if ord(c) > 0x24F and not 0x1E00 <= ord(c) <= 0x1EFF)
+    return len(letters) >= 6 and other * 3 >= len(letters)
 
 
 def not_english(text: str) -> bool:
