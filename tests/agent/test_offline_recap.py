@@ -512,3 +512,20 @@ def test_a_recap_of_a_message_in_another_script_may_name_its_transliterations(tm
         ("user", T2, "thanks"),
     )
     assert any("Ryokan Midori" in ln and "Hakone" in ln for ln in lines), lines
+
+
+@pytest.mark.parametrize(
+    "advice",
+    [
+        "Then Ana could drive you to Leeds on Saturday 4 March.",
+        "Maybe Ana and Joss can share the drive to Leeds on Saturday 4 March.",
+        "Perhaps Ana takes the van to Leeds on Saturday 4 March.",
+    ],
+)
+def test_advice_that_names_what_the_user_said_is_no_recap(tmp_path, advice):
+    lines = _lines(
+        tmp_path,
+        ("user", T0, "My sister Ana is visiting from Leeds with Joss, her van is huge"),
+        ("assistant", T1, advice),
+    )
+    assert not any("2028-03-04" in ln for ln in lines), lines
