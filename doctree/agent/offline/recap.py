@@ -52,6 +52,12 @@ _KEEPING = re.compile(
     r"delete[ds]?|deleted|dropped|removed|written\s+down|write\s+down|on\s+file|saved?)\b",
     re.I,
 )
+#: Advice, not a restatement: "you may want to consider …", "Maybe Ana could help".
+_ADVICE = re.compile(
+    r"^\W*(?:maybe|perhaps|consider|try|how\s+about|why\s+not)\b|\b(?:could|might|"
+    r"may\s+want\s+to|consider(?:ing)?|recommend|suggest|it'?s\s+worth|would\s+be\s+worth)\b",
+    re.I,
+)
 #: An acknowledgement before the recap ("Noted:", "C'est noté:", "Updated:"), or the
 #: assistant saying it wrote down what follows ("I've noted that …", "I've added …").
 _ACK = re.compile(
@@ -131,6 +137,8 @@ def recapped(
     # written in another script (日本語, Ελληνικά, русский): the recap's names are its
     # transliterations ("Hakone"), not names the assistant brought in
     other_script = _other_script(" ".join(heard))
+    # no verb the rules know: shorthand, a layout, another language
+    verbless = not any(lang.has_verb(h) for h in heard)
     if listed and not (times_read or any(h.count("\n") >= 2 for h in heard)):
         # a list set out in answer to words the rules read (a question, a story): advice or
         # the assistant's own findings, not a reading of what was pasted
@@ -151,6 +159,7 @@ def recapped(
             or _OWN_VOICE.search(text)
             or _WE.search(text)
             or _KEEPING.search(text)
+            or _ADVICE.search(text)
         ):
             continue
         names = _names(text)
@@ -161,11 +170,28 @@ def recapped(
             continue  # it names what the user took back
         if _names_any(text, asked_off):
             continue  # it names what the user asked to be let go of
+        if not (glyphs or times_read or other_script or verbless) and not _mostly_said(
+            text, earlier_words
+        ):
+            continue  # its own words: what the assistant knows or found, not a restatement
         if (glyphs or other_script or all(_said(n, earlier, earlier_words) for n in names)) and all(
             f in said_digits for f in figures
         ):
             out.append(text)
     return out
+
+
+def _mostly_said(text: str, words: set[str]) -> bool:
+    """Whether half or more of a sentence's words of substance were the user's: a
+    restatement says again what was said ("Ines swims at Northgate on Tuesdays"), what the
+    assistant knows says its own ("some cafés there do a pumpkin latte in autumn")."""
+    own = lang.content_words(text)
+    stems = {w[:5] for w in words if len(w) >= 5}
+
+    def theirs(w: str) -> bool:  # the word, or one of its family ("swims" of "swimming")
+        return _said(w, "", words) or (len(w) >= 5 and w[:5] in stems)
+
+    return not own or 2 * sum(theirs(w) for w in own) >= len(own)
 
 
 #: An assistant asking whether it read the user right, before the restatement: "Let me
