@@ -529,3 +529,18 @@ def test_advice_that_names_what_the_user_said_is_no_recap(tmp_path, advice):
         ("assistant", T1, advice),
     )
     assert not any("2028-03-04" in ln for ln in lines), lines
+
+
+def test_what_the_assistant_knows_about_a_name_the_user_said_is_no_recap(tmp_path):
+    lines = _lines(
+        tmp_path,
+        ("user", T0, "I'm visiting Seattle with Priyanka next week, any tips?"),
+        ("assistant", T1, "Happy to help."),
+        ("user", T2, "mostly coffee"),
+        (
+            "assistant",
+            T3,
+            "Several roasters in Seattle serve a pumpkin spice latte through the autumn season.",
+        ),
+    )
+    assert not any("pumpkin" in ln for ln in lines), lines

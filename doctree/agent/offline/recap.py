@@ -138,7 +138,7 @@ def recapped(
     # transliterations ("Hakone"), not names the assistant brought in
     other_script = _other_script(" ".join(heard))
     # no verb the rules know: shorthand, a layout, another language
-    verbless = not any(lang.has_verb(h) for h in heard)
+    verbless = not any(lang.has_verb(h) for h in heard) and len(" ".join(heard).split()) >= 5
     if listed and not (times_read or any(h.count("\n") >= 2 for h in heard)):
         # a list set out in answer to words the rules read (a question, a story): advice or
         # the assistant's own findings, not a reading of what was pasted
