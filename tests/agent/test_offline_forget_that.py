@@ -96,3 +96,44 @@ def test_a_forgetting_said_of_someone_asks_nothing_and_the_line_stays(repo, said
     text = everything(repo)
     assert "gutters" in text and "2031-03-14" in text  # nothing said before is taken back
     assert forget_request(said) is None
+
+
+@pytest.mark.parametrize(
+    "request_said",
+    [
+        "and don't you keep that either",
+        "Leave that out of your notes.",
+        "leave that bit out",
+        "Actually, just forget about that.",
+        "Don't make a note of that.",
+        "Don't log that.",
+        "can you unsave that",
+    ],
+)
+def test_other_wordings_of_forget_that_take_what_was_just_said(repo, request_said):
+    run(
+        repo,
+        transcript(
+            "s-worded",
+            ("user", DAY, "The gutters get cleaned on March 14th."),
+            ("user", LATER, "My brother Anselm is in rehab again."),
+            ("user", "2031-03-03T18:04:00Z", request_said),
+        ),
+    )
+    text = everything(repo)
+    assert "gutters" in text and "2031-03-14" in text
+    assert "rehab" not in text, text
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Don't you remember that?",
+        "Leave that out of the report.",
+        "Don't log that error twice, it floods the disk.",
+        "Don't make a note of that file name yet",
+        "can you bin that old chair",
+    ],
+)
+def test_words_near_those_wordings_ask_nothing(said):
+    assert forget_request(said) is None

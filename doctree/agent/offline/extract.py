@@ -737,7 +737,9 @@ def _forget(
             a.forget_concerning[target] = persons
         if of_whom:
             a.forget_of_whom.add(target)
-        words = content_words(target)
+        # a thing of a person's named by a short word ("Priya's dad") is still that word:
+        # without it, every line naming the person would say it
+        words = lang.thing_words(target) if persons else content_words(target)
         # what is said beyond the names ("sleepwalks" of "Ines and sleepwalks"): a sentence that
         # says it in a clause of its own keeps its other clauses
         thing = words - {w.lower() for w in re.findall(r"\b[A-Z][\w'’-]*", target)}
@@ -971,7 +973,7 @@ def _targets(
         if (m := _OWNED.fullmatch(t)) is not None
         and directory is not None
         and _is_person(m["whose"], directory)
-        and content_words(m["thing"])
+        and lang.thing_words(m["thing"])
     ]
     # "Karl losing his job", "Ana being ill": what is said of the person, as it concerns them
     owned += [
@@ -982,7 +984,9 @@ def _targets(
         and _is_person(m["whose"], directory)
     ]
     if owned and len(named) == 1 and not of_whom:
-        named = [owned[0]["whose"], owned[0]["thing"]]
+        # what is theirs is never a person of its own ("Priya's dad" is not every dad, nor
+        # all of Priya): the thing, as it concerns its owner
+        return (owned[0]["whose"],), [owned[0]["thing"]]
     persons = tuple(t for t in named if directory is not None and _is_person(t, directory))
     things = [t for t in named if t not in persons]
     if of_whom and len(named) == 2:  # "forget that she sleepwalks": the sleepwalking, as hers
