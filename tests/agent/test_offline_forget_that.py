@@ -59,6 +59,11 @@ def everything(repo: DocumentsRepository) -> str:
         # the request ends the sentence it takes back: only that sentence goes
         (["Ravi has his eye test on March 12th.", "His dad cancelled on him again 😤 don't save that pls"],
          ["eye test", "2031-03-12"], ["cancelled"]),
+        # a question asked just before the request is what "that" is: the statement before
+        # the question stays
+        (["The chimney sweep comes on March 13th.",
+          "Is it normal that my uncle forgets our names? Don't keep that."],
+         ["chimney sweep", "2031-03-13"], ["forgets our names"]),
         # a "she" across the start of the message does: the news and what follows it go
         (["My cousin Lena is pregnant, due in May!",
           "oh wait, she hasn't told the family yet. don't keep that, ok?"],

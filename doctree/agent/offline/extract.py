@@ -713,6 +713,12 @@ def _forget(
                 # "I'm interviewing at Corvid on Friday, off the record": the request's own
                 # sentence says what it takes back (it is not read); nothing said before
                 targets = []
+            elif (asked := _asked_just_before(turn, raw, so_far)) is not None:
+                # "Is it normal that my dad forgets names? Don't keep that.": "that" is the
+                # question just asked, never a statement made before it
+                targets = [t for t in (current or previous) if (t.raw or t.text) == asked]
+                previous[:] = [t for t in previous if t not in targets]
+                current[:] = [t for t in current if t not in targets]
             else:
                 # a word of thanks or assent ("Thanks.", "ok") says nothing to take back
                 said = [t for t in previous if states(t.raw or t.text)]
@@ -1052,6 +1058,20 @@ _REFERS_BACK = re.compile(
 )
 #: A word that makes a new subject of someone's (his dad, her boss), not a pronoun for them.
 _OWNER_WORD = re.compile(r"(?:his|her|their|its)$", re.I)
+
+
+def _asked_just_before(turn: Turn, raw: str, so_far: list[Turn] | None) -> str | None:
+    """The question said right before a "forget that" (the sentence before it in its
+    message, or the last of the message before when it opens its own), None when what was
+    said right before is no question."""
+    at = turn.sentences.index(raw)
+    if at:
+        last = turn.sentences[at - 1]
+    elif so_far and len(so_far) >= 2 and so_far[-2].sentences and so_far[-2].kind == "user":
+        last = so_far[-2].sentences[-1]
+    else:
+        return None
+    return last if last.rstrip().endswith("?") and not states(last) else None
 
 
 def _just_said(said: list[Sentence], message_starts: int = 0) -> list[Sentence]:
