@@ -142,3 +142,28 @@ def test_other_wordings_of_forget_that_take_what_was_just_said(repo, request_sai
 )
 def test_words_near_those_wordings_ask_nothing(said):
     assert forget_request(said) is None
+
+
+@pytest.mark.parametrize(
+    ("offer", "answer", "gone"),
+    [
+        ("Should I forget that?", "yes please", True),
+        ("I'm sorry. Do you want me to leave that out of my notes?", "yeah, go ahead", True),
+        ("Should I forget that?", "no, keep it", False),
+        ("Should I book him a call with you?", "yes please", False),
+    ],
+)
+def test_a_yes_to_the_assistant_offering_to_forget_is_forget_that(repo, offer, answer, gone):
+    run(
+        repo,
+        transcript(
+            "s-offer",
+            ("user", DAY, "The gutters get cleaned on March 14th."),
+            ("user", LATER, "My brother Anselm is in rehab again."),
+            ("assistant", "2031-03-03T18:03:00Z", offer),
+            ("user", "2031-03-03T18:04:00Z", answer),
+        ),
+    )
+    text = everything(repo)
+    assert "gutters" in text and "2031-03-14" in text
+    assert ("rehab" not in text) is gone, text

@@ -389,6 +389,8 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                     _read(a, turn, rest, directory, context, current, said_before)
                 continue
             request = lang.forget_request(raw)
+            if request is None and raw == own[0] and _offered(segmented.turns, turn, raw):
+                request = (True, None)  # "Should I forget that?" "yes please": "forget that"
             if request is None and (name := lang.name_let_go(raw)) is not None:
                 # "Delete Ines completely": a person memory knows, or one the message goes on
                 # to speak of as a person ("… I don't want her number kept"); not a program
@@ -1058,6 +1060,35 @@ _REFERS_BACK = re.compile(
 )
 #: A word that makes a new subject of someone's (his dad, her boss), not a pronoun for them.
 _OWNER_WORD = re.compile(r"(?:his|her|their|its)$", re.I)
+
+
+#: A bare yes: "yes", "yes please", "yeah, do", "please do", "go ahead".
+_ASSENT = re.compile(
+    r"\W*(?:(?:yes|yeah|yep|yup|sure|ok(?:ay)?|please)(?:[\s,!.]+|$))+"
+    r"(?:(?:please\s+)?do(?:\s+that)?|go\s+ahead)?[\s!.]*",
+    re.I,
+)
+#: The assistant offering to forget what was just said: "Should I forget that?", "Do you
+#: want me to leave that out?", "Want me to delete that?".
+_OFFER = re.compile(
+    r"\b(?:should|shall)\s+i|\b(?:do\s+you\s+)?want\s+me\s+to|\bwould\s+you\s+like\s+me\s+to",
+    re.I,
+)
+
+
+def _offered(turns: list[Turn], turn: Turn, raw: str) -> bool:
+    """Whether `raw`, the first sentence of the user's message, says yes to the assistant's
+    offer, just before it, to forget what the user had said ("Should I forget that?")."""
+    at = turns.index(turn)
+    if not _ASSENT.fullmatch(raw) or at == 0 or turns[at - 1].kind != "assistant":
+        return False
+    asked = turns[at - 1].sentences[-1] if turns[at - 1].sentences else ""
+    m = _OFFER.search(asked)
+    return (
+        m is not None
+        and asked.rstrip().endswith("?")
+        and lang.forget_request(asked[m.end() :]) == (True, None)
+    )
 
 
 def _asked_just_before(turn: Turn, raw: str, so_far: list[Turn] | None) -> str | None:

@@ -747,7 +747,7 @@ FORGET_THAT = re.compile(
     rf"|\bdon'?t\s+you\s+(?:keep|store|save|record|note|log)\s+{_IT}\b{_ENDS}(?![^.!]*\?)"
     rf"|\bdon'?t\s+(?:make|take)\s+(?:a\s+)?note\s+of\s+{_IT}\b{_ENDS}"
     rf"|\bdon'?t\s+log\s+{_IT}\b{_ENDS}"
-    r"|\bleave\s+(?:that|this)(?:\s+(?:bit|part|one))?\s+out\b(?:\s+of\s+(?:your|the)\s+"
+    r"|\bleave\s+(?:that|this)(?:\s+(?:bit|part|one))?\s+out\b(?:\s+of\s+(?:your|the|my)\s+"
     rf"(?:notes|memory|records?|files?))?{_ENDS}"
     # "wipe that", "bin that lol": other verbs of letting go, of "that" alone
     r"|(?:^|(?<=[,;:.!?—–-])\s*|\b(?:pls|please|just|and|so|ok|okay|now|yeah|actually)\s+"
