@@ -474,6 +474,10 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
                 # "the answer to my security question is Biscuit"
                 r"answer\s+to\s+(?:my|the|your|our)\s+security\s+question)(?![A-Za-z])"
                 r"(?:\s*[:=]\s*|\s+(?:is|was)\s*[:=]?\s*(?:now\s+)?|['’]s\s+|\s+)"
+                # the question the answer is to, said first: "security answer: mother's maiden
+                # name is Kowalczyk" (the name is the answer)
+                r"(?:(?:my\s+|the\s+)?(?:mother|mum|mom)['’]s\s+maiden\s+name"
+                r"(?:\s*[:=]\s*|\s+(?:is|was)\s*[:=]?\s*))?"
                 r"[\"'`]?(?P<value>(?!(?:is|was|and|or|for|the|a|an|to|wrong|right|correct|"
                 r"incorrect|not|never|rejected|accepted|still|different|same|case|too|my|your|"
                 r"his|her|their|our|something|nothing|blank|empty|required|needed|asked)\b)"

@@ -1,6 +1,7 @@
 """Secrets in the shapes people paste them: a table (tab, comma, semicolon or pipe
 separated) whose header names a password, PIN or key column, and a setting whose name says
-it holds one ("DB_PASS=…", "WEATHER_KEY=…", a YAML "pass:" key). Each reached the database
+it holds one ("DB_PASS=…", "WEATHER_KEY=…", a YAML "pass:" key), a security answer given
+after its question ("mother's maiden name is …"). Each reached the database
 before; the same shapes holding no secret (a mountain pass, a boarding pass, a mark, a sort
 key, a placeholder word) stay."""
 
@@ -23,6 +24,8 @@ FOUND = [
     ("mail settings:\nsmtp:\n  host: mail.example.org\n  pass: Heron-Gravel-5521", "Heron-Gravel-5521"),
     ("DB_HOST=db.internal\nDB_PASS=Heron-Gravel-5521", "Heron-Gravel-5521"),
     ("export WEATHERLY_KEY=q8Jd2LmZx7Pv0Kw4Rt9N", "q8Jd2LmZx7Pv0Kw4Rt9N"),
+    # the question a security answer is to, said before the answer
+    ("bank security answer: mother's maiden name is Wierzbicka", "Wierzbicka"),
 ]  # fmt: skip
 
 KEPT = [
