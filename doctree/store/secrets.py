@@ -474,6 +474,10 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
                 # "the answer to my security question is Biscuit"
                 r"answer\s+to\s+(?:my|the|your|our)\s+security\s+question)(?![A-Za-z])"
                 r"(?:\s*[:=]\s*|\s+(?:is|was)\s*[:=]?\s*(?:now\s+)?|['’]s\s+|\s+)"
+                # the question the answer is to, said first: "security answer: mother's maiden
+                # name is Kowalczyk" (the name is the answer)
+                r"(?:(?:my\s+|the\s+)?(?:mother|mum|mom)['’]s\s+maiden\s+name"
+                r"(?:\s*[:=]\s*|\s+(?:is|was)\s*[:=]?\s*))?"
                 r"[\"'`]?(?P<value>(?!(?:is|was|and|or|for|the|a|an|to|wrong|right|correct|"
                 r"incorrect|not|never|rejected|accepted|still|different|same|case|too|my|your|"
                 r"his|her|their|our|something|nothing|blank|empty|required|needed|asked)\b)"
@@ -985,6 +989,131 @@ _CARD_NUMBER = re.compile(
 _CARD_PREFIX = re.compile(r"4|5[0-9]|2[2-7]|3[4-8]|6")
 
 
+#: A column's header naming what its cells hold: a password ("password", "Wi-Fi pass",
+#: "admin_pwd"), a PIN, or a key or token.
+_PASSWORD_HEADER = re.compile(
+    r"(?:[a-z-]+[ _-]?)?(?:password|passwd|passphrase|pass ?code|pwd|pw)", re.I
+)
+#: "Pass" alone names a mountain pass, a boarding pass or a mark as often: a login's only
+#: ("pass", "wifi pass", "admin_pass"), and its cell has letters and figures.
+_PASS_HEADER = re.compile(
+    r"(?:(?:wi-?fi|admin|root|user|login|account|db|router|e-?mail|app)[ _-]?)?pass", re.I
+)
+_PIN_HEADER = re.compile(r"(?:[a-z-]+[ _-]?)?pin(?:[ _-]?code)?", re.I)
+_KEY_HEADER = re.compile(
+    r"(?:api[ _-]?key|apikey|(?:access|auth|api|bearer)[ _-]?token|token|secret(?:[ _-]?key)?|"
+    r"client[ _-]?secret)",
+    re.I,
+)
+#: What a table's line may be split at: a tab, a pipe, a semicolon, a comma (in that order).
+_DELIMITERS = ("\t", "|", ";", ",")
+#: A header's cell: a label of a few words, no figure in it.
+_HEADER_CELL = re.compile(r"[A-Za-z][A-Za-z _./#()-]{0,30}")
+
+
+def _cells(line: str, delimiter: str) -> list[tuple[str, int, int]]:
+    """The cells of a table's `line` (text, start, end), each without the spaces and quotes
+    around it."""
+    out, pos = [], 0
+    for part in line.split(delimiter):
+        inner = part.strip().strip("\"'`").strip()
+        at = pos + part.find(inner) if inner else pos
+        out.append((inner, at, at + len(inner)))
+        pos += len(part) + len(delimiter)
+    return out
+
+
+def _cell_secret(kind: str, value: str) -> bool:
+    """Whether a cell under a column of `kind` holds one: a password with a figure or a
+    symbol, or a coined word (`_coined`), never a time, date or version; a PIN of four to
+    eight digits; a key or token random enough."""
+    if not value or " " in value or "[secret:" in value or len(set(value)) == 1:
+        return False
+    if kind == "pin":
+        return value.isdigit() and 4 <= len(value) <= 8
+    if kind == "api-key":
+        return len(value) >= 16 and _looks_random(value)
+    if len(value) < 6 or _NOT_CREDENTIAL.fullmatch(value) or any(c in value for c in "/@"):
+        return False
+    if value.isalpha():
+        return value.islower() and _coined(value)
+    return not value.isdigit() or len(value) >= 6
+
+
+def _columns(text: str, present: frozenset[str]) -> Iterator[tuple[int, int, str]]:
+    """The cells of a table pasted as text (tab, pipe, semicolon or comma separated) under a
+    header naming a password, a PIN or a key ("site<TAB>user<TAB>password", "| site | pin
+    |"): each cell of that column, in the lines after the header with as many cells."""
+    if present.isdisjoint(("pass", "pw", "pin", "key", "token", "secret")) or "\n" not in text:
+        return
+    lines, starts, pos = text.split("\n"), [], 0
+    for ln in lines:
+        starts.append(pos)
+        pos += len(ln) + 1
+    i = 0
+    while i < len(lines):
+        header = lines[i]
+        delimiter = next((d for d in _DELIMITERS if d in header), None)
+        cells = _cells(header, delimiter) if delimiter else []
+        named = [c for c, _, _ in cells if c]
+        if len(named) < 2 or not all(_HEADER_CELL.fullmatch(c) for c in named):
+            i += 1
+            continue
+        kinds = {
+            n: kind
+            for n, (c, _, _) in enumerate(cells)
+            for kind, pattern in (
+                ("password", _PASSWORD_HEADER),
+                ("pass", _PASS_HEADER),
+                ("pin", _PIN_HEADER),
+                ("api-key", _KEY_HEADER),
+            )
+            if c and pattern.fullmatch(c)
+        }
+        j = i + 1
+        while kinds and j < len(lines):
+            row = _cells(lines[j], delimiter or "")
+            if len(row) != len(cells):
+                break
+            if all(re.fullmatch(r":?-{2,}:?|", c) for c, _, _ in row):
+                j += 1  # a Markdown table's rule under its header
+                continue
+            for n, kind in kinds.items():
+                value, begin, end = row[n]
+                if kind == "pass" and not (
+                    re.search(r"\d", value) and re.search(r"[A-Za-z]", value)
+                ):
+                    continue
+                if _cell_secret("password" if kind == "pass" else kind, value):
+                    yield starts[j] + begin, starts[j] + end, "password" if kind == "pass" else kind
+            j += 1
+        i = max(j, i + 1)
+
+
+#: A setting whose name says it holds a password or a key, in an environment file or a
+#: YAML block: "DB_PASS=…", "OPENWEATHER_KEY=…", "  pass: …" (a key of its own on its line).
+_SETTING = re.compile(
+    r"(?<![A-Za-z0-9_])(?:(?-i:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?P<pass>PASS|PASSWD|PWD|PW)"
+    r"|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?P<key>KEY))"
+    r"|^[ \t]*(?P<yaml>pass))[ \t]*[:=][ \t]*[\"']?(?P<value>[^\s\"']{6,})[\"']?[ \t]*$",
+    re.M,
+)
+
+
+def _settings(text: str, present: frozenset[str]) -> Iterator[tuple[int, int, str]]:
+    """The values of settings named as passwords or keys (`_SETTING`), judged as a table's
+    cell of that kind is (`_cell_secret`); a password with a figure or a symbol in it (a
+    word alone is a placeholder in code as often: "pass: 'yourpassword'")."""
+    if present.isdisjoint(("pass", "pw", "key")):
+        return
+    for m in _SETTING.finditer(text):
+        kind = "api-key" if m["key"] else "password"
+        if kind == "password" and m["value"].isalpha():
+            continue
+        if _cell_secret(kind, m["value"]):
+            yield m.start("value"), m.end("value"), kind
+
+
 def _luhn(digits: str) -> bool:
     """The check digit every payment card number ends with (ISO/IEC 7812)."""
     total = 0
@@ -1266,6 +1395,9 @@ def find_secrets(text: str) -> list[Secret]:
                 begin, end = m.span()
             if any(s.start < end and begin < s.end for s in found):
                 continue
+            found.append(Secret(kind, begin, end))
+    for begin, end, kind in (*_columns(text, present), *_settings(text, present)):
+        if not any(s.start < end and begin < s.end for s in found):
             found.append(Secret(kind, begin, end))
     for begin, end in _cards(text, low, present):
         if not any(s.start < end and begin < s.end for s in found):

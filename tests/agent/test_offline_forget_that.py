@@ -59,6 +59,11 @@ def everything(repo: DocumentsRepository) -> str:
         # the request ends the sentence it takes back: only that sentence goes
         (["Ravi has his eye test on March 12th.", "His dad cancelled on him again 😤 don't save that pls"],
          ["eye test", "2031-03-12"], ["cancelled"]),
+        # a question asked just before the request is what "that" is: the statement before
+        # the question stays
+        (["The chimney sweep comes on March 13th.",
+          "Is it normal that my uncle forgets our names? Don't keep that."],
+         ["chimney sweep", "2031-03-13"], ["forgets our names"]),
         # a "she" across the start of the message does: the news and what follows it go
         (["My cousin Lena is pregnant, due in May!",
           "oh wait, she hasn't told the family yet. don't keep that, ok?"],
@@ -96,3 +101,69 @@ def test_a_forgetting_said_of_someone_asks_nothing_and_the_line_stays(repo, said
     text = everything(repo)
     assert "gutters" in text and "2031-03-14" in text  # nothing said before is taken back
     assert forget_request(said) is None
+
+
+@pytest.mark.parametrize(
+    "request_said",
+    [
+        "and don't you keep that either",
+        "Leave that out of your notes.",
+        "leave that bit out",
+        "Actually, just forget about that.",
+        "Don't make a note of that.",
+        "Don't log that.",
+        "can you unsave that",
+    ],
+)
+def test_other_wordings_of_forget_that_take_what_was_just_said(repo, request_said):
+    run(
+        repo,
+        transcript(
+            "s-worded",
+            ("user", DAY, "The gutters get cleaned on March 14th."),
+            ("user", LATER, "My brother Anselm is in rehab again."),
+            ("user", "2031-03-03T18:04:00Z", request_said),
+        ),
+    )
+    text = everything(repo)
+    assert "gutters" in text and "2031-03-14" in text
+    assert "rehab" not in text, text
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Don't you remember that?",
+        "Leave that out of the report.",
+        "Don't log that error twice, it floods the disk.",
+        "Don't make a note of that file name yet",
+        "can you bin that old chair",
+    ],
+)
+def test_words_near_those_wordings_ask_nothing(said):
+    assert forget_request(said) is None
+
+
+@pytest.mark.parametrize(
+    ("offer", "answer", "gone"),
+    [
+        ("Should I forget that?", "yes please", True),
+        ("I'm sorry. Do you want me to leave that out of my notes?", "yeah, go ahead", True),
+        ("Should I forget that?", "no, keep it", False),
+        ("Should I book him a call with you?", "yes please", False),
+    ],
+)
+def test_a_yes_to_the_assistant_offering_to_forget_is_forget_that(repo, offer, answer, gone):
+    run(
+        repo,
+        transcript(
+            "s-offer",
+            ("user", DAY, "The gutters get cleaned on March 14th."),
+            ("user", LATER, "My brother Anselm is in rehab again."),
+            ("assistant", "2031-03-03T18:03:00Z", offer),
+            ("user", "2031-03-03T18:04:00Z", answer),
+        ),
+    )
+    text = everything(repo)
+    assert "gutters" in text and "2031-03-14" in text
+    assert ("rehab" not in text) is gone, text

@@ -389,6 +389,8 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                     _read(a, turn, rest, directory, context, current, said_before)
                 continue
             request = lang.forget_request(raw)
+            if request is None and raw == own[0] and _offered(segmented.turns, turn, raw):
+                request = (True, None)  # "Should I forget that?" "yes please": "forget that"
             if request is None and (name := lang.name_let_go(raw)) is not None:
                 # "Delete Ines completely": a person memory knows, or one the message goes on
                 # to speak of as a person ("… I don't want her number kept"); not a program
@@ -713,6 +715,12 @@ def _forget(
                 # "I'm interviewing at Corvid on Friday, off the record": the request's own
                 # sentence says what it takes back (it is not read); nothing said before
                 targets = []
+            elif (asked := _asked_just_before(turn, raw, so_far)) is not None:
+                # "Is it normal that my dad forgets names? Don't keep that.": "that" is the
+                # question just asked, never a statement made before it
+                targets = [t for t in (current or previous) if (t.raw or t.text) == asked]
+                previous[:] = [t for t in previous if t not in targets]
+                current[:] = [t for t in current if t not in targets]
             else:
                 # a word of thanks or assent ("Thanks.", "ok") says nothing to take back
                 said = [t for t in previous if states(t.raw or t.text)]
@@ -737,7 +745,9 @@ def _forget(
             a.forget_concerning[target] = persons
         if of_whom:
             a.forget_of_whom.add(target)
-        words = content_words(target)
+        # a thing of a person's named by a short word ("Priya's dad") is still that word:
+        # without it, every line naming the person would say it
+        words = lang.thing_words(target) if persons else content_words(target)
         # what is said beyond the names ("sleepwalks" of "Ines and sleepwalks"): a sentence that
         # says it in a clause of its own keeps its other clauses
         thing = words - {w.lower() for w in re.findall(r"\b[A-Z][\w'’-]*", target)}
@@ -971,7 +981,7 @@ def _targets(
         if (m := _OWNED.fullmatch(t)) is not None
         and directory is not None
         and _is_person(m["whose"], directory)
-        and content_words(m["thing"])
+        and lang.thing_words(m["thing"])
     ]
     # "Karl losing his job", "Ana being ill": what is said of the person, as it concerns them
     owned += [
@@ -982,7 +992,9 @@ def _targets(
         and _is_person(m["whose"], directory)
     ]
     if owned and len(named) == 1 and not of_whom:
-        named = [owned[0]["whose"], owned[0]["thing"]]
+        # what is theirs is never a person of its own ("Priya's dad" is not every dad, nor
+        # all of Priya): the thing, as it concerns its owner
+        return (owned[0]["whose"],), [owned[0]["thing"]]
     persons = tuple(t for t in named if directory is not None and _is_person(t, directory))
     things = [t for t in named if t not in persons]
     if of_whom and len(named) == 2:  # "forget that she sleepwalks": the sleepwalking, as hers
@@ -1048,6 +1060,49 @@ _REFERS_BACK = re.compile(
 )
 #: A word that makes a new subject of someone's (his dad, her boss), not a pronoun for them.
 _OWNER_WORD = re.compile(r"(?:his|her|their|its)$", re.I)
+
+
+#: A bare yes: "yes", "yes please", "yeah, do", "please do", "go ahead".
+_ASSENT = re.compile(
+    r"\W*(?:(?:yes|yeah|yep|yup|sure|ok(?:ay)?|please)(?:[\s,!.]+|$))+"
+    r"(?:(?:please\s+)?do(?:\s+that)?|go\s+ahead)?[\s!.]*",
+    re.I,
+)
+#: The assistant offering to forget what was just said: "Should I forget that?", "Do you
+#: want me to leave that out?", "Want me to delete that?".
+_OFFER = re.compile(
+    r"\b(?:should|shall)\s+i|\b(?:do\s+you\s+)?want\s+me\s+to|\bwould\s+you\s+like\s+me\s+to",
+    re.I,
+)
+
+
+def _offered(turns: list[Turn], turn: Turn, raw: str) -> bool:
+    """Whether `raw`, the first sentence of the user's message, says yes to the assistant's
+    offer, just before it, to forget what the user had said ("Should I forget that?")."""
+    at = turns.index(turn)
+    if not _ASSENT.fullmatch(raw) or at == 0 or turns[at - 1].kind != "assistant":
+        return False
+    asked = turns[at - 1].sentences[-1] if turns[at - 1].sentences else ""
+    m = _OFFER.search(asked)
+    return (
+        m is not None
+        and asked.rstrip().endswith("?")
+        and lang.forget_request(asked[m.end() :]) == (True, None)
+    )
+
+
+def _asked_just_before(turn: Turn, raw: str, so_far: list[Turn] | None) -> str | None:
+    """The question said right before a "forget that" (the sentence before it in its
+    message, or the last of the message before when it opens its own), None when what was
+    said right before is no question."""
+    at = turn.sentences.index(raw)
+    if at:
+        last = turn.sentences[at - 1]
+    elif so_far and len(so_far) >= 2 and so_far[-2].sentences and so_far[-2].kind == "user":
+        last = so_far[-2].sentences[-1]
+    else:
+        return None
+    return last if last.rstrip().endswith("?") and not states(last) else None
 
 
 def _just_said(said: list[Sentence], message_starts: int = 0) -> list[Sentence]:

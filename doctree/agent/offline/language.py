@@ -168,6 +168,24 @@ def content_words(text: str) -> set[str]:
     }  # fmt: skip
 
 
+def _short_words(text: str) -> list[str]:
+    """The words of two letters of `text` ("ex"), which `_words` leaves out."""
+    return re.findall(r"\b[^\W\d_]{2}\b", text)
+
+
+def thing_words(text: str) -> set[str]:
+    """The words that name a thing said of a person ("dad" of "Priya's dad", "car" of "Sam's
+    car"): its content words or, when it has none, its words of three letters or more that
+    are not filler, so that the thing is told from the rest of what was said of them."""
+    return content_words(text) or {
+        w.lower()
+        for w in [*_words(text), *_short_words(text)]
+        if w.lower() not in stopwords.FILLER
+        and w.lower() not in stopwords.ENGLISH
+        and w.lower() not in _GENERIC
+    }
+
+
 _GENERIC = {
     "time", "thing", "things", "stuff", "what", "said", "about", "that", "this", "anything",
     "everything", "prefer", "prefers", "like", "likes", "rather", "want", "wants", "decided",
@@ -192,7 +210,7 @@ def stem(word: str) -> str:
 def mentions(text: str, words: set[str]) -> bool:
     """Whether `text` holds at least half of `words` (and one at least), in any of their
     forms ("the drinking" is said by "he drinks")."""
-    have = {stem(w) for w in _words(text)}
+    have = {stem(w) for w in _words(text)} | {w.lower() for w in _short_words(text)}
     hits = len({stem(w) for w in words} & have)
     return hits >= max(1, (len({stem(w) for w in words}) + 1) // 2)
 
@@ -209,7 +227,7 @@ def concerns(text: str, words: set[str], persons: tuple[str, ...]) -> bool:
     name ("Ravi lent dad £2,000 towards the stairlift" says "the stairlift money" of Ravi;
     "the stairlift is fitted on Monday" does not)."""
     said = {w.lower() for w in _words(text)}
-    have = {stem(w) for w in said}
+    have = {stem(w) for w in said} | {w.lower() for w in _short_words(text)}
     stems = {stem(w) for w in words}
     # "pregnancy" is said by "pregnant": long words sharing their first six letters
     hits = {w for w in stems if w in have or any(_kindred(w, h) for h in have)}
@@ -724,9 +742,17 @@ FORGET_THAT = re.compile(
     r"hold\s+on\s*to|hold\s+onto)\s+(?:that|this|it)\b"
     r"|\bdon'?t\s+(?:write|put|note|jot)\s+(?:that|this|it)\s+down\b"
     r"|\bnever\s*mind\s+(?:that|what\s+i\s+said)\b|\boff\s+the\s+record\b"
+    # "don't you keep that either", "don't make a note of that", "don't log that", "leave that
+    # out of your notes" (not "don't you remember that?", nor "leave that out of the report")
+    rf"|\bdon'?t\s+you\s+(?:keep|store|save|record|note|log)\s+{_IT}\b{_ENDS}(?![^.!]*\?)"
+    rf"|\bdon'?t\s+(?:make|take)\s+(?:a\s+)?note\s+of\s+{_IT}\b{_ENDS}"
+    rf"|\bdon'?t\s+log\s+{_IT}\b{_ENDS}"
+    r"|\bleave\s+(?:that|this)(?:\s+(?:bit|part|one))?\s+out\b(?:\s+of\s+(?:your|the|my)\s+"
+    rf"(?:notes|memory|records?|files?))?{_ENDS}"
     # "wipe that", "bin that lol": other verbs of letting go, of "that" alone
-    r"|(?:^|(?<=[,;:.!?—–-])\s*|\b(?:pls|please|just|and|so|ok|okay|now|yeah|actually)\s+)"
-    rf"(?:wipe|scrap|ditch|bin|lose|scrub|nuke)\s+{_IT}\b{_ENDS}"
+    r"|(?:^|(?<=[,;:.!?—–-])\s*|\b(?:pls|please|just|and|so|ok|okay|now|yeah|actually)\s+"
+    r"|\b(?:can|could|would)\s+you\s+)"
+    rf"(?:wipe|scrap|ditch|bin|lose|scrub|nuke|unsave)\s+{_IT}\b{_ENDS}"
     rf"|{_NOT_KEPT}|{_FOREIGN_THAT}|{UNTRUE.pattern}",
     re.I,
 )
@@ -1046,6 +1072,11 @@ def _list_end(what: str) -> str:
     return what
 
 
+#: What a "forget about …" names when it names what was just said: "forget about that",
+#: "forget about all that", "forget about that bit".
+_JUST_SAID = re.compile(r"(?:all\s+)?(?:that|this)(?:\s+(?:bit|part|one|stuff))?", re.I)
+
+
 def forget_request(sentence: str) -> tuple[bool, str | None] | None:
     """(True, None) for "forget that", (True, "the standup time") for "forget about ...",
     (True, "she sleepwalks") for "forget that she sleepwalks", None when the sentence asks nothing
@@ -1062,6 +1093,8 @@ def forget_request(sentence: str) -> tuple[bool, str | None] | None:
         # "and" goes on the target only before a name or a noun ("Jonas and Elif"),
         # not before a verb ("Bob and delete his page")
         what = _CLAUSE_END.sub("", what).strip().rstrip(",").strip()
+        if _JUST_SAID.fullmatch(what):
+            return True, None  # "forget about that": what was just said, as "forget that"
         return (True, what) if what else (True, None)
     if (asked := _asked(sentence)) is not None:
         return True, asked

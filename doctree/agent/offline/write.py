@@ -1329,7 +1329,9 @@ class Writer(PageIO):
         document write of this run, so `doctree revert --run` puts it back. `dry`: nothing
         is written. The lines removed (or that would be) are counted."""
         self.cited: set[str] = set()
-        words = content_words(what)
+        # a thing of a person's named by a short word ("Priya's dad"): that word, as it
+        # concerns them
+        words = lang.thing_words(what) if persons else content_words(what)
         if not words:
             return 0
         # the names it says must all be in a line ("the Harrogate visit" is not every visit)
