@@ -58,6 +58,7 @@ from doctree.agent.offline.recap import (
     says_more,
     standing,
     unread,
+    words_of,
 )
 from doctree.agent.offline.records import Record, used_by
 from doctree.agent.offline.referred import (
@@ -164,7 +165,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
     shown: list[Turn] = []  # the assistant's last two turns: the lists the user may point at
     choices: dict[str, Sentence] = {}  # the choices of two made in this session, by label
     heard: list[str] = []  # the user's messages since the assistant's last turn
-    said_before_heard: list[str] = []  # the user's messages before those
+    earlier_words: set[str] = set()  # the words of the user's messages before those
     checks: list[str] = []  # the assistant's restatement asked as a question ("…, right?")
     marks = (0, 0, 0)  # what was taken back before them: a.withheld, dropped, a.forget
     recap: list[str] = []  # the assistant's restatement of them, kept if the user lets it
@@ -183,16 +184,18 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 *a.forget[marks[2] :],
             ]
             # a name the user said earlier in the session, or one memory knows, is theirs too
-            names = " ".join(
-                [
-                    *said_before_heard,
-                    *directory.known_person_names(),
-                    *(n for kind in directory.others.values() for n in kind.values()),
-                ]
+            names = earlier_words | words_of(
+                " ".join(
+                    [
+                        *directory.known_person_names(),
+                        *(n for kind in directory.others.values() for n in kind.values()),
+                    ]
+                )
             )
             recap, recap_turn = recapped(turn, heard, took_back, names), turn
-            checks = recapped(turn, heard, took_back, names, checks=True)
-            said_before_heard += heard
+            asks = any(x.endswith("?") for x in turn.sentences)
+            checks = recapped(turn, heard, took_back, names, checks=True) if asks else []
+            earlier_words |= words_of(" ".join(heard))
             recap_since, heard_since = heard_since, len(a.sentences)
             heard, marks = [], (len(a.withheld), len(dropped), len(a.forget))
             pending = findings(turn, directory)

@@ -103,13 +103,18 @@ _CALENDAR = {*lang.WEEKDAYS, *lang.MONTHS}
 
 
 def recapped(
-    turn: Turn, heard: list[str], taken: list[str], named: str = "", *, checks: bool = False
+    turn: Turn,
+    heard: list[str],
+    taken: list[str],
+    named: frozenset[str] | set[str] = frozenset(),
+    *,
+    checks: bool = False,
 ) -> list[str]:
     """The sentences of the assistant's `turn` that restate the user's sentences `heard`
     since its turn before, without naming anything in `taken` (what the user took back in
     them, with the requests), each without the acknowledgement before it. A name may also
-    have been said before them (`named`: what the user said earlier in the session, the
-    names memory knows); a figure must be in `heard`.
+    have been said before them (`named`: the words of what the user said earlier in the
+    session and of the names memory knows, `words_of`); a figure must be in `heard`.
 
     With `checks`, the sentences that ask the user to confirm a restatement instead ("Let me
     check I've read that right: Ines has swimming on Tuesdays at 6pm?", "So the party's at 2pm,
@@ -125,9 +130,8 @@ def recapped(
         return []  # a request that names nothing ("forget that"): the recap may answer it
     said = " ".join(heard).lower()
     said_digits = set(_DIGITS.findall(" ".join(heard)))
-    said_words = set(re.findall(r"[\w'’-]+", said))
-    earlier = f"{said} {named.lower()}"
-    earlier_words = said_words | set(re.findall(r"[\w'’-]+", earlier))
+    said_words = words_of(said)
+    earlier_words = said_words | named
     taken_names = {n.lower() for t in taken for n in _names(t)}
     # messages mostly of emoji and signs ("🚙🔧 ❌ Thu ➡️ Tue"): the recap's words read them
     glyphs = all(unread(h) for h in heard)
@@ -174,7 +178,7 @@ def recapped(
             text, earlier_words
         ):
             continue  # its own words: what the assistant knows or found, not a restatement
-        if (glyphs or other_script or all(_said(n, earlier, earlier_words) for n in names)) and all(
+        if (glyphs or other_script or all(_said(n, "", earlier_words) for n in names)) and all(
             f in said_digits for f in figures
         ):
             out.append(text)
@@ -264,6 +268,11 @@ def _listed(message: str) -> bool:
                 continue  # "Change the loop like this:" and the code to write
         return True
     return False
+
+
+def words_of(text: str) -> set[str]:
+    """The words of a text, in lower case, as a recap's names are looked up in them."""
+    return set(re.findall(r"[\w'’-]+", text.lower()))
 
 
 def _sentences(text: str) -> list[str]:
