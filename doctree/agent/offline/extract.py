@@ -1082,8 +1082,10 @@ _OFFER = re.compile(
 def _offered(turns: list[Turn], turn: Turn, raw: str) -> bool:
     """Whether `raw`, the first sentence of the user's message, says yes to the assistant's
     offer, just before it, to forget what the user had said ("Should I forget that?")."""
-    at = turns.index(turn)
-    if not _ASSENT.fullmatch(raw) or at == 0 or turns[at - 1].kind != "assistant":
+    if not _ASSENT.fullmatch(raw):
+        return False
+    at = next(i for i, t in enumerate(turns) if t is turn)  # (by identity: turns compare by value)
+    if at == 0 or turns[at - 1].kind != "assistant":
         return False
     asked = turns[at - 1].sentences[-1] if turns[at - 1].sentences else ""
     m = _OFFER.search(asked)
