@@ -40,8 +40,9 @@ _ISO = """[2030-07-01 10:02] Lena: the vet said Biscuit needs the booster on 15 
 
 
 def test_an_android_export_gives_each_line_its_sender_its_day_and_the_groups_title():
-    before, lines = chat_export(_ANDROID)
+    before, lines, after = chat_export(_ANDROID)
     assert before[0].startswith("Here's the allotment group")
+    assert not any(x.strip() for x in after)
     assert [(x.sender, x.text) for x in lines] == [
         ("Priya", "Skip is arriving Saturday 18 May at 9am"),
         ("Tom", "I'll bring the big wheelbarrow and the spare gloves"),
@@ -60,7 +61,7 @@ def test_an_android_export_gives_each_line_its_sender_its_day_and_the_groups_tit
     ],
 )
 def test_ios_and_iso_stamped_exports_are_read_the_same_way(export, day, senders):
-    _, lines = chat_export(export)
+    _, lines, _ = chat_export(export)
     assert [x.sender for x in lines] == senders  # "Me" is the user; "image omitted" no line
     assert {x.day for x in lines} == {day}
     assert all("👍" not in x.text for x in lines)
@@ -108,9 +109,27 @@ def test_stamps_with_the_month_in_words_are_read_too():
         "Mar 12, 2030 at 6:05 PM - You: ok I'll be in\n"
         "13 March 2030, 09:10 - Dana: he says bring the spare key\n"
     )
-    _, lines = chat_export(export)
+    _, lines, _ = chat_export(export)
     assert [(x.day, x.sender) for x in lines] == [
         (date(2030, 3, 12), "Dana"),
         (date(2030, 3, 12), None),
         (date(2030, 3, 13), "Dana"),
     ]
+
+
+def test_the_users_words_after_an_export_are_read_as_theirs(repo):
+    # the export ends at the blank line after its last message; what follows is the user's
+    export = (
+        "The choir committee, from last night:\n\n"
+        "```\n"
+        "[09/03/2030 20:01] marta_k: minutes are up on the drive\n"
+        "[09/03/2030 20:03] Joel: I'll print copies for Sunday\n"
+        "[09/03/2030 20:05] marta_k: thanks!\n"
+        "```\n\n"
+        "marta_k is Marta Kowal, our treasurer. The drive is the choir's shared folder.\n"
+    )
+    before, lines, after = chat_export(export.replace("```\n", ""))
+    assert len(lines) == 3 and lines[-1].text == "thanks!"
+    assert any("Marta Kowal, our treasurer" in x for x in after)
+    run(repo, transcript("s-chat", ("user", "2030-03-10T09:00:00Z", export)))
+    assert "Marta Kowal, our treasurer" in _pages(repo)

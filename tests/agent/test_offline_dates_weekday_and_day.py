@@ -93,3 +93,10 @@ def test_a_weekday_said_with_its_date_is_that_date_not_another_one(said):
     s = read_sentence("2031-03-17T10:00:00Z", said, date(2031, 3, 17), d)
     assert "2031-03-13" in s.text and "2031-03-06" not in s.text, s.text
     assert s.text.count("2031-03-13") == 1, s.text
+
+
+@pytest.mark.parametrize(
+    "said", ["I run the Sunday 5-a-side.", "Got the Sat 3-day pass.", "the Friday 10-minute drill"]
+)
+def test_a_count_joined_to_a_word_after_a_weekday_is_no_day_of_the_month(said):
+    assert _read(said, date(2026, 11, 26)) == []

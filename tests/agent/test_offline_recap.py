@@ -544,3 +544,27 @@ def test_what_the_assistant_knows_about_a_name_the_user_said_is_no_recap(tmp_pat
         ),
     )
     assert not any("pumpkin" in ln for ln in lines), lines
+
+
+def test_a_message_switching_between_two_languages_gives_way_to_the_recap(tmp_path):
+    # half its sentences in another language: the recap in English is a reading, its time
+    # ("9 o'clock" of words) and its day ("14 July" of a month the rules do not read) too,
+    # and a name the other language changed at its start ("o Gaerdydd") is the user's
+    lines = _lines(
+        tmp_path,
+        (
+            "user",
+            T0,
+            "Sorry, I switch between English and Welsh all the time. Mae Owain, fy mrawd, yn "
+            "dod adre o Gaerdydd ar 14 Gorffennaf, am naw o'r gloch! Bydd e'n aros gyda ni am "
+            "wythnos gyfan.",
+        ),
+        (
+            "assistant",
+            T1,
+            "Lovely! Your brother Owain is coming home from Caerdydd on 14 July at 9 o'clock, "
+            "and he's staying with you for a whole week.",
+        ),
+        ("user", T2, "Ie, diolch."),
+    )
+    assert any("Owain" in ln and "2028-07-14" in ln and "Caerdydd" in ln for ln in lines), lines

@@ -92,18 +92,23 @@ def without_emoji(text: str) -> str:
     return " ".join(_EMOJI.sub(" ", text).split())
 
 
-def chat_export(text: str) -> tuple[list[str], list[ChatLine]] | None:
-    """The lines before an export (the user's own words about it) and its messages, in
-    order; None when `text` holds fewer than three stamped lines."""
+def chat_export(text: str) -> tuple[list[str], list[ChatLine], list[str]] | None:
+    """The lines before an export (the user's own words about it), its messages in order,
+    and the lines after it (the user's words again, after the blank line that ends its last
+    message); None when `text` holds fewer than three stamped lines."""
     lines = text.split("\n")
     stamped = [i for i, ln in enumerate(lines) if _STAMP.match(ln)]
     if len(stamped) < 3:
         return None
     before = lines[: stamped[0]]
+    end = stamped[-1] + 1  # the last message goes on to the first blank line
+    while end < len(lines) and lines[end].strip():
+        end += 1
+    after = lines[end:]
     out: list[ChatLine] = []
     title = ""
     current: ChatLine | None = None
-    for line in lines[stamped[0] :]:
+    for line in lines[stamped[0] : end]:
         m = _STAMP.match(line)
         if m is None:
             if current is not None and line.strip():
@@ -125,7 +130,7 @@ def chat_export(text: str) -> tuple[list[str], list[ChatLine]] | None:
         who = None if name.lower() in _SELF else name
         current = ChatLine(_day(m.group("day")), who, said, title)
         out.append(current)
-    return before, out
+    return before, out, after
 
 
 gate_patterns(globals())

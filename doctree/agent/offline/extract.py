@@ -53,6 +53,7 @@ from doctree.agent.offline.proposals import countered, is_proposal, proposed
 from doctree.agent.offline.recap import (
     as_users,
     clauses,
+    dates_unread,
     recapped,
     restated,
     says_more,
@@ -183,12 +184,14 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 *dropped[marks[1] :],
                 *a.forget[marks[2] :],
             ]
-            # a name the user said earlier in the session, or one memory knows, is theirs too
+            # a name the user said earlier in the session, or one memory knows (a page's, or
+            # on a line of what is upcoming), is theirs too
             names = earlier_words | words_of(
                 " ".join(
                     [
                         *directory.known_person_names(),
                         *(n for kind in directory.others.values() for n in kind.values()),
+                        *(line for line, _ in directory.remembered_dates),
                     ]
                 )
             )
@@ -740,6 +743,8 @@ def _forget(
                 a.forgotten += 1
                 dropped.append(t.text)
         return True
+    if (m := _OWNED.fullmatch(what)) is not None and re.fullmatch(NAME, m["thing"]):
+        of_whom = True  # "Ria's Ciara" (what Ria said of her): only where Ria is named
     persons, things = _targets(what, directory, of_whom)
     withheld: list[tuple[str, str]] = []
     for target in things:  # "about Ravi and the stairlift money": the money, as it is Ravi's
@@ -977,6 +982,14 @@ def _targets(
     the money, as it concerns Ravi); no persons when it names only people or only things
     ("about Ana and Tom", "about the gym": each of them)."""
     named = lang.forget_targets(what)
+    if (
+        len(named) == 1
+        and (m := _OWNED.fullmatch(named[0])) is not None
+        and re.fullmatch(NAME, m["thing"])
+    ):
+        # "Ria's Ciara", as "what Ria said about Ciara" is read (`lang.forget_request`):
+        # Ciara as Ria spoke of her, never the user's own lines about Ciara
+        return (m["whose"],), [m["thing"]]
     # "Lou's promotion", "Gran's surgery": the thing, as it concerns the person it is said of
     owned = [
         m
@@ -1466,6 +1479,8 @@ def _read_recap(
                 # "on the Thursday", read by the rules as one Thursday, the recap gives as
                 # "Thursday 9 March" and the user lets stand: the recap's day is the one meant
                 said = [by_day]
+            elif dates_unread(clause, [s.text for s in said], days):
+                pass  # the recap's day is the reading of one the rules could not read
             elif not all(unread(s.raw or s.text) for s in said) and (
                 any(lang.has_verb(s.raw or s.text) for s in said)
                 or not says_more(clause, [s.text for s in said], days)

@@ -834,7 +834,14 @@ def aside_ends(sentence: str) -> str | None:
 
 
 #: What a request to forget is said of: "what I told you", "everything I said".
-_SAID = r"(?:(?:what|that)\s+)?i(?:'ve)?\s+(?:said|told\s+you|mentioned|shared)\s+"
+_SAID = (
+    r"(?:(?:what|that)\s+)?i(?:'ve)?\s+(?:said|told\s+you|mentioned|shared)\s+"
+    # what someone else said, told or wrote: "what Ria said about …", "what my sister sent
+    # about …" (not "what you said": the assistant's own words are no line of the user's)
+    r"|(?:what|whatever|everything|anything)\s+(?:(?-i:[A-Z])[\w'’-]*|he|she|they|"
+    r"(?:my|our)\s+[\w'’-]+)\s+(?:said|told\s+(?:you|me|us)|mentioned|shared|wrote|posted|"
+    r"sent|texted|messaged)\s+"
+)
 #: Verbs that ask for memory to be cleared only with an object such as "everything": "clear
 #: out everything about him", not "I'm not clear about the dates".
 _CLEAR = r"(?:wipe|clear(?:\s+out)?|scrub|purge|get\s+rid\s+of)"
@@ -1052,6 +1059,13 @@ _SAID_OF_ONESELF = re.compile(
     re.I,
 )
 
+#: A question whether someone forgot, not a request: "did you forget about …", "have you
+#: ever forgotten what …" ("can you forget …" asks it).
+_ASKED_WHETHER = re.compile(
+    r"\b(?:did|do|does|have|has|had)\s+(?:you|i|we|he|she|they)\s+(?:ever\s+|already\s+|just\s+)?$",
+    re.I,
+)
+
 
 #: What follows a comma in a list of names: names only ("Ravi, Priya and the money"), up
 #: to the next comma or "and"/"or".
@@ -1072,6 +1086,12 @@ def _list_end(what: str) -> str:
     return what
 
 
+#: Whose words a request takes back when they are someone else's: "what Ria said about".
+_SAID_BY = re.compile(
+    r"\b(?:what|whatever|everything|anything)\s+(?!I\s)(?P<name>(?-i:[A-Z])[\w'’-]*)\s+"
+    r"(?:said|told\s+(?:you|me|us)|mentioned|shared|wrote|posted|sent|texted|messaged)\s",
+    re.I,
+)
 #: What a "forget about …" names when it names what was just said: "forget about that",
 #: "forget about all that", "forget about that bit".
 _JUST_SAID = re.compile(r"(?:all\s+)?(?:that|this)(?:\s+(?:bit|part|one|stuff))?", re.I)
@@ -1088,6 +1108,11 @@ def forget_request(sentence: str) -> tuple[bool, str | None] | None:
     m = FORGET_ABOUT.search(sentence)
     if m and _NEGATED.search(sentence[: m.start()]):
         return None  # "don't forget what I told you about the dog" asks the opposite
+    if m and (
+        _SAID_OF_ONESELF.search(sentence[: m.start()])
+        or _ASKED_WHETHER.search(sentence[: m.start()])
+    ):
+        return None  # "I always forget what I said about the loan", "did you forget …?"
     if m:
         what = _list_end(next(m.group(g) for g in _TARGET_GROUPS if m.group(g)).strip())
         # "and" goes on the target only before a name or a noun ("Jonas and Elif"),
@@ -1095,6 +1120,14 @@ def forget_request(sentence: str) -> tuple[bool, str | None] | None:
         what = _CLAUSE_END.sub("", what).strip().rstrip(",").strip()
         if _JUST_SAID.fullmatch(what):
             return True, None  # "forget about that": what was just said, as "forget that"
+        if (
+            what
+            and not re.fullmatch(r"it|that|this|them|those", what, re.I)
+            and (by := _SAID_BY.search(m.group(0))) is not None
+        ):
+            # "forget what Ria said about the party": the party, as Ria said it (her lines
+            # on it, not the user's own)
+            return True, f"{by['name']}'s {what}"
         return (True, what) if what else (True, None)
     if (asked := _asked(sentence)) is not None:
         return True, asked

@@ -137,7 +137,7 @@ def recapped(
     glyphs = all(unread(h) for h in heard)
     # in a language the rules do not read, a time is said in words ("el sa3a tamanya"): the
     # recap's "8pm" is a reading, not a figure the assistant brought in
-    times_read = glyphs or not_english(" ".join(heard))
+    times_read = glyphs or not_english(" ".join(heard)) or half_foreign(heard)
     # written in another script (日本語, Ελληνικά, русский): the recap's names are its
     # transliterations ("Hakone"), not names the assistant brought in
     other_script = _other_script(" ".join(heard))
@@ -178,9 +178,14 @@ def recapped(
             text, earlier_words
         ):
             continue  # its own words: what the assistant knows or found, not a restatement
-        if (glyphs or other_script or all(_said(n, "", earlier_words) for n in names)) and all(
-            f in said_digits for f in figures
-        ):
+        if (
+            glyphs
+            or other_script
+            or all(
+                _said(n, "", earlier_words) or (times_read and _mutated(n, said_words))
+                for n in names
+            )
+        ) and all(f in said_digits for f in figures):
             out.append(text)
     return out
 
@@ -341,7 +346,9 @@ def says_more(clause: str, texts: list[str], days: Callable[[str], list[str]]) -
 
 
 #: A time of day: "1pm", "10.30am", "14:45".
-_TIME = re.compile(r"\b\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)\b|\b\d{1,2}[:h]\d{2}\b", re.I)
+_TIME = re.compile(
+    r"\b\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|o['’]\s?clock)(?!\w)|\b\d{1,2}[:h]\d{2}\b", re.I
+)
 
 
 def _other_script(text: str) -> bool:
@@ -351,11 +358,22 @@ def _other_script(text: str) -> bool:
     return len(letters) >= 6 and other * 3 >= len(letters)
 
 
-def not_english(text: str) -> bool:
+def not_english(text: str, *, share: int = 10) -> bool:
     """Whether a text of six words or more is in another language (or a dialect far from
-    English): fewer than one word in ten is one of English's common little words."""
+    English): fewer than one word in ten (in `share`) is one of English's common little
+    words."""
     words = re.findall(r"[^\W\d_]+(?:['’][^\W\d_]+)?", text.lower())
-    return len(words) >= 6 and sum(w in stopwords.ENGLISH for w in words) * 10 < len(words)
+    return len(words) >= 6 and sum(w in stopwords.ENGLISH for w in words) * share < len(words)
+
+
+def half_foreign(heard: list[str]) -> bool:
+    """Whether half or more of the sentences of six words or more in `heard` are in another
+    language (`not_english`): a message that switches between two ("Sorry, I mix the two.
+    Mae'r trên yn hwyr heddiw, …"), whose recap in English is a reading."""
+    long = [x for h in heard for x in _sentences(h) if len(x.split()) >= 6]
+    # (a sentence in another language may hold a few words that are English's little words
+    # too, "i" or "am": fewer than one in five)
+    return bool(long) and 2 * sum(not_english(x, share=5) for x in long) >= len(long)
 
 
 def unread(text: str) -> bool:
@@ -365,6 +383,17 @@ def unread(text: str) -> bool:
     tokens = text.split()
     words = [t for t in tokens if re.fullmatch(r"\W*[^\W\d_]{2,}(?:['’-][^\W\d_]+)*\W*", t)]
     return len(tokens) >= 3 and len(words) * 2 < len(tokens)
+
+
+def dates_unread(clause: str, texts: list[str], days: Callable[[str], list[str]]) -> bool:
+    """Whether a recap's `clause` gives a day where none of the `texts` it says again has one
+    the rules read ("due 2 Mehefin", a month in another language, as "due on 2 June"),
+    holding every figure they hold (a figure of theirs may be the day's own)."""
+    new = set(days(clause))
+    if not new or any(days(t) or re.search(r"\d{4}-\d{2}-\d{2}", t) for t in texts):
+        return False
+    values = _values(clause, days) | {str(int(d[8:10])) for d in new}
+    return all(_values(t, days) <= values for t in texts)
 
 
 def _values(text: str, days: Callable[[str], list[str]]) -> set[str]:
@@ -459,6 +488,16 @@ def _said(name: str, said: str, words: set[str]) -> bool:
         # a plural of the user's word: "RSVPs" of "RSVP" (or of "\rsvpdate")
         or (len(low) >= 5 and low.endswith("s") and any(w.startswith(low[:-1]) for w in words))
         or all(p in words for p in low.split("-") if p)
+    )
+
+
+def _mutated(name: str, words: set[str]) -> bool:
+    """Whether a word of the user's is `name` with its first letter changed, as languages
+    that mutate a word's start do ("ym Mhlas" of "Plas", "o Gaerdydd" of "Caerdydd"): the
+    rest of the name, of three letters or more, ends a word one or two letters longer."""
+    rest = name.lower()[1:]
+    return len(rest) >= 3 and any(
+        w.endswith(rest) and 1 <= len(w) - len(rest) <= 2 and w[0] != name[0].lower() for w in words
     )
 
 

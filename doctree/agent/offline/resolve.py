@@ -195,7 +195,8 @@ _RELATIVE = re.compile(
     r"edition|century|generation|draft|week|lap)))"
     # "Fri 3", "Thurs 14 at 2": a weekday and a bare day of the month, no time or count
     rf"|(?P<wdn>(?:on\s+)?(?P<wdnwd>{WEEKDAY_OR_ABBREVIATION}),?\s+(?P<n3>[1-9]|[12]\d|3[01])"
-    r"(?![\d:.,/]\d|\s*(?:%|am\b|pm\b|a\.m|p\.m|h\b|x\b|-\s*\d))"
+    # (not "Thursday 5-a-side", "Sat 3-day pass": a count joined to a word)
+    r"(?![\d:.,/]\d|\s*(?:%|am\b|pm\b|a\.m|p\.m|h\b|x\b|-\s*\d)|-[^\W\d_])"
     rf"(?!\s+(?:of\s+)?(?:{_MONTH_RE}|{_FOREIGN_MONTH_RE}))(?=\s*(?:$|[,;.!?)]|at\b|@|-|–|—|\()))"
     # "by the wed before", "the day after": counted from the date said last, none named
     rf"|(?P<chainbare>the\s+(?:(?P<bwd>{WEEKDAY})|(?P<bday>day|morning|afternoon|evening|night))"

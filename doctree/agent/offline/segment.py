@@ -414,15 +414,17 @@ _WHEN_SAID = re.compile(
 def export_sentences(
     before: list[str],
     lines: list[ChatLine],
+    after: list[str],
     items: set[str] | None,
     pieces: set[str] | None,
     rows: set[str] | None,
     kept_quotes: set[str] | None,
     dated: dict[str, date | None] | None,
 ) -> tuple[list[str], list[str]]:
-    """The sentences of an exported chat (`chat.chat_export`): the user's words about it
-    first, then each message's sentences, labelled with their sender ("Ana: The hall is
-    booked.") and dated by the message's own stamp; the user's own messages are the user's
+    """The sentences of an exported chat (`chat.chat_export`): the user's words before it
+    first, then each message's sentences, then the user's words after it. A message's
+    sentences are labelled with their sender ("Ana: The hall is booked.") and dated by the
+    message's own stamp; the user's own messages are the user's
     words, a "yes" to someone's request said with what it answers. A sentence that says
     when something is, without naming what, is followed by the chat's title, the subject
     of the chat ("… Sunday at noon (Ana's birthday)")."""
@@ -467,6 +469,10 @@ def export_sentences(
                 dated[sentence] = line.day
             own.append(sentence)
         previous = line
+    if any(x.strip() for x in after):
+        said, pasted = user_sentences("\n".join(after), items, pieces, rows, kept_quotes, dated)
+        own.extend(said)
+        quoted.extend(pasted)
     return own, quoted
 
 
