@@ -90,6 +90,7 @@ from doctree.agent.offline.resolve import (
     swapped_earlier,
 )
 from doctree.agent.offline.segment import ADDRESSED, record_shape, same_list, split_sentences
+from doctree.agent.offline.spelled import spelled_words
 from doctree.agent.offline.spoken import spoken_figures
 from doctree.memory.secrets import Secret, mask, secret_location
 from doctree.stopwords import ENGLISH
@@ -167,6 +168,8 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
     choices: dict[str, Sentence] = {}  # the choices of two made in this session, by label
     heard: list[str] = []  # the user's messages since the assistant's last turn
     earlier_words: set[str] = set()  # the words of the user's messages before those
+    earlier_figures: set[str] = set()  # and their figures (spelled out too: "nine two")
+    memory_words: tuple[tuple[int, int, int], set[str]] = ((-1, -1, -1), set())
     checks: list[str] = []  # the assistant's restatement asked as a question ("…, right?")
     marks = (0, 0, 0)  # what was taken back before them: a.withheld, dropped, a.forget
     recap: list[str] = []  # the assistant's restatement of them, kept if the user lets it
@@ -186,19 +189,33 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
             ]
             # a name the user said earlier in the session, or one memory knows (a page's, or
             # on a line of what is upcoming), is theirs too
-            names = earlier_words | words_of(
-                " ".join(
-                    [
-                        *directory.known_person_names(),
-                        *(n for kind in directory.others.values() for n in kind.values()),
-                        *(line for line, _ in directory.remembered_dates),
-                    ]
-                )
+            memory_known = (
+                len(directory.people),
+                sum(map(len, directory.others.values())),
+                len(directory.remembered_dates),
             )
-            recap, recap_turn = recapped(turn, heard, took_back, names), turn
+            if memory_known != memory_words[0]:  # (read again only when memory knows more)
+                memory_words = memory_known, words_of(
+                    " ".join(
+                        [
+                            *directory.known_person_names(),
+                            *(n for kind in directory.others.values() for n in kind.values()),
+                            *(line for line, _ in directory.remembered_dates),
+                        ]
+                    )
+                )
+            names = earlier_words | memory_words[1]
+            recap = recapped(turn, heard, took_back, names, figures=earlier_figures)
+            recap_turn = turn
             asks = any(x.endswith("?") for x in turn.sentences)
-            checks = recapped(turn, heard, took_back, names, checks=True) if asks else []
-            earlier_words |= words_of(" ".join(heard))
+            checks = (
+                recapped(turn, heard, took_back, names, checks=True, figures=earlier_figures)
+                if asks
+                else []
+            )
+            heard_text = " ".join([*heard, *(w for h in heard for w in spelled_words(h))])
+            earlier_words |= words_of(heard_text)
+            earlier_figures |= set(re.findall(r"\d+", heard_text))
             recap_since, heard_since = heard_since, len(a.sentences)
             heard, marks = [], (len(a.withheld), len(dropped), len(a.forget))
             pending = findings(turn, directory)
@@ -1481,6 +1498,8 @@ def _read_recap(
                 said = [by_day]
             elif dates_unread(clause, [s.text for s in said], days):
                 pass  # the recap's day is the reading of one the rules could not read
+            elif any(spelled_words(s.raw or s.text) for s in said):
+                pass  # what was spelled out letter by letter, put together
             elif not all(unread(s.raw or s.text) for s in said) and (
                 any(lang.has_verb(s.raw or s.text) for s in said)
                 or not says_more(clause, [s.text for s in said], days)

@@ -34,6 +34,7 @@ from doctree.agent.offline.enumerations import enumerations, pointed
 from doctree.agent.offline.model import Turn
 from doctree.agent.offline.positions import position, withdraws
 from doctree.agent.offline.resolve import correction_of
+from doctree.agent.offline.spelled import folded, spelled_words
 
 #: A reply that opens on setting right or setting aside what was just said: "Actually, it's
 #: the 10.40", "Wait, …", "Ignore that, …", "Not quite: …".
@@ -109,12 +110,14 @@ def recapped(
     named: frozenset[str] | set[str] = frozenset(),
     *,
     checks: bool = False,
+    figures: set[str] | frozenset[str] = frozenset(),
 ) -> list[str]:
     """The sentences of the assistant's `turn` that restate the user's sentences `heard`
     since its turn before, without naming anything in `taken` (what the user took back in
     them, with the requests), each without the acknowledgement before it. A name may also
     have been said before them (`named`: the words of what the user said earlier in the
-    session and of the names memory knows, `words_of`); a figure must be in `heard`.
+    session and of the names memory knows, `words_of`); a figure must be in `heard` or in
+    what the user said earlier in the session (`figures`).
 
     With `checks`, the sentences that ask the user to confirm a restatement instead ("Let me
     check I've read that right: Ines has swimming on Tuesdays at 6pm?", "So the party's at 2pm,
@@ -128,9 +131,15 @@ def recapped(
     asked_off = _asked_off([x for h in heard for x in _sentences(h)])
     if asked_off is None:
         return []  # a request that names nothing ("forget that"): the recap may answer it
-    said = " ".join(heard).lower()
-    said_digits = set(_DIGITS.findall(" ".join(heard)))
+    # what the user spelled out ("S-A-M-I-R", "Kilo Tango seven seven four Delta") is said
+    # as the words and codes it spells, without accents, as the recap may put them together
+    spelled = [w for h in heard for w in spelled_words(h)]
+    said = " ".join([*heard, *spelled]).lower()
+    said_digits = set(_DIGITS.findall(said))
     said_words = words_of(said)
+    figures_before = figures
+    if spelled:
+        said_words |= words_of(folded(said))
     earlier_words = said_words | named
     taken_names = {n.lower() for t in taken for n in _names(t)}
     # messages mostly of emoji and signs ("🚙🔧 ❌ Thu ➡️ Tue"): the recap's words read them
@@ -167,7 +176,7 @@ def recapped(
         ):
             continue
         names = _names(text)
-        figures = _DIGITS.findall(_DATE.sub(" ", _TIME.sub(" ", text) if times_read else text))
+        found = _DIGITS.findall(_DATE.sub(" ", _TIME.sub(" ", text) if times_read else text))
         if not names:
             continue  # figures alone: advice may reuse the user's ("the same weight, 100g")
         if any(n.lower() in taken_names for n in names):
@@ -175,17 +184,19 @@ def recapped(
         if _names_any(text, asked_off):
             continue  # it names what the user asked to be let go of
         if not (glyphs or times_read or other_script or verbless) and not _mostly_said(
-            text, earlier_words
+            folded(text) if spelled else text, earlier_words | said_words
         ):
             continue  # its own words: what the assistant knows or found, not a restatement
         if (
             glyphs
             or other_script
             or all(
-                _said(n, "", earlier_words) or (times_read and _mutated(n, said_words))
+                _said(n, "", earlier_words)
+                or (times_read and _mutated(n, said_words))
+                or (bool(spelled) and _said(folded(n), "", said_words))
                 for n in names
             )
-        ) and all(f in said_digits for f in figures):
+        ) and all(f in said_digits or f in figures_before for f in found):
             out.append(text)
     return out
 
