@@ -195,14 +195,17 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 len(directory.remembered_dates),
             )
             if memory_known != memory_words[0]:  # (read again only when memory knows more)
-                memory_words = memory_known, words_of(
-                    " ".join(
-                        [
-                            *directory.known_person_names(),
-                            *(n for kind in directory.others.values() for n in kind.values()),
-                            *(line for line, _ in directory.remembered_dates),
-                        ]
-                    )
+                memory_words = (
+                    memory_known,
+                    words_of(
+                        " ".join(
+                            [
+                                *directory.known_person_names(),
+                                *(n for kind in directory.others.values() for n in kind.values()),
+                                *(line for line, _ in directory.remembered_dates),
+                            ]
+                        )
+                    ),
                 )
             names = earlier_words | memory_words[1]
             recap = recapped(turn, heard, took_back, names, figures=earlier_figures)
