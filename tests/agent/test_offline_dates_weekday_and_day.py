@@ -100,3 +100,12 @@ def test_a_weekday_said_with_its_date_is_that_date_not_another_one(said):
 )
 def test_a_count_joined_to_a_word_after_a_weekday_is_no_day_of_the_month(said):
     assert _read(said, date(2026, 11, 26)) == []
+
+
+def test_in_the_past_tense_a_coming_day_that_agrees_with_its_weekday_is_that_day():
+    # said on Monday 2026-11-23: "Fri 27th" is this week's Friday, though "confirmed" is past
+    assert _read("Fri 27th 9-11 confirmed for the survey.", date(2026, 11, 23), past=True) == [
+        date(2026, 11, 27)
+    ]
+    # one gone that agrees is still that one: Monday 9 November 2026
+    assert _read("We met on Monday 9th.", date(2026, 11, 23), past=True) == [date(2026, 11, 9)]

@@ -11,6 +11,7 @@ by sentence, in the order they were said; extract calls it for each sentence it 
 
 from __future__ import annotations
 
+import contextlib
 import re
 from datetime import UTC, date, datetime, timedelta
 
@@ -908,8 +909,9 @@ def _day_of_month(
     """The date a bare day of the month means said on `ref`: the next one to come (the
     latest one gone in a sentence about the past); "of this/next month" fixes the month.
     With a weekday ("Friday the 18th" said on Tuesday the 18th of May) it is the first
-    month from this one on (back, in a sentence about the past) within `_AGREE_MONTHS` where
-    that day falls on that weekday; when none does (a weekday misremembered, more likely
+    month from this one on (back, in a sentence about the past, else the coming one of this
+    month or the next) within `_AGREE_MONTHS` where that day falls on that weekday; when
+    none does (a weekday misremembered, more likely
     than a date half a year away), the day of the month as read without it."""
     if weekday and not month:
         wd = weekday_number(weekday)
@@ -922,6 +924,15 @@ def _day_of_month(
             if d is not None and d.weekday() == wd and (d <= ref if past else d >= ref):
                 return d
             at = (at - timedelta(days=1) if past else at + timedelta(days=32)).replace(day=1)
+        if past:
+            # none gone, but the coming one agrees ("Thurs 14th 8-10 confirmed" on Monday the
+            # 11th): a weekday and a day that agree say more than a verb in the past tense
+            at = ref.replace(day=1)
+            for _ in range(2):
+                with contextlib.suppress(ValueError):
+                    if (d := at.replace(day=day)) >= ref and d.weekday() == wd:
+                        return d
+                at = (at + timedelta(days=32)).replace(day=1)
     first = ref.replace(day=1)
     months = [first]
     if month == "next" or not month:
