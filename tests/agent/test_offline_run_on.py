@@ -63,3 +63,20 @@ def test_a_time_changed_instead_of_another_edits_only_that_clause(repo):
     assert not [ln for ln in now.split("\n") if "4pm" in ln and "3pm" not in ln], now
     # the clause that also said the party's day keeps saying it, with the new time
     assert [ln for ln in now.split("\n") if "2029-08-14" in ln and "3pm" in ln], now
+
+
+def test_semicolons_part_a_long_sentence_first_and_a_clause_that_leans_back_stays():
+    said = (
+        "Noted: you start at Halden Works on Monday 4 May; your mentor is Ilse Brandt, Head of "
+        "Quality, who sits on the second floor and prefers email to calls; Tomas in Payroll "
+        "handles overtime claims; the fire drill is on the first Friday of each month; your "
+        "locker is number 212, and the code is on your welcome sheet."
+    )
+    assert run_on_pieces(said) == [
+        "Noted: you start at Halden Works on Monday 4 May.",
+        "Your mentor is Ilse Brandt, Head of Quality, who sits on the second floor and prefers "
+        "email to calls.",
+        "Tomas in Payroll handles overtime claims.",
+        "The fire drill is on the first Friday of each month.",
+        "Your locker is number 212, and the code is on your welcome sheet.",
+    ]

@@ -447,3 +447,21 @@ def test_a_telephone_number_is_one_value_a_date_a_time_or_a_card_is_not():
     ]
     assert [v.kind for v in supersession.values("due 2031-06-14 at 09:30")] == ["date", "time"]
     assert "phone" not in [v.kind for v in supersession.values("card 6280 0019 4471 2203")]
+
+
+@pytest.mark.parametrize(
+    ("later", "line"),
+    [
+        (
+            "Dana Whitlow has taken over from Piet Vos as our accountant.",
+            "Piet Vos is our accountant.",
+        ),
+        ("Ruth Okafor is now acting as registrar for the wedding.", "Hal Jones is the registrar."),
+        (
+            "Bo Lind takes over from Mia Sand as surveyor next week.",
+            "Mia Sand is acting as surveyor.",
+        ),
+    ],
+)
+def test_a_role_taken_over_from_someone_or_acted_in_passes(later, line):
+    assert supersession.takes_role(later, line)

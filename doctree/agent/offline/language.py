@@ -1266,7 +1266,9 @@ _ROLE_WORD = (
     r"founder|coordinator|contact|mentor|coach|advisor|adviser|lawyer|accountant|doctor|dentist|"
     r"teacher|tester|qa|sre|on-?call|point\s+person|product\s+owner|scrum\s+master|plumber|"
     r"electrician|builder|landlord|landlady|therapist|vet|nanny|cleaner|mechanic|trainer|"
-    r"tutor|agent|midwife|surgeon|nurse)"
+    r"tutor|agent|midwife|surgeon|nurse|surveyor|solicitor|caterer|photographer|florist|"
+    r"gardener|childminder|babysitter|carer|decorator|roofer|locksmith|optician|pharmacist|"
+    r"physio(?:therapist)?|registrar|officiant|chiropractor|osteopath)"
 )
 #: A role and the name set beside it: "The plumber, Gareth, comes Friday", "our vet Dr. Lin",
 #: "My accountant is Dev Malhotra" (said with "is", a full name or a title and a surname: a

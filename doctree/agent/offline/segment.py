@@ -971,6 +971,14 @@ def mail_subject(text: str) -> tuple[str, set[str]] | None:
 
 #: Where a run-on sentence's clauses meet: a comma, with the joining word it may carry.
 _RUN_ON_JOIN = re.compile(r",\s+(?:(?:and|then|but|so|plus|also)\s+)*", re.I)
+_SEMICOLON_JOIN = re.compile(r";\s+(?:(?:and|then|but|so|plus|also)\s+)*", re.I)
+#: A clause that leans on the one before: a relative one ("…, who cycles in"), or a title
+#: set beside a name, its words capitalised ("Farah Lund, Head of Sales").
+_LEANS_BACK = re.compile(
+    r"\s*(?:(?:who|whose|whom|which|where)\b"
+    r"|(?:[A-Z][\w'’&-]*|of|the|and|for|in|at|to|&)(?:\s+(?:[A-Z][\w'’&-]*|of|the|and|for|in|"
+    r"at|to|&))*\s*[.!?]?\s*$)"
+)
 #: A sentence this long, in this many clauses or more, is a dictated list, not one statement.
 RUN_ON_WORDS, RUN_ON_CLAUSES = 40, 4
 
@@ -980,29 +988,46 @@ def run_on_pieces(sentence: str) -> list[str]:
     """A run-on sentence (a dictated list: "moving day is the 23rd, the van comes at 8, the
     day before we defrost the freezer, …") as one statement per clause, each with a verb of
     its own and four words or more (a piece without one stays with the clause before it:
-    "12 Quarry Bank, Lindley"); a request to forget stays with the clause it takes back.
-    A sentence of a usual length is left whole."""
+    "12 Quarry Bank, Lindley", as does one that leans on it: "…, who cycles in", "…, Head of
+    Sales"); a request to forget stays with the clause it takes back. Semicolons part it
+    first, each part then read the same way at its commas. A sentence of a usual length is
+    left whole."""
     if len(sentence.split()) < RUN_ON_WORDS:
         return [sentence]
-    bounds = [0]  # where each clause starts (after its joining comma)
-    ends = []  # where each clause ends (at its joining comma)
-    for m in _RUN_ON_JOIN.finditer(sentence):
+    if ";" in sentence:
+        parts = _clauses_at(sentence, _SEMICOLON_JOIN, 2)
+        if len(parts) > 1:
+            return [x for part in parts for x in run_on_pieces(part)]
+    return _clauses_at(sentence, _RUN_ON_JOIN, RUN_ON_CLAUSES)
+
+
+def _clauses_at(sentence: str, joins: re.Pattern[str], least: int) -> list[str]:
+    """`sentence` cut where `joins` matches into statements (see `run_on_pieces`), or whole
+    when fewer than `least` of them stand."""
+    bounds = [0]  # where each clause starts (after its join)
+    ends = []  # where each clause ends (at its join)
+    for m in joins.finditer(sentence):
         ends.append(m.start())
         bounds.append(m.end())
     ends.append(len(sentence))
     pieces: list[tuple[int, int]] = []
     for start, end in zip(bounds, ends, strict=True):
         clause = sentence[start:end]
-        whole = len(clause.split()) >= 4 and has_verb(clause) and not FORGET_THAT.search(clause)
+        whole = (
+            len(clause.split()) >= 4
+            and has_verb(clause)
+            and not FORGET_THAT.search(clause)
+            and not _LEANS_BACK.match(clause)
+        )
         if pieces and not whole:
             pieces[-1] = (pieces[-1][0], end)  # "…, Lindley": with the clause before it
         else:
             pieces.append((start, end))
-    if len(pieces) < RUN_ON_CLAUSES:
+    if len(pieces) < least:
         return [sentence]
     out = []
     for start, end in pieces:
-        piece = sentence[start:end].strip(" ,")
+        piece = sentence[start:end].strip(" ,;")
         out.append(piece[:1].upper() + piece[1:] + ("" if piece[-1:] in ".!?" else "."))
     return out
 

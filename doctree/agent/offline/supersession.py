@@ -946,9 +946,12 @@ _ROLE_PHRASE = (
 #: treasurer is now Lidia Novak", "Nagy Eszter: QA lead".
 _ROLES = (
     re.compile(
-        rf"(?P<name>{lang.NAME})\s+(?:is|'s|becomes|will\s+be|takes\s+over\s+as|"
+        rf"(?P<name>{lang.NAME})\s+(?:is\s+(?:now\s+)?acting\s+as|acts\s+as|is|'s|becomes|will\s+be|"
+        rf"takes\s+over\s+as|"
         rf"has\s+taken\s+over\s+as|took\s+over\s+as|steps\s+in\s+as|is\s+stepping\s+in\s+as|"
-        rf"replaces\s+\w+\s+as|is\s+replacing\s+\w+\s+as|joins\s+as)\s+(?:now\s+)?"
+        rf"replaces\s+\w+\s+as|is\s+replacing\s+\w+\s+as|joins\s+as|"
+        rf"(?:has\s+)?(?:taken|takes|took|is\s+taking)\s+over\s+from\s+{lang.NAME}\s+as)"
+        rf"\s+(?:now\s+)?"
         rf"(?!an?\s){_ROLE_PHRASE}"
     ),
     re.compile(
