@@ -1097,6 +1097,7 @@ _SAID_BY = re.compile(
 _JUST_SAID = re.compile(r"(?:all\s+)?(?:that|this)(?:\s+(?:bit|part|one|stuff))?", re.I)
 
 
+@remembered_up_to(SIZE, shared=True)
 def forget_request(sentence: str) -> tuple[bool, str | None] | None:
     """(True, None) for "forget that", (True, "the standup time") for "forget about ...",
     (True, "she sleepwalks") for "forget that she sleepwalks", None when the sentence asks nothing

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import cache
 
 from doctree import stopwords
 from doctree.agent.offline import language as lang
@@ -142,22 +143,36 @@ def recapped(
         said_words |= words_of(folded(said))
     earlier_words = said_words | named
     taken_names = {n.lower() for t in taken for n in _names(t)}
-    # messages mostly of emoji and signs ("🚙🔧 ❌ Thu ➡️ Tue"): the recap's words read them
-    glyphs = all(unread(h) for h in heard)
-    # in a language the rules do not read, a time is said in words ("el sa3a tamanya"): the
-    # recap's "8pm" is a reading, not a figure the assistant brought in
-    times_read = glyphs or not_english(" ".join(heard)) or half_foreign(heard)
-    # written in another script (日本語, Ελληνικά, русский): the recap's names are its
-    # transliterations ("Hakone"), not names the assistant brought in
-    other_script = _other_script(" ".join(heard))
-    # no verb the rules know: shorthand, a layout, another language
-    verbless = not any(lang.has_verb(h) for h in heard) and len(" ".join(heard).split()) >= 5
-    if listed and not (times_read or any(h.count("\n") >= 2 for h in heard)):
+    raw_heard = " ".join(heard)
+    # (each read of the message below is made once, when a sentence first asks for it)
+
+    @cache
+    def glyphs() -> bool:
+        # messages mostly of emoji and signs ("🚙🔧 ❌ Thu ➡️ Tue"): the recap's words read them
+        return all(unread(h) for h in heard)
+
+    @cache
+    def times_read() -> bool:
+        # in a language the rules do not read, a time is said in words ("el sa3a tamanya"):
+        # the recap's "8pm" is a reading, not a figure the assistant brought in
+        return glyphs() or not_english(raw_heard) or half_foreign(heard)
+
+    @cache
+    def other_script() -> bool:
+        # written in another script (日本語, Ελληνικά, русский): the recap's names are its
+        # transliterations ("Hakone"), not names the assistant brought in
+        return _other_script(raw_heard)
+
+    @cache
+    def verbless() -> bool:
+        # no verb the rules know: shorthand, a layout, another language
+        return not any(lang.has_verb(h) for h in heard) and len(raw_heard.split()) >= 5
+
+    if listed and not (any(h.count("\n") >= 2 for h in heard) or times_read()):
         # a list set out in answer to words the rules read (a question, a story): advice or
         # the assistant's own findings, not a reading of what was pasted
         return []
     out = []
-    raw_heard = " ".join(heard)
     # a list set out: its items that state, each with its label ("Raffle: Dev Mistry …")
     candidates = [x for x in _items(turn.message) if _states(x, raw_heard)] if listed else None
     for raw in candidates if candidates is not None else turn.sentences:
@@ -176,23 +191,23 @@ def recapped(
         ):
             continue
         names = _names(text)
-        found = _DIGITS.findall(_DATE.sub(" ", _TIME.sub(" ", text) if times_read else text))
         if not names:
             continue  # figures alone: advice may reuse the user's ("the same weight, 100g")
         if any(n.lower() in taken_names for n in names):
             continue  # it names what the user took back
         if _names_any(text, asked_off):
             continue  # it names what the user asked to be let go of
-        if not (glyphs or times_read or other_script or verbless) and not _mostly_said(
+        if not (glyphs() or times_read() or other_script() or verbless()) and not _mostly_said(
             folded(text) if spelled else text, earlier_words | said_words
         ):
             continue  # its own words: what the assistant knows or found, not a restatement
+        found = _DIGITS.findall(_DATE.sub(" ", _TIME.sub(" ", text) if times_read() else text))
         if (
-            glyphs
-            or other_script
+            glyphs()
+            or other_script()
             or all(
                 _said(n, "", earlier_words)
-                or (times_read and _mutated(n, said_words))
+                or (times_read() and _mutated(n, said_words))
                 or (bool(spelled) and _said(folded(n), "", said_words))
                 for n in names
             )
