@@ -465,3 +465,39 @@ def test_a_telephone_number_is_one_value_a_date_a_time_or_a_card_is_not():
 )
 def test_a_role_taken_over_from_someone_or_acted_in_passes(later, line):
     assert supersession.takes_role(later, line)
+
+
+@pytest.mark.parametrize(
+    ("later", "passes"),
+    [
+        ("Tomasz has flu, so Greta from number 9 is feeding Biscuit now.", True),
+        ("Greta is feeding Biscuit instead while Tomasz is away.", True),
+        ("Greta is feeding Biscuit too now.", False),  # joins in: both do it
+        ("Tomasz is feeding Biscuit now.", False),  # the same doer
+        ("Greta is walking Biscuit now.", False),  # another task
+        ("Is Greta feeding Biscuit now?", False),
+    ],
+)
+def test_a_task_passed_to_someone_else(later, passes):
+    line = "Tomasz next door is feeding Biscuit while the user is gone."
+    assert supersession.passes_task(later, line) is passes
+
+
+def test_a_task_passed_in_a_later_session_replaces_the_line(repo):
+    run(
+        repo,
+        transcript(
+            "s-1",
+            ("user", "2028-03-01T09:00:00Z", "Tomasz next door is feeding Biscuit while I'm gone."),
+        ),
+    )
+    run(
+        repo,
+        transcript(
+            "s-2",
+            ("user", "2028-03-05T09:00:00Z", "Tomasz has flu, so Greta is feeding Biscuit now."),
+            ("assistant", "2028-03-05T09:01:00Z", "Sorry to hear that."),
+        ),
+    )
+    assert "Tomasz next door" not in current_facts(repo)
+    assert "Tomasz next door" in past_facts(repo)

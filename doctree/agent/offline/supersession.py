@@ -885,7 +885,11 @@ def says_ended(text: str) -> bool:
 def may_end(text: str) -> bool:
     """Whether `text` can end a line (`ends`) or pass a role (`takes_role`) at all: the cheap
     test before memory is searched for the line."""
-    return bool(_ended_clauses(text)) or (bool(_HANDED.search(text)) and bool(roles(text)))
+    return (
+        bool(_ended_clauses(text))
+        or (bool(_HANDED.search(text)) and bool(roles(text)))
+        or (bool(_PASSED.search(text)) and _TASK.search(text) is not None)
+    )
 
 
 def ends(text: str, line: str) -> bool:
@@ -999,6 +1003,40 @@ def takes_role(text: str, line: str) -> bool:
                 continue
             if any(r == role and w & old_who for r, w, _ in said):
                 continue  # "Ana and Ben are the leads now": Ana's line holds still
+            return True
+    return False
+
+
+#: Someone doing a task: "Barry next door is feeding the cat", "Lena is walking Bo".
+_TASK = re.compile(
+    rf"(?P<name>{lang.NAME})(?:\s+(?!is\b|are\b|will\b)(?:[a-z][\w'’-]*|\d+)){{0,3}}?\s+"
+    r"(?:is|are|will\s+be|'s)\s+(?P<task>[a-z]+ing\s+(?:(?:the|my|our|his|her|their)\s+)?"
+    r"[\w'’-]+)"
+)
+#: Words that say a task passed to someone: "now", "instead", "from now on", "taking over".
+_PASSED = re.compile(r"\b(?:now|instead|from\s+now\s+on|taking\s+over|took\s+over)\b", re.I)
+#: Words that say another joins in: "too", "as well", "also".
+_JOINS = re.compile(r"\b(?:too|also|as\s+well|both|and\s+me)\b", re.I)
+
+
+def task_words(text: str) -> set[str]:
+    """The words of the tasks `text` says someone does ("feeding", "mittens"): what to
+    search memory with for the line that gave a task to someone else."""
+    return {w.lower() for m in _TASK.finditer(text) for w in re.findall(r"[\w'’-]+", m["task"])}
+
+
+def passes_task(text: str, line: str) -> bool:
+    """Whether `text` (said later) gives a task the current `line` gives someone to another
+    person, saying it passed ("Pauline is feeding Mittens now" of "Barry next door is
+    feeding Mittens while I'm away"): the same task, another doer, a word of change, no word
+    of joining in ("Ana is feeding him too"); the caller acts only when exactly one line
+    fits."""
+    if "?" in text or not _PASSED.search(text) or _JOINS.search(text):
+        return False
+    new = {(m["task"].lower(), m["name"]) for m in _TASK.finditer(text)}
+    for m in _TASK.finditer(line):
+        task, who = m["task"].lower(), m["name"]
+        if any(t == task and w != who for t, w in new) and (task, who) not in new:
             return True
     return False
 

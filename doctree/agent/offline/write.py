@@ -748,8 +748,8 @@ class Writer(PageIO):
 
     def _ended_elsewhere(self, s: Sentence, said_instead: str = "") -> None:
         """A status changed (`supersession.ends`: a debt paid, a task done, a plan called
-        off or fallen through) or a role passed to someone else (`supersession.takes_role`)
-        replaces the one current line of an earlier session that stated what it ends or who
+        off or fallen through), a role or a task passed to someone else
+        (`supersession.takes_role`, `supersession.passes_task`) replaces the one current line of an earlier session that stated what it ends or who
         held the role; nothing moves when none or several fit. `said_instead`: the text to
         read in place of `s`'s own."""
         if not said_instead and any(by is s for by in self.superseded.values()):
@@ -763,7 +763,16 @@ class Writer(PageIO):
         lines = [
             _said(ln) for ln in self._current_lines(query) if re.match(r"- \d{4}-\d{2}-\d{2}\b", ln)
         ]
-        for fit in (supersession.ends, supersession.takes_role):
+        task = supersession.task_words(text) - set(stopwords.SEARCH)
+        for fit in (supersession.ends, supersession.takes_role, supersession.passes_task):
+            if fit is supersession.passes_task and task:
+                # the task's own words find its line ("feeding Mittens"), the rest of what
+                # was said with it aside
+                lines = [
+                    _said(ln)
+                    for ln in self._current_lines(" ".join(sorted(task)))
+                    if re.match(r"- \d{4}-\d{2}-\d{2}\b", ln)
+                ]
             fits = {said for said in lines if fit(text, said)}
             if len(fits) == 1:
                 self.superseded.setdefault(fits.pop(), s)
