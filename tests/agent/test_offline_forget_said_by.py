@@ -70,3 +70,31 @@ def test_asking_for_it_still_does():
     assert forget_request("Can you forget about the loan?") == (True, "the loan")
     assert forget_request("Forget what I said about the loan.") == (True, "the loan")
     assert forget_request("forget what my brother texted about the loan") == (True, "the loan")
+
+
+def test_a_thing_said_to_be_between_two_people_is_let_go_of(repo):
+    run(
+        repo,
+        transcript(
+            "s-priv",
+            ("user", T[0], "I lent my sister £400 for her deposit, she pays me back in June."),
+            ("user", T[1], "The gym is £35 a month now."),
+            ("assistant", T[2], "Noted."),
+            ("user", T[3], "Actually the deposit business with my sister is between her and me."),
+        ),
+    )
+    now, _ = page_lines(repo)
+    assert not any("£400" in ln for ln in now), now
+    assert any("gym" in ln for ln in now), now
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "The choice is between him and me.",
+        "The party is between 2 and 4.",
+        "My flat is between the station and the park.",
+    ],
+)
+def test_between_without_a_thing_said_asks_nothing(said):
+    assert forget_request(said) is None

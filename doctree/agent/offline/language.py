@@ -964,13 +964,22 @@ FORGET_ASKED = tuple(
         r"(?P<dont>\bi\s+(?:don'?t|do\s+not)\s+want\s+(?:[^.;!?]*?\s)?)"
         rf"(?:{_SAID_OF})(?=\s+(?:kept|stored|saved|remembered|recorded|written\s+down|"
         r"noted(?:\s+down)?|on\s+(?:file|record))\b)",
+        # "the loan thing with my brother is between him and me": a thing named as private
+        # (what is said of it: "the choice is between him and me" is no secret)
+        r"(?P<verb>)\b(?:the|that|this|my|our)\s+"
+        r"(?=[^.,;!?]{0,60}?\b(?:stuff|things?|business|bits?|news|story|matter|situation)\b)"
+        rf"(?P<what14>[^.,;!?]{{2,60}}?)\s+(?:is|'s|stays?)\s+"
+        r"(?:just\s+|strictly\s+|only\s+)?between\s+(?:him|her|them|you|us|[A-Z]\w+)"
+        r"(?:\s+and\s+me)?(?=\s*(?:[.,;!?]|$|\s+(?:so|please|ok|okay)\b))",
         r"(?P<verb>(?:nothing|no\s+(?:mention|record|notes?|trace|lines?))\s+)"
         r"(?:about|on|of|regarding)\s+(?P<what3>[^.,;!?]+?)\s+"
         r"(?=(?:in\s+(?:there|here|it|memory|writing|(?:your|the|my)\s+(?:notes|memory|pages|"
         r"records|files))|please|thanks)\b)",
     )
 )
-_ASKED_GROUPS = ("what", "what2", "what3", "what4", "what8", "what10", "what12", "what13")
+_ASKED_GROUPS = (
+    "what", "what2", "what3", "what4", "what8", "what10", "what12", "what13", "what14",
+)
 #: What comes just before a request addressed to the assistant: nothing, a clause's end, or
 #: the words that ask ("please", "can you", "and", "just", "I'd like you to").
 _ASKING = re.compile(
