@@ -309,3 +309,10 @@ def test_the_weekday_a_date_said_before_falls_on_is_that_date():
     anchors = []
     _said(anchors, "We fly out on Thursday 21 June.", ref)
     assert "(2029-06-25)" in _said(anchors, "We're back on the Monday.", ref)
+
+
+def test_a_label_that_looks_like_shorthand_stays_as_written():
+    # "B4:" is a spreadsheet's cell, not "before"; "b4 noon" still is
+    assert weekdays_spelled("B4: 134 (the direct debit went up)").startswith("B4: 134")
+    assert weekdays_spelled("wk: 12 of 40") == "wk: 12 of 40"
+    assert "before noon" in weekdays_spelled("bunting b4 noon")

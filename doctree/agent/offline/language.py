@@ -1729,7 +1729,13 @@ def weekdays_spelled(sentence: str) -> str:
         day = _WEEKDAY_ABBR[abbr.lower()]
         return m.group(0)[: m.start("abbr") - m.start()] + day + (m.group("dom") or "")
 
-    sentence = _CHAT_WORD.sub(lambda m: _CHAT_TIME[m.group(0).lower()], sentence)
+    sentence = _CHAT_WORD.sub(
+        # a label ("B4: 134", a spreadsheet's cell; "wk: 12") stays as written
+        lambda m: m.group(0)
+        if re.match(r"\s*[:=]", sentence[m.end() :])
+        else _CHAT_TIME[m.group(0).lower()],
+        sentence,
+    )
     return _ABBR_DAY.sub(spell, sentence)
 
 
