@@ -312,6 +312,8 @@ def test_the_weekday_a_date_said_before_falls_on_is_that_date():
 
 
 def test_a_label_that_looks_like_shorthand_stays_as_written():
+    from doctree.agent.offline.language import weekdays_spelled
+
     # "B4:" is a spreadsheet's cell, not "before"; "b4 noon" still is
     assert weekdays_spelled("B4: 134 (the direct debit went up)").startswith("B4: 134")
     assert weekdays_spelled("wk: 12 of 40") == "wk: 12 of 40"
