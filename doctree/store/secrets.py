@@ -22,6 +22,7 @@ pattern plugins miss most secrets pasted in sentences ("my password is ...").
 
 from __future__ import annotations
 
+import base64
 import math
 import re
 from collections import Counter
@@ -162,7 +163,9 @@ _GAP = r"[^.!?\n\d]{0,40}?"
 #: Four to eight digits, or two groups of three or four: "4821", "583912", "583 912".
 _CODE_DIGITS = r"(?<![\d.,:/-])(?:\d{3,4}[ -]\d{3,4}|\d{4,8})(?![\d.,:/-]?\d)"
 #: One recovery code: groups of 4 to 6 letters and digits (a digit among them), hyphenated.
-_RECOVERY_CODE = r"(?=[A-Za-z0-9-]*\d)[A-Za-z0-9]{4,6}(?:-[A-Za-z0-9]{4,6}){0,3}(?![\w-])"
+_RECOVERY_CODE = (
+    r"(?:\d{7,10}|(?=[A-Za-z0-9-]*\d)[A-Za-z0-9]{4,6}(?:-[A-Za-z0-9]{4,6}){0,3})(?![\w-])"
+)
 
 #: A bank's sort code with its number, and an account's number with its word.
 _SORT_CODE = r"sort\s*code\s*[:=]?\s*(?:is\s+)?\d{2}[- ]?\d{2}[- ]?\d{2}\b"
@@ -201,6 +204,16 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
         ),
         ("api-key", re.compile(r"sk-(?<!\wsk-)[A-Za-z0-9_-]{20,}")),
         ("stripe-key", re.compile(r"\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}")),
+        # a webhook's signing secret, whatever the setting holding it is named
+        ("stripe-key", re.compile(r"\bwhsec_[A-Za-z0-9+/]{24,}")),
+        # an age encryption tool's secret key, and a PuTTY key file's private lines
+        ("private-key", re.compile(r"\bAGE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58}\b")),
+        (
+            "private-key",
+            re.compile(
+                r"\bPrivate-Lines:[ \t]*\d+[ \t]*\r?\n(?P<value>(?:[ \t]*[A-Za-z0-9+/=]{8,}[ \t]*(?:\r?\n|$))+)"
+            ),
+        ),
         ("aws-access-key", re.compile(r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA)[A-Z0-9]{16}\b")),
         (
             "aws-secret-key",
@@ -242,6 +255,25 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
             re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s:/@]*:(?P<value>[^\s/@]{3,})@[^\s]+", re.I),
         ),
         ("bearer-token", re.compile(r"\b[Bb]earer\s+(?P<value>[A-Za-z0-9._~+/=-]{16,})")),
+        (
+            # a login given to curl as a pair: "curl -u ops:Tr1cky https://…" (not a shell
+            # variable or a placeholder in angle brackets: "-u $USER:$TOKEN")
+            "password",
+            re.compile(
+                r"\bcurl\b[^\n]*?\s(?:-u|--user)(?:\s+|=)[\"']?[^\s:\"']{1,64}:"
+                r"(?P<value>(?P<given>(?![$<{%])[^\s\"']{1,128}))[\"']?(?=\s|$)"
+            ),
+        ),
+        (
+            # HTTP basic authentication: a login and its password, in base64 after "Basic"
+            # (`_judged` decodes it: a pair of printable text with a colon between)
+            "password",
+            re.compile(
+                r"(?<![A-Za-z-])(?:proxy-)?authorization[\"']?\s*[:=]\s*[\"']?basic\s+"
+                r"(?P<value>(?P<basic>[A-Za-z0-9+/]{6,}={0,2}))(?![A-Za-z0-9+/=])",
+                re.I,
+            ),
+        ),
         (
             # a login given as a pair: "the portal login is anna.k / Xy!93kq"
             "password",
@@ -286,9 +318,24 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
                 # Passwort ist vergessen" says what happened to it)
                 r"(?<![A-Za-z])(?:password|passwd|passphrase|pass ?code|pwd|pw)(?![A-Za-z])"
                 r"(?:\s*[:=]\s*|\s+(?:is|was)\s*[:=]?\s*(?:now\s+)?)"
-                r"[\"'`]?(?P<value>(?P<coined>(?-i:[a-z]{6,32})))[\"'`]?"
+                # (in capitals too, as a sentence written in capitals gives it: "THE WIFI
+                # PASSWORD IS OTTERSLIDE")
+                r"[\"'`]?(?P<value>(?P<coined>(?-i:[a-z]{6,32}|[A-Z]{6,32})))[\"'`]?"
                 r"(?=[.!?,;:)]*(?:[ \t]*(?:\n|$)|\s+[(\-–—]|\s+(?:and|but|if|so|or|for|on|to|"
                 r"btw|thanks|please)\b)|[,;)]\s)",
+                re.I,
+            ),
+        ),
+        (
+            # a password said to be another's, then given: "my email password is the same
+            # as the bank one: lanternfish" (what follows the colon or dash, ending the
+            # sentence, is the password, a word of the dictionary too)
+            "password",
+            re.compile(
+                r"(?<![A-Za-z])(?:password|passwd|passphrase|pwd|pw)(?![A-Za-z])"
+                r"[^.!?\n:]{0,40}?\b(?:the\s+)?(?:same|identical)\s+(?:as|to)\b[^.!?\n:–—]{1,40}?"
+                r"(?:\s*:\s*|\s+[-–—]\s+)[\"'`]?(?P<value>(?P<given>(?!(?:yes|no|none|same|the|a|an|"
+                r"it|that|this|see|unknown)\b)[^\s\"'`]{4,64}?))[\"'`]?(?=[.!?]*(?:\s*$|\s*\n))",
                 re.I,
             ),
         ),
@@ -380,6 +427,17 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
                 rf"(?:\w+\s+)?{_LOCK_ABROAD}\w*{_IS_CODE_ABROAD}"
                 + _MARKUP_OPEN
                 + r"(?P<value>\d{4,10})\b",
+                re.I,
+            ),
+        ),
+        (
+            "pin",
+            # a code said to be another's, then given: "the gate code is the same as the
+            # garage one: 4471"
+            re.compile(
+                r"\b(?:pin(?:\s+code)?|passcode|" + _LOCK + r"\s+(?:code|combination|pin))\b"
+                r"[^.!?\n:]{0,40}?\b(?:the\s+)?(?:same|identical)\s+(?:as|to)\b[^.!?\n:–—]{1,40}?"
+                r"(?:\s*:\s*|\s+[-–—]\s+)" + _MARKUP_OPEN + _PIN_VALUE,
                 re.I,
             ),
         ),
@@ -566,7 +624,22 @@ def _judged(kind: str, pattern: re.Pattern[str], m: re.Match[str]) -> bool:
         return _coined(value)
     if "paired" in pattern.groupindex:
         return _paired(value, email=m.group("email") is not None)
+    if "given" in pattern.groupindex:
+        return True  # given as a credential outright: its shape tells nothing more
+    if "basic" in pattern.groupindex:
+        return _basic_pair(value)
     return kind not in _JUDGED or _looks_random(value)
+
+
+def _basic_pair(value: str) -> bool:
+    """Whether a value after "Authorization: Basic" is a login and its password: base64 of
+    printable text with a colon after a name ("ZGVwbG95OnMzY3JldA==" is "deploy:s3cret")."""
+    try:
+        pair = base64.b64decode(value + "=" * (-len(value) % 4), validate=True).decode("utf-8")
+    except (ValueError, UnicodeDecodeError):
+        return False
+    name, colon, password = pair.partition(":")
+    return bool(name and colon and password) and pair.isprintable()
 
 
 #: Endings the word list holds the stem of: "required", "protected", "shared", "changing".
@@ -654,6 +727,9 @@ _GATES: list[tuple[tuple[str, ...], str | None]] = [
     _words("sk-"),
     _words("sk-"),
     _words("_live_", "_test_"),
+    _words("whsec_"),
+    _words("age-secret-key-1"),
+    _words("private-lines:"),
     _words("akia", "asia", "agpa", "aida", "aroa", "anpa"),
     _words("access", start=r"aws|secret"),
     _words("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
@@ -670,6 +746,8 @@ _GATES: list[tuple[tuple[str, ...], str | None]] = [
     _words("eyj"),
     _words("://"),
     _words("bearer", start=r"bearer"),
+    _words("curl", start=r"curl"),
+    _words("basic", start=r"proxy|authorization"),
     _words(
         "login",
         "log-in",
@@ -694,6 +772,7 @@ _GATES: list[tuple[tuple[str, ...], str | None]] = [
         start=rf"pw|pin|wi-?fi|wpa|wlan|network|router|admin|root|user|login|account|portal|e-?mail|{_ABROAD_START}",
     ),
     _words("pw", "pass", start=r"pw|pass"),
+    _words("same", "identical", start=r"pw|pass"),
     _words(" /", " |"),
     _words(*_ABROAD_WORDS, start=_ABROAD_START),
     # a lock word alone is not enough: "code", "pin", "combination"/"combo" or a key safe,
@@ -716,6 +795,11 @@ _GATES: list[tuple[tuple[str, ...], str | None]] = [
     _words("code", start=r"lock|door|gate|alarm|keypad|key|padlock|entry|garage"),
     _words("codice", "digo", "code", "kod", "pin"),
     _words("codice", "digo", "code", "kod", "pin", start=r"codice|c[oó]digo|code|kod|pin"),
+    _words(
+        "same",
+        "identical",
+        start=r"pin|passcode|door|gate|alarm|entry|access|garage|lock|safe|key|building|padlock|shed|store",
+    ),
     _words("sort", start=r"sort|acc|a/c"),
     _words("iban", start=r"iban"),
     _words("phrase", "words", start=r"recovery|seed|backup|mnemonic|secret"),
@@ -821,9 +905,13 @@ _ID_GATES: tuple[tuple[str, ...], ...] = (
 )
 _ID_WORDS = {w for ws in _ID_GATES for w in ws}
 
+#: The words a setting's name holds for `_settings` to look at it.
+_SETTING_WORDS = ("pass", "pw", "key", "signing", "signature")
+
 #: Every word of every gate: text without one (most text) holds no secret.
 _WORDS = (
     {w for ws, _ in _GATES for w in ws}
+    | set(_SETTING_WORDS)
     | set(_CREDENTIAL_WORDS)
     | set(_CARD_WORDS)
     | set(_LINK_WORDS)
@@ -1091,10 +1179,11 @@ def _columns(text: str, present: frozenset[str]) -> Iterator[tuple[int, int, str
 
 
 #: A setting whose name says it holds a password or a key, in an environment file or a
-#: YAML block: "DB_PASS=…", "OPENWEATHER_KEY=…", "  pass: …" (a key of its own on its line).
+#: YAML block: "DB_PASS=…", "OPENWEATHER_KEY=…", "HOOK_SIGNING=…" (a signing secret), "
+#: pass: …" (a key of its own on its line).
 _SETTING = re.compile(
     r"(?<![A-Za-z0-9_])(?:(?-i:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?P<pass>PASS|PASSWD|PWD|PW)"
-    r"|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?P<key>KEY))"
+    r"|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?P<key>KEY|SIGNING|SIGNATURE))"
     r"|^[ \t]*(?P<yaml>pass))[ \t]*[:=][ \t]*[\"']?(?P<value>[^\s\"']{6,})[\"']?[ \t]*$",
     re.M,
 )
@@ -1104,7 +1193,7 @@ def _settings(text: str, present: frozenset[str]) -> Iterator[tuple[int, int, st
     """The values of settings named as passwords or keys (`_SETTING`), judged as a table's
     cell of that kind is (`_cell_secret`); a password with a figure or a symbol in it (a
     word alone is a placeholder in code as often: "pass: 'yourpassword'")."""
-    if present.isdisjoint(("pass", "pw", "key")):
+    if present.isdisjoint(_SETTING_WORDS):
         return
     for m in _SETTING.finditer(text):
         kind = "api-key" if m["key"] else "password"

@@ -178,6 +178,7 @@ def test_the_detector_is_a_pure_function_of_the_text_with_no_network():
     assert imported <= {
         "__future__",
         "ahocorasick_rs",
+        "base64",
         "collections",
         "dataclasses",
         "english_words",
