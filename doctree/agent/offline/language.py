@@ -968,7 +968,7 @@ FORGET_ASKED = tuple(
         # (what is said of it: "the choice is between him and me" is no secret)
         r"(?P<verb>)\b(?:the|that|this|my|our)\s+"
         r"(?=[^.,;!?]{0,60}?\b(?:stuff|things?|business|bits?|news|story|matter|situation)\b)"
-        rf"(?P<what14>[^.,;!?]{{2,60}}?)\s+(?:is|'s|stays?)\s+"
+        r"(?P<what14>[^.,;!?]{2,60}?)\s+(?:is|'s|stays?)\s+"
         r"(?:just\s+|strictly\s+|only\s+)?between\s+(?:him|her|them|you|us|[A-Z]\w+)"
         r"(?:\s+and\s+me)?(?=\s*(?:[.,;!?]|$|\s+(?:so|please|ok|okay)\b))",
         r"(?P<verb>(?:nothing|no\s+(?:mention|record|notes?|trace|lines?))\s+)"
@@ -978,7 +978,15 @@ FORGET_ASKED = tuple(
     )
 )
 _ASKED_GROUPS = (
-    "what", "what2", "what3", "what4", "what8", "what10", "what12", "what13", "what14",
+    "what",
+    "what2",
+    "what3",
+    "what4",
+    "what8",
+    "what10",
+    "what12",
+    "what13",
+    "what14",
 )
 #: What comes just before a request addressed to the assistant: nothing, a clause's end, or
 #: the words that ask ("please", "can you", "and", "just", "I'd like you to").
@@ -1731,9 +1739,11 @@ def weekdays_spelled(sentence: str) -> str:
 
     sentence = _CHAT_WORD.sub(
         # a label ("B4: 134", a spreadsheet's cell; "wk: 12") stays as written
-        lambda m: m.group(0)
-        if re.match(r"\s*[:=]", sentence[m.end() :])
-        else _CHAT_TIME[m.group(0).lower()],
+        lambda m: (
+            m.group(0)
+            if re.match(r"\s*[:=]", sentence[m.end() :])
+            else _CHAT_TIME[m.group(0).lower()]
+        ),
         sentence,
     )
     return _ABBR_DAY.sub(spell, sentence)
