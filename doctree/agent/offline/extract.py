@@ -762,18 +762,18 @@ def _forget(
         thing = words - {w.lower() for w in re.findall(r"\b[A-Z][\w'’-]*", target)}
         thing -= {w for p in persons for w in content_words(p)}
         says = [t for t in a.sentences if words and _says(t.text, words, persons)]
-        head = None if persons else _head_said_whole(target, words, raw, so_far)
-        if head is not None:
+        last = None if persons else _head_said_whole(target, words, raw, so_far)
+        if last is not None:
             # the conversation named the thing whole: a line saying only some of its words
             # (not its last, the thing itself) is about something else
-            a.forget_head[target] = head
-            says = [t for t in says if mentions(said_forms(t.text), {head})]
+            a.forget_head[target] = last
+            says = [t for t in says if mentions(said_forms(t.text), {last})]
         if of_whom:  # only where the person is named or is the one it is about
             says = [t for t in says if t.subject in persons or names_any(t.text, persons)]
         elif so_far and words:
             # what the session called it otherwise: the user's sentences the assistant's
             # restatement of the thing repeats, and those that go on from them
-            others = set(referred(so_far, ThingTest(words, persons, head)).said)
+            others = set(referred(so_far, ThingTest(words, persons, last)).said)
             says += [t for t in a.sentences if t not in says and (t.raw or t.text) in others]
         if says:
             a.forget_found.add(target)
