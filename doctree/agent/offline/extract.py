@@ -737,7 +737,10 @@ def _forget(
         else:
             # what was just said: the last statement and those before it that it goes on from
             head = raw[: m.start()] if m is not None else ""
-            if len(content_words(head)) >= 3 or (len(head.split()) >= 3 and lang.has_verb(head)):
+            says_own = len(content_words(head)) >= 3 or (
+                len(head.split()) >= 3 and lang.has_verb(head)
+            )
+            if says_own and not lang.REGRETS_SAYING.match(head):
                 # "I'm interviewing at Corvid on Friday, off the record": the request's own
                 # sentence says what it takes back (it is not read); nothing said before
                 targets = []
@@ -751,8 +754,11 @@ def _forget(
                 # a word of thanks or assent ("Thanks.", "ok") says nothing to take back
                 said = [t for t in previous if states(t.raw or t.text)]
                 starts = len(said)
-                said += [t for t in current if states(t.raw or t.text)]
-                targets = _just_said(said, starts)
+                # "Sorry, I didn't mean to tell you that." before the request only regrets
+                # saying it: what it regrets is said before it
+                regrets = [t for t in current if lang.REGRETS_SAYING.match(t.raw or t.text)]
+                said += [t for t in current if states(t.raw or t.text) and t not in regrets]
+                targets = _just_said(said, starts) + regrets  # the regret goes with the request
                 previous[:] = [t for t in previous if t not in targets]
                 current[:] = [t for t in current if t not in targets]
             # what was taken back and the request leave the session's record too
@@ -781,12 +787,18 @@ def _forget(
         thing = words - {w.lower() for w in re.findall(r"\b[A-Z][\w'’-]*", target)}
         thing -= {w for p in persons for w in content_words(p)}
         says = [t for t in a.sentences if words and _says(t.text, words, persons)]
+        last = None if persons else _head_said_whole(target, words, raw, so_far)
+        if last is not None:
+            # the conversation named the thing whole: a line saying only some of its words
+            # (not its last, the thing itself) is about something else
+            a.forget_head[target] = last
+            says = [t for t in says if mentions(said_forms(t.text), {last})]
         if of_whom:  # only where the person is named or is the one it is about
             says = [t for t in says if t.subject in persons or names_any(t.text, persons)]
         elif so_far and words:
             # what the session called it otherwise: the user's sentences the assistant's
             # restatement of the thing repeats, and those that go on from them
-            others = set(referred(so_far, ThingTest(words, persons)).said)
+            others = set(referred(so_far, ThingTest(words, persons, last)).said)
             says += [t for t in a.sentences if t not in says and (t.raw or t.text) in others]
         if says:
             a.forget_found.add(target)
@@ -804,6 +816,24 @@ def _forget(
     if withheld:
         a.withheld += [*dict.fromkeys(withheld), (turn.time, raw)]
     return True
+
+
+def _head_said_whole(
+    target: str, words: set[str], raw: str, so_far: list[Turn] | None
+) -> str | None:
+    """The last word of a thing a request names in several words ("the Italian restaurant" ->
+    "restaurant") when a sentence of the conversation before the request, the user's or the
+    assistant's, says all of them; None otherwise (then half of its words say it)."""
+    if len(words) < 2 or not so_far:
+        return None
+    last = [w for w in re.findall(r"[\w'’-]+", target) if w.lower() in words]
+    if not last:
+        return None
+    for turn in so_far:
+        for x in turn.sentences:
+            if x != raw and lang.concerns(x, words, ()):
+                return last[-1].lower()
+    return None
 
 
 def _by_position(

@@ -756,6 +756,26 @@ FORGET_THAT = re.compile(
     rf"|{_NOT_KEPT}|{_FOREIGN_THAT}|{UNTRUE.pattern}",
     re.I,
 )
+#: A sentence's words before "forget that" that only speak of having said it ("I shouldn't
+#: have said that, forget it", "ugh, too much information, don't keep that", "sorry, I
+#: didn't mean to tell you that"): they say nothing of their own, and "that" is what was
+#: said before them.
+REGRETS_SAYING = re.compile(
+    r"^\W*(?:(?:oh|ugh|argh|hmm|sorry|oops|actually|wait|god|jeez|ok|okay|no|honestly|"
+    r"and|but|so|look)[,.!\s]+)*"
+    r"(?:i\s+(?:really\s+)?(?:shouldn'?t|should\s+not|should\s+never)\s+have\s+"
+    r"(?:said|told\s+you|mentioned|shared|written|typed)"
+    r"|i\s+(?:didn'?t|did\s+not|never)\s+mean\s+to\s+(?:say|tell\s+you|share|mention|type)"
+    r"|i\s+(?:regret|take\s+back)\s+(?:saying|telling\s+you|sharing|mentioning)"
+    r"|(?:that(?:'s|’s|\s+was|\s+is)\s+)?(?:(?:way\s+)?too\s+much\s+info(?:rmation)?|tmi|"
+    r"(?:an?\s+|my\s+)?overshar(?:e|ing))"
+    r"|(?:that\s+)?(?:wasn'?t|was\s+not|isn'?t|is\s+not)\s+(?:mine|my\s+(?:news|story|secret))"
+    r"\s+to\s+(?:tell|share))"
+    r"(?:\s+(?:that|this|it|all\s+that|any\s+of\s+(?:that|it)))?"
+    r"(?:\s+(?:sorry|lol|tbh|honestly))?[\s,.;:!—–-]*"
+    r"(?:(?:so|and|please|pls|just|(?:can|could)\s+you|you\s+can)\s*)*$",
+    re.I,
+)
 #: Words a sentence may open on before an aside: "ok so, off the record: …".
 _ASIDE_OPENERS = (
     r"^\W*(?:(?:ok(?:ay)?|so|and|but|also|btw|oh|right|now|anyway|well|look|listen|just|one\s+more"
@@ -1110,8 +1130,13 @@ _SAID_BY = re.compile(
     re.I,
 )
 #: What a "forget about …" names when it names what was just said: "forget about that",
-#: "forget about all that", "forget about that bit".
-_JUST_SAID = re.compile(r"(?:all\s+)?(?:that|this)(?:\s+(?:bit|part|one|stuff))?", re.I)
+#: "forget about all that", "forget about that bit", "forget about it (all)" — "it" is no
+#: one's name — with a word that only closes the request after it ("… lol", "… please").
+_JUST_SAID = re.compile(
+    r"(?:all\s+)?(?:(?:that|this)(?:\s+(?:bit|part|one|stuff))?|it(?:\s+all)?)"
+    r"(?:\s+(?:lol|haha|pls|plz|please|then|ok|okay|x+))*",
+    re.I,
+)
 
 
 @remembered_up_to(SIZE, shared=True)
@@ -1160,6 +1185,33 @@ def forget_request(sentence: str) -> tuple[bool, str | None] | None:
     ):
         return None  # "I always forget that she sleepwalks", "don't forget that …": no request
     return True, None
+
+
+#: Where two requests said in one sentence meet: "forget the loan stuff and don't keep
+#: anything about Noor", "forget that; also wipe what I said about the flat".
+_REQUESTS_JOIN = re.compile(
+    r"\s*[,;]?\s+(?:and|also|plus|then)(?:\s+(?:also|then|please|pls))?\s+|\s*[;,]\s+", re.I
+)
+
+
+def split_requests(sentence: str) -> list[str]:
+    """A sentence holding two requests to forget as the two ("Forget the rehab stuff and
+    don't keep anything about Noor." -> ["Forget the rehab stuff.", "Don't keep anything
+    about Noor."]): each asks on its own, and one read as the whole sentence would lose the
+    other. The second must name what it lets go of ("…, and delete his page" is no request;
+    "about Ravi, Priya and the money" is one list). The sentence itself otherwise."""
+    if forget_request(sentence) is None:
+        return [sentence]
+    for m in _REQUESTS_JOIN.finditer(sentence):
+        first, second = sentence[: m.start()].strip(), sentence[m.end() :].strip()
+        if len(first.split()) < 2 or forget_request(first) is None:
+            continue
+        asked = forget_request(second)
+        if asked is None or asked[1] is None or PRONOUN_TARGET.fullmatch(asked[1]):
+            continue
+        end = "" if first[-1:] in ".!?" else "."
+        return [first + end, *split_requests(second[:1].upper() + second[1:])]
+    return [sentence]
 
 
 def _foreign(sentence: str) -> str | None:

@@ -118,6 +118,10 @@ class Analysis:
     #: such a thing said of a person ("forget that she sleepwalks"): forgotten only where the
     #: person is named or on the person's page, never another's sleepwalking
     forget_of_whom: set[str] = field(default_factory=set)
+    #: a thing to forget of several words that the conversation said whole ("the Italian
+    #: restaurant" the assistant suggested): thing -> its last word, which a line must say to
+    #: be about it ("my partner is Italian" is not)
+    forget_head: dict[str, str] = field(default_factory=dict)
     forgotten: int = 0  # statements of this session left out on request
     #: the things to forget that a statement of this session was left out for
     forget_found: set[str] = field(default_factory=set)

@@ -49,7 +49,9 @@ _POSITION = re.compile(
     rf"{_ASKS}{_VERB}\s+(?:all\s+(?:of\s+)?)?(?:about\s+)?"
     r"(?:(?:the|that|those|these|my)\s+(?:very\s+)?(?P<where>last|previous|past|latest)"
     rf"(?:\s+{_COUNT})?(?:\s+(?:{_MESSAGES}|{_UNIT}))?"
-    r"|(?P<just>what\s+i\s+(?:literally\s+)?just\s+(?:said|told\s+you|wrote|sent|typed|"
+    # "what I just said", "everything I just told you", "all (that) I just wrote"
+    r"|(?P<just>(?:what|everything|all(?:\s+that)?)\s+i\s+(?:literally\s+)?just\s+"
+    r"(?:said|told\s+you|wrote|sent|typed|"
     r"mentioned|shared)))"
     # "the last two weeks", "the last time we spoke": a stretch of time, not statements
     r"(?![\w'’-])(?!\s+(?:weeks?|days?|months?|years?|times?|night|session|chat|"

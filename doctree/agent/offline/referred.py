@@ -154,17 +154,21 @@ def _goes_on(raw: str, prev: str) -> bool:
 
 class ThingTest:
     """Whether a text says a thing: its content words (in any of their forms, at least half
-    of them), as it concerns `persons` when given."""
+    of them), as it concerns `persons` when given; its `head` too when given (a thing the
+    conversation named whole: "the Italian restaurant" is not said by "Italian" alone)."""
 
-    def __init__(self, words: set[str], persons: tuple[str, ...] = ()):
+    def __init__(self, words: set[str], persons: tuple[str, ...] = (), head: str | None = None):
         self.words = words
         self.persons = persons
+        self.head = head
 
     def __call__(self, text: str) -> bool:
         if not self.words:
             return False
         if self.persons:
             return lang.concerns(text, self.words, self.persons)
+        if self.head is not None and not lang.mentions(text, {self.head}):
+            return False
         return lang.mentions(text, self.words)
 
 

@@ -35,6 +35,7 @@ from doctree.agent.offline.language import (
     NOT_NAMES,
     WEEKDAYS,
     has_verb,
+    split_requests,
 )
 from doctree.agent.offline.logs import entry_dates, oldest_first
 from doctree.agent.offline.mail import Mail, mail_chain
@@ -202,7 +203,8 @@ def user_sentences(
         if para:
             said = [with_labelled_values(split_sentences(line)) for line in _line_sentences(para)]
             for sentence in [s for line in said for s in line]:
-                split = run_on_pieces(sentence)
+                # two requests to forget in one sentence each ask on their own
+                split = [r for piece in run_on_pieces(sentence) for r in split_requests(piece)]
                 own.extend(split)
                 if pieces is not None and len(split) > 1:
                     pieces.update(split)

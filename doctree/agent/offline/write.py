@@ -1403,6 +1403,8 @@ class Writer(PageIO):
                     )
                 else:
                     said = mentions(told, words)
+                    if (head := self.filing.analysis.forget_head.get(what)) is not None:
+                        said = said and mentions(told, {head})  # the thing named whole
                 said = said and named <= content_words(f"{ln} {title}" if of_whom else ln)
                 cite = _cited(ln) or pages_of.get(path)  # a session page's own lines
                 if said and cite is not None:
