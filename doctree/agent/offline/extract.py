@@ -174,6 +174,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
     marks = (0, 0, 0)  # what was taken back before them: a.withheld, dropped, a.forget
     recap: list[str] = []  # the assistant's restatement of them, kept if the user lets it
     recap_turn: Turn | None = None
+    recapped_found: list[Sentence] = []  # findings the recap says again, read with it
     recap_since = heard_since = 0  # where in a.sentences the messages it restates begin
     for turn in segmented.turns:
         a.ignored.extend(turn.addressed)
@@ -267,11 +268,16 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
         if (
             pending and own and (lang.accepts(own[0]) or (from_tool and not lang.rejects(own[0])))
         ):  # accepted, or what a tool returned and the user did not turn down
+            # what restates the user's own message is read as the recap (in the user's
+            # voice, with its days); the rest is kept as found
+            found = [s for s in pending if not any(_as_said(s.text) in r for r in recap)]
+            if len(found) == len(pending):
+                recap = []  # what it said is kept as found
             if lang.accepts(own[0]):
                 for s in pending:
                     s.kinds.append("accepted")
-            a.sentences.extend(pending)
-            recap = []  # what it said is kept as found
+            a.sentences.extend(found)
+            recapped_found = [s for s in pending if s not in found]
         elif (
             specific
             and own
@@ -289,6 +295,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
         if checks and own and turn.speaker is None and lang.accepts(own[0]):
             recap = [*recap, *checks]  # "Ines swims on Tuesdays, right?" / "yes"
         checks = []
+        before = {id(s) for s in a.sentences}
         if (
             recap
             and recap_turn is not None
@@ -297,6 +304,11 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
         ):
             _read_recap(a, recap_turn, recap, directory, context, recap_since)
         recap = []
+        if recapped_found:
+            # a finding the recap was to say in the user's voice and did not is kept as found
+            new = [s for s in a.sentences if id(s) not in before]
+            a.sentences.extend(s for s in recapped_found if not _said_by(s, new))
+            recapped_found = []
         # "No, Saturday." after the assistant's question answers it: it corrects nothing the
         # user said before
         said_before = [] if questioned else previous
@@ -1511,8 +1523,9 @@ def _read_recap(
         )
 
     read: list[Sentence] = []
+    users = {id(s) for s in a.sentences[since:]}  # the user's, not the recap's own readings
     for clause in clauses(recap):
-        heard = a.sentences[since:]
+        heard = [s for s in a.sentences[since:] if id(s) in users]
         said = [heard[i] for i in restated(clause, [s.text for s in heard], days)]
         better = any(kept(s) for s in said)
         if better:
@@ -1548,6 +1561,13 @@ def _read_recap(
         _read(a, turn, as_users(clause), directory, context, read)
         if better and not any(kept(s) for s in a.sentences[n:]):
             a.sentences[:] = before  # read as nothing worth a line: the line kept stays
+        elif not better and not any(kept(s) for s in a.sentences[n:]):
+            # a reading of what the rules could not read (a pasted layout): a statement of
+            # its own, as the recap gives it ("a reminder at 19:00 every Monday")
+            for s in a.sentences[n:]:
+                if not s.kinds and re.search(r"\d", s.text):
+                    s.kinds.append("statement")
+                    s.statement = as_line(s.text)
 
 
 #: A change said with its old day first: "moved from Tuesday to Friday 9 May".
@@ -1563,11 +1583,24 @@ _FROM_TO = re.compile(
 )
 
 
+#: What comes before the date a writing bears: "dated", "letter of", "email from".
+_DATES_A_WRITING = re.compile(
+    r"(?:\bdated|\b(?:letter|e-?mail|note|message|memo|notice|invoice)s?\s+"
+    r"(?:of|dated|from|sent\s+on))"
+    r"\s+(?:the\s+)?$"
+)
+
+
 def _moved_to(text: str, dates: list[tuple[str, date]]) -> date:
     """The day a sentence is about: its first date, or, when it says a thing moved from one
     day to another ("moved from Tuesday to Friday 9 May"), the day it moved to (a range,
     "from 1 July to 5 July", starts on its first)."""
     low = text.lower()
+    if len(dates) > 1:
+        # a letter's or a message's own date ("a letter dated the 28th", "their email of 3
+        # May") says when it was written, not the day it is about
+        about = [pd for pd in dates if not _DATES_A_WRITING.search(low[: low.find(pd[0].lower())])]
+        dates = about or dates
     first, second = dates[0], dates[1] if len(dates) > 1 else None
     at = low.find(first[0].lower())
     if second is not None and _MOVED_FROM.search(text[:at]):
@@ -1842,6 +1875,18 @@ _ECHO = re.compile(
 
 # the cheap test in front of every pattern of this module, all defined above (prefilter.py)
 gate_patterns(globals())
+
+
+def _said_by(found: Sentence, lines: list[Sentence]) -> bool:
+    """Whether the lines read from a recap hold four in five of a finding's words."""
+    words = lang.content_words(_as_said(found.text))
+    held = set().union(*(lang.content_words(x.text) for x in lines)) if lines else set()
+    return bool(words) and 5 * len(words & held) >= 4 * len(words)
+
+
+def _as_said(text: str) -> str:
+    """A line without the days the rules added ("on Friday (2031-05-09)" -> "on Friday")."""
+    return re.sub(r" \(\d{4}-\d{2}-\d{2}(?: to \d{4}-\d{2}-\d{2})?\)", "", text)
 
 
 def findings(turn: Turn, directory: Directory, *, specific: bool = False) -> list[Sentence]:

@@ -43,6 +43,8 @@ COMPACT_DATE = re.compile(
     + "|".join(f"{m[:3].upper()}|{m[:3].capitalize()}" for m in MONTHS)
     + r")(?P=sep)(?:\d{4}|\d{2})"
 )
+#: A day written in ISO form ("2031-06-10"), its year, month and day.
+ISO_DAY = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 WEEKDAY = "(?:" + "|".join(WEEKDAYS) + ")"
 #: A month, whole or by its first three letters ("Jan", "Sept" too): "jan(?:uary)?|...".
 MONTH_OR_ABBREVIATION = (
@@ -253,6 +255,8 @@ _NOT_PAST = re.compile(
     r"(?<!was\s)(?<!were\s)due)\b|'ll\b"
     r"|'d\s+(?:like|love|want|prefer|rather)\b"
     r"|\b(?:gets?|is|are|am)\s+(?:being\s+)?[a-z]{3,}ed\b"  # present passive: "gets switched off"
+    # what is arranged: "I am to have the operation on the 9th", "she is to start in May"
+    r"|\b(?:am|is|are)\s+(?:due\s+)?to\s+(?:have|be|start|go|see|get|come|take|begin|meet)\b"
     # a place or a ticket got for what is to come: "I got a place in the 10k on 8 June", "we
     # bought tickets for the play on 14 May", "signed up for the course on the 3rd"
     r"|\b(?:got|bought|reserved|secured|won)\s+(?:(?:a|an|the|two|three|four|\d+|our|my|some)\s+)?"
@@ -276,9 +280,13 @@ _SAT_DAY = re.compile(
 )
 
 
+#: "left" as a side, not as a verb: "the left eye", "my left knee", "turn left".
+_LEFT_SIDE = re.compile(r"\b(?:the|my|your|his|her|their|our|a|turn|keep|bear|far)\s+left\b", re.I)
+
+
 def past_tense(sentence: str) -> bool:
     """Whether the sentence tells of something done ("I met Ana on Monday")."""
-    sentence = _SAT_DAY.sub("Saturday", sentence)
+    sentence = _LEFT_SIDE.sub(" side", _SAT_DAY.sub("Saturday", sentence))
     return bool(_PAST.search(sentence)) and not _NOT_PAST.search(sentence)
 
 
@@ -855,7 +863,7 @@ def aside_ends(sentence: str) -> str | None:
 
 #: What a request to forget is said of: "what I told you", "everything I said".
 _SAID = (
-    r"(?:(?:what|that)\s+)?i(?:'ve)?\s+(?:said|told\s+you|mentioned|shared)\s+"
+    r"(?:(?:what|that)\s+)?i(?:'ve)?\s+(?:said|told\s+you|mentioned|shared|wrote|written)\s+"
     # what someone else said, told or wrote: "what Ria said about …", "what my sister sent
     # about …" (not "what you said": the assistant's own words are no line of the user's)
     r"|(?:what|whatever|everything|anything)\s+(?:(?-i:[A-Z])[\w'’-]*|he|she|they|"
@@ -922,8 +930,11 @@ _SAID_OF = (
     r"(?:about|on|of|regarding|concerning|re)\s+(?P<what>[^.,;!?]+?)"
     rf"|(?:all\s+)?(?:the|that|this|those|these|any|my|our)\s+(?P<what2>(?:[^\s.,;!?]+\s+){{1,4}}?){_INFO}"
     # "take out what I told you about X": what was said, named as said
-    rf"|{_SAID}(?:about|on|regarding)\s+(?P<what8>[^.,;!?]+?)"
+    rf"|{_SAID}(?:about|on|of|regarding|concerning)\s+(?P<what8>[^.,;!?]+?)"
 )
+#: Where memory is, named before what is let go of: "strike from your record what I wrote of
+#: the engagement", "take out of your notes the bit about the loan".
+_FROM_MEMORY = r"(?:from|out\s+of|off)\s+(?:your|the|my)\s+(?:memory|notes|records?|files|pages)\s+"
 #: The kinds of a person's details: what "wipe my old address" names.
 _PERSONAL_DATUM = (
     r"(?:address|addresses|(?:phone|mobile|cell|landline|home|work|contact)\s+numbers?|"
@@ -956,6 +967,7 @@ FORGET_ASKED = tuple(
         rf"(?P<verb>{_LET_GO})\s+(?:{_SAID_OF}){_ASKED_END}",
         rf"(?P<verb>{_LET_GO_OUT})\s+(?:out\s+|off\s+)(?:{_SAID_OF}){_ASKED_END}",
         rf"(?P<verb>{_LET_GO_OUT})\s+(?:{_SAID_OF})\s+(?={_OUT})",
+        rf"(?P<verb>{_LET_GO_OUT}|{_LET_GO})\s+{_FROM_MEMORY}(?:{_SAID_OF}){_ASKED_END}",
         rf"(?P<dont>{_KEEPING_ASKED_AGAINST}(?:keep|remember|store|save|record|note|log|"
         r"hold\s+on\s*to|hang\s+on\s*to|hold\s+onto|write\s+down|put\s+down|note\s+down)"
         rf"(?:ing)?\s+)(?:{_SAID_OF}){_ASKED_END}",
@@ -1011,7 +1023,8 @@ _ASKED_GROUPS = (
 #: What comes just before a request addressed to the assistant: nothing, a clause's end, or
 #: the words that ask ("please", "can you", "and", "just", "I'd like you to").
 _ASKING = re.compile(
-    r"(?:^|[,;:(—–-]|\b(?:please|pls|plz|and|so|also|just|then|oh|ok|okay|now|but|actually|"
+    r"(?:^|[,;:(—–-]|\b(?:please|kindly|pls|plz|and|so|also|just|then|oh|ok|okay|now|but|"
+    r"actually|"
     r"yeah|yes|right|maybe|(?:can|could|would|will)\s+you|you\s+(?:can|could|should|might)|"
     r"(?:want|need|like)\s+you\s+to|go\s+ahead\s+and))\s*$",
     re.I,

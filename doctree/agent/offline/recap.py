@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from datetime import date
 from functools import cache
 
 from doctree import stopwords
@@ -135,10 +136,10 @@ def recapped(
     # what the user spelled out ("S-A-M-I-R", "Kilo Tango seven seven four Delta") is said
     # as the words and codes it spells, without accents, as the recap may put them together
     spelled = [w for h in heard for w in spelled_words(h)]
-    said = " ".join([*heard, *spelled]).lower()
-    said_digits = set(_DIGITS.findall(said))
+    said = " ".join([*heard, *spelled, *(_in_words(h) for h in heard)]).lower()
+    said_digits = {d.lstrip("0") for d in _DIGITS.findall(said)}  # "08:00" of "0 8 * * *"
     said_words = words_of(said)
-    figures_before = figures
+    figures_before = {f.lstrip("0") for f in figures}
     if spelled:
         said_words |= words_of(folded(said))
     earlier_words = said_words | named
@@ -191,7 +192,7 @@ def recapped(
         ):
             continue
         names = _names(text)
-        if not names:
+        if not names and not (listed and _quotes_its_label(text, raw_heard)):
             continue  # figures alone: advice may reuse the user's ("the same weight, 100g")
         if any(n.lower() in taken_names for n in names):
             continue  # it names what the user took back
@@ -211,9 +212,27 @@ def recapped(
                 or (bool(spelled) and _said(folded(n), "", said_words))
                 for n in names
             )
-        ) and all(f in said_digits or f in figures_before for f in found):
+        ) and all(f.lstrip("0") in said_digits or f.lstrip("0") in figures_before for f in found):
             out.append(text)
     return out
+
+
+_CLOCK = re.compile(r"\b0(\d)[:.h](\d{2})\b")
+
+
+def _in_words(text: str) -> str:
+    """The days and times `text` writes as figures ("2036-06-10", "09:00"), as a recap
+    says them: their weekday, month and day ("Tuesday June 10"), the hour without its
+    leading zero ("9:00")."""
+    out = []
+    for m in lang.ISO_DAY.finditer(text):
+        try:
+            day = date(int(m[1]), int(m[2]), int(m[3]))
+        except ValueError:
+            continue
+        out.append(f"{lang.WEEKDAYS[day.weekday()]} {lang.MONTHS[day.month - 1]} {day.day}")
+    out += [f"{m[1]}:{m[2]}" for m in _CLOCK.finditer(text)]
+    return " ".join(out)
 
 
 def _mostly_said(text: str, words: set[str]) -> bool:
@@ -263,6 +282,8 @@ def checked_back(sentence: str) -> str | None:
 _ITEM = re.compile(r"^[ \t]*(?:\d+[.)]|[-*•])[ \t]+(?P<item>\S.*)$", re.M)
 #: A label before an item's statement: "Summer fair:", "Round 3 (Saturday 11 February):".
 _LABEL = re.compile(r"^[^:]{1,60}:\s+(?=\S)")
+#: A label set apart by a dash: "`0 8 * * *` – the feeder runs at 08:00", "**Boiler** – booked".
+_DASH_LABEL = re.compile(r"^(?:`[^`\n]{1,60}`|\*\*[^*\n]{1,60}\*\*)[^\n–—-]{0,40}\s[–—-]\s+(?=\S)")
 
 
 def _items(message: str) -> list[str]:
@@ -270,12 +291,18 @@ def _items(message: str) -> list[str]:
     return [m.group("item").strip() for m in _ITEM.finditer(message)]
 
 
+_DETERMINERS = {"the", "her", "his", "their", "our", "its", "this", "that", "these", "those"}
+
+
 def _states(item: str, heard: str) -> bool:
     """Whether a list's item states something of what the user said rather than telling
     them to do something: it opens on a label ("Face painting: Noor booked …"), on "you" or
-    "your", or on a name the user wrote with its capital ("Thandi's rating was 1530"); "Call
-    Dev on Monday" opens on none of them."""
+    "your", on a name the user wrote with its capital ("Thandi's rating was 1530"), or on a
+    determiner before a verb ("The sweep has moved"); "Call Dev on Monday" opens on none of
+    them."""
     if (label := _LABEL.match(item)) and len(label.group().split()) <= 8:
+        return True
+    if _DASH_LABEL.match(item):
         return True
     first = re.match(r"\W*([\w'’-]+)", item)
     if first is None:
@@ -283,6 +310,8 @@ def _states(item: str, heard: str) -> bool:
     word = re.sub(r"['’]s$", "", first.group(1))
     if word.lower() in {"you", "your", "you're", "you’re", "you've", "you’ve"}:
         return True
+    if word.lower() in _DETERMINERS and lang.has_verb(item):
+        return True  # "The sweep has moved to the 26th": a statement, not an order
     return (
         word[:1].isupper()
         and re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", heard) is not None
@@ -342,16 +371,25 @@ def clauses(recap: list[str]) -> list[str]:
 def restated(clause: str, texts: list[str], days: Callable[[str], list[str]]) -> list[int]:
     """The indexes of the `texts` (sentences the user said) that `clause` says again: those
     that give a figure of it outside a date or a day it names (`days`: the ISO days a text
-    names), or every name it gives."""
+    names), or every name it gives and half its words of substance."""
     values = _values(clause, days)
     names = _names(clause)
     out = []
     for i, text in enumerate(texts):
         low = text.lower()
         words = set(re.findall(r"[\w'’-]+", low))
-        if (values & _values(text, days)) or (names and all(_said(n, low, words) for n in names)):
+        if (values & _values(text, days)) or (
+            names and all(_said(n, low, words) for n in names) and _shares_half(clause, text)
+        ):
             out.append(i)
     return out
+
+
+def _shares_half(clause: str, text: str) -> bool:
+    """Whether half or more of a clause's words of substance are in `text` (stems alike):
+    "Osman's insulin reminder twice a day" does not say again "Osman moved in in August"."""
+    words = {lang.stem(w) for w in lang.content_words(clause)}
+    return 2 * len(words & {lang.stem(w) for w in lang.content_words(text)}) >= len(words)
 
 
 def says_more(clause: str, texts: list[str], days: Callable[[str], list[str]]) -> bool:
@@ -443,22 +481,48 @@ def standing(reply: list[str], recap: list[str], message: str = "") -> list[str]
     lists = enumerations(message) if _listed(message) else []
     if lists and any(pointed(r, lists, asked=False) is not None for r in reply):
         return []
-    if lang.rejects(reply[0]) or lang.CORRECTS_EARLIER.match(reply[0]) or _NOT_SO.match(reply[0]):
-        return []
-    if any(
-        lang.aside_ahead(r, first=i == 0) is not None
-        or correction_of(r) is not None
-        or lang.MAKE_THAT.match(r)
-        or lang.said_again(r) is not None
-        or withdraws(r)
-        or position(r) is not None
-        for i, r in enumerate(reply)
+    if (
+        lang.rejects(reply[0])
+        or lang.CORRECTS_EARLIER.match(reply[0])
+        or _NOT_SO.match(reply[0])
+        or any(
+            lang.aside_ahead(r, first=i == 0) is not None
+            or correction_of(r) is not None
+            or lang.MAKE_THAT.match(r)
+            or lang.said_again(r) is not None
+            or withdraws(r)
+            or position(r) is not None
+            for i, r in enumerate(reply)
+        )
     ):
-        return []
+        return _untouched(recap, reply, message)
     asked_off = _asked_off(reply)
     if asked_off is None:
         return []
     return [r for r in recap if not _names_any(r, asked_off)]
+
+
+def _quotes_its_label(item: str, heard: str) -> bool:
+    """Whether a list's item is labelled by a piece of what the user pasted, quoted whole
+    ("`30 7,21 * * *` – the reminder at 07:30 and 21:30"): it reads that piece."""
+    m = _DASH_LABEL.match(item)
+    code = re.match(r"`([^`]+)`", item) if m else None
+    return code is not None and len(code.group(1)) >= 3 and code.group(1) in heard
+
+
+def _untouched(recap: list[str], reply: list[str], message: str) -> list[str]:
+    """The items of a recap set out as a list of three or more that a reply turning
+    something down or correcting it does not touch: those that share no name or word of
+    substance with the reply ("The feeder is wrong, Pickle eats at nine" leaves the bins and
+    the backup standing). None when the recap is no such list, or the reply touches half of
+    its items or more (which it means is then unclear)."""
+    if not _listed(message) or len(recap) < 3:
+        return []
+    words = lang.content_words(" ".join(reply)) - _CALENDAR
+    touched = [r for r in recap if words & lang.content_words(r)]
+    if not touched or 2 * len(touched) >= len(recap):
+        return []
+    return [r for r in recap if r not in touched]
 
 
 def _asked_off(sentences: list[str]) -> list[set[str]] | None:
@@ -488,13 +552,16 @@ def _names_any(text: str, things: list[set[str]]) -> bool:
 
 
 def _names(text: str) -> list[str]:
-    """The names `text` gives: its capitalised words after the first, weekdays and months
-    aside, each without a possessive "'s"."""
-    words = [m.group(1) for m in _NAME.finditer(text)][1:]
+    """The names `text` gives: its capitalised words after the first (and a common word
+    opening a later sentence), weekdays and months aside, each without a possessive "'s"."""
+    found = list(_NAME.finditer(text))[1:]
     out = []
-    for w in words:
+    for m in found:
+        w = m.group(1)
         if not w[0].isupper():
             continue
+        if w.lower() in stopwords.ENGLISH and re.search(r"[.!?:]\W*$", text[: m.start(1)]):
+            continue  # "Her" opening the item's next sentence
         w = re.sub(r"['’]s$", "", w)
         low = w.lower().rstrip(".")
         if low in _CALENDAR or (low.endswith("s") and low[:-1] in _CALENDAR):

@@ -81,9 +81,11 @@ _GIVEN = re.compile(
     rf"(?<![\w'’])(?P<whose>[Mm]y|[Oo]ur|[Tt]he|[Hh]is|[Hh]er|[Tt]heir|(?P<owner>{NAME_WORD})['’]s)\s+"
     rf"{_ROLE}(?P<gives>{_GIVES}){_NAME}"
 )
-#: A name with the role after it: "Sal, the wife", "Jonah (our eldest)", "Femi, her husband".
+#: A name with the role after it: "Sal, the wife", "Jonah (our eldest)", "Femi, her husband",
+#: "Konrad is my husband".
 _NAME_THEN_ROLE = re.compile(
-    rf"(?<![\w'’]){_NAME}(?:,\s*|\s*\(\s*)(?P<whose>my|our|the|his|her|their)\s+{_ROLE}"
+    rf"(?<![\w'’]){_NAME}(?:,\s*|\s*\(\s*|\s+(?:is|was|['’]s)\s+)"
+    rf"(?P<whose>my|our|the|his|her|their)\s+{_ROLE}"
     rf"(?![\w'’-])(?=\s*[,;:.!?)]|\s*$)"
 )
 #: What may come before a role that opens a sentence: nothing, a conjunction, or the role

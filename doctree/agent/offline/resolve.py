@@ -190,7 +190,10 @@ _RELATIVE = re.compile(
     rf"|(?P<afternext>(?P<day2>{WEEKDAY})\s+after\s+next|the\s+week\s+after\s+next)"
     rf"|(?P<dom>(?:(?:on\s+)?(?P<domwd>{WEEKDAY_OR_ABBREVIATION}),?\s+)?(?:the\s+)?"
     r"(?P<n2>[1-9]|[12]\d|3[01])"
-    rf"(?:st|nd|rd|th)(?:\s+of\s+(?P<thismonth>this|next)\s+month)?(?!\s+(?:of\s+)?{_MONTH_RE})"
+    r"(?:st|nd|rd|th)(?:\s+of\s+(?P<thismonth>this|next)\s+month"
+    # the commercial style's month: "the 5th inst." (this), "ult." (last), "prox." (next)
+    r"|\s+(?P<commercial>inst(?:ant)?|ult(?:imo)?|prox(?:imo)?)\b\.?)?"
+    rf"(?!\s+(?:of\s+)?{_MONTH_RE})"
     # "her 7th birthday", "the 3rd floor": an ordinal of something else, no day of a month
     r"(?!\s+(?:b-?day|birthday|anniversary|floor|grade|year|time|place|row|attempt|round|"
     r"edition|century|generation|draft|week|lap)))"
@@ -582,7 +585,9 @@ def resolve_relative(
                     ref,
                     int(m.group("n2")),
                     past=past and not _MOVED_TO.search(text[: m.start()]),
-                    month=(m.group("thismonth") or "").lower(),
+                    month=(
+                        m.group("thismonth") or _COMMERCIAL.get(m.group("commercial") or "", "")
+                    ).lower(),
                     weekday=m.group("domwd"),
                 )
         elif m.group("wd"):
@@ -618,6 +623,8 @@ def resolve_relative(
         end = m.end()
         if text[end : end + 2] in ("'s", "’s"):
             end += 2  # "today's run (2026-11-20)", not "today (2026-11-20)'s run"
+        elif m.group("commercial") and text[end : end + 1] == "." and text[end + 1 :].strip():
+            end += 1  # "the 28th ult. (2036-10-28)", its abbreviation whole
         found.append((phrase, d))
         here.append((m.start(), d))
         spans[m.start()] = m.end()
@@ -907,7 +914,8 @@ def _day_of_month(
     ref: date, day: int, *, past: bool, month: str = "", weekday: str | None = None
 ) -> date | None:
     """The date a bare day of the month means said on `ref`: the next one to come (the
-    latest one gone in a sentence about the past); "of this/next month" fixes the month.
+    latest one gone in a sentence about the past); "of this/next month" ("inst.", "prox.",
+    "ult.": of last month) fixes the month.
     With a weekday ("Friday the 18th" said on Tuesday the 18th of May) it is the first
     month from this one on (back, in a sentence about the past, else the coming one of this
     month or the next) within `_AGREE_MONTHS` where that day falls on that weekday; when
@@ -941,6 +949,8 @@ def _day_of_month(
         months.insert(0, (first - timedelta(days=1)).replace(day=1))
     if month == "next":
         months = months[1:]
+    if month == "last":
+        months = [(first - timedelta(days=1)).replace(day=1)]
     candidates = []
     for m in months:
         try:
@@ -954,6 +964,14 @@ def _day_of_month(
         return gone[-1] if gone else None
     coming = [d for d in candidates if d >= ref]
     return coming[0] if coming else None
+
+
+#: The month a day is of in the commercial style ("the 28th ult.": of last month).
+_COMMERCIAL = {
+    **dict.fromkeys(("inst", "instant"), "this"),
+    **dict.fromkeys(("ult", "ultimo"), "last"),
+    **dict.fromkeys(("prox", "proximo"), "next"),
+}
 
 
 #: What a date said in the past tense follows when it is where something was moved, not when

@@ -82,6 +82,11 @@ _ABBREVIATIONS = (
     "St.",
     "etc.",
 )
+#: Abbreviations that end in a dot without ending the sentence: a day of this, last or next
+#: month in commercial style ("the 18th inst.", "the 28th ult.", "the 1st prox."), "approx.".
+_ABBREVIATION_WORD = re.compile(
+    r"(?:\d(?:st|nd|rd|th)?\s+(?:inst|ult|prox)|(?:^|\s)(?:approx|incl|esp|viz|cf))\.$", re.I
+)
 #: A day of the month written with a dot before its month, as German does ("am 3. Oktober"):
 #: the dot ends no sentence.
 _DAY_DOT = re.compile(r"(?:^|\s)\d{1,2}\.$")
@@ -1142,6 +1147,7 @@ def split_sentences(paragraph: str) -> list[str]:
     for p in parts:
         if out and (
             out[-1].endswith(_ABBREVIATIONS)
+            or _ABBREVIATION_WORD.search(out[-1])
             or (_DAY_DOT.search(out[-1]) and _MONTH_NEXT.match(p))
             or (out[-1].endswith("...") and (leaders or p[:1].islower()))
             or is_mark(out[-1])  # "P.S. it's five": the mark opens the line it marks
@@ -1158,6 +1164,11 @@ _LETTER_SIGN_OFF = re.compile(
     r"^[ \t]*(?:Yours\s+(?:sincerely|faithfully|truly)|(?:Kind|Best|Warm)\s+regards|"
     r"With\s+best\s+wishes)\b[^\n]{0,20}$",
     re.M | re.I,
+)
+#: A greeting that names no one: a letter the user writes to whoever reads it (the assistant),
+#: when nothing stands above it in the message.
+_TO_WHOEVER = re.compile(
+    r"\s*Dear\s+(?:Sirs?|Madam|Sir\s*(?:or|/)\s*Madam|assistant|friend)\s*,", re.I
 )
 _PLEASE = re.compile(r"^(?:Dear\s+[^,.!?]{1,60},\s+)?(?:please|kindly)\s+(?=[a-z])", re.I)
 
@@ -1185,6 +1196,8 @@ def letter_requests(text: str, own: list[str], kept_quotes: set[str] | None) -> 
     sign_off = _LETTER_SIGN_OFF.search(text, greeting.end()) if greeting else None
     if greeting is None or sign_off is None:
         return own
+    if not text[: greeting.start()].strip() and _TO_WHOEVER.match(greeting.group(0)):
+        return own  # the whole message a letter to whoever reads it: the user's own requests
     body = " ".join(text[greeting.end() : sign_off.start()].split())
     out = []
     if (sender := letterhead(text[: greeting.start()])) is not None:

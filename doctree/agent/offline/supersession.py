@@ -56,7 +56,7 @@ _HISTORY = re.compile(
 _CLAUSE_END = re.compile(
     r"(?<!\d):|:(?!\d)|;|(?<!\d),\s|,(?!\d)|\s(?:and|but|while|whereas|so)\s|\s[-–—]\s|\.\s"
 )
-_ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+_ISO = lang.ISO_DAY
 #: The day a thing was said or done, written before its date: "this morning (2030-03-07)".
 _SAID_ON = re.compile(
     r"\b(?:today|this\s+(?:morning|afternoon|evening)|tonight|yesterday|earlier)\s*\($", re.I
