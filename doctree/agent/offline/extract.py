@@ -169,7 +169,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
     heard: list[str] = []  # the user's messages since the assistant's last turn
     earlier_words: set[str] = set()  # the words of the user's messages before those
     earlier_figures: set[str] = set()  # and their figures (spelled out too: "nine two")
-    memory_words: tuple[tuple[int, int, int], set[str]] = ((-1, -1, -1), set())
+    memory_words: tuple[int, set[str]] = (-1, set())  # (directory's version, its words)
     checks: list[str] = []  # the assistant's restatement asked as a question ("…, right?")
     marks = (0, 0, 0)  # what was taken back before them: a.withheld, dropped, a.forget
     recap: list[str] = []  # the assistant's restatement of them, kept if the user lets it
@@ -189,14 +189,9 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
             ]
             # a name the user said earlier in the session, or one memory knows (a page's, or
             # on a line of what is upcoming), is theirs too
-            memory_known = (
-                len(directory.people),
-                sum(map(len, directory.others.values())),
-                len(directory.remembered_dates),
-            )
-            if memory_known != memory_words[0]:  # (read again only when memory knows more)
+            if directory.version != memory_words[0]:  # (read again when the directory changed)
                 memory_words = (
-                    memory_known,
+                    directory.version,
                     words_of(
                         " ".join(
                             [
