@@ -54,6 +54,7 @@ from doctree.agent.offline.recap import (
     as_users,
     clauses,
     dates_unread,
+    heard_of,
     recapped,
     restated,
     says_more,
@@ -203,17 +204,19 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                     ),
                 )
             names = earlier_words | memory_words[1]
-            recap = recapped(turn, heard, took_back, names, figures=earlier_figures)
+            read = heard_of(heard)  # (read once: for both recaps and for what was heard)
+            recap = recapped(turn, heard, took_back, names, figures=earlier_figures, read=read)
             recap_turn = turn
             asks = any(x.endswith("?") for x in turn.sentences)
             checks = (
-                recapped(turn, heard, took_back, names, checks=True, figures=earlier_figures)
+                recapped(
+                    turn, heard, took_back, names, checks=True, figures=earlier_figures, read=read
+                )
                 if asks
                 else []
             )
-            heard_text = " ".join([*heard, *(w for h in heard for w in spelled_words(h))])
-            earlier_words |= words_of(heard_text)
-            earlier_figures |= set(re.findall(r"\d+", heard_text))
+            earlier_words |= read.words
+            earlier_figures |= read.digits
             recap_since, heard_since = heard_since, len(a.sentences)
             heard, marks = [], (len(a.withheld), len(dropped), len(a.forget))
             pending = findings(turn, directory)

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
 
 from doctree import stopwords
@@ -104,6 +105,30 @@ _LISTS = re.compile(r":[ \t]*$|^[ \t]*(?:\d+[.)]|[-*•])\s", re.M)
 _CALENDAR = {*lang.WEEKDAYS, *lang.MONTHS}
 
 
+@dataclass(frozen=True)
+class Heard:
+    """What the user's messages since the assistant's last turn say, read once for the
+    recaps of that turn and for what the session has heard so far (`heard_of`)."""
+
+    #: the words and codes they spell out ("S-A-M-I-R" -> "SAMIR"), in the order said
+    spelled: list[str]
+    #: the messages and what they spell, joined, in lower case
+    text: str
+    #: the words of `text`
+    words: frozenset[str]
+    #: its runs of digits
+    digits: frozenset[str]
+
+
+def heard_of(heard: list[str]) -> Heard:
+    """The user's messages `heard` read for their words, digits and spellings."""
+    # what the user spelled out ("S-A-M-I-R", "Kilo Tango seven seven four Delta") is said
+    # as the words and codes it spells, without accents, as the recap may put them together
+    spelled = [w for h in heard for w in spelled_words(h)]
+    said = " ".join([*heard, *spelled]).lower()
+    return Heard(spelled, said, frozenset(words_of(said)), frozenset(_DIGITS.findall(said)))
+
+
 def recapped(
     turn: Turn,
     heard: list[str],
@@ -112,13 +137,15 @@ def recapped(
     *,
     checks: bool = False,
     figures: set[str] | frozenset[str] = frozenset(),
+    read: Heard | None = None,
 ) -> list[str]:
     """The sentences of the assistant's `turn` that restate the user's sentences `heard`
     since its turn before, without naming anything in `taken` (what the user took back in
     them, with the requests), each without the acknowledgement before it. A name may also
     have been said before them (`named`: the words of what the user said earlier in the
     session and of the names memory knows, `words_of`); a figure must be in `heard` or in
-    what the user said earlier in the session (`figures`).
+    what the user said earlier in the session (`figures`). `read` is `heard_of(heard)`, when
+    the caller has it.
 
     With `checks`, the sentences that ask the user to confirm a restatement instead ("Let me
     check I've read that right: Ines has swimming on Tuesdays at 6pm?", "So the party's at 2pm,
@@ -132,15 +159,13 @@ def recapped(
     asked_off = _asked_off([x for h in heard for x in _sentences(h)])
     if asked_off is None:
         return []  # a request that names nothing ("forget that"): the recap may answer it
-    # what the user spelled out ("S-A-M-I-R", "Kilo Tango seven seven four Delta") is said
-    # as the words and codes it spells, without accents, as the recap may put them together
-    spelled = [w for h in heard for w in spelled_words(h)]
-    said = " ".join([*heard, *spelled]).lower()
-    said_digits = set(_DIGITS.findall(said))
-    said_words = words_of(said)
+    if read is None:
+        read = heard_of(heard)
+    spelled, said_digits = read.spelled, read.digits
+    said_words = set(read.words)
     figures_before = figures
-    if spelled:
-        said_words |= words_of(folded(said))
+    if spelled:  # the words spelled out, as the recap may put them together: no accents
+        said_words |= words_of(folded(read.text))
     earlier_words = said_words | named
     taken_names = {n.lower() for t in taken for n in _names(t)}
     raw_heard = " ".join(heard)
