@@ -240,6 +240,7 @@ _ORDINAL_OF = re.compile(
 _RECURRING_AFTER = re.compile(r"\s*(?:s\b|mornings|afternoons|evenings|nights)", re.I)
 
 
+@remembered_up_to(SIZE, shared=True)
 def message_date(time: str) -> date:
     """The UTC calendar date of an ISO 8601 message time."""
     dt = datetime.fromisoformat(time.replace("Z", "+00:00"))
