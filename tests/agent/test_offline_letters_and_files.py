@@ -128,7 +128,7 @@ def test_a_letters_own_date_is_not_the_day_it_tells_of(tmp_path):
 @pytest.mark.parametrize(
     ("sentence", "past"),
     [
-        ("and I am to have the left eye done on the 9th", False),
+        ("and I am to have the left knee done on the 9th", False),
         ("She is to start at the school in May", False),
         ("my left knee is playing up", False),
         ("I left on Monday", True),

@@ -38,6 +38,9 @@ class Directory:
         projects: dict[str, str],
         others: dict[str, dict[str, str]] | None = None,
     ):
+        #: bumped on every change of what the directory holds: what is worked out from it
+        #: (the words of every name it knows) is kept by the version it was read at
+        self.version = 0
         self.people = dict(people)  # slug -> display name
         self.projects = dict(projects)
         self.others = {k: dict((others or {}).get(k, {})) for k in OTHER_KINDS}
@@ -46,12 +49,33 @@ class Directory:
         self.kin: set[str] = set()  # people known as the user's family ("my sister Anna")
         #: whether a page known before the run is of the user's family (read when asked)
         self.kin_page: Callable[[str], bool] = lambda slug: False
-        #: the upcoming dates memory holds from earlier sessions, each with its line (lower
-        #: case): what a date said here may count from ("the Tuesday after cardiology")
-        self.remembered_dates: list[tuple[str, date]] = []
+        self._remembered_dates: list[tuple[str, date]] = []
         #: the roles the people pages known before the run give: (whose, role) -> slugs
         #: ("the user", "wife") -> {"dana"}; read when a role said alone is first looked up
         self.roles_known: Callable[[], dict[tuple[str, str], set[str]]] = dict
+
+    @property
+    def remembered_dates(self) -> list[tuple[str, date]]:
+        """The upcoming dates memory holds from earlier sessions, each with its line (lower
+        case): what a date said here may count from ("the Tuesday after cardiology")."""
+        return self._remembered_dates
+
+    @remembered_dates.setter
+    def remembered_dates(self, dates: list[tuple[str, date]]) -> None:
+        self._remembered_dates = list(dates)
+        self.version += 1
+
+    def not_a_person(self, name: str) -> None:
+        """`name` is spoken of as no person is (a deity, a brand)."""
+        if name not in self.not_people:
+            self.not_people.add(name)
+            self.version += 1
+
+    def add_kin(self, slug: str) -> None:
+        """The person of `slug` is one of the user's family."""
+        if slug not in self.kin:
+            self.kin.add(slug)
+            self.version += 1
 
     def is_kin(self, slug: str) -> bool:
         """Whether the person of `slug` is known as one of the user's family."""
@@ -60,8 +84,9 @@ class Directory:
     def alias(self, nick: str, name: str) -> None:
         """`nick` is what `name` is called ("Theodore — we call him Teddy")."""
         slug = self.person(name)
-        if person_slug(nick) != slug:
+        if person_slug(nick) != slug and self.aliases.get(nick) != slug:
             self.aliases[nick] = slug
+            self.version += 1
 
     def kind_of(self, name: str) -> str | None:
         """'organisations', 'places' or 'pets' for a name known as one, else None."""
@@ -86,6 +111,7 @@ class Directory:
             return found[1]
         slug = person_slug(name)
         self.others[kind][slug] = name
+        self.version += 1
         return slug
 
     def person(self, name: str) -> str:
@@ -106,6 +132,7 @@ class Directory:
         if len(matches) == 1 and " " not in name.strip():
             return matches[0]
         self.people[slug] = name
+        self.version += 1
         return slug
 
     def known_person_names(self) -> dict[str, str]:
@@ -120,5 +147,7 @@ class Directory:
 
     def project(self, name: str) -> str:
         slug = slugify(name)
-        self.projects.setdefault(slug, name[:1].upper() + name[1:])
+        if slug not in self.projects:
+            self.projects[slug] = name[:1].upper() + name[1:]
+            self.version += 1
         return slug

@@ -158,7 +158,7 @@ def find_entities(
     for pattern in lang.NOT_PERSON:
         for m in pattern.finditer(raw):
             if (name := _clean_name(m.group("name"))) and person_slug(name) not in directory.people:
-                directory.not_people.add(name)
+                directory.not_a_person(name)
     for pattern in lang.PETS:
         for m in pattern.finditer(raw):
             other("pets", m.group("name"))
@@ -224,7 +224,7 @@ def find_entities(
             name = _with_surname(m.group("name"), raw[m.end("name") :])
             person(name)
             if m.group(0).lower().startswith(("my ", "our ")) and whose is None:
-                directory.kin.add(directory.person(name))
+                directory.add_kin(directory.person(name))
     known = directory.known_person_names()
     for m in _PERSON_TRIGGER.finditer(raw):
         before = raw[: m.start("names")]

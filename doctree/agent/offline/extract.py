@@ -54,6 +54,7 @@ from doctree.agent.offline.recap import (
     as_users,
     clauses,
     dates_unread,
+    heard_of,
     recapped,
     restated,
     says_more,
@@ -169,7 +170,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
     heard: list[str] = []  # the user's messages since the assistant's last turn
     earlier_words: set[str] = set()  # the words of the user's messages before those
     earlier_figures: set[str] = set()  # and their figures (spelled out too: "nine two")
-    memory_words: tuple[tuple[int, int, int], set[str]] = ((-1, -1, -1), set())
+    memory_words: tuple[int, set[str]] = (-1, set())  # (directory's version, its words)
     checks: list[str] = []  # the assistant's restatement asked as a question ("…, right?")
     marks = (0, 0, 0)  # what was taken back before them: a.withheld, dropped, a.forget
     recap: list[str] = []  # the assistant's restatement of them, kept if the user lets it
@@ -190,14 +191,9 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
             ]
             # a name the user said earlier in the session, or one memory knows (a page's, or
             # on a line of what is upcoming), is theirs too
-            memory_known = (
-                len(directory.people),
-                sum(map(len, directory.others.values())),
-                len(directory.remembered_dates),
-            )
-            if memory_known != memory_words[0]:  # (read again only when memory knows more)
+            if directory.version != memory_words[0]:  # (read again when the directory changed)
                 memory_words = (
-                    memory_known,
+                    directory.version,
                     words_of(
                         " ".join(
                             [
@@ -209,17 +205,19 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                     ),
                 )
             names = earlier_words | memory_words[1]
-            recap = recapped(turn, heard, took_back, names, figures=earlier_figures)
+            read = heard_of(heard)  # (read once: for both recaps and for what was heard)
+            recap = recapped(turn, heard, took_back, names, figures=earlier_figures, read=read)
             recap_turn = turn
             asks = any(x.endswith("?") for x in turn.sentences)
             checks = (
-                recapped(turn, heard, took_back, names, checks=True, figures=earlier_figures)
+                recapped(
+                    turn, heard, took_back, names, checks=True, figures=earlier_figures, read=read
+                )
                 if asks
                 else []
             )
-            heard_text = " ".join([*heard, *(w for h in heard for w in spelled_words(h))])
-            earlier_words |= words_of(heard_text)
-            earlier_figures |= set(re.findall(r"\d+", heard_text))
+            earlier_words |= read.words
+            earlier_figures |= read.digits
             recap_since, heard_since = heard_since, len(a.sentences)
             heard, marks = [], (len(a.withheld), len(dropped), len(a.forget))
             pending = findings(turn, directory)
@@ -1563,7 +1561,7 @@ def _read_recap(
             a.sentences[:] = before  # read as nothing worth a line: the line kept stays
         elif not better and not any(kept(s) for s in a.sentences[n:]):
             # a reading of what the rules could not read (a pasted layout): a statement of
-            # its own, as the recap gives it ("a reminder at 19:00 every Monday")
+            # its own, as the recap gives it ("a reminder at 18:45 every Wednesday")
             for s in a.sentences[n:]:
                 if not s.kinds and re.search(r"\d", s.text):
                     s.kinds.append("statement")

@@ -280,7 +280,7 @@ _SAT_DAY = re.compile(
 )
 
 
-#: "left" as a side, not as a verb: "the left eye", "my left knee", "turn left".
+#: "left" as a side, not as a verb: "the left knee", "my left hand", "turn left".
 _LEFT_SIDE = re.compile(r"\b(?:the|my|your|his|her|their|our|a|turn|keep|bear|far)\s+left\b", re.I)
 
 
@@ -933,7 +933,7 @@ _SAID_OF = (
     rf"|{_SAID}(?:about|on|of|regarding|concerning)\s+(?P<what8>[^.,;!?]+?)"
 )
 #: Where memory is, named before what is let go of: "strike from your record what I wrote of
-#: the engagement", "take out of your notes the bit about the loan".
+#: the new post", "take out of your notes the bit about the loan".
 _FROM_MEMORY = r"(?:from|out\s+of|off)\s+(?:your|the|my)\s+(?:memory|notes|records?|files|pages)\s+"
 #: The kinds of a person's details: what "wipe my old address" names.
 _PERSONAL_DATUM = (

@@ -25,7 +25,9 @@ needs and however many patterns try the text.
 
 from __future__ import annotations
 
+import functools
 import itertools
+import operator
 import re
 import re._constants as sre  # type: ignore[import-not-found]  # the parser's node types
 import re._parser as sre_parse  # type: ignore[import-not-found]  # what re.compile parses with
@@ -483,7 +485,10 @@ class GatedPattern:
     """A compiled pattern behind the cheap test: the same methods and answers as
     `re.Pattern`, without running the pattern on a text that cannot match."""
 
-    __slots__ = ("compiled", "_bit", "_found", "_runs", "_branches", "_variants", "__weakref__")
+    __slots__ = (
+        "compiled", "_bit", "_found", "_runs", "_branches", "_variants", "_branch_bits",
+        "_by_bits", "__weakref__",
+    )  # fmt: skip
 
     def __init__(self, compiled: re.Pattern[str]):
         self.compiled = compiled
@@ -495,6 +500,11 @@ class GatedPattern:
         self._branches: tuple[GatedPattern, ...] | None = None  # (None: not read yet)
         #: The patterns of the branches a text could match, by their bits (`_to_run`)
         self._variants: dict[int, re.Pattern[str]] = {}
+        #: The bits of the branches, once every branch is read (0 until then): a text's
+        #: bits from the gate, cut to them, say which branches it could match at once
+        self._branch_bits = 0
+        #: What to run (`_to_run`) by a text's bits cut to `_branch_bits`
+        self._by_bits: dict[int, re.Pattern[str] | None] = {}
         _patterns[index] = self
 
     def could_match(self, text: str) -> bool:
@@ -543,12 +553,44 @@ class GatedPattern:
         of many branches (`MIN_BRANCHES`), read, only the branches `text` could match,
         as one pattern (a branch that holds a group, kept, never tried, so that each group
         keeps its number): what a branch the text cannot match would find is nothing."""
-        if not self.could_match(text):
-            return None
+        if self._runs == -1:  # read, with literals: the gate's answer, when it has one
+            gate = _gate
+            assert gate is not None  # built before any pattern is marked read
+            bits = gate.answers.get(text)
+            if bits is None:
+                if not self.could_match(text):
+                    return None
+                bits = gate.answers.get(text)  # (None for a long text: not scanned)
+            elif not bits & self._bit:
+                return None
+        else:
+            if not self.could_match(text):
+                return None
+            bits = None
         if self._branches == () or self._runs >= 0:  # no branches, or not read yet
             return self.compiled
         if self._branches is None:
             self._branches = _branched(self.compiled)
+            if not self._branches:
+                return self.compiled
+        if bits is not None and self._branch_bits:
+            # every branch read: the branches this text could match are in its bits
+            key = bits & self._branch_bits
+            if key in self._by_bits:
+                return self._by_bits[key]
+            run = self._run_of(text)
+            if len(self._by_bits) >= KEEP_VARIANTS:
+                self._by_bits.clear()
+            self._by_bits[key] = run
+            return run
+        run = self._run_of(text)
+        if all(b._runs < 0 for b in self._branches):
+            self._branch_bits = functools.reduce(operator.or_, (b._bit for b in self._branches))
+        return run
+
+    def _run_of(self, text: str) -> re.Pattern[str] | None:
+        """What to run on `text` of a pattern of branches: the branches it could match."""
+        assert self._branches  # (read, and many)
         live = 0
         for i, branch in enumerate(self._branches):
             if branch.could_match(text):

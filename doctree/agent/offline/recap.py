@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import date
 from functools import cache
 
@@ -105,6 +106,30 @@ _LISTS = re.compile(r":[ \t]*$|^[ \t]*(?:\d+[.)]|[-*•])\s", re.M)
 _CALENDAR = {*lang.WEEKDAYS, *lang.MONTHS}
 
 
+@dataclass(frozen=True)
+class Heard:
+    """What the user's messages since the assistant's last turn say, read once for the
+    recaps of that turn and for what the session has heard so far (`heard_of`)."""
+
+    #: the words and codes they spell out ("S-A-M-I-R" -> "SAMIR"), in the order said
+    spelled: list[str]
+    #: the messages and what they spell, joined, in lower case
+    text: str
+    #: the words of `text`
+    words: frozenset[str]
+    #: its runs of digits
+    digits: frozenset[str]
+
+
+def heard_of(heard: list[str]) -> Heard:
+    """The user's messages `heard` read for their words, digits and spellings."""
+    # what the user spelled out ("S-A-M-I-R", "Kilo Tango seven seven four Delta") is said
+    # as the words and codes it spells, without accents, as the recap may put them together
+    spelled = [w for h in heard for w in spelled_words(h)]
+    said = " ".join([*heard, *spelled]).lower()
+    return Heard(spelled, said, frozenset(words_of(said)), frozenset(_DIGITS.findall(said)))
+
+
 def recapped(
     turn: Turn,
     heard: list[str],
@@ -113,13 +138,15 @@ def recapped(
     *,
     checks: bool = False,
     figures: set[str] | frozenset[str] = frozenset(),
+    read: Heard | None = None,
 ) -> list[str]:
     """The sentences of the assistant's `turn` that restate the user's sentences `heard`
     since its turn before, without naming anything in `taken` (what the user took back in
     them, with the requests), each without the acknowledgement before it. A name may also
     have been said before them (`named`: the words of what the user said earlier in the
     session and of the names memory knows, `words_of`); a figure must be in `heard` or in
-    what the user said earlier in the session (`figures`).
+    what the user said earlier in the session (`figures`). `read` is `heard_of(heard)`, when
+    the caller has it.
 
     With `checks`, the sentences that ask the user to confirm a restatement instead ("Let me
     check I've read that right: Ines has swimming on Tuesdays at 6pm?", "So the party's at 2pm,
@@ -133,15 +160,16 @@ def recapped(
     asked_off = _asked_off([x for h in heard for x in _sentences(h)])
     if asked_off is None:
         return []  # a request that names nothing ("forget that"): the recap may answer it
-    # what the user spelled out ("S-A-M-I-R", "Kilo Tango seven seven four Delta") is said
-    # as the words and codes it spells, without accents, as the recap may put them together
-    spelled = [w for h in heard for w in spelled_words(h)]
-    said = " ".join([*heard, *spelled, *(_in_words(h) for h in heard)]).lower()
-    said_digits = {d.lstrip("0") for d in _DIGITS.findall(said)}  # "08:00" of "0 8 * * *"
-    said_words = words_of(said)
+    if read is None:
+        read = heard_of(heard)
+    spelled = read.spelled
+    # the days and times a pasted file writes as figures, as a recap says them (`_in_words`)
+    dated = " ".join(_in_words(h) for h in heard).lower()
+    said_digits = {d.lstrip("0") for d in [*read.digits, *_DIGITS.findall(dated)]}  # "08" of "8"
+    said_words = set(read.words) | words_of(dated)
     figures_before = {f.lstrip("0") for f in figures}
-    if spelled:
-        said_words |= words_of(folded(said))
+    if spelled:  # the words spelled out, as the recap may put them together: no accents
+        said_words |= words_of(folded(f"{read.text} {dated}"))
     earlier_words = said_words | named
     taken_names = {n.lower() for t in taken for n in _names(t)}
     raw_heard = " ".join(heard)
@@ -221,7 +249,7 @@ _CLOCK = re.compile(r"\b0(\d)[:.h](\d{2})\b")
 
 
 def _in_words(text: str) -> str:
-    """The days and times `text` writes as figures ("2036-06-10", "09:00"), as a recap
+    """The days and times `text` writes as figures ("2031-06-10", "09:00"), as a recap
     says them: their weekday, month and day ("Tuesday June 10"), the hour without its
     leading zero ("9:00")."""
     out = []
@@ -282,7 +310,7 @@ def checked_back(sentence: str) -> str | None:
 _ITEM = re.compile(r"^[ \t]*(?:\d+[.)]|[-*•])[ \t]+(?P<item>\S.*)$", re.M)
 #: A label before an item's statement: "Summer fair:", "Round 3 (Saturday 11 February):".
 _LABEL = re.compile(r"^[^:]{1,60}:\s+(?=\S)")
-#: A label set apart by a dash: "`0 8 * * *` – the feeder runs at 08:00", "**Boiler** – booked".
+#: A label set apart by a dash: "`0 6 * * *` – the ferns are watered at 06:00", "**Dentist** – booked".
 _DASH_LABEL = re.compile(r"^(?:`[^`\n]{1,60}`|\*\*[^*\n]{1,60}\*\*)[^\n–—-]{0,40}\s[–—-]\s+(?=\S)")
 
 
@@ -298,7 +326,7 @@ def _states(item: str, heard: str) -> bool:
     """Whether a list's item states something of what the user said rather than telling
     them to do something: it opens on a label ("Face painting: Noor booked …"), on "you" or
     "your", on a name the user wrote with its capital ("Thandi's rating was 1530"), or on a
-    determiner before a verb ("The sweep has moved"); "Call Dev on Monday" opens on none of
+    determiner before a verb ("The dentist has moved"); "Call Dev on Monday" opens on none of
     them."""
     if (label := _LABEL.match(item)) and len(label.group().split()) <= 8:
         return True
@@ -311,7 +339,7 @@ def _states(item: str, heard: str) -> bool:
     if word.lower() in {"you", "your", "you're", "you’re", "you've", "you’ve"}:
         return True
     if word.lower() in _DETERMINERS and lang.has_verb(item):
-        return True  # "The sweep has moved to the 26th": a statement, not an order
+        return True  # "The dentist has moved to the 4th": a statement, not an order
     return (
         word[:1].isupper()
         and re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", heard) is not None
@@ -387,7 +415,7 @@ def restated(clause: str, texts: list[str], days: Callable[[str], list[str]]) ->
 
 def _shares_half(clause: str, text: str) -> bool:
     """Whether half or more of a clause's words of substance are in `text` (stems alike):
-    "Osman's insulin reminder twice a day" does not say again "Osman moved in in August"."""
+    "Bruno's eye drops twice a day" does not say again "Bruno is our old spaniel"."""
     words = {lang.stem(w) for w in lang.content_words(clause)}
     return 2 * len(words & {lang.stem(w) for w in lang.content_words(text)}) >= len(words)
 
@@ -504,7 +532,7 @@ def standing(reply: list[str], recap: list[str], message: str = "") -> list[str]
 
 def _quotes_its_label(item: str, heard: str) -> bool:
     """Whether a list's item is labelled by a piece of what the user pasted, quoted whole
-    ("`30 7,21 * * *` – the reminder at 07:30 and 21:30"): it reads that piece."""
+    ("`0 7,19 * * *` – the eye drops reminder at 07:00 and 19:00"): it reads that piece."""
     m = _DASH_LABEL.match(item)
     code = re.match(r"`([^`]+)`", item) if m else None
     return code is not None and len(code.group(1)) >= 3 and code.group(1) in heard
@@ -513,8 +541,8 @@ def _quotes_its_label(item: str, heard: str) -> bool:
 def _untouched(recap: list[str], reply: list[str], message: str) -> list[str]:
     """The items of a recap set out as a list of three or more that a reply turning
     something down or correcting it does not touch: those that share no name or word of
-    substance with the reply ("The feeder is wrong, Pickle eats at nine" leaves the bins and
-    the backup standing). None when the recap is no such list, or the reply touches half of
+    substance with the reply ("The recycling one is wrong, it's Thursdays" leaves the ferns
+    and the backup standing). None when the recap is no such list, or the reply touches half of
     its items or more (which it means is then unclear)."""
     if not _listed(message) or len(recap) < 3:
         return []

@@ -82,7 +82,7 @@ _GIVEN = re.compile(
     rf"{_ROLE}(?P<gives>{_GIVES}){_NAME}"
 )
 #: A name with the role after it: "Sal, the wife", "Jonah (our eldest)", "Femi, her husband",
-#: "Konrad is my husband".
+#: "Tobias is my husband".
 _NAME_THEN_ROLE = re.compile(
     rf"(?<![\w'’]){_NAME}(?:,\s*|\s*\(\s*|\s+(?:is|was|['’]s)\s+)"
     rf"(?P<whose>my|our|the|his|her|their)\s+{_ROLE}"

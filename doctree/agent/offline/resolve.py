@@ -243,6 +243,7 @@ _ORDINAL_OF = re.compile(
 _RECURRING_AFTER = re.compile(r"\s*(?:s\b|mornings|afternoons|evenings|nights)", re.I)
 
 
+@remembered_up_to(SIZE, shared=True)
 def message_date(time: str) -> date:
     """The UTC calendar date of an ISO 8601 message time."""
     dt = datetime.fromisoformat(time.replace("Z", "+00:00"))
@@ -624,7 +625,7 @@ def resolve_relative(
         if text[end : end + 2] in ("'s", "’s"):
             end += 2  # "today's run (2026-11-20)", not "today (2026-11-20)'s run"
         elif m.group("commercial") and text[end : end + 1] == "." and text[end + 1 :].strip():
-            end += 1  # "the 28th ult. (2036-10-28)", its abbreviation whole
+            end += 1  # "the 3rd ult. (2031-03-03)", its abbreviation whole
         found.append((phrase, d))
         here.append((m.start(), d))
         spans[m.start()] = m.end()
@@ -966,7 +967,7 @@ def _day_of_month(
     return coming[0] if coming else None
 
 
-#: The month a day is of in the commercial style ("the 28th ult.": of last month).
+#: The month a day is of in the commercial style ("the 3rd ult.": of last month).
 _COMMERCIAL = {
     **dict.fromkeys(("inst", "instant"), "this"),
     **dict.fromkeys(("ult", "ultimo"), "last"),

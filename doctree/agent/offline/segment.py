@@ -83,7 +83,7 @@ _ABBREVIATIONS = (
     "etc.",
 )
 #: Abbreviations that end in a dot without ending the sentence: a day of this, last or next
-#: month in commercial style ("the 18th inst.", "the 28th ult.", "the 1st prox."), "approx.".
+#: month in commercial style ("the 20th inst.", "the 3rd ult.", "the 5th prox."), "approx.".
 _ABBREVIATION_WORD = re.compile(
     r"(?:\d(?:st|nd|rd|th)?\s+(?:inst|ult|prox)|(?:^|\s)(?:approx|incl|esp|viz|cf))\.$", re.I
 )
