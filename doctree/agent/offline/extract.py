@@ -12,6 +12,7 @@ before it.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import date
 
 from doctree.agent.offline import afterthought, supersession
@@ -1540,18 +1541,8 @@ def _read_recap(
                 # "on the Thursday", read by the rules as one Thursday, the recap gives as
                 # "Thursday 9 March" and the user lets stand: the recap's day is the one meant
                 said = [by_day]
-            elif dates_unread(clause, [s.text for s in said], days):
-                pass  # the recap's day is the reading of one the rules could not read
-            elif any(spelled_words(s.raw or s.text) for s in said):
-                pass  # what was spelled out letter by letter, put together
-            elif not all(unread(s.raw or s.text) for s in said) and (
-                any(lang.has_verb(s.raw or s.text) for s in said)
-                or not says_more(clause, [s.text for s in said], days)
-            ):
-                # only a line kept of a layout (a field, a record: no verb) gives way to a
-                # recap that says more; a sentence the user said stays, and what later
-                # replaces it finds it
-                continue
+            elif not _stands_in(clause, said, days):
+                continue  # a sentence the user said stays, and what later replaces it finds it
         before = list(a.sentences)
         for s in said:
             a.sentences.remove(s)  # the recap says it, as the rules could not, or better
@@ -1566,6 +1557,23 @@ def _read_recap(
                 if not s.kinds and re.search(r"\d", s.text):
                     s.kinds.append("statement")
                     s.statement = as_line(s.text)
+
+
+def _stands_in(clause: str, said: list[Sentence], days: Callable[[str], list[str]]) -> bool:
+    """Whether a recap's `clause` stands in for the user's sentences `said` that it says
+    again and that are kept as lines: when it reads a day the rules could not read in them,
+    puts together what was spelled out letter by letter, reads a message of signs, or says
+    more than a line kept of a layout (a field, a record: no verb)."""
+    texts = [s.raw or s.text for s in said]
+    return (
+        dates_unread(clause, [s.text for s in said], days)
+        or any(spelled_words(t) for t in texts)
+        or all(unread(t) for t in texts)
+        or (
+            not any(lang.has_verb(t) for t in texts)
+            and says_more(clause, [s.text for s in said], days)
+        )
+    )
 
 
 #: A change said with its old day first: "moved from Tuesday to Friday 9 May".

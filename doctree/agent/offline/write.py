@@ -749,9 +749,10 @@ class Writer(PageIO):
     def _ended_elsewhere(self, s: Sentence, said_instead: str = "") -> None:
         """A status changed (`supersession.ends`: a debt paid, a task done, a plan called
         off or fallen through), a role or a task passed to someone else
-        (`supersession.takes_role`, `supersession.passes_task`) replaces the one current line of an earlier session that stated what it ends or who
-        held the role; nothing moves when none or several fit. `said_instead`: the text to
-        read in place of `s`'s own."""
+        (`supersession.takes_role`, `supersession.passes_task`) replaces the one current
+        line of an earlier session that stated what it ends or who held the role; nothing
+        moves when none or several fit. `said_instead`: the text to read in place of `s`'s
+        own."""
         if not said_instead and any(by is s for by in self.superseded.values()):
             return
         text = said_instead or s.statement or s.text
