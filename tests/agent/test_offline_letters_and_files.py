@@ -311,3 +311,48 @@ def test_a_name_alone_does_not_make_a_clause_say_a_sentence_again():
     clause = "The reminder for Bruno's eye drops goes twice a day."
     assert restated(clause, ["Bruno is our old spaniel."], lambda _: []) == []
     assert restated(clause, ["Bruno has his eye drops twice a day."], lambda _: []) == [0]
+
+
+# -- a thing named before "forget it" -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("sentence", "thing"),
+    [
+        ("The stuff I told you about the loan, forget it.", "the loan"),
+        ("That thing I told you about Dara's job, please forget it.", "Dara's job"),
+        ("The bit that I said about my sister, scratch that.", "my sister"),
+    ],
+)
+def test_a_thing_named_before_forget_it_is_what_it_means(sentence, thing):
+    assert lang.said_of(sentence) == thing
+
+
+def test_no_thing_is_named_by_a_verb_after_about():
+    assert lang.said_of("That thing I told you about was great.") is None
+    assert lang.said_of("Those are both great things.") is None
+
+
+def test_forget_it_after_a_thing_named_takes_that_thing_and_not_the_line_before(tmp_path):
+    now = "\n".join(
+        _now(
+            tmp_path,
+            [
+                (
+                    "user",
+                    "2031-05-03T10:00:00Z",
+                    "My cousin Dara lost his job at the brewery last week. The plumber "
+                    "comes on Friday to fix the boiler.",
+                ),
+                ("assistant", "2031-05-03T10:01:00Z", "Noted."),
+                (
+                    "user",
+                    "2031-05-03T10:02:00Z",
+                    "The stuff I told you about Dara's job, forget it.",
+                ),
+                ("assistant", "2031-05-03T10:03:00Z", "Done."),
+            ],
+        )
+    )
+    assert "brewery" not in now
+    assert "plumber" in now

@@ -863,12 +863,14 @@ def aside_ends(sentence: str) -> str | None:
 
 #: What a request to forget is said of: "what I told you", "everything I said".
 _SAID = (
-    r"(?:(?:what|that)\s+)?i(?:'ve)?\s+(?:said|told\s+you|mentioned|shared|wrote|written)\s+"
+    # (one group: what follows it follows each way of saying it)
+    r"(?:(?:(?:what|that|(?:the|that|this)\s+(?:thing|stuff|bit|story|business|news)"
+    r"(?:\s+(?:that|which))?)\s+)?i(?:'ve)?\s+(?:said|told\s+you|mentioned|shared|wrote|written)\s+"
     # what someone else said, told or wrote: "what Ria said about …", "what my sister sent
     # about …" (not "what you said": the assistant's own words are no line of the user's)
     r"|(?:what|whatever|everything|anything)\s+(?:(?-i:[A-Z])[\w'’-]*|he|she|they|"
     r"(?:my|our)\s+[\w'’-]+)\s+(?:said|told\s+(?:you|me|us)|mentioned|shared|wrote|posted|"
-    r"sent|texted|messaged)\s+"
+    r"sent|texted|messaged)\s+)"
 )
 #: Verbs that ask for memory to be cleared only with an object such as "everything": "clear
 #: out everything about him", not "I'm not clear about the dates".
@@ -1259,6 +1261,8 @@ def said_of(sentence: str) -> str | None:
     a following "I'd rather it wasn't written down" means."""
     for m in _POINTS_AT.finditer(sentence):
         what = next((m.group(g) for g in ("what", "what2", "what5", "what8") if m.group(g)), None)
+        if what and re.match(r"(?:is|was|were|are|has|had|have|will|would|did|does)\b", what, re.I):
+            continue  # "the thing I told you about was great": no thing named
         if what and (what := _CLAUSE_END.sub("", what.strip()).strip()) and content_words(what):
             return what
     return None
