@@ -257,36 +257,28 @@ READ_BACK = (
 )
 
 
-def test_each_item_of_a_file_read_back_is_kept(tmp_path):
-    now = "\n".join(
+def _after_read_back(tmp_path, reply: str) -> str:
+    """The current lines after the file, its reading back and the user's `reply`."""
+    return "\n".join(
         _now(
             tmp_path,
             [
                 ("user", "2031-05-03T10:00:00Z", TIMERS),
                 ("assistant", "2031-05-03T10:02:00Z", READ_BACK),
-                ("user", "2031-05-03T10:05:00Z", "Great, thanks."),
+                ("user", "2031-05-03T10:05:00Z", reply),
             ],
         )
     )
+
+
+def test_each_item_of_a_file_read_back_is_kept(tmp_path):
+    now = _after_read_back(tmp_path, "Great, thanks.")
     for held in ("06:00", "18:45 every Wednesday", "03:20 every Saturday", "07:00 and 19:00"):
         assert held in now, (held, now)
 
 
 def test_a_reply_correcting_one_item_leaves_the_others_standing(tmp_path):
-    now = "\n".join(
-        _now(
-            tmp_path,
-            [
-                ("user", "2031-05-03T10:00:00Z", TIMERS),
-                ("assistant", "2031-05-03T10:02:00Z", READ_BACK),
-                (
-                    "user",
-                    "2031-05-03T10:05:00Z",
-                    "The recycling one is wrong, it goes out on Thursdays now.",
-                ),
-            ],
-        )
-    )
+    now = _after_read_back(tmp_path, "The recycling one is wrong, it goes out on Thursdays now.")
     assert "18:45 every Wednesday" not in now  # the item the reply turned down
     for held in ("03:20 every Saturday", "07:00 and 19:00"):
         assert held in now, (held, now)
