@@ -348,3 +348,51 @@ def test_forget_it_after_a_thing_named_takes_that_thing_and_not_the_line_before(
     )
     assert "brewery" not in now
     assert "plumber" in now
+
+
+# -- more ways to ask, and a memory of one's own -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("sentence", "target"),
+    [
+        ("Can you delete the part where I mentioned my debt?", "my debt"),
+        ("Please don't remember that my sister is pregnant.", "my sister is pregnant"),
+        ("I'd prefer you didn't save anything about my health.", "my health"),
+        ("Strike that last bit about the money.", "the money"),
+        ("Could you wipe the entry on my old flat?", "my old flat"),
+        ("Delete the line about my salary.", "my salary"),
+        ("Drop what I mentioned earlier about the job offer.", "the job offer"),
+    ],
+)
+def test_more_ways_of_asking_name_what_goes(sentence, target):
+    assert lang.forget_request(sentence) == (True, target)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I don't remember that.",
+        "I don't remember that she was there.",
+        "We really don't keep it at home.",
+        "I deleted the line about my salary.",
+        "Delete the line about the dog from the email.",
+    ],
+)
+def test_ones_own_memory_and_a_documents_edit_ask_nothing(sentence):
+    assert lang.forget_request(sentence) is None
+
+
+def test_not_remembering_something_erases_nothing(tmp_path):
+    now = "\n".join(
+        _now(
+            tmp_path,
+            [
+                ("user", "2031-05-03T10:00:00Z", "My niece Orla starts at Leeds in September."),
+                ("assistant", "2031-05-03T10:01:00Z", "Did she say which course?"),
+                ("user", "2031-05-03T10:02:00Z", "I don't remember that."),
+                ("assistant", "2031-05-03T10:03:00Z", "No problem."),
+            ],
+        )
+    )
+    assert "Leeds" in now

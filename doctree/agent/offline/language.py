@@ -866,6 +866,7 @@ _SAID = (
     # (one group: what follows it follows each way of saying it)
     r"(?:(?:(?:what|that|(?:the|that|this)\s+(?:thing|stuff|bit|story|business|news)"
     r"(?:\s+(?:that|which))?)\s+)?i(?:'ve)?\s+(?:said|told\s+you|mentioned|shared|wrote|written)\s+"
+    r"(?:(?:earlier|before|yesterday|last\s+time|the\s+other\s+day)\s+)?"
     # what someone else said, told or wrote: "what Ria said about …", "what my sister sent
     # about …" (not "what you said": the assistant's own words are no line of the user's)
     r"|(?:what|whatever|everything|anything)\s+(?:(?-i:[A-Z])[\w'’-]*|he|she|they|"
@@ -912,7 +913,7 @@ FORGET_ABOUT = re.compile(
 #: "paragraph", which a user edits with the assistant).
 _INFO = (
     r"(?:bits?|parts?|stuff|things?|story|news|details?|info(?:rmation)?|mentions?|business|"
-    r"talk|notes?)"
+    r"talk|notes?|lines?|entry|entries)"
 )
 #: Verbs that ask for something to be let go of ("scrub", "lose", "strike"), and those that
 #: do so with "out" or "off" ("take … out", "leave … out", "keep … out of it").
@@ -926,13 +927,17 @@ _LET_GO_OUT = r"(?:take|leave|keep|cut|cross|rub|strike|scratch)"
 _SAID_OF = (
     r"(?:(?:everything|anything|all|whatever)\s+(?:else\s+)?"
     r"(?:you(?:'ve|\s+have)?\s+(?:got|have|know|keep)\s+)?"
-    rf"|(?:all\s+)?(?:the|that|this|those|these|any|my|our)\s+{_INFO}\s+|{_INFO}\s+"
+    rf"|(?:all\s+)?(?:the|that|this|those|these|any|my|our)\s+"
+    rf"(?:(?:last|first|whole|earlier|other|old)\s+)?{_INFO}\s+|{_INFO}\s+"
     # "all mention of the lawsuit", "any record of my therapy"
     r"|(?:all|any|every)\s+(?:records?|traces?|mentions?)\s+)"
     r"(?:about|on|of|regarding|concerning|re)\s+(?P<what>[^.,;!?]+?)"
     rf"|(?:all\s+)?(?:the|that|this|those|these|any|my|our)\s+(?P<what2>(?:[^\s.,;!?]+\s+){{1,4}}?){_INFO}"
     # "take out what I told you about X": what was said, named as said
     rf"|{_SAID}(?:about|on|of|regarding|concerning)\s+(?P<what8>[^.,;!?]+?)"
+    # "delete the part where I mentioned my debt"
+    r"|(?:the|that)\s+(?:part|bit)\s+where\s+i\s+(?:mentioned|said|told\s+you\s+about|"
+    r"talked\s+about|brought\s+up)\s+(?P<what11>[^.,;!?]+?)"
 )
 #: Where memory is, named before what is let go of: "strike from your record what I wrote of
 #: the new post", "take out of your notes the bit about the loan".
@@ -955,6 +960,8 @@ _ASKED_END = (
 #: "I don't want you (to)".
 _KEEPING_ASKED_AGAINST = (
     r"(?:\b(?:please\s+)?(?:don'?t|do\s+not)|\bi'?d\s+rather\s+you\s+(?:didn'?t|did\s+not)|"
+    r"\bi'?d\s+prefer\s+(?:it\s+if\s+)?you\s+(?:didn'?t|did\s+not)|"
+    r"\bi'?d\s+prefer\s+you\s+not\s+to|"
     r"\bno\s+need\s+(?:for\s+you\s+)?to|\bi\s+don'?t\s+want\s+you(?:\s+to)?|"
     r"\byou\s+(?:don'?t|do\s+not)\s+need\s+to)\s+"
 )
@@ -1013,6 +1020,7 @@ FORGET_ASKED = tuple(
 )
 _ASKED_GROUPS = (
     "what",
+    "what11",
     "what2",
     "what3",
     "what4",
@@ -1074,7 +1082,9 @@ _TARGET_GROUPS = ("what", "what2", "what3", "what4", "what5", "what6", "what7", 
 #: "Forget that she sleepwalks": "that" opens what is to be forgotten, a clause of its own (a
 #: subject and what it does), not "that" of what was just said ("forget that, it's fine").
 _FORGET_THAT_CLAUSE = re.compile(
-    r"(?<!n't\s)(?<!not\s)\b(?:forget|scratch|delete|erase|remove|drop|strike)\s+(?:the\s+fact\s+)?"
+    r"(?<!n't\s)(?<!not\s)\b(?:forget|scratch|delete|erase|remove|drop|strike|"
+    # "please don't remember that my sister is pregnant": keeping asked against, of a clause
+    r"(?:don'?t|do\s+not)\s+(?:remember|keep|note|store|record|save))\s+(?:the\s+fact\s+)?"
     r"that\s+(?P<what>(?:he|she|they|we|i|(?:my|his|her|their|our)\s+\w+|(?-i:[A-Z])\w+)"
     r"\s+(?!(?:said|told|mentioned|just|wrote|asked)\b)[a-z][^.,;!?]*)",
     re.I,
@@ -1154,6 +1164,14 @@ _JUST_SAID = re.compile(
 )
 
 
+#: Someone before "don't …": what follows tells of them ("I don't remember that", "we
+#: really don't keep it"), not of what the assistant is asked to do.
+_SOMEONES_MEMORY = re.compile(
+    r"\b(?:i|we|they|you)\s+(?:\w+ly\s+|just\s+|still\s+|even\s+)?$",
+    re.I,
+)
+
+
 @remembered_up_to(SIZE, shared=True)
 def forget_request(sentence: str) -> tuple[bool, str | None] | None:
     """(True, None) for "forget that", (True, "the standup time") for "forget about ...",
@@ -1191,6 +1209,10 @@ def forget_request(sentence: str) -> tuple[bool, str | None] | None:
         return True, asked
     if (m := FORGET_THAT.search(sentence)) is None:
         return None
+    if re.match(r"don", sentence[m.start() :], re.I) and _SOMEONES_MEMORY.search(
+        sentence[: m.start()]
+    ):
+        return None  # "I don't remember that", "we don't keep that at home": no request
     if _SAID_OF_ONESELF.search(sentence[: m.start()]) and re.match(
         r"forget\b", sentence[m.start() :], re.I
     ):
@@ -1260,7 +1282,9 @@ def said_of(sentence: str) -> str | None:
     Nina and the overdraft." -> "Nina and the overdraft"), None when it points to nothing: what
     a following "I'd rather it wasn't written down" means."""
     for m in _POINTS_AT.finditer(sentence):
-        what = next((m.group(g) for g in ("what", "what2", "what5", "what8") if m.group(g)), None)
+        what = next(
+            (m.group(g) for g in ("what", "what2", "what5", "what8", "what11") if m.group(g)), None
+        )
         if what and re.match(r"(?:is|was|were|are|has|had|have|will|would|did|does)\b", what, re.I):
             continue  # "the thing I told you about was great": no thing named
         if what and (what := _CLAUSE_END.sub("", what.strip()).strip()) and content_words(what):
