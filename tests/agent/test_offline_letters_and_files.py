@@ -377,6 +377,10 @@ def test_more_ways_of_asking_name_what_goes(sentence, target):
         "We really don't keep it at home.",
         "I deleted the line about my salary.",
         "Delete the line about the dog from the email.",
+        "She told me to forget it.",
+        "I tried to forget about the argument.",
+        "He said to drop it.",
+        "I was able to remove it by scrubbing the tank.",
     ],
 )
 def test_ones_own_memory_and_a_documents_edit_ask_nothing(sentence):
@@ -396,3 +400,31 @@ def test_not_remembering_something_erases_nothing(tmp_path):
         )
     )
     assert "Leeds" in now
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["I want you to forget that.", "Can you try to forget it?", "I need you to just forget that."],
+)
+def test_asking_the_assistant_to_forget_is_still_a_request(sentence):
+    assert lang.forget_request(sentence) == (True, None)
+
+
+def test_what_someone_told_the_user_to_do_erases_nothing(tmp_path):
+    now = "\n".join(
+        _now(
+            tmp_path,
+            [
+                ("user", "2031-05-03T10:00:00Z", "Grandad's funeral is on Friday 9 May."),
+                ("assistant", "2031-05-03T10:01:00Z", "I'm so sorry."),
+                (
+                    "user",
+                    "2031-05-03T10:02:00Z",
+                    "Mum and I argued about the flowers. She told me to forget it.",
+                ),
+                ("assistant", "2031-05-03T10:03:00Z", "That sounds hard."),
+            ],
+        )
+    )
+    assert "flowers" in now or "argued" in now
+    assert "2031-05-09" in now

@@ -1172,6 +1172,15 @@ _SOMEONES_MEMORY = re.compile(
 )
 
 
+#: "to" before the verb, of anyone but the assistant: "she told me to forget it", "I tried to
+#: forget about it", "he said to drop it" tell of what someone did or said (not "I want you
+#: to forget that", "can you try to forget it").
+_SOMEONE_ELSES_TO = re.compile(
+    r"^(?!.*\b(?:can|could|would|will)\s+you\b).*\b(?<!you\s)to\s+(?:just\s+|simply\s+)?$",
+    re.I,
+)
+
+
 @remembered_up_to(SIZE, shared=True)
 def forget_request(sentence: str) -> tuple[bool, str | None] | None:
     """(True, None) for "forget that", (True, "the standup time") for "forget about ...",
@@ -1187,6 +1196,7 @@ def forget_request(sentence: str) -> tuple[bool, str | None] | None:
     if m and (
         _SAID_OF_ONESELF.search(sentence[: m.start()])
         or _ASKED_WHETHER.search(sentence[: m.start()])
+        or _SOMEONE_ELSES_TO.search(sentence[: m.start()])
     ):
         return None  # "I always forget what I said about the loan", "did you forget …?"
     if m:
@@ -1213,6 +1223,8 @@ def forget_request(sentence: str) -> tuple[bool, str | None] | None:
         sentence[: m.start()]
     ):
         return None  # "I don't remember that", "we don't keep that at home": no request
+    if _SOMEONE_ELSES_TO.search(sentence[: m.start()]):
+        return None  # "she told me to forget it", "I tried to forget it": no request
     if _SAID_OF_ONESELF.search(sentence[: m.start()]) and re.match(
         r"forget\b", sentence[m.start() :], re.I
     ):
