@@ -404,7 +404,13 @@ def test_not_remembering_something_erases_nothing(tmp_path):
 
 @pytest.mark.parametrize(
     "sentence",
-    ["I want you to forget that.", "Can you try to forget it?", "I need you to just forget that."],
+    [
+        "I want you to forget that.",
+        "Can you try to forget it?",
+        "I need you to just forget that.",
+        "Feel free to forget that.",
+        "Make sure to delete that.",
+    ],
 )
 def test_asking_the_assistant_to_forget_is_still_a_request(sentence):
     assert lang.forget_request(sentence) == (True, None)

@@ -1176,7 +1176,9 @@ _SOMEONES_MEMORY = re.compile(
 #: forget about it", "he said to drop it" tell of what someone did or said (not "I want you
 #: to forget that", "can you try to forget it").
 _SOMEONE_ELSES_TO = re.compile(
-    r"^(?!.*\b(?:can|could|would|will)\s+you\b).*\b(?<!you\s)to\s+(?:just\s+|simply\s+)?$",
+    r"^(?!.*\b(?:can|could|would|will)\s+you\b)"
+    # ("feel free to …", "make sure to …", "be sure to …" ask it)
+    r".*\b(?<!you\s)(?<!free\s)(?<!sure\s)to\s+(?:just\s+|simply\s+)?$",
     re.I,
 )
 
