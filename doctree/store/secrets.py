@@ -953,7 +953,10 @@ _LONGEST_WORD = max(map(len, _ALL_WORDS))
 def may_hold_secret(text: str) -> bool:
     """Whether `text` holds a word that some secret needs: `find_secrets` finds nothing in
     a text that holds none (the cheap test it starts with), and `mask` returns it as it is."""
-    return _gated(text.lower())
+    if _gated(text.lower()):
+        return True
+    decoded = _quoted_printable(text)
+    return decoded is not None and _gated(decoded[0].lower())
 
 
 def may_hold_secret_joined(first: str, second: str) -> bool:
@@ -1464,8 +1467,71 @@ def _find_all(low: str, word: str) -> Iterator[int]:
         i = low.find(word, i + 1)
 
 
+#: A soft line break of quoted-printable mail source (RFC 2045): "=" ending a line joins it
+#: to the next, so a word or a password may be cut anywhere ("passw=" / "ord ab=").
+_SOFT_BREAK = re.compile(r"=\r?\n")
+#: An encoded byte beyond ASCII ("=E2"), an encoded "=" ("=3D"; "=30" is as likely a setting's
+#: value) or the transfer encoding named: with a soft break, the mark
+#: of quoted-printable rather than an assignment that ends a line ("name=" in a config).
+_QP_MARK = re.compile(r"=(?:[89A-F][0-9A-F]|3D)|quoted-printable")
+_QP_BYTES = re.compile(r"(?:=[0-9A-F]{2})+|=\r?\n")
+
+
+def _quoted_printable(text: str) -> tuple[str, list[int], list[int]] | None:
+    """`text` decoded as quoted-printable (soft line breaks removed, encoded bytes read as
+    UTF-8), with each decoded character's start and end in `text`; None when `text` holds
+    no soft line break or nothing else marks it as quoted-printable."""
+    if "=\n" not in text and "=\r\n" not in text:
+        return None
+    if not _QP_MARK.search(text) or not _SOFT_BREAK.search(text):
+        return None
+    out: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    pos = 0
+    for m in _QP_BYTES.finditer(text):
+        for i in range(pos, m.start()):
+            out.append(text[i])
+            starts.append(i)
+            ends.append(i + 1)
+        pos = m.end()
+        if m.group().startswith("=\r") or m.group() == "=\n":
+            continue
+        # each character from the bytes that spell it (three characters of text per byte)
+        data = bytes(int(m.group()[i + 1 : i + 3], 16) for i in range(0, len(m.group()), 3))
+        at = m.start()
+        for ch in data.decode("utf-8", errors="replace"):
+            size = len(ch.encode("utf-8", errors="replace")) * 3 if ch != "\ufffd" else 3
+            out.append(ch)
+            starts.append(at)
+            ends.append(min(at + size, m.end()))
+            at = min(at + size, m.end())
+    for i in range(pos, len(text)):
+        out.append(text[i])
+        starts.append(i)
+        ends.append(i + 1)
+    return "".join(out), starts, ends
+
+
 def find_secrets(text: str) -> list[Secret]:
-    """The secrets in `text`, in order, without overlaps. A marker is not a secret."""
+    """The secrets in `text`, in order, without overlaps. A marker is not a secret.
+
+    Mail source in quoted-printable is also read decoded (`_quoted_printable`): a secret cut
+    by a soft line break is found whole, and its span in `text` covers the break."""
+    found = _find_secrets(text)
+    decoded = _quoted_printable(text)
+    if decoded is None:
+        return found
+    view, starts, ends = decoded
+    for s in _find_secrets(view):
+        begin, end = starts[s.start], ends[s.end - 1]
+        if not any(f.start < end and begin < f.end for f in found):
+            found.append(Secret(s.kind, begin, end))
+    return sorted(found, key=lambda s: s.start)
+
+
+def _find_secrets(text: str) -> list[Secret]:
+    """The secrets in `text` as it stands (`find_secrets` without reading it decoded)."""
     low = text.lower()
     if not _gated(low):
         return []

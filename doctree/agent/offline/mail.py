@@ -12,6 +12,9 @@ organisation.
 
 from __future__ import annotations
 
+import email.errors
+import email.header
+import quopri
 import re
 from dataclasses import dataclass, field
 from datetime import date
@@ -50,6 +53,14 @@ _BOUNDARY = re.compile(
 _HEADER = re.compile(
     r"^\s*(?P<field>From|Sent|Date|To|Cc|Bcc|Subject|Reply-To)\s*:\s*(?P<value>.*)$", re.I
 )
+#: A header field only mail software reads (RFC 5322 and its extensions): in a copied
+#: header block it is passed over with the fields around it, never read as a line.
+_TECHNICAL = re.compile(
+    r"^\s*(?:X-[\w-]+|MIME-Version|Content-[\w-]+|Return-Path|Received|Message-ID|In-Reply-To"
+    r"|References|DKIM-Signature|Delivered-To|Authentication-Results|ARC-[\w-]+|List-[\w-]+"
+    r"|Thread-[\w-]+|Importance|Priority|Precedence|Envelope-To)\s*:",
+    re.I,
+)
 _ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _MONTHS = {
     m: i + 1
@@ -69,6 +80,47 @@ _PERSONAL_MAIL = {
     "zoho", "hey", "tutanota", "tuta", "example", "btinternet", "sky", "virginmedia", "web",
     "orange", "free", "laposte", "t-online", "qq", "163", "naver",
 }  # fmt: skip
+
+
+#: A soft line break of quoted-printable (a line ending in "="), an encoded byte ("=E2"; "=30"
+#: is as likely a setting's value), the
+#: transfer encoding named, and an encoded header word ("=?UTF-8?Q?Your_booking?=").
+_SOFT_BREAK = re.compile(r"=\r?\n")
+_ENCODED_BYTE = re.compile(r"=(?:[89A-F][0-9A-F]|3D)")  # a byte of UTF-8 beyond ASCII, or "="
+_QP_HEADER = re.compile(r"content-transfer-encoding:\s*quoted-printable", re.I)
+_ENCODED_WORD = re.compile(r"=\?[\w-]+\?[QqBb]\?[^?\s]*\?=")
+_FENCE = re.compile(r"^\s*(?:```|~~~)", re.M)
+
+
+def decoded_source(text: str) -> str:
+    """`text` with mail source in quoted-printable read as what it says: in each part of the
+    text (the parts between code fences, or the whole) that has a soft line break and an
+    encoded byte or names the encoding, soft breaks are joined and bytes decoded as UTF-8
+    (`quopri`), and encoded header words ("=?UTF-8?Q?…?=") read (`email.header`). Text
+    without both marks is returned as it is: "x=20" in a setting is no encoded byte."""
+    if "=\n" not in text and "=\r\n" not in text and "=?" not in text:
+        return text
+    parts = _FENCE.split(text)
+    fences = _FENCE.findall(text)
+    out: list[str] = []
+    for i, part in enumerate(parts):
+        if _SOFT_BREAK.search(part) and (_ENCODED_BYTE.search(part) or _QP_HEADER.search(part)):
+            part = _ENCODED_WORD.sub(_header_word, part)
+            part = quopri.decodestring(part.encode("utf-8")).decode("utf-8", errors="replace")
+        elif _QP_HEADER.search(part) or "=?" in part:
+            part = _ENCODED_WORD.sub(_header_word, part)
+        out.append(part)
+        if i < len(fences):
+            out.append(fences[i])
+    return "".join(out)
+
+
+def _header_word(m: re.Match[str]) -> str:
+    """An encoded header word as the text it encodes, or as it stands when it is none."""
+    try:
+        return str(email.header.make_header(email.header.decode_header(m.group(0))))
+    except (ValueError, LookupError, UnicodeDecodeError, email.errors.HeaderParseError):
+        return m.group(0)
 
 
 def mail_date(text: str) -> date | None:
@@ -137,19 +189,29 @@ def _unquoted(lines: list[str]) -> list[str]:
 def _headers(lines: list[str], i: int) -> tuple[dict[str, str], int]:
     """The header block starting at line `i`: its fields, and the line after it."""
     fields: dict[str, str] = {}
-    while i < len(lines) and (h := _HEADER.match(lines[i])):
-        fields[h.group("field").lower()] = h.group("value").strip()
+    while i < len(lines):
+        if h := _HEADER.match(lines[i]):
+            fields[h.group("field").lower()] = h.group("value").strip()
+        elif not _TECHNICAL.match(lines[i]) and not (
+            fields and lines[i][:1] in (" ", "\t") and lines[i].strip()  # a folded field
+        ):
+            break
         i += 1
     return fields, i
 
 
 def _opens_headers(lines: list[str], i: int) -> bool:
     """Whether a header block of a copied message starts at line `i`: "From:" and one more
-    field ("Sent:", "Date:", "Subject:") right below it."""
+    field ("Sent:", "Date:", "Subject:") right below it, or two such fields with one only
+    mail software writes ("Content-Type:") among them."""
     first = _HEADER.match(lines[i])
-    if first is None or first.group("field").lower() != "from":
+    if first is None:
         return False
     fields, end = _headers(lines, i)
+    if first.group("field").lower() != "from":
+        # mail source without its sender ("Subject: …", "Date: …", "Content-Type: …"): a
+        # field only mail software writes among them says it is a header block
+        return len(fields) >= 2 and any(_TECHNICAL.match(x) for x in lines[i:end])
     return end - i >= 2 and bool({"sent", "date", "subject", "to"} & set(fields))
 
 
@@ -177,6 +239,13 @@ def _split(
     i = 0
     while i < len(lines):
         line = lines[i]
+        if _TECHNICAL.match(line):  # "Return-Path: …" above the "From:" of a copied header
+            j = i
+            while j < len(lines) and _TECHNICAL.match(lines[j]):
+                j += 1
+            if j < len(lines) and _opens_headers(lines, j):
+                i = j
+                continue
         if _BOUNDARY.match(line) or _opens_headers(lines, i):
             j = i + 1 if _BOUNDARY.match(line) else i
             while j < len(lines) and not lines[j].strip():
@@ -215,6 +284,7 @@ def mail_chain(text: str) -> list[Mail] | None:
     if (
         "wrote" not in lowered
         and "from:" not in lowered
+        and "content-type:" not in lowered
         and "forwarded" not in lowered
         and ("original message" not in lowered)
     ):

@@ -38,7 +38,7 @@ from doctree.agent.offline.language import (
     split_requests,
 )
 from doctree.agent.offline.logs import entry_dates, oldest_first
-from doctree.agent.offline.mail import Mail, mail_chain
+from doctree.agent.offline.mail import Mail, decoded_source, mail_chain
 from doctree.agent.offline.markup import read_html
 from doctree.agent.offline.memo import remembered
 from doctree.agent.offline.model import Segmented, Turn
@@ -367,7 +367,12 @@ def chain_sentences(
             quoted.extend(mail.lines)
         said, inner = user_sentences(body, items, pieces, rows, kept_quotes, dated)
         quoted.extend(inner)
-        if mail.sender and (org := mail.organisation) and not mine:
+        if (
+            mail.sender
+            and (org := mail.organisation)
+            and not mine
+            and not _same_name(mail.sender, org)
+        ):
             contact = f"{mail.sender} works at {org}."
             if contact not in seen:
                 seen.add(contact)
@@ -416,6 +421,17 @@ _WHEN_SAID = re.compile(
     r"nov(?:ember)?|dec(?:ember)?)\b|\b(?:noon|midday|midnight|tonight|tomorrow|today)\b",
     re.I,
 )
+
+
+def _same_name(sender: str, organisation: str) -> bool:
+    """Whether a sender's name is the organisation's own ("The Lantern Rooms" sending from
+    lanternrooms.example, written "Lanternrooms" or "Lantern Rooms"): an organisation
+    writing, no person working there."""
+
+    def squashed(name: str) -> str:
+        return "".join(w for w in re.findall(r"[^\W_]+", name.lower()) if w != "the")
+
+    return squashed(sender) == squashed(organisation)
 
 
 def export_sentences(
@@ -1370,10 +1386,10 @@ def segment(
                 )
             )
             continue
-        # HTML source as the text it shows, and dictation's spoken marks: "full stop" is a
-        # full stop, `<td>Arrive</td><td>Sat 23 Aug</td>` a labelled value, before anything
+        # mail source in quoted-printable and HTML source as the text they show, and
+        # dictation's spoken marks: "full stop" is a full stop, `<td>Arrive</td><td>Sat 23 Aug</td>` a labelled value, before anything
         # reads it
-        content = punctuate(read_html(m.content))
+        content = punctuate(read_html(decoded_source(m.content)))
         speaker, content = speaker_of(normalise_scan(content), chat=chat)
         if names and not speaker:
             content = as_the_user(content, set(names))
