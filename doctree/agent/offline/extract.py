@@ -164,6 +164,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
     questioned = False  # the assistant's last turn ended on a question
     results: list[Record] = []  # the records of the tool result just before
     read_paste = False  # the user's last message pasted a block (a log, a config)
+    read_shown = False  # it showed a picture or a file and asked what it says
     asked_for = ""  # the user's last message: what a tool's records may answer
     told: list[Said] = []  # the user's own sentences so far: what "the last two" counts
     shown: list[Turn] = []  # the assistant's last two turns: the lists the user may point at
@@ -240,6 +241,14 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 ]
                 specific = []
             read_paste = False
+            if read_shown:
+                # the user showed a picture or a file only the assistant sees and asked what
+                # it says: the assistant's reading of it is what it holds, found like a
+                # tool's result (kept unless the user turns it down)
+                known = {s.text for s in pending}
+                pending += [s for s in findings(turn, directory, shown=True) if s.text not in known]
+                specific, from_tool = [], True
+            read_shown = False
             # a turn that only states (asks nothing): a bare "yes" after it confirms it
             stated = bool(turn.sentences) and not turn.sentences[-1].endswith("?")
             questions = [r for r in turn.sentences if r.endswith("?")]
@@ -251,6 +260,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
         own = turn.sentences
         asked_for, results = " ".join(own), []
         read_paste = turn.pasted_block
+        read_shown = turn.shown and bool(_ASKED.search(asked_for) or _READ.search(asked_for))
         heard.append(turn.message or " ".join(own))
         offers = [s for s in pending if is_proposal(s)]
         if offers and own and turn.speaker is None and (counter := countered(own[0], offers)):
@@ -505,6 +515,16 @@ _ASKED = re.compile(
     r"\?|\b(?:find|look\s+up|look\s+for|search|check|tell\s+me|what|when|where|which|how)\b",
     re.I,
 )
+
+
+#: A request to read out what the user shows: "can you read it off", "transcribe this".
+_READ = re.compile(
+    r"\b(?:read|transcribe|type\s+(?:it|this|that)\s+(?:up|out)|copy\s+(?:it|this))\b", re.I
+)
+#: Markdown's strong emphasis, which an assistant puts on the day or the figure it found.
+_EMPHASIS = re.compile(r"\*\*(?=\S)|(?<=\S)\*\*")
+#: The most sentences of a reading of what the user showed kept as found.
+_SHOWN_MOST = 12
 
 
 #: A sentence that opens on what it is about: "About Tom's move — …", "Re the quote: …".
@@ -1460,6 +1480,19 @@ def _read(
         # "back on the 3rd, not the 2nd": the sentence that said the 2nd
         _reread(a, current, *earlier, directory, context)
         return
+    elif (
+        not s.correction
+        and label is None
+        and (fixed := contrasted_value_earlier(body, label, a.sentences, found=True))
+    ):
+        # "the dentist is 4.45, not 4.15" of what the assistant found: its finding corrected
+        # by the user, and so confirmed
+        i, text = fixed
+        a.sentences[i].text = text
+        a.sentences[i].statement = restate(a.sentences[i])
+        if "accepted" not in a.sentences[i].kinds:
+            a.sentences[i].kinds.append("accepted")
+        return
     prev = current[-1] if current else None
     if (
         prev is not None
@@ -1895,13 +1928,19 @@ def _as_said(text: str) -> str:
     return re.sub(r" \(\d{4}-\d{2}-\d{2}(?: to \d{4}-\d{2}-\d{2})?\)", "", text)
 
 
-def findings(turn: Turn, directory: Directory, *, specific: bool = False) -> list[Sentence]:
+def findings(
+    turn: Turn, directory: Directory, *, specific: bool = False, shown: bool = False
+) -> list[Sentence]:
     """What an assistant's turn found or proposed: kept if the user's reply accepts it.
     Right after a tool's result (or, with `specific`, for a reply that credits it: "good
     catch"), what it says with something specific in it (a number, a name, a code) is a
-    finding too."""
+    finding too. With `shown`, the turn reads out a picture or a file the user showed:
+    every such sentence of it (up to a page's worth) is what it holds."""
     own = [r for r in turn.sentences if not r.endswith("?") or r is turn.sentences[-1]]
     said = [r for r in own if not r.endswith("?") and not _ECHO.match(r)]
+    if shown:  # a calendar's cell or a label's line says its thing in few words
+        kept = [r for r in said if len(r.split()) >= 3 and lang.SPECIFIC.search(r)]
+        return [finding(raw, turn, directory) for raw in kept[:_SHOWN_MOST]]
     chosen = [] if specific else [r for r in said if lang.FINDING.search(r)][:3]
     if turn.after_tool or turn.tool_ran or specific:
         # what a tool printed, as the assistant reports it: a version, a count, a name
@@ -1923,11 +1962,25 @@ def findings(turn: Turn, directory: Directory, *, specific: bool = False) -> lis
 def finding(raw: str, turn: Turn, directory: Directory, *, proposal: bool = False) -> Sentence:
     """One sentence of an assistant's turn as a finding (`proposal`: what it proposed)."""
     clean, _ = mask(raw)
+    clean = _EMPHASIS.sub("", clean)  # "**Fri 13**": the day, not its markup
     # a proposal's "the Saturday" is of the plan it proposes, not of the week it is made in
-    dated, rel = (clean, []) if proposal else resolve_relative(clean, message_date(turn.time))
+    said: list[tuple[str, date]] = []
+    if proposal:
+        dated, rel = clean, []
+    else:
+        # its days as a user's sentence's are read: "3 March", "01/02/2037", "Friday"
+        ref = message_date(turn.time)
+        said = absolute_dates(clean, ref, by_clause=True)
+        if "/" in clean or re.search(r"\d\.\d", clean):
+            said += numeric_dates(clean, ref, None)
+        given = [(clean.lower().find(phrase.lower()), d) for phrase, d in said]
+        dated, rel = resolve_relative(clean, ref, by_clause=True, given=given)
+        dated = _with_years(dated, said)
     kinds = ["finding", "proposal"] if proposal else ["finding"]
     s = Sentence(time=turn.time, text=dated, dates=rel, speaker="the assistant", kinds=kinds)
     s.raw = clean if proposal else ""
+    if all_dates := sorted(rel + said, key=lambda pd: clean.lower().find(pd[0].lower())):
+        s.when = _moved_to(clean, all_dates)
     find_entities(s, clean, directory)
     s.statement = restate(s)
     return s

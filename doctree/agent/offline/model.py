@@ -44,6 +44,8 @@ class Turn:
     tool_ran: bool = False  # an assistant turn right after a tool's result, asked for or not
     secret_pasted: bool = False  # a user turn whose pasted or fenced text holds a secret
     pasted_block: bool = False  # a user turn with quoted or fenced text (a log, a config)
+    #: a user turn that shows a picture or a file only the assistant sees ("[image: a.jpg]")
+    shown: bool = False
     #: a tool result's records (`sentences` holds the line of each): the values each holds
     records: list[list[str]] = field(default_factory=list)
     message: str = ""  # the user's or the assistant's message as written

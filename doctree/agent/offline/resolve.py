@@ -1606,27 +1606,36 @@ def swapped_earlier(s: Sentence, sentences: list[Sentence]) -> list[Sentence]:
 
 
 def contrasted_value_earlier(
-    s_raw: str, speaker: str | None, sentences: list[Sentence]
+    s_raw: str, speaker: str | None, sentences: list[Sentence], *, found: bool = False
 ) -> tuple[int, str] | None:
     """(index, corrected text) of the one earlier sentence of the session, by the same
     speaker, that said the value "X, not Y" names as wrong, with Y replaced by X: "we fly
     back on the 3rd, not the 2nd" after "we fly out on the 22nd and back on the 2nd of
-    January" makes that sentence "... back on the 3rd of January". None when no sentence or
-    several said it."""
+    January" makes that sentence "... back on the 3rd of January". With `found`, the one
+    finding of the assistant's that holds it instead ("The dentist is 4.45, not 4.15" after
+    the assistant read "dentist 4.15" off a photographed calendar), its text corrected. None
+    when no sentence or several said it."""
     pair = values_contrasted(s_raw)
     if pair is None:
         return None
     new, old = pair
     who = speaker or "the user"
+
+    def said(e: Sentence) -> str:
+        return e.text if found else e.raw
+
     fits = [
         i
         for i, e in enumerate(sentences)
-        if e.speaker == who and e.raw and holds_value(e.raw, old) and not _NOT_CLAUSE.search(e.raw)
+        if (e.speaker == "the assistant" and "finding" in e.kinds if found else e.speaker == who)
+        and said(e)
+        and holds_value(said(e), old)
+        and not _NOT_CLAUSE.search(said(e))
     ]
     if len(fits) != 1:
         return None
     i = fits[0]
-    raw = sentences[i].raw
+    raw = said(sentences[i])
     span = value_span(raw, old)
     assert span is not None  # holds_value found it
     return i, raw[: span[0]] + new.split(" ")[0] + raw[span[1] :]

@@ -423,6 +423,27 @@ _WHEN_SAID = re.compile(
 )
 
 
+#: What a chat client leaves where a picture or a file was attached, which only the assistant
+#: sees: "[image: IMG_2231.jpg]", "[Photo]", "<attachment: lease.pdf>", "(screenshot)", a
+#: markdown image, or a file name of a picture or a document alone on its line.
+_ATTACHMENT = re.compile(
+    r"[\[<(]\s*(?:image|photo|picture|pic|screenshot|screen\s*shot|scan|attachment|attached"
+    r"\s+(?:image|photo|file)|file|pdf|document|video)(?:\s+attached|\s+omitted)?"
+    r"(?:\s*[:=]\s*[^\]\n<>()]{1,120})?\s*[\]>)]"
+    r"|!\[[^\]\n]{0,120}\]\([^)\s]{1,300}\)"
+    r"|^[ \t]*[\w.-]{1,80}\.(?:jpe?g|png|heic|gif|webp|pdf|docx?)[ \t]*$",
+    re.I | re.M,
+)
+
+
+def without_attachments(text: str) -> tuple[str, bool]:
+    """`text` without the marks of pictures or files attached to it (`_ATTACHMENT`), and
+    whether it had one: what the picture holds is for the assistant to read out."""
+    if not _ATTACHMENT.search(text):
+        return text, False
+    return _ATTACHMENT.sub("", text).strip(), True
+
+
 def _same_name(sender: str, organisation: str) -> bool:
     """Whether a sender's name is the organisation's own ("The Lantern Rooms" sending from
     lanternrooms.example, written "Lanternrooms" or "Lantern Rooms"): an organisation
@@ -1390,6 +1411,7 @@ def segment(
         # dictation's spoken marks: "full stop" is a full stop, `<td>Arrive</td><td>Sat 23 Aug</td>` a labelled value, before anything
         # reads it
         content = punctuate(read_html(decoded_source(m.content)))
+        content, shown = without_attachments(content)
         speaker, content = speaker_of(normalise_scan(content), chat=chat)
         if names and not speaker:
             content = as_the_user(content, set(names))
@@ -1423,6 +1445,7 @@ def segment(
                 addressed=addressed("\n".join(quoted)),
                 secret_pasted=bool(mask("\n".join(quoted))[1]),
                 pasted_block=any(x.strip() for x in quoted),
+                shown=shown,
                 message=m.content,
             )
         )
