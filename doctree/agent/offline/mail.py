@@ -269,7 +269,16 @@ def _split(
             while j < len(lines) and (lines[j].lstrip().startswith(">") or not lines[j].strip()):
                 quoted.append(lines[j])
                 j += 1
-            top.lines.extend(lines[j:])  # what follows the quote is the reply's own
+            # what follows the quote is the reply's own; written inline (answers between
+            # the quoted message's paragraphs), each further quoted paragraph is the quoted
+            # message's too, in its order
+            for line in lines[j:]:
+                if line.lstrip().startswith(">"):
+                    quoted.append(line)
+                else:
+                    if quoted and quoted[-1].strip():
+                        quoted.append("")  # a paragraph of its own: no sentence runs across
+                    top.lines.append(line)
             return [top, *_split(_unquoted(quoted), name, addr, sent)]
         top.lines.append(line)
         i += 1

@@ -509,22 +509,27 @@ def standing(reply: list[str], recap: list[str], message: str = "") -> list[str]
     lists = enumerations(message) if _listed(message) else []
     if lists and any(pointed(r, lists, asked=False) is not None for r in reply):
         return []
+    asked_off = _asked_off(reply)
+    # a request naming what goes is read below (the rest stands); any other taking back is
+    # a taking back of the recap
+    named = {r for r in reply if asked_off and lang.forget_request(r) is not None}
     if (
-        lang.rejects(reply[0])
-        or lang.CORRECTS_EARLIER.match(reply[0])
-        or _NOT_SO.match(reply[0])
-        or any(
-            lang.aside_ahead(r, first=i == 0) is not None
-            or correction_of(r) is not None
-            or lang.MAKE_THAT.match(r)
-            or lang.said_again(r) is not None
-            or withdraws(r)
-            or position(r) is not None
-            for i, r in enumerate(reply)
+        reply[0] not in named
+        and (
+            lang.rejects(reply[0])
+            or lang.CORRECTS_EARLIER.match(reply[0])
+            or _NOT_SO.match(reply[0])
         )
+    ) or any(
+        lang.aside_ahead(r, first=i == 0) is not None
+        or correction_of(r) is not None
+        or lang.MAKE_THAT.match(r)
+        or lang.said_again(r) is not None
+        or (withdraws(r) and r not in named)
+        or position(r) is not None
+        for i, r in enumerate(reply)
     ):
         return _untouched(recap, reply, message)
-    asked_off = _asked_off(reply)
     if asked_off is None:
         return []
     return [r for r in recap if not _names_any(r, asked_off)]
