@@ -1574,6 +1574,15 @@ def _read_recap(
                 # "on the Thursday", read by the rules as one Thursday, the recap gives as
                 # "Thursday 9 March" and the user lets stand: the recap's day is the one meant
                 said = [by_day]
+            elif (
+                new_days
+                and all(_days_in(s, days) for s in said)
+                and not set(days(clause)) & {d for s in said for d in _days_in(s, days)}
+            ):
+                # "Braces off on Saturday, and Dr Nasser wants a check-up" / "Check-up with
+                # Dr Nasser: Wednesday 4 February": the recap dates another thing the
+                # sentence names; the sentence stays and the clause is a line of its own
+                said = []
             elif not _stands_in(clause, said, days):
                 continue  # a sentence the user said stays, and what later replaces it finds it
         before = list(a.sentences)
@@ -1590,6 +1599,11 @@ def _read_recap(
                 if not s.kinds and re.search(r"\d", s.text):
                     s.kinds.append("statement")
                     s.statement = as_line(s.text)
+
+
+def _days_in(s: Sentence, days: Callable[[str], list[str]]) -> set[str]:
+    """The days a sentence names, as read or as the rules wrote them beside it."""
+    return {*days(s.text), *re.findall(r"\d{4}-\d{2}-\d{2}", s.text)}
 
 
 def _stands_in(clause: str, said: list[Sentence], days: Callable[[str], list[str]]) -> bool:

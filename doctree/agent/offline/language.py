@@ -1510,6 +1510,8 @@ _ORG_NOUN_SAID = (
     rf"(?:{_ORG_NOUN_WORDS}|bakery|pub|garage|salon|gym|nursery|pharmacy|florist|caterers?|"
     r"venue|dealership)"
 )
+#: A word that opens a sentence and is no name, capitalised as it stands first.
+_SENTENCE_ADVERB = r"(?:[A-Z][a-z]+ly|Overall|However|Yes|No|Also|Still|Then|Now|So|Well)\b"
 ORGS = (
     re.compile(rf"\b(?P<name>{NAME_WORD}(?:\s+{NAME_WORD})?\s+{_ORG_SUFFIX})"),
     # "Kessler & Haas", "Hargreaves and Lowe Ltd": names joined by "&" are a firm
@@ -1539,6 +1541,16 @@ ORGS = (
     re.compile(
         rf"\b(?P<name>{NAME_WORD}(?:\s+{NAME_WORD})?),\s+(?i:our|the|their|my|a|an)\s+"
         rf"(?:[\w-]+\s+)?(?i:{_ORG_NOUN})\b"
+    ),
+    # "Fitzroy Lane, the letting agents", "Okoro Reid, our solicitors": one name said to be
+    # people of a trade, plural, is their firm (a person is never "the builders")
+    re.compile(
+        rf"(?<!\band\s)(?<!&\s)(?<!,\s)(?<![\w-])(?!{_SENTENCE_ADVERB})"
+        rf"(?P<name>{NAME_WORD}(?:\s+{NAME_WORD})?),\s+"
+        r"(?:our|the|their|my)\s+(?:[a-z-]+\s+)?"
+        r"(?!(?:neighbou?rs|parents|grandparents|sponsors|visitors|supporters|characters|"
+        r"inhabitants|residents|tenants|occupants|headquarters)\b)"
+        r"[a-z]{2,}(?:ers|ors|ists|ants|ents|ians)(?=\s*(?:[,.;:)!?]|$))"
     ),
     # "Tallis is the agency, nobody's called Tallis", "Bramble is the bakery on Mill Road":
     # the noun ends its phrase ("Tom is a service engineer" names a job, not a firm)

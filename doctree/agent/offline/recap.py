@@ -104,6 +104,7 @@ _DATE = re.compile(
 #: A message that sets out a list: a line that introduces it, numbered or bulleted lines.
 _LISTS = re.compile(r":[ \t]*$|^[ \t]*(?:\d+[.)]|[-*•])\s", re.M)
 _CALENDAR = {*lang.WEEKDAYS, *lang.MONTHS}
+_YOURS = {"your", "yours", "yourself"}
 
 
 @dataclass(frozen=True)
@@ -267,7 +268,8 @@ def _mostly_said(text: str, words: set[str]) -> bool:
     """Whether half or more of a sentence's words of substance were the user's: a
     restatement says again what was said ("Ines swims at Northgate on Tuesdays"), what the
     assistant knows says its own ("some cafés there do a pumpkin latte in autumn")."""
-    own = lang.content_words(text)
+    # a day the recap dates a thing by, and "your" for the user's "my", are a reading too
+    own = {w for w in lang.content_words(text) if w not in _CALENDAR and w not in _YOURS}
     stems = {w[:5] for w in words if len(w) >= 5}
 
     def theirs(w: str) -> bool:  # the word, or one of its family ("swims" of "swimming")
@@ -537,10 +539,22 @@ def standing(reply: list[str], recap: list[str], message: str = "") -> list[str]
 
 def _quotes_its_label(item: str, heard: str) -> bool:
     """Whether a list's item is labelled by a piece of what the user pasted, quoted whole
-    ("`0 7,19 * * *` – the eye drops reminder at 07:00 and 19:00"): it reads that piece."""
+    ("`0 7,19 * * *` – the eye drops reminder at 07:00 and 19:00"), or by the words that
+    open a line of it ("Renewal: Friday 3 May" of a pasted line "🔁 Renewal ..... 12 days"):
+    it reads that line."""
     m = _DASH_LABEL.match(item)
     code = re.match(r"`([^`]+)`", item) if m else None
-    return code is not None and len(code.group(1)) >= 3 and code.group(1) in heard
+    if code is not None:
+        return len(code.group(1)) >= 3 and code.group(1) in heard
+    label = _COLON_LABEL.match(item)
+    if label is None:
+        return False
+    said = re.escape(label.group("label")).replace("\\ ", r"\s+")
+    return re.search(rf"^[^\w\n]*{said}\b", heard, re.I | re.M) is not None
+
+
+#: A list item's label before a colon, after any emoji or markup: "🎓 Graduation: …".
+_COLON_LABEL = re.compile(r"^[^\w\n]*(?P<label>[^\W\d_][\w'’ -]{2,40}?)\s*:\s+(?=\S)")
 
 
 def _untouched(recap: list[str], reply: list[str], message: str) -> list[str]:
