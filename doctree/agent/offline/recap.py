@@ -104,7 +104,7 @@ _DATE = re.compile(
 #: A message that sets out a list: a line that introduces it, numbered or bulleted lines.
 _LISTS = re.compile(r":[ \t]*$|^[ \t]*(?:\d+[.)]|[-*•])\s", re.M)
 _CALENDAR = {*lang.WEEKDAYS, *lang.MONTHS}
-_YOURS = {"your", "yours", "yourself"}
+_YOURS = {"you", "your", "yours", "yourself"}
 
 
 @dataclass(frozen=True)
@@ -268,7 +268,8 @@ def _mostly_said(text: str, words: set[str]) -> bool:
     """Whether half or more of a sentence's words of substance were the user's: a
     restatement says again what was said ("Ines swims at Northgate on Tuesdays"), what the
     assistant knows says its own ("some cafés there do a pumpkin latte in autumn")."""
-    # a day the recap dates a thing by, and "your" for the user's "my", are a reading too
+    # a day the recap dates a thing by, and "you" and "your" for the user's "I" and "my", are
+    # a reading too
     own = {w for w in lang.content_words(text) if w not in _CALENDAR and w not in _YOURS}
     stems = {w[:5] for w in words if len(w) >= 5}
 
@@ -601,12 +602,17 @@ def _names_any(text: str, things: list[set[str]]) -> bool:
 def _names(text: str) -> list[str]:
     """The names `text` gives: its capitalised words after the first (and a common word
     opening a later sentence), weekdays and months aside, each without a possessive "'s"."""
-    found = list(_NAME.finditer(text))[1:]
+    every = list(_NAME.finditer(text))
+    found = every[1:]
+    if every and re.match(r"[A-Z][a-z]+['’]s\s+[a-z]", text[every[0].start(1) :]):
+        found = every  # "Elin's birthday is …": a possessive opening it is a name's
     out = []
     for m in found:
         w = m.group(1)
         if not w[0].isupper():
             continue
+        if m.start(1) and (text[m.start(1) - 1].isdigit() or text[m.start(1) - 1] == "-"):
+            continue  # "XM" of a reference "7QK-2W9D-XM": part of a code, said whole
         if w.lower() in stopwords.ENGLISH and re.search(r"[.!?:]\W*$", text[: m.start(1)]):
             continue  # "Her" opening the item's next sentence
         w = re.sub(r"['’]s$", "", w)
