@@ -62,7 +62,7 @@ def values(text: str) -> set[str]:
     inside it (capitalised words past its first, not days, months or common words)."""
     out = {re.sub(r"\D", "", n) for n in _NUMBER.findall(text)}
     for m in _NAME_WORD.finditer(text):
-        word = m.group(0).lower()
+        word = re.sub(r"['’]s$", "", m.group(0).lower())  # "Pauline's" names Pauline
         if m.start() == 0 or text[: m.start()].rstrip().endswith((".", "!", "?", ":")):
             continue  # a sentence's first word is capitalised whatever it is
         if word in ENGLISH or word in lang.WEEKDAYS or word in lang.MONTHS:
@@ -80,13 +80,16 @@ def referred(turns: list[Turn], says: ThingTest, written: dict[str, str] | None 
     found = Referred()
     before: list[str] = []  # the user's sentences so far, in order
     when: dict[str, str] = {}  # each user sentence -> the time of its message
+    just: list[str] = []  # the sentences found in the user's message right before
     for turn in turns:
         if turn.kind == "user":
             when.update((raw, turn.time) for raw in turn.sentences if raw not in when)
         if turn.kind == "user" and turn.speaker is None:
+            just = []
             for raw in turn.sentences:
                 if says(said_forms(raw)):
                     found.said.append(raw)
+                    just.append(raw)
                 before.append(raw)
             continue
         if turn.kind != "assistant":
@@ -94,6 +97,13 @@ def referred(turns: list[Turn], says: ThingTest, written: dict[str, str] | None 
         for sentence in turn.sentences:
             parts = cut(sentence)
             hits = [i for i, (_, text) in enumerate(parts) if says(said_forms(text))]
+            if not hits and any(len(values(x) & values(sentence)) >= _RESTATES for x in just):
+                # the reply's restatement of a sentence found, in its own words ("before
+                # Pauline's visit on the 28th" of "her mum Pauline comes to stay on the
+                # 28th"): its names and figures say it is that sentence's
+                found.restating.append(sentence)
+                found.at.append((turn.time, sentence))
+                continue
             restated = False
             for i in hits:
                 have = values(parts[i][1])

@@ -1568,8 +1568,30 @@ class Writer(PageIO):
             return frozenset()
         self._dry[(thing, persons)] = self.forget(thing, persons, dry=True)
         cited = {sid: "" for sid in sorted(self.cited) if sid != self.t.session_id}
+        if not cited:
+            # no line says it in the request's words (a recap's reading of it stands in
+            # for what the user said): the conversations of the last two weeks are read
+            cited = {sid: "" for sid in self._recent_sessions(2)}
         found = self._referred(thing, persons, cited)
-        return frozenset((sid, x) for sid, r in found.items() for x in r.said)
+        # the user's sentences, and the assistant's restatements of them: a line read from
+        # a recap says the thing in the assistant's words
+        return frozenset((sid, x) for sid, r in found.items() for x in [*r.said, *r.restating])
+
+    def _recent_sessions(self, weeks: int) -> list[str]:
+        """The sessions listed in the archive's latest `weeks` weeks up to this one, this
+        one left out."""
+        archive = self.read(f"{self.root}/archive")
+        children = archive.children if archive is not None else []
+        listed = sorted((p.rsplit("/", 1)[1] for p, _ in children), reverse=True)
+        out = []
+        for week in [w for w in listed if w <= self.week][:weeks]:
+            page = self.read(f"{self.root}/archive/{week}")
+            if page is None:
+                continue
+            for m in re.finditer(r"^- \d{4}-\d\d-\d\d: \[\[[^|\]]+\|([^\]]+)\]\]", page.body, re.M):
+                if m.group(1) != self.t.session_id:
+                    out.append(m.group(1))
+        return out
 
     def _sessions_of(self, earlier: Earlier) -> dict[str, str]:
         """The sessions (id -> page) of the days an earlier conversation is named by, this
