@@ -82,6 +82,7 @@ from doctree.agent.offline.resolve import (
     corrected_earlier,
     correction_of,
     fix_last_value,
+    holds_value,
     link_known_names,
     message_date,
     referent,
@@ -90,6 +91,7 @@ from doctree.agent.offline.resolve import (
     restates_earlier,
     session_dates,
     swapped_earlier,
+    values_contrasted,
 )
 from doctree.agent.offline.segment import ADDRESSED, record_shape, same_list, split_sentences
 from doctree.agent.offline.spelled import spelled_words
@@ -223,6 +225,17 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
             recap_since, heard_since = heard_since, len(a.sentences)
             heard, marks = [], (len(a.withheld), len(dropped), len(a.forget))
             pending = findings(turn, directory)
+            if len(shown) == 2:
+                # the assistant putting right a figure it gave before ("£1,029, not £1,092"):
+                # what it gives now is what it found
+                known = {s.text for s in pending}
+                pending += [
+                    finding(r, turn, directory)
+                    for r in turn.sentences
+                    if (pair := values_contrasted(r)) is not None
+                    and holds_value(shown[0].message, pair[1])
+                    and r not in known
+                ]
             if results and turn.after_tool:
                 # the records the assistant reported, or that the user's question named
                 used = used_by(results, " ".join(turn.sentences), asked_for)

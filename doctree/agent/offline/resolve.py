@@ -866,9 +866,14 @@ def _anchor_date(anchor: str, said: list[tuple[str, date]]) -> date | None:
 
 #: How a clause may state the date of a thing named by a word that says what the date is
 #: ("two weeks before the deadline" after "the round closes on 3 March").
+_OPERATION = r"op|operation|surgery|procedure|replacement|transplant|removal|repair"
 _ANCHOR_SAID_AS = {
     "deadline": r"deadline|closes|closing|close|due|submission",
     "closing": r"deadline|closes|closing|close",
+    # "ten days after the op" of "her hip replacement is on the 19th"
+    "op": _OPERATION,
+    "operation": _OPERATION,
+    "surgery": _OPERATION,
 }
 
 
@@ -1296,6 +1301,13 @@ def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
             unnamed.append(who)
             if g:
                 context.gender[who] = g
+    for m in _KIN_AS_NAME.finditer(raw):
+        # "Mum's hip is done": the user's mum, named by the kin word alone, is someone a
+        # later "she" may mean as well as a woman named after her
+        who = f"the user's {m.group('rel').lower()}"
+        if who not in unnamed and (g := lang.kin_gender(m.group("rel"))):
+            unnamed.append(who)
+            context.gender[who] = g
     for m in lang.KIN_TITLE.finditer(raw):
         if m.group("name") in key and (g := lang.kin_gender(m.group("rel"))):
             context.gender.setdefault(key[m.group("name")], g)
@@ -1374,6 +1386,14 @@ def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
             or s.roles
         ):
             s.subject = first
+
+
+#: A parent or grandparent named by the kin word alone, capitalised as a name: "Mum",
+#: "Grandad" (not "Mum Sarah", not "my mum", which `lang.KIN` reads).
+_KIN_AS_NAME = re.compile(
+    r"(?<![\w'’])(?<!my\s)(?<!our\s)(?P<rel>Mum|Mom|Mam|Mummy|Mother|Dad|Daddy|Father|Gran|"
+    r"Granny|Grandma|Nan|Nana|Nanna|Grandad|Granddad|Grandpa)\b(?!\s+[A-Z])"
+)
 
 
 #: What a name said after it is a place, a thing or a firm, not someone: "the Whitworth",
