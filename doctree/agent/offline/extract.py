@@ -816,6 +816,10 @@ def _forget(
     if (m := _OWNED.fullmatch(what)) is not None and re.fullmatch(NAME, m["thing"]):
         of_whom = True  # "Ria's Ciara" (what Ria said of her): only where Ria is named
     persons, things = _targets(what, directory, of_whom)
+    if len(things) == 1 and persons and lang.KIN.fullmatch(things[0]):
+        # "the bit about her dad and Steph": someone named by kin and someone by name, the
+        # thing said of both; her dad's other lines stay
+        of_whom = True
     withheld: list[tuple[str, str]] = []
     for target in things:  # "about Ravi and the stairlift money": the money, as it is Ravi's
         a.forget.append(target)

@@ -233,9 +233,20 @@ def concerns(text: str, words: set[str], persons: tuple[str, ...]) -> bool:
     stems = {stem(w) for w in words}
     # "pregnancy" is said by "pregnant": long words sharing their first six letters
     hits = {w for w in stems if w in have or any(_kindred(w, h) for h in have)}
+    named = any(content_words(p) <= said for p in persons if content_words(p))
+    if not hits and named:
+        # beside the person's name, a word spelt as a child or a phone spells it ("his
+        # dady" of "her dad"): a word it opens, one or two letters longer
+        hits = {w for w in stems if len(w) >= 3 and any(_spelt_longer(w, h) for h in said)}
+        return bool(hits)
     if not hits:
         return False
-    return hits == stems or any(content_words(p) <= said for p in persons if content_words(p))
+    return hits == stems or named
+
+
+def _spelt_longer(word: str, said: str) -> bool:
+    """Whether `said` is `word` with one or two letters more at its end ("dady", "daddy")."""
+    return said.startswith(word) and 0 < len(said) - len(word) <= 2
 
 
 # -- tense ----------------------------------------------------------------------------------
@@ -1888,6 +1899,8 @@ def names_capitalised(sentence: str, known: set[str]) -> str:
             return m.group(0)
         following = re.match(r"\s*([a-z'-]+)?", sentence[m.end() :])
         nxt = following.group(1) if following else None
+        if nxt in ("i", "that"):
+            return m.group(0)  # "my mum sed i can": a verb however spelled, saying what
         if (
             nxt
             and not nxt.startswith("'")

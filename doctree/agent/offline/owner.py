@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Set as AbstractSet
 
+from doctree import stopwords
 from doctree.agent.offline import language as lang
 from doctree.agent.offline.blocks import own_nicks
 from doctree.agent.offline.pages import Page
@@ -63,7 +64,18 @@ def said_names(transcript: Transcript, people: AbstractSet[str] = frozenset()) -
 
 def _someone_else(name: str, said: str) -> bool:
     """Whether the user's text speaks of `name` as of another person: after a word that
-    points to someone ("to Marco", "with Marco", "my friend Marco", "ask Marco")."""
+    points to someone ("to Marco", "with Marco", "my friend Marco", "ask Marco"), before
+    who they are to someone ("Marco, my son", "Marco (our lodger)"), or as who wrote a
+    message the user did not ("that was Marco", "Marco grabbed my phone")."""
+    if re.search(
+        rf"\b{re.escape(name)}(?:,|\s*\()\s*(?:my|our|his|her|their)\s+[a-z]"
+        rf"|\bthat\s+(?:was|were)\s+{re.escape(name)}\b"
+        rf"|\b{re.escape(name)}\s+(?:grabbed|took|had|borrowed|got\s+hold\s+of)\s+"
+        r"(?:my|the|our)\s+(?:phone|laptop|tablet|ipad|keyboard|computer)",
+        said,
+        re.I,
+    ):
+        return True
     return (
         re.search(
             r"\b(?:to|with|for|from|and|or|tell|ask|asked|email|emailed|call|called|text|"
@@ -76,6 +88,40 @@ def _someone_else(name: str, said: str) -> bool:
         )
         is not None
     )
+
+
+#: A message opening on who is writing it: "hi its mia", "Hello, this is Tomasz", "Jonah here".
+_WRITING = re.compile(
+    r"^\W*(?:(?:hi|hello|hey|hiya)\W+)?(?:(?:it'?s|it’s|its|this\s+is|this\s+is\s+actually)\s+"
+    r"(?P<name>[A-Za-z][a-z]{1,20})\b(?!\s+(?:here|again|agen)?\s*[a-z]+ing\b)"
+    r"|(?P<here>[A-Z][a-z]{1,20})\s+here\b)",
+    re.I,
+)
+
+
+def typed_by_others(
+    transcript: Transcript, people: AbstractSet[str] = frozenset()
+) -> dict[int, str]:
+    """The user's messages written by someone else at the user's keyboard, by their index
+    in `transcript.messages`, each with who wrote it: a message opening on a name ("hi its
+    mia", "Jonah here") that the user speaks of as someone else ("that was Mia, my
+    daughter") or that memory knows as a person (`people`, page slugs)."""
+    said = "\n".join(
+        m.content for m in transcript.messages if m.kind == "user" and isinstance(m.content, str)
+    )
+    out: dict[int, str] = {}
+    for i, m in enumerate(transcript.messages):
+        if m.kind != "user" or not isinstance(m.content, str):
+            continue
+        found = _WRITING.match(m.content)
+        if found is None:
+            continue
+        name = (found.group("name") or found.group("here")).capitalize()
+        if name.lower() in stopwords.ENGLISH or name in lang.NOT_NAMES:
+            continue
+        if name.lower() in people or _someone_else(name, said):
+            out[i] = name
+    return out
 
 
 #: Words after a comma that are no name: "Yes, Monday.", "Sure, Thursday."

@@ -68,6 +68,7 @@ def run_session(
         meant,
         own=frozenset(n.lower() for n, k in names.items() if k == "nick"),
         names=frozenset(n for n, k in names.items() if k == "name"),
+        people=frozenset(listings.get("people", {})),
     )
     analysis = extract(turns, directory)  # resolves dates, corrections, pronouns as it reads
     filing = file_facts(analysis, directory, listings)

@@ -46,7 +46,7 @@ from doctree.agent.offline.numeric import date_order
 from doctree.agent.offline.ocr import normalise as normalise_scan
 from doctree.agent.offline.outline import outlines
 from doctree.agent.offline.outline import shape as outline_shape
-from doctree.agent.offline.owner import as_the_user
+from doctree.agent.offline.owner import as_the_user, typed_by_others
 from doctree.agent.offline.prefilter import gate_patterns
 from doctree.agent.offline.quotes import quoted_fields
 from doctree.agent.offline.receipts import read_receipt, read_receipts
@@ -1347,12 +1347,17 @@ def addressed(text: str) -> list[str]:
 
 
 def segment(
-    transcript: Transcript, own: frozenset[str] = frozenset(), names: frozenset[str] = frozenset()
+    transcript: Transcript,
+    own: frozenset[str] = frozenset(),
+    names: frozenset[str] = frozenset(),
+    people: frozenset[str] = frozenset(),
 ) -> Segmented:
     """Every message of `transcript` as a turn: the user's and the assistant's text split
     into sentences, a tool result kept for what it addresses to the memory system. `own`
     are the user's nicks (a chat log's lines under them are the user's), `names` the names
-    the user goes by (said as a word, each is the user: `owner.as_the_user`)."""
+    the user goes by (said as a word, each is the user: `owner.as_the_user`), `people` the
+    slugs of the people memory knows (a message opening "hi its mia" from someone memory
+    knows as Mia is hers, not the user's: `owner.typed_by_others`)."""
     counts: Counter = Counter(m.kind for m in transcript.messages)
     transcript = joined(transcript)  # "so" / "the dentist" / "moved it": one sentence
     chat = counts["assistant"] == 0  # people talking to each other, no assistant
@@ -1362,7 +1367,8 @@ def segment(
     calls: dict[str, object] = {}  # each tool call's input by its id: what a result answers
     # an assistant's message answers the user's question from a tool's result
     after_tool = asked = ran = False
-    for m in transcript.messages:
+    typed_by = typed_by_others(transcript, people)
+    for i, m in enumerate(transcript.messages):
         if m.kind == "user" and isinstance(m.content, str):
             asked = bool(_ASKS.search(m.content))
         if m.kind != "assistant":
@@ -1413,6 +1419,8 @@ def segment(
         content = punctuate(read_html(decoded_source(m.content)))
         content, shown = without_attachments(content)
         speaker, content = speaker_of(normalise_scan(content), chat=chat)
+        if speaker is None and i in typed_by:
+            speaker = typed_by[i]  # someone else at the user's keyboard: their "I" is theirs
         if names and not speaker:
             content = as_the_user(content, set(names))
         content = open_own_notes(content)  # "the note I'm leaving for the sitter: > …"
