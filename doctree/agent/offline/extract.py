@@ -1500,11 +1500,11 @@ def _read(
     elif (
         not s.correction
         and label is None
-        and (fixed := contrasted_value_earlier(body, label, a.sentences, found=True))
+        and (corrected := contrasted_value_earlier(body, label, a.sentences, found=True))
     ):
         # "the dentist is 4.45, not 4.15" of what the assistant found: its finding corrected
         # by the user, and so confirmed
-        i, text = fixed
+        i, text = corrected
         a.sentences[i].text = text
         a.sentences[i].statement = restate(a.sentences[i])
         if "accepted" not in a.sentences[i].kinds:
@@ -1996,8 +1996,9 @@ def finding(raw: str, turn: Turn, directory: Directory, *, proposal: bool = Fals
     clean = _EMPHASIS.sub("", clean)  # "**Fri 13**": the day, not its markup
     # a proposal's "the Saturday" is of the plan it proposes, not of the week it is made in
     said: list[tuple[str, date]] = []
+    rel: list[tuple[str, date]] = []
     if proposal:
-        dated, rel = clean, []
+        dated = clean
     else:
         # its days as a user's sentence's are read: "3 March", "01/02/2037", "Friday"
         ref = message_date(turn.time)
