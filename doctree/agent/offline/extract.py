@@ -1500,11 +1500,11 @@ def _read(
     elif (
         not s.correction
         and label is None
-        and (corrected := contrasted_value_earlier(body, label, a.sentences, found=True))
+        and (mended := contrasted_value_earlier(body, label, a.sentences, found=True))
     ):
         # "the dentist is 4.45, not 4.15" of what the assistant found: its finding corrected
         # by the user, and so confirmed
-        i, text = corrected
+        i, text = mended
         a.sentences[i].text = text
         a.sentences[i].statement = restate(a.sentences[i])
         if "accepted" not in a.sentences[i].kinds:
