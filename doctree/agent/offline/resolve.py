@@ -156,6 +156,13 @@ _HOLIDAY_RE = (
     r"|(?:the\s+)?(?:early\s+may|spring|summer|august|late\s+may)\s+bank\s+holiday(?:\s+monday)?"
     r"|memorial\s+day|father['’]?s\s+day|labou?r\s+day|thanksgiving)"
 )
+#: What an ordinal counts when it is no day of a month: "her 7th birthday", "the 3rd floor",
+#: "2nd flr", "1st class".
+_ORDINAL_NOUNS = (
+    r"b-?day|birthday|anniversary|floor|flr|fl|storey|story|grade|year|time|place|row|attempt|"
+    r"round|edition|century|generation|draft|week|lap|class|gear|half|quarter|team|innings|leg"
+)
+
 _RELATIVE = re.compile(
     r"\b(?:"
     # "Christmas Eve", "the day after Boxing Day", "two days before Easter": a holiday
@@ -195,8 +202,7 @@ _RELATIVE = re.compile(
     r"|\s+(?P<commercial>inst(?:ant)?|ult(?:imo)?|prox(?:imo)?)\b\.?)?"
     rf"(?!\s+(?:of\s+)?{_MONTH_RE})"
     # "her 7th birthday", "the 3rd floor": an ordinal of something else, no day of a month
-    r"(?!\s+(?:b-?day|birthday|anniversary|floor|grade|year|time|place|row|attempt|round|"
-    r"edition|century|generation|draft|week|lap)))"
+    rf"(?!\s+(?:{_ORDINAL_NOUNS})\b))"
     # "Fri 3", "Thurs 14 at 2": a weekday and a bare day of the month, no time or count
     rf"|(?P<wdn>(?:on\s+)?(?P<wdnwd>{WEEKDAY_OR_ABBREVIATION}),?\s+(?P<n3>[1-9]|[12]\d|3[01])"
     # (not "Thursday 5-a-side", "Sat 3-day pass": a count joined to a word)
@@ -235,11 +241,7 @@ _RANGE = re.compile(
     rf"(?P<m4>{_ANY_MONTH})(?![.:,]?\d)",
     re.I,
 )
-_ORDINAL_OF = re.compile(
-    r"\s+(?:b-?day|birthday|anniversary|floor|grade|year|time|place|row|attempt|round|"
-    r"edition|century|generation|draft|week|lap)\b",
-    re.I,
-)
+_ORDINAL_OF = re.compile(rf"\s+(?:{_ORDINAL_NOUNS})\b", re.I)
 _RECURRING_AFTER = re.compile(r"\s*(?:s\b|mornings|afternoons|evenings|nights)", re.I)
 
 

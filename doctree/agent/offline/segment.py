@@ -87,6 +87,8 @@ _ABBREVIATIONS = (
 _ABBREVIATION_WORD = re.compile(
     r"(?:\d(?:st|nd|rd|th)?\s+(?:inst|ult|prox)|(?:^|\s)(?:approx|incl|esp|viz|cf))\.$", re.I
 )
+#: A lower-case word of a few letters cut with a dot: "avail.", "unfurn.", "excl.".
+_CUT_WORD = re.compile(r"(?:^|\s)[a-z]{2,7}\.$")
 #: A day of the month written with a dot before its month, as German does ("am 3. Oktober"):
 #: the dot ends no sentence.
 _DAY_DOT = re.compile(r"(?:^|\s)\d{1,2}\.$")
@@ -1181,10 +1183,14 @@ def split_sentences(paragraph: str) -> list[str]:
     # "Mum (Helen) ... cashmere scarf ... £60": ellipses set between a line's fields lead
     # from one to the next; nor does one before a lower-case word end a sentence
     leaders = len(LEADERS.findall(paragraph)) >= 2
+    # fields set apart by dots or bars ("£1,395 pcm · unfurn. · avail. 01/09"): a short
+    # word cut with a dot is an abbreviation of the listing, no end of a sentence
+    fields = paragraph.count(" · ") >= 2 or paragraph.count(" | ") >= 2
     for p in parts:
         if out and (
             out[-1].endswith(_ABBREVIATIONS)
             or _ABBREVIATION_WORD.search(out[-1])
+            or (fields and _CUT_WORD.search(out[-1]))
             or (_DAY_DOT.search(out[-1]) and _MONTH_NEXT.match(p))
             or (out[-1].endswith("...") and (leaders or p[:1].islower()))
             or is_mark(out[-1])  # "P.S. it's five": the mark opens the line it marks
