@@ -22,6 +22,7 @@ from doctree.agent.offline.enumerations import enumerations
 from doctree.agent.offline.fiction import outside_fiction
 from doctree.agent.offline.fields import note_fields
 from doctree.agent.offline.fragments import joined
+from doctree.agent.offline.gantt import gantt_tasks
 from doctree.agent.offline.grids import cells, grid_lines, is_code, is_command, read_grids
 from doctree.agent.offline.handover import open_own_notes
 from doctree.agent.offline.language import (
@@ -756,6 +757,8 @@ def pasted_rows(lines: list[str]) -> list[str]:
         return []
     if _ICALENDAR.match(text):
         return calendar_events(text)
+    if (tasks := gantt_tasks(lines)) is not None:
+        return tasks  # a Mermaid gantt chart: each task with its days counted
     if (note := note_fields(lines)) is not None:
         return note  # a note with its fields: each field a statement of its subject
     if text[0] in "[{":
