@@ -1533,7 +1533,7 @@ ORGS = (
         r"(?:Sons?|Daughters?|Co|Company|Partners|Associates|Brothers|Bros)\b\.?)"
     ),
     re.compile(
-        rf"\b(?i:the|a|an|our|my|their|this)\s+(?i:{_ORG_NOUN})\s+(?:(?i:called|named)\s+)?"
+        rf"\b(?i:the|a|an|our|my|their|this)\s+(?i:{_ORG_NOUN})\s+(?:(?i:called|named|call|name|is\s+called)\s+)?"
         rf"(?P<name>{NAME_WORD}(?:\s+{NAME_WORD})?)"
     ),
     # "Tessaly's CFO", "Ormond's board": what only an organisation has
