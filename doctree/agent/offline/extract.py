@@ -1924,7 +1924,7 @@ def finding(raw: str, turn: Turn, directory: Directory, *, proposal: bool = Fals
     """One sentence of an assistant's turn as a finding (`proposal`: what it proposed)."""
     clean, _ = mask(raw)
     # a proposal's "the Saturday" is of the plan it proposes, not of the week it is made in
-    dated, rel = (clean, []) if proposal else resolve_relative(clean, message_date(turn.time))
+    dated, rel = (clean, []) if proposal else _dated(clean, message_date(turn.time))
     kinds = ["finding", "proposal"] if proposal else ["finding"]
     s = Sentence(time=turn.time, text=dated, dates=rel, speaker="the assistant", kinds=kinds)
     s.raw = clean if proposal else ""
@@ -1933,13 +1933,21 @@ def finding(raw: str, turn: Turn, directory: Directory, *, proposal: bool = Fals
     return s
 
 
+def _dated(clean: str, ref: date) -> tuple[str, list[tuple[str, date]]]:
+    """What the assistant found, its relative days made absolute and its days of the month
+    given their year, as a user's sentence is ("finished by Friday 23 September
+    (2033-09-23)"): so its dates read and compare like every other line's."""
+    dated, rel = resolve_relative(clean, ref)
+    return _with_years(dated, absolute_dates(clean, ref, by_clause=True)), rel
+
+
 def record_findings(lines: list[str], time: str, directory: Directory) -> list[Sentence]:
     """A tool result's records as what the assistant found: kept like its findings, when
     the user does not turn them down."""
     out = []
     for raw in lines:
         clean, found = mask(raw)
-        dated, rel = resolve_relative(clean, message_date(time))
+        dated, rel = _dated(clean, message_date(time))
         s = Sentence(
             time=time, text=dated, dates=rel, speaker="the assistant", kinds=["finding"], raw=clean
         )
@@ -2066,6 +2074,8 @@ def _with_years(text: str, dates: list[tuple[str, date]]) -> str:
     of a page reads the same way: "24 March 2028 (2028-03-24)"."""
     for phrase, d in dates:
         at = text.find(phrase)
+        while at >= 0 and re.match(r"\s*\(\d{4}-", text[at + len(phrase) :]):
+            at = text.find(phrase, at + 1)  # a day said twice: the next time it is said
         if at < 0 or re.match(r"\s*\((?:\d{4}-|week|weekend)", text[at + len(phrase) :]):
             continue  # its date said already; "(same place, same time)" says none
         end = at + len(phrase)
