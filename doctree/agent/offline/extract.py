@@ -1924,21 +1924,25 @@ def finding(raw: str, turn: Turn, directory: Directory, *, proposal: bool = Fals
     """One sentence of an assistant's turn as a finding (`proposal`: what it proposed)."""
     clean, _ = mask(raw)
     # a proposal's "the Saturday" is of the plan it proposes, not of the week it is made in
-    dated, rel = (clean, []) if proposal else _dated(clean, message_date(turn.time))
+    dated, rel, when = (clean, [], None) if proposal else _dated(clean, message_date(turn.time))
     kinds = ["finding", "proposal"] if proposal else ["finding"]
     s = Sentence(time=turn.time, text=dated, dates=rel, speaker="the assistant", kinds=kinds)
+    s.when = when
     s.raw = clean if proposal else ""
     find_entities(s, clean, directory)
     s.statement = restate(s)
     return s
 
 
-def _dated(clean: str, ref: date) -> tuple[str, list[tuple[str, date]]]:
+def _dated(clean: str, ref: date) -> tuple[str, list[tuple[str, date]], date | None]:
     """What the assistant found, its relative days made absolute and its days of the month
     given their year, as a user's sentence is ("finished by Friday 23 September
-    (2033-09-23)"): so its dates read and compare like every other line's."""
+    (2033-09-23)"), so that its dates read and compare like every other line's; with the day
+    it is about (None when it names none)."""
     dated, rel = resolve_relative(clean, ref)
-    return _with_years(dated, absolute_dates(clean, ref, by_clause=True)), rel
+    found = absolute_dates(clean, ref, by_clause=True)
+    said = sorted(rel + found, key=lambda pd: clean.lower().find(pd[0].lower()))
+    return _with_years(dated, found), rel, _moved_to(clean, said) if said else None
 
 
 def record_findings(lines: list[str], time: str, directory: Directory) -> list[Sentence]:
@@ -1947,10 +1951,11 @@ def record_findings(lines: list[str], time: str, directory: Directory) -> list[S
     out = []
     for raw in lines:
         clean, found = mask(raw)
-        dated, rel = _dated(clean, message_date(time))
+        dated, rel, when = _dated(clean, message_date(time))
         s = Sentence(
             time=time, text=dated, dates=rel, speaker="the assistant", kinds=["finding"], raw=clean
         )
+        s.when = when
         if found:
             _withhold(s, raw, found)
         find_entities(s, clean, directory)

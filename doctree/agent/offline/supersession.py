@@ -429,15 +429,27 @@ def claims(text: str, *, before: str = "", said_on: date | None = None) -> tuple
             for v in said
             if v.kind.startswith("quantity:") and v.kind.split(":", 1)[1] in _COUNTED
         }
+        # "now 1:30pm (the registrar couldn't do 2)", "is 1:30pm because they can't do 2pm":
+        # what is not, said in an aside or as the reason, is of the value left, not this one
+        reason = _REASON.search(clause)
+        main = clause[: reason.start()] if reason else clause
+        if reason and _NEGATED.search(clause[reason.start() :]):
+            said = tuple(v for v in said if v.start < reason.start())
+            if not said:
+                continue
         inert = (
             asks
             or bool(_STILL.search(clause))
-            or bool(_NEGATED.search(clause))
+            or bool(_NEGATED.search(main))
             or (bool(_HISTORY.search(clause)) and not CHANGE.search(clause))
         )
         shifted = tuple(Value(v.kind, v.norm, v.start + start, v.end + start, v.role) for v in said)
         out.append(Claim(thing, shifted, context, clause, start, inert, borrowed))
     return tuple(out)
+
+
+#: Where an aside or the reason for a value begins: "(", "because", "as", "since".
+_REASON = re.compile(r"\(|\b(?:because|cos|since|as)\b(?!\s+(?:of|well|before|usual)\b)", re.I)
 
 
 def _heading_thing(text: str, starts: list[int], ends: list[int]) -> tuple[int, frozenset[str]]:
