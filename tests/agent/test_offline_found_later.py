@@ -8,6 +8,11 @@ from __future__ import annotations
 from datetime import date
 
 from doctree.agent.offline import supersession
+from doctree.agent.offline.model import Turn
+from doctree.agent.offline.recap import recapped
+from doctree.agent.offline.write import Writer
+from doctree.interop.tools import MemoryTools
+from doctree.sessions.transcripts import parse_transcript
 from doctree.store.documents import DocumentsRepository
 from tests.agent.offline_runs import page_lines, run, transcript
 
@@ -138,3 +143,29 @@ def test_two_values_of_one_line_replaced_by_two_sentences_are_both_edited(repo):
     assert edited and all("2031-05-23" in ln for ln in edited), now
     assert not any("2031-05-16" in ln or "2031-05-12" in ln for ln in now), now
     assert any("2031-05-16" in ln for ln in past), past
+
+
+def test_a_recap_may_name_a_code_an_earlier_session_kept():
+    said = "So the Marlow Arms block is now 6 rooms, still under the same code KESTRELWED."
+    turn = Turn(kind="assistant", time="2031-04-20T09:01:00Z", sentences=[said], message=said)
+    heard = ["From the log: e41 Marlow Arms block down to 6 rooms, same code."]
+    # a name nobody said in the session nor memory holds: the assistant's own, not a recap
+    assert recapped(turn, heard, []) == []
+    # held on a current line of memory from an earlier session: a restatement
+    assert recapped(turn, heard, [], held=lambda word: word == "KESTRELWED") == [said]
+
+
+def test_memory_holds_a_word_only_on_a_current_line_of_an_earlier_session(repo):
+    run(
+        repo,
+        transcript(
+            "s-one",
+            ("user", "2031-04-02T09:00:00Z", "The hotel block is 10 rooms, code KESTRELWED."),
+        ),
+    )
+    later = parse_transcript(transcript("s-two", ("user", "2031-04-20T09:00:00Z", "Nothing new.")))
+    writer = Writer("~/memory", later, MemoryTools(repo, "main", session_id="s-two"))
+    writer.read_known()
+    assert writer.holds_word("KESTRELWED")
+    assert not writer.holds_word("KESTREL")  # a word of its own, not a piece of one
+    assert not writer.holds_word("OSPREYWED")

@@ -207,12 +207,22 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 )
             names = earlier_words | memory_words[1]
             read = heard_of(heard)  # (read once: for both recaps and for what was heard)
-            recap = recapped(turn, heard, took_back, names, figures=earlier_figures, read=read)
+            held = directory.in_memory  # a code or name an earlier session's line gives
+            recap = recapped(
+                turn, heard, took_back, names, figures=earlier_figures, read=read, held=held
+            )
             recap_turn = turn
             asks = any(x.endswith("?") for x in turn.sentences)
             checks = (
                 recapped(
-                    turn, heard, took_back, names, checks=True, figures=earlier_figures, read=read
+                    turn,
+                    heard,
+                    took_back,
+                    names,
+                    checks=True,
+                    figures=earlier_figures,
+                    read=read,
+                    held=held,
                 )
                 if asks
                 else []

@@ -203,6 +203,7 @@ class Writer(PageIO):
         self.line_edits: dict[str, tuple[str, str]] = {}
         # of those, a record of a list pasted again without it: it goes, nothing in its place
         self.unlisted: set[str] = set()
+        self._held_words: dict[str, bool] = {}  # `holds_word`, asked once per word
 
     def mark_moved_anchors(self, sentences: list[Sentence]) -> None:
         """A current line of an earlier session with a date counted from an event ("the
@@ -1219,6 +1220,17 @@ class Writer(PageIO):
                 for ln in lines:
                     if self.session_path not in ln and " — past: " not in ln:
                         yield ln
+
+    def holds_word(self, word: str) -> bool:
+        """Whether a current line of an earlier session holds `word` as a word of its own
+        (a booking code, a name no page has): what a recap may name from memory."""
+        if len(word) < 3 or not re.search(r"\w", word):
+            return False
+        if word not in self._held_words:
+            self._held_words[word] = any(
+                _names(word, _said(ln)) for ln in self._current_lines(word)
+            )
+        return self._held_words[word]
 
     def _status_elsewhere(self, s: Sentence) -> None:
         """A record whose state `s` says changed ("Moorcroft paid the £850" of a pasted
