@@ -53,6 +53,9 @@ class Directory:
         #: the roles the people pages known before the run give: (whose, role) -> slugs
         #: ("the user", "wife") -> {"dana"}; read when a role said alone is first looked up
         self.roles_known: Callable[[], dict[tuple[str, str], set[str]]] = dict
+        #: whether a current line of memory from an earlier session holds a word (a code, a
+        #: name no page has): read only when a recap names what this session did not say
+        self.in_memory: Callable[[str], bool] = lambda word: False
 
     @property
     def remembered_dates(self) -> list[tuple[str, date]]:

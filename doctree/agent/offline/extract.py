@@ -210,12 +210,22 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 )
             names = earlier_words | memory_words[1]
             read = heard_of(heard)  # (read once: for both recaps and for what was heard)
-            recap = recapped(turn, heard, took_back, names, figures=earlier_figures, read=read)
+            held = directory.in_memory  # a code or name an earlier session's line gives
+            recap = recapped(
+                turn, heard, took_back, names, figures=earlier_figures, read=read, held=held
+            )
             recap_turn = turn
             asks = any(x.endswith("?") for x in turn.sentences)
             checks = (
                 recapped(
-                    turn, heard, took_back, names, checks=True, figures=earlier_figures, read=read
+                    turn,
+                    heard,
+                    took_back,
+                    names,
+                    checks=True,
+                    figures=earlier_figures,
+                    read=read,
+                    held=held,
                 )
                 if asks
                 else []
@@ -1995,27 +2005,28 @@ def finding(raw: str, turn: Turn, directory: Directory, *, proposal: bool = Fals
     clean, _ = mask(raw)
     clean = _EMPHASIS.sub("", clean)  # "**Fri 13**": the day, not its markup
     # a proposal's "the Saturday" is of the plan it proposes, not of the week it is made in
-    said: list[tuple[str, date]] = []
-    rel: list[tuple[str, date]] = []
-    if proposal:
-        dated = clean
-    else:
-        # its days as a user's sentence's are read: "3 March", "01/02/2037", "Friday"
-        ref = message_date(turn.time)
-        said = absolute_dates(clean, ref, by_clause=True)
-        if "/" in clean or re.search(r"\d\.\d", clean):
-            said += numeric_dates(clean, ref, None)
-        given = [(clean.lower().find(phrase.lower()), d) for phrase, d in said]
-        dated, rel = resolve_relative(clean, ref, by_clause=True, given=given)
-        dated = _with_years(dated, said)
+    dated, rel, when = (clean, [], None) if proposal else _dated(clean, message_date(turn.time))
     kinds = ["finding", "proposal"] if proposal else ["finding"]
     s = Sentence(time=turn.time, text=dated, dates=rel, speaker="the assistant", kinds=kinds)
+    s.when = when
     s.raw = clean if proposal else ""
-    if all_dates := sorted(rel + said, key=lambda pd: clean.lower().find(pd[0].lower())):
-        s.when = _moved_to(clean, all_dates)
     find_entities(s, clean, directory)
     s.statement = restate(s)
     return s
+
+
+def _dated(clean: str, ref: date) -> tuple[str, list[tuple[str, date]], date | None]:
+    """What the assistant found, its relative days made absolute and its days of the month
+    given their year, as a user's sentence is ("finished by Friday 23 September
+    (2033-09-23)"), so that its dates read and compare like every other line's; with the day
+    it is about (None when it names none)."""
+    found = absolute_dates(clean, ref, by_clause=True)
+    if "/" in clean or re.search(r"\d\.\d", clean):
+        found += numeric_dates(clean, ref, None)  # "Valid until 31/05/2037"
+    given = [(clean.lower().find(phrase.lower()), d) for phrase, d in found]
+    dated, rel = resolve_relative(clean, ref, by_clause=True, given=given)
+    said = sorted(rel + found, key=lambda pd: clean.lower().find(pd[0].lower()))
+    return _with_years(dated, found), rel, _moved_to(clean, said) if said else None
 
 
 def record_findings(lines: list[str], time: str, directory: Directory) -> list[Sentence]:
@@ -2024,10 +2035,11 @@ def record_findings(lines: list[str], time: str, directory: Directory) -> list[S
     out = []
     for raw in lines:
         clean, found = mask(raw)
-        dated, rel = resolve_relative(clean, message_date(time))
+        dated, rel, when = _dated(clean, message_date(time))
         s = Sentence(
             time=time, text=dated, dates=rel, speaker="the assistant", kinds=["finding"], raw=clean
         )
+        s.when = when
         if found:
             _withhold(s, raw, found)
         find_entities(s, clean, directory)
@@ -2151,6 +2163,8 @@ def _with_years(text: str, dates: list[tuple[str, date]]) -> str:
     of a page reads the same way: "24 March 2028 (2028-03-24)"."""
     for phrase, d in dates:
         at = text.find(phrase)
+        while at >= 0 and re.match(r"\s*\(\d{4}-", text[at + len(phrase) :]):
+            at = text.find(phrase, at + 1)  # a day said twice: the next time it is said
         if at < 0 or re.match(r"\s*\((?:\d{4}-|week|weekend)", text[at + len(phrase) :]):
             continue  # its date said already; "(same place, same time)" says none
         end = at + len(phrase)

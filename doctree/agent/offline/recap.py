@@ -140,14 +140,16 @@ def recapped(
     checks: bool = False,
     figures: set[str] | frozenset[str] = frozenset(),
     read: Heard | None = None,
+    held: Callable[[str], bool] = lambda word: False,
 ) -> list[str]:
     """The sentences of the assistant's `turn` that restate the user's sentences `heard`
     since its turn before, without naming anything in `taken` (what the user took back in
     them, with the requests), each without the acknowledgement before it. A name may also
     have been said before them (`named`: the words of what the user said earlier in the
     session and of the names memory knows, `words_of`); a figure must be in `heard` or in
-    what the user said earlier in the session (`figures`). `read` is `heard_of(heard)`, when
-    the caller has it.
+    what the user said earlier in the session (`figures`), and a name that is no word of
+    them may be one a current line of memory holds (`held`: a booking code an earlier
+    session kept). `read` is `heard_of(heard)`, when the caller has it.
 
     With `checks`, the sentences that ask the user to confirm a restatement instead ("Let me
     check I've read that right: Ines has swimming on Tuesdays at 6pm?", "So the party's at 2pm,
@@ -239,6 +241,7 @@ def recapped(
                 _said(n, "", earlier_words)
                 or (times_read() and _mutated(n, said_words))
                 or (bool(spelled) and _said(folded(n), "", said_words))
+                or held(n)
                 for n in names
             )
         ) and all(f.lstrip("0") in said_digits or f.lstrip("0") in figures_before for f in found):

@@ -55,6 +55,7 @@ def run_session(
 
     directory.kin_page = kin_page
     directory.remembered_dates = writer.upcoming()  # what a date may count from ("the … after X")
+    directory.in_memory = writer.holds_word  # a code or name an earlier session's line gives
 
     def body(slug: str) -> str | None:
         known = writer.read(f"{root}/people/{slug}")

@@ -396,6 +396,7 @@ def claims(text: str, *, before: str = "", said_on: date | None = None) -> tuple
     ends = [m.start() for m in _CLAUSE_END.finditer(text)] + [len(text)]
     earlier: frozenset[str] = frozenset()
     taken_back = {v.start for v in values(text, bare=changed, said_on=said_on) if v.role == "was"}
+    heading = _heading_thing(text, starts, ends)
     for start, end in zip(starts, ends, strict=True):
         clause = text[start:end]
         if start and text[start - 2 : start] == ". ":
@@ -406,6 +407,8 @@ def claims(text: str, *, before: str = "", said_on: date | None = None) -> tuple
             # is the value
             said = tuple(v for v in said if v.kind != "weekday")
         thing = thing_words(anchored.without_anchors(clause))  # the day counted, not from what
+        if heading and end <= heading[0]:
+            thing = heading[1]  # "5 May and 12 May: the tiler": the values of what follows
         context = earlier
         said = tuple(v for v in said if not _ADDED.search(clause[: v.start]))
         # "£300, sorry, £320": the value taken back is none
@@ -426,15 +429,40 @@ def claims(text: str, *, before: str = "", said_on: date | None = None) -> tuple
             for v in said
             if v.kind.startswith("quantity:") and v.kind.split(":", 1)[1] in _COUNTED
         }
+        # "now 1:30pm (the registrar couldn't do 2)", "is 1:30pm because they can't do 2pm":
+        # what is not, said in an aside or as the reason, is of the value left, not this one
+        reason = _REASON.search(clause)
+        main = clause[: reason.start()] if reason else clause
+        if reason and _NEGATED.search(clause[reason.start() :]):
+            said = tuple(v for v in said if v.start < reason.start())
+            if not said:
+                continue
         inert = (
             asks
             or bool(_STILL.search(clause))
-            or bool(_NEGATED.search(clause))
+            or bool(_NEGATED.search(main))
             or (bool(_HISTORY.search(clause)) and not CHANGE.search(clause))
         )
         shifted = tuple(Value(v.kind, v.norm, v.start + start, v.end + start, v.role) for v in said)
         out.append(Claim(thing, shifted, context, clause, start, inert, borrowed))
     return tuple(out)
+
+
+#: Where an aside or the reason for a value begins: "(", "because", "as", "since".
+_REASON = re.compile(r"\(|\b(?:because|cos|since|as)\b(?!\s+(?:of|well|before|usual)\b)", re.I)
+
+
+def _heading_thing(text: str, starts: list[int], ends: list[int]) -> tuple[int, frozenset[str]]:
+    """(where it ends, what follows it) when `text` opens on its values alone before a colon
+    ("Monday 5 May and Monday 12 May: the tiler, both days"): a heading whose thing is the
+    clause after the colon; else (0, nothing)."""
+    for i, end in enumerate(ends[:-1]):
+        clause = text[starts[i] : end]
+        if thing_words(clause) or not values(clause):
+            return 0, frozenset()
+        if text[end : end + 1] == ":":
+            return end, thing_words(text[starts[i + 1] : ends[i + 1]])
+    return 0, frozenset()
 
 
 def names_old_value(text: str) -> bool:

@@ -203,6 +203,7 @@ class Writer(PageIO):
         self.line_edits: dict[str, tuple[str, str]] = {}
         # of those, a record of a list pasted again without it: it goes, nothing in its place
         self.unlisted: set[str] = set()
+        self._held_words: dict[str, bool] = {}  # `holds_word`, asked once per word
 
     def mark_moved_anchors(self, sentences: list[Sentence]) -> None:
         """A current line of an earlier session with a date counted from an event ("the
@@ -798,6 +799,7 @@ class Writer(PageIO):
                 continue
             said = _said(ln)
             if said in self.superseded and said not in done:
+                self._edited_again(s, said, text, before)
                 continue
             if not _held_before(s, said):
                 continue
@@ -818,6 +820,24 @@ class Writer(PageIO):
             edited = supersession.edit(rep.line, rep, text)
             if edited is not None and edited != rep.line:
                 self.line_edits[rep.line] = (edited, rep.kind)
+
+    def _edited_again(self, s: Sentence, said: str, text: str, before: str) -> None:
+        """A line another statement of this session edited already (one of its two dates
+        moved: "Monday 12 May: the tiler, so the bathroom is done by Friday 16 May") whose
+        other value `s` replaces: that value is edited too, in the edited line, so that what
+        stands in its place says both new values. Only when one value of it fits."""
+        edited = self.line_edits.get(said)
+        if edited is None or self.superseded.get(said) is s:
+            return
+        reps = supersession.replacements(
+            text, edited[0], before=before, said_on=message_date(s.time)
+        )
+        fits = supersession.chosen({edited[0]: reps})
+        if len(fits) != 1:
+            return
+        again = supersession.edit(edited[0], fits[0], text)
+        if again is not None and again != edited[0]:
+            self.line_edits[said] = (again, edited[1])
 
     def _shifted_elsewhere(self, s: Sentence) -> None:
         """A date moved by a count ("pushed back a week", `shifts.shifted_line`): the one
@@ -1200,6 +1220,17 @@ class Writer(PageIO):
                 for ln in lines:
                     if self.session_path not in ln and " — past: " not in ln:
                         yield ln
+
+    def holds_word(self, word: str) -> bool:
+        """Whether a current line of an earlier session holds `word` as a word of its own
+        (a booking code, a name no page has): what a recap may name from memory."""
+        if len(word) < 3 or not re.search(r"\w", word):
+            return False
+        if word not in self._held_words:
+            self._held_words[word] = any(
+                _names(word, _said(ln)) for ln in self._current_lines(word)
+            )
+        return self._held_words[word]
 
     def _status_elsewhere(self, s: Sentence) -> None:
         """A record whose state `s` says changed ("Moorcroft paid the £850" of a pasted
@@ -1802,7 +1833,22 @@ class Writer(PageIO):
         return [p for p in dict.fromkeys(out) if p != self.root]
 
     def write_active(self) -> None:
-        upcoming = [s for s in self.filing.facts if "date" in s.kinds and s.when is not None]
+        # (what replaced a line whole: a line edited in place stays, edited)
+        replacing = {
+            id(by)
+            for said, by in self.superseded.items()
+            if said not in self.line_edits and said not in self.value_edits
+        }
+        upcoming = [
+            s
+            for s in self.filing.facts
+            if s.when is not None
+            and (
+                "date" in s.kinds
+                # an accepted finding that replaced a dated line: its day is the one coming
+                or ({"finding", "accepted"} <= set(s.kinds) and id(s) in replacing)
+            )
+        ]
         decisions = [s for s in self.filing.facts if "decision" in s.kinds]
         path = f"{self.root}/active"
         past: dict[str, list[str]] = {}
