@@ -202,10 +202,13 @@ def test_a_list_item_opening_on_a_determiner_and_a_verb_states():
 
 
 def test_a_common_word_opening_a_later_sentence_is_no_name():
+    # (a possessive opening the item is a name's: "Ysolde's check")
     assert _names("Ysolde's check is done. Her review with Dr Pike is on 4 June.") == [
+        "Ysolde",
         "Dr",
         "Pike",
     ]
+    assert _names("The check is done. Her review with Dr Pike is on 4 June.") == ["Dr", "Pike"]
 
 
 FILE = (

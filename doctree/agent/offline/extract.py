@@ -1605,6 +1605,7 @@ def _read_recap(
                 new_days
                 and all(_days_in(s, days) for s in said)
                 and not set(days(clause)) & {d for s in said for d in _days_in(s, days)}
+                and all(_dates_its_undated_part(clause, s, days) for s in said)
             ):
                 # "Braces off on Saturday, and Dr Nasser wants a check-up" / "Check-up with
                 # Dr Nasser: Wednesday 4 February": the recap dates another thing the
@@ -1626,6 +1627,27 @@ def _read_recap(
                 if not s.kinds and re.search(r"\d", s.text):
                     s.kinds.append("statement")
                     s.statement = as_line(s.text)
+
+
+#: Where a sentence's clauses part: ", and", ", so", "; ", " so that".
+_CLAUSE_JOIN = re.compile(r"\s*(?:[,;]\s*(?:and|so|but|while)\b|;|\bso\s+that\b)\s*", re.I)
+
+
+def _dates_its_undated_part(clause: str, s: Sentence, days: Callable[[str], list[str]]) -> bool:
+    """Whether a recap's `clause` says again a part of the sentence that names no day
+    ("Dr Nasser wants to see me for a check-up" of "Braces off on Saturday, and Dr Nasser
+    wants …"), more than the part that does: it dates another thing than the sentence's
+    day, not the same thing on another day ("the craft fair on Saturday 9 March" of "went
+    to the craft fair last Saturday")."""
+    words = lang.content_words(clause)
+    best_dated = best_undated = 0
+    for part in _CLAUSE_JOIN.split(s.text):
+        shared = len(words & lang.content_words(part))
+        if days(part) or re.search(r"\d{4}-\d{2}-\d{2}", part):
+            best_dated = max(best_dated, shared)
+        else:
+            best_undated = max(best_undated, shared)
+    return best_undated >= 2 and best_undated > best_dated
 
 
 def _days_in(s: Sentence, days: Callable[[str], list[str]]) -> set[str]:
