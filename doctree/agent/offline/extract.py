@@ -1605,7 +1605,9 @@ def _read_recap(
                 new_days
                 and all(_days_in(s, days) for s in said)
                 and not set(days(clause)) & {d for s in said for d in _days_in(s, days)}
-                and all(_dates_its_undated_part(clause, s, days) for s in said)
+                and all(
+                    _dates_its_undated_part(clause, s, days) or not _surely_dated(s) for s in said
+                )
             ):
                 # "Braces off on Saturday, and Dr Nasser wants a check-up" / "Check-up with
                 # Dr Nasser: Wednesday 4 February": the recap dates another thing the
@@ -1648,6 +1650,20 @@ def _dates_its_undated_part(clause: str, s: Sentence, days: Callable[[str], list
         else:
             best_undated = max(best_undated, shared)
     return best_undated >= 2 and best_undated > best_dated
+
+
+#: A day said so that only one day can be meant: "last Saturday", "yesterday", "tomorrow".
+_SURE_DAY = re.compile(
+    r"\b(?:last|yesterday|today|tonight|tomorrow|this\s+(?:morning|afternoon|evening))\b", re.I
+)
+
+
+def _surely_dated(s: Sentence) -> bool:
+    """Whether the rules read the sentence's day from words only one day fits ("went last
+    Saturday"), not from a weekday alone or a count from a day a reader may take otherwise
+    ("a week tomorrow" said of a comment's date): a recap giving another day then misreads
+    it, and its clause is no line of its own."""
+    return any(_SURE_DAY.search(phrase) and "week" not in phrase.lower() for phrase, _ in s.dates)
 
 
 def _days_in(s: Sentence, days: Callable[[str], list[str]]) -> set[str]:
