@@ -276,3 +276,27 @@ def test_a_forget_reaches_the_line_read_from_a_restatement(tmp_path):
     ]
     text = _all_lines(tmp_path, first, second)
     assert "Tobias" not in text
+
+
+def test_a_recap_dating_the_undated_part_of_a_sentence_is_a_line_of_its_own(tmp_path):
+    facts = _facts(
+        tmp_path,
+        [
+            (
+                "user",
+                "2031-01-20T18:00:00Z",
+                "Paste of my list:\n\n```\n⏳ Countdowns\n🧳 Oslo trip ...... 30 days\n"
+                "🩺 Check-up – Dr Lindqvist 15 days\n```\n\nThe cast came off on Saturday so "
+                "that one's gone, and Dr Lindqvist wants to see me for a check-up.",
+            ),
+            (
+                "assistant",
+                "2031-01-20T18:01:00Z",
+                "From today, Monday 20 January:\n\n- 🧳 Oslo trip: **Wednesday 19 February**\n"
+                "- 🩺 Check-up with Dr Lindqvist: **Tuesday 4 February**\n",
+            ),
+            ("user", "2031-01-20T18:02:00Z", "Thanks!"),
+        ],
+    )
+    assert any("Lindqvist" in ln and "2031-02-04" in ln for ln in facts.split("\n"))
+    assert "2031-01-18" in facts  # the cast's Saturday stays on its own line
