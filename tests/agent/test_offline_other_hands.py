@@ -160,3 +160,18 @@ def test_the_bit_about_someone_by_kin_and_someone_by_name_takes_only_what_is_of_
 def test_a_word_spelt_longer_beside_the_persons_name_is_said():
     assert lang.concerns("my dady is moving in with steph", {"dad"}, ("Steph",))
     assert not lang.concerns("my dady is moving house", {"dad"}, ("Steph",))
+
+
+def test_a_namesake_memory_knows_does_not_take_the_users_message(tmp_path):
+    facts = _facts(
+        tmp_path,
+        [
+            ("user", "2031-06-01T09:00:00Z", "My colleague Sam is off sick this week, his cover is Priya."),
+            ("assistant", "2031-06-01T09:01:00Z", "Noted."),
+        ],
+        [
+            ("user", "2031-06-08T09:00:00Z", "hi its sam. my dentist appointment is on friday"),
+            ("assistant", "2031-06-08T09:01:00Z", "Noted, Friday 13 June."),
+        ],
+    )
+    assert "Sam's dentist" not in facts

@@ -8,6 +8,7 @@ written as a subject means the user."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 
 from doctree import stopwords
@@ -100,12 +101,14 @@ _WRITING = re.compile(
 
 
 def typed_by_others(
-    transcript: Transcript, people: AbstractSet[str] = frozenset()
+    transcript: Transcript, kin: Callable[[str], bool] | None = None
 ) -> dict[int, str]:
     """The user's messages written by someone else at the user's keyboard, by their index
     in `transcript.messages`, each with who wrote it: a message opening on a name ("hi its
     mia", "Jonah here") that the user speaks of as someone else ("that was Mia, my
-    daughter") or that memory knows as a person (`people`, page slugs)."""
+    daughter") or that memory knows as the user's kin (`kin`, given a page slug: a child or
+    a partner at the user's phone; any other person of that name may be the user's
+    namesake)."""
     said = "\n".join(
         m.content for m in transcript.messages if m.kind == "user" and isinstance(m.content, str)
     )
@@ -119,7 +122,7 @@ def typed_by_others(
         name = (found.group("name") or found.group("here")).capitalize()
         if name.lower() in stopwords.ENGLISH or name in lang.NOT_NAMES:
             continue
-        if name.lower() in people or _someone_else(name, said):
+        if _someone_else(name, said) or (kin is not None and kin(name.lower())):
             out[i] = name
     return out
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from doctree.agent.offline import owner
@@ -69,7 +70,7 @@ def run_session(
         meant,
         own=frozenset(n.lower() for n, k in names.items() if k == "nick"),
         names=frozenset(n for n, k in names.items() if k == "name"),
-        people=frozenset(listings.get("people", {})),
+        kin=lambda slug: slug in listings.get("people", {}) and household(body(slug)),
     )
     analysis = extract(turns, directory)  # resolves dates, corrections, pronouns as it reads
     filing = file_facts(analysis, directory, listings)
@@ -105,6 +106,19 @@ def taken_back(transcript: Transcript) -> list[tuple[str, str]]:
     turns = segment(meant, own=frozenset(), names=frozenset())
     withheld = unjoined(extract(turns, directory).withheld, meant)
     return list(dict.fromkeys((time, as_said(time, raw, changed)) for time, raw in withheld))
+
+
+#: Who may be at the user's own phone or keyboard: family, not a colleague or a friend.
+_HOUSEHOLD = re.compile(
+    r"^- Relation: the user's (?:(?:step|grand)?(?:daughter|son|child|kid)|wife|husband|"
+    r"partner|girlfriend|boyfriend|sister|brother|mum|mom|mother|dad|father|niece|nephew)\b",
+    re.M,
+)
+
+
+def household(body: str | None) -> bool:
+    """Whether a person's page says they are of the user's family (`_HOUSEHOLD`)."""
+    return body is not None and _HOUSEHOLD.search(body) is not None
 
 
 def transcript_day(transcript: Transcript) -> str:

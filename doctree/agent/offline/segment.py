@@ -11,6 +11,7 @@ import csv
 import json
 import re
 from collections import Counter
+from collections.abc import Callable
 from datetime import date
 
 from doctree.agent.offline.afterthought import is_mark
@@ -1359,13 +1360,13 @@ def segment(
     transcript: Transcript,
     own: frozenset[str] = frozenset(),
     names: frozenset[str] = frozenset(),
-    people: frozenset[str] = frozenset(),
+    kin: Callable[[str], bool] | None = None,
 ) -> Segmented:
     """Every message of `transcript` as a turn: the user's and the assistant's text split
     into sentences, a tool result kept for what it addresses to the memory system. `own`
     are the user's nicks (a chat log's lines under them are the user's), `names` the names
-    the user goes by (said as a word, each is the user: `owner.as_the_user`), `people` the
-    slugs of the people memory knows (a message opening "hi its mia" from someone memory
+    the user goes by (said as a word, each is the user: `owner.as_the_user`), `kin` whether a
+    page slug is of the user's kin (a message opening "hi its mia" from the daughter memory
     knows as Mia is hers, not the user's: `owner.typed_by_others`)."""
     counts: Counter = Counter(m.kind for m in transcript.messages)
     transcript = joined(transcript)  # "so" / "the dentist" / "moved it": one sentence
@@ -1376,7 +1377,7 @@ def segment(
     calls: dict[str, object] = {}  # each tool call's input by its id: what a result answers
     # an assistant's message answers the user's question from a tool's result
     after_tool = asked = ran = False
-    typed_by = typed_by_others(transcript, people)
+    typed_by = typed_by_others(transcript, kin)
     for i, m in enumerate(transcript.messages):
         if m.kind == "user" and isinstance(m.content, str):
             asked = bool(_ASKS.search(m.content))
