@@ -410,10 +410,15 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 is not None
             ):  # "delete the second point", "in 4 it's Friday", "the latter" (enumerations.py)
                 continue
+            # "Ah, forget it. I'll sort it myself.", "never mind, forget it, too dear": a task
+            # given up, neither a request to forget nor a withdrawal of what was said
+            nxt = own.index(raw) + 1
+            dismissed = lang.dismisses(raw, own[nxt] if nxt < len(own) else "")
             if (
                 turn.speaker is None
                 and raw not in turn.pasted
                 and not _ITEM_LABEL.match(raw)
+                and not dismissed
                 and (taken := _by_position(a, turn, raw, own, told, previous, current, dropped))
             ):
                 # what follows a forget by position may only say why; a withdrawal is followed
@@ -426,6 +431,8 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                     _read(a, turn, rest, directory, context, current, said_before)
                 continue
             request = lang.forget_request(raw)
+            if request == (True, None) and dismissed:
+                request = None
             if request is None and raw == own[0] and _offered(segmented.turns, turn, raw):
                 request = (True, None)  # "Should I forget that?" "yes please": "forget that"
             if request is None and (name := lang.name_let_go(raw)) is not None:

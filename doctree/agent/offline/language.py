@@ -1183,6 +1183,58 @@ _SOMEONE_ELSES_TO = re.compile(
 )
 
 
+#: "Forget it" of a task the user gives up on or takes on themselves, not of what was said:
+#: "forget it, I'll book it myself", "oh forget it, I'll ask someone else", "forget it, not
+#: worth the hassle". Only "it" dismisses so ("forget that" names what was said).
+_DISMISSING = re.compile(
+    r"\b(?:forget|drop)\s+(?:about\s+)?it(?:\s+(?:then|lol|haha|ok|okay))?(?=\s*(?:[.,;:!…—–-]|$))",
+    re.I,
+)
+#: What tells a dismissal from a request, said after "forget it": the user doing the task
+#: themselves or having someone else do it ("I'll book it myself", "I'll ask someone else",
+#: "I'll sort it tomorrow", "I'll figure it out"), or giving it up ("not worth the hassle",
+#: "doesn't matter", "too expensive anyway", "no point", "I give up").
+_DISMISSED = re.compile(
+    r"^\W*(?:(?:oh|ah|ugh|nah|no|ok|okay|well|honestly|seriously|never\s*mind|nvm|it'?s|"
+    r"that'?s|it\s+is|that\s+is|just|so|and|but|then)[,.!\s]+)*"
+    r"(?:(?:i(?:'ll|’ll|\s+will|'m\s+going\s+to|\s+am\s+going\s+to|'d\s+better|\s+can|\s+guess\s+i'?ll)|"
+    r"let\s+me|we(?:'ll|’ll|\s+will))\s+(?:just\s+|probably\s+|simply\s+)?"
+    r"(?!tell|say|explain|mention)\w+"
+    r"[^.;!?]*?\b(?:myself|ourselves|on\s+my\s+own|someone\s+else|somebody\s+else|"
+    r"elsewhere|another\s+(?:time|day|way)|tomorrow|later|(?:figure|sort|work)\s+it\s+out)\b"
+    r"|(?:i(?:'ll|’ll|\s+will)\s+(?:just\s+)?(?:manage|cope|live|figure\s+it\s+out|sort\s+it(?:\s+out)?))\b"
+    r"|(?:(?:it'?s|that'?s|it\s+is|that\s+is|is)\s+)?not\s+worth\b"
+    r"|(?:it\s+|that\s+)?(?:doesn'?t|does\s+not)\s+matter\b"
+    r"|(?:(?:it'?s|that'?s|it\s+is|that\s+is|way)\s+)?too\s+(?:\w+)\b"
+    r"|no\s+point\b|(?:what\s+a\s+)?waste\s+of\s+(?:time|money)\b|i\s+give\s+up\b"
+    r"|(?:i\s+)?can'?t\s+be\s+bothered\b)",
+    re.I,
+)
+
+
+#: Words that only open a sentence, saying nothing of their own: "oh", "ah never mind", "ok so".
+_ONLY_OPENS = re.compile(
+    r"\W*(?:(?:oh|ah|ugh|argh|meh|eh|hmm|nah|no|ok|okay|well|honestly|actually|look|right|"
+    r"sorry|never\s*mind|nvm|just|so|and|but|then|god|jeez)[,.!…\s]*)*",
+    re.I,
+)
+
+
+def dismisses(sentence: str, after: str = "") -> bool:
+    """Whether the sentence's "forget it" gives up a task rather than asks that what was said
+    be forgotten: what follows it in the sentence, or else the sentence `after` it, takes the
+    task on or gives it up, and nothing there asks for anything to be kept out ("forget it,
+    I'll book it myself" dismisses; "forget it, I'd rather you didn't keep that" asks)."""
+    m = _DISMISSING.search(sentence)
+    if m is None or not _ONLY_OPENS.fullmatch(sentence[: m.start()]):
+        return False  # "My sister is pregnant, forget it, …": the sentence said something
+    rest = sentence[m.end() :].lstrip(" ,.;:!…—–-")
+    follow = rest or after
+    if not follow or FORGET_THAT.search(follow) or FORGET_ABOUT.search(follow):
+        return False
+    return _DISMISSED.match(follow) is not None
+
+
 @remembered_up_to(SIZE, shared=True)
 def forget_request(sentence: str) -> tuple[bool, str | None] | None:
     """(True, None) for "forget that", (True, "the standup time") for "forget about ...",
@@ -1227,6 +1279,8 @@ def forget_request(sentence: str) -> tuple[bool, str | None] | None:
         return None  # "I don't remember that", "we don't keep that at home": no request
     if _SOMEONE_ELSES_TO.search(sentence[: m.start()]):
         return None  # "she told me to forget it", "I tried to forget it": no request
+    if dismisses(sentence):
+        return None  # "forget it, I'll book it myself": a task given up, no request
     if _SAID_OF_ONESELF.search(sentence[: m.start()]) and re.match(
         r"forget\b", sentence[m.start() :], re.I
     ):
