@@ -591,7 +591,7 @@ _NOT_KEPT = (
     rf"|\b{_IT}(?:'s|’s|\s+is)\s+(?:just\s+)?between\s+(?:us|ourselves|you\s+and\s+me)\b"
     rf"|\b(?:can|could|would)\s+you\s+not\s+{_KEEP}\s+{_IT}\b{_ENDS}"
     rf"|\b(?:you|u)\s+(?:don'?t|do\s+not)\s+(?:need|have)\s+to\s+{_KEEP}\s+{_IT}\b{_ENDS}"
-    rf"|\bdon'?t\s+put\s+{_IT}\s+(?:anywhere|in\s+(?:your|the)\s+notes)\b"
+    rf"|\bdon'?t\s+(?:put|write)\s+{_IT}\s+(?:anywhere|in\s+(?:your|the)\s+notes)\b"
     r"|\bforget\s+i\s+(?:ever\s+)?(?:said|mentioned|told\s+you)\s+(?:that|it|anything)\b"
     rf"{_ENDS}"
     rf"|\b{_IT}\s+(?:stays|stay|remains|is\s+staying)\s+between\s+(?:us|ourselves|you\s+and\s+me)\b"
@@ -601,6 +601,10 @@ _NOT_KEPT = (
     rf"|\b{_IT}\s+(?:shouldn'?t|should\s+not|mustn'?t|must\s+not|doesn'?t\s+need\s+to|"
     rf"does\s+not\s+need\s+to|needn'?t)\s+(?:be\s+|go\s+|get\s+)?{_KEPT}\b"
     rf"|\bno\s+need\s+to\s+{_KEEP}\s+{_IT}\b"
+    # "don't need to remember lah", "no need to save": opening its sentence, of what was just
+    # said, the object left unsaid (a short word that only closes the clause may follow)
+    r"|(?:^|(?<=[,;:.!?]))\s*(?:(?:pls|please|so|oh|ah|ok|okay)\s+)*(?:you\s+|u\s+)?"
+    rf"(?:don'?t|do\s+not|no)\s+need\s+(?:to\s+)?{_KEEP}(?:\s+\w{{1,3}})?\s*(?=[.,;!?…]|$)"
     rf"|\bpretend\s+i\s+(?:never\s+said|didn'?t\s+say|didn'?t\s+tell\s+you)\s+{_IT}\b"
 )
 #: Requests to forget in the languages most often mixed into English chat (French, German,
@@ -1235,11 +1239,82 @@ def dismisses(sentence: str, after: str = "") -> bool:
     return _DISMISSED.match(follow) is not None
 
 
+#: The words a request to forget is said in, by the consonants they are written with when
+#: their vowels are dropped ("pls dnt sv tht": "don't save that").
+_REQUEST_WORDS = [
+    "that",
+    "this",
+    "them",
+    "don't",
+    "dont",
+    "not",
+    "save",
+    "keep",
+    "remember",
+    "forget",
+    "write",
+    "note",
+    "store",
+    "record",
+    "log",
+    "anything",
+    "anywhere",
+    "down",
+    "please",
+    "you",
+    "your",
+    "notes",
+]
+
+
+def _consonants(word: str) -> str:
+    """A word as written without its vowels after the first letter, doubled letters once
+    ("remember" -> "rmbr", "that" -> "tht", "don't" -> "dnt")."""
+    w = re.sub(r"['’]", "", word.lower())
+    w = w[:1] + re.sub(r"[aeiou]", "", w[1:])
+    return re.sub(r"(.)\1+", r"\1", w)
+
+
+_BY_CONSONANTS = {_consonants(w): w for w in _REQUEST_WORDS if _consonants(w) != w}
+#: A verb of keeping or letting go, before the object pronoun it takes.
+_KEEP_OR_LET_GO = r"(?:forget|delete|erase|keep|remember|save|store|record|note|write|log)"
+
+
+def standard_spelling(sentence: str) -> str:
+    """The sentence with the ways a request to forget is written outside standard English
+    spelling read as the standard words: vowels dropped ("dnt sv tht"), "th" said as "d"
+    ("dat", "dis"), "am" as the object of a verb in pidgins ("forget am"), "no" before a
+    bare verb for "don't" ("no write am anywhere"). A word with a vowel of its own is never
+    changed, nor a word no request is made of."""
+
+    def word(m: re.Match[str]) -> str:
+        w = m.group(0)
+        if w.lower() in ("dat", "dis", "dem"):
+            return "th" + w[1:].lower()
+        if w == _consonants(w).lower() and len(w) >= 2:
+            return _BY_CONSONANTS.get(w.lower(), w)
+        return w
+
+    text = re.sub(r"[A-Za-z'’]+", word, sentence)
+    text = re.sub(rf"\b({_KEEP_OR_LET_GO})\s+am\b", r"\1 it", text, flags=re.I)
+    return re.sub(
+        rf"(?:^|(?<=[,;:.!?]))(\s*)no\s+(?={_KEEP_OR_LET_GO}\b)", r"\1don't ", text, flags=re.I
+    )
+
+
 @remembered_up_to(SIZE, shared=True)
 def forget_request(sentence: str) -> tuple[bool, str | None] | None:
     """(True, None) for "forget that", (True, "the standup time") for "forget about ...",
     (True, "she sleepwalks") for "forget that she sleepwalks", None when the sentence asks nothing
-    to be forgotten."""
+    to be forgotten. A sentence spelled outside standard English ("pls dnt save tht", "abeg
+    forget am") is read as spelled in it (`standard_spelling`)."""
+    asked = _forget_request(sentence)
+    if asked is None and (standard := standard_spelling(sentence)) != sentence:
+        return _forget_request(standard)
+    return asked
+
+
+def _forget_request(sentence: str) -> tuple[bool, str | None] | None:
     if (foreign := _foreign(sentence)) is not None:
         return True, foreign
     if (clause := forgets_clause(sentence)) is not None:
