@@ -1239,6 +1239,38 @@ def dismisses(sentence: str, after: str = "") -> bool:
     return _DISMISSED.match(follow) is not None
 
 
+#: Before a request's words, what makes them no request of the user's: someone else saying
+#: them ("he said 'forget it' and left"), a condition on saying them ("if I ever say forget
+#: that, …"), a request said not to be made ("I'm not asking you to forget that").
+_NOT_ASKED_BEFORE = re.compile(
+    r"(?:\b(?:he|she|they|someone|somebody|everyone|(?-i:[A-Z])[a-z]+|(?:my|his|her|their)\s+\w+)"
+    r"\s+(?:just\s+|then\s+)?(?:said|says|told\s+\w+|replied|yelled|shouted|texted|wrote|"
+    r"snapped|goes)"
+    r"|\b(?:if|when|whenever|unless|once)\s+(?:i|you|we)\s+(?:ever\s+|later\s+)?"
+    r"(?:say|said|type|typed|write|wrote|tell\s+you|ask\s+you)"
+    r"|\bnot\s+(?:asking|telling)\s+you\s+to)\s*[:,]?\s*[\"“'‘]?\s*$",
+    re.I,
+)
+#: "That" or "this" before a noun is no pronoun ("forget that restaurant you suggested",
+#: "scratch this idea"): what was said is named only by a noun of saying or a word that
+#: closes the request ("forget that bit", "forget that too", "forget this whole thing").
+_THAT_NOUN = re.compile(
+    r"(?:forget|scratch|disregard|delete|remove|erase|drop|strike)\s+(?:about\s+)?(?:that|this)"
+    r"\s+(?!(?:too|also|as|please|pls|plz|entirely|completely|altogether|for|now|then|ok|okay|"
+    r"lol|one|bit|part|last|whole|entire|stuff|thing|things|story|news|conversation|message|"
+    r"chat|info|detail|details|either|asap|i|bit|immediately|right|straight|already|and|or|"
+    r"but|so|you|yourself|from|out|off|too)\b)(?-i:[a-zß-ÿ])[\w'-]*",
+    re.I,
+)
+#: After a request: a setting aside for a while, not a letting go ("let's forget about the
+#: budget for now", "forget about work for a minute").
+_FOR_A_WHILE = re.compile(
+    r"\bfor\s+(?:now|today|tonight|a\s+(?:minute|moment|sec(?:ond)?|bit|while|second)|"
+    r"the\s+(?:moment|time\s+being|rest\s+of\s+the\s+\w+))\b",
+    re.I,
+)
+
+
 #: The words a request to forget is said in, by the consonants they are written with when
 #: their vowels are dropped ("pls dnt sv tht": "don't save that").
 _REQUEST_WORDS = [
@@ -1322,6 +1354,8 @@ def _forget_request(sentence: str) -> tuple[bool, str | None] | None:
     m = FORGET_ABOUT.search(sentence)
     if m and _NEGATED.search(sentence[: m.start()]):
         return None  # "don't forget what I told you about the dog" asks the opposite
+    if m and (_NOT_ASKED_BEFORE.search(sentence[: m.start()]) or _FOR_A_WHILE.search(m.group(0))):
+        return None  # "she said to forget about it", "let's forget about work for now"
     if m and (
         _SAID_OF_ONESELF.search(sentence[: m.start()])
         or _ASKED_WHETHER.search(sentence[: m.start()])
@@ -1347,6 +1381,27 @@ def _forget_request(sentence: str) -> tuple[bool, str | None] | None:
     if (asked := _asked(sentence)) is not None:
         return True, asked
     if (m := FORGET_THAT.search(sentence)) is None:
+        return None
+    verb = re.match(
+        r"(?:forget|scratch|disregard|delete|remove|erase|drop|strike|wipe|scrap|ditch|bin|"
+        r"lose|scrub|nuke)\b",
+        sentence[m.start() :],
+        re.I,
+    )
+    if verb and (
+        _NEGATED.search(sentence[: m.start()])
+        or _ELSEWHERE.match(sentence, m.end())
+        or _THAT_NOUN.match(sentence, m.start())
+    ):
+        # "never delete that", "delete it from my calendar", "forget that restaurant you
+        # suggested": the opposite asked, a document's text, a thing named (no request of
+        # what was just said)
+        return None
+    if (verb or re.match(r"don|never", sentence[m.start() :], re.I)) and _NOT_ASKED_BEFORE.search(
+        sentence[: m.start()]
+    ):
+        # "he said 'forget it' and walked off", "if I ever say forget that, …" (not "Tomasz
+        # told me off the record …": a confidence however it came)
         return None
     if re.match(r"don", sentence[m.start() :], re.I) and _SOMEONES_MEMORY.search(
         sentence[: m.start()]
