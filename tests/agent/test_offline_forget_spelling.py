@@ -72,3 +72,23 @@ def test_what_was_just_said_goes(repo, request_):
     lines = _lines(repo)
     assert not any("Oluwaseun" in ln or "bakery" in ln for ln in lines), lines
     assert any("boiler" in ln for ln in lines), lines
+
+
+def test_a_request_whose_sentence_names_its_thing_takes_no_line_before(repo):
+    """The sentence says what it takes back before the request ("dat tin wey I tell you
+    about …, abeg forget am"): the statement before it, on another matter, stays."""
+    run(
+        repo,
+        transcript(
+            "s-a",
+            ("user", T[0], "My manager is sending me to Kano for the stock audit on 3 October."),
+            ("assistant", T[1], "Safe travels."),
+            (
+                "user",
+                T[2],
+                "Dat tin wey I tell you about my cousin, abeg forget am, no write am anywhere.",
+            ),
+        ),
+    )
+    lines = _lines(repo)
+    assert any("Kano" in ln for ln in lines), lines

@@ -525,7 +525,7 @@ def _pointed_at(earlier: list[str], raw: str) -> str | None:
     sentence of the message before it, names what was said as a thing ("One thing from
     Friday: the bit about Nina and the overdraft. … I'd rather it just wasn't written down"):
     that thing. None when nothing is named so: then "that" is what was just said."""
-    m = lang.FORGET_THAT.search(raw)
+    m = lang.forget_that_at(raw)
     before = raw[: m.start()] if m is not None else raw
     if (what := lang.said_of(before)) is not None:
         return what
@@ -618,7 +618,7 @@ def _clauses_before(raw: str) -> str | None:
     comes at 8, the alarm code is 7390 but don't write that down" the request takes back
     the alarm code, not the van. None when the request follows a single clause (or opens
     the sentence): then it reaches back as "forget that" does."""
-    m = lang.FORGET_THAT.search(raw)
+    m = lang.forget_that_at(raw)
     if m is None:
         return None
     before = _TRAILING_JOIN.sub("", raw[: m.start()])
@@ -734,7 +734,7 @@ def _forget(
         a.forgotten += 1  # the clause before the request; the caller keeps the ones before it
         return True
     if what is None:  # "forget that": what was just said
-        m = lang.FORGET_THAT.search(raw)
+        m = lang.forget_that_at(raw)
         if turn.secret_pasted:
             # "here's the log, it prints our key … don't keep it": the secret pasted, which
             # is never kept; what was said around it stays
@@ -787,7 +787,7 @@ def _forget(
                 a.forgotten += 1
                 dropped.append(t.text)
         return True
-    if (m := _OWNED.fullmatch(what)) is not None and re.fullmatch(NAME, m["thing"]):
+    if (owned := _OWNED.fullmatch(what)) is not None and re.fullmatch(NAME, owned["thing"]):
         of_whom = True  # "Ria's Ciara" (what Ria said of her): only where Ria is named
     persons, things = _targets(what, directory, of_whom)
     withheld: list[tuple[str, str]] = []

@@ -871,6 +871,10 @@ _SAID = (
     r"(?:(?:(?:what|that|(?:the|that|this)\s+(?:thing|stuff|bit|story|business|news)"
     r"(?:\s+(?:that|which))?)\s+)?i(?:'ve)?\s+(?:said|told\s+you|mentioned|shared|wrote|written)\s+"
     r"(?:(?:earlier|before|yesterday|last\s+time|the\s+other\s+day)\s+)?"
+    # "that thing wey I tell you about …": a demonstrative, a noun and any word joining the
+    # clause, the verb of telling unmarked for the past as many Englishes leave it
+    r"|(?:that|this)\s+(?-i:[a-z]+)\s+(?:(?-i:[a-z]+)\s+)?i\s+(?:said|told\s+you|tell\s+you|"
+    r"mentioned)\s+"
     # what someone else said, told or wrote: "what Ria said about …", "what my sister sent
     # about …" (not "what you said": the assistant's own words are no line of the user's)
     r"|(?:what|whatever|everything|anything)\s+(?:(?-i:[A-Z])[\w'’-]*|he|she|they|"
@@ -1332,6 +1336,36 @@ def standard_spelling(sentence: str) -> str:
     return re.sub(
         rf"(?:^|(?<=[,;:.!?]))(\s*)no\s+(?={_KEEP_OR_LET_GO}\b)", r"\1don't ", text, flags=re.I
     )
+
+
+class Span:
+    """Where a match was found in a sentence: `start()` and `end()`, as a match's."""
+
+    def __init__(self, start: int, end: int) -> None:
+        self._start, self._end = start, end
+
+    def start(self) -> int:
+        return self._start
+
+    def end(self) -> int:
+        return self._end
+
+
+def forget_that_at(sentence: str) -> Span | None:
+    """Where "forget that" (FORGET_THAT) is said in the sentence, also when it is spelled
+    outside standard English ("abeg forget am"): found in `standard_spelling`, which
+    respells word for word, and placed on the same words of the sentence."""
+    if (m := FORGET_THAT.search(sentence)) is not None:
+        return Span(m.start(), m.end())
+    standard = standard_spelling(sentence)
+    if standard == sentence or (m := FORGET_THAT.search(standard)) is None:
+        return None
+    words = [w.start() for w in re.finditer(r"\S+", sentence)] + [len(sentence)]
+    before = len(standard[: m.start()].split())
+    through = len(standard[: m.end()].split())
+    start = words[min(before, len(words) - 1)]
+    end = words[min(through, len(words) - 1)]
+    return Span(start, max(start, len(sentence[:end].rstrip())))
 
 
 @remembered_up_to(SIZE, shared=True)
