@@ -2,7 +2,8 @@
 …"), and a person's code given as digits ("His code is 481926": a door, alarm or safe's, said
 of whom it is), are masked in a session's history, a page and the pages the offline memory
 agent writes. A bus or boarding pass, a postcode, a zip code, a dress code and a discount
-code stay, and so does a pass or code that is no value."""
+code stay, and so does a pass or code that is no value. So is a password given to a database
+client after "-p" ("mysql -u root -pS3cretPass!"); "-p" alone, which asks for it, stays."""
 
 from __future__ import annotations
 
@@ -17,6 +18,9 @@ FOUND = [
     ("The login for the climbing wall is r.okafor and the pass is Heron!Slate48", "Heron!Slate48"),
     ("username mo.haddad, the pass is Quince#77harbour", "Quince#77harbour"),
     ("account: kiln_admin / pass: Vx8!rrT2q", "Vx8!rrT2q"),
+    ("Apple ID: mo@example.com pass: Grape!Tree33", "Grape!Tree33"),
+    ("mysql -u root -pS3cretPass! shop", "S3cretPass!"),
+    ("mysqldump -h db -u app -pHx82kq91 shop > shop.sql", "Hx82kq91"),
     ("His code is 739104.", "739104"),
     ("Gran's code is 2268, she keeps forgetting it.", "2268"),
     ("Their code was 55170 for the side door.", "55170"),
@@ -34,6 +38,8 @@ KEPT = [
     "His code is broken again.",
     "Her code is 2024-11-03 in the changelog.",
     "My code is on GitHub.",
+    "mysql -u root -p shop",
+    "mysql -u root -p",
 ]
 
 
