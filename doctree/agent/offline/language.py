@@ -1275,6 +1275,20 @@ _FOR_A_WHILE = re.compile(
 )
 
 
+#: A when and nothing else: "Tuesday", "next Friday", "the 14th", "3pm", "tomorrow morning".
+#: A request to forget only a when ("forget about Tuesday, Wednesday works better") names no
+#: thing: it moves a plan, and every line that says the day is about something else too.
+_WHEN_ONLY = re.compile(
+    r"(?:(?:on|at|the|this|next|last|that|coming)\s+)*"
+    rf"(?:{WEEKDAY}|tomorrow|today|tonight|yesterday|the\s+weekend|weekend|"
+    rf"{MONTH_OR_ABBREVIATION}(?:\s+\d{{1,2}}(?:st|nd|rd|th)?)?|"
+    rf"\d{{1,2}}(?:st|nd|rd|th)?(?:\s+(?:of\s+)?{MONTH_OR_ABBREVIATION})?|"
+    r"\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)|\d{1,2}[:.]\d\d|noon|midday)"
+    r"(?:\s+(?:morning|afternoon|evening|night|lunchtime))?",
+    re.I,
+)
+
+
 #: The words a request to forget is said in, by the consonants they are written with when
 #: their vowels are dropped ("pls dnt sv tht": "don't save that").
 _REQUEST_WORDS = [
@@ -1403,6 +1417,8 @@ def _forget_request(sentence: str) -> tuple[bool, str | None] | None:
         what = _CLAUSE_END.sub("", what).strip().rstrip(",").strip()
         if _JUST_SAID.fullmatch(what):
             return True, None  # "forget about that": what was just said, as "forget that"
+        if _WHEN_ONLY.fullmatch(what):
+            return None  # "forget about Tuesday, Wednesday works better": a plan moved
         if (
             what
             and not re.fullmatch(r"it|that|this|them|those", what, re.I)
@@ -1413,7 +1429,7 @@ def _forget_request(sentence: str) -> tuple[bool, str | None] | None:
             return True, f"{by['name']}'s {what}"
         return (True, what) if what else (True, None)
     if (asked := _asked(sentence)) is not None:
-        return True, asked
+        return None if _WHEN_ONLY.fullmatch(asked) else (True, asked)
     if (m := FORGET_THAT.search(sentence)) is None:
         return None
     verb = re.match(
