@@ -588,6 +588,44 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
                 re.I,
             ),
         ),
+        (
+            # "pass" for a password after the login it goes with: "the login is j.harper and
+            # the pass is Tulip!Moon7" ("pass" alone is also a bus or boarding pass: only
+            # after a login, user name or account in the same sentence, and its value judged)
+            "password",
+            re.compile(
+                r"\b(?:log[- ]?in|username|user\s*name|user|sign[- ]?in|account|id)\b"
+                # (a dot inside a word, as in a login name, does not end the sentence)
+                r"(?:[^.!?\n]|\.(?=\S)){0,80}?"
+                r"(?:\b(?:the|my|its|their|his|her|your|our|and)\s+|[,;/]\s*|\s(?=pass\s*[:=]))"
+                r"pass(?![A-Za-z])(?:\s*[:=]\s*|\s+(?:is|was)\s*[:=]?\s*(?:now\s+)?)"
+                r"[\"'`]?(?P<value>(?=[^\s\"'`]*(?:[\d_]|[^\w\s]))[^\s\"'`]{6,}?)[\"'`]?"
+                r"(?=[\s,;}]|[.!?](?:\s|$)|$)",
+                re.I,
+            ),
+        ),
+        (
+            # a password given to a database client after "-p" with no space: "mysql -u root
+            # -pS3cretPass!" (with a space, "-p" asks for it: no value)
+            "password",
+            re.compile(
+                r"\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n]*?\s"
+                r"-p(?P<value>[^\s\"'`-][^\s\"'`]{3,})",
+            ),
+        ),
+        (
+            # a person's code, given as digits: "His code is 481926", "Mum's code is 1945" (a
+            # door, alarm or safe's, said of whom it is; "the postcode", "his zip code", "the
+            # dress code", "a discount code" name another code by a word before "code")
+            "pin",
+            re.compile(
+                r"\b(?:his|her|their|my|your|our|(?-i:[A-Z])[a-z]+['’]s)\s+code"
+                r"(?:\s*[:=]\s*|\s+(?:is|was)\s*[:=]?\s*(?:now\s+|still\s+)?)"
+                + _MARKUP_OPEN
+                + r"(?P<value>\d{4,8})(?![\d.,/:-]?\d|[A-Za-z])",
+                re.I,
+            ),
+        ),
     ]
 
 
@@ -827,6 +865,9 @@ _GATES: list[tuple[tuple[str, ...], str | None]] = [
     _words("otp", "one-time", "one time", "code"),
     _words("codes", "code:", start=r"recovery|backup|back-up|2fa|two"),
     _words("code", start=r"recovery|backup|back-up|2fa|two"),
+    _words("pass", start=r"log|user|sign|account|id"),
+    _words("mysql", "mariadb", start=r"mysql|mariadb"),
+    _words("code"),
 ]
 
 

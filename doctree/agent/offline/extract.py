@@ -443,10 +443,15 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 is not None
             ):  # "delete the second point", "in 4 it's Friday", "the latter" (enumerations.py)
                 continue
+            # "Ah, forget it. I'll sort it myself.", "never mind, forget it, too dear": a task
+            # given up, neither a request to forget nor a withdrawal of what was said
+            nxt = own.index(raw) + 1
+            dismissed = lang.dismisses(raw, own[nxt] if nxt < len(own) else "")
             if (
                 turn.speaker is None
                 and raw not in turn.pasted
                 and not _ITEM_LABEL.match(raw)
+                and not dismissed
                 and (taken := _by_position(a, turn, raw, own, told, previous, current, dropped))
             ):
                 # what follows a forget by position may only say why; a withdrawal is followed
@@ -459,6 +464,8 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                     _read(a, turn, rest, directory, context, current, said_before)
                 continue
             request = lang.forget_request(raw)
+            if request == (True, None) and dismissed:
+                request = None
             if request is None and raw == own[0] and _offered(segmented.turns, turn, raw):
                 request = (True, None)  # "Should I forget that?" "yes please": "forget that"
             if request is None and (name := lang.name_let_go(raw)) is not None:
@@ -561,7 +568,7 @@ def _pointed_at(earlier: list[str], raw: str) -> str | None:
     sentence of the message before it, names what was said as a thing ("One thing from
     Friday: the bit about Nina and the overdraft. … I'd rather it just wasn't written down"):
     that thing. None when nothing is named so: then "that" is what was just said."""
-    m = lang.FORGET_THAT.search(raw)
+    m = lang.forget_that_at(raw)
     before = raw[: m.start()] if m is not None else raw
     if (what := lang.said_of(before)) is not None:
         return what
@@ -654,7 +661,7 @@ def _clauses_before(raw: str) -> str | None:
     comes at 8, the alarm code is 7390 but don't write that down" the request takes back
     the alarm code, not the van. None when the request follows a single clause (or opens
     the sentence): then it reaches back as "forget that" does."""
-    m = lang.FORGET_THAT.search(raw)
+    m = lang.forget_that_at(raw)
     if m is None:
         return None
     before = _TRAILING_JOIN.sub("", raw[: m.start()])
@@ -770,7 +777,7 @@ def _forget(
         a.forgotten += 1  # the clause before the request; the caller keeps the ones before it
         return True
     if what is None:  # "forget that": what was just said
-        m = lang.FORGET_THAT.search(raw)
+        m = lang.forget_that_at(raw)
         if turn.secret_pasted:
             # "here's the log, it prints our key … don't keep it": the secret pasted, which
             # is never kept; what was said around it stays
@@ -823,7 +830,7 @@ def _forget(
                 a.forgotten += 1
                 dropped.append(t.text)
         return True
-    if (m := _OWNED.fullmatch(what)) is not None and re.fullmatch(NAME, m["thing"]):
+    if (owned := _OWNED.fullmatch(what)) is not None and re.fullmatch(NAME, owned["thing"]):
         of_whom = True  # "Ria's Ciara" (what Ria said of her): only where Ria is named
     persons, things = _targets(what, directory, of_whom)
     if len(things) == 1 and persons and lang.KIN.fullmatch(things[0]):

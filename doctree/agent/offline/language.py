@@ -602,7 +602,7 @@ _NOT_KEPT = (
     rf"|\b{_IT}(?:'s|’s|\s+is)\s+(?:just\s+)?between\s+(?:us|ourselves|you\s+and\s+me)\b"
     rf"|\b(?:can|could|would)\s+you\s+not\s+{_KEEP}\s+{_IT}\b{_ENDS}"
     rf"|\b(?:you|u)\s+(?:don'?t|do\s+not)\s+(?:need|have)\s+to\s+{_KEEP}\s+{_IT}\b{_ENDS}"
-    rf"|\bdon'?t\s+put\s+{_IT}\s+(?:anywhere|in\s+(?:your|the)\s+notes)\b"
+    rf"|\bdon'?t\s+(?:put|write)\s+{_IT}\s+(?:anywhere|in\s+(?:your|the)\s+notes)\b"
     r"|\bforget\s+i\s+(?:ever\s+)?(?:said|mentioned|told\s+you)\s+(?:that|it|anything)\b"
     rf"{_ENDS}"
     rf"|\b{_IT}\s+(?:stays|stay|remains|is\s+staying)\s+between\s+(?:us|ourselves|you\s+and\s+me)\b"
@@ -612,6 +612,10 @@ _NOT_KEPT = (
     rf"|\b{_IT}\s+(?:shouldn'?t|should\s+not|mustn'?t|must\s+not|doesn'?t\s+need\s+to|"
     rf"does\s+not\s+need\s+to|needn'?t)\s+(?:be\s+|go\s+|get\s+)?{_KEPT}\b"
     rf"|\bno\s+need\s+to\s+{_KEEP}\s+{_IT}\b"
+    # "don't need to remember lah", "no need to save": opening its sentence, of what was just
+    # said, the object left unsaid (a short word that only closes the clause may follow)
+    r"|(?:^|(?<=[,;:.!?]))\s*(?:(?:pls|please|so|oh|ah|ok|okay)\s+)*(?:you\s+|u\s+)?"
+    rf"(?:don'?t|do\s+not|no)\s+need\s+(?:to\s+)?{_KEEP}(?:\s+\w{{1,3}})?\s*(?=[.,;!?…]|$)"
     rf"|\bpretend\s+i\s+(?:never\s+said|didn'?t\s+say|didn'?t\s+tell\s+you)\s+{_IT}\b"
 )
 #: Requests to forget in the languages most often mixed into English chat (French, German,
@@ -878,6 +882,10 @@ _SAID = (
     r"(?:(?:(?:what|that|(?:the|that|this)\s+(?:thing|stuff|bit|story|business|news)"
     r"(?:\s+(?:that|which))?)\s+)?i(?:'ve)?\s+(?:said|told\s+you|mentioned|shared|wrote|written)\s+"
     r"(?:(?:earlier|before|yesterday|last\s+time|the\s+other\s+day)\s+)?"
+    # "that thing wey I tell you about …": a demonstrative, a noun and any word joining the
+    # clause, the verb of telling unmarked for the past as many Englishes leave it
+    r"|(?:that|this)\s+(?-i:[a-z]+)\s+(?:(?-i:[a-z]+)\s+)?i\s+(?:said|told\s+you|tell\s+you|"
+    r"mentioned)\s+"
     # what someone else said, told or wrote: "what Ria said about …", "what my sister sent
     # about …" (not "what you said": the assistant's own words are no line of the user's)
     r"|(?:what|whatever|everything|anything)\s+(?:(?-i:[A-Z])[\w'’-]*|he|she|they|"
@@ -1194,11 +1202,210 @@ _SOMEONE_ELSES_TO = re.compile(
 )
 
 
+#: "Forget it" of a task the user gives up on or takes on themselves, not of what was said:
+#: "forget it, I'll book it myself", "oh forget it, I'll ask someone else", "forget it, not
+#: worth the hassle". Only "it" dismisses so ("forget that" names what was said).
+_DISMISSING = re.compile(
+    r"\b(?:forget|drop)\s+(?:about\s+)?it(?:\s+(?:then|lol|haha|ok|okay))?(?=\s*(?:[.,;:!…—–-]|$))",
+    re.I,
+)
+#: What tells a dismissal from a request, said after "forget it": the user doing the task
+#: themselves or having someone else do it ("I'll book it myself", "I'll ask someone else",
+#: "I'll sort it tomorrow", "I'll figure it out"), or giving it up ("not worth the hassle",
+#: "doesn't matter", "too expensive anyway", "no point", "I give up").
+_DISMISSED = re.compile(
+    r"^\W*(?:(?:oh|ah|ugh|nah|no|ok|okay|well|honestly|seriously|never\s*mind|nvm|it'?s|"
+    r"that'?s|it\s+is|that\s+is|just|so|and|but|then)[,.!\s]+)*"
+    r"(?:(?:i(?:'ll|’ll|\s+will|'m\s+going\s+to|\s+am\s+going\s+to|'d\s+better|\s+can|\s+guess\s+i'?ll)|"
+    r"let\s+me|we(?:'ll|’ll|\s+will))\s+(?:just\s+|probably\s+|simply\s+)?"
+    r"(?!tell|say|explain|mention)\w+"
+    r"[^.;!?]*?\b(?:myself|ourselves|on\s+my\s+own|someone\s+else|somebody\s+else|"
+    r"elsewhere|another\s+(?:time|day|way)|tomorrow|later|(?:figure|sort|work)\s+it\s+out)\b"
+    r"|(?:i(?:'ll|’ll|\s+will)\s+(?:just\s+)?(?:manage|cope|live|figure\s+it\s+out|sort\s+it(?:\s+out)?))\b"
+    r"|(?:(?:it'?s|that'?s|it\s+is|that\s+is|is)\s+)?not\s+worth\b"
+    r"|(?:it\s+|that\s+)?(?:doesn'?t|does\s+not)\s+matter\b"
+    r"|(?:(?:it'?s|that'?s|it\s+is|that\s+is|way)\s+)?too\s+(?:\w+)\b"
+    r"|no\s+point\b|(?:what\s+a\s+)?waste\s+of\s+(?:time|money)\b|i\s+give\s+up\b"
+    r"|(?:i\s+)?can'?t\s+be\s+bothered\b)",
+    re.I,
+)
+
+
+#: Words that only open a sentence, saying nothing of their own: "oh", "ah never mind", "ok so".
+_ONLY_OPENS = re.compile(
+    r"\W*(?:(?:oh|ah|ugh|argh|meh|eh|hmm|nah|no|ok|okay|well|honestly|actually|look|right|"
+    r"sorry|never\s*mind|nvm|just|so|and|but|then|god|jeez)[,.!…\s]*)*",
+    re.I,
+)
+
+
+def dismisses(sentence: str, after: str = "") -> bool:
+    """Whether the sentence's "forget it" gives up a task rather than asks that what was said
+    be forgotten: what follows it in the sentence, or else the sentence `after` it, takes the
+    task on or gives it up, and nothing there asks for anything to be kept out ("forget it,
+    I'll book it myself" dismisses; "forget it, I'd rather you didn't keep that" asks)."""
+    m = _DISMISSING.search(sentence)
+    if m is None or not _ONLY_OPENS.fullmatch(sentence[: m.start()]):
+        return False  # "My sister is pregnant, forget it, …": the sentence said something
+    rest = sentence[m.end() :].lstrip(" ,.;:!…—–-")
+    follow = rest or after
+    if not follow or FORGET_THAT.search(follow) or FORGET_ABOUT.search(follow):
+        return False
+    return _DISMISSED.match(follow) is not None
+
+
+#: Before a request's words, what makes them no request of the user's: someone else saying
+#: them ("he said 'forget it' and left"), a condition on saying them ("if I ever say forget
+#: that, …"), a request said not to be made ("I'm not asking you to forget that").
+_NOT_ASKED_BEFORE = re.compile(
+    r"(?:\b(?:he|she|they|someone|somebody|everyone|(?-i:[A-Z])[a-z]+|(?:my|his|her|their)\s+\w+)"
+    r"\s+(?:just\s+|then\s+)?(?:said|says|told\s+\w+|replied|yelled|shouted|texted|wrote|"
+    r"snapped|goes)"
+    r"|\b(?:if|when|whenever|unless|once)\s+(?:i|you|we)\s+(?:ever\s+|later\s+)?"
+    r"(?:say|said|type|typed|write|wrote|tell\s+you|ask\s+you)"
+    r"|\bnot\s+(?:asking|telling)\s+you\s+to)\s*[:,]?\s*[\"“'‘]?\s*$",
+    re.I,
+)
+#: "That" or "this" before a noun is no pronoun ("forget that restaurant you suggested",
+#: "scratch this idea"): what was said is named only by a noun of saying or a word that
+#: closes the request ("forget that bit", "forget that too", "forget this whole thing").
+_THAT_NOUN = re.compile(
+    r"(?:forget|scratch|disregard|delete|remove|erase|drop|strike)\s+(?:about\s+)?(?:that|this)"
+    r"\s+(?!(?:too|also|as|please|pls|plz|entirely|completely|altogether|for|now|then|ok|okay|"
+    r"lol|one|bit|part|last|whole|entire|stuff|thing|things|story|news|conversation|message|"
+    r"chat|info|detail|details|either|asap|i|bit|immediately|right|straight|already|and|or|"
+    r"but|so|you|yourself|from|out|off|too)\b)(?-i:[a-zß-ÿ])[\w'-]*",
+    re.I,
+)
+#: After a request: a setting aside for a while, not a letting go ("let's forget about the
+#: budget for now", "forget about work for a minute").
+_FOR_A_WHILE = re.compile(
+    r"\bfor\s+(?:now|today|tonight|a\s+(?:minute|moment|sec(?:ond)?|bit|while|second)|"
+    r"the\s+(?:moment|time\s+being|rest\s+of\s+the\s+\w+))\b",
+    re.I,
+)
+
+
+#: A when and nothing else: "Tuesday", "next Friday", "the 14th", "3pm", "tomorrow morning".
+#: A request to forget only a when ("forget about Tuesday, Wednesday works better") names no
+#: thing: it moves a plan, and every line that says the day is about something else too.
+_WHEN_ONLY = re.compile(
+    r"(?:(?:on|at|the|this|next|last|that|coming)\s+)*"
+    rf"(?:{WEEKDAY}|tomorrow|today|tonight|yesterday|the\s+weekend|weekend|"
+    rf"{MONTH_OR_ABBREVIATION}(?:\s+\d{{1,2}}(?:st|nd|rd|th)?)?|"
+    rf"\d{{1,2}}(?:st|nd|rd|th)?(?:\s+(?:of\s+)?{MONTH_OR_ABBREVIATION})?|"
+    r"\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)|\d{1,2}[:.]\d\d|noon|midday)"
+    r"(?:\s+(?:morning|afternoon|evening|night|lunchtime))?",
+    re.I,
+)
+
+
+#: The words a request to forget is said in, by the consonants they are written with when
+#: their vowels are dropped ("pls dnt sv tht": "don't save that").
+_REQUEST_WORDS = [
+    "that",
+    "this",
+    "them",
+    "don't",
+    "dont",
+    "not",
+    "save",
+    "keep",
+    "remember",
+    "forget",
+    "write",
+    "note",
+    "store",
+    "record",
+    "log",
+    "anything",
+    "anywhere",
+    "down",
+    "please",
+    "you",
+    "your",
+    "notes",
+]
+
+
+def _consonants(word: str) -> str:
+    """A word as written without its vowels after the first letter, doubled letters once
+    ("remember" -> "rmbr", "that" -> "tht", "don't" -> "dnt")."""
+    w = re.sub(r"['’]", "", word.lower())
+    w = w[:1] + re.sub(r"[aeiou]", "", w[1:])
+    return re.sub(r"(.)\1+", r"\1", w)
+
+
+_BY_CONSONANTS = {_consonants(w): w for w in _REQUEST_WORDS if _consonants(w) != w}
+#: A verb of keeping or letting go, before the object pronoun it takes.
+_KEEP_OR_LET_GO = r"(?:forget|delete|erase|keep|remember|save|store|record|note|write|log)"
+
+
+def standard_spelling(sentence: str) -> str:
+    """The sentence with the ways a request to forget is written outside standard English
+    spelling read as the standard words: vowels dropped ("dnt sv tht"), "th" said as "d"
+    ("dat", "dis"), "am" as the object of a verb in pidgins ("forget am"), "no" before a
+    bare verb for "don't" ("no write am anywhere"). A word with a vowel of its own is never
+    changed, nor a word no request is made of."""
+
+    def word(m: re.Match[str]) -> str:
+        w = m.group(0)
+        if w.lower() in ("dat", "dis", "dem"):
+            return "th" + w[1:].lower()
+        if w == _consonants(w).lower() and len(w) >= 2:
+            return _BY_CONSONANTS.get(w.lower(), w)
+        return w
+
+    text = re.sub(r"[A-Za-z'’]+", word, sentence)
+    text = re.sub(rf"\b({_KEEP_OR_LET_GO})\s+am\b", r"\1 it", text, flags=re.I)
+    return re.sub(
+        rf"(?:^|(?<=[,;:.!?]))(\s*)no\s+(?={_KEEP_OR_LET_GO}\b)", r"\1don't ", text, flags=re.I
+    )
+
+
+class Span:
+    """Where a match was found in a sentence: `start()` and `end()`, as a match's."""
+
+    def __init__(self, start: int, end: int) -> None:
+        self._start, self._end = start, end
+
+    def start(self) -> int:
+        return self._start
+
+    def end(self) -> int:
+        return self._end
+
+
+def forget_that_at(sentence: str) -> Span | None:
+    """Where "forget that" (FORGET_THAT) is said in the sentence, also when it is spelled
+    outside standard English ("abeg forget am"): found in `standard_spelling`, which
+    respells word for word, and placed on the same words of the sentence."""
+    if (m := FORGET_THAT.search(sentence)) is not None:
+        return Span(m.start(), m.end())
+    standard = standard_spelling(sentence)
+    if standard == sentence or (m := FORGET_THAT.search(standard)) is None:
+        return None
+    words = [w.start() for w in re.finditer(r"\S+", sentence)] + [len(sentence)]
+    before = len(standard[: m.start()].split())
+    through = len(standard[: m.end()].split())
+    start = words[min(before, len(words) - 1)]
+    end = words[min(through, len(words) - 1)]
+    return Span(start, max(start, len(sentence[:end].rstrip())))
+
+
 @remembered_up_to(SIZE, shared=True)
 def forget_request(sentence: str) -> tuple[bool, str | None] | None:
     """(True, None) for "forget that", (True, "the standup time") for "forget about ...",
     (True, "she sleepwalks") for "forget that she sleepwalks", None when the sentence asks nothing
-    to be forgotten."""
+    to be forgotten. A sentence spelled outside standard English ("pls dnt save tht", "abeg
+    forget am") is read as spelled in it (`standard_spelling`)."""
+    asked = _forget_request(sentence)
+    if asked is None and (standard := standard_spelling(sentence)) != sentence:
+        return _forget_request(standard)
+    return asked
+
+
+def _forget_request(sentence: str) -> tuple[bool, str | None] | None:
     if (foreign := _foreign(sentence)) is not None:
         return True, foreign
     if (clause := forgets_clause(sentence)) is not None:
@@ -1206,6 +1413,8 @@ def forget_request(sentence: str) -> tuple[bool, str | None] | None:
     m = FORGET_ABOUT.search(sentence)
     if m and _NEGATED.search(sentence[: m.start()]):
         return None  # "don't forget what I told you about the dog" asks the opposite
+    if m and (_NOT_ASKED_BEFORE.search(sentence[: m.start()]) or _FOR_A_WHILE.search(m.group(0))):
+        return None  # "she said to forget about it", "let's forget about work for now"
     if m and (
         _SAID_OF_ONESELF.search(sentence[: m.start()])
         or _ASKED_WHETHER.search(sentence[: m.start()])
@@ -1219,6 +1428,8 @@ def forget_request(sentence: str) -> tuple[bool, str | None] | None:
         what = _CLAUSE_END.sub("", what).strip().rstrip(",").strip()
         if _JUST_SAID.fullmatch(what):
             return True, None  # "forget about that": what was just said, as "forget that"
+        if _WHEN_ONLY.fullmatch(what):
+            return None  # "forget about Tuesday, Wednesday works better": a plan moved
         if (
             what
             and not re.fullmatch(r"it|that|this|them|those", what, re.I)
@@ -1229,8 +1440,29 @@ def forget_request(sentence: str) -> tuple[bool, str | None] | None:
             return True, f"{by['name']}'s {what}"
         return (True, what) if what else (True, None)
     if (asked := _asked(sentence)) is not None:
-        return True, asked
+        return None if _WHEN_ONLY.fullmatch(asked) else (True, asked)
     if (m := FORGET_THAT.search(sentence)) is None:
+        return None
+    verb = re.match(
+        r"(?:forget|scratch|disregard|delete|remove|erase|drop|strike|wipe|scrap|ditch|bin|"
+        r"lose|scrub|nuke)\b",
+        sentence[m.start() :],
+        re.I,
+    )
+    if verb and (
+        _NEGATED.search(sentence[: m.start()])
+        or _ELSEWHERE.match(sentence, m.end())
+        or _THAT_NOUN.match(sentence, m.start())
+    ):
+        # "never delete that", "delete it from my calendar", "forget that restaurant you
+        # suggested": the opposite asked, a document's text, a thing named (no request of
+        # what was just said)
+        return None
+    if (verb or re.match(r"don|never", sentence[m.start() :], re.I)) and _NOT_ASKED_BEFORE.search(
+        sentence[: m.start()]
+    ):
+        # "he said 'forget it' and walked off", "if I ever say forget that, …" (not "Tomasz
+        # told me off the record …": a confidence however it came)
         return None
     if re.match(r"don", sentence[m.start() :], re.I) and _SOMEONES_MEMORY.search(
         sentence[: m.start()]
@@ -1238,6 +1470,8 @@ def forget_request(sentence: str) -> tuple[bool, str | None] | None:
         return None  # "I don't remember that", "we don't keep that at home": no request
     if _SOMEONE_ELSES_TO.search(sentence[: m.start()]):
         return None  # "she told me to forget it", "I tried to forget it": no request
+    if dismisses(sentence):
+        return None  # "forget it, I'll book it myself": a task given up, no request
     if _SAID_OF_ONESELF.search(sentence[: m.start()]) and re.match(
         r"forget\b", sentence[m.start() :], re.I
     ):

@@ -1,0 +1,92 @@
+"""A "forget it" that gives up a task ("forget it, I'll book it myself", "oh forget it, not
+worth the hassle") asks nothing to be forgotten: every line the user said stays. A "forget it"
+that goes on to ask that what was said not be kept still asks it."""
+
+from __future__ import annotations
+
+import pytest
+
+from doctree.agent.offline.language import dismisses, forget_request
+from doctree.store.documents import DocumentsRepository
+from tests.agent.offline_runs import page_lines, run, transcript
+
+T = [f"2028-04-02T10:0{i}:00Z" for i in range(6)]
+SAID = "My nephew Tobias is visiting from Leeds on 14 May."
+
+
+def _lines(repo: DocumentsRepository) -> list[str]:
+    now, _ = page_lines(repo)
+    return now
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Forget it, I'll reserve the table myself.",
+        "ugh forget it, not worth the bother",
+        "oh forget it, I'll get my brother to do it someone else can sort it",
+        "Forget it, I'll ring a different place someone else recommended.",
+        "Ah, forget it. I'll sort it out myself tomorrow.",
+        "Never mind, forget it, too pricey anyway.",
+        "Forget about it, doesn't matter.",
+    ],
+)
+def test_a_task_given_up_keeps_every_line(repo, reply):
+    run(
+        repo,
+        transcript(
+            "s-a",
+            ("user", T[0], SAID),
+            ("assistant", T[1], "Lovely. Shall I book somewhere for dinner that evening?"),
+            ("user", T[2], reply),
+        ),
+    )
+    assert any("Tobias" in ln for ln in _lines(repo)), _lines(repo)
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Forget it, I'd rather you didn't keep that.",
+        "forget it — don't write that down",
+        "Forget it, too personal, just don't keep it.",
+    ],
+)
+def test_a_forget_it_that_asks_still_asks(repo, reply):
+    run(
+        repo,
+        transcript(
+            "s-a",
+            ("user", T[0], SAID),
+            ("assistant", T[1], "Noted."),
+            ("user", T[2], reply),
+        ),
+    )
+    assert not any("Tobias" in ln for ln in _lines(repo)), _lines(repo)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Forget it, I'll pick them up myself.",
+        "forget it, not worth the effort",
+        "nah forget it, I'll ask somebody else",
+        "Forget it, it's too far.",
+        "Forget it, I give up.",
+    ],
+)
+def test_dismissals_ask_nothing(sentence):
+    assert forget_request(sentence) is None
+
+
+@pytest.mark.parametrize(
+    ("sentence", "after"),
+    [
+        ("My cousin is pregnant, forget it, I'll tell you later.", ""),  # it said something
+        ("Forget it, I'll tell you some other time.", ""),  # telling: what was said
+        ("Forget it.", "I'd rather you didn't keep that."),
+        ("Forget that.", "I'll do it myself."),  # "that" names what was said
+    ],
+)
+def test_not_a_dismissal(sentence, after):
+    assert not dismisses(sentence, after)
