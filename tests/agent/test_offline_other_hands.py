@@ -166,7 +166,11 @@ def test_a_namesake_memory_knows_does_not_take_the_users_message(tmp_path):
     facts = _facts(
         tmp_path,
         [
-            ("user", "2031-06-01T09:00:00Z", "My colleague Sam is off sick this week, his cover is Priya."),
+            (
+                "user",
+                "2031-06-01T09:00:00Z",
+                "My colleague Sam is off sick this week, his cover is Priya.",
+            ),
             ("assistant", "2031-06-01T09:01:00Z", "Noted."),
         ],
         [
@@ -175,3 +179,39 @@ def test_a_namesake_memory_knows_does_not_take_the_users_message(tmp_path):
         ],
     )
     assert "Sam's dentist" not in facts
+
+
+def test_a_thing_named_then_noting_down_refused_with_its_object_unsaid():
+    sentence = "and the Haruto thing just now I tell you, don't write down ah."
+    assert lang.forget_request(sentence) == (True, None)
+    assert lang.said_of(sentence) == "Haruto"
+    assert lang.said_of("the Haruto thing I told you earlier, please don't keep it") == "Haruto"
+    # a habit told is no request
+    assert lang.forget_request("I don't write down my dreams.") is None
+    assert lang.forget_request("Don't write down my dreams.") == (True, "my dreams")
+
+
+def test_a_confidence_taken_back_the_next_week_in_singlish_leaves_memory(tmp_path):
+    text = _lines(
+        tmp_path,
+        [
+            (
+                "user",
+                "2031-04-07T05:40:00Z",
+                "my cousin Haruto say he kena retrench from his firm last month, very sian. "
+                "also my boy Ren got swimming test on Sat 8am",
+            ),
+            ("assistant", "2031-04-07T05:41:00Z", "Noted. Sorry about Haruto."),
+        ],
+        [
+            (
+                "user",
+                "2031-04-12T11:00:00Z",
+                "Ren pass his swimming test!! and the Haruto thing just now I tell you, don't "
+                "write down ah. he tell me in confidence one",
+            ),
+            ("assistant", "2031-04-12T11:01:00Z", "Well done Ren! I've dropped it."),
+        ],
+    )
+    assert "retrench" not in text and "Haruto" not in text
+    assert "swimming" in text

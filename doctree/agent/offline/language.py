@@ -616,6 +616,9 @@ _NOT_KEPT = (
     # said, the object left unsaid (a short word that only closes the clause may follow)
     r"|(?:^|(?<=[,;:.!?]))\s*(?:(?:pls|please|so|oh|ah|ok|okay)\s+)*(?:you\s+|u\s+)?"
     rf"(?:don'?t|do\s+not|no)\s+need\s+(?:to\s+)?{_KEEP}(?:\s+\w{{1,3}})?\s*(?=[.,;!?…]|$)"
+    # "the Kelvin thing, don't write down ah": a verb of noting down, its object unsaid
+    r"|(?:^|(?<=[,;:.!?]))\s*(?:(?:pls|please|so|oh|ah|ok|okay|but)\s+)*"
+    r"(?:don'?t|do\s+not|no)\s+(?:write|note|jot|put)\s+down(?:\s+\w{1,3})?\s*(?=[.,;!?…]|$)"
     rf"|\bpretend\s+i\s+(?:never\s+said|didn'?t\s+say|didn'?t\s+tell\s+you)\s+{_IT}\b"
 )
 #: Requests to forget in the languages most often mixed into English chat (French, German,
@@ -1529,9 +1532,16 @@ _GOES = (
     r"\s+(?:to\s+)?(?:go|come\s+out|be\s+(?:cut|dropped|removed|deleted|taken\s+out))"
     r"|\s+(?:goes|is\s+out))(?:\s+(?:though|then|too|as\s+well|now))?"
 )
+#: When and by whom it was said, after the thing named: "the Kelvin thing (that) I told you
+#: (just now)", "the loan bit just now I tell you", tense as said.
+_TOLD_AFTER = (
+    r"(?:\s+(?:that\s+)?(?:(?:just\s+now|earlier|before|yesterday)\s+)?i\s+"
+    r"(?:tell|told|said|say|mentioned|mention)(?:\s+(?:to\s+)?you)?"
+    r"(?:\s+(?:just\s+now|earlier|before|yesterday|last\s+time))?)"
+)
 _POINTS_AT = re.compile(
     rf"(?:^|[\s:,;(—–-])(?:{_SAID_OF}|{_SAID}(?:about|on|regarding)\s+(?P<what5>[^.,;!?]+?))"
-    rf"(?=(?:{_GOES})?\s*(?:from\s+\w+(?:\s+\w+)?)?\s*(?:[.,;!?)]|$))",
+    rf"(?={_TOLD_AFTER}?(?:{_GOES})?\s*(?:from\s+\w+(?:\s+\w+)?)?\s*(?:[.,;!?)]|$))",
     re.I,
 )
 
@@ -1563,6 +1573,8 @@ def _asked(sentence: str) -> str | None:
         asks = groups.get("dont") or _ASKING.search(sentence[: m.start()])
         if not asks or _ELSEWHERE.match(sentence, m.end()):
             continue
+        if groups.get("dont") and _SOMEONES_MEMORY.search(sentence[: m.start()]):
+            continue  # "I don't write down my dreams": a habit told, no request
         what = re.sub(r"\s+(?:out|off)$", "", what.strip(), flags=re.I)
         what = _CLAUSE_END.sub("", what).strip()
         if content_words(what) or PRONOUN_TARGET.fullmatch(what):
