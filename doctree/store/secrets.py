@@ -46,6 +46,7 @@ __all__ = [
     "asks_for_secret",
     "mask_answer",
     "mask_value",
+    "quoted_printable",
     "slug",
 ]
 
@@ -1508,23 +1509,26 @@ def _find_all(low: str, word: str) -> Iterator[int]:
         i = low.find(word, i + 1)
 
 
-#: A soft line break of quoted-printable mail source (RFC 2045): "=" ending a line joins it
-#: to the next, so a word or a password may be cut anywhere ("passw=" / "ord ab=").
-_SOFT_BREAK = re.compile(r"=\r?\n")
+#: Quoted-printable mail source (RFC 2045): "=" ending a line is a soft line break that joins
+#: it to the next, so a word or a password may be cut anywhere ("passw=" / "ord ab=").
 #: An encoded byte beyond ASCII ("=E2"), an encoded "=" ("=3D"; "=30" is as likely a setting's
 #: value) or the transfer encoding named: with a soft break, the mark
 #: of quoted-printable rather than an assignment that ends a line ("name=" in a config).
-_QP_MARK = re.compile(r"=(?:[89A-F][0-9A-F]|3D)|quoted-printable")
+_QP_MARK = re.compile(r"=(?:[89A-F][0-9A-F]|3D)|quoted-printable", re.I)
 _QP_BYTES = re.compile(r"(?:=[0-9A-F]{2})+|=\r?\n")
+
+
+def quoted_printable(text: str) -> bool:
+    """Whether `text` is (or holds) mail source in quoted-printable: a soft line break, and
+    an encoded byte beyond ASCII, an encoded "=" or the encoding named (`_QP_MARK`)."""
+    return ("=\n" in text or "=\r\n" in text) and _QP_MARK.search(text) is not None
 
 
 def _quoted_printable(text: str) -> tuple[str, list[int], list[int]] | None:
     """`text` decoded as quoted-printable (soft line breaks removed, encoded bytes read as
-    UTF-8), with each decoded character's start and end in `text`; None when `text` holds
-    no soft line break or nothing else marks it as quoted-printable."""
-    if "=\n" not in text and "=\r\n" not in text:
-        return None
-    if not _QP_MARK.search(text) or not _SOFT_BREAK.search(text):
+    UTF-8), with each decoded character's start and end in `text`; None when `text` is not
+    (`quoted_printable`)."""
+    if not quoted_printable(text):
         return None
     out: list[str] = []
     starts: list[int] = []

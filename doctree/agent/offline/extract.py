@@ -2065,13 +2065,24 @@ def _dated(clean: str, ref: date) -> tuple[str, list[tuple[str, date]], date | N
     given their year, as a user's sentence is ("finished by Friday 23 September
     (2033-09-23)"), so that its dates read and compare like every other line's; with the day
     it is about (None when it names none)."""
-    found = absolute_dates(clean, ref, by_clause=True)
-    if "/" in clean or re.search(r"\d\.\d", clean):
-        found += numeric_dates(clean, ref, None)  # "Valid until 31/05/2037"
-    given = [(clean.lower().find(phrase.lower()), d) for phrase, d in found]
-    dated, rel = resolve_relative(clean, ref, by_clause=True, given=given)
+    found = _days_with_month(clean, ref, None)
+    dated, rel = resolve_relative(clean, ref, by_clause=True, given=_placed(clean, found))
     said = sorted(rel + found, key=lambda pd: clean.lower().find(pd[0].lower()))
     return _with_years(dated, found), rel, _moved_to(clean, said) if said else None
+
+
+def _days_with_month(clean: str, ref: date, order: str | None) -> list[tuple[str, date]]:
+    """The days a sentence gives with their month ("3 March", "31/05/2037", "4.6."), each
+    with its year (`order`: how the conversation writes numeric dates)."""
+    found = absolute_dates(clean, ref, by_clause=True)
+    if "/" in clean or re.search(r"\d\.\d", clean):
+        found += numeric_dates(clean, ref, order)
+    return found
+
+
+def _placed(clean: str, days: list[tuple[str, date]]) -> list[tuple[int, date]]:
+    """Each day said, by where in the sentence it is said (what `resolve_relative` is given)."""
+    return [(clean.lower().find(phrase.lower()), d) for phrase, d in days]
 
 
 def record_findings(lines: list[str], time: str, directory: Directory) -> list[Sentence]:
@@ -2111,11 +2122,9 @@ def read_sentence(
         clean = with_figures(
             clean, context.figures
         )  # "22.50 a month" the assistant wrote as £22.50
-    abs_dates = absolute_dates(clean, ref, by_clause=True)
-    if "/" in clean or re.search(r"\d\.\d", clean):
-        abs_dates += numeric_dates(clean, ref, context.date_order if context else None)
+    abs_dates = _days_with_month(clean, ref, context.date_order if context else None)
     anchors = context.dates if context is not None else None
-    given = [(clean.lower().find(phrase.lower()), d) for phrase, d in abs_dates]
+    given = _placed(clean, abs_dates)
     text, rel = resolve_relative(
         clean,
         ref,

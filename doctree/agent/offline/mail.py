@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from doctree.agent.offline.prefilter import gate_patterns
+from doctree.store.secrets import quoted_printable
 
 
 @dataclass
@@ -82,33 +83,28 @@ _PERSONAL_MAIL = {
 }  # fmt: skip
 
 
-#: A soft line break of quoted-printable (a line ending in "="), an encoded byte ("=E2"; "=30"
-#: is as likely a setting's value), the
-#: transfer encoding named, and an encoded header word ("=?UTF-8?Q?Your_booking?=").
-_SOFT_BREAK = re.compile(r"=\r?\n")
-_ENCODED_BYTE = re.compile(r"=(?:[89A-F][0-9A-F]|3D)")  # a byte of UTF-8 beyond ASCII, or "="
-_QP_HEADER = re.compile(r"content-transfer-encoding:\s*quoted-printable", re.I)
+#: An encoded header word ("=?UTF-8?Q?Your_booking?="), and a code fence.
 _ENCODED_WORD = re.compile(r"=\?[\w-]+\?[QqBb]\?[^?\s]*\?=")
 _FENCE = re.compile(r"^\s*(?:```|~~~)", re.M)
 
 
 def decoded_source(text: str) -> str:
     """`text` with mail source in quoted-printable read as what it says: in each part of the
-    text (the parts between code fences, or the whole) that has a soft line break and an
-    encoded byte or names the encoding, soft breaks are joined and bytes decoded as UTF-8
-    (`quopri`), and encoded header words ("=?UTF-8?Q?…?=") read (`email.header`). Text
-    without both marks is returned as it is: "x=20" in a setting is no encoded byte."""
+    text (the parts between code fences, or the whole) that the secret scanner reads as such
+    (`secrets.quoted_printable`: a soft line break, and an encoded byte beyond ASCII or the
+    encoding named), soft breaks are joined and bytes decoded as UTF-8 (`quopri`); encoded
+    header words ("=?UTF-8?Q?…?=") are read (`email.header`). Other text is returned as it
+    is: "x=20" in a setting is no encoded byte."""
     if "=\n" not in text and "=\r\n" not in text and "=?" not in text:
         return text
     parts = _FENCE.split(text)
     fences = _FENCE.findall(text)
     out: list[str] = []
     for i, part in enumerate(parts):
-        if _SOFT_BREAK.search(part) and (_ENCODED_BYTE.search(part) or _QP_HEADER.search(part)):
+        if "=?" in part:
             part = _ENCODED_WORD.sub(_header_word, part)
+        if quoted_printable(part):
             part = quopri.decodestring(part.encode("utf-8")).decode("utf-8", errors="replace")
-        elif _QP_HEADER.search(part) or "=?" in part:
-            part = _ENCODED_WORD.sub(_header_word, part)
         out.append(part)
         if i < len(fences):
             out.append(fences[i])

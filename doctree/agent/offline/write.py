@@ -1611,18 +1611,31 @@ class Writer(PageIO):
     def _recent_sessions(self, weeks: int) -> list[str]:
         """The sessions listed in the archive's latest `weeks` weeks up to this one, this
         one left out."""
+        return [
+            sid
+            for week in self._weeks_listed()[:weeks]
+            for _, sid, _ in self._week_sessions(week)
+            if sid != self.t.session_id
+        ]
+
+    def _weeks_listed(self) -> list[str]:
+        """The archive's weeks up to this one, the latest first."""
         archive = self.read(f"{self.root}/archive")
         children = archive.children if archive is not None else []
         listed = sorted((p.rsplit("/", 1)[1] for p, _ in children), reverse=True)
-        out = []
-        for week in [w for w in listed if w <= self.week][:weeks]:
-            page = self.read(f"{self.root}/archive/{week}")
-            if page is None:
-                continue
-            for m in re.finditer(r"^- \d{4}-\d\d-\d\d: \[\[[^|\]]+\|([^\]]+)\]\]", page.body, re.M):
-                if m.group(1) != self.t.session_id:
-                    out.append(m.group(1))
-        return out
+        return [w for w in listed if w <= self.week]
+
+    def _week_sessions(self, week: str) -> list[tuple[str, str, str]]:
+        """The sessions a week's archive page lists: (day, session id, session page)."""
+        page = self.read(f"{self.root}/archive/{week}")
+        if page is None:
+            return []
+        return [
+            (day, sid, path)
+            for day, path, sid in re.findall(
+                r"^- (\d{4}-\d\d-\d\d): \[\[([^|\]]+)\|([^\]]+)\]\]", page.body, re.M
+            )
+        ]
 
     def _sessions_of(self, earlier: Earlier) -> dict[str, str]:
         """The sessions (id -> page) of the days an earlier conversation is named by, this
@@ -1632,18 +1645,9 @@ class Writer(PageIO):
         days = {d.isoformat() for d in earlier.days}
         weeks = sorted({iso_week(d) for d in earlier.days}, reverse=True)
         if earlier.last:
-            archive = self.read(f"{self.root}/archive")
-            children = archive.children if archive is not None else []
-            listed = sorted((p.rsplit("/", 1)[1] for p, _ in children), reverse=True)
-            weeks = [w for w in listed if w <= self.week][:8]
+            weeks = self._weeks_listed()[:8]
         for week in weeks:
-            page = self.read(f"{self.root}/archive/{week}")
-            if page is None:
-                continue
-            for m in re.finditer(
-                r"^- (\d{4}-\d\d-\d\d): \[\[([^|\]]+)\|([^\]]+)\]\]", page.body, re.M
-            ):
-                day, path, sid = m.groups()
+            for day, sid, path in self._week_sessions(week):
                 if sid != self.t.session_id and (day in days or earlier.last):
                     found.append((day, sid, path))
             if earlier.last and any(day <= self.day.isoformat() for day, _, _ in found):
