@@ -54,3 +54,19 @@ def test_a_pasted_chart_gives_its_dates_and_a_later_one_moves_them(tmp_path):
     plaster = [ln for ln in facts.split("\n") if "Plastering" in ln]
     assert plaster and all("2032-05-12" in ln for ln in plaster)
     assert not any("2032-05-05" in ln for ln in plaster)
+
+
+def test_a_chart_past_the_calendars_end_is_not_counted_and_the_run_goes_on(tmp_path):
+    chart = "gantt\nHuge : h1, 2032-05-01, 99999999999999d\nLast : l1, 9999-12-31, 2d\n"
+    assert gantt_tasks(chart.split("\n")) is None
+    with DocumentsRepository(tmp_path / "m.db") as repo:
+        summary = run(
+            repo,
+            transcript(
+                "s-gantt-huge",
+                ("user", "2032-04-20T20:00:00Z", f"Plan:\n\n```mermaid\n{chart}```"),
+                ("assistant", "2032-04-20T20:01:00Z", "Noted."),
+            ),
+        )
+        # the run finished (no traceback) and wrote its session's page
+        assert any("s-gantt-huge" in path for path in summary.changed)

@@ -94,3 +94,13 @@ def test_a_password_cut_by_a_soft_line_break_is_stored_nowhere(tmp_path):
     for piece in ("Qz7!rT", "w9Lm"):
         assert piece not in text
         assert piece.encode() not in stored
+
+
+def test_mail_source_with_a_lone_surrogate_is_left_as_it_stands():
+    text = "Subject: x\n\nYour deposit of =C2=A3150 is paid o=\nn time \ud800 thanks"
+    assert decoded_source(text) == text  # no bytes to decode: read as written, no traceback
+
+
+def test_a_run_over_mail_source_with_a_lone_surrogate_finishes(tmp_path):
+    text, _ = _pages(tmp_path, SOURCE + "\n\ud800")
+    assert "Tomasz Wrona" in text

@@ -100,18 +100,18 @@ def gantt_tasks(lines: list[str]) -> list[str] | None:
         if start is None:
             continue
         days = _days(duration) if duration else None
-        if days is None:
-            try:
+        try:
+            if days is None:
                 end = datetime.strptime(duration or "", fmt).date()
-            except ValueError:
-                continue
-        else:
-            end = start + timedelta(days=days)
+            else:
+                end = start + timedelta(days=days)
+        except (ValueError, OverflowError):
+            continue  # no day, or one past the calendar's end ("99999999d"): not counted
         if task_id:
             ends[task_id] = end
         last_end = end
         name = m.group("name").strip()
-        last = end - timedelta(days=1)
+        last = end - timedelta(days=1) if end > date.min else end
         when = (
             f"from {_spoken(start)} to {_spoken(last)}" if last > start else f"on {_spoken(start)}"
         )

@@ -104,7 +104,12 @@ def decoded_source(text: str) -> str:
         if "=?" in part:
             part = _ENCODED_WORD.sub(_header_word, part)
         if quoted_printable(part):
-            part = quopri.decodestring(part.encode("utf-8")).decode("utf-8", errors="replace")
+            try:
+                data = quopri.decodestring(part.encode("utf-8"))
+            except UnicodeEncodeError:  # a lone surrogate: no bytes to decode, read as it is
+                data = None
+            if data is not None:
+                part = data.decode("utf-8", errors="replace")
         out.append(part)
         if i < len(fences):
             out.append(fences[i])
