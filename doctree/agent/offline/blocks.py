@@ -259,6 +259,110 @@ def chat_lines(lines: list[str], own: set[str] | frozenset[str] = frozenset()) -
     return out
 
 
+#: What opens each line of a note someone else wrote, before the writer's name: the line is
+#: read as theirs, like a pasted conversation's.
+NOTE_LINE = "[note] "
+_WRITER_NAME = r"(?P<name>[A-Z][a-zà-ÿ'’]+(?:[ -][A-Z][a-zà-ÿ'’]+)?)"
+#: What says whose note, message or letter follows: "the note Gwen left", "a text from Dev",
+#: "Ana's message", "my mum wrote" is no name (the user's own words about her stay theirs).
+_NOTE_WRITTEN_BY = re.compile(
+    r"\b(?:note|message|text|letter|card|memo)\s+(?:that\s+)?"
+    + _WRITER_NAME
+    + r"\s+(?:left|wrote|sent|gave\s+me|put|scribbled|dropped\s+off)\b"
+    r"|\b(?:note|message|text|letter|card|memo)\s+from\s+"
+    + _WRITER_NAME.replace("name", "sender")
+    + r"\b(?![ -][A-Z])"
+)
+
+
+def note_writer(before: str) -> str | None:
+    """The person the last paragraph of `before` (a message's text above a pasted block)
+    says wrote what follows ("I'm typing up the note Gwen left in her bag"), or None."""
+    paragraph = before.strip().split("\n\n")[-1]
+    found = list(_NOTE_WRITTEN_BY.finditer(paragraph))
+    if not found:
+        return None
+    name = found[-1].group("name") or found[-1].group("sender")
+    return None if name.split()[0] in ("I", "The", "My", "Our", "A", "An") else name
+
+
+#: A markdown footnote's mark in the text ("Blackmere Lodge[^venue]") and its definition, a
+#: line of its own below ("[^venue]: Blackmere Lodge, near Keswick. Ref BML-40417.").
+_FOOTNOTE_MARK = re.compile(r"\[\^(?P<label>[^\]\s]{1,40})\]")
+_FOOTNOTE = re.compile(r"^[ \t]*\[\^(?P<label>[^\]\s]{1,40})\]:[ \t]*(?P<text>\S.*)$", re.M)
+#: Where a clause of a sentence begins: the footnote's mark is of the clause it ends.
+_CLAUSE_START = re.compile(r"(?:^|[.!?]\s+|,\s+(?:and|but|while)\s+|;\s*)", re.I)
+
+
+def footnote_anchors(text: str) -> dict[str, str]:
+    """What each markdown footnote of `text` notes, by its label, in the order the
+    footnotes are defined: the clause its mark ends ("We're meeting at Blackmere Lodge")."""
+    defined = [m.group("label") for m in _FOOTNOTE.finditer(text)]
+    if not defined:
+        return {}
+    anchors: dict[str, str] = {}
+    body = _FOOTNOTE.sub("", text)
+    for line in body.split("\n"):
+        for m in _FOOTNOTE_MARK.finditer(line):
+            before = _FOOTNOTE_MARK.sub("", line[: m.start()])
+            starts = [c.end() for c in _CLAUSE_START.finditer(before)]
+            anchor = before[max(starts, default=0) :].strip(" \t-*>")
+            if anchor and m.group("label") not in anchors:
+                anchors[m.group("label")] = anchor
+    return {label: anchors[label] for label in defined if label in anchors}
+
+
+#: A later message's mention of a footnote by its number or label: "update footnote 2",
+#: "[^dates]".
+_FOOTNOTE_NAMED = re.compile(
+    r"\bfoot-?note\s+(?:no\.?\s*|number\s+)?(?P<n>\d{1,2})\b|\[\^(?P<label>[^\]\s]{1,40})\]",
+    re.I,
+)
+
+
+def footnotes_named(text: str, anchors: dict[str, str]) -> str:
+    """`text` with each mention of a footnote of an earlier message (`anchors`, by label in
+    their order) said as what it notes: "Update footnote 2: from Thursday" -> "Update (We're
+    meeting at Blackmere Lodge over the bank holiday): from Thursday"."""
+    if not anchors:
+        return text
+    labels = list(anchors)
+
+    def said(m: re.Match[str]) -> str:
+        if m.group("label") is not None:
+            anchor = anchors.get(m.group("label"))
+        else:
+            n = int(m.group("n"))
+            anchor = anchors[labels[n - 1]] if 1 <= n <= len(labels) else None
+        return f"({anchor})" if anchor else m.group()
+
+    return _FOOTNOTE_NAMED.sub(said, text)
+
+
+def footnotes_read(text: str) -> str:
+    """`text` with its markdown footnotes read where they are marked: each sentence of a
+    footnote's definition a line of its own, after what its mark ends ("We're meeting at
+    Blackmere Lodge: Booked under my name, ref BML-40417."), so that what a footnote says
+    is said of the thing it notes; the marks are taken out of the text. Text without
+    defined footnotes is returned as it is."""
+    anchors = footnote_anchors(text)
+    if not anchors and not _FOOTNOTE.search(text):
+        return text
+    out = []
+    for line in text.split("\n"):
+        d = _FOOTNOTE.match(line)
+        if d is None:
+            out.append(_FOOTNOTE_MARK.sub("", line))
+            continue
+        anchor = anchors.get(d.group("label"))
+        said = [x for x in re.split(r"(?<=[.!?])\s+(?=\S)", d.group("text").strip()) if x]
+        if anchor is None:
+            out.append(d.group("text"))
+            continue
+        out += [f"{anchor}: {x}" for x in said]
+    return "\n".join(out)
+
+
 def unfence_text(
     text: str,
     keep: Callable[[list[str]], bool] | None = None,
@@ -299,8 +403,14 @@ def unfence_text(
             if reads_as_text(inner) and not (keep is not None and keep(inner)):
                 inner = under_headings(inner)
                 inner = journal_lines(inner, journal_key(text)) or inner  # "× renew the card"
+                opened = chat_lines(inner, mine)
+                writer = note_writer("\n".join(lines[:i]))
+                if writer is not None and opened == [x.strip() for x in inner]:
+                    # a note the message says someone else wrote ("the note Gwen left"):
+                    # each line is the writer's, so that "I" and "my" in it are theirs
+                    opened = [f"{NOTE_LINE}{writer}: {x}" if x else x for x in opened]
                 out.append("")
-                out.extend(chat_lines(inner, mine))
+                out.extend(opened)
                 out.append("")
             else:
                 out.extend(lines[i : end + 1])

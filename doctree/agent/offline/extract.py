@@ -56,11 +56,13 @@ from doctree.agent.offline.recap import (
     clauses,
     dates_unread,
     heard_of,
+    list_items,
     recapped,
     restated,
     says_more,
     standing,
     unread,
+    voiced,
     words_of,
 )
 from doctree.agent.offline.records import Record, used_by
@@ -166,6 +168,8 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
     questioned = False  # the assistant's last turn ended on a question
     results: list[Record] = []  # the records of the tool result just before
     read_paste = False  # the user's last message pasted a block (a log, a config)
+    pasted = ""  # that message, as written
+    paste_read = False  # the assistant's last turn read out what it pasted, asked to
     read_shown = False  # it showed a picture or a file and asked what it says
     asked_for = ""  # the user's last message: what a tool's records may answer
     told: list[Said] = []  # the user's own sentences so far: what "the last two" counts
@@ -256,13 +260,16 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
             if read_paste and _ASKED.search(asked_for):
                 # the user pasted a log or a config and asked about it: what the answer reads
                 # out of it (a host, a port, a version) is found, like a tool's result
+                # (not what gives only figures the session's lines give: the paste was read)
                 known = {s.text for s in pending}
+                given = _figures_of(a.sentences)
                 pending += [
                     s
                     for s in (specific or findings(turn, directory, specific=True))
-                    if s.text not in known
+                    if s.text not in known and not _only_given(s, given)
                 ]
                 specific = []
+            paste_read = read_paste and bool(_ASKED.search(asked_for))
             read_paste = False
             if read_shown:
                 # the user showed a picture or a file only the assistant sees and asked what
@@ -283,6 +290,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
         own = turn.sentences
         asked_for, results = " ".join(own), []
         read_paste = turn.pasted_block
+        pasted = turn.message
         read_shown = turn.shown and bool(_ASKED.search(asked_for) or _READ.search(asked_for))
         heard.append(turn.message or " ".join(own))
         offers = [s for s in pending if is_proposal(s)]
@@ -530,8 +538,32 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
         # the session ends on the assistant's answer from a tool to what the user asked:
         # what it read out for them is kept as found, as it would be had the user gone on
         a.sentences.extend(pending)
-    elif recap and recap_turn is not None:  # the session ends on a recap: it standing
-        _read_recap(a, recap_turn, recap, directory, context, recap_since)
+    else:
+        before = {id(s) for s in a.sentences}
+        if recap and recap_turn is not None:  # the session ends on a recap: it standing
+            _read_recap(a, recap_turn, recap, directory, context, recap_since)
+        last = next((t for t in reversed(segmented.turns) if t.kind in ("user", "assistant")), None)
+        if (
+            paste_read
+            and _ASKED.search(asked_for)
+            and recap_turn is not None
+            and last is recap_turn
+        ):
+            # or on its answer to what the user asked of a block they pasted: what it read
+            # out of it is kept as found, beside what its recap said in the user's voice
+            pending = read_out(recap_turn, pasted, directory)
+            # (not what it says of itself or of the keeping, "I won't keep the code", nor
+            # what gives only figures a line of the session gives: the block read already)
+            new = [s for s in a.sentences if id(s) not in before]
+            given = _figures_of(a.sentences)
+            a.sentences.extend(
+                s
+                for s in pending
+                if not _said_by(s, new)
+                and not voiced(s.raw or s.text)
+                # (unaccepted, a reading that only repeats the block's figures adds nothing)
+                and not _only_given(s, given, words=False)
+            )
     a.opening = _opening(a.sentences, dropped)
     link_known_names(a.sentences, directory)
     for s in a.sentences:
@@ -1625,14 +1657,16 @@ def _read_recap(
         before = list(a.sentences)
         for s in said:
             a.sentences.remove(s)  # the recap says it, as the rules could not, or better
-        n = len(a.sentences)
-        _read(a, turn, as_users(clause), directory, context, read)
-        if better and not any(kept(s) for s in a.sentences[n:]):
+        was = {id(s) for s in a.sentences}
+        _read(a, turn, as_users(_EMPHASIS.sub("", clause)), directory, context, read)
+        # (what the clause added: a line it corrects in place leaves the count as it was)
+        added = [s for s in a.sentences if id(s) not in was]
+        if better and not any(kept(s) for s in added):
             a.sentences[:] = before  # read as nothing worth a line: the line kept stays
-        elif not better and not any(kept(s) for s in a.sentences[n:]):
+        elif not better and not any(kept(s) for s in added):
             # a reading of what the rules could not read (a pasted layout): a statement of
             # its own, as the recap gives it ("a reminder at 18:45 every Wednesday")
-            for s in a.sentences[n:]:
+            for s in added:
                 if not s.kinds and re.search(r"\d", s.text):
                     s.kinds.append("statement")
                     s.statement = as_line(s.text)
@@ -1678,6 +1712,9 @@ def _days_in(s: Sentence, days: Callable[[str], list[str]]) -> set[str]:
     return {*days(s.text), *re.findall(r"\d{4}-\d{2}-\d{2}", s.text)}
 
 
+_ISO_DAY = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
+
+
 def _stands_in(clause: str, said: list[Sentence], days: Callable[[str], list[str]]) -> bool:
     """Whether a recap's `clause` stands in for the user's sentences `said` that it says
     again and that are kept as lines: when it reads a day the rules could not read in them,
@@ -1690,6 +1727,14 @@ def _stands_in(clause: str, said: list[Sentence], days: Callable[[str], list[str
         or all(unread(t) for t in texts)
         or (
             not any(lang.has_verb(t) for t in texts)
+            and says_more(clause, [s.text for s in said], days)
+        )
+        # "Rebooked for Tuesday." and "'first slot' means 7:30" / "the fitter is now coming
+        # on Tuesday 28 September, first slot at 7:30": what says it more fully than the
+        # scraps of a few words that gave its day
+        or (
+            bool(dated := [s for s in said if days(s.text) or _ISO_DAY.search(s.text)])
+            and all(len(_as_said(s.text).split()) <= 4 for s in dated)
             and says_more(clause, [s.text for s in said], days)
         )
     )
@@ -2014,6 +2059,10 @@ def _as_said(text: str) -> str:
     return re.sub(r" \(\d{4}-\d{2}-\d{2}(?: to \d{4}-\d{2}-\d{2})?\)", "", text)
 
 
+#: A line of a message set apart as a quote ("> …"): what the writer drafts or cites.
+_QUOTED_LINE = re.compile(r"^[ \t]*>[ \t]?(.*)$", re.M)
+
+
 def findings(
     turn: Turn, directory: Directory, *, specific: bool = False, shown: bool = False
 ) -> list[Sentence]:
@@ -2023,7 +2072,13 @@ def findings(
     finding too. With `shown`, the turn reads out a picture or a file the user showed:
     every such sentence of it (up to a page's worth) is what it holds."""
     own = [r for r in turn.sentences if not r.endswith("?") or r is turn.sentences[-1]]
-    said = [r for r in own if not r.endswith("?") and not _ECHO.match(r)]
+    # (not what it drafts for the user, set apart as a quote: "> Ms Ada Lee thanks …")
+    drafted = " ".join(m.group(1) for m in _QUOTED_LINE.finditer(turn.message))
+    said = [
+        r
+        for r in own
+        if not r.endswith("?") and not _ECHO.match(r) and not (drafted and r[:40] in drafted)
+    ]
     if shown:  # a calendar's cell or a label's line says its thing in few words
         kept = [r for r in said if len(r.split()) >= 3 and lang.SPECIFIC.search(r)]
         return [finding(raw, turn, directory) for raw in kept[:_SHOWN_MOST]]
@@ -2043,6 +2098,50 @@ def findings(
         chosen = [r for r in said if len(r.split()) >= 6][-2:]
     out = [finding(p, turn, directory, proposal=True) for p in offered]
     return out + [finding(raw, turn, directory) for raw in chosen]
+
+
+#: A value a reading of a pasted block may give again: a figure of two characters or more.
+_PASTED_VALUE = re.compile(r"\d[\d.,:/]*\d")
+
+
+def _figures_of(lines: list[Sentence]) -> tuple[set[str], set[str]]:
+    """The figures the `lines` give (`_PASTED_VALUE`), and their words of substance."""
+    text = " ".join(s.text for s in lines)
+    return set(_PASTED_VALUE.findall(text)), lang.content_words(text)
+
+
+def _only_given(s: Sentence, given: tuple[set[str], set[str]], *, words: bool = True) -> bool:
+    """Whether a finding only says again what the session's lines give (`given`: their
+    figures and words): every figure of it and two in three of its words, so that a later
+    change would find two lines to replace. A finding of no figure (a name, a word), or
+    one that says more ("port 2525, which the firewall only opens to the office"), is not;
+    without `words`, its figures alone decide."""
+    figures = set(_PASTED_VALUE.findall(s.text))
+    said = lang.content_words(_as_said(s.text))
+    return (
+        bool(figures)
+        and figures <= given[0]
+        and (not words or 3 * len(said & given[1]) >= 2 * len(said))
+    )
+
+
+def read_out(turn: Turn, pasted: str, directory: Directory) -> list[Sentence]:
+    """The assistant's answer to the user's question about a block they pasted (a plan, a
+    statement, a schedule): each item of a list it sets out, whole, and each sentence outside
+    one, that gives a figure written in the block ("**46** is your lower right molar. It
+    needs a root canal.") — what it read out of it, up to a page's worth."""
+    values = set(_PASTED_VALUE.findall(pasted))
+    items = list_items(turn.message)
+    inside = " ".join(items)
+    parts = [*items, *(r for r in turn.sentences if r not in inside)]
+    kept = [
+        raw
+        for raw in parts
+        if not raw.rstrip().endswith("?")
+        and len(raw.split()) >= 4
+        and values & set(_PASTED_VALUE.findall(raw))
+    ]
+    return [finding(raw, turn, directory) for raw in kept[:_SHOWN_MOST]]
 
 
 def finding(raw: str, turn: Turn, directory: Directory, *, proposal: bool = False) -> Sentence:

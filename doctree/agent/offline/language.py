@@ -238,10 +238,18 @@ def concerns(text: str, words: set[str], persons: tuple[str, ...]) -> bool:
         # beside the person's name, a word spelt as a child or a phone spells it ("his
         # dady" of "her dad"): a word it opens, one or two letters longer
         hits = {w for w in stems if len(w) >= 3 and any(_spelt_longer(w, h) for h in said)}
+        # or cut short as notes cut it ("temp" of "temperature", "info" of "information")
+        hits |= {w for w in stems if any(_clipped(w, h) for h in said)}
         return bool(hits)
     if not hits:
         return False
     return hits == stems or named
+
+
+def _clipped(word: str, said: str) -> bool:
+    """Whether `said` is `word` cut short, as a note cuts it: its first four letters or
+    more, three letters or more left off ("temp" of "temperature")."""
+    return len(said) >= 4 and word.startswith(said) and len(word) - len(said) >= 3
 
 
 def _spelt_longer(word: str, said: str) -> bool:

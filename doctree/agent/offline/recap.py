@@ -56,6 +56,14 @@ _KEEPING = re.compile(
     r"delete[ds]?|deleted|dropped|removed|written\s+down|write\s+down|on\s+file|saved?)\b",
     re.I,
 )
+
+
+def voiced(sentence: str) -> bool:
+    """Whether an assistant's sentence speaks of itself or of what memory keeps ("I've left
+    the password out", "nothing about Gerry is kept"): no fact of the user's."""
+    return bool(_OWN_VOICE.search(sentence) or _KEEPING.search(sentence))
+
+
 #: Advice, not a restatement: "you may want to consider …", "Maybe Ana could help".
 _ADVICE = re.compile(
     r"^\W*(?:maybe|perhaps|consider|try|how\s+about|why\s+not)\b|\b(?:could|might|"
@@ -206,7 +214,7 @@ def recapped(
         return []
     out = []
     # a list set out: its items that state, each with its label ("Raffle: Dev Mistry …")
-    candidates = [x for x in _items(turn.message) if _states(x, raw_heard)] if listed else None
+    candidates = [x for x in list_items(turn.message) if _states(x, raw_heard)] if listed else None
     for raw in candidates if candidates is not None else turn.sentences:
         text = raw.strip() if listed else _ACK.sub("", raw.strip(), count=1)
         if checks:
@@ -223,7 +231,11 @@ def recapped(
         ):
             continue
         names = _names(text)
-        if not names and not (listed and _quotes_its_label(text, raw_heard)):
+        if (
+            not names
+            and not (listed and _quotes_its_label(text, raw_heard))
+            and not _dates_said_day(text, raw_heard, said_words)
+        ):
             continue  # figures alone: advice may reuse the user's ("the same weight, 100g")
         if any(n.lower() in taken_names for n in names):
             continue  # it names what the user took back
@@ -265,6 +277,16 @@ def _in_words(text: str) -> str:
         out.append(f"{lang.WEEKDAYS[day.weekday()]} {lang.MONTHS[day.month - 1]} {day.day}")
     out += [f"{m[1]}:{m[2]}" for m in _CLOCK.finditer(text)]
     return " ".join(out)
+
+
+def _dates_said_day(text: str, heard: str, words: set[str]) -> bool:
+    """Whether a recap sentence that names nobody says again what the user just said with
+    the day they named by its weekday dated ("Rebooked for Tuesday" -> "the fitter is now
+    coming on Tuesday 28 September"): a weekday of theirs, and half its other words theirs
+    too (not earlier ones: advice reuses those)."""
+    said = {w.lower() for w in re.findall(r"[A-Za-z]+", heard)}
+    days = {w.lower() for w in re.findall(r"[A-Za-z]+", text)} & set(lang.WEEKDAYS)
+    return bool(days & said) and _mostly_said(text, words)
 
 
 def _mostly_said(text: str, words: set[str]) -> bool:
@@ -320,7 +342,7 @@ _LABEL = re.compile(r"^[^:]{1,60}:\s+(?=\S)")
 _DASH_LABEL = re.compile(r"^(?:`[^`\n]{1,60}`|\*\*[^*\n]{1,60}\*\*)[^\n–—-]{0,40}\s[–—-]\s+(?=\S)")
 
 
-def _items(message: str) -> list[str]:
+def list_items(message: str) -> list[str]:
     """The items of a list set out in a message (numbered or bulleted lines)."""
     return [m.group("item").strip() for m in _ITEM.finditer(message)]
 

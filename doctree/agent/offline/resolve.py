@@ -325,6 +325,15 @@ def tense_at(text: str, pos: int) -> bool:
             pos -= 1
 
 
+#: A verb of calling off or moving right before a weekday, its object: "cancelled Friday",
+#: "has postponed Tuesday's", "moved Thursday" (moved to, from: their own rules).
+_CALLED_OFF_DAY = re.compile(
+    r"\b(?:cancell?ed|postponed|called\s+off|rescheduled|scrapped|moved|pushed\s+back|"
+    r"bumped)\s+(?:on\s+)?$",
+    re.I,
+)
+
+
 def resolve_relative(
     text: str,
     ref: date,
@@ -617,7 +626,12 @@ def resolve_relative(
                 # "… on Thursday 17 June, back on the Monday"; "the open day is on Saturday 3
                 # May … still on the Saturday" is that Saturday itself
                 d = _next_weekday(last[-1][1], wd, include_today=True)
-            elif past and not re.search(r"\b(?:for|to|until|till|by|before|from)\s+$", before):
+            elif (
+                past
+                and not re.search(r"\b(?:for|to|until|till|by|before|from)\s+$", before)
+                # "the plumber has cancelled Friday": what is called off is still to come
+                and not _CALLED_OFF_DAY.search(before)
+            ):
                 d = ref - timedelta(days=((ref.weekday() - wd) % 7) or 7)
             else:
                 d = _next_weekday(ref, wd)
@@ -861,9 +875,16 @@ def _anchor_date(anchor: str, said: list[tuple[str, date]]) -> date | None:
     for word in reversed(words):
         said_as = _ANCHOR_SAID_AS.get(word, re.escape(word))
         for clause, d in reversed(said):
-            if re.search(rf"\b(?:{said_as})\b", clause):
+            if re.search(rf"\b(?:{said_as})\b", clause) and not re.search(
+                rf"\b(?:{_COUNTED_FROM})\s+(?:[\w'’]+\s+){{0,2}}(?:{said_as})\b", clause
+            ):
                 return d
     return None
+
+
+#: What puts the thing a clause names as the one its day counts from ("the Saturday after
+#: his birthday" gives the party's day, not the birthday's).
+_COUNTED_FROM = r"after|before|following|since|until|till|from"
 
 
 #: How a clause may state the date of a thing named by a word that says what the date is
@@ -876,6 +897,8 @@ _ANCHOR_SAID_AS = {
     "op": _OPERATION,
     "operation": _OPERATION,
     "surgery": _OPERATION,
+    # "ten days after his birthday" of "Yusuf turns 40 on the 15th"
+    "birthday": r"birthday|turns\s+\d{1,3}|born",
 }
 
 

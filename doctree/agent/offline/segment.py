@@ -16,7 +16,14 @@ from datetime import date
 
 from doctree.agent.offline.afterthought import is_mark
 from doctree.agent.offline.answers import listed_options
-from doctree.agent.offline.blocks import is_code_line, unfence_text
+from doctree.agent.offline.blocks import (
+    NOTE_LINE,
+    footnote_anchors,
+    footnotes_named,
+    footnotes_read,
+    is_code_line,
+    unfence_text,
+)
 from doctree.agent.offline.chat import ChatLine, chat_export
 from doctree.agent.offline.dictation import punctuate
 from doctree.agent.offline.enumerations import enumerations
@@ -121,7 +128,7 @@ def user_sentences(
     A pasted mail chain is read message by message, oldest first (`chain_sentences`); its
     sentences are added to `dated`, each with its message's date (None when it has none).
     """
-    text = quote_marked_blocks(unfence_text(text, keep=_kept_fenced, own=nicks))
+    text = quote_marked_blocks(unfence_text(footnotes_read(text), keep=_kept_fenced, own=nicks))
     if (chain := mail_chain(text)) is not None and len(chain) > 1:
         return chain_sentences(chain, items, pieces, rows, kept_quotes, dated)
     if (export := chat_export(text)) is not None:
@@ -312,7 +319,8 @@ def user_sentences(
             para.append(line)
             flush()
             continue
-        talk = _TALK_LINE.match(line) if len(talkers) >= 2 else None
+        # (a note someone else wrote, `NOTE_LINE`, is read so however few write)
+        talk = _TALK_LINE.match(line) if len(talkers) >= 2 or line.startswith(NOTE_LINE) else None
         if talk is not None and talk.group("name") in talkers and (talk["stamp"] or talk["role"]):
             # each sentence of a speaker's line is theirs, labelled with their name: "my
             # bathroom" in Mr Okafor's line is his, and nothing in it is the user's request
@@ -1112,10 +1120,15 @@ def _wrapped(line: str, below: str, capitals: bool) -> bool:
     all in lower case a line break tells no less than a full stop does."""
     return (
         capitals
-        and WRAPPED_WIDTH[0] <= len(line) <= WRAPPED_WIDTH[1]
         and line[-1:] not in ".!?"
         and bool(below)
-        and not below[:1].isupper()
+        and (
+            (WRAPPED_WIDTH[0] <= len(line) <= WRAPPED_WIDTH[1] and not below[:1].isupper())
+            # or one sentence set out line by line, as a card or an invitation sets it
+            # ("request the pleasure of your company" / "at the marriage of …")
+            # ("at the marriage of their daughter" / "Saskia Joy" / "to")
+            or ((below[:1].islower() or bool(re.fullmatch(NAME, below))) and line[-1:] not in ":;,")
+        )
     )
 
 
@@ -1198,6 +1211,9 @@ def split_sentences(paragraph: str) -> list[str]:
             or (_DAY_DOT.search(out[-1]) and _MONTH_NEXT.match(p))
             or (out[-1].endswith("...") and (leaders or p[:1].islower()))
             or is_mark(out[-1])  # "P.S. it's five": the mark opens the line it marks
+            # a mark inside brackets ends no sentence: "the [11th? 14th?]", "(or 12.10?)"
+            or out[-1].count("[") > out[-1].count("]")
+            or out[-1].count("(") > out[-1].count(")")
         ):
             out[-1] += " " + p
         else:
@@ -1332,6 +1348,10 @@ def chat_export_lines(text: str) -> str:
     return "\n".join(out + lines[last:])
 
 
+#: A line opening a fenced block.
+_FENCE = re.compile(r"^[ \t]*(?:`{3,}|~{3,})", re.M)
+
+
 def speaker_of(text: str, *, chat: bool) -> tuple[str | None, str]:
     """A message that starts with its speaker ("[D1:3] Caroline: ..."): (name, the rest)."""
     m = _SPEAKER.match(text)
@@ -1378,6 +1398,7 @@ def segment(
     # an assistant's message answers the user's question from a tool's result
     after_tool = asked = ran = False
     typed_by = typed_by_others(transcript, kin)
+    footnotes: dict[str, str] = {}  # what the last message's footnotes note, by label
     for i, m in enumerate(transcript.messages):
         if m.kind == "user" and isinstance(m.content, str):
             asked = bool(_ASKS.search(m.content))
@@ -1439,6 +1460,9 @@ def segment(
         content = read_grids(content)  # a timetable in columns: a line per row
         content = read_sections(content)  # "YEAR 4 (Rowan class)": what the lines below are about
         content = quote_introduced(content)  # "Ana texted me: I'm late": Ana's "I"
+        # "update footnote 2": what the footnote of an earlier message noted
+        content = footnotes_named(content, footnotes) if m.kind == "user" else content
+        footnotes = footnote_anchors(content) or footnotes
         items: set[str] = set()
         pieces: set[str] = set()
         rows: set[str] = set()
@@ -1462,7 +1486,9 @@ def segment(
                 mail=mail_subject(content),
                 addressed=addressed("\n".join(quoted)),
                 secret_pasted=bool(mask("\n".join(quoted))[1]),
-                pasted_block=any(x.strip() for x in quoted),
+                # (a fenced block read as text, a letter or a note, was pasted all the same)
+                pasted_block=any(x.strip() for x in quoted)
+                or (isinstance(m.content, str) and bool(_FENCE.search(m.content))),
                 shown=shown,
                 message=m.content,
             )

@@ -351,7 +351,7 @@ def values(text: str, *, bare: bool = False, said_on: date | None = None) -> tup
     if bare:
         for m in _BARE_NUMBER.finditer(text):
             add("number", _number(m.group("n")), m.span("n"))
-    said = sorted(out, key=lambda v: v.start)
+    said = _date_ranges(text, sorted(out, key=lambda v: v.start))
     for i, v in enumerate(said):
         # a value taken back as it is said is the old one: "46, no, 52 guests"
         if v.kind in ("amount", "number") or v.kind.startswith("quantity:"):
@@ -362,6 +362,28 @@ def values(text: str, *, bare: bool = False, said_on: date | None = None) -> tup
         if later is not None and _SAID_AGAIN.match(text[v.end : later.start]):
             said[i] = Value(v.kind, v.norm, v.start, v.end, "was")
     return tuple(sorted(said, key=lambda v: v.start))
+
+
+#: What lies between the two days of a range: "(2031-08-27) to Monday 30 August (".
+_DAYS_BETWEEN = re.compile(r"\)?\s*(?:to|until|till|through|[-–—])\s+[^()]{0,30}\(?")
+#: What says a day is the first of a range: "going from Thursday the 26th (".
+_DAY_FROM = re.compile(r"\b(?:from|starting)\s+[^()]{0,30}\(?$", re.I)
+
+
+def _date_ranges(text: str, said: list[Value]) -> list[Value]:
+    """`said` with the days of a range given their ends ("Friday 27 August to Monday 30
+    August": from and to; "from Thursday the 26th": from), as times of a range are, so that
+    a new first day replaces the first, not the last."""
+    out = list(said)
+    dates = [i for i, v in enumerate(out) if v.kind == "date" and not v.role]
+    for a, b in zip(dates, dates[1:], strict=False):
+        if _DAYS_BETWEEN.fullmatch(text[out[a].end : out[b].start]):
+            out[a] = Value("date", out[a].norm, out[a].start, out[a].end, "from")
+            out[b] = Value("date", out[b].norm, out[b].start, out[b].end, "to")
+    for i in dates:
+        if not out[i].role and _DAY_FROM.search(text[max(0, out[i].start - 50) : out[i].start]):
+            out[i] = Value("date", out[i].norm, out[i].start, out[i].end, "from")
+    return out
 
 
 @remembered_up_to(8192, shared=True)
@@ -653,12 +675,20 @@ def replacements(
 
 @remembered_up_to(8192, shared=True)
 def _named_here(text: str, said_on: date | None) -> frozenset[tuple[str, str]]:
-    """The values `text` says as the ones a change leaves behind (`_said_as_old`)."""
-    return frozenset(
-        (v.kind, v.norm)
-        for v in values(text, said_on=said_on)
-        if _said_as_old(text[: v.start][-40:], v.kind)
-    )
+    """The values `text` says as the ones a change leaves behind (`_said_as_old`); one
+    after a bare "from" only when a value of its kind follows, the one it went to ("from
+    02:15 to 03:40"): "we're now going from Thursday the 26th" starts a stay there."""
+    said = values(text, said_on=said_on)
+    out = set()
+    for v in said:
+        head = text[: v.start][-40:]
+        if not _said_as_old(head, v.kind):
+            continue
+        cue = list(_OLD_CUE.finditer(head))[-1].group().lower()
+        if cue == "from" and not any(o.kind == v.kind and o.start > v.end for o in said):
+            continue
+        out.add((v.kind, v.norm))
+    return frozenset(out)
 
 
 @remembered_up_to(8192, shared=True)
