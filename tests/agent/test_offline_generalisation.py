@@ -93,6 +93,7 @@ def test_every_transcript_of_the_set_is_scored_on_what_it_says():
         ("fresh18", 10),
         ("fresh19", 10),
         ("fresh20", 10),
+        ("fresh21", 10),
     ],
 )
 def test_a_fresh_half_is_held_aside_with_its_own_transcripts(half: str, least: int):
@@ -186,6 +187,7 @@ def test_a_held_aside_half_s_misses_are_listed_only_when_it_is_asked_for_by_name
         "fresh18",
         "fresh19",
         "fresh20",
+        "fresh21",
     ],
 )
 def test_a_later_fresh_half_checks_forgotten_secret_and_superseded_text(half: str):
