@@ -400,3 +400,39 @@ def test_a_weekday_called_off_is_the_one_to_come():
     # a weekday in a sentence about the past still reads as the one gone
     text, found = resolve_relative("The plumber came on Friday.", ref, by_clause=True)
     assert [d for _, d in found] == [date(2031, 3, 7)]
+
+
+# -- a visit said as a stay, and a predicate cut from its subject -----------------------------
+
+
+def test_a_visit_said_as_a_stay_is_forgotten_whole(tmp_path):
+    facts = _facts(
+        tmp_path,
+        [
+            (
+                "user",
+                "2033-04-02T20:00:00Z",
+                "Lovely news, my aunt, the formidable Hildegard, has offered to help by staying "
+                "the whole week of the 21st. The boiler is serviced on the 9th.",
+            ),
+            ("assistant", "2033-04-02T20:01:00Z", "Noted."),
+            (
+                "user",
+                "2033-04-02T20:03:00Z",
+                "Actually forget what I said about Hildegard's visit, it's not settled.",
+            ),
+            ("assistant", "2033-04-02T20:04:00Z", "Done."),
+        ],
+    )
+    assert "Hildegard" not in facts  # not even the subject left without its verb
+    assert "boiler" in facts  # the other statement stays
+
+
+def test_the_predicate_cut_leaves_no_subject_alone():
+    from doctree.agent.offline.clauses import clause_left
+
+    assert clause_left("My aunt, the formidable Hildegard, is staying the week.", {"stay"}) is None
+    # a clause of its own still goes alone
+    assert clause_left("Tom is moving to Leeds, and his sister is pregnant.", {"pregnant"}) == (
+        "Tom is moving to Leeds."
+    )

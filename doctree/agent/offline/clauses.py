@@ -56,6 +56,12 @@ _SEPARATOR = re.compile(
 )
 _SENTENCE_BREAK = re.compile(r"[.!?…]\s+\W*[^\W\d_]")
 _LEADING_COORDINATE = re.compile(rf"^{_COORDINATE}\s+", re.I)
+#: A clause that opens on its verb, the subject said before it: "has offered to …", "will
+#: come on the 3rd", "is staying the week".
+_PREDICATE = re.compile(
+    r"^(?:has|have|had|is|are|was|were|will|would|can|could|should|may|might|must)\s+\w",
+    re.I,
+)
 _RELATIVE = re.compile(r"^(?:who|whom|whose|which|where|qui|que)\b", re.I)
 #: Words that are verbs in any statement: the auxiliaries and the commonest verbs.
 _AUX = re.compile(
@@ -134,6 +140,14 @@ def without(statement: str, said: Callable[[str], bool]) -> str | None:
             gone[i] = True
     kept = [(i, p) for i, p in enumerate(parts) if not gone[i]]
     if not kept:
+        return None
+    if any(
+        gone[i] and _PREDICATE.match(parts[i].text.strip()) and all(gone[i:])
+        for i in range(1, len(parts))
+    ):
+        # "…, the delightful Brenda, has offered to stay the week": what goes is the
+        # predicate of the subject before it, all of what follows it; the subject says
+        # nothing left alone
         return None
     text = ""
     for n, (i, p) in enumerate(kept):

@@ -21,6 +21,8 @@ _IRREGULAR = {
     "death": r"die|dies|died|dying|passed\s+away",
     "debt": r"owe|owes|owed|owing",
     "engagement": r"engaged",
+    # a visit said as the stay it is ("staying the whole week", "coming over to stay")
+    "visit": r"stay|stays|staying|stayed|coming\s+over|come\s+over|came\s+over",
     # a job lost, said of the one who lost it
     "job lose losing lost": r"redundant|redundancy|laid\s+off|fired|sacked",
 }
