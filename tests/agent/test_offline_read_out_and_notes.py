@@ -436,3 +436,44 @@ def test_the_predicate_cut_leaves_no_subject_alone():
     assert clause_left("Tom is moving to Leeds, and his sister is pregnant.", {"pregnant"}) == (
         "Tom is moving to Leeds."
     )
+
+
+# -- a reader's guesses settled later ----------------------------------------------------------
+
+
+def test_guesses_in_brackets_are_settled_by_what_the_user_says_later(tmp_path):
+    facts = _facts(
+        tmp_path,
+        [
+            (
+                "user",
+                "2034-09-01T17:00:00Z",
+                "Typing up the note the cleaner, Orla, left. My guesses in brackets:\n\n"
+                "```\n"
+                "Window man is coming the [9th? 19th?] - leave the side gate open\n"
+                "Call Mr [Hanley? Handley?] about the gutter\n"
+                "You owe me £[36? 38?] for the oven\n"
+                "```",
+            ),
+            ("assistant", "2034-09-01T17:01:00Z", "Which readings are right?"),
+            (
+                "user",
+                "2034-09-01T17:20:00Z",
+                "Texted her: it's the 19th, Mr Handley, and it's £38.",
+            ),
+            ("assistant", "2034-09-01T17:21:00Z", "Thanks."),
+        ],
+    )
+    assert "Window man is coming the 19th (2034-09-19)" in facts
+    assert "Mr Handley about the gutter" in facts
+    assert "Orla £38" in facts
+    assert "?]" not in facts and "Hanley?" not in facts
+
+
+def test_a_later_sentence_about_something_else_settles_nothing():
+    from doctree.agent.offline.extract import _settled
+
+    raw = "Window man is coming the [9th? 19th?] - leave the side gate open"
+    assert _settled(raw, "It's the 19th, the window man said.")[1] == 1
+    assert _settled(raw, "Both are fine.") == (raw, 0)
+    assert _settled(raw, "the 9th or the 19th, no idea") == (raw, 0)  # two readings said

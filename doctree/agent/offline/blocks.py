@@ -267,8 +267,10 @@ _WRITER_NAME = r"(?P<name>[A-Z][a-zà-ÿ'’]+(?:[ -][A-Z][a-zà-ÿ'’]+)?)"
 #: "Ana's message", "my mum wrote" is no name (the user's own words about her stay theirs).
 _NOTE_WRITTEN_BY = re.compile(
     r"\b(?:note|message|text|letter|card|memo)\s+(?:that\s+)?"
+    # "the note the cleaner, Orla, left": her role, then her name
+    r"(?:(?:the|my|our)\s+[a-z]+(?:\s+[a-z]+)?,\s+)?"
     + _WRITER_NAME
-    + r"\s+(?:left|wrote|sent|gave\s+me|put|scribbled|dropped\s+off)\b"
+    + r",?\s+(?:left|wrote|sent|gave\s+me|put|scribbled|dropped\s+off)\b"
     r"|\b(?:note|message|text|letter|card|memo)\s+from\s+"
     + _WRITER_NAME.replace("name", "sender")
     + r"\b(?![ -][A-Z])"

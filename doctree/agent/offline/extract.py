@@ -531,6 +531,8 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
             _read(a, turn, raw, directory, context, current, said_before)
             if turn.speaker is None:
                 told.append(Said(turn.time, raw, states(raw), a.sentences[n:]))
+                if not raw.rstrip().endswith("?") and "?]" not in raw:
+                    _settle_guesses(a, raw, a.sentences[n:], directory, context, current)
             _taken_off(a, turn, raw, directory, current)
         _relisted(a, turn, directory, current)
         previous = current
@@ -724,6 +726,76 @@ def _said_after(raw: str) -> str | None:
         return None
     after = re.sub(r"^[\s,;:—–-]+(?:(?:and|but|so)\s+)?", "", raw[m.end() :]).strip()
     return after if len(after.split()) >= 3 and lang.forget_request(after) is None else None
+
+
+#: A reader's guesses in brackets: "the [11th? 14th?]", "Rosie [Posie?]", "12.40 [12.10?]":
+#: the word before it, when one guess alone is in it, is the other reading.
+_GUESSES = re.compile(r"(?:(?P<before>[\w£$€.:'’-]+)[ \t]*)?\[(?P<inside>[^\[\]\n]*\?[^\[\]\n]*)\]")
+
+
+def _settled(raw: str, said: str) -> tuple[str, int]:
+    """`raw` with each bracket of guesses that `said` (a later sentence of the user's)
+    settles read as the one reading it says ("Dr [Vasquez? Velasquez?]" and "it's Dr
+    Velasquez" -> "Dr Velasquez"), and how many it settled; a bracket of which it says none,
+    or more than one, stays."""
+    out, settled = raw, 0
+    for m in reversed(list(_GUESSES.finditer(raw))):
+        options = [o.strip(" ,;/") for o in re.split(r"\?|/|\bor\b", m["inside"])]
+        options = [o for o in options if o]
+        if not options or any(len(o.split()) > 3 for o in options):
+            continue
+        start = raw.index("[", m.start())
+        if len(options) == 1 and m["before"]:
+            options, start = [m["before"], options[0]], m.start()
+        chosen = [o for o in options if re.search(rf"(?<![\w.]){re.escape(o)}(?!\w)", said, re.I)]
+        if len(chosen) == 1:
+            out = out[:start] + chosen[0] + out[m.end() :]
+            settled += 1
+    return out, settled
+
+
+def _settle_guesses(
+    a: Analysis,
+    raw: str,
+    made: list[Sentence],
+    directory: Directory,
+    context: Context,
+    current: list[Sentence],
+) -> None:
+    """The lines of the session holding a reader's guesses in brackets that the user's
+    sentence `raw` settles, read again with what it says (`_settled`): when it settles two
+    or more at once ("It's 12.10, Dr Velasquez, and it's £47"), or one of a line it shares
+    a word of substance with ("photo day is the 14th")."""
+    found = []
+    for i, t in enumerate(a.sentences):
+        said = t.raw or t.text
+        if t in made or "?]" not in said:
+            continue
+        fixed, n = _settled(said, raw)
+        if n:
+            found.append((i, t, fixed, n))
+    if sum(n for *_, n in found) < 2:
+        words = lang.content_words(raw)
+        found = [
+            f
+            for f in found
+            if words
+            & lang.content_words(f[1].raw or f[1].text)
+            - {
+                w.lower()
+                for o in _GUESSES.findall(f[1].raw or f[1].text)
+                for w in re.findall(r"\w+", o[1])
+            }
+        ]
+    for i, old, fixed, _ in found:
+        speaker = None if old.speaker == "the user" else old.speaker
+        new = read_sentence(
+            old.time, fixed, message_date(old.time), directory, context, speaker=speaker
+        )
+        new.speaker, new.subject = old.speaker, new.subject or old.subject
+        a.sentences[i] = new
+        if old in current:
+            current[current.index(old)] = new
 
 
 def _reread(
