@@ -447,6 +447,9 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
             # given up, neither a request to forget nor a withdrawal of what was said
             nxt = own.index(raw) + 1
             dismissed = lang.dismisses(raw, own[nxt] if nxt < len(own) else "")
+            if not dismissed and raw == own[0] and turn.speaker is None:
+                # "nah forget it" answering the assistant's offer ("Shall I book somewhere?")
+                dismissed = _declines(segmented.turns, turn, raw, own[1:])
             if (
                 turn.speaker is None
                 and raw not in turn.pasted
@@ -1205,6 +1208,15 @@ _OFFER = re.compile(
     r"\b(?:should|shall)\s+i|\b(?:do\s+you\s+)?want\s+me\s+to|\bwould\s+you\s+like\s+me\s+to",
     re.I,
 )
+
+
+def _declines(turns: list[Turn], turn: Turn, raw: str, rest: list[str]) -> bool:
+    """Whether `raw`, the first sentence of the user's message (`rest` its others), declines
+    the offer or question that ends the assistant's message just before (`lang.declines_offer`)."""
+    at = next(i for i, t in enumerate(turns) if t is turn)  # (by identity: turns compare by value)
+    if at == 0 or turns[at - 1].kind != "assistant" or not turns[at - 1].sentences:
+        return False
+    return lang.declines_offer(raw, rest, turns[at - 1].sentences[-1])
 
 
 def _offered(turns: list[Turn], turn: Turn, raw: str) -> bool:

@@ -1234,6 +1234,55 @@ _DISMISSED = re.compile(
 )
 
 
+#: The assistant offering to do something or asking whether to: "Shall I book somewhere?",
+#: "Do you want me to find a hotel?", "Would you like some ideas?", "Want me to draft it?".
+_OFFERS = re.compile(
+    r"\b(?:(?:shall|should|can|could|may)\s+i|(?:do\s+you\s+)?want\s+me\s+to|"
+    r"(?:would|do)\s+you\s+(?:like|want|need)|how\s+about|what\s+about|need\s+me\s+to|"
+    r"(?:i|we)\s+(?:can|could)\b[^?]*\bif\s+you\s+(?:like|want))\b",
+    re.I,
+)
+#: An offer about keeping what was said ("Shall I save that to your notes?", "Want me to
+#: remember that?"): a "forget it" declining it asks that it not be kept.
+_OFFERS_TO_KEEP = re.compile(
+    r"\b(?:note|notes|noted|save|saved|keep|kept|remember|store|record|log|write|jot|add|"
+    r"memory|memori[sz]e|forget|delete|remove|erase|drop)\b",
+    re.I,
+)
+#: What may follow a "forget it" in its message without saying anything of its own: thanks,
+#: an apology, "never mind", "all good".
+_ONLY_CLOSES = re.compile(
+    r"\W*(?:(?:thanks|thank\s+you|thx|ty|cheers|anyway|anyways|though|no\s+worries|never\s*mind|"
+    r"nvm|all\s+good|it'?s\s+fine|that'?s\s+fine|fine|sorry|lol|haha|ok|okay|then|for\s+now|"
+    r"all\s+the\s+same|just\s+a\s+thought|no\s+need|not\s+needed)[\s,.!…]*)*",
+    re.I,
+)
+
+
+def declines_offer(sentence: str, rest: list[str], offered: str) -> bool:
+    """Whether a message whose first sentence is `sentence` ("Forget it.", "nah forget it",
+    "ok forget it then") and whose other sentences are `rest` declines the assistant's offer
+    or question `offered` (the last sentence of its message just before) rather than asks
+    that what was said be forgotten: the "forget it" is all the sentence says, the rest says
+    nothing of its own ("Thanks anyway."), and the assistant asked whether to do something
+    other than keep or drop what was said ("Shall I book somewhere for dinner?"). "I told
+    you my salary. Forget it." (a statement before it) and "forget it, please don't keep
+    that" (a request after it) are requests."""
+    m = _DISMISSING.search(sentence)
+    if m is None or not _ONLY_OPENS.fullmatch(sentence[: m.start()]):
+        return False
+    if not _ONLY_CLOSES.fullmatch(sentence[m.end() :]):
+        return False
+    if not all(_ONLY_CLOSES.fullmatch(r) for r in rest):
+        return False
+    o = _OFFERS.search(offered)
+    return (
+        o is not None
+        and offered.rstrip().endswith("?")
+        and not _OFFERS_TO_KEEP.search(offered[o.start() :])
+    )
+
+
 #: Words that only open a sentence, saying nothing of their own: "oh", "ah never mind", "ok so".
 _ONLY_OPENS = re.compile(
     r"\W*(?:(?:oh|ah|ugh|argh|meh|eh|hmm|nah|no|ok|okay|well|honestly|actually|look|right|"
