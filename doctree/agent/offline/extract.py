@@ -861,6 +861,15 @@ def _forget(
             # (not its last, the thing itself) is about something else
             a.forget_head[target] = last
             says = [t for t in says if mentions(said_forms(t.text), {last})]
+        if of_whom and persons and (kin := lang.KIN.fullmatch(target)) is not None:
+            # "her dad and Steph": a line whose "he" was read as the one the kin word names
+            # ("Her dad Piotr …" / "He's moving in with Steph") says it of both
+            meant = _kin_named(kin, a.sentences)
+            says += [
+                t
+                for t in a.sentences
+                if t not in says and t.pronoun_means in meant and names_any(t.text, persons)
+            ]
         if of_whom:  # only where the person is named or is the one it is about
             says = [t for t in says if t.subject in persons or names_any(t.text, persons)]
         elif so_far and words:
@@ -884,6 +893,18 @@ def _forget(
     if withheld:
         a.withheld += [*dict.fromkeys(withheld), (turn.time, raw)]
     return True
+
+
+def _kin_named(kin: re.Match[str], said: list[Sentence]) -> set[str]:
+    """The names the session gave the one a kin word means ("her dad" -> "Piotr" after "Her
+    dad Piotr is …"): the same kin word, owned by the same word, with a name after it."""
+    whose, rel = kin.group("whose").lower(), kin.group("rel").lower()
+    return {
+        m.group("name")
+        for t in said
+        for m in lang.KIN.finditer(t.raw or t.text)
+        if m.group("name") and m.group("whose").lower() == whose and m.group("rel").lower() == rel
+    }
 
 
 def _head_said_whole(
