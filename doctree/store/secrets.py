@@ -652,11 +652,37 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
                 + r"(?:[ ,-]+"
                 + _DIGIT_WORD
                 + r"){3,7})"
-                r"(?![\w#*]|[.,/:-]?\d|\s*(?:%|°|\$|€|£)|\s+(?:[a-z]+\s+)?(?:years?|yrs?|sq|square|"
+                r"(?![\w#*]|[.,/:-]?\d|[ \t]*(?:%|°|\$|€|£)|[ \t]+(?:[a-z]+[ \t]+)?(?:years?|yrs?|sq|square|"
                 r"feet|ft|foot|metres?|meters?|m|cm|mm|inch(?:es)?|in|euros?|dollars?|pounds?|quid|"
                 r"bucks|usd|eur|gbp|kg|kgs|kilos?|lbs?|miles?|km|people|persons|pm|am|hrs?|hours?|"
                 r"minutes?|mins?|seconds?|secs?|times?|sqm|wide|tall|high|long|deep|old|units?|"
                 r"pieces?|models?|series|edition|watts?|w|volts?|v|db|decibels?|rpm|psi|lumens?)\b)",
+                re.I,
+            ),
+        ),
+        (
+            # a password spelled out one character at a time, as it is read aloud or typed
+            # for someone to copy: "the wifi password is h u n t e r 2 7", "my password is
+            # p-a-s-s-w-o-r-d-!": spelling it says it is the value, whatever it spells
+            "password",
+            re.compile(
+                r"\b(?:password|passwd|pwd|pass\s*phrase|wi-?fi\s+key)\b"
+                r"(?:\s+(?:is|was)\b|['’]s)?(?:\s*[:=])?\s*(?:now\s+)?"
+                + _MARKUP_OPEN
+                # one separator throughout ("a-z, 0-9" is a rule for one, not one)
+                + r"(?P<value>(?P<given>[A-Za-z0-9!@#$%^&*?_+~](?P<sep>[ ]|-)[A-Za-z0-9!@#$%^&*?_+~]"
+                r"(?:(?P=sep)[A-Za-z0-9!@#$%^&*?_+~]){2,40}))(?![\w@#$%^&*?_+~])",
+                re.I,
+            ),
+        ),
+        (
+            # a key safe, lockbox or padlock with its code after a comma at the end of the
+            # clause: "the spare key's in the lockbox, 5582"
+            "pin",
+            re.compile(
+                r"\b(?P<lock>key\s*safe|lock\s*box|key\s*box|padlock)\b[^.!?\n\d]{0,40}?,\s*"
+                + _MARKUP_OPEN
+                + r"(?P<value>\d{4,8}[#*]?)(?![\w#*]|[.,/:-]?\d|[ \t]+(?!(?:and|but|if|so|then|when)\b)[a-z])",
                 re.I,
             ),
         ),
@@ -934,6 +960,8 @@ _GATES: list[tuple[tuple[str, ...], str | None]] = [
         "combination",
         "combo",
     ),
+    _words("pass", "pwd", "wifi key", "wi-fi key", start=r"pass|pwd|wi"),
+    _words("key safe", "keysafe", "lockbox", "lock box", "key box", "keybox", "padlock"),
 ]
 
 

@@ -1,5 +1,5 @@
-"""A lock named as what a code opens, its code given as its value ("front door: 5813#",
-"the alarm is 6294", "the combination 2871", "the key safe's 4417") is masked in a session's
+"""A lock named as what a code opens, its code given as its value ("front door: 581306#",
+"the alarm is 629417", "the combination 287154", "the key safe's 441763") is masked in a session's
 history, a page and the pages the offline memory agent writes. A figure said of a door, a
 gate or a safe (its age, its width, its price, a year), an alarm's time of day, a flight,
 a room, a postcode, a dress or discount code, and a combination that is no lock's stay."""
@@ -14,15 +14,15 @@ from doctree.store.secrets import find_secrets, mask_text
 from tests.agent.offline_runs import run, transcript
 
 FOUND = [
-    ("Side door: 5813# if nobody answers.", "5813"),
-    ("Ok so the alarm is 6294, the panel's by the stairs.", "6294"),
-    ("the combination 2871 opens the bike locker", "2871"),
-    ("Workshop gate code's 3164* on the keypad.", "3164*"),
-    ("The key safe's 4417 and the spare is in it.", "4417"),
-    ("Back gate: 9035", "9035"),
-    ("Her padlock is 7702.", "7702"),
+    ("Side door: 581306# if nobody answers.", "581306"),
+    ("Ok so the alarm is 629417, the panel's by the stairs.", "629417"),
+    ("the combination 287154 opens the bike locker", "287154"),
+    ("Workshop gate code's 316482* on the keypad.", "316482*"),
+    ("The key safe's 441763 and the spare is in it.", "441763"),
+    ("Back gate: 903518", "903518"),
+    ("Her padlock is 770265.", "770265"),
     ("The combo is 61-28-45, left first.", "61-28-45"),
-    ("The safe is 3849 – don't lose it.", "3849"),
+    ("The safe is 384926 – don't lose it.", "384926"),
     ("Alarm is nine three one six when you come in.", "nine three one six"),
 ]
 
