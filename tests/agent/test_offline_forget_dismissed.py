@@ -148,3 +148,49 @@ def test_a_statement_before_forget_it_is_taken_back_after_an_offer(repo):
         ),
     )
     assert not any("Tobias" in ln for ln in _lines(repo)), _lines(repo)
+
+
+@pytest.mark.parametrize(
+    ("suggestion", "reply"),
+    [
+        ("Maybe he could try a different driving instructor?", "Forget that idea."),
+        ("You could ask his school about a tutor.", "forget that, he'd never go"),
+        ("Would it help to find him a weekend course?", "Nah, forget it."),
+        ("How about a bike instead of the train?", "scratch that, too far"),
+    ],
+)
+def test_a_forget_that_turning_down_a_suggestion_keeps_every_line(repo, suggestion, reply):
+    """ "Forget that" right after the assistant's suggestion or offer, naming nothing but
+    "that" and saying nothing of saying or keeping, turns the suggestion down."""
+    run(
+        repo,
+        transcript(
+            "s-a",
+            ("user", T[0], SAID),
+            ("assistant", T[1], suggestion),
+            ("user", T[2], reply),
+        ),
+    )
+    assert any("Tobias" in ln for ln in _lines(repo)), _lines(repo)
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "forget that, I shouldn't have told you.",
+        "Forget that. Don't keep it.",
+        "Forget I said that.",
+        "Forget that, it's private.",
+    ],
+)
+def test_a_forget_that_after_a_suggestion_that_speaks_of_saying_still_asks(repo, reply):
+    run(
+        repo,
+        transcript(
+            "s-a",
+            ("user", T[0], SAID),
+            ("assistant", T[1], "You could take him to the science museum."),
+            ("user", T[2], reply),
+        ),
+    )
+    assert not any("Tobias" in ln for ln in _lines(repo)), _lines(repo)

@@ -1237,7 +1237,8 @@ def _declines(turns: list[Turn], turn: Turn, raw: str, rest: list[str]) -> bool:
     at = next(i for i, t in enumerate(turns) if t is turn)  # (by identity: turns compare by value)
     if at == 0 or turns[at - 1].kind != "assistant" or not turns[at - 1].sentences:
         return False
-    return lang.declines_offer(raw, rest, turns[at - 1].sentences[-1])
+    before = turns[at - 1].sentences[-1]
+    return lang.declines_offer(raw, rest, before) or lang.rejects_suggestion(raw, rest, before)
 
 
 def _offered(turns: list[Turn], turn: Turn, raw: str) -> bool:

@@ -1237,8 +1237,9 @@ _DISMISSED = re.compile(
 #: The assistant offering to do something or asking whether to: "Shall I book somewhere?",
 #: "Do you want me to find a hotel?", "Would you like some ideas?", "Want me to draft it?".
 _OFFERS = re.compile(
-    r"\b(?:(?:shall|should|can|could|may)\s+i|(?:do\s+you\s+)?want\s+me\s+to|"
-    r"(?:would|do)\s+you\s+(?:like|want|need)|how\s+about|what\s+about|need\s+me\s+to|"
+    r"\b(?:(?:shall|should|can|could|may)\s+(?:i|we)|(?:do\s+you\s+)?want\s+me\s+to|"
+    r"(?:would|do)\s+you\s+(?:like|want|need|prefer)|how\s+about|what\s+about|need\s+me\s+to|"
+    r"would\s+it\s+help|(?:would|will)\s+that\s+help|is\s+it\s+worth|"
     r"(?:i|we)\s+(?:can|could)\b[^?]*\bif\s+you\s+(?:like|want))\b",
     re.I,
 )
@@ -1257,6 +1258,55 @@ _ONLY_CLOSES = re.compile(
     r"all\s+the\s+same|just\s+a\s+thought|no\s+need|not\s+needed)[\s,.!…]*)*",
     re.I,
 )
+
+
+#: The assistant suggesting what the user might do: "You could ask for another instructor.",
+#: "Maybe try the earlier train.", "How about the Thai place?", "I'd suggest calling ahead."
+_SUGGESTS = re.compile(
+    r"\W*(?:(?:ok(?:ay)?|well|so|hmm|oh|ah|sure|great|right)[,!.\s]+)*"
+    r"(?:you\s+(?:could|might|should|can|may\s+want\s+to|might\s+want\s+to)|maybe|perhaps|"
+    r"how\s+about|what\s+about|why\s+not|try\b|consider\b|i['’]?d\s+(?:suggest|recommend)|"
+    r"i\s+(?:suggest|recommend)|it\s+might\s+(?:help|be\s+worth)|one\s+option)",
+    re.I,
+)
+#: "Forget that", "scratch that idea", "nah, drop it": a request naming nothing but "that"
+#: (not "forget I said that", "forget what I told you", "don't keep that").
+_BARE_FORGET = re.compile(
+    r"\W*(?:(?:oh|ah|ugh|nah|no|nope|ok|okay|well|honestly|lol|haha|yeah|hmm)[,.!…\s]+)*"
+    r"(?:forget|scratch|drop|skip)\s+(?:about\s+)?(?:that|this|it)"
+    r"(?:\s+(?:idea|one|suggestion|plan|option))?(?=\W|$)",
+    re.I,
+)
+#: Words that make a request about what was said or kept ("…, don't keep it", "…, I
+#: shouldn't have said it").
+_OF_SAYING = re.compile(
+    r"\b(?:keep|kept|save|saved|note|noted|notes|write|written|remember|record|store|log|memory|"
+    r"said|say|told|tell|telling|mention|mentioned|shared|private|secret|confidential)\b",
+    re.I,
+)
+
+
+def rejects_suggestion(sentence: str, rest: list[str], suggested: str) -> bool:
+    """Whether a message whose first sentence is `sentence` ("forget that, he'd never
+    listen", "Scratch that idea.") and whose other sentences are `rest` turns down the
+    suggestion or offer that ends the assistant's message just before (`suggested`: "You
+    could ask for another instructor.", "Would it help to book a lesson?") rather than asks
+    that what the user said be forgotten: the request names nothing but "that", and nothing
+    in the message speaks of saying or keeping ("forget that, I shouldn't have told you",
+    "forget that, don't keep it" still ask)."""
+    m = _BARE_FORGET.match(sentence)
+    if m is None or _OF_SAYING.search(" ".join([sentence[m.end() :], *rest])):
+        return False
+    if FORGET_THAT.search(sentence[m.end() :]) or any(forget_request(r) for r in rest):
+        return False
+    if _SUGGESTS.match(suggested):
+        return True
+    o = _OFFERS.search(suggested)
+    return (
+        o is not None
+        and suggested.rstrip().endswith("?")
+        and not _OFFERS_TO_KEEP.search(suggested[o.start() :])
+    )
 
 
 def declines_offer(sentence: str, rest: list[str], offered: str) -> bool:
