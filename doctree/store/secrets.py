@@ -127,9 +127,10 @@ _DIGIT_WORD = r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)"
 #: A PIN's digits: together ("4419"), one by one ("4 4 1 9", "1-9-8-4"), in pairs as a
 #: combination is read ("12-34-56"), or said in words ("four four one nine").
 _PIN_VALUE = (
-    r"(?P<value>\d{4,10}\b(?![.,/:-]\d)|\d(?:[ -]\d){3,9}(?![ -]?\d)"
-    # a keypad's letter or key with the digits: "C5829", "4471#"
-    r"|[A-Za-z]\d{4,8}(?![\w.,/:-])|\d{4,8}[#*](?![\w#*])"
+    # a keypad's key with the digits first, so that it is masked with them: "4471#"
+    r"(?P<value>\d{4,8}[#*](?![\w#*])|\d{4,10}\b(?![.,/:-]\d)|\d(?:[ -]\d){3,9}(?![ -]?\d)"
+    # a keypad's letter with the digits: "C5829"
+    r"|[A-Za-z]\d{4,8}(?![\w.,/:-])"
     r"|\d{2}(?:[ -]\d{2}){1,4}(?![ -]?\d)|"
     + _DIGIT_WORD
     + r"(?:[ ,-]+"
@@ -627,7 +628,79 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
                 re.I,
             ),
         ),
+        (
+            # a lock named as what a code opens, its code given as its value: "door: 4471#",
+            # "the alarm is 7391", "the combination 3390", "the key safe's 8812". The lock
+            # word is a label (a line's or a sentence's start) or has a determiner or a
+            # possessive before it, with at most one word between ("the back gate: 1357"; not
+            # "the boarding gate: 1045"); the value ends its clause (not "the gate is 1987
+            # years old", "the safe is 2000 euros"). A year, a round figure and an alarm's
+            # time of day are not taken (`_lock_code`)
+            "pin",
+            re.compile(
+                r"(?:(?<![^\n])|(?<=[.!?;,(]\s)|(?<=[-*•>]\s)|\b(?:the|my|our|his|her|their|your|its|"
+                r"(?-i:[A-Z])[a-z]+['’]s)\s+)(?:(?!(?:boarding|departure|arrival|airport|next|"
+                r"emergency|fire|car|trap|revolving|winning|right|wrong|perfect|best|only)\b)"
+                r"[a-z]+\s+)?"
+                r"(?P<lock>(?:door|gate|alarm|keypad|lock\s*box|key\s*safe|key\s*box|padlock|safe|"
+                r"combination|combo))"
+                r"(?P<is>\s*[:=]\s*|\s+(?:is|was)\s+(?:now\s+|still\s+)?|['’]s\s+(?:now\s+|still\s+)?"
+                r"|(?<=ion|mbo)\s+)"
+                + _MARKUP_OPEN
+                + r"(?P<value>\d{4,8}[#*]?|\d(?:[ -]\d){3,7}|\d{2}(?:[ -]\d{2}){1,3}|"
+                + _DIGIT_WORD
+                + r"(?:[ ,-]+"
+                + _DIGIT_WORD
+                + r"){3,7})"
+                r"(?![\w#*]|[.,/:-]?\d|[ \t]*(?:%|°|\$|€|£)|[ \t]+(?:[a-z]+[ \t]+)?(?:years?|yrs?|sq|square|"
+                r"feet|ft|foot|metres?|meters?|m|cm|mm|inch(?:es)?|in|euros?|dollars?|pounds?|quid|"
+                r"bucks|usd|eur|gbp|kg|kgs|kilos?|lbs?|miles?|km|people|persons|pm|am|hrs?|hours?|"
+                r"minutes?|mins?|seconds?|secs?|times?|sqm|wide|tall|high|long|deep|old|units?|"
+                r"pieces?|models?|series|edition|watts?|w|volts?|v|db|decibels?|rpm|psi|lumens?)\b)",
+                re.I,
+            ),
+        ),
+        (
+            # a password spelled out one character at a time, as it is read aloud or typed
+            # for someone to copy: "the wifi password is h u n t e r 2 7", "my password is
+            # p-a-s-s-w-o-r-d-!": spelling it says it is the value, whatever it spells
+            "password",
+            re.compile(
+                r"\b(?:password|passwd|pwd|pass\s*phrase|wi-?fi\s+key)\b"
+                r"(?:\s+(?:is|was)\b|['’]s)?(?:\s*[:=])?\s*(?:now\s+)?"
+                + _MARKUP_OPEN
+                # one separator throughout ("a-z, 0-9" is a rule for one, not one)
+                + r"(?P<value>(?P<given>[A-Za-z0-9!@#$%^&*?_+~](?P<sep>[ ]|-)[A-Za-z0-9!@#$%^&*?_+~]"
+                r"(?:(?P=sep)[A-Za-z0-9!@#$%^&*?_+~]){2,40}))(?![\w@#$%^&*?_+~])",
+                re.I,
+            ),
+        ),
+        (
+            # a key safe, lockbox or padlock with its code after a comma at the end of the
+            # clause: "the spare key's in the lockbox, 5582"
+            "pin",
+            re.compile(
+                r"\b(?P<lock>key\s*safe|lock\s*box|key\s*box|padlock)\b[^.!?\n\d]{0,40}?,\s*"
+                + _MARKUP_OPEN
+                + r"(?P<value>\d{4,8}[#*]?)(?![\w#*]|[.,/:-]?\d|[ \t]+(?!(?:and|but|if|so|then|when)\b)[a-z])",
+                re.I,
+            ),
+        ),
     ]
+
+
+def _lock_code(m: re.Match[str]) -> bool:
+    """Whether a value given a lock as its value (the pattern with a group `lock`) is its
+    code rather than a figure said of it: four digits that read as a year ("1987") or end
+    in "00" (a price, a count), and an alarm's four digits that read as a time of day
+    ("0630"), are not, unless a keypad's "#" or "*" ends them."""
+    value = m.group("value")
+    if value[-1] in "#*" or not value.isdigit() or len(value) != 4:
+        return True
+    if 1900 <= int(value) <= 2099 or value.endswith("00"):
+        return False
+    lock = m.group("lock").lower()
+    return not (lock == "alarm" and int(value[:2]) < 24 and int(value[2:]) < 60)
 
 
 _MARKER = re.compile(r"\[secret: ([a-z0-9-]{1,40})\]")
@@ -667,6 +740,8 @@ def _judged(kind: str, pattern: re.Pattern[str], m: re.Match[str]) -> bool:
         return True  # given as a credential outright: its shape tells nothing more
     if "basic" in pattern.groupindex:
         return _basic_pair(value)
+    if "lock" in pattern.groupindex:
+        return _lock_code(m)
     return kind not in _JUDGED or _looks_random(value)
 
 
@@ -869,6 +944,24 @@ _GATES: list[tuple[tuple[str, ...], str | None]] = [
     _words("pass", start=r"log|user|sign|account|id"),
     _words("mysql", "mariadb", start=r"mysql|mariadb"),
     _words("code"),
+    _words(
+        "door",
+        "gate",
+        "alarm",
+        "keypad",
+        "lockbox",
+        "lock box",
+        "key safe",
+        "keysafe",
+        "key box",
+        "keybox",
+        "padlock",
+        "safe",
+        "combination",
+        "combo",
+    ),
+    _words("pass", "pwd", "wifi key", "wi-fi key", start=r"pass|pwd|wi"),
+    _words("key safe", "keysafe", "lockbox", "lock box", "key box", "keybox", "padlock"),
 ]
 
 

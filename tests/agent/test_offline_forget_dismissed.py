@@ -90,3 +90,107 @@ def test_dismissals_ask_nothing(sentence):
 )
 def test_not_a_dismissal(sentence, after):
     assert not dismisses(sentence, after)
+
+
+@pytest.mark.parametrize(
+    ("offer", "reply"),
+    [
+        ("Lovely. Shall I book somewhere for dinner that evening?", "Forget it."),
+        ("Lovely. Do you want me to look up trains from Leeds?", "nah forget it"),
+        ("Lovely. Would you like a few ideas for the weekend?", "ok forget it then"),
+        ("Nice. Can I suggest a museum or two?", "Forget it. Thanks anyway."),
+    ],
+)
+def test_a_forget_it_declining_an_offer_keeps_every_line(repo, offer, reply):
+    """ "Forget it" alone, answering the assistant's offer or question, declines it: the
+    user's line before stays."""
+    run(
+        repo,
+        transcript(
+            "s-a",
+            ("user", T[0], SAID),
+            ("assistant", T[1], offer),
+            ("user", T[2], reply),
+        ),
+    )
+    assert any("Tobias" in ln for ln in _lines(repo)), _lines(repo)
+
+
+@pytest.mark.parametrize(
+    ("offer", "reply"),
+    [
+        ("Noted.", "Forget it."),  # no offer: what was said is taken back
+        ("Shall I save that to your notes?", "nah forget it"),  # declines keeping it
+        ("Shall I book somewhere for dinner?", "forget it, please don't keep that"),
+        ("Shall I book somewhere for dinner?", "Forget it. I'd rather that wasn't kept."),
+    ],
+)
+def test_a_forget_it_after_an_offer_that_asks_still_asks(repo, offer, reply):
+    run(
+        repo,
+        transcript(
+            "s-a",
+            ("user", T[0], SAID),
+            ("assistant", T[1], offer),
+            ("user", T[2], reply),
+        ),
+    )
+    assert not any("Tobias" in ln for ln in _lines(repo)), _lines(repo)
+
+
+def test_a_statement_before_forget_it_is_taken_back_after_an_offer(repo):
+    run(
+        repo,
+        transcript(
+            "s-a",
+            ("assistant", T[0], "Would you like help planning May?"),
+            ("user", T[1], f"{SAID} Forget it."),
+        ),
+    )
+    assert not any("Tobias" in ln for ln in _lines(repo)), _lines(repo)
+
+
+@pytest.mark.parametrize(
+    ("suggestion", "reply"),
+    [
+        ("Maybe he could try a different driving instructor?", "Forget that idea."),
+        ("You could ask his school about a tutor.", "forget that, he'd never go"),
+        ("Would it help to find him a weekend course?", "Nah, forget it."),
+        ("How about a bike instead of the train?", "scratch that, too far"),
+    ],
+)
+def test_a_forget_that_turning_down_a_suggestion_keeps_every_line(repo, suggestion, reply):
+    """ "Forget that" right after the assistant's suggestion or offer, naming nothing but
+    "that" and saying nothing of saying or keeping, turns the suggestion down."""
+    run(
+        repo,
+        transcript(
+            "s-a",
+            ("user", T[0], SAID),
+            ("assistant", T[1], suggestion),
+            ("user", T[2], reply),
+        ),
+    )
+    assert any("Tobias" in ln for ln in _lines(repo)), _lines(repo)
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "forget that, I shouldn't have told you.",
+        "Forget that. Don't keep it.",
+        "Forget I said that.",
+        "Forget that, it's private.",
+    ],
+)
+def test_a_forget_that_after_a_suggestion_that_speaks_of_saying_still_asks(repo, reply):
+    run(
+        repo,
+        transcript(
+            "s-a",
+            ("user", T[0], SAID),
+            ("assistant", T[1], "You could take him to the science museum."),
+            ("user", T[2], reply),
+        ),
+    )
+    assert not any("Tobias" in ln for ln in _lines(repo)), _lines(repo)

@@ -455,6 +455,9 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
             # given up, neither a request to forget nor a withdrawal of what was said
             nxt = own.index(raw) + 1
             dismissed = lang.dismisses(raw, own[nxt] if nxt < len(own) else "")
+            if not dismissed and raw == own[0] and turn.speaker is None:
+                # "nah forget it" answering the assistant's offer ("Shall I book somewhere?")
+                dismissed = _declines(segmented.turns, turn, raw, own[1:])
             if (
                 turn.speaker is None
                 and raw not in turn.pasted
@@ -962,6 +965,15 @@ def _forget(
             # (not its last, the thing itself) is about something else
             a.forget_head[target] = last
             says = [t for t in says if mentions(said_forms(t.text), {last})]
+        if of_whom and persons and (kin := lang.KIN.fullmatch(target)) is not None:
+            # "her dad and Steph": a line whose "he" was read as the one the kin word names
+            # ("Her dad Piotr …" / "He's moving in with Steph") says it of both
+            meant = _kin_named(kin, a.sentences)
+            says += [
+                t
+                for t in a.sentences
+                if t not in says and t.pronoun_means in meant and names_any(t.text, persons)
+            ]
         if of_whom:  # only where the person is named or is the one it is about
             says = [t for t in says if t.subject in persons or names_any(t.text, persons)]
         elif so_far and words:
@@ -985,6 +997,18 @@ def _forget(
     if withheld:
         a.withheld += [*dict.fromkeys(withheld), (turn.time, raw)]
     return True
+
+
+def _kin_named(kin: re.Match[str], said: list[Sentence]) -> set[str]:
+    """The names the session gave the one a kin word means ("her dad" -> "Piotr" after "Her
+    dad Piotr is …"): the same kin word, owned by the same word, with a name after it."""
+    whose, rel = kin.group("whose").lower(), kin.group("rel").lower()
+    return {
+        m.group("name")
+        for t in said
+        for m in lang.KIN.finditer(t.raw or t.text)
+        if m.group("name") and m.group("whose").lower() == whose and m.group("rel").lower() == rel
+    }
 
 
 def _head_said_whole(
@@ -1309,6 +1333,16 @@ _OFFER = re.compile(
     r"\b(?:should|shall)\s+i|\b(?:do\s+you\s+)?want\s+me\s+to|\bwould\s+you\s+like\s+me\s+to",
     re.I,
 )
+
+
+def _declines(turns: list[Turn], turn: Turn, raw: str, rest: list[str]) -> bool:
+    """Whether `raw`, the first sentence of the user's message (`rest` its others), declines
+    the offer or question that ends the assistant's message just before (`lang.declines_offer`)."""
+    at = next(i for i, t in enumerate(turns) if t is turn)  # (by identity: turns compare by value)
+    if at == 0 or turns[at - 1].kind != "assistant" or not turns[at - 1].sentences:
+        return False
+    before = turns[at - 1].sentences[-1]
+    return lang.declines_offer(raw, rest, before) or lang.rejects_suggestion(raw, rest, before)
 
 
 def _offered(turns: list[Turn], turn: Turn, raw: str) -> bool:

@@ -1242,6 +1242,105 @@ _DISMISSED = re.compile(
 )
 
 
+#: The assistant offering to do something or asking whether to: "Shall I book somewhere?",
+#: "Do you want me to find a hotel?", "Would you like some ideas?", "Want me to draft it?".
+_OFFERS = re.compile(
+    r"\b(?:(?:shall|should|can|could|may)\s+(?:i|we)|(?:do\s+you\s+)?want\s+me\s+to|"
+    r"(?:would|do)\s+you\s+(?:like|want|need|prefer)|how\s+about|what\s+about|need\s+me\s+to|"
+    r"would\s+it\s+help|(?:would|will)\s+that\s+help|is\s+it\s+worth|"
+    r"(?:i|we)\s+(?:can|could)\b[^?]*\bif\s+you\s+(?:like|want))\b",
+    re.I,
+)
+#: An offer about keeping what was said ("Shall I save that to your notes?", "Want me to
+#: remember that?"): a "forget it" declining it asks that it not be kept.
+_OFFERS_TO_KEEP = re.compile(
+    r"\b(?:note|notes|noted|save|saved|keep|kept|remember|store|record|log|write|jot|add|"
+    r"memory|memori[sz]e|forget|delete|remove|erase|drop)\b",
+    re.I,
+)
+#: What may follow a "forget it" in its message without saying anything of its own: thanks,
+#: an apology, "never mind", "all good".
+_ONLY_CLOSES = re.compile(
+    r"\W*(?:(?:thanks|thank\s+you|thx|ty|cheers|anyway|anyways|though|no\s+worries|never\s*mind|"
+    r"nvm|all\s+good|it'?s\s+fine|that'?s\s+fine|fine|sorry|lol|haha|ok|okay|then|for\s+now|"
+    r"all\s+the\s+same|just\s+a\s+thought|no\s+need|not\s+needed)[\s,.!…]*)*",
+    re.I,
+)
+
+
+#: The assistant suggesting what the user might do: "You could ask for another instructor.",
+#: "Maybe try the earlier train.", "How about the Thai place?", "I'd suggest calling ahead."
+_SUGGESTS = re.compile(
+    r"\W*(?:(?:ok(?:ay)?|well|so|hmm|oh|ah|sure|great|right)[,!.\s]+)*"
+    r"(?:you\s+(?:could|might|should|can|may\s+want\s+to|might\s+want\s+to)|maybe|perhaps|"
+    r"how\s+about|what\s+about|why\s+not|try\b|consider\b|i['’]?d\s+(?:suggest|recommend)|"
+    r"i\s+(?:suggest|recommend)|it\s+might\s+(?:help|be\s+worth)|one\s+option)",
+    re.I,
+)
+#: "Forget that", "scratch that idea", "nah, drop it": a request naming nothing but "that"
+#: (not "forget I said that", "forget what I told you", "don't keep that").
+_BARE_FORGET = re.compile(
+    r"\W*(?:(?:oh|ah|ugh|nah|no|nope|ok|okay|well|honestly|lol|haha|yeah|hmm)[,.!…\s]+)*"
+    r"(?:forget|scratch|drop|skip)\s+(?:about\s+)?(?:that|this|it)"
+    r"(?:\s+(?:idea|one|suggestion|plan|option))?(?=\W|$)",
+    re.I,
+)
+#: Words that make a request about what was said or kept ("…, don't keep it", "…, I
+#: shouldn't have said it").
+_OF_SAYING = re.compile(
+    r"\b(?:keep|kept|save|saved|note|noted|notes|write|written|remember|record|store|log|memory|"
+    r"said|say|told|tell|telling|mention|mentioned|shared|private|secret|confidential)\b",
+    re.I,
+)
+
+
+def rejects_suggestion(sentence: str, rest: list[str], suggested: str) -> bool:
+    """Whether a message whose first sentence is `sentence` ("forget that, he'd never
+    listen", "Scratch that idea.") and whose other sentences are `rest` turns down the
+    suggestion or offer that ends the assistant's message just before (`suggested`: "You
+    could ask for another instructor.", "Would it help to book a lesson?") rather than asks
+    that what the user said be forgotten: the request names nothing but "that", and nothing
+    in the message speaks of saying or keeping ("forget that, I shouldn't have told you",
+    "forget that, don't keep it" still ask)."""
+    m = _BARE_FORGET.match(sentence)
+    if m is None or _OF_SAYING.search(" ".join([sentence[m.end() :], *rest])):
+        return False
+    if FORGET_THAT.search(sentence[m.end() :]) or any(forget_request(r) for r in rest):
+        return False
+    if _SUGGESTS.match(suggested):
+        return True
+    o = _OFFERS.search(suggested)
+    return (
+        o is not None
+        and suggested.rstrip().endswith("?")
+        and not _OFFERS_TO_KEEP.search(suggested[o.start() :])
+    )
+
+
+def declines_offer(sentence: str, rest: list[str], offered: str) -> bool:
+    """Whether a message whose first sentence is `sentence` ("Forget it.", "nah forget it",
+    "ok forget it then") and whose other sentences are `rest` declines the assistant's offer
+    or question `offered` (the last sentence of its message just before) rather than asks
+    that what was said be forgotten: the "forget it" is all the sentence says, the rest says
+    nothing of its own ("Thanks anyway."), and the assistant asked whether to do something
+    other than keep or drop what was said ("Shall I book somewhere for dinner?"). "I told
+    you my salary. Forget it." (a statement before it) and "forget it, please don't keep
+    that" (a request after it) are requests."""
+    m = _DISMISSING.search(sentence)
+    if m is None or not _ONLY_OPENS.fullmatch(sentence[: m.start()]):
+        return False
+    if not _ONLY_CLOSES.fullmatch(sentence[m.end() :]):
+        return False
+    if not all(_ONLY_CLOSES.fullmatch(r) for r in rest):
+        return False
+    o = _OFFERS.search(offered)
+    return (
+        o is not None
+        and offered.rstrip().endswith("?")
+        and not _OFFERS_TO_KEEP.search(offered[o.start() :])
+    )
+
+
 #: Words that only open a sentence, saying nothing of their own: "oh", "ah never mind", "ok so".
 _ONLY_OPENS = re.compile(
     r"\W*(?:(?:oh|ah|ugh|argh|meh|eh|hmm|nah|no|ok|okay|well|honestly|actually|look|right|"

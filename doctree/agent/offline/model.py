@@ -91,6 +91,9 @@ class Sentence:
     supersedes: list[Sentence] = field(default_factory=list)
     unlists: list[str] = field(default_factory=list)  # names it says were taken off a list
     switches: bool = False  # "go with the other one": a choice of two made before, switched
+    #: whom an opening "he"/"she" is read as (`referent`), also when the sentence names
+    #: someone else and so is not made about them ("He's moving in with Steph")
+    pronoun_means: str | None = None
 
 
 @dataclass

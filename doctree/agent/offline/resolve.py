@@ -1276,6 +1276,10 @@ def _restated_referent(context: Context, raw: str, gender: str, exclude: set[str
     return fits.pop() if len(fits) == 1 else None
 
 
+#: A sentence opening on "he" or "she" (its subject).
+_OPENING_PRONOUN = re.compile(r"\W*(?:he|she)(?:['’](?:s|d|ll|ve))?\b", re.I)
+
+
 def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
     """'Her birthday is March 14' after 'my sister Maya': the sentence is about Maya."""
     directory = context.directory
@@ -1384,6 +1388,13 @@ def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
             s.text = lang.resolve_pronoun(s.text, form[:1].upper() + form[1:])
     elif gender and len(named) == 1 and key[named[0]] not in context.gender:
         context.gender[key[named[0]]] = gender
+    if gender and _OPENING_PRONOUN.match(raw) and not context.pet_last and not unnamed:
+        # whom the opening "he"/"she" is read as, by the rule above, even where the sentence
+        # names someone else and so is not made about them: a request naming both ("the
+        # bit about her dad and Steph") reaches "He's moving in with Steph"
+        ref = referent(context, gender, exclude=set(key.values()), said_at=s.time)
+        if ref is not None and (ref in directory.people or ref in directory.aliases.values()):
+            s.pronoun_means = context.form.get(ref, ref)
     for n in named:
         context.form[key[n]] = n
     for n in _candidate_names(s, raw, directory):

@@ -1,0 +1,82 @@
+"""A lock named as what a code opens, its code given as its value ("front door: 581306#",
+"the alarm is 629417", "the combination 287154", "the key safe's 441763") is masked in a session's
+history, a page and the pages the offline memory agent writes. A figure said of a door, a
+gate or a safe (its age, its width, its price, a year), an alarm's time of day, a flight,
+a room, a postcode, a dress or discount code, and a combination that is no lock's stay."""
+
+from __future__ import annotations
+
+import pytest
+
+from doctree.sessions.repository import SessionsRepository
+from doctree.store.documents import DocumentsRepository
+from doctree.store.secrets import find_secrets, mask_text
+from tests.agent.offline_runs import run, transcript
+
+FOUND = [
+    ("Side door: 581306# if nobody answers.", "581306"),
+    ("Ok so the alarm is 629417, the panel's by the stairs.", "629417"),
+    ("the combination 287154 opens the bike locker", "287154"),
+    ("Workshop gate code's 316482* on the keypad.", "316482*"),
+    ("The key safe's 441763 and the spare is in it.", "441763"),
+    ("Back gate: 903518", "903518"),
+    ("Her padlock is 770265.", "770265"),
+    ("The combo is 61-28-45, left first.", "61-28-45"),
+    ("The safe is 384926 – don't lose it.", "384926"),
+    ("Alarm is nine three one six when you come in.", "nine three one six"),
+]
+
+KEPT = [
+    "The postcode is 2000.",
+    "Dress code: black tie.",
+    "Discount code: 2024 gets ten percent off.",
+    "Our flight is 4471 from gate 12.",
+    "Boarding gate: 1045.",
+    "The door is 1920s oak.",
+    "The gate is 1987 years old.",
+    "The safe is 2000 euros.",
+    "The safe was built in 1999.",
+    "The alarm is set for 0730.",
+    "My alarm is 0630 on weekdays.",
+    "Alarm: 0645.",
+    "The garage is 2400 sq ft.",
+    "Room 4471 is at the end of the hall.",
+    "The winning combination 4471 came up twice.",
+    "The combination of 2024 and 2025 was tough.",
+    "The next door: 2 flats down.",
+    "The door is 2 metres wide.",
+    "Our safe is 1995 vintage.",
+]
+
+
+@pytest.mark.parametrize(("text", "secret"), FOUND)
+def test_it_is_masked(text, secret):
+    masked = mask_text(text)
+    assert secret not in masked, masked
+    assert "[secret: pin]" in masked
+
+
+@pytest.mark.parametrize("text", KEPT)
+def test_a_look_alike_stays(text):
+    assert find_secrets(text) == [], text
+
+
+def test_none_of_them_reaches_the_database_file(tmp_path):
+    """On a real SQLite file (the -wal included): no code of the list is in its bytes."""
+    db = tmp_path / "s.db"
+    with SessionsRepository(db) as s:
+        s.create("main", "s-1")
+        for text, _ in FOUND:
+            s.append_history("s-1", "user", text)
+    repo = DocumentsRepository(db)
+    try:
+        repo.write("main", "~/memory/house", "\n".join(t for t, _ in FOUND))
+        times = [f"2031-04-04T08:{i:02d}:00Z" for i in range(len(FOUND))]
+        messages = [("user", t, text) for t, (text, _) in zip(times, FOUND, strict=True)]
+        run(repo, transcript("s-locks", *messages))
+    finally:
+        repo.close()
+    raw = b"".join(p.read_bytes() for p in db.parent.glob(db.name + "*"))
+    assert raw
+    for _, secret in FOUND:
+        assert secret.encode() not in raw, secret
