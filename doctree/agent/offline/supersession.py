@@ -195,6 +195,14 @@ _OLD_CUE = re.compile(
     re.I,
 )
 
+#: The words before a "from" that says where something begins now, not the value it left:
+#: "now from 13:00", "opens from 8", "arriving from 12:30".
+_BEGINS_FROM = re.compile(
+    r"\b(?:now|is|are|open(?:s|ing)?|start(?:s|ing)?|begin(?:s|ning)?|arriv(?:e|es|al|ing)|"
+    r"doors|runs?|available)\s+$",
+    re.I,
+)
+
 
 def _said_as_old(head: str, kind: str) -> bool:
     """Whether the value that `head` (the text before it) leads to is said as the one a
@@ -204,6 +212,8 @@ def _said_as_old(head: str, kind: str) -> bool:
     cues = list(_OLD_CUE.finditer(head))
     if not cues:
         return False
+    if _BEGINS_FROM.search(head[: cues[-1].start()]):
+        return False  # "arrival is now from 13:00": where a range begins now, the new value
     between = head[cues[-1].end() :]
     if len(between) > 25 or re.search(
         r"\b(?:to|until|till|into|onto|for)\b|→|->|[;()]",
@@ -717,6 +727,8 @@ def _chosen_in_clause(found: dict[str, list[Replacement]]) -> list[Replacement]:
     if named:
         olds = {(r.kind, r.old.norm, r.new.norm) for r in named}
         return named if len(olds) == 1 and all(r.shared >= 2 for r in named) else []
+    if _said_twice(list(best.values())):
+        return list(best.values())
     most = max(r.shared for r in best.values())
     leaders = [r for r in best.values() if r.shared == most]
     # of those, the one whose thing the statement says all of ("my rent", not "the garage
@@ -724,6 +736,32 @@ def _chosen_in_clause(found: dict[str, list[Replacement]]) -> list[Replacement]:
     whole = [r for r in leaders if r.extra == 0]
     leaders = whole if len(leaders) > 1 and whole else leaders
     return leaders if len(leaders) == 1 else []
+
+
+def _old_thing(rep: Replacement) -> frozenset[str]:
+    """The thing of the clause of `rep.line` that holds the value replaced, with the words of
+    the clauses before it in its sentence."""
+    for c in claims(rep.line):
+        if rep.old in c.values:
+            return c.thing | c.context
+    return frozenset()
+
+
+def _said_twice(reps: list[Replacement]) -> bool:
+    """Whether the lines of `reps` are one fact said twice (a mail and the assistant's
+    reading of it, a note and the message that restated it): each replaces the same old
+    value by the same new one, the lines give two values or more alike, that one among them
+    ("Saturday 10 May, from 12:30, for 24 guests" in both), and the sentences holding it
+    name the thing with two words alike up to it. Two appointments that merely share a time are not."""
+    if len(reps) < 2 or len({(r.kind, r.old.norm, r.new.norm) for r in reps}) != 1:
+        return False
+    alike = set.intersection(
+        *({(v.kind, v.norm) for v in values(r.line) if v.role != "was"} for r in reps)
+    )
+    if len(alike) < 2:
+        return False
+    things = [_old_thing(r) for r in reps]
+    return all(len(_same(things[0], t)) >= 2 for t in things[1:])
 
 
 def choose(found: dict[str, list[Replacement]]) -> Replacement | None:
