@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from doctree.agent.offline import supersession
+from doctree.agent.offline import chat, supersession
 from doctree.store.documents import DocumentsRepository
 from tests.agent.offline_runs import page_lines, run, transcript
 
@@ -136,3 +136,79 @@ def test_two_lines_alike_in_values_but_of_other_things_stay_as_said():
         "The leaving party at work is on Sunday 8 June 2031 (2031-06-08), for 35 guests.",
     )
     assert supersession.chosen(found) == []
+
+
+def test_a_day_and_a_time_moved_in_one_clause_replace_the_line():
+    line = "The allergy clinic is on Tuesday 10 June 2031 (2031-06-10) at 9:20."
+    found = _found("The allergy clinic is now Thursday 12 June at 11:15.", line)
+    reps = supersession.chosen(found)
+    assert [r.line for r in reps] == [line], found
+
+
+def test_a_line_and_its_twin_are_replaced_but_not_a_third_alike_only_in_type():
+    twin_a = "Robin: the quiz night vs Moor Lane is on Friday 20 June 2031 (2031-06-20) at 19:30."
+    twin_b = "Bot: quiz night vs Moor Lane · Friday, June 20, 2031 (2031-06-20) 7:30 PM · back room"
+    other = "Bot: I'll remind you on Friday, June 13, 2031 (2031-06-13) 6:00 PM: book the room"
+    found = _found(
+        "Bot: updated: quiz night vs Moor Lane · Saturday, June 21, 2031 (2031-06-21) 8:00 PM"
+        " · back room",
+        twin_a,
+        twin_b,
+        other,
+    )
+    assert {r.line for r in supersession.chosen(found)} == {twin_a, twin_b}, found
+
+
+def test_one_message_copied_out_of_a_chat_is_its_senders_line():
+    export = chat.chat_export(
+        "Look at this:\n\n```\n[06/06/2031 10:41] Apollo (APP): Event updated: Netball vs"
+        " Hollin Hawks · Wednesday, June 11, 2031 8:00 PM · court 1\n```\n\nSo it's the"
+        " Wednesday now."
+    )
+    assert export is not None
+    before, lines, after = export
+    assert [(ln.sender, ln.text) for ln in lines] == [
+        (
+            "Apollo (APP)",
+            "Event updated: Netball vs Hollin Hawks · Wednesday, June 11, 2031 8:00 PM · court 1",
+        )
+    ]
+    assert "```" not in " ".join(after) and "So it's the Wednesday now." in after
+
+
+def test_a_log_line_or_a_bare_stamp_is_no_chat():
+    assert chat.chat_export("```\n[2031-06-06 10:41] ERROR: disk full on /var\n```") is None
+    assert chat.chat_export("[06/06/2031 10:41] Ana: ok") is None
+
+
+def test_a_closing_fence_is_no_part_of_the_last_message():
+    export = chat.chat_export(
+        "```\n[01/06/2031 09:00] Ana: the hall is booked\n[01/06/2031 09:01] Ben: great"
+        " news\n[01/06/2031 09:02] Ana: bring the urn on Saturday\n```\nThat's the group."
+    )
+    assert export is not None
+    _, lines, after = export
+    assert lines[-1].text == "bring the urn on Saturday"
+    assert after == ["That's the group."]
+
+
+def test_a_chat_message_copied_alone_replaces_the_days_of_the_earlier_copy(repo):
+    first = (
+        "Here's the club channel:\n\n```\n[02/06/2031 18:02] mira.s: /event create"
+        ' title:"Netball vs Hollin Hawks" when:"Tue 10 Jun 19:00" where:"Ash Road Leisure,'
+        ' court 3"\n[02/06/2031 18:02] Apollo (APP): 📅 Netball vs Hollin Hawks · Tuesday, June'
+        " 10, 2031 7:00 PM · Ash Road Leisure, court 3 · ✅ Accepted (0)\n[02/06/2031 18:05]"
+        " jo_k: ✅\n```"
+    )
+    second = (
+        "```\n[06/06/2031 10:41] Apollo (APP): ✏️ Event updated: Netball vs Hollin Hawks ·"
+        " Wednesday, June 11, 2031 8:00 PM · Ash Road Leisure, court 1\n```\n\nThe hall"
+        " flooded, so it's the Wednesday, 8pm, court 1."
+    )
+    run(repo, transcript("s-one", ("user", "2031-06-02T19:00:00Z", first)))
+    run(repo, transcript("s-two", ("user", "2031-06-06T11:00:00Z", second)))
+    now, past = page_lines(repo)
+    assert not any("2031-06-10" in ln and "Hollin" in ln for ln in now), now
+    assert any("2031-06-11" in ln and "Hollin" in ln for ln in now), now
+    assert not any("```" in ln for ln in now), now
+    assert sum("2031-06-10" in ln for ln in past) >= 2, past

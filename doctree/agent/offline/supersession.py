@@ -707,17 +707,11 @@ def _chosen_in_clause(found: dict[str, list[Replacement]]) -> list[Replacement]:
         # on 12 January")
         top = max(reps, key=lambda r: (r.named_old, r.cued, r.own, r.shared))
         rank = (top.named_old, top.cued, top.own, top.shared)
-        if (
-            len(
-                {
-                    (r.old, r.new.norm)
-                    for r in reps
-                    if (r.named_old, r.cued, r.own, r.shared) == rank
-                }
-            )
-            > 1
-        ):
-            return []  # two values of it could be meant
+        tied = {(r.old, r.new.norm) for r in reps if (r.named_old, r.cued, r.own, r.shared) == rank}
+        if len({old.kind for old, _ in tied}) < len(tied):
+            # two values of one type could be meant; values of types apart ("on Friday 27
+            # June at 8pm" of a line's day and time) are each the new value of its own
+            return []
         best[line] = top
     if len(best) < 2:
         return list(best.values())
@@ -727,15 +721,17 @@ def _chosen_in_clause(found: dict[str, list[Replacement]]) -> list[Replacement]:
     if named:
         olds = {(r.kind, r.old.norm, r.new.norm) for r in named}
         return named if len(olds) == 1 and all(r.shared >= 2 for r in named) else []
-    if _said_twice(list(best.values())):
-        return list(best.values())
     most = max(r.shared for r in best.values())
     leaders = [r for r in best.values() if r.shared == most]
     # of those, the one whose thing the statement says all of ("my rent", not "the garage
     # rent"); when each says more ("eye test", "bank"), which is meant is unknown
     whole = [r for r in leaders if r.extra == 0]
     leaders = whole if len(leaders) > 1 and whole else leaders
-    return leaders if len(leaders) == 1 else []
+    if len(leaders) > 1 and not said_twice(leaders):
+        return []
+    # the line meant, and every other that says the same fact again (a mail and the
+    # assistant's reading of it)
+    return leaders + [r for r in best.values() if r not in leaders and said_twice([leaders[0], r])]
 
 
 def _old_thing(rep: Replacement) -> frozenset[str]:
@@ -747,7 +743,7 @@ def _old_thing(rep: Replacement) -> frozenset[str]:
     return frozenset()
 
 
-def _said_twice(reps: list[Replacement]) -> bool:
+def said_twice(reps: list[Replacement]) -> bool:
     """Whether the lines of `reps` are one fact said twice (a mail and the assistant's
     reading of it, a note and the message that restated it): each replaces the same old
     value by the same new one, the lines give two values or more alike, that one among them
