@@ -212,3 +212,32 @@ def test_a_chat_message_copied_alone_replaces_the_days_of_the_earlier_copy(repo)
     assert any("2031-06-11" in ln and "Hollin" in ln for ln in now), now
     assert not any("```" in ln for ln in now), now
     assert sum("2031-06-10" in ln for ln in past) >= 2, past
+
+
+def test_a_span_of_days_replaced_by_another_span_gives_each_end_its_own():
+    line = "The sales conference in Leeds runs from 3rd to 6th March (2031-03-03 to 2031-03-06)."
+    found = _found(
+        "The sales conference moved to Bristol, 10th to 13th March (2031-03-10 to 2031-03-13).",
+        line,
+    )
+    pairs = sorted((r.old.norm, r.new.norm) for r in found[line])
+    assert pairs == [("2031-03-03", "2031-03-10"), ("2031-03-06", "2031-03-13")], found
+    assert [r.line for r in supersession.chosen(found)] == [line]
+
+
+def test_a_line_unsure_which_of_its_days_is_meant_yields_to_a_line_that_names_the_thing():
+    meant = "The sales conference in Leeds runs from 3rd to 6th March (2031-03-03 to 2031-03-06)."
+    weak = "My sister moved her conference call to Tuesday 4 March (2031-03-04)."
+    found = _found(
+        "The sales conference in Leeds is now 10th to 13th March (2031-03-10 to 2031-03-13).",
+        meant,
+        weak,
+    )
+    assert [r.line for r in supersession.chosen(found)] == [meant], found
+
+
+def test_a_line_unsure_which_of_its_days_is_meant_still_stops_an_equal_one():
+    a = "The conference runs from 3rd to 6th March (2031-03-03 to 2031-03-06)."
+    b = "The conference dinner is on Wednesday 5 March (2031-03-05)."
+    found = _found("The conference moved to 10th to 13th March (2031-03-10 to 2031-03-13).", a, b)
+    assert supersession.chosen(found) == [], found

@@ -57,6 +57,9 @@ _CLAUSE_END = re.compile(
     r"(?<!\d):|:(?!\d)|;|(?<!\d),\s|,(?!\d)|\s(?:and|but|while|whereas|so)\s|\s[-–—]\s|\.\s"
 )
 _ISO = lang.ISO_DAY
+#: The words between the two days of a span as the agent writes it: "2031-09-01 to 2031-09-05".
+_DAYS_TO = re.compile(r"\s+to\s+\d{4}-\d{2}-\d{2}\b")
+_DAYS_FROM = re.compile(r"\b\d{4}-\d{2}-\d{2}\s+to\s+$")
 #: The day a thing was said or done, written before its date: "this morning (2030-03-07)".
 _SAID_ON = re.compile(
     r"\b(?:today|this\s+(?:morning|afternoon|evening)|tonight|yesterday|earlier)\s*\($", re.I
@@ -313,7 +316,15 @@ def values(text: str, *, bare: bool = False, said_on: date | None = None) -> tup
     for m in _ISO.finditer(text):
         if _SAID_ON.search(text[: m.start()]):
             continue  # "they rang this morning (…)": the day it was said, not a value
-        add("date", m.group(0), m.span())
+        # a span of days written "(2031-09-01 to 2031-09-05)": each end a day of its own
+        role = (
+            "from"
+            if _DAYS_TO.match(text, m.end())
+            else "to"
+            if _DAYS_FROM.search(text[: m.start()])
+            else ""
+        )
+        add("date", m.group(0), m.span(), role)
     if said_on is not None:
         for phrase, d in absolute_dates(text, said_on):
             at = text.find(phrase)
@@ -697,8 +708,11 @@ def chosen(found: dict[str, list[Replacement]]) -> list[Replacement]:
 
 
 def _chosen_in_clause(found: dict[str, list[Replacement]]) -> list[Replacement]:
-    """`chosen` for the replacements of one clause."""
+    """`chosen` for the replacements of one clause. A line two of whose values of one type
+    could be meant is no candidate, and none is chosen unless another line is meant more
+    surely (its old value named, or more words of the thing shared)."""
     best: dict[str, Replacement] = {}
+    unsure: list[Replacement] = []
     for line, reps in found.items():
         if not reps:
             continue
@@ -708,11 +722,23 @@ def _chosen_in_clause(found: dict[str, list[Replacement]]) -> list[Replacement]:
         top = max(reps, key=lambda r: (r.named_old, r.cued, r.own, r.shared))
         rank = (top.named_old, top.cued, top.own, top.shared)
         tied = {(r.old, r.new.norm) for r in reps if (r.named_old, r.cued, r.own, r.shared) == rank}
-        if len({old.kind for old, _ in tied}) < len(tied):
+        if len({(old.kind, old.role) for old, _ in tied}) < len(tied):
             # two values of one type could be meant; values of types apart ("on Friday 27
             # June at 8pm" of a line's day and time) are each the new value of its own
-            return []
+            unsure.append(top)
+            continue
         best[line] = top
+    chosen_here = _chosen_of(best)
+    if chosen_here and any(
+        u.named_old or (not chosen_here[0].named_old and u.shared >= chosen_here[0].shared)
+        for u in unsure
+    ):
+        return []
+    return chosen_here
+
+
+def _chosen_of(best: dict[str, Replacement]) -> list[Replacement]:
+    """`_chosen_in_clause` of the lines each with one replacement."""
     if len(best) < 2:
         return list(best.values())
     named = [r for r in best.values() if r.named_old]
