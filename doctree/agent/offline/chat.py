@@ -64,6 +64,9 @@ class ChatLine:
     title: str = ""
 
 
+#: A line that opens or closes a fenced block: "```", "~~~text".
+_FENCE = re.compile(r"^\s*(?:`{3,}|~{3,})")
+
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 
 
@@ -92,26 +95,46 @@ def without_emoji(text: str) -> str:
     return " ".join(_EMOJI.sub(" ", text).split())
 
 
+def _one_message(line: str) -> bool:
+    """Whether `line` is a message copied out of a chat on its own, which one or two lines
+    make an export too: its stamp in brackets as the apps copy it ("[24/04/2031 19:41]"), a
+    sender named in words (not a log's level, "ERROR:") and a sentence said."""
+    m = _STAMP.match(line)
+    if m is None or not line.lstrip().startswith("["):
+        return False
+    sender = _SENDER.match(m.group("rest"))
+    return (
+        sender is not None
+        and re.search(r"[a-z]", sender.group("name")) is not None
+        and len(re.findall(r"[A-Za-z]{2,}", sender.group("text"))) >= 3
+    )
+
+
 def chat_export(text: str) -> tuple[list[str], list[ChatLine], list[str]] | None:
     """The lines before an export (the user's own words about it), its messages in order,
     and the lines after it (the user's words again, after the blank line that ends its last
-    message); None when `text` holds fewer than three stamped lines."""
+    message); None when `text` holds fewer than three stamped lines, unless each is a
+    message copied on its own (`_one_message`)."""
     lines = text.split("\n")
     stamped = [i for i, ln in enumerate(lines) if _STAMP.match(ln)]
-    if len(stamped) < 3:
+    if len(stamped) < 3 and not (stamped and all(_one_message(lines[i]) for i in stamped)):
         return None
     before = lines[: stamped[0]]
-    end = stamped[-1] + 1  # the last message goes on to the first blank line
-    while end < len(lines) and lines[end].strip():
+    end = stamped[-1] + 1  # the last message goes on to the first blank line or fence
+    while end < len(lines) and lines[end].strip() and not _FENCE.match(lines[end]):
         end += 1
-    after = lines[end:]
+    # the fence that closes the export is no one's: what follows it is the user's again
+    closed = end < len(lines) and bool(_FENCE.match(lines[end]))
+    after = lines[end + closed :]
     out: list[ChatLine] = []
     title = ""
     current: ChatLine | None = None
     for line in lines[stamped[0] : end]:
         m = _STAMP.match(line)
         if m is None:
-            if current is not None and line.strip():
+            if _FENCE.match(line):
+                current = None  # the fence the export was pasted in: no one's words
+            elif current is not None and line.strip():
                 current.text += " " + line.strip()  # a message on several lines
             elif not line.strip():
                 current = None

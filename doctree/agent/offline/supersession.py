@@ -57,6 +57,9 @@ _CLAUSE_END = re.compile(
     r"(?<!\d):|:(?!\d)|;|(?<!\d),\s|,(?!\d)|\s(?:and|but|while|whereas|so)\s|\s[-–—]\s|\.\s"
 )
 _ISO = lang.ISO_DAY
+#: The words between the two days of a span as the agent writes it: "2031-09-01 to 2031-09-05".
+_DAYS_TO = re.compile(r"\s+to\s+\d{4}-\d{2}-\d{2}\b")
+_DAYS_FROM = re.compile(r"\b\d{4}-\d{2}-\d{2}\s+to\s+$")
 #: The day a thing was said or done, written before its date: "this morning (2030-03-07)".
 _SAID_ON = re.compile(
     r"\b(?:today|this\s+(?:morning|afternoon|evening)|tonight|yesterday|earlier)\s*\($", re.I
@@ -195,6 +198,14 @@ _OLD_CUE = re.compile(
     re.I,
 )
 
+#: The words before a "from" that says where something begins now, not the value it left:
+#: "now from 13:00", "opens from 8", "arriving from 12:30".
+_BEGINS_FROM = re.compile(
+    r"\b(?:now|is|are|open(?:s|ing)?|start(?:s|ing)?|begin(?:s|ning)?|arriv(?:e|es|al|ing)|"
+    r"doors|runs?|available)\s+$",
+    re.I,
+)
+
 
 def _said_as_old(head: str, kind: str) -> bool:
     """Whether the value that `head` (the text before it) leads to is said as the one a
@@ -204,6 +215,8 @@ def _said_as_old(head: str, kind: str) -> bool:
     cues = list(_OLD_CUE.finditer(head))
     if not cues:
         return False
+    if _BEGINS_FROM.search(head[: cues[-1].start()]):
+        return False  # "arrival is now from 13:00": where a range begins now, the new value
     between = head[cues[-1].end() :]
     if len(between) > 25 or re.search(
         r"\b(?:to|until|till|into|onto|for)\b|→|->|[;()]",
@@ -303,7 +316,15 @@ def values(text: str, *, bare: bool = False, said_on: date | None = None) -> tup
     for m in _ISO.finditer(text):
         if _SAID_ON.search(text[: m.start()]):
             continue  # "they rang this morning (…)": the day it was said, not a value
-        add("date", m.group(0), m.span())
+        # a span of days written "(2031-09-01 to 2031-09-05)": each end a day of its own
+        role = (
+            "from"
+            if _DAYS_TO.match(text, m.end())
+            else "to"
+            if _DAYS_FROM.search(text[: m.start()])
+            else ""
+        )
+        add("date", m.group(0), m.span(), role)
     if said_on is not None:
         for phrase, d in absolute_dates(text, said_on):
             at = text.find(phrase)
@@ -717,8 +738,11 @@ def chosen(found: dict[str, list[Replacement]]) -> list[Replacement]:
 
 
 def _chosen_in_clause(found: dict[str, list[Replacement]]) -> list[Replacement]:
-    """`chosen` for the replacements of one clause."""
+    """`chosen` for the replacements of one clause. A line two of whose values of one type
+    could be meant is no candidate, and none is chosen unless another line is meant more
+    surely (its old value named, or more words of the thing shared)."""
     best: dict[str, Replacement] = {}
+    unsure: list[Replacement] = []
     for line, reps in found.items():
         if not reps:
             continue
@@ -727,18 +751,24 @@ def _chosen_in_clause(found: dict[str, list[Replacement]]) -> list[Replacement]:
         # on 12 January")
         top = max(reps, key=lambda r: (r.named_old, r.cued, r.own, r.shared))
         rank = (top.named_old, top.cued, top.own, top.shared)
-        if (
-            len(
-                {
-                    (r.old, r.new.norm)
-                    for r in reps
-                    if (r.named_old, r.cued, r.own, r.shared) == rank
-                }
-            )
-            > 1
-        ):
-            return []  # two values of it could be meant
+        tied = {(r.old, r.new.norm) for r in reps if (r.named_old, r.cued, r.own, r.shared) == rank}
+        if len({(old.kind, old.role) for old, _ in tied}) < len(tied):
+            # two values of one type could be meant; values of types apart ("on Friday 27
+            # June at 8pm" of a line's day and time) are each the new value of its own
+            unsure.append(top)
+            continue
         best[line] = top
+    chosen_here = _chosen_of(best)
+    if chosen_here and any(
+        u.named_old or (not chosen_here[0].named_old and u.shared >= chosen_here[0].shared)
+        for u in unsure
+    ):
+        return []
+    return chosen_here
+
+
+def _chosen_of(best: dict[str, Replacement]) -> list[Replacement]:
+    """`_chosen_in_clause` of the lines each with one replacement."""
     if len(best) < 2:
         return list(best.values())
     named = [r for r in best.values() if r.named_old]
@@ -753,7 +783,37 @@ def _chosen_in_clause(found: dict[str, list[Replacement]]) -> list[Replacement]:
     # rent"); when each says more ("eye test", "bank"), which is meant is unknown
     whole = [r for r in leaders if r.extra == 0]
     leaders = whole if len(leaders) > 1 and whole else leaders
-    return leaders if len(leaders) == 1 else []
+    if len(leaders) > 1 and not said_twice(leaders):
+        return []
+    # the line meant, and every other that says the same fact again (a mail and the
+    # assistant's reading of it)
+    return leaders + [r for r in best.values() if r not in leaders and said_twice([leaders[0], r])]
+
+
+def _old_thing(rep: Replacement) -> frozenset[str]:
+    """The thing of the clause of `rep.line` that holds the value replaced, with the words of
+    the clauses before it in its sentence."""
+    for c in claims(rep.line):
+        if rep.old in c.values:
+            return c.thing | c.context
+    return frozenset()
+
+
+def said_twice(reps: list[Replacement]) -> bool:
+    """Whether the lines of `reps` are one fact said twice (a mail and the assistant's
+    reading of it, a note and the message that restated it): each replaces the same old
+    value by the same new one, the lines give two values or more alike, that one among them
+    ("Saturday 10 May, from 12:30, for 24 guests" in both), and the sentences holding it
+    name the thing with two words alike up to it. Two appointments that merely share a time are not."""
+    if len(reps) < 2 or len({(r.kind, r.old.norm, r.new.norm) for r in reps}) != 1:
+        return False
+    alike = set.intersection(
+        *({(v.kind, v.norm) for v in values(r.line) if v.role != "was"} for r in reps)
+    )
+    if len(alike) < 2:
+        return False
+    things = [_old_thing(r) for r in reps]
+    return all(len(_same(things[0], t)) >= 2 for t in things[1:])
 
 
 def choose(found: dict[str, list[Replacement]]) -> Replacement | None:
