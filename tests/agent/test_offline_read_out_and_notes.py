@@ -477,3 +477,27 @@ def test_a_later_sentence_about_something_else_settles_nothing():
     assert _settled(raw, "It's the 19th, the window man said.")[1] == 1
     assert _settled(raw, "Both are fine.") == (raw, 0)
     assert _settled(raw, "the 9th or the 19th, no idea") == (raw, 0)  # two readings said
+
+
+# -- bad input: long runs of marks are read within bounds -----------------------------------
+
+
+def test_what_a_footnote_notes_is_looked_for_just_before_its_mark():
+    from doctree.agent.offline.blocks import footnote_anchors
+
+    # a mark after a long run of text without a clause break: its anchor is the end of it,
+    # not the whole run (each mark reads a bounded stretch, so many marks stay linear)
+    text = "word " * 4000 + "the hall[^h]\n[^h]: Booked."
+    anchor = footnote_anchors(text)["h"]
+    assert anchor.endswith("the hall") and len(anchor) <= 200
+
+
+def test_a_long_bracket_is_no_reading_of_guesses():
+    from doctree.agent.offline.extract import _GUESSES, _settled
+
+    # guesses are a few words: a bracket of hundreds of characters is something else, and
+    # an unclosed one is not searched to the end of the text for each of its marks
+    long = "Note [" + "a? " * 200 + "]"
+    assert _GUESSES.search(long) is None
+    assert _settled(long, "it's a") == (long, 0)
+    assert _GUESSES.search("[" + "a?" * 5000) is None

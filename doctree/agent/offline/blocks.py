@@ -296,6 +296,10 @@ _FOOTNOTE = re.compile(r"^[ \t]*\[\^(?P<label>[^\]\s]{1,40})\]:[ \t]*(?P<text>\S
 _CLAUSE_START = re.compile(r"(?:^|[.!?]\s+|,\s+(?:and|but|while)\s+|;\s*)", re.I)
 
 
+#: How far before a footnote's mark what it notes is looked for, in characters.
+_ANCHOR_MOST = 200
+
+
 def footnote_anchors(text: str) -> dict[str, str]:
     """What each markdown footnote of `text` notes, by its label, in the order the
     footnotes are defined: the clause its mark ends ("We're meeting at Blackmere Lodge")."""
@@ -304,9 +308,13 @@ def footnote_anchors(text: str) -> dict[str, str]:
         return {}
     anchors: dict[str, str] = {}
     body = _FOOTNOTE.sub("", text)
+    wanted = set(defined)
     for line in body.split("\n"):
         for m in _FOOTNOTE_MARK.finditer(line):
-            before = _FOOTNOTE_MARK.sub("", line[: m.start()])
+            if m.group("label") not in wanted or m.group("label") in anchors:
+                continue
+            # (what a mark ends is said just before it: a bounded look back)
+            before = _FOOTNOTE_MARK.sub("", line[max(0, m.start() - _ANCHOR_MOST) : m.start()])
             starts = [c.end() for c in _CLAUSE_START.finditer(before)]
             anchor = before[max(starts, default=0) :].strip(" \t-*>")
             if anchor and m.group("label") not in anchors:

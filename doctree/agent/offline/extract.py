@@ -733,7 +733,9 @@ def _said_after(raw: str) -> str | None:
 
 #: A reader's guesses in brackets: "the [11th? 14th?]", "Rosie [Posie?]", "12.40 [12.10?]":
 #: the word before it, when one guess alone is in it, is the other reading.
-_GUESSES = re.compile(r"(?:(?P<before>[\w£$€.:'’-]+)[ \t]*)?\[(?P<inside>[^\[\]\n]*\?[^\[\]\n]*)\]")
+_GUESSES = re.compile(
+    r"(?:(?P<before>[\w£$€.:'’-]{1,40})[ \t]*)?\[(?P<inside>[^\[\]\n?]{0,60}\?[^\[\]\n]{0,80})\]"
+)
 
 
 def _settled(raw: str, said: str) -> tuple[str, int]:
