@@ -153,19 +153,14 @@ def test_an_error_quoting_a_secret_goes_back_to_the_client_as_its_marker(tmp_pat
         stderr=subprocess.PIPE,
         text=True,
     )
-    proc.stdin.write(
-        lines(
-            INITIALIZE,
-            {"jsonrpc": "2.0", "method": "notifications/initialized"},
-            *(
-                {"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": c}
-                for n, c in enumerate(calls, start=1)
-            ),
-        )
-    )
-    proc.stdin.flush()
-    while (answer := json.loads(proc.stdout.readline())).get("id") != 2:
-        pass
+    proc.stdin.write(lines(INITIALIZE, {"jsonrpc": "2.0", "method": "notifications/initialized"}))
+    for n, c in enumerate(calls, start=1):
+        # each call once the one before is answered: the server may run calls sent together
+        # in any order, and the edit must find the document written
+        proc.stdin.write(lines({"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": c}))
+        proc.stdin.flush()
+        while (answer := json.loads(proc.stdout.readline())).get("id") != n:
+            pass
     proc.stdin.close()
     proc.wait(timeout=30)
     text = answer["result"]["content"][0]["text"]
