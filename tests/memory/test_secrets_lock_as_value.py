@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from doctree.sessions.repository import SessionsRepository
-from doctree.store.documents import DocumentsRepository
 from doctree.store.secrets import find_secrets, mask_text
-from tests.agent.offline_runs import run, transcript
+from tests.memory.stored_bytes import stored_bytes
 
 FOUND = [
     ("Side door: 581306# if nobody answers.", "581306"),
@@ -63,20 +61,7 @@ def test_a_look_alike_stays(text):
 
 def test_none_of_them_reaches_the_database_file(tmp_path):
     """On a real SQLite file (the -wal included): no code of the list is in its bytes."""
-    db = tmp_path / "s.db"
-    with SessionsRepository(db) as s:
-        s.create("main", "s-1")
-        for text, _ in FOUND:
-            s.append_history("s-1", "user", text)
-    repo = DocumentsRepository(db)
-    try:
-        repo.write("main", "~/memory/house", "\n".join(t for t, _ in FOUND))
-        times = [f"2031-04-04T08:{i:02d}:00Z" for i in range(len(FOUND))]
-        messages = [("user", t, text) for t, (text, _) in zip(times, FOUND, strict=True)]
-        run(repo, transcript("s-locks", *messages))
-    finally:
-        repo.close()
-    raw = b"".join(p.read_bytes() for p in db.parent.glob(db.name + "*"))
+    raw = stored_bytes(tmp_path, [t for t, _ in FOUND], "~/memory/house", "s-locks")
     assert raw
     for _, secret in FOUND:
         assert secret.encode() not in raw, secret
