@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from doctree.agent.offline.language import NAME
 from doctree.agent.offline.memo import SIZE, remembered, remembered_up_to
 from doctree.agent.offline.signifiers import journal_key, journal_lines
 
@@ -257,6 +258,49 @@ def chat_lines(lines: list[str], own: set[str] | frozenset[str] = frozenset()) -
         elif not _CHAT_SYSTEM.match(line):
             out.append(line.strip())
     return out
+
+
+#: A line of an interview typed up as questions and answers: "Q: Where were you born?",
+#: "A. In Leith."
+_QA_LINE = re.compile(r"^[ \t]*(?P<mark>[QA])[:.][ \t]+(?=\S)", re.M)
+#: Whom the user interviewed, in the words above the interview: "I recorded Gran (Edith
+#: Marr)", "interviewed my uncle", "here's my chat with Mr Osei".
+_INTERVIEWED = re.compile(
+    r"\b(?:recorded|interviewed|interviewing|taped|filmed|talked\s+to|spoke\s+(?:to|with)|"
+    r"chat(?:ted)?\s+(?:to|with)|sat\s+down\s+with|interview\s+with)\s+"
+    r"(?:(?P<kin>my|our)\s+)?(?P<who>(?:" + NAME + r")|(?(kin)[a-z]+|(?!))\b)"
+    r"(?:\s*\((?P<full>[^()\n]{2,60})\))?"
+)
+#: Fewest questions and answers an interview has.
+_QA_MOST_SHORT = 2
+
+
+def interview_read(text: str) -> str:
+    """An interview the user typed up as "Q:" and "A:" lines, the person they interviewed
+    named above it ("I recorded Gran (Edith Marr) …"): each answer is written as that
+    person's line ("Edith Marr: I was born in Leith."), so that its "I" and "my" are theirs,
+    and each question as the user's own line. Any other text is returned as it is."""
+    marks = [m.group("mark") for m in _QA_LINE.finditer(text)]
+    if marks.count("Q") < _QA_MOST_SHORT or marks.count("A") < _QA_MOST_SHORT:
+        return text
+    first = _QA_LINE.search(text)
+    assert first is not None
+    said = list(_INTERVIEWED.finditer(text[: first.start()]))
+    if not said:
+        return text
+    m = said[-1]
+    name = None
+    if m.group("full") and (full := re.match(NAME, m.group("full").strip())):
+        name = full.group(0)
+    if name is None:
+        who = m.group("who")
+        name = who[0].upper() + who[1:]
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if (qa := _QA_LINE.match(line)) is not None:
+            rest = line[qa.end() :]
+            lines[i] = f"{NOTE_LINE}{name}: {rest}" if qa.group("mark") == "A" else rest
+    return "\n".join(lines)
 
 
 #: What opens each line of a note someone else wrote, before the writer's name: the line is

@@ -53,10 +53,12 @@ from doctree.agent.offline.prefilter import gate_patterns
 from doctree.agent.offline.proposals import countered, is_proposal, proposed
 from doctree.agent.offline.recap import (
     as_users,
+    asked_off,
     clauses,
     dates_unread,
     heard_of,
     list_items,
+    names_any_of,
     recapped,
     restated,
     says_more,
@@ -342,7 +344,8 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
             and turn.speaker is None
             and (recap := standing(own, recap, recap_turn.message))
         ):
-            _read_recap(a, recap_turn, recap, directory, context, recap_since)
+            let_go = asked_off(own) or []
+            _read_recap(a, recap_turn, recap, directory, context, recap_since, let_go)
         recap = []
         if recapped_found:
             # a finding the recap was to say in the user's voice and did not is kept as found
@@ -1703,6 +1706,7 @@ def _read_recap(
     directory: Directory,
     context: Context,
     since: int,
+    let_go: list[set[str]] | None = None,
 ) -> None:
     """The assistant's recap of what the user said (`recap.py`), which the user let stand,
     read in the user's voice, clause by clause, in place of what the rules could not keep
@@ -1734,7 +1738,13 @@ def _read_recap(
         heard = [s for s in a.sentences[since:] if id(s) in users]
         said = [heard[i] for i in restated(clause, [s.text for s in heard], days)]
         better = any(kept(s) for s in said)
-        if better:
+        if let_go and any(names_any_of(s.text, let_go) for s in said):
+            # "She sails the Petrel, and Gus, whom she never liked, isn't asked" / "She
+            # sails the Petrel" / "forget Gus": what the user's reply lets go of goes with
+            # the sentence (the request takes it out, of the session's record too); the
+            # recap, which does not name it, is read beside it for the rest
+            better, said = False, []
+        elif better:
             # a change the user said in words the rules could not date ("moved, the 17th
             # now" in another language), its day given by the recap: the recap's clause
             # stands in for what it says again, so that its day replaces the old one

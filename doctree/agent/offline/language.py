@@ -1842,7 +1842,8 @@ SUBJECT = re.compile(
     r"getting|starting|joining|retiring|visiting|coming|away|out|off|back|in\s+charge)|"
     r"has\s+(?:a|an|two|three|been|just|already|never|always))"
     r"|(?:'s|’s)\s+(?:birthday|wife|husband|partner|kids|children|son|daughter|dog|cat|"
-    r"favou?rite|new|flat|house|team|mum|mom|dad|sister|brother|parents|phone|email|address))\b"
+    r"favou?rite|new|flat|house|team|mum|mom|dad|sister|brother|parents|phone|email|address|"
+    r"leaving|retirement|funeral|wedding|christening|graduation|surgery|operation))\b"
 )
 _ORG_SUFFIX = (
     r"(?:Inc|Ltd|GmbH|LLC|AG|SA|Corp|Corporation|Labs|Bank|University|College|Group|Systems|"
@@ -2100,6 +2101,13 @@ NICKNAME = (
     re.compile(rf"(?P<full>{NAME})\s*[(,]\s*(?P<nick>{NAME_WORD})\s+for\s+short"),
     re.compile(rf"(?P<full>{NAME}),?\s+(?:who\s+)?(?:goes|went)\s+by\s+(?P<nick>{NAME_WORD})"),
     re.compile(rf"(?P<full>{NAME}),?\s+(?:aka|a\.k\.a\.)\s+(?P<nick>{NAME_WORD})"),
+    # "Grandad (Tomás Ó Briain)", "Mum (Helen)": the family word the user calls them by,
+    # and their name in brackets
+    re.compile(
+        r"\b(?P<nick>Mum|Mom|Mam|Mummy|Mother|Dad|Daddy|Father|Nan|Nana|Nanna|Gran|Granny|"
+        r"Grandma|Grandpa|Grandad|Granddad|Grandmother|Grandfather|Auntie|Aunty)\s*\(\s*"
+        rf"(?P<full>{NAME})[^()\n]{{0,30}}\)"
+    ),
 )
 #: A nickname in quotes between a first and a last name, as squad and class lists write
 #: them: `Ellis "Boots" Morgan`, `Jayden 'JJ' Joseph`.

@@ -168,8 +168,8 @@ def recapped(
     listed = _listed(turn.message)
     if listed and checks:
         return []
-    asked_off = _asked_off([x for h in heard for x in _sentences(h)])
-    if asked_off is None:
+    let_go = asked_off([x for h in heard for x in _sentences(h)])
+    if let_go is None:
         return []  # a request that names nothing ("forget that"): the recap may answer it
     if read is None:
         read = heard_of(heard)
@@ -239,7 +239,7 @@ def recapped(
             continue  # figures alone: advice may reuse the user's ("the same weight, 100g")
         if any(n.lower() in taken_names for n in names):
             continue  # it names what the user took back
-        if _names_any(text, asked_off):
+        if names_any_of(text, let_go):
             continue  # it names what the user asked to be let go of
         if not (glyphs() or times_read() or other_script() or verbless()) and not _mostly_said(
             folded(text) if spelled else text, earlier_words | said_words
@@ -276,7 +276,42 @@ def _in_words(text: str) -> str:
             continue
         out.append(f"{lang.WEEKDAYS[day.weekday()]} {lang.MONTHS[day.month - 1]} {day.day}")
     out += [f"{m[1]}:{m[2]}" for m in _CLOCK.finditer(text)]
+    # a number said in words ("at eight", "thirty-one years"), as a recap writes it: "8", "31"
+    for m in _NUMBER_SAID.finditer(text):
+        tens, unit = m["tens"], m["unit"] or m["unit2"]
+        n = (_TENS.index(tens.lower()) + 2) * 10 if tens else 0
+        out.append(str(n + (_UNITS_SAID.index(unit.lower()) + 1 if unit else 0)))
     return " ".join(out)
+
+
+_UNITS_SAID = [
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+]
+_TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+#: A number from one to ninety-nine said in words.
+_NUMBER_SAID = re.compile(
+    rf"\b(?:(?P<tens>{'|'.join(_TENS)})(?:[-\s](?P<unit>{'|'.join(_UNITS_SAID[:9])}))?"
+    rf"|(?P<unit2>{'|'.join(_UNITS_SAID)}))\b",
+    re.I,
+)
 
 
 def _dates_said_day(text: str, heard: str, words: set[str]) -> bool:
@@ -537,10 +572,21 @@ def standing(reply: list[str], recap: list[str], message: str = "") -> list[str]
     lists = enumerations(message) if _listed(message) else []
     if lists and any(pointed(r, lists, asked=False) is not None for r in reply):
         return []
-    asked_off = _asked_off(reply)
+    let_go = asked_off(reply)
     # a request naming what goes is read below (the rest stands); any other taking back is
     # a taking back of the recap
-    named = {r for r in reply if asked_off and lang.forget_request(r) is not None}
+    named = {r for r in reply if let_go and lang.forget_request(r) is not None}
+    if let_go:
+        # "Actually, take the bit about Gus out. Forget Gus altogether.": a sentence that
+        # names what the request lets go of, and changes no value, is part of that request
+        named |= {
+            r
+            for r in reply
+            if names_any_of(r, let_go)
+            and correction_of(r) is None
+            and not lang.MAKE_THAT.match(r)
+            and lang.said_again(r) is None
+        }
     if (
         reply[0] not in named
         and (
@@ -558,9 +604,9 @@ def standing(reply: list[str], recap: list[str], message: str = "") -> list[str]
         for i, r in enumerate(reply)
     ):
         return _untouched(recap, reply, message)
-    if asked_off is None:
+    if let_go is None:
         return []
-    return [r for r in recap if not _names_any(r, asked_off)]
+    return [r for r in recap if not names_any_of(r, let_go)]
 
 
 def _quotes_its_label(item: str, heard: str) -> bool:
@@ -598,7 +644,7 @@ def _untouched(recap: list[str], reply: list[str], message: str) -> list[str]:
     return [r for r in recap if r not in touched]
 
 
-def _asked_off(sentences: list[str]) -> list[set[str]] | None:
+def asked_off(sentences: list[str]) -> list[set[str]] | None:
     """The words of each thing the `sentences` ask to be let go of by naming it ("forget
     about the Lisbon move", "the Lisbon bit has to go, forget it"); None when one asks for
     something it does not name ("forget that") and no sentence before it says what it
@@ -618,7 +664,7 @@ def _asked_off(sentences: list[str]) -> list[set[str]] | None:
     return out
 
 
-def _names_any(text: str, things: list[set[str]]) -> bool:
+def names_any_of(text: str, things: list[set[str]]) -> bool:
     """Whether `text` holds every word of any of the `things`."""
     words = set(re.findall(r"[\w'’-]+", text.lower()))
     return any(thing <= words for thing in things)

@@ -21,6 +21,7 @@ from doctree.agent.offline.blocks import (
     footnote_anchors,
     footnotes_named,
     footnotes_read,
+    interview_read,
     is_code_line,
     unfence_text,
 )
@@ -101,6 +102,9 @@ _CUT_WORD = re.compile(r"(?:^|\s)[a-z]{2,7}\.$")
 #: A day of the month written with a dot before its month, as German does ("am 3. Oktober"):
 #: the dot ends no sentence.
 _DAY_DOT = re.compile(r"(?:^|\s)\d{1,2}\.$")
+#: A time of day written with dots ("8 p.m.", "9.30 a.m."): before a lower-case word ("at 8
+#: p.m. at the town hall") the dot ends no sentence.
+_MERIDIEM_DOT = re.compile(r"\d\s?[ap]\.m\.$", re.I)
 _MONTH_NEXT = re.compile(
     r"(?:"
     + "|".join(sorted({*MONTHS, *FOREIGN_MONTHS}, key=lambda w: (-len(w), w)))  # same text each run
@@ -128,7 +132,8 @@ def user_sentences(
     A pasted mail chain is read message by message, oldest first (`chain_sentences`); its
     sentences are added to `dated`, each with its message's date (None when it has none).
     """
-    text = quote_marked_blocks(unfence_text(footnotes_read(text), keep=_kept_fenced, own=nicks))
+    text = interview_read(footnotes_read(text))
+    text = quote_marked_blocks(unfence_text(text, keep=_kept_fenced, own=nicks))
     if (chain := mail_chain(text)) is not None and len(chain) > 1:
         return chain_sentences(chain, items, pieces, rows, kept_quotes, dated)
     if (export := chat_export(text)) is not None:
@@ -1209,6 +1214,7 @@ def split_sentences(paragraph: str) -> list[str]:
             or _ABBREVIATION_WORD.search(out[-1])
             or (fields and _CUT_WORD.search(out[-1]))
             or (_DAY_DOT.search(out[-1]) and _MONTH_NEXT.match(p))
+            or (_MERIDIEM_DOT.search(out[-1]) and p[:1].islower())
             or (out[-1].endswith("...") and (leaders or p[:1].islower()))
             or is_mark(out[-1])  # "P.S. it's five": the mark opens the line it marks
             # a mark inside brackets ends no sentence: "the [11th? 14th?]", "(or 12.10?)"

@@ -1,0 +1,189 @@
+"""An interview typed up as questions and answers, a family word with the name in brackets,
+a recap the user lets stand while asking for one thing to be let go of, numbers said in
+words, a time written "8 p.m." inside a sentence, and a person of many facts in one
+session: what the offline agent keeps of each."""
+
+from __future__ import annotations
+
+from doctree.agent.offline.blocks import interview_read
+from doctree.agent.offline.recap import _in_words, standing
+from doctree.agent.offline.segment import split_sentences
+from doctree.store.documents import DocumentsRepository
+from tests.agent.offline_runs import current_facts, run, transcript
+
+
+def _facts(tmp_path, *sessions: list[tuple[str, str, str]]) -> str:
+    with DocumentsRepository(tmp_path / "m.db") as repo:
+        for i, messages in enumerate(sessions):
+            run(repo, transcript(f"s-qa-{i}", *messages))
+        return current_facts(repo)
+
+
+def _pages(tmp_path, *sessions: list[tuple[str, str, str]]) -> dict[str, str]:
+    with DocumentsRepository(tmp_path / "m.db") as repo:
+        for i, messages in enumerate(sessions):
+            run(repo, transcript(f"s-qa-{i}", *messages))
+        return {d.path: d.body for d in repo.documents("main", "~/memory")}
+
+
+# -- an interview typed up as Q: and A: lines ------------------------------------------------
+
+INTERVIEW = (
+    "I interviewed Aunt Wilma (Wilhelmina Roost) for the family tree, typed up below.\n\n"
+    "Q: Where did you grow up?\n"
+    "A: Zeeland, on a dairy farm. I was the youngest.\n"
+    "Q: And work?\n"
+    "A: I taught piano in Utrecht for thirty years.\n"
+    "Q: Family?\n"
+    "A: My brother Kees ran the farm after Father died."
+)
+
+
+def test_an_interviews_answers_are_the_interviewees_lines():
+    read = interview_read(INTERVIEW)
+    assert "Wilhelmina Roost: I taught piano in Utrecht for thirty years." in read
+    assert "Where did you grow up?" in read and "Q: " not in read
+
+
+def test_an_interview_answer_is_filed_on_the_interviewee_not_read_as_the_users(tmp_path):
+    pages = _pages(
+        tmp_path,
+        [
+            ("user", "2031-05-02T10:00:00Z", INTERVIEW),
+            ("assistant", "2031-05-02T10:01:00Z", "What a life. Want help with the tree?"),
+        ],
+    )
+    wilhelmina = pages.get("~/memory/people/wilhelmina-roost", "")
+    assert "Utrecht" in wilhelmina
+    kees = pages.get("~/memory/people/kees", "")
+    # her brother, never the user's
+    assert "the user's brother" not in kees
+    assert "Wilhelmina Roost's brother" in kees
+
+
+def test_qa_lines_with_no_one_named_as_interviewed_stay_as_they_are():
+    text = "Notes from the FAQ:\n\nQ: Can I park?\nA: Yes, bay 4.\nQ: Wifi?\nA: Ask at the desk."
+    assert interview_read(text) == text
+
+
+def test_one_question_and_answer_is_no_interview():
+    text = "I interviewed Bo Lind today.\n\nQ: Why?\nA: Because."
+    assert interview_read(text) == text
+
+
+# -- a family word with the name in brackets ----------------------------------------------
+
+
+def test_a_family_word_with_the_name_in_brackets_names_one_person(tmp_path):
+    pages = _pages(
+        tmp_path,
+        [
+            (
+                "user",
+                "2031-05-02T10:00:00Z",
+                "Grandma (Odette Laine) sent the quilt pattern. Grandma's 90 on the 9th of June.",
+            ),
+            ("assistant", "2031-05-02T10:01:00Z", "Lovely, a big birthday."),
+        ],
+    )
+    odette = pages.get("~/memory/people/odette-laine", "") + pages.get("~/memory/people/odette", "")
+    assert "2031-06-09" in odette
+    assert "~/memory/people/grandma" not in pages
+
+
+# -- a recap the user lets stand while asking for one thing to go ----------------------------
+
+CARD = [
+    (
+        "user",
+        "2031-09-01T09:00:00Z",
+        "Notes for the retirement lunch: Ingrid Falk, twenty-six years in our accounts team, "
+        "lunch is at the Boathouse. Ingrid sails a dinghy called the Petrel, and Gus from "
+        "facilities, who never got on with her, is not invited.",
+    ),
+    (
+        "assistant",
+        "2031-09-01T09:01:00Z",
+        "Got it. Ingrid Falk is retiring after 26 years in accounts, with lunch at the "
+        "Boathouse. Ingrid sails a dinghy, the Petrel.",
+    ),
+    (
+        "user",
+        "2031-09-01T09:02:00Z",
+        "Actually, take Gus out of it. Forget Gus altogether, please.",
+    ),
+    ("assistant", "2031-09-01T09:03:00Z", "Done, nothing about him is kept."),
+]
+
+
+def test_a_recap_stands_when_the_reply_only_lets_go_of_what_it_does_not_name():
+    recap = ["Ingrid Falk is retiring after 26 years in accounts.", "She sails the Petrel."]
+    reply = ["Actually, take Gus out of it.", "Forget Gus altogether, please."]
+    assert standing(reply, recap) == recap
+
+
+def test_a_reply_correcting_a_value_still_sets_the_recap_aside():
+    recap = ["Ingrid Falk is retiring after 26 years in accounts."]
+    assert standing(["Actually, it's 27 years, not 26."], recap) == []
+
+
+def test_the_recap_keeps_what_the_forgotten_persons_sentence_also_said(tmp_path):
+    facts = _facts(tmp_path, CARD)
+    assert "Gus" not in facts
+    assert "Petrel" in facts
+
+
+# -- numbers said in words, as a recap writes them ------------------------------------------
+
+
+def test_a_number_said_in_words_is_read_as_its_figure():
+    assert _in_words("at eight, for thirty-one years, twenty two of them").split() == [
+        "8",
+        "31",
+        "22",
+    ]
+
+
+def test_a_number_word_inside_another_word_is_no_figure():
+    assert _in_words("someone often went eighteenth") == ""
+
+
+# -- a time written with dots inside a sentence -----------------------------------------------
+
+
+def test_a_time_with_dots_before_a_lower_case_word_ends_no_sentence():
+    said = split_sentences("The party is at 8 p.m. at the Boathouse. Bring a card.")
+    assert said == ["The party is at 8 p.m. at the Boathouse.", "Bring a card."]
+
+
+def test_a_time_with_dots_ending_a_sentence_still_ends_it():
+    said = split_sentences("We start at 9 a.m. Lunch is provided.")
+    assert said == ["We start at 9 a.m.", "Lunch is provided."]
+
+
+# -- a person of many facts in one session ------------------------------------------------
+
+
+def test_every_fact_of_a_person_said_in_one_session_is_kept(tmp_path):
+    lines = [
+        "Bettina Sorel is my new landlady.",
+        "Bettina lives in the flat downstairs.",
+        "Bettina works nights at the hospital.",
+        "Bettina has a cat called Juno.",
+        "Bettina collects the rent on the 1st.",
+        "Bettina prefers bank transfers.",
+        "Bettina is allergic to lilies.",
+        "Bettina plays the cello.",
+        "Bettina grew up in Lyon.",
+        "Bettina's number is 07700 900123.",
+        "Bettina drives a green van.",
+    ]
+    facts = _facts(
+        tmp_path,
+        [
+            ("user", "2031-05-02T10:00:00Z", " ".join(lines)),
+            ("assistant", "2031-05-02T10:01:00Z", "Noted."),
+        ],
+    )
+    for word in ("Lyon", "900123", "green van", "cello"):
+        assert word in facts, word
