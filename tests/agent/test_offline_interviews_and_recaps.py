@@ -5,6 +5,7 @@ session: what the offline agent keeps of each."""
 
 from __future__ import annotations
 
+from doctree.agent.offline.bibtex import bibtex_entries
 from doctree.agent.offline.blocks import interview_read
 from doctree.agent.offline.recap import _in_words, standing
 from doctree.agent.offline.segment import split_sentences
@@ -187,3 +188,100 @@ def test_every_fact_of_a_person_said_in_one_session_is_kept(tmp_path):
     )
     for word in ("Lyon", "900123", "green van", "cello"):
         assert word in facts, word
+
+
+# -- a pasted BibTeX reading list -----------------------------------------------------------
+
+BIB = (
+    "Here's my reading list, which first?\n\n"
+    "```\n"
+    "% manager sync: not a fact\n"
+    "@article{vance2029,\n"
+    "  author  = {Vance, Imogen and {de la Cruz}, Mateo and others},\n"
+    "  title   = {Salt marsh {CO$_2$} uptake},\n"
+    "  journal = {Estuarine Letters},\n"
+    "  year    = {2029},\n"
+    "  note    = {my advisor's paper}\n"
+    "}\n"
+    "@book{holm2027,\n"
+    "  author    = {Holm, Sigrid},\n"
+    "  title     = {Tides and Sediment},\n"
+    "  publisher = {Fenwick Press},\n"
+    "  year      = 2027,\n"
+    "  note      = {library copy, due back 2031-03-20}\n"
+    "}\n"
+    "```"
+)
+
+
+def test_a_bibtex_entry_is_read_as_one_statement_with_its_authors_as_people_say_them():
+    entries = bibtex_entries(BIB.split("```")[1])
+    assert entries is not None and len(entries) == 2
+    assert entries[0].startswith("“Salt marsh CO")
+    assert "by Imogen Vance, Mateo de la Cruz and others (2029), Estuarine Letters" in entries[0]
+    assert entries[1].endswith("(2027), Fenwick Press; note: library copy, due back 2031-03-20.")
+    assert not any("sync" in e for e in entries)
+
+
+def test_text_with_no_bibtex_entry_is_not_read_as_one():
+    assert bibtex_entries("email me @ home {soon}, thanks") is None
+    assert bibtex_entries("@comment{nothing here}") is None
+
+
+def test_a_pasted_reading_list_keeps_each_entry_and_a_renewal_replaces_its_due_date(tmp_path):
+    with DocumentsRepository(tmp_path / "m.db") as repo:
+        run(
+            repo,
+            transcript(
+                "s-bib-1",
+                ("user", "2031-03-01T10:00:00Z", BIB),
+                ("assistant", "2031-03-01T10:01:00Z", "Start with the Vance paper."),
+            ),
+        )
+        run(
+            repo,
+            transcript(
+                "s-bib-2",
+                (
+                    "user",
+                    "2031-03-15T10:00:00Z",
+                    "I've renewed the Holm book till the 3rd of April.",
+                ),
+                ("assistant", "2031-03-15T10:01:00Z", "Good."),
+            ),
+        )
+        facts = current_facts(repo)
+    assert "Estuarine Letters" in facts and "Tides and Sediment" in facts
+    assert "2031-04-03" in facts
+    assert "due back 2031-03-20" not in facts
+
+
+def test_a_deadline_given_until_a_later_day_replaces_the_earlier_one(tmp_path):
+    with DocumentsRepository(tmp_path / "m.db") as repo:
+        run(
+            repo,
+            transcript(
+                "s-dl-1",
+                (
+                    "user",
+                    "2031-03-01T10:00:00Z",
+                    "Dr Okonkwo wants the methods chapter by the 10th.",
+                ),
+                ("assistant", "2031-03-01T10:01:00Z", "Noted."),
+            ),
+        )
+        run(
+            repo,
+            transcript(
+                "s-dl-2",
+                (
+                    "user",
+                    "2031-03-05T10:00:00Z",
+                    "Dr Okonkwo has given me until the 17th for the methods chapter.",
+                ),
+                ("assistant", "2031-03-05T10:01:00Z", "That helps."),
+            ),
+        )
+        facts = current_facts(repo)
+    assert "2031-03-17" in facts
+    assert "2031-03-10" not in facts

@@ -16,6 +16,7 @@ from datetime import date
 
 from doctree.agent.offline.afterthought import is_mark
 from doctree.agent.offline.answers import listed_options
+from doctree.agent.offline.bibtex import bibtex_entries, is_bibtex
 from doctree.agent.offline.blocks import (
     NOTE_LINE,
     footnote_anchors,
@@ -282,7 +283,11 @@ def user_sentences(
             flush()
             in_fence = not in_fence
             opened = line
-            if not in_fence and (kept := settings_sentence(settings)):
+            if (
+                not in_fence
+                and not is_bibtex("\n".join(fenced))
+                and (kept := settings_sentence(settings))
+            ):
                 own.append(kept)
             elif not in_fence:
                 records = pasted_rows(fenced)
@@ -771,6 +776,8 @@ def pasted_rows(lines: list[str]) -> list[str]:
         return []
     if _ICALENDAR.match(text):
         return calendar_events(text)
+    if (entries := bibtex_entries(text)) is not None:
+        return entries  # a reading list out of a reference manager: an entry a statement
     if (tasks := gantt_tasks(lines)) is not None:
         return tasks  # a Mermaid gantt chart: each task with its days counted
     if (note := note_fields(lines)) is not None:

@@ -39,6 +39,8 @@ CHANGE = re.compile(
     r"chang(?:e|es|ed)|switch(?:es|ed)?|swapp?(?:s|ed)?|shift(?:s|ed)?|slip(?:s|ped)?|"
     r"re-?schedul(?:e|es|ed)|re-?book(?:s|ed)?|re-?arrang(?:e|es|ed)|extend(?:s|ed)?|"
     r"updat(?:e|es|ed)|revis(?:e|es|ed)|went\s+(?:up|down)|gone\s+(?:up|down)|"
+    # a loan renewed, a deadline granted ("renewed it till the 4th", "given me until Monday")
+    r"renew(?:s|ed|ing)?|giv(?:e|es|en)\s+(?:me|us|him|her|them|the\s+user)\s+(?:until|till|to)|"
     r"(?:up|down)\s+to)\b",
     re.I,
 )
