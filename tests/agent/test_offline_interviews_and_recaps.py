@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from doctree.agent.offline.bibtex import bibtex_entries
 from doctree.agent.offline.blocks import interview_read
-from doctree.agent.offline.recap import _in_words, standing
+from doctree.agent.offline.recap import _in_words, links_read, standing
 from doctree.agent.offline.segment import split_sentences
 from doctree.store.documents import DocumentsRepository
 from tests.agent.offline_runs import current_facts, run, transcript
@@ -285,3 +285,37 @@ def test_a_deadline_given_until_a_later_day_replaces_the_earlier_one(tmp_path):
         facts = current_facts(repo)
     assert "2031-03-17" in facts
     assert "2031-03-10" not in facts
+
+
+# -- links whose details are in their query strings ----------------------------------------
+
+
+def test_a_links_query_string_is_read_decoded():
+    said = links_read("see https://rail.example/book?dep=09%3A15&seat=C%2012&from=York+Central")
+    assert "09:15" in said and "C 12" in said and "York Central" in said
+
+
+def test_a_message_with_no_link_is_read_as_it_is():
+    assert links_read("C++ at 50% off") == "C++ at 50% off"
+
+
+def test_a_recap_reading_out_a_links_details_is_kept(tmp_path):
+    facts = _facts(
+        tmp_path,
+        [
+            (
+                "user",
+                "2031-06-01T09:00:00Z",
+                "Can you keep the details of this booking?\n"
+                "https://coach.example/book?from=Leeds&to=Whitby&date=2031-06-20"
+                "&time=07%3A45&seat=14B",
+            ),
+            (
+                "assistant",
+                "2031-06-01T09:01:00Z",
+                "Coach: Leeds to Whitby on 20 June 2031 at 07:45, seat 14B.",
+            ),
+            ("user", "2031-06-01T09:02:00Z", "Great, thanks."),
+        ],
+    )
+    assert "07:45" in facts and "Whitby" in facts

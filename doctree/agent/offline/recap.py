@@ -130,8 +130,25 @@ class Heard:
     digits: frozenset[str]
 
 
+#: A link with a query string or escapes: "https://x.example/book?time=11%3A40&reg=AB1+2CD".
+_LINK = re.compile(r"https?://[^\s<>\"')\]]*[?%+][^\s<>\"')\]]*")
+
+
+def links_read(message: str) -> str:
+    """`message` with what each link of it says in its address written after it, decoded
+    ("?time=11%3A40&reg=SN19%20KXP": "time 11:40 reg SN19 KXP"), as a recap reads it out."""
+    links = _LINK.findall(message)
+    if not links:
+        return message
+    from urllib.parse import unquote_plus
+
+    said = [re.sub(r"[?&=/]+", " ", unquote_plus(link.split("://", 1)[1])) for link in links]
+    return message + "\n" + "\n".join(said)
+
+
 def heard_of(heard: list[str]) -> Heard:
     """The user's messages `heard` read for their words, digits and spellings."""
+    heard = [links_read(h) for h in heard]
     # what the user spelled out ("S-A-M-I-R", "Kilo Tango seven seven four Delta") is said
     # as the words and codes it spells, without accents, as the recap may put them together
     spelled = [w for h in heard for w in spelled_words(h)]
@@ -165,6 +182,7 @@ def recapped(
     statements: kept only when the user says yes."""
     if not heard:
         return []
+    heard = [links_read(h) for h in heard]  # what a link says in its address, decoded
     listed = _listed(turn.message)
     if listed and checks:
         return []
