@@ -390,8 +390,11 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
                 + _FOR
                 # "PIN 5193", "door code 4471": the digits right after the word, but not after
                 # a "pin" that may be the verb ("pin 2024" a version): that one needs "is"
-                + r"(?:\s*[:=]\s*|\s+(?:is|was)\s*[:=]?\s*(?:now\s+)?|['’]s\s+|"
-                r"(?<![Pp][Ii][Nn])\s+|(?<=(?-i:PIN))\s+)" + _MARKUP_OPEN + _PIN_VALUE,
+                # ("is" said in another language too: "PIN ni 4827", "PIN ist 4827")
+                + r"(?:\s*[:=]\s*|\s+(?:is|was|ni|es|est|ist|är|er|jest|je|é|è)\s*[:=]?\s*"
+                r"(?:now\s+)?|['’]s\s+|(?<![Pp][Ii][Nn])\s+|(?<=(?-i:PIN))\s+)"
+                + _MARKUP_OPEN
+                + _PIN_VALUE,
                 re.I,
             ),
         ),
