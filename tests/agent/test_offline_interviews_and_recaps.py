@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from doctree.agent.offline.bibtex import bibtex_entries
 from doctree.agent.offline.blocks import interview_read
-from doctree.agent.offline.recap import _in_words, links_read, standing
+from doctree.agent.offline.recap import _in_words, links_read, mixed_language, standing
 from doctree.agent.offline.segment import split_sentences
 from doctree.store.documents import DocumentsRepository
 from tests.agent.offline_runs import current_facts, run, transcript
@@ -319,3 +319,76 @@ def test_a_recap_reading_out_a_links_details_is_kept(tmp_path):
         ],
     )
     assert "07:45" in facts and "Whitby" in facts
+
+
+# -- a message switching languages within its sentences ---------------------------------
+
+
+MIXED = (
+    "Sasa, nakuomba unikumbushe mambo machache. Dada yangu, Auntie Njeri, anakuja from "
+    "Kisumu Ijumaa hii, atafika saa nne asubuhi at the Kencom stage, nitaenda kumpokea."
+)
+
+
+def test_a_message_switching_languages_inside_its_sentences_is_mixed():
+    assert mixed_language(MIXED)
+
+
+def test_english_shorthand_and_jargon_are_not_read_as_another_language():
+    assert not mixed_language("I need to book the dentist for Tuesday and then pick up the kids.")
+    assert not mixed_language(
+        "kubectl rollout restart the api deployment then check grafana for the p99 latency"
+    )
+
+
+def test_the_recap_of_a_mixed_language_message_is_kept(tmp_path):
+    facts = _facts(
+        tmp_path,
+        [
+            ("user", "2031-07-01T06:00:00Z", MIXED),
+            (
+                "assistant",
+                "2031-07-01T06:01:00Z",
+                "Here's what I have:\n\n"
+                "- Your sister, Auntie Njeri, arrives from Kisumu on Friday 4 July 2031 at 10:00 "
+                "a.m. at the Kencom stage. You're meeting her.",
+            ),
+        ],
+    )
+    assert "Kisumu" in facts and "2031-07-04" in facts
+
+
+# -- a sum in thousands with no currency ---------------------------------------------------
+
+
+def test_a_sum_in_thousands_is_replaced_by_a_later_one(tmp_path):
+    with DocumentsRepository(tmp_path / "m.db") as repo:
+        run(
+            repo,
+            transcript(
+                "s-k-1",
+                ("user", "2031-03-01T10:00:00Z", "I pledged 15K to Wairimu's harambee."),
+                ("assistant", "2031-03-01T10:01:00Z", "Noted."),
+            ),
+        )
+        run(
+            repo,
+            transcript(
+                "s-k-2",
+                (
+                    "user",
+                    "2031-03-05T10:00:00Z",
+                    "My pledge to Wairimu's harambee is now 25K, not 15K.",
+                ),
+                ("assistant", "2031-03-05T10:01:00Z", "Updated."),
+            ),
+        )
+        facts = current_facts(repo)
+    assert "25K" in facts
+    assert "pledged 15K" not in facts
+
+
+def test_a_race_or_a_screen_in_k_is_no_sum():
+    from doctree.agent.offline.supersession import values
+
+    assert values("I ran a 5k run and bought a 4K monitor") == ()

@@ -213,7 +213,9 @@ def recapped(
     def times_read() -> bool:
         # in a language the rules do not read, a time is said in words ("el sa3a tamanya"):
         # the recap's "8pm" is a reading, not a figure the assistant brought in
-        return glyphs() or not_english(raw_heard) or half_foreign(heard)
+        return (
+            glyphs() or not_english(raw_heard) or half_foreign(heard) or mixed_language(raw_heard)
+        )
 
     @cache
     def other_script() -> bool:
@@ -537,6 +539,17 @@ def not_english(text: str, *, share: int = 10) -> bool:
     words."""
     words = re.findall(r"[^\W\d_]+(?:['’][^\W\d_]+)?", text.lower())
     return len(words) >= 6 and sum(w in stopwords.ENGLISH for w in words) * share < len(words)
+
+
+def mixed_language(text: str) -> bool:
+    """Whether a text of twelve lower-case words or more switches between English and a
+    language the rules do not read within its sentences ("Mama yangu anakuja from Nyeri
+    Jumamosi hii"): half its lower-case words or more are no English word (names, which
+    are capitalised, aside)."""
+    from doctree.agent.offline.ocr import known
+
+    words = re.findall(r"(?<![\w'’-])[a-z][a-z]+(?![\w'’-])", text)
+    return len(words) >= 12 and 2 * sum(not known(w) for w in words) >= len(words)
 
 
 def half_foreign(heard: list[str]) -> bool:

@@ -105,7 +105,11 @@ _RANGE_START = re.compile(
 )
 _AMOUNT = re.compile(
     r"(?P<cur>[£$€])\s?(?P<n>\d[\d,]*(?:\.\d+)?)(?P<k>k\b)?"
-    r"|(?<![\w.])(?P<n2>\d[\d,]*(?:\.\d+)?)\s*(?P<word>pounds|quid|euros?|dollars|bucks)\b",
+    r"|(?<![\w.])(?P<n2>\d[\d,]*(?:\.\d+)?)\s*(?P<word>pounds|quid|euros?|dollars|bucks)\b"
+    # a sum in thousands with no currency, as many write it ("pledged 15K"), not a race
+    # ("a 5k run"), a screen ("4K") or a count of steps
+    r"|(?<![\w.£$€])(?P<n3>\d{1,4}(?:\.\d+)?)(?P<k3>[kK])\b"
+    r"(?!\s*(?:runs?|races?|steps|tvs?|monitors?|screens?|resolution|video)\b)",
     re.I,
 )
 #: A telephone number: "07700 900381", "+44 20 7946 0958", "(555) 014-2267", "0161-496-0732";
@@ -335,8 +339,8 @@ def values(text: str, *, bare: bool = False, said_on: date | None = None) -> tup
     for m in _PERCENT.finditer(text):
         add("percentage", _number(m.group("n")), m.span())
     for m in _AMOUNT.finditer(text):
-        n = _number(m.group("n") or m.group("n2"))
-        if m.group("k"):
+        n = _number(m.group("n") or m.group("n2") or m.group("n3"))
+        if m.group("k") or m.group("k3"):
             n = str(int(float(n) * 1000))
         add("amount", n, m.span())
     for m in _TIME_RANGE.finditer(text):
