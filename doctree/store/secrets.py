@@ -112,7 +112,9 @@ _SEP = (
 )
 _FOR = (
     r"(?:\s+(?:for|of|to|on|at|in|by|beside|behind|outside|inside|under|near|next\s+to)"
-    r"(?:\s+[^\s:=]+){1,3}?)?"
+    r"(?:\s+[^\s:=]+){1,3}?"
+    # or an aside in brackets: "Gate keypad (out of hours only): 4471#"
+    r"|\s*\([^()\n]{1,40}\))?"
 )
 #: Markup a value may be wrapped in where it is given: "code is **7731**", "<b>6042</b>",
 #: "`4410`" (the opener only: the value's own end is a word boundary).
@@ -644,9 +646,10 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
                 r"(?:(?<![^\n])|(?<=[.!?;,(]\s)|(?<=[-*•>]\s)|\b(?:the|my|our|his|her|their|your|its|"
                 r"(?-i:[A-Z])[a-z]+['’]s)\s+)(?:(?!(?:boarding|departure|arrival|airport|next|"
                 r"emergency|fire|car|trap|revolving|winning|right|wrong|perfect|best|only)\b)"
-                r"[a-z]+\s+)?"
+                r"[a-z]+\s+){0,2}"
                 r"(?P<lock>(?:door|gate|alarm|keypad|lock\s*box|key\s*safe|key\s*box|padlock|safe|"
                 r"combination|combo))"
+                r"(?:\s*\([^()\n]{1,40}\))?"  # an aside: "Gate keypad (out of hours only): …"
                 r"(?P<is>\s*[:=]\s*|\s+(?:is|was)\s+(?:now\s+|still\s+)?|['’]s\s+(?:now\s+|still\s+)?"
                 r"|(?<=ion|mbo)\s+)"
                 + _MARKUP_OPEN

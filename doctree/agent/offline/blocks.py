@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from datetime import date
 
 from doctree.agent.offline.language import NAME
 from doctree.agent.offline.memo import SIZE, remembered, remembered_up_to
@@ -62,8 +63,15 @@ def is_prose_line(line: str) -> bool:
         return False
     if _ITEM.match(line) or _CHAT_LINE.match(line):
         return True
-    words = line.split()
+    # a date-time group as `dtg_read` writes it out ("5 June 2039 18:00Z") reads as words
+    words = _DAY_WRITTEN.sub("on that day", line).split()
     return len(words) >= 3 and sum(bool(_WORD.match(w)) for w in words) * 3 >= len(words) * 2
+
+
+_DAY_WRITTEN = re.compile(
+    r"\b[0-3]?\d (?:January|February|March|April|May|June|July|August|September|October|"
+    r"November|December) \d{4} [0-2]\d:[0-5]\d[A-Z]?(?!\w)"
+)
 
 
 #: A hunk's header in a unified diff: "@@ -1,14 +1,16 @@".
@@ -258,6 +266,49 @@ def chat_lines(lines: list[str], own: set[str] | frozenset[str] = frozenset()) -
         elif not _CHAT_SYSTEM.match(line):
             out.append(line.strip())
     return out
+
+
+#: A date-time group as military and aviation messages write it: day, hour and minute, a
+#: time-zone letter, the month's three letters and the year ("041800ZJUN39", "221430Z MAR 2031").
+_DTG = re.compile(
+    r"(?<![\w/])(?P<d>[0-3]\d)(?P<h>[0-2]\d)(?P<m>[0-5]\d)(?P<zone>[A-Z])?\s?"
+    r"(?P<mon>JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)\s?(?P<y>\d{4}|\d{2})(?![\w/])"
+)
+_MONTHS = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"]
+_MONTH_NAMES = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
+
+
+def dtg_read(text: str) -> str:
+    """`text` with each date-time group written out as its day and time ("041800ZJUN39":
+    "4 June 2039 18:00Z"), so that its date is read like any other. A group that names no
+    real day or time stays as it is."""
+
+    def written(m: re.Match[str]) -> str:
+        day, hour, minute = int(m["d"]), int(m["h"]), int(m["m"])
+        year = int(m["y"]) if len(m["y"]) == 4 else 2000 + int(m["y"])
+        month = _MONTHS.index(m["mon"]) + 1
+        try:
+            date(year, month, day)
+        except ValueError:
+            return m.group(0)
+        if hour > 23:
+            return m.group(0)
+        return f"{day} {_MONTH_NAMES[month - 1]} {year} {hour:02d}:{minute:02d}{m['zone'] or ''}"
+
+    return _DTG.sub(written, text) if _DTG.search(text) else text
 
 
 #: A line of an interview typed up as questions and answers: "Q: Where were you born?",

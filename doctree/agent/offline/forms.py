@@ -38,10 +38,25 @@ _TOLD = re.compile(
 _NEWS = "news announcement revelation secret"
 
 
+#: The placeholder a secret is held back by, and what it says of each kind.
+_SECRET_KIND = re.compile(r"\[secret: ([\w-]+)\]")
+_SECRET_SAYS = {
+    "pin": "code pin",
+    "password": "password",
+    "api-key": "key token",
+    "card-security-code": "code",
+    "recovery-phrase": "phrase",
+}
+
+
 def said_forms(text: str) -> str:
     """`text` with the nouns its irregular verb forms stand for, and the nouns of news
     when it tells some, added after it."""
     extra = [noun for noun, pattern in _FORMS if pattern.search(text)]
+    if "[secret: " in text:
+        # a secret held back ("Gate keypad: [secret: pin]") is still a code, a key or a
+        # password said: "don't keep the keypad code" reaches the line that gave it
+        extra += [_SECRET_SAYS.get(kind, "code") for kind in _SECRET_KIND.findall(text)]
     if _TOLD.search(text):
         extra.append(_NEWS)
     return f"{text} {' '.join(extra)}" if extra else text

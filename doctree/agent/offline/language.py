@@ -1026,6 +1026,12 @@ FORGET_ASKED = tuple(
         r"hold\s+onto|hang\s+on\s*to|write\s+down|note\s+down)(?:ing)?\s+)"
         r"(?P<what12>(?:my|our)\s+(?:[\w'’-]+\s+){0,2}?[\w'’-]+)"
         rf"{_ASKED_END}",
+        # "don't keep the keypad code", "don't store that PIN": a code or a key of anything
+        rf"(?P<dont>{_KEEPING_ASKED_AGAINST}(?:keep|remember|store|save|record|hold\s+on\s*to|"
+        r"hold\s+onto|hang\s+on\s*to|write\s+down|note\s+down)(?:ing)?\s+)"
+        r"(?P<what15>(?:the|that|this|those|these)\s+(?:[\w'’-]+\s+){0,2}?"
+        r"(?:codes?|pins?|passwords?|passcodes?|combinations?|tokens?|keys?|logins?)|"
+        rf"(?:the|that|this)\s+(?:[\w'’-]+\s+){{0,2}}?{_PERSONAL_DATUM}){_ASKED_END}",
         # "forget I ever mentioned the interview", "pretend I never told you about the move"
         r"(?P<verb>forget|pretend)\s+(?:that\s+)?i\s+(?:ever\s+|even\s+|never\s+)?"
         r"(?:said|mentioned|told\s+you|brought\s+up|talked)\s+(?:anything\s+)?"
@@ -1059,6 +1065,7 @@ _ASKED_GROUPS = (
     "what12",
     "what13",
     "what14",
+    "what15",
 )
 #: What comes just before a request addressed to the assistant: nothing, a clause's end, or
 #: the words that ask ("please", "can you", "and", "just", "I'd like you to").

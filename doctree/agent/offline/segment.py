@@ -19,6 +19,7 @@ from doctree.agent.offline.answers import listed_options
 from doctree.agent.offline.bibtex import bibtex_entries, is_bibtex
 from doctree.agent.offline.blocks import (
     NOTE_LINE,
+    dtg_read,
     footnote_anchors,
     footnotes_named,
     footnotes_read,
@@ -133,7 +134,7 @@ def user_sentences(
     A pasted mail chain is read message by message, oldest first (`chain_sentences`); its
     sentences are added to `dated`, each with its message's date (None when it has none).
     """
-    text = interview_read(footnotes_read(text))
+    text = interview_read(footnotes_read(dtg_read(text)))
     text = quote_marked_blocks(unfence_text(text, keep=_kept_fenced, own=nicks))
     if (chain := mail_chain(text)) is not None and len(chain) > 1:
         return chain_sentences(chain, items, pieces, rows, kept_quotes, dated)

@@ -490,13 +490,20 @@ def claims(text: str, *, before: str = "", said_on: date | None = None) -> tuple
             asks
             or bool(_STILL.search(clause))
             or bool(_NEGATED.search(main))
-            or (bool(_HISTORY.search(clause)) and not CHANGE.search(clause))
+            or (
+                bool(_HISTORY.search(_WAS_ASIDE.sub("", clause)))
+                and not CHANGE.search(clause)
+                and not _WAS_ASIDE.search(clause)
+            )
         )
         shifted = tuple(Value(v.kind, v.norm, v.start + start, v.end + start, v.role) for v in said)
         out.append(Claim(thing, shifted, context, clause, start, inert, borrowed))
     return tuple(out)
 
 
+#: The old value said in brackets after the new: "18:00 (was 16:00)", "(previously £40)": a
+#: change, not a value told as history.
+_WAS_ASIDE = re.compile(r"\((?:was|previously|formerly|originally|before)\b[^()]{1,40}\)", re.I)
 #: Where an aside or the reason for a value begins: "(", "because", "as", "since".
 _REASON = re.compile(r"\(|\b(?:because|cos|since|as)\b(?!\s+(?:of|well|before|usual)\b)", re.I)
 
@@ -593,7 +600,7 @@ def replacements(
     25th, so it moves to the 2nd") is replaced when the line shares a word with `text`."""
     if "?" in text:
         return []
-    changed = bool(CHANGE.search(text) or _NEW_NUMBER.search(text))
+    changed = bool(CHANGE.search(text) or _NEW_NUMBER.search(text) or _WAS_ASIDE.search(text))
     new_claims = [c for c in claims(text, before=before, said_on=said_on) if not c.inert]
     if not new_claims:
         return []

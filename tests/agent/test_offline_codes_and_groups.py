@@ -1,0 +1,145 @@
+"""A code given after an aside in brackets, a request not to keep "the … code", a line
+holding a code held back reached by that request, military date-time groups, and an old
+value given in brackets after the new: what the offline agent and the secret scanner do."""
+
+from __future__ import annotations
+
+from doctree.agent.offline import language as lang
+from doctree.agent.offline.blocks import dtg_read, is_prose_line
+from doctree.agent.offline.forms import said_forms
+from doctree.agent.offline.supersession import replacements
+from doctree.store.documents import DocumentsRepository
+from doctree.store.secrets import mask_text
+from tests.agent.offline_runs import current_facts, run, transcript
+from tests.memory.stored_bytes import stored_bytes
+
+# -- a code after an aside in brackets ---------------------------------------------------
+
+
+def test_a_locks_code_after_an_aside_in_brackets_is_masked():
+    assert "5086" not in mask_text("7. Side gate keypad (weekends only): 5086#")
+    assert "7720" not in mask_text("Shed padlock (the green one): 7720")
+    assert "3391" not in mask_text("Bike shed code (after dark): 3391")
+
+
+def test_a_figure_after_an_aside_that_is_no_code_stays():
+    for text in (
+        "Boarding gate (terminal 2): 1045",
+        "The gate (the blue one) is 1920s iron",
+        "Safe (in the office): 2000 euros",
+    ):
+        assert mask_text(text) == text
+
+
+def test_the_code_after_an_aside_never_reaches_the_database_file(tmp_path):
+    stored = stored_bytes(
+        tmp_path, ["Site gate keypad (out of hours): 6618#"], "~/memory/notes/site", "s-gate"
+    )
+    assert b"6618" not in stored
+
+
+# -- "don't keep the … code" ---------------------------------------------------------------
+
+
+def test_not_keeping_the_code_of_something_is_a_request_to_forget_it():
+    assert lang.forget_request("Fair enough, don't keep the keypad code.") == (
+        True,
+        "the keypad code",
+    )
+    assert lang.forget_request("Please don't store that PIN.") == (True, "that PIN")
+
+
+def test_a_habit_of_keeping_or_an_errand_is_no_request():
+    assert lang.forget_request("I don't keep the spare key at home.") is None
+    assert lang.forget_request("Don't keep the receipts in the drawer.") is None
+    assert lang.forget_request("don't save the seat") is None
+
+
+def test_a_code_held_back_is_still_a_code_said():
+    assert "code" in said_forms("Side gate keypad: [secret: pin]")
+    assert said_forms("Side gate keypad") == "Side gate keypad"
+
+
+def test_not_keeping_the_code_removes_the_line_that_gave_it(tmp_path):
+    with DocumentsRepository(tmp_path / "m.db") as repo:
+        run(
+            repo,
+            transcript(
+                "s-code",
+                (
+                    "user",
+                    "2031-05-01T09:00:00Z",
+                    "The site notes:\n\n```\n1. Parking in bay 14.\n"
+                    "2. Side gate keypad (weekends only): 5086#\n```",
+                ),
+                ("assistant", "2031-05-01T09:01:00Z", "Parking is in bay 14."),
+                ("user", "2031-05-01T09:02:00Z", "Good, and don't keep the keypad code."),
+                ("assistant", "2031-05-01T09:03:00Z", "Understood."),
+            ),
+        )
+        facts = current_facts(repo)
+    assert "keypad" not in facts
+    assert "bay 14" in facts
+
+
+# -- date-time groups ----------------------------------------------------------------------
+
+
+def test_a_date_time_group_is_written_out_as_its_day_and_time():
+    assert dtg_read("RV NLT 071930ZMAR31 at the gate.") == "RV NLT 7 March 2031 19:30Z at the gate."
+    assert dtg_read("ENDEX 121200Z APR 2031") == "ENDEX 12 April 2031 12:00Z"
+
+
+def test_what_only_looks_like_a_date_time_group_stays():
+    for text in ("order 123456 JUNK", "991800ZJUN39", "312500ZJAN31", "ref 041800Z"):
+        assert dtg_read(text) == text
+
+
+def test_a_line_of_date_time_groups_written_out_reads_as_prose():
+    assert is_prose_line("Para 2: Coach RV Lime St 5 June 2039 15:00Z.")
+
+
+def test_an_amended_date_time_group_replaces_the_old_day(tmp_path):
+    with DocumentsRepository(tmp_path / "m.db") as repo:
+        run(
+            repo,
+            transcript(
+                "s-dtg-1",
+                (
+                    "user",
+                    "2031-03-01T10:00:00Z",
+                    "Orders:\n\n```\n1. REPORT: NLT 101800ZMAR31 to the guardroom, Fort Elm.\n"
+                    "2. ENDEX: 141200ZMAR31.\n```",
+                ),
+                ("assistant", "2031-03-01T10:01:00Z", "You report by 10 March."),
+            ),
+        )
+        run(
+            repo,
+            transcript(
+                "s-dtg-2",
+                (
+                    "user",
+                    "2031-03-04T10:00:00Z",
+                    "Amendment:\n\n```\nPara 1: REPORT NLT 111800ZMAR31 (was 101800Z).\n```",
+                ),
+                ("assistant", "2031-03-04T10:01:00Z", "A day later then."),
+            ),
+        )
+        facts = current_facts(repo)
+    assert "2031-03-11" in facts
+    assert "2031-03-10" not in facts
+
+
+# -- an old value in brackets after the new -----------------------------------------------
+
+
+def test_an_old_value_in_brackets_after_the_new_is_a_change():
+    old = "The choir rehearsal is at 18:30 in the hall."
+    new = "Choir rehearsal at 19:15 (was 18:30)."
+    assert replacements(new, old)
+
+
+def test_a_value_told_as_history_outside_brackets_replaces_nothing():
+    old = "The choir rehearsal is at 18:30 in the hall."
+    assert not replacements("The choir rehearsal was at 19:15 last year.", old)
