@@ -143,3 +143,107 @@ def test_an_old_value_in_brackets_after_the_new_is_a_change():
 def test_a_value_told_as_history_outside_brackets_replaces_nothing():
     old = "The choir rehearsal is at 18:30 in the hall."
     assert not replacements("The choir rehearsal was at 19:15 last year.", old)
+
+
+# -- a date counted in months and days of another calendar ---------------------------------
+
+
+def test_an_ordinal_month_or_day_is_no_day_of_a_month():
+    from datetime import date
+
+    from doctree.agent.offline.resolve import resolve_relative
+
+    said_on = date(2031, 1, 10)
+    for text in (
+        "Grandpa's birthday is the 5th month, 9th day.",
+        "It's the 7th month **14th** day by the old calendar.",
+        "On the 2nd day of the trek we cross the pass.",
+    ):
+        assert resolve_relative(text, said_on)[1] == [], text
+    assert resolve_relative("See you on the 12th.", said_on)[1] != []
+
+
+# -- what the user asked the assistant to work out -----------------------------------------
+
+WORKED_OUT = [
+    (
+        "user",
+        "2031-01-10T10:00:00Z",
+        "Nan keeps her birthday on the old calendar, the 2nd month, 20th day. "
+        "Can you work out when that is this year?",
+    ),
+    (
+        "assistant",
+        "2031-01-10T10:01:00Z",
+        "I converted it:\n\n"
+        "```\nconvert(year=2031, lunar='02-20') -> {'gregorian': '2031-04-01'}\n```\n\n"
+        "- Nan (Ilse Marr) celebrates on 1 April 2031.",
+    ),
+]
+
+
+def test_a_plain_yes_to_what_the_user_asked_to_work_out_keeps_it(tmp_path):
+    facts = _facts_of(
+        tmp_path,
+        [
+            *WORKED_OUT,
+            ("user", "2031-01-10T10:02:00Z", "Perfect."),
+            ("assistant", "2031-01-10T10:03:00Z", "Glad to help."),
+        ],
+    )
+    assert "2031-04-01" in facts
+
+
+def test_a_no_to_what_the_user_asked_to_work_out_keeps_nothing(tmp_path):
+    facts = _facts_of(
+        tmp_path,
+        [
+            *WORKED_OUT,
+            ("user", "2031-01-10T10:02:00Z", "No, that's wrong."),
+            ("assistant", "2031-01-10T10:03:00Z", "Sorry."),
+        ],
+    )
+    assert "2031-04-01" not in facts
+
+
+def test_a_session_ending_on_what_the_user_asked_to_work_out_again_keeps_it(tmp_path):
+    with DocumentsRepository(tmp_path / "m.db") as repo:
+        run(
+            repo,
+            transcript(
+                "s-w-1",
+                *WORKED_OUT,
+                ("user", "2031-01-10T10:02:00Z", "Perfect."),
+                ("assistant", "2031-01-10T10:03:00Z", "Glad to help."),
+            ),
+        )
+        run(
+            repo,
+            transcript(
+                "s-w-2",
+                (
+                    "user",
+                    "2031-01-20T10:00:00Z",
+                    "Nan says it's the 2nd month 22nd day, not the 20th. Can you redo it?",
+                ),
+                (
+                    "assistant",
+                    "2031-01-20T10:01:00Z",
+                    "Nan's birthday this year is 3 April 2031, not 1 April.",
+                ),
+            ),
+        )
+        facts = current_facts(repo)
+    assert "2031-04-03" in facts
+    assert "celebrates on 1 April" not in facts
+    assert "the 20th (2031" not in facts  # the old calendar's day, no date
+
+
+def _facts_of(tmp_path, messages) -> str:
+    with DocumentsRepository(tmp_path / "m.db") as repo:
+        run(repo, transcript("s-w", *messages))
+        return current_facts(repo)
+
+
+def test_a_name_with_an_aside_in_brackets_before_its_verb_has_a_verb():
+    assert lang.has_verb("Gran (Edith Marr) turns 90 on 4 May.")

@@ -153,6 +153,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
     a = Analysis([], segmented.counts, segmented.tools, segmented.tool_errors, [])
     pending: list[Sentence] = []  # what the assistant just said, kept if the user accepts it
     specific: list[Sentence] = []  # its specific statements, kept if the user credits them
+    requested = False  # the user asked the assistant to work something out (`_WORK_OUT`)
     from_tool = False  # what the assistant just said answers the user from a tool's result
     stated = False  # the assistant's last turn asked no question
     asked: Turn | None = None  # the assistant's last turn, when it ends on its one question
@@ -258,6 +259,9 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 pending += record_findings([r.line for r in used], turn.time, directory)
             results = []
             specific = [] if pending else findings(turn, directory, specific=True)
+            # the user asked to work something out ("can you work out the dates?"): a plain
+            # "perfect" to the answer takes up what it found
+            requested = bool(_WORK_OUT.search(asked_for))
             from_tool = turn.after_tool
             if read_paste and _ASKED.search(asked_for):
                 # the user pasted a log or a config and asked about it: what the answer reads
@@ -328,6 +332,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 # "ah ok. I cleared them and it ran fine.": credit after a word of taking it in
                 or (len(own) > 1 and _TAKEN_IN.match(own[0]) and lang.credits(own[1]))
                 or (stated and lang.confirms(own[0]))
+                or (requested and lang.accepts(own[0]) and not lang.rejects(own[0]))
             )
         ):
             for s in specific:
@@ -546,6 +551,10 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
         # the session ends on the assistant's answer from a tool to what the user asked:
         # what it read out for them is kept as found, as it would be had the user gone on
         a.sentences.extend(pending)
+    elif requested and (pending or specific) and last_turn_kind(segmented) == "assistant":
+        # or on its answer to what the user asked it to work out ("can you redo it?"): what
+        # it worked out is kept, as it would be had the user gone on
+        a.sentences.extend(pending or specific)
     else:
         before = {id(s) for s in a.sentences}
         if recap and recap_turn is not None:  # the session ends on a recap: it standing
@@ -587,6 +596,19 @@ _ASKED = re.compile(
 )
 
 
+def last_turn_kind(segmented: Segmented) -> str | None:
+    """Who spoke last in the session: "user" or "assistant" (None when neither did)."""
+    last = next((t for t in reversed(segmented.turns) if t.kind in ("user", "assistant")), None)
+    return last.kind if last else None
+
+
+#: A request to work something out for the user: "can you work out what those are",
+#: "convert these to dates", "figure out when".
+_WORK_OUT = re.compile(
+    r"\b(?:work\s+(?:it\s+|them\s+|that\s+|those\s+)?out|figure\s+(?:it\s+|them\s+)?out|"
+    r"convert|calculate|re-?calculate|translate|find\s+out|look\s+up|re-?do\s+(?:it|that|them))\b",
+    re.I,
+)
 #: A request to read out what the user shows: "can you read it off", "transcribe this".
 _READ = re.compile(
     r"\b(?:read|transcribe|type\s+(?:it|this|that)\s+(?:up|out)|copy\s+(?:it|this))\b", re.I

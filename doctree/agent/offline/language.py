@@ -2452,8 +2452,11 @@ def has_verb(text: str) -> bool:
     )
 
 
-#: A word in -s after a name is its verb: "Priya reviews every PR", "Tomasz coaches".
-_NAME_VERB = re.compile(rf"\b(?P<name>[{_UP}][{_LOW}]+)\s+[a-z]{{2,}}[^s\W]s\b")
+#: A word in -s after a name is its verb: "Priya reviews every PR", "Tomasz coaches", "Gran
+#: (Edith Marr) turns 90" (an aside in brackets between).
+_NAME_VERB = re.compile(
+    rf"\b(?P<name>[{_UP}][{_LOW}]+)(?:\s*\([^()\n]{{1,40}}\))?\s+[a-z]{{2,}}[^s\W]s\b"
+)
 _COUNT_WORDS = {
     "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
     "twelve", "twenty", "thirty", "forty", "fifty", "hundred", "many", "more", "most", "some",

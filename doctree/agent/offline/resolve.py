@@ -160,7 +160,10 @@ _HOLIDAY_RE = (
 #: "2nd flr", "1st class".
 _ORDINAL_NOUNS = (
     r"b-?day|birthday|anniversary|floor|flr|fl|storey|story|grade|year|time|place|row|attempt|"
-    r"round|edition|century|generation|draft|week|lap|class|gear|half|quarter|team|innings|leg"
+    r"round|edition|century|generation|draft|week|lap|class|gear|half|quarter|team|innings|leg|"
+    # "the 3rd month, 12th day" of a calendar counted otherwise (a lunar date), "the 2nd day
+    # of the trip": a count of months or days, no day of a month
+    r"month|day|stage|step|level|chapter|episode"
 )
 
 _RELATIVE = re.compile(
@@ -202,7 +205,7 @@ _RELATIVE = re.compile(
     r"|\s+(?P<commercial>inst(?:ant)?|ult(?:imo)?|prox(?:imo)?)\b\.?)?"
     rf"(?!\s+(?:of\s+)?{_MONTH_RE})"
     # "her 7th birthday", "the 3rd floor": an ordinal of something else, no day of a month
-    rf"(?!\s+(?:{_ORDINAL_NOUNS})\b))"
+    rf"(?![*_]{{0,2}}\s+(?:{_ORDINAL_NOUNS})\b))"
     # "Fri 3", "Thurs 14 at 2": a weekday and a bare day of the month, no time or count
     rf"|(?P<wdn>(?:on\s+)?(?P<wdnwd>{WEEKDAY_OR_ABBREVIATION}),?\s+(?P<n3>[1-9]|[12]\d|3[01])"
     # (not "Thursday 5-a-side", "Sat 3-day pass": a count joined to a word)
@@ -242,6 +245,12 @@ _RANGE = re.compile(
     re.I,
 )
 _ORDINAL_OF = re.compile(rf"\s+(?:{_ORDINAL_NOUNS})\b", re.I)
+#: A day counted in a calendar of numbered months: "the 3rd month, 12th day".
+_COUNTED_DAY = re.compile(
+    r"\b(?:[1-9]|1[0-3])(?:st|nd|rd|th)[*_]{0,2}\s+month\b[^.!?]{0,12}?\b"
+    r"(?:[1-9]|[12]\d|30)(?:st|nd|rd|th)[*_]{0,2}\s+day\b",
+    re.I,
+)
 _RECURRING_AFTER = re.compile(r"\s*(?:s\b|mornings|afternoons|evenings|nights)", re.I)
 
 
@@ -572,6 +581,10 @@ def resolve_relative(
         elif m.group("dom"):
             if re.search(rf"\b{_MONTH_RE}\s*$", text[: m.start()], re.I):
                 continue  # "April 30th": a month-day date, found by `absolute_dates`
+            if _COUNTED_DAY.search(text):
+                # "the 2nd month 22nd day, not the 20th": beside a day counted in another
+                # calendar, a bare ordinal is of that calendar too
+                continue
             contrasted = [d for p, d in sorted(here) if p < m.start()]
             if corrected is not None and int(m.group("n2")) in corrected[1]:
                 # "it's the 14th, not the 12th" of a thing dated the 12th of a month: that

@@ -501,6 +501,8 @@ def claims(text: str, *, before: str = "", said_on: date | None = None) -> tuple
     return tuple(out)
 
 
+#: The old value set against the new after it: "is 30 August, not 20 August", "£45; not £40".
+_NOT_THE_OLD = re.compile(r"[,;]\s*not\s+(?:on\s+|at\s+|the\s+)?[£$€]?\d", re.I)
 #: The old value said in brackets after the new: "18:00 (was 16:00)", "(previously £40)": a
 #: change, not a value told as history.
 _WAS_ASIDE = re.compile(r"\((?:was|previously|formerly|originally|before)\b[^()]{1,40}\)", re.I)
@@ -600,7 +602,12 @@ def replacements(
     25th, so it moves to the 2nd") is replaced when the line shares a word with `text`."""
     if "?" in text:
         return []
-    changed = bool(CHANGE.search(text) or _NEW_NUMBER.search(text) or _WAS_ASIDE.search(text))
+    changed = bool(
+        CHANGE.search(text)
+        or _NEW_NUMBER.search(text)
+        or _WAS_ASIDE.search(text)
+        or _NOT_THE_OLD.search(text)
+    )
     new_claims = [c for c in claims(text, before=before, said_on=said_on) if not c.inert]
     if not new_claims:
         return []
