@@ -247,3 +247,41 @@ def _facts_of(tmp_path, messages) -> str:
 
 def test_a_name_with_an_aside_in_brackets_before_its_verb_has_a_verb():
     assert lang.has_verb("Gran (Edith Marr) turns 90 on 4 May.")
+
+
+# -- a day of a week numbered as ISO does ----------------------------------------------------
+
+
+def test_a_weekday_of_an_iso_week_is_that_day():
+    from datetime import date
+
+    from doctree.agent.offline.resolve import resolve_relative
+
+    said_on = date(2031, 3, 20)
+    text, said = resolve_relative("Parents' evening is the Tuesday of W16.", said_on)
+    assert "(2031-04-15)" in text and said
+    text, _ = resolve_relative("Audit on the Friday in week 2031-W20.", said_on)
+    assert "(2031-05-16)" in text
+    # a week the year does not have is no day
+    assert resolve_relative("the Monday of W53", said_on)[1] == []
+
+
+def test_a_sentence_after_a_list_that_says_what_the_list_does_not_is_a_recap(tmp_path):
+    facts = _facts_of(
+        tmp_path,
+        [
+            (
+                "user",
+                "2031-03-20T09:00:00Z",
+                "New rota, can you work out the dates?\n\n```\n2031-W16  EARLIES\n"
+                "2031-W17  LATES\nLead: B. Osei  ext 7731\n```\nThat's Bola.",
+            ),
+            (
+                "assistant",
+                "2031-03-20T09:01:00Z",
+                "Using ISO weeks:\n\n- W16 earlies: 14 to 18 April 2031.\n"
+                "- W17 lates: 21 to 25 April 2031.\n\nYour lead is Bola Osei, extension 7731.",
+            ),
+        ],
+    )
+    assert "Bola Osei" in facts and "7731" in facts

@@ -547,6 +547,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
             _taken_off(a, turn, raw, directory, current)
         _relisted(a, turn, directory, current)
         previous = current
+    ends_on_found: list[Sentence] | None = None
     if pending and from_tool and _ASKED.search(asked_for):
         # the session ends on the assistant's answer from a tool to what the user asked:
         # what it read out for them is kept as found, as it would be had the user gone on
@@ -554,8 +555,21 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
     elif requested and (pending or specific) and last_turn_kind(segmented) == "assistant":
         # or on its answer to what the user asked it to work out ("can you redo it?"): what
         # it worked out is kept, as it would be had the user gone on
-        a.sentences.extend(pending or specific)
-    else:
+        ends_on_found = pending or specific
+    if ends_on_found is not None:  # (beside the recap of the rest, which it says too)
+        # (what of it restates the user's own message is read as the recap, in the user's
+        # voice, as a reply accepting it would have it)
+        restating = [s for s in ends_on_found if any(_as_said(s.text) in r for r in recap)]
+        a.sentences.extend(s for s in ends_on_found if s not in restating)
+        if recap and recap_turn is not None:
+            before = {id(s) for s in a.sentences}
+            _read_recap(a, recap_turn, recap, directory, context, recap_since)
+            # a finding the recap was to say in the user's voice and did not is kept as found
+            new = [s for s in a.sentences if id(s) not in before]
+            a.sentences.extend(s for s in restating if not _said_by(s, new))
+        else:
+            a.sentences.extend(restating)
+    elif not (pending and from_tool and _ASKED.search(asked_for)):
         before = {id(s) for s in a.sentences}
         if recap and recap_turn is not None:  # the session ends on a recap: it standing
             _read_recap(a, recap_turn, recap, directory, context, recap_since)

@@ -234,7 +234,20 @@ def recapped(
         return []
     out = []
     # a list set out: its items that state, each with its label ("Raffle: Dev Mistry …")
-    candidates = [x for x in list_items(turn.message) if _states(x, raw_heard)] if listed else None
+    candidates = None
+    if listed:
+        items = list_items(turn.message)
+        inside = " ".join(items)
+        # and the sentences outside the list that say what it does not ("Your supervisor
+        # is Kasia Wróbel, ext 4410."; not "Still owed: Ana £18", its items summed up)
+        listed_figures = set(_DIGITS.findall(inside))
+        candidates = [x for x in items if _states(x, raw_heard)] + [
+            x
+            for x in turn.sentences
+            if x not in inside
+            and not x.rstrip().endswith(":")
+            and not set(_DIGITS.findall(x)) & listed_figures
+        ]
     for raw in candidates if candidates is not None else turn.sentences:
         text = raw.strip() if listed else _ACK.sub("", raw.strip(), count=1)
         if checks:

@@ -173,6 +173,9 @@ _RELATIVE = re.compile(
     r"|(?P<hn>\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?P<hunit>days?|weeks?))"
     rf"\s+(?P<hdir>before|after)\s+)?{_HOLIDAY_RE})"
     r"|(?P<dat>(?:the\s+)?day\s+after\s+tomorrow)"
+    # "the Wednesday of W15", "Friday in week 2039-W22": a day of a week numbered as ISO does
+    rf"|(?P<isowk>(?:the\s+)?(?P<iwd>{WEEKDAY})\s+(?:of|in)\s+(?:(?:ISO\s+)?week\s+)?"
+    r"(?:(?P<iy>\d{4})-?)?W(?P<iw>[0-4]?\d|5[0-3])\b)"
     rf"|(?P<nth>(?:the\s+)?(?P<ord>first|second|third|fourth|last|1st|2nd|3rd|4th)\s+"
     rf"(?P<nwd>{WEEKDAY})\s+(?:of|in)\s+(?:(?P<nwhich>the|this|next)\s+month|(?P<nmonth>{_MONTH_RE})))"
     # "Saturday week", "a week on Saturday", "Tuesday fortnight": a week or two after the coming one
@@ -529,6 +532,16 @@ def resolve_relative(
                 d += timedelta(days=1)  # "a week tomorrow": a week from tomorrow
         elif m.group("dat"):
             d = ref + timedelta(days=2)
+        elif m.group("isowk"):
+            year = int(m.group("iy")) if m.group("iy") else ref.year
+            try:
+                d = date.fromisocalendar(
+                    year, int(m.group("iw")), weekday_number(m.group("iwd")) + 1
+                )
+            except ValueError:
+                continue
+            if not m.group("iy") and d < ref - timedelta(days=182):
+                d = date.fromisocalendar(year + 1, int(m.group("iw")), d.isoweekday())
         elif m.group("tomorrow"):
             d = ref + timedelta(days=1)
         elif m.group("yesterday"):
