@@ -393,3 +393,31 @@ def test_a_race_or_a_screen_in_k_is_no_sum():
     from doctree.agent.offline.supersession import values
 
     assert values("I ran a 5k run and bought a 4K monitor") == ()
+
+
+def test_a_listed_recap_item_opening_on_a_past_verb_states_what_was_done(tmp_path):
+    facts = _facts(
+        tmp_path,
+        [
+            (
+                "user",
+                "2031-02-01T10:00:00Z",
+                "Typed up what Nan told me:\n\nmet Grandad Piet at the Palais in Leeds, 1958.\n"
+                "married at St Anne's two years later.",
+            ),
+            (
+                "assistant",
+                "2031-02-01T10:01:00Z",
+                "For your notes:\n\n- Met Grandad Piet at the Palais in Leeds in 1958.\n"
+                "- Married at St Anne's two years later.",
+            ),
+        ],
+    )
+    assert "Palais" in facts and "1958" in facts
+
+
+def test_a_listed_item_that_orders_is_no_recap():
+    from doctree.agent.offline.recap import _states
+
+    assert not _states("Call Dev about the Palais on Monday.", "the Palais, Dev")
+    assert _states("Met Dev at the Palais.", "met Dev at the Palais")

@@ -266,6 +266,15 @@ _PAST = re.compile(
     r"spoke|grew|[a-z]{3,}ed)\b",
     re.I,
 )
+#: A verb in the past tense that a note opens on, its doer left unsaid ("Met Bridie at a
+#: dance", "Moved to Leeds in 1990"): a closed list, as "-ed" alone also ends nouns ("bed").
+PAST_VERB = re.compile(
+    r"(?i:was|were|did|had|went|met|came|saw|got|told|said|took|made|gave|spent|found|"
+    r"thought|heard|sent|bought|paid|ran|ate|knew|felt|kept|lost|won|wrote|began|became|"
+    r"brought|caught|sold|sat|stood|forgot|drove|flew|fell|held|built|slept|woke|chose|broke|"
+    r"spoke|grew|worked|moved|lived|started|joined|married|retired|studied|trained|served|"
+    r"arrived|returned|emigrated|settled|stayed|played|taught)"
+)
 _NOT_PAST = re.compile(
     r"\b(?:will|shall|gonna|going\s+to|plan(?:s|ning)?\s+to|next|upcoming|let's|can\s+we|"
     r"could\s+we|should|need\s+to|want\s+to|excited|interested|tired|worried|scheduled|"

@@ -436,6 +436,8 @@ def _states(item: str, heard: str) -> bool:
         return True
     if word.lower() in _DETERMINERS and lang.has_verb(item):
         return True  # "The dentist has moved to the 4th": a statement, not an order
+    if lang.PAST_VERB.fullmatch(word):
+        return True  # "Met Bridie at a dance in 1973": what was done, its doer left unsaid
     return (
         word[:1].isupper()
         and re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", heard) is not None
