@@ -285,3 +285,36 @@ def test_a_sentence_after_a_list_that_says_what_the_list_does_not_is_a_recap(tmp
         ],
     )
     assert "Bola Osei" in facts and "7731" in facts
+
+
+def test_a_weekday_of_an_iso_week_said_in_words_is_that_day():
+    from datetime import date
+
+    from doctree.agent.offline.resolve import resolve_relative
+
+    text, _ = resolve_relative("I present on the Thursday of ISO week 15.", date(2031, 11, 10))
+    assert "(2032-04-08)" in text
+
+
+def test_a_weekday_the_reply_dates_weeks_away_is_left_undated(tmp_path):
+    facts = _facts_of(
+        tmp_path,
+        [
+            (
+                "user",
+                "2031-09-01T09:00:00Z",
+                "Draft for the invite: join us at the Harbour Rooms, Saturday at seven, "
+                "bring a plate! The facts: Odile Brun's farewell is Saturday the 27th of "
+                "September at the Harbour Rooms.",
+            ),
+            (
+                "assistant",
+                "2031-09-01T09:01:00Z",
+                "Odile Brun's farewell is on Saturday 27 September 2031 at 7 p.m. at the "
+                "Harbour Rooms.",
+            ),
+            ("user", "2031-09-01T09:02:00Z", "Thanks."),
+        ],
+    )
+    assert "2031-09-27" in facts
+    assert "2031-09-06" not in facts  # the coming Saturday, which the invite does not mean

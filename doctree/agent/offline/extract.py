@@ -160,7 +160,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
     previous: list[Sentence] = []  # the last user turn's sentences: what "forget that" means
     context = Context(directory)
     context.date_order = segmented.date_order
-    context.restated = restated_dates(segmented.turns)
+    context.restated = restated_dates(segmented.turns, context.restated_elsewhere)
     context.restated_people = restated_people(segmented.turns)
     context.confirmed_people = confirmed_people(segmented.turns)
     context.figures = confirmed(  # "£22.50" as the assistant confirms a bare "22.50"
@@ -2386,8 +2386,12 @@ def read_sentence(
         given=given,
         remembered=context.remembered if context is not None else None,
     )
-    if context is not None and (restated := context.restated.get(raw)):
-        text, rel = _as_restated(text, rel, restated, ref)
+    if context is not None and (
+        (restated := context.restated.get(raw)) or raw in context.restated_elsewhere
+    ):
+        text, rel = _as_restated(
+            text, rel, restated or [], ref, context.restated_elsewhere.get(raw)
+        )
     if anchors is not None:
         session_dates(anchors, clean, rel + abs_dates)
     text = _with_years(text, abs_dates)
@@ -2435,13 +2439,18 @@ def read_sentence(
 
 
 def _as_restated(
-    text: str, rel: list[tuple[str, date]], restated: list[date], ref: date
+    text: str,
+    rel: list[tuple[str, date]],
+    restated: list[date],
+    ref: date,
+    further: list[date] | None = None,
 ) -> tuple[str, list[tuple[str, date]]]:
     """A bare weekday of a sentence ("second viewing on Saturday") read as the day of that
     name the assistant's reply restating the sentence gives explicitly ("Saturday 9 March"),
     when it is a different one within a week of the day said: the reply read what the user
     meant, where the tense of the sentence around it may not tell."""
     out = []
+    further = further or []
     for phrase, d in rel:
         # a bare weekday only: "last Saturday", "next Saturday" say which one themselves
         day = next(
@@ -2460,6 +2469,16 @@ def _as_restated(
             new = fits[0]
             text = text.replace(f"{phrase} ({d.isoformat()})", f"{phrase} ({new.isoformat()})", 1)
             d = new
+        elif (
+            day is not None
+            and d not in further
+            and any(x.weekday() == lang.WEEKDAYS.index(day) and x != d for x in further)
+        ):
+            # the reply gives that weekday a day further off ("Friday at eight" of a do the
+            # reply dates Friday 14 October, weeks away): which one is unsure, so the
+            # weekday is left as said, undated, rather than dated wrongly
+            text = text.replace(f"{phrase} ({d.isoformat()})", phrase, 1)
+            continue
         out.append((phrase, d))
     return text, out
 

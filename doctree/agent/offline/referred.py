@@ -182,10 +182,15 @@ class ThingTest:
         return lang.mentions(text, self.words)
 
 
-def restated_dates(turns: list[Turn]) -> dict[str, list[date]]:
+def restated_dates(
+    turns: list[Turn], elsewhere: dict[str, list[date]] | None = None
+) -> dict[str, list[date]]:
     """The dates the assistant's reply gives explicitly ("second viewing on Saturday 9
     March") for a user's sentence of the message just before it that it restates (they
-    share two values or more: "14 Pell Street", "£980"): user sentence -> those dates."""
+    share two values or more: "14 Pell Street", "£980"): user sentence -> those dates. Into
+    `elsewhere`, when given, go the days it gives another sentence of the message that
+    shares two of its names and says the day's weekday alone ("come to the Boathouse,
+    Friday at eight")."""
     from doctree.agent.offline.resolve import absolute_dates, message_date
 
     out: dict[str, list[date]] = {}
@@ -203,6 +208,18 @@ def restated_dates(turns: list[Turn]) -> dict[str, list[date]]:
                 best = _restated(user.sentences, clause) or _restated(user.sentences, sentence)
                 if best is not None:
                     out.setdefault(best, []).extend(d for _, d in said)
+                # another sentence of the message about the same thing, which names the day
+                # by its weekday alone ("come to the Boathouse, Friday at eight" beside "the
+                # lunch is Friday the 14th at the Boathouse"): that weekday is the one given
+                have = {v for v in values(clause) if not v.isdigit()}  # names, not figures
+                for raw in user.sentences:
+                    if raw == best or len(values(raw) & have) < _RESTATES:
+                        continue
+                    for _, d in said:
+                        if elsewhere is not None and re.search(
+                            rf"\b{d.strftime('%A')}\b", raw, re.I
+                        ):
+                            elsewhere.setdefault(raw, []).append(d)
     return out
 
 

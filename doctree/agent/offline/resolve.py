@@ -175,7 +175,8 @@ _RELATIVE = re.compile(
     r"|(?P<dat>(?:the\s+)?day\s+after\s+tomorrow)"
     # "the Wednesday of W15", "Friday in week 2039-W22": a day of a week numbered as ISO does
     rf"|(?P<isowk>(?:the\s+)?(?P<iwd>{WEEKDAY})\s+(?:of|in)\s+(?:(?:ISO\s+)?week\s+)?"
-    r"(?:(?P<iy>\d{4})-?)?W(?P<iw>[0-4]?\d|5[0-3])\b)"
+    r"(?:(?P<iy>\d{4})-?)?W(?P<iw>[0-4]?\d|5[0-3])\b"
+    rf"|(?:the\s+)?(?P<iwd2>{WEEKDAY})\s+(?:of|in)\s+ISO\s+week\s+(?P<iw2>[0-4]?\d|5[0-3])\b)"
     rf"|(?P<nth>(?:the\s+)?(?P<ord>first|second|third|fourth|last|1st|2nd|3rd|4th)\s+"
     rf"(?P<nwd>{WEEKDAY})\s+(?:of|in)\s+(?:(?P<nwhich>the|this|next)\s+month|(?P<nmonth>{_MONTH_RE})))"
     # "Saturday week", "a week on Saturday", "Tuesday fortnight": a week or two after the coming one
@@ -534,14 +535,14 @@ def resolve_relative(
             d = ref + timedelta(days=2)
         elif m.group("isowk"):
             year = int(m.group("iy")) if m.group("iy") else ref.year
+            week = int(m.group("iw") or m.group("iw2"))
+            day = weekday_number(m.group("iwd") or m.group("iwd2")) + 1
             try:
-                d = date.fromisocalendar(
-                    year, int(m.group("iw")), weekday_number(m.group("iwd")) + 1
-                )
+                d = date.fromisocalendar(year, week, day)
+                if not m.group("iy") and d < ref - timedelta(days=182):
+                    d = date.fromisocalendar(year + 1, week, day)
             except ValueError:
                 continue
-            if not m.group("iy") and d < ref - timedelta(days=182):
-                d = date.fromisocalendar(year + 1, int(m.group("iw")), d.isoweekday())
         elif m.group("tomorrow"):
             d = ref + timedelta(days=1)
         elif m.group("yesterday"):
@@ -1221,6 +1222,10 @@ class Context:
         # a user's sentence -> the dates the assistant's reply restating it gives explicitly
         # (`referred.restated_dates`): a bare weekday of it means the one of those it names
         self.restated: dict[str, list[date]] = {}
+        # another sentence of that message, naming what the reply dates by its weekday alone
+        # (`referred.restated_dates`): a bare weekday of it that the reply dates further off
+        # than a week is left undated
+        self.restated_elsewhere: dict[str, list[date]] = {}
         # a user's sentence whose "she" or "he" names nobody -> the names the assistant's
         # reply restating it gives (`referred.restated_people`)
         self.restated_people: dict[str, list[str]] = {}
