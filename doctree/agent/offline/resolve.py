@@ -536,11 +536,11 @@ def resolve_relative(
         elif m.group("isowk"):
             year = int(m.group("iy")) if m.group("iy") else ref.year
             week = int(m.group("iw") or m.group("iw2"))
-            day = weekday_number(m.group("iwd") or m.group("iwd2")) + 1
+            iso_day = weekday_number(m.group("iwd") or m.group("iwd2")) + 1
             try:
-                d = date.fromisocalendar(year, week, day)
+                d = date.fromisocalendar(year, week, iso_day)
                 if not m.group("iy") and d < ref - timedelta(days=182):
-                    d = date.fromisocalendar(year + 1, week, day)
+                    d = date.fromisocalendar(year + 1, week, iso_day)
             except ValueError:
                 continue
         elif m.group("tomorrow"):
