@@ -421,3 +421,20 @@ def test_a_listed_item_that_orders_is_no_recap():
 
     assert not _states("Call Dev about the Palais on Monday.", "the Palais, Dev")
     assert _states("Met Dev at the Palais.", "met Dev at the Palais")
+
+
+def test_what_the_user_calls_someone_with_who_they_are_and_their_name_in_brackets(tmp_path):
+    pages = _pages(
+        tmp_path,
+        [
+            (
+                "user",
+                "2031-05-02T10:00:00Z",
+                "Nonna (my grandmother, Lucia Ferri) is coming in May. Nonna only eats "
+                "vegetarian on full-moon days.",
+            ),
+            ("assistant", "2031-05-02T10:01:00Z", "Noted."),
+        ],
+    )
+    lan = "".join(body for path, body in pages.items() if path.startswith("~/memory/people/lucia"))
+    assert "vegetarian" in lan

@@ -2117,6 +2117,12 @@ NICKNAME = (
     re.compile(rf"(?P<full>{NAME})\s*[(,]\s*(?P<nick>{NAME_WORD})\s+for\s+short"),
     re.compile(rf"(?P<full>{NAME}),?\s+(?:who\s+)?(?:goes|went)\s+by\s+(?P<nick>{NAME_WORD})"),
     re.compile(rf"(?P<full>{NAME}),?\s+(?:aka|a\.k\.a\.)\s+(?P<nick>{NAME_WORD})"),
+    # "Ah Ma (my grandmother, Wong Siu-Fong)", "Gigi (my aunt, Georgina Hale)": what the
+    # user calls them, who they are to the user and their name, in brackets
+    re.compile(
+        rf"(?P<nick>{NAME})\s*\(\s*(?:my|our)\s+[a-z-]+(?:\s+[a-z-]+)?,\s*"
+        rf"(?P<full>{NAME})[^()\n]{{0,30}}\)"
+    ),
     # "Grandad (Tomás Ó Briain)", "Mum (Helen)": the family word the user calls them by,
     # and their name in brackets
     re.compile(
