@@ -1451,6 +1451,19 @@ _BY_CONSONANTS = {_consonants(w): w for w in _REQUEST_WORDS if _consonants(w) !=
 _KEEP_OR_LET_GO = r"(?:forget|delete|erase|keep|remember|save|store|record|note|write|log)"
 
 
+_LETTERS = re.compile(r"[A-Za-z'’]+")
+
+
+@remembered_up_to(SIZE, shared=True)
+def _respelled(w: str) -> str:
+    """One word of `standard_spelling` as the standard word (itself when it is one)."""
+    if w.lower() in ("dat", "dis", "dem"):
+        return "th" + w[1:].lower()
+    if w == _consonants(w).lower() and len(w) >= 2:
+        return _BY_CONSONANTS.get(w.lower(), w)
+    return w
+
+
 def standard_spelling(sentence: str) -> str:
     """The sentence with the ways a request to forget is written outside standard English
     spelling read as the standard words: vowels dropped ("dnt sv tht"), "th" said as "d"
@@ -1458,15 +1471,7 @@ def standard_spelling(sentence: str) -> str:
     bare verb for "don't" ("no write am anywhere"). A word with a vowel of its own is never
     changed, nor a word no request is made of."""
 
-    def word(m: re.Match[str]) -> str:
-        w = m.group(0)
-        if w.lower() in ("dat", "dis", "dem"):
-            return "th" + w[1:].lower()
-        if w == _consonants(w).lower() and len(w) >= 2:
-            return _BY_CONSONANTS.get(w.lower(), w)
-        return w
-
-    text = re.sub(r"[A-Za-z'’]+", word, sentence)
+    text = _LETTERS.sub(lambda m: _respelled(m.group(0)), sentence)
     text = re.sub(rf"\b({_KEEP_OR_LET_GO})\s+am\b", r"\1 it", text, flags=re.I)
     return re.sub(
         rf"(?:^|(?<=[,;:.!?]))(\s*)no\s+(?={_KEEP_OR_LET_GO}\b)", r"\1don't ", text, flags=re.I
