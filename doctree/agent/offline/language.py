@@ -1438,12 +1438,17 @@ _REQUEST_WORDS = [
 ]
 
 
+_APOSTROPHES = re.compile(r"['’]")
+_VOWELS = re.compile(r"[aeiou]")
+_DOUBLED = re.compile(r"(.)\1+")
+
+
 def _consonants(word: str) -> str:
     """A word as written without its vowels after the first letter, doubled letters once
     ("remember" -> "rmbr", "that" -> "tht", "don't" -> "dnt")."""
-    w = re.sub(r"['’]", "", word.lower())
-    w = w[:1] + re.sub(r"[aeiou]", "", w[1:])
-    return re.sub(r"(.)\1+", r"\1", w)
+    w = _APOSTROPHES.sub("", word.lower())
+    w = w[:1] + _VOWELS.sub("", w[1:])
+    return _DOUBLED.sub(r"\1", w)
 
 
 _BY_CONSONANTS = {_consonants(w): w for w in _REQUEST_WORDS if _consonants(w) != w}
@@ -1452,6 +1457,10 @@ _KEEP_OR_LET_GO = r"(?:forget|delete|erase|keep|remember|save|store|record|note|
 
 
 _LETTERS = re.compile(r"[A-Za-z'’]+")
+#: "am" as the object of a verb of keeping or letting go, in pidgins ("forget am").
+_AM_OBJECT = re.compile(rf"\b({_KEEP_OR_LET_GO})\s+am\b", re.I)
+#: "no" before a bare verb of keeping or letting go, for "don't" ("no write am anywhere").
+_NO_FOR_DONT = re.compile(rf"(?:^|(?<=[,;:.!?]))(\s*)no\s+(?={_KEEP_OR_LET_GO}\b)", re.I)
 
 
 @remembered_up_to(SIZE, shared=True)
@@ -1472,10 +1481,8 @@ def standard_spelling(sentence: str) -> str:
     changed, nor a word no request is made of."""
 
     text = _LETTERS.sub(lambda m: _respelled(m.group(0)), sentence)
-    text = re.sub(rf"\b({_KEEP_OR_LET_GO})\s+am\b", r"\1 it", text, flags=re.I)
-    return re.sub(
-        rf"(?:^|(?<=[,;:.!?]))(\s*)no\s+(?={_KEEP_OR_LET_GO}\b)", r"\1don't ", text, flags=re.I
-    )
+    text = _AM_OBJECT.sub(r"\1 it", text)
+    return _NO_FOR_DONT.sub(r"\1don't ", text)
 
 
 class Span:
