@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from doctree.agent.offline import memo
 from doctree.agent.offline.language import forget_request, standard_spelling
 from doctree.store.documents import DocumentsRepository
 from tests.agent.offline_runs import page_lines, run, transcript
@@ -92,3 +93,13 @@ def test_a_request_whose_sentence_names_its_thing_takes_no_line_before(repo):
     )
     lines = _lines(repo)
     assert any("Kano" in ln for ln in lines), lines
+
+
+def test_each_word_is_respelled_as_written_however_often_it_comes():
+    memo.forget()
+    assert standard_spelling("dnt sv tht") == "dont save that"
+    # the same letters in capitals are a word of their own: left as written, every time
+    assert standard_spelling("DNT SV THT, dnt sv tht") == "DNT SV THT, dont save that"
+    assert standard_spelling("Dis one, no sv am") == "this one, don't save it"
+    memo.forget()  # the words read are dropped with every other answer of the run
+    assert memo.held() == 0

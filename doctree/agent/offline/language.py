@@ -1454,17 +1454,39 @@ _REQUEST_WORDS = [
 ]
 
 
+_APOSTROPHES = re.compile(r"['’]")
+_VOWELS = re.compile(r"[aeiou]")
+_DOUBLED = re.compile(r"(.)\1+")
+
+
 def _consonants(word: str) -> str:
     """A word as written without its vowels after the first letter, doubled letters once
     ("remember" -> "rmbr", "that" -> "tht", "don't" -> "dnt")."""
-    w = re.sub(r"['’]", "", word.lower())
-    w = w[:1] + re.sub(r"[aeiou]", "", w[1:])
-    return re.sub(r"(.)\1+", r"\1", w)
+    w = _APOSTROPHES.sub("", word.lower())
+    w = w[:1] + _VOWELS.sub("", w[1:])
+    return _DOUBLED.sub(r"\1", w)
 
 
 _BY_CONSONANTS = {_consonants(w): w for w in _REQUEST_WORDS if _consonants(w) != w}
 #: A verb of keeping or letting go, before the object pronoun it takes.
 _KEEP_OR_LET_GO = r"(?:forget|delete|erase|keep|remember|save|store|record|note|write|log)"
+
+
+_LETTERS = re.compile(r"[A-Za-z'’]+")
+#: "am" as the object of a verb of keeping or letting go, in pidgins ("forget am").
+_AM_OBJECT = re.compile(rf"\b({_KEEP_OR_LET_GO})\s+am\b", re.I)
+#: "no" before a bare verb of keeping or letting go, for "don't" ("no write am anywhere").
+_NO_FOR_DONT = re.compile(rf"(?:^|(?<=[,;:.!?]))(\s*)no\s+(?={_KEEP_OR_LET_GO}\b)", re.I)
+
+
+@remembered_up_to(SIZE, shared=True)
+def _respelled(w: str) -> str:
+    """One word of `standard_spelling` as the standard word (itself when it is one)."""
+    if w.lower() in ("dat", "dis", "dem"):
+        return "th" + w[1:].lower()
+    if w == _consonants(w).lower() and len(w) >= 2:
+        return _BY_CONSONANTS.get(w.lower(), w)
+    return w
 
 
 def standard_spelling(sentence: str) -> str:
@@ -1474,19 +1496,9 @@ def standard_spelling(sentence: str) -> str:
     bare verb for "don't" ("no write am anywhere"). A word with a vowel of its own is never
     changed, nor a word no request is made of."""
 
-    def word(m: re.Match[str]) -> str:
-        w = m.group(0)
-        if w.lower() in ("dat", "dis", "dem"):
-            return "th" + w[1:].lower()
-        if w == _consonants(w).lower() and len(w) >= 2:
-            return _BY_CONSONANTS.get(w.lower(), w)
-        return w
-
-    text = re.sub(r"[A-Za-z'’]+", word, sentence)
-    text = re.sub(rf"\b({_KEEP_OR_LET_GO})\s+am\b", r"\1 it", text, flags=re.I)
-    return re.sub(
-        rf"(?:^|(?<=[,;:.!?]))(\s*)no\s+(?={_KEEP_OR_LET_GO}\b)", r"\1don't ", text, flags=re.I
-    )
+    text = _LETTERS.sub(lambda m: _respelled(m.group(0)), sentence)
+    text = _AM_OBJECT.sub(r"\1 it", text)
+    return _NO_FOR_DONT.sub(r"\1don't ", text)
 
 
 class Span:
