@@ -869,7 +869,7 @@ _GATES: list[tuple[tuple[str, ...], str | None]] = [
     _words("sk"),
     _words("eyj"),
     _words("://"),
-    _words(":"),
+    _words(*(f":{c}" for c in "0123456789*")),  # a password file's ":port" or ":*"
     _words("bearer", start=r"bearer"),
     _words("curl", start=r"curl"),
     _words("basic", start=r"proxy|authorization"),
