@@ -258,6 +258,16 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
             "database-url-password",
             re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s:/@]*:(?P<value>[^\s/@]{3,})@[^\s]+", re.I),
         ),
+        (
+            # a PostgreSQL password file's line: "host:port:database:user:password", the host
+            # a name with a dot, "localhost" or "*" (not a time or a MAC address, no dot), the
+            # password with a digit or a sign (not a log line's last word)
+            "database-url-password",
+            re.compile(
+                r"(?<![\w.:/@-])(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+|localhost|\*):(?:\d{1,5}|\*):"
+                r"[\w.*-]+:[\w.@*-]+:(?P<value>(?=[^\s:]*[^\s:A-Za-z])[^\s:]{3,})(?=\s|$)"
+            ),
+        ),
         ("bearer-token", re.compile(r"\b[Bb]earer\s+(?P<value>[A-Za-z0-9._~+/=-]{16,})")),
         (
             # a login given to curl as a pair: "curl -u ops:Tr1cky https://…" (not a shell
@@ -865,6 +875,7 @@ _GATES: list[tuple[tuple[str, ...], str | None]] = [
     _words("sk"),
     _words("eyj"),
     _words("://"),
+    _words(*(f":{c}" for c in "0123456789*")),  # a password file's ":port" or ":*"
     _words("bearer", start=r"bearer"),
     _words("curl", start=r"curl"),
     _words("basic", start=r"proxy|authorization"),

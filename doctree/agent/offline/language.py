@@ -1029,6 +1029,11 @@ FORGET_ASKED = tuple(
         # the world; not "delete" or "drop", which edit a draft or a plan)
         r"(?P<verb>wipe|scrub|purge|erase|forget)\s+(?P<what10>(?:my|our|the|(?-i:[A-Z])[\w-]*['’]s)\s+"
         rf"(?:[\w'’-]+\s+){{0,3}}?{_PERSONAL_DATUM}){_ASKED_END}",
+        # "Forget my salary.", "Please wipe my gym locker.": a thing of the user's let go of,
+        # the request the whole sentence (not "forget my salary, the bonus is what counts",
+        # which sets it aside in talk; not "did you forget my …?", a question)
+        r"(?P<verb>wipe|scrub|purge|erase|forget)\s+(?P<what15>(?:my|our)\s+(?:[\w'’-]+\s+){0,2}?[\w'’-]+)"
+        r"(?=\s*(?:,?\s*(?:please|thanks|thank\s+you))?\s*[.!]*\s*$)",
         # "please don't remember my weight", "I'd rather you didn't keep my salary": keeping
         # asked against, of a thing of the user's ("save" aside: "don't save my seat")
         rf"(?P<dont>{_KEEPING_ASKED_AGAINST}(?:keep|remember|store|record|hold\s+on\s*to|"
