@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from datetime import date
 
-from doctree.agent.offline.language import NAME
+from doctree.agent.offline.language import MONTHS, NAME
 from doctree.agent.offline.memo import SIZE, remembered, remembered_up_to
 from doctree.agent.offline.signifiers import journal_key, journal_lines
 
@@ -274,21 +274,6 @@ _DTG = re.compile(
     r"(?<![\w/])(?P<d>[0-3]\d)(?P<h>[0-2]\d)(?P<m>[0-5]\d)(?P<zone>[A-Z])?\s?"
     r"(?P<mon>JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)\s?(?P<y>\d{4}|\d{2})(?![\w/])"
 )
-_MONTHS = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"]
-_MONTH_NAMES = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-]
 
 
 def dtg_read(text: str) -> str:
@@ -299,14 +284,15 @@ def dtg_read(text: str) -> str:
     def written(m: re.Match[str]) -> str:
         day, hour, minute = int(m["d"]), int(m["h"]), int(m["m"])
         year = int(m["y"]) if len(m["y"]) == 4 else 2000 + int(m["y"])
-        month = _MONTHS.index(m["mon"]) + 1
+        month = [name[:3] for name in MONTHS].index(m["mon"].lower()) + 1
         try:
             date(year, month, day)
         except ValueError:
             return m.group(0)
         if hour > 23:
             return m.group(0)
-        return f"{day} {_MONTH_NAMES[month - 1]} {year} {hour:02d}:{minute:02d}{m['zone'] or ''}"
+        said = MONTHS[month - 1].capitalize()
+        return f"{day} {said} {year} {hour:02d}:{minute:02d}{m['zone'] or ''}"
 
     return _DTG.sub(written, text) if _DTG.search(text) else text
 
@@ -323,7 +309,7 @@ _INTERVIEWED = re.compile(
     r"(?:\s*\((?P<full>[^()\n]{2,60})\))?"
 )
 #: Fewest questions and answers an interview has.
-_QA_MOST_SHORT = 2
+_QA_FEWEST = 2
 
 
 def interview_read(text: str) -> str:
@@ -332,7 +318,7 @@ def interview_read(text: str) -> str:
     person's line ("Edith Marr: I was born in Leith."), so that its "I" and "my" are theirs,
     and each question as the user's own line. Any other text is returned as it is."""
     marks = [m.group("mark") for m in _QA_LINE.finditer(text)]
-    if marks.count("Q") < _QA_MOST_SHORT or marks.count("A") < _QA_MOST_SHORT:
+    if marks.count("Q") < _QA_FEWEST or marks.count("A") < _QA_FEWEST:
         return text
     first = _QA_LINE.search(text)
     assert first is not None

@@ -182,6 +182,7 @@ def recapped(
     statements: kept only when the user says yes."""
     if not heard:
         return []
+    said = heard  # (`heard_of` reads the links of these itself)
     heard = [links_read(h) for h in heard]  # what a link says in its address, decoded
     listed = _listed(turn.message)
     if listed and checks:
@@ -190,7 +191,7 @@ def recapped(
     if let_go is None:
         return []  # a request that names nothing ("forget that"): the recap may answer it
     if read is None:
-        read = heard_of(heard)
+        read = heard_of(said)
     spelled = read.spelled
     # the days and times a pasted file writes as figures, as a recap says them (`_in_words`)
     dated = " ".join(_in_words(h) for h in heard).lower()
