@@ -438,3 +438,10 @@ def test_what_the_user_calls_someone_with_who_they_are_and_their_name_in_bracket
     )
     lan = "".join(body for path, body in pages.items() if path.startswith("~/memory/people/lucia"))
     assert "vegetarian" in lan
+
+
+def test_a_bibtex_entry_of_braces_nested_past_any_reading_is_read_without_them():
+    deep = "@article{a, author={Lee, Ann}, title=" + "{" * 5000 + "Tides" + "}" * 5000 + "}"
+    entries = bibtex_entries(deep)
+    assert entries is not None and len(entries) == 1
+    assert "Tides" in entries[0] and "Ann Lee" in entries[0]

@@ -10,6 +10,7 @@ key there, which is no fact.
 
 from __future__ import annotations
 
+import logging
 import re
 
 #: Where an entry of a BibTeX file begins: "@article{okafor2031,".
@@ -41,9 +42,15 @@ def bibtex_entries(text: str) -> list[str] | None:
     def read(value: object) -> str:
         said = str(value).strip()
         if "\\" in said or "{" in said or "$" in said:
-            said = plain.latex_to_text(said)
+            try:
+                said = plain.latex_to_text(said)
+            except (RecursionError, ValueError):
+                # braces nested past what the reader recurses through: the text without them
+                said = re.sub(r"[{}\\$]", "", said)
         return " ".join(said.split())
 
+    # (an entry the parser cannot read is left out; its warning is no one's concern here)
+    logging.getLogger("bibtexparser").setLevel(logging.ERROR)
     out = []
     for entry in bibtexparser.parse_string(text).entries[:_MOST]:
         fields = {f.key.lower(): read(f.value) for f in entry.fields}
