@@ -259,6 +259,11 @@ def find_entities(
         if name and name not in not_people and name.split()[0] not in NOT_NAMES:
             s.roles.append((name, m.group("role").lower()))
             person(name)
+    for m in lang.NAME_THEN_ROLE.finditer(raw):
+        name = _clean_name(m.group("name"))
+        if name and name not in not_people and name.split()[0] not in NOT_NAMES:
+            s.roles.append((name, m.group("role").lower()))
+            person(name)
     owned = lang.OWNED_ROLE.match(raw)
     name = _clean_name(owned.group("name")) if owned else None
     if name and name not in not_people and name.split()[0] not in NOT_NAMES:

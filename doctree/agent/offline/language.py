@@ -1790,7 +1790,8 @@ _ROLE_WORD = (
     r"electrician|builder|landlord|landlady|therapist|vet|nanny|cleaner|mechanic|trainer|"
     r"tutor|agent|midwife|surgeon|nurse|surveyor|solicitor|caterer|photographer|florist|"
     r"gardener|childminder|babysitter|carer|decorator|roofer|locksmith|optician|pharmacist|"
-    r"physio(?:therapist)?|registrar|officiant|chiropractor|osteopath)"
+    r"physio(?:therapist)?|registrar|officiant|chiropractor|osteopath|clerk|secretary|"
+    r"receptionist|treasurer|caretaker|administrator|supervisor|headteacher)"
 )
 #: A role and the name set beside it: "The plumber, Gareth, comes Friday", "our vet Dr. Lin",
 #: "My accountant is Dev Malhotra" (said with "is", a full name or a title and a surname: a
@@ -1800,6 +1801,13 @@ ROLE_APPOSITIVE = re.compile(
     rf"(?=(?:{TITLE}|{NAME_WORD}\s+){NAME_WORD}\b))"
     rf"(?P<name>{NAME})\b"
     r"(?!\s*(?:&|and)\s)"
+)
+#: A full name and the role set after it: "Gwen Polzeath, our office manager", "Raj Patel,
+#: twelve years as the school's caretaker" (a single word there may be a firm or a place).
+NAME_THEN_ROLE = re.compile(
+    rf"(?P<name>{NAME_WORD}\s+{NAME_WORD}),\s+(?:(?:\d+|[a-z]+)\s+years?\s+as\s+)?"
+    rf"(?:our|the|my|their|[{_UP}][{_LOW}]+['’]s)\s+(?P<role>(?:[a-z][\w-]*\s+){{0,2}}?"
+    rf"(?i:{_ROLE_WORD}))\b"
 )
 #: Someone's role or kin and the name of who holds it, opening a sentence on "his" or
 #: "her": "Her guitar teacher is Mr Varga", "His new boss, Dana, starts Monday". The
@@ -2179,6 +2187,18 @@ KIN = re.compile(
 )
 
 
+#: A kin word after a name's possessive, with the name that may follow it: "Priya's dad",
+#: "Tom's sister Ana". Without a name after it, the kin is someone of their own, whom a
+#: later "he" or "she" may mean (never the name before the possessive).
+NAMES_KIN = re.compile(
+    rf"\b(?P<holder>{NAME_WORD})['’]s\s+(?P<rel>"
+    + kin_word(
+        "sister|brother|mum|mom|mother|father|dad|wife|husband|son|daughter|aunt|uncle|"
+        "niece|nephew|grandma|grandpa|grandmother|grandfather|girlfriend|boyfriend"
+    )
+    + rf")(?:\s+(?P<name>{NAME_WORD}))?"
+)
+
 _WEEKDAY_ABBR = {short: WEEKDAYS[i].capitalize() for short, i in WEEKDAY_ABBREVIATIONS.items()}
 #: Abbreviations that are words too ("I sat down", "in the sun", "they wed in June", "mon
 #: ami"): a day only after a word that introduces a day ("on sat", "coming over sat", "till
@@ -2365,6 +2385,8 @@ _VERB = re.compile(
     r"made|eat|eats|drink|drinks|use|uses|used|run|runs|ran|live|lives|work|works|start|starts|"
     r"owns?|keeps?|comes?|came|moved?|moves|found|finds?|pays?|paid|costs?|owes?|prefers?|"
     r"likes?|loves?|hates?|wants?|leaves?|left|arrives?|ends?|opens?|closes?|begins?|"
+    # what a group, a class or a round does on its days: "Book club meets at the library"
+    r"meets?|met|visits?|restarts?|returns?|happens?|trains?|plays?|collects?|delivers?|"
     # the short forms of "is", "are", "am", "have", "had/would" and "not", typed with either
     # apostrophe ("I've sent the deposit", "we’re in"); "'ll" alone says a plan, not a fact
     r"[a-z]{2,}(?:ed|es))\b|['’](?:s|re|m|ve|d)\b|n['’]t\b"

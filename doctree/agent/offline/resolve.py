@@ -1361,6 +1361,15 @@ def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
             unnamed.append(who)
             if g:
                 context.gender[who] = g
+    for m in lang.NAMES_KIN.finditer(raw):
+        # "Priya's dad is selling his van": the dad is someone unnamed a later "he" means,
+        # never Priya, whose gender the sentence does not tell
+        if not m.group("name") and m.group("holder") in key:
+            g = lang.kin_gender(m.group("rel"))
+            who = f"{m.group('holder')}'s {m.group('rel').lower()}"
+            if g and who not in unnamed:
+                unnamed.append(who)
+                context.gender[who] = g
     for m in _KIN_AS_NAME.finditer(raw):
         # "Mum's hip is done": the user's mum, named by the kin word alone, is someone a
         # later "she" may mean as well as a woman named after her
@@ -1417,7 +1426,8 @@ def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
                         rel = re.sub(r"\s+", " ", kin.group("rel").lower())
                         s.roles.append((holder, f"{form}'s {rel}"))
             s.text = lang.resolve_pronoun(s.text, form[:1].upper() + form[1:])
-    elif gender and len(named) == 1 and key[named[0]] not in context.gender:
+    elif gender and len(named) == 1 and key[named[0]] not in context.gender and not unnamed:
+        # (not when someone unnamed is said too: "Priya's dad … his van" is the dad's)
         context.gender[key[named[0]]] = gender
     if gender and _OPENING_PRONOUN.match(raw) and not context.pet_last and not unnamed:
         # whom the opening "he"/"she" is read as, by the rule above, even where the sentence

@@ -151,6 +151,9 @@ _QUANTITY = re.compile(
 _BARE_NUMBER = re.compile(
     r"\b(?:to|at|is|be|now)\s+(?P<n>\d[\d,]*(?:\.\d+)?)(?![\w.,:%]|\s*%)", re.I
 )
+#: A named venue after "at the" or "to the": "at the Crown", "moved to the Old Forge". A
+#: value like a date: a later "the party's moved to the Swan" replaces it.
+_VENUE = re.compile(r"\b(?:at|to)\s+the\s+(?P<name>[A-Z][\w'’-]*(?:\s+(?:[A-Z][\w'’-]*|&))*)")
 _RECURRING = re.compile(rf"\b({lang.WEEKDAY})s\b", re.I)
 #: Words that name no thing: values, their units, and the words of a change.
 _NOT_THING = (
@@ -366,6 +369,9 @@ def values(text: str, *, bare: bool = False, said_on: date | None = None) -> tup
         add("time", norm, m.span(), role)
     for m in _QUANTITY.finditer(text):
         add(f"quantity:{_UNITS[m.group('unit').lower()]}", _number(m.group("n")), m.span())
+    for m in _VENUE.finditer(text):
+        if m.group("name").split()[0].lower() not in (*lang.WEEKDAYS, *lang.MONTHS):
+            add("venue", m.group("name").lower(), m.span("name"))
     for m in _RECURRING.finditer(text):
         add("weekday", m.group(1).lower(), m.span())
     for m in _NUMBERED.finditer(text):
@@ -653,15 +659,24 @@ def replacements(
                     (ov.kind, ov.norm) in said_norms
                     or (ov.kind not in ("date", "time", "weekday") and ov.norm in said_bare)
                 )
+                new_thing, old_thing = new.thing, old.thing
+                theirs, ours = names(line), names(new.text)
+                if nv.kind == "venue":
+                    # a venue's name is the value, not the thing: "the party" of "the party is
+                    # at the Crown" and "the party's moved to the Swan"
+                    new_words, old_words = text[nv.start : nv.end], line[ov.start : ov.end]
+                    new_thing = new_thing - thing_words(new_words)
+                    old_thing = old_thing - thing_words(old_words)
+                    ours = ours - set(new_words.split())
+                    theirs = theirs - set(old_words.split())
                 # a recurring day is of the thing its own clause names ("closed Sundays")
                 shared = _same(
-                    new.thing, old.thing | (frozenset() if ov.kind == "weekday" else old.context)
+                    new_thing, old_thing | (frozenset() if ov.kind == "weekday" else old.context)
                 )
                 if nv.role and ov.role == nv.role:
                     # an end of a range is of what the sentence names ("they shut at 1pm" of
                     # "KeyCraft is open 9:00 to 17:30")
-                    shared |= _same(text_thing, old.thing | old.context)
-                theirs, ours = names(line), names(new.text)
+                    shared |= _same(text_thing, old_thing | old.context)
                 if theirs and ours and not theirs & ours and not ours <= _words_of(line):
                     # "Marco's shift" is not "Ines's shift"; "Gwen's steamer" is of the line
                     # "Gwen Castellano has the steamer", its name said first
@@ -676,7 +691,7 @@ def replacements(
                     )
                     > 1
                 )
-                if several and not named_old and (new.borrowed or not _same(new.thing, old.thing)):
+                if several and not named_old and (new.borrowed or not _same(new_thing, old_thing)):
                     continue  # a list of such values: which one is meant needs its own name
                 same_thing = (
                     # the old value named beside the new: one word of the sentence will do
@@ -691,10 +706,10 @@ def replacements(
                     or (
                         not changed
                         and (
-                            (shared and new.thing == old.thing)
+                            (shared and new_thing == old_thing)
                             or (
                                 len(shared) >= 2
-                                and (new.thing <= old.thing | old.context or old.thing <= new.thing)
+                                and (new_thing <= old_thing | old.context or old_thing <= new_thing)
                             )
                         )
                     )
@@ -704,8 +719,8 @@ def replacements(
                 if not same_thing or (nv.kind == "number" and not changed):
                     continue
                 cued = bool(CHANGE.search(new.text))
-                extra = len(old.thing - _same(old.thing, new.thing))
-                own = bool(_same(new.thing, old.thing))
+                extra = len(old_thing - _same(old_thing, new_thing))
+                own = bool(_same(new_thing, old_thing))
                 out.append(
                     Replacement(
                         line, ov.kind, ov, nv, len(shared), named_old, cued, extra, new.start, own

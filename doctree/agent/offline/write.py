@@ -59,7 +59,6 @@ from doctree.timeutil import iso_week
 
 ROOT = MEMORY_ROOT
 MAX_KEY_LINES = 40
-MAX_FACTS_PER_ENTITY = 20
 MAX_RECENT_DECISIONS = 10
 MAX_RECENT_SESSIONS = 10
 TOP_LEVEL = (
@@ -550,7 +549,7 @@ class Writer(PageIO):
             if kind == "people":
                 for s in named:
                     self._person_details(page, slug, s)
-            for s in own[: MAX_FACTS_PER_ENTITY * (2 if kind == "projects" else 1)]:
+            for s in own:  # every one: a page holds all its facts of the session
                 section = (
                     "Decisions" if "decision" in s.kinds
                     else "Findings" if "finding" in s.kinds
