@@ -30,7 +30,7 @@ _WHO_TO_THE_USER = (
     "friend|son|daughter|dentist|doctor|neighbour|neighbor|cousin|landlord|landlady|"
     "fianc[eé]e?|girlfriend|boyfriend|flatmate|roommate|housemate|aunt|uncle|niece|nephew|"
     "grandma|grandpa|grandmother|grandfather|granddaughter|grandson|stepmother|stepfather|"
-    "stepson|stepdaughter"
+    "stepson|stepdaughter|mate|pal|bestie|best\\s+friend"
 )
 _RELATION = re.compile(
     r"\b(?i:my|our)\s+(?P<rel>" + lang.kin_word(_WHO_TO_THE_USER) + r")\s+"

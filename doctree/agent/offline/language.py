@@ -2387,6 +2387,14 @@ _VERB = re.compile(
     r"likes?|loves?|hates?|wants?|leaves?|left|arrives?|ends?|opens?|closes?|begins?|"
     # what a group, a class or a round does on its days: "Book club meets at the library"
     r"meets?|met|visits?|restarts?|returns?|happens?|trains?|plays?|collects?|delivers?|"
+    # "due" said as a verb is: "next one due in May", "rent due Friday"
+    r"due|"
+    # the past tenses and participles no "-ed" ending finds: "Dev lent me his drill"
+    r"lent|sent|bought|sold|told|gave|given|brought|caught|taught|thought|spent|built|lost|won|"
+    r"kept|slept|felt|broke|broken|wrote|written|drove|driven|flew|flown|fell|fallen|forgot|"
+    r"forgotten|said|heard|held|stood|grew|grown|knew|known|threw|thrown|wore|worn|chose|"
+    r"chosen|shook|fought|hung|stuck|swam|sang|began|begun|drank|ate|eaten|rang|rung|spoke|"
+    r"spoken|woke|stole|stolen|hid|hidden|hurt|quit|shut|"
     # the short forms of "is", "are", "am", "have", "had/would" and "not", typed with either
     # apostrophe ("I've sent the deposit", "we’re in"); "'ll" alone says a plan, not a fact
     r"[a-z]{2,}(?:ed|es))\b|['’](?:s|re|m|ve|d)\b|n['’]t\b"

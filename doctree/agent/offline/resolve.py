@@ -178,7 +178,7 @@ _RELATIVE = re.compile(
     r"(?:(?P<iy>\d{4})-?)?W(?P<iw>[0-4]?\d|5[0-3])\b"
     rf"|(?:the\s+)?(?P<iwd2>{WEEKDAY})\s+(?:of|in)\s+ISO\s+week\s+(?P<iw2>[0-4]?\d|5[0-3])\b)"
     rf"|(?P<nth>(?:the\s+)?(?P<ord>first|second|third|fourth|last|1st|2nd|3rd|4th)\s+"
-    rf"(?P<nwd>{WEEKDAY})\s+(?:of|in)\s+(?:(?P<nwhich>the|this|next)\s+month|(?P<nmonth>{_MONTH_RE})))"
+    rf"(?P<nwd>{WEEKDAY})\s+(?:of|in)\s+(?:(?P<nwhich>the|this|next|every|each)\s+month|(?P<nmonth>{_MONTH_RE})))"
     # "Saturday week", "a week on Saturday", "Tuesday fortnight": a week or two after the coming one
     rf"|(?P<wdweek>(?:a\s+)?(?P<wwu>week|fortnight)\s+on\s+(?P<wwd>{WEEKDAY})"
     rf"|(?P<wwd2>{WEEKDAY})\s+(?P<wwu2>week|fortnight)(?![\w-]))"
@@ -868,8 +868,9 @@ def _nth_weekday(ref: date, m: re.Match) -> date | None:
         return in_month(ref.year + 1, num) if d is None or d < ref else d
     month = _months_later(date(ref.year, ref.month, 1), 1 if m.group("nwhich") == "next" else 0)
     d = in_month(month.year, month.month)
-    if m.group("nwhich") == "the" and (d is None or d < ref):
-        month = _months_later(month, 1)  # a recurring "of the month": the next one to come
+    if m.group("nwhich") in ("the", "every", "each") and (d is None or d < ref):
+        # a recurring "of the month", "of every month": the next one to come
+        month = _months_later(month, 1)
         d = in_month(month.year, month.month)
     return d
 

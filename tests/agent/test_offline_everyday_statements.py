@@ -1,0 +1,60 @@
+"""Everyday statements read as they are meant: a past tense without "-ed" is a verb, "due"
+is said as one, a mate or a pal is someone, a day "of every month" is the next to come."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from doctree.agent.offline.language import has_verb
+from tests.agent.offline_runs import current_facts, run, transcript
+
+DAY = "2033-01-14T09:00:00Z"  # a Friday
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My neighbour lent us her gazebo for the party.",
+        "My mate sold the old piano to a school in Hull.",
+        "Grandad drove down from Carlisle in four hours.",
+        "The smoke alarm battery, next one due in October.",
+    ],
+)
+def test_a_verb_the_list_lacked_is_a_verb(text):
+    assert has_verb(text)
+
+
+@pytest.mark.parametrize("text", ["A spare key under the mat.", "Ferry timetable below."])
+def test_a_line_without_a_verb_has_none(text):
+    assert not has_verb(text)
+
+
+def _facts(repo, message: str) -> str:
+    run(repo, transcript("s-every", ("user", DAY, message), ("assistant", DAY, "Noted.")))
+    return current_facts(repo)
+
+
+def test_a_past_tense_statement_is_kept(repo):
+    assert "lent the user his ladder" in _facts(repo, "My brother-in-law lent me his ladder.")
+
+
+@pytest.mark.parametrize(
+    "message, who, relation",
+    [
+        ("My mate Ciaran fixed the fence on Sunday.", "ciaran", "mate"),
+        ("My best friend Yusra is moving to Dundee in May.", "yusra", "best friend"),
+    ],
+)
+def test_a_mate_or_a_best_friend_is_someone(repo, message, who, relation):
+    _facts(repo, message)
+    page = repo.get("main", f"~/memory/people/{who}").body
+    assert f"Relation: the user's {relation}" in page
+
+
+def test_a_weekday_of_every_month_is_the_next_to_come(repo):
+    facts = _facts(repo, "Quiz night is the second Tuesday of every month.")
+    # 14 January 2033 is a Friday: January's second Tuesday (the 11th) has passed
+    assert f"({date(2033, 2, 8).isoformat()})" in facts
+    assert "(2033-01-18)" not in facts  # not the coming Tuesday
