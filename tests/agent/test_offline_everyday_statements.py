@@ -58,3 +58,15 @@ def test_a_weekday_of_every_month_is_the_next_to_come(repo):
     # 14 January 2033 is a Friday: January's second Tuesday (the 11th) has passed
     assert f"({date(2033, 2, 8).isoformat()})" in facts
     assert "(2033-01-18)" not in facts  # not the coming Tuesday
+
+
+def test_a_diary_verb_opening_a_sentence_names_someone(repo):
+    facts = _facts(
+        repo, "Spoke to Ifeoma about the lease. Her landlord wants the flat back by June."
+    )
+    assert "Ifeoma's landlord wants the flat back" in facts
+
+
+def test_an_imperative_opening_a_sentence_names_no_one(repo):
+    _facts(repo, "Visit Wales is sending the brochure on Monday.")
+    assert repo.get("main", "~/memory/people/wales") is None

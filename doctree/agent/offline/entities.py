@@ -21,7 +21,11 @@ from doctree.agent.offline.prefilter import gate_patterns
 _PERSON_TRIGGER = re.compile(
     r"\b(?P<trigger>with|met|meet|meeting|call|called|calling|email|emailed|ask|asked|tell|told|"
     r"invite|invited|page|paged|thank|thanked|talked to|talk to|spoke to|spoke with|"
-    r"heard from|hear from|visit|visited|(?i:ping)|pinged|texted|messaged|remind|reminded)\s+"
+    r"heard from|hear from|visit|visited|(?i:ping)|pinged|texted|messaged|remind|reminded|"
+    # a diary's past tense opening a sentence: "Spoke to Ngozi about the flat." (not an
+    # imperative: "Visit Scotland" may be a firm)
+    r"(?:Met|Called|Emailed|Asked|Told|Invited|Thanked|Talked to|Spoke to|Spoke with|"
+    r"Heard from|Visited|Pinged|Texted|Messaged|Reminded))\s+"
     rf"(?P<names>{NAME}(?:(?:,\s*|\s+and\s+){NAME})*)"
 )
 #: Who someone is to the user or to another person: "my flatmate", "Priya (my flatmate)".
