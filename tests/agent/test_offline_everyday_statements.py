@@ -7,7 +7,7 @@ from datetime import date
 
 import pytest
 
-from doctree.agent.offline.language import has_verb
+from doctree.agent.offline.language import has_verb, resolve_pronoun
 from tests.agent.offline_runs import current_facts, run, transcript
 
 DAY = "2033-01-14T09:00:00Z"  # a Friday
@@ -70,3 +70,15 @@ def test_a_diary_verb_opening_a_sentence_names_someone(repo):
 def test_an_imperative_opening_a_sentence_names_no_one(repo):
     _facts(repo, "Visit Wales is sending the brochure on Monday.")
     assert repo.get("main", "~/memory/people/wales") is None
+
+
+@pytest.mark.parametrize(
+    "said, written",
+    [
+        ("She'll be in for three nights.", "Noor will be in for three nights."),
+        ("She'd already paid the deposit.", "Noor had already paid the deposit."),
+        ("She'd rather have the window seat.", "Noor would rather have the window seat."),
+    ],
+)
+def test_a_pronoun_with_its_verb_shortened_is_written_in_full(said, written):
+    assert resolve_pronoun(said, "Noor") == written

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import date
 
 from doctree.agent.offline import afterthought, supersession
@@ -1662,9 +1663,13 @@ def _read(
         # line had replaced, so each value it held stays under Past (the last said last)
         s.supersedes = [*later.supersedes, later]
         _takes_place_of(s, later)
-        a.sentences.remove(later)
-        if later in current:
-            current.remove(later)
+        kept = _edited_to(later, s, a.sentences)
+        for held in (a.sentences, current):
+            if later in held:
+                if kept is None:
+                    held.remove(later)
+                else:  # what else it said stays, with the new value in its place
+                    held[held.index(later)] = kept
     elif not s.correction and (lacked := _lacked_of(s, a.sentences, turn)) is not None:
         # "the pharmacy had no co-codamol so they gave me dihydrocodeine instead": the line
         # that gave the thing lacking goes under Past, what was had instead is current
@@ -2607,6 +2612,33 @@ def _later_value_of(s: Sentence, sentences: list[Sentence], turn: Turn) -> Sente
         s.statement or s.text, texts, said_on=message_date(s.time)
     )
     return None if found is None else earlier[found]
+
+
+def _edited_to(old: Sentence, s: Sentence, sentences: list[Sentence]) -> Sentence | None:
+    """A copy of `old`, which `s` gives a later value of, with that value edited in place
+    when `old` said more than it ("Fees are £1,450/month, starting 7 April" before "the start
+    is 14 April": the fee stays current), or None when it cannot be edited alone."""
+    earlier = [t.statement or t.text for t in sentences if t is not s and t.speaker == s.speaker]
+    before = earlier[-1] if earlier else ""
+    text, said_on = s.statement or s.text, message_date(s.time)
+    shown = supersession.edited_in_session(text, old.text, before=before, said_on=said_on)
+    if shown is None:
+        return None
+    statement = old.statement
+    if statement and statement != old.text:
+        written = supersession.edited_in_session(text, statement, before=before, said_on=said_on)
+        if written is None:
+            return None
+        statement = written[0]
+    edited, rep = shown
+    dates, when = old.dates, old.when
+    if rep.kind == "date":
+        was, now = date.fromisoformat(rep.old.norm), date.fromisoformat(rep.new.norm)
+        dates = [(phrase, now if d == was else d) for phrase, d in old.dates]
+        when = now if old.when == was else old.when
+    return replace(
+        old, text=edited, statement=statement, dates=dates, when=when, replaces=[], supersedes=[]
+    )
 
 
 def _lacked_of(s: Sentence, sentences: list[Sentence], turn: Turn) -> Sentence | None:

@@ -470,7 +470,8 @@ def pronoun_gender(sentence: str) -> str | None:
 def resolve_pronoun(sentence: str, name: str) -> str:
     """`sentence` with a leading pronoun replaced by `name`: "He's allergic" -> "Tomás is allergic"."""
     m = re.match(
-        r"(?P<lead>(?:(?:and|but|so|also|oh|plus),?\s+)*)(?P<p>he|she|his|her)(?P<s>'s|’s)?\b",
+        r"(?P<lead>(?:(?:and|but|so|also|oh|plus),?\s+)*)(?P<p>he|she|his|her)"
+        r"(?P<s>['’]s)?(?P<will>['’]ll)?(?P<had>['’]d)?\b",
         sentence,
         re.I,
     )
@@ -479,6 +480,13 @@ def resolve_pronoun(sentence: str, name: str) -> str:
     p = m.group("p").lower()
     if p in ("his", "her"):
         new = f"{name}'s"
+    elif m.group("will"):
+        new = f"{name} will"  # "She'll be in for three nights"
+    elif m.group("had"):
+        rest = sentence[m.end() :].lstrip()
+        # "he'd already left", "she'd booked": had; "she'd like", "he'd rather": would
+        had = re.match(r"(?:already|just|never|not|\w+ed|been|got|gone|had|done|left|made)\b", rest)
+        new = f"{name} {'had' if had else 'would'}"
     elif m.group("s"):
         rest = sentence[m.end() :].lstrip()
         new = (

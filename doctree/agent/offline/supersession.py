@@ -939,6 +939,29 @@ def edit(line: str, rep: Replacement, new_text: str) -> str | None:
     return line[: rep.old.start] + new + line[rep.old.end :]
 
 
+#: The most values a line may hold and still have one edited: a whole plan read out, one
+#: value edited, would leave the rest stale.
+EDITED_MOST = 5
+
+
+def edited_in_session(
+    text: str, line: str, *, before: str, said_on: date | None = None
+) -> tuple[str, Replacement] | None:
+    """`line`, said earlier in the session, with the value `text` replaces edited in place,
+    when the line says more than that value ("Fees are £1,450 a month, starting 7 April" of
+    "the start is 14 April"): what else it said stays current with the new value. None when
+    the line says nothing else, holds a whole plan, or cannot be edited alone (`edit`)."""
+    reps = [r for r in replacements(text, line, before=before, said_on=said_on) if r.cued]
+    rep = choose({line: reps}) if reps else None
+    said = values(line)
+    if rep is None or len(said) > EDITED_MOST:
+        return None
+    if not any((v.start, v.end) != (rep.old.start, rep.old.end) for v in said):
+        return None  # the line said only the value: the new statement says it all
+    edited = edit(line, rep, text)
+    return (edited, rep) if edited is not None and edited != line else None
+
+
 def replaced_earlier(text: str, earlier: list[str], *, said_on: date | None = None) -> int | None:
     """Which of the `earlier` statements of the session `text` gives a later value for the
     same thing: its index, or None when none or two could be meant. Within one session a

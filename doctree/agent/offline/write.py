@@ -153,7 +153,6 @@ def _said(line: str) -> str:
 #: The most values a line may give and still have one of them edited in place when a later
 #: statement replaces it: a line giving more reads out a whole plan (a journey, a call sheet),
 #: and goes under Past whole.
-_EDITED_MOST = 5
 _ANNOTATED = re.compile(r" \(\d{4}-\d{2}-\d{2}(?: to \d{4}-\d{2}-\d{2})?\)")
 
 
@@ -820,7 +819,7 @@ class Writer(PageIO):
             if rep.line in done or rep.clause in taken:
                 continue
             self.superseded.setdefault(rep.line, s)
-            if len(supersession.values(rep.line)) > _EDITED_MOST:
+            if len(supersession.values(rep.line)) > supersession.EDITED_MOST:
                 continue  # a whole plan read out: one value edited would leave the rest stale
             edited = supersession.edit(rep.line, rep, text)
             if edited is not None and edited != rep.line:
