@@ -19,7 +19,6 @@ DAY = "2033-01-14T09:00:00Z"  # a Friday
         "My neighbour lent us her gazebo for the party.",
         "My mate sold the old piano to a school in Hull.",
         "Grandad drove down from Carlisle in four hours.",
-        "The smoke alarm battery, next one due in October.",
     ],
 )
 def test_a_verb_the_list_lacked_is_a_verb(text):
@@ -34,6 +33,11 @@ def test_a_line_without_a_verb_has_none(text):
 def _facts(repo, message: str) -> str:
     run(repo, transcript("s-every", ("user", DAY, message), ("assistant", DAY, "Noted.")))
     return current_facts(repo)
+
+
+def test_due_of_a_day_is_a_statement(repo):
+    facts = _facts(repo, "Eye test every two years, next one due in March.")
+    assert "next one due in March" in facts
 
 
 def test_a_past_tense_statement_is_kept(repo):
@@ -82,3 +86,22 @@ def test_an_imperative_opening_a_sentence_names_no_one(repo):
 )
 def test_a_pronoun_with_its_verb_shortened_is_written_in_full(said, written):
     assert resolve_pronoun(said, "Noor") == written
+
+
+@pytest.mark.parametrize(
+    "message, who",
+    [
+        ("Yannick's vegetarian, so no ham on Friday.", "yannick"),
+        ("Oksana's coming on the 9th with her kids.", "oksana"),
+        ("Remember Tadgh's fiancée is called Roisin.", "tadgh"),
+    ],
+)
+def test_a_name_then_what_only_a_person_is_or_has_is_someone(repo, message, who):
+    _facts(repo, message)
+    assert repo.get("main", f"~/memory/people/{who}") is not None
+
+
+def test_a_place_said_with_s_before_a_plain_verb_is_no_one(repo):
+    _facts(repo, "The Anchor's moving its quiz to Wednesdays.")
+    assert repo.get("main", "~/memory/people/anchor") is None
+    assert repo.get("main", "~/memory/people/the-anchor") is None

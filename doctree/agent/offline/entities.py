@@ -77,6 +77,8 @@ _TECH = (
 
 
 _LEADING_VERB = re.compile(r"(?:Met|Meeting|Asked|Ask|Told|Tell|Called|Call)\s+")
+#: A verb opening a sentence before a name, no part of it: "Remember Tadgh's birthday".
+_OPENING_VERB = re.compile(r"Remember|Remind|Note|Met|Meeting|Asked|Ask|Told|Tell|Called|Call")
 
 #: A sentence about a journey: there "X from Y" is a way of travelling and where it leaves
 #: from ("the 7:40 easyJet from Luton", "National Express from Victoria"), not a person and
@@ -289,8 +291,11 @@ def find_entities(
         if name.split()[0] not in NOT_NAMES and not lang.SENT_THING.fullmatch(name.split()[0]):
             person(name)
     for m in lang.SUBJECT.finditer(raw):
-        if m.group("name").split()[0] not in NOT_NAMES:
-            person(m.group("name"))
+        words = m.group("name").split()
+        if len(words) == 2 and _OPENING_VERB.fullmatch(words[0]) and words[1] not in NOT_NAMES:
+            words = words[1:]  # "Remember Tadgh's fiancée …": the name is Tadgh
+        if words[0] not in NOT_NAMES:
+            person(" ".join(words))
     known = directory.known_person_names()
     for form in sorted(known, key=len, reverse=True):
         if (

@@ -1882,7 +1882,7 @@ NOT_FROM_GROUP = frozenset({
 })  # fmt: skip
 SUBJECT = re.compile(
     rf"(?:^|[,;:]\s*(?:and\s+|but\s+|so\s+)?|\b(?:and|but|so|that|because|think|guess|heard|"
-    rf"know|says|said)\s+)(?P<name>{NAME})"
+    rf"know|says|said|(?i:remember))\s+)(?P<name>{NAME})"
     r"(?:\s+(?:prefers|likes|loves|hates|dislikes|wants|needs|lives|lived|moved|works|worked|"
     r"said|says|thinks|thought|got\s+(?:a|the|married|engaged|promoted)|started|joined|left|"
     r"can't|doesn't|didn't|won't|finished|asked|wrote|sent|called|told|bought|adopted|drinks|"
@@ -1892,7 +1892,11 @@ SUBJECT = re.compile(
     r"has\s+(?:a|an|two|three|been|just|already|never|always))"
     r"|(?:'s|’s)\s+(?:birthday|wife|husband|partner|kids|children|son|daughter|dog|cat|"
     r"favou?rite|new|flat|house|team|mum|mom|dad|sister|brother|parents|phone|email|address|"
-    r"leaving|retirement|funeral|wedding|christening|graduation|surgery|operation))\b"
+    r"leaving|retirement|funeral|wedding|christening|graduation|surgery|operation|"
+    # what only a person has or is, said with "'s": "Sofia's gluten free", "Zara's moving"
+    r"boyfriend|girlfriend|fianc[eé]e?|baby|grandma|grandad|nan|granny|"
+    r"allergic|vegetarian|vegan|pregnant|coeliac|diabetic|gluten|lactose|dairy|"
+    r"retiring|moving|visiting|coming))\b"
 )
 _ORG_SUFFIX = (
     r"(?:Inc|Ltd|GmbH|LLC|AG|SA|Corp|Corporation|Labs|Bank|University|College|Group|Systems|"
@@ -2395,8 +2399,6 @@ _VERB = re.compile(
     r"likes?|loves?|hates?|wants?|leaves?|left|arrives?|ends?|opens?|closes?|begins?|"
     # what a group, a class or a round does on its days: "Book club meets at the library"
     r"meets?|met|visits?|restarts?|returns?|happens?|trains?|plays?|collects?|delivers?|"
-    # "due" said as a verb is: "next one due in May", "rent due Friday"
-    r"due|"
     # the past tenses and participles no "-ed" ending finds: "Dev lent me his drill"
     r"lent|sent|bought|sold|told|gave|given|brought|caught|taught|thought|spent|built|lost|won|"
     r"kept|slept|felt|broke|broken|wrote|written|drove|driven|flew|flown|fell|fallen|forgot|"
@@ -2432,6 +2434,10 @@ def without_greeting(sentence: str) -> str:
     return rest[:1].upper() + rest[1:]
 
 
+#: "due" said of a day, the verb of a statement without one: "next one due in May".
+_DUE = re.compile(r"\bdue\s+(?:in|on|by|at|back|again|for|\d)", re.I)
+
+
 @remembered_up_to(SIZE, shared=True)
 def worth_keeping(sentence: str) -> bool:
     """Whether a user's sentence states something worth a line of memory without any
@@ -2445,7 +2451,7 @@ def worth_keeping(sentence: str) -> bool:
     ):
         return False  # a question, a line that introduces what follows it, a greeting
     if not has_verb(text):
-        return _fragment(text) or _other_language(text)
+        return _fragment(text) or _other_language(text) or bool(_DUE.search(text))
     if len(text.split()) < 4:
         return False
     return bool(SPECIFIC.search(text)) or len(text.split()) >= 6
