@@ -7,7 +7,7 @@ from datetime import date
 
 import pytest
 
-from doctree.agent.offline.language import has_verb, resolve_pronoun
+from doctree.agent.offline.language import has_verb, resolve_pronoun, said_again
 from tests.agent.offline_runs import current_facts, run, transcript
 
 DAY = "2033-01-14T09:00:00Z"  # a Friday
@@ -105,3 +105,32 @@ def test_a_place_said_with_s_before_a_plain_verb_is_no_one(repo):
     _facts(repo, "The Anchor's moving its quiz to Wednesdays.")
     assert repo.get("main", "~/memory/people/anchor") is None
     assert repo.get("main", "~/memory/people/the-anchor") is None
+
+
+@pytest.mark.parametrize(
+    "said, fixed",
+    [
+        (
+            "The piano tuner comes Tuesday at 10 — no wait, it's Thursday at 10.",
+            "The piano tuner comes Thursday at 10.",
+        ),
+        ("Supper club is on the 12th at Ottie's, sorry, make it the 14th.",
+         "Supper club is on the 14th at Ottie's."),
+    ],
+)  # fmt: skip
+def test_a_value_corrected_after_what_follows_it(said, fixed):
+    again = said_again(said)
+    assert again is not None and again[0] == fixed
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # the correction says more than the value: which part holds is unsure
+        "Lunch is Tuesday at 1 - no, Wednesday at 2.",
+        # no value of the same sort before it
+        "I rang the garage, sorry, Wednesday.",
+    ],
+)
+def test_a_correction_that_is_unsure_changes_nothing(said):
+    assert said_again(said) is None

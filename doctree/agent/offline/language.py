@@ -2661,12 +2661,41 @@ def without_fillers(sentence: str) -> str:
     return out[:1].upper() + out[1:] if out[:1].islower() and sentence[:1].isupper() else out
 
 
+#: A value corrected after the words that follow it: "Tuesday at 4 — no wait, it's
+#: Wednesday at 4", "on the 12th, sorry, make it the 13th".
+_SAID_AGAIN_LATER = re.compile(
+    r"\s*(?:—|–|-|,|\.\.\.)\s*(?:(?:no|nope|wait|sorry|oops|i\s+mean|i\s+meant|actually)[,.!]?\s*)+"
+    rf"(?:it['’]s\s+|it\s+is\s+|make\s+(?:it|that)\s+)?(?P<new>{_VALUE})(?P<rest>[^.!?;]*)",
+    re.I,
+)
+
+
+def _said_again_later(sentence: str) -> tuple[str, str, str] | None:
+    """`said_again` for a value corrected after the words that follow it: the last value of
+    its sort before the correction is the old one, when what follows the new value says
+    again what followed the old ("at 4" … "Wednesday at 4") or nothing."""
+    m = _SAID_AGAIN_LATER.search(sentence)
+    if m is None:
+        return None
+    head, new = sentence[: m.start()], m.group("new")
+    sort = value_sort(new)
+    olds = [o for o in re.finditer(rf"\b{_VALUE}\b", head, re.I) if value_sort(o.group(0)) == sort]
+    if not olds or olds[-1].group(0).lower() == new.lower():
+        return None
+    old = olds[-1]
+    rest = " ".join(m.group("rest").split()).lower()
+    if rest and not " ".join(head[old.end() :].split()).lower().startswith(rest):
+        return None  # the correction says more than the value: which part holds is unsure
+    fixed = head[: old.start()] + new + head[old.end() :] + sentence[m.end() :]
+    return fixed, old.group(0), new
+
+
 def said_again(sentence: str) -> tuple[str, str, str] | None:
     """(the sentence with the corrected value only, old, new) for "Thursday — no, sorry,
     Friday"; None when no value is corrected as it is said."""
     m = SAID_AGAIN.search(sentence)
     if not m or value_sort(m.group("old")) != value_sort(m.group("new")):
-        return None
+        return _said_again_later(sentence)
     if not sentence[: m.start()].strip() or "!" in m.group(0):
         return None  # "Oh no, Jon!": an exclamation, not a value said again
     if m.group("old").lower() == m.group("new").lower():
