@@ -134,3 +134,27 @@ def test_a_value_corrected_after_what_follows_it(said, fixed):
 )
 def test_a_correction_that_is_unsure_changes_nothing(said):
     assert said_again(said) is None
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Going with the Dyson.",
+        "Right, I'll go with the cheaper quote.",
+        "We've opted for the evening ferry.",
+        "Decided on the green tiles.",
+    ],
+)
+def test_the_users_own_choice_is_a_decision(repo, said):
+    run(repo, transcript("s-choice", ("user", DAY, said), ("assistant", DAY, "Good choice.")))
+    decisions = repo.get("main", "~/memory/decisions")
+    assert decisions is not None and said.rstrip(".").split()[-1] in decisions.body
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["Going with the kids to the zoo on Sunday.", "I'm going for a run after work."],
+)
+def test_going_somewhere_with_someone_is_no_decision(repo, said):
+    run(repo, transcript("s-choice", ("user", DAY, said), ("assistant", DAY, "Have fun.")))
+    assert repo.get("main", "~/memory/decisions") is None

@@ -125,6 +125,12 @@ _SETUP = re.compile(
 _DECISION = re.compile(
     r"\bwe(?:'ve|\s+have)?\s+(?:decided|agreed|chose|settled\s+on)\b"
     r"|\bwe're\s+going\s+with\b|\blet's\s+(?:go\s+with|use|book|pick|choose)\b"
+    # the user's own choice: "Going with the Ninja.", "I'll go for the blue one", "Decided on
+    # the Kensington one"
+    r"|\b(?:i|we)(?:'ve|\s+have)?\s+(?:decided\s+on|settled\s+on|opted\s+for)\s+"
+    r"|\b(?:i|we)(?:'ll|\s+will)\s+go\s+(?:with|for)\s+(?:the|that|this)\b"
+    r"|^\W*(?:(?:ok(?:ay)?|right|so|yeah|yep)[,.!]?\s+)?(?:going\s+with|decided\s+on|"
+    r"settled\s+on|opted\s+for)\s+(?:the|that|this)\b(?!.*\b(?:to|for)\s+(?:the|a)\b)"
     r"|\bdecision:"
     # "Tagine with quinoa it is.": a choice made, not "I know what it is."
     r"|^(?:[\w']+[,!]\s+)?(?!(?:it|that|this|so|there|here)\b)"
