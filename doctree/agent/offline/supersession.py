@@ -956,10 +956,25 @@ def edited_in_session(
     said = values(line)
     if rep is None or len(said) > EDITED_MOST:
         return None
+    if rep.kind == "date" and said_on is not None and rep.old.norm < said_on.isoformat():
+        return None  # a day gone by is when something happened, never to be made another
     if not any((v.start, v.end) != (rep.old.start, rep.old.end) for v in said):
         return None  # the line said only the value: the new statement says it all
     edited = edit(line, rep, text)
-    return (edited, rep) if edited is not None and edited != line else None
+    if edited is None or edited == line or not says_all_figures(edited, text):
+        return None
+    return edited, rep
+
+
+_FIGURE = re.compile(r"\d+(?:[.,:]\d+)*")
+
+
+def says_all_figures(edited: str, text: str) -> bool:
+    """Whether every figure `text` gives is in `edited`: a statement that changes two
+    values ("now £8,090 and the job 11 working days") of a line edited for one of them
+    would leave the other stale ("10 working days")."""
+    have = set(_FIGURE.findall(edited))
+    return all(f in have for f in _FIGURE.findall(_ISO.sub(" ", text)))
 
 
 def replaced_earlier(text: str, earlier: list[str], *, said_on: date | None = None) -> int | None:

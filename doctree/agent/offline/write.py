@@ -718,6 +718,8 @@ class Writer(PageIO):
                 self.superseded.setdefault(said, s)
                 if named and self.superseded[said] is s:
                     self.value_edits[said] = (named[1], named[0])
+                elif self.superseded[said] is s and not taken_back:
+                    self._edited_in_place(s, said, text)
             self._later_value_elsewhere(s)  # another clause may change another line
         for s in self.filing.facts:
             if not (s.replaces or s.correction):
@@ -824,6 +826,25 @@ class Writer(PageIO):
             edited = supersession.edit(rep.line, rep, text)
             if edited is not None and edited != rep.line:
                 self.line_edits[rep.line] = (edited, rep.kind)
+
+    def _edited_in_place(self, s: Sentence, said: str, text: str) -> None:
+        """The line `s` replaces with a word of change ("Kemi's wedding has moved to 21
+        June" of "… getting married on 14 June in Lagos") with its one value of the type
+        edited in place, when it can be (`supersession.edit`): the rest of what it says (in
+        Lagos) stays current beside the new statement, the line as it was under Past."""
+        if len(supersession.values(said)) != 1:
+            return  # the line's other values may be what a later change is of: not copied
+        reps = supersession.replacements(
+            text, said, before=self._sentence_before(s), said_on=message_date(s.time)
+        )
+        fits = supersession.chosen({said: reps}) if reps else []
+        if len(fits) != 1 or not fits[0].cued:
+            return  # the word of change is of another clause: which value moved is unsure
+        if fits[0].kind == "date" and fits[0].old.norm < message_date(s.time).isoformat():
+            return  # a day gone by is when something happened, never to be made another
+        edited = supersession.edit(said, fits[0], text)
+        if edited is not None and edited != said and supersession.says_all_figures(edited, text):
+            self.line_edits[said] = (edited, fits[0].kind)
 
     def _edited_again(self, s: Sentence, said: str, text: str, before: str) -> None:
         """A line another statement of this session edited already (one of its two dates
@@ -2302,9 +2323,11 @@ def _add_past(page: Page, lines: list[str]) -> None:
 
 def _order_sections(page: Page) -> None:
     """Current facts first, then what they replaced ("Past"), then links and sessions; a
-    section this order does not name keeps its place after them."""
-    order = {name: i for i, name in enumerate(SECTION_ORDER)}
-    page.sections = dict(sorted(page.sections.items(), key=lambda kv: order.get(kv[0], len(order))))
+    section this order does not name ("How things are set up") is current too: it keeps its
+    place among the current ones, before "Past"."""
+    order = {name: float(i) for i, name in enumerate(SECTION_ORDER)}
+    current = order["Past"] - 0.5
+    page.sections = dict(sorted(page.sections.items(), key=lambda kv: order.get(kv[0], current)))
 
 
 def _iso(value: str, s: Sentence) -> str | None:
