@@ -158,3 +158,20 @@ def test_the_users_own_choice_is_a_decision(repo, said):
 def test_going_somewhere_with_someone_is_no_decision(repo, said):
     run(repo, transcript("s-choice", ("user", DAY, said), ("assistant", DAY, "Have fun.")))
     assert repo.get("main", "~/memory/decisions") is None
+
+
+@pytest.mark.parametrize(
+    "said, day",
+    [
+        # 14 January 2033: the 19th to come, not the one gone by
+        ("We ordered the bunk beds from Argos, delivery on the 19th.", "(2033-01-19)"),
+        ("Booked the boiler swap last week, installation on the 26th.", "(2033-01-26)"),
+    ],
+)
+def test_what_an_order_brings_later_is_to_come(repo, said, day):
+    assert day in _facts(repo, said)
+
+
+def test_a_thing_that_came_is_gone_by(repo):
+    facts = _facts(repo, "We ordered the rug in December, it arrived on the 3rd.")
+    assert "(2033-01-03)" in facts

@@ -313,6 +313,15 @@ _SINCE_BECAUSE = re.compile(
 _UNIT_DAYS = {"d": 1, "w": 7, "f": 14}
 
 
+#: What an order, a booking or a job brings later, said without a verb in a clause of its
+#: own: "delivery on the 19th", "fitting on Friday", "collection Tuesday".
+_OUTCOME = re.compile(
+    r"\b(?:deliver(?:y|ies)|arrival|collection|pick-?up|fitting|installation|install|"
+    r"handover|completion|dispatch|despatch|start\s+date|go-?live)\b",
+    re.I,
+)
+
+
 def tense_at(text: str, pos: int) -> bool:
     """Whether the clause around `pos` tells of the past: the tense of the clause a date
     sits in, not of the whole sentence ("She called: the visit is on Friday"); a clause
@@ -331,6 +340,8 @@ def tense_at(text: str, pos: int) -> bool:
         if lang.has_verb(clause) or re.search(r"\b[a-z]{3,}[^s\W]s\b", clause):
             # a verb, or a word that reads as one ("the courier picks it up on Friday")
             return lang.past_tense(clause)
+        if _OUTCOME.search(clause):
+            return False  # "we ordered the sofa, delivery on the 19th": what the order brings
         if start == 0:
             return lang.past_tense(text)
         pos = max(start - 2, 0)
