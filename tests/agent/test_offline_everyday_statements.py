@@ -175,3 +175,31 @@ def test_what_an_order_brings_later_is_to_come(repo, said, day):
 def test_a_thing_that_came_is_gone_by(repo):
     facts = _facts(repo, "We ordered the rug in December, it arrived on the 3rd.")
     assert "(2033-01-03)" in facts
+
+
+def test_a_week_that_repeats_names_no_one_day(repo):
+    facts = _facts(
+        repo,
+        "Our usual week:\nMon - Nell ballet 4:15\nWed - Rory judo 6pm\nFri - swim club 5:30",
+    )
+    assert "judo 6pm" in facts
+    assert "(2033-01-19)" not in facts  # not the coming Wednesday
+
+
+def test_a_plan_for_one_week_is_dated(repo):
+    facts = _facts(repo, "Plan for next week:\nMon - optician 9am\nWed - Rory judo grading 6pm")
+    assert "(2033-01-19)" in facts
+
+
+@pytest.mark.parametrize(
+    "said", ["Loathe open-plan offices.", "Much prefer the early train to the late one."]
+)
+def test_a_liking_said_without_i_is_a_preference(repo, said):
+    run(repo, transcript("s-like", ("user", DAY, said), ("assistant", DAY, "Noted.")))
+    assert said.split()[-1].rstrip(".") in current_facts(repo)
+
+
+@pytest.mark.parametrize("said", ["Love that idea!", "Hate it when that happens."])
+def test_a_reaction_is_no_preference(repo, said):
+    run(repo, transcript("s-like", ("user", DAY, said), ("assistant", DAY, "Ha.")))
+    assert said.rstrip("!.") not in current_facts(repo)

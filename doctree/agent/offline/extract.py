@@ -77,6 +77,7 @@ from doctree.agent.offline.referred import (
     restated_people,
 )
 from doctree.agent.offline.resolve import (
+    WEEKLY,
     Context,
     absolute_dates,
     bare_corrected,
@@ -97,6 +98,7 @@ from doctree.agent.offline.resolve import (
     session_dates,
     swapped_earlier,
     values_contrasted,
+    weekly_line,
 )
 from doctree.agent.offline.segment import ADDRESSED, record_shape, same_list, split_sentences
 from doctree.agent.offline.spelled import spelled_words
@@ -110,6 +112,10 @@ _PREFERENCE = re.compile(
     r"|\bi(?:'m|\s+am)\s+(?:a\s+)?(?:vegetarian|vegan|allergic|lactose|gluten)"
     r"|\bmy\s+favou?rite\b"
     r"|^(?:(?:and|also|but|so|please|oh),?\s+)*(?:don't|do not|never|always|avoid)\b"
+    # the user's liking said without "I": "Loathe open-plan offices.", "Much prefer tea."
+    r"|^(?:(?:and|also|but|so|oh|honestly|really|much),?\s+)*(?:prefer|love|hate|loathe|"
+    r"detest|adore|can't\s+stand|cannot\s+stand|can't\s+bear|not\s+a\s+fan\s+of)\s+"
+    r"(?!you\b|it\b|that\b|this\b)"
     r"|\bi\s+(?:can't|cannot|can\s+not|won't|don't)\s+(?:do|make|attend|eat|drink|work|travel|"
     r"fly|drive|take|join|meet)\b"
     r"|\bi(?:'ve|\s+have)?\s+(?:switched|changed)\s+to\b|\bi(?:'ve|\s+have)?\s+(?:gave\s+up|given\s+up|"
@@ -2403,6 +2409,11 @@ def read_sentence(
         text, rel = _as_restated(
             text, rel, restated or [], ref, context.restated_elsewhere.get(raw)
         )
+    if context is not None and speaker is None:
+        if WEEKLY.search(clean):
+            context.weekly_at = time  # the lines after it set out a week that repeats
+        elif context.weekly_at == time:
+            text, rel = weekly_line(text, rel)
     if anchors is not None:
         session_dates(anchors, clean, rel + abs_dates)
     text = _with_years(text, abs_dates)

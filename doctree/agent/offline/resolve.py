@@ -322,6 +322,33 @@ _OUTCOME = re.compile(
 )
 
 
+#: What says a list of weekdays sets out a week that repeats: "this term", "every week",
+#: "our usual week", "the timetable".
+WEEKLY = re.compile(
+    r"\b(?:this\s+term|every\s+week|each\s+week|weekly|(?:usual|normal|typical|regular)\s+"
+    r"week|timetable|term[\s-]+time)\b",
+    re.I,
+)
+#: A line opening on a weekday, set apart from what follows: "Mon - swimming 4:30",
+#: "Tuesday: football".
+_WEEKDAY_LINE = re.compile(
+    rf"\W*(?P<day>{WEEKDAY}|(?i:mon|tues?|weds?|thu(?:rs?)?|fri|sat|sun))\b(?P<date>\s*\(\d{{4}}-\d\d-\d\d\))?"
+    r"\s*[-–—:]",
+    re.I,
+)
+
+
+def weekly_line(text: str, rel: list[tuple[str, date]]) -> tuple[str, list[tuple[str, date]]]:
+    """A line of a week that repeats ("Tuesday (2040-03-06) - Theo football 5pm") with its
+    opening weekday undated: it names every such day, not the coming one."""
+    m = _WEEKDAY_LINE.match(text)
+    if m is None or not m.group("date"):
+        return text, rel
+    day = date.fromisoformat(m.group("date").strip(" ()"))
+    kept = [(phrase, d) for phrase, d in rel if d != day]
+    return text[: m.start("date")] + text[m.end("date") :], kept
+
+
 def tense_at(text: str, pos: int) -> bool:
     """Whether the clause around `pos` tells of the past: the tense of the clause a date
     sits in, not of the whole sentence ("She called: the visit is on Friday"); a clause
@@ -1246,6 +1273,9 @@ class Context:
         self.confirmed_people: dict[str, list[str]] = {}
         # the people named by a role ("my wife Sal"), for a later "the wife" (`referents`)
         self.referents = Referents()
+        # the time of a message that set out a week that repeats ("Kids' activities this
+        # term:"): its lines opening on a weekday name no one day (`weekly_line`)
+        self.weekly_at: str | None = None
 
 
 def referent(
