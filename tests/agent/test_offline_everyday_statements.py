@@ -8,6 +8,7 @@ from datetime import date
 import pytest
 
 from doctree.agent.offline.language import has_verb, resolve_pronoun, said_again
+from doctree.agent.offline.resolve import resolve_relative
 from tests.agent.offline_runs import current_facts, run, transcript
 
 DAY = "2033-01-14T09:00:00Z"  # a Friday
@@ -203,3 +204,18 @@ def test_a_liking_said_without_i_is_a_preference(repo, said):
 def test_a_reaction_is_no_preference(repo, said):
     run(repo, transcript("s-like", ("user", DAY, said), ("assistant", DAY, "Ha.")))
     assert said.rstrip("!.") not in current_facts(repo)
+
+
+def test_the_end_of_a_stretch_said_after_a_later_day_is_after_it():
+    text, _ = resolve_relative(
+        "I can't make the quiz on Thursday, I'm away till Saturday.", date(2033, 1, 14)
+    )
+    # said on Friday 14 January: Thursday is the 20th, so "till Saturday" is the 22nd
+    assert "Thursday (2033-01-20)" in text and "Saturday (2033-01-22)" in text
+
+
+def test_the_end_of_a_stretch_said_first_is_the_coming_day():
+    text, _ = resolve_relative(
+        "I'm away till Saturday, back at work on Thursday.", date(2033, 1, 14)
+    )
+    assert "Saturday (2033-01-15)" in text

@@ -700,6 +700,15 @@ def resolve_relative(
                 d = ref - timedelta(days=((ref.weekday() - wd) % 7) or 7)
             else:
                 d = _next_weekday(ref, wd)
+                here_before = [x for p, x in here if p < m.start()]
+                if (
+                    re.search(r"\b(?:until|till|til|through|thru)\s+$", before)
+                    and here_before
+                    and max(here_before) > d
+                ):
+                    # "can't make Friday (the 9th), I'm on nights till Sunday": the end of
+                    # a stretch said after a later day of the sentence is on or after it
+                    d = _next_weekday(max(here_before), wd, include_today=True)
         if d is None:
             continue
         end = m.end()
