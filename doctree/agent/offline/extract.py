@@ -342,8 +342,14 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
             and own
             and (
                 lang.credits(own[0])
-                # "ah ok. I cleared them and it ran fine.": credit after a word of taking it in
-                or (len(own) > 1 and _TAKEN_IN.match(own[0]) and lang.credits(own[1]))
+                # "ah ok. I cleared them and it ran fine.": credit after a word of taking it in,
+                # or after a yes ("Yep, it was at 98%. Pruned them and the job ran fine.")
+                or (
+                    len(own) > 1
+                    and (_TAKEN_IN.match(own[0]) or lang.accepts(own[0]))
+                    and not lang.rejects(own[0])
+                    and lang.credits(own[1])
+                )
                 or (stated and lang.confirms(own[0]))
                 or (requested and lang.accepts(own[0]) and not lang.rejects(own[0]))
             )

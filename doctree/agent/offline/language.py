@@ -541,7 +541,7 @@ def rejects(reply: str) -> bool:
 _CREDIT = re.compile(
     r"^\W*(?:(?:ah|oh|ok|okay|yes|yeah|wow|nice)\W+)*(?:good|great|nice)\s+(?:catch|find|spot|point)"
     r"|^\W*(?:(?:ah|oh|yes|yeah)\W+)*(?:you(?:'re|’re|\s+are)\s+right|that(?:'s|\s+was)\s+it|"
-    r"that\s+(?:fixed|solved)\s+it|spot\s+on)\b",
+    r"that\s+(?:fixed|solved|sorted)\s+it|spot\s+on)\b",
     re.I,
 )
 
@@ -2412,7 +2412,12 @@ _VERB = re.compile(
     rf"|\b(?:i|we|they)\s+(?:(?:{_ADVERBS})\s+)?[a-z]{{3,}}\b|\b(?:he|she|it)\s+[a-z]{{2,}}s\b",
     re.I,
 )
-SPECIFIC = re.compile(rf"\d|(?<=\s)[{_UP}][{_LOW}]|(?<=\s)[{_UP}]{{2,}}\b|\b[a-z]+-\d")
+SPECIFIC = re.compile(
+    rf"\d|(?<=\s)[{_UP}][{_LOW}]|(?<=\s)[{_UP}]{{2,}}\b|\b[a-z]+-\d"
+    # a name of code: "DATABASE_URL", "staging.env", "/volume1/@snapshots", "max_retries"
+    r"|\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+\b|\b[\w-]+\.(?:env|conf|cfg|ini|ya?ml|json|toml|"
+    r"py|js|ts|sh|log|txt|sql|csv)\b|(?<![\w/])/[\w@.-]+/[\w@./-]*"
+)
 
 
 _GREETING = re.compile(
