@@ -436,7 +436,8 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 continue
             spoken = message_date(turn.time)
             if (named := named_conversation(raw, spoken)) is not None and _forget_earlier(
-                a, turn, raw, named, own[: own.index(raw)], context, directory
+                a, turn, raw, named, own[: own.index(raw)], context, directory,
+                raw == own[-1] and _taken_back_next(segmented.turns, turn),
             ):
                 forgetting = True
                 continue
@@ -471,7 +472,12 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 and raw not in turn.pasted
                 and not _ITEM_LABEL.match(raw)
                 and not dismissed
-                and (taken := _by_position(a, turn, raw, own, told, previous, current, dropped))
+                and (
+                    taken := _by_position(
+                        a, turn, raw, own, told, previous, current, dropped,
+                        raw == own[-1] and _taken_back_next(segmented.turns, turn),
+                    )  # fmt: skip
+                )
             ):
                 # what follows a forget by position may only say why; a withdrawal is followed
                 # by what holds instead ("Mine is this one:"), which is read
@@ -521,6 +527,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 forgetting = _forget(
                     a, turn, raw, request[1], previous, current, dropped, bool(kept), directory,
                     of_whom, segmented.turns[: segmented.turns.index(turn) + 1],
+                    raw == own[-1] and _taken_back_next(segmented.turns, turn),
                 )  # fmt: skip
                 of_whom = False
                 if forgetting and kept:
@@ -892,6 +899,29 @@ def _same_line(message: str, before: str, raw: str) -> bool:
 _PERSONAL_PRONOUN = re.compile(r"\b(?:she|he|her|him|hers|his)\b", re.I)
 
 
+#: An assistant's question about forgetting or keeping ("Are you sure?", "Shall I delete
+#: it?"), which a take-back may answer; any other question is what a "keep it" answers.
+_ASKS_ABOUT_FORGETTING = re.compile(
+    r"\b(?:sure|forget|forgot|forgotten|delete|deleted|remove|removed|erase|keep|drop|undo)\b",
+    re.I,
+)
+
+
+def _taken_back_next(turns: list[Turn], turn: Turn) -> bool:
+    """Whether the user's next message, with only the assistant's replies between, opens by
+    taking back a request to forget that ended this one ("Forget my passport." … "Actually,
+    keep that."): the request is then not acted on. An assistant's question between that is
+    not about forgetting is what such words answer ("Shall I book the train?" "Leave it.")."""
+    at = turns.index(turn)
+    for nxt in turns[at + 1 :]:
+        if nxt.kind == "user":
+            return nxt.speaker is None and lang.takes_back(nxt.sentences)
+        last = nxt.sentences[-1] if nxt.sentences else ""
+        if nxt.kind == "assistant" and "?" in last and not _ASKS_ABOUT_FORGETTING.search(last):
+            return False
+    return False
+
+
 def _forget(
     a: Analysis,
     turn: Turn,
@@ -904,6 +934,7 @@ def _forget(
     directory: Directory | None = None,
     of_whom: bool = False,
     so_far: list[Turn] | None = None,
+    taken_back: bool = False,
 ) -> bool:
     """A request to forget: "forget that" drops the statements just made (only its own
     sentence when that sentence holds a secret before it, only the clause before it when
@@ -920,6 +951,9 @@ def _forget(
     untrue = what is None and lang.UNTRUE.search(raw) is not None
     if any(lang.WITHDRAWN.search(lang.UNTRUE.sub(" ", x)) for x in [raw, *later]):
         a.not_acted.append((raw, "withdrawn as it was made; nothing was removed"))
+        return False
+    if taken_back and not later:
+        a.not_acted.append((raw, "taken back in the next message; nothing was removed"))
         return False
     if what is None and own_clause:
         a.forgotten += 1  # the clause before the request; the caller keeps the ones before it
@@ -1079,6 +1113,7 @@ def _by_position(
     previous: list[Sentence],
     current: list[Sentence],
     dropped: list[str],
+    taken_back: bool = False,
 ) -> str | None:
     """A request that names what it takes back by where it was said (`positions.py`): "forget
     the last two things I said" drops those statements and, with the request, takes them out
@@ -1092,6 +1127,9 @@ def _by_position(
     later = own[own.index(raw) + 1 :] if raw in own else []
     if any(lang.WITHDRAWN.search(x) for x in later):
         a.not_acted.append((raw, "withdrawn as it was made; nothing was removed"))
+        return kind
+    if taken_back:
+        a.not_acted.append((raw, "taken back in the next message; nothing was removed"))
         return kind
     targets = named(said, pos, turn.time) if pos is not None else withdrawn(said, turn.time, raw)
     if not targets:
@@ -1312,6 +1350,7 @@ def _forget_earlier(
     before: list[str],
     context: Context,
     directory: Directory,
+    taken_back: bool = False,
 ) -> bool:
     """A request to forget what an earlier conversation said ("scrap what I told you last
     Monday about the boat", `earlier.py`): recorded for the writer, which removes only the
@@ -1328,6 +1367,9 @@ def _forget_earlier(
     later = turn.sentences[turn.sentences.index(raw) + 1 :] if raw in turn.sentences else []
     if any(lang.WITHDRAWN.search(x) for x in [raw, *later]):
         a.not_acted.append((raw, "withdrawn as it was made; nothing was removed"))
+        return True
+    if taken_back:
+        a.not_acted.append((raw, "taken back in the next message; nothing was removed"))
         return True
     what = None if everything or request is None else request[1]
     if what and lang.PRONOUN_TARGET.fullmatch(what):

@@ -1119,6 +1119,48 @@ WITHDRAWN = re.compile(
     r"(?=\s*(?:[.,;!?)]|$|(?:then|after\s+all|actually|please|instead)\b))",
     re.I,
 )
+_KEEP_AFTER_ALL = (
+    r"(?:(?:keep|leave|remember|save)\s+(?:it|that|this|them|those)"
+    r"|(?:don'?t|don’t|do\s+not)(?:\s+(?:forget|delete|remove|erase|drop|wipe|scrap)"
+    r"(?:\s+(?:it|that|this|them|those))?)?"
+    r"|undo\s+(?:it|that|this)|cancel\s+that)"
+)
+#: A message that opens by taking back the request to forget just made ("Actually, keep
+#: that.", "No wait, leave it.", "On second thought, remember it.", "Hmm, don't delete it
+#: after all."): the whole sentence is the take-back, nothing else said in it ("keep it
+#: short" or "leave it with me" ask something else).
+TAKEN_BACK = re.compile(
+    r"(?:(?:actually|no|nope|nah|wait|hang\s+on|hold\s+on|hmm+|oh|oops|sorry|ok(?:ay)?|um+|"
+    r"on\s+(?:second|further)\s+thoughts?|second\s+thoughts?|thinking\s+about\s+it|"
+    r"(?:i(?:'ve|\s+have)?\s+)?changed\s+my\s+mind|never\s*mind|scratch\s+that)"
+    r"(?:\s*[,.!—–-]+\s*|\s+))*(?:please\s+)?"
+    rf"{_KEEP_AFTER_ALL}(?:\s*,\s*{_KEEP_AFTER_ALL})*"
+    r"(?:\s*,?\s+(?:then|after\s+all|actually|please|instead|in|there|as\s+it\s+was|"
+    r"as\s+is|where\s+it\s+is|for\s+now|thanks|thank\s+you))*\s*[.!]*",
+    re.I,
+)
+#: A sentence that is only an interjection before a take-back said in the next: "Wait, no."
+#: then "Keep it."
+TAKING_BACK = re.compile(
+    r"(?:(?:actually|no|nope|nah|wait|hang\s+on|hold\s+on|hmm+|oh|oops|sorry|um+|"
+    r"on\s+(?:second|further)\s+thoughts?|second\s+thoughts?|"
+    r"(?:i(?:'ve|\s+have)?\s+)?changed\s+my\s+mind)(?:\s*[,.!—–-]+\s*|\s+|$))+",
+    re.I,
+)
+
+
+def takes_back(opening: list[str]) -> bool:
+    """Whether a message opening with these sentences takes back the request to forget made
+    just before it: its first sentence is a take-back ("Actually, keep that."), or an
+    interjection ("Wait, no.") and then one."""
+    for i, sentence in enumerate(opening[:2]):
+        if TAKEN_BACK.fullmatch(sentence.strip()):
+            return True
+        if i == 1 or not TAKING_BACK.fullmatch(sentence.strip()):
+            return False
+    return False
+
+
 #: Where the thing to forget ends: a new clause ("... and delete his page", "..., he asked").
 _CLAUSE_END = re.compile(
     r"\s+(?:but|so|because|since|as|he|she|they|it|too|as\s+well|either|also|please|now|"
