@@ -436,7 +436,13 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 continue
             spoken = message_date(turn.time)
             if (named := named_conversation(raw, spoken)) is not None and _forget_earlier(
-                a, turn, raw, named, own[: own.index(raw)], context, directory,
+                a,
+                turn,
+                raw,
+                named,
+                own[: own.index(raw)],
+                context,
+                directory,
                 raw == own[-1] and _taken_back_next(segmented.turns, turn),
             ):
                 forgetting = True
@@ -474,7 +480,14 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 and not dismissed
                 and (
                     taken := _by_position(
-                        a, turn, raw, own, told, previous, current, dropped,
+                        a,
+                        turn,
+                        raw,
+                        own,
+                        told,
+                        previous,
+                        current,
+                        dropped,
                         raw == own[-1] and _taken_back_next(segmented.turns, turn),
                     )  # fmt: skip
                 )
@@ -501,6 +514,22 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                     _known_person(name, directory) or _PERSONAL_PRONOUN.search(later)
                 ):
                     request = (True, name)
+            bare_at = -1
+            if (
+                request in (None, (True, None))
+                and turn.speaker is None
+                and raw not in turn.pasted
+                and (bare := lang.bare_forget(raw)) is not None
+                and not _answers_assistant(segmented.turns, turn, raw, bare[0])
+                and (
+                    " " in bare[0]
+                    or _known_person(bare[0], directory)
+                    or any(bare[0] in x.raw for x in told)
+                )
+            ):
+                # "Forget the plumber.", "you can forget Bea now": the thing named, the request
+                # all that is said of it (a name only of someone memory or the session knows)
+                request, bare_at = (True, bare[0]), bare[1]
             of_whom = False
             if request is not None and request[1] and lang.PRONOUN_TARGET.fullmatch(request[1]):
                 whom = _whom(own[: own.index(raw)], raw, request[1], context, directory)
@@ -527,9 +556,16 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 forgetting = _forget(
                     a, turn, raw, request[1], previous, current, dropped, bool(kept), directory,
                     of_whom, segmented.turns[: segmented.turns.index(turn) + 1],
-                    raw == own[-1] and _taken_back_next(segmented.turns, turn),
+                    raw == own[-1] and _taken_back_next(segmented.turns, turn), bare_at >= 0,
                 )  # fmt: skip
                 of_whom = False
+                if forgetting and bare_at > 0 and (said := raw[:bare_at].strip(" ,;:—–")):
+                    # "Don't forget the rota, but forget the plumber.": the clause before the
+                    # request is read as said
+                    said = re.sub(r"[\s,]+(?:but|and|then|so|just)$", "", said, flags=re.I)
+                    if raw in turn.pieces:
+                        turn.pieces.add(said)
+                    _read(a, turn, said, directory, context, current, said_before)
                 if forgetting and kept:
                     # the clause taken back and the request leave the record; the rest stays
                     a.withheld.append((turn.time, raw[raw.index(kept) + len(kept) :].strip()))
@@ -907,6 +943,32 @@ _ASKS_ABOUT_FORGETTING = re.compile(
 )
 
 
+def _answers_assistant(turns: list[Turn], turn: Turn, raw: str, thing: str) -> bool:
+    """Whether a request that only names a thing ("Forget the ferry.") answers the assistant's
+    message just before it rather than asking memory to let the thing go: it opens the user's
+    message and the assistant asked a question, or proposed something that names the thing
+    ("I could book the ferry for you." "Forget the ferry.")."""
+    at = next(i for i, t in enumerate(turns) if t is turn)  # (by identity: turns compare by value)
+    if at == 0 or turns[at - 1].kind != "assistant" or not turns[at - 1].sentences:
+        return False
+    if turn.sentences and raw != turn.sentences[0]:
+        return False
+    said = turns[at - 1].sentences
+    if said[-1].rstrip().endswith("?") and not _ASKS_ABOUT_FORGETTING.search(said[-1]):
+        return True
+    words = content_words(thing)
+    return any(content_words(x) & words and _PROPOSES.search(x) for x in said)
+
+
+#: An assistant's sentence that proposes something: "I could book …", "how about …".
+_PROPOSES = re.compile(
+    r"\b(?:i\s+(?:could|can|'ll|will|would)|shall\s+i|should\s+i|how\s+about|what\s+about|"
+    r"maybe|perhaps|you\s+(?:could|might|should)|why\s+not|let\s+me|i\s+suggest|"
+    r"i(?:'d|\s+would)\s+(?:suggest|recommend))\b",
+    re.I,
+)
+
+
 def _taken_back_next(turns: list[Turn], turn: Turn) -> bool:
     """Whether the user's next message, with only the assistant's replies between, opens by
     taking back a request to forget that ended this one ("Forget my passport." … "Actually,
@@ -935,6 +997,7 @@ def _forget(
     of_whom: bool = False,
     so_far: list[Turn] | None = None,
     taken_back: bool = False,
+    bare: bool = False,
 ) -> bool:
     """A request to forget: "forget that" drops the statements just made (only its own
     sentence when that sentence holds a secret before it, only the clause before it when
@@ -949,7 +1012,9 @@ def _forget(
     later = turn.sentences[turn.sentences.index(raw) + 1 :]
     # "I was only kidding" takes back what was said, not the request
     untrue = what is None and lang.UNTRUE.search(raw) is not None
-    if any(lang.WITHDRAWN.search(lang.UNTRUE.sub(" ", x)) for x in [raw, *later]):
+    # (a request naming only its thing is withdrawn only after it: "never mind the boiler"
+    # and "don't forget the rota, but forget the boiler" are the request)
+    if any(lang.WITHDRAWN.search(lang.UNTRUE.sub(" ", x)) for x in ([] if bare else [raw]) + later):
         a.not_acted.append((raw, "withdrawn as it was made; nothing was removed"))
         return False
     if taken_back and not later:
@@ -1028,12 +1093,16 @@ def _forget(
             a.forget_of_whom.add(target)
         # a thing of a person's named by a short word ("Priya's dad") is still that word:
         # without it, every line naming the person would say it
-        words = lang.thing_words(target) if persons else content_words(target)
+        words = lang.thing_words(target) if persons else lang.forget_words(target)
         # what is said beyond the names ("sleepwalks" of "Ines and sleepwalks"): a sentence that
         # says it in a clause of its own keeps its other clauses
         thing = words - {w.lower() for w in re.findall(r"\b[A-Z][\w'’-]*", target)}
         thing -= {w for p in persons for w in content_words(p)}
         says = [t for t in a.sentences if words and _says(t.text, words, persons)]
+        if lang.OLD_VALUE.search(target):
+            # "my old number": a value said as old, or memory holds as past; what is said of
+            # the value that holds now stays
+            says = [t for t in says if lang.OLD_VALUE.search(t.raw or t.text)]
         last = None if persons else _head_said_whole(target, words, raw, so_far)
         if last is not None:
             # the conversation named the thing whole: a line saying only some of its words

@@ -170,6 +170,32 @@ def content_words(text: str) -> set[str]:
     }  # fmt: skip
 
 
+#: A thing to forget named as a value that no longer holds: "my old number", "the previous
+#: address", "her former employer".
+OLD_VALUE = re.compile(r"\b(?:old|previous|former|earlier)\b", re.I)
+
+
+def named_words(text: str) -> set[str]:
+    """The content words of `text` and its words of two letters ("GP", "ex"): what a line
+    must say of the names a request to forget gives."""
+    return content_words(text) | {w.lower() for w in _short_words(text)}
+
+
+def forget_words(what: str) -> set[str]:
+    """The words a thing to forget is said by: its content words or, when it has none (a
+    short word named with its article: "the cat", "my van", "the GP"), the words that are
+    not filler, so that a thing called by a short word is let go of as a longer one is."""
+    if words := content_words(what):
+        return words
+    return {
+        w.lower()
+        for w in [*_words(what), *_short_words(what)]
+        if w.lower() not in stopwords.FILLER
+        and w.lower() not in stopwords.ENGLISH
+        and w.lower() not in _GENERIC
+    }
+
+
 def _short_words(text: str) -> list[str]:
     """The words of two letters of `text` ("ex"), which `_words` leaves out."""
     return re.findall(r"\b[^\W\d_]{2}\b", text)
@@ -1780,6 +1806,67 @@ def name_let_go(sentence: str) -> str | None:
     if m is None or not _ASKING.search(sentence[: m.start()]):
         return None
     return m["name"] if m["name"] not in NOT_NAMES else None
+
+
+#: A request, the rest of its sentence, that names only the thing to let go of: "Forget the
+#: plumber.", "drop the allotment, please", "you can forget Bea now", "never mind the boiler,
+#: don't keep it", "no need to remember my shoe size". Only a whole clause to the sentence's
+#: end: "forget the plumber, we'll fix it ourselves" says why a plan changed, not what to
+#: forget. The caller checks that it answers no question of the assistant's.
+_NAMES_ONLY_THING = re.compile(
+    r"(?:^|(?<=[,;:—–])\s*|(?<=\s)(?=(?:but|and|then|so|just)\s))"
+    r"(?:(?:but|and|then|so|just|please|pls|actually|oh|ok(?:ay)?|now|yeah|also|"
+    r"you\s+can|(?:can|could|would)\s+you)[\s,]+)*"
+    r"(?P<verb>forget|drop|let\s+go\s+of|never\s*mind|stop\s+remembering|"
+    r"(?:there(?:'s|\s+is)\s+)?no\s+need\s+to\s+(?:remember|keep)|"
+    r"(?:you\s+)?(?:don'?t|do\s+not)\s+need\s+to\s+(?:remember|keep))\s+"
+    r"(?P<what>(?:(?:the|my|our)\s+|(?-i:[A-Z])[\w-]*['’]s\s+)(?:[\w'’-]+\s+){0,2}?[\w'’-]+"
+    rf"|{NAME_WORD})"
+    r"(?:\s*,?\s+(?:please|pls|now|thanks|thank\s+you|too|as\s+well|then|either|anymore|"
+    r"any\s+more))*"
+    r"(?:\s*[,;—–-]\s*(?:just\s+|please\s+)?(?:forget|delete|drop|scrap|remove|"
+    r"(?:don'?t|do\s+not)\s+(?:keep|remember|store|save))\s+(?:it|that|them)"
+    r"(?:\s+(?:please|too|then))?)?"
+    r"\s*[.!]*\s*$",
+    re.I,
+)
+#: What such a request may not name: a word of time ("forget the weekend") or of the talk
+#: itself ("never mind the rest", "forget the question"), which name no thing told.
+_BARE_NOT_A_THING = re.compile(
+    r"(?:the|my|our)\s+(?:rest|question|idea|plan|others?|whole\s+thing|thing|"
+    r"details?|last\s+\w+|first\s+\w+|above|below|previous\s+\w+|formatting|typos?|"
+    r"spelling|grammar|weather|cost|costs|price|money|time|timing|hassle|fuss|mess|rush|"
+    r"delay|wait|noise|traffic|weekend|morning|evening|night|day|week|month|year)",
+    re.I,
+)
+
+
+def bare_forget(sentence: str) -> tuple[str, int] | None:
+    """The thing a request names when it names nothing else ("Forget the plumber." ->
+    "the plumber"; "Don't forget the rota, but forget the plumber." -> "the plumber") and
+    where the request starts in the sentence (what is said before it is read as said); None
+    when the sentence holds no such request."""
+    m = _NAMES_ONLY_THING.search(sentence)
+    if m is None:
+        return None
+    what = m["what"].strip()
+    if _BARE_NOT_A_THING.fullmatch(what) or _WHEN_ONLY.fullmatch(what):
+        return None
+    if what.lower() in ("it", "that", "this", "them", "those", "everything", "all"):
+        return None
+    if " " not in what and (what in NOT_NAMES or not re.fullmatch(NAME_WORD, what)):
+        return None
+    what = re.sub(r"\s+(?:stuff|things?|bits?|business|details|part|story)$", "", what, flags=re.I)
+    before = sentence[: m.start()]
+    if (
+        _NEGATED.search(before)
+        or _NOT_ASKED_BEFORE.search(before)
+        or _SAID_OF_ONESELF.search(before)
+    ):
+        return None
+    if before.strip() and not re.search(r"[,;:—–]\s*$|\s(?:but|and|then|so|just)\s*$", before):
+        return None
+    return what, m.start()
 
 
 def forget_targets(what: str) -> list[str]:
