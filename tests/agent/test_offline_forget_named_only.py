@@ -50,6 +50,7 @@ def every_line(repo: DocumentsRepository) -> str:
         ("Forget the GP.", "Riverside", ["planetarium", "£65", "MOT"]),
         ("Forget the van.", "MOT", ["planetarium", "£65", "Okafor"]),
         ("Forget Bea.", "planetarium", ["£65", "Okafor", "MOT"]),
+        ("I take back what I said about the allotment plot.", "£65", ["planetarium", "MOT"]),
     ],
 )
 def test_a_request_naming_only_its_thing_removes_only_it(repo, request_, gone, stays):
@@ -141,3 +142,19 @@ def test_a_sentence_that_asks_nothing_keeps_the_lines(repo):
     told(repo)
     run(repo, transcript("s-ask", ("user", DAY2, "I always forget my van keys.")))
     assert "MOT" in current_facts(repo)
+
+
+def test_a_request_naming_two_things_removes_both(repo):
+    told(repo)
+    run(repo, transcript("s-ask", ("user", DAY2, "Forget the van and the GP, please.")))
+    lines = every_line(repo)
+    assert "MOT" not in lines and "Riverside" not in lines
+    facts = current_facts(repo)
+    assert "£65" in facts and "planetarium" in facts
+
+
+@pytest.mark.parametrize(
+    "said", ["Forget the van and the weekend.", "Forget the van and I'll ring you later."]
+)
+def test_a_list_with_a_time_or_a_clause_asks_nothing(said):
+    assert bare_forget(said) is None

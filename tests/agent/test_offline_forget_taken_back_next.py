@@ -36,6 +36,7 @@ def visa(repo: DocumentsRepository, request: str, reply: str, back: str) -> str:
         "On second thought, remember it.",
         "Hmm, actually don't, keep it.",
         "I changed my mind, keep it.",
+        "Never mind, keep it.",
     ],
 )
 @pytest.mark.parametrize("request_", ["Forget my visa.", "Forget the last thing I said."])

@@ -521,10 +521,9 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 and raw not in turn.pasted
                 and (bare := lang.bare_forget(raw)) is not None
                 and not _answers_assistant(segmented.turns, turn, raw, bare[0])
-                and (
-                    " " in bare[0]
-                    or _known_person(bare[0], directory)
-                    or any(bare[0] in x.raw for x in told)
+                and all(
+                    " " in one or _known_person(one, directory) or any(one in x.raw for x in told)
+                    for one in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", bare[0])
                 )
             ):
                 # "Forget the plumber.", "you can forget Bea now": the thing named, the request
@@ -1189,6 +1188,8 @@ def _by_position(
     of the session's record; "ignore that, it was the wrong file" drops what was sent
     before as not meant (the record keeps it: it was said, only not meant). "position" or
     "withdrawal" when the sentence is such a request, acted on or not; None otherwise."""
+    if lang.TAKEN_BACK.fullmatch(raw.strip()):
+        return None  # "never mind, keep it": a request to forget taken back, nothing withdrawn
     pos = position(raw)
     if pos is None and not withdraws(raw):
         return None

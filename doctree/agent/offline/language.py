@@ -970,7 +970,10 @@ FORGET_ABOUT = re.compile(
     # "take the Whitby trip out altogether"
     r"|\b(?:take|leave|cut)\s+(?P<what7>[^.,;!?]+?)\s+out\s+altogether\b"
     # "I was only kidding about the Lisbon move": what was said of it, taken back as untrue
-    r"|\bi\s+was\s+(?:just\s+|only\s+)?(?:joking|kidding)\s+about\s+(?P<what9>[^.,;!?]+)",
+    r"|\bi\s+was\s+(?:just\s+|only\s+)?(?:joking|kidding)\s+about\s+(?P<what9>[^.,;!?]+)"
+    # "I take back what I said about the move": what was said of it, taken back
+    r"|\b(?:i\s+)?take\s+back\s+(?:what|everything|anything|all)\s+(?:that\s+)?i\s+(?:said|told\s+you|"
+    r"mentioned|wrote)\s+(?:earlier\s+|before\s+)?(?:about|on|regarding)\s+(?P<what16>[^.,;!?]+)",
     re.I,
 )
 #: What is said about something, as a thing to keep or let go of: "the stuff about Ravi",
@@ -1195,7 +1198,7 @@ _CLAUSE_END = re.compile(
 )
 
 
-_TARGET_GROUPS = ("what", "what2", "what3", "what4", "what5", "what6", "what7", "what9")
+_TARGET_GROUPS = ("what", "what2", "what3", "what4", "what5", "what6", "what7", "what9", "what16")
 
 
 #: "Forget that she sleepwalks": "that" opens what is to be forgotten, a clause of its own (a
@@ -1813,6 +1816,11 @@ def name_let_go(sentence: str) -> str | None:
 #: don't keep it", "no need to remember my shoe size". Only a whole clause to the sentence's
 #: end: "forget the plumber, we'll fix it ourselves" says why a plan changed, not what to
 #: forget. The caller checks that it answers no question of the assistant's.
+#: One thing such a request names: "the allotment plot", "my shoe size", "Bea's flat", "Bea".
+_ONE_THING = (
+    r"(?:(?:(?:the|my|our)\s+|(?-i:[A-Z])[\w-]*['’]s\s+)(?:(?!and\b)[\w'’-]+\s+){0,2}?"
+    rf"(?!and\b)[\w'’-]+|(?-i:{NAME_WORD}))"
+)
 _NAMES_ONLY_THING = re.compile(
     r"(?:^|(?<=[,;:—–])\s*|(?<=\s)(?=(?:but|and|then|so|just)\s))"
     r"(?:(?:but|and|then|so|just|please|pls|actually|oh|ok(?:ay)?|now|yeah|also|"
@@ -1820,8 +1828,7 @@ _NAMES_ONLY_THING = re.compile(
     r"(?P<verb>forget|drop|let\s+go\s+of|never\s*mind|stop\s+remembering|"
     r"(?:there(?:'s|\s+is)\s+)?no\s+need\s+to\s+(?:remember|keep)|"
     r"(?:you\s+)?(?:don'?t|do\s+not)\s+need\s+to\s+(?:remember|keep))\s+"
-    r"(?P<what>(?:(?:the|my|our)\s+|(?-i:[A-Z])[\w-]*['’]s\s+)(?:[\w'’-]+\s+){0,2}?[\w'’-]+"
-    rf"|{NAME_WORD})"
+    rf"(?P<what>{_ONE_THING}(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+){_ONE_THING}){{0,3}})"
     r"(?:\s*,?\s+(?:please|pls|now|thanks|thank\s+you|too|as\s+well|then|either|anymore|"
     r"any\s+more))*"
     r"(?:\s*[,;—–-]\s*(?:just\s+|please\s+)?(?:forget|delete|drop|scrap|remove|"
@@ -1850,12 +1857,13 @@ def bare_forget(sentence: str) -> tuple[str, int] | None:
     if m is None:
         return None
     what = m["what"].strip()
-    if _BARE_NOT_A_THING.fullmatch(what) or _WHEN_ONLY.fullmatch(what):
-        return None
-    if what.lower() in ("it", "that", "this", "them", "those", "everything", "all"):
-        return None
-    if " " not in what and (what in NOT_NAMES or not re.fullmatch(NAME_WORD, what)):
-        return None
+    for one in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", what):
+        if _BARE_NOT_A_THING.fullmatch(one) or _WHEN_ONLY.fullmatch(one):
+            return None
+        if one.lower() in ("it", "that", "this", "them", "those", "everything", "all"):
+            return None
+        if " " not in one and (one in NOT_NAMES or not re.fullmatch(NAME_WORD, one)):
+            return None
     what = re.sub(r"\s+(?:stuff|things?|bits?|business|details|part|story)$", "", what, flags=re.I)
     before = sentence[: m.start()]
     if (
