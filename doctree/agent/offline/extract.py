@@ -488,7 +488,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                         previous,
                         current,
                         dropped,
-                        raw == own[-1] and _taken_back_next(segmented.turns, turn),
+                        (segmented.turns, turn) if raw == own[-1] else None,
                     )  # fmt: skip
                 )
             ):
@@ -973,7 +973,7 @@ def _taken_back_next(turns: list[Turn], turn: Turn) -> bool:
     taking back a request to forget that ended this one ("Forget my passport." … "Actually,
     keep that."): the request is then not acted on. An assistant's question between that is
     not about forgetting is what such words answer ("Shall I book the train?" "Leave it.")."""
-    at = turns.index(turn)
+    at = next(i for i, t in enumerate(turns) if t is turn)  # (by identity: turns compare by value)
     for nxt in turns[at + 1 :]:
         if nxt.kind == "user":
             return nxt.speaker is None and lang.takes_back(nxt.sentences)
@@ -1181,13 +1181,15 @@ def _by_position(
     previous: list[Sentence],
     current: list[Sentence],
     dropped: list[str],
-    taken_back: bool = False,
+    next_of: tuple[list[Turn], Turn] | None = None,
 ) -> str | None:
     """A request that names what it takes back by where it was said (`positions.py`): "forget
     the last two things I said" drops those statements and, with the request, takes them out
     of the session's record; "ignore that, it was the wrong file" drops what was sent
     before as not meant (the record keeps it: it was said, only not meant). "position" or
-    "withdrawal" when the sentence is such a request, acted on or not; None otherwise."""
+    "withdrawal" when the sentence is such a request, acted on or not; None otherwise.
+    `next_of` (the turns, this one): the request ends its message, and is not acted on when
+    the user's next message takes it back (`_taken_back_next`)."""
     if lang.TAKEN_BACK.fullmatch(raw.strip()):
         return None  # "never mind, keep it": a request to forget taken back, nothing withdrawn
     pos = position(raw)
@@ -1198,7 +1200,7 @@ def _by_position(
     if any(lang.WITHDRAWN.search(x) for x in later):
         a.not_acted.append((raw, "withdrawn as it was made; nothing was removed"))
         return kind
-    if taken_back:
+    if next_of is not None and _taken_back_next(*next_of):
         a.not_acted.append((raw, "taken back in the next message; nothing was removed"))
         return kind
     targets = named(said, pos, turn.time) if pos is not None else withdrawn(said, turn.time, raw)

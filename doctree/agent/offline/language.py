@@ -1837,6 +1837,8 @@ _NAMES_ONLY_THING = re.compile(
     r"\s*[.!]*\s*$",
     re.I,
 )
+#: The words one of which such a request holds.
+_NAMES_ONLY_VERBS = ("forget", "drop", "let go", "mind", "remember", "need to keep")
 #: What such a request may not name: a word of time ("forget the weekend") or of the talk
 #: itself ("never mind the rest", "forget the question"), which name no thing told.
 _BARE_NOT_A_THING = re.compile(
@@ -1853,6 +1855,9 @@ def bare_forget(sentence: str) -> tuple[str, int] | None:
     "the plumber"; "Don't forget the rota, but forget the plumber." -> "the plumber") and
     where the request starts in the sentence (what is said before it is read as said); None
     when the sentence holds no such request."""
+    low = sentence.lower()
+    if not any(w in low for w in _NAMES_ONLY_VERBS):
+        return None  # (most sentences: no word of the request, no search)
     m = _NAMES_ONLY_THING.search(sentence)
     if m is None:
         return None
