@@ -546,6 +546,8 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
             "memorable-word",
             re.compile(
                 r"(?<![A-Za-z])(?:memorable\s+(?:word|info(?:rmation)?|answer)|security\s+answer|"
+                # "my security question answer is Biscuit"
+                r"security\s+question(?:['’]s)?\s+answer|"
                 # "the answer to my security question is Biscuit"
                 r"answer\s+to\s+(?:my|the|your|our)\s+security\s+question)(?![A-Za-z])"
                 r"(?:\s*[:=]\s*|\s+(?:is|was)\s*[:=]?\s*(?:now\s+)?|['’]s\s+|\s+)"
@@ -702,6 +704,85 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
                 re.I,
             ),
         ),
+        (
+            # the key printed on a router's sticker, given after it: "the router sticker:
+            # k7Q2-mm9X", "it's on the back of the modem, sticker says 8jR4-kP2m" (a value with
+            # a digit, random enough: "the sticker says model AX55" names a model)
+            "password",
+            re.compile(
+                r"(?<![A-Za-z])(?:(?:router|modem|hub|wi-?fi|wlan|broadband)\b[^.!?\n:]{0,40}?"
+                r"\bsticker|sticker\s+on\s+(?:the\s+)?(?:(?:back|bottom|side|underside)\s+of\s+"
+                r"(?:the\s+)?)?(?:router|modem|hub))(?![A-Za-z])"
+                r"(?:\s*[:=]\s*|\s+(?:says|reads|shows|is)\s*:?\s*)"
+                r"[\"'`]?(?P<value>(?=[^\s\"'`]*\d)[A-Za-z0-9][A-Za-z0-9!@#$%^&*_+=.-]{5,63}?)[\"'`]?"
+                r"(?=[\s,;)]|[.!?](?:\s|$)|$)",
+                re.I,
+            ),
+        ),
+        (
+            # a password said as words, unquoted, to the end of its sentence: "the wifi
+            # password is purple otter forty two" (three words or more, none a word that
+            # says something of the password: "the password is eight characters long", "is
+            # on the fridge", "is case sensitive too" — `_spoken_words`)
+            "passphrase",
+            re.compile(
+                r"(?<![A-Za-z])(?:password|passphrase|pass\s+phrase|passcode|pw|"
+                r"(?:wi-?fi|wlan|network|router)\s+(?:key|pass))(?![A-Za-z])"
+                r"(?:\s+for\s+(?:the\s+|my\s+|our\s+)?[\w-]+(?:\s+[\w-]+)?)?"
+                r"(?:\s*[:=]\s*|\s+(?:is|was)\s*:?\s*(?:now\s+)?)"
+                r"(?P<value>(?P<spoken>[a-z]+(?:[ -][a-z]+){2,7}))(?=\s*(?:[.!?,;]|$))",
+                re.I,
+            ),
+        ),
+        (
+            # a wallet's words called by their count or "mnemonic": "the twelve words for my
+            # wallet are …", "mnemonic: orbit canvas …" (12 to 24 words, as above)
+            "recovery-phrase",
+            re.compile(
+                r"\b(?:(?:twelve|eighteen|twenty[- ]four|12|18|24)\s+(?:seed\s+|secret\s+|"
+                r"recovery\s+|backup\s+)?words(?:\s+(?:for|of|to)\s+(?:my|the|our)\s+"
+                r"(?:[\w-]+\s+){0,2}?[\w-]+)?|mnemonic)"
+                r"(?:\s*[:=]\s*|\s+(?:is|are|was|were)\s*:?\s+)"
+                r"(?P<value>[a-z]{3,8}(?:[\s,]+[a-z]{3,8}){11,23})\b",
+                re.I,
+            ),
+        ),
+        (
+            # a PIN or a code said by how it is made from what memory may hold: "my PIN is my
+            # birth year backwards", "the safe code is our anniversary" (the rule, with the
+            # facts it uses, gives the code: `_derived`)
+            "pin",
+            re.compile(
+                r"\b(?:pin(?:\s+(?:code|number))?|passcode|(?:door|gate|alarm|safe|lock|locker|"
+                r"padlock|garage|phone|card)\s+(?:code|pin)|combination|combo)"
+                r"(?:\s+(?:for|of|on|to)\s+(?:the\s+|my\s+|our\s+)?[\w-]+)?"
+                r"\s+(?:is|was)\s+(?:just\s+|simply\s+|always\s+|still\s+)?"
+                r"(?P<value>(?P<rule>(?:my|our|his|her|their)\s+[^.!?\n;]{3,60}?))"
+                r"(?=\s*(?:[.!?;]|$))",
+                re.I,
+            ),
+        ),
+        (
+            # the same of a password: "my laptop password is my dog's name plus 42"
+            "password",
+            re.compile(
+                r"(?<![A-Za-z])(?:password|passwd|pwd|pw)(?![A-Za-z])"
+                r"(?:\s+(?:for|of|on|to)\s+(?:the\s+|my\s+|our\s+)?[\w-]+)?"
+                r"\s+(?:is|was)\s+(?:just\s+|simply\s+|always\s+|still\s+)?"
+                r"(?P<value>(?P<rule>(?:my|our|his|her|their)\s+[^.!?\n;]{3,60}?))"
+                r"(?=\s*(?:[.!?;]|$))",
+                re.I,
+            ),
+        ),
+        (
+            # a service's key by its shape: a short name, "live", "test" or "prod", then a
+            # long random part ("wx_live_4f9a8b7c…"), whatever the service
+            "api-key",
+            re.compile(
+                r"(?<![A-Za-z0-9_])[a-z][a-z0-9]{1,11}_(?:live|test|prod|sandbox)_"
+                r"(?P<value>(?P<given>[A-Za-z0-9]{16,}))(?![A-Za-z0-9])"
+            ),
+        ),
     ]
 
 
@@ -750,6 +831,10 @@ def _judged(kind: str, pattern: re.Pattern[str], m: re.Match[str]) -> bool:
     value = m.group("value")
     if "coined" in pattern.groupindex:
         return _coined(value)
+    if "spoken" in pattern.groupindex:
+        return _spoken_words(value)
+    if "rule" in pattern.groupindex:
+        return _derived(value)
     if "paired" in pattern.groupindex:
         return _paired(value, email=m.group("email") is not None)
     if "given" in pattern.groupindex:
@@ -759,6 +844,140 @@ def _judged(kind: str, pattern: re.Pattern[str], m: re.Match[str]) -> bool:
     if "lock" in pattern.groupindex:
         return _lock_code(m)
     return kind not in _JUDGED or _looks_random(value)
+
+
+#: Words that say something of a password rather than being it: what it is like, where it
+#: is, what happened to it ("eight characters long", "on the fridge", "case sensitive").
+_NOT_SPOKEN = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "on",
+        "in",
+        "at",
+        "under",
+        "behind",
+        "near",
+        "by",
+        "to",
+        "of",
+        "for",
+        "from",
+        "with",
+        "without",
+        "and",
+        "or",
+        "but",
+        "not",
+        "no",
+        "is",
+        "was",
+        "are",
+        "be",
+        "been",
+        "it",
+        "its",
+        "this",
+        "that",
+        "these",
+        "those",
+        "my",
+        "your",
+        "our",
+        "his",
+        "her",
+        "their",
+        "same",
+        "different",
+        "usual",
+        "old",
+        "new",
+        "wrong",
+        "right",
+        "correct",
+        "incorrect",
+        "invalid",
+        "valid",
+        "long",
+        "short",
+        "weak",
+        "strong",
+        "secure",
+        "simple",
+        "easy",
+        "hard",
+        "complicated",
+        "case",
+        "sensitive",
+        "required",
+        "needed",
+        "expired",
+        "changed",
+        "reset",
+        "saved",
+        "stored",
+        "written",
+        "missing",
+        "somewhere",
+        "there",
+        "here",
+        "fridge",
+        "wall",
+        "card",
+        "sticker",
+        "router",
+        "back",
+        "bottom",
+        "characters",
+        "character",
+        "letters",
+        "letter",
+        "digits",
+        "digit",
+        "numbers",
+        "symbols",
+        "chars",
+        "minimum",
+        "maximum",
+        "least",
+        "most",
+        "only",
+        "just",
+        "still",
+        "also",
+        "too",
+        "very",
+        "really",
+        "quite",
+        "pretty",
+        "so",
+    ]
+)
+
+
+def _spoken_words(value: str) -> bool:
+    """Whether words given as a password are it ("purple otter forty two"): none of them
+    says something of it instead (`_NOT_SPOKEN`), nor ends as a word of a state or a manner
+    does ("changed", "expiring", "totally")."""
+    words = re.split(r"[ -]", value.lower())
+    return not any(w in _NOT_SPOKEN or w.endswith(("ed", "ing", "ly")) or len(w) < 2 for w in words)
+
+
+#: What makes a rule a code is made by: an order, a sum, or a fact of one's own.
+_DERIVING = re.compile(
+    r"\b(?:backwards?|reversed?|in\s+reverse|plus|minus|times|followed\s+by|twice|doubled|"
+    r"birthday|birth|born|anniversary|name|names|initials|postcode|zip|house\s+number|"
+    r"year|date|digits?)\b|\d",
+    re.I,
+)
+
+
+def _derived(value: str) -> bool:
+    """Whether what a PIN or password is said to be tells how it is made from facts of
+    one's own ("my birth year backwards", "our anniversary", "my dog's name plus 42"), not
+    something said of it ("my own business", "my usual one")."""
+    return _DERIVING.search(value) is not None
 
 
 def _basic_pair(value: str) -> bool:
@@ -979,6 +1198,18 @@ _GATES: list[tuple[tuple[str, ...], str | None]] = [
     ),
     _words("pass", "pwd", "wifi key", "wi-fi key", start=r"pass|pwd|wi"),
     _words("key safe", "keysafe", "lockbox", "lock box", "key box", "keybox", "padlock"),
+    _words("sticker", start=r"router|modem|hub|wi|wlan|broadband|sticker"),
+    _words("pass", "pw", "key", start=r"pass|pw|wi|wlan|network|router"),
+    _words("words", "mnemonic", start=r"twelve|eighteen|twenty|12|18|24|mnemonic"),
+    _words(
+        "pin",
+        "code",
+        "combination",
+        "combo",
+        start=r"pin|passcode|door|gate|alarm|safe|lock|padlock|garage|phone|card|combination|combo",
+    ),
+    _words("pw", "pass", start=r"pass|pw"),
+    _words("_live_", "_test_", "_prod_", "_sandbox_"),
 ]
 
 

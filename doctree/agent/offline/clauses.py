@@ -51,6 +51,8 @@ _SEPARATOR = re.compile(
     r"|\s+(?=(?:and|but)\s+(?:the\s+user['’]s|my|our|his|her|their|the)\s+(?:[\w'’-]+\s+){1,2}?"
     r"(?:is|are|was|were|has|have|had|will)\b)"
     r"|\s+(?=(?:but|because|whereas|although)\s)"
+    # "… and the user plays the cello": the user's "I" as a line says it
+    r"|\s+(?=(?:and|but)\s+the\s+user\s+(?-i:[a-z]))"
     r"|,\s+",
     re.I,
 )

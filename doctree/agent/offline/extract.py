@@ -455,7 +455,14 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 continue
             spoken = message_date(turn.time)
             if (named := named_conversation(raw, spoken)) is not None and _forget_earlier(
-                a, turn, raw, named, own[: own.index(raw)], context, directory
+                a,
+                turn,
+                raw,
+                named,
+                own[: own.index(raw)],
+                context,
+                directory,
+                raw == own[-1] and _taken_back_next(segmented.turns, turn),
             ):
                 forgetting = True
                 continue
@@ -490,7 +497,19 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 and raw not in turn.pasted
                 and not _ITEM_LABEL.match(raw)
                 and not dismissed
-                and (taken := _by_position(a, turn, raw, own, told, previous, current, dropped))
+                and (
+                    taken := _by_position(
+                        a,
+                        turn,
+                        raw,
+                        own,
+                        told,
+                        previous,
+                        current,
+                        dropped,
+                        (segmented.turns, turn) if raw == own[-1] else None,
+                    )  # fmt: skip
+                )
             ):
                 # what follows a forget by position may only say why; a withdrawal is followed
                 # by what holds instead ("Mine is this one:"), which is read
@@ -514,6 +533,21 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                     _known_person(name, directory) or _PERSONAL_PRONOUN.search(later)
                 ):
                     request = (True, name)
+            bare_at = -1
+            if (
+                request in (None, (True, None))
+                and turn.speaker is None
+                and raw not in turn.pasted
+                and (bare := lang.bare_forget(raw)) is not None
+                and not _answers_assistant(segmented.turns, turn, raw, bare[0])
+                and all(
+                    " " in one or _known_person(one, directory) or any(one in x.raw for x in told)
+                    for one in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", bare[0])
+                )
+            ):
+                # "Forget the plumber.", "you can forget Bea now": the thing named, the request
+                # all that is said of it (a name only of someone memory or the session knows)
+                request, bare_at = (True, bare[0]), bare[1]
             of_whom = False
             if request is not None and request[1] and lang.PRONOUN_TARGET.fullmatch(request[1]):
                 whom = _whom(own[: own.index(raw)], raw, request[1], context, directory)
@@ -540,8 +574,16 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 forgetting = _forget(
                     a, turn, raw, request[1], previous, current, dropped, bool(kept), directory,
                     of_whom, segmented.turns[: segmented.turns.index(turn) + 1],
+                    raw == own[-1] and _taken_back_next(segmented.turns, turn), bare_at >= 0,
                 )  # fmt: skip
                 of_whom = False
+                if forgetting and bare_at > 0 and (said := raw[:bare_at].strip(" ,;:—–")):
+                    # "Don't forget the rota, but forget the plumber.": the clause before the
+                    # request is read as said
+                    said = re.sub(r"[\s,]+(?:but|and|then|so|just)$", "", said, flags=re.I)
+                    if raw in turn.pieces:
+                        turn.pieces.add(said)
+                    _read(a, turn, said, directory, context, current, said_before)
                 if forgetting and kept:
                     # the clause taken back and the request leave the record; the rest stays
                     a.withheld.append((turn.time, raw[raw.index(kept) + len(kept) :].strip()))
@@ -911,6 +953,55 @@ def _same_line(message: str, before: str, raw: str) -> bool:
 _PERSONAL_PRONOUN = re.compile(r"\b(?:she|he|her|him|hers|his)\b", re.I)
 
 
+#: An assistant's question about forgetting or keeping ("Are you sure?", "Shall I delete
+#: it?"), which a take-back may answer; any other question is what a "keep it" answers.
+_ASKS_ABOUT_FORGETTING = re.compile(
+    r"\b(?:sure|forget|forgot|forgotten|delete|deleted|remove|removed|erase|keep|drop|undo)\b",
+    re.I,
+)
+
+
+def _answers_assistant(turns: list[Turn], turn: Turn, raw: str, thing: str) -> bool:
+    """Whether a request that only names a thing ("Forget the ferry.") answers the assistant's
+    message just before it rather than asking memory to let the thing go: it opens the user's
+    message and the assistant asked a question, or proposed something that names the thing
+    ("I could book the ferry for you." "Forget the ferry.")."""
+    at = next(i for i, t in enumerate(turns) if t is turn)  # (by identity: turns compare by value)
+    if at == 0 or turns[at - 1].kind != "assistant" or not turns[at - 1].sentences:
+        return False
+    if turn.sentences and raw != turn.sentences[0]:
+        return False
+    said = turns[at - 1].sentences
+    if said[-1].rstrip().endswith("?") and not _ASKS_ABOUT_FORGETTING.search(said[-1]):
+        return True
+    words = content_words(thing)
+    return any(content_words(x) & words and _PROPOSES.search(x) for x in said)
+
+
+#: An assistant's sentence that proposes something: "I could book …", "how about …".
+_PROPOSES = re.compile(
+    r"\b(?:i\s+(?:could|can|'ll|will|would)|shall\s+i|should\s+i|how\s+about|what\s+about|"
+    r"maybe|perhaps|you\s+(?:could|might|should)|why\s+not|let\s+me|i\s+suggest|"
+    r"i(?:'d|\s+would)\s+(?:suggest|recommend))\b",
+    re.I,
+)
+
+
+def _taken_back_next(turns: list[Turn], turn: Turn) -> bool:
+    """Whether the user's next message, with only the assistant's replies between, opens by
+    taking back a request to forget that ended this one ("Forget my passport." … "Actually,
+    keep that."): the request is then not acted on. An assistant's question between that is
+    not about forgetting is what such words answer ("Shall I book the train?" "Leave it.")."""
+    at = next(i for i, t in enumerate(turns) if t is turn)  # (by identity: turns compare by value)
+    for nxt in turns[at + 1 :]:
+        if nxt.kind == "user":
+            return nxt.speaker is None and lang.takes_back(nxt.sentences)
+        last = nxt.sentences[-1] if nxt.sentences else ""
+        if nxt.kind == "assistant" and "?" in last and not _ASKS_ABOUT_FORGETTING.search(last):
+            return False
+    return False
+
+
 def _forget(
     a: Analysis,
     turn: Turn,
@@ -923,6 +1014,8 @@ def _forget(
     directory: Directory | None = None,
     of_whom: bool = False,
     so_far: list[Turn] | None = None,
+    taken_back: bool = False,
+    bare: bool = False,
 ) -> bool:
     """A request to forget: "forget that" drops the statements just made (only its own
     sentence when that sentence holds a secret before it, only the clause before it when
@@ -937,8 +1030,13 @@ def _forget(
     later = turn.sentences[turn.sentences.index(raw) + 1 :]
     # "I was only kidding" takes back what was said, not the request
     untrue = what is None and lang.UNTRUE.search(raw) is not None
-    if any(lang.WITHDRAWN.search(lang.UNTRUE.sub(" ", x)) for x in [raw, *later]):
+    # (a request naming only its thing is withdrawn only after it: "never mind the boiler"
+    # and "don't forget the rota, but forget the boiler" are the request)
+    if any(lang.WITHDRAWN.search(lang.UNTRUE.sub(" ", x)) for x in ([] if bare else [raw]) + later):
         a.not_acted.append((raw, "withdrawn as it was made; nothing was removed"))
+        return False
+    if taken_back and not later:
+        a.not_acted.append((raw, "taken back in the next message; nothing was removed"))
         return False
     if what is None and own_clause:
         a.forgotten += 1  # the clause before the request; the caller keeps the ones before it
@@ -1013,12 +1111,16 @@ def _forget(
             a.forget_of_whom.add(target)
         # a thing of a person's named by a short word ("Priya's dad") is still that word:
         # without it, every line naming the person would say it
-        words = lang.thing_words(target) if persons else content_words(target)
+        words = lang.thing_words(target) if persons else lang.forget_words(target)
         # what is said beyond the names ("sleepwalks" of "Ines and sleepwalks"): a sentence that
         # says it in a clause of its own keeps its other clauses
         thing = words - {w.lower() for w in re.findall(r"\b[A-Z][\w'’-]*", target)}
         thing -= {w for p in persons for w in content_words(p)}
         says = [t for t in a.sentences if words and _says(t.text, words, persons)]
+        if lang.OLD_VALUE.search(target):
+            # "my old number": a value said as old, or memory holds as past; what is said of
+            # the value that holds now stays
+            says = [t for t in says if lang.OLD_VALUE.search(t.raw or t.text)]
         last = None if persons else _head_said_whole(target, words, raw, so_far)
         if last is not None:
             # the conversation named the thing whole: a line saying only some of its words
@@ -1098,12 +1200,17 @@ def _by_position(
     previous: list[Sentence],
     current: list[Sentence],
     dropped: list[str],
+    next_of: tuple[list[Turn], Turn] | None = None,
 ) -> str | None:
     """A request that names what it takes back by where it was said (`positions.py`): "forget
     the last two things I said" drops those statements and, with the request, takes them out
     of the session's record; "ignore that, it was the wrong file" drops what was sent
     before as not meant (the record keeps it: it was said, only not meant). "position" or
-    "withdrawal" when the sentence is such a request, acted on or not; None otherwise."""
+    "withdrawal" when the sentence is such a request, acted on or not; None otherwise.
+    `next_of` (the turns, this one): the request ends its message, and is not acted on when
+    the user's next message takes it back (`_taken_back_next`)."""
+    if lang.TAKEN_BACK.fullmatch(raw.strip()):
+        return None  # "never mind, keep it": a request to forget taken back, nothing withdrawn
     pos = position(raw)
     if pos is None and not withdraws(raw):
         return None
@@ -1111,6 +1218,9 @@ def _by_position(
     later = own[own.index(raw) + 1 :] if raw in own else []
     if any(lang.WITHDRAWN.search(x) for x in later):
         a.not_acted.append((raw, "withdrawn as it was made; nothing was removed"))
+        return kind
+    if next_of is not None and _taken_back_next(*next_of):
+        a.not_acted.append((raw, "taken back in the next message; nothing was removed"))
         return kind
     targets = named(said, pos, turn.time) if pos is not None else withdrawn(said, turn.time, raw)
     if not targets:
@@ -1331,6 +1441,7 @@ def _forget_earlier(
     before: list[str],
     context: Context,
     directory: Directory,
+    taken_back: bool = False,
 ) -> bool:
     """A request to forget what an earlier conversation said ("scrap what I told you last
     Monday about the boat", `earlier.py`): recorded for the writer, which removes only the
@@ -1347,6 +1458,9 @@ def _forget_earlier(
     later = turn.sentences[turn.sentences.index(raw) + 1 :] if raw in turn.sentences else []
     if any(lang.WITHDRAWN.search(x) for x in [raw, *later]):
         a.not_acted.append((raw, "withdrawn as it was made; nothing was removed"))
+        return True
+    if taken_back:
+        a.not_acted.append((raw, "taken back in the next message; nothing was removed"))
         return True
     what = None if everything or request is None else request[1]
     if what and lang.PRONOUN_TARGET.fullmatch(what):

@@ -170,6 +170,32 @@ def content_words(text: str) -> set[str]:
     }  # fmt: skip
 
 
+#: A thing to forget named as a value that no longer holds: "my old number", "the previous
+#: address", "her former employer".
+OLD_VALUE = re.compile(r"\b(?:old|previous|former|earlier)\b", re.I)
+
+
+def named_words(text: str) -> set[str]:
+    """The content words of `text` and its words of two letters ("GP", "ex"): what a line
+    must say of the names a request to forget gives."""
+    return content_words(text) | {w.lower() for w in _short_words(text)}
+
+
+def forget_words(what: str) -> set[str]:
+    """The words a thing to forget is said by: its content words or, when it has none (a
+    short word named with its article: "the cat", "my van", "the GP"), the words that are
+    not filler, so that a thing called by a short word is let go of as a longer one is."""
+    if words := content_words(what):
+        return words
+    return {
+        w.lower()
+        for w in [*_words(what), *_short_words(what)]
+        if w.lower() not in stopwords.FILLER
+        and w.lower() not in stopwords.ENGLISH
+        and w.lower() not in _GENERIC
+    }
+
+
 def _short_words(text: str) -> list[str]:
     """The words of two letters of `text` ("ex"), which `_words` leaves out."""
     return re.findall(r"\b[^\W\d_]{2}\b", text)
@@ -952,7 +978,10 @@ FORGET_ABOUT = re.compile(
     # "take the Whitby trip out altogether"
     r"|\b(?:take|leave|cut)\s+(?P<what7>[^.,;!?]+?)\s+out\s+altogether\b"
     # "I was only kidding about the Lisbon move": what was said of it, taken back as untrue
-    r"|\bi\s+was\s+(?:just\s+|only\s+)?(?:joking|kidding)\s+about\s+(?P<what9>[^.,;!?]+)",
+    r"|\bi\s+was\s+(?:just\s+|only\s+)?(?:joking|kidding)\s+about\s+(?P<what9>[^.,;!?]+)"
+    # "I take back what I said about the move": what was said of it, taken back
+    r"|\b(?:i\s+)?take\s+back\s+(?:what|everything|anything|all)\s+(?:that\s+)?i\s+(?:said|told\s+you|"
+    r"mentioned|wrote)\s+(?:earlier\s+|before\s+)?(?:about|on|regarding)\s+(?P<what16>[^.,;!?]+)",
     re.I,
 )
 #: What is said about something, as a thing to keep or let go of: "the stuff about Ravi",
@@ -1127,6 +1156,48 @@ WITHDRAWN = re.compile(
     r"(?=\s*(?:[.,;!?)]|$|(?:then|after\s+all|actually|please|instead)\b))",
     re.I,
 )
+_KEEP_AFTER_ALL = (
+    r"(?:(?:keep|leave|remember|save)\s+(?:it|that|this|them|those)"
+    r"|(?:don'?t|don’t|do\s+not)(?:\s+(?:forget|delete|remove|erase|drop|wipe|scrap)"
+    r"(?:\s+(?:it|that|this|them|those))?)?"
+    r"|undo\s+(?:it|that|this)|cancel\s+that)"
+)
+#: A message that opens by taking back the request to forget just made ("Actually, keep
+#: that.", "No wait, leave it.", "On second thought, remember it.", "Hmm, don't delete it
+#: after all."): the whole sentence is the take-back, nothing else said in it ("keep it
+#: short" or "leave it with me" ask something else).
+TAKEN_BACK = re.compile(
+    r"(?:(?:actually|no|nope|nah|wait|hang\s+on|hold\s+on|hmm+|oh|oops|sorry|ok(?:ay)?|um+|"
+    r"on\s+(?:second|further)\s+thoughts?|second\s+thoughts?|thinking\s+about\s+it|"
+    r"(?:i(?:'ve|\s+have)?\s+)?changed\s+my\s+mind|never\s*mind|scratch\s+that)"
+    r"(?:\s*[,.!—–-]+\s*|\s+))*(?:please\s+)?"
+    rf"{_KEEP_AFTER_ALL}(?:\s*,\s*{_KEEP_AFTER_ALL})*"
+    r"(?:\s*,?\s+(?:then|after\s+all|actually|please|instead|in|there|as\s+it\s+was|"
+    r"as\s+is|where\s+it\s+is|for\s+now|thanks|thank\s+you))*\s*[.!]*",
+    re.I,
+)
+#: A sentence that is only an interjection before a take-back said in the next: "Wait, no."
+#: then "Keep it."
+TAKING_BACK = re.compile(
+    r"(?:(?:actually|no|nope|nah|wait|hang\s+on|hold\s+on|hmm+|oh|oops|sorry|um+|"
+    r"on\s+(?:second|further)\s+thoughts?|second\s+thoughts?|"
+    r"(?:i(?:'ve|\s+have)?\s+)?changed\s+my\s+mind)(?:\s*[,.!—–-]+\s*|\s+|$))+",
+    re.I,
+)
+
+
+def takes_back(opening: list[str]) -> bool:
+    """Whether a message opening with these sentences takes back the request to forget made
+    just before it: its first sentence is a take-back ("Actually, keep that."), or an
+    interjection ("Wait, no.") and then one."""
+    for i, sentence in enumerate(opening[:2]):
+        if TAKEN_BACK.fullmatch(sentence.strip()):
+            return True
+        if i == 1 or not TAKING_BACK.fullmatch(sentence.strip()):
+            return False
+    return False
+
+
 #: Where the thing to forget ends: a new clause ("... and delete his page", "..., he asked").
 _CLAUSE_END = re.compile(
     r"\s+(?:but|so|because|since|as|he|she|they|it|too|as\s+well|either|also|please|now|"
@@ -1135,7 +1206,7 @@ _CLAUSE_END = re.compile(
 )
 
 
-_TARGET_GROUPS = ("what", "what2", "what3", "what4", "what5", "what6", "what7", "what9")
+_TARGET_GROUPS = ("what", "what2", "what3", "what4", "what5", "what6", "what7", "what9", "what16")
 
 
 #: "Forget that she sleepwalks": "that" opens what is to be forgotten, a clause of its own (a
@@ -1746,6 +1817,77 @@ def name_let_go(sentence: str) -> str | None:
     if m is None or not _ASKING.search(sentence[: m.start()]):
         return None
     return m["name"] if m["name"] not in NOT_NAMES else None
+
+
+#: A request, the rest of its sentence, that names only the thing to let go of: "Forget the
+#: plumber.", "drop the allotment, please", "you can forget Bea now", "never mind the boiler,
+#: don't keep it", "no need to remember my shoe size". Only a whole clause to the sentence's
+#: end: "forget the plumber, we'll fix it ourselves" says why a plan changed, not what to
+#: forget. The caller checks that it answers no question of the assistant's.
+#: One thing such a request names: "the allotment plot", "my shoe size", "Bea's flat", "Bea".
+_ONE_THING = (
+    r"(?:(?:(?:the|my|our)\s+|(?-i:[A-Z])[\w-]*['’]s\s+)(?:(?!and\b)[\w'’-]+\s+){0,2}?"
+    rf"(?!and\b)[\w'’-]+|(?-i:{NAME_WORD}))"
+)
+_NAMES_ONLY_THING = re.compile(
+    r"(?:^|(?<=[,;:—–])\s*|(?<=\s)(?=(?:but|and|then|so|just)\s))"
+    r"(?:(?:but|and|then|so|just|please|pls|actually|oh|ok(?:ay)?|now|yeah|also|"
+    r"you\s+can|(?:can|could|would)\s+you)[\s,]+)*"
+    r"(?P<verb>forget|drop|let\s+go\s+of|never\s*mind|stop\s+remembering|"
+    r"(?:there(?:'s|\s+is)\s+)?no\s+need\s+to\s+(?:remember|keep)|"
+    r"(?:you\s+)?(?:don'?t|do\s+not)\s+need\s+to\s+(?:remember|keep))\s+"
+    rf"(?P<what>{_ONE_THING}(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+){_ONE_THING}){{0,3}})"
+    r"(?:\s*,?\s+(?:please|pls|now|thanks|thank\s+you|too|as\s+well|then|either|anymore|"
+    r"any\s+more))*"
+    r"(?:\s*[,;—–-]\s*(?:just\s+|please\s+)?(?:forget|delete|drop|scrap|remove|"
+    r"(?:don'?t|do\s+not)\s+(?:keep|remember|store|save))\s+(?:it|that|them)"
+    r"(?:\s+(?:please|too|then))?)?"
+    r"\s*[.!]*\s*$",
+    re.I,
+)
+#: The words one of which such a request holds.
+_NAMES_ONLY_VERBS = ("forget", "drop", "let go", "mind", "remember", "need to keep")
+#: What such a request may not name: a word of time ("forget the weekend") or of the talk
+#: itself ("never mind the rest", "forget the question"), which name no thing told.
+_BARE_NOT_A_THING = re.compile(
+    r"(?:the|my|our)\s+(?:rest|question|idea|plan|others?|whole\s+thing|thing|"
+    r"details?|last\s+\w+|first\s+\w+|above|below|previous\s+\w+|formatting|typos?|"
+    r"spelling|grammar|weather|cost|costs|price|money|time|timing|hassle|fuss|mess|rush|"
+    r"delay|wait|noise|traffic|weekend|morning|evening|night|day|week|month|year)",
+    re.I,
+)
+
+
+def bare_forget(sentence: str) -> tuple[str, int] | None:
+    """The thing a request names when it names nothing else ("Forget the plumber." ->
+    "the plumber"; "Don't forget the rota, but forget the plumber." -> "the plumber") and
+    where the request starts in the sentence (what is said before it is read as said); None
+    when the sentence holds no such request."""
+    low = sentence.lower()
+    if not any(w in low for w in _NAMES_ONLY_VERBS):
+        return None  # (most sentences: no word of the request, no search)
+    m = _NAMES_ONLY_THING.search(sentence)
+    if m is None:
+        return None
+    what = m["what"].strip()
+    for one in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", what):
+        if _BARE_NOT_A_THING.fullmatch(one) or _WHEN_ONLY.fullmatch(one):
+            return None
+        if one.lower() in ("it", "that", "this", "them", "those", "everything", "all"):
+            return None
+        if " " not in one and (one in NOT_NAMES or not re.fullmatch(NAME_WORD, one)):
+            return None
+    what = re.sub(r"\s+(?:stuff|things?|bits?|business|details|part|story)$", "", what, flags=re.I)
+    before = sentence[: m.start()]
+    if (
+        _NEGATED.search(before)
+        or _NOT_ASKED_BEFORE.search(before)
+        or _SAID_OF_ONESELF.search(before)
+    ):
+        return None
+    if before.strip() and not re.search(r"[,;:—–]\s*$|\s(?:but|and|then|so|just)\s*$", before):
+        return None
+    return what, m.start()
 
 
 def forget_targets(what: str) -> list[str]:

@@ -1397,7 +1397,11 @@ class Writer(PageIO):
         self.cited: set[str] = set()
         # a thing of a person's named by a short word ("Priya's dad"): that word, as it
         # concerns them
-        words = lang.thing_words(what) if persons else content_words(what)
+        words = lang.thing_words(what) if persons else lang.forget_words(what)
+        # "forget my old number": only the values memory holds as past (Past, "— past:")
+        old = lang.OLD_VALUE.search(what) is not None
+        if old:
+            words -= content_words(" ".join(lang.OLD_VALUE.findall(what)))
         if not words:
             return 0
         # the names it says must all be in a line ("the Harrogate visit" is not every visit)
@@ -1445,9 +1449,20 @@ class Writer(PageIO):
                 continue
             title = Page.parse(current.body, path).title
             edits: dict[str, str | None] = {}
+            past = False
             for ln in current.body.split("\n"):
+                if ln.startswith("#"):
+                    past = ln.lstrip("#").strip().lower().startswith("past")
                 if not ln.startswith("- "):
                     continue
+                if (
+                    old
+                    and not past
+                    and " — past: " not in ln
+                    and not lang.OLD_VALUE.search(ln)
+                    and not self._session_line(ln)
+                ):
+                    continue  # the value that holds now stays (a session's quote goes)
                 if sessions is not None and not self._said_in(ln, path, sessions):
                     continue  # said in another conversation than the one named
                 told = said_forms(ln)  # "lent" says "the loan", "Kim told me …" her news
@@ -1462,7 +1477,7 @@ class Writer(PageIO):
                     said = mentions(told, words)
                     if (head := self.filing.analysis.forget_head.get(what)) is not None:
                         said = said and mentions(told, {head})  # the thing named whole
-                said = said and named <= content_words(f"{ln} {title}" if of_whom else ln)
+                said = said and named <= lang.named_words(f"{ln} {title}" if of_whom else ln)
                 cite = _cited(ln) or pages_of.get(path)  # a session page's own lines
                 if said and cite is not None:
                     self.cited.add(cite)
