@@ -158,3 +158,30 @@ def test_a_request_naming_two_things_removes_both(repo):
 )
 def test_a_list_with_a_time_or_a_clause_asks_nothing(said):
     assert bare_forget(said) is None
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Let go of the rope slowly, the instructor said.",  # a manner and a speaker
+        "Forget the ring road, the flyover is shut.",  # a clause of its own
+        "Drop the asking price to 240,000.",  # a value moved
+    ],
+)
+def test_an_instruction_or_a_clause_is_no_request(said):
+    assert bare_forget(said) is None
+
+
+def test_an_instruction_said_keeps_every_line(repo):
+    told(repo)
+    before = current_facts(repo)
+    run(
+        repo,
+        transcript(
+            "s-rope",
+            ("user", DAY2, "Let go of the van handle slowly, the mechanic said."),
+            ("assistant", DAY2, "Noted."),
+        ),
+    )
+    after = current_facts(repo)
+    assert [ln for ln in before.splitlines() if ln not in after] == []

@@ -1858,6 +1858,16 @@ _BARE_NOT_A_THING = re.compile(
 )
 
 
+#: The verbs that tell who said a sentence: "…, the guide said", "…, Mum says".
+_SAYING = frozenset({"said", "says", "say", "told", "tells", "asked", "asks", "reckons", "thinks"})
+_SAID_BY = re.compile(r"(?:the|my|our)\s+\w+\s+(?:said|says|told|tells|reckons)", re.I)
+_CLAUSE_OR_MOVE = re.compile(
+    r"\b(?:is|are|was|were|has|have|had|will|would|can|could|should|does|did)\b"
+    r"|\b(?:to|by|from|into|at)\s+[£$€]?\d",
+    re.I,
+)
+
+
 def bare_forget(sentence: str) -> tuple[str, int] | None:
     """The thing a request names when it names nothing else ("Forget the plumber." ->
     "the plumber"; "Don't forget the rota, but forget the plumber." -> "the plumber") and
@@ -1874,6 +1884,14 @@ def bare_forget(sentence: str) -> tuple[str, int] | None:
         if _BARE_NOT_A_THING.fullmatch(one) or _WHEN_ONLY.fullmatch(one):
             return None
         if one.lower() in ("it", "that", "this", "them", "those", "everything", "all"):
+            return None
+        last = one.split()[-1].lower()
+        if last.endswith("ly") or last in _SAYING or _SAID_BY.fullmatch(one):
+            # "Let go of the rope slowly, the guide said.": a manner or a speaker is no thing
+            return None
+        if _CLAUSE_OR_MOVE.search(one):
+            # "Forget the old route, the bridge is closed.": a clause of its own, no thing;
+            # "Drop the price to 300.": a value moved, no request
             return None
         if " " not in one and (one in NOT_NAMES or not re.fullmatch(NAME_WORD, one)):
             return None
