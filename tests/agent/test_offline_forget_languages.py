@@ -272,3 +272,33 @@ def test_forms_of_one_word_are_one_thing():
     assert lang.mentions("She snores like a foghorn.", {"snoring"})
     assert lang.mentions("He is moving to Leeds.", {"move"})
     assert not lang.mentions("The news is out.", {"new"})
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        "Moenie dit neerskryf nie.",
+        "Ag, moenie dit onthou nie, asseblief.",
+        "Stoor dit asseblief nie.",
+        "Dit bly tussen ons.",
+        "Vergeet daarvan.",
+    ],
+)
+def test_afrikaans_request_not_to_keep_what_was_just_said(repo, request_):
+    run(repo, transcript("s-one", *MESSAGES, ("user", "2027-05-03T18:04:00Z", request_)))
+    text = current(repo)
+    assert "Porto" not in text
+    assert "bass" in text
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "Moenie vergeet om dit neer te skryf nie.",
+        "Moenie dit vergeet nie.",
+        "Ek skryf dit elke aand neer.",
+    ],
+)
+def test_afrikaans_asking_to_keep_keeps_what_was_said(repo, statement):
+    run(repo, transcript("s-one", *MESSAGES, ("user", "2027-05-03T18:04:00Z", statement)))
+    assert "Porto" in current(repo)

@@ -25,6 +25,8 @@ _MAX_VALUE_WORDS = 6
 _LINE = re.compile(
     r"^\W{0,2}(?P<label>[^\W\d_][\w'’ -]{0,40}?)\s*(?::|\s[-–—])\s+(?P<value>\S.*?)\s*[.!]?$"
 )
+#: A wide gap before the next "Label:" of a line that sets fields side by side.
+_NEXT_FIELD = re.compile(r"\s{3,}(?=[^\W\d_][\w'’() -]{0,30}?:\s)")
 #: Words for a credential or a private number: a value under one is never kept as a label's.
 _CREDENTIAL = re.compile(
     r"\b(?:pass(?:word|code|phrase)?|pwd|pin|token|secret|key|api|otp|login|username|user\s*name|"
@@ -56,8 +58,11 @@ def labelled_value(text: str, people: Collection[str] = ()) -> tuple[str, str] |
         return None
     if _EMPTY.match(value) or "://" in value or value.startswith(("www.", "@")):
         return None
-    if len(value.split()) > _MAX_VALUE_WORDS or lang.has_verb(re.sub(r"['’]s\b", "", value)):
-        return None
+    # "Owner: Ms J. Hart    Agent(s): Dale & Co": fields set side by side on one line, each
+    # value measured on its own
+    for field in _NEXT_FIELD.split(value):
+        if len(field.split()) > _MAX_VALUE_WORDS or lang.has_verb(re.sub(r"['’]s\b", "", field)):
+            return None
     if not any(_specific(w) for w in value.split()):
         return None  # "Tŷ Gwyn", "BA 2490", "3 March"; not "yes", "the usual"
     return label, value.rstrip(".!")

@@ -771,6 +771,11 @@ _FOREIGN_NOT_KEPT = {
     "pt": r"\b(?:esquece|esqueça|apaga|apague)\s+(?:isso|isto)\b|"
     r"\bnão\s+(?:guardes|guarde|anotes|anote|salves|salve)\s+(?:isso|isto)\b|"
     r"\bnão\s+(?:o|a)\s+(?:guardes|anotes|salves)\b|\bfica\s+entre\s+nós\b",
+    # Afrikaans: "moenie dit neerskryf nie", "vergeet daarvan", "hou dit tussen ons"
+    "af": r"\bmoenie\s+(?:dit|daardie|hierdie|daarvan|hiervan)\s+(?:\w+\s+)?"
+    r"(?:neerskryf|opskryf|skryf|onthou|stoor|hou|bewaar|noteer|aanteken)\b|"
+    r"\b(?:skryf|stoor|onthou|bewaar)\s+dit\s+(?:asseblief\s+)?nie\b|"
+    r"\bvergeet\s+daarvan\b|\b(?:bly|hou\s+dit)\s+tussen\s+ons\b",
 }
 #: Where what a foreign request lets go of ends: a verb of saying or having after it ("…
 #: über Jonas gesagt habe", "… over hem hebt"), "please", a new clause.

@@ -99,6 +99,13 @@ _ABBREVIATIONS = (
 _ABBREVIATION_WORD = re.compile(
     r"(?:\d(?:st|nd|rd|th)?\s+(?:inst|ult|prox)|(?:^|\s)(?:approx|incl|esp|viz|cf))\.$", re.I
 )
+#: A name's initial with its dot: after a title ("Mr K. Osman") it ends no sentence; after
+#: a comma, colon or "and" it does not either when a lone name follows it ("tenants: J.
+#: Abbot, R. Lowe"), while "we chose plan B. Then it rained" still ends at "B.".
+_TITLE_INITIAL = re.compile(r"\b(?:Mr|Mrs|Ms|Mx|Miss|Dr|Prof|Rev|Sir|Dame)\.?\s+[A-Z]\.$")
+_LISTED_INITIAL = re.compile(r"(?:^|[,:;(]\s*|\band\s+)[A-Z]\.$")
+_NAME_NEXT = re.compile(r"[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?(?:\s*[.,;)]|\s+and\b|\s*$)")
+_SURNAME_NEXT = re.compile(r"[A-Z][\w'’-]+\b")
 #: A lower-case word of a few letters cut with a dot: "avail.", "unfurn.", "excl.".
 _CUT_WORD = re.compile(r"(?:^|\s)[a-z]{2,7}\.$")
 #: A day of the month written with a dot before its month, as German does ("am 3. Oktober"):
@@ -1221,6 +1228,8 @@ def split_sentences(paragraph: str) -> list[str]:
             out[-1].endswith(_ABBREVIATIONS)
             or _ABBREVIATION_WORD.search(out[-1])
             or (fields and _CUT_WORD.search(out[-1]))
+            or (_TITLE_INITIAL.search(out[-1]) and _SURNAME_NEXT.match(p))
+            or (_LISTED_INITIAL.search(out[-1]) and _NAME_NEXT.match(p))
             or (_DAY_DOT.search(out[-1]) and _MONTH_NEXT.match(p))
             or (_MERIDIEM_DOT.search(out[-1]) and p[:1].islower())
             or (out[-1].endswith("...") and (leaders or p[:1].islower()))
