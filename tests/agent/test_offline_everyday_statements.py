@@ -219,3 +219,19 @@ def test_the_end_of_a_stretch_said_first_is_the_coming_day():
         "I'm away till Saturday, back at work on Thursday.", date(2033, 1, 14)
     )
     assert "Saturday (2033-01-15)" in text
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "The booster is due three weeks after the first.",
+        "Her follow-up scan is a month after the second.",
+    ],
+)
+def test_a_count_after_the_first_of_something_is_no_day_of_the_month(repo, said):
+    facts = _facts(repo, said)
+    assert "(2033-0" not in facts  # no day of any month written in
+
+
+def test_on_the_first_is_still_a_day(repo):
+    assert "(2033-02-01)" in _facts(repo, "The rent is due on the first.")

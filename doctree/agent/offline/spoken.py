@@ -89,6 +89,12 @@ _DAY_ORDINAL = (
     rf"(?:(?:twenty|thirty)-(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)|{_ORD})"
 )
 _MONTH = "|".join(lang.MONTHS)
+#: A stretch of time right before "after"/"before": "two weeks", "a month", "10 days".
+_SPAN_BEFORE = re.compile(
+    r"\b(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+couple\s+of|a\s+few)"
+    r"\s+(?:days?|weeks?|fortnights?|months?|years?)\s*$",
+    re.I,
+)
 _ORDINAL_DAY = re.compile(
     rf"(?:\b(?P<pre>on|by|until|till|from|before|after|since)\s+the\s+(?P<a>{_DAY_ORDINAL})\b"
     # a day, not "on the second floor": nothing but a pause, a time or "of" after it
@@ -191,6 +197,14 @@ def spoken_figures(text: str) -> str:
     text = _MINUTES.sub(minutes, text)
 
     def day(m: re.Match[str]) -> str:
+        if (
+            m["pre"]
+            and m["pre"].lower() in ("after", "before")
+            and _SPAN_BEFORE.search(text, 0, m.start())
+        ):
+            # "two weeks after the first" (jab): a count from the first of something said,
+            # no first of a month
+            return m.group(0)
         n = _ordinal(m["a"] or m["b"])
         said = f"the {n}{_suffix(n)}"
         return f"{m['pre']} {said}" if m["pre"] else said
