@@ -67,3 +67,8 @@ def test_fields_side_by_side_are_each_a_labelled_value():
 )
 def test_a_field_that_is_a_sentence_is_no_labelled_value(line):
     assert labelled_value(line) is None
+
+
+def test_fields_whose_gap_was_lost_are_still_read_one_by_one():
+    # the wide gap between the fields gone on the way: "Tenant(s):" still opens a field
+    assert labelled_value("Landlord: Mr P. Varga Tenant(s): Ann Bright, Dan Cole") is not None

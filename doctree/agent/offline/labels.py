@@ -26,7 +26,11 @@ _LINE = re.compile(
     r"^\W{0,2}(?P<label>[^\W\d_][\w'’ -]{0,40}?)\s*(?::|\s[-–—])\s+(?P<value>\S.*?)\s*[.!]?$"
 )
 #: A wide gap before the next "Label:" of a line that sets fields side by side.
-_NEXT_FIELD = re.compile(r"\s{3,}(?=[^\W\d_][\w'’() -]{0,30}?:\s)")
+_NEXT_FIELD = re.compile(
+    r"\s{3,}(?=[^\W\d_][\w'’() -]{0,30}?:\s)"
+    # the gap lost on the way ("Mr P. Varga Tenant(s): …"): a capitalised label of one word
+    r"|\s+(?=[A-Z][a-z]+(?:\(s\))?:\s)"
+)
 #: Words for a credential or a private number: a value under one is never kept as a label's.
 _CREDENTIAL = re.compile(
     r"\b(?:pass(?:word|code|phrase)?|pwd|pin|token|secret|key|api|otp|login|username|user\s*name|"
