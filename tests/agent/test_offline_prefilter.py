@@ -21,6 +21,7 @@ from doctree.agent.offline.prefilter import (
     gate_modules,
     gate_patterns,
     literals,
+    none_can_match,
 )
 from doctree.agent.offline.segment import segment as segment_turns
 from doctree.sessions.transcripts import parse_transcript
@@ -697,3 +698,23 @@ def test_a_statements_clauses_are_not_texts_of_their_own_for_the_cheap_test(monk
     prefilter.forget_texts()
     assert resolve._subject.__wrapped__(text) == ({"visit", "rex"}, "definite", "be")  # noqa: SLF001
     assert scanned == [text]
+
+
+def test_a_group_of_patterns_none_can_match_is_skipped_at_once():
+    group = (_forced(re.compile(r"kettle (\w+)")), _forced(re.compile(r"teapot (\w+)")))
+    text = "Bring the blue mugs to the picnic."
+    for p in group:  # each read on its first run
+        assert p.search(text) is None
+    assert none_can_match(group, text)
+    assert none_can_match(group, "Nothing for the stove today.")
+
+
+def test_a_group_is_tried_when_one_pattern_could_match_or_is_not_read():
+    group = (_forced(re.compile(r"saucer (\w+)")), _forced(re.compile(r"ladle (\w+)")))
+    for p in group:
+        assert p.search("an empty shelf") is None
+    assert not none_can_match(group, "Hand me the ladle please.")
+    unread = (GatedPattern(re.compile(r"whisk (\w+)")),)
+    assert not none_can_match(unread, "an empty shelf")
+    assert not none_can_match((re.compile(r"whisk"),), "an empty shelf")
+    assert not none_can_match(group, "x" * 2000)  # a long text: each pattern tests it alone

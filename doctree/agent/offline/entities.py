@@ -16,7 +16,7 @@ from doctree.agent.offline import language as lang
 from doctree.agent.offline.directory import Directory, is_title, person_slug
 from doctree.agent.offline.language import NAME, NOT_NAMES
 from doctree.agent.offline.model import Sentence
-from doctree.agent.offline.prefilter import gate_patterns
+from doctree.agent.offline.prefilter import gate_patterns, none_can_match
 
 _PERSON_TRIGGER = re.compile(
     r"\b(?P<trigger>with|met|meet|meeting|call|called|calling|email|emailed|ask|asked|tell|told|"
@@ -153,22 +153,22 @@ def find_entities(
         if name not in others.setdefault(known, []):
             others[known].append(name)
 
-    for pattern in lang.ORGS:
+    for pattern in () if none_can_match(lang.ORGS, raw) else lang.ORGS:
         for m in pattern.finditer(raw):
             other("organisations", m.group("name"))
-    for pattern in lang.SERVICE:
+    for pattern in () if none_can_match(lang.SERVICE, raw) else lang.SERVICE:
         for m in pattern.finditer(raw):
             for name in _names_in(m.group("names")):
                 if person_slug(name) not in directory.people:
                     other("organisations", name)
-    for pattern in lang.NOT_PERSON:
+    for pattern in () if none_can_match(lang.NOT_PERSON, raw) else lang.NOT_PERSON:
         for m in pattern.finditer(raw):
             if (name := _clean_name(m.group("name"))) and person_slug(name) not in directory.people:
                 directory.not_a_person(name)
-    for pattern in lang.PETS:
+    for pattern in () if none_can_match(lang.PETS, raw) else lang.PETS:
         for m in pattern.finditer(raw):
             other("pets", m.group("name"))
-    for pattern in lang.PLACES:
+    for pattern in () if none_can_match(lang.PLACES, raw) else lang.PLACES:
         for m in pattern.finditer(raw):
             if lang.PERSON_TO.search(raw[: m.start("name")]):
                 continue

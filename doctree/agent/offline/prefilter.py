@@ -481,6 +481,33 @@ def _read_all() -> None:
             p._runs = -1 if p._found is not None else -2
 
 
+#: The bits of a group of patterns (`none_can_match`), by the group's id, once all are read.
+_group_bits: dict[int, tuple[tuple[object, ...], int]] = {}
+
+
+def none_can_match(group: tuple[object, ...], text: str) -> bool:
+    """True only when no pattern of `group` can match `text`: every one is gated and read,
+    with literals, and the gate's answer for `text` holds none of their bits (each pattern
+    would find nothing without running). False whenever that is not known: each is tried."""
+    gate = _gate
+    if gate is None:
+        return False
+    known = _group_bits.get(id(group))
+    if known is None or known[0] is not group:
+        if not all(isinstance(p, GatedPattern) and p._runs == -1 for p in group):
+            return False
+        bits = 0
+        for p in group:
+            bits |= p._bit  # type: ignore[attr-defined]
+        known = _group_bits[id(group)] = (group, bits)
+    answer = gate.answers.get(text)
+    if answer is None:
+        if len(text) > LONG_TEXT:
+            return False
+        answer = gate.scan(text)
+    return not answer & known[1]
+
+
 class GatedPattern:
     """A compiled pattern behind the cheap test: the same methods and answers as
     `re.Pattern`, without running the pattern on a text that cannot match."""
