@@ -488,6 +488,12 @@ def claims(text: str, *, before: str = "", said_on: date | None = None) -> tuple
         # what is not, said in an aside or as the reason, is of the value left, not this one
         reason = _REASON.search(clause)
         main = clause[: reason.start()] if reason else clause
+        # "is now 1:15 not 12:45", "it's 3:15 now not 2:30": what "not" sets after a value is
+        # the old one; the value before it is said, not denied
+        after = _not_after_value(main, said)
+        if after is not None:
+            said = tuple(v for v in said if v.start < after)
+            main = main[:after]
         if reason and _NEGATED.search(clause[reason.start() :]):
             said = tuple(v for v in said if v.start < reason.start())
             if not said:
@@ -505,6 +511,36 @@ def claims(text: str, *, before: str = "", said_on: date | None = None) -> tuple
         shifted = tuple(Value(v.kind, v.norm, v.start + start, v.end + start, v.role) for v in said)
         out.append(Claim(thing, shifted, context, clause, start, inert, borrowed))
     return tuple(out)
+
+
+#: "not" with a value after it, just after another value: "1:15 not 12:45", "3:15 now not 2:30".
+_NOT_NEXT = re.compile(r"^(?:\s+now)?\s+not\s+(?:on\s+|at\s+|the\s+)?[£$€]?\d", re.I)
+
+
+def _set_against(clause: str, said: tuple[Value, ...]) -> list[tuple[Value, Value]]:
+    """The values of `clause` set as the old ones against the value just before them with
+    "not" ("now 13:15 not 12:45"), each with that new value; only of the same kind."""
+    out = []
+    for v in said:
+        m = _NOT_NEXT.match(clause[v.end :])
+        if m is None:
+            continue
+        olds = [o for o in said if o.kind == v.kind and v.end < o.start < v.end + m.end()]
+        out += [(v, o) for o in olds[:1]]
+    return out
+
+
+def _not_after_value(clause: str, said: tuple[Value, ...]) -> int | None:
+    """Where the "not" of `_set_against` begins in `clause`, or None."""
+    pairs = _set_against(clause, said)
+    return pairs[0][0].end if pairs else None
+
+
+def old_after_not(text: str, said_on: date | None = None) -> set[tuple[str, str]]:
+    """The values `text` sets as the old ones after the new with "not" ("now 1:15 not 12:45"
+    -> the 12:45)."""
+    said = values(text, bare=True, said_on=said_on)
+    return {(o.kind, o.norm) for _, o in _set_against(text, said)}
 
 
 #: The old value set against the new after it: "is 30 August, not 20 August", "£45; not £40".
@@ -626,6 +662,7 @@ def replacements(
         for v in c.values
         if c.inert or _OLD_NAMED.search(text[: v.start][-40:])
     }
+    said_norms |= old_after_not(text, said_on)
     # "46, no, 52 guests": the value taken back as it was said
     said_norms |= {(v.kind, v.norm) for v in values(text, said_on=said_on) if v.role == "was"}
     # "rather than the 5,500": a number named as the one replaced, its unit left unsaid
