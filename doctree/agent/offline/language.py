@@ -1865,7 +1865,7 @@ _BARE_NOT_A_THING = re.compile(
 
 #: The verbs that tell who said a sentence: "…, the guide said", "…, Mum says".
 _SAYING = frozenset({"said", "says", "say", "told", "tells", "asked", "asks", "reckons", "thinks"})
-_SAID_BY = re.compile(r"(?:the|my|our)\s+\w+\s+(?:said|says|told|tells|reckons)", re.I)
+_SPEAKER_AFTER = re.compile(r"(?:the|my|our)\s+\w+\s+(?:said|says|told|tells|reckons)", re.I)
 _CLAUSE_OR_MOVE = re.compile(
     r"\b(?:is|are|was|were|has|have|had|will|would|can|could|should|does|did)\b"
     r"|\b(?:to|by|from|into|at)\s+[£$€]?\d",
@@ -1891,7 +1891,7 @@ def bare_forget(sentence: str) -> tuple[str, int] | None:
         if one.lower() in ("it", "that", "this", "them", "those", "everything", "all"):
             return None
         last = one.split()[-1].lower()
-        if last.endswith("ly") or last in _SAYING or _SAID_BY.fullmatch(one):
+        if last.endswith("ly") or last in _SAYING or _SPEAKER_AFTER.fullmatch(one):
             # "Let go of the rope slowly, the guide said.": a manner or a speaker is no thing
             return None
         if _CLAUSE_OR_MOVE.search(one):
