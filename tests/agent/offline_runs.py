@@ -23,6 +23,12 @@ def run(repo: DocumentsRepository, text: str, *, run_id: int | None = None):
     return OfflineMemoryAgent().run(text, tools)
 
 
+def facts_after(repo: DocumentsRepository, message: str, day: str) -> str:
+    """The current facts after one user message said at `day` (answered "Noted.") is read."""
+    run(repo, transcript("s-said", ("user", day, message), ("assistant", day, "Noted.")))
+    return current_facts(repo)
+
+
 def page_lines(repo: DocumentsRepository, owner: str = "main") -> tuple[list[str], list[str]]:
     """The current lines and the Past lines of the pages a person reads (no archive, no
     list of recent sessions)."""

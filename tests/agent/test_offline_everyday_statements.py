@@ -9,7 +9,7 @@ import pytest
 
 from doctree.agent.offline.language import has_verb, resolve_pronoun, said_again
 from doctree.agent.offline.resolve import resolve_relative
-from tests.agent.offline_runs import current_facts, run, transcript
+from tests.agent.offline_runs import current_facts, facts_after, run, transcript
 
 DAY = "2033-01-14T09:00:00Z"  # a Friday
 
@@ -32,8 +32,7 @@ def test_a_line_without_a_verb_has_none(text):
 
 
 def _facts(repo, message: str) -> str:
-    run(repo, transcript("s-every", ("user", DAY, message), ("assistant", DAY, "Noted.")))
-    return current_facts(repo)
+    return facts_after(repo, message, DAY)
 
 
 def test_due_of_a_day_is_a_statement(repo):
@@ -189,6 +188,12 @@ def test_a_week_that_repeats_names_no_one_day(repo):
 
 def test_a_plan_for_one_week_is_dated(repo):
     facts = _facts(repo, "Plan for next week:\nMon - optician 9am\nWed - Rory judo grading 6pm")
+    assert "(2033-01-19)" in facts
+
+
+def test_weekly_said_in_passing_heads_no_week(repo):
+    # "weekly" inside a sentence of its own is not a heading: the day after it is the coming one
+    facts = _facts(repo, "I do the weekly shop at the market.\nWed - Rory judo grading 6pm")
     assert "(2033-01-19)" in facts
 
 

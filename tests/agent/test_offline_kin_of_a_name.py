@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.agent.offline_runs import current_facts, run, transcript
+from tests.agent.offline_runs import facts_after
 
 DAY = "2031-05-06T09:00:00Z"
 
 
 def _facts(repo, message: str) -> str:
-    run(repo, transcript("s-kin", ("user", DAY, message), ("assistant", DAY, "Noted.")))
-    return current_facts(repo)
+    return facts_after(repo, message, DAY)
 
 
 def test_he_after_a_names_dad_is_the_dad(repo):

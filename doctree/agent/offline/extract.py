@@ -77,7 +77,6 @@ from doctree.agent.offline.referred import (
     restated_people,
 )
 from doctree.agent.offline.resolve import (
-    WEEKLY,
     Context,
     absolute_dates,
     bare_corrected,
@@ -98,6 +97,7 @@ from doctree.agent.offline.resolve import (
     session_dates,
     swapped_earlier,
     values_contrasted,
+    weekly_heading,
     weekly_line,
 )
 from doctree.agent.offline.segment import ADDRESSED, record_shape, same_list, split_sentences
@@ -2530,7 +2530,7 @@ def read_sentence(
             text, rel, restated or [], ref, context.restated_elsewhere.get(raw)
         )
     if context is not None and speaker is None:
-        if WEEKLY.search(clean):
+        if weekly_heading(clean):
             context.weekly_at = time  # the lines after it set out a week that repeats
         elif context.weekly_at == time:
             text, rel = weekly_line(text, rel)

@@ -324,11 +324,23 @@ _OUTCOME = re.compile(
 
 #: What says a list of weekdays sets out a week that repeats: "this term", "every week",
 #: "our usual week", "the timetable".
-WEEKLY = re.compile(
+_WEEKLY = re.compile(
     r"\b(?:this\s+term|every\s+week|each\s+week|weekly|(?:usual|normal|typical|regular)\s+"
     r"week|timetable|term[\s-]+time)\b",
     re.I,
 )
+
+
+def weekly_heading(text: str) -> bool:
+    """Whether a line heads a week that repeats ("Our usual week: Mon - ballet 4:15",
+    "Timetable this term"): said before a colon, or in a few words without a verb — not a
+    sentence that says "weekly" in passing ("I do the weekly shop on Saturdays.")."""
+    head, colon, _ = text.partition(":")
+    if colon:
+        return len(head.split()) <= 10 and _WEEKLY.search(head) is not None
+    return len(text.split()) <= 6 and _WEEKLY.search(text) is not None and not lang.has_verb(text)
+
+
 #: A line opening on a weekday, set apart from what follows: "Mon - swimming 4:30",
 #: "Tuesday: football".
 _WEEKDAY_LINE = re.compile(
