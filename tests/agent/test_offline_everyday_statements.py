@@ -240,3 +240,15 @@ def test_a_count_after_the_first_of_something_is_no_day_of_the_month(repo, said)
 
 def test_on_the_first_is_still_a_day(repo):
     assert "(2033-02-01)" in _facts(repo, "The rent is due on the first.")
+
+
+@pytest.mark.parametrize(
+    "said, name", [("Call me Ros, not Rosalind.", "Ros"), ("Please call me Dev.", "Dev")]
+)
+def test_what_the_user_wants_to_be_called_is_kept(repo, said, name):
+    assert name in _facts(repo, said)
+
+
+@pytest.mark.parametrize("said", ["Call me when the parcel comes.", "Call me after lunch."])
+def test_a_request_to_phone_is_no_name(repo, said):
+    assert "Call me" not in _facts(repo, said)

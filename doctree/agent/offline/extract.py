@@ -118,6 +118,9 @@ _PREFERENCE = re.compile(
     r"(?!you\b|it\b|that\b|this\b)"
     r"|\bi\s+(?:can't|cannot|can\s+not|won't|don't)\s+(?:do|make|attend|eat|drink|work|travel|"
     r"fly|drive|take|join|meet)\b"
+    # what the user wants to be called: "Call me Sam, not Samantha.", "I go by Ali now."
+    r"|^(?:(?:and|also|but|so|please|oh|just),?\s+)*call\s+me\s+(?-i:[A-Z])"
+    r"|\bi\s+(?:go|went)\s+by\s+(?-i:[A-Z])"
     r"|\bi(?:'ve|\s+have)?\s+(?:switched|changed)\s+to\b|\bi(?:'ve|\s+have)?\s+(?:gave\s+up|given\s+up|"
     r"quit|stopped)\b",
     re.I,

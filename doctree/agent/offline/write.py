@@ -59,6 +59,11 @@ from doctree.timeutil import iso_week
 
 ROOT = MEMORY_ROOT
 MAX_KEY_LINES = 40
+#: Of what one speaker of a chat said in a session with no kind of fact found in it (small
+#: talk, "we make a great team"), at most this many lines go on their page: the record of
+#: the session keeps every word; a fact of a kind (a date, a preference, a statement…) is
+#: never cut.
+MAX_PLAIN_LINES = 20
 MAX_RECENT_DECISIONS = 10
 MAX_RECENT_SESSIONS = 10
 TOP_LEVEL = (
@@ -548,7 +553,7 @@ class Writer(PageIO):
             if kind == "people":
                 for s in named:
                     self._person_details(page, slug, s)
-            for s in own:  # every one: a page holds all its facts of the session
+            for s in _facts_of(own):
                 section = (
                     "Decisions" if "decision" in s.kinds
                     else "Findings" if "finding" in s.kinds
@@ -2368,3 +2373,20 @@ _MONTH_WORDS = (
     "jul", "july", "aug", "august", "sep", "sept", "september", "oct", "october", "nov",
     "november", "dec", "december",
 )  # fmt: skip
+
+
+def _facts_of(own: list[Sentence]) -> list[Sentence]:
+    """The lines a page gets of the sentences filed on it: every fact of a kind; of what a
+    chat's speaker said with no kind found in it, no question that holds no figure or name
+    ("How's that going?": it asks, it states nothing) and at most `MAX_PLAIN_LINES`."""
+    out: list[Sentence] = []
+    plain = 0
+    for s in own:
+        if not s.kinds:
+            if s.text.rstrip().endswith("?") and not lang.SPECIFIC.search(s.text):
+                continue  # a question holding no figure or name: nothing said of anyone
+            plain += 1
+            if plain > MAX_PLAIN_LINES:
+                continue
+        out.append(s)
+    return out
