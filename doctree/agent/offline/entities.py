@@ -15,6 +15,7 @@ from doctree import stopwords
 from doctree.agent.offline import language as lang
 from doctree.agent.offline.directory import Directory, is_title, person_slug
 from doctree.agent.offline.language import NAME, NOT_NAMES
+from doctree.agent.offline.lexicon import common_word
 from doctree.agent.offline.model import Sentence
 from doctree.agent.offline.prefilter import gate_patterns, none_can_match
 
@@ -76,6 +77,8 @@ _TECH = (
 )
 
 
+#: Kin words a family uses as names ("Mum wants the lemon cake"): someone, wherever they stand.
+_KIN_AS_NAME = lang.FEMALE_RELATIONS | lang.MALE_RELATIONS | {"mam", "gran", "nanna", "pops"}
 _LEADING_VERB = re.compile(r"(?:Met|Meeting|Asked|Ask|Told|Tell|Called|Call)\s+")
 #: A verb opening a sentence before a name, no part of it: "Remember Tadgh's birthday".
 _OPENING_VERB = re.compile(r"Remember|Remind|Note|Met|Meeting|Asked|Ask|Told|Tell|Called|Call")
@@ -198,6 +201,14 @@ def find_entities(
             return  # "with Hargreaves & Lowe": the firm, not a person called Hargreaves
         if any(clean == directory.projects.get(p) for p in directory.projects):
             return
+        if (
+            " " not in clean
+            and re.match(rf"[\W_]*{re.escape(clean)}\b", raw)
+            and person_slug(clean) not in directory.people
+            and clean.lower() not in _KIN_AS_NAME
+            and common_word(clean)
+        ):
+            return  # "Football has been cancelled": a word whose capital opens a sentence
         if re.search(
             rf"{re.escape(clean)}(?:\.(?:com|org|net|io|co|app|ai)\b|['’]s\s+(?:app|website|site))",
             raw,

@@ -363,7 +363,8 @@ _IRREGULAR_PAST = set(_PAST.pattern.split("(?:", 1)[1].split("|[a-z]", 1)[0].spl
 }  # fmt: skip
 _ADVERBS = (
     "really|also|always|never|usually|still|just|actually|mostly|often|now|only|finally|"
-    "definitely|even|already|recently|probably|much|strongly|sometimes"
+    "definitely|even|already|recently|probably|much|strongly|sometimes|no\\s+longer|rarely|"
+    "normally|generally|currently"
 )
 
 

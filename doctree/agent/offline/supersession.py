@@ -154,6 +154,23 @@ _BARE_NUMBER = re.compile(
 #: A named venue after "at the" or "to the": "at the Crown", "moved to the Old Forge". A
 #: value like a date: a later "the party's moved to the Swan" replaces it.
 _VENUE = re.compile(r"\b(?:at|to)\s+the\s+(?P<name>[A-Z][\w'’-]*(?:\s+(?:[A-Z][\w'’-]*|&))*)")
+#: Where someone works: "works at Halcyon", "I work for Bramble Health now".
+_WORKPLACE = re.compile(
+    r"\b(?:work(?:s|ing)?|employed)\s+(?:at|for)\s+(?P<name>[A-Z][\w'’&-]*(?:\s+(?:[A-Z][\w'’-]*|&))*)"
+)
+_WORKER = re.compile(r"(\w+)\W+(?:is\s+|are\s+|am\s+)?(?:work(?:s|ing)?|employed)\s+(?:at|for)\s+$", re.I)
+
+
+def _worker(text: str, at: int) -> str | None:
+    """Who works where the employer at `at` is named: the word before the verb ("Ewan",
+    "sister"), the user for "I"."""
+    m = _WORKER.search(text[:at])
+    if m is None:
+        return None
+    who = m.group(1).lower()
+    return "user" if who in ("i", "me") else who
+
+
 _RECURRING = re.compile(rf"\b({lang.WEEKDAY})s\b", re.I)
 #: Words that name no thing: values, their units, and the words of a change.
 _NOT_THING = (
@@ -372,6 +389,8 @@ def values(text: str, *, bare: bool = False, said_on: date | None = None) -> tup
     for m in _VENUE.finditer(text):
         if m.group("name").split()[0].lower() not in (*lang.WEEKDAYS, *lang.MONTHS):
             add("venue", m.group("name").lower(), m.span("name"))
+    for m in _WORKPLACE.finditer(text):
+        add("workplace", m.group("name").lower(), m.span("name"))
     for m in _RECURRING.finditer(text):
         add("weekday", m.group(1).lower(), m.span())
     for m in _NUMBERED.finditer(text):
@@ -698,9 +717,13 @@ def replacements(
                 )
                 new_thing, old_thing = new.thing, old.thing
                 theirs, ours = names(line), names(new.text)
-                if nv.kind == "venue":
+                if nv.kind == "workplace" and (
+                    (a := _worker(text, nv.start)) and (b := _worker(line, ov.start)) and a != b
+                ):
+                    continue  # "Ewan works for …" is not where Tamsin works
+                if nv.kind in ("venue", "workplace"):
                     # a venue's name is the value, not the thing: "the party" of "the party is
-                    # at the Crown" and "the party's moved to the Swan"
+                    # at the Crown" and "the party's moved to the Swan" (an employer's too)
                     new_words, old_words = text[nv.start : nv.end], line[ov.start : ov.end]
                     new_thing = new_thing - thing_words(new_words)
                     old_thing = old_thing - thing_words(old_words)
@@ -927,6 +950,8 @@ def edit(line: str, rep: Replacement, new_text: str) -> str | None:
     another value the line does not hold ("moving the class to Thursdays at 18:00" of "every
     Monday at 17:15": the time alone edited would say "every Monday at 18:00", a fact nobody
     said)."""
+    if rep.kind == "workplace":
+        return None  # what the line says beside an employer (a role, a team) was of that job
     low = line.lower()
     if _WAS_THEN.search(_clause_around(line, rep.old.start, rep.old.end)):
         return None  # "he was 16.4kg last time": true then, never to be made the new value
@@ -1040,7 +1065,10 @@ def replaced_earlier(text: str, earlier: list[str], *, said_on: date | None = No
 #: "×", "ticked off"), an event or a plan called off ("is off", "cancelled", "fell through",
 #: "can't drive us after all").
 _ENDED = re.compile(
-    r"(?P<paid>\b(?:paid|repaid|settled|squared)\s+(?:\w+\s+){0,2}?(?:back|up|off)\b"
+    # a job left ("I left Halcyon", "Jo quit Arden Homes", "no longer works at …")
+    r"(?P<left>\b(?:left|quits?|resigned\s+from|no\s+longer\s+(?:work(?:s|ing)?|employed)\s+"
+    r"(?:at|for)|finished\s+(?:work\s+)?at)\s+(?=[A-Z]))"
+    r"|(?P<paid>\b(?:paid|repaid|settled|squared)\s+(?:\w+\s+){0,2}?(?:back|up|off)\b"
     r"|\b(?:repaid|settled|paid)\b|\b(?:is|are|'s|'re|now)\s+(?:square|quits)\b)"
     r"|(?P<done>\(\s*(?:done|completed)\s*\)|(?:^|\s)[×✓✔](?=\s)"
     r"|\b(?:done|completed|finished|ticked\s+off)\b)"
@@ -1137,6 +1165,10 @@ def ends(text: str, line: str) -> bool:
     ended = {lang.stem(w) for w in _ENDED_WORDS} | _ENDED_WORDS
     line_values = {(v.kind, v.norm) for v in values(line)}
     for clause, _, kind in _ended_clauses(text):
+        if kind == "left":
+            if _left_job(clause, line):
+                return True
+            continue
         if kind == "paid" and not _OWING.search(line):
             continue
         if kind == "done" and not (_TO_DO.search(line) or _OWING.search(line)):
@@ -1160,6 +1192,27 @@ def ends(text: str, line: str) -> bool:
         if kind == "paid" and (names or said) and said <= line_values and _OWING.search(line):
             return True  # "Sam paid me back" of "Sam owes me £30"
     return False
+
+
+_LEAVER = re.compile(
+    r"(\w+)\W+(?:have\s+|has\s+|had\s+|just\s+|finally\s+)*(?:left|quits?|resigned|"
+    r"no\s+longer|finished)\b",
+    re.I,
+)
+
+
+def _left_job(clause: str, line: str) -> bool:
+    """Whether `clause` ("I left Halcyon in January") says the one who works where `line`
+    says ("The user works at Halcyon as a data analyst") left that job: the employer named
+    in the clause, and the same one leaving."""
+    places = [v for v in values(line) if v.kind == "workplace"]
+    if len(places) != 1 or (at := clause.lower().find(places[0].norm)) < 0:
+        return False
+    if re.match(r"['’]s\b", clause[at + len(places[0].norm) :]):
+        return False  # "I left Halcyon's party early": something of the firm's, not the job
+    who = _LEAVER.search(clause)
+    leaver = "user" if who and who.group(1).lower() in ("i", "me") else who and who.group(1).lower()
+    return leaver is not None and leaver == _worker(line, places[0].start)
 
 
 #: A word for a role: the language's, and those of clubs, committees and teams.

@@ -1,0 +1,36 @@
+"""Whether a capitalised word that opens a sentence is a word or a name.
+
+At the start of a sentence a capital says nothing: "Football has been cancelled" and "Jade
+starts nursery" look alike. A word is taken for a common word, not a person, when an English
+word list (web2 and GCIDE, from the `english-words` package) holds it in lower case, the same
+list does not hold it as a proper name, and it is not a given name of the US census lists
+(the `names` package, MIT: 5,494 given names — "Jade", "Rose", "Will" stay names)."""
+
+from __future__ import annotations
+
+import functools
+from importlib import resources
+
+
+@functools.cache
+def _lists() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    from english_words import get_english_words_set
+
+    cased = get_english_words_set(["web2"], lower=False, alpha=True)
+    words = frozenset(get_english_words_set(["web2", "gcide"], lower=True, alpha=True))
+    proper = frozenset(w for w in cased if w[:1].isupper())
+    given: set[str] = set()
+    for name in ("dist.female.first", "dist.male.first"):
+        text = resources.files("names").joinpath(name).read_text(encoding="ascii")
+        given.update(line.split(maxsplit=1)[0].capitalize() for line in text.splitlines() if line)
+    return words, proper, frozenset(given)
+
+
+def common_word(word: str) -> bool:
+    """Whether `word` ("Football", "Parking") is an English word and no one's name ("Jade",
+    "Omar", "Priya": a given name, a proper name of the word list, or no English word)."""
+    if not word.isalpha() or not word[:1].isupper():
+        return False
+    words, proper, given = _lists()
+    w = word.capitalize()
+    return word.lower() in words and w not in proper and w not in given
