@@ -158,7 +158,9 @@ _VENUE = re.compile(r"\b(?:at|to)\s+the\s+(?P<name>[A-Z][\w'’-]*(?:\s+(?:[A-Z]
 _WORKPLACE = re.compile(
     r"\b(?:work(?:s|ing)?|employed)\s+(?:at|for)\s+(?P<name>[A-Z][\w'’&-]*(?:\s+(?:[A-Z][\w'’-]*|&))*)"
 )
-_WORKER = re.compile(r"(\w+)\W+(?:is\s+|are\s+|am\s+)?(?:work(?:s|ing)?|employed)\s+(?:at|for)\s+$", re.I)
+_WORKER = re.compile(
+    r"(\w+)\W+(?:is\s+|are\s+|am\s+)?(?:work(?:s|ing)?|employed)\s+(?:at|for)\s+$", re.I
+)
 
 
 def _worker(text: str, at: int) -> str | None:
