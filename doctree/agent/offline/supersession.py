@@ -153,7 +153,16 @@ _BARE_NUMBER = re.compile(
 )
 #: A named venue after "at the" or "to the": "at the Crown", "moved to the Old Forge". A
 #: value like a date: a later "the party's moved to the Swan" replaces it.
-_VENUE = re.compile(r"\b(?:at|to)\s+the\s+(?P<name>[A-Z][\w'’-]*(?:\s+(?:[A-Z][\w'’-]*|&))*)")
+_VENUE = re.compile(
+    r"\b(?:at|to)\s+the\s+(?P<name>[A-Z][\w'’-]*(?:\s+(?:[A-Z][\w'’-]*|&))*)"
+    # someone's home, said by their name alone or with the word for it: "at Priya's now",
+    # "moved to Tom's place in Leeds" (not "at Tom's request", "to Anna's surprise")
+    r"|\b(?:at|to)\s+(?P<home>[A-Z][\w-]*['’]s)"
+    r"(?=\s+(?:house|place|flat|home|garden|cottage|farm)\b|\s*(?:[.,;!)]|$)"
+    r"|\s+(?:now|instead|in|on|at|this|next|then|from|for)\b)"
+)
+#: A venue that is someone's home: "Priya's".
+_HOME = re.compile(r"['’]s$")
 _RECURRING = re.compile(rf"\b({lang.WEEKDAY})s\b", re.I)
 #: Words that name no thing: values, their units, and the words of a change.
 _NOT_THING = (
@@ -370,8 +379,10 @@ def values(text: str, *, bare: bool = False, said_on: date | None = None) -> tup
     for m in _QUANTITY.finditer(text):
         add(f"quantity:{_UNITS[m.group('unit').lower()]}", _number(m.group("n")), m.span())
     for m in _VENUE.finditer(text):
-        if m.group("name").split()[0].lower() not in (*lang.WEEKDAYS, *lang.MONTHS):
-            add("venue", m.group("name").lower(), m.span("name"))
+        group = "name" if m.group("name") else "home"
+        first = re.sub(r"['’]s$", "", m.group(group).split()[0].lower())
+        if first not in (*lang.WEEKDAYS, *lang.MONTHS):
+            add("venue", m.group(group).lower(), m.span(group))
     for m in _RECURRING.finditer(text):
         add("weekday", m.group(1).lower(), m.span())
     for m in _NUMBERED.finditer(text):
@@ -704,8 +715,8 @@ def replacements(
                     new_words, old_words = text[nv.start : nv.end], line[ov.start : ov.end]
                     new_thing = new_thing - thing_words(new_words)
                     old_thing = old_thing - thing_words(old_words)
-                    ours = ours - set(new_words.split())
-                    theirs = theirs - set(old_words.split())
+                    ours = ours - _words_of(new_words)
+                    theirs = theirs - _words_of(old_words)
                 # a recurring day is of the thing its own clause names ("closed Sundays")
                 shared = _same(
                     new_thing, old_thing | (frozenset() if ov.kind == "weekday" else old.context)
@@ -946,6 +957,14 @@ def edit(line: str, rep: Replacement, new_text: str) -> str | None:
             # the day narrows the value to itself, which the line does not
             return None
     old = line[rep.old.start : rep.old.end]
+    if rep.kind == "venue" and (
+        _HOME.search(old)
+        or _HOME.search(new_text[rep.new.start : rep.new.end])
+        or re.match(r"\s+in\s+[A-Z]", line[rep.old.end :])
+    ):
+        # "at the Crown in Leeds" is not made "at the Tom's in Leeds": the place said with
+        # the old venue is of it, and a home is said without "the"; the line goes whole
+        return None
     if rep.kind == "date":
         d = date.fromisoformat(rep.new.norm)
         head = line[: rep.old.start]
