@@ -1658,6 +1658,10 @@ _SPOKEN_BODY = re.compile(
 )
 
 
+#: A line's words that say what was done to its label: a participle and "by" ("made by").
+_DONE_TO = re.compile(r"[a-z]+(?:ed|en|ght|de)\s+by\b")
+
+
 def _speaks(name: str, raw: str, turn: Turn, directory: Directory) -> bool:
     """Whether the label of a line ("Wei: finished the export") names who said it, rather
     than what the line is about ("Budget: we are at 64%", "Subject: Q3 review", a mail's
@@ -1665,10 +1669,12 @@ def _speaks(name: str, raw: str, turn: Turn, directory: Directory) -> bool:
     line that reads as said by its label (its subject left out, or "I")."""
     if lang.MAIL_HEADER.fullmatch(name):
         return False  # "From: Karim Haddad": a mail's header
-    if name in directory.known_person_names() or raw in turn.items:
-        return True
     label = _ITEM_LABEL.match(raw)
     body = raw[label.end() :] if label else raw
+    if _DONE_TO.match(body) and name not in directory.known_person_names():
+        return False  # "Quilt: made by Gran", "Cake: ordered by me": done to the label
+    if name in directory.known_person_names() or raw in turn.items:
+        return True
     return bool(_SPOKEN_BODY.match(body))
 
 
