@@ -255,10 +255,10 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
             recap_since, heard_since = heard_since, len(a.sentences)
             heard, marks = [], (len(a.withheld), len(dropped), len(a.forget))
 
-            def held() -> set[tuple[str, str]]:
+            def kept_values() -> set[tuple[str, str]]:
                 return _values_of(a.sentences)
 
-            pending = findings(turn, directory, given=held)
+            pending = findings(turn, directory, given=kept_values)
             if len(shown) == 2:
                 # the assistant putting right a figure it gave before ("£1,029, not £1,092"):
                 # what it gives now is what it found
@@ -275,7 +275,9 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 used = used_by(results, " ".join(turn.sentences), asked_for)
                 pending += record_findings([r.line for r in used], turn.time, directory)
             results = []
-            specific = [] if pending else findings(turn, directory, specific=True, given=held)
+            specific = (
+                [] if pending else findings(turn, directory, specific=True, given=kept_values)
+            )
             # the user asked to work something out ("can you work out the dates?"): a plain
             # "perfect" to the answer takes up what it found
             requested = bool(_WORK_OUT.search(asked_for))
@@ -288,7 +290,9 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 given = _figures_of(a.sentences)
                 pending += [
                     s
-                    for s in (specific or findings(turn, directory, specific=True, given=held))
+                    for s in (
+                        specific or findings(turn, directory, specific=True, given=kept_values)
+                    )
                     if s.text not in known and not _only_given(s, given)
                 ]
                 specific = []
