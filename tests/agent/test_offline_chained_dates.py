@@ -5,7 +5,10 @@ come ("starting on …") is not read in the tense of the clause before it."""
 
 from __future__ import annotations
 
+import re
 from datetime import date
+
+import pytest
 
 from doctree.agent.offline.resolve import absolute_dates, resolve_relative, session_dates
 from doctree.store.documents import DocumentsRepository
@@ -233,6 +236,34 @@ def test_an_ordinal_birthday_is_no_day_of_the_month():
     said, found = resolve_relative("Jonah's 9th birthday is on Saturday.", date(2029, 7, 2))
     assert "9th (" not in said and "9th birthday" in said, said
     assert [p for p, _ in found] == ["on Saturday"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The port is kept for Oisín's 18th.",
+        "A bottle of fizz each for THEIR 18TH — not before.",
+        "Her 30th is next spring, we think.",
+        "Raj's 20th work anniversary is coming up.",
+        "It's the 5th surprise birthday we've thrown her.",
+    ],
+)
+def test_an_ordinal_of_someones_years_is_no_day_of_the_month(text):
+    said, found = resolve_relative(text, date(2029, 7, 2))
+    assert not [p for p, _ in found if re.search(r"\d(?:st|nd|rd|th)", p, re.I)], found
+
+
+@pytest.mark.parametrize(
+    "text, day",
+    [
+        ("The rent is due on the 18th.", "2029-07-18"),
+        ("See you on 30th.", "2029-07-30"),
+        ("Her party is on the 21st.", "2029-07-21"),
+    ],
+)
+def test_a_day_of_the_month_after_no_possessive_is_still_a_date(text, day):
+    said, found = resolve_relative(text, date(2029, 7, 2))
+    assert [d.isoformat() for _, d in found] == [day], found
 
 
 def test_a_weekday_or_day_before_with_no_anchor_counts_from_the_date_said_last():

@@ -198,6 +198,12 @@ MESSAGES = [
         "Das ist unter uns.",
         "Olvídate de eso.",
         "Dat is tussen ons.",
+        # "forget I told you", as English says it
+        "Anzi, dimentica che te l'ho detto.",
+        "Scordati che te l'ho scritto, per favore.",
+        "Oublie que je te l'ai dit.",
+        "Olvida que te lo dije.",
+        "Esquece que te disse.",
     ],
 )
 def test_that_not_to_be_kept_is_what_was_just_said(repo, request_):
@@ -220,6 +226,9 @@ def test_that_not_to_be_kept_is_what_was_just_said(repo, request_):
         "I'd rather not keep the car, it costs too much.",
         "I'd rather not record the call.",
         "We scrap it every spring.",
+        # "don't forget I told you": the opposite
+        "Non dimentica che te l'ho detto, vero?",
+        "Non dimenticare che te l'ho detto.",
     ],
 )
 def test_the_same_words_said_of_the_world_keep_what_was_said(repo, statement):

@@ -94,6 +94,35 @@ def test_a_count_said_again_replaces_the_count_of_the_same_things(text, line, va
     assert replaced(text, line) == values
 
 
+@pytest.mark.parametrize(
+    ("text", "line", "values"),
+    [
+        # a count no unit names: the thing it counts is its kind
+        ("So 9 jars of the damson left, not 14.", "Damson chutney: 14 jars, made in October.",
+         ("14 jars", "9 jars")),
+        ("We're down to 3 boxes of the Dunmore-Ashby prints now.",
+         "Dunmore-Ashby prints in the loft: 5 boxes.", ("5 boxes", "3 boxes")),
+    ],
+)  # fmt: skip
+def test_a_count_of_things_no_unit_names_replaces_the_count_of_the_same(text, line, values):
+    assert replaced(text, line) == values
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        # only what is counted is shared: another thing of the same kind
+        ("Now 4 bottles of white left.", "We have 6 bottles of red."),
+        # no word of change and no old value named
+        ("I made 12 jars of chutney today.", "We have 6 jars of jam."),
+        # a plural that counts nothing of its own
+        ("The Ashby prints moved 3 times now.", "The Ashby prints: 5 times framed."),
+    ],
+)
+def test_a_count_of_another_thing_no_unit_names_replaces_nothing(text, line):
+    assert replaced(text, line) is None
+
+
 def test_a_count_without_a_word_of_change_is_of_another_thing():
     assert (
         replaced("The Friday dinner is for 12 people.", "The Saturday lunch is for 8 people.")

@@ -70,3 +70,49 @@ def test_the_old_venue_goes_under_past(repo):
 )
 def test_a_verb_in_s_after_a_noun_is_a_verb(text, verb):
     assert has_verb(text) is verb
+
+
+@pytest.mark.parametrize(
+    "old, new, now",
+    [
+        ("The book swap is at the Old Library on Saturday.", "The book swap is at Priya's now.",
+         "priya's"),
+        ("Our games night is at the Crown in Leeds.",
+         "Games night has moved to Tomasz's flat instead.", "tomasz's"),
+    ],
+)  # fmt: skip
+def test_someones_home_is_a_venue_that_replaces_the_earlier(old, new, now):
+    reps = replacements(new, old)
+    assert [r.new.norm for r in reps if r.kind == "venue"] == [now]
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        # a possessive that is no place: a request, a surprise
+        ("The book swap is at the Old Library on Saturday.",
+         "The book swap moved at Priya's request."),
+        ("The book swap is at the Old Library on Saturday.",
+         "The book swap moved, to Priya's surprise."),
+        # another thing at someone's home
+        ("The book swap is at the Old Library on Saturday.", "Karaoke is at Priya's now."),
+    ],
+)  # fmt: skip
+def test_a_possessive_that_is_no_home_replaces_no_venue(old, new):
+    assert not [r for r in replacements(new, old) if r.kind == "venue"]
+
+
+def test_a_venue_moved_to_someones_home_leaves_the_old_line_whole_under_past(repo):
+    run(
+        repo,
+        transcript(
+            "s-venue-home",
+            ("user", DAY, "The street party is on 9 August at the Bowling Club in Hove."),
+            ("assistant", DAY, "Noted."),
+            ("user", LATER, "The club's roof leaks, so the street party is at Delphine's now."),
+        ),
+    )
+    now, past = current_facts(repo), past_facts(repo)
+    assert "Bowling Club" not in now
+    assert "the Delphine's" not in now + past  # never edited into the old line
+    assert "Bowling Club" in past

@@ -257,7 +257,11 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
             earlier_figures |= read.digits
             recap_since, heard_since = heard_since, len(a.sentences)
             heard, marks = [], (len(a.withheld), len(dropped), len(a.forget))
-            pending = findings(turn, directory)
+
+            def kept_values() -> set[tuple[str, str]]:
+                return _values_of(a.sentences)
+
+            pending = findings(turn, directory, given=kept_values)
             if len(shown) == 2:
                 # the assistant putting right a figure it gave before ("£1,029, not £1,092"):
                 # what it gives now is what it found
@@ -274,7 +278,9 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 used = used_by(results, " ".join(turn.sentences), asked_for)
                 pending += record_findings([r.line for r in used], turn.time, directory)
             results = []
-            specific = [] if pending else findings(turn, directory, specific=True)
+            specific = (
+                [] if pending else findings(turn, directory, specific=True, given=kept_values)
+            )
             # the user asked to work something out ("can you work out the dates?"): a plain
             # "perfect" to the answer takes up what it found
             requested = bool(_WORK_OUT.search(asked_for))
@@ -287,7 +293,9 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 given = _figures_of(a.sentences)
                 pending += [
                     s
-                    for s in (specific or findings(turn, directory, specific=True))
+                    for s in (
+                        specific or findings(turn, directory, specific=True, given=kept_values)
+                    )
                     if s.text not in known and not _only_given(s, given)
                 ]
                 specific = []
@@ -1657,6 +1665,10 @@ _SPOKEN_BODY = re.compile(
 )
 
 
+#: A line's words that say what was done to its label: a participle and "by" ("made by").
+_DONE_TO = re.compile(r"[a-z]+(?:ed|en|ght|de)\s+by\b")
+
+
 def _speaks(name: str, raw: str, turn: Turn, directory: Directory) -> bool:
     """Whether the label of a line ("Wei: finished the export") names who said it, rather
     than what the line is about ("Budget: we are at 64%", "Subject: Q3 review", a mail's
@@ -1664,10 +1676,12 @@ def _speaks(name: str, raw: str, turn: Turn, directory: Directory) -> bool:
     line that reads as said by its label (its subject left out, or "I")."""
     if lang.MAIL_HEADER.fullmatch(name):
         return False  # "From: Karim Haddad": a mail's header
-    if name in directory.known_person_names() or raw in turn.items:
-        return True
     label = _ITEM_LABEL.match(raw)
     body = raw[label.end() :] if label else raw
+    if _DONE_TO.match(body) and name not in directory.known_person_names():
+        return False  # "Quilt: made by Gran", "Cake: ordered by me": done to the label
+    if name in directory.known_person_names() or raw in turn.items:
+        return True
     return bool(_SPOKEN_BODY.match(body))
 
 
@@ -2337,6 +2351,11 @@ _ECHO = re.compile(
     re.I,
 )
 
+#: Such an acknowledgement before a colon, what follows it a sentence of its own: "Noted: …".
+_ECHO_COLON = re.compile(
+    r"^\W*(?:noted|got\s+it|done|understood|updated|ok(?:ay)?|great)\s*:\s+(?=[\w*])", re.I
+)
+
 # the cheap test in front of every pattern of this module, all defined above (prefilter.py)
 gate_patterns(globals())
 
@@ -2358,16 +2377,25 @@ _QUOTED_LINE = re.compile(r"^[ \t]*>[ \t]?(.*)$", re.M)
 
 
 def findings(
-    turn: Turn, directory: Directory, *, specific: bool = False, shown: bool = False
+    turn: Turn,
+    directory: Directory,
+    *,
+    specific: bool = False,
+    shown: bool = False,
+    given: Callable[[], set[tuple[str, str]]] | None = None,
 ) -> list[Sentence]:
     """What an assistant's turn found or proposed: kept if the user's reply accepts it.
     Right after a tool's result (or, with `specific`, for a reply that credits it: "good
     catch"), what it says with something specific in it (a number, a name, a code) is a
     finding too. With `shown`, the turn reads out a picture or a file the user showed:
-    every such sentence of it (up to a page's worth) is what it holds."""
+    every such sentence of it (up to a page's worth) is what it holds. One opening on an
+    acknowledgement ("Noted: Ama, your niece, starts on 3 May") is what follows it, kept only
+    when it gives a value (a date, a sum) the session's lines do not (`given`: their values)."""
     own = [r for r in turn.sentences if not r.endswith("?") or r is turn.sentences[-1]]
     # (not what it drafts for the user, set apart as a quote: "> Ms Ada Lee thanks …")
     drafted = " ".join(m.group(1) for m in _QUOTED_LINE.finditer(turn.message))
+    acked = {r: _ECHO_COLON.sub("", r) for r in own if _ECHO_COLON.match(r)}
+    own = [acked.get(r, r) for r in own]
     said = [
         r
         for r in own
@@ -2391,7 +2419,18 @@ def findings(
         # "Then settle should sum integer cents ... Shall I make both changes?"
         chosen = [r for r in said if len(r.split()) >= 6][-2:]
     out = [finding(p, turn, directory, proposal=True) for p in offered]
-    return out + [finding(raw, turn, directory) for raw in chosen]
+    found = [finding(raw, turn, directory) for raw in chosen]
+    if acked:
+        # what the user said, said again after "Noted:": a value on two lines would leave a
+        # later value two lines to replace
+        again, held = set(acked.values()), given() if given is not None else set()
+        found = [
+            f
+            for raw, f in zip(chosen, found, strict=True)
+            if raw not in again
+            or {(v.kind, v.norm) for v in supersession.values(f.text) if v.kind != "venue"} - held
+        ]
+    return out + found
 
 
 #: A value a reading of a pasted block may give again: a figure of two characters or more.
@@ -2402,6 +2441,12 @@ def _figures_of(lines: list[Sentence]) -> tuple[set[str], set[str]]:
     """The figures the `lines` give (`_PASTED_VALUE`), and their words of substance."""
     text = " ".join(s.text for s in lines)
     return set(_PASTED_VALUE.findall(text)), lang.content_words(text)
+
+
+def _values_of(lines: list[Sentence]) -> set[tuple[str, str]]:
+    """The values the `lines` kept give (those of a kind), each as (kind, value)
+    (`supersession.values`)."""
+    return {(v.kind, v.norm) for s in lines if s.kinds for v in supersession.values(s.text)}
 
 
 def _only_given(s: Sentence, given: tuple[set[str], set[str]], *, words: bool = True) -> bool:

@@ -748,6 +748,7 @@ _FOREIGN_KEEP_NOTHING = {
 #: What was just said, not to be kept: "oublie ça", "ne le note pas", "que ça reste entre nous".
 _FOREIGN_NOT_KEPT = {
     "fr": r"\b(?:oublie[zs]?|efface[zs]?|supprime[zs]?)\s+(?:ça|cela|ceci)\b|\boublie[zs]?[- ]le\b|"
+    r"\boublie[zs]?\s+que\s+je\s+(?:te|vous)\s+l['’]ai\s+(?:dit|écrit)\b|"
     r"\bne\s+(?:le|la|l['’])\s*(?:garde|note|retiens|enregistre|mets)z?\s+pas\b|"
     r"\bne\s+(?:garde|note|retiens|enregistre)z?\s+pas\s+(?:ça|cela)\b|"
     r"\bgarde[zs]?[- ](?:le|la|ça)\s+pour\s+(?:toi|vous)\b|\breste\s+entre\s+nous\b|"
@@ -757,6 +758,7 @@ _FOREIGN_NOT_KEPT = {
     r"(?:bitte\s+)?nicht\b|\b(?:bitte\s+)?nicht\s+(?:aufschreiben|speichern|notieren|merken)\b|"
     r"\bbleibt\s+unter\s+uns\b|\bbehalte\s+(?:das|es)\s+für\s+dich\b|\bist\s+unter\s+uns\b",
     "es": r"\b(?:olvida|borra)\s+(?:eso|esto)\b|\b(?:olvídalo|olvidalo|bórralo|borralo)\b|"
+    r"\bolvida\s+que\s+te\s+lo\s+(?:dije|he\s+dicho|conté)\b|"
     r"\bno\s+(?:lo|la)\s+(?:guardes|apuntes|anotes|registres)\b|"
     r"\bno\s+(?:guardes|apuntes|anotes|registres)\s+(?:eso|esto)\b|\bquede\s+entre\s+nosotros\b|"
     r"\bolv[ií]date\s+de\s+(?:eso|esto)\b|\bes\s+entre\s+nosotros\b",
@@ -764,12 +766,15 @@ _FOREIGN_NOT_KEPT = {
     r"\b(?:bewaar|onthoud|noteer|sla|schrijf)\s+(?:dat|dit|het)\s+(?:alsjeblieft\s+|maar\s+)?niet\b|"
     r"\b(?:blijft|is)\s+(?:tussen|onder)\s+ons\b|\bhou(?:d)?\s+(?:dat|het)\s+voor\s+je(?:zelf)?\b",
     "it": r"\b(?:dimentica|cancella)\s+(?:questo|quello|ciò)\b|\b(?:dimenticalo|cancellalo)\b|"
+    # "forget I told you": "dimentica che te l'ho detto", "scordati che te l'ho detto"
+    r"(?<!non\s)\b(?:dimentica|dimenticati|scorda|scordati)\s+che\s+te\s+l['’]ho\s+(?:detto|scritto)\b|"
     r"\bnon\s+(?:salvare|annotare|segnare|registrare|tenere)\s+(?:questo|quello|ciò)\b|"
     r"\bnon\s+(?:lo|la)\s+(?:salvare|annotare|segnare|registrare)\b|\bnon\s+salvarlo\b|"
     r"\brest[ia]\s+tra\s+(?:noi|di\s+noi)\b",
     "pl": r"\b(?:zapomnij|usuń)\s+(?:to|o\s+tym)\b|\bnie\s+(?:zapisuj|notuj)\s+tego\b|"
     r"\bzostanie\s+między\s+nami\b",
     "pt": r"\b(?:esquece|esqueça|apaga|apague)\s+(?:isso|isto)\b|"
+    r"\b(?:esquece|esqueça)\s+que\s+(?:eu\s+)?(?:te|lhe)\s+(?:disse|contei)\b|"
     r"\bnão\s+(?:guardes|guarde|anotes|anote|salves|salve)\s+(?:isso|isto)\b|"
     r"\bnão\s+(?:o|a)\s+(?:guardes|anotes|salves)\b|\bfica\s+entre\s+nós\b",
     # Afrikaans: "moenie dit neerskryf nie", "vergeet daarvan", "hou dit tussen ons"

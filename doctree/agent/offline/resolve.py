@@ -203,13 +203,17 @@ _RELATIVE = re.compile(
     rf"{_anchor('d')})"
     rf"|(?P<afternext>(?P<day2>{WEEKDAY})\s+after\s+next|the\s+week\s+after\s+next)"
     rf"|(?P<dom>(?:(?:on\s+)?(?P<domwd>{WEEKDAY_OR_ABBREVIATION}),?\s+)?(?:the\s+)?"
+    # "her 21st", "Ana's 40th", "our 25th": a count of a person's years, no day of a month
+    r"(?<!\bmy\s)(?<!\bour\s)(?<!\bher\s)(?<!\bhis\s)(?<!\byour\s)(?<!\btheir\s)(?<!['’]s\s)"
     r"(?P<n2>[1-9]|[12]\d|3[01])"
     r"(?:st|nd|rd|th)(?:\s+of\s+(?P<thismonth>this|next)\s+month"
     # the commercial style's month: "the 5th inst." (this), "ult." (last), "prox." (next)
     r"|\s+(?P<commercial>inst(?:ant)?|ult(?:imo)?|prox(?:imo)?)\b\.?)?"
     rf"(?!\s+(?:of\s+)?{_MONTH_RE})"
     # "her 7th birthday", "the 3rd floor": an ordinal of something else, no day of a month
-    rf"(?![*_]{{0,2}}\s+(?:{_ORDINAL_NOUNS})\b))"
+    rf"(?![*_]{{0,2}}\s+(?:{_ORDINAL_NOUNS})\b)"
+    # "the 25th wedding anniversary", "a 3rd birthday party": one word of what it is before
+    r"(?!\s+[a-z]+\s+(?:b-?day|birthday|anniversary)\b))"
     # "Fri 3", "Thurs 14 at 2": a weekday and a bare day of the month, no time or count
     rf"|(?P<wdn>(?:on\s+)?(?P<wdnwd>{WEEKDAY_OR_ABBREVIATION}),?\s+(?P<n3>[1-9]|[12]\d|3[01])"
     # (not "Thursday 5-a-side", "Sat 3-day pass": a count joined to a word)

@@ -147,13 +147,29 @@ _QUANTITY = re.compile(
     + r")\b(?!\s*(?:ago|old))",
     re.I,
 )
+#: A count of things no unit names: "6 bottles", "12 jars", "3 boxes"; its kind is the thing
+#: counted ("quantity:bottle"), so "4 bottles of the port left, not 6" is another count of it.
+_COUNT = re.compile(
+    r"(?<![\w.£$€:/-])(?P<n>\d{1,4})\s+(?P<noun>[a-z][a-z-]{2,}s)\b(?!\s*(?:ago|old)\b)"
+)
+#: Plural words after a number that count no thing a later count replaces.
+_NOT_COUNTED = frozenset({"times", "others", "ones", "things", "bits", "ways", "points", "goes"})
 #: A bare number after a word of change: "knocked it down to 200".
 _BARE_NUMBER = re.compile(
     r"\b(?:to|at|is|be|now)\s+(?P<n>\d[\d,]*(?:\.\d+)?)(?![\w.,:%]|\s*%)", re.I
 )
 #: A named venue after "at the" or "to the": "at the Crown", "moved to the Old Forge". A
 #: value like a date: a later "the party's moved to the Swan" replaces it.
-_VENUE = re.compile(r"\b(?:at|to)\s+the\s+(?P<name>[A-Z][\w'’-]*(?:\s+(?:[A-Z][\w'’-]*|&))*)")
+_VENUE = re.compile(
+    r"\b(?:at|to)\s+the\s+(?P<name>[A-Z][\w'’-]*(?:\s+(?:[A-Z][\w'’-]*|&))*)"
+    # someone's home, said by their name alone or with the word for it: "at Priya's now",
+    # "moved to Tom's place in Leeds" (not "at Tom's request", "to Anna's surprise")
+    r"|\b(?:at|to)\s+(?P<home>[A-Z][\w-]*['’]s)"
+    r"(?=\s+(?:house|place|flat|home|garden|cottage|farm)\b|\s*(?:[.,;!)]|$)"
+    r"|\s+(?:now|instead|in|on|at|this|next|then|from|for)\b)"
+)
+#: A venue that is someone's home: "Priya's".
+_HOME = re.compile(r"['’]s$")
 #: Where someone works: "works at Halcyon", "I work for Bramble Health now".
 _WORKPLACE = re.compile(
     r"\b(?:work(?:s|ing)?|employed)\s+(?:at|for)\s+(?P<name>[A-Z][\w'’&-]*(?:\s+(?:[A-Z][\w'’-]*|&))*)"
@@ -388,9 +404,15 @@ def values(text: str, *, bare: bool = False, said_on: date | None = None) -> tup
         add("time", norm, m.span(), role)
     for m in _QUANTITY.finditer(text):
         add(f"quantity:{_UNITS[m.group('unit').lower()]}", _number(m.group("n")), m.span())
+    for m in _COUNT.finditer(text):
+        noun = m.group("noun")
+        if noun not in _UNITS and noun not in _NOT_COUNTED and noun not in stopwords.ENGLISH:
+            add(f"quantity:{_singular(noun)}", _number(m.group("n")), m.span())
     for m in _VENUE.finditer(text):
-        if m.group("name").split()[0].lower() not in (*lang.WEEKDAYS, *lang.MONTHS):
-            add("venue", m.group("name").lower(), m.span("name"))
+        group = "name" if m.group("name") else "home"
+        first = re.sub(r"['’]s$", "", m.group(group).split()[0].lower())
+        if first not in (*lang.WEEKDAYS, *lang.MONTHS):
+            add("venue", m.group(group).lower(), m.span(group))
     for m in _WORKPLACE.finditer(text):
         add("workplace", m.group("name").lower(), m.span("name"))
     for m in _RECURRING.finditer(text):
@@ -438,6 +460,11 @@ def _date_ranges(text: str, said: list[Value]) -> list[Value]:
         if not out[i].role and _DAY_FROM.search(text[max(0, out[i].start - 50) : out[i].start]):
             out[i] = Value("date", out[i].norm, out[i].start, out[i].end, "from")
     return out
+
+
+def _singular(noun: str) -> str:
+    """One of what a plural counts: "bottles" -> "bottle", "boxes" -> "box"."""
+    return re.sub(r"(?:(?<=[sxz])|(?<=ch)|(?<=sh))es$|s$", "", noun)
 
 
 @remembered_up_to(8192, shared=True)
@@ -729,8 +756,8 @@ def replacements(
                     new_words, old_words = text[nv.start : nv.end], line[ov.start : ov.end]
                     new_thing = new_thing - thing_words(new_words)
                     old_thing = old_thing - thing_words(old_words)
-                    ours = ours - set(new_words.split())
-                    theirs = theirs - set(old_words.split())
+                    ours = ours - _words_of(new_words)
+                    theirs = theirs - _words_of(old_words)
                 # a recurring day is of the thing its own clause names ("closed Sundays")
                 shared = _same(
                     new_thing, old_thing | (frozenset() if ov.kind == "weekday" else old.context)
@@ -780,6 +807,13 @@ def replacements(
                     continue  # "ran 5 km today", later "ran 10 km today": two runs
                 if not same_thing or (nv.kind == "number" and not changed):
                     continue
+                counted = nv.kind.partition(":")[2]
+                if counted and counted not in _UNITS.values():
+                    # "6 bottles of red", "4 bottles of white now": a count no unit names is
+                    # of the same thing only when a word besides what it counts is shared
+                    counts = {lang.stem(w) for w in (counted, f"{counted}s", f"{counted}es")}
+                    if not _same(text_thing, thing_words(line)) - counts:
+                        continue
                 cued = bool(CHANGE.search(new.text))
                 extra = len(old_thing - _same(old_thing, new_thing))
                 own = bool(_same(new_thing, old_thing))
@@ -811,8 +845,11 @@ def _named_here(text: str, said_on: date | None) -> frozenset[tuple[str, str]]:
 
 @remembered_up_to(8192, shared=True)
 def _words_of(line: str) -> frozenset[str]:
-    """The words of `line`, a possessive's "'s" left off."""
-    return frozenset(re.findall(r"[\w’'-]+", re.sub(r"['’]s\b", "", line)))
+    """The words of `line`, a possessive's "'s" left off, and each part of a hyphenated name
+    ("Laroque" of "Laroque-Bellevue", as a double-barrelled name is said short)."""
+    words = re.findall(r"[\w’'-]+", re.sub(r"['’]s\b", "", line))
+    parts = [p for w in words if "-" in w and w[:1].isupper() for p in w.split("-") if p]
+    return frozenset(words + parts)
 
 
 def chosen(found: dict[str, list[Replacement]]) -> list[Replacement]:
@@ -973,6 +1010,14 @@ def edit(line: str, rep: Replacement, new_text: str) -> str | None:
             # the day narrows the value to itself, which the line does not
             return None
     old = line[rep.old.start : rep.old.end]
+    if rep.kind == "venue" and (
+        _HOME.search(old)
+        or _HOME.search(new_text[rep.new.start : rep.new.end])
+        or re.match(r"\s+in\s+[A-Z]", line[rep.old.end :])
+    ):
+        # "at the Crown in Leeds" is not made "at the Tom's in Leeds": the place said with
+        # the old venue is of it, and a home is said without "the"; the line goes whole
+        return None
     if rep.kind == "date":
         d = date.fromisoformat(rep.new.norm)
         head = line[: rep.old.start]
