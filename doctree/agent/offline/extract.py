@@ -734,7 +734,11 @@ def _whom(
     unknown names: unsure). Then the person the sentences before point to. None when unsure:
     a wrong person's lines removed are worse than none."""
     at = raw.lower().rfind(pronoun.lower())
-    asked = lang.FOREIGN_FORGET_ABOUT.search(raw) or lang.FORGET_ABOUT.search(raw)
+    asked = (
+        lang.FOREIGN_FORGET_ABOUT.search(raw)
+        or lang.FORGET_ABOUT.search(raw)
+        or lang.NAME_NOT_KEPT.search(raw)
+    )
     if asked is not None:
         at = asked.start()  # the request's own words ("Wipe whatever …") name no one
     names = [*directory.known_person_names()]
@@ -1117,6 +1121,13 @@ def _forget(
         thing = words - {w.lower() for w in re.findall(r"\b[A-Z][\w'’-]*", target)}
         thing -= {w for p in persons for w in content_words(p)}
         says = [t for t in a.sentences if words and _says(t.text, words, persons)]
+        if len(words) == 1 and not persons:
+            # "forget the van" where the van is said of its own too: "the van depot" is
+            # another thing (said only so, it is what the request means)
+            one = next(iter(words))
+            alone = [t for t in says if not lang.only_compounded(t.text, one)]
+            if alone:
+                says = alone
         if lang.OLD_VALUE.search(target):
             # "my old number": a value said as old, or memory holds as past; what is said of
             # the value that holds now stays
