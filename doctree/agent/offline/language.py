@@ -846,7 +846,9 @@ FORGET_THAT = re.compile(
     # "wipe that", "bin that lol": other verbs of letting go, of "that" alone
     r"|(?:^|(?<=[,;:.!?—–-])\s*|\b(?:pls|please|just|and|so|ok|okay|now|yeah|actually)\s+"
     r"|\b(?:can|could|would)\s+you\s+)"
-    rf"(?:wipe|scrap|ditch|bin|lose|scrub|nuke|unsave)\s+{_IT}\b{_ENDS}"
+    rf"(?:wipe|scrap|ditch|bin|lose|scrub|nuke|unsave)\s+(?:all\s+(?:of\s+)?)?{_IT}\b{_ENDS}"
+    # "forget all of that", "delete all that": all of what was just said
+    rf"|\b(?:forget|scratch|disregard|delete|remove|erase|drop|strike)\s+all\s+(?:of\s+)?{_IT}\b{_ENDS}"
     rf"|{_NOT_KEPT}|{_FOREIGN_THAT}|{UNTRUE.pattern}",
     re.I,
 )
