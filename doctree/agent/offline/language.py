@@ -1700,9 +1700,14 @@ def _forget_request(sentence: str) -> tuple[bool, str | None] | None:
         what = _CLAUSE_END.sub("", what).strip().rstrip(",").strip()
         if _JUST_SAID.fullmatch(what):
             return True, None  # "forget about that": what was just said, as "forget that"
-        if (kin := KIN.match(what)) is not None and kin["name"] and kin["whose"].lower() in (
-            "my",
-            "our",
+        if (
+            (kin := KIN.match(what)) is not None
+            and kin["name"]
+            and kin["whose"].lower()
+            in (
+                "my",
+                "our",
+            )
         ):
             # "forget about my cousin Dara": Dara, the kin word only saying who she is (her
             # page is named by her name)
@@ -2956,8 +2961,34 @@ gate_patterns(globals())  # the cheap test in front of every pattern above (pref
 #: Words after a noun that leave it a thing of its own, though no verb or function word:
 #: where and when ("took the van home", "the van tomorrow"), a degree ("the van too").
 _LEAVES_ALONE = frozenset(
-    "home back away here there today tonight tomorrow yesterday again too either once twice "
-    "first last next later soon earlier instead anyway please thanks ok okay".split()
+    {
+        "home",
+        "back",
+        "away",
+        "here",
+        "there",
+        "today",
+        "tonight",
+        "tomorrow",
+        "yesterday",
+        "again",
+        "too",
+        "either",
+        "once",
+        "twice",
+        "first",
+        "last",
+        "next",
+        "later",
+        "soon",
+        "earlier",
+        "instead",
+        "anyway",
+        "please",
+        "thanks",
+        "ok",
+        "okay",
+    }
 )
 
 
