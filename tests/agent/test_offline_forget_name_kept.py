@@ -1,15 +1,17 @@
 """A request that a person's name not be kept ("I don't want his name kept", "please don't keep
-her name", "forget their name") forgets the person "his", "her" or "their" means, as "forget
-about him" does: the person's page goes, and every line naming them (a line about what someone
-did cannot be kept with the one it is about taken out). Whom it means is found as for "him":
-the man named last. Said of oneself ("I keep forgetting her name") or asking the opposite
-("don't forget his name") it asks nothing; the other people's lines stay."""
+her name", "forget their name") forgets the person "his", "her" or "their" means: the person's
+page goes, and every line naming them; a line where the name only stands beside who they are
+("the user's landlord Osvald Rusk raised the rent", "a girl on the team, Yelena Marsh") keeps
+the rest, a line about what they did ("Osvald shouted at me") goes whole. Whom it means is the
+one named last (a new name after one memory knows), else found as for "him"; unsure, nothing
+is erased. Said of oneself ("I keep forgetting her name") or asking the opposite ("don't
+forget his name") it asks nothing; the other people's lines stay."""
 
 from __future__ import annotations
 
 import pytest
 
-from doctree.agent.offline.language import forget_request
+from doctree.agent.offline.language import forget_request, without_name
 from tests.agent.offline_runs import run, transcript
 
 
@@ -36,6 +38,18 @@ def test_his_name_not_kept_forgets_the_man_named_last(repo, request_):
     text = "\n".join(got.values())
     assert "Osvald" not in text and not any("osvald" in p for p in got)
     assert "Agneta" in text and "knee" in text
+    assert "raised the rent" in text  # the rest of the line stands without the name
+
+
+def test_the_name_said_last_is_the_one_not_kept_and_the_line_stays_without_it(repo):
+    run(repo, transcript("s-coach",
+        ("user", "2031-04-01T09:00:00Z", "My daughter's coach is Mr Albrecht Kühn."),
+        ("user", "2031-04-01T09:01:00Z",
+         "Mr Kühn told me about a girl on the team who keeps tripping her up, Yelena Marsh. "
+         "I don't want her name kept, she's nine.")))  # fmt: skip
+    text = "\n".join(pages(repo).values())
+    assert "Yelena" not in text and "Marsh" not in text
+    assert "keeps tripping her up" in text and "Kühn" in text
 
 
 def test_whom_his_name_means_unsure_nothing_is_erased(repo):
@@ -84,3 +98,18 @@ def test_forget_my_cousin_by_name_takes_her_page(repo):
     assert not any("liesl" in p for p in got)
     assert "Liesl" not in "\n".join(got.values())
     assert "Dock Street" in "\n".join(got.values())
+
+
+@pytest.mark.parametrize(
+    ("line", "name", "left"),
+    [
+        ("The user's landlord Ansel Pike raised the rent.", "Ansel Pike", "The user's landlord raised the rent."),
+        ("A boy in her class, Ansel Pike, took her scarf.", "Ansel Pike", "A boy in her class took her scarf."),
+        ("She sat next to a boy called Ansel at lunch.", "Ansel", "She sat next to a boy at lunch."),
+        ("The new lodger (Ansel Pike) moves in on May 3rd.", "Ansel Pike", "The new lodger moves in on May 3rd."),
+        ("Ansel Pike shouted at the user in the shop.", "Ansel Pike", None),
+        ("The user's landlord Ansel raised the rent and Ansel wants it now.", "Ansel Pike", None),
+    ],
+)  # fmt: skip
+def test_without_name(line, name, left):
+    assert without_name(line, name) == left

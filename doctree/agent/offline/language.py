@@ -3014,3 +3014,33 @@ def only_compounded(text: str, word: str) -> bool:
         ):
             return False
     return found
+
+
+def without_name(text: str, name: str) -> str | None:
+    """`text` with the person's `name` taken out where the rest stands without it: a name
+    given beside who the person is ("a boy in her class, Ansel Pike", "a boy called Ansel",
+    "the user's landlord Ansel Pike raised …", "(Ansel Pike)"). None when a word of the name
+    is still said after that (the name is what the sentence is about: "Ansel shouted at
+    me") or what is left is too short to say anything."""
+    full = r"\s+".join(re.escape(w) for w in name.split())
+    first = re.escape(name.split()[0])
+    said = rf"(?:{full}|{first})(?![\w'’-])"
+    out = text
+    # "…, Ansel Pike, …" and "…, Ansel Pike." after a noun the name stands beside
+    out = re.sub(rf"(?<=[a-z])\s*,\s*{said}\s*,\s*", " ", out)
+    out = re.sub(rf"(?<=[a-z])\s*,\s*{said}(?=\s*(?:[.;!?]|\(\[\[|$))", "", out)
+    out = re.sub(rf"\s*\(\s*{said}\s*\)", "", out)
+    out = re.sub(rf"(?<=[a-z])\s+(?:called|named)\s+{said}", "", out)
+    # "the user's landlord Ansel Pike", "my cousin Ansel": who they are stays
+    out = re.sub(
+        rf"(\b(?:[Tt]he\s+user['’]s|[Mm]y|[Oo]ur|[Tt]heir|[Hh]is|[Hh]er)\s+(?P<who>[a-z]+))\s+{said}",
+        lambda m: m.group(0) if m.group("who") in stopwords.ENGLISH else m.group(1),
+        out,
+    )
+    if out == text or any(
+        re.search(rf"(?<![\w'’-]){re.escape(w)}(?![\w-])", out) for w in name.split()
+    ):
+        return None
+    if len(re.findall(r"[A-Za-z]+", out.split("([[", 1)[0])) < 4:
+        return None
+    return out

@@ -1508,6 +1508,12 @@ class Writer(PageIO):
                     edits[ln] = ln.split(" `", 1)[0] if " `" in ln else None
                 elif thing and not (links and any(x in ln for x in links)):
                     edits[ln] = forget_clause(ln, thing)
+                elif what in self.filing.analysis.forget_name_only and not (
+                    links and any(x in ln for x in links)
+                ):
+                    # "I don't want his name kept": the rest of a line stays when it stands
+                    # without the name ("…about a boy in her class, Ansel Pike.")
+                    edits[ln] = lang.without_name(ln, what)
                 else:
                     edits[ln] = None
             edits = {k: v for k, v in edits.items() if v != k}
