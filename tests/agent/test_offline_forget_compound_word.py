@@ -48,6 +48,8 @@ def test_forget_a_thing_said_only_in_a_compound_takes_it(repo):
         ("The van's tax is due.", "van", False),
         ("Both vans are parked outside.", "van", False),
         ("The van, the bike and the boat.", "van", False),
+        ("The van outside is ours.", "van", False),
+        ("The park near the school closes at dusk.", "park", False),
         ("The cat sat on the boiler.", "cat", False),
         ("Our dog Biscuit Brown barks.", "biscuit", False),
         ("Nothing here says it.", "van", False),

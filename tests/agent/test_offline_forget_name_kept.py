@@ -113,3 +113,14 @@ def test_forget_my_cousin_by_name_takes_her_page(repo):
 )  # fmt: skip
 def test_without_name(line, name, left):
     assert without_name(line, name) == left
+
+
+def test_a_line_kept_without_the_name_is_no_longer_filed_under_the_person(repo):
+    run(repo, transcript("s-plumber",
+        ("user", "2031-04-01T09:00:00Z", "My plumber Teodor Vass fixed the boiler for 80 euros."),
+        ("user", "2031-04-01T09:01:00Z", "Please don't keep his name.")))  # fmt: skip
+    got = pages(repo)
+    text = "\n".join(got.values())
+    assert "Teodor" not in text and "Vass" not in text
+    assert not any("teodor" in p for p in got)
+    assert "fixed the boiler for 80 euros" in text

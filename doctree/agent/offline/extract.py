@@ -1647,6 +1647,20 @@ def _without_name(t: Sentence, name: str) -> bool:
         t.statement = statement  # type: ignore[assignment]
     if t.raw:
         t.raw = raw  # type: ignore[assignment]
+    # nor is the line filed under the person any more (their page goes)
+    parts = set(name.split())
+
+    def theirs(n: str | None) -> bool:
+        return n is not None and bool(parts & set(n.split()))
+
+    t.people = [p for p in t.people if not theirs(p)]
+    t.roles = [(n, r) for n, r in t.roles if not theirs(n)]
+    if theirs(t.subject):
+        t.subject = None
+    if t.relation is not None and theirs(t.relation[1]):
+        t.relation = None
+    if theirs(t.pronoun_means):
+        t.pronoun_means = None
     return True
 
 
