@@ -783,6 +783,39 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
                 r"(?P<value>(?P<given>[A-Za-z0-9]{16,}))(?![A-Za-z0-9])"
             ),
         ),
+        (
+            # a bare "key" given as a field of what it opens: "Network: Casa, key: 7b1f9c22aa",
+            # "the cabin wifi is Pinewood, key is q8ZtR4mw" (a network, router, lock or safe
+            # named before it in the clause; the value judged by `_keyed`: a digit in it and
+            # random enough, or a made-up word, so "Safe: in the attic, key: the small one" and
+            # "Locker 4, key: spare" stay)
+            "password",
+            re.compile(
+                r"(?<![A-Za-z])(?:network|wi-?fi|wlan|ssid|router|modem|hotspot|padlock|lock|"
+                r"locker|safe)(?![A-Za-z])[^.!?\n]{0,60}?(?<![A-Za-z-])key(?![A-Za-z-])"
+                r"(?:\s*[:=]\s*|\s+is\s+(?:now\s+)?:?\s*)"
+                + _MARKUP_OPEN
+                + r"[\"'`]?(?P<value>(?P<keyed>[A-Za-z0-9][A-Za-z0-9!@#$%^&*_+=-]{3,63}?))[\"'`]?"
+                r"(?=[\s,;)*`]|[.!?](?:\s|$)|$)",
+                re.I,
+            ),
+        ),
+        (
+            # a bare "key:" with a value that looks generated, whatever it opens: letters and
+            # digits mixed, eight or more, no word of the dictionary in them ("key:
+            # 7b1f9c22aa"; not "key: Room12Annex", not "key dates: …", `_generated`). Bare:
+            # a field of its own or "the key", not a compound that names an identifier ("the
+            # file key is …", "primary key: …")
+            "password",
+            re.compile(
+                r"(?:^[ \t]*(?:[-*•][ \t]+)?|[,;:(|\[]\s*|(?<![A-Za-z])(?:the|a|its|my|your|our|their|his|her)\s+)"
+                r"key(?![A-Za-z-])(?:\s*[:=]\s*|\s+is\s+(?:now\s+)?:?\s*)"
+                + _MARKUP_OPEN
+                + r"[\"'`]?(?P<value>(?P<generated>[A-Za-z0-9][A-Za-z0-9_-]{7,63}?))[\"'`]?"
+                r"(?=[\s,;)*`]|[.!?](?:\s|$)|$)",
+                re.I | re.M,
+            ),
+        ),
     ]
 
 
@@ -837,6 +870,10 @@ def _judged(kind: str, pattern: re.Pattern[str], m: re.Match[str]) -> bool:
         return _derived(value)
     if "paired" in pattern.groupindex:
         return _paired(value, email=m.group("email") is not None)
+    if "keyed" in pattern.groupindex:
+        return _keyed(value)
+    if "generated" in pattern.groupindex:
+        return _generated(value)
     if "given" in pattern.groupindex:
         return True  # given as a credential outright: its shape tells nothing more
     if "basic" in pattern.groupindex:
@@ -1028,6 +1065,31 @@ def _coined(value: str) -> bool:
     return not _dictionary_word(value.lower())
 
 
+def _keyed(value: str) -> bool:
+    """The value of a bare "key" of a network, lock or safe: digits alone (four to twelve,
+    not a year), letters with digits random enough, or a made-up lower-case word ("key:
+    spare" and "key: Blue" are not)."""
+    if value.isdigit():
+        return 4 <= len(value) <= 12 and not (len(value) == 4 and 1900 <= int(value) <= 2099)
+    if value.isalpha():
+        return len(value) >= 6 and value.islower() and _coined(value)
+    return any(c.isdigit() for c in value) and _looks_random(value)
+
+
+def _generated(value: str) -> bool:
+    """A value after a bare "key" that looks generated: letters and digits mixed, eight or
+    more, random enough, and no run of its letters a word of the dictionary ("Flat12Annex"
+    is not)."""
+    if not (any(c.isdigit() for c in value) and any(c.isalpha() for c in value)):
+        return False
+    if len(value) < 8 or not _looks_random(value):
+        return False
+    if not re.fullmatch(r"[0-9a-f]+", value, re.I) and _NOT_CREDENTIAL.fullmatch(value):
+        return False  # a reference ("INV20240312"), a name in code ("user_id2024")
+    runs = re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", value)
+    return not any(len(r) >= 3 and _dictionary_word(r.lower()) for r in runs)
+
+
 def _paired(value: str, *, email: bool) -> bool:
     """The password of a login given as a pair after a service's name: letters with digits
     or a symbol, random enough, and none of the shapes that are not credentials (a time, a
@@ -1210,6 +1272,8 @@ _GATES: list[tuple[tuple[str, ...], str | None]] = [
     ),
     _words("pw", "pass", start=r"pass|pw"),
     _words("_live_", "_test_", "_prod_", "_sandbox_"),
+    _words("key", start=r"network|wi|wlan|ssid|router|modem|hotspot|padlock|lock|safe"),
+    _words("key"),
 ]
 
 

@@ -586,6 +586,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                     a, turn, raw, request[1], previous, current, dropped, bool(kept), directory,
                     of_whom, segmented.turns[: segmented.turns.index(turn) + 1],
                     raw == own[-1] and _taken_back_next(segmented.turns, turn), bare_at >= 0,
+                    lang.NAME_NOT_KEPT.search(raw) is not None and request[1] is not None,
                 )  # fmt: skip
                 of_whom = False
                 if forgetting and bare_at > 0 and (said := raw[:bare_at].strip(" ,;:—–")):
@@ -745,9 +746,14 @@ def _whom(
     unknown names: unsure). Then the person the sentences before point to. None when unsure:
     a wrong person's lines removed are worse than none."""
     at = raw.lower().rfind(pronoun.lower())
-    asked = lang.FOREIGN_FORGET_ABOUT.search(raw) or lang.FORGET_ABOUT.search(raw)
+    asked = (
+        lang.FOREIGN_FORGET_ABOUT.search(raw)
+        or lang.FORGET_ABOUT.search(raw)
+        or lang.NAME_NOT_KEPT.search(raw)
+    )
     if asked is not None:
         at = asked.start()  # the request's own words ("Wipe whatever …") name no one
+    by_name = lang.NAME_NOT_KEPT.search(raw) is not None  # "I don't want his name kept"
     names = [*directory.known_person_names()]
     names += [n for kind in directory.others.values() for n in kind.values()]
     for before in (raw[: at if at >= 0 else len(raw)], " ".join(earlier)):
@@ -756,17 +762,28 @@ def _whom(
             for m in re.finditer(rf"\b{re.escape(name)}\b", before):
                 if best is None or m.start() > best[0]:
                     best = (m.start(), name)
+        new = [
+            m
+            for m in re.finditer(r"\b[A-Z][\w'’-]+", before)
+            if m.group(0).lower() not in ENGLISH
+            and m.group(0).lower() not in lang.WEEKDAYS
+            and m.group(0).lower() not in lang.MONTHS
+            and m.group(0) not in NOT_NAMES
+            and m.group(0) not in _FOREIGN_OPENERS
+            and not any(m.group(0) in n.split() for n in names)
+        ]
+        if by_name and new and (best is None or new[-1].start() > best[0]):
+            # "his name" is the one named last: a new name said after the last one memory
+            # knows ("Mr Ferreira told me about a boy, Kieran Doyle. I don't want his name
+            # kept") is the name, with the names said right before it ("Kieran Doyle")
+            last = new[-1]
+            run = before[: last.end()]
+            full = re.search(r"(?:\b[A-Z][\w'’-]+\s+){0,2}[A-Z][\w'’-]+$", run)
+            words = [m.group(0) for m in new if full is not None and m.start() >= full.start()]
+            return " ".join(words) if words else last.group(0)
         if best is not None:
             return best[1]
-        unknown = {
-            w
-            for w in re.findall(r"\b[A-Z][\w'’-]+", before)
-            if w.lower() not in ENGLISH
-            and w.lower() not in lang.WEEKDAYS
-            and w.lower() not in lang.MONTHS
-            and w not in NOT_NAMES
-            and w not in _FOREIGN_OPENERS
-        }
+        unknown = {m.group(0) for m in new}
         if len(unknown) == 1:
             return unknown.pop()
         if unknown:
@@ -1027,6 +1044,7 @@ def _forget(
     so_far: list[Turn] | None = None,
     taken_back: bool = False,
     bare: bool = False,
+    name_only: bool = False,
 ) -> bool:
     """A request to forget: "forget that" drops the statements just made (only its own
     sentence when that sentence holds a secret before it, only the clause before it when
@@ -1116,6 +1134,8 @@ def _forget(
     withheld: list[tuple[str, str]] = []
     for target in things:  # "about Ravi and the stairlift money": the money, as it is Ravi's
         a.forget.append(target)
+        if name_only:
+            a.forget_name_only.add(target)
         if persons:
             a.forget_concerning[target] = persons
         if of_whom:
@@ -1128,6 +1148,13 @@ def _forget(
         thing = words - {w.lower() for w in re.findall(r"\b[A-Z][\w'’-]*", target)}
         thing -= {w for p in persons for w in content_words(p)}
         says = [t for t in a.sentences if words and _says(t.text, words, persons)]
+        if len(words) == 1 and not persons:
+            # "forget the van" where the van is said of its own too: "the van depot" is
+            # another thing (said only so, it is what the request means)
+            one = next(iter(words))
+            alone = [t for t in says if not lang.only_compounded(t.text, one)]
+            if alone:
+                says = alone
         if lang.OLD_VALUE.search(target):
             # "my old number": a value said as old, or memory holds as past; what is said of
             # the value that holds now stays
@@ -1160,6 +1187,8 @@ def _forget(
             a.forgotten += 1
             if thing and _without_clause(t, thing):
                 continue
+            if name_only and _without_name(t, target):
+                continue  # "I don't want his name kept": the rest stands without it
             a.sentences.remove(t)
             dropped.append(t.text)
             # said in this session, it leaves the session's record as "forget that" does (a
@@ -1614,6 +1643,35 @@ def _without_clause(t: Sentence, thing: set[str]) -> bool:
     t.dates = [(phrase, day) for phrase, day in t.dates if phrase in t.text]
     if t.when is not None and t.when not in {day for _, day in t.dates}:
         t.when = t.dates[0][1] if t.dates else None
+    return True
+
+
+def _without_name(t: Sentence, name: str) -> bool:
+    """Sentence `t` with a person's name taken out where the rest stands without it
+    (`lang.without_name`, its text, statement and words as said alike); False, and `t`
+    unchanged, when it does not."""
+    left = [lang.without_name(x, name) for x in (t.text, t.statement or t.text, t.raw or t.text)]
+    if any(x is None for x in left):
+        return False
+    t.text, statement, raw = left  # type: ignore[assignment]
+    if t.statement:
+        t.statement = statement  # type: ignore[assignment]
+    if t.raw:
+        t.raw = raw  # type: ignore[assignment]
+    # nor is the line filed under the person any more (their page goes)
+    parts = set(name.split())
+
+    def theirs(n: str | None) -> bool:
+        return n is not None and bool(parts & set(n.split()))
+
+    t.people = [p for p in t.people if not theirs(p)]
+    t.roles = [(n, r) for n, r in t.roles if not theirs(n)]
+    if theirs(t.subject):
+        t.subject = None
+    if t.relation is not None and theirs(t.relation[1]):
+        t.relation = None
+    if theirs(t.pronoun_means):
+        t.pronoun_means = None
     return True
 
 

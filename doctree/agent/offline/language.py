@@ -672,6 +672,18 @@ _NOT_KEPT = (
     r"|(?:^|(?<=[,;:.!?]))\s*(?:(?:pls|please|so|oh|ah|ok|okay|but)\s+)*"
     r"(?:don'?t|do\s+not|no)\s+(?:write|note|jot|put)\s+down(?:\s+\w{1,3})?\s*(?=[.,;!?…]|$)"
     rf"|\bpretend\s+i\s+(?:never\s+said|didn'?t\s+say|didn'?t\s+tell\s+you)\s+{_IT}\b"
+    # "don't put any of that anywhere", "don't write any of that down", "don't keep any of
+    # it": "any of" before what was just said
+    r"|\bdon'?t\s+(?:put|write|keep|save|store|record|note|log|remember|jot)\s+(?:any|all)\s+of\s+"
+    rf"{_IT}(?:\s+(?:anywhere|down|in\s+(?:your|the)\s+(?:notes|memory|records|files)))?\b{_ENDS}"
+    # "keep that out of your notes", "keep all of this out of your memory" (of a memory's own
+    # places only: "keep that out of the report" asks something else)
+    r"|\bkeep\s+(?:(?:any|all)\s+of\s+)?"
+    rf"{_IT}(?:\s+(?:bit|part|one))?\s+out\s+of\s+(?:your|the|my)\s+"
+    r"(?:notes|memory|records?|files?|pages?)\b"
+    # "none of that goes in your notes", "none of this should go anywhere"
+    rf"|\bnone\s+of\s+{_IT}\s+(?:goes|should\s+go|is\s+going|can\s+go)\s+"
+    r"(?:anywhere|in(?:to)?\s+(?:your|the)\s+(?:notes|memory|records|files))\b"
 )
 #: Requests to forget in the languages most often mixed into English chat (French, German,
 #: Spanish, Dutch, Italian, Polish, Portuguese), each read the way the English ones are: a verb of
@@ -840,7 +852,9 @@ FORGET_THAT = re.compile(
     # "wipe that", "bin that lol": other verbs of letting go, of "that" alone
     r"|(?:^|(?<=[,;:.!?—–-])\s*|\b(?:pls|please|just|and|so|ok|okay|now|yeah|actually)\s+"
     r"|\b(?:can|could|would)\s+you\s+)"
-    rf"(?:wipe|scrap|ditch|bin|lose|scrub|nuke|unsave)\s+{_IT}\b{_ENDS}"
+    rf"(?:wipe|scrap|ditch|bin|lose|scrub|nuke|unsave)\s+(?:all\s+(?:of\s+)?)?{_IT}\b{_ENDS}"
+    # "forget all of that", "delete all that": all of what was just said
+    rf"|\b(?:forget|scratch|disregard|delete|remove|erase|drop|strike)\s+all\s+(?:of\s+)?{_IT}\b{_ENDS}"
     rf"|{_NOT_KEPT}|{_FOREIGN_THAT}|{UNTRUE.pattern}",
     re.I,
 )
@@ -1638,9 +1652,40 @@ def forget_request(sentence: str) -> tuple[bool, str | None] | None:
     return asked
 
 
+#: A request that a person's name not be kept, the person said by "his", "her" or "their":
+#: "forget his name", "don't keep her name", "I don't want his name kept", "keep their name
+#: out of your notes". It asks what "forget about him" asks: the person's page goes, and
+#: every line naming them (a line cannot stand without the one it is about).
+NAME_NOT_KEPT = re.compile(
+    # (a verb of letting go as a request: opening its clause, or after "please", "just", "can
+    # you": "I forget his name" says what happened)
+    r"(?:^|(?<=[,;:.!?—–-])\s*|\b(?:pls|please|just|and|so|ok|okay|now|also|oh|actually)\s+"
+    r"|\b(?:can|could|would)\s+you\s+)"
+    r"(?:forget|delete|erase|remove|drop|scrub|wipe)\s+(?P<a>his|her|their)\s+names?\b"
+    r"|\bdon'?t\s+(?:keep|save|store|record|note|log|remember|write\s+down|put\s+down|jot\s+down)\s+"
+    r"(?P<b>his|her|their)\s+names?\b(?!\s+(?:right|wrong|in\s+full))"
+    r"|\bi\s+(?:don'?t|do\s+not)\s+want\s+(?P<c>his|her|their)\s+names?\s+(?:kept|written(?:\s+down)?|"
+    r"saved|stored|recorded|noted|logged|anywhere|in\s+(?:your|the)\s+(?:notes|memory|records|files)|"
+    r"on\s+(?:record|file))\b"
+    r"|\b(?P<d>his|her|their)\s+names?\s+(?:shouldn'?t|should\s+not|mustn'?t|must\s+not|can'?t|"
+    r"cannot)\s+(?:be\s+|go\s+)?(?:kept|written(?:\s+down)?|saved|stored|recorded|anywhere|"
+    r"in\s+(?:your|the)\s+(?:notes|memory|records|files))\b"
+    r"|\bkeep\s+(?P<e>his|her|their)\s+names?\s+out\s+of\s+(?:your|the|my)\s+"
+    r"(?:notes|memory|records?|files?|pages?)\b",
+    re.I,
+)
+_OBJECT = {"his": "him", "her": "her", "their": "them"}
+
+
 def _forget_request(sentence: str) -> tuple[bool, str | None] | None:
     if (foreign := _foreign(sentence)) is not None:
         return True, foreign
+    if (named := NAME_NOT_KEPT.search(sentence)) is not None and not (
+        named.group("a") and _NEGATED.search(sentence[: named.start()])
+    ):
+        # "don't forget his name" asks the opposite
+        said = next(g for g in named.groups() if g)
+        return True, _OBJECT[said.lower()]
     if (clause := forgets_clause(sentence)) is not None:
         return True, " ".join(clause)  # the caller finds whom "she" means (forgets_clause)
     m = FORGET_ABOUT.search(sentence)
@@ -1661,6 +1706,20 @@ def _forget_request(sentence: str) -> tuple[bool, str | None] | None:
         what = _CLAUSE_END.sub("", what).strip().rstrip(",").strip()
         if _JUST_SAID.fullmatch(what):
             return True, None  # "forget about that": what was just said, as "forget that"
+        if (
+            (kin := KIN.match(what)) is not None
+            and kin["name"]
+            and kin["whose"].lower()
+            in (
+                "my",
+                "our",
+            )
+        ):
+            # "forget about my cousin Dara": Dara, the kin word only saying who she is (her
+            # page is named by her name)
+            rest = what[kin.start("name") :]
+            if re.fullmatch(rf"{NAME_WORD}(?:\s+{NAME_WORD})?", rest):
+                what = rest
         if _WHEN_ONLY.fullmatch(what):
             return None  # "forget about Tuesday, Wednesday works better": a plan moved
         if (
@@ -2903,3 +2962,114 @@ def replace_last_value(earlier: str, new: str) -> tuple[str, str] | None:
 
 
 gate_patterns(globals())  # the cheap test in front of every pattern above (prefilter.py)
+
+
+#: Words after a noun that leave it a thing of its own, though no verb or function word:
+#: where and when ("took the van home", "the van tomorrow"), a degree ("the van too").
+_LEAVES_ALONE = frozenset(
+    {
+        "home",
+        "back",
+        "away",
+        "here",
+        "there",
+        "today",
+        "tonight",
+        "tomorrow",
+        "yesterday",
+        "again",
+        "too",
+        "either",
+        "once",
+        "twice",
+        "first",
+        "last",
+        "next",
+        "later",
+        "soon",
+        "earlier",
+        "instead",
+        "anyway",
+        "please",
+        "thanks",
+        "ok",
+        "okay",
+        # where it is, said after it ("the park near us", "the van outside")
+        "near",
+        "nearby",
+        "beside",
+        "behind",
+        "opposite",
+        "outside",
+        "inside",
+        "across",
+        "along",
+        "around",
+        "round",
+        "past",
+        "towards",
+        "toward",
+        "via",
+        "within",
+        "without",
+        "until",
+        "till",
+        "like",
+        "unlike",
+        "plus",
+    }
+)
+
+
+def only_compounded(text: str, word: str) -> bool:
+    """Whether every time `text` says the single word `word` (or its plural) as a whole word,
+    it qualifies the noun after it, so names another thing ("the van depot", "van hire":
+    not the van; "the van needs tyres", "the van's MOT", "sold the van yesterday" say it).
+    False when the text never says the word as written (a form of it may say it, as
+    `mentions` reads)."""
+    found = False
+    for m in re.finditer(rf"(?<![\w'’-]){re.escape(word)}(?:e?s)?(?![\w-])", text, re.I):
+        found = True
+        if m.group(0)[0].isupper() and not re.search(r"(?:^|[.!?:]\s*|^-\s*)$", text[: m.start()]):
+            return False  # a name ("Sparrow" of a cat called so), said as itself
+        nxt = re.match(r"\s+([a-z][a-z'’]*)\b(?!['’-])", text[m.end() :])
+        if nxt is None or qualifies_nothing(text[m.end() :]):
+            return False
+        after = nxt.group(1)
+        if (
+            after in _LEAVES_ALONE
+            or after in _IRREGULAR_PAST
+            or after.endswith(("ly", "ed", "ing"))
+        ):
+            return False
+    return found
+
+
+def without_name(text: str, name: str) -> str | None:
+    """`text` with the person's `name` taken out where the rest stands without it: a name
+    given beside who the person is ("a boy in her class, Ansel Pike", "a boy called Ansel",
+    "the user's landlord Ansel Pike raised …", "(Ansel Pike)"). None when a word of the name
+    is still said after that (the name is what the sentence is about: "Ansel shouted at
+    me") or what is left is too short to say anything."""
+    full = r"\s+".join(re.escape(w) for w in name.split())
+    first = re.escape(name.split()[0])
+    said = rf"(?:{full}|{first})(?![\w'’-])"
+    out = text
+    # "…, Ansel Pike, …" and "…, Ansel Pike." after a noun the name stands beside
+    out = re.sub(rf"(?<=[a-z])\s*,\s*{said}\s*,\s*", " ", out)
+    out = re.sub(rf"(?<=[a-z])\s*,\s*{said}(?=\s*(?:[.;!?]|\(\[\[|$))", "", out)
+    out = re.sub(rf"\s*\(\s*{said}\s*\)", "", out)
+    out = re.sub(rf"(?<=[a-z])\s+(?:called|named)\s+{said}", "", out)
+    # "the user's landlord Ansel Pike", "my cousin Ansel": who they are stays
+    out = re.sub(
+        rf"(\b(?:[Tt]he\s+user['’]s|[Mm]y|[Oo]ur|[Tt]heir|[Hh]is|[Hh]er)\s+(?P<who>[a-z]+))\s+{said}",
+        lambda m: m.group(0) if m.group("who") in stopwords.ENGLISH else m.group(1),
+        out,
+    )
+    if out == text or any(
+        re.search(rf"(?<![\w'’-]){re.escape(w)}(?![\w-])", out) for w in name.split()
+    ):
+        return None
+    if len(re.findall(r"[A-Za-z]+", out.split("([[", 1)[0])) < 4:
+        return None
+    return out

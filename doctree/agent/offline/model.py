@@ -123,6 +123,9 @@ class Analysis:
     #: such a thing said of a person ("forget that she sleepwalks"): forgotten only where the
     #: person is named or on the person's page, never another's sleepwalking
     forget_of_whom: set[str] = field(default_factory=set)
+    #: a person whose name only was asked not to be kept ("I don't want his name kept"): a
+    #: line naming them keeps the rest when it stands without the name (`lang.without_name`)
+    forget_name_only: set[str] = field(default_factory=set)
     #: a thing to forget of several words that the conversation said whole ("the Italian
     #: restaurant" the assistant suggested): thing -> its last word, which a line must say to
     #: be about it ("my partner is Italian" is not)

@@ -1444,6 +1444,23 @@ class Writer(PageIO):
         thing = words - named - {w for p in persons for w in content_words(p)}
         if any("/people/" in p for p in gone):
             thing = set()  # a person forgotten whole: every line of them goes
+        # one word asked ("the van"): a line that says it only as part of another thing's
+        # name ("the van depot") is that other thing when memory also says the word of its
+        # own (said only so, the request means it)
+        compound_apart = False
+        if len(words) == 1 and not named and not persons:
+            one = next(iter(words))
+            for path in dict.fromkeys(paths):
+                page = self.read(path) if path not in gone else None
+                if page is not None and any(
+                    ln.startswith("- ")
+                    and not self._session_line(ln)
+                    and mentions(said_forms(ln), words)
+                    and not lang.only_compounded(ln, one)
+                    for ln in page.body.split("\n")
+                ):
+                    compound_apart = True
+                    break
         removed = 0
         emptied: list[str] = []
         for path in dict.fromkeys(paths):
@@ -1480,6 +1497,9 @@ class Writer(PageIO):
                     )
                 else:
                     said = mentions(told, words)
+                    if compound_apart:
+                        # "forget the van": not "the van depot", another thing
+                        said = said and not lang.only_compounded(ln, next(iter(words)))
                     if (head := self.filing.analysis.forget_head.get(what)) is not None:
                         said = said and mentions(told, {head})  # the thing named whole
                 said = said and named <= lang.named_words(f"{ln} {title}" if of_whom else ln)
@@ -1493,6 +1513,12 @@ class Writer(PageIO):
                     edits[ln] = ln.split(" `", 1)[0] if " `" in ln else None
                 elif thing and not (links and any(x in ln for x in links)):
                     edits[ln] = forget_clause(ln, thing)
+                elif what in self.filing.analysis.forget_name_only and not (
+                    links and any(x in ln for x in links)
+                ):
+                    # "I don't want his name kept": the rest of a line stays when it stands
+                    # without the name ("…about a boy in her class, Ansel Pike.")
+                    edits[ln] = lang.without_name(ln, what)
                 else:
                     edits[ln] = None
             edits = {k: v for k, v in edits.items() if v != k}
