@@ -238,3 +238,27 @@ def test_an_ascii_body_is_cut_into_the_same_words_by_either_pattern(text):
     # A snippet splits an ASCII body with an ASCII pattern (faster): its words and the text
     # between them are those the Unicode pattern gives, so the snippet is the same.
     assert search._SPLIT_ASCII.split(text) == search._SPLIT.split(text)
+
+
+_QUERY_WORDS = st.sampled_from(
+    ["running", "run", "Runs", "liked", "like", "Apollo", "apol*", "ru*", "x", "go", "a1",
+     "ab_c", "café", "ſtar", "Kelvin", "ı", "⑴", "½", "ﬁle", "straße"]
+)  # fmt: skip
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(_QUERY_WORDS | st.text(min_size=1, max_size=5), min_size=1, max_size=4),
+    st.lists(
+        _QUERY_WORDS.filter(str.isascii) | st.text(st.characters(max_codepoint=127), max_size=8),
+        max_size=60,
+    ),
+)
+def test_an_ascii_body_s_terms_found_where_they_occur_are_those_of_its_words(query, body_words):
+    # A snippet of an ASCII body finds the words that match from where the query's terms
+    # occur in it (`_ascii_matches`): the same words and terms as testing each distinct word
+    # of the body (`_matches`), whatever the query's words, cases and prefixes.
+    body = " ".join(body_words)
+    q = parse_search(" ".join(query))
+    words = set(search._SPLIT.split(body)[1::2])
+    assert search._ascii_matches(body, q) == search._matches(words, q)
