@@ -725,6 +725,13 @@ _FOREIGN_OPENERS = {
 }  # fmt: skip
 
 
+#: A capitalised word that may be a name: not one that opens a sentence with an object
+#: pronoun after it ("Take her off …", "Drop him from …"), a verb said to the assistant.
+_CAPITALISED = re.compile(
+    r"\b(?<![.!?]\s)(?<!^)[A-Z][\w'’-]+|(?:^|(?<=[.!?]\s))[A-Z][\w'’-]++(?!\s+(?:him|her|them|me|us)\b)"
+)
+
+
 def _whom(
     earlier: list[str], raw: str, pronoun: str, context: Context, directory: Directory
 ) -> str | None:
@@ -739,7 +746,8 @@ def _whom(
         at = asked.start()  # the request's own words ("Wipe whatever …") name no one
     names = [*directory.known_person_names()]
     names += [n for kind in directory.others.values() for n in kind.values()]
-    for before in (raw[: at if at >= 0 else len(raw)], " ".join(earlier)):
+    cut = at if at >= 0 else len(raw)
+    for before, whole in ((raw[:cut], raw), (" ".join(earlier),) * 2):
         best: tuple[int, str] | None = None
         for name in names:
             for m in re.finditer(rf"\b{re.escape(name)}\b", before):
@@ -749,8 +757,9 @@ def _whom(
             return best[1]
         unknown = {
             w
-            for w in re.findall(r"\b[A-Z][\w'’-]+", before)
-            if w.lower() not in ENGLISH
+            for m in _CAPITALISED.finditer(whole)
+            if m.end() <= len(before)
+            and (w := m.group()).lower() not in ENGLISH
             and w.lower() not in lang.WEEKDAYS
             and w.lower() not in lang.MONTHS
             and w not in NOT_NAMES
