@@ -2061,6 +2061,27 @@ _DATES_A_WRITING = re.compile(
 )
 
 
+#: A clause that says something will not happen, up to the day it names: "but not going home
+#: (Friday)", "he won't be coming back (this Friday)", "the fair isn't on (Saturday)"; not "not
+#: until Friday" or "can't wait for Friday", which still name a day of something to come.
+_DENIED_DAY = re.compile(
+    r"(?:\bnot|n['’]t|\bno\s+longer)\s+(?:be\s+|being\s+)?(?:going|coming|happening|"
+    r"going\s+ahead|taking\s+place|on)\b[^,;:]*$",
+    re.I,
+)
+_CLAUSE_OPEN = re.compile(r"[,;:–—]|\b(?:but|and|so|while|though)\b", re.I)
+
+
+def _day_denied(text: str, dates: list[tuple[str, date]], when: date | None) -> bool:
+    """Whether the clause that names the day a sentence is about says it will not happen then
+    ("Fit to leave but not going home Friday")."""
+    phrase = next((p for p, d in dates if d == when), None)
+    if phrase is None or (at := text.lower().find(phrase.lower())) < 0:
+        return False
+    opens = [m.end() for m in _CLAUSE_OPEN.finditer(text, 0, at)]
+    return bool(_DENIED_DAY.search(text[opens[-1] if opens else 0 : at]))
+
+
 def _moved_to(text: str, dates: list[tuple[str, date]]) -> date:
     """The day a sentence is about: its first date, or, when it says a thing moved from one
     day to another ("moved from Tuesday to Friday 9 May"), the day it moved to (a range,
@@ -2554,6 +2575,12 @@ def read_sentence(
         s.when = _moved_to(clean, all_dates)
     s.correction = correction_of(clean)
     _classify(s, clean, ref, speaker=speaker)
+    if "date" in s.kinds and speaker is None and _day_denied(clean, all_dates, s.when):
+        # "the van is not coming on Friday": no day of something to come; the line is kept
+        # as said
+        s.kinds.remove("date")
+        if not s.kinds:
+            s.kinds.append("statement")
     if not s.kinds and not speaker and labelled_value(clean, directory.known_person_names()):
         s.kinds.append("statement")  # "Dentist - Dr Okafor": kept as "Dentist: Dr Okafor"
         s.statement = as_line(s.text)
