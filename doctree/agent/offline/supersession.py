@@ -678,9 +678,7 @@ def replacements(
         (v.kind, v.norm)
         for c in claims(text, before=before, said_on=said_on)
         for v in c.values
-        if c.inert
-        or _OLD_NAMED.search(text[: v.start][-40:])
-        or _ENDED_AFTER.match(text, v.end)
+        if c.inert or _OLD_NAMED.search(text[: v.start][-40:]) or _ENDED_AFTER.match(text, v.end)
     }
     said_norms |= old_after_not(text, said_on)
     # "46, no, 52 guests": the value taken back as it was said
