@@ -650,6 +650,19 @@ class Replacement:
     own: bool = True
 
 
+@remembered_up_to(8192, shared=True)
+def _cued(text: str) -> bool:
+    """Whether `text` says a value changed: a word of change, a new number or value named as
+    such, the old one in brackets or after "not"."""
+    return bool(
+        CHANGE.search(text)
+        or _NEW_NUMBER.search(text)
+        or _NEW_VALUE.search(text)
+        or _WAS_ASIDE.search(text)
+        or _NOT_THE_OLD.search(text)
+    )
+
+
 def replacements(
     text: str, line: str, *, before: str = "", said_on: date | None = None
 ) -> list[Replacement]:
@@ -661,13 +674,7 @@ def replacements(
     25th, so it moves to the 2nd") is replaced when the line shares a word with `text`."""
     if "?" in text:
         return []
-    changed = bool(
-        CHANGE.search(text)
-        or _NEW_NUMBER.search(text)
-        or _NEW_VALUE.search(text)
-        or _WAS_ASIDE.search(text)
-        or _NOT_THE_OLD.search(text)
-    )
+    changed = _cued(text)
     new_claims = [c for c in claims(text, before=before, said_on=said_on) if not c.inert]
     if not new_claims:
         return []
