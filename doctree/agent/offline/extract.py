@@ -737,6 +737,13 @@ _FOREIGN_OPENERS = {
 }  # fmt: skip
 
 
+#: A capitalised word that may be a name: not one that opens a sentence with an object
+#: pronoun after it ("Take her off …", "Drop him from …"), a verb said to the assistant.
+_CAPITALISED = re.compile(
+    r"\b(?<![.!?]\s)(?<!^)[A-Z][\w'’-]+|(?:^|(?<=[.!?]\s))[A-Z][\w'’-]++(?!\s+(?:him|her|them|me|us)\b)"
+)
+
+
 def _whom(
     earlier: list[str], raw: str, pronoun: str, context: Context, directory: Directory
 ) -> str | None:
@@ -756,7 +763,8 @@ def _whom(
     by_name = lang.NAME_NOT_KEPT.search(raw) is not None  # "I don't want his name kept"
     names = [*directory.known_person_names()]
     names += [n for kind in directory.others.values() for n in kind.values()]
-    for before in (raw[: at if at >= 0 else len(raw)], " ".join(earlier)):
+    cut = at if at >= 0 else len(raw)
+    for before, whole in ((raw[:cut], raw), (" ".join(earlier),) * 2):
         best: tuple[int, str] | None = None
         for name in names:
             for m in re.finditer(rf"\b{re.escape(name)}\b", before):
@@ -764,8 +772,9 @@ def _whom(
                     best = (m.start(), name)
         new = [
             m
-            for m in re.finditer(r"\b[A-Z][\w'’-]+", before)
-            if m.group(0).lower() not in ENGLISH
+            for m in _CAPITALISED.finditer(whole)
+            if m.end() <= len(before)
+            and m.group(0).lower() not in ENGLISH
             and m.group(0).lower() not in lang.WEEKDAYS
             and m.group(0).lower() not in lang.MONTHS
             and m.group(0) not in NOT_NAMES
@@ -782,6 +791,11 @@ def _whom(
             words = [m.group(0) for m in new if full is not None and m.start() >= full.start()]
             return " ".join(words) if words else last.group(0)
         if best is not None:
+            if by_name:
+                # the whole name, as the person's page has it: "Ignatius" of "Ignatius
+                # Ferreira" leaves no word of it behind
+                full = directory.people.get(directory.person(best[1]), best[1])
+                return full if best[1] in full.split() else best[1]
             return best[1]
         unknown = {m.group(0) for m in new}
         if len(unknown) == 1:
@@ -2127,6 +2141,27 @@ _DATES_A_WRITING = re.compile(
 )
 
 
+#: A clause that says something will not happen, up to the day it names: "but not going home
+#: (Friday)", "he won't be coming back (this Friday)", "the fair isn't on (Saturday)"; not "not
+#: until Friday" or "can't wait for Friday", which still name a day of something to come.
+_DENIED_DAY = re.compile(
+    r"(?:\bnot|n['’]t|\bno\s+longer)\s+(?:be\s+|being\s+)?(?:going|coming|happening|"
+    r"going\s+ahead|taking\s+place|on)\b[^,;:]*$",
+    re.I,
+)
+_CLAUSE_OPEN = re.compile(r"[,;:–—]|\b(?:but|and|so|while|though)\b", re.I)
+
+
+def _day_denied(text: str, dates: list[tuple[str, date]], when: date | None) -> bool:
+    """Whether the clause that names the day a sentence is about says it will not happen then
+    ("Fit to leave but not going home Friday")."""
+    phrase = next((p for p, d in dates if d == when), None)
+    if phrase is None or (at := text.lower().find(phrase.lower())) < 0:
+        return False
+    opens = [m.end() for m in _CLAUSE_OPEN.finditer(text, 0, at)]
+    return bool(_DENIED_DAY.search(text[opens[-1] if opens else 0 : at]))
+
+
 def _moved_to(text: str, dates: list[tuple[str, date]]) -> date:
     """The day a sentence is about: its first date, or, when it says a thing moved from one
     day to another ("moved from Tuesday to Friday 9 May"), the day it moved to (a range,
@@ -2651,6 +2686,12 @@ def read_sentence(
         s.when = _moved_to(clean, all_dates)
     s.correction = correction_of(clean)
     _classify(s, clean, ref, speaker=speaker)
+    if "date" in s.kinds and speaker is None and _day_denied(clean, all_dates, s.when):
+        # "the van is not coming on Friday": no day of something to come; the line is kept
+        # as said
+        s.kinds.remove("date")
+        if not s.kinds:
+            s.kinds.append("statement")
     if not s.kinds and not speaker and labelled_value(clean, directory.known_person_names()):
         s.kinds.append("statement")  # "Dentist - Dr Okafor": kept as "Dentist: Dr Okafor"
         s.statement = as_line(s.text)

@@ -1054,7 +1054,7 @@ _OUT = r"(?:out|off)(?:\s+of\b|\s*(?=[.,;!?]|$)|\s+(?:altogether|completely|enti
 _ASKED_END = (
     # a word that ends it starts a word of its own ("the tattoo" does not end on "too")
     rf"(?=\s*(?:\b(?:{_OUT}|from\s+(?:your|the|my|memory|there|it|everything|whatever|all)\b|"
-    r"altogether|completely|entirely|for\s+good|too|as\s+well|either|please|thanks|"
+    r"altogether|completely|entirely|for\s+good|too|as\s+well|either|anywhere|please|thanks|"
     r"if\s+you\s+(?:can|could|would|don't\s+mind))|[.,;!?)]|$)|\s+(?:pls|plz|ta)\b)"
 )
 #: Keeping asked against, before its verb: "don't", "I'd rather you didn't", "no need to",
@@ -1108,6 +1108,12 @@ FORGET_ASKED = tuple(
         r"(?P<what15>(?:the|that|this|those|these)\s+(?:[\w'’-]+\s+){0,2}?"
         r"(?:codes?|pins?|passwords?|passcodes?|combinations?|tokens?|keys?|logins?)|"
         rf"(?:the|that|this)\s+(?:[\w'’-]+\s+){{0,2}}?{_PERSONAL_DATUM}){_ASKED_END}",
+        # "don't keep his name", "please don't store their names": a person said before,
+        # by a pronoun, kept out by name (the caller finds whom; "his" and "their" are read as
+        # "him" and "them")
+        rf"(?P<dont>{_KEEPING_ASKED_AGAINST}(?:keep|remember|store|save|record|write\s+down|"
+        r"note\s+down)(?:ing)?\s+)(?P<what16>her|his|their)\s+(?:full\s+)?names?"
+        rf"(?:(?=\s+or\s+any(?:thing|\s+\w+)\b)|{_ASKED_END})",
         # "forget I ever mentioned the interview", "pretend I never told you about the move"
         r"(?P<verb>forget|pretend)\s+(?:that\s+)?i\s+(?:ever\s+|even\s+|never\s+)?"
         r"(?:said|mentioned|told\s+you|brought\s+up|talked)\s+(?:anything\s+)?"
@@ -1142,6 +1148,7 @@ _ASKED_GROUPS = (
     "what13",
     "what14",
     "what15",
+    "what16",
 )
 #: What comes just before a request addressed to the assistant: nothing, a clause's end, or
 #: the words that ask ("please", "can you", "and", "just", "I'd like you to").
@@ -1663,7 +1670,9 @@ NAME_NOT_KEPT = re.compile(
     r"|\b(?:can|could|would)\s+you\s+)"
     r"(?:forget|delete|erase|remove|drop|scrub|wipe)\s+(?P<a>his|her|their)\s+names?\b"
     r"|\bdon'?t\s+(?:keep|save|store|record|note|log|remember|write\s+down|put\s+down|jot\s+down)\s+"
-    r"(?P<b>his|her|their)\s+names?\b(?!\s+(?:right|wrong|in\s+full))"
+    # the name kept at all, not on something ("don't keep her name on the rota": an edit)
+    r"(?P<b>his|her|their)\s+names?\b(?=\s*(?:[.,;:!?)—–]|$)|\s+(?:or\s+anything|anywhere|"
+    r"at\s+all|either|in\s+(?:your|the)\s+(?:notes|memory|records|files)|please)\b)"
     r"|\bi\s+(?:don'?t|do\s+not)\s+want\s+(?P<c>his|her|their)\s+names?\s+(?:kept|written(?:\s+down)?|"
     r"saved|stored|recorded|noted|logged|anywhere|in\s+(?:your|the)\s+(?:notes|memory|records|files)|"
     r"on\s+(?:record|file))\b"
@@ -1866,6 +1875,7 @@ def _asked(sentence: str) -> str | None:
             continue  # "I don't write down my dreams": a habit told, no request
         what = re.sub(r"\s+(?:out|off)$", "", what.strip(), flags=re.I)
         what = _CLAUSE_END.sub("", what).strip()
+        what = {"his": "him", "their": "them"}.get(what.lower(), what)
         if content_words(what) or PRONOUN_TARGET.fullmatch(what):
             return what  # a pronoun ("take him off everything"): the caller finds whom
     return None

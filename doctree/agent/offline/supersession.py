@@ -38,6 +38,8 @@ CHANGE = re.compile(
     r"reduc(?:e|es|ed)|knock(?:s|ed)?|dropp?(?:s|ed)?|cut|upped|increas(?:e|es|ed)|"
     r"chang(?:e|es|ed)|switch(?:es|ed)?|swapp?(?:s|ed)?|shift(?:s|ed)?|slip(?:s|ped)?|"
     r"re-?schedul(?:e|es|ed)|re-?book(?:s|ed)?|re-?arrang(?:e|es|ed)|extend(?:s|ed)?|"
+    # a hearing or a fixture set down again, its old day given up ("relisted for", "vacated")
+    r"re-?list(?:s|ed|ing)?|vacat(?:e|es|ed|ing)|"
     r"updat(?:e|es|ed)|revis(?:e|es|ed)|went\s+(?:up|down)|gone\s+(?:up|down)|"
     # a loan renewed, a deadline granted ("renewed it till the 4th", "given me until Monday")
     r"renew(?:s|ed|ing)?|giv(?:e|es|en)\s+(?:me|us|him|her|them|the\s+user)\s+(?:until|till|to)|"
@@ -122,6 +124,14 @@ _PHONE = re.compile(
 _NEW_NUMBER = re.compile(
     r"\bnew\s+(?:\w+\s+)?(?:number|mobile|phone|landline|cell)\b"
     r"|\b(?:number|mobile|phone)\s+(?:has\s+)?changed\b",
+    re.I,
+)
+#: A value named as the new one of its kind: "the new discharge date is …", "new start time:
+#: 9:30", "the new price is £12" (not "a new client meeting on Tuesday": a second thing, no
+#: value of the first moved).
+_NEW_VALUE = re.compile(
+    r"\bnew\s+(?:[\w-]+\s+){0,2}?(?:date|day|time|deadline|price|cost|fee|rate|total|figure|"
+    r"amount|address|venue|location)\s*(?:is\b|will\s+be\b|[:–—-])",
     re.I,
 )
 _PERCENT = re.compile(r"(?<![\w.])(?P<n>\d+(?:\.\d+)?)\s*(?:%|per\s*cent\b|percent\b)", re.I)
@@ -220,6 +230,13 @@ _OLD_NAMED = re.compile(
 )
 #: A clause that tells of something done, not of what a thing is: "I ran 10 km today",
 #: "she swam 40 lengths this morning".
+#: After a value, in its clause: said to hold no more ("the 4 May date has been vacated", "the
+#: fitting on the 9th was cancelled"), the value replaced.
+_ENDED_AFTER = re.compile(
+    r"[^,.;:]{0,40}?\b(?:has\s+been|have\s+been|was|were|is|are|got)\s+(?:now\s+)?"
+    r"(?:vacated|cancell?ed|called\s+off|scrapped|withdrawn)\b",
+    re.I,
+)
 _EVENT = re.compile(
     r"\b(?:(?i:i|we|he|she|they|you|the\s+user)|[A-Z][a-z]+)\s+(?:\w+ly\s+|just\s+|also\s+)?"
     r"(?:[a-z]+ed|ran|swam|rode|went|did|had|got|made|took|saw|met|spent|paid|bought|sold|"
@@ -681,6 +698,19 @@ class Replacement:
     own: bool = True
 
 
+@remembered_up_to(8192, shared=True)
+def _cued(text: str) -> bool:
+    """Whether `text` says a value changed: a word of change, a new number or value named as
+    such, the old one in brackets or after "not"."""
+    return bool(
+        CHANGE.search(text)
+        or _NEW_NUMBER.search(text)
+        or _NEW_VALUE.search(text)
+        or _WAS_ASIDE.search(text)
+        or _NOT_THE_OLD.search(text)
+    )
+
+
 def replacements(
     text: str, line: str, *, before: str = "", said_on: date | None = None
 ) -> list[Replacement]:
@@ -692,12 +722,7 @@ def replacements(
     25th, so it moves to the 2nd") is replaced when the line shares a word with `text`."""
     if "?" in text:
         return []
-    changed = bool(
-        CHANGE.search(text)
-        or _NEW_NUMBER.search(text)
-        or _WAS_ASIDE.search(text)
-        or _NOT_THE_OLD.search(text)
-    )
+    changed = _cued(text)
     new_claims = [c for c in claims(text, before=before, said_on=said_on) if not c.inert]
     if not new_claims:
         return []
@@ -708,7 +733,7 @@ def replacements(
         (v.kind, v.norm)
         for c in claims(text, before=before, said_on=said_on)
         for v in c.values
-        if c.inert or _OLD_NAMED.search(text[: v.start][-40:])
+        if c.inert or _OLD_NAMED.search(text[: v.start][-40:]) or _ENDED_AFTER.match(text, v.end)
     }
     said_norms |= old_after_not(text, said_on)
     # "46, no, 52 guests": the value taken back as it was said
