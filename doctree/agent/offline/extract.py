@@ -794,8 +794,8 @@ def _whom(
             if by_name:
                 # the whole name, as the person's page has it: "Ignatius" of "Ignatius
                 # Ferreira" leaves no word of it behind
-                full = directory.people.get(directory.person(best[1]), best[1])
-                return full if best[1] in full.split() else best[1]
+                title = directory.people.get(directory.person(best[1]), best[1])
+                return title if best[1] in title.split() else best[1]
             return best[1]
         unknown = {m.group(0) for m in new}
         if len(unknown) == 1:
