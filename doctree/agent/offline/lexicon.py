@@ -14,6 +14,7 @@ from importlib import resources
 
 @functools.cache
 def _lists() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    import names
     from english_words import get_english_words_set
 
     cased = get_english_words_set(["web2"], lower=False, alpha=True)
@@ -21,7 +22,7 @@ def _lists() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     proper = frozenset(w for w in cased if w[:1].isupper())
     given: set[str] = set()
     for name in ("dist.female.first", "dist.male.first"):
-        text = resources.files("names").joinpath(name).read_text(encoding="ascii")
+        text = resources.files(names).joinpath(name).read_text(encoding="ascii")
         given.update(line.split(maxsplit=1)[0].capitalize() for line in text.splitlines() if line)
     return words, proper, frozenset(given)
 
