@@ -33,6 +33,8 @@ from typing import Any
 
 from ahocorasick_rs import AhoCorasick
 
+from doctree.words import is_word
+
 __all__ = [
     "KINDS",
     "Secret",
@@ -1032,37 +1034,10 @@ def _basic_pair(value: str) -> bool:
 _WORD_ENDINGS = ("s", "es", "ed", "d", "ing", "er", "ers", "ly", "ness", "ment", "able")
 
 
-@cache
-def _dictionary() -> frozenset[str]:
-    """English words (the `english-words` lists), read on first use: only a lower-case
-    value after a password's keyword asks for it."""
-    from english_words import get_english_words_set
-
-    return frozenset(get_english_words_set(["web2", "gcide"], lower=True, alpha=True))
-
-
-def _dictionary_word(word: str) -> bool:
-    """Whether `word` is an English word, or one with a plural, past, -ing or like ending
-    (a doubled last consonant too: "shipped")."""
-    words = _dictionary()
-    if word in words:
-        return True
-    for ending in _WORD_ENDINGS:
-        if word.endswith(ending) and len(word) > len(ending) + 2:
-            stem = word[: -len(ending)]
-            if (
-                stem in words
-                or stem + "e" in words
-                or (stem[-1] == stem[-2:-1] and stem[:-1] in words)
-            ):
-                return True
-    return False
-
-
 def _coined(value: str) -> bool:
     """A password of lower-case letters: not a word of the dictionary ("required", "usual"),
     so one made up or run together ("kettlepond", "letmein")."""
-    return not _dictionary_word(value.lower())
+    return not is_word(value, _WORD_ENDINGS)
 
 
 def _keyed(value: str) -> bool:
@@ -1087,7 +1062,7 @@ def _generated(value: str) -> bool:
     if not re.fullmatch(r"[0-9a-f]+", value, re.I) and _NOT_CREDENTIAL.fullmatch(value):
         return False  # a reference ("INV20240312"), a name in code ("user_id2024")
     runs = re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", value)
-    return not any(len(r) >= 3 and _dictionary_word(r.lower()) for r in runs)
+    return not any(len(r) >= 3 and is_word(r, _WORD_ENDINGS) for r in runs)
 
 
 def _paired(value: str, *, email: bool) -> bool:

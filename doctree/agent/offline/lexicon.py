@@ -11,20 +11,18 @@ from __future__ import annotations
 import functools
 from importlib import resources
 
+from doctree.words import english, proper
+
 
 @functools.cache
 def _lists() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     import names
-    from english_words import get_english_words_set
 
-    cased = get_english_words_set(["web2"], lower=False, alpha=True)
-    words = frozenset(get_english_words_set(["web2", "gcide"], lower=True, alpha=True))
-    proper = frozenset(w for w in cased if w[:1].isupper())
     given: set[str] = set()
     for name in ("dist.female.first", "dist.male.first"):
         text = resources.files(names).joinpath(name).read_text(encoding="ascii")
         given.update(line.split(maxsplit=1)[0].capitalize() for line in text.splitlines() if line)
-    return words, proper, frozenset(given)
+    return english(), proper(), frozenset(given)
 
 
 def common_word(word: str) -> bool:

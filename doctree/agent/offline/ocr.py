@@ -16,9 +16,10 @@ first use only, so that a session pasting no scan pays nothing.
 
 from __future__ import annotations
 
-import functools
 import itertools
 import re
+
+from doctree.words import is_word
 
 #: A token that may be a scan's misreading: letters with a `1` or a `0` among them, or `rn`.
 _TOKEN = re.compile(r"(?<![\w/.-])[A-Za-z01]*(?:[A-Za-z][01]|[01][A-Za-z])[A-Za-z01]*(?![\w/-])")
@@ -44,27 +45,9 @@ _BOUND = re.compile(
 _SUFFIXES = ("s", "es", "ed", "d", "ing", "'s", "ly", "er")
 
 
-@functools.cache
-def _words() -> frozenset[str]:
-    from english_words import get_english_words_set
-
-    return frozenset(get_english_words_set(["web2", "gcide"], lower=True, alpha=True))
-
-
 def known(word: str) -> bool:
     """Whether `word` is an English word, or one with a plural, past or -ing ending."""
-    w = word.lower()
-    words = _words()
-    if w in words:
-        return True
-    for suffix in _SUFFIXES:
-        stem = w.removesuffix(suffix)
-        if stem != w and len(stem) >= 3:
-            if stem in words or stem + "e" in words:
-                return True
-            if len(stem) >= 4 and stem[-1] == stem[-2] and stem[:-1] in words:
-                return True  # "cancelled": cancel
-    return False
+    return is_word(word, _SUFFIXES)
 
 
 def _cased(letter: str, token: str, at: int) -> str:
