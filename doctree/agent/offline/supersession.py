@@ -192,7 +192,11 @@ _WORKER = re.compile(
 def _worker(text: str, at: int) -> str | None:
     """Who works where the employer at `at` is named: the word before the verb ("Ewan",
     "sister"), the user for "I"."""
-    m = _WORKER.search(text[:at])
+    return _who(_WORKER.search(text[:at]))
+
+
+def _who(m: re.Match[str] | None) -> str | None:
+    """The one a match's first group names, in lower case: the user for "I" or "me"."""
     if m is None:
         return None
     who = m.group(1).lower()
@@ -1282,8 +1286,7 @@ def _left_job(clause: str, line: str) -> bool:
         return False
     if re.match(r"['’]s\b", clause[at + len(places[0].norm) :]):
         return False  # "I left Halcyon's party early": something of the firm's, not the job
-    who = _LEAVER.search(clause)
-    leaver = "user" if who and who.group(1).lower() in ("i", "me") else who and who.group(1).lower()
+    leaver = _who(_LEAVER.search(clause))
     return leaver is not None and leaver == _worker(line, places[0].start)
 
 
