@@ -65,3 +65,41 @@ def test_leaving_something_of_the_firm_is_not_leaving_the_job():
     assert supersession.ends("The user left Corvell in March.", line)
     assert not supersession.ends("The user left Corvell's open day early.", line)
     assert not supersession.ends("Noor left Corvell in March.", line)  # someone else's job
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "old", "new"),
+    [
+        # a job's word before "at" names the employer as "works at" does, either way round
+        ("I'm a nurse at Kingsmill Hospital.", "I work at Pennant Health now.",
+         "Kingsmill Hospital", "Pennant Health"),
+        ("I work at Corvell.", "I'm an analyst at Dunmore now.", "Corvell", "Dunmore"),
+        # a new job said as the job's own
+        ("I work at Corvell.", "My new job at Fenwick starts in May.", "Corvell", "Fenwick"),
+        ("My sister Noor is a nurse at Kingsmill Hospital.",
+         "Noor's new job at Brayfield starts on Monday.", "Kingsmill Hospital", "Brayfield"),
+    ],
+)  # fmt: skip
+def test_a_job_said_another_way_replaces_the_employer(repo, first, then, old, new):
+    now, past = _two_sessions(repo, first, then)
+    assert new in now
+    assert old not in now
+    assert old in past
+
+
+@pytest.mark.parametrize(
+    ("first", "then"),
+    [
+        # someone else's job
+        ("Tamsin is a nurse at Kingsmill Hospital.", "I'm a teacher at Ashby Primary now."),
+        ("My sister works at Corvell.", "I work at Pennant Mills now."),
+        # a "she" may be anyone: the sentence does not say it is the same one
+        ("She works at Corvell.", "She's a nurse at Kingsmill Hospital now."),
+        # no job's word: a regular at a pub works nowhere
+        ("I work at Corvell.", "I'm a regular at the Swan now."),
+    ],
+)  # fmt: skip
+def test_another_ones_job_or_no_job_replaces_nothing(repo, first, then):
+    now, past = _two_sessions(repo, first, then)
+    assert first.rstrip(".").split()[-1] in now
+    assert not past

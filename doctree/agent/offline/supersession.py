@@ -180,13 +180,31 @@ _VENUE = re.compile(
 )
 #: A venue that is someone's home: "Priya's".
 _HOME = re.compile(r"['’]s$")
-#: Where someone works: "works at Halcyon", "I work for Bramble Health now".
+#: Where someone works: "works at Halcyon", "I work for Bramble Health now", "she's a nurse
+#: at Kingsmill Hospital" (a job's word before "at"), "my new job at Fenwick".
+_WORKS = r"(?:work(?:s|ing)?|employed)\s+(?:at|for)"
+_IS_A = (
+    r"(?:now\s+)?(?:an?|the)\s+(?:[\w-]+\s+){0,2}?"
+    rf"{lang._ROLE_WORD}\s+(?:at|for|with)"
+)
+_JOB = r"(?:new\s+)?(?:job|post|position)\s+(?:is\s+)?(?:at|with)"
 _WORKPLACE = re.compile(
-    r"\b(?:work(?:s|ing)?|employed)\s+(?:at|for)\s+(?P<name>[A-Z][\w'’&-]*(?:\s+(?:[A-Z][\w'’-]*|&))*)"
+    rf"\b(?:{_WORKS}|(?:is|am|are|['’]m|['’]s)\s+{_IS_A}|{_JOB})"
+    r"\s+(?P<name>[A-Z][\w'’&-]*(?:\s+(?:[A-Z][\w'’-]*|&))*)"
 )
+#: The one who works there, at the end of the text before the employer: the word before
+#: the verb ("Ewan works for", "I work at", "sister is a nurse at", "I'm a nurse at"), the
+#: one whose job it is ("my new job at", "Ewan's job is at").
 _WORKER = re.compile(
-    r"(\w+)\W+(?:is\s+|are\s+|am\s+)?(?:work(?:s|ing)?|employed)\s+(?:at|for)\s+$", re.I
+    rf"(\w+)(?:\W+(?:is\s+|are\s+|am\s+)?{_WORKS}"
+    rf"|(?:\s+(?:is|am|are)|['’][ms])\s+{_IS_A}"
+    rf"|(?:['’]s)?\s+{_JOB})\s+$",
+    re.I,
 )
+
+
+#: Words for someone that say nothing of who.
+_PRONOUNS = frozenset(("he", "she", "they", "his", "her", "their", "him", "them", "it", "its"))
 
 
 def _worker(text: str, at: int) -> str | None:
@@ -200,7 +218,7 @@ def _who(m: re.Match[str] | None) -> str | None:
     if m is None:
         return None
     who = m.group(1).lower()
-    return "user" if who in ("i", "me") else who
+    return "user" if who in ("i", "me", "my") else who
 
 
 _RECURRING = re.compile(rf"\b({lang.WEEKDAY})s\b", re.I)
@@ -775,10 +793,15 @@ def replacements(
                 )
                 new_thing, old_thing = new.thing, old.thing
                 theirs, ours = names(line), names(new.text)
-                if nv.kind == "workplace" and (
-                    (a := _worker(text, nv.start)) and (b := _worker(line, ov.start)) and a != b
-                ):
-                    continue  # "Ewan works for …" is not where Tamsin works
+                same_worker = False
+                if nv.kind == "workplace":
+                    a, b = _worker(text, nv.start), _worker(line, ov.start)
+                    if a and b and a != b:
+                        continue  # "Ewan works for …" is not where Tamsin works
+                    # one employer at a time, however the job is said ("works at", "is a
+                    # nurse at", "my new job at"): the same one working is the same thing
+                    # (not a "she" or "his": which one is meant is the sentence's to say)
+                    same_worker = a is not None and a == b and a not in _PRONOUNS
                 if nv.kind in ("venue", "workplace"):
                     # a venue's name is the value, not the thing: "the party" of "the party is
                     # at the Crown" and "the party's moved to the Swan" (an employer's too)
@@ -812,8 +835,9 @@ def replacements(
                 if several and not named_old and (new.borrowed or not _same(new_thing, old_thing)):
                     continue  # a list of such values: which one is meant needs its own name
                 same_thing = (
+                    same_worker
                     # the old value named beside the new: one word of the sentence will do
-                    (
+                    or (
                         named_old
                         and (_same(text_thing, thing_words(line)) or thing_words(line) <= _ORDER)
                     )
