@@ -2136,7 +2136,13 @@ SUBJECT = re.compile(
     # what only a person has or is, said with "'s": "Sofia's gluten free", "Zara's moving"
     r"boyfriend|girlfriend|fianc[eé]e?|baby|grandma|grandad|nan|granny|"
     r"allergic|vegetarian|vegan|pregnant|coeliac|diabetic|gluten|lactose|dairy|"
-    r"retiring|moving|visiting|coming))\b"
+    r"retiring|moving|visiting|coming|"
+    # a body's, a birth's, a patient's and a pupil's things: "Fatima's waters broke", "Ade's
+    # knee is worse", "Mia's scan is on Friday" (no word a firm or a town has too: "Canada's
+    # visa rules", "Hamilton's cast")
+    r"waters|contractions|due\s+date|scan|bloods|diagnosis|meds|medication|inhaler|allergy|"
+    r"knee|hip|ankle|wrist|shoulder|elbow|teeth|tooth|stitches|fever|GP|midwife|physio|"
+    r"therapist|teacher|homework|exams?|hen\s+do|stag\s+do))\b"
 )
 _ORG_SUFFIX = (
     r"(?:Inc|Ltd|GmbH|LLC|AG|SA|Corp|Corporation|Labs|Bank|University|College|Group|Systems|"
