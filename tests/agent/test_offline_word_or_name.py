@@ -10,7 +10,9 @@ from tests.agent.offline_runs import facts_after
 DAY = "2033-01-14T09:00:00Z"
 
 
-@pytest.mark.parametrize("word", ["Football", "Parking", "Training", "Rehearsal"])
+@pytest.mark.parametrize(
+    "word", ["Football", "Parking", "Training", "Rehearsal", "Recycling", "Unclogging"]
+)
 def test_a_common_word_is_a_word(word):
     assert common_word(word)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 from importlib import resources
 
-from doctree.words import english, proper
+from doctree.words import english, is_word, proper
 
 
 @functools.cache
@@ -26,10 +26,12 @@ def _lists() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
 
 
 def common_word(word: str) -> bool:
-    """Whether `word` ("Football", "Parking") is an English word and no one's name ("Jade",
-    "Omar", "Priya": a given name, a proper name of the word list, or no English word)."""
+    """Whether `word` ("Football", "Parking", "Recycling") is an English word, or one's -ing
+    form, and no one's name ("Jade", "Omar", "Priya": a given name, a proper name of the
+    word list, or no English word)."""
     if not word.isalpha() or not word[:1].isupper():
         return False
     words, proper, given = _lists()
     w = word.capitalize()
-    return word.lower() in words and w not in proper and w not in given
+    known = word.lower() in words or is_word(word, ("ing",))  # "Recycling": recycle
+    return known and w not in proper and w not in given
