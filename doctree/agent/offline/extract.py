@@ -34,7 +34,7 @@ from doctree.agent.offline.enumerations import (
     whose_entry,
 )
 from doctree.agent.offline.figures import confirmed, with_figures
-from doctree.agent.offline.forms import said_forms
+from doctree.agent.offline.forms import said_forms, says_sum
 from doctree.agent.offline.labels import as_line, labelled_value
 from doctree.agent.offline.language import FIRST_PERSON, NAME, NOT_NAMES, content_words, mentions
 from doctree.agent.offline.model import Analysis, EarlierForget, Segmented, Sentence, Turn
@@ -1702,7 +1702,12 @@ def _says(text: str, words: set[str], persons: tuple[str, ...]) -> bool:
     told = said_forms(text)
     if persons:
         return lang.concerns(text, words, persons) or (
-            names_any(text, persons) and lang.concerns(told, words, persons)
+            names_any(text, persons)
+            and (
+                lang.concerns(told, words, persons)
+                # "Omar and the money": a sum said beside him ("he owes me £300") is it
+                or says_sum(text, words)
+            )
         )
     return mentions(told, words)
 

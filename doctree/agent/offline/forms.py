@@ -5,7 +5,8 @@ redundant", "laid off"), and news, said as someone telling it ("Kim told me that
 moving" is Kim's news).
 
 `said_forms(text)` is `text` with those nouns added, for a request's words to be matched
-against; nothing else reads it, and nothing of it is written.
+against; nothing else reads it, and nothing of it is written. `says_sum` tells a sum of money
+("£300") as the money a request names beside a person ("Omar and the money").
 """
 
 from __future__ import annotations
@@ -60,3 +61,17 @@ def said_forms(text: str) -> str:
     if _TOLD.search(text):
         extra.append(_NEWS)
     return f"{text} {' '.join(extra)}" if extra else text
+
+
+#: Words for money a request names, and a sum of it as a line says one.
+_MONEY = frozenset(("money", "cash", "debt", "sum", "amount"))
+_SUM = re.compile(
+    r"[£$€¥₹]\s?\d|\b\d[\d,.]*\s?(?:k\s+)?(?:pounds|quid|euros?|dollars|bucks|rand|yen)\b", re.I
+)
+
+
+def says_sum(text: str, words: set[str] | frozenset[str]) -> bool:
+    """Whether a request's `words` name money ("the money", "the cash") and `text` says a
+    sum ("owes me £300", "40 quid"). Read only beside the person a request names with the
+    money ("Omar and the money"): alone, every price would be it."""
+    return bool(words & _MONEY) and _SUM.search(text) is not None

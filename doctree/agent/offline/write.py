@@ -21,7 +21,7 @@ from doctree.agent.offline.directory import OTHER_KINDS, is_title
 from doctree.agent.offline.earlier import Earlier
 from doctree.agent.offline.enumerations import entry_keys, switched
 from doctree.agent.offline.file import ENTITY_KINDS, named_pages, planned_top_level
-from doctree.agent.offline.forms import said_forms
+from doctree.agent.offline.forms import said_forms, says_sum
 from doctree.agent.offline.language import content_words, mentions
 from doctree.agent.offline.model import EarlierForget, Filing, Sentence
 from doctree.agent.offline.pageio import PageIO, RunSummary, ToolsLike
@@ -1493,7 +1493,10 @@ class Writer(PageIO):
                 elif persons:  # the other forms only beside the person ("Omar lent me …")
                     said = lang.concerns(f"{ln} {title}", words, persons) or (
                         names_any(f"{ln} {title}", persons)
-                        and lang.concerns(f"{told} {title}", words, persons)
+                        and (
+                            lang.concerns(f"{told} {title}", words, persons)
+                            or says_sum(ln, words)  # "Omar and the money": "owes me £300"
+                        )
                     )
                 else:
                     said = mentions(told, words)
