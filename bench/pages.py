@@ -21,8 +21,8 @@ so no longer clean), `aside`, `fresh`, `fresh2`, `fresh3`, `fresh4`, `fresh5`, `
 `fresh16`, `fresh17`, `fresh18`, `fresh19`, `fresh20`, `fresh21`, `fresh22`, `fresh23`,
 `fresh24`, `fresh25` and `fresh26` (written later, each in styles the halves before it do not
 have, and kept aside: a held-aside half's misses are listed, and its pages shown, only when it
-is asked for by name, `--half aside`, `--half fresh` ... `--half fresh26`, so that improving on the
-other halves does not peek at it).
+is asked for by name, `--half aside`, `--half fresh` ... `--half fresh26`, so that improving
+on the other halves does not peek at it).
 
     .venv/bin/python bench/pages.py                  # every half, a table per half
     .venv/bin/python bench/pages.py --half dev --show debugging   # and the pages written
