@@ -170,7 +170,9 @@ _RELATIVE = re.compile(
     r"\b(?:"
     # "Christmas Eve", "the day after Boxing Day", "two days before Easter": a holiday
     r"(?P<holiday>(?:(?:(?P<hpart>the\s+(?:day|morning|afternoon|evening|night))"
-    r"|(?P<hn>\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?P<hunit>days?|weeks?))"
+    r"|(?P<hn>\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?P<hunit>days?|weeks?)"
+    # "the first Thursday back after Easter": the first of that weekday after the holiday
+    rf"|(?:the\s+)?(?:first\s+)?(?P<hwd>{WEEKDAY})(?:\s+back)?)"
     rf"\s+(?P<hdir>before|after)\s+)?{_HOLIDAY_RE})"
     r"|(?P<dat>(?:the\s+)?day\s+after\s+tomorrow)"
     # "the Wednesday of W15", "Friday in week 2039-W22": a day of a week numbered as ISO does
@@ -702,6 +704,12 @@ def resolve_relative(
             elif mod == "this":
                 d = _next_weekday(ref, wd, include_today=True)
             elif re.search(r"\bthe\s+$", before) and (
+                same := [x for _, x in earlier(m.start())[-3:] if x > ref and x.weekday() == wd]
+            ):
+                # "consultations Tuesday 26 and Wednesday 27 March … booked the Tuesday": a
+                # day of that weekday said just before is the one meant
+                d = same[-1]
+            elif re.search(r"\bthe\s+$", before) and (
                 (last := earlier(m.start())) and last[-1][1] > ref
             ):
                 # "… on Thursday 17 June, back on the Monday"; "the open day is on Saturday 3
@@ -869,7 +877,7 @@ def _holiday_date(m: re.Match, text: str, ref: date, *, past: bool) -> date | No
         return None  # "the Christmas party", not "Halloween starts at dusk"
     name = _holiday_name(m.group("hol"))
     shift = 0
-    if m.group("hdir"):
+    if m.group("hdir") and not m.group("hwd"):
         if m.group("hpart"):
             count = 1
         else:
@@ -887,6 +895,10 @@ def _holiday_date(m: re.Match, text: str, ref: date, *, past: bool) -> date | No
     elif past and word in ("for", "to", "until", "till", "by", "before", "from"):
         past = False
     days = [_holiday_on(name, y) + timedelta(days=shift) for y in range(ref.year - 1, ref.year + 2)]
+    if m.group("hwd"):
+        wd = weekday_number(m.group("hwd"))
+        step = 1 if m.group("hdir").lower() == "after" else -1
+        days = [d + timedelta(days=step * ((step * (wd - d.weekday()) - 1) % 7 + 1)) for d in days]
     if past:
         gone = [d for d in days if d <= ref]
         return gone[-1] if gone else None
