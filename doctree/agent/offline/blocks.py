@@ -144,6 +144,27 @@ _MD_HEADING = re.compile(r"\s{0,3}(#{1,6})\s+(?P<title>\S.*?)\s*#*\s*$")
 _ITEM = re.compile(r"(?P<lead>\s*(?:[-*+]|\d+[.)])\s+)(?P<text>\S.*)")
 
 
+#: A field's label opening a line: "Class teacher: ", "Attendance this year: ".
+_LABEL = r"[A-Z][\w.'’/()&-]*(?: [\w.'’/()&-]+){0,4}:[ \t]"
+#: The gap between two fields set side by side on one line of a form: three spaces or more,
+#: or a tab, before the next field's label.
+_FIELD_GAP = re.compile(rf"(?: {{3,}}|\t+)(?={_LABEL})")
+
+
+def fields_apart(lines: list[str]) -> list[str]:
+    """A form's lines with the fields set side by side on one line ("Class teacher: Mr J.
+    Osei      Teaching assistant: Mrs L. Varga") put on lines of their own, as a form
+    means them: two facts, not one run of words. A line not opening on a label, or with
+    one field, is as it was."""
+    out: list[str] = []
+    for line in lines:
+        if re.match(rf"\s*{_LABEL}", line) and _FIELD_GAP.search(line):
+            out.extend(part.strip() for part in _FIELD_GAP.split(line.strip()))
+        else:
+            out.append(line)
+    return out
+
+
 def under_headings(lines: list[str]) -> list[str]:
     """Pasted notes with each list item that does not name its heading said with it: under
     "## Boiler", "- Serviced on 8 October, next due October 2031" is "- Serviced on 8
@@ -492,7 +513,7 @@ def unfence_text(
             inner = lines[i + 1 : end]
             inner = diff_result(inner) or inner  # a file pasted as the diff that changed it
             if reads_as_text(inner) and not (keep is not None and keep(inner)):
-                inner = under_headings(inner)
+                inner = under_headings(fields_apart(inner))
                 inner = journal_lines(inner, journal_key(text)) or inner  # "× renew the card"
                 opened = chat_lines(inner, mine)
                 writer = note_writer("\n".join(lines[:i]))
