@@ -277,6 +277,9 @@ def test_a_plan_fallen_through_in_a_later_session_leaves_only_what_replaced_it(r
         ("The treasurer is now Lidia Novak.", "Our treasurer is Pat Doyle, who does the accounts."),
         ("Hana is our new product owner.", "Marek is the product owner for the billing app."),
         ("Priya replaces Sam as on-call engineer this week.", "Sam is the on-call engineer."),
+        # the user's own, as said and as a page writes it
+        ("Priyanka left, my new manager is Tomasz.", "The user's manager is Priyanka."),
+        ("The user's new mentor is Dagny.", "My mentor is Ebbe."),
     ],
 )  # fmt: skip
 def test_a_role_passed_to_someone_else_replaces_the_line_that_gave_it(text, line):
@@ -292,6 +295,10 @@ def test_a_role_passed_to_someone_else_replaces_the_line_that_gave_it(text, line
         ("Arjun is the QA lead.", "Ilse Brandt: QA lead, from the Vienna office."),  # no change
         ("Tom is the site manager now.", "Gary is the QA lead."),  # another role
         ("Gary is the site manager now.", "Gary is the site manager at the Elm Road build."),
+        # someone else's role of the same name
+        ("Noor says her new manager is Tomasz.", "The user's manager is Priyanka."),
+        ("The new manager is Tomasz.", "The user's manager is Priyanka."),
+        ("My new manager is Tomasz.", "His manager is Priyanka."),
     ],
 )  # fmt: skip
 def test_a_role_replaces_nothing_it_does_not_pass(text, line):

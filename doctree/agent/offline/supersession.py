@@ -1339,11 +1339,14 @@ _ROLES = (
         rf"(?!an?\s){_ROLE_PHRASE}"
     ),
     re.compile(
-        rf"\b(?i:the|our|my|their)\s+(?i:new\s+)?(?P<role>(?:[\w-]+\s+){{0,2}}?"
-        rf"(?i:{_ROLE_WORD}))\s+(?:is|'s)\s+(?:now\s+)?(?P<name>{lang.NAME})"
+        rf"\b(?P<whose>(?i:the\s+user['’]s|the|our|my|their|his|her))\s+(?i:new\s+)?"
+        rf"(?P<role>(?:[\w-]+\s+){{0,2}}?(?i:{_ROLE_WORD}))\s+(?:is|'s)\s+(?:now\s+)?"
+        rf"(?P<name>{lang.NAME})"
     ),
     re.compile(rf"^(?:[-*]\s+)?(?P<name>{lang.NAME}):\s+{_ROLE_PHRASE}"),
 )
+#: The one a role is of, as the user says it and as a page writes it.
+_WHOSE = {"my": "user", "the user's": "user", "his": "his", "her": "her"}
 #: Words that say a role passed to someone: "takes over", "replaces", "new".
 _HANDED = re.compile(
     r"\b(?:takes?\s+over|taking\s+over|took\s+over|taken\s+over|replac(?:e|es|ed|ing)|"
@@ -1363,6 +1366,11 @@ def roles(text: str) -> list[tuple[frozenset[str], frozenset[str], int]]:
             if "?" in text or _NEGATED.search(clause) or _HISTORY.search(clause):
                 continue
             role = frozenset(lang.stem(w.lower()) for w in re.findall(r"[\w-]+", m.group("role")))
+            # whose role it is: "my manager" is not "her manager" (a team's, "the" or "our
+            # treasurer", is one role)
+            whose = (m.groupdict().get("whose") or "").lower().replace("’", "'")
+            if whose in _WHOSE:
+                role |= {f"whose:{_WHOSE[whose]}"}
             who = frozenset(w.lower() for w in re.findall(r"[\w'’-]+", m.group("name")))
             out.append((role, who, m.start()))
     return out
