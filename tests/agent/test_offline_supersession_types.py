@@ -280,6 +280,8 @@ def test_a_plan_fallen_through_in_a_later_session_leaves_only_what_replaced_it(r
         # the user's own, as said and as a page writes it
         ("Priyanka left, my new manager is Tomasz.", "The user's manager is Priyanka."),
         ("The user's new mentor is Dagny.", "My mentor is Ebbe."),
+        # the new one named after the role
+        ("We have a new landlord now, Mrs Okafor.", "Our landlord is Mr Patel."),
     ],
 )  # fmt: skip
 def test_a_role_passed_to_someone_else_replaces_the_line_that_gave_it(text, line):
@@ -299,6 +301,7 @@ def test_a_role_passed_to_someone_else_replaces_the_line_that_gave_it(text, line
         ("Noor says her new manager is Tomasz.", "The user's manager is Priyanka."),
         ("The new manager is Tomasz.", "The user's manager is Priyanka."),
         ("My new manager is Tomasz.", "His manager is Priyanka."),
+        ("Her new landlord, Mr Ito, is lovely.", "Our landlord is Mr Patel."),
     ],
 )  # fmt: skip
 def test_a_role_replaces_nothing_it_does_not_pass(text, line):

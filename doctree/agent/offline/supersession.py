@@ -1344,6 +1344,13 @@ _ROLES = (
         rf"(?P<name>{lang.NAME})"
     ),
     re.compile(rf"^(?:[-*]\s+)?(?P<name>{lang.NAME}):\s+{_ROLE_PHRASE}"),
+    # the new one named after the role: "we have a new landlord now, Mrs Okafor", "my new
+    # GP: Dr Sato"
+    re.compile(
+        rf"\b(?P<whose>(?i:the\s+user['’]s|a|the|our|my|their|his|her))\s+(?i:new)\s+"
+        rf"(?P<role>(?:[\w-]+\s+){{0,2}}?(?i:{_ROLE_WORD}))(?:\s+now)?\s*[,:–—-]\s*"
+        rf"(?P<name>{lang.NAME})"
+    ),
 )
 #: The one a role is of, as the user says it and as a page writes it.
 _WHOSE = {"my": "user", "the user's": "user", "his": "his", "her": "her"}
