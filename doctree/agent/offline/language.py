@@ -427,6 +427,16 @@ def _agree(m: re.Match) -> str:
 
 #: "I" as a word of its own: not the one of "co-I" or "PI-I".
 _I = r"(?<![\w-])I"
+#: "Jo and I", "my sister and I" opening a clause: one or two who do something with the user.
+_WITH_I = (
+    r"(?P<head>(?:^|(?<=[.!?;:,]\s)|"
+    + "|".join(rf"(?<=\b{w}\s)" for w in ("that", "because", "so", "but", "when", "if"))
+    + r")"
+    r"(?:(?:[Mm]y|[Oo]ur|[Tt]he|[Hh]is|[Hh]er)\s+)?[\w'’-]+(?:\s+[A-Z][\w'’-]*)?\s+)"
+    r"(?P<and>and|&)\s+" + _I
+)
+_WITH_I_HAVE = re.compile(_WITH_I + r"(?:'ve|’ve)\b")
+_WITH_I_DOING = re.compile(_WITH_I + r"(?=\s)(?!\s+am\b)")  # "… and I am": the user alone
 
 
 def third_person(text: str, subject: str = "the user") -> str:
@@ -452,6 +462,12 @@ def third_person(text: str, subject: str = "the user") -> str:
         if i % 2:
             out.append(part)
             continue
+        # "Jo and I are", "I and Jo have": two who do it, the verb stays as said
+        # (one who opens the clause: "I prefer tea and I go running" is two clauses)
+        part = _WITH_I_HAVE.sub(rf"\g<head>\g<and> {subject} have", part)
+        part = _WITH_I_DOING.sub(rf"\g<head>\g<and> {subject}", part)
+        part = re.sub(_I + r"\s+and\s+(?=[A-Z]|(?:my|our|his|her|the)\s)", f"{subject} and ", part)
+        part = re.sub(r"(?:^|(?<=[.!?]\s))[Mm]e\s+and\s+(?=[A-Z])", f"{subject} and ", part)
         part = re.sub(_I + r"(?:'m|’m| am)\b", f"{subject} is", part)
         part = re.sub(
             r"\b([Aa])m\s+" + _I + r"\b", lambda m: f"{'Ii'[m.group(1) == 'a']}s {subject}", part
