@@ -138,6 +138,8 @@ NOT_NAMES = {
     "Action", "Big", "Bad", "News", "Hmm", "Aww", "Wow", "Honestly", "Before", "After",
     "Can", "Could", "Would", "Should", "Will", "What", "Why", "How", "Where", "Who", "Not",
     "Just", "Still", "Anyway", "Btw", "Fyi", "Ps", "Dear", "Cheers", "Regards", "Congrats",
+    # said in "thank God", "God knows", "oh my God": an exclamation, no one to keep a page on
+    "God",
 }  # fmt: skip
 
 
@@ -318,6 +320,18 @@ _NOT_PAST = re.compile(
     r"|\b(?:registered|signed\s+up|enrolled|entered\s+us)\s+(?:for|on|in)\b",
     re.I,
 )
+
+
+def names_day(phrase: str, name: str) -> bool:
+    """Whether date `phrase` of a sentence is the day `name` names ("Hanukkah", "Easter
+    Monday" of "Easter"): its words, an opening "on" or "the" aside, begin with the name's.
+    A day counted from a person's event ("Tom's birthday") begins with the possessive, no
+    word of its own."""
+    words = re.sub(r"^(?:on|the|by|at|for|over)\s+", "", phrase.strip(), flags=re.I).split()
+    said = name.split()
+    return len(words) >= len(said) and [w.lower() for w in words[: len(said)]] == [
+        w.lower() for w in said
+    ]
 
 
 def marked_not_past(text: str) -> bool:
