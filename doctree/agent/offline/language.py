@@ -2053,7 +2053,9 @@ _ROLE_WORD = (
     r"tutor|agent|midwife|surgeon|nurse|surveyor|solicitor|caterer|photographer|florist|"
     r"gardener|childminder|babysitter|carer|decorator|roofer|locksmith|optician|pharmacist|"
     r"physio(?:therapist)?|registrar|officiant|chiropractor|osteopath|clerk|secretary|"
-    r"receptionist|treasurer|caretaker|administrator|supervisor|headteacher)"
+    r"receptionist|treasurer|caretaker|administrator|supervisor|headteacher|"
+    # who serves a place or a congregation: "our councillor is …", "the vicar, Ann Lowe"
+    r"councillor|vicar|priest|rabbi|imam|mayor|gp|health\s+visitor|social\s+worker)"
 )
 #: A role and the name set beside it: "The plumber, Gareth, comes Friday", "our vet Dr. Lin",
 #: "My accountant is Dev Malhotra" (said with "is", a full name or a title and a surname: a
