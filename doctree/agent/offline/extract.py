@@ -14,9 +14,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import replace
-from datetime import date
+from datetime import date, timedelta
 
-from doctree.agent.offline import afterthought, supersession
+from doctree.agent.offline import afterthought, shifts, supersession
 from doctree.agent.offline import language as lang
 from doctree.agent.offline.answers import answered, answered_parts
 from doctree.agent.offline.clauses import another_subject, clause_left, names_any
@@ -1899,6 +1899,14 @@ def _read(
         a.sentences.remove(lacked)
         if lacked in current:
             current.remove(lacked)
+    elif not s.correction and (moved := _shifted_in_session(s, a.sentences, turn)) is not None:
+        # "the deadline is extended by a fortnight" after "entries close on Friday": the new
+        # day is the old one plus the count, the earlier line goes under Past
+        s.supersedes = [*moved.supersedes, moved]
+        _takes_place_of(s, moved)
+        for held in (a.sentences, current):
+            if moved in held:
+                held.remove(moved)
     elif not s.correction and (swapped := swapped_earlier(s, a.sentences)):
         s.replaces = swapped  # "Lin is moving from Friday to Saturday": the Friday line goes
         for old in swapped:
@@ -2896,6 +2904,48 @@ def _later_value_of(s: Sentence, sentences: list[Sentence], turn: Turn) -> Sente
         s.statement or s.text, texts, said_on=message_date(s.time)
     )
     return None if found is None else earlier[found]
+
+
+_ISO_DAY = re.compile(r"\((\d{4}-\d{2}-\d{2})\)")
+
+
+def _shifted_in_session(s: Sentence, sentences: list[Sentence], turn: Turn) -> Sentence | None:
+    """The earlier sentence of the session whose day `s` moves by a count and names no day
+    of its own ("the tasting is pushed back a week" after "the tasting is on the 9th"): the
+    one sentence of the same speaker, not a record of a pasted block, with one day still to
+    come that shares a word with the thing the clause moves. `s` gets the new day written
+    after the count ("a week (…)"); None, and `s` as said, when no sentence or several fit."""
+    if not s.kinds or s.speaker == "the assistant" or s.dates or raw_row(s, turn):
+        return None
+    text = s.statement or s.text
+    moves = [m for m in shifts.shifts(text) if m.moved and not _ISO_DAY.search(m.clause)]
+    if len(moves) != 1 or _ISO_DAY.search(text):
+        return None
+    words = shifts.shift_words(moves[0].clause)
+    said_on = message_date(s.time)
+    fits = []
+    for t in sentences:
+        if t is s or t.speaker != s.speaker or raw_row(t, turn):
+            continue
+        days = {date.fromisoformat(d) for d in _ISO_DAY.findall(t.statement or t.text)}
+        if len(days) != 1 or min(days) < said_on:
+            continue
+        if words & supersession.thing_words(t.statement or t.text):
+            fits.append((t, min(days)))
+    if len(fits) != 1:
+        return None
+    old, day = fits[0]
+    new = day + timedelta(days=moves[0].days)
+    count = moves[0].said
+    if not count or count not in s.text:
+        return None
+    dated = f"{count} ({new.isoformat()})"
+    s.text = s.text.replace(count, dated, 1)
+    if s.statement:
+        s.statement = s.statement.replace(count, dated, 1)
+    s.dates = [*s.dates, (count, new)]
+    s.when = s.when or new
+    return old
 
 
 def _edited_to(old: Sentence, s: Sentence, sentences: list[Sentence]) -> Sentence | None:
