@@ -55,3 +55,16 @@ def test_a_stay_for_a_week_moves_nothing(repo: DocumentsRepository):
     )
     assert any("2036-03-07" in ln for ln in now)
     assert not past
+
+
+def test_a_count_that_explains_a_move_already_said_moves_nothing(repo: DocumentsRepository):
+    # the record gives the new day and the log the move; the comment under them says why:
+    # the count is already applied
+    now, _ = _session(
+        repo,
+        "Kiln firing: batch 7 (due by March 27, 2036)",
+        "Ingrid changed the firing date from March 20, 2036 to March 27, 2036.\n\n"
+        "Pushing batch 7 back a week, the glaze needs to cure.",
+    )
+    assert not any("2036-04-03" in ln for ln in now)
+    assert any("2036-03-27" in ln for ln in now)

@@ -2935,6 +2935,12 @@ def _shifted_in_session(s: Sentence, sentences: list[Sentence], turn: Turn) -> S
     if len(fits) != 1:
         return None
     old, day = fits[0]
+    before = day - timedelta(days=moves[0].days)
+    if any(
+        {before.isoformat(), day.isoformat()} <= set(_ISO_DAY.findall(t.statement or t.text))
+        for t in sentences
+    ):
+        return None  # "changed from 6 May to 20 May … moving it two more weeks": said already
     new = day + timedelta(days=moves[0].days)
     count = moves[0].said
     if not count or count not in s.text:
