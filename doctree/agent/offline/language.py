@@ -2168,7 +2168,8 @@ _ORG_SUFFIX = (
     r"Interiors|Recruitment|Logistik|Technik|Verlag|Press|Books|Records|Foods|Brewery|Travel|"
     r"Tours|Cycles|Autos|Tyres|Glazing|Joinery|Decorators|Homes|Developments|Accountancy|"
     r"Opticians|Physiotherapy|Fitness|Kennels|Cattery|Grooming)"
-    r"\b\.?"
+    # the point of "Inc.", "Ltd.", "Corp." is the name's; a sentence's full stop is not
+    r"\b(?:(?<=Inc)\.|(?<=Ltd)\.|(?<=Corp)\.)?"
 )
 #: What names a business or institution when set before its name: "the company Feitoria".
 _ORG_NOUN_WORDS = (
