@@ -2704,6 +2704,8 @@ def read_sentence(
         s.kinds.append("statement")  # "Dentist - Dr Okafor": kept as "Dentist: Dr Okafor"
         s.statement = as_line(s.text)
     find_entities(s, clean, directory, speaker=speaker)
+    if context is not None:
+        _firm_by_kind(s, clean, context)
     if speaker and speaker != "the user":
         directory.person(speaker)
         if FIRST_PERSON.search(clean) or not s.people:
@@ -2733,6 +2735,36 @@ def read_sentence(
     if s.roles or s.relation:
         s.kinds.append("role")
     return s
+
+
+#: "the hospice", "the bakery": an organisation said by a common noun after "the".
+_THE_KIND = re.compile(r"\bthe\s+(?P<kind>[a-z]{3,})\b")
+
+
+def _firm_by_kind(s: Sentence, clean: str, context: Context) -> None:
+    """ "The money goes to the hospice" after "… for Larkfield Hospice": an organisation said
+    by the last word of its name, in lower case after "the", when exactly one organisation
+    the session named ends on that word and the sentence names none. Its name is written in
+    brackets after the words ("the hospice (Larkfield Hospice)", as a role is) and the line
+    is filed with it. The organisations the sentence names are remembered for later ones."""
+    named = s.others.get("organisations", [])
+    if not named and context.firms and "the " in clean:
+        for m in _THE_KIND.finditer(clean):
+            firms = context.firms.get(m.group("kind"))
+            if not firms or len(firms) != 1:
+                continue
+            firm = next(iter(firms))
+            said = m.group(0)
+            at = re.search(rf"(?<![\w'’]){re.escape(said)}(?![\w'’-])(?!\s*\()", s.text)
+            if at is None:
+                continue
+            s.text = f"{s.text[: at.end()]} ({firm}){s.text[at.end() :]}"
+            s.others.setdefault("organisations", []).append(firm)
+            break
+    for firm in named:
+        words = firm.split()
+        if len(words) >= 2 and words[-1][:1].isupper():
+            context.firms.setdefault(words[-1].lower(), set()).add(firm)
 
 
 def _as_restated(

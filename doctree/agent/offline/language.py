@@ -2167,7 +2167,7 @@ _ORG_SUFFIX = (
     r"Airways|Telecom|Energy|Consultants|Accountants|Solicitors|Legal|Realty|Properties|"
     r"Interiors|Recruitment|Logistik|Technik|Verlag|Press|Books|Records|Foods|Brewery|Travel|"
     r"Tours|Cycles|Autos|Tyres|Glazing|Joinery|Decorators|Homes|Developments|Accountancy|"
-    r"Opticians|Physiotherapy|Fitness|Kennels|Cattery|Grooming)"
+    r"Opticians|Physiotherapy|Fitness|Kennels|Cattery|Grooming|Hospice)"
     # the point of "Inc.", "Ltd.", "Corp." is the name's; a sentence's full stop is not
     r"\b(?:(?<=Inc)\.|(?<=Ltd)\.|(?<=Corp)\.)?"
 )

@@ -1281,6 +1281,9 @@ class Context:
         self.form: dict[str, str] = {}  # slug -> the name as it was last written
         self.pet_last = False  # the latest thing named is an animal
         self.dates: list[tuple[str, date]] = []  # dates said so far, with their clause
+        #: the organisations named so far by the last word of their name: "hospice" ->
+        #: {"Larkfield Hospice"}, for "the hospice" said later (`extract._firm_by_kind`)
+        self.firms: dict[str, set[str]] = {}
         self.remembered = directory.remembered_dates  # and those of earlier sessions
         # how the conversation writes numeric dates: "mdy", "dmy" or None (not shown)
         self.date_order: str | None = None
