@@ -181,14 +181,7 @@ def find_entities(
                 r"\s*(?:'s|’s)", raw[m.end("name") :]
             ):
                 continue
-            name = m.group("name")
-            if (
-                " " not in name
-                and re.match(r"\s+\d{1,4}[a-zA-Z]?\b", raw[m.end("name") :])
-                and common_word(name)
-            ):
-                continue  # "in Bin 5", "at Gate 12": a numbered spot, no place called "Bin"
-            other("places", name)
+            other("places", m.group("name"))
     # names already known as something other than a person stay what they are
     for word in re.findall(NAME, raw):
         if (kind := directory.kind_of(word)) and word not in others.get(kind, []):
