@@ -2950,6 +2950,9 @@ def _shifted_in_session(s: Sentence, sentences: list[Sentence], turn: Turn) -> S
     if not s.kinds or s.speaker == "the assistant" or s.dates or raw_row(s, turn):
         return None
     text = s.statement or s.text
+    low = text.lower()
+    if "day" not in low and "week" not in low and "fortnight" not in low:
+        return None  # the cheap test: no count of days or weeks to move by
     moves = [m for m in shifts.shifts(text) if m.moved and not _ISO_DAY.search(m.clause)]
     if len(moves) != 1 or _ISO_DAY.search(text):
         return None
