@@ -33,8 +33,9 @@ _COUNTS = {
     "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "couple": 2,
 }  # fmt: skip
 _COUNT = r"(?:\d{1,3}|a\s+couple\s+of|" + "|".join(_COUNTS) + ")"
-_UNIT = r"(?:days?|weeks?|fortnights?|months?)"
-_DIRECTION = r"(?:before|after|prior\s+to|ahead\s+of|from)"
+_UNIT = r"(?:(?:working|business)\s+days?|days?|weeks?|fortnights?|months?)"
+#: "of" counts only after "within": "within 10 working days of the claim"
+_DIRECTION = r"(?:before|after|prior\s+to|ahead\s+of|from|of)"
 #: The words a clause ends at: an anchor is said before them ("… the deadline so he can …").
 _STOP = (
     r"(?:and|but|so|because|as|when|while|if|or|with|at|in|on|for|which|who|where|to|since|"
@@ -55,7 +56,7 @@ _ANCHOR = (
 _EXPRESSION = re.compile(
     r"(?:\b"
     # "three weeks before the 30 June deadline", "a fortnight after it arrives"
-    rf"(?P<count>{_COUNT})\s+(?P<unit>{_UNIT})\s+(?P<dir>{_DIRECTION})"
+    rf"(?P<within>within\s+)?(?P<count>{_COUNT})\s+(?P<unit>{_UNIT})\s+(?P<dir>{_DIRECTION})"
     rf"(?:\s+{_ANCHOR}|(?P<bare>(?=\s*(?:[.,;:!?)]|$))))"
     # "the Friday before the 14th", "the week after the operation", "the day after it lands"
     rf"|\bthe\s+(?:(?P<wd>{WEEKDAY})|(?P<week>week)|(?P<day>day|morning|afternoon|evening|night))"
@@ -104,7 +105,7 @@ class Expression:
     start: int
     end: int
     count: int  # how many units; 0 for a weekday, a day part or "the week"
-    unit: str  # "day", "week", "month", "weekday", "week-of"
+    unit: str  # "day", "workday", "week", "month", "weekday", "week-of"
     weekday: int  # 0-6 for "the Friday before"; -1 otherwise
     after: bool
     anchor_start: int
@@ -126,6 +127,12 @@ class Expression:
             return monday, f"week of {monday.isoformat()}"
         if self.unit == "month":
             return base + relativedelta(months=sign * self.count), None
+        if self.unit == "workday":  # Monday to Friday, a weekend not counted
+            day, left = base, self.count
+            while left > 0:
+                day += timedelta(days=sign)
+                left -= day.weekday() < 5
+            return day, None
         days = self.count * (7 if self.unit == "week" else 1)
         return base + relativedelta(days=sign * days), None
 
@@ -198,7 +205,9 @@ def anchor_date(anchor: str, said: list[tuple[str, date]]) -> date | None:
 def may_hold(text: str) -> bool:
     """The cheap test: whether `text` has a word an anchored date needs."""
     low = text.lower()
-    return any(w in low for w in ("before", "after", "prior", "ahead", "from", "plus", "+"))
+    return any(
+        w in low for w in ("before", "after", "prior", "ahead", "from", "plus", "+", "within")
+    )
 
 
 def expressions(text: str) -> list[Expression]:
@@ -233,6 +242,8 @@ def expressions(text: str) -> list[Expression]:
             direction = m.group("dir").lower()
             if direction == "from" and m.group("bare") is not None:
                 continue  # "two weeks from." is no date
+            if direction == "of" and (not m.group("within") or m.group("bare") is not None):
+                continue  # "two weeks of rain": a length, no date
             after = not direction.startswith(("before", "prior", "ahead"))
             if m.group("bare") is not None:
                 out.append(Expression(m.start(), m.end(), count, unit, -1, after, 0, 0, ""))
@@ -276,7 +287,8 @@ def _count(said: str) -> int:
 
 
 def _unit(said: str) -> str:
-    return said.lower().rstrip("s")
+    low = said.lower()
+    return "workday" if low.startswith(("working", "business")) else low.rstrip("s")
 
 
 def counted_from(line: str) -> list[tuple[str, str]]:

@@ -195,6 +195,8 @@ def find_entities(
             return
         if clean in directory.not_people or clean.split()[0] in directory.not_people:
             return
+        if any(lang.names_day(phrase, clean) for phrase, _ in s.dates):
+            return  # "our Easter", "Diwali at Gran's": a day the sentence read as a date
         if clean.split()[0] in not_people or clean.lower() in _NOT_PROJECTS:
             return
         if _inside_names(clean, not_people, raw):

@@ -14,9 +14,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import replace
-from datetime import date
+from datetime import date, timedelta
 
-from doctree.agent.offline import afterthought, supersession
+from doctree.agent.offline import afterthought, shifts, supersession
 from doctree.agent.offline import language as lang
 from doctree.agent.offline.answers import answered, answered_parts
 from doctree.agent.offline.clauses import another_subject, clause_left, names_any
@@ -1904,6 +1904,14 @@ def _read(
         a.sentences.remove(lacked)
         if lacked in current:
             current.remove(lacked)
+    elif not s.correction and (moved := _shifted_in_session(s, a.sentences, turn)) is not None:
+        # "the deadline is extended by a fortnight" after "entries close on Friday": the new
+        # day is the old one plus the count, the earlier line goes under Past
+        s.supersedes = [*moved.supersedes, moved]
+        _takes_place_of(s, moved)
+        for held in (a.sentences, current):
+            if moved in held:
+                held.remove(moved)
     elif not s.correction and (swapped := swapped_earlier(s, a.sentences)):
         s.replaces = swapped  # "Lin is moving from Friday to Saturday": the Friday line goes
         for old in swapped:
@@ -2701,6 +2709,8 @@ def read_sentence(
         s.kinds.append("statement")  # "Dentist - Dr Okafor": kept as "Dentist: Dr Okafor"
         s.statement = as_line(s.text)
     find_entities(s, clean, directory, speaker=speaker)
+    if context is not None:
+        _firm_by_kind(s, clean, context)
     if speaker and speaker != "the user":
         directory.person(speaker)
         if FIRST_PERSON.search(clean) or not s.people:
@@ -2730,6 +2740,36 @@ def read_sentence(
     if s.roles or s.relation:
         s.kinds.append("role")
     return s
+
+
+#: "the hospice", "the bakery": an organisation said by a common noun after "the".
+_THE_KIND = re.compile(r"\bthe\s+(?P<kind>[a-z]{3,})\b")
+
+
+def _firm_by_kind(s: Sentence, clean: str, context: Context) -> None:
+    """ "The money goes to the hospice" after "… for Larkfield Hospice": an organisation said
+    by the last word of its name, in lower case after "the", when exactly one organisation
+    the session named ends on that word and the sentence names none. Its name is written in
+    brackets after the words ("the hospice (Larkfield Hospice)", as a role is) and the line
+    is filed with it. The organisations the sentence names are remembered for later ones."""
+    named = s.others.get("organisations", [])
+    if not named and context.firms and "the " in clean:
+        for m in _THE_KIND.finditer(clean):
+            firms = context.firms.get(m.group("kind"))
+            if not firms or len(firms) != 1:
+                continue
+            firm = next(iter(firms))
+            said = m.group(0)
+            at = re.search(rf"(?<![\w'’]){re.escape(said)}(?![\w'’-])(?!\s*\()", s.text)
+            if at is None:
+                continue
+            s.text = f"{s.text[: at.end()]} ({firm}){s.text[at.end() :]}"
+            s.others.setdefault("organisations", []).append(firm)
+            break
+    for firm in named:
+        words = firm.split()
+        if len(words) >= 2 and words[-1][:1].isupper():
+            context.firms.setdefault(words[-1].lower(), set()).add(firm)
 
 
 def _as_restated(
@@ -2901,6 +2941,57 @@ def _later_value_of(s: Sentence, sentences: list[Sentence], turn: Turn) -> Sente
         s.statement or s.text, texts, said_on=message_date(s.time)
     )
     return None if found is None else earlier[found]
+
+
+_ISO_DAY = re.compile(r"\((\d{4}-\d{2}-\d{2})\)")
+
+
+def _shifted_in_session(s: Sentence, sentences: list[Sentence], turn: Turn) -> Sentence | None:
+    """The earlier sentence of the session whose day `s` moves by a count and names no day
+    of its own ("the tasting is pushed back a week" after "the tasting is on the 9th"): the
+    one sentence of the same speaker, not a record of a pasted block, with one day still to
+    come that shares a word with the thing the clause moves. `s` gets the new day written
+    after the count ("a week (…)"); None, and `s` as said, when no sentence or several fit."""
+    if not s.kinds or s.speaker == "the assistant" or s.dates or raw_row(s, turn):
+        return None
+    text = s.statement or s.text
+    low = text.lower()
+    if "day" not in low and "week" not in low and "fortnight" not in low:
+        return None  # the cheap test: no count of days or weeks to move by
+    moves = [m for m in shifts.shifts(text) if m.moved and not _ISO_DAY.search(m.clause)]
+    if len(moves) != 1 or _ISO_DAY.search(text):
+        return None
+    words = shifts.shift_words(moves[0].clause)
+    said_on = message_date(s.time)
+    fits = []
+    for t in sentences:
+        if t is s or t.speaker != s.speaker or raw_row(t, turn):
+            continue
+        days = {date.fromisoformat(d) for d in _ISO_DAY.findall(t.statement or t.text)}
+        if len(days) != 1 or min(days) < said_on:
+            continue
+        if words & supersession.thing_words(t.statement or t.text):
+            fits.append((t, min(days)))
+    if len(fits) != 1:
+        return None
+    old, day = fits[0]
+    before = day - timedelta(days=moves[0].days)
+    if any(
+        {before.isoformat(), day.isoformat()} <= set(_ISO_DAY.findall(t.statement or t.text))
+        for t in sentences
+    ):
+        return None  # "changed from 6 May to 20 May … moving it two more weeks": said already
+    new = day + timedelta(days=moves[0].days)
+    count = moves[0].said
+    if not count or count not in s.text:
+        return None
+    dated = f"{count} ({new.isoformat()})"
+    s.text = s.text.replace(count, dated, 1)
+    if s.statement:
+        s.statement = s.statement.replace(count, dated, 1)
+    s.dates = [*s.dates, (count, new)]
+    s.when = s.when or new
+    return old
 
 
 def _edited_to(old: Sentence, s: Sentence, sentences: list[Sentence]) -> Sentence | None:

@@ -138,6 +138,8 @@ NOT_NAMES = {
     "Action", "Big", "Bad", "News", "Hmm", "Aww", "Wow", "Honestly", "Before", "After",
     "Can", "Could", "Would", "Should", "Will", "What", "Why", "How", "Where", "Who", "Not",
     "Just", "Still", "Anyway", "Btw", "Fyi", "Ps", "Dear", "Cheers", "Regards", "Congrats",
+    # said in "thank God", "God knows", "oh my God": an exclamation, no one to keep a page on
+    "God",
 }  # fmt: skip
 
 
@@ -318,6 +320,18 @@ _NOT_PAST = re.compile(
     r"|\b(?:registered|signed\s+up|enrolled|entered\s+us)\s+(?:for|on|in)\b",
     re.I,
 )
+
+
+def names_day(phrase: str, name: str) -> bool:
+    """Whether date `phrase` of a sentence is the day `name` names ("Hanukkah", "Easter
+    Monday" of "Easter"): its words, an opening "on" or "the" aside, begin with the name's.
+    A day counted from a person's event ("Tom's birthday") begins with the possessive, no
+    word of its own."""
+    words = re.sub(r"^(?:on|the|by|at|for|over)\s+", "", phrase.strip(), flags=re.I).split()
+    said = name.split()
+    return len(words) >= len(said) and [w.lower() for w in words[: len(said)]] == [
+        w.lower() for w in said
+    ]
 
 
 def marked_not_past(text: str) -> bool:
@@ -2055,7 +2069,9 @@ _ROLE_WORD = (
     r"tutor|agent|midwife|surgeon|nurse|surveyor|solicitor|caterer|photographer|florist|"
     r"gardener|childminder|babysitter|carer|decorator|roofer|locksmith|optician|pharmacist|"
     r"physio(?:therapist)?|registrar|officiant|chiropractor|osteopath|clerk|secretary|"
-    r"receptionist|treasurer|caretaker|administrator|supervisor|headteacher)"
+    r"receptionist|treasurer|caretaker|administrator|supervisor|headteacher|"
+    # who serves a place or a congregation: "our councillor is …", "the vicar, Ann Lowe"
+    r"councillor|vicar|priest|rabbi|imam|mayor|gp|health\s+visitor|social\s+worker)"
 )
 #: A role and the name set beside it: "The plumber, Gareth, comes Friday", "our vet Dr. Lin",
 #: "My accountant is Dev Malhotra" (said with "is", a full name or a title and a surname: a
@@ -2173,8 +2189,9 @@ _ORG_SUFFIX = (
     r"Airways|Telecom|Energy|Consultants|Accountants|Solicitors|Legal|Realty|Properties|"
     r"Interiors|Recruitment|Logistik|Technik|Verlag|Press|Books|Records|Foods|Brewery|Travel|"
     r"Tours|Cycles|Autos|Tyres|Glazing|Joinery|Decorators|Homes|Developments|Accountancy|"
-    r"Opticians|Physiotherapy|Fitness|Kennels|Cattery|Grooming)"
-    r"\b\.?"
+    r"Opticians|Physiotherapy|Fitness|Kennels|Cattery|Grooming|Hospice)"
+    # the point of "Inc.", "Ltd.", "Corp." is the name's; a sentence's full stop is not
+    r"\b(?:(?<=Inc)\.|(?<=Ltd)\.|(?<=Corp)\.)?"
 )
 #: What names a business or institution when set before its name: "the company Feitoria".
 _ORG_NOUN_WORDS = (

@@ -1156,6 +1156,10 @@ def absolute_dates(
         if any(a <= m.start() < b for a, b in stretches):
             continue  # a day of a stretch ("14-17 March"): `day_ranges` reads both ends
         past = tense_at(text, m.start()) if by_clause else given
+        if past and by_clause and _verbless(clause_at(text, m.start())):
+            # "I've signed up to coach the juniors, first session on 3 May": a clause with no
+            # verb of its own only borrows a tense, so its day is the nearest one
+            past = None
         if past and _MOVED_TO.search(text[: m.start()]):
             past = None  # "moved to June 28", "pushed back until May 3": where it went, nearest
         month = (m.group("m1") or m.group("m2") or m.group("m3") or m.group("m4")).lower()
@@ -1240,6 +1244,11 @@ def absolute_dates(
     return found
 
 
+def _verbless(clause: str) -> bool:
+    """Whether `clause` has no verb, nor a word that reads as one (`tense_at`'s test)."""
+    return not lang.has_verb(clause) and not re.search(r"\b[a-z]{3,}[^s\W]s\b", clause)
+
+
 def _same_day(d: date, year: int) -> date | None:
     """`d`'s day and month in `year`; None for 29 February in a year without it."""
     try:
@@ -1284,6 +1293,9 @@ class Context:
         self.form: dict[str, str] = {}  # slug -> the name as it was last written
         self.pet_last = False  # the latest thing named is an animal
         self.dates: list[tuple[str, date]] = []  # dates said so far, with their clause
+        #: the organisations named so far by the last word of their name: "hospice" ->
+        #: {"Larkfield Hospice"}, for "the hospice" said later (`extract._firm_by_kind`)
+        self.firms: dict[str, set[str]] = {}
         self.remembered = directory.remembered_dates  # and those of earlier sessions
         # how the conversation writes numeric dates: "mdy", "dmy" or None (not shown)
         self.date_order: str | None = None
@@ -1590,6 +1602,8 @@ def _candidate_names(s: Sentence, raw: str, directory: Directory) -> list[str]:
             continue
         if directory.kind_of(word):
             continue
+        if any(lang.names_day(phrase, word) for phrase, _ in s.dates):
+            continue  # "keeping track of wor Christmas": a day read as a date, no one
         out.append(word)
     return out
 

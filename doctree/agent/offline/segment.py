@@ -143,6 +143,7 @@ def user_sentences(
     """
     text = interview_read(footnotes_read(dtg_read(text)))
     text = quote_marked_blocks(unfence_text(text, keep=_kept_fenced, own=nicks))
+    text = outer_pipes(text)
     if (chain := mail_chain(text)) is not None and len(chain) > 1:
         return chain_sentences(chain, items, pieces, rows, kept_quotes, dated)
     if (export := chat_export(text)) is not None:
@@ -662,6 +663,43 @@ _NOTE_OF = re.compile(
     r"(?P<role>[a-z]+(?:\s+[a-z]+)?)\s+(?:left|wrote|sent|posted|gave|put)\b",
     re.I,
 )
+
+
+#: A line of cells between pipes with no pipe at either end: "3 | Ines | swimming".
+_BARE_ROW = re.compile(r"[^|>`~\s][^|]*(?:\s\|\s[^|]*){2,}[^|\s]")
+
+
+def outer_pipes(text: str) -> str:
+    """A table pasted without the pipes at the ends of its lines ("BIN | WINE | QTY" over
+    "1 | Rioja | 6") written with them, so that it is read as a table: two lines or more in
+    a row, each of three cells or more and as many as the first. A single such line is
+    left as it is (a pipe may stand in prose); so is a fenced or quoted one."""
+    if " | " not in text:
+        return text
+    lines = text.split("\n")
+    fenced = False
+    at = 0
+    while at < len(lines):
+        line = lines[at].strip()
+        if line.startswith(("```", "~~~")):
+            fenced = not fenced
+        if fenced or not _BARE_ROW.fullmatch(line):
+            at += 1
+            continue
+        width = line.count(" | ")
+        end = at + 1
+        while (
+            end < len(lines)
+            and _BARE_ROW.fullmatch(row := lines[end].strip())
+            and row.count(" | ") == width
+            and row.count("|") == width
+        ):
+            end += 1
+        if end - at >= 2 and line.count("|") == width:
+            for i in range(at, end):
+                lines[i] = f"| {lines[i].strip()} |"
+        at = end
+    return "\n".join(lines)
 
 
 def _cells(line: str) -> list[str]:

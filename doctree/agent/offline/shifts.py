@@ -62,6 +62,7 @@ class Shift:
     start: int
     #: a word of moving says it ("pushed", "goes back"), not only "later"
     moved: bool = True
+    said: str = ""  # the count as said ("by a fortnight", "back a week")
 
 
 def shifts(text: str) -> list[Shift]:
@@ -91,7 +92,7 @@ def shifts(text: str) -> list[Shift]:
         days = n * _DAYS[m.group("unit").lower()]
         if _EARLIER.search(clause) and not re.search(r"\blater\b|\bback\b", clause, re.I):
             days = -days
-        out.append(Shift(days, clause, start, bool(_MOVED.search(clause))))
+        out.append(Shift(days, clause, start, bool(_MOVED.search(clause)), m.group(0).strip()))
     return out
 
 
