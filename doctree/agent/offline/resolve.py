@@ -394,11 +394,14 @@ def tense_at(text: str, pos: int) -> bool:
             pos -= 1
 
 
-#: A verb of calling off or moving right before a weekday, its object: "cancelled Friday",
-#: "has postponed Tuesday's", "moved Thursday" (moved to, from: their own rules).
+#: A verb of calling off, moving or putting forward right before a weekday, its object:
+#: "cancelled Friday", "has postponed Tuesday's", "moved Thursday" (moved to, from: their own
+#: rules), "suggested Wednesday": a day still to come.
 _CALLED_OFF_DAY = re.compile(
     r"\b(?:cancell?ed|postponed|called\s+off|rescheduled|scrapped|moved|pushed\s+back|"
-    r"bumped)\s+(?:on\s+)?$",
+    r"bumped|"
+    # a day put forward for what is to come: "she suggested Wednesday at 3:30"
+    r"suggested|proposed|offered|pencill?ed\s+in|arranged|scheduled)\s+(?:on\s+)?$",
     re.I,
 )
 
@@ -1370,6 +1373,10 @@ def referent(
 
 #: "Her landlord …" opening a sentence: "her" owns what follows, as "his" does; an object
 #: ("take her for a walk") never opens one.
+#: After a kin word: someone of theirs ("my daughter's teacher"), who is not them.
+_OWNS_SOMEONE = re.compile(
+    rf"['’]s\s+(?:[\w-]+\s+)?(?:{lang._ROLE_WORD}|friend|boss|partner|colleague)\b", re.I
+)
 _OWNS_AT_HEAD = re.compile(r"\W*(?:(?:and|but|so|also|oh|plus),?\s+)*her\s+[a-z]", re.I)
 
 
@@ -1448,6 +1455,8 @@ def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
         elif not m.group("name") and m.group("whose").lower() == "your":
             addressed_kin = True  # "your mum … she says": someone unnamed the pronoun may mean
         elif not m.group("name") and m.group("whose").lower() == "my":
+            if key and _OWNS_SOMEONE.match(raw, m.end()):
+                continue  # "my daughter's teacher, Ms Abara": the one named is the teacher
             who = f"the user's {m.group('rel').lower()}"
             unnamed.append(who)
             if g:
@@ -1471,6 +1480,15 @@ def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
     for m in lang.KIN_TITLE.finditer(raw):
         if m.group("name") in key and (g := lang.kin_gender(m.group("rel"))):
             context.gender.setdefault(key[m.group("name")], g)
+    for name in key:
+        # "Ms Abara", "Mr Osei": a title that tells it
+        title = re.match(r"(Mrs|Ms|Miss|Sra|Srta|Mme|Mlle|Frau|Mr|Sr|Herr)\.?\s", name)
+        title = title or re.search(
+            rf"\b(Mrs|Ms|Miss|Sra|Srta|Mme|Mlle|Frau|Mr|Sr|Herr)\.?\s+{re.escape(name)}\b", raw
+        )
+        if title:
+            male = title.group(1) in ("Mr", "Sr", "Herr")
+            context.gender.setdefault(key[name], "m" if male else "f")
     for pattern in lang.NICKNAME:
         for m in pattern.finditer(raw):
             if (full := m.group("full")) in key and (g := lang.pronoun_gender(m.group(0))):
