@@ -2009,6 +2009,21 @@ def corrected_earlier(s: Sentence, sentences: list[Sentence]) -> list[Sentence]:
         if (named and named <= have) or (not named and len(words & have) >= 2):
             out.append(old)
             break  # the latest one it can mean
+    if out or named or value or not lang.CORRECTS_EARLIER.match(s.raw):
+        return out
+    # "Scratch that, Priya rang: she wants it on Friday the 9th instead": a correction that
+    # gives one day and shares too few words means the latest earlier line of the same
+    # speaker that gave one other day, when the two share a word (else none: unsure)
+    days = {d for _, d in s.dates}
+    if len(days) != 1:
+        return out
+    for old in reversed(sentences):
+        if old.speaker != s.speaker or not old.raw or not old.dates:
+            continue
+        if len({d for _, d in old.dates}) == 1 and not days & {d for _, d in old.dates}:
+            if words & content_words(old.raw):
+                out.append(old)
+        break
     return out
 
 
