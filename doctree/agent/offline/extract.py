@@ -35,9 +35,9 @@ from doctree.agent.offline.enumerations import (
 )
 from doctree.agent.offline.figures import confirmed, with_figures
 from doctree.agent.offline.forms import said_forms
-from doctree.agent.offline.lexicon import common_word
 from doctree.agent.offline.labels import as_line, labelled_value
 from doctree.agent.offline.language import FIRST_PERSON, NAME, NOT_NAMES, content_words, mentions
+from doctree.agent.offline.lexicon import common_word
 from doctree.agent.offline.model import Analysis, EarlierForget, Segmented, Sentence, Turn
 from doctree.agent.offline.numeric import numeric_dates
 from doctree.agent.offline.positions import (

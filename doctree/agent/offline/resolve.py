@@ -2037,9 +2037,9 @@ def corrected_earlier(s: Sentence, sentences: list[Sentence]) -> list[Sentence]:
     for old in reversed(sentences):
         if old.speaker != s.speaker or not old.raw or not old.dates:
             continue
-        if len({d for _, d in old.dates}) == 1 and not days & {d for _, d in old.dates}:
-            if words & content_words(old.raw):
-                out.append(old)
+        given = {d for _, d in old.dates}
+        if len(given) == 1 and not days & given and words & content_words(old.raw):
+            out.append(old)
         break
     return out
 
