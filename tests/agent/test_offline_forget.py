@@ -599,3 +599,44 @@ def test_keeping_asked_against_in_another_wording_forgets_the_thing(repo):
     run(repo, transcript("s-weigh-2", ("user", DAY2, "Please don't remember my weight.")))
     assert not holding(repo, "91 kg")
     assert holding(repo, "Urban Climb")
+
+
+def test_forget_i_mentioned_him_means_the_one_name_beside_an_opening_verb(repo):
+    run(
+        repo,
+        transcript(
+            "s-quiz",
+            (
+                "user",
+                DAY1,
+                "Quiz night running order:\n\n"
+                "- Round 1: Flags of the world\n"
+                "- Round 2: Kofi's story about his gambling debts\n"
+                "- Round 3: Eighties film quotes",
+            ),
+            (
+                "user",
+                "2027-05-03T18:05:00Z",
+                "Drop round 2 entirely, Kofi asked us to cut it, forget I mentioned him.",
+            ),
+        ),
+    )
+    assert holding(repo, "Kofi") == []
+    assert holding(repo, "gambling") == []
+    assert holding(repo, "Flags of the world")
+
+
+def test_forget_i_mentioned_him_beside_two_names_forgets_no_one(repo):
+    run(
+        repo,
+        transcript(
+            "s-quiz",
+            ("user", DAY1, "Kofi Mensah hosts round 2 and Dawit Bekele marks the answers."),
+            (
+                "user",
+                "2027-05-03T18:05:00Z",
+                "Kofi told Dawit about the change, forget I mentioned him.",
+            ),
+        ),
+    )
+    assert holding(repo, "Kofi") and holding(repo, "Dawit")

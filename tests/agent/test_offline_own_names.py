@@ -114,3 +114,19 @@ def test_a_name_the_user_says_of_a_relation_is_never_the_users_own(repo, said, r
     assert "~/memory/user" not in paths(repo)  # no name of the user's was said
     facts = "\n".join(d.body for d in repo.documents("main", "~/memory"))
     assert name in facts and "the user's name" not in facts
+
+
+def test_the_users_name_said_whole_with_a_surname_stays_as_said():
+    assert as_the_user("Row 4: me (Devika Sharma), paid.", {"Devika"}) == (
+        "Row 4: me (Devika Sharma), paid."
+    )
+    assert as_the_user("Devika Sharma signed the form.", {"Devika"}) == (
+        "Devika Sharma signed the form."
+    )
+
+
+def test_the_users_name_alone_is_still_read_as_the_user():
+    assert as_the_user("Devika needs a break.", {"Devika"}) == "I need a break."
+    assert (
+        as_the_user("The form is for Devika, Monday.", {"Devika"}) == "The form is for me, Monday."
+    )

@@ -37,6 +37,7 @@ from doctree.agent.offline.figures import confirmed, with_figures
 from doctree.agent.offline.forms import said_forms, says_sum
 from doctree.agent.offline.labels import as_line, labelled_value
 from doctree.agent.offline.language import FIRST_PERSON, NAME, NOT_NAMES, content_words, mentions
+from doctree.agent.offline.lexicon import common_word
 from doctree.agent.offline.model import Analysis, EarlierForget, Segmented, Sentence, Turn
 from doctree.agent.offline.numeric import numeric_dates
 from doctree.agent.offline.positions import (
@@ -798,6 +799,17 @@ def _whom(
                 return title if best[1] in title.split() else best[1]
             return best[1]
         unknown = {m.group(0) for m in new}
+        if len(unknown) > 1:
+            # "Take that part out, Ravi asked us to, forget him": a word opening the sentence
+            # that the word list holds ("Take") is no name beside one that is no word
+            opening = {
+                m.group(0)
+                for m in new
+                if (m.start() == 0 or whole[: m.start()].rstrip().endswith((".", "!", "?")))
+                and common_word(m.group(0))
+            }
+            if len(unknown - opening) == 1:
+                unknown -= opening
         if len(unknown) == 1:
             return unknown.pop()
         if unknown:

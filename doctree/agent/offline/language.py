@@ -2903,7 +2903,7 @@ MAKE_THAT = re.compile(
 #: cake: ...", "Actually, ...", "Change of plan: ...", "Update: ...".
 CORRECTS_EARLIER = re.compile(
     r"^\W*(?:correction(?:\s+(?:on|about|to)\s+[^:,]+)?|change\s+of\s+plans?|update|"
-    r"scratch\s+that|on\s+second\s+thought|i\s+was\s+wrong(?:\s+about\s+[^:,]+)?"
+    r"(?:scratch|scrap|strike)\s+that|on\s+second\s+thought|i\s+was\s+wrong(?:\s+about\s+[^:,]+)?"
     # "Hang on, the Trainline one is wrong, it was £78.40": the thing said to be wrong
     r"|(?:(?:hang\s+on|wait|sorry|oops|actually)[,\s]+)?(?:the|my|our)\s+[^:,.]{1,40}?\s+"
     # "the 11% is wrong on there, …": where it is wrong said after it

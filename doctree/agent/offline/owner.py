@@ -156,7 +156,8 @@ def as_the_user(text: str, names: set[str]) -> str:
     for name in sorted(names, key=len, reverse=True):
         if not name[:1].isupper():
             continue  # a nick is read in a chat log's lines, not in prose
-        n = re.escape(name)
+        # "me (Devika Sharma)": the name said whole, with a surname after it, stays as said
+        n = re.escape(name) + r"(?!\s+[A-Z][\w'’-])"
 
         def subject(m: re.Match) -> str:
             verb = m.group("verb")
@@ -173,15 +174,17 @@ def as_the_user(text: str, names: set[str]) -> str:
                 said = verb  # "Devika will", "Devika can"
             return f"{m.group('lead')}I {said}"
 
-        text = re.sub(rf"(?<![\w@-]){n}['’]s(?=\s+\w+ing\b)", "I'm", text)  # "Devika's going"
+        text = re.sub(
+            rf"(?<![\w@-]){re.escape(name)}['’]s(?=\s+\w+ing\b)", "I'm", text
+        )  # "Devika's going"
         text = re.sub(
             r"(?P<lead>(?:^|(?<=[.!?:;]\s)|(?<=\n)|(?<=,\s)|(?<=\band\s)|(?<=\bbut\s)|"
             rf"(?<=\bso\s))\s*){n}\s+(?P<verb>[a-z][\w'’]*)",
             subject,
             text,
         )
-        text = re.sub(rf"(?<![\w@-]){n}['’]s\b", "my", text)
-        text = re.sub(rf"(?<![\w@-]){n}(?![\w-])", "me", text)
+        text = re.sub(rf"(?<![\w@-]){re.escape(name)}['’]s\b", "my", text)
+        text = re.sub(rf"(?<![\w@-]){re.escape(name)}(?![\w-])(?!\s+[A-Z][\w'’-])", "me", text)
     # a sentence that now opens with "my" or "me" opens with a capital, as it did
     return re.sub(r"(?:^|(?<=[.!?]\s)|(?<=\n))m(?=y\b|e\b)", "M", text)
 

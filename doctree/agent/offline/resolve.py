@@ -1701,6 +1701,15 @@ _INSTEAD_OF = re.compile(
 )
 
 
+#: A code of capitals and figures, each at least two: "AFE2937", "KT4471", "B12X".
+_CODE = re.compile(r"(?=(?:[^A-Z]*[A-Z]){2})(?=(?:\D*\d){2})[A-Z0-9]{4,12}")
+
+
+def _shape(code: str) -> str:
+    """A code's letters and figures as "A" and "9": "KT4471" -> "AA9999"."""
+    return re.sub(r"\d", "9", re.sub(r"[A-Z]", "A", code))
+
+
 def values_contrasted(text: str) -> tuple[str, str] | None:
     """(new, old) when `text` corrects a value by naming the one it replaces: "the mileage
     was 46,200, not 48,200" -> ("46,200", "48,200"); "back on the 3rd, not the 2nd" ->
@@ -1711,6 +1720,14 @@ def values_contrasted(text: str) -> tuple[str, str] | None:
     if m is None:
         return None
     old_said = re.sub(r"^(?:the|a|an)\s+", "", m.group("old").strip(), flags=re.I)
+    code = _CODE.fullmatch(old_said.split(" ")[0].rstrip(".,"))
+    if code is not None:
+        # "the ring is KT4471, not KT4417": a code of letters and figures for one of the
+        # same shape said just before it
+        said = _CODE.fullmatch(text[: m.start()].rstrip().split(" ")[-1].rstrip(".,"))
+        if said is None or _shape(said.group(0)) != _shape(code.group(0)):
+            return None
+        return (said.group(0), code.group(0)) if said.group(0) != code.group(0) else None
     old = VALUE_SAID.fullmatch(old_said.split(" ")[0].rstrip(".,"))
     before = list(VALUE_SAID.finditer(text[: m.start()]))
     if old is None or not before:
@@ -1755,7 +1772,7 @@ def value_span(text: str, value: str) -> tuple[int, int] | None:
             rf"(?<![\w.,]){counted.group(1)}\s*{re.escape(counted.group(2))}\b", text, re.I
         )
         return (m.start(), m.start() + len(counted.group(1))) if m else None
-    if not re.search(r"\d", value):
+    if not re.search(r"\d", value) or _CODE.fullmatch(value):
         m = re.search(rf"(?<![\w-]){re.escape(value)}(?![\w-])", text, re.I)
         return m.span() if m else None
     for m in VALUE_SAID.finditer(text):
@@ -2053,6 +2070,21 @@ def corrected_earlier(s: Sentence, sentences: list[Sentence]) -> list[Sentence]:
         if (named and named <= have) or (not named and len(words & have) >= 2):
             out.append(old)
             break  # the latest one it can mean
+    if out or named or value or not lang.CORRECTS_EARLIER.match(s.raw):
+        return out
+    # "Scratch that, Priya rang: she wants it on Friday the 9th instead": a correction that
+    # gives one day and shares too few words means the latest earlier line of the same
+    # speaker that gave one other day, when the two share a word (else none: unsure)
+    days = {d for _, d in s.dates}
+    if len(days) != 1:
+        return out
+    for old in reversed(sentences):
+        if old.speaker != s.speaker or not old.raw or not old.dates:
+            continue
+        given = {d for _, d in old.dates}
+        if len(given) == 1 and not days & given and words & content_words(old.raw):
+            out.append(old)
+        break
     return out
 
 

@@ -170,13 +170,25 @@ _BARE_NUMBER = re.compile(
 )
 #: A named venue after "at the" or "to the": "at the Crown", "moved to the Old Forge". A
 #: value like a date: a later "the party's moved to the Swan" replaces it.
+#: The kinds of room or building a venue is said by: "hall", "hut", "pub".
+_PLACES = (
+    r"(?:hall|hut|room|centre|center|church|chapel|pub|library|clubhouse|pavilion|studio|"
+    r"barn|gym|theatre|theater|annexe|annex|lounge|bar|cafe|café|canteen|hotel|inn|marquee)"
+)
 _VENUE = re.compile(
-    r"\b(?:at|to)\s+the\s+(?P<name>[A-Z][\w'’-]*(?:\s+(?:[A-Z][\w'’-]*|&))*)"
+    r"\b(?:at|to)\s+the\s+(?P<name>[A-Z][\w'’-]*(?:\s+(?:[A-Z][\w'’-]*|&))*"
+    # "to the Methodist church hall": the kind of building said after its name is of it
+    rf"(?:\s+(?:[a-z][\w'’-]*\s+)?{_PLACES}\b(?!['’]))?)"
     # someone's home, said by their name alone or with the word for it: "at Priya's now",
     # "moved to Tom's place in Leeds" (not "at Tom's request", "to Anna's surprise")
     r"|\b(?:at|to)\s+(?P<home>[A-Z][\w-]*['’]s)"
     r"(?=\s+(?:house|place|flat|home|garden|cottage|farm)\b|\s*(?:[.,;!)]|$)"
     r"|\s+(?:now|instead|in|on|at|this|next|then|from|for)\b)"
+)
+#: A venue said in lower case by the kind of room or building it is: "in the scout hut",
+#: "at the village hall", "in the back room" (the words before the noun its name).
+_PLACE_NOUN = re.compile(
+    rf"\b(?:in|at)\s+the\s+(?P<name>(?:[a-z][\w'’-]*\s+){{0,2}}?{_PLACES})\b(?!['’])"
 )
 #: A venue that is someone's home: "Priya's".
 _HOME = re.compile(r"['’]s$")
@@ -452,6 +464,8 @@ def values(text: str, *, bare: bool = False, said_on: date | None = None) -> tup
         first = re.sub(r"['’]s$", "", m.group(group).split()[0].lower())
         if first not in (*lang.WEEKDAYS, *lang.MONTHS):
             add("venue", m.group(group).lower(), m.span(group))
+    for m in _PLACE_NOUN.finditer(text):
+        add("venue", m.group("name").lower(), m.span("name"))
     for m in _WORKPLACE.finditer(text):
         add("workplace", m.group("name").lower(), m.span("name"))
     for m in _RECURRING.finditer(text):
