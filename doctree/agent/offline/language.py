@@ -3002,6 +3002,9 @@ _LEAVES_ALONE = frozenset(
         "anyway",
         "please",
         "thanks",
+        # when, said after it with a determiner the stop list lacks ("the park every morning")
+        "every",
+        "all",
         "ok",
         "okay",
         # where it is, said after it ("the park near us", "the van outside")
@@ -3053,6 +3056,128 @@ def only_compounded(text: str, word: str) -> bool:
         ):
             return False
     return found
+
+
+#: Words before a noun that say what it is like (its size, age, kind or place in an order),
+#: so leave it the thing itself ("the big park", "the old room"); a word of another shape
+#: before it may name another thing the noun is part of ("the car park", "the spare room").
+_DESCRIBES = frozenset(
+    {
+        "big",
+        "small",
+        "little",
+        "large",
+        "huge",
+        "tiny",
+        "old",
+        "new",
+        "nice",
+        "good",
+        "great",
+        "bad",
+        "best",
+        "better",
+        "worst",
+        "lovely",
+        "whole",
+        "same",
+        "usual",
+        "favourite",
+        "favorite",
+        "nearest",
+        "nearby",
+        "first",
+        "second",
+        "third",
+        "last",
+        "next",
+        "main",
+        "only",
+        "own",
+        "other",
+        "another",
+        "current",
+        "previous",
+        "former",
+        "usual",
+        "front",
+        "back",
+        "top",
+        "bottom",
+        "upper",
+        "lower",
+        "north",
+        "south",
+        "east",
+        "west",
+        "long",
+        "short",
+        "high",
+        "low",
+        "far",
+        "near",
+        "quiet",
+        "busy",
+        "free",
+        "full",
+        "empty",
+        "cheap",
+        "dear",
+        "open",
+        "closed",
+    }
+)
+#: The shapes of a word that says what a noun is like ("the local park", "a beautiful
+#: room", "the flooded room", "the dusty room").
+_DESCRIBING = re.compile(
+    r"[a-z]+(?:ed|ing|ic|ous|ful|able|ible|ive|ant|ent|less|al|ish|est|er|y)", re.I
+)
+
+
+def only_headed(text: str, word: str) -> bool:
+    """Whether every time `text` says the single word `word` (or its plural) as a whole word,
+    another noun before it makes it part of another thing's name ("the car park", "the spare
+    room": not the park or the room the user spoke of). A determiner, a possessive, a number,
+    a verb or a word that says what the noun is like before it ("the park", "our park", "went
+    to the park", "the big park", "the local park") leaves it the thing. False when the text
+    never says the word as written."""
+    found = False
+    for m in re.finditer(rf"(?<![\w'’-]){re.escape(word)}(?:e?s)?(?![\w-])", text, re.I):
+        found = True
+        prev = re.search(r"([A-Za-z][a-z]*)\s+$", text[: m.start()])
+        if prev is None:
+            return False
+        before = prev.group(1)
+        low = before.lower()
+        if (
+            low in stopwords.ENGLISH
+            or low in _DESCRIBES
+            or low in _COUNT_WORDS
+            or _DESCRIBING.fullmatch(low)
+            or has_verb(low)
+            or len(low) < 3
+        ):
+            return False
+        if before[0].isupper() and re.search(r"(?:^|[.!?:]\s*|^-\s*)$", text[: prev.start()]):
+            return False  # a capital only because the sentence starts there
+    return found
+
+
+def named_with(what: str, word: str) -> str | None:
+    """The word a request names `word` with, just before it, where it makes it another
+    thing's name ("car" of "the car park", "spare" of "the spare room"): the line must say
+    the two together. None for a determiner, a possessive or a word that says what the thing
+    is like ("the park", "my old room")."""
+    m = re.search(rf"([A-Za-z][a-z]*)\s+{re.escape(word)}(?:e?s)?\s*$", what, re.I)
+    if m is None:
+        return None
+    return m.group(1).lower() if only_headed(m.group(0), word) else None
+
+
+def says_with(text: str, before: str, word: str) -> bool:
+    """Whether `text` says `word` right after `before` ("car park", "car-park", "carpark")."""
+    pattern = rf"(?<![\w'’-]){re.escape(before)}(?:\s+|-)?{re.escape(word)}(?:e?s)?(?![\w-])"
+    return re.search(pattern, text, re.I) is not None
 
 
 def without_name(text: str, name: str) -> str | None:

@@ -1400,6 +1400,8 @@ class Writer(PageIO):
         document write of this run, so `doctree revert --run` puts it back. `dry`: nothing
         is written. The lines removed (or that would be) are counted."""
         self.cited: set[str] = set()
+        self.apart: tuple[str, str] | None = None
+        self.pair: tuple[str, tuple[str, str]] | None = None
         # a thing of a person's named by a short word ("Priya's dad"): that word, as it
         # concerns them
         words = lang.thing_words(what) if persons else lang.forget_words(what)
@@ -1448,7 +1450,14 @@ class Writer(PageIO):
         # name ("the van depot") is that other thing when memory also says the word of its
         # own (said only so, the request means it)
         compound_apart = False
+        # "forget the car park": a line must say the two words together (a short word the
+        # request names the thing by is not among its words)
+        pair = None
         if len(words) == 1 and not named and not persons:
+            one = next(iter(words))
+            if (before := lang.named_with(what, one)) is not None and before not in words:
+                pair = (before, one)
+        if len(words) == 1 and not named and not persons and pair is None:
             one = next(iter(words))
             for path in dict.fromkeys(paths):
                 page = self.read(path) if path not in gone else None
@@ -1457,10 +1466,14 @@ class Writer(PageIO):
                     and not self._session_line(ln)
                     and mentions(said_forms(ln), words)
                     and not lang.only_compounded(ln, one)
+                    and not lang.only_headed(ln, one)
                     for ln in page.body.split("\n")
                 ):
                     compound_apart = True
                     break
+        # what `_referred` reads the earlier conversations with: the same other thing apart
+        self.apart = (what, next(iter(words))) if compound_apart else None
+        self.pair = (what, pair) if pair is not None else None
         removed = 0
         emptied: list[str] = []
         for path in dict.fromkeys(paths):
@@ -1497,9 +1510,13 @@ class Writer(PageIO):
                     )
                 else:
                     said = mentions(told, words)
+                    if pair is not None:
+                        said = said and lang.says_with(ln, *pair)  # "the car park" only
                     if compound_apart:
                         # "forget the van": not "the van depot", another thing
-                        said = said and not lang.only_compounded(ln, next(iter(words)))
+                        one = next(iter(words))
+                        said = said and not lang.only_compounded(ln, one)
+                        said = said and not lang.only_headed(ln, one)  # "the car park"
                     if (head := self.filing.analysis.forget_head.get(what)) is not None:
                         said = said and mentions(told, {head})  # the thing named whole
                 said = said and named <= lang.named_words(f"{ln} {title}" if of_whom else ln)
@@ -1634,7 +1651,11 @@ class Writer(PageIO):
         when the caller gave a way to read it; nothing otherwise."""
         if self.earlier is None:
             return {}
-        says = ThingTest(content_words(thing), persons)
+        apart: tuple[str, str] | None = getattr(self, "apart", None)
+        one = apart[1] if apart is not None and apart[0] == thing and not persons else None
+        pair: tuple[str, tuple[str, str]] | None = getattr(self, "pair", None)
+        two = pair[1] if pair is not None and pair[0] == thing and not persons else None
+        says = ThingTest(content_words(thing), persons, apart=one, pair=two)
         out = {}
         for sid in sessions:
             transcript = self.earlier(sid)
