@@ -1177,12 +1177,14 @@ def _forget(
         thing = words - {w.lower() for w in re.findall(r"\b[A-Z][\w'’-]*", target)}
         thing -= {w for p in persons for w in content_words(p)}
         says = [t for t in a.sentences if words and _says(t.text, words, persons)]
-        pair = None
+        pair = apart = None
         if len(words) == 1 and not persons:
             one = next(iter(words))
             if (before := lang.named_with(target, one)) is not None and before not in words:
                 pair = before
                 says = [t for t in says if lang.says_with(t.text, before, one)]  # "car park"
+        if (rival := lang.compound_named(target, words)) is not None and not persons:
+            says = [t for t in says if not lang.another_than(t.text, *rival)]  # "our garden"
         if len(words) == 1 and not persons and pair is None:
             # "forget the van" where the van is said of its own too: "the van depot" is
             # another thing (said only so, it is what the request means)
@@ -1194,6 +1196,7 @@ def _forget(
             ]
             if alone:
                 says = alone
+                apart = one
         if lang.OLD_VALUE.search(target):
             # "my old number": a value said as old, or memory holds as past; what is said of
             # the value that holds now stays
@@ -1218,7 +1221,15 @@ def _forget(
         elif so_far and words:
             # what the session called it otherwise: the user's sentences the assistant's
             # restatement of the thing repeats, and those that go on from them
-            others = set(referred(so_far, ThingTest(words, persons, last)).said)
+            test = ThingTest(
+                words,
+                persons,
+                last,
+                apart=apart,
+                pair=(pair, next(iter(words))) if pair is not None else None,
+                rival=rival if not persons else None,
+            )
+            others = set(referred(so_far, test).said)
             says += [t for t in a.sentences if t not in says and (t.raw or t.text) in others]
         if says:
             a.forget_found.add(target)

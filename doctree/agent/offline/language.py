@@ -3125,12 +3125,31 @@ _DESCRIBES = frozenset(
         "dear",
         "open",
         "closed",
+        "older",
+        "newer",
+        "bigger",
+        "smaller",
+        "larger",
+        "sunny",
+        "shady",
+        "pretty",
+        "dirty",
+        "messy",
+        "tidy",
+        "happy",
+        "lucky",
+        "biggest",
+        "oldest",
+        "newest",
+        "closest",
+        "smallest",
+        "largest",
     }
 )
 #: The shapes of a word that says what a noun is like ("the local park", "a beautiful
 #: room", "the flooded room", "the dusty room").
 _DESCRIBING = re.compile(
-    r"[a-z]+(?:ed|ing|ic|ous|ful|able|ible|ive|ant|ent|less|al|ish|est|er|y)", re.I
+    r"[a-z]+(?:ed|ing|ic|ous|ful|able|ible|ive|ant|ent|less|al|ish)", re.I
 )
 
 
@@ -3172,6 +3191,40 @@ def named_with(what: str, word: str) -> str | None:
     if m is None:
         return None
     return m.group(1).lower() if only_headed(m.group(0), word) else None
+
+
+#: What makes a noun another one than a compound asked for: an owner, or an article that
+#: brings in one not met before ("a room at the inn" is not "the spare room").
+_OWNER = re.compile(r"(?:my|our|your|his|her|their|a|an|another|[A-Z][a-z]+['’]s)", re.I)
+
+
+def another_than(text: str, before: str, word: str) -> bool:
+    """Whether every time `text` says `word` it is owned ("our garden", "Ana's garden"),
+    brought in as new ("a garden") or part of another compound than `before` makes ("the
+    herb garden"), so never the thing
+    "the beer garden" names. False when the text never says the word."""
+    found = False
+    for m in re.finditer(rf"(?<![\w'’-]){re.escape(word)}(?:e?s)?(?![\w-])", text, re.I):
+        found = True
+        prev = re.search(r"([A-Za-z][\w'’]*)\s+$", text[: m.start()])
+        if prev is None:
+            return False
+        said = prev.group(1)
+        if said.lower() == before or not (
+            _OWNER.fullmatch(said) or only_headed(text[prev.start() : m.end()], word)
+        ):
+            return False
+    return found
+
+
+def compound_named(what: str, words: set[str]) -> tuple[str, str] | None:
+    """The two words of a compound a request names by both ("the beer garden" -> ("beer",
+    "garden")), each among its `words`; None for any other request."""
+    said = re.findall(r"[A-Za-z]+", what)
+    if len(words) != 2 or not said or said[-1].lower() not in words:
+        return None
+    before = named_with(what, said[-1].lower())
+    return (before, said[-1].lower()) if before in words else None
 
 
 def says_with(text: str, before: str, word: str) -> bool:

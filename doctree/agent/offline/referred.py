@@ -174,12 +174,14 @@ class ThingTest:
         head: str | None = None,
         apart: str | None = None,
         pair: tuple[str, str] | None = None,
+        rival: tuple[str, str] | None = None,
     ):
         self.words = words
         self.persons = persons
         self.head = head
         self.apart = apart
         self.pair = pair
+        self.rival = rival
 
     def __call__(self, text: str) -> bool:
         if not self.words:
@@ -194,6 +196,8 @@ class ThingTest:
             return False  # "the van depot", "the car park": another thing than the one said
         if self.pair is not None and not lang.says_with(text, *self.pair):
             return False  # "the car park" asked: "the park by the river" is another
+        if self.rival is not None and lang.another_than(text, *self.rival):
+            return False  # "the beer garden" asked: "our garden" is another
         return lang.mentions(text, self.words)
 
 

@@ -1402,6 +1402,7 @@ class Writer(PageIO):
         self.cited: set[str] = set()
         self.apart: tuple[str, str] | None = None
         self.pair: tuple[str, tuple[str, str]] | None = None
+        self.rival: tuple[str, tuple[str, str]] | None = None
         # a thing of a person's named by a short word ("Priya's dad"): that word, as it
         # concerns them
         words = lang.thing_words(what) if persons else lang.forget_words(what)
@@ -1457,6 +1458,8 @@ class Writer(PageIO):
             one = next(iter(words))
             if (before := lang.named_with(what, one)) is not None and before not in words:
                 pair = (before, one)
+        # "forget the beer garden": "our garden", "the herb garden" are other gardens
+        rival = lang.compound_named(what, words) if not named and not persons else None
         if len(words) == 1 and not named and not persons and pair is None:
             one = next(iter(words))
             for path in dict.fromkeys(paths):
@@ -1474,6 +1477,7 @@ class Writer(PageIO):
         # what `_referred` reads the earlier conversations with: the same other thing apart
         self.apart = (what, next(iter(words))) if compound_apart else None
         self.pair = (what, pair) if pair is not None else None
+        self.rival = (what, rival) if rival is not None else None
         removed = 0
         emptied: list[str] = []
         for path in dict.fromkeys(paths):
@@ -1512,6 +1516,8 @@ class Writer(PageIO):
                     said = mentions(told, words)
                     if pair is not None:
                         said = said and lang.says_with(ln, *pair)  # "the car park" only
+                    if rival is not None:
+                        said = said and not lang.another_than(ln, *rival)
                     if compound_apart:
                         # "forget the van": not "the van depot", another thing
                         one = next(iter(words))
@@ -1655,7 +1661,9 @@ class Writer(PageIO):
         one = apart[1] if apart is not None and apart[0] == thing and not persons else None
         pair: tuple[str, tuple[str, str]] | None = getattr(self, "pair", None)
         two = pair[1] if pair is not None and pair[0] == thing and not persons else None
-        says = ThingTest(content_words(thing), persons, apart=one, pair=two)
+        rival: tuple[str, tuple[str, str]] | None = getattr(self, "rival", None)
+        other = rival[1] if rival is not None and rival[0] == thing and not persons else None
+        says = ThingTest(content_words(thing), persons, apart=one, pair=two, rival=other)
         out = {}
         for sid in sessions:
             transcript = self.earlier(sid)
