@@ -1006,7 +1006,12 @@ FORGET_ABOUT = re.compile(
     r"|\bi\s+was\s+(?:just\s+|only\s+)?(?:joking|kidding)\s+about\s+(?P<what9>[^.,;!?]+)"
     # "I take back what I said about the move": what was said of it, taken back
     r"|\b(?:i\s+)?take\s+back\s+(?:what|everything|anything|all)\s+(?:that\s+)?i\s+(?:said|told\s+you|"
-    r"mentioned|wrote)\s+(?:earlier\s+|before\s+)?(?:about|on|regarding)\s+(?P<what16>[^.,;!?]+)",
+    r"mentioned|wrote)\s+(?:earlier\s+|before\s+)?(?:about|on|regarding)\s+(?P<what16>[^.,;!?]+)"
+    # "never mind what I said about the move", "please ignore what I told you about it": what
+    # was said of it, let go of (the words said, not the thing: "ignore the noise" asks none)
+    r"|\b(?:never\s+mind|ignore|disregard)\s+(?:what|everything|anything|all)\s+(?:that\s+)?"
+    r"i(?:'ve)?\s+(?:said|told\s+you|mentioned|wrote)\s+(?:earlier\s+|before\s+)?"
+    r"(?:about|on|regarding)\s+(?P<what17>[^.,;!?]+)",
     re.I,
 )
 #: What is said about something, as a thing to keep or let go of: "the stuff about Ravi",
@@ -1181,7 +1186,9 @@ PRONOUN_TARGET_GENDER = {
 
 
 WITHDRAWN = re.compile(
-    r"\b(?:just\s+kidding|kidding|jk|never\s*mind|don't\s+forget|actually\s+keep|no\s+wait)\b"
+    r"\b(?:just\s+kidding|kidding|jk|don't\s+forget|actually\s+keep|no\s+wait)\b"
+    # ("never mind what I said about …" is the request itself)
+    r"|\bnever\s*mind\b(?!\s+(?:what|everything|anything|all)\s+(?:that\s+)?i(?:'ve)?\s)"
     # "keep it" that ends its clause ("keep it.", "keep it after all"), not "keep it to
     # myself" or "keep it quiet", which ask the opposite
     r"|(?<!n't\s)(?<!n’t\s)(?<!not\s)\bkeep\s+it\b"
@@ -1238,7 +1245,18 @@ _CLAUSE_END = re.compile(
 )
 
 
-_TARGET_GROUPS = ("what", "what2", "what3", "what4", "what5", "what6", "what7", "what9", "what16")
+_TARGET_GROUPS = (
+    "what",
+    "what2",
+    "what3",
+    "what4",
+    "what5",
+    "what6",
+    "what7",
+    "what9",
+    "what16",
+    "what17",
+)
 
 
 #: "Forget that she sleepwalks": "that" opens what is to be forgotten, a clause of its own (a

@@ -1480,6 +1480,7 @@ class Writer(PageIO):
         self.rival = (what, rival) if rival is not None else None
         removed = 0
         emptied: list[str] = []
+        said_on: set[str] = set()
         for path in dict.fromkeys(paths):
             if path in gone:
                 continue
@@ -1532,6 +1533,8 @@ class Writer(PageIO):
                 said = said or any(sid == cite and _line_of(ln, x) for sid, x in sentences)
                 if not said and not (links and any(x in ln for x in links)):
                     continue
+                if (where := re.search(r"\[\[([^\]|]+)\|", ln)) is not None:
+                    said_on.add(where.group(1))  # the session page of the line removed
                 if self._session_line(ln):  # a recent session keeps its link, not its words
                     edits[ln] = ln.split(" `", 1)[0] if " `" in ln else None
                 elif thing and not (links and any(x in ln for x in links)):
@@ -1564,6 +1567,10 @@ class Writer(PageIO):
                 emptied.append(path)
         for path in emptied:  # the listing that linked an emptied page links it no more
             self._unlist(path)
+        if not dry and (emptied or gone):
+            # the pages of the sessions that said the lines removed link them no more
+            for session in sorted(said_on - set(emptied) - set(gone)):
+                self._unlink_from(session, [*emptied, *gone])
         if not dry:
             self.summary.notes.append(
                 f"forgot {removed} line(s) and {len(gone)} page(s) from current memory on "
@@ -1844,6 +1851,22 @@ class Writer(PageIO):
         self.absent.add(path)
         self.summary.changed.append(path)
         return True
+
+    def _unlink_from(self, path: str, deleted: list[str]) -> None:
+        """A page's lines that only link a page deleted ("- [[~/memory/people/ines]]") go;
+        a line saying more stays."""
+        if (page := self.read(path)) is None:
+            return
+        alone = {f"- [[{p}]]" for p in deleted}
+        if not any(ln.strip() in alone for ln in page.body.split("\n")):
+            return
+
+        def unlink(page: Page) -> None:
+            for section in [page.intro, *page.sections.values()]:
+                section[:] = [ln for ln in section if ln.strip() not in alone]
+            page.sections = {k: v for k, v in page.sections.items() if v}
+
+        self.update(path, Page.parse(page.body, path).title, unlink)
 
     def _unlist(self, path: str) -> None:
         """The listing that linked a page deleted links it no more."""
