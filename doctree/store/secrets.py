@@ -111,7 +111,10 @@ _SEP = (
     r"|['’]s\s+(?:now\s+)?|\s+(?:est|es|ist|är|é|era|war|jest)\s+|\?[ ]*\t\s*|\s+)"
 )
 _FOR = (
-    r"(?:\s+(?:for|of|to|on|at|in|by|beside|behind|outside|inside|under|near|next\s+to)"
+    r"(?:\s+(?:for|of|to|on|at|in|by|beside|behind|outside|inside|under|near|next\s+to|"
+    # the same said in the languages a conversation most often mixes in: "die PIN meiner
+    # Bankkarte ist …", "le mot de passe du routeur est …", "il PIN della carta è …"
+    r"meiner|meines|meinem|für|von|der|des|du|della|del|dela|do|da)"
     r"(?:\s+[^\s:=]+){1,3}?"
     # or an aside in brackets: "Gate keypad (out of hours only): 4471#"
     r"|\s*\([^()\n]{1,40}\))?"

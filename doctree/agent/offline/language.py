@@ -269,7 +269,12 @@ def concerns(text: str, words: set[str], persons: tuple[str, ...]) -> bool:
         return bool(hits)
     if not hits:
         return False
-    return hits == stems or named
+    # a relative of theirs ("Priya's sister") is said only beside them: "my sister" is another
+    kin = all(
+        (k := KIN.fullmatch(f"my {w}")) is not None and k["rel"].lower() == w.lower()
+        for w in words
+    )
+    return (hits == stems and not kin) or named
 
 
 def _clipped(word: str, said: str) -> bool:
