@@ -61,15 +61,16 @@ def test_other_ignoring_asks_nothing_of_the_thing_said(sentence):
     assert asked is None or asked[1] is None
 
 
-def test_a_page_deleted_leaves_no_bare_link_on_the_earlier_session_page(repo):
+def test_a_page_emptied_leaves_no_bare_link_on_the_earlier_session_page(repo):
     got = replay(
         repo,
-        said("s-1", "01", "My colleague Oskar Brandt is moving to Ghent.", "I swim 2k on Saturdays."),
-        said("s-2", "02", "Forget everything about Oskar."),
+        said(
+            "s-1", "01", "I'm thinking of leaving my job at Corvel Ltd.", "I swim 2k on Saturdays."
+        ),
+        said("s-2", "02", "Forget what I told you about leaving my job."),
         archive=True,
     )
-    assert "Brandt" not in got
-    assert "people/oskar" not in got
+    assert "corvel" not in got.lower()  # its page and the links to it
     assert "Saturdays" in got
 
 
