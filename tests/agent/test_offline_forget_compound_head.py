@@ -28,9 +28,7 @@ def replay(repo, *texts: str, earlier: bool = True) -> str:
 
 
 def first(*lines: str) -> str:
-    return transcript(
-        "s-1", *(("user", f"2032-03-01T10:0{i}:00Z", x) for i, x in enumerate(lines))
-    )
+    return transcript("s-1", *(("user", f"2032-03-01T10:0{i}:00Z", x) for i, x in enumerate(lines)))
 
 
 def ask(line: str) -> str:

@@ -1143,16 +1143,18 @@ def _forget(
     persons, things = _targets(what, directory, of_whom)
     if directory is not None:
         # "forget about my sister", where the session or memory knows her as Noor: Noor
-        said = [t.raw or t.text for t in a.sentences]
-        said += [x for t in so_far or () if t.kind == "user" and not t.speaker for x in t.sentences]
-        persons = tuple(_kin_person(p, raw, said, directory) or p for p in persons)
-        things = [_kin_person(t, raw, said, directory) or t for t in things]
-        owner = re.fullmatch(r"(?P<kin>[a-z-]+)['’]s\s+(?P<thing>.+)", things[0]) if things else None
+        told = [t.raw or t.text for t in a.sentences]
+        told += [x for t in so_far or () if t.kind == "user" and not t.speaker for x in t.sentences]
+        persons = tuple(_kin_person(p, raw, told, directory) or p for p in persons)
+        things = [_kin_person(t, raw, told, directory) or t for t in things]
+        owner = (
+            re.fullmatch(r"(?P<kin>[a-z-]+)['’]s\s+(?P<thing>.+)", things[0]) if things else None
+        )
         if (
             owner is not None
             and not persons
             and len(things) == 1
-            and (name := _kin_person(owner["kin"], raw, said, directory)) is not None
+            and (name := _kin_person(owner["kin"], raw, told, directory)) is not None
         ):
             # "my sister's wedding": the wedding, as it concerns her (as "Noor's wedding")
             persons, things = (name,), [owner["thing"]]

@@ -271,8 +271,7 @@ def concerns(text: str, words: set[str], persons: tuple[str, ...]) -> bool:
         return False
     # a relative of theirs ("Priya's sister") is said only beside them: "my sister" is another
     kin = all(
-        (k := KIN.fullmatch(f"my {w}")) is not None and k["rel"].lower() == w.lower()
-        for w in words
+        (k := KIN.fullmatch(f"my {w}")) is not None and k["rel"].lower() == w.lower() for w in words
     )
     return (hits == stems and not kin) or named
 
@@ -3122,7 +3121,6 @@ _DESCRIBES = frozenset(
         "current",
         "previous",
         "former",
-        "usual",
         "front",
         "back",
         "top",
@@ -3171,9 +3169,7 @@ _DESCRIBES = frozenset(
 )
 #: The shapes of a word that says what a noun is like ("the local park", "a beautiful
 #: room", "the flooded room", "the dusty room").
-_DESCRIBING = re.compile(
-    r"[a-z]+(?:ed|ing|ic|ous|ful|able|ible|ive|ant|ent|less|al|ish)", re.I
-)
+_DESCRIBING = re.compile(r"[a-z]+(?:ed|ing|ic|ous|ful|able|ible|ive|ant|ent|less|al|ish)", re.I)
 
 
 def only_headed(text: str, word: str) -> bool:
