@@ -113,7 +113,10 @@ _SEP = (
     r"|['’]s\s+(?:now\s+)?|\s+(?:est|es|ist|är|é|era|war|jest)\s+|\?[ ]*\t\s*|\s+)"
 )
 _FOR = (
-    r"(?:\s+(?:for|of|to|on|at|in|by|beside|behind|outside|inside|under|near|next\s+to)"
+    r"(?:\s+(?:for|of|to|on|at|in|by|beside|behind|outside|inside|under|near|next\s+to|"
+    # the same said in the languages a conversation most often mixes in: "die PIN meiner
+    # Bankkarte ist …", "le mot de passe du routeur est …", "il PIN della carta è …"
+    r"meiner|meines|meinem|für|von|der|des|du|della|del|dela|do|da)"
     r"(?:\s+[^\s:=]+){1,3}?"
     # or an aside in brackets: "Gate keypad (out of hours only): 4471#"
     r"|\s*\([^()\n]{1,40}\))?"
@@ -1456,6 +1459,32 @@ def _answered(text: str, word: int, token: int, spans: list[tuple[int, int]]) ->
     return False
 
 
+#: What names a value as something else than the credential beside it: a network's or a
+#: user's name ("network TP-Link_4F2A", "SSID: X", "the Wi-Fi name is X", "user: X").
+_NAMED_OTHER = re.compile(
+    r"(?<![A-Za-z])(?:network|ssid|(?:network|wi-?fi|wlan|router)\s+name|user\s?name|user|"
+    r"called|named)\s*(?:is\s+|[:=]\s*|-\s+)?[\"'`]?$",
+    re.I,
+)
+#: A network named by its own word ("Wi-Fi: X", "the wifi is X"), when the credential is
+#: given apart in the sentence ("…, mot de passe: Y").
+_NETWORK_SAID = re.compile(
+    r"(?<![A-Za-z])(?:wi-?fi|wlan|wireless)\s*(?:is\s+|[:=]\s*|-\s+)?[\"'`]?$", re.I
+)
+
+
+def _named_other(text: str, lo: int, token: int, given: list[tuple[int, int]]) -> bool:
+    """Whether the token at `token` is named as a thing of its own by the words just before
+    it (`_NAMED_OTHER`: a network's or user's name, not a secret), or as the network by
+    "Wi-Fi: …" while the sentence gives a credential elsewhere (`given`)."""
+    before = text[max(lo, token - 24) : token]
+    if _NAMED_OTHER.search(before):
+        return True
+    return _NETWORK_SAID.search(before) is not None and any(
+        lo <= b and b != token for b, _ in given
+    )
+
+
 def _near_credentials(
     text: str, low: str, found: list[Secret] | None = None, present: frozenset[str] | None = None
 ) -> Iterator[tuple[int, int]]:
@@ -1475,6 +1504,7 @@ def _near_credentials(
         return
     bounds = [0] + [m.end() for m in _SENTENCE_END.finditer(text)] + [len(text) + 1]
     spans = [(s.start, s.end) for s in found or ()]
+    given = list(spans)
     seen: set[int] = set()
     for at in starts:
         k = next(i for i in range(1, len(bounds)) if bounds[i] > at)
@@ -1486,6 +1516,8 @@ def _near_credentials(
             if _answered(text, at, m.start(), spans):
                 continue
             if m.start() not in seen and _credential_like(token):
+                if _named_other(text, bounds[k - 1], m.start(), given):
+                    continue  # "network TP-Link_4F2A, password …": the network's name
                 seen.add(m.start())
                 spans.append((m.start(), m.start() + len(token)))
                 yield m.start(), m.start() + len(token)

@@ -1153,6 +1153,23 @@ def _forget(
     if (owned := _OWNED.fullmatch(what)) is not None and re.fullmatch(NAME, owned["thing"]):
         of_whom = True  # "Ria's Ciara" (what Ria said of her): only where Ria is named
     persons, things = _targets(what, directory, of_whom)
+    if directory is not None:
+        # "forget about my sister", where the session or memory knows her as Noor: Noor
+        told = [t.raw or t.text for t in a.sentences]
+        told += [x for t in so_far or () if t.kind == "user" and not t.speaker for x in t.sentences]
+        persons = tuple(_kin_person(p, raw, told, directory) or p for p in persons)
+        things = [_kin_person(t, raw, told, directory) or t for t in things]
+        owner = (
+            re.fullmatch(r"(?P<kin>[a-z-]+)['’]s\s+(?P<thing>.+)", things[0]) if things else None
+        )
+        if (
+            owner is not None
+            and not persons
+            and len(things) == 1
+            and (name := _kin_person(owner["kin"], raw, told, directory)) is not None
+        ):
+            # "my sister's wedding": the wedding, as it concerns her (as "Noor's wedding")
+            persons, things = (name,), [owner["thing"]]
     if len(things) == 1 and persons and lang.KIN.fullmatch(things[0]):
         # "the bit about her dad and Steph": someone named by kin and someone by name, the
         # thing said of both; her dad's other lines stay
@@ -1174,13 +1191,26 @@ def _forget(
         thing = words - {w.lower() for w in re.findall(r"\b[A-Z][\w'’-]*", target)}
         thing -= {w for p in persons for w in content_words(p)}
         says = [t for t in a.sentences if words and _says(t.text, words, persons)]
+        pair = apart = None
         if len(words) == 1 and not persons:
+            one = next(iter(words))
+            if (before := lang.named_with(target, one)) is not None and before not in words:
+                pair = before
+                says = [t for t in says if lang.says_with(t.text, before, one)]  # "car park"
+        if (rival := lang.compound_named(target, words)) is not None and not persons:
+            says = [t for t in says if not lang.another_than(t.text, *rival)]  # "our garden"
+        if len(words) == 1 and not persons and pair is None:
             # "forget the van" where the van is said of its own too: "the van depot" is
             # another thing (said only so, it is what the request means)
             one = next(iter(words))
-            alone = [t for t in says if not lang.only_compounded(t.text, one)]
+            alone = [
+                t
+                for t in says
+                if not lang.only_compounded(t.text, one) and not lang.only_headed(t.text, one)
+            ]
             if alone:
                 says = alone
+                apart = one
         if lang.OLD_VALUE.search(target):
             # "my old number": a value said as old, or memory holds as past; what is said of
             # the value that holds now stays
@@ -1205,7 +1235,15 @@ def _forget(
         elif so_far and words:
             # what the session called it otherwise: the user's sentences the assistant's
             # restatement of the thing repeats, and those that go on from them
-            others = set(referred(so_far, ThingTest(words, persons, last)).said)
+            test = ThingTest(
+                words,
+                persons,
+                last,
+                apart=apart,
+                pair=(pair, next(iter(words))) if pair is not None else None,
+                rival=rival if not persons else None,
+            )
+            others = set(referred(so_far, test).said)
             says += [t for t in a.sentences if t not in says and (t.raw or t.text) in others]
         if says:
             a.forget_found.add(target)
@@ -1225,6 +1263,38 @@ def _forget(
     if withheld:
         a.withheld += [*dict.fromkeys(withheld), (turn.time, raw)]
     return True
+
+
+def _kin_person(target: str, raw: str, said: list[str], directory: Directory) -> str | None:
+    """The name of the one person the user's kin word `target` means ("sister" of "forget
+    about my sister" -> "Noor"): given after the same kin word of the user's in the session
+    ("my sister Noor …") or by the role of a people page memory holds ("Noor: the user's
+    sister."). None when the request does not say it of the user's ("my", "our"), the word
+    is no kin word, or no one or more than one person is known by it."""
+    kin = lang.KIN.fullmatch(f"my {target}")
+    if kin is None or kin.group("name") or kin.group("rel").lower() != target.lower():
+        return None
+    rel = target.lower()
+    if not re.search(rf"\b(?:my|our)\s+{re.escape(target)}(?![\w-])", raw, re.I):
+        return None  # "her sister", "Ana's sister": someone else's
+    names = {
+        m.group("name")
+        for x in said
+        for m in lang.KIN.finditer(x)
+        if m.group("name")
+        and m.group("whose").lower() in ("my", "our")
+        and m.group("rel").lower() == rel
+    }
+    names |= {
+        directory.people[slug]
+        for slug in directory.roles_known().get(("the user", rel), set())
+        if slug in directory.people
+    }
+    # "Noor" said in the session and "Noor Haddad" of her page are one person
+    firsts = {n.split()[0].lower() for n in names}
+    if len(firsts) != 1:
+        return None
+    return max(names, key=len)
 
 
 def _kin_named(kin: re.Match[str], said: list[Sentence]) -> set[str]:

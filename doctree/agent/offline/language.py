@@ -271,7 +271,11 @@ def concerns(text: str, words: set[str], persons: tuple[str, ...]) -> bool:
         return bool(hits)
     if not hits:
         return False
-    return hits == stems or named
+    # a relative of theirs ("Priya's sister") is said only beside them: "my sister" is another
+    kin = all(
+        (k := KIN.fullmatch(f"my {w}")) is not None and k["rel"].lower() == w.lower() for w in words
+    )
+    return (hits == stems and not kin) or named
 
 
 def _clipped(word: str, said: str) -> bool:
@@ -1036,7 +1040,12 @@ FORGET_ABOUT = re.compile(
     r"|\bi\s+was\s+(?:just\s+|only\s+)?(?:joking|kidding)\s+about\s+(?P<what9>[^.,;!?]+)"
     # "I take back what I said about the move": what was said of it, taken back
     r"|\b(?:i\s+)?take\s+back\s+(?:what|everything|anything|all)\s+(?:that\s+)?i\s+(?:said|told\s+you|"
-    r"mentioned|wrote)\s+(?:earlier\s+|before\s+)?(?:about|on|regarding)\s+(?P<what16>[^.,;!?]+)",
+    r"mentioned|wrote)\s+(?:earlier\s+|before\s+)?(?:about|on|regarding)\s+(?P<what16>[^.,;!?]+)"
+    # "never mind what I said about the move", "please ignore what I told you about it": what
+    # was said of it, let go of (the words said, not the thing: "ignore the noise" asks none)
+    r"|\b(?:never\s+mind|ignore|disregard)\s+(?:what|everything|anything|all)\s+(?:that\s+)?"
+    r"i(?:'ve)?\s+(?:said|told\s+you|mentioned|wrote)\s+(?:earlier\s+|before\s+)?"
+    r"(?:about|on|regarding)\s+(?P<what17>[^.,;!?]+)",
     re.I,
 )
 #: What is said about something, as a thing to keep or let go of: "the stuff about Ravi",
@@ -1211,7 +1220,9 @@ PRONOUN_TARGET_GENDER = {
 
 
 WITHDRAWN = re.compile(
-    r"\b(?:just\s+kidding|kidding|jk|never\s*mind|don't\s+forget|actually\s+keep|no\s+wait)\b"
+    r"\b(?:just\s+kidding|kidding|jk|don't\s+forget|actually\s+keep|no\s+wait)\b"
+    # ("never mind what I said about …" is the request itself)
+    r"|\bnever\s*mind\b(?!\s+(?:what|everything|anything|all)\s+(?:that\s+)?i(?:'ve)?\s)"
     # "keep it" that ends its clause ("keep it.", "keep it after all"), not "keep it to
     # myself" or "keep it quiet", which ask the opposite
     r"|(?<!n't\s)(?<!n’t\s)(?<!not\s)\bkeep\s+it\b"
@@ -1268,7 +1279,18 @@ _CLAUSE_END = re.compile(
 )
 
 
-_TARGET_GROUPS = ("what", "what2", "what3", "what4", "what5", "what6", "what7", "what9", "what16")
+_TARGET_GROUPS = (
+    "what",
+    "what2",
+    "what3",
+    "what4",
+    "what5",
+    "what6",
+    "what7",
+    "what9",
+    "what16",
+    "what17",
+)
 
 
 #: "Forget that she sleepwalks": "that" opens what is to be forgotten, a clause of its own (a
@@ -3041,6 +3063,9 @@ _LEAVES_ALONE = frozenset(
         "anyway",
         "please",
         "thanks",
+        # when, said after it with a determiner the stop list lacks ("the park every morning")
+        "every",
+        "all",
         "ok",
         "okay",
         # where it is, said after it ("the park near us", "the van outside")
@@ -3092,6 +3117,178 @@ def only_compounded(text: str, word: str) -> bool:
         ):
             return False
     return found
+
+
+#: Words before a noun that say what it is like (its size, age, kind or place in an order),
+#: so leave it the thing itself ("the big park", "the old room"); a word of another shape
+#: before it may name another thing the noun is part of ("the car park", "the spare room").
+_DESCRIBES = frozenset(
+    {
+        "big",
+        "small",
+        "little",
+        "large",
+        "huge",
+        "tiny",
+        "old",
+        "new",
+        "nice",
+        "good",
+        "great",
+        "bad",
+        "best",
+        "better",
+        "worst",
+        "lovely",
+        "whole",
+        "same",
+        "usual",
+        "favourite",
+        "favorite",
+        "nearest",
+        "nearby",
+        "first",
+        "second",
+        "third",
+        "last",
+        "next",
+        "main",
+        "only",
+        "own",
+        "other",
+        "another",
+        "current",
+        "previous",
+        "former",
+        "front",
+        "back",
+        "top",
+        "bottom",
+        "upper",
+        "lower",
+        "north",
+        "south",
+        "east",
+        "west",
+        "long",
+        "short",
+        "high",
+        "low",
+        "far",
+        "near",
+        "quiet",
+        "busy",
+        "free",
+        "full",
+        "empty",
+        "cheap",
+        "dear",
+        "open",
+        "closed",
+        "older",
+        "newer",
+        "bigger",
+        "smaller",
+        "larger",
+        "sunny",
+        "shady",
+        "pretty",
+        "dirty",
+        "messy",
+        "tidy",
+        "happy",
+        "lucky",
+        "biggest",
+        "oldest",
+        "newest",
+        "closest",
+        "smallest",
+        "largest",
+    }
+)
+#: The shapes of a word that says what a noun is like ("the local park", "a beautiful
+#: room", "the flooded room", "the dusty room").
+_DESCRIBING = re.compile(r"[a-z]+(?:ed|ing|ic|ous|ful|able|ible|ive|ant|ent|less|al|ish)", re.I)
+
+
+def only_headed(text: str, word: str) -> bool:
+    """Whether every time `text` says the single word `word` (or its plural) as a whole word,
+    another noun before it makes it part of another thing's name ("the car park", "the spare
+    room": not the park or the room the user spoke of). A determiner, a possessive, a number,
+    a verb or a word that says what the noun is like before it ("the park", "our park", "went
+    to the park", "the big park", "the local park") leaves it the thing. False when the text
+    never says the word as written."""
+    found = False
+    for m in re.finditer(rf"(?<![\w'’-]){re.escape(word)}(?:e?s)?(?![\w-])", text, re.I):
+        found = True
+        prev = re.search(r"([A-Za-z][a-z]*)\s+$", text[: m.start()])
+        if prev is None:
+            return False
+        before = prev.group(1)
+        low = before.lower()
+        if (
+            low in stopwords.ENGLISH
+            or low in _DESCRIBES
+            or low in _COUNT_WORDS
+            or _DESCRIBING.fullmatch(low)
+            or has_verb(low)
+            or len(low) < 3
+        ):
+            return False
+        if before[0].isupper() and re.search(r"(?:^|[.!?:]\s*|^-\s*)$", text[: prev.start()]):
+            return False  # a capital only because the sentence starts there
+    return found
+
+
+def named_with(what: str, word: str) -> str | None:
+    """The word a request names `word` with, just before it, where it makes it another
+    thing's name ("car" of "the car park", "spare" of "the spare room"): the line must say
+    the two together. None for a determiner, a possessive or a word that says what the thing
+    is like ("the park", "my old room")."""
+    m = re.search(rf"([A-Za-z][a-z]*)\s+{re.escape(word)}(?:e?s)?\s*$", what, re.I)
+    if m is None:
+        return None
+    return m.group(1).lower() if only_headed(m.group(0), word) else None
+
+
+#: What makes a noun another one than a compound asked for: an owner, or an article that
+#: brings in one not met before ("a room at the inn" is not "the spare room").
+_OWNER = re.compile(r"(?:my|our|your|his|her|their|a|an|another|[A-Z][a-z]+['’]s)", re.I)
+
+
+def another_than(text: str, before: str, word: str) -> bool:
+    """Whether every time `text` says `word` it is owned ("our garden", "Ana's garden"),
+    brought in as new ("a garden") or part of another compound than `before` makes ("the
+    herb garden"), so never the thing
+    "the beer garden" names. False when the text never says the word."""
+    found = False
+    for m in re.finditer(rf"(?<![\w'’-]){re.escape(word)}(?:e?s)?(?![\w-])", text, re.I):
+        found = True
+        prev = re.search(r"([A-Za-z][\w'’]*)\s+$", text[: m.start()])
+        if prev is None:
+            return False
+        said = prev.group(1)
+        if said.lower() == before or not (
+            _OWNER.fullmatch(said) or only_headed(text[prev.start() : m.end()], word)
+        ):
+            return False
+    return found
+
+
+def compound_named(what: str, words: set[str]) -> tuple[str, str] | None:
+    """The two words of a compound a request names by both ("the beer garden" -> ("beer",
+    "garden")), each among its `words`; None for any other request."""
+    said = re.findall(r"[A-Za-z]+", what)
+    if len(words) != 2 or not said or said[-1].lower() not in words:
+        return None
+    before = named_with(what, said[-1].lower())
+    return (before, said[-1].lower()) if before in words else None
+
+
+def says_with(text: str, before: str, word: str) -> bool:
+    """Whether `text` says `word` right after `before` ("car park", "car-park", "carpark")."""
+    pattern = rf"(?<![\w'’-]){re.escape(before)}(?:\s+|-)?{re.escape(word)}(?:e?s)?(?![\w-])"
+    return re.search(pattern, text, re.I) is not None
 
 
 def without_name(text: str, name: str) -> str | None:

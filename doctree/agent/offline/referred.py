@@ -167,10 +167,21 @@ class ThingTest:
     of them), as it concerns `persons` when given; its `head` too when given (a thing the
     conversation named whole: "the Italian restaurant" is not said by "Italian" alone)."""
 
-    def __init__(self, words: set[str], persons: tuple[str, ...] = (), head: str | None = None):
+    def __init__(
+        self,
+        words: set[str],
+        persons: tuple[str, ...] = (),
+        head: str | None = None,
+        apart: str | None = None,
+        pair: tuple[str, str] | None = None,
+        rival: tuple[str, str] | None = None,
+    ):
         self.words = words
         self.persons = persons
         self.head = head
+        self.apart = apart
+        self.pair = pair
+        self.rival = rival
 
     def __call__(self, text: str) -> bool:
         if not self.words:
@@ -179,6 +190,14 @@ class ThingTest:
             return lang.concerns(text, self.words, self.persons)
         if self.head is not None and not lang.mentions(text, {self.head}):
             return False
+        if self.apart is not None and (
+            lang.only_compounded(text, self.apart) or lang.only_headed(text, self.apart)
+        ):
+            return False  # "the van depot", "the car park": another thing than the one said
+        if self.pair is not None and not lang.says_with(text, *self.pair):
+            return False  # "the car park" asked: "the park by the river" is another
+        if self.rival is not None and lang.another_than(text, *self.rival):
+            return False  # "the beer garden" asked: "our garden" is another
         return lang.mentions(text, self.words)
 
 

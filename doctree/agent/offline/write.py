@@ -1400,6 +1400,9 @@ class Writer(PageIO):
         document write of this run, so `doctree revert --run` puts it back. `dry`: nothing
         is written. The lines removed (or that would be) are counted."""
         self.cited: set[str] = set()
+        self.apart: tuple[str, str] | None = None
+        self.pair: tuple[str, tuple[str, str]] | None = None
+        self.rival: tuple[str, tuple[str, str]] | None = None
         # a thing of a person's named by a short word ("Priya's dad"): that word, as it
         # concerns them
         words = lang.thing_words(what) if persons else lang.forget_words(what)
@@ -1448,7 +1451,16 @@ class Writer(PageIO):
         # name ("the van depot") is that other thing when memory also says the word of its
         # own (said only so, the request means it)
         compound_apart = False
+        # "forget the car park": a line must say the two words together (a short word the
+        # request names the thing by is not among its words)
+        pair = None
         if len(words) == 1 and not named and not persons:
+            one = next(iter(words))
+            if (before := lang.named_with(what, one)) is not None and before not in words:
+                pair = (before, one)
+        # "forget the beer garden": "our garden", "the herb garden" are other gardens
+        rival = lang.compound_named(what, words) if not named and not persons else None
+        if len(words) == 1 and not named and not persons and pair is None:
             one = next(iter(words))
             for path in dict.fromkeys(paths):
                 page = self.read(path) if path not in gone else None
@@ -1457,12 +1469,18 @@ class Writer(PageIO):
                     and not self._session_line(ln)
                     and mentions(said_forms(ln), words)
                     and not lang.only_compounded(ln, one)
+                    and not lang.only_headed(ln, one)
                     for ln in page.body.split("\n")
                 ):
                     compound_apart = True
                     break
+        # what `_referred` reads the earlier conversations with: the same other thing apart
+        self.apart = (what, next(iter(words))) if compound_apart else None
+        self.pair = (what, pair) if pair is not None else None
+        self.rival = (what, rival) if rival is not None else None
         removed = 0
         emptied: list[str] = []
+        said_on: set[str] = set()
         for path in dict.fromkeys(paths):
             if path in gone:
                 continue
@@ -1500,9 +1518,15 @@ class Writer(PageIO):
                     )
                 else:
                     said = mentions(told, words)
+                    if pair is not None:
+                        said = said and lang.says_with(ln, *pair)  # "the car park" only
+                    if rival is not None:
+                        said = said and not lang.another_than(ln, *rival)
                     if compound_apart:
                         # "forget the van": not "the van depot", another thing
-                        said = said and not lang.only_compounded(ln, next(iter(words)))
+                        one = next(iter(words))
+                        said = said and not lang.only_compounded(ln, one)
+                        said = said and not lang.only_headed(ln, one)  # "the car park"
                     if (head := self.filing.analysis.forget_head.get(what)) is not None:
                         said = said and mentions(told, {head})  # the thing named whole
                 said = said and named <= lang.named_words(f"{ln} {title}" if of_whom else ln)
@@ -1512,6 +1536,8 @@ class Writer(PageIO):
                 said = said or any(sid == cite and _line_of(ln, x) for sid, x in sentences)
                 if not said and not (links and any(x in ln for x in links)):
                     continue
+                if (where := re.search(r"\[\[([^\]|]+)\|", ln)) is not None:
+                    said_on.add(where.group(1))  # the session page of the line removed
                 if self._session_line(ln):  # a recent session keeps its link, not its words
                     edits[ln] = ln.split(" `", 1)[0] if " `" in ln else None
                 elif thing and not (links and any(x in ln for x in links)):
@@ -1544,6 +1570,10 @@ class Writer(PageIO):
                 emptied.append(path)
         for path in emptied:  # the listing that linked an emptied page links it no more
             self._unlist(path)
+        if not dry and (emptied or gone):
+            # the pages of the sessions that said the lines removed link them no more
+            for session in sorted(said_on - set(emptied) - set(gone)):
+                self._unlink_from(session, [*emptied, *gone])
         if not dry:
             self.summary.notes.append(
                 f"forgot {removed} line(s) and {len(gone)} page(s) from current memory on "
@@ -1637,7 +1667,13 @@ class Writer(PageIO):
         when the caller gave a way to read it; nothing otherwise."""
         if self.earlier is None:
             return {}
-        says = ThingTest(content_words(thing), persons)
+        apart: tuple[str, str] | None = getattr(self, "apart", None)
+        one = apart[1] if apart is not None and apart[0] == thing and not persons else None
+        pair: tuple[str, tuple[str, str]] | None = getattr(self, "pair", None)
+        two = pair[1] if pair is not None and pair[0] == thing and not persons else None
+        rival: tuple[str, tuple[str, str]] | None = getattr(self, "rival", None)
+        other = rival[1] if rival is not None and rival[0] == thing and not persons else None
+        says = ThingTest(content_words(thing), persons, apart=one, pair=two, rival=other)
         out = {}
         for sid in sessions:
             transcript = self.earlier(sid)
@@ -1818,6 +1854,22 @@ class Writer(PageIO):
         self.absent.add(path)
         self.summary.changed.append(path)
         return True
+
+    def _unlink_from(self, path: str, deleted: list[str]) -> None:
+        """A page's lines that only link a page deleted ("- [[~/memory/people/ines]]") go;
+        a line saying more stays."""
+        if (page := self.read(path)) is None:
+            return
+        alone = {f"- [[{p}]]" for p in deleted}
+        if not any(ln.strip() in alone for ln in page.body.split("\n")):
+            return
+
+        def unlink(page: Page) -> None:
+            for section in [page.intro, *page.sections.values()]:
+                section[:] = [ln for ln in section if ln.strip() not in alone]
+            page.sections = {k: v for k, v in page.sections.items() if v}
+
+        self.update(path, Page.parse(page.body, path).title, unlink)
 
     def _unlist(self, path: str) -> None:
         """The listing that linked a page deleted links it no more."""
