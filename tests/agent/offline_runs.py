@@ -23,6 +23,14 @@ def run(repo: DocumentsRepository, text: str, *, run_id: int | None = None):
     return OfflineMemoryAgent().run(text, tools)
 
 
+def everything(repo: DocumentsRepository, *, archive: bool = True) -> str:
+    """The bodies of every current page (`archive=False`: not the session pages under the
+    archive)."""
+    return "\n".join(
+        d.body for d in repo.documents("main", "~/memory") if archive or "/archive/" not in d.path
+    )
+
+
 def facts_after(repo: DocumentsRepository, message: str, day: str) -> str:
     """The current facts after one user message said at `day` (answered "Noted.") is read."""
     run(repo, transcript("s-said", ("user", day, message), ("assistant", day, "Noted.")))

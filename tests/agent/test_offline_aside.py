@@ -9,15 +9,10 @@ from __future__ import annotations
 import pytest
 
 from doctree.agent.offline.language import aside_ahead, aside_ends
-from doctree.store.documents import DocumentsRepository
-from tests.agent.offline_runs import run, transcript
+from tests.agent.offline_runs import everything, run, transcript
 
 DAY = "2031-02-03T18:00:00Z"
 LATER = "2031-02-03T18:05:00Z"
-
-
-def everything(repo: DocumentsRepository) -> str:
-    return "\n".join(d.body for d in repo.documents("main", "~/memory"))
 
 
 @pytest.mark.parametrize(

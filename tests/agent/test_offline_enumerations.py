@@ -8,14 +8,7 @@ from __future__ import annotations
 import pytest
 
 from doctree.agent.offline.enumerations import Enumeration, enumerations, pointed
-from doctree.store.documents import DocumentsRepository
-from tests.agent.offline_runs import current_facts, past_facts, run, transcript
-
-
-def everything(repo: DocumentsRepository) -> str:
-    """Every current page, session pages included."""
-    return "\n".join(d.body for d in repo.documents("main", "~/memory"))
-
+from tests.agent.offline_runs import current_facts, everything, past_facts, run, transcript
 
 NEWS = (
     "Quick update. My landlord Pieter is raising the rent to £1,150 from June. My colleague "

@@ -8,14 +8,7 @@ from __future__ import annotations
 import pytest
 
 from doctree.agent.offline.language import forget_request
-from doctree.store.documents import DocumentsRepository
-from tests.agent.offline_runs import run, transcript
-
-
-def everything(repo: DocumentsRepository) -> str:
-    return "\n".join(
-        d.body for d in repo.documents("main", "~/memory") if "/archive/" not in d.path
-    )
+from tests.agent.offline_runs import everything, run, transcript
 
 
 @pytest.mark.parametrize(
@@ -41,7 +34,7 @@ def everything(repo: DocumentsRepository) -> str:
 def test_any_of_that_takes_back_what_was_just_said(repo, messages, kept, gone):
     times = [f"2031-04-01T09:{i:02d}:00Z" for i in range(len(messages))]
     run(repo, transcript("s-any", *[("user", t, m) for t, m in zip(times, messages, strict=True)]))
-    text = everything(repo)
+    text = everything(repo, archive=False)
     for k in kept:
         assert k in text, (k, text)
     for g in gone:
@@ -65,4 +58,4 @@ def test_keeping_something_out_of_anything_but_memory_asks_nothing(sentence):
 def test_a_line_kept_out_of_a_report_stays(repo):
     run(repo, transcript("s-report", ("user", "2031-04-01T09:00:00Z",
         "Our churn rose to 7% in March. Keep that out of the board report for now.")))  # fmt: skip
-    assert "7%" in everything(repo)
+    assert "7%" in everything(repo, archive=False)

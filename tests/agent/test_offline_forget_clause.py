@@ -8,15 +8,10 @@ import pytest
 
 from doctree.agent.offline.clauses import clause_left, forget_clause
 from doctree.agent.offline.language import content_words, forget_request
-from doctree.store.documents import DocumentsRepository
-from tests.agent.offline_runs import run, transcript
+from tests.agent.offline_runs import everything, run, transcript
 
 DAY1 = "2027-05-03T18:00:00Z"
 DAY2 = "2027-05-04T09:00:00Z"
-
-
-def everything(repo: DocumentsRepository) -> str:
-    return "\n".join(d.body for d in repo.documents("main", "~/memory"))
 
 
 @pytest.mark.parametrize(

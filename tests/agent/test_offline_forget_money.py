@@ -4,7 +4,7 @@ named in it (the rent) stays, and so does what else is said of him."""
 
 from __future__ import annotations
 
-from tests.agent.offline_runs import run, transcript
+from tests.agent.offline_runs import everything, run, transcript
 
 SAID = [
     "I lent Bertil £250 for his van repair, he says he'll pay it back in May.",
@@ -14,17 +14,11 @@ SAID = [
 ASKED = "Forget I mentioned Bertil and the money, please."
 
 
-def _pages(repo) -> str:
-    return "\n".join(
-        d.body for d in repo.documents("main", "~/memory") if "/archive/" not in d.path
-    )
-
-
 def test_the_same_conversation(repo):
     day = "2034-06-03T19:"
     msgs = [*SAID, ASKED]
     run(repo, transcript("s-m", *[("user", f"{day}{i:02d}:00Z", m) for i, m in enumerate(msgs)]))
-    text = _pages(repo)
+    text = everything(repo, archive=False)
     assert "£250" not in text
     assert "£875" in text
     assert "bakery" in text
@@ -36,7 +30,7 @@ def test_a_later_conversation(repo):
         transcript("s-a", *[("user", f"2034-06-03T19:{i:02d}:00Z", m) for i, m in enumerate(SAID)]),
     )
     run(repo, transcript("s-b", ("user", "2034-06-12T08:00:00Z", ASKED)))
-    text = _pages(repo)
+    text = everything(repo, archive=False)
     assert "£250" not in text
     assert "£875" in text
     assert "bakery" in text

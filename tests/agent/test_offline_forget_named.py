@@ -10,14 +10,10 @@ import pytest
 
 from doctree.agent.offline import language as lang
 from doctree.store.documents import DocumentsRepository
-from tests.agent.offline_runs import run, transcript
+from tests.agent.offline_runs import everything, run, transcript
 
 DAY1 = "2031-03-02T10:00:00Z"
 DAY2 = "2031-03-09T10:00:00Z"
-
-
-def everything(repo: DocumentsRepository) -> str:
-    return "\n".join(d.body for d in repo.documents("main", "~/memory"))
 
 
 def contacts(repo: DocumentsRepository) -> None:

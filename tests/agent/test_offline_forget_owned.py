@@ -6,13 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from doctree.store.documents import DocumentsRepository
-from tests.agent.offline_runs import run, transcript
-
-
-def everything(repo: DocumentsRepository) -> str:
-    return "\n".join(d.body for d in repo.documents("main", "~/memory"))
-
+from tests.agent.offline_runs import everything, run, transcript
 
 CASES = [
     # a relative of theirs: not a person of its own, nor all of the owner
@@ -46,9 +40,7 @@ def test_a_later_session(repo, db_path, said, asked, kept, gone):
     times = [f"2031-04-03T18:{i:02d}:00Z" for i in range(len(said))]
     run(repo, transcript("s-said", *[("user", t, m) for t, m in zip(times, said, strict=True)]))
     run(repo, transcript("s-asked", ("user", "2031-04-04T09:00:00Z", asked)))
-    text = "\n".join(
-        d.body for d in repo.documents("main", "~/memory") if "/archive/" not in d.path
-    )
+    text = everything(repo, archive=False)
     for k in kept:
         assert k in text, (k, text)
     for g in gone:

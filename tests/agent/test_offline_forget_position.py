@@ -8,13 +8,7 @@ from __future__ import annotations
 import pytest
 
 from doctree.agent.offline.positions import Position, position, withdraws
-from doctree.store.documents import DocumentsRepository
-from tests.agent.offline_runs import run, transcript
-
-
-def everything(repo: DocumentsRepository) -> str:
-    """Every current page, session pages included."""
-    return "\n".join(d.body for d in repo.documents("main", "~/memory"))
+from tests.agent.offline_runs import everything, run, transcript
 
 
 def said(*messages: str) -> str:

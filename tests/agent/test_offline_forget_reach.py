@@ -10,14 +10,7 @@ from __future__ import annotations
 import pytest
 
 from doctree.agent.offline.language import forget_request, split_requests
-from doctree.store.documents import DocumentsRepository
-from tests.agent.offline_runs import run, transcript
-
-
-def everything(repo: DocumentsRepository, archive: bool = False) -> str:
-    return "\n".join(
-        d.body for d in repo.documents("main", "~/memory") if archive or "/archive/" not in d.path
-    )
+from tests.agent.offline_runs import everything, run, transcript
 
 
 def _said(repo, *messages, session="s-reach", day="2031-03-03"):
@@ -48,7 +41,7 @@ def test_a_request_about_what_was_just_said_takes_the_message_before_and_no_more
         ("user", "My brother Anselm is in rehab again."),
         ("user", request_said),
     )
-    text = everything(repo, archive=True)
+    text = everything(repo)
     assert "gutters" in text and "2031-03-14" in text
     assert "rehab" not in text, text
     assert "mean to tell" not in text, text
@@ -71,7 +64,7 @@ def test_two_requests_in_one_sentence_both_act(repo):
         ),
         ("user", "Forget the rehab stuff and don't keep anything about Noor."),
     )
-    text = everything(repo, archive=True)
+    text = everything(repo)
     assert "gutters" in text and "2031-03-14" in text
     assert "rehab" not in text and "300" not in text and "Noor" not in text, text
 
@@ -84,7 +77,7 @@ def test_forget_that_and_a_named_thing_in_one_sentence_both_act(repo):
         ("user", "My brother Anselm is in rehab again."),
         ("user", "Forget that, and also wipe everything about Okoro."),
     )
-    text = everything(repo, archive=True)
+    text = everything(repo)
     assert "gutters" in text and "2031-03-14" in text
     assert "rehab" not in text and "Okoro" not in text and "raising the rent" not in text, text
 
@@ -120,7 +113,7 @@ def test_the_assistants_suggestion_forgotten_leaves_the_users_line_sharing_a_wor
         session="s-later" if days else "s-reach",
         day="2031-03-05" if days else "2031-03-03",
     )
-    text = everything(repo)
+    text = everything(repo, archive=False)
     assert "Naples" in text, text
     assert "Da Rosa" not in text
 
@@ -132,7 +125,7 @@ def test_the_users_own_thing_named_whole_still_goes_and_a_part_of_it_alone_does_
         ("user", "My partner is Italian and we visit Naples every August."),
         ("user", "forget about the Italian restaurant"),
     )
-    text = everything(repo)
+    text = everything(repo, archive=False)
     assert "Naples" in text, text
     assert "Quay Street" not in text, text
 
@@ -143,4 +136,4 @@ def test_a_thing_never_named_whole_is_still_said_by_half_its_words(repo):
         ("user", "The wedding is at Holm Barn on June 7th."),
         ("user", "forget about the wedding plans"),
     )
-    assert "Holm Barn" not in everything(repo)
+    assert "Holm Barn" not in everything(repo, archive=False)

@@ -7,17 +7,10 @@ from __future__ import annotations
 import pytest
 
 from doctree.agent.offline.language import forget_request
-from doctree.store.documents import DocumentsRepository
-from tests.agent.offline_runs import run, transcript
+from tests.agent.offline_runs import everything, run, transcript
 
 DAY = "2031-03-03T18:00:00Z"
 LATER = "2031-03-03T18:02:00Z"
-
-
-def everything(repo: DocumentsRepository) -> str:
-    return "\n".join(
-        d.body for d in repo.documents("main", "~/memory") if "/archive/" not in d.path
-    )
 
 
 @pytest.mark.parametrize(
@@ -73,7 +66,7 @@ def everything(repo: DocumentsRepository) -> str:
 def test_forget_that_takes_what_was_just_said_and_no_more(repo, messages, kept, gone):
     times = [f"2031-03-03T18:{i:02d}:00Z" for i in range(len(messages))]
     run(repo, transcript("s-that", *[("user", t, m) for t, m in zip(times, messages, strict=True)]))
-    text = everything(repo)
+    text = everything(repo, archive=False)
     for k in kept:
         assert k in text, (k, text)
     for g in gone:
@@ -98,7 +91,7 @@ def test_a_forgetting_said_of_someone_asks_nothing_and_the_line_stays(repo, said
             ("user", LATER, said),
         ),
     )
-    text = everything(repo)
+    text = everything(repo, archive=False)
     assert "gutters" in text and "2031-03-14" in text  # nothing said before is taken back
     assert forget_request(said) is None
 
@@ -125,7 +118,7 @@ def test_other_wordings_of_forget_that_take_what_was_just_said(repo, request_sai
             ("user", "2031-03-03T18:04:00Z", request_said),
         ),
     )
-    text = everything(repo)
+    text = everything(repo, archive=False)
     assert "gutters" in text and "2031-03-14" in text
     assert "rehab" not in text, text
 
@@ -164,6 +157,6 @@ def test_a_yes_to_the_assistant_offering_to_forget_is_forget_that(repo, offer, a
             ("user", "2031-03-03T18:04:00Z", answer),
         ),
     )
-    text = everything(repo)
+    text = everything(repo, archive=False)
     assert "gutters" in text and "2031-03-14" in text
     assert ("rehab" not in text) is gone, text

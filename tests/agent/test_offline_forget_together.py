@@ -6,17 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from doctree.store.documents import DocumentsRepository
-from tests.agent.offline_runs import run, transcript
+from tests.agent.offline_runs import everything, run, transcript
 
 DAY1 = "2027-05-03T18:00:00Z"
 DAY2 = "2027-05-04T09:00:00Z"
-
-
-def everything(repo: DocumentsRepository) -> str:
-    return "\n".join(
-        d.body for d in repo.documents("main", "~/memory") if "/archive/" not in d.path
-    )
 
 
 @pytest.mark.parametrize(
@@ -38,9 +31,9 @@ def test_one_said_of_only_with_the_other_is_the_story_of_the_two(repo, request_)
             ("user", "2027-05-03T18:04:00Z", "Lena works as a pharmacist."),
         ),
     )
-    assert "Marco" in everything(repo)
+    assert "Marco" in everything(repo, archive=False)
     run(repo, transcript("s-ask", ("user", DAY2, request_)))
-    text = everything(repo)
+    text = everything(repo, archive=False)
     assert "Marco" not in text and "splitting" not in text
     lena = repo.read("main", "~/memory/people/lena").body
     assert "Graz" in lena and "pharmacist" in lena
@@ -57,7 +50,7 @@ def test_two_people_each_with_lines_of_their_own_are_each_forgotten_whole(repo):
         ),
     )
     run(repo, transcript("s-ask", ("user", DAY2, "Forget what I told you about Lena and Marco.")))
-    text = everything(repo)
+    text = everything(repo, archive=False)
     assert "Graz" not in text and "leaving the firm" not in text and "birthday" not in text
 
 
@@ -80,7 +73,7 @@ def test_a_thing_said_of_a_person_goes_and_her_other_lines_stay(repo, request_):
         ),
     )
     run(repo, transcript("s-ask", ("user", DAY2, request_)))
-    text = everything(repo)
+    text = everything(repo, archive=False)
     assert "divorced" not in text
     lena = repo.read("main", "~/memory/people/lena").body
     assert "Graz" in lena and "pharmacist" in lena
@@ -102,6 +95,6 @@ def test_a_thing_said_in_another_form_of_its_word_goes_and_the_emptied_page_with
             "s-ask", ("user", DAY2, "Please forget what I told you about Noor's pregnancy.")
         ),
     )
-    text = everything(repo)
+    text = everything(repo, archive=False)
     assert "pregnant" not in text and "Noor" not in text  # the listing links her no more
     assert "Graz" in text
