@@ -12,6 +12,7 @@ import re
 import unicodedata
 
 from doctree import stopwords
+from doctree.agent.offline.lexicon import title_word
 from doctree.agent.offline.memo import SIZE, remembered, remembered_up_to
 from doctree.agent.offline.prefilter import gate_patterns
 
@@ -2537,7 +2538,12 @@ def qualifies_nothing(after: str) -> bool:
     a noun it would qualify ("on sun loungers", "the Christmas party")."""
     nxt = re.match(r"\s*([a-z][a-z'’-]*)", after)
     if nxt is None:
-        return True
+        # "the Christmas Jumbo", "the Easter Fair": a title's word, not a name ("Christmas
+        # Tom came round")
+        cap = re.match(r"[ \t]*([A-Z][a-z]+)\b", after)
+        return not (
+            cap and cap.group(1).lower() not in stopwords.ENGLISH and title_word(cap.group(1))
+        )
     word = nxt.group(1)
     return len(word) < 3 or word in stopwords.ENGLISH or word in _DAY_PARTS or has_verb(word)
 

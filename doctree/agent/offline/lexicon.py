@@ -35,3 +35,12 @@ def common_word(word: str) -> bool:
     w = word.capitalize()
     known = word.lower() in words or is_word(word, ("ing",))  # "Recycling": recycle
     return known and w not in proper and w not in given
+
+
+def title_word(word: str) -> bool:
+    """Whether a capitalised `word` after a holiday's name ("Jumbo" of "the Christmas Jumbo",
+    "Market") is an English word a title capitalises, not someone's name ("Tom", "Will")."""
+    if not word.isalpha() or not word[:1].isupper():
+        return False
+    _, _, given = _lists()
+    return word.capitalize() not in given and is_word(word)

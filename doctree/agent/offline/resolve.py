@@ -261,6 +261,13 @@ _COUNTED_DAY = re.compile(
     r"(?:[1-9]|[12]\d|30)(?:st|nd|rd|th)[*_]{0,2}\s+day\b",
     re.I,
 )
+#: A weekday's noun said to come round each week: "the Saturday puzzle every week", "our
+#: Thursday class, weekly".
+_EVERY_WEEK = re.compile(
+    r"(?:\s+(?!(?:and|but|or|then|so|until|till|because|after|before)\b)[a-z][\w'’-]*){1,3}?"
+    r",?\s+(?:(?:every|each)\s+(?:single\s+)?week|weekly)\b",
+    re.I,
+)
 _RECURRING_AFTER = re.compile(r"\s*(?:s\b|mornings|afternoons|evenings|nights)", re.I)
 
 
@@ -693,6 +700,8 @@ def resolve_relative(
             after = text[m.end() :]
             if _RECURRING_AFTER.match(after) or re.search(r"\b(?:every|each)\s+$", before):
                 continue
+            if _EVERY_WEEK.match(after):
+                continue  # "she does the Saturday puzzle every week": a day that repeats
             if not _said_as_day(m, text):
                 continue  # 'friday' inside code, "I sat down", "the sun": no date
             if _DATED_AFTER.match(text, m.end()):
