@@ -171,6 +171,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
     pending: list[Sentence] = []  # what the assistant just said, kept if the user accepts it
     specific: list[Sentence] = []  # its specific statements, kept if the user credits them
     requested = False  # the user asked the assistant to work something out (`_WORK_OUT`)
+    answers: list[Sentence] = []  # its answer's sentences to what the user asked (`_answers`)
     from_tool = False  # what the assistant just said answers the user from a tool's result
     stated = False  # the assistant's last turn asked no question
     asked: Turn | None = None  # the assistant's last turn, when it ends on its one question
@@ -285,6 +286,10 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
             # the user asked to work something out ("can you work out the dates?"): a plain
             # "perfect" to the answer takes up what it found
             requested = bool(_WORK_OUT.search(asked_for))
+            # the user asked something ("when is the council tax due?"): the answer's
+            # sentences that say a day, a time or a sum of what was asked, which a thanks
+            # takes up
+            answers = _answers(specific, asked_for) if _QUESTION.search(asked_for) else []
             from_tool = turn.after_tool
             if read_paste and _ASKED.search(asked_for):
                 # the user pasted a log or a config and asked about it: what the answer reads
@@ -369,7 +374,11 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
             for s in specific:
                 s.kinds.append("accepted")
             a.sentences.extend(specific)  # "good catch": what it said is what it found
-        pending, specific = [], []
+        elif answers and own and lang.accepts(own[0]) and not lang.rejects(own[0]):
+            for s in answers:  # "When is it due?" … "great, thanks": the answer is found
+                s.kinds.append("accepted")
+            a.sentences.extend(answers)
+        pending, specific, answers = [], [], []
         if checks and own and turn.speaker is None and lang.accepts(own[0]):
             recap = [*recap, *checks]  # "Ines swims on Tuesdays, right?" / "yes"
         checks = []
@@ -682,6 +691,28 @@ _ASKED = re.compile(
     r"\?|\b(?:find|look\s+up|look\s+for|search|check|tell\s+me|what|when|where|which|how)\b",
     re.I,
 )
+
+
+#: A message that asks the assistant a question: a question mark, or "check when …".
+_QUESTION = re.compile(r"\?|\b(?:check|look\s+up|find\s+out)\b", re.I)
+#: What a sentence answering "when" or "how much" says: a day, a time or a sum.
+_ANSWER_VALUE = re.compile(
+    r"\d{4}-\d{2}-\d{2}|\b\d{1,2}(?::\d{2})?\s*(?:am|pm)\b|\b\d{1,2}:\d{2}\b|[£$€]\s?\d", re.I
+)
+
+
+def _answers(specific: list[Sentence], asked: str) -> list[Sentence]:
+    """The sentences of an answer that say a day, a time or a sum (written resolved) of the
+    thing the user's question named (a content word of the question said again), at most
+    two: "Your council tax instalment of £148 is due on 1 April" of "when is the council tax
+    due?". Not a list of suggestions: a sentence naming nothing of the question is not it."""
+    asked_words = content_words(asked)
+    out = [
+        s
+        for s in specific
+        if _ANSWER_VALUE.search(s.text) and content_words(s.raw or s.text) & asked_words
+    ]
+    return out[:2]
 
 
 def last_turn_kind(segmented: Segmented) -> str | None:
