@@ -57,3 +57,14 @@ def test_an_answer_about_something_else_is_not(repo):
         "thanks!",
     )
     assert "9:30" not in facts
+
+
+def test_the_users_own_figure_said_back_is_not_found_again(repo):
+    facts = _facts(
+        repo,
+        "The hall hire is £85 an evening from May. How much is the hall hire again?",
+        "The hall hire is £85 an evening from May.",
+        "thanks",
+    )
+    assert "£85" in facts
+    assert "Found by the assistant" not in facts

@@ -289,7 +289,9 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
             # the user asked something ("when is the council tax due?"): the answer's
             # sentences that say a day, a time or a sum of what was asked, which a thanks
             # takes up
-            answers = _answers(specific, asked_for) if _QUESTION.search(asked_for) else []
+            answers = (
+                _answers(specific, asked_for, a.sentences) if _QUESTION.search(asked_for) else []
+            )
             from_tool = turn.after_tool
             if read_paste and _ASKED.search(asked_for):
                 # the user pasted a log or a config and asked about it: what the answer reads
@@ -701,16 +703,21 @@ _ANSWER_VALUE = re.compile(
 )
 
 
-def _answers(specific: list[Sentence], asked: str) -> list[Sentence]:
+def _answers(specific: list[Sentence], asked: str, kept: list[Sentence]) -> list[Sentence]:
     """The sentences of an answer that say a day, a time or a sum (written resolved) of the
     thing the user's question named (a content word of the question said again), at most
     two: "Your council tax instalment of £148 is due on 1 April" of "when is the council tax
-    due?". Not a list of suggestions: a sentence naming nothing of the question is not it."""
+    due?". Not a list of suggestions: a sentence naming nothing of the question is not it;
+    nor one whose every day, time and sum a line `kept` gives already (the user's own
+    words said back: a later change would find two lines to replace)."""
     asked_words = content_words(asked)
+    given = " ".join(s.text for s in kept)
     out = [
         s
         for s in specific
-        if _ANSWER_VALUE.search(s.text) and content_words(s.raw or s.text) & asked_words
+        if (values := _ANSWER_VALUE.findall(s.text))
+        and content_words(s.raw or s.text) & asked_words
+        and not all(v in given for v in values)
     ]
     return out[:2]
 
