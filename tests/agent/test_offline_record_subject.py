@@ -81,3 +81,39 @@ def test_a_pets_allergy_lands_on_its_page_and_not_among_the_users_preferences(re
     assert not any("chicken" in d.body for d in corrections)
     biscuit = [d for d in repo.documents("main", "~/memory") if d.path.endswith("/biscuit")]
     assert biscuit and "chicken protein" in biscuit[0].body
+
+
+OWN_FORM = """I'm Gwen, here's the form I filled in for the climbing wall:
+
+Name: Gwen Ashby
+Allergy: latex
+Emergency contact: Rob Ashby
+Experience: two years bouldering"""
+
+
+def test_the_users_own_pasted_form_stays_the_users(repo):
+    text = transcript(
+        "s-form",
+        ("user", "2031-05-06T17:00:00Z", OWN_FORM),
+        ("assistant", "2031-05-06T17:01:00Z", "Kept it, Gwen."),
+    )
+    run(repo, text)
+    assert "Allergy: latex" in current_facts(repo)
+    assert not any(
+        "latex" in d.body
+        for d in repo.documents("main", "~/memory")
+        if "/people/" in d.path and "/archive/" not in d.path
+    )
+
+
+def test_a_report_cards_lines_land_on_the_pupils_page_and_its_labels_are_no_one(repo):
+    text = transcript(
+        "s-report",
+        ("user", "2031-07-18T16:00:00Z", REPORT),
+        ("assistant", "2031-07-18T16:01:00Z", "Saved."),
+    )
+    run(repo, text)
+    paths = [d.path for d in repo.documents("main", "~/memory") if "/people/" in d.path]
+    assert [p.rsplit("/", 1)[1] for p in paths] == ["priyanka-sood"]
+    page = next(d.body for d in repo.documents("main", "~/memory") if d.path in paths)
+    assert "Priyanka Sood: Maths: needs support with fractions" in page

@@ -51,6 +51,7 @@ from doctree.agent.offline.positions import (
     withdrawn,
     withdraws,
 )
+from doctree.agent.offline.subject import RECORD_OF
 from doctree.agent.offline.prefilter import gate_patterns
 from doctree.agent.offline.proposals import countered, is_proposal, proposed
 from doctree.agent.offline.recap import (
@@ -1835,6 +1836,8 @@ def _speaks(name: str, raw: str, turn: Turn, directory: Directory) -> bool:
     line that reads as said by its label (its subject left out, or "I")."""
     if lang.MAIL_HEADER.fullmatch(name):
         return False  # "From: Karim Haddad": a mail's header
+    if RECORD_OF.match(raw):
+        return False  # "Pupil: Ada Moss, Year 5": whose record it is, said by no one
     label = _ITEM_LABEL.match(raw)
     body = raw[label.end() :] if label else raw
     if _DONE_TO.match(body) and name not in directory.known_person_names():

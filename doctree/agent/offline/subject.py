@@ -47,7 +47,7 @@ _WHOSE = re.compile(
 #: "Name" (a form of the user's own opens on one as often): "Patient: Biscuit Fenwick, 6",
 #: "Client - Ada Moss": the name it opens on is someone's, a person of their own.
 RECORD_OF = re.compile(
-    r"^\W{0,3}(?:\d{1,2}[.)]\s+)?(?i:(?!(?:full\s+)?name\b)" + _WHOSE.pattern + r")"
+    r"^\W{0,3}(?:\d{1,2}[.)]\s+)?(?P<label>(?i:(?!(?:full\s+)?name\b)" + _WHOSE.pattern + r"))"
     rf"\s*(?::|\s[-–—])\s+(?P<name>(?:{TITLE})?{NAME_WORD}(?:\s+{NAME_WORD}){{0,2}})"
     r"(?=\s*(?:[,(;.]|$))(?!\s*(?:and|&|\+|/|with)\s)"
 )
