@@ -117,3 +117,12 @@ def test_a_report_cards_lines_land_on_the_pupils_page_and_its_labels_are_no_one(
     assert [p.rsplit("/", 1)[1] for p in paths] == ["priyanka-sood"]
     page = next(d.body for d in repo.documents("main", "~/memory") if d.path in paths)
     assert "Priyanka Sood: Maths: needs support with fractions" in page
+
+
+def test_a_record_opening_on_a_numbered_thing_is_that_things():
+    card = "Job 112 - boiler service, Kestrel Road\nFollow-up: Thu 3 Oct\nParts: diverter valve"
+    read = read_subject(card).split("\n")
+    assert "Job 112: Follow-up: Thu 3 Oct" in read
+    assert "Job 112: Parts: diverter valve" in read
+    days = "Day 1: Lisbon, the old town\nDay 2: Sintra by train\nDay 3: Porto"
+    assert read_subject(days) == days  # numbered things side by side: no record of one

@@ -51,7 +51,6 @@ from doctree.agent.offline.positions import (
     withdrawn,
     withdraws,
 )
-from doctree.agent.offline.subject import RECORD_OF
 from doctree.agent.offline.prefilter import gate_patterns
 from doctree.agent.offline.proposals import countered, is_proposal, proposed
 from doctree.agent.offline.recap import (
@@ -105,6 +104,7 @@ from doctree.agent.offline.resolve import (
 from doctree.agent.offline.segment import ADDRESSED, record_shape, same_list, split_sentences
 from doctree.agent.offline.spelled import spelled_words
 from doctree.agent.offline.spoken import spoken_figures
+from doctree.agent.offline.subject import RECORD_OF
 from doctree.memory.secrets import Secret, mask, secret_location
 from doctree.stopwords import ENGLISH
 

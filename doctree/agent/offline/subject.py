@@ -32,7 +32,7 @@ MIN_LINES = 3
 #: a colon or a dash with a space either side, its value.
 _LABELLED = re.compile(
     r"^(?P<lead>\s*(?:>\s*)?(?:[-*+•]\s+|\d{1,2}[.)]\s+)?)(?:\*\*)?"
-    r"(?P<label>[^\W_][\w'’/.&]*(?:\s+[\w'’/.&]+){0,2}?)(?:\*\*)?"
+    r"(?P<label>[^\W_][\w'’/.&-]*(?:\s+[\w'’/.&-]+){0,2}?)(?:\*\*)?"
     r"\s*(?::|\s[-–—])\s+(?P<value>\S.*?)\s*$"
 )
 #: A label that says whose record it is, in the languages the agent reads.
@@ -53,6 +53,9 @@ RECORD_OF = re.compile(
 )
 #: A section's letter or number: "S", "B", "1", "2a", "IV".
 _SECTION = re.compile(r"[A-Z]|\d{1,2}[a-z]?|[IVX]{1,4}")
+#: A thing named by a word and its number, a record's opening label: "EP 47", "Job 112",
+#: "Flat 3B", "Lot #14".
+_NUMBERED = re.compile(r"[^\W\d_]{2,12}\.?\s*#?\d{1,4}[A-Za-z]?")
 #: The name a record's opening value opens on: a title allowed, one to three name words, then
 #: its end, a comma, a bracket, a semicolon or a full stop.
 _OPENING = re.compile(
@@ -78,6 +81,8 @@ def _subject(line: str) -> str | None:
     if m is None:
         return None
     label = m.group("label").strip()
+    if _NUMBERED.fullmatch(label):
+        return label  # "EP 47 — …": the record is the numbered thing's
     if not (_WHOSE.fullmatch(label) or _SECTION.fullmatch(label)):
         return None
     o = _OPENING.match(m.group("value"))
@@ -146,6 +151,10 @@ def read_subject(text: str, names: Collection[str] = ()) -> str:
             i = max(j, i + 1)
             continue
         name = _subject(lines[i])
+        if name is not None and _NUMBERED.fullmatch(name):
+            labels = [_LABELLED.match(x) for x in lines[i + 1 : j]]
+            if any(x and re.search(r"\d", x.group("label")) for x in labels):
+                name = None  # "Day 1: …", "Day 2: …": a list of numbered things, no record
         if name is not None and not _is_users(name, text, names):
             for k in range(i, j):
                 m = _LABELLED.match(lines[k])
