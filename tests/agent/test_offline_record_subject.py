@@ -126,3 +126,8 @@ def test_a_record_opening_on_a_numbered_thing_is_that_things():
     assert "Job 112: Parts: diverter valve" in read
     days = "Day 1: Lisbon, the old town\nDay 2: Sintra by train\nDay 3: Porto"
     assert read_subject(days) == days  # numbered things side by side: no record of one
+
+
+def test_a_files_lowercase_keys_are_no_form():
+    pasted = "```yaml\n- pupil: Ines Morel\n  instrument: cello\n  slot: 2031-09-08 16:30\n```"
+    assert read_subject(pasted) == pasted

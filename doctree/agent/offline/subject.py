@@ -75,6 +75,14 @@ _SENTENCE = re.compile(
 )
 
 
+def _form_line(line: str) -> bool:
+    """Whether `line` is a form's labelled line: its label written as a form's is, opening
+    on a capital or a figure ("Allergy:", "ALLERGY:", "S -"); a lowercase key ("pupil:",
+    "slot:") is a file's (YAML, a config), not a form's."""
+    m = _LABELLED.match(line)
+    return m is not None and not m.group("label")[:1].islower()
+
+
 def _subject(line: str) -> str | None:
     """The one person a record's opening `line` names, or None."""
     m = _LABELLED.match(line)
@@ -145,7 +153,7 @@ def read_subject(text: str, names: Collection[str] = ()) -> str:
     i = 0
     while i < len(lines):
         j = i
-        while j < len(lines) and lines[j].strip() and _LABELLED.match(lines[j]):
+        while j < len(lines) and lines[j].strip() and _form_line(lines[j]):
             j += 1
         if j - i < MIN_LINES:
             i = max(j, i + 1)
