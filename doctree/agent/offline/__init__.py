@@ -37,7 +37,8 @@ reads top to bottom as the pipeline; see docs/memory-agent.md):
   punctuation said as words read as marks, first; `outline.py`: nested
   bullets, each bare value with the path above it; `script.py`: a call written up as
   lines of speakers; `receipts.py`: a till slip as one statement; `sections.py`: headings
-  in capitals said with the lines below them; `mail.py`:
+  in capitals said with the lines below them; `subject.py`: a pasted record's lines said
+  with the one its opening line names; `mail.py`:
   a pasted mail chain into its messages, each by its writer at its date; `chat.py`: an
   exported chat into its senders' lines; `ocr.py`: text from a scan put right; `records.py`:
   a tool's XML, CSV, JSON or `key: value` result into a line per record; `blocks.py`: a fenced block that holds text opened, a chat log's

@@ -18,6 +18,7 @@ from doctree.agent.offline.language import NAME, NOT_NAMES
 from doctree.agent.offline.lexicon import common_word
 from doctree.agent.offline.model import Sentence
 from doctree.agent.offline.prefilter import gate_patterns, none_can_match
+from doctree.agent.offline.subject import RECORD_OF
 
 _PERSON_TRIGGER = re.compile(
     r"\b(?P<trigger>with|met|meet|meeting|call|called|calling|email|emailed|ask|asked|tell|told|"
@@ -283,6 +284,8 @@ def find_entities(
         if name and name not in not_people and name.split()[0] not in NOT_NAMES:
             s.roles.append((name, m.group("role").lower()))
             person(name)
+    if (record := RECORD_OF.match(raw)) and record.group("name").split()[0] not in NOT_NAMES:
+        person(record.group("name"))  # "Patient: Biscuit Fenwick, 6": whose record it is
     owned = lang.OWNED_ROLE.match(raw)
     name = _clean_name(owned.group("name")) if owned else None
     if name and name not in not_people and name.split()[0] not in NOT_NAMES:

@@ -104,6 +104,7 @@ from doctree.agent.offline.resolve import (
 from doctree.agent.offline.segment import ADDRESSED, record_shape, same_list, split_sentences
 from doctree.agent.offline.spelled import spelled_words
 from doctree.agent.offline.spoken import spoken_figures
+from doctree.agent.offline.subject import RECORD_OF
 from doctree.memory.secrets import Secret, mask, secret_location
 from doctree.stopwords import ENGLISH
 
@@ -1873,6 +1874,8 @@ def _speaks(name: str, raw: str, turn: Turn, directory: Directory) -> bool:
     line that reads as said by its label (its subject left out, or "I")."""
     if lang.MAIL_HEADER.fullmatch(name):
         return False  # "From: Karim Haddad": a mail's header
+    if RECORD_OF.match(raw):
+        return False  # "Pupil: Ada Moss, Year 5": whose record it is, said by no one
     label = _ITEM_LABEL.match(raw)
     body = raw[label.end() :] if label else raw
     if _DONE_TO.match(body) and name not in directory.known_person_names():

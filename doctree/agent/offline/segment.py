@@ -66,6 +66,7 @@ from doctree.agent.offline.records import read_records, source_name
 from doctree.agent.offline.resolve import message_date
 from doctree.agent.offline.script import scripts
 from doctree.agent.offline.sections import read_sections
+from doctree.agent.offline.subject import read_subject
 from doctree.agent.offline.written import quote_introduced
 from doctree.memory.secrets import mask
 from doctree.sessions.transcripts import Transcript
@@ -1520,6 +1521,7 @@ def segment(
         content = read_receipts(content)  # a till slip: one statement of what was bought
         content = read_grids(content)  # a timetable in columns: a line per row
         content = read_sections(content)  # "YEAR 4 (Rowan class)": what the lines below are about
+        content = read_subject(content, names)  # "Patient: Biscuit" then "Allergy: …": Biscuit's
         content = quote_introduced(content)  # "Ana texted me: I'm late": Ana's "I"
         # "update footnote 2": what the footnote of an earlier message noted
         content = footnotes_named(content, footnotes) if m.kind == "user" else content
