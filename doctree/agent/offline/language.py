@@ -2195,9 +2195,9 @@ SUBJECT = re.compile(
     # a body's, a birth's, a patient's and a pupil's things: "Fatima's waters broke", "Ade's
     # knee is worse", "Mia's scan is on Friday" (no word a firm or a town has too: "Canada's
     # visa rules", "Hamilton's cast")
-    r"waters|contractions|due\s+date|scan|bloods|diagnosis|meds|medication|inhaler|allergy|"
-    r"knee|hip|ankle|wrist|shoulder|elbow|teeth|tooth|stitches|fever|GP|midwife|physio|"
-    r"therapist|teacher|homework|exams?|hen\s+do|stag\s+do))\b"
+    r"(?P<body>waters|contractions|due\s+date|scan|bloods|diagnosis|meds|medication|inhaler|"
+    r"allergy|knee|hip|ankle|wrist|shoulder|elbow|teeth|tooth|stitches|fever|GP|midwife|"
+    r"physio|therapist|teacher|homework|exams?|hen\s+do|stag\s+do)))\b"
 )
 _ORG_SUFFIX = (
     r"(?:Inc|Ltd|GmbH|LLC|AG|SA|Corp|Corporation|Labs|Bank|University|College|Group|Systems|"
