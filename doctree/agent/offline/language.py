@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterator
 
 from doctree import stopwords
 from doctree.agent.offline.lexicon import title_word
@@ -3217,6 +3218,15 @@ _DESCRIBES = frozenset(
 _DESCRIBING = re.compile(r"[a-z]+(?:ed|ing|ic|ous|ful|able|ible|ive|ant|ent|less|al|ish)", re.I)
 
 
+def _said_after(
+    text: str, word: str, before: str
+) -> Iterator[tuple[re.Match[str], re.Match[str] | None]]:
+    """Each time `text` says `word` (or its plural) as a whole word, with the word just
+    before it (`before`, a pattern; None when nothing stands before it)."""
+    for m in re.finditer(rf"(?<![\w'’-]){re.escape(word)}(?:e?s)?(?![\w-])", text, re.I):
+        yield m, re.search(rf"({before})\s+$", text[: m.start()])
+
+
 def only_headed(text: str, word: str) -> bool:
     """Whether every time `text` says the single word `word` (or its plural) as a whole word,
     another noun before it makes it part of another thing's name ("the car park", "the spare
@@ -3225,9 +3235,8 @@ def only_headed(text: str, word: str) -> bool:
     to the park", "the big park", "the local park") leaves it the thing. False when the text
     never says the word as written."""
     found = False
-    for m in re.finditer(rf"(?<![\w'’-]){re.escape(word)}(?:e?s)?(?![\w-])", text, re.I):
+    for _, prev in _said_after(text, word, r"[A-Za-z][a-z]*"):
         found = True
-        prev = re.search(r"([A-Za-z][a-z]*)\s+$", text[: m.start()])
         if prev is None:
             return False
         before = prev.group(1)
@@ -3268,9 +3277,8 @@ def another_than(text: str, before: str, word: str) -> bool:
     herb garden"), so never the thing
     "the beer garden" names. False when the text never says the word."""
     found = False
-    for m in re.finditer(rf"(?<![\w'’-]){re.escape(word)}(?:e?s)?(?![\w-])", text, re.I):
+    for m, prev in _said_after(text, word, r"[A-Za-z][\w'’]*"):
         found = True
-        prev = re.search(r"([A-Za-z][\w'’]*)\s+$", text[: m.start()])
         if prev is None:
             return False
         said = prev.group(1)
