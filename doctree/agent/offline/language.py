@@ -1872,9 +1872,27 @@ def split_requests(sentence: str) -> list[str]:
     return [sentence]
 
 
+#: A request to forget said in Turkish, whose verb comes last and whose "about" follows what
+#: it is about: "Tom Reyes hakkında her şeyi unut", "Ana ile ilgili ne varsa sil", "Ana'yı
+#: unut" (a name's case ending after its apostrophe: the name). "unutma" is "don't forget".
+_TURKISH_FORGET = re.compile(
+    r"(?:^|[,;:]\s*|\bve\s+)(?:lütfen\s+)?(?P<what>(?:[\w’'-]+\s+){0,3}?[\w’'-]+?)"
+    r"(?:\s+(?:hakkında(?:ki)?|ile\s+ilgili|konusunda|hakkında\s+ne\s+varsa)\s+"
+    r"(?:(?:her\s+şeyi|ne\s+varsa|tüm\s+bilgileri|söylediklerimi|yazdıklarımı|anlattıklarımı|"
+    r"bildiklerini|notları)\s+)?"
+    r"|['’](?:y?[ıiuü]|n[ıiuü])\s+(?:tamamen\s+)?)"
+    r"(?:lütfen\s+)?(?:unut|sil)(?:un|in|abilir\s+misin|ebilir\s+misin)?(?=\s*(?:[.!]|$|,|\s+lütfen))",
+    re.I,
+)
+
+
 def _foreign(sentence: str) -> str | None:
-    """The target of a request to forget said in another language (FOREIGN_FORGET_ABOUT),
-    its "and" read as "and" ("Pieter en zijn vrouw" -> "Pieter and zijn vrouw")."""
+    """The target of a request to forget said in another language (FOREIGN_FORGET_ABOUT,
+    `_TURKISH_FORGET`), its "and" read as "and" ("Pieter en zijn vrouw" -> "Pieter and zijn
+    vrouw")."""
+    if (tr := _TURKISH_FORGET.search(sentence)) is not None:
+        what = re.sub(r"\s+ve\s+", " and ", tr["what"]).strip()
+        return what or None
     m = FOREIGN_FORGET_ABOUT.search(sentence)
     if m is None:
         return None
