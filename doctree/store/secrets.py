@@ -1124,7 +1124,9 @@ def _short(value: str) -> bool:
     value = value.rstrip(".,;:!?)")
     if not value or _PLACEHOLDER.fullmatch(value) or _ACRONYM.fullmatch(value):
         return False
-    if re.fullmatch(r"\d+(?:[.,]\d+)?|\d+(?i:am|pm|h|hrs?|m|mins?|s|mm|cm|km|kg|g|k|px|st|nd|rd|th|x)", value):
+    if re.fullmatch(
+        r"\d+(?:[.,]\d+)?|\d+(?i:am|pm|h|hrs?|m|mins?|s|mm|cm|km|kg|g|k|px|st|nd|rd|th|x)", value
+    ):
         return value.isdigit() and len(value) >= 3
     if value.isalpha():
         return value.islower() and len(value) >= 3 and _coined(value)

@@ -1890,7 +1890,8 @@ def _foreign(sentence: str) -> str | None:
     """The target of a request to forget said in another language (FOREIGN_FORGET_ABOUT,
     `_TURKISH_FORGET`), its "and" read as "and" ("Pieter en zijn vrouw" -> "Pieter and zijn
     vrouw")."""
-    if (tr := _TURKISH_FORGET.search(sentence)) is not None:
+    low = sentence.lower()
+    if ("unut" in low or "sil" in low) and (tr := _TURKISH_FORGET.search(sentence)) is not None:
         what = re.sub(r"\s+ve\s+", " and ", tr["what"]).strip()
         return what or None
     m = FOREIGN_FORGET_ABOUT.search(sentence)
