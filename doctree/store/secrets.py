@@ -121,6 +121,21 @@ _FOR = (
     # or an aside in brackets: "Gate keypad (out of hours only): 4471#"
     r"|\s*\([^()\n]{1,40}\))?"
 )
+#: What asks for a security answer, said with it: "for the bank", "on my Halifax account",
+#: "for the bank's security questions".
+_ASKED_BY = (
+    r",?\s+(?:for|on|at|with)\s+(?:the\s+|my\s+|our\s+)?(?:[\w-]+\s+)?"
+    r"(?:bank|account|security|log-?\s?in|card|verification|building\s+society|"
+    r"password\s+reset)(?:['’]s)?\b(?:\s+(?:security\s+)?(?:questions?|checks?|app|login))?"
+)
+#: A short value given outright after its word ("is", ":" or "="), closing its clause: the
+#: end of a line, a sentence after it, a dash or bracket, or a word that joins a clause.
+_GIVEN_SHORT = (
+    r"(?:\s*[:=]\s*|\s+(?:is|was)\s*[:=]?\s*(?:now\s+)?)"
+    r"[\"'`]?(?P<value>(?P<short>[^\s\"'`]{1,5}?))[\"'`]?"
+    r"(?=[.!?,;)]*(?:[ \t]*(?:\n|$)|\s+(?-i:[A-Z(])|\s+[\-–—]|\s+(?:and|but|if|so|or|"
+    r"btw|thanks|please)\b)|[,;)]\s)"
+)
 #: Markup a value may be wrapped in where it is given: "code is **7731**", "<b>6042</b>",
 #: "`4410`" (the opener only: the value's own end is a word boundary).
 _MARKUP_OPEN = r"(?:\*{1,2}|`|<(?:b|strong|em|i|u|code|mark|span|kbd|tt)(?:\s[^<>]{0,80})?>){0,2}"
@@ -554,7 +569,14 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
                 # "my security question answer is Biscuit"
                 r"security\s+question(?:['’]s)?\s+answer|"
                 # "the answer to my security question is Biscuit"
-                r"answer\s+to\s+(?:my|the|your|our)\s+security\s+question)(?![A-Za-z])"
+                r"answer\s+to\s+(?:my|the|your|our)\s+security\s+question|"
+                # the answer a bank asks for, said with what it is for: "my mother's maiden
+                # name, for the bank, is Tregarthen" (said without it, a family's name: kept)
+                r"(?:(?:mother|mum|mom)['’]s\s+maiden\s+name|first\s+pet(?:['’]s\s+name)?|"
+                r"first\s+school|place\s+of\s+birth|favou?rite\s+teacher)"
+                rf"(?={_ASKED_BY}))(?![A-Za-z])"
+                # what it is for, said between: "the security answer for the bank is Biscuit"
+                rf"(?:{_ASKED_BY},?)?"
                 r"(?:\s*[:=]\s*|\s+(?:is|was)\s*[:=]?\s*(?:now\s+)?|['’]s\s+|\s+)"
                 # the question the answer is to, said first: "security answer: mother's maiden
                 # name is Kowalczyk" (the name is the answer)
@@ -576,6 +598,20 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
                 rf"(?<![A-Za-z])(?:{_OTP}(?![A-Za-z]){_GAP}"
                 rf"|{_SIGN_IN_CODE}(?![A-Za-z])[^.!?\n\d]{{0,40}}?\b{_SENT}\b{_GAP}"
                 rf"|{_SENT}\b{_GAP}\b{_SIGN_IN_CODE}(?![A-Za-z]){_GAP})"
+                rf"(?P<value>{_CODE_DIGITS})",
+                re.I,
+            ),
+        ),
+        (
+            # a code said by its sending: "the code they sent is 448812", "the code the bank
+            # texted me was 583 912" (the article right before "code": "the tracking code
+            # they sent" names another thing)
+            "one-time-code",
+            re.compile(
+                r"\b(?:the|a|that)\s+code\s+(?:that\s+)?(?:[\w'’-]+\s+){0,2}?(?:just\s+)?"
+                rf"{_SENT}(?:\s+(?:me|us|to\s+me|over|through))?"
+                r"(?:\s+(?:by|via|in\s+an?|over)\s+(?:text|sms|e-?mail|whats\s?app))?"
+                r"(?:\s*[:=]\s*|\s+(?:is|was)\s*[:=]?\s*)"
                 rf"(?P<value>{_CODE_DIGITS})",
                 re.I,
             ),
@@ -821,6 +857,31 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
                 re.I | re.M,
             ),
         ),
+        (
+            # a short password given outright to its word: "the wifi password is xyz7", "pw:
+            # abc1" (one to five characters, below the floor of the patterns above, the value
+            # closing its clause; last, so that every other reading wins). The group `short` is
+            # judged by `_short`: a placeholder ("TBD", "n/a"), an acronym ("SSO"), a word of
+            # the dictionary ("same", "wrong") or one or two digits (a count) is not one
+            "password",
+            re.compile(
+                r"(?<![A-Za-z])(?:password|passwd|pwd|pw|pass ?code)(?![A-Za-z])"
+                + _FOR
+                + _GIVEN_SHORT,
+                re.I,
+            ),
+        ),
+        (
+            # the same of a PIN: "the PIN for the bike lock is 482" ("pin" with "is", ":" or
+            # "=" only, as the verb pins things)
+            "pin",
+            re.compile(
+                r"(?<![A-Za-z])pin(?=\s*[:=]|\s+(?:is|was|for|of|to|on|at|in)\b)(?![A-Za-z])"
+                + _FOR
+                + _GIVEN_SHORT,
+                re.I,
+            ),
+        ),
     ]
 
 
@@ -875,6 +936,8 @@ def _judged(kind: str, pattern: re.Pattern[str], m: re.Match[str]) -> bool:
         return _derived(value)
     if "paired" in pattern.groupindex:
         return _paired(value, email=m.group("email") is not None)
+    if "short" in pattern.groupindex:
+        return _short(value)
     if "keyed" in pattern.groupindex:
         return _keyed(value)
     if "generated" in pattern.groupindex:
@@ -1043,6 +1106,33 @@ def _coined(value: str) -> bool:
     return not is_word(value, _WORD_ENDINGS)
 
 
+#: What a password or PIN is said to be when it is not yet one: "TBD", "n/a", "none", "???".
+_PLACEHOLDER = re.compile(
+    r"(?i:tb[dac]|n/?a|none|null|nil|unset|empty|blank|same|unknown)|[?*x.-]+|(?i:x+)", re.I
+)
+
+
+#: An acronym in capitals, a digit at most beside it: "SSO", "2FA", "MFA".
+_ACRONYM = re.compile(r"\d?[A-Z]{2,5}\d?")
+
+
+def _short(value: str) -> bool:
+    """A short value given outright as a password or PIN: letters with a digit or a sign
+    ("xyz7", "4a9", "ab#1"), three to five digits ("482"), or a made-up lower-case word
+    ("xyz"); not a placeholder ("TBD", "n/a", "???"), an acronym in capitals ("SSO"), a word
+    of the dictionary ("same", "wrong", "ok") nor one or two digits (a count: "PIN: 4")."""
+    value = value.rstrip(".,;:!?)")
+    if not value or _PLACEHOLDER.fullmatch(value) or _ACRONYM.fullmatch(value):
+        return False
+    if re.fullmatch(
+        r"\d+(?:[.,]\d+)?|\d+(?i:am|pm|h|hrs?|m|mins?|s|mm|cm|km|kg|g|k|px|st|nd|rd|th|x)", value
+    ):
+        return value.isdigit() and len(value) >= 3
+    if value.isalpha():
+        return value.islower() and len(value) >= 3 and _coined(value)
+    return any(c.isalnum() for c in value) and any(c.isdigit() for c in value)
+
+
 def _keyed(value: str) -> bool:
     """The value of a bare "key" of a network, lock or safe: digits alone (four to twelve,
     not a year), letters with digits random enough, or a made-up lower-case word ("key:
@@ -1206,7 +1296,17 @@ _GATES: list[tuple[tuple[str, ...], str | None]] = [
         "licen",
         start=r"national|ni|sin|social|passport|driv",
     ),
-    _words("memorable", "security answer", "security question", start=r"memorable|security|answer"),
+    _words(
+        "memorable",
+        "security answer",
+        "security question",
+        "maiden name",
+        "first pet",
+        "first school",
+        "place of birth",
+        "teacher",
+        start=r"memorable|security|answer|mother|mum|mom|first|place|favou?rite",
+    ),
     _words(
         "otp",
         "one-time",
@@ -1214,6 +1314,7 @@ _GATES: list[tuple[tuple[str, ...], str | None]] = [
         "code",
         start=r"one|otp|verif|2fa|two|mfa|log|sign|auth|sec|acc|text|sms|sent|e-?mail",
     ),
+    _words("code", start=r"\b(?:the|a|that)\s+code\b"),
     _words("otp", "one-time", "one time", "code"),
     _words("codes", "code:", start=r"recovery|backup|back-up|2fa|two"),
     _words("code", start=r"recovery|backup|back-up|2fa|two"),
@@ -1252,6 +1353,8 @@ _GATES: list[tuple[tuple[str, ...], str | None]] = [
     _words("_live_", "_test_", "_prod_", "_sandbox_"),
     _words("key", start=r"network|wi|wlan|ssid|router|modem|hotspot|padlock|lock|safe"),
     _words("key"),
+    _words("pw", "pass", start=r"pw|pass"),
+    _words("pin", start=r"pin"),
 ]
 
 

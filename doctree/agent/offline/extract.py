@@ -207,6 +207,9 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
     recap_turn: Turn | None = None
     recapped_found: list[Sentence] = []  # findings the recap says again, read with it
     recap_since = heard_since = 0  # where in a.sentences the messages it restates begin
+    # an aside that ends its message with nothing after it ("Off the record:" sent alone)
+    # covers the user's next message
+    aside_carried = False
     for turn in segmented.turns:
         a.ignored.extend(turn.addressed)
         if turn.kind == "tool_result":
@@ -425,7 +428,8 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
         current: list[Sentence] = []
         forgetting = False  # the sentence before asked to forget
         explaining = False  # the sentence before took back statements by where they were said
-        aside = False  # an aside said before it ("off the record: …") covers this sentence
+        # an aside said before it ("off the record: …") covers this sentence
+        aside, aside_carried = aside_carried and turn.speaker is None, False
         confided = ""  # so does someone else's said before it (its words)
         for raw in own:
             if ADDRESSED.search(raw):
@@ -448,6 +452,13 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                     continue
                 elif (covered := lang.aside_ahead(raw, first=raw == own[0])) is not None:
                     aside = True
+                    # said alone, looking ahead by its colon, dash or dots ("Off the
+                    # record:"), not a stop ("Off the record." may be about what came before)
+                    aside_carried = (
+                        raw == own[-1]
+                        and not covered.strip()
+                        and raw.rstrip().endswith((":", "...", "…", "—", "–", "-"))
+                    )
                     if covered.strip():
                         a.forgotten += 1
                         dropped.append(covered)
@@ -557,6 +568,16 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                     _known_person(name, directory) or _PERSONAL_PRONOUN.search(later)
                 ):
                     request = (True, name)
+            if (
+                request is None
+                and turn.speaker is None
+                and raw not in turn.pasted
+                and (datum := lang.datum_let_go(raw)) is not None
+                and not _editing(segmented.turns, turn)
+            ):
+                # "Delete my address.": a detail of the user's own, asked of memory where no
+                # document is being edited in the conversation
+                request = (True, datum)
             bare_at = -1
             if (
                 request in (None, (True, None))
@@ -1831,6 +1852,29 @@ def _says(text: str, words: set[str], persons: tuple[str, ...]) -> bool:
             )
         )
     return mentions(told, words)
+
+
+#: A document the user works on with the assistant, named: "the draft", "my CV", "this letter".
+_A_DOCUMENT = re.compile(
+    r"\b(?:draft|letter|cv|r[eé]sum[eé]|form|document|doc|essay|template|bio|flyer|invoice|"
+    r"application|paragraph|section|slide|spreadsheet|signature|footer|header)s?\b",
+    re.I,
+)
+
+
+def _editing(turns: list[Turn], turn: Turn) -> bool:
+    """Whether a document is being edited in the conversation up to `turn`: a message of it
+    (either side) pastes or writes out a text of several lines, or the user names a document
+    ("my CV", "the letter"). A "delete my address" there edits the document, not memory."""
+    for t in turns[: turns.index(turn) + 1]:
+        if t.kind not in ("user", "assistant"):
+            continue
+        lines = [ln for ln in t.message.splitlines() if ln.strip()]
+        if t.pasted_block or t.pasted or len(lines) >= 3:
+            return True
+        if t.kind == "user" and _A_DOCUMENT.search(t.message):
+            return True
+    return False
 
 
 def _known_person(name: str, directory: Directory) -> bool:

@@ -952,7 +952,12 @@ _AHEAD = re.compile(
     rf"|{_ASIDE_OPENERS}(?:(?:(?:let'?s|let\s+us|please|pls)\s+)?keep\s+this(?:\s+(?:bit|part|one))?"
     r"|this(?:\s+(?:bit|part|one))?\s+(?:stays|should\s+stay|remains|has\s+to\s+stay))\s+"
     r"(?:between\s+(?:us|ourselves|you\s+and\s+me)|to\s+yourself)\s*(?:[:—–]|\s-\s)\s*"
-    r"(?P<rest4>\S.*)$",
+    r"(?P<rest4>\S.*)$"
+    # "don't write this down: …", "please don't save this — …": "this" names what the colon,
+    # dash or dots open (said without one, "don't save this" is about what came before)
+    r"|\b(?:please\s+)?(?:don'?t|don’t|do\s+not|no\s+need\s+to)\s+(?:save|keep|store|record|"
+    r"note|log|remember|write|jot|put)\s+(?:this|this\s+(?:bit|part|one))(?:\s+down)?"
+    r"(?:\s+(?:please|pls))?\s*(?:[:—–]|\s-\s|\.\.\.|…)\s*(?P<rest5>.*)$",
     re.I,
 )
 #: An aside said alone as the message's first sentence ("Off the record." / "Between us:").
@@ -977,7 +982,7 @@ def aside_ahead(sentence: str, first: bool) -> str | None:
     sentence: after something said, "this is between us" is about what came before. None
     when the sentence opens no aside."""
     if (m := _AHEAD.search(sentence)) is not None:
-        rests = (m["rest"], m["rest2"], m["rest3"], m["rest4"])
+        rests = (m["rest"], m["rest2"], m["rest3"], m["rest4"], m["rest5"])
         return next((g for g in rests if g is not None), "")
     if _AHEAD_ALONE.match(sentence) and (first or sentence.rstrip().endswith(":")):
         return ""
@@ -1126,7 +1131,9 @@ FORGET_ASKED = tuple(
         # out of what memory holds
         rf"(?P<verb>{_LET_GO_OUT}|{_LET_GO})\s+(?P<what4>[^.,;!?]{{1,40}}?)\s+(?:off|out\s+of|from)\s+"
         r"(?:everything|all\s+of\s+(?:it|that)|(?:your|the|my)\s+(?:notes|memory|records|files|"
-        r"pages)|memory|whatever\s+you(?:'ve|\s+have)?\s+(?:got|have|keep))\b",
+        # "take Dario off your list": the assistant's own list is what memory holds (not
+        # "the list" or "my list", a guest list or a rota the user keeps)
+        r"pages)|your\s+lists?|memory|whatever\s+you(?:'ve|\s+have)?\s+(?:got|have|keep))\b",
         # "wipe the old address", "forget my work number": a piece of what a person told about
         # themselves or someone, named by its kind (not "wipe the staging disk", a thing in
         # the world; not "delete" or "drop", which edit a draft or a plan)
@@ -1865,9 +1872,28 @@ def split_requests(sentence: str) -> list[str]:
     return [sentence]
 
 
+#: A request to forget said in Turkish, whose verb comes last and whose "about" follows what
+#: it is about: "Tom Reyes hakkında her şeyi unut", "Ana ile ilgili ne varsa sil", "Ana'yı
+#: unut" (a name's case ending after its apostrophe: the name). "unutma" is "don't forget".
+_TURKISH_FORGET = re.compile(
+    r"(?:^|[,;:]\s*|\bve\s+)(?:lütfen\s+)?(?P<what>(?:[\w’'-]+\s+){0,3}?[\w’'-]+?)"
+    r"(?:\s+(?:hakkında(?:ki)?|ile\s+ilgili|konusunda|hakkında\s+ne\s+varsa)\s+"
+    r"(?:(?:her\s+şeyi|ne\s+varsa|tüm\s+bilgileri|söylediklerimi|yazdıklarımı|anlattıklarımı|"
+    r"bildiklerini|notları)\s+)?"
+    r"|['’](?:y?[ıiuü]|n[ıiuü])\s+(?:tamamen\s+)?)"
+    r"(?:lütfen\s+)?(?:unut|sil)(?:un|in|abilir\s+misin|ebilir\s+misin)?(?=\s*(?:[.!]|$|,|\s+lütfen))",
+    re.I,
+)
+
+
 def _foreign(sentence: str) -> str | None:
-    """The target of a request to forget said in another language (FOREIGN_FORGET_ABOUT),
-    its "and" read as "and" ("Pieter en zijn vrouw" -> "Pieter and zijn vrouw")."""
+    """The target of a request to forget said in another language (FOREIGN_FORGET_ABOUT,
+    `_TURKISH_FORGET`), its "and" read as "and" ("Pieter en zijn vrouw" -> "Pieter and zijn
+    vrouw")."""
+    low = sentence.lower()
+    if ("unut" in low or "sil" in low) and (tr := _TURKISH_FORGET.search(sentence)) is not None:
+        what = re.sub(r"\s+ve\s+", " and ", tr["what"]).strip()
+        return what or None
     m = FOREIGN_FORGET_ABOUT.search(sentence)
     if m is None:
         return None
@@ -1951,6 +1977,29 @@ def name_let_go(sentence: str) -> str | None:
     if m is None or not _ASKING.search(sentence[: m.start()]):
         return None
     return m["name"] if m["name"] not in NOT_NAMES else None
+
+
+#: A detail of the user's own let go of with a verb that also edits documents: "Delete my
+#: address.", "remove my work number please", "clear my date of birth". Only the caller knows
+#: whether a document is being edited in the conversation ("delete my address" from a CV).
+_DATUM_LET_GO = re.compile(
+    r"(?P<verb>delete|remove|drop|clear|erase)\s+"
+    rf"(?P<what>(?:my|our)\s+(?:[\w'’-]+\s+){{0,2}}?{_PERSONAL_DATUM}){_ASKED_END}",
+    re.I,
+)
+
+
+def datum_let_go(sentence: str) -> str | None:
+    """The detail of the user's own a request asks to be let go of ("Delete my address." ->
+    "my address"), None when the sentence holds no such request: it is not asked of the
+    assistant ("I deleted my old address"), it is negated ("don't delete my number"), or
+    the detail is taken out of a thing named after it ("remove my number from the flyer")."""
+    m = _DATUM_LET_GO.search(sentence)
+    if m is None or not _ASKING.search(sentence[: m.start()]):
+        return None
+    if _NEGATED.search(sentence[: m.start()]) or _ELSEWHERE.match(sentence, m.end()):
+        return None
+    return m["what"]
 
 
 #: A request, the rest of its sentence, that names only the thing to let go of: "Forget the

@@ -1415,6 +1415,10 @@ class Writer(PageIO):
         # the names it says must all be in a line ("the Harrogate visit" is not every visit)
         named = {w.lower() for w in re.findall(r"\b[A-Z][\w'’-]*", what)} & words
         gone = [] if persons or sessions is not None else self._pages_named(what)
+        if sessions and not persons:
+            # "forget what I said yesterday about Lina": her page goes when all it holds was
+            # said in those sessions (every session it links is one of them)
+            gone = [p for p in self._pages_named(what) if self._only_from(p, sessions)]
         links = tuple(f"[[{p}]]" for p in gone) + tuple(f"[[{p}|" for p in gone)
         sentences = tuple(sentences)
         pages_of = {page: sid for sid, page in (sessions or {}).items()}
@@ -1934,6 +1938,20 @@ class Writer(PageIO):
         named them by a role alone (`referents.said_by_role`)."""
         page = self.read(path)
         return said_by_role(page.body, Page.parse(page.body, path).title) if page else []
+
+    def _only_from(self, path: str, sessions: dict[str, str]) -> bool:
+        """Whether the page at `path` holds only what `sessions` said: it links a session's
+        page, and every session page it links is one of theirs."""
+        page = self.read(path)
+        if page is None:
+            return False
+        archive = f"{self.root}/archive/"
+        linked = {
+            m.group(1)
+            for m in re.finditer(r"\[\[([^\]|]+)(?:\|[^\]]*)?\]\]", page.body)
+            if m.group(1).startswith(archive) and m.group(1).count("/") > archive.count("/")
+        }
+        return bool(linked) and linked <= set(sessions.values())
 
     def _pages_named(self, what: str) -> list[str]:
         """The pages of the people, projects and things `what` names: "Jonas" is the page
