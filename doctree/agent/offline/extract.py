@@ -59,6 +59,7 @@ from doctree.agent.offline.recap import (
     clauses,
     dates_unread,
     heard_of,
+    lets_stand,
     list_items,
     names_any_of,
     recapped,
@@ -105,6 +106,7 @@ from doctree.agent.offline.segment import ADDRESSED, record_shape, same_list, sp
 from doctree.agent.offline.spelled import spelled_words
 from doctree.agent.offline.spoken import spoken_figures
 from doctree.agent.offline.subject import RECORD_OF
+from doctree.agent.offline.sums import checked_sums
 from doctree.memory.secrets import Secret, mask, secret_location
 from doctree.stopwords import ENGLISH
 
@@ -170,6 +172,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
     the memory system. Touches no page."""
     a = Analysis([], segmented.counts, segmented.tools, segmented.tool_errors, [])
     pending: list[Sentence] = []  # what the assistant just said, kept if the user accepts it
+    worked: list[Sentence] = []  # the sums it just worked out, checked: kept if let stand
     specific: list[Sentence] = []  # its specific statements, kept if the user credits them
     requested = False  # the user asked the assistant to work something out (`_WORK_OUT`)
     answers: list[Sentence] = []  # its answer's sentences to what the user asked (`_answers`)
@@ -268,6 +271,9 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 return _values_of(a.sentences)
 
             pending = findings(turn, directory, given=kept_values)
+            # a sum it worked out in front of the user ("£1,425 × 12 ÷ 52 = £328.85"), checked
+            # (`sums.py`): kept when the user's next message lets it stand
+            worked = [finding(r, turn, directory) for r in turn.sentences if checked_sums(r)]
             if len(shown) == 2:
                 # the assistant putting right a figure it gave before ("£1,029, not £1,092"):
                 # what it gives now is what it found
@@ -384,7 +390,10 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
             for s in answers:  # "When is it due?" … "great, thanks": the answer is found
                 s.kinds.append("accepted")
             a.sentences.extend(answers)
-        pending, specific, answers = [], [], []
+        if worked and lets_stand(own):
+            kept_texts = {s.text for s in a.sentences}
+            a.sentences.extend(s for s in worked if s.text not in kept_texts)
+        pending, specific, answers, worked = [], [], [], []
         if checks and own and turn.speaker is None and lang.accepts(own[0]):
             recap = [*recap, *checks]  # "Ines swims on Tuesdays, right?" / "yes"
         checks = []
@@ -654,6 +663,9 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
             _taken_off(a, turn, raw, directory, current)
         _relisted(a, turn, directory, current)
         previous = current
+    if worked:  # the session ends on a sum the assistant worked out: it stands
+        kept_texts = {s.text for s in a.sentences}
+        a.sentences.extend(s for s in worked if s.text not in kept_texts)
     ends_on_found: list[Sentence] | None = None
     if pending and from_tool and _ASKED.search(asked_for):
         # the session ends on the assistant's answer from a tool to what the user asked:

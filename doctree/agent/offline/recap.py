@@ -656,6 +656,26 @@ def standing(reply: list[str], recap: list[str], message: str = "") -> list[str]
     return [r for r in recap if not names_any_of(r, let_go)]
 
 
+def lets_stand(reply: list[str]) -> bool:
+    """Whether the user's `reply` (its sentences) lets what the assistant just said stand:
+    it does not turn it down ("no, …"), set it right ("Actually, …", "make that 12"), take
+    anything back or ask for anything to be forgotten."""
+    if not reply:
+        return True
+    return not (
+        lang.rejects(reply[0])
+        or lang.CORRECTS_EARLIER.match(reply[0])
+        or _NOT_SO.match(reply[0])
+        or any(
+            lang.forget_request(r) is not None
+            or correction_of(r) is not None
+            or lang.MAKE_THAT.match(r)
+            or withdraws(r)
+            for r in reply
+        )
+    )
+
+
 def _quotes_its_label(item: str, heard: str) -> bool:
     """Whether a list's item is labelled by a piece of what the user pasted, quoted whole
     ("`0 7,19 * * *` – the eye drops reminder at 07:00 and 19:00"), or by the words that
