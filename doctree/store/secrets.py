@@ -678,11 +678,7 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
                 + _MARKUP_OPEN
                 # a keypad's letter with the digits: "C5829"
                 + r"(?P<value>\d{4,8}[#*]?|(?-i:[A-Z])\d{4,8}|\d(?:[ -]\d){3,7}|"
-                r"\d{2}(?:[ -]\d{2}){1,3}|"
-                + _DIGIT_WORD
-                + r"(?:[ ,-]+"
-                + _DIGIT_WORD
-                + r"){3,7})"
+                r"\d{2}(?:[ -]\d{2}){1,3}|" + _DIGIT_WORD + r"(?:[ ,-]+" + _DIGIT_WORD + r"){3,7})"
                 r"(?![\w#*]|[.,/:-]?\d|[ \t]*(?:%|°|\$|€|£)|[ \t]+(?:[a-z]+[ \t]+)?(?:years?|yrs?|sq|square|"
                 r"feet|ft|foot|metres?|meters?|m|cm|mm|inch(?:es)?|in|euros?|dollars?|pounds?|quid|"
                 r"bucks|usd|eur|gbp|kg|kgs|kilos?|lbs?|miles?|km|people|persons|pm|am|hrs?|hours?|"

@@ -557,6 +557,25 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                     _known_person(name, directory) or _PERSONAL_PRONOUN.search(later)
                 ):
                     request = (True, name)
+            if (
+                request is None
+                and turn.speaker is None
+                and raw not in turn.pasted
+                and (
+                    by_role := _named_by_role(
+                        raw, segmented.turns[: segmented.turns.index(turn) + 1]
+                    )
+                )
+            ):
+                # "please don't keep the client's name": the names the conversation gives the
+                # part ("Client: Ada Quist"), each let go as "don't keep his name" lets go
+                so_far = segmented.turns[: segmented.turns.index(turn) + 1]
+                for name in by_role:
+                    _forget(
+                        a, turn, raw, name, previous, current, dropped, False, directory,
+                        False, so_far, False, False, True,
+                    )  # fmt: skip
+                continue
             bare_at = -1
             if (
                 request in (None, (True, None))
@@ -782,6 +801,16 @@ _FOREIGN_OPENERS = {
 _CAPITALISED = re.compile(
     r"\b(?<![.!?]\s)(?<!^)[A-Z][\w'’-]+|(?:^|(?<=[.!?]\s))[A-Z][\w'’-]++(?!\s+(?:him|her|them|me|us)\b)"
 )
+
+
+def _named_by_role(raw: str, so_far: list[Turn]) -> list[str]:
+    """The names a request not to keep the names of those said by their part ("don't keep
+    the patient's name") means: those the user's messages up to it give that part."""
+    roles = lang.role_names_not_kept(raw)
+    if not roles:
+        return []
+    text = "\n".join(x for t in so_far if t.kind == "user" and not t.speaker for x in t.sentences)
+    return [name for role in roles for name in lang.named_as(role, text)]
 
 
 def _whom(
