@@ -561,11 +561,8 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 request is None
                 and turn.speaker is None
                 and raw not in turn.pasted
-                and (
-                    by_role := _named_by_role(
-                        raw, segmented.turns[: segmented.turns.index(turn) + 1]
-                    )
-                )
+                and (roles := lang.role_names_not_kept(raw))
+                and (by_role := _named_by_role(roles, segmented.turns, turn))
             ):
                 # "please don't keep the client's name": the names the conversation gives the
                 # part ("Client: Ada Quist"), each let go as "don't keep his name" lets go
@@ -803,12 +800,11 @@ _CAPITALISED = re.compile(
 )
 
 
-def _named_by_role(raw: str, so_far: list[Turn]) -> list[str]:
+def _named_by_role(roles: list[str], turns: list[Turn], turn: Turn) -> list[str]:
     """The names a request not to keep the names of those said by their part ("don't keep
-    the patient's name") means: those the user's messages up to it give that part."""
-    roles = lang.role_names_not_kept(raw)
-    if not roles:
-        return []
+    the patient's name": `roles`) means: those the user's messages up to its `turn` give
+    that part."""
+    so_far = turns[: turns.index(turn) + 1]
     text = "\n".join(x for t in so_far if t.kind == "user" and not t.speaker for x in t.sentences)
     return [name for role in roles for name in lang.named_as(role, text)]
 
