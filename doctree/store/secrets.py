@@ -703,14 +703,18 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
                 r"(?P<lock>(?:door|gate|alarm|keypad|lock\s*box|key\s*safe|key\s*box|padlock|safe|"
                 r"combination|combo))"
                 r"(?:\s*\([^()\n]{1,40}\))?"  # an aside: "Gate keypad (out of hours only): …"
+                # where the lock is, before its "is": "the side door at the hall is 4471", "the
+                # gate to the yard is 1357" (not a flight's gate: "the gate for flight 12 is …",
+                # nor a combination of things: "the combination of the two is 1234 points")
+                r"(?:(?<!ion)(?<!mbo)\s+(?:at|of|to|on|in|into|by|behind|beside|outside|for)\s+"
+                r"(?!(?:[\w'’.-]+\s+){0,3}?(?:flights?|terminal|airport|boarding|platform|"
+                r"departures?)\b)(?:[\w'’.-]+\s+){0,3}?[\w'’.-]+(?=\s+(?:is|was)\s))?"
                 r"(?P<is>\s*[:=]\s*|\s+(?:is|was)\s+(?:now\s+|still\s+)?|['’]s\s+(?:now\s+|still\s+)?"
                 r"|(?<=ion|mbo)\s+)"
                 + _MARKUP_OPEN
-                + r"(?P<value>\d{4,8}[#*]?|\d(?:[ -]\d){3,7}|\d{2}(?:[ -]\d{2}){1,3}|"
-                + _DIGIT_WORD
-                + r"(?:[ ,-]+"
-                + _DIGIT_WORD
-                + r"){3,7})"
+                # a keypad's letter with the digits: "C5829"
+                + r"(?P<value>\d{4,8}[#*]?|(?-i:[A-Z])\d{4,8}|\d(?:[ -]\d){3,7}|"
+                r"\d{2}(?:[ -]\d{2}){1,3}|" + _DIGIT_WORD + r"(?:[ ,-]+" + _DIGIT_WORD + r"){3,7})"
                 r"(?![\w#*]|[.,/:-]?\d|[ \t]*(?:%|°|\$|€|£)|[ \t]+(?:[a-z]+[ \t]+)?(?:years?|yrs?|sq|square|"
                 r"feet|ft|foot|metres?|meters?|m|cm|mm|inch(?:es)?|in|euros?|dollars?|pounds?|quid|"
                 r"bucks|usd|eur|gbp|kg|kgs|kilos?|lbs?|miles?|km|people|persons|pm|am|hrs?|hours?|"

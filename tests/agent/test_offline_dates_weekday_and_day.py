@@ -109,3 +109,18 @@ def test_in_the_past_tense_a_coming_day_that_agrees_with_its_weekday_is_that_day
     ]
     # one gone that agrees is still that one: Monday 9 November 2026
     assert _read("We met on Monday 9th.", date(2026, 11, 23), past=True) == [date(2026, 11, 9)]
+
+
+@pytest.mark.parametrize("said", ["Di match deh Monday di 22nd.", "we go Monday de 22nd"])
+def test_the_spelled_as_creoles_spell_it_joins_a_weekday_to_its_day(said):
+    # "di", "de" for "the" between the weekday and the day: one date, not next Monday and the
+    # 22nd apart
+    assert _read(said, date(2026, 11, 26)) == [date(2027, 2, 22)]
+
+
+def test_a_weekday_before_other_words_of_di_stays_the_next_weekday():
+    assert _read("Monday di shop shut", date(2026, 11, 26)) == [date(2026, 11, 30)]
+    assert _read("Monday, and di 22nd is free", date(2026, 11, 26)) == [
+        date(2026, 11, 30),
+        date(2026, 12, 22),
+    ]

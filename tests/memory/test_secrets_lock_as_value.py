@@ -22,6 +22,10 @@ FOUND = [
     ("The combo is 61-28-45, left first.", "61-28-45"),
     ("The safe is 384926 – don't lose it.", "384926"),
     ("Alarm is nine three one six when you come in.", "nine three one six"),
+    # the lock said with where it is, before its "is"; a keypad's letter with the digits
+    ("The side door at the scout hut is 640217, the handle sticks.", "640217"),
+    ("the back gate to the yard was 5839 last I heard", "5839"),
+    ("Ok and the door of the annexe is K73150 on the pad.", "K73150"),
 ]
 
 KEPT = [
@@ -44,6 +48,10 @@ KEPT = [
     "The next door: 2 flats down.",
     "The door is 2 metres wide.",
     "Our safe is 1995 vintage.",
+    "The gate for the 9:40 flight is 4418.",
+    "The door at the end of the corridor is 1990s pine.",
+    "The gate at the old mill is 1850 years old.",
+    "The combination of both plans is 7350 points.",
 ]
 
 

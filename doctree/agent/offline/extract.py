@@ -587,6 +587,22 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 # "Delete my address.": a detail of the user's own, asked of memory where no
                 # document is being edited in the conversation
                 request = (True, datum)
+            if (
+                request is None
+                and turn.speaker is None
+                and raw not in turn.pasted
+                and (roles := lang.role_names_not_kept(raw))
+                and (by_role := _named_by_role(roles, segmented.turns, turn))
+            ):
+                # "please don't keep the client's name": the names the conversation gives the
+                # part ("Client: Ada Quist"), each let go as "don't keep his name" lets go
+                so_far = segmented.turns[: segmented.turns.index(turn) + 1]
+                for name in by_role:
+                    _forget(
+                        a, turn, raw, name, previous, current, dropped, False, directory,
+                        False, so_far, False, False, True,
+                    )  # fmt: skip
+                continue
             bare_at = -1
             if (
                 request in (None, (True, None))
@@ -815,6 +831,15 @@ _FOREIGN_OPENERS = {
 _CAPITALISED = re.compile(
     r"\b(?<![.!?]\s)(?<!^)[A-Z][\w'’-]+|(?:^|(?<=[.!?]\s))[A-Z][\w'’-]++(?!\s+(?:him|her|them|me|us)\b)"
 )
+
+
+def _named_by_role(roles: list[str], turns: list[Turn], turn: Turn) -> list[str]:
+    """The names a request not to keep the names of those said by their part ("don't keep
+    the patient's name": `roles`) means: those the user's messages up to its `turn` give
+    that part."""
+    so_far = turns[: turns.index(turn) + 1]
+    text = "\n".join(x for t in so_far if t.kind == "user" and not t.speaker for x in t.sentences)
+    return [name for role in roles for name in lang.named_as(role, text)]
 
 
 def _whom(

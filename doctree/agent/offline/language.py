@@ -1746,6 +1746,44 @@ NAME_NOT_KEPT = re.compile(
 )
 _OBJECT = {"his": "him", "her": "her", "their": "them"}
 
+#: A request that the names of people said by their part not be kept: "don't keep the
+#: patient's name", "please don't store the client's or the witness's names anywhere",
+#: "I don't want the child's name kept", "keep the tenant's name out of your notes".
+_ROLE_NAMES_NOT_KEPT = re.compile(
+    r"\b(?:(?:don'?t|do\s+not|never)\s+(?:keep|save|store|record|note|log|remember|"
+    r"(?:write|put|jot)\s+down)|i\s+(?:don'?t|do\s+not)\s+want|keep)\s+"
+    r"(?P<roles>(?:the|any)\s+[a-z-]+['’]s?(?:(?:\s*,\s*|\s+(?:or|and|nor)\s+)(?:the\s+)?"
+    r"[a-z-]+['’]s?){0,3})\s+(?:full\s+)?names?\b(?!\s+(?:on|in\s+the\s+(?!notes|memory)|as)\b)",
+    re.I,
+)
+_ROLE = re.compile(r"([a-z-]+)['’]s?(?=\s|$)", re.I)
+#: Those whose names are said by another's: a person's kin or the user's own.
+_NO_ROLE = frozenset({"his", "her", "their", "my", "your", "our", "its"})
+
+
+def role_names_not_kept(sentence: str) -> list[str]:
+    """The parts ("patient", "defendant") whose holders' names a request asks not to be kept
+    ("please don't keep the patient's or the defendant's names"), as said; [] when the
+    sentence asks no such thing. Whose name each is, the conversation says (`named_as`)."""
+    m = _ROLE_NAMES_NOT_KEPT.search(sentence)
+    if m is None or _NEGATED.search(sentence[: m.start()]):
+        return []
+    roles = [r.group(1).lower() for r in _ROLE.finditer(m.group("roles"))]
+    return [r for r in roles if r not in _NO_ROLE and KIN.fullmatch(r) is None]
+
+
+def named_as(role: str, text: str) -> list[str]:
+    """The names `text` (sentences a line each) gives the part `role`: as a label's value
+    ("Defendant: Mr Ivo Sand", "Client ....... Mrs Ada Quist", "the tenant, Lou Brand") or
+    after the name in brackets ("Ada Quist (client)"), without a title."""
+    label = (
+        rf"(?<![\w'’])(?i:(?:the\s+)?{re.escape(role)})[ \t]*(?:[.:…=—–-][ \t.:…=—–-]*\n?[ \t]*|,[ \t]*)"
+        rf"(?:{TITLE})?(?P<a>{NAME_WORD}(?:[ \t]+{NAME_WORD}){{0,2}})"
+    )
+    after = rf"(?:{TITLE})?(?P<b>{NAME_WORD}(?:[ \t]+{NAME_WORD})?)[ \t]*\((?i:(?:the\s+)?{re.escape(role)})\)"
+    found = [m.group("a") or m.group("b") for m in re.finditer(f"{label}|{after}", text)]
+    return list(dict.fromkeys(found))
+
 
 def _forget_request(sentence: str) -> tuple[bool, str | None] | None:
     if (foreign := _foreign(sentence)) is not None:

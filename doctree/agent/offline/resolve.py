@@ -204,7 +204,8 @@ _RELATIVE = re.compile(
     r"|(?P<chaind>the\s+(?:day|morning|afternoon|evening|night)\s+(?P<cddir>after|before)\s+"
     rf"{_anchor('d')})"
     rf"|(?P<afternext>(?P<day2>{WEEKDAY})\s+after\s+next|the\s+week\s+after\s+next)"
-    rf"|(?P<dom>(?:(?:on\s+)?(?P<domwd>{WEEKDAY_OR_ABBREVIATION}),?\s+)?(?:the\s+)?"
+    # "the" also as creoles spell it after a weekday: "Thursday di 18th", "Friday de 3rd"
+    rf"|(?P<dom>(?:(?:on\s+)?(?P<domwd>{WEEKDAY_OR_ABBREVIATION}),?\s+(?:d[ie]\s+)?)?(?:the\s+)?"
     # "her 21st", "Ana's 40th", "our 25th": a count of a person's years, no day of a month
     r"(?<!\bmy\s)(?<!\bour\s)(?<!\bher\s)(?<!\bhis\s)(?<!\byour\s)(?<!\btheir\s)(?<!['’]s\s)"
     r"(?P<n2>[1-9]|[12]\d|3[01])"
