@@ -9,7 +9,8 @@ Per transcript:
   The page's title and path count as part of each of its lines ("can't eat shellfish" on
   Noor's page is a fact about Noor);
 - questions: answered when the passages of the pages alone (`retrieve`, the recall record
-  of what was said switched off) within 500 words hold every listed answer string;
+  of what was said switched off) within 500 words hold every listed answer string, ranked in
+  the configured retrieval mode (`DOCTREE_RETRIEVAL`, lexical unless set) or `--mode`;
 - leaks: forgotten or secret text (`absent`) anywhere in current pages, archive included,
   a page that must not exist (`no_pages`), a superseded value still current
   (`absent_current`: parts a current line must hold, `!x` parts it must not) or a fact
@@ -48,6 +49,8 @@ import benchreport  # noqa: E402
 
 from doctree.agent.offline import OfflineMemoryAgent  # noqa: E402
 from doctree.interop.tools import MemoryTools  # noqa: E402
+from doctree.memory.meaning import MODES  # noqa: E402
+from doctree.memory.ranking import Settings  # noqa: E402
 from doctree.memory.retrieval import retrieve  # noqa: E402
 from doctree.sessions.transcripts import parse_transcript  # noqa: E402
 from doctree.store.documents import DocumentsRepository  # noqa: E402
@@ -141,7 +144,9 @@ def _holds(line: str, parts: list[str]) -> bool:
     )
 
 
-def score(name: str, spec: dict, repo: DocumentsRepository, owner: str) -> Score:
+def score(
+    name: str, spec: dict, repo: DocumentsRepository, owner: str, mode: str | None = None
+) -> Score:
     s = Score(name, spec["kind"], spec["half"])
     pages = {d.path: d for d in repo.documents(owner, "~/memory")}
     read_pages = {p: d for p, d in pages.items() if not p.startswith("~/memory/archive")}
@@ -158,7 +163,9 @@ def score(name: str, spec: dict, repo: DocumentsRepository, owner: str) -> Score
             s.missing.append(parts)
     for q in spec["questions"]:
         s.questions += 1
-        text = retrieve(repo, owner, q["q"], budget_words=QUESTION_WORDS).text.lower()
+        settings = Settings(mode=mode)
+        text = retrieve(repo, owner, q["q"], budget_words=QUESTION_WORDS, settings=settings)
+        text = text.text.lower()
         if all(a.lower() in text for a in q["answer"]):
             s.answered += 1
         else:
@@ -177,7 +184,7 @@ def score(name: str, spec: dict, repo: DocumentsRepository, owner: str) -> Score
     return s
 
 
-def run(half: str, show: set[str]) -> list[Score]:
+def run(half: str, show: set[str], mode: str | None = None) -> list[Score]:
     expected = json.loads((SET / "expected.json").read_text(encoding="utf-8"))
     out = []
     for name, spec in expected.items():
@@ -185,7 +192,7 @@ def run(half: str, show: set[str]) -> list[Score]:
             continue
         with tempfile.TemporaryDirectory() as tmp, DocumentsRepository(f"{tmp}/p.db") as repo:
             owner = replay(repo, SET / spec["half"] / name)
-            out.append(score(name, spec, repo, owner))
+            out.append(score(name, spec, repo, owner, mode))
             if name in show and (spec["half"] not in HELD_ASIDE or half == spec["half"]):
                 for d in repo.documents(owner, "~/memory"):
                     print(f"== {d.path}\n{d.body}\n")
@@ -215,10 +222,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--show", action="append", default=[], help="print this transcript's pages")
     ap.add_argument("-v", "--verbose", action="store_true", help="list misses and leaks")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument(
+        "--mode",
+        choices=MODES,
+        default=None,
+        help="retrieval mode of the questions (default: the configured one, DOCTREE_RETRIEVAL)",
+    )
     ap.add_argument("--quick", action="store_true", help="the same run (it takes seconds)")
     benchreport.add_json_out(ap)
     args = ap.parse_args(argv)
-    scores = run(args.half, set(args.show))
+    scores = run(args.half, set(args.show), args.mode)
     report_rows, figures = [], {}
     for half in HALVES:
         part = [s for s in scores if s.half == half]
