@@ -1332,14 +1332,21 @@ def _left_job(clause: str, line: str) -> bool:
 _ROLE_WORD = (
     rf"(?:{lang._ROLE_WORD}|treasurer|secretary|chair(?:person|man|woman)?|vice-captain|"
     r"captain|president|editor|organi[sz]er|rep|representative|steward|warden|caretaker|"
-    r"convenor|coordinator)"
+    r"convenor|coordinator|"
+    # one who works for someone in a home, a ward or a case: "her key worker", "his support
+    # worker", "our youth worker"
+    r"worker)"
 )
+#: Whose the role is when a name or a kin word owns it: "Mum's key worker", "Ana's tutor".
+_OWNER = r"(?P<owner>[A-Za-z][\w-]*)['’]s\s+"
 #: A role said the one way of a team ("the QA lead", "our treasurer", "QA lead" after a
 #: label), not one of several ("a designer").
 _ROLE_PHRASE = (
-    rf"(?:(?:the|our|my|their|his|her|new|acting|interim)\s+)*"
+    rf"(?:(?:the|our|my|their|his|her|new|acting|interim)\s+|(?!(?i:the\s+user)){_OWNER})*"
     rf"(?P<role>(?:[\w-]+\s+){{0,2}}?{_ROLE_WORD})s?\b"
 )
+#: How a page writes what the assistant found and the user accepted, before the line itself.
+_FOUND = r"Found\s+by\s+the\s+assistant\s+and\s+accepted\s+by\s+the\s+user:"
 #: Someone in a role: "Bence is the QA lead now", "Tom takes over as site manager", "the
 #: treasurer is now Lidia Novak", "Nagy Eszter: QA lead".
 _ROLES = (
@@ -1353,11 +1360,12 @@ _ROLES = (
         rf"(?!an?\s){_ROLE_PHRASE}"
     ),
     re.compile(
-        rf"\b(?P<whose>(?i:the\s+user['’]s|the|our|my|their|his|her))\s+(?i:new\s+)?"
+        rf"(?:\b(?P<whose>(?i:the\s+user['’]s|the|our|my|their|his|her))\s+|\b(?!(?i:user)){_OWNER})"
+        rf"(?i:new\s+)?"
         rf"(?P<role>(?:[\w-]+\s+){{0,2}}?(?i:{_ROLE_WORD}))\s+(?:is|'s)\s+(?:now\s+)?"
         rf"(?P<name>{lang.NAME})"
     ),
-    re.compile(rf"^(?:[-*]\s+)?(?P<name>{lang.NAME}):\s+{_ROLE_PHRASE}"),
+    re.compile(rf"^(?:[-*]\s+)?(?:{_FOUND}\s+)?(?P<name>{lang.NAME}):\s+{_ROLE_PHRASE}"),
     # the new one named after the role: "we have a new landlord now, Mrs Okafor", "my new
     # GP: Dr Sato"
     re.compile(
@@ -1392,6 +1400,8 @@ def roles(text: str) -> list[tuple[frozenset[str], frozenset[str], int]]:
             whose = (m.groupdict().get("whose") or "").lower().replace("’", "'")
             if whose in _WHOSE:
                 role |= {f"whose:{_WHOSE[whose]}"}
+            elif owner := m.groupdict().get("owner"):
+                role |= {f"whose:{owner.lower()}"}  # "Mum's key worker": Mum's, not mine
             who = frozenset(w.lower() for w in re.findall(r"[\w'’-]+", m.group("name")))
             out.append((role, who, m.start()))
     return out
@@ -1402,9 +1412,16 @@ def takes_role(text: str, line: str) -> bool:
     another person, saying it passed ("Kovács Bence is the QA lead now" of "Nagy Eszter: QA
     lead, from the Budapest office"): the same role's words, another holder, a word of
     change. A role both are said to hold in `text`, or a holder of the line that `text` also
-    names in it, replaces nothing; the caller acts only when exactly one line fits."""
+    names in it, replaces nothing; the caller acts only when exactly one line fits, or when
+    every line that fits names the same one as its holder (`passed_from`)."""
+    return bool(passed_from(text, line))
+
+
+def passed_from(text: str, line: str) -> frozenset[str]:
+    """The words of the one the current `line` says holds the role that `text` (said later)
+    says passed to another (`takes_role`); empty when it says of no such role."""
     if "?" in text or not _HANDED.search(text):
-        return False
+        return frozenset()
     said = roles(text)
     for role, who, _ in said:
         for old_role, old_who, _ in roles(line):
@@ -1412,8 +1429,8 @@ def takes_role(text: str, line: str) -> bool:
                 continue
             if any(r == role and w & old_who for r, w, _ in said):
                 continue  # "Ana and Ben are the leads now": Ana's line holds still
-            return True
-    return False
+            return old_who
+    return frozenset()
 
 
 #: Someone doing a task: "Barry next door is feeding the cat", "Lena is walking Bo".
