@@ -125,9 +125,8 @@ def telegram(text: str) -> str:
     stops = [m for m in _TELEGRAM_STOP.finditer(text) if _between_capitals(text, m)]
     if len(stops) < TELEGRAM_STOPS:
         return text
-    said = "".join(
-        text[a.end() if a else 0 : b.start()] + ". " for a, b in zip([None, *stops], stops)
-    )
+    starts = [0, *(m.end() for m in stops)]
+    said = "".join(f"{text[a : m.start()]}. " for a, m in zip(starts, stops, strict=False))
     said += text[stops[-1].end() :]
     said = re.sub(r"(?:^|(?<=[\n.!?]))[ \t]*\.[ \t]*", "", said)  # no stop opening a line
     said = re.sub(r"([.!?:;,])\. ", r"\1 ", said)  # "ALL WELL. STOP" once
