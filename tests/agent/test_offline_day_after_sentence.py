@@ -29,6 +29,11 @@ def test_a_sentence_that_is_only_a_day_is_said_with_the_one_before(paragraph, se
         ("When did you post it? Yesterday. It should be there soon.", "When did you post it?"),
         ("I posted it. Yesterday was hectic.", "I posted it."),
         ("I posted it. Yesterday I rang them too.", "I posted it."),
+        # a day said again for effect
+        (
+            "The plumber moved us to Friday. Friday! I work Fridays.",
+            "The plumber moved us to Friday.",
+        ),
     ],
 )
 def test_a_day_after_a_question_or_said_with_more_stands_alone(paragraph, first):

@@ -114,13 +114,18 @@ _CUT_WORD = re.compile(r"(?:^|\s)[a-z]{2,7}\.$")
 _DAY_DOT = re.compile(r"(?:^|\s)\d{1,2}\.$")
 #: A sentence that is only the day of the one before it: "I passed my test. Yesterday.",
 #: "Got the keys! This morning.": said with it, whose day it is.
-_ONLY_A_DAY = re.compile(
-    r"(?:(?:on|last|this|only|just)\s+)?(?:yesterday|today|tonight|last\s+night|"
-    r"this\s+(?:morning|afternoon|evening)|"
+_A_DAY = (
+    r"(?:yesterday|today|tonight|last\s+night|this\s+(?:morning|afternoon|evening)|"
     r"(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
+)
+_ONLY_A_DAY = re.compile(
+    rf"(?:(?:on|last|this|only|just)\s+)?{_A_DAY}"
     r"(?:\s+(?:morning|afternoon|evening|night|lunchtime))?[.!]+",
     re.I,
 )
+#: A day the sentence before says already: the one after it then says it again for effect
+#: ("Rebooked for Tuesday. Tuesday!"), no day of its own.
+_SAYS_A_DAY = re.compile(rf"\b{_A_DAY}\b", re.I)
 #: A time of day written with dots ("8 p.m.", "9.30 a.m."): before a lower-case word ("at 8
 #: p.m. at the town hall") the dot ends no sentence.
 _MERIDIEM_DOT = re.compile(r"\d\s?[ap]\.m\.$", re.I)
@@ -1287,7 +1292,11 @@ def split_sentences(paragraph: str) -> list[str]:
                 # a mark inside brackets ends no sentence: "the [11th? 14th?]", "(or 12.10?)"
                 or out[-1].count("[") > out[-1].count("]")
                 or out[-1].count("(") > out[-1].count(")")
-                or (out[-1][-1:] in ".!" and _ONLY_A_DAY.fullmatch(p.strip()))
+                or (
+                    out[-1][-1:] in ".!"
+                    and _ONLY_A_DAY.fullmatch(p.strip())
+                    and not _SAYS_A_DAY.search(out[-1])
+                )
             )
         ):
             out[-1] += " " + p
