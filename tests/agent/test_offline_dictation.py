@@ -85,3 +85,44 @@ def test_dictated_sentences_are_kept_as_the_statements_they_are(repo):
     facts = current_facts(repo)
     assert "The school play is on Thursday 12 March (2031-03-12) at 6pm." in facts
     assert "full stop" not in facts and "open bracket" not in facts
+
+
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [
+        ("ARRIVED OSLO STOP HOTEL FULL STOP STAYING WITH INGRID STOP",
+         "ARRIVED OSLO. HOTEL FULL. STAYING WITH INGRID."),
+        ("FERRY LATE STOP BACK THURSDAY 9PM STOP", "FERRY LATE. BACK THURSDAY 9PM."),
+    ],
+)  # fmt: skip
+def test_a_telegrams_stops_in_capitals_are_full_stops(said, written):
+    assert punctuate(said) == written
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "STOP asking me. I said STOP!",  # a shout, twice, in a sentence
+        "Meet at the bus STOP.",
+        "BACK THURSDAY STOP",  # one alone
+    ],
+)
+def test_a_stop_that_is_no_telegrams_stays_as_it_is(said):
+    assert punctuate(said) == said
+
+
+def test_a_telegrams_secret_is_left_out_and_its_other_sentences_kept(repo):
+    run(
+        repo,
+        transcript(
+            "s-tg",
+            ("user", "2031-06-02T09:00:00Z",
+             "IN REYKJAVIK STOP SISTER ODDNY ARRIVES JUNE 9 STOP WIFI PASSWORD GULL#5521 STOP"),
+        ),
+    )  # fmt: skip
+    now = current_facts(repo)
+    assert "GULL#5521" not in now
+    assert any(
+        "ODDNY" in ln.upper() and "2031-06-09" in ln and "secret" not in ln
+        for ln in now.splitlines()
+    ), now

@@ -282,6 +282,11 @@ def test_a_plan_fallen_through_in_a_later_session_leaves_only_what_replaced_it(r
         ("The user's new mentor is Dagny.", "My mentor is Ebbe."),
         # the new one named after the role
         ("We have a new landlord now, Mrs Okafor.", "Our landlord is Mr Patel."),
+        # a role someone named or a kin word owns, a worker's role
+        ("Dad's support worker is now Efe Lawal.", "The user's dad's support worker is Ines Roca."),
+        ("Ines Roca is leaving, so Efe Lawal is Dad's support worker now.",
+         "Found by the assistant and accepted by the user: Ines Roca: the user's dad's support "
+         "worker at the day centre."),
     ],
 )  # fmt: skip
 def test_a_role_passed_to_someone_else_replaces_the_line_that_gave_it(text, line):
@@ -302,6 +307,10 @@ def test_a_role_passed_to_someone_else_replaces_the_line_that_gave_it(text, line
         ("The new manager is Tomasz.", "The user's manager is Priyanka."),
         ("My new manager is Tomasz.", "His manager is Priyanka."),
         ("Her new landlord, Mr Ito, is lovely.", "Our landlord is Mr Patel."),
+        # another one's role of the same name
+        ("Gran's support worker is now Efe Lawal.", "The user's dad's support worker is Ines Roca."),
+        ("Dad's support worker is now Efe Lawal.", "My support worker is Ines Roca."),
+        ("Ana is a hard worker now.", "Ines Roca is the youth worker at the club."),
     ],
 )  # fmt: skip
 def test_a_role_replaces_nothing_it_does_not_pass(text, line):
@@ -331,6 +340,54 @@ def test_a_role_passed_in_a_later_session_leaves_the_old_holder_out_of_it(repo):
         "Ilse" in ln and "QA lead" in ln and "Arjun" not in ln for ln in now.splitlines()
     ), now
     assert "Ilse Brandt: QA lead" in past, past
+
+
+def test_a_role_passed_leaves_every_line_that_named_the_old_holder_in_it(repo):
+    run(
+        repo,
+        transcript(
+            "s-kw-1",
+            ("user", "2031-05-02T18:00:00Z",
+             "Dad's support worker is Ines Roca, she does mornings at the day centre."),
+            ("assistant", "2031-05-02T18:01:00Z",
+             "Noted:\n- Ines Roca: your dad's support worker at the day centre, mornings."),
+            ("user", "2031-05-02T18:02:00Z", "Yes, that's her."),
+        ),
+    )  # fmt: skip
+    run(
+        repo,
+        transcript(
+            "s-kw-2",
+            ("user", "2031-05-23T18:00:00Z",
+             "Ines has moved to another centre, so Dad's support worker is now Efe Lawal."),
+        ),
+    )  # fmt: skip
+    now = current_facts(repo)
+    assert not any(
+        "Ines" in ln and "support worker" in ln and "Efe" not in ln and "moved" not in ln
+        for ln in now.splitlines()
+    ), now
+    assert "Efe Lawal" in now, now
+
+
+def test_a_role_passed_leaves_a_line_of_another_holder_current(repo):
+    run(
+        repo,
+        transcript(
+            "s-kw-1",
+            ("user", "2031-05-02T18:00:00Z", "Dad's support worker is Ines Roca."),
+            ("user", "2031-05-02T18:03:00Z", "Gran's support worker is Bo Lund."),
+        ),
+    )  # fmt: skip
+    run(
+        repo,
+        transcript(
+            "s-kw-2",
+            ("user", "2031-05-23T18:00:00Z", "Dad's support worker is now Efe Lawal."),
+        ),
+    )  # fmt: skip
+    now = current_facts(repo)
+    assert "Bo Lund" in now, now
 
 
 # --- a value swapped "from A to B" is of the one moved

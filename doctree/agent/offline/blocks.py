@@ -524,6 +524,13 @@ def unfence_text(
                 out.append("")
                 out.extend(opened)
                 out.append("")
+            elif (split := _table_apart(inner)) is not None and not (
+                keep is not None and keep(inner)
+            ):
+                # a card or a sheet: the block stays fenced as it was, its notes around the
+                # table read after it as the message's own
+                out.extend(lines[i : end + 1])
+                out.extend(["", *fields_apart(split[0]), "", *fields_apart(split[2]), ""])
             else:
                 out.extend(lines[i : end + 1])
             i = end + 1
@@ -531,3 +538,24 @@ def unfence_text(
         out.append(line)
         i += 1
     return "\n".join(x for x in (checkbox_line(y) for y in out) if x is not None)
+
+
+#: A row of a table drawn with bars ("1 | Leeds | 2.2"), or its rule ("----+-----|---").
+_TABLE_ROW = re.compile(r"^[^|\n]*\|[^|\n]*\|.*$|^\s*\|?[-=+:| ]{6,}\|?\s*$")
+
+
+def _table_apart(lines: list[str]) -> tuple[list[str], list[str], list[str]] | None:
+    """(the lines above, the table, the lines below) of a fenced block that holds one table
+    drawn with bars between lines of notes ("Total 8.6 km, 870 m ascent." under a route's
+    legs) and no line of code: the notes read as text (`reads_as_text`) when the table is
+    left out. None for any other block."""
+    rows = [i for i, x in enumerate(lines) if _TABLE_ROW.match(x)]
+    if len(rows) < 3 or rows[-1] - rows[0] + 1 != len(rows):
+        return None  # no table, or rows apart from each other
+    if any(is_code_line(x) for x in lines):
+        return None
+    above, below = lines[: rows[0]], lines[rows[-1] + 1 :]
+    notes = [x for x in above + below if x.strip()]
+    if len(notes) < 2 or not reads_as_text(notes):
+        return None
+    return above, lines[rows[0] : rows[-1] + 1], below

@@ -103,10 +103,42 @@ def is_dictation(text: str) -> bool:
     return len(found) >= MIN_MARKS and len(kinds) >= MIN_KINDS and bool(kinds - _WEAK)
 
 
+#: A telegram's "STOP", in capitals where a full stop would go ("ALL WELL STOP ETA 4 DAYS
+#: STOP"), and how many make a message a telegram: one alone may be a shout ("STOP doing it").
+_TELEGRAM_STOP = re.compile(r"[ \t]*(?<![\w-])STOP(?![\w'’-])[ \t]*")
+TELEGRAM_STOPS = 2
+
+
+def _between_capitals(text: str, m: re.Match[str]) -> bool:
+    """Whether the words either side of a "STOP" are written in capitals, as a telegram's
+    are ("ALL WELL STOP ETA"), not a shout in a sentence ("STOP it", "I said STOP")."""
+    before = text[max(0, m.start() - 30) : m.start()].split()
+    after = text[m.end() : m.end() + 30].split()
+    return not any(re.search(r"[a-z]", w[0]) for w in (before[-1:], after[:1]) if w)
+
+
+def telegram(text: str) -> str:
+    """`text` with a telegram's "STOP"s written as the full stops they are, when it has
+    `TELEGRAM_STOPS` of them or more; any other text as it is."""
+    if text.count("STOP") < TELEGRAM_STOPS:
+        return text  # the cheap test
+    stops = [m for m in _TELEGRAM_STOP.finditer(text) if _between_capitals(text, m)]
+    if len(stops) < TELEGRAM_STOPS:
+        return text
+    starts = [0, *(m.end() for m in stops)]
+    said = "".join(f"{text[a : m.start()]}. " for a, m in zip(starts, stops, strict=False))
+    said += text[stops[-1].end() :]
+    said = re.sub(r"(?:^|(?<=[\n.!?]))[ \t]*\.[ \t]*", "", said)  # no stop opening a line
+    said = re.sub(r"([.!?:;,])\. ", r"\1 ", said)  # "ALL WELL. STOP" once
+    return said.strip()
+
+
 def punctuate(text: str) -> str:
     """`text` with its spoken punctuation written as the marks it names, when it is plainly
-    dictation (`is_dictation`); any other text as it is. A sentence's first word, after a
-    full stop, a question or exclamation mark or a new line, gets its capital."""
+    dictation (`is_dictation`), and a telegram's "STOP"s as full stops (`telegram`); any
+    other text as it is. A sentence's first word, after a full stop, a question or
+    exclamation mark or a new line, gets its capital."""
+    text = telegram(text)
     if not is_dictation(text):
         return text
     out: list[str] = []

@@ -112,6 +112,20 @@ _CUT_WORD = re.compile(r"(?:^|\s)[a-z]{2,7}\.$")
 #: A day of the month written with a dot before its month, as German does ("am 3. Oktober"):
 #: the dot ends no sentence.
 _DAY_DOT = re.compile(r"(?:^|\s)\d{1,2}\.$")
+#: A sentence that is only the day of the one before it: "I passed my test. Yesterday.",
+#: "Got the keys! This morning.": said with it, whose day it is.
+_A_DAY = (
+    r"(?:yesterday|today|tonight|last\s+night|this\s+(?:morning|afternoon|evening)|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
+)
+_ONLY_A_DAY = re.compile(
+    rf"(?:(?:on|last|this|only|just)\s+)?{_A_DAY}"
+    r"(?:\s+(?:morning|afternoon|evening|night|lunchtime))?[.!]+",
+    re.I,
+)
+#: A day the sentence before says already: the one after it then says it again for effect
+#: ("Rebooked for Tuesday. Tuesday!"), no day of its own.
+_SAYS_A_DAY = re.compile(rf"\b{_A_DAY}\b", re.I)
 #: A time of day written with dots ("8 p.m.", "9.30 a.m."): before a lower-case word ("at 8
 #: p.m. at the town hall") the dot ends no sentence.
 _MERIDIEM_DOT = re.compile(r"\d\s?[ap]\.m\.$", re.I)
@@ -1263,19 +1277,27 @@ def split_sentences(paragraph: str) -> list[str]:
     # word cut with a dot is an abbreviation of the listing, no end of a sentence
     fields = paragraph.count(" · ") >= 2 or paragraph.count(" | ") >= 2
     for p in parts:
-        if out and (
-            out[-1].endswith(_ABBREVIATIONS)
-            or _ABBREVIATION_WORD.search(out[-1])
-            or (fields and _CUT_WORD.search(out[-1]))
-            or (_TITLE_INITIAL.search(out[-1]) and _SURNAME_NEXT.match(p))
-            or (_LISTED_INITIAL.search(out[-1]) and _NAME_NEXT.match(p))
-            or (_DAY_DOT.search(out[-1]) and _MONTH_NEXT.match(p))
-            or (_MERIDIEM_DOT.search(out[-1]) and p[:1].islower())
-            or (out[-1].endswith("...") and (leaders or p[:1].islower()))
-            or is_mark(out[-1])  # "P.S. it's five": the mark opens the line it marks
-            # a mark inside brackets ends no sentence: "the [11th? 14th?]", "(or 12.10?)"
-            or out[-1].count("[") > out[-1].count("]")
-            or out[-1].count("(") > out[-1].count(")")
+        if (
+            out
+            and (
+                out[-1].endswith(_ABBREVIATIONS)
+                or _ABBREVIATION_WORD.search(out[-1])
+                or (fields and _CUT_WORD.search(out[-1]))
+                or (_TITLE_INITIAL.search(out[-1]) and _SURNAME_NEXT.match(p))
+                or (_LISTED_INITIAL.search(out[-1]) and _NAME_NEXT.match(p))
+                or (_DAY_DOT.search(out[-1]) and _MONTH_NEXT.match(p))
+                or (_MERIDIEM_DOT.search(out[-1]) and p[:1].islower())
+                or (out[-1].endswith("...") and (leaders or p[:1].islower()))
+                or is_mark(out[-1])  # "P.S. it's five": the mark opens the line it marks
+                # a mark inside brackets ends no sentence: "the [11th? 14th?]", "(or 12.10?)"
+                or out[-1].count("[") > out[-1].count("]")
+                or out[-1].count("(") > out[-1].count(")")
+                or (
+                    out[-1][-1:] in ".!"
+                    and _ONLY_A_DAY.fullmatch(p.strip())
+                    and not _SAYS_A_DAY.search(out[-1])
+                )
+            )
         ):
             out[-1] += " " + p
         else:

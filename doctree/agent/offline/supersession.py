@@ -732,6 +732,9 @@ class Replacement:
     clause: int = 0
     #: the line's clause of the old value names the thing itself (not only a clause before it)
     own: bool = True
+    #: found only by the old day named in the line's own words ("it's not Thursday week, it's
+    #: …"): the statement says nothing of the thing, so the line keeps it with the new day
+    alike: bool = False
 
 
 @remembered_up_to(8192, shared=True)
@@ -744,7 +747,29 @@ def _cued(text: str) -> bool:
         or _NEW_VALUE.search(text)
         or _WAS_ASIDE.search(text)
         or _NOT_THE_OLD.search(text)
+        or _NOT_THEN_NEW.search(text)
     )
+
+
+#: The old value said first with "not", the new one after it: "it's not the 9th, it's the
+#: 10th", "not Friday but Saturday", "not 4pm – it's 5pm".
+_NOT_THEN_NEW = re.compile(
+    r"\bnot\s+(?:on\s+|at\s+)?(?P<old>[^,;.!?–—]{1,40}?)\s*(?:[,;–—]|\s-\s)\s*"
+    r"(?:(?:it|that|they|he|she)(?:['’]s|['’]re|\s+is|\s+are|['’]ll\s+be|\s+will\s+be)|but)\s+",
+    re.I,
+)
+
+
+def _said_alike(text: str, text_at: int, line: str, line_at: int) -> bool:
+    """Whether a day is said in the same words just before where it is written in both
+    `text` and `line` ("Tuesday week (…)" in both, not "the Tuesday (…)"): the same day
+    named the same way, which line a correction of it means."""
+
+    def said(s: str, at: int) -> list[str]:
+        return [w.lower() for w in re.findall(r"[\w'’-]+", s[:at].rstrip(" ("))[-2:]]
+
+    a, b = said(text, text_at), said(line, line_at)
+    return len(a) == 2 and a == b and not set(a) <= stopwords.SEARCH
 
 
 def replacements(
@@ -759,6 +784,8 @@ def replacements(
     if "?" in text:
         return []
     changed = _cued(text)
+    corrected = _NOT_THEN_NEW.search(text)
+    said_values = values(text, said_on=said_on) if corrected else ()
     new_claims = [c for c in claims(text, before=before, said_on=said_on) if not c.inert]
     if not new_claims:
         return []
@@ -805,6 +832,20 @@ def replacements(
                     (ov.kind, ov.norm) in said_norms
                     or (ov.kind not in ("date", "time", "weekday") and ov.norm in said_bare)
                 )
+                # the old day named after "not" in the words the line said it in ("it's not
+                # Tuesday week, it's Wednesday week"): that line, whatever "it" is
+                alike = (
+                    named_old
+                    and ov.kind == "date"
+                    and bool(corrected)
+                    and line[: ov.start].endswith("(")
+                    and any(
+                        v.kind == "date"
+                        and v.norm == ov.norm
+                        and _said_alike(text, v.start, line, ov.start)
+                        for v in said_values
+                    )
+                )
                 new_thing, old_thing = new.thing, old.thing
                 theirs, ours = names(line), names(new.text)
                 same_worker = False
@@ -850,6 +891,7 @@ def replacements(
                     continue  # a list of such values: which one is meant needs its own name
                 same_thing = (
                     same_worker
+                    or alike
                     # the old value named beside the new: one word of the sentence will do
                     or (
                         named_old
@@ -881,12 +923,26 @@ def replacements(
                     counts = {lang.stem(w) for w in (counted, f"{counted}s", f"{counted}es")}
                     if not _same(text_thing, thing_words(line)) - counts:
                         continue
-                cued = bool(CHANGE.search(new.text))
+                cued = bool(CHANGE.search(new.text)) or bool(
+                    corrected
+                    and corrected.end() <= new.start + len(new.text)
+                    and new.start >= corrected.start()
+                )
                 extra = len(old_thing - _same(old_thing, new_thing))
                 own = bool(_same(new_thing, old_thing))
                 out.append(
                     Replacement(
-                        line, ov.kind, ov, nv, len(shared), named_old, cued, extra, new.start, own
+                        line,
+                        ov.kind,
+                        ov,
+                        nv,
+                        len(shared),
+                        named_old,
+                        cued,
+                        extra,
+                        new.start,
+                        own,
+                        alike and not shared,
                     )
                 )
     return out
@@ -1029,6 +1085,8 @@ _DATE_WORDS = re.compile(
     r"(?:(?:\b(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\.?"
     r"|\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
     r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?"
+    # a day counted from a weekday: "Tuesday week", "Friday fortnight", "next Monday"
+    r"|\bweek|\bfortnight|\bnext"
     r"|\bthe|\bof|\bon|\d{1,2}(?:st|nd|rd|th)?|\d{4}|[,\s])+)$",
     re.I,
 )
@@ -1061,9 +1119,10 @@ def edit(line: str, rep: Replacement, new_text: str) -> str | None:
     low = line.lower()
     if _WAS_THEN.search(_clause_around(line, rep.old.start, rep.old.end)):
         return None  # "he was 16.4kg last time": true then, never to be made the new value
-    if CHANGE.search(line) and names_old_value(line):
+    if any(CHANGE.search(part) and names_old_value(part) for part in _SENTENCE_END.split(line)):
         # "Ana changed the date from 3 May to 17 May": an account of a change, true as told;
-        # another value edited into it would tell a change nobody made
+        # another value edited into it would tell a change nobody made (one sentence tells
+        # it: "from midnight" and a "now" of two sentences of one line are no change)
         return None
     for v in values(new_text):
         if (v.start, v.end) == (rep.new.start, rep.new.end) or v.kind == rep.kind:
@@ -1115,6 +1174,8 @@ def edit(line: str, rep: Replacement, new_text: str) -> str | None:
     return line[: rep.old.start] + new + line[rep.old.end :]
 
 
+#: Where a sentence of a line ends.
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 #: The most values a line may hold and still have one edited: a whole plan read out, one
 #: value edited, would leave the rest stale.
 EDITED_MOST = 5
@@ -1134,7 +1195,7 @@ def edited_in_session(
         return None
     if rep.kind == "date" and said_on is not None and rep.old.norm < said_on.isoformat():
         return None  # a day gone by is when something happened, never to be made another
-    if not any((v.start, v.end) != (rep.old.start, rep.old.end) for v in said):
+    if not rep.alike and not any((v.start, v.end) != (rep.old.start, rep.old.end) for v in said):
         return None  # the line said only the value: the new statement says it all
     edited = edit(line, rep, text)
     if edited is None or edited == line or not says_all_figures(edited, text):
@@ -1158,7 +1219,7 @@ def replaced_earlier(text: str, earlier: list[str], *, said_on: date | None = No
     same thing: its index, or None when none or two could be meant. Within one session a
     word of change must say so in the clause of the new value: two values said side by side
     without one ("I fly out on Tuesday", "then Saturday I fly on") are two facts."""
-    if not earlier or not CHANGE.search(text):
+    if not earlier or not (CHANGE.search(text) or _NOT_THEN_NEW.search(text)):
         return None
     before = earlier[-1]
     found: dict[str, list[Replacement]] = {}
@@ -1332,14 +1393,21 @@ def _left_job(clause: str, line: str) -> bool:
 _ROLE_WORD = (
     rf"(?:{lang._ROLE_WORD}|treasurer|secretary|chair(?:person|man|woman)?|vice-captain|"
     r"captain|president|editor|organi[sz]er|rep|representative|steward|warden|caretaker|"
-    r"convenor|coordinator)"
+    r"convenor|coordinator|"
+    # one who works for someone in a home, a ward or a case: "her key worker", "his support
+    # worker", "our youth worker"
+    r"worker)"
 )
+#: Whose the role is when a name or a kin word owns it: "Mum's key worker", "Ana's tutor".
+_OWNER = r"(?P<owner>[A-Za-z][\w-]*)['’]s\s+"
 #: A role said the one way of a team ("the QA lead", "our treasurer", "QA lead" after a
 #: label), not one of several ("a designer").
 _ROLE_PHRASE = (
-    rf"(?:(?:the|our|my|their|his|her|new|acting|interim)\s+)*"
+    rf"(?:(?:the|our|my|their|his|her|new|acting|interim)\s+|(?!(?i:the\s+user)){_OWNER})*"
     rf"(?P<role>(?:[\w-]+\s+){{0,2}}?{_ROLE_WORD})s?\b"
 )
+#: How a page writes what the assistant found and the user accepted, before the line itself.
+_FOUND = r"Found\s+by\s+the\s+assistant\s+and\s+accepted\s+by\s+the\s+user:"
 #: Someone in a role: "Bence is the QA lead now", "Tom takes over as site manager", "the
 #: treasurer is now Lidia Novak", "Nagy Eszter: QA lead".
 _ROLES = (
@@ -1353,11 +1421,12 @@ _ROLES = (
         rf"(?!an?\s){_ROLE_PHRASE}"
     ),
     re.compile(
-        rf"\b(?P<whose>(?i:the\s+user['’]s|the|our|my|their|his|her))\s+(?i:new\s+)?"
+        rf"(?:\b(?P<whose>(?i:the\s+user['’]s|the|our|my|their|his|her))\s+|\b(?!(?i:user)){_OWNER})"
+        rf"(?i:new\s+)?"
         rf"(?P<role>(?:[\w-]+\s+){{0,2}}?(?i:{_ROLE_WORD}))\s+(?:is|'s)\s+(?:now\s+)?"
         rf"(?P<name>{lang.NAME})"
     ),
-    re.compile(rf"^(?:[-*]\s+)?(?P<name>{lang.NAME}):\s+{_ROLE_PHRASE}"),
+    re.compile(rf"^(?:[-*]\s+)?(?:{_FOUND}\s+)?(?P<name>{lang.NAME}):\s+{_ROLE_PHRASE}"),
     # the new one named after the role: "we have a new landlord now, Mrs Okafor", "my new
     # GP: Dr Sato"
     re.compile(
@@ -1392,6 +1461,8 @@ def roles(text: str) -> list[tuple[frozenset[str], frozenset[str], int]]:
             whose = (m.groupdict().get("whose") or "").lower().replace("’", "'")
             if whose in _WHOSE:
                 role |= {f"whose:{_WHOSE[whose]}"}
+            elif owner := m.groupdict().get("owner"):
+                role |= {f"whose:{owner.lower()}"}  # "Mum's key worker": Mum's, not mine
             who = frozenset(w.lower() for w in re.findall(r"[\w'’-]+", m.group("name")))
             out.append((role, who, m.start()))
     return out
@@ -1402,9 +1473,16 @@ def takes_role(text: str, line: str) -> bool:
     another person, saying it passed ("Kovács Bence is the QA lead now" of "Nagy Eszter: QA
     lead, from the Budapest office"): the same role's words, another holder, a word of
     change. A role both are said to hold in `text`, or a holder of the line that `text` also
-    names in it, replaces nothing; the caller acts only when exactly one line fits."""
+    names in it, replaces nothing; the caller acts only when exactly one line fits, or when
+    every line that fits names the same one as its holder (`passed_from`)."""
+    return bool(passed_from(text, line))
+
+
+def passed_from(text: str, line: str) -> frozenset[str]:
+    """The words of the one the current `line` says holds the role that `text` (said later)
+    says passed to another (`takes_role`); empty when it says of no such role."""
     if "?" in text or not _HANDED.search(text):
-        return False
+        return frozenset()
     said = roles(text)
     for role, who, _ in said:
         for old_role, old_who, _ in roles(line):
@@ -1412,8 +1490,8 @@ def takes_role(text: str, line: str) -> bool:
                 continue
             if any(r == role and w & old_who for r, w, _ in said):
                 continue  # "Ana and Ben are the leads now": Ana's line holds still
-            return True
-    return False
+            return old_who
+    return frozenset()
 
 
 #: Someone doing a task: "Barry next door is feeding the cat", "Lena is walking Bo".

@@ -788,6 +788,14 @@ class Writer(PageIO):
             if len(fits) == 1:
                 self.superseded.setdefault(fits.pop(), s)
                 return
+            if fit is supersession.takes_role and len(fits) > 1:
+                # the one holder said in more than one line ("her key worker is Ana" and a
+                # finding that names Ana as her key worker): each of them passed
+                held = {supersession.passed_from(text, said) for said in fits}
+                if frozenset.intersection(*held):
+                    for said in fits:
+                        self.superseded.setdefault(said, s)
+                    return
 
     def _later_value_elsewhere(self, s: Sentence) -> None:
         """A later value for the same thing (`supersession`): the one current line of an
