@@ -1776,6 +1776,8 @@ def values_contrasted(text: str) -> tuple[str, str] | None:
         if said is None or _shape(said.group(0)) != _shape(code.group(0)):
             return None
         return (said.group(0), code.group(0)) if said.group(0) != code.group(0) else None
+    if (named := _named_day_contrasted(text[: m.start()], old_said)) is not None:
+        return named
     old = VALUE_SAID.fullmatch(old_said.split(" ")[0].rstrip(".,"))
     before = list(VALUE_SAID.finditer(text[: m.start()]))
     if old is None or not before:
@@ -1800,6 +1802,19 @@ def values_contrasted(text: str) -> tuple[str, str] | None:
             return None
         return f"{new} {unit.group('unit')}", f"{old_value} {unit.group('unit')}"
     return new, old_value
+
+
+def _named_day_contrasted(head: str, old_said: str) -> tuple[str, str] | None:
+    """(new, old) for a month or a weekday set against another of its kind, both named in
+    full: "ends in July, not June" -> ("July", "June"); "on Thursday, not Friday"."""
+    old = old_said.split(" ")[0].rstrip(".,")
+    said = re.search(r"([A-Za-z]+)\W*$", head)
+    if said is None or said.group(1) == old:
+        return None
+    for kind in (MONTHS, WEEKDAYS):
+        if old.lower() in kind and said.group(1).lower() in kind and old[:1].isupper():
+            return said.group(1), old
+    return None
 
 
 #: What a number counts, said right after it: "2 eggs", "3 tins".
