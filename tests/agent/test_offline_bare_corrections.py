@@ -154,3 +154,37 @@ def test_a_text_the_correction_pattern_answers_is_never_refused_untried(words, j
 )
 def test_a_sentence_that_neither_opens_on_a_cue_nor_says_not_is_no_bare_correction(text):
     assert bare_correction(text) is None
+
+
+@pytest.mark.parametrize(
+    ("first", "correction", "new", "old"),
+    [
+        (
+            "Pilates is on Monday at the leisure centre.",
+            "Not Monday, Tuesday.",
+            "Tuesday",
+            "Monday",
+        ),
+        ("The boat leaves at 8.15 from the harbour.", "Sorry, 8.45.", "8.45", "8.15"),
+        ("The boat leaves at 8.15 from the harbour.", "no - not 8.15, 8.45", "8.45", "8.15"),
+    ],
+)
+def test_a_value_set_aside_first_or_dotted_is_corrected(tmp_path, first, correction, new, old):
+    with DocumentsRepository(tmp_path / "p.db") as repo:
+        pages = said(repo, first, correction)
+    facts = "\n".join(ln for ln in pages.splitlines() if "`" not in ln)
+    assert new in facts, pages
+    assert old not in facts, pages
+
+
+@pytest.mark.parametrize(
+    ("first", "reply"),
+    [
+        ("Pilates is on Monday at the leisure centre.", "Not bad, thanks."),
+        ("The boat leaves at 8.15 from the harbour.", "Sorry, 2.5 metres of rope."),
+    ],
+)
+def test_a_not_or_a_dotted_figure_that_corrects_nothing_changes_nothing(tmp_path, first, reply):
+    with DocumentsRepository(tmp_path / "p.db") as repo:
+        pages = said(repo, first, reply)
+    assert ("Monday" in pages) or ("8.15" in pages), pages

@@ -2343,6 +2343,11 @@ _MOVED_FROM = re.compile(
     r"\bfrom\s+(?:the\s+)?$",
     re.I,
 )
+_ARROW = re.compile(r"\s*(?:\([^)]*\))?\s*(?:→|->|=>)\s*(?:the\s+)?", re.I)
+#: "not" right before a day ("not this Thursday", "not on Friday") and what opens the day said
+#: instead after it ("but", a comma): "not this Thursday but the one after, the 18th".
+_NOT_BEFORE = re.compile(r"\bnot\s+(?:on\s+)?(?:the\s+)?$", re.I)
+_BUT_THEN = re.compile(r"^\s*(?:\([^)]*\))?\s*(?:,|\bbut\b|;|–|—)", re.I)
 _FROM_TO = re.compile(
     r"\s*(?:\([^)]*\))?\s*(?:to|until|till|→|->)\s+(?:the\s+)?(?:(?:on|next|this)\s+)?"
     rf"(?:(?:{'|'.join(lang.WEEKDAYS)}),?\s+)?",
@@ -2391,9 +2396,20 @@ def _moved_to(text: str, dates: list[tuple[str, date]]) -> date:
         dates = about or dates
     first, second = dates[0], dates[1] if len(dates) > 1 else None
     at = low.find(first[0].lower())
-    if second is not None and _MOVED_FROM.search(text[:at]):
+    if second is not None:
         end = at + len(first[0])
-        if (to := low.find(second[0].lower(), end)) > 0 and _FROM_TO.fullmatch(text[end:to]):
+        to = low.find(second[0].lower(), end)
+        if (
+            to > 0
+            and (
+                (_MOVED_FROM.search(text[:at]) and _FROM_TO.fullmatch(text[end:to]))
+                # "Tue → Thu": the day after the arrow is where it went
+                or _ARROW.fullmatch(text[end:to])
+                # "not this Thursday but the 18th", "not Friday, Monday": the day said after
+                # the one denied
+                or (_NOT_BEFORE.search(text[:at]) and _BUT_THEN.search(text[end:to]))
+            )
+        ):
             return second[1]
     return first[1]
 

@@ -2320,6 +2320,12 @@ _ORG_NOUN_SAID = (
 )
 #: A word that opens a sentence and is no name, capitalised as it stands first.
 _SENTENCE_ADVERB = r"(?:[A-Z][a-z]+ly|Overall|However|Yes|No|Also|Still|Then|Now|So|Well)\b"
+#: A word that opens a sentence and is set off by a comma, no name: "Sorry, …", "Actually, …".
+_DISCOURSE_MARKER = (
+    r"(?:Sorry|Actually|Oops|Well|Yes|Yeah|No|Nope|Okay|OK|Ok|Right|So|Anyway|Also|Oh|Hi|Hello|"
+    r"Thanks|Sadly|Luckily|Apparently|Basically|Honestly|Then|Now|Wait|Update|Correction|Still|"
+    r"However|Besides|Meanwhile|Otherwise|Instead|Later|Today|Tomorrow|Yesterday)"
+)
 ORGS = (
     re.compile(rf"\b(?P<name>{NAME_WORD}(?:\s+{NAME_WORD})?\s+{_ORG_SUFFIX})"),
     # "Kessler & Haas", "Hargreaves and Lowe Ltd": names joined by "&" are a firm
@@ -2347,8 +2353,9 @@ ORGS = (
         r"say|want|need|think|reckon)\b"
     ),
     re.compile(
-        rf"\b(?P<name>{NAME_WORD}(?:\s+{NAME_WORD})?),\s+(?i:our|the|their|my|a|an)\s+"
-        rf"(?:[\w-]+\s+)?(?i:{_ORG_NOUN})\b"
+        # (not a word that opens a sentence before its comma: "Sorry, the school trip …")
+        rf"\b(?!{_DISCOURSE_MARKER}\b)(?P<name>{NAME_WORD}(?:\s+{NAME_WORD})?),\s+"
+        rf"(?i:our|the|their|my|a|an)\s+(?:[\w-]+\s+)?(?i:{_ORG_NOUN})\b"
     ),
     # "Fitzroy Lane, the letting agents", "Okoro Reid, our solicitors": one name said to be
     # people of a trade, plural, is their firm (a person is never "the builders")

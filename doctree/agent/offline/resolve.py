@@ -31,6 +31,7 @@ from doctree.agent.offline.language import (
     content_words,
     weekday_number,
 )
+from doctree.agent.offline.lexicon import common_word
 from doctree.agent.offline.memo import SIZE, remembered, remembered_up_to
 from doctree.agent.offline.model import Sentence
 from doctree.agent.offline.prefilter import gate_patterns
@@ -182,7 +183,9 @@ _RELATIVE = re.compile(
     rf"|(?P<nth>(?:the\s+)?(?P<ord>first|second|third|fourth|last|1st|2nd|3rd|4th)\s+"
     rf"(?P<nwd>{WEEKDAY})\s+(?:of|in)\s+(?:(?P<nwhich>the|this|next|every|each)\s+month|(?P<nmonth>{_MONTH_RE})))"
     # "Saturday week", "a week on Saturday", "Tuesday fortnight": a week or two after the coming one
-    rf"|(?P<wdweek>(?:a\s+)?(?P<wwu>week|fortnight)\s+on\s+(?P<wwd>{WEEKDAY})"
+    # ("a week Tuesday" too, not "once a week Tuesday" or "twice a week Friday")
+    rf"|(?P<wdweek>(?:(?<!once\s)(?<!twice\s)(?<!times\s)a\s+(?P<wwu3>week|fortnight)\s+"
+    rf"(?:on\s+)?|(?P<wwu>week|fortnight)\s+on\s+)(?P<wwd>{WEEKDAY})"
     rf"|(?P<wwd2>{WEEKDAY})\s+(?P<wwu2>week|fortnight)(?![\w-]))"
     r"|(?P<tomorrow>tomorrow)"
     r"|(?P<yesterday>yesterday|last\s+night)"
@@ -581,7 +584,7 @@ def resolve_relative(
             named = m.group("wwd") or m.group("wwd2")
             if not named[0].isupper():
                 continue
-            unit = (m.group("wwu") or m.group("wwu2")).lower()
+            unit = (m.group("wwu") or m.group("wwu2") or m.group("wwu3")).lower()
             d = _next_weekday(ref, WEEKDAYS.index(named.lower()))
             d += timedelta(days=14 if unit == "fortnight" else 7)
         elif m.group("nth"):
@@ -716,6 +719,8 @@ def resolve_relative(
                 d = ref - timedelta(days=((ref.weekday() - wd) % 7) or 7)
             elif mod == "this":
                 d = _next_weekday(ref, wd, include_today=True)
+            elif mod == "coming":
+                d = _next_weekday(ref, wd)  # "this coming Friday": never one gone by
             elif re.search(r"\bthe\s+$", before) and (
                 same := [x for _, x in earlier(m.start())[-3:] if x > ref and x.weekday() == wd]
             ):
@@ -730,7 +735,8 @@ def resolve_relative(
                 d = _next_weekday(last[-1][1], wd, include_today=True)
             elif (
                 past
-                and not re.search(r"\b(?:for|to|until|till|by|before|from)\s+$", before)
+                # "moved Tue → Thu": the day it went to is still to come
+                and not re.search(r"(?:\b(?:for|to|until|till|by|before|from)|→|->)\s*$", before)
                 # "the plumber has cancelled Friday": what is called off is still to come
                 and not _CALLED_OFF_DAY.search(before)
             ):
@@ -877,6 +883,14 @@ def _holiday_on(name: str, year: int) -> date:
     return date(year, month, day)
 
 
+#: A stretch of time counted from the holiday named after it: "the weekend after", "the
+#: fortnight before", "the week of".
+_STRETCH_FROM = re.compile(
+    r"\b(?:weekend|week|fortnight|month|days|weeks|couple\s+of\s+days)\s+(?:after|before|of)\s+$",
+    re.I,
+)
+
+
 def _holiday_date(m: re.Match, text: str, ref: date, *, past: bool) -> date | None:
     """The date a holiday's name means said on `ref`: the next one from `ref` on (the
     latest one up to `ref`, in a sentence about the past or after "last"), moved by "the
@@ -886,6 +900,8 @@ def _holiday_date(m: re.Match, text: str, ref: date, *, past: bool) -> date | No
     after = text[m.end() :]
     if re.search(r"\b(?:a|any|every|each)\s+$", before, re.I):
         return None
+    if not m.group("hdir") and _STRETCH_FROM.search(before):
+        return None  # "the weekend after Easter", "the week before Diwali": no day of it
     if not lang.qualifies_nothing(after):
         return None  # "the Christmas party", not "Halloween starts at dusk"
     name = _holiday_name(m.group("hol"))
@@ -1359,8 +1375,8 @@ def referent(
         )  # a name no rule typed is someone only for its own message ("we use Linear")
     ]
     fits = [k for k in recent if context.gender.get(k) in (gender, None)]
-    if not fits:
-        return None
+    if not fits or fits[0].startswith("?"):
+        return None  # (or the latest who fits is a name only guessed at: `_paired_opening`)
     if context.gender.get(fits[0]) == gender or len(fits) == 1:
         if context.just != (said_at, [fits[0]]) and context.referents.rivals(
             fits[0], fits[1:], gender, context.gender, context.directory
@@ -1563,6 +1579,7 @@ def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
         context.candidate_said[slug] = s.time
         named.append(n)
         key[n] = slug
+    unnamed += _paired_opening(raw, named)
     for k in [*(key[n] for n in named), *unnamed]:
         if k in context.last:
             context.last.remove(k)
@@ -1582,6 +1599,28 @@ def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
             or s.roles
         ):
             s.subject = first
+
+
+#: A sentence's first word joined by "and" to a name after it: "Tom and Jake came round".
+_PAIRED_OPENING = re.compile(r"\W*(?P<word>[A-Z][a-z]+)\s+(?:and|&)\s+(?P<other>[A-Z][\w'’-]*)")
+
+
+def _paired_opening(raw: str, named: list[str]) -> list[str]:
+    """A sentence's first word that opens it joined by "and" to someone it names ("Tom and
+    Jake came round"), and may itself be someone (no English word, day or month): a first
+    word's capital tells nothing, so it is no one the pages name, but a later "he" or "she"
+    may mean it as well as the other. Its key ("?tom") stands for it among those named
+    (`referent` reads no one into a pronoun that may mean it)."""
+    m = _PAIRED_OPENING.match(raw)
+    if not m or not any(m.group("other") == n.split()[0] for n in named):
+        return []
+    word = m.group("word")
+    low = word.lower()
+    if word in named or low in stopwords.ENGLISH or low in WEEKDAYS or low in MONTHS:
+        return []
+    if word in NOT_NAMES or common_word(word):
+        return []
+    return [f"?{low}"]
 
 
 #: A parent or grandparent named by the kin word alone, capitalised as a name: "Mum",
@@ -1738,6 +1777,8 @@ def values_contrasted(text: str) -> tuple[str, str] | None:
         if said is None or _shape(said.group(0)) != _shape(code.group(0)):
             return None
         return (said.group(0), code.group(0)) if said.group(0) != code.group(0) else None
+    if (named := _named_day_contrasted(text[: m.start()], old_said)) is not None:
+        return named
     old = VALUE_SAID.fullmatch(old_said.split(" ")[0].rstrip(".,"))
     before = list(VALUE_SAID.finditer(text[: m.start()]))
     if old is None or not before:
@@ -1762,6 +1803,19 @@ def values_contrasted(text: str) -> tuple[str, str] | None:
             return None
         return f"{new} {unit.group('unit')}", f"{old_value} {unit.group('unit')}"
     return new, old_value
+
+
+def _named_day_contrasted(head: str, old_said: str) -> tuple[str, str] | None:
+    """(new, old) for a month or a weekday set against another of its kind, both named in
+    full: "ends in July, not June" -> ("July", "June"); "on Thursday, not Friday"."""
+    old = old_said.split(" ")[0].rstrip(".,")
+    said = re.search(r"([A-Za-z]+)\W*$", head)
+    if said is None or said.group(1) == old:
+        return None
+    for kind in (MONTHS, WEEKDAYS):
+        if old.lower() in kind and said.group(1).lower() in kind and old[:1].isupper():
+            return said.group(1), old
+    return None
 
 
 #: What a number counts, said right after it: "2 eggs", "3 tins".
@@ -1918,6 +1972,9 @@ VALUE_KINDS = (
             re.I,
         ),
     ),
+    # "6.40", "7.15": a time as British usage dots it, or any figure with two decimals; a bare
+    # correction of it names another of the same form
+    ("dotted", re.compile(r"(?<![\w.,:£$€])\d{1,2}\.\d{2}(?![\w,:%]|\.\d|\s*%)")),
     (
         "day",
         re.compile(
@@ -1981,10 +2038,19 @@ BARE_CORRECTION = re.compile(
     re.I,
 )
 
+#: The same said the other way round, the value set aside first: "not Tuesday, Wednesday",
+#: "sorry, not the 4th - the 5th".
+_NOT_THEN = re.compile(
+    rf"^\W*(?:(?P<cue>{_BARE_CUE})[\s,:!.;—–-]*\s)*not\s+(?:the\s+|at\s+|on\s+)?"
+    r"(?P<old>[^,;!?—–-]+?)\s*(?:[,;—–-]+|\s\bbut\b)\s*(?:(?:it'?s|it\s+is)\s+)?"
+    r"(?:(?:the|at|on|by)\s+)?(?P<new>[^,;.!?]*?\d[^,;!?]*?|[A-Za-z]+)"
+    r"(?:\s*,?\s+(?:then|instead|sorry|actually|my\s+bad))?[\s.!?…)]*$",
+    re.I,
+)
 #: What a bare correction's match needs for either of its groups `bare_correction` asks for:
 #: the text opens on a cue ("cue") or says "not" between spaces ("old"). A text with neither
 #: is not searched: on a long sentence the pattern tries every split of it.
-_CUE_OR_NOT = re.compile(rf"^\W*{_BARE_CUE}[,:!.;—–-]*\s|\snot\s", re.I)
+_CUE_OR_NOT = re.compile(rf"^\W*{_BARE_CUE}[,:!.;—–-]*\s|\snot\s|^\W*not\s", re.I)
 
 
 def bare_correction(text: str) -> tuple[str, str, str | None] | None:
@@ -1994,7 +2060,7 @@ def bare_correction(text: str) -> tuple[str, str, str | None] | None:
     the new value must be one value of a kind, and the old one of the same kind."""
     if not _CUE_OR_NOT.search(text.strip()):
         return None  # neither a cue nor "not": the pattern's answer would be refused below
-    m = BARE_CORRECTION.match(text.strip())
+    m = BARE_CORRECTION.match(text.strip()) or _NOT_THEN.match(text.strip())
     if m is None or not (m.group("cue") or m.group("old")):
         return None
     new = values_by_kind(m.group("new"))
