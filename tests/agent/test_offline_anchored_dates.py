@@ -186,3 +186,77 @@ def test_a_line_counted_from_a_date_is_not_marked_when_another_thing_moves(tmp_p
     facts = current_facts(repo)
     assert "two weeks before the wedding (2028-06-05)" in facts, facts
     assert "which moved" not in facts
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "expected"),
+    [
+        ("The tribunal sits on 24 September.",
+         "Witness statements go in fourteen days before the tribunal.",
+         "fourteen days before the tribunal (2027-09-10)"),
+        ("The tribunal sits on 24 September.",
+         "The appeal window closes twenty-eight days after the tribunal.",
+         "twenty-eight days after the tribunal (2027-10-22)"),
+        ("Our allotment handover is on 2 June.",
+         "The shed has to be emptied thirty five days before the handover.",
+         "thirty five days before the handover (2027-04-28)"),
+        ("Our allotment handover is on 2 June.",
+         "The new tenant gets the keys seventeen days after the handover.",
+         "seventeen days after the handover (2027-06-19)"),
+    ],
+)  # fmt: skip
+def test_a_count_spelled_past_twelve_counts_from_the_event(first, then, expected):
+    anchors: list = []
+    _said(anchors, first)
+    said = _said(anchors, then)
+    assert expected in said, said
+
+
+def test_a_count_spelled_past_twelve_from_an_event_never_dated_is_left_as_said():
+    anchors: list = []
+    _said(anchors, "The tribunal sits on 24 September.")
+    said = _said(anchors, "Book the room fourteen days before the inspection.")
+    assert "(" not in said, said
+    _said(anchors, "The first inspection is on 3 May.")
+    _said(anchors, "The second inspection is on 19 May.")
+    said = _said(anchors, "Book the room fourteen days before the inspection.")
+    assert "(" not in said, said  # two inspections on different days
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("The new sofa comes Thursday and Pete's round the day after to help lift it.",
+         "the day after (2027-04-09) to help"),
+        ("We land on 3 May and sleep the night before at the airport hotel.",
+         "the night before (2027-05-02) at the airport"),
+        ("The course ends on Friday 14 May and we leave the Monday after with the dog.",
+         "the Monday after (2027-05-17) with the dog"),
+    ],
+)  # fmt: skip
+def test_a_bare_day_before_or_after_said_on_counts_from_the_date_of_its_sentence(
+    sentence, expected
+):
+    said = _said([], sentence)
+    assert expected in said, said
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # no date said before it in the sentence: the session's last date is not assumed
+        "Pete's round the day after to help lift it.",
+        # what follows is no new phrase: an event or a time, read by other rules or not at all
+        "The sofa comes Thursday and Pete's round the day after and the day before the move.",
+        "The sofa comes Thursday and Pete's round the day after to 5pm.",
+        # no offset: "before the wedding" dates nothing
+        "Before the wedding I'll go to the barber.",
+    ],
+)
+def test_a_bare_day_before_or_after_said_on_without_its_date_is_left_as_said(sentence):
+    anchors: list = []
+    _said(anchors, "The boiler service is on 2 May.")
+    _said(anchors, "Our wedding is on 12 June.")
+    said = _said(anchors, sentence)
+    assert "the day after (" not in said and "the day before (" not in said, said
+    assert "wedding (" not in said, said

@@ -31,8 +31,18 @@ from doctree.agent.offline.language import WEEKDAY, WEEKDAYS
 _COUNTS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
     "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "couple": 2,
+    "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17,
+    "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "sixty": 60,
+    "ninety": 90,
 }  # fmt: skip
-_COUNT = r"(?:\d{1,3}|a\s+couple\s+of|" + "|".join(_COUNTS) + ")"
+#: "twenty-one days", "thirty five days": a ten and a unit spelled out
+_TENS_AND_UNIT = r"(?:twenty|thirty|forty)[\s-](?:one|two|three|four|five|six|seven|eight|nine)"
+#: the longest first: "fourteen" is no "four", "seventeen" no "seven"
+_COUNT = (
+    rf"(?:\d{{1,3}}|a\s+couple\s+of|{_TENS_AND_UNIT}|"
+    + "|".join(sorted(_COUNTS, key=lambda w: (-len(w), w)))
+    + ")"
+)
 _UNIT = r"(?:(?:working|business)\s+days?|days?|weeks?|fortnights?|months?)"
 #: "of" counts only after "within": "within 10 working days of the claim"
 _DIRECTION = r"(?:before|after|prior\s+to|ahead\s+of|from|of)"
@@ -283,7 +293,10 @@ def _count(said: str) -> int:
     low = " ".join(said.lower().split())
     if low.isdigit():
         return int(low)
-    return 2 if low.startswith("a couple") else _COUNTS[low]
+    if low.startswith("a couple"):
+        return 2
+    tens, _, unit = low.replace("-", " ").partition(" ")
+    return _COUNTS[tens] + (_COUNTS[unit] if unit else 0)
 
 
 def _unit(said: str) -> str:

@@ -225,9 +225,11 @@ _RELATIVE = re.compile(
     # (not "Thursday 5-a-side", "Sat 3-day pass": a count joined to a word)
     r"(?![\d:.,/]\d|\s*(?:%|am\b|pm\b|a\.m|p\.m|h\b|x\b|-\s*\d)|-[^\W\d_])"
     rf"(?!\s+(?:of\s+)?(?:{_MONTH_RE}|{_FOREIGN_MONTH_RE}))(?=\s*(?:$|[,;.!?)]|at\b|@|-|–|—|\()))"
-    # "by the wed before", "the day after": counted from the date said last, none named
+    # "by the wed before", "the day after": counted from the date said last, none named;
+    # "the day after to fit it", "the night before at the hotel": from one said before it in
+    # the sentence (a word no event's name starts with follows)
     rf"|(?P<chainbare>the\s+(?:(?P<bwd>{WEEKDAY})|(?P<bday>day|morning|afternoon|evening|night))"
-    r"\s+(?P<bdir>before|after))(?=\s*(?:[.,;:!?)]|$))"
+    r"\s+(?P<bdir>before|after))(?=\s*(?:[.,;:!?)]|$|(?P<bgoes>to|at|with)\s+[^\W\d_]))"
     # "el martes", "le 24", "il sabato": a weekday or a day of the month in another language
     rf"|(?<=\b(?:el|le|il)\s)(?P<fwd>(?-i:{_FOREIGN_WEEKDAY_RE}))(?!\s+\d)"
     rf"|(?<=\b(?:el|le|il)\s)(?P<fdom>[1-9]|[12]\d|3[01])(?![.:,/]\d|\s*%|\s+(?:de|di|del)\s)"
@@ -475,7 +477,7 @@ def resolve_relative(
     pinned: dict[int, date] = {}
     matches = list(_RELATIVE.finditer(text))  # searched once (the costliest pattern), read twice
     for m in matches:
-        if m.group("chainbare") and m.group("bday") and session:
+        if m.group("chainbare") and m.group("bday") and session and not m.group("bgoes"):
             step = timedelta(days=1 if m.group("bdir").lower() == "after" else -1)
             weekdays = [w for w in _RELATIVE.finditer(text, 0, m.start()) if w.group("wd")]
             for w in weekdays[-1:]:  # the weekday said just before it
@@ -569,7 +571,11 @@ def resolve_relative(
                 )
                 d = base + timedelta(days=days if m.group("cndir").lower() == "after" else -days)
         elif m.group("chainbare"):
-            if not (said_before := earlier(m.start())):
+            if m.group("bgoes"):  # "Tuesday, and he's back the day after to fit it"
+                said_before = [("", d) for p, d in sorted(here) if p < m.start()]
+            else:
+                said_before = earlier(m.start())
+            if not said_before:
                 continue
             base = said_before[-1][1]  # the date said last: in this sentence, or before it
             if m.group("bday"):
