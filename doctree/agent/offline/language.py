@@ -358,9 +358,21 @@ _SAT_DAY = re.compile(
 _LEFT_SIDE = re.compile(r"\b(?:the|my|your|his|her|their|our|a|turn|keep|bear|far)\s+left\b", re.I)
 
 
+#: "got" of "has got" / "'ve got" saying what one has, or must do ("he's got physio on the
+#: 20th", "I've got to see the GP on Friday"): the present, no past tense; not "got" of a
+#: present perfect that tells of something done ("she's got back", "we've got married").
+_HAS_GOT = re.compile(
+    r"(?:['’](?:s|ve)|\bha(?:s|ve))\s+got\b(?=\s+(?!(?:back|home|in|into|out|there|here|up|"
+    r"off|on|over|through|away|married|engaged|divorced|lost|stuck|better|worse|ill|sick|used|"
+    r"round|around|rid|caught|hurt|injured|paid|done|it)\b|[a-z]+(?:ed|en)\b)\w)",
+    re.I,
+)
+
+
 def past_tense(sentence: str) -> bool:
     """Whether the sentence tells of something done ("I met Ana on Monday")."""
     sentence = _LEFT_SIDE.sub(" side", _SAT_DAY.sub("Saturday", sentence))
+    sentence = _HAS_GOT.sub(lambda m: m.group(0)[:-3] + "has", sentence)
     return bool(_PAST.search(sentence)) and not _NOT_PAST.search(sentence)
 
 
