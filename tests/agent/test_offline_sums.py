@@ -82,3 +82,17 @@ def test_a_wrong_sum_is_not_kept_even_when_let_stand(repo):
         ),
     )
     assert "38" not in current_facts(repo)
+
+
+def test_a_chain_of_figures_too_long_to_be_working_is_not_read_and_raises_nothing():
+    # an assistant's line of thousands of "1 + 1 + …" would have a tree deeper than the
+    # interpreter's walk allows; it is no working a person checks, and never kept
+    assert not checked_sums(" + ".join(["1"] * 5000) + " = 5000")
+    assert checked_sums(" + ".join(["1"] * 40) + " = 40")
+
+
+def test_a_long_chain_is_read_neither_whole_nor_in_part():
+    # its last 64 figures hold ("1 × … × 1 = 1") but the whole does not ("2 × …"): no part
+    # of a chain is read as a sum of its own
+    assert not checked_sums("2 × " + " × ".join(["1"] * 100) + " = 1")
+    assert not checked_sums("1 x " * 20000 + "1")  # no result: no sum

@@ -23,9 +23,13 @@ _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 #: An operator between two figures: times (×, *, an "x" set apart by spaces), divided by
 #: (÷, /), plus, minus (−, or a hyphen set apart by spaces: "10-15" is a range).
 _OPERATOR = r"\s*[×*÷/+−]\s*|\s+x\s+|\s+-\s+"
+#: The most figures a sum is read with: a longer chain is no working a person checks (nor
+#: read in part: a sum starts on no figure an operator comes before).
+MOST_FIGURES = 64
 #: "a op b [op c …] = r" (or "is r"): the working and its result.
 _SUM = re.compile(
-    rf"(?<![\w.,/])(?P<expr>(?:{_NUMBER})(?:(?:{_OPERATOR})(?:{_NUMBER}))+)\s*"
+    r"(?<![\w.,/])(?<![×*÷/+−]\s)(?<![×*÷+−])(?<!\sx\s)(?<!\s-\s)"
+    rf"(?P<expr>(?:{_NUMBER})(?:(?:{_OPERATOR})(?:{_NUMBER})){{1,{MOST_FIGURES - 1}}})\s*"
     rf"(?:=|\bis\b|\bcomes\s+to\b)\s*(?P<result>{_NUMBER})(?![\d/])"
 )
 _OPS = {
