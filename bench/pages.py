@@ -22,8 +22,9 @@ so no longer clean), `aside`, `fresh`, `fresh2`, `fresh3`, `fresh4`, `fresh5`, `
 `fresh15`, `fresh16`, `fresh17`, `fresh18`, `fresh19`, `fresh20`, `fresh21`, `fresh22`,
 `fresh23`, `fresh24`, `fresh25`, `fresh26`, `fresh27` and `fresh28` (written later, each in
 styles the halves before it do not have, and kept aside: a held-aside half's misses are
-listed, and its pages shown, only when it is asked for by name, `--half aside`, `--half
-fresh` ... `--half fresh28`, so that improving on the other halves does not peek at it).
+listed, and its pages shown, only when it is asked for by name, `--half aside`,
+`--half fresh` ... `--half fresh28`, so that improving on the other halves does not peek at
+it).
 
     .venv/bin/python bench/pages.py                  # every half, a table per half
     .venv/bin/python bench/pages.py --half dev --show debugging   # and the pages written
