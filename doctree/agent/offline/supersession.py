@@ -58,7 +58,7 @@ _HISTORY = re.compile(
 )
 #: Where a clause ends: a colon (not inside a time), a semicolon, a comma, a dash, "and", "but".
 _CLAUSE_END = re.compile(
-    r"(?<!\d):|:(?!\d)|;|(?<!\d),\s|,(?!\d)|\s(?:and|but|while|whereas|so)\s|\s[-–—]\s|\.\s"
+    r"(?<!\d):|:(?!\d)|;|(?<!\d),\s|,(?!\d)|\s(?:and|but|while|whereas|so)\s|\s[-–—]\s|\.[\"”]?\s"
 )
 _ISO = lang.ISO_DAY
 #: The words between the two days of a span as the agent writes it: "2031-09-01 to 2031-09-05".
@@ -140,11 +140,15 @@ _NEW_NUMBER = re.compile(
     re.I,
 )
 #: A value named as the new one of its kind: "the new discharge date is …", "new start time:
-#: 9:30", "the new price is £12" (not "a new client meeting on Tuesday": a second thing, no
+#: 9:30", "the new price is £12", "the new date of the hearing is …" (not "a new client meeting on Tuesday": a second thing, no
 #: value of the first moved).
 _NEW_VALUE = re.compile(
     r"\bnew\s+(?:[\w-]+\s+){0,2}?(?:date|day|time|deadline|price|cost|fee|rate|total|figure|"
-    r"amount|address|venue|location)\s*(?:is\b|will\s+be\b|[:–—-])",
+    r"amount|address|venue|location)"
+    # what it is the value of, said after it: "the new date of the hearing is", "new time of
+    # arrival:"
+    r"(?:\s+(?:of|for)\s+(?:the\s+|your\s+|my\s+)?[\w-]+(?:\s+[\w-]+)?)?"
+    r"\s*(?:is\b|will\s+be\b|[:–—-])",
     re.I,
 )
 _PERCENT = re.compile(r"(?<![\w.])(?P<n>\d+(?:\.\d+)?)\s*(?:%|per\s*cent\b|percent\b)", re.I)
@@ -570,7 +574,7 @@ def claims(text: str, *, before: str = "", said_on: date | None = None) -> tuple
     heading = _heading_thing(text, starts, ends)
     for start, end in zip(starts, ends, strict=True):
         clause = text[start:end]
-        if start and text[start - 2 : start] == ". ":
+        if start and (text[start - 2 : start] == ". " or text[start - 3 : start] in ('." ', ".” ")):
             earlier = frozenset()  # a new sentence: what came before is another's
         said = values(clause, bare=changed, said_on=said_on)
         if any(v.kind != "weekday" for v in said):
