@@ -15,7 +15,9 @@ _OLD = "Tribunal hearing: Tuesday 5 May 2043 (2043-05-05) at 10am at Fenwick Hou
 
 
 def test_the_new_date_of_a_thing_replaces_its_line():
-    text = "The new date of the hearing is Friday 12 June 2043 (2043-06-12) at 10am at Fenwick House."
+    text = (
+        "The new date of the hearing is Friday 12 June 2043 (2043-06-12) at 10am at Fenwick House."
+    )
     reps = supersession.replacements(text, _OLD, said_on=date(2043, 4, 20))
     assert {r.old.norm for r in reps} == {"2043-05-05"}
 
