@@ -70,3 +70,13 @@ def test_a_code_or_a_number_with_no_currency_is_no_sum():
     # capitals that are no currency's code, and a number whose groups have no code before it
     said = supersession.values("flight ABC 4 250 left from gate 12 000")
     assert not [v for v in said if v.kind == "amount"]
+
+
+def test_a_sum_read_off_another_paper_with_no_not_leaves_the_line_current(repo):
+    # two quotes said side by side: no old value denied, two facts
+    text = said(
+        repo,
+        "The garage in Bergen wants NOK 12 500 for the new exhaust on the van.",
+        "I asked a second garage. Their quote says NOK 9 800 for the exhaust.",
+    )
+    assert "12 500 for the new exhaust" in text
