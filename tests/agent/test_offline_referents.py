@@ -387,3 +387,20 @@ def test_she_goes_to_whom_the_assistant_asked_about_when_the_user_says_yes(repo)
 
 def test_she_stays_as_said_when_the_user_says_no_to_the_name_asked(repo):
     assert "Leeds" not in _asked_whom(repo, "no, my cousin")
+
+
+def test_a_role_said_in_a_familiar_word_is_written_in_the_plain_one(
+    repo: DocumentsRepository,
+) -> None:
+    """ "The hubby, Arlo, …": Arlo's page says he is the user's husband, the word a later
+    question asks by; the sentence itself stays as said."""
+    _said(repo, "The hubby, Arlo, starts his new job at the depot on Monday 8 March.")
+    body = _people(repo).get("~/memory/people/arlo", "")
+    assert "Relation: the user's husband" in body, _people(repo)
+    assert "The hubby, Arlo" in body
+
+
+def test_a_role_said_plainly_is_written_as_said(repo: DocumentsRepository) -> None:
+    _said(repo, "My partner, Arlo, starts his new job at the depot on Monday 8 March.")
+    body = _people(repo).get("~/memory/people/arlo", "")
+    assert "Relation: the user's partner" in body, _people(repo)

@@ -2089,17 +2089,7 @@ def _read(
             if old in current:
                 current.remove(old)
     elif not s.correction and (later := _later_value_of(s, a.sentences, turn)) is not None:
-        # a later value for the same thing: the earlier line goes, and with it what that
-        # line had replaced, so each value it held stays under Past (the last said last)
-        s.supersedes = [*later.supersedes, later]
-        _takes_place_of(s, later)
-        kept = _edited_to(later, s, a.sentences)
-        for held in (a.sentences, current):
-            if later in held:
-                if kept is None:
-                    held.remove(later)
-                else:  # what else it said stays, with the new value in its place
-                    held[held.index(later)] = kept
+        _supersede(a, current, s, later)
     elif not s.correction and (lacked := _lacked_of(s, a.sentences, turn)) is not None:
         # "the pharmacy had no co-codamol so they gave me dihydrocodeine instead": the line
         # that gave the thing lacking goes under Past, what was had instead is current
@@ -2158,6 +2148,11 @@ def _read(
         and _continues(s, prev, body)
     ):
         _join(prev, s)  # "The renovation starts May 17. Our contractor is Bauwerk."
+        if not (prev.replaces or prev.supersedes) and (
+            later := _later_value_of(prev, a.sentences, turn)
+        ):
+            # "it's not 40. It says 14.": the two read as one give the later value
+            _supersede(a, current, prev, later)
         return
     before = prev if prev is not None else (previous[-1] if previous else None)
     if (
@@ -2632,6 +2627,21 @@ def carried_subject(body: str, before: Sentence) -> str | None:
     if plural and re.search(r"\b(?-i:[A-Z])", name[1:]):
         return None  # "The Hendersons are moving. They're …": a family, people
     return f"{name[:1].upper()}{name[1:]}: {said}"
+
+
+def _supersede(a: Analysis, current: list[Sentence], s: Sentence, later: Sentence) -> None:
+    """`s` gives a later value for the thing of `later`, an earlier sentence: the earlier
+    line goes, and with it what that line had replaced, so each value it held stays under
+    Past (the last said last)."""
+    s.supersedes = [*later.supersedes, later]
+    _takes_place_of(s, later)
+    kept = _edited_to(later, s, a.sentences)
+    for held in (a.sentences, current):
+        if later in held:
+            if kept is None:
+                held.remove(later)
+            else:  # what else it said stays, with the new value in its place
+                held[held.index(later)] = kept
 
 
 def _join(prev: Sentence, s: Sentence) -> None:

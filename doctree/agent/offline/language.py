@@ -2977,6 +2977,8 @@ def _fragment(text: str) -> bool:
         return True  # "Ada, my niece, 6 ... art easel ... £35": a record, fields led apart
     if not 2 <= len(words) <= 8:
         return False
+    if _FIELD_NAMED.fullmatch(text.strip()):
+        return True  # "Key holder: Ruth Abara": a field that names who holds it
     if bool(content) and bool(_COUNT.search(text) or _CODE.search(text)):
         return True  # "Twelve kids.", "Plot 14B at Hollins Lane."
     head = text.split(",", 1)[0].lower().split()  # "Coffee black", said of before the comma
@@ -2987,6 +2989,13 @@ def _fragment(text: str) -> bool:
         and len(content_words(" ".join(head))) >= 2
     )
 
+
+#: A labelled field whose value is a person's full name, two to four capitalised words:
+#: "Key holder: Ruth Abara", "Parents' rep: Dev O'NEILL", "Landlord's agent: Sam Yu".
+_FIELD_NAMED = re.compile(
+    r"[^\W\d_][\w'’ ./&()-]{0,30}:\s+[A-Z][\w'’-]*[a-z][\w'’-]*"
+    r"(?:\s+(?:[A-Z][\w'’-]*[a-z][\w'’-]*|[A-Z][A-Z'’-]+)){1,3}\.?"
+)
 
 #: Words of talk rather than of content: a fragment made of them says nothing to keep.
 _DISCOURSE = {

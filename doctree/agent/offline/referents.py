@@ -44,6 +44,9 @@ _SAME_ROLE = {
     "granny": "grandma", "nan": "grandma", "nana": "grandma", "grandmother": "grandma",
     "grandad": "grandpa", "granddad": "grandpa", "grandfather": "grandpa",
 }  # fmt: skip
+#: Roles said in a familiar word, written on a page in the plain one a reader or a search
+#: looks for.
+_PLAIN_ROLE = {"missus": "wife", "hubby": "husband"}
 _GENDER_OF = {"missus": "f", "hubby": "m", "mam": "f", "ma": "f", "da": "m", "gran": "f"}
 
 #: Roles a person has to someone: family, and the few others said the same way.
@@ -417,6 +420,7 @@ def _introduce(
     if name not in s.people and not any(name in p for p in s.people):
         s.people.append(name)
     said = re.sub(r"\s+", " ", rel.lower())
+    said = _PLAIN_ROLE.get(said, said)  # "the missus": the page says "wife"
     if whose == USER:
         if s.relation is None:
             s.relation = (said, name)

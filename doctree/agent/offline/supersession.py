@@ -58,7 +58,7 @@ _HISTORY = re.compile(
 )
 #: Where a clause ends: a colon (not inside a time), a semicolon, a comma, a dash, "and", "but".
 _CLAUSE_END = re.compile(
-    r"(?<!\d):|:(?!\d)|;|(?<!\d),\s|,(?!\d)|\s(?:and|but|while|whereas|so)\s|\s[-–—]\s|\.\s"
+    r"(?<!\d):|:(?!\d)|;|(?<!\d),\s|,(?!\d)|\s(?:and|but|while|whereas|so)\s|\s[-–—]\s|\.[\"”]?\s"
 )
 _ISO = lang.ISO_DAY
 #: The words between the two days of a span as the agent writes it: "2031-09-01 to 2031-09-05".
@@ -105,13 +105,26 @@ _RANGE_START = re.compile(
     r"(?:\s+(?:time|at|is|now|up))*\s*$",
     re.I,
 )
+#: Currencies' three-letter codes (ISO 4217) written before a sum; none that is also a word
+#: or a name said in capitals ("ALL", "TOP", "CUP", "PHP").
+CURRENCY_CODES = (
+    "USD", "EUR", "GBP", "JPY", "CNY", "RMB", "AUD", "NZD", "CAD", "CHF", "SEK", "NOK", "DKK",
+    "ISK", "PLN", "CZK", "HUF", "RON", "BGN", "TRY", "RUB", "UAH", "INR", "PKR", "LKR", "BDT",
+    "NPR", "IDR", "MYR", "SGD", "HKD", "TWD", "KRW", "THB", "VND", "ZAR", "NGN", "GHS", "KES",
+    "UGX", "TZS", "EGP", "MAD", "AED", "SAR", "QAR", "ILS", "MXN", "BRL", "ARS", "CLP", "COP",
+    "PEN",
+)  # fmt: skip
 _AMOUNT = re.compile(
     r"(?P<cur>[£$€])\s?(?P<n>\d[\d,]*(?:\.\d+)?)(?P<k>k\b)?"
     r"|(?<![\w.])(?P<n2>\d[\d,]*(?:\.\d+)?)\s*(?P<word>pounds|quid|euros?|dollars|bucks)\b"
     # a sum in thousands with no currency, as many write it ("pledged 15K"), not a race
     # ("a 5k run"), a screen ("4K") or a count of steps
     r"|(?<![\w.£$€])(?P<n3>\d{1,4}(?:\.\d+)?)(?P<k3>[kK])\b"
-    r"(?!\s*(?:runs?|races?|steps|tvs?|monitors?|screens?|resolution|video)\b)",
+    r"(?!\s*(?:runs?|races?|steps|tvs?|monitors?|screens?|resolution|video)\b)"
+    # a currency's three-letter code before the sum, its thousands grouped by spaces as
+    # much of the world writes them: "ISK 95 000", "CHF 1'250", "NOK 4 500,50"
+    rf"|(?-i:\b(?:{'|'.join(CURRENCY_CODES)}))\s?"
+    r"(?P<n4>\d{1,3}(?:[ \u00a0\u202f'’]\d{3})+(?![\d.,]\d)|\d[\d,]*(?:\.\d+)?)",
     re.I,
 )
 #: A telephone number: "07700 900381", "+44 20 7946 0958", "(555) 014-2267", "0161-496-0732";
@@ -127,11 +140,15 @@ _NEW_NUMBER = re.compile(
     re.I,
 )
 #: A value named as the new one of its kind: "the new discharge date is …", "new start time:
-#: 9:30", "the new price is £12" (not "a new client meeting on Tuesday": a second thing, no
+#: 9:30", "the new price is £12", "the new date of the hearing is …" (not "a new client meeting on Tuesday": a second thing, no
 #: value of the first moved).
 _NEW_VALUE = re.compile(
     r"\bnew\s+(?:[\w-]+\s+){0,2}?(?:date|day|time|deadline|price|cost|fee|rate|total|figure|"
-    r"amount|address|venue|location)\s*(?:is\b|will\s+be\b|[:–—-])",
+    r"amount|address|venue|location)"
+    # what it is the value of, said after it: "the new date of the hearing is", "new time of
+    # arrival:"
+    r"(?:\s+(?:of|for)\s+(?:the\s+|your\s+|my\s+)?[\w-]+(?:\s+[\w-]+)?)?"
+    r"\s*(?:is\b|will\s+be\b|[:–—-])",
     re.I,
 )
 _PERCENT = re.compile(r"(?<![\w.])(?P<n>\d+(?:\.\d+)?)\s*(?:%|per\s*cent\b|percent\b)", re.I)
@@ -280,7 +297,9 @@ _EVENT = re.compile(
 #: Words that place a thing in a series without naming it: "the next one is the 25th".
 _ORDER = frozenset({"next", "last", "first", "final", "following", "one", "ones"})
 _OLD_BARE = re.compile(
-    r"\b(?:from|than|instead\s+of|not)\s+(?:the\s+)?[£$€]?(\d[\d,]*(?:\.\d+)?)(?![\d:])", re.I
+    r"\b(?:from|than|instead\s+of|not)\s+(?:the\s+)?[£$€]?"
+    r"(\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d.,:]\d)|\d[\d,]*(?:\.\d+)?)(?![\d:])",
+    re.I,
 )
 #: A date named as the one replaced, said in words before its written form: "from May 6,
 #: 2031 (", "instead of Tuesday 3 June (".
@@ -371,7 +390,7 @@ class Claim:
 
 
 def _number(text: str) -> str:
-    n = text.replace(",", "")
+    n = re.sub(r"[,\s'’]", "", text)
     return n[:-3] if n.endswith(".00") else n
 
 
@@ -428,7 +447,7 @@ def values(text: str, *, bare: bool = False, said_on: date | None = None) -> tup
     for m in _PERCENT.finditer(text):
         add("percentage", _number(m.group("n")), m.span())
     for m in _AMOUNT.finditer(text):
-        n = _number(m.group("n") or m.group("n2") or m.group("n3"))
+        n = _number(m.group("n") or m.group("n2") or m.group("n3") or m.group("n4"))
         if m.group("k") or m.group("k3"):
             n = str(int(float(n) * 1000))
         add("amount", n, m.span())
@@ -555,7 +574,7 @@ def claims(text: str, *, before: str = "", said_on: date | None = None) -> tuple
     heading = _heading_thing(text, starts, ends)
     for start, end in zip(starts, ends, strict=True):
         clause = text[start:end]
-        if start and text[start - 2 : start] == ". ":
+        if start and (text[start - 2 : start] == ". " or text[start - 3 : start] in ('." ', ".” ")):
             earlier = frozenset()  # a new sentence: what came before is another's
         said = values(clause, bare=changed, said_on=said_on)
         if any(v.kind != "weekday" for v in said):
@@ -616,6 +635,14 @@ def claims(text: str, *, before: str = "", said_on: date | None = None) -> tuple
 
 #: "not" with a value after it, just after another value: "1:15 not 12:45", "3:15 now not 2:30".
 _NOT_NEXT = re.compile(r"^(?:\s+now)?\s+not\s+(?:on\s+|at\s+|the\s+)?[£$€]?\d", re.I)
+
+
+#: The old value said right after the new one with "not": "38 litres, not 36", "at 4pm; not
+#: 3", "£45 – not £40"; its number.
+_NOT_NEXT_OLD = re.compile(
+    r"\s*(?:[,;]|\s[-–—])?\s*not\s+(?:on\s+|at\s+|the\s+)?[£$€]?(?P<n>\d[\d,]*(?:\.\d+)?)(?![\d:])",
+    re.I,
+)
 
 
 def _set_against(clause: str, said: tuple[Value, ...]) -> list[tuple[Value, Value]]:
@@ -755,7 +782,11 @@ def _cued(text: str) -> bool:
 #: 10th", "not Friday but Saturday", "not 4pm – it's 5pm".
 _NOT_THEN_NEW = re.compile(
     r"\bnot\s+(?:on\s+|at\s+)?(?P<old>[^,;.!?–—]{1,40}?)\s*(?:[,;–—]|\s-\s)\s*"
-    r"(?:(?:it|that|they|he|she)(?:['’]s|['’]re|\s+is|\s+are|['’]ll\s+be|\s+will\s+be)|but)\s+",
+    r"(?:(?:it|that|they|he|she)(?:['’]s|['’]re|\s+is|\s+are|['’]ll\s+be|\s+will\s+be)|but)\s+"
+    # the new value read off what was written, in the next sentence: "it's not 95. It says
+    # 59", "not the 8th. The letter reads the 18th"
+    r"|\bnot\s+(?:on\s+|at\s+)?(?P<read>[^,;.!?–—]{1,40}?)\s*\.\s+"
+    r"(?:it|that|they|the\s+\w+)\s+(?:says|reads|shows|states)\s+",
     re.I,
 )
 
@@ -923,10 +954,20 @@ def replacements(
                     counts = {lang.stem(w) for w in (counted, f"{counted}s", f"{counted}es")}
                     if not _same(text_thing, thing_words(line)) - counts:
                         continue
-                cued = bool(CHANGE.search(new.text)) or bool(
-                    corrected
-                    and corrected.end() <= new.start + len(new.text)
-                    and new.start >= corrected.start()
+                cued = (
+                    bool(CHANGE.search(new.text))
+                    or bool(
+                        corrected
+                        and corrected.end() <= new.start + len(new.text)
+                        and new.start >= corrected.start()
+                    )
+                    # "it's 38 litres, not 36": the line's own value named after "not" right
+                    # behind the new one is a correction of it
+                    or bool(
+                        named_old
+                        and (m := _NOT_NEXT_OLD.match(text, nv.end))
+                        and _number(m.group("n")) == ov.norm
+                    )
                 )
                 extra = len(old_thing - _same(old_thing, new_thing))
                 own = bool(_same(new_thing, old_thing))
@@ -1219,7 +1260,9 @@ def replaced_earlier(text: str, earlier: list[str], *, said_on: date | None = No
     same thing: its index, or None when none or two could be meant. Within one session a
     word of change must say so in the clause of the new value: two values said side by side
     without one ("I fly out on Tuesday", "then Saturday I fly on") are two facts."""
-    if not earlier or not (CHANGE.search(text) or _NOT_THEN_NEW.search(text)):
+    if not earlier or not (
+        CHANGE.search(text) or _NOT_THEN_NEW.search(text) or _NOT_THE_OLD.search(text)
+    ):
         return None
     before = earlier[-1]
     found: dict[str, list[Replacement]] = {}
