@@ -1288,15 +1288,20 @@ def _forget(
         thing = words - {w.lower() for w in re.findall(r"\b[A-Z][\w'’-]*", target)}
         thing -= {w for p in persons for w in content_words(p)}
         says = [t for t in a.sentences if words and _says(t.text, words, persons)]
+        # "forget my address": the user's own address, not the venue's or a sister's
+        datum = None if persons else lang.own_datum(target)
+        if datum is not None:
+            says = [t for t in says if lang.own_datum_said(t.raw or t.text, datum, False)]
         pair = apart = None
-        if len(words) == 1 and not persons:
+        if len(words) == 1 and not persons and datum is None:
             one = next(iter(words))
             if (before := lang.named_with(target, one)) is not None and before not in words:
                 pair = before
                 says = [t for t in says if lang.says_with(t.text, before, one)]  # "car park"
-        if (rival := lang.compound_named(target, words)) is not None and not persons:
+        rival = lang.compound_named(target, words) if datum is None else None
+        if rival is not None and not persons:
             says = [t for t in says if not lang.another_than(t.text, *rival)]  # "our garden"
-        if len(words) == 1 and not persons and pair is None:
+        if len(words) == 1 and not persons and pair is None and datum is None:
             # "forget the van" where the van is said of its own too: "the van depot" is
             # another thing (said only so, it is what the request means)
             one = next(iter(words))
@@ -1341,7 +1346,17 @@ def _forget(
                 rival=rival if not persons else None,
             )
             others = set(referred(so_far, test).said)
-            says += [t for t in a.sentences if t not in says and (t.raw or t.text) in others]
+            says += [
+                t
+                for t in a.sentences
+                if t not in says
+                and (t.raw or t.text) in others
+                and (
+                    datum is None
+                    or not lang.names_datum(t.raw or t.text, datum[0])
+                    or lang.own_datum_said(t.raw or t.text, datum, False)
+                )
+            ]
         if says:
             a.forget_found.add(target)
         for t in says:

@@ -1416,6 +1416,7 @@ class Writer(PageIO):
         words = lang.thing_words(what) if persons else lang.forget_words(what)
         # "forget my old number": only the values memory holds as past (Past, "— past:")
         old = lang.OLD_VALUE.search(what) is not None
+        datum = lang.own_datum(what)
         if old:
             words -= content_words(" ".join(lang.OLD_VALUE.findall(what)))
         if not words:
@@ -1466,13 +1467,15 @@ class Writer(PageIO):
         # "forget the car park": a line must say the two words together (a short word the
         # request names the thing by is not among its words)
         pair = None
-        if len(words) == 1 and not named and not persons:
+        if len(words) == 1 and not named and not persons and datum is None:
             one = next(iter(words))
             if (before := lang.named_with(what, one)) is not None and before not in words:
                 pair = (before, one)
         # "forget the beer garden": "our garden", "the herb garden" are other gardens
-        rival = lang.compound_named(what, words) if not named and not persons else None
-        if len(words) == 1 and not named and not persons and pair is None:
+        rival = (
+            lang.compound_named(what, words) if not named and not persons and not datum else None
+        )
+        if len(words) == 1 and not named and not persons and pair is None and datum is None:
             one = next(iter(words))
             for path in dict.fromkeys(paths):
                 page = self.read(path) if path not in gone else None
@@ -1530,6 +1533,8 @@ class Writer(PageIO):
                     )
                 else:
                     said = mentions(told, words)
+                    if datum is not None:  # "my address": the user's, not the venue's
+                        said = said and lang.own_datum_said(ln, datum, "/people/" in path)
                     if pair is not None:
                         said = said and lang.says_with(ln, *pair)  # "the car park" only
                     if rival is not None:
