@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import date, timedelta
+from typing import Any
 
 from doctree.agent.offline import afterthought, shifts, supersession
 from doctree.agent.offline import language as lang
@@ -171,6 +172,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
     (dates, corrections, pronouns), and the requests to forget and the text addressed to
     the memory system. Touches no page."""
     a = Analysis([], segmented.counts, segmented.tools, segmented.tool_errors, [])
+    _READ_ONCE.clear()  # what was worked out of this session's turns, once each
     pending: list[Sentence] = []  # what the assistant just said, kept if the user accepts it
     worked: list[Sentence] = []  # the sums it just worked out, checked: kept if let stand
     specific: list[Sentence] = []  # its specific statements, kept if the user credits them
@@ -734,6 +736,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
     link_known_names(a.sentences, directory)
     for s in a.sentences:
         s.statement = s.statement or restate(s)
+    _READ_ONCE.clear()  # no text read stays past the session
     return a
 
 
@@ -1179,12 +1182,13 @@ def _forget(
         # a participant's line in a thread or a pasted note: not the user's request
         a.not_acted.append((raw, "said by someone else; nothing was removed"))
         return False
-    later = turn.sentences[turn.sentences.index(raw) + 1 :]
+    at, withdrawn = _withdrawals(turn)
+    later = at[raw] + 1 < len(turn.sentences)
     # "I was only kidding" takes back what was said, not the request
     untrue = what is None and lang.UNTRUE.search(raw) is not None
     # (a request naming only its thing is withdrawn only after it: "never mind the boiler"
     # and "don't forget the rota, but forget the boiler" are the request)
-    if any(lang.WITHDRAWN.search(lang.UNTRUE.sub(" ", x)) for x in ([] if bare else [raw]) + later):
+    if (not bare and at[raw] in withdrawn) or (withdrawn and max(withdrawn) > at[raw]):
         a.not_acted.append((raw, "withdrawn as it was made; nothing was removed"))
         return False
     if taken_back and not later:
@@ -1251,9 +1255,22 @@ def _forget(
         of_whom = True  # "Ria's Ciara" (what Ria said of her): only where Ria is named
     persons, things = _targets(what, directory, of_whom)
     if directory is not None:
-        # "forget about my sister", where the session or memory knows her as Noor: Noor
-        told = [t.raw or t.text for t in a.sentences]
-        told += [x for t in so_far or () if t.kind == "user" and not t.speaker for x in t.sentences]
+        # "forget about my sister", where the session or memory knows her as Noor: Noor (what
+        # was said is gathered only for a kin word, once per request)
+        told_: list[list[str]] = []
+
+        def told() -> list[str]:
+            if not told_:
+                said = [t.raw or t.text for t in a.sentences]
+                said += [
+                    x
+                    for t in so_far or ()
+                    if t.kind == "user" and not t.speaker
+                    for x in t.sentences
+                ]
+                told_.append(said)
+            return told_[0]
+
         persons = tuple(_kin_person(p, raw, told, directory) or p for p in persons)
         things = [_kin_person(t, raw, told, directory) or t for t in things]
         owner = (
@@ -1345,7 +1362,11 @@ def _forget(
                 pair=(pair, next(iter(words))) if pair is not None else None,
                 rival=rival if not persons else None,
             )
-            others = set(referred(so_far, test).said)
+            # (the same thing asked again in the same turn is found once)
+            key = (id(so_far[-1]), len(so_far), frozenset(words), tuple(persons), last)
+            key += (apart, pair, rival if not persons else None)
+            if (others := _READ_ONCE.get(key)) is None:
+                others = _READ_ONCE[key] = frozenset(referred(so_far, test).said)
             says += [
                 t
                 for t in a.sentences
@@ -1377,7 +1398,32 @@ def _forget(
     return True
 
 
-def _kin_person(target: str, raw: str, said: list[str], directory: Directory) -> str | None:
+#: What was worked out once of the session's turns, by what it was worked out for: the
+#: sentences `referred` finds for a thing, and each turn's sentence positions and withdrawals
+#: (a message that asks the same many times is read once; cleared for each session).
+_READ_ONCE: dict[tuple[object, ...], Any] = {}
+
+
+def _withdrawals(turn: Turn) -> tuple[dict[str, int], frozenset[int]]:
+    """Where each sentence of `turn` first stands, and the positions of the sentences that
+    withdraw a request ("just kidding", "keep it"), in order: worked out once per turn."""
+    key = ("withdrawals", id(turn), len(turn.sentences))
+    if (done := _READ_ONCE.get(key)) is None:
+        at: dict[str, int] = {}
+        for i, x in enumerate(turn.sentences):
+            at.setdefault(x, i)
+        withdrawn = frozenset(
+            i
+            for i, x in enumerate(turn.sentences)
+            if lang.WITHDRAWN.search(lang.UNTRUE.sub(" ", x))
+        )
+        done = _READ_ONCE[key] = (at, withdrawn)
+    return done
+
+
+def _kin_person(
+    target: str, raw: str, said: Callable[[], list[str]], directory: Directory
+) -> str | None:
     """The name of the one person the user's kin word `target` means ("sister" of "forget
     about my sister" -> "Noor"): given after the same kin word of the user's in the session
     ("my sister Noor …") or by the role of a people page memory holds ("Noor: the user's
@@ -1391,7 +1437,7 @@ def _kin_person(target: str, raw: str, said: list[str], directory: Directory) ->
         return None  # "her sister", "Ana's sister": someone else's
     names = {
         m.group("name")
-        for x in said
+        for x in said()
         for m in lang.KIN.finditer(x)
         if m.group("name")
         and m.group("whose").lower() in ("my", "our")
@@ -1917,7 +1963,16 @@ _A_DOCUMENT = re.compile(
 def _editing(turns: list[Turn], turn: Turn) -> bool:
     """Whether a document is being edited in the conversation up to `turn`: a message of it
     (either side) pastes or writes out a text of several lines, or the user names a document
-    ("my CV", "the letter"). A "delete my address" there edits the document, not memory."""
+    ("my CV", "the letter"). A "delete my address" there edits the document, not memory.
+    Worked out once per turn (a message asking many times is read once)."""
+    key = ("editing", id(turns), id(turn))
+    if (done := _READ_ONCE.get(key)) is None:
+        done = _READ_ONCE[key] = _edited(turns, turn)
+    return bool(done)
+
+
+def _edited(turns: list[Turn], turn: Turn) -> bool:
+    """`_editing`, worked out."""
     for t in turns[: turns.index(turn) + 1]:
         if t.kind not in ("user", "assistant"):
             continue
