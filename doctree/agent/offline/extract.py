@@ -1363,8 +1363,8 @@ def _forget(
                 rival=rival if not persons else None,
             )
             # (the same thing asked again in the same turn is found once)
-            key = (id(so_far[-1]), len(so_far), frozenset(words), tuple(persons), last)
-            key += (apart, pair, rival if not persons else None)
+            key: tuple[object, ...] = (id(so_far[-1]), len(so_far), frozenset(words))
+            key += (tuple(persons), last, apart, pair, rival if not persons else None)
             if (others := _READ_ONCE.get(key)) is None:
                 others = _READ_ONCE[key] = frozenset(referred(so_far, test).said)
             says += [
