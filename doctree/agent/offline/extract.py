@@ -567,6 +567,13 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                     _read(a, turn, rest, directory, context, current, said_before)
                 continue
             request = lang.forget_request(raw)
+            if (
+                request is not None
+                and request[1]
+                and lang.polish_request(raw)
+                and (name := lang.declined_name(request[1], directory.known_person_names()))
+            ):
+                request = (request[0], name)  # "Zapomnij o Tomie Reyesie": Tom Reyes
             if request == (True, None) and dismissed:
                 request = None
             if request is None and raw == own[0] and _offered(segmented.turns, turn, raw):

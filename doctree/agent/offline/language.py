@@ -3568,3 +3568,44 @@ def own_datum_said(line: str, datum: tuple[str, frozenset[str]], persons_page: b
         elif not said - _DATUM_DEFAULT:
             return True
     return False
+
+
+#: The endings a Polish name takes in its cases ("Tom" -> "Toma", "Tomowi", "Tomem", "Tomie";
+#: "Anna" -> "Anny", "Annę", "Anną", "Annie"), after the name or the name without its last
+#: vowel.
+_POLISH_CASE_ENDINGS = frozenset(
+    ("a", "u", "e", "ie", "em", "iem", "owi", "y", "i", "ę", "ą", "o", "ze", "ego", "emu")
+)
+_POLISH_LET_GO = re.compile(rf"^\W*(?:proszę\s+)?{_FOREIGN_LET_GO['pl']}\b", re.I)
+
+
+def polish_request(sentence: str) -> bool:
+    """Whether a request to forget opens with a Polish verb of letting go ("Zapomnij …")."""
+    return _POLISH_LET_GO.search(sentence) is not None
+
+
+def _declined(word: str, name: str) -> bool:
+    """Whether `word` is `name` in one of its Polish cases ("Tomie" of "Tom", "Annę" of
+    "Anna"): the name, or its stem of three letters or more and a case's ending."""
+    if word == name:
+        return True
+    stem = name[:-1] if name[-1:].lower() in "aeiouy" else name
+    if len(stem) < 3 or not word.lower().startswith(stem.lower()):
+        return False
+    return word[len(stem) :].lower() in _POLISH_CASE_ENDINGS
+
+
+def declined_name(what: str, names: dict[str, str]) -> str | None:
+    """The one known name (`names`: name -> slug) that `what` declines word for word
+    ("Tomie Reyesie" -> "Tom Reyes"); None when `what` is known as said, declines none, or
+    declines the names of more than one person (a wrong page is worse than none)."""
+    words = what.split()
+    if what in names or not words or len(words) > 3 or not all(w[:1].isupper() for w in words):
+        return None
+    found: dict[str, str] = {}
+    for name, slug in names.items():
+        parts = name.split()
+        declines = len(parts) == len(words) and all(map(_declined, words, parts))
+        if declines and len(name) > len(found.get(slug, "")):
+            found[slug] = name
+    return next(iter(found.values())) if len(found) == 1 else None
