@@ -136,3 +136,21 @@ def test_a_thing_that_is_no_detail_is_read_as_before():
     assert lang.own_datum("my pension") is None
     assert lang.forget_targets("my pension") == ["pension"]
     assert lang.forget_targets("my address") == ["my address"]
+
+
+def test_my_email_address_goes_with_its_quote_and_leaves_a_clubs(repo):
+    run(
+        repo,
+        transcript(
+            "s-one",
+            *said(
+                "My email is mirek@example.org.",
+                "The choir's email address is choir@example.org.",
+                "I play chess on Thursdays.",
+            ),
+            ("user", T.format(2), "Forget my email address."),
+        ),
+    )
+    text = pages_text(repo)
+    assert "mirek@example.org" not in text  # the session's opening quote too
+    assert "choir@example.org" in text

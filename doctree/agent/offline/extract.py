@@ -1341,7 +1341,9 @@ def _forget(
             # "my old number": a value said as old, or memory holds as past; what is said of
             # the value that holds now stays
             says = [t for t in says if lang.OLD_VALUE.search(t.raw or t.text)]
-        last = None if persons else _head_said_whole(target, words, raw, so_far)
+        last = (
+            None if persons or datum is not None else _head_said_whole(target, words, raw, so_far)
+        )
         if last is not None:
             # the conversation named the thing whole: a line saying only some of its words
             # (not its last, the thing itself) is about something else
