@@ -1363,17 +1363,21 @@ def _forget(
         elif so_far and words:
             # what the session called it otherwise: the user's sentences the assistant's
             # restatement of the thing repeats, and those that go on from them
-            test = ThingTest(
-                words,
-                persons,
-                last,
-                apart=apart,
-                pair=(pair, next(iter(words))) if pair is not None else None,
-                rival=rival if not persons else None,
-            )
-            # (the same thing asked again in the same turn is found once)
-            key: tuple[object, ...] = (id(so_far[-1]), len(so_far), frozenset(words))
-            key += (tuple(persons), last, apart, pair, rival if not persons else None)
+            # (the same thing asked again is read with one test, each text once; in the
+            # same turn, found once)
+            thing_key: tuple[object, ...] = (frozenset(words), tuple(persons), last, apart)
+            thing_key += (pair, rival if not persons else None)
+            test = _READ_ONCE.get(("test", *thing_key))
+            if test is None:
+                test = _READ_ONCE["test", *thing_key] = ThingTest(
+                    words,
+                    persons,
+                    last,
+                    apart=apart,
+                    pair=(pair, next(iter(words))) if pair is not None else None,
+                    rival=rival if not persons else None,
+                )
+            key = (id(so_far[-1]), len(so_far), *thing_key)
             if (others := _READ_ONCE.get(key)) is None:
                 others = _READ_ONCE[key] = frozenset(referred(so_far, test).said)
             says += [
@@ -1383,8 +1387,11 @@ def _forget(
                 and (t.raw or t.text) in others
                 and (
                     datum is None
-                    or not lang.names_datum(t.raw or t.text, datum[0])
                     or lang.own_datum_said(t.raw or t.text, datum, False)
+                    # (one it refers to without naming it; not another date, another's)
+                    or not (
+                        lang.names_datum(t.raw or t.text, datum[0]) or _says(t.text, words, persons)
+                    )
                 )
             ]
         if says:
