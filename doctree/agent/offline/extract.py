@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import date, timedelta
+from typing import Any
 
 from doctree.agent.offline import afterthought, shifts, supersession
 from doctree.agent.offline import language as lang
@@ -171,6 +172,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
     (dates, corrections, pronouns), and the requests to forget and the text addressed to
     the memory system. Touches no page."""
     a = Analysis([], segmented.counts, segmented.tools, segmented.tool_errors, [])
+    _READ_ONCE.clear()  # what was worked out of this session's turns, once each
     pending: list[Sentence] = []  # what the assistant just said, kept if the user accepts it
     worked: list[Sentence] = []  # the sums it just worked out, checked: kept if let stand
     specific: list[Sentence] = []  # its specific statements, kept if the user credits them
@@ -565,6 +567,13 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                     _read(a, turn, rest, directory, context, current, said_before)
                 continue
             request = lang.forget_request(raw)
+            if (
+                request is not None
+                and request[1]
+                and lang.polish_request(raw)
+                and (name := lang.declined_name(request[1], directory.known_person_names()))
+            ):
+                request = (request[0], name)  # "Zapomnij o Tomie Reyesie": Tom Reyes
             if request == (True, None) and dismissed:
                 request = None
             if request is None and raw == own[0] and _offered(segmented.turns, turn, raw):
@@ -734,6 +743,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
     link_known_names(a.sentences, directory)
     for s in a.sentences:
         s.statement = s.statement or restate(s)
+    _READ_ONCE.clear()  # no text read stays past the session
     return a
 
 
@@ -1179,12 +1189,13 @@ def _forget(
         # a participant's line in a thread or a pasted note: not the user's request
         a.not_acted.append((raw, "said by someone else; nothing was removed"))
         return False
-    later = turn.sentences[turn.sentences.index(raw) + 1 :]
+    at, withdrawn = _withdrawals(turn)
+    later = at[raw] + 1 < len(turn.sentences)
     # "I was only kidding" takes back what was said, not the request
     untrue = what is None and lang.UNTRUE.search(raw) is not None
     # (a request naming only its thing is withdrawn only after it: "never mind the boiler"
     # and "don't forget the rota, but forget the boiler" are the request)
-    if any(lang.WITHDRAWN.search(lang.UNTRUE.sub(" ", x)) for x in ([] if bare else [raw]) + later):
+    if (not bare and at[raw] in withdrawn) or (withdrawn and max(withdrawn) > at[raw]):
         a.not_acted.append((raw, "withdrawn as it was made; nothing was removed"))
         return False
     if taken_back and not later:
@@ -1251,9 +1262,22 @@ def _forget(
         of_whom = True  # "Ria's Ciara" (what Ria said of her): only where Ria is named
     persons, things = _targets(what, directory, of_whom)
     if directory is not None:
-        # "forget about my sister", where the session or memory knows her as Noor: Noor
-        told = [t.raw or t.text for t in a.sentences]
-        told += [x for t in so_far or () if t.kind == "user" and not t.speaker for x in t.sentences]
+        # "forget about my sister", where the session or memory knows her as Noor: Noor (what
+        # was said is gathered only for a kin word, once per request)
+        told_: list[list[str]] = []
+
+        def told() -> list[str]:
+            if not told_:
+                said = [t.raw or t.text for t in a.sentences]
+                said += [
+                    x
+                    for t in so_far or ()
+                    if t.kind == "user" and not t.speaker
+                    for x in t.sentences
+                ]
+                told_.append(said)
+            return told_[0]
+
         persons = tuple(_kin_person(p, raw, told, directory) or p for p in persons)
         things = [_kin_person(t, raw, told, directory) or t for t in things]
         owner = (
@@ -1288,15 +1312,20 @@ def _forget(
         thing = words - {w.lower() for w in re.findall(r"\b[A-Z][\w'’-]*", target)}
         thing -= {w for p in persons for w in content_words(p)}
         says = [t for t in a.sentences if words and _says(t.text, words, persons)]
+        # "forget my address": the user's own address, not the venue's or a sister's
+        datum = None if persons else lang.own_datum(target)
+        if datum is not None:
+            says = [t for t in says if lang.own_datum_said(t.raw or t.text, datum, False)]
         pair = apart = None
-        if len(words) == 1 and not persons:
+        if len(words) == 1 and not persons and datum is None:
             one = next(iter(words))
             if (before := lang.named_with(target, one)) is not None and before not in words:
                 pair = before
                 says = [t for t in says if lang.says_with(t.text, before, one)]  # "car park"
-        if (rival := lang.compound_named(target, words)) is not None and not persons:
+        rival = lang.compound_named(target, words) if datum is None else None
+        if rival is not None and not persons:
             says = [t for t in says if not lang.another_than(t.text, *rival)]  # "our garden"
-        if len(words) == 1 and not persons and pair is None:
+        if len(words) == 1 and not persons and pair is None and datum is None:
             # "forget the van" where the van is said of its own too: "the van depot" is
             # another thing (said only so, it is what the request means)
             one = next(iter(words))
@@ -1312,7 +1341,9 @@ def _forget(
             # "my old number": a value said as old, or memory holds as past; what is said of
             # the value that holds now stays
             says = [t for t in says if lang.OLD_VALUE.search(t.raw or t.text)]
-        last = None if persons else _head_said_whole(target, words, raw, so_far)
+        last = (
+            None if persons or datum is not None else _head_said_whole(target, words, raw, so_far)
+        )
         if last is not None:
             # the conversation named the thing whole: a line saying only some of its words
             # (not its last, the thing itself) is about something else
@@ -1332,16 +1363,37 @@ def _forget(
         elif so_far and words:
             # what the session called it otherwise: the user's sentences the assistant's
             # restatement of the thing repeats, and those that go on from them
-            test = ThingTest(
-                words,
-                persons,
-                last,
-                apart=apart,
-                pair=(pair, next(iter(words))) if pair is not None else None,
-                rival=rival if not persons else None,
-            )
-            others = set(referred(so_far, test).said)
-            says += [t for t in a.sentences if t not in says and (t.raw or t.text) in others]
+            # (the same thing asked again is read with one test, each text once; in the
+            # same turn, found once)
+            thing_key: tuple[object, ...] = (frozenset(words), tuple(persons), last, apart)
+            thing_key += (pair, rival if not persons else None)
+            test = _READ_ONCE.get(("test", *thing_key))
+            if test is None:
+                test = _READ_ONCE["test", *thing_key] = ThingTest(
+                    words,
+                    persons,
+                    last,
+                    apart=apart,
+                    pair=(pair, next(iter(words))) if pair is not None else None,
+                    rival=rival if not persons else None,
+                )
+            key = (id(so_far[-1]), len(so_far), *thing_key)
+            if (others := _READ_ONCE.get(key)) is None:
+                others = _READ_ONCE[key] = frozenset(referred(so_far, test).said)
+            says += [
+                t
+                for t in a.sentences
+                if t not in says
+                and (t.raw or t.text) in others
+                and (
+                    datum is None
+                    or lang.own_datum_said(t.raw or t.text, datum, False)
+                    # (one it refers to without naming it; not another date, another's)
+                    or not (
+                        lang.names_datum(t.raw or t.text, datum[0]) or _says(t.text, words, persons)
+                    )
+                )
+            ]
         if says:
             a.forget_found.add(target)
         for t in says:
@@ -1362,7 +1414,32 @@ def _forget(
     return True
 
 
-def _kin_person(target: str, raw: str, said: list[str], directory: Directory) -> str | None:
+#: What was worked out once of the session's turns, by what it was worked out for: the
+#: sentences `referred` finds for a thing, and each turn's sentence positions and withdrawals
+#: (a message that asks the same many times is read once; cleared for each session).
+_READ_ONCE: dict[tuple[object, ...], Any] = {}
+
+
+def _withdrawals(turn: Turn) -> tuple[dict[str, int], frozenset[int]]:
+    """Where each sentence of `turn` first stands, and the positions of the sentences that
+    withdraw a request ("just kidding", "keep it"), in order: worked out once per turn."""
+    key = ("withdrawals", id(turn), len(turn.sentences))
+    if (done := _READ_ONCE.get(key)) is None:
+        at: dict[str, int] = {}
+        for i, x in enumerate(turn.sentences):
+            at.setdefault(x, i)
+        withdrawn = frozenset(
+            i
+            for i, x in enumerate(turn.sentences)
+            if lang.WITHDRAWN.search(lang.UNTRUE.sub(" ", x))
+        )
+        done = _READ_ONCE[key] = (at, withdrawn)
+    return done
+
+
+def _kin_person(
+    target: str, raw: str, said: Callable[[], list[str]], directory: Directory
+) -> str | None:
     """The name of the one person the user's kin word `target` means ("sister" of "forget
     about my sister" -> "Noor"): given after the same kin word of the user's in the session
     ("my sister Noor …") or by the role of a people page memory holds ("Noor: the user's
@@ -1376,7 +1453,7 @@ def _kin_person(target: str, raw: str, said: list[str], directory: Directory) ->
         return None  # "her sister", "Ana's sister": someone else's
     names = {
         m.group("name")
-        for x in said
+        for x in said()
         for m in lang.KIN.finditer(x)
         if m.group("name")
         and m.group("whose").lower() in ("my", "our")
@@ -1902,7 +1979,16 @@ _A_DOCUMENT = re.compile(
 def _editing(turns: list[Turn], turn: Turn) -> bool:
     """Whether a document is being edited in the conversation up to `turn`: a message of it
     (either side) pastes or writes out a text of several lines, or the user names a document
-    ("my CV", "the letter"). A "delete my address" there edits the document, not memory."""
+    ("my CV", "the letter"). A "delete my address" there edits the document, not memory.
+    Worked out once per turn (a message asking many times is read once)."""
+    key = ("editing", id(turns), id(turn))
+    if (done := _READ_ONCE.get(key)) is None:
+        done = _READ_ONCE[key] = _edited(turns, turn)
+    return bool(done)
+
+
+def _edited(turns: list[Turn], turn: Turn) -> bool:
+    """`_editing`, worked out."""
     for t in turns[: turns.index(turn) + 1]:
         if t.kind not in ("user", "assistant"):
             continue

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from doctree.agent.offline.memo import SIZE, remembered_up_to
+
 #: Each noun and the forms of its verb that stem cannot reach.
 _IRREGULAR = {
     "loan": r"lend|lends|lending|lent|loaned|borrow|borrows|borrowed|borrowing",
@@ -50,6 +52,7 @@ _SECRET_SAYS = {
 }
 
 
+@remembered_up_to(SIZE, shared=True)
 def said_forms(text: str) -> str:
     """`text` with the nouns its irregular verb forms stand for, and the nouns of news
     when it tells some, added after it."""

@@ -2147,7 +2147,8 @@ def forget_targets(what: str) -> list[str]:
     parts = re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", what)
     out = []
     for part in parts:
-        part = re.sub(r"^(?:(?:the|my|our)\s+)", "", part.strip(), flags=re.I)
+        if _OWN_DATUM.fullmatch(part.strip()) is None:  # "my address" is the user's own
+            part = re.sub(r"^(?:(?:the|my|our)\s+)", "", part.strip(), flags=re.I)
         # "clear my memory of the divorce": what memory holds of it is the thing
         part = re.sub(
             r"^(?:memory|memories|records?|notes)\s+(?:of|about|on)\s+(?:(?:the|my|our)\s+)?",
@@ -3448,3 +3449,172 @@ def without_name(text: str, name: str) -> str | None:
     if len(re.findall(r"[A-Za-z]+", out.split("([[", 1)[0])) < 4:
         return None
     return out
+
+
+#: A detail of the user's own named by its kind ("my address", "my home address", "our phone
+#: number", "my date of birth"): the words that may stand before the kind, and the kind.
+_OWN_DATUM = re.compile(
+    r"(?:my|our)\s+(?P<qual>(?:[a-z][\w-]*\s+){0,2}?)"
+    r"(?P<kind>e-?mail(?:\s+address(?:es)?)?|address(?:es)?|numbers?|date\s+of\s+birth|"
+    r"birthday|postcode|zip\s*code|surname|maiden\s+name|username)",
+    re.I,
+)
+#: Words before a detail's kind that say when it held, not which one it is ("my new address").
+_DATUM_TIME = {
+    "new", "current", "present", "old", "previous", "former", "latest", "actual", "real",
+    "full", "exact", "own", "usual", "main",
+}  # fmt: skip
+#: Words before a detail's kind that say the one meant when none is said: "my address" is
+#: where one lives ("home", "postal"), "my number" a telephone's, "my e-mail" one's own.
+_DATUM_DEFAULT = {
+    "home", "postal", "residential", "street", "phone", "mobile", "cell", "cellphone",
+    "telephone", "contact", "personal", "private",
+}  # fmt: skip
+_DETERMINERS = {"the", "a", "an", "this", "that"}
+_USERS = {"my", "our", "mine", "user's", "user’s"}
+_OTHERS = {"his", "her", "their", "its", "your"}
+
+
+def _datum_kind(kind: str) -> str:
+    """The kind of a detail as its words name it: "e-mail address" -> "email", "numbers" ->
+    "number", "date of birth" -> "birth", "zip code" -> "postcode"."""
+    k = re.sub(r"\s+", " ", kind.lower())
+    if k.startswith(("email", "e-mail")):
+        return "email"
+    if k.startswith("address"):
+        return "address"
+    if k.startswith("number"):
+        return "number"
+    if k.startswith("date of") or k == "birthday":
+        return "birth"
+    if k.startswith("zip"):
+        return "postcode"
+    return k
+
+
+def own_datum(what: str) -> tuple[str, frozenset[str]] | None:
+    """The kind of a detail of the user's own a request to forget names, with the words that
+    say which one ("my home address" -> ("address", {"home"}); "my number" -> ("number", {}));
+    None when it names no such detail ("my pension", "Lena's address")."""
+    m = _OWN_DATUM.fullmatch(what.strip())
+    if m is None:
+        return None
+    qual = {w.lower() for w in m["qual"].split()} - _DATUM_TIME
+    return _datum_kind(m["kind"]), frozenset(qual)
+
+
+_TOKEN = re.compile(r"[\w'’-]+")
+
+
+def names_datum(text: str, kind: str) -> bool:
+    """Whether `text` names a detail of `kind` (whosever it is)."""
+    return any(_datum_heads([t.lower() for t in _TOKEN.findall(text)], kind))
+
+
+def _datum_heads(tokens: list[str], kind: str) -> Iterator[int]:
+    """Where `tokens` (lower case) name a detail of `kind`: the index of the word the words
+    before it own ("address" of "my home address", "email" of "my email address")."""
+    for i, t in enumerate(tokens):
+        before = tokens[i - 1] if i else ""
+        after = tokens[i + 1 : i + 3]
+        if (
+            (kind == "email" and t in ("email", "e-mail", "emails", "e-mails"))
+            or (kind == "address" and t in ("address", "addresses") and before not in _MAIL)
+            or (kind == "number" and t in ("number", "numbers"))
+            or (kind == "birth" and (t in ("birthday", "dob") or (t, *after) == _BIRTH))
+            or (kind in ("postcode", "surname", "username") and t == kind)
+            or (kind == "maiden name" and t == "maiden" and after[:1] == ["name"])
+        ):
+            yield i
+
+
+_MAIL = ("email", "e-mail", "mail")
+_BIRTH = ("date", "of", "birth")
+
+
+def own_datum_said(line: str, datum: tuple[str, frozenset[str]], persons_page: bool) -> bool:
+    """Whether `line` says the user's own detail `datum` (from `own_datum`): its kind, owned by
+    the user ("my", "our", "the user's" before it, or no owner at all off a person's page and
+    not "the address of the venue"), never another's ("Anna's address", "her number", "the
+    venue's address"). Words before the kind say which one: a request's word ("home", "work")
+    reaches the lines that say it and, when it is the one meant when none is said ("home"
+    address, "mobile" number), the lines that say none; a request without one reaches the
+    lines that say none or that one ("my number" is not "my passport number")."""
+    kind, asked = datum
+    spans = list(_TOKEN.finditer(line))
+    tokens = [m.group().lower() for m in spans]
+    for i in _datum_heads(tokens, kind):
+        qual: list[str] = []
+        owner = ""
+        closed = False  # an owner, a determiner or a figure before the words that say which
+        j = i - 1
+        while j >= 0 and len(qual) <= 2:
+            t = tokens[j]
+            if t in _USERS:
+                owner, closed = "user", True
+            elif t in ("user", "i", "we"):
+                owner, closed, qual = "user", True, []  # "the user moved address"
+            elif t in _OTHERS or t.endswith(("'s", "’s", "s'", "s’")):
+                owner, closed = "other", True
+            elif t in _DETERMINERS or not t.replace("-", "").isalpha():
+                closed = True
+            if closed:
+                break
+            qual.append(t)
+            j -= 1
+        label = line[spans[i].end() :].lstrip().startswith(":")
+        if not closed and not (j < 0 and label):
+            qual = []  # "I changed address": no word of it says which
+        if owner == "other":
+            continue
+        after = tokens[i + 1 : i + 2]
+        if owner == "" and (persons_page or (after in (["of"], ["for"]) and kind != "birth")):
+            continue  # a person's page, "the address of the venue": someone else's
+        said = set(qual) - _DATUM_TIME
+        if asked:
+            if said & asked or (not said - _DATUM_DEFAULT and asked <= _DATUM_DEFAULT):
+                return True
+        elif not said - _DATUM_DEFAULT:
+            return True
+    return False
+
+
+#: The endings a Polish name takes in its cases ("Tom" -> "Toma", "Tomowi", "Tomem", "Tomie";
+#: "Anna" -> "Anny", "Annę", "Anną", "Annie"), after the name or the name without its last
+#: vowel.
+_POLISH_CASE_ENDINGS = frozenset(
+    ("a", "u", "e", "ie", "em", "iem", "owi", "y", "i", "ę", "ą", "o", "ze", "ego", "emu")
+)
+_POLISH_LET_GO = re.compile(rf"^\W*(?:proszę\s+)?{_FOREIGN_LET_GO['pl']}\b", re.I)
+
+
+def polish_request(sentence: str) -> bool:
+    """Whether a request to forget opens with a Polish verb of letting go ("Zapomnij …")."""
+    return _POLISH_LET_GO.search(sentence) is not None
+
+
+def _declined(word: str, name: str) -> bool:
+    """Whether `word` is `name` in one of its Polish cases ("Tomie" of "Tom", "Annę" of
+    "Anna"): the name, or its stem of three letters or more and a case's ending."""
+    if word == name:
+        return True
+    stem = name[:-1] if name[-1:].lower() in "aeiouy" else name
+    if len(stem) < 3 or not word.lower().startswith(stem.lower()):
+        return False
+    return word[len(stem) :].lower() in _POLISH_CASE_ENDINGS
+
+
+def declined_name(what: str, names: dict[str, str]) -> str | None:
+    """The one known name (`names`: name -> slug) that `what` declines word for word
+    ("Tomie Reyesie" -> "Tom Reyes"); None when `what` is known as said, declines none, or
+    declines the names of more than one person (a wrong page is worse than none)."""
+    words = what.split()
+    if what in names or not words or len(words) > 3 or not all(w[:1].isupper() for w in words):
+        return None
+    found: dict[str, str] = {}
+    for name, slug in names.items():
+        parts = name.split()
+        declines = len(parts) == len(words) and all(map(_declined, words, parts))
+        if declines and len(name) > len(found.get(slug, "")):
+            found[slug] = name
+    return next(iter(found.values())) if len(found) == 1 else None

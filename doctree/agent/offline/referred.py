@@ -182,8 +182,14 @@ class ThingTest:
         self.apart = apart
         self.pair = pair
         self.rival = rival
+        self._read: dict[str, bool] = {}  # each text's answer, once (a text said again)
 
     def __call__(self, text: str) -> bool:
+        if (known := self._read.get(text)) is None:
+            known = self._read[text] = self._says(text)
+        return known
+
+    def _says(self, text: str) -> bool:
         if not self.words:
             return False
         if self.persons:

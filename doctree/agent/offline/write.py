@@ -83,6 +83,8 @@ ENTITY_INTRO = {
     "places": "A place named in conversation.",
     "pets": "An animal named in conversation.",
 }
+#: The sections of a page that list sessions and pages rather than say something.
+_LISTS = ("Sessions", "Recent sessions", "Related")
 
 
 def _topic_query(text: str) -> set[str]:
@@ -1416,6 +1418,7 @@ class Writer(PageIO):
         words = lang.thing_words(what) if persons else lang.forget_words(what)
         # "forget my old number": only the values memory holds as past (Past, "— past:")
         old = lang.OLD_VALUE.search(what) is not None
+        datum = lang.own_datum(what)
         if old:
             words -= content_words(" ".join(lang.OLD_VALUE.findall(what)))
         if not words:
@@ -1428,6 +1431,11 @@ class Writer(PageIO):
             # said in those sessions (every session it links is one of them)
             gone = [p for p in self._pages_named(what) if self._only_from(p, sessions)]
         links = tuple(f"[[{p}]]" for p in gone) + tuple(f"[[{p}|" for p in gone)
+        # "forget what I said yesterday about Lina", her page kept for what else it holds (a
+        # line written by hand, another day's): the lines that day said there go
+        own_pages = set()
+        if sessions and not persons:
+            own_pages = {p for p in self._pages_named(what) if p not in gone}
         sentences = tuple(sentences)
         pages_of = {page: sid for sid, page in (sessions or {}).items()}
         # a person's lines that named them by a role alone ("The wife (Dana) passed!"): the
@@ -1466,13 +1474,15 @@ class Writer(PageIO):
         # "forget the car park": a line must say the two words together (a short word the
         # request names the thing by is not among its words)
         pair = None
-        if len(words) == 1 and not named and not persons:
+        if len(words) == 1 and not named and not persons and datum is None:
             one = next(iter(words))
             if (before := lang.named_with(what, one)) is not None and before not in words:
                 pair = (before, one)
         # "forget the beer garden": "our garden", "the herb garden" are other gardens
-        rival = lang.compound_named(what, words) if not named and not persons else None
-        if len(words) == 1 and not named and not persons and pair is None:
+        rival = (
+            lang.compound_named(what, words) if not named and not persons and not datum else None
+        )
+        if len(words) == 1 and not named and not persons and pair is None and datum is None:
             one = next(iter(words))
             for path in dict.fromkeys(paths):
                 page = self.read(path) if path not in gone else None
@@ -1515,7 +1525,11 @@ class Writer(PageIO):
                     and not self._session_line(ln)
                 ):
                     continue  # the value that holds now stays (a session's quote goes)
-                if sessions is not None and not self._said_in(ln, path, sessions):
+                if (
+                    sessions is not None
+                    and not self._said_in(ln, path, sessions)
+                    and not (links and any(x in ln for x in links))
+                ):
                     continue  # said in another conversation than the one named
                 told = said_forms(ln)  # "lent" says "the loan", "Kim told me …" her news
                 if persons and of_whom:  # "forget that she sleepwalks": hers, not another's
@@ -1530,6 +1544,8 @@ class Writer(PageIO):
                     )
                 else:
                     said = mentions(told, words)
+                    if datum is not None:  # "my address": the user's, not the venue's
+                        said = said and lang.own_datum_said(ln, datum, "/people/" in path)
                     if pair is not None:
                         said = said and lang.says_with(ln, *pair)  # "the car park" only
                     if rival is not None:
@@ -1542,6 +1558,8 @@ class Writer(PageIO):
                     if (head := self.filing.analysis.forget_head.get(what)) is not None:
                         said = said and mentions(told, {head})  # the thing named whole
                 said = said and named <= lang.named_words(f"{ln} {title}" if of_whom else ln)
+                if path in own_pages and not self._session_line(ln):
+                    said = True  # on the page of the one named: every line there is of them
                 cite = _cited(ln) or pages_of.get(path)  # a session page's own lines
                 if said and cite is not None:
                     self.cited.add(cite)
@@ -1569,12 +1587,21 @@ class Writer(PageIO):
                 removed += len(edits)
                 continue
 
-            def change(page: Page, edits=edits) -> None:
+            # a role removed from a person's page leaves its intro ("Lina Roe: new physio.")
+            roles = [
+                m.group(1)
+                for ln, v in edits.items()
+                if v is None and (m := re.match(r"- Role: (.+?)(?: \(\[\[|$)", ln))
+            ]
+
+            def change(page: Page, edits=edits, roles=roles, path=path) -> None:
                 for section in [page.intro, *page.sections.values()]:
                     section[:] = [
                         edits.get(ln, ln) for ln in section if ln not in edits or edits[ln]
                     ]
                 page.sections = {k: v for k, v in page.sections.items() if v}
+                if "/people/" in path and any(r in x for r in roles for x in page.intro):
+                    page.intro = [ENTITY_INTRO["people"].format(agent=self.t.owner)]
 
             self.update(path, Page.parse(current.body, path).title, change)
             removed += len(edits)
@@ -1949,17 +1976,32 @@ class Writer(PageIO):
 
     def _only_from(self, path: str, sessions: dict[str, str]) -> bool:
         """Whether the page at `path` holds only what `sessions` said: it links a session's
-        page, and every session page it links is one of theirs."""
+        page, every session page it links is one of theirs, and every line it says (not its
+        lists of sessions and related pages) links one: a line written by hand, linking no
+        session, is no session's to take."""
         page = self.read(path)
         if page is None:
             return False
         archive = f"{self.root}/archive/"
-        linked = {
-            m.group(1)
-            for m in re.finditer(r"\[\[([^\]|]+)(?:\|[^\]]*)?\]\]", page.body)
-            if m.group(1).startswith(archive) and m.group(1).count("/") > archive.count("/")
-        }
-        return bool(linked) and linked <= set(sessions.values())
+
+        def sessions_of(text: str) -> set[str]:
+            return {
+                m.group(1)
+                for m in re.finditer(r"\[\[([^\]|]+)(?:\|[^\]]*)?\]\]", text)
+                if m.group(1).startswith(archive) and m.group(1).count("/") > archive.count("/")
+            }
+
+        linked = sessions_of(page.body)
+        if not linked or not linked <= set(sessions.values()):
+            return False
+        parsed = Page.parse(page.body, path)
+        return all(
+            sessions_of(ln)
+            for name, section in parsed.sections.items()
+            if name not in _LISTS
+            for ln in section
+            if ln.startswith("- ")
+        )
 
     def _pages_named(self, what: str) -> list[str]:
         """The pages of the people, projects and things `what` names: "Jonas" is the page
