@@ -1583,11 +1583,15 @@ _NOT_ASKED_BEFORE = re.compile(
 )
 #: "That" or "this" before a noun is no pronoun ("forget that restaurant you suggested",
 #: "scratch this idea"): what was said is named only by a noun of saying or a word that
-#: closes the request ("forget that bit", "forget that too", "forget this whole thing").
+#: closes the request ("forget that bit", "forget that too", "forget this whole thing",
+#: "scratch that sentence", "forget that last line"; not "that line of credit").
 _THAT_NOUN = re.compile(
     r"(?:forget|scratch|disregard|delete|remove|erase|drop|strike)\s+(?:about\s+)?(?:that|this)"
     r"\s+(?!(?:too|also|as|please|pls|plz|entirely|completely|altogether|for|now|then|ok|okay|"
     r"lol|one|bit|part|last|whole|entire|stuff|thing|things|story|news|conversation|message|"
+    # (a noun of saying said of something is a thing: "that line of credit")
+    r"(?:line|lines|sentence|sentences|paragraph|paragraphs|passage|remark|comment)(?!\w)"
+    r"(?!\s+of\b)|"
     r"chat|info|detail|details|either|asap|i|bit|immediately|right|straight|already|and|or|"
     r"but|so|you|yourself|from|out|off|too)\b)(?-i:[a-zß-ÿ])[\w'-]*",
     re.I,
