@@ -297,7 +297,13 @@ _PAST = re.compile(
     r"\b(?:was|were|did|had|went|met|came|saw|got|told|said|left|took|made|gave|spent|found|"
     r"thought|heard|sent|bought|paid|ran|ate|knew|felt|kept|lost|won|wrote|began|became|"
     r"brought|caught|sold|sat|stood|forgot|drove|flew|fell|held|built|slept|woke|chose|broke|"
-    r"spoke|grew|[a-z]{3,}ed)\b",
+    r"spoke|grew|"
+    # other irregular pasts that are no noun, name or adjective as well (not "bit", "lit",
+    # "rose", "shot", "stole", "meant": "a bit", "Rose", "is meant to")
+    r"rang|sang|sank|swam|drank|shrank|sprang|stung|clung|flung|swung|threw|blew|froze|"
+    r"forgave|fought|taught|sought|swore|wept|crept|knelt|leapt|slid|shook|struck|swept|"
+    r"strode|rode|fled|dealt|withdrew|overtook|mistook|undertook|arose|awoke|trod|spun|"
+    r"shone|bled|dug|[a-z]{3,}ed)\b",
     re.I,
 )
 #: A verb in the past tense that a note opens on, its doer left unsaid ("Met Bridie at a

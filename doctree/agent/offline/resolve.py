@@ -750,7 +750,20 @@ def resolve_relative(
             else:
                 d = _next_weekday(ref, wd)
                 here_before = [x for p, x in here if p < m.start()]
+                # (a day of this sentence, else the day said last in the session: "We got
+                # there on Saturday the 3rd. We stayed until Tuesday.")
+                gone = [x for x in here_before or [x for _, x in session[-1:]] if x < ref]
                 if (
+                    past
+                    and re.search(r"\b(?:until|till|til|through|thru)\s+$", before)
+                    and gone
+                    and _next_weekday(gone[-1], wd) < ref
+                ):
+                    # "I rang on Monday the 2nd and asked to keep it till Wednesday", said on
+                    # the Friday after: the end of a stretch told of a day gone by counts
+                    # from that day (the Wednesday after it), when that has gone by too
+                    d = _next_weekday(gone[-1], wd)
+                elif (
                     re.search(r"\b(?:until|till|til|through|thru)\s+$", before)
                     and here_before
                     and max(here_before) > d
