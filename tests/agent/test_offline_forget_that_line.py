@@ -1,4 +1,4 @@
-""""Forget that line" (or that sentence, that paragraph, that last remark) asks for what was
+""" "Forget that line" (or that sentence, that paragraph, that last remark) asks for what was
 just said to go, as "forget that bit" does: the noun names the saying, not a thing. A noun
 of saying said of something ("that line of credit") is a thing, as before."""
 
