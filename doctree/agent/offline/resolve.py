@@ -229,7 +229,9 @@ _RELATIVE = re.compile(
     # "the day after to fit it", "the night before at the hotel": from one said before it in
     # the sentence (a word no event's name starts with follows)
     rf"|(?P<chainbare>the\s+(?:(?P<bwd>{WEEKDAY})|(?P<bday>day|morning|afternoon|evening|night))"
-    r"\s+(?P<bdir>before|after))(?=\s*(?:[.,;:!?)]|$|(?P<bgoes>to|at|with)\s+[^\W\d_]))"
+    r"\s+(?P<bdir>before|after))(?=\s*(?:[.,;:!?)]|$|(?P<bgoes>to|at|with)\s+[^\W\d_]"
+    # "packing is the day before as before": a word of as it was set, after
+    r"|as\s+(?:before|usual|planned|agreed|arranged)\b))"
     # "el martes", "le 24", "il sabato": a weekday or a day of the month in another language
     rf"|(?<=\b(?:el|le|il)\s)(?P<fwd>(?-i:{_FOREIGN_WEEKDAY_RE}))(?!\s+\d)"
     rf"|(?<=\b(?:el|le|il)\s)(?P<fdom>[1-9]|[12]\d|3[01])(?![.:,/]\d|\s*%|\s+(?:de|di|del)\s)"
@@ -419,6 +421,11 @@ _CALLED_OFF_DAY = re.compile(
 )
 
 
+#: An opening bracket right after a date ("Friday 25 September 2043 (", "the 14th ("): a
+#: chained day said in it tells what that date is to another ("(the day before)"), no date.
+_AFTER_A_DATE = re.compile(rf"(?:\d(?:st|nd|rd|th)?|\b(?:{_MONTH_RE}))\.?\s*\(\s*$", re.I)
+
+
 def resolve_relative(
     text: str,
     ref: date,
@@ -571,6 +578,10 @@ def resolve_relative(
                 )
                 d = base + timedelta(days=days if m.group("cndir").lower() == "after" else -days)
         elif m.group("chainbare"):
+            if _AFTER_A_DATE.search(text[: m.start()]):
+                # "packing on Friday 25 September (the day before), move on the 26th": said
+                # in brackets after a date, it tells what that date is to another one
+                continue
             if m.group("bgoes"):  # "Tuesday, and he's back the day after to fit it"
                 said_before = [("", d) for p, d in sorted(here) if p < m.start()]
             else:
