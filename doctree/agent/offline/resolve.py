@@ -1561,6 +1561,7 @@ def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
         and not context.pet_last
         and not unnamed
         and not addressed_kin
+        and not _opens_on_someone(raw)
     ):
         ref = referent(context, gender, exclude=set(key.values()), said_at=s.time)
         if ref is None and not named:
@@ -1629,6 +1630,23 @@ def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
             or s.roles
         ):
             s.subject = first
+
+
+#: A sentence that names someone first, says who they are, and goes on with "he" or "she"
+#: ("Ottilie Brandt, a woman from the choir, she runs the bakery"): the name and its
+#: apposition, the pronoun after.
+_NAMED_FIRST = re.compile(
+    r"\s*(?P<name>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2}),\s+(?:a|an|the|my|our|his|her|their)\s+"
+    r"[^,;.!?]{1,40},\s+(?:he|she)\b"
+)
+
+
+def _opens_on_someone(raw: str) -> bool:
+    """Whether `raw` names someone first and goes on about them as "he" or "she"
+    (`_NAMED_FIRST`), the name no common word ("Honestly, the thing is, he …" names no one):
+    the pronoun is that person, never one said before."""
+    m = _NAMED_FIRST.match(raw)
+    return m is not None and not any(common_word(w) for w in m.group("name").split())
 
 
 #: A sentence's first word joined by "and" to a name after it: "Tom and Jake came round".
