@@ -1172,12 +1172,21 @@ def run_on_pieces(sentence: str) -> list[str]:
     return _clauses_at(sentence, _RUN_ON_JOIN, RUN_ON_CLAUSES)
 
 
+def _in_quotes(sentence: str, at: int) -> bool:
+    """Whether position `at` of `sentence` falls inside a quotation ("…" or “…”) opened
+    before it."""
+    before = sentence[:at]
+    return before.count('"') % 2 == 1 or before.rfind("“") > before.rfind("”")
+
+
 def _clauses_at(sentence: str, joins: re.Pattern[str], least: int) -> list[str]:
     """`sentence` cut where `joins` matches into statements (see `run_on_pieces`), or whole
     when fewer than `least` of them stand."""
     bounds = [0]  # where each clause starts (after its join)
     ends = []  # where each clause ends (at its join)
     for m in joins.finditer(sentence):
+        if _in_quotes(sentence, m.start()):
+            continue  # 'he said "no bother, we'll sort it"': someone's words, one clause
         ends.append(m.start())
         bounds.append(m.end())
     ends.append(len(sentence))
