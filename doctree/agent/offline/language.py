@@ -297,7 +297,13 @@ _PAST = re.compile(
     r"\b(?:was|were|did|had|went|met|came|saw|got|told|said|left|took|made|gave|spent|found|"
     r"thought|heard|sent|bought|paid|ran|ate|knew|felt|kept|lost|won|wrote|began|became|"
     r"brought|caught|sold|sat|stood|forgot|drove|flew|fell|held|built|slept|woke|chose|broke|"
-    r"spoke|grew|[a-z]{3,}ed)\b",
+    r"spoke|grew|"
+    # other irregular pasts that are no noun, name or adjective as well (not "bit", "lit",
+    # "rose", "shot", "stole", "meant": "a bit", "Rose", "is meant to")
+    r"rang|sang|sank|swam|drank|shrank|sprang|stung|clung|flung|swung|threw|blew|froze|"
+    r"forgave|fought|taught|sought|swore|wept|crept|knelt|leapt|slid|shook|struck|swept|"
+    r"strode|rode|fled|dealt|withdrew|overtook|mistook|undertook|arose|awoke|trod|spun|"
+    r"shone|bled|dug|[a-z]{3,}ed)\b",
     re.I,
 )
 #: A verb in the past tense that a note opens on, its doer left unsaid ("Met Bridie at a
@@ -1583,11 +1589,15 @@ _NOT_ASKED_BEFORE = re.compile(
 )
 #: "That" or "this" before a noun is no pronoun ("forget that restaurant you suggested",
 #: "scratch this idea"): what was said is named only by a noun of saying or a word that
-#: closes the request ("forget that bit", "forget that too", "forget this whole thing").
+#: closes the request ("forget that bit", "forget that too", "forget this whole thing",
+#: "scratch that sentence", "forget that last line"; not "that line of credit").
 _THAT_NOUN = re.compile(
     r"(?:forget|scratch|disregard|delete|remove|erase|drop|strike)\s+(?:about\s+)?(?:that|this)"
     r"\s+(?!(?:too|also|as|please|pls|plz|entirely|completely|altogether|for|now|then|ok|okay|"
     r"lol|one|bit|part|last|whole|entire|stuff|thing|things|story|news|conversation|message|"
+    # (a noun of saying said of something is a thing: "that line of credit")
+    r"(?:line|lines|sentence|sentences|paragraph|paragraphs|passage|remark|comment)(?!\w)"
+    r"(?!\s+of\b)|"
     r"chat|info|detail|details|either|asap|i|bit|immediately|right|straight|already|and|or|"
     r"but|so|you|yourself|from|out|off|too)\b)(?-i:[a-zß-ÿ])[\w'-]*",
     re.I,

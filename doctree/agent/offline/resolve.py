@@ -229,7 +229,9 @@ _RELATIVE = re.compile(
     # "the day after to fit it", "the night before at the hotel": from one said before it in
     # the sentence (a word no event's name starts with follows)
     rf"|(?P<chainbare>the\s+(?:(?P<bwd>{WEEKDAY})|(?P<bday>day|morning|afternoon|evening|night))"
-    r"\s+(?P<bdir>before|after))(?=\s*(?:[.,;:!?)]|$|(?P<bgoes>to|at|with)\s+[^\W\d_]))"
+    r"\s+(?P<bdir>before|after))(?=\s*(?:[.,;:!?)]|$|(?P<bgoes>to|at|with)\s+[^\W\d_]"
+    # "packing is the day before as before": a word of as it was set, after
+    r"|as\s+(?:before|usual|planned|agreed|arranged)\b))"
     # "el martes", "le 24", "il sabato": a weekday or a day of the month in another language
     rf"|(?<=\b(?:el|le|il)\s)(?P<fwd>(?-i:{_FOREIGN_WEEKDAY_RE}))(?!\s+\d)"
     rf"|(?<=\b(?:el|le|il)\s)(?P<fdom>[1-9]|[12]\d|3[01])(?![.:,/]\d|\s*%|\s+(?:de|di|del)\s)"
@@ -419,6 +421,11 @@ _CALLED_OFF_DAY = re.compile(
 )
 
 
+#: An opening bracket right after a date ("Friday 25 September 2043 (", "the 14th ("): a
+#: chained day said in it tells what that date is to another ("(the day before)"), no date.
+_AFTER_A_DATE = re.compile(rf"(?:\d(?:st|nd|rd|th)?|\b(?:{_MONTH_RE}))\.?\s*\(\s*$", re.I)
+
+
 def resolve_relative(
     text: str,
     ref: date,
@@ -571,6 +578,10 @@ def resolve_relative(
                 )
                 d = base + timedelta(days=days if m.group("cndir").lower() == "after" else -days)
         elif m.group("chainbare"):
+            if _AFTER_A_DATE.search(text[: m.start()]):
+                # "packing on Friday 25 September (the day before), move on the 26th": said
+                # in brackets after a date, it tells what that date is to another one
+                continue
             if m.group("bgoes"):  # "Tuesday, and he's back the day after to fit it"
                 said_before = [("", d) for p, d in sorted(here) if p < m.start()]
             else:
@@ -750,7 +761,20 @@ def resolve_relative(
             else:
                 d = _next_weekday(ref, wd)
                 here_before = [x for p, x in here if p < m.start()]
+                # (a day of this sentence, else the day said last in the session: "We got
+                # there on Saturday the 3rd. We stayed until Tuesday.")
+                gone = [x for x in here_before or [x for _, x in session[-1:]] if x < ref]
                 if (
+                    past
+                    and re.search(r"\b(?:until|till|til|through|thru)\s+$", before)
+                    and gone
+                    and _next_weekday(gone[-1], wd) < ref
+                ):
+                    # "I rang on Monday the 2nd and asked to keep it till Wednesday", said on
+                    # the Friday after: the end of a stretch told of a day gone by counts
+                    # from that day (the Wednesday after it), when that has gone by too
+                    d = _next_weekday(gone[-1], wd)
+                elif (
                     re.search(r"\b(?:until|till|til|through|thru)\s+$", before)
                     and here_before
                     and max(here_before) > d
@@ -1537,6 +1561,7 @@ def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
         and not context.pet_last
         and not unnamed
         and not addressed_kin
+        and not _opens_on_someone(raw)
     ):
         ref = referent(context, gender, exclude=set(key.values()), said_at=s.time)
         if ref is None and not named:
@@ -1605,6 +1630,23 @@ def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
             or s.roles
         ):
             s.subject = first
+
+
+#: A sentence that names someone first, says who they are, and goes on with "he" or "she"
+#: ("Ottilie Brandt, a woman from the choir, she runs the bakery"): the name and its
+#: apposition, the pronoun after.
+_NAMED_FIRST = re.compile(
+    r"\s*(?P<name>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,2}),\s+(?:a|an|the|my|our|his|her|their)\s+"
+    r"[^,;.!?]{1,40},\s+(?:he|she)\b"
+)
+
+
+def _opens_on_someone(raw: str) -> bool:
+    """Whether `raw` names someone first and goes on about them as "he" or "she"
+    (`_NAMED_FIRST`), the name no common word ("Honestly, the thing is, he …" names no one):
+    the pronoun is that person, never one said before."""
+    m = _NAMED_FIRST.match(raw)
+    return m is not None and not any(common_word(w) for w in m.group("name").split())
 
 
 #: A sentence's first word joined by "and" to a name after it: "Tom and Jake came round".

@@ -800,9 +800,18 @@ _LABEL = re.compile(r"[A-Za-z][A-Za-z0-9 _./%#-]{0,39}")
 def _kept_fenced(lines: list[str]) -> bool:
     """A fenced block that stays fenced though it reads as text: records read row by row
     (`pasted_rows`), settings, text addressed to the memory system, or a request to forget
-    (only the user's own word acts, never a pasted one)."""
+    (only the user's own word acts, never a pasted one). A table drawn with bars between
+    notes is no such block for its rows: it stays fenced as a table with notes does
+    (`unfence_text`), its notes read as the message's own and its rows by `pasted_rows`."""
+    rows = pasted_rows(lines)
+    if (
+        rows
+        and _drawn_rows(lines) is not None
+        and any(x.strip() and "|" not in x and not _DRAWN_RULE.fullmatch(x) for x in lines)
+    ):
+        rows = []
     return bool(
-        pasted_rows(lines)
+        rows
         or any(
             _SETTING.match(x.strip())
             or ADDRESSED.search(x)
@@ -853,6 +862,8 @@ def pasted_rows(lines: list[str]) -> list[str]:
         return [receipt]  # a till slip: what was bought, where, when
     if (records := _yaml_rows(lines)) is not None:
         return records
+    if (drawn := _drawn_rows(lines)) is not None:
+        return drawn
     rows = [ln for ln in lines if ln.strip()]
     if len(rows) < 3:
         return []
@@ -874,6 +885,35 @@ def pasted_rows(lines: list[str]) -> list[str]:
     if (aligned := _aligned_rows(rows)) is not None:
         return aligned
     return grid_lines(lines) or []  # a timetable, a rota, a fixture list in columns
+
+
+#: A rule of a table drawn with bars: "-----+------", "|---|:--|", "+====+====+".
+_DRAWN_RULE = re.compile(r"\s*[|+]?(?=[^\n]*[-=]{3})[-=+:| ]+[|+]?\s*")
+
+
+def _drawn_rows(lines: list[str]) -> list[str] | None:
+    """A table drawn with bars between its cells ("name | dish | time" over "-----+------"
+    and its rows, as a database client prints one, or a markdown table), alone in a block
+    or with notes above or below it (a title, a line of where and when, read as the
+    message's own): each row as one statement, its cells labelled by the header's, as a
+    CSV file's are. None for anything else: rows apart from each other, a row of another
+    width, a header cell that is no label, a line of code, fewer than two rows."""
+    at = [i for i, x in enumerate(lines) if "|" in x or _DRAWN_RULE.fullmatch(x)]
+    if len(at) < 3 or at[-1] - at[0] + 1 != len(at) or any(is_code_line(x) for x in lines):
+        return None
+    table = [_cells(lines[i]) for i in at if not _DRAWN_RULE.fullmatch(lines[i])]
+    if len(table) < 3:
+        return None
+    header = table[0]
+    if len(header) < 2 or not all(_LABEL.fullmatch(h) for h in header):
+        return None
+    if any(len(r) != len(header) for r in table[1:]):
+        return None
+    out = []
+    for r in table[1:]:
+        if row := _row_sentence(r[0], list(zip(header[1:], r[1:], strict=True))):
+            out.append(row)
+    return out
 
 
 def _aligned_rows(rows: list[str]) -> list[str] | None:
@@ -1132,12 +1172,21 @@ def run_on_pieces(sentence: str) -> list[str]:
     return _clauses_at(sentence, _RUN_ON_JOIN, RUN_ON_CLAUSES)
 
 
+def _in_quotes(sentence: str, at: int) -> bool:
+    """Whether position `at` of `sentence` falls inside a quotation ("…" or “…”) opened
+    before it."""
+    before = sentence[:at]
+    return before.count('"') % 2 == 1 or before.rfind("“") > before.rfind("”")
+
+
 def _clauses_at(sentence: str, joins: re.Pattern[str], least: int) -> list[str]:
     """`sentence` cut where `joins` matches into statements (see `run_on_pieces`), or whole
     when fewer than `least` of them stand."""
     bounds = [0]  # where each clause starts (after its join)
     ends = []  # where each clause ends (at its join)
     for m in joins.finditer(sentence):
+        if _in_quotes(sentence, m.start()):
+            continue  # 'he said "no bother, we'll sort it"': someone's words, one clause
         ends.append(m.start())
         bounds.append(m.end())
     ends.append(len(sentence))

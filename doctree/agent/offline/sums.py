@@ -21,8 +21,12 @@ import re
 #: sign are left out before it is read).
 _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 #: An operator between two figures: times (×, *, an "x" set apart by spaces), divided by
-#: (÷, /), plus, minus (−, or a hyphen set apart by spaces: "10-15" is a range).
-_OPERATOR = r"\s*[×*÷/+−]\s*|\s+x\s+|\s+-\s+"
+#: (÷, /), plus, minus (−, or a hyphen set apart by spaces: "10-15" is a range); or said in
+#: words ("£150 minus £68", "£40 less the £5 fee", "6 times 4", "90 divided by 3").
+_WORDED = r"\s+(?:plus|minus|less|times|multiplied\s+by|divided\s+by)\s+(?:(?:that|the)\s+)?"
+_OPERATOR = rf"\s*[×*÷/+−]\s*|\s+x\s+|\s+-\s+|{_WORDED}"
+#: What each operator said in words is.
+_WORDS = {"plus": "+", "minus": "-", "less": "-", "times": "*", "multiplied": "*", "divided": "/"}
 #: The most figures a sum is read with: a longer chain is no working a person checks (nor
 #: read in part: a sum starts on no figure an operator comes before).
 MOST_FIGURES = 64
@@ -48,7 +52,8 @@ def _plain(text: str) -> str:
 def _value(expr: str) -> float | None:
     """What an expression of figures and the four operators comes to; None when it cannot
     be read (a division by nothing)."""
-    python = re.sub(r"\s+x\s+|×", " * ", expr).replace("÷", " / ").replace("−", " - ")
+    python = re.sub(_WORDED, lambda m: f" {_WORDS[m.group(0).split()[0].lower()]} ", expr)
+    python = re.sub(r"\s+x\s+|×", " * ", python).replace("÷", " / ").replace("−", " - ")
     python = re.sub(r"(?<=\d),(?=\d{3})", "", python)
     try:
         tree = ast.parse(python, mode="eval")
@@ -83,7 +88,7 @@ def _holds(expr: str, result: str) -> bool:
 
 def checked_sums(sentence: str) -> bool:
     """Whether an assistant's `sentence` shows a sum, and every sum it shows holds."""
-    if not re.search(r"\d\s*(?:[×*÷/+−]|\s[x-]\s)\s*[£$€¥₦₹*]*\d", sentence):
+    if not re.search(rf"\d\s*(?:[×*÷/+−]|\s[x-]\s|{_WORDED})\s*[£$€¥₦₹*]*\d", sentence):
         return False  # (the cheap test: two figures with an operator between them)
     sums = list(_SUM.finditer(_plain(sentence)))
     return bool(sums) and all(_holds(m["expr"], m["result"]) for m in sums)

@@ -1148,6 +1148,17 @@ class Writer(PageIO):
             for ln in self._current_lines(" ".join(sorted(words)))
             if re.match(r"- \d{4}-\d{2}-\d{2}\b", ln) and words <= _topic_query(_said(ln))
         }
+        if len(fits) > 1:
+            # "Ana's bringing a flan instead of the soup" where a pasted list's row keyed by
+            # Ana gave the soup and another line names it too: the row of the one named
+            names = {re.sub(r"['’]s?$", "", n) for n in capitalised_names(text)}
+            keyed = {
+                said
+                for said in fits
+                if (shape := record_shape(said)) is not None
+                and names & set(re.findall(r"[A-Z][\w’'-]+", shape[0]))
+            }
+            fits = keyed if len(keyed) == 1 else fits
         if len(fits) == 1:
             self.superseded.setdefault(fits.pop(), s)
 
