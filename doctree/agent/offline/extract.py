@@ -3114,7 +3114,15 @@ def _classify(s: Sentence, clean: str, ref: date, *, speaker: str | None) -> Non
             s.kinds.append("setup")
         if lang.LEAVING.search(clean):
             s.kinds.append("leaving")
-        if s.when is not None and s.when > ref and len(clean.split()) >= 5:
+        if (
+            s.when is not None
+            and s.when > ref
+            and (
+                len(clean.split()) >= 5
+                # "dentist on friday": a verbless note of a thing on a day to come
+                or (not speaker and lang.dated_note(clean, [p for p, _ in s.dates]))
+            )
+        ):
             s.kinds.append("date")
         if not s.kinds and not speaker and lang.worth_keeping(clean):
             s.kinds.append("statement")  # said plainly, no trigger word: kept as said

@@ -2876,6 +2876,47 @@ def worth_keeping(sentence: str) -> bool:
     return bool(SPECIFIC.search(text)) or len(text.split()) >= 6
 
 
+#: The words of a sign-off or of talk about the talk itself: "see you Friday", "talk
+#: tomorrow", "until Monday", "happy Friday" name a day but no thing to happen on it.
+_TALK_WORDS = frozenset({
+    "see", "talk", "speak", "chat", "catch", "until", "till", "til", "bye", "happy", "have",
+    "enjoy", "ttyl", "cya", "later", "then", "back", "from", "since", "hope", "love", "enough",
+    "today", "tonight", "again", "more", "done", "off",
+})  # fmt: skip
+
+
+def dated_note(text: str, phrases: list[str]) -> bool:
+    """A short verbless note of a thing on a day to come, as typed in a hurry: "dentist on
+    friday", "quiz night this coming Thu!!", "bins out tomorrow". What is left once the day's
+    `phrases` are taken out names a thing (a word of three letters or more that is no
+    function word), in eight words or fewer; a question, a greeting, a sign-off or talk about
+    the talk ("see you Friday", "speak tomorrow") is none."""
+    t = text.strip()
+    if (
+        not phrases
+        or t.endswith(("?", ":", ","))
+        or len(t.split()) > 8
+        or _NOT_STATEMENT.match(t)
+        or _SIGN_OFF.match(t)
+        or has_verb(t)
+    ):
+        return False
+    rest = t
+    for phrase in phrases:
+        rest = re.sub(re.escape(phrase), " ", rest, flags=re.I)
+    words = re.findall(r"[^\W\d_]+", rest.lower())
+    if not words or set(words) & _TALK_WORDS:
+        return False
+    return any(
+        len(w) >= 3
+        and w not in stopwords.ENGLISH
+        and w not in _DISCOURSE
+        and w not in WEEKDAYS
+        and w not in MONTHS
+        for w in words
+    )
+
+
 def _other_language(text: str) -> bool:
     """A statement in another language, whose verbs the closed list of English ones does not
     hold ("Hij speelt in de JO11 bij HC Rijnstreek, rugnummer 14."): five words or more,
