@@ -3077,13 +3077,25 @@ MAKE_THAT = re.compile(
 )
 #: A message that corrects something said earlier without saying what: "Correction on the
 #: cake: ...", "Actually, ...", "Change of plan: ...", "Update: ...".
+#: A slip owned up to at the head of a message: "Actually no, …", "No no, I mistake, …",
+#: "Sorry, my mistake: …".
+_SLIP = (
+    r"(?:(?:actually|wait|sorry|oh)[,\s]+no|no[,\s]+(?:no|wait|sorry)|my\s+(?:mistake|bad)|"
+    r"i\s+(?:mistake|made\s+a\s+mistake|was\s+mistaken|got\s+(?:that|it)\s+wrong))"
+)
+#: A message that opens on such a slip, and what follows it.
+OWNS_SLIP = re.compile(rf"^\W*{_SLIP}\s*[:,—–.-]", re.I)
 CORRECTS_EARLIER = re.compile(
     r"^\W*(?:correction(?:\s+(?:on|about|to)\s+[^:,]+)?|change\s+of\s+plans?|update|"
     r"(?:scratch|scrap|strike)\s+that|on\s+second\s+thought|i\s+was\s+wrong(?:\s+about\s+[^:,]+)?"
+    # "Actually no, …", "No no, I mistake, …", "Sorry, my mistake: …": a slip owned up to
+    r"|" + _SLIP + r""
     # "Hang on, the Trainline one is wrong, it was £78.40": the thing said to be wrong
     r"|(?:(?:hang\s+on|wait|sorry|oops|actually)[,\s]+)?(?:the|my|our)\s+[^:,.]{1,40}?\s+"
     # "the 11% is wrong on there, …": where it is wrong said after it
-    r"(?:is|was)\s+wrong(?:\s+(?:on|in|there|here|that|this|the|it)\b){0,3})\s*[:,—–-]",
+    r"(?:is|was)\s+wrong(?:\s+(?:on|in|there|here|that|this|the|it)\b){0,3})\s*[:,—–-]"
+    # "Apologies, the correct date for the launch is 9 May": the right value said as such
+    r"|^\W*(?:(?:apologies|sorry|oops)[,.!:\s]+)?the\s+correct(?:ed)?\s+[^:,.]{1,40}?\s+(?:is|are)\b",
     re.I,
 )
 
