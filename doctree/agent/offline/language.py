@@ -2885,12 +2885,19 @@ _TALK_WORDS = frozenset({
 })  # fmt: skip
 
 
+#: What leads a weekday that is one day to come, not a slot of every week: "on friday",
+#: "this coming Thu", "next tues", "by Monday".
+_DAY_LED = re.compile(r"\b(?:on|this|next|coming|by)\s+$", re.I)
+
+
 def dated_note(text: str, phrases: list[str]) -> bool:
     """A short verbless note of a thing on a day to come, as typed in a hurry: "dentist on
     friday", "quiz night this coming Thu!!", "bins out tomorrow". What is left once the day's
     `phrases` are taken out names a thing (a word of three letters or more that is no
     function word), in eight words or fewer; a question, a greeting, a sign-off or talk about
-    the talk ("see you Friday", "speak tomorrow") is none."""
+    the talk ("see you Friday", "speak tomorrow") is none, and so is a weekday not led by
+    "on", "this", "next", "coming" or "by" ("Day B (Thu)" heading a week's programme, "swim
+    tuesday"): a slot of every week as likely as one day."""
     t = text.strip()
     if (
         not phrases
@@ -2901,6 +2908,9 @@ def dated_note(text: str, phrases: list[str]) -> bool:
         or has_verb(t)
     ):
         return False
+    for m in re.finditer(rf"\b{WEEKDAY_OR_ABBREVIATION}", t, re.I):
+        if not _DAY_LED.search(t[: m.start()]):
+            return False  # "Day B (Thu)", "swimming tuesday": a weekly slot as likely as a day
     rest = t
     for phrase in phrases:
         rest = re.sub(re.escape(phrase), " ", rest, flags=re.I)
