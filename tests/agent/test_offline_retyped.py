@@ -79,3 +79,42 @@ def test_the_closest_word_is_chosen_and_figures_match_figures():
     assert span is not None and text[span[0] : span[1]] == "6"
     assert corrected_span("Lunch at Cobham on Friday", Correction("Thursday")) is None
     assert distance("thirsty", "thursday") == 3 and distance("kale", "hale") == 1
+
+
+@pytest.mark.parametrize(
+    ("said", "reply", "fix", "right", "wrong"),
+    [
+        ("pottery class thurs 6pm at the Old Forge", "Noted.", "7pm*", "7pm", "6pm"),
+        ("brunch with Oonagh at Cafe Morvan tmrw", "Got it!", "*Morvern", "Morvern", "Morvan"),
+    ],
+)
+def test_a_retyped_word_after_a_bare_acknowledgement_still_replaces_it(
+    repo, said, reply, fix, right, wrong
+):
+    run(
+        repo,
+        transcript(
+            "s-re",
+            ("user", DAY, said),
+            ("assistant", "2031-10-06T07:30:10Z", reply),
+            ("user", NEXT, fix),
+        ),
+    )
+    facts = current_facts(repo)
+    assert right in facts, facts
+    assert wrong not in facts, facts
+
+
+def test_a_retyped_word_after_a_reply_that_asks_changes_nothing(repo):
+    run(
+        repo,
+        transcript(
+            "s-re",
+            ("user", DAY, "pottery class thurs 6pm at the Old Forge"),
+            ("assistant", "2031-10-06T07:30:10Z", "Is that every week?"),
+            ("user", NEXT, "7pm*"),
+        ),
+    )
+    facts = current_facts(repo)
+    assert "6pm" in facts, facts
+    assert "7pm" not in facts, facts

@@ -2492,7 +2492,34 @@ def _moved_to(text: str, dates: list[tuple[str, date]]) -> date:
             )
         ):
             return second[1]
+        if to > 0 and _denied_before(text, at) and _said_instead(text[end:to]):
+            # "she doesn't arrive Thursday any more, she's coming Saturday now": the day
+            # after the one denied, in a clause of its own
+            return second[1]
     return first[1]
+
+
+#: A clause that says a thing will not be then: "doesn't arrive", "can't do", "no longer".
+_DENIED = re.compile(r"(?:\bnot|n['’]t|\bno\s+longer)\b", re.I)
+#: What parts a denied day from the day said in its place: a comma, a semicolon, a dash or
+#: "but", never "and" or "or" ("can't do Tuesday or Thursday" denies both).
+_INSTEAD_OPEN = re.compile(r"[,;–—]|\bbut\b", re.I)
+
+
+def _denied_before(text: str, at: int) -> bool:
+    """Whether the clause that leads up to `at` says its thing will not happen."""
+    opens = [m.end() for m in _CLAUSE_OPEN.finditer(text, 0, at)]
+    return bool(_DENIED.search(text[opens[-1] if opens else 0 : at]))
+
+
+def _said_instead(between: str) -> bool:
+    """Whether the text between a denied day and the next one opens a clause of its own that
+    does not deny it too."""
+    m = _INSTEAD_OPEN.search(between)
+    if m is None:
+        return False
+    rest = between[m.end() :]
+    return not _DENIED.search(rest) and not re.match(r"\s*(?:or|nor|and)\b", rest, re.I)
 
 
 def _dated_by_weekday(said: list[Sentence], clause: str, new_days: set[str]) -> Sentence | None:
@@ -3210,7 +3237,15 @@ def _classify(s: Sentence, clean: str, ref: date, *, speaker: str | None) -> Non
             s.kinds.append("setup")
         if lang.LEAVING.search(clean):
             s.kinds.append("leaving")
-        if s.when is not None and s.when > ref and len(clean.split()) >= 5:
+        if (
+            s.when is not None
+            and s.when > ref
+            and (
+                len(clean.split()) >= 5
+                # "dentist on friday": a verbless note of a thing on a day to come
+                or (not speaker and lang.dated_note(clean, [p for p, _ in s.dates]))
+            )
+        ):
             s.kinds.append("date")
         if not s.kinds and not speaker and lang.worth_keeping(clean):
             s.kinds.append("statement")  # said plainly, no trigger word: kept as said

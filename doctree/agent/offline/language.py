@@ -2887,6 +2887,57 @@ def worth_keeping(sentence: str) -> bool:
     return bool(SPECIFIC.search(text)) or len(text.split()) >= 6
 
 
+#: The words of a sign-off or of talk about the talk itself: "see you Friday", "talk
+#: tomorrow", "until Monday", "happy Friday" name a day but no thing to happen on it.
+_TALK_WORDS = frozenset({
+    "see", "talk", "speak", "chat", "catch", "until", "till", "til", "bye", "happy", "have",
+    "enjoy", "ttyl", "cya", "later", "then", "back", "from", "since", "hope", "love", "enough",
+    "today", "tonight", "again", "more", "done", "off",
+})  # fmt: skip
+
+
+#: What leads a weekday that is one day to come, not a slot of every week: "on friday",
+#: "this coming Thu", "next tues", "by Monday".
+_DAY_LED = re.compile(r"\b(?:on|this|next|coming|by)\s+$", re.I)
+
+
+def dated_note(text: str, phrases: list[str]) -> bool:
+    """A short verbless note of a thing on a day to come, as typed in a hurry: "dentist on
+    friday", "quiz night this coming Thu!!", "bins out tomorrow". What is left once the day's
+    `phrases` are taken out names a thing (a word of three letters or more that is no
+    function word), in eight words or fewer; a question, a greeting, a sign-off or talk about
+    the talk ("see you Friday", "speak tomorrow") is none, and so is a weekday not led by
+    "on", "this", "next", "coming" or "by" ("Day B (Thu)" heading a week's programme, "swim
+    tuesday"): a slot of every week as likely as one day."""
+    t = text.strip()
+    if (
+        not phrases
+        or t.endswith(("?", ":", ","))
+        or len(t.split()) > 8
+        or _NOT_STATEMENT.match(t)
+        or _SIGN_OFF.match(t)
+        or has_verb(t)
+    ):
+        return False
+    for m in re.finditer(rf"\b{WEEKDAY_OR_ABBREVIATION}", t, re.I):
+        if not _DAY_LED.search(t[: m.start()]):
+            return False  # "Day B (Thu)", "swimming tuesday": a weekly slot as likely as a day
+    rest = t
+    for phrase in phrases:
+        rest = re.sub(re.escape(phrase), " ", rest, flags=re.I)
+    words = re.findall(r"[^\W\d_]+", rest.lower())
+    if not words or set(words) & _TALK_WORDS:
+        return False
+    return any(
+        len(w) >= 3
+        and w not in stopwords.ENGLISH
+        and w not in _DISCOURSE
+        and w not in WEEKDAYS
+        and w not in MONTHS
+        for w in words
+    )
+
+
 def _other_language(text: str) -> bool:
     """A statement in another language, whose verbs the closed list of English ones does not
     hold ("Hij speelt in de JO11 bij HC Rijnstreek, rugnummer 14."): five words or more,
@@ -3056,13 +3107,25 @@ MAKE_THAT = re.compile(
 )
 #: A message that corrects something said earlier without saying what: "Correction on the
 #: cake: ...", "Actually, ...", "Change of plan: ...", "Update: ...".
+#: A slip owned up to at the head of a message: "Actually no, …", "No no, I mistake, …",
+#: "Sorry, my mistake: …".
+_SLIP = (
+    r"(?:(?:actually|wait|sorry|oh)[,\s]+no|no[,\s]+(?:no|wait|sorry)|my\s+(?:mistake|bad)|"
+    r"i\s+(?:mistake|made\s+a\s+mistake|was\s+mistaken|got\s+(?:that|it)\s+wrong))"
+)
+#: A message that opens on such a slip, and what follows it.
+OWNS_SLIP = re.compile(rf"^\W*{_SLIP}\s*[:,—–.-]", re.I)
 CORRECTS_EARLIER = re.compile(
     r"^\W*(?:correction(?:\s+(?:on|about|to)\s+[^:,]+)?|change\s+of\s+plans?|update|"
     r"(?:scratch|scrap|strike)\s+that|on\s+second\s+thought|i\s+was\s+wrong(?:\s+about\s+[^:,]+)?"
+    # "Actually no, …", "No no, I mistake, …", "Sorry, my mistake: …": a slip owned up to
+    r"|" + _SLIP + r""
     # "Hang on, the Trainline one is wrong, it was £78.40": the thing said to be wrong
     r"|(?:(?:hang\s+on|wait|sorry|oops|actually)[,\s]+)?(?:the|my|our)\s+[^:,.]{1,40}?\s+"
     # "the 11% is wrong on there, …": where it is wrong said after it
-    r"(?:is|was)\s+wrong(?:\s+(?:on|in|there|here|that|this|the|it)\b){0,3})\s*[:,—–-]",
+    r"(?:is|was)\s+wrong(?:\s+(?:on|in|there|here|that|this|the|it)\b){0,3})\s*[:,—–-]"
+    # "Apologies, the correct date for the launch is 9 May": the right value said as such
+    r"|^\W*(?:(?:apologies|sorry|oops)[,.!:\s]+)?the\s+correct(?:ed)?\s+[^:,.]{1,40}?\s+(?:is|are)\b",
     re.I,
 )
 

@@ -2196,16 +2196,22 @@ def corrected_earlier(s: Sentence, sentences: list[Sentence]) -> list[Sentence]:
             break  # the latest one it can mean
     if out or named or value or not lang.CORRECTS_EARLIER.match(s.raw):
         return out
+    if lang.OWNS_SLIP.match(s.raw):
+        # "Actually no, I left the spare key with Ivo": a slip owned up to puts right the
+        # speaker's sentence just before, when the two share a word
+        prev = next((o for o in reversed(sentences) if o.speaker == s.speaker and o.raw), None)
+        if prev is not None and words & content_words(prev.raw):
+            return [prev]
     # "Scratch that, Priya rang: she wants it on Friday the 9th instead": a correction that
     # gives one day and shares too few words means the latest earlier line of the same
     # speaker that gave one other day, when the two share a word (else none: unsure)
-    days = {d for _, d in s.dates}
+    days = {d for _, d in s.dates} | {date.fromisoformat(d) for d in _ISO.findall(s.text)}
     if len(days) != 1:
         return out
     for old in reversed(sentences):
-        if old.speaker != s.speaker or not old.raw or not old.dates:
+        given = {d for _, d in old.dates} | {date.fromisoformat(d) for d in _ISO.findall(old.text)}
+        if old.speaker != s.speaker or not old.raw or not given:
             continue
-        given = {d for _, d in old.dates}
         if len(given) == 1 and not days & given and words & content_words(old.raw):
             out.append(old)
         break

@@ -2,7 +2,8 @@
 sorry, fat fingers", "I meant Maeve", "sorry, autocorrect: Hale not Kale".
 
 Such a message says no fact of its own: it replaces one word (or a few) of the user's message
-right before it, the one it corrects. Which word is read by spelling: of that message's
+right before it, the one it corrects (an assistant's bare acknowledgement between the two,
+"Noted.", does not part them). Which word is read by spelling: of that message's
 words (as many together as the correction has), the one closest to it by edit distance, at
 most half its letters apart, and half only when both open on one letter ("thirsty" for
 "Thursday", "Mauve" for "Maeve", "Cobham" for "Cobden"); a figure only for a figure of the
@@ -142,6 +143,36 @@ def _shape(figure: str) -> str:
     return re.sub(r"\d", "0", figure)
 
 
+#: The most words of an assistant's reply a correction may follow and still put right the
+#: user's message before it ("Noted.", "Got it, thanks!").
+_ACK_WORDS = 4
+
+
+def _corrected_at(out: list[Message]) -> int | None:
+    """Where the user's message a correction puts right is in `out`: the last message, or
+    the user's message before an assistant's bare acknowledgement of it ("*8pm" after
+    "leaving do 7pm" and "Noted."): a reply of a few words, no question, no figure, which
+    the correction did not answer. None when there is none."""
+    if not out:
+        return None
+    last = out[-1]
+    if last.kind == "user":
+        return len(out) - 1
+    text = last.content.strip() if isinstance(last.content, str) else ""
+    if (
+        last.kind == "assistant"
+        and len(out) >= 2
+        and out[-2].kind == "user"
+        and text
+        and len(text.split()) <= _ACK_WORDS
+        and "?" not in text
+        and "\n" not in text
+        and not re.search(r"\d", text)
+    ):
+        return len(out) - 2
+    return None
+
+
 def retyped(transcript: Transcript) -> tuple[Transcript, dict[str, list[tuple[str, str]]]]:
     """The transcript with each correcting message's word put in place in the user's message
     right before it, and the correcting message left out; with, by the time of each message
@@ -156,9 +187,11 @@ def retyped(transcript: Transcript) -> tuple[Transcript, dict[str, list[tuple[st
             if m.kind == "user" and isinstance(m.content, str) and m.content.strip()
             else None
         )
-        before = out[-1] if out else None
+        at = _corrected_at(out) if fix is not None else None
+        before = out[at] if at is not None else None
         if (
             fix is not None
+            and at is not None
             and before is not None
             and before.kind == "user"
             and isinstance(before.content, str)
@@ -166,7 +199,7 @@ def retyped(transcript: Transcript) -> tuple[Transcript, dict[str, list[tuple[st
         ):
             text = before.content
             changed.setdefault(before.time, []).append((fix.fix, text[span[0] : span[1]]))
-            out[-1] = replace(before, content=text[: span[0]] + fix.fix + text[span[1] :])
+            out[at] = replace(before, content=text[: span[0]] + fix.fix + text[span[1] :])
             continue
         out.append(m)
     if not changed:
