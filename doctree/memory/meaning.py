@@ -35,11 +35,10 @@ FUSIONS = ("scores", "rrf", "add")
 
 DEFAULT_MODE: Mode = "lexical"
 """The retrieval mode when none is asked for and `DOCTREE_RETRIEVAL` names none: chosen by
-measurement (docs/retrieval.md, "By meaning": hybrid keeps every category of both
-benchmarks within 2 points of lexical but is 0.001 below it on LoCoMo's agent pipeline at
-500 words and level with it on LongMemEval's, and costs 1.9x the CPU of
-`load_memories(query)`; the memory agent's recorded exchanges were made with lexical
-search)."""
+measurement (docs/retrieval.md, "Hybrid as the default, tried"): hybrid answers more of the
+memory pages' questions, unseen ones included, but a read right after a write costs 7x
+lexical's CPU (the vectors' cache lists every row to find those deleted) and the offline
+memory agent's own searches grow by a quarter."""
 ENV_MODE = "DOCTREE_RETRIEVAL"
 
 SIMILARITY_FLOOR = 0.2
