@@ -39,6 +39,8 @@ _TABLES = (
     "vector_generations",
     "passage_vectors",
     "recall_vectors",
+    "vector_deletions",  # after the vector tables, whose deletes list their rows here
+    "vector_deletion_floors",
     "passage_pending",
     "passage_sources",
     "passages",

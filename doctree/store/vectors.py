@@ -227,6 +227,14 @@ def _one_blas_thread() -> contextlib.AbstractContextManager[Any]:
 
 
 EXACT_ROWS = 20_000
+# How many generations back an owner's deletions are listed (`VectorIndex._prune`).
+KEPT_DELETIONS = 50_000
+# An upsert's end that raises an owner's floor of deletions, never lowers it.
+_RAISE_FLOOR = (
+    "ON CONFLICT (kind, owner) DO UPDATE SET generation = CASE WHEN excluded.generation >"
+    " vector_deletion_floors.generation THEN excluded.generation"
+    " ELSE vector_deletion_floors.generation END"
+)
 HEAD = 64
 SHORTLIST = 2_000
 _CHUNK = 16_384
@@ -293,6 +301,15 @@ class VectorIndex:
         if self.current(embedder):
             return False
         self.conn.execute(f"DELETE FROM {self.table}")
+        # Every vector went: no reader's vectors are kept, so the deletions just listed are
+        # dropped and each owner's floor raised to its generation now.
+        self.conn.execute("DELETE FROM vector_deletions WHERE kind = ?", (self.kind,))
+        self.conn.execute(
+            "INSERT INTO vector_deletion_floors (kind, owner, generation)"
+            " SELECT kind, owner, generation FROM vector_generations WHERE kind = ?"
+            f" {_RAISE_FLOOR}",
+            (self.kind,),
+        )
         self.conn.execute("DELETE FROM vector_pending WHERE kind = ?", (self.kind,))
         self.conn.execute(
             f"INSERT INTO vector_pending (kind, owner, passage_id) SELECT ?, owner, id"
@@ -355,6 +372,57 @@ class VectorIndex:
             "DELETE FROM vector_pending WHERE kind = ? AND owner = ? AND passage_id = ?",
             [(self.kind, owner, int(i)) for i in ids],
         )
+        self._prune(owner)
+
+    def _prune(self, owner: str) -> None:
+        """Keep the owner's list of deletions short: those more than `KEPT_DELETIONS`
+        generations behind the current one go, and the floor rises to the newest gone (a
+        reader whose vectors are older lists every row). Each deletion moves the generation,
+        so no more than `KEPT_DELETIONS` entries are kept. The first time, the floor is the
+        current generation: no reader's vectors are older in this database."""
+        generation = self.generation(owner)
+        if generation is None:
+            return
+        self.conn.execute(
+            "INSERT INTO vector_deletion_floors (kind, owner, generation) VALUES (?, ?, ?)"
+            " ON CONFLICT (kind, owner) DO NOTHING",
+            (self.kind, owner, generation),
+        )
+        cut = generation - KEPT_DELETIONS
+        old = self.conn.execute(
+            "SELECT 1 FROM vector_deletions WHERE kind = ? AND owner = ? AND generation <= ?"
+            " LIMIT 1",
+            (self.kind, owner, cut),
+        ).fetchone()
+        if old is None:
+            return
+        self.conn.execute(
+            "DELETE FROM vector_deletions WHERE kind = ? AND owner = ? AND generation <= ?",
+            (self.kind, owner, cut),
+        )
+        self.conn.execute(
+            f"INSERT INTO vector_deletion_floors (kind, owner, generation) VALUES (?, ?, ?)"
+            f" {_RAISE_FLOOR}",
+            (self.kind, owner, cut),
+        )
+
+    def _deleted_since(self, owner: str, generation: int) -> np.ndarray | None:
+        """The ids of the owner's vectors deleted since `generation` (a rewritten passage's
+        too), or None when the list no longer reaches back that far (see `_prune`)."""
+        import numpy as np
+
+        floor = self.conn.execute(
+            "SELECT generation FROM vector_deletion_floors WHERE kind = ? AND owner = ?",
+            (self.kind, owner),
+        ).fetchone()
+        if floor is None or generation < int(floor[0]):
+            return None
+        rows = self.conn.execute(
+            "SELECT passage_id FROM vector_deletions WHERE kind = ? AND owner = ?"
+            " AND generation > ?",
+            (self.kind, owner, generation),
+        ).fetchall()
+        return np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
 
     def vector(self, owner: str, passage_id: int) -> np.ndarray | None:
         """The stored vector of one passage (decoded), or None."""
@@ -396,8 +464,9 @@ class VectorIndex:
     def _changed(self, cached: _Matrix, owner: str, generation: int) -> _Matrix | None:
         """`cached` brought up to date: the rows deleted since dropped, those stored since
         read (a row rewritten is both); None when more than half of the rows are new, as a
-        whole read is cheaper then. The rows stored since are found by their stamp (an
-        index); only when the count then disagrees (rows deleted) is every row listed."""
+        whole read is cheaper then. The rows stored since are found by their stamp, those
+        deleted since in `vector_deletions` (both by an index); every row is listed only
+        when that list does not reach back to `cached` or the count disagrees."""
         import numpy as np
 
         since = self.conn.execute(
@@ -408,9 +477,11 @@ class VectorIndex:
             f"SELECT COUNT(*) FROM {self.table} WHERE owner = ?", (owner,)
         ).fetchone()[0]
         new_ids = np.fromiter((r[0] for r in since), dtype=np.int64, count=len(since))
-        rewritten = np.isin(cached.ids, new_ids)
-        if count == len(cached.ids) - int(rewritten.sum()) + len(new_ids):
-            keep, fresh_ids = ~rewritten, new_ids
+        gone = self._deleted_since(owner, cached.generation)
+        dropped = np.isin(cached.ids, new_ids if gone is None else np.concatenate([new_ids, gone]))
+        # (With the deletions known, the count only confirms: a disagreement lists every row.)
+        if count == len(cached.ids) - int(dropped.sum()) + len(new_ids):
+            keep, fresh_ids = ~dropped, new_ids
         else:
             listed = self.conn.execute(
                 f"SELECT passage_id, stamp FROM {self.table} WHERE owner = ?", (owner,)
