@@ -3,6 +3,8 @@ that finds what the exact scan finds."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from doctree.llm.embedders import default_embedder
@@ -96,3 +98,178 @@ def test_nearest_gives_what_search_finds_as_two_lists(repo):
         zip(ids, sims, strict=True)
     )
     assert vectors.nearest(OWNER, q, 0) == ([], []) and vectors.nearest("nobody", q, 5) == ([], [])
+
+
+# -- a reader after a write: the rows stored and deleted since, not every row --------------
+
+
+class Recording:
+    """A connection that notes each statement it runs (the rest is the connection's)."""
+
+    def __init__(self, conn):
+        self._conn = conn
+        self.statements: list[str] = []
+
+    def execute(self, sql, *args):
+        self.statements.append(sql)
+        return self._conn.execute(sql, *args)
+
+    def executemany(self, sql, *args):
+        self.statements.append(sql)
+        return self._conn.executemany(sql, *args)
+
+    def __getattr__(self, name):
+        return getattr(self._conn, name)
+
+
+def whole_listings(statements: list[str], table: str) -> list[str]:
+    """The statements that list every vector row of an owner (no stamp, no id asked)."""
+    return [
+        s
+        for s in statements
+        if s.startswith("SELECT passage_id, stamp") and s.endswith(f"FROM {table} WHERE owner = ?")
+        or f"FROM {table} WHERE owner = ? ORDER BY passage_id" in s
+    ]
+
+
+def matrix(vectors: VectorIndex, owner: str) -> v._Matrix:
+    model, dimension = vectors.model()
+    m = vectors._matrix(owner, model, dimension)
+    assert m is not None
+    return m
+
+
+def assert_fresh(vectors: VectorIndex, owner: str, m: v._Matrix) -> None:
+    """`m` (a reader's matrix, caught up) holds what a whole read of the owner's rows does."""
+    rows = vectors.conn.execute(
+        f"SELECT passage_id, stamp, vector FROM {vectors.table} WHERE owner = ?"
+        " ORDER BY passage_id",
+        (owner,),
+    ).fetchall()
+    fresh = v._Matrix.of_rows(vectors.generation(owner) or 0, rows, vectors.model()[1])
+    order = np.argsort(m.ids, kind="stable")
+    assert m.generation == fresh.generation
+    assert m.ids[order].tolist() == fresh.ids.tolist()
+    assert m.stamps[order].tolist() == fresh.stamps.tolist()
+    assert np.array_equal(m.codes[order], fresh.codes)
+    assert np.allclose(m.inv_norm[order], fresh.inv_norm)
+    assert np.allclose(m.head[order], fresh.head)
+
+
+def many(e, owner: str, ids: list[int], vectors: VectorIndex) -> None:
+    vectors.put(owner, ids, e.embed([f"note {i} about {WORDS[i % len(WORDS)]}" for i in ids]))
+
+
+def test_after_a_rewrite_a_reader_reads_the_rows_changed_not_every_row(repo):
+    """A document rewritten deletes its passages' vectors and stores new ones: the reader
+    drops those deleted since (`vector_deletions`) and reads those stored since, and holds
+    what a whole read holds, without listing the owner's every row."""
+    e = default_embedder()
+    assert e is not None
+    vectors = VectorIndex(repo.conn, "recall")
+    with repo.transaction():
+        vectors.adopt(e)
+        many(e, OWNER, list(range(1, 41)), vectors)
+        many(e, "other", [99], vectors)
+    v._CACHE.clear()
+    before = matrix(vectors, OWNER)
+    with repo.transaction():
+        vectors.put(OWNER, [1], e.embed(["income taxes"]))  # rewritten
+        vectors.put(OWNER, [41], e.embed(["a hive of bees"]))  # new
+        repo.conn.execute("DELETE FROM recall_vectors WHERE owner = ? AND passage_id = 2", (OWNER,))
+        repo.conn.execute("DELETE FROM recall_vectors WHERE owner = ? AND passage_id = 3", (OWNER,))
+        many(e, OWNER, [3], vectors)  # deleted, then stored again
+        many(e, "other", [98], vectors)
+    seen = Recording(repo.conn)
+    after = matrix(VectorIndex(seen, "recall"), OWNER)  # type: ignore[arg-type]
+    assert after is not before and after.generation > before.generation
+    assert not whole_listings(seen.statements, "recall_vectors"), seen.statements
+    assert 2 not in after.ids.tolist() and 41 in after.ids.tolist()
+    assert_fresh(vectors, OWNER, after)
+    q = e.embed(["income taxes"])[0]
+    hits = vectors.search(OWNER, q, 5)
+    v._CACHE.clear()
+    assert vectors.search(OWNER, q, 5) == hits and hits[0].passage_id == 1
+
+
+def test_a_reader_older_than_the_deletions_kept_lists_every_row(repo, monkeypatch):
+    """Deletions far behind the current generation are pruned and the floor raised: a
+    reader whose vectors are older than the floor lists every row, and is right."""
+    monkeypatch.setattr(v, "KEPT_DELETIONS", 7)
+    e = default_embedder()
+    assert e is not None
+    vectors = VectorIndex(repo.conn, "passages")
+    with repo.transaction():
+        vectors.adopt(e)
+        many(e, OWNER, list(range(1, 21)), vectors)
+    v._CACHE.clear()
+    before = matrix(vectors, OWNER)
+    with repo.transaction():
+        repo.conn.execute("DELETE FROM passage_vectors WHERE owner = ? AND passage_id = 5", (OWNER,))
+        many(e, OWNER, [6, 7, 8, 9, 10], vectors)  # rewritten: five deleted, five stored
+    floor = repo.conn.execute(
+        "SELECT generation FROM vector_deletion_floors WHERE kind = 'passages' AND owner = ?",
+        (OWNER,),
+    ).fetchone()[0]
+    generation = vectors.generation(OWNER)
+    assert generation is not None and floor == generation - 7 > before.generation
+    kept = repo.conn.execute(
+        "SELECT generation FROM vector_deletions WHERE kind = 'passages' AND owner = ?", (OWNER,)
+    ).fetchall()
+    assert kept and all(floor < g <= generation for (g,) in kept)
+    seen = Recording(repo.conn)
+    after = matrix(VectorIndex(seen, "passages"), OWNER)  # type: ignore[arg-type]
+    assert whole_listings(seen.statements, "passage_vectors")  # the fallback was taken
+    assert 5 not in after.ids.tolist()
+    assert_fresh(vectors, OWNER, after)
+
+
+def test_a_new_model_drops_the_deletions_listed_and_raises_the_floor(repo):
+    """`adopt` deletes every vector: the deletions it made are not kept (no reader's
+    vectors survive it), and a reader of the model before, back again, reads anew."""
+    e = default_embedder()
+    assert e is not None
+    vectors = VectorIndex(repo.conn, "passages")
+    with repo.transaction():
+        vectors.adopt(e)
+        many(e, OWNER, [1, 2, 3], vectors)
+    v._CACHE.clear()
+    before = matrix(vectors, OWNER)
+
+    @dataclasses.dataclass
+    class Other:
+        name: str = "another model"
+        dimension: int = e.dimension
+
+    with repo.transaction():
+        assert vectors.adopt(Other())  # type: ignore[arg-type]
+    listed = "SELECT COUNT(*) FROM vector_deletions WHERE kind = 'passages'"
+    assert repo.conn.execute(listed).fetchone()[0] == 0
+    floor = repo.conn.execute(
+        "SELECT generation FROM vector_deletion_floors WHERE kind = 'passages' AND owner = ?",
+        (OWNER,),
+    ).fetchone()[0]
+    assert floor == vectors.generation(OWNER) > before.generation
+    with repo.transaction():
+        vectors.adopt(e)
+        many(e, OWNER, [2, 4], vectors)
+    after = matrix(vectors, OWNER)
+    assert after.ids.tolist() == [2, 4]
+    assert_fresh(vectors, OWNER, after)
+
+
+def test_the_deletions_listed_hold_ids_and_generations_never_text(repo):
+    e = default_embedder()
+    assert e is not None
+    vectors = VectorIndex(repo.conn, "recall")
+    with repo.transaction():
+        vectors.adopt(e)
+        many(e, OWNER, [1, 2], vectors)
+        repo.conn.execute("DELETE FROM recall_vectors WHERE owner = ? AND passage_id = 1", (OWNER,))
+    for table, width in (("vector_deletions", 4), ("vector_deletion_floors", 3)):
+        rows = repo.conn.execute(f"SELECT * FROM {table}").fetchall()
+        assert rows, table
+        for row in rows:
+            assert len(row) == width
+            assert (row[0], row[1]) == ("recall", OWNER)
+            assert all(type(x) is int for x in row[2:])
