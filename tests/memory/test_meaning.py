@@ -160,6 +160,50 @@ def test_after_forget_no_vector_of_the_erased_text_remains(repo):
             assert float((erased @ v).max()) < 0.99
 
 
+def test_after_forget_or_redact_a_reader_holds_no_vector_of_the_passages_gone(repo):
+    """A reader's vectors, kept in memory across the erasure, catch up by the deletions
+    listed since (`vector_deletions`): no passage gone keeps its vector there, and they are
+    what a whole read gives."""
+    from doctree.memory.erase import redact
+    from doctree.store import vectors as v
+
+    write(repo, "~/memory/people/bob", "Bob's locker code is tangerine falcon.\n\nBob likes jazz.")
+    write(repo, "~/memory/notes/garden", "The garden needs water.\n\nTomatoes ripen in July.")
+    write(repo, "~/memory/notes/trip", "The trip to Lisbon is in May.\n\nPack light.")
+    sync_passages(repo, OWNER)
+    assert ensure_vectors(repo.conn, "passages", OWNER)
+    e = default_embedder()
+    assert e is not None
+    vectors = VectorIndex(repo.conn, "passages")
+    q = e.embed(["the locker code"])[0]
+
+    def held() -> v._Matrix:
+        vectors.search(OWNER, q, 5)  # the reader's matrix, kept in memory
+        m = vectors._matrix(OWNER, *vectors.model())
+        assert m is not None
+        return m
+
+    def assert_caught_up(m: v._Matrix, before: set[int]) -> None:
+        now = stored(repo, "passages")
+        assert before - set(now), "no passage was cut anew"
+        assert not (before - set(now)) & set(m.ids.tolist())
+        assert sorted(m.ids.tolist()) == sorted(now)
+        for i, pid in enumerate(m.ids.tolist()):
+            assert float(m.full[i] @ now[pid][1]) > 0.99  # the vector stored now
+
+    held()
+    before = set(stored(repo, "passages"))
+    forget(repo, OWNER, "tangerine falcon")
+    sync_passages(repo, OWNER)
+    assert ensure_vectors(repo.conn, "passages", OWNER)
+    assert_caught_up(held(), before)
+    before = set(stored(repo, "passages"))
+    redact(repo, OWNER, "~/memory/notes/garden", "Tomatoes")
+    sync_passages(repo, OWNER)
+    assert ensure_vectors(repo.conn, "passages", OWNER)
+    assert_caught_up(held(), before)
+
+
 def test_a_change_of_model_rebuilds_the_vectors(repo, monkeypatch):
     write(repo, "~/memory/notes/a", "The launch moved to December 8.")
     retrieve(repo, OWNER, "release", budget_words=50, settings=mode("semantic"))

@@ -8,7 +8,11 @@ import dataclasses
 import numpy as np
 
 from doctree.llm.embedders import default_embedder
+from doctree.store import db as dbmod
+from doctree.store import migrations as sqlite_migrations
 from doctree.store import vectors as v
+from doctree.store.backends import postgres as pg
+from doctree.store.backends import write_transaction
 from doctree.store.vectors import VectorIndex, decode, encode
 
 OWNER = "main"
@@ -127,7 +131,8 @@ def whole_listings(statements: list[str], table: str) -> list[str]:
     return [
         s
         for s in statements
-        if s.startswith("SELECT passage_id, stamp") and s.endswith(f"FROM {table} WHERE owner = ?")
+        if s.startswith("SELECT passage_id, stamp")
+        and s.endswith(f"FROM {table} WHERE owner = ?")
         or f"FROM {table} WHERE owner = ? ORDER BY passage_id" in s
     ]
 
@@ -205,7 +210,9 @@ def test_a_reader_older_than_the_deletions_kept_lists_every_row(repo, monkeypatc
     v._CACHE.clear()
     before = matrix(vectors, OWNER)
     with repo.transaction():
-        repo.conn.execute("DELETE FROM passage_vectors WHERE owner = ? AND passage_id = 5", (OWNER,))
+        repo.conn.execute(
+            "DELETE FROM passage_vectors WHERE owner = ? AND passage_id = 5", (OWNER,)
+        )
         many(e, OWNER, [6, 7, 8, 9, 10], vectors)  # rewritten: five deleted, five stored
     floor = repo.conn.execute(
         "SELECT generation FROM vector_deletion_floors WHERE kind = 'passages' AND owner = ?",
@@ -273,3 +280,56 @@ def test_the_deletions_listed_hold_ids_and_generations_never_text(repo):
             assert len(row) == width
             assert (row[0], row[1]) == ("recall", OWNER)
             assert all(type(x) is int for x in row[2:])
+
+
+def caught_up_across_the_migration(target, apply, shipped, number: int) -> None:
+    """Vectors stored (and one deleted) before the migration that lists deletions, a reader
+    holding them: its floor is the generation then, and a reader of then drops the vector
+    deleted after it and reads the one stored, listing no row."""
+    e = default_embedder()
+    assert e is not None
+    conn = dbmod.connect(target, migrate=False)
+    apply(conn, available=[m for m in shipped if m[0] < number])
+    with write_transaction(conn):
+        conn.execute(
+            "UPDATE vector_models SET model = ?, dimension = ? WHERE kind = 'passages'",
+            (e.name, e.dimension),
+        )
+        for i, blob in enumerate(encode(e.embed(["bees", "the sea", "taxes"])), start=1):
+            conn.execute(
+                "INSERT INTO passage_vectors (owner, passage_id, vector, stamp) VALUES (?, ?, ?, 1)",
+                (OWNER, i, blob),
+            )
+        conn.execute("DELETE FROM passage_vectors WHERE owner = ? AND passage_id = 3", (OWNER,))
+    vectors = VectorIndex(conn, "passages")
+    v._CACHE.clear()
+    before = matrix(vectors, OWNER)
+    assert before.ids.tolist() == [1, 2]
+    assert apply(conn, available=shipped)
+    floor = conn.execute(
+        "SELECT generation FROM vector_deletion_floors WHERE kind = 'passages' AND owner = ?",
+        (OWNER,),
+    ).fetchone()[0]
+    assert floor == before.generation == vectors.generation(OWNER)
+    with write_transaction(conn):
+        conn.execute("DELETE FROM passage_vectors WHERE owner = ? AND passage_id = 2", (OWNER,))
+        vectors.put(OWNER, [4], e.embed(["a hive of bees"]))
+    seen = Recording(conn)
+    after = matrix(VectorIndex(seen, "passages"), OWNER)  # type: ignore[arg-type]
+    assert not whole_listings(seen.statements, "passage_vectors"), seen.statements
+    assert after.ids.tolist() == [1, 4]
+    assert_fresh(vectors, OWNER, after)
+    conn.close()
+
+
+def test_vectors_stored_before_the_migration_are_caught_up_by_the_deletions_after(tmp_path):
+    shipped = sqlite_migrations.migrations()
+    caught_up_across_the_migration(tmp_path / "old.db", dbmod.apply_migrations, shipped, 17)
+
+
+def test_vectors_stored_before_the_migration_are_caught_up_on_postgresql(
+    postgres_url_without_tables,
+):
+    caught_up_across_the_migration(
+        postgres_url_without_tables, pg.apply_migrations, pg.migrations(), 19
+    )
