@@ -153,7 +153,7 @@ def test_a_recall_record_written_before_the_migration_keeps_every_passage_and_it
 
     repo = DocumentsRepository(target)  # opens it, and applies migration 016
     applied = [r[0] for r in repo.conn.execute("SELECT name FROM doctree_migrations")]
-    assert applied[-1] == MIGRATION
+    assert MIGRATION in applied  # (and those after it)
     assert passages(repo.conn) == rows
     assert found(repo) == before
     assert terms_of(repo.conn) == old_terms
