@@ -7,9 +7,10 @@ whenever its row is deleted or its text rewritten (forget, redact) and put it in
 (name and dimension) made an index's vectors: another model drops them all (`adopt`).
 
 Search is a brute-force scan of the owner's vectors, held in memory while the index's
-generation is unchanged: at the sizes one owner's memory reaches, one matrix product over
-int8-stored vectors needs no approximate index, no SQLite extension (this Python cannot
-load one) and no pgvector. Which model embeds is the caller's (`doctree.llm.embedders`);
+generation is unchanged (after a write, the rows stored since are read by their stamp and
+those deleted since dropped by `vector_deletions`, migration 017): at the sizes one owner's
+memory reaches, one matrix product over int8-stored vectors needs no approximate index, no
+SQLite extension (this Python cannot load one) and no pgvector. Which model embeds is the caller's (`doctree.llm.embedders`);
 all SQL for vectors lives here.
 """
 
