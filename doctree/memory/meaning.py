@@ -36,9 +36,9 @@ FUSIONS = ("scores", "rrf", "add")
 DEFAULT_MODE: Mode = "lexical"
 """The retrieval mode when none is asked for and `DOCTREE_RETRIEVAL` names none: chosen by
 measurement (docs/retrieval.md, "Hybrid as the default, tried"): hybrid answers more of the
-memory pages' questions, unseen ones included, but a read right after a write costs 7x
-lexical's CPU (the vectors' cache lists every row to find those deleted) and the offline
-memory agent's own searches grow by a quarter."""
+memory pages' questions, unseen ones included, but a read right after a write costs about
+3x lexical's (the rewritten passages embedded) and the offline memory agent's own searches,
+which look for words, grow by a quarter in hybrid."""
 ENV_MODE = "DOCTREE_RETRIEVAL"
 
 SIMILARITY_FLOOR = 0.2
