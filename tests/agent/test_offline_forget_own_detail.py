@@ -154,3 +154,62 @@ def test_my_email_address_goes_with_its_quote_and_leaves_a_clubs(repo):
     text = pages_text(repo)
     assert "mirek@example.org" not in text  # the session's opening quote too
     assert "choir@example.org" in text
+
+
+def test_where_the_user_lives_said_without_the_word_address(repo):
+    run(
+        repo,
+        transcript(
+            "s-one",
+            *said(
+                "I live at 19 Quarry Hill, Dunmere, with my partner.",
+                "Hana lives at 2 Ferry Steps.",
+                "My work address is 60 Cable Street.",
+                "We're moving to Portugal one day.",
+            ),
+        ),
+    )
+    run(repo, transcript("s-two", ("user", T.format(4), "Please forget my address.")))
+    text = pages_text(repo)
+    assert "19 Quarry Hill" not in text
+    assert "2 Ferry Steps" in text and "60 Cable Street" in text and "Portugal" in text
+
+
+def test_a_mobile_said_without_the_word_number(repo):
+    run(
+        repo,
+        transcript(
+            "s-one",
+            *said(
+                "My mobile is 07700 900315 if the clinic needs it.",
+                "My phone is a cracked old Nokia 3310.",
+                "Hana's mobile is 07700 900777.",
+                "The clinic's phone: 01632 960222.",
+            ),
+            ("user", T.format(2), "Forget my phone number."),
+        ),
+    )
+    text = pages_text(repo)
+    assert "900315" not in text
+    assert "3310" in text and "900777" in text and "960222" in text
+
+
+@pytest.mark.parametrize(
+    ("line", "what", "says"),
+    [
+        ("- The user lives at 19 Quarry Hill.", "my address", True),
+        ("- I've just moved to 4 Kiln Row.", "my home address", True),
+        ("- I live at 19 Quarry Hill.", "my work address", False),
+        ("- Hana lives at 2 Ferry Steps.", "my address", False),
+        ("- I live in Dunmere.", "my address", False),  # a town, no address
+        ("- My mobile is 07700 900315.", "my number", True),
+        ("- My cell: +1 555 010 4477", "my phone number", True),
+        ("- My mobile is 07700 900315.", "my work number", False),
+        ("- My phone is a Nokia 3310.", "my number", False),
+        ("- Her mobile is 07700 900777.", "my number", False),
+    ],
+)
+def test_the_users_detail_said_without_its_kind(line, what, says):
+    datum = lang.own_datum(what)
+    assert datum is not None
+    assert lang.own_datum_said(line, datum, False) is says

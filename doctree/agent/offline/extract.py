@@ -1314,8 +1314,8 @@ def _forget(
         says = [t for t in a.sentences if words and _says(t.text, words, persons)]
         # "forget my address": the user's own address, not the venue's or a sister's
         datum = None if persons else lang.own_datum(target)
-        if datum is not None:
-            says = [t for t in says if lang.own_datum_said(t.raw or t.text, datum, False)]
+        if datum is not None:  # ("I live at …" says it without the word)
+            says = [t for t in a.sentences if lang.own_datum_said(t.raw or t.text, datum, False)]
         pair = apart = None
         if len(words) == 1 and not persons and datum is None:
             one = next(iter(words))

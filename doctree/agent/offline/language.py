@@ -3603,6 +3603,28 @@ def _datum_heads(tokens: list[str], kind: str) -> Iterator[int]:
 
 _MAIL = ("email", "e-mail", "mail")
 _BIRTH = ("date", "of", "birth")
+#: A telephone named by the word for it rather than "number" ("my mobile is 07700 900456",
+#: "my cell: 555-0142"): the word counts as the number's kind when a number follows it.
+_PHONE_WORDS = frozenset(("mobile", "cell", "cellphone", "phone", "telephone", "landline"))
+_PHONE_AFTER = re.compile(r"^(?:['’]s\b|\s*(?:is|was|:|=|-|–))?\s*[+(]?\d[\d\s().-]{5,}\d")
+#: Where the user says where they live without the word "address" ("I live at 41 Orchard Row",
+#: "we've moved to 3 Kiln Lane", "the user lives at …"): a figure follows.
+_LIVES_AT = re.compile(
+    r"\b(?:I|we|the\s+user)(?:['’](?:m|re|ve))?\s+(?:(?:am|are|have|has|now|currently|still|"
+    r"just|recently)\s+){0,2}(?:live|lives|living|lived|reside|resides|residing|moved|"
+    r"moving)\s+(?:at|to)\s+(?=[^.;!?\n]{0,24}\d)",
+    re.I,
+)
+
+
+def datum_said_by(kind: str) -> tuple[str, ...]:
+    """The words besides its kind's that a line saying the user's detail of `kind` may say it
+    by ("I live at …", "my mobile is …"), for finding those lines."""
+    if kind == "address":
+        return ("live", "lives", "living", "lived", "reside", "moved", "moving")
+    if kind == "number":
+        return tuple(sorted(_PHONE_WORDS))
+    return ()
 
 
 def own_datum_said(line: str, datum: tuple[str, frozenset[str]], persons_page: bool) -> bool:
@@ -3614,9 +3636,25 @@ def own_datum_said(line: str, datum: tuple[str, frozenset[str]], persons_page: b
     address, "mobile" number), the lines that say none; a request without one reaches the
     lines that say none or that one ("my number" is not "my passport number")."""
     kind, asked = datum
+    if (
+        kind == "address"
+        and not persons_page
+        and not asked - _DATUM_DEFAULT
+        and _LIVES_AT.search(line)
+    ):
+        return True  # "I live at 41 Orchard Row": the user's home, said without the word
     spans = list(_TOKEN.finditer(line))
     tokens = [m.group().lower() for m in spans]
-    for i in _datum_heads(tokens, kind):
+    heads = list(_datum_heads(tokens, kind))
+    if kind == "number":
+        heads += [
+            i
+            for i, t in enumerate(tokens)
+            if t.rstrip("'’s") in _PHONE_WORDS
+            and tokens[i + 1 : i + 2] not in (["number"], ["numbers"])
+            and _PHONE_AFTER.match(line[spans[i].start() + len(t.rstrip("'’s")) :]) is not None
+        ]
+    for i in heads:
         qual: list[str] = []
         owner = ""
         closed = False  # an owner, a determiner or a figure before the words that say which

@@ -1470,6 +1470,11 @@ class Writer(PageIO):
         paths += [f"{self.root}/people/{known[p]}" for p in persons if p in known]
         if not r.is_error:
             paths += [m.group(1) for m in re.finditer(r"^- (\S+) \(v\d+\)", r.content, re.M)]
+        for word in lang.datum_said_by(datum[0]) if datum is not None else ():
+            # the pages that say it without its word ("I live at …", "my mobile is …")
+            r = self.call("document_search", {"query": word, "under": self.root, "limit": 50})
+            if not r.is_error:
+                paths += [m.group(1) for m in re.finditer(r"^- (\S+) \(v\d+\)", r.content, re.M)]
         if sessions is not None:
             paths += self._pages_of(sessions)
         paths += [page for _, page, _ in by_role]
@@ -1556,7 +1561,8 @@ class Writer(PageIO):
                 else:
                     said = mentions(told, words)
                     if datum is not None:  # "my address": the user's, not the venue's
-                        said = said and lang.own_datum_said(ln, datum, "/people/" in path)
+                        # ("I live at …", "my mobile is …" say it without the word)
+                        said = lang.own_datum_said(ln, datum, "/people/" in path)
                     if pair is not None:
                         said = said and lang.says_with(ln, *pair)  # "the car park" only
                     if rival is not None:
