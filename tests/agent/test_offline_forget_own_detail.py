@@ -207,9 +207,30 @@ def test_a_mobile_said_without_the_word_number(repo):
         ("- My mobile is 07700 900315.", "my work number", False),
         ("- My phone is a Nokia 3310.", "my number", False),
         ("- Her mobile is 07700 900777.", "my number", False),
+        ("- Reach me at tova.l@example.net after six.", "my email", True),
+        ("- I'm tova.l@example.net on the forum.", "my e-mail address", True),
+        ("- Reach Hana at hana@example.net.", "my email", False),
+        ("- Tell me at the door.", "my email", False),
     ],
 )
 def test_the_users_detail_said_without_its_kind(line, what, says):
     datum = lang.own_datum(what)
     assert datum is not None
     assert lang.own_datum_said(line, datum, False) is says
+
+
+def test_an_email_address_the_user_gave_without_the_word(repo):
+    run(
+        repo,
+        transcript(
+            "s-one",
+            *said(
+                "For the rota, reach me at tova.l@example.net.",
+                "The club secretary is on sec@example.net.",
+            ),
+        ),
+    )
+    run(repo, transcript("s-two", ("user", T.format(4), "Forget my email.")))
+    text = pages_text(repo)
+    assert "tova.l@example.net" not in text
+    assert "sec@example.net" in text

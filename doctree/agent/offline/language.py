@@ -3607,10 +3607,16 @@ _BIRTH = ("date", "of", "birth")
 #: "my cell: 555-0142"): the word counts as the number's kind when a number follows it.
 _PHONE_WORDS = frozenset(("mobile", "cell", "cellphone", "phone", "telephone", "landline"))
 _PHONE_AFTER = re.compile(r"^(?:['’]s\b|\s*(?:is|was|:|=|-|–))?\s*[+(]?\d[\d\s().-]{5,}\d")
+#: The user's e-mail address said without the word ("reach me at ola@example.org", "I'm
+#: ola@example.org", "mine is ola@example.org").
+_MAIL_ME = re.compile(
+    r"(?:\bme\s+(?:at|on|via)|\bI['’]?m|\bI\s+am|\bmine\s+is|\bmine:)\s+<?[\w.+-]+@[\w-]+\.[\w.-]+",
+    re.I,
+)
 #: Where the user says where they live without the word "address" ("I live at 41 Orchard Row",
 #: "we've moved to 3 Kiln Lane", "the user lives at …"): a figure follows.
 _LIVES_AT = re.compile(
-    r"\b(?:I|we|the\s+user)(?:['’](?:m|re|ve))?\s+(?:(?:am|are|have|has|now|currently|still|"
+    r"\b(?:I|we|the\s+user)(?:['’](?:m|re|ve|s))?\s+(?:(?:am|are|is|was|have|has|now|currently|still|"
     r"just|recently)\s+){0,2}(?:live|lives|living|lived|reside|resides|residing|moved|"
     r"moving)\s+(?:at|to)\s+(?=[^.;!?\n]{0,24}\d)",
     re.I,
@@ -3624,6 +3630,8 @@ def datum_said_by(kind: str) -> tuple[str, ...]:
         return ("live", "lives", "living", "lived", "reside", "moved", "moving")
     if kind == "number":
         return tuple(sorted(_PHONE_WORDS))
+    if kind == "email":
+        return ("me", "mine")
     return ()
 
 
@@ -3643,6 +3651,13 @@ def own_datum_said(line: str, datum: tuple[str, frozenset[str]], persons_page: b
         and _LIVES_AT.search(line)
     ):
         return True  # "I live at 41 Orchard Row": the user's home, said without the word
+    if (
+        kind == "email"
+        and not persons_page
+        and not asked - _DATUM_DEFAULT
+        and _MAIL_ME.search(line)
+    ):
+        return True  # "reach me at ola@example.org": the user's, said without the word
     spans = list(_TOKEN.finditer(line))
     tokens = [m.group().lower() for m in spans]
     heads = list(_datum_heads(tokens, kind))
