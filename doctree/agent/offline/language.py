@@ -2842,6 +2842,8 @@ SPECIFIC = re.compile(
     # a name of code: "DATABASE_URL", "staging.env", "/volume1/@snapshots", "max_retries"
     r"|\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+\b|\b[\w-]+\.(?:env|conf|cfg|ini|ya?ml|json|toml|"
     r"py|js|ts|sh|log|txt|sql|csv)\b|(?<![\w/])/[\w@.-]+/[\w@./-]*"
+    # an e-mail address or a web address: "ola@example.org", "https://example.org/x"
+    r"|\b[\w.+-]+@[\w-]+\.[\w.-]*[A-Za-z]|\bhttps?://\S"
 )
 
 
