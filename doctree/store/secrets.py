@@ -108,9 +108,12 @@ KINDS: dict[str, str] = {
 # Values after a keyword ("password: ...") are judged by `_looks_random`; these kinds are.
 _JUDGED = {"password", "api-key", "bearer-token"}
 _SEP = (
-    r"(?:[\"']?\s*[:=]\s*|\s+(?:is|was)\s*[:=]\s*|\s+(?:is|was|=|:)\s+(?:now\s+)?"
+    # an arrow or a dash between the word and its value: "API key → …", "password -> …"
+    r"(?:\s*(?:->|=>|-->|→|⇒|⟶|➜|➔)\s*|\s+[-–—]{1,2}\s+"
+    r"|[\"']?\s*[:=]\s*|\s+(?:is|was)\s*[:=]\s*|\s+(?:is|was|=|:)\s+(?:now\s+)?"
     # a card's question and its answer in the next field: "The guest wifi password?<TAB>…"
-    r"|['’]s\s+(?:now\s+)?|\s+(?:est|es|ist|är|é|era|war|jest)\s+|\?[ ]*\t\s*|\s+)"
+    r"|['’]s\s+(?:now\s+)?|\s+(?:est|es|ist|är|é|era|war|jest)\s+|\?[ ]*\t\s*"
+    r"|\s+)"
 )
 _FOR = (
     r"(?:\s+(?:for|of|to|on|at|in|by|beside|behind|outside|inside|under|near|next\s+to|"
@@ -916,15 +919,22 @@ def _entropy(s: str) -> float:
     return -sum(n / len(s) * math.log2(n / len(s)) for n in counts.values())
 
 
-def _looks_random(value: str) -> bool:
-    """A credential, not a word: mixed characters with some entropy."""
+def _looks_random(value: str, floor: float = 2.5) -> bool:
+    """A credential, not a word: mixed characters with some entropy (`floor` bits a
+    character)."""
     if "[[" in value or "~/" in value:
         return False  # a wiki link, a path of the tree: "(see [[~/memory/notes]])"
     value = value.strip(".,;:!?()[]{}")
     if len(value) < 6 or _PLAIN.fullmatch(value) or _REFERENCE.fullmatch(value):
         return False
     kinds = sum(bool(re.search(p, value)) for p in (r"[a-z]", r"[A-Z]", r"\d", r"[^A-Za-z0-9]"))
-    return kinds >= 2 and _entropy(value) >= 2.5
+    return kinds >= 2 and _entropy(value) >= floor
+
+
+#: A password's entropy a character when its word gave it and it mixes letters and figures
+#: ("wifi password: Gr33nT34", 2.4 bits; "B00kB00k7", 1.9: its characters repeat, it is
+#: still the password).
+_GIVEN_PASSWORD_FLOOR = 1.5
 
 
 def _judged(kind: str, pattern: re.Pattern[str], m: re.Match[str]) -> bool:
@@ -952,6 +962,8 @@ def _judged(kind: str, pattern: re.Pattern[str], m: re.Match[str]) -> bool:
         return _basic_pair(value)
     if "lock" in pattern.groupindex:
         return _lock_code(m)
+    if kind == "password" and re.search(r"[A-Za-z]", value) and re.search(r"\d", value):
+        return _looks_random(value, _GIVEN_PASSWORD_FLOOR)
     return kind not in _JUDGED or _looks_random(value)
 
 
