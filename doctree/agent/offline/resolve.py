@@ -249,7 +249,11 @@ _ANY_MONTH = rf"(?:{_MONTH_RE}|{_FOREIGN_MONTH_RE})"
 #: 14-17", "du 14 au 17", "vom 14. bis 17.", "del 14 al 17", "dal 14 al 17".
 _RANGE = re.compile(
     rf"\b(?:from\s+)?(?:the\s+)?(?P<a1>{_DAY_NUM})(?P<s1>st|nd|rd|th)?"
-    rf"\s*(?:-|–|—|to|till|until|through|thru)\s*(?:the\s+)?(?P<b1>{_DAY_NUM})(?P<t1>st|nd|rd|th)?"
+    # the last day with its weekday and its month ("Wednesday 4 to Saturday 7 March"): the
+    # weekday of the first stands before it, outside the stretch
+    rf"\s*(?:-|–|—|to|till|until|through|thru)\s*(?:{WEEKDAY_OR_ABBREVIATION},?\s+"
+    rf"(?=(?:the\s+)?{_DAY_NUM}(?:st|nd|rd|th)?\s+(?:of\s+)?{_ANY_MONTH}\b))?"
+    rf"(?:the\s+)?(?P<b1>{_DAY_NUM})(?P<t1>st|nd|rd|th)?"
     rf"(?:\s+(?:of\s+)?(?P<m1>{_ANY_MONTH}))?(?![\d:.]\d|\s*(?:%|am\b|pm\b))"
     rf"|\b(?P<m2>{_MONTH_RE})\s+(?P<a2>{_DAY_NUM})(?:st|nd|rd|th)?\s*(?:-|–|—|to|till|until|through)"
     rf"\s*(?P<b2>{_DAY_NUM})(?:st|nd|rd|th)?\b(?![:.]\d|\s*(?:am|pm)\b)"
@@ -1205,6 +1209,7 @@ def absolute_dates(
     stretches = (
         [(r.start(), r.end()) for r in _RANGE.finditer(text)]
         if "-" in text
+        or "–" in text
         or any(
             w in text.lower()
             for w in ("to", "du ", "del ", "dal ", "vom ", "till", "thru", "de ", "desde ", "do ")
