@@ -2292,6 +2292,54 @@ def _value_of(
     return ("number", frozenset(numbers)) if numbers else None
 
 
+#: A line that gives a thing's day under the thing's name: "Next visit: Mon 3 May", "Visit
+#: rebooked: Tue 11 May at 9:00". The label is the words before the colon.
+_LABEL = re.compile(r"^\W{0,2}(?P<label>[^\W\d_][\w'’-]*(?:\s+[^\W\d_][\w'’-]*){0,3})\s*:\s+\S")
+#: Words of a label that are no part of the thing it names: whose it is, which one of a
+#: series ("next", "new"), and the state a booking's message says it is in.
+_LABEL_ASIDE = frozenset(
+    {"your", "my", "our", "the", "a", "an", "his", "her", "their", "next", "new", "upcoming",
+     "latest", "revised", "updated", "amended", "booked", "confirmed", "rebooked", "changed",
+     "moved", "rescheduled", "rearranged", "reminder", "now"}
+)  # fmt: skip
+#: Labels that name no thing of their own: a mail's or a form's fields of any message.
+_LABEL_FIELDS = frozenset(
+    {"date", "time", "day", "when", "from", "to", "subject", "sent", "re", "ref", "reference",
+     "note", "notes", "status", "total", "cc", "where", "venue", "location", "address"}
+)  # fmt: skip
+
+
+@lang.remembered
+def label_subject(text: str) -> frozenset[str] | None:
+    """The thing a labelled line gives a value of, the words of its label with whose and
+    which one and the state of a booking left out ("Your next visit:" and "Visit rebooked:"
+    are both of "visit"); None when the line has no label, or one that names no thing of
+    its own ("Date:", "From:")."""
+    m = _LABEL.match(text)
+    if m is None:
+        return None
+    words = [w.lower() for w in m.group("label").split()]
+    thing = frozenset(w for w in words if w not in _LABEL_ASIDE)
+    if not thing or thing <= _LABEL_FIELDS or thing & set(_VALUE_WORDS):
+        return None
+    return thing
+
+
+def _label_restates(s: Sentence, old: Sentence) -> bool:
+    """Whether `s`, a labelled line of a later message than `old`, gives another day for the
+    thing `old`'s label names, both labels naming it in the same words once whose, which one
+    and the state are left out ("Next visit: 3 May", a later message's "Visit rebooked: 11
+    May"). Lines of one message are side by side (a list, a pasted block), never one later."""
+    if old.time >= s.time:
+        return False
+    thing = label_subject(s.raw or s.text)
+    if thing is None or label_subject(old.raw or old.text) != thing:
+        return False
+    days = {d.isoformat() for _, d in s.dates} | set(_ISO.findall(s.text))
+    old_days = {d.isoformat() for _, d in old.dates} | set(_ISO.findall(old.text))
+    return bool(days and old_days) and not days & old_days
+
+
 def restates_earlier(
     s: Sentence, sentences: list[Sentence], *, any_speaker: bool = False
 ) -> list[Sentence]:
@@ -2322,6 +2370,9 @@ def restates_earlier(
             or "?" in old.raw
         ):
             continue
+        if _label_restates(s, old):
+            found.append(old)  # "Next visit: 3 May", later "Visit rebooked: 11 May"
+            continue
         old_value = _value(old)
         if old_value is None or old_value[0] != value[0] or old_value == value:
             continue
@@ -2333,6 +2384,7 @@ def restates_earlier(
             continue  # "the repair starts on the 12th" and "ends on the 30th": two values
         if (earlier is not None and subject and earlier[0] == subject) or (words and have == words):
             found.append(old)  # the same subject, or the same words with another value
+
         elif back and subject and subject <= have and len(have - subject) <= 6:
             said_before = f"{prev.raw if prev else ''} {old.raw}"
             if back == "definite" or all(
