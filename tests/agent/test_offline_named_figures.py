@@ -43,6 +43,10 @@ def test_a_figure_said_to_hold_now_corrects_the_old_one():
     assert correction_of("The shelf is 90 now, not 80.") == ("The shelf is 90 now", "80", "90")
     # without "now" (or a word of correction) two numbers are only contrasted
     assert correction_of("The shelf is 90, not 80.") is None
+    # an amount or a share said to hold now is a later value of its thing, not a figure
+    # looked for as said
+    assert correction_of("The subs have gone up: £45 now, not £40.") is None
+    assert correction_of("The interest is 4% now, not 3%.") is None
 
 
 def test_the_named_figure_kept_and_corrected_in_a_later_session(repo: DocumentsRepository):

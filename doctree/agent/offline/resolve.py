@@ -1766,7 +1766,8 @@ _CORRECTION_HEAD = re.compile(
 #: English says the value after it holds ("Tuesday, no, Wednesday").
 _NOT = r"(?:not|nicht|niet|non|nie|pas|et\s+non|y\s+no|e\s+non|en\s+niet)"
 #: A value said to hold now, just before the old one it sets aside: "… 16 now, not 15".
-_NOW_END = re.compile(r"\d[^\s,]*(?:\s+[^\W\d_]+)?\s+now\s*$", re.I)
+_NOW_END = re.compile(r"(?<![£$€\d.,])\d[\d.,]*(?:\s+[^\W\d_]+)?\s+now\s*$", re.I)
+_MONEY_OR_SHARE = re.compile(r"[£$€%]")
 _NOT_CLAUSE = re.compile(rf",?\s+{_NOT}\s+(?P<old>(?:[^,.;:!?()—–]|[,.:](?=\d))+)")
 
 
@@ -2583,9 +2584,14 @@ def correction_of(raw: str) -> tuple[str, str, str] | None:
     candidates = [v for _, v in _values(statement, kind) if v != old]
     if not candidates:
         return None
-    if marker is None and kind not in ("date", "time") and not _NOW_END.search(head):
+    if (
+        marker is None
+        and kind not in ("date", "time")
+        and not (kind == "number" and _NOW_END.search(head) and not _MONEY_OR_SHARE.search(rest))
+    ):
         # "we use Postgres, not MySQL" contrasts; a date or time corrects unasked, and so
-        # does a number said to hold now ("I'm a 16 collar now, not 15")
+        # does a bare number said to hold now ("I'm a 16 collar now, not 15"; an amount or
+        # a quantity said so is a later value, `supersession`)
         return None
     new = candidates[-1].strip()
     if new.split()[0] in ("Actually", "Correction") and len(new.split()) > 1:
