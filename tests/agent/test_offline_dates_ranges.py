@@ -84,3 +84,30 @@ def test_a_stretch_reaches_the_page_with_both_ends(repo: DocumentsRepository):
     )
     pages = "\n".join(d.body for d in repo.documents("main", "~/memory"))
     assert "14-17 March (2027-03-14 to 2027-03-17)" in pages, pages
+
+
+@pytest.mark.parametrize(
+    ("said", "first", "last"),
+    [
+        ("The conference is Tuesday 9 to Thursday 11 March 2027.", date(2027, 3, 9), None),
+        ("Lodge booked Fri 12 – Sun 14 February", date(2027, 2, 12), date(2027, 2, 14)),
+        ("kids at camp Monday 2 to Friday 6 August", date(2027, 8, 2), date(2027, 8, 6)),
+    ],
+)
+def test_a_stretch_with_a_weekday_at_each_end_has_both_ends(said, first, last):
+    out, ends = _ends(said)
+    assert ends == [first, last or date(2027, 3, 11)], out
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # no month after the last day: each day read with its own weekday, as before
+        "She's off from Friday the 4th to Monday the 7th.",
+        # a score and a weekday: no stretch
+        "We lost 3 to 1 on Saturday 6 March.",
+    ],
+)
+def test_a_weekday_in_a_stretch_needs_the_month_after_it(said):
+    out, _ = _ends(said)
+    assert " to 20" not in out, out

@@ -568,3 +568,21 @@ def test_a_message_switching_between_two_languages_gives_way_to_the_recap(tmp_pa
         ("user", T2, "Ie, diolch."),
     )
     assert any("Owain" in ln and "2028-07-14" in ln and "Caerdydd" in ln for ln in lines), lines
+
+
+def test_an_item_of_a_recap_list_keeps_its_sentences_that_restate(tmp_path):
+    lines = _lines(
+        tmp_path,
+        ("user", T0, "The roofer's quote came through.\n\nQuinn Roofing, Mill Lane, Leek\n"
+         "Ridge tiles 640.00\nScaffold 420.00\nTotal 1,060.00"),
+        ("assistant", T1, "The sum is right."),
+        ("user", T2, "I'll ring them. It's Dara Quinn I spoke to, it's his firm. He comes to "
+         "look at the ridge on Friday at 9.\n\nThe scaffold can go, we have our own."),
+        ("assistant", T3, "Noted:\n\n- Roofer: Dara Quinn, Quinn Roofing, Leek. Quote to be "
+         "reissued at £768.00 with VAT.\n- Ridge survey with Dara: Friday 3 March "
+         "2028 at 09:00."),
+        ("user", "2028-03-01T09:04:00Z", "Thank you."),
+    )  # fmt: skip
+    assert any("Roofer: Dara Quinn" in ln for ln in lines), lines
+    # the sentence that says what the assistant worked out is no restatement of the user's
+    assert not any("Roofer" in ln and "reissued" in ln for ln in lines), lines

@@ -3039,6 +3039,8 @@ def _fragment(text: str) -> bool:
     content = content_words(text)
     if len(LEADERS.findall(text)) >= 2 and content and _COUNT.search(text):
         return True  # "Ada, my niece, 6 ... art easel ... £35": a record, fields led apart
+    if named_figures(text):
+        return True  # "Sizes: neck 16, sleeve 34 and shoe 10": each figure with its name
     if not 2 <= len(words) <= 8:
         return False
     if _FIELD_NAMED.fullmatch(text.strip()):
@@ -3052,6 +3054,27 @@ def _fragment(text: str) -> bool:
         and not set(head) & _DISCOURSE
         and len(content_words(" ".join(head))) >= 2
     )
+
+
+#: One figure with the name of what it measures, in a list of them: "neck 16", "inside leg 31",
+#: "ring size 7 1/2", "ferritin 45 ug", "battery 80%".
+_NAMED_FIGURE = re.compile(
+    r"(?:[^\W\d_][\w'’-]*\s+){1,3}\d+(?:[.,/]\d+)?(?:\s+\d+/\d+)?(?:\s*(?:[^\W\d_]{1,3}|%|\"|”|″))?"
+)
+_LIST_JOIN = re.compile(r"\s*(?:,|;)\s*(?:and\s+)?|\s+and\s+")
+
+
+def named_figures(text: str) -> bool:
+    """Whether a verbless line, after a label of its own ("Measurements taken today:"), lists
+    two or more figures each with the name of what it measures ("chest 44, waist 38, shoe
+    10"): a record of values the user gives, worth a line though no verb says so."""
+    body = text.strip().rstrip(".!")
+    if ":" in body:
+        label, body = body.split(":", 1)
+        if len(label.split()) > 6 or "?" in label:
+            return False
+    pieces = _LIST_JOIN.split(body.strip())
+    return len(pieces) >= 2 and all(_NAMED_FIGURE.fullmatch(p) for p in pieces)
 
 
 #: A labelled field whose value is a person's full name, two to four capitalised words:

@@ -249,11 +249,13 @@ def recapped(
             and not x.rstrip().endswith(":")
             and not set(_DIGITS.findall(x)) & listed_figures
         ]
-    for raw in candidates if candidates is not None else turn.sentences:
+
+    def restating(raw: str) -> str | None:
+        """`raw` as a restatement of what the user said, or None when it is none."""
         text = raw.strip() if listed else _ACK.sub("", raw.strip(), count=1)
         if checks:
             if (asked := checked_back(raw.strip())) is None:
-                continue
+                return None
             text = asked
         if (
             text.endswith(("?", "!"))
@@ -263,22 +265,22 @@ def recapped(
             or _KEEPING.search(text)
             or _ADVICE.search(text)
         ):
-            continue
+            return None
         names = _names(text)
         if (
             not names
             and not (listed and _quotes_its_label(text, raw_heard))
             and not _dates_said_day(text, raw_heard, said_words)
         ):
-            continue  # figures alone: advice may reuse the user's ("the same weight, 100g")
+            return None  # figures alone: advice may reuse the user's ("the same weight, 100g")
         if any(n.lower() in taken_names for n in names):
-            continue  # it names what the user took back
+            return None  # it names what the user took back
         if names_any_of(text, let_go):
-            continue  # it names what the user asked to be let go of
+            return None  # it names what the user asked to be let go of
         if not (glyphs() or times_read() or other_script() or verbless()) and not _mostly_said(
             folded(text) if spelled else text, earlier_words | said_words
         ):
-            continue  # its own words: what the assistant knows or found, not a restatement
+            return None  # its own words: what the assistant knows or found, not a restatement
         found = _DIGITS.findall(_DATE.sub(" ", _TIME.sub(" ", text) if times_read() else text))
         if (
             glyphs()
@@ -291,7 +293,17 @@ def recapped(
                 for n in names
             )
         ) and all(f.lstrip("0") in said_digits or f.lstrip("0") in figures_before for f in found):
+            return text
+        return None
+
+    for raw in candidates if candidates is not None else turn.sentences:
+        if (text := restating(raw)) is not None:
             out.append(text)
+        elif listed and len(parts := _sentences(raw)) > 1:
+            # an item of several sentences, one of which says what the assistant brought in
+            # ("Roofer: Dara Quinn, Quinn Roofing. Quote to be reissued at £1,230."): each of
+            # the others that restates what the user said is kept as its own
+            out += [t for p in parts if _states(p, raw_heard) and (t := restating(p)) is not None]
     return out
 
 

@@ -249,7 +249,11 @@ _ANY_MONTH = rf"(?:{_MONTH_RE}|{_FOREIGN_MONTH_RE})"
 #: 14-17", "du 14 au 17", "vom 14. bis 17.", "del 14 al 17", "dal 14 al 17".
 _RANGE = re.compile(
     rf"\b(?:from\s+)?(?:the\s+)?(?P<a1>{_DAY_NUM})(?P<s1>st|nd|rd|th)?"
-    rf"\s*(?:-|–|—|to|till|until|through|thru)\s*(?:the\s+)?(?P<b1>{_DAY_NUM})(?P<t1>st|nd|rd|th)?"
+    # the last day with its weekday and its month ("Wednesday 4 to Saturday 7 March"): the
+    # weekday of the first stands before it, outside the stretch
+    rf"\s*(?:-|–|—|to|till|until|through|thru)\s*(?:{WEEKDAY_OR_ABBREVIATION},?\s+"
+    rf"(?=(?:the\s+)?{_DAY_NUM}(?:st|nd|rd|th)?\s+(?:of\s+)?{_ANY_MONTH}\b))?"
+    rf"(?:the\s+)?(?P<b1>{_DAY_NUM})(?P<t1>st|nd|rd|th)?"
     rf"(?:\s+(?:of\s+)?(?P<m1>{_ANY_MONTH}))?(?![\d:.]\d|\s*(?:%|am\b|pm\b))"
     rf"|\b(?P<m2>{_MONTH_RE})\s+(?P<a2>{_DAY_NUM})(?:st|nd|rd|th)?\s*(?:-|–|—|to|till|until|through)"
     rf"\s*(?P<b2>{_DAY_NUM})(?:st|nd|rd|th)?\b(?![:.]\d|\s*(?:am|pm)\b)"
@@ -1205,6 +1209,7 @@ def absolute_dates(
     stretches = (
         [(r.start(), r.end()) for r in _RANGE.finditer(text)]
         if "-" in text
+        or "–" in text
         or any(
             w in text.lower()
             for w in ("to", "du ", "del ", "dal ", "vom ", "till", "thru", "de ", "desde ", "do ")
@@ -1760,6 +1765,9 @@ _CORRECTION_HEAD = re.compile(
 #: ("12 osób, nie 10", "12 Leute, nicht 10", "le 25, pas le 20"); never "no", which in
 #: English says the value after it holds ("Tuesday, no, Wednesday").
 _NOT = r"(?:not|nicht|niet|non|nie|pas|et\s+non|y\s+no|e\s+non|en\s+niet)"
+#: A value said to hold now, just before the old one it sets aside: "… 16 now, not 15".
+_NOW_END = re.compile(r"(?<![£$€\d.,])\d[\d.,]*(?:\s+[^\W\d_]+)?\s+now\s*$", re.I)
+_MONEY_OR_SHARE = re.compile(r"[£$€%]")
 _NOT_CLAUSE = re.compile(rf",?\s+{_NOT}\s+(?P<old>(?:[^,.;:!?()—–]|[,.:](?=\d))+)")
 
 
@@ -2287,6 +2295,54 @@ def _value_of(
     return ("number", frozenset(numbers)) if numbers else None
 
 
+#: A line that gives a thing's day under the thing's name: "Next visit: Mon 3 May", "Visit
+#: rebooked: Tue 11 May at 9:00". The label is the words before the colon.
+_LABEL = re.compile(r"^\W{0,2}(?P<label>[^\W\d_][\w'’-]*(?:\s+[^\W\d_][\w'’-]*){0,3})\s*:\s+\S")
+#: Words of a label that are no part of the thing it names: whose it is, which one of a
+#: series ("next", "new"), and the state a booking's message says it is in.
+_LABEL_ASIDE = frozenset(
+    {"your", "my", "our", "the", "a", "an", "his", "her", "their", "next", "new", "upcoming",
+     "latest", "revised", "updated", "amended", "booked", "confirmed", "rebooked", "changed",
+     "moved", "rescheduled", "rearranged", "reminder", "now"}
+)  # fmt: skip
+#: Labels that name no thing of their own: a mail's or a form's fields of any message.
+_LABEL_FIELDS = frozenset(
+    {"date", "time", "day", "when", "from", "to", "subject", "sent", "re", "ref", "reference",
+     "note", "notes", "status", "total", "cc", "where", "venue", "location", "address"}
+)  # fmt: skip
+
+
+@lang.remembered
+def label_subject(text: str) -> frozenset[str] | None:
+    """The thing a labelled line gives a value of, the words of its label with whose and
+    which one and the state of a booking left out ("Your next visit:" and "Visit rebooked:"
+    are both of "visit"); None when the line has no label, or one that names no thing of
+    its own ("Date:", "From:")."""
+    m = _LABEL.match(text)
+    if m is None:
+        return None
+    words = [w.lower() for w in m.group("label").split()]
+    thing = frozenset(w for w in words if w not in _LABEL_ASIDE)
+    if not thing or thing <= _LABEL_FIELDS or thing & set(_VALUE_WORDS):
+        return None
+    return thing
+
+
+def _label_restates(s: Sentence, old: Sentence) -> bool:
+    """Whether `s`, a labelled line of a later message than `old`, gives another day for the
+    thing `old`'s label names, both labels naming it in the same words once whose, which one
+    and the state are left out ("Next visit: 3 May", a later message's "Visit rebooked: 11
+    May"). Lines of one message are side by side (a list, a pasted block), never one later."""
+    if old.time >= s.time:
+        return False
+    thing = label_subject(s.raw or s.text)
+    if thing is None or label_subject(old.raw or old.text) != thing:
+        return False
+    days = {d.isoformat() for _, d in s.dates} | set(_ISO.findall(s.text))
+    old_days = {d.isoformat() for _, d in old.dates} | set(_ISO.findall(old.text))
+    return bool(days and old_days) and not days & old_days
+
+
 def restates_earlier(
     s: Sentence, sentences: list[Sentence], *, any_speaker: bool = False
 ) -> list[Sentence]:
@@ -2317,6 +2373,9 @@ def restates_earlier(
             or "?" in old.raw
         ):
             continue
+        if _label_restates(s, old):
+            found.append(old)  # "Next visit: 3 May", later "Visit rebooked: 11 May"
+            continue
         old_value = _value(old)
         if old_value is None or old_value[0] != value[0] or old_value == value:
             continue
@@ -2328,6 +2387,7 @@ def restates_earlier(
             continue  # "the repair starts on the 12th" and "ends on the 30th": two values
         if (earlier is not None and subject and earlier[0] == subject) or (words and have == words):
             found.append(old)  # the same subject, or the same words with another value
+
         elif back and subject and subject <= have and len(have - subject) <= 6:
             said_before = f"{prev.raw if prev else ''} {old.raw}"
             if back == "definite" or all(
@@ -2524,8 +2584,15 @@ def correction_of(raw: str) -> tuple[str, str, str] | None:
     candidates = [v for _, v in _values(statement, kind) if v != old]
     if not candidates:
         return None
-    if marker is None and kind not in ("date", "time"):
-        return None  # "we use Postgres, not MySQL" contrasts; a date or time corrects unasked
+    if (
+        marker is None
+        and kind not in ("date", "time")
+        and not (kind == "number" and _NOW_END.search(head) and not _MONEY_OR_SHARE.search(rest))
+    ):
+        # "we use Postgres, not MySQL" contrasts; a date or time corrects unasked, and so
+        # does a bare number said to hold now ("I'm a 16 collar now, not 15"; an amount or
+        # a quantity said so is a later value, `supersession`)
+        return None
     new = candidates[-1].strip()
     if new.split()[0] in ("Actually", "Correction") and len(new.split()) > 1:
         new = " ".join(new.split()[1:])
