@@ -570,7 +570,6 @@ def test_a_message_switching_between_two_languages_gives_way_to_the_recap(tmp_pa
     assert any("Owain" in ln and "2028-07-14" in ln and "Caerdydd" in ln for ln in lines), lines
 
 
-
 #: A message in another language, its time on the 24-hour clock ("15h"), and the recap that
 #: says the time as "3 p.m."
 GARAGE = (

@@ -123,7 +123,8 @@ def org_entries(lines: list[str]) -> list[str] | None:
             if len(text.split()) > _NOTE_WORDS:
                 return None  # prose under a heading: a document, not an outline of notes
             values.append(text.rstrip(";. "))
-        nested = n + 1 < len(heads) and len(_HEADING.match(rows[heads[n + 1]])["stars"]) > level  # type: ignore[index]
+        after = _HEADING.match(rows[heads[n + 1]]) if n + 1 < len(heads) else None
+        nested = after is not None and len(after["stars"]) > level  # a heading over others
         if values:
             where = SEP.join(path) if len(path) > 1 else path[0]
             out.append(f"{where}: {'; '.join(values)}.")
