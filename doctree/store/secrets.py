@@ -449,6 +449,20 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
         ),
         (
             "pin",
+            # a PIN named, then its digits set off later in the same sentence: "I wrote the
+            # card PIN on a sticky note so I wouldn't lose it, 7302, is that safe?" ("PIN" in
+            # capitals or "PIN number"/"passcode", never the verb "pin"; the digits alone
+            # between commas or after a colon or a dash, not a year, an amount or a time)
+            re.compile(
+                r"(?:(?<![A-Za-z])(?-i:PIN)(?:\s+(?:code|number))?|\bpasscode)(?![A-Za-z])"
+                r"[^.!?\n]{0,90}?(?:,|:|\s[-–—])\s*"
+                + _MARKUP_OPEN
+                + r"(?P<value>(?!(?:19|20)\d\d\b)\d{4,8})(?=\s*(?:[,.;!?)]|$))",
+                re.I,
+            ),
+        ),
+        (
+            "pin",
             # the same in the languages most often mixed into a conversation: a word of a lock,
             # a key or a key box, then its code ("le chiavi nella cassetta, il codice è 2619",
             # "Schlüssel im Kasten, der Code ist 4711", "las llaves en la caja, el código es …")
@@ -1289,6 +1303,7 @@ _GATES: list[tuple[tuple[str, ...], str | None]] = [
         r"building|shed|store",
     ),
     _words("code", start=r"lock|door|gate|alarm|keypad|key|padlock|entry|garage"),
+    _words("pin", "passcode", start=r"pin|passcode"),
     _words("codice", "digo", "code", "kod", "pin"),
     _words("codice", "digo", "code", "kod", "pin", start=r"codice|c[oó]digo|code|kod|pin"),
     _words(

@@ -130,3 +130,36 @@ def test_the_users_name_alone_is_still_read_as_the_user():
     assert (
         as_the_user("The form is for Devika, Monday.", {"Devika"}) == "The form is for me, Monday."
     )
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Congratulations on Juniper. A good name for a mare.",
+        "Good luck with Casimir.",
+        "Sorry about Pickle. Fourteen is a good age for a cat.",
+    ],
+)
+def test_a_name_after_a_preposition_is_what_the_assistant_speaks_of(repo, reply):
+    said = "The kids have named the new foal Juniper, Casimir starts at the yard on Monday."
+    run(
+        repo,
+        transcript(
+            "s-1",
+            ("user", "2029-03-01T20:00:00Z", said),
+            ("assistant", "2029-03-01T20:00:10Z", reply),
+        ),
+    )
+    assert "~/memory/user" not in paths(repo)
+
+
+def test_a_name_said_to_the_user_after_a_wish_is_still_theirs(repo):
+    run(
+        repo,
+        transcript(
+            "s-1",
+            ("user", "2029-03-01T20:00:00Z", "Priya passed her driving test this morning."),
+            ("assistant", "2029-03-01T20:00:10Z", "Congratulations, Priya!"),
+        ),
+    )
+    assert "Priya: the user's name" in repo.read("main", "~/memory/user").body

@@ -586,3 +586,34 @@ def test_an_item_of_a_recap_list_keeps_its_sentences_that_restate(tmp_path):
     assert any("Roofer: Dara Quinn" in ln for ln in lines), lines
     # the sentence that says what the assistant worked out is no restatement of the user's
     assert not any("Roofer" in ln and "reissued" in ln for ln in lines), lines
+
+
+#: A message in another language, its time on the 24-hour clock ("15h"), and the recap that
+#: says the time as "3 p.m."
+GARAGE = (
+    "Allô! Grosse journée. Peux-tu noter des affaires pour moi?\n\n"
+    "Premièrement: l'auto est chez Garage Lapointe sur Beaubien depuis mardi, la "
+    "transmission. Ils m'ont appelé, c'est 2 150 $, pis je peux aller la chercher "
+    "après-demain après 15h."
+)
+
+
+def test_a_time_the_recap_says_with_a_dotted_pm_is_a_reading(tmp_path):
+    """The recap's "3" of "3 p.m." is the time read, not a figure the assistant brought in."""
+    recap = (
+        "Noted: your car is at Garage Lapointe on rue Beaubien for the transmission, the bill "
+        "is $2,150, and you can pick it up the day after tomorrow, Friday 3 March 2028, after "
+        "3 p.m."
+    )
+    lines = _lines(tmp_path, ("user", T0, GARAGE), ("assistant", T1, recap), ("user", T2, "Merci!"))
+    assert any("Lapointe" in ln and "2028-03-03" in ln for ln in lines), lines
+
+
+def test_a_figure_the_recap_adds_beside_a_dotted_pm_is_still_its_own(tmp_path):
+    recap = (
+        "Noted: your car is at Garage Lapointe on rue Beaubien for the transmission, the bill "
+        "is $2,150 with 2 new mounts, and you can pick it up the day after tomorrow, Friday 3 "
+        "March 2028, after 3 p.m."
+    )
+    lines = _lines(tmp_path, ("user", T0, GARAGE), ("assistant", T1, recap), ("user", T2, "Merci!"))
+    assert not any("mounts" in ln for ln in lines), lines

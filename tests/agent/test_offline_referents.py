@@ -404,3 +404,31 @@ def test_a_role_said_plainly_is_written_as_said(repo: DocumentsRepository) -> No
     _said(repo, "My partner, Arlo, starts his new job at the depot on Monday 8 March.")
     body = _people(repo).get("~/memory/people/arlo", "")
     assert "Relation: the user's partner" in body, _people(repo)
+
+
+def test_he_is_never_whom_the_pages_know_as_a_woman(repo: DocumentsRepository) -> None:
+    """Odile is the user's wife by her page; a later session names her and then says "he":
+    he is not Odile (whom he is, nothing says), and the line stays as said."""
+    _said(repo, "My wife Odile teaches piano on Tuesdays.", session="s-1", day="2032-03-01")
+    _said(
+        repo,
+        "The new pony settled in fine, Odile was thrilled.",
+        "He goes out on the top field from Monday.",
+        session="s-2",
+        day="2032-03-20",
+    )
+    people = _people(repo)
+    assert "top field" not in people.get("~/memory/people/odile", ""), people
+    assert any("He goes out on the top field" in b for b in _pages(repo).values())
+
+
+def test_she_is_still_whom_the_pages_know_as_a_woman(repo: DocumentsRepository) -> None:
+    _said(repo, "My wife Odile teaches piano on Tuesdays.", session="s-1", day="2032-03-01")
+    _said(
+        repo,
+        "Odile rang from the school.",
+        "She starts the autumn term on 4 September.",
+        session="s-2",
+        day="2032-03-20",
+    )
+    assert "autumn term" in _people(repo).get("~/memory/people/odile", "")

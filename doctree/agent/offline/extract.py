@@ -1801,6 +1801,13 @@ _REFERS_BACK = re.compile(
     r"her|their|its|him|them|which)\b",
     re.I,
 )
+#: A statement opened as a new matter ("Oh and …", "Also, …", "By the way …", "Another
+#: thing: …"): what it says does not go on from the statement before it.
+_NEW_MATTER = re.compile(
+    r"^\W*(?:oh\s+and(?:\s+also)?|and\s+also|also|btw|by\s+the\s+way|another\s+thing|"
+    r"one\s+more\s+thing|separately|on\s+another\s+note|unrelated(?:ly)?)\b",
+    re.I,
+)
 #: A word that makes a new subject of someone's (his dad, her boss), not a pronoun for them.
 _OWNER_WORD = re.compile(r"(?:his|her|their|its)$", re.I)
 
@@ -1869,7 +1876,9 @@ def _just_said(said: list[Sentence], message_starts: int = 0) -> list[Sentence]:
     She's due in May. Don't keep that." takes both. Across the start of this message only
     a pronoun or a person goes on ("…is pregnant." / "she hasn't told anyone, don't keep
     that"): a word two statements share ("moved") does not make the message before,
-    which may have been answered, part of what this one takes back."""
+    which may have been answered, part of what this one takes back. A statement opened as
+    a new matter ("Oh and …", "By the way …") goes on from nothing before it, unless by a
+    pronoun ("Also she …")."""
     if not said:
         return []
     chain = [said[-1]]
@@ -1881,6 +1890,10 @@ def _just_said(said: list[Sentence], message_starts: int = 0) -> list[Sentence]:
             # "His dad cancelled on him again" after "Ravi has the dentist on Thursday":
             # someone else's news, not more of the message before
             opens = None
+        if not opens and _NEW_MATTER.match(after.raw or after.text):
+            # "Oh and my cousin's moving to Perth" after "my cousin's dentist is Monday": a
+            # new matter, however much it shares with the one before
+            break
         if (
             opens
             or (set(s.people) & set(after.people) and not across)

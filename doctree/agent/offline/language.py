@@ -892,9 +892,13 @@ UNTRUE = re.compile(
 FORGET_THAT = re.compile(
     r"\b(?:forget|scratch|disregard|delete|remove|erase|drop|strike)\s+(?:about\s+)?"
     r"(?:that|this|it|what\s+i\s+(?:just\s+)?said)\b(?!\s+about)"
+    # (also in the progressive imperative: "don't be keeping that", "don't be putting that
+    # down")
     r"|\bdon'?t\s+(?:keep|remember|store|save|record|note|write\s+down|hang\s+on\s*to|"
-    r"hold\s+on\s*to|hold\s+onto)\s+(?:that|this|it)\b"
-    r"|\bdon'?t\s+(?:write|put|note|jot)\s+(?:that|this|it)\s+down\b"
+    r"hold\s+on\s*to|hold\s+onto|be\s+(?:keeping|remembering|storing|saving|recording|"
+    r"noting|writing\s+down))\s+(?:that|this|it)\b"
+    r"|\bdon'?t\s+(?:write|put|note|jot|be\s+(?:writing|putting|noting|jotting))\s+"
+    r"(?:that|this|it)\s+down\b"
     r"|\bnever\s*mind\s+(?:that|what\s+i\s+said)\b|\boff\s+the\s+record\b"
     # "don't you keep that either", "don't make a note of that", "don't log that", "leave that
     # out of your notes" (not "don't you remember that?", nor "leave that out of the report")

@@ -29,8 +29,13 @@ _ACK = (
     r"will\s+do|sounds\s+good|understood|all\s+set|good\s+luck|congrat\w*|sorry|welcome|"
     r"hi|hello|hey|morning|evening|good\s+(?:morning|evening|afternoon)|welcome\s+back)"
 )
+#: Prepositions: a name after one is what the assistant speaks of, not whom it speaks to.
+_ON = ("on", "to", "in", "at", "of", "for", "with", "about", "from", "by", "over")
 _ADDRESSED = re.compile(
-    rf"(?:^|(?<=[.!?]\s))(?i:{_ACK})(?:\s+[\w'’]+){{0,5}}?,?\s+(?P<name>{lang.NAME_WORD})"
+    rf"(?:^|(?<=[.!?]\s))(?i:{_ACK})(?:\s+[\w'’]+){{0,5}}?,?\s+"
+    # never the object of a preposition: "Congratulations on Pip.", "Good luck with Ana."
+    + "".join(rf"(?<!\b{p}\s)" for p in _ON)
+    + rf"(?P<name>{lang.NAME_WORD})"
     r"\s*(?:[.!?,:](?:\s|$)|$)",
     re.M,
 )

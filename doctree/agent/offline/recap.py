@@ -548,9 +548,11 @@ def says_more(clause: str, texts: list[str], days: Callable[[str], list[str]]) -
     return len({w for w in lang.content_words(clause) if not _said(w, said, words)}) >= 2
 
 
-#: A time of day: "1pm", "10.30am", "14:45".
+#: A time of day: "1pm", "10.30am", "4 p.m.", "14:45".
 _TIME = re.compile(
-    r"\b\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|o['’]\s?clock)(?!\w)|\b\d{1,2}[:h]\d{2}\b", re.I
+    r"\b\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|o['’]\s?clock)(?!\w)"
+    r"|\b\d{1,2}[:h]\d{2}\b",
+    re.I,
 )
 
 

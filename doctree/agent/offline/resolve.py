@@ -1398,7 +1398,8 @@ def referent(
     gender, unless someone whose gender is unknown was named after them; someone of unknown
     gender only when nobody else could be meant, or when they are the one person the
     sentence just before, in the same message (`said_at`), named and everyone else who fits
-    is of a known gender. A wrong person is worse than none."""
+    is of a known gender (by this session or by memory's pages). A wrong person is worse
+    than none."""
     recent = [
         k
         for k in reversed(context.last)
@@ -1409,7 +1410,14 @@ def referent(
             or context.candidate_said.get(k) == said_at
         )  # a name no rule typed is someone only for its own message ("we use Linear")
     ]
-    fits = [k for k in recent if context.gender.get(k) in (gender, None)]
+    # (a gender this session does not say, memory's pages may: "he" is never the person a
+    # page knows as "the user's wife")
+    fits = [
+        k
+        for k in recent
+        if (context.gender.get(k) or context.referents.gender_known(k, context.directory))
+        in (gender, None)
+    ]
     if not fits or fits[0].startswith("?"):
         return None  # (or the latest who fits is a name only guessed at: `_paired_opening`)
     if context.gender.get(fits[0]) == gender or len(fits) == 1:

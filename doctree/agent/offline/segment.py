@@ -56,6 +56,7 @@ from doctree.agent.offline.memo import remembered
 from doctree.agent.offline.model import Segmented, Turn
 from doctree.agent.offline.numeric import date_order
 from doctree.agent.offline.ocr import normalise as normalise_scan
+from doctree.agent.offline.orgmode import org_entries
 from doctree.agent.offline.outline import outlines
 from doctree.agent.offline.outline import shape as outline_shape
 from doctree.agent.offline.owner import as_the_user, typed_by_others
@@ -850,6 +851,8 @@ def pasted_rows(lines: list[str]) -> list[str]:
         return entries  # a reading list out of a reference manager: an entry a statement
     if (tasks := gantt_tasks(lines)) is not None:
         return tasks  # a Mermaid gantt chart: each task with its days counted
+    if (entries := org_entries(lines)) is not None:
+        return entries  # an Org file: each heading with its path and what is under it
     if (note := note_fields(lines)) is not None:
         return note  # a note with its fields: each field a statement of its subject
     if text[0] in "[{":
