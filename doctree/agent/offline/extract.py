@@ -1440,13 +1440,13 @@ def _place(turns: list[Turn], turn: Turn, *, equal: bool = False) -> int:
     if index is None or index[0] is not turns or index[1] != len(turns):
         at: dict[int, int] = {}
         alike: dict[tuple[str, str, str], list[int]] = {}
-        for i, t in enumerate(turns):
-            at.setdefault(id(t), i)
-            alike.setdefault((t.kind, t.time, t.message), []).append(i)
+        for n, t in enumerate(turns):
+            at.setdefault(id(t), n)
+            alike.setdefault((t.kind, t.time, t.message), []).append(n)
         index = _READ_ONCE["places", id(turns)] = (turns, len(turns), at, alike)
     i = index[2].get(id(turn))
     if i is None or turns[i] is not turn:  # (the list changed: found as said)
-        return turns.index(turn) if equal else next(i for i, t in enumerate(turns) if t is turn)
+        return turns.index(turn) if equal else next(j for j, t in enumerate(turns) if t is turn)
     if equal:  # an equal turn before it is the one `list.index` finds
         for j in index[3][turn.kind, turn.time, turn.message]:
             if j >= i:
