@@ -13,6 +13,7 @@ from __future__ import annotations
 from datetime import date
 
 import doctree.agent.offline.extract as extract
+import doctree.agent.offline.referred as referred_module
 import doctree.agent.offline.resolve as resolve
 from doctree.agent.offline.model import Sentence, Turn
 from tests.agent.offline_runs import current_facts, run, transcript
@@ -94,6 +95,42 @@ def test_repeated_forget_messages_find_their_place_without_a_scan(repo, monkeypa
     facts = current_facts(repo)
     assert "496" not in facts
     assert "swim" in facts
+
+
+def test_a_thing_asked_again_reads_only_the_turns_since(repo, monkeypatch):
+    read: list[int] = []
+    real = referred_module._read_turn
+
+    def counted(*args, **kwargs):
+        read.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(referred_module, "_read_turn", counted)
+    _forgets(repo, 30)
+    once = len(read)
+    read.clear()
+    _forgets(repo, 60)
+    assert len(read) <= 2.5 * max(once, 1)  # each request reading all before it: 4x
+    assert len(read) <= 2 * (1 + 2 * 60)
+
+
+def test_the_scan_so_far_finds_what_a_whole_reading_finds():
+    said = "My sister Ines lent me 400 for the deposit."
+    turns = [
+        Turn("user", DAY, [said, "It is due back in June."]),
+        Turn("assistant", DAY, ["Noted: Ines lent you 400."]),
+        Turn("user", LATER, ["Forget the loan."]),
+        Turn("assistant", LATER, ["Done."]),
+        Turn("user", LATER, ["The deposit went on the flat.", "It was 400 in all."]),
+        Turn("user", LATER, ["Forget the loan."]),
+    ]
+    test = referred_module.ThingTest({"deposit"})
+    scan = referred_module.ReferredSoFar(test)
+    for n in range(1, len(turns) + 1):
+        whole = referred_module.referred(turns[:n], referred_module.ThingTest({"deposit"}))
+        assert scan(turns[:n]) == frozenset(whole.said)
+    other = [Turn("user", DAY, ["The deposit is 300."])]  # another conversation: read anew
+    assert scan(other) == frozenset({"The deposit is 300."})
 
 
 def test_a_turns_place_is_the_one_a_scan_finds():

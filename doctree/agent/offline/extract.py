@@ -73,9 +73,9 @@ from doctree.agent.offline.recap import (
 )
 from doctree.agent.offline.records import Record, used_by
 from doctree.agent.offline.referred import (
+    ReferredSoFar,
     ThingTest,
     confirmed_people,
-    referred,
     restated_dates,
     restated_people,
 )
@@ -1389,7 +1389,11 @@ def _forget(
                 )
             key = (id(so_far[-1]), len(so_far), *thing_key)
             if (others := _READ_ONCE.get(key)) is None:
-                others = _READ_ONCE[key] = frozenset(referred(so_far, test).said)
+                # (asked again in a later message, only the turns since are read)
+                scan = _READ_ONCE.get(("so far", *thing_key))
+                if scan is None:
+                    scan = _READ_ONCE["so far", *thing_key] = ReferredSoFar(test)
+                others = _READ_ONCE[key] = scan(so_far)
             says += [
                 t
                 for t in a.sentences
