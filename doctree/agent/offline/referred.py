@@ -158,6 +158,9 @@ class ReferredSoFar:
 
     def __init__(self, says: ThingTest):
         self.says = says
+        self._start()
+
+    def _start(self) -> None:
         self.read: list[Turn] = []  # the turns read, in order
         self.found = Referred()
         self.before: list[str] = []
@@ -169,7 +172,7 @@ class ReferredSoFar:
     def __call__(self, turns: list[Turn]) -> frozenset[str]:
         n = len(self.read)
         if not (len(turns) >= n and all(turns[i] is self.read[i] for i in (0, n - 1) if n)):
-            self.__init__(self.says)  # another conversation: read from its start
+            self._start()  # another conversation: read from its start
             n = 0
         for turn in turns[n:]:
             _read_turn(turn, self.says, self.found, self.before, self.just)
