@@ -5,6 +5,7 @@ that the time such a message takes grows with its length, not with its square.""
 from __future__ import annotations
 
 import doctree.agent.offline.extract as extract
+import doctree.agent.offline.referred as referred_module
 from tests.agent.offline_runs import current_facts, run, transcript
 
 T1 = "2031-10-04T09:00:00Z"
@@ -14,13 +15,13 @@ T3 = "2031-10-04T09:02:00Z"
 
 def test_the_same_request_many_times_is_read_once(repo, monkeypatch):
     calls = []
-    real = extract.referred
+    real = referred_module._read_turn
 
     def counted(*args, **kwargs):
         calls.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(extract, "referred", counted)
+    monkeypatch.setattr(referred_module, "_read_turn", counted)
     run(
         repo,
         transcript(
@@ -34,7 +35,7 @@ def test_the_same_request_many_times_is_read_once(repo, monkeypatch):
             ("user", T3, " ".join(["Forget my pension."] * 60)),
         ),
     )
-    assert len(calls) <= 2
+    assert len(calls) <= 2 * 3  # each of the 3 turns read once (or twice)
     facts = current_facts(repo)
     assert "48,200" not in facts
     assert "food bank" in facts

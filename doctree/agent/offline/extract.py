@@ -12,7 +12,7 @@ before it.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from datetime import date, timedelta
 from typing import Any
@@ -73,9 +73,9 @@ from doctree.agent.offline.recap import (
 )
 from doctree.agent.offline.records import Record, used_by
 from doctree.agent.offline.referred import (
+    ReferredSoFar,
     ThingTest,
     confirmed_people,
-    referred,
     restated_dates,
     restated_people,
 )
@@ -605,7 +605,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
             ):
                 # "please don't keep the client's name": the names the conversation gives the
                 # part ("Client: Ada Quist"), each let go as "don't keep his name" lets go
-                so_far = segmented.turns[: segmented.turns.index(turn) + 1]
+                so_far = segmented.turns[: _place(segmented.turns, turn, equal=True) + 1]
                 for name in by_role:
                     _forget(
                         a, turn, raw, name, previous, current, dropped, False, directory,
@@ -652,7 +652,7 @@ def extract(segmented: Segmented, directory: Directory) -> Analysis:
                 kept = _clauses_before(raw) if request[1] is None else None
                 forgetting = _forget(
                     a, turn, raw, request[1], previous, current, dropped, bool(kept), directory,
-                    of_whom, segmented.turns[: segmented.turns.index(turn) + 1],
+                    of_whom, segmented.turns[: _place(segmented.turns, turn, equal=True) + 1],
                     raw == own[-1] and _taken_back_next(segmented.turns, turn), bare_at >= 0,
                     lang.NAME_NOT_KEPT.search(raw) is not None and request[1] is not None,
                 )  # fmt: skip
@@ -847,7 +847,7 @@ def _named_by_role(roles: list[str], turns: list[Turn], turn: Turn) -> list[str]
     """The names a request not to keep the names of those said by their part ("don't keep
     the patient's name": `roles`) means: those the user's messages up to its `turn` give
     that part."""
-    so_far = turns[: turns.index(turn) + 1]
+    so_far = turns[: _place(turns, turn, equal=True) + 1]
     text = "\n".join(x for t in so_far if t.kind == "user" and not t.speaker for x in t.sentences)
     return [name for role in roles for name in lang.named_as(role, text)]
 
@@ -1020,6 +1020,16 @@ def _settled(raw: str, said: str) -> tuple[str, int]:
     return out, settled
 
 
+def _still_in(items: list[Sentence], sentences: list[Sentence]) -> Iterator[Sentence]:
+    """The `items` still in `sentences` (the same sentence, or an equal one, as `in` finds),
+    in order: read only when asked for, and by identity first, so that the sentences of a
+    long message are not each compared with every sentence of the session."""
+    ids = {id(t) for t in sentences}
+    for t in items:
+        if id(t) in ids or t in sentences:
+            yield t
+
+
 def _settle_guesses(
     a: Analysis,
     raw: str,
@@ -1035,7 +1045,7 @@ def _settle_guesses(
     found = []
     for i, t in enumerate(a.sentences):
         said = t.raw or t.text
-        if t in made or "?]" not in said:
+        if "?]" not in said or t in made:
             continue
         fixed, n = _settled(said, raw)
         if n:
@@ -1127,7 +1137,7 @@ def _answers_assistant(turns: list[Turn], turn: Turn, raw: str, thing: str) -> b
     message just before it rather than asking memory to let the thing go: it opens the user's
     message and the assistant asked a question, or proposed something that names the thing
     ("I could book the ferry for you." "Forget the ferry.")."""
-    at = next(i for i, t in enumerate(turns) if t is turn)  # (by identity: turns compare by value)
+    at = _place(turns, turn)
     if at == 0 or turns[at - 1].kind != "assistant" or not turns[at - 1].sentences:
         return False
     if turn.sentences and raw != turn.sentences[0]:
@@ -1153,7 +1163,7 @@ def _taken_back_next(turns: list[Turn], turn: Turn) -> bool:
     taking back a request to forget that ended this one ("Forget my passport." … "Actually,
     keep that."): the request is then not acted on. An assistant's question between that is
     not about forgetting is what such words answer ("Shall I book the train?" "Leave it.")."""
-    at = next(i for i, t in enumerate(turns) if t is turn)  # (by identity: turns compare by value)
+    at = _place(turns, turn)
     for nxt in turns[at + 1 :]:
         if nxt.kind == "user":
             return nxt.speaker is None and lang.takes_back(nxt.sentences)
@@ -1379,7 +1389,11 @@ def _forget(
                 )
             key = (id(so_far[-1]), len(so_far), *thing_key)
             if (others := _READ_ONCE.get(key)) is None:
-                others = _READ_ONCE[key] = frozenset(referred(so_far, test).said)
+                # (asked again in a later message, only the turns since are read)
+                scan = _READ_ONCE.get(("so far", *thing_key))
+                if scan is None:
+                    scan = _READ_ONCE["so far", *thing_key] = ReferredSoFar(test)
+                others = _READ_ONCE[key] = scan(so_far)
             says += [
                 t
                 for t in a.sentences
@@ -1418,6 +1432,32 @@ def _forget(
 #: sentences `referred` finds for a thing, and each turn's sentence positions and withdrawals
 #: (a message that asks the same many times is read once; cleared for each session).
 _READ_ONCE: dict[tuple[object, ...], Any] = {}
+
+
+def _place(turns: list[Turn], turn: Turn, *, equal: bool = False) -> int:
+    """The place of `turn` in the session's `turns`: of the first turn that is it (turns
+    compare by value), or with `equal` of the first that is it or equal to it (as
+    `list.index` finds). Looked up in an index of the turns made once for the session (by
+    identity, and by what equal turns share), not found by a scan of the turns before it for
+    each message that asks."""
+    index = _READ_ONCE.get(("places", id(turns)))
+    if index is None or index[0] is not turns or index[1] != len(turns):
+        at: dict[int, int] = {}
+        alike: dict[tuple[str, str, str], list[int]] = {}
+        for n, t in enumerate(turns):
+            at.setdefault(id(t), n)
+            alike.setdefault((t.kind, t.time, t.message), []).append(n)
+        index = _READ_ONCE["places", id(turns)] = (turns, len(turns), at, alike)
+    i = index[2].get(id(turn))
+    if i is None or turns[i] is not turn:  # (the list changed: found as said)
+        return turns.index(turn) if equal else next(j for j, t in enumerate(turns) if t is turn)
+    if equal:  # an equal turn before it is the one `list.index` finds
+        for j in index[3][turn.kind, turn.time, turn.message]:
+            if j >= i:
+                break
+            if turns[j] == turn:
+                return j
+    return i
 
 
 def _withdrawals(turn: Turn) -> tuple[dict[str, int], frozenset[int]]:
@@ -1829,7 +1869,7 @@ _OFFER = re.compile(
 def _declines(turns: list[Turn], turn: Turn, raw: str, rest: list[str]) -> bool:
     """Whether `raw`, the first sentence of the user's message (`rest` its others), declines
     the offer or question that ends the assistant's message just before (`lang.declines_offer`)."""
-    at = next(i for i, t in enumerate(turns) if t is turn)  # (by identity: turns compare by value)
+    at = _place(turns, turn)
     if at == 0 or turns[at - 1].kind != "assistant" or not turns[at - 1].sentences:
         return False
     before = turns[at - 1].sentences[-1]
@@ -1841,7 +1881,7 @@ def _offered(turns: list[Turn], turn: Turn, raw: str) -> bool:
     offer, just before it, to forget what the user had said ("Should I forget that?")."""
     if not _ASSENT.fullmatch(raw):
         return False
-    at = next(i for i, t in enumerate(turns) if t is turn)  # (by identity: turns compare by value)
+    at = _place(turns, turn)
     if at == 0 or turns[at - 1].kind != "assistant":
         return False
     asked = turns[at - 1].sentences[-1] if turns[at - 1].sentences else ""
@@ -2002,7 +2042,7 @@ def _editing(turns: list[Turn], turn: Turn) -> bool:
 
 def _edited(turns: list[Turn], turn: Turn) -> bool:
     """`_editing`, worked out."""
-    for t in turns[: turns.index(turn) + 1]:
+    for t in turns[: _place(turns, turn, equal=True) + 1]:
         if t.kind not in ("user", "assistant"):
             continue
         lines = [ln for ln in t.message.splitlines() if ln.strip()]
@@ -2106,7 +2146,6 @@ def _read(
         _reread(a, current, *earlier, directory, context)
         return
     previous = previous if previous is not None else []
-    window = [t for t in [*previous, *current] if t in a.sentences]
     if (rest := afterthought.without_mark(body)) is not None:
         # "P.S. it's five, not eight", "EDIT: £358": the value it gives replaces the one it
         # means in the message's body; when none is sure, the line is read without its mark
@@ -2120,7 +2159,7 @@ def _read(
                 previous[previous.index(fixed[0])] = a.sentences[i]
             return
         body = rest
-    if corrected := bare_corrected(body, window, label):
+    if corrected := bare_corrected(body, _still_in([*previous, *current], a.sentences), label):
         # "Sorry, 4:30.", "it's 6% not 5%": the one line of this message or the one before
         # with a value of that kind
         i = a.sentences.index(corrected[0])

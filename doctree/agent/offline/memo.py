@@ -52,6 +52,13 @@ def remembered_up_to(size: int, *, shared: bool = False) -> Callable[[_F], _F]:
     return remember
 
 
+def kept_until_forget(table: dict[Any, Any]) -> dict[Any, Any]:
+    """`table` (answers a caller keeps by its own key) emptied by `forget` as the remembered
+    functions are."""
+    _CLEARS.append(table.clear)
+    return table
+
+
 def _copy(out: Any) -> Any:
     if isinstance(out, set):
         return set(out)

@@ -197,7 +197,13 @@ def recapped(
     dated = " ".join(_in_words(h) for h in heard).lower()
     said_digits = {d.lstrip("0") for d in [*read.digits, *_DIGITS.findall(dated)]}  # "08" of "8"
     said_words = set(read.words) | words_of(dated)
-    figures_before = {f.lstrip("0") for f in figures}
+
+    @cache
+    def figures_before() -> frozenset[str]:
+        # (the session's figures so far, read only when a sentence's figure is not the
+        # message's: a long session's are not gone through for every reply)
+        return frozenset(f.lstrip("0") for f in figures)
+
     if spelled:  # the words spelled out, as the recap may put them together: no accents
         said_words |= words_of(folded(f"{read.text} {dated}"))
     earlier_words = said_words | named
@@ -292,7 +298,7 @@ def recapped(
                 or held(n)
                 for n in names
             )
-        ) and all(f.lstrip("0") in said_digits or f.lstrip("0") in figures_before for f in found):
+        ) and all(f.lstrip("0") in said_digits or f.lstrip("0") in figures_before() for f in found):
             return text
         return None
 

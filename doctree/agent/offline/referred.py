@@ -84,56 +84,106 @@ def referred(turns: list[Turn], says: ThingTest, written: dict[str, str] | None 
     for turn in turns:
         if turn.kind == "user":
             when.update((raw, turn.time) for raw in turn.sentences if raw not in when)
-        if turn.kind == "user" and turn.speaker is None:
-            just = []
-            for raw in turn.sentences:
-                if says(said_forms(raw)):
-                    found.said.append(raw)
-                    just.append(raw)
-                before.append(raw)
-            continue
-        if turn.kind != "assistant":
-            continue
-        for sentence in turn.sentences:
-            parts = cut(sentence)
-            hits = [i for i, (_, text) in enumerate(parts) if says(said_forms(text))]
-            if not hits and any(len(values(x) & values(sentence)) >= _RESTATES for x in just):
-                # the reply's restatement of a sentence found, in its own words ("before
-                # Pauline's visit on the 28th" of "her mum Pauline comes to stay on the
-                # 28th"): its names and figures say it is that sentence's
-                found.restating.append(sentence)
-                found.at.append((turn.time, sentence))
-                continue
-            restated = False
-            for i in hits:
-                have = values(parts[i][1])
-                best = max(before, key=lambda s: len(values(s) & have), default=None)
-                if best is None or len(values(best) & have) < _RESTATES:
-                    continue
-                restated = True
-                if best not in found.said:
-                    found.said.append(best)
-            if not restated:
-                continue
-            spans = [sentence] if len(hits) == len(parts) else [_span(parts, i) for i in hits]
-            found.restating += spans
-            found.at += [(turn.time, x) for x in spans]
+        _read_turn(turn, says, found, before, just)
     # the sentences that go on from one found, in the same message
     for turn in turns:
-        if turn.kind != "user":
-            continue
-        own = turn.rows | turn.items  # a table's row, a list's item: each a thing of its own
-        text = (written or {}).get(turn.time, "")
-        for prev, raw in zip(turn.sentences, turn.sentences[1:], strict=False):
-            if prev not in found.said or raw in found.said or raw in turn.rows:
-                continue
-            item = prev in turn.items and raw in turn.items  # a list's item, or a note's
-            if (item and _same_line(text, prev, raw)) or (
-                raw not in own and raw not in turn.pasted and _goes_on(raw, prev)
-            ):
-                found.said.append(raw)
+        _gone_on(turn, found.said, written)
     found.at += [(when[x], x) for x in found.said if x in when]
     return found
+
+
+def _read_turn(
+    turn: Turn, says: ThingTest, found: Referred, before: list[str], just: list[str]
+) -> None:
+    """One turn of `referred`'s reading, in order: a user's sentences that say the thing, an
+    assistant's that restate one (`before`: the user's sentences so far; `just`: those found
+    in the user's message right before)."""
+    if turn.kind == "user" and turn.speaker is None:
+        just.clear()
+        for raw in turn.sentences:
+            if says(said_forms(raw)):
+                found.said.append(raw)
+                just.append(raw)
+            before.append(raw)
+        return
+    if turn.kind != "assistant":
+        return
+    for sentence in turn.sentences:
+        parts = cut(sentence)
+        hits = [i for i, (_, text) in enumerate(parts) if says(said_forms(text))]
+        if not hits and any(len(values(x) & values(sentence)) >= _RESTATES for x in just):
+            # the reply's restatement of a sentence found, in its own words ("before
+            # Pauline's visit on the 28th" of "her mum Pauline comes to stay on the
+            # 28th"): its names and figures say it is that sentence's
+            found.restating.append(sentence)
+            found.at.append((turn.time, sentence))
+            continue
+        restated = False
+        for i in hits:
+            have = values(parts[i][1])
+            best = max(before, key=lambda s: len(values(s) & have), default=None)
+            if best is None or len(values(best) & have) < _RESTATES:
+                continue
+            restated = True
+            if best not in found.said:
+                found.said.append(best)
+        if not restated:
+            continue
+        spans = [sentence] if len(hits) == len(parts) else [_span(parts, i) for i in hits]
+        found.restating += spans
+        found.at += [(turn.time, x) for x in spans]
+
+
+def _gone_on(turn: Turn, said: list[str], written: dict[str, str] | None) -> None:
+    """The sentences of a user's `turn` that go on from one in `said`, added to it."""
+    if turn.kind != "user":
+        return
+    own = turn.rows | turn.items  # a table's row, a list's item: each a thing of its own
+    text = (written or {}).get(turn.time, "")
+    for prev, raw in zip(turn.sentences, turn.sentences[1:], strict=False):
+        if prev not in said or raw in said or raw in turn.rows:
+            continue
+        item = prev in turn.items and raw in turn.items  # a list's item, or a note's
+        if (item and _same_line(text, prev, raw)) or (
+            raw not in own and raw not in turn.pasted and _goes_on(raw, prev)
+        ):
+            said.append(raw)
+
+
+class ReferredSoFar:
+    """`referred(turns, says).said` of a conversation read as it grows: asked again with
+    more turns after those it read (a thing asked to be forgotten in message after
+    message), it reads only the new ones, and goes through the sentences that go on from
+    one found again only when the reading found a sentence it had not found before."""
+
+    def __init__(self, says: ThingTest):
+        self.says = says
+        self._start()
+
+    def _start(self) -> None:
+        self.read: list[Turn] = []  # the turns read, in order
+        self.found = Referred()
+        self.before: list[str] = []
+        self.just: list[str] = []
+        self.gone_on_from: frozenset[str] = frozenset()  # what `said` was gone on from
+        self.said: list[str] = []  # with the sentences going on from them
+        self.gone: int = 0  # the turns gone through for those
+
+    def __call__(self, turns: list[Turn]) -> frozenset[str]:
+        n = len(self.read)
+        if not (len(turns) >= n and all(turns[i] is self.read[i] for i in (0, n - 1) if n)):
+            self._start()  # another conversation: read from its start
+            n = 0
+        for turn in turns[n:]:
+            _read_turn(turn, self.says, self.found, self.before, self.just)
+            self.read.append(turn)
+        if frozenset(self.found.said) != self.gone_on_from:
+            self.gone_on_from = frozenset(self.found.said)
+            self.said, self.gone = list(self.found.said), 0
+        for turn in self.read[self.gone :]:
+            _gone_on(turn, self.said, None)
+        self.gone = len(self.read)
+        return frozenset(self.said)
 
 
 def _span(parts: list[tuple[str, str]], i: int) -> str:

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import contextlib
 import re
+from collections.abc import Iterable
 from datetime import UTC, date, datetime, timedelta
+from typing import Any
 
 from dateutil.easter import easter
 
@@ -32,7 +34,7 @@ from doctree.agent.offline.language import (
     weekday_number,
 )
 from doctree.agent.offline.lexicon import common_word
-from doctree.agent.offline.memo import SIZE, remembered, remembered_up_to
+from doctree.agent.offline.memo import SIZE, kept_until_forget, remembered, remembered_up_to
 from doctree.agent.offline.model import Sentence
 from doctree.agent.offline.prefilter import gate_patterns
 from doctree.agent.offline.referents import Referents, by_role
@@ -2143,7 +2145,7 @@ def bare_correction(text: str) -> tuple[str, str, str | None] | None:
 
 
 def bare_corrected(
-    text: str, window: list[Sentence], speaker: str | None
+    text: str, window: Iterable[Sentence], speaker: str | None
 ) -> tuple[Sentence, str] | None:
     """(sentence, corrected text) for a correction that gives only a value ("sorry,
     4:30"): of the sentences of this message and the one before (`window`), by the same
@@ -2285,9 +2287,29 @@ def _subject(text: str) -> tuple[set[str], str, str] | None:
     return None
 
 
+#: `_value` of each sentence asked, by the sentence, with the fields it was worked out of:
+#: `restates_earlier` asks it of every earlier sentence for each new one, and a sentence
+#: whose fields are the same objects (its dates equal) is answered without a key to hash.
+_VALUES: dict[int, tuple[Any, ...]] = kept_until_forget({})
+
+
 def _value(s: Sentence) -> tuple[str, frozenset[str]] | None:
     """What a statement gives its subject: the dates it names, else the numbers it says."""
-    return _value_of(s.raw, s.text, s.time, frozenset(d for _, d in s.dates))
+    got = _VALUES.get(id(s))
+    if (
+        got is not None
+        and got[0] is s
+        and got[1] is s.raw
+        and got[2] is s.text
+        and got[3] is s.time
+        and got[4] == s.dates
+    ):
+        return got[5]
+    value = _value_of(s.raw, s.text, s.time, frozenset(d for _, d in s.dates))
+    if len(_VALUES) >= SIZE:
+        _VALUES.clear()
+    _VALUES[id(s)] = (s, s.raw, s.text, s.time, list(s.dates), value)
+    return value
 
 
 @remembered_up_to(SIZE, shared=True)
