@@ -31,7 +31,7 @@ from doctree.agent.offline.language import (
     content_words,
     weekday_number,
 )
-from doctree.agent.offline.lexicon import common_word
+from doctree.agent.offline.lexicon import common_word, given_gender
 from doctree.agent.offline.memo import SIZE, remembered, remembered_up_to
 from doctree.agent.offline.model import Sentence
 from doctree.agent.offline.prefilter import gate_patterns
@@ -1407,6 +1407,10 @@ def referent(
     fits = [k for k in recent if context.gender.get(k) in (gender, None)]
     if not fits or fits[0].startswith("?"):
         return None  # (or the latest who fits is a name only guessed at: `_paired_opening`)
+    if _two_just_named(context, fits, gender):
+        # "Tom met my brother Lukas. He was late": the sentence just before named another
+        # who may be "he" as well (of this gender or of none known): either, kept as said
+        return None
     if context.gender.get(fits[0]) == gender or len(fits) == 1:
         if context.just != (said_at, [fits[0]]) and context.referents.rivals(
             fits[0], fits[1:], gender, context.gender, context.directory
@@ -1425,6 +1429,25 @@ def referent(
         # checking his phone" is Theo's phone, not Malik's, named before
         return fits[0]
     return None
+
+
+def _two_just_named(context: Context, fits: list[str], gender: str) -> bool:
+    """Whether the sentence just before named the latest person who fits a "he" or "she"
+    and also someone else who fits (of that gender, or of none known and no given name of
+    the other gender only): nothing tells which of the two the pronoun means."""
+    just = context.just[1]
+    if fits[0] not in just:
+        return False
+    for k in fits[1:]:
+        if k not in just:
+            continue
+        if context.gender.get(k) == gender:
+            return True
+        first = context.form.get(k, k).split()[0]
+        if given_gender(first) not in (None, gender) and not first.startswith("?"):
+            continue
+        return True
+    return False
 
 
 #: "Her landlord …" opening a sentence: "her" owns what follows, as "his" does; an object
@@ -1526,6 +1549,13 @@ def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
             if g and who not in unnamed:
                 unnamed.append(who)
                 context.gender[who] = g
+    for m in _THE_KIN.finditer(raw):
+        # "the dad of Mila's friend": someone unnamed a later "he" may mean as well as a man
+        # named beside him; its key ("?the dad") reads no one into that pronoun
+        g = lang.kin_gender(m.group("rel")) or _PERSON_NOUN_GENDER.get(m.group("rel").lower())
+        if g and (who := f"?the {m.group('rel').lower()}") not in unnamed:
+            unnamed.append(who)
+            context.gender[who] = g
     for m in _KIN_AS_NAME.finditer(raw):
         # "Mum's hip is done": the user's mum, named by the kin word alone, is someone a
         # later "she" may mean as well as a woman named after her
@@ -1653,22 +1683,41 @@ def _opens_on_someone(raw: str) -> bool:
 _PAIRED_OPENING = re.compile(r"\W*(?P<word>[A-Z][a-z]+)\s+(?:and|&)\s+(?P<other>[A-Z][\w'’-]*)")
 
 
+#: A sentence's first word followed by a word in lower case ("Priya rang Arjun", "Kavya
+#: aunty met Meena"): it may be whoever does what the sentence says.
+_ACTING_OPENING = re.compile(r"\W*(?P<word>[A-Z][a-z]+)\s+[a-z]")
+
+
 def _paired_opening(raw: str, named: list[str]) -> list[str]:
     """A sentence's first word that opens it joined by "and" to someone it names ("Tom and
-    Jake came round"), and may itself be someone (no English word, day or month): a first
+    Jake came round"), or followed by a word in lower case when the sentence names someone
+    else ("Priya rang Arjun"), and may itself be someone (no English word, day or month): a first
     word's capital tells nothing, so it is no one the pages name, but a later "he" or "she"
     may mean it as well as the other. Its key ("?tom") stands for it among those named
     (`referent` reads no one into a pronoun that may mean it)."""
     m = _PAIRED_OPENING.match(raw)
-    if not m or not any(m.group("other") == n.split()[0] for n in named):
+    if m and any(m.group("other") == n.split()[0] for n in named):
+        word = m.group("word")
+    elif (m := _ACTING_OPENING.match(raw)) and any(m.group("word") not in n for n in named):
+        word = m.group("word")  # "Priya rang Arjun": the first word acts on someone named
+    else:
         return []
-    word = m.group("word")
     low = word.lower()
     if word in named or low in stopwords.ENGLISH or low in WEEKDAYS or low in MONTHS:
         return []
-    if word in NOT_NAMES or common_word(word):
+    if any(n.split()[0] == word for n in named) or word in NOT_NAMES or common_word(word):
         return []
     return [f"?{low}"]
+
+
+#: Someone said by "the" and a word that tells a gender, no name after it: "the dad",
+#: "the bloke" (a name after it, "the dad (Sam)", is who it is).
+_PERSON_NOUN_GENDER = {"man": "m", "guy": "m", "bloke": "m", "woman": "f", "lady": "f"}
+_THE_KIN = re.compile(
+    r"\b[Tt]he\s+(?P<rel>dad|father|mum|mom|mother|brother|sister|husband|wife|son|daughter|"
+    r"uncle|aunt|auntie|boyfriend|girlfriend|grandad|grandma|grandpa|man|guy|bloke|woman|lady)"
+    r"\b(?!\s*\(?[A-Z])"
+)
 
 
 #: A parent or grandparent named by the kin word alone, capitalised as a name: "Mum",
