@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import replace
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from doctree.agent.offline import afterthought, shifts, supersession
@@ -2991,6 +2991,20 @@ def record_findings(lines: list[str], time: str, directory: Directory) -> list[S
     return out
 
 
+def _hour_of(time: str) -> float | None:
+    """The hour of the day of an ISO 8601 message time, in the time zone that gives its date
+    (`message_date`), None when it holds no time."""
+    try:
+        dt = datetime.fromisoformat(time.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if "T" not in time and " " not in time.strip():
+        return None
+    if dt.tzinfo is not None:
+        dt = dt.astimezone(UTC)
+    return dt.hour + dt.minute / 60
+
+
 def read_sentence(
     time: str,
     raw: str,
@@ -3019,6 +3033,7 @@ def read_sentence(
         anchors=anchors,
         given=given,
         remembered=context.remembered if context is not None else None,
+        hour=_hour_of(time),
     )
     if context is not None and (
         (restated := context.restated.get(raw)) or raw in context.restated_elsewhere

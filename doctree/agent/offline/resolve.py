@@ -288,6 +288,34 @@ def message_date(time: str) -> date:
     return dt.date()
 
 
+#: The time said right after a weekday: "morning at 11", "at 6pm", "evening", "at 9.30".
+_HOUR_AFTER_DAY = re.compile(
+    r"\W*(?:(?P<part>morning|afternoon|lunchtime|evening|night)\b)?\W*(?:(?:at|@|from)\s+)?"
+    r"(?:(?P<h>\d{1,2})(?:[:.](?P<min>\d\d))?\s*(?P<ampm>[ap]\.?m\b\.?)?)?",
+    re.I,
+)
+_PART_HOUR = {"morning": 9.0, "afternoon": 14.0, "lunchtime": 12.5, "evening": 18.0, "night": 20.0}
+
+
+def _hour_said(after: str) -> float | None:
+    """The hour of the day said right after a weekday ("morning at 11" 11, "at 6" 18, "at
+    6pm" 18, "evening" 18), None without one. A clock hour from 1 to 7 without "am" is the
+    afternoon's, as appointments are; one after "evening" or "night" too."""
+    m = _HOUR_AFTER_DAY.match(after)
+    if m is None or not (m.group("h") or m.group("part")):
+        return None
+    part = (m.group("part") or "").lower()
+    if not m.group("h"):
+        return _PART_HOUR[part]
+    h = int(m.group("h"))
+    if h > 23:
+        return None
+    ampm = (m.group("ampm") or "").lower()[:1]
+    if ampm == "p" and h < 12 or not ampm and h < 12 and (h < 8 or part in ("evening", "night")):
+        h += 12
+    return h + int(m.group("min") or 0) / 60
+
+
 def _next_weekday(ref: date, wd: int, *, include_today: bool = False) -> date:
     delta = (wd - ref.weekday()) % 7
     if delta == 0 and not include_today:
@@ -435,8 +463,11 @@ def resolve_relative(
     anchors: list[tuple[str, date]] | None = None,
     given: list[tuple[int, date]] | None = None,
     remembered: list[tuple[str, date]] | None = None,
+    hour: float | None = None,
 ) -> tuple[str, list[tuple[str, date]]]:
-    """Annotate relative dates in `text` with the absolute date they mean, said on `ref`.
+    """Annotate relative dates in `text` with the absolute date they mean, said on `ref`
+    (at `hour`, when known: a bare weekday that is `ref`'s own is today when the time said
+    with it is still to come, a week on when it has gone by, and left as said without one).
 
     `tomorrow` -> `tomorrow (2026-11-17)`. Rules: a bare or `this`/`on` weekday is the next
     such day after `ref`; `next <weekday>` is that day in the following (ISO, Monday-first)
@@ -758,6 +789,13 @@ def resolve_relative(
                 and not _CALLED_OFF_DAY.search(before)
             ):
                 d = ref - timedelta(days=((ref.weekday() - wd) % 7) or 7)
+            elif wd == ref.weekday() and hour is not None and not mod:
+                # "the dentist is Monday at 11" said on a Monday: today when 11 is still to
+                # come, a week on when it has gone by; without a time either may be meant
+                at = _hour_said(text[m.end() : _clause_span(text, m.start())[1]])
+                if at is None:
+                    continue
+                d = ref if at > hour else ref + timedelta(days=7)
             else:
                 d = _next_weekday(ref, wd)
                 here_before = [x for p, x in here if p < m.start()]
