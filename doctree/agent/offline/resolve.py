@@ -348,6 +348,14 @@ _REPORTED = re.compile(
 )
 
 
+#: The speaker's own earlier word for a value right before a day: "I said the 4th", "I told
+#: you Friday", "I put down the 9th" (what was said, which the sentence goes on to correct).
+_SAID_AS_VALUE = re.compile(
+    r"\bI\s+(?:said|wrote|typed|put(?:\s+down)?|told\s+(?:you|u)|gave\s+(?:you|u))\s+"
+    r"(?:the\s+)?$"
+)
+
+
 #: "since" or "ever since" right before a day: the day is gone ("failing since Monday").
 _SINCE = re.compile(r"\b(?:ever\s+)?since\s+(?:(?:last|the)\s+)?$", re.I)
 #: A day that is the subject of a clause after "since": "since Tuesday is full" is because.
@@ -579,6 +587,10 @@ def resolve_relative(
             continue
         if m.group("wd") and re.search(r"\b(?:a|any|every|each)\s+$", text[: m.start()], re.I):
             continue  # "also a Saturday", "any Monday": what day a date is, or no one day
+        if _SAID_AS_VALUE.search(text, 0, m.start()) and not lang.has_verb(
+            clause_at(text, m.start())[len(clause_at(text[: m.start()], m.start() - 1)) :]
+        ):
+            continue  # "last time I said the 4th; it's the 5th": the day set aside, no date
         past = tense_at(text, m.start()) if by_clause else tense
         if _SINCE.search(text[: m.start()]) and not _SINCE_BECAUSE.match(text, m.end()):
             past = True  # "keeps failing since Monday": a day gone, whatever the tense
