@@ -21,7 +21,9 @@ def test_the_day_said_before_is_left_undated():
 
 
 def test_a_weekday_told_before_is_left_undated():
-    text, dates = resolve_relative("I told you Tuesday, sorry, it is Wednesday.", SAT, by_clause=True)
+    text, dates = resolve_relative(
+        "I told you Tuesday, sorry, it is Wednesday.", SAT, by_clause=True
+    )
     assert "Tuesday (" not in text, text
     assert [d for _, d in dates] == [date(2031, 5, 14)], dates
 

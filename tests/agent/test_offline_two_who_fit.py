@@ -52,7 +52,9 @@ def test_he_after_one_man_named_is_still_him(tmp_path):
 
 def test_she_after_a_sister_and_a_brother_is_still_her(tmp_path):
     with DocumentsRepository(tmp_path / "p.db") as repo:
-        pages = _said(repo, "My sister Ines met my brother Tomas for coffee. She is moving to Porto.")
+        pages = _said(
+            repo, "My sister Ines met my brother Tomas for coffee. She is moving to Porto."
+        )
     assert "Ines is moving to Porto" in pages, pages
 
 

@@ -41,9 +41,7 @@ def _said_on_thursday(tmp_path, message: str, db: str = "p.db") -> str:
 
 
 def test_another_weekday_and_next_are_as_before(tmp_path):
-    assert "Friday (2029-03-09)" in _said_on_thursday(
-        tmp_path, "The boiler service is on Friday."
-    )
+    assert "Friday (2029-03-09)" in _said_on_thursday(tmp_path, "The boiler service is on Friday.")
     assert "next Thursday (2029-03-15)" in _said_on_thursday(
         tmp_path, "Choir starts next Thursday.", "choir.db"
     )

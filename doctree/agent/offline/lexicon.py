@@ -53,7 +53,9 @@ def _given_by_gender() -> tuple[frozenset[str], frozenset[str]]:
     out = []
     for name in ("dist.female.first", "dist.male.first"):
         text = resources.files(names).joinpath(name).read_text(encoding="ascii")
-        out.append(frozenset(ln.split(maxsplit=1)[0].capitalize() for ln in text.splitlines() if ln))
+        out.append(
+            frozenset(ln.split(maxsplit=1)[0].capitalize() for ln in text.splitlines() if ln)
+        )
     return out[0], out[1]
 
 

@@ -1897,8 +1897,16 @@ _INSTEAD_OF = re.compile(
 )
 
 
-#: A code of capitals and figures, each at least two: "AFE2937", "KT4471", "B12X".
-_CODE = re.compile(r"(?=(?:[^A-Z]*[A-Z]){2})(?=(?:\D*\d){2})[A-Z0-9]{4,12}")
+#: A code of capitals and figures, each at least two: "AFE2937", "KT4471", "B12X"; or of
+#: five or more with one figure among at least two capitals: "QX7TRB".
+_CODE = re.compile(
+    r"(?=(?:[^A-Z]*[A-Z]){2})(?=(?:\D*\d){2})[A-Z0-9]{4,12}"
+    r"|(?=(?:[^A-Z]*[A-Z]){2})(?=\D*\d)[A-Z0-9]{5,12}"
+)
+#: A code of two or three capitals, a space and figures: "LH 902", "EZY 4471" (at the start
+#: of the words set aside; at the end of those before them).
+_SPACED_CODE = re.compile(r"[A-Z]{2,3}\s\d{2,5}(?![\w])")
+_SPACED_CODE_END = re.compile(r"(?<![\w])[A-Z]{2,3}\s\d{2,5}$")
 
 
 def _shape(code: str) -> str:
@@ -1916,11 +1924,12 @@ def values_contrasted(text: str) -> tuple[str, str] | None:
     if m is None:
         return None
     old_said = re.sub(r"^(?:the|a|an)\s+", "", m.group("old").strip(), flags=re.I)
-    code = _CODE.fullmatch(old_said.split(" ")[0].rstrip(".,"))
+    code = _CODE.fullmatch(old_said.split(" ")[0].rstrip(".,")) or _SPACED_CODE.match(old_said)
     if code is not None:
         # "the ring is KT4471, not KT4417": a code of letters and figures for one of the
-        # same shape said just before it
-        said = _CODE.fullmatch(text[: m.start()].rstrip().split(" ")[-1].rstrip(".,"))
+        # same shape said just before it; "LH 902, not LH 920" written with a space
+        before = text[: m.start()].rstrip().rstrip(".,")
+        said = _CODE.fullmatch(before.split(" ")[-1]) or _SPACED_CODE_END.search(before)
         if said is None or _shape(said.group(0)) != _shape(code.group(0)):
             return None
         return (said.group(0), code.group(0)) if said.group(0) != code.group(0) else None
