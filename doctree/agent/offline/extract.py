@@ -3224,6 +3224,12 @@ _TAKEN_IN = re.compile(
 )
 
 
+#: A day with a slash after a word that dates what it goes with: "on 3/2", "due 5/6".
+_UNDECIDED_DAY = re.compile(
+    r"\b(?:on|by|until|till|from|due|before|after)\s+\d{1,2}/\d{1,2}(?![/\d])", re.I
+)
+
+
 def _classify(s: Sentence, clean: str, ref: date, *, speaker: str | None) -> None:
     """The kinds of statement `s` is: a correction, or any of decision, remember,
     preference, rule, health, setup, leaving, date; a plain statement worth keeping when
@@ -3264,6 +3270,17 @@ def _classify(s: Sentence, clean: str, ref: date, *, speaker: str | None) -> Non
             s.kinds.append("date")
         if not s.kinds and not speaker and lang.worth_keeping(clean):
             s.kinds.append("statement")  # said plainly, no trigger word: kept as said
+        elif (
+            not s.kinds
+            and not speaker
+            and s.when is None
+            and _UNDECIDED_DAY.search(clean)
+            and not clean.rstrip().endswith("?")
+        ):
+            # "Car insurance review appointment on 3/2 at the broker office": a verbless note of
+            # a day whose order ("3 February" or "2 March") nothing says, too long to pass
+            # for a fragment; kept as said, undated, as it would be with its day read
+            s.kinds.append("statement")
     if lang.CHANGE.search(clean) and ({"preference", "decision"} & set(s.kinds)):
         s.kinds.append("change")
 
