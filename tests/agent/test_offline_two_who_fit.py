@@ -65,3 +65,17 @@ def test_a_given_name_tells_a_gender_only_when_of_one_list():
     assert given_gender("Carla") == "f"
     assert given_gender("Sam") is None
     assert given_gender("Zainab") is None
+
+
+def test_a_kin_word_said_as_a_name_and_its_kin_are_one_person(tmp_path):
+    with DocumentsRepository(tmp_path / "p.db") as repo:
+        pages = _said(repo, "The train to visit Grandpa leaves at noon. He turns eighty on Sunday.")
+    assert "He turns eighty" not in pages.split("# Notes")[-1].split("## Sessions")[0], pages
+
+
+def test_a_plural_common_word_opening_a_sentence_is_no_one():
+    from doctree.agent.offline.resolve import _paired_opening
+
+    assert _paired_opening("Tickets are booked for Maren.", ["Maren"]) == []
+    assert _paired_opening("Ferries leave for Maren's island.", ["Maren"]) == []
+    assert _paired_opening("Zainab phoned Orla.", ["Orla"]) == ["?zainab"]

@@ -1488,8 +1488,12 @@ def _two_just_named(context: Context, fits: list[str], gender: str) -> bool:
     just = context.just[1]
     if fits[0] not in just:
         return False
+
+    def said_as(k: str) -> str:  # "Grandad" and "the user's grandad" are one person
+        return re.sub(r"^(?:the user's |\?the |\?)", "", context.form.get(k, k).lower())
+
     for k in fits[1:]:
-        if k not in just:
+        if k not in just or said_as(k) == said_as(fits[0]):
             continue
         if context.gender.get(k) == gender:
             return True
@@ -1757,6 +1761,11 @@ def _paired_opening(raw: str, named: list[str]) -> list[str]:
         return []
     if any(n.split()[0] == word for n in named) or word in NOT_NAMES or common_word(word):
         return []
+    if any(
+        word.endswith(e) and common_word(word.removesuffix(e) + y)
+        for e, y in (("s", ""), ("es", ""), ("ies", "y"))
+    ):
+        return []  # "Flights are …", "Ferries leave …": a plural of a common word
     return [f"?{low}"]
 
 
