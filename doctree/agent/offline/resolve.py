@@ -1937,8 +1937,8 @@ def values_contrasted(text: str) -> tuple[str, str] | None:
     if code is not None:
         # "the ring is KT4471, not KT4417": a code of letters and figures for one of the
         # same shape said just before it; "LH 902, not LH 920" written with a space
-        before = text[: m.start()].rstrip().rstrip(".,")
-        said = _CODE.fullmatch(before.split(" ")[-1]) or _SPACED_CODE_END.search(before)
+        ahead = text[: m.start()].rstrip().rstrip(".,")
+        said = _CODE.fullmatch(ahead.split(" ")[-1]) or _SPACED_CODE_END.search(ahead)
         if said is None or _shape(said.group(0)) != _shape(code.group(0)):
             return None
         return (said.group(0), code.group(0)) if said.group(0) != code.group(0) else None
