@@ -1495,6 +1495,8 @@ def _two_just_named(context: Context, fits: list[str], gender: str) -> bool:
     for k in fits[1:]:
         if k not in just or said_as(k) == said_as(fits[0]):
             continue
+        if fits[0].startswith(f"{context.form.get(k, k)}'s "):
+            continue  # "Priya's dad is selling his van. He …": the dad, whose kin Priya is
         if context.gender.get(k) == gender:
             return True
         first = context.form.get(k, k).split()[0]
