@@ -163,6 +163,8 @@ def find_entities(
     for pattern in () if none_can_match(lang.SERVICE, raw) else lang.SERVICE:
         for m in pattern.finditer(raw):
             for name in _names_in(m.group("names")):
+                if _TITLE.fullmatch(name):
+                    continue  # "note: Mr Hartley spoke with Mr Quinn": a title, someone's
                 if person_slug(name) not in directory.people:
                     other("organisations", name)
     for pattern in () if none_can_match(lang.NOT_PERSON, raw) else lang.NOT_PERSON:
@@ -452,3 +454,7 @@ _NOT_WITH_PERSON = re.compile(
 
 
 gate_patterns(globals())  # the cheap test in front of every pattern above (prefilter.py)
+
+
+#: A title said before someone's name: "Mr", "Mrs", "Dr", "Prof." (never a firm's name).
+_TITLE = re.compile(r"(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Sr|Sra|Srta|Mme|Mlle|Herr|Frau)\.?")

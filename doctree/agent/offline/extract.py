@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import replace
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from doctree.agent.offline import afterthought, shifts, supersession
@@ -3043,6 +3043,20 @@ def record_findings(lines: list[str], time: str, directory: Directory) -> list[S
     return out
 
 
+def _hour_of(time: str) -> float | None:
+    """The hour of the day of an ISO 8601 message time, in the time zone that gives its date
+    (`message_date`), None when it holds no time."""
+    try:
+        dt = datetime.fromisoformat(time.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if "T" not in time and " " not in time.strip():
+        return None
+    if dt.tzinfo is not None:
+        dt = dt.astimezone(UTC)
+    return dt.hour + dt.minute / 60
+
+
 def read_sentence(
     time: str,
     raw: str,
@@ -3071,6 +3085,7 @@ def read_sentence(
         anchors=anchors,
         given=given,
         remembered=context.remembered if context is not None else None,
+        hour=_hour_of(time),
     )
     if context is not None and (
         (restated := context.restated.get(raw)) or raw in context.restated_elsewhere
@@ -3261,6 +3276,12 @@ _TAKEN_IN = re.compile(
 )
 
 
+#: A day with a slash after a word that dates what it goes with: "on 3/2", "due 5/6".
+_UNDECIDED_DAY = re.compile(
+    r"\b(?:on|by|until|till|from|due|before|after)\s+\d{1,2}/\d{1,2}(?![/\d])", re.I
+)
+
+
 def _classify(s: Sentence, clean: str, ref: date, *, speaker: str | None) -> None:
     """The kinds of statement `s` is: a correction, or any of decision, remember,
     preference, rule, health, setup, leaving, date; a plain statement worth keeping when
@@ -3301,6 +3322,17 @@ def _classify(s: Sentence, clean: str, ref: date, *, speaker: str | None) -> Non
             s.kinds.append("date")
         if not s.kinds and not speaker and lang.worth_keeping(clean):
             s.kinds.append("statement")  # said plainly, no trigger word: kept as said
+        elif (
+            not s.kinds
+            and not speaker
+            and s.when is None
+            and _UNDECIDED_DAY.search(clean)
+            and not clean.rstrip().endswith("?")
+        ):
+            # "Car insurance review appointment on 3/2 at the broker office": a verbless note of
+            # a day whose order ("3 February" or "2 March") nothing says, too long to pass
+            # for a fragment; kept as said, undated, as it would be with its day read
+            s.kinds.append("statement")
     if lang.CHANGE.search(clean) and ({"preference", "decision"} & set(s.kinds)):
         s.kinds.append("change")
 

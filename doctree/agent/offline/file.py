@@ -131,6 +131,10 @@ def home(s: Sentence, directory: Directory, session_project: str | None) -> Home
     return None
 
 
+#: A sentence opening on someone else's pronoun: "She loves sushi", "His knee is worse".
+_SOMEONE_ELSES = re.compile(r"\W*(?:she|he|his|her)\b(?!['’]s\s+(?:me|us)\b)", re.I)
+
+
 def list_slot(s: Sentence) -> tuple[str, str] | None:
     """(list page, section) for a fact with no page of its own, or None."""
     kinds = set(s.kinds)
@@ -140,7 +144,14 @@ def list_slot(s: Sentence) -> tuple[str, str] | None:
         return "notes", "Findings"
     if "rule" in kinds:
         return "corrections", "Rules"
-    if kinds & {"preference", "health"}:
+    if kinds & {"preference", "health"} and not (
+        s.speaker == "the user"
+        and not s.people
+        and _SOMEONE_ELSES.match(s.text)
+        and not lang.FIRST_PERSON.search(s.text)
+    ):
+        # (not "She is having knee surgery" with nobody sure to be "she": someone else's,
+        # kept as said on the notes, never read as the user's own)
         return "corrections", "Preferences"
     if "decision" in kinds:
         return "decisions", "Outside any project"

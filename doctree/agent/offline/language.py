@@ -2576,6 +2576,11 @@ NICKNAME = (
         rf"people\s+)?call(?:s|ed)?\s+(?:him|her|them)\s+(?P<nick>{NAME_WORD})"
     ),
     re.compile(rf"(?P<full>{NAME})\s*[(,]\s*(?P<nick>{NAME_WORD})\s+for\s+short"),
+    # "Theodore, Teddy to everyone", "Margaret (Peg to the family)"
+    re.compile(
+        rf"(?P<full>{NAME})\s*[(,]\s*(?P<nick>{NAME_WORD})\s+to\s+(?:everyone|everybody|all|"
+        r"(?:(?:his|her|their)\s+)?friends|us|the\s+family|family)\b"
+    ),
     re.compile(rf"(?P<full>{NAME}),?\s+(?:who\s+)?(?:goes|went)\s+by\s+(?P<nick>{NAME_WORD})"),
     re.compile(rf"(?P<full>{NAME}),?\s+(?:aka|a\.k\.a\.)\s+(?P<nick>{NAME_WORD})"),
     # "Ah Ma (my grandmother, Wong Siu-Fong)", "Gigi (my aunt, Georgina Hale)": what the

@@ -44,3 +44,27 @@ def title_word(word: str) -> bool:
         return False
     _, _, given = _lists()
     return word.capitalize() not in given and is_word(word)
+
+
+@functools.cache
+def _given_by_gender() -> tuple[frozenset[str], frozenset[str]]:
+    import names
+
+    out = []
+    for name in ("dist.female.first", "dist.male.first"):
+        text = resources.files(names).joinpath(name).read_text(encoding="ascii")
+        out.append(
+            frozenset(ln.split(maxsplit=1)[0].capitalize() for ln in text.splitlines() if ln)
+        )
+    return out[0], out[1]
+
+
+def given_gender(word: str) -> str | None:
+    """'f' or 'm' when `word` is a given name of one of the census lists only ("Tom" of the
+    men's, "Carla" of the women's), None when of both ("Sam") or of neither ("Priya"). It
+    only ever rules someone out as whom a pronoun may mean, never reads one into it."""
+    female, male = _given_by_gender()
+    w = word.capitalize()
+    if (w in female) == (w in male):
+        return None
+    return "f" if w in female else "m"

@@ -132,6 +132,27 @@ def _dated(day: int, month: int, year: int | None, ref: date, past: bool) -> dat
         return None
 
 
+def _readings(text: str) -> bool:
+    """Whether the yearless numbers with a slash of `text` are readings of one scale: two or
+    more, each no more than the one after its slash, all after the same one, a scale's
+    ("out: 4/4, in: 3/4", "round one: 7/10, round two: 9/10"). Said after a label's colon
+    they are left undated: "1/5, 3/5" may as well be two days of May, and a day not given
+    is better than a wrong one."""
+    pairs = [
+        (int(m.group("a")), int(m.group("b")))
+        for m in _NUMERIC.finditer(text)
+        if m.group("y") is None
+    ]
+    scales = {b for _, b in pairs}
+    return (
+        len(pairs) >= 2 and len(scales) == 1 and scales <= _SCALES and all(a <= b for a, b in pairs)
+    )
+
+
+#: What readings are out of: halves, thirds, quarters, fifths, eighths, tenths.
+_SCALES = {2, 3, 4, 5, 8, 10}
+
+
 def numeric_dates(text: str, ref: date, order: str | None) -> list[tuple[str, date]]:
     """The numeric dates of `text` (said on `ref`) with the date each means, read in `order`
     ("mdy", "dmy" or None: `date_order`'s answer for the whole conversation). A weekday said
@@ -148,11 +169,16 @@ def numeric_dates(text: str, ref: date, order: str | None) -> list[tuple[str, da
         d = _dated(a, b, in_year, ref, False) or _dated(b, a, in_year, ref, False)
         if d is not None and 1900 < in_year < 2200:
             found.append((m.group(0), d))
+    readings_of = _readings(text)
     for m in _NUMERIC.finditer(text):
         a, b, y = int(m.group("a")), int(m.group("b")), m.group("y")
         year = None if y is None else int(y) + (2000 if len(y) == 2 else 0)
         if year is None and not (_BEFORE.search(text[: m.start()]) or _AFTER.match(text, m.end())):
             continue  # "1/2 cup", "scored 10/12", "the ratio is 16/9": no date
+        if year is None and (
+            m.group(0) == "24/7" or readings_of and text[: m.start()].rstrip().endswith(":")
+        ):
+            continue  # "tank out: 4/4, tank in: 3/4", "open: 24/7": readings, no dates
         if year is not None and not 1900 < year < 2200:
             continue
         past = tense_at(text, m.start()) and not _MOVED_TO.search(text[: m.start()])

@@ -33,7 +33,7 @@ from doctree.agent.offline.language import (
     content_words,
     weekday_number,
 )
-from doctree.agent.offline.lexicon import common_word
+from doctree.agent.offline.lexicon import common_word, given_gender
 from doctree.agent.offline.memo import SIZE, kept_until_forget, remembered, remembered_up_to
 from doctree.agent.offline.model import Sentence
 from doctree.agent.offline.prefilter import gate_patterns
@@ -294,6 +294,34 @@ def message_date(time: str) -> date:
     return dt.date()
 
 
+#: The time said right after a weekday: "morning at 11", "at 6pm", "evening", "at 9.30".
+_HOUR_AFTER_DAY = re.compile(
+    r"\W*(?:(?P<part>morning|afternoon|lunchtime|evening|night)\b)?\W*(?:(?:at|@|from)\s+)?"
+    r"(?:(?P<h>\d{1,2})(?:[:.](?P<min>\d\d))?\s*(?P<ampm>[ap]\.?m\b\.?)?)?",
+    re.I,
+)
+_PART_HOUR = {"morning": 9.0, "afternoon": 14.0, "lunchtime": 12.5, "evening": 18.0, "night": 20.0}
+
+
+def _hour_said(after: str) -> float | None:
+    """The hour of the day said right after a weekday ("morning at 11" 11, "at 6" 18, "at
+    6pm" 18, "evening" 18), None without one. A clock hour from 1 to 7 without "am" is the
+    afternoon's, as appointments are; one after "evening" or "night" too."""
+    m = _HOUR_AFTER_DAY.match(after)
+    if m is None or not (m.group("h") or m.group("part")):
+        return None
+    part = (m.group("part") or "").lower()
+    if not m.group("h"):
+        return _PART_HOUR[part]
+    h = int(m.group("h"))
+    if h > 23:
+        return None
+    ampm = (m.group("ampm") or "").lower()[:1]
+    if ampm == "p" and h < 12 or not ampm and h < 12 and (h < 8 or part in ("evening", "night")):
+        h += 12
+    return h + int(m.group("min") or 0) / 60
+
+
 def _next_weekday(ref: date, wd: int, *, include_today: bool = False) -> date:
     delta = (wd - ref.weekday()) % 7
     if delta == 0 and not include_today:
@@ -323,6 +351,14 @@ _REPORTED = re.compile(
     r"\b(?:mentioned|said|says|told\s+(?:me|us|him|her|them)|wrote|texted|messaged|e-?mailed|"
     r"explained|confirmed|announced|reckons|reckoned|let\s+(?:me|us)\s+know)\s+(?:that\s+)?",
     re.I,
+)
+
+
+#: The speaker's own earlier word for a value right before a day: "I said the 4th", "I told
+#: you Friday", "I put down the 9th" (what was said, which the sentence goes on to correct).
+_SAID_AS_VALUE = re.compile(
+    r"\bI\s+(?:said|wrote|typed|put(?:\s+down)?|told\s+(?:you|u)|gave\s+(?:you|u))\s+"
+    r"(?:the\s+)?$"
 )
 
 
@@ -441,8 +477,11 @@ def resolve_relative(
     anchors: list[tuple[str, date]] | None = None,
     given: list[tuple[int, date]] | None = None,
     remembered: list[tuple[str, date]] | None = None,
+    hour: float | None = None,
 ) -> tuple[str, list[tuple[str, date]]]:
-    """Annotate relative dates in `text` with the absolute date they mean, said on `ref`.
+    """Annotate relative dates in `text` with the absolute date they mean, said on `ref`
+    (at `hour`, when known: a bare weekday that is `ref`'s own is today when the time said
+    with it is still to come, a week on when it has gone by, and left as said without one).
 
     `tomorrow` -> `tomorrow (2026-11-17)`. Rules: a bare or `this`/`on` weekday is the next
     such day after `ref`; `next <weekday>` is that day in the following (ISO, Monday-first)
@@ -554,6 +593,10 @@ def resolve_relative(
             continue
         if m.group("wd") and re.search(r"\b(?:a|any|every|each)\s+$", text[: m.start()], re.I):
             continue  # "also a Saturday", "any Monday": what day a date is, or no one day
+        if _SAID_AS_VALUE.search(text, 0, m.start()) and not lang.has_verb(
+            clause_at(text, m.start())[len(clause_at(text[: m.start()], m.start() - 1)) :]
+        ):
+            continue  # "last time I said the 4th; it's the 5th": the day set aside, no date
         past = tense_at(text, m.start()) if by_clause else tense
         if _SINCE.search(text[: m.start()]) and not _SINCE_BECAUSE.match(text, m.end()):
             past = True  # "keeps failing since Monday": a day gone, whatever the tense
@@ -764,6 +807,13 @@ def resolve_relative(
                 and not _CALLED_OFF_DAY.search(before)
             ):
                 d = ref - timedelta(days=((ref.weekday() - wd) % 7) or 7)
+            elif wd == ref.weekday() and hour is not None and not mod:
+                # "the dentist is Monday at 11" said on a Monday: today when 11 is still to
+                # come, a week on when it has gone by; without a time either may be meant
+                at = _hour_said(text[m.end() : _clause_span(text, m.start())[1]])
+                if at is None:
+                    continue
+                d = ref if at > hour else ref + timedelta(days=7)
             else:
                 d = _next_weekday(ref, wd)
                 here_before = [x for p, x in here if p < m.start()]
@@ -1422,6 +1472,10 @@ def referent(
     ]
     if not fits or fits[0].startswith("?"):
         return None  # (or the latest who fits is a name only guessed at: `_paired_opening`)
+    if _two_just_named(context, fits, gender):
+        # "Tom met my brother Lukas. He was late": the sentence just before named another
+        # who may be "he" as well (of this gender or of none known): either, kept as said
+        return None
     if context.gender.get(fits[0]) == gender or len(fits) == 1:
         if context.just != (said_at, [fits[0]]) and context.referents.rivals(
             fits[0], fits[1:], gender, context.gender, context.directory
@@ -1440,6 +1494,31 @@ def referent(
         # checking his phone" is Theo's phone, not Malik's, named before
         return fits[0]
     return None
+
+
+def _two_just_named(context: Context, fits: list[str], gender: str) -> bool:
+    """Whether the sentence just before named the latest person who fits a "he" or "she"
+    and also someone else who fits (of that gender, or of none known and no given name of
+    the other gender only): nothing tells which of the two the pronoun means."""
+    just = context.just[1]
+    if fits[0] not in just:
+        return False
+
+    def said_as(k: str) -> str:  # "Grandad" and "the user's grandad" are one person
+        return re.sub(r"^(?:the user's |\?the |\?)", "", context.form.get(k, k).lower())
+
+    for k in fits[1:]:
+        if k not in just or said_as(k) == said_as(fits[0]):
+            continue
+        if fits[0].startswith(f"{context.form.get(k, k)}'s "):
+            continue  # "Priya's dad is selling his van. He …": the dad, whose kin Priya is
+        if context.gender.get(k) == gender:
+            return True
+        first = context.form.get(k, k).split()[0]
+        if given_gender(first) not in (None, gender) and not first.startswith("?"):
+            continue
+        return True
+    return False
 
 
 #: "Her landlord …" opening a sentence: "her" owns what follows, as "his" does; an object
@@ -1541,6 +1620,13 @@ def resolve_pronouns(s: Sentence, raw: str, context: Context) -> None:
             if g and who not in unnamed:
                 unnamed.append(who)
                 context.gender[who] = g
+    for m in _THE_KIN.finditer(raw):
+        # "the dad of Mila's friend": someone unnamed a later "he" may mean as well as a man
+        # named beside him; its key ("?the dad") reads no one into that pronoun
+        g = lang.kin_gender(m.group("rel")) or _PERSON_NOUN_GENDER.get(m.group("rel").lower())
+        if g and (who := f"?the {m.group('rel').lower()}") not in unnamed:
+            unnamed.append(who)
+            context.gender[who] = g
     for m in _KIN_AS_NAME.finditer(raw):
         # "Mum's hip is done": the user's mum, named by the kin word alone, is someone a
         # later "she" may mean as well as a woman named after her
@@ -1668,22 +1754,46 @@ def _opens_on_someone(raw: str) -> bool:
 _PAIRED_OPENING = re.compile(r"\W*(?P<word>[A-Z][a-z]+)\s+(?:and|&)\s+(?P<other>[A-Z][\w'’-]*)")
 
 
+#: A sentence's first word followed by a word in lower case ("Priya rang Arjun", "Kavya
+#: aunty met Meena"): it may be whoever does what the sentence says.
+_ACTING_OPENING = re.compile(r"\W*(?P<word>[A-Z][a-z]+)\s+[a-z]")
+
+
 def _paired_opening(raw: str, named: list[str]) -> list[str]:
     """A sentence's first word that opens it joined by "and" to someone it names ("Tom and
-    Jake came round"), and may itself be someone (no English word, day or month): a first
+    Jake came round"), or followed by a word in lower case when the sentence names someone
+    else ("Priya rang Arjun"), and may itself be someone (no English word, day or month): a first
     word's capital tells nothing, so it is no one the pages name, but a later "he" or "she"
     may mean it as well as the other. Its key ("?tom") stands for it among those named
     (`referent` reads no one into a pronoun that may mean it)."""
     m = _PAIRED_OPENING.match(raw)
-    if not m or not any(m.group("other") == n.split()[0] for n in named):
+    if m and any(m.group("other") == n.split()[0] for n in named):
+        word = m.group("word")
+    elif (m := _ACTING_OPENING.match(raw)) and any(m.group("word") not in n for n in named):
+        word = m.group("word")  # "Priya rang Arjun": the first word acts on someone named
+    else:
         return []
-    word = m.group("word")
     low = word.lower()
     if word in named or low in stopwords.ENGLISH or low in WEEKDAYS or low in MONTHS:
         return []
-    if word in NOT_NAMES or common_word(word):
+    if any(n.split()[0] == word for n in named) or word in NOT_NAMES or common_word(word):
         return []
+    if any(
+        word.endswith(e) and common_word(word.removesuffix(e) + y)
+        for e, y in (("s", ""), ("es", ""), ("ies", "y"))
+    ):
+        return []  # "Flights are …", "Ferries leave …": a plural of a common word
     return [f"?{low}"]
+
+
+#: Someone said by "the" and a word that tells a gender, no name after it: "the dad",
+#: "the bloke" (a name after it, "the dad (Sam)", is who it is).
+_PERSON_NOUN_GENDER = {"man": "m", "guy": "m", "bloke": "m", "woman": "f", "lady": "f"}
+_THE_KIN = re.compile(
+    r"\b[Tt]he\s+(?P<rel>dad|father|mum|mom|mother|brother|sister|husband|wife|son|daughter|"
+    r"uncle|aunt|auntie|boyfriend|girlfriend|grandad|grandma|grandpa|man|guy|bloke|woman|lady)"
+    r"\b(?!\s*\(?[A-Z])"
+)
 
 
 #: A parent or grandparent named by the kin word alone, capitalised as a name: "Mum",
@@ -1816,8 +1926,16 @@ _INSTEAD_OF = re.compile(
 )
 
 
-#: A code of capitals and figures, each at least two: "AFE2937", "KT4471", "B12X".
-_CODE = re.compile(r"(?=(?:[^A-Z]*[A-Z]){2})(?=(?:\D*\d){2})[A-Z0-9]{4,12}")
+#: A code of capitals and figures, each at least two: "AFE2937", "KT4471", "B12X"; or of
+#: five or more with one figure among at least two capitals: "QX7TRB".
+_CODE = re.compile(
+    r"(?=(?:[^A-Z]*[A-Z]){2})(?=(?:\D*\d){2})[A-Z0-9]{4,12}"
+    r"|(?=(?:[^A-Z]*[A-Z]){2})(?=\D*\d)[A-Z0-9]{5,12}"
+)
+#: A code of two or three capitals, a space and figures: "LH 902", "EZY 4471" (at the start
+#: of the words set aside; at the end of those before them).
+_SPACED_CODE = re.compile(r"[A-Z]{2,3}\s\d{2,5}(?![\w])")
+_SPACED_CODE_END = re.compile(r"(?<![\w])[A-Z]{2,3}\s\d{2,5}$")
 
 
 def _shape(code: str) -> str:
@@ -1835,11 +1953,12 @@ def values_contrasted(text: str) -> tuple[str, str] | None:
     if m is None:
         return None
     old_said = re.sub(r"^(?:the|a|an)\s+", "", m.group("old").strip(), flags=re.I)
-    code = _CODE.fullmatch(old_said.split(" ")[0].rstrip(".,"))
+    code = _CODE.fullmatch(old_said.split(" ")[0].rstrip(".,")) or _SPACED_CODE.match(old_said)
     if code is not None:
         # "the ring is KT4471, not KT4417": a code of letters and figures for one of the
-        # same shape said just before it
-        said = _CODE.fullmatch(text[: m.start()].rstrip().split(" ")[-1].rstrip(".,"))
+        # same shape said just before it; "LH 902, not LH 920" written with a space
+        ahead = text[: m.start()].rstrip().rstrip(".,")
+        said = _CODE.fullmatch(ahead.split(" ")[-1]) or _SPACED_CODE_END.search(ahead)
         if said is None or _shape(said.group(0)) != _shape(code.group(0)):
             return None
         return (said.group(0), code.group(0)) if said.group(0) != code.group(0) else None
