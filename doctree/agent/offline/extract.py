@@ -2217,6 +2217,14 @@ def _read(
                 for t in a.sentences
                 if (raw not in turn.rows or t.raw not in turn.rows)
                 and (raw not in turn.dated or t.speaker == s.speaker or t.raw in turn.dated)
+                # one message listing like lines ("Session: Mon 7 Sept", "Session: Mon 14
+                # Sept") lists them all: a later one holds instead only when it says so
+                and not (
+                    t.time == s.time
+                    and t.speaker == s.speaker
+                    and raw not in turn.dated
+                    and not lang.RESTATED.search(raw)
+                )
             ],
             any_speaker=raw in turn.dated,  # a mail chain: a later reply's terms hold
         )

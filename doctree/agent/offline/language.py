@@ -2192,6 +2192,15 @@ HEALTH = re.compile(
     r"blood\s+pressure|prescri\w+|\d+\s*mg|dose|tonsils|asthma|insulin)\b",
     re.I,
 )
+#: A word that says a sentence gives a thing's value anew or puts one right: "the check-up is
+#: on the 9th now", "moved to Friday", "rebooked for the 12th", "sorry, at 4", "I meant 10".
+RESTATED = re.compile(
+    r"\b(?:now|instead|anymore|any\s+more|no\s+longer|moved|moving|rescheduled|re-?booked|"
+    r"re-?arranged|changed?|updated?|postponed|pushed|brought\s+forward|put\s+back|new|"
+    r"actually|correction|rather|switched|swapped|not|no|sorry|oops|wait|hang\s+on|mean|meant|"
+    r"make\s+that|scratch\s+that|typo|mistake|my\s+bad|wrong|earlier|before|said)\b",
+    re.I,
+)
 CHANGE = re.compile(
     r"\b(?:instead|anymore|any\s+more|no\s+longer|switch(?:ed|ing)?\s+to|changed\s+(?:my|our)\s+"
     r"minds?|change\s+of\s+plan|rather|now\s+(?:prefer|like|use|want)|these\s+days|revers(?:e|ed|ing)|"
