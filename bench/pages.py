@@ -10,7 +10,7 @@ Per transcript:
   Noor's page is a fact about Noor);
 - questions: answered when the passages of the pages alone (`retrieve`, the recall record
   of what was said switched off) within 500 words hold every listed answer string, ranked in
-  the configured retrieval mode (`DOCTREE_RETRIEVAL`, lexical unless set) or `--mode`;
+  the configured retrieval mode (`DOCTREE_RETRIEVAL`, hybrid unless set) or `--mode`;
 - leaks: forgotten or secret text (`absent`) anywhere in current pages, archive included,
   a page that must not exist (`no_pages`), a superseded value still current
   (`absent_current`: parts a current line must hold, `!x` parts it must not) or a fact

@@ -480,7 +480,7 @@ def links(state: State, path: str, as_json: bool) -> None:
     "--mode",
     type=click.Choice(["lexical", "semantic", "hybrid"]),
     help="lexical: by words (BM25); semantic: by meaning (the passage nearest the query); "
-    "hybrid: both rankings fused.  [default: lexical, or $DOCTREE_RETRIEVAL]",
+    "hybrid: both rankings fused.  [default: hybrid, or $DOCTREE_RETRIEVAL]",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the hits as JSON.")
 @pass_state
@@ -496,8 +496,9 @@ def search(
 ) -> None:
     """Search titles, bodies and paths by words or meaning, best first, with snippets.
 
-    By words (BM25) by default ($DOCTREE_RETRIEVAL sets another); by meaning too with
-    --mode hybrid, so that "when is the release" finds "the launch moved to December 8".
+    By words (BM25) and by meaning, fused, by default ($DOCTREE_RETRIEVAL sets another), so
+    that "when is the release" finds "the launch moved to December 8"; --mode lexical for
+    words alone.
 
     \b
     QUERY syntax:

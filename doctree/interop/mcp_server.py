@@ -97,7 +97,7 @@ class SearchInput(ToolInput):
     mode: Literal["lexical", "semantic", "hybrid"] | None = Field(
         default=None,
         description="lexical: by words (BM25); semantic: by meaning (the passage nearest "
-        "the query); hybrid: both rankings fused. Default: the server's (lexical unless "
+        "the query); hybrid: both rankings fused. Default: the server's (hybrid unless "
         "DOCTREE_RETRIEVAL says otherwise).",
     )
 

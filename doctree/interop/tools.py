@@ -13,7 +13,7 @@ conversation replays byte for byte on a fresh tree.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
@@ -199,6 +199,7 @@ class MemoryTools(ToolSet):
         root: str = DEFAULT_ROOT,
         allowed: list[str] | tuple[str, ...] | None = None,
         now: date | None = None,
+        search_mode: str | None = None,
     ):
         from doctree.store.paths import validate_owner
 
@@ -217,6 +218,11 @@ class MemoryTools(ToolSet):
         # What every write of the run records: the memory agent, the session read, the run.
         self.provenance = Provenance(self.actor, session_id, run_id)
         self.calls: list[ToolCallRecord] = []
+        # How `document_search` ranks for the agent that owns these tools: a run's setting,
+        # not an input of the tool (the schema a model sees has no mode). The offline agent
+        # sets "lexical": it looks a page up by the words a fact shares with it. None: the
+        # configured default (`DOCTREE_RETRIEVAL`, else `DEFAULT_MODE`).
+        self.search_mode = search_mode
 
     # -- calls ----------------------------------------------------------------------------
 
@@ -290,7 +296,9 @@ class MemoryTools(ToolSet):
 
     def tool_document_search(self, a: SearchInput) -> str:
         under = self.confine(a.under, "under") if a.under is not None else self.root
-        hits = search_documents(self.repo, self.owner, a.query, under=under, limit=a.limit)
+        hits = search_documents(
+            self.repo, self.owner, a.query, mode=self.search_mode, under=under, limit=a.limit
+        )
         said = self._recalled(a.query, RECALLED_IN_SEARCH)
         if not hits and not said:
             return f"no pages under {under} match {a.query!r}"
@@ -318,7 +326,10 @@ class MemoryTools(ToolSet):
 
         refresh_recall(self.repo, self.owner)
         q = parse_query(query, now=self.now or today())
-        hits = rank(RecallIndex(self.repo.conn), self.owner, q, DEFAULT_RECALL)
+        settings = DEFAULT_RECALL
+        if self.search_mode is not None:
+            settings = replace(settings, mode=self.search_mode)
+        hits = rank(RecallIndex(self.repo.conn), self.owner, q, settings)
         hits = [h for h in hits if h.session_id != self.session_id]  # the one being read now
         return [
             f"[session {h.session_id} · {h.time} · {h.speaker}]\n{quoted(h.text)}" for h in hits[:n]

@@ -11,13 +11,11 @@ second of CPU (docs/retrieval.md). `minilm` (all-MiniLM-L6-v2, Apache-2.0, the
 
 from __future__ import annotations
 
-import contextlib
 import importlib.util
-import logging
 import os
 import re
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -63,16 +61,16 @@ class WordLlamaEmbedder:
 
         if dimension not in (64, 128, 256):
             raise UserError(f"wordllama dimension {dimension!r}: must be 64, 128 or 256")
-        try:
-            with _logging_kept():
-                import wordllama  # type: ignore[import-untyped]  # its files are what is read; its import sets up logging
-
-            root = Path(wordllama.__file__).parent
-        except ImportError as e:
+        # Only its files are read: the package is found, not imported (its import loads an
+        # HTTP client and its own inference code, a fifth of a second of CPU, and sets up
+        # logging), so loading the embedder costs the weights and the tokenizer alone.
+        spec = importlib.util.find_spec("wordllama")
+        if spec is None or not spec.submodule_search_locations:
             raise UserError(
                 "embedder 'wordllama': the wordllama package is not installed "
                 "(pip install wordllama), or set DOCTREE_EMBEDDER=none"
-            ) from e
+            )
+        root = Path(next(iter(spec.submodule_search_locations)))
         weights = root / "weights" / f"{self.CONFIG}_{self.FULL}.safetensors"
         tokenizer = root / "tokenizers" / f"{self.CONFIG}_tokenizer_config.json"
         for f in (weights, tokenizer):
@@ -185,21 +183,6 @@ class MiniLMEmbedder:
             return np.zeros((0, self.dimension), dtype=np.float32)
         m = self._model.encode(list(texts), batch_size=64, normalize_embeddings=True)
         return unit_rows(m)
-
-
-@contextlib.contextmanager
-def _logging_kept() -> Iterator[None]:
-    """Undo what an import does to the root logger (wordllama calls `logging.basicConfig` as
-    it loads): the root logger is the application's."""
-    root = logging.getLogger()
-    handlers, level = list(root.handlers), root.level
-    try:
-        yield
-    finally:
-        for h in list(root.handlers):
-            if h not in handlers:
-                root.removeHandler(h)
-        root.setLevel(level)
 
 
 _EMBEDDERS: dict[str, Embedder | None] = {}

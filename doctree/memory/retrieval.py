@@ -176,7 +176,7 @@ def search_documents(
     `"a phrase"`, `-word`); `semantic` ranks documents by their passage nearest the query
     in meaning (its text is the snippet); `hybrid` fuses both rankings by reciprocal rank
     (equal weights, k = 60), leaving out documents the query excludes (`-word`). `mode` None: the configured default
-    (`DOCTREE_RETRIEVAL`, else lexical)."""
+    (`DOCTREE_RETRIEVAL`, else `DEFAULT_MODE`, hybrid)."""
     mode = check_mode(mode)
     owner, under = validate_owner(owner), normalize_path(under)
     if mode == "lexical":

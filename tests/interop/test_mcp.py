@@ -196,15 +196,19 @@ def test_search_by_meaning_finds_what_words_miss(db_path):
         repo.write("a", "~/memory/people/ann", "# Ann\nAnn keeps bees on the roof.\n")
 
     async def script(client):
-        words = await client.call_tool("search", {"query": "when is the release"})
+        words = await client.call_tool(
+            "search", {"query": "when is the release", "mode": "lexical"}
+        )
         meaning = await client.call_tool(
             "search", {"query": "when is the release", "mode": "hybrid", "limit": 1}
         )
+        default = await client.call_tool("search", {"query": "when is the release", "limit": 1})
         bad = await client.call_tool("search", {"query": "release", "mode": "fuzzy"})
-        return text_of(words), text_of(meaning), bad
+        return text_of(words), text_of(meaning), text_of(default), bad
 
-    words, meaning, bad = run_session(db_path, script)
+    words, meaning, default, bad = run_session(db_path, script)
     assert words.startswith("no documents")
     assert meaning.startswith("~/memory/projects/apollo")
     assert "December 8" in meaning
+    assert default == meaning  # hybrid is the default (DEFAULT_MODE)
     assert bad.is_error and "mode" in text_of(bad)

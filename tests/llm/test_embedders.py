@@ -89,3 +89,36 @@ def test_embedding_word_by_word_gives_the_vectors_of_the_whole_text():
         want = want / np.linalg.norm(want)
         assert np.allclose(row, want, atol=1e-5), text
     assert np.array_equal(e.embed(texts[::-1]), got[::-1])  # the words remembered: the same
+
+
+def test_the_default_embedder_reads_its_package_files_without_importing_the_package():
+    """Loading the embedder costs its weights and tokenizer: the package's own code (an HTTP
+    client among its imports) is not run, and the root logger is left as it was."""
+    script = (
+        "import logging, sys\n"
+        "from doctree.llm.embedders import embedder_named\n"
+        "before = list(logging.getLogger().handlers)\n"
+        "e = embedder_named('wordllama')\n"
+        "assert e.embed(['a kettle on the stove']).shape == (1, 256)\n"
+        "assert logging.getLogger().handlers == before\n"
+        "print(sorted({'wordllama', 'requests'} & set(sys.modules)))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
+def test_a_missing_package_is_still_a_clear_error(monkeypatch):
+    """Guard: with the package not found, the embedder says how to install it or go without."""
+    import importlib.util
+
+    from doctree.llm.embedders import WordLlamaEmbedder
+
+    found = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *a: None if name == "wordllama" else found(name, *a),
+    )
+    with pytest.raises(UserError, match="not installed.*DOCTREE_EMBEDDER=none"):
+        WordLlamaEmbedder()

@@ -215,6 +215,12 @@ def test_every_declared_dependency_is_imported_and_pinned_to_a_major_version_tha
         for name, path in modules().items()
         for target, _ in imports(path, name)
     }
+    # a package whose files are read, found by `importlib.util.find_spec("name")`, is used too
+    imported |= {
+        m.group(1)
+        for path in modules().values()
+        for m in re.finditer(r"find_spec\(\s*\"(\w+)\"", path.read_text(encoding="utf-8"))
+    }
     unused = []
     for spec in project["dependencies"]:
         dist = re.match(r"[A-Za-z0-9_.-]+", spec).group(0).lower()

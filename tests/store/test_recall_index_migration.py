@@ -139,8 +139,11 @@ def found(repo: DocumentsRepository) -> list:
 
 
 def test_a_recall_record_written_before_the_migration_keeps_every_passage_and_its_results(
-    tmp_path,
+    tmp_path, monkeypatch
 ):
+    # A database as an older release wrote it, lexical then; the vectors kept at write by a
+    # default that ranks by meaning need tables of later migrations.
+    monkeypatch.setenv("DOCTREE_RETRIEVAL", "lexical")
     target = tmp_path / "old.db"
     old_database(target)
     conn = dbmod.connect(target, migrate=False)

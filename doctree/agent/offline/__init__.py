@@ -110,6 +110,10 @@ class OfflineMemoryAgent:
 
     backend = "offline"
     model = "offline-rules-1"
+    #: How the agent's own `document_search` calls rank, whatever retrieval's default: it
+    #: looks up the page a fact belongs on by the words they share, and meaning would only
+    #: add pages to read and a model to load to every run (docs/memory-agent.md).
+    search_mode = "lexical"
 
     def __init__(self, root: str = ROOT):
         self.root = root
@@ -132,9 +136,16 @@ class OfflineMemoryAgent:
         transcript = (
             parsed if parsed is not None else parse_transcript(transcript_text, source=source)
         )
+        # Tools that take a search mode for their owner (`MemoryTools`) and were given none
+        # search by words for this run; a mode the caller set stays.
+        owned = getattr(tools, "search_mode", "") is None
+        if owned:
+            tools.search_mode = self.search_mode  # type: ignore[attr-defined]
         try:
             return run_session(self.root, transcript, tools, earlier, trace)
         finally:
+            if owned:
+                tools.search_mode = None  # type: ignore[attr-defined]
             memo.forget()  # no text read stays in memory past the run
             forget_texts()
 
